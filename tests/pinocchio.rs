@@ -30,7 +30,10 @@
 #[path = "pinocchio_shared.rs"]
 mod shared;
 
-use shared::{numeric_oracle_agrees, placement_entries, reference, Dynamics, GEOMETRY, PLACEMENT};
+use shared::{
+    derivative_reference, numeric_oracle_agrees, placement_entries, reference, Dynamics, GEOMETRY,
+    PLACEMENT,
+};
 use sharnir_tests::pinocchio::{place, Placement, Robot, Tolerance};
 
 const DYNAMICS: Tolerance = Tolerance {
@@ -121,6 +124,68 @@ macro_rules! generated_agrees_with_pinocchio {
         }
     };
 }
+
+/// The derivative functions of a robot's generated module against
+/// Pinocchio's analytical derivatives (`computeRNEADerivatives`,
+/// `computeABADerivatives`, `computeMinverse`,
+/// `computeGeneralizedGravityDerivatives`) at the first states of its
+/// fixture, every matrix to [`DERIVATIVES`] of its largest entry.
+macro_rules! generated_derivatives_agree_with_pinocchio {
+    ($test:ident, $module:ident, $urdf:literal) => {
+        #[test]
+        fn $test() {
+            use sharnir_generated::$module as generated;
+            const NQ: usize = generated::NQ;
+            const NV: usize = generated::NV;
+            let robot = Robot::load(stringify!($module), $urdf, reference(stringify!($module)));
+            let derivatives = derivative_reference(stringify!($module));
+            let p = generated::Params::default();
+            for (s, (sample, want)) in robot.reference.samples.iter().zip(&derivatives).enumerate()
+            {
+                let q = robot.q_array::<NQ>(&sample.q);
+                let v = robot.v_array::<NV>(&sample.v);
+                let a = robot.v_array::<NV>(&sample.a);
+                let tau = robot.v_array::<NV>(&sample.tau);
+                let pin = |m: &[[f64; NV]; NV]| robot.matrix_to_pinocchio(m).concat();
+                let what = |f: &str| format!("{}: generated {f}", stringify!($module));
+                let (tau_q, tau_v) = generated::inverse_dynamics_derivatives(&p, &q, &v, &a);
+                let (qdd_q, qdd_v, qdd_tau) =
+                    generated::forward_dynamics_derivatives(&p, &q, &v, &tau);
+                for (name, got, want) in [
+                    ("∂τ/∂q", pin(&tau_q), &want.rnea_dq),
+                    ("∂τ/∂v", pin(&tau_v), &want.rnea_dv),
+                    ("∂q̈/∂q", pin(&qdd_q), &want.aba_dq),
+                    ("∂q̈/∂v", pin(&qdd_v), &want.aba_dv),
+                    ("∂q̈/∂τ", pin(&qdd_tau), &want.minv),
+                    (
+                        "mass_matrix_inverse",
+                        pin(&generated::mass_matrix_inverse(&p, &q)),
+                        &want.minv,
+                    ),
+                    (
+                        "gravity_derivatives",
+                        pin(&generated::gravity_derivatives(&p, &q)),
+                        &want.gravity_dq,
+                    ),
+                ] {
+                    DERIVATIVES.check(&what(name), s, &got, &want.concat());
+                }
+            }
+        }
+    };
+}
+
+/// Derivatives to 1e-9 of each matrix's largest entry (or of 1), as the
+/// forward dynamics' solves carry the mass matrix's condition into them.
+const DERIVATIVES: Dynamics = Dynamics::Normwise(1e-9);
+
+generated_derivatives_agree_with_pinocchio!(generated_ur5_derivatives, ur5, "ur5_robot.urdf");
+generated_derivatives_agree_with_pinocchio!(
+    generated_panda_derivatives,
+    panda,
+    "panda_arm_fixed_fingers.urdf"
+);
+generated_derivatives_agree_with_pinocchio!(generated_solo12_derivatives, solo12, "solo12.urdf");
 
 generated_agrees_with_pinocchio!(
     generated_double_pendulum,

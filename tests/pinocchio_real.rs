@@ -283,3 +283,71 @@ fn talos_coriolis_matrix_as_planned_gives_pinocchios_velocity_forces() {
         );
     }
 }
+
+/// Talos's derivative functions as the plan ships them (parameters
+/// folded), against Pinocchio's analytical derivatives at the first
+/// states of its fixture (`tests/fixtures/talos_derivatives.json`), every
+/// matrix to 1e-9 of its largest entry: a floating base whose derivatives
+/// are taken on the right, in the base frame, as Pinocchio's `integrate`
+/// perturbs it.
+#[test]
+fn talos_derivatives_as_planned_are_pinocchios() {
+    use sharnir_codegen::plan::outputs::Outputs;
+    use sharnir_codegen::{plan, PlanOptions};
+    use sharnir_mech::{Input, Mechanism, ParameterMode};
+    let robot = Robot::convert("talos", "talos_reduced.urdf", reference("talos"));
+    let derivatives = shared::derivative_reference("talos");
+    let mut mechanism = Mechanism::from_spec(&robot.conversion.spec, ParameterMode::Folded)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let options = PlanOptions {
+        outputs: Some(
+            Outputs::parse_list(
+                "inverse_dynamics_derivatives,gravity_derivatives,mass_matrix_inverse,\
+                 forward_dynamics_derivatives",
+            )
+            .expect("known names"),
+        ),
+        ..PlanOptions::default()
+    };
+    let plan = plan(&mut mechanism, &options).unwrap_or_else(|e| panic!("{e}"));
+    let nv = mechanism.dof();
+    let check = Dynamics::Normwise(1e-9);
+    for (s, (sample, want)) in robot.reference.samples.iter().zip(&derivatives).enumerate() {
+        let q = robot.q_to_sharnir(&sample.q);
+        let v = robot.v_to_sharnir(&sample.v);
+        let a = robot.v_to_sharnir(&sample.a);
+        let tau = robot.v_to_sharnir(&sample.tau);
+        let env = |symbol: &Input| match symbol {
+            Input::Position(i) => q.get(*i).copied(),
+            Input::Velocity(i) => v.get(*i).copied(),
+            Input::Acceleration(i) => a.get(*i).copied(),
+            Input::Force(i) => tau.get(*i).copied(),
+            _ => None,
+        };
+        let matrices = |function: &str| -> Vec<Vec<f64>> {
+            let values = plan.evaluate(function, &env).expect("evaluates");
+            values
+                .chunks(nv * nv)
+                .map(|m| {
+                    let rows: Vec<&[f64]> = m.chunks(nv).collect();
+                    robot.matrix_to_pinocchio(&rows).concat()
+                })
+                .collect()
+        };
+        let inverse = matrices("inverse_dynamics_derivatives");
+        let forward = matrices("forward_dynamics_derivatives");
+        let gravity = matrices("gravity_derivatives");
+        let inverse_mass = matrices("mass_matrix_inverse");
+        for (name, got, want) in [
+            ("∂τ/∂q", &inverse[0], &want.rnea_dq),
+            ("∂τ/∂v", &inverse[1], &want.rnea_dv),
+            ("∂q̈/∂q", &forward[0], &want.aba_dq),
+            ("∂q̈/∂v", &forward[1], &want.aba_dv),
+            ("∂q̈/∂τ", &forward[2], &want.minv),
+            ("mass_matrix_inverse", &inverse_mass[0], &want.minv),
+            ("gravity_derivatives", &gravity[0], &want.gravity_dq),
+        ] {
+            check.check(&format!("talos: planned {name}"), s, got, &want.concat());
+        }
+    }
+}

@@ -285,3 +285,53 @@ pub fn largest_difference(got: &[f64], want: &[f64]) -> f64 {
         .fold(0.0, f64::max)
         / scale
 }
+
+/// Pinocchio's analytical derivatives at one state of a fixture, each
+/// `NV × NV` in Pinocchio's order (`tests/fixtures/pinocchio_derivatives.py`).
+pub struct DerivativeSample {
+    /// `computeRNEADerivatives`: `∂τ/∂q`, `∂τ/∂v`.
+    pub rnea_dq: Vec<Vec<f64>>,
+    pub rnea_dv: Vec<Vec<f64>>,
+    /// `computeABADerivatives`: `∂q̈/∂q`, `∂q̈/∂v`.
+    pub aba_dq: Vec<Vec<f64>>,
+    pub aba_dv: Vec<Vec<f64>>,
+    /// `computeMinverse`, mirrored.
+    pub minv: Vec<Vec<f64>>,
+    /// `computeGeneralizedGravityDerivatives`.
+    pub gravity_dq: Vec<Vec<f64>>,
+}
+
+/// Reads `tests/fixtures/<stem>_derivatives.json`: the derivatives at the
+/// first states of `<stem>.json`, in order.
+pub fn derivative_reference(stem: &str) -> Vec<DerivativeSample> {
+    let path = fixtures_dir().join(format!("{stem}_derivatives.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let json: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let matrix = |v: &Value| -> Vec<Vec<f64>> {
+        v.as_array()
+            .unwrap_or_else(|| panic!("{stem}: a matrix is not an array"))
+            .iter()
+            .map(numbers)
+            .collect()
+    };
+    let samples: Vec<DerivativeSample> = json["samples"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{stem}: no samples"))
+        .iter()
+        .map(|s| DerivativeSample {
+            rnea_dq: matrix(&s["rnea_dq"]),
+            rnea_dv: matrix(&s["rnea_dv"]),
+            aba_dq: matrix(&s["aba_dq"]),
+            aba_dv: matrix(&s["aba_dv"]),
+            minv: matrix(&s["minv"]),
+            gravity_dq: matrix(&s["gravity_dq"]),
+        })
+        .collect();
+    assert!(
+        samples.len() >= 5,
+        "{stem}: only {} derivative samples",
+        samples.len()
+    );
+    samples
+}

@@ -19,8 +19,11 @@
 //! definite (its Cholesky factorisation succeeds), `bias(q, 0) = gravity`
 //! (against the oracle) and `C q̇ + g = bias`; along the motion, by
 //! fourth-order central differences, `Ṁ − 2C` skew-symmetric and the power
-//! balance `d/dt (T + V) = q̇ᵀτ`, both to 1e-6. Every second mechanism is
-//! also planned with folded parameters.
+//! balance `d/dt (T + V) = q̇ᵀτ`, both to 1e-6. The derivative functions
+//! (`∂τ/∂q`, `∂τ/∂q̇`, `∂g/∂q`, `∂q̈/∂q`, `∂q̈/∂q̇`, `∂q̈/∂τ`) agree with the
+//! oracle's central differences along the configuration manifold to 1e-6
+//! of each matrix's largest entry, and `M⁻¹ M = I` to 1e-9. Every second
+//! mechanism is also planned with folded parameters.
 //!
 //! A failure prints the spec text and the state, so it can be reproduced
 //! with `cargo xtask gen` on the printed spec.
@@ -33,6 +36,7 @@ use sharnir_mech::formalisms::rnea::PointAcceleration;
 use sharnir_mech::formalisms::{joint_space, lagrange, rnea, vereshchagin};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_spec::{JointKind, ParameterValue, Spec};
+use sharnir_tests::derivatives::Derivatives;
 use sharnir_tests::inputs::environment;
 use sharnir_tests::oracle::{relative_error, Oracle, Sampling};
 use sharnir_tests::random_spec::{random_spec, MAX_BODIES};
@@ -426,6 +430,7 @@ fn check_state(
         };
         pipeline.dynamics(values, &moved)
     };
+    check_derivatives(pipeline, oracle, values, state, &got.mass)?;
     let h = 1e-4;
     let (p1, m1, p2, m2) = (along(h)?, along(-h)?, along(2.0 * h)?, along(-2.0 * h)?);
     let difference = |f: &dyn Fn(&Dynamics) -> Vec<f64>| -> Vec<f64> {
@@ -458,6 +463,70 @@ fn check_state(
         1e-6,
     )?;
     Ok(())
+}
+
+/// The planned derivative functions at `state` against the oracle's
+/// central differences ([`Derivatives`]), each matrix to 1e-6 of its
+/// largest entry, and `M⁻¹ M = I` to 1e-9.
+fn check_derivatives(
+    pipeline: &Pipeline,
+    oracle: &Oracle,
+    values: &BTreeMap<String, f64>,
+    state: &State,
+    mass: &[Vec<f64>],
+) -> Result<(), String> {
+    let State { q, qd, qdd, tau } = state;
+    let nv = pipeline.dof;
+    let differences = Derivatives::at(oracle, q, qd, qdd, tau);
+    let env = environment(values, q, qd, qdd, tau);
+    let inverse = pipeline.shipped("inverse_dynamics_derivatives", &env)?;
+    let forward = pipeline.shipped("forward_dynamics_derivatives", &env)?;
+    let gravity = pipeline.shipped("gravity_derivatives", &env)?;
+    let block = |values: &[f64], k: usize| values[k * nv * nv..(k + 1) * nv * nv].to_vec();
+    for (what, got, want) in [
+        (
+            "∂τ/∂q",
+            block(&inverse, 0),
+            &differences.inverse_by_position,
+        ),
+        (
+            "∂τ/∂q̇",
+            block(&inverse, 1),
+            &differences.inverse_by_velocity,
+        ),
+        ("∂g/∂q", gravity, &differences.gravity_by_position),
+        (
+            "∂q̈/∂q",
+            block(&forward, 0),
+            &differences.forward_by_position,
+        ),
+        (
+            "∂q̈/∂q̇",
+            block(&forward, 1),
+            &differences.forward_by_velocity,
+        ),
+        ("∂q̈/∂τ", block(&forward, 2), &differences.forward_by_force),
+    ] {
+        let scale = want.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
+        expect(
+            &format!("{what} vs central differences of the oracle (scale {scale:e})"),
+            &got,
+            want,
+            1e-6,
+        )?;
+    }
+    let inverse_mass = pipeline.shipped("mass_matrix_inverse", &env)?;
+    let product: Vec<f64> = (0..nv * nv)
+        .map(|k| {
+            (0..nv)
+                .map(|l| inverse_mass[k / nv * nv + l] * mass[l][k % nv])
+                .sum()
+        })
+        .collect();
+    let identity: Vec<f64> = (0..nv * nv)
+        .map(|k| if k / nv == k % nv { 1.0 } else { 0.0 })
+        .collect();
+    expect("M⁻¹ M = I", &product, &identity, IDENTITY_TOLERANCE)
 }
 
 /// Parses random spec `seed`, panicking with its text if it is rejected.

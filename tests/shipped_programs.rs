@@ -2,10 +2,13 @@
 //! every bundled spec, every variant of its detachable joints and both
 //! parameter modes, the plan's own programs (those the module is printed
 //! from) are evaluated and compared with the numeric oracle at random
-//! states. A new spec is covered without editing any list.
+//! states, the derivative functions with the oracle's central differences
+//! along the configuration manifold. A new spec is covered without editing
+//! any list.
 
 use sharnir_codegen::{plan, Plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
+use sharnir_tests::derivatives::Derivatives;
 use sharnir_tests::oracle::{bundled_specs, load_spec, relative_error, Oracle, States};
 use std::collections::BTreeMap;
 
@@ -14,6 +17,13 @@ use std::collections::BTreeMap;
 /// dynamics goes through a factorisation of matrices whose condition
 /// reaches 1e4 for the bundled mechanisms.
 const TOLERANCE: f64 = 1e-8;
+
+/// Agreement of the derivative functions with central differences of the
+/// oracle, relative to each matrix's largest entry (or 1): the differences'
+/// own error is about 1e-10 ([`sharnir_tests::derivatives::STEP`]), a
+/// derivative in the wrong convention (a floating base perturbed in ground
+/// axes) or with a term missing is off by the order of the entries.
+const DERIVATIVE_TOLERANCE: f64 = 1e-6;
 
 /// Random states per module.
 const STATES: usize = 3;
@@ -80,7 +90,7 @@ fn check(plan: &Plan, oracle: &Oracle, parameters: &BTreeMap<String, f64>, seed:
             ("mass_matrix", mass.clone()),
             ("bias", bias.clone()),
             ("gravity", gravity.clone()),
-            ("joint_space", [mass, bias, gravity].concat()),
+            ("joint_space", [mass.clone(), bias, gravity].concat()),
             ("forward_dynamics", qdd.to_vec()),
             ("energy", vec![kinetic, potential]),
             ("coordinate_rates", oracle.coordinate_rates(q, qd)),
@@ -95,7 +105,66 @@ fn check(plan: &Plan, oracle: &Oracle, parameters: &BTreeMap<String, f64>, seed:
                 plan.name
             );
         }
+        check_derivatives(plan, oracle, &inputs, &mass);
     }
+}
+
+/// The derivative functions at one state against the oracle's central
+/// differences, and `M⁻¹` against the oracle's mass matrix (`M⁻¹ M = I`).
+fn check_derivatives(plan: &Plan, oracle: &Oracle, inputs: &Inputs<'_>, mass: &[f64]) {
+    let nv = oracle.dof();
+    let differences = Derivatives::at(oracle, inputs.q, inputs.qd, inputs.qdd, inputs.tau);
+    let expected: [(&str, Vec<f64>); 3] = [
+        (
+            "inverse_dynamics_derivatives",
+            [
+                differences.inverse_by_position,
+                differences.inverse_by_velocity,
+            ]
+            .concat(),
+        ),
+        ("gravity_derivatives", differences.gravity_by_position),
+        (
+            "forward_dynamics_derivatives",
+            [
+                differences.forward_by_position,
+                differences.forward_by_velocity,
+                differences.forward_by_force,
+            ]
+            .concat(),
+        ),
+    ];
+    for (function, want) in expected {
+        let got = evaluate(plan, function, inputs);
+        for (k, (got, want)) in got.chunks(nv * nv).zip(want.chunks(nv * nv)).enumerate() {
+            let error = relative_error(got, want);
+            assert!(
+                error < DERIVATIVE_TOLERANCE,
+                "{}: matrix {k} of `{function}` differs from central differences by {error:e} \
+                 at q = {:?}, q̇ = {:?}",
+                plan.name,
+                inputs.q,
+                inputs.qd
+            );
+        }
+    }
+    let inverse = evaluate(plan, "mass_matrix_inverse", inputs);
+    let identity: Vec<f64> = (0..nv * nv)
+        .map(|k| if k / nv == k % nv { 1.0 } else { 0.0 })
+        .collect();
+    let product: Vec<f64> = (0..nv * nv)
+        .map(|k| {
+            (0..nv)
+                .map(|l| inverse[k / nv * nv + l] * mass[l * nv + k % nv])
+                .sum()
+        })
+        .collect();
+    let error = relative_error(&product, &identity);
+    assert!(
+        error < 1e-10,
+        "{}: M⁻¹ M differs from I by {error:e}",
+        plan.name
+    );
 }
 
 #[test]

@@ -19,12 +19,17 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`, `q7`, `q8`, `q9`, `q10`.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 35 | 0 | 2 | 0 | 0 | 0 |
+//! | `derived` | 36 | 0 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 192 | 114 | 0 | 0 | 10 | 10 |
 //! | `mass_matrix` | 217 | 154 | 0 | 0 | 9 | 9 |
 //! | `bias` | 148 | 76 | 0 | 0 | 10 | 10 |
@@ -39,6 +44,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 1088 | 656 | 0 | 0 | 10 | 10 |
+//! | `gravity_derivatives` | 21 | 18 | 0 | 0 | 10 | 0 |
+//! | `mass_matrix_inverse` | 1106 | 612 | 9 | 0 | 9 | 9 |
+//! | `forward_dynamics_derivatives` | 5663 | 3314 | 18 | 0 | 10 | 10 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -144,6 +153,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -267,6 +280,8 @@ pub struct Derived {
     pub k34: Real,
     /// Parameter group 35.
     pub k35: Real,
+    /// Parameter group 36.
+    pub k36: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -276,6 +291,7 @@ impl Params {
         let inv0 = 1.0 / p.l;
         let t0 = p.m * p.l;
         let t1 = p.l * t0;
+        let t2 = inv0 * inv0 / p.m;
         Derived {
             params: *self,
             k0: t1,
@@ -312,14 +328,15 @@ impl Params {
             k31: inv0,
             k32: p.l * p.g,
             k33: 9.5 * t0,
-            k34: inv0 * inv0 / p.m,
+            k34: t2,
             k35: p.m * p.g,
+            k36: 3.0 * t2,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 35,
+    mul: 36,
     add: 0,
     div: 2,
     sqrt: 0,
@@ -2839,6 +2856,3738 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1088,
+    add: 656,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = p.l * qd[0];
+    let t3 = t0 - qd[0] * t2;
+    let t4 = t1 + p.l * qdd[0];
+    let t5 = c_q1 * t4 - s_q1 * t3;
+    let t6 = qd[0] + qd[1];
+    let t7 = qdd[0] + qdd[1];
+    let t8 = p.l * t6;
+    let t9 = c_q1 * t3 + s_q1 * t4;
+    let t10 = t9 - t6 * t8;
+    let t11 = t5 + p.l * t7;
+    let t12 = c_q2 * t11 - s_q2 * t10;
+    let t13 = t6 + qd[2];
+    let t14 = t7 + qdd[2];
+    let t15 = p.l * t13;
+    let t16 = c_q2 * t10 + s_q2 * t11;
+    let t17 = t16 - t13 * t15;
+    let t18 = t12 + p.l * t14;
+    let t19 = c_q3 * t18 - s_q3 * t17;
+    let t20 = t13 + qd[3];
+    let t21 = t14 + qdd[3];
+    let t22 = p.l * t20;
+    let t23 = c_q3 * t17 + s_q3 * t18;
+    let t24 = t23 - t20 * t22;
+    let t25 = t19 + p.l * t21;
+    let t26 = c_q4 * t25 - s_q4 * t24;
+    let t27 = t20 + qd[4];
+    let t28 = t21 + qdd[4];
+    let t29 = p.l * t27;
+    let t30 = c_q4 * t24 + s_q4 * t25;
+    let t31 = t30 - t27 * t29;
+    let t32 = t26 + p.l * t28;
+    let t33 = c_q5 * t32 - s_q5 * t31;
+    let t34 = t27 + qd[5];
+    let t35 = t28 + qdd[5];
+    let t36 = p.l * t34;
+    let t37 = c_q5 * t31 + s_q5 * t32;
+    let t38 = t37 - t34 * t36;
+    let t39 = t33 + p.l * t35;
+    let t40 = c_q6 * t39 - s_q6 * t38;
+    let t41 = t34 + qd[6];
+    let t42 = t35 + qdd[6];
+    let t43 = p.l * t41;
+    let t44 = c_q6 * t38 + s_q6 * t39;
+    let t45 = t44 - t41 * t43;
+    let t46 = t40 + p.l * t42;
+    let t47 = c_q7 * t46 - s_q7 * t45;
+    let t48 = t41 + qd[7];
+    let t49 = t42 + qdd[7];
+    let t50 = p.l * t48;
+    let t51 = c_q7 * t45 + s_q7 * t46;
+    let t52 = t51 - t48 * t50;
+    let t53 = t47 + p.l * t49;
+    let t54 = c_q8 * t53 - s_q8 * t52;
+    let t55 = t48 + qd[8];
+    let t56 = t49 + qdd[8];
+    let t57 = p.l * t55;
+    let t58 = -c_q8 * t52 - s_q8 * t53;
+    let t59 = t55 + qd[9];
+    let t60 = t1 * c_q1 - t0 * s_q1;
+    let t61 = -2.0 * (t8 + c_q1 * t2);
+    let t62 = s_q1 * t2;
+    let t63 = 2.0 * c_q2 * t62 - s_q2 * t61;
+    let t64 = 2.0 * (s_q2 * t62 - t15) + c_q2 * t61;
+    let t65 = c_q3 * t63 - s_q3 * t64;
+    let t66 = c_q3 * t64 + s_q3 * t63 - 2.0 * t22;
+    let t67 = c_q4 * t65 - s_q4 * t66;
+    let t68 = c_q4 * t66 + s_q4 * t65 - 2.0 * t29;
+    let t69 = c_q5 * t67 - s_q5 * t68;
+    let t70 = c_q5 * t68 + s_q5 * t67 - 2.0 * t36;
+    let t71 = c_q6 * t69 - s_q6 * t70;
+    let t72 = c_q6 * t70 + s_q6 * t69 - 2.0 * t43;
+    let t73 = c_q7 * t71 - s_q7 * t72;
+    let t74 = c_q7 * t72 + s_q7 * t71 - 2.0 * t50;
+    let t75 = c_q8 * t73 - s_q8 * t74;
+    let t76 = -2.0 * (t15 + c_q2 * t8);
+    let t77 = s_q2 * t8;
+    let t78 = 2.0 * c_q3 * t77 - s_q3 * t76;
+    let t79 = 2.0 * (s_q3 * t77 - t22) + c_q3 * t76;
+    let t80 = c_q4 * t78 - s_q4 * t79;
+    let t81 = c_q4 * t79 + s_q4 * t78 - 2.0 * t29;
+    let t82 = c_q5 * t80 - s_q5 * t81;
+    let t83 = c_q5 * t81 + s_q5 * t80 - 2.0 * t36;
+    let t84 = c_q6 * t82 - s_q6 * t83;
+    let t85 = c_q6 * t83 + s_q6 * t82 - 2.0 * t43;
+    let t86 = c_q7 * t84 - s_q7 * t85;
+    let t87 = c_q7 * t85 + s_q7 * t84 - 2.0 * t50;
+    let t88 = c_q8 * t86 - s_q8 * t87;
+    let t89 = -2.0 * (t22 + c_q3 * t15);
+    let t90 = s_q3 * t15;
+    let t91 = 2.0 * c_q4 * t90 - s_q4 * t89;
+    let t92 = 2.0 * (s_q4 * t90 - t29) + c_q4 * t89;
+    let t93 = c_q5 * t91 - s_q5 * t92;
+    let t94 = c_q5 * t92 + s_q5 * t91 - 2.0 * t36;
+    let t95 = c_q6 * t93 - s_q6 * t94;
+    let t96 = c_q6 * t94 + s_q6 * t93 - 2.0 * t43;
+    let t97 = c_q7 * t95 - s_q7 * t96;
+    let t98 = c_q7 * t96 + s_q7 * t95 - 2.0 * t50;
+    let t99 = c_q8 * t97 - s_q8 * t98;
+    let t100 = -2.0 * (t29 + c_q4 * t22);
+    let t101 = s_q4 * t22;
+    let t102 = 2.0 * c_q5 * t101 - s_q5 * t100;
+    let t103 = 2.0 * (s_q5 * t101 - t36) + c_q5 * t100;
+    let t104 = c_q6 * t102 - s_q6 * t103;
+    let t105 = c_q6 * t103 + s_q6 * t102 - 2.0 * t43;
+    let t106 = c_q7 * t104 - s_q7 * t105;
+    let t107 = c_q7 * t105 + s_q7 * t104 - 2.0 * t50;
+    let t108 = c_q8 * t106 - s_q8 * t107;
+    let t109 = -2.0 * (t36 + c_q5 * t29);
+    let t110 = s_q5 * t29;
+    let t111 = 2.0 * c_q6 * t110 - s_q6 * t109;
+    let t112 = 2.0 * (s_q6 * t110 - t43) + c_q6 * t109;
+    let t113 = c_q7 * t111 - s_q7 * t112;
+    let t114 = c_q7 * t112 + s_q7 * t111 - 2.0 * t50;
+    let t115 = c_q8 * t113 - s_q8 * t114;
+    let t116 = -2.0 * (t43 + c_q6 * t36);
+    let t117 = s_q6 * t36;
+    let t118 = 2.0 * c_q7 * t117 - s_q7 * t116;
+    let t119 = 2.0 * (s_q7 * t117 - t50) + c_q7 * t116;
+    let t120 = c_q8 * t118 - s_q8 * t119;
+    let t121 = -2.0 * (t50 + c_q7 * t43);
+    let t122 = s_q7 * t43;
+    let t123 = 2.0 * c_q8 * t122 - s_q8 * t121;
+    let t124 = -t1 * s_q1 - t0 * c_q1;
+    let t125 = c_q2 * t124 - s_q2 * t60;
+    let t126 = c_q2 * t60 + s_q2 * t124;
+    let t127 = c_q3 * t125 - s_q3 * t126;
+    let t128 = c_q3 * t126 + s_q3 * t125;
+    let t129 = c_q4 * t127 - s_q4 * t128;
+    let t130 = c_q4 * t128 + s_q4 * t127;
+    let t131 = c_q5 * t129 - s_q5 * t130;
+    let t132 = c_q5 * t130 + s_q5 * t129;
+    let t133 = c_q6 * t131 - s_q6 * t132;
+    let t134 = c_q6 * t132 + s_q6 * t131;
+    let t135 = c_q7 * t133 - s_q7 * t134;
+    let t136 = c_q7 * t134 + s_q7 * t133;
+    let t137 = c_q8 * t135 - s_q8 * t136;
+    let t138 = -c_q2 * t9 - t5 * s_q2;
+    let t139 = t5 * c_q2 - s_q2 * t9;
+    let t140 = c_q3 * t138 - s_q3 * t139;
+    let t141 = c_q3 * t139 + s_q3 * t138;
+    let t142 = c_q4 * t140 - s_q4 * t141;
+    let t143 = c_q4 * t141 + s_q4 * t140;
+    let t144 = c_q5 * t142 - s_q5 * t143;
+    let t145 = c_q5 * t143 + s_q5 * t142;
+    let t146 = c_q6 * t144 - s_q6 * t145;
+    let t147 = c_q6 * t145 + s_q6 * t144;
+    let t148 = c_q7 * t146 - s_q7 * t147;
+    let t149 = c_q7 * t147 + s_q7 * t146;
+    let t150 = c_q8 * t148 - s_q8 * t149;
+    let t151 = -c_q3 * t16 - t12 * s_q3;
+    let t152 = t12 * c_q3 - s_q3 * t16;
+    let t153 = c_q4 * t151 - s_q4 * t152;
+    let t154 = c_q4 * t152 + s_q4 * t151;
+    let t155 = c_q5 * t153 - s_q5 * t154;
+    let t156 = c_q5 * t154 + s_q5 * t153;
+    let t157 = c_q6 * t155 - s_q6 * t156;
+    let t158 = c_q6 * t156 + s_q6 * t155;
+    let t159 = c_q7 * t157 - s_q7 * t158;
+    let t160 = c_q7 * t158 + s_q7 * t157;
+    let t161 = c_q8 * t159 - s_q8 * t160;
+    let t162 = -c_q4 * t23 - t19 * s_q4;
+    let t163 = t19 * c_q4 - s_q4 * t23;
+    let t164 = c_q5 * t162 - s_q5 * t163;
+    let t165 = c_q5 * t163 + s_q5 * t162;
+    let t166 = c_q6 * t164 - s_q6 * t165;
+    let t167 = c_q6 * t165 + s_q6 * t164;
+    let t168 = c_q7 * t166 - s_q7 * t167;
+    let t169 = c_q7 * t167 + s_q7 * t166;
+    let t170 = c_q8 * t168 - s_q8 * t169;
+    let t171 = -c_q5 * t30 - t26 * s_q5;
+    let t172 = t26 * c_q5 - s_q5 * t30;
+    let t173 = c_q6 * t171 - s_q6 * t172;
+    let t174 = c_q6 * t172 + s_q6 * t171;
+    let t175 = c_q7 * t173 - s_q7 * t174;
+    let t176 = c_q7 * t174 + s_q7 * t173;
+    let t177 = c_q8 * t175 - s_q8 * t176;
+    let t178 = -c_q6 * t37 - t33 * s_q6;
+    let t179 = t33 * c_q6 - s_q6 * t37;
+    let t180 = c_q7 * t178 - s_q7 * t179;
+    let t181 = c_q7 * t179 + s_q7 * t178;
+    let t182 = c_q8 * t180 - s_q8 * t181;
+    let t183 = -c_q7 * t44 - t40 * s_q7;
+    let t184 = t40 * c_q7 - s_q7 * t44;
+    let t185 = c_q8 * t183 - s_q8 * t184;
+    let t186 = -c_q8 * t51 - t47 * s_q8;
+    let t187 = t59 * d.k2;
+    let t188 = s_q9 * t187;
+    let t189 = (t56 + qdd[9]) * d.k2;
+    let t190 = t55 * d.k2;
+    let t191 = c_q9 * t187;
+    let t192 = -0.5 * (t59 * t191 + s_q9 * t189);
+    let t193 = t192 - 1.5 * t55 * t190;
+    let t194 = 0.5 * (t59 * t188 - c_q9 * t189);
+    let t195 = 1.5 * t56 * d.k2 - t194;
+    let t196 = t48 * d.k2;
+    let t197 = c_q8 * t193 - s_q8 * t195;
+    let t198 = t197 - 2.5 * t48 * t196;
+    let t199 = -s_q8 * t193 - c_q8 * t195;
+    let t200 = 2.5 * t49 * d.k2 - t199;
+    let t201 = t41 * d.k2;
+    let t202 = c_q7 * t198 - s_q7 * t200;
+    let t203 = t202 - 3.5 * t41 * t201;
+    let t204 = -s_q7 * t198 - c_q7 * t200;
+    let t205 = 3.5 * t42 * d.k2 - t204;
+    let t206 = t34 * d.k2;
+    let t207 = c_q6 * t203 - s_q6 * t205;
+    let t208 = t207 - 4.5 * t34 * t206;
+    let t209 = -s_q6 * t203 - c_q6 * t205;
+    let t210 = 4.5 * t35 * d.k2 - t209;
+    let t211 = t27 * d.k2;
+    let t212 = c_q5 * t208 - s_q5 * t210;
+    let t213 = t212 - 5.5 * t27 * t211;
+    let t214 = -s_q5 * t208 - c_q5 * t210;
+    let t215 = 5.5 * t28 * d.k2 - t214;
+    let t216 = t20 * d.k2;
+    let t217 = c_q4 * t213 - s_q4 * t215;
+    let t218 = t217 - 6.5 * t20 * t216;
+    let t219 = -s_q4 * t213 - c_q4 * t215;
+    let t220 = 6.5 * t21 * d.k2 - t219;
+    let t221 = t13 * d.k2;
+    let t222 = c_q3 * t218 - s_q3 * t220;
+    let t223 = t222 - 7.5 * t13 * t221;
+    let t224 = s_q3 * t218 + c_q3 * t220;
+    let t225 = 7.5 * t14 * d.k2 + t224;
+    let t226 = t6 * d.k2;
+    let t227 = c_q2 * t223 - s_q2 * t225;
+    let t228 = s_q2 * t223 + c_q2 * t225;
+    let t229 = (c_q9 * t75 - s_q9 * (c_q8 * t74 + s_q8 * t73 - 2.0 * t57)) * d.k2;
+    let t230 = s_q9 * d.k0;
+    let t231 = t59 * t230;
+    let t232 = -3.0 * t190 - t191;
+    let t233 = c_q8 * t188;
+    let t234 = s_q8 * t232 - t233;
+    let t235 = s_q8 * t188;
+    let t236 = c_q8 * t232 + t235;
+    let t237 = t236 - 5.0 * t196;
+    let t238 = c_q7 * t234;
+    let t239 = s_q7 * t237 + t238;
+    let t240 = s_q7 * t234;
+    let t241 = c_q7 * t237 - t240;
+    let t242 = t241 - 7.0 * t201;
+    let t243 = c_q6 * t239;
+    let t244 = s_q6 * t242 + t243;
+    let t245 = s_q6 * t239;
+    let t246 = c_q6 * t242 - t245;
+    let t247 = t246 - 9.0 * t206;
+    let t248 = c_q5 * t244;
+    let t249 = s_q5 * t247 + t248;
+    let t250 = s_q5 * t244;
+    let t251 = c_q5 * t247 - t250;
+    let t252 = t251 - 11.0 * t211;
+    let t253 = c_q4 * t249;
+    let t254 = s_q4 * t252 + t253;
+    let t255 = s_q4 * t249;
+    let t256 = c_q4 * t252 - t255;
+    let t257 = t256 - 13.0 * t216;
+    let t258 = c_q3 * t254;
+    let t259 = s_q3 * t257 + t258;
+    let t260 = s_q3 * t254;
+    let t261 = c_q3 * t257 - t260;
+    let t262 = t261 - 15.0 * t221;
+    let t263 = c_q2 * t259;
+    let t264 = s_q2 * t262 + t263;
+    let t265 = s_q2 * t259;
+    let t266 = c_q2 * t262 - t265;
+    let t267 = c_q1 * t264;
+    let t268 = p.l * (s_q1 * (t266 - 17.0 * t226) + t267);
+    let t269 = 1.5 * t75 * d.k2 + 0.5 * t229;
+    let t270 = 2.5 * t73 * d.k2 + t269;
+    let t271 = 3.5 * t71 * d.k2 + t270;
+    let t272 = 4.5 * t69 * d.k2 + t271;
+    let t273 = 5.5 * t67 * d.k2 + t272;
+    let t274 = 6.5 * t65 * d.k2 + t273;
+    let t275 = 7.5 * t63 * d.k2 + t274;
+    let t276 = p.l * t234 - t231;
+    let t277 = p.l * t239 + t276;
+    let t278 = p.l * t244 + t277;
+    let t279 = p.l * t249 + t278;
+    let t280 = p.l * t254 + t279;
+    let t281 = p.l * t259 + t280;
+    let t282 = p.l * t264 + t281;
+    let t283 = t275 + 17.0 * qd[0] * s_q1 * d.k0 + t282;
+    let t284 = (c_q9 * t88 - s_q9 * (c_q8 * t87 + s_q8 * t86 - 2.0 * t57)) * d.k2;
+    let t285 = 1.5 * t88 * d.k2 + 0.5 * t284;
+    let t286 = 2.5 * t86 * d.k2 + t285;
+    let t287 = 3.5 * t84 * d.k2 + t286;
+    let t288 = 4.5 * t82 * d.k2 + t287;
+    let t289 = 5.5 * t80 * d.k2 + t288;
+    let t290 = 6.5 * t78 * d.k2 + t289;
+    let t291 = 15.0 * t6 * s_q2 * d.k0 + t290;
+    let t292 = t282 + t291;
+    let t293 = (c_q9 * t99 - s_q9 * (c_q8 * t98 + s_q8 * t97 - 2.0 * t57)) * d.k2;
+    let t294 = 1.5 * t99 * d.k2 + 0.5 * t293;
+    let t295 = 2.5 * t97 * d.k2 + t294;
+    let t296 = 3.5 * t95 * d.k2 + t295;
+    let t297 = 4.5 * t93 * d.k2 + t296;
+    let t298 = 5.5 * t91 * d.k2 + t297;
+    let t299 = 13.0 * t13 * s_q3 * d.k0 + t298;
+    let t300 = t282 + t299;
+    let t301 = (c_q9 * t108 - s_q9 * (c_q8 * t107 + s_q8 * t106 - 2.0 * t57)) * d.k2;
+    let t302 = t263 + s_q2 * t261;
+    let t303 = 1.5 * t108 * d.k2 + 0.5 * t301;
+    let t304 = 2.5 * t106 * d.k2 + t303;
+    let t305 = 3.5 * t104 * d.k2 + t304;
+    let t306 = 4.5 * t102 * d.k2 + t305;
+    let t307 = 11.0 * t20 * s_q4 * d.k0 + t306;
+    let t308 = t281 + t307;
+    let t309 = p.l * t302 + t308;
+    let t310 = (c_q9 * t115 - s_q9 * (c_q8 * t114 + s_q8 * t113 - 2.0 * t57)) * d.k2;
+    let t311 = t258 + s_q3 * t256;
+    let t312 = c_q3 * t256 - t260;
+    let t313 = s_q2 * t312 + c_q2 * t311;
+    let t314 = 1.5 * t115 * d.k2 + 0.5 * t310;
+    let t315 = 2.5 * t113 * d.k2 + t314;
+    let t316 = 3.5 * t111 * d.k2 + t315;
+    let t317 = 9.0 * t27 * s_q5 * d.k0 + t316;
+    let t318 = t280 + t317;
+    let t319 = p.l * t311 + t318;
+    let t320 = p.l * t313 + t319;
+    let t321 = (c_q9 * t120 - s_q9 * (c_q8 * t119 + s_q8 * t118 - 2.0 * t57)) * d.k2;
+    let t322 = t253 + s_q4 * t251;
+    let t323 = c_q4 * t251 - t255;
+    let t324 = s_q3 * t323 + c_q3 * t322;
+    let t325 = c_q3 * t323 - s_q3 * t322;
+    let t326 = s_q2 * t325 + c_q2 * t324;
+    let t327 = 1.5 * t120 * d.k2 + 0.5 * t321;
+    let t328 = 2.5 * t118 * d.k2 + t327;
+    let t329 = 7.0 * t34 * s_q6 * d.k0 + t328;
+    let t330 = t279 + t329;
+    let t331 = p.l * t322 + t330;
+    let t332 = p.l * t324 + t331;
+    let t333 = p.l * t326 + t332;
+    let t334 = (c_q9 * t123 - s_q9 * (2.0 * (s_q8 * t122 - t57) + c_q8 * t121)) * d.k2;
+    let t335 = t248 + s_q5 * t246;
+    let t336 = c_q5 * t246 - t250;
+    let t337 = s_q4 * t336 + c_q4 * t335;
+    let t338 = c_q4 * t336 - s_q4 * t335;
+    let t339 = s_q3 * t338 + c_q3 * t337;
+    let t340 = c_q3 * t338 - s_q3 * t337;
+    let t341 = s_q2 * t340 + c_q2 * t339;
+    let t342 = 1.5 * t123 * d.k2 + 0.5 * t334;
+    let t343 = 5.0 * t41 * s_q7 * d.k0 + t342;
+    let t344 = t278 + t343;
+    let t345 = p.l * t335 + t344;
+    let t346 = p.l * t337 + t345;
+    let t347 = p.l * t339 + t346;
+    let t348 = p.l * t341 + t347;
+    let t349 = (2.0 * s_q8 * t50 * c_q9 + 2.0 * s_q9 * (t57 + c_q8 * t50)) * d.k2;
+    let t350 = t243 + s_q6 * t241;
+    let t351 = c_q6 * t241 - t245;
+    let t352 = s_q5 * t351 + c_q5 * t350;
+    let t353 = c_q5 * t351 - s_q5 * t350;
+    let t354 = s_q4 * t353 + c_q4 * t352;
+    let t355 = c_q4 * t353 - s_q4 * t352;
+    let t356 = s_q3 * t355 + c_q3 * t354;
+    let t357 = c_q3 * t355 - s_q3 * t354;
+    let t358 = s_q2 * t357 + c_q2 * t356;
+    let t359 = 3.0 * t48 * s_q8 * d.k0 + 0.5 * t349;
+    let t360 = t277 + t359;
+    let t361 = p.l * t350 + t360;
+    let t362 = p.l * t352 + t361;
+    let t363 = p.l * t354 + t362;
+    let t364 = p.l * t356 + t363;
+    let t365 = p.l * t358 + t364;
+    let t366 = t55 * t230;
+    let t367 = t238 + s_q7 * t236;
+    let t368 = c_q7 * t236 - t240;
+    let t369 = s_q6 * t368 + c_q6 * t367;
+    let t370 = c_q6 * t368 - s_q6 * t367;
+    let t371 = s_q5 * t370 + c_q5 * t369;
+    let t372 = c_q5 * t370 - s_q5 * t369;
+    let t373 = s_q4 * t372 + c_q4 * t371;
+    let t374 = c_q4 * t372 - s_q4 * t371;
+    let t375 = s_q3 * t374 + c_q3 * t373;
+    let t376 = c_q3 * t374 - s_q3 * t373;
+    let t377 = s_q2 * t376 + c_q2 * t375;
+    let t378 = t276 + t366;
+    let t379 = p.l * t367 + t378;
+    let t380 = p.l * t369 + t379;
+    let t381 = p.l * t371 + t380;
+    let t382 = p.l * t373 + t381;
+    let t383 = p.l * t375 + t382;
+    let t384 = p.l * t377 + t383;
+    let t385 = -t233 - s_q8 * t191;
+    let t386 = t235 - c_q8 * t191;
+    let t387 = s_q7 * t386 + c_q7 * t385;
+    let t388 = c_q7 * t386 - s_q7 * t385;
+    let t389 = s_q6 * t388 + c_q6 * t387;
+    let t390 = c_q6 * t388 - s_q6 * t387;
+    let t391 = s_q5 * t390 + c_q5 * t389;
+    let t392 = c_q5 * t390 - s_q5 * t389;
+    let t393 = s_q4 * t392 + c_q4 * t391;
+    let t394 = c_q4 * t392 - s_q4 * t391;
+    let t395 = s_q3 * t394 + c_q3 * t393;
+    let t396 = c_q3 * t394 - s_q3 * t393;
+    let t397 = s_q2 * t396 + c_q2 * t395;
+    let t398 = p.l * t385 - t231;
+    let t399 = p.l * t387 + t398;
+    let t400 = p.l * t389 + t399;
+    let t401 = p.l * t391 + t400;
+    let t402 = p.l * t393 + t401;
+    let t403 = p.l * t395 + t402;
+    let t404 = p.l * t397 + t403;
+    let t405 = (c_q9 * t137 - s_q9 * (c_q8 * t136 + s_q8 * t135)) * d.k2;
+    let t406 = 1.5 * t137 * d.k2 + 0.5 * t405;
+    let t407 = 2.5 * t135 * d.k2 + t406;
+    let t408 = 3.5 * t133 * d.k2 + t407;
+    let t409 = 4.5 * t131 * d.k2 + t408;
+    let t410 = 5.5 * t129 * d.k2 + t409;
+    let t411 = 6.5 * t127 * d.k2 + t410;
+    let t412 = 7.5 * t125 * d.k2 + t411;
+    let t413 = 8.5 * t124 * d.k2 + t412;
+    let t414 = (c_q9 * t150 - s_q9 * (c_q8 * t149 + s_q8 * t148)) * d.k2;
+    let t415 = 1.5 * t150 * d.k2 + 0.5 * t414;
+    let t416 = 2.5 * t148 * d.k2 + t415;
+    let t417 = 3.5 * t146 * d.k2 + t416;
+    let t418 = 4.5 * t144 * d.k2 + t417;
+    let t419 = 5.5 * t142 * d.k2 + t418;
+    let t420 = 6.5 * t140 * d.k2 + t419;
+    let t421 = 7.5 * t138 * d.k2 + t420;
+    let t422 = t421 - 8.5 * t9 * d.k2;
+    let t423 = (c_q9 * t161 - s_q9 * (c_q8 * t160 + s_q8 * t159)) * d.k2;
+    let t424 = 1.5 * t161 * d.k2 + 0.5 * t423;
+    let t425 = 2.5 * t159 * d.k2 + t424;
+    let t426 = 3.5 * t157 * d.k2 + t425;
+    let t427 = 4.5 * t155 * d.k2 + t426;
+    let t428 = 5.5 * t153 * d.k2 + t427;
+    let t429 = 6.5 * t151 * d.k2 + t428;
+    let t430 = t429 - 7.5 * t16 * d.k2;
+    let t431 = p.l * t227 + t430;
+    let t432 = (c_q9 * t170 - s_q9 * (c_q8 * t169 + s_q8 * t168)) * d.k2;
+    let t433 = c_q2 * t222 - s_q2 * t224;
+    let t434 = 1.5 * t170 * d.k2 + 0.5 * t432;
+    let t435 = 2.5 * t168 * d.k2 + t434;
+    let t436 = 3.5 * t166 * d.k2 + t435;
+    let t437 = 4.5 * t164 * d.k2 + t436;
+    let t438 = 5.5 * t162 * d.k2 + t437;
+    let t439 = t438 - 6.5 * t23 * d.k2;
+    let t440 = p.l * t222 + t439;
+    let t441 = p.l * t433 + t440;
+    let t442 = (c_q9 * t177 - s_q9 * (c_q8 * t176 + s_q8 * t175)) * d.k2;
+    let t443 = s_q3 * t219 + c_q3 * t217;
+    let t444 = c_q3 * t219 - s_q3 * t217;
+    let t445 = s_q2 * t444 + c_q2 * t443;
+    let t446 = 1.5 * t177 * d.k2 + 0.5 * t442;
+    let t447 = 2.5 * t175 * d.k2 + t446;
+    let t448 = 3.5 * t173 * d.k2 + t447;
+    let t449 = 4.5 * t171 * d.k2 + t448;
+    let t450 = t449 - 5.5 * t30 * d.k2;
+    let t451 = p.l * t217 + t450;
+    let t452 = p.l * t443 + t451;
+    let t453 = p.l * t445 + t452;
+    let t454 = (c_q9 * t182 - s_q9 * (c_q8 * t181 + s_q8 * t180)) * d.k2;
+    let t455 = s_q4 * t214 + c_q4 * t212;
+    let t456 = c_q4 * t214 - s_q4 * t212;
+    let t457 = s_q3 * t456 + c_q3 * t455;
+    let t458 = c_q3 * t456 - s_q3 * t455;
+    let t459 = s_q2 * t458 + c_q2 * t457;
+    let t460 = 1.5 * t182 * d.k2 + 0.5 * t454;
+    let t461 = 2.5 * t180 * d.k2 + t460;
+    let t462 = 3.5 * t178 * d.k2 + t461;
+    let t463 = t462 - 4.5 * t37 * d.k2;
+    let t464 = p.l * t212 + t463;
+    let t465 = p.l * t455 + t464;
+    let t466 = p.l * t457 + t465;
+    let t467 = p.l * t459 + t466;
+    let t468 = (c_q9 * t185 - s_q9 * (c_q8 * t184 + s_q8 * t183)) * d.k2;
+    let t469 = s_q5 * t209 + c_q5 * t207;
+    let t470 = c_q5 * t209 - s_q5 * t207;
+    let t471 = s_q4 * t470 + c_q4 * t469;
+    let t472 = c_q4 * t470 - s_q4 * t469;
+    let t473 = s_q3 * t472 + c_q3 * t471;
+    let t474 = c_q3 * t472 - s_q3 * t471;
+    let t475 = s_q2 * t474 + c_q2 * t473;
+    let t476 = 1.5 * t185 * d.k2 + 0.5 * t468;
+    let t477 = 2.5 * t183 * d.k2 + t476;
+    let t478 = t477 - 3.5 * t44 * d.k2;
+    let t479 = p.l * t207 + t478;
+    let t480 = p.l * t469 + t479;
+    let t481 = p.l * t471 + t480;
+    let t482 = p.l * t473 + t481;
+    let t483 = p.l * t475 + t482;
+    let t484 = (c_q9 * t186 - s_q9 * (t47 * c_q8 - s_q8 * t51)) * d.k2;
+    let t485 = s_q6 * t204 + c_q6 * t202;
+    let t486 = c_q6 * t204 - s_q6 * t202;
+    let t487 = s_q5 * t486 + c_q5 * t485;
+    let t488 = c_q5 * t486 - s_q5 * t485;
+    let t489 = s_q4 * t488 + c_q4 * t487;
+    let t490 = c_q4 * t488 - s_q4 * t487;
+    let t491 = s_q3 * t490 + c_q3 * t489;
+    let t492 = c_q3 * t490 - s_q3 * t489;
+    let t493 = s_q2 * t492 + c_q2 * t491;
+    let t494 = 1.5 * t186 * d.k2 + 0.5 * t484;
+    let t495 = t494 - 2.5 * t51 * d.k2;
+    let t496 = p.l * t202 + t495;
+    let t497 = p.l * t485 + t496;
+    let t498 = p.l * t487 + t497;
+    let t499 = p.l * t489 + t498;
+    let t500 = p.l * t491 + t499;
+    let t501 = p.l * t493 + t500;
+    let t502 = (c_q9 * t58 - t54 * s_q9) * d.k2;
+    let t503 = s_q7 * t199 + c_q7 * t197;
+    let t504 = c_q7 * t199 - s_q7 * t197;
+    let t505 = s_q6 * t504 + c_q6 * t503;
+    let t506 = c_q6 * t504 - s_q6 * t503;
+    let t507 = s_q5 * t506 + c_q5 * t505;
+    let t508 = c_q5 * t506 - s_q5 * t505;
+    let t509 = s_q4 * t508 + c_q4 * t507;
+    let t510 = c_q4 * t508 - s_q4 * t507;
+    let t511 = s_q3 * t510 + c_q3 * t509;
+    let t512 = c_q3 * t510 - s_q3 * t509;
+    let t513 = s_q2 * t512 + c_q2 * t511;
+    let t514 = 1.5 * t58 * d.k2 + 0.5 * t502;
+    let t515 = p.l * t197 + t514;
+    let t516 = p.l * t503 + t515;
+    let t517 = p.l * t505 + t516;
+    let t518 = p.l * t507 + t517;
+    let t519 = p.l * t509 + t518;
+    let t520 = p.l * t511 + t519;
+    let t521 = p.l * t513 + t520;
+    let t522 = (c_q9 * (t55 * t57 + t58) - s_q9 * (t54 + p.l * t56)) * d.k2;
+    let t523 = s_q8 * t194 + c_q8 * t192;
+    let t524 = c_q8 * t194 - s_q8 * t192;
+    let t525 = s_q7 * t524 + c_q7 * t523;
+    let t526 = c_q7 * t524 - s_q7 * t523;
+    let t527 = s_q6 * t526 + c_q6 * t525;
+    let t528 = c_q6 * t526 - s_q6 * t525;
+    let t529 = s_q5 * t528 + c_q5 * t527;
+    let t530 = c_q5 * t528 - s_q5 * t527;
+    let t531 = s_q4 * t530 + c_q4 * t529;
+    let t532 = c_q4 * t530 - s_q4 * t529;
+    let t533 = s_q3 * t532 + c_q3 * t531;
+    let t534 = c_q3 * t532 - s_q3 * t531;
+    let t535 = s_q2 * t534 + c_q2 * t533;
+    let t536 = 0.5 * t522 + p.l * t192;
+    let t537 = p.l * t523 + t536;
+    let t538 = p.l * t525 + t537;
+    let t539 = p.l * t527 + t538;
+    let t540 = p.l * t529 + t539;
+    let t541 = p.l * t531 + t540;
+    let t542 = p.l * t533 + t541;
+    let t543 = p.l * t535 + t542;
+    (
+        [
+            [
+                t413 - 9.5 * s_q0 * d.k1,
+                p.l * (c_q1 * (t227 - 8.5 * t6 * t226) - s_q1 * (8.5 * t7 * d.k2 + t228))
+                    + t422,
+                p.l * (c_q1 * t227 - s_q1 * t228) + t431,
+                p.l * (c_q1 * t433 - s_q1 * (c_q2 * t224 + s_q2 * t222)) + t441,
+                p.l * (s_q1 * (c_q2 * t444 - s_q2 * t443) + c_q1 * t445) + t453,
+                p.l * (s_q1 * (c_q2 * t458 - s_q2 * t457) + c_q1 * t459) + t467,
+                p.l * (s_q1 * (c_q2 * t474 - s_q2 * t473) + c_q1 * t475) + t483,
+                p.l * (s_q1 * (c_q2 * t492 - s_q2 * t491) + c_q1 * t493) + t501,
+                p.l * (s_q1 * (c_q2 * t512 - s_q2 * t511) + c_q1 * t513) + t521,
+                p.l * (s_q1 * (c_q2 * t534 - s_q2 * t533) + c_q1 * t535) + t543,
+            ],
+            [t413, t422, t431, t441, t453, t467, t483, t501, t521, t543],
+            [t412, t421, t430, t440, t452, t466, t482, t500, t520, t542],
+            [t411, t420, t429, t439, t451, t465, t481, t499, t519, t541],
+            [t410, t419, t428, t438, t450, t464, t480, t498, t518, t540],
+            [t409, t418, t427, t437, t449, t463, t479, t497, t517, t539],
+            [t408, t417, t426, t436, t448, t462, t478, t496, t516, t538],
+            [t407, t416, t425, t435, t447, t461, t477, t495, t515, t537],
+            [t406, t415, t424, t434, t446, t460, t476, t494, t514, t536],
+            [
+                0.5 * t405,
+                0.5 * t414,
+                0.5 * t423,
+                0.5 * t432,
+                0.5 * t442,
+                0.5 * t454,
+                0.5 * t468,
+                0.5 * t484,
+                0.5 * t502,
+                0.5 * t522,
+            ],
+        ],
+        [
+            [
+                t268 + t283,
+                t268 + t292,
+                p.l * (t267 + s_q1 * t266) + t300,
+                p.l * (s_q1 * (c_q2 * t261 - t265) + c_q1 * t302) + t309,
+                p.l * (s_q1 * (c_q2 * t312 - s_q2 * t311) + c_q1 * t313) + t320,
+                p.l * (s_q1 * (c_q2 * t325 - s_q2 * t324) + c_q1 * t326) + t333,
+                p.l * (s_q1 * (c_q2 * t340 - s_q2 * t339) + c_q1 * t341) + t348,
+                p.l * (s_q1 * (c_q2 * t357 - s_q2 * t356) + c_q1 * t358) + t365,
+                p.l * (s_q1 * (c_q2 * t376 - s_q2 * t375) + c_q1 * t377) + t384,
+                p.l * (s_q1 * (c_q2 * t396 - s_q2 * t395) + c_q1 * t397) + t404,
+            ],
+            [t283, t292, t300, t309, t320, t333, t348, t365, t384, t404],
+            [
+                t275 + t281,
+                t281 + t291,
+                t281 + t299,
+                t308,
+                t319,
+                t332,
+                t347,
+                t364,
+                t383,
+                t403,
+            ],
+            [
+                t274 + t280,
+                t280 + t290,
+                t280 + t299,
+                t280 + t307,
+                t318,
+                t331,
+                t346,
+                t363,
+                t382,
+                t402,
+            ],
+            [
+                t273 + t279,
+                t279 + t289,
+                t279 + t298,
+                t279 + t307,
+                t279 + t317,
+                t330,
+                t345,
+                t362,
+                t381,
+                t401,
+            ],
+            [
+                t272 + t278,
+                t278 + t288,
+                t278 + t297,
+                t278 + t306,
+                t278 + t317,
+                t278 + t329,
+                t344,
+                t361,
+                t380,
+                t400,
+            ],
+            [
+                t271 + t277,
+                t277 + t287,
+                t277 + t296,
+                t277 + t305,
+                t277 + t316,
+                t277 + t329,
+                t277 + t343,
+                t360,
+                t379,
+                t399,
+            ],
+            [
+                t270 + t276,
+                t276 + t286,
+                t276 + t295,
+                t276 + t304,
+                t276 + t315,
+                t276 + t328,
+                t276 + t343,
+                t276 + t359,
+                t378,
+                t398,
+            ],
+            [
+                t269 - t231,
+                t285 - t231,
+                t294 - t231,
+                t303 - t231,
+                t314 - t231,
+                t327 - t231,
+                t342 - t231,
+                t359 - t231,
+                t366 - t231,
+                -t231,
+            ],
+            [
+                0.5 * t229,
+                0.5 * t284,
+                0.5 * t293,
+                0.5 * t301,
+                0.5 * t310,
+                0.5 * t321,
+                0.5 * t334,
+                0.5 * t349,
+                t366,
+                0.0,
+            ],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 21,
+    add: 18,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = sin(t0);
+    let t2 = q[2] + t0;
+    let t3 = sin(t2);
+    let t4 = q[3] + t2;
+    let t5 = sin(t4);
+    let t6 = q[4] + t4;
+    let t7 = sin(t6);
+    let t8 = q[5] + t6;
+    let t9 = sin(t8);
+    let t10 = q[6] + t8;
+    let t11 = sin(t10);
+    let t12 = q[7] + t10;
+    let t13 = sin(t12);
+    let t14 = q[8] + t12;
+    let t15 = sin(t14);
+    let t16 = sin(q[9] + t14);
+    let t17 = t16 * d.k1;
+    let t18 = -1.5 * t15 * d.k1 - 0.5 * t17;
+    let t19 = t18 - 2.5 * t13 * d.k1;
+    let t20 = t19 - 3.5 * t11 * d.k1;
+    let t21 = t20 - 4.5 * t9 * d.k1;
+    let t22 = t21 - 5.5 * t7 * d.k1;
+    let t23 = t22 - 6.5 * t5 * d.k1;
+    let t24 = t23 - 7.5 * t3 * d.k1;
+    let t25 = t24 - 8.5 * t1 * d.k1;
+    let t26 = -0.5 * t17;
+    [
+        [t25 - 9.5 * s_q0 * d.k1, t25, t24, t23, t22, t21, t20, t19, t18, t26],
+        [t25, t25, t24, t23, t22, t21, t20, t19, t18, t26],
+        [t24, t24, t24, t23, t22, t21, t20, t19, t18, t26],
+        [t23, t23, t23, t23, t22, t21, t20, t19, t18, t26],
+        [t22, t22, t22, t22, t22, t21, t20, t19, t18, t26],
+        [t21, t21, t21, t21, t21, t21, t20, t19, t18, t26],
+        [t20, t20, t20, t20, t20, t20, t20, t19, t18, t26],
+        [t19, t19, t19, t19, t19, t19, t19, t19, t18, t26],
+        [t18, t18, t18, t18, t18, t18, t18, t18, t18, t26],
+        [t26, t26, t26, t26, t26, t26, t26, t26, t26, t26],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 1106,
+    add: 612,
+    div: 9,
+    sqrt: 0,
+    sin: 9,
+    cos: 9,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let [(s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7), (s_q8, c_q8)] = lanes
+        .sin_cos_quad(q[5], q[6], q[7], q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t0 = c_q9 * d.k0;
+    let t1 = s_q9 * d.k2;
+    let t2 = s_q8 * t1;
+    let t3 = c_q9 * d.k2;
+    let t4 = 0.5 * t3 + d.k3;
+    let t5 = c_q8 * t4 - 0.5 * t2;
+    let t6 = p.l * t5;
+    let t7 = t5 + d.k4;
+    let t8 = c_q8 * t1;
+    let t9 = 0.5 * t8 + s_q8 * t4;
+    let t10 = c_q7 * t7 - s_q7 * t9;
+    let t11 = p.l * t10;
+    let t12 = t10 + d.k5;
+    let t13 = s_q7 * t7 + c_q7 * t9;
+    let t14 = c_q6 * t12 - s_q6 * t13;
+    let t15 = p.l * t14;
+    let t16 = t14 + d.k6;
+    let t17 = s_q6 * t12 + c_q6 * t13;
+    let t18 = c_q5 * t16 - s_q5 * t17;
+    let t19 = p.l * t18;
+    let t20 = t18 + d.k7;
+    let t21 = s_q5 * t16 + c_q5 * t17;
+    let t22 = c_q4 * t20 - s_q4 * t21;
+    let t23 = p.l * t22;
+    let t24 = t22 + d.k8;
+    let t25 = s_q4 * t20 + c_q4 * t21;
+    let t26 = c_q3 * t24 - s_q3 * t25;
+    let t27 = p.l * t26;
+    let t28 = t26 + d.k9;
+    let t29 = s_q3 * t24 + c_q3 * t25;
+    let t30 = c_q2 * t28 - s_q2 * t29;
+    let t31 = p.l * t30;
+    let t32 = s_q2 * t28 + c_q2 * t29;
+    let t33 = p.l * (c_q1 * (t30 + d.k10) - s_q1 * t32);
+    let t34 = c_q2 * t26 - s_q2 * t29;
+    let t35 = -t25;
+    let t36 = s_q3 * t35 + c_q3 * t22;
+    let t37 = c_q3 * t35 - s_q3 * t22;
+    let t38 = s_q2 * t37 + c_q2 * t36;
+    let t39 = -t21;
+    let t40 = s_q4 * t39 + c_q4 * t18;
+    let t41 = c_q4 * t39 - s_q4 * t18;
+    let t42 = s_q3 * t41 + c_q3 * t40;
+    let t43 = c_q3 * t41 - s_q3 * t40;
+    let t44 = s_q2 * t43 + c_q2 * t42;
+    let t45 = -t17;
+    let t46 = s_q5 * t45 + c_q5 * t14;
+    let t47 = c_q5 * t45 - s_q5 * t14;
+    let t48 = s_q4 * t47 + c_q4 * t46;
+    let t49 = c_q4 * t47 - s_q4 * t46;
+    let t50 = s_q3 * t49 + c_q3 * t48;
+    let t51 = c_q3 * t49 - s_q3 * t48;
+    let t52 = s_q2 * t51 + c_q2 * t50;
+    let t53 = -t13;
+    let t54 = s_q6 * t53 + c_q6 * t10;
+    let t55 = c_q6 * t53 - s_q6 * t10;
+    let t56 = s_q5 * t55 + c_q5 * t54;
+    let t57 = c_q5 * t55 - s_q5 * t54;
+    let t58 = s_q4 * t57 + c_q4 * t56;
+    let t59 = c_q4 * t57 - s_q4 * t56;
+    let t60 = s_q3 * t59 + c_q3 * t58;
+    let t61 = c_q3 * t59 - s_q3 * t58;
+    let t62 = s_q2 * t61 + c_q2 * t60;
+    let t63 = -t9;
+    let t64 = s_q7 * t63 + c_q7 * t5;
+    let t65 = c_q7 * t63 - s_q7 * t5;
+    let t66 = s_q6 * t65 + c_q6 * t64;
+    let t67 = c_q6 * t65 - s_q6 * t64;
+    let t68 = s_q5 * t67 + c_q5 * t66;
+    let t69 = c_q5 * t67 - s_q5 * t66;
+    let t70 = s_q4 * t69 + c_q4 * t68;
+    let t71 = c_q4 * t69 - s_q4 * t68;
+    let t72 = s_q3 * t71 + c_q3 * t70;
+    let t73 = c_q3 * t71 - s_q3 * t70;
+    let t74 = s_q2 * t73 + c_q2 * t72;
+    let t75 = 0.5 * (c_q8 * t3 - t2);
+    let t76 = -0.5 * (t8 + s_q8 * t3);
+    let t77 = s_q7 * t76 + c_q7 * t75;
+    let t78 = c_q7 * t76 - s_q7 * t75;
+    let t79 = s_q6 * t78 + c_q6 * t77;
+    let t80 = c_q6 * t78 - s_q6 * t77;
+    let t81 = s_q5 * t80 + c_q5 * t79;
+    let t82 = c_q5 * t80 - s_q5 * t79;
+    let t83 = s_q4 * t82 + c_q4 * t81;
+    let t84 = c_q4 * t82 - s_q4 * t81;
+    let t85 = s_q3 * t84 + c_q3 * t83;
+    let t86 = c_q3 * t84 - s_q3 * t83;
+    let t87 = s_q2 * t86 + c_q2 * t85;
+    let t88 = 0.5 * t0 + d.k20;
+    let t89 = p.l * t75 + t88;
+    let t90 = p.l * t77 + t89;
+    let t91 = p.l * t79 + t90;
+    let t92 = p.l * t81 + t91;
+    let t93 = p.l * t83 + t92;
+    let t94 = p.l * t85 + t93;
+    let t95 = p.l * t87 + t94;
+    let t96 = p.l * (s_q1 * (c_q2 * t86 - s_q2 * t85) + c_q1 * t87) + t95;
+    let t97 = t96 * d.k34;
+    let t98 = t88 * d.k34;
+    let t99 = t0 + d.k19;
+    let t100 = t99 - 3.0 * t88 * t98;
+    let inv0 = 1.0 / t100;
+    let t101 = t6 + t99;
+    let t102 = p.l * t64 + t101;
+    let t103 = p.l * t66 + t102;
+    let t104 = p.l * t68 + t103;
+    let t105 = p.l * t70 + t104;
+    let t106 = p.l * t72 + t105;
+    let t107 = p.l * t74 + t106;
+    let t108 = p.l * (s_q1 * (c_q2 * t73 - s_q2 * t72) + c_q1 * t74) + t107
+        - 3.0 * t96 * t98;
+    let t109 = t89 * d.k34;
+    let t110 = t101 - 3.0 * t89 * t98;
+    let t111 = t0 + 2.0 * t6;
+    let t112 = d.k18 + t111;
+    let t113 = t112 - 3.0 * t89 * t109 - inv0 * t110 * t110;
+    let inv1 = 1.0 / t113;
+    let t114 = t11 + t112;
+    let t115 = p.l * t54 + t114;
+    let t116 = p.l * t56 + t115;
+    let t117 = p.l * t58 + t116;
+    let t118 = p.l * t60 + t117;
+    let t119 = p.l * t62 + t118;
+    let t120 = p.l * (s_q1 * (c_q2 * t61 - s_q2 * t60) + c_q1 * t62) + t119
+        - inv0 * t108 * t110 - 3.0 * t89 * t97;
+    let t121 = t90 * d.k34;
+    let t122 = t102 - 3.0 * t90 * t98;
+    let t123 = t114 - inv0 * t110 * t122 - 3.0 * t90 * t109;
+    let t124 = 2.0 * t11 + t111;
+    let t125 = d.k17 + t124;
+    let t126 = t125 - 3.0 * t90 * t121 - inv0 * t122 * t122 - inv1 * t123 * t123;
+    let inv2 = 1.0 / t126;
+    let t127 = t15 + t125;
+    let t128 = p.l * t46 + t127;
+    let t129 = p.l * t48 + t128;
+    let t130 = p.l * t50 + t129;
+    let t131 = p.l * t52 + t130;
+    let t132 = p.l * (s_q1 * (c_q2 * t51 - s_q2 * t50) + c_q1 * t52) + t131
+        - inv0 * t108 * t122 - inv1 * t120 * t123 - 3.0 * t90 * t97;
+    let t133 = t91 * d.k34;
+    let t134 = t103 - 3.0 * t91 * t98;
+    let t135 = t115 - inv0 * t110 * t134 - 3.0 * t91 * t109;
+    let t136 = t127 - inv0 * t122 * t134 - inv1 * t123 * t135 - 3.0 * t91 * t121;
+    let t137 = 2.0 * t15 + t124;
+    let t138 = d.k16 + t137;
+    let t139 = t138 - 3.0 * t91 * t133 - inv0 * t134 * t134 - inv1 * t135 * t135
+        - inv2 * t136 * t136;
+    let inv3 = 1.0 / t139;
+    let t140 = t19 + t138;
+    let t141 = p.l * t40 + t140;
+    let t142 = p.l * t42 + t141;
+    let t143 = p.l * t44 + t142;
+    let t144 = p.l * (s_q1 * (c_q2 * t43 - s_q2 * t42) + c_q1 * t44) + t143
+        - inv0 * t108 * t134 - inv1 * t120 * t135 - inv2 * t132 * t136 - 3.0 * t91 * t97;
+    let t145 = t92 * d.k34;
+    let t146 = t104 - 3.0 * t92 * t98;
+    let t147 = t116 - inv0 * t110 * t146 - 3.0 * t92 * t109;
+    let t148 = t128 - inv0 * t122 * t146 - inv1 * t123 * t147 - 3.0 * t92 * t121;
+    let t149 = t140 - inv0 * t134 * t146 - inv1 * t135 * t147 - inv2 * t136 * t148
+        - 3.0 * t92 * t133;
+    let t150 = 2.0 * t19 + t137;
+    let t151 = d.k15 + t150;
+    let t152 = t151 - 3.0 * t92 * t145 - inv0 * t146 * t146 - inv1 * t147 * t147
+        - inv2 * t148 * t148 - inv3 * t149 * t149;
+    let inv4 = 1.0 / t152;
+    let t153 = t23 + t151;
+    let t154 = p.l * t36 + t153;
+    let t155 = p.l * t38 + t154;
+    let t156 = p.l * (s_q1 * (c_q2 * t37 - s_q2 * t36) + c_q1 * t38) + t155
+        - inv0 * t108 * t146 - inv1 * t120 * t147 - inv2 * t132 * t148
+        - inv3 * t144 * t149 - 3.0 * t92 * t97;
+    let t157 = t93 * d.k34;
+    let t158 = t105 - 3.0 * t93 * t98;
+    let t159 = t117 - inv0 * t110 * t158 - 3.0 * t93 * t109;
+    let t160 = t129 - inv0 * t122 * t158 - inv1 * t123 * t159 - 3.0 * t93 * t121;
+    let t161 = t141 - inv0 * t134 * t158 - inv1 * t135 * t159 - inv2 * t136 * t160
+        - 3.0 * t93 * t133;
+    let t162 = t153 - inv0 * t146 * t158 - inv1 * t147 * t159 - inv2 * t148 * t160
+        - inv3 * t149 * t161 - 3.0 * t93 * t145;
+    let t163 = 2.0 * t23 + t150;
+    let t164 = d.k14 + t163;
+    let t165 = t164 - 3.0 * t93 * t157 - inv0 * t158 * t158 - inv1 * t159 * t159
+        - inv2 * t160 * t160 - inv3 * t161 * t161 - inv4 * t162 * t162;
+    let inv5 = 1.0 / t165;
+    let t166 = t27 + t164;
+    let t167 = p.l * t34 + t166;
+    let t168 = p.l * (c_q1 * t34 - s_q1 * (c_q2 * t29 + s_q2 * t26)) + t167
+        - inv0 * t108 * t158 - inv1 * t120 * t159 - inv2 * t132 * t160
+        - inv3 * t144 * t161 - inv4 * t156 * t162 - 3.0 * t93 * t97;
+    let t169 = t94 * d.k34;
+    let t170 = t106 - 3.0 * t94 * t98;
+    let t171 = t118 - inv0 * t110 * t170 - 3.0 * t94 * t109;
+    let t172 = t130 - inv0 * t122 * t170 - inv1 * t123 * t171 - 3.0 * t94 * t121;
+    let t173 = t142 - inv0 * t134 * t170 - inv1 * t135 * t171 - inv2 * t136 * t172
+        - 3.0 * t94 * t133;
+    let t174 = t154 - inv0 * t146 * t170 - inv1 * t147 * t171 - inv2 * t148 * t172
+        - inv3 * t149 * t173 - 3.0 * t94 * t145;
+    let t175 = t166 - inv0 * t158 * t170 - inv1 * t159 * t171 - inv2 * t160 * t172
+        - inv3 * t161 * t173 - inv4 * t162 * t174 - 3.0 * t94 * t157;
+    let t176 = 2.0 * t27 + t163;
+    let t177 = d.k13 + t176;
+    let t178 = t177 - 3.0 * t94 * t169 - inv0 * t170 * t170 - inv1 * t171 * t171
+        - inv2 * t172 * t172 - inv3 * t173 * t173 - inv4 * t174 * t174
+        - inv5 * t175 * t175;
+    let inv6 = 1.0 / t178;
+    let t179 = t31 + t177;
+    let t180 = p.l * (c_q1 * t30 - s_q1 * t32) + t179 - inv0 * t108 * t170
+        - inv1 * t120 * t171 - inv2 * t132 * t172 - inv3 * t144 * t173
+        - inv4 * t156 * t174 - inv5 * t168 * t175 - 3.0 * t94 * t97;
+    let t181 = t95 * d.k34;
+    let t182 = t107 - 3.0 * t95 * t98;
+    let t183 = t119 - inv0 * t110 * t182 - 3.0 * t95 * t109;
+    let t184 = t131 - inv0 * t122 * t182 - inv1 * t123 * t183 - 3.0 * t95 * t121;
+    let t185 = t143 - inv0 * t134 * t182 - inv1 * t135 * t183 - inv2 * t136 * t184
+        - 3.0 * t95 * t133;
+    let t186 = t155 - inv0 * t146 * t182 - inv1 * t147 * t183 - inv2 * t148 * t184
+        - inv3 * t149 * t185 - 3.0 * t95 * t145;
+    let t187 = t167 - inv0 * t158 * t182 - inv1 * t159 * t183 - inv2 * t160 * t184
+        - inv3 * t161 * t185 - inv4 * t162 * t186 - 3.0 * t95 * t157;
+    let t188 = t179 - inv0 * t170 * t182 - inv1 * t171 * t183 - inv2 * t172 * t184
+        - inv3 * t173 * t185 - inv4 * t174 * t186 - inv5 * t175 * t187
+        - 3.0 * t95 * t169;
+    let t189 = 2.0 * t31 + t176;
+    let t190 = d.k12 + t189;
+    let t191 = t190 - 3.0 * t95 * t181 - inv0 * t182 * t182 - inv1 * t183 * t183
+        - inv2 * t184 * t184 - inv3 * t185 * t185 - inv4 * t186 * t186
+        - inv5 * t187 * t187 - inv6 * t188 * t188;
+    let inv7 = 1.0 / t191;
+    let t192 = t33 + t190 - inv0 * t108 * t182 - inv1 * t120 * t183 - inv2 * t132 * t184
+        - inv3 * t144 * t185 - inv4 * t156 * t186 - inv5 * t168 * t187
+        - inv6 * t180 * t188 - 3.0 * t95 * t97;
+    let t193 = 2.0 * t33 + d.k11 + t189 - inv0 * t108 * t108 - inv1 * t120 * t120
+        - inv2 * t132 * t132 - inv3 * t144 * t144 - inv4 * t156 * t156
+        - inv5 * t168 * t168 - inv6 * t180 * t180 - inv7 * t192 * t192 - 3.0 * t96 * t97;
+    let inv8 = 1.0 / t193;
+    let t194 = -inv7 * t192 * inv8;
+    let t195 = inv6 * (t188 * inv7 * t192 - t180);
+    let t196 = inv8 * t195;
+    let t197 = inv5 * (t175 * inv6 * t188 - t187);
+    let t198 = inv5 * (t175 * inv6 * t180 - t168) - inv7 * t192 * t197;
+    let t199 = inv8 * t198;
+    let t200 = inv4 * (t162 * inv5 * t175 - t174);
+    let t201 = inv4 * (t162 * inv5 * t187 - t186) - inv6 * t188 * t200;
+    let t202 = inv4 * (t162 * inv5 * t168 - t156) - inv6 * t180 * t200
+        - inv7 * t192 * t201;
+    let t203 = inv8 * t202;
+    let t204 = inv3 * (t149 * inv4 * t162 - t161);
+    let t205 = inv3 * (t149 * inv4 * t174 - t173) - inv5 * t175 * t204;
+    let t206 = inv3 * (t149 * inv4 * t186 - t185) - inv5 * t187 * t204
+        - inv6 * t188 * t205;
+    let t207 = inv3 * (t149 * inv4 * t156 - t144) - inv5 * t168 * t204
+        - inv6 * t180 * t205 - inv7 * t192 * t206;
+    let t208 = inv8 * t207;
+    let t209 = inv2 * (t136 * inv3 * t149 - t148);
+    let t210 = inv2 * (t136 * inv3 * t161 - t160) - inv4 * t162 * t209;
+    let t211 = inv2 * (t136 * inv3 * t173 - t172) - inv4 * t174 * t209
+        - inv5 * t175 * t210;
+    let t212 = inv2 * (t136 * inv3 * t185 - t184) - inv4 * t186 * t209
+        - inv5 * t187 * t210 - inv6 * t188 * t211;
+    let t213 = inv2 * (t136 * inv3 * t144 - t132) - inv4 * t156 * t209
+        - inv5 * t168 * t210 - inv6 * t180 * t211 - inv7 * t192 * t212;
+    let t214 = inv8 * t213;
+    let t215 = inv1 * (t123 * inv2 * t136 - t135);
+    let t216 = inv1 * (t123 * inv2 * t148 - t147) - inv3 * t149 * t215;
+    let t217 = inv1 * (t123 * inv2 * t160 - t159) - inv3 * t161 * t215
+        - inv4 * t162 * t216;
+    let t218 = inv1 * (t123 * inv2 * t172 - t171) - inv3 * t173 * t215
+        - inv4 * t174 * t216 - inv5 * t175 * t217;
+    let t219 = inv1 * (t123 * inv2 * t184 - t183) - inv3 * t185 * t215
+        - inv4 * t186 * t216 - inv5 * t187 * t217 - inv6 * t188 * t218;
+    let t220 = inv1 * (t123 * inv2 * t132 - t120) - inv3 * t144 * t215
+        - inv4 * t156 * t216 - inv5 * t168 * t217 - inv6 * t180 * t218
+        - inv7 * t192 * t219;
+    let t221 = inv8 * t220;
+    let t222 = inv0 * (t110 * inv1 * t123 - t122);
+    let t223 = inv0 * (t110 * inv1 * t135 - t134) - inv2 * t136 * t222;
+    let t224 = inv0 * (t110 * inv1 * t147 - t146) - inv2 * t148 * t222
+        - inv3 * t149 * t223;
+    let t225 = inv0 * (t110 * inv1 * t159 - t158) - inv2 * t160 * t222
+        - inv3 * t161 * t223 - inv4 * t162 * t224;
+    let t226 = inv0 * (t110 * inv1 * t171 - t170) - inv2 * t172 * t222
+        - inv3 * t173 * t223 - inv4 * t174 * t224 - inv5 * t175 * t225;
+    let t227 = inv0 * (t110 * inv1 * t183 - t182) - inv2 * t184 * t222
+        - inv3 * t185 * t223 - inv4 * t186 * t224 - inv5 * t187 * t225
+        - inv6 * t188 * t226;
+    let t228 = inv0 * (t110 * inv1 * t120 - t108) - inv2 * t132 * t222
+        - inv3 * t144 * t223 - inv4 * t156 * t224 - inv5 * t168 * t225
+        - inv6 * t180 * t226 - inv7 * t192 * t227;
+    let t229 = inv8 * t228;
+    let t230 = 3.0 * (t98 * inv0 * t110 - t109);
+    let t231 = 3.0 * (t98 * inv0 * t122 - t121) - inv1 * t123 * t230;
+    let t232 = 3.0 * (t98 * inv0 * t134 - t133) - inv1 * t135 * t230
+        - inv2 * t136 * t231;
+    let t233 = 3.0 * (t98 * inv0 * t146 - t145) - inv1 * t147 * t230 - inv2 * t148 * t231
+        - inv3 * t149 * t232;
+    let t234 = 3.0 * (t98 * inv0 * t158 - t157) - inv1 * t159 * t230 - inv2 * t160 * t231
+        - inv3 * t161 * t232 - inv4 * t162 * t233;
+    let t235 = 3.0 * (t98 * inv0 * t170 - t169) - inv1 * t171 * t230 - inv2 * t172 * t231
+        - inv3 * t173 * t232 - inv4 * t174 * t233 - inv5 * t175 * t234;
+    let t236 = 3.0 * (t98 * inv0 * t182 - t181) - inv1 * t183 * t230 - inv2 * t184 * t231
+        - inv3 * t185 * t232 - inv4 * t186 * t233 - inv5 * t187 * t234
+        - inv6 * t188 * t235;
+    let t237 = 3.0 * (t98 * inv0 * t108 - t97) - inv1 * t120 * t230 - inv2 * t132 * t231
+        - inv3 * t144 * t232 - inv4 * t156 * t233 - inv5 * t168 * t234
+        - inv6 * t180 * t235 - inv7 * t192 * t236;
+    let t238 = inv8 * t237;
+    let t239 = -inv7 * (inv6 * t188 + t192 * inv8 * t195);
+    let t240 = inv7 * (t197 - t192 * inv8 * t198);
+    let t241 = inv7 * (t201 - t192 * inv8 * t202);
+    let t242 = inv7 * (t206 - t192 * inv8 * t207);
+    let t243 = inv7 * (t212 - t192 * inv8 * t213);
+    let t244 = inv7 * (t219 - t192 * inv8 * t220);
+    let t245 = inv7 * (t227 - t192 * inv8 * t228);
+    let t246 = inv7 * (t236 - t192 * inv8 * t237);
+    let t247 = -inv6 * (inv5 * t175 + t188 * t240 + t180 * inv8 * t198);
+    let t248 = inv6 * (t200 - t188 * t241 - t180 * inv8 * t202);
+    let t249 = inv6 * (t205 - t188 * t242 - t180 * inv8 * t207);
+    let t250 = inv6 * (t211 - t188 * t243 - t180 * inv8 * t213);
+    let t251 = inv6 * (t218 - t188 * t244 - t180 * inv8 * t220);
+    let t252 = inv6 * (t226 - t188 * t245 - t180 * inv8 * t228);
+    let t253 = inv6 * (t235 - t188 * t246 - t180 * inv8 * t237);
+    let t254 = -inv5 * (inv4 * t162 + t175 * t248 + t187 * t241 + t168 * inv8 * t202);
+    let t255 = inv5 * (t204 - t175 * t249 - t187 * t242 - t168 * inv8 * t207);
+    let t256 = inv5 * (t210 - t175 * t250 - t187 * t243 - t168 * inv8 * t213);
+    let t257 = inv5 * (t217 - t175 * t251 - t187 * t244 - t168 * inv8 * t220);
+    let t258 = inv5 * (t225 - t175 * t252 - t187 * t245 - t168 * inv8 * t228);
+    let t259 = inv5 * (t234 - t175 * t253 - t187 * t246 - t168 * inv8 * t237);
+    let t260 = -inv4
+        * (inv3 * t149 + t162 * t255 + t174 * t249 + t186 * t242 + t156 * inv8 * t207);
+    let t261 = inv4
+        * (t209 - t162 * t256 - t174 * t250 - t186 * t243 - t156 * inv8 * t213);
+    let t262 = inv4
+        * (t216 - t162 * t257 - t174 * t251 - t186 * t244 - t156 * inv8 * t220);
+    let t263 = inv4
+        * (t224 - t162 * t258 - t174 * t252 - t186 * t245 - t156 * inv8 * t228);
+    let t264 = inv4
+        * (t233 - t162 * t259 - t174 * t253 - t186 * t246 - t156 * inv8 * t237);
+    let t265 = -inv3
+        * (inv2 * t136 + t149 * t261 + t161 * t256 + t173 * t250 + t185 * t243
+            + t144 * inv8 * t213);
+    let t266 = inv3
+        * (t215 - t149 * t262 - t161 * t257 - t173 * t251 - t185 * t244
+            - t144 * inv8 * t220);
+    let t267 = inv3
+        * (t223 - t149 * t263 - t161 * t258 - t173 * t252 - t185 * t245
+            - t144 * inv8 * t228);
+    let t268 = inv3
+        * (t232 - t149 * t264 - t161 * t259 - t173 * t253 - t185 * t246
+            - t144 * inv8 * t237);
+    let t269 = -inv2
+        * (inv1 * t123 + t136 * t266 + t148 * t262 + t160 * t257 + t172 * t251
+            + t184 * t244 + t132 * inv8 * t220);
+    let t270 = inv2
+        * (t222 - t136 * t267 - t148 * t263 - t160 * t258 - t172 * t252 - t184 * t245
+            - t132 * inv8 * t228);
+    let t271 = inv2
+        * (t231 - t136 * t268 - t148 * t264 - t160 * t259 - t172 * t253 - t184 * t246
+            - t132 * inv8 * t237);
+    let t272 = -inv1
+        * (inv0 * t110 + t123 * t270 + t135 * t267 + t147 * t263 + t159 * t258
+            + t171 * t252 + t183 * t245 + t120 * inv8 * t228);
+    let t273 = inv1
+        * (t230 - t123 * t271 - t135 * t268 - t147 * t264 - t159 * t259 - t171 * t253
+            - t183 * t246 - t120 * inv8 * t237);
+    let t274 = inv0
+        * (-3.0 * t98 - t110 * t273 - t122 * t271 - t134 * t268 - t146 * t264
+            - t158 * t259 - t170 * t253 - t182 * t246 - t108 * inv8 * t237);
+    [
+        [inv8, t194, t196, t199, t203, t208, t214, t221, t229, t238],
+        [
+            t194,
+            inv7 + inv7 * inv7 * t192 * t192 * inv8,
+            t239,
+            t240,
+            t241,
+            t242,
+            t243,
+            t244,
+            t245,
+            t246,
+        ],
+        [
+            t196,
+            t239,
+            inv6 - inv6 * (t188 * t239 + t180 * inv8 * t195),
+            t247,
+            t248,
+            t249,
+            t250,
+            t251,
+            t252,
+            t253,
+        ],
+        [
+            t199,
+            t240,
+            t247,
+            inv5 - inv5 * (t175 * t247 + t187 * t240 + t168 * inv8 * t198),
+            t254,
+            t255,
+            t256,
+            t257,
+            t258,
+            t259,
+        ],
+        [
+            t203,
+            t241,
+            t248,
+            t254,
+            inv4 - inv4 * (t162 * t254 + t174 * t248 + t186 * t241 + t156 * inv8 * t202),
+            t260,
+            t261,
+            t262,
+            t263,
+            t264,
+        ],
+        [
+            t208,
+            t242,
+            t249,
+            t255,
+            t260,
+            inv3
+                - inv3
+                    * (t149 * t260 + t161 * t255 + t173 * t249 + t185 * t242
+                        + t144 * inv8 * t207),
+            t265,
+            t266,
+            t267,
+            t268,
+        ],
+        [
+            t214,
+            t243,
+            t250,
+            t256,
+            t261,
+            t265,
+            inv2
+                - inv2
+                    * (t136 * t265 + t148 * t261 + t160 * t256 + t172 * t250
+                        + t184 * t243 + t132 * inv8 * t213),
+            t269,
+            t270,
+            t271,
+        ],
+        [
+            t221,
+            t244,
+            t251,
+            t257,
+            t262,
+            t266,
+            t269,
+            inv1
+                - inv1
+                    * (t123 * t269 + t135 * t266 + t147 * t262 + t159 * t257
+                        + t171 * t251 + t183 * t244 + t120 * inv8 * t220),
+            t272,
+            t273,
+        ],
+        [
+            t229,
+            t245,
+            t252,
+            t258,
+            t263,
+            t267,
+            t270,
+            t272,
+            inv0
+                - inv0
+                    * (t110 * t272 + t122 * t270 + t134 * t267 + t146 * t263
+                        + t158 * t258 + t170 * t252 + t182 * t245 + t108 * inv8 * t228),
+            t274,
+        ],
+        [
+            t238,
+            t246,
+            t253,
+            t259,
+            t264,
+            t268,
+            t271,
+            t273,
+            t274,
+            d.k36
+                - 3.0
+                    * (t98 * t274 + t109 * t273 + t121 * t271 + t133 * t268 + t145 * t264
+                        + t157 * t259 + t169 * t253 + t181 * t246 + t97 * inv8 * t237),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 5663,
+    add: 3314,
+    div: 18,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = p.l * qd[0];
+    let t3 = qd[0] * t2;
+    let t4 = t0 - t3;
+    let t5 = s_q1 * t4;
+    let t6 = qd[0] + qd[1];
+    let t7 = p.l * t6;
+    let t8 = t6 * t7;
+    let t9 = t6 + qd[2];
+    let t10 = p.l * t9;
+    let t11 = t9 * t10;
+    let t12 = t9 + qd[3];
+    let t13 = p.l * t12;
+    let t14 = t12 * t13;
+    let t15 = t12 + qd[4];
+    let t16 = p.l * t15;
+    let t17 = t15 * t16;
+    let t18 = t15 + qd[5];
+    let t19 = p.l * t18;
+    let t20 = t18 * t19;
+    let t21 = t18 + qd[6];
+    let t22 = p.l * t21;
+    let t23 = t21 * t22;
+    let t24 = t21 + qd[7];
+    let t25 = p.l * t24;
+    let t26 = t24 * t25;
+    let t27 = t24 + qd[8];
+    let t28 = p.l * t27;
+    let t29 = t27 + qd[9];
+    let t30 = t0 * s_q1;
+    let t31 = t1 * c_q1 - t30;
+    let t32 = t0 * c_q1;
+    let t33 = -2.0 * (t7 + c_q1 * t2);
+    let t34 = s_q1 * t2;
+    let t35 = 2.0 * c_q2 * t34 - s_q2 * t33;
+    let t36 = 2.0 * (s_q2 * t34 - t10) + c_q2 * t33;
+    let t37 = c_q3 * t35 - s_q3 * t36;
+    let t38 = c_q3 * t36 + s_q3 * t35 - 2.0 * t13;
+    let t39 = c_q4 * t37 - s_q4 * t38;
+    let t40 = c_q4 * t38 + s_q4 * t37 - 2.0 * t16;
+    let t41 = c_q5 * t39 - s_q5 * t40;
+    let t42 = c_q5 * t40 + s_q5 * t39 - 2.0 * t19;
+    let t43 = c_q6 * t41 - s_q6 * t42;
+    let t44 = c_q6 * t42 + s_q6 * t41 - 2.0 * t22;
+    let t45 = c_q7 * t43 - s_q7 * t44;
+    let t46 = c_q7 * t44 + s_q7 * t43 - 2.0 * t25;
+    let t47 = c_q8 * t45 - s_q8 * t46;
+    let t48 = c_q9 * t47 - s_q9 * (c_q8 * t46 + s_q8 * t45 - 2.0 * t28);
+    let t49 = -2.0 * (t10 + c_q2 * t7);
+    let t50 = s_q2 * t7;
+    let t51 = 2.0 * c_q3 * t50 - s_q3 * t49;
+    let t52 = 2.0 * (s_q3 * t50 - t13) + c_q3 * t49;
+    let t53 = c_q4 * t51 - s_q4 * t52;
+    let t54 = c_q4 * t52 + s_q4 * t51 - 2.0 * t16;
+    let t55 = c_q5 * t53 - s_q5 * t54;
+    let t56 = c_q5 * t54 + s_q5 * t53 - 2.0 * t19;
+    let t57 = c_q6 * t55 - s_q6 * t56;
+    let t58 = c_q6 * t56 + s_q6 * t55 - 2.0 * t22;
+    let t59 = c_q7 * t57 - s_q7 * t58;
+    let t60 = c_q7 * t58 + s_q7 * t57 - 2.0 * t25;
+    let t61 = c_q8 * t59 - s_q8 * t60;
+    let t62 = c_q9 * t61 - s_q9 * (c_q8 * t60 + s_q8 * t59 - 2.0 * t28);
+    let t63 = -2.0 * (t13 + c_q3 * t10);
+    let t64 = s_q3 * t10;
+    let t65 = 2.0 * c_q4 * t64 - s_q4 * t63;
+    let t66 = 2.0 * (s_q4 * t64 - t16) + c_q4 * t63;
+    let t67 = c_q5 * t65 - s_q5 * t66;
+    let t68 = c_q5 * t66 + s_q5 * t65 - 2.0 * t19;
+    let t69 = c_q6 * t67 - s_q6 * t68;
+    let t70 = c_q6 * t68 + s_q6 * t67 - 2.0 * t22;
+    let t71 = c_q7 * t69 - s_q7 * t70;
+    let t72 = c_q7 * t70 + s_q7 * t69 - 2.0 * t25;
+    let t73 = c_q8 * t71 - s_q8 * t72;
+    let t74 = c_q9 * t73 - s_q9 * (c_q8 * t72 + s_q8 * t71 - 2.0 * t28);
+    let t75 = -2.0 * (t16 + c_q4 * t13);
+    let t76 = s_q4 * t13;
+    let t77 = 2.0 * c_q5 * t76 - s_q5 * t75;
+    let t78 = 2.0 * (s_q5 * t76 - t19) + c_q5 * t75;
+    let t79 = c_q6 * t77 - s_q6 * t78;
+    let t80 = c_q6 * t78 + s_q6 * t77 - 2.0 * t22;
+    let t81 = c_q7 * t79 - s_q7 * t80;
+    let t82 = c_q7 * t80 + s_q7 * t79 - 2.0 * t25;
+    let t83 = c_q8 * t81 - s_q8 * t82;
+    let t84 = c_q9 * t83 - s_q9 * (c_q8 * t82 + s_q8 * t81 - 2.0 * t28);
+    let t85 = -2.0 * (t19 + c_q5 * t16);
+    let t86 = s_q5 * t16;
+    let t87 = 2.0 * c_q6 * t86 - s_q6 * t85;
+    let t88 = 2.0 * (s_q6 * t86 - t22) + c_q6 * t85;
+    let t89 = c_q7 * t87 - s_q7 * t88;
+    let t90 = c_q7 * t88 + s_q7 * t87 - 2.0 * t25;
+    let t91 = c_q8 * t89 - s_q8 * t90;
+    let t92 = c_q9 * t91 - s_q9 * (c_q8 * t90 + s_q8 * t89 - 2.0 * t28);
+    let t93 = -2.0 * (t22 + c_q6 * t19);
+    let t94 = s_q6 * t19;
+    let t95 = 2.0 * c_q7 * t94 - s_q7 * t93;
+    let t96 = 2.0 * (s_q7 * t94 - t25) + c_q7 * t93;
+    let t97 = c_q8 * t95 - s_q8 * t96;
+    let t98 = c_q9 * t97 - s_q9 * (c_q8 * t96 + s_q8 * t95 - 2.0 * t28);
+    let t99 = -2.0 * (t25 + c_q7 * t22);
+    let t100 = s_q7 * t22;
+    let t101 = 2.0 * c_q8 * t100 - s_q8 * t99;
+    let t102 = c_q9 * t101 - s_q9 * (2.0 * (s_q8 * t100 - t28) + c_q8 * t99);
+    let t103 = 2.0 * s_q8 * t25 * c_q9 + 2.0 * s_q9 * (t28 + c_q8 * t25);
+    let t104 = c_q1 * t3;
+    let t105 = s_q1 * t3;
+    let t106 = c_q2 * t8;
+    let t107 = s_q2 * t8;
+    let t108 = c_q3 * t11;
+    let t109 = s_q3 * t11;
+    let t110 = c_q4 * t14;
+    let t111 = s_q4 * t14;
+    let t112 = c_q5 * t17;
+    let t113 = s_q5 * t17;
+    let t114 = c_q6 * t20;
+    let t115 = s_q6 * t20;
+    let t116 = c_q7 * t23;
+    let t117 = s_q7 * t23;
+    let t118 = c_q8 * t26;
+    let t119 = s_q8 * t26;
+    let t120 = t27 * s_q9;
+    let t121 = p.m * c_q9;
+    let t122 = -t1 * s_q1 - t32;
+    let t123 = c_q2 * t122 - s_q2 * t31;
+    let t124 = c_q2 * t31 + s_q2 * t122;
+    let t125 = c_q3 * t123 - s_q3 * t124;
+    let t126 = c_q3 * t124 + s_q3 * t123;
+    let t127 = c_q4 * t125 - s_q4 * t126;
+    let t128 = c_q4 * t126 + s_q4 * t125;
+    let t129 = c_q5 * t127 - s_q5 * t128;
+    let t130 = c_q5 * t128 + s_q5 * t127;
+    let t131 = c_q6 * t129 - s_q6 * t130;
+    let t132 = c_q6 * t130 + s_q6 * t129;
+    let t133 = c_q7 * t131 - s_q7 * t132;
+    let t134 = c_q7 * t132 + s_q7 * t131;
+    let t135 = c_q8 * t133 - s_q8 * t134;
+    let t136 = c_q9 * t135 - s_q9 * (c_q8 * t134 + s_q8 * t133);
+    let t137 = s_q9 * t29;
+    let t138 = d.k2 * t137;
+    let t139 = t29 * t138;
+    let t140 = t27 * d.k2;
+    let t141 = c_q9 * d.k2;
+    let t142 = t29 * t141;
+    let t143 = t29 * t142;
+    let t144 = t24 * d.k2;
+    let t145 = t24 * t144;
+    let t146 = t21 * d.k2;
+    let t147 = t21 * t146;
+    let t148 = t18 * d.k2;
+    let t149 = t18 * t148;
+    let t150 = t15 * d.k2;
+    let t151 = t15 * t150;
+    let t152 = t12 * d.k2;
+    let t153 = t12 * t152;
+    let t154 = t9 * d.k2;
+    let t155 = t9 * t154;
+    let t156 = t6 * d.k2;
+    let t157 = t6 * t156;
+    let t158 = c_q9 * d.k0;
+    let t159 = s_q9 * d.k2;
+    let t160 = s_q8 * t159;
+    let t161 = 0.5 * t141 + d.k3;
+    let t162 = c_q8 * t161 - 0.5 * t160;
+    let t163 = p.l * t162;
+    let t164 = t162 + d.k4;
+    let t165 = c_q8 * t159;
+    let t166 = 0.5 * t165 + s_q8 * t161;
+    let t167 = c_q7 * t164 - s_q7 * t166;
+    let t168 = p.l * t167;
+    let t169 = t167 + d.k5;
+    let t170 = s_q7 * t164 + c_q7 * t166;
+    let t171 = c_q6 * t169 - s_q6 * t170;
+    let t172 = p.l * t171;
+    let t173 = t171 + d.k6;
+    let t174 = s_q6 * t169 + c_q6 * t170;
+    let t175 = c_q5 * t173 - s_q5 * t174;
+    let t176 = p.l * t175;
+    let t177 = t175 + d.k7;
+    let t178 = s_q5 * t173 + c_q5 * t174;
+    let t179 = c_q4 * t177 - s_q4 * t178;
+    let t180 = p.l * t179;
+    let t181 = t179 + d.k8;
+    let t182 = s_q4 * t177 + c_q4 * t178;
+    let t183 = c_q3 * t181 - s_q3 * t182;
+    let t184 = p.l * t183;
+    let t185 = t183 + d.k9;
+    let t186 = s_q3 * t181 + c_q3 * t182;
+    let t187 = c_q2 * t185 - s_q2 * t186;
+    let t188 = p.l * t187;
+    let t189 = s_q2 * t185 + c_q2 * t186;
+    let t190 = p.l * (c_q1 * (t187 + d.k10) - s_q1 * t189);
+    let t191 = c_q2 * t183 - s_q2 * t186;
+    let t192 = -t182;
+    let t193 = s_q3 * t192 + c_q3 * t179;
+    let t194 = c_q3 * t192 - s_q3 * t179;
+    let t195 = s_q2 * t194 + c_q2 * t193;
+    let t196 = -t178;
+    let t197 = s_q4 * t196 + c_q4 * t175;
+    let t198 = c_q4 * t196 - s_q4 * t175;
+    let t199 = s_q3 * t198 + c_q3 * t197;
+    let t200 = c_q3 * t198 - s_q3 * t197;
+    let t201 = s_q2 * t200 + c_q2 * t199;
+    let t202 = -t174;
+    let t203 = s_q5 * t202 + c_q5 * t171;
+    let t204 = c_q5 * t202 - s_q5 * t171;
+    let t205 = s_q4 * t204 + c_q4 * t203;
+    let t206 = c_q4 * t204 - s_q4 * t203;
+    let t207 = s_q3 * t206 + c_q3 * t205;
+    let t208 = c_q3 * t206 - s_q3 * t205;
+    let t209 = s_q2 * t208 + c_q2 * t207;
+    let t210 = -t170;
+    let t211 = s_q6 * t210 + c_q6 * t167;
+    let t212 = c_q6 * t210 - s_q6 * t167;
+    let t213 = s_q5 * t212 + c_q5 * t211;
+    let t214 = c_q5 * t212 - s_q5 * t211;
+    let t215 = s_q4 * t214 + c_q4 * t213;
+    let t216 = c_q4 * t214 - s_q4 * t213;
+    let t217 = s_q3 * t216 + c_q3 * t215;
+    let t218 = c_q3 * t216 - s_q3 * t215;
+    let t219 = s_q2 * t218 + c_q2 * t217;
+    let t220 = -t166;
+    let t221 = s_q7 * t220 + c_q7 * t162;
+    let t222 = c_q7 * t220 - s_q7 * t162;
+    let t223 = s_q6 * t222 + c_q6 * t221;
+    let t224 = c_q6 * t222 - s_q6 * t221;
+    let t225 = s_q5 * t224 + c_q5 * t223;
+    let t226 = c_q5 * t224 - s_q5 * t223;
+    let t227 = s_q4 * t226 + c_q4 * t225;
+    let t228 = c_q4 * t226 - s_q4 * t225;
+    let t229 = s_q3 * t228 + c_q3 * t227;
+    let t230 = c_q3 * t228 - s_q3 * t227;
+    let t231 = s_q2 * t230 + c_q2 * t229;
+    let t232 = 0.5 * (c_q8 * t141 - t160);
+    let t233 = -0.5 * (t165 + s_q8 * t141);
+    let t234 = s_q7 * t233 + c_q7 * t232;
+    let t235 = c_q7 * t233 - s_q7 * t232;
+    let t236 = s_q6 * t235 + c_q6 * t234;
+    let t237 = c_q6 * t235 - s_q6 * t234;
+    let t238 = s_q5 * t237 + c_q5 * t236;
+    let t239 = c_q5 * t237 - s_q5 * t236;
+    let t240 = s_q4 * t239 + c_q4 * t238;
+    let t241 = c_q4 * t239 - s_q4 * t238;
+    let t242 = s_q3 * t241 + c_q3 * t240;
+    let t243 = c_q3 * t241 - s_q3 * t240;
+    let t244 = s_q2 * t243 + c_q2 * t242;
+    let t245 = 0.5 * t158 + d.k20;
+    let t246 = p.l * t232 + t245;
+    let t247 = p.l * t234 + t246;
+    let t248 = p.l * t236 + t247;
+    let t249 = p.l * t238 + t248;
+    let t250 = p.l * t240 + t249;
+    let t251 = p.l * t242 + t250;
+    let t252 = p.l * t244 + t251;
+    let t253 = p.l * (s_q1 * (c_q2 * t243 - s_q2 * t242) + c_q1 * t244) + t252;
+    let t254 = d.k21 - 0.75 * c_q9 * t158;
+    let inv0 = 1.0 / t254;
+    let t255 = s_q9 * (s_q9 * (-0.75 * p.m - 0.5625 * c_q9 * c_q9 * inv0 * d.k22));
+    let t256 = d.k3 - 0.75 * c_q9 * t141;
+    let t257 = s_q9 * t141;
+    let t258 = 0.75 * (s_q9 * t121 - inv0 * t256 * t257);
+    let t259 = s_q8 * t258;
+    let t260 = c_q8 * t258;
+    let t261 = -0.75 * c_q9 * t121 - inv0 * t256 * t256;
+    let t262 = t260 + s_q8 * t255;
+    let t263 = t259 + c_q8 * t261;
+    let t264 = c_q8 * t262 - s_q8 * t263;
+    let t265 = s_q8 * t262 + c_q8 * t263;
+    let t266 = t265 * d.k23 + d.k24;
+    let inv1 = 1.0 / t266;
+    let t267 = c_q8 * (c_q8 * t255 - t259) - s_q8 * (t260 - s_q8 * t261)
+        - t264 * t264 * d.k23 * inv1;
+    let t268 = d.k4 + p.l * t265;
+    let t269 = p.l * t264;
+    let t270 = t264 - inv1 * t268 * t269;
+    let t271 = s_q7 * t270;
+    let t272 = c_q7 * t270;
+    let t273 = t265 - inv1 * t268 * t268;
+    let t274 = t272 + s_q7 * t267;
+    let t275 = t271 + c_q7 * t273;
+    let t276 = c_q7 * t274 - s_q7 * t275;
+    let t277 = s_q7 * t274 + c_q7 * t275;
+    let t278 = d.k23 * t277 + d.k25;
+    let inv2 = 1.0 / t278;
+    let t279 = c_q7 * (c_q7 * t267 - t271) - s_q7 * (t272 - s_q7 * t273)
+        - d.k23 * t276 * t276 * inv2;
+    let t280 = d.k5 + p.l * t277;
+    let t281 = p.l * t276;
+    let t282 = t276 - inv2 * t280 * t281;
+    let t283 = s_q6 * t282;
+    let t284 = c_q6 * t282;
+    let t285 = t277 - inv2 * t280 * t280;
+    let t286 = t284 + s_q6 * t279;
+    let t287 = t283 + c_q6 * t285;
+    let t288 = c_q6 * t286 - s_q6 * t287;
+    let t289 = s_q6 * t286 + c_q6 * t287;
+    let t290 = d.k23 * t289 + d.k26;
+    let inv3 = 1.0 / t290;
+    let t291 = c_q6 * (c_q6 * t279 - t283) - s_q6 * (t284 - s_q6 * t285)
+        - d.k23 * t288 * t288 * inv3;
+    let t292 = d.k6 + p.l * t289;
+    let t293 = p.l * t288;
+    let t294 = t288 - inv3 * t292 * t293;
+    let t295 = s_q5 * t294;
+    let t296 = c_q5 * t294;
+    let t297 = t289 - inv3 * t292 * t292;
+    let t298 = t296 + s_q5 * t291;
+    let t299 = t295 + c_q5 * t297;
+    let t300 = c_q5 * t298 - s_q5 * t299;
+    let t301 = s_q5 * t298 + c_q5 * t299;
+    let t302 = d.k23 * t301 + d.k27;
+    let inv4 = 1.0 / t302;
+    let t303 = c_q5 * (c_q5 * t291 - t295) - s_q5 * (t296 - s_q5 * t297)
+        - d.k23 * t300 * t300 * inv4;
+    let t304 = d.k7 + p.l * t301;
+    let t305 = p.l * t300;
+    let t306 = t300 - inv4 * t304 * t305;
+    let t307 = s_q4 * t306;
+    let t308 = c_q4 * t306;
+    let t309 = t301 - inv4 * t304 * t304;
+    let t310 = t308 + s_q4 * t303;
+    let t311 = t307 + c_q4 * t309;
+    let t312 = c_q4 * t310 - s_q4 * t311;
+    let t313 = s_q4 * t310 + c_q4 * t311;
+    let t314 = d.k23 * t313 + d.k28;
+    let inv5 = 1.0 / t314;
+    let t315 = c_q4 * (c_q4 * t303 - t307) - s_q4 * (t308 - s_q4 * t309)
+        - d.k23 * t312 * t312 * inv5;
+    let t316 = d.k8 + p.l * t313;
+    let t317 = p.l * t312;
+    let t318 = t312 - inv5 * t316 * t317;
+    let t319 = s_q3 * t318;
+    let t320 = c_q3 * t318;
+    let t321 = t313 - inv5 * t316 * t316;
+    let t322 = t320 + s_q3 * t315;
+    let t323 = t319 + c_q3 * t321;
+    let t324 = c_q3 * t322 - s_q3 * t323;
+    let t325 = s_q3 * t322 + c_q3 * t323;
+    let t326 = d.k17 + d.k23 * t325;
+    let inv6 = 1.0 / t326;
+    let t327 = c_q3 * (c_q3 * t315 - t319) - s_q3 * (t320 - s_q3 * t321)
+        - d.k23 * t324 * t324 * inv6;
+    let t328 = d.k9 + p.l * t325;
+    let t329 = p.l * t324;
+    let t330 = t324 - inv6 * t328 * t329;
+    let t331 = s_q2 * t330;
+    let t332 = c_q2 * t330;
+    let t333 = t325 - inv6 * t328 * t328;
+    let t334 = t332 + s_q2 * t327;
+    let t335 = t331 + c_q2 * t333;
+    let t336 = c_q2 * t334 - s_q2 * t335;
+    let t337 = s_q2 * t334 + c_q2 * t335;
+    let t338 = d.k23 * t337 + d.k29;
+    let inv7 = 1.0 / t338;
+    let t339 = c_q2 * (c_q2 * t327 - t331) - s_q2 * (t332 - s_q2 * t333)
+        - d.k23 * t336 * t336 * inv7;
+    let t340 = d.k10 + p.l * t337;
+    let t341 = p.l * t336;
+    let t342 = t336 - inv7 * t340 * t341;
+    let t343 = s_q1 * t339 + c_q1 * t342;
+    let t344 = t337 - inv7 * t340 * t340;
+    let t345 = s_q1 * t342 + c_q1 * t344;
+    let t346 = s_q1 * t343 + c_q1 * t345;
+    let t347 = d.k23 * t346 + d.k30;
+    let inv8 = 1.0 / t347;
+    let t348 = 0.75 * t120 * t140 - 1.5 * tau[9] * d.k31;
+    let t349 = 0.5 * t139 + c_q9 * t348;
+    let t350 = p.l * t349 + tau[8] - tau[9];
+    let t351 = 1.5 * t27 * t140 + 0.5 * t143;
+    let t352 = t118 * t255 + t351 - s_q9 * t348 - t119 * t258
+        - 0.75 * inv0 * t257 * t350;
+    let t353 = t349 + t118 * t258 - t119 * t261 - inv0 * t256 * t350;
+    let t354 = s_q8 * t352 + c_q8 * t353;
+    let t355 = p.l * t354 + tau[7] - tau[8];
+    let t356 = 2.5 * t145 + c_q8 * t352 + t116 * t267 - s_q8 * t353 - t117 * t270
+        - inv1 * t269 * t355;
+    let t357 = t354 + t116 * t270 - t117 * t273 - inv1 * t268 * t355;
+    let t358 = s_q7 * t356 + c_q7 * t357;
+    let t359 = p.l * t358 + tau[6] - tau[7];
+    let t360 = 3.5 * t147 + c_q7 * t356 + t114 * t279 - s_q7 * t357 - t115 * t282
+        - inv2 * t281 * t359;
+    let t361 = t358 + t114 * t282 - t115 * t285 - inv2 * t280 * t359;
+    let t362 = s_q6 * t360 + c_q6 * t361;
+    let t363 = p.l * t362 + tau[5] - tau[6];
+    let t364 = 4.5 * t149 + c_q6 * t360 + t112 * t291 - s_q6 * t361 - t113 * t294
+        - inv3 * t293 * t363;
+    let t365 = t362 + t112 * t294 - t113 * t297 - inv3 * t292 * t363;
+    let t366 = s_q5 * t364 + c_q5 * t365;
+    let t367 = p.l * t366 + tau[4] - tau[5];
+    let t368 = 5.5 * t151 + c_q5 * t364 + t110 * t303 - s_q5 * t365 - t111 * t306
+        - inv4 * t305 * t367;
+    let t369 = t366 + t110 * t306 - t111 * t309 - inv4 * t304 * t367;
+    let t370 = s_q4 * t368 + c_q4 * t369;
+    let t371 = p.l * t370 + tau[3] - tau[4];
+    let t372 = 6.5 * t153 + c_q4 * t368 + t108 * t315 - s_q4 * t369 - t109 * t318
+        - inv5 * t317 * t371;
+    let t373 = t370 + t108 * t318 - t109 * t321 - inv5 * t316 * t371;
+    let t374 = s_q3 * t372 + c_q3 * t373;
+    let t375 = p.l * t374 + tau[2] - tau[3];
+    let t376 = 7.5 * t155 + c_q3 * t372 + t106 * t327 - s_q3 * t373 - t107 * t330
+        - inv6 * t329 * t375;
+    let t377 = t374 + t106 * t330 - t107 * t333 - inv6 * t328 * t375;
+    let t378 = s_q2 * t376 + c_q2 * t377;
+    let t379 = p.l * t378 + tau[1] - tau[2];
+    let t380 = tau[0]
+        + p.l
+            * (s_q1
+                * (8.5 * t157 + c_q2 * t376 + t104 * t339 - s_q2 * t377 - t105 * t342
+                    - inv7 * t341 * t379)
+                + c_q1 * (t378 + t104 * t342 - t105 * t344 - inv7 * t340 * t379))
+        - tau[1] - s_q0 * (c_q1 * t343 - s_q1 * t345) * d.k32
+        - t1 * (p.l * t346 + d.k33);
+    let t381 = t1 + p.l * inv8 * t380;
+    let t382 = s_q1 * t381;
+    let t383 = t32 + t382 - t104;
+    let t384 = c_q1 * t381;
+    let t385 = t105 - t30;
+    let t386 = inv8 * t380
+        + inv7 * (t379 - t341 * t383 - t340 * (t384 + t385) - t338 * inv8 * t380);
+    let t387 = t384 + p.l * t386;
+    let t388 = t385 + t387;
+    let t389 = c_q2 * t383 + s_q2 * t388 - t106;
+    let t390 = c_q2 * t388 + t107 - s_q2 * t383;
+    let t391 = t386 + inv6 * (t375 - t329 * t389 - t328 * t390 - t326 * t386);
+    let t392 = p.l * t391;
+    let t393 = t390 + t392;
+    let t394 = c_q3 * t389 + s_q3 * t393 - t108;
+    let t395 = c_q3 * t393 + t109 - s_q3 * t389;
+    let t396 = t391 + inv5 * (t371 - t317 * t394 - t316 * t395 - t314 * t391);
+    let t397 = p.l * t396;
+    let t398 = t395 + t397;
+    let t399 = c_q4 * t394 + s_q4 * t398 - t110;
+    let t400 = c_q4 * t398 + t111 - s_q4 * t394;
+    let t401 = t396 + inv4 * (t367 - t305 * t399 - t304 * t400 - t302 * t396);
+    let t402 = p.l * t401;
+    let t403 = t400 + t402;
+    let t404 = c_q5 * t399 + s_q5 * t403 - t112;
+    let t405 = c_q5 * t403 + t113 - s_q5 * t399;
+    let t406 = t401 + inv3 * (t363 - t293 * t404 - t292 * t405 - t290 * t401);
+    let t407 = p.l * t406;
+    let t408 = t405 + t407;
+    let t409 = c_q6 * t404 + s_q6 * t408 - t114;
+    let t410 = c_q6 * t408 + t115 - s_q6 * t404;
+    let t411 = t406 + inv2 * (t359 - t281 * t409 - t280 * t410 - t278 * t406);
+    let t412 = p.l * t411;
+    let t413 = t410 + t412;
+    let t414 = c_q7 * t409 + s_q7 * t413 - t116;
+    let t415 = c_q7 * t413 + t117 - s_q7 * t409;
+    let t416 = t411 + inv1 * (t355 - t269 * t414 - t268 * t415 - t266 * t411);
+    let t417 = p.l * t416;
+    let t418 = t415 + t417;
+    let t419 = c_q8 * t414 + s_q8 * t418 - t118;
+    let t420 = c_q8 * t418 + t119 - s_q8 * t414;
+    let t421 = t416 + inv0 * (t350 - t256 * t420 - t254 * t416 - 0.75 * t257 * t419);
+    let t422 = p.l * t421;
+    let t423 = d.k0 * t137;
+    let t424 = -3.0 * t140 - t142;
+    let t425 = c_q8 * t138;
+    let t426 = s_q8 * t424 - t425;
+    let t427 = s_q8 * t138;
+    let t428 = c_q8 * t424 + t427;
+    let t429 = t428 - 5.0 * t144;
+    let t430 = c_q7 * t426;
+    let t431 = s_q7 * t429 + t430;
+    let t432 = s_q7 * t426;
+    let t433 = c_q7 * t429 - t432;
+    let t434 = t433 - 7.0 * t146;
+    let t435 = c_q6 * t431;
+    let t436 = s_q6 * t434 + t435;
+    let t437 = s_q6 * t431;
+    let t438 = c_q6 * t434 - t437;
+    let t439 = t438 - 9.0 * t148;
+    let t440 = c_q5 * t436;
+    let t441 = s_q5 * t439 + t440;
+    let t442 = s_q5 * t436;
+    let t443 = c_q5 * t439 - t442;
+    let t444 = t443 - 11.0 * t150;
+    let t445 = c_q4 * t441;
+    let t446 = s_q4 * t444 + t445;
+    let t447 = s_q4 * t441;
+    let t448 = c_q4 * t444 - t447;
+    let t449 = t448 - 13.0 * t152;
+    let t450 = c_q3 * t446;
+    let t451 = s_q3 * t449 + t450;
+    let t452 = s_q3 * t446;
+    let t453 = c_q3 * t449 - t452;
+    let t454 = t453 - 15.0 * t154;
+    let t455 = c_q2 * t451;
+    let t456 = s_q2 * t454 + t455;
+    let t457 = s_q2 * t451;
+    let t458 = c_q2 * t454 - t457;
+    let t459 = c_q1 * t456;
+    let t460 = p.l * (s_q1 * (t458 - 17.0 * t156) + t459);
+    let t461 = t455 + s_q2 * t453;
+    let t462 = t450 + s_q3 * t448;
+    let t463 = c_q3 * t448 - t452;
+    let t464 = s_q2 * t463 + c_q2 * t462;
+    let t465 = t445 + s_q4 * t443;
+    let t466 = c_q4 * t443 - t447;
+    let t467 = s_q3 * t466 + c_q3 * t465;
+    let t468 = c_q3 * t466 - s_q3 * t465;
+    let t469 = s_q2 * t468 + c_q2 * t467;
+    let t470 = t440 + s_q5 * t438;
+    let t471 = c_q5 * t438 - t442;
+    let t472 = s_q4 * t471 + c_q4 * t470;
+    let t473 = c_q4 * t471 - s_q4 * t470;
+    let t474 = s_q3 * t473 + c_q3 * t472;
+    let t475 = c_q3 * t473 - s_q3 * t472;
+    let t476 = s_q2 * t475 + c_q2 * t474;
+    let t477 = t435 + s_q6 * t433;
+    let t478 = c_q6 * t433 - t437;
+    let t479 = s_q5 * t478 + c_q5 * t477;
+    let t480 = c_q5 * t478 - s_q5 * t477;
+    let t481 = s_q4 * t480 + c_q4 * t479;
+    let t482 = c_q4 * t480 - s_q4 * t479;
+    let t483 = s_q3 * t482 + c_q3 * t481;
+    let t484 = c_q3 * t482 - s_q3 * t481;
+    let t485 = s_q2 * t484 + c_q2 * t483;
+    let t486 = t120 * d.k0;
+    let t487 = t430 + s_q7 * t428;
+    let t488 = c_q7 * t428 - t432;
+    let t489 = s_q6 * t488 + c_q6 * t487;
+    let t490 = c_q6 * t488 - s_q6 * t487;
+    let t491 = s_q5 * t490 + c_q5 * t489;
+    let t492 = c_q5 * t490 - s_q5 * t489;
+    let t493 = s_q4 * t492 + c_q4 * t491;
+    let t494 = c_q4 * t492 - s_q4 * t491;
+    let t495 = s_q3 * t494 + c_q3 * t493;
+    let t496 = c_q3 * t494 - s_q3 * t493;
+    let t497 = s_q2 * t496 + c_q2 * t495;
+    let t498 = t425 + s_q8 * t142;
+    let t499 = t427 - c_q8 * t142;
+    let t500 = s_q7 * t499 - c_q7 * t498;
+    let t501 = c_q7 * t499 + s_q7 * t498;
+    let t502 = s_q6 * t501 + c_q6 * t500;
+    let t503 = c_q6 * t501 - s_q6 * t500;
+    let t504 = s_q5 * t503 + c_q5 * t502;
+    let t505 = c_q5 * t503 - s_q5 * t502;
+    let t506 = s_q4 * t505 + c_q4 * t504;
+    let t507 = c_q4 * t505 - s_q4 * t504;
+    let t508 = s_q3 * t507 + c_q3 * t506;
+    let t509 = c_q3 * t507 - s_q3 * t506;
+    let t510 = s_q2 * t509 + c_q2 * t508;
+    let t511 = t253 * d.k34;
+    let t512 = t245 * d.k34;
+    let t513 = t158 + d.k19;
+    let t514 = t513 - 3.0 * t245 * t512;
+    let inv9 = 1.0 / t514;
+    let t515 = t163 + t513;
+    let t516 = p.l * t221 + t515;
+    let t517 = p.l * t223 + t516;
+    let t518 = p.l * t225 + t517;
+    let t519 = p.l * t227 + t518;
+    let t520 = p.l * t229 + t519;
+    let t521 = p.l * t231 + t520;
+    let t522 = p.l * (s_q1 * (c_q2 * t230 - s_q2 * t229) + c_q1 * t231) + t521
+        - 3.0 * t253 * t512;
+    let t523 = t246 * d.k34;
+    let t524 = t515 - 3.0 * t246 * t512;
+    let t525 = t158 + 2.0 * t163;
+    let t526 = d.k18 + t525;
+    let t527 = t526 - 3.0 * t246 * t523 - inv9 * t524 * t524;
+    let inv10 = 1.0 / t527;
+    let t528 = t168 + t526;
+    let t529 = p.l * t211 + t528;
+    let t530 = p.l * t213 + t529;
+    let t531 = p.l * t215 + t530;
+    let t532 = p.l * t217 + t531;
+    let t533 = p.l * t219 + t532;
+    let t534 = p.l * (s_q1 * (c_q2 * t218 - s_q2 * t217) + c_q1 * t219) + t533
+        - inv9 * t522 * t524 - 3.0 * t246 * t511;
+    let t535 = t247 * d.k34;
+    let t536 = t516 - 3.0 * t247 * t512;
+    let t537 = t528 - inv9 * t524 * t536 - 3.0 * t247 * t523;
+    let t538 = 2.0 * t168 + t525;
+    let t539 = d.k17 + t538;
+    let t540 = t539 - 3.0 * t247 * t535 - inv9 * t536 * t536 - inv10 * t537 * t537;
+    let inv11 = 1.0 / t540;
+    let t541 = t172 + t539;
+    let t542 = p.l * t203 + t541;
+    let t543 = p.l * t205 + t542;
+    let t544 = p.l * t207 + t543;
+    let t545 = p.l * t209 + t544;
+    let t546 = p.l * (s_q1 * (c_q2 * t208 - s_q2 * t207) + c_q1 * t209) + t545
+        - inv9 * t522 * t536 - inv10 * t534 * t537 - 3.0 * t247 * t511;
+    let t547 = t248 * d.k34;
+    let t548 = t517 - 3.0 * t248 * t512;
+    let t549 = t529 - inv9 * t524 * t548 - 3.0 * t248 * t523;
+    let t550 = t541 - inv9 * t536 * t548 - inv10 * t537 * t549 - 3.0 * t248 * t535;
+    let t551 = 2.0 * t172 + t538;
+    let t552 = d.k16 + t551;
+    let t553 = t552 - 3.0 * t248 * t547 - inv9 * t548 * t548 - inv10 * t549 * t549
+        - inv11 * t550 * t550;
+    let inv12 = 1.0 / t553;
+    let t554 = t176 + t552;
+    let t555 = p.l * t197 + t554;
+    let t556 = p.l * t199 + t555;
+    let t557 = p.l * t201 + t556;
+    let t558 = p.l * (s_q1 * (c_q2 * t200 - s_q2 * t199) + c_q1 * t201) + t557
+        - inv9 * t522 * t548 - inv10 * t534 * t549 - inv11 * t546 * t550
+        - 3.0 * t248 * t511;
+    let t559 = t249 * d.k34;
+    let t560 = t518 - 3.0 * t249 * t512;
+    let t561 = t530 - inv9 * t524 * t560 - 3.0 * t249 * t523;
+    let t562 = t542 - inv9 * t536 * t560 - inv10 * t537 * t561 - 3.0 * t249 * t535;
+    let t563 = t554 - inv9 * t548 * t560 - inv10 * t549 * t561 - inv11 * t550 * t562
+        - 3.0 * t249 * t547;
+    let t564 = 2.0 * t176 + t551;
+    let t565 = d.k15 + t564;
+    let t566 = t565 - 3.0 * t249 * t559 - inv9 * t560 * t560 - inv10 * t561 * t561
+        - inv11 * t562 * t562 - inv12 * t563 * t563;
+    let inv13 = 1.0 / t566;
+    let t567 = t180 + t565;
+    let t568 = p.l * t193 + t567;
+    let t569 = p.l * t195 + t568;
+    let t570 = p.l * (s_q1 * (c_q2 * t194 - s_q2 * t193) + c_q1 * t195) + t569
+        - inv9 * t522 * t560 - inv10 * t534 * t561 - inv11 * t546 * t562
+        - inv12 * t558 * t563 - 3.0 * t249 * t511;
+    let t571 = t250 * d.k34;
+    let t572 = t519 - 3.0 * t250 * t512;
+    let t573 = t531 - inv9 * t524 * t572 - 3.0 * t250 * t523;
+    let t574 = t543 - inv9 * t536 * t572 - inv10 * t537 * t573 - 3.0 * t250 * t535;
+    let t575 = t555 - inv9 * t548 * t572 - inv10 * t549 * t573 - inv11 * t550 * t574
+        - 3.0 * t250 * t547;
+    let t576 = t567 - inv9 * t560 * t572 - inv10 * t561 * t573 - inv11 * t562 * t574
+        - inv12 * t563 * t575 - 3.0 * t250 * t559;
+    let t577 = 2.0 * t180 + t564;
+    let t578 = d.k14 + t577;
+    let t579 = t578 - 3.0 * t250 * t571 - inv9 * t572 * t572 - inv10 * t573 * t573
+        - inv11 * t574 * t574 - inv12 * t575 * t575 - inv13 * t576 * t576;
+    let inv14 = 1.0 / t579;
+    let t580 = t184 + t578;
+    let t581 = p.l * t191 + t580;
+    let t582 = p.l * (c_q1 * t191 - s_q1 * (c_q2 * t186 + s_q2 * t183)) + t581
+        - inv9 * t522 * t572 - inv10 * t534 * t573 - inv11 * t546 * t574
+        - inv12 * t558 * t575 - inv13 * t570 * t576 - 3.0 * t250 * t511;
+    let t583 = t251 * d.k34;
+    let t584 = t520 - 3.0 * t251 * t512;
+    let t585 = t532 - inv9 * t524 * t584 - 3.0 * t251 * t523;
+    let t586 = t544 - inv9 * t536 * t584 - inv10 * t537 * t585 - 3.0 * t251 * t535;
+    let t587 = t556 - inv9 * t548 * t584 - inv10 * t549 * t585 - inv11 * t550 * t586
+        - 3.0 * t251 * t547;
+    let t588 = t568 - inv9 * t560 * t584 - inv10 * t561 * t585 - inv11 * t562 * t586
+        - inv12 * t563 * t587 - 3.0 * t251 * t559;
+    let t589 = t580 - inv9 * t572 * t584 - inv10 * t573 * t585 - inv11 * t574 * t586
+        - inv12 * t575 * t587 - inv13 * t576 * t588 - 3.0 * t251 * t571;
+    let t590 = 2.0 * t184 + t577;
+    let t591 = d.k13 + t590;
+    let t592 = t591 - 3.0 * t251 * t583 - inv9 * t584 * t584 - inv10 * t585 * t585
+        - inv11 * t586 * t586 - inv12 * t587 * t587 - inv13 * t588 * t588
+        - inv14 * t589 * t589;
+    let inv15 = 1.0 / t592;
+    let t593 = t188 + t591;
+    let t594 = p.l * (c_q1 * t187 - s_q1 * t189) + t593 - inv9 * t522 * t584
+        - inv10 * t534 * t585 - inv11 * t546 * t586 - inv12 * t558 * t587
+        - inv13 * t570 * t588 - inv14 * t582 * t589 - 3.0 * t251 * t511;
+    let t595 = t252 * d.k34;
+    let t596 = t521 - 3.0 * t252 * t512;
+    let t597 = t533 - inv9 * t524 * t596 - 3.0 * t252 * t523;
+    let t598 = t545 - inv9 * t536 * t596 - inv10 * t537 * t597 - 3.0 * t252 * t535;
+    let t599 = t557 - inv9 * t548 * t596 - inv10 * t549 * t597 - inv11 * t550 * t598
+        - 3.0 * t252 * t547;
+    let t600 = t569 - inv9 * t560 * t596 - inv10 * t561 * t597 - inv11 * t562 * t598
+        - inv12 * t563 * t599 - 3.0 * t252 * t559;
+    let t601 = t581 - inv9 * t572 * t596 - inv10 * t573 * t597 - inv11 * t574 * t598
+        - inv12 * t575 * t599 - inv13 * t576 * t600 - 3.0 * t252 * t571;
+    let t602 = t593 - inv9 * t584 * t596 - inv10 * t585 * t597 - inv11 * t586 * t598
+        - inv12 * t587 * t599 - inv13 * t588 * t600 - inv14 * t589 * t601
+        - 3.0 * t252 * t583;
+    let t603 = 2.0 * t188 + t590;
+    let t604 = d.k12 + t603;
+    let t605 = t604 - 3.0 * t252 * t595 - inv9 * t596 * t596 - inv10 * t597 * t597
+        - inv11 * t598 * t598 - inv12 * t599 * t599 - inv13 * t600 * t600
+        - inv14 * t601 * t601 - inv15 * t602 * t602;
+    let inv16 = 1.0 / t605;
+    let t606 = t190 + t604 - inv9 * t522 * t596 - inv10 * t534 * t597
+        - inv11 * t546 * t598 - inv12 * t558 * t599 - inv13 * t570 * t600
+        - inv14 * t582 * t601 - inv15 * t594 * t602 - 3.0 * t252 * t511;
+    let t607 = 2.0 * t190 + d.k11 + t603 - inv9 * t522 * t522 - inv10 * t534 * t534
+        - inv11 * t546 * t546 - inv12 * t558 * t558 - inv13 * t570 * t570
+        - inv14 * t582 * t582 - inv15 * t594 * t594 - inv16 * t606 * t606
+        - 3.0 * t253 * t511;
+    let inv17 = 1.0 / t607;
+    out.2[0][0] = inv17;
+    out.2[1][1] = inv16 + inv16 * inv16 * t606 * t606 * inv17;
+    let t608 = -inv16 * t606 * inv17;
+    out.2[0][1] = t608;
+    out.2[1][0] = t608;
+    let t609 = inv15 * (t602 * inv16 * t606 - t594);
+    let t610 = inv17 * t609;
+    out.2[0][2] = t610;
+    out.2[2][0] = t610;
+    let t611 = inv14 * (t589 * inv15 * t602 - t601);
+    let t612 = inv14 * (t589 * inv15 * t594 - t582) - inv16 * t606 * t611;
+    let t613 = inv17 * t612;
+    out.2[0][3] = t613;
+    out.2[3][0] = t613;
+    let t614 = inv13 * (t576 * inv14 * t589 - t588);
+    let t615 = inv13 * (t576 * inv14 * t601 - t600) - inv15 * t602 * t614;
+    let t616 = inv13 * (t576 * inv14 * t582 - t570) - inv15 * t594 * t614
+        - inv16 * t606 * t615;
+    let t617 = inv17 * t616;
+    out.2[0][4] = t617;
+    out.2[4][0] = t617;
+    let t618 = inv12 * (t563 * inv13 * t576 - t575);
+    let t619 = inv12 * (t563 * inv13 * t588 - t587) - inv14 * t589 * t618;
+    let t620 = inv12 * (t563 * inv13 * t600 - t599) - inv14 * t601 * t618
+        - inv15 * t602 * t619;
+    let t621 = inv12 * (t563 * inv13 * t570 - t558) - inv14 * t582 * t618
+        - inv15 * t594 * t619 - inv16 * t606 * t620;
+    let t622 = inv17 * t621;
+    out.2[0][5] = t622;
+    out.2[5][0] = t622;
+    let t623 = inv11 * (t550 * inv12 * t563 - t562);
+    let t624 = inv11 * (t550 * inv12 * t575 - t574) - inv13 * t576 * t623;
+    let t625 = inv11 * (t550 * inv12 * t587 - t586) - inv13 * t588 * t623
+        - inv14 * t589 * t624;
+    let t626 = inv11 * (t550 * inv12 * t599 - t598) - inv13 * t600 * t623
+        - inv14 * t601 * t624 - inv15 * t602 * t625;
+    let t627 = inv11 * (t550 * inv12 * t558 - t546) - inv13 * t570 * t623
+        - inv14 * t582 * t624 - inv15 * t594 * t625 - inv16 * t606 * t626;
+    let t628 = inv17 * t627;
+    out.2[0][6] = t628;
+    out.2[6][0] = t628;
+    let t629 = inv10 * (t537 * inv11 * t550 - t549);
+    let t630 = inv10 * (t537 * inv11 * t562 - t561) - inv12 * t563 * t629;
+    let t631 = inv10 * (t537 * inv11 * t574 - t573) - inv12 * t575 * t629
+        - inv13 * t576 * t630;
+    let t632 = inv10 * (t537 * inv11 * t586 - t585) - inv12 * t587 * t629
+        - inv13 * t588 * t630 - inv14 * t589 * t631;
+    let t633 = inv10 * (t537 * inv11 * t598 - t597) - inv12 * t599 * t629
+        - inv13 * t600 * t630 - inv14 * t601 * t631 - inv15 * t602 * t632;
+    let t634 = inv10 * (t537 * inv11 * t546 - t534) - inv12 * t558 * t629
+        - inv13 * t570 * t630 - inv14 * t582 * t631 - inv15 * t594 * t632
+        - inv16 * t606 * t633;
+    let t635 = inv17 * t634;
+    out.2[0][7] = t635;
+    out.2[7][0] = t635;
+    let t636 = inv9 * (t524 * inv10 * t537 - t536);
+    let t637 = inv9 * (t524 * inv10 * t549 - t548) - inv11 * t550 * t636;
+    let t638 = inv9 * (t524 * inv10 * t561 - t560) - inv11 * t562 * t636
+        - inv12 * t563 * t637;
+    let t639 = inv9 * (t524 * inv10 * t573 - t572) - inv11 * t574 * t636
+        - inv12 * t575 * t637 - inv13 * t576 * t638;
+    let t640 = inv9 * (t524 * inv10 * t585 - t584) - inv11 * t586 * t636
+        - inv12 * t587 * t637 - inv13 * t588 * t638 - inv14 * t589 * t639;
+    let t641 = inv9 * (t524 * inv10 * t597 - t596) - inv11 * t598 * t636
+        - inv12 * t599 * t637 - inv13 * t600 * t638 - inv14 * t601 * t639
+        - inv15 * t602 * t640;
+    let t642 = inv9 * (t524 * inv10 * t534 - t522) - inv11 * t546 * t636
+        - inv12 * t558 * t637 - inv13 * t570 * t638 - inv14 * t582 * t639
+        - inv15 * t594 * t640 - inv16 * t606 * t641;
+    let t643 = inv17 * t642;
+    out.2[0][8] = t643;
+    out.2[8][0] = t643;
+    let t644 = 3.0 * (t512 * inv9 * t524 - t523);
+    let t645 = 3.0 * (t512 * inv9 * t536 - t535) - inv10 * t537 * t644;
+    let t646 = 3.0 * (t512 * inv9 * t548 - t547) - inv10 * t549 * t644
+        - inv11 * t550 * t645;
+    let t647 = 3.0 * (t512 * inv9 * t560 - t559) - inv10 * t561 * t644
+        - inv11 * t562 * t645 - inv12 * t563 * t646;
+    let t648 = 3.0 * (t512 * inv9 * t572 - t571) - inv10 * t573 * t644
+        - inv11 * t574 * t645 - inv12 * t575 * t646 - inv13 * t576 * t647;
+    let t649 = 3.0 * (t512 * inv9 * t584 - t583) - inv10 * t585 * t644
+        - inv11 * t586 * t645 - inv12 * t587 * t646 - inv13 * t588 * t647
+        - inv14 * t589 * t648;
+    let t650 = 3.0 * (t512 * inv9 * t596 - t595) - inv10 * t597 * t644
+        - inv11 * t598 * t645 - inv12 * t599 * t646 - inv13 * t600 * t647
+        - inv14 * t601 * t648 - inv15 * t602 * t649;
+    let t651 = 3.0 * (t512 * inv9 * t522 - t511) - inv10 * t534 * t644
+        - inv11 * t546 * t645 - inv12 * t558 * t646 - inv13 * t570 * t647
+        - inv14 * t582 * t648 - inv15 * t594 * t649 - inv16 * t606 * t650;
+    let t652 = inv17 * t651;
+    out.2[0][9] = t652;
+    out.2[9][0] = t652;
+    let t653 = -inv16 * (inv15 * t602 + t606 * inv17 * t609);
+    out.2[1][2] = t653;
+    out.2[2][1] = t653;
+    out.2[2][2] = inv15 - inv15 * (t602 * t653 + t594 * inv17 * t609);
+    let t654 = inv16 * (t611 - t606 * inv17 * t612);
+    out.2[1][3] = t654;
+    out.2[3][1] = t654;
+    let t655 = inv16 * (t615 - t606 * inv17 * t616);
+    out.2[1][4] = t655;
+    out.2[4][1] = t655;
+    let t656 = inv16 * (t620 - t606 * inv17 * t621);
+    out.2[1][5] = t656;
+    out.2[5][1] = t656;
+    let t657 = inv16 * (t626 - t606 * inv17 * t627);
+    out.2[1][6] = t657;
+    out.2[6][1] = t657;
+    let t658 = inv16 * (t633 - t606 * inv17 * t634);
+    out.2[1][7] = t658;
+    out.2[7][1] = t658;
+    let t659 = inv16 * (t641 - t606 * inv17 * t642);
+    out.2[1][8] = t659;
+    out.2[8][1] = t659;
+    let t660 = inv16 * (t650 - t606 * inv17 * t651);
+    out.2[1][9] = t660;
+    out.2[9][1] = t660;
+    let t661 = -inv15 * (inv14 * t589 + t602 * t654 + t594 * inv17 * t612);
+    out.2[2][3] = t661;
+    out.2[3][2] = t661;
+    out.2[3][3] = inv14 - inv14 * (t589 * t661 + t601 * t654 + t582 * inv17 * t612);
+    let t662 = inv15 * (t614 - t602 * t655 - t594 * inv17 * t616);
+    out.2[2][4] = t662;
+    out.2[4][2] = t662;
+    let t663 = inv15 * (t619 - t602 * t656 - t594 * inv17 * t621);
+    out.2[2][5] = t663;
+    out.2[5][2] = t663;
+    let t664 = inv15 * (t625 - t602 * t657 - t594 * inv17 * t627);
+    out.2[2][6] = t664;
+    out.2[6][2] = t664;
+    let t665 = inv15 * (t632 - t602 * t658 - t594 * inv17 * t634);
+    out.2[2][7] = t665;
+    out.2[7][2] = t665;
+    let t666 = inv15 * (t640 - t602 * t659 - t594 * inv17 * t642);
+    out.2[2][8] = t666;
+    out.2[8][2] = t666;
+    let t667 = inv15 * (t649 - t602 * t660 - t594 * inv17 * t651);
+    out.2[2][9] = t667;
+    out.2[9][2] = t667;
+    let t668 = -inv14 * (inv13 * t576 + t589 * t662 + t601 * t655 + t582 * inv17 * t616);
+    out.2[3][4] = t668;
+    out.2[4][3] = t668;
+    out.2[4][4] = inv13
+        - inv13 * (t576 * t668 + t588 * t662 + t600 * t655 + t570 * inv17 * t616);
+    let t669 = inv14 * (t618 - t589 * t663 - t601 * t656 - t582 * inv17 * t621);
+    out.2[3][5] = t669;
+    out.2[5][3] = t669;
+    let t670 = inv14 * (t624 - t589 * t664 - t601 * t657 - t582 * inv17 * t627);
+    out.2[3][6] = t670;
+    out.2[6][3] = t670;
+    let t671 = inv14 * (t631 - t589 * t665 - t601 * t658 - t582 * inv17 * t634);
+    out.2[3][7] = t671;
+    out.2[7][3] = t671;
+    let t672 = inv14 * (t639 - t589 * t666 - t601 * t659 - t582 * inv17 * t642);
+    out.2[3][8] = t672;
+    out.2[8][3] = t672;
+    let t673 = inv14 * (t648 - t589 * t667 - t601 * t660 - t582 * inv17 * t651);
+    out.2[3][9] = t673;
+    out.2[9][3] = t673;
+    let t674 = -inv13
+        * (inv12 * t563 + t576 * t669 + t588 * t663 + t600 * t656 + t570 * inv17 * t621);
+    out.2[4][5] = t674;
+    out.2[5][4] = t674;
+    out.2[5][5] = inv12
+        - inv12
+            * (t563 * t674 + t575 * t669 + t587 * t663 + t599 * t656
+                + t558 * inv17 * t621);
+    let t675 = inv13
+        * (t623 - t576 * t670 - t588 * t664 - t600 * t657 - t570 * inv17 * t627);
+    out.2[4][6] = t675;
+    out.2[6][4] = t675;
+    let t676 = inv13
+        * (t630 - t576 * t671 - t588 * t665 - t600 * t658 - t570 * inv17 * t634);
+    out.2[4][7] = t676;
+    out.2[7][4] = t676;
+    let t677 = inv13
+        * (t638 - t576 * t672 - t588 * t666 - t600 * t659 - t570 * inv17 * t642);
+    out.2[4][8] = t677;
+    out.2[8][4] = t677;
+    let t678 = inv13
+        * (t647 - t576 * t673 - t588 * t667 - t600 * t660 - t570 * inv17 * t651);
+    out.2[4][9] = t678;
+    out.2[9][4] = t678;
+    let t679 = -inv12
+        * (inv11 * t550 + t563 * t675 + t575 * t670 + t587 * t664 + t599 * t657
+            + t558 * inv17 * t627);
+    out.2[5][6] = t679;
+    out.2[6][5] = t679;
+    out.2[6][6] = inv11
+        - inv11
+            * (t550 * t679 + t562 * t675 + t574 * t670 + t586 * t664 + t598 * t657
+                + t546 * inv17 * t627);
+    let t680 = inv12
+        * (t629 - t563 * t676 - t575 * t671 - t587 * t665 - t599 * t658
+            - t558 * inv17 * t634);
+    out.2[5][7] = t680;
+    out.2[7][5] = t680;
+    let t681 = inv12
+        * (t637 - t563 * t677 - t575 * t672 - t587 * t666 - t599 * t659
+            - t558 * inv17 * t642);
+    out.2[5][8] = t681;
+    out.2[8][5] = t681;
+    let t682 = inv12
+        * (t646 - t563 * t678 - t575 * t673 - t587 * t667 - t599 * t660
+            - t558 * inv17 * t651);
+    out.2[5][9] = t682;
+    out.2[9][5] = t682;
+    let t683 = -inv11
+        * (inv10 * t537 + t550 * t680 + t562 * t676 + t574 * t671 + t586 * t665
+            + t598 * t658 + t546 * inv17 * t634);
+    out.2[6][7] = t683;
+    out.2[7][6] = t683;
+    out.2[7][7] = inv10
+        - inv10
+            * (t537 * t683 + t549 * t680 + t561 * t676 + t573 * t671 + t585 * t665
+                + t597 * t658 + t534 * inv17 * t634);
+    let t684 = inv11
+        * (t636 - t550 * t681 - t562 * t677 - t574 * t672 - t586 * t666 - t598 * t659
+            - t546 * inv17 * t642);
+    out.2[6][8] = t684;
+    out.2[8][6] = t684;
+    let t685 = inv11
+        * (t645 - t550 * t682 - t562 * t678 - t574 * t673 - t586 * t667 - t598 * t660
+            - t546 * inv17 * t651);
+    out.2[6][9] = t685;
+    out.2[9][6] = t685;
+    let t686 = -inv10
+        * (inv9 * t524 + t537 * t684 + t549 * t681 + t561 * t677 + t573 * t672
+            + t585 * t666 + t597 * t659 + t534 * inv17 * t642);
+    out.2[7][8] = t686;
+    out.2[8][7] = t686;
+    out.2[8][8] = inv9
+        - inv9
+            * (t524 * t686 + t536 * t684 + t548 * t681 + t560 * t677 + t572 * t672
+                + t584 * t666 + t596 * t659 + t522 * inv17 * t642);
+    let t687 = inv10
+        * (t644 - t537 * t685 - t549 * t682 - t561 * t678 - t573 * t673 - t585 * t667
+            - t597 * t660 - t534 * inv17 * t651);
+    out.2[7][9] = t687;
+    out.2[9][7] = t687;
+    let t688 = inv9
+        * (-3.0 * t512 - t524 * t687 - t536 * t685 - t548 * t682 - t560 * t678
+            - t572 * t673 - t584 * t667 - t596 * t660 - t522 * inv17 * t651);
+    out.2[8][9] = t688;
+    out.2[9][8] = t688;
+    out.2[9][9] = d.k36
+        - 3.0
+            * (t512 * t688 + t523 * t687 + t535 * t685 + t547 * t682 + t559 * t678
+                + t571 * t673 + t583 * t667 + t595 * t660 + t511 * inv17 * t651);
+    let t689 = t253 * d.k31;
+    let t690 = t245 * d.k31;
+    let t691 = d.k2 * (-1.5 * t135 - 0.5 * t136);
+    let t692 = 1.5 * t136 * t690 + t691;
+    let t693 = t246 * d.k31;
+    let t694 = t691 - 2.5 * t133 * d.k2;
+    let t695 = 1.5 * t136 * t693 + t694 - inv9 * t524 * t692;
+    let t696 = t247 * d.k31;
+    let t697 = t694 - 3.5 * t131 * d.k2;
+    let t698 = 1.5 * t136 * t696 + t697 - inv9 * t536 * t692 - inv10 * t537 * t695;
+    let t699 = t248 * d.k31;
+    let t700 = t697 - 4.5 * t129 * d.k2;
+    let t701 = 1.5 * t136 * t699 + t700 - inv9 * t548 * t692 - inv10 * t549 * t695
+        - inv11 * t550 * t698;
+    let t702 = t249 * d.k31;
+    let t703 = t700 - 5.5 * t127 * d.k2;
+    let t704 = 1.5 * t136 * t702 + t703 - inv9 * t560 * t692 - inv10 * t561 * t695
+        - inv11 * t562 * t698 - inv12 * t563 * t701;
+    let t705 = t250 * d.k31;
+    let t706 = t703 - 6.5 * t125 * d.k2;
+    let t707 = 1.5 * t136 * t705 + t706 - inv9 * t572 * t692 - inv10 * t573 * t695
+        - inv11 * t574 * t698 - inv12 * t575 * t701 - inv13 * t576 * t704;
+    let t708 = t251 * d.k31;
+    let t709 = t706 - 7.5 * t123 * d.k2;
+    let t710 = 1.5 * t136 * t708 + t709 - inv9 * t584 * t692 - inv10 * t585 * t695
+        - inv11 * t586 * t698 - inv12 * t587 * t701 - inv13 * t588 * t704
+        - inv14 * t589 * t707;
+    let t711 = t252 * d.k31;
+    let t712 = t709 - 8.5 * t122 * d.k2;
+    let t713 = 1.5 * t136 * t711 + t712 - inv9 * t596 * t692 - inv10 * t597 * t695
+        - inv11 * t598 * t698 - inv12 * t599 * t701 - inv13 * t600 * t704
+        - inv14 * t601 * t707 - inv15 * t602 * t710;
+    let t714 = 9.5 * s_q0 * d.k1 + 1.5 * t136 * t689 + t712 - inv9 * t522 * t692
+        - inv10 * t534 * t695 - inv11 * t546 * t698 - inv12 * t558 * t701
+        - inv13 * t570 * t704 - inv14 * t582 * t707 - inv15 * t594 * t710
+        - inv16 * t606 * t713;
+    out.0[0][0] = inv17 * t714;
+    let t715 = c_q1 * t4 + t382;
+    let t716 = t384 - t5;
+    let t717 = -c_q2 * t715 - s_q2 * t716;
+    let t718 = c_q2 * t716 - s_q2 * t715;
+    let t719 = c_q3 * t717 - s_q3 * t718;
+    let t720 = c_q3 * t718 + s_q3 * t717;
+    let t721 = c_q4 * t719 - s_q4 * t720;
+    let t722 = c_q4 * t720 + s_q4 * t719;
+    let t723 = c_q5 * t721 - s_q5 * t722;
+    let t724 = c_q5 * t722 + s_q5 * t721;
+    let t725 = c_q6 * t723 - s_q6 * t724;
+    let t726 = c_q6 * t724 + s_q6 * t723;
+    let t727 = c_q7 * t725 - s_q7 * t726;
+    let t728 = c_q7 * t726 + s_q7 * t725;
+    let t729 = c_q8 * t727 - s_q8 * t728;
+    let t730 = c_q9 * t729 - s_q9 * (c_q8 * t728 + s_q8 * t727);
+    let t731 = t421
+        + 3.0
+            * (tau[9] - 0.5 * d.k2 * (t28 * t120 + c_q9 * (t420 + t422) - s_q9 * t419)
+                - 0.3333333333333333 * d.k0 * t421) * d.k34;
+    let t732 = t159 * t731;
+    let t733 = -0.5 * t732 - t351;
+    let t734 = 0.5 * (t139 - t141 * t731);
+    let t735 = 1.5 * d.k2 * t421 - t734;
+    let t736 = c_q8 * t733 - s_q8 * t735;
+    let t737 = t736 - 2.5 * t145;
+    let t738 = -s_q8 * t733 - c_q8 * t735;
+    let t739 = 2.5 * d.k2 * t416 - t738;
+    let t740 = c_q7 * t737 - s_q7 * t739;
+    let t741 = t740 - 3.5 * t147;
+    let t742 = -s_q7 * t737 - c_q7 * t739;
+    let t743 = 3.5 * d.k2 * t411 - t742;
+    let t744 = c_q6 * t741 - s_q6 * t743;
+    let t745 = t744 - 4.5 * t149;
+    let t746 = -s_q6 * t741 - c_q6 * t743;
+    let t747 = 4.5 * d.k2 * t406 - t746;
+    let t748 = c_q5 * t745 - s_q5 * t747;
+    let t749 = t748 - 5.5 * t151;
+    let t750 = -s_q5 * t745 - c_q5 * t747;
+    let t751 = 5.5 * d.k2 * t401 - t750;
+    let t752 = c_q4 * t749 - s_q4 * t751;
+    let t753 = t752 - 6.5 * t153;
+    let t754 = -s_q4 * t749 - c_q4 * t751;
+    let t755 = 6.5 * d.k2 * t396 - t754;
+    let t756 = c_q3 * t753 - s_q3 * t755;
+    let t757 = t756 - 7.5 * t155;
+    let t758 = s_q3 * t753 + c_q3 * t755;
+    let t759 = 7.5 * d.k2 * t391 + t758;
+    let t760 = c_q2 * t757 - s_q2 * t759;
+    let t761 = s_q2 * t757 + c_q2 * t759;
+    let t762 = d.k2 * (-1.5 * t729 - 0.5 * t730);
+    let t763 = 1.5 * t690 * t730 + t762;
+    let t764 = t762 - 2.5 * d.k2 * t727;
+    let t765 = 1.5 * t693 * t730 + t764 - inv9 * t524 * t763;
+    let t766 = t764 - 3.5 * d.k2 * t725;
+    let t767 = 1.5 * t696 * t730 + t766 - inv9 * t536 * t763 - inv10 * t537 * t765;
+    let t768 = t766 - 4.5 * d.k2 * t723;
+    let t769 = 1.5 * t699 * t730 + t768 - inv9 * t548 * t763 - inv10 * t549 * t765
+        - inv11 * t550 * t767;
+    let t770 = t768 - 5.5 * d.k2 * t721;
+    let t771 = 1.5 * t702 * t730 + t770 - inv9 * t560 * t763 - inv10 * t561 * t765
+        - inv11 * t562 * t767 - inv12 * t563 * t769;
+    let t772 = t770 - 6.5 * d.k2 * t719;
+    let t773 = 1.5 * t705 * t730 + t772 - inv9 * t572 * t763 - inv10 * t573 * t765
+        - inv11 * t574 * t767 - inv12 * t575 * t769 - inv13 * t576 * t771;
+    let t774 = t772 - 7.5 * d.k2 * t717;
+    let t775 = 1.5 * t708 * t730 + t774 - inv9 * t584 * t763 - inv10 * t585 * t765
+        - inv11 * t586 * t767 - inv12 * t587 * t769 - inv13 * t588 * t771
+        - inv14 * t589 * t773;
+    let t776 = t774 + 8.5 * d.k2 * t715;
+    let t777 = 1.5 * t711 * t730 + t776 - inv9 * t596 * t763 - inv10 * t597 * t765
+        - inv11 * t598 * t767 - inv12 * t599 * t769 - inv13 * t600 * t771
+        - inv14 * t601 * t773 - inv15 * t602 * t775;
+    let t778 = t776 + 1.5 * t689 * t730
+        - p.l * (c_q1 * (t760 - 8.5 * t157) - s_q1 * (8.5 * d.k2 * t386 + t761))
+        - inv9 * t522 * t763 - inv10 * t534 * t765 - inv11 * t546 * t767
+        - inv12 * t558 * t769 - inv13 * t570 * t771 - inv14 * t582 * t773
+        - inv15 * t594 * t775 - inv16 * t606 * t777;
+    out.0[0][1] = inv17 * t778;
+    let t779 = t715 - t8;
+    let t780 = t387 - t5;
+    let t781 = c_q2 * t779 + s_q2 * t780;
+    let t782 = c_q2 * t780 - s_q2 * t779;
+    let t783 = -c_q3 * t781 - s_q3 * t782;
+    let t784 = c_q3 * t782 - s_q3 * t781;
+    let t785 = c_q4 * t783 - s_q4 * t784;
+    let t786 = c_q4 * t784 + s_q4 * t783;
+    let t787 = c_q5 * t785 - s_q5 * t786;
+    let t788 = c_q5 * t786 + s_q5 * t785;
+    let t789 = c_q6 * t787 - s_q6 * t788;
+    let t790 = c_q6 * t788 + s_q6 * t787;
+    let t791 = c_q7 * t789 - s_q7 * t790;
+    let t792 = c_q7 * t790 + s_q7 * t789;
+    let t793 = c_q8 * t791 - s_q8 * t792;
+    let t794 = c_q9 * t793 - s_q9 * (c_q8 * t792 + s_q8 * t791);
+    let t795 = d.k2 * (-1.5 * t793 - 0.5 * t794);
+    let t796 = 1.5 * t690 * t794 + t795;
+    let t797 = t795 - 2.5 * d.k2 * t791;
+    let t798 = 1.5 * t693 * t794 + t797 - inv9 * t524 * t796;
+    let t799 = t797 - 3.5 * d.k2 * t789;
+    let t800 = 1.5 * t696 * t794 + t799 - inv9 * t536 * t796 - inv10 * t537 * t798;
+    let t801 = t799 - 4.5 * d.k2 * t787;
+    let t802 = 1.5 * t699 * t794 + t801 - inv9 * t548 * t796 - inv10 * t549 * t798
+        - inv11 * t550 * t800;
+    let t803 = t801 - 5.5 * d.k2 * t785;
+    let t804 = 1.5 * t702 * t794 + t803 - inv9 * t560 * t796 - inv10 * t561 * t798
+        - inv11 * t562 * t800 - inv12 * t563 * t802;
+    let t805 = t803 - 6.5 * d.k2 * t783;
+    let t806 = 1.5 * t705 * t794 + t805 - inv9 * t572 * t796 - inv10 * t573 * t798
+        - inv11 * t574 * t800 - inv12 * t575 * t802 - inv13 * t576 * t804;
+    let t807 = t805 + 7.5 * d.k2 * t781;
+    let t808 = 1.5 * t708 * t794 + t807 - inv9 * t584 * t796 - inv10 * t585 * t798
+        - inv11 * t586 * t800 - inv12 * t587 * t802 - inv13 * t588 * t804
+        - inv14 * t589 * t806;
+    let t809 = t807 - p.l * t760;
+    let t810 = 1.5 * t711 * t794 + t809 - inv9 * t596 * t796 - inv10 * t597 * t798
+        - inv11 * t598 * t800 - inv12 * t599 * t802 - inv13 * t600 * t804
+        - inv14 * t601 * t806 - inv15 * t602 * t808;
+    let t811 = t809 + 1.5 * t689 * t794 - p.l * (c_q1 * t760 - s_q1 * t761)
+        - inv9 * t522 * t796 - inv10 * t534 * t798 - inv11 * t546 * t800
+        - inv12 * t558 * t802 - inv13 * t570 * t804 - inv14 * t582 * t806
+        - inv15 * t594 * t808 - inv16 * t606 * t810;
+    out.0[0][2] = inv17 * t811;
+    let t812 = t781 - t11;
+    let t813 = t392 + t782;
+    let t814 = c_q3 * t812 + s_q3 * t813;
+    let t815 = c_q3 * t813 - s_q3 * t812;
+    let t816 = -c_q4 * t814 - s_q4 * t815;
+    let t817 = c_q4 * t815 - s_q4 * t814;
+    let t818 = c_q5 * t816 - s_q5 * t817;
+    let t819 = c_q5 * t817 + s_q5 * t816;
+    let t820 = c_q6 * t818 - s_q6 * t819;
+    let t821 = c_q6 * t819 + s_q6 * t818;
+    let t822 = c_q7 * t820 - s_q7 * t821;
+    let t823 = c_q7 * t821 + s_q7 * t820;
+    let t824 = c_q8 * t822 - s_q8 * t823;
+    let t825 = c_q9 * t824 - s_q9 * (c_q8 * t823 + s_q8 * t822);
+    let t826 = c_q2 * t756 - s_q2 * t758;
+    let t827 = d.k2 * (-1.5 * t824 - 0.5 * t825);
+    let t828 = 1.5 * t690 * t825 + t827;
+    let t829 = t827 - 2.5 * d.k2 * t822;
+    let t830 = 1.5 * t693 * t825 + t829 - inv9 * t524 * t828;
+    let t831 = t829 - 3.5 * d.k2 * t820;
+    let t832 = 1.5 * t696 * t825 + t831 - inv9 * t536 * t828 - inv10 * t537 * t830;
+    let t833 = t831 - 4.5 * d.k2 * t818;
+    let t834 = 1.5 * t699 * t825 + t833 - inv9 * t548 * t828 - inv10 * t549 * t830
+        - inv11 * t550 * t832;
+    let t835 = t833 - 5.5 * d.k2 * t816;
+    let t836 = 1.5 * t702 * t825 + t835 - inv9 * t560 * t828 - inv10 * t561 * t830
+        - inv11 * t562 * t832 - inv12 * t563 * t834;
+    let t837 = t835 + 6.5 * d.k2 * t814;
+    let t838 = 1.5 * t705 * t825 + t837 - inv9 * t572 * t828 - inv10 * t573 * t830
+        - inv11 * t574 * t832 - inv12 * t575 * t834 - inv13 * t576 * t836;
+    let t839 = t837 - p.l * t756;
+    let t840 = 1.5 * t708 * t825 + t839 - inv9 * t584 * t828 - inv10 * t585 * t830
+        - inv11 * t586 * t832 - inv12 * t587 * t834 - inv13 * t588 * t836
+        - inv14 * t589 * t838;
+    let t841 = t839 - p.l * t826;
+    let t842 = 1.5 * t711 * t825 + t841 - inv9 * t596 * t828 - inv10 * t597 * t830
+        - inv11 * t598 * t832 - inv12 * t599 * t834 - inv13 * t600 * t836
+        - inv14 * t601 * t838 - inv15 * t602 * t840;
+    let t843 = t841 + 1.5 * t689 * t825
+        - p.l * (c_q1 * t826 - s_q1 * (c_q2 * t758 + s_q2 * t756)) - inv9 * t522 * t828
+        - inv10 * t534 * t830 - inv11 * t546 * t832 - inv12 * t558 * t834
+        - inv13 * t570 * t836 - inv14 * t582 * t838 - inv15 * t594 * t840
+        - inv16 * t606 * t842;
+    out.0[0][3] = inv17 * t843;
+    let t844 = t814 - t14;
+    let t845 = t397 + t815;
+    let t846 = c_q4 * t844 + s_q4 * t845;
+    let t847 = c_q4 * t845 - s_q4 * t844;
+    let t848 = -c_q5 * t846 - s_q5 * t847;
+    let t849 = c_q5 * t847 - s_q5 * t846;
+    let t850 = c_q6 * t848 - s_q6 * t849;
+    let t851 = c_q6 * t849 + s_q6 * t848;
+    let t852 = c_q7 * t850 - s_q7 * t851;
+    let t853 = c_q7 * t851 + s_q7 * t850;
+    let t854 = c_q8 * t852 - s_q8 * t853;
+    let t855 = c_q9 * t854 - s_q9 * (c_q8 * t853 + s_q8 * t852);
+    let t856 = s_q3 * t754 + c_q3 * t752;
+    let t857 = c_q3 * t754 - s_q3 * t752;
+    let t858 = s_q2 * t857 + c_q2 * t856;
+    let t859 = d.k2 * (-1.5 * t854 - 0.5 * t855);
+    let t860 = 1.5 * t690 * t855 + t859;
+    let t861 = t859 - 2.5 * d.k2 * t852;
+    let t862 = 1.5 * t693 * t855 + t861 - inv9 * t524 * t860;
+    let t863 = t861 - 3.5 * d.k2 * t850;
+    let t864 = 1.5 * t696 * t855 + t863 - inv9 * t536 * t860 - inv10 * t537 * t862;
+    let t865 = t863 - 4.5 * d.k2 * t848;
+    let t866 = 1.5 * t699 * t855 + t865 - inv9 * t548 * t860 - inv10 * t549 * t862
+        - inv11 * t550 * t864;
+    let t867 = t865 + 5.5 * d.k2 * t846;
+    let t868 = 1.5 * t702 * t855 + t867 - inv9 * t560 * t860 - inv10 * t561 * t862
+        - inv11 * t562 * t864 - inv12 * t563 * t866;
+    let t869 = t867 - p.l * t752;
+    let t870 = 1.5 * t705 * t855 + t869 - inv9 * t572 * t860 - inv10 * t573 * t862
+        - inv11 * t574 * t864 - inv12 * t575 * t866 - inv13 * t576 * t868;
+    let t871 = t869 - p.l * t856;
+    let t872 = 1.5 * t708 * t855 + t871 - inv9 * t584 * t860 - inv10 * t585 * t862
+        - inv11 * t586 * t864 - inv12 * t587 * t866 - inv13 * t588 * t868
+        - inv14 * t589 * t870;
+    let t873 = t871 - p.l * t858;
+    let t874 = 1.5 * t711 * t855 + t873 - inv9 * t596 * t860 - inv10 * t597 * t862
+        - inv11 * t598 * t864 - inv12 * t599 * t866 - inv13 * t600 * t868
+        - inv14 * t601 * t870 - inv15 * t602 * t872;
+    let t875 = t873 + 1.5 * t689 * t855
+        - p.l * (s_q1 * (c_q2 * t857 - s_q2 * t856) + c_q1 * t858) - inv9 * t522 * t860
+        - inv10 * t534 * t862 - inv11 * t546 * t864 - inv12 * t558 * t866
+        - inv13 * t570 * t868 - inv14 * t582 * t870 - inv15 * t594 * t872
+        - inv16 * t606 * t874;
+    out.0[0][4] = inv17 * t875;
+    let t876 = t846 - t17;
+    let t877 = t402 + t847;
+    let t878 = c_q5 * t876 + s_q5 * t877;
+    let t879 = c_q5 * t877 - s_q5 * t876;
+    let t880 = -c_q6 * t878 - s_q6 * t879;
+    let t881 = c_q6 * t879 - s_q6 * t878;
+    let t882 = c_q7 * t880 - s_q7 * t881;
+    let t883 = c_q7 * t881 + s_q7 * t880;
+    let t884 = c_q8 * t882 - s_q8 * t883;
+    let t885 = c_q9 * t884 - s_q9 * (c_q8 * t883 + s_q8 * t882);
+    let t886 = s_q4 * t750 + c_q4 * t748;
+    let t887 = c_q4 * t750 - s_q4 * t748;
+    let t888 = s_q3 * t887 + c_q3 * t886;
+    let t889 = c_q3 * t887 - s_q3 * t886;
+    let t890 = s_q2 * t889 + c_q2 * t888;
+    let t891 = d.k2 * (-1.5 * t884 - 0.5 * t885);
+    let t892 = 1.5 * t690 * t885 + t891;
+    let t893 = t891 - 2.5 * d.k2 * t882;
+    let t894 = 1.5 * t693 * t885 + t893 - inv9 * t524 * t892;
+    let t895 = t893 - 3.5 * d.k2 * t880;
+    let t896 = 1.5 * t696 * t885 + t895 - inv9 * t536 * t892 - inv10 * t537 * t894;
+    let t897 = t895 + 4.5 * d.k2 * t878;
+    let t898 = 1.5 * t699 * t885 + t897 - inv9 * t548 * t892 - inv10 * t549 * t894
+        - inv11 * t550 * t896;
+    let t899 = t897 - p.l * t748;
+    let t900 = 1.5 * t702 * t885 + t899 - inv9 * t560 * t892 - inv10 * t561 * t894
+        - inv11 * t562 * t896 - inv12 * t563 * t898;
+    let t901 = t899 - p.l * t886;
+    let t902 = 1.5 * t705 * t885 + t901 - inv9 * t572 * t892 - inv10 * t573 * t894
+        - inv11 * t574 * t896 - inv12 * t575 * t898 - inv13 * t576 * t900;
+    let t903 = t901 - p.l * t888;
+    let t904 = 1.5 * t708 * t885 + t903 - inv9 * t584 * t892 - inv10 * t585 * t894
+        - inv11 * t586 * t896 - inv12 * t587 * t898 - inv13 * t588 * t900
+        - inv14 * t589 * t902;
+    let t905 = t903 - p.l * t890;
+    let t906 = 1.5 * t711 * t885 + t905 - inv9 * t596 * t892 - inv10 * t597 * t894
+        - inv11 * t598 * t896 - inv12 * t599 * t898 - inv13 * t600 * t900
+        - inv14 * t601 * t902 - inv15 * t602 * t904;
+    let t907 = t905 + 1.5 * t689 * t885
+        - p.l * (s_q1 * (c_q2 * t889 - s_q2 * t888) + c_q1 * t890) - inv9 * t522 * t892
+        - inv10 * t534 * t894 - inv11 * t546 * t896 - inv12 * t558 * t898
+        - inv13 * t570 * t900 - inv14 * t582 * t902 - inv15 * t594 * t904
+        - inv16 * t606 * t906;
+    out.0[0][5] = inv17 * t907;
+    let t908 = t878 - t20;
+    let t909 = t407 + t879;
+    let t910 = c_q6 * t908 + s_q6 * t909;
+    let t911 = c_q6 * t909 - s_q6 * t908;
+    let t912 = -c_q7 * t910 - s_q7 * t911;
+    let t913 = c_q7 * t911 - s_q7 * t910;
+    let t914 = c_q8 * t912 - s_q8 * t913;
+    let t915 = c_q9 * t914 - s_q9 * (c_q8 * t913 + s_q8 * t912);
+    let t916 = s_q5 * t746 + c_q5 * t744;
+    let t917 = c_q5 * t746 - s_q5 * t744;
+    let t918 = s_q4 * t917 + c_q4 * t916;
+    let t919 = c_q4 * t917 - s_q4 * t916;
+    let t920 = s_q3 * t919 + c_q3 * t918;
+    let t921 = c_q3 * t919 - s_q3 * t918;
+    let t922 = s_q2 * t921 + c_q2 * t920;
+    let t923 = d.k2 * (-1.5 * t914 - 0.5 * t915);
+    let t924 = 1.5 * t690 * t915 + t923;
+    let t925 = t923 - 2.5 * d.k2 * t912;
+    let t926 = 1.5 * t693 * t915 + t925 - inv9 * t524 * t924;
+    let t927 = t925 + 3.5 * d.k2 * t910;
+    let t928 = 1.5 * t696 * t915 + t927 - inv9 * t536 * t924 - inv10 * t537 * t926;
+    let t929 = t927 - p.l * t744;
+    let t930 = 1.5 * t699 * t915 + t929 - inv9 * t548 * t924 - inv10 * t549 * t926
+        - inv11 * t550 * t928;
+    let t931 = t929 - p.l * t916;
+    let t932 = 1.5 * t702 * t915 + t931 - inv9 * t560 * t924 - inv10 * t561 * t926
+        - inv11 * t562 * t928 - inv12 * t563 * t930;
+    let t933 = t931 - p.l * t918;
+    let t934 = 1.5 * t705 * t915 + t933 - inv9 * t572 * t924 - inv10 * t573 * t926
+        - inv11 * t574 * t928 - inv12 * t575 * t930 - inv13 * t576 * t932;
+    let t935 = t933 - p.l * t920;
+    let t936 = 1.5 * t708 * t915 + t935 - inv9 * t584 * t924 - inv10 * t585 * t926
+        - inv11 * t586 * t928 - inv12 * t587 * t930 - inv13 * t588 * t932
+        - inv14 * t589 * t934;
+    let t937 = t935 - p.l * t922;
+    let t938 = 1.5 * t711 * t915 + t937 - inv9 * t596 * t924 - inv10 * t597 * t926
+        - inv11 * t598 * t928 - inv12 * t599 * t930 - inv13 * t600 * t932
+        - inv14 * t601 * t934 - inv15 * t602 * t936;
+    let t939 = t937 + 1.5 * t689 * t915
+        - p.l * (s_q1 * (c_q2 * t921 - s_q2 * t920) + c_q1 * t922) - inv9 * t522 * t924
+        - inv10 * t534 * t926 - inv11 * t546 * t928 - inv12 * t558 * t930
+        - inv13 * t570 * t932 - inv14 * t582 * t934 - inv15 * t594 * t936
+        - inv16 * t606 * t938;
+    out.0[0][6] = inv17 * t939;
+    let t940 = t910 - t23;
+    let t941 = t412 + t911;
+    let t942 = c_q7 * t940 + s_q7 * t941;
+    let t943 = c_q7 * t941 - s_q7 * t940;
+    let t944 = -c_q8 * t942 - s_q8 * t943;
+    let t945 = c_q9 * t944 - s_q9 * (c_q8 * t943 - s_q8 * t942);
+    let t946 = s_q6 * t742 + c_q6 * t740;
+    let t947 = c_q6 * t742 - s_q6 * t740;
+    let t948 = s_q5 * t947 + c_q5 * t946;
+    let t949 = c_q5 * t947 - s_q5 * t946;
+    let t950 = s_q4 * t949 + c_q4 * t948;
+    let t951 = c_q4 * t949 - s_q4 * t948;
+    let t952 = s_q3 * t951 + c_q3 * t950;
+    let t953 = c_q3 * t951 - s_q3 * t950;
+    let t954 = s_q2 * t953 + c_q2 * t952;
+    let t955 = d.k2 * (-1.5 * t944 - 0.5 * t945);
+    let t956 = 1.5 * t690 * t945 + t955;
+    let t957 = t955 + 2.5 * d.k2 * t942;
+    let t958 = 1.5 * t693 * t945 + t957 - inv9 * t524 * t956;
+    let t959 = t957 - p.l * t740;
+    let t960 = 1.5 * t696 * t945 + t959 - inv9 * t536 * t956 - inv10 * t537 * t958;
+    let t961 = t959 - p.l * t946;
+    let t962 = 1.5 * t699 * t945 + t961 - inv9 * t548 * t956 - inv10 * t549 * t958
+        - inv11 * t550 * t960;
+    let t963 = t961 - p.l * t948;
+    let t964 = 1.5 * t702 * t945 + t963 - inv9 * t560 * t956 - inv10 * t561 * t958
+        - inv11 * t562 * t960 - inv12 * t563 * t962;
+    let t965 = t963 - p.l * t950;
+    let t966 = 1.5 * t705 * t945 + t965 - inv9 * t572 * t956 - inv10 * t573 * t958
+        - inv11 * t574 * t960 - inv12 * t575 * t962 - inv13 * t576 * t964;
+    let t967 = t965 - p.l * t952;
+    let t968 = 1.5 * t708 * t945 + t967 - inv9 * t584 * t956 - inv10 * t585 * t958
+        - inv11 * t586 * t960 - inv12 * t587 * t962 - inv13 * t588 * t964
+        - inv14 * t589 * t966;
+    let t969 = t967 - p.l * t954;
+    let t970 = 1.5 * t711 * t945 + t969 - inv9 * t596 * t956 - inv10 * t597 * t958
+        - inv11 * t598 * t960 - inv12 * t599 * t962 - inv13 * t600 * t964
+        - inv14 * t601 * t966 - inv15 * t602 * t968;
+    let t971 = t969 + 1.5 * t689 * t945
+        - p.l * (s_q1 * (c_q2 * t953 - s_q2 * t952) + c_q1 * t954) - inv9 * t522 * t956
+        - inv10 * t534 * t958 - inv11 * t546 * t960 - inv12 * t558 * t962
+        - inv13 * t570 * t964 - inv14 * t582 * t966 - inv15 * t594 * t968
+        - inv16 * t606 * t970;
+    out.0[0][7] = inv17 * t971;
+    let t972 = t942 - t26;
+    let t973 = t417 + t943;
+    let t974 = -c_q8 * t972 - s_q8 * t973;
+    let t975 = c_q8 * t973 - s_q8 * t972;
+    let t976 = c_q9 * t974 - s_q9 * t975;
+    let t977 = s_q7 * t738 + c_q7 * t736;
+    let t978 = c_q7 * t738 - s_q7 * t736;
+    let t979 = s_q6 * t978 + c_q6 * t977;
+    let t980 = c_q6 * t978 - s_q6 * t977;
+    let t981 = s_q5 * t980 + c_q5 * t979;
+    let t982 = c_q5 * t980 - s_q5 * t979;
+    let t983 = s_q4 * t982 + c_q4 * t981;
+    let t984 = c_q4 * t982 - s_q4 * t981;
+    let t985 = s_q3 * t984 + c_q3 * t983;
+    let t986 = c_q3 * t984 - s_q3 * t983;
+    let t987 = s_q2 * t986 + c_q2 * t985;
+    let t988 = d.k2 * (-1.5 * t974 - 0.5 * t976);
+    let t989 = 1.5 * t690 * t976 + t988;
+    let t990 = t988 - p.l * t736;
+    let t991 = 1.5 * t693 * t976 + t990 - inv9 * t524 * t989;
+    let t992 = t990 - p.l * t977;
+    let t993 = 1.5 * t696 * t976 + t992 - inv9 * t536 * t989 - inv10 * t537 * t991;
+    let t994 = t992 - p.l * t979;
+    let t995 = 1.5 * t699 * t976 + t994 - inv9 * t548 * t989 - inv10 * t549 * t991
+        - inv11 * t550 * t993;
+    let t996 = t994 - p.l * t981;
+    let t997 = 1.5 * t702 * t976 + t996 - inv9 * t560 * t989 - inv10 * t561 * t991
+        - inv11 * t562 * t993 - inv12 * t563 * t995;
+    let t998 = t996 - p.l * t983;
+    let t999 = 1.5 * t705 * t976 + t998 - inv9 * t572 * t989 - inv10 * t573 * t991
+        - inv11 * t574 * t993 - inv12 * t575 * t995 - inv13 * t576 * t997;
+    let t1000 = t998 - p.l * t985;
+    let t1001 = 1.5 * t708 * t976 + t1000 - inv9 * t584 * t989 - inv10 * t585 * t991
+        - inv11 * t586 * t993 - inv12 * t587 * t995 - inv13 * t588 * t997
+        - inv14 * t589 * t999;
+    let t1002 = t1000 - p.l * t987;
+    let t1003 = 1.5 * t711 * t976 + t1002 - inv9 * t596 * t989 - inv10 * t597 * t991
+        - inv11 * t598 * t993 - inv12 * t599 * t995 - inv13 * t600 * t997
+        - inv14 * t601 * t999 - inv15 * t602 * t1001;
+    let t1004 = t1002 + 1.5 * t689 * t976
+        - p.l * (s_q1 * (c_q2 * t986 - s_q2 * t985) + c_q1 * t987) - inv9 * t522 * t989
+        - inv10 * t534 * t991 - inv11 * t546 * t993 - inv12 * t558 * t995
+        - inv13 * t570 * t997 - inv14 * t582 * t999 - inv15 * t594 * t1001
+        - inv16 * t606 * t1003;
+    out.0[0][8] = inv17 * t1004;
+    let t1005 = c_q9 * (t27 * t28 + t974) - s_q9 * (t422 + t975);
+    let t1006 = -0.5 * (t143 + t732);
+    let t1007 = s_q8 * t734 + c_q8 * t1006;
+    let t1008 = c_q8 * t734 - s_q8 * t1006;
+    let t1009 = s_q7 * t1008 + c_q7 * t1007;
+    let t1010 = c_q7 * t1008 - s_q7 * t1007;
+    let t1011 = s_q6 * t1010 + c_q6 * t1009;
+    let t1012 = c_q6 * t1010 - s_q6 * t1009;
+    let t1013 = s_q5 * t1012 + c_q5 * t1011;
+    let t1014 = c_q5 * t1012 - s_q5 * t1011;
+    let t1015 = s_q4 * t1014 + c_q4 * t1013;
+    let t1016 = c_q4 * t1014 - s_q4 * t1013;
+    let t1017 = s_q3 * t1016 + c_q3 * t1015;
+    let t1018 = c_q3 * t1016 - s_q3 * t1015;
+    let t1019 = s_q2 * t1018 + c_q2 * t1017;
+    let t1020 = -0.5 * d.k2 * t1005 - p.l * t1006;
+    let t1021 = 1.5 * t690 * t1005 + t1020;
+    let t1022 = t1020 - p.l * t1007;
+    let t1023 = 1.5 * t693 * t1005 + t1022 - inv9 * t524 * t1021;
+    let t1024 = t1022 - p.l * t1009;
+    let t1025 = 1.5 * t696 * t1005 + t1024 - inv9 * t536 * t1021 - inv10 * t537 * t1023;
+    let t1026 = t1024 - p.l * t1011;
+    let t1027 = 1.5 * t699 * t1005 + t1026 - inv9 * t548 * t1021 - inv10 * t549 * t1023
+        - inv11 * t550 * t1025;
+    let t1028 = t1026 - p.l * t1013;
+    let t1029 = 1.5 * t702 * t1005 + t1028 - inv9 * t560 * t1021 - inv10 * t561 * t1023
+        - inv11 * t562 * t1025 - inv12 * t563 * t1027;
+    let t1030 = t1028 - p.l * t1015;
+    let t1031 = 1.5 * t705 * t1005 + t1030 - inv9 * t572 * t1021 - inv10 * t573 * t1023
+        - inv11 * t574 * t1025 - inv12 * t575 * t1027 - inv13 * t576 * t1029;
+    let t1032 = t1030 - p.l * t1017;
+    let t1033 = 1.5 * t708 * t1005 + t1032 - inv9 * t584 * t1021 - inv10 * t585 * t1023
+        - inv11 * t586 * t1025 - inv12 * t587 * t1027 - inv13 * t588 * t1029
+        - inv14 * t589 * t1031;
+    let t1034 = t1032 - p.l * t1019;
+    let t1035 = 1.5 * t711 * t1005 + t1034 - inv9 * t596 * t1021 - inv10 * t597 * t1023
+        - inv11 * t598 * t1025 - inv12 * t599 * t1027 - inv13 * t600 * t1029
+        - inv14 * t601 * t1031 - inv15 * t602 * t1033;
+    let t1036 = t1034 + 1.5 * t689 * t1005
+        - p.l * (s_q1 * (c_q2 * t1018 - s_q2 * t1017) + c_q1 * t1019)
+        - inv9 * t522 * t1021 - inv10 * t534 * t1023 - inv11 * t546 * t1025
+        - inv12 * t558 * t1027 - inv13 * t570 * t1029 - inv14 * t582 * t1031
+        - inv15 * t594 * t1033 - inv16 * t606 * t1035;
+    out.0[0][9] = inv17 * t1036;
+    let t1037 = inv16 * (t713 - t606 * inv17 * t714);
+    out.0[1][0] = t1037;
+    let t1038 = inv16 * (t777 - t606 * inv17 * t778);
+    out.0[1][1] = t1038;
+    let t1039 = inv16 * (t810 - t606 * inv17 * t811);
+    out.0[1][2] = t1039;
+    let t1040 = inv16 * (t842 - t606 * inv17 * t843);
+    out.0[1][3] = t1040;
+    let t1041 = inv16 * (t874 - t606 * inv17 * t875);
+    out.0[1][4] = t1041;
+    let t1042 = inv16 * (t906 - t606 * inv17 * t907);
+    out.0[1][5] = t1042;
+    let t1043 = inv16 * (t938 - t606 * inv17 * t939);
+    out.0[1][6] = t1043;
+    let t1044 = inv16 * (t970 - t606 * inv17 * t971);
+    out.0[1][7] = t1044;
+    let t1045 = inv16 * (t1003 - t606 * inv17 * t1004);
+    out.0[1][8] = t1045;
+    let t1046 = inv16 * (t1035 - t606 * inv17 * t1036);
+    out.0[1][9] = t1046;
+    let t1047 = inv15 * (t710 - t602 * t1037 - t594 * inv17 * t714);
+    out.0[2][0] = t1047;
+    let t1048 = inv15 * (t775 - t602 * t1038 - t594 * inv17 * t778);
+    out.0[2][1] = t1048;
+    let t1049 = inv15 * (t808 - t602 * t1039 - t594 * inv17 * t811);
+    out.0[2][2] = t1049;
+    let t1050 = inv15 * (t840 - t602 * t1040 - t594 * inv17 * t843);
+    out.0[2][3] = t1050;
+    let t1051 = inv15 * (t872 - t602 * t1041 - t594 * inv17 * t875);
+    out.0[2][4] = t1051;
+    let t1052 = inv15 * (t904 - t602 * t1042 - t594 * inv17 * t907);
+    out.0[2][5] = t1052;
+    let t1053 = inv15 * (t936 - t602 * t1043 - t594 * inv17 * t939);
+    out.0[2][6] = t1053;
+    let t1054 = inv15 * (t968 - t602 * t1044 - t594 * inv17 * t971);
+    out.0[2][7] = t1054;
+    let t1055 = inv15 * (t1001 - t602 * t1045 - t594 * inv17 * t1004);
+    out.0[2][8] = t1055;
+    let t1056 = inv15 * (t1033 - t602 * t1046 - t594 * inv17 * t1036);
+    out.0[2][9] = t1056;
+    let t1057 = inv14 * (t707 - t589 * t1047 - t601 * t1037 - t582 * inv17 * t714);
+    out.0[3][0] = t1057;
+    let t1058 = inv14 * (t773 - t589 * t1048 - t601 * t1038 - t582 * inv17 * t778);
+    out.0[3][1] = t1058;
+    let t1059 = inv14 * (t806 - t589 * t1049 - t601 * t1039 - t582 * inv17 * t811);
+    out.0[3][2] = t1059;
+    let t1060 = inv14 * (t838 - t589 * t1050 - t601 * t1040 - t582 * inv17 * t843);
+    out.0[3][3] = t1060;
+    let t1061 = inv14 * (t870 - t589 * t1051 - t601 * t1041 - t582 * inv17 * t875);
+    out.0[3][4] = t1061;
+    let t1062 = inv14 * (t902 - t589 * t1052 - t601 * t1042 - t582 * inv17 * t907);
+    out.0[3][5] = t1062;
+    let t1063 = inv14 * (t934 - t589 * t1053 - t601 * t1043 - t582 * inv17 * t939);
+    out.0[3][6] = t1063;
+    let t1064 = inv14 * (t966 - t589 * t1054 - t601 * t1044 - t582 * inv17 * t971);
+    out.0[3][7] = t1064;
+    let t1065 = inv14 * (t999 - t589 * t1055 - t601 * t1045 - t582 * inv17 * t1004);
+    out.0[3][8] = t1065;
+    let t1066 = inv14 * (t1031 - t589 * t1056 - t601 * t1046 - t582 * inv17 * t1036);
+    out.0[3][9] = t1066;
+    let t1067 = inv13
+        * (t704 - t576 * t1057 - t588 * t1047 - t600 * t1037 - t570 * inv17 * t714);
+    out.0[4][0] = t1067;
+    let t1068 = inv13
+        * (t771 - t576 * t1058 - t588 * t1048 - t600 * t1038 - t570 * inv17 * t778);
+    out.0[4][1] = t1068;
+    let t1069 = inv13
+        * (t804 - t576 * t1059 - t588 * t1049 - t600 * t1039 - t570 * inv17 * t811);
+    out.0[4][2] = t1069;
+    let t1070 = inv13
+        * (t836 - t576 * t1060 - t588 * t1050 - t600 * t1040 - t570 * inv17 * t843);
+    out.0[4][3] = t1070;
+    let t1071 = inv13
+        * (t868 - t576 * t1061 - t588 * t1051 - t600 * t1041 - t570 * inv17 * t875);
+    out.0[4][4] = t1071;
+    let t1072 = inv13
+        * (t900 - t576 * t1062 - t588 * t1052 - t600 * t1042 - t570 * inv17 * t907);
+    out.0[4][5] = t1072;
+    let t1073 = inv13
+        * (t932 - t576 * t1063 - t588 * t1053 - t600 * t1043 - t570 * inv17 * t939);
+    out.0[4][6] = t1073;
+    let t1074 = inv13
+        * (t964 - t576 * t1064 - t588 * t1054 - t600 * t1044 - t570 * inv17 * t971);
+    out.0[4][7] = t1074;
+    let t1075 = inv13
+        * (t997 - t576 * t1065 - t588 * t1055 - t600 * t1045 - t570 * inv17 * t1004);
+    out.0[4][8] = t1075;
+    let t1076 = inv13
+        * (t1029 - t576 * t1066 - t588 * t1056 - t600 * t1046 - t570 * inv17 * t1036);
+    out.0[4][9] = t1076;
+    let t1077 = inv12
+        * (t701 - t563 * t1067 - t575 * t1057 - t587 * t1047 - t599 * t1037
+            - t558 * inv17 * t714);
+    out.0[5][0] = t1077;
+    let t1078 = inv12
+        * (t769 - t563 * t1068 - t575 * t1058 - t587 * t1048 - t599 * t1038
+            - t558 * inv17 * t778);
+    out.0[5][1] = t1078;
+    let t1079 = inv12
+        * (t802 - t563 * t1069 - t575 * t1059 - t587 * t1049 - t599 * t1039
+            - t558 * inv17 * t811);
+    out.0[5][2] = t1079;
+    let t1080 = inv12
+        * (t834 - t563 * t1070 - t575 * t1060 - t587 * t1050 - t599 * t1040
+            - t558 * inv17 * t843);
+    out.0[5][3] = t1080;
+    let t1081 = inv12
+        * (t866 - t563 * t1071 - t575 * t1061 - t587 * t1051 - t599 * t1041
+            - t558 * inv17 * t875);
+    out.0[5][4] = t1081;
+    let t1082 = inv12
+        * (t898 - t563 * t1072 - t575 * t1062 - t587 * t1052 - t599 * t1042
+            - t558 * inv17 * t907);
+    out.0[5][5] = t1082;
+    let t1083 = inv12
+        * (t930 - t563 * t1073 - t575 * t1063 - t587 * t1053 - t599 * t1043
+            - t558 * inv17 * t939);
+    out.0[5][6] = t1083;
+    let t1084 = inv12
+        * (t962 - t563 * t1074 - t575 * t1064 - t587 * t1054 - t599 * t1044
+            - t558 * inv17 * t971);
+    out.0[5][7] = t1084;
+    let t1085 = inv12
+        * (t995 - t563 * t1075 - t575 * t1065 - t587 * t1055 - t599 * t1045
+            - t558 * inv17 * t1004);
+    out.0[5][8] = t1085;
+    let t1086 = inv12
+        * (t1027 - t563 * t1076 - t575 * t1066 - t587 * t1056 - t599 * t1046
+            - t558 * inv17 * t1036);
+    out.0[5][9] = t1086;
+    let t1087 = inv11
+        * (t698 - t550 * t1077 - t562 * t1067 - t574 * t1057 - t586 * t1047
+            - t598 * t1037 - t546 * inv17 * t714);
+    out.0[6][0] = t1087;
+    let t1088 = inv11
+        * (t767 - t550 * t1078 - t562 * t1068 - t574 * t1058 - t586 * t1048
+            - t598 * t1038 - t546 * inv17 * t778);
+    out.0[6][1] = t1088;
+    let t1089 = inv11
+        * (t800 - t550 * t1079 - t562 * t1069 - t574 * t1059 - t586 * t1049
+            - t598 * t1039 - t546 * inv17 * t811);
+    out.0[6][2] = t1089;
+    let t1090 = inv11
+        * (t832 - t550 * t1080 - t562 * t1070 - t574 * t1060 - t586 * t1050
+            - t598 * t1040 - t546 * inv17 * t843);
+    out.0[6][3] = t1090;
+    let t1091 = inv11
+        * (t864 - t550 * t1081 - t562 * t1071 - t574 * t1061 - t586 * t1051
+            - t598 * t1041 - t546 * inv17 * t875);
+    out.0[6][4] = t1091;
+    let t1092 = inv11
+        * (t896 - t550 * t1082 - t562 * t1072 - t574 * t1062 - t586 * t1052
+            - t598 * t1042 - t546 * inv17 * t907);
+    out.0[6][5] = t1092;
+    let t1093 = inv11
+        * (t928 - t550 * t1083 - t562 * t1073 - t574 * t1063 - t586 * t1053
+            - t598 * t1043 - t546 * inv17 * t939);
+    out.0[6][6] = t1093;
+    let t1094 = inv11
+        * (t960 - t550 * t1084 - t562 * t1074 - t574 * t1064 - t586 * t1054
+            - t598 * t1044 - t546 * inv17 * t971);
+    out.0[6][7] = t1094;
+    let t1095 = inv11
+        * (t993 - t550 * t1085 - t562 * t1075 - t574 * t1065 - t586 * t1055
+            - t598 * t1045 - t546 * inv17 * t1004);
+    out.0[6][8] = t1095;
+    let t1096 = inv11
+        * (t1025 - t550 * t1086 - t562 * t1076 - t574 * t1066 - t586 * t1056
+            - t598 * t1046 - t546 * inv17 * t1036);
+    out.0[6][9] = t1096;
+    let t1097 = inv10
+        * (t695 - t537 * t1087 - t549 * t1077 - t561 * t1067 - t573 * t1057
+            - t585 * t1047 - t597 * t1037 - t534 * inv17 * t714);
+    out.0[7][0] = t1097;
+    let t1098 = inv10
+        * (t765 - t537 * t1088 - t549 * t1078 - t561 * t1068 - t573 * t1058
+            - t585 * t1048 - t597 * t1038 - t534 * inv17 * t778);
+    out.0[7][1] = t1098;
+    let t1099 = inv10
+        * (t798 - t537 * t1089 - t549 * t1079 - t561 * t1069 - t573 * t1059
+            - t585 * t1049 - t597 * t1039 - t534 * inv17 * t811);
+    out.0[7][2] = t1099;
+    let t1100 = inv10
+        * (t830 - t537 * t1090 - t549 * t1080 - t561 * t1070 - t573 * t1060
+            - t585 * t1050 - t597 * t1040 - t534 * inv17 * t843);
+    out.0[7][3] = t1100;
+    let t1101 = inv10
+        * (t862 - t537 * t1091 - t549 * t1081 - t561 * t1071 - t573 * t1061
+            - t585 * t1051 - t597 * t1041 - t534 * inv17 * t875);
+    out.0[7][4] = t1101;
+    let t1102 = inv10
+        * (t894 - t537 * t1092 - t549 * t1082 - t561 * t1072 - t573 * t1062
+            - t585 * t1052 - t597 * t1042 - t534 * inv17 * t907);
+    out.0[7][5] = t1102;
+    let t1103 = inv10
+        * (t926 - t537 * t1093 - t549 * t1083 - t561 * t1073 - t573 * t1063
+            - t585 * t1053 - t597 * t1043 - t534 * inv17 * t939);
+    out.0[7][6] = t1103;
+    let t1104 = inv10
+        * (t958 - t537 * t1094 - t549 * t1084 - t561 * t1074 - t573 * t1064
+            - t585 * t1054 - t597 * t1044 - t534 * inv17 * t971);
+    out.0[7][7] = t1104;
+    let t1105 = inv10
+        * (t991 - t537 * t1095 - t549 * t1085 - t561 * t1075 - t573 * t1065
+            - t585 * t1055 - t597 * t1045 - t534 * inv17 * t1004);
+    out.0[7][8] = t1105;
+    let t1106 = inv10
+        * (t1023 - t537 * t1096 - t549 * t1086 - t561 * t1076 - t573 * t1066
+            - t585 * t1056 - t597 * t1046 - t534 * inv17 * t1036);
+    out.0[7][9] = t1106;
+    let t1107 = inv9
+        * (t692 - t524 * t1097 - t536 * t1087 - t548 * t1077 - t560 * t1067
+            - t572 * t1057 - t584 * t1047 - t596 * t1037 - t522 * inv17 * t714);
+    out.0[8][0] = t1107;
+    out.0[9][0] = -1.5 * t136 * d.k31
+        - 3.0
+            * (t512 * t1107 + t523 * t1097 + t535 * t1087 + t547 * t1077 + t559 * t1067
+                + t571 * t1057 + t583 * t1047 + t595 * t1037 + t511 * inv17 * t714);
+    let t1108 = inv9
+        * (t763 - t524 * t1098 - t536 * t1088 - t548 * t1078 - t560 * t1068
+            - t572 * t1058 - t584 * t1048 - t596 * t1038 - t522 * inv17 * t778);
+    out.0[8][1] = t1108;
+    out.0[9][1] = -1.5 * d.k31 * t730
+        - 3.0
+            * (t512 * t1108 + t523 * t1098 + t535 * t1088 + t547 * t1078 + t559 * t1068
+                + t571 * t1058 + t583 * t1048 + t595 * t1038 + t511 * inv17 * t778);
+    let t1109 = inv9
+        * (t796 - t524 * t1099 - t536 * t1089 - t548 * t1079 - t560 * t1069
+            - t572 * t1059 - t584 * t1049 - t596 * t1039 - t522 * inv17 * t811);
+    out.0[8][2] = t1109;
+    out.0[9][2] = -1.5 * d.k31 * t794
+        - 3.0
+            * (t512 * t1109 + t523 * t1099 + t535 * t1089 + t547 * t1079 + t559 * t1069
+                + t571 * t1059 + t583 * t1049 + t595 * t1039 + t511 * inv17 * t811);
+    let t1110 = inv9
+        * (t828 - t524 * t1100 - t536 * t1090 - t548 * t1080 - t560 * t1070
+            - t572 * t1060 - t584 * t1050 - t596 * t1040 - t522 * inv17 * t843);
+    out.0[8][3] = t1110;
+    out.0[9][3] = -1.5 * d.k31 * t825
+        - 3.0
+            * (t512 * t1110 + t523 * t1100 + t535 * t1090 + t547 * t1080 + t559 * t1070
+                + t571 * t1060 + t583 * t1050 + t595 * t1040 + t511 * inv17 * t843);
+    let t1111 = inv9
+        * (t860 - t524 * t1101 - t536 * t1091 - t548 * t1081 - t560 * t1071
+            - t572 * t1061 - t584 * t1051 - t596 * t1041 - t522 * inv17 * t875);
+    out.0[8][4] = t1111;
+    out.0[9][4] = -1.5 * d.k31 * t855
+        - 3.0
+            * (t512 * t1111 + t523 * t1101 + t535 * t1091 + t547 * t1081 + t559 * t1071
+                + t571 * t1061 + t583 * t1051 + t595 * t1041 + t511 * inv17 * t875);
+    let t1112 = inv9
+        * (t892 - t524 * t1102 - t536 * t1092 - t548 * t1082 - t560 * t1072
+            - t572 * t1062 - t584 * t1052 - t596 * t1042 - t522 * inv17 * t907);
+    out.0[8][5] = t1112;
+    out.0[9][5] = -1.5 * d.k31 * t885
+        - 3.0
+            * (t512 * t1112 + t523 * t1102 + t535 * t1092 + t547 * t1082 + t559 * t1072
+                + t571 * t1062 + t583 * t1052 + t595 * t1042 + t511 * inv17 * t907);
+    let t1113 = inv9
+        * (t924 - t524 * t1103 - t536 * t1093 - t548 * t1083 - t560 * t1073
+            - t572 * t1063 - t584 * t1053 - t596 * t1043 - t522 * inv17 * t939);
+    out.0[8][6] = t1113;
+    out.0[9][6] = -1.5 * d.k31 * t915
+        - 3.0
+            * (t512 * t1113 + t523 * t1103 + t535 * t1093 + t547 * t1083 + t559 * t1073
+                + t571 * t1063 + t583 * t1053 + t595 * t1043 + t511 * inv17 * t939);
+    let t1114 = inv9
+        * (t956 - t524 * t1104 - t536 * t1094 - t548 * t1084 - t560 * t1074
+            - t572 * t1064 - t584 * t1054 - t596 * t1044 - t522 * inv17 * t971);
+    out.0[8][7] = t1114;
+    out.0[9][7] = -1.5 * d.k31 * t945
+        - 3.0
+            * (t512 * t1114 + t523 * t1104 + t535 * t1094 + t547 * t1084 + t559 * t1074
+                + t571 * t1064 + t583 * t1054 + t595 * t1044 + t511 * inv17 * t971);
+    let t1115 = inv9
+        * (t989 - t524 * t1105 - t536 * t1095 - t548 * t1085 - t560 * t1075
+            - t572 * t1065 - t584 * t1055 - t596 * t1045 - t522 * inv17 * t1004);
+    out.0[8][8] = t1115;
+    out.0[9][8] = -1.5 * d.k31 * t976
+        - 3.0
+            * (t512 * t1115 + t523 * t1105 + t535 * t1095 + t547 * t1085 + t559 * t1075
+                + t571 * t1065 + t583 * t1055 + t595 * t1045 + t511 * inv17 * t1004);
+    let t1116 = inv9
+        * (t1021 - t524 * t1106 - t536 * t1096 - t548 * t1086 - t560 * t1076
+            - t572 * t1066 - t584 * t1056 - t596 * t1046 - t522 * inv17 * t1036);
+    out.0[8][9] = t1116;
+    out.0[9][9] = -1.5 * d.k31 * t1005
+        - 3.0
+            * (t512 * t1116 + t523 * t1106 + t535 * t1096 + t547 * t1086 + t559 * t1076
+                + t571 * t1066 + t583 * t1056 + t595 * t1046 + t511 * inv17 * t1036);
+    let t1117 = d.k2 * (-1.5 * t47 - 0.5 * t48);
+    let t1118 = t423 + t1117 + 1.5 * t48 * t690;
+    let t1119 = t423 - p.l * t426;
+    let t1120 = t1117 - 2.5 * t45 * d.k2;
+    let t1121 = 1.5 * t48 * t693 + t1119 + t1120 - inv9 * t524 * t1118;
+    let t1122 = t1119 - p.l * t431;
+    let t1123 = t1120 - 3.5 * t43 * d.k2;
+    let t1124 = 1.5 * t48 * t696 + t1122 + t1123 - inv9 * t536 * t1118
+        - inv10 * t537 * t1121;
+    let t1125 = t1122 - p.l * t436;
+    let t1126 = t1123 - 4.5 * t41 * d.k2;
+    let t1127 = 1.5 * t48 * t699 + t1125 + t1126 - inv9 * t548 * t1118
+        - inv10 * t549 * t1121 - inv11 * t550 * t1124;
+    let t1128 = t1125 - p.l * t441;
+    let t1129 = t1126 - 5.5 * t39 * d.k2;
+    let t1130 = 1.5 * t48 * t702 + t1128 + t1129 - inv9 * t560 * t1118
+        - inv10 * t561 * t1121 - inv11 * t562 * t1124 - inv12 * t563 * t1127;
+    let t1131 = t1128 - p.l * t446;
+    let t1132 = t1129 - 6.5 * t37 * d.k2;
+    let t1133 = 1.5 * t48 * t705 + t1131 + t1132 - inv9 * t572 * t1118
+        - inv10 * t573 * t1121 - inv11 * t574 * t1124 - inv12 * t575 * t1127
+        - inv13 * t576 * t1130;
+    let t1134 = t1131 - p.l * t451;
+    let t1135 = t1132 - 7.5 * t35 * d.k2;
+    let t1136 = 1.5 * t48 * t708 + t1134 + t1135 - inv9 * t584 * t1118
+        - inv10 * t585 * t1121 - inv11 * t586 * t1124 - inv12 * t587 * t1127
+        - inv13 * t588 * t1130 - inv14 * t589 * t1133;
+    let t1137 = t1134 - p.l * t456;
+    let t1138 = t1135 + t1137 - 17.0 * qd[0] * s_q1 * d.k0;
+    let t1139 = 1.5 * t48 * t711 + t1138 - inv9 * t596 * t1118 - inv10 * t597 * t1121
+        - inv11 * t598 * t1124 - inv12 * t599 * t1127 - inv13 * t600 * t1130
+        - inv14 * t601 * t1133 - inv15 * t602 * t1136;
+    let t1140 = t1138 + 1.5 * t48 * t689 - t460 - inv9 * t522 * t1118
+        - inv10 * t534 * t1121 - inv11 * t546 * t1124 - inv12 * t558 * t1127
+        - inv13 * t570 * t1130 - inv14 * t582 * t1133 - inv15 * t594 * t1136
+        - inv16 * t606 * t1139;
+    out.1[0][0] = inv17 * t1140;
+    let t1141 = d.k2 * (-1.5 * t61 - 0.5 * t62);
+    let t1142 = t423 + t1141 + 1.5 * t62 * t690;
+    let t1143 = t1141 - 2.5 * t59 * d.k2;
+    let t1144 = t1119 + t1143 + 1.5 * t62 * t693 - inv9 * t524 * t1142;
+    let t1145 = t1143 - 3.5 * t57 * d.k2;
+    let t1146 = t1122 + t1145 + 1.5 * t62 * t696 - inv9 * t536 * t1142
+        - inv10 * t537 * t1144;
+    let t1147 = t1145 - 4.5 * t55 * d.k2;
+    let t1148 = t1125 + t1147 + 1.5 * t62 * t699 - inv9 * t548 * t1142
+        - inv10 * t549 * t1144 - inv11 * t550 * t1146;
+    let t1149 = t1147 - 5.5 * t53 * d.k2;
+    let t1150 = t1128 + t1149 + 1.5 * t62 * t702 - inv9 * t560 * t1142
+        - inv10 * t561 * t1144 - inv11 * t562 * t1146 - inv12 * t563 * t1148;
+    let t1151 = t1149 - 6.5 * t51 * d.k2;
+    let t1152 = t1131 + t1151 + 1.5 * t62 * t705 - inv9 * t572 * t1142
+        - inv10 * t573 * t1144 - inv11 * t574 * t1146 - inv12 * t575 * t1148
+        - inv13 * t576 * t1150;
+    let t1153 = t1151 - 15.0 * t6 * s_q2 * d.k0;
+    let t1154 = t1134 + t1153 + 1.5 * t62 * t708 - inv9 * t584 * t1142
+        - inv10 * t585 * t1144 - inv11 * t586 * t1146 - inv12 * t587 * t1148
+        - inv13 * t588 * t1150 - inv14 * t589 * t1152;
+    let t1155 = t1137 + t1153;
+    let t1156 = 1.5 * t62 * t711 + t1155 - inv9 * t596 * t1142 - inv10 * t597 * t1144
+        - inv11 * t598 * t1146 - inv12 * t599 * t1148 - inv13 * t600 * t1150
+        - inv14 * t601 * t1152 - inv15 * t602 * t1154;
+    let t1157 = t1155 + 1.5 * t62 * t689 - t460 - inv9 * t522 * t1142
+        - inv10 * t534 * t1144 - inv11 * t546 * t1146 - inv12 * t558 * t1148
+        - inv13 * t570 * t1150 - inv14 * t582 * t1152 - inv15 * t594 * t1154
+        - inv16 * t606 * t1156;
+    out.1[0][1] = inv17 * t1157;
+    let t1158 = d.k2 * (-1.5 * t73 - 0.5 * t74);
+    let t1159 = t423 + t1158 + 1.5 * t74 * t690;
+    let t1160 = t1158 - 2.5 * t71 * d.k2;
+    let t1161 = t1119 + t1160 + 1.5 * t74 * t693 - inv9 * t524 * t1159;
+    let t1162 = t1160 - 3.5 * t69 * d.k2;
+    let t1163 = t1122 + t1162 + 1.5 * t74 * t696 - inv9 * t536 * t1159
+        - inv10 * t537 * t1161;
+    let t1164 = t1162 - 4.5 * t67 * d.k2;
+    let t1165 = t1125 + t1164 + 1.5 * t74 * t699 - inv9 * t548 * t1159
+        - inv10 * t549 * t1161 - inv11 * t550 * t1163;
+    let t1166 = t1164 - 5.5 * t65 * d.k2;
+    let t1167 = t1128 + t1166 + 1.5 * t74 * t702 - inv9 * t560 * t1159
+        - inv10 * t561 * t1161 - inv11 * t562 * t1163 - inv12 * t563 * t1165;
+    let t1168 = t1166 - 13.0 * t9 * s_q3 * d.k0;
+    let t1169 = t1131 + t1168 + 1.5 * t74 * t705 - inv9 * t572 * t1159
+        - inv10 * t573 * t1161 - inv11 * t574 * t1163 - inv12 * t575 * t1165
+        - inv13 * t576 * t1167;
+    let t1170 = t1134 + t1168 + 1.5 * t74 * t708 - inv9 * t584 * t1159
+        - inv10 * t585 * t1161 - inv11 * t586 * t1163 - inv12 * t587 * t1165
+        - inv13 * t588 * t1167 - inv14 * t589 * t1169;
+    let t1171 = t1137 + t1168;
+    let t1172 = 1.5 * t74 * t711 + t1171 - inv9 * t596 * t1159 - inv10 * t597 * t1161
+        - inv11 * t598 * t1163 - inv12 * t599 * t1165 - inv13 * t600 * t1167
+        - inv14 * t601 * t1169 - inv15 * t602 * t1170;
+    let t1173 = t1171 + 1.5 * t74 * t689 - p.l * (t459 + s_q1 * t458)
+        - inv9 * t522 * t1159 - inv10 * t534 * t1161 - inv11 * t546 * t1163
+        - inv12 * t558 * t1165 - inv13 * t570 * t1167 - inv14 * t582 * t1169
+        - inv15 * t594 * t1170 - inv16 * t606 * t1172;
+    out.1[0][2] = inv17 * t1173;
+    let t1174 = d.k2 * (-1.5 * t83 - 0.5 * t84);
+    let t1175 = t423 + t1174 + 1.5 * t84 * t690;
+    let t1176 = t1174 - 2.5 * t81 * d.k2;
+    let t1177 = t1119 + t1176 + 1.5 * t84 * t693 - inv9 * t524 * t1175;
+    let t1178 = t1176 - 3.5 * t79 * d.k2;
+    let t1179 = t1122 + t1178 + 1.5 * t84 * t696 - inv9 * t536 * t1175
+        - inv10 * t537 * t1177;
+    let t1180 = t1178 - 4.5 * t77 * d.k2;
+    let t1181 = t1125 + t1180 + 1.5 * t84 * t699 - inv9 * t548 * t1175
+        - inv10 * t549 * t1177 - inv11 * t550 * t1179;
+    let t1182 = t1180 - 11.0 * t12 * s_q4 * d.k0;
+    let t1183 = t1128 + t1182 + 1.5 * t84 * t702 - inv9 * t560 * t1175
+        - inv10 * t561 * t1177 - inv11 * t562 * t1179 - inv12 * t563 * t1181;
+    let t1184 = t1131 + t1182 + 1.5 * t84 * t705 - inv9 * t572 * t1175
+        - inv10 * t573 * t1177 - inv11 * t574 * t1179 - inv12 * t575 * t1181
+        - inv13 * t576 * t1183;
+    let t1185 = t1134 + t1182;
+    let t1186 = 1.5 * t84 * t708 + t1185 - inv9 * t584 * t1175 - inv10 * t585 * t1177
+        - inv11 * t586 * t1179 - inv12 * t587 * t1181 - inv13 * t588 * t1183
+        - inv14 * t589 * t1184;
+    let t1187 = t1185 - p.l * t461;
+    let t1188 = 1.5 * t84 * t711 + t1187 - inv9 * t596 * t1175 - inv10 * t597 * t1177
+        - inv11 * t598 * t1179 - inv12 * t599 * t1181 - inv13 * t600 * t1183
+        - inv14 * t601 * t1184 - inv15 * t602 * t1186;
+    let t1189 = t1187 + 1.5 * t84 * t689
+        - p.l * (s_q1 * (c_q2 * t453 - t457) + c_q1 * t461) - inv9 * t522 * t1175
+        - inv10 * t534 * t1177 - inv11 * t546 * t1179 - inv12 * t558 * t1181
+        - inv13 * t570 * t1183 - inv14 * t582 * t1184 - inv15 * t594 * t1186
+        - inv16 * t606 * t1188;
+    out.1[0][3] = inv17 * t1189;
+    let t1190 = d.k2 * (-1.5 * t91 - 0.5 * t92);
+    let t1191 = t423 + t1190 + 1.5 * t92 * t690;
+    let t1192 = t1190 - 2.5 * t89 * d.k2;
+    let t1193 = t1119 + t1192 + 1.5 * t92 * t693 - inv9 * t524 * t1191;
+    let t1194 = t1192 - 3.5 * t87 * d.k2;
+    let t1195 = t1122 + t1194 + 1.5 * t92 * t696 - inv9 * t536 * t1191
+        - inv10 * t537 * t1193;
+    let t1196 = t1194 - 9.0 * t15 * s_q5 * d.k0;
+    let t1197 = t1125 + t1196 + 1.5 * t92 * t699 - inv9 * t548 * t1191
+        - inv10 * t549 * t1193 - inv11 * t550 * t1195;
+    let t1198 = t1128 + t1196 + 1.5 * t92 * t702 - inv9 * t560 * t1191
+        - inv10 * t561 * t1193 - inv11 * t562 * t1195 - inv12 * t563 * t1197;
+    let t1199 = t1131 + t1196;
+    let t1200 = 1.5 * t92 * t705 + t1199 - inv9 * t572 * t1191 - inv10 * t573 * t1193
+        - inv11 * t574 * t1195 - inv12 * t575 * t1197 - inv13 * t576 * t1198;
+    let t1201 = t1199 - p.l * t462;
+    let t1202 = 1.5 * t92 * t708 + t1201 - inv9 * t584 * t1191 - inv10 * t585 * t1193
+        - inv11 * t586 * t1195 - inv12 * t587 * t1197 - inv13 * t588 * t1198
+        - inv14 * t589 * t1200;
+    let t1203 = t1201 - p.l * t464;
+    let t1204 = 1.5 * t92 * t711 + t1203 - inv9 * t596 * t1191 - inv10 * t597 * t1193
+        - inv11 * t598 * t1195 - inv12 * t599 * t1197 - inv13 * t600 * t1198
+        - inv14 * t601 * t1200 - inv15 * t602 * t1202;
+    let t1205 = t1203 + 1.5 * t92 * t689
+        - p.l * (s_q1 * (c_q2 * t463 - s_q2 * t462) + c_q1 * t464) - inv9 * t522 * t1191
+        - inv10 * t534 * t1193 - inv11 * t546 * t1195 - inv12 * t558 * t1197
+        - inv13 * t570 * t1198 - inv14 * t582 * t1200 - inv15 * t594 * t1202
+        - inv16 * t606 * t1204;
+    out.1[0][4] = inv17 * t1205;
+    let t1206 = d.k2 * (-1.5 * t97 - 0.5 * t98);
+    let t1207 = t423 + t1206 + 1.5 * t98 * t690;
+    let t1208 = t1206 - 2.5 * t95 * d.k2;
+    let t1209 = t1119 + t1208 + 1.5 * t98 * t693 - inv9 * t524 * t1207;
+    let t1210 = t1208 - 7.0 * t18 * s_q6 * d.k0;
+    let t1211 = t1122 + t1210 + 1.5 * t98 * t696 - inv9 * t536 * t1207
+        - inv10 * t537 * t1209;
+    let t1212 = t1125 + t1210 + 1.5 * t98 * t699 - inv9 * t548 * t1207
+        - inv10 * t549 * t1209 - inv11 * t550 * t1211;
+    let t1213 = t1128 + t1210;
+    let t1214 = 1.5 * t98 * t702 + t1213 - inv9 * t560 * t1207 - inv10 * t561 * t1209
+        - inv11 * t562 * t1211 - inv12 * t563 * t1212;
+    let t1215 = t1213 - p.l * t465;
+    let t1216 = 1.5 * t98 * t705 + t1215 - inv9 * t572 * t1207 - inv10 * t573 * t1209
+        - inv11 * t574 * t1211 - inv12 * t575 * t1212 - inv13 * t576 * t1214;
+    let t1217 = t1215 - p.l * t467;
+    let t1218 = 1.5 * t98 * t708 + t1217 - inv9 * t584 * t1207 - inv10 * t585 * t1209
+        - inv11 * t586 * t1211 - inv12 * t587 * t1212 - inv13 * t588 * t1214
+        - inv14 * t589 * t1216;
+    let t1219 = t1217 - p.l * t469;
+    let t1220 = 1.5 * t98 * t711 + t1219 - inv9 * t596 * t1207 - inv10 * t597 * t1209
+        - inv11 * t598 * t1211 - inv12 * t599 * t1212 - inv13 * t600 * t1214
+        - inv14 * t601 * t1216 - inv15 * t602 * t1218;
+    let t1221 = t1219 + 1.5 * t98 * t689
+        - p.l * (s_q1 * (c_q2 * t468 - s_q2 * t467) + c_q1 * t469) - inv9 * t522 * t1207
+        - inv10 * t534 * t1209 - inv11 * t546 * t1211 - inv12 * t558 * t1212
+        - inv13 * t570 * t1214 - inv14 * t582 * t1216 - inv15 * t594 * t1218
+        - inv16 * t606 * t1220;
+    out.1[0][5] = inv17 * t1221;
+    let t1222 = d.k2 * (-1.5 * t101 - 0.5 * t102);
+    let t1223 = t423 + t1222 + 1.5 * t102 * t690;
+    let t1224 = t1222 - 5.0 * t21 * s_q7 * d.k0;
+    let t1225 = t1119 + t1224 + 1.5 * t102 * t693 - inv9 * t524 * t1223;
+    let t1226 = t1122 + t1224 + 1.5 * t102 * t696 - inv9 * t536 * t1223
+        - inv10 * t537 * t1225;
+    let t1227 = t1125 + t1224;
+    let t1228 = 1.5 * t102 * t699 + t1227 - inv9 * t548 * t1223 - inv10 * t549 * t1225
+        - inv11 * t550 * t1226;
+    let t1229 = t1227 - p.l * t470;
+    let t1230 = 1.5 * t102 * t702 + t1229 - inv9 * t560 * t1223 - inv10 * t561 * t1225
+        - inv11 * t562 * t1226 - inv12 * t563 * t1228;
+    let t1231 = t1229 - p.l * t472;
+    let t1232 = 1.5 * t102 * t705 + t1231 - inv9 * t572 * t1223 - inv10 * t573 * t1225
+        - inv11 * t574 * t1226 - inv12 * t575 * t1228 - inv13 * t576 * t1230;
+    let t1233 = t1231 - p.l * t474;
+    let t1234 = 1.5 * t102 * t708 + t1233 - inv9 * t584 * t1223 - inv10 * t585 * t1225
+        - inv11 * t586 * t1226 - inv12 * t587 * t1228 - inv13 * t588 * t1230
+        - inv14 * t589 * t1232;
+    let t1235 = t1233 - p.l * t476;
+    let t1236 = 1.5 * t102 * t711 + t1235 - inv9 * t596 * t1223 - inv10 * t597 * t1225
+        - inv11 * t598 * t1226 - inv12 * t599 * t1228 - inv13 * t600 * t1230
+        - inv14 * t601 * t1232 - inv15 * t602 * t1234;
+    let t1237 = t1235 + 1.5 * t102 * t689
+        - p.l * (s_q1 * (c_q2 * t475 - s_q2 * t474) + c_q1 * t476) - inv9 * t522 * t1223
+        - inv10 * t534 * t1225 - inv11 * t546 * t1226 - inv12 * t558 * t1228
+        - inv13 * t570 * t1230 - inv14 * t582 * t1232 - inv15 * t594 * t1234
+        - inv16 * t606 * t1236;
+    out.1[0][6] = inv17 * t1237;
+    let t1238 = -3.0 * t24 * s_q8 * d.k0 - 0.5 * t103 * d.k2;
+    let t1239 = t423 + t1238 + 1.5 * t103 * t690;
+    let t1240 = t1119 + t1238 + 1.5 * t103 * t693 - inv9 * t524 * t1239;
+    let t1241 = t1122 + t1238;
+    let t1242 = 1.5 * t103 * t696 + t1241 - inv9 * t536 * t1239 - inv10 * t537 * t1240;
+    let t1243 = t1241 - p.l * t477;
+    let t1244 = 1.5 * t103 * t699 + t1243 - inv9 * t548 * t1239 - inv10 * t549 * t1240
+        - inv11 * t550 * t1242;
+    let t1245 = t1243 - p.l * t479;
+    let t1246 = 1.5 * t103 * t702 + t1245 - inv9 * t560 * t1239 - inv10 * t561 * t1240
+        - inv11 * t562 * t1242 - inv12 * t563 * t1244;
+    let t1247 = t1245 - p.l * t481;
+    let t1248 = 1.5 * t103 * t705 + t1247 - inv9 * t572 * t1239 - inv10 * t573 * t1240
+        - inv11 * t574 * t1242 - inv12 * t575 * t1244 - inv13 * t576 * t1246;
+    let t1249 = t1247 - p.l * t483;
+    let t1250 = 1.5 * t103 * t708 + t1249 - inv9 * t584 * t1239 - inv10 * t585 * t1240
+        - inv11 * t586 * t1242 - inv12 * t587 * t1244 - inv13 * t588 * t1246
+        - inv14 * t589 * t1248;
+    let t1251 = t1249 - p.l * t485;
+    let t1252 = 1.5 * t103 * t711 + t1251 - inv9 * t596 * t1239 - inv10 * t597 * t1240
+        - inv11 * t598 * t1242 - inv12 * t599 * t1244 - inv13 * t600 * t1246
+        - inv14 * t601 * t1248 - inv15 * t602 * t1250;
+    let t1253 = t1251 + 1.5 * t103 * t689
+        - p.l * (s_q1 * (c_q2 * t484 - s_q2 * t483) + c_q1 * t485) - inv9 * t522 * t1239
+        - inv10 * t534 * t1240 - inv11 * t546 * t1242 - inv12 * t558 * t1244
+        - inv13 * t570 * t1246 - inv14 * t582 * t1248 - inv15 * t594 * t1250
+        - inv16 * t606 * t1252;
+    out.1[0][7] = inv17 * t1253;
+    let t1254 = t423 + 3.0 * t120 * t245 - t486;
+    let t1255 = t1119 - t486;
+    let t1256 = 3.0 * t120 * t246 + t1255 - inv9 * t524 * t1254;
+    let t1257 = t1255 - p.l * t487;
+    let t1258 = 3.0 * t120 * t247 + t1257 - inv9 * t536 * t1254 - inv10 * t537 * t1256;
+    let t1259 = t1257 - p.l * t489;
+    let t1260 = 3.0 * t120 * t248 + t1259 - inv9 * t548 * t1254 - inv10 * t549 * t1256
+        - inv11 * t550 * t1258;
+    let t1261 = t1259 - p.l * t491;
+    let t1262 = 3.0 * t120 * t249 + t1261 - inv9 * t560 * t1254 - inv10 * t561 * t1256
+        - inv11 * t562 * t1258 - inv12 * t563 * t1260;
+    let t1263 = t1261 - p.l * t493;
+    let t1264 = 3.0 * t120 * t250 + t1263 - inv9 * t572 * t1254 - inv10 * t573 * t1256
+        - inv11 * t574 * t1258 - inv12 * t575 * t1260 - inv13 * t576 * t1262;
+    let t1265 = t1263 - p.l * t495;
+    let t1266 = 3.0 * t120 * t251 + t1265 - inv9 * t584 * t1254 - inv10 * t585 * t1256
+        - inv11 * t586 * t1258 - inv12 * t587 * t1260 - inv13 * t588 * t1262
+        - inv14 * t589 * t1264;
+    let t1267 = t1265 - p.l * t497;
+    let t1268 = 3.0 * t120 * t252 + t1267 - inv9 * t596 * t1254 - inv10 * t597 * t1256
+        - inv11 * t598 * t1258 - inv12 * t599 * t1260 - inv13 * t600 * t1262
+        - inv14 * t601 * t1264 - inv15 * t602 * t1266;
+    let t1269 = t1267 + 3.0 * t120 * t253
+        - p.l * (s_q1 * (c_q2 * t496 - s_q2 * t495) + c_q1 * t497) - inv9 * t522 * t1254
+        - inv10 * t534 * t1256 - inv11 * t546 * t1258 - inv12 * t558 * t1260
+        - inv13 * t570 * t1262 - inv14 * t582 * t1264 - inv15 * t594 * t1266
+        - inv16 * t606 * t1268;
+    out.1[0][8] = inv17 * t1269;
+    let t1270 = t423 + p.l * t498;
+    let t1271 = t1270 - t423 * inv9 * t524;
+    let t1272 = t1270 - p.l * t500;
+    let t1273 = t1272 - t423 * inv9 * t536 - inv10 * t537 * t1271;
+    let t1274 = t1272 - p.l * t502;
+    let t1275 = t1274 - t423 * inv9 * t548 - inv10 * t549 * t1271 - inv11 * t550 * t1273;
+    let t1276 = t1274 - p.l * t504;
+    let t1277 = t1276 - t423 * inv9 * t560 - inv10 * t561 * t1271 - inv11 * t562 * t1273
+        - inv12 * t563 * t1275;
+    let t1278 = t1276 - p.l * t506;
+    let t1279 = t1278 - t423 * inv9 * t572 - inv10 * t573 * t1271 - inv11 * t574 * t1273
+        - inv12 * t575 * t1275 - inv13 * t576 * t1277;
+    let t1280 = t1278 - p.l * t508;
+    let t1281 = t1280 - t423 * inv9 * t584 - inv10 * t585 * t1271 - inv11 * t586 * t1273
+        - inv12 * t587 * t1275 - inv13 * t588 * t1277 - inv14 * t589 * t1279;
+    let t1282 = t1280 - p.l * t510;
+    let t1283 = t1282 - t423 * inv9 * t596 - inv10 * t597 * t1271 - inv11 * t598 * t1273
+        - inv12 * t599 * t1275 - inv13 * t600 * t1277 - inv14 * t601 * t1279
+        - inv15 * t602 * t1281;
+    let t1284 = t1282 - p.l * (s_q1 * (c_q2 * t509 - s_q2 * t508) + c_q1 * t510)
+        - t423 * inv9 * t522 - inv10 * t534 * t1271 - inv11 * t546 * t1273
+        - inv12 * t558 * t1275 - inv13 * t570 * t1277 - inv14 * t582 * t1279
+        - inv15 * t594 * t1281 - inv16 * t606 * t1283;
+    out.1[0][9] = inv17 * t1284;
+    let t1285 = inv16 * (t1139 - t606 * inv17 * t1140);
+    out.1[1][0] = t1285;
+    let t1286 = inv16 * (t1156 - t606 * inv17 * t1157);
+    out.1[1][1] = t1286;
+    let t1287 = inv16 * (t1172 - t606 * inv17 * t1173);
+    out.1[1][2] = t1287;
+    let t1288 = inv16 * (t1188 - t606 * inv17 * t1189);
+    out.1[1][3] = t1288;
+    let t1289 = inv16 * (t1204 - t606 * inv17 * t1205);
+    out.1[1][4] = t1289;
+    let t1290 = inv16 * (t1220 - t606 * inv17 * t1221);
+    out.1[1][5] = t1290;
+    let t1291 = inv16 * (t1236 - t606 * inv17 * t1237);
+    out.1[1][6] = t1291;
+    let t1292 = inv16 * (t1252 - t606 * inv17 * t1253);
+    out.1[1][7] = t1292;
+    let t1293 = inv16 * (t1268 - t606 * inv17 * t1269);
+    out.1[1][8] = t1293;
+    let t1294 = inv16 * (t1283 - t606 * inv17 * t1284);
+    out.1[1][9] = t1294;
+    let t1295 = inv15 * (t1136 - t602 * t1285 - t594 * inv17 * t1140);
+    out.1[2][0] = t1295;
+    let t1296 = inv15 * (t1154 - t602 * t1286 - t594 * inv17 * t1157);
+    out.1[2][1] = t1296;
+    let t1297 = inv15 * (t1170 - t602 * t1287 - t594 * inv17 * t1173);
+    out.1[2][2] = t1297;
+    let t1298 = inv15 * (t1186 - t602 * t1288 - t594 * inv17 * t1189);
+    out.1[2][3] = t1298;
+    let t1299 = inv15 * (t1202 - t602 * t1289 - t594 * inv17 * t1205);
+    out.1[2][4] = t1299;
+    let t1300 = inv15 * (t1218 - t602 * t1290 - t594 * inv17 * t1221);
+    out.1[2][5] = t1300;
+    let t1301 = inv15 * (t1234 - t602 * t1291 - t594 * inv17 * t1237);
+    out.1[2][6] = t1301;
+    let t1302 = inv15 * (t1250 - t602 * t1292 - t594 * inv17 * t1253);
+    out.1[2][7] = t1302;
+    let t1303 = inv15 * (t1266 - t602 * t1293 - t594 * inv17 * t1269);
+    out.1[2][8] = t1303;
+    let t1304 = inv15 * (t1281 - t602 * t1294 - t594 * inv17 * t1284);
+    out.1[2][9] = t1304;
+    let t1305 = inv14 * (t1133 - t589 * t1295 - t601 * t1285 - t582 * inv17 * t1140);
+    out.1[3][0] = t1305;
+    let t1306 = inv14 * (t1152 - t589 * t1296 - t601 * t1286 - t582 * inv17 * t1157);
+    out.1[3][1] = t1306;
+    let t1307 = inv14 * (t1169 - t589 * t1297 - t601 * t1287 - t582 * inv17 * t1173);
+    out.1[3][2] = t1307;
+    let t1308 = inv14 * (t1184 - t589 * t1298 - t601 * t1288 - t582 * inv17 * t1189);
+    out.1[3][3] = t1308;
+    let t1309 = inv14 * (t1200 - t589 * t1299 - t601 * t1289 - t582 * inv17 * t1205);
+    out.1[3][4] = t1309;
+    let t1310 = inv14 * (t1216 - t589 * t1300 - t601 * t1290 - t582 * inv17 * t1221);
+    out.1[3][5] = t1310;
+    let t1311 = inv14 * (t1232 - t589 * t1301 - t601 * t1291 - t582 * inv17 * t1237);
+    out.1[3][6] = t1311;
+    let t1312 = inv14 * (t1248 - t589 * t1302 - t601 * t1292 - t582 * inv17 * t1253);
+    out.1[3][7] = t1312;
+    let t1313 = inv14 * (t1264 - t589 * t1303 - t601 * t1293 - t582 * inv17 * t1269);
+    out.1[3][8] = t1313;
+    let t1314 = inv14 * (t1279 - t589 * t1304 - t601 * t1294 - t582 * inv17 * t1284);
+    out.1[3][9] = t1314;
+    let t1315 = inv13
+        * (t1130 - t576 * t1305 - t588 * t1295 - t600 * t1285 - t570 * inv17 * t1140);
+    out.1[4][0] = t1315;
+    let t1316 = inv13
+        * (t1150 - t576 * t1306 - t588 * t1296 - t600 * t1286 - t570 * inv17 * t1157);
+    out.1[4][1] = t1316;
+    let t1317 = inv13
+        * (t1167 - t576 * t1307 - t588 * t1297 - t600 * t1287 - t570 * inv17 * t1173);
+    out.1[4][2] = t1317;
+    let t1318 = inv13
+        * (t1183 - t576 * t1308 - t588 * t1298 - t600 * t1288 - t570 * inv17 * t1189);
+    out.1[4][3] = t1318;
+    let t1319 = inv13
+        * (t1198 - t576 * t1309 - t588 * t1299 - t600 * t1289 - t570 * inv17 * t1205);
+    out.1[4][4] = t1319;
+    let t1320 = inv13
+        * (t1214 - t576 * t1310 - t588 * t1300 - t600 * t1290 - t570 * inv17 * t1221);
+    out.1[4][5] = t1320;
+    let t1321 = inv13
+        * (t1230 - t576 * t1311 - t588 * t1301 - t600 * t1291 - t570 * inv17 * t1237);
+    out.1[4][6] = t1321;
+    let t1322 = inv13
+        * (t1246 - t576 * t1312 - t588 * t1302 - t600 * t1292 - t570 * inv17 * t1253);
+    out.1[4][7] = t1322;
+    let t1323 = inv13
+        * (t1262 - t576 * t1313 - t588 * t1303 - t600 * t1293 - t570 * inv17 * t1269);
+    out.1[4][8] = t1323;
+    let t1324 = inv13
+        * (t1277 - t576 * t1314 - t588 * t1304 - t600 * t1294 - t570 * inv17 * t1284);
+    out.1[4][9] = t1324;
+    let t1325 = inv12
+        * (t1127 - t563 * t1315 - t575 * t1305 - t587 * t1295 - t599 * t1285
+            - t558 * inv17 * t1140);
+    out.1[5][0] = t1325;
+    let t1326 = inv12
+        * (t1148 - t563 * t1316 - t575 * t1306 - t587 * t1296 - t599 * t1286
+            - t558 * inv17 * t1157);
+    out.1[5][1] = t1326;
+    let t1327 = inv12
+        * (t1165 - t563 * t1317 - t575 * t1307 - t587 * t1297 - t599 * t1287
+            - t558 * inv17 * t1173);
+    out.1[5][2] = t1327;
+    let t1328 = inv12
+        * (t1181 - t563 * t1318 - t575 * t1308 - t587 * t1298 - t599 * t1288
+            - t558 * inv17 * t1189);
+    out.1[5][3] = t1328;
+    let t1329 = inv12
+        * (t1197 - t563 * t1319 - t575 * t1309 - t587 * t1299 - t599 * t1289
+            - t558 * inv17 * t1205);
+    out.1[5][4] = t1329;
+    let t1330 = inv12
+        * (t1212 - t563 * t1320 - t575 * t1310 - t587 * t1300 - t599 * t1290
+            - t558 * inv17 * t1221);
+    out.1[5][5] = t1330;
+    let t1331 = inv12
+        * (t1228 - t563 * t1321 - t575 * t1311 - t587 * t1301 - t599 * t1291
+            - t558 * inv17 * t1237);
+    out.1[5][6] = t1331;
+    let t1332 = inv12
+        * (t1244 - t563 * t1322 - t575 * t1312 - t587 * t1302 - t599 * t1292
+            - t558 * inv17 * t1253);
+    out.1[5][7] = t1332;
+    let t1333 = inv12
+        * (t1260 - t563 * t1323 - t575 * t1313 - t587 * t1303 - t599 * t1293
+            - t558 * inv17 * t1269);
+    out.1[5][8] = t1333;
+    let t1334 = inv12
+        * (t1275 - t563 * t1324 - t575 * t1314 - t587 * t1304 - t599 * t1294
+            - t558 * inv17 * t1284);
+    out.1[5][9] = t1334;
+    let t1335 = inv11
+        * (t1124 - t550 * t1325 - t562 * t1315 - t574 * t1305 - t586 * t1295
+            - t598 * t1285 - t546 * inv17 * t1140);
+    out.1[6][0] = t1335;
+    let t1336 = inv11
+        * (t1146 - t550 * t1326 - t562 * t1316 - t574 * t1306 - t586 * t1296
+            - t598 * t1286 - t546 * inv17 * t1157);
+    out.1[6][1] = t1336;
+    let t1337 = inv11
+        * (t1163 - t550 * t1327 - t562 * t1317 - t574 * t1307 - t586 * t1297
+            - t598 * t1287 - t546 * inv17 * t1173);
+    out.1[6][2] = t1337;
+    let t1338 = inv11
+        * (t1179 - t550 * t1328 - t562 * t1318 - t574 * t1308 - t586 * t1298
+            - t598 * t1288 - t546 * inv17 * t1189);
+    out.1[6][3] = t1338;
+    let t1339 = inv11
+        * (t1195 - t550 * t1329 - t562 * t1319 - t574 * t1309 - t586 * t1299
+            - t598 * t1289 - t546 * inv17 * t1205);
+    out.1[6][4] = t1339;
+    let t1340 = inv11
+        * (t1211 - t550 * t1330 - t562 * t1320 - t574 * t1310 - t586 * t1300
+            - t598 * t1290 - t546 * inv17 * t1221);
+    out.1[6][5] = t1340;
+    let t1341 = inv11
+        * (t1226 - t550 * t1331 - t562 * t1321 - t574 * t1311 - t586 * t1301
+            - t598 * t1291 - t546 * inv17 * t1237);
+    out.1[6][6] = t1341;
+    let t1342 = inv11
+        * (t1242 - t550 * t1332 - t562 * t1322 - t574 * t1312 - t586 * t1302
+            - t598 * t1292 - t546 * inv17 * t1253);
+    out.1[6][7] = t1342;
+    let t1343 = inv11
+        * (t1258 - t550 * t1333 - t562 * t1323 - t574 * t1313 - t586 * t1303
+            - t598 * t1293 - t546 * inv17 * t1269);
+    out.1[6][8] = t1343;
+    let t1344 = inv11
+        * (t1273 - t550 * t1334 - t562 * t1324 - t574 * t1314 - t586 * t1304
+            - t598 * t1294 - t546 * inv17 * t1284);
+    out.1[6][9] = t1344;
+    let t1345 = inv10
+        * (t1121 - t537 * t1335 - t549 * t1325 - t561 * t1315 - t573 * t1305
+            - t585 * t1295 - t597 * t1285 - t534 * inv17 * t1140);
+    out.1[7][0] = t1345;
+    let t1346 = inv10
+        * (t1144 - t537 * t1336 - t549 * t1326 - t561 * t1316 - t573 * t1306
+            - t585 * t1296 - t597 * t1286 - t534 * inv17 * t1157);
+    out.1[7][1] = t1346;
+    let t1347 = inv10
+        * (t1161 - t537 * t1337 - t549 * t1327 - t561 * t1317 - t573 * t1307
+            - t585 * t1297 - t597 * t1287 - t534 * inv17 * t1173);
+    out.1[7][2] = t1347;
+    let t1348 = inv10
+        * (t1177 - t537 * t1338 - t549 * t1328 - t561 * t1318 - t573 * t1308
+            - t585 * t1298 - t597 * t1288 - t534 * inv17 * t1189);
+    out.1[7][3] = t1348;
+    let t1349 = inv10
+        * (t1193 - t537 * t1339 - t549 * t1329 - t561 * t1319 - t573 * t1309
+            - t585 * t1299 - t597 * t1289 - t534 * inv17 * t1205);
+    out.1[7][4] = t1349;
+    let t1350 = inv10
+        * (t1209 - t537 * t1340 - t549 * t1330 - t561 * t1320 - t573 * t1310
+            - t585 * t1300 - t597 * t1290 - t534 * inv17 * t1221);
+    out.1[7][5] = t1350;
+    let t1351 = inv10
+        * (t1225 - t537 * t1341 - t549 * t1331 - t561 * t1321 - t573 * t1311
+            - t585 * t1301 - t597 * t1291 - t534 * inv17 * t1237);
+    out.1[7][6] = t1351;
+    let t1352 = inv10
+        * (t1240 - t537 * t1342 - t549 * t1332 - t561 * t1322 - t573 * t1312
+            - t585 * t1302 - t597 * t1292 - t534 * inv17 * t1253);
+    out.1[7][7] = t1352;
+    let t1353 = inv10
+        * (t1256 - t537 * t1343 - t549 * t1333 - t561 * t1323 - t573 * t1313
+            - t585 * t1303 - t597 * t1293 - t534 * inv17 * t1269);
+    out.1[7][8] = t1353;
+    let t1354 = inv10
+        * (t1271 - t537 * t1344 - t549 * t1334 - t561 * t1324 - t573 * t1314
+            - t585 * t1304 - t597 * t1294 - t534 * inv17 * t1284);
+    out.1[7][9] = t1354;
+    let t1355 = inv9
+        * (t1118 - t524 * t1345 - t536 * t1335 - t548 * t1325 - t560 * t1315
+            - t572 * t1305 - t584 * t1295 - t596 * t1285 - t522 * inv17 * t1140);
+    out.1[8][0] = t1355;
+    out.1[9][0] = -1.5 * t48 * d.k31
+        - 3.0
+            * (t512 * t1355 + t523 * t1345 + t535 * t1335 + t547 * t1325 + t559 * t1315
+                + t571 * t1305 + t583 * t1295 + t595 * t1285 + t511 * inv17 * t1140);
+    let t1356 = inv9
+        * (t1142 - t524 * t1346 - t536 * t1336 - t548 * t1326 - t560 * t1316
+            - t572 * t1306 - t584 * t1296 - t596 * t1286 - t522 * inv17 * t1157);
+    out.1[8][1] = t1356;
+    out.1[9][1] = -1.5 * t62 * d.k31
+        - 3.0
+            * (t512 * t1356 + t523 * t1346 + t535 * t1336 + t547 * t1326 + t559 * t1316
+                + t571 * t1306 + t583 * t1296 + t595 * t1286 + t511 * inv17 * t1157);
+    let t1357 = inv9
+        * (t1159 - t524 * t1347 - t536 * t1337 - t548 * t1327 - t560 * t1317
+            - t572 * t1307 - t584 * t1297 - t596 * t1287 - t522 * inv17 * t1173);
+    out.1[8][2] = t1357;
+    out.1[9][2] = -1.5 * t74 * d.k31
+        - 3.0
+            * (t512 * t1357 + t523 * t1347 + t535 * t1337 + t547 * t1327 + t559 * t1317
+                + t571 * t1307 + t583 * t1297 + t595 * t1287 + t511 * inv17 * t1173);
+    let t1358 = inv9
+        * (t1175 - t524 * t1348 - t536 * t1338 - t548 * t1328 - t560 * t1318
+            - t572 * t1308 - t584 * t1298 - t596 * t1288 - t522 * inv17 * t1189);
+    out.1[8][3] = t1358;
+    out.1[9][3] = -1.5 * t84 * d.k31
+        - 3.0
+            * (t512 * t1358 + t523 * t1348 + t535 * t1338 + t547 * t1328 + t559 * t1318
+                + t571 * t1308 + t583 * t1298 + t595 * t1288 + t511 * inv17 * t1189);
+    let t1359 = inv9
+        * (t1191 - t524 * t1349 - t536 * t1339 - t548 * t1329 - t560 * t1319
+            - t572 * t1309 - t584 * t1299 - t596 * t1289 - t522 * inv17 * t1205);
+    out.1[8][4] = t1359;
+    out.1[9][4] = -1.5 * t92 * d.k31
+        - 3.0
+            * (t512 * t1359 + t523 * t1349 + t535 * t1339 + t547 * t1329 + t559 * t1319
+                + t571 * t1309 + t583 * t1299 + t595 * t1289 + t511 * inv17 * t1205);
+    let t1360 = inv9
+        * (t1207 - t524 * t1350 - t536 * t1340 - t548 * t1330 - t560 * t1320
+            - t572 * t1310 - t584 * t1300 - t596 * t1290 - t522 * inv17 * t1221);
+    out.1[8][5] = t1360;
+    out.1[9][5] = -1.5 * t98 * d.k31
+        - 3.0
+            * (t512 * t1360 + t523 * t1350 + t535 * t1340 + t547 * t1330 + t559 * t1320
+                + t571 * t1310 + t583 * t1300 + t595 * t1290 + t511 * inv17 * t1221);
+    let t1361 = inv9
+        * (t1223 - t524 * t1351 - t536 * t1341 - t548 * t1331 - t560 * t1321
+            - t572 * t1311 - t584 * t1301 - t596 * t1291 - t522 * inv17 * t1237);
+    out.1[8][6] = t1361;
+    out.1[9][6] = -1.5 * t102 * d.k31
+        - 3.0
+            * (t512 * t1361 + t523 * t1351 + t535 * t1341 + t547 * t1331 + t559 * t1321
+                + t571 * t1311 + t583 * t1301 + t595 * t1291 + t511 * inv17 * t1237);
+    let t1362 = inv9
+        * (t1239 - t524 * t1352 - t536 * t1342 - t548 * t1332 - t560 * t1322
+            - t572 * t1312 - t584 * t1302 - t596 * t1292 - t522 * inv17 * t1253);
+    out.1[8][7] = t1362;
+    out.1[9][7] = -1.5 * t103 * d.k31
+        - 3.0
+            * (t512 * t1362 + t523 * t1352 + t535 * t1342 + t547 * t1332 + t559 * t1322
+                + t571 * t1312 + t583 * t1302 + t595 * t1292 + t511 * inv17 * t1253);
+    let t1363 = inv9
+        * (t1254 - t524 * t1353 - t536 * t1343 - t548 * t1333 - t560 * t1323
+            - t572 * t1313 - t584 * t1303 - t596 * t1293 - t522 * inv17 * t1269);
+    out.1[8][8] = t1363;
+    out.1[9][8] = -3.0
+        * (t120 + t512 * t1363 + t523 * t1353 + t535 * t1343 + t547 * t1333
+            + t559 * t1323 + t571 * t1313 + t583 * t1303 + t595 * t1293
+            + t511 * inv17 * t1269);
+    let t1364 = inv9
+        * (t423 - t524 * t1354 - t536 * t1344 - t548 * t1334 - t560 * t1324
+            - t572 * t1314 - t584 * t1304 - t596 * t1294 - t522 * inv17 * t1284);
+    out.1[8][9] = t1364;
+    out.1[9][9] = -3.0
+        * (t512 * t1364 + t523 * t1354 + t535 * t1344 + t547 * t1334 + t559 * t1324
+            + t571 * t1314 + t583 * t1304 + t595 * t1294 + t511 * inv17 * t1284);
+    out
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

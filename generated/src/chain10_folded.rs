@@ -19,6 +19,11 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`, `q7`, `q8`, `q9`, `q10`.
 //!
@@ -39,6 +44,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 975 | 653 | 0 | 0 | 10 | 10 |
+//! | `gravity_derivatives` | 11 | 18 | 0 | 0 | 10 | 0 |
+//! | `mass_matrix_inverse` | 1098 | 656 | 9 | 0 | 9 | 9 |
+//! | `forward_dynamics_derivatives` | 5577 | 3355 | 18 | 0 | 10 | 10 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -144,6 +153,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -2779,6 +2792,3669 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 975,
+    add: 653,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let t0 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 + 0.1 * qdd[0];
+    let t2 = c_q1 * t1 - s_q1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let t5 = t3 * t3;
+    let t6 = -c_q1 * t0 - s_q1 * t1;
+    let t7 = -0.1 * t5 - t6;
+    let t8 = t2 + 0.1 * t4;
+    let t9 = c_q2 * t8 - s_q2 * t7;
+    let t10 = t3 + qd[2];
+    let t11 = t4 + qdd[2];
+    let t12 = t10 * t10;
+    let t13 = -c_q2 * t7 - s_q2 * t8;
+    let t14 = -0.1 * t12 - t13;
+    let t15 = t9 + 0.1 * t11;
+    let t16 = c_q3 * t15 - s_q3 * t14;
+    let t17 = t10 + qd[3];
+    let t18 = t11 + qdd[3];
+    let t19 = t17 * t17;
+    let t20 = -c_q3 * t14 - s_q3 * t15;
+    let t21 = -0.1 * t19 - t20;
+    let t22 = t16 + 0.1 * t18;
+    let t23 = c_q4 * t22 - s_q4 * t21;
+    let t24 = t17 + qd[4];
+    let t25 = t18 + qdd[4];
+    let t26 = t24 * t24;
+    let t27 = -c_q4 * t21 - s_q4 * t22;
+    let t28 = -0.1 * t26 - t27;
+    let t29 = t23 + 0.1 * t25;
+    let t30 = c_q5 * t29 - s_q5 * t28;
+    let t31 = t24 + qd[5];
+    let t32 = t25 + qdd[5];
+    let t33 = t31 * t31;
+    let t34 = -c_q5 * t28 - s_q5 * t29;
+    let t35 = -0.1 * t33 - t34;
+    let t36 = t30 + 0.1 * t32;
+    let t37 = c_q6 * t36 - s_q6 * t35;
+    let t38 = t31 + qd[6];
+    let t39 = t32 + qdd[6];
+    let t40 = t38 * t38;
+    let t41 = -c_q6 * t35 - s_q6 * t36;
+    let t42 = -0.1 * t40 - t41;
+    let t43 = t37 + 0.1 * t39;
+    let t44 = c_q7 * t43 - s_q7 * t42;
+    let t45 = t38 + qd[7];
+    let t46 = t39 + qdd[7];
+    let t47 = t45 * t45;
+    let t48 = -c_q7 * t42 - s_q7 * t43;
+    let t49 = -0.1 * t47 - t48;
+    let t50 = t44 + 0.1 * t46;
+    let t51 = c_q8 * t50 - s_q8 * t49;
+    let t52 = t45 + qd[8];
+    let t53 = t46 + qdd[8];
+    let t54 = t52 * t52;
+    let t55 = -c_q8 * t49 - s_q8 * t50;
+    let t56 = t52 + qd[9];
+    let t57 = t53 + qdd[9];
+    let t58 = 9.81 * (c_q0 * c_q1 - s_q0 * s_q1);
+    let t59 = c_q9 * t56;
+    let t60 = -0.05 * (t56 * t59 + s_q9 * t57);
+    let t61 = s_q9 * t56;
+    let t62 = t60 - 0.15 * t54;
+    let t63 = 0.05 * (t56 * t61 - c_q9 * t57);
+    let t64 = 0.15 * t53 - t63;
+    let t65 = c_q8 * t62 - s_q8 * t64;
+    let t66 = t65 - 0.25 * t47;
+    let t67 = -s_q8 * t62 - c_q8 * t64;
+    let t68 = 0.25 * t46 - t67;
+    let t69 = c_q7 * t66 - s_q7 * t68;
+    let t70 = t69 - 0.35 * t40;
+    let t71 = -s_q7 * t66 - c_q7 * t68;
+    let t72 = 0.35 * t39 - t71;
+    let t73 = c_q6 * t70 - s_q6 * t72;
+    let t74 = t73 - 0.45 * t33;
+    let t75 = -s_q6 * t70 - c_q6 * t72;
+    let t76 = 0.45 * t32 - t75;
+    let t77 = c_q5 * t74 - s_q5 * t76;
+    let t78 = t77 - 0.55 * t26;
+    let t79 = -s_q5 * t74 - c_q5 * t76;
+    let t80 = 0.55 * t25 - t79;
+    let t81 = c_q4 * t78 - s_q4 * t80;
+    let t82 = t81 - 0.65 * t19;
+    let t83 = -s_q4 * t78 - c_q4 * t80;
+    let t84 = 0.65 * t18 - t83;
+    let t85 = c_q3 * t82 - s_q3 * t84;
+    let t86 = t85 - 0.75 * t12;
+    let t87 = s_q3 * t82 + c_q3 * t84;
+    let t88 = 0.75 * t11 + t87;
+    let t89 = c_q2 * t86 - s_q2 * t88;
+    let t90 = s_q2 * t86 + c_q2 * t88;
+    let t91 = qd[0] * s_q1;
+    let t92 = -0.2 * (t3 + qd[0] * c_q1);
+    let t93 = 0.2 * c_q2 * t91 - s_q2 * t92;
+    let t94 = 0.2 * (s_q2 * t91 - t10) + c_q2 * t92;
+    let t95 = c_q3 * t93 - s_q3 * t94;
+    let t96 = c_q3 * t94 + s_q3 * t93 - 0.2 * t17;
+    let t97 = c_q4 * t95 - s_q4 * t96;
+    let t98 = c_q4 * t96 + s_q4 * t95 - 0.2 * t24;
+    let t99 = c_q5 * t97 - s_q5 * t98;
+    let t100 = c_q5 * t98 + s_q5 * t97 - 0.2 * t31;
+    let t101 = c_q6 * t99 - s_q6 * t100;
+    let t102 = c_q6 * t100 + s_q6 * t99 - 0.2 * t38;
+    let t103 = c_q7 * t101 - s_q7 * t102;
+    let t104 = c_q7 * t102 + s_q7 * t101 - 0.2 * t45;
+    let t105 = c_q8 * t103 - s_q8 * t104;
+    let t106 = c_q9 * t105 - s_q9 * (c_q8 * t104 + s_q8 * t103 - 0.2 * t52);
+    let t107 = -0.3 * t52 - 0.1 * t59;
+    let t108 = c_q8 * t61;
+    let t109 = s_q8 * t107 - 0.1 * t108;
+    let t110 = s_q8 * t61;
+    let t111 = c_q8 * t107 + 0.1 * t110;
+    let t112 = t111 - 0.5 * t45;
+    let t113 = c_q7 * t109;
+    let t114 = s_q7 * t112 + t113;
+    let t115 = s_q7 * t109;
+    let t116 = c_q7 * t112 - t115;
+    let t117 = t116 - 0.7 * t38;
+    let t118 = c_q6 * t114;
+    let t119 = s_q6 * t117 + t118;
+    let t120 = s_q6 * t114;
+    let t121 = c_q6 * t117 - t120;
+    let t122 = t121 - 0.9 * t31;
+    let t123 = c_q5 * t119;
+    let t124 = s_q5 * t122 + t123;
+    let t125 = s_q5 * t119;
+    let t126 = c_q5 * t122 - t125;
+    let t127 = t126 - 1.1 * t24;
+    let t128 = c_q4 * t124;
+    let t129 = s_q4 * t127 + t128;
+    let t130 = s_q4 * t124;
+    let t131 = c_q4 * t127 - t130;
+    let t132 = t131 - 1.3 * t17;
+    let t133 = c_q3 * t129;
+    let t134 = s_q3 * t132 + t133;
+    let t135 = s_q3 * t129;
+    let t136 = c_q3 * t132 - t135;
+    let t137 = t136 - 1.5 * t10;
+    let t138 = c_q2 * t134;
+    let t139 = s_q2 * t137 + t138;
+    let t140 = s_q2 * t134;
+    let t141 = c_q2 * t137 - t140;
+    let t142 = c_q1 * t139;
+    let t143 = s_q1 * (t141 - 1.7 * t3) + t142;
+    let t144 = 0.15 * t105 + 0.05 * t106;
+    let t145 = 0.25 * t103 + t144;
+    let t146 = 0.35 * t101 + t145;
+    let t147 = 0.45 * t99 + t146;
+    let t148 = 0.55 * t97 + t147;
+    let t149 = 0.65 * t95 + t148;
+    let t150 = 0.75 * t93 + t149;
+    let t151 = 0.1 * t109 - 0.01 * t61;
+    let t152 = 0.1 * t114 + t151;
+    let t153 = 0.1 * t119 + t152;
+    let t154 = 0.1 * t124 + t153;
+    let t155 = 0.1 * t129 + t154;
+    let t156 = 0.1 * t134 + t155;
+    let t157 = 0.1 * t139 + t156;
+    let t158 = t150 + 0.17 * t91 + t157;
+    let t159 = t3 * s_q2;
+    let t160 = -0.2 * (t10 + t3 * c_q2);
+    let t161 = 0.2 * c_q3 * t159 - s_q3 * t160;
+    let t162 = 0.2 * (s_q3 * t159 - t17) + c_q3 * t160;
+    let t163 = c_q4 * t161 - s_q4 * t162;
+    let t164 = c_q4 * t162 + s_q4 * t161 - 0.2 * t24;
+    let t165 = c_q5 * t163 - s_q5 * t164;
+    let t166 = c_q5 * t164 + s_q5 * t163 - 0.2 * t31;
+    let t167 = c_q6 * t165 - s_q6 * t166;
+    let t168 = c_q6 * t166 + s_q6 * t165 - 0.2 * t38;
+    let t169 = c_q7 * t167 - s_q7 * t168;
+    let t170 = c_q7 * t168 + s_q7 * t167 - 0.2 * t45;
+    let t171 = c_q8 * t169 - s_q8 * t170;
+    let t172 = c_q9 * t171 - s_q9 * (c_q8 * t170 + s_q8 * t169 - 0.2 * t52);
+    let t173 = 0.15 * t171 + 0.05 * t172;
+    let t174 = 0.25 * t169 + t173;
+    let t175 = 0.35 * t167 + t174;
+    let t176 = 0.45 * t165 + t175;
+    let t177 = 0.55 * t163 + t176;
+    let t178 = 0.65 * t161 + t177;
+    let t179 = 0.15 * t159 + t178;
+    let t180 = t157 + t179;
+    let t181 = t10 * s_q3;
+    let t182 = -0.2 * (t17 + t10 * c_q3);
+    let t183 = 0.2 * c_q4 * t181 - s_q4 * t182;
+    let t184 = 0.2 * (s_q4 * t181 - t24) + c_q4 * t182;
+    let t185 = c_q5 * t183 - s_q5 * t184;
+    let t186 = c_q5 * t184 + s_q5 * t183 - 0.2 * t31;
+    let t187 = c_q6 * t185 - s_q6 * t186;
+    let t188 = c_q6 * t186 + s_q6 * t185 - 0.2 * t38;
+    let t189 = c_q7 * t187 - s_q7 * t188;
+    let t190 = c_q7 * t188 + s_q7 * t187 - 0.2 * t45;
+    let t191 = c_q8 * t189 - s_q8 * t190;
+    let t192 = c_q9 * t191 - s_q9 * (c_q8 * t190 + s_q8 * t189 - 0.2 * t52);
+    let t193 = 0.15 * t191 + 0.05 * t192;
+    let t194 = 0.25 * t189 + t193;
+    let t195 = 0.35 * t187 + t194;
+    let t196 = 0.45 * t185 + t195;
+    let t197 = 0.55 * t183 + t196;
+    let t198 = 0.13 * t181 + t197;
+    let t199 = t157 + t198;
+    let t200 = t17 * s_q4;
+    let t201 = -0.2 * (t24 + t17 * c_q4);
+    let t202 = 0.2 * c_q5 * t200 - s_q5 * t201;
+    let t203 = 0.2 * (s_q5 * t200 - t31) + c_q5 * t201;
+    let t204 = c_q6 * t202 - s_q6 * t203;
+    let t205 = c_q6 * t203 + s_q6 * t202 - 0.2 * t38;
+    let t206 = c_q7 * t204 - s_q7 * t205;
+    let t207 = c_q7 * t205 + s_q7 * t204 - 0.2 * t45;
+    let t208 = c_q8 * t206 - s_q8 * t207;
+    let t209 = c_q9 * t208 - s_q9 * (c_q8 * t207 + s_q8 * t206 - 0.2 * t52);
+    let t210 = t138 + s_q2 * t136;
+    let t211 = 0.15 * t208 + 0.05 * t209;
+    let t212 = 0.25 * t206 + t211;
+    let t213 = 0.35 * t204 + t212;
+    let t214 = 0.45 * t202 + t213;
+    let t215 = 0.11 * t200 + t214;
+    let t216 = t156 + t215;
+    let t217 = 0.1 * t210 + t216;
+    let t218 = t24 * s_q5;
+    let t219 = -0.2 * (t31 + t24 * c_q5);
+    let t220 = 0.2 * c_q6 * t218 - s_q6 * t219;
+    let t221 = 0.2 * (s_q6 * t218 - t38) + c_q6 * t219;
+    let t222 = c_q7 * t220 - s_q7 * t221;
+    let t223 = c_q7 * t221 + s_q7 * t220 - 0.2 * t45;
+    let t224 = c_q8 * t222 - s_q8 * t223;
+    let t225 = c_q9 * t224 - s_q9 * (c_q8 * t223 + s_q8 * t222 - 0.2 * t52);
+    let t226 = t133 + s_q3 * t131;
+    let t227 = c_q3 * t131 - t135;
+    let t228 = s_q2 * t227 + c_q2 * t226;
+    let t229 = 0.15 * t224 + 0.05 * t225;
+    let t230 = 0.25 * t222 + t229;
+    let t231 = 0.35 * t220 + t230;
+    let t232 = 0.09 * t218 + t231;
+    let t233 = t155 + t232;
+    let t234 = 0.1 * t226 + t233;
+    let t235 = 0.1 * t228 + t234;
+    let t236 = t31 * s_q6;
+    let t237 = -0.2 * (t38 + t31 * c_q6);
+    let t238 = 0.2 * c_q7 * t236 - s_q7 * t237;
+    let t239 = 0.2 * (s_q7 * t236 - t45) + c_q7 * t237;
+    let t240 = c_q8 * t238 - s_q8 * t239;
+    let t241 = c_q9 * t240 - s_q9 * (c_q8 * t239 + s_q8 * t238 - 0.2 * t52);
+    let t242 = t128 + s_q4 * t126;
+    let t243 = c_q4 * t126 - t130;
+    let t244 = s_q3 * t243 + c_q3 * t242;
+    let t245 = c_q3 * t243 - s_q3 * t242;
+    let t246 = s_q2 * t245 + c_q2 * t244;
+    let t247 = 0.15 * t240 + 0.05 * t241;
+    let t248 = 0.25 * t238 + t247;
+    let t249 = 0.07 * t236 + t248;
+    let t250 = t154 + t249;
+    let t251 = 0.1 * t242 + t250;
+    let t252 = 0.1 * t244 + t251;
+    let t253 = 0.1 * t246 + t252;
+    let t254 = t38 * s_q7;
+    let t255 = -0.2 * (t45 + t38 * c_q7);
+    let t256 = 0.2 * c_q8 * t254 - s_q8 * t255;
+    let t257 = c_q9 * t256 - s_q9 * (0.2 * (s_q8 * t254 - t52) + c_q8 * t255);
+    let t258 = t123 + s_q5 * t121;
+    let t259 = c_q5 * t121 - t125;
+    let t260 = s_q4 * t259 + c_q4 * t258;
+    let t261 = c_q4 * t259 - s_q4 * t258;
+    let t262 = s_q3 * t261 + c_q3 * t260;
+    let t263 = c_q3 * t261 - s_q3 * t260;
+    let t264 = s_q2 * t263 + c_q2 * t262;
+    let t265 = 0.15 * t256 + 0.05 * t257;
+    let t266 = 0.05 * t254 + t265;
+    let t267 = t153 + t266;
+    let t268 = 0.1 * t258 + t267;
+    let t269 = 0.1 * t260 + t268;
+    let t270 = 0.1 * t262 + t269;
+    let t271 = 0.1 * t264 + t270;
+    let t272 = t45 * s_q8;
+    let t273 = 0.2 * c_q9 * t272 + 0.2 * s_q9 * (t52 + t45 * c_q8);
+    let t274 = t118 + s_q6 * t116;
+    let t275 = c_q6 * t116 - t120;
+    let t276 = s_q5 * t275 + c_q5 * t274;
+    let t277 = c_q5 * t275 - s_q5 * t274;
+    let t278 = s_q4 * t277 + c_q4 * t276;
+    let t279 = c_q4 * t277 - s_q4 * t276;
+    let t280 = s_q3 * t279 + c_q3 * t278;
+    let t281 = c_q3 * t279 - s_q3 * t278;
+    let t282 = s_q2 * t281 + c_q2 * t280;
+    let t283 = 0.03 * t272 + 0.05 * t273;
+    let t284 = t152 + t283;
+    let t285 = 0.1 * t274 + t284;
+    let t286 = 0.1 * t276 + t285;
+    let t287 = 0.1 * t278 + t286;
+    let t288 = 0.1 * t280 + t287;
+    let t289 = 0.1 * t282 + t288;
+    let t290 = t52 * s_q9;
+    let t291 = t113 + s_q7 * t111;
+    let t292 = c_q7 * t111 - t115;
+    let t293 = s_q6 * t292 + c_q6 * t291;
+    let t294 = c_q6 * t292 - s_q6 * t291;
+    let t295 = s_q5 * t294 + c_q5 * t293;
+    let t296 = c_q5 * t294 - s_q5 * t293;
+    let t297 = s_q4 * t296 + c_q4 * t295;
+    let t298 = c_q4 * t296 - s_q4 * t295;
+    let t299 = s_q3 * t298 + c_q3 * t297;
+    let t300 = c_q3 * t298 - s_q3 * t297;
+    let t301 = s_q2 * t300 + c_q2 * t299;
+    let t302 = t151 + 0.01 * t290;
+    let t303 = 0.1 * t291 + t302;
+    let t304 = 0.1 * t293 + t303;
+    let t305 = 0.1 * t295 + t304;
+    let t306 = 0.1 * t297 + t305;
+    let t307 = 0.1 * t299 + t306;
+    let t308 = 0.1 * t301 + t307;
+    let t309 = -0.1 * (t108 + s_q8 * t59);
+    let t310 = 0.1 * (t110 - c_q8 * t59);
+    let t311 = s_q7 * t310 + c_q7 * t309;
+    let t312 = c_q7 * t310 - s_q7 * t309;
+    let t313 = s_q6 * t312 + c_q6 * t311;
+    let t314 = c_q6 * t312 - s_q6 * t311;
+    let t315 = s_q5 * t314 + c_q5 * t313;
+    let t316 = c_q5 * t314 - s_q5 * t313;
+    let t317 = s_q4 * t316 + c_q4 * t315;
+    let t318 = c_q4 * t316 - s_q4 * t315;
+    let t319 = s_q3 * t318 + c_q3 * t317;
+    let t320 = c_q3 * t318 - s_q3 * t317;
+    let t321 = s_q2 * t320 + c_q2 * t319;
+    let t322 = 0.1 * t309 - 0.01 * t61;
+    let t323 = 0.1 * t311 + t322;
+    let t324 = 0.1 * t313 + t323;
+    let t325 = 0.1 * t315 + t324;
+    let t326 = 0.1 * t317 + t325;
+    let t327 = 0.1 * t319 + t326;
+    let t328 = 0.1 * t321 + t327;
+    let t329 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t330 = c_q2 * t329 - s_q2 * t58;
+    let t331 = c_q2 * t58 + s_q2 * t329;
+    let t332 = c_q3 * t330 - s_q3 * t331;
+    let t333 = c_q3 * t331 + s_q3 * t330;
+    let t334 = c_q4 * t332 - s_q4 * t333;
+    let t335 = c_q4 * t333 + s_q4 * t332;
+    let t336 = c_q5 * t334 - s_q5 * t335;
+    let t337 = c_q5 * t335 + s_q5 * t334;
+    let t338 = c_q6 * t336 - s_q6 * t337;
+    let t339 = c_q6 * t337 + s_q6 * t336;
+    let t340 = c_q7 * t338 - s_q7 * t339;
+    let t341 = c_q7 * t339 + s_q7 * t338;
+    let t342 = c_q8 * t340 - s_q8 * t341;
+    let t343 = c_q9 * t342 - s_q9 * (c_q8 * t341 + s_q8 * t340);
+    let t344 = 0.15 * t342 + 0.05 * t343;
+    let t345 = 0.25 * t340 + t344;
+    let t346 = 0.35 * t338 + t345;
+    let t347 = 0.45 * t336 + t346;
+    let t348 = 0.55 * t334 + t347;
+    let t349 = 0.65 * t332 + t348;
+    let t350 = 0.75 * t330 + t349;
+    let t351 = 0.85 * t329 + t350;
+    let t352 = c_q2 * t6 - t2 * s_q2;
+    let t353 = t2 * c_q2 + s_q2 * t6;
+    let t354 = c_q3 * t352 - s_q3 * t353;
+    let t355 = c_q3 * t353 + s_q3 * t352;
+    let t356 = c_q4 * t354 - s_q4 * t355;
+    let t357 = c_q4 * t355 + s_q4 * t354;
+    let t358 = c_q5 * t356 - s_q5 * t357;
+    let t359 = c_q5 * t357 + s_q5 * t356;
+    let t360 = c_q6 * t358 - s_q6 * t359;
+    let t361 = c_q6 * t359 + s_q6 * t358;
+    let t362 = c_q7 * t360 - s_q7 * t361;
+    let t363 = c_q7 * t361 + s_q7 * t360;
+    let t364 = c_q8 * t362 - s_q8 * t363;
+    let t365 = c_q9 * t364 - s_q9 * (c_q8 * t363 + s_q8 * t362);
+    let t366 = 0.15 * t364 + 0.05 * t365;
+    let t367 = 0.25 * t362 + t366;
+    let t368 = 0.35 * t360 + t367;
+    let t369 = 0.45 * t358 + t368;
+    let t370 = 0.55 * t356 + t369;
+    let t371 = 0.65 * t354 + t370;
+    let t372 = 0.75 * t352 + t371;
+    let t373 = 0.85 * t6 + t372;
+    let t374 = c_q3 * t13 - t9 * s_q3;
+    let t375 = t9 * c_q3 + s_q3 * t13;
+    let t376 = c_q4 * t374 - s_q4 * t375;
+    let t377 = c_q4 * t375 + s_q4 * t374;
+    let t378 = c_q5 * t376 - s_q5 * t377;
+    let t379 = c_q5 * t377 + s_q5 * t376;
+    let t380 = c_q6 * t378 - s_q6 * t379;
+    let t381 = c_q6 * t379 + s_q6 * t378;
+    let t382 = c_q7 * t380 - s_q7 * t381;
+    let t383 = c_q7 * t381 + s_q7 * t380;
+    let t384 = c_q8 * t382 - s_q8 * t383;
+    let t385 = c_q9 * t384 - s_q9 * (c_q8 * t383 + s_q8 * t382);
+    let t386 = 0.15 * t384 + 0.05 * t385;
+    let t387 = 0.25 * t382 + t386;
+    let t388 = 0.35 * t380 + t387;
+    let t389 = 0.45 * t378 + t388;
+    let t390 = 0.55 * t376 + t389;
+    let t391 = 0.65 * t374 + t390;
+    let t392 = 0.75 * t13 + t391;
+    let t393 = 0.1 * t89 + t392;
+    let t394 = c_q4 * t20 - t16 * s_q4;
+    let t395 = t16 * c_q4 + s_q4 * t20;
+    let t396 = c_q5 * t394 - s_q5 * t395;
+    let t397 = c_q5 * t395 + s_q5 * t394;
+    let t398 = c_q6 * t396 - s_q6 * t397;
+    let t399 = c_q6 * t397 + s_q6 * t396;
+    let t400 = c_q7 * t398 - s_q7 * t399;
+    let t401 = c_q7 * t399 + s_q7 * t398;
+    let t402 = c_q8 * t400 - s_q8 * t401;
+    let t403 = c_q9 * t402 - s_q9 * (c_q8 * t401 + s_q8 * t400);
+    let t404 = c_q2 * t85 - s_q2 * t87;
+    let t405 = 0.15 * t402 + 0.05 * t403;
+    let t406 = 0.25 * t400 + t405;
+    let t407 = 0.35 * t398 + t406;
+    let t408 = 0.45 * t396 + t407;
+    let t409 = 0.55 * t394 + t408;
+    let t410 = 0.65 * t20 + t409;
+    let t411 = 0.1 * t85 + t410;
+    let t412 = 0.1 * t404 + t411;
+    let t413 = c_q5 * t27 - t23 * s_q5;
+    let t414 = t23 * c_q5 + s_q5 * t27;
+    let t415 = c_q6 * t413 - s_q6 * t414;
+    let t416 = c_q6 * t414 + s_q6 * t413;
+    let t417 = c_q7 * t415 - s_q7 * t416;
+    let t418 = c_q7 * t416 + s_q7 * t415;
+    let t419 = c_q8 * t417 - s_q8 * t418;
+    let t420 = c_q9 * t419 - s_q9 * (c_q8 * t418 + s_q8 * t417);
+    let t421 = s_q3 * t83 + c_q3 * t81;
+    let t422 = c_q3 * t83 - s_q3 * t81;
+    let t423 = s_q2 * t422 + c_q2 * t421;
+    let t424 = 0.15 * t419 + 0.05 * t420;
+    let t425 = 0.25 * t417 + t424;
+    let t426 = 0.35 * t415 + t425;
+    let t427 = 0.45 * t413 + t426;
+    let t428 = 0.55 * t27 + t427;
+    let t429 = 0.1 * t81 + t428;
+    let t430 = 0.1 * t421 + t429;
+    let t431 = 0.1 * t423 + t430;
+    let t432 = c_q6 * t34 - t30 * s_q6;
+    let t433 = t30 * c_q6 + s_q6 * t34;
+    let t434 = c_q7 * t432 - s_q7 * t433;
+    let t435 = c_q7 * t433 + s_q7 * t432;
+    let t436 = c_q8 * t434 - s_q8 * t435;
+    let t437 = c_q9 * t436 - s_q9 * (c_q8 * t435 + s_q8 * t434);
+    let t438 = s_q4 * t79 + c_q4 * t77;
+    let t439 = c_q4 * t79 - s_q4 * t77;
+    let t440 = s_q3 * t439 + c_q3 * t438;
+    let t441 = c_q3 * t439 - s_q3 * t438;
+    let t442 = s_q2 * t441 + c_q2 * t440;
+    let t443 = 0.15 * t436 + 0.05 * t437;
+    let t444 = 0.25 * t434 + t443;
+    let t445 = 0.35 * t432 + t444;
+    let t446 = 0.45 * t34 + t445;
+    let t447 = 0.1 * t77 + t446;
+    let t448 = 0.1 * t438 + t447;
+    let t449 = 0.1 * t440 + t448;
+    let t450 = 0.1 * t442 + t449;
+    let t451 = c_q7 * t41 - t37 * s_q7;
+    let t452 = t37 * c_q7 + s_q7 * t41;
+    let t453 = c_q8 * t451 - s_q8 * t452;
+    let t454 = c_q9 * t453 - s_q9 * (c_q8 * t452 + s_q8 * t451);
+    let t455 = s_q5 * t75 + c_q5 * t73;
+    let t456 = c_q5 * t75 - s_q5 * t73;
+    let t457 = s_q4 * t456 + c_q4 * t455;
+    let t458 = c_q4 * t456 - s_q4 * t455;
+    let t459 = s_q3 * t458 + c_q3 * t457;
+    let t460 = c_q3 * t458 - s_q3 * t457;
+    let t461 = s_q2 * t460 + c_q2 * t459;
+    let t462 = 0.15 * t453 + 0.05 * t454;
+    let t463 = 0.25 * t451 + t462;
+    let t464 = 0.35 * t41 + t463;
+    let t465 = 0.1 * t73 + t464;
+    let t466 = 0.1 * t455 + t465;
+    let t467 = 0.1 * t457 + t466;
+    let t468 = 0.1 * t459 + t467;
+    let t469 = 0.1 * t461 + t468;
+    let t470 = c_q8 * t48 - t44 * s_q8;
+    let t471 = c_q9 * t470 - s_q9 * (t44 * c_q8 + s_q8 * t48);
+    let t472 = s_q6 * t71 + c_q6 * t69;
+    let t473 = c_q6 * t71 - s_q6 * t69;
+    let t474 = s_q5 * t473 + c_q5 * t472;
+    let t475 = c_q5 * t473 - s_q5 * t472;
+    let t476 = s_q4 * t475 + c_q4 * t474;
+    let t477 = c_q4 * t475 - s_q4 * t474;
+    let t478 = s_q3 * t477 + c_q3 * t476;
+    let t479 = c_q3 * t477 - s_q3 * t476;
+    let t480 = s_q2 * t479 + c_q2 * t478;
+    let t481 = 0.15 * t470 + 0.05 * t471;
+    let t482 = 0.25 * t48 + t481;
+    let t483 = 0.1 * t69 + t482;
+    let t484 = 0.1 * t472 + t483;
+    let t485 = 0.1 * t474 + t484;
+    let t486 = 0.1 * t476 + t485;
+    let t487 = 0.1 * t478 + t486;
+    let t488 = 0.1 * t480 + t487;
+    let t489 = c_q9 * t55 - t51 * s_q9;
+    let t490 = s_q7 * t67 + c_q7 * t65;
+    let t491 = c_q7 * t67 - s_q7 * t65;
+    let t492 = s_q6 * t491 + c_q6 * t490;
+    let t493 = c_q6 * t491 - s_q6 * t490;
+    let t494 = s_q5 * t493 + c_q5 * t492;
+    let t495 = c_q5 * t493 - s_q5 * t492;
+    let t496 = s_q4 * t495 + c_q4 * t494;
+    let t497 = c_q4 * t495 - s_q4 * t494;
+    let t498 = s_q3 * t497 + c_q3 * t496;
+    let t499 = c_q3 * t497 - s_q3 * t496;
+    let t500 = s_q2 * t499 + c_q2 * t498;
+    let t501 = 0.15 * t55 + 0.05 * t489;
+    let t502 = 0.1 * t65 + t501;
+    let t503 = 0.1 * t490 + t502;
+    let t504 = 0.1 * t492 + t503;
+    let t505 = 0.1 * t494 + t504;
+    let t506 = 0.1 * t496 + t505;
+    let t507 = 0.1 * t498 + t506;
+    let t508 = 0.1 * t500 + t507;
+    let t509 = c_q9 * (-0.1 * t54 - t55) + s_q9 * (t51 + 0.1 * t53);
+    let t510 = s_q8 * t63 + c_q8 * t60;
+    let t511 = c_q8 * t63 - s_q8 * t60;
+    let t512 = s_q7 * t511 + c_q7 * t510;
+    let t513 = c_q7 * t511 - s_q7 * t510;
+    let t514 = s_q6 * t513 + c_q6 * t512;
+    let t515 = c_q6 * t513 - s_q6 * t512;
+    let t516 = s_q5 * t515 + c_q5 * t514;
+    let t517 = c_q5 * t515 - s_q5 * t514;
+    let t518 = s_q4 * t517 + c_q4 * t516;
+    let t519 = c_q4 * t517 - s_q4 * t516;
+    let t520 = s_q3 * t519 + c_q3 * t518;
+    let t521 = c_q3 * t519 - s_q3 * t518;
+    let t522 = s_q2 * t521 + c_q2 * t520;
+    let t523 = 0.1 * t60 - 0.05 * t509;
+    let t524 = 0.1 * t510 + t523;
+    let t525 = 0.1 * t512 + t524;
+    let t526 = 0.1 * t514 + t525;
+    let t527 = 0.1 * t516 + t526;
+    let t528 = 0.1 * t518 + t527;
+    let t529 = 0.1 * t520 + t528;
+    let t530 = 0.1 * t522 + t529;
+    (
+        [
+            [
+                t351 - 9.3195 * s_q0,
+                0.1 * (c_q1 * (t89 - 0.85 * t5) - s_q1 * (0.85 * t4 + t90)) + t373,
+                0.1 * (c_q1 * t89 - s_q1 * t90) + t393,
+                0.1 * (c_q1 * t404 - s_q1 * (c_q2 * t87 + s_q2 * t85)) + t412,
+                0.1 * (s_q1 * (c_q2 * t422 - s_q2 * t421) + c_q1 * t423) + t431,
+                0.1 * (s_q1 * (c_q2 * t441 - s_q2 * t440) + c_q1 * t442) + t450,
+                0.1 * (s_q1 * (c_q2 * t460 - s_q2 * t459) + c_q1 * t461) + t469,
+                0.1 * (s_q1 * (c_q2 * t479 - s_q2 * t478) + c_q1 * t480) + t488,
+                0.1 * (s_q1 * (c_q2 * t499 - s_q2 * t498) + c_q1 * t500) + t508,
+                0.1 * (s_q1 * (c_q2 * t521 - s_q2 * t520) + c_q1 * t522) + t530,
+            ],
+            [t351, t373, t393, t412, t431, t450, t469, t488, t508, t530],
+            [t350, t372, t392, t411, t430, t449, t468, t487, t507, t529],
+            [t349, t371, t391, t410, t429, t448, t467, t486, t506, t528],
+            [t348, t370, t390, t409, t428, t447, t466, t485, t505, t527],
+            [t347, t369, t389, t408, t427, t446, t465, t484, t504, t526],
+            [t346, t368, t388, t407, t426, t445, t464, t483, t503, t525],
+            [t345, t367, t387, t406, t425, t444, t463, t482, t502, t524],
+            [t344, t366, t386, t405, t424, t443, t462, t481, t501, t523],
+            [
+                0.05 * t343,
+                0.05 * t365,
+                0.05 * t385,
+                0.05 * t403,
+                0.05 * t420,
+                0.05 * t437,
+                0.05 * t454,
+                0.05 * t471,
+                0.05 * t489,
+                -0.05 * t509,
+            ],
+        ],
+        [
+            [
+                0.1 * t143 + t158,
+                0.1 * t143 + t180,
+                0.1 * (t142 + s_q1 * t141) + t199,
+                0.1 * (s_q1 * (c_q2 * t136 - t140) + c_q1 * t210) + t217,
+                0.1 * (s_q1 * (c_q2 * t227 - s_q2 * t226) + c_q1 * t228) + t235,
+                0.1 * (s_q1 * (c_q2 * t245 - s_q2 * t244) + c_q1 * t246) + t253,
+                0.1 * (s_q1 * (c_q2 * t263 - s_q2 * t262) + c_q1 * t264) + t271,
+                0.1 * (s_q1 * (c_q2 * t281 - s_q2 * t280) + c_q1 * t282) + t289,
+                0.1 * (s_q1 * (c_q2 * t300 - s_q2 * t299) + c_q1 * t301) + t308,
+                0.1 * (s_q1 * (c_q2 * t320 - s_q2 * t319) + c_q1 * t321) + t328,
+            ],
+            [t158, t180, t199, t217, t235, t253, t271, t289, t308, t328],
+            [
+                t150 + t156,
+                t156 + t179,
+                t156 + t198,
+                t216,
+                t234,
+                t252,
+                t270,
+                t288,
+                t307,
+                t327,
+            ],
+            [
+                t149 + t155,
+                t155 + t178,
+                t155 + t198,
+                t155 + t215,
+                t233,
+                t251,
+                t269,
+                t287,
+                t306,
+                t326,
+            ],
+            [
+                t148 + t154,
+                t154 + t177,
+                t154 + t197,
+                t154 + t215,
+                t154 + t232,
+                t250,
+                t268,
+                t286,
+                t305,
+                t325,
+            ],
+            [
+                t147 + t153,
+                t153 + t176,
+                t153 + t196,
+                t153 + t214,
+                t153 + t232,
+                t153 + t249,
+                t267,
+                t285,
+                t304,
+                t324,
+            ],
+            [
+                t146 + t152,
+                t152 + t175,
+                t152 + t195,
+                t152 + t213,
+                t152 + t231,
+                t152 + t249,
+                t152 + t266,
+                t284,
+                t303,
+                t323,
+            ],
+            [
+                t145 + t151,
+                t151 + t174,
+                t151 + t194,
+                t151 + t212,
+                t151 + t230,
+                t151 + t248,
+                t151 + t266,
+                t151 + t283,
+                t302,
+                t322,
+            ],
+            [
+                t144 - 0.01 * t61,
+                t173 - 0.01 * t61,
+                t193 - 0.01 * t61,
+                t211 - 0.01 * t61,
+                t229 - 0.01 * t61,
+                t247 - 0.01 * t61,
+                t265 - 0.01 * t61,
+                t283 - 0.01 * t61,
+                0.01 * (t290 - t61),
+                -0.01 * t61,
+            ],
+            [
+                0.05 * t106,
+                0.05 * t172,
+                0.05 * t192,
+                0.05 * t209,
+                0.05 * t225,
+                0.05 * t241,
+                0.05 * t257,
+                0.05 * t273,
+                0.01 * t290,
+                0.0,
+            ],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 11,
+    add: 18,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = sin(t0);
+    let t2 = q[2] + t0;
+    let t3 = sin(t2);
+    let t4 = q[3] + t2;
+    let t5 = sin(t4);
+    let t6 = q[4] + t4;
+    let t7 = sin(t6);
+    let t8 = q[5] + t6;
+    let t9 = sin(t8);
+    let t10 = q[6] + t8;
+    let t11 = sin(t10);
+    let t12 = q[7] + t10;
+    let t13 = sin(t12);
+    let t14 = q[8] + t12;
+    let t15 = sin(t14);
+    let t16 = sin(q[9] + t14);
+    let t17 = -1.4715 * t15 - 0.4905 * t16;
+    let t18 = t17 - 2.4525 * t13;
+    let t19 = t18 - 3.4335 * t11;
+    let t20 = t19 - 4.4145 * t9;
+    let t21 = t20 - 5.3955 * t7;
+    let t22 = t21 - 6.3765 * t5;
+    let t23 = t22 - 7.3575 * t3;
+    let t24 = t23 - 8.3385 * t1;
+    let t25 = -0.4905 * t16;
+    [
+        [t24 - 9.3195 * s_q0, t24, t23, t22, t21, t20, t19, t18, t17, t25],
+        [t24, t24, t23, t22, t21, t20, t19, t18, t17, t25],
+        [t23, t23, t23, t22, t21, t20, t19, t18, t17, t25],
+        [t22, t22, t22, t22, t21, t20, t19, t18, t17, t25],
+        [t21, t21, t21, t21, t21, t20, t19, t18, t17, t25],
+        [t20, t20, t20, t20, t20, t20, t19, t18, t17, t25],
+        [t19, t19, t19, t19, t19, t19, t19, t18, t17, t25],
+        [t18, t18, t18, t18, t18, t18, t18, t18, t17, t25],
+        [t17, t17, t17, t17, t17, t17, t17, t17, t17, t25],
+        [t25, t25, t25, t25, t25, t25, t25, t25, t25, t25],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 1098,
+    add: 656,
+    div: 9,
+    sqrt: 0,
+    sin: 9,
+    cos: 9,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let [(s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7), (s_q8, c_q8)] = lanes
+        .sin_cos_quad(q[5], q[6], q[7], q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t0 = s_q8 * s_q9;
+    let t1 = 0.05 * (c_q8 * c_q9 - t0);
+    let t2 = c_q8 * s_q9;
+    let t3 = -0.05 * (s_q8 * c_q9 + t2);
+    let t4 = s_q7 * t3 + c_q7 * t1;
+    let t5 = c_q7 * t3 - s_q7 * t1;
+    let t6 = s_q6 * t5 + c_q6 * t4;
+    let t7 = c_q6 * t5 - s_q6 * t4;
+    let t8 = s_q5 * t7 + c_q5 * t6;
+    let t9 = c_q5 * t7 - s_q5 * t6;
+    let t10 = s_q4 * t9 + c_q4 * t8;
+    let t11 = c_q4 * t9 - s_q4 * t8;
+    let t12 = s_q3 * t11 + c_q3 * t10;
+    let t13 = c_q3 * t11 - s_q3 * t10;
+    let t14 = s_q2 * t13 + c_q2 * t12;
+    let t15 = 0.005 * c_q9 + 0.1 * t1;
+    let t16 = 0.1 * t4 + t15;
+    let t17 = 0.1 * t6 + t16;
+    let t18 = 0.1 * t8 + t17;
+    let t19 = 0.1 * t10 + t18;
+    let t20 = 0.1 * t12 + t19;
+    let t21 = 0.1 * t14 + t20;
+    let t22 = 0.1 * (s_q1 * (c_q2 * t13 - s_q2 * t12) + c_q1 * t14) + t21
+        + 0.0033333333333333335;
+    let t23 = t21 + 0.0033333333333333335;
+    let t24 = t20 + 0.0033333333333333335;
+    let t25 = t19 + 0.0033333333333333335;
+    let t26 = t18 + 0.0033333333333333335;
+    let t27 = t17 + 0.0033333333333333335;
+    let t28 = t16 + 0.0033333333333333335;
+    let t29 = t15 + 0.0033333333333333335;
+    let t30 = 0.005 * c_q9 + 0.0033333333333333335;
+    let t31 = 0.05 * c_q9 + 0.15;
+    let t32 = c_q8 * t31 - 0.05 * t0;
+    let t33 = 0.05 * t2 + s_q8 * t31;
+    let t34 = -t33;
+    let t35 = t32 + 0.25;
+    let t36 = s_q7 * t34 + c_q7 * t32;
+    let t37 = c_q7 * t34 - s_q7 * t32;
+    let t38 = s_q6 * t37 + c_q6 * t36;
+    let t39 = c_q6 * t37 - s_q6 * t36;
+    let t40 = s_q5 * t39 + c_q5 * t38;
+    let t41 = c_q5 * t39 - s_q5 * t38;
+    let t42 = s_q4 * t41 + c_q4 * t40;
+    let t43 = c_q4 * t41 - s_q4 * t40;
+    let t44 = s_q3 * t43 + c_q3 * t42;
+    let t45 = c_q3 * t43 - s_q3 * t42;
+    let t46 = s_q2 * t45 + c_q2 * t44;
+    let t47 = c_q7 * t35 - s_q7 * t33;
+    let t48 = s_q7 * t35 + c_q7 * t33;
+    let t49 = t47 + 0.35;
+    let t50 = c_q6 * t49 - s_q6 * t48;
+    let t51 = s_q6 * t49 + c_q6 * t48;
+    let t52 = t50 + 0.45;
+    let t53 = c_q5 * t52 - s_q5 * t51;
+    let t54 = s_q5 * t52 + c_q5 * t51;
+    let t55 = t53 + 0.55;
+    let t56 = c_q4 * t55 - s_q4 * t54;
+    let t57 = s_q4 * t55 + c_q4 * t54;
+    let t58 = t56 + 0.65;
+    let t59 = c_q3 * t58 - s_q3 * t57;
+    let t60 = s_q3 * t58 + c_q3 * t57;
+    let t61 = t59 + 0.75;
+    let t62 = c_q2 * t61 - s_q2 * t60;
+    let t63 = s_q2 * t61 + c_q2 * t60;
+    let t64 = c_q1 * (t62 + 0.85) - s_q1 * t63;
+    let t65 = -t57;
+    let t66 = -t54;
+    let t67 = -t51;
+    let t68 = -t48;
+    let t69 = c_q2 * t59 - s_q2 * t60;
+    let t70 = c_q3 * t65 - s_q3 * t56;
+    let t71 = s_q3 * t65 + c_q3 * t56;
+    let t72 = s_q2 * t70 + c_q2 * t71;
+    let t73 = c_q4 * t66 - s_q4 * t53;
+    let t74 = s_q4 * t66 + c_q4 * t53;
+    let t75 = c_q3 * t73 - s_q3 * t74;
+    let t76 = s_q3 * t73 + c_q3 * t74;
+    let t77 = s_q2 * t75 + c_q2 * t76;
+    let t78 = c_q5 * t67 - s_q5 * t50;
+    let t79 = s_q5 * t67 + c_q5 * t50;
+    let t80 = c_q4 * t78 - s_q4 * t79;
+    let t81 = s_q4 * t78 + c_q4 * t79;
+    let t82 = c_q3 * t80 - s_q3 * t81;
+    let t83 = s_q3 * t80 + c_q3 * t81;
+    let t84 = s_q2 * t82 + c_q2 * t83;
+    let t85 = c_q6 * t68 - s_q6 * t47;
+    let t86 = s_q6 * t68 + c_q6 * t47;
+    let t87 = c_q5 * t85 - s_q5 * t86;
+    let t88 = s_q5 * t85 + c_q5 * t86;
+    let t89 = c_q4 * t87 - s_q4 * t88;
+    let t90 = s_q4 * t87 + c_q4 * t88;
+    let t91 = c_q3 * t89 - s_q3 * t90;
+    let t92 = s_q3 * t89 + c_q3 * t90;
+    let t93 = s_q2 * t91 + c_q2 * t92;
+    let t94 = 0.01 * c_q9 + 0.016666666666666666 - 300.0 * t30 * t30;
+    let inv0 = 1.0 / t94;
+    let t95 = 0.01 * c_q9 + 0.1 * t32;
+    let t96 = t95 + 0.016666666666666666 - 300.0 * t29 * t30;
+    let t97 = 0.1 * t36 + t95;
+    let t98 = t97 + 0.016666666666666666 - 300.0 * t28 * t30;
+    let t99 = 0.1 * t38 + t97;
+    let t100 = t99 + 0.016666666666666666 - 300.0 * t27 * t30;
+    let t101 = 0.1 * t40 + t99;
+    let t102 = t101 + 0.016666666666666666 - 300.0 * t26 * t30;
+    let t103 = 0.1 * t42 + t101;
+    let t104 = t103 + 0.016666666666666666 - 300.0 * t25 * t30;
+    let t105 = 0.1 * t44 + t103;
+    let t106 = t105 + 0.016666666666666666 - 300.0 * t24 * t30;
+    let t107 = 0.1 * t46 + t105;
+    let t108 = t107 + 0.016666666666666666 - 300.0 * t23 * t30;
+    let t109 = 0.1 * (s_q1 * (c_q2 * t45 - s_q2 * t44) + c_q1 * t46) + t107
+        + 0.016666666666666666 - 300.0 * t22 * t30;
+    let t110 = 0.01 * c_q9 + 0.2 * t32;
+    let t111 = t110 + 0.04 - 300.0 * t29 * t29 - inv0 * t96 * t96;
+    let inv1 = 1.0 / t111;
+    let t112 = 0.1 * t47 + t110;
+    let t113 = t112 + 0.04 - 300.0 * t28 * t29 - inv0 * t96 * t98;
+    let t114 = 0.1 * t86 + t112;
+    let t115 = t114 + 0.04 - 300.0 * t27 * t29 - inv0 * t96 * t100;
+    let t116 = 0.1 * t88 + t114;
+    let t117 = t116 + 0.04 - 300.0 * t26 * t29 - inv0 * t96 * t102;
+    let t118 = 0.1 * t90 + t116;
+    let t119 = t118 + 0.04 - 300.0 * t25 * t29 - inv0 * t96 * t104;
+    let t120 = 0.1 * t92 + t118;
+    let t121 = t120 + 0.04 - 300.0 * t24 * t29 - inv0 * t96 * t106;
+    let t122 = 0.1 * t93 + t120;
+    let t123 = t122 + 0.04 - 300.0 * t23 * t29 - inv0 * t96 * t108;
+    let t124 = 0.1 * (s_q1 * (c_q2 * t91 - s_q2 * t92) + c_q1 * t93) + t122 + 0.04
+        - inv0 * t96 * t109 - 300.0 * t22 * t29;
+    let t125 = 0.2 * t47 + t110;
+    let t126 = t125 + 0.07333333333333333 - 300.0 * t28 * t28 - inv0 * t98 * t98
+        - inv1 * t113 * t113;
+    let inv2 = 1.0 / t126;
+    let t127 = 0.1 * t50 + t125;
+    let t128 = t127 + 0.07333333333333333 - 300.0 * t27 * t28 - inv0 * t98 * t100
+        - inv1 * t113 * t115;
+    let t129 = 0.1 * t79 + t127;
+    let t130 = t129 + 0.07333333333333333 - 300.0 * t26 * t28 - inv0 * t98 * t102
+        - inv1 * t113 * t117;
+    let t131 = 0.1 * t81 + t129;
+    let t132 = t131 + 0.07333333333333333 - 300.0 * t25 * t28 - inv0 * t98 * t104
+        - inv1 * t113 * t119;
+    let t133 = 0.1 * t83 + t131;
+    let t134 = t133 + 0.07333333333333333 - 300.0 * t24 * t28 - inv0 * t98 * t106
+        - inv1 * t113 * t121;
+    let t135 = 0.1 * t84 + t133;
+    let t136 = t135 + 0.07333333333333333 - 300.0 * t23 * t28 - inv0 * t98 * t108
+        - inv1 * t113 * t123;
+    let t137 = 0.1 * (s_q1 * (c_q2 * t82 - s_q2 * t83) + c_q1 * t84) + t135
+        + 0.07333333333333333 - inv0 * t98 * t109 - inv1 * t113 * t124
+        - 300.0 * t22 * t28;
+    let t138 = 0.2 * t50 + t125;
+    let t139 = t138 + 0.11666666666666667 - 300.0 * t27 * t27 - inv0 * t100 * t100
+        - inv1 * t115 * t115 - inv2 * t128 * t128;
+    let inv3 = 1.0 / t139;
+    let t140 = 0.1 * t53 + t138;
+    let t141 = t140 + 0.11666666666666667 - 300.0 * t26 * t27 - inv0 * t100 * t102
+        - inv1 * t115 * t117 - inv2 * t128 * t130;
+    let t142 = 0.1 * t74 + t140;
+    let t143 = t142 + 0.11666666666666667 - 300.0 * t25 * t27 - inv0 * t100 * t104
+        - inv1 * t115 * t119 - inv2 * t128 * t132;
+    let t144 = 0.1 * t76 + t142;
+    let t145 = t144 + 0.11666666666666667 - 300.0 * t24 * t27 - inv0 * t100 * t106
+        - inv1 * t115 * t121 - inv2 * t128 * t134;
+    let t146 = 0.1 * t77 + t144;
+    let t147 = t146 + 0.11666666666666667 - 300.0 * t23 * t27 - inv0 * t100 * t108
+        - inv1 * t115 * t123 - inv2 * t128 * t136;
+    let t148 = 0.1 * (s_q1 * (c_q2 * t75 - s_q2 * t76) + c_q1 * t77) + t146
+        + 0.11666666666666667 - inv0 * t100 * t109 - inv1 * t115 * t124
+        - inv2 * t128 * t137 - 300.0 * t22 * t27;
+    let t149 = 0.2 * t53 + t138;
+    let t150 = t149 + 0.17 - 300.0 * t26 * t26 - inv0 * t102 * t102 - inv1 * t117 * t117
+        - inv2 * t130 * t130 - inv3 * t141 * t141;
+    let inv4 = 1.0 / t150;
+    let t151 = 0.1 * t56 + t149;
+    let t152 = t151 + 0.17 - 300.0 * t25 * t26 - inv0 * t102 * t104 - inv1 * t117 * t119
+        - inv2 * t130 * t132 - inv3 * t141 * t143;
+    let t153 = 0.1 * t71 + t151;
+    let t154 = t153 + 0.17 - 300.0 * t24 * t26 - inv0 * t102 * t106 - inv1 * t117 * t121
+        - inv2 * t130 * t134 - inv3 * t141 * t145;
+    let t155 = 0.1 * t72 + t153;
+    let t156 = t155 + 0.17 - 300.0 * t23 * t26 - inv0 * t102 * t108 - inv1 * t117 * t123
+        - inv2 * t130 * t136 - inv3 * t141 * t147;
+    let t157 = 0.1 * (s_q1 * (c_q2 * t70 - s_q2 * t71) + c_q1 * t72) + t155 + 0.17
+        - inv0 * t102 * t109 - inv1 * t117 * t124 - inv2 * t130 * t137
+        - inv3 * t141 * t148 - 300.0 * t22 * t26;
+    let t158 = 0.2 * t56 + t149;
+    let t159 = t158 + 0.23333333333333334 - 300.0 * t25 * t25 - inv0 * t104 * t104
+        - inv1 * t119 * t119 - inv2 * t132 * t132 - inv3 * t143 * t143
+        - inv4 * t152 * t152;
+    let inv5 = 1.0 / t159;
+    let t160 = 0.1 * t59 + t158;
+    let t161 = t160 + 0.23333333333333334 - 300.0 * t24 * t25 - inv0 * t104 * t106
+        - inv1 * t119 * t121 - inv2 * t132 * t134 - inv3 * t143 * t145
+        - inv4 * t152 * t154;
+    let t162 = 0.1 * t69 + t160;
+    let t163 = t162 + 0.23333333333333334 - 300.0 * t23 * t25 - inv0 * t104 * t108
+        - inv1 * t119 * t123 - inv2 * t132 * t136 - inv3 * t143 * t147
+        - inv4 * t152 * t156;
+    let t164 = 0.1 * (c_q1 * t69 - s_q1 * (c_q2 * t60 + s_q2 * t59)) + t162
+        + 0.23333333333333334 - inv0 * t104 * t109 - inv1 * t119 * t124
+        - inv2 * t132 * t137 - inv3 * t143 * t148 - inv4 * t152 * t157
+        - 300.0 * t22 * t25;
+    let t165 = 0.2 * t59 + t158;
+    let t166 = t165 + 0.30666666666666664 - 300.0 * t24 * t24 - inv0 * t106 * t106
+        - inv1 * t121 * t121 - inv2 * t134 * t134 - inv3 * t145 * t145
+        - inv4 * t154 * t154 - inv5 * t161 * t161;
+    let inv6 = 1.0 / t166;
+    let t167 = 0.1 * t62 + t165;
+    let t168 = t167 + 0.30666666666666664 - 300.0 * t23 * t24 - inv0 * t106 * t108
+        - inv1 * t121 * t123 - inv2 * t134 * t136 - inv3 * t145 * t147
+        - inv4 * t154 * t156 - inv5 * t161 * t163;
+    let t169 = 0.1 * (c_q1 * t62 - s_q1 * t63) + t167 + 0.30666666666666664
+        - inv0 * t106 * t109 - inv1 * t121 * t124 - inv2 * t134 * t137
+        - inv3 * t145 * t148 - inv4 * t154 * t157 - inv5 * t161 * t164
+        - 300.0 * t22 * t24;
+    let t170 = 0.2 * t62 + t165;
+    let t171 = t170 + 0.39 - 300.0 * t23 * t23 - inv0 * t108 * t108 - inv1 * t123 * t123
+        - inv2 * t136 * t136 - inv3 * t147 * t147 - inv4 * t156 * t156
+        - inv5 * t163 * t163 - inv6 * t168 * t168;
+    let inv7 = 1.0 / t171;
+    let t172 = 0.1 * t64 + t170 + 0.39 - inv0 * t108 * t109 - inv1 * t123 * t124
+        - inv2 * t136 * t137 - inv3 * t147 * t148 - inv4 * t156 * t157
+        - inv5 * t163 * t164 - inv6 * t168 * t169 - 300.0 * t22 * t23;
+    let t173 = 0.2 * t64 + t170 + 0.48333333333333334 - inv0 * t109 * t109
+        - inv1 * t124 * t124 - inv2 * t137 * t137 - inv3 * t148 * t148
+        - inv4 * t157 * t157 - inv5 * t164 * t164 - inv6 * t169 * t169
+        - inv7 * t172 * t172 - 300.0 * t22 * t22;
+    let inv8 = 1.0 / t173;
+    let t174 = 300.0 * (t30 * inv0 * t96 - t29);
+    let t175 = 300.0 * (t30 * inv0 * t98 - t28) - inv1 * t113 * t174;
+    let t176 = 300.0 * (t30 * inv0 * t100 - t27) - inv1 * t115 * t174
+        - inv2 * t128 * t175;
+    let t177 = 300.0 * (t30 * inv0 * t102 - t26) - inv1 * t117 * t174
+        - inv2 * t130 * t175 - inv3 * t141 * t176;
+    let t178 = 300.0 * (t30 * inv0 * t104 - t25) - inv1 * t119 * t174
+        - inv2 * t132 * t175 - inv3 * t143 * t176 - inv4 * t152 * t177;
+    let t179 = 300.0 * (t30 * inv0 * t106 - t24) - inv1 * t121 * t174
+        - inv2 * t134 * t175 - inv3 * t145 * t176 - inv4 * t154 * t177
+        - inv5 * t161 * t178;
+    let t180 = 300.0 * (t30 * inv0 * t108 - t23) - inv1 * t123 * t174
+        - inv2 * t136 * t175 - inv3 * t147 * t176 - inv4 * t156 * t177
+        - inv5 * t163 * t178 - inv6 * t168 * t179;
+    let t181 = 300.0 * (t30 * inv0 * t109 - t22) - inv1 * t124 * t174
+        - inv2 * t137 * t175 - inv3 * t148 * t176 - inv4 * t157 * t177
+        - inv5 * t164 * t178 - inv6 * t169 * t179 - inv7 * t172 * t180;
+    let t182 = inv8 * t181;
+    let t183 = inv7 * (t180 - t172 * inv8 * t181);
+    let t184 = inv6 * (t179 - t168 * t183 - t169 * inv8 * t181);
+    let t185 = inv5 * (t178 - t161 * t184 - t163 * t183 - t164 * inv8 * t181);
+    let t186 = inv4
+        * (t177 - t152 * t185 - t154 * t184 - t156 * t183 - t157 * inv8 * t181);
+    let t187 = inv3
+        * (t176 - t141 * t186 - t143 * t185 - t145 * t184 - t147 * t183
+            - t148 * inv8 * t181);
+    let t188 = inv2
+        * (t175 - t128 * t187 - t130 * t186 - t132 * t185 - t134 * t184 - t136 * t183
+            - t137 * inv8 * t181);
+    let t189 = inv1
+        * (t174 - t113 * t188 - t115 * t187 - t117 * t186 - t119 * t185 - t121 * t184
+            - t123 * t183 - t124 * inv8 * t181);
+    let t190 = inv0
+        * (-300.0 * t30 - t96 * t189 - t98 * t188 - t100 * t187 - t102 * t186
+            - t104 * t185 - t106 * t184 - t108 * t183 - t109 * inv8 * t181);
+    let t191 = inv0 * (t96 * inv1 * t113 - t98);
+    let t192 = inv0 * (t96 * inv1 * t115 - t100) - inv2 * t128 * t191;
+    let t193 = inv0 * (t96 * inv1 * t117 - t102) - inv2 * t130 * t191
+        - inv3 * t141 * t192;
+    let t194 = inv0 * (t96 * inv1 * t119 - t104) - inv2 * t132 * t191
+        - inv3 * t143 * t192 - inv4 * t152 * t193;
+    let t195 = inv0 * (t96 * inv1 * t121 - t106) - inv2 * t134 * t191
+        - inv3 * t145 * t192 - inv4 * t154 * t193 - inv5 * t161 * t194;
+    let t196 = inv0 * (t96 * inv1 * t123 - t108) - inv2 * t136 * t191
+        - inv3 * t147 * t192 - inv4 * t156 * t193 - inv5 * t163 * t194
+        - inv6 * t168 * t195;
+    let t197 = inv0 * (t96 * inv1 * t124 - t109) - inv2 * t137 * t191
+        - inv3 * t148 * t192 - inv4 * t157 * t193 - inv5 * t164 * t194
+        - inv6 * t169 * t195 - inv7 * t172 * t196;
+    let t198 = inv8 * t197;
+    let t199 = inv7 * (t196 - t172 * inv8 * t197);
+    let t200 = inv6 * (t195 - t168 * t199 - t169 * inv8 * t197);
+    let t201 = inv5 * (t194 - t161 * t200 - t163 * t199 - t164 * inv8 * t197);
+    let t202 = inv4
+        * (t193 - t152 * t201 - t154 * t200 - t156 * t199 - t157 * inv8 * t197);
+    let t203 = inv3
+        * (t192 - t141 * t202 - t143 * t201 - t145 * t200 - t147 * t199
+            - t148 * inv8 * t197);
+    let t204 = inv2
+        * (t191 - t128 * t203 - t130 * t202 - t132 * t201 - t134 * t200 - t136 * t199
+            - t137 * inv8 * t197);
+    let t205 = -inv1
+        * (inv0 * t96 + t113 * t204 + t115 * t203 + t117 * t202 + t119 * t201
+            + t121 * t200 + t123 * t199 + t124 * inv8 * t197);
+    let t206 = inv1 * (t113 * inv2 * t128 - t115);
+    let t207 = inv1 * (t113 * inv2 * t130 - t117) - inv3 * t141 * t206;
+    let t208 = inv1 * (t113 * inv2 * t132 - t119) - inv3 * t143 * t206
+        - inv4 * t152 * t207;
+    let t209 = inv1 * (t113 * inv2 * t134 - t121) - inv3 * t145 * t206
+        - inv4 * t154 * t207 - inv5 * t161 * t208;
+    let t210 = inv1 * (t113 * inv2 * t136 - t123) - inv3 * t147 * t206
+        - inv4 * t156 * t207 - inv5 * t163 * t208 - inv6 * t168 * t209;
+    let t211 = inv1 * (t113 * inv2 * t137 - t124) - inv3 * t148 * t206
+        - inv4 * t157 * t207 - inv5 * t164 * t208 - inv6 * t169 * t209
+        - inv7 * t172 * t210;
+    let t212 = inv8 * t211;
+    let t213 = inv7 * (t210 - t172 * inv8 * t211);
+    let t214 = inv6 * (t209 - t168 * t213 - t169 * inv8 * t211);
+    let t215 = inv5 * (t208 - t161 * t214 - t163 * t213 - t164 * inv8 * t211);
+    let t216 = inv4
+        * (t207 - t152 * t215 - t154 * t214 - t156 * t213 - t157 * inv8 * t211);
+    let t217 = inv3
+        * (t206 - t141 * t216 - t143 * t215 - t145 * t214 - t147 * t213
+            - t148 * inv8 * t211);
+    let t218 = -inv2
+        * (inv1 * t113 + t128 * t217 + t130 * t216 + t132 * t215 + t134 * t214
+            + t136 * t213 + t137 * inv8 * t211);
+    let t219 = inv2 * (t128 * inv3 * t141 - t130);
+    let t220 = inv2 * (t128 * inv3 * t143 - t132) - inv4 * t152 * t219;
+    let t221 = inv2 * (t128 * inv3 * t145 - t134) - inv4 * t154 * t219
+        - inv5 * t161 * t220;
+    let t222 = inv2 * (t128 * inv3 * t147 - t136) - inv4 * t156 * t219
+        - inv5 * t163 * t220 - inv6 * t168 * t221;
+    let t223 = inv2 * (t128 * inv3 * t148 - t137) - inv4 * t157 * t219
+        - inv5 * t164 * t220 - inv6 * t169 * t221 - inv7 * t172 * t222;
+    let t224 = inv8 * t223;
+    let t225 = inv7 * (t222 - t172 * inv8 * t223);
+    let t226 = inv6 * (t221 - t168 * t225 - t169 * inv8 * t223);
+    let t227 = inv5 * (t220 - t161 * t226 - t163 * t225 - t164 * inv8 * t223);
+    let t228 = inv4
+        * (t219 - t152 * t227 - t154 * t226 - t156 * t225 - t157 * inv8 * t223);
+    let t229 = -inv3
+        * (inv2 * t128 + t141 * t228 + t143 * t227 + t145 * t226 + t147 * t225
+            + t148 * inv8 * t223);
+    let t230 = inv3 * (t141 * inv4 * t152 - t143);
+    let t231 = inv3 * (t141 * inv4 * t154 - t145) - inv5 * t161 * t230;
+    let t232 = inv3 * (t141 * inv4 * t156 - t147) - inv5 * t163 * t230
+        - inv6 * t168 * t231;
+    let t233 = inv3 * (t141 * inv4 * t157 - t148) - inv5 * t164 * t230
+        - inv6 * t169 * t231 - inv7 * t172 * t232;
+    let t234 = inv8 * t233;
+    let t235 = inv7 * (t232 - t172 * inv8 * t233);
+    let t236 = inv6 * (t231 - t168 * t235 - t169 * inv8 * t233);
+    let t237 = inv5 * (t230 - t161 * t236 - t163 * t235 - t164 * inv8 * t233);
+    let t238 = -inv4
+        * (inv3 * t141 + t152 * t237 + t154 * t236 + t156 * t235 + t157 * inv8 * t233);
+    let t239 = inv4 * (t152 * inv5 * t161 - t154);
+    let t240 = inv4 * (t152 * inv5 * t163 - t156) - inv6 * t168 * t239;
+    let t241 = inv4 * (t152 * inv5 * t164 - t157) - inv6 * t169 * t239
+        - inv7 * t172 * t240;
+    let t242 = inv8 * t241;
+    let t243 = inv7 * (t240 - t172 * inv8 * t241);
+    let t244 = inv6 * (t239 - t168 * t243 - t169 * inv8 * t241);
+    let t245 = -inv5 * (inv4 * t152 + t161 * t244 + t163 * t243 + t164 * inv8 * t241);
+    let t246 = inv5 * (t161 * inv6 * t168 - t163);
+    let t247 = inv5 * (t161 * inv6 * t169 - t164) - inv7 * t172 * t246;
+    let t248 = inv8 * t247;
+    let t249 = inv7 * (t246 - t172 * inv8 * t247);
+    let t250 = -inv6 * (inv5 * t161 + t168 * t249 + t169 * inv8 * t247);
+    let t251 = inv6 * (t168 * inv7 * t172 - t169);
+    let t252 = inv8 * t251;
+    let t253 = -inv7 * (inv6 * t168 + t172 * inv8 * t251);
+    let t254 = -inv7 * t172 * inv8;
+    [
+        [inv8, t254, t252, t248, t242, t234, t224, t212, t198, t182],
+        [
+            t254,
+            inv7 + inv7 * inv7 * t172 * t172 * inv8,
+            t253,
+            t249,
+            t243,
+            t235,
+            t225,
+            t213,
+            t199,
+            t183,
+        ],
+        [
+            t252,
+            t253,
+            inv6 - inv6 * (t168 * t253 + t169 * inv8 * t251),
+            t250,
+            t244,
+            t236,
+            t226,
+            t214,
+            t200,
+            t184,
+        ],
+        [
+            t248,
+            t249,
+            t250,
+            inv5 - inv5 * (t161 * t250 + t163 * t249 + t164 * inv8 * t247),
+            t245,
+            t237,
+            t227,
+            t215,
+            t201,
+            t185,
+        ],
+        [
+            t242,
+            t243,
+            t244,
+            t245,
+            inv4 - inv4 * (t152 * t245 + t154 * t244 + t156 * t243 + t157 * inv8 * t241),
+            t238,
+            t228,
+            t216,
+            t202,
+            t186,
+        ],
+        [
+            t234,
+            t235,
+            t236,
+            t237,
+            t238,
+            inv3
+                - inv3
+                    * (t141 * t238 + t143 * t237 + t145 * t236 + t147 * t235
+                        + t148 * inv8 * t233),
+            t229,
+            t217,
+            t203,
+            t187,
+        ],
+        [
+            t224,
+            t225,
+            t226,
+            t227,
+            t228,
+            t229,
+            inv2
+                - inv2
+                    * (t128 * t229 + t130 * t228 + t132 * t227 + t134 * t226
+                        + t136 * t225 + t137 * inv8 * t223),
+            t218,
+            t204,
+            t188,
+        ],
+        [
+            t212,
+            t213,
+            t214,
+            t215,
+            t216,
+            t217,
+            t218,
+            inv1
+                - inv1
+                    * (t113 * t218 + t115 * t217 + t117 * t216 + t119 * t215
+                        + t121 * t214 + t123 * t213 + t124 * inv8 * t211),
+            t205,
+            t189,
+        ],
+        [
+            t198,
+            t199,
+            t200,
+            t201,
+            t202,
+            t203,
+            t204,
+            t205,
+            inv0
+                - inv0
+                    * (t96 * t205 + t98 * t204 + t100 * t203 + t102 * t202 + t104 * t201
+                        + t106 * t200 + t108 * t199 + t109 * inv8 * t197),
+            t190,
+        ],
+        [
+            t182,
+            t183,
+            t184,
+            t185,
+            t186,
+            t187,
+            t188,
+            t189,
+            t190,
+            300.0
+                - 300.0
+                    * (t30 * t190 + t29 * t189 + t28 * t188 + t27 * t187 + t26 * t186
+                        + t25 * t185 + t24 * t184 + t23 * t183 + t22 * inv8 * t181),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 5577,
+    add: 3355,
+    div: 18,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let t0 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
+    let t1 = s_q1 * t0;
+    let t2 = qd[0] + qd[1];
+    let t3 = t2 * t2;
+    let t4 = t2 + qd[2];
+    let t5 = t4 * t4;
+    let t6 = t4 + qd[3];
+    let t7 = t6 * t6;
+    let t8 = t6 + qd[4];
+    let t9 = t8 * t8;
+    let t10 = t8 + qd[5];
+    let t11 = t10 * t10;
+    let t12 = t10 + qd[6];
+    let t13 = t12 * t12;
+    let t14 = t12 + qd[7];
+    let t15 = t14 * t14;
+    let t16 = t14 + qd[8];
+    let t17 = t16 * t16;
+    let t18 = t16 + qd[9];
+    let t19 = s_q8 * s_q9;
+    let t20 = s_q9 * c_q9;
+    let t21 = 0.05 * (c_q8 * c_q9 - t19);
+    let t22 = c_q8 * s_q9;
+    let t23 = -0.05 * (s_q8 * c_q9 + t22);
+    let t24 = s_q7 * t23 + c_q7 * t21;
+    let t25 = c_q7 * t23 - s_q7 * t21;
+    let t26 = s_q6 * t25 + c_q6 * t24;
+    let t27 = c_q6 * t25 - s_q6 * t24;
+    let t28 = s_q5 * t27 + c_q5 * t26;
+    let t29 = c_q5 * t27 - s_q5 * t26;
+    let t30 = s_q4 * t29 + c_q4 * t28;
+    let t31 = c_q4 * t29 - s_q4 * t28;
+    let t32 = s_q3 * t31 + c_q3 * t30;
+    let t33 = c_q3 * t31 - s_q3 * t30;
+    let t34 = s_q2 * t33 + c_q2 * t32;
+    let t35 = 0.005 * c_q9 + 0.1 * t21;
+    let t36 = 0.1 * t24 + t35;
+    let t37 = 0.1 * t26 + t36;
+    let t38 = 0.1 * t28 + t37;
+    let t39 = 0.1 * t30 + t38;
+    let t40 = 0.1 * t32 + t39;
+    let t41 = 0.1 * t34 + t40;
+    let t42 = 0.1 * (s_q1 * (c_q2 * t33 - s_q2 * t32) + c_q1 * t34) + t41
+        + 0.0033333333333333335;
+    let t43 = t41 + 0.0033333333333333335;
+    let t44 = t40 + 0.0033333333333333335;
+    let t45 = t39 + 0.0033333333333333335;
+    let t46 = t38 + 0.0033333333333333335;
+    let t47 = t37 + 0.0033333333333333335;
+    let t48 = t36 + 0.0033333333333333335;
+    let t49 = t35 + 0.0033333333333333335;
+    let t50 = 0.005 * c_q9 + 0.0033333333333333335;
+    let t51 = s_q0 * s_q1;
+    let t52 = 9.81 * (c_q0 * c_q1 - t51);
+    let t53 = s_q0 * c_q1;
+    let t54 = c_q9 * t18;
+    let t55 = t18 * t54;
+    let t56 = s_q9 * t18;
+    let t57 = t18 * t56;
+    let t58 = 0.05 * c_q9 + 0.15;
+    let t59 = c_q8 * t58 - 0.05 * t19;
+    let t60 = 0.05 * t22 + s_q8 * t58;
+    let t61 = -t60;
+    let t62 = t59 + 0.25;
+    let t63 = s_q7 * t61 + c_q7 * t59;
+    let t64 = c_q7 * t61 - s_q7 * t59;
+    let t65 = s_q6 * t64 + c_q6 * t63;
+    let t66 = c_q6 * t64 - s_q6 * t63;
+    let t67 = s_q5 * t66 + c_q5 * t65;
+    let t68 = c_q5 * t66 - s_q5 * t65;
+    let t69 = s_q4 * t68 + c_q4 * t67;
+    let t70 = c_q4 * t68 - s_q4 * t67;
+    let t71 = s_q3 * t70 + c_q3 * t69;
+    let t72 = c_q3 * t70 - s_q3 * t69;
+    let t73 = s_q2 * t72 + c_q2 * t71;
+    let t74 = qd[0] * s_q1;
+    let t75 = qd[0] * c_q1;
+    let t76 = -0.2 * (t2 + t75);
+    let t77 = 0.2 * c_q2 * t74 - s_q2 * t76;
+    let t78 = 0.2 * (s_q2 * t74 - t4) + c_q2 * t76;
+    let t79 = c_q3 * t77 - s_q3 * t78;
+    let t80 = c_q3 * t78 + s_q3 * t77 - 0.2 * t6;
+    let t81 = c_q4 * t79 - s_q4 * t80;
+    let t82 = c_q4 * t80 + s_q4 * t79 - 0.2 * t8;
+    let t83 = c_q5 * t81 - s_q5 * t82;
+    let t84 = c_q5 * t82 + s_q5 * t81 - 0.2 * t10;
+    let t85 = c_q6 * t83 - s_q6 * t84;
+    let t86 = c_q6 * t84 + s_q6 * t83 - 0.2 * t12;
+    let t87 = c_q7 * t85 - s_q7 * t86;
+    let t88 = c_q7 * t86 + s_q7 * t85 - 0.2 * t14;
+    let t89 = c_q8 * t87 - s_q8 * t88;
+    let t90 = c_q9 * t89 - s_q9 * (c_q8 * t88 + s_q8 * t87 - 0.2 * t16);
+    let t91 = -0.3 * t16 - 0.1 * t54;
+    let t92 = c_q8 * t56;
+    let t93 = s_q8 * t91 - 0.1 * t92;
+    let t94 = s_q8 * t56;
+    let t95 = c_q8 * t91 + 0.1 * t94;
+    let t96 = t95 - 0.5 * t14;
+    let t97 = c_q7 * t93;
+    let t98 = s_q7 * t96 + t97;
+    let t99 = s_q7 * t93;
+    let t100 = c_q7 * t96 - t99;
+    let t101 = t100 - 0.7 * t12;
+    let t102 = c_q6 * t98;
+    let t103 = s_q6 * t101 + t102;
+    let t104 = s_q6 * t98;
+    let t105 = c_q6 * t101 - t104;
+    let t106 = t105 - 0.9 * t10;
+    let t107 = c_q5 * t103;
+    let t108 = s_q5 * t106 + t107;
+    let t109 = s_q5 * t103;
+    let t110 = c_q5 * t106 - t109;
+    let t111 = t110 - 1.1 * t8;
+    let t112 = c_q4 * t108;
+    let t113 = s_q4 * t111 + t112;
+    let t114 = s_q4 * t108;
+    let t115 = c_q4 * t111 - t114;
+    let t116 = t115 - 1.3 * t6;
+    let t117 = c_q3 * t113;
+    let t118 = s_q3 * t116 + t117;
+    let t119 = s_q3 * t113;
+    let t120 = c_q3 * t116 - t119;
+    let t121 = t120 - 1.5 * t4;
+    let t122 = c_q2 * t118;
+    let t123 = s_q2 * t121 + t122;
+    let t124 = s_q2 * t118;
+    let t125 = c_q2 * t121 - t124;
+    let t126 = c_q1 * t123;
+    let t127 = s_q1 * (t125 - 1.7 * t2) + t126;
+    let t128 = t2 * s_q2;
+    let t129 = t2 * c_q2;
+    let t130 = -0.2 * (t4 + t129);
+    let t131 = 0.2 * c_q3 * t128 - s_q3 * t130;
+    let t132 = 0.2 * (s_q3 * t128 - t6) + c_q3 * t130;
+    let t133 = c_q4 * t131 - s_q4 * t132;
+    let t134 = c_q4 * t132 + s_q4 * t131 - 0.2 * t8;
+    let t135 = c_q5 * t133 - s_q5 * t134;
+    let t136 = c_q5 * t134 + s_q5 * t133 - 0.2 * t10;
+    let t137 = c_q6 * t135 - s_q6 * t136;
+    let t138 = c_q6 * t136 + s_q6 * t135 - 0.2 * t12;
+    let t139 = c_q7 * t137 - s_q7 * t138;
+    let t140 = c_q7 * t138 + s_q7 * t137 - 0.2 * t14;
+    let t141 = c_q8 * t139 - s_q8 * t140;
+    let t142 = c_q9 * t141 - s_q9 * (c_q8 * t140 + s_q8 * t139 - 0.2 * t16);
+    let t143 = t4 * s_q3;
+    let t144 = t4 * c_q3;
+    let t145 = -0.2 * (t6 + t144);
+    let t146 = 0.2 * c_q4 * t143 - s_q4 * t145;
+    let t147 = 0.2 * (s_q4 * t143 - t8) + c_q4 * t145;
+    let t148 = c_q5 * t146 - s_q5 * t147;
+    let t149 = c_q5 * t147 + s_q5 * t146 - 0.2 * t10;
+    let t150 = c_q6 * t148 - s_q6 * t149;
+    let t151 = c_q6 * t149 + s_q6 * t148 - 0.2 * t12;
+    let t152 = c_q7 * t150 - s_q7 * t151;
+    let t153 = c_q7 * t151 + s_q7 * t150 - 0.2 * t14;
+    let t154 = c_q8 * t152 - s_q8 * t153;
+    let t155 = c_q9 * t154 - s_q9 * (c_q8 * t153 + s_q8 * t152 - 0.2 * t16);
+    let t156 = t6 * s_q4;
+    let t157 = t6 * c_q4;
+    let t158 = -0.2 * (t8 + t157);
+    let t159 = 0.2 * c_q5 * t156 - s_q5 * t158;
+    let t160 = 0.2 * (s_q5 * t156 - t10) + c_q5 * t158;
+    let t161 = c_q6 * t159 - s_q6 * t160;
+    let t162 = c_q6 * t160 + s_q6 * t159 - 0.2 * t12;
+    let t163 = c_q7 * t161 - s_q7 * t162;
+    let t164 = c_q7 * t162 + s_q7 * t161 - 0.2 * t14;
+    let t165 = c_q8 * t163 - s_q8 * t164;
+    let t166 = c_q9 * t165 - s_q9 * (c_q8 * t164 + s_q8 * t163 - 0.2 * t16);
+    let t167 = t122 + s_q2 * t120;
+    let t168 = t8 * s_q5;
+    let t169 = t8 * c_q5;
+    let t170 = -0.2 * (t10 + t169);
+    let t171 = 0.2 * c_q6 * t168 - s_q6 * t170;
+    let t172 = 0.2 * (s_q6 * t168 - t12) + c_q6 * t170;
+    let t173 = c_q7 * t171 - s_q7 * t172;
+    let t174 = c_q7 * t172 + s_q7 * t171 - 0.2 * t14;
+    let t175 = c_q8 * t173 - s_q8 * t174;
+    let t176 = c_q9 * t175 - s_q9 * (c_q8 * t174 + s_q8 * t173 - 0.2 * t16);
+    let t177 = t117 + s_q3 * t115;
+    let t178 = c_q3 * t115 - t119;
+    let t179 = s_q2 * t178 + c_q2 * t177;
+    let t180 = t10 * s_q6;
+    let t181 = t10 * c_q6;
+    let t182 = -0.2 * (t12 + t181);
+    let t183 = 0.2 * c_q7 * t180 - s_q7 * t182;
+    let t184 = 0.2 * (s_q7 * t180 - t14) + c_q7 * t182;
+    let t185 = c_q8 * t183 - s_q8 * t184;
+    let t186 = c_q9 * t185 - s_q9 * (c_q8 * t184 + s_q8 * t183 - 0.2 * t16);
+    let t187 = t112 + s_q4 * t110;
+    let t188 = c_q4 * t110 - t114;
+    let t189 = s_q3 * t188 + c_q3 * t187;
+    let t190 = c_q3 * t188 - s_q3 * t187;
+    let t191 = s_q2 * t190 + c_q2 * t189;
+    let t192 = t12 * s_q7;
+    let t193 = t12 * c_q7;
+    let t194 = -0.2 * (t14 + t193);
+    let t195 = 0.2 * c_q8 * t192 - s_q8 * t194;
+    let t196 = c_q9 * t195 - s_q9 * (0.2 * (s_q8 * t192 - t16) + c_q8 * t194);
+    let t197 = t107 + s_q5 * t105;
+    let t198 = c_q5 * t105 - t109;
+    let t199 = s_q4 * t198 + c_q4 * t197;
+    let t200 = c_q4 * t198 - s_q4 * t197;
+    let t201 = s_q3 * t200 + c_q3 * t199;
+    let t202 = c_q3 * t200 - s_q3 * t199;
+    let t203 = s_q2 * t202 + c_q2 * t201;
+    let t204 = t14 * s_q8;
+    let t205 = t14 * c_q8;
+    let t206 = 0.2 * c_q9 * t204 + 0.2 * s_q9 * (t16 + t205);
+    let t207 = t102 + s_q6 * t100;
+    let t208 = c_q6 * t100 - t104;
+    let t209 = s_q5 * t208 + c_q5 * t207;
+    let t210 = c_q5 * t208 - s_q5 * t207;
+    let t211 = s_q4 * t210 + c_q4 * t209;
+    let t212 = c_q4 * t210 - s_q4 * t209;
+    let t213 = s_q3 * t212 + c_q3 * t211;
+    let t214 = c_q3 * t212 - s_q3 * t211;
+    let t215 = s_q2 * t214 + c_q2 * t213;
+    let t216 = t16 * s_q9;
+    let t217 = t97 + s_q7 * t95;
+    let t218 = c_q7 * t95 - t99;
+    let t219 = s_q6 * t218 + c_q6 * t217;
+    let t220 = c_q6 * t218 - s_q6 * t217;
+    let t221 = s_q5 * t220 + c_q5 * t219;
+    let t222 = c_q5 * t220 - s_q5 * t219;
+    let t223 = s_q4 * t222 + c_q4 * t221;
+    let t224 = c_q4 * t222 - s_q4 * t221;
+    let t225 = s_q3 * t224 + c_q3 * t223;
+    let t226 = c_q3 * t224 - s_q3 * t223;
+    let t227 = s_q2 * t226 + c_q2 * t225;
+    let t228 = -0.1 * (t92 + s_q8 * t54);
+    let t229 = 0.1 * (t94 - c_q8 * t54);
+    let t230 = s_q7 * t229 + c_q7 * t228;
+    let t231 = c_q7 * t229 - s_q7 * t228;
+    let t232 = s_q6 * t231 + c_q6 * t230;
+    let t233 = c_q6 * t231 - s_q6 * t230;
+    let t234 = s_q5 * t233 + c_q5 * t232;
+    let t235 = c_q5 * t233 - s_q5 * t232;
+    let t236 = s_q4 * t235 + c_q4 * t234;
+    let t237 = c_q4 * t235 - s_q4 * t234;
+    let t238 = s_q3 * t237 + c_q3 * t236;
+    let t239 = c_q3 * t237 - s_q3 * t236;
+    let t240 = s_q2 * t239 + c_q2 * t238;
+    let t241 = qd[0] * t75;
+    let t242 = qd[0] * t74;
+    let t243 = t2 * t129;
+    let t244 = t2 * t128;
+    let t245 = t4 * t144;
+    let t246 = t4 * t143;
+    let t247 = t6 * t157;
+    let t248 = t6 * t156;
+    let t249 = t8 * t169;
+    let t250 = t8 * t168;
+    let t251 = t10 * t181;
+    let t252 = t10 * t180;
+    let t253 = t12 * t193;
+    let t254 = t12 * t192;
+    let t255 = t14 * t205;
+    let t256 = t14 * t204;
+    let t257 = t16 * t216;
+    let t258 = c_q9 * c_q9;
+    let t259 = 0.075 * t257 - 15.0 * tau[9];
+    let t260 = 0.15 - 0.075 * t258;
+    let t261 = 0.013333333333333334 - 0.0075 * t258;
+    let inv0 = 1.0 / t261;
+    let t262 = 0.05 * t57 + c_q9 * t259;
+    let t263 = 0.1 * t262 + tau[8] - tau[9];
+    let t264 = -0.75 * s_q9 * s_q9 - 0.005625 * t20 * t20 * inv0;
+    let t265 = t20 * (0.75 - 0.075 * t260 * inv0);
+    let t266 = -0.75 * t258 - t260 * t260 * inv0;
+    let t267 = 0.15 * t17 + 0.05 * t55;
+    let t268 = t267 + 0.1 * (t255 * t264 - t256 * t265) - s_q9 * t259
+        - 0.075 * t20 * inv0 * t263;
+    let t269 = t262 + 0.1 * (t255 * t265 - t256 * t266) - t260 * inv0 * t263;
+    let t270 = s_q8 * t265;
+    let t271 = c_q8 * t265;
+    let t272 = s_q8 * t264 + t271;
+    let t273 = t270 + c_q8 * t266;
+    let t274 = c_q8 * t272 - s_q8 * t273;
+    let t275 = s_q8 * t272 + c_q8 * t273;
+    let t276 = 0.1 * t275 + 0.25;
+    let t277 = 0.01 * t275 + 0.023333333333333334;
+    let inv1 = 1.0 / t277;
+    let t278 = s_q8 * t268 + c_q8 * t269;
+    let t279 = 0.1 * t278 + tau[7] - tau[8];
+    let t280 = c_q8 * (c_q8 * t264 - t270) - s_q8 * (t271 - s_q8 * t266)
+        - 0.01 * t274 * t274 * inv1;
+    let t281 = t274 - 0.1 * t274 * t276 * inv1;
+    let t282 = t275 - t276 * t276 * inv1;
+    let t283 = 0.25 * t15 + c_q8 * t268
+        + 0.1 * (t253 * t280 - t254 * t281 - t274 * inv1 * t279) - s_q8 * t269;
+    let t284 = t278 + 0.1 * (t253 * t281 - t254 * t282) - t276 * inv1 * t279;
+    let t285 = s_q7 * t281;
+    let t286 = c_q7 * t281;
+    let t287 = s_q7 * t280 + t286;
+    let t288 = t285 + c_q7 * t282;
+    let t289 = c_q7 * t287 - s_q7 * t288;
+    let t290 = s_q7 * t287 + c_q7 * t288;
+    let t291 = 0.1 * t290 + 0.35;
+    let t292 = 0.01 * t290 + 0.03333333333333333;
+    let inv2 = 1.0 / t292;
+    let t293 = s_q7 * t283 + c_q7 * t284;
+    let t294 = 0.1 * t293 + tau[6] - tau[7];
+    let t295 = c_q7 * (c_q7 * t280 - t285) - s_q7 * (t286 - s_q7 * t282)
+        - 0.01 * t289 * t289 * inv2;
+    let t296 = t289 - 0.1 * t289 * t291 * inv2;
+    let t297 = t290 - t291 * t291 * inv2;
+    let t298 = 0.35 * t13 + c_q7 * t283
+        + 0.1 * (t251 * t295 - t252 * t296 - t289 * inv2 * t294) - s_q7 * t284;
+    let t299 = t293 + 0.1 * (t251 * t296 - t252 * t297) - t291 * inv2 * t294;
+    let t300 = s_q6 * t296;
+    let t301 = c_q6 * t296;
+    let t302 = s_q6 * t295 + t301;
+    let t303 = t300 + c_q6 * t297;
+    let t304 = c_q6 * t302 - s_q6 * t303;
+    let t305 = s_q6 * t302 + c_q6 * t303;
+    let t306 = 0.1 * t305 + 0.45;
+    let t307 = 0.01 * t305 + 0.043333333333333335;
+    let inv3 = 1.0 / t307;
+    let t308 = s_q6 * t298 + c_q6 * t299;
+    let t309 = 0.1 * t308 + tau[5] - tau[6];
+    let t310 = c_q6 * (c_q6 * t295 - t300) - s_q6 * (t301 - s_q6 * t297)
+        - 0.01 * t304 * t304 * inv3;
+    let t311 = t304 - 0.1 * t304 * t306 * inv3;
+    let t312 = t305 - t306 * t306 * inv3;
+    let t313 = 0.45 * t11 + c_q6 * t298
+        + 0.1 * (t249 * t310 - t250 * t311 - t304 * inv3 * t309) - s_q6 * t299;
+    let t314 = t308 + 0.1 * (t249 * t311 - t250 * t312) - t306 * inv3 * t309;
+    let t315 = s_q5 * t311;
+    let t316 = c_q5 * t311;
+    let t317 = s_q5 * t310 + t316;
+    let t318 = t315 + c_q5 * t312;
+    let t319 = c_q5 * t317 - s_q5 * t318;
+    let t320 = s_q5 * t317 + c_q5 * t318;
+    let t321 = 0.1 * t320 + 0.55;
+    let t322 = 0.01 * t320 + 0.05333333333333334;
+    let inv4 = 1.0 / t322;
+    let t323 = s_q5 * t313 + c_q5 * t314;
+    let t324 = 0.1 * t323 + tau[4] - tau[5];
+    let t325 = c_q5 * (c_q5 * t310 - t315) - s_q5 * (t316 - s_q5 * t312)
+        - 0.01 * t319 * t319 * inv4;
+    let t326 = t319 - 0.1 * t319 * t321 * inv4;
+    let t327 = t320 - t321 * t321 * inv4;
+    let t328 = 0.55 * t9 + c_q5 * t313
+        + 0.1 * (t247 * t325 - t248 * t326 - t319 * inv4 * t324) - s_q5 * t314;
+    let t329 = t323 + 0.1 * (t247 * t326 - t248 * t327) - t321 * inv4 * t324;
+    let t330 = s_q4 * t326;
+    let t331 = c_q4 * t326;
+    let t332 = s_q4 * t325 + t331;
+    let t333 = t330 + c_q4 * t327;
+    let t334 = c_q4 * t332 - s_q4 * t333;
+    let t335 = s_q4 * t332 + c_q4 * t333;
+    let t336 = 0.1 * t335 + 0.65;
+    let t337 = 0.01 * t335 + 0.06333333333333334;
+    let inv5 = 1.0 / t337;
+    let t338 = s_q4 * t328 + c_q4 * t329;
+    let t339 = 0.1 * t338 + tau[3] - tau[4];
+    let t340 = c_q4 * (c_q4 * t325 - t330) - s_q4 * (t331 - s_q4 * t327)
+        - 0.01 * t334 * t334 * inv5;
+    let t341 = t334 - 0.1 * t334 * t336 * inv5;
+    let t342 = t335 - t336 * t336 * inv5;
+    let t343 = 0.65 * t7 + c_q4 * t328
+        + 0.1 * (t245 * t340 - t246 * t341 - t334 * inv5 * t339) - s_q4 * t329;
+    let t344 = t338 + 0.1 * (t245 * t341 - t246 * t342) - t336 * inv5 * t339;
+    let t345 = s_q3 * t341;
+    let t346 = c_q3 * t341;
+    let t347 = s_q3 * t340 + t346;
+    let t348 = t345 + c_q3 * t342;
+    let t349 = c_q3 * t347 - s_q3 * t348;
+    let t350 = s_q3 * t347 + c_q3 * t348;
+    let t351 = 0.1 * t350 + 0.75;
+    let t352 = 0.01 * t350 + 0.07333333333333333;
+    let inv6 = 1.0 / t352;
+    let t353 = s_q3 * t343 + c_q3 * t344;
+    let t354 = 0.1 * t353 + tau[2] - tau[3];
+    let t355 = c_q3 * (c_q3 * t340 - t345) - s_q3 * (t346 - s_q3 * t342)
+        - 0.01 * t349 * t349 * inv6;
+    let t356 = t349 - 0.1 * t349 * t351 * inv6;
+    let t357 = t350 - t351 * t351 * inv6;
+    let t358 = 0.75 * t5 + c_q3 * t343
+        + 0.1 * (t243 * t355 - t244 * t356 - t349 * inv6 * t354) - s_q3 * t344;
+    let t359 = t353 + 0.1 * (t243 * t356 - t244 * t357) - t351 * inv6 * t354;
+    let t360 = s_q2 * t356;
+    let t361 = c_q2 * t356;
+    let t362 = s_q2 * t355 + t361;
+    let t363 = t360 + c_q2 * t357;
+    let t364 = c_q2 * t362 - s_q2 * t363;
+    let t365 = s_q2 * t362 + c_q2 * t363;
+    let t366 = 0.1 * t365 + 0.85;
+    let t367 = 0.01 * t365 + 0.08333333333333333;
+    let inv7 = 1.0 / t367;
+    let t368 = s_q2 * t358 + c_q2 * t359;
+    let t369 = 0.1 * t368 + tau[1] - tau[2];
+    let t370 = c_q2 * (c_q2 * t355 - t360) - s_q2 * (t361 - s_q2 * t357)
+        - 0.01 * t364 * t364 * inv7;
+    let t371 = t364 - 0.1 * t364 * t366 * inv7;
+    let t372 = t365 - t366 * t366 * inv7;
+    let t373 = s_q1 * t370 + c_q1 * t371;
+    let t374 = s_q1 * t371 + c_q1 * t372;
+    let t375 = s_q1 * t373 + c_q1 * t374;
+    let t376 = 0.01 * t375 + 0.09333333333333334;
+    let inv8 = 1.0 / t376;
+    let t377 = tau[0]
+        + 0.1
+            * (s_q1
+                * (0.85 * t3 + c_q2 * t358
+                    + 0.1 * (t241 * t370 - t242 * t371 - t364 * inv7 * t369)
+                    - s_q2 * t359)
+                + c_q1 * (t368 + 0.1 * (t241 * t371 - t242 * t372) - t366 * inv7 * t369))
+        - tau[1] - 0.981 * s_q0 * (c_q1 * t373 - s_q1 * t374)
+        - 9.81 * c_q0 * (0.1 * t375 + 0.95);
+    let t378 = inv8 * t377;
+    let t379 = 9.81 * c_q0 + 0.1 * t378;
+    let t380 = s_q1 * t379;
+    let t381 = c_q1 * t379;
+    let t382 = 9.81 * t53 + t380 - 0.1 * t241;
+    let t383 = 0.1 * t242 - 9.81 * t51;
+    let t384 = t378
+        + inv7 * (t369 - t366 * (t381 + t383) - t367 * inv8 * t377 - 0.1 * t364 * t382);
+    let t385 = t381 + 0.1 * t384;
+    let t386 = t383 + t385;
+    let t387 = c_q2 * t382 + s_q2 * t386 - 0.1 * t243;
+    let t388 = c_q2 * t386 + 0.1 * t244 - s_q2 * t382;
+    let t389 = t384 + inv6 * (t354 - t351 * t388 - t352 * t384 - 0.1 * t349 * t387);
+    let t390 = t388 + 0.1 * t389;
+    let t391 = c_q3 * t387 + s_q3 * t390 - 0.1 * t245;
+    let t392 = c_q3 * t390 + 0.1 * t246 - s_q3 * t387;
+    let t393 = t389 + inv5 * (t339 - t336 * t392 - t337 * t389 - 0.1 * t334 * t391);
+    let t394 = t392 + 0.1 * t393;
+    let t395 = c_q4 * t391 + s_q4 * t394 - 0.1 * t247;
+    let t396 = c_q4 * t394 + 0.1 * t248 - s_q4 * t391;
+    let t397 = t393 + inv4 * (t324 - t321 * t396 - t322 * t393 - 0.1 * t319 * t395);
+    let t398 = t396 + 0.1 * t397;
+    let t399 = c_q5 * t395 + s_q5 * t398 - 0.1 * t249;
+    let t400 = c_q5 * t398 + 0.1 * t250 - s_q5 * t395;
+    let t401 = t397 + inv3 * (t309 - t306 * t400 - t307 * t397 - 0.1 * t304 * t399);
+    let t402 = t400 + 0.1 * t401;
+    let t403 = c_q6 * t399 + s_q6 * t402 - 0.1 * t251;
+    let t404 = c_q6 * t402 + 0.1 * t252 - s_q6 * t399;
+    let t405 = t401 + inv2 * (t294 - t291 * t404 - t292 * t401 - 0.1 * t289 * t403);
+    let t406 = t404 + 0.1 * t405;
+    let t407 = c_q7 * t403 + s_q7 * t406 - 0.1 * t253;
+    let t408 = c_q7 * t406 + 0.1 * t254 - s_q7 * t403;
+    let t409 = t405 + inv1 * (t279 - t276 * t408 - t277 * t405 - 0.1 * t274 * t407);
+    let t410 = t408 + 0.1 * t409;
+    let t411 = c_q8 * t407 + s_q8 * t410 - 0.1 * t255;
+    let t412 = c_q8 * t410 + 0.1 * t256 - s_q8 * t407;
+    let t413 = t409 + inv0 * (t263 - t260 * t412 - t261 * t409 - 0.075 * t20 * t411);
+    let t414 = 300.0
+        * (tau[9] - 0.05 * (0.1 * t257 + c_q9 * (t412 + 0.1 * t413) - s_q9 * t411));
+    let t415 = -9.81 * (c_q0 * s_q1 + t53);
+    let t416 = c_q7 * t62 - s_q7 * t60;
+    let t417 = s_q7 * t62 + c_q7 * t60;
+    let t418 = t416 + 0.35;
+    let t419 = c_q6 * t418 - s_q6 * t417;
+    let t420 = s_q6 * t418 + c_q6 * t417;
+    let t421 = t419 + 0.45;
+    let t422 = c_q5 * t421 - s_q5 * t420;
+    let t423 = s_q5 * t421 + c_q5 * t420;
+    let t424 = t422 + 0.55;
+    let t425 = c_q4 * t424 - s_q4 * t423;
+    let t426 = s_q4 * t424 + c_q4 * t423;
+    let t427 = t425 + 0.65;
+    let t428 = c_q3 * t427 - s_q3 * t426;
+    let t429 = s_q3 * t427 + c_q3 * t426;
+    let t430 = t428 + 0.75;
+    let t431 = c_q2 * t430 - s_q2 * t429;
+    let t432 = s_q2 * t430 + c_q2 * t429;
+    let t433 = c_q1 * (t431 + 0.85) - s_q1 * t432;
+    let t434 = -t426;
+    let t435 = -t423;
+    let t436 = -t420;
+    let t437 = -t417;
+    let t438 = c_q2 * t428 - s_q2 * t429;
+    let t439 = c_q3 * t434 - s_q3 * t425;
+    let t440 = s_q3 * t434 + c_q3 * t425;
+    let t441 = s_q2 * t439 + c_q2 * t440;
+    let t442 = c_q4 * t435 - s_q4 * t422;
+    let t443 = s_q4 * t435 + c_q4 * t422;
+    let t444 = c_q3 * t442 - s_q3 * t443;
+    let t445 = s_q3 * t442 + c_q3 * t443;
+    let t446 = s_q2 * t444 + c_q2 * t445;
+    let t447 = c_q5 * t436 - s_q5 * t419;
+    let t448 = s_q5 * t436 + c_q5 * t419;
+    let t449 = c_q4 * t447 - s_q4 * t448;
+    let t450 = s_q4 * t447 + c_q4 * t448;
+    let t451 = c_q3 * t449 - s_q3 * t450;
+    let t452 = s_q3 * t449 + c_q3 * t450;
+    let t453 = s_q2 * t451 + c_q2 * t452;
+    let t454 = c_q6 * t437 - s_q6 * t416;
+    let t455 = s_q6 * t437 + c_q6 * t416;
+    let t456 = c_q5 * t454 - s_q5 * t455;
+    let t457 = s_q5 * t454 + c_q5 * t455;
+    let t458 = c_q4 * t456 - s_q4 * t457;
+    let t459 = s_q4 * t456 + c_q4 * t457;
+    let t460 = c_q3 * t458 - s_q3 * t459;
+    let t461 = s_q3 * t458 + c_q3 * t459;
+    let t462 = s_q2 * t460 + c_q2 * t461;
+    let t463 = c_q2 * t415 - s_q2 * t52;
+    let t464 = c_q2 * t52 + s_q2 * t415;
+    let t465 = c_q3 * t463 - s_q3 * t464;
+    let t466 = c_q3 * t464 + s_q3 * t463;
+    let t467 = c_q4 * t465 - s_q4 * t466;
+    let t468 = c_q4 * t466 + s_q4 * t465;
+    let t469 = c_q5 * t467 - s_q5 * t468;
+    let t470 = c_q5 * t468 + s_q5 * t467;
+    let t471 = c_q6 * t469 - s_q6 * t470;
+    let t472 = c_q6 * t470 + s_q6 * t469;
+    let t473 = c_q7 * t471 - s_q7 * t472;
+    let t474 = c_q7 * t472 + s_q7 * t471;
+    let t475 = c_q8 * t473 - s_q8 * t474;
+    let t476 = c_q9 * t475 - s_q9 * (c_q8 * t474 + s_q8 * t473);
+    let t477 = 0.01 * c_q9 + 0.016666666666666666 - 300.0 * t50 * t50;
+    let inv9 = 1.0 / t477;
+    let t478 = 0.01 * c_q9 + 0.1 * t59;
+    let t479 = t478 + 0.016666666666666666 - 300.0 * t49 * t50;
+    let t480 = 0.1 * t63 + t478;
+    let t481 = t480 + 0.016666666666666666 - 300.0 * t48 * t50;
+    let t482 = 0.1 * t65 + t480;
+    let t483 = t482 + 0.016666666666666666 - 300.0 * t47 * t50;
+    let t484 = 0.1 * t67 + t482;
+    let t485 = t484 + 0.016666666666666666 - 300.0 * t46 * t50;
+    let t486 = 0.1 * t69 + t484;
+    let t487 = t486 + 0.016666666666666666 - 300.0 * t45 * t50;
+    let t488 = 0.1 * t71 + t486;
+    let t489 = t488 + 0.016666666666666666 - 300.0 * t44 * t50;
+    let t490 = 0.1 * t73 + t488;
+    let t491 = t490 + 0.016666666666666666 - 300.0 * t43 * t50;
+    let t492 = 0.1 * (s_q1 * (c_q2 * t72 - s_q2 * t71) + c_q1 * t73) + t490
+        + 0.016666666666666666 - 300.0 * t42 * t50;
+    let t493 = 0.01 * c_q9 + 0.2 * t59;
+    let t494 = t493 + 0.04 - 300.0 * t49 * t49 - inv9 * t479 * t479;
+    let inv10 = 1.0 / t494;
+    let t495 = 0.1 * t416 + t493;
+    let t496 = t495 + 0.04 - 300.0 * t48 * t49 - inv9 * t479 * t481;
+    let t497 = 0.1 * t455 + t495;
+    let t498 = t497 + 0.04 - 300.0 * t47 * t49 - inv9 * t479 * t483;
+    let t499 = 0.1 * t457 + t497;
+    let t500 = t499 + 0.04 - 300.0 * t46 * t49 - inv9 * t479 * t485;
+    let t501 = 0.1 * t459 + t499;
+    let t502 = t501 + 0.04 - 300.0 * t45 * t49 - inv9 * t479 * t487;
+    let t503 = 0.1 * t461 + t501;
+    let t504 = t503 + 0.04 - 300.0 * t44 * t49 - inv9 * t479 * t489;
+    let t505 = 0.1 * t462 + t503;
+    let t506 = t505 + 0.04 - 300.0 * t43 * t49 - inv9 * t479 * t491;
+    let t507 = 0.1 * (s_q1 * (c_q2 * t460 - s_q2 * t461) + c_q1 * t462) + t505 + 0.04
+        - inv9 * t479 * t492 - 300.0 * t42 * t49;
+    let t508 = 0.2 * t416 + t493;
+    let t509 = t508 + 0.07333333333333333 - 300.0 * t48 * t48 - inv9 * t481 * t481
+        - inv10 * t496 * t496;
+    let inv11 = 1.0 / t509;
+    let t510 = 0.1 * t419 + t508;
+    let t511 = t510 + 0.07333333333333333 - 300.0 * t47 * t48 - inv9 * t481 * t483
+        - inv10 * t496 * t498;
+    let t512 = 0.1 * t448 + t510;
+    let t513 = t512 + 0.07333333333333333 - 300.0 * t46 * t48 - inv9 * t481 * t485
+        - inv10 * t496 * t500;
+    let t514 = 0.1 * t450 + t512;
+    let t515 = t514 + 0.07333333333333333 - 300.0 * t45 * t48 - inv9 * t481 * t487
+        - inv10 * t496 * t502;
+    let t516 = 0.1 * t452 + t514;
+    let t517 = t516 + 0.07333333333333333 - 300.0 * t44 * t48 - inv9 * t481 * t489
+        - inv10 * t496 * t504;
+    let t518 = 0.1 * t453 + t516;
+    let t519 = t518 + 0.07333333333333333 - 300.0 * t43 * t48 - inv9 * t481 * t491
+        - inv10 * t496 * t506;
+    let t520 = 0.1 * (s_q1 * (c_q2 * t451 - s_q2 * t452) + c_q1 * t453) + t518
+        + 0.07333333333333333 - inv9 * t481 * t492 - inv10 * t496 * t507
+        - 300.0 * t42 * t48;
+    let t521 = 0.2 * t419 + t508;
+    let t522 = t521 + 0.11666666666666667 - 300.0 * t47 * t47 - inv9 * t483 * t483
+        - inv10 * t498 * t498 - inv11 * t511 * t511;
+    let inv12 = 1.0 / t522;
+    let t523 = 0.1 * t422 + t521;
+    let t524 = t523 + 0.11666666666666667 - 300.0 * t46 * t47 - inv9 * t483 * t485
+        - inv10 * t498 * t500 - inv11 * t511 * t513;
+    let t525 = 0.1 * t443 + t523;
+    let t526 = t525 + 0.11666666666666667 - 300.0 * t45 * t47 - inv9 * t483 * t487
+        - inv10 * t498 * t502 - inv11 * t511 * t515;
+    let t527 = 0.1 * t445 + t525;
+    let t528 = t527 + 0.11666666666666667 - 300.0 * t44 * t47 - inv9 * t483 * t489
+        - inv10 * t498 * t504 - inv11 * t511 * t517;
+    let t529 = 0.1 * t446 + t527;
+    let t530 = t529 + 0.11666666666666667 - 300.0 * t43 * t47 - inv9 * t483 * t491
+        - inv10 * t498 * t506 - inv11 * t511 * t519;
+    let t531 = 0.1 * (s_q1 * (c_q2 * t444 - s_q2 * t445) + c_q1 * t446) + t529
+        + 0.11666666666666667 - inv9 * t483 * t492 - inv10 * t498 * t507
+        - inv11 * t511 * t520 - 300.0 * t42 * t47;
+    let t532 = 0.2 * t422 + t521;
+    let t533 = t532 + 0.17 - 300.0 * t46 * t46 - inv9 * t485 * t485 - inv10 * t500 * t500
+        - inv11 * t513 * t513 - inv12 * t524 * t524;
+    let inv13 = 1.0 / t533;
+    let t534 = 0.1 * t425 + t532;
+    let t535 = t534 + 0.17 - 300.0 * t45 * t46 - inv9 * t485 * t487 - inv10 * t500 * t502
+        - inv11 * t513 * t515 - inv12 * t524 * t526;
+    let t536 = 0.1 * t440 + t534;
+    let t537 = t536 + 0.17 - 300.0 * t44 * t46 - inv9 * t485 * t489 - inv10 * t500 * t504
+        - inv11 * t513 * t517 - inv12 * t524 * t528;
+    let t538 = 0.1 * t441 + t536;
+    let t539 = t538 + 0.17 - 300.0 * t43 * t46 - inv9 * t485 * t491 - inv10 * t500 * t506
+        - inv11 * t513 * t519 - inv12 * t524 * t530;
+    let t540 = 0.1 * (s_q1 * (c_q2 * t439 - s_q2 * t440) + c_q1 * t441) + t538 + 0.17
+        - inv9 * t485 * t492 - inv10 * t500 * t507 - inv11 * t513 * t520
+        - inv12 * t524 * t531 - 300.0 * t42 * t46;
+    let t541 = 0.2 * t425 + t532;
+    let t542 = t541 + 0.23333333333333334 - 300.0 * t45 * t45 - inv9 * t487 * t487
+        - inv10 * t502 * t502 - inv11 * t515 * t515 - inv12 * t526 * t526
+        - inv13 * t535 * t535;
+    let inv14 = 1.0 / t542;
+    let t543 = 0.1 * t428 + t541;
+    let t544 = t543 + 0.23333333333333334 - 300.0 * t44 * t45 - inv9 * t487 * t489
+        - inv10 * t502 * t504 - inv11 * t515 * t517 - inv12 * t526 * t528
+        - inv13 * t535 * t537;
+    let t545 = 0.1 * t438 + t543;
+    let t546 = t545 + 0.23333333333333334 - 300.0 * t43 * t45 - inv9 * t487 * t491
+        - inv10 * t502 * t506 - inv11 * t515 * t519 - inv12 * t526 * t530
+        - inv13 * t535 * t539;
+    let t547 = 0.1 * (c_q1 * t438 - s_q1 * (c_q2 * t429 + s_q2 * t428)) + t545
+        + 0.23333333333333334 - inv9 * t487 * t492 - inv10 * t502 * t507
+        - inv11 * t515 * t520 - inv12 * t526 * t531 - inv13 * t535 * t540
+        - 300.0 * t42 * t45;
+    let t548 = 0.2 * t428 + t541;
+    let t549 = t548 + 0.30666666666666664 - 300.0 * t44 * t44 - inv9 * t489 * t489
+        - inv10 * t504 * t504 - inv11 * t517 * t517 - inv12 * t528 * t528
+        - inv13 * t537 * t537 - inv14 * t544 * t544;
+    let inv15 = 1.0 / t549;
+    let t550 = 0.1 * t431 + t548;
+    let t551 = t550 + 0.30666666666666664 - 300.0 * t43 * t44 - inv9 * t489 * t491
+        - inv10 * t504 * t506 - inv11 * t517 * t519 - inv12 * t528 * t530
+        - inv13 * t537 * t539 - inv14 * t544 * t546;
+    let t552 = 0.1 * (c_q1 * t431 - s_q1 * t432) + t550 + 0.30666666666666664
+        - inv9 * t489 * t492 - inv10 * t504 * t507 - inv11 * t517 * t520
+        - inv12 * t528 * t531 - inv13 * t537 * t540 - inv14 * t544 * t547
+        - 300.0 * t42 * t44;
+    let t553 = 0.2 * t431 + t548;
+    let t554 = t553 + 0.39 - 300.0 * t43 * t43 - inv9 * t491 * t491 - inv10 * t506 * t506
+        - inv11 * t519 * t519 - inv12 * t530 * t530 - inv13 * t539 * t539
+        - inv14 * t546 * t546 - inv15 * t551 * t551;
+    let inv16 = 1.0 / t554;
+    let t555 = 0.1 * t433 + t553 + 0.39 - inv9 * t491 * t492 - inv10 * t506 * t507
+        - inv11 * t519 * t520 - inv12 * t530 * t531 - inv13 * t539 * t540
+        - inv14 * t546 * t547 - inv15 * t551 * t552 - 300.0 * t42 * t43;
+    let t556 = 0.2 * t433 + t553 + 0.48333333333333334 - inv9 * t492 * t492
+        - inv10 * t507 * t507 - inv11 * t520 * t520 - inv12 * t531 * t531
+        - inv13 * t540 * t540 - inv14 * t547 * t547 - inv15 * t552 * t552
+        - inv16 * t555 * t555 - 300.0 * t42 * t42;
+    let inv17 = 1.0 / t556;
+    out.2[0][0] = inv17;
+    out.2[1][1] = inv16 + inv16 * inv16 * t555 * t555 * inv17;
+    let t557 = 300.0 * (t50 * inv9 * t479 - t49);
+    let t558 = 300.0 * (t50 * inv9 * t481 - t48) - inv10 * t496 * t557;
+    let t559 = 300.0 * (t50 * inv9 * t483 - t47) - inv10 * t498 * t557
+        - inv11 * t511 * t558;
+    let t560 = 300.0 * (t50 * inv9 * t485 - t46) - inv10 * t500 * t557
+        - inv11 * t513 * t558 - inv12 * t524 * t559;
+    let t561 = 300.0 * (t50 * inv9 * t487 - t45) - inv10 * t502 * t557
+        - inv11 * t515 * t558 - inv12 * t526 * t559 - inv13 * t535 * t560;
+    let t562 = 300.0 * (t50 * inv9 * t489 - t44) - inv10 * t504 * t557
+        - inv11 * t517 * t558 - inv12 * t528 * t559 - inv13 * t537 * t560
+        - inv14 * t544 * t561;
+    let t563 = 300.0 * (t50 * inv9 * t491 - t43) - inv10 * t506 * t557
+        - inv11 * t519 * t558 - inv12 * t530 * t559 - inv13 * t539 * t560
+        - inv14 * t546 * t561 - inv15 * t551 * t562;
+    let t564 = 300.0 * (t50 * inv9 * t492 - t42) - inv10 * t507 * t557
+        - inv11 * t520 * t558 - inv12 * t531 * t559 - inv13 * t540 * t560
+        - inv14 * t547 * t561 - inv15 * t552 * t562 - inv16 * t555 * t563;
+    let t565 = inv17 * t564;
+    out.2[0][9] = t565;
+    out.2[9][0] = t565;
+    let t566 = inv16 * (t563 - t555 * inv17 * t564);
+    out.2[1][9] = t566;
+    out.2[9][1] = t566;
+    let t567 = inv15 * (t562 - t551 * t566 - t552 * inv17 * t564);
+    out.2[2][9] = t567;
+    out.2[9][2] = t567;
+    let t568 = inv14 * (t561 - t544 * t567 - t546 * t566 - t547 * inv17 * t564);
+    out.2[3][9] = t568;
+    out.2[9][3] = t568;
+    let t569 = inv13
+        * (t560 - t535 * t568 - t537 * t567 - t539 * t566 - t540 * inv17 * t564);
+    out.2[4][9] = t569;
+    out.2[9][4] = t569;
+    let t570 = inv12
+        * (t559 - t524 * t569 - t526 * t568 - t528 * t567 - t530 * t566
+            - t531 * inv17 * t564);
+    out.2[5][9] = t570;
+    out.2[9][5] = t570;
+    let t571 = inv11
+        * (t558 - t511 * t570 - t513 * t569 - t515 * t568 - t517 * t567 - t519 * t566
+            - t520 * inv17 * t564);
+    out.2[6][9] = t571;
+    out.2[9][6] = t571;
+    let t572 = inv10
+        * (t557 - t496 * t571 - t498 * t570 - t500 * t569 - t502 * t568 - t504 * t567
+            - t506 * t566 - t507 * inv17 * t564);
+    out.2[7][9] = t572;
+    out.2[9][7] = t572;
+    let t573 = inv9
+        * (-300.0 * t50 - t479 * t572 - t481 * t571 - t483 * t570 - t485 * t569
+            - t487 * t568 - t489 * t567 - t491 * t566 - t492 * inv17 * t564);
+    out.2[8][9] = t573;
+    out.2[9][8] = t573;
+    out.2[9][9] = 300.0
+        - 300.0
+            * (t50 * t573 + t49 * t572 + t48 * t571 + t47 * t570 + t46 * t569
+                + t45 * t568 + t44 * t567 + t43 * t566 + t42 * inv17 * t564);
+    let t574 = inv9 * (t479 * inv10 * t496 - t481);
+    let t575 = inv9 * (t479 * inv10 * t498 - t483) - inv11 * t511 * t574;
+    let t576 = inv9 * (t479 * inv10 * t500 - t485) - inv11 * t513 * t574
+        - inv12 * t524 * t575;
+    let t577 = inv9 * (t479 * inv10 * t502 - t487) - inv11 * t515 * t574
+        - inv12 * t526 * t575 - inv13 * t535 * t576;
+    let t578 = inv9 * (t479 * inv10 * t504 - t489) - inv11 * t517 * t574
+        - inv12 * t528 * t575 - inv13 * t537 * t576 - inv14 * t544 * t577;
+    let t579 = inv9 * (t479 * inv10 * t506 - t491) - inv11 * t519 * t574
+        - inv12 * t530 * t575 - inv13 * t539 * t576 - inv14 * t546 * t577
+        - inv15 * t551 * t578;
+    let t580 = inv9 * (t479 * inv10 * t507 - t492) - inv11 * t520 * t574
+        - inv12 * t531 * t575 - inv13 * t540 * t576 - inv14 * t547 * t577
+        - inv15 * t552 * t578 - inv16 * t555 * t579;
+    let t581 = inv17 * t580;
+    out.2[0][8] = t581;
+    out.2[8][0] = t581;
+    let t582 = inv16 * (t579 - t555 * inv17 * t580);
+    out.2[1][8] = t582;
+    out.2[8][1] = t582;
+    let t583 = inv15 * (t578 - t551 * t582 - t552 * inv17 * t580);
+    out.2[2][8] = t583;
+    out.2[8][2] = t583;
+    let t584 = inv14 * (t577 - t544 * t583 - t546 * t582 - t547 * inv17 * t580);
+    out.2[3][8] = t584;
+    out.2[8][3] = t584;
+    let t585 = inv13
+        * (t576 - t535 * t584 - t537 * t583 - t539 * t582 - t540 * inv17 * t580);
+    out.2[4][8] = t585;
+    out.2[8][4] = t585;
+    let t586 = inv12
+        * (t575 - t524 * t585 - t526 * t584 - t528 * t583 - t530 * t582
+            - t531 * inv17 * t580);
+    out.2[5][8] = t586;
+    out.2[8][5] = t586;
+    let t587 = inv11
+        * (t574 - t511 * t586 - t513 * t585 - t515 * t584 - t517 * t583 - t519 * t582
+            - t520 * inv17 * t580);
+    out.2[6][8] = t587;
+    out.2[8][6] = t587;
+    let t588 = -inv10
+        * (inv9 * t479 + t496 * t587 + t498 * t586 + t500 * t585 + t502 * t584
+            + t504 * t583 + t506 * t582 + t507 * inv17 * t580);
+    out.2[7][8] = t588;
+    out.2[8][7] = t588;
+    out.2[8][8] = inv9
+        - inv9
+            * (t479 * t588 + t481 * t587 + t483 * t586 + t485 * t585 + t487 * t584
+                + t489 * t583 + t491 * t582 + t492 * inv17 * t580);
+    let t589 = inv10 * (t496 * inv11 * t511 - t498);
+    let t590 = inv10 * (t496 * inv11 * t513 - t500) - inv12 * t524 * t589;
+    let t591 = inv10 * (t496 * inv11 * t515 - t502) - inv12 * t526 * t589
+        - inv13 * t535 * t590;
+    let t592 = inv10 * (t496 * inv11 * t517 - t504) - inv12 * t528 * t589
+        - inv13 * t537 * t590 - inv14 * t544 * t591;
+    let t593 = inv10 * (t496 * inv11 * t519 - t506) - inv12 * t530 * t589
+        - inv13 * t539 * t590 - inv14 * t546 * t591 - inv15 * t551 * t592;
+    let t594 = inv10 * (t496 * inv11 * t520 - t507) - inv12 * t531 * t589
+        - inv13 * t540 * t590 - inv14 * t547 * t591 - inv15 * t552 * t592
+        - inv16 * t555 * t593;
+    let t595 = inv17 * t594;
+    out.2[0][7] = t595;
+    out.2[7][0] = t595;
+    let t596 = inv16 * (t593 - t555 * inv17 * t594);
+    out.2[1][7] = t596;
+    out.2[7][1] = t596;
+    let t597 = inv15 * (t592 - t551 * t596 - t552 * inv17 * t594);
+    out.2[2][7] = t597;
+    out.2[7][2] = t597;
+    let t598 = inv14 * (t591 - t544 * t597 - t546 * t596 - t547 * inv17 * t594);
+    out.2[3][7] = t598;
+    out.2[7][3] = t598;
+    let t599 = inv13
+        * (t590 - t535 * t598 - t537 * t597 - t539 * t596 - t540 * inv17 * t594);
+    out.2[4][7] = t599;
+    out.2[7][4] = t599;
+    let t600 = inv12
+        * (t589 - t524 * t599 - t526 * t598 - t528 * t597 - t530 * t596
+            - t531 * inv17 * t594);
+    out.2[5][7] = t600;
+    out.2[7][5] = t600;
+    let t601 = -inv11
+        * (inv10 * t496 + t511 * t600 + t513 * t599 + t515 * t598 + t517 * t597
+            + t519 * t596 + t520 * inv17 * t594);
+    out.2[6][7] = t601;
+    out.2[7][6] = t601;
+    out.2[7][7] = inv10
+        - inv10
+            * (t496 * t601 + t498 * t600 + t500 * t599 + t502 * t598 + t504 * t597
+                + t506 * t596 + t507 * inv17 * t594);
+    let t602 = inv11 * (t511 * inv12 * t524 - t513);
+    let t603 = inv11 * (t511 * inv12 * t526 - t515) - inv13 * t535 * t602;
+    let t604 = inv11 * (t511 * inv12 * t528 - t517) - inv13 * t537 * t602
+        - inv14 * t544 * t603;
+    let t605 = inv11 * (t511 * inv12 * t530 - t519) - inv13 * t539 * t602
+        - inv14 * t546 * t603 - inv15 * t551 * t604;
+    let t606 = inv11 * (t511 * inv12 * t531 - t520) - inv13 * t540 * t602
+        - inv14 * t547 * t603 - inv15 * t552 * t604 - inv16 * t555 * t605;
+    let t607 = inv17 * t606;
+    out.2[0][6] = t607;
+    out.2[6][0] = t607;
+    let t608 = inv16 * (t605 - t555 * inv17 * t606);
+    out.2[1][6] = t608;
+    out.2[6][1] = t608;
+    let t609 = inv15 * (t604 - t551 * t608 - t552 * inv17 * t606);
+    out.2[2][6] = t609;
+    out.2[6][2] = t609;
+    let t610 = inv14 * (t603 - t544 * t609 - t546 * t608 - t547 * inv17 * t606);
+    out.2[3][6] = t610;
+    out.2[6][3] = t610;
+    let t611 = inv13
+        * (t602 - t535 * t610 - t537 * t609 - t539 * t608 - t540 * inv17 * t606);
+    out.2[4][6] = t611;
+    out.2[6][4] = t611;
+    let t612 = -inv12
+        * (inv11 * t511 + t524 * t611 + t526 * t610 + t528 * t609 + t530 * t608
+            + t531 * inv17 * t606);
+    out.2[5][6] = t612;
+    out.2[6][5] = t612;
+    out.2[6][6] = inv11
+        - inv11
+            * (t511 * t612 + t513 * t611 + t515 * t610 + t517 * t609 + t519 * t608
+                + t520 * inv17 * t606);
+    let t613 = inv12 * (t524 * inv13 * t535 - t526);
+    let t614 = inv12 * (t524 * inv13 * t537 - t528) - inv14 * t544 * t613;
+    let t615 = inv12 * (t524 * inv13 * t539 - t530) - inv14 * t546 * t613
+        - inv15 * t551 * t614;
+    let t616 = inv12 * (t524 * inv13 * t540 - t531) - inv14 * t547 * t613
+        - inv15 * t552 * t614 - inv16 * t555 * t615;
+    let t617 = inv17 * t616;
+    out.2[0][5] = t617;
+    out.2[5][0] = t617;
+    let t618 = inv16 * (t615 - t555 * inv17 * t616);
+    out.2[1][5] = t618;
+    out.2[5][1] = t618;
+    let t619 = inv15 * (t614 - t551 * t618 - t552 * inv17 * t616);
+    out.2[2][5] = t619;
+    out.2[5][2] = t619;
+    let t620 = inv14 * (t613 - t544 * t619 - t546 * t618 - t547 * inv17 * t616);
+    out.2[3][5] = t620;
+    out.2[5][3] = t620;
+    let t621 = -inv13
+        * (inv12 * t524 + t535 * t620 + t537 * t619 + t539 * t618 + t540 * inv17 * t616);
+    out.2[4][5] = t621;
+    out.2[5][4] = t621;
+    out.2[5][5] = inv12
+        - inv12
+            * (t524 * t621 + t526 * t620 + t528 * t619 + t530 * t618
+                + t531 * inv17 * t616);
+    let t622 = inv13 * (t535 * inv14 * t544 - t537);
+    let t623 = inv13 * (t535 * inv14 * t546 - t539) - inv15 * t551 * t622;
+    let t624 = inv13 * (t535 * inv14 * t547 - t540) - inv15 * t552 * t622
+        - inv16 * t555 * t623;
+    let t625 = inv17 * t624;
+    out.2[0][4] = t625;
+    out.2[4][0] = t625;
+    let t626 = inv16 * (t623 - t555 * inv17 * t624);
+    out.2[1][4] = t626;
+    out.2[4][1] = t626;
+    let t627 = inv15 * (t622 - t551 * t626 - t552 * inv17 * t624);
+    out.2[2][4] = t627;
+    out.2[4][2] = t627;
+    let t628 = -inv14 * (inv13 * t535 + t544 * t627 + t546 * t626 + t547 * inv17 * t624);
+    out.2[3][4] = t628;
+    out.2[4][3] = t628;
+    out.2[4][4] = inv13
+        - inv13 * (t535 * t628 + t537 * t627 + t539 * t626 + t540 * inv17 * t624);
+    let t629 = inv14 * (t544 * inv15 * t551 - t546);
+    let t630 = inv14 * (t544 * inv15 * t552 - t547) - inv16 * t555 * t629;
+    let t631 = inv17 * t630;
+    out.2[0][3] = t631;
+    out.2[3][0] = t631;
+    let t632 = inv16 * (t629 - t555 * inv17 * t630);
+    out.2[1][3] = t632;
+    out.2[3][1] = t632;
+    let t633 = -inv15 * (inv14 * t544 + t551 * t632 + t552 * inv17 * t630);
+    out.2[2][3] = t633;
+    out.2[3][2] = t633;
+    out.2[3][3] = inv14 - inv14 * (t544 * t633 + t546 * t632 + t547 * inv17 * t630);
+    let t634 = inv15 * (t551 * inv16 * t555 - t552);
+    let t635 = inv17 * t634;
+    out.2[0][2] = t635;
+    out.2[2][0] = t635;
+    let t636 = -inv16 * (inv15 * t551 + t555 * inv17 * t634);
+    out.2[1][2] = t636;
+    out.2[2][1] = t636;
+    out.2[2][2] = inv15 - inv15 * (t551 * t636 + t552 * inv17 * t634);
+    let t637 = -inv16 * t555 * inv17;
+    out.2[0][1] = t637;
+    out.2[1][0] = t637;
+    let t638 = s_q9 * t414;
+    let t639 = -0.05 * t638 - t267;
+    let t640 = 0.05 * (t57 - c_q9 * t414);
+    let t641 = 0.15 * t413 - t640;
+    let t642 = c_q8 * t639 - s_q8 * t641;
+    let t643 = t642 - 0.25 * t15;
+    let t644 = -s_q8 * t639 - c_q8 * t641;
+    let t645 = 0.25 * t409 - t644;
+    let t646 = c_q7 * t643 - s_q7 * t645;
+    let t647 = t646 - 0.35 * t13;
+    let t648 = -s_q7 * t643 - c_q7 * t645;
+    let t649 = 0.35 * t405 - t648;
+    let t650 = c_q6 * t647 - s_q6 * t649;
+    let t651 = t650 - 0.45 * t11;
+    let t652 = -s_q6 * t647 - c_q6 * t649;
+    let t653 = 0.45 * t401 - t652;
+    let t654 = c_q5 * t651 - s_q5 * t653;
+    let t655 = t654 - 0.55 * t9;
+    let t656 = -s_q5 * t651 - c_q5 * t653;
+    let t657 = 0.55 * t397 - t656;
+    let t658 = c_q4 * t655 - s_q4 * t657;
+    let t659 = t658 - 0.65 * t7;
+    let t660 = -s_q4 * t655 - c_q4 * t657;
+    let t661 = 0.65 * t393 - t660;
+    let t662 = c_q3 * t659 - s_q3 * t661;
+    let t663 = t662 - 0.75 * t5;
+    let t664 = s_q3 * t659 + c_q3 * t661;
+    let t665 = 0.75 * t389 + t664;
+    let t666 = c_q2 * t663 - s_q2 * t665;
+    let t667 = s_q2 * t663 + c_q2 * t665;
+    let t668 = -c_q1 * t0 - t380;
+    let t669 = t381 - t1;
+    let t670 = c_q2 * t668 - s_q2 * t669;
+    let t671 = c_q2 * t669 + s_q2 * t668;
+    let t672 = c_q3 * t670 - s_q3 * t671;
+    let t673 = c_q3 * t671 + s_q3 * t670;
+    let t674 = c_q4 * t672 - s_q4 * t673;
+    let t675 = c_q4 * t673 + s_q4 * t672;
+    let t676 = c_q5 * t674 - s_q5 * t675;
+    let t677 = c_q5 * t675 + s_q5 * t674;
+    let t678 = c_q6 * t676 - s_q6 * t677;
+    let t679 = c_q6 * t677 + s_q6 * t676;
+    let t680 = c_q7 * t678 - s_q7 * t679;
+    let t681 = c_q7 * t679 + s_q7 * t678;
+    let t682 = c_q8 * t680 - s_q8 * t681;
+    let t683 = c_q9 * t682 - s_q9 * (c_q8 * t681 + s_q8 * t680);
+    let t684 = -0.1 * t3 - t668;
+    let t685 = t385 - t1;
+    let t686 = -c_q2 * t684 - s_q2 * t685;
+    let t687 = c_q2 * t685 - s_q2 * t684;
+    let t688 = c_q3 * t686 - s_q3 * t687;
+    let t689 = c_q3 * t687 + s_q3 * t686;
+    let t690 = c_q4 * t688 - s_q4 * t689;
+    let t691 = c_q4 * t689 + s_q4 * t688;
+    let t692 = c_q5 * t690 - s_q5 * t691;
+    let t693 = c_q5 * t691 + s_q5 * t690;
+    let t694 = c_q6 * t692 - s_q6 * t693;
+    let t695 = c_q6 * t693 + s_q6 * t692;
+    let t696 = c_q7 * t694 - s_q7 * t695;
+    let t697 = c_q7 * t695 + s_q7 * t694;
+    let t698 = c_q8 * t696 - s_q8 * t697;
+    let t699 = c_q9 * t698 - s_q9 * (c_q8 * t697 + s_q8 * t696);
+    let t700 = -0.1 * t5 - t686;
+    let t701 = 0.1 * t389 + t687;
+    let t702 = -c_q3 * t700 - s_q3 * t701;
+    let t703 = c_q3 * t701 - s_q3 * t700;
+    let t704 = c_q4 * t702 - s_q4 * t703;
+    let t705 = c_q4 * t703 + s_q4 * t702;
+    let t706 = c_q5 * t704 - s_q5 * t705;
+    let t707 = c_q5 * t705 + s_q5 * t704;
+    let t708 = c_q6 * t706 - s_q6 * t707;
+    let t709 = c_q6 * t707 + s_q6 * t706;
+    let t710 = c_q7 * t708 - s_q7 * t709;
+    let t711 = c_q7 * t709 + s_q7 * t708;
+    let t712 = c_q8 * t710 - s_q8 * t711;
+    let t713 = c_q9 * t712 - s_q9 * (c_q8 * t711 + s_q8 * t710);
+    let t714 = c_q2 * t662 - s_q2 * t664;
+    let t715 = -0.1 * t7 - t702;
+    let t716 = 0.1 * t393 + t703;
+    let t717 = -c_q4 * t715 - s_q4 * t716;
+    let t718 = c_q4 * t716 - s_q4 * t715;
+    let t719 = c_q5 * t717 - s_q5 * t718;
+    let t720 = c_q5 * t718 + s_q5 * t717;
+    let t721 = c_q6 * t719 - s_q6 * t720;
+    let t722 = c_q6 * t720 + s_q6 * t719;
+    let t723 = c_q7 * t721 - s_q7 * t722;
+    let t724 = c_q7 * t722 + s_q7 * t721;
+    let t725 = c_q8 * t723 - s_q8 * t724;
+    let t726 = c_q9 * t725 - s_q9 * (c_q8 * t724 + s_q8 * t723);
+    let t727 = s_q3 * t660 + c_q3 * t658;
+    let t728 = c_q3 * t660 - s_q3 * t658;
+    let t729 = s_q2 * t728 + c_q2 * t727;
+    let t730 = -0.1 * t9 - t717;
+    let t731 = 0.1 * t397 + t718;
+    let t732 = -c_q5 * t730 - s_q5 * t731;
+    let t733 = c_q5 * t731 - s_q5 * t730;
+    let t734 = c_q6 * t732 - s_q6 * t733;
+    let t735 = c_q6 * t733 + s_q6 * t732;
+    let t736 = c_q7 * t734 - s_q7 * t735;
+    let t737 = c_q7 * t735 + s_q7 * t734;
+    let t738 = c_q8 * t736 - s_q8 * t737;
+    let t739 = c_q9 * t738 - s_q9 * (c_q8 * t737 + s_q8 * t736);
+    let t740 = s_q4 * t656 + c_q4 * t654;
+    let t741 = c_q4 * t656 - s_q4 * t654;
+    let t742 = s_q3 * t741 + c_q3 * t740;
+    let t743 = c_q3 * t741 - s_q3 * t740;
+    let t744 = s_q2 * t743 + c_q2 * t742;
+    let t745 = -0.1 * t11 - t732;
+    let t746 = 0.1 * t401 + t733;
+    let t747 = -c_q6 * t745 - s_q6 * t746;
+    let t748 = c_q6 * t746 - s_q6 * t745;
+    let t749 = c_q7 * t747 - s_q7 * t748;
+    let t750 = c_q7 * t748 + s_q7 * t747;
+    let t751 = c_q8 * t749 - s_q8 * t750;
+    let t752 = c_q9 * t751 - s_q9 * (c_q8 * t750 + s_q8 * t749);
+    let t753 = s_q5 * t652 + c_q5 * t650;
+    let t754 = c_q5 * t652 - s_q5 * t650;
+    let t755 = s_q4 * t754 + c_q4 * t753;
+    let t756 = c_q4 * t754 - s_q4 * t753;
+    let t757 = s_q3 * t756 + c_q3 * t755;
+    let t758 = c_q3 * t756 - s_q3 * t755;
+    let t759 = s_q2 * t758 + c_q2 * t757;
+    let t760 = -0.1 * t13 - t747;
+    let t761 = 0.1 * t405 + t748;
+    let t762 = -c_q7 * t760 - s_q7 * t761;
+    let t763 = c_q7 * t761 - s_q7 * t760;
+    let t764 = c_q8 * t762 - s_q8 * t763;
+    let t765 = c_q9 * t764 - s_q9 * (c_q8 * t763 + s_q8 * t762);
+    let t766 = s_q6 * t648 + c_q6 * t646;
+    let t767 = c_q6 * t648 - s_q6 * t646;
+    let t768 = s_q5 * t767 + c_q5 * t766;
+    let t769 = c_q5 * t767 - s_q5 * t766;
+    let t770 = s_q4 * t769 + c_q4 * t768;
+    let t771 = c_q4 * t769 - s_q4 * t768;
+    let t772 = s_q3 * t771 + c_q3 * t770;
+    let t773 = c_q3 * t771 - s_q3 * t770;
+    let t774 = s_q2 * t773 + c_q2 * t772;
+    let t775 = -0.1 * t15 - t762;
+    let t776 = 0.1 * t409 + t763;
+    let t777 = -c_q8 * t775 - s_q8 * t776;
+    let t778 = c_q8 * t776 - s_q8 * t775;
+    let t779 = c_q9 * t777 - s_q9 * t778;
+    let t780 = s_q7 * t644 + c_q7 * t642;
+    let t781 = c_q7 * t644 - s_q7 * t642;
+    let t782 = s_q6 * t781 + c_q6 * t780;
+    let t783 = c_q6 * t781 - s_q6 * t780;
+    let t784 = s_q5 * t783 + c_q5 * t782;
+    let t785 = c_q5 * t783 - s_q5 * t782;
+    let t786 = s_q4 * t785 + c_q4 * t784;
+    let t787 = c_q4 * t785 - s_q4 * t784;
+    let t788 = s_q3 * t787 + c_q3 * t786;
+    let t789 = c_q3 * t787 - s_q3 * t786;
+    let t790 = s_q2 * t789 + c_q2 * t788;
+    let t791 = -0.05 * (t55 + t638);
+    let t792 = c_q9 * (-0.1 * t17 - t777) + s_q9 * (0.1 * t413 + t778);
+    let t793 = s_q8 * t640 + c_q8 * t791;
+    let t794 = c_q8 * t640 - s_q8 * t791;
+    let t795 = s_q7 * t794 + c_q7 * t793;
+    let t796 = c_q7 * t794 - s_q7 * t793;
+    let t797 = s_q6 * t796 + c_q6 * t795;
+    let t798 = c_q6 * t796 - s_q6 * t795;
+    let t799 = s_q5 * t798 + c_q5 * t797;
+    let t800 = c_q5 * t798 - s_q5 * t797;
+    let t801 = s_q4 * t800 + c_q4 * t799;
+    let t802 = c_q4 * t800 - s_q4 * t799;
+    let t803 = s_q3 * t802 + c_q3 * t801;
+    let t804 = c_q3 * t802 - s_q3 * t801;
+    let t805 = s_q2 * t804 + c_q2 * t803;
+    let t806 = -0.15 * t475 - 0.05 * t476;
+    let t807 = 15.0 * t50 * t476 + t806;
+    let t808 = t806 - 0.25 * t473;
+    let t809 = 15.0 * t49 * t476 + t808 - inv9 * t479 * t807;
+    let t810 = t808 - 0.35 * t471;
+    let t811 = 15.0 * t48 * t476 + t810 - inv9 * t481 * t807 - inv10 * t496 * t809;
+    let t812 = t810 - 0.45 * t469;
+    let t813 = 15.0 * t47 * t476 + t812 - inv9 * t483 * t807 - inv10 * t498 * t809
+        - inv11 * t511 * t811;
+    let t814 = t812 - 0.55 * t467;
+    let t815 = 15.0 * t46 * t476 + t814 - inv9 * t485 * t807 - inv10 * t500 * t809
+        - inv11 * t513 * t811 - inv12 * t524 * t813;
+    let t816 = t814 - 0.65 * t465;
+    let t817 = 15.0 * t45 * t476 + t816 - inv9 * t487 * t807 - inv10 * t502 * t809
+        - inv11 * t515 * t811 - inv12 * t526 * t813 - inv13 * t535 * t815;
+    let t818 = t816 - 0.75 * t463;
+    let t819 = 15.0 * t44 * t476 + t818 - inv9 * t489 * t807 - inv10 * t504 * t809
+        - inv11 * t517 * t811 - inv12 * t528 * t813 - inv13 * t537 * t815
+        - inv14 * t544 * t817;
+    let t820 = t818 - 0.85 * t415;
+    let t821 = 15.0 * t43 * t476 + t820 - inv9 * t491 * t807 - inv10 * t506 * t809
+        - inv11 * t519 * t811 - inv12 * t530 * t813 - inv13 * t539 * t815
+        - inv14 * t546 * t817 - inv15 * t551 * t819;
+    let t822 = 9.3195 * s_q0 + t820 + 15.0 * t42 * t476 - inv9 * t492 * t807
+        - inv10 * t507 * t809 - inv11 * t520 * t811 - inv12 * t531 * t813
+        - inv13 * t540 * t815 - inv14 * t547 * t817 - inv15 * t552 * t819
+        - inv16 * t555 * t821;
+    out.0[0][0] = inv17 * t822;
+    let t823 = inv16 * (t821 - t555 * inv17 * t822);
+    out.0[1][0] = t823;
+    let t824 = inv15 * (t819 - t551 * t823 - t552 * inv17 * t822);
+    out.0[2][0] = t824;
+    let t825 = inv14 * (t817 - t544 * t824 - t546 * t823 - t547 * inv17 * t822);
+    out.0[3][0] = t825;
+    let t826 = inv13
+        * (t815 - t535 * t825 - t537 * t824 - t539 * t823 - t540 * inv17 * t822);
+    out.0[4][0] = t826;
+    let t827 = inv12
+        * (t813 - t524 * t826 - t526 * t825 - t528 * t824 - t530 * t823
+            - t531 * inv17 * t822);
+    out.0[5][0] = t827;
+    let t828 = inv11
+        * (t811 - t511 * t827 - t513 * t826 - t515 * t825 - t517 * t824 - t519 * t823
+            - t520 * inv17 * t822);
+    out.0[6][0] = t828;
+    let t829 = inv10
+        * (t809 - t496 * t828 - t498 * t827 - t500 * t826 - t502 * t825 - t504 * t824
+            - t506 * t823 - t507 * inv17 * t822);
+    out.0[7][0] = t829;
+    let t830 = inv9
+        * (t807 - t479 * t829 - t481 * t828 - t483 * t827 - t485 * t826 - t487 * t825
+            - t489 * t824 - t491 * t823 - t492 * inv17 * t822);
+    out.0[8][0] = t830;
+    out.0[9][0] = -15.0 * t476
+        - 300.0
+            * (t50 * t830 + t49 * t829 + t48 * t828 + t47 * t827 + t46 * t826
+                + t45 * t825 + t44 * t824 + t43 * t823 + t42 * inv17 * t822);
+    let t831 = -0.15 * t682 - 0.05 * t683;
+    let t832 = 15.0 * t50 * t683 + t831;
+    let t833 = t831 - 0.25 * t680;
+    let t834 = 15.0 * t49 * t683 + t833 - inv9 * t479 * t832;
+    let t835 = t833 - 0.35 * t678;
+    let t836 = 15.0 * t48 * t683 + t835 - inv9 * t481 * t832 - inv10 * t496 * t834;
+    let t837 = t835 - 0.45 * t676;
+    let t838 = 15.0 * t47 * t683 + t837 - inv9 * t483 * t832 - inv10 * t498 * t834
+        - inv11 * t511 * t836;
+    let t839 = t837 - 0.55 * t674;
+    let t840 = 15.0 * t46 * t683 + t839 - inv9 * t485 * t832 - inv10 * t500 * t834
+        - inv11 * t513 * t836 - inv12 * t524 * t838;
+    let t841 = t839 - 0.65 * t672;
+    let t842 = 15.0 * t45 * t683 + t841 - inv9 * t487 * t832 - inv10 * t502 * t834
+        - inv11 * t515 * t836 - inv12 * t526 * t838 - inv13 * t535 * t840;
+    let t843 = t841 - 0.75 * t670;
+    let t844 = 15.0 * t44 * t683 + t843 - inv9 * t489 * t832 - inv10 * t504 * t834
+        - inv11 * t517 * t836 - inv12 * t528 * t838 - inv13 * t537 * t840
+        - inv14 * t544 * t842;
+    let t845 = t843 - 0.85 * t668;
+    let t846 = 15.0 * t43 * t683 + t845 - inv9 * t491 * t832 - inv10 * t506 * t834
+        - inv11 * t519 * t836 - inv12 * t530 * t838 - inv13 * t539 * t840
+        - inv14 * t546 * t842 - inv15 * t551 * t844;
+    let t847 = t845 + 15.0 * t42 * t683
+        - 0.1 * (c_q1 * (t666 - 0.85 * t3) - s_q1 * (0.85 * t384 + t667))
+        - inv9 * t492 * t832 - inv10 * t507 * t834 - inv11 * t520 * t836
+        - inv12 * t531 * t838 - inv13 * t540 * t840 - inv14 * t547 * t842
+        - inv15 * t552 * t844 - inv16 * t555 * t846;
+    out.0[0][1] = inv17 * t847;
+    let t848 = inv16 * (t846 - t555 * inv17 * t847);
+    out.0[1][1] = t848;
+    let t849 = inv15 * (t844 - t551 * t848 - t552 * inv17 * t847);
+    out.0[2][1] = t849;
+    let t850 = inv14 * (t842 - t544 * t849 - t546 * t848 - t547 * inv17 * t847);
+    out.0[3][1] = t850;
+    let t851 = inv13
+        * (t840 - t535 * t850 - t537 * t849 - t539 * t848 - t540 * inv17 * t847);
+    out.0[4][1] = t851;
+    let t852 = inv12
+        * (t838 - t524 * t851 - t526 * t850 - t528 * t849 - t530 * t848
+            - t531 * inv17 * t847);
+    out.0[5][1] = t852;
+    let t853 = inv11
+        * (t836 - t511 * t852 - t513 * t851 - t515 * t850 - t517 * t849 - t519 * t848
+            - t520 * inv17 * t847);
+    out.0[6][1] = t853;
+    let t854 = inv10
+        * (t834 - t496 * t853 - t498 * t852 - t500 * t851 - t502 * t850 - t504 * t849
+            - t506 * t848 - t507 * inv17 * t847);
+    out.0[7][1] = t854;
+    let t855 = inv9
+        * (t832 - t479 * t854 - t481 * t853 - t483 * t852 - t485 * t851 - t487 * t850
+            - t489 * t849 - t491 * t848 - t492 * inv17 * t847);
+    out.0[8][1] = t855;
+    out.0[9][1] = -15.0 * t683
+        - 300.0
+            * (t50 * t855 + t49 * t854 + t48 * t853 + t47 * t852 + t46 * t851
+                + t45 * t850 + t44 * t849 + t43 * t848 + t42 * inv17 * t847);
+    let t856 = -0.15 * t698 - 0.05 * t699;
+    let t857 = 15.0 * t50 * t699 + t856;
+    let t858 = t856 - 0.25 * t696;
+    let t859 = 15.0 * t49 * t699 + t858 - inv9 * t479 * t857;
+    let t860 = t858 - 0.35 * t694;
+    let t861 = 15.0 * t48 * t699 + t860 - inv9 * t481 * t857 - inv10 * t496 * t859;
+    let t862 = t860 - 0.45 * t692;
+    let t863 = 15.0 * t47 * t699 + t862 - inv9 * t483 * t857 - inv10 * t498 * t859
+        - inv11 * t511 * t861;
+    let t864 = t862 - 0.55 * t690;
+    let t865 = 15.0 * t46 * t699 + t864 - inv9 * t485 * t857 - inv10 * t500 * t859
+        - inv11 * t513 * t861 - inv12 * t524 * t863;
+    let t866 = t864 - 0.65 * t688;
+    let t867 = 15.0 * t45 * t699 + t866 - inv9 * t487 * t857 - inv10 * t502 * t859
+        - inv11 * t515 * t861 - inv12 * t526 * t863 - inv13 * t535 * t865;
+    let t868 = t866 - 0.75 * t686;
+    let t869 = 15.0 * t44 * t699 + t868 - inv9 * t489 * t857 - inv10 * t504 * t859
+        - inv11 * t517 * t861 - inv12 * t528 * t863 - inv13 * t537 * t865
+        - inv14 * t544 * t867;
+    let t870 = t868 - 0.1 * t666;
+    let t871 = 15.0 * t43 * t699 + t870 - inv9 * t491 * t857 - inv10 * t506 * t859
+        - inv11 * t519 * t861 - inv12 * t530 * t863 - inv13 * t539 * t865
+        - inv14 * t546 * t867 - inv15 * t551 * t869;
+    let t872 = t870 + 15.0 * t42 * t699 - 0.1 * (c_q1 * t666 - s_q1 * t667)
+        - inv9 * t492 * t857 - inv10 * t507 * t859 - inv11 * t520 * t861
+        - inv12 * t531 * t863 - inv13 * t540 * t865 - inv14 * t547 * t867
+        - inv15 * t552 * t869 - inv16 * t555 * t871;
+    out.0[0][2] = inv17 * t872;
+    let t873 = inv16 * (t871 - t555 * inv17 * t872);
+    out.0[1][2] = t873;
+    let t874 = inv15 * (t869 - t551 * t873 - t552 * inv17 * t872);
+    out.0[2][2] = t874;
+    let t875 = inv14 * (t867 - t544 * t874 - t546 * t873 - t547 * inv17 * t872);
+    out.0[3][2] = t875;
+    let t876 = inv13
+        * (t865 - t535 * t875 - t537 * t874 - t539 * t873 - t540 * inv17 * t872);
+    out.0[4][2] = t876;
+    let t877 = inv12
+        * (t863 - t524 * t876 - t526 * t875 - t528 * t874 - t530 * t873
+            - t531 * inv17 * t872);
+    out.0[5][2] = t877;
+    let t878 = inv11
+        * (t861 - t511 * t877 - t513 * t876 - t515 * t875 - t517 * t874 - t519 * t873
+            - t520 * inv17 * t872);
+    out.0[6][2] = t878;
+    let t879 = inv10
+        * (t859 - t496 * t878 - t498 * t877 - t500 * t876 - t502 * t875 - t504 * t874
+            - t506 * t873 - t507 * inv17 * t872);
+    out.0[7][2] = t879;
+    let t880 = inv9
+        * (t857 - t479 * t879 - t481 * t878 - t483 * t877 - t485 * t876 - t487 * t875
+            - t489 * t874 - t491 * t873 - t492 * inv17 * t872);
+    out.0[8][2] = t880;
+    out.0[9][2] = -15.0 * t699
+        - 300.0
+            * (t50 * t880 + t49 * t879 + t48 * t878 + t47 * t877 + t46 * t876
+                + t45 * t875 + t44 * t874 + t43 * t873 + t42 * inv17 * t872);
+    let t881 = -0.15 * t712 - 0.05 * t713;
+    let t882 = 15.0 * t50 * t713 + t881;
+    let t883 = t881 - 0.25 * t710;
+    let t884 = 15.0 * t49 * t713 + t883 - inv9 * t479 * t882;
+    let t885 = t883 - 0.35 * t708;
+    let t886 = 15.0 * t48 * t713 + t885 - inv9 * t481 * t882 - inv10 * t496 * t884;
+    let t887 = t885 - 0.45 * t706;
+    let t888 = 15.0 * t47 * t713 + t887 - inv9 * t483 * t882 - inv10 * t498 * t884
+        - inv11 * t511 * t886;
+    let t889 = t887 - 0.55 * t704;
+    let t890 = 15.0 * t46 * t713 + t889 - inv9 * t485 * t882 - inv10 * t500 * t884
+        - inv11 * t513 * t886 - inv12 * t524 * t888;
+    let t891 = t889 - 0.65 * t702;
+    let t892 = 15.0 * t45 * t713 + t891 - inv9 * t487 * t882 - inv10 * t502 * t884
+        - inv11 * t515 * t886 - inv12 * t526 * t888 - inv13 * t535 * t890;
+    let t893 = t891 - 0.1 * t662;
+    let t894 = 15.0 * t44 * t713 + t893 - inv9 * t489 * t882 - inv10 * t504 * t884
+        - inv11 * t517 * t886 - inv12 * t528 * t888 - inv13 * t537 * t890
+        - inv14 * t544 * t892;
+    let t895 = t893 - 0.1 * t714;
+    let t896 = 15.0 * t43 * t713 + t895 - inv9 * t491 * t882 - inv10 * t506 * t884
+        - inv11 * t519 * t886 - inv12 * t530 * t888 - inv13 * t539 * t890
+        - inv14 * t546 * t892 - inv15 * t551 * t894;
+    let t897 = t895 + 15.0 * t42 * t713
+        - 0.1 * (c_q1 * t714 - s_q1 * (c_q2 * t664 + s_q2 * t662)) - inv9 * t492 * t882
+        - inv10 * t507 * t884 - inv11 * t520 * t886 - inv12 * t531 * t888
+        - inv13 * t540 * t890 - inv14 * t547 * t892 - inv15 * t552 * t894
+        - inv16 * t555 * t896;
+    out.0[0][3] = inv17 * t897;
+    let t898 = inv16 * (t896 - t555 * inv17 * t897);
+    out.0[1][3] = t898;
+    let t899 = inv15 * (t894 - t551 * t898 - t552 * inv17 * t897);
+    out.0[2][3] = t899;
+    let t900 = inv14 * (t892 - t544 * t899 - t546 * t898 - t547 * inv17 * t897);
+    out.0[3][3] = t900;
+    let t901 = inv13
+        * (t890 - t535 * t900 - t537 * t899 - t539 * t898 - t540 * inv17 * t897);
+    out.0[4][3] = t901;
+    let t902 = inv12
+        * (t888 - t524 * t901 - t526 * t900 - t528 * t899 - t530 * t898
+            - t531 * inv17 * t897);
+    out.0[5][3] = t902;
+    let t903 = inv11
+        * (t886 - t511 * t902 - t513 * t901 - t515 * t900 - t517 * t899 - t519 * t898
+            - t520 * inv17 * t897);
+    out.0[6][3] = t903;
+    let t904 = inv10
+        * (t884 - t496 * t903 - t498 * t902 - t500 * t901 - t502 * t900 - t504 * t899
+            - t506 * t898 - t507 * inv17 * t897);
+    out.0[7][3] = t904;
+    let t905 = inv9
+        * (t882 - t479 * t904 - t481 * t903 - t483 * t902 - t485 * t901 - t487 * t900
+            - t489 * t899 - t491 * t898 - t492 * inv17 * t897);
+    out.0[8][3] = t905;
+    out.0[9][3] = -15.0 * t713
+        - 300.0
+            * (t50 * t905 + t49 * t904 + t48 * t903 + t47 * t902 + t46 * t901
+                + t45 * t900 + t44 * t899 + t43 * t898 + t42 * inv17 * t897);
+    let t906 = -0.15 * t725 - 0.05 * t726;
+    let t907 = 15.0 * t50 * t726 + t906;
+    let t908 = t906 - 0.25 * t723;
+    let t909 = 15.0 * t49 * t726 + t908 - inv9 * t479 * t907;
+    let t910 = t908 - 0.35 * t721;
+    let t911 = 15.0 * t48 * t726 + t910 - inv9 * t481 * t907 - inv10 * t496 * t909;
+    let t912 = t910 - 0.45 * t719;
+    let t913 = 15.0 * t47 * t726 + t912 - inv9 * t483 * t907 - inv10 * t498 * t909
+        - inv11 * t511 * t911;
+    let t914 = t912 - 0.55 * t717;
+    let t915 = 15.0 * t46 * t726 + t914 - inv9 * t485 * t907 - inv10 * t500 * t909
+        - inv11 * t513 * t911 - inv12 * t524 * t913;
+    let t916 = t914 - 0.1 * t658;
+    let t917 = 15.0 * t45 * t726 + t916 - inv9 * t487 * t907 - inv10 * t502 * t909
+        - inv11 * t515 * t911 - inv12 * t526 * t913 - inv13 * t535 * t915;
+    let t918 = t916 - 0.1 * t727;
+    let t919 = 15.0 * t44 * t726 + t918 - inv9 * t489 * t907 - inv10 * t504 * t909
+        - inv11 * t517 * t911 - inv12 * t528 * t913 - inv13 * t537 * t915
+        - inv14 * t544 * t917;
+    let t920 = t918 - 0.1 * t729;
+    let t921 = 15.0 * t43 * t726 + t920 - inv9 * t491 * t907 - inv10 * t506 * t909
+        - inv11 * t519 * t911 - inv12 * t530 * t913 - inv13 * t539 * t915
+        - inv14 * t546 * t917 - inv15 * t551 * t919;
+    let t922 = t920 + 15.0 * t42 * t726
+        - 0.1 * (s_q1 * (c_q2 * t728 - s_q2 * t727) + c_q1 * t729) - inv9 * t492 * t907
+        - inv10 * t507 * t909 - inv11 * t520 * t911 - inv12 * t531 * t913
+        - inv13 * t540 * t915 - inv14 * t547 * t917 - inv15 * t552 * t919
+        - inv16 * t555 * t921;
+    out.0[0][4] = inv17 * t922;
+    let t923 = inv16 * (t921 - t555 * inv17 * t922);
+    out.0[1][4] = t923;
+    let t924 = inv15 * (t919 - t551 * t923 - t552 * inv17 * t922);
+    out.0[2][4] = t924;
+    let t925 = inv14 * (t917 - t544 * t924 - t546 * t923 - t547 * inv17 * t922);
+    out.0[3][4] = t925;
+    let t926 = inv13
+        * (t915 - t535 * t925 - t537 * t924 - t539 * t923 - t540 * inv17 * t922);
+    out.0[4][4] = t926;
+    let t927 = inv12
+        * (t913 - t524 * t926 - t526 * t925 - t528 * t924 - t530 * t923
+            - t531 * inv17 * t922);
+    out.0[5][4] = t927;
+    let t928 = inv11
+        * (t911 - t511 * t927 - t513 * t926 - t515 * t925 - t517 * t924 - t519 * t923
+            - t520 * inv17 * t922);
+    out.0[6][4] = t928;
+    let t929 = inv10
+        * (t909 - t496 * t928 - t498 * t927 - t500 * t926 - t502 * t925 - t504 * t924
+            - t506 * t923 - t507 * inv17 * t922);
+    out.0[7][4] = t929;
+    let t930 = inv9
+        * (t907 - t479 * t929 - t481 * t928 - t483 * t927 - t485 * t926 - t487 * t925
+            - t489 * t924 - t491 * t923 - t492 * inv17 * t922);
+    out.0[8][4] = t930;
+    out.0[9][4] = -15.0 * t726
+        - 300.0
+            * (t50 * t930 + t49 * t929 + t48 * t928 + t47 * t927 + t46 * t926
+                + t45 * t925 + t44 * t924 + t43 * t923 + t42 * inv17 * t922);
+    let t931 = -0.15 * t738 - 0.05 * t739;
+    let t932 = 15.0 * t50 * t739 + t931;
+    let t933 = t931 - 0.25 * t736;
+    let t934 = 15.0 * t49 * t739 + t933 - inv9 * t479 * t932;
+    let t935 = t933 - 0.35 * t734;
+    let t936 = 15.0 * t48 * t739 + t935 - inv9 * t481 * t932 - inv10 * t496 * t934;
+    let t937 = t935 - 0.45 * t732;
+    let t938 = 15.0 * t47 * t739 + t937 - inv9 * t483 * t932 - inv10 * t498 * t934
+        - inv11 * t511 * t936;
+    let t939 = t937 - 0.1 * t654;
+    let t940 = 15.0 * t46 * t739 + t939 - inv9 * t485 * t932 - inv10 * t500 * t934
+        - inv11 * t513 * t936 - inv12 * t524 * t938;
+    let t941 = t939 - 0.1 * t740;
+    let t942 = 15.0 * t45 * t739 + t941 - inv9 * t487 * t932 - inv10 * t502 * t934
+        - inv11 * t515 * t936 - inv12 * t526 * t938 - inv13 * t535 * t940;
+    let t943 = t941 - 0.1 * t742;
+    let t944 = 15.0 * t44 * t739 + t943 - inv9 * t489 * t932 - inv10 * t504 * t934
+        - inv11 * t517 * t936 - inv12 * t528 * t938 - inv13 * t537 * t940
+        - inv14 * t544 * t942;
+    let t945 = t943 - 0.1 * t744;
+    let t946 = 15.0 * t43 * t739 + t945 - inv9 * t491 * t932 - inv10 * t506 * t934
+        - inv11 * t519 * t936 - inv12 * t530 * t938 - inv13 * t539 * t940
+        - inv14 * t546 * t942 - inv15 * t551 * t944;
+    let t947 = t945 + 15.0 * t42 * t739
+        - 0.1 * (s_q1 * (c_q2 * t743 - s_q2 * t742) + c_q1 * t744) - inv9 * t492 * t932
+        - inv10 * t507 * t934 - inv11 * t520 * t936 - inv12 * t531 * t938
+        - inv13 * t540 * t940 - inv14 * t547 * t942 - inv15 * t552 * t944
+        - inv16 * t555 * t946;
+    out.0[0][5] = inv17 * t947;
+    let t948 = inv16 * (t946 - t555 * inv17 * t947);
+    out.0[1][5] = t948;
+    let t949 = inv15 * (t944 - t551 * t948 - t552 * inv17 * t947);
+    out.0[2][5] = t949;
+    let t950 = inv14 * (t942 - t544 * t949 - t546 * t948 - t547 * inv17 * t947);
+    out.0[3][5] = t950;
+    let t951 = inv13
+        * (t940 - t535 * t950 - t537 * t949 - t539 * t948 - t540 * inv17 * t947);
+    out.0[4][5] = t951;
+    let t952 = inv12
+        * (t938 - t524 * t951 - t526 * t950 - t528 * t949 - t530 * t948
+            - t531 * inv17 * t947);
+    out.0[5][5] = t952;
+    let t953 = inv11
+        * (t936 - t511 * t952 - t513 * t951 - t515 * t950 - t517 * t949 - t519 * t948
+            - t520 * inv17 * t947);
+    out.0[6][5] = t953;
+    let t954 = inv10
+        * (t934 - t496 * t953 - t498 * t952 - t500 * t951 - t502 * t950 - t504 * t949
+            - t506 * t948 - t507 * inv17 * t947);
+    out.0[7][5] = t954;
+    let t955 = inv9
+        * (t932 - t479 * t954 - t481 * t953 - t483 * t952 - t485 * t951 - t487 * t950
+            - t489 * t949 - t491 * t948 - t492 * inv17 * t947);
+    out.0[8][5] = t955;
+    out.0[9][5] = -15.0 * t739
+        - 300.0
+            * (t50 * t955 + t49 * t954 + t48 * t953 + t47 * t952 + t46 * t951
+                + t45 * t950 + t44 * t949 + t43 * t948 + t42 * inv17 * t947);
+    let t956 = -0.15 * t751 - 0.05 * t752;
+    let t957 = 15.0 * t50 * t752 + t956;
+    let t958 = t956 - 0.25 * t749;
+    let t959 = 15.0 * t49 * t752 + t958 - inv9 * t479 * t957;
+    let t960 = t958 - 0.35 * t747;
+    let t961 = 15.0 * t48 * t752 + t960 - inv9 * t481 * t957 - inv10 * t496 * t959;
+    let t962 = t960 - 0.1 * t650;
+    let t963 = 15.0 * t47 * t752 + t962 - inv9 * t483 * t957 - inv10 * t498 * t959
+        - inv11 * t511 * t961;
+    let t964 = t962 - 0.1 * t753;
+    let t965 = 15.0 * t46 * t752 + t964 - inv9 * t485 * t957 - inv10 * t500 * t959
+        - inv11 * t513 * t961 - inv12 * t524 * t963;
+    let t966 = t964 - 0.1 * t755;
+    let t967 = 15.0 * t45 * t752 + t966 - inv9 * t487 * t957 - inv10 * t502 * t959
+        - inv11 * t515 * t961 - inv12 * t526 * t963 - inv13 * t535 * t965;
+    let t968 = t966 - 0.1 * t757;
+    let t969 = 15.0 * t44 * t752 + t968 - inv9 * t489 * t957 - inv10 * t504 * t959
+        - inv11 * t517 * t961 - inv12 * t528 * t963 - inv13 * t537 * t965
+        - inv14 * t544 * t967;
+    let t970 = t968 - 0.1 * t759;
+    let t971 = 15.0 * t43 * t752 + t970 - inv9 * t491 * t957 - inv10 * t506 * t959
+        - inv11 * t519 * t961 - inv12 * t530 * t963 - inv13 * t539 * t965
+        - inv14 * t546 * t967 - inv15 * t551 * t969;
+    let t972 = t970 + 15.0 * t42 * t752
+        - 0.1 * (s_q1 * (c_q2 * t758 - s_q2 * t757) + c_q1 * t759) - inv9 * t492 * t957
+        - inv10 * t507 * t959 - inv11 * t520 * t961 - inv12 * t531 * t963
+        - inv13 * t540 * t965 - inv14 * t547 * t967 - inv15 * t552 * t969
+        - inv16 * t555 * t971;
+    out.0[0][6] = inv17 * t972;
+    let t973 = inv16 * (t971 - t555 * inv17 * t972);
+    out.0[1][6] = t973;
+    let t974 = inv15 * (t969 - t551 * t973 - t552 * inv17 * t972);
+    out.0[2][6] = t974;
+    let t975 = inv14 * (t967 - t544 * t974 - t546 * t973 - t547 * inv17 * t972);
+    out.0[3][6] = t975;
+    let t976 = inv13
+        * (t965 - t535 * t975 - t537 * t974 - t539 * t973 - t540 * inv17 * t972);
+    out.0[4][6] = t976;
+    let t977 = inv12
+        * (t963 - t524 * t976 - t526 * t975 - t528 * t974 - t530 * t973
+            - t531 * inv17 * t972);
+    out.0[5][6] = t977;
+    let t978 = inv11
+        * (t961 - t511 * t977 - t513 * t976 - t515 * t975 - t517 * t974 - t519 * t973
+            - t520 * inv17 * t972);
+    out.0[6][6] = t978;
+    let t979 = inv10
+        * (t959 - t496 * t978 - t498 * t977 - t500 * t976 - t502 * t975 - t504 * t974
+            - t506 * t973 - t507 * inv17 * t972);
+    out.0[7][6] = t979;
+    let t980 = inv9
+        * (t957 - t479 * t979 - t481 * t978 - t483 * t977 - t485 * t976 - t487 * t975
+            - t489 * t974 - t491 * t973 - t492 * inv17 * t972);
+    out.0[8][6] = t980;
+    out.0[9][6] = -15.0 * t752
+        - 300.0
+            * (t50 * t980 + t49 * t979 + t48 * t978 + t47 * t977 + t46 * t976
+                + t45 * t975 + t44 * t974 + t43 * t973 + t42 * inv17 * t972);
+    let t981 = -0.15 * t764 - 0.05 * t765;
+    let t982 = 15.0 * t50 * t765 + t981;
+    let t983 = t981 - 0.25 * t762;
+    let t984 = 15.0 * t49 * t765 + t983 - inv9 * t479 * t982;
+    let t985 = t983 - 0.1 * t646;
+    let t986 = 15.0 * t48 * t765 + t985 - inv9 * t481 * t982 - inv10 * t496 * t984;
+    let t987 = t985 - 0.1 * t766;
+    let t988 = 15.0 * t47 * t765 + t987 - inv9 * t483 * t982 - inv10 * t498 * t984
+        - inv11 * t511 * t986;
+    let t989 = t987 - 0.1 * t768;
+    let t990 = 15.0 * t46 * t765 + t989 - inv9 * t485 * t982 - inv10 * t500 * t984
+        - inv11 * t513 * t986 - inv12 * t524 * t988;
+    let t991 = t989 - 0.1 * t770;
+    let t992 = 15.0 * t45 * t765 + t991 - inv9 * t487 * t982 - inv10 * t502 * t984
+        - inv11 * t515 * t986 - inv12 * t526 * t988 - inv13 * t535 * t990;
+    let t993 = t991 - 0.1 * t772;
+    let t994 = 15.0 * t44 * t765 + t993 - inv9 * t489 * t982 - inv10 * t504 * t984
+        - inv11 * t517 * t986 - inv12 * t528 * t988 - inv13 * t537 * t990
+        - inv14 * t544 * t992;
+    let t995 = t993 - 0.1 * t774;
+    let t996 = 15.0 * t43 * t765 + t995 - inv9 * t491 * t982 - inv10 * t506 * t984
+        - inv11 * t519 * t986 - inv12 * t530 * t988 - inv13 * t539 * t990
+        - inv14 * t546 * t992 - inv15 * t551 * t994;
+    let t997 = t995 + 15.0 * t42 * t765
+        - 0.1 * (s_q1 * (c_q2 * t773 - s_q2 * t772) + c_q1 * t774) - inv9 * t492 * t982
+        - inv10 * t507 * t984 - inv11 * t520 * t986 - inv12 * t531 * t988
+        - inv13 * t540 * t990 - inv14 * t547 * t992 - inv15 * t552 * t994
+        - inv16 * t555 * t996;
+    out.0[0][7] = inv17 * t997;
+    let t998 = inv16 * (t996 - t555 * inv17 * t997);
+    out.0[1][7] = t998;
+    let t999 = inv15 * (t994 - t551 * t998 - t552 * inv17 * t997);
+    out.0[2][7] = t999;
+    let t1000 = inv14 * (t992 - t544 * t999 - t546 * t998 - t547 * inv17 * t997);
+    out.0[3][7] = t1000;
+    let t1001 = inv13
+        * (t990 - t535 * t1000 - t537 * t999 - t539 * t998 - t540 * inv17 * t997);
+    out.0[4][7] = t1001;
+    let t1002 = inv12
+        * (t988 - t524 * t1001 - t526 * t1000 - t528 * t999 - t530 * t998
+            - t531 * inv17 * t997);
+    out.0[5][7] = t1002;
+    let t1003 = inv11
+        * (t986 - t511 * t1002 - t513 * t1001 - t515 * t1000 - t517 * t999 - t519 * t998
+            - t520 * inv17 * t997);
+    out.0[6][7] = t1003;
+    let t1004 = inv10
+        * (t984 - t496 * t1003 - t498 * t1002 - t500 * t1001 - t502 * t1000 - t504 * t999
+            - t506 * t998 - t507 * inv17 * t997);
+    out.0[7][7] = t1004;
+    let t1005 = inv9
+        * (t982 - t479 * t1004 - t481 * t1003 - t483 * t1002 - t485 * t1001
+            - t487 * t1000 - t489 * t999 - t491 * t998 - t492 * inv17 * t997);
+    out.0[8][7] = t1005;
+    out.0[9][7] = -15.0 * t765
+        - 300.0
+            * (t50 * t1005 + t49 * t1004 + t48 * t1003 + t47 * t1002 + t46 * t1001
+                + t45 * t1000 + t44 * t999 + t43 * t998 + t42 * inv17 * t997);
+    let t1006 = -0.15 * t777 - 0.05 * t779;
+    let t1007 = 15.0 * t50 * t779 + t1006;
+    let t1008 = t1006 - 0.1 * t642;
+    let t1009 = 15.0 * t49 * t779 + t1008 - inv9 * t479 * t1007;
+    let t1010 = t1008 - 0.1 * t780;
+    let t1011 = 15.0 * t48 * t779 + t1010 - inv9 * t481 * t1007 - inv10 * t496 * t1009;
+    let t1012 = t1010 - 0.1 * t782;
+    let t1013 = 15.0 * t47 * t779 + t1012 - inv9 * t483 * t1007 - inv10 * t498 * t1009
+        - inv11 * t511 * t1011;
+    let t1014 = t1012 - 0.1 * t784;
+    let t1015 = 15.0 * t46 * t779 + t1014 - inv9 * t485 * t1007 - inv10 * t500 * t1009
+        - inv11 * t513 * t1011 - inv12 * t524 * t1013;
+    let t1016 = t1014 - 0.1 * t786;
+    let t1017 = 15.0 * t45 * t779 + t1016 - inv9 * t487 * t1007 - inv10 * t502 * t1009
+        - inv11 * t515 * t1011 - inv12 * t526 * t1013 - inv13 * t535 * t1015;
+    let t1018 = t1016 - 0.1 * t788;
+    let t1019 = 15.0 * t44 * t779 + t1018 - inv9 * t489 * t1007 - inv10 * t504 * t1009
+        - inv11 * t517 * t1011 - inv12 * t528 * t1013 - inv13 * t537 * t1015
+        - inv14 * t544 * t1017;
+    let t1020 = t1018 - 0.1 * t790;
+    let t1021 = 15.0 * t43 * t779 + t1020 - inv9 * t491 * t1007 - inv10 * t506 * t1009
+        - inv11 * t519 * t1011 - inv12 * t530 * t1013 - inv13 * t539 * t1015
+        - inv14 * t546 * t1017 - inv15 * t551 * t1019;
+    let t1022 = t1020 + 15.0 * t42 * t779
+        - 0.1 * (s_q1 * (c_q2 * t789 - s_q2 * t788) + c_q1 * t790) - inv9 * t492 * t1007
+        - inv10 * t507 * t1009 - inv11 * t520 * t1011 - inv12 * t531 * t1013
+        - inv13 * t540 * t1015 - inv14 * t547 * t1017 - inv15 * t552 * t1019
+        - inv16 * t555 * t1021;
+    out.0[0][8] = inv17 * t1022;
+    let t1023 = inv16 * (t1021 - t555 * inv17 * t1022);
+    out.0[1][8] = t1023;
+    let t1024 = inv15 * (t1019 - t551 * t1023 - t552 * inv17 * t1022);
+    out.0[2][8] = t1024;
+    let t1025 = inv14 * (t1017 - t544 * t1024 - t546 * t1023 - t547 * inv17 * t1022);
+    out.0[3][8] = t1025;
+    let t1026 = inv13
+        * (t1015 - t535 * t1025 - t537 * t1024 - t539 * t1023 - t540 * inv17 * t1022);
+    out.0[4][8] = t1026;
+    let t1027 = inv12
+        * (t1013 - t524 * t1026 - t526 * t1025 - t528 * t1024 - t530 * t1023
+            - t531 * inv17 * t1022);
+    out.0[5][8] = t1027;
+    let t1028 = inv11
+        * (t1011 - t511 * t1027 - t513 * t1026 - t515 * t1025 - t517 * t1024
+            - t519 * t1023 - t520 * inv17 * t1022);
+    out.0[6][8] = t1028;
+    let t1029 = inv10
+        * (t1009 - t496 * t1028 - t498 * t1027 - t500 * t1026 - t502 * t1025
+            - t504 * t1024 - t506 * t1023 - t507 * inv17 * t1022);
+    out.0[7][8] = t1029;
+    let t1030 = inv9
+        * (t1007 - t479 * t1029 - t481 * t1028 - t483 * t1027 - t485 * t1026
+            - t487 * t1025 - t489 * t1024 - t491 * t1023 - t492 * inv17 * t1022);
+    out.0[8][8] = t1030;
+    out.0[9][8] = -15.0 * t779
+        - 300.0
+            * (t50 * t1030 + t49 * t1029 + t48 * t1028 + t47 * t1027 + t46 * t1026
+                + t45 * t1025 + t44 * t1024 + t43 * t1023 + t42 * inv17 * t1022);
+    let t1031 = 0.05 * t792 - 0.1 * t791;
+    let t1032 = t1031 - 15.0 * t50 * t792;
+    let t1033 = t1031 - 0.1 * t793;
+    let t1034 = t1033 - 15.0 * t49 * t792 - inv9 * t479 * t1032;
+    let t1035 = t1033 - 0.1 * t795;
+    let t1036 = t1035 - 15.0 * t48 * t792 - inv9 * t481 * t1032 - inv10 * t496 * t1034;
+    let t1037 = t1035 - 0.1 * t797;
+    let t1038 = t1037 - 15.0 * t47 * t792 - inv9 * t483 * t1032 - inv10 * t498 * t1034
+        - inv11 * t511 * t1036;
+    let t1039 = t1037 - 0.1 * t799;
+    let t1040 = t1039 - 15.0 * t46 * t792 - inv9 * t485 * t1032 - inv10 * t500 * t1034
+        - inv11 * t513 * t1036 - inv12 * t524 * t1038;
+    let t1041 = t1039 - 0.1 * t801;
+    let t1042 = t1041 - 15.0 * t45 * t792 - inv9 * t487 * t1032 - inv10 * t502 * t1034
+        - inv11 * t515 * t1036 - inv12 * t526 * t1038 - inv13 * t535 * t1040;
+    let t1043 = t1041 - 0.1 * t803;
+    let t1044 = t1043 - 15.0 * t44 * t792 - inv9 * t489 * t1032 - inv10 * t504 * t1034
+        - inv11 * t517 * t1036 - inv12 * t528 * t1038 - inv13 * t537 * t1040
+        - inv14 * t544 * t1042;
+    let t1045 = t1043 - 0.1 * t805;
+    let t1046 = t1045 - 15.0 * t43 * t792 - inv9 * t491 * t1032 - inv10 * t506 * t1034
+        - inv11 * t519 * t1036 - inv12 * t530 * t1038 - inv13 * t539 * t1040
+        - inv14 * t546 * t1042 - inv15 * t551 * t1044;
+    let t1047 = t1045 - 15.0 * t42 * t792
+        - 0.1 * (s_q1 * (c_q2 * t804 - s_q2 * t803) + c_q1 * t805) - inv9 * t492 * t1032
+        - inv10 * t507 * t1034 - inv11 * t520 * t1036 - inv12 * t531 * t1038
+        - inv13 * t540 * t1040 - inv14 * t547 * t1042 - inv15 * t552 * t1044
+        - inv16 * t555 * t1046;
+    out.0[0][9] = inv17 * t1047;
+    let t1048 = inv16 * (t1046 - t555 * inv17 * t1047);
+    out.0[1][9] = t1048;
+    let t1049 = inv15 * (t1044 - t551 * t1048 - t552 * inv17 * t1047);
+    out.0[2][9] = t1049;
+    let t1050 = inv14 * (t1042 - t544 * t1049 - t546 * t1048 - t547 * inv17 * t1047);
+    out.0[3][9] = t1050;
+    let t1051 = inv13
+        * (t1040 - t535 * t1050 - t537 * t1049 - t539 * t1048 - t540 * inv17 * t1047);
+    out.0[4][9] = t1051;
+    let t1052 = inv12
+        * (t1038 - t524 * t1051 - t526 * t1050 - t528 * t1049 - t530 * t1048
+            - t531 * inv17 * t1047);
+    out.0[5][9] = t1052;
+    let t1053 = inv11
+        * (t1036 - t511 * t1052 - t513 * t1051 - t515 * t1050 - t517 * t1049
+            - t519 * t1048 - t520 * inv17 * t1047);
+    out.0[6][9] = t1053;
+    let t1054 = inv10
+        * (t1034 - t496 * t1053 - t498 * t1052 - t500 * t1051 - t502 * t1050
+            - t504 * t1049 - t506 * t1048 - t507 * inv17 * t1047);
+    out.0[7][9] = t1054;
+    let t1055 = inv9
+        * (t1032 - t479 * t1054 - t481 * t1053 - t483 * t1052 - t485 * t1051
+            - t487 * t1050 - t489 * t1049 - t491 * t1048 - t492 * inv17 * t1047);
+    out.0[8][9] = t1055;
+    out.0[9][9] = 15.0 * t792
+        - 300.0
+            * (t50 * t1055 + t49 * t1054 + t48 * t1053 + t47 * t1052 + t46 * t1051
+                + t45 * t1050 + t44 * t1049 + t43 * t1048 + t42 * inv17 * t1047);
+    let t1056 = -0.15 * t89 - 0.05 * t90;
+    let t1057 = 0.01 * t56 + 15.0 * t50 * t90 + t1056;
+    let t1058 = 0.01 * t56 - 0.1 * t93;
+    let t1059 = t1056 - 0.25 * t87;
+    let t1060 = 15.0 * t49 * t90 + t1058 + t1059 - inv9 * t479 * t1057;
+    let t1061 = t1058 - 0.1 * t98;
+    let t1062 = t1059 - 0.35 * t85;
+    let t1063 = 15.0 * t48 * t90 + t1061 + t1062 - inv9 * t481 * t1057
+        - inv10 * t496 * t1060;
+    let t1064 = t1061 - 0.1 * t103;
+    let t1065 = t1062 - 0.45 * t83;
+    let t1066 = 15.0 * t47 * t90 + t1064 + t1065 - inv9 * t483 * t1057
+        - inv10 * t498 * t1060 - inv11 * t511 * t1063;
+    let t1067 = t1064 - 0.1 * t108;
+    let t1068 = t1065 - 0.55 * t81;
+    let t1069 = 15.0 * t46 * t90 + t1067 + t1068 - inv9 * t485 * t1057
+        - inv10 * t500 * t1060 - inv11 * t513 * t1063 - inv12 * t524 * t1066;
+    let t1070 = t1067 - 0.1 * t113;
+    let t1071 = t1068 - 0.65 * t79;
+    let t1072 = 15.0 * t45 * t90 + t1070 + t1071 - inv9 * t487 * t1057
+        - inv10 * t502 * t1060 - inv11 * t515 * t1063 - inv12 * t526 * t1066
+        - inv13 * t535 * t1069;
+    let t1073 = t1070 - 0.1 * t118;
+    let t1074 = t1071 - 0.75 * t77;
+    let t1075 = 15.0 * t44 * t90 + t1073 + t1074 - inv9 * t489 * t1057
+        - inv10 * t504 * t1060 - inv11 * t517 * t1063 - inv12 * t528 * t1066
+        - inv13 * t537 * t1069 - inv14 * t544 * t1072;
+    let t1076 = t1073 - 0.1 * t123;
+    let t1077 = t1074 + t1076 - 0.17 * t74;
+    let t1078 = 15.0 * t43 * t90 + t1077 - inv9 * t491 * t1057 - inv10 * t506 * t1060
+        - inv11 * t519 * t1063 - inv12 * t530 * t1066 - inv13 * t539 * t1069
+        - inv14 * t546 * t1072 - inv15 * t551 * t1075;
+    let t1079 = t1077 + 15.0 * t42 * t90 - 0.1 * t127 - inv9 * t492 * t1057
+        - inv10 * t507 * t1060 - inv11 * t520 * t1063 - inv12 * t531 * t1066
+        - inv13 * t540 * t1069 - inv14 * t547 * t1072 - inv15 * t552 * t1075
+        - inv16 * t555 * t1078;
+    out.1[0][0] = inv17 * t1079;
+    let t1080 = inv16 * (t1078 - t555 * inv17 * t1079);
+    out.1[1][0] = t1080;
+    let t1081 = inv15 * (t1075 - t551 * t1080 - t552 * inv17 * t1079);
+    out.1[2][0] = t1081;
+    let t1082 = inv14 * (t1072 - t544 * t1081 - t546 * t1080 - t547 * inv17 * t1079);
+    out.1[3][0] = t1082;
+    let t1083 = inv13
+        * (t1069 - t535 * t1082 - t537 * t1081 - t539 * t1080 - t540 * inv17 * t1079);
+    out.1[4][0] = t1083;
+    let t1084 = inv12
+        * (t1066 - t524 * t1083 - t526 * t1082 - t528 * t1081 - t530 * t1080
+            - t531 * inv17 * t1079);
+    out.1[5][0] = t1084;
+    let t1085 = inv11
+        * (t1063 - t511 * t1084 - t513 * t1083 - t515 * t1082 - t517 * t1081
+            - t519 * t1080 - t520 * inv17 * t1079);
+    out.1[6][0] = t1085;
+    let t1086 = inv10
+        * (t1060 - t496 * t1085 - t498 * t1084 - t500 * t1083 - t502 * t1082
+            - t504 * t1081 - t506 * t1080 - t507 * inv17 * t1079);
+    out.1[7][0] = t1086;
+    let t1087 = inv9
+        * (t1057 - t479 * t1086 - t481 * t1085 - t483 * t1084 - t485 * t1083
+            - t487 * t1082 - t489 * t1081 - t491 * t1080 - t492 * inv17 * t1079);
+    out.1[8][0] = t1087;
+    out.1[9][0] = -15.0 * t90
+        - 300.0
+            * (t50 * t1087 + t49 * t1086 + t48 * t1085 + t47 * t1084 + t46 * t1083
+                + t45 * t1082 + t44 * t1081 + t43 * t1080 + t42 * inv17 * t1079);
+    let t1088 = -0.15 * t141 - 0.05 * t142;
+    let t1089 = 0.01 * t56 + 15.0 * t50 * t142 + t1088;
+    let t1090 = t1088 - 0.25 * t139;
+    let t1091 = t1058 + t1090 + 15.0 * t49 * t142 - inv9 * t479 * t1089;
+    let t1092 = t1090 - 0.35 * t137;
+    let t1093 = t1061 + t1092 + 15.0 * t48 * t142 - inv9 * t481 * t1089
+        - inv10 * t496 * t1091;
+    let t1094 = t1092 - 0.45 * t135;
+    let t1095 = t1064 + t1094 + 15.0 * t47 * t142 - inv9 * t483 * t1089
+        - inv10 * t498 * t1091 - inv11 * t511 * t1093;
+    let t1096 = t1094 - 0.55 * t133;
+    let t1097 = t1067 + t1096 + 15.0 * t46 * t142 - inv9 * t485 * t1089
+        - inv10 * t500 * t1091 - inv11 * t513 * t1093 - inv12 * t524 * t1095;
+    let t1098 = t1096 - 0.65 * t131;
+    let t1099 = t1070 + t1098 + 15.0 * t45 * t142 - inv9 * t487 * t1089
+        - inv10 * t502 * t1091 - inv11 * t515 * t1093 - inv12 * t526 * t1095
+        - inv13 * t535 * t1097;
+    let t1100 = t1098 - 0.15 * t128;
+    let t1101 = t1073 + t1100 + 15.0 * t44 * t142 - inv9 * t489 * t1089
+        - inv10 * t504 * t1091 - inv11 * t517 * t1093 - inv12 * t528 * t1095
+        - inv13 * t537 * t1097 - inv14 * t544 * t1099;
+    let t1102 = t1076 + t1100;
+    let t1103 = 15.0 * t43 * t142 + t1102 - inv9 * t491 * t1089 - inv10 * t506 * t1091
+        - inv11 * t519 * t1093 - inv12 * t530 * t1095 - inv13 * t539 * t1097
+        - inv14 * t546 * t1099 - inv15 * t551 * t1101;
+    let t1104 = t1102 + 15.0 * t42 * t142 - 0.1 * t127 - inv9 * t492 * t1089
+        - inv10 * t507 * t1091 - inv11 * t520 * t1093 - inv12 * t531 * t1095
+        - inv13 * t540 * t1097 - inv14 * t547 * t1099 - inv15 * t552 * t1101
+        - inv16 * t555 * t1103;
+    out.1[0][1] = inv17 * t1104;
+    let t1105 = inv16 * (t1103 - t555 * inv17 * t1104);
+    out.1[1][1] = t1105;
+    let t1106 = inv15 * (t1101 - t551 * t1105 - t552 * inv17 * t1104);
+    out.1[2][1] = t1106;
+    let t1107 = inv14 * (t1099 - t544 * t1106 - t546 * t1105 - t547 * inv17 * t1104);
+    out.1[3][1] = t1107;
+    let t1108 = inv13
+        * (t1097 - t535 * t1107 - t537 * t1106 - t539 * t1105 - t540 * inv17 * t1104);
+    out.1[4][1] = t1108;
+    let t1109 = inv12
+        * (t1095 - t524 * t1108 - t526 * t1107 - t528 * t1106 - t530 * t1105
+            - t531 * inv17 * t1104);
+    out.1[5][1] = t1109;
+    let t1110 = inv11
+        * (t1093 - t511 * t1109 - t513 * t1108 - t515 * t1107 - t517 * t1106
+            - t519 * t1105 - t520 * inv17 * t1104);
+    out.1[6][1] = t1110;
+    let t1111 = inv10
+        * (t1091 - t496 * t1110 - t498 * t1109 - t500 * t1108 - t502 * t1107
+            - t504 * t1106 - t506 * t1105 - t507 * inv17 * t1104);
+    out.1[7][1] = t1111;
+    let t1112 = inv9
+        * (t1089 - t479 * t1111 - t481 * t1110 - t483 * t1109 - t485 * t1108
+            - t487 * t1107 - t489 * t1106 - t491 * t1105 - t492 * inv17 * t1104);
+    out.1[8][1] = t1112;
+    out.1[9][1] = -15.0 * t142
+        - 300.0
+            * (t50 * t1112 + t49 * t1111 + t48 * t1110 + t47 * t1109 + t46 * t1108
+                + t45 * t1107 + t44 * t1106 + t43 * t1105 + t42 * inv17 * t1104);
+    let t1113 = -0.15 * t154 - 0.05 * t155;
+    let t1114 = 0.01 * t56 + 15.0 * t50 * t155 + t1113;
+    let t1115 = t1113 - 0.25 * t152;
+    let t1116 = t1058 + t1115 + 15.0 * t49 * t155 - inv9 * t479 * t1114;
+    let t1117 = t1115 - 0.35 * t150;
+    let t1118 = t1061 + t1117 + 15.0 * t48 * t155 - inv9 * t481 * t1114
+        - inv10 * t496 * t1116;
+    let t1119 = t1117 - 0.45 * t148;
+    let t1120 = t1064 + t1119 + 15.0 * t47 * t155 - inv9 * t483 * t1114
+        - inv10 * t498 * t1116 - inv11 * t511 * t1118;
+    let t1121 = t1119 - 0.55 * t146;
+    let t1122 = t1067 + t1121 + 15.0 * t46 * t155 - inv9 * t485 * t1114
+        - inv10 * t500 * t1116 - inv11 * t513 * t1118 - inv12 * t524 * t1120;
+    let t1123 = t1121 - 0.13 * t143;
+    let t1124 = t1070 + t1123 + 15.0 * t45 * t155 - inv9 * t487 * t1114
+        - inv10 * t502 * t1116 - inv11 * t515 * t1118 - inv12 * t526 * t1120
+        - inv13 * t535 * t1122;
+    let t1125 = t1073 + t1123 + 15.0 * t44 * t155 - inv9 * t489 * t1114
+        - inv10 * t504 * t1116 - inv11 * t517 * t1118 - inv12 * t528 * t1120
+        - inv13 * t537 * t1122 - inv14 * t544 * t1124;
+    let t1126 = t1076 + t1123;
+    let t1127 = 15.0 * t43 * t155 + t1126 - inv9 * t491 * t1114 - inv10 * t506 * t1116
+        - inv11 * t519 * t1118 - inv12 * t530 * t1120 - inv13 * t539 * t1122
+        - inv14 * t546 * t1124 - inv15 * t551 * t1125;
+    let t1128 = t1126 + 15.0 * t42 * t155 - 0.1 * (t126 + s_q1 * t125)
+        - inv9 * t492 * t1114 - inv10 * t507 * t1116 - inv11 * t520 * t1118
+        - inv12 * t531 * t1120 - inv13 * t540 * t1122 - inv14 * t547 * t1124
+        - inv15 * t552 * t1125 - inv16 * t555 * t1127;
+    out.1[0][2] = inv17 * t1128;
+    let t1129 = inv16 * (t1127 - t555 * inv17 * t1128);
+    out.1[1][2] = t1129;
+    let t1130 = inv15 * (t1125 - t551 * t1129 - t552 * inv17 * t1128);
+    out.1[2][2] = t1130;
+    let t1131 = inv14 * (t1124 - t544 * t1130 - t546 * t1129 - t547 * inv17 * t1128);
+    out.1[3][2] = t1131;
+    let t1132 = inv13
+        * (t1122 - t535 * t1131 - t537 * t1130 - t539 * t1129 - t540 * inv17 * t1128);
+    out.1[4][2] = t1132;
+    let t1133 = inv12
+        * (t1120 - t524 * t1132 - t526 * t1131 - t528 * t1130 - t530 * t1129
+            - t531 * inv17 * t1128);
+    out.1[5][2] = t1133;
+    let t1134 = inv11
+        * (t1118 - t511 * t1133 - t513 * t1132 - t515 * t1131 - t517 * t1130
+            - t519 * t1129 - t520 * inv17 * t1128);
+    out.1[6][2] = t1134;
+    let t1135 = inv10
+        * (t1116 - t496 * t1134 - t498 * t1133 - t500 * t1132 - t502 * t1131
+            - t504 * t1130 - t506 * t1129 - t507 * inv17 * t1128);
+    out.1[7][2] = t1135;
+    let t1136 = inv9
+        * (t1114 - t479 * t1135 - t481 * t1134 - t483 * t1133 - t485 * t1132
+            - t487 * t1131 - t489 * t1130 - t491 * t1129 - t492 * inv17 * t1128);
+    out.1[8][2] = t1136;
+    out.1[9][2] = -15.0 * t155
+        - 300.0
+            * (t50 * t1136 + t49 * t1135 + t48 * t1134 + t47 * t1133 + t46 * t1132
+                + t45 * t1131 + t44 * t1130 + t43 * t1129 + t42 * inv17 * t1128);
+    let t1137 = -0.15 * t165 - 0.05 * t166;
+    let t1138 = 0.01 * t56 + 15.0 * t50 * t166 + t1137;
+    let t1139 = t1137 - 0.25 * t163;
+    let t1140 = t1058 + t1139 + 15.0 * t49 * t166 - inv9 * t479 * t1138;
+    let t1141 = t1139 - 0.35 * t161;
+    let t1142 = t1061 + t1141 + 15.0 * t48 * t166 - inv9 * t481 * t1138
+        - inv10 * t496 * t1140;
+    let t1143 = t1141 - 0.45 * t159;
+    let t1144 = t1064 + t1143 + 15.0 * t47 * t166 - inv9 * t483 * t1138
+        - inv10 * t498 * t1140 - inv11 * t511 * t1142;
+    let t1145 = t1143 - 0.11 * t156;
+    let t1146 = t1067 + t1145 + 15.0 * t46 * t166 - inv9 * t485 * t1138
+        - inv10 * t500 * t1140 - inv11 * t513 * t1142 - inv12 * t524 * t1144;
+    let t1147 = t1070 + t1145 + 15.0 * t45 * t166 - inv9 * t487 * t1138
+        - inv10 * t502 * t1140 - inv11 * t515 * t1142 - inv12 * t526 * t1144
+        - inv13 * t535 * t1146;
+    let t1148 = t1073 + t1145;
+    let t1149 = 15.0 * t44 * t166 + t1148 - inv9 * t489 * t1138 - inv10 * t504 * t1140
+        - inv11 * t517 * t1142 - inv12 * t528 * t1144 - inv13 * t537 * t1146
+        - inv14 * t544 * t1147;
+    let t1150 = t1148 - 0.1 * t167;
+    let t1151 = 15.0 * t43 * t166 + t1150 - inv9 * t491 * t1138 - inv10 * t506 * t1140
+        - inv11 * t519 * t1142 - inv12 * t530 * t1144 - inv13 * t539 * t1146
+        - inv14 * t546 * t1147 - inv15 * t551 * t1149;
+    let t1152 = t1150 + 15.0 * t42 * t166
+        - 0.1 * (s_q1 * (c_q2 * t120 - t124) + c_q1 * t167) - inv9 * t492 * t1138
+        - inv10 * t507 * t1140 - inv11 * t520 * t1142 - inv12 * t531 * t1144
+        - inv13 * t540 * t1146 - inv14 * t547 * t1147 - inv15 * t552 * t1149
+        - inv16 * t555 * t1151;
+    out.1[0][3] = inv17 * t1152;
+    let t1153 = inv16 * (t1151 - t555 * inv17 * t1152);
+    out.1[1][3] = t1153;
+    let t1154 = inv15 * (t1149 - t551 * t1153 - t552 * inv17 * t1152);
+    out.1[2][3] = t1154;
+    let t1155 = inv14 * (t1147 - t544 * t1154 - t546 * t1153 - t547 * inv17 * t1152);
+    out.1[3][3] = t1155;
+    let t1156 = inv13
+        * (t1146 - t535 * t1155 - t537 * t1154 - t539 * t1153 - t540 * inv17 * t1152);
+    out.1[4][3] = t1156;
+    let t1157 = inv12
+        * (t1144 - t524 * t1156 - t526 * t1155 - t528 * t1154 - t530 * t1153
+            - t531 * inv17 * t1152);
+    out.1[5][3] = t1157;
+    let t1158 = inv11
+        * (t1142 - t511 * t1157 - t513 * t1156 - t515 * t1155 - t517 * t1154
+            - t519 * t1153 - t520 * inv17 * t1152);
+    out.1[6][3] = t1158;
+    let t1159 = inv10
+        * (t1140 - t496 * t1158 - t498 * t1157 - t500 * t1156 - t502 * t1155
+            - t504 * t1154 - t506 * t1153 - t507 * inv17 * t1152);
+    out.1[7][3] = t1159;
+    let t1160 = inv9
+        * (t1138 - t479 * t1159 - t481 * t1158 - t483 * t1157 - t485 * t1156
+            - t487 * t1155 - t489 * t1154 - t491 * t1153 - t492 * inv17 * t1152);
+    out.1[8][3] = t1160;
+    out.1[9][3] = -15.0 * t166
+        - 300.0
+            * (t50 * t1160 + t49 * t1159 + t48 * t1158 + t47 * t1157 + t46 * t1156
+                + t45 * t1155 + t44 * t1154 + t43 * t1153 + t42 * inv17 * t1152);
+    let t1161 = -0.15 * t175 - 0.05 * t176;
+    let t1162 = 0.01 * t56 + 15.0 * t50 * t176 + t1161;
+    let t1163 = t1161 - 0.25 * t173;
+    let t1164 = t1058 + t1163 + 15.0 * t49 * t176 - inv9 * t479 * t1162;
+    let t1165 = t1163 - 0.35 * t171;
+    let t1166 = t1061 + t1165 + 15.0 * t48 * t176 - inv9 * t481 * t1162
+        - inv10 * t496 * t1164;
+    let t1167 = t1165 - 0.09 * t168;
+    let t1168 = t1064 + t1167 + 15.0 * t47 * t176 - inv9 * t483 * t1162
+        - inv10 * t498 * t1164 - inv11 * t511 * t1166;
+    let t1169 = t1067 + t1167 + 15.0 * t46 * t176 - inv9 * t485 * t1162
+        - inv10 * t500 * t1164 - inv11 * t513 * t1166 - inv12 * t524 * t1168;
+    let t1170 = t1070 + t1167;
+    let t1171 = 15.0 * t45 * t176 + t1170 - inv9 * t487 * t1162 - inv10 * t502 * t1164
+        - inv11 * t515 * t1166 - inv12 * t526 * t1168 - inv13 * t535 * t1169;
+    let t1172 = t1170 - 0.1 * t177;
+    let t1173 = 15.0 * t44 * t176 + t1172 - inv9 * t489 * t1162 - inv10 * t504 * t1164
+        - inv11 * t517 * t1166 - inv12 * t528 * t1168 - inv13 * t537 * t1169
+        - inv14 * t544 * t1171;
+    let t1174 = t1172 - 0.1 * t179;
+    let t1175 = 15.0 * t43 * t176 + t1174 - inv9 * t491 * t1162 - inv10 * t506 * t1164
+        - inv11 * t519 * t1166 - inv12 * t530 * t1168 - inv13 * t539 * t1169
+        - inv14 * t546 * t1171 - inv15 * t551 * t1173;
+    let t1176 = t1174 + 15.0 * t42 * t176
+        - 0.1 * (s_q1 * (c_q2 * t178 - s_q2 * t177) + c_q1 * t179) - inv9 * t492 * t1162
+        - inv10 * t507 * t1164 - inv11 * t520 * t1166 - inv12 * t531 * t1168
+        - inv13 * t540 * t1169 - inv14 * t547 * t1171 - inv15 * t552 * t1173
+        - inv16 * t555 * t1175;
+    out.1[0][4] = inv17 * t1176;
+    let t1177 = inv16 * (t1175 - t555 * inv17 * t1176);
+    out.1[1][4] = t1177;
+    let t1178 = inv15 * (t1173 - t551 * t1177 - t552 * inv17 * t1176);
+    out.1[2][4] = t1178;
+    let t1179 = inv14 * (t1171 - t544 * t1178 - t546 * t1177 - t547 * inv17 * t1176);
+    out.1[3][4] = t1179;
+    let t1180 = inv13
+        * (t1169 - t535 * t1179 - t537 * t1178 - t539 * t1177 - t540 * inv17 * t1176);
+    out.1[4][4] = t1180;
+    let t1181 = inv12
+        * (t1168 - t524 * t1180 - t526 * t1179 - t528 * t1178 - t530 * t1177
+            - t531 * inv17 * t1176);
+    out.1[5][4] = t1181;
+    let t1182 = inv11
+        * (t1166 - t511 * t1181 - t513 * t1180 - t515 * t1179 - t517 * t1178
+            - t519 * t1177 - t520 * inv17 * t1176);
+    out.1[6][4] = t1182;
+    let t1183 = inv10
+        * (t1164 - t496 * t1182 - t498 * t1181 - t500 * t1180 - t502 * t1179
+            - t504 * t1178 - t506 * t1177 - t507 * inv17 * t1176);
+    out.1[7][4] = t1183;
+    let t1184 = inv9
+        * (t1162 - t479 * t1183 - t481 * t1182 - t483 * t1181 - t485 * t1180
+            - t487 * t1179 - t489 * t1178 - t491 * t1177 - t492 * inv17 * t1176);
+    out.1[8][4] = t1184;
+    out.1[9][4] = -15.0 * t176
+        - 300.0
+            * (t50 * t1184 + t49 * t1183 + t48 * t1182 + t47 * t1181 + t46 * t1180
+                + t45 * t1179 + t44 * t1178 + t43 * t1177 + t42 * inv17 * t1176);
+    let t1185 = -0.15 * t185 - 0.05 * t186;
+    let t1186 = 0.01 * t56 + 15.0 * t50 * t186 + t1185;
+    let t1187 = t1185 - 0.25 * t183;
+    let t1188 = t1058 + t1187 + 15.0 * t49 * t186 - inv9 * t479 * t1186;
+    let t1189 = t1187 - 0.07 * t180;
+    let t1190 = t1061 + t1189 + 15.0 * t48 * t186 - inv9 * t481 * t1186
+        - inv10 * t496 * t1188;
+    let t1191 = t1064 + t1189 + 15.0 * t47 * t186 - inv9 * t483 * t1186
+        - inv10 * t498 * t1188 - inv11 * t511 * t1190;
+    let t1192 = t1067 + t1189;
+    let t1193 = 15.0 * t46 * t186 + t1192 - inv9 * t485 * t1186 - inv10 * t500 * t1188
+        - inv11 * t513 * t1190 - inv12 * t524 * t1191;
+    let t1194 = t1192 - 0.1 * t187;
+    let t1195 = 15.0 * t45 * t186 + t1194 - inv9 * t487 * t1186 - inv10 * t502 * t1188
+        - inv11 * t515 * t1190 - inv12 * t526 * t1191 - inv13 * t535 * t1193;
+    let t1196 = t1194 - 0.1 * t189;
+    let t1197 = 15.0 * t44 * t186 + t1196 - inv9 * t489 * t1186 - inv10 * t504 * t1188
+        - inv11 * t517 * t1190 - inv12 * t528 * t1191 - inv13 * t537 * t1193
+        - inv14 * t544 * t1195;
+    let t1198 = t1196 - 0.1 * t191;
+    let t1199 = 15.0 * t43 * t186 + t1198 - inv9 * t491 * t1186 - inv10 * t506 * t1188
+        - inv11 * t519 * t1190 - inv12 * t530 * t1191 - inv13 * t539 * t1193
+        - inv14 * t546 * t1195 - inv15 * t551 * t1197;
+    let t1200 = t1198 + 15.0 * t42 * t186
+        - 0.1 * (s_q1 * (c_q2 * t190 - s_q2 * t189) + c_q1 * t191) - inv9 * t492 * t1186
+        - inv10 * t507 * t1188 - inv11 * t520 * t1190 - inv12 * t531 * t1191
+        - inv13 * t540 * t1193 - inv14 * t547 * t1195 - inv15 * t552 * t1197
+        - inv16 * t555 * t1199;
+    out.1[0][5] = inv17 * t1200;
+    let t1201 = inv16 * (t1199 - t555 * inv17 * t1200);
+    out.1[1][5] = t1201;
+    let t1202 = inv15 * (t1197 - t551 * t1201 - t552 * inv17 * t1200);
+    out.1[2][5] = t1202;
+    let t1203 = inv14 * (t1195 - t544 * t1202 - t546 * t1201 - t547 * inv17 * t1200);
+    out.1[3][5] = t1203;
+    let t1204 = inv13
+        * (t1193 - t535 * t1203 - t537 * t1202 - t539 * t1201 - t540 * inv17 * t1200);
+    out.1[4][5] = t1204;
+    let t1205 = inv12
+        * (t1191 - t524 * t1204 - t526 * t1203 - t528 * t1202 - t530 * t1201
+            - t531 * inv17 * t1200);
+    out.1[5][5] = t1205;
+    let t1206 = inv11
+        * (t1190 - t511 * t1205 - t513 * t1204 - t515 * t1203 - t517 * t1202
+            - t519 * t1201 - t520 * inv17 * t1200);
+    out.1[6][5] = t1206;
+    let t1207 = inv10
+        * (t1188 - t496 * t1206 - t498 * t1205 - t500 * t1204 - t502 * t1203
+            - t504 * t1202 - t506 * t1201 - t507 * inv17 * t1200);
+    out.1[7][5] = t1207;
+    let t1208 = inv9
+        * (t1186 - t479 * t1207 - t481 * t1206 - t483 * t1205 - t485 * t1204
+            - t487 * t1203 - t489 * t1202 - t491 * t1201 - t492 * inv17 * t1200);
+    out.1[8][5] = t1208;
+    out.1[9][5] = -15.0 * t186
+        - 300.0
+            * (t50 * t1208 + t49 * t1207 + t48 * t1206 + t47 * t1205 + t46 * t1204
+                + t45 * t1203 + t44 * t1202 + t43 * t1201 + t42 * inv17 * t1200);
+    let t1209 = -0.15 * t195 - 0.05 * t196;
+    let t1210 = 0.01 * t56 + 15.0 * t50 * t196 + t1209;
+    let t1211 = t1209 - 0.05 * t192;
+    let t1212 = t1058 + t1211 + 15.0 * t49 * t196 - inv9 * t479 * t1210;
+    let t1213 = t1061 + t1211 + 15.0 * t48 * t196 - inv9 * t481 * t1210
+        - inv10 * t496 * t1212;
+    let t1214 = t1064 + t1211;
+    let t1215 = 15.0 * t47 * t196 + t1214 - inv9 * t483 * t1210 - inv10 * t498 * t1212
+        - inv11 * t511 * t1213;
+    let t1216 = t1214 - 0.1 * t197;
+    let t1217 = 15.0 * t46 * t196 + t1216 - inv9 * t485 * t1210 - inv10 * t500 * t1212
+        - inv11 * t513 * t1213 - inv12 * t524 * t1215;
+    let t1218 = t1216 - 0.1 * t199;
+    let t1219 = 15.0 * t45 * t196 + t1218 - inv9 * t487 * t1210 - inv10 * t502 * t1212
+        - inv11 * t515 * t1213 - inv12 * t526 * t1215 - inv13 * t535 * t1217;
+    let t1220 = t1218 - 0.1 * t201;
+    let t1221 = 15.0 * t44 * t196 + t1220 - inv9 * t489 * t1210 - inv10 * t504 * t1212
+        - inv11 * t517 * t1213 - inv12 * t528 * t1215 - inv13 * t537 * t1217
+        - inv14 * t544 * t1219;
+    let t1222 = t1220 - 0.1 * t203;
+    let t1223 = 15.0 * t43 * t196 + t1222 - inv9 * t491 * t1210 - inv10 * t506 * t1212
+        - inv11 * t519 * t1213 - inv12 * t530 * t1215 - inv13 * t539 * t1217
+        - inv14 * t546 * t1219 - inv15 * t551 * t1221;
+    let t1224 = t1222 + 15.0 * t42 * t196
+        - 0.1 * (s_q1 * (c_q2 * t202 - s_q2 * t201) + c_q1 * t203) - inv9 * t492 * t1210
+        - inv10 * t507 * t1212 - inv11 * t520 * t1213 - inv12 * t531 * t1215
+        - inv13 * t540 * t1217 - inv14 * t547 * t1219 - inv15 * t552 * t1221
+        - inv16 * t555 * t1223;
+    out.1[0][6] = inv17 * t1224;
+    let t1225 = inv16 * (t1223 - t555 * inv17 * t1224);
+    out.1[1][6] = t1225;
+    let t1226 = inv15 * (t1221 - t551 * t1225 - t552 * inv17 * t1224);
+    out.1[2][6] = t1226;
+    let t1227 = inv14 * (t1219 - t544 * t1226 - t546 * t1225 - t547 * inv17 * t1224);
+    out.1[3][6] = t1227;
+    let t1228 = inv13
+        * (t1217 - t535 * t1227 - t537 * t1226 - t539 * t1225 - t540 * inv17 * t1224);
+    out.1[4][6] = t1228;
+    let t1229 = inv12
+        * (t1215 - t524 * t1228 - t526 * t1227 - t528 * t1226 - t530 * t1225
+            - t531 * inv17 * t1224);
+    out.1[5][6] = t1229;
+    let t1230 = inv11
+        * (t1213 - t511 * t1229 - t513 * t1228 - t515 * t1227 - t517 * t1226
+            - t519 * t1225 - t520 * inv17 * t1224);
+    out.1[6][6] = t1230;
+    let t1231 = inv10
+        * (t1212 - t496 * t1230 - t498 * t1229 - t500 * t1228 - t502 * t1227
+            - t504 * t1226 - t506 * t1225 - t507 * inv17 * t1224);
+    out.1[7][6] = t1231;
+    let t1232 = inv9
+        * (t1210 - t479 * t1231 - t481 * t1230 - t483 * t1229 - t485 * t1228
+            - t487 * t1227 - t489 * t1226 - t491 * t1225 - t492 * inv17 * t1224);
+    out.1[8][6] = t1232;
+    out.1[9][6] = -15.0 * t196
+        - 300.0
+            * (t50 * t1232 + t49 * t1231 + t48 * t1230 + t47 * t1229 + t46 * t1228
+                + t45 * t1227 + t44 * t1226 + t43 * t1225 + t42 * inv17 * t1224);
+    let t1233 = -0.03 * t204 - 0.05 * t206;
+    let t1234 = 0.01 * t56 + 15.0 * t50 * t206 + t1233;
+    let t1235 = t1058 + t1233 + 15.0 * t49 * t206 - inv9 * t479 * t1234;
+    let t1236 = t1061 + t1233;
+    let t1237 = 15.0 * t48 * t206 + t1236 - inv9 * t481 * t1234 - inv10 * t496 * t1235;
+    let t1238 = t1236 - 0.1 * t207;
+    let t1239 = 15.0 * t47 * t206 + t1238 - inv9 * t483 * t1234 - inv10 * t498 * t1235
+        - inv11 * t511 * t1237;
+    let t1240 = t1238 - 0.1 * t209;
+    let t1241 = 15.0 * t46 * t206 + t1240 - inv9 * t485 * t1234 - inv10 * t500 * t1235
+        - inv11 * t513 * t1237 - inv12 * t524 * t1239;
+    let t1242 = t1240 - 0.1 * t211;
+    let t1243 = 15.0 * t45 * t206 + t1242 - inv9 * t487 * t1234 - inv10 * t502 * t1235
+        - inv11 * t515 * t1237 - inv12 * t526 * t1239 - inv13 * t535 * t1241;
+    let t1244 = t1242 - 0.1 * t213;
+    let t1245 = 15.0 * t44 * t206 + t1244 - inv9 * t489 * t1234 - inv10 * t504 * t1235
+        - inv11 * t517 * t1237 - inv12 * t528 * t1239 - inv13 * t537 * t1241
+        - inv14 * t544 * t1243;
+    let t1246 = t1244 - 0.1 * t215;
+    let t1247 = 15.0 * t43 * t206 + t1246 - inv9 * t491 * t1234 - inv10 * t506 * t1235
+        - inv11 * t519 * t1237 - inv12 * t530 * t1239 - inv13 * t539 * t1241
+        - inv14 * t546 * t1243 - inv15 * t551 * t1245;
+    let t1248 = t1246 + 15.0 * t42 * t206
+        - 0.1 * (s_q1 * (c_q2 * t214 - s_q2 * t213) + c_q1 * t215) - inv9 * t492 * t1234
+        - inv10 * t507 * t1235 - inv11 * t520 * t1237 - inv12 * t531 * t1239
+        - inv13 * t540 * t1241 - inv14 * t547 * t1243 - inv15 * t552 * t1245
+        - inv16 * t555 * t1247;
+    out.1[0][7] = inv17 * t1248;
+    let t1249 = inv16 * (t1247 - t555 * inv17 * t1248);
+    out.1[1][7] = t1249;
+    let t1250 = inv15 * (t1245 - t551 * t1249 - t552 * inv17 * t1248);
+    out.1[2][7] = t1250;
+    let t1251 = inv14 * (t1243 - t544 * t1250 - t546 * t1249 - t547 * inv17 * t1248);
+    out.1[3][7] = t1251;
+    let t1252 = inv13
+        * (t1241 - t535 * t1251 - t537 * t1250 - t539 * t1249 - t540 * inv17 * t1248);
+    out.1[4][7] = t1252;
+    let t1253 = inv12
+        * (t1239 - t524 * t1252 - t526 * t1251 - t528 * t1250 - t530 * t1249
+            - t531 * inv17 * t1248);
+    out.1[5][7] = t1253;
+    let t1254 = inv11
+        * (t1237 - t511 * t1253 - t513 * t1252 - t515 * t1251 - t517 * t1250
+            - t519 * t1249 - t520 * inv17 * t1248);
+    out.1[6][7] = t1254;
+    let t1255 = inv10
+        * (t1235 - t496 * t1254 - t498 * t1253 - t500 * t1252 - t502 * t1251
+            - t504 * t1250 - t506 * t1249 - t507 * inv17 * t1248);
+    out.1[7][7] = t1255;
+    let t1256 = inv9
+        * (t1234 - t479 * t1255 - t481 * t1254 - t483 * t1253 - t485 * t1252
+            - t487 * t1251 - t489 * t1250 - t491 * t1249 - t492 * inv17 * t1248);
+    out.1[8][7] = t1256;
+    out.1[9][7] = -15.0 * t206
+        - 300.0
+            * (t50 * t1256 + t49 * t1255 + t48 * t1254 + t47 * t1253 + t46 * t1252
+                + t45 * t1251 + t44 * t1250 + t43 * t1249 + t42 * inv17 * t1248);
+    let t1257 = 0.01 * (t56 - t216) + 3.0 * t50 * t216;
+    let t1258 = t1058 - 0.01 * t216;
+    let t1259 = 3.0 * t49 * t216 + t1258 - inv9 * t479 * t1257;
+    let t1260 = t1258 - 0.1 * t217;
+    let t1261 = 3.0 * t48 * t216 + t1260 - inv9 * t481 * t1257 - inv10 * t496 * t1259;
+    let t1262 = t1260 - 0.1 * t219;
+    let t1263 = 3.0 * t47 * t216 + t1262 - inv9 * t483 * t1257 - inv10 * t498 * t1259
+        - inv11 * t511 * t1261;
+    let t1264 = t1262 - 0.1 * t221;
+    let t1265 = 3.0 * t46 * t216 + t1264 - inv9 * t485 * t1257 - inv10 * t500 * t1259
+        - inv11 * t513 * t1261 - inv12 * t524 * t1263;
+    let t1266 = t1264 - 0.1 * t223;
+    let t1267 = 3.0 * t45 * t216 + t1266 - inv9 * t487 * t1257 - inv10 * t502 * t1259
+        - inv11 * t515 * t1261 - inv12 * t526 * t1263 - inv13 * t535 * t1265;
+    let t1268 = t1266 - 0.1 * t225;
+    let t1269 = 3.0 * t44 * t216 + t1268 - inv9 * t489 * t1257 - inv10 * t504 * t1259
+        - inv11 * t517 * t1261 - inv12 * t528 * t1263 - inv13 * t537 * t1265
+        - inv14 * t544 * t1267;
+    let t1270 = t1268 - 0.1 * t227;
+    let t1271 = 3.0 * t43 * t216 + t1270 - inv9 * t491 * t1257 - inv10 * t506 * t1259
+        - inv11 * t519 * t1261 - inv12 * t530 * t1263 - inv13 * t539 * t1265
+        - inv14 * t546 * t1267 - inv15 * t551 * t1269;
+    let t1272 = t1270 + 3.0 * t42 * t216
+        - 0.1 * (s_q1 * (c_q2 * t226 - s_q2 * t225) + c_q1 * t227) - inv9 * t492 * t1257
+        - inv10 * t507 * t1259 - inv11 * t520 * t1261 - inv12 * t531 * t1263
+        - inv13 * t540 * t1265 - inv14 * t547 * t1267 - inv15 * t552 * t1269
+        - inv16 * t555 * t1271;
+    out.1[0][8] = inv17 * t1272;
+    let t1273 = inv16 * (t1271 - t555 * inv17 * t1272);
+    out.1[1][8] = t1273;
+    let t1274 = inv15 * (t1269 - t551 * t1273 - t552 * inv17 * t1272);
+    out.1[2][8] = t1274;
+    let t1275 = inv14 * (t1267 - t544 * t1274 - t546 * t1273 - t547 * inv17 * t1272);
+    out.1[3][8] = t1275;
+    let t1276 = inv13
+        * (t1265 - t535 * t1275 - t537 * t1274 - t539 * t1273 - t540 * inv17 * t1272);
+    out.1[4][8] = t1276;
+    let t1277 = inv12
+        * (t1263 - t524 * t1276 - t526 * t1275 - t528 * t1274 - t530 * t1273
+            - t531 * inv17 * t1272);
+    out.1[5][8] = t1277;
+    let t1278 = inv11
+        * (t1261 - t511 * t1277 - t513 * t1276 - t515 * t1275 - t517 * t1274
+            - t519 * t1273 - t520 * inv17 * t1272);
+    out.1[6][8] = t1278;
+    let t1279 = inv10
+        * (t1259 - t496 * t1278 - t498 * t1277 - t500 * t1276 - t502 * t1275
+            - t504 * t1274 - t506 * t1273 - t507 * inv17 * t1272);
+    out.1[7][8] = t1279;
+    let t1280 = inv9
+        * (t1257 - t479 * t1279 - t481 * t1278 - t483 * t1277 - t485 * t1276
+            - t487 * t1275 - t489 * t1274 - t491 * t1273 - t492 * inv17 * t1272);
+    out.1[8][8] = t1280;
+    out.1[9][8] = -3.0 * t216
+        - 300.0
+            * (t50 * t1280 + t49 * t1279 + t48 * t1278 + t47 * t1277 + t46 * t1276
+                + t45 * t1275 + t44 * t1274 + t43 * t1273 + t42 * inv17 * t1272);
+    let t1281 = 0.01 * t56 - 0.1 * t228;
+    let t1282 = t1281 - 0.01 * t56 * inv9 * t479;
+    let t1283 = t1281 - 0.1 * t230;
+    let t1284 = t1283 - 0.01 * t56 * inv9 * t481 - inv10 * t496 * t1282;
+    let t1285 = t1283 - 0.1 * t232;
+    let t1286 = t1285 - 0.01 * t56 * inv9 * t483 - inv10 * t498 * t1282
+        - inv11 * t511 * t1284;
+    let t1287 = t1285 - 0.1 * t234;
+    let t1288 = t1287 - 0.01 * t56 * inv9 * t485 - inv10 * t500 * t1282
+        - inv11 * t513 * t1284 - inv12 * t524 * t1286;
+    let t1289 = t1287 - 0.1 * t236;
+    let t1290 = t1289 - 0.01 * t56 * inv9 * t487 - inv10 * t502 * t1282
+        - inv11 * t515 * t1284 - inv12 * t526 * t1286 - inv13 * t535 * t1288;
+    let t1291 = t1289 - 0.1 * t238;
+    let t1292 = t1291 - 0.01 * t56 * inv9 * t489 - inv10 * t504 * t1282
+        - inv11 * t517 * t1284 - inv12 * t528 * t1286 - inv13 * t537 * t1288
+        - inv14 * t544 * t1290;
+    let t1293 = t1291 - 0.1 * t240;
+    let t1294 = t1293 - 0.01 * t56 * inv9 * t491 - inv10 * t506 * t1282
+        - inv11 * t519 * t1284 - inv12 * t530 * t1286 - inv13 * t539 * t1288
+        - inv14 * t546 * t1290 - inv15 * t551 * t1292;
+    let t1295 = t1293 - 0.1 * (s_q1 * (c_q2 * t239 - s_q2 * t238) + c_q1 * t240)
+        - inv10 * t507 * t1282 - inv11 * t520 * t1284 - inv12 * t531 * t1286
+        - inv13 * t540 * t1288 - inv14 * t547 * t1290 - inv15 * t552 * t1292
+        - inv16 * t555 * t1294 - 0.01 * t56 * inv9 * t492;
+    out.1[0][9] = inv17 * t1295;
+    let t1296 = inv16 * (t1294 - t555 * inv17 * t1295);
+    out.1[1][9] = t1296;
+    let t1297 = inv15 * (t1292 - t551 * t1296 - t552 * inv17 * t1295);
+    out.1[2][9] = t1297;
+    let t1298 = inv14 * (t1290 - t544 * t1297 - t546 * t1296 - t547 * inv17 * t1295);
+    out.1[3][9] = t1298;
+    let t1299 = inv13
+        * (t1288 - t535 * t1298 - t537 * t1297 - t539 * t1296 - t540 * inv17 * t1295);
+    out.1[4][9] = t1299;
+    let t1300 = inv12
+        * (t1286 - t524 * t1299 - t526 * t1298 - t528 * t1297 - t530 * t1296
+            - t531 * inv17 * t1295);
+    out.1[5][9] = t1300;
+    let t1301 = inv11
+        * (t1284 - t511 * t1300 - t513 * t1299 - t515 * t1298 - t517 * t1297
+            - t519 * t1296 - t520 * inv17 * t1295);
+    out.1[6][9] = t1301;
+    let t1302 = inv10
+        * (t1282 - t496 * t1301 - t498 * t1300 - t500 * t1299 - t502 * t1298
+            - t504 * t1297 - t506 * t1296 - t507 * inv17 * t1295);
+    out.1[7][9] = t1302;
+    let t1303 = inv9
+        * (0.01 * t56 - t479 * t1302 - t481 * t1301 - t483 * t1300 - t485 * t1299
+            - t487 * t1298 - t489 * t1297 - t491 * t1296 - t492 * inv17 * t1295);
+    out.1[8][9] = t1303;
+    out.1[9][9] = -300.0
+        * (t50 * t1303 + t49 * t1302 + t48 * t1301 + t47 * t1300 + t46 * t1299
+            + t45 * t1298 + t44 * t1297 + t43 * t1296 + t42 * inv17 * t1295);
+    out
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `phi1`, `phi2`, `phi4`.
 //!
@@ -30,7 +35,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 51 | 17 | 4 | 1 | 0 | 0 |
+//! | `derived` | 58 | 17 | 4 | 1 | 0 | 0 |
 //! | `inverse_dynamics` | 35 | 16 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 5 | 3 | 0 | 0 | 1 | 1 |
 //! | `bias` | 28 | 10 | 0 | 0 | 3 | 3 |
@@ -49,6 +54,10 @@
 //! | `constraint_jacobian` | 52 | 36 | 0 | 0 | 3 | 3 |
 //! | `constraint_bias` | 110 | 82 | 0 | 0 | 3 | 3 |
 //! | `reactions_of_multipliers` | 23 | 10 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics_derivatives` | 42 | 16 | 0 | 0 | 3 | 3 |
+//! | `gravity_derivatives` | 27 | 8 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix_inverse` | 14 | 5 | 1 | 0 | 1 | 1 |
+//! | `forward_dynamics_derivatives` | 108 | 38 | 2 | 0 | 3 | 3 |
 //! | `constrained_forward_dynamics` | 245 | 182 | 26 | 5 | 9 | 9 |
 //! | `cut_joint_reactions` | 268 | 192 | 26 | 5 | 11 | 11 |
 //! | `dependent_velocities` | 69 | 53 | 5 | 2 | 3 | 3 |
@@ -125,6 +134,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -256,6 +269,10 @@ pub struct Derived {
     pub k27: Real,
     /// Parameter group 28.
     pub k28: Real,
+    /// Parameter group 29.
+    pub k29: Real,
+    /// Parameter group 30.
+    pub k30: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -263,6 +280,7 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.l;
+        let inv1 = 1.0 / p.m2;
         let t0 = p.d - p.l;
         let t1 = p.l * p.l;
         let t2 = sqrt(t1 - 0.25 * t0 * t0);
@@ -272,19 +290,20 @@ impl Params {
         let t6 = p.l * t5;
         let t7 = p.l4 * p.m4;
         let t8 = p.m3 + p.m4;
-        let inv1 = 1.0 / t8;
+        let inv2 = 1.0 / t8;
         let t9 = 0.5 * t7 - 0.25 * p.m3 * t0;
-        let t10 = inv1 * t9;
+        let t10 = inv2 * t9;
         let t11 = p.m3 * t2;
-        let t12 = inv1 * t11;
+        let t12 = inv2 * t11;
         let t13 = 0.5 * p.l4 - t10;
-        let t14 = inv1 * inv1 * (t11 * t11);
+        let t14 = inv2 * inv2 * (t11 * t11);
         let t15 = -0.25 * t0 - t10;
         let t16 = 0.5 * (t12 - t2);
         let t17 = 0.08333333333333333 * (p.l4 * t7 + t1 * p.m3)
             + p.m4 * (t13 * t13 + 0.25 * t14) + p.m3 * (t15 * t15 + t16 * t16);
-        let t18 = t17 + inv1 * (t9 * t9 + 0.25 * t11 * t11);
+        let t18 = t17 + inv2 * (t9 * t9 + 0.25 * t11 * t11);
         let t19 = 0.5 * t3 + t5;
+        let t20 = inv0 * inv0 * inv1;
         Derived {
             params: *self,
             k0: t6,
@@ -301,12 +320,12 @@ impl Params {
             k11: inv0,
             k12: p.g * t5,
             k13: t19,
-            k14: inv0 * inv0 / p.m2,
+            k14: t20,
             k15: 1.0 / t18,
             k16: t4,
             k17: t1,
             k18: t14,
-            k19: inv1 * inv1 * (t9 * t9),
+            k19: inv2 * inv2 * (t9 * t9),
             k20: t8,
             k21: t17,
             k22: p.g * t3,
@@ -316,12 +335,14 @@ impl Params {
             k26: p.g * t8,
             k27: t0,
             k28: t2,
+            k29: inv0 * inv0 * inv0 * inv0 * (inv1 * inv1),
+            k30: 3.0 * t20,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 51,
+    mul: 58,
     add: 17,
     div: 4,
     sqrt: 1,
@@ -1112,6 +1133,234 @@ pub fn reactions_of_multipliers_with(
             0.0,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 42,
+    add: 16,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t2 = s_q1 * d.k2;
+    let t3 = c_q1 * d.k3;
+    let t4 = -0.5 * t2 - t3;
+    let t5 = s_q0 * d.k2;
+    let t6 = c_q0 * d.k3;
+    let t7 = c_q1 * d.k2;
+    let t8 = s_q1 * d.k3;
+    let t9 = 0.5 * t7 - t8;
+    let t10 = qd[0] * d.k0 * t4;
+    let t11 = t0 * d.k0 * t4;
+    let t12 = t6 - 0.5 * t5;
+    let t13 = d.k5 * (p.g * (t1 * t4 + t9 * t12));
+    let t14 = d.k5
+        * ((p.g * t12 + p.l * qd[0] * qd[0]) * t9 + t4 * (p.l * qdd[0] + p.g * t1));
+    (
+        [
+            [
+                d.k4 * t12 + 0.5 * t13,
+                0.5 * t14 + 0.5 * p.l * d.k5 * ((qdd[0] + qdd[1]) * t4 - t0 * t0 * t9),
+                0.0,
+            ],
+            [0.5 * t13, 0.5 * t14, 0.0],
+            [0.0, 0.0, 0.5 * c_q2 * d.k7 - s_q2 * d.k6],
+        ],
+        [[t11 - t10, t11, 0.0], [-t10, 0.0, 0.0], [0.0, 0.0, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 27,
+    add: 8,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.5 * s_q0 * d.k2 - c_q0 * d.k3;
+    let t1 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t2 = p.g * (0.5 * c_q0 * d.k2 + s_q0 * d.k3)
+        * (-0.5 * s_q1 * d.k2 - c_q1 * d.k3);
+    let t3 = d.k5 * (t2 - p.g * t1 * t0);
+    let t4 = 0.5 * (d.k5 * (t2 - p.g * t0 * t1));
+    [
+        [0.5 * t3 - d.k4 * t0, t4, 0.0],
+        [0.5 * t3, t4, 0.0],
+        [0.0, 0.0, 0.5 * c_q2 * d.k7 - s_q2 * d.k6],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 14,
+    add: 5,
+    div: 1,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = d.k0 * (0.5 * c_q1 * d.k2 - s_q1 * d.k3);
+    let t1 = 0.5 * t0 + d.k10;
+    let t2 = t1 * d.k14;
+    let t3 = t0 + d.k9 - 3.0 * t1 * t2;
+    let inv0 = 1.0 / t3;
+    let t4 = -3.0 * (t2 * inv0);
+    [[inv0, t4, 0.0], [t4, 9.0 * t1 * t1 * inv0 * d.k29 + d.k30, 0.0], [0.0, 0.0, d.k15]]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 108,
+    add: 38,
+    div: 2,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.l * qd[0];
+    let t1 = qd[0] + qd[1];
+    let t2 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t3 = -t2;
+    let t4 = 0.5 * s_q0 * d.k2 - c_q0 * d.k3;
+    let t5 = p.g * t4;
+    let t6 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t7 = p.g * (0.5 * c_q0 * d.k2 + s_q0 * d.k3);
+    let t8 = t1 * t2;
+    let t9 = t1 * d.k5;
+    let t10 = d.k0 * t6;
+    let t11 = 0.5 * t10 + d.k10;
+    let t12 = d.k1 - 0.75 * t6 * t10;
+    let inv0 = 1.0 / t12;
+    let t13 = qd[0] * t3;
+    let t14 = tau[0]
+        + p.l
+            * (0.5 * t8 * t9 + t6 * (-0.75 * qd[0] * d.k5 * t13 - 1.5 * tau[1] * d.k11))
+        + 0.75 * t3 * t4 * t6 * d.k12 - tau[1] - t7 * (d.k13 - 0.75 * t6 * t6 * d.k5);
+    let t15 = t7 + p.l * inv0 * t14;
+    let t16 = d.k0 * t8;
+    let t17 = t3 * t7 - p.g * t6 * t4;
+    let t18 = t11 * d.k14;
+    let t19 = t10 + d.k9 - 3.0 * t11 * t18;
+    let inv1 = 1.0 / t19;
+    let t20 = -3.0 * (t18 * inv1);
+    let t21 = t11 * d.k11;
+    let t22 = t17 * (1.5 * t21 - 0.5 * d.k5) + d.k4 * t4;
+    let t23 = t3 * t15 - (t5 - qd[0] * t0) * t6;
+    let t24 = t23 * (1.5 * t21 - 0.5 * d.k5)
+        - 0.5 * p.l
+            * (t3 * d.k5
+                * (inv0 * t14
+                    + 3.0
+                        * (tau[1] - 0.5 * d.k5 * (t3 * t5 + t6 * t15 - t0 * t13)
+                            - 0.3333333333333333 * d.k0 * inv0 * t14) * d.k14)
+                - t1 * t6 * t9);
+    let t25 = t16 + t13 * (d.k0 - 3.0 * t11);
+    (
+        [
+            [inv1 * t22, inv1 * t24, 0.0],
+            [
+                -1.5 * d.k11 * t17 - 3.0 * t18 * inv1 * t22,
+                -1.5 * d.k11 * t23 - 3.0 * t18 * inv1 * t24,
+                0.0,
+            ],
+            [0.0, 0.0, d.k15 * (s_q2 * d.k6 - 0.5 * c_q2 * d.k7)],
+        ],
+        [
+            [inv1 * t25, t16 * inv1, 0.0],
+            [3.0 * (t13 - t18 * inv1 * t25), -3.0 * (t8 * t11 * inv1), 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [inv1, t20, 0.0],
+            [t20, 9.0 * t11 * t11 * inv1 * d.k29 + d.k30, 0.0],
+            [0.0, 0.0, d.k15],
+        ],
+    )
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

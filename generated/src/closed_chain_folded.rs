@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `phi1`, `phi2`, `phi4`.
 //!
@@ -49,6 +54,10 @@
 //! | `constraint_jacobian` | 47 | 37 | 0 | 0 | 3 | 3 |
 //! | `constraint_bias` | 103 | 82 | 0 | 0 | 3 | 3 |
 //! | `reactions_of_multipliers` | 19 | 10 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics_derivatives` | 34 | 15 | 0 | 0 | 3 | 3 |
+//! | `gravity_derivatives` | 18 | 8 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix_inverse` | 11 | 5 | 1 | 0 | 1 | 1 |
+//! | `forward_dynamics_derivatives` | 84 | 36 | 2 | 0 | 3 | 3 |
 //! | `constrained_forward_dynamics` | 228 | 183 | 26 | 5 | 9 | 9 |
 //! | `cut_joint_reactions` | 247 | 193 | 26 | 5 | 11 | 11 |
 //! | `dependent_velocities` | 64 | 54 | 5 | 2 | 3 | 3 |
@@ -125,6 +134,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -935,6 +948,209 @@ pub fn reactions_of_multipliers_with(
             0.0,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 34,
+    add: 15,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let t1 = 0.9682458365518543 * c_q0 - 0.25 * s_q0;
+    let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t3 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
+    let t4 = qd[0] + qd[1];
+    let t5 = t3 * qd[0];
+    let t6 = t3 * t4;
+    let t7 = 9.81 * (t0 * t3 + t1 * t2);
+    let t8 = t2 * (9.81 * t1 + 0.5 * qd[0] * qd[0]) + t3 * (9.81 * t0 + 0.5 * qdd[0]);
+    (
+        [
+            [
+                3.67875 * t1 + 0.125 * t7,
+                0.0625 * (t3 * (qdd[0] + qdd[1]) - t2 * t4 * t4) + 0.125 * t8,
+                0.0,
+            ],
+            [0.125 * t7, 0.125 * t8, 0.0],
+            [0.0, 0.0, 1.1873114570717114 * c_q2 - 0.9196875 * s_q2],
+        ],
+        [[-0.125 * (t5 - t6), 0.125 * t6, 0.0], [-0.125 * t5, 0.0, 0.0], [0.0, 0.0, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 18,
+    add: 8,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+    let t1 = 0.9682458365518543 * s_q1 - 0.24999999999999997 * c_q1;
+    let t2 = (0.9682458365518543 * s_q0 + 0.25 * c_q0)
+        * (-0.25 * s_q1 - 0.9682458365518543 * c_q1);
+    let t3 = 9.81 * (t2 + t0 * t1);
+    let t4 = 1.22625 * (t2 + t0 * t1);
+    [
+        [0.125 * t3 - 3.67875 * t0, t4, 0.0],
+        [0.125 * t3, t4, 0.0],
+        [0.0, 0.0, 1.1873114570717114 * c_q2 - 0.9196875 * s_q2],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 11,
+    add: 5,
+    div: 1,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t1 = 0.0625 * t0 + 0.041666666666666664;
+    let t2 = 0.125 * t0 + 0.20833333333333334 - 24.0 * t1 * t1;
+    let inv0 = 1.0 / t2;
+    let t3 = -24.0 * (t1 * inv0);
+    [[inv0, t3, 0.0], [t3, 576.0 * t1 * t1 * inv0 + 24.0, 0.0], [0.0, 0.0, 12.0]]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 84,
+    add: 36,
+    div: 2,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+    let t2 = 0.9682458365518543 * s_q1 - 0.24999999999999997 * c_q1;
+    let t3 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let t4 = -t3;
+    let t5 = t1 * t4;
+    let t6 = qd[0] + qd[1];
+    let t7 = 0.041666666666666664 - 0.0625 * t2;
+    let t8 = t3 * t6;
+    let t9 = t4 * qd[0];
+    let t10 = qd[0] * t9;
+    let t11 = t2 * t2;
+    let t12 = 9.81 * t0
+        + 0.5
+            * ((tau[0] + 0.5 * (0.125 * t6 * t8 - t2 * (-0.1875 * t10 - 3.0 * tau[1]))
+                - 1.839375 * t2 * t5 - tau[1] - 9.81 * t0 * (0.375 - 0.1875 * t11))
+                / (0.16666666666666666 - 0.09375 * t11));
+    let t13 = 9.81 * (t0 * t4 + t1 * t2);
+    let t14 = 0.20833333333333334 - 0.125 * t2 - 24.0 * t7 * t7;
+    let inv0 = 1.0 / t14;
+    let t15 = -24.0 * (t7 * inv0);
+    let t16 = t2 * (9.81 * t1 - 0.5 * qd[0] * qd[0]) + t4 * t12;
+    let t17 = t13 * (3.0 * t7 - 0.125) + 3.67875 * t1;
+    let t18 = t16 * (3.0 * t7 - 0.125)
+        - 0.0625
+            * (24.0 * t4 * (tau[1] - 0.125 * (9.81 * t5 - t2 * t12 - 0.5 * t10))
+                + t2 * t6 * t6);
+    let t19 = 0.125 * (t8 + t9) - 3.0 * t7 * t9;
+    (
+        [
+            [inv0 * t17, inv0 * t18, 0.0],
+            [
+                -3.0 * t13 - 24.0 * t7 * inv0 * t17,
+                -3.0 * t16 - 24.0 * t7 * inv0 * t18,
+                0.0,
+            ],
+            [0.0, 0.0, 12.0 * (0.9196875 * s_q2 - 1.1873114570717114 * c_q2)],
+        ],
+        [
+            [inv0 * t19, 0.125 * (t8 * inv0), 0.0],
+            [3.0 * t9 - 24.0 * t7 * inv0 * t19, -3.0 * (t7 * t8 * inv0), 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [[inv0, t15, 0.0], [t15, 576.0 * t7 * t7 * inv0 + 24.0, 0.0], [0.0, 0.0, 12.0]],
+    )
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `crank`, `rod`, `slider`.
 //!
@@ -30,7 +35,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 20 | 3 | 3 | 0 | 0 | 0 |
+//! | `derived` | 28 | 3 | 3 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 20 | 10 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 2 | 2 | 0 | 0 | 0 | 1 |
 //! | `bias` | 13 | 5 | 0 | 0 | 2 | 2 |
@@ -49,6 +54,10 @@
 //! | `constraint_jacobian` | 14 | 15 | 0 | 0 | 2 | 2 |
 //! | `constraint_bias` | 36 | 32 | 0 | 0 | 2 | 2 |
 //! | `reactions_of_multipliers` | 4 | 3 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics_derivatives` | 25 | 11 | 0 | 0 | 2 | 2 |
+//! | `gravity_derivatives` | 4 | 2 | 0 | 0 | 2 | 0 |
+//! | `mass_matrix_inverse` | 11 | 4 | 1 | 0 | 0 | 1 |
+//! | `forward_dynamics_derivatives` | 95 | 34 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 118 | 106 | 26 | 5 | 6 | 6 |
 //! | `cut_joint_reactions` | 122 | 109 | 26 | 5 | 7 | 7 |
 //! | `dependent_velocities` | 31 | 32 | 5 | 2 | 2 | 2 |
@@ -125,6 +134,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -244,6 +257,12 @@ pub struct Derived {
     pub k18: Real,
     /// Parameter group 19.
     pub k19: Real,
+    /// Parameter group 20.
+    pub k20: Real,
+    /// Parameter group 21.
+    pub k21: Real,
+    /// Parameter group 22.
+    pub k22: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -251,6 +270,7 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.l;
+        let inv1 = 1.0 / p.m2;
         let t0 = p.a * p.m1;
         let t1 = p.a * t0;
         let t2 = p.l * p.m2;
@@ -259,6 +279,7 @@ impl Params {
         let t5 = p.a * t4;
         let t6 = 0.3333333333333333 * t1 + t5;
         let t7 = 0.5 * t0 + t4;
+        let t8 = inv0 * inv0 * inv1;
         Derived {
             params: *self,
             k0: t3,
@@ -274,19 +295,22 @@ impl Params {
             k10: t4,
             k11: inv0,
             k12: t7,
-            k13: inv0 * inv0 / p.m2,
+            k13: t8,
             k14: 1.0 / p.m3,
             k15: t1,
             k16: p.a * p.a,
             k17: p.g * t0,
             k18: p.g * p.m2,
             k19: p.g * p.e * p.m3,
+            k20: inv0 * inv0 * inv0 * inv0 * (inv1 * inv1),
+            k21: 3.0 * t8,
+            k22: p.a * inv0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 20,
+    mul: 28,
     add: 3,
     div: 3,
     sqrt: 0,
@@ -944,6 +968,216 @@ pub fn reactions_of_multipliers_with(
             0.0,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 25,
+    add: 11,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = qd[0] + qd[1];
+    let t3 = s_q1 * d.k4;
+    let t4 = qd[0] * t3;
+    let t5 = t2 * t3;
+    let t6 = (s_q1 * t1 + c_q1 * t0) * d.k3;
+    let t7 = (c_q1 * (t0 - p.a * qd[0] * qd[0]) + s_q1 * (t1 + p.a * qdd[0])) * d.k3;
+    (
+        [
+            [
+                -0.5 * t6 - s_q0 * d.k2,
+                -0.5 * p.a * d.k3 * (c_q1 * t2 * t2 + s_q1 * (qdd[0] + qdd[1]))
+                    - 0.5 * t7,
+                0.0,
+            ],
+            [-0.5 * t6, -0.5 * t7, 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [[t4 - t5, -t5, 0.0], [t4, 0.0, 0.0], [0.0, 0.0, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 4,
+    add: 2,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let t0 = sin(q[0] + q[1]);
+    let t1 = t0 * d.k7;
+    let t2 = -0.5 * t1;
+    [[-0.5 * t1 - s_q0 * d.k2, t2, 0.0], [t2, t2, 0.0], [0.0, 0.0, 0.0]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 11,
+    add: 4,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let t0 = c_q1 * d.k4;
+    let t1 = 0.5 * t0 + d.k6;
+    let t2 = t1 * d.k13;
+    let t3 = t0 + d.k5 - 3.0 * t1 * t2;
+    let inv0 = 1.0 / t3;
+    let t4 = -3.0 * (t2 * inv0);
+    [[inv0, t4, 0.0], [t4, 9.0 * t1 * t1 * inv0 * d.k20 + d.k21, 0.0], [0.0, 0.0, d.k14]]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 95,
+    add: 34,
+    div: 2,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = p.a * qd[0];
+    let t3 = qd[0] + qd[1];
+    let t4 = s_q1 * qd[0];
+    let t5 = -s_q1 * t1 - c_q1 * t0;
+    let t6 = s_q1 * t3;
+    let t7 = t3 * d.k3;
+    let t8 = c_q1 * d.k4;
+    let t9 = 0.5 * t8 + d.k6;
+    let t10 = d.k1 - 0.75 * c_q1 * c_q1 * d.k8;
+    let inv0 = 1.0 / t10;
+    let t11 = tau[0]
+        + p.a
+            * (0.5 * t6 * t7 + c_q1 * (0.75 * qd[0] * t4 * d.k10 - 1.5 * tau[1] * d.k11))
+        - tau[1] - t1 * (d.k12 - 0.75 * c_q1 * c_q1 * d.k10)
+        - 0.75 * s_q0 * s_q1 * c_q1 * d.k9;
+    let t12 = t1 + p.a * inv0 * t11;
+    let t13 = t6 * d.k4;
+    let t14 = t9 * d.k13;
+    let t15 = t8 + d.k5 - 3.0 * t9 * t14;
+    let inv1 = 1.0 / t15;
+    let t16 = -3.0 * (t14 * inv1);
+    let t17 = t5 * d.k11;
+    let t18 = s_q0 * d.k2 + 1.5 * t9 * t17 - 0.5 * t5 * d.k3;
+    let t19 = -c_q1 * (t0 - qd[0] * t2) - s_q1 * t12;
+    let t20 = d.k11 * t19;
+    let t21 = 1.5 * t9 * t20
+        + 0.5 * p.a
+            * (c_q1 * t3 * t7
+                + s_q1 * d.k3
+                    * (inv0 * t11
+                        + 3.0
+                            * (tau[1] - 0.5 * d.k3 * (t2 * t4 + c_q1 * t12 - s_q1 * t0)
+                                - 0.3333333333333333 * d.k0 * inv0 * t11) * d.k13))
+        - 0.5 * d.k3 * t19;
+    let t22 = t9 * d.k22;
+    let t23 = t13 + t4 * (3.0 * t22 - d.k4);
+    (
+        [
+            [inv1 * t18, inv1 * t21, 0.0],
+            [
+                -1.5 * t17 - 3.0 * t14 * inv1 * t18,
+                -1.5 * t20 - 3.0 * t14 * inv1 * t21,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [inv1 * t23, t13 * inv1, 0.0],
+            [-3.0 * (t4 * d.k22 + t14 * inv1 * t23), -3.0 * (t6 * inv1 * t22), 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [inv1, t16, 0.0],
+            [t16, 9.0 * t9 * t9 * inv1 * d.k20 + d.k21, 0.0],
+            [0.0, 0.0, d.k14],
+        ],
+    )
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `crank`, `rod`, `slider`.
 //!
@@ -49,6 +54,10 @@
 //! | `constraint_jacobian` | 12 | 13 | 0 | 0 | 2 | 2 |
 //! | `constraint_bias` | 34 | 31 | 0 | 0 | 2 | 2 |
 //! | `reactions_of_multipliers` | 4 | 3 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics_derivatives` | 24 | 10 | 0 | 0 | 2 | 2 |
+//! | `gravity_derivatives` | 3 | 2 | 0 | 0 | 2 | 0 |
+//! | `mass_matrix_inverse` | 9 | 4 | 1 | 0 | 0 | 1 |
+//! | `forward_dynamics_derivatives` | 73 | 30 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 114 | 103 | 26 | 5 | 6 | 6 |
 //! | `cut_joint_reactions` | 118 | 106 | 26 | 5 | 7 | 7 |
 //! | `dependent_velocities` | 29 | 30 | 5 | 2 | 2 | 2 |
@@ -125,6 +134,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -815,6 +828,205 @@ pub fn reactions_of_multipliers_with(
             0.0,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 24,
+    add: 10,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = s_q1 * qd[0];
+    let t2 = s_q1 * t0;
+    let t3 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t4 = c_q1 * (9.81 * s_q0 - 0.1 * qd[0] * qd[0])
+        + s_q1 * (9.81 * c_q0 + 0.1 * qdd[0]);
+    (
+        [
+            [
+                0.14 * t3 - 1.03005 * s_q0,
+                -0.014000000000000002 * (c_q1 * t0 * t0 + s_q1 * (qdd[0] + qdd[1]))
+                    - 0.14 * t4,
+                0.0,
+            ],
+            [0.14 * t3, -0.14 * t4, 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [[0.028 * (t1 - t2), -0.028 * t2, 0.0], [0.028 * t1, 0.0, 0.0], [0.0, 0.0, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 3,
+    add: 2,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let t0 = sin(q[0] + q[1]);
+    let t1 = -1.3734 * t0;
+    [[-1.03005 * s_q0 - 1.3734 * t0, t1, 0.0], [t1, t1, 0.0], [0.0, 0.0, 0.0]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 9,
+    add: 4,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let t0 = 0.014 * c_q1 + 0.03266666666666666;
+    let t1 = 0.028 * c_q1 + 0.042333333333333334 - 30.612244897959183 * t0 * t0;
+    let inv0 = 1.0 / t1;
+    let t2 = -30.612244897959183 * (t0 * inv0);
+    [
+        [inv0, t2, 0.0],
+        [t2, 937.1095376926281 * t0 * t0 * inv0 + 30.612244897959183, 0.0],
+        [0.0, 0.0, 0.6666666666666666],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 73,
+    add: 30,
+    div: 2,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = s_q0 * s_q1;
+    let t1 = qd[0] + qd[1];
+    let t2 = 0.014 * c_q1 + 0.03266666666666666;
+    let t3 = s_q1 * t1;
+    let t4 = s_q1 * qd[0];
+    let t5 = qd[0] * t4;
+    let t6 = c_q1 * c_q1;
+    let t7 = 9.81 * c_q0
+        + 0.1
+            * ((tau[0]
+                + 0.1
+                    * (0.14 * t1 * t3 + c_q1 * (0.06 * t5 - 4.285714285714286 * tau[1]))
+                - tau[1] - 0.5886 * c_q1 * t0 - 9.81 * c_q0 * (0.105 - 0.06 * t6))
+                / (0.009666666666666667 - 0.006 * t6));
+    let t8 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t9 = 0.028 * c_q1 + 0.042333333333333334 - 30.612244897959183 * t2 * t2;
+    let inv0 = 1.0 / t9;
+    let t10 = -30.612244897959183 * (t2 * inv0);
+    let t11 = c_q1 * (9.81 * s_q0 - 0.1 * qd[0] * qd[0]) + s_q1 * t7;
+    let t12 = 1.03005 * s_q0 + t8 * (4.285714285714286 * t2 - 0.14);
+    let t13 = 0.014000000000000002
+        * (c_q1 * t1 * t1
+            + 30.612244897959183 * s_q1
+                * (tau[1] - 0.14 * (0.1 * t5 + c_q1 * t7 - 9.81 * t0)))
+        - t11 * (4.285714285714286 * t2 - 0.14);
+    let t14 = 0.028 * (t3 - t4) + 0.8571428571428571 * t2 * t4;
+    (
+        [
+            [inv0 * t12, inv0 * t13, 0.0],
+            [
+                -4.285714285714286 * t8 - 30.612244897959183 * t2 * inv0 * t12,
+                4.285714285714286 * t11 - 30.612244897959183 * t2 * inv0 * t13,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [inv0 * t14, 0.028 * (t3 * inv0), 0.0],
+            [
+                -0.8571428571428571 * t4 - 30.612244897959183 * t2 * inv0 * t14,
+                -0.8571428571428571 * (t2 * t3 * inv0),
+                0.0,
+            ],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [inv0, t10, 0.0],
+            [t10, 937.1095376926281 * t2 * t2 * inv0 + 30.612244897959183, 0.0],
+            [0.0, 0.0, 0.6666666666666666],
+        ],
+    )
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

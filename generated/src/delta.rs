@@ -19,6 +19,11 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `base1`, `base2`, `base3`, `elbow1_1`, `elbow1_2`, `elbow2_1`, `elbow2_2`, `elbow3_1`, `elbow3_2`, `wrist1_1`, `wrist1_2`.
 //!
@@ -33,7 +38,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 91 | 29 | 3 | 0 | 2 | 2 |
+//! | `derived` | 103 | 29 | 3 | 0 | 2 | 2 |
 //! | `inverse_dynamics` | 201 | 116 | 0 | 0 | 11 | 11 |
 //! | `mass_matrix` | 65 | 38 | 0 | 0 | 8 | 8 |
 //! | `bias` | 171 | 87 | 0 | 0 | 11 | 11 |
@@ -52,6 +57,10 @@
 //! | `constraint_jacobian` | 327 | 227 | 0 | 0 | 11 | 11 |
 //! | `constraint_bias` | 825 | 692 | 0 | 0 | 11 | 11 |
 //! | `reactions_of_multipliers` | 90 | 46 | 0 | 0 | 7 | 7 |
+//! | `inverse_dynamics_derivatives` | 698 | 412 | 0 | 0 | 11 | 11 |
+//! | `gravity_derivatives` | 67 | 32 | 0 | 0 | 12 | 9 |
+//! | `mass_matrix_inverse` | 201 | 94 | 8 | 0 | 8 | 8 |
+//! | `forward_dynamics_derivatives` | 1738 | 949 | 14 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3647 | 3247 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3737 | 3293 | 297 | 19 | 40 | 40 |
 //! | `dependent_velocities` | 1307 | 1207 | 76 | 8 | 11 | 11 |
@@ -189,6 +198,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -449,6 +462,20 @@ pub struct Derived {
     pub k90: Real,
     /// Parameter group 91.
     pub k91: Real,
+    /// Parameter group 92.
+    pub k92: Real,
+    /// Parameter group 93.
+    pub k93: Real,
+    /// Parameter group 94.
+    pub k94: Real,
+    /// Parameter group 95.
+    pub k95: Real,
+    /// Parameter group 96.
+    pub k96: Real,
+    /// Parameter group 97.
+    pub k97: Real,
+    /// Parameter group 98.
+    pub k98: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -456,6 +483,7 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.lb;
+        let inv1 = 1.0 / p.mb;
         let t0 = p.la * p.ma;
         let t1 = p.la * t0;
         let t2 = 0.6666666666666666 * (core::f64::consts::PI as Real);
@@ -476,76 +504,79 @@ impl Params {
         let t17 = p.rp * t4 - p.rp;
         let t18 = p.rp * t9 - p.rp;
         let t19 = 0.08333333333333333 * t14 + t16;
-        let inv1 = 1.0 / t19;
+        let inv2 = 1.0 / t19;
         let t20 = 1.5 * t16 - 0.08333333333333333 * t14;
         let t21 = p.lb * p.mp;
         let t22 = 0.3333333333333333 * t13 + p.lb * t21;
         let t23 = 0.5 * t12 + t21;
-        let t24 = p.la * p.mb;
-        let t25 = 0.3333333333333333 * t1 + p.la * t24;
-        let t26 = 0.5 * t0 + t24;
-        let t27 = p.polar - t22;
-        let t28 = p.la * (p.mb + p.mp);
-        let t29 = 0.3333333333333333 * t1 + p.la * t28;
-        let t30 = 0.5 * t0 + t28;
-        let t31 = p.la * t12;
-        let t32 = p.lb * t15;
-        let t33 = t15 * t32;
-        let t34 = p.lb * t4;
-        let t35 = p.lb * t3;
-        let t36 = p.lb * t9;
-        let t37 = p.lb * t8;
-        let t38 = t19 + t22;
+        let t24 = p.polar - 0.3333333333333333 * t13;
+        let t25 = p.la * p.mb;
+        let t26 = p.la * t25;
+        let t27 = 0.3333333333333333 * t1 + t26;
+        let t28 = 0.5 * t0 + t25;
+        let t29 = p.polar - t22;
+        let t30 = p.la * (p.mb + p.mp);
+        let t31 = 0.3333333333333333 * t1 + p.la * t30;
+        let t32 = 0.5 * t0 + t30;
+        let t33 = p.la * t12;
+        let t34 = p.lb * t15;
+        let t35 = inv0 * inv0 * inv1;
+        let t36 = t15 * t34;
+        let t37 = p.lb * t4;
+        let t38 = p.lb * t3;
+        let t39 = p.lb * t9;
+        let t40 = p.lb * t8;
+        let t41 = t19 + t22;
         Derived {
             params: *self,
-            k0: t29,
-            k1: p.g * t30,
+            k0: t31,
+            k1: p.g * t32,
             k2: t22,
-            k3: t27,
+            k3: t29,
             k4: t14,
             k5: t20,
             k6: t19,
             k7: t15,
             k8: t23,
-            k9: t25,
-            k10: p.g * t26,
+            k9: t27,
+            k10: p.g * t28,
             k11: t13,
-            k12: p.polar - 0.3333333333333333 * t13,
+            k12: t24,
             k13: t12,
-            k14: t32,
+            k14: t34,
             k15: -t16,
-            k16: t27 - t16,
-            k17: t29 + t38,
-            k18: t38,
-            k19: t31,
-            k20: 0.3333333333333333 * t13 + t25,
+            k16: t29 - t16,
+            k17: t31 + t41,
+            k18: t41,
+            k19: t33,
+            k20: 0.3333333333333333 * t13 + t27,
             k21: 0.3333333333333333 * t13,
             k22: 1.5 * t16 + t22,
             k23: 1.5 * t16,
             k24: p.g * t15,
             k25: p.g * t23,
             k26: p.g * t12,
-            k27: t15 * t15 * inv1,
+            k27: t15 * t15 * inv2,
             k28: 0.08333333333333333 * t14,
             k29: t15 * t15,
             k30: p.lb * p.lb,
             k31: t15 * t20,
-            k32: inv1 * t33,
-            k33: inv1 * (t32 * t32),
+            k32: inv2 * t36,
+            k33: inv2 * (t34 * t34),
             k34: t20 * t20,
             k35: -t23,
-            k36: inv1 * inv1 * (t33 * t33),
+            k36: inv2 * inv2 * (t36 * t36),
             k37: p.la * p.la,
-            k38: t15 * inv1,
+            k38: t15 * inv2,
             k39: p.g * p.la,
-            k40: -t30,
+            k40: -t32,
             k41: t12 * t12,
             k42: inv0,
-            k43: t24,
-            k44: t12 * t31,
-            k45: -t26,
-            k46: inv0 * inv0 / p.mb,
-            k47: inv1,
+            k43: t25,
+            k44: t12 * t33,
+            k45: -t28,
+            k46: t35,
+            k47: inv2,
             k48: p.la * t23,
             k49: t1,
             k50: t16,
@@ -574,28 +605,35 @@ impl Params {
             k73: p.rp * t8,
             k74: p.rb - t10,
             k75: -t11,
-            k76: t34,
-            k77: t35,
-            k78: t4 * t34,
-            k79: t3 * t35,
+            k76: t37,
+            k77: t38,
+            k78: t4 * t37,
+            k79: t3 * t38,
             k80: t4 * t17,
             k81: t3 * t17,
             k82: t3 * t4,
             k83: t3 * t3,
-            k84: t36,
-            k85: t37,
-            k86: t9 * t36,
-            k87: t8 * t37,
+            k84: t39,
+            k85: t40,
+            k86: t9 * t39,
+            k87: t8 * t40,
             k88: t9 * t18,
             k89: t8 * t18,
             k90: t8 * t9,
             k91: t8 * t8,
+            k92: inv2 * t34,
+            k93: t26,
+            k94: p.la * inv0,
+            k95: p.la * p.la * (inv0 * inv0),
+            k96: 3.0 * t35,
+            k97: p.la * inv0 * t24,
+            k98: inv0 * inv0 * inv1 * t24,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 91,
+    mul: 103,
     add: 29,
     div: 3,
     sqrt: 0,
@@ -3615,6 +3653,2080 @@ pub fn reactions_of_multipliers_with(
             t18 * t47 - t17 * t46,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 698,
+    add: 412,
+    div: 0,
+    sqrt: 0,
+    sin: 11,
+    cos: 11,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = s_q4 * c_q9;
+    let t1 = c_q4 * s_q9;
+    let t2 = t0 + t1;
+    let t3 = s_q4 * s_q9;
+    let t4 = c_q4 * c_q9;
+    let t5 = t4 - t3;
+    let t6 = s_q4 * qd[4];
+    let t7 = p.g * s_q0;
+    let t8 = p.g * c_q0;
+    let t9 = p.g * s_q1;
+    let t10 = p.g * c_q1;
+    let t11 = p.g * s_q2;
+    let t12 = p.g * c_q2;
+    let t13 = p.la * qd[0];
+    let t14 = -t7 - qd[0] * t13;
+    let t15 = t8 - p.la * qdd[0];
+    let t16 = c_q3 * t14 - s_q3 * t15;
+    let t17 = s_q3 * t14 + c_q3 * t15;
+    let t18 = qd[0] + qd[3];
+    let t19 = qdd[0] + qdd[3];
+    let t20 = s_q4 * t19;
+    let t21 = c_q4 * t19;
+    let t22 = c_q4 * t16;
+    let t23 = s_q4 * t16;
+    let t24 = c_q4 * t18;
+    let t25 = qd[4] * t24;
+    let t26 = s_q4 * t18;
+    let t27 = qd[4] * t26;
+    let t28 = t20 + t25;
+    let t29 = t21 - t27;
+    let t30 = -t9 - p.la * qd[1] * qd[1];
+    let t31 = t10 - p.la * qdd[1];
+    let t32 = s_q5 * t30 + c_q5 * t31;
+    let t33 = qd[1] + qd[5];
+    let t34 = qdd[1] + qdd[5];
+    let t35 = s_q6 * t34;
+    let t36 = c_q6 * t34;
+    let t37 = c_q6 * t33;
+    let t38 = qd[6] * t37;
+    let t39 = s_q6 * t33;
+    let t40 = qd[6] * t39;
+    let t41 = -t11 - p.la * qd[2] * qd[2];
+    let t42 = t12 - p.la * qdd[2];
+    let t43 = s_q7 * t41 + c_q7 * t42;
+    let t44 = qd[2] + qd[7];
+    let t45 = qdd[2] + qdd[7];
+    let t46 = s_q8 * t45;
+    let t47 = c_q8 * t45;
+    let t48 = c_q8 * t44;
+    let t49 = qd[8] * t48;
+    let t50 = s_q8 * t44;
+    let t51 = qd[8] * t50;
+    let t52 = c_q9 * t26 + s_q9 * t24;
+    let t53 = c_q9 * t24 - s_q9 * t26;
+    let t54 = c_q9 * t29;
+    let t55 = p.lb * t24;
+    let t56 = qd[4] + qd[9];
+    let t57 = qdd[4] + qdd[9];
+    let t58 = s_q9 * t29 + qd[9] * t53;
+    let t59 = c_q9 * t28 + t58;
+    let t60 = c_q10 * t52 - s_q10 * t56;
+    let t61 = s_q10 * t52 + c_q10 * t56;
+    let t62 = qd[10] + t53;
+    let t63 = t54 - s_q9 * t28;
+    let t64 = t63 + qdd[10] - qd[9] * t52;
+    let t65 = qd[10] * t60 + s_q10 * t59 + c_q10 * t57;
+    let t66 = s_q3 * t8 + c_q3 * t7;
+    let t67 = t24 * t24;
+    let t68 = t67 + qd[4] * qd[4];
+    let t69 = qdd[4] + t24 * t26;
+    let t70 = -t28;
+    let t71 = 2.0 * t27 - t21;
+    let t72 = t20 + 2.0 * t25;
+    let t73 = t37 * t37;
+    let t74 = t73 + qd[6] * qd[6];
+    let t75 = qdd[6] + t37 * t39;
+    let t76 = t48 * t48;
+    let t77 = t76 + qd[8] * qd[8];
+    let t78 = qdd[8] + t48 * t50;
+    let t79 = t22 - p.lb * t68;
+    let t80 = p.lb * t69 - t23;
+    let t81 = t17 + p.lb * t71;
+    let t82 = c_q9 * t79 + s_q9 * t80;
+    let t83 = c_q9 * t80 - s_q9 * t79;
+    let t84 = t60 * t61;
+    let t85 = t62 * t62 + t61 * t61;
+    let t86 = t65 + t60 * t62;
+    let t87 = t84 - t64;
+    let t88 = t4 * qd[4] + t5 * qd[9] - s_q9 * t6;
+    let t89 = t2 * c_q10;
+    let t90 = qd[10] * t89 + s_q10 * t88;
+    let t91 = c_q3 * s_q4;
+    let t92 = 2.0 * (s_q4 * t55 + t13 * t91);
+    let t93 = -2.0 * (c_q4 * (c_q3 * t13 + t55));
+    let t94 = -t2 * qd[9] - t1 * qd[4] - c_q9 * t6;
+    let t95 = t2 * s_q10;
+    let t96 = -2.0 * (t5 * t62 + t61 * t95);
+    let t97 = t61 * t89 + t60 * t95 - t94;
+    let t98 = t90 + t62 * t89 + t5 * t60;
+    let t99 = p.lb * c_q10;
+    let t100 = s_q10 * t53;
+    let t101 = t100 - s_q10 * qd[10];
+    let t102 = -t52;
+    let t103 = t52 + c_q10 * t60 - s_q10 * t61;
+    let t104 = s_q10 * t62;
+    let t105 = t101 - t104;
+    let t106 = 2.0 * t60;
+    let t107 = s_q3 * t7 - c_q3 * t8;
+    let t108 = qd[9] * t102;
+    let t109 = -t107 * (t1 + t0);
+    let t110 = s_q10 * t107 * (t4 - t3) - c_q10 * t66;
+    let t111 = t17 * (t1 + t0);
+    let t112 = c_q10 * t16 - s_q10 * t17 * (t4 - t3);
+    let t113 = t54 + t108 + s_q9 * t70;
+    let t114 = c_q10 * t53;
+    let t115 = qd[10] * t114;
+    let t116 = s_q10 * t113 + t115;
+    let t117 = 2.0 * t26 * t55 - t23;
+    let t118 = t67 - t26 * t26;
+    let t119 = p.lb * t118 - t22;
+    let t120 = c_q9 * t70 - t58;
+    let t121 = -2.0 * (t62 * t102 + t61 * t100);
+    let t122 = t61 * t114 + t60 * t100;
+    let t123 = t122 - t120;
+    let t124 = t62 * t114 + t60 * t102;
+    let t125 = t116 + t124;
+    let t126 = t63 + t108;
+    let t127 = t115 + s_q10 * t126;
+    let t128 = t59 + t122;
+    let t129 = t124 + t127;
+    let t130 = c_q10 * t59 - qd[10] * t61 - s_q10 * t57;
+    let t131 = t60 * t60 - t61 * t61;
+    let t132 = t130 - t62 * t61;
+    let t133 = qd[4] * d.k2;
+    let t134 = t53 * d.k4;
+    let t135 = t61 * d.k5;
+    let t136 = t62 * d.k6;
+    let t137 = t62 * t135 - t61 * t136;
+    let t138 = t60 * t136;
+    let t139 = t65 * d.k5 + t138 - t83 * d.k7;
+    let t140 = c_q10 * t137 + s_q10 * t139;
+    let t141 = 0.08333333333333333 * (t59 * d.k4 + t56 * t134) + t140;
+    let t142 = t64 * d.k6 + (s_q10 * t82 + c_q10 * t81) * d.k7 - t60 * t135;
+    let t143 = c_q9 * t141 - s_q9 * t142;
+    let t144 = t26 * d.k3;
+    let t145 = s_q10 * d.k7;
+    let t146 = c_q10 * d.k7;
+    let t147 = t85 * t145 + t87 * t146;
+    let t148 = s_q9 * t141 + c_q9 * t142;
+    let t149 = t85 * t146 - t87 * t145;
+    let t150 = s_q9 * d.k7;
+    let t151 = c_q9 * t149 + t86 * t150;
+    let t152 = t151 - t68 * d.k8;
+    let t153 = c_q9 * d.k7;
+    let t154 = s_q9 * t149 - t86 * t153;
+    let t155 = t69 * d.k8 + t154;
+    let t156 = qd[6] * d.k11;
+    let t157 = qd[6] * d.k12;
+    let t158 = c_q6 * d.k13;
+    let t159 = s_q6 * d.k13;
+    let t160 = qd[8] * d.k11;
+    let t161 = qd[8] * d.k12;
+    let t162 = c_q8 * d.k13;
+    let t163 = s_q8 * d.k13;
+    let t164 = t24 * d.k3;
+    let t165 = t24 * d.k8;
+    let t166 = qd[0] * d.k48;
+    let t167 = s_q4 * d.k8;
+    let t168 = s_q6 * (c_q6 * (0.3333333333333333 * t156 + t157));
+    let t169 = qd[1] * d.k19;
+    let t170 = s_q6 * (t157 - 0.3333333333333333 * t156);
+    let t171 = t37 * t159;
+    let t172 = p.la * (c_q5 * qd[6] * t159 + s_q5 * (s_q6 * t171 + c_q6 * t37 * t158));
+    let t173 = t168 + c_q6 * (s_q5 * t169 + t170);
+    let t174 = t168 + c_q6 * t170;
+    let t175 = t37 * d.k12;
+    let t176 = t39 * d.k12;
+    let t177 = c_q5 * d.k13;
+    let t178 = s_q6 * (0.3333333333333333 * t37 * d.k11 + t175)
+        + c_q6 * (t176 - 0.3333333333333333 * t39 * d.k11);
+    let t179 = s_q8 * (c_q8 * (0.3333333333333333 * t160 + t161));
+    let t180 = qd[2] * d.k19;
+    let t181 = s_q8 * (t161 - 0.3333333333333333 * t160);
+    let t182 = t48 * t163;
+    let t183 = p.la * (c_q7 * qd[8] * t163 + s_q7 * (s_q8 * t182 + c_q8 * t48 * t162));
+    let t184 = t179 + c_q8 * (s_q7 * t180 + t181);
+    let t185 = t179 + c_q8 * t181;
+    let t186 = t48 * d.k12;
+    let t187 = t50 * d.k12;
+    let t188 = c_q7 * d.k13;
+    let t189 = s_q8 * (0.3333333333333333 * t48 * d.k11 + t186)
+        + c_q8 * (t187 - 0.3333333333333333 * t50 * d.k11);
+    let t190 = s_q6 * t175;
+    let t191 = s_q8 * t186;
+    let t192 = c_q9 * t145;
+    let t193 = s_q9 * t145;
+    let t194 = c_q4 * (t110 * t153 + t66 * d.k8 - t109 * t193)
+        - s_q4 * (t109 * t192 + t110 * t150);
+    let t195 = c_q4 * (t112 * t153 - t16 * d.k8 - t111 * t193)
+        - s_q4 * (t111 * t192 + t112 * t150);
+    let t196 = t56 * d.k4;
+    let t197 = t62 * d.k5;
+    let t198 = t61 * d.k6;
+    let t199 = t100 * (t197 - t136) + t102 * (t135 - t198);
+    let t200 = t60 * d.k6;
+    let t201 = t114 * t136 + t102 * t200;
+    let t202 = t116 * d.k5 + t201 - (c_q9 * t119 - s_q9 * t117) * d.k7;
+    let t203 = 0.08333333333333333 * t102 * t196 + c_q10 * t199;
+    let t204 = 0.08333333333333333 * t113 * d.k4 + s_q10 * t202 + t203;
+    let t205 = t60 * d.k5;
+    let t206 = t114 * t135 + t100 * t205;
+    let t207 = t120 * d.k6 + (s_q10 * (c_q9 * t117 + s_q9 * t119) + t72 * t99) * d.k7
+        - t206;
+    let t208 = t121 * t145;
+    let t209 = t208 - t123 * t146;
+    let t210 = t121 * t146;
+    let t211 = -t210 - t123 * t145;
+    let t212 = s_q9 * t211 - t125 * t153;
+    let t213 = c_q4
+        * (t28 * d.k3 + t143 + qd[4] * t164 + s_q9 * t204 + c_q9 * t207 - p.lb * t209)
+        + s_q4
+            * (t29 * d.k3 + c_q9 * t204 + t17 * d.k8 - s_q9 * t207 - qd[4] * t144 - t148
+                - p.lb * t147);
+    let t214 = t201 + t127 * d.k5 + t82 * d.k7;
+    let t215 = t203 + s_q10 * t214 + 0.08333333333333333 * t126 * d.k4;
+    let t216 = t83 * t145 - t206 - t59 * d.k6;
+    let t217 = t208 - t128 * t146;
+    let t218 = t210 + t128 * t145;
+    let t219 = t151 - s_q9 * t218 - t129 * t153;
+    let t220 = s_q4 * (c_q9 * t215 - t148 - s_q9 * t216)
+        + c_q4 * (t143 + s_q9 * t215 + c_q9 * t216 - p.lb * t217);
+    let t221 = t62 * t205 - t138;
+    let t222 = t130 * d.k5 - t61 * t136;
+    let t223 = c_q10 * (t139 + t221) + s_q10 * (t222 - t137);
+    let t224 = (c_q10 * t82 - s_q10 * t81) * d.k7 + t61 * t135 - t60 * t205;
+    let t225 = -2.0 * t84 * t145 - t149 - t131 * t146;
+    let t226 = 2.0 * t84 * t146 - t147 - t131 * t145;
+    let t227 = s_q9 * t226 - t132 * t153;
+    let t228 = s_q4 * (c_q9 * t223 - s_q9 * t224)
+        + c_q4 * (s_q9 * t223 + c_q9 * t224 - p.lb * t225);
+    let t229 = (s_q5 * t10 + c_q5 * t9) * t158;
+    let t230 = (c_q5 * t30 - s_q5 * t31) * t158;
+    let t231 = c_q6 * ((t35 + t38) * d.k12 + t37 * t157)
+        + s_q6 * ((t36 - t40) * d.k12 + 0.5 * t32 * d.k13 - t39 * t157);
+    let t232 = (s_q7 * t12 + c_q7 * t11) * t162;
+    let t233 = (c_q7 * t41 - s_q7 * t42) * t162;
+    let t234 = c_q8 * ((t46 + t49) * d.k12 + t48 * t161)
+        + s_q8 * ((t47 - t51) * d.k12 + 0.5 * t43 * d.k13 - t50 * t161);
+    let t235 = t109 * t146;
+    let t236 = t111 * t146;
+    let t237 = t52 * d.k4;
+    let t238 = -0.08333333333333333 * (t53 * t134 + t102 * t237) - s_q10 * t199;
+    let t239 = c_q10 * t202 + t238;
+    let t240 = t238 + c_q10 * t214;
+    let t241 = c_q10 * t222 - t140 - s_q10 * t221;
+    let t242 = t95 * (t197 - t136) + t5 * (t135 - t198);
+    let t243 = t90 * d.k5 + t89 * t136 + t5 * t200;
+    let t244 = t243 - (c_q9 * t92 - s_q9 * t93) * d.k7;
+    let t245 = 0.08333333333333333 * t88 * d.k4 + 0.08333333333333333 * t5 * t196
+        + c_q10 * t242;
+    let t246 = s_q10 * t244 + t245;
+    let t247 = t94 * d.k6 - t89 * t135 - t95 * t205;
+    let t248 = (2.0 * c_q10 * (p.lb * t6 - s_q3 * t13)
+        + s_q10 * (s_q9 * t92 + c_q9 * t93)) * d.k7 + t247;
+    let t249 = c_q4 * (t133 + qd[4] * d.k3);
+    let t250 = t96 * t145 - t97 * t146;
+    let t251 = t6 * (d.k3 - d.k2) - p.lb * t250;
+    let t252 = -t96 * t146 - t97 * t145;
+    let t253 = s_q9 * t252 - t98 * t153;
+    let t254 = p.la
+        * (c_q3 * (2.0 * t6 * d.k8 + t250)
+            - s_q3
+                * (c_q4 * (c_q9 * t252 + t98 * t150 - 2.0 * c_q4 * t165)
+                    - s_q4 * (2.0 * t24 * t167 + t253)));
+    let t255 = s_q4 * (c_q9 * t246 + t249 - s_q9 * t248)
+        + c_q4 * (2.0 * s_q3 * t166 + s_q9 * t246 + c_q9 * t248 + t251);
+    let t256 = t243 - 2.0 * t55 * (t0 + t1) * d.k7;
+    let t257 = t245 + s_q10 * t256;
+    let t258 = t247 + (2.0 * t6 * t99 + 2.0 * s_q10 * t55 * (t3 - t4)) * d.k7;
+    let t259 = s_q4 * (t249 + c_q9 * t257 - s_q9 * t258)
+        + c_q4 * (t251 + s_q9 * t257 + c_q9 * t258);
+    let t260 = c_q10 * (t197 - t136);
+    let t261 = t101 * d.k5 - s_q10 * t136;
+    let t262 = t261 - 2.0 * s_q9 * qd[4] * d.k14;
+    let t263 = 0.16666666666666666 * t134 + c_q10 * t260;
+    let t264 = s_q10 * t262 + t263;
+    let t265 = t102 * d.k6 + s_q10 * t135 - c_q10 * t205;
+    let t266 = 2.0 * (t26 * t99 - p.lb * c_q9 * s_q10 * qd[4]) * d.k7 + t265;
+    let t267 = c_q10 * t61;
+    let t268 = -2.0 * t145 * t267 - t103 * t146;
+    let t269 = p.lb * t268;
+    let t270 = 2.0 * t146 * t267 - t103 * t145;
+    let t271 = c_q9 * t270 + t105 * t150;
+    let t272 = s_q9 * t270 - t105 * t153;
+    let t273 = s_q4 * t272;
+    let t274 = s_q4 * (t164 + t24 * d.k2 + c_q9 * t264 - s_q9 * t266)
+        + c_q4 * (t144 + s_q9 * t264 + c_q9 * t266 - t26 * d.k2 - t269);
+    let t275 = t263 + s_q10 * t261;
+    let t276 = s_q4 * (c_q9 * t275 - s_q9 * t265)
+        + c_q4 * (s_q9 * t275 + c_q9 * t265 - t269);
+    let t277 = t135 - t198;
+    let t278 = t200 + t205;
+    let t279 = c_q10 * t277 + s_q10 * t278;
+    let t280 = t62 * t146;
+    let t281 = 2.0 * s_q9 * t280 - t106 * t153;
+    let t282 = t0 * t279 + c_q4 * (s_q9 * t279 + 2.0 * t104 * d.k14);
+    let t283 = p.lb * t253 - 2.0 * s_q4 * t164;
+    let t284 = -0.08333333333333333 * (t2 * t134 + t5 * t237) - s_q10 * t242;
+    let t285 = c_q10 * t244 + t284;
+    let t286 = t284 + c_q10 * t256;
+    let t287 = s_q10 * t260;
+    let t288 = p.lb * t272;
+    let t289 = c_q10 * t262 - t287;
+    let t290 = c_q10 * t261 - t287;
+    let t291 = c_q10 * t278 - s_q10 * t277;
+    (
+        [
+            [
+                s_q0 * d.k1 + t194,
+                0.0,
+                0.0,
+                t195
+                    + p.la
+                        * (c_q3 * (c_q4 * t152 - s_q4 * t155)
+                            + s_q3 * (t71 * d.k8 - t147)),
+                t213
+                    - p.la
+                        * (c_q3 * (t209 + t72 * d.k8)
+                            - s_q3
+                                * (c_q4
+                                    * (2.0 * t26 * t165 + c_q9 * t211 + t125 * t150 - t155)
+                                    - s_q4 * (t152 + t118 * d.k8 + t212))),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t220
+                    - p.la
+                        * (c_q3 * t217
+                            - s_q3
+                                * (c_q4 * (t129 * t150 - c_q9 * t218 - t154)
+                                    - s_q4 * t219)),
+                t228
+                    - p.la
+                        * (c_q3 * t225
+                            - s_q3 * (c_q4 * (c_q9 * t226 + t132 * t150) - s_q4 * t227)),
+            ],
+            [
+                0.0,
+                s_q1 * d.k10 + 0.5 * t229,
+                0.0,
+                0.0,
+                0.0,
+                p.la
+                    * (0.5 * s_q5 * (2.0 * t40 - t36) * d.k13
+                        - 0.5 * c_q5 * (t74 * t158 + t75 * t159)) - 0.5 * t230,
+                t231
+                    - p.la
+                        * (0.5 * (t35 + 2.0 * t38) * t177
+                            - 0.5 * s_q5
+                                * (2.0 * t37 * t171 - t75 * t158
+                                    - t159 * (t73 - t74 - t39 * t39))),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                s_q2 * d.k10 + 0.5 * t232,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                p.la
+                    * (0.5 * s_q7 * (2.0 * t51 - t47) * d.k13
+                        - 0.5 * c_q7 * (t77 * t162 + t78 * t163)) - 0.5 * t233,
+                t234
+                    - p.la
+                        * (0.5 * (t46 + 2.0 * t49) * t188
+                            - 0.5 * s_q7
+                                * (2.0 * t48 * t182 - t78 * t162
+                                    - t163 * (t76 - t77 - t50 * t50))),
+                0.0,
+                0.0,
+            ],
+            [t194, 0.0, 0.0, t195, t213, 0.0, 0.0, 0.0, 0.0, t220, t228],
+            [
+                -t107 * t167 - t235,
+                0.0,
+                0.0,
+                t17 * t167 - t236,
+                t26 * t144 + p.lb * t212 + t239 - t24 * t164 - t22 * d.k8,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                p.lb * t219 + t240,
+                p.lb * t227 + t241,
+            ],
+            [0.0, 0.5 * t229, 0.0, 0.0, 0.0, -0.5 * t230, t231, 0.0, 0.0, 0.0, 0.0],
+            [
+                0.0,
+                -0.5 * ((s_q5 * t9 - c_q5 * t10) * t159),
+                0.0,
+                0.0,
+                0.0,
+                0.5 * (t32 * t159),
+                t39 * t176 - 0.5 * t230 - t37 * t175,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.5 * t232, 0.0, 0.0, 0.0, 0.0, -0.5 * t233, t234, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                -0.5 * ((s_q7 * t11 - c_q7 * t12) * t163),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.5 * (t43 * t163),
+                t50 * t187 - 0.5 * t233 - t48 * t186,
+                0.0,
+                0.0,
+            ],
+            [-t235, 0.0, 0.0, -t236, t239, 0.0, 0.0, 0.0, 0.0, t240, t241],
+            [t110 * d.k7, 0.0, 0.0, t112 * d.k7, t207, 0.0, 0.0, 0.0, 0.0, t216, t224],
+        ],
+        [
+            [
+                t255 - t254,
+                0.0,
+                0.0,
+                t259 - t254,
+                t274
+                    - p.la
+                        * (c_q3 * (2.0 * t26 * d.k8 + t268)
+                            - s_q3 * (c_q4 * (t271 - 2.0 * qd[4] * d.k8) - t273)),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t276 - p.la * (c_q3 * t268 - s_q3 * (c_q4 * t271 - t273)),
+                t282
+                    - p.la
+                        * (-2.0 * c_q3 * t62 * t145
+                            - s_q3
+                                * (c_q4 * (2.0 * c_q9 * t280 + t106 * t150) - s_q4 * t281)),
+            ],
+            [
+                0.0,
+                t173 - t172,
+                0.0,
+                0.0,
+                0.0,
+                t174 - t172,
+                t178 - p.la * (t39 * t177 + s_q5 * qd[6] * t158),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                t184 - t183,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t185 - t183,
+                t189 - p.la * (t50 * t188 + s_q7 * qd[8] * t162),
+                0.0,
+                0.0,
+            ],
+            [t255, 0.0, 0.0, t259, t274, 0.0, 0.0, 0.0, 0.0, t276, t282],
+            [
+                2.0 * t91 * t166 + t283 + t285,
+                0.0,
+                0.0,
+                t283 + t286,
+                t288 + t289,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t288 + t290,
+                p.lb * t281 + t291,
+            ],
+            [0.0, t173, 0.0, 0.0, 0.0, t174, t178, 0.0, 0.0, 0.0, 0.0],
+            [
+                0.0,
+                c_q5 * s_q6 * t169 - 2.0 * t190,
+                0.0,
+                0.0,
+                0.0,
+                -2.0 * t190,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, t184, 0.0, 0.0, 0.0, 0.0, t185, t189, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                c_q7 * s_q8 * t180 - 2.0 * t191,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -2.0 * t191,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t285, 0.0, 0.0, t286, t289, 0.0, 0.0, 0.0, 0.0, t290, t291],
+            [t248, 0.0, 0.0, t258, t266, 0.0, 0.0, 0.0, 0.0, t265, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 67,
+    add: 32,
+    div: 0,
+    sqrt: 0,
+    sin: 12,
+    cos: 9,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let [(s_q4, c_q4), (s_q6, c_q6), (s_q8, c_q8), (s_q9, c_q9)] = sin_cos_quad(
+        q[4],
+        q[6],
+        q[8],
+        q[9],
+    );
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let s_q0 = sin(q[0]);
+    let s_q1 = sin(q[1]);
+    let s_q2 = sin(q[2]);
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = q[1] + q[5];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = q[2] + q[7];
+    let t7 = cos(t6);
+    let t8 = sin(t6);
+    let t9 = q[4] + q[9];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
+    let t12 = s_q10 * t10;
+    let t13 = p.g * t2;
+    let t14 = p.g * t1;
+    let t15 = c_q10 * t14 - t12 * t13;
+    let t16 = -t12 * t14 - c_q10 * t13;
+    let t17 = c_q10 * t10;
+    let t18 = -t13 * t17 - s_q10 * t14;
+    let t19 = s_q10 * t11;
+    let t20 = t2 * d.k24;
+    let t21 = c_q9 * t20;
+    let t22 = s_q9 * d.k7;
+    let t23 = t15 * t22;
+    let t24 = s_q9 * t20;
+    let t25 = c_q9 * d.k7;
+    let t26 = t15 * t25;
+    let t27 = t1 * d.k25;
+    let t28 = t1 * d.k24;
+    let t29 = t19 * t28;
+    let t30 = t2 * d.k25;
+    let t31 = c_q4 * (t30 + t16 * t25 - s_q9 * t29) - s_q4 * (c_q9 * t29 + t16 * t22);
+    let t32 = -c_q4 * (t19 * t21 + t23) - s_q4 * (t26 - t19 * t24 - t27);
+    let t33 = -s_q4 * (t26 + t12 * t21) - c_q4 * (t23 + t12 * t24);
+    let t34 = c_q10 * t11;
+    let t35 = c_q4 * (t18 * t25 - t24 * t34) - s_q4 * (t21 * t34 + t18 * t22);
+    let t36 = c_q6 * t5 * d.k26;
+    let t37 = 0.5 * t36;
+    let t38 = 0.5 * (s_q6 * t4 * d.k26);
+    let t39 = c_q8 * t8 * d.k26;
+    let t40 = 0.5 * t39;
+    let t41 = 0.5 * (s_q8 * t7 * d.k26);
+    let t42 = t28 * t34;
+    let t43 = s_q4 * t27 - t42;
+    let t44 = t17 * t20;
+    let t45 = -t44;
+    let t46 = t19 * t20;
+    let t47 = -t42;
+    let t48 = t16 * d.k7;
+    [
+        [s_q0 * d.k1 + t31, 0.0, 0.0, t31, t32, 0.0, 0.0, 0.0, 0.0, t33, t35],
+        [0.0, s_q1 * d.k10 + 0.5 * t36, 0.0, 0.0, 0.0, t37, t38, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, s_q2 * d.k10 + 0.5 * t39, 0.0, 0.0, 0.0, 0.0, t40, t41, 0.0, 0.0],
+        [t31, 0.0, 0.0, t31, t32, 0.0, 0.0, 0.0, 0.0, t33, t35],
+        [t43, 0.0, 0.0, t43, c_q4 * t30 - t44, 0.0, 0.0, 0.0, 0.0, t45, t46],
+        [0.0, t37, 0.0, 0.0, 0.0, t37, t38, 0.0, 0.0, 0.0, 0.0],
+        [0.0, t38, 0.0, 0.0, 0.0, t38, t37, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t40, 0.0, 0.0, 0.0, 0.0, t40, t41, 0.0, 0.0],
+        [0.0, 0.0, t41, 0.0, 0.0, 0.0, 0.0, t41, t40, 0.0, 0.0],
+        [t47, 0.0, 0.0, t47, t45, 0.0, 0.0, 0.0, 0.0, t45, t46],
+        [t48, 0.0, 0.0, t48, t46, 0.0, 0.0, 0.0, 0.0, t46, t18 * d.k7],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 201,
+    add: 94,
+    div: 8,
+    sqrt: 0,
+    sin: 8,
+    cos: 8,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let [(s_q3, c_q3), (s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6)] = lanes
+        .sin_cos_quad(q[3], q[4], q[5], q[6]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let t0 = c_q9 * c_q10;
+    let t1 = d.k14 * t0;
+    let t2 = s_q10 * d.k5;
+    let t3 = s_q10 * t2;
+    let t4 = s_q9 * (t3 + d.k15);
+    let t5 = s_q9 * t4;
+    let t6 = 2.0 * t1 + t3;
+    let t7 = s_q9 * c_q10;
+    let t8 = s_q10 * d.k7;
+    let t9 = d.k8 - d.k7 * t0;
+    let t10 = s_q4 * d.k7;
+    let t11 = p.la * (s_q3 * t8 + c_q3 * (c_q4 * t9 + t7 * t10));
+    let t12 = c_q4 * d.k7 * t7;
+    let t13 = p.la * s_q3;
+    let t14 = s_q9 * s_q10;
+    let t15 = c_q4 * c_q10 * d.k5 * t14;
+    let t16 = t0 * t2;
+    let t17 = t15 + s_q4 * t16;
+    let t18 = t13 * (t12 + t0 * t10) + t17;
+    let t19 = c_q4 * (c_q9 * d.k6 - c_q10 * d.k14) - s_q4 * s_q9 * d.k6;
+    let t20 = t19 - p.la * (c_q3 * c_q10 * d.k7 - s_q3 * (c_q4 * c_q9 * t8 - t10 * t14));
+    let t21 = c_q5 * c_q6 * d.k19;
+    let t22 = s_q6 * s_q6 * d.k12;
+    let t23 = t22 + d.k21;
+    let inv0 = 1.0 / t23;
+    let t24 = 0.5 * t21 + t23;
+    let t25 = c_q7 * c_q8 * d.k19;
+    let t26 = s_q8 * s_q8 * d.k12;
+    let t27 = d.k21 + t26;
+    let inv1 = 1.0 / t27;
+    let t28 = 0.5 * t25 + t27;
+    let t29 = d.k23 - t3;
+    let inv2 = 1.0 / t29;
+    let t30 = t29 - t1;
+    let t31 = t20 * d.k47;
+    let t32 = d.k22 - t6 - t14 * t14 * d.k33 - inv2 * t30 * t30;
+    let inv3 = 1.0 / t32;
+    let t33 = t14 * d.k92;
+    let t34 = t15 + s_q4 * (t16 - s_q10 * d.k14);
+    let t35 = (t12 - s_q4 * t9) * t13 + t34 - t20 * t33 - t18 * inv2 * t30;
+    let t36 = t19 * d.k47;
+    let t37 = t34 - t19 * t33 - t17 * inv2 * t30;
+    let t38 = t5
+        + s_q4 * (s_q4 * (d.k16 + t6 - 2.0 * t5) + 2.0 * c_q4 * (c_q9 * t4 + d.k14 * t7))
+        - 2.0 * t1;
+    let t39 = d.k18 + t38;
+    let t40 = t39 - t19 * t36 - t17 * t17 * inv2 - inv3 * t37 * t37;
+    let inv4 = 1.0 / t40;
+    let t41 = t11 + t39 - t19 * t31 - t17 * t18 * inv2 - inv3 * t35 * t37;
+    let t42 = 2.0 * t11 + d.k17 + t38 - t20 * t31 - t18 * t18 * inv2 - inv3 * t35 * t35
+        - inv4 * t41 * t41;
+    let inv5 = 1.0 / t42;
+    let t43 = -inv4 * t41 * inv5;
+    let t44 = inv3 * (t37 * inv4 * t41 - t35);
+    let t45 = inv5 * t44;
+    let t46 = inv2 * (t30 * inv3 * t37 - t17);
+    let t47 = inv2 * (t30 * inv3 * t35 - t18) - inv4 * t41 * t46;
+    let t48 = inv5 * t47;
+    let t49 = inv3 * t33 * t37 - t36;
+    let t50 = inv3 * t33 * t35 - t31 - inv4 * t41 * t49;
+    let t51 = inv5 * t50;
+    let t52 = s_q5 * s_q6;
+    let t53 = t21 + t22 + d.k20 - inv0 * t24 * t24 - 0.75 * d.k93 * t52 * t52;
+    let inv6 = 1.0 / t53;
+    let t54 = -inv0 * t24 * inv6;
+    let t55 = t52 * d.k94;
+    let t56 = 1.5 * (inv6 * t55);
+    let t57 = s_q7 * s_q8;
+    let t58 = d.k20 + t25 + t26 - inv1 * t28 * t28 - 0.75 * d.k93 * t57 * t57;
+    let inv7 = 1.0 / t58;
+    let t59 = -inv1 * t28 * inv7;
+    let t60 = d.k94 * t57;
+    let t61 = 1.5 * (inv7 * t60);
+    let t62 = -inv4 * (inv3 * t37 + t41 * inv5 * t44);
+    let t63 = inv4 * (t46 - t41 * inv5 * t47);
+    let t64 = inv4 * (t49 - t41 * inv5 * t50);
+    let t65 = -inv3 * (inv2 * t30 + t37 * t63 + t35 * inv5 * t47);
+    let t66 = -inv3 * (t33 + t37 * t64 + t35 * inv5 * t50);
+    let t67 = -1.5 * (inv0 * t24 * inv6 * t55);
+    let t68 = -1.5 * (inv1 * t28 * inv7 * t60);
+    let t69 = -inv2 * (t30 * t66 + t17 * t64 + t18 * inv5 * t50);
+    [
+        [inv5, 0.0, 0.0, t43, t45, 0.0, 0.0, 0.0, 0.0, t48, t51],
+        [0.0, inv6, 0.0, 0.0, 0.0, t54, t56, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, inv7, 0.0, 0.0, 0.0, 0.0, t59, t61, 0.0, 0.0],
+        [
+            t43,
+            0.0,
+            0.0,
+            inv4 + inv4 * inv4 * t41 * t41 * inv5,
+            t62,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t63,
+            t64,
+        ],
+        [
+            t45,
+            0.0,
+            0.0,
+            t62,
+            inv3 - inv3 * (t37 * t62 + t35 * inv5 * t44),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t65,
+            t66,
+        ],
+        [
+            0.0,
+            t54,
+            0.0,
+            0.0,
+            0.0,
+            inv0 + inv0 * inv0 * t24 * t24 * inv6,
+            t67,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            t56,
+            0.0,
+            0.0,
+            0.0,
+            t67,
+            2.25 * t52 * t52 * inv6 * d.k95 + d.k96,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            t59,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            inv1 + inv1 * inv1 * t28 * t28 * inv7,
+            t68,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            t61,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t68,
+            d.k96 + 2.25 * t57 * t57 * inv7 * d.k95,
+            0.0,
+            0.0,
+        ],
+        [
+            t48,
+            0.0,
+            0.0,
+            t63,
+            t65,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            inv2 - inv2 * (t30 * t65 + t17 * t63 + t18 * inv5 * t47),
+            t69,
+        ],
+        [
+            t51,
+            0.0,
+            0.0,
+            t64,
+            t66,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t69,
+            d.k47 - t33 * t66 - t36 * t64 - t31 * inv5 * t50,
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1738,
+    add: 949,
+    div: 14,
+    sqrt: 0,
+    sin: 11,
+    cos: 11,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = s_q4 * c_q9;
+    let t1 = c_q4 * s_q9;
+    let t2 = t0 + t1;
+    let t3 = s_q4 * s_q9;
+    let t4 = c_q4 * c_q9;
+    let t5 = t4 - t3;
+    let t6 = s_q4 * qd[4];
+    let t7 = p.g * s_q0;
+    let t8 = p.g * c_q0;
+    let t9 = p.g * s_q1;
+    let t10 = p.g * c_q1;
+    let t11 = p.g * s_q2;
+    let t12 = p.g * c_q2;
+    let t13 = p.la * qd[0];
+    let t14 = qd[0] * t13;
+    let t15 = -t7 - t14;
+    let t16 = qd[0] + qd[3];
+    let t17 = c_q4 * t16;
+    let t18 = qd[4] * t17;
+    let t19 = s_q4 * t16;
+    let t20 = qd[4] * t19;
+    let t21 = p.la * qd[1];
+    let t22 = -t9 - qd[1] * t21;
+    let t23 = qd[1] + qd[5];
+    let t24 = c_q6 * t23;
+    let t25 = qd[6] * t24;
+    let t26 = s_q6 * t23;
+    let t27 = qd[6] * t26;
+    let t28 = p.la * qd[2];
+    let t29 = -t11 - qd[2] * t28;
+    let t30 = qd[2] + qd[7];
+    let t31 = c_q8 * t30;
+    let t32 = qd[8] * t31;
+    let t33 = s_q8 * t30;
+    let t34 = qd[8] * t33;
+    let t35 = c_q9 * t19 + s_q9 * t17;
+    let t36 = c_q9 * t17 - s_q9 * t19;
+    let t37 = p.lb * t17;
+    let t38 = p.lb * qd[4];
+    let t39 = t17 * t37 + qd[4] * t38;
+    let t40 = t19 * t37;
+    let t41 = qd[4] + qd[9];
+    let t42 = qd[9] * t36;
+    let t43 = c_q10 * t35 - s_q10 * t41;
+    let t44 = s_q10 * t35 + c_q10 * t41;
+    let t45 = qd[10] + t36;
+    let t46 = qd[10] * t43;
+    let t47 = c_q3 * t7;
+    let t48 = s_q3 * t8 + t47;
+    let t49 = s_q3 * t7;
+    let t50 = s_q5 * t9;
+    let t51 = c_q5 * t9;
+    let t52 = s_q7 * t11;
+    let t53 = c_q7 * t11;
+    let t54 = t17 * t17;
+    let t55 = t54 + qd[4] * qd[4];
+    let t56 = t24 * t24;
+    let t57 = t56 + qd[6] * qd[6];
+    let t58 = t31 * t31;
+    let t59 = t58 + qd[8] * qd[8];
+    let t60 = t43 * t45;
+    let t61 = t43 * t44;
+    let t62 = t45 * t45 + t44 * t44;
+    let t63 = t5 * qd[9] + qd[4] * (t4 - t3);
+    let t64 = t2 * c_q10;
+    let t65 = qd[10] * t64 + s_q10 * t63;
+    let t66 = c_q3 * s_q4;
+    let t67 = 2.0 * (s_q4 * t37 + t13 * t66);
+    let t68 = -2.0 * (c_q4 * (c_q3 * t13 + t37));
+    let t69 = -t2 * qd[9] - qd[4] * (t1 + t0);
+    let t70 = s_q10 * t44;
+    let t71 = -2.0 * (t5 * t45 + t2 * t70);
+    let t72 = t2 * s_q10;
+    let t73 = t44 * t64 + t43 * t72 - t69;
+    let t74 = t65 + t45 * t64 + t5 * t43;
+    let t75 = p.lb * c_q10;
+    let t76 = s_q10 * t36;
+    let t77 = t76 - s_q10 * qd[10];
+    let t78 = -t35;
+    let t79 = c_q9 * s_q10;
+    let t80 = t35 + c_q10 * t43 - t70;
+    let t81 = s_q10 * t45;
+    let t82 = t77 - t81;
+    let t83 = 2.0 * t43;
+    let t84 = c_q3 * t14;
+    let t85 = s_q3 * t14;
+    let t86 = c_q5 * qd[1];
+    let t87 = s_q5 * qd[1];
+    let t88 = c_q7 * qd[2];
+    let t89 = s_q7 * qd[2];
+    let t90 = s_q9 * t40 - c_q9 * t39;
+    let t91 = c_q9 * t40 + s_q9 * t39;
+    let t92 = s_q7 * s_q8;
+    let t93 = s_q8 * t92;
+    let t94 = s_q5 * s_q6;
+    let t95 = s_q6 * t94;
+    let t96 = t49 - c_q3 * t8;
+    let t97 = t50 - c_q5 * t10;
+    let t98 = t52 - c_q7 * t12;
+    let t99 = qd[9] * t78;
+    let t100 = -t96 * (t1 + t0);
+    let t101 = s_q10 * t96 * (t4 - t3) - c_q10 * t48;
+    let t102 = c_q10 * t36;
+    let t103 = qd[10] * t102;
+    let t104 = t54 - t19 * t19;
+    let t105 = -2.0 * (t45 * t78 + t36 * t70);
+    let t106 = t43 * t43 - t44 * t44;
+    let t107 = t18 * d.k2;
+    let t108 = t36 * d.k4;
+    let t109 = t41 * t108;
+    let t110 = t44 * d.k5;
+    let t111 = t45 * d.k6;
+    let t112 = t45 * t110 - t44 * t111;
+    let t113 = t43 * t111;
+    let t114 = t43 * t110;
+    let t115 = t20 * d.k2;
+    let t116 = s_q10 * d.k7;
+    let t117 = c_q10 * d.k7;
+    let t118 = qd[6] * d.k11;
+    let t119 = t24 * t118;
+    let t120 = t26 * t118;
+    let t121 = qd[6] * d.k12;
+    let t122 = c_q6 * d.k13;
+    let t123 = qd[8] * d.k11;
+    let t124 = t31 * t123;
+    let t125 = t33 * t123;
+    let t126 = qd[8] * d.k12;
+    let t127 = c_q8 * d.k13;
+    let t128 = t17 * d.k3;
+    let t129 = t24 * d.k12;
+    let t130 = t31 * d.k12;
+    let t131 = c_q9 * c_q10;
+    let t132 = d.k14 * t131;
+    let t133 = s_q10 * d.k5;
+    let t134 = s_q10 * t133;
+    let t135 = s_q9 * (t134 + d.k15);
+    let t136 = s_q9 * t135;
+    let t137 = 2.0 * t132 + t134;
+    let t138 = s_q9 * c_q10;
+    let t139 = c_q9 * t117;
+    let t140 = d.k8 - t139;
+    let t141 = p.la * (s_q3 * t116 + c_q3 * (c_q4 * t140 + t3 * t117));
+    let t142 = t1 * t117;
+    let t143 = p.la * s_q3;
+    let t144 = s_q9 * s_q10;
+    let t145 = c_q10 * t144;
+    let t146 = c_q4 * d.k5 * t145;
+    let t147 = c_q10 * t133;
+    let t148 = t146 + t0 * t147;
+    let t149 = t143 * (t142 + t0 * t117) + t148;
+    let t150 = d.k7 * t144;
+    let t151 = c_q4 * (c_q9 * d.k6 - c_q10 * d.k14) - t3 * d.k6;
+    let t152 = t151 - p.la * (c_q3 * t117 - s_q3 * (t4 * t116 - s_q4 * t150));
+    let t153 = c_q5 * c_q6;
+    let t154 = d.k19 * t153;
+    let t155 = s_q6 * s_q6 * d.k12;
+    let t156 = t155 + d.k21;
+    let inv0 = 1.0 / t156;
+    let t157 = 0.5 * t154 + t156;
+    let t158 = c_q7 * c_q8;
+    let t159 = d.k19 * t158;
+    let t160 = s_q8 * s_q8 * d.k12;
+    let t161 = d.k21 + t160;
+    let inv1 = 1.0 / t161;
+    let t162 = 0.5 * t159 + t161;
+    let t163 = d.k23 - t134;
+    let inv2 = 1.0 / t163;
+    let t164 = t163 - t132;
+    let t165 = t17 * d.k8;
+    let t166 = t19 * t165;
+    let t167 = qd[6] * t129;
+    let t168 = qd[8] * t130;
+    let t169 = s_q10 * d.k27;
+    let t170 = c_q9 * t169;
+    let t171 = c_q10 * d.k5;
+    let t172 = c_q10 * t171 + d.k28;
+    let inv3 = 1.0 / t172;
+    let t173 = t131 * d.k29;
+    let t174 = t138 * inv3 * t173 - t144 * t170;
+    let t175 = t144 * t144 * d.k27 + t131 * inv3 * t173;
+    let t176 = d.k2 - t175 * d.k30;
+    let inv4 = 1.0 / t176;
+    let t177 = t174 * d.k30;
+    let t178 = d.k8 - p.lb * t175;
+    let t179 = p.lb * t174;
+    let t180 = t174 - inv4 * t178 * t179;
+    let t181 = s_q10 * c_q10;
+    let t182 = c_q10 * inv3 * d.k31 * t181 - t116;
+    let t183 = c_q9 * t182;
+    let t184 = s_q9 * t183;
+    let t185 = c_q9 * t183;
+    let t186 = t184 + inv4 * t177 * t185;
+    let t187 = t145 * d.k33;
+    let t188 = p.lb * t184 + t187;
+    let t189 = s_q10 * t131 * d.k32 - s_q9 * s_q9 * t182 - inv4 * t179 * t188;
+    let t190 = p.lb * t185;
+    let t191 = t185 - inv4 * t178 * t190;
+    let t192 = t145 * d.k32;
+    let t193 = t184 + t192 - inv4 * t178 * t188;
+    let t194 = c_q4 * (c_q4 * t189 - s_q4 * t186) - s_q4 * (s_q4 * t191 + c_q4 * t193);
+    let t195 = t134 + d.k28 - inv3 * t181 * t181 * d.k34;
+    let t196 = c_q9 * t195;
+    let t197 = d.k3 + c_q9 * t196 - d.k30 * inv4 * t185 * t185;
+    let t198 = s_q9 * t196 - inv4 * t188 * t190;
+    let t199 = s_q9 * s_q9 * t195 - c_q10 * c_q10 * d.k33 - inv4 * t188 * t188;
+    let t200 = d.k2 + s_q4 * (s_q4 * t197 + c_q4 * t198)
+        + c_q4 * (s_q4 * t198 + c_q4 * t199);
+    let inv5 = 1.0 / t200;
+    let t201 = c_q4
+        * (c_q4 * (t79 * t170 + t138 * t138 * inv3 * d.k29 + t174 * inv4 * t177)
+            + s_q4 * t180) + s_q4 * (c_q4 * t180 + s_q4 * (t175 + inv4 * t178 * t178))
+        + t194 * t194 * inv5;
+    let t202 = c_q10 * (c_q10 * d.k32);
+    let t203 = t202 + inv4 * t188 * t192 + d.k35;
+    let t204 = t0 * inv4 * t183 * t187 + c_q4 * t203;
+    let t205 = c_q4 * (t174 * inv4 * t187 - t131 * t169)
+        - s_q4 * (inv4 * t178 * t192 - t145 * d.k27) - t194 * inv5 * t204;
+    let t206 = c_q3 * t205 + s_q3 * t201;
+    let t207 = -c_q10 * c_q10 * d.k27 - t145 * t145 * inv4 * d.k36 - inv5 * t204 * t204;
+    let t208 = c_q3 * t207 - s_q3 * t205;
+    let t209 = c_q3 * t208 - s_q3 * t206;
+    let t210 = d.k0 + t209 * d.k37;
+    let inv6 = 1.0 / t210;
+    let t211 = qd[4] * d.k8;
+    let t212 = d.k7 * (t45 * t45 + t44 * t44);
+    let t213 = tau[10] + t114;
+    let t214 = t61 * d.k7 - t213 * d.k38;
+    let t215 = t90 * t169;
+    let t216 = t20 * t181 * d.k32 + s_q10 * (t214 + t215) - c_q10 * t212;
+    let t217 = t43 * d.k5;
+    let t218 = t113 + qd[10] * t217;
+    let t219 = tau[9] + 0.08333333333333333 * t35 * t108 + s_q10 * t112 - c_q10 * t218;
+    let t220 = d.k7 * (t60 + t46) + inv3 * (c_q10 * c_q10 * t91 * d.k29 + t117 * t219)
+        - t42 * t182;
+    let t221 = s_q9 * t216 + c_q9 * t220;
+    let t222 = tau[4] + t19 * t128 + p.lb * t221 - tau[9];
+    let t223 = -0.08333333333333333 * t109 - c_q10 * t112 - s_q10 * t218 - t91 * t182
+        - t42 * t195 - t147 * inv3 * t219;
+    let t224 = t20 * t202 + c_q10 * (t214 + t215) + s_q10 * t212;
+    let t225 = t20 * d.k3 - t115;
+    let t226 = c_q4
+        * (s_q9 * t223 + t20 * t199 - c_q9 * tau[10] - p.lb * t224 - t18 * t198
+            - inv4 * t188 * t222 - t225) + tau[3]
+        + s_q4
+            * (s_q9 * tau[10] + c_q9 * t223 + t20 * t198 - t107 - t18 * t197
+                - inv4 * t190 * t222);
+    let t227 = tau[0] - tau[3]
+        - p.la
+            * (c_q3
+                * (t224 + t84 * t205 + t85 * t207 + t20 * (t203 - d.k8)
+                    + inv4 * (t192 * t222 - t18 * t185 * t187) - inv5 * t204 * t226)
+                - s_q3
+                    * (c_q4
+                        * (t17 * t165 + qd[4] * t211 + c_q9 * t216 + t20 * t189
+                            + t18 * t186 - s_q9 * t220 - inv4 * t179 * t222) + t85 * t205
+                        - t84 * t201
+                        - s_q4
+                            * (t221 + t20 * t193 - t166 - t18 * t191
+                                - inv4 * t178 * t222) - t194 * inv5 * t226))
+        - s_q0 * (c_q3 * t206 + s_q3 * t208) * d.k39 - t8 * (d.k40 - p.la * t209);
+    let t228 = t153 * d.k41;
+    let t229 = -0.75 * p.mb * t94 * t94 - 0.25 * t153 * inv0 * t228;
+    let t230 = d.k9 + d.k37 * t229;
+    let inv7 = 1.0 / t230;
+    let t231 = t26 * d.k13;
+    let t232 = tau[6] + t26 * t129;
+    let t233 = s_q6 * t86;
+    let t234 = 0.3333333333333333 * t120 - t26 * t121;
+    let t235 = c_q6 * t234 + tau[5] + s_q6 * (-0.3333333333333333 * t119 - t167);
+    let t236 = tau[1] - tau[5]
+        - p.la
+            * (c_q5
+                * (inv0 * (0.5 * t122 * t235 - 0.25 * c_q6 * c_q6 * qd[1] * t87 * d.k44)
+                    - qd[6] * t231)
+                - s_q5
+                    * (0.5 * c_q6 * d.k13 * (t56 + qd[6] * qd[6])
+                        - s_q6
+                            * (0.75 * qd[1] * d.k43 * t233 - 0.5 * t24 * t231
+                                - 1.5 * t232 * d.k42)))
+        - s_q1 * d.k39 * (0.75 * p.mb * c_q5 * t95 - 0.25 * s_q5 * c_q6 * inv0 * t228)
+        - t10 * (d.k45 - p.la * t229);
+    let t237 = t158 * d.k41;
+    let t238 = -0.75 * p.mb * t92 * t92 - 0.25 * t158 * inv1 * t237;
+    let t239 = d.k9 + d.k37 * t238;
+    let inv8 = 1.0 / t239;
+    let t240 = t33 * d.k13;
+    let t241 = tau[8] + t33 * t130;
+    let t242 = s_q8 * t88;
+    let t243 = 0.3333333333333333 * t125 - t33 * t126;
+    let t244 = c_q8 * t243 + tau[7] + s_q8 * (-0.3333333333333333 * t124 - t168);
+    let t245 = tau[2] - tau[7]
+        - p.la
+            * (c_q7
+                * (inv1 * (0.5 * t127 * t244 - 0.25 * c_q8 * c_q8 * qd[2] * t89 * d.k44)
+                    - qd[8] * t240)
+                - s_q7
+                    * (0.5 * c_q8 * d.k13 * (t58 + qd[8] * qd[8])
+                        - s_q8
+                            * (0.75 * qd[2] * d.k43 * t242 - 0.5 * t31 * t240
+                                - 1.5 * d.k42 * t241)))
+        - s_q2 * d.k39 * (0.75 * p.mb * c_q7 * t93 - 0.25 * s_q7 * c_q8 * inv1 * t237)
+        - t12 * (d.k45 - p.la * t238);
+    let t246 = t8 - p.la * inv6 * t227;
+    let t247 = s_q3 * t246;
+    let t248 = -t47 - t84 - t247;
+    let t249 = c_q3 * t246;
+    let t250 = t249 - t49 - t85;
+    let t251 = s_q4 * t248;
+    let t252 = inv6 * t227
+        + inv5 * (t226 - t194 * t248 - t204 * t250 - t200 * inv6 * t227);
+    let t253 = s_q4 * t252;
+    let t254 = t18 + t253;
+    let t255 = c_q4 * t252;
+    let t256 = t255 - t20;
+    let t257 = t222 + t178 * t251 + t192 * t250 - c_q4 * t179 * t248 - t190 * t254
+        - t188 * t256;
+    let t258 = inv4 * t257;
+    let t259 = t10 - p.la * inv7 * t236;
+    let t260 = c_q5 * t259;
+    let t261 = s_q5 * t259;
+    let t262 = s_q6 * d.k13;
+    let t263 = t12 - p.la * inv8 * t245;
+    let t264 = c_q7 * t263;
+    let t265 = s_q7 * t263;
+    let t266 = s_q8 * d.k13;
+    let t267 = p.lb * inv4 * t257 - t251;
+    let t268 = t42 + s_q9 * t256;
+    let t269 = c_q9 * t254 + t268;
+    let t270 = c_q9 * t256;
+    let t271 = t270 - s_q9 * t254;
+    let t272 = t271 - qd[9] * t35;
+    let t273 = c_q4 * qd[4];
+    let t274 = qd[0] * d.k48;
+    let t275 = t19 * d.k3;
+    let t276 = s_q6 * (c_q6 * (0.3333333333333333 * t118 + t121));
+    let t277 = s_q6 * (t121 - 0.3333333333333333 * t118);
+    let t278 = s_q6 * t24;
+    let t279 = p.la * (c_q5 * qd[6] * t262 + s_q5 * (t262 * t278 + c_q6 * t24 * t122));
+    let t280 = t26 * d.k12;
+    let t281 = s_q8 * (c_q8 * (0.3333333333333333 * t123 + t126));
+    let t282 = s_q8 * (t126 - 0.3333333333333333 * t123);
+    let t283 = s_q8 * t31;
+    let t284 = p.la * (c_q7 * qd[8] * t266 + s_q7 * (t266 * t283 + c_q8 * t31 * t127));
+    let t285 = t33 * d.k12;
+    let t286 = c_q9 * t116;
+    let t287 = s_q9 * d.k7;
+    let t288 = c_q9 * d.k7;
+    let t289 = t41 * d.k4;
+    let t290 = t36 * t133;
+    let t291 = t44 * d.k6;
+    let t292 = t45 * t290 + t78 * (t110 - t291) - t76 * t111;
+    let t293 = t43 * d.k6;
+    let t294 = t105 * t116;
+    let t295 = t105 * t117;
+    let t296 = t45 * t217 - t113;
+    let t297 = -(s_q5 * t10 + t51) * t122;
+    let t298 = -(s_q7 * t12 + t53) * t127;
+    let t299 = s_q4 * d.k8;
+    let t300 = t100 * t117;
+    let t301 = t35 * d.k4;
+    let t302 = t2 * t133;
+    let t303 = t45 * t302 + t5 * (t110 - t291) - t72 * t111;
+    let t304 = t65 * d.k5 + t64 * t111 + t5 * t293;
+    let t305 = t304 - (c_q9 * t67 - s_q9 * t68) * d.k7;
+    let t306 = 0.08333333333333333 * t63 * d.k4 + 0.08333333333333333 * t5 * t289
+        + c_q10 * t303;
+    let t307 = s_q10 * t305 + t306;
+    let t308 = t69 * d.k6 - t64 * t110 - t43 * t302;
+    let t309 = (2.0 * c_q10 * (p.lb * t6 - s_q3 * t13)
+        + s_q10 * (s_q9 * t67 + c_q9 * t68)) * d.k7 + t308;
+    let t310 = t273 * (d.k2 + d.k3);
+    let t311 = t71 * t116 - t73 * t117;
+    let t312 = t6 * (d.k3 - d.k2) - p.lb * t311;
+    let t313 = -t71 * t117 - t73 * t116;
+    let t314 = s_q9 * t313 - t74 * t288;
+    let t315 = p.la
+        * (c_q3 * (2.0 * t6 * d.k8 + t311)
+            - s_q3
+                * (c_q4 * (c_q9 * t313 + t74 * t287 - 2.0 * c_q4 * t165)
+                    - s_q4 * (2.0 * s_q4 * t165 + t314)));
+    let t316 = t304 - 2.0 * t37 * (t0 + t1) * d.k7;
+    let t317 = t306 + s_q10 * t316;
+    let t318 = t308 + (2.0 * t6 * t75 + 2.0 * s_q10 * t37 * (t3 - t4)) * d.k7;
+    let t319 = t45 * t171 - c_q10 * t111;
+    let t320 = t77 * d.k5 - s_q10 * t111;
+    let t321 = t320 - 2.0 * s_q9 * qd[4] * d.k14;
+    let t322 = 0.16666666666666666 * t108 + c_q10 * t319;
+    let t323 = s_q10 * t321 + t322;
+    let t324 = t78 * d.k6 + t44 * t133 - c_q10 * t217;
+    let t325 = 2.0 * (t19 * t75 - t38 * t79) * d.k7 + t324;
+    let t326 = t117 * (-2.0 * t70 - t80);
+    let t327 = p.lb * t326;
+    let t328 = 2.0 * c_q10 * t44 * t117 - t80 * t116;
+    let t329 = c_q9 * t328 + t82 * t287;
+    let t330 = s_q9 * t328 - t82 * t288;
+    let t331 = s_q4 * t330;
+    let t332 = t322 + s_q10 * t320;
+    let t333 = t110 - t291;
+    let t334 = t217 + t293;
+    let t335 = c_q10 * t333 + s_q10 * t334;
+    let t336 = 2.0 * s_q9 * t45 * t117 - t83 * t288;
+    let t337 = s_q10 * t319;
+    let t338 = p.lb * t330;
+    let t339 = t152 * d.k47;
+    let t340 = d.k22 - t137 - t144 * t144 * d.k33 - inv2 * t164 * t164;
+    let inv9 = 1.0 / t340;
+    let t341 = t144 * d.k92;
+    let t342 = t146 + s_q4 * (t131 * t133 - s_q10 * d.k14);
+    let t343 = (t142 - s_q4 * t140) * t143 + t342 - t152 * t341 - t149 * inv2 * t164;
+    let t344 = t151 * d.k47;
+    let t345 = t342 - t151 * t341 - t148 * inv2 * t164;
+    let t346 = t136
+        + s_q4
+            * (s_q4 * (d.k16 + t137 - 2.0 * t136)
+                + 2.0 * c_q4 * (c_q9 * t135 + d.k14 * t138)) - 2.0 * t132;
+    let t347 = d.k18 + t346;
+    let t348 = t347 - t151 * t344 - t148 * t148 * inv2 - inv9 * t345 * t345;
+    let inv10 = 1.0 / t348;
+    let t349 = t141 + t347 - t151 * t339 - t148 * t149 * inv2 - inv9 * t343 * t345;
+    let t350 = 2.0 * t141 + d.k17 + t346 - t152 * t339 - t149 * t149 * inv2
+        - inv9 * t343 * t343 - inv10 * t349 * t349;
+    let inv11 = 1.0 / t350;
+    let t351 = -inv10 * t349 * inv11;
+    let t352 = inv9 * (t345 * inv10 * t349 - t343);
+    let t353 = inv11 * t352;
+    let t354 = inv2 * (t164 * inv9 * t345 - t148);
+    let t355 = inv2 * (t164 * inv9 * t343 - t149) - inv10 * t349 * t354;
+    let t356 = inv11 * t355;
+    let t357 = inv9 * t341 * t345 - t344;
+    let t358 = inv9 * t341 * t343 - t339 - inv10 * t349 * t357;
+    let t359 = inv11 * t358;
+    let t360 = t154 + t155 + d.k20 - inv0 * t157 * t157 - 0.75 * t94 * t94 * d.k93;
+    let inv12 = 1.0 / t360;
+    let t361 = -inv0 * t157 * inv12;
+    let t362 = t94 * d.k94;
+    let t363 = 1.5 * (inv12 * t362);
+    let t364 = d.k20 + t159 + t160 - inv1 * t162 * t162 - 0.75 * t92 * t92 * d.k93;
+    let inv13 = 1.0 / t364;
+    let t365 = -inv1 * t162 * inv13;
+    let t366 = t92 * d.k94;
+    let t367 = 1.5 * (inv13 * t366);
+    let t368 = -inv10 * (inv9 * t345 + t349 * inv11 * t352);
+    let t369 = inv10 * (t354 - t349 * inv11 * t355);
+    let t370 = inv10 * (t357 - t349 * inv11 * t358);
+    let t371 = -inv9 * (inv2 * t164 + t345 * t369 + t343 * inv11 * t355);
+    let t372 = -inv9 * (t341 + t345 * t370 + t343 * inv11 * t358);
+    let t373 = -1.5 * (inv0 * t157 * inv12 * t362);
+    let t374 = -1.5 * (inv1 * t162 * inv13 * t366);
+    let t375 = -inv2 * (t164 * t372 + t148 * t370 + t149 * inv11 * t358);
+    let t376 = t101 * d.k38;
+    let t377 = t144 * d.k32;
+    let t378 = t96 * t299 + t300 + t101 * t377 - inv2 * t164 * t300;
+    let t379 = s_q4 * (t100 * t286 + t101 * t287)
+        - c_q4 * (t101 * t288 + t48 * d.k8 - t100 * t150);
+    let t380 = t151 * t376 + t379 - t148 * inv2 * t300 - inv9 * t345 * t378;
+    let t381 = t152 * t376 + t379 - s_q0 * d.k1 - t149 * inv2 * t300 - inv9 * t343 * t378
+        - inv10 * t349 * t380;
+    let t382 = s_q3 * t15 + t249;
+    let t383 = t382 * (t1 + t0);
+    let t384 = c_q3 * t15 - t247;
+    let t385 = c_q10 * t384 - s_q10 * t382 * (t4 - t3);
+    let t386 = d.k8 * t384;
+    let t387 = t272
+        + (t213
+            - d.k7
+                * (s_q10 * (t90 + t4 * t248 + s_q9 * t267)
+                    + c_q10 * (t250 + p.lb * (t20 - t256))) - d.k6 * t272) * d.k47;
+    let t388 = t61 - t387;
+    let t389 = t62 * t117 - t116 * t388;
+    let t390 = t258
+        + inv3
+            * (t219 + t117 * (t91 + c_q9 * t267 - t1 * t248) - t147 * t269
+                - t172 * inv4 * t257);
+    let t391 = c_q10 * t390 + t46 + s_q10 * t269;
+    let t392 = t60 + t391;
+    let t393 = c_q9 * t389 + t287 * t392;
+    let t394 = t393 - t55 * d.k8;
+    let t395 = t17 * t19 + t258;
+    let t396 = s_q9 * t389 - t288 * t392;
+    let t397 = d.k8 * t395 + t396;
+    let t398 = 2.0 * t20 - t255;
+    let t399 = t62 * t116 + t117 * t388;
+    let t400 = d.k38 * t385;
+    let t401 = t117 * t383;
+    let t402 = t401 + t377 * t385 - t299 * t382 - inv2 * t164 * t401;
+    let t403 = s_q4 * (t286 * t383 + t287 * t385)
+        - c_q4 * (t288 * t385 - t386 - t150 * t383);
+    let t404 = t151 * t400 + t403 - t148 * inv2 * t401 - inv9 * t345 * t402;
+    let t405 = t152 * t400 + t403
+        - p.la * (c_q3 * (c_q4 * t394 - s_q4 * t397) + s_q3 * (d.k8 * t398 - t399))
+        - t149 * inv2 * t401 - inv9 * t343 * t402 - inv10 * t349 * t404;
+    let t406 = c_q4 * t384;
+    let t407 = t406 - p.lb * t55;
+    let t408 = s_q4 * t384;
+    let t409 = p.lb * t395 - t408;
+    let t410 = c_q9 * t409 - s_q9 * t407;
+    let t411 = t113 + d.k5 * t391 - d.k7 * t410;
+    let t412 = c_q10 * t112 + s_q10 * t411;
+    let t413 = 0.08333333333333333 * (t109 + d.k4 * t269) + t412;
+    let t414 = c_q9 * t407 + s_q9 * t409;
+    let t415 = t382 + p.lb * t398;
+    let t416 = d.k6 * t387 + d.k7 * (s_q10 * t414 + c_q10 * t415) - t114;
+    let t417 = c_q9 * t413 - s_q9 * t416;
+    let t418 = s_q9 * t413 + c_q9 * t416;
+    let t419 = -t254;
+    let t420 = t99 + t270 + s_q9 * t419;
+    let t421 = t103 + s_q10 * t420;
+    let t422 = 2.0 * t40 - t408;
+    let t423 = p.lb * t104 - t406;
+    let t424 = t102 * t111 + t78 * t293;
+    let t425 = d.k5 * t421 + t424 - d.k7 * (c_q9 * t423 - s_q9 * t422);
+    let t426 = 0.08333333333333333 * t78 * t289 + c_q10 * t292;
+    let t427 = 0.08333333333333333 * d.k4 * t420 + s_q10 * t425 + t426;
+    let t428 = c_q9 * t419 - t268;
+    let t429 = 2.0 * t18 + t253;
+    let t430 = t102 * t110 + t43 * t290;
+    let t431 = t430 - d.k6 * t428
+        - d.k7 * (s_q10 * (c_q9 * t422 + s_q9 * t423) + t75 * t429);
+    let t432 = t44 * t102 + t43 * t76;
+    let t433 = t432 - t428;
+    let t434 = t294 - t117 * t433;
+    let t435 = -t295 - t116 * t433;
+    let t436 = t45 * t102 + t43 * t78;
+    let t437 = t421 + t436;
+    let t438 = s_q9 * t435 - t288 * t437;
+    let t439 = 0.08333333333333333 * (t36 * t108 + t78 * t301) + s_q10 * t292;
+    let t440 = t439 - c_q10 * t425;
+    let t441 = t17 * t128 + t440 + c_q4 * t386 - t19 * t275 - p.lb * t438 - t341 * t431
+        - inv2 * t164 * t440;
+    let t442 = s_q4
+        * (t225 + t418 + p.lb * t399 + t115 - d.k8 * t382 - d.k3 * t256 - c_q9 * t427
+            - s_q9 * t431)
+        - c_q4
+            * (d.k3 * t254 + t417 + t18 * d.k3 + s_q9 * t427 - c_q9 * t431
+                - p.lb * t434);
+    let t443 = t442 - t344 * t431 - t148 * inv2 * t440 - inv9 * t345 * t441;
+    let t444 = p.la
+        * (c_q3 * (t434 + d.k8 * t429)
+            - s_q3
+                * (c_q4 * (2.0 * t166 + c_q9 * t435 + t287 * t437 - t397)
+                    - s_q4 * (t394 + t104 * d.k8 + t438))) + t442 - t339 * t431
+        - t149 * inv2 * t440 - inv9 * t343 * t441 - inv10 * t349 * t443;
+    let t445 = t99 + t271;
+    let t446 = t103 + s_q10 * t445;
+    let t447 = t424 + d.k5 * t446 + d.k7 * t414;
+    let t448 = t426 + s_q10 * t447 + 0.08333333333333333 * d.k4 * t445;
+    let t449 = t430 + d.k6 * t269 - t116 * t410;
+    let t450 = t269 + t432;
+    let t451 = t294 - t117 * t450;
+    let t452 = t295 + t116 * t450;
+    let t453 = t436 + t446;
+    let t454 = t393 - s_q9 * t452 - t288 * t453;
+    let t455 = t439 - c_q10 * t447;
+    let t456 = t455 - p.lb * t454 - t341 * t449 - inv2 * t164 * t455;
+    let t457 = -s_q4 * (c_q9 * t448 + s_q9 * t449 - t418)
+        - c_q4 * (t417 + s_q9 * t448 - c_q9 * t449 - p.lb * t451);
+    let t458 = t457 - t344 * t449 - t148 * inv2 * t455 - inv9 * t345 * t456;
+    let t459 = p.la
+        * (c_q3 * t451
+            - s_q3 * (c_q4 * (t287 * t453 - c_q9 * t452 - t396) - s_q4 * t454)) + t457
+        - t339 * t449 - t149 * inv2 * t455 - inv9 * t343 * t456 - inv10 * t349 * t458;
+    let t460 = c_q10 * t269 - qd[10] * t44 - s_q10 * t390;
+    let t461 = d.k5 * t460 - t44 * t111;
+    let t462 = c_q10 * (t296 + t411) + s_q10 * (t461 - t112);
+    let t463 = d.k7 * (c_q10 * t414 - s_q10 * t415) + t44 * t110 - t43 * t217;
+    let t464 = -2.0 * t61 * t116 - t106 * t117 - t389;
+    let t465 = 2.0 * t61 * t117 - t399 - t106 * t116;
+    let t466 = t460 - t45 * t44;
+    let t467 = s_q9 * t465 - t288 * t466;
+    let t468 = -t463;
+    let t469 = t412 + s_q10 * t296 - c_q10 * t461;
+    let t470 = t469 - p.lb * t467 - t341 * t468 - inv2 * t164 * t469;
+    let t471 = -s_q4 * (c_q9 * t462 - s_q9 * t463)
+        - c_q4 * (s_q9 * t462 + c_q9 * t463 - p.lb * t464);
+    let t472 = t471 - t344 * t468 - t148 * inv2 * t469 - inv9 * t345 * t470;
+    let t473 = p.la
+        * (c_q3 * t464 - s_q3 * (c_q4 * (c_q9 * t465 + t287 * t466) - s_q4 * t467))
+        + t471 - t339 * t468 - t149 * inv2 * t469 - inv9 * t343 * t470
+        - inv10 * t349 * t472;
+    let t474 = t95 * d.k43;
+    let t475 = 0.5 * (t297 - inv0 * t157 * t297) + 0.75 * t97 * t474 - s_q1 * d.k10;
+    let t476 = t122 * (c_q5 * t22 - t261);
+    let t477 = t24 * t26 + 3.0 * (t232 - 0.5 * (t51 + t21 * t86 + t261) * t262) * d.k46;
+    let t478 = inv7 * t236
+        + inv0 * (t235 + 0.5 * t122 * (t260 - t50 - t21 * t87) - t156 * inv7 * t236);
+    let t479 = c_q6 * t478;
+    let t480 = s_q5 * t22 + t260;
+    let t481 = 0.5 * (t476 - inv0 * t157 * t476)
+        - p.la
+            * (0.5 * s_q5 * d.k13 * (2.0 * t27 - t479)
+                - 0.5 * c_q5 * (t57 * t122 + t262 * t477)) - 0.75 * t474 * t480;
+    let t482 = s_q6 * t478;
+    let t483 = t24 * t129 + 0.5 * t476 - t26 * t280;
+    let t484 = s_q6
+        * (0.3333333333333333 * t120 - 0.5 * d.k13 * t480 - t234 - d.k12 * (t479 - t27))
+        - c_q6 * (t167 + d.k12 * (t25 + t482));
+    let t485 = p.la
+        * (0.5 * c_q5 * d.k13 * (2.0 * t25 + t482)
+            - 0.5 * s_q5 * (t262 * (2.0 * t56 + t57 + t26 * t26 - t56) - t122 * t477))
+        + t484 + 1.5 * t362 * t483 - inv0 * t157 * t484;
+    let t486 = t93 * d.k43;
+    let t487 = 0.5 * (t298 - inv1 * t162 * t298) + 0.75 * t98 * t486 - s_q2 * d.k10;
+    let t488 = t127 * (c_q7 * t29 - t265);
+    let t489 = t31 * t33 + 3.0 * d.k46 * (t241 - 0.5 * (t53 + t28 * t88 + t265) * t266);
+    let t490 = inv8 * t245
+        + inv1 * (t244 + 0.5 * t127 * (t264 - t52 - t28 * t89) - t161 * inv8 * t245);
+    let t491 = c_q8 * t490;
+    let t492 = s_q7 * t29 + t264;
+    let t493 = 0.5 * (t488 - inv1 * t162 * t488)
+        - p.la
+            * (0.5 * s_q7 * d.k13 * (2.0 * t34 - t491)
+                - 0.5 * c_q7 * (t59 * t127 + t266 * t489)) - 0.75 * t486 * t492;
+    let t494 = s_q8 * t490;
+    let t495 = t31 * t130 + 0.5 * t488 - t33 * t285;
+    let t496 = s_q8
+        * (0.3333333333333333 * t125 - 0.5 * d.k13 * t492 - t243 - d.k12 * (t491 - t34))
+        - c_q8 * (t168 + d.k12 * (t32 + t494));
+    let t497 = p.la
+        * (0.5 * c_q7 * d.k13 * (2.0 * t32 + t494)
+            - 0.5 * s_q7 * (t266 * (2.0 * t58 + t59 + t33 * t33 - t58) - t127 * t489))
+        + t496 + 1.5 * t366 * t495 - inv1 * t162 * t496;
+    let t498 = inv10 * (t380 - t349 * inv11 * t381);
+    let t499 = inv10 * (t404 - t349 * inv11 * t405);
+    let t500 = inv10 * (t443 - t349 * inv11 * t444);
+    let t501 = inv10 * (t458 - t349 * inv11 * t459);
+    let t502 = inv10 * (t472 - t349 * inv11 * t473);
+    let t503 = inv9 * (t378 - t345 * t498 - t343 * inv11 * t381);
+    let t504 = inv9 * (t402 - t345 * t499 - t343 * inv11 * t405);
+    let t505 = inv9 * (t441 - t345 * t500 - t343 * inv11 * t444);
+    let t506 = inv9 * (t456 - t345 * t501 - t343 * inv11 * t459);
+    let t507 = inv9 * (t470 - t345 * t502 - t343 * inv11 * t473);
+    let t508 = s_q6 * d.k42;
+    let t509 = s_q8 * d.k42;
+    let t510 = -t309;
+    let t511 = 0.08333333333333333 * (t2 * t108 + t5 * t301) + s_q10 * t303;
+    let t512 = t511 - c_q10 * t305;
+    let t513 = 2.0 * s_q4 * t128 - p.lb * t314;
+    let t514 = t512 + t513 - 2.0 * t66 * t274 - t341 * t510 - inv2 * t164 * t512;
+    let t515 = -s_q4 * (c_q9 * t307 + t310 - s_q9 * t309)
+        - c_q4 * (2.0 * s_q3 * t274 + s_q9 * t307 + c_q9 * t309 + t312);
+    let t516 = t515 - t344 * t510 - t148 * inv2 * t512 - inv9 * t345 * t514;
+    let t517 = t315 + t515 - t339 * t510 - t149 * inv2 * t512 - inv9 * t343 * t514
+        - inv10 * t349 * t516;
+    let t518 = -t318;
+    let t519 = t511 - c_q10 * t316;
+    let t520 = t513 + t519 - t341 * t518 - inv2 * t164 * t519;
+    let t521 = -s_q4 * (t310 + c_q9 * t317 - s_q9 * t318)
+        - c_q4 * (t312 + s_q9 * t317 + c_q9 * t318);
+    let t522 = t521 - t344 * t518 - t148 * inv2 * t519 - inv9 * t345 * t520;
+    let t523 = t315 + t521 - t339 * t518 - t149 * inv2 * t519 - inv9 * t343 * t520
+        - inv10 * t349 * t522;
+    let t524 = -t325;
+    let t525 = t337 - c_q10 * t321;
+    let t526 = t525 - t338 - t341 * t524 - inv2 * t164 * t525;
+    let t527 = -s_q4 * (t128 + t17 * d.k2 + c_q9 * t323 - s_q9 * t325)
+        - c_q4 * (t275 + s_q9 * t323 + c_q9 * t325 - t19 * d.k2 - t327);
+    let t528 = t527 - t344 * t524 - t148 * inv2 * t525 - inv9 * t345 * t526;
+    let t529 = p.la
+        * (c_q3 * (2.0 * t19 * d.k8 + t326) - s_q3 * (c_q4 * (t329 - 2.0 * t211) - t331))
+        + t527 - t339 * t524 - t149 * inv2 * t525 - inv9 * t343 * t526
+        - inv10 * t349 * t528;
+    let t530 = -t324;
+    let t531 = t337 - c_q10 * t320;
+    let t532 = t531 - t338 - t341 * t530 - inv2 * t164 * t531;
+    let t533 = -s_q4 * (c_q9 * t332 - s_q9 * t324)
+        - c_q4 * (s_q9 * t332 + c_q9 * t324 - t327);
+    let t534 = t533 - t344 * t530 - t148 * inv2 * t531 - inv9 * t345 * t532;
+    let t535 = p.la * (c_q3 * t326 - s_q3 * (c_q4 * t329 - t331)) + t533 - t339 * t530
+        - t149 * inv2 * t531 - inv9 * t343 * t532 - inv10 * t349 * t534;
+    let t536 = s_q10 * t333 - c_q10 * t334;
+    let t537 = t536 - p.lb * t336 - inv2 * t164 * t536;
+    let t538 = -t0 * t335 - c_q4 * (s_q9 * t335 + 2.0 * t81 * d.k14);
+    let t539 = t538 - t148 * inv2 * t536 - inv9 * t345 * t537;
+    let t540 = p.la
+        * (-2.0 * c_q3 * t45 * t116
+            - s_q3 * (c_q4 * (2.0 * t45 * t139 + t83 * t287) - s_q4 * t336)) + t538
+        - t149 * inv2 * t536 - inv9 * t343 * t537 - inv10 * t349 * t539;
+    let t541 = 2.0 * s_q6 * t129 - d.k19 * t233;
+    let t542 = -t276 - c_q6 * (t87 * d.k19 + t277);
+    let t543 = t279 + t542 + 1.5 * t362 * t541 - inv0 * t157 * t542;
+    let t544 = -t276 - c_q6 * t277;
+    let t545 = t279 + t544 + 3.0 * t24 * t95 * d.k97 - inv0 * t157 * t544;
+    let t546 = -s_q6 * (t129 + 0.3333333333333333 * t24 * d.k11)
+        - c_q6 * (t280 - 0.3333333333333333 * t26 * d.k11);
+    let t547 = p.la * (c_q5 * t231 + s_q5 * qd[6] * t122) + t546 - inv0 * t157 * t546;
+    let t548 = 2.0 * s_q8 * t130 - d.k19 * t242;
+    let t549 = -t281 - c_q8 * (t89 * d.k19 + t282);
+    let t550 = t284 + t549 + 1.5 * t366 * t548 - inv1 * t162 * t549;
+    let t551 = -t281 - c_q8 * t282;
+    let t552 = t284 + t551 + 3.0 * t31 * t93 * d.k97 - inv1 * t162 * t551;
+    let t553 = -s_q8 * (t130 + 0.3333333333333333 * t31 * d.k11)
+        - c_q8 * (t285 - 0.3333333333333333 * t33 * d.k11);
+    let t554 = p.la * (c_q7 * t240 + s_q7 * qd[8] * t127) + t553 - inv1 * t162 * t553;
+    let t555 = inv10 * (t516 - t349 * inv11 * t517);
+    let t556 = inv10 * (t522 - t349 * inv11 * t523);
+    let t557 = inv10 * (t528 - t349 * inv11 * t529);
+    let t558 = inv10 * (t534 - t349 * inv11 * t535);
+    let t559 = inv10 * (t539 - t349 * inv11 * t540);
+    let t560 = inv9 * (t514 - t345 * t555 - t343 * inv11 * t517);
+    let t561 = inv9 * (t520 - t345 * t556 - t343 * inv11 * t523);
+    let t562 = inv9 * (t526 - t345 * t557 - t343 * inv11 * t529);
+    let t563 = inv9 * (t532 - t345 * t558 - t343 * inv11 * t535);
+    let t564 = inv9 * (t537 - t345 * t559 - t343 * inv11 * t540);
+    (
+        [
+            [
+                inv11 * t381,
+                0.0,
+                0.0,
+                inv11 * t405,
+                inv11 * t444,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv11 * t459,
+                inv11 * t473,
+            ],
+            [
+                0.0,
+                inv12 * t475,
+                0.0,
+                0.0,
+                0.0,
+                inv12 * t481,
+                inv12 * t485,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                inv13 * t487,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv13 * t493,
+                inv13 * t497,
+                0.0,
+                0.0,
+            ],
+            [t498, 0.0, 0.0, t499, t500, 0.0, 0.0, 0.0, 0.0, t501, t502],
+            [t503, 0.0, 0.0, t504, t505, 0.0, 0.0, 0.0, 0.0, t506, t507],
+            [
+                0.0,
+                inv0 * (0.5 * t297 - t157 * inv12 * t475),
+                0.0,
+                0.0,
+                0.0,
+                inv0 * (0.5 * t476 - t157 * inv12 * t481),
+                inv0 * (t484 - t157 * inv12 * t485),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                1.5 * (t97 * t508 + inv12 * t362 * t475),
+                0.0,
+                0.0,
+                0.0,
+                1.5 * (inv12 * t362 * t481 - t480 * t508),
+                3.0 * d.k46 * t483 + 1.5 * inv12 * t362 * t485,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                inv1 * (0.5 * t298 - t162 * inv13 * t487),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv1 * (0.5 * t488 - t162 * inv13 * t493),
+                inv1 * (t496 - t162 * inv13 * t497),
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                1.5 * (t98 * t509 + inv13 * t366 * t487),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                1.5 * (inv13 * t366 * t493 - t492 * t509),
+                3.0 * d.k46 * t495 + 1.5 * inv13 * t366 * t497,
+                0.0,
+                0.0,
+            ],
+            [
+                inv2 * (t300 - t164 * t503 - t148 * t498 - t149 * inv11 * t381),
+                0.0,
+                0.0,
+                inv2 * (t401 - t164 * t504 - t148 * t499 - t149 * inv11 * t405),
+                inv2 * (t440 - t164 * t505 - t148 * t500 - t149 * inv11 * t444),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv2 * (t455 - t164 * t506 - t148 * t501 - t149 * inv11 * t459),
+                inv2 * (t469 - t164 * t507 - t148 * t502 - t149 * inv11 * t473),
+            ],
+            [
+                -t376 - t341 * t503 - t344 * t498 - t339 * inv11 * t381,
+                0.0,
+                0.0,
+                -t400 - t341 * t504 - t344 * t499 - t339 * inv11 * t405,
+                d.k47 * t431 - t341 * t505 - t344 * t500 - t339 * inv11 * t444,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                d.k47 * t449 - t341 * t506 - t344 * t501 - t339 * inv11 * t459,
+                d.k47 * t468 - t341 * t507 - t344 * t502 - t339 * inv11 * t473,
+            ],
+        ],
+        [
+            [
+                inv11 * t517,
+                0.0,
+                0.0,
+                inv11 * t523,
+                inv11 * t529,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv11 * t535,
+                inv11 * t540,
+            ],
+            [
+                0.0,
+                inv12 * t543,
+                0.0,
+                0.0,
+                0.0,
+                inv12 * t545,
+                inv12 * t547,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                inv13 * t550,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv13 * t552,
+                inv13 * t554,
+                0.0,
+                0.0,
+            ],
+            [t555, 0.0, 0.0, t556, t557, 0.0, 0.0, 0.0, 0.0, t558, t559],
+            [t560, 0.0, 0.0, t561, t562, 0.0, 0.0, 0.0, 0.0, t563, t564],
+            [
+                0.0,
+                inv0 * (t542 - t157 * inv12 * t543),
+                0.0,
+                0.0,
+                0.0,
+                inv0 * (t544 - t157 * inv12 * t545),
+                inv0 * (t546 - t157 * inv12 * t547),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                3.0 * d.k46 * t541 + 1.5 * inv12 * t362 * t543,
+                0.0,
+                0.0,
+                0.0,
+                6.0 * t278 * d.k98 + 1.5 * inv12 * t362 * t545,
+                1.5 * (inv12 * t362 * t547),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                inv1 * (t549 - t162 * inv13 * t550),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv1 * (t551 - t162 * inv13 * t552),
+                inv1 * (t553 - t162 * inv13 * t554),
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                3.0 * d.k46 * t548 + 1.5 * inv13 * t366 * t550,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                6.0 * t283 * d.k98 + 1.5 * inv13 * t366 * t552,
+                1.5 * (inv13 * t366 * t554),
+                0.0,
+                0.0,
+            ],
+            [
+                inv2 * (t512 - t164 * t560 - t148 * t555 - t149 * inv11 * t517),
+                0.0,
+                0.0,
+                inv2 * (t519 - t164 * t561 - t148 * t556 - t149 * inv11 * t523),
+                inv2 * (t525 - t164 * t562 - t148 * t557 - t149 * inv11 * t529),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv2 * (t531 - t164 * t563 - t148 * t558 - t149 * inv11 * t535),
+                inv2 * (t536 - t164 * t564 - t148 * t559 - t149 * inv11 * t540),
+            ],
+            [
+                d.k47 * t510 - t341 * t560 - t344 * t555 - t339 * inv11 * t517,
+                0.0,
+                0.0,
+                d.k47 * t518 - t341 * t561 - t344 * t556 - t339 * inv11 * t523,
+                d.k47 * t524 - t341 * t562 - t344 * t557 - t339 * inv11 * t529,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                d.k47 * t530 - t341 * t563 - t344 * t558 - t339 * inv11 * t535,
+                -t341 * t564 - t344 * t559 - t339 * inv11 * t540,
+            ],
+        ],
+        [
+            [inv11, 0.0, 0.0, t351, t353, 0.0, 0.0, 0.0, 0.0, t356, t359],
+            [0.0, inv12, 0.0, 0.0, 0.0, t361, t363, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, inv13, 0.0, 0.0, 0.0, 0.0, t365, t367, 0.0, 0.0],
+            [
+                t351,
+                0.0,
+                0.0,
+                inv10 + inv10 * inv10 * t349 * t349 * inv11,
+                t368,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t369,
+                t370,
+            ],
+            [
+                t353,
+                0.0,
+                0.0,
+                t368,
+                inv9 - inv9 * (t345 * t368 + t343 * inv11 * t352),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t371,
+                t372,
+            ],
+            [
+                0.0,
+                t361,
+                0.0,
+                0.0,
+                0.0,
+                inv0 + inv0 * inv0 * t157 * t157 * inv12,
+                t373,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                t363,
+                0.0,
+                0.0,
+                0.0,
+                t373,
+                2.25 * t94 * t94 * inv12 * d.k95 + d.k96,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                t365,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv1 + inv1 * inv1 * t162 * t162 * inv13,
+                t374,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                t367,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t374,
+                d.k96 + 2.25 * t92 * t92 * inv13 * d.k95,
+                0.0,
+                0.0,
+            ],
+            [
+                t356,
+                0.0,
+                0.0,
+                t369,
+                t371,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv2 - inv2 * (t164 * t371 + t148 * t369 + t149 * inv11 * t355),
+                t375,
+            ],
+            [
+                t359,
+                0.0,
+                0.0,
+                t370,
+                t372,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t375,
+                d.k47 - t341 * t372 - t344 * t370 - t339 * inv11 * t358,
+            ],
+        ],
+    )
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -19,6 +19,11 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `base1`, `base2`, `base3`, `elbow1_1`, `elbow1_2`, `elbow2_1`, `elbow2_2`, `elbow3_1`, `elbow3_2`, `wrist1_1`, `wrist1_2`.
 //!
@@ -52,6 +57,10 @@
 //! | `constraint_jacobian` | 377 | 223 | 0 | 0 | 11 | 11 |
 //! | `constraint_bias` | 891 | 686 | 0 | 0 | 11 | 11 |
 //! | `reactions_of_multipliers` | 90 | 46 | 0 | 0 | 7 | 7 |
+//! | `inverse_dynamics_derivatives` | 675 | 375 | 0 | 0 | 11 | 11 |
+//! | `gravity_derivatives` | 81 | 29 | 0 | 0 | 13 | 10 |
+//! | `mass_matrix_inverse` | 215 | 97 | 8 | 0 | 8 | 8 |
+//! | `forward_dynamics_derivatives` | 1753 | 882 | 16 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3780 | 3233 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3870 | 3279 | 297 | 19 | 40 | 40 |
 //! | `dependent_velocities` | 1357 | 1203 | 76 | 8 | 11 | 11 |
@@ -189,6 +198,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -3232,6 +3245,2049 @@ pub fn reactions_of_multipliers_with(
             t18 * t47 - t17 * t46,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 675,
+    add: 375,
+    div: 0,
+    sqrt: 0,
+    sin: 11,
+    cos: 11,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = s_q4 * c_q9;
+    let t1 = c_q4 * s_q9;
+    let t2 = t0 + t1;
+    let t3 = s_q4 * s_q9;
+    let t4 = c_q4 * c_q9;
+    let t5 = t4 - t3;
+    let t6 = s_q6 * qd[6];
+    let t7 = s_q4 * qd[4];
+    let t8 = c_q4 * qd[4];
+    let t9 = s_q8 * qd[8];
+    let t10 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t11 = 9.81 * c_q0 - 0.2 * qdd[0];
+    let t12 = c_q3 * t10 - s_q3 * t11;
+    let t13 = s_q3 * t10 + c_q3 * t11;
+    let t14 = qd[0] + qd[3];
+    let t15 = qdd[0] + qdd[3];
+    let t16 = s_q4 * t14;
+    let t17 = c_q4 * t14;
+    let t18 = c_q4 * t12;
+    let t19 = s_q4 * t12;
+    let t20 = qd[4] * t17;
+    let t21 = qd[4] * t16;
+    let t22 = s_q4 * t15 + t20;
+    let t23 = c_q4 * t15 - t21;
+    let t24 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
+    let t25 = 9.81 * c_q1 - 0.2 * qdd[1];
+    let t26 = s_q5 * t24 + c_q5 * t25;
+    let t27 = qd[1] + qd[5];
+    let t28 = qdd[1] + qdd[5];
+    let t29 = s_q6 * t28;
+    let t30 = c_q6 * t28;
+    let t31 = c_q6 * (c_q5 * t24 - s_q5 * t25);
+    let t32 = c_q6 * t27;
+    let t33 = qd[6] * t32;
+    let t34 = t6 * t27;
+    let t35 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
+    let t36 = 9.81 * c_q2 - 0.2 * qdd[2];
+    let t37 = s_q7 * t35 + c_q7 * t36;
+    let t38 = qd[2] + qd[7];
+    let t39 = qdd[2] + qdd[7];
+    let t40 = s_q8 * t39;
+    let t41 = c_q8 * t39;
+    let t42 = c_q8 * (c_q7 * t35 - s_q7 * t36);
+    let t43 = c_q8 * t38;
+    let t44 = qd[8] * t43;
+    let t45 = t9 * t38;
+    let t46 = t0 * t14 + s_q9 * t17;
+    let t47 = c_q9 * t17 - t3 * t14;
+    let t48 = c_q9 * t23;
+    let t49 = t17 * t17;
+    let t50 = t16 * t17;
+    let t51 = t49 + qd[4] * qd[4];
+    let t52 = t18 - 0.45 * t51;
+    let t53 = qdd[4] + t50;
+    let t54 = 0.45 * t53 - t19;
+    let t55 = t21 - t23;
+    let t56 = t13 + 0.45 * t55;
+    let t57 = c_q9 * t52 + s_q9 * t54;
+    let t58 = c_q9 * t54 - s_q9 * t52;
+    let t59 = qd[4] + qd[9];
+    let t60 = qdd[4] + qdd[9];
+    let t61 = s_q9 * t23 + qd[9] * t47;
+    let t62 = c_q9 * t22 + t61;
+    let t63 = c_q10 * t46 - s_q10 * t59;
+    let t64 = s_q10 * t46 + c_q10 * t59;
+    let t65 = qd[10] + t47;
+    let t66 = t48 - s_q9 * t22;
+    let t67 = qdd[10] + t66 - qd[9] * t46;
+    let t68 = s_q10 * t62 + c_q10 * t60 + qd[10] * t63;
+    let t69 = t32 * t32;
+    let t70 = s_q6 * t32;
+    let t71 = t43 * t43;
+    let t72 = s_q8 * t43;
+    let t73 = t63 * t65;
+    let t74 = t63 * t64;
+    let t75 = -9.81 * (c_q0 * s_q3 + s_q0 * c_q3);
+    let t76 = -9.81 * c_q6 * (s_q1 * c_q5 + c_q1 * s_q5);
+    let t77 = -9.81 * c_q8 * (s_q2 * c_q7 + c_q2 * s_q7);
+    let t78 = -0.0225 * (t69 + qd[6] * qd[6]);
+    let t79 = 0.0225 * (qdd[6] + t27 * t70);
+    let t80 = -0.0225 * (t71 + qd[8] * qd[8]);
+    let t81 = 0.0225 * (qdd[8] + t38 * t72);
+    let t82 = 0.015 * (t65 * t65 + t64 * t64);
+    let t83 = -0.015 * (t68 + t73);
+    let t84 = 0.015 * (t67 - t74);
+    let t85 = 0.015 * (s_q10 * t57 + c_q10 * t56) + 0.00094 * t67 - 0.000935 * t74;
+    let t86 = 0.000935 * t68 + 0.00094 * t73 - 0.015 * t58;
+    let t87 = c_q10 * t82 + s_q10 * t84;
+    let t88 = c_q10 * t84 - s_q10 * t82;
+    let t89 = c_q10 * t65;
+    let t90 = t64 * t89;
+    let t91 = s_q10 * t86;
+    let t92 = s_q10 * t64;
+    let t93 = 0.00019 * (t62 + t47 * t59) + t91 - 0.000005 * t90;
+    let t94 = c_q9 * t87 - s_q9 * t83;
+    let t95 = t94 - 0.1575 * t51;
+    let t96 = s_q9 * t87 + c_q9 * t83;
+    let t97 = 0.1575 * t53 + t96;
+    let t98 = c_q9 * t93 - s_q9 * t85;
+    let t99 = s_q9 * t93 + c_q9 * t85;
+    let t100 = -t22;
+    let t101 = s_q6 * t27;
+    let t102 = s_q8 * t38;
+    let t103 = t5 * qd[9] + qd[4] * (t4 - t3);
+    let t104 = t2 * s_q10;
+    let t105 = c_q10 * t64;
+    let t106 = t2 * t89 + t5 * t63;
+    let t107 = c_q10 * qd[10];
+    let t108 = t2 * t107 + s_q10 * t103;
+    let t109 = s_q4 * t17;
+    let t110 = c_q3 * qd[0];
+    let t111 = s_q4 * t110;
+    let t112 = 0.9 * t109 + 0.4 * t111;
+    let t113 = c_q4 * t17;
+    let t114 = -0.4 * c_q4 * t110 - 0.9 * t113;
+    let t115 = 0.00094 * t106 + 0.000935 * t108;
+    let t116 = t115 - 0.015 * (c_q9 * t112 - s_q9 * t114);
+    let t117 = 0.00019 * (t103 + t5 * t59) - 0.000005 * (t89 * t104 + t5 * t105);
+    let t118 = s_q10 * t116 + t117;
+    let t119 = t2 * t105 + t63 * t104;
+    let t120 = t2 * qd[9] + qd[4] * (t1 + t0);
+    let t121 = s_q3 * qd[0];
+    let t122 = -0.00094 * t120 - 0.000935 * t119;
+    let t123 = 0.015
+        * (c_q10 * (0.9 * t7 - 0.4 * t121) + s_q10 * (s_q9 * t112 + c_q9 * t114)) + t122;
+    let t124 = s_q10 * t65;
+    let t125 = 0.000005 * (t104 * t124 + t5 * t92) - 0.00019 * (t2 * t47 + t5 * t46);
+    let t126 = c_q10 * t116 + t125;
+    let t127 = c_q6 * t6;
+    let t128 = 0.045 * c_q5 * t6 + 0.045 * s_q5 * (s_q6 * t70 + c_q6 * c_q6 * t32);
+    let t129 = 0.00001 * t127 + c_q6 * (0.009 * s_q5 * qd[1] - 0.01349 * t6);
+    let t130 = c_q8 * t9;
+    let t131 = 0.045 * c_q7 * t9 + 0.045 * s_q7 * (s_q8 * t72 + c_q8 * c_q8 * t43);
+    let t132 = 0.00001 * t130 + c_q8 * (0.009 * s_q7 * qd[2] - 0.01349 * t9);
+    let t133 = t115 - 0.0135 * t17 * (t0 + t1);
+    let t134 = t117 + s_q10 * t133;
+    let t135 = t122 + 0.015 * (0.9 * c_q10 * t7 + 0.9 * s_q10 * t17 * (t3 - t4));
+    let t136 = t125 + c_q10 * t133;
+    let t137 = s_q10 * t47;
+    let t138 = t137 - s_q10 * qd[10];
+    let t139 = 0.000935 * t138 - 0.00094 * t124;
+    let t140 = t139 - 0.0135 * s_q9 * qd[4];
+    let t141 = 0.00038 * t47 - 0.000005 * c_q10 * t89;
+    let t142 = s_q10 * t140 + t141;
+    let t143 = c_q10 * t63;
+    let t144 = t143 - t92;
+    let t145 = -t46;
+    let t146 = c_q9 * s_q10;
+    let t147 = 0.00094 * t145 - 0.000935 * t144;
+    let t148 = 0.0135 * (c_q10 * t16 - qd[4] * t146) + t147;
+    let t149 = s_q10 * t89;
+    let t150 = 0.000005 * t149 + c_q10 * t140;
+    let t151 = c_q6 * qd[6];
+    let t152 = c_q8 * qd[8];
+    let t153 = t141 + s_q10 * t139;
+    let t154 = 0.000005 * t149 + c_q10 * t139;
+    let t155 = 0.001875 * s_q10 * t63 - 0.000005 * t105;
+    let t156 = t0 * t155 + c_q4 * (0.0135 * t124 + s_q9 * t155);
+    let t157 = 0.000005 * t92 + 0.001875 * t143;
+    let t158 = 9.81 * (s_q0 * s_q3 - c_q0 * c_q3);
+    let t159 = qd[9] * t145;
+    let t160 = -t64;
+    let t161 = -t158 * (t1 + t0);
+    let t162 = s_q10 * t158 * (t4 - t3) + c_q10 * t75;
+    let t163 = s_q9 * s_q10;
+    let t164 = c_q4 * (0.015 * (c_q9 * t162 - t161 * t163) - 0.1575 * t75)
+        - 0.015 * s_q4 * (t146 * t161 + s_q9 * t162);
+    let t165 = c_q10 * t161;
+    let t166 = t13 * (t1 + t0);
+    let t167 = c_q10 * t12 - s_q10 * t13 * (t4 - t3);
+    let t168 = c_q4 * (0.015 * (c_q9 * t167 - t163 * t166) - 0.1575 * t12)
+        - 0.015 * s_q4 * (t146 * t166 + s_q9 * t167);
+    let t169 = c_q10 * t166;
+    let t170 = t48 + t159 + s_q9 * t100;
+    let t171 = 0.9 * t50 - t19;
+    let t172 = t49 - t16 * t16;
+    let t173 = 0.45 * t172 - t18;
+    let t174 = t47 * t107;
+    let t175 = s_q10 * t170 + t174;
+    let t176 = t47 * t89 + t63 * t145;
+    let t177 = 0.000935 * t175 + 0.00094 * t176 - 0.015 * (c_q9 * t173 - s_q9 * t171);
+    let t178 = 0.00019 * t59 * t145 - 0.000005 * (t89 * t137 + t105 * t145);
+    let t179 = 0.00019 * t170 + s_q10 * t177 + t178;
+    let t180 = t20 - t100;
+    let t181 = c_q9 * t100 - t61;
+    let t182 = t47 * t105 + t63 * t137;
+    let t183 = 0.015 * (s_q10 * (c_q9 * t171 + s_q9 * t173) + 0.45 * c_q10 * t180)
+        + 0.00094 * t181 - 0.000935 * t182;
+    let t184 = 0.03 * (t65 * t145 + t47 * t92);
+    let t185 = s_q10 * t184;
+    let t186 = 0.015 * (t181 - t182);
+    let t187 = c_q10 * t186 - t185;
+    let t188 = c_q10 * t184;
+    let t189 = t188 + s_q10 * t186;
+    let t190 = -0.015 * (t175 + t176);
+    let t191 = s_q9 * t189 + c_q9 * t190;
+    let t192 = c_q4
+        * (0.0675 * t20 + t98 + s_q9 * t179 + c_q9 * t183 - 0.06749 * t22 - 0.13499 * t20
+            - 0.45 * t187)
+        + s_q4
+            * (c_q9 * t179 + 0.1575 * t13 + 0.13499 * t21 + 0.45 * t88 - 0.0675 * t21
+                - 0.06749 * t23 - s_q9 * t183 - t99);
+    let t193 = 0.000005 * (t124 * t137 + t92 * t145)
+        - 0.00019 * (t47 * t47 + t46 * t145);
+    let t194 = c_q10 * t177 + t193;
+    let t195 = t69 - t101 * t101;
+    let t196 = c_q6 * (0.00001 * t33 - 0.00674 * t29)
+        + s_q6 * (0.01349 * t34 + 0.0225 * t26 - 0.00674 * t30 - 0.00001 * t34)
+        - 0.01349 * t32 * t151;
+    let t197 = t71 - t102 * t102;
+    let t198 = c_q8 * (0.00001 * t44 - 0.00674 * t40)
+        + s_q8 * (0.01349 * t45 + 0.0225 * t37 - 0.00674 * t41 - 0.00001 * t45)
+        - 0.01349 * t43 * t152;
+    let t199 = t66 + t159;
+    let t200 = t174 + s_q10 * t199;
+    let t201 = 0.00094 * t176 + 0.000935 * t200 + 0.015 * t57;
+    let t202 = t178 + s_q10 * t201 + 0.00019 * t199;
+    let t203 = 0.015 * s_q10 * t58 - 0.00094 * t62 - 0.000935 * t182;
+    let t204 = -0.015 * (t62 + t182);
+    let t205 = c_q10 * t204 - t185;
+    let t206 = t188 + s_q10 * t204;
+    let t207 = -0.015 * (t176 + t200);
+    let t208 = t94 + s_q9 * t206 + c_q9 * t207;
+    let t209 = s_q4 * (c_q9 * t202 - t99 - s_q9 * t203)
+        + c_q4 * (t98 + s_q9 * t202 + c_q9 * t203 - 0.45 * t205);
+    let t210 = t193 + c_q10 * t201;
+    let t211 = c_q10 * t62 + qd[10] * t160 - s_q10 * t60;
+    let t212 = t65 * t160;
+    let t213 = 0.000935 * t211 + 0.00094 * t212;
+    let t214 = c_q10 * t86 + s_q10 * t213 - 0.000005 * (t63 * t89 - t65 * t92);
+    let t215 = t63 * t63 + t64 * t160;
+    let t216 = 0.015 * (c_q10 * t57 - s_q10 * t56) - 0.000935 * t215;
+    let t217 = -0.03 * t63 * t92 - t87 - 0.015 * c_q10 * t215;
+    let t218 = t88 + 0.03 * t63 * t105 - 0.015 * s_q10 * t215;
+    let t219 = -0.015 * (t211 + t212);
+    let t220 = s_q9 * t218 + c_q9 * t219;
+    let t221 = s_q4 * (c_q9 * t214 - s_q9 * t216)
+        + c_q4 * (s_q9 * t214 + c_q9 * t216 - 0.45 * t217);
+    let t222 = c_q10 * t213 + 0.000005 * (t90 + t63 * t124) - t91;
+    let t223 = 0.03 * (t5 * t65 + t2 * t92);
+    let t224 = -0.015 * (t120 + t119);
+    let t225 = c_q10 * t224 - s_q10 * t223;
+    let t226 = -0.13499 * t7 - 0.45 * t225;
+    let t227 = c_q10 * t223 + s_q10 * t224;
+    let t228 = -0.015 * (t106 + t108);
+    let t229 = s_q9 * t227 + c_q9 * t228;
+    let t230 = c_q3 * (0.315 * t7 + t225)
+        - s_q3
+            * (c_q4 * (c_q9 * t227 - 0.315 * t113 - s_q9 * t228)
+                - s_q4 * (0.315 * t109 + t229));
+    let t231 = s_q4 * (0.00001 * t8 + c_q9 * t118 - s_q9 * t123)
+        + c_q4 * (0.063 * t121 + s_q9 * t118 + c_q9 * t123 + t226);
+    let t232 = 0.13498 * t109 + 0.45 * t229;
+    let t233 = s_q4 * (0.00001 * t8 + c_q9 * t134 - s_q9 * t135)
+        + c_q4 * (s_q9 * t134 + c_q9 * t135 + t226);
+    let t234 = 0.015 * (t145 - t144);
+    let t235 = c_q10 * t234 - 0.03 * s_q10 * t105;
+    let t236 = 0.03 * c_q10 * t105 + s_q10 * t234;
+    let t237 = 0.015 * (t124 - t138);
+    let t238 = c_q9 * t236 - s_q9 * t237;
+    let t239 = s_q9 * t236 + c_q9 * t237;
+    let t240 = s_q4 * t239;
+    let t241 = s_q4 * (0.00001 * t17 + c_q9 * t142 - s_q9 * t148)
+        + c_q4 * (s_q9 * t142 + c_q9 * t148 - 0.13499 * t16 - 0.45 * t235);
+    let t242 = s_q4 * (c_q9 * t153 - s_q9 * t147)
+        + c_q4 * (s_q9 * t153 + c_q9 * t147 - 0.45 * t235);
+    let t243 = 0.03 * (s_q9 * t89 - c_q9 * t63);
+    (
+        [
+            [
+                0.93195 * s_q0 + t164,
+                0.0,
+                0.0,
+                t168
+                    + 0.2
+                        * (c_q3 * (c_q4 * t95 - s_q4 * t97)
+                            + s_q3 * (0.1575 * t55 + t88)),
+                t192
+                    - 0.2
+                        * (c_q3 * (0.1575 * t180 + t187)
+                            - s_q3
+                                * (c_q4 * (0.315 * t50 + c_q9 * t189 - s_q9 * t190 - t97)
+                                    - s_q4 * (t95 + 0.1575 * t172 + t191))),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t209
+                    - 0.2
+                        * (c_q3 * t205
+                            - s_q3
+                                * (c_q4 * (c_q9 * t206 - t96 - s_q9 * t207) - s_q4 * t208)),
+                t221
+                    - 0.2
+                        * (c_q3 * t217
+                            - s_q3 * (c_q4 * (c_q9 * t218 - s_q9 * t219) - s_q4 * t220)),
+            ],
+            [
+                0.0,
+                0.34335 * s_q1 - 0.0225 * t76,
+                0.0,
+                0.0,
+                0.0,
+                0.2
+                    * (c_q5 * (c_q6 * t78 - s_q6 * t79)
+                        + s_q5 * (0.045 * t34 - 0.0225 * t30)) - 0.0225 * t31,
+                t196
+                    - 0.2
+                        * (c_q5 * (0.0225 * t29 + 0.045 * t33)
+                            - s_q5
+                                * (0.045 * t32 * t70 - c_q6 * t79
+                                    - s_q6 * (t78 + 0.0225 * t195))),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                0.34335 * s_q2 - 0.0225 * t77,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.2
+                    * (c_q7 * (c_q8 * t80 - s_q8 * t81)
+                        + s_q7 * (0.045 * t45 - 0.0225 * t41)) - 0.0225 * t42,
+                t198
+                    - 0.2
+                        * (c_q7 * (0.0225 * t40 + 0.045 * t44)
+                            - s_q7
+                                * (0.045 * t43 * t72 - c_q8 * t81
+                                    - s_q8 * (t80 + 0.0225 * t197))),
+                0.0,
+                0.0,
+            ],
+            [t164, 0.0, 0.0, t168, t192, 0.0, 0.0, 0.0, 0.0, t209, t221],
+            [
+                -0.1575 * s_q4 * t158 - 0.015 * t165,
+                0.0,
+                0.0,
+                0.1575 * s_q4 * t13 - 0.015 * t169,
+                0.06749 * t172 + 0.45 * t191 + t194 - 0.1575 * t18,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.45 * t208 + t210,
+                0.45 * t220 + t222,
+            ],
+            [0.0, -0.0225 * t76, 0.0, 0.0, 0.0, -0.0225 * t31, t196, 0.0, 0.0, 0.0, 0.0],
+            [
+                0.0,
+                -0.220725 * s_q6 * (s_q1 * s_q5 - c_q1 * c_q5),
+                0.0,
+                0.0,
+                0.0,
+                0.0225 * (s_q6 * t26),
+                0.00674 * t195 - 0.0225 * t31,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, -0.0225 * t77, 0.0, 0.0, 0.0, 0.0, -0.0225 * t42, t198, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                -0.220725 * s_q8 * (s_q2 * s_q7 - c_q2 * c_q7),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0225 * (s_q8 * t37),
+                0.00674 * t197 - 0.0225 * t42,
+                0.0,
+                0.0,
+            ],
+            [
+                -0.015 * t165,
+                0.0,
+                0.0,
+                -0.015 * t169,
+                t194,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t210,
+                t222,
+            ],
+            [0.015 * t162, 0.0, 0.0, 0.015 * t167, t183, 0.0, 0.0, 0.0, 0.0, t203, t216],
+        ],
+        [
+            [
+                t231 - 0.2 * t230,
+                0.0,
+                0.0,
+                t233 - 0.2 * t230,
+                t241
+                    - 0.2
+                        * (c_q3 * (0.315 * t16 + t235)
+                            - s_q3 * (c_q4 * (t238 - 0.315 * qd[4]) - t240)),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t242 - 0.2 * (c_q3 * t235 - s_q3 * (c_q4 * t238 - t240)),
+                t156
+                    - 0.2
+                        * (-0.03 * c_q3 * t124
+                            - s_q3
+                                * (0.03 * c_q4 * (c_q9 * t89 + s_q9 * t63) - s_q4 * t243)),
+            ],
+            [
+                0.0,
+                t129 - 0.2 * t128,
+                0.0,
+                0.0,
+                0.0,
+                -0.01348 * t127 - 0.2 * t128,
+                -0.01348 * t70 - 0.009 * (c_q5 * t101 + s_q5 * t151),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                t132 - 0.2 * t131,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -0.01348 * t130 - 0.2 * t131,
+                -0.01348 * t72 - 0.009 * (c_q7 * t102 + s_q7 * t152),
+                0.0,
+                0.0,
+            ],
+            [t231, 0.0, 0.0, t233, t241, 0.0, 0.0, 0.0, 0.0, t242, t156],
+            [
+                0.063 * t111 + t126 + t232,
+                0.0,
+                0.0,
+                t136 + t232,
+                t150 + 0.45 * t239,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t154 + 0.45 * t239,
+                t157 + 0.45 * t243,
+            ],
+            [
+                0.0,
+                t129,
+                0.0,
+                0.0,
+                0.0,
+                -0.01348 * t127,
+                -0.01348 * t70,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.01348 * t70 + 0.009 * c_q5 * s_q6 * qd[1],
+                0.0,
+                0.0,
+                0.0,
+                0.01348 * t70,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                t132,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -0.01348 * t130,
+                -0.01348 * t72,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                0.01348 * t72 + 0.009 * c_q7 * s_q8 * qd[2],
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.01348 * t72,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t126, 0.0, 0.0, t136, t150, 0.0, 0.0, 0.0, 0.0, t154, t157],
+            [t123, 0.0, 0.0, t135, t148, 0.0, 0.0, 0.0, 0.0, t147, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 81,
+    add: 29,
+    div: 0,
+    sqrt: 0,
+    sin: 13,
+    cos: 10,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let [(s_q4, c_q4), (s_q6, c_q6), (s_q8, c_q8), (s_q9, c_q9)] = sin_cos_quad(
+        q[4],
+        q[6],
+        q[8],
+        q[9],
+    );
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let s_q0 = sin(q[0]);
+    let s_q1 = sin(q[1]);
+    let s_q2 = sin(q[2]);
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = q[1] + q[5];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = c_q6 * t5;
+    let t7 = q[2] + q[7];
+    let t8 = cos(t7);
+    let t9 = sin(t7);
+    let t10 = c_q8 * t9;
+    let t11 = q[4] + q[9];
+    let t12 = cos(t11);
+    let t13 = sin(t11);
+    let t14 = s_q10 * t1;
+    let t15 = c_q10 * t2;
+    let t16 = t12 * t15;
+    let t17 = s_q10 * t2;
+    let t18 = c_q10 * t1;
+    let t19 = c_q9 * t13;
+    let t20 = t17 * t19;
+    let t21 = 9.81 * (t18 - t12 * t17);
+    let t22 = s_q9 * t21;
+    let t23 = s_q9 * t13;
+    let t24 = t17 * t23;
+    let t25 = c_q9 * t21;
+    let t26 = t13 * t18;
+    let t27 = -9.81 * (t12 * t14 + t15);
+    let t28 = 0.015 * t27;
+    let t29 = s_q4 * (-0.14715 * t14 * t19 - 0.015 * s_q9 * t27)
+        + c_q4 * (1.545075 * t2 + 0.015 * c_q9 * t27 - 0.14715 * t14 * t23);
+    let t30 = -0.14715 * t26;
+    let t31 = 1.545075 * s_q4 * t1 - 0.14715 * t26;
+    let t32 = 0.220725 * t6;
+    let t33 = 0.220725 * (s_q6 * t4);
+    let t34 = 0.220725 * t10;
+    let t35 = 0.220725 * (s_q8 * t8);
+    let t36 = -9.81 * (t14 + t16);
+    let t37 = c_q4 * (-0.14715 * t20 - 0.015 * t22)
+        - s_q4 * (0.015 * t25 - 1.545075 * t1 - 0.14715 * t24);
+    let t38 = -0.14715 * t16;
+    let t39 = 0.14715 * (t13 * t17);
+    let t40 = q[4] + 2.0 * q[9];
+    let t41 = cos(t40);
+    let t42 = sin(t40);
+    let t43 = s_q4 * (-0.14715 * t17 * t41 - 0.015 * (9.81 * t24 + t25))
+        + c_q4 * (0.015 * (9.81 * t20 - t22) - 0.14715 * t17 * t42);
+    let t44 = s_q4 * (-0.14715 * t15 * t19 - 0.015 * s_q9 * t36)
+        + c_q4 * (0.015 * c_q9 * t36 - 0.14715 * t15 * t23);
+    [
+        [0.93195 * s_q0 + t29, 0.0, 0.0, t29, t37, 0.0, 0.0, 0.0, 0.0, t43, t44],
+        [
+            0.0,
+            0.34335 * s_q1 + 0.220725 * t6,
+            0.0,
+            0.0,
+            0.0,
+            t32,
+            t33,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.34335 * s_q2 + 0.220725 * t10,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t34,
+            t35,
+            0.0,
+            0.0,
+        ],
+        [t29, 0.0, 0.0, t29, t37, 0.0, 0.0, 0.0, 0.0, t43, t44],
+        [
+            t31,
+            0.0,
+            0.0,
+            t31,
+            1.545075 * c_q4 * t2 - 0.14715 * t16,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t38,
+            t39,
+        ],
+        [0.0, t32, 0.0, 0.0, 0.0, t32, t33, 0.0, 0.0, 0.0, 0.0],
+        [0.0, t33, 0.0, 0.0, 0.0, t33, t32, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t34, 0.0, 0.0, 0.0, 0.0, t34, t35, 0.0, 0.0],
+        [0.0, 0.0, t35, 0.0, 0.0, 0.0, 0.0, t35, t34, 0.0, 0.0],
+        [t30, 0.0, 0.0, t30, t38, 0.0, 0.0, 0.0, 0.0, t38, t39],
+        [t28, 0.0, 0.0, t28, t39, 0.0, 0.0, 0.0, 0.0, t39, 0.015 * t36],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 215,
+    add: 97,
+    div: 8,
+    sqrt: 0,
+    sin: 8,
+    cos: 8,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q3, c_q3), (s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6)] = lanes
+        .sin_cos_quad(q[3], q[4], q[5], q[6]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let t0 = s_q6 * s_q6;
+    let t1 = s_q8 * s_q8;
+    let t2 = s_q9 * c_q10;
+    let t3 = s_q10 * s_q10;
+    let t4 = c_q5 * c_q6;
+    let t5 = c_q7 * c_q8;
+    let t6 = c_q9 * c_q10;
+    let t7 = s_q10 * t6;
+    let t8 = s_q9 * s_q10;
+    let t9 = c_q4 * c_q10 * t8;
+    let t10 = c_q4 * t2;
+    let t11 = 0.000935 * (s_q4 * t7 + t9);
+    let t12 = 0.003 * s_q3 * (t10 + s_q4 * t6) + t11;
+    let t13 = c_q4 * (0.00094 * c_q9 - 0.00675 * c_q10) - 0.00094 * s_q4 * s_q9;
+    let t14 = t13
+        - 0.2
+            * (0.015 * c_q3 * c_q10 - 0.015 * s_q3 * (c_q4 * c_q9 * s_q10 - s_q4 * t8));
+    let t15 = 0.0045 * t4 + 0.00675 - 0.00674 * t0;
+    let t16 = 0.0045 * t5 + 0.00675 - 0.00674 * t1;
+    let t17 = 0.1575 - 0.015 * t6;
+    let t18 = 0.00675 - 0.00674 * t0;
+    let inv0 = 1.0 / t18;
+    let t19 = 0.00675 - 0.00674 * t1;
+    let inv1 = 1.0 / t19;
+    let t20 = s_q7 * s_q8;
+    let t21 = s_q5 * s_q6;
+    let t22 = 0.001125 - 0.000935 * t3;
+    let inv2 = 1.0 / t22;
+    let t23 = s_q9 * (0.000935 * t3 - 0.00075);
+    let t24 = s_q9 * t23;
+    let t25 = 0.000935 * t3 + 0.0135 * t6;
+    let t26 = 0.015 * s_q3 * s_q10 + c_q3 * (c_q4 * t17 + 0.015 * s_q4 * t2);
+    let t27 = 0.001125 - 0.000935 * t3 - 0.00675 * t6;
+    let t28 = 0.068625 - 0.048470744680851066 * t8 * t8 - t25 - inv2 * t27 * t27;
+    let inv3 = 1.0 / t28;
+    let t29 = 0.000935 * t9 + s_q4 * (0.000935 * t7 - 0.00675 * s_q10);
+    let t30 = t29 - 7.180851063829787 * t8 * t13 - t11 * inv2 * t27;
+    let t31 = 0.2 * s_q3 * (0.015 * t10 - s_q4 * t17) + t29 - t12 * inv2 * t27
+        - 7.180851063829787 * t8 * t14;
+    let t32 = t24
+        + s_q4
+            * (s_q4 * (t25 - 2.0 * t24 - 0.06824)
+                + 2.0 * c_q4 * (0.00675 * t2 + c_q9 * t23)) - 0.0135 * t6;
+    let t33 = t32 + 0.06844 - 1063.8297872340424 * t13 * t13 - t11 * t11 * inv2
+        - inv3 * t30 * t30;
+    let inv4 = 1.0 / t33;
+    let t34 = 0.2 * t26 + t32 + 0.06844 - t11 * t12 * inv2 - inv3 * t30 * t31
+        - 1063.8297872340424 * t13 * t14;
+    let t35 = 0.009 * t5 + 0.01275 - 0.00674 * t1 - 0.003 * t20 * t20 - t16 * t16 * inv1;
+    let inv5 = 1.0 / t35;
+    let t36 = 0.009 * t4 + 0.01275 - 0.00674 * t0 - 0.003 * t21 * t21 - t15 * t15 * inv0;
+    let inv6 = 1.0 / t36;
+    let t37 = 0.4 * t26 + t32 + 0.08644 - t12 * t12 * inv2 - inv3 * t31 * t31
+        - inv4 * t34 * t34 - 1063.8297872340424 * t14 * t14;
+    let inv7 = 1.0 / t37;
+    let t38 = 7.180851063829787 * t8 * inv3 * t30 - 1063.8297872340424 * t13;
+    let t39 = 7.180851063829787 * t8 * inv3 * t31 - 1063.8297872340424 * t14
+        - inv4 * t34 * t38;
+    let t40 = inv7 * t39;
+    let t41 = inv4 * (t38 - t34 * inv7 * t39);
+    let t42 = inv3 * (-7.180851063829787 * t8 - t30 * t41 - t31 * inv7 * t39);
+    let t43 = -inv2 * (t27 * t42 + t11 * t41 + t12 * inv7 * t39);
+    let t44 = inv2 * (t27 * inv3 * t30 - t11);
+    let t45 = inv2 * (t27 * inv3 * t31 - t12) - inv4 * t34 * t44;
+    let t46 = inv7 * t45;
+    let t47 = inv4 * (t44 - t34 * inv7 * t45);
+    let t48 = -inv3 * (inv2 * t27 + t30 * t47 + t31 * inv7 * t45);
+    let t49 = 0.6666666666666666 * (t20 * inv5);
+    let t50 = -0.6666666666666666 * (t16 * inv1 * t20 * inv5);
+    let t51 = -t16 * inv1 * inv5;
+    let t52 = 0.6666666666666666 * (t21 * inv6);
+    let t53 = -0.6666666666666666 * (t15 * inv0 * t21 * inv6);
+    let t54 = -t15 * inv0 * inv6;
+    let t55 = inv3 * (t30 * inv4 * t34 - t31);
+    let t56 = inv7 * t55;
+    let t57 = -inv4 * (inv3 * t30 + t34 * inv7 * t55);
+    let t58 = -inv4 * t34 * inv7;
+    [
+        [inv7, 0.0, 0.0, t58, t56, 0.0, 0.0, 0.0, 0.0, t46, t40],
+        [0.0, inv6, 0.0, 0.0, 0.0, t54, t52, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, inv5, 0.0, 0.0, 0.0, 0.0, t51, t49, 0.0, 0.0],
+        [
+            t58,
+            0.0,
+            0.0,
+            inv4 + inv4 * inv4 * t34 * t34 * inv7,
+            t57,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t47,
+            t41,
+        ],
+        [
+            t56,
+            0.0,
+            0.0,
+            t57,
+            inv3 - inv3 * (t30 * t57 + t31 * inv7 * t55),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t48,
+            t42,
+        ],
+        [
+            0.0,
+            t54,
+            0.0,
+            0.0,
+            0.0,
+            inv0 + t15 * t15 * inv0 * inv0 * inv6,
+            t53,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            t52,
+            0.0,
+            0.0,
+            0.0,
+            t53,
+            0.4444444444444444 * t21 * t21 * inv6 + 148.14814814814815,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            t51,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            inv1 + t16 * t16 * inv1 * inv1 * inv5,
+            t50,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            t49,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t50,
+            0.4444444444444444 * t20 * t20 * inv5 + 148.14814814814815,
+            0.0,
+            0.0,
+        ],
+        [
+            t46,
+            0.0,
+            0.0,
+            t47,
+            t48,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            inv2 - inv2 * (t27 * t48 + t11 * t47 + t12 * inv7 * t45),
+            t43,
+        ],
+        [
+            t40,
+            0.0,
+            0.0,
+            t41,
+            t42,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t43,
+            1063.8297872340424 - 7.180851063829787 * t8 * t42
+                - 1063.8297872340424 * (t13 * t41 + t14 * inv7 * t39),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1753,
+    add: 882,
+    div: 16,
+    sqrt: 0,
+    sin: 11,
+    cos: 11,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = s_q0 * s_q3;
+    let t1 = s_q0 * c_q3;
+    let t2 = s_q1 * c_q5;
+    let t3 = s_q1 * s_q5;
+    let t4 = s_q2 * c_q7;
+    let t5 = s_q2 * s_q7;
+    let t6 = s_q4 * c_q9;
+    let t7 = c_q4 * s_q9;
+    let t8 = t6 + t7;
+    let t9 = s_q4 * s_q9;
+    let t10 = c_q4 * c_q9;
+    let t11 = t10 - t9;
+    let t12 = s_q6 * qd[6];
+    let t13 = s_q4 * qd[4];
+    let t14 = c_q4 * qd[4];
+    let t15 = s_q8 * qd[8];
+    let t16 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t17 = qd[0] + qd[3];
+    let t18 = s_q4 * t17;
+    let t19 = c_q4 * t17;
+    let t20 = qd[4] * t19;
+    let t21 = qd[4] * t18;
+    let t22 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
+    let t23 = qd[1] + qd[5];
+    let t24 = c_q6 * t23;
+    let t25 = qd[6] * t24;
+    let t26 = t12 * t23;
+    let t27 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
+    let t28 = qd[2] + qd[7];
+    let t29 = c_q8 * t28;
+    let t30 = qd[8] * t29;
+    let t31 = t15 * t28;
+    let t32 = c_q9 * t18 + s_q9 * t19;
+    let t33 = c_q9 * t19 - s_q9 * t18;
+    let t34 = t19 * t19;
+    let t35 = -0.45 * (t34 + qd[4] * qd[4]);
+    let t36 = t18 * t19;
+    let t37 = qd[4] + qd[9];
+    let t38 = qd[9] * t33;
+    let t39 = c_q10 * t32 - s_q10 * t37;
+    let t40 = s_q10 * t32 + c_q10 * t37;
+    let t41 = qd[10] + t33;
+    let t42 = qd[10] * t39;
+    let t43 = t24 * t24;
+    let t44 = s_q6 * t24;
+    let t45 = t23 * t44;
+    let t46 = t29 * t29;
+    let t47 = s_q8 * t29;
+    let t48 = t28 * t47;
+    let t49 = t39 * t41;
+    let t50 = t39 * t40;
+    let t51 = s_q6 * s_q6;
+    let t52 = s_q8 * s_q8;
+    let t53 = s_q9 * s_q10;
+    let t54 = c_q10 * t53;
+    let t55 = s_q10 * s_q10;
+    let t56 = c_q6 * c_q6;
+    let t57 = c_q5 * c_q6;
+    let t58 = 0.00001 * t51 + 0.00675 * t56;
+    let inv0 = 1.0 / t58;
+    let t59 = c_q8 * c_q8;
+    let t60 = c_q7 * c_q8;
+    let t61 = 0.00001 * t52 + 0.00675 * t59;
+    let inv1 = 1.0 / t61;
+    let t62 = s_q10 * c_q10;
+    let t63 = c_q9 * t62;
+    let t64 = c_q4 * t54;
+    let t65 = t7 * c_q10;
+    let t66 = c_q9 * c_q10;
+    let t67 = 0.000935 * (t6 * t62 + t64);
+    let t68 = 0.003 * s_q3 * (t65 + t6 * c_q10) + t67;
+    let t69 = c_q10 * c_q10;
+    let t70 = 0.00019 * t55 + 0.001125 * t69;
+    let inv2 = 1.0 / t70;
+    let t71 = c_q4 * (0.00094 * c_q9 - 0.00675 * c_q10) - 0.00094 * t9;
+    let t72 = t71
+        - 0.2 * (0.015 * c_q3 * c_q10 - 0.015 * s_q3 * (t10 * s_q10 - s_q4 * t53));
+    let t73 = -9.81 * (c_q0 * s_q3 + t1);
+    let t74 = -9.81 * c_q6 * (t2 + c_q1 * s_q5);
+    let t75 = -9.81 * c_q8 * (t4 + c_q2 * s_q7);
+    let t76 = 0.0225 * (t43 + qd[6] * qd[6]);
+    let t77 = 0.0225 * (t46 + qd[8] * qd[8]);
+    let t78 = 0.015 * (t41 * t41 + t40 * t40);
+    let t79 = c_q10 * t40;
+    let t80 = t41 * t79;
+    let t81 = s_q10 * t40;
+    let t82 = 0.0045 * t57 + 0.00675 - 0.00674 * t51;
+    let t83 = 0.0045 * t60 + 0.00675 - 0.00674 * t52;
+    let t84 = 0.1575 - 0.015 * t66;
+    let t85 = 0.00675 - 0.00674 * t51;
+    let inv3 = 1.0 / t85;
+    let t86 = 0.00675 - 0.00674 * t52;
+    let inv4 = 1.0 / t86;
+    let t87 = s_q6 * t23;
+    let t88 = s_q8 * t28;
+    let t89 = t11 * qd[9] + qd[4] * (t10 - t9);
+    let t90 = t41 * t62;
+    let t91 = c_q10 * t41;
+    let t92 = t8 * t91 + t11 * t39;
+    let t93 = c_q10 * qd[10];
+    let t94 = t8 * t93 + s_q10 * t89;
+    let t95 = c_q4 * t18;
+    let t96 = c_q3 * qd[0];
+    let t97 = s_q4 * t96;
+    let t98 = 0.9 * t95 + 0.4 * t97;
+    let t99 = c_q4 * t19;
+    let t100 = -0.4 * c_q4 * t96 - 0.9 * t99;
+    let t101 = 0.00094 * t92 + 0.000935 * t94;
+    let t102 = t101 - 0.015 * (c_q9 * t98 - s_q9 * t100);
+    let t103 = 0.00019 * (t89 + t11 * t37) - 0.000005 * (t8 * t90 + t11 * t79);
+    let t104 = s_q10 * t102 + t103;
+    let t105 = s_q10 * t39;
+    let t106 = t8 * (t79 + t105);
+    let t107 = t8 * qd[9] + qd[4] * (t7 + t6);
+    let t108 = s_q3 * qd[0];
+    let t109 = 0.000935 * t106 + 0.00094 * t107;
+    let t110 = 0.015
+        * (c_q10 * (0.9 * t13 - 0.4 * t108) + s_q10 * (s_q9 * t98 + c_q9 * t100)) - t109;
+    let t111 = s_q10 * t41;
+    let t112 = c_q6 * t12;
+    let t113 = s_q5 * qd[1];
+    let t114 = 0.045 * c_q5 * t12 + 0.045 * s_q5 * (s_q6 * t44 + t56 * t24);
+    let t115 = c_q5 * qd[1];
+    let t116 = c_q8 * t15;
+    let t117 = s_q7 * qd[2];
+    let t118 = 0.045 * c_q7 * t15 + 0.045 * s_q7 * (s_q8 * t47 + t59 * t29);
+    let t119 = c_q7 * qd[2];
+    let t120 = t101 - 0.0135 * (t10 * t18 + t7 * t19);
+    let t121 = t103 + s_q10 * t120;
+    let t122 = 0.015 * (0.9 * c_q10 * t13 + 0.9 * s_q10 * (t7 * t18 - t10 * t19)) - t109;
+    let t123 = s_q10 * t33;
+    let t124 = t123 - s_q10 * qd[10];
+    let t125 = 0.000935 * t124 - 0.00094 * t111;
+    let t126 = t125 - 0.0135 * s_q9 * qd[4];
+    let t127 = 0.00038 * t33 - 0.000005 * c_q10 * t91;
+    let t128 = s_q10 * t126 + t127;
+    let t129 = c_q10 * t39;
+    let t130 = t129 - t81;
+    let t131 = -t32;
+    let t132 = c_q9 * s_q10;
+    let t133 = 0.000935 * t130 - 0.00094 * t131;
+    let t134 = 0.0135 * (c_q10 * t18 - qd[4] * t132) - t133;
+    let t135 = c_q6 * qd[6];
+    let t136 = c_q8 * qd[8];
+    let t137 = t127 + s_q10 * t125;
+    let t138 = 0.001875 * t105 - 0.000005 * t79;
+    let t139 = qd[0] * t96;
+    let t140 = qd[0] * t108;
+    let t141 = qd[1] * t115;
+    let t142 = qd[1] * t113;
+    let t143 = qd[2] * t119;
+    let t144 = qd[2] * t117;
+    let t145 = c_q9 * t35 + 0.45 * s_q9 * t36;
+    let t146 = 0.45 * c_q9 * t36 - s_q9 * t35;
+    let t147 = t40 * (0.00019 * qd[10] - 0.000185 * t41);
+    let t148 = -0.001125 * t42 - 0.00075 * t49;
+    let t149 = 0.00007978723404255319 * t50 - 15.957446808510639 * tau[10];
+    let t150 = 0.06063829787234042 * t55 + 0.3 * t69;
+    let t151 = 0.3 * t55 + 0.06063829787234042 * t69;
+    let t152 = tau[9] + c_q10 * t148 - s_q10 * t147;
+    let t153 = 0.3 - 0.000225 * c_q10 * c_q10 * inv2;
+    let t154 = 0.000014025 * c_q10 * t62 * inv2 - 0.015 * s_q10;
+    let t155 = 0.001125 * t55 + 0.00019 * t69 - 0.000000874225 * t62 * t62 * inv2;
+    let t156 = s_q10 * t149 + 0.1077127659574468 * t21 * t62 - c_q10 * t78 - t145 * t150;
+    let t157 = c_q10 * t149 + 0.2393617021276596 * t62 * t145 + s_q10 * t78
+        - 0.45 * t21 * t151;
+    let t158 = 0.015 * (t42 + t49 + c_q10 * inv2 * t152) - t146 * t153 - t38 * t154;
+    let t159 = c_q10 * t147 + s_q10 * t148 - t146 * t154 - t38 * t155
+        - 0.000935 * t62 * inv2 * t152;
+    let t160 = s_q9 * c_q9;
+    let t161 = t160 * (t150 - t153);
+    let t162 = s_q9 * s_q9 * t150 + c_q9 * c_q9 * t153;
+    let t163 = c_q9 * t154;
+    let t164 = s_q9 * t163;
+    let t165 = c_q9 * t163;
+    let t166 = 0.1077127659574468 * t54 + t164;
+    let t167 = 0.45 * t166;
+    let t168 = 0.45 * t162 + 0.0225;
+    let t169 = 0.2025 * t162 + 0.00675;
+    let inv5 = 1.0 / t169;
+    let t170 = s_q9 * t156 + c_q9 * t158;
+    let t171 = 0.025 * t52 + 0.1 * t59;
+    let t172 = 0.01348 * qd[8] * t47 + tau[7];
+    let t173 = 0.1 - 0.00050625 * c_q8 * c_q8 * inv1;
+    let t174 = s_q7 * c_q7;
+    let t175 = s_q7 * s_q7 * t171 + c_q7 * c_q7 * t173;
+    let t176 = 0.04 * t175 + 0.002;
+    let inv6 = 1.0 / t176;
+    let t177 = 0.025 * t51 + 0.1 * t56;
+    let t178 = 0.01348 * qd[6] * t44 + tau[5];
+    let t179 = 0.1 - 0.00050625 * c_q6 * c_q6 * inv0;
+    let t180 = s_q5 * c_q5;
+    let t181 = s_q5 * s_q5 * t177 + c_q5 * c_q5 * t179;
+    let t182 = 0.04 * t181 + 0.002;
+    let inv7 = 1.0 / t182;
+    let t183 = 0.45 * t170 + tau[4] - 0.00674 * t36 - tau[9];
+    let t184 = t161 - 0.45 * t161 * t168 * inv5;
+    let t185 = -0.2025 * t161 * t165 * inv5 - t164;
+    let t186 = 0.1077127659574468 * t63 - s_q9 * s_q9 * t154 - 0.45 * t161 * t167 * inv5;
+    let t187 = t165 - 0.45 * t165 * t168 * inv5;
+    let t188 = t166 - t167 * t168 * inv5;
+    let t189 = 0.1077127659574468 * t54 * t167 * inv5 - 0.45 * t151 - 0.0225;
+    let t190 = c_q9 * c_q9 * t155 + 0.00001 - 0.2025 * t165 * t165 * inv5;
+    let t191 = t155 * t160 - 0.45 * t165 * t167 * inv5;
+    let t192 = 0.2025 * t151 + s_q9 * s_q9 * t155 + 0.00675 - t167 * t167 * inv5;
+    let t193 = t54 * t165;
+    let t194 = 0.048470744680851066 * s_q4 * inv5 * t193 + c_q4 * t189;
+    let t195 = c_q4 * (s_q4 * t185 + c_q4 * t186) - s_q4 * (s_q4 * t187 + c_q4 * t188);
+    let t196 = s_q4 * (s_q4 * t190 + c_q4 * t191) + c_q4 * (s_q4 * t191 + c_q4 * t192);
+    let inv8 = 1.0 / t196;
+    let t197 = tau[3]
+        + s_q4
+            * (c_q9 * t159 + s_q9 * tau[10] + t21 * t191 - t20 * t190
+                - 0.45 * t165 * inv5 * t183)
+        + c_q4
+            * (s_q9 * t159 + t21 * (0.00674 + t192) - 0.45 * t157 - c_q9 * tau[10]
+                - t20 * t191 - t167 * inv5 * t183);
+    let t198 = c_q4
+        * (c_q4
+            * (c_q9 * c_q9 * t150 + s_q9 * s_q9 * t153 + 0.1
+                - 0.2025 * t161 * t161 * inv5) - s_q4 * t184)
+        - s_q4 * (c_q4 * t184 - s_q4 * (t162 + 0.1 - t168 * t168 * inv5))
+        - t195 * t195 * inv8;
+    let t199 = c_q4
+        * (0.048470744680851066 * t54 * t161 * inv5 - 0.2393617021276596 * t63)
+        - s_q4 * t54 * (0.1077127659574468 * t168 * inv5 - 0.2393617021276596)
+        - t194 * t195 * inv8;
+    let t200 = t151 + 0.1 - t194 * t194 * inv8 - 0.011602039950203712 * t54 * t54 * inv5;
+    let t201 = c_q3 * t199 - s_q3 * t198;
+    let t202 = c_q3 * t200 - s_q3 * t199;
+    let t203 = c_q3 * t202 - s_q3 * t201;
+    let t204 = 0.04 * t203 + 0.002;
+    let inv9 = 1.0 / t204;
+    let t205 = tau[0] - tau[3]
+        - 0.2
+            * (c_q3
+                * (t157 + 0.2 * (t139 * t199 + t140 * t200) + t21 * (t189 - 0.0225)
+                    + inv5
+                        * (0.1077127659574468 * t54 * t183
+                            - 0.048470744680851066 * t20 * t193) - t194 * inv8 * t197)
+                - s_q3
+                    * (c_q4
+                        * (c_q9 * t156 + t21 * t186 - 0.05 * t35 - s_q9 * t158
+                            - t20 * t185 - 0.45 * t161 * inv5 * t183)
+                        + 0.2 * (t139 * t198 + t140 * t199)
+                        - s_q4
+                            * (t170 + t21 * t188 - 0.0225 * t36 - t20 * t187
+                                - t168 * inv5 * t183) - t195 * inv8 * t197))
+        - 1.962 * s_q0 * (c_q3 * t201 + s_q3 * t202)
+        - 9.81 * c_q0 * (-0.2 * t203 - 0.015);
+    let t206 = inv9 * t205;
+    let t207 = tau[1] - tau[5]
+        - 0.2
+            * (c_q5 * (0.2 * t142 * t179 + 0.0225 * c_q6 * inv0 * t178 - 0.045 * t26)
+                - s_q5
+                    * (c_q6 * t76 + 0.2 * t141 * t177
+                        - s_q6
+                            * (-0.000033333333333333335 * t45
+                                - 3.3333333333333335 * tau[6])))
+        - 1.962 * s_q1 * t180 * (t179 - t177) - 9.81 * c_q1 * (-0.2 * t181 - 0.015);
+    let t208 = inv7 * t207;
+    let t209 = tau[2] - tau[7]
+        - 0.2
+            * (c_q7 * (0.2 * t144 * t173 + 0.0225 * c_q8 * inv1 * t172 - 0.045 * t31)
+                - s_q7
+                    * (c_q8 * t77 + 0.2 * t143 * t171
+                        - s_q8
+                            * (-0.000033333333333333335 * t48
+                                - 3.3333333333333335 * tau[8])))
+        - 1.962 * s_q2 * t174 * (t173 - t171) - 9.81 * c_q2 * (-0.2 * t175 - 0.015);
+    let t210 = inv6 * t209;
+    let t211 = 9.81 * c_q0 - 0.2 * t206;
+    let t212 = s_q3 * t211;
+    let t213 = c_q3 * t211;
+    let t214 = -9.81 * t1 - 0.2 * t139 - t212;
+    let t215 = t213 - 9.81 * t0 - 0.2 * t140;
+    let t216 = t206 + inv8 * (t197 - t195 * t214 - t194 * t215 - t196 * inv9 * t205);
+    let t217 = s_q4 * t214;
+    let t218 = t20 + s_q4 * t216;
+    let t219 = c_q4 * t216 - t21;
+    let t220 = t183 + t168 * t217 + 0.1077127659574468 * t54 * t215 - t167 * t219
+        - 0.45 * (c_q4 * t161 * t214 + t165 * t218);
+    let t221 = inv5 * t220;
+    let t222 = 9.81 * c_q1 - 0.2 * t208;
+    let t223 = s_q5 * t222;
+    let t224 = c_q5 * t222;
+    let t225 = t208
+        + inv0
+            * (t178 + 0.0225 * c_q6 * (t224 - 9.81 * t3 - 0.2 * t142)
+                - t58 * inv7 * t207);
+    let t226 = s_q6 * t225;
+    let t227 = c_q6 * t225;
+    let t228 = 9.81 * c_q2 - 0.2 * t210;
+    let t229 = s_q7 * t228;
+    let t230 = c_q7 * t228;
+    let t231 = t210
+        + inv1
+            * (t172 + 0.0225 * c_q8 * (t230 - 9.81 * t5 - 0.2 * t144)
+                - t61 * inv6 * t209);
+    let t232 = s_q8 * t231;
+    let t233 = c_q8 * t231;
+    let t234 = 0.45 * t221 - t217;
+    let t235 = c_q9 * t219;
+    let t236 = 0.45 * (t21 - t219);
+    let t237 = t38 + s_q9 * t219;
+    let t238 = c_q9 * t218 + t237;
+    let t239 = t221
+        + inv2
+            * (t152 + 0.015 * c_q10 * (t146 + c_q9 * t234 - t7 * t214)
+                - t70 * inv5 * t220 - 0.000935 * t62 * t238);
+    let t240 = t42 + s_q10 * t238 + c_q10 * t239;
+    let t241 = 1063.8297872340424
+        * (0.000935 * t50 + tau[10]
+            - 0.015
+                * (s_q10 * (t145 + t10 * t214 + s_q9 * t234) + c_q10 * (t215 + t236)));
+    let t242 = s_q7 * s_q8;
+    let t243 = s_q5 * s_q6;
+    let t244 = 9.81 * (t0 - c_q0 * c_q3);
+    let t245 = qd[9] * t131;
+    let t246 = -t40;
+    let t247 = 0.001125 - 0.000935 * t55;
+    let inv10 = 1.0 / t247;
+    let t248 = 0.000935 * t55 - 0.00075;
+    let t249 = s_q9 * s_q9 * t248;
+    let t250 = 0.000935 * t55 + 0.0135 * t66;
+    let t251 = 0.015 * s_q3 * s_q10 + c_q3 * (c_q4 * t84 + 0.015 * t9 * c_q10);
+    let t252 = 0.001125 - 0.000935 * t55 - 0.00675 * t66;
+    let t253 = -t244 * (t7 + t6);
+    let t254 = s_q10 * t244 * (t10 - t9) + c_q10 * t73;
+    let t255 = c_q10 * t253;
+    let t256 = 9.81 * s_q6 * (t3 - c_q1 * c_q5);
+    let t257 = 9.81 * s_q8 * (t5 - c_q2 * c_q7);
+    let t258 = t34 - t18 * t18;
+    let t259 = t33 * t93;
+    let t260 = t33 * t91 + t39 * t131;
+    let t261 = t33 * (t79 + t105);
+    let t262 = 0.03 * (t41 * t131 + t33 * t81);
+    let t263 = s_q10 * t262;
+    let t264 = c_q10 * t262;
+    let t265 = t43 - t87 * t87;
+    let t266 = t46 - t88 * t88;
+    let t267 = t41 * t246;
+    let t268 = t39 * t39 + t40 * t246;
+    let t269 = 0.03 * (t11 * t41 + t8 * t81);
+    let t270 = -0.015 * (t107 + t106);
+    let t271 = c_q10 * t270 - s_q10 * t269;
+    let t272 = -0.13499 * t13 - 0.45 * t271;
+    let t273 = c_q10 * t269 + s_q10 * t270;
+    let t274 = -0.015 * (t92 + t94);
+    let t275 = s_q9 * t273 + c_q9 * t274;
+    let t276 = c_q3 * (0.315 * t13 + t271)
+        - s_q3
+            * (c_q4 * (c_q9 * t273 - 0.315 * t99 - s_q9 * t274)
+                - s_q4 * (0.315 * t95 + t275));
+    let t277 = 0.015 * (t131 - t130);
+    let t278 = c_q10 * t277 - 0.03 * t40 * t62;
+    let t279 = 0.03 * c_q10 * t79 + s_q10 * t277;
+    let t280 = 0.015 * (t111 - t124);
+    let t281 = c_q9 * t279 - s_q9 * t280;
+    let t282 = s_q9 * t279 + c_q9 * t280;
+    let t283 = s_q4 * t282;
+    let t284 = 0.03 * (s_q9 * t91 - c_q9 * t39);
+    let t285 = 0.068625 - 0.048470744680851066 * t53 * t53 - t250 - inv10 * t252 * t252;
+    let inv11 = 1.0 / t285;
+    let t286 = 0.000935 * t64 + s_q4 * (0.000935 * t63 - 0.00675 * s_q10);
+    let t287 = t286 - 7.180851063829787 * t53 * t71 - t67 * inv10 * t252;
+    let t288 = 0.2 * s_q3 * (0.015 * t65 - s_q4 * t84) + t286 - t68 * inv10 * t252
+        - 7.180851063829787 * t53 * t72;
+    let t289 = t249
+        + s_q4
+            * (s_q4 * (t250 - 2.0 * t249 - 0.06824)
+                + 2.0 * c_q4 * (0.00675 * s_q9 * c_q10 + t160 * t248)) - 0.0135 * t66;
+    let t290 = t289 + 0.06844 - 1063.8297872340424 * t71 * t71 - t67 * t67 * inv10
+        - inv11 * t287 * t287;
+    let inv12 = 1.0 / t290;
+    let t291 = 0.2 * t251 + t289 + 0.06844 - t67 * t68 * inv10 - inv11 * t287 * t288
+        - 1063.8297872340424 * t71 * t72;
+    let t292 = 0.009 * t60 + 0.01275 - 0.00674 * t52 - 0.003 * t242 * t242
+        - t83 * t83 * inv4;
+    let inv13 = 1.0 / t292;
+    let t293 = 0.009 * t57 + 0.01275 - 0.00674 * t51 - 0.003 * t243 * t243
+        - t82 * t82 * inv3;
+    let inv14 = 1.0 / t293;
+    let t294 = 0.4 * t251 + t289 + 0.08644 - t68 * t68 * inv10 - inv11 * t288 * t288
+        - inv12 * t291 * t291 - 1063.8297872340424 * t72 * t72;
+    let inv15 = 1.0 / t294;
+    let t295 = 7.180851063829787 * t53 * inv11 * t287 - 1063.8297872340424 * t71;
+    let t296 = 7.180851063829787 * t53 * inv11 * t288 - 1063.8297872340424 * t72
+        - inv12 * t291 * t295;
+    let t297 = inv15 * t296;
+    let t298 = inv12 * (t295 - t291 * inv15 * t296);
+    let t299 = inv11 * (-7.180851063829787 * t53 - t287 * t298 - t288 * inv15 * t296);
+    let t300 = -inv10 * (t252 * t299 + t67 * t298 + t68 * inv15 * t296);
+    let t301 = inv10 * (t252 * inv11 * t287 - t67);
+    let t302 = inv10 * (t252 * inv11 * t288 - t68) - inv12 * t291 * t301;
+    let t303 = inv15 * t302;
+    let t304 = inv12 * (t301 - t291 * inv15 * t302);
+    let t305 = -inv11 * (inv10 * t252 + t287 * t304 + t288 * inv15 * t302);
+    let t306 = 0.6666666666666666 * (t242 * inv13);
+    let t307 = -0.6666666666666666 * (t83 * inv4 * t242 * inv13);
+    let t308 = -t83 * inv4 * inv13;
+    let t309 = 0.6666666666666666 * (t243 * inv14);
+    let t310 = -0.6666666666666666 * (t82 * inv3 * t243 * inv14);
+    let t311 = -t82 * inv3 * inv14;
+    let t312 = inv11 * (t287 * inv12 * t291 - t288);
+    let t313 = inv15 * t312;
+    let t314 = -inv12 * (inv11 * t287 + t291 * inv15 * t312);
+    let t315 = -inv12 * t291 * inv15;
+    let t316 = s_q3 * t16 + t213;
+    let t317 = t316 * (t7 + t6);
+    let t318 = c_q3 * t16 - t212;
+    let t319 = c_q10 * t318 - s_q10 * t316 * (t10 - t9);
+    let t320 = 0.015 * (t241 - t50);
+    let t321 = c_q10 * t78 + s_q10 * t320;
+    let t322 = -0.015 * (t49 + t240);
+    let t323 = c_q9 * t321 - s_q9 * t322;
+    let t324 = 0.35 * t35 + t323;
+    let t325 = t36 + t221;
+    let t326 = s_q9 * t321 + c_q9 * t322;
+    let t327 = 0.1575 * t325 + t326;
+    let t328 = c_q10 * t320 - s_q10 * t78;
+    let t329 = c_q4 * t318;
+    let t330 = t35 + t329;
+    let t331 = s_q4 * t318;
+    let t332 = 0.45 * t325 - t331;
+    let t333 = c_q9 * t332 - s_q9 * t330;
+    let t334 = 0.00094 * t49 + 0.000935 * t240 - 0.015 * t333;
+    let t335 = s_q10 * t334;
+    let t336 = 0.00019 * (t33 * t37 + t238) + t335 - 0.000005 * t80;
+    let t337 = c_q9 * t330 + s_q9 * t332;
+    let t338 = t236 + t316;
+    let t339 = 0.00094 * t241 + 0.015 * (s_q10 * t337 + c_q10 * t338) - 0.000935 * t50;
+    let t340 = c_q9 * t336 - s_q9 * t339;
+    let t341 = s_q9 * t336 + c_q9 * t339;
+    let t342 = -t218;
+    let t343 = t235 + t245 + s_q9 * t342;
+    let t344 = 0.9 * t36 - t331;
+    let t345 = 0.45 * t258 - t329;
+    let t346 = t259 + s_q10 * t343;
+    let t347 = 0.00094 * t260 + 0.000935 * t346 - 0.015 * (c_q9 * t345 - s_q9 * t344);
+    let t348 = 0.00019 * t37 * t131 - 0.000005 * (t33 * t90 + t79 * t131);
+    let t349 = 0.00019 * t343 + s_q10 * t347 + t348;
+    let t350 = t20 - t342;
+    let t351 = c_q9 * t342 - t237;
+    let t352 = 0.00094 * t351
+        + 0.015 * (s_q10 * (c_q9 * t344 + s_q9 * t345) + 0.45 * c_q10 * t350)
+        - 0.000935 * t261;
+    let t353 = 0.015 * (t351 - t261);
+    let t354 = c_q10 * t353 - t263;
+    let t355 = t264 + s_q10 * t353;
+    let t356 = -0.015 * (t260 + t346);
+    let t357 = s_q9 * t355 + c_q9 * t356;
+    let t358 = t235 + t245 - s_q9 * t218;
+    let t359 = t259 + s_q10 * t358;
+    let t360 = 0.00094 * t260 + 0.000935 * t359 + 0.015 * t337;
+    let t361 = t348 + s_q10 * t360 + 0.00019 * t358;
+    let t362 = 0.015 * s_q10 * t333 - 0.00094 * t238 - 0.000935 * t261;
+    let t363 = -0.015 * (t238 + t261);
+    let t364 = c_q10 * t363 - t263;
+    let t365 = t264 + s_q10 * t363;
+    let t366 = -0.015 * (t260 + t359);
+    let t367 = t323 + s_q9 * t365 + c_q9 * t366;
+    let t368 = c_q10 * t238 + qd[10] * t246 - s_q10 * t239;
+    let t369 = 0.00094 * t267 + 0.000935 * t368;
+    let t370 = c_q10 * t334 + s_q10 * t369 - 0.000005 * (t39 * t91 - t41 * t81);
+    let t371 = 0.000935 * t268 - 0.015 * (c_q10 * t337 - s_q10 * t338);
+    let t372 = -0.03 * t39 * t81 - 0.015 * c_q10 * t268 - t321;
+    let t373 = 0.03 * t39 * t79 + t328 - 0.015 * s_q10 * t268;
+    let t374 = -0.015 * (t267 + t368);
+    let t375 = s_q9 * t373 + c_q9 * t374;
+    let t376 = c_q6 * (c_q5 * t22 - t223);
+    let t377 = 0.000033333333333333335 * t45
+        + 3.3333333333333335
+            * (tau[6] + 0.0225 * s_q6 * (-9.81 * t2 - 0.2 * t141 - t223));
+    let t378 = s_q5 * t22 + t224;
+    let t379 = c_q8 * (c_q7 * t27 - t229);
+    let t380 = 0.000033333333333333335 * t48
+        + 3.3333333333333335
+            * (tau[8] + 0.0225 * s_q8 * (-9.81 * t4 - 0.2 * t143 - t229));
+    let t381 = s_q7 * t27 + t230;
+    let t382 = c_q10 * t317;
+    let t383 = s_q6 * t378;
+    let t384 = s_q8 * t381;
+    let t385 = 0.01349 * t24 * t135
+        + s_q6 * (0.00674 * t227 + 0.00001 * t26 - 0.01349 * t26 - 0.0225 * t378)
+        - c_q6 * (0.00001 * t25 - 0.00674 * t226);
+    let t386 = -0.00001 * t112 - c_q6 * (0.009 * t113 - 0.01349 * t12);
+    let t387 = 0.0225 * t376 - 0.00674 * t265;
+    let t388 = -0.01348 * t44 - 0.009 * s_q6 * t115;
+    let t389 = 0.01349 * t29 * t136
+        + s_q8 * (0.00674 * t233 + 0.00001 * t31 - 0.01349 * t31 - 0.0225 * t381)
+        - c_q8 * (0.00001 * t30 - 0.00674 * t232);
+    let t390 = -0.00001 * t116 - c_q8 * (0.009 * t117 - 0.01349 * t15);
+    let t391 = 0.0225 * t379 - 0.00674 * t266;
+    let t392 = -0.01348 * t47 - 0.009 * s_q8 * t119;
+    let t393 = 0.00019 * (t33 * t33 + t32 * t131)
+        - 0.000005 * (t111 * t123 + t81 * t131);
+    let t394 = t393 - c_q10 * t347;
+    let t395 = t393 - c_q10 * t360;
+    let t396 = t335 - 0.000005 * (t80 + t39 * t111) - c_q10 * t369;
+    let t397 = 0.00019 * (t8 * t33 + t11 * t32)
+        - 0.000005 * (t8 * s_q10 * t111 + t11 * t81);
+    let t398 = t397 - c_q10 * t102;
+    let t399 = t397 - c_q10 * t120;
+    let t400 = -0.000005 * t90 - c_q10 * t126;
+    let t401 = -0.000005 * t90 - c_q10 * t125;
+    let t402 = -0.000005 * t81 - 0.001875 * t129;
+    let t403 = 0.1575 * s_q4 * t244 + 0.015 * (t255 - inv10 * t252 * t255)
+        + 0.1077127659574468 * t53 * t254;
+    let t404 = 0.015 * s_q4 * (t132 * t253 + s_q9 * t254)
+        - c_q4 * (0.015 * (c_q9 * t254 - t53 * t253) - 0.1575 * t73);
+    let t405 = 15.957446808510639 * t71 * t254 + t404 - 0.015 * t67 * inv10 * t255
+        - inv11 * t287 * t403;
+    let t406 = t404 + 15.957446808510639 * t72 * t254 - 0.93195 * s_q0
+        - inv11 * t288 * t403 - inv12 * t291 * t405 - 0.015 * t68 * inv10 * t255;
+    let t407 = inv12 * (t405 - t291 * inv15 * t406);
+    let t408 = inv11 * (t403 - t287 * t407 - t288 * inv15 * t406);
+    let t409 = 0.0225 * (t74 - t74 * t82 * inv3) + 0.015 * t243 * t256 - 0.34335 * s_q1;
+    let t410 = 0.0225 * (t75 - t75 * t83 * inv4) + 0.015 * t242 * t257 - 0.34335 * s_q2;
+    let t411 = 0.015 * (t382 - inv10 * t252 * t382) + 0.1077127659574468 * t53 * t319
+        - 0.1575 * s_q4 * t316;
+    let t412 = 0.015 * s_q4 * (t132 * t317 + s_q9 * t319)
+        - c_q4 * (0.015 * (c_q9 * t319 - t53 * t317) - 0.1575 * t318);
+    let t413 = 15.957446808510639 * t71 * t319 + t412 - 0.015 * t67 * inv10 * t382
+        - inv11 * t287 * t411;
+    let t414 = t412 + 15.957446808510639 * t72 * t319
+        - 0.2 * (c_q3 * (c_q4 * t324 - s_q4 * t327) + s_q3 * (0.35 * t236 + t328))
+        - inv11 * t288 * t411 - inv12 * t291 * t413 - 0.015 * t68 * inv10 * t382;
+    let t415 = inv12 * (t413 - t291 * inv15 * t414);
+    let t416 = inv11 * (t411 - t287 * t415 - t288 * inv15 * t414);
+    let t417 = 0.1575 * t329 + t394 + 7.180851063829787 * t53 * t352 - 0.06749 * t258
+        - 0.45 * t357 - inv10 * t252 * t394;
+    let t418 = s_q4
+        * (t341 + 0.0675 * t21 + 0.06749 * t219 + s_q9 * t352 - 0.13499 * t21
+            - 0.1575 * t316 - 0.45 * t328 - c_q9 * t349)
+        - c_q4
+            * (0.0675 * t20 + t340 + s_q9 * t349 + c_q9 * t352 - 0.06749 * t218
+                - 0.13499 * t20 - 0.45 * t354);
+    let t419 = t418 + 1063.8297872340424 * t71 * t352 - t67 * inv10 * t394
+        - inv11 * t287 * t417;
+    let t420 = 0.2
+        * (c_q3 * (0.1575 * t350 + t354)
+            - s_q3
+                * (c_q4 * (0.315 * t36 + c_q9 * t355 - s_q9 * t356 - t327)
+                    - s_q4 * (t324 + 0.1575 * t258 + t357))) + t418
+        + 1063.8297872340424 * t72 * t352 - t68 * inv10 * t394 - inv11 * t288 * t417
+        - inv12 * t291 * t419;
+    let t421 = inv12 * (t419 - t291 * inv15 * t420);
+    let t422 = inv11 * (t417 - t287 * t421 - t288 * inv15 * t420);
+    let t423 = 0.0225 * (t376 - t82 * inv3 * t376)
+        + 0.2
+            * (c_q5 * (c_q6 * t76 + s_q6 * t377) - s_q5 * (0.045 * t26 - 0.0225 * t227))
+        - 0.015 * t243 * t383;
+    let t424 = 0.2
+        * (c_q5 * (0.045 * t25 + 0.0225 * t226)
+            - s_q5 * (0.045 * t24 * t44 - c_q6 * t377 - s_q6 * (0.0225 * t265 - t76)))
+        + t385 + 0.6666666666666666 * t243 * t387 - t82 * inv3 * t385;
+    let t425 = 0.0225 * (t379 - t83 * inv4 * t379)
+        + 0.2
+            * (c_q7 * (c_q8 * t77 + s_q8 * t380) - s_q7 * (0.045 * t31 - 0.0225 * t233))
+        - 0.015 * t242 * t384;
+    let t426 = 0.2
+        * (c_q7 * (0.045 * t30 + 0.0225 * t232)
+            - s_q7 * (0.045 * t29 * t47 - c_q8 * t380 - s_q8 * (0.0225 * t266 - t77)))
+        + t389 + 0.6666666666666666 * t242 * t391 - t83 * inv4 * t389;
+    let t427 = t395 + 7.180851063829787 * t53 * t362 - 0.45 * t367 - inv10 * t252 * t395;
+    let t428 = s_q4 * (c_q9 * t361 - t341 - s_q9 * t362)
+        + c_q4 * (t340 + s_q9 * t361 + c_q9 * t362 - 0.45 * t364);
+    let t429 = 1063.8297872340424 * t71 * t362 - t428 - t67 * inv10 * t395
+        - inv11 * t287 * t427;
+    let t430 = 0.2
+        * (c_q3 * t364
+            - s_q3 * (c_q4 * (c_q9 * t365 - t326 - s_q9 * t366) - s_q4 * t367))
+        + 1063.8297872340424 * t72 * t362 - t428 - t68 * inv10 * t395
+        - inv11 * t288 * t427 - inv12 * t291 * t429;
+    let t431 = inv12 * (t429 - t291 * inv15 * t430);
+    let t432 = inv11 * (t427 - t287 * t431 - t288 * inv15 * t430);
+    let t433 = t396 - 0.45 * t375 - inv10 * t252 * t396 - 7.180851063829787 * t53 * t371;
+    let t434 = s_q4 * (c_q9 * t370 + s_q9 * t371)
+        + c_q4 * (s_q9 * t370 - c_q9 * t371 - 0.45 * t372);
+    let t435 = -1063.8297872340424 * t71 * t371 - t434 - t67 * inv10 * t396
+        - inv11 * t287 * t433;
+    let t436 = 0.2
+        * (c_q3 * t372 - s_q3 * (c_q4 * (c_q9 * t373 - s_q9 * t374) - s_q4 * t375))
+        - t434 - t68 * inv10 * t396 - inv11 * t288 * t433 - inv12 * t291 * t435
+        - 1063.8297872340424 * t72 * t371;
+    let t437 = inv12 * (t435 - t291 * inv15 * t436);
+    let t438 = inv11 * (t433 - t287 * t437 - t288 * inv15 * t436);
+    let t439 = -0.13498 * t95 - 0.45 * t275;
+    let t440 = t398 + t439 + 7.180851063829787 * t53 * t110 - 0.063 * t97
+        - inv10 * t252 * t398;
+    let t441 = s_q4 * (0.00001 * t14 + c_q9 * t104 - s_q9 * t110)
+        + c_q4 * (0.063 * t108 + s_q9 * t104 + c_q9 * t110 + t272);
+    let t442 = 1063.8297872340424 * t71 * t110 - t441 - t67 * inv10 * t398
+        - inv11 * t287 * t440;
+    let t443 = 0.2 * t276 + 1063.8297872340424 * t72 * t110 - t441 - t68 * inv10 * t398
+        - inv11 * t288 * t440 - inv12 * t291 * t442;
+    let t444 = inv12 * (t442 - t291 * inv15 * t443);
+    let t445 = inv11 * (t440 - t287 * t444 - t288 * inv15 * t443);
+    let t446 = 0.2 * t114 + t386 + 0.6666666666666666 * t243 * t388 - t82 * inv3 * t386;
+    let t447 = 0.2 * t118 + t390 + 0.6666666666666666 * t242 * t392 - t83 * inv4 * t390;
+    let t448 = t399 + t439 + 7.180851063829787 * t53 * t122 - inv10 * t252 * t399;
+    let t449 = s_q4 * (0.00001 * t14 + c_q9 * t121 - s_q9 * t122)
+        + c_q4 * (s_q9 * t121 + c_q9 * t122 + t272);
+    let t450 = 1063.8297872340424 * t71 * t122 - t449 - t67 * inv10 * t399
+        - inv11 * t287 * t448;
+    let t451 = 0.2 * t276 + 1063.8297872340424 * t72 * t122 - t449 - t68 * inv10 * t399
+        - inv11 * t288 * t448 - inv12 * t291 * t450;
+    let t452 = inv12 * (t450 - t291 * inv15 * t451);
+    let t453 = inv11 * (t448 - t287 * t452 - t288 * inv15 * t451);
+    let t454 = t400 + 7.180851063829787 * t53 * t134 - 0.45 * t282 - inv10 * t252 * t400;
+    let t455 = s_q4 * (0.00001 * t19 + c_q9 * t128 - s_q9 * t134)
+        + c_q4 * (s_q9 * t128 + c_q9 * t134 - 0.13499 * t18 - 0.45 * t278);
+    let t456 = 1063.8297872340424 * t71 * t134 - t455 - t67 * inv10 * t400
+        - inv11 * t287 * t454;
+    let t457 = 0.2
+        * (c_q3 * (0.315 * t18 + t278) - s_q3 * (c_q4 * (t281 - 0.315 * qd[4]) - t283))
+        + 1063.8297872340424 * t72 * t134 - t455 - t68 * inv10 * t400
+        - inv11 * t288 * t454 - inv12 * t291 * t456;
+    let t458 = inv12 * (t456 - t291 * inv15 * t457);
+    let t459 = inv11 * (t454 - t287 * t458 - t288 * inv15 * t457);
+    let t460 = 0.01348 * (t112 - t82 * inv3 * t112) + 0.2 * t114
+        - 0.008986666666666667 * t44 * t243;
+    let t461 = 0.01348 * (t44 - t44 * t82 * inv3) + 0.009 * (c_q5 * t87 + s_q5 * t135);
+    let t462 = 0.01348 * (t116 - t83 * inv4 * t116) + 0.2 * t118
+        - 0.008986666666666667 * t47 * t242;
+    let t463 = 0.01348 * (t47 - t47 * t83 * inv4) + 0.009 * (c_q7 * t88 + s_q7 * t136);
+    let t464 = t401 - 0.45 * t282 - inv10 * t252 * t401 - 7.180851063829787 * t53 * t133;
+    let t465 = s_q4 * (c_q9 * t137 + s_q9 * t133)
+        + c_q4 * (s_q9 * t137 - c_q9 * t133 - 0.45 * t278);
+    let t466 = -1063.8297872340424 * t71 * t133 - t465 - t67 * inv10 * t401
+        - inv11 * t287 * t464;
+    let t467 = 0.2 * (c_q3 * t278 - s_q3 * (c_q4 * t281 - t283)) - t465
+        - t68 * inv10 * t401 - inv11 * t288 * t464 - inv12 * t291 * t466
+        - 1063.8297872340424 * t72 * t133;
+    let t468 = inv12 * (t466 - t291 * inv15 * t467);
+    let t469 = inv11 * (t464 - t287 * t468 - t288 * inv15 * t467);
+    let t470 = t402 - 0.45 * t284 - inv10 * t252 * t402;
+    let t471 = -t6 * t138 - c_q4 * (0.0135 * t111 + s_q9 * t138);
+    let t472 = t471 - t67 * inv10 * t402 - inv11 * t287 * t470;
+    let t473 = 0.2
+        * (-0.03 * c_q3 * t111
+            - s_q3 * (0.03 * c_q4 * (c_q9 * t91 + s_q9 * t39) - s_q4 * t284)) + t471
+        - t68 * inv10 * t402 - inv11 * t288 * t470 - inv12 * t291 * t472;
+    let t474 = inv12 * (t472 - t291 * inv15 * t473);
+    let t475 = inv11 * (t470 - t287 * t474 - t288 * inv15 * t473);
+    (
+        [
+            [
+                inv15 * t406,
+                0.0,
+                0.0,
+                inv15 * t414,
+                inv15 * t420,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv15 * t430,
+                inv15 * t436,
+            ],
+            [
+                0.0,
+                inv14 * t409,
+                0.0,
+                0.0,
+                0.0,
+                inv14 * t423,
+                inv14 * t424,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                inv13 * t410,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv13 * t425,
+                inv13 * t426,
+                0.0,
+                0.0,
+            ],
+            [t407, 0.0, 0.0, t415, t421, 0.0, 0.0, 0.0, 0.0, t431, t437],
+            [t408, 0.0, 0.0, t416, t422, 0.0, 0.0, 0.0, 0.0, t432, t438],
+            [
+                0.0,
+                inv3 * (0.0225 * t74 - t82 * inv14 * t409),
+                0.0,
+                0.0,
+                0.0,
+                inv3 * (0.0225 * t376 - t82 * inv14 * t423),
+                inv3 * (t385 - t82 * inv14 * t424),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                3.3333333333333335 * t256 + 0.6666666666666666 * t243 * inv14 * t409,
+                0.0,
+                0.0,
+                0.0,
+                0.6666666666666666 * t243 * inv14 * t423 - 3.3333333333333335 * t383,
+                148.14814814814815 * t387 + 0.6666666666666666 * t243 * inv14 * t424,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                inv4 * (0.0225 * t75 - t83 * inv13 * t410),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv4 * (0.0225 * t379 - t83 * inv13 * t425),
+                inv4 * (t389 - t83 * inv13 * t426),
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                3.3333333333333335 * t257 + 0.6666666666666666 * t242 * inv13 * t410,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.6666666666666666 * t242 * inv13 * t425 - 3.3333333333333335 * t384,
+                148.14814814814815 * t391 + 0.6666666666666666 * t242 * inv13 * t426,
+                0.0,
+                0.0,
+            ],
+            [
+                inv10 * (0.015 * t255 - t252 * t408 - t67 * t407 - t68 * inv15 * t406),
+                0.0,
+                0.0,
+                inv10 * (0.015 * t382 - t252 * t416 - t67 * t415 - t68 * inv15 * t414),
+                inv10 * (t394 - t252 * t422 - t67 * t421 - t68 * inv15 * t420),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv10 * (t395 - t252 * t432 - t67 * t431 - t68 * inv15 * t430),
+                inv10 * (t396 - t252 * t438 - t67 * t437 - t68 * inv15 * t436),
+            ],
+            [
+                -15.957446808510639 * t254 - 7.180851063829787 * t53 * t408
+                    - 1063.8297872340424 * (t71 * t407 + t72 * inv15 * t406),
+                0.0,
+                0.0,
+                -15.957446808510639 * t319 - 7.180851063829787 * t53 * t416
+                    - 1063.8297872340424 * (t71 * t415 + t72 * inv15 * t414),
+                -1063.8297872340424 * (t352 + t71 * t421 + t72 * inv15 * t420)
+                    - 7.180851063829787 * t53 * t422,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -1063.8297872340424 * (t362 + t71 * t431 + t72 * inv15 * t430)
+                    - 7.180851063829787 * t53 * t432,
+                1063.8297872340424 * (t371 - t71 * t437 - t72 * inv15 * t436)
+                    - 7.180851063829787 * t53 * t438,
+            ],
+        ],
+        [
+            [
+                inv15 * t443,
+                0.0,
+                0.0,
+                inv15 * t451,
+                inv15 * t457,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv15 * t467,
+                inv15 * t473,
+            ],
+            [
+                0.0,
+                inv14 * t446,
+                0.0,
+                0.0,
+                0.0,
+                inv14 * t460,
+                inv14 * t461,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                inv13 * t447,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv13 * t462,
+                inv13 * t463,
+                0.0,
+                0.0,
+            ],
+            [t444, 0.0, 0.0, t452, t458, 0.0, 0.0, 0.0, 0.0, t468, t474],
+            [t445, 0.0, 0.0, t453, t459, 0.0, 0.0, 0.0, 0.0, t469, t475],
+            [
+                0.0,
+                inv3 * (t386 - t82 * inv14 * t446),
+                0.0,
+                0.0,
+                0.0,
+                inv3 * (0.01348 * t112 - t82 * inv14 * t460),
+                inv3 * (0.01348 * t44 - t82 * inv14 * t461),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                148.14814814814815 * t388 + 0.6666666666666666 * t243 * inv14 * t446,
+                0.0,
+                0.0,
+                0.0,
+                0.6666666666666666 * t243 * inv14 * t460 - 1.997037037037037 * t44,
+                0.6666666666666666 * (t243 * inv14 * t461),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                inv4 * (t390 - t83 * inv13 * t447),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv4 * (0.01348 * t116 - t83 * inv13 * t462),
+                inv4 * (0.01348 * t47 - t83 * inv13 * t463),
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                148.14814814814815 * t392 + 0.6666666666666666 * t242 * inv13 * t447,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.6666666666666666 * t242 * inv13 * t462 - 1.997037037037037 * t47,
+                0.6666666666666666 * (t242 * inv13 * t463),
+                0.0,
+                0.0,
+            ],
+            [
+                inv10 * (t398 - t252 * t445 - t67 * t444 - t68 * inv15 * t443),
+                0.0,
+                0.0,
+                inv10 * (t399 - t252 * t453 - t67 * t452 - t68 * inv15 * t451),
+                inv10 * (t400 - t252 * t459 - t67 * t458 - t68 * inv15 * t457),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv10 * (t401 - t252 * t469 - t67 * t468 - t68 * inv15 * t467),
+                inv10 * (t402 - t252 * t475 - t67 * t474 - t68 * inv15 * t473),
+            ],
+            [
+                -1063.8297872340424 * (t110 + t71 * t444 + t72 * inv15 * t443)
+                    - 7.180851063829787 * t53 * t445,
+                0.0,
+                0.0,
+                -1063.8297872340424 * (t122 + t71 * t452 + t72 * inv15 * t451)
+                    - 7.180851063829787 * t53 * t453,
+                -1063.8297872340424 * (t134 + t71 * t458 + t72 * inv15 * t457)
+                    - 7.180851063829787 * t53 * t459,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                1063.8297872340424 * (t133 - t71 * t468 - t72 * inv15 * t467)
+                    - 7.180851063829787 * t53 * t469,
+                -7.180851063829787 * t53 * t475
+                    - 1063.8297872340424 * (t71 * t474 + t72 * inv15 * t473),
+            ],
+        ],
+        [
+            [inv15, 0.0, 0.0, t315, t313, 0.0, 0.0, 0.0, 0.0, t303, t297],
+            [0.0, inv14, 0.0, 0.0, 0.0, t311, t309, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, inv13, 0.0, 0.0, 0.0, 0.0, t308, t306, 0.0, 0.0],
+            [
+                t315,
+                0.0,
+                0.0,
+                inv12 + inv12 * inv12 * t291 * t291 * inv15,
+                t314,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t304,
+                t298,
+            ],
+            [
+                t313,
+                0.0,
+                0.0,
+                t314,
+                inv11 - inv11 * (t287 * t314 + t288 * inv15 * t312),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t305,
+                t299,
+            ],
+            [
+                0.0,
+                t311,
+                0.0,
+                0.0,
+                0.0,
+                inv3 + t82 * t82 * inv3 * inv3 * inv14,
+                t310,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                t309,
+                0.0,
+                0.0,
+                0.0,
+                t310,
+                0.4444444444444444 * t243 * t243 * inv14 + 148.14814814814815,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                t308,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv4 + t83 * t83 * inv4 * inv4 * inv13,
+                t307,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                t306,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t307,
+                0.4444444444444444 * t242 * t242 * inv13 + 148.14814814814815,
+                0.0,
+                0.0,
+            ],
+            [
+                t303,
+                0.0,
+                0.0,
+                t304,
+                t305,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                inv10 - inv10 * (t252 * t305 + t67 * t304 + t68 * inv15 * t302),
+                t300,
+            ],
+            [
+                t297,
+                0.0,
+                0.0,
+                t298,
+                t299,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                t300,
+                1063.8297872340424 - 7.180851063829787 * t53 * t299
+                    - 1063.8297872340424 * (t71 * t298 + t72 * inv15 * t296),
+            ],
+        ],
+    )
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

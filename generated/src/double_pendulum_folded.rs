@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `joint1`, `joint2`.
 //!
@@ -37,6 +42,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 2 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 35 | 19 | 0 | 0 | 2 | 2 |
+//! | `gravity_derivatives` | 4 | 4 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix_inverse` | 11 | 5 | 1 | 0 | 1 | 1 |
+//! | `forward_dynamics_derivatives` | 106 | 54 | 2 | 0 | 2 | 2 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -87,6 +96,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -638,6 +651,234 @@ pub fn friction_forces_with(
     qd: &[Real; NV],
 ) -> [Real; NV] {
     [-0.05 * qd[0], -0.05 * qd[1]]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 35,
+    add: 19,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = 9.81 * s_q0 - 0.1 * qdd[0];
+    let t1 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
+    let t2 = qd[0] + qd[1];
+    let t3 = qdd[0] + qdd[1];
+    let t4 = t2 * t2;
+    let t5 = t2 * (0.0670609888 * s_q1 - 0.0000000001287706596 * c_q1);
+    let t6 = qd[0] * (0.00670609888 * s_q1 - 0.00000000001287706596 * c_q1);
+    let t7 = -0.000000000631620085338 * (s_q0 * c_q1 + c_q0 * s_q1)
+        - 0.328934150064 * (c_q0 * c_q1 - s_q0 * s_q1);
+    let t8 = -0.0000000000643853298 * (c_q1 * t0 + s_q1 * t1)
+        - 0.0335304944 * (c_q1 * t1 - s_q1 * t0);
+    (
+        [
+            [
+                t7 - 0.00000569152735461 * s_q0 - 0.4204005295716 * c_q0,
+                t8
+                    + 0.1
+                        * (s_q1 * (-0.0335304944 * t3 - 0.0000000000643853298 * t4)
+                            + c_q1 * (0.0000000000643853298 * t3 - 0.0335304944 * t4)),
+            ],
+            [t7, t8],
+        ],
+        [[t6 - 0.1 * t5, -0.1 * t5], [t6, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 4,
+    add: 4,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = -0.000000000631620085338 * t1 - 0.328934150064 * t2;
+    [[t3 - 0.00000569152735461 * s_q0 - 0.4204005295716 * c_q0, t3], [t3, t3]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 11,
+    add: 5,
+    div: 1,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
+    let t1 = 0.004557856275072 + 0.1 * t0;
+    let t2 = 0.2 * t0 + 0.008636227908704868 - 219.4013895236754 * t1 * t1;
+    let inv0 = 1.0 / t2;
+    let t3 = -219.4013895236754 * (t1 * inv0);
+    [[inv0, t3], [t3, 48136.96972491954 * t1 * t1 * inv0 + 219.4013895236754]]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 106,
+    add: 54,
+    div: 2,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
+    let t1 = qd[0] + qd[1];
+    let t2 = t1 * t1;
+    let t3 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
+    let t4 = 0.004557856275072 + 0.1 * t3;
+    let t5 = c_q0 * s_q1;
+    let t6 = c_q0 * c_q1;
+    let t7 = qd[0] * s_q1;
+    let t8 = qd[0] * c_q1;
+    let t9 = t1 * (0.0670609888 * s_q1 - 0.0000000001287706596 * c_q1);
+    let t10 = qd[0] * t7;
+    let t11 = qd[0] * t8;
+    let t12 = t10 - 0.0000000019202022204599526 * t11;
+    let t13 = c_q1 * (-0.0000000004736595035057242 * s_q1 - 0.24667167783623697 * c_q1)
+        - s_q1
+            * (0.0000000000000000009095220303736504 * s_q1
+                + 0.0000000004736595035057242 * c_q1);
+    let t14 = 9.81 * s_q0
+        - 0.1
+            * ((tau[0] - tau[1]
+                - 0.1
+                    * (c_q1
+                        * (0.0000000000643853298 * t2 + 7.356637062775817 * tau[1]
+                            - 0.024667167783623697 * t12)
+                        - s_q1
+                            * (0.0335304944 * t2 + 0.000000000047365950350572425 * t12
+                                - 0.000000014126230823060104 * tau[1]))
+                - 9.81
+                    * (s_q0 * (-0.1 * t13 - 0.04285428436)
+                        + c_q0
+                            * (0.000000580176081
+                                - 0.1
+                                    * (c_q1
+                                        * (0.0000000004736595035057242 * c_q1
+                                            - 0.24667167783623697 * s_q1)
+                                        - s_q1
+                                            * (0.0000000004736595035057242 * s_q1
+                                                - 0.0000000000000000009095220303736504 * c_q1)))))
+                / (0.01 * t13 + 0.004078371633632868));
+    let t15 = c_q1 * t14;
+    let t16 = s_q1 * t14;
+    let t17 = 219.4013895236754
+        * (tau[1] + 0.0335304944 * (9.81 * t5 + t15 - 0.1 * t10)
+            - 0.0000000000643853298 * (9.81 * t6 - 0.1 * t11 - t16));
+    let t18 = 0.2 * t3 + 0.008636227908704868 - 219.4013895236754 * t4 * t4;
+    let inv0 = 1.0 / t18;
+    let t19 = -219.4013895236754 * (t4 * inv0);
+    let t20 = 0.328934150064 * (t6 - s_q0 * s_q1)
+        + 0.000000000631620085338 * (s_q0 * c_q1 + t5);
+    let t21 = 0.0335304944 * (c_q1 * t0 - t16)
+        + 0.0000000000643853298 * (s_q1 * t0 + t15);
+    let t22 = 0.00000000001287706596 * t8 - 0.00670609888 * t7;
+    let t23 = 0.00000569152735461 * s_q0 + 0.4204005295716 * c_q0 + t20
+        - 219.4013895236754 * t4 * t20;
+    let t24 = t21
+        - 0.1
+            * (s_q1 * (-0.0000000000643853298 * t2 - 0.0335304944 * t17)
+                + c_q1 * (0.0000000000643853298 * t17 - 0.0335304944 * t2))
+        - 219.4013895236754 * t4 * t21;
+    let t25 = 0.1 * t9 + t22 - 219.4013895236754 * t4 * t22;
+    (
+        [
+            [inv0 * t23, inv0 * t24],
+            [
+                219.4013895236754 * (t20 - t4 * inv0 * t23),
+                219.4013895236754 * (t21 - t4 * inv0 * t24),
+            ],
+        ],
+        [
+            [inv0 * t25, 0.1 * (t9 * inv0)],
+            [
+                219.4013895236754 * (t22 - t4 * inv0 * t25),
+                -21.94013895236754 * (t4 * t9 * inv0),
+            ],
+        ],
+        [[inv0, t19], [t19, 48136.96972491954 * t4 * t4 * inv0 + 219.4013895236754]],
+    )
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

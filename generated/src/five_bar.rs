@@ -15,8 +15,15 @@
 //!
 //! Parameters are read at run time from `Params`.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `motor1`, `elbow1`, `motor2`, `elbow2`.
 //!
@@ -30,7 +37,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 20 | 3 | 2 | 0 | 0 | 0 |
+//! | `derived` | 28 | 3 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 38 | 20 | 0 | 0 | 4 | 4 |
 //! | `mass_matrix` | 4 | 4 | 0 | 0 | 0 | 2 |
 //! | `bias` | 26 | 10 | 0 | 0 | 4 | 4 |
@@ -49,6 +56,10 @@
 //! | `constraint_jacobian` | 24 | 21 | 0 | 0 | 5 | 5 |
 //! | `constraint_bias` | 64 | 57 | 0 | 0 | 4 | 4 |
 //! | `reactions_of_multipliers` | 4 | 3 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics_derivatives` | 50 | 22 | 0 | 0 | 4 | 4 |
+//! | `gravity_derivatives` | 8 | 4 | 0 | 0 | 4 | 0 |
+//! | `mass_matrix_inverse` | 22 | 8 | 2 | 0 | 0 | 2 |
+//! | `forward_dynamics_derivatives` | 190 | 68 | 4 | 0 | 4 | 4 |
 //! | `constrained_forward_dynamics` | 207 | 179 | 35 | 6 | 13 | 13 |
 //! | `cut_joint_reactions` | 211 | 182 | 35 | 6 | 14 | 14 |
 //! | `dependent_velocities` | 49 | 46 | 9 | 2 | 5 | 5 |
@@ -126,6 +137,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -233,6 +248,12 @@ pub struct Derived {
     pub k18: Real,
     /// Parameter group 19.
     pub k19: Real,
+    /// Parameter group 20.
+    pub k20: Real,
+    /// Parameter group 21.
+    pub k21: Real,
+    /// Parameter group 22.
+    pub k22: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -240,6 +261,7 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.l2;
+        let inv1 = 1.0 / p.m2;
         let t0 = p.l1 * p.m1;
         let t1 = p.l1 * t0;
         let t2 = p.l2 * p.m2;
@@ -248,6 +270,7 @@ impl Params {
         let t5 = p.l1 * t4;
         let t6 = 0.3333333333333333 * t1 + t5;
         let t7 = 0.5 * t0 + t4;
+        let t8 = inv0 * inv0 * inv1;
         Derived {
             params: *self,
             k0: t3,
@@ -263,19 +286,22 @@ impl Params {
             k10: t4,
             k11: inv0,
             k12: t7,
-            k13: inv0 * inv0 / p.m2,
+            k13: t8,
             k14: t1,
             k15: p.l1 * p.l1,
             k16: p.g * t0,
             k17: p.g * p.m2,
             k18: -0.5 * p.d,
             k19: 0.5 * p.d,
+            k20: inv0 * inv0 * inv0 * inv0 * (inv1 * inv1),
+            k21: 3.0 * t8,
+            k22: p.l1 * inv0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 20,
+    mul: 28,
     add: 3,
     div: 2,
     sqrt: 0,
@@ -1080,6 +1106,484 @@ pub fn reactions_of_multipliers_with(
         ],
     ]
 }
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 50,
+    add: 22,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = qd[0] + qd[1];
+    let t3 = p.g * s_q2;
+    let t4 = p.g * c_q2;
+    let t5 = qd[2] + qd[3];
+    let t6 = s_q1 * d.k4;
+    let t7 = qd[0] * t6;
+    let t8 = t2 * t6;
+    let t9 = s_q3 * d.k4;
+    let t10 = qd[2] * t9;
+    let t11 = t5 * t9;
+    let t12 = (s_q1 * t1 + c_q1 * t0) * d.k3;
+    let t13 = (c_q1 * (t0 - p.l1 * qd[0] * qd[0]) + s_q1 * (t1 + p.l1 * qdd[0])) * d.k3;
+    let t14 = (s_q3 * t4 + c_q3 * t3) * d.k3;
+    let t15 = (c_q3 * (t3 - p.l1 * qd[2] * qd[2]) + s_q3 * (t4 + p.l1 * qdd[2])) * d.k3;
+    (
+        [
+            [
+                -0.5 * t12 - s_q0 * d.k2,
+                -0.5 * p.l1 * d.k3 * (c_q1 * t2 * t2 + s_q1 * (qdd[0] + qdd[1]))
+                    - 0.5 * t13,
+                0.0,
+                0.0,
+            ],
+            [-0.5 * t12, -0.5 * t13, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                -0.5 * t14 - s_q2 * d.k2,
+                -0.5 * p.l1 * d.k3 * (c_q3 * t5 * t5 + s_q3 * (qdd[2] + qdd[3]))
+                    - 0.5 * t15,
+            ],
+            [0.0, 0.0, -0.5 * t14, -0.5 * t15],
+        ],
+        [
+            [t7 - t8, -t8, 0.0, 0.0],
+            [t7, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t10 - t11, -t11],
+            [0.0, 0.0, t10, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 8,
+    add: 4,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let s_q2 = sin(q[2]);
+    let t0 = sin(q[0] + q[1]);
+    let t1 = sin(q[2] + q[3]);
+    let t2 = t0 * d.k7;
+    let t3 = -0.5 * t2;
+    let t4 = t1 * d.k7;
+    let t5 = -0.5 * t4;
+    [
+        [-0.5 * t2 - s_q0 * d.k2, t3, 0.0, 0.0],
+        [t3, t3, 0.0, 0.0],
+        [0.0, 0.0, -0.5 * t4 - s_q2 * d.k2, t5],
+        [0.0, 0.0, t5, t5],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 22,
+    add: 8,
+    div: 2,
+    sqrt: 0,
+    sin: 0,
+    cos: 2,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let c_q3 = cos(q[3]);
+    let t0 = c_q1 * d.k4;
+    let t1 = 0.5 * t0 + d.k6;
+    let t2 = c_q3 * d.k4;
+    let t3 = d.k6 + 0.5 * t2;
+    let t4 = t1 * d.k13;
+    let t5 = t0 + d.k5 - 3.0 * t1 * t4;
+    let inv0 = 1.0 / t5;
+    let t6 = -3.0 * (t4 * inv0);
+    let t7 = t3 * d.k13;
+    let t8 = d.k5 + t2 - 3.0 * t3 * t7;
+    let inv1 = 1.0 / t8;
+    let t9 = -3.0 * (t7 * inv1);
+    [
+        [inv0, t6, 0.0, 0.0],
+        [t6, 9.0 * t1 * t1 * inv0 * d.k20 + d.k21, 0.0, 0.0],
+        [0.0, 0.0, inv1, t9],
+        [0.0, 0.0, t9, d.k21 + 9.0 * t3 * t3 * d.k20 * inv1],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 190,
+    add: 68,
+    div: 4,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = p.l1 * qd[0];
+    let t3 = qd[0] + qd[1];
+    let t4 = p.g * s_q2;
+    let t5 = p.g * c_q2;
+    let t6 = p.l1 * qd[2];
+    let t7 = qd[2] + qd[3];
+    let t8 = s_q1 * qd[0];
+    let t9 = s_q3 * qd[2];
+    let t10 = -s_q1 * t1 - c_q1 * t0;
+    let t11 = -s_q3 * t5 - c_q3 * t4;
+    let t12 = s_q1 * t3;
+    let t13 = t3 * d.k3;
+    let t14 = s_q3 * t7;
+    let t15 = t7 * d.k3;
+    let t16 = c_q1 * d.k4;
+    let t17 = 0.5 * t16 + d.k6;
+    let t18 = c_q3 * d.k4;
+    let t19 = d.k6 + 0.5 * t18;
+    let t20 = d.k1 - 0.75 * c_q1 * c_q1 * d.k8;
+    let inv0 = 1.0 / t20;
+    let t21 = tau[0]
+        + p.l1
+            * (0.5 * t12 * t13
+                + c_q1 * (0.75 * qd[0] * t8 * d.k10 - 1.5 * tau[1] * d.k11)) - tau[1]
+        - t1 * (d.k12 - 0.75 * c_q1 * c_q1 * d.k10) - 0.75 * s_q0 * s_q1 * c_q1 * d.k9;
+    let t22 = t1 + p.l1 * inv0 * t21;
+    let t23 = d.k1 - 0.75 * c_q3 * c_q3 * d.k8;
+    let inv1 = 1.0 / t23;
+    let t24 = tau[2]
+        + p.l1
+            * (0.5 * t14 * t15
+                + c_q3 * (0.75 * qd[2] * t9 * d.k10 - 1.5 * tau[3] * d.k11)) - tau[3]
+        - t5 * (d.k12 - 0.75 * c_q3 * c_q3 * d.k10) - 0.75 * s_q2 * s_q3 * c_q3 * d.k9;
+    let t25 = t5 + p.l1 * inv1 * t24;
+    let t26 = t12 * d.k4;
+    let t27 = t14 * d.k4;
+    let t28 = t17 * d.k13;
+    let t29 = t16 + d.k5 - 3.0 * t17 * t28;
+    let inv2 = 1.0 / t29;
+    let t30 = -3.0 * (t28 * inv2);
+    let t31 = t19 * d.k13;
+    let t32 = d.k5 + t18 - 3.0 * t19 * t31;
+    let inv3 = 1.0 / t32;
+    let t33 = -3.0 * (t31 * inv3);
+    let t34 = t10 * d.k11;
+    let t35 = s_q0 * d.k2 + 1.5 * t17 * t34 - 0.5 * t10 * d.k3;
+    let t36 = -c_q1 * (t0 - qd[0] * t2) - s_q1 * t22;
+    let t37 = d.k11 * t36;
+    let t38 = 1.5 * t17 * t37
+        + 0.5 * p.l1
+            * (c_q1 * t3 * t13
+                + s_q1 * d.k3
+                    * (inv0 * t21
+                        + 3.0
+                            * (tau[1] - 0.5 * d.k3 * (t2 * t8 + c_q1 * t22 - s_q1 * t0)
+                                - 0.3333333333333333 * d.k0 * inv0 * t21) * d.k13))
+        - 0.5 * d.k3 * t36;
+    let t39 = t11 * d.k11;
+    let t40 = s_q2 * d.k2 + 1.5 * t19 * t39 - 0.5 * t11 * d.k3;
+    let t41 = -c_q3 * (t4 - qd[2] * t6) - s_q3 * t25;
+    let t42 = d.k11 * t41;
+    let t43 = 1.5 * t19 * t42
+        + 0.5 * p.l1
+            * (c_q3 * t7 * t15
+                + s_q3 * d.k3
+                    * (inv1 * t24
+                        + 3.0 * d.k13
+                            * (tau[3] - 0.5 * d.k3 * (t6 * t9 + c_q3 * t25 - s_q3 * t4)
+                                - 0.3333333333333333 * d.k0 * inv1 * t24)))
+        - 0.5 * d.k3 * t41;
+    let t44 = t17 * d.k22;
+    let t45 = t26 + t8 * (3.0 * t44 - d.k4);
+    let t46 = t19 * d.k22;
+    let t47 = t27 + t9 * (3.0 * t46 - d.k4);
+    (
+        [
+            [inv2 * t35, inv2 * t38, 0.0, 0.0],
+            [
+                -1.5 * t34 - 3.0 * t28 * inv2 * t35,
+                -1.5 * t37 - 3.0 * t28 * inv2 * t38,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, inv3 * t40, inv3 * t43],
+            [
+                0.0,
+                0.0,
+                -1.5 * t39 - 3.0 * t31 * inv3 * t40,
+                -1.5 * t42 - 3.0 * t31 * inv3 * t43,
+            ],
+        ],
+        [
+            [inv2 * t45, t26 * inv2, 0.0, 0.0],
+            [
+                -3.0 * (t8 * d.k22 + t28 * inv2 * t45),
+                -3.0 * (t12 * inv2 * t44),
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, inv3 * t47, t27 * inv3],
+            [0.0, 0.0, -3.0 * (t9 * d.k22 + t31 * inv3 * t47), -3.0 * (t14 * inv3 * t46)],
+        ],
+        [
+            [inv2, t30, 0.0, 0.0],
+            [t30, 9.0 * t17 * t17 * inv2 * d.k20 + d.k21, 0.0, 0.0],
+            [0.0, 0.0, inv3, t33],
+            [0.0, 0.0, t33, d.k21 + 9.0 * t19 * t19 * d.k20 * inv3],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
+trait Lanes: Copy {
+    /// The sines and cosines of `a`, `b`, `c` and `d`.
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+}
+/// The build's own routines: the module's helpers.
+#[derive(Clone, Copy)]
+struct BuildLanes;
+impl Lanes for BuildLanes {
+    #[inline(always)]
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+        sin_cos_quad(a, b, c, d)
+    }
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    impl super::Lanes for Avx2 {
+        #[inline(always)]
+        fn sin_cos_quad(
+            self,
+            a: super::Real,
+            b: super::Real,
+            c: super::Real,
+            d: super::Real,
+        ) -> [(super::Real, super::Real); 4] {
+            unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+        }
+    }
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations
 /// are inconsistent (a configuration the loops cannot take), or the
@@ -1626,7 +2130,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 /// The processor must run AVX2 and the operating system save its
 /// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
 /// touch no memory.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
 #[target_feature(enable = "avx,avx2")]
 #[inline]
@@ -1745,7 +2249,7 @@ pub unsafe fn sin_cos_quad_avx2(
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {

@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `motor1`, `elbow1`, `motor2`, `elbow2`.
 //!
@@ -49,6 +54,10 @@
 //! | `constraint_jacobian` | 22 | 20 | 0 | 0 | 5 | 5 |
 //! | `constraint_bias` | 71 | 56 | 0 | 0 | 4 | 4 |
 //! | `reactions_of_multipliers` | 4 | 3 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics_derivatives` | 48 | 20 | 0 | 0 | 4 | 4 |
+//! | `gravity_derivatives` | 6 | 4 | 0 | 0 | 4 | 0 |
+//! | `mass_matrix_inverse` | 18 | 8 | 2 | 0 | 0 | 2 |
+//! | `forward_dynamics_derivatives` | 146 | 60 | 4 | 0 | 4 | 4 |
 //! | `constrained_forward_dynamics` | 212 | 177 | 35 | 6 | 13 | 13 |
 //! | `cut_joint_reactions` | 216 | 180 | 35 | 6 | 14 | 14 |
 //! | `dependent_velocities` | 47 | 45 | 9 | 2 | 5 | 5 |
@@ -126,6 +135,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -932,6 +945,283 @@ pub fn reactions_of_multipliers_with(
             0.0,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 48,
+    add: 20,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[2] + qd[3];
+    let t2 = s_q1 * qd[0];
+    let t3 = s_q1 * t0;
+    let t4 = s_q3 * qd[2];
+    let t5 = s_q3 * t1;
+    let t6 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t7 = -9.81 * (c_q2 * s_q3 + s_q2 * c_q3);
+    let t8 = c_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0])
+        + s_q1 * (9.81 * c_q0 + 0.2 * qdd[0]);
+    let t9 = c_q3 * (9.81 * s_q2 - 0.2 * qd[2] * qd[2])
+        + s_q3 * (9.81 * c_q2 + 0.2 * qdd[2]);
+    (
+        [
+            [
+                0.03 * t6 - 0.6867 * s_q0,
+                -0.006 * (c_q1 * t0 * t0 + s_q1 * (qdd[0] + qdd[1])) - 0.03 * t8,
+                0.0,
+                0.0,
+            ],
+            [0.03 * t6, -0.03 * t8, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                0.03 * t7 - 0.6867 * s_q2,
+                -0.006 * (c_q3 * t1 * t1 + s_q3 * (qdd[2] + qdd[3])) - 0.03 * t9,
+            ],
+            [0.0, 0.0, 0.03 * t7, -0.03 * t9],
+        ],
+        [
+            [0.012 * (t2 - t3), -0.012 * t3, 0.0, 0.0],
+            [0.012 * t2, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.012 * (t4 - t5), -0.012 * t5],
+            [0.0, 0.0, 0.012 * t4, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 6,
+    add: 4,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let s_q2 = sin(q[2]);
+    let t0 = sin(q[0] + q[1]);
+    let t1 = sin(q[2] + q[3]);
+    let t2 = -0.2943 * t0;
+    let t3 = -0.2943 * t1;
+    [
+        [-0.6867 * s_q0 - 0.2943 * t0, t2, 0.0, 0.0],
+        [t2, t2, 0.0, 0.0],
+        [0.0, 0.0, -0.6867 * s_q2 - 0.2943 * t1, t3],
+        [0.0, 0.0, t3, t3],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 18,
+    add: 8,
+    div: 2,
+    sqrt: 0,
+    sin: 0,
+    cos: 2,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let c_q3 = cos(q[3]);
+    let t0 = 0.006 * c_q1 + 0.006;
+    let t1 = 0.006 * c_q3 + 0.006;
+    let t2 = 0.012 * c_q3 + 0.018 - 166.66666666666666 * t1 * t1;
+    let inv0 = 1.0 / t2;
+    let t3 = 0.012 * c_q1 + 0.018 - 166.66666666666666 * t0 * t0;
+    let inv1 = 1.0 / t3;
+    let t4 = -166.66666666666666 * (t1 * inv0);
+    let t5 = -166.66666666666666 * (t0 * inv1);
+    [
+        [inv1, t5, 0.0, 0.0],
+        [t5, 27777.777777777777 * t0 * t0 * inv1 + 166.66666666666666, 0.0, 0.0],
+        [0.0, 0.0, inv0, t4],
+        [0.0, 0.0, t4, 27777.777777777777 * t1 * t1 * inv0 + 166.66666666666666],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 146,
+    add: 60,
+    div: 4,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let t0 = s_q0 * s_q1;
+    let t1 = s_q2 * s_q3;
+    let t2 = qd[0] + qd[1];
+    let t3 = qd[2] + qd[3];
+    let t4 = 0.006 * c_q1 + 0.006;
+    let t5 = 0.006 * c_q3 + 0.006;
+    let t6 = s_q3 * t3;
+    let t7 = s_q1 * t2;
+    let t8 = s_q1 * qd[0];
+    let t9 = s_q3 * qd[2];
+    let t10 = qd[0] * t8;
+    let t11 = qd[2] * t9;
+    let t12 = c_q3 * c_q3;
+    let t13 = c_q1 * c_q1;
+    let t14 = 9.81 * c_q0
+        + 0.2
+            * ((tau[0] + 0.2 * (0.03 * t2 * t7 + c_q1 * (0.03 * t10 - 5.0 * tau[1]))
+                - tau[1] - 0.2943 * c_q1 * t0 - 9.81 * c_q0 * (0.07 - 0.03 * t13))
+                / (0.012 - 0.006 * t13));
+    let t15 = 9.81 * c_q2
+        + 0.2
+            * ((tau[2] + 0.2 * (0.03 * t3 * t6 + c_q3 * (0.03 * t11 - 5.0 * tau[3]))
+                - tau[3] - 0.2943 * c_q3 * t1 - 9.81 * c_q2 * (0.07 - 0.03 * t12))
+                / (0.012 - 0.006 * t12));
+    let t16 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t17 = -9.81 * (c_q2 * s_q3 + s_q2 * c_q3);
+    let t18 = 0.012 * c_q3 + 0.018 - 166.66666666666666 * t5 * t5;
+    let inv0 = 1.0 / t18;
+    let t19 = 0.012 * c_q1 + 0.018 - 166.66666666666666 * t4 * t4;
+    let inv1 = 1.0 / t19;
+    let t20 = -166.66666666666666 * (t5 * inv0);
+    let t21 = -166.66666666666666 * (t4 * inv1);
+    let t22 = c_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]) + s_q1 * t14;
+    let t23 = c_q3 * (9.81 * s_q2 - 0.2 * qd[2] * qd[2]) + s_q3 * t15;
+    let t24 = 0.6867 * s_q0 + t16 * (5.0 * t4 - 0.03);
+    let t25 = 0.006
+        * (c_q1 * t2 * t2
+            + 166.66666666666666 * s_q1
+                * (tau[1] - 0.03 * (0.2 * t10 + c_q1 * t14 - 9.81 * t0)))
+        - t22 * (5.0 * t4 - 0.03);
+    let t26 = 0.6867 * s_q2 + t17 * (5.0 * t5 - 0.03);
+    let t27 = 0.006
+        * (c_q3 * t3 * t3
+            + 166.66666666666666 * s_q3
+                * (tau[3] - 0.03 * (0.2 * t11 + c_q3 * t15 - 9.81 * t1)))
+        - t23 * (5.0 * t5 - 0.03);
+    let t28 = 0.012 * (t7 - t8) + 2.0 * t4 * t8;
+    let t29 = 0.012 * (t6 - t9) + 2.0 * t5 * t9;
+    (
+        [
+            [inv1 * t24, inv1 * t25, 0.0, 0.0],
+            [
+                -5.0 * t16 - 166.66666666666666 * t4 * inv1 * t24,
+                5.0 * t22 - 166.66666666666666 * t4 * inv1 * t25,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, inv0 * t26, inv0 * t27],
+            [
+                0.0,
+                0.0,
+                -5.0 * t17 - 166.66666666666666 * t5 * inv0 * t26,
+                5.0 * t23 - 166.66666666666666 * t5 * inv0 * t27,
+            ],
+        ],
+        [
+            [inv1 * t28, 0.012 * (t7 * inv1), 0.0, 0.0],
+            [
+                -2.0 * t8 - 166.66666666666666 * t4 * inv1 * t28,
+                -2.0 * (t4 * t7 * inv1),
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, inv0 * t29, 0.012 * (t6 * inv0)],
+            [
+                0.0,
+                0.0,
+                -2.0 * t9 - 166.66666666666666 * t5 * inv0 * t29,
+                -2.0 * (t5 * t6 * inv0),
+            ],
+        ],
+        [
+            [inv1, t21, 0.0, 0.0],
+            [t21, 27777.777777777777 * t4 * t4 * inv1 + 166.66666666666666, 0.0, 0.0],
+            [0.0, 0.0, inv0, t20],
+            [0.0, 0.0, t20, 27777.777777777777 * t5 * t5 * inv0 + 166.66666666666666],
+        ],
+    )
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

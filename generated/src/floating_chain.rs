@@ -22,12 +22,17 @@
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
 //! rotate body-frame vectors into the joint frame; angular velocities of spherical
 //! and free joints are in the body frame.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `base_vx`, `base_vy`, `base_vz`, `base_wx`, `base_wy`, `base_wz`, `j1`, `j2_wx`, `j2_wy`, `j2_wz`, `j3`.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 54 | 21 | 1 | 0 | 0 | 0 |
+//! | `derived` | 55 | 21 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 257 | 190 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 204 | 126 | 0 | 0 | 2 | 2 |
 //! | `bias` | 242 | 164 | 0 | 0 | 2 | 2 |
@@ -42,6 +47,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 2103 | 1441 | 0 | 0 | 2 | 2 |
+//! | `gravity_derivatives` | 394 | 215 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix_inverse` | 1336 | 702 | 10 | 0 | 2 | 2 |
+//! | `forward_dynamics_derivatives` | 7855 | 4751 | 19 | 0 | 2 | 2 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -144,6 +153,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -288,6 +301,8 @@ pub struct Derived {
     pub k41: Real,
     /// Parameter group 42.
     pub k42: Real,
+    /// Parameter group 43.
+    pub k43: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -349,12 +364,13 @@ impl Params {
             k40: inv0,
             k41: p.g * p.m0,
             k42: p.g * p.m,
+            k43: t1 * inv0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 54,
+    mul: 55,
     add: 21,
     div: 1,
     sqrt: 0,
@@ -3185,6 +3201,6565 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 2103,
+    add: 1441,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let mut out: (JointMatrix, JointMatrix) = ([[0.0; NV]; NV], [[0.0; NV]; NV]);
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = 2.0 * t3;
+    out.0[2][4] = t4 * d.k21;
+    let t5 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    out.0[2][3] = t5 * d.k21;
+    let t6 = p.g * t4;
+    let t7 = qd[3] * c_q7;
+    let t8 = t7 + qd[4] * s_q7;
+    let t9 = qd[3] * s_q7;
+    let t10 = qd[4] * c_q7 - t9;
+    let t11 = qd[5] + qd[6];
+    let t12 = qdd[5] + qdd[6];
+    let t13 = qd[6] * t10 + qdd[3] * c_q7 + qdd[4] * s_q7;
+    let t14 = qdd[4] * c_q7 - qdd[3] * s_q7;
+    let t15 = t14 - qd[6] * t8;
+    let t16 = q[8] * q[8];
+    let t17 = q[9] * q[9];
+    let t18 = q[10] * q[10];
+    let t19 = q[8] * q[9];
+    let t20 = q[8] * q[10];
+    let t21 = q[9] * q[10];
+    let t22 = q[8] * q[11];
+    let t23 = q[9] * q[11];
+    let t24 = q[10] * q[11];
+    let t25 = 1.0 - 2.0 * (t17 + t18);
+    let t26 = t19 - t24;
+    let t27 = 2.0 * t26;
+    let t28 = -2.0 * (t20 + t23);
+    let t29 = -t28;
+    let t30 = -2.0 * (t19 + t24);
+    let t31 = 1.0 - 2.0 * (t16 + t18);
+    let t32 = t21 - t22;
+    let t33 = 2.0 * t32;
+    let t34 = t20 - t23;
+    let t35 = 2.0 * t34;
+    let t36 = -2.0 * (t21 + t22);
+    let t37 = -t36;
+    let t38 = 1.0 - 2.0 * (t16 + t17);
+    let t39 = t11 * t35;
+    let t40 = t39 + t8 * t25 - t10 * t30;
+    let t41 = t8 * t27;
+    let t42 = t11 * t37 + t41 + t10 * t31;
+    let t43 = t10 * t33;
+    let t44 = t11 * t38 + t8 * t29 + t43;
+    let t45 = t12 * t35;
+    let t46 = t13 * t27;
+    let t47 = t15 * t33;
+    let t48 = p.l * t11;
+    let t49 = qd[7] + t40;
+    let t50 = qd[8] + t42;
+    let t51 = qd[9] + t44;
+    let t52 = qd[9] * t42 + qdd[7] + t13 * t25 + t45 - t15 * t30 - qd[8] * t44;
+    let t53 = qd[7] * t44 + qdd[8] + t46 + t15 * t31 + t12 * t37 - qd[9] * t40;
+    let t54 = qd[8] * t40 + qdd[9] + t13 * t29 + t47 + t12 * t38 - qd[7] * t42;
+    let t55 = t51 * s_q12;
+    let t56 = t49 * c_q12 - t55;
+    let t57 = t49 * s_q12 + t51 * c_q12;
+    let t58 = t50 + qd[10];
+    let t59 = t53 + qdd[10];
+    let t60 = qd[10] * t56 + t52 * s_q12 + t54 * c_q12;
+    let t61 = t51 * t51;
+    let t62 = t49 * t50;
+    let t63 = t56 * t57;
+    let t64 = c_q7 * t25 + s_q7 * t30;
+    let t65 = c_q7 * t29 - s_q7 * t33;
+    let t66 = c_q12 * t64 - s_q12 * t65;
+    let t67 = s_q12 * t64 + c_q12 * t65;
+    let t68 = c_q7 * t27 - s_q7 * t31;
+    let t69 = s_q7 * t25 - c_q7 * t30;
+    let t70 = s_q7 * t29 + c_q7 * t33;
+    let t71 = c_q12 * t69 - s_q12 * t70;
+    let t72 = s_q12 * t69 + c_q12 * t70;
+    let t73 = s_q7 * t27 + c_q7 * t31;
+    let t74 = t35 * c_q12 - t38 * s_q12;
+    let t75 = t35 * s_q12 + t38 * c_q12;
+    let t76 = qdd[0] + t6 + qd[2] * qd[4] - 0.2 * (qd[4] * qd[4] + qd[5] * qd[5])
+        - qd[1] * qd[5];
+    let t77 = qdd[1] + qd[0] * qd[5] + 0.2 * (qdd[5] + qd[3] * qd[4]) - p.g * t5
+        - qd[2] * qd[3];
+    let t78 = qd[1] * qd[3] + 0.2 * (qd[3] * qd[5] - qdd[4]) + qdd[2]
+        + p.g * (1.0 - 2.0 * (t0 + t1)) - qd[0] * qd[4];
+    let t79 = t10 * t10;
+    let t80 = -t79 - t11 * t11;
+    let t81 = t12 + t8 * t10;
+    let t82 = t13 + t10 * t11;
+    let t83 = c_q7 * t76 + s_q7 * t77;
+    let t84 = p.l * t80 + t83;
+    let t85 = c_q7 * t77 - s_q7 * t76;
+    let t86 = p.l * t81 + t85;
+    let t87 = t78 + p.l * (t8 * t11 - t15);
+    let t88 = t35 * t87;
+    let t89 = t88 + t25 * t84 - t30 * t86;
+    let t90 = t27 * t84;
+    let t91 = t37 * t87 + t90 + t31 * t86;
+    let t92 = t33 * t86;
+    let t93 = t38 * t87 + t29 * t84 + t92;
+    let t94 = t61 + t50 * t50;
+    let t95 = t54 + t62;
+    let t96 = t49 * t51 - t53;
+    let t97 = t89 - p.l * t94;
+    let t98 = t93 + p.l * t96;
+    let t99 = -t58 * t58 - t57 * t57;
+    let t100 = t60 + t56 * t58;
+    let t101 = t63 - t59;
+    let t102 = qd[1] + 0.2 * qd[5];
+    let t103 = s_q7 * qd[6];
+    let t104 = c_q7 * qd[6];
+    let t105 = qd[10] * t74;
+    let t106 = t10 * t29 - t33 * t8;
+    let t107 = t10 * t25 + t30 * t8;
+    let t108 = t10 * t27 - t31 * t8;
+    let t109 = s_q12 * t107 + c_q12 * t106;
+    let t110 = c_q12 * t107 - s_q12 * t106;
+    let t111 = q[6] * q[6];
+    let t112 = 2.0 * (0.5 * (t2 - t1) + 0.5 * (t111 - t0));
+    out.0[1][3] = t112 * d.k21;
+    let t113 = p.g * s_q7;
+    let t114 = t112 * t113;
+    let t115 = p.g * c_q7;
+    let t116 = t112 * t115;
+    let t117 = p.g * t5;
+    let t118 = t29 * t114 + t33 * t116 + t38 * t117;
+    let t119 = t27 * t114 + t31 * t116 + t37 * t117;
+    let t120 = t25 * t114 + t35 * t117 - t30 * t116;
+    let t121 = 2.0 * (0.5 * (t0 - t2) - 0.5 * (t111 - t1));
+    out.0[0][4] = t121 * d.k21;
+    let t122 = t115 * t121;
+    let t123 = -t113 * t121;
+    let t124 = t29 * t122 + t33 * t123 + t6 * t38;
+    let t125 = t27 * t122 + t31 * t123 + t6 * t37;
+    let t126 = t25 * t122 + t6 * t35 - t30 * t123;
+    let t127 = -t5;
+    out.0[0][5] = t127 * d.k21;
+    let t128 = -0.5 * t3;
+    out.0[1][5] = 4.0 * (t128 * d.k21);
+    let t129 = t115 * t127 + 4.0 * t113 * t128;
+    let t130 = 4.0 * t115 * t128 - t113 * t127;
+    let t131 = t29 * t129 + t33 * t130;
+    let t132 = t27 * t129 + t31 * t130;
+    let t133 = t25 * t129 - t30 * t130;
+    let t134 = t51 * t106;
+    let t135 = -2.0 * (t134 + t50 * t108);
+    let t136 = t14 - qd[6] * t8;
+    let t137 = t29 * t136 + qd[8] * t107 - t33 * t13 - qd[7] * t108;
+    let t138 = t50 * t107 + t49 * t108;
+    let t139 = -2.0 * (t58 * t108 + t57 * t109);
+    let t140 = t27 * t136 + qd[7] * t106 - t31 * t13 - qd[9] * t107;
+    let t141 = t57 * t110 + t56 * t109 - t140;
+    let t142 = t137 + t138;
+    let t143 = t25 * t136 + t30 * t13 + qd[9] * t108 - qd[8] * t106;
+    let t144 = qd[10] * t110 + s_q12 * t143 + c_q12 * t137;
+    let t145 = t58 * t110 + t56 * t108 + t144;
+    let t146 = t51 * t107 + t49 * t106 - t140;
+    let t147 = t79 - t8 * t8;
+    let t148 = p.l * t10;
+    let t149 = t85 + 2.0 * t8 * t148;
+    let t150 = p.l * t147 - t83;
+    let t151 = p.l * t82;
+    let t152 = t38 * t151 + t29 * t149 + t33 * t150;
+    let t153 = t37 * t151 + t27 * t149 + t31 * t150;
+    let t154 = t35 * t151 + t25 * t149 - t30 * t150;
+    let t155 = -0.5 * t26;
+    let t156 = 0.5 * (t18 - t17);
+    let t157 = q[11] * q[11];
+    let t158 = 0.5 * (t157 - t16);
+    let t159 = 2.0 * (t156 - t158);
+    let t160 = 4.0 * t8 * t155 + t10 * t159 + t11 * t36;
+    let t161 = t51 * t160;
+    let t162 = -t28;
+    let t163 = 2.0 * (t156 + t158);
+    let t164 = t43 + t8 * t162 + t11 * t163;
+    let t165 = -2.0 * (t161 + t50 * t164);
+    let t166 = t12 * t36 + 4.0 * t13 * t155 + t15 * t159 - qd[7] * t164;
+    let t167 = t49 * t164;
+    let t168 = c_q12 * t160;
+    let t169 = -2.0 * (t58 * t164 + t57 * t168);
+    let t170 = -s_q12 * t160;
+    let t171 = t12 * t163 + qd[7] * t160 + t47 + t13 * t162;
+    let t172 = t57 * t170 + t56 * t168 - t171;
+    let t173 = t166 + t167;
+    let t174 = qd[9] * t164 - qd[8] * t160;
+    let t175 = qd[10] * t170 + s_q12 * t174 + c_q12 * t166;
+    let t176 = t58 * t170 + t56 * t164 + t175;
+    let t177 = t49 * t160 - t171;
+    let t178 = t36 * t87 + 4.0 * t84 * t155 + t86 * t159;
+    let t179 = t87 * t163 + t92 + t84 * t162;
+    let t180 = 0.5 * (t16 - t18);
+    let t181 = 0.5 * (t157 - t17);
+    let t182 = 2.0 * (t180 + t181);
+    let t183 = -t30;
+    let t184 = t39 + t8 * t182 + t10 * t183;
+    let t185 = t51 * t184;
+    let t186 = -0.5 * t32;
+    let t187 = -2.0 * t185;
+    let t188 = 2.0 * (t180 - t181);
+    let t189 = t8 * t28 + t11 * t188 + 4.0 * t10 * t186;
+    let t190 = t15 * t183 + qd[8] * t189 + t45 + t13 * t182;
+    let t191 = t50 * t189;
+    let t192 = s_q12 * t189 + c_q12 * t184;
+    let t193 = -2.0 * (t57 * t192);
+    let t194 = c_q12 * t189 - s_q12 * t184;
+    let t195 = qd[7] * t184 - qd[9] * t189;
+    let t196 = t57 * t194 + t56 * t192 - t195;
+    let t197 = t190 + t191;
+    let t198 = t12 * t188 + t13 * t28 + 4.0 * t15 * t186 - qd[8] * t184;
+    let t199 = qd[10] * t194 + s_q12 * t198 + c_q12 * t190;
+    let t200 = t58 * t194 + t199;
+    let t201 = t51 * t189 + t49 * t184 - t195;
+    let t202 = t86 * t183 + t88 + t84 * t182;
+    let t203 = t87 * t188 + t28 * t84 + 4.0 * t86 * t186;
+    let t204 = -0.5 * t34;
+    let t205 = 0.5 * (t17 - t16);
+    let t206 = 0.5 * (t157 - t18);
+    let t207 = 2.0 * (t205 - t206);
+    let t208 = t8 * t207 + t10 * t30 + 4.0 * t11 * t204;
+    let t209 = -2.0 * (t50 * t208);
+    let t210 = 2.0 * (t205 + t206);
+    let t211 = -t36;
+    let t212 = t41 + t10 * t210 + t11 * t211;
+    let t213 = qd[8] * t212 - qd[7] * t208;
+    let t214 = t50 * t212 + t49 * t208;
+    let t215 = s_q12 * t212;
+    let t216 = -2.0 * (t58 * t208 + t57 * t215);
+    let t217 = c_q12 * t212;
+    let t218 = t13 * t207 + t15 * t30 + 4.0 * t12 * t204 - qd[9] * t212;
+    let t219 = t57 * t217 + t56 * t215 - t218;
+    let t220 = t213 + t214;
+    let t221 = t12 * t211 + qd[9] * t208 + t46 + t15 * t210;
+    let t222 = qd[10] * t217 + s_q12 * t221 + c_q12 * t213;
+    let t223 = t58 * t217 + t56 * t208 + t222;
+    let t224 = t51 * t212 - t218;
+    let t225 = 4.0 * t87 * t204 + t84 * t207 + t30 * t86;
+    let t226 = t87 * t211 + t90 + t86 * t210;
+    let t227 = t56 * t56 - t57 * t57;
+    let t228 = t52 * c_q12 - qd[10] * t57 - t54 * s_q12;
+    let t229 = t228 - t58 * t57;
+    let t230 = qd[5] * s_q7;
+    let t231 = qd[5] * c_q7;
+    let t232 = t29 * t230 + t33 * t231 - qd[4] * t38;
+    let t233 = t27 * t230 + t31 * t231 - qd[4] * t37;
+    let t234 = t25 * t230 - t30 * t231 - qd[4] * t35;
+    let t235 = t33 * t230 + qd[3] * t38 - t29 * t231;
+    let t236 = t31 * t230 + qd[3] * t37 - t27 * t231;
+    let t237 = qd[3] * t35 - t30 * t230 - t25 * t231;
+    let t238 = t51 * t65;
+    let t239 = -2.0 * (t238 + t50 * t68);
+    let t240 = qd[8] * t64 - t29 * t103 - t33 * t104 - qd[7] * t68;
+    let t241 = t50 * t64 + t49 * t68;
+    let t242 = -2.0 * (t58 * t68 + t57 * t67);
+    let t243 = qd[7] * t65 - t27 * t103 - t31 * t104 - qd[9] * t64;
+    let t244 = t56 * t67 + t57 * t66 - t243;
+    let t245 = t240 + t241;
+    let t246 = qd[9] * t68 + t30 * t104 - t25 * t103 - qd[8] * t65;
+    let t247 = c_q12 * t240 + qd[10] * t66 + s_q12 * t246;
+    let t248 = t56 * t68 + t58 * t66 + t247;
+    let t249 = t51 * t64 + t49 * t65 - t243;
+    let t250 = c_q7 * t10 - s_q7 * t8;
+    let t251 = c_q7 * t11;
+    let t252 = t104 + t251;
+    let t253 = 0.2 * qd[4] - qd[2];
+    let t254 = s_q7 * (t253 + 2.0 * t148);
+    let t255 = c_q7 * t253;
+    let t256 = t255 + p.l * t250;
+    let t257 = t102 + p.l * t252;
+    let t258 = t38 * t257 + t29 * t254 + t33 * t256;
+    let t259 = t37 * t257 + t27 * t254 + t31 * t256;
+    let t260 = t35 * t257 + t25 * t254 - t30 * t256;
+    let t261 = t51 * t70;
+    let t262 = -2.0 * (t261 + t50 * t73);
+    let t263 = t29 * t104 + qd[8] * t69 - t33 * t103 - qd[7] * t73;
+    let t264 = t50 * t69 + t49 * t73;
+    let t265 = -2.0 * (t58 * t73 + t57 * t72);
+    let t266 = t27 * t104 + qd[7] * t70 - t31 * t103 - qd[9] * t69;
+    let t267 = t56 * t72 + t57 * t71 - t266;
+    let t268 = t263 + t264;
+    let t269 = t25 * t104 + qd[9] * t73 + t30 * t103 - qd[8] * t70;
+    let t270 = c_q12 * t263 + qd[10] * t71 + s_q12 * t269;
+    let t271 = t56 * t73 + t58 * t71 + t270;
+    let t272 = t51 * t69 + t49 * t70 - t266;
+    let t273 = c_q7 * t8 + s_q7 * t10;
+    let t274 = s_q7 * t11;
+    let t275 = t103 + t274;
+    let t276 = qd[2] - 0.4 * qd[4];
+    let t277 = 0.2 * t9 + c_q7 * (t276 - 2.0 * t148);
+    let t278 = 0.2 * t7 - s_q7 * t276;
+    let t279 = p.l * t273 + t278;
+    let t280 = p.l * t275 - qd[0];
+    let t281 = t38 * t280 + t29 * t277 + t33 * t279;
+    let t282 = t37 * t280 + t27 * t277 + t31 * t279;
+    let t283 = t35 * t280 + t25 * t277 - t30 * t279;
+    let t284 = t38 * t51;
+    let t285 = -2.0 * (t284 + t37 * t50);
+    let t286 = t35 * qd[8] - t37 * qd[7];
+    let t287 = t35 * t50 + t37 * t49;
+    let t288 = -2.0 * (t37 * t58 + t57 * t75);
+    let t289 = t38 * qd[7] - t35 * qd[9];
+    let t290 = t56 * t75 + t57 * t74;
+    let t291 = t290 - t289;
+    let t292 = t286 + t287;
+    let t293 = -2.0 * p.m * (t284 + t35 * t49);
+    let t294 = t37 * qd[9] - t38 * qd[8];
+    let t295 = s_q12 * t294 + c_q12 * t286;
+    let t296 = t58 * t74 + t105 + t37 * t56;
+    let t297 = t295 + t296;
+    let t298 = t35 * t51 + t38 * t49;
+    let t299 = t298 - t289;
+    let t300 = t37 * t51 + t38 * t50;
+    let t301 = -0.4 * qd[5] - qd[1];
+    let t302 = qd[0] * s_q7 + c_q7 * t301 - 2.0 * t48;
+    let t303 = qd[0] * c_q7 - s_q7 * t301;
+    let t304 = 0.2 * qd[3] + p.l * t8;
+    let t305 = t38 * t304 + t29 * t302 + t33 * t303;
+    let t306 = t37 * t304 + t27 * t302 + t31 * t303;
+    let t307 = p.l * t285;
+    let t308 = t35 * t304 + t25 * t302 - t30 * t303;
+    let t309 = t106 + t286;
+    let t310 = t108 + t289;
+    let t311 = t290 - t310;
+    let t312 = t287 + t309;
+    let t313 = t107 + t294;
+    let t314 = s_q12 * t313 + c_q12 * t309;
+    let t315 = t296 + t314;
+    let t316 = t298 - t310;
+    let t317 = 2.0 * t8;
+    let t318 = p.l * t317;
+    let t319 = t38 * t318 - 2.0 * t29 * t48;
+    let t320 = t37 * t318 - 2.0 * t27 * t48;
+    let t321 = t35 * t318 - 2.0 * t25 * t48;
+    let t322 = p.m * (qd[8] + 2.0 * t42);
+    let t323 = s_q12 * t57;
+    let t324 = c_q12 * t57;
+    let t325 = s_q12 * t56 + t324 - t44;
+    let t326 = c_q12 * (qd[10] - t42);
+    let t327 = c_q12 * t58 + t326;
+    let t328 = qd[7] + 2.0 * t40;
+    let t329 = t40 * c_q12 - s_q12 * t44;
+    let t330 = t56 + t329;
+    let t331 = t40 + c_q12 * t56 - t323;
+    let t332 = s_q12 * t58;
+    let t333 = s_q12 * (t42 - qd[10]);
+    let t334 = t333 - t332;
+    let t335 = 2.0 * t56;
+    let t336 = c_q12 * d.k2;
+    let t337 = t99 * t336;
+    let t338 = s_q12 * d.k2;
+    let t339 = t101 * t338;
+    let t340 = 0.01 * p.m * (t62 - t54) + 0.25 * (t337 + t339) - t94 * d.k2;
+    let t341 = d.k2 * (t95 + 0.25 * t100) - 0.01 * p.m * (t61 + t49 * t49);
+    let t342 = t99 * t338;
+    let t343 = t101 * t336;
+    let t344 = 0.25 * (t343 - t342);
+    let t345 = 0.01 * p.m * (t52 + t50 * t51) + t96 * d.k2 + t344;
+    let t346 = 2.0 * t80 * d.k2 + t25 * t340 + t27 * t341 + t29 * t345;
+    let t347 = 2.0 * t81 * d.k2 + t31 * t341 + t33 * t345 - t30 * t340;
+    let t348 = qd[5] * d.k4;
+    let t349 = qd[4] * d.k5;
+    let t350 = t11 * d.k7;
+    let t351 = t10 * t350;
+    let t352 = t51 * d.k9;
+    let t353 = 0.001 * t49 + t352;
+    let t354 = t49 * d.k2;
+    let t355 = t50 * d.k10;
+    let t356 = t355 - 0.005 * t354;
+    let t357 = t57 * d.k11;
+    let t358 = t58 * d.k12;
+    let t359 = t58 * t357 - t57 * t358;
+    let t360 = t56 * t358;
+    let t361 = t60 * d.k11 + t360 + 0.25 * (t91 + p.l * t95) * d.k2;
+    let t362 = c_q12 * t359 + s_q12 * t361;
+    let t363 = 0.001 * t54 + 0.01 * p.m * t93 + t52 * d.k8 + t50 * t353 + t362
+        - 0.005 * t53 * d.k2 - t51 * t356;
+    let t364 = t50 * d.k2;
+    let t365 = t49 * d.k8;
+    let t366 = 0.001 * t51 + t365;
+    let t367 = t366 - 0.005 * t364;
+    let t368 = t53 * d.k10 + t51 * t367 + t59 * d.k12 - t49 * t353 - t56 * t357
+        - p.l * t344 - d.k2 * (0.005 * t52 + t93 + 0.25 * (s_q12 * t97 + c_q12 * t98));
+    let t369 = c_q12 * t361 - s_q12 * t359;
+    let t370 = 0.001 * t52 + t54 * d.k9 + t49 * t356 + t91 * d.k2 + t369
+        + 0.25 * t100 * d.k13 - 0.01 * p.m * t89 - t50 * t367;
+    let t371 = t13 * d.k6 + t351 + t25 * t363 + t27 * t368 + t29 * t370;
+    let t372 = t8 * d.k6;
+    let t373 = t11 * t372 + t31 * t368 + t33 * t370 - t30 * t363 - t8 * t350
+        - p.l * (t35 * t340 + t37 * t341 + t38 * t345) - 2.0 * t78 * d.k2;
+    let t374 = qd[3] * d.k3;
+    let t375 = t37 * d.k2;
+    let t376 = t10 * d.k2;
+    let t377 = 0.01 * p.m * (t138 - t137) + t135 * d.k2
+        + 0.25 * (t139 * t336 + t141 * t338);
+    let t378 = d.k2 * (t142 + 0.25 * t145) - 0.02 * p.m * (t134 + t49 * t107);
+    let t379 = 0.25 * (t141 * t336 - t139 * t338);
+    let t380 = 0.01 * p.m * (t143 + t51 * t108 + t50 * t106) + t146 * d.k2 + t379;
+    let t381 = t25 * t377 + t27 * t378 + t29 * t380 + 4.0 * t8 * t376;
+    let t382 = t33 * t380 + t31 * t378 - t30 * t377;
+    let t383 = 2.0 * t147 * d.k2 + t382;
+    out.0[0][6] = c_q7 * (t381 - t347) - s_q7 * (t346 + t383);
+    let t384 = 0.01 * p.m * (t167 - t166) + t165 * d.k2
+        + 0.25 * (t169 * t336 + t172 * t338);
+    let t385 = d.k2 * (t173 + 0.25 * t176) - 0.02 * p.m * t161;
+    let t386 = 0.25 * (t172 * t336 - t169 * t338);
+    let t387 = 0.01 * p.m * (t174 + t51 * t164 + t50 * t160) + t177 * d.k2 + t386;
+    let t388 = t25 * t384 + t162 * t341 + t27 * t385 + t29 * t387 + 4.0 * t155 * t345;
+    let t389 = t31 * t385 + t159 * t345 + t33 * (t341 + t387) - t30 * t384;
+    out.0[0][7] = c_q7 * t388 - s_q7 * t389;
+    let t390 = 0.01 * p.m * (t191 - t190) + t187 * d.k2
+        + 0.25 * (t193 * t336 + t196 * t338);
+    let t391 = d.k2 * (t197 + 0.25 * t200) - 0.02 * p.m * (t185 + t49 * t189);
+    let t392 = 0.25 * (t196 * t336 - t193 * t338);
+    let t393 = 0.01 * p.m * (t198 + t50 * t184) + t201 * d.k2 + t392;
+    let t394 = t28 * t340 + t25 * t390 + t27 * t391 + t182 * t345 + t29 * t393;
+    let t395 = 4.0 * t186 * t340 + t31 * t391 + t183 * t345 + t33 * t393 - t30 * t390;
+    out.0[0][8] = c_q7 * t394 - s_q7 * t395;
+    let t396 = 0.01 * p.m * (t214 - t213) + t209 * d.k2
+        + 0.25 * (t216 * t336 + t219 * t338);
+    let t397 = d.k2 * (t220 + 0.25 * t223) - 0.02 * p.m * (t49 * t212);
+    let t398 = 0.25 * (t219 * t336 - t216 * t338);
+    let t399 = 0.01 * p.m * (t221 + t51 * t208) + t224 * d.k2 + t398;
+    let t400 = t25 * t396 + t207 * t341 + t29 * t399 + t27 * (t340 + t397);
+    let t401 = t210 * t340 + t30 * t341 + t31 * t397 + t33 * t399 - t30 * t396;
+    out.0[0][9] = c_q7 * t400 - s_q7 * t401;
+    let t402 = 0.25 * (t343 + t227 * t338 - 2.0 * t63 * t336 - t342);
+    let t403 = t27 * d.k2;
+    let t404 = 0.25 * (t227 * t336 + 2.0 * t63 * t338 - t339 - t337);
+    let t405 = t25 * t402 + t29 * t404 + 0.25 * t229 * t403;
+    let t406 = t31 * d.k2;
+    let t407 = t33 * t404 + 0.25 * t229 * t406 - t30 * t402;
+    out.0[0][10] = c_q7 * t405 - s_q7 * t407;
+    let t408 = c_q7 * (t346 + t383) + s_q7 * (t381 - t347);
+    out.0[1][6] = t408;
+    let t409 = s_q7 * t388 + c_q7 * t389;
+    out.0[1][7] = t409;
+    let t410 = s_q7 * t394 + c_q7 * t395;
+    out.0[1][8] = t410;
+    let t411 = s_q7 * t400 + c_q7 * t401;
+    out.0[1][9] = t411;
+    let t412 = s_q7 * t405 + c_q7 * t407;
+    out.0[1][10] = t412;
+    let t413 = t38 * t380 + t35 * t377 + t37 * t378;
+    let t414 = 2.0 * t82 * d.k2 + t413;
+    out.0[2][6] = t414;
+    let t415 = t35 * t384 + t163 * t341 + t37 * t385 + t36 * t345 + t38 * t387;
+    out.0[2][7] = t415;
+    let t416 = t188 * t340 + t37 * t391 + t38 * t393 + t35 * (t390 + t345);
+    out.0[2][8] = t416;
+    let t417 = t211 * t340 + t35 * t396 + t37 * t397 + t38 * t399 + 4.0 * t204 * t341;
+    out.0[2][9] = t417;
+    let t418 = t35 * t402 + t38 * t404 + 0.25 * t229 * t375;
+    out.0[2][10] = t418;
+    let t419 = 0.01 * p.m * t118 + 0.25 * t119 * t338;
+    out.0[7][3] = t419;
+    let t420 = (s_q12 * t120 + c_q12 * t118) * d.k2;
+    out.0[10][3] = -0.25 * t420;
+    let t421 = -0.25 * t420 - t118 * d.k2;
+    out.0[8][3] = t421;
+    let t422 = t119 * (d.k2 + 0.25 * t336) - 0.01 * p.m * t120;
+    out.0[9][3] = t422;
+    let t423 = t25 * t419 + t27 * t421 + t29 * t422;
+    let t424 = t31 * t421 + t33 * t422 - t30 * t419 - 2.0 * t5 * d.k22;
+    out.0[3][3] = c_q7 * t423 - s_q7 * t424;
+    out.0[4][3] = s_q7 * t423 + c_q7 * t424 - t5 * d.k23;
+    let t425 = 0.01 * p.m * t124 + 0.25 * t125 * t338;
+    out.0[7][4] = t425;
+    let t426 = (s_q12 * t126 + c_q12 * t124) * d.k2;
+    out.0[10][4] = -0.25 * t426;
+    let t427 = -0.25 * t426 - t124 * d.k2;
+    out.0[8][4] = t427;
+    let t428 = t125 * (d.k2 + 0.25 * t336) - 0.01 * p.m * t126;
+    out.0[9][4] = t428;
+    let t429 = t25 * t425 + t27 * t427 + t29 * t428;
+    let t430 = t31 * t427 + t33 * t428 - t30 * t425 - 2.0 * t4 * d.k22;
+    out.0[3][4] = c_q7 * t429 - s_q7 * t430;
+    out.0[4][4] = s_q7 * t429 + c_q7 * t430 - t4 * d.k23;
+    let t431 = 0.01 * p.m * t131 + 0.25 * t132 * t338;
+    out.0[7][5] = t431;
+    let t432 = (s_q12 * t133 + c_q12 * t131) * d.k2;
+    out.0[10][5] = -0.25 * t432;
+    let t433 = -0.25 * t432 - t131 * d.k2;
+    out.0[8][5] = t433;
+    let t434 = t132 * (d.k2 + 0.25 * t336) - 0.01 * p.m * t133;
+    out.0[9][5] = t434;
+    let t435 = t25 * t431 + t27 * t433 + t29 * t434;
+    let t436 = t31 * t433 + t33 * t434 - t30 * t431;
+    out.0[3][5] = c_q7 * t435 - s_q7 * t436;
+    out.0[4][5] = s_q7 * t435 + c_q7 * t436;
+    let t437 = 0.001 * t107 + t106 * d.k9;
+    let t438 = t108 * d.k10 - 0.005 * t107 * d.k2;
+    let t439 = t58 * d.k11;
+    let t440 = t57 * d.k12;
+    let t441 = t109 * (t439 - t358) + t108 * (t357 - t440);
+    let t442 = t56 * d.k12;
+    let t443 = t144 * d.k11 + t110 * t358 + t108 * t442
+        + 0.25 * (p.l * t142 + t153) * d.k2;
+    let t444 = 0.001 * t137 + 0.01 * p.m * t152 + t143 * d.k8 + t108 * t353 + t50 * t437
+        + c_q12 * t441 + s_q12 * t443 - 0.005 * t140 * d.k2 - t106 * t356 - t51 * t438;
+    out.0[7][6] = t444;
+    let t445 = t108 * d.k2;
+    let t446 = 0.001 * t106 + t107 * d.k8 - 0.005 * t445;
+    let t447 = t56 * d.k11;
+    let t448 = t140 * d.k12
+        - 0.25 * (s_q12 * (p.l * t135 + t154) + c_q12 * (t152 + p.l * t146)) * d.k2
+        - t110 * t357 - t109 * t447;
+    out.0[10][6] = t448;
+    let t449 = t140 * d.k10 + t106 * t367 + t51 * t446 + t448 - t107 * t353 - t49 * t437
+        - p.l * t379 - d.k2 * (0.005 * t143 + t152);
+    out.0[8][6] = t449;
+    let t450 = 0.001 * t143 + t137 * d.k9 + t107 * t356 + t49 * t438 + t153 * d.k2
+        + c_q12 * t443 + 0.25 * t145 * d.k13 - 0.01 * p.m * t154 - t108 * t367
+        - t50 * t446 - s_q12 * t441;
+    out.0[9][6] = t450;
+    let t451 = t136 * d.k6 + t25 * t444 + t27 * t449 + t29 * t450 - t8 * t350;
+    let t452 = t10 * d.k6;
+    let t453 = t11 * t452 + t31 * t449 + t33 * t450 - t30 * t444 - t351 - p.l * t413;
+    out.0[3][6] = c_q7 * (t451 - t373) - s_q7 * (t371 + t453);
+    out.0[4][6] = c_q7 * (t371 + t453) + s_q7 * (t451 - t373) - 0.2 * t414;
+    let t454 = t160 * d.k9;
+    let t455 = t164 * d.k10;
+    let t456 = t168 * (t439 - t358) + t164 * (t357 - t440);
+    let t457 = t175 * d.k11 + t170 * t358 + t164 * t442
+        + 0.25 * (p.l * t173 + t179) * d.k2;
+    let t458 = 0.001 * t166 + 0.01 * p.m * t178 + t174 * d.k8 + t164 * t353 + t50 * t454
+        + c_q12 * t456 + s_q12 * t457 - 0.005 * t171 * d.k2 - t160 * t356 - t51 * t455;
+    out.0[7][7] = t458;
+    let t459 = 0.001 * t160 - 0.005 * t164 * d.k2;
+    let t460 = t171 * d.k12
+        - 0.25 * (s_q12 * (p.l * t165) + c_q12 * (t178 + p.l * t177)) * d.k2
+        - t170 * t357 - t168 * t447;
+    out.0[10][7] = t460;
+    let t461 = t171 * d.k10 + t160 * t367 + t51 * t459 + t460 - t49 * t454 - p.l * t386
+        - d.k2 * (0.005 * t174 + t178);
+    out.0[8][7] = t461;
+    let t462 = 0.001 * t174 + t166 * d.k9 + t49 * t455 + t179 * d.k2 + c_q12 * t457
+        + 0.25 * t176 * d.k13 - t164 * t367 - t50 * t459 - s_q12 * t456;
+    out.0[9][7] = t462;
+    let t463 = t25 * t458 + t162 * t368 + t27 * t461 + t29 * t462 + 4.0 * t155 * t370;
+    let t464 = t31 * t461 + t159 * t370 + t33 * (t368 + t462) - t30 * t458 - p.l * t415;
+    out.0[3][7] = c_q7 * t463 - s_q7 * t464;
+    out.0[4][7] = s_q7 * t463 + c_q7 * t464 - 0.2 * t415;
+    let t465 = 0.001 * t189 + t184 * d.k9;
+    let t466 = -0.005 * t189 * d.k2;
+    let t467 = t192 * (t439 - t358);
+    let t468 = t199 * d.k11 + t194 * t358 + 0.25 * (p.l * t197) * d.k2;
+    let t469 = 0.001 * t190 + 0.01 * p.m * t202 + t198 * d.k8 + t50 * t465 + c_q12 * t467
+        + s_q12 * t468 - 0.005 * t195 * d.k2 - t184 * t356 - t51 * t466;
+    out.0[7][8] = t469;
+    let t470 = 0.001 * t184 + t189 * d.k8;
+    let t471 = t195 * d.k12
+        - 0.25 * (s_q12 * (p.l * t187 + t203) + c_q12 * (t202 + p.l * t201)) * d.k2
+        - t194 * t357 - t192 * t447;
+    out.0[10][8] = t471;
+    let t472 = t195 * d.k10 + t184 * t367 + t51 * t470 + t471 - t189 * t353 - t49 * t465
+        - p.l * t392 - d.k2 * (0.005 * t198 + t202);
+    out.0[8][8] = t472;
+    let t473 = 0.001 * t198 + t190 * d.k9 + t189 * t356 + t49 * t466 + c_q12 * t468
+        + 0.25 * t200 * d.k13 - 0.01 * p.m * t203 - t50 * t470 - s_q12 * t467;
+    out.0[9][8] = t473;
+    let t474 = t28 * t363 + t25 * t469 + t27 * t472 + t182 * t370 + t29 * t473;
+    let t475 = 4.0 * t186 * t363 + t31 * t472 + t183 * t370 + t33 * t473 - t30 * t469
+        - p.l * t416;
+    out.0[3][8] = c_q7 * t474 - s_q7 * t475;
+    out.0[4][8] = s_q7 * t474 + c_q7 * t475 - 0.2 * t416;
+    let t476 = 0.001 * t212;
+    let t477 = t208 * d.k10 - 0.005 * t212 * d.k2;
+    let t478 = t215 * (t439 - t358) + t208 * (t357 - t440);
+    let t479 = t222 * d.k11 + t217 * t358 + t208 * t442
+        + 0.25 * (p.l * t220 + t225) * d.k2;
+    let t480 = 0.001 * t213 + t221 * d.k8 + t208 * t353 + t50 * t476 + c_q12 * t478
+        + s_q12 * t479 - 0.005 * t218 * d.k2 - t51 * t477;
+    out.0[7][9] = t480;
+    let t481 = t212 * d.k8 - 0.005 * t208 * d.k2;
+    let t482 = t218 * d.k12
+        - 0.25 * (s_q12 * (p.l * t209 + t226) + c_q12 * (p.l * t224)) * d.k2
+        - t217 * t357 - t215 * t447;
+    out.0[10][9] = t482;
+    let t483 = t218 * d.k10 + t51 * t481 + t482 - t212 * t353 - t49 * t476 - p.l * t398
+        - 0.005 * d.k2 * t221;
+    out.0[8][9] = t483;
+    let t484 = 0.001 * t221 + t213 * d.k9 + t212 * t356 + t49 * t477 + t225 * d.k2
+        + c_q12 * t479 + 0.25 * t223 * d.k13 - 0.01 * p.m * t226 - t208 * t367
+        - t50 * t481 - s_q12 * t478;
+    out.0[9][9] = t484;
+    let t485 = t25 * t480 + t207 * t368 + t29 * t484 + t27 * (t363 + t483);
+    let t486 = t210 * t363 + t30 * t368 + t31 * t483 + t33 * t484 - t30 * t480
+        - p.l * t417;
+    out.0[3][9] = c_q7 * t485 - s_q7 * t486;
+    out.0[4][9] = s_q7 * t485 + c_q7 * t486 - 0.2 * t417;
+    let t487 = t58 * t447 - t360;
+    let t488 = t228 * d.k11 - t57 * t358;
+    let t489 = t369 + c_q12 * t487 + s_q12 * t488;
+    out.0[7][10] = t489;
+    let t490 = t57 * t357 - 0.25 * (c_q12 * t97 - s_q12 * t98) * d.k2 - t56 * t447;
+    out.0[10][10] = t490;
+    let t491 = t490 - p.l * t404;
+    out.0[8][10] = t491;
+    let t492 = c_q12 * t488 + 0.25 * t229 * d.k13 - t362 - s_q12 * t487;
+    out.0[9][10] = t492;
+    let t493 = t25 * t489 + t27 * t491 + t29 * t492;
+    let t494 = t31 * t491 + t33 * t492 - t30 * t489 - p.l * t418;
+    out.0[3][10] = c_q7 * t493 - s_q7 * t494;
+    out.0[4][10] = s_q7 * t493 + c_q7 * t494 - 0.2 * t418;
+    let t495 = 2.0 * c_q7 * t112 * d.k22 + t35 * t419 + t37 * t421 + t38 * t422;
+    out.0[5][3] = t112 * d.k23 + t495;
+    out.0[6][3] = t495;
+    let t496 = 2.0 * t123 * d.k2 + t35 * t425 + t37 * t427 + t38 * t428;
+    out.0[5][4] = t496;
+    out.0[6][4] = t496;
+    let t497 = 2.0 * t130 * d.k2 + t35 * t431 + t37 * t433 + t38 * t434;
+    out.0[5][5] = 4.0 * t128 * d.k23 + t497;
+    out.0[6][5] = t497;
+    let t498 = p.l * t382 + t35 * t444 + t37 * t449 + t38 * t450 + t8 * t372
+        - 2.0 * t83 * d.k2 - t10 * t452;
+    out.0[5][6] = 0.2 * t408 + t498;
+    out.0[6][6] = t498;
+    let t499 = t38 * t462 + p.l * t389 + t35 * t458 + t163 * t368 + t37 * t461
+        + t36 * t370;
+    out.0[5][7] = 0.2 * t409 + t499;
+    out.0[6][7] = t499;
+    let t500 = p.l * t395 + t188 * t363 + t37 * t472 + t38 * t473 + t35 * (t469 + t370);
+    out.0[5][8] = 0.2 * t410 + t500;
+    out.0[6][8] = t500;
+    let t501 = t38 * t484 + p.l * t401 + t211 * t363 + t35 * t480 + 4.0 * t204 * t368
+        + t37 * t483;
+    out.0[5][9] = 0.2 * t411 + t501;
+    out.0[6][9] = t501;
+    let t502 = t35 * t489 + t37 * t491 + t38 * t492 + p.l * t407;
+    out.0[5][10] = 0.2 * t412 + t502;
+    out.0[6][10] = t502;
+    let t503 = qd[5] * d.k0;
+    out.1[0][1] = -t503;
+    out.1[1][0] = t503;
+    let t504 = qd[4] * d.k0;
+    out.1[0][2] = t504;
+    out.1[2][0] = -t504;
+    let t505 = 0.01 * p.m * (t241 - t240) + t239 * d.k2
+        + 0.25 * (t242 * t336 + t244 * t338);
+    let t506 = d.k2 * (t245 + 0.25 * t248) - 0.02 * p.m * (t238 + t49 * t64);
+    let t507 = 0.25 * (t244 * t336 - t242 * t338);
+    let t508 = 0.01 * p.m * (t246 + t51 * t68 + t50 * t65) + t249 * d.k2 + t507;
+    let t509 = 4.0 * s_q7 * t376 + t25 * t505 + t27 * t506 + t29 * t508;
+    let t510 = t33 * t508 + t31 * t506 - t30 * t505;
+    let t511 = 2.0 * t250 * d.k2 + t510;
+    out.1[0][3] = c_q7 * t509 - s_q7 * t511;
+    let t512 = qd[4] * d.k1;
+    let t513 = qd[2] * d.k0;
+    let t514 = 0.01 * p.m * (t264 - t263) + t262 * d.k2
+        + 0.25 * (t265 * t336 + t267 * t338);
+    let t515 = d.k2 * (t268 + 0.25 * t271) - 0.02 * p.m * (t261 + t49 * t69);
+    let t516 = 0.25 * (t267 * t336 - t265 * t338);
+    let t517 = 0.01 * p.m * (t269 + t51 * t73 + t50 * t70) + t272 * d.k2 + t516;
+    let t518 = t25 * t514 + t27 * t515 + t29 * t517 - 4.0 * c_q7 * t376;
+    let t519 = t33 * t517 + t31 * t515 - t30 * t514;
+    let t520 = 2.0 * t273 * d.k2 + t519;
+    out.1[0][4] = t513 + c_q7 * t518 - 2.0 * t512 - s_q7 * t520;
+    let t521 = qd[5] * d.k1;
+    let t522 = qd[1] * d.k0;
+    let t523 = t11 * d.k2;
+    let t524 = t285 * d.k2 + 0.25 * t288 * t336;
+    let t525 = 0.01 * p.m * (t287 - t286) + 0.25 * t291 * t338 + t524;
+    let t526 = 0.01 * t293 + d.k2 * (t292 + 0.25 * t297);
+    let t527 = t288 * t338;
+    let t528 = 0.25 * (t291 * t336 - t527);
+    let t529 = 0.01 * p.m * (t294 + t300) + t299 * d.k2 + t528;
+    let t530 = t25 * t525 + t27 * t526 + t29 * t529 - 4.0 * t523;
+    let t531 = t31 * t526 + t33 * t529 - t30 * t525;
+    out.1[0][5] = c_q7 * t530 - 2.0 * t521 - t522 - s_q7 * t531;
+    let t532 = 0.01 * p.m * (t287 - t309) + t524 + 0.25 * t311 * t338;
+    let t533 = 0.01 * t293 + d.k2 * (t312 + 0.25 * t315);
+    let t534 = 0.25 * (t311 * t336 - t527);
+    let t535 = 0.01 * p.m * (t300 + t313) + t316 * d.k2 + t534;
+    let t536 = t25 * t532 + t27 * t533 + t29 * t535 - 4.0 * t523;
+    let t537 = t31 * t533 + t33 * t535 - t30 * t532;
+    out.1[0][6] = c_q7 * t536 - s_q7 * t537;
+    let t538 = t323 * t336;
+    let t539 = 0.01 * t322 + 0.25 * t325 * t338 - 0.5 * t538;
+    let t540 = d.k2 * (qd[8] + 0.25 * t327) - 0.02 * p.m * t49;
+    let t541 = 0.5 * t323 * t338 + 0.25 * t325 * t336;
+    let t542 = qd[9] * d.k2 + t541;
+    let t543 = t25 * t539 + t27 * t540 + t29 * t542;
+    let t544 = t31 * t540 + t33 * t542 - t30 * t539;
+    out.1[0][7] = c_q7 * t543 - s_q7 * t544;
+    let t545 = t58 * t336;
+    let t546 = 0.01 * p.m * qd[7] - 2.0 * t364 - 0.5 * t545;
+    let t547 = t328 * d.k2;
+    let t548 = t547 + 0.25 * t330 * d.k2;
+    let t549 = t58 * t338;
+    let t550 = 0.01 * p.m * qd[9] + 0.5 * t549;
+    let t551 = t25 * t546 + t27 * t548 + t29 * t550;
+    let t552 = t31 * t548 + t33 * t550 - t30 * t546;
+    out.1[0][8] = c_q7 * t551 - s_q7 * t552;
+    let t553 = t51 * d.k2;
+    let t554 = 0.25 * t331 * t338 - 2.0 * t553 - 0.5 * t324 * t336;
+    let t555 = 0.25 * t334 * d.k2 - 0.02 * p.m * t51;
+    let t556 = 0.5 * t538 + 0.25 * t331 * t336;
+    let t557 = 0.01 * t322 + t547 + t556;
+    let t558 = t25 * t554 + t27 * t555 + t29 * t557;
+    let t559 = t31 * t555 + t33 * t557 - t30 * t554;
+    out.1[0][9] = c_q7 * t558 - s_q7 * t559;
+    let t560 = 0.5 * (t29 * t549 - t25 * t545) + 0.25 * t335 * t403;
+    let t561 = 0.5 * (t33 * t549 + t30 * t545) + 0.25 * t335 * t406;
+    out.1[0][10] = c_q7 * t560 - s_q7 * t561;
+    let t562 = qd[3] * d.k0;
+    out.1[1][2] = -t562;
+    out.1[2][1] = t562;
+    let t563 = s_q7 * t509 + c_q7 * t511;
+    out.1[1][3] = t512 + t563 - t513;
+    let t564 = qd[3] * d.k1;
+    let t565 = s_q7 * t518 + c_q7 * t520;
+    out.1[1][4] = t564 + t565;
+    let t566 = qd[0] * d.k0;
+    let t567 = s_q7 * t530 + c_q7 * t531;
+    out.1[1][5] = t566 + t567;
+    let t568 = s_q7 * t536 + c_q7 * t537;
+    out.1[1][6] = t568;
+    let t569 = s_q7 * t543 + c_q7 * t544;
+    out.1[1][7] = t569;
+    let t570 = s_q7 * t551 + c_q7 * t552;
+    out.1[1][8] = t570;
+    let t571 = s_q7 * t558 + c_q7 * t559;
+    out.1[1][9] = t571;
+    let t572 = s_q7 * t560 + c_q7 * t561;
+    out.1[1][10] = t572;
+    let t573 = t38 * t508 + t35 * t505 + t37 * t506;
+    let t574 = 2.0 * t252 * d.k2 + t573;
+    out.1[2][3] = t521 + t522 + t574;
+    let t575 = t38 * t517 + t35 * t514 + t37 * t515;
+    let t576 = 2.0 * t275 * d.k2 + t575;
+    out.1[2][4] = t576 - t566;
+    let t577 = t38 * t529 + t35 * t525 + t37 * t526;
+    let t578 = 2.0 * t8 * d.k2 + t577;
+    out.1[2][5] = t564 + t578;
+    let t579 = t38 * t535 + t35 * t532 + t37 * t533;
+    let t580 = 2.0 * t317 * d.k2 + t579;
+    out.1[2][6] = t580;
+    let t581 = t35 * t539 + t37 * t540 + t38 * t542;
+    out.1[2][7] = t581;
+    let t582 = t35 * t546 + t37 * t548 + t38 * t550;
+    out.1[2][8] = t582;
+    let t583 = t35 * t554 + t37 * t555 + t38 * t557;
+    out.1[2][9] = t583;
+    let t584 = 0.5 * (t38 * t549 - t35 * t545) + 0.25 * t335 * t375;
+    out.1[2][10] = t584;
+    let t585 = 0.01 * p.m * t232 + 0.25 * t233 * t338;
+    out.1[7][0] = t585;
+    let t586 = (s_q12 * t234 + c_q12 * t232) * d.k2;
+    out.1[10][0] = -0.25 * t586;
+    let t587 = -0.25 * t586 - t232 * d.k2;
+    out.1[8][0] = t587;
+    let t588 = t233 * (d.k2 + 0.25 * t336) - 0.01 * p.m * t234;
+    out.1[9][0] = t588;
+    let t589 = t25 * t585 + t27 * t587 + t29 * t588;
+    let t590 = 2.0 * qd[4] * d.k2 + t31 * t587 + t33 * t588 - t30 * t585;
+    out.1[3][0] = c_q7 * t589 - s_q7 * t590;
+    out.1[4][0] = t512 + s_q7 * t589 + c_q7 * t590;
+    let t591 = 0.01 * p.m * t235 + 0.25 * t236 * t338;
+    out.1[7][1] = t591;
+    let t592 = (s_q12 * t237 + c_q12 * t235) * d.k2;
+    out.1[10][1] = -0.25 * t592;
+    let t593 = -0.25 * t592 - t235 * d.k2;
+    out.1[8][1] = t593;
+    let t594 = t236 * (d.k2 + 0.25 * t336) - 0.01 * p.m * t237;
+    out.1[9][1] = t594;
+    let t595 = t25 * t591 + t27 * t593 + t29 * t594;
+    let t596 = qd[3] * d.k2;
+    let t597 = t31 * t593 + t33 * t594 - t30 * t591 - 2.0 * t596;
+    out.1[3][1] = c_q7 * t595 - s_q7 * t597;
+    out.1[4][1] = s_q7 * t595 + c_q7 * t597 - t564;
+    let t598 = 0.01 * p.m * t106 + 0.25 * t108 * t338;
+    out.1[7][2] = t598;
+    let t599 = t109 * d.k2;
+    out.1[10][2] = -0.25 * t599;
+    let t600 = -0.25 * t599 - t106 * d.k2;
+    out.1[8][2] = t600;
+    let t601 = t445 + 0.25 * t108 * t336 - 0.01 * p.m * t107;
+    out.1[9][2] = t601;
+    let t602 = t25 * t598 + t27 * t600 + t29 * t601;
+    let t603 = t31 * t600 + t33 * t601 - t30 * t598;
+    out.1[3][2] = c_q7 * t602 - s_q7 * t603;
+    out.1[4][2] = s_q7 * t602 + c_q7 * t603;
+    let t604 = s_q7 * t350;
+    let t605 = 0.001 * t64 + t65 * d.k9;
+    let t606 = t68 * d.k10 - 0.005 * t64 * d.k2;
+    let t607 = t67 * (t439 - t358) + t68 * (t357 - t440);
+    let t608 = t247 * d.k11 + t66 * t358 + t68 * t442
+        + 0.25 * (p.l * t245 + t259) * d.k2;
+    let t609 = 0.001 * t240 + 0.01 * p.m * t258 + t246 * d.k8 + t68 * t353 + t50 * t605
+        + c_q12 * t607 + s_q12 * t608 - 0.005 * t243 * d.k2 - t65 * t356 - t51 * t606;
+    out.1[7][3] = t609;
+    let t610 = 0.001 * t65 + t64 * d.k8 - 0.005 * t68 * d.k2;
+    let t611 = t243 * d.k12
+        - 0.25 * (s_q12 * (p.l * t239 + t260) + c_q12 * (t258 + p.l * t249)) * d.k2
+        - t66 * t357 - t67 * t447;
+    out.1[10][3] = t611;
+    let t612 = t243 * d.k10 + t65 * t367 + t51 * t610 + t611 - t64 * t353 - t49 * t605
+        - p.l * t507 - d.k2 * (0.005 * t246 + t258);
+    out.1[8][3] = t612;
+    let t613 = 0.001 * t246 + t240 * d.k9 + t64 * t356 + t49 * t606 + t259 * d.k2
+        + c_q12 * t608 + 0.25 * t248 * d.k13 - 0.01 * p.m * t260 - t68 * t367
+        - t50 * t610 - s_q12 * t607;
+    out.1[9][3] = t613;
+    let t614 = t25 * t609 + t27 * t612 + t29 * t613 - t103 * d.k6 - t604;
+    let t615 = c_q7 * t350;
+    let t616 = t251 * d.k6 + t31 * t612 + t33 * t613 - t30 * t609 - t615 - p.l * t573
+        - 2.0 * t102 * d.k2;
+    out.1[3][3] = c_q7 * t614 - 0.005 * qd[5] - s_q7 * t616;
+    out.1[4][3] = qd[5] * d.k3 + s_q7 * t614 + c_q7 * t616 - 0.002 * qd[4] - t348
+        - qd[1] * d.k1 - 0.2 * t574;
+    let t617 = 0.001 * t69 + t70 * d.k9;
+    let t618 = t73 * d.k10 - 0.005 * t69 * d.k2;
+    let t619 = t72 * (t439 - t358) + t73 * (t357 - t440);
+    let t620 = t270 * d.k11 + t71 * t358 + t73 * t442
+        + 0.25 * (p.l * t268 + t282) * d.k2;
+    let t621 = 0.001 * t263 + 0.01 * p.m * t281 + t269 * d.k8 + t73 * t353 + t50 * t617
+        + c_q12 * t619 + s_q12 * t620 - 0.005 * t266 * d.k2 - t70 * t356 - t51 * t618;
+    out.1[7][4] = t621;
+    let t622 = 0.001 * t70 + t69 * d.k8 - 0.005 * t73 * d.k2;
+    let t623 = t266 * d.k12
+        - 0.25 * (s_q12 * (p.l * t262 + t283) + c_q12 * (t281 + p.l * t272)) * d.k2
+        - t71 * t357 - t72 * t447;
+    out.1[10][4] = t623;
+    let t624 = t266 * d.k10 + t70 * t367 + t51 * t622 + t623 - t69 * t353 - t49 * t617
+        - p.l * t516 - d.k2 * (0.005 * t269 + t281);
+    out.1[8][4] = t624;
+    let t625 = 0.001 * t269 + t263 * d.k9 + t69 * t356 + t49 * t618 + t282 * d.k2
+        + c_q12 * t620 + 0.25 * t271 * d.k13 - 0.01 * p.m * t283 - t73 * t367
+        - t50 * t622 - s_q12 * t619;
+    out.1[9][4] = t625;
+    let t626 = t615 + t104 * d.k6 + t25 * t621 + t27 * t624 + t29 * t625;
+    let t627 = t274 * d.k6 + t31 * t624 + t33 * t625 + 2.0 * qd[0] * d.k2 - t30 * t621
+        - t604 - p.l * t575;
+    out.1[3][4] = 0.004 * qd[4] + t348 + c_q7 * t626 - qd[5] * d.k5 - s_q7 * t627;
+    let t628 = t10 * d.k7;
+    let t629 = 0.001 * t35 + t38 * d.k9;
+    let t630 = t37 * d.k10 - 0.005 * t35 * d.k2;
+    let t631 = t75 * (t439 - t358) + t37 * (t357 - t440);
+    let t632 = t74 * t358 + t37 * t442;
+    let t633 = (t105 + t295) * d.k11 + t632 + 0.25 * (p.l * t292 + t306) * d.k2;
+    let t634 = c_q12 * t631 + t37 * t353 + t50 * t629 - t38 * t356 - t51 * t630;
+    let t635 = 0.001 * t286 + 0.01 * p.m * t305 + t294 * d.k8 + s_q12 * t633 + t634
+        - 0.005 * t289 * d.k2;
+    out.1[7][5] = t635;
+    let t636 = 0.001 * t38 + t35 * d.k8 - 0.005 * t375;
+    let t637 = t289 * d.k12
+        - 0.25 * (s_q12 * (t307 + t308) + c_q12 * (t305 + p.l * t299)) * d.k2;
+    let t638 = t74 * t357 + t75 * t447;
+    out.1[10][5] = t637 - t638;
+    let t639 = t38 * t367 + t51 * t636 - t638 - t35 * t353 - t49 * t629;
+    let t640 = t289 * d.k10 + t637 + t639 - p.l * t528 - d.k2 * (0.005 * t294 + t305);
+    out.1[8][5] = t640;
+    let t641 = t35 * t356 + t49 * t630 - t37 * t367 - t50 * t636 - s_q12 * t631;
+    let t642 = 0.001 * t294 + t286 * d.k9 + t306 * d.k2 + c_q12 * t633 + t641
+        + 0.25 * t297 * d.k13 - 0.01 * p.m * t308;
+    out.1[9][5] = t642;
+    let t643 = t628 + t25 * t635 + t27 * t640 + t29 * t642;
+    let t644 = t372 - t8 * d.k7;
+    let t645 = t31 * t640 + t33 * t642 + t644 - t30 * t635 - 0.4 * t596 - p.l * t577;
+    out.1[3][5] = qd[4] * d.k4 + c_q7 * t643 - 0.005 * qd[3] - 0.004 * qd[5] - t349
+        - s_q7 * t645;
+    out.1[4][5] = 0.005 * qd[4] + t374 + s_q7 * t643 + c_q7 * t645 - qd[3] * d.k4
+        - 0.2 * t578;
+    let t646 = t632 + (t105 + t314) * d.k11 + 0.25 * (p.l * t312 + t320) * d.k2;
+    let t647 = 0.001 * t309 + 0.01 * p.m * t319 + t634 + t313 * d.k8 + s_q12 * t646
+        - 0.005 * t310 * d.k2;
+    out.1[7][6] = t647;
+    let t648 = t310 * d.k12
+        - 0.25 * (s_q12 * (t307 + t321) + c_q12 * (t319 + p.l * t316)) * d.k2;
+    out.1[10][6] = t648 - t638;
+    let t649 = t639 + t310 * d.k10 + t648 - p.l * t534 - d.k2 * (t319 + 0.005 * t313);
+    out.1[8][6] = t649;
+    let t650 = 0.001 * t313 + t641 + t309 * d.k9 + t320 * d.k2 + c_q12 * t646
+        + 0.25 * t315 * d.k13 - 0.01 * p.m * t321;
+    out.1[9][6] = t650;
+    let t651 = t452 + t628 + t25 * t647 + t27 * t649 + t29 * t650;
+    let t652 = t644 + t31 * t649 + t33 * t650 - t30 * t647 - p.l * t579;
+    out.1[3][6] = c_q7 * t651 - s_q7 * t652;
+    out.1[4][6] = s_q7 * t651 + c_q7 * t652 - 0.2 * t580;
+    let t653 = s_q12 * t358;
+    let t654 = s_q12 * t439 - t653;
+    let t655 = c_q12 * t358;
+    let t656 = t326 * d.k11 + t655 + 0.25 * qd[8] * d.k13;
+    let t657 = 0.001 * (t50 - t42) + 0.005 * (t553 - t44 * d.k2) + c_q12 * t654
+        + s_q12 * t656;
+    out.1[7][7] = t657;
+    let t658 = t44 * d.k12 + c_q12 * (-0.25 * qd[9] * d.k13 - t357) - s_q12 * t447;
+    out.1[10][7] = t658;
+    let t659 = t44 * d.k10 + t51 * d.k8 + t658 - 0.002 * t49 - t352 - p.l * t541;
+    out.1[8][7] = t659;
+    let t660 = t355 + c_q12 * t656 + 0.25 * t327 * d.k13 - t42 * d.k9 - 0.01 * t354
+        - t50 * d.k8 - s_q12 * t654;
+    out.1[9][7] = t660;
+    let t661 = t25 * t657 + t27 * t659 + t29 * t660;
+    let t662 = t31 * t659 + t33 * t660 - t30 * t657 - p.l * t581;
+    out.1[3][7] = c_q7 * t661 - s_q7 * t662;
+    out.1[4][7] = s_q7 * t661 + c_q7 * t662 - 0.2 * t581;
+    let t663 = t357 - t440;
+    let t664 = c_q12 * t663;
+    let t665 = t442 + t329 * d.k11 + 0.25 * t328 * d.k13;
+    let t666 = 0.001 * t40 + t353 + t664 + s_q12 * t665 - t44 * d.k8 - t51 * d.k10;
+    out.1[7][8] = t666;
+    let t667 = t50 * s_q12 * d.k13;
+    out.1[10][8] = 0.5 * t667;
+    let t668 = t332 * d.k13;
+    out.1[8][10] = -0.5 * t668;
+    let t669 = 0.5 * (t667 - t668) - 0.005 * (t553 - t44 * d.k2);
+    out.1[8][8] = t669;
+    let t670 = s_q12 * t663;
+    let t671 = 0.01 * t364 + t40 * d.k9 + t49 * d.k10 + c_q12 * t665
+        + 0.25 * t330 * d.k13 - 0.001 * t44 - t366 - t670;
+    out.1[9][8] = t671;
+    let t672 = t25 * t666 + t27 * t669 + t29 * t671;
+    let t673 = t31 * t669 + t33 * t671 - t30 * t666 - p.l * t582;
+    out.1[3][8] = c_q7 * t672 - s_q7 * t673;
+    out.1[4][8] = s_q7 * t672 + c_q7 * t673 - 0.2 * t582;
+    let t674 = c_q12 * t439 - t655;
+    let t675 = t333 * d.k11 - t653;
+    let t676 = t42 * d.k8 + t50 * d.k9 + c_q12 * t674 + s_q12 * t675 + 0.005 * t40 * d.k2
+        - t356;
+    out.1[7][9] = t676;
+    let t677 = s_q12 * t357 - 0.25 * p.l * (c_q12 * t328 - 2.0 * t55) * d.k2
+        - t40 * d.k12 - c_q12 * t447;
+    out.1[10][9] = t677;
+    let t678 = 0.002 * t51 + t365 + t677 - t40 * d.k10 - 0.005 * (t364 + t42 * d.k2)
+        - t49 * d.k9 - p.l * t556;
+    out.1[8][9] = t678;
+    let t679 = 0.001 * (t42 - t50) + c_q12 * t675 + 0.25 * t334 * d.k13 - s_q12 * t674;
+    out.1[9][9] = t679;
+    let t680 = t25 * t676 + t27 * t678 + t29 * t679;
+    let t681 = t31 * t678 + t33 * t679 - t30 * t676 - p.l * t583;
+    out.1[3][9] = c_q7 * t680 - s_q7 * t681;
+    out.1[4][9] = s_q7 * t680 + c_q7 * t681 - 0.2 * t583;
+    let t682 = t442 + t447;
+    let t683 = t664 + s_q12 * t682;
+    out.1[7][10] = t683;
+    let t684 = c_q12 * t682 + 0.25 * t335 * d.k13 - t670;
+    out.1[9][10] = t684;
+    let t685 = t25 * t683 + t29 * t684 - 0.5 * t27 * t668;
+    let t686 = t33 * t684 - t30 * t683 - p.l * t584 - 0.5 * t31 * t668;
+    out.1[3][10] = c_q7 * t685 - s_q7 * t686;
+    out.1[4][10] = s_q7 * t685 + c_q7 * t686 - 0.2 * t584;
+    let t687 = qd[0] * d.k1;
+    out.1[4][4] = 0.005 * qd[5] + t687 + s_q7 * t626 + c_q7 * t627 - 0.002 * qd[3]
+        - 0.2 * t576;
+    let t688 = 2.0 * t231 * d.k2 + t35 * t585 + t37 * t587 + t38 * t588;
+    out.1[5][0] = t521 + t688;
+    out.1[6][0] = t688;
+    let t689 = 2.0 * t230 * d.k2 + t35 * t591 + t37 * t593 + t38 * t594;
+    out.1[5][1] = t689;
+    out.1[6][1] = t689;
+    let t690 = t35 * t598 + t37 * t600 + t38 * t601 - 2.0 * t8 * d.k2;
+    out.1[5][2] = t690 - t564;
+    out.1[6][2] = t690;
+    let t691 = p.l * t510 + s_q7 * t372 + 2.0 * t255 * d.k2 + t35 * t609 + t37 * t612
+        + t38 * t613 - c_q7 * t452;
+    out.1[5][3] = 0.01 * qd[3] + 0.002 * qd[5] + t349 + t691 + 0.2 * t563 - qd[4] * d.k3
+        - qd[2] * d.k1;
+    out.1[6][3] = t691;
+    let t692 = p.l * t519 + 2.0 * t278 * d.k2 + t35 * t621 + t37 * t624 + t38 * t625
+        - s_q7 * t452 - c_q7 * t372;
+    out.1[5][4] = qd[3] * d.k5 + t692 + 0.2 * t565 - 0.01 * qd[4] - t374;
+    out.1[6][4] = t692;
+    let t693 = t37 * t640 + t38 * t642 + p.l * t531 + 2.0 * t303 * d.k2 + t35 * t635;
+    out.1[5][5] = 0.002 * qd[3] + 0.2 * t567 + t687 + t693;
+    out.1[6][5] = t693;
+    let t694 = t35 * t647 + t37 * t649 + t38 * t650 + p.l * t537;
+    out.1[5][6] = 0.2 * t568 + t694;
+    out.1[6][6] = t694;
+    let t695 = t35 * t657 + t37 * t659 + t38 * t660 + p.l * t544;
+    out.1[5][7] = 0.2 * t569 + t695;
+    out.1[6][7] = t695;
+    let t696 = t35 * t666 + t37 * t669 + t38 * t671 + p.l * t552;
+    out.1[5][8] = 0.2 * t570 + t696;
+    out.1[6][8] = t696;
+    let t697 = t35 * t676 + t37 * t678 + t38 * t679 + p.l * t559;
+    out.1[5][9] = 0.2 * t571 + t697;
+    out.1[6][9] = t697;
+    let t698 = t35 * t683 + t38 * t684 + p.l * t561 - 0.5 * t37 * t668;
+    out.1[5][10] = 0.2 * t572 + t698;
+    out.1[6][10] = t698;
+    out
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 394,
+    add: 215,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { gravity_derivatives_with_avx(avx2, d, q) };
+    }
+    gravity_derivatives_with_body(d, q)
+}
+/// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn gravity_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    gravity_derivatives_with_body(d, q)
+}
+/// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn gravity_derivatives_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t6 = -t5;
+    let t7 = 1.0 - 2.0 * (t0 + t1);
+    let t8 = q[8] * q[8];
+    let t9 = q[9] * q[9];
+    let t10 = q[10] * q[10];
+    let t11 = q[8] * q[9];
+    let t12 = q[8] * q[10];
+    let t13 = q[9] * q[10];
+    let t14 = q[8] * q[11];
+    let t15 = q[9] * q[11];
+    let t16 = q[10] * q[11];
+    let t17 = 1.0 - 2.0 * (t9 + t10);
+    let t18 = t11 - t16;
+    let t19 = 2.0 * t18;
+    let t20 = -2.0 * (t12 + t15);
+    let t21 = -2.0 * (t11 + t16);
+    let t22 = 1.0 - 2.0 * (t8 + t10);
+    let t23 = t13 - t14;
+    let t24 = 2.0 * t23;
+    let t25 = t12 - t15;
+    let t26 = 2.0 * t25;
+    let t27 = -2.0 * (t13 + t14);
+    let t28 = 1.0 - 2.0 * (t8 + t9);
+    let t29 = p.g * c_q7;
+    let t30 = p.g * s_q7;
+    let t31 = t4 * t29 + t6 * t30;
+    let t32 = t6 * t29 - t4 * t30;
+    let t33 = p.g * t7;
+    let t34 = t26 * t33;
+    let t35 = t17 * t31 + t34 - t21 * t32;
+    let t36 = t24 * t32;
+    let t37 = t36 + t28 * t33 - t20 * t31;
+    let t38 = t19 * t31;
+    let t39 = t38 + t22 * t32 - t27 * t33;
+    let t40 = -t31;
+    let t41 = q[6] * q[6];
+    let t42 = 2.0 * (0.5 * (t2 - t1) + 0.5 * (t41 - t0));
+    let t43 = t30 * t42;
+    let t44 = t29 * t42;
+    let t45 = p.g * t5;
+    let t46 = t24 * t44 + t28 * t45 - t20 * t43;
+    let t47 = t19 * t43 + t22 * t44 - t27 * t45;
+    let t48 = t17 * t43 + t26 * t45 - t21 * t44;
+    let t49 = 2.0 * (0.5 * (t0 - t2) - 0.5 * (t41 - t1));
+    let t50 = t29 * t49;
+    let t51 = -t30 * t49;
+    let t52 = p.g * t4;
+    let t53 = t24 * t51 + t28 * t52 - t20 * t50;
+    let t54 = t19 * t50 + t22 * t51 - t27 * t52;
+    let t55 = t17 * t50 + t26 * t52 - t21 * t51;
+    let t56 = -t5;
+    let t57 = -0.5 * t3;
+    let t58 = t29 * t56 + 4.0 * t30 * t57;
+    let t59 = 4.0 * t29 * t57 - t30 * t56;
+    let t60 = t24 * t59 - t20 * t58;
+    let t61 = t19 * t58 + t22 * t59;
+    let t62 = t17 * t58 - t21 * t59;
+    let t63 = -0.5 * t18;
+    let t64 = 0.5 * (t10 - t9);
+    let t65 = q[11] * q[11];
+    let t66 = 0.5 * (t65 - t8);
+    let t67 = 2.0 * (t64 - t66);
+    let t68 = -t20;
+    let t69 = 2.0 * (t64 + t66);
+    let t70 = 0.5 * (t8 - t10);
+    let t71 = 0.5 * (t65 - t9);
+    let t72 = 2.0 * (t70 + t71);
+    let t73 = -t21;
+    let t74 = -0.5 * t23;
+    let t75 = 2.0 * (t70 - t71);
+    let t76 = -0.5 * t25;
+    let t77 = 0.5 * (t9 - t8);
+    let t78 = 0.5 * (t65 - t10);
+    let t79 = 2.0 * (t77 - t78);
+    let t80 = 2.0 * (t77 + t78);
+    let t81 = -t27;
+    let t82 = t24 * t40 - t20 * t32;
+    let t83 = t19 * t32 + t22 * t40;
+    let t84 = t17 * t32 - t21 * t40;
+    let t85 = 4.0 * t31 * t63 + t32 * t67 + t27 * t33;
+    let t86 = t36 + t31 * t68 + t33 * t69;
+    let t87 = t34 + t31 * t72 + t32 * t73;
+    let t88 = t20 * t31 + t33 * t75 + 4.0 * t32 * t74;
+    let t89 = t31 * t79 + t21 * t32 + 4.0 * t33 * t76;
+    let t90 = t38 + t32 * t80 + t33 * t81;
+    let t91 = s_q12 * d.k2;
+    let t92 = t39 * t91;
+    let t93 = 0.01 * p.m * t37 + 0.25 * t92;
+    let t94 = c_q12 * d.k2;
+    let t95 = t39 * t94;
+    let t96 = t39 * d.k2 + 0.25 * t95 - 0.01 * p.m * t35;
+    let t97 = d.k2 * (-0.25 * (s_q12 * t35 + c_q12 * t37) - t37);
+    let t98 = t17 * t93 + t19 * t97 - t20 * t96;
+    let t99 = t7 * d.k22;
+    let t100 = t24 * t96 + t22 * t97 - t21 * t93 - 2.0 * t99;
+    let t101 = 0.01 * p.m * t46 + 0.25 * t47 * t91;
+    let t102 = (s_q12 * t48 + c_q12 * t46) * d.k2;
+    let t103 = -0.25 * t102 - t46 * d.k2;
+    let t104 = t47 * (d.k2 + 0.25 * t94) - 0.01 * p.m * t48;
+    let t105 = t17 * t101 + t19 * t103 - t20 * t104;
+    let t106 = t22 * t103 + t24 * t104 - t21 * t101 - 2.0 * t5 * d.k22;
+    let t107 = 0.01 * p.m * t53 + 0.25 * t54 * t91;
+    let t108 = (s_q12 * t55 + c_q12 * t53) * d.k2;
+    let t109 = -0.25 * t108 - t53 * d.k2;
+    let t110 = t54 * (d.k2 + 0.25 * t94) - 0.01 * p.m * t55;
+    let t111 = t17 * t107 + t19 * t109 - t20 * t110;
+    let t112 = t22 * t109 + t24 * t110 - t21 * t107 - 2.0 * t4 * d.k22;
+    let t113 = 0.01 * p.m * t60 + 0.25 * t61 * t91;
+    let t114 = (s_q12 * t62 + c_q12 * t60) * d.k2;
+    let t115 = -0.25 * t114 - t60 * d.k2;
+    let t116 = t61 * (d.k2 + 0.25 * t94) - 0.01 * p.m * t62;
+    let t117 = t17 * t113 + t19 * t115 - t20 * t116;
+    let t118 = t22 * t115 + t24 * t116 - t21 * t113;
+    let t119 = 2.0 * c_q7 * t42 * d.k22 + t26 * t101 + t28 * t104 - t27 * t103;
+    let t120 = 2.0 * t51 * d.k2 + t26 * t107 + t28 * t110 - t27 * t109;
+    let t121 = 2.0 * t59 * d.k2 + t26 * t113 + t28 * t116 - t27 * t115;
+    let t122 = 0.01 * p.m * t82 + 0.25 * t83 * t91;
+    let t123 = t83 * (d.k2 + 0.25 * t94) - 0.01 * p.m * t84;
+    let t124 = (s_q12 * t84 + c_q12 * t82) * d.k2;
+    let t125 = -0.25 * t124 - t82 * d.k2;
+    let t126 = t17 * t122 + t19 * t125 - t20 * t123;
+    let t127 = t24 * t123 + t22 * t125 - t21 * t122;
+    let t128 = 0.01 * p.m * t85 + 0.25 * t86 * t91;
+    let t129 = t86 * (d.k2 + 0.25 * t94);
+    let t130 = c_q12 * t85 * d.k2;
+    let t131 = -0.25 * t130 - t85 * d.k2;
+    let t132 = t17 * t128 + t68 * t97 + t19 * t131 + 4.0 * t63 * t96 - t20 * t129;
+    let t133 = t67 * t96 + t22 * t131 + t24 * (t129 + t97) - t21 * t128;
+    let t134 = 0.01 * p.m * t87;
+    let t135 = -0.01 * p.m * t88;
+    let t136 = (s_q12 * t88 + c_q12 * t87) * d.k2;
+    let t137 = -0.25 * t136 - t87 * d.k2;
+    let t138 = t20 * t93 + t17 * t134 + t72 * t96 + t19 * t137 - t20 * t135;
+    let t139 = 4.0 * t74 * t93 + t73 * t96 + t24 * t135 + t22 * t137 - t21 * t134;
+    let t140 = 0.25 * t89 * t91;
+    let t141 = t89 * (d.k2 + 0.25 * t94) - 0.01 * p.m * t90;
+    let t142 = s_q12 * t90 * d.k2;
+    let t143 = -0.25 * t142;
+    let t144 = t17 * t140 + t79 * t97 + t19 * (t93 + t143) - t20 * t141;
+    let t145 = t80 * t93 + t24 * t141 + t21 * t97 + t22 * t143 - t21 * t140;
+    let t146 = (c_q12 * t35 - s_q12 * t37) * d.k2;
+    let t147 = 0.25 * (t17 * t95 + t20 * t92 - t19 * t146);
+    let t148 = -0.25 * (t21 * t95 + t24 * t92 + t22 * t146);
+    let t149 = 2.0 * t40 * d.k2 + t26 * t122 + t28 * t123 - t27 * t125;
+    let t150 = t26 * t128 + t27 * t96 + t28 * t129 + t69 * t97 - t27 * t131;
+    let t151 = t75 * t93 + t28 * t135 + t26 * (t134 + t96) - t27 * t137;
+    let t152 = t81 * t93 + t26 * t140 + t28 * t141 + 4.0 * t76 * t97 - t27 * t143;
+    let t153 = 0.25 * (t26 * t95 + t27 * t146 - t28 * t92);
+    let t154 = -0.25 * t146;
+    [
+        [0.0, 0.0, 0.0, 0.0, t49 * d.k21, t56 * d.k21, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, t42 * d.k21, 0.0, 4.0 * (t57 * d.k21), 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, t5 * d.k21, t4 * d.k21, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t105 - s_q7 * t106,
+            c_q7 * t111 - s_q7 * t112,
+            c_q7 * t117 - s_q7 * t118,
+            c_q7 * (t126 - t100) - s_q7 * (t98 + t127),
+            c_q7 * t132 - s_q7 * t133,
+            c_q7 * t138 - s_q7 * t139,
+            c_q7 * t144 - s_q7 * t145,
+            c_q7 * t147 - s_q7 * t148,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            s_q7 * t105 + c_q7 * t106 - t5 * d.k23,
+            s_q7 * t111 + c_q7 * t112 - t4 * d.k23,
+            s_q7 * t117 + c_q7 * t118,
+            c_q7 * (t98 + t127) + s_q7 * (t126 - t100),
+            s_q7 * t132 + c_q7 * t133,
+            s_q7 * t138 + c_q7 * t139,
+            s_q7 * t144 + c_q7 * t145,
+            s_q7 * t147 + c_q7 * t148,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t42 * d.k23 + t119,
+            t120,
+            4.0 * t57 * d.k23 + t121,
+            t149,
+            t150,
+            t151,
+            t152,
+            t153,
+        ],
+        [0.0, 0.0, 0.0, t119, t120, t121, t149, t150, t151, t152, t153],
+        [0.0, 0.0, 0.0, t101, t107, t113, t122, t128, t134, t140, 0.25 * t95],
+        [0.0, 0.0, 0.0, t103, t109, t115, t125, t131, t137, t143, t154],
+        [0.0, 0.0, 0.0, t104, t110, t116, t123, t129, t135, t141, -0.25 * t92],
+        [
+            0.0,
+            0.0,
+            0.0,
+            -0.25 * t102,
+            -0.25 * t108,
+            -0.25 * t114,
+            -0.25 * t124,
+            -0.25 * t130,
+            -0.25 * t136,
+            -0.25 * t142,
+            t154,
+        ],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 1336,
+    add: 702,
+    div: 10,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = q[8] * q[8];
+    let t1 = q[9] * q[9];
+    let t2 = q[10] * q[10];
+    let t3 = q[8] * q[9];
+    let t4 = q[8] * q[10];
+    let t5 = q[9] * q[10];
+    let t6 = q[8] * q[11];
+    let t7 = q[9] * q[11];
+    let t8 = q[10] * q[11];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
+    let t18 = c_q12 * d.k2;
+    let t19 = d.k2 + 0.25 * t18;
+    let t20 = s_q12 * d.k2;
+    let t21 = 0.01 * p.m * t16 + t15 * t19 - 0.25 * t17 * t20;
+    let t22 = 0.01 * p.m * t10 + t9 * t19 - 0.25 * t11 * t20;
+    let t23 = d.k14 + t22;
+    let t24 = 0.01 * p.m * t13 + t12 * t19 - 0.25 * t14 * t20;
+    let t25 = 0.01 * p.m * t11 + 0.25 * t10 * t20;
+    let t26 = 0.01 * p.m * t14 + 0.25 * t13 * t20;
+    let t27 = c_q7 * t25 - s_q7 * t26;
+    let t28 = t9 * t20;
+    let t29 = d.k15 - 0.25 * t18;
+    let t30 = t11 * t29 - 0.25 * t28;
+    let t31 = t12 * t20;
+    let t32 = t14 * t29 - 0.25 * t31;
+    let t33 = t10 * t19 - 0.01 * p.m * t9;
+    let t34 = t13 * t19 - 0.01 * p.m * t12;
+    let t35 = -0.25 * (t28 + t11 * t18);
+    let t36 = -0.25 * (t31 + t14 * t18);
+    let t37 = c_q7 * t35 - s_q7 * t36;
+    let t38 = c_q7 * t23 - s_q7 * t24;
+    let t39 = s_q7 * t25 + c_q7 * t26;
+    let t40 = s_q7 * t30 + c_q7 * t32;
+    let t41 = s_q7 * t33 + c_q7 * t34;
+    let t42 = s_q7 * t35 + c_q7 * t36;
+    let t43 = s_q7 * t23 + c_q7 * t24;
+    let t44 = 0.01 * p.m * t17 + 0.25 * t16 * t20;
+    let t45 = t15 * t20;
+    let t46 = t17 * t29 - 0.25 * t45;
+    let t47 = t16 * t19 - 0.01 * p.m * t15;
+    let t48 = -0.25 * (t45 + t17 * t18);
+    let t49 = s_q12 * d.k11;
+    let t50 = s_q12 * t49;
+    let t51 = d.k8 + t50;
+    let inv0 = 1.0 / t51;
+    let t52 = 0.25 * s_q12 * d.k13 + c_q12 * t49 + 0.001;
+    let t53 = t9 * t51 + t11 * t52 - 0.005 * t10 * d.k2;
+    let t54 = c_q12 * d.k13;
+    let t55 = 0.5 * t54 + d.k17;
+    let t56 = t10 * t55 - 0.005 * t9 * d.k2;
+    let t57 = d.k18 + 0.5 * t54 - t50;
+    let t58 = t9 * t52 + t11 * t57;
+    let t59 = t14 * t52 + t12 * t51 - 0.005 * t13 * d.k2;
+    let t60 = t13 * t55 - 0.005 * t12 * d.k2;
+    let t61 = t12 * t52 + t14 * t57;
+    let t62 = p.l * t22;
+    let t63 = t11 * t58 + t9 * t53 + t10 * t56;
+    let t64 = t12 * t59 + t13 * t60 + t14 * t61 + 2.0 * t62;
+    let t65 = s_q7 * (d.k6 + t63 - t64);
+    let t66 = t9 * t59 + t10 * t60 + t11 * t61 - p.l * t24;
+    let t67 = s_q7 * t66;
+    let t68 = t17 * t52 + t15 * t51 - 0.005 * t16 * d.k2;
+    let t69 = t16 * t55 - 0.005 * t15 * d.k2;
+    let t70 = t15 * t52 + t17 * t57;
+    let t71 = t9 * t68 + t10 * t69 + t11 * t70 - p.l * t21;
+    let t72 = t12 * t68 + t13 * t69 + t14 * t70;
+    let t73 = t59 - p.l * t44;
+    let t74 = c_q7 * t53 - s_q7 * t73;
+    let t75 = t60 - p.l * t46;
+    let t76 = t61 - p.l * t47;
+    let t77 = d.k12 + 0.25 * t54;
+    let t78 = t10 * t77;
+    let t79 = t13 * t77 - p.l * t48;
+    let t80 = c_q7 * t78 - s_q7 * t79;
+    let t81 = s_q7 * t53 + c_q7 * t73 - 0.2 * t44;
+    let t82 = s_q7 * t78 + c_q7 * t79 - 0.2 * t48;
+    let t83 = t68 + p.l * t26;
+    let t84 = 0.2 * t39 + t83;
+    let t85 = t16 * t77 + p.l * t36;
+    let t86 = 0.2 * t42 + t85;
+    let t87 = t37 * d.k40;
+    let t88 = t77 * d.k40;
+    let t89 = t55 - t77 * t88 - 0.000025 * inv0 * d.k26;
+    let inv1 = 1.0 / t89;
+    let t90 = c_q7 * t30 + 0.005 * d.k2 * t27 * inv0 - s_q7 * t32 - t37 * t88;
+    let t91 = t52 * d.k26;
+    let t92 = t57 - inv0 * (t52 * (t52 + 0.000025 * inv0 * inv1 * t91));
+    let inv2 = 1.0 / t92;
+    let t93 = d.k2 * t52;
+    let t94 = c_q7 * t33 - s_q7 * t34 - inv0 * (t27 * t52 + 0.005 * inv1 * t90 * t93);
+    let t95 = t85 * d.k40;
+    let t96 = t69 + p.l * t32;
+    let t97 = t96 + 0.005 * d.k2 * inv0 * t83 - t85 * t88;
+    let t98 = t70 + p.l * t34;
+    let t99 = t98 - inv0 * (t52 * t83 + 0.005 * inv1 * t93 * t97);
+    let t100 = 2.0 * t62 + t15 * t68 + t16 * t69 + t17 * t70;
+    let t101 = d.k7 + t100;
+    let t102 = t101 - t85 * t95 - inv0 * t83 * t83 - inv1 * t97 * t97 - inv2 * t99 * t99;
+    let inv3 = 1.0 / t102;
+    let t103 = -t43 - t85 * t87 - t27 * inv0 * t83 - inv1 * t90 * t97 - inv2 * t94 * t99;
+    let t104 = d.k0 - t37 * t87 - t27 * t27 * inv0 - inv1 * t90 * t90 - inv2 * t94 * t94
+        - inv3 * t103 * t103;
+    let inv4 = 1.0 / t104;
+    let t105 = t40 + 0.005 * d.k2 * t39 * inv0 - t42 * t88;
+    let t106 = t41 - inv0 * (t39 * t52 + 0.005 * inv1 * t93 * t105);
+    let t107 = t38 - t42 * t95 - t39 * inv0 * t83 - inv1 * t97 * t105
+        - inv2 * t99 * t106;
+    let t108 = -t42 * t87 - t27 * t39 * inv0 - inv1 * t90 * t105 - inv2 * t94 * t106
+        - inv3 * t103 * t107;
+    let t109 = t42 * d.k40;
+    let t110 = d.k0 - t42 * t109 - t39 * t39 * inv0 - inv1 * t105 * t105
+        - inv2 * t106 * t106 - inv3 * t107 * t107 - inv4 * t108 * t108;
+    let inv5 = 1.0 / t110;
+    let t111 = t46 + 0.005 * d.k2 * t44 * inv0 - t48 * t88;
+    let t112 = t47 - inv0 * (t44 * t52 + 0.005 * inv1 * t93 * t111);
+    let t113 = t48 * t95 + t44 * inv0 * t83 + inv1 * t97 * t111 + inv2 * t99 * t112;
+    let t114 = inv3 * t103 * t113 - t48 * t87 - t27 * t44 * inv0 - inv1 * t90 * t111
+        - inv2 * t94 * t112;
+    let t115 = inv3 * t107 * t113 - t48 * t109 - t39 * t44 * inv0 - inv1 * t105 * t111
+        - inv2 * t106 * t112 - inv4 * t108 * t114;
+    let t116 = t48 * d.k40;
+    let t117 = d.k0 - t48 * t116 - t44 * t44 * inv0 - inv1 * t111 * t111
+        - inv2 * t112 * t112 - inv3 * t113 * t113 - inv4 * t114 * t114
+        - inv5 * t115 * t115;
+    let inv6 = 1.0 / t117;
+    let t118 = inv4 * (t108 * inv5 * t115 - t114);
+    let t119 = c_q7 * t56 + 0.005 * d.k2 * inv0 * t74 - s_q7 * t75 - t80 * t88;
+    let t120 = c_q7 * t58 - s_q7 * t76 - inv0 * (t52 * t74 + 0.005 * inv1 * t93 * t119);
+    let t121 = c_q7 * t71 - s_q7 * t72;
+    let t122 = t121 - t80 * t95 - inv0 * t74 * t83 - inv1 * t97 * t119
+        - inv2 * t99 * t120;
+    let t123 = t80 * t87 + t27 * inv0 * t74 + inv1 * t90 * t119 + inv2 * t94 * t120
+        + inv3 * t103 * t122;
+    let t124 = inv4 * t108 * t123 - t21 - t80 * t109 - t39 * inv0 * t74
+        - inv1 * t105 * t119 - inv2 * t106 * t120 - inv3 * t107 * t122;
+    let t125 = t43 + inv3 * t113 * t122 + inv4 * t114 * t123 - t80 * t116
+        - t44 * inv0 * t74 - inv1 * t111 * t119 - inv2 * t112 * t120
+        - inv5 * t115 * t124;
+    let t126 = t80 * d.k40;
+    let t127 = s_q7 * t65 + 2.0 * c_q7 * t67;
+    let t128 = t63 + 0.102 - t80 * t126 - inv0 * t74 * t74 - inv1 * t119 * t119
+        - inv2 * t120 * t120 - inv3 * t122 * t122 - inv4 * t123 * t123
+        - inv5 * t124 * t124 - inv6 * t125 * t125 - t127;
+    let inv7 = 1.0 / t128;
+    let t129 = inv4 * (t108 * inv5 * t124 + t123) - inv6 * t118 * t125;
+    let t130 = s_q7 * t56 + c_q7 * t75 + 0.005 * d.k2 * inv0 * t81 - 0.2 * t46
+        - t82 * t88;
+    let t131 = s_q7 * t58 + c_q7 * t76 - 0.2 * t47
+        - inv0 * (t52 * t81 + 0.005 * inv1 * t93 * t130);
+    let t132 = s_q7 * t71 + c_q7 * t72;
+    let t133 = t132 - t82 * t95 - inv0 * t81 * t83 - inv1 * t97 * t130
+        - inv2 * t99 * t131;
+    let t134 = t21 - t82 * t87 - t27 * inv0 * t81 - inv1 * t90 * t130 - inv2 * t94 * t131
+        - inv3 * t103 * t133;
+    let t135 = -t82 * t109 - t39 * inv0 * t81 - inv1 * t105 * t130 - inv2 * t106 * t131
+        - inv3 * t107 * t133 - inv4 * t108 * t134;
+    let t136 = d.k16 + inv3 * t113 * t133 - t38 - t82 * t116 - t44 * inv0 * t81
+        - inv1 * t111 * t130 - inv2 * t112 * t131 - inv4 * t114 * t134
+        - inv5 * t115 * t135;
+    let t137 = t66 + c_q7 * t65 + 0.005 + inv4 * t123 * t134 - 0.2 * t43 - t82 * t126
+        - inv0 * t74 * t81 - inv1 * t119 * t130 - inv2 * t120 * t131 - inv3 * t122 * t133
+        - inv5 * t124 * t135 - inv6 * t125 * t136 - 2.0 * s_q7 * t67;
+    let t138 = t82 * d.k40;
+    let t139 = d.k5 + t64 + t127 + 0.4 * t38 - t82 * t138 - inv0 * t81 * t81
+        - inv1 * t130 * t130 - inv2 * t131 * t131 - inv3 * t133 * t133
+        - inv4 * t134 * t134 - inv5 * t135 * t135 - inv6 * t136 * t136
+        - inv7 * t137 * t137;
+    let inv8 = 1.0 / t139;
+    let t140 = inv4 * (t108 * inv5 * t135 - t134) - inv6 * t118 * t136
+        - inv7 * t129 * t137;
+    let t141 = 0.2 * t40 + t96 + 0.005 * d.k2 * inv0 * t84 - t86 * t88;
+    let t142 = 0.2 * t41 + t98 - inv0 * (t52 * t84 + 0.005 * inv1 * t93 * t141);
+    let t143 = 0.2 * t38 + t101 - t86 * t95 - inv0 * t83 * t84 - inv1 * t97 * t141
+        - inv2 * t99 * t142;
+    let t144 = -t43 - t86 * t87 - t27 * inv0 * t84 - inv1 * t90 * t141
+        - inv2 * t94 * t142 - inv3 * t103 * t143;
+    let t145 = d.k1 + t38 - t86 * t109 - t39 * inv0 * t84 - inv1 * t105 * t141
+        - inv2 * t106 * t142 - inv3 * t107 * t143 - inv4 * t108 * t144;
+    let t146 = inv3 * t113 * t143 - t86 * t116 - t44 * inv0 * t84 - inv1 * t111 * t141
+        - inv2 * t112 * t142 - inv4 * t114 * t144 - inv5 * t115 * t145;
+    let t147 = t121 + inv4 * t123 * t144 - 0.2 * t21 - t86 * t126 - inv0 * t74 * t84
+        - inv1 * t119 * t141 - inv2 * t120 * t142 - inv3 * t122 * t143
+        - inv5 * t124 * t145 - inv6 * t125 * t146;
+    let t148 = t132 + 0.002 - t86 * t138 - inv0 * t81 * t84 - inv1 * t130 * t141
+        - inv2 * t131 * t142 - inv3 * t133 * t143 - inv4 * t134 * t144
+        - inv5 * t135 * t145 - inv6 * t136 * t146 - inv7 * t137 * t147;
+    let t149 = t86 * d.k40;
+    let t150 = 0.4 * t38 + d.k19 + t100 - t86 * t149 - inv0 * t84 * t84
+        - inv1 * t141 * t141 - inv2 * t142 * t142 - inv3 * t143 * t143
+        - inv4 * t144 * t144 - inv5 * t145 * t145 - inv6 * t146 * t146
+        - inv7 * t147 * t147 - inv8 * t148 * t148;
+    let inv9 = 1.0 / t150;
+    let t151 = inv4 * (t108 * inv5 * t145 - t144) - inv6 * t118 * t146
+        - inv7 * t129 * t147 - inv8 * t140 * t148;
+    let t152 = inv8 * (t140 - t148 * inv9 * t151);
+    let t153 = inv7 * (t129 - t137 * t152 - t147 * inv9 * t151);
+    let t154 = inv6 * (t118 - t125 * t153 - t136 * t152 - t146 * inv9 * t151);
+    let t155 = -inv5
+        * (inv4 * t108 + t115 * t154 + t124 * t153 + t135 * t152 + t145 * inv9 * t151);
+    let t156 = inv9 * t151;
+    let t157 = inv3 * (t103 * inv4 * t108 - t107);
+    let t158 = inv3 * (t103 * inv4 * t114 + t113) - inv5 * t115 * t157;
+    let t159 = -inv3 * (t103 * inv4 * t123 + t122) - inv5 * t124 * t157
+        - inv6 * t125 * t158;
+    let t160 = inv3 * (t103 * inv4 * t134 - t133) - inv5 * t135 * t157
+        - inv6 * t136 * t158 - inv7 * t137 * t159;
+    let t161 = inv3 * (t103 * inv4 * t144 - t143) - inv5 * t145 * t157
+        - inv6 * t146 * t158 - inv7 * t147 * t159 - inv8 * t148 * t160;
+    let t162 = inv8 * (t160 - t148 * inv9 * t161);
+    let t163 = inv7 * (t159 - t137 * t162 - t147 * inv9 * t161);
+    let t164 = inv6 * (t158 - t125 * t163 - t136 * t162 - t146 * inv9 * t161);
+    let t165 = inv5
+        * (t157 - t115 * t164 - t124 * t163 - t135 * t162 - t145 * inv9 * t161);
+    let t166 = -inv4
+        * (inv3 * t103 + t108 * t165 + t114 * t164 + t134 * t162 + t144 * inv9 * t161
+            - t123 * t163);
+    let t167 = inv0 * (-0.000025 * inv0 * inv1 * t91 - t52);
+    let t168 = inv0 * (-0.005 * d.k2 * inv1 * t97 - t83) - inv2 * t99 * t167;
+    let t169 = inv0 * (-0.005 * d.k2 * inv1 * t90 - t27) - inv2 * t94 * t167
+        - inv3 * t103 * t168;
+    let t170 = inv0 * (-0.005 * d.k2 * inv1 * t105 - t39) - inv2 * t106 * t167
+        - inv3 * t107 * t168 - inv4 * t108 * t169;
+    let t171 = inv0 * (-0.005 * d.k2 * inv1 * t111 - t44) + inv3 * t113 * t168
+        - inv2 * t112 * t167 - inv4 * t114 * t169 - inv5 * t115 * t170;
+    let t172 = inv0 * (-0.005 * d.k2 * inv1 * t119 - t74) + inv4 * t123 * t169
+        - inv2 * t120 * t167 - inv3 * t122 * t168 - inv5 * t124 * t170
+        - inv6 * t125 * t171;
+    let t173 = inv0 * (-0.005 * d.k2 * inv1 * t130 - t81) - inv2 * t131 * t167
+        - inv3 * t133 * t168 - inv4 * t134 * t169 - inv5 * t135 * t170
+        - inv6 * t136 * t171 - inv7 * t137 * t172;
+    let t174 = inv0 * (-0.005 * d.k2 * inv1 * t141 - t84) - inv2 * t142 * t167
+        - inv3 * t143 * t168 - inv4 * t144 * t169 - inv5 * t145 * t170
+        - inv6 * t146 * t171 - inv7 * t147 * t172 - inv8 * t148 * t173;
+    let t175 = inv8 * (t173 - t148 * inv9 * t174);
+    let t176 = inv7 * (t172 - t137 * t175 - t147 * inv9 * t174);
+    let t177 = inv6 * (t171 - t125 * t176 - t136 * t175 - t146 * inv9 * t174);
+    let t178 = inv5
+        * (t170 - t115 * t177 - t124 * t176 - t135 * t175 - t145 * inv9 * t174);
+    let t179 = inv4
+        * (t169 + t123 * t176 - t108 * t178 - t114 * t177 - t134 * t175
+            - t144 * inv9 * t174);
+    let t180 = inv1 * (0.005 * inv0 * inv2 * t93 * t99 - t97);
+    let t181 = inv1 * (0.005 * inv0 * inv2 * t93 * t94 - t90) - inv3 * t103 * t180;
+    let t182 = inv1 * (0.005 * inv0 * inv2 * t93 * t106 - t105) - inv3 * t107 * t180
+        - inv4 * t108 * t181;
+    let t183 = inv1 * (0.005 * inv0 * inv2 * t93 * t112 - t111) + inv3 * t113 * t180
+        - inv4 * t114 * t181 - inv5 * t115 * t182;
+    let t184 = inv1 * (0.005 * inv0 * inv2 * t93 * t120 - t119) + inv4 * t123 * t181
+        - inv3 * t122 * t180 - inv5 * t124 * t182 - inv6 * t125 * t183;
+    let t185 = inv1 * (0.005 * inv0 * inv2 * t93 * t131 - t130) - inv3 * t133 * t180
+        - inv4 * t134 * t181 - inv5 * t135 * t182 - inv6 * t136 * t183
+        - inv7 * t137 * t184;
+    let t186 = inv1 * (0.005 * inv0 * inv2 * t93 * t142 - t141) - inv3 * t143 * t180
+        - inv4 * t144 * t181 - inv5 * t145 * t182 - inv6 * t146 * t183
+        - inv7 * t147 * t184 - inv8 * t148 * t185;
+    let t187 = inv8 * (t185 - t148 * inv9 * t186);
+    let t188 = inv7 * (t184 - t137 * t187 - t147 * inv9 * t186);
+    let t189 = inv6 * (t183 - t125 * t188 - t136 * t187 - t146 * inv9 * t186);
+    let t190 = inv5
+        * (t182 - t115 * t189 - t124 * t188 - t135 * t187 - t145 * inv9 * t186);
+    let t191 = inv4
+        * (t181 + t123 * t188 - t108 * t190 - t114 * t189 - t134 * t187
+            - t144 * inv9 * t186);
+    let t192 = inv2 * (t99 * inv3 * t103 - t94);
+    let t193 = inv2 * (t99 * inv3 * t107 - t106) - inv4 * t108 * t192;
+    let t194 = -inv2 * (t99 * inv3 * t113 + t112) - inv4 * t114 * t192
+        - inv5 * t115 * t193;
+    let t195 = inv2 * (t99 * inv3 * t122 - t120) + inv4 * t123 * t192
+        - inv5 * t124 * t193 - inv6 * t125 * t194;
+    let t196 = inv2 * (t99 * inv3 * t133 - t131) - inv4 * t134 * t192
+        - inv5 * t135 * t193 - inv6 * t136 * t194 - inv7 * t137 * t195;
+    let t197 = inv2 * (t99 * inv3 * t143 - t142) - inv4 * t144 * t192
+        - inv5 * t145 * t193 - inv6 * t146 * t194 - inv7 * t147 * t195
+        - inv8 * t148 * t196;
+    let t198 = inv8 * (t196 - t148 * inv9 * t197);
+    let t199 = inv7 * (t195 - t137 * t198 - t147 * inv9 * t197);
+    let t200 = inv6 * (t194 - t125 * t199 - t136 * t198 - t146 * inv9 * t197);
+    let t201 = inv5
+        * (t193 - t115 * t200 - t124 * t199 - t135 * t198 - t145 * inv9 * t197);
+    let t202 = inv4
+        * (t192 + t123 * t199 - t108 * t201 - t114 * t200 - t134 * t198
+            - t144 * inv9 * t197);
+    let t203 = d.k39 * (t52 * t77);
+    let t204 = inv1 * (t88 * t97 - 0.005 * inv0 * inv2 * t99 * t203) - t95;
+    let t205 = inv1 * (t88 * t90 - 0.005 * inv0 * inv2 * t94 * t203) - t87
+        - inv3 * t103 * t204;
+    let t206 = inv1 * (t88 * t105 - 0.005 * inv0 * inv2 * t106 * t203) - t109
+        - inv3 * t107 * t204 - inv4 * t108 * t205;
+    let t207 = inv1 * (t88 * t111 - 0.005 * inv0 * inv2 * t112 * t203)
+        + inv3 * t113 * t204 - t116 - inv4 * t114 * t205 - inv5 * t115 * t206;
+    let t208 = inv1 * (t88 * t119 - 0.005 * inv0 * inv2 * t120 * t203)
+        + inv4 * t123 * t205 - t126 - inv3 * t122 * t204 - inv5 * t124 * t206
+        - inv6 * t125 * t207;
+    let t209 = inv1 * (t88 * t130 - 0.005 * inv0 * inv2 * t131 * t203) - t138
+        - inv3 * t133 * t204 - inv4 * t134 * t205 - inv5 * t135 * t206
+        - inv6 * t136 * t207 - inv7 * t137 * t208;
+    let t210 = inv1 * (t88 * t141 - 0.005 * inv0 * inv2 * t142 * t203) - t149
+        - inv3 * t143 * t204 - inv4 * t144 * t205 - inv5 * t145 * t206
+        - inv6 * t146 * t207 - inv7 * t147 * t208 - inv8 * t148 * t209;
+    let t211 = inv8 * (t209 - t148 * inv9 * t210);
+    let t212 = inv7 * (t208 - t137 * t211 - t147 * inv9 * t210);
+    let t213 = inv6 * (t207 - t125 * t212 - t136 * t211 - t146 * inv9 * t210);
+    let t214 = inv5
+        * (t206 - t115 * t213 - t124 * t212 - t135 * t211 - t145 * inv9 * t210);
+    let t215 = inv4
+        * (t205 + t123 * t212 - t108 * t214 - t114 * t213 - t134 * t211
+            - t144 * inv9 * t210);
+    let t216 = inv5 * (t115 * inv6 * t125 - t124);
+    let t217 = inv5 * (t115 * inv6 * t136 - t135) - inv7 * t137 * t216;
+    let t218 = inv5 * (t115 * inv6 * t146 - t145) - inv7 * t147 * t216
+        - inv8 * t148 * t217;
+    let t219 = inv8 * (t217 - t148 * inv9 * t218);
+    let t220 = inv7 * (t216 - t137 * t219 - t147 * inv9 * t218);
+    let t221 = -inv6 * (inv5 * t115 + t125 * t220 + t136 * t219 + t146 * inv9 * t218);
+    let t222 = inv9 * t218;
+    let t223 = inv6 * (t125 * inv7 * t137 - t136);
+    let t224 = inv6 * (t125 * inv7 * t147 - t146) - inv8 * t148 * t223;
+    let t225 = inv8 * (t223 - t148 * inv9 * t224);
+    let t226 = -inv7 * (inv6 * t125 + t137 * t225 + t147 * inv9 * t224);
+    let t227 = inv9 * t224;
+    let t228 = inv7 * (t137 * inv8 * t148 - t147);
+    let t229 = -inv8 * (inv7 * t137 + t148 * inv9 * t228);
+    let t230 = inv9 * t228;
+    let t231 = -inv8 * t148 * inv9;
+    let t232 = inv9 * t161;
+    let t233 = inv9 * t174;
+    let t234 = inv9 * t186;
+    let t235 = inv9 * t197;
+    let t236 = inv9 * t210;
+    let t237 = inv3
+        * (t168 + t113 * t177 - t103 * t179 - t107 * t178 - t122 * t176 - t133 * t175
+            - t143 * inv9 * t174);
+    let t238 = inv3
+        * (t180 + t113 * t189 - t103 * t191 - t107 * t190 - t122 * t188 - t133 * t187
+            - t143 * inv9 * t186);
+    let t239 = -inv3
+        * (inv2 * t99 + t103 * t202 + t107 * t201 + t122 * t199 + t133 * t198
+            + t143 * inv9 * t197 - t113 * t200);
+    let t240 = inv3
+        * (t204 + t113 * t213 - t103 * t215 - t107 * t214 - t122 * t212 - t133 * t211
+            - t143 * inv9 * t210);
+    let t241 = inv2
+        * (t167 - t99 * t237 - t94 * t179 - t106 * t178 - t112 * t177 - t120 * t176
+            - t131 * t175 - t142 * inv9 * t174);
+    let t242 = inv1
+        * (0.005 * inv0 * (d.k2 - t93 * t241) - t97 * t237 - t90 * t179 - t105 * t178
+            - t111 * t177 - t119 * t176 - t130 * t175 - t141 * inv9 * t174);
+    let t243 = inv2
+        * (0.005 * inv0 * inv1 * t203 - t99 * t240 - t94 * t215 - t106 * t214
+            - t112 * t213 - t120 * t212 - t131 * t211 - t142 * inv9 * t210);
+    let t244 = inv1
+        * (-0.005 * inv0 * t93 * t243 - t88 - t97 * t240 - t90 * t215 - t105 * t214
+            - t111 * t213 - t119 * t212 - t130 * t211 - t141 * inv9 * t210);
+    let t245 = inv0
+        * (0.005 * d.k2 * t244 - t52 * t243 - t83 * t240 - t27 * t215 - t39 * t214
+            - t44 * t213 - t74 * t212 - t81 * t211 - t84 * inv9 * t210);
+    let t246 = inv2
+        * (-0.005 * inv0 * inv1 * t93 - t99 * t238 - t94 * t191 - t106 * t190
+            - t112 * t189 - t120 * t188 - t131 * t187 - t142 * inv9 * t186);
+    [
+        [
+            inv4
+                - inv4
+                    * (t108 * t155 + t114 * t154 + t134 * t152 + t144 * inv9 * t151
+                        - t123 * t153),
+            t155,
+            t154,
+            t153,
+            t152,
+            t156,
+            t166,
+            t179,
+            t191,
+            t202,
+            t215,
+        ],
+        [
+            t155,
+            inv5 - inv5 * (t115 * t221 + t124 * t220 + t135 * t219 + t145 * inv9 * t218),
+            t221,
+            t220,
+            t219,
+            t222,
+            t165,
+            t178,
+            t190,
+            t201,
+            t214,
+        ],
+        [
+            t154,
+            t221,
+            inv6 - inv6 * (t125 * t226 + t136 * t225 + t146 * inv9 * t224),
+            t226,
+            t225,
+            t227,
+            t164,
+            t177,
+            t189,
+            t200,
+            t213,
+        ],
+        [
+            t153,
+            t220,
+            t226,
+            inv7 - inv7 * (t137 * t229 + t147 * inv9 * t228),
+            t229,
+            t230,
+            t163,
+            t176,
+            t188,
+            t199,
+            t212,
+        ],
+        [
+            t152,
+            t219,
+            t225,
+            t229,
+            inv8 + inv8 * inv8 * t148 * t148 * inv9,
+            t231,
+            t162,
+            t175,
+            t187,
+            t198,
+            t211,
+        ],
+        [t156, t222, t227, t230, t231, inv9, t232, t233, t234, t235, t236],
+        [
+            t166,
+            t165,
+            t164,
+            t163,
+            t162,
+            t232,
+            inv3
+                - inv3
+                    * (t103 * t166 + t107 * t165 + t122 * t163 + t133 * t162
+                        + t143 * inv9 * t161 - t113 * t164),
+            t237,
+            t238,
+            t239,
+            t240,
+        ],
+        [
+            t179,
+            t178,
+            t177,
+            t176,
+            t175,
+            t233,
+            t237,
+            inv0
+                + inv0
+                    * (0.005 * d.k2 * t242 - t52 * t241 - t83 * t237 - t27 * t179
+                        - t39 * t178 - t44 * t177 - t74 * t176 - t81 * t175
+                        - t84 * inv9 * t174),
+            t242,
+            t241,
+            t245,
+        ],
+        [
+            t191,
+            t190,
+            t189,
+            t188,
+            t187,
+            t234,
+            t238,
+            t242,
+            inv1
+                - inv1
+                    * (t97 * t238 + t90 * t191 + t105 * t190 + t111 * t189 + t119 * t188
+                        + t130 * t187 + t141 * inv9 * t186 + 0.005 * inv0 * t93 * t246),
+            t246,
+            t244,
+        ],
+        [
+            t202,
+            t201,
+            t200,
+            t199,
+            t198,
+            t235,
+            t239,
+            t241,
+            t246,
+            inv2
+                - inv2
+                    * (t99 * t239 + t94 * t202 + t106 * t201 + t112 * t200 + t120 * t199
+                        + t131 * t198 + t142 * inv9 * t197),
+            t243,
+        ],
+        [
+            t215,
+            t214,
+            t213,
+            t212,
+            t211,
+            t236,
+            t240,
+            t245,
+            t244,
+            t243,
+            d.k40 - t88 * t244 - t95 * t240 - t87 * t215 - t109 * t214 - t116 * t213
+                - t126 * t212 - t138 * t211 - t149 * inv9 * t210,
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 7855,
+    add: 4751,
+    div: 19,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let mut live = [0.0; 870];
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    forward_dynamics_derivatives_part0(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part1(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part2(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part3(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part4(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part5(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part6(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part7(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part8(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part9(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part10(d, q, qd, tau, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part0_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part0_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part0_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part0_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part0_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 870],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t6 = p.g * t4;
+    let t7 = qd[3] * c_q7;
+    let t8 = t7 + qd[4] * s_q7;
+    let t9 = qd[3] * s_q7;
+    let t10 = qd[4] * c_q7 - t9;
+    let t11 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t12 = -0.2 * t11;
+    let t13 = qd[3] * qd[4];
+    let t14 = qd[3] * qd[5];
+    let t15 = qd[5] + qd[6];
+    let t16 = qd[6] * t10;
+    let t17 = qd[6] * t8;
+    let t18 = q[8] * q[8];
+    let t19 = q[9] * q[9];
+    let t20 = q[10] * q[10];
+    let t21 = q[8] * q[9];
+    let t22 = q[8] * q[10];
+    let t23 = q[9] * q[10];
+    let t24 = q[8] * q[11];
+    let t25 = q[9] * q[11];
+    let t26 = q[10] * q[11];
+    let t27 = 1.0 - 2.0 * (t19 + t20);
+    let t28 = t21 - t26;
+    let t29 = 2.0 * t28;
+    let t30 = -2.0 * (t22 + t25);
+    let t31 = -t30;
+    let t32 = -2.0 * (t21 + t26);
+    let t33 = -t32;
+    let t34 = 1.0 - 2.0 * (t18 + t20);
+    let t35 = t23 - t24;
+    let t36 = 2.0 * t35;
+    let t37 = t22 - t25;
+    let t38 = 2.0 * t37;
+    let t39 = -2.0 * (t23 + t24);
+    let t40 = 1.0 - 2.0 * (t18 + t19);
+    let t41 = t15 * t38;
+    let t42 = t41 + t8 * t27 + t10 * t33;
+    let t43 = t8 * t29;
+    let t44 = t43 + t10 * t34 - t15 * t39;
+    let t45 = t10 * t36;
+    let t46 = t15 * t40 + t8 * t31 + t45;
+    let t47 = p.l * t15;
+    let t48 = p.l * t10;
+    let t49 = t10 * t48 + t15 * t47;
+    let t50 = qd[7] + t42;
+    let t51 = qd[8] + t44;
+    let t52 = qd[9] + t46;
+    let t53 = qd[9] * t44 - qd[8] * t46;
+    let t54 = qd[7] * t46 - qd[9] * t42;
+    let t55 = qd[8] * t42 - qd[7] * t44;
+    let t56 = t50 * c_q12;
+    let t57 = t56 - t52 * s_q12;
+    let t58 = t50 * s_q12 + t52 * c_q12;
+    let t59 = p.l * t52;
+    let t60 = t51 + qd[10];
+    let t61 = qd[10] * t57;
+    let t62 = t52 * t52;
+    let t63 = t50 * t51;
+    let t64 = t57 * t58;
+    let t65 = t57 * t60;
+    let t66 = c_q7 * t27 - s_q7 * t33;
+    let t67 = c_q7 * t31 - s_q7 * t36;
+    let t68 = c_q12 * t66 - s_q12 * t67;
+    let t69 = s_q12 * t66 + c_q12 * t67;
+    let t70 = c_q7 * t29;
+    let t71 = t70 - s_q7 * t34;
+    let t72 = s_q7 * t27 + c_q7 * t33;
+    let t73 = s_q7 * t31 + c_q7 * t36;
+    let t74 = c_q12 * t72 - s_q12 * t73;
+    let t75 = s_q12 * t72 + c_q12 * t73;
+    let t76 = s_q7 * t29;
+    let t77 = t76 + c_q7 * t34;
+    let t78 = t38 * c_q12 - t40 * s_q12;
+    let t79 = t38 * s_q12 + t40 * c_q12;
+    let t80 = p.m * t52;
+    let t81 = p.m * t50;
+    let t82 = t6 + qd[2] * qd[4] - qd[1] * qd[5];
+    let t83 = qd[0] * qd[5] - p.g * t5 - qd[2] * qd[3];
+    let t84 = p.g * (1.0 - 2.0 * (t0 + t1)) + qd[1] * qd[3] - qd[0] * qd[4];
+    let t85 = t10 * t10;
+    let t86 = -t85 - t15 * t15;
+    let t87 = t62 + t51 * t51;
+    let t88 = -t60 * t60 - t58 * t58;
+    let t89 = qd[1] + 0.2 * qd[5];
+    let t90 = s_q7 * qd[6];
+    let t91 = c_q7 * qd[6];
+    let t92 = qd[10] * t78;
+    let t93 = c_q7 * t12 + 0.2 * s_q7 * t13;
+    let t94 = 0.2 * c_q7 * t13 - s_q7 * t12;
+    let t95 = t8 * t48;
+    let t96 = t8 * t47;
+    let t97 = t38 * t96 + t33 * t95 - t27 * t49;
+    let t98 = t34 * t95 - t39 * t96 - t29 * t49;
+    let t99 = t40 * t96 + t36 * t95 - t31 * t49;
+    let t100 = t56 * t59 - s_q12 * (p.l * t51 * t51 + t52 * t59);
+    let t101 = t10 * t31 - t36 * t8;
+    let t102 = t10 * t27 - t33 * t8;
+    let t103 = t10 * t29 - t34 * t8;
+    let t104 = s_q12 * t102 + c_q12 * t101;
+    let t105 = c_q12 * t102 - s_q12 * t101;
+    let t106 = q[6] * q[6];
+    let t107 = 2.0 * (0.5 * (t2 - t1) + 0.5 * (t106 - t0));
+    let t108 = p.g * s_q7;
+    let t109 = t107 * t108;
+    let t110 = p.g * c_q7;
+    let t111 = t107 * t110;
+    let t112 = p.g * t5;
+    let t113 = t31 * t109 + t36 * t111 + t40 * t112;
+    let t114 = t29 * t109 + t34 * t111 - t39 * t112;
+    let t115 = t27 * t109 + t33 * t111 + t38 * t112;
+    let t116 = s_q12 * t115 + c_q12 * t113;
+    let t117 = 2.0 * (0.5 * (t0 - t2) - 0.5 * (t106 - t1));
+    let t118 = t110 * t117;
+    let t119 = -t108 * t117;
+    let t120 = t31 * t118 + t36 * t119 + t6 * t40;
+    let t121 = t29 * t118 + t34 * t119 - t6 * t39;
+    let t122 = t27 * t118 + t33 * t119 + t6 * t38;
+    let t123 = s_q12 * t122 + c_q12 * t120;
+    let t124 = -t5;
+    let t125 = -0.5 * t3;
+    let t126 = t110 * t124 + 4.0 * t108 * t125;
+    let t127 = 4.0 * t110 * t125 - t108 * t124;
+    let t128 = t31 * t126 + t36 * t127;
+    let t129 = t29 * t126 + t34 * t127;
+    let t130 = t27 * t126 + t33 * t127;
+    let t131 = s_q12 * t130 + c_q12 * t128;
+    let t132 = t52 * t101;
+    let t133 = -2.0 * (t132 + t51 * t103);
+    let t134 = -2.0 * (t60 * t103 + t58 * t104);
+    let t135 = t85 - t8 * t8;
+    let t136 = -0.5 * t28;
+    let t137 = 0.5 * (t20 - t19);
+    let t138 = q[11] * q[11];
+    let t139 = 0.5 * (t138 - t18);
+    let t140 = 2.0 * (t137 - t139);
+    let t141 = 4.0 * t8 * t136 + t10 * t140 + t15 * t39;
+    let t142 = t52 * t141;
+    let t143 = -t30;
+    let t144 = 2.0 * (t137 + t139);
+    let t145 = t45 + t8 * t143 + t15 * t144;
+    live[2] = s_q7;
+    live[3] = c_q7;
+    live[43] = s_q12;
+    live[44] = c_q12;
+    live[0] = t4;
+    live[1] = t5;
+    live[4] = t7;
+    live[5] = t8;
+    live[6] = t9;
+    live[7] = t10;
+    live[8] = t11;
+    live[9] = t13;
+    live[10] = t14;
+    live[11] = t15;
+    live[12] = t16;
+    live[13] = t17;
+    live[14] = t18;
+    live[15] = t19;
+    live[16] = t20;
+    live[17] = t27;
+    live[18] = t29;
+    live[19] = t30;
+    live[20] = t31;
+    live[21] = t32;
+    live[22] = t33;
+    live[23] = t34;
+    live[24] = t35;
+    live[25] = t36;
+    live[26] = t37;
+    live[27] = t38;
+    live[28] = t39;
+    live[29] = t40;
+    live[30] = t41;
+    live[31] = t42;
+    live[32] = t43;
+    live[33] = t44;
+    live[34] = t46;
+    live[35] = t47;
+    live[36] = t48;
+    live[37] = t50;
+    live[38] = t51;
+    live[39] = t52;
+    live[40] = t53;
+    live[41] = t54;
+    live[42] = t55;
+    live[45] = t57;
+    live[46] = t58;
+    live[47] = t59;
+    live[48] = t60;
+    live[49] = t61;
+    live[50] = t62;
+    live[51] = t63;
+    live[52] = t64;
+    live[53] = t65;
+    live[54] = t66;
+    live[55] = t67;
+    live[56] = t68;
+    live[57] = t69;
+    live[58] = t70;
+    live[59] = t71;
+    live[60] = t72;
+    live[61] = t73;
+    live[62] = t74;
+    live[63] = t75;
+    live[64] = t76;
+    live[65] = t77;
+    live[66] = t78;
+    live[67] = t79;
+    live[68] = t80;
+    live[69] = t81;
+    live[70] = t82;
+    live[71] = t83;
+    live[72] = t84;
+    live[73] = t86;
+    live[74] = t87;
+    live[75] = t88;
+    live[76] = t89;
+    live[77] = t90;
+    live[78] = t91;
+    live[79] = t92;
+    live[80] = t93;
+    live[81] = t94;
+    live[82] = t97;
+    live[83] = t98;
+    live[84] = t99;
+    live[85] = t100;
+    live[86] = t101;
+    live[87] = t102;
+    live[88] = t103;
+    live[89] = t104;
+    live[90] = t105;
+    live[91] = t107;
+    live[92] = t113;
+    live[93] = t114;
+    live[94] = t115;
+    live[95] = t116;
+    live[96] = t117;
+    live[97] = t119;
+    live[98] = t120;
+    live[99] = t121;
+    live[100] = t122;
+    live[101] = t123;
+    live[102] = t124;
+    live[103] = t125;
+    live[104] = t127;
+    live[105] = t128;
+    live[106] = t129;
+    live[107] = t130;
+    live[108] = t131;
+    live[109] = t132;
+    live[110] = t133;
+    live[111] = t134;
+    live[112] = t135;
+    live[113] = t136;
+    live[114] = t138;
+    live[115] = t140;
+    live[116] = t141;
+    live[117] = t142;
+    live[118] = t143;
+    live[119] = t144;
+    live[120] = t145;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part1_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part1_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 870],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t146 = -2.0 * (live[117] + live[38] * live[120]);
+    let t147 = live[44] * live[116];
+    let t148 = -2.0 * (live[48] * live[120] + live[46] * t147);
+    let t149 = -live[43] * live[116];
+    let t150 = 0.5 * (live[14] - live[16]);
+    let t151 = 0.5 * (live[114] - live[15]);
+    let t152 = 2.0 * (t150 + t151);
+    let t153 = -live[21];
+    let t154 = live[30] + live[5] * t152 + live[7] * t153;
+    let t155 = live[39] * t154;
+    let t156 = -0.5 * live[24];
+    let t157 = -2.0 * t155;
+    let t158 = 2.0 * (t150 - t151);
+    let t159 = live[5] * live[19] + live[11] * t158 + 4.0 * live[7] * t156;
+    let t160 = live[43] * t159 + live[44] * t154;
+    let t161 = -2.0 * (live[46] * t160);
+    let t162 = live[44] * t159 - live[43] * t154;
+    let t163 = -0.5 * live[26];
+    let t164 = 0.5 * (live[15] - live[14]);
+    let t165 = 0.5 * (live[114] - live[16]);
+    let t166 = 2.0 * (t164 - t165);
+    let t167 = live[5] * t166 + live[7] * live[21] + 4.0 * live[11] * t163;
+    let t168 = -2.0 * (live[38] * t167);
+    let t169 = 2.0 * (t164 + t165);
+    let t170 = -live[28];
+    let t171 = live[32] + live[7] * t169 + live[11] * t170;
+    let t172 = live[43] * t171;
+    let t173 = -2.0 * (live[48] * t167 + live[46] * t172);
+    let t174 = live[44] * t171;
+    let t175 = live[45] * live[45] - live[46] * live[46];
+    let t176 = qd[5] * live[2];
+    let t177 = qd[5] * live[3];
+    let t178 = live[20] * t176 + live[25] * t177 - qd[4] * live[29];
+    let t179 = live[18] * t176 + live[23] * t177 + qd[4] * live[28];
+    let t180 = live[17] * t176 + live[22] * t177 - qd[4] * live[27];
+    let t181 = live[43] * t180 + live[44] * t178;
+    let t182 = live[25] * t176 + qd[3] * live[29] - live[20] * t177;
+    let t183 = live[23] * t176 - qd[3] * live[28] - live[18] * t177;
+    let t184 = live[22] * t176 + qd[3] * live[27] - live[17] * t177;
+    let t185 = live[43] * t184 + live[44] * t182;
+    let t186 = live[39] * live[55];
+    let t187 = -2.0 * (t186 + live[38] * live[59]);
+    let t188 = qd[8] * live[54] - live[20] * live[77] - live[25] * live[78]
+        - qd[7] * live[59];
+    let t189 = live[38] * live[54] + live[37] * live[59];
+    let t190 = -2.0 * (live[48] * live[59] + live[46] * live[57]);
+    let t191 = qd[7] * live[55] - live[18] * live[77] - live[23] * live[78]
+        - qd[9] * live[54];
+    let t192 = live[45] * live[57] + live[46] * live[56] - t191;
+    let t193 = t188 + t189;
+    let t194 = qd[9] * live[59] - live[17] * live[77] - live[22] * live[78]
+        - qd[8] * live[55];
+    let t195 = live[44] * t188 + qd[10] * live[56] + live[43] * t194;
+    let t196 = live[45] * live[59] + live[48] * live[56] + t195;
+    let t197 = live[39] * live[54] + live[37] * live[55] - t191;
+    let t198 = live[3] * live[7] - live[2] * live[5];
+    let t199 = live[3] * live[11];
+    let t200 = live[78] + t199;
+    let t201 = 0.2 * qd[4] - qd[2];
+    let t202 = live[2] * (t201 + 2.0 * live[36]);
+    let t203 = live[3] * t201;
+    let t204 = t203 + p.l * t198;
+    let t205 = live[76] + p.l * t200;
+    let t206 = live[29] * t205 + live[20] * t202 + live[25] * t204;
+    let t207 = live[18] * t202 + live[23] * t204 - live[28] * t205;
+    let t208 = live[27] * t205 + live[17] * t202 + live[22] * t204;
+    let t209 = live[39] * live[61];
+    let t210 = -2.0 * (t209 + live[38] * live[65]);
+    let t211 = live[20] * live[78] + qd[8] * live[60] - live[25] * live[77]
+        - qd[7] * live[65];
+    let t212 = live[38] * live[60] + live[37] * live[65];
+    let t213 = -2.0 * (live[48] * live[65] + live[46] * live[63]);
+    let t214 = live[18] * live[78] + qd[7] * live[61] - live[23] * live[77]
+        - qd[9] * live[60];
+    let t215 = live[45] * live[63] + live[46] * live[62] - t214;
+    let t216 = t211 + t212;
+    let t217 = live[17] * live[78] + qd[9] * live[65] - live[22] * live[77]
+        - qd[8] * live[61];
+    let t218 = live[44] * t211 + qd[10] * live[62] + live[43] * t217;
+    let t219 = live[45] * live[65] + live[48] * live[62] + t218;
+    let t220 = live[39] * live[60] + live[37] * live[61] - t214;
+    let t221 = live[3] * live[5] + live[2] * live[7];
+    let t222 = live[2] * live[11];
+    let t223 = live[77] + t222;
+    let t224 = qd[2] - 0.4 * qd[4];
+    let t225 = 0.2 * live[6] + live[3] * (t224 - 2.0 * live[36]);
+    let t226 = 0.2 * live[4] - live[2] * t224;
+    let t227 = p.l * t221 + t226;
+    let t228 = p.l * t223 - qd[0];
+    let t229 = live[29] * t228 + live[20] * t225 + live[25] * t227;
+    let t230 = live[18] * t225 + live[23] * t227 - live[28] * t228;
+    let t231 = live[27] * t228 + live[17] * t225 + live[22] * t227;
+    let t232 = live[29] * live[39];
+    let t233 = -2.0 * (t232 - live[28] * live[38]);
+    let t234 = live[27] * qd[8] + live[28] * qd[7];
+    let t235 = live[27] * live[38] - live[28] * live[37];
+    let t236 = -2.0 * (live[46] * live[67] - live[28] * live[48]);
+    let t237 = live[29] * qd[7] - live[27] * qd[9];
+    let t238 = live[45] * live[67] + live[46] * live[66];
+    let t239 = t238 - t237;
+    let t240 = t234 + t235;
+    let t241 = -2.0 * p.m * (t232 + live[27] * live[37]);
+    let t242 = live[28] * qd[9] + live[29] * qd[8];
+    let t243 = live[44] * t234 - live[43] * t242;
+    let t244 = live[48] * live[66] + live[79] - live[28] * live[45];
+    let t245 = t243 + t244;
+    let t246 = live[27] * live[39] + live[29] * live[37];
+    let t247 = t246 - t237;
+    let t248 = live[29] * live[38] - live[28] * live[39];
+    let t249 = -0.4 * qd[5] - qd[1];
+    let t250 = qd[0] * live[2] + live[3] * t249 - 2.0 * live[35];
+    let t251 = qd[0] * live[3] - live[2] * t249;
+    let t252 = 0.2 * qd[3] + p.l * live[5];
+    let t253 = live[29] * t252 + live[20] * t250 + live[25] * t251;
+    let t254 = live[18] * t250 + live[23] * t251 - live[28] * t252;
+    let t255 = p.l * t233;
+    let t256 = live[27] * t252 + live[17] * t250 + live[22] * t251;
+    let t257 = live[86] + t234;
+    let t258 = live[88] + t237;
+    let t259 = t238 - t258;
+    let t260 = t235 + t257;
+    let t261 = live[87] - t242;
+    let t262 = live[43] * t261 + live[44] * t257;
+    let t263 = t244 + t262;
+    let t264 = t246 - t258;
+    let t265 = 2.0 * live[5];
+    let t266 = p.l * t265;
+    let t267 = live[29] * t266 - 2.0 * live[20] * live[35];
+    let t268 = -2.0 * live[18] * live[35] - live[28] * t266;
+    let t269 = live[27] * t266 - 2.0 * live[17] * live[35];
+    let t270 = p.m * (qd[8] + 2.0 * live[33]);
+    let t271 = live[43] * live[46];
+    let t272 = live[44] * live[46];
+    let t273 = live[43] * live[45] + t272 - live[34];
+    let t274 = live[44] * (qd[10] - live[33]);
+    let t275 = live[44] * live[48] + t274;
+    let t276 = qd[7] + 2.0 * live[31];
+    let t277 = live[31] * live[44] - live[43] * live[34];
+    let t278 = live[45] + t277;
+    let t279 = live[31] + live[44] * live[45] - t271;
+    let t280 = live[43] * live[48];
+    let t281 = live[43] * (live[33] - qd[10]);
+    let t282 = t281 - t280;
+    let t283 = 2.0 * live[45];
+    let t284 = live[44] * d.k2;
+    let t285 = live[75] * t284;
+    let t286 = live[43] * d.k2;
+    let t287 = live[75] * t286;
+    let t288 = qd[5] * d.k4;
+    let t289 = 0.002 * qd[4] + t288;
+    let t290 = qd[4] * d.k5;
+    let t291 = 0.005 * qd[3] + t290;
+    let t292 = 0.002 * qd[5] + t291;
+    let t293 = live[11] * d.k7;
+    let t294 = live[7] * t293;
+    let t295 = live[39] * d.k9;
+    live[121] = t146;
+    live[122] = t147;
+    live[123] = t148;
+    live[124] = t149;
+    live[125] = t152;
+    live[126] = t153;
+    live[127] = t154;
+    live[128] = t155;
+    live[129] = t156;
+    live[130] = t157;
+    live[131] = t158;
+    live[132] = t159;
+    live[133] = t160;
+    live[134] = t161;
+    live[135] = t162;
+    live[136] = t163;
+    live[137] = t166;
+    live[138] = t167;
+    live[139] = t168;
+    live[140] = t169;
+    live[141] = t170;
+    live[142] = t171;
+    live[143] = t172;
+    live[144] = t173;
+    live[145] = t174;
+    live[146] = t175;
+    live[147] = t176;
+    live[148] = t177;
+    live[149] = t178;
+    live[150] = t179;
+    live[151] = t180;
+    live[152] = t181;
+    live[153] = t182;
+    live[154] = t183;
+    live[155] = t184;
+    live[156] = t185;
+    live[157] = t186;
+    live[158] = t187;
+    live[159] = t188;
+    live[160] = t189;
+    live[161] = t190;
+    live[162] = t191;
+    live[163] = t192;
+    live[164] = t193;
+    live[165] = t194;
+    live[166] = t195;
+    live[167] = t196;
+    live[168] = t197;
+    live[169] = t198;
+    live[170] = t199;
+    live[171] = t200;
+    live[172] = t203;
+    live[173] = t206;
+    live[174] = t207;
+    live[175] = t208;
+    live[176] = t209;
+    live[177] = t210;
+    live[178] = t211;
+    live[179] = t212;
+    live[180] = t213;
+    live[181] = t214;
+    live[182] = t215;
+    live[183] = t216;
+    live[184] = t217;
+    live[185] = t218;
+    live[186] = t219;
+    live[187] = t220;
+    live[188] = t221;
+    live[189] = t222;
+    live[190] = t223;
+    live[191] = t226;
+    live[192] = t229;
+    live[193] = t230;
+    live[194] = t231;
+    live[195] = t233;
+    live[196] = t234;
+    live[197] = t235;
+    live[198] = t236;
+    live[199] = t237;
+    live[200] = t239;
+    live[201] = t240;
+    live[202] = t241;
+    live[203] = t242;
+    live[204] = t243;
+    live[205] = t245;
+    live[206] = t247;
+    live[207] = t248;
+    live[208] = t251;
+    live[209] = t253;
+    live[210] = t254;
+    live[211] = t255;
+    live[212] = t256;
+    live[213] = t257;
+    live[214] = t258;
+    live[215] = t259;
+    live[216] = t260;
+    live[217] = t261;
+    live[218] = t262;
+    live[219] = t263;
+    live[220] = t264;
+    live[221] = t265;
+    live[222] = t267;
+    live[223] = t268;
+    live[224] = t269;
+    live[225] = t270;
+    live[226] = t271;
+    live[227] = t272;
+    live[228] = t273;
+    live[229] = t274;
+    live[230] = t275;
+    live[231] = t276;
+    live[232] = t277;
+    live[233] = t278;
+    live[234] = t279;
+    live[235] = t280;
+    live[236] = t281;
+    live[237] = t282;
+    live[238] = t283;
+    live[239] = t284;
+    live[240] = t285;
+    live[241] = t286;
+    live[242] = t287;
+    live[243] = t288;
+    live[244] = t289;
+    live[245] = t290;
+    live[246] = t291;
+    live[247] = t292;
+    live[248] = t293;
+    live[249] = t294;
+    live[250] = t295;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part2_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part2_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 870],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t296 = 0.001 * live[37] + live[250];
+    let t297 = live[37] * d.k2;
+    let t298 = live[38] * d.k10;
+    let t299 = t298 - 0.005 * t297;
+    let t300 = live[46] * d.k11;
+    let t301 = live[48] * d.k12;
+    let t302 = live[48] * t300 - live[46] * t301;
+    let t303 = live[45] * t301;
+    let t304 = live[38] * d.k2;
+    let t305 = live[37] * d.k8;
+    let t306 = 0.001 * live[39] + t305;
+    let t307 = t306 - 0.005 * t304;
+    let t308 = live[45] * t300;
+    let t309 = live[5] * d.k6;
+    let t310 = qd[3] * d.k3;
+    let t311 = 0.005 * qd[4] + t310;
+    let t312 = d.k2 + 0.25 * live[239];
+    let t313 = live[27] * t312 - 0.01 * p.m * live[28] - 0.25 * live[29] * live[241];
+    let t314 = 0.01 * p.m * live[18] + live[17] * t312 - 0.25 * live[20] * live[241];
+    let t315 = d.k14 + t314;
+    let t316 = 0.01 * p.m * live[23] + live[22] * t312 - 0.25 * live[25] * live[241];
+    let t317 = 0.01 * p.m * live[20] + 0.25 * live[18] * live[241];
+    let t318 = 0.01 * p.m * live[25] + 0.25 * live[23] * live[241];
+    let t319 = live[3] * t317 - live[2] * t318;
+    let t320 = live[17] * live[241];
+    let t321 = d.k15 - 0.25 * live[239];
+    let t322 = live[20] * t321 - 0.25 * t320;
+    let t323 = live[22] * live[241];
+    let t324 = live[25] * t321 - 0.25 * t323;
+    let t325 = live[18] * t312 - 0.01 * p.m * live[17];
+    let t326 = live[23] * t312 - 0.01 * p.m * live[22];
+    let t327 = -0.25 * (t320 + live[20] * live[239]);
+    let t328 = -0.25 * (t323 + live[25] * live[239]);
+    let t329 = live[3] * t327 - live[2] * t328;
+    let t330 = live[3] * t315 - live[2] * t316;
+    let t331 = live[2] * t317 + live[3] * t318;
+    let t332 = live[2] * t322 + live[3] * t324;
+    let t333 = live[2] * t325 + live[3] * t326;
+    let t334 = live[2] * t327 + live[3] * t328;
+    let t335 = live[2] * t315 + live[3] * t316;
+    let t336 = 0.01 * p.m * live[29] - 0.25 * live[28] * live[241];
+    let t337 = live[27] * live[241];
+    let t338 = live[29] * t321 - 0.25 * t337;
+    let t339 = -0.01 * p.m * live[27] - live[28] * t312;
+    let t340 = -0.25 * (t337 + live[29] * live[239]);
+    let t341 = live[18] * d.k2;
+    let t342 = live[43] * live[43] * d.k11;
+    let t343 = d.k8 + t342;
+    let inv0 = 1.0 / t343;
+    let t344 = live[43] * live[44];
+    let t345 = 0.25 * live[43] * d.k13 + d.k11 * t344;
+    let t346 = t345 + 0.001;
+    let t347 = live[17] * t343 + live[20] * t346 - 0.005 * t341;
+    let t348 = live[44] * d.k13;
+    let t349 = 0.5 * t348 + d.k17;
+    let t350 = live[18] * t349 - 0.005 * live[17] * d.k2;
+    let t351 = d.k18 + 0.5 * t348 - t342;
+    let t352 = live[17] * t346 + live[20] * t351;
+    let t353 = live[23] * d.k2;
+    let t354 = live[25] * t346 + live[22] * t343 - 0.005 * t353;
+    let t355 = live[23] * t349 - 0.005 * live[22] * d.k2;
+    let t356 = live[22] * t346 + live[25] * t351;
+    let t357 = p.l * t314;
+    let t358 = live[20] * t352 + live[17] * t347 + live[18] * t350;
+    let t359 = live[22] * t354 + live[23] * t355 + live[25] * t356 + 2.0 * t357;
+    let t360 = live[2] * (d.k6 + t358 - t359);
+    let t361 = live[17] * t354 + live[18] * t355 + live[20] * t356 - p.l * t316;
+    let t362 = live[2] * t361;
+    let t363 = live[28] * d.k2;
+    let t364 = live[29] * t346 + live[27] * t343 + 0.005 * t363;
+    let t365 = live[27] * d.k2;
+    let t366 = -0.005 * t365 - live[28] * t349;
+    let t367 = live[27] * t346 + live[29] * t351;
+    let t368 = live[17] * t364 + live[18] * t366 + live[20] * t367 - p.l * t313;
+    let t369 = live[22] * t364 + live[23] * t366 + live[25] * t367;
+    let t370 = t354 - p.l * t336;
+    let t371 = live[3] * t347 - live[2] * t370;
+    let t372 = t355 - p.l * t338;
+    let t373 = t356 - p.l * t339;
+    let t374 = d.k12 + 0.25 * t348;
+    let t375 = live[23] * t374 - p.l * t340;
+    let t376 = live[58] * t374 - live[2] * t375;
+    let t377 = live[2] * t347 + live[3] * t370 - 0.2 * t336;
+    let t378 = live[64] * t374 + live[3] * t375 - 0.2 * t340;
+    let t379 = t364 + p.l * t318;
+    let t380 = 0.2 * t331 + t379;
+    let t381 = p.l * t328 - live[28] * t374;
+    let t382 = 0.2 * t334 + t381;
+    let t383 = live[7] * d.k2;
+    let t384 = inv0 * d.k26;
+    let t385 = d.k10 - 0.0625 * live[44] * live[44] * d.k25;
+    let t386 = t385 - 0.000025 * t384;
+    let inv1 = 1.0 / t386;
+    let t387 = inv0 * (t346 * t346);
+    let t388 = t346 * d.k26;
+    let t389 = t346 * t388;
+    let t390 = live[44] * live[44] * d.k11 + d.k9 + 0.5 * t348;
+    let t391 = t390 - t387 - 0.000025 * inv0 * inv0 * inv1 * t389;
+    let inv2 = 1.0 / t391;
+    let t392 = inv1 + 0.000025 * inv0 * inv0 * inv1 * inv1 * t389 * inv2;
+    let t393 = -0.0625 * live[43] * live[43] * d.k24 - 0.0001 * inv2 * d.k29
+        - t344
+            * (0.00390625 * t344 * t392 * d.k27
+                + 0.00000625 * inv0 * t346 * inv1 * inv2 * d.k28);
+    let t394 = inv0 * t346;
+    let t395 = -0.000025 * inv0 * inv0 * inv1 * t388 - t394;
+    let t396 = d.k2 * t346;
+    let t397 = t395 * t396;
+    let t398 = 0.005 * (inv0 * (inv1 * (d.k2 - inv2 * t397)));
+    let t399 = t344 * d.k30;
+    let t400 = live[43] * t398;
+    let t401 = t346 * t399;
+    let t402 = t395 * d.k31;
+    let t403 = inv2
+        * (0.0025 * live[43] * t402
+            + t312 * (0.0003125 * inv0 * inv1 * t401 + 0.01 * p.m))
+        - 0.015625 * t399 * t400;
+    let t404 = d.k15 + 0.0625 * live[44] * live[44] * d.k33;
+    let t405 = t344 * d.k33;
+    let t406 = t392 * t404;
+    let t407 = t346 * d.k31;
+    let t408 = inv2 * (0.0001 * d.k29 * t395 - 0.00005 * inv0 * inv1 * t404 * t407)
+        - 0.0625 * (t344 * d.k24 + t405 * t406) - 0.000625 * t344 * t398 * d.k32;
+    let t409 = d.k2 * t398;
+    let t410 = t346 * t395;
+    let t411 = inv0 + inv0 * (0.005 * t409 - inv2 * t410);
+    let t412 = live[43] * t411;
+    let t413 = d.k26 * t412;
+    let t414 = t312 * t395;
+    let t415 = -0.0625 * live[43] * t413 - inv2 * (0.5 * live[241] * t414 + t312 * t312);
+    let t416 = t398 * t404;
+    let t417 = t396 * t404;
+    let t418 = inv2 * (0.005 * t312 * inv0 * inv1 * t417 - 0.01 * p.m * t414)
+        - 0.0025 * d.k31 * t412 - 0.25 * live[241] * t416;
+    let t419 = -0.0625 * live[44] * live[44] * d.k24 - 0.0001 * d.k29 * t411
+        - 0.02 * p.m * t416 - t404 * t406;
+    let t420 = t398 * t405;
+    let t421 = p.m * t346;
+    let t422 = 0.0003125 * (t392 * t399 + inv0 * t346 * inv1 * inv2 * t401)
+        + inv2
+            * (0.01 * (p.m * t343 * t395 + t421)
+                + 0.00000025 * inv0 * t346 * inv1 * d.k34) - 0.0625 * t343 * t420;
+    let t423 = t385 * t392;
+    let t424 = 0.0625 * (t405 - t405 * t423) + 0.0003125 * t398 * t399
+        - 0.00005 * inv2 * (t402 + inv0 * t385 * inv1 * t407);
+    let t425 = p.m * inv2 * t410;
+    let t426 = 0.0003125 * inv0 * inv1 * t390 * inv2 * t401
+        + 0.01 * (t425 + p.m * t390 * inv2) + d.k35 - 0.0625 * t346 * t420;
+    let t427 = live[27] * t422 + live[29] * t426 - live[28] * t424;
+    let t428 = t343 * t411;
+    let t429 = 0.25 * (live[241] - live[241] * t428 - live[43] * inv2 * t397)
+        + 0.00125 * d.k26 * t400
+        - inv2 * (t343 * t414 + t312 * (t346 + 0.000025 * inv0 * inv1 * t388));
+    let t430 = t385 * t398;
+    let t431 = t385 * t396;
+    let t432 = 0.00125 * t413 + 0.005 * inv2 * (d.k2 * t414 + t312 * inv0 * inv1 * t431)
+        - 0.25 * live[241] * t430;
+    let t433 = t390 * t395;
+    let t434 = t312 - 0.25 * (t396 * t412 + live[241] * inv2 * t433)
+        - t312 * (inv2 * (t410 + t390));
+    let t435 = live[27] * t429 + live[29] * t434 - live[28] * t432;
+    let t436 = 0.00005 * t398 * d.k31 + d.k36
+        + 0.005 * (d.k2 * t406 + inv0 * t346 * inv1 * inv2 * t417)
+        - 0.01 * (t425 + p.m * t428) - t343 * t416;
+    let t437 = t404 + 0.00005 * d.k31 * t411 + 0.005 * d.k2 * t416 - t385 * t406
+        - 0.01 * p.m * t430;
+    let t438 = 0.005 * inv0 * inv1 * t390 * inv2 * t417
+        - 0.01 * (t411 * t421 + p.m * inv2 * t433) - t346 * t416;
+    let t439 = live[27] * t436 + live[29] * t438 - live[28] * t437;
+    let t440 = live[22] * t393 + live[23] * t403 + live[25] * t408;
+    let t441 = live[22] * t403 + live[23] * t415 + live[25] * t418;
+    let t442 = live[22] * t408 + live[23] * t418 + live[25] * t419;
+    live[251] = t296;
+    live[252] = t297;
+    live[253] = t298;
+    live[254] = t299;
+    live[255] = t300;
+    live[256] = t301;
+    live[257] = t302;
+    live[258] = t303;
+    live[259] = t304;
+    live[260] = t305;
+    live[261] = t306;
+    live[262] = t307;
+    live[263] = t308;
+    live[264] = t309;
+    live[265] = t310;
+    live[266] = t311;
+    live[267] = t312;
+    live[268] = t313;
+    live[269] = t319;
+    live[270] = t322;
+    live[271] = t324;
+    live[272] = t325;
+    live[273] = t326;
+    live[274] = t329;
+    live[275] = t330;
+    live[276] = t331;
+    live[277] = t332;
+    live[278] = t333;
+    live[279] = t334;
+    live[280] = t335;
+    live[281] = t336;
+    live[282] = t338;
+    live[283] = t339;
+    live[284] = t340;
+    live[285] = t341;
+    live[286] = t343;
+    live[287] = inv0;
+    live[288] = t345;
+    live[289] = t346;
+    live[290] = t348;
+    live[291] = t349;
+    live[292] = t350;
+    live[293] = t351;
+    live[294] = t352;
+    live[295] = t353;
+    live[296] = t357;
+    live[297] = t358;
+    live[298] = t359;
+    live[299] = t360;
+    live[300] = t361;
+    live[301] = t362;
+    live[302] = t363;
+    live[303] = t364;
+    live[304] = t365;
+    live[305] = t366;
+    live[306] = t367;
+    live[307] = t368;
+    live[308] = t369;
+    live[309] = t371;
+    live[310] = t372;
+    live[311] = t373;
+    live[312] = t374;
+    live[313] = t376;
+    live[314] = t377;
+    live[315] = t378;
+    live[316] = t379;
+    live[317] = t380;
+    live[318] = t381;
+    live[319] = t382;
+    live[320] = t383;
+    live[321] = t384;
+    live[322] = t385;
+    live[323] = inv1;
+    live[324] = t387;
+    live[325] = t388;
+    live[326] = t389;
+    live[327] = t390;
+    live[328] = inv2;
+    live[329] = t392;
+    live[330] = t393;
+    live[331] = t394;
+    live[332] = t395;
+    live[333] = t396;
+    live[334] = t397;
+    live[335] = t398;
+    live[336] = t403;
+    live[337] = t404;
+    live[338] = t405;
+    live[339] = t408;
+    live[340] = t409;
+    live[341] = t410;
+    live[342] = t411;
+    live[343] = t415;
+    live[344] = t418;
+    live[345] = t419;
+    live[346] = t422;
+    live[347] = t423;
+    live[348] = t424;
+    live[349] = t426;
+    live[350] = t427;
+    live[351] = t428;
+    live[352] = t429;
+    live[353] = t430;
+    live[354] = t431;
+    live[355] = t432;
+    live[356] = t433;
+    live[357] = t434;
+    live[358] = t435;
+    live[359] = t436;
+    live[360] = t437;
+    live[361] = t438;
+    live[362] = t439;
+    live[363] = t440;
+    live[364] = t441;
+    live[365] = t442;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part3_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part3_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t443 = live[20] * live[365] + live[17] * live[363] + live[18] * live[364];
+    let t444 = live[17] * live[350] + live[18] * live[358] + live[20] * live[362]
+        + p.l * t443;
+    let t445 = live[286]
+        + live[286] * (0.01 * live[340] - live[351] - 2.0 * live[328] * live[341])
+        - 0.000025 * d.k26 * live[329]
+        - live[328]
+            * (live[289] * live[289] + 0.00005 * live[287] * live[323] * live[326]);
+    let t446 = d.k20
+        + 0.005
+            * (d.k2 * (live[351] + live[347])
+                + live[328]
+                    * (live[334] + live[287] * live[289] * live[323] * live[354]))
+        - live[286] * live[353] - 0.000025 * d.k26 * live[335];
+    let t447 = live[288] + 0.005 * live[333] * live[335] + 0.001 - live[289] * live[351]
+        - live[328]
+            * (live[286] * live[356]
+                + 0.000025 * live[287] * live[323] * live[325] * live[327]
+                + live[289] * (live[341] + live[327]));
+    let t448 = live[27] * t445 + live[29] * t447 - live[28] * t446;
+    let t449 = live[322] + 0.01 * d.k2 * live[353] - live[322] * live[347]
+        - 0.000025 * d.k26 * live[342];
+    let t450 = 0.005
+        * (live[333] * live[342]
+            + live[328]
+                * (d.k2 * live[356] + live[287] * live[323] * live[327] * live[354]))
+        - live[289] * live[353];
+    let t451 = live[27] * t446 + live[29] * t450 - live[28] * t449;
+    let t452 = live[327] - live[289] * live[289] * live[342]
+        - live[327] * (live[328] * (live[327] + 2.0 * live[341]));
+    let t453 = live[27] * t447 + live[29] * t452 - live[28] * t450;
+    let t454 = live[25] * live[362] + live[22] * live[350] + live[23] * live[358];
+    let t455 = live[25] * live[365] + live[22] * live[363] + live[23] * live[364];
+    let t456 = d.k7 + live[27] * t448 + live[29] * t453 + t455 * d.k37 + 2.0 * p.l * t454
+        - live[28] * t451;
+    let inv3 = 1.0 / t456;
+    let t457 = live[17]
+        * (live[17] * live[330] + live[18] * live[336] + live[20] * live[339])
+        + live[18] * (live[17] * live[336] + live[18] * live[343] + live[20] * live[344])
+        + live[20] * (live[17] * live[339] + live[18] * live[344] + live[20] * live[345])
+        - t444 * t444 * inv3;
+    let t458 = d.k14 + t454 + p.l * t455;
+    let t459 = t443 - t444 * inv3 * t458;
+    let t460 = live[2] * t459;
+    let t461 = live[3] * t459;
+    let t462 = t455 - inv3 * t458 * t458;
+    let t463 = d.k0 + live[3] * (live[3] * t457 - t460)
+        - live[2] * (t461 - live[2] * t462);
+    let inv4 = 1.0 / t463;
+    let t464 = t461 + live[2] * t457;
+    let t465 = t460 + live[3] * t462;
+    let t466 = live[3] * t464 - live[2] * t465;
+    let t467 = inv4 * (t466 * t466);
+    let t468 = live[2] * t464 + live[3] * t465;
+    let t469 = d.k0 + t468;
+    let t470 = t469 - t467;
+    let inv5 = 1.0 / t470;
+    let t471 = live[27] * live[330] + live[29] * live[339] - live[28] * live[336];
+    let t472 = live[27] * live[336] + live[29] * live[344] - live[28] * live[343];
+    let t473 = live[27] * live[339] + live[29] * live[345] - live[28] * live[344];
+    let t474 = live[25] * t473 + live[22] * t471 + live[23] * t472;
+    let t475 = p.l * t474;
+    let t476 = live[29] * live[362] + live[27] * live[350] - live[28] * live[358];
+    let t477 = t475 + t476;
+    let t478 = live[20] * t473 + live[17] * t471 + live[18] * t472;
+    let t479 = t478 - t444 * inv3 * t477;
+    let t480 = t474 - inv3 * t458 * t477;
+    let t481 = live[3] * t479 - live[2] * t480;
+    let t482 = inv4 * t466 * t481;
+    let t483 = live[2] * t479 + live[3] * t480;
+    let t484 = t483 - t482;
+    let t485 = live[29] * t473 + live[27] * t471 - live[28] * t472;
+    let t486 = t485 - inv3 * t477 * t477;
+    let t487 = d.k0 + t486;
+    let t488 = t487 - inv4 * t481 * t481 - inv5 * t484 * t484;
+    let inv6 = 1.0 / t488;
+    let t489 = inv4 * (t466 * inv5 * t484 - t481);
+    let t490 = live[17] * live[346] + live[18] * live[348] + live[20] * live[349];
+    let t491 = live[17] * live[352] + live[18] * live[355] + live[20] * live[357];
+    let t492 = live[17] * live[359] + live[18] * live[360] + live[20] * live[361];
+    let t493 = live[25] * t492 + live[22] * t490 + live[23] * t491;
+    let t494 = live[17] * t448 + live[18] * t451 + live[20] * t453 + p.l * t493;
+    let t495 = live[29] * t492 + live[27] * t490 - live[28] * t491;
+    let t496 = t495 - inv3 * t477 * t494;
+    let t497 = live[22] * live[346] + live[23] * live[348] + live[25] * live[349];
+    let t498 = live[22] * live[352] + live[23] * live[355] + live[25] * live[357];
+    let t499 = live[22] * live[359] + live[23] * live[360] + live[25] * live[361];
+    let t500 = live[25] * t499 + live[22] * t497 + live[23] * t498;
+    let t501 = live[22] * t448 + live[23] * t451 + live[25] * t453 + p.l * (t500 - t476)
+        - d.k37 * t474;
+    let t502 = live[29] * t499 + live[27] * t497 - live[28] * t498;
+    let t503 = d.k38 + t502 - p.l * t485 - inv3 * t477 * t501;
+    let t504 = live[17] * t490 + live[18] * t491 + live[20] * t492 - t444 * inv3 * t494;
+    let t505 = live[17] * t497 + live[18] * t498 + live[20] * t499 - p.l * t478
+        - t444 * inv3 * t501;
+    let t506 = live[3] * t504 - live[2] * t505;
+    let t507 = t493 - inv3 * t458 * t494;
+    let t508 = t500 - t475 - inv3 * t458 * t501;
+    let t509 = live[3] * t507 - live[2] * t508;
+    let t510 = live[3] * t506 - live[2] * t509;
+    let t511 = inv4 * t466 * t510;
+    let t512 = live[2] * t506 + live[3] * t509;
+    let t513 = t512 - t511;
+    let t514 = live[3] * t496 - live[2] * t503;
+    let t515 = t514 - inv4 * t481 * t510 - inv5 * t484 * t513;
+    let t516 = d.k6 + live[17] * (live[17] * t445 + live[18] * t446 + live[20] * t447)
+        + live[18] * (live[17] * t446 + live[18] * t449 + live[20] * t450)
+        + live[20] * (live[17] * t447 + live[18] * t450 + live[20] * t452)
+        - inv3 * t494 * t494;
+    let t517 = live[22] * t445 + live[23] * t446 + live[25] * t447;
+    let t518 = live[22] * t446 + live[23] * t449 + live[25] * t450;
+    let t519 = live[22] * t447 + live[23] * t450 + live[25] * t452;
+    let t520 = live[17] * t517 + live[18] * t518 + live[20] * t519 - p.l * t495
+        - inv3 * t494 * t501;
+    let t521 = live[2] * t520;
+    let t522 = live[3] * t520;
+    let t523 = live[22] * t517 + live[23] * t518 + live[25] * t519 + d.k37 * t485
+        - inv3 * t501 * t501 - 2.0 * p.l * t502;
+    let t524 = d.k3 + live[3] * (live[3] * t516 - t521)
+        - live[2] * (t522 - live[2] * t523) - inv4 * t510 * t510 - inv5 * t513 * t513
+        - inv6 * t515 * t515;
+    let inv7 = 1.0 / t524;
+    let t525 = inv4 * (t466 * inv5 * t513 - t510) - inv6 * t489 * t515;
+    let t526 = t522 + live[2] * t516;
+    let t527 = t521 + live[3] * t523;
+    let t528 = live[2] * t504 + live[3] * t505;
+    let t529 = live[2] * t507 + live[3] * t508;
+    let t530 = live[3] * t528 - 0.2 * t481 - live[2] * t529;
+    let t531 = live[2] * t528 + live[3] * t529;
+    let t532 = -0.2 * t483 - inv4 * t466 * t530;
+    let t533 = t531 + t532;
+    let t534 = live[2] * t496 + live[3] * t503;
+    let t535 = t534 + d.k16 - 0.2 * t486;
+    let t536 = t535 - inv4 * t481 * t530 - inv5 * t484 * t533;
+    let t537 = live[3] * t526 + 0.005 - 0.2 * t514 - live[2] * t527 - inv4 * t510 * t530
+        - inv5 * t513 * t533 - inv6 * t515 * t536;
+    let t538 = d.k5 + live[2] * t526 + live[3] * t527 + 0.04 * t486 - inv4 * t530 * t530
+        - inv5 * t533 * t533 - inv6 * t536 * t536 - inv7 * t537 * t537 - 0.4 * t534;
+    let inv8 = 1.0 / t538;
+    let t539 = inv4 * (t466 * inv5 * t533 - t530) - inv6 * t489 * t536
+        - inv7 * t525 * t537;
+    let t540 = d.k1 + 0.2 * t468;
+    let t541 = t540 - 0.2 * t467;
+    let t542 = 0.2 * (t483 - t482) - inv5 * t484 * t541;
+    let t543 = 0.2 * (t512 - t511) - inv5 * t513 * t541 - inv6 * t515 * t542;
+    let t544 = 0.2 * (t531 + t532) + 0.002 - inv5 * t533 * t541 - inv6 * t536 * t542
+        - inv7 * t537 * t543;
+    let t545 = d.k4 + 0.04 * (t468 - t467) - inv5 * t541 * t541 - inv6 * t542 * t542
+        - inv7 * t543 * t543 - inv8 * t544 * t544;
+    let inv9 = 1.0 / t545;
+    let t546 = inv4 * (t466 * (inv5 * t541 - 0.2)) - inv6 * t489 * t542
+        - inv7 * t525 * t543 - inv8 * t539 * t544;
+    let t547 = inv8 * (t539 - t544 * inv9 * t546);
+    let t548 = inv7 * (t525 - t537 * t547 - t543 * inv9 * t546);
+    let t549 = inv6 * (t489 - t515 * t548 - t536 * t547 - t542 * inv9 * t546);
+    let t550 = inv5
+        * (inv4 * t466 + t484 * t549 + t513 * t548 + t533 * t547 + t541 * inv9 * t546);
+    let t551 = qd[4] * d.k1;
+    let t552 = qd[5] * d.k1;
+    let t553 = live[11] * d.k2;
+    let t554 = 0.01 * live[69] - live[259];
+    let t555 = live[39] * d.k2;
+    let t556 = 0.25 * (d.k2 * (live[48] * live[48] + live[46] * live[46]));
+    let t557 = tau[10] + live[263];
+    let t558 = 0.25 * (t557 * d.k39 - live[52] * d.k2) + 0.0625 * live[85] * d.k24;
+    let t559 = live[45] * d.k11;
+    let t560 = -0.25 * live[51] * d.k13 - live[258] - qd[10] * t559;
+    let t561 = live[39] * live[254] - live[38] * live[251];
+    let t562 = t561 + live[43] * t560 - live[44] * live[257];
+    let t563 = tau[7] + t562;
+    let t564 = live[44] * t558 - live[43] * t556;
+    let t565 = live[37] * live[251] - live[39] * live[262];
+    let t566 = t565 - tau[10] - p.l * t564;
+    let t567 = tau[8] + t566;
+    let t568 = -0.25 * (d.k2 * (live[53] + live[49]));
+    let t569 = live[38] * live[262] - live[37] * live[254];
+    let t570 = live[44] * t560 + p.l * t568 + t569 + live[43] * live[257];
+    let t571 = tau[9] + t570;
+    let t572 = live[335] * t563 + live[329] * t567
+        - 0.005 * live[287] * live[323] * live[328] * live[333] * t571;
+    let t573 = live[328]
+        * (live[332] * t563 + t571 - 0.005 * live[287] * live[323] * live[333] * t567);
+    let t574 = live[39] * t555 + live[44] * t556 + live[43] * t558 + 0.01 * p.m * t573
+        - live[38] * t554 - live[82] * live[330] - live[83] * live[336]
+        - live[84] * live[339] - live[40] * live[346] - live[41] * live[348]
+        - live[42] * live[349] - 0.0625 * live[338] * t572;
+    let t575 = live[342] * t563 + live[335] * t567 + live[328] * live[332] * t571;
+    let t576 = 0.01 * live[39] * live[68] + t568 + live[37] * t554 - live[82] * live[336]
+        - live[83] * live[343] - live[84] * live[344] - live[40] * live[352]
+        - live[41] * live[355] - live[42] * live[357] - live[267] * t573
+        - 0.25 * live[241] * t575;
+    let t577 = t564 - 0.01 * (live[38] * live[68] + p.m * t575) - live[37] * t555
+        - live[82] * live[339] - live[83] * live[344] - live[84] * live[345]
+        - live[40] * live[359] - live[41] * live[360] - live[42] * live[361]
+        - live[337] * t572;
+    let t578 = t562 + 0.005 * d.k2 * t572 - live[82] * live[346] - live[83] * live[352]
+        - live[84] * live[359] - live[40] * t445 - live[41] * t446 - live[42] * t447
+        - live[286] * t575 - live[289] * t573;
+    let t579 = t566 + 0.005 * d.k2 * t575 - live[82] * live[348] - live[83] * live[355]
+        - live[84] * live[360] - live[40] * t446 - live[41] * t449 - live[42] * t450
+        - live[322] * t572;
+    let t580 = t570 - live[82] * live[349] - live[83] * live[357] - live[84] * live[361]
+        - live[40] * t447 - live[41] * t450 - live[42] * t452 - live[289] * t575
+        - live[327] * t573;
+    let t581 = live[25] * t577 + live[22] * t574 + live[23] * t576;
+    let t582 = live[29] * t580 + p.l * t581 + tau[6] + live[7] * live[264]
+        + live[27] * t578 - live[28] * t579;
+    let t583 = 2.0 * (live[7] * live[320] + live[11] * t553) + live[17] * t574
+        + live[18] * t576 + live[20] * t577 + live[13] * t505 - live[80] * t457
+        - live[81] * t459 - live[12] * t504 - t444 * inv3 * t582 - 0.2 * live[10] * t479;
+    let t584 = t581 + live[13] * t508 - 2.0 * live[5] * live[320] - live[80] * t459
+        - live[81] * t462 - live[12] * t507 - inv3 * t458 * t582 - 0.2 * live[10] * t480;
+    let t585 = tau[0] + qd[4] * t551 + qd[5] * t552 + live[3] * t583 - live[2] * t584
+        - live[70] * t463 - live[71] * t466 - live[72] * t481;
+    live[366] = t444;
+    live[367] = t456;
+    live[368] = inv3;
+    live[369] = t458;
+    live[370] = inv4;
+    live[371] = t466;
+    live[372] = t469;
+    live[373] = inv5;
+    live[374] = t477;
+    live[375] = t479;
+    live[376] = t480;
+    live[377] = t481;
+    live[378] = t483;
+    live[379] = t484;
+    live[380] = t486;
+    live[381] = t487;
+    live[382] = inv6;
+    live[383] = t494;
+    live[384] = t496;
+    live[385] = t501;
+    live[386] = t503;
+    live[387] = t504;
+    live[388] = t505;
+    live[389] = t507;
+    live[390] = t508;
+    live[391] = t510;
+    live[392] = t512;
+    live[393] = t513;
+    live[394] = t514;
+    live[395] = t515;
+    live[396] = t516;
+    live[397] = t520;
+    live[398] = t523;
+    live[399] = inv7;
+    live[400] = t530;
+    live[401] = t531;
+    live[402] = t533;
+    live[403] = t535;
+    live[404] = t536;
+    live[405] = t537;
+    live[406] = inv8;
+    live[407] = t540;
+    live[408] = t541;
+    live[409] = t542;
+    live[410] = t543;
+    live[411] = t544;
+    live[412] = inv9;
+    live[413] = t546;
+    live[414] = t547;
+    live[415] = t548;
+    live[416] = t549;
+    live[417] = t550;
+    live[418] = t551;
+    live[419] = t552;
+    live[420] = t553;
+    live[421] = t555;
+    live[422] = t557;
+    live[423] = t559;
+    live[424] = t561;
+    live[425] = t563;
+    live[426] = t565;
+    live[427] = t567;
+    live[428] = t569;
+    live[429] = t571;
+    live[430] = t574;
+    live[431] = t576;
+    live[432] = t577;
+    live[433] = t578;
+    live[434] = t579;
+    live[435] = t580;
+    live[436] = t582;
+    live[437] = t583;
+    live[438] = t584;
+    live[439] = t585;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part4_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part4_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t586 = live[2] * live[437] + live[3] * live[438];
+    let t587 = live[70] * live[371] + live[72] * live[378];
+    let t588 = tau[1] + t586 - t587 - live[9] * d.k1 - live[71] * live[372];
+    let t589 = live[29] * live[432] + live[27] * live[430] - live[28] * live[431];
+    let t590 = live[13] * live[386] + t589 - 2.0 * live[5] * live[420]
+        - 0.2 * live[10] * live[380] - live[80] * live[375] - live[81] * live[376]
+        - live[12] * live[384] - live[368] * live[374] * live[436];
+    let t591 = tau[2] + t590 - live[10] * d.k1 - live[70] * live[377]
+        - live[71] * live[378] - live[72] * live[381];
+    let t592 = live[17] * live[433] + live[18] * live[434] + live[20] * live[435]
+        + live[13] * live[397] - live[249] - live[80] * live[387] - live[81] * live[389]
+        - live[12] * live[396] - live[368] * live[383] * live[436]
+        - 0.2 * live[10] * live[384];
+    let t593 = live[11] * live[264] - live[5] * live[248];
+    let t594 = live[22] * live[433] + live[23] * live[434] + live[25] * live[435]
+        + live[13] * live[398] - p.l * t589 - live[80] * live[388] - live[81] * live[390]
+        - live[12] * live[397] - live[368] * live[385] * live[436] - t593
+        - 0.2 * live[10] * live[386];
+    let t595 = tau[3] + qd[5] * live[247] + live[3] * t592 - qd[4] * live[244]
+        - live[2] * t594 - live[70] * live[391] - live[71] * live[392]
+        - live[72] * live[394];
+    let t596 = tau[4] + qd[3] * live[244] + live[2] * t592 + live[3] * t594
+        - qd[5] * live[266] - live[70] * live[400]
+        - live[71] * (live[401] - 0.2 * live[378]) - live[72] * live[403] - 0.2 * t590;
+    let t597 = tau[5] + qd[4] * live[266] + 0.2 * (t586 - t587) - tau[6]
+        - qd[3] * live[247] - live[71] * live[407];
+    let t598 = live[373] * (live[379] * live[382] * live[395] - live[393]);
+    let t599 = live[373] * (live[379] * live[382] * live[404] - live[402])
+        - live[399] * live[405] * t598;
+    let t600 = live[373] * (live[379] * live[382] * live[409] - live[408])
+        - live[399] * live[410] * t598 - live[406] * live[411] * t599;
+    let t601 = live[406] * (t599 - live[411] * live[412] * t600);
+    let t602 = live[399] * (t598 - live[405] * t601 - live[410] * live[412] * t600);
+    let t603 = live[382]
+        * (live[373] * live[379] + live[395] * t602 + live[404] * t601
+            + live[409] * live[412] * t600);
+    let t604 = live[382] * (live[395] * live[399] * live[405] - live[404]);
+    let t605 = live[382] * (live[395] * live[399] * live[410] - live[409])
+        - live[406] * live[411] * t604;
+    let t606 = live[406] * (t604 - live[411] * live[412] * t605);
+    let t607 = live[399]
+        * (live[382] * live[395] + live[405] * t606 + live[410] * live[412] * t605);
+    let t608 = live[399] * (live[405] * live[406] * live[411] - live[410]);
+    let t609 = live[406] * (live[399] * live[405] + live[411] * live[412] * t608);
+    let t610 = live[415] * live[439] + t588 * t602
+        + t595
+            * (live[399] - live[399] * (live[410] * live[412] * t608 - live[405] * t609))
+        + live[412] * t597 * t608 - t591 * t607 - t596 * t609;
+    let t611 = t596
+        * (live[406] + live[406] * live[406] * live[411] * live[411] * live[412])
+        + live[414] * live[439] + t588 * t601 + t591 * t606 - t595 * t609
+        - live[406] * live[411] * live[412] * t597;
+    let t612 = live[412]
+        * (t597 + live[413] * live[439] + t588 * t600 + t591 * t605 + t595 * t608
+            - live[406] * live[411] * t596);
+    let t613 = live[70]
+        + (live[370]
+            - live[370]
+                * (live[377] * live[416] + live[391] * live[415] + live[400] * live[414]
+                    + live[371] * (0.2 * live[412] * live[413] - live[417]))) * live[439]
+        + live[416] * t591 + live[415] * t595 + live[414] * t596
+        + live[412] * live[413] * t597 - live[417] * t588;
+    let t614 = live[71]
+        + t588
+            * (live[373]
+                - live[373]
+                    * (live[393] * t602 + live[402] * t601 + live[408] * live[412] * t600
+                        - live[379] * t603)) + t595 * t602 + t596 * t601
+        + live[412] * t597 * t600 - live[417] * live[439] - t591 * t603;
+    let t615 = 0.2 * t612 + t614;
+    let t616 = live[80] + live[3] * t613 + live[2] * t615;
+    let t617 = live[81] + live[3] * t615 - live[2] * t613;
+    let t618 = live[72] + live[416] * live[439]
+        + t591
+            * (live[382]
+                - live[382]
+                    * (live[404] * t606 + live[409] * live[412] * t605
+                        - live[395] * t607)) + t596 * t606 + live[412] * t597 * t605
+        - t588 * t603 - t595 * t607;
+    let t619 = t618 + 0.2 * (live[10] - t611);
+    let t620 = live[2] * t611 + live[12] + live[3] * t610;
+    let t621 = live[3] * t611 - live[2] * t610;
+    let t622 = t621 - live[13];
+    let t623 = t612
+        + live[368]
+            * (live[436] - live[366] * t616 - live[369] * t617 - live[374] * t619
+                - live[383] * t620 - live[385] * t622 - live[367] * t612);
+    let t624 = t617 + p.l * t623;
+    let t625 = t619 - p.l * t622;
+    let t626 = live[83] + live[18] * t616 + live[23] * t624 - live[28] * t625;
+    let t627 = live[20] * t616 + live[25] * t624 + live[84] + live[29] * t625;
+    let t628 = live[27] * t623;
+    let t629 = live[17] * t620 + live[22] * t622 + live[40] + t628;
+    let t630 = live[18] * t620;
+    let t631 = t630 + live[23] * t622 + live[41] - live[28] * t623;
+    let t632 = live[25] * t622;
+    let t633 = live[20] * t620 + t632 + live[42] + live[29] * t623;
+    let t634 = live[425] + 0.005 * d.k2 * t631 - live[286] * t629 - live[289] * t633
+        - 0.25 * live[241] * t626 - 0.01 * p.m * t627;
+    let t635 = live[82] + live[17] * t616 + live[22] * t624 + live[27] * t625;
+    let t636 = live[427] + 0.005 * d.k2 * t629 - live[337] * t627 - live[322] * t631
+        - 0.0625 * live[338] * t635;
+    let t637 = live[429] + 0.01 * p.m * t635 - live[267] * t626 - live[289] * t629
+        - live[327] * t633;
+    let t638 = live[335] * t634 + live[329] * t636 + t631
+        - 0.005 * live[287] * live[323] * live[328] * live[333] * t637;
+    let t639 = 0.01 * p.m * live[92] + 0.25 * live[93] * live[241];
+    let t640 = d.k2 * (-0.25 * live[95] - live[92]);
+    let t641 = live[93] * (0.25 * live[239] + d.k2) - 0.01 * p.m * live[94];
+    let t642 = live[17] * t639 + live[18] * t640 + live[20] * t641;
+    let t643 = live[22] * t639 + live[23] * t640 + live[25] * t641
+        - 2.0 * live[1] * d.k22;
+    let t644 = 0.01 * p.m * live[98] + 0.25 * live[99] * live[241];
+    let t645 = d.k2 * (-0.25 * live[101] - live[98]);
+    let t646 = live[99] * (0.25 * live[239] + d.k2) - 0.01 * p.m * live[100];
+    let t647 = live[17] * t644 + live[18] * t645 + live[20] * t646;
+    let t648 = live[22] * t644 + live[23] * t645 + live[25] * t646
+        - 2.0 * live[0] * d.k22;
+    let t649 = 0.01 * p.m * live[105] + 0.25 * live[106] * live[241];
+    let t650 = d.k2 * (-0.25 * live[108] - live[105]);
+    let t651 = live[106] * (0.25 * live[239] + d.k2) - 0.01 * p.m * live[107];
+    let t652 = live[17] * t649 + live[18] * t650 + live[20] * t651;
+    let t653 = live[22] * t649 + live[23] * t650 + live[25] * t651;
+    let t654 = 0.001 * live[87] + live[86] * d.k9;
+    let t655 = live[88] * d.k10 - 0.005 * live[87] * d.k2;
+    let t656 = live[48] * d.k11;
+    let t657 = live[46] * d.k12;
+    let t658 = live[89] * (t656 - live[256]) + live[88] * (live[255] - t657);
+    let t659 = live[45] * d.k12;
+    let t660 = live[88] * d.k2;
+    let t661 = 0.001 * live[86] + live[87] * d.k8 - 0.005 * t660;
+    let t662 = live[7] * d.k6;
+    let t663 = live[116] * d.k9;
+    let t664 = live[120] * d.k10;
+    let t665 = live[122] * (t656 - live[256]) + live[120] * (live[255] - t657);
+    let t666 = 0.001 * live[116] - 0.005 * live[120] * d.k2;
+    let t667 = 0.001 * live[132] + live[127] * d.k9;
+    let t668 = -0.005 * live[132] * d.k2;
+    let t669 = live[133] * (t656 - live[256]);
+    let t670 = 0.001 * live[127] + live[132] * d.k8;
+    let t671 = 0.001 * live[142];
+    let t672 = live[138] * d.k10 - 0.005 * live[142] * d.k2;
+    let t673 = live[143] * (t656 - live[256]) + live[138] * (live[255] - t657);
+    let t674 = live[142] * d.k8 - 0.005 * live[138] * d.k2;
+    let t675 = live[48] * live[423] - live[258];
+    let t676 = qd[5] * d.k0;
+    let t677 = qd[4] * d.k0;
+    let t678 = 0.01 * p.m * (live[160] - live[159]) + live[158] * d.k2
+        + 0.25 * (live[161] * live[239] + live[163] * live[241]);
+    let t679 = d.k2 * (live[164] + 0.25 * live[167])
+        - 0.02 * p.m * (live[157] + live[37] * live[54]);
+    let t680 = 0.25 * (live[163] * live[239] - live[161] * live[241]);
+    let t681 = 0.01 * p.m * (live[165] + live[39] * live[59] + live[38] * live[55])
+        + live[168] * d.k2 + t680;
+    let t682 = 4.0 * live[2] * live[320] + live[17] * t678 + live[18] * t679
+        + live[20] * t681;
+    let t683 = live[25] * t681 + live[22] * t678 + live[23] * t679;
+    let t684 = 2.0 * live[169] * d.k2 + t683;
+    let t685 = qd[2] * d.k0;
+    let t686 = 0.01 * p.m * (live[179] - live[178]) + live[177] * d.k2
+        + 0.25 * (live[180] * live[239] + live[182] * live[241]);
+    let t687 = d.k2 * (live[183] + 0.25 * live[186])
+        - 0.02 * p.m * (live[176] + live[37] * live[60]);
+    let t688 = 0.25 * (live[182] * live[239] - live[180] * live[241]);
+    let t689 = 0.01 * p.m * (live[184] + live[39] * live[65] + live[38] * live[61])
+        + live[187] * d.k2 + t688;
+    let t690 = live[17] * t686 + live[18] * t687 + live[20] * t689
+        - 4.0 * live[3] * live[320];
+    let t691 = live[25] * t689 + live[22] * t686 + live[23] * t687;
+    let t692 = 2.0 * live[188] * d.k2 + t691;
+    let t693 = qd[1] * d.k0;
+    let t694 = live[195] * d.k2 + 0.25 * live[198] * live[239];
+    let t695 = 0.01 * p.m * (live[197] - live[196]) + 0.25 * live[200] * live[241]
+        + t694;
+    let t696 = 0.01 * live[202] + d.k2 * (live[201] + 0.25 * live[205]);
+    let t697 = live[198] * live[241];
+    let t698 = 0.25 * (live[200] * live[239] - t697);
+    let t699 = 0.01 * p.m * (live[207] - live[203]) + live[206] * d.k2 + t698;
+    let t700 = live[17] * t695 + live[18] * t696 + live[20] * t699 - 4.0 * live[420];
+    let t701 = live[22] * t695 + live[23] * t696 + live[25] * t699;
+    let t702 = 0.01 * p.m * (live[197] - live[213]) + t694
+        + 0.25 * live[215] * live[241];
+    let t703 = 0.01 * live[202] + d.k2 * (live[216] + 0.25 * live[219]);
+    let t704 = 0.25 * (live[215] * live[239] - t697);
+    let t705 = 0.01 * p.m * (live[207] + live[217]) + live[220] * d.k2 + t704;
+    let t706 = live[17] * t702 + live[18] * t703 + live[20] * t705 - 4.0 * live[420];
+    let t707 = live[22] * t702 + live[23] * t703 + live[25] * t705;
+    let t708 = live[227] * live[241];
+    let t709 = 0.01 * live[225] + 0.25 * live[228] * live[241] - 0.5 * t708;
+    let t710 = d.k2 * (qd[8] + 0.25 * live[230]) - 0.02 * live[69];
+    let t711 = 0.5 * live[226] * live[241] + 0.25 * live[228] * live[239];
+    let t712 = qd[9] * d.k2 + t711;
+    let t713 = live[17] * t709 + live[18] * t710 + live[20] * t712;
+    let t714 = live[22] * t709 + live[23] * t710 + live[25] * t712;
+    let t715 = live[48] * live[239];
+    let t716 = 0.01 * p.m * qd[7] - 2.0 * live[259] - 0.5 * t715;
+    let t717 = live[231] * d.k2;
+    let t718 = t717 + 0.25 * live[233] * d.k2;
+    let t719 = live[48] * live[241];
+    let t720 = 0.01 * p.m * qd[9] + 0.5 * t719;
+    let t721 = live[17] * t716 + live[18] * t718 + live[20] * t720;
+    let t722 = live[22] * t716 + live[23] * t718 + live[25] * t720;
+    let t723 = 0.25 * live[234] * live[241] - 2.0 * live[421]
+        - 0.5 * live[227] * live[239];
+    let t724 = 0.25 * live[237] * d.k2 - 0.02 * live[68];
+    let t725 = 0.5 * t708 + 0.25 * live[234] * live[239];
+    let t726 = 0.01 * live[225] + t717 + t725;
+    let t727 = live[17] * t723 + live[18] * t724 + live[20] * t726;
+    let t728 = live[22] * t723 + live[23] * t724 + live[25] * t726;
+    let t729 = 0.5 * (live[20] * t719 - live[17] * t715) + 0.25 * live[238] * live[285];
+    let t730 = 0.5 * (live[25] * t719 - live[22] * t715) + 0.25 * live[238] * live[295];
+    let t731 = qd[3] * d.k0;
+    let t732 = qd[3] * d.k1;
+    let t733 = qd[0] * d.k0;
+    let t734 = live[2] * t706 + live[3] * t707;
+    let t735 = live[2] * t713 + live[3] * t714;
+    live[440] = t593;
+    live[441] = t611;
+    live[442] = t612;
+    live[443] = t613;
+    live[444] = t614;
+    live[445] = t618;
+    live[446] = t620;
+    live[447] = t621;
+    live[448] = t622;
+    live[449] = t623;
+    live[450] = t627;
+    live[451] = t628;
+    live[452] = t629;
+    live[453] = t630;
+    live[454] = t632;
+    live[455] = t633;
+    live[456] = t634;
+    live[457] = t635;
+    live[458] = t636;
+    live[459] = t637;
+    live[460] = t638;
+    live[461] = t639;
+    live[462] = t640;
+    live[463] = t641;
+    live[464] = t642;
+    live[465] = t643;
+    live[466] = t644;
+    live[467] = t645;
+    live[468] = t646;
+    live[469] = t647;
+    live[470] = t648;
+    live[471] = t649;
+    live[472] = t650;
+    live[473] = t651;
+    live[474] = t652;
+    live[475] = t653;
+    live[476] = t654;
+    live[477] = t655;
+    live[478] = t656;
+    live[479] = t657;
+    live[480] = t658;
+    live[481] = t659;
+    live[482] = t660;
+    live[483] = t661;
+    live[484] = t662;
+    live[485] = t663;
+    live[486] = t664;
+    live[487] = t665;
+    live[488] = t666;
+    live[489] = t667;
+    live[490] = t668;
+    live[491] = t669;
+    live[492] = t670;
+    live[493] = t671;
+    live[494] = t672;
+    live[495] = t673;
+    live[496] = t674;
+    live[497] = t675;
+    live[498] = t676;
+    live[499] = t677;
+    live[500] = t678;
+    live[501] = t679;
+    live[502] = t680;
+    live[503] = t681;
+    live[504] = t682;
+    live[505] = t683;
+    live[506] = t684;
+    live[507] = t685;
+    live[508] = t686;
+    live[509] = t687;
+    live[510] = t688;
+    live[511] = t689;
+    live[512] = t690;
+    live[513] = t691;
+    live[514] = t692;
+    live[515] = t693;
+    live[516] = t695;
+    live[517] = t696;
+    live[518] = t698;
+    live[519] = t699;
+    live[520] = t700;
+    live[521] = t701;
+    live[522] = t702;
+    live[523] = t703;
+    live[524] = t704;
+    live[525] = t705;
+    live[526] = t706;
+    live[527] = t707;
+    live[528] = t709;
+    live[529] = t710;
+    live[530] = t711;
+    live[531] = t712;
+    live[532] = t713;
+    live[533] = t714;
+    live[534] = t715;
+    live[535] = t716;
+    live[536] = t718;
+    live[537] = t719;
+    live[538] = t720;
+    live[539] = t721;
+    live[540] = t722;
+    live[541] = t723;
+    live[542] = t724;
+    live[543] = t725;
+    live[544] = t726;
+    live[545] = t727;
+    live[546] = t728;
+    live[547] = t729;
+    live[548] = t730;
+    live[549] = t731;
+    live[550] = t732;
+    live[551] = t733;
+    live[552] = t734;
+    live[553] = t735;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part5_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part5_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 870],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t736 = live[2] * live[539] + live[3] * live[540];
+    let t737 = live[2] * live[545] + live[3] * live[546];
+    let t738 = live[2] * live[547] + live[3] * live[548];
+    let t739 = live[29] * live[525] + live[27] * live[522] - live[28] * live[523];
+    let t740 = 2.0 * live[221] * d.k2 + t739;
+    let t741 = live[29] * live[531] + live[27] * live[528] - live[28] * live[529];
+    let t742 = live[29] * live[538] + live[27] * live[535] - live[28] * live[536];
+    let t743 = live[29] * live[544] + live[27] * live[541] - live[28] * live[542];
+    let t744 = 0.5 * live[29] * live[537] - 0.25 * live[238] * live[302]
+        - 0.5 * live[27] * live[534];
+    let t745 = 0.01 * p.m * live[149] + 0.25 * live[150] * live[241];
+    let t746 = d.k2 * (-0.25 * live[152] - live[149]);
+    let t747 = live[150] * (0.25 * live[239] + d.k2) - 0.01 * p.m * live[151];
+    let t748 = live[17] * t745 + live[18] * t746 + live[20] * t747;
+    let t749 = 2.0 * qd[4] * d.k2 + live[22] * t745 + live[23] * t746 + live[25] * t747;
+    let t750 = 0.01 * p.m * live[153] + 0.25 * live[154] * live[241];
+    let t751 = d.k2 * (-0.25 * live[156] - live[153]);
+    let t752 = live[154] * (0.25 * live[239] + d.k2) - 0.01 * p.m * live[155];
+    let t753 = live[17] * t750 + live[18] * t751 + live[20] * t752;
+    let t754 = qd[3] * d.k2;
+    let t755 = live[22] * t750 + live[23] * t751 + live[25] * t752 - 2.0 * t754;
+    let t756 = 0.01 * p.m * live[86] + 0.25 * live[88] * live[241];
+    let t757 = d.k2 * (-0.25 * live[89] - live[86]);
+    let t758 = 0.25 * live[88] * live[239] + live[482] - 0.01 * p.m * live[87];
+    let t759 = live[17] * t756 + live[18] * t757 + live[20] * t758;
+    let t760 = live[22] * t756 + live[23] * t757 + live[25] * t758;
+    let t761 = live[2] * live[248];
+    let t762 = 0.001 * live[54] + live[55] * d.k9;
+    let t763 = live[59] * d.k10 - 0.005 * live[54] * d.k2;
+    let t764 = live[57] * (live[478] - live[256]) + live[59] * (live[255] - live[479]);
+    let t765 = live[166] * d.k11 + live[56] * live[256] + live[59] * live[481]
+        + 0.25 * (p.l * live[164] + live[174]) * d.k2;
+    let t766 = live[59] * live[251] + live[38] * t762 + live[44] * t764 + live[43] * t765
+        + 0.001 * live[159] + 0.01 * p.m * live[173] + live[165] * d.k8
+        - live[55] * live[254] - live[39] * t763 - 0.005 * live[162] * d.k2;
+    let t767 = 0.001 * live[55] + live[54] * d.k8 - 0.005 * live[59] * d.k2;
+    let t768 = live[56] * live[255] + live[57] * live[423]
+        + 0.25
+            * (live[43] * (p.l * live[158] + live[175])
+                + live[44] * (live[173] + p.l * live[168])) * d.k2 - live[162] * d.k12;
+    let t769 = live[55] * live[262] + live[39] * t767 + live[162] * d.k10
+        - live[54] * live[251] - live[37] * t762 - p.l * live[502] - t768
+        - d.k2 * (live[173] + 0.005 * live[165]);
+    let t770 = 0.25 * live[167] * d.k13 + 0.001 * live[165] + live[159] * d.k9
+        + live[54] * live[254] + live[37] * t763 + live[174] * d.k2 + live[44] * t765
+        - 0.01 * p.m * live[175] - live[59] * live[262] - live[38] * t767
+        - live[43] * t764;
+    let t771 = live[17] * t766 + live[18] * t769 + live[20] * t770 - live[77] * d.k6
+        - t761;
+    let t772 = live[3] * live[248];
+    let t773 = live[29] * live[503] + live[27] * live[500] - live[28] * live[501];
+    let t774 = live[170] * d.k6 + live[22] * t766 + live[23] * t769 + live[25] * t770
+        - t772 - p.l * t773 - 2.0 * live[76] * d.k2;
+    let t775 = 0.001 * live[60] + live[61] * d.k9;
+    let t776 = live[65] * d.k10 - 0.005 * live[60] * d.k2;
+    let t777 = live[63] * (live[478] - live[256]) + live[65] * (live[255] - live[479]);
+    let t778 = live[185] * d.k11 + live[62] * live[256] + live[65] * live[481]
+        + 0.25 * (p.l * live[183] + live[193]) * d.k2;
+    let t779 = live[65] * live[251] + live[38] * t775 + live[44] * t777 + live[43] * t778
+        + 0.001 * live[178] + 0.01 * p.m * live[192] + live[184] * d.k8
+        - live[61] * live[254] - live[39] * t776 - 0.005 * live[181] * d.k2;
+    let t780 = 0.001 * live[61] + live[60] * d.k8 - 0.005 * live[65] * d.k2;
+    let t781 = live[62] * live[255] + live[63] * live[423]
+        + 0.25
+            * (live[43] * (p.l * live[177] + live[194])
+                + live[44] * (live[192] + p.l * live[187])) * d.k2 - live[181] * d.k12;
+    let t782 = live[61] * live[262] + live[39] * t780 + live[181] * d.k10
+        - live[60] * live[251] - live[37] * t775 - p.l * live[510] - t781
+        - d.k2 * (live[192] + 0.005 * live[184]);
+    let t783 = 0.25 * live[186] * d.k13 + 0.001 * live[184] + live[178] * d.k9
+        + live[60] * live[254] + live[37] * t776 + live[193] * d.k2 + live[44] * t778
+        - 0.01 * p.m * live[194] - live[65] * live[262] - live[38] * t780
+        - live[43] * t777;
+    let t784 = t772 + live[78] * d.k6 + live[17] * t779 + live[18] * t782
+        + live[20] * t783;
+    let t785 = live[29] * live[511] + live[27] * live[508] - live[28] * live[509];
+    let t786 = live[189] * d.k6 + live[22] * t779 + live[23] * t782 + live[25] * t783
+        + 2.0 * qd[0] * d.k2 - t761 - p.l * t785;
+    let t787 = live[7] * d.k7;
+    let t788 = 0.001 * live[27] + live[29] * d.k9;
+    let t789 = -0.005 * live[304] - live[28] * d.k10;
+    let t790 = live[67] * (live[478] - live[256]) - live[28] * (live[255] - live[479]);
+    let t791 = live[66] * live[256] - live[28] * live[481];
+    let t792 = (live[79] + live[204]) * d.k11 + t791
+        + 0.25 * (p.l * live[201] + live[210]) * d.k2;
+    let t793 = live[29] * live[254] + live[39] * t789 + live[28] * live[251]
+        - live[44] * t790 - live[38] * t788;
+    let t794 = live[43] * t792 + 0.001 * live[196] + 0.01 * p.m * live[209]
+        - live[203] * d.k8 - t793 - 0.005 * live[199] * d.k2;
+    let t795 = 0.001 * live[29] + live[27] * d.k8 + 0.005 * live[302];
+    let t796 = live[66] * live[255] + live[67] * live[423];
+    let t797 = live[27] * live[251] + live[37] * t788 + t796 - live[29] * live[262]
+        - live[39] * t795;
+    let t798 = 0.25
+        * (live[43] * (live[211] + live[212]) + live[44] * (live[209] + p.l * live[206]))
+        * d.k2 - live[199] * d.k12;
+    let t799 = live[199] * d.k10 - t797 - t798 - p.l * live[518]
+        - d.k2 * (live[209] - 0.005 * live[203]);
+    let t800 = live[38] * t795 + live[43] * t790 - live[28] * live[262]
+        - live[27] * live[254] - live[37] * t789;
+    let t801 = live[196] * d.k9 + live[210] * d.k2 + live[44] * t792
+        + 0.25 * live[205] * d.k13 - 0.001 * live[203] - t800 - 0.01 * p.m * live[212];
+    let t802 = t787 + live[17] * t794 + live[18] * t799 + live[20] * t801;
+    let t803 = live[29] * live[519] + live[27] * live[516] - live[28] * live[517];
+    let t804 = live[264] - live[5] * d.k7;
+    let t805 = live[22] * t794 + live[23] * t799 + live[25] * t801 + t804 - 0.4 * t754
+        - p.l * t803;
+    let t806 = t791 + (live[79] + live[218]) * d.k11
+        + 0.25 * (p.l * live[216] + live[223]) * d.k2;
+    let t807 = live[43] * t806 + 0.001 * live[213] + 0.01 * p.m * live[222]
+        + live[217] * d.k8 - t793 - 0.005 * live[214] * d.k2;
+    let t808 = 0.25
+        * (live[43] * (live[211] + live[224]) + live[44] * (live[222] + p.l * live[220]))
+        * d.k2 - live[214] * d.k12;
+    let t809 = live[214] * d.k10 - t797 - t808 - p.l * live[524]
+        - d.k2 * (0.005 * live[217] + live[222]);
+    let t810 = live[213] * d.k9 + live[223] * d.k2 + live[44] * t806
+        + 0.25 * live[219] * d.k13 + 0.001 * live[217] - t800 - 0.01 * p.m * live[224];
+    let t811 = live[484] + t787 + live[17] * t807 + live[18] * t809 + live[20] * t810;
+    let t812 = t804 + live[22] * t807 + live[23] * t809 + live[25] * t810 - p.l * t739;
+    let t813 = live[43] * live[256];
+    let t814 = live[43] * live[478] - t813;
+    let t815 = live[44] * live[256];
+    let t816 = live[229] * d.k11 + t815 + 0.25 * qd[8] * d.k13;
+    let t817 = live[44] * t814 + live[43] * t816 + 0.001 * (live[38] - live[33])
+        + 0.005 * (live[421] - live[34] * d.k2);
+    let t818 = live[44] * live[255] + live[43] * live[423] + 0.25 * qd[9] * live[290]
+        - live[34] * d.k12;
+    let t819 = live[34] * d.k10 + live[39] * d.k8 - p.l * live[530] - t818
+        - 0.002 * live[37] - live[250];
+    let t820 = 0.25 * live[230] * d.k13 + live[253] + live[44] * t816 - live[33] * d.k9
+        - 0.01 * live[252] - live[38] * d.k8 - live[43] * t814;
+    let t821 = live[17] * t817 + live[18] * t819 + live[20] * t820;
+    let t822 = live[22] * t817 + live[23] * t819 + live[25] * t820 - p.l * t741;
+    let t823 = live[255] - live[479];
+    let t824 = live[44] * t823;
+    let t825 = live[481] + live[232] * d.k11 + 0.25 * live[231] * d.k13;
+    let t826 = live[251] + live[43] * t825 + 0.001 * live[31] + t824 - live[34] * d.k8
+        - live[39] * d.k10;
+    let t827 = live[38] * live[43];
+    let t828 = live[235] * d.k13;
+    let t829 = 0.5 * (d.k13 * t827 - t828) - 0.005 * (live[421] - live[34] * d.k2);
+    let t830 = live[43] * t823;
+    let t831 = 0.01 * live[259] + live[31] * d.k9 + live[37] * d.k10 + live[44] * t825
+        + 0.25 * live[233] * d.k13 - 0.001 * live[34] - t830 - live[261];
+    let t832 = live[17] * t826 + live[18] * t829 + live[20] * t831;
+    let t833 = live[22] * t826 + live[23] * t829 + live[25] * t831 - p.l * t742;
+    let t834 = live[44] * live[478] - t815;
+    let t835 = live[236] * d.k11 - t813;
+    let t836 = live[43] * t835 + live[33] * d.k8 + live[38] * d.k9 + live[44] * t834
+        + 0.005 * live[31] * d.k2 - live[254];
+    let t837 = live[44] * live[423]
+        + 0.25 * (p.l * live[44] * live[231] - 2.0 * live[43] * live[47]) * d.k2
+        + live[31] * d.k12 - live[43] * live[255];
+    let t838 = live[260] + 0.002 * live[39] - live[31] * d.k10 - live[37] * d.k9
+        - p.l * live[543] - t837 - 0.005 * live[259] - 0.005 * live[33] * d.k2;
+    let t839 = 0.25 * live[237] * d.k13 + 0.001 * (live[33] - live[38]) + live[44] * t835
+        - live[43] * t834;
+    let t840 = live[17] * t836 + live[18] * t838 + live[20] * t839;
+    let t841 = live[22] * t836 + live[23] * t838 + live[25] * t839 - p.l * t743;
+    let t842 = live[423] + live[481];
+    let t843 = t824 + live[43] * t842;
+    let t844 = 0.25 * live[238] * d.k13 + live[44] * t842 - t830;
+    let t845 = live[17] * t843 + live[20] * t844 - 0.5 * live[18] * t828;
+    let t846 = live[22] * t843 + live[25] * t844 - p.l * t744 - 0.5 * live[23] * t828;
+    let t847 = 2.0 * live[171] * d.k2 + t773;
+    let t848 = qd[0] * d.k1;
+    let t849 = 2.0 * live[190] * d.k2 + t785;
+    let t850 = 2.0 * live[5] * d.k2 + t803;
+    let t851 = live[2] * live[504] + live[3] * live[506];
+    let t852 = live[2] * live[512] + live[3] * live[514];
+    let t853 = live[2] * live[520] + live[3] * live[521];
+    let t854 = live[274] * d.k40;
+    let t855 = live[312] * d.k40;
+    let t856 = live[291] - live[312] * t855 - 0.000025 * live[321];
+    let inv10 = 1.0 / t856;
+    let t857 = live[3] * live[270] + 0.005 * d.k2 * live[269] * live[287]
+        - live[2] * live[271] - live[274] * t855;
+    let t858 = live[293] - live[324]
+        - 0.000025 * live[287] * live[287] * live[326] * inv10;
+    let inv11 = 1.0 / t858;
+    let t859 = live[3] * live[272] - live[2] * live[273]
+        - live[287] * (live[269] * live[289] + 0.005 * live[333] * inv10 * t857);
+    let t860 = live[318] * d.k40;
+    let t861 = live[305] + p.l * live[271];
+    let t862 = t861 + 0.005 * d.k2 * live[287] * live[316] - live[318] * t855;
+    let t863 = live[306] + p.l * live[273];
+    let t864 = t863
+        - live[287] * (live[289] * live[316] + 0.005 * live[333] * inv10 * t862);
+    let t865 = 2.0 * live[296] + live[27] * live[303] + live[29] * live[306]
+        - live[28] * live[305];
+    let t866 = d.k7 + t865;
+    let t867 = t866 - live[318] * t860 - live[287] * live[316] * live[316]
+        - inv10 * t862 * t862 - inv11 * t864 * t864;
+    let inv12 = 1.0 / t867;
+    let t868 = -live[280] - live[318] * t854 - live[269] * live[287] * live[316]
+        - inv10 * t857 * t862 - inv11 * t859 * t864;
+    let t869 = d.k0 - live[274] * t854 - live[269] * live[269] * live[287]
+        - inv10 * t857 * t857 - inv11 * t859 * t859 - inv12 * t868 * t868;
+    let inv13 = 1.0 / t869;
+    let t870 = live[277] + 0.005 * d.k2 * live[276] * live[287] - live[279] * t855;
+    let t871 = live[278]
+        - live[287] * (live[276] * live[289] + 0.005 * live[333] * inv10 * t870);
+    let t872 = live[275] - live[279] * t860 - live[276] * live[287] * live[316]
+        - inv10 * t862 * t870 - inv11 * t864 * t871;
+    let t873 = live[279] * t854 + live[269] * live[276] * live[287] + inv10 * t857 * t870
+        + inv11 * t859 * t871 + inv12 * t868 * t872;
+    let t874 = live[279] * d.k40;
+    let t875 = d.k0 - live[279] * t874 - live[276] * live[276] * live[287]
+        - inv10 * t870 * t870 - inv11 * t871 * t871 - inv12 * t872 * t872
+        - inv13 * t873 * t873;
+    let inv14 = 1.0 / t875;
+    let t876 = live[282] + 0.005 * d.k2 * live[281] * live[287] - live[284] * t855;
+    let t877 = live[283]
+        - live[287] * (live[281] * live[289] + 0.005 * live[333] * inv10 * t876);
+    let t878 = live[284] * t860 + live[281] * live[287] * live[316] + inv10 * t862 * t876
+        + inv11 * t864 * t877;
+    let t879 = inv12 * t868 * t878 - live[284] * t854 - live[269] * live[281] * live[287]
+        - inv10 * t857 * t876 - inv11 * t859 * t877;
+    let t880 = inv12 * t872 * t878 + inv13 * t873 * t879 - live[284] * t874
+        - live[276] * live[281] * live[287] - inv10 * t870 * t876 - inv11 * t871 * t877;
+    live[554] = t736;
+    live[555] = t737;
+    live[556] = t738;
+    live[557] = t740;
+    live[558] = t741;
+    live[559] = t742;
+    live[560] = t743;
+    live[561] = t744;
+    live[562] = t745;
+    live[563] = t746;
+    live[564] = t747;
+    live[565] = t748;
+    live[566] = t749;
+    live[567] = t750;
+    live[568] = t751;
+    live[569] = t752;
+    live[570] = t753;
+    live[571] = t755;
+    live[572] = t756;
+    live[573] = t757;
+    live[574] = t758;
+    live[575] = t759;
+    live[576] = t760;
+    live[577] = t766;
+    live[578] = t768;
+    live[579] = t769;
+    live[580] = t770;
+    live[581] = t771;
+    live[582] = t774;
+    live[583] = t779;
+    live[584] = t781;
+    live[585] = t782;
+    live[586] = t783;
+    live[587] = t784;
+    live[588] = t786;
+    live[589] = t794;
+    live[590] = t796;
+    live[591] = t798;
+    live[592] = t799;
+    live[593] = t801;
+    live[594] = t802;
+    live[595] = t805;
+    live[596] = t807;
+    live[597] = t808;
+    live[598] = t809;
+    live[599] = t810;
+    live[600] = t811;
+    live[601] = t812;
+    live[602] = t817;
+    live[603] = t818;
+    live[604] = t819;
+    live[605] = t820;
+    live[606] = t821;
+    live[607] = t822;
+    live[608] = t826;
+    live[609] = t827;
+    live[610] = t828;
+    live[611] = t829;
+    live[612] = t831;
+    live[613] = t832;
+    live[614] = t833;
+    live[615] = t836;
+    live[616] = t837;
+    live[617] = t838;
+    live[618] = t839;
+    live[619] = t840;
+    live[620] = t841;
+    live[621] = t843;
+    live[622] = t844;
+    live[623] = t845;
+    live[624] = t846;
+    live[625] = t847;
+    live[626] = t848;
+    live[627] = t849;
+    live[628] = t850;
+    live[629] = t851;
+    live[630] = t852;
+    live[631] = t853;
+    live[632] = t854;
+    live[633] = t855;
+    live[634] = inv10;
+    live[635] = t857;
+    live[636] = inv11;
+    live[637] = t859;
+    live[638] = t860;
+    live[639] = t861;
+    live[640] = t862;
+    live[641] = t863;
+    live[642] = t864;
+    live[643] = t865;
+    live[644] = t866;
+    live[645] = inv12;
+    live[646] = t868;
+    live[647] = inv13;
+    live[648] = t870;
+    live[649] = t871;
+    live[650] = t872;
+    live[651] = t873;
+    live[652] = t874;
+    live[653] = inv14;
+    live[654] = t876;
+    live[655] = t877;
+    live[656] = t878;
+    live[657] = t879;
+    live[658] = t880;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part6_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part6_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t881 = live[284] * d.k40;
+    let t882 = d.k0 - live[284] * t881 - live[281] * live[281] * live[287]
+        - live[634] * live[654] * live[654] - live[636] * live[655] * live[655]
+        - live[645] * live[656] * live[656] - live[647] * live[657] * live[657]
+        - live[653] * live[658] * live[658];
+    let inv15 = 1.0 / t882;
+    let t883 = live[647] * (live[651] * live[653] * live[658] + live[657]);
+    let t884 = live[3] * live[292] + 0.005 * d.k2 * live[287] * live[309]
+        - live[2] * live[310] - live[313] * live[633];
+    let t885 = live[3] * live[294] - live[2] * live[311]
+        - live[287] * (live[289] * live[309] + 0.005 * live[333] * live[634] * t884);
+    let t886 = live[3] * live[307] - live[2] * live[308];
+    let t887 = t886 - live[313] * live[638] - live[287] * live[309] * live[316]
+        - live[634] * live[640] * t884 - live[636] * live[642] * t885;
+    let t888 = -live[313] * live[632] - live[269] * live[287] * live[309]
+        - live[634] * live[635] * t884 - live[636] * live[637] * t885
+        - live[645] * live[646] * t887;
+    let t889 = live[647] * live[651] * t888 - live[268] - live[313] * live[652]
+        - live[276] * live[287] * live[309] - live[634] * live[648] * t884
+        - live[636] * live[649] * t885 - live[645] * live[650] * t887;
+    let t890 = live[280] + live[645] * live[656] * t887 - live[313] * t881
+        - live[281] * live[287] * live[309] - live[634] * live[654] * t884
+        - live[636] * live[655] * t885 - live[647] * live[657] * t888
+        - live[653] * live[658] * t889;
+    let t891 = live[313] * d.k40;
+    let t892 = live[2] * live[299] + 2.0 * live[3] * live[301];
+    let t893 = live[297] + 0.102 - live[313] * t891 - live[287] * live[309] * live[309]
+        - live[634] * t884 * t884 - live[636] * t885 * t885 - live[645] * t887 * t887
+        - live[647] * t888 * t888 - live[653] * t889 * t889 - inv15 * t890 * t890 - t892;
+    let inv16 = 1.0 / t893;
+    let t894 = inv15 * t883 * t890 - live[647] * (live[651] * live[653] * t889 + t888);
+    let t895 = live[2] * live[292] + live[3] * live[310]
+        + 0.005 * d.k2 * live[287] * live[314] - 0.2 * live[282] - live[315] * live[633];
+    let t896 = live[2] * live[294] + live[3] * live[311] - 0.2 * live[283]
+        - live[287] * (live[289] * live[314] + 0.005 * live[333] * live[634] * t895);
+    let t897 = live[2] * live[307] + live[3] * live[308];
+    let t898 = t897 - live[315] * live[638] - live[287] * live[314] * live[316]
+        - live[634] * live[640] * t895 - live[636] * live[642] * t896;
+    let t899 = live[268] - live[315] * live[632] - live[269] * live[287] * live[314]
+        - live[634] * live[635] * t895 - live[636] * live[637] * t896
+        - live[645] * live[646] * t898;
+    let t900 = live[647] * live[651] * t899 - live[315] * live[652]
+        - live[276] * live[287] * live[314] - live[634] * live[648] * t895
+        - live[636] * live[649] * t896 - live[645] * live[650] * t898;
+    let t901 = d.k16 + live[645] * live[656] * t898 - live[275] - live[315] * t881
+        - live[281] * live[287] * live[314] - live[634] * live[654] * t895
+        - live[636] * live[655] * t896 - live[647] * live[657] * t899
+        - live[653] * live[658] * t900;
+    let t902 = live[300] + live[3] * live[299] + 0.005 - 0.2 * live[280]
+        - live[315] * t891 - live[287] * live[309] * live[314] - live[634] * t884 * t895
+        - live[636] * t885 * t896 - live[645] * t887 * t898 - live[647] * t888 * t899
+        - live[653] * t889 * t900 - inv15 * t890 * t901 - 2.0 * live[2] * live[301];
+    let t903 = live[315] * d.k40;
+    let t904 = d.k5 + live[298] + t892 + 0.4 * live[275] - live[315] * t903
+        - live[287] * live[314] * live[314] - live[634] * t895 * t895
+        - live[636] * t896 * t896 - live[645] * t898 * t898 - live[647] * t899 * t899
+        - live[653] * t900 * t900 - inv15 * t901 * t901 - inv16 * t902 * t902;
+    let inv17 = 1.0 / t904;
+    let t905 = inv15 * t883 * t901 - live[647] * (live[651] * live[653] * t900 + t899)
+        - inv16 * t894 * t902;
+    let t906 = 0.2 * live[277] + live[639] + 0.005 * d.k2 * live[287] * live[317]
+        - live[319] * live[633];
+    let t907 = 0.2 * live[278] + live[641]
+        - live[287] * (live[289] * live[317] + 0.005 * live[333] * live[634] * t906);
+    let t908 = 0.2 * live[275] + live[644] - live[319] * live[638]
+        - live[287] * live[316] * live[317] - live[634] * live[640] * t906
+        - live[636] * live[642] * t907;
+    let t909 = -live[280] - live[319] * live[632] - live[269] * live[287] * live[317]
+        - live[634] * live[635] * t906 - live[636] * live[637] * t907
+        - live[645] * live[646] * t908;
+    let t910 = d.k1 + live[275] + live[647] * live[651] * t909 - live[319] * live[652]
+        - live[276] * live[287] * live[317] - live[634] * live[648] * t906
+        - live[636] * live[649] * t907 - live[645] * live[650] * t908;
+    let t911 = live[645] * live[656] * t908 - live[319] * t881
+        - live[281] * live[287] * live[317] - live[634] * live[654] * t906
+        - live[636] * live[655] * t907 - live[647] * live[657] * t909
+        - live[653] * live[658] * t910;
+    let t912 = t886 - 0.2 * live[268] - live[319] * t891
+        - live[287] * live[309] * live[317] - live[634] * t884 * t906
+        - live[636] * t885 * t907 - live[645] * t887 * t908 - live[647] * t888 * t909
+        - live[653] * t889 * t910 - inv15 * t890 * t911;
+    let t913 = t897 + 0.002 - live[319] * t903 - live[287] * live[314] * live[317]
+        - live[634] * t895 * t906 - live[636] * t896 * t907 - live[645] * t898 * t908
+        - live[647] * t899 * t909 - live[653] * t900 * t910 - inv15 * t901 * t911
+        - inv16 * t902 * t912;
+    let t914 = live[319] * d.k40;
+    let t915 = 0.4 * live[275] + d.k19 + live[643] - live[319] * t914
+        - live[287] * live[317] * live[317] - live[634] * t906 * t906
+        - live[636] * t907 * t907 - live[645] * t908 * t908 - live[647] * t909 * t909
+        - live[653] * t910 * t910 - inv15 * t911 * t911 - inv16 * t912 * t912
+        - inv17 * t913 * t913;
+    let inv18 = 1.0 / t915;
+    let t916 = inv15 * t883 * t911 - live[647] * (live[651] * live[653] * t910 + t909)
+        - inv16 * t894 * t912 - inv17 * t905 * t913;
+    let t917 = inv17 * (t905 - t913 * inv18 * t916);
+    let t918 = inv16 * (t894 - t902 * t917 - t912 * inv18 * t916);
+    let t919 = -inv15 * (t883 + t890 * t918 + t901 * t917 + t911 * inv18 * t916);
+    let t920 = -live[653]
+        * (live[658] * t919 + t889 * t918 + t900 * t917 + t910 * inv18 * t916
+            - live[647] * live[651]);
+    let t921 = inv18 * t916;
+    let t922 = -live[645] * (live[646] * live[647] * live[651] + live[650]);
+    let t923 = live[645] * (live[646] * live[647] * live[657] + live[656])
+        - live[653] * live[658] * t922;
+    let t924 = live[645] * (live[646] * live[647] * t888 - t887)
+        - live[653] * t889 * t922 - inv15 * t890 * t923;
+    let t925 = live[645] * (live[646] * live[647] * t899 - t898)
+        - live[653] * t900 * t922 - inv15 * t901 * t923 - inv16 * t902 * t924;
+    let t926 = live[645] * (live[646] * live[647] * t909 - t908)
+        - live[653] * t910 * t922 - inv15 * t911 * t923 - inv16 * t912 * t924
+        - inv17 * t913 * t925;
+    let t927 = inv17 * (t925 - t913 * inv18 * t926);
+    let t928 = inv16 * (t924 - t902 * t927 - t912 * inv18 * t926);
+    let t929 = inv15 * (t923 - t890 * t928 - t901 * t927 - t911 * inv18 * t926);
+    let t930 = live[653]
+        * (t922 - live[658] * t929 - t889 * t928 - t900 * t927 - t910 * inv18 * t926);
+    let t931 = -live[647]
+        * (live[645] * live[646] + live[657] * t929 + t888 * t928 + t899 * t927
+            + t909 * inv18 * t926 - live[651] * t930);
+    let t932 = -0.000025 * live[287] * live[287] * live[325] * live[634] - live[331];
+    let t933 = live[287] * (-0.005 * d.k2 * live[634] * live[640] - live[316])
+        - live[636] * live[642] * t932;
+    let t934 = live[287] * (-0.005 * d.k2 * live[634] * live[635] - live[269])
+        - live[636] * live[637] * t932 - live[645] * live[646] * t933;
+    let t935 = live[287] * (-0.005 * d.k2 * live[634] * live[648] - live[276])
+        + live[647] * live[651] * t934 - live[636] * live[649] * t932
+        - live[645] * live[650] * t933;
+    let t936 = live[287] * (-0.005 * d.k2 * live[634] * live[654] - live[281])
+        + live[645] * live[656] * t933 - live[636] * live[655] * t932
+        - live[647] * live[657] * t934 - live[653] * live[658] * t935;
+    let t937 = live[287] * (-0.005 * d.k2 * live[634] * t884 - live[309])
+        - live[636] * t885 * t932 - live[645] * t887 * t933 - live[647] * t888 * t934
+        - live[653] * t889 * t935 - inv15 * t890 * t936;
+    let t938 = live[287] * (-0.005 * d.k2 * live[634] * t895 - live[314])
+        - live[636] * t896 * t932 - live[645] * t898 * t933 - live[647] * t899 * t934
+        - live[653] * t900 * t935 - inv15 * t901 * t936 - inv16 * t902 * t937;
+    let t939 = live[287] * (-0.005 * d.k2 * live[634] * t906 - live[317])
+        - live[636] * t907 * t932 - live[645] * t908 * t933 - live[647] * t909 * t934
+        - live[653] * t910 * t935 - inv15 * t911 * t936 - inv16 * t912 * t937
+        - inv17 * t913 * t938;
+    let t940 = inv17 * (t938 - t913 * inv18 * t939);
+    let t941 = inv16 * (t937 - t902 * t940 - t912 * inv18 * t939);
+    let t942 = inv15 * (t936 - t890 * t941 - t901 * t940 - t911 * inv18 * t939);
+    let t943 = live[653]
+        * (t935 - live[658] * t942 - t889 * t941 - t900 * t940 - t910 * inv18 * t939);
+    let t944 = live[647]
+        * (t934 + live[651] * t943 - live[657] * t942 - t888 * t941 - t899 * t940
+            - t909 * inv18 * t939);
+    let t945 = live[634]
+        * (0.005 * live[287] * live[333] * live[636] * live[642] - live[640]);
+    let t946 = live[634]
+        * (0.005 * live[287] * live[333] * live[636] * live[637] - live[635])
+        - live[645] * live[646] * t945;
+    let t947 = live[634]
+        * (0.005 * live[287] * live[333] * live[636] * live[649] - live[648])
+        + live[647] * live[651] * t946 - live[645] * live[650] * t945;
+    let t948 = live[634]
+        * (0.005 * live[287] * live[333] * live[636] * live[655] - live[654])
+        + live[645] * live[656] * t945 - live[647] * live[657] * t946
+        - live[653] * live[658] * t947;
+    let t949 = live[634] * (0.005 * live[287] * live[333] * live[636] * t885 - t884)
+        - live[645] * t887 * t945 - live[647] * t888 * t946 - live[653] * t889 * t947
+        - inv15 * t890 * t948;
+    let t950 = live[634] * (0.005 * live[287] * live[333] * live[636] * t896 - t895)
+        - live[645] * t898 * t945 - live[647] * t899 * t946 - live[653] * t900 * t947
+        - inv15 * t901 * t948 - inv16 * t902 * t949;
+    let t951 = live[634] * (0.005 * live[287] * live[333] * live[636] * t907 - t906)
+        - live[645] * t908 * t945 - live[647] * t909 * t946 - live[653] * t910 * t947
+        - inv15 * t911 * t948 - inv16 * t912 * t949 - inv17 * t913 * t950;
+    let t952 = inv17 * (t950 - t913 * inv18 * t951);
+    let t953 = inv16 * (t949 - t902 * t952 - t912 * inv18 * t951);
+    let t954 = inv15 * (t948 - t890 * t953 - t901 * t952 - t911 * inv18 * t951);
+    let t955 = live[653]
+        * (t947 - live[658] * t954 - t889 * t953 - t900 * t952 - t910 * inv18 * t951);
+    let t956 = live[647]
+        * (t946 + live[651] * t955 - live[657] * t954 - t888 * t953 - t899 * t952
+            - t909 * inv18 * t951);
+    let t957 = live[636] * (live[642] * live[645] * live[646] - live[637]);
+    let t958 = live[636] * (live[642] * live[645] * live[650] - live[649])
+        + live[647] * live[651] * t957;
+    let t959 = -live[636] * (live[642] * live[645] * live[656] + live[655])
+        - live[647] * live[657] * t957 - live[653] * live[658] * t958;
+    let t960 = live[636] * (live[642] * live[645] * t887 - t885)
+        - live[647] * t888 * t957 - live[653] * t889 * t958 - inv15 * t890 * t959;
+    let t961 = live[636] * (live[642] * live[645] * t898 - t896)
+        - live[647] * t899 * t957 - live[653] * t900 * t958 - inv15 * t901 * t959
+        - inv16 * t902 * t960;
+    let t962 = live[636] * (live[642] * live[645] * t908 - t907)
+        - live[647] * t909 * t957 - live[653] * t910 * t958 - inv15 * t911 * t959
+        - inv16 * t912 * t960 - inv17 * t913 * t961;
+    let t963 = inv17 * (t961 - t913 * inv18 * t962);
+    let t964 = inv16 * (t960 - t902 * t963 - t912 * inv18 * t962);
+    let t965 = inv15 * (t959 - t890 * t964 - t901 * t963 - t911 * inv18 * t962);
+    let t966 = live[653]
+        * (t958 - live[658] * t965 - t889 * t964 - t900 * t963 - t910 * inv18 * t962);
+    let t967 = live[647]
+        * (t957 + live[651] * t966 - live[657] * t965 - t888 * t964 - t899 * t963
+            - t909 * inv18 * t962);
+    let t968 = live[312] * d.k39;
+    let t969 = live[289] * t968;
+    let t970 = live[634]
+        * (live[633] * live[640] - 0.005 * live[287] * live[636] * live[642] * t969)
+        - live[638];
+    let t971 = live[634]
+        * (live[633] * live[635] - 0.005 * live[287] * live[636] * live[637] * t969)
+        - live[632] - live[645] * live[646] * t970;
+    let t972 = live[634]
+        * (live[633] * live[648] - 0.005 * live[287] * live[636] * live[649] * t969)
+        + live[647] * live[651] * t971 - live[652] - live[645] * live[650] * t970;
+    let t973 = live[634]
+        * (live[633] * live[654] - 0.005 * live[287] * live[636] * live[655] * t969)
+        + live[645] * live[656] * t970 - t881 - live[647] * live[657] * t971
+        - live[653] * live[658] * t972;
+    let t974 = live[634]
+        * (live[633] * t884 - 0.005 * live[287] * live[636] * t885 * t969) - t891
+        - live[645] * t887 * t970 - live[647] * t888 * t971 - live[653] * t889 * t972
+        - inv15 * t890 * t973;
+    let t975 = live[634]
+        * (live[633] * t895 - 0.005 * live[287] * live[636] * t896 * t969) - t903
+        - live[645] * t898 * t970 - live[647] * t899 * t971 - live[653] * t900 * t972
+        - inv15 * t901 * t973 - inv16 * t902 * t974;
+    let t976 = live[634]
+        * (live[633] * t906 - 0.005 * live[287] * live[636] * t907 * t969) - t914
+        - live[645] * t908 * t970 - live[647] * t909 * t971 - live[653] * t910 * t972
+        - inv15 * t911 * t973 - inv16 * t912 * t974 - inv17 * t913 * t975;
+    let t977 = inv17 * (t975 - t913 * inv18 * t976);
+    let t978 = inv16 * (t974 - t902 * t977 - t912 * inv18 * t976);
+    let t979 = inv15 * (t973 - t890 * t978 - t901 * t977 - t911 * inv18 * t976);
+    let t980 = live[653]
+        * (t972 - live[658] * t979 - t889 * t978 - t900 * t977 - t910 * inv18 * t976);
+    let t981 = live[647]
+        * (t971 + live[651] * t980 - live[657] * t979 - t888 * t978 - t899 * t977
+            - t909 * inv18 * t976);
+    let t982 = live[653] * (live[658] * inv15 * t890 - t889);
+    let t983 = live[653] * (live[658] * inv15 * t901 - t900) - inv16 * t902 * t982;
+    let t984 = live[653] * (live[658] * inv15 * t911 - t910) - inv16 * t912 * t982
+        - inv17 * t913 * t983;
+    let t985 = inv17 * (t983 - t913 * inv18 * t984);
+    let t986 = inv16 * (t982 - t902 * t985 - t912 * inv18 * t984);
+    let t987 = -inv15
+        * (live[653] * live[658] + t890 * t986 + t901 * t985 + t911 * inv18 * t984);
+    let t988 = inv18 * t984;
+    let t989 = inv15 * (t890 * inv16 * t902 - t901);
+    let t990 = inv15 * (t890 * inv16 * t912 - t911) - inv17 * t913 * t989;
+    let t991 = inv17 * (t989 - t913 * inv18 * t990);
+    let t992 = -inv16 * (inv15 * t890 + t902 * t991 + t912 * inv18 * t990);
+    let t993 = inv18 * t990;
+    let t994 = inv16 * (t902 * inv17 * t913 - t912);
+    let t995 = -inv17 * (inv16 * t902 + t913 * inv18 * t994);
+    let t996 = inv18 * t994;
+    let t997 = -inv17 * t913 * inv18;
+    let t998 = inv18 * t926;
+    let t999 = inv18 * t939;
+    let t1000 = inv18 * t951;
+    let t1001 = inv18 * t962;
+    let t1002 = inv18 * t976;
+    let t1003 = live[645]
+        * (t933 + live[656] * t942 - live[646] * t944 - live[650] * t943 - t887 * t941
+            - t898 * t940 - t908 * inv18 * t939);
+    let t1004 = live[645]
+        * (t945 + live[656] * t954 - live[646] * t956 - live[650] * t955 - t887 * t953
+            - t898 * t952 - t908 * inv18 * t951);
+    let t1005 = -live[645]
+        * (live[636] * live[642] + live[646] * t967 + live[650] * t966 + t887 * t964
+            + t898 * t963 + t908 * inv18 * t962 - live[656] * t965);
+    let t1006 = live[645]
+        * (t970 + live[656] * t979 - live[646] * t981 - live[650] * t980 - t887 * t978
+            - t898 * t977 - t908 * inv18 * t976);
+    let t1007 = live[636]
+        * (t932 - live[642] * t1003 - live[637] * t944 - live[649] * t943
+            - live[655] * t942 - t885 * t941 - t896 * t940 - t907 * inv18 * t939);
+    let t1008 = live[634]
+        * (0.005 * live[287] * (d.k2 - live[333] * t1007) - live[640] * t1003
+            - live[635] * t944 - live[648] * t943 - live[654] * t942 - t884 * t941
+            - t895 * t940 - t906 * inv18 * t939);
+    let t1009 = live[636]
+        * (0.005 * live[287] * live[634] * t969 - live[642] * t1006 - live[637] * t981
+            - live[649] * t980 - live[655] * t979 - t885 * t978 - t896 * t977
+            - t907 * inv18 * t976);
+    let t1010 = live[634]
+        * (-0.005 * live[287] * live[333] * t1009 - live[633] - live[640] * t1006
+            - live[635] * t981 - live[648] * t980 - live[654] * t979 - t884 * t978
+            - t895 * t977 - t906 * inv18 * t976);
+    let t1011 = live[287]
+        * (0.005 * d.k2 * t1010 - live[289] * t1009 - live[316] * t1006
+            - live[269] * t981 - live[276] * t980 - live[281] * t979 - live[309] * t978
+            - live[314] * t977 - live[317] * inv18 * t976);
+    let t1012 = live[636]
+        * (-0.005 * live[287] * live[333] * live[634] - live[642] * t1004
+            - live[637] * t956 - live[649] * t955 - live[655] * t954 - t885 * t953
+            - t896 * t952 - t907 * inv18 * t951);
+    let t1013 = live[95] * d.k39;
+    let t1014 = -0.005 * d.k2 * live[287] * live[461] - live[462]
+        - 0.25 * live[95] * t968;
+    let t1015 = live[287]
+        * (live[289] * live[461] - 0.005 * live[333] * live[634] * t1014) - live[463];
+    let t1016 = live[28] * live[462] - 2.0 * live[3] * live[91] * d.k22
+        - live[27] * live[461] - live[29] * live[463];
+    let t1017 = t1016 + live[287] * live[316] * live[461] - 0.25 * live[318] * t1013
+        - live[634] * live[640] * t1014 - live[636] * live[642] * t1015;
+    let t1018 = live[269] * live[287] * live[461] - 0.25 * live[274] * t1013
+        - live[634] * live[635] * t1014 - live[636] * live[637] * t1015
+        - live[645] * live[646] * t1017;
+    let t1019 = live[276] * live[287] * live[461] + live[647] * live[651] * t1018
+        - 0.25 * live[279] * t1013 - live[91] * d.k21 - live[634] * live[648] * t1014
+        - live[636] * live[649] * t1015 - live[645] * live[650] * t1017;
+    let t1020 = live[281] * live[287] * live[461] + live[645] * live[656] * t1017
+        - 0.25 * live[284] * t1013 - live[1] * d.k21 - live[634] * live[654] * t1014
+        - live[636] * live[655] * t1015 - live[647] * live[657] * t1018
+        - live[653] * live[658] * t1019;
+    let t1021 = live[2] * live[465] + live[287] * live[309] * live[461]
+        - live[3] * live[464] - live[634] * t884 * t1014 - live[636] * t885 * t1015
+        - live[645] * t887 * t1017 - live[647] * t888 * t1018 - live[653] * t889 * t1019
+        - inv15 * t890 * t1020 - 0.25 * live[313] * t1013;
+    let t1022 = live[1] * d.k23 + live[287] * live[314] * live[461] - live[2] * live[464]
+        - live[3] * live[465] - live[634] * t895 * t1014 - live[636] * t896 * t1015
+        - live[645] * t898 * t1017 - live[647] * t899 * t1018 - live[653] * t900 * t1019
+        - inv15 * t901 * t1020 - inv16 * t902 * t1021 - 0.25 * live[315] * t1013;
+    let t1023 = t1016 + live[287] * live[317] * live[461] - live[91] * d.k23
+        - live[634] * t906 * t1014 - live[636] * t907 * t1015 - live[645] * t908 * t1017
+        - live[647] * t909 * t1018 - live[653] * t910 * t1019 - inv15 * t911 * t1020
+        - inv16 * t912 * t1021 - inv17 * t913 * t1022 - 0.25 * live[319] * t1013;
+    let t1024 = inv17 * (t1022 - t913 * inv18 * t1023);
+    let t1025 = inv16 * (t1021 - t902 * t1024 - t912 * inv18 * t1023);
+    let t1026 = inv15 * (t1020 - t890 * t1025 - t901 * t1024 - t911 * inv18 * t1023);
+    live[659] = t881;
+    live[660] = inv15;
+    live[661] = t884;
+    live[662] = t885;
+    live[663] = t887;
+    live[664] = t888;
+    live[665] = t889;
+    live[666] = t890;
+    live[667] = t891;
+    live[668] = inv16;
+    live[669] = t895;
+    live[670] = t896;
+    live[671] = t898;
+    live[672] = t899;
+    live[673] = t900;
+    live[674] = t901;
+    live[675] = t902;
+    live[676] = t903;
+    live[677] = inv17;
+    live[678] = t906;
+    live[679] = t907;
+    live[680] = t908;
+    live[681] = t909;
+    live[682] = t910;
+    live[683] = t911;
+    live[684] = t912;
+    live[685] = t913;
+    live[686] = t914;
+    live[687] = inv18;
+    live[688] = t968;
+    live[689] = t1013;
+    live[690] = t1014;
+    live[691] = t1015;
+    live[692] = t1017;
+    live[693] = t1018;
+    live[694] = t1019;
+    live[695] = t1023;
+    live[696] = t1024;
+    live[697] = t1025;
+    live[698] = t1026;
+    out.0[2][3] = t1026;
+    out.0[3][3] = t1025;
+    out.0[4][3] = t1024;
+    out.0[5][3] = inv18 * t1023;
+    out.2[0][0] = live[647]
+        - live[647]
+            * (live[657] * t919 + t888 * t918 + t899 * t917 + t909 * inv18 * t916
+                - live[651] * t920);
+    out.2[0][1] = t920;
+    out.2[0][2] = t919;
+    out.2[0][3] = t918;
+    out.2[0][4] = t917;
+    out.2[0][5] = t921;
+    out.2[0][6] = t931;
+    out.2[0][7] = t944;
+    out.2[0][8] = t956;
+    out.2[0][9] = t967;
+    out.2[0][10] = t981;
+    out.2[1][0] = t920;
+    out.2[1][1] = live[653]
+        - live[653]
+            * (live[658] * t987 + t889 * t986 + t900 * t985 + t910 * inv18 * t984);
+    out.2[1][2] = t987;
+    out.2[1][3] = t986;
+    out.2[1][4] = t985;
+    out.2[1][5] = t988;
+    out.2[1][6] = t930;
+    out.2[1][7] = t943;
+    out.2[1][8] = t955;
+    out.2[1][9] = t966;
+    out.2[1][10] = t980;
+    out.2[2][0] = t919;
+    out.2[2][1] = t987;
+    out.2[2][2] = inv15 - inv15 * (t890 * t992 + t901 * t991 + t911 * inv18 * t990);
+    out.2[2][3] = t992;
+    out.2[2][4] = t991;
+    out.2[2][5] = t993;
+    out.2[2][6] = t929;
+    out.2[2][7] = t942;
+    out.2[2][8] = t954;
+    out.2[2][9] = t965;
+    out.2[2][10] = t979;
+    out.2[3][0] = t918;
+    out.2[3][1] = t986;
+    out.2[3][2] = t992;
+    out.2[3][3] = inv16 - inv16 * (t902 * t995 + t912 * inv18 * t994);
+    out.2[3][4] = t995;
+    out.2[3][5] = t996;
+    out.2[3][6] = t928;
+    out.2[3][7] = t941;
+    out.2[3][8] = t953;
+    out.2[3][9] = t964;
+    out.2[3][10] = t978;
+    out.2[4][0] = t917;
+    out.2[4][1] = t985;
+    out.2[4][2] = t991;
+    out.2[4][3] = t995;
+    out.2[4][4] = inv17 + inv17 * inv17 * t913 * t913 * inv18;
+    out.2[4][5] = t997;
+    out.2[4][6] = t927;
+    out.2[4][7] = t940;
+    out.2[4][8] = t952;
+    out.2[4][9] = t963;
+    out.2[4][10] = t977;
+    out.2[5][0] = t921;
+    out.2[5][1] = t988;
+    out.2[5][2] = t993;
+    out.2[5][3] = t996;
+    out.2[5][4] = t997;
+    out.2[5][5] = inv18;
+    out.2[5][6] = t998;
+    out.2[5][7] = t999;
+    out.2[5][8] = t1000;
+    out.2[5][9] = t1001;
+    out.2[5][10] = t1002;
+    out.2[6][0] = t931;
+    out.2[6][1] = t930;
+    out.2[6][2] = t929;
+    out.2[6][3] = t928;
+    out.2[6][4] = t927;
+    out.2[6][5] = t998;
+    out.2[6][6] = live[645]
+        - live[645]
+            * (live[646] * t931 + live[650] * t930 + t887 * t928 + t898 * t927
+                + t908 * inv18 * t926 - live[656] * t929);
+    out.2[6][7] = t1003;
+    out.2[6][8] = t1004;
+    out.2[6][9] = t1005;
+    out.2[6][10] = t1006;
+    out.2[7][0] = t944;
+    out.2[7][1] = t943;
+    out.2[7][2] = t942;
+    out.2[7][3] = t941;
+    out.2[7][4] = t940;
+    out.2[7][5] = t999;
+    out.2[7][6] = t1003;
+    out.2[7][7] = live[287]
+        + live[287]
+            * (0.005 * d.k2 * t1008 - live[289] * t1007 - live[316] * t1003
+                - live[269] * t944 - live[276] * t943 - live[281] * t942
+                - live[309] * t941 - live[314] * t940 - live[317] * inv18 * t939);
+    out.2[7][8] = t1008;
+    out.2[7][9] = t1007;
+    out.2[7][10] = t1011;
+    out.2[8][0] = t956;
+    out.2[8][1] = t955;
+    out.2[8][2] = t954;
+    out.2[8][3] = t953;
+    out.2[8][4] = t952;
+    out.2[8][5] = t1000;
+    out.2[8][6] = t1004;
+    out.2[8][7] = t1008;
+    out.2[8][8] = live[634]
+        - live[634]
+            * (live[640] * t1004 + live[635] * t956 + live[648] * t955 + live[654] * t954
+                + t884 * t953 + t895 * t952 + t906 * inv18 * t951
+                + 0.005 * live[287] * live[333] * t1012);
+    out.2[8][9] = t1012;
+    out.2[8][10] = t1010;
+    out.2[9][0] = t967;
+    out.2[9][1] = t966;
+    out.2[9][2] = t965;
+    out.2[9][3] = t964;
+    out.2[9][4] = t963;
+    out.2[9][5] = t1001;
+    out.2[9][6] = t1005;
+    out.2[9][7] = t1007;
+    out.2[9][8] = t1012;
+    out.2[9][9] = live[636]
+        - live[636]
+            * (live[642] * t1005 + live[637] * t967 + live[649] * t966 + live[655] * t965
+                + t885 * t964 + t896 * t963 + t907 * inv18 * t962);
+    out.2[9][10] = t1009;
+    out.2[10][0] = t981;
+    out.2[10][1] = t980;
+    out.2[10][2] = t979;
+    out.2[10][3] = t978;
+    out.2[10][4] = t977;
+    out.2[10][5] = t1002;
+    out.2[10][6] = t1006;
+    out.2[10][7] = t1011;
+    out.2[10][8] = t1010;
+    out.2[10][9] = t1009;
+    out.2[10][10] = d.k40 - live[633] * t1010 - live[638] * t1006 - live[632] * t981
+        - live[652] * t980 - t881 * t979 - t891 * t978 - t903 * t977
+        - t914 * inv18 * t976;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part7_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part7_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t1027 = live[653]
+        * (live[694] - live[658] * live[698] - live[665] * live[697]
+            - live[673] * live[696] - live[682] * live[687] * live[695]);
+    let t1028 = live[647]
+        * (live[693] + live[651] * t1027 - live[657] * live[698] - live[664] * live[697]
+            - live[672] * live[696] - live[681] * live[687] * live[695]);
+    let t1029 = live[101] * d.k39;
+    let t1030 = -0.005 * d.k2 * live[287] * live[466] - live[467]
+        - 0.25 * live[101] * live[688];
+    let t1031 = live[287]
+        * (live[289] * live[466] - 0.005 * live[333] * live[634] * t1030) - live[468];
+    let t1032 = live[28] * live[467] - 2.0 * live[97] * d.k2 - live[27] * live[466]
+        - live[29] * live[468];
+    let t1033 = t1032 + live[287] * live[316] * live[466] - 0.25 * live[318] * t1029
+        - live[634] * live[640] * t1030 - live[636] * live[642] * t1031;
+    let t1034 = live[269] * live[287] * live[466] - 0.25 * live[274] * t1029
+        - live[96] * d.k21 - live[634] * live[635] * t1030
+        - live[636] * live[637] * t1031 - live[645] * live[646] * t1033;
+    let t1035 = live[276] * live[287] * live[466] + live[647] * live[651] * t1034
+        - 0.25 * live[279] * t1029 - live[634] * live[648] * t1030
+        - live[636] * live[649] * t1031 - live[645] * live[650] * t1033;
+    let t1036 = live[281] * live[287] * live[466] + live[645] * live[656] * t1033
+        - 0.25 * live[284] * t1029 - live[0] * d.k21 - live[634] * live[654] * t1030
+        - live[636] * live[655] * t1031 - live[647] * live[657] * t1034
+        - live[653] * live[658] * t1035;
+    let t1037 = live[2] * live[470] + live[287] * live[309] * live[466]
+        - live[3] * live[469] - live[634] * live[661] * t1030
+        - live[636] * live[662] * t1031 - live[645] * live[663] * t1033
+        - live[647] * live[664] * t1034 - live[653] * live[665] * t1035
+        - live[660] * live[666] * t1036 - 0.25 * live[313] * t1029;
+    let t1038 = live[0] * d.k23 + live[287] * live[314] * live[466] - live[2] * live[469]
+        - live[3] * live[470] - live[634] * live[669] * t1030
+        - live[636] * live[670] * t1031 - live[645] * live[671] * t1033
+        - live[647] * live[672] * t1034 - live[653] * live[673] * t1035
+        - live[660] * live[674] * t1036 - live[668] * live[675] * t1037
+        - 0.25 * live[315] * t1029;
+    let t1039 = t1032 + live[287] * live[317] * live[466] - live[634] * live[678] * t1030
+        - live[636] * live[679] * t1031 - live[645] * live[680] * t1033
+        - live[647] * live[681] * t1034 - live[653] * live[682] * t1035
+        - live[660] * live[683] * t1036 - live[668] * live[684] * t1037
+        - live[677] * live[685] * t1038 - 0.25 * live[319] * t1029;
+    let t1040 = live[677] * (t1038 - live[685] * live[687] * t1039);
+    let t1041 = live[668] * (t1037 - live[675] * t1040 - live[684] * live[687] * t1039);
+    let t1042 = live[660]
+        * (t1036 - live[666] * t1041 - live[674] * t1040
+            - live[683] * live[687] * t1039);
+    let t1043 = live[653]
+        * (t1035 - live[658] * t1042 - live[665] * t1041 - live[673] * t1040
+            - live[682] * live[687] * t1039);
+    let t1044 = live[647]
+        * (t1034 + live[651] * t1043 - live[657] * t1042 - live[664] * t1041
+            - live[672] * t1040 - live[681] * live[687] * t1039);
+    let t1045 = live[108] * d.k39;
+    let t1046 = -0.005 * d.k2 * live[287] * live[471] - live[472]
+        - 0.25 * live[108] * live[688];
+    let t1047 = live[287]
+        * (live[289] * live[471] - 0.005 * live[333] * live[634] * t1046) - live[473];
+    let t1048 = live[28] * live[472] - 2.0 * live[104] * d.k2 - live[27] * live[471]
+        - live[29] * live[473];
+    let t1049 = t1048 + live[287] * live[316] * live[471] - 0.25 * live[318] * t1045
+        - live[634] * live[640] * t1046 - live[636] * live[642] * t1047;
+    let t1050 = live[269] * live[287] * live[471] - 0.25 * live[274] * t1045
+        - live[102] * d.k21 - live[634] * live[635] * t1046
+        - live[636] * live[637] * t1047 - live[645] * live[646] * t1049;
+    let t1051 = live[276] * live[287] * live[471] + live[647] * live[651] * t1050
+        - 4.0 * live[103] * d.k21 - 0.25 * live[279] * t1045
+        - live[634] * live[648] * t1046 - live[636] * live[649] * t1047
+        - live[645] * live[650] * t1049;
+    let t1052 = live[281] * live[287] * live[471] + live[645] * live[656] * t1049
+        - 0.25 * live[284] * t1045 - live[634] * live[654] * t1046
+        - live[636] * live[655] * t1047 - live[647] * live[657] * t1050
+        - live[653] * live[658] * t1051;
+    let t1053 = live[2] * live[475] + live[287] * live[309] * live[471]
+        - live[3] * live[474] - live[634] * live[661] * t1046
+        - live[636] * live[662] * t1047 - live[645] * live[663] * t1049
+        - live[647] * live[664] * t1050 - live[653] * live[665] * t1051
+        - live[660] * live[666] * t1052 - 0.25 * live[313] * t1045;
+    let t1054 = live[287] * live[314] * live[471] - 0.25 * live[315] * t1045
+        - live[2] * live[474] - live[3] * live[475] - live[634] * live[669] * t1046
+        - live[636] * live[670] * t1047 - live[645] * live[671] * t1049
+        - live[647] * live[672] * t1050 - live[653] * live[673] * t1051
+        - live[660] * live[674] * t1052 - live[668] * live[675] * t1053;
+    let t1055 = t1048 + live[287] * live[317] * live[471] - 4.0 * live[103] * d.k23
+        - live[634] * live[678] * t1046 - live[636] * live[679] * t1047
+        - live[645] * live[680] * t1049 - live[647] * live[681] * t1050
+        - live[653] * live[682] * t1051 - live[660] * live[683] * t1052
+        - live[668] * live[684] * t1053 - live[677] * live[685] * t1054
+        - 0.25 * live[319] * t1045;
+    let t1056 = live[677] * (t1054 - live[685] * live[687] * t1055);
+    let t1057 = live[668] * (t1053 - live[675] * t1056 - live[684] * live[687] * t1055);
+    let t1058 = live[660]
+        * (t1052 - live[666] * t1057 - live[674] * t1056
+            - live[683] * live[687] * t1055);
+    let t1059 = live[653]
+        * (t1051 - live[658] * t1058 - live[665] * t1057 - live[673] * t1056
+            - live[682] * live[687] * t1055);
+    let t1060 = live[647]
+        * (t1050 + live[651] * t1059 - live[657] * t1058 - live[664] * t1057
+            - live[672] * t1056 - live[681] * live[687] * t1055);
+    let t1061 = live[455]
+        + live[328]
+            * (live[332] * live[456] + live[459]
+                - 0.005 * live[287] * live[323] * live[333] * live[458]);
+    let t1062 = live[460]
+        + (live[422]
+            + 0.25 * d.k2
+                * (live[85] + live[43] * live[457]
+                    + live[44] * (live[450] - p.l * live[460])) - d.k12 * live[460])
+            * d.k40;
+    let t1063 = live[52] - t1062;
+    let t1064 = live[241] * t1063;
+    let t1065 = 0.25 * (live[240] + t1064) + 0.01 * p.m * (live[51] - t1061)
+        - live[74] * d.k2;
+    let t1066 = live[51] + t1061;
+    let t1067 = live[342] * live[456] + live[335] * live[458] + live[452]
+        + live[328] * live[332] * live[459];
+    let t1068 = live[44] * t1061 + live[49] + live[43] * t1067;
+    let t1069 = live[53] + t1068;
+    let t1070 = d.k2 * (t1066 + 0.25 * t1069)
+        - 0.01 * p.m * (live[50] + live[37] * live[37]);
+    let t1071 = live[37] * live[39] - live[460];
+    let t1072 = live[239] * t1063;
+    let t1073 = 0.25 * (t1072 - live[242]);
+    let t1074 = d.k2 * t1071 + t1073 + 0.01 * p.m * (live[38] * live[39] + t1067);
+    let t1075 = 2.0 * live[73] * d.k2 + live[17] * t1065 + live[18] * t1070
+        + live[20] * t1074;
+    let t1076 = live[5] * live[7] + live[449];
+    let t1077 = 2.0 * d.k2 * t1076 + live[22] * t1065 + live[23] * t1070
+        + live[25] * t1074;
+    let t1078 = live[447] - qd[6] * live[5];
+    let t1079 = qd[8] * live[87] + live[20] * t1078 - live[25] * live[446]
+        - qd[7] * live[88];
+    let t1080 = live[38] * live[87] + live[37] * live[88];
+    let t1081 = qd[7] * live[86] + live[18] * t1078 - live[23] * live[446]
+        - qd[9] * live[87];
+    let t1082 = live[46] * live[90] + live[45] * live[89] - t1081;
+    let t1083 = live[110] * d.k2 + 0.25 * (live[111] * live[239] + live[241] * t1082)
+        + 0.01 * p.m * (t1080 - t1079);
+    let t1084 = t1079 + t1080;
+    let t1085 = qd[9] * live[88] + live[17] * t1078 - live[22] * live[446]
+        - qd[8] * live[86];
+    let t1086 = live[44] * t1079 + qd[10] * live[90] + live[43] * t1085;
+    let t1087 = live[48] * live[90] + live[45] * live[88] + t1086;
+    let t1088 = d.k2 * (t1084 + 0.25 * t1087)
+        - 0.02 * p.m * (live[109] + live[37] * live[87]);
+    let t1089 = live[39] * live[87] + live[37] * live[86] - t1081;
+    let t1090 = 0.25 * (live[239] * t1082 - live[111] * live[241]);
+    let t1091 = d.k2 * t1089 + t1090
+        + 0.01 * p.m * (live[39] * live[88] + live[38] * live[86] + t1085);
+    let t1092 = live[17] * t1083 + live[18] * t1088 + live[20] * t1091
+        + 4.0 * live[5] * live[320];
+    let t1093 = live[25] * t1091 + live[22] * t1083 + live[23] * t1088;
+    let t1094 = 2.0 * live[112] * d.k2 + t1093;
+    let t1095 = live[443] - 0.2 * live[8];
+    let t1096 = live[444] + 0.2 * (live[9] + live[442]);
+    let t1097 = live[3] * t1096 - live[2] * t1095;
+    let t1098 = t1097 + 2.0 * live[36] * live[5];
+    let t1099 = live[3] * t1095 + live[2] * t1096;
+    let t1100 = p.l * live[112] - t1099;
+    let t1101 = live[7] * live[11] + live[446];
+    let t1102 = p.l * t1101;
+    let t1103 = live[27] * t1102 + live[17] * t1098 + live[22] * t1100;
+    let t1104 = live[29] * t1102 + live[20] * t1098 + live[25] * t1100;
+    let t1105 = live[90] * live[255] + live[89] * live[423]
+        + 0.25 * d.k2
+            * (live[43] * (p.l * live[110] + t1103) + live[44] * (p.l * t1089 + t1104))
+        - d.k12 * t1081;
+    let t1106 = live[18] * t1098 + live[23] * t1100 - live[28] * t1102;
+    let t1107 = live[90] * live[256] + live[88] * live[481] + d.k11 * t1086
+        + 0.25 * d.k2 * (p.l * t1084 + t1106);
+    let t1108 = live[44] * live[480] + 0.001 * t1079 + d.k8 * t1085 + 0.01 * p.m * t1104
+        + live[43] * t1107 + live[88] * live[251] + live[38] * live[476]
+        - 0.005 * d.k2 * t1081 - live[86] * live[254] - live[39] * live[477];
+    let t1109 = d.k10 * t1081 + live[86] * live[262] + live[39] * live[483]
+        - live[87] * live[251] - live[37] * live[476] - p.l * t1090 - t1105
+        - d.k2 * (0.005 * t1085 + t1104);
+    let t1110 = -0.005 * d.k2 * live[287] * t1108 - live[633] * t1105 - t1109;
+    let t1111 = d.k9 * t1079 + d.k2 * t1106 + live[44] * t1107 + 0.25 * d.k13 * t1087
+        + live[87] * live[254] + live[37] * live[477] + 0.001 * t1085
+        - 0.01 * p.m * t1103 - live[88] * live[262] - live[38] * live[483]
+        - live[43] * live[480];
+    let t1112 = live[287] * (live[289] * t1108 - 0.005 * live[333] * live[634] * t1110)
+        - t1111;
+    let t1113 = live[7] * live[484] + live[28] * t1109 + 2.0 * d.k2 * t1099
+        - live[5] * live[264] - p.l * t1093 - live[27] * t1108 - live[29] * t1111;
+    let t1114 = t1113 + live[287] * live[316] * t1108 - live[638] * t1105
+        - live[634] * live[640] * t1110 - live[636] * live[642] * t1112;
+    let t1115 = live[2] * (t1075 + t1094) + live[3] * (t1077 - t1092)
+        + live[269] * live[287] * t1108 - live[632] * t1105
+        - live[634] * live[635] * t1110 - live[636] * live[637] * t1112
+        - live[645] * live[646] * t1114;
+    let t1116 = live[3] * (t1075 + t1094) + live[2] * (t1092 - t1077);
+    let t1117 = live[276] * live[287] * t1108 + live[647] * live[651] * t1115
+        - live[652] * t1105 - live[634] * live[648] * t1110
+        - live[636] * live[649] * t1112 - live[645] * live[650] * t1114 - t1116;
+    let t1118 = live[29] * t1091 + live[27] * t1083 - live[28] * t1088;
+    let t1119 = 2.0 * d.k2 * t1101 + t1118;
+    let t1120 = live[281] * live[287] * t1108 + live[645] * live[656] * t1114
+        - live[659] * t1105 - live[634] * live[654] * t1110
+        - live[636] * live[655] * t1112 - live[647] * live[657] * t1115
+        - live[653] * live[658] * t1117 - t1119;
+    let t1121 = p.l * live[73] + t1099;
+    let t1122 = t1097 + p.l * t1076;
+    let t1123 = live[25] * t1122;
+    let t1124 = live[445] + 0.2 * (live[10] - live[441]);
+    let t1125 = p.l * (live[5] * live[11] - live[448]) + t1124;
+    let t1126 = live[29] * t1125 + live[20] * t1121 + t1123;
+    let t1127 = live[18] * t1121;
+    let t1128 = t1127 + live[23] * t1122 - live[28] * t1125;
+    let t1129 = live[258] + d.k11 * t1068 + 0.25 * d.k2 * (p.l * t1066 + t1128);
+    let t1130 = live[44] * live[257] + live[43] * t1129;
+    let t1131 = d.k8 * t1067 + t1130 + 0.001 * t1061 + 0.01 * p.m * t1126 - live[424]
+        - 0.005 * d.k2 * live[460];
+    let t1132 = live[27] * t1125;
+    let t1133 = t1132 + live[17] * t1121 + live[22] * t1122;
+    let t1134 = t1133 - p.l * live[74];
+    let t1135 = t1126 + p.l * t1071;
+    let t1136 = d.k10 * live[460] + d.k12 * t1062 - live[263] - live[426] - p.l * t1073
+        - d.k2 * (t1126 + 0.005 * t1067 + 0.25 * (live[43] * t1134 + live[44] * t1135));
+    let t1137 = live[44] * t1129 - live[43] * live[257];
+    let t1138 = d.k9 * t1061 + d.k2 * t1128 + t1137 + 0.001 * t1067
+        + 0.25 * d.k13 * t1069 - live[428] - 0.01 * p.m * t1133;
+    let t1139 = live[249] + d.k6 * live[446] + live[17] * t1131 + live[18] * t1136
+        + live[20] * t1138;
+    let t1140 = live[440] + live[22] * t1131 + live[23] * t1136 + live[25] * t1138
+        - p.l * (live[27] * t1065 + live[29] * t1074 - live[28] * t1070)
+        - 2.0 * d.k2 * t1124;
+    let t1141 = d.k6 * t1078 + live[17] * t1108 + live[18] * t1109 + live[20] * t1111
+        - live[5] * live[248];
+    let t1142 = live[11] * live[484] + live[22] * t1108 + live[23] * t1109
+        + live[25] * t1111 - live[249] - p.l * t1118;
+    let t1143 = live[2] * (t1139 + t1142) + live[3] * (t1140 - t1141)
+        + live[287] * live[309] * t1108 - live[667] * t1105
+        - live[634] * live[661] * t1110 - live[636] * live[662] * t1112
+        - live[645] * live[663] * t1114 - live[647] * live[664] * t1115
+        - live[653] * live[665] * t1117 - live[660] * live[666] * t1120;
+    let t1144 = 0.2 * t1119 + live[2] * (t1140 - t1141) + live[287] * live[314] * t1108
+        - live[676] * t1105 - live[634] * live[669] * t1110
+        - live[636] * live[670] * t1112 - live[645] * live[671] * t1114
+        - live[647] * live[672] * t1115 - live[653] * live[673] * t1117
+        - live[660] * live[674] * t1120 - live[668] * live[675] * t1143
+        - live[3] * (t1139 + t1142);
+    let t1145 = t1113 + live[287] * live[317] * t1108 - live[686] * t1105
+        - live[634] * live[678] * t1110 - live[636] * live[679] * t1112
+        - live[645] * live[680] * t1114 - live[647] * live[681] * t1115
+        - live[653] * live[682] * t1117 - live[660] * live[683] * t1120
+        - live[668] * live[684] * t1143 - live[677] * live[685] * t1144 - 0.2 * t1116;
+    let t1146 = live[677] * (t1144 - live[685] * live[687] * t1145);
+    let t1147 = live[668] * (t1143 - live[675] * t1146 - live[684] * live[687] * t1145);
+    let t1148 = live[660]
+        * (t1120 - live[666] * t1147 - live[674] * t1146
+            - live[683] * live[687] * t1145);
+    let t1149 = live[653]
+        * (t1117 - live[658] * t1148 - live[665] * t1147 - live[673] * t1146
+            - live[682] * live[687] * t1145);
+    let t1150 = live[647]
+        * (t1115 + live[651] * t1149 - live[657] * t1148 - live[664] * t1147
+            - live[672] * t1146 - live[681] * live[687] * t1145);
+    let t1151 = 4.0 * live[113] * live[446] + live[115] * live[448]
+        + live[28] * live[449] - qd[7] * live[120];
+    let t1152 = live[37] * live[120];
+    let t1153 = live[454] + live[118] * live[446] + qd[7] * live[116]
+        + live[119] * live[449];
+    let t1154 = live[46] * live[124] + live[45] * live[122] - t1153;
+    let t1155 = live[121] * d.k2 + 0.25 * (live[123] * live[239] + live[241] * t1154)
+        + 0.01 * p.m * (t1152 - t1151);
+    let t1156 = t1151 + t1152;
+    let t1157 = qd[9] * live[120] - qd[8] * live[116];
+    let t1158 = live[44] * t1151 + qd[10] * live[124] + live[43] * t1157;
+    let t1159 = live[48] * live[124] + live[45] * live[120] + t1158;
+    let t1160 = d.k2 * (t1156 + 0.25 * t1159) - 0.02 * p.m * live[117];
+    let t1161 = live[37] * live[116] - t1153;
+    let t1162 = 0.25 * (live[239] * t1154 - live[123] * live[241]);
+    let t1163 = d.k2 * t1161 + t1162
+        + 0.01 * p.m * (live[39] * live[120] + live[38] * live[116] + t1157);
+    let t1164 = live[17] * t1155 + live[118] * t1070 + live[18] * t1160
+        + live[20] * t1163 + 4.0 * live[113] * t1074;
+    let t1165 = live[22] * t1155 + live[23] * t1160 + live[115] * t1074
+        + live[25] * (t1070 + t1163);
+    let t1166 = live[28] * t1125 + 4.0 * live[113] * t1121 + live[115] * t1122;
+    let t1167 = live[124] * live[255] + live[122] * live[423]
+        + 0.25 * d.k2 * (live[43] * (p.l * live[121]) + live[44] * (p.l * t1161 + t1166))
+        - d.k12 * t1153;
+    let t1168 = live[119] * t1125 + t1123 + live[118] * t1121;
+    let t1169 = live[124] * live[256] + live[120] * live[481] + d.k11 * t1158
+        + 0.25 * d.k2 * (p.l * t1156 + t1168);
+    let t1170 = live[44] * live[487] + 0.001 * t1151 + d.k8 * t1157 + 0.01 * p.m * t1166
+        + live[43] * t1169 + live[120] * live[251] + live[38] * live[485]
+        - 0.005 * d.k2 * t1153 - live[116] * live[254] - live[39] * live[486];
+    let t1171 = d.k10 * t1153 + live[116] * live[262] + live[39] * live[488]
+        - live[37] * live[485] - p.l * t1162 - t1167 - d.k2 * (0.005 * t1157 + t1166);
+    let t1172 = -0.005 * d.k2 * live[287] * t1170 - live[633] * t1167 - t1171;
+    let t1173 = d.k9 * t1151 + d.k2 * t1168 + live[44] * t1169 + 0.25 * d.k13 * t1159
+        + live[37] * live[486] + 0.001 * t1157 - live[120] * live[262]
+        - live[38] * live[488] - live[43] * live[487];
+    let t1174 = live[287] * (live[289] * t1170 - 0.005 * live[333] * live[634] * t1172)
+        - t1173;
+    let t1175 = live[28] * t1171 - live[29] * t1173 - p.l * t1165 - live[27] * t1170
+        - live[119] * t1136 - live[28] * t1138;
+    let t1176 = t1175 + live[287] * live[316] * t1170 - live[638] * t1167
+        - live[634] * live[640] * t1172 - live[636] * live[642] * t1174;
+    live[699] = t1027;
+    live[700] = t1028;
+    live[701] = t1029;
+    live[702] = t1030;
+    live[703] = t1031;
+    live[704] = t1033;
+    live[705] = t1039;
+    live[706] = t1040;
+    live[707] = t1041;
+    live[708] = t1042;
+    live[709] = t1043;
+    live[710] = t1044;
+    live[711] = t1045;
+    live[712] = t1046;
+    live[713] = t1047;
+    live[714] = t1049;
+    live[715] = t1055;
+    live[716] = t1056;
+    live[717] = t1057;
+    live[718] = t1058;
+    live[719] = t1059;
+    live[720] = t1060;
+    live[721] = t1061;
+    live[722] = t1064;
+    live[723] = t1065;
+    live[724] = t1067;
+    live[725] = t1070;
+    live[726] = t1072;
+    live[727] = t1074;
+    live[728] = t1105;
+    live[729] = t1108;
+    live[730] = t1110;
+    live[731] = t1112;
+    live[732] = t1114;
+    live[733] = t1121;
+    live[734] = t1122;
+    live[735] = t1125;
+    live[736] = t1127;
+    live[737] = t1130;
+    live[738] = t1131;
+    live[739] = t1132;
+    live[740] = t1134;
+    live[741] = t1135;
+    live[742] = t1136;
+    live[743] = t1137;
+    live[744] = t1138;
+    live[745] = t1145;
+    live[746] = t1146;
+    live[747] = t1147;
+    live[748] = t1148;
+    live[749] = t1149;
+    live[750] = t1150;
+    live[751] = t1155;
+    live[752] = t1160;
+    live[753] = t1163;
+    live[754] = t1164;
+    live[755] = t1165;
+    live[756] = t1167;
+    live[757] = t1170;
+    live[758] = t1171;
+    live[759] = t1172;
+    live[760] = t1173;
+    live[761] = t1174;
+    live[762] = t1175;
+    live[763] = t1176;
+    out.0[0][3] = t1028;
+    out.0[0][4] = t1044;
+    out.0[0][5] = t1060;
+    out.0[0][6] = t1150;
+    out.0[1][3] = t1027;
+    out.0[1][4] = t1043;
+    out.0[1][5] = t1059;
+    out.0[1][6] = t1149;
+    out.0[2][4] = t1042;
+    out.0[2][5] = t1058;
+    out.0[2][6] = t1148;
+    out.0[3][4] = t1041;
+    out.0[3][5] = t1057;
+    out.0[3][6] = t1147;
+    out.0[4][4] = t1040;
+    out.0[4][5] = t1056;
+    out.0[4][6] = t1146;
+    out.0[5][4] = live[687] * t1039;
+    out.0[5][5] = live[687] * t1055;
+    out.0[5][6] = live[687] * t1145;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part8_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part8_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t1177 = live[2] * live[755] + live[269] * live[287] * live[757]
+        - live[3] * live[754] - live[632] * live[756] - live[634] * live[635] * live[759]
+        - live[636] * live[637] * live[761] - live[645] * live[646] * live[763];
+    let t1178 = live[2] * live[754] + live[3] * live[755];
+    let t1179 = live[276] * live[287] * live[757] + live[647] * live[651] * t1177
+        - live[652] * live[756] - live[634] * live[648] * live[759]
+        - live[636] * live[649] * live[761] - live[645] * live[650] * live[763] - t1178;
+    let t1180 = live[28] * live[727] + live[29] * live[753] + live[27] * live[751]
+        + live[119] * live[725] - live[28] * live[752];
+    let t1181 = live[281] * live[287] * live[757] + live[645] * live[656] * live[763]
+        - live[659] * live[756] - live[634] * live[654] * live[759]
+        - live[636] * live[655] * live[761] - live[647] * live[657] * t1177
+        - live[653] * live[658] * t1179 - t1180;
+    let t1182 = live[17] * live[757] + live[118] * live[742] + live[18] * live[758]
+        + live[20] * live[760] + 4.0 * live[113] * live[744];
+    let t1183 = live[22] * live[757] + live[23] * live[758] + live[115] * live[744]
+        + live[25] * (live[742] + live[760]) - p.l * t1180;
+    let t1184 = live[2] * t1183 + live[287] * live[309] * live[757] - live[3] * t1182
+        - live[667] * live[756] - live[634] * live[661] * live[759]
+        - live[636] * live[662] * live[761] - live[645] * live[663] * live[763]
+        - live[647] * live[664] * t1177 - live[653] * live[665] * t1179
+        - live[660] * live[666] * t1181;
+    let t1185 = 0.2 * t1180 + live[287] * live[314] * live[757] - live[2] * t1182
+        - live[3] * t1183 - live[676] * live[756] - live[634] * live[669] * live[759]
+        - live[636] * live[670] * live[761] - live[645] * live[671] * live[763]
+        - live[647] * live[672] * t1177 - live[653] * live[673] * t1179
+        - live[660] * live[674] * t1181 - live[668] * live[675] * t1184;
+    let t1186 = live[762] + live[287] * live[317] * live[757] - live[686] * live[756]
+        - live[634] * live[678] * live[759] - live[636] * live[679] * live[761]
+        - live[645] * live[680] * live[763] - live[647] * live[681] * t1177
+        - live[653] * live[682] * t1179 - live[660] * live[683] * t1181
+        - live[668] * live[684] * t1184 - live[677] * live[685] * t1185 - 0.2 * t1178;
+    let t1187 = live[677] * (t1185 - live[685] * live[687] * t1186);
+    let t1188 = live[668] * (t1184 - live[675] * t1187 - live[684] * live[687] * t1186);
+    let t1189 = live[660]
+        * (t1181 - live[666] * t1188 - live[674] * t1187
+            - live[683] * live[687] * t1186);
+    let t1190 = live[653]
+        * (t1179 - live[658] * t1189 - live[665] * t1188 - live[673] * t1187
+            - live[682] * live[687] * t1186);
+    let t1191 = live[647]
+        * (t1177 + live[651] * t1190 - live[657] * t1189 - live[664] * t1188
+            - live[672] * t1187 - live[681] * live[687] * t1186);
+    let t1192 = live[451] + live[125] * live[446] + live[126] * live[448]
+        + qd[8] * live[132];
+    let t1193 = live[38] * live[132];
+    let t1194 = qd[7] * live[127] - qd[9] * live[132];
+    let t1195 = live[46] * live[135] + live[45] * live[133] - t1194;
+    let t1196 = live[130] * d.k2 + 0.25 * (live[134] * live[239] + live[241] * t1195)
+        + 0.01 * p.m * (t1193 - t1192);
+    let t1197 = t1192 + t1193;
+    let t1198 = live[19] * live[446] + 4.0 * live[129] * live[448]
+        + live[131] * live[449] - qd[8] * live[127];
+    let t1199 = live[44] * t1192 + qd[10] * live[135] + live[43] * t1198;
+    let t1200 = live[48] * live[135] + t1199;
+    let t1201 = d.k2 * (t1197 + 0.25 * t1200)
+        - 0.02 * p.m * (live[128] + live[37] * live[132]);
+    let t1202 = live[39] * live[132] + live[37] * live[127] - t1194;
+    let t1203 = 0.25 * (live[239] * t1195 - live[134] * live[241]);
+    let t1204 = d.k2 * t1202 + t1203 + 0.01 * p.m * (live[38] * live[127] + t1198);
+    let t1205 = live[19] * live[723] + live[17] * t1196 + live[18] * t1201
+        + live[125] * live[727] + live[20] * t1204;
+    let t1206 = 4.0 * live[129] * live[723] + live[22] * t1196 + live[23] * t1201
+        + live[126] * live[727] + live[25] * t1204;
+    let t1207 = live[131] * live[735] + live[19] * live[733]
+        + 4.0 * live[129] * live[734];
+    let t1208 = live[126] * live[734] + live[739] + live[125] * live[733];
+    let t1209 = live[135] * live[255] + live[133] * live[423]
+        + 0.25 * d.k2
+            * (live[43] * (p.l * live[130] + t1207) + live[44] * (p.l * t1202 + t1208))
+        - d.k12 * t1194;
+    let t1210 = live[135] * live[256] + d.k11 * t1199 + 0.25 * d.k2 * (p.l * t1197);
+    let t1211 = live[44] * live[491] + 0.001 * t1192 + d.k8 * t1198 + 0.01 * p.m * t1208
+        + live[43] * t1210 + live[38] * live[489] - 0.005 * d.k2 * t1194
+        - live[127] * live[254] - live[39] * live[490];
+    let t1212 = d.k10 * t1194 + live[127] * live[262] + live[39] * live[492]
+        - live[132] * live[251] - live[37] * live[489] - p.l * t1203 - t1209
+        - d.k2 * (0.005 * t1198 + t1208);
+    let t1213 = -0.005 * d.k2 * live[287] * t1211 - live[633] * t1209 - t1212;
+    let t1214 = d.k9 * t1192 + live[44] * t1210 + 0.25 * d.k13 * t1200
+        + live[132] * live[254] + live[37] * live[490] + 0.001 * t1198
+        - 0.01 * p.m * t1207 - live[38] * live[492] - live[43] * live[491];
+    let t1215 = live[287] * (live[289] * t1211 - 0.005 * live[333] * live[634] * t1213)
+        - t1214;
+    let t1216 = live[28] * t1212 - live[131] * live[738] - p.l * t1206 - live[29] * t1214
+        - live[27] * (t1211 + live[744]);
+    let t1217 = t1216 + live[287] * live[316] * t1211 - live[638] * t1209
+        - live[634] * live[640] * t1213 - live[636] * live[642] * t1215;
+    let t1218 = live[2] * t1206 + live[269] * live[287] * t1211 - live[3] * t1205
+        - live[632] * t1209 - live[634] * live[635] * t1213
+        - live[636] * live[637] * t1215 - live[645] * live[646] * t1217;
+    let t1219 = live[2] * t1205 + live[3] * t1206;
+    let t1220 = live[276] * live[287] * t1211 + live[647] * live[651] * t1218
+        - live[652] * t1209 - live[634] * live[648] * t1213
+        - live[636] * live[649] * t1215 - live[645] * live[650] * t1217 - t1219;
+    let t1221 = live[29] * t1204 + live[131] * live[723] + live[27] * (live[727] + t1196)
+        - live[28] * t1201;
+    let t1222 = live[281] * live[287] * t1211 + live[645] * live[656] * t1217
+        - live[659] * t1209 - live[634] * live[654] * t1213
+        - live[636] * live[655] * t1215 - live[647] * live[657] * t1218
+        - live[653] * live[658] * t1220 - t1221;
+    let t1223 = live[19] * live[738] + live[17] * t1211 + live[18] * t1212
+        + live[125] * live[744] + live[20] * t1214;
+    let t1224 = 4.0 * live[129] * live[738] + live[22] * t1211 + live[23] * t1212
+        + live[126] * live[744] + live[25] * t1214 - p.l * t1221;
+    let t1225 = live[2] * t1224 + live[287] * live[309] * t1211 - live[3] * t1223
+        - live[667] * t1209 - live[634] * live[661] * t1213
+        - live[636] * live[662] * t1215 - live[645] * live[663] * t1217
+        - live[647] * live[664] * t1218 - live[653] * live[665] * t1220
+        - live[660] * live[666] * t1222;
+    let t1226 = 0.2 * t1221 + live[287] * live[314] * t1211 - live[2] * t1223
+        - live[3] * t1224 - live[676] * t1209 - live[634] * live[669] * t1213
+        - live[636] * live[670] * t1215 - live[645] * live[671] * t1217
+        - live[647] * live[672] * t1218 - live[653] * live[673] * t1220
+        - live[660] * live[674] * t1222 - live[668] * live[675] * t1225;
+    let t1227 = t1216 + live[287] * live[317] * t1211 - live[686] * t1209
+        - live[634] * live[678] * t1213 - live[636] * live[679] * t1215
+        - live[645] * live[680] * t1217 - live[647] * live[681] * t1218
+        - live[653] * live[682] * t1220 - live[660] * live[683] * t1222
+        - live[668] * live[684] * t1225 - live[677] * live[685] * t1226 - 0.2 * t1219;
+    let t1228 = live[677] * (t1226 - live[685] * live[687] * t1227);
+    let t1229 = live[668] * (t1225 - live[675] * t1228 - live[684] * live[687] * t1227);
+    let t1230 = live[660]
+        * (t1222 - live[666] * t1229 - live[674] * t1228
+            - live[683] * live[687] * t1227);
+    let t1231 = live[653]
+        * (t1220 - live[658] * t1230 - live[665] * t1229 - live[673] * t1228
+            - live[682] * live[687] * t1227);
+    let t1232 = live[647]
+        * (t1218 + live[651] * t1231 - live[657] * t1230 - live[664] * t1229
+            - live[672] * t1228 - live[681] * live[687] * t1227);
+    let t1233 = qd[8] * live[142] - qd[7] * live[138];
+    let t1234 = live[38] * live[142] + live[37] * live[138];
+    let t1235 = live[137] * live[446] + live[21] * live[448]
+        + 4.0 * live[136] * live[449] - qd[9] * live[142];
+    let t1236 = live[46] * live[145] + live[45] * live[143] - t1235;
+    let t1237 = live[139] * d.k2 + 0.25 * (live[144] * live[239] + live[241] * t1236)
+        + 0.01 * p.m * (t1234 - t1233);
+    let t1238 = t1233 + t1234;
+    let t1239 = live[453] + live[140] * live[448] + live[141] * live[449]
+        + qd[9] * live[138];
+    let t1240 = live[44] * t1233 + qd[10] * live[145] + live[43] * t1239;
+    let t1241 = live[48] * live[145] + live[45] * live[138] + t1240;
+    let t1242 = d.k2 * (t1238 + 0.25 * t1241) - 0.02 * p.m * (live[37] * live[142]);
+    let t1243 = live[39] * live[142] - t1235;
+    let t1244 = 0.25 * (live[239] * t1236 - live[144] * live[241]);
+    let t1245 = d.k2 * t1243 + t1244 + 0.01 * p.m * (live[39] * live[138] + t1239);
+    let t1246 = live[17] * t1237 + live[137] * live[725] + live[20] * t1245
+        + live[18] * (live[723] + t1242);
+    let t1247 = live[140] * live[723] + live[22] * t1237 + live[21] * live[725]
+        + live[23] * t1242 + live[25] * t1245;
+    let t1248 = live[141] * live[735] + live[736] + live[140] * live[734];
+    let t1249 = live[145] * live[255] + live[143] * live[423]
+        + 0.25 * d.k2 * (live[43] * (p.l * live[139] + t1248) + live[44] * (p.l * t1243))
+        - d.k12 * t1235;
+    let t1250 = 4.0 * live[136] * live[735] + live[137] * live[733]
+        + live[21] * live[734];
+    let t1251 = live[145] * live[256] + live[138] * live[481] + d.k11 * t1240
+        + 0.25 * d.k2 * (p.l * t1238 + t1250);
+    let t1252 = live[44] * live[495] + 0.001 * t1233 + d.k8 * t1239 + live[43] * t1251
+        + live[138] * live[251] + live[38] * live[493] - 0.005 * d.k2 * t1235
+        - live[39] * live[494];
+    let t1253 = d.k10 * t1235 + live[39] * live[496] - live[142] * live[251]
+        - live[37] * live[493] - p.l * t1244 - t1249 - 0.005 * d.k2 * t1239;
+    let t1254 = -0.005 * d.k2 * live[287] * t1252 - live[633] * t1249 - t1253;
+    let t1255 = d.k9 * t1233 + d.k2 * t1250 + live[44] * t1251 + 0.25 * d.k13 * t1241
+        + live[142] * live[254] + live[37] * live[494] + 0.001 * t1239
+        - 0.01 * p.m * t1248 - live[138] * live[262] - live[38] * live[496]
+        - live[43] * live[495];
+    let t1256 = live[287] * (live[289] * t1252 - 0.005 * live[333] * live[634] * t1254)
+        - t1255;
+    let t1257 = live[28] * t1253 - 4.0 * live[136] * live[742] - live[29] * t1255
+        - p.l * t1247 - live[141] * live[738] - live[27] * t1252;
+    let t1258 = t1257 + live[287] * live[316] * t1252 - live[638] * t1249
+        - live[634] * live[640] * t1254 - live[636] * live[642] * t1256;
+    let t1259 = live[2] * t1247 + live[269] * live[287] * t1252 - live[3] * t1246
+        - live[632] * t1249 - live[634] * live[635] * t1254
+        - live[636] * live[637] * t1256 - live[645] * live[646] * t1258;
+    let t1260 = live[2] * t1246 + live[3] * t1247;
+    let t1261 = live[276] * live[287] * t1252 + live[647] * live[651] * t1259
+        - live[652] * t1249 - live[634] * live[648] * t1254
+        - live[636] * live[649] * t1256 - live[645] * live[650] * t1258 - t1260;
+    let t1262 = 4.0 * live[136] * live[725] + live[29] * t1245 + live[141] * live[723]
+        + live[27] * t1237 - live[28] * t1242;
+    let t1263 = live[281] * live[287] * t1252 + live[645] * live[656] * t1258
+        - live[659] * t1249 - live[634] * live[654] * t1254
+        - live[636] * live[655] * t1256 - live[647] * live[657] * t1259
+        - live[653] * live[658] * t1261 - t1262;
+    let t1264 = live[17] * t1252 + live[137] * live[742] + live[20] * t1255
+        + live[18] * (live[738] + t1253);
+    let t1265 = live[140] * live[738] + live[22] * t1252 + live[21] * live[742]
+        + live[23] * t1253 + live[25] * t1255 - p.l * t1262;
+    let t1266 = live[2] * t1265 + live[287] * live[309] * t1252 - live[3] * t1264
+        - live[667] * t1249 - live[634] * live[661] * t1254
+        - live[636] * live[662] * t1256 - live[645] * live[663] * t1258
+        - live[647] * live[664] * t1259 - live[653] * live[665] * t1261
+        - live[660] * live[666] * t1263;
+    let t1267 = 0.2 * t1262 + live[287] * live[314] * t1252 - live[2] * t1264
+        - live[3] * t1265 - live[676] * t1249 - live[634] * live[669] * t1254
+        - live[636] * live[670] * t1256 - live[645] * live[671] * t1258
+        - live[647] * live[672] * t1259 - live[653] * live[673] * t1261
+        - live[660] * live[674] * t1263 - live[668] * live[675] * t1266;
+    let t1268 = t1257 + live[287] * live[317] * t1252 - live[686] * t1249
+        - live[634] * live[678] * t1254 - live[636] * live[679] * t1256
+        - live[645] * live[680] * t1258 - live[647] * live[681] * t1259
+        - live[653] * live[682] * t1261 - live[660] * live[683] * t1263
+        - live[668] * live[684] * t1266 - live[677] * live[685] * t1267 - 0.2 * t1260;
+    let t1269 = live[677] * (t1267 - live[685] * live[687] * t1268);
+    let t1270 = live[668] * (t1266 - live[675] * t1269 - live[684] * live[687] * t1268);
+    let t1271 = live[660]
+        * (t1263 - live[666] * t1270 - live[674] * t1269
+            - live[683] * live[687] * t1268);
+    let t1272 = live[653]
+        * (t1261 - live[658] * t1271 - live[665] * t1270 - live[673] * t1269
+            - live[682] * live[687] * t1268);
+    let t1273 = live[647]
+        * (t1259 + live[651] * t1272 - live[657] * t1271 - live[664] * t1270
+            - live[672] * t1269 - live[681] * live[687] * t1268);
+    let t1274 = 0.25
+        * (live[146] * live[241] + live[726] - 2.0 * live[52] * live[239] - live[242]);
+    let t1275 = live[44] * live[724] - qd[10] * live[46] - live[43] * live[721];
+    let t1276 = t1275 - live[48] * live[46];
+    let t1277 = 0.25
+        * (live[146] * live[239] + 2.0 * live[52] * live[241] - live[722] - live[240]);
+    let t1278 = live[17] * t1274 + live[20] * t1277 + 0.25 * live[285] * t1276;
+    let t1279 = live[22] * t1274 + live[25] * t1277 + 0.25 * live[295] * t1276;
+    let t1280 = 0.25 * d.k2 * (live[44] * live[740] - live[43] * live[741])
+        + live[45] * live[423] - live[46] * live[255];
+    let t1281 = d.k11 * t1275 - live[46] * live[256];
+    let t1282 = live[743] + live[44] * live[497] + live[43] * t1281;
+    let t1283 = -t1280 - p.l * t1277;
+    let t1284 = -0.005 * d.k2 * live[287] * t1282 - live[633] * t1280 - t1283;
+    let t1285 = 0.25 * d.k13 * t1276 + live[44] * t1281 - live[737]
+        - live[43] * live[497];
+    let t1286 = live[287] * (live[289] * t1282 - 0.005 * live[333] * live[634] * t1284)
+        - t1285;
+    let t1287 = live[28] * t1283 - live[27] * t1282 - live[29] * t1285 - p.l * t1279;
+    let t1288 = t1287 + live[287] * live[316] * t1282 - live[638] * t1280
+        - live[634] * live[640] * t1284 - live[636] * live[642] * t1286;
+    let t1289 = live[2] * t1279 + live[269] * live[287] * t1282 - live[3] * t1278
+        - live[632] * t1280 - live[634] * live[635] * t1284
+        - live[636] * live[637] * t1286 - live[645] * live[646] * t1288;
+    let t1290 = live[2] * t1278 + live[3] * t1279;
+    let t1291 = live[276] * live[287] * t1282 + live[647] * live[651] * t1289
+        - live[652] * t1280 - live[634] * live[648] * t1284
+        - live[636] * live[649] * t1286 - live[645] * live[650] * t1288 - t1290;
+    let t1292 = live[29] * t1277 + live[27] * t1274 - 0.25 * live[302] * t1276;
+    let t1293 = live[281] * live[287] * t1282 + live[645] * live[656] * t1288
+        - live[659] * t1280 - live[634] * live[654] * t1284
+        - live[636] * live[655] * t1286 - live[647] * live[657] * t1289
+        - live[653] * live[658] * t1291 - t1292;
+    let t1294 = live[17] * t1282 + live[18] * t1283 + live[20] * t1285;
+    let t1295 = live[22] * t1282 + live[23] * t1283 + live[25] * t1285 - p.l * t1292;
+    let t1296 = live[2] * t1295 + live[287] * live[309] * t1282 - live[3] * t1294
+        - live[667] * t1280 - live[634] * live[661] * t1284
+        - live[636] * live[662] * t1286 - live[645] * live[663] * t1288
+        - live[647] * live[664] * t1289 - live[653] * live[665] * t1291
+        - live[660] * live[666] * t1293;
+    let t1297 = 0.2 * t1292 + live[287] * live[314] * t1282 - live[2] * t1294
+        - live[3] * t1295 - live[676] * t1280 - live[634] * live[669] * t1284
+        - live[636] * live[670] * t1286 - live[645] * live[671] * t1288
+        - live[647] * live[672] * t1289 - live[653] * live[673] * t1291
+        - live[660] * live[674] * t1293 - live[668] * live[675] * t1296;
+    let t1298 = t1287 + live[287] * live[317] * t1282 - live[686] * t1280
+        - live[634] * live[678] * t1284 - live[636] * live[679] * t1286
+        - live[645] * live[680] * t1288 - live[647] * live[681] * t1289
+        - live[653] * live[682] * t1291 - live[660] * live[683] * t1293
+        - live[668] * live[684] * t1296 - live[677] * live[685] * t1297 - 0.2 * t1290;
+    let t1299 = live[677] * (t1297 - live[685] * live[687] * t1298);
+    let t1300 = live[668] * (t1296 - live[675] * t1299 - live[684] * live[687] * t1298);
+    let t1301 = live[660]
+        * (t1293 - live[666] * t1300 - live[674] * t1299
+            - live[683] * live[687] * t1298);
+    let t1302 = live[653]
+        * (t1291 - live[658] * t1301 - live[665] * t1300 - live[673] * t1299
+            - live[682] * live[687] * t1298);
+    let t1303 = live[647]
+        * (t1289 + live[651] * t1302 - live[657] * t1301 - live[664] * t1300
+            - live[672] * t1299 - live[681] * live[687] * t1298);
+    let t1304 = live[645]
+        * (live[692] + live[656] * live[698] - live[646] * live[700]
+            - live[650] * live[699] - live[663] * live[697] - live[671] * live[696]
+            - live[680] * live[687] * live[695]);
+    let t1305 = live[645]
+        * (live[704] + live[656] * live[708] - live[646] * live[710]
+            - live[650] * live[709] - live[663] * live[707] - live[671] * live[706]
+            - live[680] * live[687] * live[705]);
+    let t1306 = live[645]
+        * (live[714] + live[656] * live[718] - live[646] * live[720]
+            - live[650] * live[719] - live[663] * live[717] - live[671] * live[716]
+            - live[680] * live[687] * live[715]);
+    let t1307 = live[645]
+        * (live[732] + live[656] * live[748] - live[646] * live[750]
+            - live[650] * live[749] - live[663] * live[747] - live[671] * live[746]
+            - live[680] * live[687] * live[745]);
+    let t1308 = live[645]
+        * (live[763] + live[656] * t1189 - live[646] * t1191 - live[650] * t1190
+            - live[663] * t1188 - live[671] * t1187 - live[680] * live[687] * t1186);
+    let t1309 = live[645]
+        * (t1217 + live[656] * t1230 - live[646] * t1232 - live[650] * t1231
+            - live[663] * t1229 - live[671] * t1228 - live[680] * live[687] * t1227);
+    let t1310 = live[645]
+        * (t1258 + live[656] * t1271 - live[646] * t1273 - live[650] * t1272
+            - live[663] * t1270 - live[671] * t1269 - live[680] * live[687] * t1268);
+    let t1311 = live[645]
+        * (t1288 + live[656] * t1301 - live[646] * t1303 - live[650] * t1302
+            - live[663] * t1300 - live[671] * t1299 - live[680] * live[687] * t1298);
+    let t1312 = live[636]
+        * (live[691] - live[642] * t1304 - live[637] * live[700] - live[649] * live[699]
+            - live[655] * live[698] - live[662] * live[697] - live[670] * live[696]
+            - live[679] * live[687] * live[695]);
+    let t1313 = live[634]
+        * (live[690] - live[640] * t1304 - live[635] * live[700] - live[648] * live[699]
+            - live[654] * live[698] - live[661] * live[697] - live[669] * live[696]
+            - live[678] * live[687] * live[695] - 0.005 * live[287] * live[333] * t1312);
+    let t1314 = live[636]
+        * (live[703] - live[642] * t1305 - live[637] * live[710] - live[649] * live[709]
+            - live[655] * live[708] - live[662] * live[707] - live[670] * live[706]
+            - live[679] * live[687] * live[705]);
+    let t1315 = live[634]
+        * (live[702] - live[640] * t1305 - live[635] * live[710] - live[648] * live[709]
+            - live[654] * live[708] - live[661] * live[707] - live[669] * live[706]
+            - live[678] * live[687] * live[705] - 0.005 * live[287] * live[333] * t1314);
+    let t1316 = live[636]
+        * (live[713] - live[642] * t1306 - live[637] * live[720] - live[649] * live[719]
+            - live[655] * live[718] - live[662] * live[717] - live[670] * live[716]
+            - live[679] * live[687] * live[715]);
+    let t1317 = live[634]
+        * (live[712] - live[640] * t1306 - live[635] * live[720] - live[648] * live[719]
+            - live[654] * live[718] - live[661] * live[717] - live[669] * live[716]
+            - live[678] * live[687] * live[715] - 0.005 * live[287] * live[333] * t1316);
+    let t1318 = live[636]
+        * (live[731] - live[642] * t1307 - live[637] * live[750] - live[649] * live[749]
+            - live[655] * live[748] - live[662] * live[747] - live[670] * live[746]
+            - live[679] * live[687] * live[745]);
+    let t1319 = live[634]
+        * (live[730] - live[640] * t1307 - live[635] * live[750] - live[648] * live[749]
+            - live[654] * live[748] - live[661] * live[747] - live[669] * live[746]
+            - live[678] * live[687] * live[745] - 0.005 * live[287] * live[333] * t1318);
+    let t1320 = live[636]
+        * (live[761] - live[642] * t1308 - live[637] * t1191 - live[649] * t1190
+            - live[655] * t1189 - live[662] * t1188 - live[670] * t1187
+            - live[679] * live[687] * t1186);
+    let t1321 = live[634]
+        * (live[759] - live[640] * t1308 - live[635] * t1191 - live[648] * t1190
+            - live[654] * t1189 - live[661] * t1188 - live[669] * t1187
+            - live[678] * live[687] * t1186 - 0.005 * live[287] * live[333] * t1320);
+    let t1322 = live[636]
+        * (t1215 - live[642] * t1309 - live[637] * t1232 - live[649] * t1231
+            - live[655] * t1230 - live[662] * t1229 - live[670] * t1228
+            - live[679] * live[687] * t1227);
+    let t1323 = live[634]
+        * (t1213 - live[640] * t1309 - live[635] * t1232 - live[648] * t1231
+            - live[654] * t1230 - live[661] * t1229 - live[669] * t1228
+            - live[678] * live[687] * t1227 - 0.005 * live[287] * live[333] * t1322);
+    let t1324 = live[636]
+        * (t1256 - live[642] * t1310 - live[637] * t1273 - live[649] * t1272
+            - live[655] * t1271 - live[662] * t1270 - live[670] * t1269
+            - live[679] * live[687] * t1268);
+    let t1325 = live[634]
+        * (t1254 - live[640] * t1310 - live[635] * t1273 - live[648] * t1272
+            - live[654] * t1271 - live[661] * t1270 - live[669] * t1269
+            - live[678] * live[687] * t1268 - 0.005 * live[287] * live[333] * t1324);
+    let t1326 = live[636]
+        * (t1286 - live[642] * t1311 - live[637] * t1303 - live[649] * t1302
+            - live[655] * t1301 - live[662] * t1300 - live[670] * t1299
+            - live[679] * live[687] * t1298);
+    live[764] = t1280;
+    live[765] = t1282;
+    live[766] = t1284;
+    live[767] = t1298;
+    live[768] = t1299;
+    live[769] = t1300;
+    live[770] = t1301;
+    live[771] = t1302;
+    live[772] = t1303;
+    live[773] = t1311;
+    live[774] = t1326;
+    out.0[0][7] = t1191;
+    out.0[0][8] = t1232;
+    out.0[0][9] = t1273;
+    out.0[0][10] = t1303;
+    out.0[1][7] = t1190;
+    out.0[1][8] = t1231;
+    out.0[1][9] = t1272;
+    out.0[1][10] = t1302;
+    out.0[2][7] = t1189;
+    out.0[2][8] = t1230;
+    out.0[2][9] = t1271;
+    out.0[2][10] = t1301;
+    out.0[3][7] = t1188;
+    out.0[3][8] = t1229;
+    out.0[3][9] = t1270;
+    out.0[3][10] = t1300;
+    out.0[4][7] = t1187;
+    out.0[4][8] = t1228;
+    out.0[4][9] = t1269;
+    out.0[4][10] = t1299;
+    out.0[5][7] = live[687] * t1186;
+    out.0[5][8] = live[687] * t1227;
+    out.0[5][9] = live[687] * t1268;
+    out.0[5][10] = live[687] * t1298;
+    out.0[6][3] = t1304;
+    out.0[6][4] = t1305;
+    out.0[6][5] = t1306;
+    out.0[6][6] = t1307;
+    out.0[6][7] = t1308;
+    out.0[6][8] = t1309;
+    out.0[6][9] = t1310;
+    out.0[6][10] = t1311;
+    out.0[7][3] = live[287]
+        * (0.005 * d.k2 * t1313 - live[461] - live[289] * t1312 - live[316] * t1304
+            - live[269] * live[700] - live[276] * live[699] - live[281] * live[698]
+            - live[309] * live[697] - live[314] * live[696]
+            - live[317] * live[687] * live[695]);
+    out.0[7][4] = live[287]
+        * (0.005 * d.k2 * t1315 - live[466] - live[289] * t1314 - live[316] * t1305
+            - live[269] * live[710] - live[276] * live[709] - live[281] * live[708]
+            - live[309] * live[707] - live[314] * live[706]
+            - live[317] * live[687] * live[705]);
+    out.0[7][5] = live[287]
+        * (0.005 * d.k2 * t1317 - live[471] - live[289] * t1316 - live[316] * t1306
+            - live[269] * live[720] - live[276] * live[719] - live[281] * live[718]
+            - live[309] * live[717] - live[314] * live[716]
+            - live[317] * live[687] * live[715]);
+    out.0[7][6] = live[287]
+        * (0.005 * d.k2 * t1319 - live[729] - live[289] * t1318 - live[316] * t1307
+            - live[269] * live[750] - live[276] * live[749] - live[281] * live[748]
+            - live[309] * live[747] - live[314] * live[746]
+            - live[317] * live[687] * live[745]);
+    out.0[7][7] = live[287]
+        * (0.005 * d.k2 * t1321 - live[757] - live[289] * t1320 - live[316] * t1308
+            - live[269] * t1191 - live[276] * t1190 - live[281] * t1189
+            - live[309] * t1188 - live[314] * t1187 - live[317] * live[687] * t1186);
+    out.0[7][8] = live[287]
+        * (0.005 * d.k2 * t1323 - t1211 - live[289] * t1322 - live[316] * t1309
+            - live[269] * t1232 - live[276] * t1231 - live[281] * t1230
+            - live[309] * t1229 - live[314] * t1228 - live[317] * live[687] * t1227);
+    out.0[7][9] = live[287]
+        * (0.005 * d.k2 * t1325 - t1252 - live[289] * t1324 - live[316] * t1310
+            - live[269] * t1273 - live[276] * t1272 - live[281] * t1271
+            - live[309] * t1270 - live[314] * t1269 - live[317] * live[687] * t1268);
+    out.0[8][3] = t1313;
+    out.0[8][4] = t1315;
+    out.0[8][5] = t1317;
+    out.0[8][6] = t1319;
+    out.0[8][7] = t1321;
+    out.0[8][8] = t1323;
+    out.0[8][9] = t1325;
+    out.0[9][3] = t1312;
+    out.0[9][4] = t1314;
+    out.0[9][5] = t1316;
+    out.0[9][6] = t1318;
+    out.0[9][7] = t1320;
+    out.0[9][8] = t1322;
+    out.0[9][9] = t1324;
+    out.0[9][10] = t1326;
+    out.0[10][3] = 0.25 * live[689] - live[633] * t1313 - live[638] * t1304
+        - live[632] * live[700] - live[652] * live[699] - live[659] * live[698]
+        - live[667] * live[697] - live[676] * live[696]
+        - live[686] * live[687] * live[695];
+    out.0[10][4] = 0.25 * live[701] - live[633] * t1315 - live[638] * t1305
+        - live[632] * live[710] - live[652] * live[709] - live[659] * live[708]
+        - live[667] * live[707] - live[676] * live[706]
+        - live[686] * live[687] * live[705];
+    out.0[10][5] = 0.25 * live[711] - live[633] * t1317 - live[638] * t1306
+        - live[632] * live[720] - live[652] * live[719] - live[659] * live[718]
+        - live[667] * live[717] - live[676] * live[716]
+        - live[686] * live[687] * live[715];
+    out.0[10][6] = d.k40 * live[728] - live[633] * t1319 - live[638] * t1307
+        - live[632] * live[750] - live[652] * live[749] - live[659] * live[748]
+        - live[667] * live[747] - live[676] * live[746]
+        - live[686] * live[687] * live[745];
+    out.0[10][7] = d.k40 * live[756] - live[633] * t1321 - live[638] * t1308
+        - live[632] * t1191 - live[652] * t1190 - live[659] * t1189 - live[667] * t1188
+        - live[676] * t1187 - live[686] * live[687] * t1186;
+    out.0[10][8] = d.k40 * t1209 - live[633] * t1323 - live[638] * t1309
+        - live[632] * t1232 - live[652] * t1231 - live[659] * t1230 - live[667] * t1229
+        - live[676] * t1228 - live[686] * live[687] * t1227;
+    out.0[10][9] = d.k40 * t1249 - live[633] * t1325 - live[638] * t1310
+        - live[632] * t1273 - live[652] * t1272 - live[659] * t1271 - live[667] * t1270
+        - live[676] * t1269 - live[686] * live[687] * t1268;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part9_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part9_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t1327 = live[634]
+        * (live[766] - live[640] * live[773] - live[635] * live[772]
+            - live[648] * live[771] - live[654] * live[770] - live[661] * live[769]
+            - live[669] * live[768] - live[678] * live[687] * live[767]
+            - 0.005 * live[287] * live[333] * live[774]);
+    let t1328 = live[152] * d.k39;
+    let t1329 = -0.005 * d.k2 * live[287] * live[562] - live[563]
+        - 0.25 * live[152] * live[688];
+    let t1330 = live[287]
+        * (live[289] * live[562] - 0.005 * live[333] * live[634] * t1329) - live[564];
+    let t1331 = live[28] * live[563] - 2.0 * live[148] * d.k2 - live[27] * live[562]
+        - live[29] * live[564];
+    let t1332 = t1331 + live[287] * live[316] * live[562] - 0.25 * live[318] * t1328
+        - live[634] * live[640] * t1329 - live[636] * live[642] * t1330;
+    let t1333 = live[269] * live[287] * live[562] - 0.25 * live[274] * t1328
+        - live[634] * live[635] * t1329 - live[636] * live[637] * t1330
+        - live[645] * live[646] * t1332;
+    let t1334 = live[276] * live[287] * live[562] + live[647] * live[651] * t1333
+        - 0.25 * live[279] * t1328 - live[498] - live[634] * live[648] * t1329
+        - live[636] * live[649] * t1330 - live[645] * live[650] * t1332;
+    let t1335 = live[499] + live[281] * live[287] * live[562]
+        + live[645] * live[656] * t1332 - live[634] * live[654] * t1329
+        - live[636] * live[655] * t1330 - live[647] * live[657] * t1333
+        - live[653] * live[658] * t1334 - 0.25 * live[284] * t1328;
+    let t1336 = live[2] * live[566] + live[287] * live[309] * live[562]
+        - live[3] * live[565] - live[634] * live[661] * t1329
+        - live[636] * live[662] * t1330 - live[645] * live[663] * t1332
+        - live[647] * live[664] * t1333 - live[653] * live[665] * t1334
+        - live[660] * live[666] * t1335 - 0.25 * live[313] * t1328;
+    let t1337 = live[287] * live[314] * live[562] - 0.25 * live[315] * t1328 - live[418]
+        - live[2] * live[565] - live[3] * live[566] - live[634] * live[669] * t1329
+        - live[636] * live[670] * t1330 - live[645] * live[671] * t1332
+        - live[647] * live[672] * t1333 - live[653] * live[673] * t1334
+        - live[660] * live[674] * t1335 - live[668] * live[675] * t1336;
+    let t1338 = t1331 + live[287] * live[317] * live[562] - live[419]
+        - live[634] * live[678] * t1329 - live[636] * live[679] * t1330
+        - live[645] * live[680] * t1332 - live[647] * live[681] * t1333
+        - live[653] * live[682] * t1334 - live[660] * live[683] * t1335
+        - live[668] * live[684] * t1336 - live[677] * live[685] * t1337
+        - 0.25 * live[319] * t1328;
+    let t1339 = live[677] * (t1337 - live[685] * live[687] * t1338);
+    let t1340 = live[668] * (t1336 - live[675] * t1339 - live[684] * live[687] * t1338);
+    let t1341 = live[660]
+        * (t1335 - live[666] * t1340 - live[674] * t1339
+            - live[683] * live[687] * t1338);
+    let t1342 = live[653]
+        * (t1334 - live[658] * t1341 - live[665] * t1340 - live[673] * t1339
+            - live[682] * live[687] * t1338);
+    let t1343 = live[647]
+        * (t1333 + live[651] * t1342 - live[657] * t1341 - live[664] * t1340
+            - live[672] * t1339 - live[681] * live[687] * t1338);
+    let t1344 = live[156] * d.k39;
+    let t1345 = -0.005 * d.k2 * live[287] * live[567] - live[568]
+        - 0.25 * live[156] * live[688];
+    let t1346 = live[287]
+        * (live[289] * live[567] - 0.005 * live[333] * live[634] * t1345) - live[569];
+    let t1347 = live[28] * live[568] - 2.0 * live[147] * d.k2 - live[27] * live[567]
+        - live[29] * live[569];
+    let t1348 = t1347 + live[287] * live[316] * live[567] - 0.25 * live[318] * t1344
+        - live[634] * live[640] * t1345 - live[636] * live[642] * t1346;
+    let t1349 = live[498] + live[269] * live[287] * live[567]
+        - live[634] * live[635] * t1345 - live[636] * live[637] * t1346
+        - live[645] * live[646] * t1348 - 0.25 * live[274] * t1344;
+    let t1350 = live[276] * live[287] * live[567] + live[647] * live[651] * t1349
+        - 0.25 * live[279] * t1344 - live[634] * live[648] * t1345
+        - live[636] * live[649] * t1346 - live[645] * live[650] * t1348;
+    let t1351 = live[281] * live[287] * live[567] + live[645] * live[656] * t1348
+        - 0.25 * live[284] * t1344 - live[549] - live[634] * live[654] * t1345
+        - live[636] * live[655] * t1346 - live[647] * live[657] * t1349
+        - live[653] * live[658] * t1350;
+    let t1352 = live[2] * live[571] + live[287] * live[309] * live[567]
+        - live[3] * live[570] - live[634] * live[661] * t1345
+        - live[636] * live[662] * t1346 - live[645] * live[663] * t1348
+        - live[647] * live[664] * t1349 - live[653] * live[665] * t1350
+        - live[660] * live[666] * t1351 - 0.25 * live[313] * t1344;
+    let t1353 = live[550] + live[287] * live[314] * live[567] - live[2] * live[570]
+        - live[3] * live[571] - live[634] * live[669] * t1345
+        - live[636] * live[670] * t1346 - live[645] * live[671] * t1348
+        - live[647] * live[672] * t1349 - live[653] * live[673] * t1350
+        - live[660] * live[674] * t1351 - live[668] * live[675] * t1352
+        - 0.25 * live[315] * t1344;
+    let t1354 = t1347 + live[287] * live[317] * live[567] - live[634] * live[678] * t1345
+        - live[636] * live[679] * t1346 - live[645] * live[680] * t1348
+        - live[647] * live[681] * t1349 - live[653] * live[682] * t1350
+        - live[660] * live[683] * t1351 - live[668] * live[684] * t1352
+        - live[677] * live[685] * t1353 - 0.25 * live[319] * t1344;
+    let t1355 = live[677] * (t1353 - live[685] * live[687] * t1354);
+    let t1356 = live[668] * (t1352 - live[675] * t1355 - live[684] * live[687] * t1354);
+    let t1357 = live[660]
+        * (t1351 - live[666] * t1356 - live[674] * t1355
+            - live[683] * live[687] * t1354);
+    let t1358 = live[653]
+        * (t1350 - live[658] * t1357 - live[665] * t1356 - live[673] * t1355
+            - live[682] * live[687] * t1354);
+    let t1359 = live[647]
+        * (t1349 + live[651] * t1358 - live[657] * t1357 - live[664] * t1356
+            - live[672] * t1355 - live[681] * live[687] * t1354);
+    let t1360 = live[89] * d.k39;
+    let t1361 = -0.005 * d.k2 * live[287] * live[572] - live[573]
+        - 0.25 * live[89] * live[688];
+    let t1362 = live[287]
+        * (live[289] * live[572] - 0.005 * live[333] * live[634] * t1361) - live[574];
+    let t1363 = live[28] * live[573] + 2.0 * live[5] * d.k2 - live[27] * live[572]
+        - live[29] * live[574];
+    let t1364 = t1363 + live[287] * live[316] * live[572] - 0.25 * live[318] * t1360
+        - live[634] * live[640] * t1361 - live[636] * live[642] * t1362;
+    let t1365 = live[269] * live[287] * live[572] - 0.25 * live[274] * t1360 - live[499]
+        - live[634] * live[635] * t1361 - live[636] * live[637] * t1362
+        - live[645] * live[646] * t1364;
+    let t1366 = live[549] + live[276] * live[287] * live[572]
+        + live[647] * live[651] * t1365 - live[634] * live[648] * t1361
+        - live[636] * live[649] * t1362 - live[645] * live[650] * t1364
+        - 0.25 * live[279] * t1360;
+    let t1367 = live[281] * live[287] * live[572] + live[645] * live[656] * t1364
+        - 0.25 * live[284] * t1360 - live[634] * live[654] * t1361
+        - live[636] * live[655] * t1362 - live[647] * live[657] * t1365
+        - live[653] * live[658] * t1366;
+    let t1368 = live[2] * live[576] + live[287] * live[309] * live[572]
+        - live[3] * live[575] - live[634] * live[661] * t1361
+        - live[636] * live[662] * t1362 - live[645] * live[663] * t1364
+        - live[647] * live[664] * t1365 - live[653] * live[665] * t1366
+        - live[660] * live[666] * t1367 - 0.25 * live[313] * t1360;
+    let t1369 = live[287] * live[314] * live[572] - 0.25 * live[315] * t1360
+        - live[2] * live[575] - live[3] * live[576] - live[634] * live[669] * t1361
+        - live[636] * live[670] * t1362 - live[645] * live[671] * t1364
+        - live[647] * live[672] * t1365 - live[653] * live[673] * t1366
+        - live[660] * live[674] * t1367 - live[668] * live[675] * t1368;
+    let t1370 = live[550] + t1363 + live[287] * live[317] * live[572]
+        - live[634] * live[678] * t1361 - live[636] * live[679] * t1362
+        - live[645] * live[680] * t1364 - live[647] * live[681] * t1365
+        - live[653] * live[682] * t1366 - live[660] * live[683] * t1367
+        - live[668] * live[684] * t1368 - live[677] * live[685] * t1369
+        - 0.25 * live[319] * t1360;
+    let t1371 = live[677] * (t1369 - live[685] * live[687] * t1370);
+    let t1372 = live[668] * (t1368 - live[675] * t1371 - live[684] * live[687] * t1370);
+    let t1373 = live[660]
+        * (t1367 - live[666] * t1372 - live[674] * t1371
+            - live[683] * live[687] * t1370);
+    let t1374 = live[653]
+        * (t1366 - live[658] * t1373 - live[665] * t1372 - live[673] * t1371
+            - live[682] * live[687] * t1370);
+    let t1375 = live[647]
+        * (t1365 + live[651] * t1374 - live[657] * t1373 - live[664] * t1372
+            - live[672] * t1371 - live[681] * live[687] * t1370);
+    let t1376 = -0.005 * d.k2 * live[287] * live[577] - live[579]
+        - live[578] * live[633];
+    let t1377 = live[287]
+        * (live[289] * live[577] - 0.005 * live[333] * live[634] * t1376) - live[580];
+    let t1378 = live[3] * live[484] + live[28] * live[579] - 2.0 * live[172] * d.k2
+        - live[2] * live[264] - p.l * live[505] - live[27] * live[577]
+        - live[29] * live[580];
+    let t1379 = t1378 + live[287] * live[316] * live[577] - live[578] * live[638]
+        - live[634] * live[640] * t1376 - live[636] * live[642] * t1377;
+    let t1380 = live[2] * live[506] + live[269] * live[287] * live[577]
+        - live[3] * live[504] - live[578] * live[632] - live[634] * live[635] * t1376
+        - live[636] * live[637] * t1377 - live[645] * live[646] * t1379;
+    let t1381 = live[507] + live[276] * live[287] * live[577]
+        + live[647] * live[651] * t1380 - live[418] - live[629] - live[578] * live[652]
+        - live[634] * live[648] * t1376 - live[636] * live[649] * t1377
+        - live[645] * live[650] * t1379;
+    let t1382 = live[281] * live[287] * live[577] + live[645] * live[656] * t1379
+        - live[419] - live[515] - live[625] - live[578] * live[659]
+        - live[634] * live[654] * t1376 - live[636] * live[655] * t1377
+        - live[647] * live[657] * t1380 - live[653] * live[658] * t1381;
+    let t1383 = 0.005 * qd[5] + live[2] * live[582] + live[287] * live[309] * live[577]
+        - live[3] * live[581] - live[578] * live[667] - live[634] * live[661] * t1376
+        - live[636] * live[662] * t1377 - live[645] * live[663] * t1379
+        - live[647] * live[664] * t1380 - live[653] * live[665] * t1381
+        - live[660] * live[666] * t1382;
+    let t1384 = live[244] + qd[1] * d.k1 + 0.2 * live[625]
+        + live[287] * live[314] * live[577] - qd[5] * d.k3 - live[2] * live[581]
+        - live[3] * live[582] - live[578] * live[676] - live[634] * live[669] * t1376
+        - live[636] * live[670] * t1377 - live[645] * live[671] * t1379
+        - live[647] * live[672] * t1380 - live[653] * live[673] * t1381
+        - live[660] * live[674] * t1382 - live[668] * live[675] * t1383;
+    let t1385 = qd[4] * d.k3 + qd[2] * d.k1 + t1378 + live[287] * live[317] * live[577]
+        - 0.01 * qd[3] - 0.002 * qd[5] - live[245] - live[578] * live[686]
+        - live[634] * live[678] * t1376 - live[636] * live[679] * t1377
+        - live[645] * live[680] * t1379 - live[647] * live[681] * t1380
+        - live[653] * live[682] * t1381 - live[660] * live[683] * t1382
+        - live[668] * live[684] * t1383 - live[677] * live[685] * t1384
+        - 0.2 * live[629];
+    let t1386 = live[677] * (t1384 - live[685] * live[687] * t1385);
+    let t1387 = live[668] * (t1383 - live[675] * t1386 - live[684] * live[687] * t1385);
+    let t1388 = live[660]
+        * (t1382 - live[666] * t1387 - live[674] * t1386
+            - live[683] * live[687] * t1385);
+    let t1389 = live[653]
+        * (t1381 - live[658] * t1388 - live[665] * t1387 - live[673] * t1386
+            - live[682] * live[687] * t1385);
+    let t1390 = live[647]
+        * (t1380 + live[651] * t1389 - live[657] * t1388 - live[664] * t1387
+            - live[672] * t1386 - live[681] * live[687] * t1385);
+    let t1391 = -0.005 * d.k2 * live[287] * live[583] - live[585]
+        - live[584] * live[633];
+    let t1392 = live[287]
+        * (live[289] * live[583] - 0.005 * live[333] * live[634] * t1391) - live[586];
+    let t1393 = live[2] * live[484] + live[3] * live[264] + live[28] * live[585]
+        - 2.0 * live[191] * d.k2 - p.l * live[513] - live[27] * live[583]
+        - live[29] * live[586];
+    let t1394 = t1393 + live[287] * live[316] * live[583] - live[584] * live[638]
+        - live[634] * live[640] * t1391 - live[636] * live[642] * t1392;
+    let t1395 = 2.0 * live[418] + live[2] * live[514] + live[269] * live[287] * live[583]
+        - live[507] - live[3] * live[512] - live[584] * live[632]
+        - live[634] * live[635] * t1391 - live[636] * live[637] * t1392
+        - live[645] * live[646] * t1394;
+    let t1396 = live[276] * live[287] * live[583] + live[647] * live[651] * t1395
+        - live[550] - live[630] - live[584] * live[652] - live[634] * live[648] * t1391
+        - live[636] * live[649] * t1392 - live[645] * live[650] * t1394;
+    let t1397 = live[551] + live[281] * live[287] * live[583]
+        + live[645] * live[656] * t1394 - live[627] - live[584] * live[659]
+        - live[634] * live[654] * t1391 - live[636] * live[655] * t1392
+        - live[647] * live[657] * t1395 - live[653] * live[658] * t1396;
+    let t1398 = qd[5] * d.k5 + live[2] * live[588] + live[287] * live[309] * live[583]
+        - 0.004 * qd[4] - live[243] - live[3] * live[587] - live[584] * live[667]
+        - live[634] * live[661] * t1391 - live[636] * live[662] * t1392
+        - live[645] * live[663] * t1394 - live[647] * live[664] * t1395
+        - live[653] * live[665] * t1396 - live[660] * live[666] * t1397;
+    let t1399 = 0.002 * qd[3] + 0.2 * live[627] + live[287] * live[314] * live[583]
+        - 0.005 * qd[5] - live[626] - live[2] * live[587] - live[3] * live[588]
+        - live[584] * live[676] - live[634] * live[669] * t1391
+        - live[636] * live[670] * t1392 - live[645] * live[671] * t1394
+        - live[647] * live[672] * t1395 - live[653] * live[673] * t1396
+        - live[660] * live[674] * t1397 - live[668] * live[675] * t1398;
+    let t1400 = 0.01 * qd[4] + live[265] + t1393 + live[287] * live[317] * live[583]
+        - qd[3] * d.k5 - live[584] * live[686] - live[634] * live[678] * t1391
+        - live[636] * live[679] * t1392 - live[645] * live[680] * t1394
+        - live[647] * live[681] * t1395 - live[653] * live[682] * t1396
+        - live[660] * live[683] * t1397 - live[668] * live[684] * t1398
+        - live[677] * live[685] * t1399 - 0.2 * live[630];
+    let t1401 = live[677] * (t1399 - live[685] * live[687] * t1400);
+    let t1402 = live[668] * (t1398 - live[675] * t1401 - live[684] * live[687] * t1400);
+    let t1403 = live[660]
+        * (t1397 - live[666] * t1402 - live[674] * t1401
+            - live[683] * live[687] * t1400);
+    let t1404 = live[653]
+        * (t1396 - live[658] * t1403 - live[665] * t1402 - live[673] * t1401
+            - live[682] * live[687] * t1400);
+    let t1405 = live[647]
+        * (t1395 + live[651] * t1404 - live[657] * t1403 - live[664] * t1402
+            - live[672] * t1401 - live[681] * live[687] * t1400);
+    let t1406 = live[590] + live[591];
+    let t1407 = -0.005 * d.k2 * live[287] * live[589] - live[592] - live[633] * t1406;
+    let t1408 = live[287]
+        * (live[289] * live[589] - 0.005 * live[333] * live[634] * t1407) - live[593];
+    let t1409 = live[28] * live[592] - 2.0 * live[208] * d.k2 - live[29] * live[593]
+        - live[27] * live[589] - p.l * live[521];
+    let t1410 = t1409 + live[287] * live[316] * live[589] - live[638] * t1406
+        - live[634] * live[640] * t1407 - live[636] * live[642] * t1408;
+    let t1411 = 2.0 * live[419] + live[515] + live[2] * live[521]
+        + live[269] * live[287] * live[589] - live[3] * live[520] - live[632] * t1406
+        - live[634] * live[635] * t1407 - live[636] * live[637] * t1408
+        - live[645] * live[646] * t1410;
+    let t1412 = live[276] * live[287] * live[589] + live[647] * live[651] * t1411
+        - live[551] - live[631] - live[652] * t1406 - live[634] * live[648] * t1407
+        - live[636] * live[649] * t1408 - live[645] * live[650] * t1410;
+    let t1413 = live[281] * live[287] * live[589] + live[645] * live[656] * t1410
+        - live[550] - live[628] - live[659] * t1406 - live[634] * live[654] * t1407
+        - live[636] * live[655] * t1408 - live[647] * live[657] * t1411
+        - live[653] * live[658] * t1412;
+    let t1414 = 0.004 * qd[5] + live[246] + live[2] * live[595]
+        + live[287] * live[309] * live[589] - qd[4] * d.k4 - live[3] * live[594]
+        - live[667] * t1406 - live[634] * live[661] * t1407
+        - live[636] * live[662] * t1408 - live[645] * live[663] * t1410
+        - live[647] * live[664] * t1411 - live[653] * live[665] * t1412
+        - live[660] * live[666] * t1413;
+    let t1415 = qd[3] * d.k4 + 0.2 * live[628] + live[287] * live[314] * live[589]
+        - live[266] - live[2] * live[594] - live[3] * live[595] - live[676] * t1406
+        - live[634] * live[669] * t1407 - live[636] * live[670] * t1408
+        - live[645] * live[671] * t1410 - live[647] * live[672] * t1411
+        - live[653] * live[673] * t1412 - live[660] * live[674] * t1413
+        - live[668] * live[675] * t1414;
+    let t1416 = t1409 + live[287] * live[317] * live[589] - 0.002 * qd[3] - live[626]
+        - live[686] * t1406 - live[634] * live[678] * t1407
+        - live[636] * live[679] * t1408 - live[645] * live[680] * t1410
+        - live[647] * live[681] * t1411 - live[653] * live[682] * t1412
+        - live[660] * live[683] * t1413 - live[668] * live[684] * t1414
+        - live[677] * live[685] * t1415 - 0.2 * live[631];
+    let t1417 = live[677] * (t1415 - live[685] * live[687] * t1416);
+    let t1418 = live[668] * (t1414 - live[675] * t1417 - live[684] * live[687] * t1416);
+    let t1419 = live[660]
+        * (t1413 - live[666] * t1418 - live[674] * t1417
+            - live[683] * live[687] * t1416);
+    let t1420 = live[653]
+        * (t1412 - live[658] * t1419 - live[665] * t1418 - live[673] * t1417
+            - live[682] * live[687] * t1416);
+    let t1421 = live[647]
+        * (t1411 + live[651] * t1420 - live[657] * t1419 - live[664] * t1418
+            - live[672] * t1417 - live[681] * live[687] * t1416);
+    let t1422 = live[590] + live[597];
+    let t1423 = -0.005 * d.k2 * live[287] * live[596] - live[598] - live[633] * t1422;
+    let t1424 = live[287]
+        * (live[289] * live[596] - 0.005 * live[333] * live[634] * t1423) - live[599];
+    let t1425 = live[28] * live[598] - live[27] * live[596] - live[29] * live[599]
+        - p.l * live[527];
+    let t1426 = t1425 + live[287] * live[316] * live[596] - live[638] * t1422
+        - live[634] * live[640] * t1423 - live[636] * live[642] * t1424;
+    let t1427 = live[2] * live[527] + live[269] * live[287] * live[596]
+        - live[3] * live[526] - live[632] * t1422 - live[634] * live[635] * t1423
+        - live[636] * live[637] * t1424 - live[645] * live[646] * t1426;
+    let t1428 = live[276] * live[287] * live[596] + live[647] * live[651] * t1427
+        - live[552] - live[652] * t1422 - live[634] * live[648] * t1423
+        - live[636] * live[649] * t1424 - live[645] * live[650] * t1426;
+    let t1429 = live[281] * live[287] * live[596] + live[645] * live[656] * t1426
+        - live[557] - live[659] * t1422 - live[634] * live[654] * t1423
+        - live[636] * live[655] * t1424 - live[647] * live[657] * t1427
+        - live[653] * live[658] * t1428;
+    let t1430 = live[2] * live[601] + live[287] * live[309] * live[596]
+        - live[3] * live[600] - live[667] * t1422 - live[634] * live[661] * t1423
+        - live[636] * live[662] * t1424 - live[645] * live[663] * t1426
+        - live[647] * live[664] * t1427 - live[653] * live[665] * t1428
+        - live[660] * live[666] * t1429;
+    let t1431 = 0.2 * live[557] + live[287] * live[314] * live[596] - live[2] * live[600]
+        - live[3] * live[601] - live[676] * t1422 - live[634] * live[669] * t1423
+        - live[636] * live[670] * t1424 - live[645] * live[671] * t1426
+        - live[647] * live[672] * t1427 - live[653] * live[673] * t1428
+        - live[660] * live[674] * t1429 - live[668] * live[675] * t1430;
+    let t1432 = t1425 + live[287] * live[317] * live[596] - 0.2 * live[552]
+        - live[686] * t1422 - live[634] * live[678] * t1423
+        - live[636] * live[679] * t1424 - live[645] * live[680] * t1426
+        - live[647] * live[681] * t1427 - live[653] * live[682] * t1428
+        - live[660] * live[683] * t1429 - live[668] * live[684] * t1430
+        - live[677] * live[685] * t1431;
+    let t1433 = live[677] * (t1431 - live[685] * live[687] * t1432);
+    let t1434 = live[668] * (t1430 - live[675] * t1433 - live[684] * live[687] * t1432);
+    let t1435 = live[660]
+        * (t1429 - live[666] * t1434 - live[674] * t1433
+            - live[683] * live[687] * t1432);
+    let t1436 = live[653]
+        * (t1428 - live[658] * t1435 - live[665] * t1434 - live[673] * t1433
+            - live[682] * live[687] * t1432);
+    let t1437 = live[647]
+        * (t1427 + live[651] * t1436 - live[657] * t1435 - live[664] * t1434
+            - live[672] * t1433 - live[681] * live[687] * t1432);
+    let t1438 = -0.005 * d.k2 * live[287] * live[602] - live[604]
+        - live[603] * live[633];
+    let t1439 = live[287]
+        * (live[289] * live[602] - 0.005 * live[333] * live[634] * t1438) - live[605];
+    let t1440 = live[28] * live[604] - live[27] * live[602] - live[29] * live[605]
+        - p.l * live[533];
+    let t1441 = t1440 + live[287] * live[316] * live[602] - live[603] * live[638]
+        - live[634] * live[640] * t1438 - live[636] * live[642] * t1439;
+    let t1442 = live[2] * live[533] + live[269] * live[287] * live[602]
+        - live[3] * live[532] - live[603] * live[632] - live[634] * live[635] * t1438
+        - live[636] * live[637] * t1439 - live[645] * live[646] * t1441;
+    let t1443 = live[276] * live[287] * live[602] + live[647] * live[651] * t1442
+        - live[553] - live[603] * live[652] - live[634] * live[648] * t1438
+        - live[636] * live[649] * t1439 - live[645] * live[650] * t1441;
+    let t1444 = live[281] * live[287] * live[602] + live[645] * live[656] * t1441
+        - live[558] - live[603] * live[659] - live[634] * live[654] * t1438
+        - live[636] * live[655] * t1439 - live[647] * live[657] * t1442
+        - live[653] * live[658] * t1443;
+    let t1445 = live[2] * live[607] + live[287] * live[309] * live[602]
+        - live[3] * live[606] - live[603] * live[667] - live[634] * live[661] * t1438
+        - live[636] * live[662] * t1439 - live[645] * live[663] * t1441
+        - live[647] * live[664] * t1442 - live[653] * live[665] * t1443
+        - live[660] * live[666] * t1444;
+    let t1446 = 0.2 * live[558] + live[287] * live[314] * live[602] - live[2] * live[606]
+        - live[3] * live[607] - live[603] * live[676] - live[634] * live[669] * t1438
+        - live[636] * live[670] * t1439 - live[645] * live[671] * t1441
+        - live[647] * live[672] * t1442 - live[653] * live[673] * t1443
+        - live[660] * live[674] * t1444 - live[668] * live[675] * t1445;
+    let t1447 = t1440 + live[287] * live[317] * live[602] - 0.2 * live[553]
+        - live[603] * live[686] - live[634] * live[678] * t1438
+        - live[636] * live[679] * t1439 - live[645] * live[680] * t1441
+        - live[647] * live[681] * t1442 - live[653] * live[682] * t1443
+        - live[660] * live[683] * t1444 - live[668] * live[684] * t1445
+        - live[677] * live[685] * t1446;
+    let t1448 = live[677] * (t1446 - live[685] * live[687] * t1447);
+    let t1449 = live[668] * (t1445 - live[675] * t1448 - live[684] * live[687] * t1447);
+    let t1450 = live[660]
+        * (t1444 - live[666] * t1449 - live[674] * t1448
+            - live[683] * live[687] * t1447);
+    let t1451 = live[653]
+        * (t1443 - live[658] * t1450 - live[665] * t1449 - live[673] * t1448
+            - live[682] * live[687] * t1447);
+    let t1452 = live[647]
+        * (t1442 + live[651] * t1451 - live[657] * t1450 - live[664] * t1449
+            - live[672] * t1448 - live[681] * live[687] * t1447);
+    let t1453 = live[609] * d.k43;
+    let t1454 = 0.5 * live[312] * t1453 - 0.005 * d.k2 * live[287] * live[608]
+        - live[611];
+    let t1455 = live[287]
+        * (live[289] * live[608] - 0.005 * live[333] * live[634] * t1454) - live[612];
+    let t1456 = live[28] * live[611] - live[27] * live[608] - live[29] * live[612]
+        - p.l * live[540];
+    let t1457 = 0.5 * live[318] * t1453 + t1456 + live[287] * live[316] * live[608]
+        - live[634] * live[640] * t1454 - live[636] * live[642] * t1455;
+    let t1458 = live[2] * live[540] + 0.5 * live[274] * t1453
+        + live[269] * live[287] * live[608] - live[3] * live[539]
+        - live[634] * live[635] * t1454 - live[636] * live[637] * t1455
+        - live[645] * live[646] * t1457;
+    let t1459 = 0.5 * live[279] * t1453 + live[276] * live[287] * live[608]
+        + live[647] * live[651] * t1458 - live[554] - live[634] * live[648] * t1454
+        - live[636] * live[649] * t1455 - live[645] * live[650] * t1457;
+    let t1460 = 0.5 * live[284] * t1453 + live[281] * live[287] * live[608]
+        + live[645] * live[656] * t1457 - live[559] - live[634] * live[654] * t1454
+        - live[636] * live[655] * t1455 - live[647] * live[657] * t1458
+        - live[653] * live[658] * t1459;
+    let t1461 = live[2] * live[614] + 0.5 * live[313] * t1453
+        + live[287] * live[309] * live[608] - live[3] * live[613]
+        - live[634] * live[661] * t1454 - live[636] * live[662] * t1455
+        - live[645] * live[663] * t1457 - live[647] * live[664] * t1458
+        - live[653] * live[665] * t1459 - live[660] * live[666] * t1460;
+    let t1462 = 0.2 * live[559] + 0.5 * live[315] * t1453
+        + live[287] * live[314] * live[608] - live[2] * live[613] - live[3] * live[614]
+        - live[634] * live[669] * t1454 - live[636] * live[670] * t1455
+        - live[645] * live[671] * t1457 - live[647] * live[672] * t1458
+        - live[653] * live[673] * t1459 - live[660] * live[674] * t1460
+        - live[668] * live[675] * t1461;
+    let t1463 = t1456 + 0.5 * live[319] * t1453 + live[287] * live[317] * live[608]
+        - 0.2 * live[554] - live[634] * live[678] * t1454 - live[636] * live[679] * t1455
+        - live[645] * live[680] * t1457 - live[647] * live[681] * t1458
+        - live[653] * live[682] * t1459 - live[660] * live[683] * t1460
+        - live[668] * live[684] * t1461 - live[677] * live[685] * t1462;
+    let t1464 = live[677] * (t1462 - live[685] * live[687] * t1463);
+    let t1465 = live[668] * (t1461 - live[675] * t1464 - live[684] * live[687] * t1463);
+    let t1466 = live[660]
+        * (t1460 - live[666] * t1465 - live[674] * t1464
+            - live[683] * live[687] * t1463);
+    let t1467 = live[653]
+        * (t1459 - live[658] * t1466 - live[665] * t1465 - live[673] * t1464
+            - live[682] * live[687] * t1463);
+    let t1468 = live[647]
+        * (t1458 + live[651] * t1467 - live[657] * t1466 - live[664] * t1465
+            - live[672] * t1464 - live[681] * live[687] * t1463);
+    let t1469 = -0.005 * d.k2 * live[287] * live[615] - live[617]
+        - live[616] * live[633];
+    let t1470 = live[287]
+        * (live[289] * live[615] - 0.005 * live[333] * live[634] * t1469) - live[618];
+    let t1471 = live[28] * live[617] - live[27] * live[615] - live[29] * live[618]
+        - p.l * live[546];
+    let t1472 = t1471 + live[287] * live[316] * live[615] - live[616] * live[638]
+        - live[634] * live[640] * t1469 - live[636] * live[642] * t1470;
+    let t1473 = live[2] * live[546] + live[269] * live[287] * live[615]
+        - live[3] * live[545] - live[616] * live[632] - live[634] * live[635] * t1469
+        - live[636] * live[637] * t1470 - live[645] * live[646] * t1472;
+    let t1474 = live[276] * live[287] * live[615] + live[647] * live[651] * t1473
+        - live[555] - live[616] * live[652] - live[634] * live[648] * t1469
+        - live[636] * live[649] * t1470 - live[645] * live[650] * t1472;
+    let t1475 = live[281] * live[287] * live[615] + live[645] * live[656] * t1472
+        - live[560] - live[616] * live[659] - live[634] * live[654] * t1469
+        - live[636] * live[655] * t1470 - live[647] * live[657] * t1473
+        - live[653] * live[658] * t1474;
+    let t1476 = live[2] * live[620] + live[287] * live[309] * live[615]
+        - live[3] * live[619] - live[616] * live[667] - live[634] * live[661] * t1469
+        - live[636] * live[662] * t1470 - live[645] * live[663] * t1472
+        - live[647] * live[664] * t1473 - live[653] * live[665] * t1474
+        - live[660] * live[666] * t1475;
+    live[775] = t1328;
+    live[776] = t1329;
+    live[777] = t1330;
+    live[778] = t1332;
+    live[779] = t1338;
+    live[780] = t1339;
+    live[781] = t1340;
+    live[782] = t1341;
+    live[783] = t1342;
+    live[784] = t1343;
+    live[785] = t1344;
+    live[786] = t1345;
+    live[787] = t1346;
+    live[788] = t1348;
+    live[789] = t1354;
+    live[790] = t1355;
+    live[791] = t1356;
+    live[792] = t1357;
+    live[793] = t1358;
+    live[794] = t1359;
+    live[795] = t1360;
+    live[796] = t1361;
+    live[797] = t1362;
+    live[798] = t1364;
+    live[799] = t1370;
+    live[800] = t1371;
+    live[801] = t1372;
+    live[802] = t1373;
+    live[803] = t1374;
+    live[804] = t1375;
+    live[805] = t1376;
+    live[806] = t1377;
+    live[807] = t1379;
+    live[808] = t1385;
+    live[809] = t1386;
+    live[810] = t1387;
+    live[811] = t1388;
+    live[812] = t1389;
+    live[813] = t1390;
+    live[814] = t1391;
+    live[815] = t1392;
+    live[816] = t1394;
+    live[817] = t1400;
+    live[818] = t1401;
+    live[819] = t1402;
+    live[820] = t1403;
+    live[821] = t1404;
+    live[822] = t1405;
+    live[823] = t1406;
+    live[824] = t1407;
+    live[825] = t1408;
+    live[826] = t1410;
+    live[827] = t1416;
+    live[828] = t1417;
+    live[829] = t1418;
+    live[830] = t1419;
+    live[831] = t1420;
+    live[832] = t1421;
+    live[833] = t1422;
+    live[834] = t1423;
+    live[835] = t1424;
+    live[836] = t1426;
+    live[837] = t1432;
+    live[838] = t1433;
+    live[839] = t1434;
+    live[840] = t1435;
+    live[841] = t1436;
+    live[842] = t1437;
+    live[843] = t1438;
+    live[844] = t1439;
+    live[845] = t1441;
+    live[846] = t1447;
+    live[847] = t1448;
+    live[848] = t1449;
+    live[849] = t1450;
+    live[850] = t1451;
+    live[851] = t1452;
+    live[852] = t1453;
+    live[853] = t1454;
+    live[854] = t1455;
+    live[855] = t1457;
+    live[856] = t1463;
+    live[857] = t1464;
+    live[858] = t1465;
+    live[859] = t1466;
+    live[860] = t1467;
+    live[861] = t1468;
+    live[862] = t1469;
+    live[863] = t1470;
+    live[864] = t1471;
+    live[865] = t1472;
+    live[866] = t1473;
+    live[867] = t1474;
+    live[868] = t1475;
+    live[869] = t1476;
+    out.0[7][10] = live[287]
+        * (0.005 * d.k2 * t1327 - live[765] - live[289] * live[774]
+            - live[316] * live[773] - live[269] * live[772] - live[276] * live[771]
+            - live[281] * live[770] - live[309] * live[769] - live[314] * live[768]
+            - live[317] * live[687] * live[767]);
+    out.0[8][10] = t1327;
+    out.0[10][10] = d.k40 * live[764] - live[633] * t1327 - live[638] * live[773]
+        - live[632] * live[772] - live[652] * live[771] - live[659] * live[770]
+        - live[667] * live[769] - live[676] * live[768]
+        - live[686] * live[687] * live[767];
+    out.1[0][0] = t1343;
+    out.1[0][1] = t1359;
+    out.1[0][2] = t1375;
+    out.1[0][3] = t1390;
+    out.1[0][4] = t1405;
+    out.1[0][5] = t1421;
+    out.1[0][6] = t1437;
+    out.1[0][7] = t1452;
+    out.1[0][8] = t1468;
+    out.1[1][0] = t1342;
+    out.1[1][1] = t1358;
+    out.1[1][2] = t1374;
+    out.1[1][3] = t1389;
+    out.1[1][4] = t1404;
+    out.1[1][5] = t1420;
+    out.1[1][6] = t1436;
+    out.1[1][7] = t1451;
+    out.1[1][8] = t1467;
+    out.1[2][0] = t1341;
+    out.1[2][1] = t1357;
+    out.1[2][2] = t1373;
+    out.1[2][3] = t1388;
+    out.1[2][4] = t1403;
+    out.1[2][5] = t1419;
+    out.1[2][6] = t1435;
+    out.1[2][7] = t1450;
+    out.1[2][8] = t1466;
+    out.1[3][0] = t1340;
+    out.1[3][1] = t1356;
+    out.1[3][2] = t1372;
+    out.1[3][3] = t1387;
+    out.1[3][4] = t1402;
+    out.1[3][5] = t1418;
+    out.1[3][6] = t1434;
+    out.1[3][7] = t1449;
+    out.1[3][8] = t1465;
+    out.1[4][0] = t1339;
+    out.1[4][1] = t1355;
+    out.1[4][2] = t1371;
+    out.1[4][3] = t1386;
+    out.1[4][4] = t1401;
+    out.1[4][5] = t1417;
+    out.1[4][6] = t1433;
+    out.1[4][7] = t1448;
+    out.1[4][8] = t1464;
+    out.1[5][0] = live[687] * t1338;
+    out.1[5][1] = live[687] * t1354;
+    out.1[5][2] = live[687] * t1370;
+    out.1[5][3] = live[687] * t1385;
+    out.1[5][4] = live[687] * t1400;
+    out.1[5][5] = live[687] * t1416;
+    out.1[5][6] = live[687] * t1432;
+    out.1[5][7] = live[687] * t1447;
+    out.1[5][8] = live[687] * t1463;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part10_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part10_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 870],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t1477 = 0.2 * live[560] + live[287] * live[314] * live[615] - live[2] * live[619]
+        - live[3] * live[620] - live[616] * live[676] - live[634] * live[669] * live[862]
+        - live[636] * live[670] * live[863] - live[645] * live[671] * live[865]
+        - live[647] * live[672] * live[866] - live[653] * live[673] * live[867]
+        - live[660] * live[674] * live[868] - live[668] * live[675] * live[869];
+    let t1478 = live[864] + live[287] * live[317] * live[615] - 0.2 * live[555]
+        - live[616] * live[686] - live[634] * live[678] * live[862]
+        - live[636] * live[679] * live[863] - live[645] * live[680] * live[865]
+        - live[647] * live[681] * live[866] - live[653] * live[682] * live[867]
+        - live[660] * live[683] * live[868] - live[668] * live[684] * live[869]
+        - live[677] * live[685] * t1477;
+    let t1479 = live[677] * (t1477 - live[685] * live[687] * t1478);
+    let t1480 = live[668]
+        * (live[869] - live[675] * t1479 - live[684] * live[687] * t1478);
+    let t1481 = live[660]
+        * (live[868] - live[666] * t1480 - live[674] * t1479
+            - live[683] * live[687] * t1478);
+    let t1482 = live[653]
+        * (live[867] - live[658] * t1481 - live[665] * t1480 - live[673] * t1479
+            - live[682] * live[687] * t1478);
+    let t1483 = live[647]
+        * (live[866] + live[651] * t1482 - live[657] * t1481 - live[664] * t1480
+            - live[672] * t1479 - live[681] * live[687] * t1478);
+    let t1484 = 0.5 * live[610] - 0.005 * d.k2 * live[287] * live[621];
+    let t1485 = live[287]
+        * (live[289] * live[621] - 0.005 * live[333] * live[634] * t1484) - live[622];
+    let t1486 = -0.5 * live[28] * live[610] - live[27] * live[621] - live[29] * live[622]
+        - p.l * live[548];
+    let t1487 = t1486 + live[287] * live[316] * live[621] - live[634] * live[640] * t1484
+        - live[636] * live[642] * t1485;
+    let t1488 = live[2] * live[548] + live[269] * live[287] * live[621]
+        - live[3] * live[547] - live[634] * live[635] * t1484
+        - live[636] * live[637] * t1485 - live[645] * live[646] * t1487;
+    let t1489 = live[276] * live[287] * live[621] + live[647] * live[651] * t1488
+        - live[556] - live[634] * live[648] * t1484 - live[636] * live[649] * t1485
+        - live[645] * live[650] * t1487;
+    let t1490 = live[281] * live[287] * live[621] + live[645] * live[656] * t1487
+        - live[561] - live[634] * live[654] * t1484 - live[636] * live[655] * t1485
+        - live[647] * live[657] * t1488 - live[653] * live[658] * t1489;
+    let t1491 = live[2] * live[624] + live[287] * live[309] * live[621]
+        - live[3] * live[623] - live[634] * live[661] * t1484
+        - live[636] * live[662] * t1485 - live[645] * live[663] * t1487
+        - live[647] * live[664] * t1488 - live[653] * live[665] * t1489
+        - live[660] * live[666] * t1490;
+    let t1492 = 0.2 * live[561] + live[287] * live[314] * live[621] - live[2] * live[623]
+        - live[3] * live[624] - live[634] * live[669] * t1484
+        - live[636] * live[670] * t1485 - live[645] * live[671] * t1487
+        - live[647] * live[672] * t1488 - live[653] * live[673] * t1489
+        - live[660] * live[674] * t1490 - live[668] * live[675] * t1491;
+    let t1493 = t1486 + live[287] * live[317] * live[621] - 0.2 * live[556]
+        - live[634] * live[678] * t1484 - live[636] * live[679] * t1485
+        - live[645] * live[680] * t1487 - live[647] * live[681] * t1488
+        - live[653] * live[682] * t1489 - live[660] * live[683] * t1490
+        - live[668] * live[684] * t1491 - live[677] * live[685] * t1492;
+    let t1494 = live[677] * (t1492 - live[685] * live[687] * t1493);
+    let t1495 = live[668] * (t1491 - live[675] * t1494 - live[684] * live[687] * t1493);
+    let t1496 = live[660]
+        * (t1490 - live[666] * t1495 - live[674] * t1494
+            - live[683] * live[687] * t1493);
+    let t1497 = live[653]
+        * (t1489 - live[658] * t1496 - live[665] * t1495 - live[673] * t1494
+            - live[682] * live[687] * t1493);
+    let t1498 = live[647]
+        * (t1488 + live[651] * t1497 - live[657] * t1496 - live[664] * t1495
+            - live[672] * t1494 - live[681] * live[687] * t1493);
+    let t1499 = live[645]
+        * (live[778] + live[656] * live[782] - live[646] * live[784]
+            - live[650] * live[783] - live[663] * live[781] - live[671] * live[780]
+            - live[680] * live[687] * live[779]);
+    let t1500 = live[645]
+        * (live[788] + live[656] * live[792] - live[646] * live[794]
+            - live[650] * live[793] - live[663] * live[791] - live[671] * live[790]
+            - live[680] * live[687] * live[789]);
+    let t1501 = live[645]
+        * (live[798] + live[656] * live[802] - live[646] * live[804]
+            - live[650] * live[803] - live[663] * live[801] - live[671] * live[800]
+            - live[680] * live[687] * live[799]);
+    let t1502 = live[645]
+        * (live[807] + live[656] * live[811] - live[646] * live[813]
+            - live[650] * live[812] - live[663] * live[810] - live[671] * live[809]
+            - live[680] * live[687] * live[808]);
+    let t1503 = live[645]
+        * (live[816] + live[656] * live[820] - live[646] * live[822]
+            - live[650] * live[821] - live[663] * live[819] - live[671] * live[818]
+            - live[680] * live[687] * live[817]);
+    let t1504 = live[645]
+        * (live[826] + live[656] * live[830] - live[646] * live[832]
+            - live[650] * live[831] - live[663] * live[829] - live[671] * live[828]
+            - live[680] * live[687] * live[827]);
+    let t1505 = live[645]
+        * (live[836] + live[656] * live[840] - live[646] * live[842]
+            - live[650] * live[841] - live[663] * live[839] - live[671] * live[838]
+            - live[680] * live[687] * live[837]);
+    let t1506 = live[645]
+        * (live[845] + live[656] * live[849] - live[646] * live[851]
+            - live[650] * live[850] - live[663] * live[848] - live[671] * live[847]
+            - live[680] * live[687] * live[846]);
+    let t1507 = live[645]
+        * (live[855] + live[656] * live[859] - live[646] * live[861]
+            - live[650] * live[860] - live[663] * live[858] - live[671] * live[857]
+            - live[680] * live[687] * live[856]);
+    let t1508 = live[645]
+        * (live[865] + live[656] * t1481 - live[646] * t1483 - live[650] * t1482
+            - live[663] * t1480 - live[671] * t1479 - live[680] * live[687] * t1478);
+    let t1509 = live[645]
+        * (t1487 + live[656] * t1496 - live[646] * t1498 - live[650] * t1497
+            - live[663] * t1495 - live[671] * t1494 - live[680] * live[687] * t1493);
+    let t1510 = live[636]
+        * (live[777] - live[642] * t1499 - live[637] * live[784] - live[649] * live[783]
+            - live[655] * live[782] - live[662] * live[781] - live[670] * live[780]
+            - live[679] * live[687] * live[779]);
+    let t1511 = live[634]
+        * (live[776] - live[640] * t1499 - live[635] * live[784] - live[648] * live[783]
+            - live[654] * live[782] - live[661] * live[781] - live[669] * live[780]
+            - live[678] * live[687] * live[779] - 0.005 * live[287] * live[333] * t1510);
+    let t1512 = live[636]
+        * (live[787] - live[642] * t1500 - live[637] * live[794] - live[649] * live[793]
+            - live[655] * live[792] - live[662] * live[791] - live[670] * live[790]
+            - live[679] * live[687] * live[789]);
+    let t1513 = live[634]
+        * (live[786] - live[640] * t1500 - live[635] * live[794] - live[648] * live[793]
+            - live[654] * live[792] - live[661] * live[791] - live[669] * live[790]
+            - live[678] * live[687] * live[789] - 0.005 * live[287] * live[333] * t1512);
+    let t1514 = live[636]
+        * (live[797] - live[642] * t1501 - live[637] * live[804] - live[649] * live[803]
+            - live[655] * live[802] - live[662] * live[801] - live[670] * live[800]
+            - live[679] * live[687] * live[799]);
+    let t1515 = live[634]
+        * (live[796] - live[640] * t1501 - live[635] * live[804] - live[648] * live[803]
+            - live[654] * live[802] - live[661] * live[801] - live[669] * live[800]
+            - live[678] * live[687] * live[799] - 0.005 * live[287] * live[333] * t1514);
+    let t1516 = live[636]
+        * (live[806] - live[642] * t1502 - live[637] * live[813] - live[649] * live[812]
+            - live[655] * live[811] - live[662] * live[810] - live[670] * live[809]
+            - live[679] * live[687] * live[808]);
+    let t1517 = live[634]
+        * (live[805] - live[640] * t1502 - live[635] * live[813] - live[648] * live[812]
+            - live[654] * live[811] - live[661] * live[810] - live[669] * live[809]
+            - live[678] * live[687] * live[808] - 0.005 * live[287] * live[333] * t1516);
+    let t1518 = live[636]
+        * (live[815] - live[642] * t1503 - live[637] * live[822] - live[649] * live[821]
+            - live[655] * live[820] - live[662] * live[819] - live[670] * live[818]
+            - live[679] * live[687] * live[817]);
+    let t1519 = live[634]
+        * (live[814] - live[640] * t1503 - live[635] * live[822] - live[648] * live[821]
+            - live[654] * live[820] - live[661] * live[819] - live[669] * live[818]
+            - live[678] * live[687] * live[817] - 0.005 * live[287] * live[333] * t1518);
+    let t1520 = live[636]
+        * (live[825] - live[642] * t1504 - live[637] * live[832] - live[649] * live[831]
+            - live[655] * live[830] - live[662] * live[829] - live[670] * live[828]
+            - live[679] * live[687] * live[827]);
+    let t1521 = live[634]
+        * (live[824] - live[640] * t1504 - live[635] * live[832] - live[648] * live[831]
+            - live[654] * live[830] - live[661] * live[829] - live[669] * live[828]
+            - live[678] * live[687] * live[827] - 0.005 * live[287] * live[333] * t1520);
+    let t1522 = live[636]
+        * (live[835] - live[642] * t1505 - live[637] * live[842] - live[649] * live[841]
+            - live[655] * live[840] - live[662] * live[839] - live[670] * live[838]
+            - live[679] * live[687] * live[837]);
+    let t1523 = live[634]
+        * (live[834] - live[640] * t1505 - live[635] * live[842] - live[648] * live[841]
+            - live[654] * live[840] - live[661] * live[839] - live[669] * live[838]
+            - live[678] * live[687] * live[837] - 0.005 * live[287] * live[333] * t1522);
+    let t1524 = live[636]
+        * (live[844] - live[642] * t1506 - live[637] * live[851] - live[649] * live[850]
+            - live[655] * live[849] - live[662] * live[848] - live[670] * live[847]
+            - live[679] * live[687] * live[846]);
+    let t1525 = live[634]
+        * (live[843] - live[640] * t1506 - live[635] * live[851] - live[648] * live[850]
+            - live[654] * live[849] - live[661] * live[848] - live[669] * live[847]
+            - live[678] * live[687] * live[846] - 0.005 * live[287] * live[333] * t1524);
+    let t1526 = live[636]
+        * (live[854] - live[642] * t1507 - live[637] * live[861] - live[649] * live[860]
+            - live[655] * live[859] - live[662] * live[858] - live[670] * live[857]
+            - live[679] * live[687] * live[856]);
+    let t1527 = live[634]
+        * (live[853] - live[640] * t1507 - live[635] * live[861] - live[648] * live[860]
+            - live[654] * live[859] - live[661] * live[858] - live[669] * live[857]
+            - live[678] * live[687] * live[856] - 0.005 * live[287] * live[333] * t1526);
+    let t1528 = live[636]
+        * (live[863] - live[642] * t1508 - live[637] * t1483 - live[649] * t1482
+            - live[655] * t1481 - live[662] * t1480 - live[670] * t1479
+            - live[679] * live[687] * t1478);
+    let t1529 = live[634]
+        * (live[862] - live[640] * t1508 - live[635] * t1483 - live[648] * t1482
+            - live[654] * t1481 - live[661] * t1480 - live[669] * t1479
+            - live[678] * live[687] * t1478 - 0.005 * live[287] * live[333] * t1528);
+    let t1530 = live[636]
+        * (t1485 - live[642] * t1509 - live[637] * t1498 - live[649] * t1497
+            - live[655] * t1496 - live[662] * t1495 - live[670] * t1494
+            - live[679] * live[687] * t1493);
+    let t1531 = live[634]
+        * (t1484 - live[640] * t1509 - live[635] * t1498 - live[648] * t1497
+            - live[654] * t1496 - live[661] * t1495 - live[669] * t1494
+            - live[678] * live[687] * t1493 - 0.005 * live[287] * live[333] * t1530);
+    out.1[0][9] = t1483;
+    out.1[0][10] = t1498;
+    out.1[1][9] = t1482;
+    out.1[1][10] = t1497;
+    out.1[2][9] = t1481;
+    out.1[2][10] = t1496;
+    out.1[3][9] = t1480;
+    out.1[3][10] = t1495;
+    out.1[4][9] = t1479;
+    out.1[4][10] = t1494;
+    out.1[5][9] = live[687] * t1478;
+    out.1[5][10] = live[687] * t1493;
+    out.1[6][0] = t1499;
+    out.1[6][1] = t1500;
+    out.1[6][2] = t1501;
+    out.1[6][3] = t1502;
+    out.1[6][4] = t1503;
+    out.1[6][5] = t1504;
+    out.1[6][6] = t1505;
+    out.1[6][7] = t1506;
+    out.1[6][8] = t1507;
+    out.1[6][9] = t1508;
+    out.1[6][10] = t1509;
+    out.1[7][0] = live[287]
+        * (0.005 * d.k2 * t1511 - live[562] - live[289] * t1510 - live[316] * t1499
+            - live[269] * live[784] - live[276] * live[783] - live[281] * live[782]
+            - live[309] * live[781] - live[314] * live[780]
+            - live[317] * live[687] * live[779]);
+    out.1[7][1] = live[287]
+        * (0.005 * d.k2 * t1513 - live[567] - live[289] * t1512 - live[316] * t1500
+            - live[269] * live[794] - live[276] * live[793] - live[281] * live[792]
+            - live[309] * live[791] - live[314] * live[790]
+            - live[317] * live[687] * live[789]);
+    out.1[7][2] = live[287]
+        * (0.005 * d.k2 * t1515 - live[572] - live[289] * t1514 - live[316] * t1501
+            - live[269] * live[804] - live[276] * live[803] - live[281] * live[802]
+            - live[309] * live[801] - live[314] * live[800]
+            - live[317] * live[687] * live[799]);
+    out.1[7][3] = live[287]
+        * (0.005 * d.k2 * t1517 - live[577] - live[289] * t1516 - live[316] * t1502
+            - live[269] * live[813] - live[276] * live[812] - live[281] * live[811]
+            - live[309] * live[810] - live[314] * live[809]
+            - live[317] * live[687] * live[808]);
+    out.1[7][4] = live[287]
+        * (0.005 * d.k2 * t1519 - live[583] - live[289] * t1518 - live[316] * t1503
+            - live[269] * live[822] - live[276] * live[821] - live[281] * live[820]
+            - live[309] * live[819] - live[314] * live[818]
+            - live[317] * live[687] * live[817]);
+    out.1[7][5] = live[287]
+        * (0.005 * d.k2 * t1521 - live[589] - live[289] * t1520 - live[316] * t1504
+            - live[269] * live[832] - live[276] * live[831] - live[281] * live[830]
+            - live[309] * live[829] - live[314] * live[828]
+            - live[317] * live[687] * live[827]);
+    out.1[7][6] = live[287]
+        * (0.005 * d.k2 * t1523 - live[596] - live[289] * t1522 - live[316] * t1505
+            - live[269] * live[842] - live[276] * live[841] - live[281] * live[840]
+            - live[309] * live[839] - live[314] * live[838]
+            - live[317] * live[687] * live[837]);
+    out.1[7][7] = live[287]
+        * (0.005 * d.k2 * t1525 - live[602] - live[289] * t1524 - live[316] * t1506
+            - live[269] * live[851] - live[276] * live[850] - live[281] * live[849]
+            - live[309] * live[848] - live[314] * live[847]
+            - live[317] * live[687] * live[846]);
+    out.1[7][8] = live[287]
+        * (0.005 * d.k2 * t1527 - live[608] - live[289] * t1526 - live[316] * t1507
+            - live[269] * live[861] - live[276] * live[860] - live[281] * live[859]
+            - live[309] * live[858] - live[314] * live[857]
+            - live[317] * live[687] * live[856]);
+    out.1[7][9] = live[287]
+        * (0.005 * d.k2 * t1529 - live[615] - live[289] * t1528 - live[316] * t1508
+            - live[269] * t1483 - live[276] * t1482 - live[281] * t1481
+            - live[309] * t1480 - live[314] * t1479 - live[317] * live[687] * t1478);
+    out.1[7][10] = live[287]
+        * (0.005 * d.k2 * t1531 - live[621] - live[289] * t1530 - live[316] * t1509
+            - live[269] * t1498 - live[276] * t1497 - live[281] * t1496
+            - live[309] * t1495 - live[314] * t1494 - live[317] * live[687] * t1493);
+    out.1[8][0] = t1511;
+    out.1[8][1] = t1513;
+    out.1[8][2] = t1515;
+    out.1[8][3] = t1517;
+    out.1[8][4] = t1519;
+    out.1[8][5] = t1521;
+    out.1[8][6] = t1523;
+    out.1[8][7] = t1525;
+    out.1[8][8] = t1527;
+    out.1[8][9] = t1529;
+    out.1[8][10] = t1531;
+    out.1[9][0] = t1510;
+    out.1[9][1] = t1512;
+    out.1[9][2] = t1514;
+    out.1[9][3] = t1516;
+    out.1[9][4] = t1518;
+    out.1[9][5] = t1520;
+    out.1[9][6] = t1522;
+    out.1[9][7] = t1524;
+    out.1[9][8] = t1526;
+    out.1[9][9] = t1528;
+    out.1[9][10] = t1530;
+    out.1[10][0] = 0.25 * live[775] - live[633] * t1511 - live[638] * t1499
+        - live[632] * live[784] - live[652] * live[783] - live[659] * live[782]
+        - live[667] * live[781] - live[676] * live[780]
+        - live[686] * live[687] * live[779];
+    out.1[10][1] = 0.25 * live[785] - live[633] * t1513 - live[638] * t1500
+        - live[632] * live[794] - live[652] * live[793] - live[659] * live[792]
+        - live[667] * live[791] - live[676] * live[790]
+        - live[686] * live[687] * live[789];
+    out.1[10][2] = 0.25 * live[795] - live[633] * t1515 - live[638] * t1501
+        - live[632] * live[804] - live[652] * live[803] - live[659] * live[802]
+        - live[667] * live[801] - live[676] * live[800]
+        - live[686] * live[687] * live[799];
+    out.1[10][3] = d.k40 * live[578] - live[633] * t1517 - live[638] * t1502
+        - live[632] * live[813] - live[652] * live[812] - live[659] * live[811]
+        - live[667] * live[810] - live[676] * live[809]
+        - live[686] * live[687] * live[808];
+    out.1[10][4] = d.k40 * live[584] - live[633] * t1519 - live[638] * t1503
+        - live[632] * live[822] - live[652] * live[821] - live[659] * live[820]
+        - live[667] * live[819] - live[676] * live[818]
+        - live[686] * live[687] * live[817];
+    out.1[10][5] = d.k40 * live[823] - live[633] * t1521 - live[638] * t1504
+        - live[632] * live[832] - live[652] * live[831] - live[659] * live[830]
+        - live[667] * live[829] - live[676] * live[828]
+        - live[686] * live[687] * live[827];
+    out.1[10][6] = d.k40 * live[833] - live[633] * t1523 - live[638] * t1505
+        - live[632] * live[842] - live[652] * live[841] - live[659] * live[840]
+        - live[667] * live[839] - live[676] * live[838]
+        - live[686] * live[687] * live[837];
+    out.1[10][7] = d.k40 * live[603] - live[633] * t1525 - live[638] * t1506
+        - live[632] * live[851] - live[652] * live[850] - live[659] * live[849]
+        - live[667] * live[848] - live[676] * live[847]
+        - live[686] * live[687] * live[846];
+    out.1[10][8] = -0.5 * live[852] - live[633] * t1527 - live[638] * t1507
+        - live[632] * live[861] - live[652] * live[860] - live[659] * live[859]
+        - live[667] * live[858] - live[676] * live[857]
+        - live[686] * live[687] * live[856];
+    out.1[10][9] = d.k40 * live[616] - live[633] * t1529 - live[638] * t1508
+        - live[632] * t1483 - live[652] * t1482 - live[659] * t1481 - live[667] * t1480
+        - live[676] * t1479 - live[686] * live[687] * t1478;
+    out.1[10][10] = -live[633] * t1531 - live[638] * t1509 - live[632] * t1498
+        - live[652] * t1497 - live[659] * t1496 - live[667] * t1495 - live[676] * t1494
+        - live[686] * live[687] * t1493;
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -22,6 +22,11 @@
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
 //! rotate body-frame vectors into the joint frame; angular velocities of spherical
 //! and free joints are in the body frame.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `base_vx`, `base_vy`, `base_vz`, `base_wx`, `base_wy`, `base_wz`, `j1`, `j2_wx`, `j2_wy`, `j2_wz`, `j3`.
 //!
@@ -42,6 +47,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 1886 | 1392 | 0 | 0 | 2 | 2 |
+//! | `gravity_derivatives` | 372 | 213 | 0 | 0 | 2 | 2 |
+//! | `mass_matrix_inverse` | 1333 | 699 | 10 | 0 | 2 | 2 |
+//! | `forward_dynamics_derivatives` | 7602 | 4713 | 19 | 0 | 2 | 2 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -144,6 +153,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -2891,6 +2904,6326 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1886,
+    add: 1392,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t6 = qd[3] * c_q7;
+    let t7 = t6 + qd[4] * s_q7;
+    let t8 = qd[3] * s_q7;
+    let t9 = qd[4] * c_q7 - t8;
+    let t10 = qd[5] + qd[6];
+    let t11 = qdd[5] + qdd[6];
+    let t12 = qd[6] * t9 + qdd[3] * c_q7 + qdd[4] * s_q7;
+    let t13 = qdd[4] * c_q7 - qdd[3] * s_q7;
+    let t14 = t13 - qd[6] * t7;
+    let t15 = q[8] * q[8];
+    let t16 = q[9] * q[9];
+    let t17 = q[10] * q[10];
+    let t18 = q[8] * q[9];
+    let t19 = q[8] * q[10];
+    let t20 = q[9] * q[10];
+    let t21 = q[8] * q[11];
+    let t22 = q[9] * q[11];
+    let t23 = q[10] * q[11];
+    let t24 = 1.0 - 2.0 * (t16 + t17);
+    let t25 = t18 - t23;
+    let t26 = 2.0 * t25;
+    let t27 = -2.0 * (t19 + t22);
+    let t28 = -t27;
+    let t29 = -2.0 * (t18 + t23);
+    let t30 = 1.0 - 2.0 * (t15 + t17);
+    let t31 = t20 - t21;
+    let t32 = 2.0 * t31;
+    let t33 = t19 - t22;
+    let t34 = 2.0 * t33;
+    let t35 = -2.0 * (t20 + t21);
+    let t36 = -t35;
+    let t37 = 1.0 - 2.0 * (t15 + t16);
+    let t38 = t10 * t34;
+    let t39 = t38 + t7 * t24 - t9 * t29;
+    let t40 = t7 * t26;
+    let t41 = t10 * t36 + t40 + t9 * t30;
+    let t42 = t9 * t32;
+    let t43 = t10 * t37 + t7 * t28 + t42;
+    let t44 = t11 * t34;
+    let t45 = t12 * t26;
+    let t46 = t14 * t32;
+    let t47 = t9 * t9;
+    let t48 = t7 * t10;
+    let t49 = qd[7] + t39;
+    let t50 = qd[8] + t41;
+    let t51 = qd[9] + t43;
+    let t52 = qd[9] * t41 + qdd[7] + t12 * t24 + t44 - t14 * t29 - qd[8] * t43;
+    let t53 = qd[7] * t43 + qdd[8] + t45 + t14 * t30 + t11 * t36 - qd[9] * t39;
+    let t54 = qd[8] * t39 + qdd[9] + t12 * t28 + t46 + t11 * t37 - qd[7] * t41;
+    let t55 = t51 * s_q12;
+    let t56 = t49 * c_q12 - t55;
+    let t57 = t49 * s_q12 + t51 * c_q12;
+    let t58 = t51 * t51;
+    let t59 = t49 * t50;
+    let t60 = t50 + qd[10];
+    let t61 = qd[10] * t56 + t52 * s_q12 + t54 * c_q12;
+    let t62 = t9 * t10;
+    let t63 = t56 * t60;
+    let t64 = t56 * t57;
+    let t65 = c_q7 * t24 + s_q7 * t29;
+    let t66 = c_q7 * t28 - s_q7 * t32;
+    let t67 = c_q12 * t65 - s_q12 * t66;
+    let t68 = s_q12 * t65 + c_q12 * t66;
+    let t69 = c_q7 * t26 - s_q7 * t30;
+    let t70 = s_q7 * t24 - c_q7 * t29;
+    let t71 = s_q7 * t28 + c_q7 * t32;
+    let t72 = c_q12 * t70 - s_q12 * t71;
+    let t73 = s_q12 * t70 + c_q12 * t71;
+    let t74 = s_q7 * t26 + c_q7 * t30;
+    let t75 = t34 * c_q12 - t37 * s_q12;
+    let t76 = t34 * s_q12 + t37 * c_q12;
+    let t77 = 0.0051 * t49 + 0.001 * t51 - 0.0025 * t50;
+    let t78 = 0.2075 * t50 - 0.0025 * t49;
+    let t79 = 0.001 * t49 + 0.2106 * t51;
+    let t80 = c_q12 * t60;
+    let t81 = t57 * t80;
+    let t82 = s_q12 * t60;
+    let t83 = t57 * t82;
+    let t84 = 9.81 * t4 + qdd[0] + qd[2] * qd[4] - 0.2 * (qd[4] * qd[4] + qd[5] * qd[5])
+        - qd[1] * qd[5];
+    let t85 = qdd[1] + qd[0] * qd[5] + 0.2 * (qdd[5] + qd[3] * qd[4]) - 9.81 * t5
+        - qd[2] * qd[3];
+    let t86 = t47 + t10 * t10;
+    let t87 = t11 + t7 * t9;
+    let t88 = t12 + t62;
+    let t89 = c_q7 * t84 + s_q7 * t85;
+    let t90 = t89 - 0.5 * t86;
+    let t91 = c_q7 * t85 - s_q7 * t84;
+    let t92 = 0.5 * t87 + t91;
+    let t93 = qd[1] * qd[3] + 0.2 * (qd[3] * qd[5] - qdd[4])
+        + 9.81 * (1.0 - 2.0 * (t0 + t1)) + qdd[2] - qd[0] * qd[4];
+    let t94 = 0.5 * (t48 - t14) + t93;
+    let t95 = t34 * t94;
+    let t96 = t95 + t24 * t90 - t29 * t92;
+    let t97 = t26 * t90;
+    let t98 = t36 * t94 + t97 + t30 * t92;
+    let t99 = t32 * t92;
+    let t100 = t37 * t94 + t28 * t90 + t99;
+    let t101 = t50 * t50 + t58;
+    let t102 = t54 + t59;
+    let t103 = t49 * t51 - t53;
+    let t104 = t96 - 0.5 * t101;
+    let t105 = t100 + 0.5 * t103;
+    let t106 = -t60 * t60 - t57 * t57;
+    let t107 = t61 + t63;
+    let t108 = t64 - t53 - qdd[10];
+    let t109 = 0.04025 * t61 + 0.04125 * t63 + 0.125 * (t98 + 0.5 * t102);
+    let t110 = c_q12 * t106;
+    let t111 = s_q12 * t108;
+    let t112 = s_q12 * t106;
+    let t113 = c_q12 * t108;
+    let t114 = 0.125 * (t113 - t112);
+    let t115 = s_q12 * t109;
+    let t116 = c_q12 * t109;
+    let t117 = 0.01 * (t59 - t54) + 0.125 * (t110 + t111) - 0.5 * t101;
+    let t118 = 0.5 * t102 + 0.125 * t107 - 0.01 * (t58 + t49 * t49);
+    let t119 = 0.5 * t103 + 0.01 * (t52 + t50 * t51) + t114;
+    let t120 = 0.0051 * t52 + 0.001 * (t54 - t81) + t50 * t79 + t115 + 0.01 * t100
+        - 0.0025 * t53 - t51 * t78;
+    let t121 = 0.24875 * t53 + 0.04125 * qdd[10] + t51 * t77 - 0.0025 * t52
+        - 0.04025 * t64 - t49 * t79 - 0.5 * (t100 + t114)
+        - 0.125 * (s_q12 * t104 + c_q12 * t105);
+    let t122 = 0.001 * (t52 + t83) + 0.2106 * t54 + t49 * t78 + t116 + 0.5 * t98
+        + 0.0625 * t107 - t50 * t77 - 0.01 * t96;
+    let t123 = t24 * t117 + t26 * t118 + t28 * t119 - t86;
+    let t124 = t87 + t30 * t118 + t32 * t119 - t29 * t117;
+    let t125 = 0.4585 * t62 + t24 * t120 + t26 * t121 + t28 * t122 - 0.4565 * t12;
+    let t126 = t30 * t121 + t32 * t122 - t29 * t120 - 0.915 * t48 - t93
+        - 0.5 * (t34 * t117 + t36 * t118 + t37 * t119);
+    let t127 = s_q7 * qd[6];
+    let t128 = c_q7 * qd[6];
+    let t129 = qd[10] * t75;
+    let t130 = s_q12 * t56;
+    let t131 = c_q12 * t56;
+    let t132 = -t7;
+    let t133 = t9 * t28 + t32 * t132;
+    let t134 = t9 * t24 - t29 * t132;
+    let t135 = t9 * t26 + t30 * t132;
+    let t136 = s_q12 * t134 + c_q12 * t133;
+    let t137 = c_q12 * t134 - s_q12 * t133;
+    let t138 = -t57;
+    let t139 = q[6] * q[6];
+    let t140 = 2.0 * (0.5 * (t2 - t1) + 0.5 * (t139 - t0));
+    let t141 = s_q7 * t140;
+    let t142 = c_q7 * t140;
+    let t143 = 9.81 * (t28 * t141 + t32 * t142 + t5 * t37);
+    let t144 = 9.81 * (t26 * t141 + t30 * t142 + t5 * t36);
+    let t145 = 0.01 * t143 + 0.125 * s_q12 * t144;
+    let t146 = 9.81 * (t24 * t141 + t5 * t34 - t29 * t142);
+    let t147 = s_q12 * t146 + c_q12 * t143;
+    let t148 = -0.5 * t143 - 0.125 * t147;
+    let t149 = t144 * (0.5 + 0.125 * c_q12) - 0.01 * t146;
+    let t150 = t24 * t145 + t26 * t148 + t28 * t149;
+    let t151 = t30 * t148 + t32 * t149 - t29 * t145 - 9.81 * t5;
+    let t152 = 9.81 * t142 + t34 * t145 + t36 * t148 + t37 * t149;
+    let t153 = 2.0 * (0.5 * (t0 - t2) - 0.5 * (t139 - t1));
+    let t154 = 9.81 * (c_q7 * t153);
+    let t155 = -9.81 * s_q7 * t153;
+    let t156 = t28 * t154 + t32 * t155 + 9.81 * t4 * t37;
+    let t157 = t26 * t154 + t30 * t155 + 9.81 * t4 * t36;
+    let t158 = 0.01 * t156 + 0.125 * s_q12 * t157;
+    let t159 = t24 * t154 + 9.81 * t4 * t34 - t29 * t155;
+    let t160 = s_q12 * t159 + c_q12 * t156;
+    let t161 = -0.5 * t156 - 0.125 * t160;
+    let t162 = t157 * (0.5 + 0.125 * c_q12) - 0.01 * t159;
+    let t163 = t24 * t158 + t26 * t161 + t28 * t162;
+    let t164 = t30 * t161 + t32 * t162 - t29 * t158 - 9.81 * t4;
+    let t165 = t34 * t158 + t36 * t161 + t155 + t37 * t162;
+    let t166 = -t5;
+    let t167 = -0.5 * t3;
+    let t168 = 9.81 * c_q7 * t166 + 39.24 * s_q7 * t167;
+    let t169 = 39.24 * c_q7 * t167 - 9.81 * s_q7 * t166;
+    let t170 = t28 * t168 + t32 * t169;
+    let t171 = t26 * t168 + t30 * t169;
+    let t172 = 0.01 * t170 + 0.125 * s_q12 * t171;
+    let t173 = t24 * t168 - t29 * t169;
+    let t174 = s_q12 * t173 + c_q12 * t170;
+    let t175 = -0.5 * t170 - 0.125 * t174;
+    let t176 = t171 * (0.5 + 0.125 * c_q12) - 0.01 * t173;
+    let t177 = t24 * t172 + t26 * t175 + t28 * t176;
+    let t178 = t30 * t175 + t32 * t176 - t29 * t172;
+    let t179 = t34 * t172 + t36 * t175 + t169 + t37 * t176;
+    let t180 = t9 * t132;
+    let t181 = t51 * t133;
+    let t182 = -2.0 * (t50 * t135 + t181);
+    let t183 = t13 + qd[6] * t132;
+    let t184 = t28 * t183 + qd[8] * t134 - t32 * t12 - qd[7] * t135;
+    let t185 = t50 * t134 + t49 * t135;
+    let t186 = -2.0 * (t60 * t135 + t57 * t136);
+    let t187 = t57 * t137 + t56 * t136;
+    let t188 = t26 * t183 + qd[7] * t133 - t30 * t12 - qd[9] * t134;
+    let t189 = t187 - t188;
+    let t190 = 0.5 * t182 + 0.01 * (t185 - t184) + 0.125 * (c_q12 * t186 + s_q12 * t189);
+    let t191 = t184 + t185;
+    let t192 = t24 * t183 + t29 * t12 + qd[9] * t135 - qd[8] * t133;
+    let t193 = t60 * t137 + t56 * t135;
+    let t194 = qd[10] * t137 + s_q12 * t192 + c_q12 * t184;
+    let t195 = t193 + t194;
+    let t196 = 0.5 * t191 + 0.125 * t195 - 0.02 * (t181 + t49 * t134);
+    let t197 = t51 * t134 + t49 * t133 - t188;
+    let t198 = 0.125 * (c_q12 * t189 - s_q12 * t186);
+    let t199 = 0.5 * t197 + 0.01 * (t192 + t51 * t135 + t50 * t133) + t198;
+    let t200 = t24 * t190 + t26 * t196 + t28 * t199 - 2.0 * t180;
+    let t201 = t47 + t7 * t132;
+    let t202 = t32 * t199 + t30 * t196 - t29 * t190;
+    let t203 = t201 + t202;
+    let t204 = c_q7 * (t123 + t203) + s_q7 * (t200 - t124);
+    let t205 = t37 * t199 + t34 * t190 + t36 * t196;
+    let t206 = t88 + t205;
+    let t207 = 0.2106 * t133 + 0.001 * t134;
+    let t208 = 0.2075 * t135 - 0.0025 * t134;
+    let t209 = c_q12 * t57;
+    let t210 = t91 - t180;
+    let t211 = 0.5 * t201 - t89;
+    let t212 = 0.5 * t37 * t88 + t28 * t210 + t32 * t211;
+    let t213 = 0.5 * t36 * t88 + t26 * t210 + t30 * t211;
+    let t214 = 0.04125 * t193 + 0.04025 * t194 + 0.125 * (0.5 * t191 + t213);
+    let t215 = 0.001 * (t184 - t80 * t136 - t135 * t209) + 0.0051 * t192 + t79 * t135
+        + t50 * t207 + s_q12 * t214 + 0.01 * t212 - 0.0025 * t188 - t78 * t133
+        - t51 * t208;
+    let t216 = 0.001 * t133 + 0.0051 * t134 - 0.0025 * t135;
+    let t217 = 0.5 * t34 * t88 + t24 * t210 - t29 * t211;
+    let t218 = -0.04025 * t187
+        - 0.125 * (s_q12 * (0.5 * t182 + t217) + c_q12 * (0.5 * t197 + t212));
+    let t219 = 0.24875 * t188 + t77 * t133 + t51 * t216 + t218 - 0.0025 * t192
+        - 0.5 * (t198 + t212) - t79 * t134 - t49 * t207;
+    let t220 = s_q12 * t57;
+    let t221 = 0.2106 * t184 + 0.001 * (t192 + t82 * t136 + t135 * t220) + 0.0625 * t195
+        + 0.5 * t213 + t78 * t134 + t49 * t208 + c_q12 * t214 - 0.01 * t217 - t77 * t135
+        - t50 * t216;
+    let t222 = 0.4585 * t10 * t132 + t24 * t215 + t26 * t219 + t28 * t221
+        - 0.4565 * t183;
+    let t223 = t30 * t219 + t32 * t221 - t29 * t215 - 0.915 * t62 - 0.5 * t205;
+    let t224 = t37 * t221 + 0.4565 * t201 + 0.5 * t202 + t34 * t215 + t36 * t219 - t89;
+    let t225 = -t27;
+    let t226 = 0.5 * (t17 - t16);
+    let t227 = q[11] * q[11];
+    let t228 = 0.5 * (t227 - t15);
+    let t229 = 2.0 * (t226 + t228);
+    let t230 = t42 + t7 * t225 + t10 * t229;
+    let t231 = -0.5 * t25;
+    let t232 = 2.0 * (t226 - t228);
+    let t233 = 4.0 * t7 * t231 + t9 * t232 + t10 * t35;
+    let t234 = t51 * t233;
+    let t235 = -2.0 * (t50 * t230 + t234);
+    let t236 = t11 * t35 + 4.0 * t12 * t231 + t14 * t232 - qd[7] * t230;
+    let t237 = t49 * t230;
+    let t238 = c_q12 * t233;
+    let t239 = -2.0 * (t60 * t230 + t57 * t238);
+    let t240 = -s_q12 * t233;
+    let t241 = t57 * t240 + t56 * t238;
+    let t242 = t11 * t229 + qd[7] * t233 + t46 + t12 * t225;
+    let t243 = t241 - t242;
+    let t244 = 0.5 * t235 + 0.01 * (t237 - t236) + 0.125 * (c_q12 * t239 + s_q12 * t243);
+    let t245 = t236 + t237;
+    let t246 = qd[9] * t230 - qd[8] * t233;
+    let t247 = t60 * t240 + t56 * t230;
+    let t248 = qd[10] * t240 + s_q12 * t246 + c_q12 * t236;
+    let t249 = t247 + t248;
+    let t250 = 0.5 * t245 + 0.125 * t249 - 0.02 * t234;
+    let t251 = t49 * t233 - t242;
+    let t252 = 0.125 * (c_q12 * t243 - s_q12 * t239);
+    let t253 = 0.5 * t251 + 0.01 * (t246 + t51 * t230 + t50 * t233) + t252;
+    let t254 = t24 * t244 + t118 * t225 + t26 * t250 + t28 * t253 + 4.0 * t119 * t231;
+    let t255 = t30 * t250 + t119 * t232 + t32 * (t118 + t253) - t29 * t244;
+    let t256 = s_q7 * t254 + c_q7 * t255;
+    let t257 = t34 * t244 + t118 * t229 + t36 * t250 + t35 * t119 + t37 * t253;
+    let t258 = 0.2106 * t233;
+    let t259 = 0.2075 * t230;
+    let t260 = t35 * t94 + 4.0 * t90 * t231 + t92 * t232;
+    let t261 = t94 * t229 + t99 + t90 * t225;
+    let t262 = 0.04125 * t247 + 0.04025 * t248 + 0.125 * (0.5 * t245 + t261);
+    let t263 = 0.001 * (t236 - t80 * t238 - t209 * t230) + 0.0051 * t246 + t79 * t230
+        + t50 * t258 + s_q12 * t262 + 0.01 * t260 - 0.0025 * t242 - t78 * t233
+        - t51 * t259;
+    let t264 = 0.001 * t233 - 0.0025 * t230;
+    let t265 = -0.04025 * t241
+        - 0.125 * (0.5 * s_q12 * t235 + c_q12 * (0.5 * t251 + t260));
+    let t266 = 0.24875 * t242 + t77 * t233 + t51 * t264 + t265 - 0.0025 * t246
+        - 0.5 * (t252 + t260) - t49 * t258;
+    let t267 = 0.2106 * t236 + 0.001 * (t246 + t82 * t238 + t220 * t230) + 0.0625 * t249
+        + 0.5 * t261 + t49 * t259 + c_q12 * t262 - t77 * t230 - t50 * t264;
+    let t268 = t24 * t263 + t121 * t225 + t26 * t266 + t28 * t267 + 4.0 * t122 * t231;
+    let t269 = t30 * t266 + t122 * t232 + t32 * (t121 + t267) - t29 * t263 - 0.5 * t257;
+    let t270 = t35 * t122 + t37 * t267 + 0.5 * t255 + t34 * t263 + t121 * t229
+        + t36 * t266;
+    let t271 = -0.5 * t31;
+    let t272 = 0.5 * (t15 - t17);
+    let t273 = 0.5 * (t227 - t16);
+    let t274 = 2.0 * (t272 + t273);
+    let t275 = -t29;
+    let t276 = t38 + t7 * t274 + t9 * t275;
+    let t277 = t51 * t276;
+    let t278 = -2.0 * t277;
+    let t279 = 2.0 * (t272 - t273);
+    let t280 = t7 * t27 + t10 * t279 + 4.0 * t9 * t271;
+    let t281 = t14 * t275 + qd[8] * t280 + t44 + t12 * t274;
+    let t282 = t50 * t280;
+    let t283 = s_q12 * t280 + c_q12 * t276;
+    let t284 = -2.0 * (t57 * t283);
+    let t285 = c_q12 * t280 - s_q12 * t276;
+    let t286 = t57 * t285 + t56 * t283;
+    let t287 = qd[7] * t276 - qd[9] * t280;
+    let t288 = t286 - t287;
+    let t289 = 0.5 * t278 + 0.01 * (t282 - t281) + 0.125 * (c_q12 * t284 + s_q12 * t288);
+    let t290 = t281 + t282;
+    let t291 = t11 * t279 + t12 * t27 + 4.0 * t14 * t271 - qd[8] * t276;
+    let t292 = t60 * t285;
+    let t293 = qd[10] * t285 + s_q12 * t291 + c_q12 * t281;
+    let t294 = t292 + t293;
+    let t295 = 0.5 * t290 + 0.125 * t294 - 0.02 * (t277 + t49 * t280);
+    let t296 = t51 * t280 + t49 * t276 - t287;
+    let t297 = 0.125 * (c_q12 * t288 - s_q12 * t284);
+    let t298 = 0.5 * t296 + 0.01 * (t291 + t50 * t276) + t297;
+    let t299 = t27 * t117 + t24 * t289 + t26 * t295 + t119 * t274 + t28 * t298;
+    let t300 = 4.0 * t117 * t271 + t30 * t295 + t119 * t275 + t32 * t298 - t29 * t289;
+    let t301 = s_q7 * t299 + c_q7 * t300;
+    let t302 = t117 * t279 + t36 * t295 + t37 * t298 + t34 * (t289 + t119);
+    let t303 = 0.2106 * t276 + 0.001 * t280;
+    let t304 = -0.0025 * t280;
+    let t305 = t92 * t275 + t95 + t90 * t274;
+    let t306 = 0.04125 * t292 + 0.04025 * t293 + 0.0625 * t290;
+    let t307 = 0.001 * (t281 - t80 * t283) + 0.0051 * t291 + t50 * t303 + s_q12 * t306
+        + 0.01 * t305 - 0.0025 * t287 - t78 * t276 - t51 * t304;
+    let t308 = 0.001 * t276 + 0.0051 * t280;
+    let t309 = t94 * t279 + t27 * t90 + 4.0 * t92 * t271;
+    let t310 = -0.04025 * t286
+        - 0.125 * (s_q12 * (0.5 * t278 + t309) + c_q12 * (0.5 * t296 + t305));
+    let t311 = 0.24875 * t287 + t77 * t276 + t51 * t308 + t310 - 0.0025 * t291
+        - 0.5 * (t297 + t305) - t79 * t280 - t49 * t303;
+    let t312 = 0.2106 * t281 + 0.001 * (t291 + t82 * t283) + 0.0625 * t294 + t78 * t280
+        + t49 * t304 + c_q12 * t306 - 0.01 * t309 - t50 * t308;
+    let t313 = t27 * t120 + t24 * t307 + t26 * t311 + t122 * t274 + t28 * t312;
+    let t314 = 4.0 * t120 * t271 + t30 * t311 + t122 * t275 + t32 * t312 - t29 * t307
+        - 0.5 * t302;
+    let t315 = t37 * t312 + 0.5 * t300 + t120 * t279 + t36 * t311 + t34 * (t307 + t122);
+    let t316 = 0.5 * (t16 - t15);
+    let t317 = 0.5 * (t227 - t17);
+    let t318 = 2.0 * (t316 - t317);
+    let t319 = -0.5 * t33;
+    let t320 = t7 * t318 + t9 * t29 + 4.0 * t10 * t319;
+    let t321 = -2.0 * (t50 * t320);
+    let t322 = 2.0 * (t316 + t317);
+    let t323 = -t35;
+    let t324 = t40 + t9 * t322 + t10 * t323;
+    let t325 = qd[8] * t324 - qd[7] * t320;
+    let t326 = t50 * t324 + t49 * t320;
+    let t327 = s_q12 * t324;
+    let t328 = -2.0 * (t60 * t320 + t57 * t327);
+    let t329 = c_q12 * t324;
+    let t330 = t57 * t329 + t56 * t327;
+    let t331 = t12 * t318 + t14 * t29 + 4.0 * t11 * t319 - qd[9] * t324;
+    let t332 = t330 - t331;
+    let t333 = 0.5 * t321 + 0.01 * (t326 - t325) + 0.125 * (c_q12 * t328 + s_q12 * t332);
+    let t334 = t325 + t326;
+    let t335 = t11 * t323 + qd[9] * t320 + t45 + t14 * t322;
+    let t336 = t60 * t329 + t56 * t320;
+    let t337 = qd[10] * t329 + s_q12 * t335 + c_q12 * t325;
+    let t338 = t336 + t337;
+    let t339 = 0.5 * t334 + 0.125 * t338 - 0.02 * (t49 * t324);
+    let t340 = t51 * t324 - t331;
+    let t341 = 0.125 * (c_q12 * t332 - s_q12 * t328);
+    let t342 = 0.5 * t340 + 0.01 * (t335 + t51 * t320) + t341;
+    let t343 = t24 * t333 + t118 * t318 + t28 * t342 + t26 * (t117 + t339);
+    let t344 = t117 * t322 + t29 * t118 + t30 * t339 + t32 * t342 - t29 * t333;
+    let t345 = s_q7 * t343 + c_q7 * t344;
+    let t346 = t117 * t323 + t34 * t333 + t36 * t339 + t37 * t342 + 4.0 * t118 * t319;
+    let t347 = 0.001 * t324;
+    let t348 = 0.2075 * t320 - 0.0025 * t324;
+    let t349 = 4.0 * t94 * t319 + t90 * t318 + t29 * t92;
+    let t350 = 0.04125 * t336 + 0.04025 * t337 + 0.125 * (0.5 * t334 + t349);
+    let t351 = 0.001 * (t325 - t80 * t327 - t209 * t320) + 0.0051 * t335 + t79 * t320
+        + t50 * t347 + s_q12 * t350 - 0.0025 * t331 - t51 * t348;
+    let t352 = 0.0051 * t324 - 0.0025 * t320;
+    let t353 = t94 * t323 + t97 + t92 * t322;
+    let t354 = -0.04025 * t330
+        - 0.125 * (s_q12 * (0.5 * t321 + t353) + 0.5 * c_q12 * t340);
+    let t355 = 0.24875 * t331 + t51 * t352 + t354 - 0.0025 * t335 - 0.5 * t341
+        - t79 * t324 - t49 * t347;
+    let t356 = 0.2106 * t325 + 0.001 * (t335 + t82 * t327 + t220 * t320) + 0.0625 * t338
+        + 0.5 * t349 + t78 * t324 + t49 * t348 + c_q12 * t350 - 0.01 * t353 - t77 * t320
+        - t50 * t352;
+    let t357 = t24 * t351 + t121 * t318 + t28 * t356 + t26 * (t120 + t355);
+    let t358 = t120 * t322 + t29 * t121 + t30 * t355 + t32 * t356 - t29 * t351
+        - 0.5 * t346;
+    let t359 = t36 * t355 + t37 * t356 + 0.5 * t344 + t120 * t323 + t34 * t351
+        + 4.0 * t121 * t319;
+    let t360 = t56 * t56 + t57 * t138;
+    let t361 = 0.125 * (t113 + s_q12 * t360 - 2.0 * t56 * t209 - t112);
+    let t362 = t60 * t138;
+    let t363 = qd[10] * t138 + t52 * c_q12 - t54 * s_q12;
+    let t364 = t362 + t363;
+    let t365 = 0.125 * (c_q12 * t360 + 2.0 * t56 * t220 - t111 - t110);
+    let t366 = t24 * t361 + t28 * t365 + 0.125 * t26 * t364;
+    let t367 = t32 * t365 + 0.125 * t30 * t364 - t29 * t361;
+    let t368 = s_q7 * t366 + c_q7 * t367;
+    let t369 = t34 * t361 + t37 * t365 + 0.125 * t36 * t364;
+    let t370 = 0.04125 * t362 + 0.04025 * t363;
+    let t371 = t116 + s_q12 * t370 - 0.001 * (t56 * t80 - t83);
+    let t372 = -0.125 * (c_q12 * t104 - s_q12 * t105) - 0.04025 * t360;
+    let t373 = t372 - 0.5 * t365;
+    let t374 = c_q12 * t370 + 0.0625 * t364 + 0.001 * (t81 + t56 * t82) - t115;
+    let t375 = t24 * t371 + t26 * t373 + t28 * t374;
+    let t376 = t30 * t373 + t32 * t374 - t29 * t371 - 0.5 * t369;
+    let t377 = 0.5 * t367 + t34 * t371 + t36 * t373 + t37 * t374;
+    let t378 = qd[5] * s_q7;
+    let t379 = qd[5] * c_q7;
+    let t380 = t28 * t378 + t32 * t379 - qd[4] * t37;
+    let t381 = t26 * t378 + t30 * t379 - qd[4] * t36;
+    let t382 = 0.01 * t380 + 0.125 * s_q12 * t381;
+    let t383 = t24 * t378 - t29 * t379 - qd[4] * t34;
+    let t384 = s_q12 * t383 + c_q12 * t380;
+    let t385 = -0.5 * t380 - 0.125 * t384;
+    let t386 = t381 * (0.5 + 0.125 * c_q12) - 0.01 * t383;
+    let t387 = t24 * t382 + t26 * t385 + t28 * t386;
+    let t388 = qd[4] + t30 * t385 + t32 * t386 - t29 * t382;
+    let t389 = t379 + t34 * t382 + t36 * t385 + t37 * t386;
+    let t390 = t32 * t378 + qd[3] * t37 - t28 * t379;
+    let t391 = t30 * t378 + qd[3] * t36 - t26 * t379;
+    let t392 = 0.01 * t390 + 0.125 * s_q12 * t391;
+    let t393 = qd[3] * t34 - t29 * t378 - t24 * t379;
+    let t394 = s_q12 * t393 + c_q12 * t390;
+    let t395 = -0.5 * t390 - 0.125 * t394;
+    let t396 = t391 * (0.5 + 0.125 * c_q12) - 0.01 * t393;
+    let t397 = t24 * t392 + t26 * t395 + t28 * t396;
+    let t398 = t30 * t395 + t32 * t396 - t29 * t392 - qd[3];
+    let t399 = t378 + t34 * t392 + t36 * t395 + t37 * t396;
+    let t400 = 0.01 * t133 + 0.125 * s_q12 * t135;
+    let t401 = -0.5 * t133 - 0.125 * t136;
+    let t402 = t135 * (0.5 + 0.125 * c_q12) - 0.01 * t134;
+    let t403 = t24 * t400 + t26 * t401 + t28 * t402;
+    let t404 = t30 * t401 + t32 * t402 - t29 * t400;
+    let t405 = 0.7 * qd[3] + t7;
+    let t406 = t37 * t402 + t34 * t400 + t36 * t401;
+    let t407 = s_q7 * t9;
+    let t408 = t51 * t66;
+    let t409 = -2.0 * (t50 * t69 + t408);
+    let t410 = qd[8] * t65 - t28 * t127 - t32 * t128 - qd[7] * t69;
+    let t411 = t50 * t65 + t49 * t69;
+    let t412 = -2.0 * (t60 * t69 + t57 * t68);
+    let t413 = t56 * t68 + t57 * t67;
+    let t414 = qd[7] * t66 - t26 * t127 - t30 * t128 - qd[9] * t65;
+    let t415 = t413 - t414;
+    let t416 = 0.5 * t409 + 0.01 * (t411 - t410) + 0.125 * (c_q12 * t412 + s_q12 * t415);
+    let t417 = t410 + t411;
+    let t418 = qd[9] * t69 + t29 * t128 - t24 * t127 - qd[8] * t66;
+    let t419 = t56 * t69 + t60 * t67;
+    let t420 = c_q12 * t410 + qd[10] * t67 + s_q12 * t418;
+    let t421 = t419 + t420;
+    let t422 = 0.5 * t417 + 0.125 * t421 - 0.02 * (t408 + t49 * t65);
+    let t423 = t51 * t65 + t49 * t66 - t414;
+    let t424 = 0.125 * (c_q12 * t415 - s_q12 * t412);
+    let t425 = 0.5 * t423 + 0.01 * (t418 + t51 * t69 + t50 * t66) + t424;
+    let t426 = 2.0 * t407 + t24 * t416 + t26 * t422 + t28 * t425;
+    let t427 = c_q7 * t9;
+    let t428 = t427 - s_q7 * t7;
+    let t429 = t32 * t425 + t30 * t422 - t29 * t416;
+    let t430 = t428 + t429;
+    let t431 = s_q7 * t426 + c_q7 * t430;
+    let t432 = c_q7 * t10;
+    let t433 = t128 + t432;
+    let t434 = t37 * t425 + t34 * t416 + t36 * t422;
+    let t435 = t433 + t434;
+    let t436 = s_q7 * t10;
+    let t437 = 0.001 * t65 + 0.2106 * t66;
+    let t438 = 0.2075 * t69 - 0.0025 * t65;
+    let t439 = 0.2 * qd[4] - qd[2];
+    let t440 = t407 + s_q7 * t439;
+    let t441 = c_q7 * t439;
+    let t442 = 0.5 * t428 + t441;
+    let t443 = qd[1] + 0.2 * qd[5];
+    let t444 = 0.5 * t433 + t443;
+    let t445 = t37 * t444 + t28 * t440 + t32 * t442;
+    let t446 = t36 * t444 + t26 * t440 + t30 * t442;
+    let t447 = 0.04125 * t419 + 0.04025 * t420 + 0.125 * (0.5 * t417 + t446);
+    let t448 = 0.001 * (t410 - t68 * t80 - t69 * t209) + 0.0051 * t418 + t69 * t79
+        + t50 * t437 + s_q12 * t447 + 0.01 * t445 - 0.0025 * t414 - t66 * t78
+        - t51 * t438;
+    let t449 = 0.0051 * t65 + 0.001 * t66 - 0.0025 * t69;
+    let t450 = t34 * t444 + t24 * t440 - t29 * t442;
+    let t451 = -0.04025 * t413
+        - 0.125 * (s_q12 * (0.5 * t409 + t450) + c_q12 * (0.5 * t423 + t445));
+    let t452 = 0.24875 * t414 + t66 * t77 + t51 * t449 + t451 - 0.0025 * t418
+        - 0.5 * (t424 + t445) - t65 * t79 - t49 * t437;
+    let t453 = 0.2106 * t410 + 0.001 * (t418 + t68 * t82 + t69 * t220) + 0.0625 * t421
+        + 0.5 * t446 + t65 * t78 + t49 * t438 + c_q12 * t447 - 0.01 * t450 - t69 * t77
+        - t50 * t449;
+    let t454 = 0.4565 * t127 + t24 * t448 + t26 * t452 + t28 * t453 - 0.4585 * t436;
+    let t455 = t30 * t452 + t32 * t453 - t29 * t448 - 0.915 * t432 - 0.5 * t434 - t443;
+    let t456 = t36 * t452 + t37 * t453 + 0.4565 * t428 + t441 + 0.5 * t429 + t34 * t448;
+    let t457 = t51 * t71;
+    let t458 = -2.0 * (t50 * t74 + t457);
+    let t459 = t28 * t128 + qd[8] * t70 - t32 * t127 - qd[7] * t74;
+    let t460 = t50 * t70 + t49 * t74;
+    let t461 = -2.0 * (t60 * t74 + t57 * t73);
+    let t462 = t56 * t73 + t57 * t72;
+    let t463 = t26 * t128 + qd[7] * t71 - t30 * t127 - qd[9] * t70;
+    let t464 = t462 - t463;
+    let t465 = 0.5 * t458 + 0.01 * (t460 - t459) + 0.125 * (c_q12 * t461 + s_q12 * t464);
+    let t466 = t459 + t460;
+    let t467 = t24 * t128 + qd[9] * t74 + t29 * t127 - qd[8] * t71;
+    let t468 = t56 * t74 + t60 * t72;
+    let t469 = c_q12 * t459 + qd[10] * t72 + s_q12 * t467;
+    let t470 = t468 + t469;
+    let t471 = 0.5 * t466 + 0.125 * t470 - 0.02 * (t457 + t49 * t70);
+    let t472 = t51 * t70 + t49 * t71 - t463;
+    let t473 = 0.125 * (c_q12 * t464 - s_q12 * t461);
+    let t474 = 0.5 * t472 + 0.01 * (t467 + t51 * t74 + t50 * t71) + t473;
+    let t475 = t24 * t465 + t26 * t471 + t28 * t474 - 2.0 * t427;
+    let t476 = c_q7 * t7 + t407;
+    let t477 = t32 * t474 + t30 * t471 - t29 * t465;
+    let t478 = t476 + t477;
+    let t479 = s_q7 * t475 + c_q7 * t478;
+    let t480 = t127 + t436;
+    let t481 = t37 * t474 + t34 * t465 + t36 * t471;
+    let t482 = t480 + t481;
+    let t483 = 0.001 * t70 + 0.2106 * t71;
+    let t484 = 0.2075 * t74 - 0.0025 * t70;
+    let t485 = qd[2] - 0.4 * qd[4];
+    let t486 = 0.2 * t8 + c_q7 * t485 - t427;
+    let t487 = 0.2 * t6 - s_q7 * t485;
+    let t488 = 0.5 * t476 + t487;
+    let t489 = 0.5 * t480 - qd[0];
+    let t490 = t37 * t489 + t28 * t486 + t32 * t488;
+    let t491 = t36 * t489 + t26 * t486 + t30 * t488;
+    let t492 = 0.04125 * t468 + 0.04025 * t469 + 0.125 * (0.5 * t466 + t491);
+    let t493 = 0.001 * (t459 - t73 * t80 - t74 * t209) + 0.0051 * t467 + t74 * t79
+        + t50 * t483 + s_q12 * t492 + 0.01 * t490 - 0.0025 * t463 - t71 * t78
+        - t51 * t484;
+    let t494 = 0.0051 * t70 + 0.001 * t71 - 0.0025 * t74;
+    let t495 = t34 * t489 + t24 * t486 - t29 * t488;
+    let t496 = -0.04025 * t462
+        - 0.125 * (s_q12 * (0.5 * t458 + t495) + c_q12 * (0.5 * t472 + t490));
+    let t497 = 0.24875 * t463 + t71 * t77 + t51 * t494 + t496 - 0.0025 * t467
+        - 0.5 * (t473 + t490) - t70 * t79 - t49 * t483;
+    let t498 = 0.2106 * t459 + 0.001 * (t467 + t73 * t82 + t74 * t220) + 0.0625 * t470
+        + 0.5 * t491 + t70 * t78 + t49 * t484 + c_q12 * t492 - 0.01 * t495 - t74 * t77
+        - t50 * t494;
+    let t499 = 0.4585 * t432 + t24 * t493 + t26 * t497 + t28 * t498 - 0.4565 * t128;
+    let t500 = qd[0] + t30 * t497 + t32 * t498 - t29 * t493 - 0.915 * t436 - 0.5 * t481;
+    let t501 = t487 + t37 * t498 + 0.4565 * t476 + 0.5 * t477 + t34 * t493 + t36 * t497;
+    let t502 = t37 * t51;
+    let t503 = -2.0 * (t36 * t50 + t502);
+    let t504 = t34 * qd[8] - t36 * qd[7];
+    let t505 = t34 * t50 + t36 * t49;
+    let t506 = -2.0 * (t36 * t60 + t57 * t76);
+    let t507 = t56 * t76 + t57 * t75;
+    let t508 = t37 * qd[7] - t34 * qd[9];
+    let t509 = t507 - t508;
+    let t510 = 0.5 * t503 + 0.125 * c_q12 * t506;
+    let t511 = 0.01 * (t505 - t504) + 0.125 * s_q12 * t509 + t510;
+    let t512 = t504 + t505;
+    let t513 = -2.0 * (t502 + t34 * t49);
+    let t514 = t36 * qd[9] - t37 * qd[8];
+    let t515 = t36 * t56 + t60 * t75;
+    let t516 = c_q12 * t504 + t129 + s_q12 * t514;
+    let t517 = t515 + t516;
+    let t518 = 0.5 * t512 + 0.01 * t513 + 0.125 * t517;
+    let t519 = t34 * t51 + t37 * t49;
+    let t520 = t519 - t508;
+    let t521 = t36 * t51 + t37 * t50;
+    let t522 = s_q12 * t506;
+    let t523 = 0.125 * (c_q12 * t509 - t522);
+    let t524 = 0.5 * t520 + 0.01 * (t514 + t521) + t523;
+    let t525 = t24 * t511 + t26 * t518 + t28 * t524 - 2.0 * t10;
+    let t526 = t30 * t518 + t32 * t524 - t29 * t511;
+    let t527 = s_q7 * t525 + c_q7 * t526;
+    let t528 = t37 * t524 + t34 * t511 + t36 * t518;
+    let t529 = 0.001 * t34 + 0.2106 * t37;
+    let t530 = 0.2075 * t36 - 0.0025 * t34;
+    let t531 = -0.4 * qd[5] - qd[1];
+    let t532 = qd[0] * s_q7 + c_q7 * t531 - t10;
+    let t533 = qd[0] * c_q7 - s_q7 * t531;
+    let t534 = 0.2 * qd[3] + 0.5 * t7;
+    let t535 = t37 * t534 + t28 * t532 + t32 * t533;
+    let t536 = t36 * t534 + t26 * t532 + t30 * t533;
+    let t537 = 0.04125 * t515 + 0.04025 * t516 + 0.125 * (0.5 * t512 + t536);
+    let t538 = t36 * t79 + t50 * t529 - t37 * t78 - t51 * t530
+        - 0.001 * (t76 * t80 + t36 * t209);
+    let t539 = 0.001 * t504 + 0.0051 * t514 + 0.01 * t535 + s_q12 * t537 + t538
+        - 0.0025 * t508;
+    let t540 = 0.0051 * t34 + 0.001 * t37 - 0.0025 * t36;
+    let t541 = t34 * t534 + t24 * t532 - t29 * t533;
+    let t542 = s_q12 * (0.5 * t503 + t541) + c_q12 * (0.5 * t520 + t535);
+    let t543 = t51 * t540 + t37 * t77 - t34 * t79 - 0.04025 * t507 - t49 * t529;
+    let t544 = 0.24875 * t508 + t543 - 0.0025 * t514 - 0.5 * (t523 + t535)
+        - 0.125 * t542;
+    let t545 = 0.001 * (t76 * t82 + t36 * t220) + t34 * t78 + t49 * t530 - t36 * t77
+        - t50 * t540;
+    let t546 = 0.2106 * t504 + 0.001 * t514 + 0.0625 * t517 + 0.5 * t536 + c_q12 * t537
+        + t545 - 0.01 * t541;
+    let t547 = 0.4585 * t9 + t24 * t539 + t26 * t544 + t28 * t546;
+    let t548 = t30 * t544 + t32 * t546 - t29 * t539 - 0.2 * qd[3] - 0.915 * t7
+        - 0.5 * t528;
+    let t549 = t36 * t544 + t37 * t546 + t533 + 0.5 * t526 + t34 * t539;
+    let t550 = t133 + t504;
+    let t551 = t135 + t508;
+    let t552 = t507 - t551;
+    let t553 = t510 + 0.01 * (t505 - t550) + 0.125 * s_q12 * t552;
+    let t554 = t505 + t550;
+    let t555 = t134 + t514;
+    let t556 = c_q12 * t550 + t129 + s_q12 * t555;
+    let t557 = t515 + t556;
+    let t558 = 0.01 * t513 + 0.5 * t554 + 0.125 * t557;
+    let t559 = t519 - t551;
+    let t560 = 0.125 * (c_q12 * t552 - t522);
+    let t561 = 0.5 * t559 + 0.01 * (t521 + t555) + t560;
+    let t562 = t24 * t553 + t26 * t558 + t28 * t561 - 2.0 * t10;
+    let t563 = t30 * t558 + t32 * t561 - t29 * t553;
+    let t564 = s_q7 * t562 + c_q7 * t563;
+    let t565 = t37 * t561 + t34 * t553 + t36 * t558;
+    let t566 = 2.0 * t7 + t565;
+    let t567 = 2.0 * t7;
+    let t568 = 0.5 * t37 * t567 - t10 * t28;
+    let t569 = 0.5 * t36 * t567 - t10 * t26;
+    let t570 = 0.04125 * t515 + 0.04025 * t556 + 0.125 * (0.5 * t554 + t569);
+    let t571 = t538 + s_q12 * t570 + 0.001 * t550 + 0.0051 * t555 + 0.01 * t568
+        - 0.0025 * t551;
+    let t572 = 0.5 * t34 * t567 - t10 * t24;
+    let t573 = s_q12 * (0.5 * t503 + t572) + c_q12 * (0.5 * t559 + t568);
+    let t574 = t543 + 0.24875 * t551 - 0.0025 * t555 - 0.5 * (t560 + t568)
+        - 0.125 * t573;
+    let t575 = t545 + c_q12 * t570 + 0.2106 * t550 + 0.001 * t555 + 0.0625 * t557
+        + 0.5 * t569 - 0.01 * t572;
+    let t576 = 0.002 * t9 + t24 * t571 + t26 * t574 + t28 * t575;
+    let t577 = t30 * t574 + t32 * t575 - t29 * t571 - 0.915 * t7 - 0.5 * t565;
+    let t578 = 0.5 * t563 + t34 * t571 + t36 * t574 + t37 * t575;
+    let t579 = qd[8] + 2.0 * t41;
+    let t580 = s_q12 * t209;
+    let t581 = t130 + t209;
+    let t582 = t581 - t43;
+    let t583 = 0.01 * t579 + 0.125 * s_q12 * t582 - 0.25 * t580;
+    let t584 = c_q12 * (qd[10] - t41);
+    let t585 = t80 + t584;
+    let t586 = 0.5 * qd[8] + 0.125 * t585 - 0.02 * t49;
+    let t587 = 0.25 * s_q12 * t220 + 0.125 * c_q12 * t582;
+    let t588 = 0.5 * qd[9] + t587;
+    let t589 = t24 * t583 + t26 * t586 + t28 * t588;
+    let t590 = t30 * t586 + t32 * t588 - t29 * t583;
+    let t591 = s_q7 * t589 + c_q7 * t590;
+    let t592 = t34 * t583 + t36 * t586 + t37 * t588;
+    let t593 = 0.0625 * qd[8] + 0.04125 * t80 + 0.04025 * t584;
+    let t594 = 0.001 * (t50 - c_q12 * t82);
+    let t595 = 0.0025 * (t51 - t43) + s_q12 * t593 + t594 - 0.001 * t41;
+    let t596 = -0.04025 * t581 - 0.0625 * qd[9] * c_q12;
+    let t597 = 0.24875 * t43 + t596 - 0.002 * t49 - 0.2055 * t51 - 0.5 * t587;
+    let t598 = 0.2024 * t50 + 0.0625 * t585 + 0.001 * s_q12 * t82 + c_q12 * t593
+        - 0.2106 * t41 - 0.005 * t49;
+    let t599 = t24 * t595 + t26 * t597 + t28 * t598;
+    let t600 = t30 * t597 + t32 * t598 - t29 * t595 - 0.5 * t592;
+    let t601 = 0.5 * t590 + t34 * t595 + t36 * t597 + t37 * t598;
+    let t602 = 0.01 * qd[7] - t50 - 0.25 * t80;
+    let t603 = qd[7] + 2.0 * t39;
+    let t604 = t39 * c_q12 - s_q12 * t43;
+    let t605 = t56 + t604;
+    let t606 = 0.5 * t603 + 0.125 * t605;
+    let t607 = 0.01 * qd[9] + 0.25 * t82;
+    let t608 = t24 * t602 + t26 * t606 + t28 * t607;
+    let t609 = t30 * t606 + t32 * t607 - t29 * t602;
+    let t610 = s_q7 * t608 + c_q7 * t609;
+    let t611 = t34 * t602 + t36 * t606 + t37 * t607;
+    let t612 = 0.04125 * t56 + 0.0625 * t603 + 0.04025 * t604;
+    let t613 = 0.001 * (t39 + t49 - t209) + 0.0031 * t51 + s_q12 * t612 - 0.0051 * t43;
+    let t614 = t50 * s_q12;
+    let t615 = 0.125 * (t614 - t82) - 0.0025 * (t51 - t43);
+    let t616 = 0.2106 * t39 + 0.2024 * t49 + 0.005 * t50 + 0.001 * (t220 - t43 - t51)
+        + 0.0625 * t605 + c_q12 * t612;
+    let t617 = t24 * t613 + t26 * t615 + t28 * t616;
+    let t618 = t30 * t615 + t32 * t616 - t29 * t613 - 0.5 * t611;
+    let t619 = 0.5 * t609 + t34 * t613 + t36 * t615 + t37 * t616;
+    let t620 = t131 - t220;
+    let t621 = t39 + t620;
+    let t622 = 0.125 * s_q12 * t621 - t51 - 0.25 * c_q12 * t209;
+    let t623 = s_q12 * (t41 - qd[10]);
+    let t624 = t623 - t82;
+    let t625 = 0.125 * t624 - 0.02 * t51;
+    let t626 = 0.25 * t580 + 0.125 * c_q12 * t621;
+    let t627 = 0.01 * t579 + 0.5 * t603 + t626;
+    let t628 = t24 * t622 + t26 * t625 + t28 * t627;
+    let t629 = t30 * t625 + t32 * t627 - t29 * t622;
+    let t630 = s_q7 * t628 + c_q7 * t629;
+    let t631 = t34 * t622 + t36 * t625 + t37 * t627;
+    let t632 = 0.04025 * t623 - 0.04125 * t82;
+    let t633 = 0.0051 * t41 + 0.0025 * (t49 + t39) + 0.0031 * t50 + s_q12 * t632
+        - 0.001 * c_q12 * t80;
+    let t634 = -0.04025 * t620 - 0.125 * (0.5 * c_q12 * t603 - t55);
+    let t635 = 0.002 * t51 + t634 - 0.24875 * t39 - 0.0025 * (t41 + t50) - 0.2055 * t49
+        - 0.5 * t626;
+    let t636 = 0.001 * t41 + c_q12 * t632 + 0.0625 * t624 - t594;
+    let t637 = t24 * t633 + t26 * t635 + t28 * t636;
+    let t638 = t30 * t635 + t32 * t636 - t29 * t633 - 0.5 * t631;
+    let t639 = 0.5 * t629 + t34 * t633 + t36 * t635 + t37 * t636;
+    let t640 = 2.0 * t56;
+    let t641 = 0.25 * (t28 * t82 - t24 * t80) + 0.125 * t26 * t640;
+    let t642 = 0.25 * (t32 * t82 + t29 * t80) + 0.125 * t30 * t640;
+    let t643 = s_q7 * t641 + c_q7 * t642;
+    let t644 = 0.25 * (t37 * t82 - t34 * t80) + 0.125 * t36 * t640;
+    let t645 = 0.0815 * t130 - 0.001 * t209;
+    let t646 = 0.0815 * t131 + 0.001 * t220 + 0.0625 * t640;
+    let t647 = t24 * t645 + t28 * t646 - 0.125 * t26 * t82;
+    let t648 = t32 * t646 - t29 * t645 - 0.5 * t644 - 0.125 * t30 * t82;
+    let t649 = 0.5 * t642 + t34 * t645 + t37 * t646 - 0.125 * t36 * t82;
+    (
+        [
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                63.765 * t153,
+                63.765 * t166,
+                c_q7 * (t200 - t124) - s_q7 * (t123 + t203),
+                c_q7 * t254 - s_q7 * t255,
+                c_q7 * t299 - s_q7 * t300,
+                c_q7 * t343 - s_q7 * t344,
+                c_q7 * t366 - s_q7 * t367,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                63.765 * t140,
+                0.0,
+                255.06 * t167,
+                t204,
+                t256,
+                t301,
+                t345,
+                t368,
+            ],
+            [0.0, 0.0, 0.0, 63.765 * t5, 63.765 * t4, 0.0, t206, t257, t302, t346, t369],
+            [
+                0.0,
+                0.0,
+                0.0,
+                c_q7 * t150 - s_q7 * t151,
+                c_q7 * t163 - s_q7 * t164,
+                c_q7 * t177 - s_q7 * t178,
+                c_q7 * (t222 - t126) - s_q7 * (t125 + t223),
+                c_q7 * t268 - s_q7 * t269,
+                c_q7 * t313 - s_q7 * t314,
+                c_q7 * t357 - s_q7 * t358,
+                c_q7 * t375 - s_q7 * t376,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                s_q7 * t150 + c_q7 * t151 - 6.867 * t5,
+                s_q7 * t163 + c_q7 * t164 - 6.867 * t4,
+                s_q7 * t177 + c_q7 * t178,
+                c_q7 * (t125 + t223) + s_q7 * (t222 - t126) - 0.2 * t206,
+                s_q7 * t268 + c_q7 * t269 - 0.2 * t257,
+                s_q7 * t313 + c_q7 * t314 - 0.2 * t302,
+                s_q7 * t357 + c_q7 * t358 - 0.2 * t346,
+                s_q7 * t375 + c_q7 * t376 - 0.2 * t369,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                6.867 * t140 + t152,
+                t165,
+                27.468 * t167 + t179,
+                0.2 * t204 + t224,
+                0.2 * t256 + t270,
+                0.2 * t301 + t315,
+                0.2 * t345 + t359,
+                0.2 * t368 + t377,
+            ],
+            [0.0, 0.0, 0.0, t152, t165, t179, t224, t270, t315, t359, t377],
+            [0.0, 0.0, 0.0, t145, t158, t172, t215, t263, t307, t351, t371],
+            [0.0, 0.0, 0.0, t148, t161, t175, t219, t266, t311, t355, t373],
+            [0.0, 0.0, 0.0, t149, t162, t176, t221, t267, t312, t356, t374],
+            [
+                0.0,
+                0.0,
+                0.0,
+                -0.125 * t147,
+                -0.125 * t160,
+                -0.125 * t174,
+                0.04125 * t188 + t218,
+                0.04125 * t242 + t265,
+                0.04125 * t287 + t310,
+                0.04125 * t331 + t354,
+                t372,
+            ],
+        ],
+        [
+            [
+                0.0,
+                -6.5 * qd[5],
+                6.5 * qd[4],
+                c_q7 * t426 - s_q7 * t430,
+                6.5 * qd[2] + c_q7 * t475 - 1.4 * qd[4] - s_q7 * t478,
+                c_q7 * t525 - 6.5 * qd[1] - 1.4 * qd[5] - s_q7 * t526,
+                c_q7 * t562 - s_q7 * t563,
+                c_q7 * t589 - s_q7 * t590,
+                c_q7 * t608 - s_q7 * t609,
+                c_q7 * t628 - s_q7 * t629,
+                c_q7 * t641 - s_q7 * t642,
+            ],
+            [
+                6.5 * qd[5],
+                0.0,
+                -6.5 * qd[3],
+                0.7 * qd[4] + t431 - 6.5 * qd[2],
+                0.7 * qd[3] + t479,
+                6.5 * qd[0] + t527,
+                t564,
+                t591,
+                t610,
+                t630,
+                t643,
+            ],
+            [
+                -6.5 * qd[4],
+                6.5 * qd[3],
+                0.0,
+                6.5 * qd[1] + 0.7 * qd[5] + t435,
+                t482 - 6.5 * qd[0],
+                t405 + t528,
+                t566,
+                t592,
+                t611,
+                t631,
+                t644,
+            ],
+            [
+                c_q7 * t387 - s_q7 * t388,
+                c_q7 * t397 - s_q7 * t398,
+                c_q7 * t403 - s_q7 * t404,
+                c_q7 * t454 - 0.005 * qd[5] - s_q7 * t455,
+                0.004 * qd[4] + c_q7 * t499 - 0.4985 * qd[5] - s_q7 * t500,
+                c_q7 * t547 - 0.005 * qd[3] - 0.4985 * qd[4] - 0.004 * qd[5]
+                    - s_q7 * t548,
+                c_q7 * t576 - s_q7 * t577,
+                c_q7 * t599 - s_q7 * t600,
+                c_q7 * t617 - s_q7 * t618,
+                c_q7 * t637 - s_q7 * t638,
+                c_q7 * t647 - s_q7 * t648,
+            ],
+            [
+                0.7 * qd[4] + s_q7 * t387 + c_q7 * t388,
+                s_q7 * t397 + c_q7 * t398 - 0.7 * qd[3],
+                s_q7 * t403 + c_q7 * t404,
+                0.3685 * qd[5] + s_q7 * t454 + c_q7 * t455 - 0.7 * qd[1] - 0.002 * qd[4]
+                    - 0.2 * t435,
+                0.7 * qd[0] + 0.005 * qd[5] + s_q7 * t499 + c_q7 * t500 - 0.002 * qd[3]
+                    - 0.2 * t482,
+                0.3685 * qd[3] + 0.005 * qd[4] + s_q7 * t547 + c_q7 * t548
+                    - 0.2 * (t7 + t528),
+                s_q7 * t576 + c_q7 * t577 - 0.2 * t566,
+                s_q7 * t599 + c_q7 * t600 - 0.2 * t592,
+                s_q7 * t617 + c_q7 * t618 - 0.2 * t611,
+                s_q7 * t637 + c_q7 * t638 - 0.2 * t631,
+                s_q7 * t647 + c_q7 * t648 - 0.2 * t644,
+            ],
+            [
+                0.7 * qd[5] + t389,
+                t399,
+                t406 - t405,
+                0.01 * qd[3] + 0.13 * qd[4] + 0.002 * qd[5] + 0.2 * t431 + t456
+                    - 0.7 * qd[2],
+                0.13 * qd[3] + 0.2 * t479 + t501 - 0.01 * qd[4],
+                0.7 * qd[0] + 0.002 * qd[3] + 0.2 * t527 + t549,
+                0.2 * t564 + t578,
+                0.2 * t591 + t601,
+                0.2 * t610 + t619,
+                0.2 * t630 + t639,
+                0.2 * t643 + t649,
+            ],
+            [t389, t399, t406 - t7, t456, t501, t549, t578, t601, t619, t639, t649],
+            [t382, t392, t400, t448, t493, t539, t571, t595, t613, t633, t645],
+            [t385, t395, t401, t452, t497, t544, t574, t597, t615, t635, -0.125 * t82],
+            [t386, t396, t402, t453, t498, t546, t575, t598, t616, t636, t646],
+            [
+                -0.125 * t384,
+                -0.125 * t394,
+                -0.125 * t136,
+                0.04125 * t414 + t451,
+                0.04125 * t463 + t496,
+                0.04125 * t508 - 0.04025 * t507 - 0.125 * t542,
+                0.04125 * t551 - 0.04025 * t507 - 0.125 * t573,
+                0.04125 * t43 + t596,
+                0.125 * t614,
+                t634 - 0.04125 * t39,
+                0.0,
+            ],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 372,
+    add: 213,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { gravity_derivatives_with_avx(avx2, d, q) };
+    }
+    gravity_derivatives_with_body(d, q)
+}
+/// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn gravity_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    gravity_derivatives_with_body(d, q)
+}
+/// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn gravity_derivatives_with_body(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t6 = 1.0 - 2.0 * (t0 + t1);
+    let t7 = q[8] * q[8];
+    let t8 = q[9] * q[9];
+    let t9 = q[10] * q[10];
+    let t10 = q[8] * q[9];
+    let t11 = q[8] * q[10];
+    let t12 = q[9] * q[10];
+    let t13 = q[8] * q[11];
+    let t14 = q[9] * q[11];
+    let t15 = q[10] * q[11];
+    let t16 = 1.0 - 2.0 * (t8 + t9);
+    let t17 = t10 - t15;
+    let t18 = 2.0 * t17;
+    let t19 = -2.0 * (t11 + t14);
+    let t20 = -2.0 * (t10 + t15);
+    let t21 = 1.0 - 2.0 * (t7 + t9);
+    let t22 = t12 - t13;
+    let t23 = 2.0 * t22;
+    let t24 = t11 - t14;
+    let t25 = 2.0 * t24;
+    let t26 = -2.0 * (t12 + t13);
+    let t27 = 1.0 - 2.0 * (t7 + t8);
+    let t28 = -9.81 * (t4 * c_q7 - t5 * s_q7);
+    let t29 = -t28;
+    let t30 = -9.81 * (t5 * c_q7 + t4 * s_q7);
+    let t31 = t6 * t25;
+    let t32 = t16 * t29 + 9.81 * t31 - t20 * t30;
+    let t33 = t23 * t30;
+    let t34 = t33 + 9.81 * t6 * t27 - t19 * t29;
+    let t35 = c_q12 * t32 - s_q12 * t34;
+    let t36 = t18 * t29;
+    let t37 = t36 + t21 * t30 - 9.81 * t6 * t26;
+    let t38 = s_q12 * t37;
+    let t39 = 0.01 * t34 + 0.125 * t38;
+    let t40 = c_q12 * t37;
+    let t41 = 0.5 * t37 + 0.125 * t40 - 0.01 * t32;
+    let t42 = -0.5 * t34 - 0.125 * (s_q12 * t32 + c_q12 * t34);
+    let t43 = t16 * t39 + t18 * t42 - t19 * t41;
+    let t44 = t23 * t41 + t21 * t42 - t20 * t39 - 9.81 * t6;
+    let t45 = q[6] * q[6];
+    let t46 = 2.0 * (0.5 * (t2 - t1) + 0.5 * (t45 - t0));
+    let t47 = s_q7 * t46;
+    let t48 = c_q7 * t46;
+    let t49 = 9.81 * (t23 * t48 + t5 * t27 - t19 * t47);
+    let t50 = 9.81 * (t18 * t47 + t21 * t48 - t5 * t26);
+    let t51 = 0.01 * t49 + 0.125 * s_q12 * t50;
+    let t52 = 9.81 * (t16 * t47 + t5 * t25 - t20 * t48);
+    let t53 = s_q12 * t52 + c_q12 * t49;
+    let t54 = -0.5 * t49 - 0.125 * t53;
+    let t55 = t50 * (0.5 + 0.125 * c_q12) - 0.01 * t52;
+    let t56 = t16 * t51 + t18 * t54 - t19 * t55;
+    let t57 = t21 * t54 + t23 * t55 - t20 * t51 - 9.81 * t5;
+    let t58 = 9.81 * t48 + t25 * t51 + t27 * t55 - t26 * t54;
+    let t59 = 2.0 * (0.5 * (t0 - t2) - 0.5 * (t45 - t1));
+    let t60 = 9.81 * (c_q7 * t59);
+    let t61 = -9.81 * s_q7 * t59;
+    let t62 = t23 * t61 + 9.81 * t4 * t27 - t19 * t60;
+    let t63 = t18 * t60 + t21 * t61 - 9.81 * t4 * t26;
+    let t64 = 0.01 * t62 + 0.125 * s_q12 * t63;
+    let t65 = t16 * t60 + 9.81 * t4 * t25 - t20 * t61;
+    let t66 = s_q12 * t65 + c_q12 * t62;
+    let t67 = -0.5 * t62 - 0.125 * t66;
+    let t68 = t63 * (0.5 + 0.125 * c_q12) - 0.01 * t65;
+    let t69 = t16 * t64 + t18 * t67 - t19 * t68;
+    let t70 = t21 * t67 + t23 * t68 - t20 * t64 - 9.81 * t4;
+    let t71 = t25 * t64 + t61 + t27 * t68 - t26 * t67;
+    let t72 = -t5;
+    let t73 = -0.5 * t3;
+    let t74 = 9.81 * c_q7 * t72 + 39.24 * s_q7 * t73;
+    let t75 = 39.24 * c_q7 * t73 - 9.81 * s_q7 * t72;
+    let t76 = t23 * t75 - t19 * t74;
+    let t77 = t18 * t74 + t21 * t75;
+    let t78 = 0.01 * t76 + 0.125 * s_q12 * t77;
+    let t79 = t16 * t74 - t20 * t75;
+    let t80 = s_q12 * t79 + c_q12 * t76;
+    let t81 = -0.5 * t76 - 0.125 * t80;
+    let t82 = t77 * (0.5 + 0.125 * c_q12) - 0.01 * t79;
+    let t83 = t16 * t78 + t18 * t81 - t19 * t82;
+    let t84 = t21 * t81 + t23 * t82 - t20 * t78;
+    let t85 = t25 * t78 + t75 + t27 * t82 - t26 * t81;
+    let t86 = -t19;
+    let t87 = 0.5 * (t9 - t8);
+    let t88 = q[11] * q[11];
+    let t89 = 0.5 * (t88 - t7);
+    let t90 = 2.0 * (t87 + t89);
+    let t91 = -0.5 * t17;
+    let t92 = 2.0 * (t87 - t89);
+    let t93 = -0.5 * t22;
+    let t94 = 0.5 * (t7 - t9);
+    let t95 = 0.5 * (t88 - t8);
+    let t96 = 2.0 * (t94 + t95);
+    let t97 = -t20;
+    let t98 = 2.0 * (t94 - t95);
+    let t99 = 0.5 * (t8 - t7);
+    let t100 = 0.5 * (t88 - t9);
+    let t101 = 2.0 * (t99 - t100);
+    let t102 = -0.5 * t24;
+    let t103 = 2.0 * (t99 + t100);
+    let t104 = -t26;
+    let t105 = t23 * t28 - t19 * t30;
+    let t106 = t18 * t30 + t21 * t28;
+    let t107 = 0.01 * t105 + 0.125 * s_q12 * t106;
+    let t108 = t16 * t30 - t20 * t28;
+    let t109 = t106 * (0.5 + 0.125 * c_q12) - 0.01 * t108;
+    let t110 = s_q12 * t108 + c_q12 * t105;
+    let t111 = -0.5 * t105 - 0.125 * t110;
+    let t112 = t16 * t107 + t18 * t111 - t19 * t109;
+    let t113 = t23 * t109 + t21 * t111 - t20 * t107;
+    let t114 = t28 + t25 * t107 + t27 * t109 - t26 * t111;
+    let t115 = 4.0 * t29 * t91 + t30 * t92 + 9.81 * t6 * t26;
+    let t116 = t33 + t29 * t86 + 9.81 * t6 * t90;
+    let t117 = 0.01 * t115 + 0.125 * s_q12 * t116;
+    let t118 = t116 * (0.5 + 0.125 * c_q12);
+    let t119 = c_q12 * t115;
+    let t120 = -0.5 * t115 - 0.125 * t119;
+    let t121 = t16 * t117 + t42 * t86 + t18 * t120 + 4.0 * t41 * t91 - t19 * t118;
+    let t122 = t41 * t92 + t21 * t120 + t23 * (t118 + t42) - t20 * t117;
+    let t123 = t25 * t117 + t26 * t41 + t27 * t118 + t42 * t90 - t26 * t120;
+    let t124 = 9.81 * t31 + t29 * t96 + t30 * t97;
+    let t125 = 0.01 * t124;
+    let t126 = t19 * t29 + 4.0 * t30 * t93 + 9.81 * t6 * t98;
+    let t127 = -0.01 * t126;
+    let t128 = s_q12 * t126 + c_q12 * t124;
+    let t129 = -0.5 * t124 - 0.125 * t128;
+    let t130 = t19 * t39 + t16 * t125 + t41 * t96 + t18 * t129 - t19 * t127;
+    let t131 = 4.0 * t39 * t93 + t41 * t97 + t23 * t127 + t21 * t129 - t20 * t125;
+    let t132 = t39 * t98 + t27 * t127 + t25 * (t125 + t41) - t26 * t129;
+    let t133 = t29 * t101 + t20 * t30 + 39.24 * t6 * t102;
+    let t134 = 0.125 * s_q12 * t133;
+    let t135 = t36 + t30 * t103 + 9.81 * t6 * t104;
+    let t136 = t133 * (0.5 + 0.125 * c_q12) - 0.01 * t135;
+    let t137 = s_q12 * t135;
+    let t138 = -0.125 * t137;
+    let t139 = t16 * t134 + t42 * t101 + t18 * (t39 + t138) - t19 * t136;
+    let t140 = t39 * t103 + t23 * t136 + t20 * t42 + t21 * t138 - t20 * t134;
+    let t141 = t39 * t104 + t25 * t134 + t27 * t136 + 4.0 * t42 * t102 - t26 * t138;
+    let t142 = -0.125 * t35;
+    let t143 = 0.125 * (t16 * t40 + t19 * t38 - t18 * t35);
+    let t144 = -0.125 * (t20 * t40 + t23 * t38 + t21 * t35);
+    let t145 = 0.125 * (t25 * t40 + t26 * t35 - t27 * t38);
+    [
+        [0.0, 0.0, 0.0, 0.0, 63.765 * t59, 63.765 * t72, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 63.765 * t46, 0.0, 255.06 * t73, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 63.765 * t5, 63.765 * t4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t56 - s_q7 * t57,
+            c_q7 * t69 - s_q7 * t70,
+            c_q7 * t83 - s_q7 * t84,
+            c_q7 * (t112 - t44) - s_q7 * (t43 + t113),
+            c_q7 * t121 - s_q7 * t122,
+            c_q7 * t130 - s_q7 * t131,
+            c_q7 * t139 - s_q7 * t140,
+            c_q7 * t143 - s_q7 * t144,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            s_q7 * t56 + c_q7 * t57 - 6.867 * t5,
+            s_q7 * t69 + c_q7 * t70 - 6.867 * t4,
+            s_q7 * t83 + c_q7 * t84,
+            c_q7 * (t43 + t113) + s_q7 * (t112 - t44),
+            s_q7 * t121 + c_q7 * t122,
+            s_q7 * t130 + c_q7 * t131,
+            s_q7 * t139 + c_q7 * t140,
+            s_q7 * t143 + c_q7 * t144,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            6.867 * t46 + t58,
+            t71,
+            27.468 * t73 + t85,
+            t114,
+            t123,
+            t132,
+            t141,
+            t145,
+        ],
+        [0.0, 0.0, 0.0, t58, t71, t85, t114, t123, t132, t141, t145],
+        [0.0, 0.0, 0.0, t51, t64, t78, t107, t117, t125, t134, 0.125 * t40],
+        [0.0, 0.0, 0.0, t54, t67, t81, t111, t120, t129, t138, t142],
+        [0.0, 0.0, 0.0, t55, t68, t82, t109, t118, t127, t136, -0.125 * t38],
+        [
+            0.0,
+            0.0,
+            0.0,
+            -0.125 * t53,
+            -0.125 * t66,
+            -0.125 * t80,
+            -0.125 * t110,
+            -0.125 * t119,
+            -0.125 * t128,
+            -0.125 * t137,
+            t142,
+        ],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 1333,
+    add: 699,
+    div: 10,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = q[8] * q[8];
+    let t1 = q[9] * q[9];
+    let t2 = q[10] * q[10];
+    let t3 = q[8] * q[9];
+    let t4 = q[8] * q[10];
+    let t5 = q[9] * q[10];
+    let t6 = q[8] * q[11];
+    let t7 = q[9] * q[11];
+    let t8 = q[10] * q[11];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
+    let t18 = t15 * s_q12;
+    let t19 = 0.01 * t17 + 0.125 * t16 * s_q12;
+    let t20 = t12 * s_q12;
+    let t21 = 0.01 * t11 + 0.125 * t10 * s_q12;
+    let t22 = 0.01 * t14 + 0.125 * t13 * s_q12;
+    let t23 = c_q7 * t21 - s_q7 * t22;
+    let t24 = s_q7 * t21 + c_q7 * t22;
+    let t25 = s_q12 * s_q12;
+    let t26 = 0.001 + s_q12 * (0.0625 + 0.04025 * c_q12);
+    let t27 = t9 * s_q12;
+    let t28 = -0.125 * (t27 + t11 * c_q12);
+    let t29 = -0.125 * (t20 + t14 * c_q12);
+    let t30 = c_q7 * t28 - s_q7 * t29;
+    let t31 = s_q7 * t28 + c_q7 * t29;
+    let t32 = -0.125 * (t18 + t17 * c_q12);
+    let t33 = 0.0625 * c_q12 + 0.04125;
+    let t34 = t10 * t33;
+    let t35 = t13 * t33 - 0.5 * t32;
+    let t36 = c_q7 * t34 - s_q7 * t35;
+    let t37 = s_q7 * t34 + c_q7 * t35 - 0.2 * t32;
+    let t38 = 0.5 * t29 + t16 * t33;
+    let t39 = 0.2 * t31 + t38;
+    let t40 = 0.04025 * t25 + 0.0051;
+    let inv0 = 1.0 / t40;
+    let t41 = t11 * t26 + t9 * t40 - 0.0025 * t10;
+    let t42 = t12 * t40 + t14 * t26 - 0.0025 * t13;
+    let t43 = t42 - 0.5 * t19;
+    let t44 = c_q7 * t41 - s_q7 * t43;
+    let t45 = s_q7 * t41 + c_q7 * t43 - 0.2 * t19;
+    let t46 = t15 * t40 + t17 * t26 - 0.0025 * t16;
+    let t47 = 0.5 * t22 + t46;
+    let t48 = 0.2 * t24 + t47;
+    let t49 = -0.125 * c_q12 - 0.5;
+    let t50 = t11 * t49 - 0.125 * t27;
+    let t51 = t14 * t49 - 0.125 * t20;
+    let t52 = s_q7 * t50 + c_q7 * t51;
+    let t53 = t17 * t49 - 0.125 * t18;
+    let t54 = 0.125 * c_q12 + 0.24875;
+    let t55 = t10 * t54 - 0.0025 * t9;
+    let t56 = t13 * t54 - 0.0025 * t12;
+    let t57 = t56 - 0.5 * t53;
+    let t58 = 0.125 * c_q12 + 0.5;
+    let t59 = t10 * t58 - 0.01 * t9;
+    let t60 = t13 * t58 - 0.01 * t12;
+    let t61 = s_q7 * t59 + c_q7 * t60;
+    let t62 = t16 * t58 - 0.01 * t15;
+    let t63 = 0.125 * c_q12 - 0.04025 * t25;
+    let t64 = t63 + 0.25085;
+    let t65 = 0.01 * t13 + t12 * t58 - 0.125 * t14 * s_q12;
+    let t66 = t15 * t58 + 0.01 * t16 - 0.125 * t17 * s_q12;
+    let t67 = t16 * t54 - 0.0025 * t15;
+    let t68 = t9 * t26 + t11 * t64;
+    let t69 = t12 * t26 + t14 * t64;
+    let t70 = t15 * t26 + t17 * t64;
+    let t71 = t12 * t46 + t13 * t67 + t14 * t70;
+    let t72 = t9 * t42 + t10 * t56 + t11 * t69 - 0.5 * t65;
+    let t73 = t9 * t46 + t10 * t67 + t11 * t70 - 0.5 * t66;
+    let t74 = 0.01 * t10 + t9 * t58 - 0.125 * t11 * s_q12;
+    let t75 = t74 + 1.0;
+    let t76 = c_q7 * t75 - s_q7 * t65;
+    let t77 = s_q7 * t75 + c_q7 * t65;
+    let t78 = s_q7 * c_q7;
+    let t79 = t69 - 0.5 * t62;
+    let t80 = t11 * t68 + t9 * t41 + t10 * t55;
+    let t81 = t12 * t42 + t13 * t56 + t14 * t69 + t74;
+    let t82 = t80 - t81 - 0.4565;
+    let t83 = inv0 * t47;
+    let t84 = t23 * inv0;
+    let t85 = t24 * inv0;
+    let t86 = t19 * inv0;
+    let t87 = inv0 * t44;
+    let t88 = inv0 * t45;
+    let t89 = inv0 * t48;
+    let t90 = 0.125 * c_q12 + 0.24875 - 0.00000625 * inv0
+        - 24.242424242424242 * t33 * t33;
+    let inv1 = 1.0 / t90;
+    let t91 = 0.5 * t51 + t67;
+    let t92 = 0.0025 * t83 + t91 - 24.242424242424242 * t33 * t38;
+    let t93 = c_q7 * t50 + 0.0025 * t84 - s_q7 * t51 - 24.242424242424242 * t30 * t33;
+    let t94 = t52 + 0.0025 * t85 - 24.242424242424242 * t31 * t33;
+    let t95 = t53 + 0.0025 * t86 - 24.242424242424242 * t32 * t33;
+    let t96 = c_q7 * t55 + 0.0025 * t87 - s_q7 * t57 - 24.242424242424242 * t33 * t36;
+    let t97 = s_q7 * t55 + c_q7 * t57 + 0.0025 * t88 - 0.2 * t53
+        - 24.242424242424242 * t33 * t37;
+    let t98 = 0.2 * t52 + 0.0025 * t89 + t91 - 24.242424242424242 * t33 * t39;
+    let t99 = t63 + 0.25085 - t26 * (t26 * (inv0 + 0.00000625 * inv0 * inv0 * inv1));
+    let inv2 = 1.0 / t99;
+    let t100 = 0.5 * t60 + t70;
+    let t101 = t100 - t26 * (inv0 * (t47 + 0.0025 * inv1 * t92));
+    let t102 = c_q7 * t59 - s_q7 * t60 - t26 * (inv0 * (t23 + 0.0025 * inv1 * t93));
+    let t103 = t61 - t26 * (inv0 * (t24 + 0.0025 * inv1 * t94));
+    let t104 = t62 - t26 * (inv0 * (t19 + 0.0025 * inv1 * t95));
+    let t105 = c_q7 * t68 - s_q7 * t79 - t26 * (inv0 * (t44 + 0.0025 * inv1 * t96));
+    let t106 = s_q7 * t68 + c_q7 * t79 - 0.2 * t62
+        - t26 * (inv0 * (t45 + 0.0025 * inv1 * t97));
+    let t107 = 0.2 * t61 + t100 - t26 * (inv0 * (t48 + 0.0025 * inv1 * t98));
+    let t108 = t15 * t46 + t16 * t67 + t17 * t70 + t74;
+    let t109 = t108 + 0.4585 - 24.242424242424242 * t38 * t38 - inv0 * t47 * t47
+        - inv1 * t92 * t92 - inv2 * t101 * t101;
+    let inv3 = 1.0 / t109;
+    let t110 = -24.242424242424242 * t30 * t38 - t77 - t23 * inv0 * t47
+        - inv1 * t92 * t93 - inv2 * t101 * t102;
+    let t111 = t76 - t24 * inv0 * t47 - inv1 * t92 * t94 - inv2 * t101 * t103
+        - 24.242424242424242 * t31 * t38;
+    let t112 = -24.242424242424242 * t32 * t38 - t19 * inv0 * t47 - inv1 * t92 * t95
+        - inv2 * t101 * t104;
+    let t113 = c_q7 * t73 - s_q7 * t71;
+    let t114 = t113 - 24.242424242424242 * t36 * t38 - inv0 * t44 * t47
+        - inv1 * t92 * t96 - inv2 * t101 * t105;
+    let t115 = s_q7 * t73 + c_q7 * t71;
+    let t116 = t115 - 24.242424242424242 * t37 * t38 - inv0 * t45 * t47
+        - inv1 * t92 * t97 - inv2 * t101 * t106;
+    let t117 = 0.2 * t76 + t108 + 0.4585 - inv0 * t47 * t48 - inv1 * t92 * t98
+        - inv2 * t101 * t107 - 24.242424242424242 * t38 * t39;
+    let t118 = 6.5 - 24.242424242424242 * t30 * t30 - t23 * t23 * inv0 - inv1 * t93 * t93
+        - inv2 * t102 * t102 - inv3 * t110 * t110;
+    let inv4 = 1.0 / t118;
+    let t119 = -24.242424242424242 * t30 * t31 - t23 * t24 * inv0 - inv1 * t93 * t94
+        - inv2 * t102 * t103 - inv3 * t110 * t111;
+    let t120 = -24.242424242424242 * t30 * t32 - t19 * t23 * inv0 - inv1 * t93 * t95
+        - inv2 * t102 * t104 - inv3 * t110 * t112;
+    let t121 = -24.242424242424242 * t30 * t36 - t23 * inv0 * t44 - inv1 * t93 * t96
+        - inv2 * t102 * t105 - inv3 * t110 * t114;
+    let t122 = t66 - t23 * inv0 * t45 - inv1 * t93 * t97 - inv2 * t102 * t106
+        - inv3 * t110 * t116 - 24.242424242424242 * t30 * t37;
+    let t123 = -24.242424242424242 * t30 * t39 - t77 - t23 * inv0 * t48
+        - inv1 * t93 * t98 - inv2 * t102 * t107 - inv3 * t110 * t117;
+    let t124 = 6.5 - 24.242424242424242 * t31 * t31 - t24 * t24 * inv0 - inv1 * t94 * t94
+        - inv2 * t103 * t103 - inv3 * t111 * t111 - inv4 * t119 * t119;
+    let inv5 = 1.0 / t124;
+    let t125 = -24.242424242424242 * t31 * t32 - t19 * t24 * inv0 - inv1 * t94 * t95
+        - inv2 * t103 * t104 - inv3 * t111 * t112 - inv4 * t119 * t120;
+    let t126 = -24.242424242424242 * t31 * t36 - t66 - t24 * inv0 * t44
+        - inv1 * t94 * t96 - inv2 * t103 * t105 - inv3 * t111 * t114
+        - inv4 * t119 * t121;
+    let t127 = -24.242424242424242 * t31 * t37 - t24 * inv0 * t45 - inv1 * t94 * t97
+        - inv2 * t103 * t106 - inv3 * t111 * t116 - inv4 * t119 * t122;
+    let t128 = t76 + 0.7 - t24 * inv0 * t48 - inv1 * t94 * t98 - inv2 * t103 * t107
+        - inv3 * t111 * t117 - inv4 * t119 * t123 - 24.242424242424242 * t31 * t39;
+    let t129 = 6.5 - 24.242424242424242 * t32 * t32 - t19 * t19 * inv0 - inv1 * t95 * t95
+        - inv2 * t104 * t104 - inv3 * t112 * t112 - inv4 * t120 * t120
+        - inv5 * t125 * t125;
+    let inv6 = 1.0 / t129;
+    let t130 = t77 - t19 * inv0 * t44 - inv1 * t95 * t96 - inv2 * t104 * t105
+        - inv3 * t112 * t114 - inv4 * t120 * t121 - inv5 * t125 * t126
+        - 24.242424242424242 * t32 * t36;
+    let t131 = -24.242424242424242 * t32 * t37 - t76 - t19 * inv0 * t45
+        - inv1 * t95 * t97 - inv2 * t104 * t106 - inv3 * t112 * t116 - inv4 * t120 * t122
+        - inv5 * t125 * t127 - 0.7;
+    let t132 = -24.242424242424242 * t32 * t39 - t19 * inv0 * t48 - inv1 * t95 * t98
+        - inv2 * t104 * t107 - inv3 * t112 * t117 - inv4 * t120 * t123
+        - inv5 * t125 * t128;
+    let t133 = 2.0 * t72 * t78 + s_q7 * s_q7 * t82;
+    let t134 = t80 + 0.102 - inv0 * t44 * t44 - inv1 * t96 * t96 - inv2 * t105 * t105
+        - inv3 * t114 * t114 - inv4 * t121 * t121 - inv5 * t126 * t126
+        - inv6 * t130 * t130 - t133 - 24.242424242424242 * t36 * t36;
+    let inv7 = 1.0 / t134;
+    let t135 = t72 + t78 * t82 + 0.005 - inv0 * t44 * t45 - inv1 * t96 * t97
+        - inv2 * t105 * t106 - inv3 * t114 * t116 - inv4 * t121 * t122
+        - inv5 * t126 * t127 - inv6 * t130 * t131 - 0.2 * t77 - 2.0 * s_q7 * s_q7 * t72
+        - 24.242424242424242 * t36 * t37;
+    let t136 = t113 - 0.2 * t66 - inv0 * t44 * t48 - inv1 * t96 * t98
+        - inv2 * t105 * t107 - inv3 * t114 * t117 - inv4 * t121 * t123
+        - inv5 * t126 * t128 - inv6 * t130 * t132 - 24.242424242424242 * t36 * t39;
+    let t137 = 0.4 * t76 + t81 + t133 + 0.6885 - inv0 * t45 * t45 - inv1 * t97 * t97
+        - inv2 * t106 * t106 - inv3 * t116 * t116 - inv4 * t122 * t122
+        - inv5 * t127 * t127 - inv6 * t131 * t131 - inv7 * t135 * t135
+        - 24.242424242424242 * t37 * t37;
+    let inv8 = 1.0 / t137;
+    let t138 = t115 + 0.002 - inv0 * t45 * t48 - inv1 * t97 * t98 - inv2 * t106 * t107
+        - inv3 * t116 * t117 - inv4 * t122 * t123 - inv5 * t127 * t128
+        - inv6 * t131 * t132 - inv7 * t135 * t136 - 24.242424242424242 * t37 * t39;
+    let t139 = 0.4 * t76 + t108 + 0.6485 - inv0 * t48 * t48 - inv1 * t98 * t98
+        - inv2 * t107 * t107 - inv3 * t117 * t117 - inv4 * t123 * t123
+        - inv5 * t128 * t128 - inv6 * t132 * t132 - inv7 * t136 * t136
+        - inv8 * t138 * t138 - 24.242424242424242 * t39 * t39;
+    let inv9 = 1.0 / t139;
+    let t140 = t26 * t33;
+    let t141 = 24.242424242424242 * (t33 * inv1 * t92 - t38)
+        - 0.06060606060606061 * inv0 * inv1 * inv2 * t101 * t140;
+    let t142 = 24.242424242424242 * (t33 * inv1 * t93 - t30)
+        - 0.06060606060606061 * inv0 * inv1 * inv2 * t102 * t140 - inv3 * t110 * t141;
+    let t143 = 24.242424242424242 * (t33 * inv1 * t94 - t31)
+        - 0.06060606060606061 * inv0 * inv1 * inv2 * t103 * t140 - inv3 * t111 * t141
+        - inv4 * t119 * t142;
+    let t144 = 24.242424242424242 * (t33 * inv1 * t95 - t32)
+        - 0.06060606060606061 * inv0 * inv1 * inv2 * t104 * t140 - inv3 * t112 * t141
+        - inv4 * t120 * t142 - inv5 * t125 * t143;
+    let t145 = 24.242424242424242 * (t33 * inv1 * t96 - t36)
+        - 0.06060606060606061 * inv0 * inv1 * inv2 * t105 * t140 - inv3 * t114 * t141
+        - inv4 * t121 * t142 - inv5 * t126 * t143 - inv6 * t130 * t144;
+    let t146 = 24.242424242424242 * (t33 * inv1 * t97 - t37)
+        - 0.06060606060606061 * inv0 * inv1 * inv2 * t106 * t140 - inv3 * t116 * t141
+        - inv4 * t122 * t142 - inv5 * t127 * t143 - inv6 * t131 * t144
+        - inv7 * t135 * t145;
+    let t147 = 24.242424242424242 * (t33 * inv1 * t98 - t39)
+        - 0.06060606060606061 * inv0 * inv1 * inv2 * t107 * t140 - inv3 * t117 * t141
+        - inv4 * t123 * t142 - inv5 * t128 * t143 - inv6 * t132 * t144
+        - inv7 * t136 * t145 - inv8 * t138 * t146;
+    let t148 = inv9 * t147;
+    let t149 = inv8 * (t146 - t138 * inv9 * t147);
+    let t150 = inv7 * (t145 - t135 * t149 - t136 * inv9 * t147);
+    let t151 = inv6 * (t144 - t130 * t150 - t131 * t149 - t132 * inv9 * t147);
+    let t152 = inv5
+        * (t143 - t125 * t151 - t126 * t150 - t127 * t149 - t128 * inv9 * t147);
+    let t153 = inv4
+        * (t142 - t119 * t152 - t120 * t151 - t121 * t150 - t122 * t149
+            - t123 * inv9 * t147);
+    let t154 = inv3
+        * (t141 - t110 * t153 - t111 * t152 - t112 * t151 - t114 * t150 - t116 * t149
+            - t117 * inv9 * t147);
+    let t155 = inv2
+        * (0.06060606060606061 * inv0 * inv1 * t140 - t101 * t154 - t102 * t153
+            - t103 * t152 - t104 * t151 - t105 * t150 - t106 * t149
+            - t107 * inv9 * t147);
+    let t156 = t26 * t155;
+    let t157 = inv1
+        * (-24.242424242424242 * t33 - 0.0025 * inv0 * t156 - t92 * t154 - t93 * t153
+            - t94 * t152 - t95 * t151 - t96 * t150 - t97 * t149 - t98 * inv9 * t147);
+    let t158 = inv0
+        * (0.0025 * t157 - t156 - t47 * t154 - t23 * t153 - t24 * t152 - t19 * t151
+            - t44 * t150 - t45 * t149 - t48 * inv9 * t147);
+    let t159 = t26 * (-0.00000625 * inv0 * inv0 * inv1 - inv0);
+    let t160 = -0.0025 * inv0 * inv1 * t92 - t83 - inv2 * t101 * t159;
+    let t161 = -0.0025 * inv0 * inv1 * t93 - t84 - inv2 * t102 * t159
+        - inv3 * t110 * t160;
+    let t162 = -0.0025 * inv0 * inv1 * t94 - t85 - inv2 * t103 * t159
+        - inv3 * t111 * t160 - inv4 * t119 * t161;
+    let t163 = -0.0025 * inv0 * inv1 * t95 - t86 - inv2 * t104 * t159
+        - inv3 * t112 * t160 - inv4 * t120 * t161 - inv5 * t125 * t162;
+    let t164 = -0.0025 * inv0 * inv1 * t96 - t87 - inv2 * t105 * t159
+        - inv3 * t114 * t160 - inv4 * t121 * t161 - inv5 * t126 * t162
+        - inv6 * t130 * t163;
+    let t165 = -0.0025 * inv0 * inv1 * t97 - t88 - inv2 * t106 * t159
+        - inv3 * t116 * t160 - inv4 * t122 * t161 - inv5 * t127 * t162
+        - inv6 * t131 * t163 - inv7 * t135 * t164;
+    let t166 = -0.0025 * inv0 * inv1 * t98 - t89 - inv2 * t107 * t159
+        - inv3 * t117 * t160 - inv4 * t123 * t161 - inv5 * t128 * t162
+        - inv6 * t132 * t163 - inv7 * t136 * t164 - inv8 * t138 * t165;
+    let t167 = inv9 * t166;
+    let t168 = inv8 * (t165 - t138 * inv9 * t166);
+    let t169 = inv7 * (t164 - t135 * t168 - t136 * inv9 * t166);
+    let t170 = inv6 * (t163 - t130 * t169 - t131 * t168 - t132 * inv9 * t166);
+    let t171 = inv5
+        * (t162 - t125 * t170 - t126 * t169 - t127 * t168 - t128 * inv9 * t166);
+    let t172 = inv4
+        * (t161 - t119 * t171 - t120 * t170 - t121 * t169 - t122 * t168
+            - t123 * inv9 * t166);
+    let t173 = inv3
+        * (t160 - t110 * t172 - t111 * t171 - t112 * t170 - t114 * t169 - t116 * t168
+            - t117 * inv9 * t166);
+    let t174 = inv2
+        * (t159 - t101 * t173 - t102 * t172 - t103 * t171 - t104 * t170 - t105 * t169
+            - t106 * t168 - t107 * inv9 * t166);
+    let t175 = t26 * t174;
+    let t176 = 0.0025 * inv0 * (inv1 - inv1 * t175)
+        - inv1
+            * (t92 * t173 + t93 * t172 + t94 * t171 + t95 * t170 + t96 * t169
+                + t97 * t168 + t98 * inv9 * t166);
+    let t177 = inv1 * (0.0025 * t26 * inv0 * inv2 * t101 - t92);
+    let t178 = inv1 * (0.0025 * t26 * inv0 * inv2 * t102 - t93) - inv3 * t110 * t177;
+    let t179 = inv1 * (0.0025 * t26 * inv0 * inv2 * t103 - t94) - inv3 * t111 * t177
+        - inv4 * t119 * t178;
+    let t180 = inv1 * (0.0025 * t26 * inv0 * inv2 * t104 - t95) - inv3 * t112 * t177
+        - inv4 * t120 * t178 - inv5 * t125 * t179;
+    let t181 = inv1 * (0.0025 * t26 * inv0 * inv2 * t105 - t96) - inv3 * t114 * t177
+        - inv4 * t121 * t178 - inv5 * t126 * t179 - inv6 * t130 * t180;
+    let t182 = inv1 * (0.0025 * t26 * inv0 * inv2 * t106 - t97) - inv3 * t116 * t177
+        - inv4 * t122 * t178 - inv5 * t127 * t179 - inv6 * t131 * t180
+        - inv7 * t135 * t181;
+    let t183 = inv1 * (0.0025 * t26 * inv0 * inv2 * t107 - t98) - inv3 * t117 * t177
+        - inv4 * t123 * t178 - inv5 * t128 * t179 - inv6 * t132 * t180
+        - inv7 * t136 * t181 - inv8 * t138 * t182;
+    let t184 = inv9 * t183;
+    let t185 = inv8 * (t182 - t138 * inv9 * t183);
+    let t186 = inv7 * (t181 - t135 * t185 - t136 * inv9 * t183);
+    let t187 = inv6 * (t180 - t130 * t186 - t131 * t185 - t132 * inv9 * t183);
+    let t188 = inv5
+        * (t179 - t125 * t187 - t126 * t186 - t127 * t185 - t128 * inv9 * t183);
+    let t189 = inv4
+        * (t178 - t119 * t188 - t120 * t187 - t121 * t186 - t122 * t185
+            - t123 * inv9 * t183);
+    let t190 = inv3
+        * (t177 - t110 * t189 - t111 * t188 - t112 * t187 - t114 * t186 - t116 * t185
+            - t117 * inv9 * t183);
+    let t191 = inv2
+        * (-0.0025 * t26 * inv0 * inv1 - t101 * t190 - t102 * t189 - t103 * t188
+            - t104 * t187 - t105 * t186 - t106 * t185 - t107 * inv9 * t183);
+    let t192 = inv2 * (t101 * inv3 * t110 - t102);
+    let t193 = inv2 * (t101 * inv3 * t111 - t103) - inv4 * t119 * t192;
+    let t194 = inv2 * (t101 * inv3 * t112 - t104) - inv4 * t120 * t192
+        - inv5 * t125 * t193;
+    let t195 = inv2 * (t101 * inv3 * t114 - t105) - inv4 * t121 * t192
+        - inv5 * t126 * t193 - inv6 * t130 * t194;
+    let t196 = inv2 * (t101 * inv3 * t116 - t106) - inv4 * t122 * t192
+        - inv5 * t127 * t193 - inv6 * t131 * t194 - inv7 * t135 * t195;
+    let t197 = inv2 * (t101 * inv3 * t117 - t107) - inv4 * t123 * t192
+        - inv5 * t128 * t193 - inv6 * t132 * t194 - inv7 * t136 * t195
+        - inv8 * t138 * t196;
+    let t198 = inv9 * t197;
+    let t199 = inv8 * (t196 - t138 * inv9 * t197);
+    let t200 = inv7 * (t195 - t135 * t199 - t136 * inv9 * t197);
+    let t201 = inv6 * (t194 - t130 * t200 - t131 * t199 - t132 * inv9 * t197);
+    let t202 = inv5
+        * (t193 - t125 * t201 - t126 * t200 - t127 * t199 - t128 * inv9 * t197);
+    let t203 = inv4
+        * (t192 - t119 * t202 - t120 * t201 - t121 * t200 - t122 * t199
+            - t123 * inv9 * t197);
+    let t204 = -inv3
+        * (inv2 * t101 + t110 * t203 + t111 * t202 + t112 * t201 + t114 * t200
+            + t116 * t199 + t117 * inv9 * t197);
+    let t205 = inv3 * (t110 * inv4 * t119 - t111);
+    let t206 = inv3 * (t110 * inv4 * t120 - t112) - inv5 * t125 * t205;
+    let t207 = inv3 * (t110 * inv4 * t121 - t114) - inv5 * t126 * t205
+        - inv6 * t130 * t206;
+    let t208 = inv3 * (t110 * inv4 * t122 - t116) - inv5 * t127 * t205
+        - inv6 * t131 * t206 - inv7 * t135 * t207;
+    let t209 = inv3 * (t110 * inv4 * t123 - t117) - inv5 * t128 * t205
+        - inv6 * t132 * t206 - inv7 * t136 * t207 - inv8 * t138 * t208;
+    let t210 = inv9 * t209;
+    let t211 = inv8 * (t208 - t138 * inv9 * t209);
+    let t212 = inv7 * (t207 - t135 * t211 - t136 * inv9 * t209);
+    let t213 = inv6 * (t206 - t130 * t212 - t131 * t211 - t132 * inv9 * t209);
+    let t214 = inv5
+        * (t205 - t125 * t213 - t126 * t212 - t127 * t211 - t128 * inv9 * t209);
+    let t215 = -inv4
+        * (inv3 * t110 + t119 * t214 + t120 * t213 + t121 * t212 + t122 * t211
+            + t123 * inv9 * t209);
+    let t216 = inv4 * (t119 * inv5 * t125 - t120);
+    let t217 = inv4 * (t119 * inv5 * t126 - t121) - inv6 * t130 * t216;
+    let t218 = inv4 * (t119 * inv5 * t127 - t122) - inv6 * t131 * t216
+        - inv7 * t135 * t217;
+    let t219 = inv4 * (t119 * inv5 * t128 - t123) - inv6 * t132 * t216
+        - inv7 * t136 * t217 - inv8 * t138 * t218;
+    let t220 = inv9 * t219;
+    let t221 = inv8 * (t218 - t138 * inv9 * t219);
+    let t222 = inv7 * (t217 - t135 * t221 - t136 * inv9 * t219);
+    let t223 = inv6 * (t216 - t130 * t222 - t131 * t221 - t132 * inv9 * t219);
+    let t224 = -inv5
+        * (inv4 * t119 + t125 * t223 + t126 * t222 + t127 * t221 + t128 * inv9 * t219);
+    let t225 = inv5 * (t125 * inv6 * t130 - t126);
+    let t226 = inv5 * (t125 * inv6 * t131 - t127) - inv7 * t135 * t225;
+    let t227 = inv5 * (t125 * inv6 * t132 - t128) - inv7 * t136 * t225
+        - inv8 * t138 * t226;
+    let t228 = inv9 * t227;
+    let t229 = inv8 * (t226 - t138 * inv9 * t227);
+    let t230 = inv7 * (t225 - t135 * t229 - t136 * inv9 * t227);
+    let t231 = -inv6 * (inv5 * t125 + t130 * t230 + t131 * t229 + t132 * inv9 * t227);
+    let t232 = inv6 * (t130 * inv7 * t135 - t131);
+    let t233 = inv6 * (t130 * inv7 * t136 - t132) - inv8 * t138 * t232;
+    let t234 = inv9 * t233;
+    let t235 = inv8 * (t232 - t138 * inv9 * t233);
+    let t236 = -inv7 * (inv6 * t130 + t135 * t235 + t136 * inv9 * t233);
+    let t237 = inv7 * (t135 * inv8 * t138 - t136);
+    let t238 = inv9 * t237;
+    let t239 = -inv8 * (inv7 * t135 + t138 * inv9 * t237);
+    let t240 = -inv8 * t138 * inv9;
+    [
+        [
+            inv4
+                - inv4
+                    * (t119 * t224 + t120 * t223 + t121 * t222 + t122 * t221
+                        + t123 * inv9 * t219),
+            t224,
+            t223,
+            t222,
+            t221,
+            t220,
+            t215,
+            t172,
+            t189,
+            t203,
+            t153,
+        ],
+        [
+            t224,
+            inv5 - inv5 * (t125 * t231 + t126 * t230 + t127 * t229 + t128 * inv9 * t227),
+            t231,
+            t230,
+            t229,
+            t228,
+            t214,
+            t171,
+            t188,
+            t202,
+            t152,
+        ],
+        [
+            t223,
+            t231,
+            inv6 - inv6 * (t130 * t236 + t131 * t235 + t132 * inv9 * t233),
+            t236,
+            t235,
+            t234,
+            t213,
+            t170,
+            t187,
+            t201,
+            t151,
+        ],
+        [
+            t222,
+            t230,
+            t236,
+            inv7 - inv7 * (t135 * t239 + t136 * inv9 * t237),
+            t239,
+            t238,
+            t212,
+            t169,
+            t186,
+            t200,
+            t150,
+        ],
+        [
+            t221,
+            t229,
+            t235,
+            t239,
+            inv8 + inv8 * inv8 * t138 * t138 * inv9,
+            t240,
+            t211,
+            t168,
+            t185,
+            t199,
+            t149,
+        ],
+        [t220, t228, t234, t238, t240, inv9, t210, t167, t184, t198, t148],
+        [
+            t215,
+            t214,
+            t213,
+            t212,
+            t211,
+            t210,
+            inv3
+                - inv3
+                    * (t110 * t215 + t111 * t214 + t112 * t213 + t114 * t212
+                        + t116 * t211 + t117 * inv9 * t209),
+            t173,
+            t190,
+            t204,
+            t154,
+        ],
+        [
+            t172,
+            t171,
+            t170,
+            t169,
+            t168,
+            t167,
+            t173,
+            inv0
+                + inv0
+                    * (0.0025 * t176 - t175 - t47 * t173 - t23 * t172 - t24 * t171
+                        - t19 * t170 - t44 * t169 - t45 * t168 - t48 * inv9 * t166),
+            t176,
+            t174,
+            t158,
+        ],
+        [
+            t189,
+            t188,
+            t187,
+            t186,
+            t185,
+            t184,
+            t190,
+            t176,
+            inv1
+                - inv1
+                    * (t92 * t190 + t93 * t189 + t94 * t188 + t95 * t187 + t96 * t186
+                        + t97 * t185 + t98 * inv9 * t183 + 0.0025 * t26 * inv0 * t191),
+            t191,
+            t157,
+        ],
+        [
+            t203,
+            t202,
+            t201,
+            t200,
+            t199,
+            t198,
+            t204,
+            t174,
+            t191,
+            inv2
+                - inv2
+                    * (t101 * t204 + t102 * t203 + t103 * t202 + t104 * t201
+                        + t105 * t200 + t106 * t199 + t107 * inv9 * t197),
+            t155,
+        ],
+        [
+            t153,
+            t152,
+            t151,
+            t150,
+            t149,
+            t148,
+            t154,
+            t158,
+            t157,
+            t155,
+            24.242424242424242
+                - 24.242424242424242
+                    * (t33 * t157 + t38 * t154 + t30 * t153 + t31 * t152 + t32 * t151
+                        + t36 * t150 + t37 * t149 + t39 * inv9 * t147),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 7602,
+    add: 4713,
+    div: 19,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let mut live = [0.0; 696];
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    forward_dynamics_derivatives_part0(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part1(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part2(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part3(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part4(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part5(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part6(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part7(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part8(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part9(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part10(d, q, qd, tau, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part0_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part0_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part0_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part0_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part0_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 696],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t6 = qd[3] * c_q7;
+    let t7 = t6 + qd[4] * s_q7;
+    let t8 = qd[3] * s_q7;
+    let t9 = t8 - qd[4] * c_q7;
+    let t10 = -t9;
+    let t11 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t12 = -0.2 * t11;
+    let t13 = qd[3] * qd[4];
+    let t14 = qd[3] * qd[5];
+    let t15 = qd[5] + qd[6];
+    let t16 = qd[6] * t10;
+    let t17 = qd[6] * t7;
+    let t18 = q[8] * q[8];
+    let t19 = q[9] * q[9];
+    let t20 = q[10] * q[10];
+    let t21 = q[8] * q[9];
+    let t22 = q[8] * q[10];
+    let t23 = q[9] * q[10];
+    let t24 = q[8] * q[11];
+    let t25 = q[9] * q[11];
+    let t26 = q[10] * q[11];
+    let t27 = 1.0 - 2.0 * (t19 + t20);
+    let t28 = t21 - t26;
+    let t29 = 2.0 * t28;
+    let t30 = -2.0 * (t22 + t25);
+    let t31 = -t30;
+    let t32 = -2.0 * (t21 + t26);
+    let t33 = -t32;
+    let t34 = 1.0 - 2.0 * (t18 + t20);
+    let t35 = t23 - t24;
+    let t36 = 2.0 * t35;
+    let t37 = t22 - t25;
+    let t38 = 2.0 * t37;
+    let t39 = -2.0 * (t23 + t24);
+    let t40 = 1.0 - 2.0 * (t18 + t19);
+    let t41 = t15 * t38;
+    let t42 = t41 + t7 * t27 + t10 * t33;
+    let t43 = t7 * t29;
+    let t44 = t43 + t10 * t34 - t15 * t39;
+    let t45 = t10 * t36;
+    let t46 = t7 * t31 + t45 + t15 * t40;
+    let t47 = t10 * t10;
+    let t48 = t15 * t15;
+    let t49 = t47 + t48;
+    let t50 = -0.5 * t49;
+    let t51 = t7 * t10;
+    let t52 = t7 * t15;
+    let t53 = qd[7] + t42;
+    let t54 = qd[8] + t44;
+    let t55 = qd[9] + t46;
+    let t56 = qd[9] * t44 - qd[8] * t46;
+    let t57 = qd[7] * t46 - qd[9] * t42;
+    let t58 = qd[8] * t42 - qd[7] * t44;
+    let t59 = t53 * c_q12;
+    let t60 = t55 * s_q12;
+    let t61 = t59 - t60;
+    let t62 = t53 * s_q12 + t55 * c_q12;
+    let t63 = t55 * t55;
+    let t64 = t54 * t54 + t63;
+    let t65 = t53 * t54;
+    let t66 = t53 * t55;
+    let t67 = t54 + qd[10];
+    let t68 = qd[10] * t61;
+    let t69 = t10 * t15;
+    let t70 = t54 * t55;
+    let t71 = t61 * t67;
+    let t72 = t61 * t62;
+    let t73 = c_q7 * t27 - s_q7 * t33;
+    let t74 = c_q7 * t31 - s_q7 * t36;
+    let t75 = c_q12 * t73 - s_q12 * t74;
+    let t76 = s_q12 * t73 + c_q12 * t74;
+    let t77 = c_q7 * t29;
+    let t78 = t77 - s_q7 * t34;
+    let t79 = s_q7 * t27;
+    let t80 = t79 + c_q7 * t33;
+    let t81 = s_q7 * t31;
+    let t82 = t81 + c_q7 * t36;
+    let t83 = c_q12 * t80 - s_q12 * t82;
+    let t84 = s_q12 * t80 + c_q12 * t82;
+    let t85 = s_q7 * t29;
+    let t86 = t85 + c_q7 * t34;
+    let t87 = t40 * s_q12;
+    let t88 = t38 * c_q12 - t87;
+    let t89 = t38 * s_q12;
+    let t90 = t89 + t40 * c_q12;
+    let t91 = 0.01 * t40 - 0.125 * t39 * s_q12;
+    let t92 = t33 * s_q12;
+    let t93 = 0.01 * t31 + 0.125 * t29 * s_q12;
+    let t94 = 0.01 * t36 + 0.125 * t34 * s_q12;
+    let t95 = c_q7 * t93 - s_q7 * t94;
+    let t96 = s_q7 * t93 + c_q7 * t94;
+    let t97 = c_q12 * c_q12;
+    let t98 = s_q12 * s_q12;
+    let t99 = s_q12 * c_q12;
+    let t100 = 0.0625 * s_q12 + 0.04025 * t99;
+    let t101 = t100 + 0.001;
+    let t102 = t27 * s_q12;
+    let t103 = -0.125 * (t102 + t31 * c_q12);
+    let t104 = -0.125 * (t92 + t36 * c_q12);
+    let t105 = c_q7 * t103 - s_q7 * t104;
+    let t106 = s_q7 * t103 + c_q7 * t104;
+    let t107 = -0.125 * t90;
+    let t108 = 0.0625 * c_q12 + 0.04125;
+    let t109 = t34 * t108 - 0.5 * t107;
+    let t110 = t77 * t108 - s_q7 * t109;
+    let t111 = t85 * t108 + c_q7 * t109 - 0.2 * t107;
+    let t112 = 0.5 * t104 - t39 * t108;
+    let t113 = 0.2 * t106 + t112;
+    let t114 = 0.5585 * qd[3] + 0.005 * qd[4];
+    let t115 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
+    let t116 = 0.002 * qd[4] + 0.19 * qd[5];
+    let t117 = 0.01 * t53 - 0.5 * t54;
+    let t118 = 0.0051 * t53 + 0.001 * t55 - 0.0025 * t54;
+    let t119 = 0.2075 * t54 - 0.0025 * t53;
+    let t120 = 0.001 * t53 + 0.2106 * t55;
+    let t121 = c_q12 * t67;
+    let t122 = t62 * t121;
+    let t123 = s_q12 * t67;
+    let t124 = t62 * t123;
+    let t125 = 0.04025 * t98 + 0.0051;
+    let inv0 = 1.0 / t125;
+    let t126 = t31 * t101 + t27 * t125 - 0.0025 * t29;
+    let t127 = t33 * t125 + t36 * t101 - 0.0025 * t34;
+    let t128 = t127 - 0.5 * t91;
+    let t129 = c_q7 * t126 - s_q7 * t128;
+    let t130 = s_q7 * t126 + c_q7 * t128 - 0.2 * t91;
+    let t131 = t38 * t125 + t40 * t101 + 0.0025 * t39;
+    let t132 = 0.5 * t94 + t131;
+    let t133 = 0.2 * t96 + t132;
+    let t134 = -0.125 * c_q12 - 0.5;
+    let t135 = t31 * t134 - 0.125 * t102;
+    let t136 = t36 * t134 - 0.125 * t92;
+    let t137 = s_q7 * t135 + c_q7 * t136;
+    let t138 = t40 * t134 - 0.125 * t89;
+    let t139 = 0.125 * c_q12 + 0.24875;
+    let t140 = t29 * t139 - 0.0025 * t27;
+    let t141 = t34 * t139 - 0.0025 * t33;
+    let t142 = t141 - 0.5 * t138;
+    let t143 = 0.125 * c_q12 + 0.5;
+    let t144 = t29 * t143 - 0.01 * t27;
+    live[6] = s_q7;
+    live[7] = c_q7;
+    live[55] = s_q12;
+    live[56] = c_q12;
+    live[0] = t0;
+    live[1] = t1;
+    live[2] = t2;
+    live[3] = t3;
+    live[4] = t4;
+    live[5] = t5;
+    live[8] = t6;
+    live[9] = t7;
+    live[10] = t8;
+    live[11] = t9;
+    live[12] = t10;
+    live[13] = t11;
+    live[14] = t12;
+    live[15] = t13;
+    live[16] = t14;
+    live[17] = t15;
+    live[18] = t16;
+    live[19] = t17;
+    live[20] = t18;
+    live[21] = t19;
+    live[22] = t20;
+    live[23] = t27;
+    live[24] = t28;
+    live[25] = t29;
+    live[26] = t30;
+    live[27] = t31;
+    live[28] = t32;
+    live[29] = t33;
+    live[30] = t34;
+    live[31] = t35;
+    live[32] = t36;
+    live[33] = t37;
+    live[34] = t38;
+    live[35] = t39;
+    live[36] = t40;
+    live[37] = t41;
+    live[38] = t42;
+    live[39] = t43;
+    live[40] = t44;
+    live[41] = t45;
+    live[42] = t46;
+    live[43] = t47;
+    live[44] = t48;
+    live[45] = t49;
+    live[46] = t50;
+    live[47] = t51;
+    live[48] = t52;
+    live[49] = t53;
+    live[50] = t54;
+    live[51] = t55;
+    live[52] = t56;
+    live[53] = t57;
+    live[54] = t58;
+    live[57] = t59;
+    live[58] = t60;
+    live[59] = t61;
+    live[60] = t62;
+    live[61] = t63;
+    live[62] = t64;
+    live[63] = t65;
+    live[64] = t66;
+    live[65] = t67;
+    live[66] = t68;
+    live[67] = t69;
+    live[68] = t70;
+    live[69] = t71;
+    live[70] = t72;
+    live[71] = t73;
+    live[72] = t74;
+    live[73] = t75;
+    live[74] = t76;
+    live[75] = t78;
+    live[76] = t79;
+    live[77] = t80;
+    live[78] = t81;
+    live[79] = t82;
+    live[80] = t83;
+    live[81] = t84;
+    live[82] = t85;
+    live[83] = t86;
+    live[84] = t87;
+    live[85] = t88;
+    live[86] = t90;
+    live[87] = t91;
+    live[88] = t95;
+    live[89] = t96;
+    live[90] = t97;
+    live[91] = t98;
+    live[92] = t99;
+    live[93] = t100;
+    live[94] = t101;
+    live[95] = t105;
+    live[96] = t106;
+    live[97] = t107;
+    live[98] = t108;
+    live[99] = t110;
+    live[100] = t111;
+    live[101] = t112;
+    live[102] = t113;
+    live[103] = t114;
+    live[104] = t115;
+    live[105] = t116;
+    live[106] = t117;
+    live[107] = t118;
+    live[108] = t119;
+    live[109] = t120;
+    live[110] = t121;
+    live[111] = t122;
+    live[112] = t123;
+    live[113] = t124;
+    live[114] = t125;
+    live[115] = inv0;
+    live[116] = t126;
+    live[117] = t127;
+    live[118] = t129;
+    live[119] = t130;
+    live[120] = t131;
+    live[121] = t132;
+    live[122] = t133;
+    live[123] = t135;
+    live[124] = t136;
+    live[125] = t137;
+    live[126] = t138;
+    live[127] = t139;
+    live[128] = t140;
+    live[129] = t141;
+    live[130] = t142;
+    live[131] = t143;
+    live[132] = t144;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part1_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part1_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t145 = live[30] * live[131] - 0.01 * live[29];
+    let t146 = live[6] * live[132] + live[7] * t145;
+    let t147 = -0.01 * live[34] - live[35] * live[131];
+    let t148 = 9.81 * live[4] + qd[2] * qd[4] - qd[1] * qd[5];
+    let t149 = qd[0] * qd[5] - 9.81 * live[5] - qd[2] * qd[3];
+    let t150 = 9.81 * (1.0 - 2.0 * (live[0] + live[1])) + qd[1] * qd[3] - qd[0] * qd[4];
+    let t151 = live[65] * live[65] + live[60] * live[60];
+    let t152 = -t151;
+    let t153 = live[56] * t152;
+    let t154 = live[55] * t152;
+    let t155 = live[6] * qd[6];
+    let t156 = live[7] * qd[6];
+    let t157 = qd[10] * live[85];
+    let t158 = live[55] * live[59];
+    let t159 = live[56] * live[59];
+    let t160 = live[7] * live[14] + 0.2 * live[6] * live[15];
+    let t161 = 0.2 * live[7] * live[15] - live[6] * live[14];
+    let t162 = 0.5 * live[34] * live[48] + live[23] * live[46]
+        + 0.5 * live[29] * live[47];
+    let t163 = live[25] * live[46] + 0.5 * live[30] * live[47]
+        - 0.5 * live[35] * live[48];
+    let t164 = 0.5 * live[36] * live[48] + live[27] * live[46]
+        + 0.5 * live[32] * live[47];
+    let t165 = 0.5 * live[51] * live[57] - 0.5 * live[55] * live[62];
+    let t166 = 0.125 * t151;
+    let t167 = live[66] + live[69];
+    let t168 = -0.0625 * live[63] - 0.04025 * live[66] - 0.04125 * live[69];
+    let t169 = 0.3787878787878788 * t165 + 3.0303030303030303 * tau[10]
+        - 0.0030303030303030303 * live[70];
+    let t170 = 0.1893939393939394 * live[90] - 0.5;
+    let t171 = 0.2075 - 0.0946969696969697 * live[90];
+    let t172 = 0.125 * live[56] + 0.04025 * live[90];
+    let t173 = t172 + 0.2106;
+    let t174 = live[56] * t169 - live[55] * t166;
+    let t175 = live[94] * live[115];
+    let t176 = 0.2075 - 0.0946969696969697 * live[90] - 0.00000625 * live[115];
+    let inv1 = 1.0 / t176;
+    let t177 = live[94] * live[94] * live[115];
+    let t178 = t172 + 0.2106 - t177
+        - 0.00000625 * live[94] * live[94] * live[115] * live[115] * inv1;
+    let inv2 = 1.0 / t178;
+    let t179 = -0.00000625 * live[94] * live[115] * live[115] * inv1 - t175;
+    let t180 = live[94] * t179;
+    let t181 = 0.0025 * (live[115] * (inv1 - inv1 * inv2 * t180));
+    let t182 = live[115] + live[115] * (0.0025 * t181 - inv2 * t180);
+    let t183 = inv1
+        + 0.00000625 * live[94] * live[94] * live[115] * live[115] * inv1 * inv1 * inv2;
+    let t184 = 0.001 * live[111] + live[51] * live[108] - live[50] * live[109];
+    let t185 = live[55] * t168 + t184;
+    let t186 = tau[7] + t185;
+    let t187 = live[49] * live[109] - live[51] * live[107];
+    let t188 = t187 - 0.5 * t174 - tau[10];
+    let t189 = tau[8] + t188;
+    let t190 = live[50] * live[107] - live[49] * live[108] - 0.001 * live[113];
+    let t191 = t190 + live[56] * t168 - 0.0625 * t167;
+    let t192 = tau[9] + t191;
+    let t193 = live[92] * t183;
+    let t194 = live[92] * live[94];
+    let t195 = -0.3787878787878788 * live[91] - 0.035870064279155185 * live[92] * t193
+        - inv2 * (0.0001 + 0.00000946969696969697 * live[115] * inv1 * t194);
+    let t196 = live[55] * t181;
+    let t197 = live[94] * live[131];
+    let t198 = live[55] * t179;
+    let t199 = inv2
+        * (0.0004734848484848485 * live[92] * live[115] * inv1 * t197 + 0.00125 * t198
+            + 0.01 * live[131]) - 0.023674242424242424 * live[92] * t196;
+    let t200 = t170 * t183;
+    let t201 = live[94] * t170;
+    let t202 = inv2 * t179 - 18.939393939393938 * live[92] * t181;
+    let t203 = 0.0001 * t202 - 0.000025 * live[115] * inv1 * inv2 * t201
+        - live[92] * (0.3787878787878788 + 0.1893939393939394 * t200);
+    let t204 = live[55] * t182;
+    let t205 = -0.015625 * live[55] * t204
+        - live[131] * (inv2 * (0.25 * t198 + live[131]));
+    let t206 = t204 + 8.0 * live[131] * inv2 * t179;
+    let t207 = t170 * (0.0025 * live[115] * inv1 * inv2 * t197 - 0.125 * t196)
+        - 0.00125 * t206;
+    let t208 = t170 * t181;
+    let t209 = -0.3787878787878788 * live[90] - 0.0001 * t182 - 0.02 * t208
+        - t170 * t200;
+    let t210 = live[114] * t181;
+    let t211 = live[114] * t179;
+    let t212 = 0.0004734848484848485 * (t193 + live[94] * live[115] * inv1 * inv2 * t194)
+        + inv2 * (0.0000000625 * live[94] * live[115] * inv1 + 0.01 * (t211 + live[94]))
+        - 0.1893939393939394 * live[92] * t210;
+    let t213 = t171 * t183;
+    let t214 = live[94] * t171;
+    let t215 = 0.1893939393939394 * (live[92] - live[92] * t213)
+        - 0.000025 * (t202 + live[115] * inv1 * inv2 * t214);
+    let t216 = live[94] * t181;
+    let t217 = live[94] * t173;
+    let t218 = inv2 * t180;
+    let t219 = 0.01 * (t218 + t173 * inv2)
+        + live[92]
+            * (0.0004734848484848485 * live[115] * inv1 * inv2 * t217
+                - 0.1893939393939394 * t216) - 0.01;
+    let t220 = 0.125 * (live[55] - live[114] * t204 - live[55] * inv2 * t180)
+        + 0.0003125 * t196
+        - inv2 * (live[131] * t211 + t197 + 0.00000625 * live[115] * inv1 * t197);
+    let t221 = 0.0003125 * t206
+        + t171 * (0.0025 * live[115] * inv1 * inv2 * t197 - 0.125 * t196);
+    let t222 = 0.125 * (live[56] - live[94] * t204 - t173 * inv2 * t198) + 0.5
+        - live[131] * (inv2 * (t180 + t173));
+    let t223 = live[114] * t182;
+    let t224 = t223 - 0.0025 * (t181 - 400.0 * t218);
+    let t225 = 0.0025 * (t200 + live[94] * live[115] * inv1 * inv2 * t201) + 0.01
+        - t170 * t210 - 0.01 * t224;
+    let t226 = live[90] - 0.0528 * t171 * t181;
+    let t227 = 0.000025 * t182 + 0.0025 * t208 + 0.1893939393939394 * t226 - t171 * t200
+        - 0.5;
+    let t228 = live[94] * t182;
+    let t229 = t228 + t173 * inv2 * t179;
+    let t230 = t170 * (0.0025 * live[115] * inv1 * inv2 * t217 - t216) - 0.01 * t229;
+    let t231 = 0.04025 * live[91] + 0.005 * t210 + 0.0051 - 0.00000625 * t183
+        - live[114] * t223
+        - inv2
+            * (2.0 * live[114] * t180
+                + live[94] * (live[94] + 0.0000125 * live[94] * live[115] * inv1));
+    let t232 = 0.0025 * (t213 + t224 + live[94] * live[115] * inv1 * inv2 * t214)
+        - t171 * t210 - 0.0025;
+    let t233 = live[93] + 0.0025 * t216 + 0.001 - live[94] * t223
+        - inv2
+            * (t173 * t211 + live[94] * t180 + t217
+                + 0.00000625 * live[115] * inv1 * t217);
+    let t234 = 0.2075 - 0.00000625 * t182 - 0.0946969696969697 * t226 - t171 * t213;
+    let t235 = 0.0025 * (t229 + live[115] * t171 * inv1 * inv2 * t217) - t171 * t216;
+    let t236 = t172 + 0.2106 - live[94] * t228 - t173 * (inv2 * (t173 + 2.0 * t180));
+    let t237 = t182 * t186 + t181 * t189 + inv2 * t179 * t192;
+    let t238 = t181 * t186 + t183 * t189
+        - 0.0025 * live[94] * live[115] * inv1 * inv2 * t192;
+    let t239 = t174 - 0.5 * live[64] - 0.01 * (live[68] + t237) - t162 * t203
+        - t163 * t207 - t164 * t209 - live[52] * t225 - live[53] * t227 - live[54] * t230
+        - t170 * t238;
+    let t240 = t188 + 0.0025 * t237 - t162 * t215 - t163 * t221 - t164 * t227
+        - live[52] * t232 - live[53] * t234 - live[54] * t235 - t171 * t238;
+    let t241 = inv2 * (t179 * t186 + t192 - 0.0025 * live[94] * live[115] * inv1 * t189);
+    let t242 = 0.5 * live[61] + live[56] * t166 + live[55] * t169 + 0.01 * t241
+        - live[50] * live[106] - t162 * t195 - t163 * t199 - t164 * t203
+        - live[52] * t212 - live[53] * t215 - live[54] * t219
+        - 0.1893939393939394 * live[92] * t238;
+    let t243 = 0.01 * live[61] + live[49] * live[106] - 0.125 * (t167 + live[55] * t237)
+        - t162 * t199 - t163 * t205 - t164 * t207 - live[52] * t220 - live[53] * t221
+        - live[54] * t222 - live[131] * t241;
+    let t244 = t185 + 0.0025 * t238 - t162 * t212 - t163 * t220 - t164 * t225
+        - live[52] * t231 - live[53] * t232 - live[54] * t233 - live[114] * t237
+        - live[94] * t241;
+    let t245 = t191 - t162 * t219 - t163 * t222 - t164 * t230 - live[52] * t233
+        - live[53] * t235 - live[54] * t236 - live[94] * t237 - t173 * t241;
+    let t246 = live[29] * t195 + live[30] * t199 + live[32] * t203;
+    let t247 = live[34] * t195 + live[36] * t203 - live[35] * t199;
+    let t248 = live[29] * t199 + live[30] * t205 + live[32] * t207;
+    let t249 = live[34] * t199 + live[36] * t207 - live[35] * t205;
+    let t250 = live[29] * t203 + live[30] * t207 + live[32] * t209;
+    let t251 = live[34] * t203 + live[36] * t209 - live[35] * t207;
+    let t252 = live[27] * t250 + live[23] * t246 + live[25] * t248;
+    let t253 = live[27] * t251 + live[23] * t247 + live[25] * t249;
+    let t254 = live[32] * t250 + live[29] * t246 + live[30] * t248;
+    let t255 = live[32] * t251 + live[29] * t247 + live[30] * t249;
+    let t256 = live[36] * t251 + live[34] * t247 - live[35] * t249;
+    let t257 = live[23] * t212 + live[25] * t215 + live[27] * t219;
+    let t258 = live[29] * t212 + live[30] * t215 + live[32] * t219;
+    let t259 = live[34] * t212 + live[36] * t219 - live[35] * t215;
+    let t260 = live[23] * t220 + live[25] * t221 + live[27] * t222;
+    let t261 = live[29] * t220 + live[30] * t221 + live[32] * t222;
+    let t262 = live[34] * t220 + live[36] * t222 - live[35] * t221;
+    let t263 = live[23] * t225 + live[25] * t227 + live[27] * t230;
+    let t264 = live[29] * t225 + live[30] * t227 + live[32] * t230;
+    let t265 = live[34] * t225 + live[36] * t230 - live[35] * t227;
+    let t266 = live[32] * t263 + live[29] * t257 + live[30] * t260;
+    let t267 = live[32] * t264 + live[29] * t258 + live[30] * t261;
+    let t268 = live[32] * t265 + live[29] * t259 + live[30] * t262;
+    let t269 = live[36] * t263 + live[34] * t257 - live[35] * t260;
+    let t270 = live[36] * t264 + live[34] * t258 - live[35] * t261;
+    let t271 = live[36] * t265 + live[34] * t259 - live[35] * t262;
+    let t272 = live[29] * t231 + live[30] * t232 + live[32] * t233;
+    let t273 = live[34] * t231 + live[36] * t233 - live[35] * t232;
+    let t274 = live[29] * t232 + live[30] * t234 + live[32] * t235;
+    let t275 = live[34] * t232 + live[36] * t235 - live[35] * t234;
+    let t276 = live[29] * t233 + live[30] * t235 + live[32] * t236;
+    let t277 = live[34] * t233 + live[36] * t236 - live[35] * t235;
+    let t278 = 0.5 * t252 + live[23] * t259 + live[25] * t262 + live[27] * t265;
+    let t279 = 0.5 * t255 + t271;
+    let t280 = 0.5 * t266 + live[23] * t273 + live[25] * t275 + live[27] * t277;
+    let t281 = 0.5 * (t267 - t271) + live[29] * t273 + live[30] * t275 + live[32] * t277
+        - 0.25 * t255;
+    let t282 = 0.5 * t254 + t268 + 1.0;
+    let t283 = 0.25 * t254 + t268 + live[34] * t273 + live[36] * t277 + 0.4585
+        - live[35] * t275;
+    let inv3 = 1.0 / t283;
+    let t284 = live[32] * t239 + live[29] * t242 + live[30] * t243;
+    let t285 = live[36] * t239 + live[34] * t242 - live[35] * t243;
+    let t286 = live[36] * t245 + tau[6] + 0.5 * t284 + live[34] * t244 - live[35] * t240
+        - 0.4565 * live[47];
+    let t287 = live[23] * (live[23] * t195 + live[25] * t199 + live[27] * t203)
+        + live[25] * (live[23] * t199 + live[25] * t205 + live[27] * t207)
+        + live[27] * (live[23] * t203 + live[25] * t207 + live[27] * t209)
+        - t278 * t278 * inv3;
+    let t288 = t252 - t278 * t282 * inv3;
+    let t289 = t253 - t278 * t279 * inv3;
+    let t290 = t254 - t282 * t282 * inv3;
+    let t291 = t255 - t279 * t282 * inv3;
+    live[133] = t145;
+    live[134] = t146;
+    live[135] = t147;
+    live[136] = t148;
+    live[137] = t149;
+    live[138] = t150;
+    live[139] = t153;
+    live[140] = t154;
+    live[141] = t155;
+    live[142] = t156;
+    live[143] = t157;
+    live[144] = t158;
+    live[145] = t159;
+    live[146] = t160;
+    live[147] = t161;
+    live[148] = t162;
+    live[149] = t163;
+    live[150] = t164;
+    live[151] = t165;
+    live[152] = t167;
+    live[153] = t170;
+    live[154] = t171;
+    live[155] = t173;
+    live[156] = t175;
+    live[157] = inv1;
+    live[158] = t177;
+    live[159] = inv2;
+    live[160] = t179;
+    live[161] = t181;
+    live[162] = t182;
+    live[163] = t183;
+    live[164] = t184;
+    live[165] = t186;
+    live[166] = t187;
+    live[167] = t189;
+    live[168] = t190;
+    live[169] = t192;
+    live[170] = t231;
+    live[171] = t232;
+    live[172] = t233;
+    live[173] = t234;
+    live[174] = t235;
+    live[175] = t236;
+    live[176] = t239;
+    live[177] = t240;
+    live[178] = t242;
+    live[179] = t243;
+    live[180] = t244;
+    live[181] = t245;
+    live[182] = t253;
+    live[183] = t255;
+    live[184] = t256;
+    live[185] = t257;
+    live[186] = t258;
+    live[187] = t260;
+    live[188] = t261;
+    live[189] = t263;
+    live[190] = t264;
+    live[191] = t266;
+    live[192] = t267;
+    live[193] = t269;
+    live[194] = t270;
+    live[195] = t272;
+    live[196] = t274;
+    live[197] = t276;
+    live[198] = t278;
+    live[199] = t279;
+    live[200] = t280;
+    live[201] = t281;
+    live[202] = t282;
+    live[203] = t283;
+    live[204] = inv3;
+    live[205] = t284;
+    live[206] = t285;
+    live[207] = t286;
+    live[208] = t287;
+    live[209] = t288;
+    live[210] = t289;
+    live[211] = t290;
+    live[212] = t291;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part2_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part2_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t292 = live[184] - live[199] * live[199] * live[204];
+    let t293 = live[23] * live[185] + live[25] * live[187] + live[27] * live[189]
+        - live[198] * live[200] * live[204];
+    let t294 = live[23] * live[186] + live[25] * live[188] + live[27] * live[190]
+        - 0.5 * live[182] - live[198] * live[201] * live[204];
+    let t295 = live[191] - live[200] * live[202] * live[204];
+    let t296 = live[192] - 0.5 * live[183] - live[201] * live[202] * live[204];
+    let t297 = live[193] - live[199] * live[200] * live[204];
+    let t298 = live[194] - 0.5 * live[184] - live[199] * live[201] * live[204] - 1.0;
+    let t299 = live[23]
+        * (live[23] * live[170] + live[25] * live[171] + live[27] * live[172])
+        + live[25] * (live[23] * live[171] + live[25] * live[173] + live[27] * live[174])
+        + live[27] * (live[23] * live[172] + live[25] * live[174] + live[27] * live[175])
+        - live[200] * live[200] * live[204] - 0.4565;
+    let t300 = live[23] * live[195] + live[25] * live[196] + live[27] * live[197]
+        - 0.5 * live[193] - live[200] * live[201] * live[204];
+    let t301 = 0.25 * live[184] + live[29] * live[195] + live[30] * live[196]
+        + live[32] * live[197] - live[194] - live[201] * live[201] * live[204];
+    let t302 = live[44] + live[23] * live[178] + live[25] * live[179]
+        + live[27] * live[176] + live[19] * t294 - live[11] * live[12]
+        - live[146] * live[208] - live[147] * live[209] - live[18] * t293
+        - live[198] * live[204] * live[207] - 0.2 * live[16] * live[210];
+    let t303 = live[9] * live[11] + live[205] + live[19] * t296 - live[146] * live[209]
+        - live[147] * live[211] - live[18] * t295 - live[202] * live[204] * live[207]
+        - 0.2 * live[16] * live[212];
+    let t304 = live[19] * t298 + live[206] - 0.2 * live[16] * t292 - live[48]
+        - live[146] * live[210] - live[147] * live[212] - live[18] * t297
+        - live[199] * live[204] * live[207];
+    let t305 = live[23] * live[180] + live[25] * live[177] + live[27] * live[181]
+        + live[19] * t300 - 0.4585 * live[67] - live[146] * t293 - live[147] * t295
+        - live[18] * t299 - live[200] * live[204] * live[207] - 0.2 * live[16] * t297;
+    let t306 = 0.915 * live[48] + live[29] * live[180] + live[30] * live[177]
+        + live[32] * live[181] + live[19] * t301 - 0.5 * live[206] - live[146] * t294
+        - live[147] * t296 - live[18] * t300 - live[201] * live[204] * live[207]
+        - 0.2 * live[16] * t298;
+    let t307 = live[6] * live[209];
+    let t308 = live[7] * live[209];
+    let t309 = live[6] * live[208] + t308;
+    let t310 = t307 + live[7] * live[211];
+    let t311 = live[7] * live[210] - live[6] * live[212];
+    let t312 = live[6] * live[210] + live[7] * live[212];
+    let t313 = live[7] * t309 - live[6] * t310;
+    let t314 = live[6] * t309 + live[7] * t310;
+    let t315 = live[7] * t293 - live[6] * t294;
+    let t316 = live[6] * t293 + live[7] * t294;
+    let t317 = live[7] * t295 - live[6] * t296;
+    let t318 = live[6] * t295 + live[7] * t296;
+    let t319 = live[7] * t297 - live[6] * t298;
+    let t320 = live[6] * t297 + live[7] * t298;
+    let t321 = live[7] * t315 - live[6] * t317;
+    let t322 = live[6] * t315 + live[7] * t317;
+    let t323 = live[6] * t316 + live[7] * t318;
+    let t324 = live[6] * t300;
+    let t325 = live[7] * t300;
+    let t326 = live[6] * t299 + t325;
+    let t327 = t324 + live[7] * t301;
+    let t328 = live[7] * t316 - 0.2 * t311 - live[6] * t318;
+    let t329 = live[7] * (live[7] * live[208] - t307) + 6.5
+        - live[6] * (t308 - live[6] * live[211]);
+    let inv4 = 1.0 / t329;
+    let t330 = t320 - 0.2 * t292;
+    let t331 = live[6] * t302 + live[7] * t303;
+    let t332 = t313 * t313 * inv4;
+    let t333 = t314 + 6.5 - t332;
+    let inv5 = 1.0 / t333;
+    let t334 = t311 * t313 * inv4;
+    let t335 = t312 - t334;
+    let t336 = t313 * t321 * inv4;
+    let t337 = t322 - t336;
+    let t338 = -0.2 * t312 - t313 * t328 * inv4;
+    let t339 = t323 + t338;
+    let t340 = t314 - t332;
+    let t341 = 0.2 * t340 + 0.7;
+    let t342 = t292 + 6.5 - t311 * t311 * inv4 - inv5 * t335 * t335;
+    let inv6 = 1.0 / t342;
+    let t343 = t319 - t311 * t321 * inv4 - inv5 * t335 * t337;
+    let t344 = t330 - t311 * t328 * inv4 - inv5 * t335 * t339 - 0.7;
+    let t345 = 0.2 * (t312 - t334) - inv5 * t335 * t341;
+    let t346 = live[7] * (live[7] * t299 - t324) + 0.5585
+        - live[6] * (t325 - live[6] * t301) - t321 * t321 * inv4 - inv5 * t337 * t337
+        - inv6 * t343 * t343;
+    let inv7 = 1.0 / t346;
+    let t347 = live[7] * t326 + 0.005 - 0.2 * t319 - live[6] * t327 - t321 * t328 * inv4
+        - inv5 * t337 * t339 - inv6 * t343 * t344;
+    let t348 = 0.2 * (t322 - t336) - inv5 * t337 * t341 - inv6 * t343 * t345;
+    let t349 = 0.04 * t292 + live[6] * t326 + live[7] * t327 + 0.6885 - 0.4 * t320
+        - t328 * t328 * inv4 - inv5 * t339 * t339 - inv6 * t344 * t344
+        - inv7 * t347 * t347;
+    let inv8 = 1.0 / t349;
+    let t350 = 0.2 * (t323 + t338) + 0.002 - inv5 * t339 * t341 - inv6 * t344 * t345
+        - inv7 * t347 * t348;
+    let t351 = 0.04 * t340 + 0.19 - inv5 * t341 * t341 - inv6 * t345 * t345
+        - inv7 * t348 * t348 - inv8 * t350 * t350;
+    let inv9 = 1.0 / t351;
+    let t352 = inv4 * (t313 * inv5 * t335 - t311);
+    let t353 = inv4 * (t313 * inv5 * t337 - t321) - inv6 * t343 * t352;
+    let t354 = inv4 * (t313 * inv5 * t339 - t328) - inv6 * t344 * t352
+        - inv7 * t347 * t353;
+    let t355 = t313 * (inv4 * (inv5 * t341 - 0.2)) - inv6 * t345 * t352
+        - inv7 * t348 * t353 - inv8 * t350 * t354;
+    let t356 = inv8 * (t354 - t350 * inv9 * t355);
+    let t357 = inv7 * (t353 - t347 * t356 - t348 * inv9 * t355);
+    let t358 = inv6 * (t352 - t343 * t357 - t344 * t356 - t345 * inv9 * t355);
+    let t359 = inv5
+        * (t313 * inv4 + t335 * t358 + t337 * t357 + t339 * t356 + t341 * inv9 * t355);
+    let t360 = inv5 * (t335 * inv6 * t343 - t337);
+    let t361 = inv5 * (t335 * inv6 * t344 - t339) - inv7 * t347 * t360;
+    let t362 = inv5 * (t335 * inv6 * t345 - t341) - inv7 * t348 * t360
+        - inv8 * t350 * t361;
+    let t363 = inv8 * (t361 - t350 * inv9 * t362);
+    let t364 = inv7 * (t360 - t347 * t363 - t348 * inv9 * t362);
+    let t365 = inv6 * (inv5 * t335 + t343 * t364 + t344 * t363 + t345 * inv9 * t362);
+    let t366 = inv6 * (t343 * inv7 * t347 - t344);
+    let t367 = inv6 * (t343 * inv7 * t348 - t345) - inv8 * t350 * t366;
+    let t368 = inv8 * (t366 - t350 * inv9 * t367);
+    let t369 = inv7 * (inv6 * t343 + t347 * t368 + t348 * inv9 * t367);
+    let t370 = inv7 * (t347 * inv8 * t350 - t348);
+    let t371 = inv8 * (inv7 * t347 + t350 * inv9 * t370);
+    let t372 = tau[0] + live[7] * t302 + 0.7 * live[13] - live[6] * t303
+        - live[136] * t329 - live[137] * t313 - live[138] * t311;
+    let t373 = live[136] * t313 + live[138] * t312;
+    let t374 = tau[1] + t331 - t373 - 0.7 * live[15] - live[137] * (t314 + 6.5);
+    let t375 = tau[2] + t304 - 0.7 * live[16] - live[136] * t311 - live[137] * t312
+        - live[138] * (t292 + 6.5);
+    let t376 = qd[5] * live[104] + tau[3] + live[7] * t305 - qd[4] * live[105]
+        - live[6] * t306 - live[136] * t321 - live[137] * t322 - live[138] * t319;
+    let t377 = qd[3] * live[105] + tau[4] + live[6] * t305 + live[7] * t306
+        - qd[5] * live[103] - live[136] * t328 - live[137] * (t323 - 0.2 * t312)
+        - live[138] * (t330 - 0.7) - 0.2 * t304;
+    let t378 = qd[4] * live[103] + tau[5] + 0.2 * (t331 - t373) - qd[3] * live[104]
+        - tau[6] - live[137] * (0.2 * t314 + 0.7);
+    let t379 = live[136]
+        + (inv4
+            - inv4
+                * (t311 * t358 + t321 * t357 + t328 * t356
+                    + t313 * (0.2 * inv9 * t355 - t359))) * t372 + t358 * t375
+        + t357 * t376 + t356 * t377 + inv9 * t355 * t378 - t359 * t374;
+    let t380 = t357 * t372 + t364 * t374
+        + (inv7 - inv7 * (t348 * inv9 * t370 - t347 * t371)) * t376 + inv9 * t370 * t378
+        - t369 * t375 - t371 * t377;
+    let t381 = (inv8 + inv8 * inv8 * t350 * t350 * inv9) * t377 + t356 * t372
+        + t363 * t374 + t368 * t375 - t371 * t376 - inv8 * t350 * inv9 * t378;
+    let t382 = inv9
+        * (t378 + t355 * t372 + t362 * t374 + t367 * t375 + t370 * t376
+            - inv8 * t350 * t377);
+    let t383 = live[137]
+        + (inv5 - inv5 * (t337 * t364 + t339 * t363 + t341 * inv9 * t362 - t335 * t365))
+            * t374 + t364 * t376 + t363 * t377 + inv9 * t362 * t378 - t359 * t372
+        - t365 * t375;
+    let t384 = 0.2 * t382 + t383;
+    let t385 = live[146] + live[7] * t379 + live[6] * t384;
+    let t386 = live[147] + live[7] * t384 - live[6] * t379;
+    let t387 = live[138] + t358 * t372
+        + (inv6 - inv6 * (t344 * t368 + t345 * inv9 * t367 - t343 * t369)) * t375
+        + t368 * t377 + inv9 * t367 * t378 - t365 * t374 - t369 * t376;
+    let t388 = t387 + 0.2 * (live[16] - t381);
+    let t389 = live[6] * t381 + live[18] + live[7] * t380;
+    let t390 = live[7] * t381 - live[6] * t380;
+    let t391 = t390 - live[19];
+    let t392 = t382
+        + live[204]
+            * (live[207] - live[198] * t385 - live[202] * t386 - live[199] * t388
+                - live[200] * t389 - live[201] * t391 - live[203] * t382);
+    let t393 = t386 + 0.5 * t392;
+    let t394 = t388 - 0.5 * t391;
+    let t395 = live[34] * t392;
+    let t396 = live[25] * t389;
+    let t397 = live[32] * t391;
+    let t398 = live[148] + live[23] * t385 + live[29] * t393 + live[34] * t394;
+    let t399 = live[149] + live[25] * t385 + live[30] * t393 - live[35] * t394;
+    let t400 = live[27] * t385 + live[32] * t393 + live[150] + live[36] * t394;
+    let t401 = live[23] * t389 + live[29] * t391 + live[52] + t395;
+    let t402 = t396 + live[30] * t391 + live[53] - live[35] * t392;
+    let t403 = live[27] * t389 + t397 + live[54] + live[36] * t392;
+    let t404 = live[165] + 0.0025 * t402 - live[114] * t401 - live[94] * t403
+        - 0.01 * t400 - 0.125 * live[55] * t399;
+    let t405 = live[167] + 0.0025 * t401 - live[153] * t400 - live[154] * t402
+        - 0.1893939393939394 * live[92] * t398;
+    let t406 = live[169] + 0.01 * t398 - live[131] * t399 - live[94] * t401
+        - live[155] * t403;
+    let t407 = live[162] * t404 + live[161] * t405 + t401 + live[159] * live[160] * t406;
+    let t408 = live[161] * t404 + live[163] * t405 + t402
+        - 0.0025 * live[94] * live[115] * live[157] * live[159] * t406;
+    let t409 = t403
+        + live[159]
+            * (live[160] * t404 + t406
+                - 0.0025 * live[94] * live[115] * live[157] * t405);
+    let t410 = live[55] * t407 + live[56] * t409;
+    let t411 = 0.04025 * live[70] + tau[10]
+        + 0.125 * (live[151] + live[55] * t398 + live[56] * (t400 - 0.5 * t408))
+        - 0.04125 * t408;
+    let t412 = -live[9];
+    let t413 = live[12] * live[27] + live[32] * t412;
+    let t414 = live[12] * live[23] + live[29] * t412;
+    let t415 = live[12] * live[25] + live[30] * t412;
+    let t416 = live[55] * t414 + live[56] * t413;
+    let t417 = live[56] * t414 - live[55] * t413;
+    let t418 = -live[60];
+    let t419 = 0.125 * live[56] - 0.04025 * live[91];
+    let t420 = t419 + 0.25085;
+    let t421 = 0.01 * live[30] + live[29] * live[131] - 0.125 * live[32] * live[55];
+    let t422 = live[34] * live[131] - 0.01 * live[35] - 0.125 * live[84];
+    let t423 = -0.0025 * live[34] - live[35] * live[127];
+    let t424 = live[23] * live[94] + live[27] * t420;
+    let t425 = live[29] * live[94] + live[32] * t420;
+    let t426 = live[34] * live[94] + live[36] * t420;
+    let t427 = live[29] * live[120] + live[30] * t423 + live[32] * t426;
+    let t428 = live[23] * live[117] + live[25] * live[129] + live[27] * t425
+        - 0.5 * t421;
+    let t429 = live[23] * live[120] + live[25] * t423 + live[27] * t426 - 0.5 * t422;
+    let t430 = 0.01 * live[25] + live[23] * live[131] - 0.125 * live[27] * live[55];
+    let t431 = t430 + 1.0;
+    let t432 = live[7] * t431 - live[6] * t421;
+    let t433 = live[6] * t431 + live[7] * t421;
+    let t434 = live[6] * live[7];
+    let t435 = t425 - 0.5 * live[135];
+    live[213] = t379;
+    live[214] = t381;
+    live[215] = t382;
+    live[216] = t383;
+    live[217] = t387;
+    live[218] = t389;
+    live[219] = t390;
+    live[220] = t391;
+    live[221] = t392;
+    live[222] = t395;
+    live[223] = t396;
+    live[224] = t397;
+    live[225] = t407;
+    live[226] = t408;
+    live[227] = t409;
+    live[228] = t410;
+    live[229] = t411;
+    live[230] = t412;
+    live[231] = t413;
+    live[232] = t414;
+    live[233] = t415;
+    live[234] = t416;
+    live[235] = t417;
+    live[236] = t418;
+    live[237] = t419;
+    live[238] = t422;
+    live[239] = t423;
+    live[240] = t424;
+    live[241] = t425;
+    live[242] = t426;
+    live[243] = t427;
+    live[244] = t428;
+    live[245] = t429;
+    live[246] = t430;
+    live[247] = t432;
+    live[248] = t433;
+    live[249] = t434;
+    live[250] = t435;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part3_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part3_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 696],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t436 = live[27] * live[240] + live[23] * live[116] + live[25] * live[128];
+    let t437 = live[29] * live[117] + live[30] * live[129] + live[32] * live[241]
+        + live[246];
+    let t438 = t436 - t437 - 0.4565;
+    let t439 = q[6] * q[6];
+    let t440 = 2.0 * (0.5 * (live[2] - live[1]) + 0.5 * (t439 - live[0]));
+    let t441 = live[7] * t440;
+    let t442 = 9.81 * (live[78] * t440 + live[32] * t441 + live[5] * live[36]);
+    let t443 = 9.81 * (live[82] * t440 + live[30] * t441 - live[5] * live[35]);
+    let t444 = 0.01 * t442 + 0.125 * live[55] * t443;
+    let t445 = 9.81 * (live[76] * t440 + live[29] * t441 + live[5] * live[34]);
+    let t446 = live[55] * t445 + live[56] * t442;
+    let t447 = -0.5 * t442 - 0.125 * t446;
+    let t448 = t443 * (0.125 * live[56] + 0.5) - 0.01 * t445;
+    let t449 = live[23] * t444 + live[25] * t447 + live[27] * t448;
+    let t450 = live[29] * t444 + live[30] * t447 + live[32] * t448 - 9.81 * live[5];
+    let t451 = 2.0 * (0.5 * (live[0] - live[2]) - 0.5 * (t439 - live[1]));
+    let t452 = 9.81 * (live[7] * t451);
+    let t453 = -9.81 * live[6] * t451;
+    let t454 = live[27] * t452 + live[32] * t453 + 9.81 * live[4] * live[36];
+    let t455 = live[25] * t452 + live[30] * t453 - 9.81 * live[4] * live[35];
+    let t456 = 0.01 * t454 + 0.125 * live[55] * t455;
+    let t457 = live[23] * t452 + live[29] * t453 + 9.81 * live[4] * live[34];
+    let t458 = live[55] * t457 + live[56] * t454;
+    let t459 = -0.5 * t454 - 0.125 * t458;
+    let t460 = t455 * (0.125 * live[56] + 0.5) - 0.01 * t457;
+    let t461 = live[23] * t456 + live[25] * t459 + live[27] * t460;
+    let t462 = live[29] * t456 + live[30] * t459 + live[32] * t460 - 9.81 * live[4];
+    let t463 = -live[5];
+    let t464 = -0.5 * live[3];
+    let t465 = 9.81 * live[7] * t463 + 39.24 * live[6] * t464;
+    let t466 = 39.24 * live[7] * t464 - 9.81 * live[6] * t463;
+    let t467 = live[27] * t465 + live[32] * t466;
+    let t468 = live[25] * t465 + live[30] * t466;
+    let t469 = 0.01 * t467 + 0.125 * live[55] * t468;
+    let t470 = live[23] * t465 + live[29] * t466;
+    let t471 = live[55] * t470 + live[56] * t467;
+    let t472 = -0.5 * t467 - 0.125 * t471;
+    let t473 = t468 * (0.125 * live[56] + 0.5) - 0.01 * t470;
+    let t474 = live[23] * t469 + live[25] * t472 + live[27] * t473;
+    let t475 = live[29] * t469 + live[30] * t472 + live[32] * t473;
+    let t476 = live[12] * live[230];
+    let t477 = live[51] * live[231];
+    let t478 = -2.0 * (live[50] * live[233] + t477);
+    let t479 = -2.0 * (live[65] * live[233] + live[60] * live[234]);
+    let t480 = live[60] * live[235] + live[59] * live[234];
+    let t481 = live[65] * live[235] + live[59] * live[233];
+    let t482 = live[43] + live[9] * live[230];
+    let t483 = 0.2106 * live[231] + 0.001 * live[232];
+    let t484 = 0.2075 * live[233] - 0.0025 * live[232];
+    let t485 = live[56] * live[60];
+    let t486 = 0.001 * live[231] + 0.0051 * live[232] - 0.0025 * live[233];
+    let t487 = live[55] * live[60];
+    let t488 = -live[26];
+    let t489 = 0.5 * (live[22] - live[21]);
+    let t490 = q[11] * q[11];
+    let t491 = 0.5 * (t490 - live[20]);
+    let t492 = 2.0 * (t489 + t491);
+    let t493 = live[41] + live[9] * t488 + live[17] * t492;
+    let t494 = -0.5 * live[24];
+    let t495 = 2.0 * (t489 - t491);
+    let t496 = 4.0 * live[9] * t494 + live[12] * t495 + live[17] * live[35];
+    let t497 = live[51] * t496;
+    let t498 = -2.0 * (live[50] * t493 + t497);
+    let t499 = live[56] * t496;
+    let t500 = -2.0 * (live[65] * t493 + live[60] * t499);
+    let t501 = -live[55] * t496;
+    let t502 = live[60] * t501 + live[59] * t499;
+    let t503 = live[65] * t501 + live[59] * t493;
+    let t504 = 0.2106 * t496;
+    let t505 = 0.2075 * t493;
+    let t506 = 0.001 * t496 - 0.0025 * t493;
+    let t507 = -0.5 * live[31];
+    let t508 = 0.5 * (live[20] - live[22]);
+    let t509 = 0.5 * (t490 - live[21]);
+    let t510 = 2.0 * (t508 + t509);
+    let t511 = -live[28];
+    let t512 = live[37] + live[9] * t510 + live[12] * t511;
+    let t513 = live[51] * t512;
+    let t514 = -2.0 * t513;
+    let t515 = 2.0 * (t508 - t509);
+    let t516 = live[9] * live[26] + live[17] * t515 + 4.0 * live[12] * t507;
+    let t517 = live[55] * t516 + live[56] * t512;
+    let t518 = -2.0 * (live[60] * t517);
+    let t519 = live[56] * t516 - live[55] * t512;
+    let t520 = live[60] * t519 + live[59] * t517;
+    let t521 = live[65] * t519;
+    let t522 = 0.2106 * t512 + 0.001 * t516;
+    let t523 = -0.0025 * t516;
+    let t524 = 0.001 * t512 + 0.0051 * t516;
+    let t525 = 0.5 * (live[21] - live[20]);
+    let t526 = 0.5 * (t490 - live[22]);
+    let t527 = 2.0 * (t525 - t526);
+    let t528 = -0.5 * live[33];
+    let t529 = live[9] * t527 + live[12] * live[28] + 4.0 * live[17] * t528;
+    let t530 = -2.0 * (live[50] * t529);
+    let t531 = 2.0 * (t525 + t526);
+    let t532 = -live[35];
+    let t533 = live[39] + live[12] * t531 + live[17] * t532;
+    let t534 = live[55] * t533;
+    let t535 = -2.0 * (live[65] * t529 + live[60] * t534);
+    let t536 = live[56] * t533;
+    let t537 = live[60] * t536 + live[59] * t534;
+    let t538 = live[65] * t536 + live[59] * t529;
+    let t539 = 0.001 * t533;
+    let t540 = 0.2075 * t529 - 0.0025 * t533;
+    let t541 = 0.0051 * t533 - 0.0025 * t529;
+    let t542 = live[59] * live[59] + live[60] * live[236];
+    let t543 = live[65] * live[236];
+    let t544 = qd[5] * live[6];
+    let t545 = qd[5] * live[7];
+    let t546 = live[27] * t544 + live[32] * t545 - qd[4] * live[36];
+    let t547 = live[25] * t544 + live[30] * t545 + qd[4] * live[35];
+    let t548 = 0.01 * t546 + 0.125 * live[55] * t547;
+    let t549 = live[23] * t544 + live[29] * t545 - qd[4] * live[34];
+    let t550 = live[55] * t549 + live[56] * t546;
+    let t551 = -0.5 * t546 - 0.125 * t550;
+    let t552 = t547 * (0.125 * live[56] + 0.5) - 0.01 * t549;
+    let t553 = live[23] * t548 + live[25] * t551 + live[27] * t552;
+    let t554 = qd[4] + live[29] * t548 + live[30] * t551 + live[32] * t552;
+    let t555 = live[32] * t544 + qd[3] * live[36] - live[27] * t545;
+    let t556 = live[30] * t544 - qd[3] * live[35] - live[25] * t545;
+    let t557 = 0.01 * t555 + 0.125 * live[55] * t556;
+    let t558 = live[29] * t544 + qd[3] * live[34] - live[23] * t545;
+    let t559 = live[55] * t558 + live[56] * t555;
+    let t560 = -0.5 * t555 - 0.125 * t559;
+    let t561 = t556 * (0.125 * live[56] + 0.5) - 0.01 * t558;
+    let t562 = live[23] * t557 + live[25] * t560 + live[27] * t561;
+    let t563 = live[29] * t557 + live[30] * t560 + live[32] * t561 - qd[3];
+    let t564 = 0.01 * live[231] + 0.125 * live[55] * live[233];
+    let t565 = -0.5 * live[231] - 0.125 * live[234];
+    let t566 = live[233] * (0.125 * live[56] + 0.5) - 0.01 * live[232];
+    let t567 = live[23] * t564 + live[25] * t565 + live[27] * t566;
+    let t568 = live[29] * t564 + live[30] * t565 + live[32] * t566;
+    let t569 = live[6] * live[12];
+    let t570 = live[51] * live[72];
+    let t571 = -2.0 * (live[50] * live[75] + t570);
+    let t572 = qd[8] * live[71] - live[27] * live[141] - live[32] * live[142]
+        - qd[7] * live[75];
+    let t573 = live[50] * live[71] + live[49] * live[75];
+    let t574 = -2.0 * (live[65] * live[75] + live[60] * live[74]);
+    let t575 = live[59] * live[74] + live[60] * live[73];
+    let t576 = qd[7] * live[72] - live[25] * live[141] - live[30] * live[142]
+        - qd[9] * live[71];
+    let t577 = t575 - t576;
+    let t578 = 0.5 * t571 + 0.01 * (t573 - t572)
+        + 0.125 * (live[56] * t574 + live[55] * t577);
+    let t579 = t572 + t573;
+    let t580 = qd[9] * live[75] - live[23] * live[141] - live[29] * live[142]
+        - qd[8] * live[72];
+    let t581 = live[59] * live[75] + live[65] * live[73];
+    let t582 = live[56] * t572 + qd[10] * live[73] + live[55] * t580;
+    let t583 = t581 + t582;
+    let t584 = 0.5 * t579 + 0.125 * t583 - 0.02 * (t570 + live[49] * live[71]);
+    let t585 = live[51] * live[71] + live[49] * live[72] - t576;
+    live[251] = t436;
+    live[252] = t437;
+    live[253] = t438;
+    live[254] = t440;
+    live[255] = t441;
+    live[256] = t444;
+    live[257] = t446;
+    live[258] = t447;
+    live[259] = t448;
+    live[260] = t449;
+    live[261] = t450;
+    live[262] = t451;
+    live[263] = t453;
+    live[264] = t456;
+    live[265] = t458;
+    live[266] = t459;
+    live[267] = t460;
+    live[268] = t461;
+    live[269] = t462;
+    live[270] = t463;
+    live[271] = t464;
+    live[272] = t466;
+    live[273] = t469;
+    live[274] = t471;
+    live[275] = t472;
+    live[276] = t473;
+    live[277] = t474;
+    live[278] = t475;
+    live[279] = t476;
+    live[280] = t477;
+    live[281] = t478;
+    live[282] = t479;
+    live[283] = t480;
+    live[284] = t481;
+    live[285] = t482;
+    live[286] = t483;
+    live[287] = t484;
+    live[288] = t485;
+    live[289] = t486;
+    live[290] = t487;
+    live[291] = t488;
+    live[292] = t492;
+    live[293] = t493;
+    live[294] = t494;
+    live[295] = t495;
+    live[296] = t496;
+    live[297] = t497;
+    live[298] = t498;
+    live[299] = t499;
+    live[300] = t500;
+    live[301] = t501;
+    live[302] = t502;
+    live[303] = t503;
+    live[304] = t504;
+    live[305] = t505;
+    live[306] = t506;
+    live[307] = t507;
+    live[308] = t510;
+    live[309] = t511;
+    live[310] = t512;
+    live[311] = t513;
+    live[312] = t514;
+    live[313] = t515;
+    live[314] = t516;
+    live[315] = t517;
+    live[316] = t518;
+    live[317] = t519;
+    live[318] = t520;
+    live[319] = t521;
+    live[320] = t522;
+    live[321] = t523;
+    live[322] = t524;
+    live[323] = t527;
+    live[324] = t528;
+    live[325] = t529;
+    live[326] = t530;
+    live[327] = t531;
+    live[328] = t532;
+    live[329] = t533;
+    live[330] = t534;
+    live[331] = t535;
+    live[332] = t536;
+    live[333] = t537;
+    live[334] = t538;
+    live[335] = t539;
+    live[336] = t540;
+    live[337] = t541;
+    live[338] = t542;
+    live[339] = t543;
+    live[340] = t544;
+    live[341] = t545;
+    live[342] = t548;
+    live[343] = t550;
+    live[344] = t551;
+    live[345] = t552;
+    live[346] = t553;
+    live[347] = t554;
+    live[348] = t557;
+    live[349] = t559;
+    live[350] = t560;
+    live[351] = t561;
+    live[352] = t562;
+    live[353] = t563;
+    live[354] = t564;
+    live[355] = t565;
+    live[356] = t566;
+    live[357] = t567;
+    live[358] = t568;
+    live[359] = t569;
+    live[360] = t571;
+    live[361] = t572;
+    live[362] = t574;
+    live[363] = t575;
+    live[364] = t576;
+    live[365] = t577;
+    live[366] = t578;
+    live[367] = t579;
+    live[368] = t580;
+    live[369] = t581;
+    live[370] = t582;
+    live[371] = t583;
+    live[372] = t584;
+    live[373] = t585;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part4_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part4_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 696],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t586 = 0.125 * (live[56] * live[365] - live[55] * live[362]);
+    let t587 = 0.5 * live[373]
+        + 0.01 * (live[368] + live[51] * live[75] + live[50] * live[72]) + t586;
+    let t588 = 2.0 * live[359] + live[23] * live[366] + live[25] * live[372]
+        + live[27] * t587;
+    let t589 = live[7] * live[12];
+    let t590 = t589 - live[6] * live[9];
+    let t591 = live[32] * t587 + live[29] * live[366] + live[30] * live[372];
+    let t592 = t590 + t591;
+    let t593 = live[7] * live[17];
+    let t594 = live[6] * live[17];
+    let t595 = 0.001 * live[71] + 0.2106 * live[72];
+    let t596 = 0.2075 * live[75] - 0.0025 * live[71];
+    let t597 = 0.2 * qd[4] - qd[2];
+    let t598 = live[359] + live[6] * t597;
+    let t599 = live[7] * t597;
+    let t600 = 0.5 * t590 + t599;
+    let t601 = live[142] + t593;
+    let t602 = qd[1] + 0.2 * qd[5];
+    let t603 = 0.5 * t601 + t602;
+    let t604 = live[36] * t603 + live[27] * t598 + live[32] * t600;
+    let t605 = live[25] * t598 + live[30] * t600 - live[35] * t603;
+    let t606 = 0.04125 * live[369] + 0.04025 * live[370]
+        + 0.125 * (0.5 * live[367] + t605);
+    let t607 = live[50] * t595 + 0.01 * t604 + live[55] * t606 + 0.001 * live[361]
+        + 0.0051 * live[368] + live[75] * live[109] - live[72] * live[108]
+        - live[51] * t596 - 0.001 * (live[74] * live[110] + live[75] * live[288])
+        - 0.0025 * live[364];
+    let t608 = 0.0051 * live[71] + 0.001 * live[72] - 0.0025 * live[75];
+    let t609 = live[34] * t603 + live[23] * t598 + live[29] * t600;
+    let t610 = 0.04025 * live[363]
+        + 0.125
+            * (live[55] * (0.5 * live[360] + t609)
+                + live[56] * (0.5 * live[373] + t604));
+    let t611 = live[72] * live[107] + live[51] * t608 + 0.24875 * live[364] - 0.5 * t604
+        - live[71] * live[109] - 0.5 * t586 - live[49] * t595 - t610
+        - 0.0025 * live[368];
+    let t612 = live[56] * t606 + 0.2106 * live[361] + 0.001 * live[368]
+        + 0.0625 * live[371] + live[71] * live[108] + live[49] * t596
+        + 0.001 * (live[74] * live[112] + live[75] * live[290]) + 0.5 * t605
+        - live[75] * live[107] - live[50] * t608 - 0.01 * t609;
+    let t613 = 0.4565 * live[141] + live[23] * t607 + live[25] * t611 + live[27] * t612
+        - 0.4585 * t594;
+    let t614 = live[36] * t587 + live[34] * live[366] - live[35] * live[372];
+    let t615 = live[29] * t607 + live[30] * t611 + live[32] * t612 - 0.915 * t593 - t602
+        - 0.5 * t614;
+    let t616 = t601 + t614;
+    let t617 = live[6] * t588 + live[7] * t592;
+    let t618 = live[51] * live[79];
+    let t619 = -2.0 * (live[50] * live[83] + t618);
+    let t620 = live[27] * live[142] + qd[8] * live[77] - live[32] * live[141]
+        - qd[7] * live[83];
+    let t621 = live[50] * live[77] + live[49] * live[83];
+    let t622 = -2.0 * (live[65] * live[83] + live[60] * live[81]);
+    let t623 = live[59] * live[81] + live[60] * live[80];
+    let t624 = live[25] * live[142] + qd[7] * live[79] - live[30] * live[141]
+        - qd[9] * live[77];
+    let t625 = t623 - t624;
+    let t626 = 0.5 * t619 + 0.01 * (t621 - t620)
+        + 0.125 * (live[56] * t622 + live[55] * t625);
+    let t627 = t620 + t621;
+    let t628 = live[23] * live[142] + qd[9] * live[83] - live[29] * live[141]
+        - qd[8] * live[79];
+    let t629 = live[59] * live[83] + live[65] * live[80];
+    let t630 = live[56] * t620 + qd[10] * live[80] + live[55] * t628;
+    let t631 = t629 + t630;
+    let t632 = 0.5 * t627 + 0.125 * t631 - 0.02 * (t618 + live[49] * live[77]);
+    let t633 = live[51] * live[77] + live[49] * live[79] - t624;
+    let t634 = 0.125 * (live[56] * t625 - live[55] * t622);
+    let t635 = 0.5 * t633 + 0.01 * (t628 + live[51] * live[83] + live[50] * live[79])
+        + t634;
+    let t636 = live[23] * t626 + live[25] * t632 + live[27] * t635 - 2.0 * t589;
+    let t637 = live[7] * live[9] + live[359];
+    let t638 = live[32] * t635 + live[29] * t626 + live[30] * t632;
+    let t639 = t637 + t638;
+    let t640 = 0.001 * live[77] + 0.2106 * live[79];
+    let t641 = 0.2075 * live[83] - 0.0025 * live[77];
+    let t642 = qd[2] - 0.4 * qd[4];
+    let t643 = 0.2 * live[10] + live[7] * t642 - t589;
+    let t644 = live[6] * t642 - 0.2 * live[8];
+    let t645 = 0.5 * t637 - t644;
+    let t646 = live[141] + t594;
+    let t647 = 0.5 * t646 - qd[0];
+    let t648 = live[36] * t647 + live[27] * t643 + live[32] * t645;
+    let t649 = live[25] * t643 + live[30] * t645 - live[35] * t647;
+    let t650 = 0.04125 * t629 + 0.04025 * t630 + 0.125 * (0.5 * t627 + t649);
+    let t651 = live[50] * t640 + 0.01 * t648 + live[55] * t650 + 0.001 * t620
+        + 0.0051 * t628 + live[83] * live[109] - live[79] * live[108] - live[51] * t641
+        - 0.001 * (live[81] * live[110] + live[83] * live[288]) - 0.0025 * t624;
+    let t652 = 0.0051 * live[77] + 0.001 * live[79] - 0.0025 * live[83];
+    let t653 = live[34] * t647 + live[23] * t643 + live[29] * t645;
+    let t654 = 0.04025 * t623
+        + 0.125 * (live[55] * (0.5 * t619 + t653) + live[56] * (0.5 * t633 + t648));
+    let t655 = live[79] * live[107] + live[51] * t652 + 0.24875 * t624 - 0.5 * t648
+        - live[77] * live[109] - 0.5 * t634 - live[49] * t640 - t654 - 0.0025 * t628;
+    let t656 = live[56] * t650 + 0.2106 * t620 + 0.001 * t628 + 0.0625 * t631
+        + live[77] * live[108] + live[49] * t641
+        + 0.001 * (live[81] * live[112] + live[83] * live[290]) + 0.5 * t649
+        - live[83] * live[107] - live[50] * t652 - 0.01 * t653;
+    let t657 = 0.4585 * t593 + live[23] * t651 + live[25] * t655 + live[27] * t656
+        - 0.4565 * live[142];
+    let t658 = live[36] * t635 + live[34] * t626 - live[35] * t632;
+    let t659 = qd[0] + live[29] * t651 + live[30] * t655 + live[32] * t656 - 0.915 * t594
+        - 0.5 * t658;
+    let t660 = t646 + t658;
+    let t661 = live[6] * t636 + live[7] * t639;
+    let t662 = live[36] * live[51];
+    let t663 = -2.0 * (t662 - live[35] * live[50]);
+    let t664 = live[34] * qd[8] + live[35] * qd[7];
+    let t665 = live[34] * live[50] - live[35] * live[49];
+    let t666 = -2.0 * (live[60] * live[86] - live[35] * live[65]);
+    let t667 = live[59] * live[86] + live[60] * live[85];
+    let t668 = live[36] * qd[7] - live[34] * qd[9];
+    let t669 = t667 - t668;
+    let t670 = 0.5 * t663 + 0.125 * live[56] * t666;
+    let t671 = 0.01 * (t665 - t664) + 0.125 * live[55] * t669 + t670;
+    let t672 = t664 + t665;
+    let t673 = -2.0 * (t662 + live[34] * live[49]);
+    let t674 = live[35] * qd[9] + live[36] * qd[8];
+    let t675 = live[65] * live[85] - live[35] * live[59];
+    let t676 = live[56] * t664 + live[143] - live[55] * t674;
+    let t677 = t675 + t676;
+    let t678 = 0.5 * t672 + 0.01 * t673 + 0.125 * t677;
+    let t679 = live[34] * live[51] + live[36] * live[49];
+    let t680 = t679 - t668;
+    let t681 = live[36] * live[50] - live[35] * live[51];
+    let t682 = live[55] * t666;
+    let t683 = 0.125 * (live[56] * t669 - t682);
+    let t684 = 0.5 * t680 + 0.01 * (t681 - t674) + t683;
+    let t685 = live[23] * t671 + live[25] * t678 + live[27] * t684 - 2.0 * live[17];
+    let t686 = live[29] * t671 + live[30] * t678 + live[32] * t684;
+    let t687 = 0.001 * live[34] + 0.2106 * live[36];
+    let t688 = -0.2075 * live[35] - 0.0025 * live[34];
+    let t689 = -0.4 * qd[5] - qd[1];
+    let t690 = qd[0] * live[7] - live[6] * t689;
+    let t691 = 0.2 * qd[3] + 0.5 * live[9];
+    let t692 = 0.0051 * live[34] + 0.001 * live[36] + 0.0025 * live[35];
+    let t693 = live[36] * t684 + live[34] * t671 - live[35] * t678;
+    let t694 = live[9] + t693;
+    let t695 = live[6] * t685 + live[7] * t686;
+    let t696 = live[231] + t664;
+    let t697 = live[233] + t668;
+    let t698 = t667 - t697;
+    let t699 = t670 + 0.01 * (t665 - t696) + 0.125 * live[55] * t698;
+    let t700 = t665 + t696;
+    let t701 = live[232] - t674;
+    let t702 = live[56] * t696 + live[143] + live[55] * t701;
+    let t703 = t675 + t702;
+    let t704 = 0.01 * t673 + 0.5 * t700 + 0.125 * t703;
+    let t705 = t679 - t697;
+    let t706 = 0.125 * (live[56] * t698 - t682);
+    let t707 = 0.5 * t705 + 0.01 * (t681 + t701) + t706;
+    let t708 = live[23] * t699 + live[25] * t704 + live[27] * t707 - 2.0 * live[17];
+    let t709 = live[29] * t699 + live[30] * t704 + live[32] * t707;
+    let t710 = live[6] * t708 + live[7] * t709;
+    let t711 = live[36] * t707 + live[34] * t699 - live[35] * t704;
+    let t712 = 2.0 * live[9] + t711;
+    let t713 = 2.0 * live[9];
+    let t714 = 0.5 * live[36] * t713 - live[17] * live[27];
+    let t715 = -0.5 * live[35] * t713 - live[17] * live[25];
+    let t716 = 0.04125 * t675 + 0.04025 * t702 + 0.125 * (0.5 * t700 + t715);
+    let t717 = live[36] * live[108] + live[51] * t688
+        + 0.001 * (live[86] * live[110] - live[35] * live[288]) + live[35] * live[109]
+        - live[50] * t687;
+    let t718 = live[55] * t716 + 0.001 * t696 + 0.0051 * t701 + 0.01 * t714 - t717
+        - 0.0025 * t697;
+    let t719 = 0.5 * live[34] * t713 - live[17] * live[23];
+    let t720 = live[55] * (0.5 * t663 + t719) + live[56] * (0.5 * t705 + t714);
+    let t721 = live[51] * t692 + live[36] * live[107] - live[34] * live[109]
+        - live[49] * t687 - 0.04025 * t667;
+    let t722 = t721 + 0.24875 * t697 - 0.5 * t706 - 0.0025 * t701 - 0.5 * t714
+        - 0.125 * t720;
+    let t723 = live[50] * t692 - live[35] * live[107]
+        - 0.001 * (live[86] * live[112] - live[35] * live[290]) - live[34] * live[108]
+        - live[49] * t688;
+    let t724 = 0.0625 * t703 + 0.5 * t715 + live[56] * t716 + 0.2106 * t696
+        + 0.001 * t701 - 0.01 * t719 - t723;
+    let t725 = 0.002 * live[12] + live[23] * t718 + live[25] * t722 + live[27] * t724;
+    let t726 = live[29] * t718 + live[30] * t722 + live[32] * t724 - 0.915 * live[9]
+        - 0.5 * t711;
+    let t727 = qd[8] + 2.0 * live[40];
+    let t728 = live[60] * live[92];
+    let t729 = live[144] + live[288];
+    let t730 = t729 - live[42];
+    let t731 = 0.01 * t727 + 0.125 * live[55] * t730 - 0.25 * t728;
+    let t732 = live[56] * (qd[10] - live[40]);
+    let t733 = live[110] + t732;
+    let t734 = 0.5 * qd[8] + 0.125 * t733 - 0.02 * live[49];
+    let t735 = 0.25 * live[55] * live[290] + 0.125 * live[56] * t730;
+    live[374] = t588;
+    live[375] = t590;
+    live[376] = t591;
+    live[377] = t592;
+    live[378] = t599;
+    live[379] = t607;
+    live[380] = t610;
+    live[381] = t611;
+    live[382] = t612;
+    live[383] = t613;
+    live[384] = t615;
+    live[385] = t616;
+    live[386] = t617;
+    live[387] = t624;
+    live[388] = t636;
+    live[389] = t637;
+    live[390] = t638;
+    live[391] = t639;
+    live[392] = t644;
+    live[393] = t651;
+    live[394] = t654;
+    live[395] = t655;
+    live[396] = t656;
+    live[397] = t657;
+    live[398] = t659;
+    live[399] = t660;
+    live[400] = t661;
+    live[401] = t663;
+    live[402] = t664;
+    live[403] = t667;
+    live[404] = t668;
+    live[405] = t672;
+    live[406] = t674;
+    live[407] = t675;
+    live[408] = t676;
+    live[409] = t677;
+    live[410] = t680;
+    live[411] = t683;
+    live[412] = t685;
+    live[413] = t686;
+    live[414] = t689;
+    live[415] = t690;
+    live[416] = t691;
+    live[417] = t693;
+    live[418] = t694;
+    live[419] = t695;
+    live[420] = t697;
+    live[421] = t708;
+    live[422] = t709;
+    live[423] = t710;
+    live[424] = t712;
+    live[425] = t717;
+    live[426] = t718;
+    live[427] = t720;
+    live[428] = t721;
+    live[429] = t722;
+    live[430] = t723;
+    live[431] = t724;
+    live[432] = t725;
+    live[433] = t726;
+    live[434] = t727;
+    live[435] = t728;
+    live[436] = t729;
+    live[437] = t731;
+    live[438] = t732;
+    live[439] = t733;
+    live[440] = t734;
+    live[441] = t735;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part5_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part5_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t736 = 0.5 * qd[9] + live[441];
+    let t737 = live[23] * live[437] + live[25] * live[440] + live[27] * t736;
+    let t738 = live[29] * live[437] + live[30] * live[440] + live[32] * t736;
+    let t739 = live[6] * t737 + live[7] * t738;
+    let t740 = live[36] * t736 + live[34] * live[437] - live[35] * live[440];
+    let t741 = 0.0625 * qd[8] + 0.04125 * live[110] + 0.04025 * live[438];
+    let t742 = 0.001 * (live[50] - live[56] * live[112]);
+    let t743 = live[55] * t741 + t742 - 0.001 * live[40]
+        - 0.0025 * (live[42] - live[51]);
+    let t744 = 0.04025 * live[436] + 0.0625 * qd[9] * live[56];
+    let t745 = 0.24875 * live[42] - 0.2055 * live[51] - 0.5 * live[441] - t744
+        - 0.002 * live[49];
+    let t746 = 0.001 * live[55] * live[112] + live[56] * t741 + 0.2024 * live[50]
+        + 0.0625 * live[439] - 0.2106 * live[40] - 0.005 * live[49];
+    let t747 = live[23] * t743 + live[25] * t745 + live[27] * t746;
+    let t748 = live[29] * t743 + live[30] * t745 + live[32] * t746 - 0.5 * t740;
+    let t749 = qd[7] + 2.0 * live[38];
+    let t750 = live[38] * live[56] - live[42] * live[55];
+    let t751 = live[59] + t750;
+    let t752 = 0.5 * t749 + 0.125 * t751;
+    let t753 = 0.01 * qd[9] + 0.25 * live[112];
+    let t754 = 0.04125 * live[59] + 0.0625 * t749 + 0.04025 * t750;
+    let t755 = live[55] * t754 + 0.001 * (live[38] + live[49]) + 0.0031 * live[51]
+        - 0.0051 * live[42] - 0.001 * live[288];
+    let t756 = live[50] * live[55];
+    let t757 = -0.0025 * (live[51] - live[42]) - 0.125 * (live[112] - t756);
+    let t758 = 0.2106 * live[38] + 0.2024 * live[49] + 0.005 * live[50]
+        + 0.001 * (live[290] - live[42]) + 0.0625 * t751 + live[56] * t754
+        - 0.001 * live[51];
+    let t759 = live[23] * t755 + live[25] * t757 + live[27] * t758;
+    let t760 = live[145] - live[290];
+    let t761 = live[38] + t760;
+    let t762 = live[55] * (live[40] - qd[10]);
+    let t763 = t762 - live[112];
+    let t764 = 0.125 * t763 - 0.02 * live[51];
+    let t765 = 0.25 * live[435] + 0.125 * live[56] * t761;
+    let t766 = 0.01 * live[434] + 0.5 * t749 + t765;
+    let t767 = 0.04025 * t762 - 0.04125 * live[112];
+    let t768 = 0.001 * live[56] * live[110] - 0.0025 * live[38] - live[55] * t767
+        - 0.0051 * live[40] - 0.0025 * live[49] - 0.0031 * live[50];
+    let t769 = 0.04025 * t760 + 0.125 * (0.5 * live[56] * t749 - live[58]);
+    let t770 = 0.002 * live[51] - 0.24875 * live[38] - t769 - 0.0025 * live[40]
+        - 0.2055 * live[49] - 0.0025 * live[50] - 0.5 * t765;
+    let t771 = 0.001 * live[40] + 0.0625 * t763 + live[56] * t767 - t742;
+    let t772 = live[25] * t770 + live[27] * t771 - live[23] * t768;
+    let t773 = 2.0 * live[59];
+    let t774 = 0.25 * (live[27] * live[112] - live[23] * live[110])
+        + 0.125 * live[25] * t773;
+    let t775 = 0.25 * (live[32] * live[112] - live[29] * live[110])
+        + 0.125 * live[30] * t773;
+    let t776 = live[6] * t774 + live[7] * t775;
+    let t777 = 0.25 * live[36] * live[112] - 0.125 * live[35] * t773
+        - 0.25 * live[34] * live[110];
+    let t778 = 0.0815 * live[144] - 0.001 * live[288];
+    let t779 = 0.0625 * t773 + 0.0815 * live[145] + 0.001 * live[290];
+    let t780 = live[23] * t778 + live[27] * t779 - 0.125 * live[25] * live[112];
+    let t781 = live[29] * t778 + live[32] * t779 - 0.5 * t777
+        - 0.125 * live[30] * live[112];
+    let t782 = live[115] * live[121];
+    let t783 = live[88] * live[115];
+    let t784 = live[89] * live[115];
+    let t785 = live[87] * live[115];
+    let t786 = live[115] * live[118];
+    let t787 = live[115] * live[119];
+    let t788 = live[115] * live[122];
+    let t789 = 0.125 * live[56] + 0.24875 - 0.00000625 * live[115]
+        - 24.242424242424242 * live[98] * live[98];
+    let inv10 = 1.0 / t789;
+    let t790 = 0.5 * live[124] + live[239];
+    let t791 = 0.0025 * t782 + t790 - 24.242424242424242 * live[98] * live[101];
+    let t792 = live[7] * live[123] + 0.0025 * t783 - live[6] * live[124]
+        - 24.242424242424242 * live[95] * live[98];
+    let t793 = live[125] + 0.0025 * t784 - 24.242424242424242 * live[96] * live[98];
+    let t794 = live[126] + 0.0025 * t785 - 24.242424242424242 * live[97] * live[98];
+    let t795 = live[7] * live[128] + 0.0025 * t786 - live[6] * live[130]
+        - 24.242424242424242 * live[98] * live[99];
+    let t796 = live[6] * live[128] + live[7] * live[130] + 0.0025 * t787
+        - 0.2 * live[126] - 24.242424242424242 * live[98] * live[100];
+    let t797 = 0.2 * live[125] + 0.0025 * t788 + t790
+        - 24.242424242424242 * live[98] * live[102];
+    let t798 = live[237] + 0.25085 - live[158]
+        - 0.00000625 * live[94] * live[94] * live[115] * live[115] * inv10;
+    let inv11 = 1.0 / t798;
+    let t799 = 0.5 * live[133] + live[242];
+    let t800 = t799 - live[94] * (live[115] * (live[121] + 0.0025 * inv10 * t791));
+    let t801 = live[7] * live[132] - live[6] * live[133]
+        - live[94] * (live[115] * (live[88] + 0.0025 * inv10 * t792));
+    let t802 = live[134] - live[94] * (live[115] * (live[89] + 0.0025 * inv10 * t793));
+    let t803 = live[135] - live[94] * (live[115] * (live[87] + 0.0025 * inv10 * t794));
+    let t804 = live[7] * live[240] - live[6] * live[250]
+        - live[94] * (live[115] * (live[118] + 0.0025 * inv10 * t795));
+    let t805 = live[6] * live[240] + live[7] * live[250] - 0.2 * live[135]
+        - live[94] * (live[115] * (live[119] + 0.0025 * inv10 * t796));
+    let t806 = 0.2 * live[134] + t799
+        - live[94] * (live[115] * (live[122] + 0.0025 * inv10 * t797));
+    let t807 = live[34] * live[120] + live[36] * live[242] + live[246]
+        - live[35] * live[239];
+    let t808 = t807 + 0.4585 - 24.242424242424242 * live[101] * live[101]
+        - live[115] * live[121] * live[121] - inv10 * t791 * t791 - inv11 * t800 * t800;
+    let inv12 = 1.0 / t808;
+    let t809 = -24.242424242424242 * live[95] * live[101] - live[248]
+        - live[88] * live[115] * live[121] - inv10 * t791 * t792 - inv11 * t800 * t801;
+    let t810 = live[247] - live[89] * live[115] * live[121] - inv10 * t791 * t793
+        - inv11 * t800 * t802 - 24.242424242424242 * live[96] * live[101];
+    let t811 = -24.242424242424242 * live[97] * live[101]
+        - live[87] * live[115] * live[121] - inv10 * t791 * t794 - inv11 * t800 * t803;
+    let t812 = live[7] * live[245] - live[6] * live[243];
+    let t813 = t812 - 24.242424242424242 * live[99] * live[101]
+        - live[115] * live[118] * live[121] - inv10 * t791 * t795 - inv11 * t800 * t804;
+    let t814 = live[6] * live[245] + live[7] * live[243];
+    let t815 = t814 - 24.242424242424242 * live[100] * live[101]
+        - live[115] * live[119] * live[121] - inv10 * t791 * t796 - inv11 * t800 * t805;
+    let t816 = 0.2 * live[247] + t807 + 0.4585 - live[115] * live[121] * live[122]
+        - inv10 * t791 * t797 - inv11 * t800 * t806
+        - 24.242424242424242 * live[101] * live[102];
+    let t817 = 6.5 - 24.242424242424242 * live[95] * live[95]
+        - live[88] * live[88] * live[115] - inv10 * t792 * t792 - inv11 * t801 * t801
+        - inv12 * t809 * t809;
+    let inv13 = 1.0 / t817;
+    let t818 = -24.242424242424242 * live[95] * live[96]
+        - live[88] * live[89] * live[115] - inv10 * t792 * t793 - inv11 * t801 * t802
+        - inv12 * t809 * t810;
+    let t819 = -24.242424242424242 * live[95] * live[97]
+        - live[87] * live[88] * live[115] - inv10 * t792 * t794 - inv11 * t801 * t803
+        - inv12 * t809 * t811;
+    let t820 = -24.242424242424242 * live[95] * live[99]
+        - live[88] * live[115] * live[118] - inv10 * t792 * t795 - inv11 * t801 * t804
+        - inv12 * t809 * t813;
+    let t821 = live[238] - live[88] * live[115] * live[119] - inv10 * t792 * t796
+        - inv11 * t801 * t805 - inv12 * t809 * t815
+        - 24.242424242424242 * live[95] * live[100];
+    let t822 = -24.242424242424242 * live[95] * live[102] - live[248]
+        - live[88] * live[115] * live[122] - inv10 * t792 * t797 - inv11 * t801 * t806
+        - inv12 * t809 * t816;
+    let t823 = 6.5 - 24.242424242424242 * live[96] * live[96]
+        - live[89] * live[89] * live[115] - inv10 * t793 * t793 - inv11 * t802 * t802
+        - inv12 * t810 * t810 - inv13 * t818 * t818;
+    let inv14 = 1.0 / t823;
+    let t824 = -24.242424242424242 * live[96] * live[97]
+        - live[87] * live[89] * live[115] - inv10 * t793 * t794 - inv11 * t802 * t803
+        - inv12 * t810 * t811 - inv13 * t818 * t819;
+    let t825 = -24.242424242424242 * live[96] * live[99] - live[238]
+        - live[89] * live[115] * live[118] - inv10 * t793 * t795 - inv11 * t802 * t804
+        - inv12 * t810 * t813 - inv13 * t818 * t820;
+    let t826 = -24.242424242424242 * live[96] * live[100]
+        - live[89] * live[115] * live[119] - inv10 * t793 * t796 - inv11 * t802 * t805
+        - inv12 * t810 * t815 - inv13 * t818 * t821;
+    let t827 = live[247] + 0.7 - live[89] * live[115] * live[122] - inv10 * t793 * t797
+        - inv11 * t802 * t806 - inv12 * t810 * t816 - inv13 * t818 * t822
+        - 24.242424242424242 * live[96] * live[102];
+    let t828 = 6.5 - 24.242424242424242 * live[97] * live[97]
+        - live[87] * live[87] * live[115] - inv10 * t794 * t794 - inv11 * t803 * t803
+        - inv12 * t811 * t811 - inv13 * t819 * t819 - inv14 * t824 * t824;
+    let inv15 = 1.0 / t828;
+    let t829 = live[248] - live[87] * live[115] * live[118] - inv10 * t794 * t795
+        - inv11 * t803 * t804 - inv12 * t811 * t813 - inv13 * t819 * t820
+        - inv14 * t824 * t825 - 24.242424242424242 * live[97] * live[99];
+    let t830 = -24.242424242424242 * live[97] * live[100] - live[247]
+        - live[87] * live[115] * live[119] - inv10 * t794 * t796 - inv11 * t803 * t805
+        - inv12 * t811 * t815 - inv13 * t819 * t821 - inv14 * t824 * t826 - 0.7;
+    let t831 = -24.242424242424242 * live[97] * live[102]
+        - live[87] * live[115] * live[122] - inv10 * t794 * t797 - inv11 * t803 * t806
+        - inv12 * t811 * t816 - inv13 * t819 * t822 - inv14 * t824 * t827;
+    let t832 = 2.0 * live[244] * live[249] + live[6] * live[6] * live[253];
+    let t833 = live[251] + 0.102 - live[115] * live[118] * live[118]
+        - inv10 * t795 * t795 - inv11 * t804 * t804 - inv12 * t813 * t813
+        - inv13 * t820 * t820 - inv14 * t825 * t825 - inv15 * t829 * t829 - t832
+        - 24.242424242424242 * live[99] * live[99];
+    let inv16 = 1.0 / t833;
+    let t834 = live[244] + live[249] * live[253] + 0.005
+        - live[115] * live[118] * live[119] - inv10 * t795 * t796 - inv11 * t804 * t805
+        - inv12 * t813 * t815 - inv13 * t820 * t821 - inv14 * t825 * t826
+        - inv15 * t829 * t830 - 0.2 * live[248] - 2.0 * live[6] * live[6] * live[244]
+        - 24.242424242424242 * live[99] * live[100];
+    let t835 = t812 - 0.2 * live[238] - live[115] * live[118] * live[122]
+        - inv10 * t795 * t797 - inv11 * t804 * t806 - inv12 * t813 * t816
+        - inv13 * t820 * t822 - inv14 * t825 * t827 - inv15 * t829 * t831
+        - 24.242424242424242 * live[99] * live[102];
+    let t836 = 0.4 * live[247] + live[252] + t832 + 0.6885
+        - live[115] * live[119] * live[119] - inv10 * t796 * t796 - inv11 * t805 * t805
+        - inv12 * t815 * t815 - inv13 * t821 * t821 - inv14 * t826 * t826
+        - inv15 * t830 * t830 - inv16 * t834 * t834
+        - 24.242424242424242 * live[100] * live[100];
+    let inv17 = 1.0 / t836;
+    let t837 = t814 + 0.002 - live[115] * live[119] * live[122] - inv10 * t796 * t797
+        - inv11 * t805 * t806 - inv12 * t815 * t816 - inv13 * t821 * t822
+        - inv14 * t826 * t827 - inv15 * t830 * t831 - inv16 * t834 * t835
+        - 24.242424242424242 * live[100] * live[102];
+    let t838 = 0.4 * live[247] + t807 + 0.6485 - live[115] * live[122] * live[122]
+        - inv10 * t797 * t797 - inv11 * t806 * t806 - inv12 * t816 * t816
+        - inv13 * t822 * t822 - inv14 * t827 * t827 - inv15 * t831 * t831
+        - inv16 * t835 * t835 - inv17 * t837 * t837
+        - 24.242424242424242 * live[102] * live[102];
+    let inv18 = 1.0 / t838;
+    let t839 = live[94] * live[98];
+    let t840 = 24.242424242424242 * (live[98] * inv10 * t791 - live[101])
+        - 0.06060606060606061 * live[115] * inv10 * inv11 * t800 * t839;
+    let t841 = 24.242424242424242 * (live[98] * inv10 * t792 - live[95])
+        - 0.06060606060606061 * live[115] * inv10 * inv11 * t801 * t839
+        - inv12 * t809 * t840;
+    let t842 = 24.242424242424242 * (live[98] * inv10 * t793 - live[96])
+        - 0.06060606060606061 * live[115] * inv10 * inv11 * t802 * t839
+        - inv12 * t810 * t840 - inv13 * t818 * t841;
+    let t843 = 24.242424242424242 * (live[98] * inv10 * t794 - live[97])
+        - 0.06060606060606061 * live[115] * inv10 * inv11 * t803 * t839
+        - inv12 * t811 * t840 - inv13 * t819 * t841 - inv14 * t824 * t842;
+    let t844 = 24.242424242424242 * (live[98] * inv10 * t795 - live[99])
+        - 0.06060606060606061 * live[115] * inv10 * inv11 * t804 * t839
+        - inv12 * t813 * t840 - inv13 * t820 * t841 - inv14 * t825 * t842
+        - inv15 * t829 * t843;
+    let t845 = 24.242424242424242 * (live[98] * inv10 * t796 - live[100])
+        - 0.06060606060606061 * live[115] * inv10 * inv11 * t805 * t839
+        - inv12 * t815 * t840 - inv13 * t821 * t841 - inv14 * t826 * t842
+        - inv15 * t830 * t843 - inv16 * t834 * t844;
+    let t846 = 24.242424242424242 * (live[98] * inv10 * t797 - live[102])
+        - 0.06060606060606061 * live[115] * inv10 * inv11 * t806 * t839
+        - inv12 * t816 * t840 - inv13 * t822 * t841 - inv14 * t827 * t842
+        - inv15 * t831 * t843 - inv16 * t835 * t844 - inv17 * t837 * t845;
+    let t847 = inv18 * t846;
+    let t848 = inv17 * (t845 - t837 * inv18 * t846);
+    let t849 = inv16 * (t844 - t834 * t848 - t835 * inv18 * t846);
+    let t850 = inv15 * (t843 - t829 * t849 - t830 * t848 - t831 * inv18 * t846);
+    let t851 = inv14
+        * (t842 - t824 * t850 - t825 * t849 - t826 * t848 - t827 * inv18 * t846);
+    let t852 = inv13
+        * (t841 - t818 * t851 - t819 * t850 - t820 * t849 - t821 * t848
+            - t822 * inv18 * t846);
+    let t853 = inv12
+        * (t840 - t809 * t852 - t810 * t851 - t811 * t850 - t813 * t849 - t815 * t848
+            - t816 * inv18 * t846);
+    let t854 = inv11
+        * (0.06060606060606061 * live[115] * inv10 * t839 - t800 * t853 - t801 * t852
+            - t802 * t851 - t803 * t850 - t804 * t849 - t805 * t848
+            - t806 * inv18 * t846);
+    let t855 = live[94] * t854;
+    let t856 = inv10
+        * (-24.242424242424242 * live[98] - 0.0025 * live[115] * t855 - t791 * t853
+            - t792 * t852 - t793 * t851 - t794 * t850 - t795 * t849 - t796 * t848
+            - t797 * inv18 * t846);
+    let t857 = live[115]
+        * (0.0025 * t856 - t855 - live[121] * t853 - live[88] * t852 - live[89] * t851
+            - live[87] * t850 - live[118] * t849 - live[119] * t848
+            - live[122] * inv18 * t846);
+    let t858 = -0.00000625 * live[94] * live[115] * live[115] * inv10 - live[156];
+    let t859 = -0.0025 * live[115] * inv10 * t791 - t782 - inv11 * t800 * t858;
+    let t860 = -0.0025 * live[115] * inv10 * t792 - t783 - inv11 * t801 * t858
+        - inv12 * t809 * t859;
+    let t861 = -0.0025 * live[115] * inv10 * t793 - t784 - inv11 * t802 * t858
+        - inv12 * t810 * t859 - inv13 * t818 * t860;
+    let t862 = -0.0025 * live[115] * inv10 * t794 - t785 - inv11 * t803 * t858
+        - inv12 * t811 * t859 - inv13 * t819 * t860 - inv14 * t824 * t861;
+    let t863 = -0.0025 * live[115] * inv10 * t795 - t786 - inv11 * t804 * t858
+        - inv12 * t813 * t859 - inv13 * t820 * t860 - inv14 * t825 * t861
+        - inv15 * t829 * t862;
+    let t864 = -0.0025 * live[115] * inv10 * t796 - t787 - inv11 * t805 * t858
+        - inv12 * t815 * t859 - inv13 * t821 * t860 - inv14 * t826 * t861
+        - inv15 * t830 * t862 - inv16 * t834 * t863;
+    let t865 = -0.0025 * live[115] * inv10 * t797 - t788 - inv11 * t806 * t858
+        - inv12 * t816 * t859 - inv13 * t822 * t860 - inv14 * t827 * t861
+        - inv15 * t831 * t862 - inv16 * t835 * t863 - inv17 * t837 * t864;
+    let t866 = inv18 * t865;
+    let t867 = inv17 * (t864 - t837 * inv18 * t865);
+    let t868 = inv16 * (t863 - t834 * t867 - t835 * inv18 * t865);
+    let t869 = inv15 * (t862 - t829 * t868 - t830 * t867 - t831 * inv18 * t865);
+    let t870 = inv14
+        * (t861 - t824 * t869 - t825 * t868 - t826 * t867 - t827 * inv18 * t865);
+    let t871 = inv13
+        * (t860 - t818 * t870 - t819 * t869 - t820 * t868 - t821 * t867
+            - t822 * inv18 * t865);
+    let t872 = inv12
+        * (t859 - t809 * t871 - t810 * t870 - t811 * t869 - t813 * t868 - t815 * t867
+            - t816 * inv18 * t865);
+    let t873 = inv11
+        * (t858 - t800 * t872 - t801 * t871 - t802 * t870 - t803 * t869 - t804 * t868
+            - t805 * t867 - t806 * inv18 * t865);
+    let t874 = live[94] * t873;
+    let t875 = 0.0025 * live[115] * (inv10 - inv10 * t874)
+        - inv10
+            * (t791 * t872 + t792 * t871 + t793 * t870 + t794 * t869 + t795 * t868
+                + t796 * t867 + t797 * inv18 * t865);
+    let t876 = inv10 * (0.0025 * live[94] * live[115] * inv11 * t800 - t791);
+    live[442] = t737;
+    live[443] = t738;
+    live[444] = t739;
+    live[445] = t740;
+    live[446] = t743;
+    live[447] = t744;
+    live[448] = t745;
+    live[449] = t746;
+    live[450] = t747;
+    live[451] = t748;
+    live[452] = t752;
+    live[453] = t753;
+    live[454] = t755;
+    live[455] = t756;
+    live[456] = t757;
+    live[457] = t758;
+    live[458] = t759;
+    live[459] = t761;
+    live[460] = t764;
+    live[461] = t766;
+    live[462] = t768;
+    live[463] = t769;
+    live[464] = t770;
+    live[465] = t771;
+    live[466] = t772;
+    live[467] = t774;
+    live[468] = t775;
+    live[469] = t776;
+    live[470] = t777;
+    live[471] = t778;
+    live[472] = t779;
+    live[473] = t780;
+    live[474] = t781;
+    live[475] = inv10;
+    live[476] = t791;
+    live[477] = t792;
+    live[478] = t793;
+    live[479] = t794;
+    live[480] = t795;
+    live[481] = t796;
+    live[482] = t797;
+    live[483] = inv11;
+    live[484] = t800;
+    live[485] = t801;
+    live[486] = t802;
+    live[487] = t803;
+    live[488] = t804;
+    live[489] = t805;
+    live[490] = t806;
+    live[491] = inv12;
+    live[492] = t809;
+    live[493] = t810;
+    live[494] = t811;
+    live[495] = t813;
+    live[496] = t815;
+    live[497] = t816;
+    live[498] = inv13;
+    live[499] = t818;
+    live[500] = t819;
+    live[501] = t820;
+    live[502] = t821;
+    live[503] = t822;
+    live[504] = inv14;
+    live[505] = t824;
+    live[506] = t825;
+    live[507] = t826;
+    live[508] = t827;
+    live[509] = inv15;
+    live[510] = t829;
+    live[511] = t830;
+    live[512] = t831;
+    live[513] = inv16;
+    live[514] = t834;
+    live[515] = t835;
+    live[516] = inv17;
+    live[517] = t837;
+    live[518] = inv18;
+    live[519] = t876;
+    out.2[0][7] = t871;
+    out.2[0][10] = t852;
+    out.2[1][7] = t870;
+    out.2[1][10] = t851;
+    out.2[2][7] = t869;
+    out.2[2][10] = t850;
+    out.2[3][7] = t868;
+    out.2[3][10] = t849;
+    out.2[4][4] = inv17 + inv17 * inv17 * t837 * t837 * inv18;
+    out.2[4][7] = t867;
+    out.2[4][10] = t848;
+    out.2[5][5] = inv18;
+    out.2[5][7] = t866;
+    out.2[5][10] = t847;
+    out.2[6][7] = t872;
+    out.2[6][10] = t853;
+    out.2[7][0] = t871;
+    out.2[7][1] = t870;
+    out.2[7][2] = t869;
+    out.2[7][3] = t868;
+    out.2[7][4] = t867;
+    out.2[7][5] = t866;
+    out.2[7][6] = t872;
+    out.2[7][7] = live[115]
+        + live[115]
+            * (0.0025 * t875 - t874 - live[121] * t872 - live[88] * t871
+                - live[89] * t870 - live[87] * t869 - live[118] * t868 - live[119] * t867
+                - live[122] * inv18 * t865);
+    out.2[7][8] = t875;
+    out.2[7][9] = t873;
+    out.2[7][10] = t857;
+    out.2[8][7] = t875;
+    out.2[8][10] = t856;
+    out.2[9][7] = t873;
+    out.2[9][10] = t854;
+    out.2[10][0] = t852;
+    out.2[10][1] = t851;
+    out.2[10][2] = t850;
+    out.2[10][3] = t849;
+    out.2[10][4] = t848;
+    out.2[10][5] = t847;
+    out.2[10][6] = t853;
+    out.2[10][7] = t857;
+    out.2[10][8] = t856;
+    out.2[10][9] = t854;
+    out.2[10][10] = 24.242424242424242
+        - 24.242424242424242
+            * (live[98] * t856 + live[101] * t853 + live[95] * t852 + live[96] * t851
+                + live[97] * t850 + live[99] * t849 + live[100] * t848
+                + live[102] * inv18 * t846);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part6_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part6_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t877 = live[475]
+        * (0.0025 * live[94] * live[115] * live[483] * live[485] - live[477])
+        - live[491] * live[492] * live[519];
+    let t878 = live[475]
+        * (0.0025 * live[94] * live[115] * live[483] * live[486] - live[478])
+        - live[491] * live[493] * live[519] - live[498] * live[499] * t877;
+    let t879 = live[475]
+        * (0.0025 * live[94] * live[115] * live[483] * live[487] - live[479])
+        - live[491] * live[494] * live[519] - live[498] * live[500] * t877
+        - live[504] * live[505] * t878;
+    let t880 = live[475]
+        * (0.0025 * live[94] * live[115] * live[483] * live[488] - live[480])
+        - live[491] * live[495] * live[519] - live[498] * live[501] * t877
+        - live[504] * live[506] * t878 - live[509] * live[510] * t879;
+    let t881 = live[475]
+        * (0.0025 * live[94] * live[115] * live[483] * live[489] - live[481])
+        - live[491] * live[496] * live[519] - live[498] * live[502] * t877
+        - live[504] * live[507] * t878 - live[509] * live[511] * t879
+        - live[513] * live[514] * t880;
+    let t882 = live[475]
+        * (0.0025 * live[94] * live[115] * live[483] * live[490] - live[482])
+        - live[491] * live[497] * live[519] - live[498] * live[503] * t877
+        - live[504] * live[508] * t878 - live[509] * live[512] * t879
+        - live[513] * live[515] * t880 - live[516] * live[517] * t881;
+    let t883 = live[518] * t882;
+    let t884 = live[516] * (t881 - live[517] * live[518] * t882);
+    let t885 = live[513] * (t880 - live[514] * t884 - live[515] * live[518] * t882);
+    let t886 = live[509]
+        * (t879 - live[510] * t885 - live[511] * t884 - live[512] * live[518] * t882);
+    let t887 = live[504]
+        * (t878 - live[505] * t886 - live[506] * t885 - live[507] * t884
+            - live[508] * live[518] * t882);
+    let t888 = live[498]
+        * (t877 - live[499] * t887 - live[500] * t886 - live[501] * t885
+            - live[502] * t884 - live[503] * live[518] * t882);
+    let t889 = live[491]
+        * (live[519] - live[492] * t888 - live[493] * t887 - live[494] * t886
+            - live[495] * t885 - live[496] * t884 - live[497] * live[518] * t882);
+    let t890 = live[483]
+        * (-0.0025 * live[94] * live[115] * live[475] - live[484] * t889
+            - live[485] * t888 - live[486] * t887 - live[487] * t886 - live[488] * t885
+            - live[489] * t884 - live[490] * live[518] * t882);
+    let t891 = live[483] * (live[484] * live[491] * live[492] - live[485]);
+    let t892 = live[483] * (live[484] * live[491] * live[493] - live[486])
+        - live[498] * live[499] * t891;
+    let t893 = live[483] * (live[484] * live[491] * live[494] - live[487])
+        - live[498] * live[500] * t891 - live[504] * live[505] * t892;
+    let t894 = live[483] * (live[484] * live[491] * live[495] - live[488])
+        - live[498] * live[501] * t891 - live[504] * live[506] * t892
+        - live[509] * live[510] * t893;
+    let t895 = live[483] * (live[484] * live[491] * live[496] - live[489])
+        - live[498] * live[502] * t891 - live[504] * live[507] * t892
+        - live[509] * live[511] * t893 - live[513] * live[514] * t894;
+    let t896 = live[483] * (live[484] * live[491] * live[497] - live[490])
+        - live[498] * live[503] * t891 - live[504] * live[508] * t892
+        - live[509] * live[512] * t893 - live[513] * live[515] * t894
+        - live[516] * live[517] * t895;
+    let t897 = live[518] * t896;
+    let t898 = live[516] * (t895 - live[517] * live[518] * t896);
+    let t899 = live[513] * (t894 - live[514] * t898 - live[515] * live[518] * t896);
+    let t900 = live[509]
+        * (t893 - live[510] * t899 - live[511] * t898 - live[512] * live[518] * t896);
+    let t901 = live[504]
+        * (t892 - live[505] * t900 - live[506] * t899 - live[507] * t898
+            - live[508] * live[518] * t896);
+    let t902 = live[498]
+        * (t891 - live[499] * t901 - live[500] * t900 - live[501] * t899
+            - live[502] * t898 - live[503] * live[518] * t896);
+    let t903 = -live[491]
+        * (live[483] * live[484] + live[492] * t902 + live[493] * t901 + live[494] * t900
+            + live[495] * t899 + live[496] * t898 + live[497] * live[518] * t896);
+    let t904 = live[491] * (live[492] * live[498] * live[499] - live[493]);
+    let t905 = live[491] * (live[492] * live[498] * live[500] - live[494])
+        - live[504] * live[505] * t904;
+    let t906 = live[491] * (live[492] * live[498] * live[501] - live[495])
+        - live[504] * live[506] * t904 - live[509] * live[510] * t905;
+    let t907 = live[491] * (live[492] * live[498] * live[502] - live[496])
+        - live[504] * live[507] * t904 - live[509] * live[511] * t905
+        - live[513] * live[514] * t906;
+    let t908 = live[491] * (live[492] * live[498] * live[503] - live[497])
+        - live[504] * live[508] * t904 - live[509] * live[512] * t905
+        - live[513] * live[515] * t906 - live[516] * live[517] * t907;
+    let t909 = live[518] * t908;
+    let t910 = live[516] * (t907 - live[517] * live[518] * t908);
+    let t911 = live[513] * (t906 - live[514] * t910 - live[515] * live[518] * t908);
+    let t912 = live[509]
+        * (t905 - live[510] * t911 - live[511] * t910 - live[512] * live[518] * t908);
+    let t913 = live[504]
+        * (t904 - live[505] * t912 - live[506] * t911 - live[507] * t910
+            - live[508] * live[518] * t908);
+    let t914 = -live[498]
+        * (live[491] * live[492] + live[499] * t913 + live[500] * t912 + live[501] * t911
+            + live[502] * t910 + live[503] * live[518] * t908);
+    let t915 = live[498] * (live[499] * live[504] * live[505] - live[500]);
+    let t916 = live[498] * (live[499] * live[504] * live[506] - live[501])
+        - live[509] * live[510] * t915;
+    let t917 = live[498] * (live[499] * live[504] * live[507] - live[502])
+        - live[509] * live[511] * t915 - live[513] * live[514] * t916;
+    let t918 = live[498] * (live[499] * live[504] * live[508] - live[503])
+        - live[509] * live[512] * t915 - live[513] * live[515] * t916
+        - live[516] * live[517] * t917;
+    let t919 = live[518] * t918;
+    let t920 = live[516] * (t917 - live[517] * live[518] * t918);
+    let t921 = live[513] * (t916 - live[514] * t920 - live[515] * live[518] * t918);
+    let t922 = live[509]
+        * (t915 - live[510] * t921 - live[511] * t920 - live[512] * live[518] * t918);
+    let t923 = -live[504]
+        * (live[498] * live[499] + live[505] * t922 + live[506] * t921 + live[507] * t920
+            + live[508] * live[518] * t918);
+    let t924 = live[504] * (live[505] * live[509] * live[510] - live[506]);
+    let t925 = live[504] * (live[505] * live[509] * live[511] - live[507])
+        - live[513] * live[514] * t924;
+    let t926 = live[504] * (live[505] * live[509] * live[512] - live[508])
+        - live[513] * live[515] * t924 - live[516] * live[517] * t925;
+    let t927 = live[518] * t926;
+    let t928 = live[516] * (t925 - live[517] * live[518] * t926);
+    let t929 = live[513] * (t924 - live[514] * t928 - live[515] * live[518] * t926);
+    let t930 = -live[509]
+        * (live[504] * live[505] + live[510] * t929 + live[511] * t928
+            + live[512] * live[518] * t926);
+    let t931 = live[509] * (live[510] * live[513] * live[514] - live[511]);
+    let t932 = live[509] * (live[510] * live[513] * live[515] - live[512])
+        - live[516] * live[517] * t931;
+    let t933 = live[518] * t932;
+    let t934 = live[516] * (t931 - live[517] * live[518] * t932);
+    let t935 = -live[513]
+        * (live[509] * live[510] + live[514] * t934 + live[515] * live[518] * t932);
+    let t936 = live[513] * (live[514] * live[516] * live[517] - live[515]);
+    let t937 = live[518] * t936;
+    let t938 = -live[516] * (live[513] * live[514] + live[517] * live[518] * t936);
+    let t939 = -live[516] * live[517] * live[518];
+    let t940 = live[70] - live[226] - 24.242424242424242 * live[229];
+    let t941 = live[55] * t940;
+    let t942 = 0.125 * (live[139] + t941) + 0.01 * (live[63] - live[227])
+        - 0.5 * live[62];
+    let t943 = live[63] + live[227];
+    let t944 = live[228] + live[152];
+    let t945 = 0.5 * t943 + 0.125 * t944 - 0.01 * (live[61] + live[49] * live[49]);
+    let t946 = live[64] - live[226];
+    let t947 = live[56] * t940;
+    let t948 = 0.125 * (t947 - live[140]);
+    let t949 = 0.5 * t946 + 0.01 * (live[68] + live[225]) + t948;
+    let t950 = live[23] * t942 + live[25] * t945 + live[27] * t949 - live[45];
+    let t951 = live[47] + live[221];
+    let t952 = live[29] * t942 + live[30] * t945 + live[32] * t949 + t951;
+    let t953 = live[219] + qd[6] * live[230];
+    let t954 = qd[8] * live[232] + live[27] * t953 - live[32] * live[218]
+        - qd[7] * live[233];
+    let t955 = live[50] * live[232] + live[49] * live[233];
+    let t956 = qd[7] * live[231] + live[25] * t953 - live[30] * live[218]
+        - qd[9] * live[232];
+    let t957 = live[283] - t956;
+    let t958 = 0.5 * live[281] + 0.125 * (live[56] * live[282] + live[55] * t957)
+        + 0.01 * (t955 - t954);
+    let t959 = t954 + t955;
+    let t960 = qd[9] * live[233] + live[23] * t953 - live[29] * live[218]
+        - qd[8] * live[231];
+    let t961 = live[56] * t954 + qd[10] * live[235] + live[55] * t960;
+    let t962 = live[284] + t961;
+    let t963 = 0.5 * t959 + 0.125 * t962 - 0.02 * (live[280] + live[49] * live[232]);
+    let t964 = live[51] * live[232] + live[49] * live[231] - t956;
+    let t965 = 0.125 * (live[56] * t957 - live[55] * live[282]);
+    let t966 = 0.5 * t964 + 0.01 * (live[51] * live[233] + live[50] * live[231] + t960)
+        + t965;
+    let t967 = live[23] * t958 + live[25] * t963 + live[27] * t966 - 2.0 * live[279];
+    let t968 = live[32] * t966 + live[29] * t958 + live[30] * t963;
+    let t969 = live[285] + t968;
+    let t970 = 4.0 * live[218] * live[294] + live[220] * live[295] + live[35] * live[221]
+        - qd[7] * live[293];
+    let t971 = live[49] * live[293];
+    let t972 = live[218] * live[291] + live[224] + qd[7] * live[296]
+        + live[221] * live[292];
+    let t973 = live[302] - t972;
+    let t974 = 0.5 * live[298] + 0.125 * (live[56] * live[300] + live[55] * t973)
+        + 0.01 * (t971 - t970);
+    let t975 = t970 + t971;
+    let t976 = qd[9] * live[293] - qd[8] * live[296];
+    let t977 = live[56] * t970 + qd[10] * live[301] + live[55] * t976;
+    let t978 = live[303] + t977;
+    let t979 = 0.5 * t975 + 0.125 * t978 - 0.02 * live[297];
+    let t980 = live[49] * live[296] - t972;
+    let t981 = 0.125 * (live[56] * t973 - live[55] * live[300]);
+    let t982 = 0.5 * t980 + 0.01 * (live[51] * live[293] + live[50] * live[296] + t976)
+        + t981;
+    let t983 = live[23] * t974 + live[291] * t945 + live[25] * t979 + live[27] * t982
+        + 4.0 * live[294] * t949;
+    let t984 = live[29] * t974 + live[30] * t979 + live[295] * t949
+        + live[32] * (t945 + t982);
+    let t985 = live[218] * live[308] + live[220] * live[309] + live[222]
+        + qd[8] * live[314];
+    let t986 = live[50] * live[314];
+    let t987 = qd[7] * live[310] - qd[9] * live[314];
+    let t988 = live[318] - t987;
+    let t989 = 0.5 * live[312] + 0.125 * (live[56] * live[316] + live[55] * t988)
+        + 0.01 * (t986 - t985);
+    let t990 = t985 + t986;
+    let t991 = live[26] * live[218] + 4.0 * live[220] * live[307] + live[221] * live[313]
+        - qd[8] * live[310];
+    let t992 = live[56] * t985 + qd[10] * live[317] + live[55] * t991;
+    let t993 = live[319] + t992;
+    let t994 = 0.5 * t990 + 0.125 * t993 - 0.02 * (live[311] + live[49] * live[314]);
+    let t995 = live[51] * live[314] + live[49] * live[310] - t987;
+    let t996 = 0.125 * (live[56] * t988 - live[55] * live[316]);
+    let t997 = 0.5 * t995 + 0.01 * (live[50] * live[310] + t991) + t996;
+    let t998 = live[26] * t942 + live[23] * t989 + live[25] * t994 + live[308] * t949
+        + live[27] * t997;
+    let t999 = 4.0 * live[307] * t942 + live[29] * t989 + live[30] * t994
+        + live[309] * t949 + live[32] * t997;
+    let t1000 = qd[8] * live[329] - qd[7] * live[325];
+    let t1001 = live[50] * live[329] + live[49] * live[325];
+    let t1002 = live[218] * live[323] + live[28] * live[220]
+        + 4.0 * live[221] * live[324] - qd[9] * live[329];
+    let t1003 = live[333] - t1002;
+    let t1004 = 0.5 * live[326] + 0.125 * (live[56] * live[331] + live[55] * t1003)
+        + 0.01 * (t1001 - t1000);
+    let t1005 = t1000 + t1001;
+    let t1006 = live[220] * live[327] + live[221] * live[328] + live[223]
+        + qd[9] * live[325];
+    let t1007 = live[56] * t1000 + qd[10] * live[332] + live[55] * t1006;
+    let t1008 = live[334] + t1007;
+    let t1009 = 0.5 * t1005 + 0.125 * t1008 - 0.02 * (live[49] * live[329]);
+    let t1010 = live[51] * live[329] - t1002;
+    let t1011 = 0.125 * (live[56] * t1003 - live[55] * live[331]);
+    let t1012 = 0.5 * t1010 + 0.01 * (live[51] * live[325] + t1006) + t1011;
+    let t1013 = live[23] * t1004 + live[323] * t945 + live[27] * t1012
+        + live[25] * (t942 + t1009);
+    let t1014 = live[327] * t942 + live[29] * t1004 + live[28] * t945 + live[30] * t1009
+        + live[32] * t1012;
+    let t1015 = 0.125
+        * (live[55] * live[338] + t947 - 2.0 * live[59] * live[288] - live[140]);
+    let t1016 = qd[10] * live[236] + live[56] * live[225] - live[55] * live[227];
+    let t1017 = live[339] + t1016;
+    let t1018 = 0.125
+        * (live[56] * live[338] + 2.0 * live[59] * live[290] - t941 - live[139]);
+    let t1019 = live[23] * t1015 + live[27] * t1018 + 0.125 * live[25] * t1017;
+    let t1020 = live[29] * t1015 + live[32] * t1018 + 0.125 * live[30] * t1017;
+    let t1021 = live[7] * (t950 + t969) + live[6] * (t967 - t952);
+    let t1022 = live[6] * t983 + live[7] * t984;
+    let t1023 = live[6] * t998 + live[7] * t999;
+    let t1024 = live[6] * t1013 + live[7] * t1014;
+    let t1025 = live[6] * t1019 + live[7] * t1020;
+    let t1026 = live[67] + live[218];
+    live[520] = t942;
+    live[521] = t943;
+    live[522] = t944;
+    live[523] = t945;
+    live[524] = t946;
+    live[525] = t948;
+    live[526] = t949;
+    live[527] = t950;
+    live[528] = t951;
+    live[529] = t952;
+    live[530] = t953;
+    live[531] = t954;
+    live[532] = t956;
+    live[533] = t958;
+    live[534] = t959;
+    live[535] = t960;
+    live[536] = t961;
+    live[537] = t962;
+    live[538] = t963;
+    live[539] = t964;
+    live[540] = t965;
+    live[541] = t966;
+    live[542] = t967;
+    live[543] = t968;
+    live[544] = t969;
+    live[545] = t970;
+    live[546] = t972;
+    live[547] = t974;
+    live[548] = t975;
+    live[549] = t976;
+    live[550] = t977;
+    live[551] = t978;
+    live[552] = t979;
+    live[553] = t980;
+    live[554] = t981;
+    live[555] = t982;
+    live[556] = t983;
+    live[557] = t984;
+    live[558] = t985;
+    live[559] = t987;
+    live[560] = t989;
+    live[561] = t990;
+    live[562] = t991;
+    live[563] = t992;
+    live[564] = t993;
+    live[565] = t994;
+    live[566] = t995;
+    live[567] = t996;
+    live[568] = t997;
+    live[569] = t998;
+    live[570] = t999;
+    live[571] = t1000;
+    live[572] = t1002;
+    live[573] = t1004;
+    live[574] = t1005;
+    live[575] = t1006;
+    live[576] = t1007;
+    live[577] = t1008;
+    live[578] = t1009;
+    live[579] = t1010;
+    live[580] = t1011;
+    live[581] = t1012;
+    live[582] = t1013;
+    live[583] = t1014;
+    live[584] = t1015;
+    live[585] = t1016;
+    live[586] = t1017;
+    live[587] = t1018;
+    live[588] = t1019;
+    live[589] = t1020;
+    live[590] = t1021;
+    live[591] = t1022;
+    live[592] = t1023;
+    live[593] = t1024;
+    live[594] = t1025;
+    live[595] = t1026;
+    out.2[0][0] = live[498]
+        - live[498]
+            * (live[499] * t923 + live[500] * t922 + live[501] * t921 + live[502] * t920
+                + live[503] * live[518] * t918);
+    out.2[0][1] = t923;
+    out.2[0][2] = t922;
+    out.2[0][3] = t921;
+    out.2[0][4] = t920;
+    out.2[0][5] = t919;
+    out.2[0][6] = t914;
+    out.2[0][8] = t888;
+    out.2[0][9] = t902;
+    out.2[1][0] = t923;
+    out.2[1][1] = live[504]
+        - live[504]
+            * (live[505] * t930 + live[506] * t929 + live[507] * t928
+                + live[508] * live[518] * t926);
+    out.2[1][2] = t930;
+    out.2[1][3] = t929;
+    out.2[1][4] = t928;
+    out.2[1][5] = t927;
+    out.2[1][6] = t913;
+    out.2[1][8] = t887;
+    out.2[1][9] = t901;
+    out.2[2][0] = t922;
+    out.2[2][1] = t930;
+    out.2[2][2] = live[509]
+        - live[509]
+            * (live[510] * t935 + live[511] * t934 + live[512] * live[518] * t932);
+    out.2[2][3] = t935;
+    out.2[2][4] = t934;
+    out.2[2][5] = t933;
+    out.2[2][6] = t912;
+    out.2[2][8] = t886;
+    out.2[2][9] = t900;
+    out.2[3][0] = t921;
+    out.2[3][1] = t929;
+    out.2[3][2] = t935;
+    out.2[3][3] = live[513]
+        - live[513] * (live[514] * t938 + live[515] * live[518] * t936);
+    out.2[3][4] = t938;
+    out.2[3][5] = t937;
+    out.2[3][6] = t911;
+    out.2[3][8] = t885;
+    out.2[3][9] = t899;
+    out.2[4][0] = t920;
+    out.2[4][1] = t928;
+    out.2[4][2] = t934;
+    out.2[4][3] = t938;
+    out.2[4][5] = t939;
+    out.2[4][6] = t910;
+    out.2[4][8] = t884;
+    out.2[4][9] = t898;
+    out.2[5][0] = t919;
+    out.2[5][1] = t927;
+    out.2[5][2] = t933;
+    out.2[5][3] = t937;
+    out.2[5][4] = t939;
+    out.2[5][6] = t909;
+    out.2[5][8] = t883;
+    out.2[5][9] = t897;
+    out.2[6][0] = t914;
+    out.2[6][1] = t913;
+    out.2[6][2] = t912;
+    out.2[6][3] = t911;
+    out.2[6][4] = t910;
+    out.2[6][5] = t909;
+    out.2[6][6] = live[491]
+        - live[491]
+            * (live[492] * t914 + live[493] * t913 + live[494] * t912 + live[495] * t911
+                + live[496] * t910 + live[497] * live[518] * t908);
+    out.2[6][8] = t889;
+    out.2[6][9] = t903;
+    out.2[8][0] = t888;
+    out.2[8][1] = t887;
+    out.2[8][2] = t886;
+    out.2[8][3] = t885;
+    out.2[8][4] = t884;
+    out.2[8][5] = t883;
+    out.2[8][6] = t889;
+    out.2[8][8] = live[475]
+        - live[475]
+            * (live[476] * t889 + live[477] * t888 + live[478] * t887 + live[479] * t886
+                + live[480] * t885 + live[481] * t884 + live[482] * live[518] * t882
+                + 0.0025 * live[94] * live[115] * t890);
+    out.2[8][9] = t890;
+    out.2[9][0] = t902;
+    out.2[9][1] = t901;
+    out.2[9][2] = t900;
+    out.2[9][3] = t899;
+    out.2[9][4] = t898;
+    out.2[9][5] = t897;
+    out.2[9][6] = t903;
+    out.2[9][8] = t890;
+    out.2[9][9] = live[483]
+        - live[483]
+            * (live[484] * t903 + live[485] * t902 + live[486] * t901 + live[487] * t900
+                + live[488] * t899 + live[489] * t898 + live[490] * live[518] * t896);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part7_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part7_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1027 = live[36] * live[541] + live[34] * live[533] - live[35] * live[538];
+    let t1028 = live[595] + t1027;
+    let t1029 = live[35] * live[526] + live[36] * live[555] + live[34] * live[547]
+        + live[292] * live[523] - live[35] * live[552];
+    let t1030 = live[36] * live[568] + live[313] * live[520]
+        + live[34] * (live[526] + live[560]) - live[35] * live[565];
+    let t1031 = 4.0 * live[324] * live[523] + live[36] * live[581]
+        + live[328] * live[520] + live[34] * live[573] - live[35] * live[578];
+    let t1032 = live[36] * live[587] + live[34] * live[584]
+        - 0.125 * live[35] * live[586];
+    let t1033 = live[213] - 0.2 * live[13];
+    let t1034 = live[216] + 0.2 * (live[15] + live[215]);
+    let t1035 = live[7] * t1033 + live[6] * t1034;
+    let t1036 = t1035 - 0.5 * live[45];
+    let t1037 = live[7] * t1034 - live[6] * t1033;
+    let t1038 = 0.5 * live[528] + t1037;
+    let t1039 = live[32] * t1038;
+    let t1040 = live[217] + 0.2 * (live[16] - live[214]);
+    let t1041 = 0.5 * (live[48] - live[220]) + t1040;
+    let t1042 = live[36] * t1041 + live[27] * t1036 + t1039;
+    let t1043 = live[25] * t1036;
+    let t1044 = t1043 + live[30] * t1038 - live[35] * t1041;
+    let t1045 = 0.04125 * live[69] + 0.04025 * (live[66] + live[228])
+        + 0.125 * (0.5 * live[521] + t1044);
+    let t1046 = live[55] * t1045;
+    let t1047 = t1046 + 0.0051 * live[225] + 0.001 * live[227] + 0.01 * t1042 - live[164]
+        - 0.0025 * live[226];
+    let t1048 = live[34] * t1041;
+    let t1049 = t1048 + live[23] * t1036 + live[29] * t1038;
+    let t1050 = t1049 - 0.5 * live[62];
+    let t1051 = 0.5 * live[524] + t1042;
+    let t1052 = live[229] + 0.24875 * live[226] - 0.04025 * live[70] - live[166]
+        - 0.0025 * live[225] - 0.5 * (live[525] + t1042)
+        - 0.125 * (live[55] * t1050 + live[56] * t1051);
+    let t1053 = live[56] * t1045;
+    let t1054 = t1053 + 0.001 * live[225] + 0.2106 * live[227] + 0.0625 * live[522]
+        + 0.5 * t1044 - live[168] - 0.01 * t1049;
+    let t1055 = 0.4585 * live[67] + live[23] * t1047 + live[25] * t1052
+        + live[27] * t1054 - 0.4565 * live[218];
+    let t1056 = live[29] * t1047 + live[30] * t1052 + live[32] * t1054 - 0.915 * live[48]
+        - t1040
+        - 0.5 * (live[34] * live[520] + live[36] * live[526] - live[35] * live[523]);
+    let t1057 = t1037 - live[279];
+    let t1058 = 0.5 * live[285] - t1035;
+    let t1059 = 0.5 * live[36] * live[595] + live[27] * t1057 + live[32] * t1058;
+    let t1060 = live[25] * t1057 + live[30] * t1058 - 0.5 * live[35] * live[595];
+    let t1061 = 0.04125 * live[284] + 0.04025 * live[536]
+        + 0.125 * (0.5 * live[534] + t1060);
+    let t1062 = 0.001 * (live[110] * live[234] + live[233] * live[288])
+        + 0.0025 * live[532] + live[108] * live[231] + live[51] * live[287]
+        - 0.0051 * live[535] - 0.001 * live[531] - 0.01 * t1059 - live[55] * t1061
+        - live[109] * live[233] - live[50] * live[286];
+    let t1063 = 0.5 * live[34] * live[595] + live[23] * t1057 + live[29] * t1058;
+    let t1064 = 0.04025 * live[283]
+        + 0.125
+            * (live[55] * (0.5 * live[281] + t1063)
+                + live[56] * (0.5 * live[539] + t1059));
+    let t1065 = 0.24875 * live[532] + live[107] * live[231] + live[51] * live[289]
+        - live[109] * live[232] - live[49] * live[286] - 0.0025 * live[535]
+        - 0.5 * (live[540] + t1059) - t1064;
+    let t1066 = 0.2106 * live[531] + 0.0625 * live[537] + 0.5 * t1060 + live[56] * t1061
+        + live[108] * live[232] + live[49] * live[287]
+        + 0.001 * (live[112] * live[234] + live[233] * live[290] + live[535])
+        - 0.01 * t1063 - live[107] * live[233] - live[50] * live[289];
+    let t1067 = 0.4585 * live[17] * live[230] + live[25] * t1065 + live[27] * t1066
+        - live[23] * t1062 - 0.4565 * live[530];
+    let t1068 = live[30] * t1065 + live[32] * t1066 - live[29] * t1062 - 0.915 * live[67]
+        - 0.5 * t1027;
+    let t1069 = live[35] * t1041 + 4.0 * live[294] * t1036 + live[295] * t1038;
+    let t1070 = live[292] * t1041 + t1039 + live[291] * t1036;
+    let t1071 = 0.04125 * live[303] + 0.04025 * live[550]
+        + 0.125 * (0.5 * live[548] + t1070);
+    let t1072 = 0.001 * (live[110] * live[299] + live[288] * live[293])
+        + 0.0025 * live[546] + live[108] * live[296] + live[51] * live[305]
+        - 0.0051 * live[549] - 0.001 * live[545] - 0.01 * t1069 - live[55] * t1071
+        - live[109] * live[293] - live[50] * live[304];
+    let t1073 = 0.04025 * live[302]
+        + 0.125 * (0.5 * live[55] * live[298] + live[56] * (0.5 * live[553] + t1069));
+    let t1074 = 0.24875 * live[546] + live[107] * live[296] + live[51] * live[306]
+        - live[49] * live[304] - 0.0025 * live[549] - 0.5 * (live[554] + t1069) - t1073;
+    let t1075 = 0.2106 * live[545] + 0.0625 * live[551] + 0.5 * t1070 + live[56] * t1071
+        + live[49] * live[305]
+        + 0.001 * (live[112] * live[299] + live[290] * live[293] + live[549])
+        - live[107] * live[293] - live[50] * live[306];
+    let t1076 = live[291] * t1052 + live[25] * t1074 + live[27] * t1075
+        + 4.0 * live[294] * t1054 - live[23] * t1072;
+    let t1077 = live[30] * t1074 + live[295] * t1054 + live[32] * (t1052 + t1075)
+        - live[29] * t1072 - 0.5 * t1029;
+    let t1078 = live[309] * t1038 + t1048 + live[308] * t1036;
+    let t1079 = 0.04125 * live[319] + 0.04025 * live[563] + 0.0625 * live[561];
+    let t1080 = 0.001 * (live[110] * live[315]) + 0.0025 * live[559]
+        + live[108] * live[310] + live[51] * live[321] - 0.0051 * live[562]
+        - 0.001 * live[558] - 0.01 * t1078 - live[55] * t1079 - live[50] * live[320];
+    let t1081 = live[313] * t1041 + live[26] * t1036 + 4.0 * live[307] * t1038;
+    let t1082 = 0.04025 * live[318]
+        + 0.125
+            * (live[55] * (0.5 * live[312] + t1081)
+                + live[56] * (0.5 * live[566] + t1078));
+    let t1083 = 0.24875 * live[559] + live[107] * live[310] + live[51] * live[322]
+        - live[109] * live[314] - live[49] * live[320] - 0.0025 * live[562]
+        - 0.5 * (live[567] + t1078) - t1082;
+    let t1084 = 0.2106 * live[558] + 0.0625 * live[564] + live[56] * t1079
+        + live[108] * live[314] + live[49] * live[321]
+        + 0.001 * (live[112] * live[315] + live[562]) - 0.01 * t1081
+        - live[50] * live[322];
+    let t1085 = live[26] * t1047 + live[25] * t1083 + live[308] * t1054
+        + live[27] * t1084 - live[23] * t1080;
+    let t1086 = 4.0 * live[307] * t1047 + live[30] * t1083 + live[309] * t1054
+        + live[32] * t1084 - live[29] * t1080 - 0.5 * t1030;
+    let t1087 = 4.0 * live[324] * t1041 + live[323] * t1036 + live[28] * t1038;
+    let t1088 = 0.04125 * live[334] + 0.04025 * live[576]
+        + 0.125 * (0.5 * live[574] + t1087);
+    let t1089 = 0.001 * (live[110] * live[330] + live[288] * live[325])
+        + 0.0025 * live[572] + live[51] * live[336] - 0.0051 * live[575]
+        - 0.001 * live[571] - live[55] * t1088 - live[109] * live[325]
+        - live[50] * live[335];
+    let t1090 = live[328] * t1041 + t1043 + live[327] * t1038;
+    let t1091 = 0.04025 * live[333]
+        + 0.125 * (live[55] * (0.5 * live[326] + t1090) + 0.5 * live[56] * live[579]);
+    let t1092 = 0.24875 * live[572] + live[51] * live[337] - live[109] * live[329]
+        - live[49] * live[335] - 0.0025 * live[575] - 0.5 * live[580] - t1091;
+    let t1093 = 0.2106 * live[571] + 0.0625 * live[577] + 0.5 * t1087 + live[56] * t1088
+        + live[108] * live[329] + live[49] * live[336]
+        + 0.001 * (live[112] * live[330] + live[290] * live[325] + live[575])
+        - 0.01 * t1090 - live[107] * live[325] - live[50] * live[337];
+    let t1094 = live[323] * t1052 + live[27] * t1093 + live[25] * (t1047 + t1092)
+        - live[23] * t1089;
+    let t1095 = live[327] * t1047 + live[28] * t1052 + live[30] * t1092
+        + live[32] * t1093 - live[29] * t1089 - 0.5 * t1031;
+    let t1096 = 0.04125 * live[339] + 0.04025 * live[585];
+    let t1097 = live[55] * t1096 + t1053 - 0.001 * (live[59] * live[110] - live[113]);
+    let t1098 = 0.04025 * live[338] + 0.125 * (live[56] * t1050 - live[55] * t1051);
+    let t1099 = -0.5 * live[587] - t1098;
+    let t1100 = 0.001 * (live[111] + live[59] * live[112]) + 0.0625 * live[586]
+        + live[56] * t1096 - t1046;
+    let t1101 = live[23] * t1097 + live[25] * t1099 + live[27] * t1100;
+    let t1102 = live[29] * t1097 + live[30] * t1099 + live[32] * t1100 - 0.5 * t1032;
+    let t1103 = 0.01 * qd[7] - live[50] - 0.25 * live[110];
+    let t1104 = live[25] * live[452] + live[27] * live[453] + live[23] * t1103;
+    let t1105 = live[30] * live[452] + live[32] * live[453] + live[29] * t1103;
+    let t1106 = 0.125 * live[55] * live[459] - live[51] - 0.25 * live[56] * live[288];
+    let t1107 = live[25] * live[460] + live[27] * live[461] + live[23] * t1106;
+    let t1108 = live[30] * live[460] + live[32] * live[461] + live[29] * t1106;
+    let t1109 = live[6] * t1104 + live[7] * t1105;
+    let t1110 = live[6] * t1107 + live[7] * t1108;
+    let t1111 = live[34] * t1103 + live[36] * live[453] - live[35] * live[452];
+    let t1112 = live[34] * t1106 + live[36] * live[461] - live[35] * live[460];
+    let t1113 = qd[0] * live[6] + live[7] * live[414] - live[17];
+    let t1114 = live[27] * t1113 + live[32] * live[415] + live[36] * live[416];
+    let t1115 = live[25] * t1113 + live[30] * live[415] - live[35] * live[416];
+    let t1116 = 0.04125 * live[407] + 0.04025 * live[408]
+        + 0.125 * (0.5 * live[405] + t1115);
+    let t1117 = live[55] * t1116 + 0.001 * live[402] + 0.01 * t1114 - 0.0051 * live[406]
+        - live[425] - 0.0025 * live[404];
+    let t1118 = live[23] * t1113 + live[29] * live[415] + live[34] * live[416];
+    let t1119 = live[55] * (0.5 * live[401] + t1118)
+        + live[56] * (0.5 * live[410] + t1114);
+    let t1120 = live[428] + 0.24875 * live[404] + 0.0025 * live[406] - 0.125 * t1119
+        - 0.5 * (live[411] + t1114);
+    let t1121 = 0.0625 * live[409] + 0.5 * t1115 + live[56] * t1116 + 0.2106 * live[402]
+        - 0.001 * live[406] - 0.01 * t1118 - live[430];
+    let t1122 = 0.4585 * live[12] + live[23] * t1117 + live[25] * t1120
+        + live[27] * t1121;
+    let t1123 = live[29] * t1117 + live[30] * t1120 + live[32] * t1121 - 0.2 * qd[3]
+        - 0.915 * live[9] - 0.5 * live[417];
+    let t1124 = live[29] * live[454] + live[30] * live[456] + live[32] * live[457]
+        - 0.5 * t1111;
+    let t1125 = live[30] * live[464] + live[32] * live[465] - live[29] * live[462]
+        - 0.5 * t1112;
+    let t1126 = -live[256];
+    let t1127 = -live[264];
+    let t1128 = -live[273];
+    let t1129 = -t1097;
+    let t1130 = -live[342];
+    let t1131 = -live[348];
+    let t1132 = -live[354];
+    let t1133 = -live[379];
+    let t1134 = -live[393];
+    let t1135 = -t1117;
+    let t1136 = -live[426];
+    let t1137 = -live[446];
+    let t1138 = -live[454];
+    let t1139 = t1064 - 0.04125 * live[532];
+    let t1140 = t1073 - 0.04125 * live[546];
+    let t1141 = t1082 - 0.04125 * live[559];
+    let t1142 = t1091 - 0.04125 * live[572];
+    let t1143 = live[380] - 0.04125 * live[364];
+    let t1144 = live[394] - 0.04125 * live[387];
+    let t1145 = 0.04025 * live[403] + 0.125 * t1119 - 0.04125 * live[404];
+    let t1146 = 0.04025 * live[403] + 0.125 * live[427] - 0.04125 * live[420];
+    let t1147 = live[447] - 0.04125 * live[42];
+    let t1148 = live[463] + 0.04125 * live[38];
+    let t1149 = live[115] * t1126;
+    let t1150 = 0.0025 * t1149 - live[258] - 3.0303030303030303 * live[98] * live[257];
+    let t1151 = live[94] * (live[115] * (-0.0025 * live[475] * t1150 - t1126))
+        - live[259];
+    let t1152 = live[35] * live[258] - 9.81 * live[255] - live[34] * live[256]
+        - live[36] * live[259];
+    let t1153 = t1152 - 3.0303030303030303 * live[101] * live[257]
+        - live[115] * live[121] * t1126 - live[475] * live[476] * t1150
+        - live[483] * live[484] * t1151;
+    let t1154 = -3.0303030303030303 * live[95] * live[257] - live[88] * live[115] * t1126
+        - live[475] * live[477] * t1150 - live[483] * live[485] * t1151
+        - live[491] * live[492] * t1153;
+    let t1155 = -63.765 * live[254] - 3.0303030303030303 * live[96] * live[257]
+        - live[89] * live[115] * t1126 - live[475] * live[478] * t1150
+        - live[483] * live[486] * t1151 - live[491] * live[493] * t1153
+        - live[498] * live[499] * t1154;
+    let t1156 = -63.765 * live[5] - 3.0303030303030303 * live[97] * live[257]
+        - live[87] * live[115] * t1126 - live[475] * live[479] * t1150
+        - live[483] * live[487] * t1151 - live[491] * live[494] * t1153
+        - live[498] * live[500] * t1154 - live[504] * live[505] * t1155;
+    let t1157 = live[6] * live[261] - live[7] * live[260] - live[115] * live[118] * t1126
+        - live[475] * live[480] * t1150 - live[483] * live[488] * t1151
+        - live[491] * live[495] * t1153 - live[498] * live[501] * t1154
+        - live[504] * live[506] * t1155 - live[509] * live[510] * t1156
+        - 3.0303030303030303 * live[99] * live[257];
+    let t1158 = 6.867 * live[5] - live[6] * live[260] - live[7] * live[261]
+        - live[115] * live[119] * t1126 - live[475] * live[481] * t1150
+        - live[483] * live[489] * t1151 - live[491] * live[496] * t1153
+        - live[498] * live[502] * t1154 - live[504] * live[507] * t1155
+        - live[509] * live[511] * t1156 - live[513] * live[514] * t1157
+        - 3.0303030303030303 * live[100] * live[257];
+    let t1159 = t1152 - 6.867 * live[254] - live[115] * live[122] * t1126
+        - live[475] * live[482] * t1150 - live[483] * live[490] * t1151
+        - live[491] * live[497] * t1153 - live[498] * live[503] * t1154
+        - live[504] * live[508] * t1155 - live[509] * live[512] * t1156
+        - live[513] * live[515] * t1157 - live[516] * live[517] * t1158
+        - 3.0303030303030303 * live[102] * live[257];
+    let t1160 = live[516] * (t1158 - live[517] * live[518] * t1159);
+    let t1161 = live[513] * (t1157 - live[514] * t1160 - live[515] * live[518] * t1159);
+    let t1162 = live[509]
+        * (t1156 - live[510] * t1161 - live[511] * t1160
+            - live[512] * live[518] * t1159);
+    let t1163 = live[504]
+        * (t1155 - live[505] * t1162 - live[506] * t1161 - live[507] * t1160
+            - live[508] * live[518] * t1159);
+    let t1164 = live[498]
+        * (t1154 - live[499] * t1163 - live[500] * t1162 - live[501] * t1161
+            - live[502] * t1160 - live[503] * live[518] * t1159);
+    let t1165 = live[491]
+        * (t1153 - live[492] * t1164 - live[493] * t1163 - live[494] * t1162
+            - live[495] * t1161 - live[496] * t1160 - live[497] * live[518] * t1159);
+    let t1166 = live[483]
+        * (t1151 - live[484] * t1165 - live[485] * t1164 - live[486] * t1163
+            - live[487] * t1162 - live[488] * t1161 - live[489] * t1160
+            - live[490] * live[518] * t1159);
+    let t1167 = live[94] * t1166;
+    let t1168 = live[475]
+        * (t1150 - live[476] * t1165 - live[477] * t1164 - live[478] * t1163
+            - live[479] * t1162 - live[480] * t1161 - live[481] * t1160
+            - live[482] * live[518] * t1159 - 0.0025 * live[115] * t1167);
+    let t1169 = live[115] * t1127;
+    let t1170 = 0.0025 * t1169 - live[266] - 3.0303030303030303 * live[98] * live[265];
+    let t1171 = live[94] * (live[115] * (-0.0025 * live[475] * t1170 - t1127))
+        - live[267];
+    let t1172 = live[35] * live[266] - live[34] * live[264] - live[263]
+        - live[36] * live[267];
+    let t1173 = t1172 - 3.0303030303030303 * live[101] * live[265]
+        - live[115] * live[121] * t1127 - live[475] * live[476] * t1170
+        - live[483] * live[484] * t1171;
+    let t1174 = -63.765 * live[262] - 3.0303030303030303 * live[95] * live[265]
+        - live[88] * live[115] * t1127 - live[475] * live[477] * t1170
+        - live[483] * live[485] * t1171 - live[491] * live[492] * t1173;
+    let t1175 = -3.0303030303030303 * live[96] * live[265] - live[89] * live[115] * t1127
+        - live[475] * live[478] * t1170 - live[483] * live[486] * t1171
+        - live[491] * live[493] * t1173 - live[498] * live[499] * t1174;
+    let t1176 = -63.765 * live[4] - 3.0303030303030303 * live[97] * live[265]
+        - live[87] * live[115] * t1127 - live[475] * live[479] * t1170
+        - live[483] * live[487] * t1171 - live[491] * live[494] * t1173
+        - live[498] * live[500] * t1174 - live[504] * live[505] * t1175;
+    live[596] = t1028;
+    live[597] = t1029;
+    live[598] = t1030;
+    live[599] = t1031;
+    live[600] = t1032;
+    live[601] = t1035;
+    live[602] = t1047;
+    live[603] = t1052;
+    live[604] = t1054;
+    live[605] = t1055;
+    live[606] = t1056;
+    live[607] = t1062;
+    live[608] = t1065;
+    live[609] = t1066;
+    live[610] = t1067;
+    live[611] = t1068;
+    live[612] = t1072;
+    live[613] = t1074;
+    live[614] = t1075;
+    live[615] = t1076;
+    live[616] = t1077;
+    live[617] = t1080;
+    live[618] = t1083;
+    live[619] = t1084;
+    live[620] = t1085;
+    live[621] = t1086;
+    live[622] = t1089;
+    live[623] = t1092;
+    live[624] = t1093;
+    live[625] = t1094;
+    live[626] = t1095;
+    live[627] = t1097;
+    live[628] = t1098;
+    live[629] = t1099;
+    live[630] = t1100;
+    live[631] = t1101;
+    live[632] = t1102;
+    live[633] = t1104;
+    live[634] = t1105;
+    live[635] = t1107;
+    live[636] = t1108;
+    live[637] = t1109;
+    live[638] = t1110;
+    live[639] = t1111;
+    live[640] = t1112;
+    live[641] = t1117;
+    live[642] = t1120;
+    live[643] = t1121;
+    live[644] = t1122;
+    live[645] = t1123;
+    live[646] = t1124;
+    live[647] = t1125;
+    live[648] = t1127;
+    live[649] = t1128;
+    live[650] = t1129;
+    live[651] = t1130;
+    live[652] = t1131;
+    live[653] = t1132;
+    live[654] = t1133;
+    live[655] = t1134;
+    live[656] = t1135;
+    live[657] = t1136;
+    live[658] = t1137;
+    live[659] = t1138;
+    live[660] = t1139;
+    live[661] = t1140;
+    live[662] = t1141;
+    live[663] = t1142;
+    live[664] = t1143;
+    live[665] = t1144;
+    live[666] = t1145;
+    live[667] = t1146;
+    live[668] = t1147;
+    live[669] = t1148;
+    live[670] = t1169;
+    live[671] = t1170;
+    live[672] = t1171;
+    live[673] = t1172;
+    live[674] = t1173;
+    live[675] = t1174;
+    live[676] = t1175;
+    live[677] = t1176;
+    out.0[0][3] = t1164;
+    out.0[1][3] = t1163;
+    out.0[2][3] = t1162;
+    out.0[3][3] = t1161;
+    out.0[4][3] = t1160;
+    out.0[5][3] = live[518] * t1159;
+    out.0[6][3] = t1165;
+    out.0[7][3] = t1149
+        + live[115]
+            * (0.0025 * t1168 - t1167 - live[121] * t1165 - live[88] * t1164
+                - live[89] * t1163 - live[87] * t1162 - live[118] * t1161
+                - live[119] * t1160 - live[122] * live[518] * t1159);
+    out.0[8][3] = t1168;
+    out.0[9][3] = t1166;
+    out.0[10][3] = 3.0303030303030303 * live[257]
+        - 24.242424242424242
+            * (live[98] * t1168 + live[101] * t1165 + live[95] * t1164 + live[96] * t1163
+                + live[97] * t1162 + live[99] * t1161 + live[100] * t1160
+                + live[102] * live[518] * t1159);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part8_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part8_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1177 = live[6] * live[269] - live[7] * live[268]
+        - live[115] * live[118] * live[648] - live[475] * live[480] * live[671]
+        - live[483] * live[488] * live[672] - live[491] * live[495] * live[674]
+        - live[498] * live[501] * live[675] - live[504] * live[506] * live[676]
+        - live[509] * live[510] * live[677] - 3.0303030303030303 * live[99] * live[265];
+    let t1178 = 6.867 * live[4] - live[6] * live[268] - live[7] * live[269]
+        - live[115] * live[119] * live[648] - live[475] * live[481] * live[671]
+        - live[483] * live[489] * live[672] - live[491] * live[496] * live[674]
+        - live[498] * live[502] * live[675] - live[504] * live[507] * live[676]
+        - live[509] * live[511] * live[677] - live[513] * live[514] * t1177
+        - 3.0303030303030303 * live[100] * live[265];
+    let t1179 = live[673] - live[115] * live[122] * live[648]
+        - live[475] * live[482] * live[671] - live[483] * live[490] * live[672]
+        - live[491] * live[497] * live[674] - live[498] * live[503] * live[675]
+        - live[504] * live[508] * live[676] - live[509] * live[512] * live[677]
+        - live[513] * live[515] * t1177 - live[516] * live[517] * t1178
+        - 3.0303030303030303 * live[102] * live[265];
+    let t1180 = live[516] * (t1178 - live[517] * live[518] * t1179);
+    let t1181 = live[513] * (t1177 - live[514] * t1180 - live[515] * live[518] * t1179);
+    let t1182 = live[509]
+        * (live[677] - live[510] * t1181 - live[511] * t1180
+            - live[512] * live[518] * t1179);
+    let t1183 = live[504]
+        * (live[676] - live[505] * t1182 - live[506] * t1181 - live[507] * t1180
+            - live[508] * live[518] * t1179);
+    let t1184 = live[498]
+        * (live[675] - live[499] * t1183 - live[500] * t1182 - live[501] * t1181
+            - live[502] * t1180 - live[503] * live[518] * t1179);
+    let t1185 = live[491]
+        * (live[674] - live[492] * t1184 - live[493] * t1183 - live[494] * t1182
+            - live[495] * t1181 - live[496] * t1180 - live[497] * live[518] * t1179);
+    let t1186 = live[483]
+        * (live[672] - live[484] * t1185 - live[485] * t1184 - live[486] * t1183
+            - live[487] * t1182 - live[488] * t1181 - live[489] * t1180
+            - live[490] * live[518] * t1179);
+    let t1187 = live[94] * t1186;
+    let t1188 = live[475]
+        * (live[671] - live[476] * t1185 - live[477] * t1184 - live[478] * t1183
+            - live[479] * t1182 - live[480] * t1181 - live[481] * t1180
+            - live[482] * live[518] * t1179 - 0.0025 * live[115] * t1187);
+    let t1189 = live[115] * live[649];
+    let t1190 = 0.0025 * t1189 - live[275] - 3.0303030303030303 * live[98] * live[274];
+    let t1191 = live[94] * (live[115] * (-0.0025 * live[475] * t1190 - live[649]))
+        - live[276];
+    let t1192 = live[35] * live[275] - live[34] * live[273] - live[272]
+        - live[36] * live[276];
+    let t1193 = t1192 - 3.0303030303030303 * live[101] * live[274]
+        - live[115] * live[121] * live[649] - live[475] * live[476] * t1190
+        - live[483] * live[484] * t1191;
+    let t1194 = -63.765 * live[270] - 3.0303030303030303 * live[95] * live[274]
+        - live[88] * live[115] * live[649] - live[475] * live[477] * t1190
+        - live[483] * live[485] * t1191 - live[491] * live[492] * t1193;
+    let t1195 = -255.06 * live[271] - 3.0303030303030303 * live[96] * live[274]
+        - live[89] * live[115] * live[649] - live[475] * live[478] * t1190
+        - live[483] * live[486] * t1191 - live[491] * live[493] * t1193
+        - live[498] * live[499] * t1194;
+    let t1196 = -3.0303030303030303 * live[97] * live[274]
+        - live[87] * live[115] * live[649] - live[475] * live[479] * t1190
+        - live[483] * live[487] * t1191 - live[491] * live[494] * t1193
+        - live[498] * live[500] * t1194 - live[504] * live[505] * t1195;
+    let t1197 = live[6] * live[278] - live[7] * live[277]
+        - live[115] * live[118] * live[649] - live[475] * live[480] * t1190
+        - live[483] * live[488] * t1191 - live[491] * live[495] * t1193
+        - live[498] * live[501] * t1194 - live[504] * live[506] * t1195
+        - live[509] * live[510] * t1196 - 3.0303030303030303 * live[99] * live[274];
+    let t1198 = -3.0303030303030303 * live[100] * live[274] - live[6] * live[277]
+        - live[7] * live[278] - live[115] * live[119] * live[649]
+        - live[475] * live[481] * t1190 - live[483] * live[489] * t1191
+        - live[491] * live[496] * t1193 - live[498] * live[502] * t1194
+        - live[504] * live[507] * t1195 - live[509] * live[511] * t1196
+        - live[513] * live[514] * t1197;
+    let t1199 = t1192 - 27.468 * live[271] - live[115] * live[122] * live[649]
+        - live[475] * live[482] * t1190 - live[483] * live[490] * t1191
+        - live[491] * live[497] * t1193 - live[498] * live[503] * t1194
+        - live[504] * live[508] * t1195 - live[509] * live[512] * t1196
+        - live[513] * live[515] * t1197 - live[516] * live[517] * t1198
+        - 3.0303030303030303 * live[102] * live[274];
+    let t1200 = live[516] * (t1198 - live[517] * live[518] * t1199);
+    let t1201 = live[513] * (t1197 - live[514] * t1200 - live[515] * live[518] * t1199);
+    let t1202 = live[509]
+        * (t1196 - live[510] * t1201 - live[511] * t1200
+            - live[512] * live[518] * t1199);
+    let t1203 = live[504]
+        * (t1195 - live[505] * t1202 - live[506] * t1201 - live[507] * t1200
+            - live[508] * live[518] * t1199);
+    let t1204 = live[498]
+        * (t1194 - live[499] * t1203 - live[500] * t1202 - live[501] * t1201
+            - live[502] * t1200 - live[503] * live[518] * t1199);
+    let t1205 = live[491]
+        * (t1193 - live[492] * t1204 - live[493] * t1203 - live[494] * t1202
+            - live[495] * t1201 - live[496] * t1200 - live[497] * live[518] * t1199);
+    let t1206 = live[483]
+        * (t1191 - live[484] * t1205 - live[485] * t1204 - live[486] * t1203
+            - live[487] * t1202 - live[488] * t1201 - live[489] * t1200
+            - live[490] * live[518] * t1199);
+    let t1207 = live[94] * t1206;
+    let t1208 = live[475]
+        * (t1190 - live[476] * t1205 - live[477] * t1204 - live[478] * t1203
+            - live[479] * t1202 - live[480] * t1201 - live[481] * t1200
+            - live[482] * live[518] * t1199 - 0.0025 * live[115] * t1207);
+    let t1209 = live[115] * live[607];
+    let t1210 = 0.0025 * t1209 - live[608] - 24.242424242424242 * live[98] * live[660];
+    let t1211 = live[94] * (live[115] * (-0.0025 * live[475] * t1210 - live[607]))
+        - live[609];
+    let t1212 = live[601] + live[34] * live[607] + live[35] * live[608]
+        - 0.4565 * live[285] - live[36] * live[609] - 0.5 * live[543];
+    let t1213 = t1212 - 24.242424242424242 * live[101] * live[660]
+        - live[115] * live[121] * live[607] - live[475] * live[476] * t1210
+        - live[483] * live[484] * t1211;
+    let t1214 = live[6] * (live[527] + live[544]) + live[7] * (live[529] - live[542])
+        - live[88] * live[115] * live[607] - live[475] * live[477] * t1210
+        - live[483] * live[485] * t1211 - live[491] * live[492] * t1213
+        - 24.242424242424242 * live[95] * live[660];
+    let t1215 = -24.242424242424242 * live[96] * live[660] - live[590]
+        - live[89] * live[115] * live[607] - live[475] * live[478] * t1210
+        - live[483] * live[486] * t1211 - live[491] * live[493] * t1213
+        - live[498] * live[499] * t1214;
+    let t1216 = -24.242424242424242 * live[97] * live[660] - live[596]
+        - live[87] * live[115] * live[607] - live[475] * live[479] * t1210
+        - live[483] * live[487] * t1211 - live[491] * live[494] * t1213
+        - live[498] * live[500] * t1214 - live[504] * live[505] * t1215;
+    let t1217 = live[6] * (live[605] + live[611]) + live[7] * (live[606] - live[610])
+        - live[115] * live[118] * live[607] - live[475] * live[480] * t1210
+        - live[483] * live[488] * t1211 - live[491] * live[495] * t1213
+        - live[498] * live[501] * t1214 - live[504] * live[506] * t1215
+        - live[509] * live[510] * t1216 - 24.242424242424242 * live[99] * live[660];
+    let t1218 = 0.2 * live[596] + live[6] * (live[606] - live[610])
+        - live[115] * live[119] * live[607] - live[475] * live[481] * t1210
+        - live[483] * live[489] * t1211 - live[491] * live[496] * t1213
+        - live[498] * live[502] * t1214 - live[504] * live[507] * t1215
+        - live[509] * live[511] * t1216 - live[513] * live[514] * t1217
+        - 24.242424242424242 * live[100] * live[660] - live[7] * (live[605] + live[611]);
+    let t1219 = t1212 - 0.2 * live[590] - live[115] * live[122] * live[607]
+        - live[475] * live[482] * t1210 - live[483] * live[490] * t1211
+        - live[491] * live[497] * t1213 - live[498] * live[503] * t1214
+        - live[504] * live[508] * t1215 - live[509] * live[512] * t1216
+        - live[513] * live[515] * t1217 - live[516] * live[517] * t1218
+        - 24.242424242424242 * live[102] * live[660];
+    let t1220 = live[516] * (t1218 - live[517] * live[518] * t1219);
+    let t1221 = live[513] * (t1217 - live[514] * t1220 - live[515] * live[518] * t1219);
+    let t1222 = live[509]
+        * (t1216 - live[510] * t1221 - live[511] * t1220
+            - live[512] * live[518] * t1219);
+    let t1223 = live[504]
+        * (t1215 - live[505] * t1222 - live[506] * t1221 - live[507] * t1220
+            - live[508] * live[518] * t1219);
+    let t1224 = live[498]
+        * (t1214 - live[499] * t1223 - live[500] * t1222 - live[501] * t1221
+            - live[502] * t1220 - live[503] * live[518] * t1219);
+    let t1225 = live[491]
+        * (t1213 - live[492] * t1224 - live[493] * t1223 - live[494] * t1222
+            - live[495] * t1221 - live[496] * t1220 - live[497] * live[518] * t1219);
+    let t1226 = live[483]
+        * (t1211 - live[484] * t1225 - live[485] * t1224 - live[486] * t1223
+            - live[487] * t1222 - live[488] * t1221 - live[489] * t1220
+            - live[490] * live[518] * t1219);
+    let t1227 = live[94] * t1226;
+    let t1228 = live[475]
+        * (t1210 - live[476] * t1225 - live[477] * t1224 - live[478] * t1223
+            - live[479] * t1222 - live[480] * t1221 - live[481] * t1220
+            - live[482] * live[518] * t1219 - 0.0025 * live[115] * t1227);
+    let t1229 = live[115] * live[612];
+    let t1230 = 0.0025 * t1229 - live[613] - 24.242424242424242 * live[98] * live[661];
+    let t1231 = live[94] * (live[115] * (-0.0025 * live[475] * t1230 - live[612]))
+        - live[614];
+    let t1232 = live[34] * live[612] + live[35] * live[613] - 0.5 * live[557]
+        - live[35] * live[604] - live[36] * live[614] - live[292] * live[603];
+    let t1233 = t1232 - 24.242424242424242 * live[101] * live[661]
+        - live[115] * live[121] * live[612] - live[475] * live[476] * t1230
+        - live[483] * live[484] * t1231;
+    let t1234 = live[6] * live[557] - live[7] * live[556]
+        - live[88] * live[115] * live[612] - live[475] * live[477] * t1230
+        - live[483] * live[485] * t1231 - live[491] * live[492] * t1233
+        - 24.242424242424242 * live[95] * live[661];
+    let t1235 = -24.242424242424242 * live[96] * live[661] - live[591]
+        - live[89] * live[115] * live[612] - live[475] * live[478] * t1230
+        - live[483] * live[486] * t1231 - live[491] * live[493] * t1233
+        - live[498] * live[499] * t1234;
+    let t1236 = -24.242424242424242 * live[97] * live[661] - live[597]
+        - live[87] * live[115] * live[612] - live[475] * live[479] * t1230
+        - live[483] * live[487] * t1231 - live[491] * live[494] * t1233
+        - live[498] * live[500] * t1234 - live[504] * live[505] * t1235;
+    let t1237 = live[6] * live[616] - live[7] * live[615]
+        - live[115] * live[118] * live[612] - live[475] * live[480] * t1230
+        - live[483] * live[488] * t1231 - live[491] * live[495] * t1233
+        - live[498] * live[501] * t1234 - live[504] * live[506] * t1235
+        - live[509] * live[510] * t1236 - 24.242424242424242 * live[99] * live[661];
+    let t1238 = 0.2 * live[597] - live[6] * live[615] - live[7] * live[616]
+        - live[115] * live[119] * live[612] - live[475] * live[481] * t1230
+        - live[483] * live[489] * t1231 - live[491] * live[496] * t1233
+        - live[498] * live[502] * t1234 - live[504] * live[507] * t1235
+        - live[509] * live[511] * t1236 - live[513] * live[514] * t1237
+        - 24.242424242424242 * live[100] * live[661];
+    let t1239 = t1232 - 0.2 * live[591] - live[115] * live[122] * live[612]
+        - live[475] * live[482] * t1230 - live[483] * live[490] * t1231
+        - live[491] * live[497] * t1233 - live[498] * live[503] * t1234
+        - live[504] * live[508] * t1235 - live[509] * live[512] * t1236
+        - live[513] * live[515] * t1237 - live[516] * live[517] * t1238
+        - 24.242424242424242 * live[102] * live[661];
+    let t1240 = live[516] * (t1238 - live[517] * live[518] * t1239);
+    let t1241 = live[513] * (t1237 - live[514] * t1240 - live[515] * live[518] * t1239);
+    let t1242 = live[509]
+        * (t1236 - live[510] * t1241 - live[511] * t1240
+            - live[512] * live[518] * t1239);
+    let t1243 = live[504]
+        * (t1235 - live[505] * t1242 - live[506] * t1241 - live[507] * t1240
+            - live[508] * live[518] * t1239);
+    let t1244 = live[498]
+        * (t1234 - live[499] * t1243 - live[500] * t1242 - live[501] * t1241
+            - live[502] * t1240 - live[503] * live[518] * t1239);
+    let t1245 = live[491]
+        * (t1233 - live[492] * t1244 - live[493] * t1243 - live[494] * t1242
+            - live[495] * t1241 - live[496] * t1240 - live[497] * live[518] * t1239);
+    let t1246 = live[483]
+        * (t1231 - live[484] * t1245 - live[485] * t1244 - live[486] * t1243
+            - live[487] * t1242 - live[488] * t1241 - live[489] * t1240
+            - live[490] * live[518] * t1239);
+    let t1247 = live[94] * t1246;
+    let t1248 = live[475]
+        * (t1230 - live[476] * t1245 - live[477] * t1244 - live[478] * t1243
+            - live[479] * t1242 - live[480] * t1241 - live[481] * t1240
+            - live[482] * live[518] * t1239 - 0.0025 * live[115] * t1247);
+    let t1249 = live[115] * live[617];
+    let t1250 = 0.0025 * t1249 - live[618] - 24.242424242424242 * live[98] * live[662];
+    let t1251 = live[94] * (live[115] * (-0.0025 * live[475] * t1250 - live[617]))
+        - live[619];
+    let t1252 = live[35] * live[618] - 0.5 * live[570] - live[313] * live[602]
+        - live[36] * live[619] - live[34] * (live[604] - live[617]);
+    let t1253 = t1252 - 24.242424242424242 * live[101] * live[662]
+        - live[115] * live[121] * live[617] - live[475] * live[476] * t1250
+        - live[483] * live[484] * t1251;
+    let t1254 = live[6] * live[570] - live[7] * live[569]
+        - live[88] * live[115] * live[617] - live[475] * live[477] * t1250
+        - live[483] * live[485] * t1251 - live[491] * live[492] * t1253
+        - 24.242424242424242 * live[95] * live[662];
+    let t1255 = -24.242424242424242 * live[96] * live[662] - live[592]
+        - live[89] * live[115] * live[617] - live[475] * live[478] * t1250
+        - live[483] * live[486] * t1251 - live[491] * live[493] * t1253
+        - live[498] * live[499] * t1254;
+    let t1256 = -24.242424242424242 * live[97] * live[662] - live[598]
+        - live[87] * live[115] * live[617] - live[475] * live[479] * t1250
+        - live[483] * live[487] * t1251 - live[491] * live[494] * t1253
+        - live[498] * live[500] * t1254 - live[504] * live[505] * t1255;
+    let t1257 = live[6] * live[621] - live[7] * live[620]
+        - live[115] * live[118] * live[617] - live[475] * live[480] * t1250
+        - live[483] * live[488] * t1251 - live[491] * live[495] * t1253
+        - live[498] * live[501] * t1254 - live[504] * live[506] * t1255
+        - live[509] * live[510] * t1256 - 24.242424242424242 * live[99] * live[662];
+    let t1258 = 0.2 * live[598] - live[6] * live[620] - live[7] * live[621]
+        - live[115] * live[119] * live[617] - live[475] * live[481] * t1250
+        - live[483] * live[489] * t1251 - live[491] * live[496] * t1253
+        - live[498] * live[502] * t1254 - live[504] * live[507] * t1255
+        - live[509] * live[511] * t1256 - live[513] * live[514] * t1257
+        - 24.242424242424242 * live[100] * live[662];
+    let t1259 = t1252 - 0.2 * live[592] - live[115] * live[122] * live[617]
+        - live[475] * live[482] * t1250 - live[483] * live[490] * t1251
+        - live[491] * live[497] * t1253 - live[498] * live[503] * t1254
+        - live[504] * live[508] * t1255 - live[509] * live[512] * t1256
+        - live[513] * live[515] * t1257 - live[516] * live[517] * t1258
+        - 24.242424242424242 * live[102] * live[662];
+    let t1260 = live[516] * (t1258 - live[517] * live[518] * t1259);
+    let t1261 = live[513] * (t1257 - live[514] * t1260 - live[515] * live[518] * t1259);
+    let t1262 = live[509]
+        * (t1256 - live[510] * t1261 - live[511] * t1260
+            - live[512] * live[518] * t1259);
+    let t1263 = live[504]
+        * (t1255 - live[505] * t1262 - live[506] * t1261 - live[507] * t1260
+            - live[508] * live[518] * t1259);
+    let t1264 = live[498]
+        * (t1254 - live[499] * t1263 - live[500] * t1262 - live[501] * t1261
+            - live[502] * t1260 - live[503] * live[518] * t1259);
+    let t1265 = live[491]
+        * (t1253 - live[492] * t1264 - live[493] * t1263 - live[494] * t1262
+            - live[495] * t1261 - live[496] * t1260 - live[497] * live[518] * t1259);
+    let t1266 = live[483]
+        * (t1251 - live[484] * t1265 - live[485] * t1264 - live[486] * t1263
+            - live[487] * t1262 - live[488] * t1261 - live[489] * t1260
+            - live[490] * live[518] * t1259);
+    let t1267 = live[94] * t1266;
+    let t1268 = live[475]
+        * (t1250 - live[476] * t1265 - live[477] * t1264 - live[478] * t1263
+            - live[479] * t1262 - live[480] * t1261 - live[481] * t1260
+            - live[482] * live[518] * t1259 - 0.0025 * live[115] * t1267);
+    let t1269 = live[115] * live[622];
+    let t1270 = 0.0025 * t1269 - live[623] - 24.242424242424242 * live[98] * live[663];
+    let t1271 = live[94] * (live[115] * (-0.0025 * live[475] * t1270 - live[622]))
+        - live[624];
+    let t1272 = live[35] * live[623] + live[34] * live[622] - 0.5 * live[583]
+        - 4.0 * live[324] * live[603] - live[36] * live[624] - live[328] * live[602];
+    let t1273 = t1272 - 24.242424242424242 * live[101] * live[663]
+        - live[115] * live[121] * live[622] - live[475] * live[476] * t1270
+        - live[483] * live[484] * t1271;
+    let t1274 = live[6] * live[583] - live[7] * live[582]
+        - live[88] * live[115] * live[622] - live[475] * live[477] * t1270
+        - live[483] * live[485] * t1271 - live[491] * live[492] * t1273
+        - 24.242424242424242 * live[95] * live[663];
+    let t1275 = -24.242424242424242 * live[96] * live[663] - live[593]
+        - live[89] * live[115] * live[622] - live[475] * live[478] * t1270
+        - live[483] * live[486] * t1271 - live[491] * live[493] * t1273
+        - live[498] * live[499] * t1274;
+    let t1276 = -24.242424242424242 * live[97] * live[663] - live[599]
+        - live[87] * live[115] * live[622] - live[475] * live[479] * t1270
+        - live[483] * live[487] * t1271 - live[491] * live[494] * t1273
+        - live[498] * live[500] * t1274 - live[504] * live[505] * t1275;
+    let t1277 = live[6] * live[626] - live[7] * live[625]
+        - live[115] * live[118] * live[622] - live[475] * live[480] * t1270
+        - live[483] * live[488] * t1271 - live[491] * live[495] * t1273
+        - live[498] * live[501] * t1274 - live[504] * live[506] * t1275
+        - live[509] * live[510] * t1276 - 24.242424242424242 * live[99] * live[663];
+    let t1278 = 0.2 * live[599] - live[6] * live[625] - live[7] * live[626]
+        - live[115] * live[119] * live[622] - live[475] * live[481] * t1270
+        - live[483] * live[489] * t1271 - live[491] * live[496] * t1273
+        - live[498] * live[502] * t1274 - live[504] * live[507] * t1275
+        - live[509] * live[511] * t1276 - live[513] * live[514] * t1277
+        - 24.242424242424242 * live[100] * live[663];
+    let t1279 = t1272 - 0.2 * live[593] - live[115] * live[122] * live[622]
+        - live[475] * live[482] * t1270 - live[483] * live[490] * t1271
+        - live[491] * live[497] * t1273 - live[498] * live[503] * t1274
+        - live[504] * live[508] * t1275 - live[509] * live[512] * t1276
+        - live[513] * live[515] * t1277 - live[516] * live[517] * t1278
+        - 24.242424242424242 * live[102] * live[663];
+    let t1280 = live[516] * (t1278 - live[517] * live[518] * t1279);
+    let t1281 = live[513] * (t1277 - live[514] * t1280 - live[515] * live[518] * t1279);
+    let t1282 = live[509]
+        * (t1276 - live[510] * t1281 - live[511] * t1280
+            - live[512] * live[518] * t1279);
+    let t1283 = live[504]
+        * (t1275 - live[505] * t1282 - live[506] * t1281 - live[507] * t1280
+            - live[508] * live[518] * t1279);
+    let t1284 = live[498]
+        * (t1274 - live[499] * t1283 - live[500] * t1282 - live[501] * t1281
+            - live[502] * t1280 - live[503] * live[518] * t1279);
+    let t1285 = live[491]
+        * (t1273 - live[492] * t1284 - live[493] * t1283 - live[494] * t1282
+            - live[495] * t1281 - live[496] * t1280 - live[497] * live[518] * t1279);
+    let t1286 = live[483]
+        * (t1271 - live[484] * t1285 - live[485] * t1284 - live[486] * t1283
+            - live[487] * t1282 - live[488] * t1281 - live[489] * t1280
+            - live[490] * live[518] * t1279);
+    let t1287 = live[94] * t1286;
+    let t1288 = live[475]
+        * (t1270 - live[476] * t1285 - live[477] * t1284 - live[478] * t1283
+            - live[479] * t1282 - live[480] * t1281 - live[481] * t1280
+            - live[482] * live[518] * t1279 - 0.0025 * live[115] * t1287);
+    let t1289 = live[115] * live[650];
+    let t1290 = 0.0025 * t1289 - live[629] - 24.242424242424242 * live[98] * live[628];
+    let t1291 = live[94] * (live[115] * (-0.0025 * live[475] * t1290 - live[650]))
+        - live[630];
+    let t1292 = live[35] * live[629] - 0.5 * live[589] - live[34] * live[627]
+        - live[36] * live[630];
+    let t1293 = t1292 - 24.242424242424242 * live[101] * live[628]
+        - live[115] * live[121] * live[650] - live[475] * live[476] * t1290
+        - live[483] * live[484] * t1291;
+    let t1294 = live[6] * live[589] - live[7] * live[588]
+        - live[88] * live[115] * live[650] - live[475] * live[477] * t1290
+        - live[483] * live[485] * t1291 - live[491] * live[492] * t1293
+        - 24.242424242424242 * live[95] * live[628];
+    let t1295 = -24.242424242424242 * live[96] * live[628] - live[594]
+        - live[89] * live[115] * live[650] - live[475] * live[478] * t1290
+        - live[483] * live[486] * t1291 - live[491] * live[493] * t1293
+        - live[498] * live[499] * t1294;
+    let t1296 = -24.242424242424242 * live[97] * live[628] - live[600]
+        - live[87] * live[115] * live[650] - live[475] * live[479] * t1290
+        - live[483] * live[487] * t1291 - live[491] * live[494] * t1293
+        - live[498] * live[500] * t1294 - live[504] * live[505] * t1295;
+    let t1297 = live[6] * live[632] - live[7] * live[631]
+        - live[115] * live[118] * live[650] - live[475] * live[480] * t1290
+        - live[483] * live[488] * t1291 - live[491] * live[495] * t1293
+        - live[498] * live[501] * t1294 - live[504] * live[506] * t1295
+        - live[509] * live[510] * t1296 - 24.242424242424242 * live[99] * live[628];
+    let t1298 = 0.2 * live[600] - live[6] * live[631] - live[7] * live[632]
+        - live[115] * live[119] * live[650] - live[475] * live[481] * t1290
+        - live[483] * live[489] * t1291 - live[491] * live[496] * t1293
+        - live[498] * live[502] * t1294 - live[504] * live[507] * t1295
+        - live[509] * live[511] * t1296 - live[513] * live[514] * t1297
+        - 24.242424242424242 * live[100] * live[628];
+    let t1299 = t1292 - 0.2 * live[594] - live[115] * live[122] * live[650]
+        - live[475] * live[482] * t1290 - live[483] * live[490] * t1291
+        - live[491] * live[497] * t1293 - live[498] * live[503] * t1294
+        - live[504] * live[508] * t1295 - live[509] * live[512] * t1296
+        - live[513] * live[515] * t1297 - live[516] * live[517] * t1298
+        - 24.242424242424242 * live[102] * live[628];
+    let t1300 = live[516] * (t1298 - live[517] * live[518] * t1299);
+    let t1301 = live[513] * (t1297 - live[514] * t1300 - live[515] * live[518] * t1299);
+    let t1302 = live[509]
+        * (t1296 - live[510] * t1301 - live[511] * t1300
+            - live[512] * live[518] * t1299);
+    let t1303 = live[504]
+        * (t1295 - live[505] * t1302 - live[506] * t1301 - live[507] * t1300
+            - live[508] * live[518] * t1299);
+    let t1304 = live[498]
+        * (t1294 - live[499] * t1303 - live[500] * t1302 - live[501] * t1301
+            - live[502] * t1300 - live[503] * live[518] * t1299);
+    let t1305 = live[491]
+        * (t1293 - live[492] * t1304 - live[493] * t1303 - live[494] * t1302
+            - live[495] * t1301 - live[496] * t1300 - live[497] * live[518] * t1299);
+    let t1306 = live[483]
+        * (t1291 - live[484] * t1305 - live[485] * t1304 - live[486] * t1303
+            - live[487] * t1302 - live[488] * t1301 - live[489] * t1300
+            - live[490] * live[518] * t1299);
+    let t1307 = live[94] * t1306;
+    let t1308 = live[475]
+        * (t1290 - live[476] * t1305 - live[477] * t1304 - live[478] * t1303
+            - live[479] * t1302 - live[480] * t1301 - live[481] * t1300
+            - live[482] * live[518] * t1299 - 0.0025 * live[115] * t1307);
+    let t1309 = live[115] * live[651];
+    let t1310 = 0.0025 * t1309 - live[344] - 3.0303030303030303 * live[98] * live[343];
+    let t1311 = live[94] * (live[115] * (-0.0025 * live[475] * t1310 - live[651]))
+        - live[345];
+    let t1312 = live[35] * live[344] - live[341] - live[34] * live[342]
+        - live[36] * live[345];
+    let t1313 = t1312 - 3.0303030303030303 * live[101] * live[343]
+        - live[115] * live[121] * live[651] - live[475] * live[476] * t1310
+        - live[483] * live[484] * t1311;
+    let t1314 = -3.0303030303030303 * live[95] * live[343]
+        - live[88] * live[115] * live[651] - live[475] * live[477] * t1310
+        - live[483] * live[485] * t1311 - live[491] * live[492] * t1313;
+    let t1315 = -6.5 * qd[5] - 3.0303030303030303 * live[96] * live[343]
+        - live[89] * live[115] * live[651] - live[475] * live[478] * t1310
+        - live[483] * live[486] * t1311 - live[491] * live[493] * t1313
+        - live[498] * live[499] * t1314;
+    let t1316 = 6.5 * qd[4] - 3.0303030303030303 * live[97] * live[343]
+        - live[87] * live[115] * live[651] - live[475] * live[479] * t1310
+        - live[483] * live[487] * t1311 - live[491] * live[494] * t1313
+        - live[498] * live[500] * t1314 - live[504] * live[505] * t1315;
+    let t1317 = live[6] * live[347] - live[7] * live[346]
+        - live[115] * live[118] * live[651] - live[475] * live[480] * t1310
+        - live[483] * live[488] * t1311 - live[491] * live[495] * t1313
+        - live[498] * live[501] * t1314 - live[504] * live[506] * t1315
+        - live[509] * live[510] * t1316 - 3.0303030303030303 * live[99] * live[343];
+    let t1318 = -0.7 * qd[4] - live[6] * live[346] - live[7] * live[347]
+        - live[115] * live[119] * live[651] - live[475] * live[481] * t1310
+        - live[483] * live[489] * t1311 - live[491] * live[496] * t1313
+        - live[498] * live[502] * t1314 - live[504] * live[507] * t1315
+        - live[509] * live[511] * t1316 - live[513] * live[514] * t1317
+        - 3.0303030303030303 * live[100] * live[343];
+    let t1319 = t1312 - 0.7 * qd[5] - live[115] * live[122] * live[651]
+        - live[475] * live[482] * t1310 - live[483] * live[490] * t1311
+        - live[491] * live[497] * t1313 - live[498] * live[503] * t1314
+        - live[504] * live[508] * t1315 - live[509] * live[512] * t1316
+        - live[513] * live[515] * t1317 - live[516] * live[517] * t1318
+        - 3.0303030303030303 * live[102] * live[343];
+    let t1320 = live[516] * (t1318 - live[517] * live[518] * t1319);
+    let t1321 = live[513] * (t1317 - live[514] * t1320 - live[515] * live[518] * t1319);
+    let t1322 = live[509]
+        * (t1316 - live[510] * t1321 - live[511] * t1320
+            - live[512] * live[518] * t1319);
+    let t1323 = live[504]
+        * (t1315 - live[505] * t1322 - live[506] * t1321 - live[507] * t1320
+            - live[508] * live[518] * t1319);
+    let t1324 = live[498]
+        * (t1314 - live[499] * t1323 - live[500] * t1322 - live[501] * t1321
+            - live[502] * t1320 - live[503] * live[518] * t1319);
+    let t1325 = live[491]
+        * (t1313 - live[492] * t1324 - live[493] * t1323 - live[494] * t1322
+            - live[495] * t1321 - live[496] * t1320 - live[497] * live[518] * t1319);
+    let t1326 = live[483]
+        * (t1311 - live[484] * t1325 - live[485] * t1324 - live[486] * t1323
+            - live[487] * t1322 - live[488] * t1321 - live[489] * t1320
+            - live[490] * live[518] * t1319);
+    live[678] = t1309;
+    live[679] = t1310;
+    live[680] = t1319;
+    live[681] = t1320;
+    live[682] = t1321;
+    live[683] = t1322;
+    live[684] = t1323;
+    live[685] = t1324;
+    live[686] = t1325;
+    live[687] = t1326;
+    out.0[0][4] = t1184;
+    out.0[0][5] = t1204;
+    out.0[0][6] = t1224;
+    out.0[0][7] = t1244;
+    out.0[0][8] = t1264;
+    out.0[0][9] = t1284;
+    out.0[0][10] = t1304;
+    out.0[1][4] = t1183;
+    out.0[1][5] = t1203;
+    out.0[1][6] = t1223;
+    out.0[1][7] = t1243;
+    out.0[1][8] = t1263;
+    out.0[1][9] = t1283;
+    out.0[1][10] = t1303;
+    out.0[2][4] = t1182;
+    out.0[2][5] = t1202;
+    out.0[2][6] = t1222;
+    out.0[2][7] = t1242;
+    out.0[2][8] = t1262;
+    out.0[2][9] = t1282;
+    out.0[2][10] = t1302;
+    out.0[3][4] = t1181;
+    out.0[3][5] = t1201;
+    out.0[3][6] = t1221;
+    out.0[3][7] = t1241;
+    out.0[3][8] = t1261;
+    out.0[3][9] = t1281;
+    out.0[3][10] = t1301;
+    out.0[4][4] = t1180;
+    out.0[4][5] = t1200;
+    out.0[4][6] = t1220;
+    out.0[4][7] = t1240;
+    out.0[4][8] = t1260;
+    out.0[4][9] = t1280;
+    out.0[4][10] = t1300;
+    out.0[5][4] = live[518] * t1179;
+    out.0[5][5] = live[518] * t1199;
+    out.0[5][6] = live[518] * t1219;
+    out.0[5][7] = live[518] * t1239;
+    out.0[5][8] = live[518] * t1259;
+    out.0[5][9] = live[518] * t1279;
+    out.0[5][10] = live[518] * t1299;
+    out.0[6][4] = t1185;
+    out.0[6][5] = t1205;
+    out.0[6][6] = t1225;
+    out.0[6][7] = t1245;
+    out.0[6][8] = t1265;
+    out.0[6][9] = t1285;
+    out.0[6][10] = t1305;
+    out.0[7][4] = live[670]
+        + live[115]
+            * (0.0025 * t1188 - t1187 - live[121] * t1185 - live[88] * t1184
+                - live[89] * t1183 - live[87] * t1182 - live[118] * t1181
+                - live[119] * t1180 - live[122] * live[518] * t1179);
+    out.0[7][5] = t1189
+        + live[115]
+            * (0.0025 * t1208 - t1207 - live[121] * t1205 - live[88] * t1204
+                - live[89] * t1203 - live[87] * t1202 - live[118] * t1201
+                - live[119] * t1200 - live[122] * live[518] * t1199);
+    out.0[7][6] = t1209
+        + live[115]
+            * (0.0025 * t1228 - t1227 - live[121] * t1225 - live[88] * t1224
+                - live[89] * t1223 - live[87] * t1222 - live[118] * t1221
+                - live[119] * t1220 - live[122] * live[518] * t1219);
+    out.0[7][7] = t1229
+        + live[115]
+            * (0.0025 * t1248 - t1247 - live[121] * t1245 - live[88] * t1244
+                - live[89] * t1243 - live[87] * t1242 - live[118] * t1241
+                - live[119] * t1240 - live[122] * live[518] * t1239);
+    out.0[7][8] = t1249
+        + live[115]
+            * (0.0025 * t1268 - t1267 - live[121] * t1265 - live[88] * t1264
+                - live[89] * t1263 - live[87] * t1262 - live[118] * t1261
+                - live[119] * t1260 - live[122] * live[518] * t1259);
+    out.0[7][9] = t1269
+        + live[115]
+            * (0.0025 * t1288 - t1287 - live[121] * t1285 - live[88] * t1284
+                - live[89] * t1283 - live[87] * t1282 - live[118] * t1281
+                - live[119] * t1280 - live[122] * live[518] * t1279);
+    out.0[7][10] = t1289
+        + live[115]
+            * (0.0025 * t1308 - t1307 - live[121] * t1305 - live[88] * t1304
+                - live[89] * t1303 - live[87] * t1302 - live[118] * t1301
+                - live[119] * t1300 - live[122] * live[518] * t1299);
+    out.0[8][4] = t1188;
+    out.0[8][5] = t1208;
+    out.0[8][6] = t1228;
+    out.0[8][7] = t1248;
+    out.0[8][8] = t1268;
+    out.0[8][9] = t1288;
+    out.0[8][10] = t1308;
+    out.0[9][4] = t1186;
+    out.0[9][5] = t1206;
+    out.0[9][6] = t1226;
+    out.0[9][7] = t1246;
+    out.0[9][8] = t1266;
+    out.0[9][9] = t1286;
+    out.0[9][10] = t1306;
+    out.0[10][4] = 3.0303030303030303 * live[265]
+        - 24.242424242424242
+            * (live[98] * t1188 + live[101] * t1185 + live[95] * t1184 + live[96] * t1183
+                + live[97] * t1182 + live[99] * t1181 + live[100] * t1180
+                + live[102] * live[518] * t1179);
+    out.0[10][5] = 3.0303030303030303 * live[274]
+        - 24.242424242424242
+            * (live[98] * t1208 + live[101] * t1205 + live[95] * t1204 + live[96] * t1203
+                + live[97] * t1202 + live[99] * t1201 + live[100] * t1200
+                + live[102] * live[518] * t1199);
+    out.0[10][6] = 24.242424242424242
+        * (live[660] - live[98] * t1228 - live[101] * t1225 - live[95] * t1224
+            - live[96] * t1223 - live[97] * t1222 - live[99] * t1221 - live[100] * t1220
+            - live[102] * live[518] * t1219);
+    out.0[10][7] = 24.242424242424242
+        * (live[661] - live[98] * t1248 - live[101] * t1245 - live[95] * t1244
+            - live[96] * t1243 - live[97] * t1242 - live[99] * t1241 - live[100] * t1240
+            - live[102] * live[518] * t1239);
+    out.0[10][8] = 24.242424242424242
+        * (live[662] - live[98] * t1268 - live[101] * t1265 - live[95] * t1264
+            - live[96] * t1263 - live[97] * t1262 - live[99] * t1261 - live[100] * t1260
+            - live[102] * live[518] * t1259);
+    out.0[10][9] = 24.242424242424242
+        * (live[663] - live[98] * t1288 - live[101] * t1285 - live[95] * t1284
+            - live[96] * t1283 - live[97] * t1282 - live[99] * t1281 - live[100] * t1280
+            - live[102] * live[518] * t1279);
+    out.0[10][10] = 24.242424242424242
+        * (live[628] - live[98] * t1308 - live[101] * t1305 - live[95] * t1304
+            - live[96] * t1303 - live[97] * t1302 - live[99] * t1301 - live[100] * t1300
+            - live[102] * live[518] * t1299);
+    out.1[0][0] = t1324;
+    out.1[1][0] = t1323;
+    out.1[2][0] = t1322;
+    out.1[3][0] = t1321;
+    out.1[4][0] = t1320;
+    out.1[5][0] = live[518] * t1319;
+    out.1[6][0] = t1325;
+    out.1[9][0] = t1326;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part9_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part9_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1327 = live[94] * live[687];
+    let t1328 = live[475]
+        * (live[679] - live[476] * live[686] - live[477] * live[685]
+            - live[478] * live[684] - live[479] * live[683] - live[480] * live[682]
+            - live[481] * live[681] - live[482] * live[518] * live[680]
+            - 0.0025 * live[115] * t1327);
+    let t1329 = live[115] * live[652];
+    let t1330 = 0.0025 * t1329 - live[350] - 3.0303030303030303 * live[98] * live[349];
+    let t1331 = live[94] * (live[115] * (-0.0025 * live[475] * t1330 - live[652]))
+        - live[351];
+    let t1332 = live[35] * live[350] - live[340] - live[34] * live[348]
+        - live[36] * live[351];
+    let t1333 = t1332 - 3.0303030303030303 * live[101] * live[349]
+        - live[115] * live[121] * live[652] - live[475] * live[476] * t1330
+        - live[483] * live[484] * t1331;
+    let t1334 = 6.5 * qd[5] - 3.0303030303030303 * live[95] * live[349]
+        - live[88] * live[115] * live[652] - live[475] * live[477] * t1330
+        - live[483] * live[485] * t1331 - live[491] * live[492] * t1333;
+    let t1335 = -3.0303030303030303 * live[96] * live[349]
+        - live[89] * live[115] * live[652] - live[475] * live[478] * t1330
+        - live[483] * live[486] * t1331 - live[491] * live[493] * t1333
+        - live[498] * live[499] * t1334;
+    let t1336 = -6.5 * qd[3] - 3.0303030303030303 * live[97] * live[349]
+        - live[87] * live[115] * live[652] - live[475] * live[479] * t1330
+        - live[483] * live[487] * t1331 - live[491] * live[494] * t1333
+        - live[498] * live[500] * t1334 - live[504] * live[505] * t1335;
+    let t1337 = live[6] * live[353] - live[7] * live[352]
+        - live[115] * live[118] * live[652] - live[475] * live[480] * t1330
+        - live[483] * live[488] * t1331 - live[491] * live[495] * t1333
+        - live[498] * live[501] * t1334 - live[504] * live[506] * t1335
+        - live[509] * live[510] * t1336 - 3.0303030303030303 * live[99] * live[349];
+    let t1338 = 0.7 * qd[3] - live[6] * live[352] - live[7] * live[353]
+        - live[115] * live[119] * live[652] - live[475] * live[481] * t1330
+        - live[483] * live[489] * t1331 - live[491] * live[496] * t1333
+        - live[498] * live[502] * t1334 - live[504] * live[507] * t1335
+        - live[509] * live[511] * t1336 - live[513] * live[514] * t1337
+        - 3.0303030303030303 * live[100] * live[349];
+    let t1339 = t1332 - live[115] * live[122] * live[652] - live[475] * live[482] * t1330
+        - live[483] * live[490] * t1331 - live[491] * live[497] * t1333
+        - live[498] * live[503] * t1334 - live[504] * live[508] * t1335
+        - live[509] * live[512] * t1336 - live[513] * live[515] * t1337
+        - live[516] * live[517] * t1338 - 3.0303030303030303 * live[102] * live[349];
+    let t1340 = live[516] * (t1338 - live[517] * live[518] * t1339);
+    let t1341 = live[513] * (t1337 - live[514] * t1340 - live[515] * live[518] * t1339);
+    let t1342 = live[509]
+        * (t1336 - live[510] * t1341 - live[511] * t1340
+            - live[512] * live[518] * t1339);
+    let t1343 = live[504]
+        * (t1335 - live[505] * t1342 - live[506] * t1341 - live[507] * t1340
+            - live[508] * live[518] * t1339);
+    let t1344 = live[498]
+        * (t1334 - live[499] * t1343 - live[500] * t1342 - live[501] * t1341
+            - live[502] * t1340 - live[503] * live[518] * t1339);
+    let t1345 = live[491]
+        * (t1333 - live[492] * t1344 - live[493] * t1343 - live[494] * t1342
+            - live[495] * t1341 - live[496] * t1340 - live[497] * live[518] * t1339);
+    let t1346 = live[483]
+        * (t1331 - live[484] * t1345 - live[485] * t1344 - live[486] * t1343
+            - live[487] * t1342 - live[488] * t1341 - live[489] * t1340
+            - live[490] * live[518] * t1339);
+    let t1347 = live[94] * t1346;
+    let t1348 = live[475]
+        * (t1330 - live[476] * t1345 - live[477] * t1344 - live[478] * t1343
+            - live[479] * t1342 - live[480] * t1341 - live[481] * t1340
+            - live[482] * live[518] * t1339 - 0.0025 * live[115] * t1347);
+    let t1349 = live[115] * live[653];
+    let t1350 = 0.0025 * t1349 - live[355] - 3.0303030303030303 * live[98] * live[234];
+    let t1351 = live[94] * (live[115] * (-0.0025 * live[475] * t1350 - live[653]))
+        - live[356];
+    let t1352 = live[9] + live[35] * live[355] - live[34] * live[354]
+        - live[36] * live[356];
+    let t1353 = t1352 - 3.0303030303030303 * live[101] * live[234]
+        - live[115] * live[121] * live[653] - live[475] * live[476] * t1350
+        - live[483] * live[484] * t1351;
+    let t1354 = -6.5 * qd[4] - 3.0303030303030303 * live[95] * live[234]
+        - live[88] * live[115] * live[653] - live[475] * live[477] * t1350
+        - live[483] * live[485] * t1351 - live[491] * live[492] * t1353;
+    let t1355 = 6.5 * qd[3] - 3.0303030303030303 * live[96] * live[234]
+        - live[89] * live[115] * live[653] - live[475] * live[478] * t1350
+        - live[483] * live[486] * t1351 - live[491] * live[493] * t1353
+        - live[498] * live[499] * t1354;
+    let t1356 = -3.0303030303030303 * live[97] * live[234]
+        - live[87] * live[115] * live[653] - live[475] * live[479] * t1350
+        - live[483] * live[487] * t1351 - live[491] * live[494] * t1353
+        - live[498] * live[500] * t1354 - live[504] * live[505] * t1355;
+    let t1357 = live[6] * live[358] - live[7] * live[357]
+        - live[115] * live[118] * live[653] - live[475] * live[480] * t1350
+        - live[483] * live[488] * t1351 - live[491] * live[495] * t1353
+        - live[498] * live[501] * t1354 - live[504] * live[506] * t1355
+        - live[509] * live[510] * t1356 - 3.0303030303030303 * live[99] * live[234];
+    let t1358 = -3.0303030303030303 * live[100] * live[234] - live[6] * live[357]
+        - live[7] * live[358] - live[115] * live[119] * live[653]
+        - live[475] * live[481] * t1350 - live[483] * live[489] * t1351
+        - live[491] * live[496] * t1353 - live[498] * live[502] * t1354
+        - live[504] * live[507] * t1355 - live[509] * live[511] * t1356
+        - live[513] * live[514] * t1357;
+    let t1359 = 0.7 * qd[3] + t1352 - live[115] * live[122] * live[653]
+        - live[475] * live[482] * t1350 - live[483] * live[490] * t1351
+        - live[491] * live[497] * t1353 - live[498] * live[503] * t1354
+        - live[504] * live[508] * t1355 - live[509] * live[512] * t1356
+        - live[513] * live[515] * t1357 - live[516] * live[517] * t1358
+        - 3.0303030303030303 * live[102] * live[234];
+    let t1360 = live[516] * (t1358 - live[517] * live[518] * t1359);
+    let t1361 = live[513] * (t1357 - live[514] * t1360 - live[515] * live[518] * t1359);
+    let t1362 = live[509]
+        * (t1356 - live[510] * t1361 - live[511] * t1360
+            - live[512] * live[518] * t1359);
+    let t1363 = live[504]
+        * (t1355 - live[505] * t1362 - live[506] * t1361 - live[507] * t1360
+            - live[508] * live[518] * t1359);
+    let t1364 = live[498]
+        * (t1354 - live[499] * t1363 - live[500] * t1362 - live[501] * t1361
+            - live[502] * t1360 - live[503] * live[518] * t1359);
+    let t1365 = live[491]
+        * (t1353 - live[492] * t1364 - live[493] * t1363 - live[494] * t1362
+            - live[495] * t1361 - live[496] * t1360 - live[497] * live[518] * t1359);
+    let t1366 = live[483]
+        * (t1351 - live[484] * t1365 - live[485] * t1364 - live[486] * t1363
+            - live[487] * t1362 - live[488] * t1361 - live[489] * t1360
+            - live[490] * live[518] * t1359);
+    let t1367 = live[94] * t1366;
+    let t1368 = live[475]
+        * (t1350 - live[476] * t1365 - live[477] * t1364 - live[478] * t1363
+            - live[479] * t1362 - live[480] * t1361 - live[481] * t1360
+            - live[482] * live[518] * t1359 - 0.0025 * live[115] * t1367);
+    let t1369 = live[115] * live[654];
+    let t1370 = 0.0025 * t1369 - live[381] - 24.242424242424242 * live[98] * live[664];
+    let t1371 = live[94] * (live[115] * (-0.0025 * live[475] * t1370 - live[654]))
+        - live[382];
+    let t1372 = live[35] * live[381] - 0.4565 * live[375] - 0.5 * live[376]
+        - live[36] * live[382] - live[378] - live[34] * live[379];
+    let t1373 = t1372 - 24.242424242424242 * live[101] * live[664]
+        - live[115] * live[121] * live[654] - live[475] * live[476] * t1370
+        - live[483] * live[484] * t1371;
+    let t1374 = live[6] * live[377] - live[7] * live[374]
+        - live[88] * live[115] * live[654] - live[475] * live[477] * t1370
+        - live[483] * live[485] * t1371 - live[491] * live[492] * t1373
+        - 24.242424242424242 * live[95] * live[664];
+    let t1375 = 6.5 * qd[2] - 0.7 * qd[4] - live[386] - live[89] * live[115] * live[654]
+        - live[475] * live[478] * t1370 - live[483] * live[486] * t1371
+        - live[491] * live[493] * t1373 - live[498] * live[499] * t1374
+        - 24.242424242424242 * live[96] * live[664];
+    let t1376 = -6.5 * qd[1] - 0.7 * qd[5] - live[385] - live[87] * live[115] * live[654]
+        - live[475] * live[479] * t1370 - live[483] * live[487] * t1371
+        - live[491] * live[494] * t1373 - live[498] * live[500] * t1374
+        - live[504] * live[505] * t1375 - 24.242424242424242 * live[97] * live[664];
+    let t1377 = 0.005 * qd[5] + live[6] * live[384] - live[7] * live[383]
+        - live[115] * live[118] * live[654] - live[475] * live[480] * t1370
+        - live[483] * live[488] * t1371 - live[491] * live[495] * t1373
+        - live[498] * live[501] * t1374 - live[504] * live[506] * t1375
+        - live[509] * live[510] * t1376 - 24.242424242424242 * live[99] * live[664];
+    let t1378 = 0.7 * qd[1] + 0.002 * qd[4] + 0.2 * live[385] - 0.3685 * qd[5]
+        - live[6] * live[383] - live[7] * live[384] - live[115] * live[119] * live[654]
+        - live[475] * live[481] * t1370 - live[483] * live[489] * t1371
+        - live[491] * live[496] * t1373 - live[498] * live[502] * t1374
+        - live[504] * live[507] * t1375 - live[509] * live[511] * t1376
+        - live[513] * live[514] * t1377 - 24.242424242424242 * live[100] * live[664];
+    let t1379 = 0.7 * qd[2] + t1372 - 0.01 * qd[3] - 0.13 * qd[4] - 0.002 * qd[5]
+        - 0.2 * live[386] - live[115] * live[122] * live[654]
+        - live[475] * live[482] * t1370 - live[483] * live[490] * t1371
+        - live[491] * live[497] * t1373 - live[498] * live[503] * t1374
+        - live[504] * live[508] * t1375 - live[509] * live[512] * t1376
+        - live[513] * live[515] * t1377 - live[516] * live[517] * t1378
+        - 24.242424242424242 * live[102] * live[664];
+    let t1380 = live[516] * (t1378 - live[517] * live[518] * t1379);
+    let t1381 = live[513] * (t1377 - live[514] * t1380 - live[515] * live[518] * t1379);
+    let t1382 = live[509]
+        * (t1376 - live[510] * t1381 - live[511] * t1380
+            - live[512] * live[518] * t1379);
+    let t1383 = live[504]
+        * (t1375 - live[505] * t1382 - live[506] * t1381 - live[507] * t1380
+            - live[508] * live[518] * t1379);
+    let t1384 = live[498]
+        * (t1374 - live[499] * t1383 - live[500] * t1382 - live[501] * t1381
+            - live[502] * t1380 - live[503] * live[518] * t1379);
+    let t1385 = live[491]
+        * (t1373 - live[492] * t1384 - live[493] * t1383 - live[494] * t1382
+            - live[495] * t1381 - live[496] * t1380 - live[497] * live[518] * t1379);
+    let t1386 = live[483]
+        * (t1371 - live[484] * t1385 - live[485] * t1384 - live[486] * t1383
+            - live[487] * t1382 - live[488] * t1381 - live[489] * t1380
+            - live[490] * live[518] * t1379);
+    let t1387 = live[94] * t1386;
+    let t1388 = live[475]
+        * (t1370 - live[476] * t1385 - live[477] * t1384 - live[478] * t1383
+            - live[479] * t1382 - live[480] * t1381 - live[481] * t1380
+            - live[482] * live[518] * t1379 - 0.0025 * live[115] * t1387);
+    let t1389 = live[115] * live[655];
+    let t1390 = 0.0025 * t1389 - live[395] - 24.242424242424242 * live[98] * live[665];
+    let t1391 = live[94] * (live[115] * (-0.0025 * live[475] * t1390 - live[655]))
+        - live[396];
+    let t1392 = live[392] + live[35] * live[395] - 0.4565 * live[389]
+        - live[36] * live[396] - 0.5 * live[390] - live[34] * live[393];
+    let t1393 = t1392 - 24.242424242424242 * live[101] * live[665]
+        - live[115] * live[121] * live[655] - live[475] * live[476] * t1390
+        - live[483] * live[484] * t1391;
+    let t1394 = 1.4 * qd[4] + live[6] * live[391] - 6.5 * qd[2] - live[7] * live[388]
+        - live[88] * live[115] * live[655] - live[475] * live[477] * t1390
+        - live[483] * live[485] * t1391 - live[491] * live[492] * t1393
+        - 24.242424242424242 * live[95] * live[665];
+    let t1395 = -0.7 * qd[3] - live[400] - live[89] * live[115] * live[655]
+        - live[475] * live[478] * t1390 - live[483] * live[486] * t1391
+        - live[491] * live[493] * t1393 - live[498] * live[499] * t1394
+        - 24.242424242424242 * live[96] * live[665];
+    let t1396 = 6.5 * qd[0] - live[399] - live[87] * live[115] * live[655]
+        - live[475] * live[479] * t1390 - live[483] * live[487] * t1391
+        - live[491] * live[494] * t1393 - live[498] * live[500] * t1394
+        - live[504] * live[505] * t1395 - 24.242424242424242 * live[97] * live[665];
+    let t1397 = 0.4985 * qd[5] + live[6] * live[398] - 0.004 * qd[4]
+        - live[7] * live[397] - live[115] * live[118] * live[655]
+        - live[475] * live[480] * t1390 - live[483] * live[488] * t1391
+        - live[491] * live[495] * t1393 - live[498] * live[501] * t1394
+        - live[504] * live[506] * t1395 - live[509] * live[510] * t1396
+        - 24.242424242424242 * live[99] * live[665];
+    let t1398 = 0.002 * qd[3] + 0.2 * live[399] - 0.7 * qd[0] - 0.005 * qd[5]
+        - live[6] * live[397] - live[7] * live[398] - live[115] * live[119] * live[655]
+        - live[475] * live[481] * t1390 - live[483] * live[489] * t1391
+        - live[491] * live[496] * t1393 - live[498] * live[502] * t1394
+        - live[504] * live[507] * t1395 - live[509] * live[511] * t1396
+        - live[513] * live[514] * t1397 - 24.242424242424242 * live[100] * live[665];
+    let t1399 = 0.01 * qd[4] + t1392 - 0.13 * qd[3] - 0.2 * live[400]
+        - live[115] * live[122] * live[655] - live[475] * live[482] * t1390
+        - live[483] * live[490] * t1391 - live[491] * live[497] * t1393
+        - live[498] * live[503] * t1394 - live[504] * live[508] * t1395
+        - live[509] * live[512] * t1396 - live[513] * live[515] * t1397
+        - live[516] * live[517] * t1398 - 24.242424242424242 * live[102] * live[665];
+    let t1400 = live[516] * (t1398 - live[517] * live[518] * t1399);
+    let t1401 = live[513] * (t1397 - live[514] * t1400 - live[515] * live[518] * t1399);
+    let t1402 = live[509]
+        * (t1396 - live[510] * t1401 - live[511] * t1400
+            - live[512] * live[518] * t1399);
+    let t1403 = live[504]
+        * (t1395 - live[505] * t1402 - live[506] * t1401 - live[507] * t1400
+            - live[508] * live[518] * t1399);
+    let t1404 = live[498]
+        * (t1394 - live[499] * t1403 - live[500] * t1402 - live[501] * t1401
+            - live[502] * t1400 - live[503] * live[518] * t1399);
+    let t1405 = live[491]
+        * (t1393 - live[492] * t1404 - live[493] * t1403 - live[494] * t1402
+            - live[495] * t1401 - live[496] * t1400 - live[497] * live[518] * t1399);
+    let t1406 = live[483]
+        * (t1391 - live[484] * t1405 - live[485] * t1404 - live[486] * t1403
+            - live[487] * t1402 - live[488] * t1401 - live[489] * t1400
+            - live[490] * live[518] * t1399);
+    let t1407 = live[94] * t1406;
+    let t1408 = live[475]
+        * (t1390 - live[476] * t1405 - live[477] * t1404 - live[478] * t1403
+            - live[479] * t1402 - live[480] * t1401 - live[481] * t1400
+            - live[482] * live[518] * t1399 - 0.0025 * live[115] * t1407);
+    let t1409 = live[115] * live[656];
+    let t1410 = 0.0025 * t1409 - live[642] - 24.242424242424242 * live[98] * live[666];
+    let t1411 = live[94] * (live[115] * (-0.0025 * live[475] * t1410 - live[656]))
+        - live[643];
+    let t1412 = live[35] * live[642] - 0.5 * live[413] - live[36] * live[643]
+        - live[34] * live[641] - live[415];
+    let t1413 = t1412 - 24.242424242424242 * live[101] * live[666]
+        - live[115] * live[121] * live[656] - live[475] * live[476] * t1410
+        - live[483] * live[484] * t1411;
+    let t1414 = 6.5 * qd[1] + 1.4 * qd[5] + live[6] * live[413] - live[7] * live[412]
+        - live[88] * live[115] * live[656] - live[475] * live[477] * t1410
+        - live[483] * live[485] * t1411 - live[491] * live[492] * t1413
+        - 24.242424242424242 * live[95] * live[666];
+    let t1415 = -6.5 * qd[0] - live[419] - live[89] * live[115] * live[656]
+        - live[475] * live[478] * t1410 - live[483] * live[486] * t1411
+        - live[491] * live[493] * t1413 - live[498] * live[499] * t1414
+        - 24.242424242424242 * live[96] * live[666];
+    let t1416 = -0.7 * qd[3] - live[418] - live[87] * live[115] * live[656]
+        - live[475] * live[479] * t1410 - live[483] * live[487] * t1411
+        - live[491] * live[494] * t1413 - live[498] * live[500] * t1414
+        - live[504] * live[505] * t1415 - 24.242424242424242 * live[97] * live[666];
+    let t1417 = 0.005 * qd[3] + 0.4985 * qd[4] + 0.004 * qd[5] + live[6] * live[645]
+        - live[7] * live[644] - live[115] * live[118] * live[656]
+        - live[475] * live[480] * t1410 - live[483] * live[488] * t1411
+        - live[491] * live[495] * t1413 - live[498] * live[501] * t1414
+        - live[504] * live[506] * t1415 - live[509] * live[510] * t1416
+        - 24.242424242424242 * live[99] * live[666];
+    let t1418 = 0.2 * live[418] - 0.3685 * qd[3] - 0.005 * qd[4] - live[6] * live[644]
+        - live[7] * live[645] - live[115] * live[119] * live[656]
+        - live[475] * live[481] * t1410 - live[483] * live[489] * t1411
+        - live[491] * live[496] * t1413 - live[498] * live[502] * t1414
+        - live[504] * live[507] * t1415 - live[509] * live[511] * t1416
+        - live[513] * live[514] * t1417 - 24.242424242424242 * live[100] * live[666];
+    let t1419 = t1412 - 0.7 * qd[0] - 0.002 * qd[3] - 0.2 * live[419]
+        - live[115] * live[122] * live[656] - live[475] * live[482] * t1410
+        - live[483] * live[490] * t1411 - live[491] * live[497] * t1413
+        - live[498] * live[503] * t1414 - live[504] * live[508] * t1415
+        - live[509] * live[512] * t1416 - live[513] * live[515] * t1417
+        - live[516] * live[517] * t1418 - 24.242424242424242 * live[102] * live[666];
+    let t1420 = live[516] * (t1418 - live[517] * live[518] * t1419);
+    let t1421 = live[513] * (t1417 - live[514] * t1420 - live[515] * live[518] * t1419);
+    let t1422 = live[509]
+        * (t1416 - live[510] * t1421 - live[511] * t1420
+            - live[512] * live[518] * t1419);
+    let t1423 = live[504]
+        * (t1415 - live[505] * t1422 - live[506] * t1421 - live[507] * t1420
+            - live[508] * live[518] * t1419);
+    let t1424 = live[498]
+        * (t1414 - live[499] * t1423 - live[500] * t1422 - live[501] * t1421
+            - live[502] * t1420 - live[503] * live[518] * t1419);
+    let t1425 = live[491]
+        * (t1413 - live[492] * t1424 - live[493] * t1423 - live[494] * t1422
+            - live[495] * t1421 - live[496] * t1420 - live[497] * live[518] * t1419);
+    let t1426 = live[483]
+        * (t1411 - live[484] * t1425 - live[485] * t1424 - live[486] * t1423
+            - live[487] * t1422 - live[488] * t1421 - live[489] * t1420
+            - live[490] * live[518] * t1419);
+    let t1427 = live[94] * t1426;
+    let t1428 = live[475]
+        * (t1410 - live[476] * t1425 - live[477] * t1424 - live[478] * t1423
+            - live[479] * t1422 - live[480] * t1421 - live[481] * t1420
+            - live[482] * live[518] * t1419 - 0.0025 * live[115] * t1427);
+    let t1429 = live[115] * live[657];
+    let t1430 = 0.0025 * t1429 - live[429] - 24.242424242424242 * live[98] * live[667];
+    let t1431 = live[94] * (live[115] * (-0.0025 * live[475] * t1430 - live[657]))
+        - live[431];
+    let t1432 = live[35] * live[429] - 0.5 * live[422] - live[34] * live[426]
+        - live[36] * live[431];
+    let t1433 = t1432 - 24.242424242424242 * live[101] * live[667]
+        - live[115] * live[121] * live[657] - live[475] * live[476] * t1430
+        - live[483] * live[484] * t1431;
+    let t1434 = live[6] * live[422] - live[7] * live[421]
+        - live[88] * live[115] * live[657] - live[475] * live[477] * t1430
+        - live[483] * live[485] * t1431 - live[491] * live[492] * t1433
+        - 24.242424242424242 * live[95] * live[667];
+    let t1435 = -24.242424242424242 * live[96] * live[667] - live[423]
+        - live[89] * live[115] * live[657] - live[475] * live[478] * t1430
+        - live[483] * live[486] * t1431 - live[491] * live[493] * t1433
+        - live[498] * live[499] * t1434;
+    let t1436 = -24.242424242424242 * live[97] * live[667] - live[424]
+        - live[87] * live[115] * live[657] - live[475] * live[479] * t1430
+        - live[483] * live[487] * t1431 - live[491] * live[494] * t1433
+        - live[498] * live[500] * t1434 - live[504] * live[505] * t1435;
+    let t1437 = live[6] * live[433] - live[7] * live[432]
+        - live[115] * live[118] * live[657] - live[475] * live[480] * t1430
+        - live[483] * live[488] * t1431 - live[491] * live[495] * t1433
+        - live[498] * live[501] * t1434 - live[504] * live[506] * t1435
+        - live[509] * live[510] * t1436 - 24.242424242424242 * live[99] * live[667];
+    let t1438 = 0.2 * live[424] - live[6] * live[432] - live[7] * live[433]
+        - live[115] * live[119] * live[657] - live[475] * live[481] * t1430
+        - live[483] * live[489] * t1431 - live[491] * live[496] * t1433
+        - live[498] * live[502] * t1434 - live[504] * live[507] * t1435
+        - live[509] * live[511] * t1436 - live[513] * live[514] * t1437
+        - 24.242424242424242 * live[100] * live[667];
+    let t1439 = t1432 - 0.2 * live[423] - live[115] * live[122] * live[657]
+        - live[475] * live[482] * t1430 - live[483] * live[490] * t1431
+        - live[491] * live[497] * t1433 - live[498] * live[503] * t1434
+        - live[504] * live[508] * t1435 - live[509] * live[512] * t1436
+        - live[513] * live[515] * t1437 - live[516] * live[517] * t1438
+        - 24.242424242424242 * live[102] * live[667];
+    let t1440 = live[516] * (t1438 - live[517] * live[518] * t1439);
+    let t1441 = live[513] * (t1437 - live[514] * t1440 - live[515] * live[518] * t1439);
+    let t1442 = live[509]
+        * (t1436 - live[510] * t1441 - live[511] * t1440
+            - live[512] * live[518] * t1439);
+    let t1443 = live[504]
+        * (t1435 - live[505] * t1442 - live[506] * t1441 - live[507] * t1440
+            - live[508] * live[518] * t1439);
+    let t1444 = live[498]
+        * (t1434 - live[499] * t1443 - live[500] * t1442 - live[501] * t1441
+            - live[502] * t1440 - live[503] * live[518] * t1439);
+    let t1445 = live[491]
+        * (t1433 - live[492] * t1444 - live[493] * t1443 - live[494] * t1442
+            - live[495] * t1441 - live[496] * t1440 - live[497] * live[518] * t1439);
+    let t1446 = live[483]
+        * (t1431 - live[484] * t1445 - live[485] * t1444 - live[486] * t1443
+            - live[487] * t1442 - live[488] * t1441 - live[489] * t1440
+            - live[490] * live[518] * t1439);
+    let t1447 = live[94] * t1446;
+    let t1448 = live[475]
+        * (t1430 - live[476] * t1445 - live[477] * t1444 - live[478] * t1443
+            - live[479] * t1442 - live[480] * t1441 - live[481] * t1440
+            - live[482] * live[518] * t1439 - 0.0025 * live[115] * t1447);
+    let t1449 = live[115] * live[658];
+    let t1450 = 0.0025 * t1449 - live[448] - 24.242424242424242 * live[98] * live[668];
+    let t1451 = live[94] * (live[115] * (-0.0025 * live[475] * t1450 - live[658]))
+        - live[449];
+    let t1452 = live[35] * live[448] - 0.5 * live[443] - live[34] * live[446]
+        - live[36] * live[449];
+    let t1453 = t1452 - 24.242424242424242 * live[101] * live[668]
+        - live[115] * live[121] * live[658] - live[475] * live[476] * t1450
+        - live[483] * live[484] * t1451;
+    let t1454 = live[6] * live[443] - live[7] * live[442]
+        - live[88] * live[115] * live[658] - live[475] * live[477] * t1450
+        - live[483] * live[485] * t1451 - live[491] * live[492] * t1453
+        - 24.242424242424242 * live[95] * live[668];
+    let t1455 = -24.242424242424242 * live[96] * live[668] - live[444]
+        - live[89] * live[115] * live[658] - live[475] * live[478] * t1450
+        - live[483] * live[486] * t1451 - live[491] * live[493] * t1453
+        - live[498] * live[499] * t1454;
+    let t1456 = -24.242424242424242 * live[97] * live[668] - live[445]
+        - live[87] * live[115] * live[658] - live[475] * live[479] * t1450
+        - live[483] * live[487] * t1451 - live[491] * live[494] * t1453
+        - live[498] * live[500] * t1454 - live[504] * live[505] * t1455;
+    let t1457 = live[6] * live[451] - live[7] * live[450]
+        - live[115] * live[118] * live[658] - live[475] * live[480] * t1450
+        - live[483] * live[488] * t1451 - live[491] * live[495] * t1453
+        - live[498] * live[501] * t1454 - live[504] * live[506] * t1455
+        - live[509] * live[510] * t1456 - 24.242424242424242 * live[99] * live[668];
+    let t1458 = 0.2 * live[445] - live[6] * live[450] - live[7] * live[451]
+        - live[115] * live[119] * live[658] - live[475] * live[481] * t1450
+        - live[483] * live[489] * t1451 - live[491] * live[496] * t1453
+        - live[498] * live[502] * t1454 - live[504] * live[507] * t1455
+        - live[509] * live[511] * t1456 - live[513] * live[514] * t1457
+        - 24.242424242424242 * live[100] * live[668];
+    let t1459 = t1452 - 0.2 * live[444] - live[115] * live[122] * live[658]
+        - live[475] * live[482] * t1450 - live[483] * live[490] * t1451
+        - live[491] * live[497] * t1453 - live[498] * live[503] * t1454
+        - live[504] * live[508] * t1455 - live[509] * live[512] * t1456
+        - live[513] * live[515] * t1457 - live[516] * live[517] * t1458
+        - 24.242424242424242 * live[102] * live[668];
+    let t1460 = live[516] * (t1458 - live[517] * live[518] * t1459);
+    let t1461 = live[513] * (t1457 - live[514] * t1460 - live[515] * live[518] * t1459);
+    let t1462 = live[509]
+        * (t1456 - live[510] * t1461 - live[511] * t1460
+            - live[512] * live[518] * t1459);
+    let t1463 = live[504]
+        * (t1455 - live[505] * t1462 - live[506] * t1461 - live[507] * t1460
+            - live[508] * live[518] * t1459);
+    let t1464 = live[498]
+        * (t1454 - live[499] * t1463 - live[500] * t1462 - live[501] * t1461
+            - live[502] * t1460 - live[503] * live[518] * t1459);
+    let t1465 = live[491]
+        * (t1453 - live[492] * t1464 - live[493] * t1463 - live[494] * t1462
+            - live[495] * t1461 - live[496] * t1460 - live[497] * live[518] * t1459);
+    let t1466 = live[483]
+        * (t1451 - live[484] * t1465 - live[485] * t1464 - live[486] * t1463
+            - live[487] * t1462 - live[488] * t1461 - live[489] * t1460
+            - live[490] * live[518] * t1459);
+    let t1467 = live[94] * t1466;
+    let t1468 = live[475]
+        * (t1450 - live[476] * t1465 - live[477] * t1464 - live[478] * t1463
+            - live[479] * t1462 - live[480] * t1461 - live[481] * t1460
+            - live[482] * live[518] * t1459 - 0.0025 * live[115] * t1467);
+    let t1469 = live[115] * live[659];
+    let t1470 = 3.0303030303030303 * live[98] * live[455] + 0.0025 * t1469 - live[456];
+    let t1471 = live[94] * (live[115] * (-0.0025 * live[475] * t1470 - live[659]))
+        - live[457];
+    let t1472 = live[35] * live[456] - 0.5 * live[634] - live[34] * live[454]
+        - live[36] * live[457];
+    let t1473 = 3.0303030303030303 * live[101] * live[455] + t1472
+        - live[115] * live[121] * live[659] - live[475] * live[476] * t1470
+        - live[483] * live[484] * t1471;
+    let t1474 = live[6] * live[634] + 3.0303030303030303 * live[95] * live[455]
+        - live[7] * live[633] - live[88] * live[115] * live[659]
+        - live[475] * live[477] * t1470 - live[483] * live[485] * t1471
+        - live[491] * live[492] * t1473;
+    let t1475 = 3.0303030303030303 * live[96] * live[455] - live[637]
+        - live[89] * live[115] * live[659] - live[475] * live[478] * t1470
+        - live[483] * live[486] * t1471 - live[491] * live[493] * t1473
+        - live[498] * live[499] * t1474;
+    let t1476 = 3.0303030303030303 * live[97] * live[455] - live[639]
+        - live[87] * live[115] * live[659] - live[475] * live[479] * t1470
+        - live[483] * live[487] * t1471 - live[491] * live[494] * t1473
+        - live[498] * live[500] * t1474 - live[504] * live[505] * t1475;
+    live[688] = t1469;
+    live[689] = t1470;
+    live[690] = t1471;
+    live[691] = t1472;
+    live[692] = t1473;
+    live[693] = t1474;
+    live[694] = t1475;
+    live[695] = t1476;
+    out.1[0][1] = t1344;
+    out.1[0][2] = t1364;
+    out.1[0][3] = t1384;
+    out.1[0][4] = t1404;
+    out.1[0][5] = t1424;
+    out.1[0][6] = t1444;
+    out.1[0][7] = t1464;
+    out.1[1][1] = t1343;
+    out.1[1][2] = t1363;
+    out.1[1][3] = t1383;
+    out.1[1][4] = t1403;
+    out.1[1][5] = t1423;
+    out.1[1][6] = t1443;
+    out.1[1][7] = t1463;
+    out.1[2][1] = t1342;
+    out.1[2][2] = t1362;
+    out.1[2][3] = t1382;
+    out.1[2][4] = t1402;
+    out.1[2][5] = t1422;
+    out.1[2][6] = t1442;
+    out.1[2][7] = t1462;
+    out.1[3][1] = t1341;
+    out.1[3][2] = t1361;
+    out.1[3][3] = t1381;
+    out.1[3][4] = t1401;
+    out.1[3][5] = t1421;
+    out.1[3][6] = t1441;
+    out.1[3][7] = t1461;
+    out.1[4][1] = t1340;
+    out.1[4][2] = t1360;
+    out.1[4][3] = t1380;
+    out.1[4][4] = t1400;
+    out.1[4][5] = t1420;
+    out.1[4][6] = t1440;
+    out.1[4][7] = t1460;
+    out.1[5][1] = live[518] * t1339;
+    out.1[5][2] = live[518] * t1359;
+    out.1[5][3] = live[518] * t1379;
+    out.1[5][4] = live[518] * t1399;
+    out.1[5][5] = live[518] * t1419;
+    out.1[5][6] = live[518] * t1439;
+    out.1[5][7] = live[518] * t1459;
+    out.1[6][1] = t1345;
+    out.1[6][2] = t1365;
+    out.1[6][3] = t1385;
+    out.1[6][4] = t1405;
+    out.1[6][5] = t1425;
+    out.1[6][6] = t1445;
+    out.1[6][7] = t1465;
+    out.1[7][0] = live[678]
+        + live[115]
+            * (0.0025 * t1328 - t1327 - live[121] * live[686] - live[88] * live[685]
+                - live[89] * live[684] - live[87] * live[683] - live[118] * live[682]
+                - live[119] * live[681] - live[122] * live[518] * live[680]);
+    out.1[7][1] = t1329
+        + live[115]
+            * (0.0025 * t1348 - t1347 - live[121] * t1345 - live[88] * t1344
+                - live[89] * t1343 - live[87] * t1342 - live[118] * t1341
+                - live[119] * t1340 - live[122] * live[518] * t1339);
+    out.1[7][2] = t1349
+        + live[115]
+            * (0.0025 * t1368 - t1367 - live[121] * t1365 - live[88] * t1364
+                - live[89] * t1363 - live[87] * t1362 - live[118] * t1361
+                - live[119] * t1360 - live[122] * live[518] * t1359);
+    out.1[7][3] = t1369
+        + live[115]
+            * (0.0025 * t1388 - t1387 - live[121] * t1385 - live[88] * t1384
+                - live[89] * t1383 - live[87] * t1382 - live[118] * t1381
+                - live[119] * t1380 - live[122] * live[518] * t1379);
+    out.1[7][4] = t1389
+        + live[115]
+            * (0.0025 * t1408 - t1407 - live[121] * t1405 - live[88] * t1404
+                - live[89] * t1403 - live[87] * t1402 - live[118] * t1401
+                - live[119] * t1400 - live[122] * live[518] * t1399);
+    out.1[7][5] = t1409
+        + live[115]
+            * (0.0025 * t1428 - t1427 - live[121] * t1425 - live[88] * t1424
+                - live[89] * t1423 - live[87] * t1422 - live[118] * t1421
+                - live[119] * t1420 - live[122] * live[518] * t1419);
+    out.1[7][6] = t1429
+        + live[115]
+            * (0.0025 * t1448 - t1447 - live[121] * t1445 - live[88] * t1444
+                - live[89] * t1443 - live[87] * t1442 - live[118] * t1441
+                - live[119] * t1440 - live[122] * live[518] * t1439);
+    out.1[7][7] = t1449
+        + live[115]
+            * (0.0025 * t1468 - t1467 - live[121] * t1465 - live[88] * t1464
+                - live[89] * t1463 - live[87] * t1462 - live[118] * t1461
+                - live[119] * t1460 - live[122] * live[518] * t1459);
+    out.1[8][0] = t1328;
+    out.1[8][1] = t1348;
+    out.1[8][2] = t1368;
+    out.1[8][3] = t1388;
+    out.1[8][4] = t1408;
+    out.1[8][5] = t1428;
+    out.1[8][6] = t1448;
+    out.1[8][7] = t1468;
+    out.1[9][1] = t1346;
+    out.1[9][2] = t1366;
+    out.1[9][3] = t1386;
+    out.1[9][4] = t1406;
+    out.1[9][5] = t1426;
+    out.1[9][6] = t1446;
+    out.1[9][7] = t1466;
+    out.1[10][0] = 3.0303030303030303 * live[343]
+        - 24.242424242424242
+            * (live[98] * t1328 + live[101] * live[686] + live[95] * live[685]
+                + live[96] * live[684] + live[97] * live[683] + live[99] * live[682]
+                + live[100] * live[681] + live[102] * live[518] * live[680]);
+    out.1[10][1] = 3.0303030303030303 * live[349]
+        - 24.242424242424242
+            * (live[98] * t1348 + live[101] * t1345 + live[95] * t1344 + live[96] * t1343
+                + live[97] * t1342 + live[99] * t1341 + live[100] * t1340
+                + live[102] * live[518] * t1339);
+    out.1[10][2] = 3.0303030303030303 * live[234]
+        - 24.242424242424242
+            * (live[98] * t1368 + live[101] * t1365 + live[95] * t1364 + live[96] * t1363
+                + live[97] * t1362 + live[99] * t1361 + live[100] * t1360
+                + live[102] * live[518] * t1359);
+    out.1[10][3] = 24.242424242424242
+        * (live[664] - live[98] * t1388 - live[101] * t1385 - live[95] * t1384
+            - live[96] * t1383 - live[97] * t1382 - live[99] * t1381 - live[100] * t1380
+            - live[102] * live[518] * t1379);
+    out.1[10][4] = 24.242424242424242
+        * (live[665] - live[98] * t1408 - live[101] * t1405 - live[95] * t1404
+            - live[96] * t1403 - live[97] * t1402 - live[99] * t1401 - live[100] * t1400
+            - live[102] * live[518] * t1399);
+    out.1[10][5] = 24.242424242424242
+        * (live[666] - live[98] * t1428 - live[101] * t1425 - live[95] * t1424
+            - live[96] * t1423 - live[97] * t1422 - live[99] * t1421 - live[100] * t1420
+            - live[102] * live[518] * t1419);
+    out.1[10][6] = 24.242424242424242
+        * (live[667] - live[98] * t1448 - live[101] * t1445 - live[95] * t1444
+            - live[96] * t1443 - live[97] * t1442 - live[99] * t1441 - live[100] * t1440
+            - live[102] * live[518] * t1439);
+    out.1[10][7] = 24.242424242424242
+        * (live[668] - live[98] * t1468 - live[101] * t1465 - live[95] * t1464
+            - live[96] * t1463 - live[97] * t1462 - live[99] * t1461 - live[100] * t1460
+            - live[102] * live[518] * t1459);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part10_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part10_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 696],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1477 = live[6] * live[646] + 3.0303030303030303 * live[99] * live[455]
+        - live[7] * live[458] - live[115] * live[118] * live[659]
+        - live[475] * live[480] * live[689] - live[483] * live[488] * live[690]
+        - live[491] * live[495] * live[692] - live[498] * live[501] * live[693]
+        - live[504] * live[506] * live[694] - live[509] * live[510] * live[695];
+    let t1478 = 0.2 * live[639] + 3.0303030303030303 * live[100] * live[455]
+        - live[6] * live[458] - live[7] * live[646] - live[115] * live[119] * live[659]
+        - live[475] * live[481] * live[689] - live[483] * live[489] * live[690]
+        - live[491] * live[496] * live[692] - live[498] * live[502] * live[693]
+        - live[504] * live[507] * live[694] - live[509] * live[511] * live[695]
+        - live[513] * live[514] * t1477;
+    let t1479 = live[691] + 3.0303030303030303 * live[102] * live[455] - 0.2 * live[637]
+        - live[115] * live[122] * live[659] - live[475] * live[482] * live[689]
+        - live[483] * live[490] * live[690] - live[491] * live[497] * live[692]
+        - live[498] * live[503] * live[693] - live[504] * live[508] * live[694]
+        - live[509] * live[512] * live[695] - live[513] * live[515] * t1477
+        - live[516] * live[517] * t1478;
+    let t1480 = live[516] * (t1478 - live[517] * live[518] * t1479);
+    let t1481 = live[513] * (t1477 - live[514] * t1480 - live[515] * live[518] * t1479);
+    let t1482 = live[509]
+        * (live[695] - live[510] * t1481 - live[511] * t1480
+            - live[512] * live[518] * t1479);
+    let t1483 = live[504]
+        * (live[694] - live[505] * t1482 - live[506] * t1481 - live[507] * t1480
+            - live[508] * live[518] * t1479);
+    let t1484 = live[498]
+        * (live[693] - live[499] * t1483 - live[500] * t1482 - live[501] * t1481
+            - live[502] * t1480 - live[503] * live[518] * t1479);
+    let t1485 = live[491]
+        * (live[692] - live[492] * t1484 - live[493] * t1483 - live[494] * t1482
+            - live[495] * t1481 - live[496] * t1480 - live[497] * live[518] * t1479);
+    let t1486 = live[483]
+        * (live[690] - live[484] * t1485 - live[485] * t1484 - live[486] * t1483
+            - live[487] * t1482 - live[488] * t1481 - live[489] * t1480
+            - live[490] * live[518] * t1479);
+    let t1487 = live[94] * t1486;
+    let t1488 = live[475]
+        * (live[689] - live[476] * t1485 - live[477] * t1484 - live[478] * t1483
+            - live[479] * t1482 - live[480] * t1481 - live[481] * t1480
+            - live[482] * live[518] * t1479 - 0.0025 * live[115] * t1487);
+    let t1489 = live[115] * live[462];
+    let t1490 = 0.0025 * t1489 - live[464] - 24.242424242424242 * live[98] * live[669];
+    let t1491 = live[94] * (live[115] * (-0.0025 * live[475] * t1490 - live[462]))
+        - live[465];
+    let t1492 = live[34] * live[462] + live[35] * live[464] - 0.5 * live[636]
+        - live[36] * live[465];
+    let t1493 = t1492 - 24.242424242424242 * live[101] * live[669]
+        - live[115] * live[121] * live[462] - live[475] * live[476] * t1490
+        - live[483] * live[484] * t1491;
+    let t1494 = live[6] * live[636] - live[7] * live[635]
+        - live[88] * live[115] * live[462] - live[475] * live[477] * t1490
+        - live[483] * live[485] * t1491 - live[491] * live[492] * t1493
+        - 24.242424242424242 * live[95] * live[669];
+    let t1495 = -24.242424242424242 * live[96] * live[669] - live[638]
+        - live[89] * live[115] * live[462] - live[475] * live[478] * t1490
+        - live[483] * live[486] * t1491 - live[491] * live[493] * t1493
+        - live[498] * live[499] * t1494;
+    let t1496 = -24.242424242424242 * live[97] * live[669] - live[640]
+        - live[87] * live[115] * live[462] - live[475] * live[479] * t1490
+        - live[483] * live[487] * t1491 - live[491] * live[494] * t1493
+        - live[498] * live[500] * t1494 - live[504] * live[505] * t1495;
+    let t1497 = live[6] * live[647] - live[7] * live[466]
+        - live[115] * live[118] * live[462] - live[475] * live[480] * t1490
+        - live[483] * live[488] * t1491 - live[491] * live[495] * t1493
+        - live[498] * live[501] * t1494 - live[504] * live[506] * t1495
+        - live[509] * live[510] * t1496 - 24.242424242424242 * live[99] * live[669];
+    let t1498 = 0.2 * live[640] - live[6] * live[466] - live[7] * live[647]
+        - live[115] * live[119] * live[462] - live[475] * live[481] * t1490
+        - live[483] * live[489] * t1491 - live[491] * live[496] * t1493
+        - live[498] * live[502] * t1494 - live[504] * live[507] * t1495
+        - live[509] * live[511] * t1496 - live[513] * live[514] * t1497
+        - 24.242424242424242 * live[100] * live[669];
+    let t1499 = t1492 - 0.2 * live[638] - live[115] * live[122] * live[462]
+        - live[475] * live[482] * t1490 - live[483] * live[490] * t1491
+        - live[491] * live[497] * t1493 - live[498] * live[503] * t1494
+        - live[504] * live[508] * t1495 - live[509] * live[512] * t1496
+        - live[513] * live[515] * t1497 - live[516] * live[517] * t1498
+        - 24.242424242424242 * live[102] * live[669];
+    let t1500 = live[516] * (t1498 - live[517] * live[518] * t1499);
+    let t1501 = live[513] * (t1497 - live[514] * t1500 - live[515] * live[518] * t1499);
+    let t1502 = live[509]
+        * (t1496 - live[510] * t1501 - live[511] * t1500
+            - live[512] * live[518] * t1499);
+    let t1503 = live[504]
+        * (t1495 - live[505] * t1502 - live[506] * t1501 - live[507] * t1500
+            - live[508] * live[518] * t1499);
+    let t1504 = live[498]
+        * (t1494 - live[499] * t1503 - live[500] * t1502 - live[501] * t1501
+            - live[502] * t1500 - live[503] * live[518] * t1499);
+    let t1505 = live[491]
+        * (t1493 - live[492] * t1504 - live[493] * t1503 - live[494] * t1502
+            - live[495] * t1501 - live[496] * t1500 - live[497] * live[518] * t1499);
+    let t1506 = live[483]
+        * (t1491 - live[484] * t1505 - live[485] * t1504 - live[486] * t1503
+            - live[487] * t1502 - live[488] * t1501 - live[489] * t1500
+            - live[490] * live[518] * t1499);
+    let t1507 = live[94] * t1506;
+    let t1508 = live[475]
+        * (t1490 - live[476] * t1505 - live[477] * t1504 - live[478] * t1503
+            - live[479] * t1502 - live[480] * t1501 - live[481] * t1500
+            - live[482] * live[518] * t1499 - 0.0025 * live[115] * t1507);
+    let t1509 = live[115] * live[471];
+    let t1510 = 0.125 * live[112] - 0.0025 * t1509;
+    let t1511 = live[94] * (live[115] * (live[471] - 0.0025 * live[475] * t1510))
+        - live[472];
+    let t1512 = -0.5 * live[468] - 0.125 * live[35] * live[112] - live[34] * live[471]
+        - live[36] * live[472];
+    let t1513 = t1512 + live[115] * live[121] * live[471] - live[475] * live[476] * t1510
+        - live[483] * live[484] * t1511;
+    let t1514 = live[6] * live[468] + live[88] * live[115] * live[471]
+        - live[7] * live[467] - live[475] * live[477] * t1510
+        - live[483] * live[485] * t1511 - live[491] * live[492] * t1513;
+    let t1515 = live[89] * live[115] * live[471] - live[469]
+        - live[475] * live[478] * t1510 - live[483] * live[486] * t1511
+        - live[491] * live[493] * t1513 - live[498] * live[499] * t1514;
+    let t1516 = live[87] * live[115] * live[471] - live[470]
+        - live[475] * live[479] * t1510 - live[483] * live[487] * t1511
+        - live[491] * live[494] * t1513 - live[498] * live[500] * t1514
+        - live[504] * live[505] * t1515;
+    let t1517 = live[6] * live[474] + live[115] * live[118] * live[471]
+        - live[7] * live[473] - live[475] * live[480] * t1510
+        - live[483] * live[488] * t1511 - live[491] * live[495] * t1513
+        - live[498] * live[501] * t1514 - live[504] * live[506] * t1515
+        - live[509] * live[510] * t1516;
+    let t1518 = 0.2 * live[470] + live[115] * live[119] * live[471] - live[6] * live[473]
+        - live[7] * live[474] - live[475] * live[481] * t1510
+        - live[483] * live[489] * t1511 - live[491] * live[496] * t1513
+        - live[498] * live[502] * t1514 - live[504] * live[507] * t1515
+        - live[509] * live[511] * t1516 - live[513] * live[514] * t1517;
+    let t1519 = t1512 + live[115] * live[122] * live[471] - 0.2 * live[469]
+        - live[475] * live[482] * t1510 - live[483] * live[490] * t1511
+        - live[491] * live[497] * t1513 - live[498] * live[503] * t1514
+        - live[504] * live[508] * t1515 - live[509] * live[512] * t1516
+        - live[513] * live[515] * t1517 - live[516] * live[517] * t1518;
+    let t1520 = live[516] * (t1518 - live[517] * live[518] * t1519);
+    let t1521 = live[513] * (t1517 - live[514] * t1520 - live[515] * live[518] * t1519);
+    let t1522 = live[509]
+        * (t1516 - live[510] * t1521 - live[511] * t1520
+            - live[512] * live[518] * t1519);
+    let t1523 = live[504]
+        * (t1515 - live[505] * t1522 - live[506] * t1521 - live[507] * t1520
+            - live[508] * live[518] * t1519);
+    let t1524 = live[498]
+        * (t1514 - live[499] * t1523 - live[500] * t1522 - live[501] * t1521
+            - live[502] * t1520 - live[503] * live[518] * t1519);
+    let t1525 = live[491]
+        * (t1513 - live[492] * t1524 - live[493] * t1523 - live[494] * t1522
+            - live[495] * t1521 - live[496] * t1520 - live[497] * live[518] * t1519);
+    let t1526 = live[483]
+        * (t1511 - live[484] * t1525 - live[485] * t1524 - live[486] * t1523
+            - live[487] * t1522 - live[488] * t1521 - live[489] * t1520
+            - live[490] * live[518] * t1519);
+    let t1527 = live[94] * t1526;
+    let t1528 = live[475]
+        * (t1510 - live[476] * t1525 - live[477] * t1524 - live[478] * t1523
+            - live[479] * t1522 - live[480] * t1521 - live[481] * t1520
+            - live[482] * live[518] * t1519 - 0.0025 * live[115] * t1527);
+    out.1[0][8] = t1484;
+    out.1[0][9] = t1504;
+    out.1[0][10] = t1524;
+    out.1[1][8] = t1483;
+    out.1[1][9] = t1503;
+    out.1[1][10] = t1523;
+    out.1[2][8] = t1482;
+    out.1[2][9] = t1502;
+    out.1[2][10] = t1522;
+    out.1[3][8] = t1481;
+    out.1[3][9] = t1501;
+    out.1[3][10] = t1521;
+    out.1[4][8] = t1480;
+    out.1[4][9] = t1500;
+    out.1[4][10] = t1520;
+    out.1[5][8] = live[518] * t1479;
+    out.1[5][9] = live[518] * t1499;
+    out.1[5][10] = live[518] * t1519;
+    out.1[6][8] = t1485;
+    out.1[6][9] = t1505;
+    out.1[6][10] = t1525;
+    out.1[7][8] = live[688]
+        + live[115]
+            * (0.0025 * t1488 - t1487 - live[121] * t1485 - live[88] * t1484
+                - live[89] * t1483 - live[87] * t1482 - live[118] * t1481
+                - live[119] * t1480 - live[122] * live[518] * t1479);
+    out.1[7][9] = t1489
+        + live[115]
+            * (0.0025 * t1508 - t1507 - live[121] * t1505 - live[88] * t1504
+                - live[89] * t1503 - live[87] * t1502 - live[118] * t1501
+                - live[119] * t1500 - live[122] * live[518] * t1499);
+    out.1[7][10] = live[115]
+        * (0.0025 * t1528 - t1527 - live[121] * t1525 - live[88] * t1524
+            - live[89] * t1523 - live[87] * t1522 - live[118] * t1521 - live[119] * t1520
+            - live[122] * live[518] * t1519) - t1509;
+    out.1[8][8] = t1488;
+    out.1[8][9] = t1508;
+    out.1[8][10] = t1528;
+    out.1[9][8] = t1486;
+    out.1[9][9] = t1506;
+    out.1[9][10] = t1526;
+    out.1[10][8] = -3.0303030303030303 * live[455]
+        - 24.242424242424242
+            * (live[98] * t1488 + live[101] * t1485 + live[95] * t1484 + live[96] * t1483
+                + live[97] * t1482 + live[99] * t1481 + live[100] * t1480
+                + live[102] * live[518] * t1479);
+    out.1[10][9] = 24.242424242424242
+        * (live[669] - live[98] * t1508 - live[101] * t1505 - live[95] * t1504
+            - live[96] * t1503 - live[97] * t1502 - live[99] * t1501 - live[100] * t1500
+            - live[102] * live[518] * t1499);
+    out.1[10][10] = -24.242424242424242
+        * (live[98] * t1528 + live[101] * t1525 + live[95] * t1524 + live[96] * t1523
+            + live[97] * t1522 + live[99] * t1521 + live[100] * t1520
+            + live[102] * live[518] * t1519);
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

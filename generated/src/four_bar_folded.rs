@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `crank`, `coupler`, `rocker`.
 //!
@@ -49,6 +54,10 @@
 //! | `constraint_jacobian` | 29 | 21 | 0 | 0 | 3 | 3 |
 //! | `constraint_bias` | 55 | 40 | 0 | 0 | 3 | 3 |
 //! | `reactions_of_multipliers` | 4 | 3 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics_derivatives` | 25 | 10 | 0 | 0 | 3 | 2 |
+//! | `gravity_derivatives` | 4 | 2 | 0 | 0 | 3 | 0 |
+//! | `mass_matrix_inverse` | 9 | 4 | 1 | 0 | 0 | 1 |
+//! | `forward_dynamics_derivatives` | 71 | 31 | 2 | 0 | 3 | 2 |
 //! | `constrained_forward_dynamics` | 153 | 120 | 26 | 5 | 8 | 9 |
 //! | `cut_joint_reactions` | 157 | 123 | 26 | 5 | 9 | 10 |
 //! | `dependent_velocities` | 46 | 38 | 5 | 2 | 3 | 3 |
@@ -121,6 +130,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -831,6 +844,201 @@ pub fn reactions_of_multipliers_with(
             0.0,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 25,
+    add: 10,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 2,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let s_q2 = sin(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = s_q1 * qd[0];
+    let t2 = s_q1 * t0;
+    let t3 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t4 = c_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0])
+        + s_q1 * (9.81 * c_q0 + 0.2 * qdd[0]);
+    (
+        [
+            [
+                0.36 * t3 - 2.7468 * s_q0,
+                -0.072 * (c_q1 * t0 * t0 + s_q1 * (qdd[0] + qdd[1])) - 0.36 * t4,
+                0.0,
+            ],
+            [0.36 * t3, -0.36 * t4, 0.0],
+            [0.0, 0.0, -2.4525 * s_q2],
+        ],
+        [[0.144 * (t1 - t2), -0.144 * t2, 0.0], [0.144 * t1, 0.0, 0.0], [0.0, 0.0, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 4,
+    add: 2,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let s_q2 = sin(q[2]);
+    let t0 = sin(q[0] + q[1]);
+    let t1 = -3.5316 * t0;
+    [[-2.7468 * s_q0 - 3.5316 * t0, t1, 0.0], [t1, t1, 0.0], [0.0, 0.0, -2.4525 * s_q2]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 9,
+    add: 4,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let t0 = 0.072 * c_q1 + 0.144;
+    let t1 = 0.144 * c_q1 + 0.19733333333333333 - 6.944444444444445 * t0 * t0;
+    let inv0 = 1.0 / t1;
+    let t2 = -6.944444444444445 * (t0 * inv0);
+    [
+        [inv0, t2, 0.0],
+        [t2, 48.22530864197531 * t0 * t0 * inv0 + 6.944444444444445, 0.0],
+        [0.0, 0.0, 12.0],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 71,
+    add: 31,
+    div: 2,
+    sqrt: 0,
+    sin: 3,
+    cos: 2,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = s_q0 * s_q1;
+    let s_q2 = sin(q[2]);
+    let t1 = qd[0] + qd[1];
+    let t2 = 0.072 * c_q1 + 0.144;
+    let t3 = s_q1 * t1;
+    let t4 = s_q1 * qd[0];
+    let t5 = qd[0] * t4;
+    let t6 = c_q1 * c_q1;
+    let t7 = 9.81 * c_q0
+        + 0.2
+            * ((tau[0] + 0.2 * (0.36 * t1 * t3 + c_q1 * (0.18 * t5 - 2.5 * tau[1]))
+                - tau[1] - 1.7658 * c_q1 * t0 - 9.81 * c_q0 * (0.28 - 0.18 * t6))
+                / (0.05333333333333334 - 0.036 * t6));
+    let t8 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t9 = 0.144 * c_q1 + 0.19733333333333333 - 6.944444444444445 * t2 * t2;
+    let inv0 = 1.0 / t9;
+    let t10 = -6.944444444444445 * (t2 * inv0);
+    let t11 = c_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]) + s_q1 * t7;
+    let t12 = 2.7468 * s_q0 + t8 * (2.5 * t2 - 0.36);
+    let t13 = 0.072
+        * (c_q1 * t1 * t1
+            + 6.944444444444445 * s_q1
+                * (tau[1] - 0.36 * (0.2 * t5 + c_q1 * t7 - 9.81 * t0)))
+        - t11 * (2.5 * t2 - 0.36);
+    let t14 = 0.144 * (t3 - t4) + t2 * t4;
+    (
+        [
+            [inv0 * t12, inv0 * t13, 0.0],
+            [
+                -2.5 * t8 - 6.944444444444445 * t2 * inv0 * t12,
+                2.5 * t11 - 6.944444444444445 * t2 * inv0 * t13,
+                0.0,
+            ],
+            [0.0, 0.0, 29.43 * s_q2],
+        ],
+        [
+            [inv0 * t14, 0.144 * (t3 * inv0), 0.0],
+            [-6.944444444444445 * t2 * inv0 * t14 - t4, -t2 * t3 * inv0, 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [inv0, t10, 0.0],
+            [t10, 48.22530864197531 * t2 * t2 * inv0 + 6.944444444444445, 0.0],
+            [0.0, 0.0, 12.0],
+        ],
+    )
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

@@ -22,6 +22,11 @@
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
 //! rotate body-frame vectors into the joint frame; angular velocities of spherical
 //! and free joints are in the body frame.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `base_vx`, `base_vy`, `base_vz`, `base_wx`, `base_wy`, `base_wz`, `shoulder_1`, `shoulder_2`, `elbow_slide`, `elbow_angle`, `wrist_wx`, `wrist_wy`, `wrist_wz`, `slide_x`, `slide_y`, `slide_angle`, `hip`, `knee`.
 //!
@@ -42,6 +47,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 6377 | 4554 | 0 | 0 | 5 | 5 |
+//! | `gravity_derivatives` | 1661 | 1046 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix_inverse` | 3528 | 2146 | 13 | 0 | 5 | 5 |
+//! | `forward_dynamics_derivatives` | 20631 | 13542 | 26 | 0 | 5 | 5 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -180,6 +189,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -7129,6 +7142,19388 @@ pub fn friction_forces_with(
         0.0,
         0.0,
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 6377,
+    add: 4554,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let mut live = [0.0; 631];
+    let mut out: (JointMatrix, JointMatrix) = ([[0.0; NV]; NV], [[0.0; NV]; NV]);
+    inverse_dynamics_derivatives_part0(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part1(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part2(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part3(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part4(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part5(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part6(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part7(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part8(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part9(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part10(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part11(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part12(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part13(d, q, qd, qdd, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part0_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part0_body(avx2, d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part0_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = lanes
+        .sin_cos_quad(q[7], q[8], q[10], q[17]);
+    let (s_q18, c_q18) = sin_cos(q[18]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t6 = 0.19767681165408388 * c_q7 - 0.019833838076209875 * s_q7;
+    let t7 = -t6;
+    let t8 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t9 = 4.933154875586893 * t6;
+    let t10 = -0.9950041652780258 * s_q7 - 0.09983341664682815 * c_q7;
+    let t11 = 0.9800665778412415 * t10;
+    let t12 = -t10;
+    let t13 = 5.033489547672344 * t6;
+    let t14 = qd[5] * t12 + qd[3] * t7 + qd[4] * t9;
+    let t15 = qd[5] * t13 + qd[3] * t8 + qd[4] * t11;
+    let t16 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
+    let t17 = qd[6] * t15;
+    let t18 = 0.9800665778412416 * qdd[3] + 0.19866933079506122 * qdd[4] + qdd[6];
+    let t19 = qdd[5] * t13 + qdd[3] * t8 + qdd[4] * t11;
+    let t20 = t19 - qd[6] * t14;
+    let t21 = t16 * c_q8 - t15 * s_q8;
+    let t22 = t16 * s_q8 + t15 * c_q8;
+    let t23 = t14 + qd[7];
+    let t24 = qdd[5] * t12 + t17 + qdd[7] + qdd[3] * t7 + qdd[4] * t9;
+    let t25 = t18 * c_q8 - t20 * s_q8;
+    let t26 = t25 - qd[7] * t22;
+    let t27 = qd[7] * t21 + t18 * s_q8 + t20 * c_q8;
+    let t28 = -0.8 * q[9] - 0.35;
+    let t29 = t21 * qd[8];
+    let t30 = 1.0 - c_q10;
+    let t31 = 1.0 - 0.64 * t30;
+    let t32 = 1.0 - 0.36 * t30;
+    let t33 = t21 * c_q10;
+    let t34 = t23 * s_q10;
+    let t35 = t22 * s_q10;
+    let t36 = t33 - 0.8 * t34;
+    let t37 = t36 - 0.5999999999999999 * t35;
+    let t38 = t21 * s_q10;
+    let t39 = 0.8 * t38 + t23 * t31 - 0.4799999999999999 * t22 * t30;
+    let t40 = t22 * t32 + 0.5999999999999999 * t38 - 0.4799999999999999 * t23 * t30;
+    let t41 = t26 * c_q10;
+    let t42 = t24 * s_q10;
+    let t43 = t27 * s_q10;
+    let t44 = t26 * s_q10;
+    let t45 = 0.5999999999999999 * qd[9] + t39;
+    let t46 = t40 - 0.8 * qd[9];
+    let t47 = t41 - 0.5999999999999999 * t43;
+    let t48 = t47 - 0.8 * (t42 + qd[9] * t39) - 0.5999999999999999 * qd[9] * t40;
+    let t49 = 0.8 * (t44 + qd[9] * t37);
+    let t50 = 0.5999999999999999 * qdd[9] + t24 * t31 + t49
+        - 0.4799999999999999 * t27 * t30;
+    let t51 = t27 * t32 + 0.7499999999999999 * t49 - 0.8 * qdd[9]
+        - 0.4799999999999999 * t24 * t30;
+    let t52 = q[11] * q[11];
+    let t53 = q[12] * q[12];
+    let t54 = q[13] * q[13];
+    let t55 = q[11] * q[12];
+    let t56 = q[11] * q[13];
+    let t57 = q[12] * q[13];
+    let t58 = q[11] * q[14];
+    let t59 = q[12] * q[14];
+    let t60 = q[13] * q[14];
+    let t61 = 1.0 - 2.0 * (t53 + t54);
+    let t62 = t55 - t60;
+    let t63 = 2.0 * t62;
+    let t64 = -2.0 * (t56 + t59);
+    let t65 = -2.0 * (t55 + t60);
+    let t66 = 1.0 - 2.0 * (t52 + t54);
+    let t67 = t57 - t58;
+    let t68 = 2.0 * t67;
+    let t69 = t56 - t59;
+    let t70 = 2.0 * t69;
+    let t71 = -2.0 * (t57 + t58);
+    let t72 = 1.0 - 2.0 * (t52 + t53);
+    let t73 = 0.977668244562803 * t61 + 0.20896434210788312 * t70
+        - 0.02233175543719701 * t65;
+    let t74 = 0.977668244562803 * t63 + 0.02233175543719701 * t66
+        - 0.20896434210788312 * t71;
+    let t75 = 0.02233175543719701 * t68 + 0.20896434210788312 * t72
+        - 0.977668244562803 * t64;
+    let t76 = 0.02233175543719701 * t61 - 0.977668244562803 * t65
+        - 0.20896434210788312 * t70;
+    let t77 = 0.02233175543719701 * t63 + 0.977668244562803 * t66
+        + 0.20896434210788312 * t71;
+    let t78 = 0.977668244562803 * t68 - 0.02233175543719701 * t64
+        - 0.20896434210788312 * t72;
+    let t79 = 0.955336489125606 * t70 - 0.20896434210788312 * (t65 + t61);
+    let t80 = 0.20896434210788312 * (t66 - t63) - 0.955336489125606 * t71;
+    let t81 = 0.20896434210788312 * (t68 + t64) + 0.955336489125606 * t72;
+    let t82 = t46 * t79 + t37 * t73 + t45 * t76;
+    let t83 = t46 * t80 + t37 * t74 + t45 * t77;
+    let t84 = t46 * t81 + t37 * t75 + t45 * t78;
+    let t85 = t37 * t46;
+    let t86 = t45 * t46;
+    let t87 = t45 * t45;
+    let t88 = qd[10] + t82;
+    let t89 = qd[11] + t83;
+    let t90 = qd[12] + t84;
+    let t91 = qd[12] * t83 + qdd[10] + t48 * t73 + t50 * t76 + t51 * t79 - qd[11] * t84;
+    let t92 = qd[10] * t84 + qdd[11] + t48 * t74 + t50 * t77 + t51 * t80 - qd[12] * t82;
+    let t93 = qd[11] * t82 + qdd[12] + t48 * t75 + t50 * t78 + t51 * t81 - qd[10] * t83;
+    let t94 = q[15] - 0.1;
+    let t95 = 0.9800665778412416 * qd[4] + 0.19866933079506124 * qd[5];
+    let t96 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
+    let t97 = 0.9800665778412416 * qdd[4] + 0.19866933079506122 * qdd[5];
+    let t98 = qd[5] * t94;
+    let t99 = qd[4] * t94;
+    let t100 = qd[4] * qd[5];
+    let t101 = qd[4] * qd[4];
+    let t102 = qd[3] * q[16];
+    let t103 = qd[3] * c_q17;
+    let t104 = t95 * s_q17;
+    let t105 = t103 + t104;
+    let t106 = qd[3] * s_q17;
+    let t107 = t95 * c_q17;
+    let t108 = t107 - t106;
+    let t109 = t96 + qd[15];
+    let t110 = qd[15] * t108 + qdd[3] * c_q17 + t97 * s_q17;
+    let t111 = t97 * c_q17 - qdd[3] * s_q17;
+    let t112 = t111 - qd[15] * t105;
+    let t113 = qd[3] * c_q18 - qd[5] * s_q18;
+    let t114 = qd[3] * s_q18 + qd[5] * c_q18;
+    let t115 = qd[3] * qd[4];
+    let t116 = qd[3] * qd[5];
+    let t117 = qd[3] * qd[3];
+    let t118 = qd[4] + qd[16];
+    let t119 = qdd[3] * c_q18 - qdd[5] * s_q18;
+    let t120 = t119 - qd[16] * t114;
+    let t121 = qd[16] * t113 + qdd[3] * s_q18 + qdd[5] * c_q18;
+    let t122 = -0.4 - q[19];
+    let t123 = t113 * t122;
+    let t124 = t21 * t22;
+    let t125 = t22 * t23;
+    let t126 = t21 * t21;
+    let t127 = 0.03 * t21 + 0.001 * t23;
+    let t128 = 0.001 * t21 + 0.031 * t23 - 0.002 * t22;
+    let t129 = 0.004 * t22 - 0.002 * t23;
+    let t130 = t21 * t128;
+    let t131 = t37 * t45;
+    let t132 = 0.012 * t37 + 0.0005 * t46;
+    let t133 = 0.0005 * t37 + 0.002 * t46;
+    let t134 = 0.001602 * t88 + 0.000124 * t89 + 0.00012 * t90;
+    let t135 = 0.000124 * t88 + 0.001468 * t89 - 0.00001 * t90;
+    let t136 = 0.00012 * t88 + 0.00086 * t90 - 0.00001 * t89;
+    let t137 = t109 * t109;
+    let t138 = t105 * t109;
+    let t139 = t108 * t109;
+    live[18] = s_q8;
+    live[19] = c_q8;
+    live[29] = s_q10;
+    live[30] = c_q10;
+    live[93] = s_q17;
+    live[94] = c_q17;
+    live[105] = s_q18;
+    live[106] = c_q18;
+    live[0] = t0;
+    live[1] = t1;
+    live[2] = t2;
+    live[3] = t3;
+    live[4] = t4;
+    live[5] = t5;
+    live[6] = t6;
+    live[7] = t7;
+    live[8] = t8;
+    live[9] = t9;
+    live[10] = t10;
+    live[11] = t11;
+    live[12] = t12;
+    live[13] = t13;
+    live[14] = t14;
+    live[15] = t15;
+    live[16] = t17;
+    live[17] = t19;
+    live[20] = t21;
+    live[21] = t22;
+    live[22] = t23;
+    live[23] = t24;
+    live[24] = t25;
+    live[25] = t26;
+    live[26] = t27;
+    live[27] = t28;
+    live[28] = t29;
+    live[31] = t30;
+    live[32] = t31;
+    live[33] = t32;
+    live[34] = t33;
+    live[35] = t34;
+    live[36] = t35;
+    live[37] = t36;
+    live[38] = t37;
+    live[39] = t38;
+    live[40] = t39;
+    live[41] = t40;
+    live[42] = t41;
+    live[43] = t42;
+    live[44] = t43;
+    live[45] = t44;
+    live[46] = t45;
+    live[47] = t46;
+    live[48] = t47;
+    live[49] = t48;
+    live[50] = t50;
+    live[51] = t51;
+    live[52] = t52;
+    live[53] = t53;
+    live[54] = t54;
+    live[55] = t62;
+    live[56] = t63;
+    live[57] = t64;
+    live[58] = t65;
+    live[59] = t67;
+    live[60] = t68;
+    live[61] = t69;
+    live[62] = t70;
+    live[63] = t71;
+    live[64] = t73;
+    live[65] = t74;
+    live[66] = t75;
+    live[67] = t76;
+    live[68] = t77;
+    live[69] = t78;
+    live[70] = t79;
+    live[71] = t80;
+    live[72] = t81;
+    live[73] = t82;
+    live[74] = t83;
+    live[75] = t84;
+    live[76] = t85;
+    live[77] = t86;
+    live[78] = t87;
+    live[79] = t88;
+    live[80] = t89;
+    live[81] = t90;
+    live[82] = t91;
+    live[83] = t92;
+    live[84] = t93;
+    live[85] = t94;
+    live[86] = t95;
+    live[87] = t96;
+    live[88] = t98;
+    live[89] = t99;
+    live[90] = t100;
+    live[91] = t101;
+    live[92] = t102;
+    live[95] = t103;
+    live[96] = t104;
+    live[97] = t105;
+    live[98] = t106;
+    live[99] = t107;
+    live[100] = t108;
+    live[101] = t109;
+    live[102] = t110;
+    live[103] = t111;
+    live[104] = t112;
+    live[107] = t113;
+    live[108] = t114;
+    live[109] = t115;
+    live[110] = t116;
+    live[111] = t117;
+    live[112] = t118;
+    live[113] = t119;
+    live[114] = t120;
+    live[115] = t121;
+    live[116] = t122;
+    live[117] = t123;
+    live[118] = t124;
+    live[119] = t125;
+    live[120] = t126;
+    live[121] = t127;
+    live[122] = t128;
+    live[123] = t129;
+    live[124] = t130;
+    live[125] = t131;
+    live[126] = t132;
+    live[127] = t133;
+    live[128] = t134;
+    live[129] = t135;
+    live[130] = t136;
+    live[131] = t137;
+    live[132] = t138;
+    live[133] = t139;
+    out.1[1][14] = -0.5960079923851836 * qd[3];
+    out.1[1][17] = 3.6 * t113;
+    out.1[2][14] = 2.940199733523725 * qd[3];
+    out.1[3][14] = 3.0 * t102 + 0.06 * t103 + 0.15 * t106 - 0.029800399619259184 * qd[3];
+    out.1[17][1] = -1.8 * t113;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part1_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part1_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t140 = 0.004 * live[97] + 0.0005 * live[100];
+    let t141 = 0.0005 * live[97] + 0.006 * live[100];
+    let t142 = live[107] * live[108];
+    let t143 = live[108] * live[112];
+    let t144 = live[107] * live[107];
+    let t145 = 0.05 * live[107] + 0.001 * live[108];
+    let t146 = 0.001 * live[107] + 0.006 * live[108];
+    let t147 = live[107] * live[112];
+    let t148 = 0.9800665778412416 * live[19] - live[8] * live[18];
+    let t149 = 0.9800665778412416 * live[18] + live[8] * live[19];
+    let t150 = live[30] * t148 - live[29] * (0.8 * live[7] + 0.5999999999999999 * t149);
+    let t151 = live[29] * t148;
+    let t152 = 0.8 * t151 + live[7] * live[32] - 0.4799999999999999 * live[31] * t149;
+    let t153 = 0.5999999999999999 * t151 + live[33] * t149
+        - 0.4799999999999999 * live[7] * live[31];
+    let t154 = live[64] * t150 + live[67] * t152 + live[70] * t153;
+    let t155 = live[65] * t150 + live[68] * t152 + live[71] * t153;
+    let t156 = live[66] * t150 + live[69] * t152 + live[72] * t153;
+    let t157 = 0.19866933079506122 * live[19] - live[11] * live[18];
+    let t158 = 0.19866933079506122 * live[18] + live[11] * live[19];
+    let t159 = live[30] * t157 - live[29] * (0.8 * live[9] + 0.5999999999999999 * t158);
+    let t160 = live[29] * t157;
+    let t161 = 0.8 * t160 + live[9] * live[32] - 0.4799999999999999 * live[31] * t158;
+    let t162 = 0.5999999999999999 * t160 + live[33] * t158
+        - 0.4799999999999999 * live[9] * live[31];
+    let t163 = live[64] * t159 + live[67] * t161 + live[70] * t162;
+    let t164 = live[65] * t159 + live[68] * t161 + live[71] * t162;
+    let t165 = live[66] * t159 + live[69] * t161 + live[72] * t162;
+    let t166 = live[13] * live[18];
+    let t167 = live[13] * live[19];
+    let t168 = live[29] * (-0.8 * live[12] - 0.5999999999999999 * t167)
+        - live[30] * t166;
+    let t169 = live[29] * t166;
+    let t170 = live[12] * live[32] - 0.8 * t169 - 0.4799999999999999 * live[31] * t167;
+    let t171 = live[33] * t167 - 0.5999999999999999 * t169
+        - 0.4799999999999999 * live[12] * live[31];
+    let t172 = live[64] * t168 + live[67] * t170 + live[70] * t171;
+    let t173 = live[65] * t168 + live[68] * t170 + live[71] * t171;
+    let t174 = live[66] * t168 + live[69] * t170 + live[72] * t171;
+    let t175 = live[19] * live[29];
+    let t176 = 0.8 * t175 - 0.4799999999999999 * live[18] * live[31];
+    let t177 = live[19] * live[30] - 0.5999999999999999 * live[18] * live[29];
+    let t178 = 0.5999999999999999 * t175 + live[18] * live[33];
+    let t179 = live[65] * t177 + live[68] * t176 + live[71] * t178;
+    let t180 = live[66] * t177 + live[69] * t176 + live[72] * t178;
+    let t181 = live[64] * t177 + live[67] * t176 + live[70] * t178;
+    let t182 = live[32] * live[68] - 0.8 * live[29] * live[65]
+        - 0.4799999999999999 * live[31] * live[71];
+    let t183 = live[32] * live[69] - 0.8 * live[29] * live[66]
+        - 0.4799999999999999 * live[31] * live[72];
+    let t184 = live[32] * live[67] - 0.8 * live[29] * live[64]
+        - 0.4799999999999999 * live[31] * live[70];
+    let t185 = 0.5999999999999999 * live[68] - 0.8 * live[71];
+    let t186 = 0.5999999999999999 * live[69] - 0.8 * live[72];
+    let t187 = 0.5999999999999999 * live[67] - 0.8 * live[70];
+    let t188 = live[20] * live[22];
+    let t189 = qd[5] * qd[5];
+    let t190 = live[91] + t189;
+    let t191 = live[109] - qdd[5];
+    let t192 = qdd[4] + live[110];
+    let t193 = qdd[5] + live[109];
+    let t194 = live[111] + t189;
+    let t195 = live[90] - qdd[3];
+    let t196 = live[110] - qdd[4];
+    let t197 = qdd[3] + live[90];
+    let t198 = live[91] + live[111];
+    let t199 = 9.81 * live[4] + qdd[0] + qd[2] * qd[4] - qd[1] * qd[5];
+    let t200 = 0.2 * t191 + 0.3 * t192 + t199 - 0.1 * t190;
+    let t201 = qdd[1] + qd[0] * qd[5] - 9.81 * live[5] - qd[2] * qd[3];
+    let t202 = 0.1 * t193 + 0.3 * t195 + t201 - 0.2 * t194;
+    let t203 = 9.81 * (1.0 - 2.0 * (live[0] + live[1])) + qdd[2] + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t204 = 0.1 * t196 + 0.2 * t197 + t203 - 0.3 * t198;
+    let t205 = 0.9800665778412416 * t200 + 0.19866933079506122 * t202;
+    let t206 = live[13] * t204 + live[8] * t200 + live[11] * t202;
+    let t207 = t188 - live[26];
+    let t208 = live[23] + live[118];
+    let t209 = live[26] + t188;
+    let t210 = live[120] + live[21] * live[21];
+    let t211 = live[119] - live[25];
+    let t212 = live[25] + live[119];
+    let t213 = live[120] + live[22] * live[22];
+    let t214 = live[19] * t205 - live[18] * t206;
+    let t215 = 0.5999999999999999 * q[9] * t207 + t214;
+    let t216 = 2.0 * qd[8] * (-0.8 * live[22] - 0.5999999999999999 * live[21])
+        + live[27] * t208 + t215;
+    let t217 = live[12] * t204 + live[7] * t200 + live[9] * t202;
+    let t218 = 0.5999999999999999 * (qdd[8] - q[9] * t210) + 1.6 * live[28]
+        + live[27] * t211 + t217;
+    let t219 = live[18] * t205 + live[19] * t206;
+    let t220 = 1.1999999999999997 * live[28] + t219;
+    let t221 = 0.5999999999999999 * q[9] * t212 + t220 - live[27] * t213 - 0.8 * qdd[8];
+    let t222 = live[30] * t216;
+    let t223 = live[29] * t218;
+    let t224 = live[29] * t221;
+    let t225 = live[29] * t216;
+    let t226 = live[50] + live[76];
+    let t227 = live[77] - live[49];
+    let t228 = live[38] * live[38] + live[78];
+    let t229 = t222 - 0.8 * t223;
+    let t230 = t229 - 0.5999999999999999 * t224;
+    let t231 = t230 - 0.25 * t226;
+    let t232 = 0.8 * t225 + live[32] * t218 - 0.4799999999999999 * live[31] * t221;
+    let t233 = t232 - 0.25 * t227;
+    let t234 = live[33] * t221 + 0.5999999999999999 * t225
+        - 0.4799999999999999 * live[31] * t218;
+    let t235 = t234 + 0.25 * t228;
+    let t236 = live[79] * live[79];
+    let t237 = live[80] * live[80];
+    let t238 = live[81] * live[81];
+    let t239 = live[79] * live[80];
+    let t240 = live[79] * live[81];
+    let t241 = live[80] * live[81];
+    let t242 = t201 + live[85] * t193 - 0.05 * t195;
+    let t243 = t203 + live[85] * t196 + 0.05 * t198;
+    let t244 = 0.19866933079506122 * qdd[4] - 0.9800665778412416 * qdd[5];
+    let t245 = qd[3] * live[86] + t244;
+    let t246 = -live[111] - live[87] * live[87];
+    let t247 = qdd[3] + live[86] * live[87];
+    let t248 = q[16] * t247;
+    let t249 = 2.0 * qd[13] * live[87] + qdd[14] + q[16] * t246
+        + 0.9800665778412416 * t242 + 0.19866933079506122 * t243;
+    let t250 = qdd[13] + t199 + q[16] * t245 - live[85] * t190 - 2.0 * live[87] * qd[14]
+        - 0.05 * t192;
+    let t251 = live[100] * live[100];
+    let t252 = live[97] * live[100];
+    let t253 = qdd[15] - t244;
+    let t254 = live[102] + live[133];
+    let t255 = t199 - 0.1 * (t191 + t192);
+    let t256 = t203 - 0.1 * (t197 - t198);
+    let t257 = t142 + qdd[4] + qdd[16];
+    let t258 = live[115] + t147;
+    let t259 = t143 - live[114];
+    let t260 = t144 + live[112] * live[112];
+    let t261 = t214 - 0.175 * t208;
+    let t262 = t217 - 0.175 * t211;
+    let t263 = t230 - 0.01 * (live[78] + live[47] * live[47]) - 0.12 * t226;
+    let t264 = 0.01 * (live[51] + live[125]) + t232 - 0.12 * t227;
+    let t265 = 0.01 * (live[76] - live[50]) + t234 + 0.12 * t228;
+    let t266 = live[64] * t231 + live[67] * t233 + live[70] * t235
+        + 0.008 * (t239 - live[84]) - 0.004 * (t237 + t238) - 0.05 * (live[83] + t240);
+    let t267 = live[65] * t231 + live[68] * t233 + live[71] * t235
+        + 0.004 * (live[84] + t239) - 0.008 * (t236 + t238) - 0.05 * (t241 - live[82]);
+    let t268 = live[66] * t231 + live[69] * t233 + live[72] * t235
+        + 0.004 * (t240 - live[83]) + 0.008 * (live[82] + t241) + 0.05 * (t236 + t237);
+    let t269 = 0.001602 * live[82] + 0.000124 * live[83] + 0.00012 * live[84]
+        + live[80] * live[130] + 0.0375 * t267 + 0.006 * t268 - live[81] * live[129];
+    let t270 = 0.000124 * live[82] + 0.001468 * live[83] + live[81] * live[128]
+        - 0.00001 * live[84] - live[79] * live[130] - 0.0375 * t266 - 0.003 * t268;
+    let t271 = 0.00012 * live[82] + 0.00086 * live[84] + live[79] * live[129]
+        + 0.003 * t267 - 0.00001 * live[83] - live[80] * live[128] - 0.006 * t266;
+    let t272 = live[94] * t250 + live[93] * t249;
+    let t273 = 0.02 * (t252 - t253) + t272 - 0.05 * (live[131] + t251);
+    let t274 = live[94] * t249 - live[93] * t250;
+    let t275 = 0.05 * (t252 + t253) + t274 - 0.02 * (live[131] + live[97] * live[97]);
+    let t276 = 0.05 * (live[132] - live[104]) + 0.02 * t254
+        + 2.0 * (qd[3] * qd[14] - qd[13] * live[86]) + 0.9800665778412416 * t243
+        - 0.19866933079506122 * t242;
+    let t277 = t248 + t276;
+    let t278 = 0.004 * live[102] + 0.0005 * live[104] + 0.008 * live[133] + 0.03 * t277
+        - live[101] * t141;
+    let t279 = 0.0005 * live[102] + 0.006 * live[104] + live[101] * t140
+        - 0.008 * live[132] - 0.075 * t277;
+    let t280 = live[106] * t255 - live[105] * t256;
+    let t281 = t201 - 0.1 * (t195 - t194);
+    let t282 = live[105] * t255 + live[106] * t256;
+    let t283 = 0.005 * (t147 - live[115]) + t280;
+    let t284 = t283 + live[116] * t257 - 2.0 * live[112] * qd[17];
+    let t285 = t284 - 0.15 * t257;
+    let t286 = 2.0 * live[107] * qd[17] + live[116] * t259 + t281
+        - 0.005 * (t144 + live[108] * live[108]);
+    let t287 = t286 - 0.15 * t259;
+    let t288 = t282 + 0.005 * (live[114] + t143) - t260 * (live[116] - 0.15) - qdd[17];
+    let t289 = 3.0 * (t280 - 0.2 * t257) + 1.8 * t285;
+    live[134] = t140;
+    live[135] = t141;
+    live[136] = t142;
+    live[137] = t143;
+    live[138] = t144;
+    live[139] = t145;
+    live[140] = t146;
+    live[141] = t147;
+    live[142] = t148;
+    live[143] = t149;
+    live[144] = t150;
+    live[145] = t152;
+    live[146] = t153;
+    live[147] = t154;
+    live[148] = t155;
+    live[149] = t156;
+    live[150] = t157;
+    live[151] = t158;
+    live[152] = t159;
+    live[153] = t161;
+    live[154] = t162;
+    live[155] = t163;
+    live[156] = t164;
+    live[157] = t165;
+    live[158] = t166;
+    live[159] = t167;
+    live[160] = t168;
+    live[161] = t170;
+    live[162] = t171;
+    live[163] = t172;
+    live[164] = t173;
+    live[165] = t174;
+    live[166] = t176;
+    live[167] = t177;
+    live[168] = t178;
+    live[169] = t179;
+    live[170] = t180;
+    live[171] = t181;
+    live[172] = t182;
+    live[173] = t183;
+    live[174] = t184;
+    live[175] = t185;
+    live[176] = t186;
+    live[177] = t187;
+    live[178] = t188;
+    live[179] = t190;
+    live[180] = t193;
+    live[181] = t196;
+    live[182] = t200;
+    live[183] = t202;
+    live[184] = t204;
+    live[185] = t206;
+    live[186] = t207;
+    live[187] = t208;
+    live[188] = t209;
+    live[189] = t210;
+    live[190] = t211;
+    live[191] = t212;
+    live[192] = t213;
+    live[193] = t214;
+    live[194] = t215;
+    live[195] = t218;
+    live[196] = t219;
+    live[197] = t220;
+    live[198] = t221;
+    live[199] = t222;
+    live[200] = t223;
+    live[201] = t224;
+    live[202] = t225;
+    live[203] = t229;
+    live[204] = t231;
+    live[205] = t233;
+    live[206] = t235;
+    live[207] = t245;
+    live[208] = t246;
+    live[209] = t247;
+    live[210] = t248;
+    live[211] = t251;
+    live[212] = t252;
+    live[213] = t254;
+    live[214] = t257;
+    live[215] = t258;
+    live[216] = t259;
+    live[217] = t260;
+    live[218] = t261;
+    live[219] = t262;
+    live[220] = t263;
+    live[221] = t264;
+    live[222] = t265;
+    live[223] = t266;
+    live[224] = t267;
+    live[225] = t268;
+    live[226] = t269;
+    live[227] = t270;
+    live[228] = t271;
+    live[229] = t272;
+    live[230] = t273;
+    live[231] = t274;
+    live[232] = t275;
+    live[233] = t276;
+    live[234] = t277;
+    live[235] = t278;
+    live[236] = t279;
+    live[237] = t280;
+    live[238] = t281;
+    live[239] = t282;
+    live[240] = t283;
+    live[241] = t284;
+    live[242] = t285;
+    live[243] = t286;
+    live[244] = t287;
+    live[245] = t288;
+    live[246] = t289;
+    out.0[1][17] = -1.8 * t259;
+    out.0[17][17] = -1.8 * t260;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part2_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part2_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t290 = 3.0 * (live[239] + 0.2 * live[217]) + 1.8 * live[245];
+    let t291 = 0.001 * live[114] + 0.008 * live[115] + 0.051 * live[141]
+        - live[112] * live[139] - 0.009 * live[242];
+    let t292 = 0.19 * live[114] + 0.001 * live[115] + live[112] * live[140]
+        + 0.6 * live[238] + 0.009 * live[245] + live[244] * (0.27 - 1.8 * live[116])
+        - 0.189 * live[137];
+    let t293 = live[94] * live[230];
+    let t294 = live[93] * live[232];
+    let t295 = live[93] * live[230];
+    let t296 = live[94] * live[232];
+    let t297 = 0.75 * live[66] * live[225]
+        + 0.75 * (live[64] * live[223] + live[65] * live[224]);
+    let t298 = 0.75 * live[69] * live[225]
+        + 0.75 * (live[67] * live[223] + live[68] * live[224]);
+    let t299 = 1.2 * live[220] + t297;
+    let t300 = 1.2 * live[221] + t298;
+    let t301 = 1.2 * live[222]
+        + 0.75 * (live[70] * live[223] + live[71] * live[224] + live[72] * live[225]);
+    let t302 = 0.0005 * live[49] + 0.002 * live[51] + 0.011 * live[125]
+        + live[70] * live[226] + live[71] * live[227] + live[72] * live[228]
+        + 0.012 * live[221] - live[46] * live[126];
+    let t303 = 0.012 * live[49] + 0.0005 * live[51] + live[46] * live[127]
+        + live[64] * live[226] + live[65] * live[227] + live[66] * live[228]
+        + 0.144 * live[221] + 0.25 * t298 - 0.011 * live[77];
+    let t304 = 0.011 * live[50] + live[47] * live[126] + live[67] * live[226]
+        + live[68] * live[227] + live[69] * live[228] - live[38] * live[127]
+        - 0.144 * live[220] - 0.012 * live[222] - 0.25 * t297;
+    let t305 = live[30] * t299;
+    let t306 = live[29] * t300;
+    let t307 = live[29] * t301;
+    let t308 = 0.5999999999999999 * t307 + t305 + 0.8 * t306;
+    let t309 = live[29] * t299;
+    let t310 = live[32] * t300 - 0.8 * t309 - 0.4799999999999999 * live[31] * t301;
+    let t311 = live[33] * t301 - 0.5999999999999999 * t309
+        - 0.4799999999999999 * live[31] * t300;
+    let t312 = live[30] * t303;
+    let t313 = live[29] * t304;
+    let t314 = live[29] * t302;
+    let t315 = live[29] * t303;
+    let t316 = 2.0 * live[218] + t308;
+    let t317 = 2.0 * live[219] + t310;
+    let t318 = 2.0 * (live[196] + 0.175 * live[192]) + t311;
+    let t319 = 0.001 * live[23] + 0.03 * live[25] + live[22] * live[123] + t312
+        + 0.35 * live[219] + 0.8 * t313 + 0.5999999999999999 * (t314 + q[9] * t311)
+        - live[21] * live[122] - live[27] * t310;
+    let t320 = 0.031 * live[23] + 0.001 * live[25] + live[21] * live[121]
+        + live[32] * t304 + live[27] * t308 - 0.002 * live[26] - live[20] * live[123]
+        - 0.35 * live[218] - 0.8 * t315 - 0.4799999999999999 * live[31] * t302;
+    let t321 = 0.004 * live[26] + live[124] + live[33] * t302 - 0.002 * live[23]
+        - live[22] * live[121] - 0.5999999999999999 * (t315 + q[9] * t308)
+        - 0.4799999999999999 * live[31] * t304;
+    let t322 = live[19] * t318 - live[18] * t316;
+    let t323 = live[19] * t321 - live[18] * t319;
+    let t324 = qd[0] - 0.05 * qd[4];
+    let t325 = qd[2] - 0.1 * qd[3];
+    let t326 = live[8] * qd[6];
+    let t327 = -4.933154875586893 * live[6];
+    let t328 = live[11] * qd[6];
+    let t329 = live[13] * qd[6];
+    let t330 = qd[8] * live[29];
+    let t331 = live[93] * qd[15];
+    let t332 = live[94] * qd[15];
+    let t333 = live[105] * qd[16];
+    let t334 = live[106] * qd[16];
+    let t335 = live[106] * qd[17];
+    let t336 = live[105] * qd[17];
+    let t337 = qd[3] * live[6] + qd[4] * t327 + qd[5] * live[10];
+    let t338 = live[18] * t337;
+    let t339 = live[19] * t337;
+    let t340 = live[29] * t338;
+    let t341 = live[15] * live[32];
+    let t342 = t341 - 0.8 * t340 - 0.4799999999999999 * live[31] * t339;
+    let t343 = live[15] * live[29];
+    let t344 = -0.8 * t343 - live[30] * t338 - 0.5999999999999999 * live[29] * t339;
+    let t345 = live[15] * live[31];
+    let t346 = live[33] * t339 - 0.5999999999999999 * t340 - 0.4799999999999999 * t345;
+    let t347 = live[65] * t344 + live[68] * t342 + live[71] * t346;
+    let t348 = live[66] * t344 + live[69] * t342 + live[72] * t346;
+    let t349 = live[64] * t344 + live[67] * t342 + live[70] * t346;
+    let t350 = -live[21];
+    let t351 = live[29] * t350;
+    let t352 = live[20] * live[31];
+    let t353 = 0.8 * t351 - 0.4799999999999999 * t352;
+    let t354 = live[30] * t350 - 0.5999999999999999 * live[39];
+    let t355 = live[20] * live[33];
+    let t356 = 0.5999999999999999 * t351 + t355;
+    let t357 = live[65] * t354 + live[68] * t353 + live[71] * t356;
+    let t358 = live[66] * t354 + live[69] * t353 + live[72] * t356;
+    let t359 = live[64] * t354 + live[67] * t353 + live[70] * t356;
+    let t360 = -0.5999999999999999 * live[21] - 0.8 * live[22];
+    let t361 = live[29] * t360;
+    let t362 = 0.8 * live[34] - 0.64 * live[35] - 0.4799999999999999 * live[36];
+    let t363 = live[30] * (-0.8 * live[22] - 0.5999999999999999 * live[21]) - live[39];
+    let t364 = 0.5999999999999999 * live[37] - 0.36 * live[36];
+    let t365 = live[65] * t363 + live[68] * t362 + live[71] * t364;
+    let t366 = live[66] * t363 + live[69] * t362 + live[72] * t364;
+    let t367 = live[64] * t363 + live[67] * t362 + live[70] * t364;
+    let t368 = qd[9] * t363;
+    let t369 = live[87] * live[93];
+    let t370 = live[87] * live[94];
+    let t371 = -live[86];
+    let t372 = -live[97];
+    let t373 = -live[108];
+    let t374 = 0.001 * live[7] + 0.03 * live[142];
+    let t375 = 0.031 * live[7] + 0.001 * live[142] - 0.002 * live[143];
+    let t376 = 0.004 * live[143] - 0.002 * live[7];
+    let t377 = 0.001 * live[9] + 0.03 * live[150];
+    let t378 = 0.031 * live[9] + 0.001 * live[150] - 0.002 * live[151];
+    let t379 = 0.004 * live[151] - 0.002 * live[9];
+    let t380 = 0.001 * live[12] - 0.03 * live[158];
+    let t381 = 0.031 * live[12] - 0.001 * live[158] - 0.002 * live[159];
+    let t382 = 0.004 * live[159] - 0.002 * live[12];
+    let t383 = 0.001 * live[19] - 0.002 * live[18];
+    let t384 = 0.012 * live[144] + 0.0005 * live[146];
+    let t385 = 0.0005 * live[144] + 0.002 * live[146];
+    let t386 = 0.012 * live[152] + 0.0005 * live[154];
+    let t387 = 0.0005 * live[152] + 0.002 * live[154];
+    let t388 = 0.012 * live[160] + 0.0005 * live[162];
+    let t389 = 0.0005 * live[160] + 0.002 * live[162];
+    let t390 = 0.012 * live[167] + 0.0005 * live[168];
+    let t391 = 0.0005 * live[167] + 0.002 * live[168];
+    let t392 = -0.0096 * live[29] - 0.00023999999999999995 * live[31];
+    let t393 = -0.0004 * live[29] - 0.0009599999999999998 * live[31];
+    let t394 = 0.001602 * live[147] + 0.000124 * live[148] + 0.00012 * live[149];
+    let t395 = 0.000124 * live[147] + 0.001468 * live[148] - 0.00001 * live[149];
+    let t396 = 0.00012 * live[147] + 0.00086 * live[149] - 0.00001 * live[148];
+    let t397 = 0.001602 * live[155] + 0.000124 * live[156] + 0.00012 * live[157];
+    let t398 = 0.000124 * live[155] + 0.001468 * live[156] - 0.00001 * live[157];
+    let t399 = 0.00012 * live[155] + 0.00086 * live[157] - 0.00001 * live[156];
+    let t400 = 0.001602 * live[163] + 0.000124 * live[164] + 0.00012 * live[165];
+    let t401 = 0.000124 * live[163] + 0.001468 * live[164] - 0.00001 * live[165];
+    let t402 = 0.00012 * live[163] + 0.00086 * live[165] - 0.00001 * live[164];
+    let t403 = 0.000124 * live[169] + 0.00012 * live[170] + 0.001602 * live[171];
+    let t404 = 0.001468 * live[169] + 0.000124 * live[171] - 0.00001 * live[170];
+    let t405 = 0.00086 * live[170] + 0.00012 * live[171] - 0.00001 * live[169];
+    let t406 = 0.000124 * live[172] + 0.00012 * live[173] + 0.001602 * live[174];
+    let t407 = 0.001468 * live[172] + 0.000124 * live[174] - 0.00001 * live[173];
+    let t408 = 0.00086 * live[173] + 0.00012 * live[174] - 0.00001 * live[172];
+    let t409 = 0.000124 * live[175] + 0.00012 * live[176] + 0.001602 * live[177];
+    let t410 = 0.001468 * live[175] + 0.000124 * live[177] - 0.00001 * live[176];
+    let t411 = 0.00086 * live[176] + 0.00012 * live[177] - 0.00001 * live[175];
+    let t412 = 0.004 * live[94] - 0.0005 * live[93];
+    let t413 = 0.0005 * live[94] - 0.006 * live[93];
+    let t414 = live[93] + 0.125 * live[94];
+    let t415 = 0.003920266311364966 * t414;
+    let t416 = live[93] + 12.0 * live[94];
+    let t417 = 0.0004900332889206208 * t416;
+    let t418 = 0.0007946773231802449 * t414;
+    let t419 = 0.00009933466539753061 * t416;
+    let t420 = 0.001 * live[105] + 0.05 * live[106];
+    let t421 = 0.006 * live[105] + 0.001 * live[106];
+    let t422 = 0.001 * live[106] - 0.05 * live[105];
+    let t423 = 0.006 * live[106] - 0.001 * live[105];
+    let t424 = qd[8] * live[142];
+    let t425 = qd[8] * live[150];
+    let t426 = qd[8] * live[158];
+    let t427 = live[5] * live[105];
+    let t428 = live[5] * live[106];
+    let t429 = q[6] * q[6];
+    let t430 = 2.0 * (0.5 * (live[2] - live[1]) + 0.5 * (t429 - live[0]));
+    let t431 = 1.9489461350995507 * live[5] + 9.61445312862258 * t430;
+    let t432 = live[93] * t431;
+    let t433 = live[94] * t431;
+    let t434 = 9.81 * (live[11] * t430 + live[5] * live[13]);
+    let t435 = 1.9489461350995507 * live[19] * t430 - live[18] * t434;
+    let t436 = 9.81 * (live[9] * t430 + live[5] * live[12]);
+    let t437 = 1.9489461350995507 * live[18] * t430 + live[19] * t434;
+    let t438 = live[30] * t435 - live[29] * (0.8 * t436 + 0.5999999999999999 * t437);
+    let t439 = live[29] * t435;
+    live[247] = t290;
+    live[248] = t291;
+    live[249] = t292;
+    live[250] = t293;
+    live[251] = t294;
+    live[252] = t295;
+    live[253] = t296;
+    live[254] = t300;
+    live[255] = t301;
+    live[256] = t302;
+    live[257] = t304;
+    live[258] = t305;
+    live[259] = t306;
+    live[260] = t307;
+    live[261] = t308;
+    live[262] = t309;
+    live[263] = t310;
+    live[264] = t311;
+    live[265] = t312;
+    live[266] = t313;
+    live[267] = t314;
+    live[268] = t315;
+    live[269] = t316;
+    live[270] = t317;
+    live[271] = t318;
+    live[272] = t319;
+    live[273] = t320;
+    live[274] = t321;
+    live[275] = t322;
+    live[276] = t323;
+    live[277] = t324;
+    live[278] = t325;
+    live[279] = t326;
+    live[280] = t327;
+    live[281] = t328;
+    live[282] = t329;
+    live[283] = t330;
+    live[284] = t331;
+    live[285] = t332;
+    live[286] = t333;
+    live[287] = t334;
+    live[288] = t335;
+    live[289] = t336;
+    live[290] = t337;
+    live[291] = t338;
+    live[292] = t339;
+    live[293] = t341;
+    live[294] = t342;
+    live[295] = t343;
+    live[296] = t344;
+    live[297] = t345;
+    live[298] = t346;
+    live[299] = t347;
+    live[300] = t348;
+    live[301] = t349;
+    live[302] = t350;
+    live[303] = t351;
+    live[304] = t352;
+    live[305] = t353;
+    live[306] = t354;
+    live[307] = t355;
+    live[308] = t356;
+    live[309] = t357;
+    live[310] = t358;
+    live[311] = t359;
+    live[312] = t360;
+    live[313] = t361;
+    live[314] = t362;
+    live[315] = t363;
+    live[316] = t364;
+    live[317] = t365;
+    live[318] = t366;
+    live[319] = t367;
+    live[320] = t368;
+    live[321] = t369;
+    live[322] = t370;
+    live[323] = t371;
+    live[324] = t372;
+    live[325] = t373;
+    live[326] = t374;
+    live[327] = t375;
+    live[328] = t376;
+    live[329] = t377;
+    live[330] = t378;
+    live[331] = t379;
+    live[332] = t380;
+    live[333] = t381;
+    live[334] = t382;
+    live[335] = t383;
+    live[336] = t384;
+    live[337] = t385;
+    live[338] = t386;
+    live[339] = t387;
+    live[340] = t388;
+    live[341] = t389;
+    live[342] = t390;
+    live[343] = t391;
+    live[344] = t392;
+    live[345] = t393;
+    live[346] = t394;
+    live[347] = t395;
+    live[348] = t396;
+    live[349] = t397;
+    live[350] = t398;
+    live[351] = t399;
+    live[352] = t400;
+    live[353] = t401;
+    live[354] = t402;
+    live[355] = t403;
+    live[356] = t404;
+    live[357] = t405;
+    live[358] = t406;
+    live[359] = t407;
+    live[360] = t408;
+    live[361] = t409;
+    live[362] = t410;
+    live[363] = t411;
+    live[364] = t412;
+    live[365] = t413;
+    live[366] = t415;
+    live[367] = t417;
+    live[368] = t418;
+    live[369] = t419;
+    live[370] = t420;
+    live[371] = t421;
+    live[372] = t422;
+    live[373] = t423;
+    live[374] = t424;
+    live[375] = t425;
+    live[376] = t426;
+    live[377] = t427;
+    live[378] = t428;
+    live[379] = t429;
+    live[380] = t430;
+    live[381] = t432;
+    live[382] = t433;
+    live[383] = t435;
+    live[384] = t436;
+    live[385] = t437;
+    live[386] = t438;
+    live[387] = t439;
+    out.0[17][3] = -17.658 * t428;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part3_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part3_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t440 = 0.8 * live[387] + live[32] * live[384]
+        - 0.4799999999999999 * live[31] * live[385];
+    let t441 = 0.5999999999999999 * live[387] + live[33] * live[385]
+        - 0.4799999999999999 * live[31] * live[384];
+    let t442 = live[64] * live[386] + live[67] * t440 + live[70] * t441;
+    let t443 = live[65] * live[386] + live[68] * t440 + live[71] * t441;
+    let t444 = live[66] * live[386] + live[69] * t440 + live[72] * t441;
+    let t445 = 0.75 * live[66] * t444 + 0.75 * (live[64] * t442 + live[65] * t443);
+    let t446 = 1.2 * live[386] + t445;
+    let t447 = 0.75 * live[69] * t444 + 0.75 * (live[67] * t442 + live[68] * t443);
+    let t448 = 1.2 * t440 + t447;
+    let t449 = 1.2 * t441 + 0.75 * (live[70] * t442 + live[71] * t443 + live[72] * t444);
+    let t450 = live[30] * t446 + live[29] * (0.5999999999999999 * t449 + 0.8 * t448);
+    let t451 = 2.0 * live[383] + t450;
+    let t452 = live[29] * t446;
+    let t453 = live[33] * t449 - 0.5999999999999999 * t452
+        - 0.4799999999999999 * live[31] * t448;
+    let t454 = 2.0 * live[385] + t453;
+    let t455 = live[19] * t451 + live[18] * t454;
+    let t456 = live[32] * t448 - 0.8 * t452 - 0.4799999999999999 * live[31] * t449;
+    let t457 = 2.0 * live[384] + t456;
+    let t458 = live[19] * t454 - live[18] * t451;
+    let t459 = 0.9800665778412416 * t455 + live[7] * t457 + live[8] * t458;
+    let t460 = 9.61445312862258 * live[5] - 1.9489461350995507 * live[380];
+    let t461 = 1.5 * (live[93] * live[381] + live[94] * live[382]);
+    let t462 = 0.9800665778412417 * t461 - 0.2980039961925918 * t460;
+    let t463 = live[11] * t458 + 0.19866933079506122 * t455 + live[9] * t457;
+    let t464 = live[105] * live[377];
+    let t465 = live[106] * live[378];
+    let t466 = 1.4700998667618626 * t460 + 0.1986693307950612 * t461;
+    let t467 = live[12] * t457 + live[13] * t458;
+    let t468 = 0.08829 * live[378] + live[380] * (8.5347 - 17.658 * live[116]);
+    let t469 = live[94] * t460;
+    let t470 = live[93] * t460;
+    let t471 = 0.0375 * t443 + 0.006 * t444;
+    let t472 = -0.0375 * t442 - 0.003 * t444;
+    let t473 = 0.003 * t443 - 0.006 * t442;
+    let t474 = 0.144 * t440 + 0.25 * t447 + live[64] * t471 + live[65] * t472
+        + live[66] * t473;
+    let t475 = live[67] * t471 + live[68] * t472 + live[69] * t473 - 0.144 * live[386]
+        - 0.012 * t441 - 0.25 * t445;
+    let t476 = 0.012 * t440 + live[70] * t471 + live[71] * t472 + live[72] * t473;
+    let t477 = 0.35 * live[384] + live[30] * t474 + 0.8 * live[29] * t475
+        + 0.5999999999999999 * (live[29] * t476 + q[9] * t453) - live[27] * t456;
+    let t478 = live[29] * t474;
+    let t479 = live[33] * t476 - 0.5999999999999999 * (t478 + q[9] * t450)
+        - 0.4799999999999999 * live[31] * t475;
+    let t480 = live[19] * t477 + live[18] * t479;
+    let t481 = live[32] * t475 + live[27] * t450 - 0.35 * live[383] - 0.8 * t478
+        - 0.4799999999999999 * live[31] * t476;
+    let t482 = live[19] * t479 - live[18] * t477;
+    let t483 = 0.03 * t470 - 0.075 * t469;
+    let t484 = 0.075 * live[382] - 0.03 * live[381];
+    let t485 = live[377] * (8.5347 - 17.658 * live[116]);
+    let t486 = 2.0 * (0.5 * (live[0] - live[2]) - 0.5 * (live[379] - live[1]));
+    let t487 = 9.81 * (live[106] * t486 - live[4] * live[105]);
+    let t488 = live[106] * t487;
+    let t489 = 9.81 * (live[4] * live[106] + live[105] * t486);
+    let t490 = 1.9489461350995507 * live[4];
+    let t491 = 9.81 * live[94] * t486 + live[93] * t490;
+    let t492 = live[94] * t490 - 9.81 * live[93] * t486;
+    let t493 = 9.61445312862258 * t486;
+    let t494 = 9.81 * (live[8] * t486 + live[4] * live[13]);
+    let t495 = live[19] * t493 - live[18] * t494;
+    let t496 = 9.81 * (live[7] * t486 + live[4] * live[12]);
+    let t497 = live[18] * t493 + live[19] * t494;
+    let t498 = live[30] * t495 - live[29] * (0.8 * t496 + 0.5999999999999999 * t497);
+    let t499 = live[29] * t495;
+    let t500 = 0.8 * t499 + live[32] * t496 - 0.4799999999999999 * live[31] * t497;
+    let t501 = 0.5999999999999999 * t499 + live[33] * t497
+        - 0.4799999999999999 * live[31] * t496;
+    let t502 = live[64] * t498 + live[67] * t500 + live[70] * t501;
+    let t503 = live[65] * t498 + live[68] * t500 + live[71] * t501;
+    let t504 = live[66] * t498 + live[69] * t500 + live[72] * t501;
+    let t505 = 0.75 * live[66] * t504 + 0.75 * (live[64] * t502 + live[65] * t503);
+    let t506 = 1.2 * t498 + t505;
+    let t507 = 0.75 * live[69] * t504 + 0.75 * (live[67] * t502 + live[68] * t503);
+    let t508 = 1.2 * t500 + t507;
+    let t509 = 1.2 * t501 + 0.75 * (live[70] * t502 + live[71] * t503 + live[72] * t504);
+    let t510 = live[30] * t506 + live[29] * (0.5999999999999999 * t509 + 0.8 * t508);
+    let t511 = 2.0 * t495 + t510;
+    let t512 = live[29] * t506;
+    let t513 = live[33] * t509 - 0.5999999999999999 * t512
+        - 0.4799999999999999 * live[31] * t508;
+    let t514 = 2.0 * t497 + t513;
+    let t515 = live[19] * t511 + live[18] * t514;
+    let t516 = live[32] * t508 - 0.8 * t512 - 0.4799999999999999 * live[31] * t509;
+    let t517 = 2.0 * t496 + t516;
+    let t518 = live[19] * t514 - live[18] * t511;
+    let t519 = 4.8 * (t488 + live[105] * t489);
+    let t520 = 1.5 * (live[94] * t491 - live[93] * t492);
+    let t521 = live[8] * t518 + 0.9800665778412416 * t515 + live[7] * t517;
+    let t522 = 9.61445312862258 * live[4];
+    let t523 = 1.5 * (live[93] * t491 + live[94] * t492);
+    let t524 = 0.9800665778412417 * t523 - 0.2980039961925918 * t522;
+    let t525 = live[11] * t518 + 0.19866933079506122 * t515 + live[9] * t517;
+    let t526 = live[105] * t487;
+    let t527 = live[106] * t489;
+    let t528 = live[12] * t517 + live[13] * t518;
+    let t529 = 0.009 * t489;
+    let t530 = live[94] * t522;
+    let t531 = live[93] * t522;
+    let t532 = 0.0375 * t503 + 0.006 * t504;
+    let t533 = -0.0375 * t502 - 0.003 * t504;
+    let t534 = 0.003 * t503 - 0.006 * t502;
+    let t535 = 0.144 * t500 + 0.25 * t507 + live[64] * t532 + live[65] * t533
+        + live[66] * t534;
+    let t536 = live[67] * t532 + live[68] * t533 + live[69] * t534 - 0.144 * t498
+        - 0.012 * t501 - 0.25 * t505;
+    let t537 = 0.012 * t500 + live[70] * t532 + live[71] * t533 + live[72] * t534;
+    let t538 = 0.35 * t496 + live[30] * t535 + 0.8 * live[29] * t536
+        + 0.5999999999999999 * (live[29] * t537 + q[9] * t513) - live[27] * t516;
+    let t539 = live[29] * t535;
+    let t540 = live[33] * t537 - 0.5999999999999999 * (t539 + q[9] * t510)
+        - 0.4799999999999999 * live[31] * t536;
+    let t541 = live[19] * t538 + live[18] * t540;
+    let t542 = live[32] * t536 + live[27] * t510 - 0.35 * t495 - 0.8 * t539
+        - 0.4799999999999999 * live[31] * t537;
+    let t543 = live[19] * t540 - live[18] * t538;
+    let t544 = 0.03 * t531 - 0.075 * t530;
+    let t545 = 0.075 * t492 - 0.03 * t491;
+    let t546 = t545 - q[16] * t520;
+    let t547 = t487 * (1.8 * live[116] - 0.87);
+    let t548 = -live[5];
+    let t549 = live[106] * t548;
+    let t550 = live[106] * t549;
+    let t551 = live[105] * t548;
+    let t552 = -0.5 * live[3];
+    let t553 = live[93] * t552;
+    let t554 = 9.81 * live[94] * t548 + 38.45781251449032 * t553;
+    let t555 = live[94] * t552;
+    let t556 = 38.45781251449032 * t555 - 9.81 * live[93] * t548;
+    let t557 = 9.61445312862258 * t548 + 7.795784540398203 * t552;
+    let t558 = 9.81 * live[8] * t548 + 39.24 * live[11] * t552;
+    let t559 = live[19] * t557 - live[18] * t558;
+    let t560 = 9.81 * live[7] * t548 + 39.24 * live[9] * t552;
+    let t561 = live[18] * t557 + live[19] * t558;
+    let t562 = live[30] * t559 - live[29] * (0.8 * t560 + 0.5999999999999999 * t561);
+    let t563 = live[29] * t559;
+    let t564 = 0.8 * t563 + live[32] * t560 - 0.4799999999999999 * live[31] * t561;
+    let t565 = 0.5999999999999999 * t563 + live[33] * t561
+        - 0.4799999999999999 * live[31] * t560;
+    let t566 = live[64] * t562 + live[67] * t564 + live[70] * t565;
+    let t567 = live[65] * t562 + live[68] * t564 + live[71] * t565;
+    let t568 = live[66] * t562 + live[69] * t564 + live[72] * t565;
+    let t569 = 0.75 * live[66] * t568 + 0.75 * (live[64] * t566 + live[65] * t567);
+    let t570 = 1.2 * t562 + t569;
+    let t571 = 0.75 * live[69] * t568 + 0.75 * (live[67] * t566 + live[68] * t567);
+    let t572 = 1.2 * t564 + t571;
+    let t573 = 1.2 * t565 + 0.75 * (live[70] * t566 + live[71] * t567 + live[72] * t568);
+    let t574 = live[30] * t570 + live[29] * (0.5999999999999999 * t573 + 0.8 * t572);
+    let t575 = 2.0 * t559 + t574;
+    let t576 = live[29] * t570;
+    let t577 = live[33] * t573 - 0.5999999999999999 * t576
+        - 0.4799999999999999 * live[31] * t572;
+    let t578 = 2.0 * t561 + t577;
+    let t579 = live[19] * t575 + live[18] * t578;
+    let t580 = live[32] * t572 - 0.8 * t576 - 0.4799999999999999 * live[31] * t573;
+    let t581 = 2.0 * t560 + t580;
+    let t582 = live[19] * t578 - live[18] * t575;
+    let t583 = 47.088 * (t550 + live[105] * t551);
+    let t584 = 1.5 * (live[94] * t554 - live[93] * t556);
+    let t585 = live[8] * t582 + 0.9800665778412416 * t579 + live[7] * t581;
+    let t586 = 1.5 * (live[93] * t554 + live[94] * t556);
+    let t587 = live[11] * t582 + 0.19866933079506122 * t579 + live[9] * t581;
+    let t588 = 0.19866933079506122 * t586 - 11.460581814143586 * t552;
+    let t589 = live[12] * t581 + live[13] * t582;
+    live[388] = t548;
+    live[389] = t549;
+    live[390] = t550;
+    live[391] = t551;
+    live[392] = t552;
+    live[393] = t553;
+    live[394] = t554;
+    live[395] = t555;
+    live[396] = t556;
+    live[397] = t559;
+    live[398] = t560;
+    live[399] = t562;
+    live[400] = t564;
+    live[401] = t565;
+    live[402] = t566;
+    live[403] = t567;
+    live[404] = t568;
+    live[405] = t569;
+    live[406] = t571;
+    live[407] = t574;
+    live[408] = t577;
+    live[409] = t580;
+    live[410] = t583;
+    live[411] = t584;
+    live[412] = t585;
+    live[413] = t586;
+    live[414] = t587;
+    live[415] = t588;
+    live[416] = t589;
+    out.0[0][3] = t459;
+    out.0[0][4] = 78.48 * t486 + t519 + t520 + t521;
+    out.0[0][5] = 78.48 * t548 + t583 + t584 + t585;
+    out.0[1][3] = 125.568 * live[380] + t462 + t463;
+    out.0[1][4] = t524 + t525;
+    out.0[1][5] = 504.5951749464951 * t552 + 0.9800665778412416 * t586 + t587;
+    out.0[2][3] = 78.48 * live[5] + 47.088 * (t464 + t465) + t466 + t467;
+    out.0[2][4] = 92.61420626337623 * live[4] + 0.19866933079506122 * t523
+        + 4.8 * (t527 - t526) + t528;
+    out.0[2][5] = t588 + t589;
+    out.0[3][3] = 0.05 * t462 + 0.2 * t467 + live[106] * t468 + live[7] * t481
+        + live[8] * t482 + 0.03 * t469 + 0.075 * t470 + 1.5 * q[16] * t460
+        + 0.9800665778412416 * t480 - 0.7848 * live[5] - 3.1392 * live[380] - 0.3 * t463
+        - 4.62051 * t464 - 4.7088 * t465;
+    out.0[3][4] = 0.05 * t524 + 0.471 * t526 + 0.2 * t528 + live[106] * t529
+        + live[7] * t542 + live[8] * t543 + 0.03 * t530 + 0.075 * t531
+        + 1.5 * q[16] * t522 + 0.9800665778412416 * t541 - 0.7848 * live[4] - 0.3 * t525
+        - 0.48 * t527;
+    out.0[4][3] = 0.3 * t459 + 0.19866933079506122 * (t480 - t484)
+        + 0.9800665778412416 * t483 + live[9] * t481 + live[11] * t482 + t485
+        - 1.5696 * live[5] - 0.1 * t467 - live[85] * t466;
+    out.0[4][4] = 7.848 * t486 + 0.3 * t521 + 0.19866933079506122 * (t541 - t546)
+        + 0.9800665778412416 * t544 + live[9] * t542 + live[11] * t543 + t547
+        - 1.5696 * live[4] - 0.1 * (t519 + t528) - 0.05 * t520
+        - live[85] * (1.4700998667618626 * t522 + 0.19866933079506122 * t523);
+    out.0[5][3] = 0.08829 * live[106] * live[377] + 1.5696 * live[380] + 0.1 * t463
+        + 0.19866933079506122 * t483 + 0.9800665778412416 * t484 + live[85] * t462
+        + live[12] * t481 + live[13] * t482 - 0.2 * t459 - live[105] * t468;
+    out.0[5][4] = 0.7848 * t486 + 0.1 * (t519 + t525) + 0.19866933079506122 * t544
+        + 0.9800665778412416 * t546 + live[85] * t524 + live[12] * t542 + live[13] * t543
+        - 0.009 * t488 - 0.2 * t521 - live[105] * t529;
+    out.0[6][3] = t480;
+    out.0[6][4] = t541;
+    out.0[7][3] = t481;
+    out.0[7][4] = t542;
+    out.0[8][3] = 0.5999999999999999 * t456 - 0.8 * t453;
+    out.0[8][4] = 0.5999999999999999 * t516 - 0.8 * t513;
+    out.0[8][5] = 0.5999999999999999 * t580 - 0.8 * t577;
+    out.0[9][3] = 0.5999999999999999 * t475 - 0.8 * t476;
+    out.0[9][4] = 0.5999999999999999 * t536 - 0.8 * t537;
+    out.0[10][3] = t471;
+    out.0[10][4] = t532;
+    out.0[11][3] = t472;
+    out.0[11][4] = t533;
+    out.0[12][3] = t473;
+    out.0[12][4] = t534;
+    out.0[13][4] = t520;
+    out.0[13][5] = t584;
+    out.0[14][3] = t461;
+    out.0[14][4] = t523;
+    out.0[14][5] = t586;
+    out.0[15][3] = t484;
+    out.0[15][4] = t545;
+    out.0[16][3] = t485;
+    out.0[16][4] = t547;
+    out.0[17][4] = -1.8 * t489;
+    out.0[17][5] = -17.658 * t551;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part4_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part4_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t590 = 0.08829 * live[391] + live[392] * (34.1388 - 70.632 * live[116]);
+    let t591 = 2.3231749464950924 * live[392] + 0.9800665778412416 * live[413];
+    let t592 = 0.0375 * live[403] + 0.006 * live[404];
+    let t593 = -0.0375 * live[402] - 0.003 * live[404];
+    let t594 = 0.003 * live[403] - 0.006 * live[402];
+    let t595 = 0.144 * live[400] + 0.25 * live[406] + live[64] * t592 + live[65] * t593
+        + live[66] * t594;
+    let t596 = live[67] * t592 + live[68] * t593 + live[69] * t594 - 0.144 * live[399]
+        - 0.012 * live[401] - 0.25 * live[405];
+    let t597 = 0.012 * live[400] + live[70] * t592 + live[71] * t593 + live[72] * t594;
+    let t598 = 0.35 * live[398] + live[30] * t595 + 0.8 * live[29] * t596
+        + 0.5999999999999999 * (live[29] * t597 + q[9] * live[408])
+        - live[27] * live[409];
+    let t599 = live[29] * t595;
+    let t600 = live[33] * t597 - 0.5999999999999999 * (t599 + q[9] * live[407])
+        - 0.4799999999999999 * live[31] * t596;
+    let t601 = live[19] * t598 + live[18] * t600;
+    let t602 = live[32] * t596 + live[27] * live[407] - 0.35 * live[397] - 0.8 * t599
+        - 0.4799999999999999 * live[31] * t597;
+    let t603 = live[19] * t600 - live[18] * t598;
+    let t604 = 0.5846838405298652 * live[395] - 0.23387353621194606 * live[393];
+    let t605 = 0.075 * live[396] - 0.03 * live[394];
+    let t606 = t605 - q[16] * live[411];
+    let t607 = live[389] * (17.658 * live[116] - 8.5347);
+    let t608 = live[6] * live[182] + live[183] * live[280] + live[10] * live[184];
+    let t609 = live[18] * t608;
+    let t610 = live[17] + qd[6] * live[290];
+    let t611 = live[20] * live[292] + t610 - live[21] * live[291];
+    let t612 = -0.175 * t611 - t609;
+    let t613 = qdd[3] * live[6] + qdd[4] * live[280] + qdd[5] * live[10] - live[16];
+    let t614 = live[19] * t613 - qd[7] * live[291];
+    let t615 = live[27] * t611
+        + 2.0 * qd[8] * (-0.8 * live[15] - 0.5999999999999999 * live[292])
+        + 0.5999999999999999 * q[9] * (live[15] * live[20] - live[22] * live[291] - t614)
+        - t609;
+    let t616 = qd[8] * live[291];
+    let t617 = live[20] * live[291];
+    let t618 = -live[18] * t613 - qd[7] * live[292];
+    let t619 = live[22] * live[292] + live[15] * live[21];
+    let t620 = t619 - t618;
+    let t621 = live[185] + live[27] * t620
+        + 1.1999999999999997 * q[9] * (t617 - live[21] * live[292]) - 1.6 * t616;
+    let t622 = live[19] * t608;
+    let t623 = 2.0 * (t617 - live[15] * live[22]);
+    let t624 = t622 + live[27] * t623 + 0.5999999999999999 * q[9] * (t618 + t619)
+        - 1.1999999999999997 * t616;
+    let t625 = live[46] * live[294];
+    let t626 = 0.8 * (live[29] * t618 + qd[9] * live[296]);
+    let t627 = t626 + live[32] * t610 - 0.4799999999999999 * live[31] * t614;
+    let t628 = live[47] * live[296] + live[38] * live[298];
+    let t629 = t627 + t628;
+    let t630 = live[30] * t615 - live[29] * (0.8 * t621 + 0.5999999999999999 * t624);
+    let t631 = t630 - 0.02 * (t625 + live[47] * live[298]) - 0.12 * t629;
+    let t632 = t630 - 0.25 * t629;
+    let t633 = live[29] * t615;
+    let t634 = live[47] * live[294] + live[46] * live[298];
+    let t635 = live[30] * t618 - live[29] * (0.5999999999999999 * t614 + 0.8 * t610)
+        - qd[9] * (0.8 * live[294] + 0.5999999999999999 * live[298]);
+    let t636 = t634 - t635;
+    let t637 = 0.8 * t633 + live[32] * t621 - 0.4799999999999999 * live[31] * t624;
+    let t638 = t637 - 0.25 * t636;
+    let t639 = -2.0 * (t625 + live[38] * live[296]);
+    let t640 = live[33] * t624 + 0.5999999999999999 * t633
+        - 0.4799999999999999 * live[31] * t621;
+    let t641 = t640 - 0.25 * t639;
+    let t642 = live[80] * live[299];
+    let t643 = live[81] * live[300];
+    let t644 = 0.7499999999999999 * t626 + live[33] * t614
+        - 0.4799999999999999 * live[31] * t610;
+    let t645 = live[72] * t644 + qd[11] * live[301] + live[66] * t635 + live[69] * t627
+        - qd[10] * live[299];
+    let t646 = live[80] * live[301] + live[79] * live[299];
+    let t647 = live[71] * t644 + qd[10] * live[300] + live[65] * t635 + live[68] * t627
+        - qd[12] * live[301];
+    let t648 = live[81] * live[301] + live[79] * live[300];
+    let t649 = live[64] * t632 + live[67] * t638 + live[70] * t641
+        + 0.008 * (t646 - t645) - 0.008 * (t642 + t643) - 0.05 * (t647 + t648);
+    let t650 = live[79] * live[301];
+    let t651 = live[70] * t644 + qd[12] * live[299] + live[64] * t635 + live[67] * t627
+        - qd[11] * live[300];
+    let t652 = live[81] * live[299] + live[80] * live[300];
+    let t653 = live[65] * t632 + live[68] * t638 + live[71] * t641
+        + 0.004 * (t645 + t646) - 0.016 * (t643 + t650) - 0.05 * (t652 - t651);
+    let t654 = live[66] * t632 + live[69] * t638 + live[72] * t641
+        + 0.004 * (t648 - t647) + 0.008 * (t651 + t652) + 0.1 * (t642 + t650);
+    let t655 = 0.75 * live[66] * t654 + 0.75 * (live[64] * t649 + live[65] * t653);
+    let t656 = 1.2 * t631 + t655;
+    let t657 = live[46] * live[296] + live[38] * live[294];
+    let t658 = t637 + 0.01 * (t644 + t657) - 0.12 * t636;
+    let t659 = 0.75 * live[69] * t654 + 0.75 * (live[67] * t649 + live[68] * t653);
+    let t660 = 1.2 * t658 + t659;
+    let t661 = t640 + 0.01 * (t628 - t627) - 0.12 * t639;
+    let t662 = 1.2 * t661 + 0.75 * (live[70] * t649 + live[71] * t653 + live[72] * t654);
+    let t663 = live[30] * t656 + live[29] * (0.5999999999999999 * t662 + 0.8 * t660);
+    let t664 = 2.0 * t612 + t663;
+    let t665 = live[29] * t656;
+    let t666 = live[33] * t662 - 0.5999999999999999 * t665
+        - 0.4799999999999999 * live[31] * t660;
+    let t667 = 2.0 * (t622 - 0.175 * t623) + t666;
+    let t668 = live[19] * t664 + live[18] * t667;
+    let t669 = live[185] - 0.175 * t620;
+    let t670 = live[32] * t660 - 0.8 * t665 - 0.4799999999999999 * live[31] * t662;
+    let t671 = 2.0 * t669 + t670;
+    let t672 = live[19] * t667 - live[18] * t664;
+    let t673 = 0.9800665778412416 * t668 + live[7] * t671 + live[6] * live[275]
+        + live[8] * (live[270] + t672);
+    let t674 = 0.19866933079506122 * t668 + live[9] * t671 + live[275] * live[280]
+        + live[11] * (live[270] + t672);
+    let t675 = live[12] * t671 + live[10] * live[275] + live[13] * (live[270] + t672);
+    let t676 = 0.004 * live[292] - 0.002 * live[15];
+    let t677 = 0.031 * live[15] - 0.001 * live[291] - 0.002 * live[292];
+    let t678 = 0.0005 * live[296] + 0.002 * live[298];
+    let t679 = 0.00086 * live[300] + 0.00012 * live[301] - 0.00001 * live[299];
+    let t680 = 0.001468 * live[299] + 0.000124 * live[301] - 0.00001 * live[300];
+    let t681 = 0.00012 * t645 + 0.000124 * t647 + 0.001602 * t651 + 0.0375 * t653
+        + 0.006 * t654 + live[130] * live[299] + live[80] * t679 - live[129] * live[300]
+        - live[81] * t680;
+    let t682 = 0.000124 * live[299] + 0.00012 * live[300] + 0.001602 * live[301];
+    let t683 = 0.001468 * t647 + 0.000124 * t651 + live[128] * live[300]
+        + live[81] * t682 - 0.00001 * t645 - 0.0375 * t649 - 0.003 * t654
+        - live[130] * live[301] - live[79] * t679;
+    let t684 = 0.00086 * t645 + 0.00012 * t651 + 0.003 * t653 + live[129] * live[301]
+        + live[79] * t680 - 0.00001 * t647 - 0.006 * t649 - live[128] * live[299]
+        - live[80] * t682;
+    let t685 = 0.012 * t635 + 0.0005 * t644 + 0.144 * t658 + 0.25 * t659
+        + live[127] * live[294] + live[46] * t678 + live[64] * t681 + live[65] * t683
+        + live[66] * t684 - 0.011 * t634;
+    let t686 = 0.012 * live[296] + 0.0005 * live[298];
+    let t687 = 0.011 * t627 + live[126] * live[298] + live[47] * t686 + live[67] * t681
+        + live[68] * t683 + live[69] * t684 - 0.144 * t631 - 0.25 * t655 - 0.012 * t661
+        - live[127] * live[296] - live[38] * t678;
+    let t688 = 0.0005 * t635 + 0.002 * t644 + 0.011 * t657 + 0.012 * t658
+        + live[70] * t681 + live[71] * t683 + live[72] * t684 - live[126] * live[294]
+        - live[46] * t686;
+    let t689 = 0.001 * t610 + 0.03 * t618 + 0.35 * t669 + live[15] * live[123]
+        + live[22] * t676 + live[30] * t685 + 0.8 * live[29] * t687
+        + 0.5999999999999999 * (live[29] * t688 + q[9] * t666) - live[122] * live[292]
+        - live[21] * t677 - live[27] * t670;
+    let t690 = 0.001 * live[15] - 0.03 * live[291];
+    let t691 = live[29] * t685;
+    let t692 = 0.004 * t614 + live[20] * t677 + live[33] * t688 - 0.002 * t610
+        - live[122] * live[291] - live[15] * live[121] - live[22] * t690
+        - 0.5999999999999999 * (t691 + q[9] * t663)
+        - 0.4799999999999999 * live[31] * t687;
+    let t693 = live[19] * t689 + live[18] * t692;
+    let t694 = 0.031 * t610 + 0.001 * t618 + live[121] * live[292] + live[21] * t690
+        + live[123] * live[291] + live[32] * t687 + live[27] * t663 - 0.35 * t612
+        - 0.002 * t614 - 0.8 * t691 - live[20] * t676
+        - 0.4799999999999999 * live[31] * t688;
+    let t695 = live[19] * t692 - live[18] * t689;
+    let t696 = live[21] * live[302];
+    let t697 = live[120] + t696;
+    let t698 = -0.175 * t697 - live[196];
+    let t699 = live[22] * live[302];
+    let t700 = live[24] + qd[7] * live[302];
+    let t701 = live[27] * t697 + 0.5999999999999999 * q[9] * (t699 - t700) - live[197];
+    let t702 = qd[8] * live[302];
+    let t703 = live[20] * live[302];
+    let t704 = 1.6 * t702 + live[27] * live[188]
+        - 1.1999999999999997 * q[9] * (live[118] + t703);
+    let t705 = live[194] + 1.1999999999999997 * t702 - 2.0 * live[27] * t703;
+    let t706 = live[46] * live[305];
+    let t707 = 0.8 * (qd[9] * live[306] - live[29] * live[26]);
+    let t708 = t707 - 0.4799999999999999 * live[31] * t700;
+    let t709 = live[47] * live[306] + live[38] * live[308];
+    let t710 = t708 + t709;
+    let t711 = live[30] * t701 - live[29] * (0.8 * t704 + 0.5999999999999999 * t705);
+    let t712 = t711 - 0.02 * (t706 + live[47] * live[308]) - 0.12 * t710;
+    let t713 = t711 - 0.25 * t710;
+    let t714 = live[29] * t701;
+    let t715 = live[47] * live[305] + live[46] * live[308];
+    let t716 = -0.5999999999999999 * live[29] * t700 - live[30] * live[26]
+        - qd[9] * (0.8 * live[305] + 0.5999999999999999 * live[308]);
+    let t717 = t715 - t716;
+    let t718 = 0.8 * t714 + live[32] * t704 - 0.4799999999999999 * live[31] * t705;
+    let t719 = t718 - 0.25 * t717;
+    let t720 = -2.0 * (t706 + live[38] * live[306]);
+    let t721 = live[33] * t705 + 0.5999999999999999 * t714
+        - 0.4799999999999999 * live[31] * t704;
+    let t722 = t721 - 0.25 * t720;
+    let t723 = live[80] * live[309];
+    let t724 = live[81] * live[310];
+    let t725 = 0.7499999999999999 * t707 + live[33] * t700;
+    let t726 = live[72] * t725 + qd[11] * live[311] + live[66] * t716 + live[69] * t708
+        - qd[10] * live[309];
+    let t727 = live[80] * live[311] + live[79] * live[309];
+    let t728 = live[71] * t725 + qd[10] * live[310] + live[65] * t716 + live[68] * t708
+        - qd[12] * live[311];
+    let t729 = live[81] * live[311] + live[79] * live[310];
+    let t730 = live[64] * t713 + live[67] * t719 + live[70] * t722
+        + 0.008 * (t727 - t726) - 0.008 * (t723 + t724) - 0.05 * (t728 + t729);
+    let t731 = live[79] * live[311];
+    let t732 = live[70] * t725 + qd[12] * live[309] + live[64] * t716 + live[67] * t708
+        - qd[11] * live[310];
+    let t733 = live[81] * live[309] + live[80] * live[310];
+    let t734 = live[65] * t713 + live[68] * t719 + live[71] * t722
+        + 0.004 * (t726 + t727) - 0.016 * (t724 + t731) - 0.05 * (t733 - t732);
+    let t735 = live[66] * t713 + live[69] * t719 + live[72] * t722
+        + 0.004 * (t729 - t728) + 0.008 * (t732 + t733) + 0.1 * (t723 + t731);
+    let t736 = 0.75 * live[66] * t735 + 0.75 * (live[64] * t730 + live[65] * t734);
+    let t737 = 1.2 * t712 + t736;
+    let t738 = live[46] * live[306] + live[38] * live[305];
+    let t739 = t718 + 0.01 * (t725 + t738) - 0.12 * t717;
+    live[417] = t696;
+    live[418] = t698;
+    live[419] = t699;
+    live[420] = t700;
+    live[421] = t703;
+    live[422] = t708;
+    live[423] = t709;
+    live[424] = t712;
+    live[425] = t715;
+    live[426] = t716;
+    live[427] = t720;
+    live[428] = t721;
+    live[429] = t725;
+    live[430] = t726;
+    live[431] = t728;
+    live[432] = t730;
+    live[433] = t732;
+    live[434] = t734;
+    live[435] = t735;
+    live[436] = t736;
+    live[437] = t737;
+    live[438] = t738;
+    live[439] = t739;
+    out.0[0][6] = t673;
+    out.0[1][6] = t674;
+    out.0[2][6] = t675;
+    out.0[3][5] = 0.2 * live[416] + live[106] * t590 + live[7] * t602 + live[8] * t603
+        + 0.05 * t591 + 0.9800665778412416 * t601 - 0.5846838405298652 * live[393]
+        - 0.23387353621194606 * live[395] - 0.3 * live[414]
+        - 0.08829 * live[105] * live[389]
+        - live[392] * (12.5568 + 11.693676810597305 * q[16]);
+    out.0[3][6] = 0.2 * t675 + 0.9800665778412416 * t693 + live[7] * t694
+        + live[6] * live[276] + live[8] * (live[273] + t695) - 0.3 * t674;
+    out.0[4][5] = 7.848 * live[388] + 0.3 * live[412]
+        + 0.19866933079506122 * (t601 - t606) + 0.9800665778412416 * t604
+        + live[9] * t602 + live[11] * t603 + t607 - 0.1 * (live[410] + live[416])
+        - 0.05 * live[411] - live[85] * live[415];
+    out.0[4][6] = 0.3 * t673 + 0.19866933079506122 * t693 + live[9] * t694
+        + live[276] * live[280] + live[11] * (live[273] + t695) - 0.1 * t675;
+    out.0[5][5] = 0.7848 * live[388] + 6.2784 * live[392] + 0.1 * (live[410] + live[414])
+        + 0.19866933079506122 * t604 + 0.9800665778412416 * t606 + live[85] * t591
+        + live[12] * t602 + live[13] * t603 - 0.08829 * live[390] - 0.2 * live[412]
+        - live[105] * t590;
+    out.0[5][6] = 0.1 * t674 + live[12] * t694 + live[10] * live[276]
+        + live[13] * (live[273] + t695) - 0.2 * t673;
+    out.0[6][5] = t601;
+    out.0[6][6] = t693;
+    out.0[7][5] = t602;
+    out.0[7][6] = t694;
+    out.0[8][6] = 0.5999999999999999 * t670 - 0.8 * t666;
+    out.0[9][5] = 0.5999999999999999 * t596 - 0.8 * t597;
+    out.0[9][6] = 0.5999999999999999 * t687 - 0.8 * t688;
+    out.0[10][5] = t592;
+    out.0[10][6] = t681;
+    out.0[11][5] = t593;
+    out.0[11][6] = t683;
+    out.0[12][5] = t594;
+    out.0[12][6] = t684;
+    out.0[15][5] = t605;
+    out.0[16][5] = t607;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part5_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part5_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t740 = 0.75 * live[69] * live[435]
+        + 0.75 * (live[67] * live[432] + live[68] * live[434]);
+    let t741 = 1.2 * live[439] + t740;
+    let t742 = live[428] + 0.01 * (live[423] - live[422]) - 0.12 * live[427];
+    let t743 = 1.2 * t742
+        + 0.75 * (live[70] * live[432] + live[71] * live[434] + live[72] * live[435]);
+    let t744 = live[30] * live[437]
+        + live[29] * (0.5999999999999999 * t743 + 0.8 * t741);
+    let t745 = 2.0 * live[418] + t744;
+    let t746 = live[29] * live[437];
+    let t747 = live[33] * t743 - 0.5999999999999999 * t746
+        - 0.4799999999999999 * live[31] * t741;
+    let t748 = 2.0 * (live[193] + 0.35 * live[421]) + t747;
+    let t749 = live[275] + live[19] * t745 + live[18] * t748;
+    let t750 = live[32] * t741 - 0.8 * t746 - 0.4799999999999999 * live[31] * t743;
+    let t751 = t750 - 0.35 * live[188];
+    let t752 = live[19] * (t748 - live[269]) - live[18] * (live[271] + t745);
+    let t753 = 0.9800665778412416 * t749 + live[7] * t751 + live[8] * t752;
+    let t754 = 0.19866933079506122 * t749 + live[9] * t751 + live[11] * t752;
+    let t755 = live[12] * t751 + live[13] * t752;
+    let t756 = 0.001 * live[302] - 0.002 * live[20];
+    let t757 = 0.0005 * live[306] + 0.002 * live[308];
+    let t758 = 0.00086 * live[310] + 0.00012 * live[311] - 0.00001 * live[309];
+    let t759 = 0.001468 * live[309] + 0.000124 * live[311] - 0.00001 * live[310];
+    let t760 = 0.00012 * live[430] + 0.000124 * live[431] + 0.001602 * live[433]
+        + 0.0375 * live[434] + 0.006 * live[435] + live[130] * live[309]
+        + live[80] * t758 - live[129] * live[310] - live[81] * t759;
+    let t761 = 0.000124 * live[309] + 0.00012 * live[310] + 0.001602 * live[311];
+    let t762 = 0.001468 * live[431] + 0.000124 * live[433] + live[128] * live[310]
+        + live[81] * t761 - 0.00001 * live[430] - 0.0375 * live[432] - 0.003 * live[435]
+        - live[130] * live[311] - live[79] * t758;
+    let t763 = 0.00086 * live[430] + 0.00012 * live[433] + 0.003 * live[434]
+        + live[129] * live[311] + live[79] * t759 - 0.00001 * live[431]
+        - 0.006 * live[432] - live[128] * live[309] - live[80] * t761;
+    let t764 = 0.012 * live[426] + 0.0005 * live[429] + 0.144 * live[439] + 0.25 * t740
+        + live[127] * live[305] + live[46] * t757 + live[64] * t760 + live[65] * t762
+        + live[66] * t763 - 0.011 * live[425];
+    let t765 = 0.012 * live[306] + 0.0005 * live[308];
+    let t766 = 0.011 * live[422] + live[126] * live[308] + live[47] * t765
+        + live[67] * t760 + live[68] * t762 + live[69] * t763 - 0.144 * live[424]
+        - 0.25 * live[436] - 0.012 * t742 - live[127] * live[306] - live[38] * t757;
+    let t767 = 0.0005 * live[426] + 0.002 * live[429] + 0.011 * live[438]
+        + 0.012 * live[439] + live[70] * t760 + live[71] * t762 + live[72] * t763
+        - live[126] * live[305] - live[46] * t765;
+    let t768 = live[30] * t764 + 0.8 * live[29] * t766
+        + 0.5999999999999999 * (live[29] * t767 + q[9] * t747) - 0.09125 * live[26]
+        - live[124] - live[21] * t756 - live[27] * t750 - 0.05725 * live[178];
+    let t769 = live[29] * t764;
+    let t770 = 0.004 * live[420] + live[122] * live[302] + live[20] * t756
+        + live[33] * t767 - 0.03 * live[419] - 0.5999999999999999 * (t769 + q[9] * t744)
+        - 0.4799999999999999 * live[31] * t766;
+    let t771 = live[276] + live[19] * t768 + live[18] * t770;
+    let t772 = live[20] * live[121] + live[32] * t766 + live[27] * t744
+        + 0.03 * live[417] - 0.001 * live[26] - 0.004 * live[120] - live[123] * live[302]
+        - 0.35 * live[418] - 0.002 * live[420] - 0.8 * t769
+        - 0.4799999999999999 * live[31] * t767;
+    let t773 = live[19] * (t770 - live[272]) - live[18] * (live[274] + t768);
+    let t774 = 0.5999999999999999 * live[186] - 0.8 * live[187];
+    let t775 = -0.5999999999999999 * live[189] - 0.8 * live[190];
+    let t776 = 0.5999999999999999 * live[191] + 0.8 * live[192];
+    let t777 = live[30] * t774 - live[29] * (0.8 * t775 + 0.5999999999999999 * t776);
+    let t778 = live[29] * t774;
+    let t779 = 0.8 * t778 + live[32] * t775 - 0.4799999999999999 * live[31] * t776;
+    let t780 = 0.5999999999999999 * t778 + live[33] * t776
+        - 0.4799999999999999 * live[31] * t775;
+    let t781 = live[64] * t777 + live[67] * t779 + live[70] * t780;
+    let t782 = live[65] * t777 + live[68] * t779 + live[71] * t780;
+    let t783 = live[66] * t777 + live[69] * t779 + live[72] * t780;
+    let t784 = 0.75 * live[66] * t783 + 0.75 * (live[64] * t781 + live[65] * t782);
+    let t785 = 1.2 * t777 + t784;
+    let t786 = 0.75 * live[69] * t783 + 0.75 * (live[67] * t781 + live[68] * t782);
+    let t787 = 1.2 * t779 + t786;
+    let t788 = 1.2 * t780 + 0.75 * (live[70] * t781 + live[71] * t782 + live[72] * t783);
+    let t789 = live[30] * t785 + live[29] * (0.8 * t787 + 0.5999999999999999 * t788);
+    let t790 = live[29] * t785;
+    let t791 = live[33] * t788 - 0.5999999999999999 * t790
+        - 0.4799999999999999 * live[31] * t787;
+    let t792 = live[19] * t789 + live[18] * t791;
+    let t793 = live[32] * t787 - 0.8 * t790 - 0.4799999999999999 * live[31] * t788;
+    let t794 = live[19] * t791 - live[18] * t789;
+    let t795 = 0.9800665778412416 * t792 + live[7] * t793 + live[8] * t794;
+    let t796 = 0.19866933079506122 * t792 + live[9] * t793 + live[11] * t794;
+    let t797 = live[12] * t793 + live[13] * t794;
+    let t798 = 0.0375 * t782 + 0.006 * t783;
+    let t799 = -0.0375 * t781 - 0.003 * t783;
+    let t800 = 0.003 * t782 - 0.006 * t781;
+    let t801 = 0.144 * t779 + 0.25 * t786 + live[64] * t798 + live[65] * t799
+        + live[66] * t800;
+    let t802 = live[67] * t798 + live[68] * t799 + live[69] * t800 - 0.144 * t777
+        - 0.012 * t780 - 0.25 * t784;
+    let t803 = 0.012 * t779 + live[70] * t798 + live[71] * t799 + live[72] * t800;
+    let t804 = 0.8 * (live[263] + live[29] * t802) + live[30] * t801
+        + 0.5999999999999999 * (live[29] * t803 + live[264] + q[9] * t791)
+        - live[27] * t793;
+    let t805 = live[29] * t801;
+    let t806 = live[33] * t803 - 0.5999999999999999 * (t805 + live[261] + q[9] * t789)
+        - 0.4799999999999999 * live[31] * t802;
+    let t807 = live[19] * t804 + live[18] * t806;
+    let t808 = live[32] * t802 + live[27] * t789 - 0.8 * (live[261] + t805)
+        - 0.4799999999999999 * live[31] * t803;
+    let t809 = live[19] * t806 - live[18] * t804;
+    let t810 = live[46] * live[314];
+    let t811 = 0.8 * live[48] + 0.8 * live[320] - 0.64 * live[43];
+    let t812 = live[47] * live[315] + live[38] * live[316];
+    let t813 = t811 + t812;
+    let t814 = live[30] * (-0.8 * live[195] - 0.5999999999999999 * live[198])
+        - live[202];
+    let t815 = t814 - 0.02 * (t810 + live[47] * live[316]) - 0.12 * t813;
+    let t816 = t814 - 0.25 * t813;
+    let t817 = live[47] * live[314] + live[46] * live[316];
+    let t818 = live[45] + qd[9] * (0.5999999999999999 * live[316] + 0.8 * live[314])
+        + live[30] * (0.8 * live[23] + 0.5999999999999999 * live[26]);
+    let t819 = t817 + t818;
+    let t820 = 0.8 * live[199] - 0.4799999999999999 * live[201] - 0.64 * live[200];
+    let t821 = t820 - 0.25 * t819;
+    let t822 = -2.0 * (t810 + live[38] * live[315]);
+    let t823 = 0.5999999999999999 * live[203] - 0.36 * live[201];
+    let t824 = t823 - 0.25 * t822;
+    let t825 = live[80] * live[317];
+    let t826 = live[81] * live[318];
+    let t827 = 0.5999999999999999 * live[42] + 0.5999999999999999 * live[320]
+        - 0.4799999999999999 * live[43] - 0.36 * live[44];
+    let t828 = live[72] * t827 + qd[11] * live[319] + live[69] * t811 - live[66] * t818
+        - qd[10] * live[317];
+    let t829 = live[80] * live[319] + live[79] * live[317];
+    let t830 = live[71] * t827 + qd[10] * live[318] + live[68] * t811 - live[65] * t818
+        - qd[12] * live[319];
+    let t831 = live[81] * live[319] + live[79] * live[318];
+    let t832 = live[64] * t816 + live[67] * t821 + live[70] * t824
+        + 0.008 * (t829 - t828) - 0.008 * (t825 + t826) - 0.05 * (t830 + t831);
+    let t833 = live[79] * live[319];
+    let t834 = live[70] * t827 + qd[12] * live[317] + live[67] * t811 - live[64] * t818
+        - qd[11] * live[318];
+    let t835 = live[81] * live[317] + live[80] * live[318];
+    let t836 = live[65] * t816 + live[68] * t821 + live[71] * t824
+        + 0.004 * (t828 + t829) - 0.016 * (t826 + t833) - 0.05 * (t835 - t834);
+    let t837 = live[66] * t816 + live[69] * t821 + live[72] * t824
+        + 0.004 * (t831 - t830) + 0.008 * (t834 + t835) + 0.1 * (t825 + t833);
+    let t838 = 0.75 * live[66] * t837 + 0.75 * (live[64] * t832 + live[65] * t836);
+    let t839 = 1.2 * t815 + t838;
+    let t840 = live[46] * live[315] + live[38] * live[314];
+    let t841 = t820 + 0.01 * (t827 + t840) - 0.12 * t819;
+    let t842 = 0.75 * live[69] * t837 + 0.75 * (live[67] * t832 + live[68] * t836);
+    let t843 = 1.2 * t841 + t842;
+    let t844 = t823 + 0.01 * (t812 - t811) - 0.12 * t822;
+    let t845 = 1.2 * t844 + 0.75 * (live[70] * t832 + live[71] * t836 + live[72] * t837);
+    let t846 = live[30] * t839 + 0.8 * (live[30] * live[254] + live[29] * t843)
+        + 0.5999999999999999 * (live[30] * live[255] + live[29] * t845) - live[262];
+    let t847 = live[258] + live[29] * t839;
+    let t848 = live[33] * t845 - 0.36 * live[260] - 0.5999999999999999 * t847
+        - 0.4799999999999999 * (live[259] + live[31] * t843);
+    let t849 = live[19] * t846 + live[18] * t848;
+    let t850 = live[32] * t843 - 0.64 * live[259] - 0.8 * t847
+        - 0.4799999999999999 * (live[260] + live[31] * t845);
+    let t851 = live[19] * t848 - live[18] * t846;
+    let t852 = 0.9800665778412416 * t849 + live[7] * t850 + live[8] * t851;
+    let t853 = 0.19866933079506122 * t849 + live[9] * t850 + live[11] * t851;
+    let t854 = live[12] * t850 + live[13] * t851;
+    let t855 = 0.0005 * live[315] + 0.002 * live[316];
+    let t856 = 0.00086 * live[318] + 0.00012 * live[319] - 0.00001 * live[317];
+    let t857 = 0.001468 * live[317] + 0.000124 * live[319] - 0.00001 * live[318];
+    let t858 = 0.00012 * t828 + 0.000124 * t830 + 0.001602 * t834 + 0.0375 * t836
+        + 0.006 * t837 + live[130] * live[317] + live[80] * t856 - live[129] * live[318]
+        - live[81] * t857;
+    let t859 = 0.000124 * live[317] + 0.00012 * live[318] + 0.001602 * live[319];
+    let t860 = 0.001468 * t830 + 0.000124 * t834 + live[128] * live[318]
+        + live[81] * t859 - 0.00001 * t828 - 0.0375 * t832 - 0.003 * t837
+        - live[130] * live[319] - live[79] * t856;
+    let t861 = 0.00086 * t828 + 0.00012 * t834 + 0.003 * t836 + live[129] * live[319]
+        + live[79] * t857 - 0.00001 * t830 - 0.006 * t832 - live[128] * live[317]
+        - live[80] * t859;
+    let t862 = 0.0005 * t827 + 0.144 * t841 + 0.25 * t842 + live[127] * live[314]
+        + live[46] * t855 + live[64] * t858 + live[65] * t860 + live[66] * t861
+        - 0.012 * t818 - 0.011 * t817;
+    let t863 = 0.012 * live[315] + 0.0005 * live[316];
+    let t864 = 0.011 * t811 + live[126] * live[316] + live[47] * t863 + live[67] * t858
+        + live[68] * t860 + live[69] * t861 - 0.144 * t815 - 0.25 * t838 - 0.012 * t844
+        - live[127] * live[315] - live[38] * t855;
+    let t865 = 0.002 * t827 + 0.011 * t840 + 0.012 * t841 + live[70] * t858
+        + live[71] * t860 + live[72] * t861 - 0.0005 * t818 - live[126] * live[314]
+        - live[46] * t863;
+    let t866 = live[30] * t862 + 0.8 * (live[30] * live[257] + live[29] * t864)
+        + 0.5999999999999999 * (live[30] * live[256] + live[29] * t865 + q[9] * t848)
+        - live[268] - live[27] * t850;
+    let t867 = live[265] + live[29] * t862;
+    let t868 = live[33] * t865 - 0.36 * live[267]
+        - 0.5999999999999999 * (t867 + q[9] * t846)
+        - 0.4799999999999999 * (live[266] + live[31] * t864);
+    let t869 = live[19] * t866 + live[18] * t868;
+    let t870 = live[32] * t864 + live[27] * t846 - 0.64 * live[266] - 0.8 * t867
+        - 0.4799999999999999 * (live[267] + live[31] * t865);
+    let t871 = live[19] * t868 - live[18] * t866;
+    let t872 = -0.5 * live[55];
+    let t873 = -live[57];
+    let t874 = 0.5 * (live[54] - live[53]);
+    let t875 = q[14] * q[14];
+    let t876 = 0.5 * (t875 - live[52]);
+    let t877 = 2.0 * (t874 + t876);
+    let t878 = 0.02233175543719701 * live[60] + 0.977668244562803 * t873
+        + 0.20896434210788312 * t877;
+    let t879 = 0.977668244562803 * live[60] + 0.02233175543719701 * t873
+        - 0.20896434210788312 * t877;
+    let t880 = 0.20896434210788312 * (live[60] - t873) + 0.955336489125606 * t877;
+    let t881 = live[38] * t878 + live[46] * t879 + live[47] * t880;
+    let t882 = live[80] * t881;
+    let t883 = 2.0 * (t874 - t876);
+    let t884 = 0.20896434210788312 * live[63] + 3.910672978251212 * t872
+        + 0.02233175543719701 * t883;
+    let t885 = 0.08932702174878804 * t872 + 0.977668244562803 * t883
+        - 0.20896434210788312 * live[63];
+    let t886 = 0.955336489125606 * live[63] + 0.20896434210788312 * t883
+        - 0.8358573684315325 * t872;
+    let t887 = live[38] * t884 + live[46] * t885 + live[47] * t886;
+    let t888 = live[81] * t887;
+    let t889 = live[51] * t886 + live[49] * t884 + live[50] * t885 - qd[10] * t881;
+    live[440] = t875;
+    live[441] = t878;
+    live[442] = t879;
+    live[443] = t880;
+    live[444] = t881;
+    live[445] = t882;
+    live[446] = t884;
+    live[447] = t885;
+    live[448] = t886;
+    live[449] = t887;
+    live[450] = t888;
+    live[451] = t889;
+    out.0[0][7] = t753;
+    out.0[0][8] = t795;
+    out.0[0][9] = t852;
+    out.0[1][7] = t754;
+    out.0[1][8] = t796;
+    out.0[1][9] = t853;
+    out.0[2][7] = t755;
+    out.0[2][8] = t797;
+    out.0[2][9] = t854;
+    out.0[3][7] = 0.2 * t755 + 0.9800665778412416 * t771 + live[7] * t772
+        + live[8] * t773 - 0.3 * t754;
+    out.0[3][8] = 0.2 * t797 + 0.9800665778412416 * t807 + live[7] * t808
+        + live[8] * t809 - 0.3 * t796;
+    out.0[3][9] = 0.2 * t854 + 0.9800665778412416 * t869 + live[7] * t870
+        + live[8] * t871 - 0.3 * t853;
+    out.0[4][7] = 0.3 * t753 + 0.19866933079506122 * t771 + live[9] * t772
+        + live[11] * t773 - 0.1 * t755;
+    out.0[4][8] = 0.3 * t795 + 0.19866933079506122 * t807 + live[9] * t808
+        + live[11] * t809 - 0.1 * t797;
+    out.0[4][9] = 0.3 * t852 + 0.19866933079506122 * t869 + live[9] * t870
+        + live[11] * t871 - 0.1 * t854;
+    out.0[5][7] = 0.1 * t754 + live[12] * t772 + live[13] * t773 - 0.2 * t753;
+    out.0[5][8] = 0.1 * t796 + live[12] * t808 + live[13] * t809 - 0.2 * t795;
+    out.0[5][9] = 0.1 * t853 + live[12] * t870 + live[13] * t871 - 0.2 * t852;
+    out.0[6][7] = t771;
+    out.0[6][8] = t807;
+    out.0[6][9] = t869;
+    out.0[7][7] = t772;
+    out.0[7][8] = t808;
+    out.0[7][9] = t870;
+    out.0[8][7] = 0.5999999999999999 * t750 - 0.8 * t747;
+    out.0[8][8] = 0.5999999999999999 * t793 - 0.8 * t791;
+    out.0[8][9] = 0.5999999999999999 * t850 - 0.8 * t848;
+    out.0[9][7] = 0.5999999999999999 * t766 - 0.8 * t767;
+    out.0[9][8] = 0.5999999999999999 * t802 - 0.8 * t803;
+    out.0[9][9] = 0.5999999999999999 * t864 - 0.8 * t865;
+    out.0[10][7] = t760;
+    out.0[10][8] = t798;
+    out.0[10][9] = t858;
+    out.0[11][7] = t762;
+    out.0[11][8] = t799;
+    out.0[11][9] = t860;
+    out.0[12][7] = t763;
+    out.0[12][8] = t800;
+    out.0[12][9] = t861;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part6_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part6_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t890 = live[79] * live[444];
+    let t891 = live[51] * live[443] + qd[10] * live[449] + live[49] * live[441]
+        + live[50] * live[442];
+    let t892 = live[79] * live[449];
+    let t893 = 0.008 * (t890 - live[451]) - 0.008 * (live[445] + live[450])
+        - 0.05 * (t891 + t892);
+    let t894 = qd[12] * live[444] - qd[11] * live[449];
+    let t895 = live[81] * live[444] + live[80] * live[449];
+    let t896 = live[204] * live[441] + live[205] * live[442] + live[206] * live[443]
+        + 0.004 * (live[451] + t890) - 0.016 * live[450] - 0.05 * (t895 - t894);
+    let t897 = live[204] * live[446] + live[205] * live[447] + live[206] * live[448]
+        + 0.004 * (t892 - t891) + 0.008 * (t894 + t895) + 0.1 * live[445];
+    let t898 = 0.75
+        * (live[64] * t893 + live[224] * live[441] + live[65] * t896
+            + live[225] * live[446] + live[66] * t897);
+    let t899 = 0.75
+        * (live[67] * t893 + live[224] * live[442] + live[68] * t896
+            + live[225] * live[447] + live[69] * t897);
+    let t900 = 0.75
+        * (live[70] * t893 + live[224] * live[443] + live[71] * t896
+            + live[225] * live[448] + live[72] * t897);
+    let t901 = live[30] * t898 + live[29] * (0.8 * t899 + 0.5999999999999999 * t900);
+    let t902 = live[29] * t898;
+    let t903 = live[33] * t900 - 0.5999999999999999 * t902
+        - 0.4799999999999999 * live[31] * t899;
+    let t904 = live[19] * t901 + live[18] * t903;
+    let t905 = live[32] * t899 - 0.8 * t902 - 0.4799999999999999 * live[31] * t900;
+    let t906 = live[19] * t903 - live[18] * t901;
+    let t907 = 0.9800665778412416 * t904 + live[7] * t905 + live[8] * t906;
+    let t908 = 0.19866933079506122 * t904 + live[9] * t905 + live[11] * t906;
+    let t909 = live[12] * t905 + live[13] * t906;
+    let t910 = 0.00086 * live[449] - 0.00001 * live[444];
+    let t911 = 0.001468 * live[444] - 0.00001 * live[449];
+    let t912 = 0.00012 * live[451] + 0.000124 * t891 + 0.001602 * t894 + 0.0375 * t896
+        + 0.006 * t897 + live[130] * live[444] + live[80] * t910 - live[129] * live[449]
+        - live[81] * t911;
+    let t913 = 0.000124 * live[444] + 0.00012 * live[449];
+    let t914 = 0.001468 * t891 + 0.000124 * t894 + live[128] * live[449]
+        + live[81] * t913 - 0.00001 * live[451] - 0.0375 * t893 - 0.003 * t897
+        - live[79] * t910;
+    let t915 = 0.00086 * live[451] + 0.00012 * t894 + 0.003 * t896 + live[79] * t911
+        - 0.00001 * t891 - 0.006 * t893 - live[128] * live[444] - live[80] * t913;
+    let t916 = 0.25 * t899 + live[64] * t912 + live[227] * live[441] + live[65] * t914
+        + live[228] * live[446] + live[66] * t915;
+    let t917 = live[67] * t912 + live[227] * live[442] + live[68] * t914
+        + live[228] * live[447] + live[69] * t915 - 0.25 * t898;
+    let t918 = live[70] * t912 + live[227] * live[443] + live[71] * t914
+        + live[228] * live[448] + live[72] * t915;
+    let t919 = live[30] * t916 + 0.8 * live[29] * t917
+        + 0.5999999999999999 * (live[29] * t918 + q[9] * t903) - live[27] * t905;
+    let t920 = live[29] * t916;
+    let t921 = live[33] * t918 - 0.5999999999999999 * (t920 + q[9] * t901)
+        - 0.4799999999999999 * live[31] * t917;
+    let t922 = live[19] * t919 + live[18] * t921;
+    let t923 = live[32] * t917 + live[27] * t901 - 0.8 * t920
+        - 0.4799999999999999 * live[31] * t918;
+    let t924 = live[19] * t921 - live[18] * t919;
+    let t925 = -0.5 * live[59];
+    let t926 = 0.5 * (live[52] - live[54]);
+    let t927 = 0.5 * (live[440] - live[53]);
+    let t928 = 2.0 * (t926 - t927);
+    let t929 = 0.977668244562803 * live[57] + 0.08932702174878804 * t925
+        + 0.20896434210788312 * t928;
+    let t930 = 0.02233175543719701 * live[57] + 3.910672978251212 * t925
+        - 0.20896434210788312 * t928;
+    let t931 = 0.8358573684315325 * t925 + 0.955336489125606 * t928
+        - 0.20896434210788312 * live[57];
+    let t932 = 2.0 * (t926 + t927);
+    let t933 = -live[58];
+    let t934 = 0.20896434210788312 * live[62] + 0.977668244562803 * t932
+        + 0.02233175543719701 * t933;
+    let t935 = 0.02233175543719701 * t932 + 0.977668244562803 * t933
+        - 0.20896434210788312 * live[62];
+    let t936 = 0.955336489125606 * live[62] + 0.20896434210788312 * (t933 - t932);
+    let t937 = live[38] * t934 + live[46] * t935 + live[47] * t936;
+    let t938 = live[81] * t937;
+    let t939 = live[38] * t929 + live[46] * t930 + live[47] * t931;
+    let t940 = live[51] * t936 + qd[11] * t939 + live[49] * t934 + live[50] * t935;
+    let t941 = live[80] * t939;
+    let t942 = 0.9999999999999999 * qd[10] * t937 - qd[12] * t939;
+    let t943 = live[81] * t939 + live[79] * t937;
+    let t944 = live[204] * t929 + live[205] * t930 + live[206] * t931
+        + 0.008 * (t941 - t940) - 0.008 * t938 - 0.05 * (t942 + t943);
+    let t945 = live[79] * t939;
+    let t946 = live[51] * t931 + live[49] * t929 + live[50] * t930 - qd[11] * t937;
+    let t947 = live[80] * t937;
+    let t948 = 0.004 * (t940 + t941) - 0.016 * (t938 + t945) - 0.05 * (t947 - t946);
+    let t949 = live[204] * t934 + live[205] * t935 + live[206] * t936
+        + 0.004 * (t943 - t942) + 0.008 * (t946 + t947) + 0.1 * t945;
+    let t950 = 0.75
+        * (live[223] * t929 + live[64] * t944 + live[65] * t948 + live[225] * t934
+            + live[66] * t949);
+    let t951 = 0.75
+        * (live[223] * t930 + live[67] * t944 + live[68] * t948 + live[225] * t935
+            + live[69] * t949);
+    let t952 = 0.75
+        * (live[223] * t931 + live[70] * t944 + live[71] * t948 + live[225] * t936
+            + live[72] * t949);
+    let t953 = live[30] * t950 + live[29] * (0.8 * t951 + 0.5999999999999999 * t952);
+    let t954 = live[29] * t950;
+    let t955 = live[33] * t952 - 0.5999999999999999 * t954
+        - 0.4799999999999999 * live[31] * t951;
+    let t956 = live[19] * t953 + live[18] * t955;
+    let t957 = live[32] * t951 - 0.8 * t954 - 0.4799999999999999 * live[31] * t952;
+    let t958 = live[19] * t955 - live[18] * t953;
+    let t959 = 0.9800665778412416 * t956 + live[7] * t957 + live[8] * t958;
+    let t960 = 0.19866933079506122 * t956 + live[9] * t957 + live[11] * t958;
+    let t961 = live[12] * t957 + live[13] * t958;
+    let t962 = 0.00086 * t937 + 0.00012 * t939;
+    let t963 = 0.000124 * t939 - 0.00001 * t937;
+    let t964 = 0.00012 * t940 + 0.000124 * t942 + 0.001602 * t946 + 0.0375 * t948
+        + 0.006 * t949 + live[80] * t962 - live[129] * t937 - live[81] * t963;
+    let t965 = 0.00012 * t937 + 0.001602 * t939;
+    let t966 = 0.001468 * t942 + 0.000124 * t946 + live[128] * t937 + live[81] * t965
+        - 0.00001 * t940 - 0.0375 * t944 - 0.003 * t949 - live[130] * t939
+        - live[79] * t962;
+    let t967 = 0.00086 * t940 + 0.00012 * t946 + 0.003 * t948 + live[129] * t939
+        + live[79] * t963 - 0.00001 * t942 - 0.006 * t944 - live[80] * t965;
+    let t968 = 0.25 * t951 + live[226] * t929 + live[64] * t964 + live[65] * t966
+        + live[228] * t934 + live[66] * t967;
+    let t969 = live[226] * t930 + live[67] * t964 + live[68] * t966 + live[228] * t935
+        + live[69] * t967 - 0.25 * t950;
+    let t970 = live[226] * t931 + live[70] * t964 + live[71] * t966 + live[228] * t936
+        + live[72] * t967;
+    let t971 = live[30] * t968 + 0.8 * live[29] * t969
+        + 0.5999999999999999 * (live[29] * t970 + q[9] * t955) - live[27] * t957;
+    let t972 = live[29] * t968;
+    let t973 = live[33] * t970 - 0.5999999999999999 * (t972 + q[9] * t953)
+        - 0.4799999999999999 * live[31] * t969;
+    let t974 = live[19] * t971 + live[18] * t973;
+    let t975 = live[32] * t969 + live[27] * t953 - 0.8 * t972
+        - 0.4799999999999999 * live[31] * t970;
+    let t976 = live[19] * t973 - live[18] * t971;
+    let t977 = 0.5 * (live[53] - live[52]);
+    let t978 = 0.5 * (live[440] - live[54]);
+    let t979 = 2.0 * (t977 + t978);
+    let t980 = -live[63];
+    let t981 = 0.977668244562803 * live[56] + 0.02233175543719701 * t979
+        + 0.20896434210788312 * t980;
+    let t982 = 0.02233175543719701 * live[56] + 0.977668244562803 * t979
+        - 0.20896434210788312 * t980;
+    let t983 = 0.20896434210788312 * (t979 - live[56]) + 0.955336489125606 * t980;
+    let t984 = 2.0 * (t977 - t978);
+    let t985 = -0.5 * live[61];
+    let t986 = 0.02233175543719701 * live[58] + 0.977668244562803 * t984
+        + 0.8358573684315325 * t985;
+    let t987 = 0.977668244562803 * live[58] + 0.02233175543719701 * t984
+        - 0.8358573684315325 * t985;
+    let t988 = 0.20896434210788312 * (live[58] - t984) + 3.821345956502424 * t985;
+    let t989 = live[38] * t986 + live[46] * t987 + live[47] * t988;
+    let t990 = live[80] * t989;
+    let t991 = live[38] * t981 + live[46] * t982 + live[47] * t983;
+    let t992 = qd[11] * t991 - qd[10] * t989;
+    let t993 = live[80] * t991 + live[79] * t989;
+    let t994 = live[51] * t988 + live[49] * t986 + live[50] * t987 - qd[12] * t991;
+    let t995 = live[81] * t991;
+    let t996 = live[204] * t981 + live[205] * t982 + live[206] * t983
+        + 0.008 * (t993 - t992) - 0.008 * t990 - 0.05 * (t994 + t995);
+    let t997 = live[79] * t991;
+    let t998 = live[51] * t983 + qd[12] * t989 + live[49] * t981 + live[50] * t982;
+    let t999 = live[81] * t989;
+    let t1000 = live[204] * t986 + live[205] * t987 + live[206] * t988
+        + 0.004 * (t992 + t993) - 0.016 * t997 - 0.05 * (t999 - t998);
+    let t1001 = 0.004 * (t995 - t994) + 0.008 * (t998 + t999) + 0.1 * (t990 + t997);
+    let t1002 = 0.75
+        * (live[223] * t981 + live[64] * t996 + live[224] * t986 + live[65] * t1000
+            + live[66] * t1001);
+    let t1003 = 0.75
+        * (live[223] * t982 + live[67] * t996 + live[224] * t987 + live[68] * t1000
+            + live[69] * t1001);
+    let t1004 = 0.75
+        * (live[223] * t983 + live[70] * t996 + live[224] * t988 + live[71] * t1000
+            + live[72] * t1001);
+    let t1005 = live[30] * t1002 + live[29] * (0.8 * t1003 + 0.5999999999999999 * t1004);
+    let t1006 = live[29] * t1002;
+    let t1007 = live[33] * t1004 - 0.5999999999999999 * t1006
+        - 0.4799999999999999 * live[31] * t1003;
+    let t1008 = live[19] * t1005 + live[18] * t1007;
+    let t1009 = live[32] * t1003 - 0.8 * t1006 - 0.4799999999999999 * live[31] * t1004;
+    let t1010 = live[19] * t1007 - live[18] * t1005;
+    let t1011 = 0.9800665778412416 * t1008 + live[7] * t1009 + live[8] * t1010;
+    let t1012 = 0.19866933079506122 * t1008 + live[9] * t1009 + live[11] * t1010;
+    let t1013 = live[12] * t1009 + live[13] * t1010;
+    let t1014 = 0.00012 * t991 - 0.00001 * t989;
+    let t1015 = 0.001468 * t989 + 0.000124 * t991;
+    let t1016 = 0.00012 * t992 + 0.000124 * t994 + 0.001602 * t998 + 0.0375 * t1000
+        + 0.006 * t1001 + live[130] * t989 + live[80] * t1014 - live[81] * t1015;
+    let t1017 = 0.000124 * t989 + 0.001602 * t991;
+    let t1018 = 0.001468 * t994 + 0.000124 * t998 + live[81] * t1017 - 0.00001 * t992
+        - 0.0375 * t996 - 0.003 * t1001 - live[130] * t991 - live[79] * t1014;
+    let t1019 = 0.00086 * t992 + 0.00012 * t998 + 0.003 * t1000 + live[129] * t991
+        + live[79] * t1015 - 0.00001 * t994 - 0.006 * t996 - live[128] * t989
+        - live[80] * t1017;
+    let t1020 = 0.25 * t1003 + live[226] * t981 + live[64] * t1016 + live[227] * t986
+        + live[65] * t1018 + live[66] * t1019;
+    let t1021 = live[226] * t982 + live[67] * t1016 + live[227] * t987 + live[68] * t1018
+        + live[69] * t1019 - 0.25 * t1002;
+    let t1022 = live[226] * t983 + live[70] * t1016 + live[227] * t988 + live[71] * t1018
+        + live[72] * t1019;
+    let t1023 = live[30] * t1020 + 0.8 * live[29] * t1021
+        + 0.5999999999999999 * (live[29] * t1022 + q[9] * t1007) - live[27] * t1009;
+    let t1024 = live[29] * t1020;
+    let t1025 = live[33] * t1022 - 0.5999999999999999 * (t1024 + q[9] * t1005)
+        - 0.4799999999999999 * live[31] * t1021;
+    let t1026 = live[19] * t1023 + live[18] * t1025;
+    let t1027 = live[32] * t1021 + live[27] * t1005 - 0.8 * t1024
+        - 0.4799999999999999 * live[31] * t1022;
+    let t1028 = live[19] * t1025 - live[18] * t1023;
+    let t1029 = 0.9800665778412416 * live[180] + 0.19866933079506122 * live[181];
+    let t1030 = live[93] * t1029 - live[94] * live[179];
+    let t1031 = live[94] * t1029 + live[93] * live[179];
+    let t1032 = 1.5 * (live[94] * t1030 - live[93] * t1031);
+    let t1033 = 0.9800665778412416 * live[181] - 0.19866933079506122 * live[180];
+    let t1034 = 1.5 * (live[93] * t1030 + live[94] * t1031);
+    let t1035 = 0.9800665778412416 * t1034 - 0.2980039961925918 * t1033;
+    let t1036 = 1.4700998667618626 * t1033 + 0.19866933079506122 * t1034;
+    let t1037 = live[94] * t1033;
+    let t1038 = live[93] * t1033;
+    let t1039 = 0.03 * t1038 - 0.075 * t1037;
+    live[452] = t1030;
+    live[453] = t1031;
+    live[454] = t1032;
+    live[455] = t1035;
+    live[456] = t1036;
+    live[457] = t1039;
+    out.0[0][10] = t907;
+    out.0[0][11] = t959;
+    out.0[0][12] = t1011;
+    out.0[0][13] = t1032;
+    out.0[1][10] = t908;
+    out.0[1][11] = t960;
+    out.0[1][12] = t1012;
+    out.0[1][13] = t1035;
+    out.0[2][10] = t909;
+    out.0[2][11] = t961;
+    out.0[2][12] = t1013;
+    out.0[2][13] = t1036;
+    out.0[3][10] = 0.2 * t909 + 0.9800665778412416 * t922 + live[7] * t923
+        + live[8] * t924 - 0.3 * t908;
+    out.0[3][11] = 0.2 * t961 + 0.9800665778412416 * t974 + live[7] * t975
+        + live[8] * t976 - 0.3 * t960;
+    out.0[3][12] = 0.2 * t1013 + 0.9800665778412416 * t1026 + live[7] * t1027
+        + live[8] * t1028 - 0.3 * t1012;
+    out.0[3][13] = 0.05 * t1035 + 0.03 * t1037 + 0.075 * t1038 + 1.5 * q[16] * t1033;
+    out.0[4][10] = 0.3 * t907 + 0.19866933079506122 * t922 + live[9] * t923
+        + live[11] * t924 - 0.1 * t909;
+    out.0[4][11] = 0.3 * t959 + 0.19866933079506122 * t974 + live[9] * t975
+        + live[11] * t976 - 0.1 * t961;
+    out.0[4][12] = 0.3 * t1011 + 0.19866933079506122 * t1026 + live[9] * t1027
+        + live[11] * t1028 - 0.1 * t1013;
+    out.0[5][10] = 0.1 * t908 + live[12] * t923 + live[13] * t924 - 0.2 * t907;
+    out.0[5][11] = 0.1 * t960 + live[12] * t975 + live[13] * t976 - 0.2 * t959;
+    out.0[5][12] = 0.1 * t1012 + live[12] * t1027 + live[13] * t1028 - 0.2 * t1011;
+    out.0[6][10] = t922;
+    out.0[6][11] = t974;
+    out.0[6][12] = t1026;
+    out.0[7][10] = t923;
+    out.0[7][11] = t975;
+    out.0[7][12] = t1027;
+    out.0[8][10] = 0.5999999999999999 * t905 - 0.8 * t903;
+    out.0[8][11] = 0.5999999999999999 * t957 - 0.8 * t955;
+    out.0[8][12] = 0.5999999999999999 * t1009 - 0.8 * t1007;
+    out.0[9][10] = 0.5999999999999999 * t917 - 0.8 * t918;
+    out.0[9][11] = 0.5999999999999999 * t969 - 0.8 * t970;
+    out.0[9][12] = 0.5999999999999999 * t1021 - 0.8 * t1022;
+    out.0[10][10] = t912;
+    out.0[10][11] = t964;
+    out.0[10][12] = t1016;
+    out.0[11][10] = t914;
+    out.0[11][11] = t966;
+    out.0[11][12] = t1018;
+    out.0[12][10] = t915;
+    out.0[12][11] = t967;
+    out.0[12][12] = t1019;
+    out.0[13][13] = t1032;
+    out.0[14][13] = t1034;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part7_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part7_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1040 = 0.075 * live[453] - 0.03 * live[452];
+    let t1041 = 1.5 * (live[252] + live[253]) + t1040 - q[16] * live[454];
+    let t1042 = live[94] * live[207] + live[93] * live[208];
+    let t1043 = live[94] * live[208] - live[93] * live[207];
+    let t1044 = 1.5 * (live[94] * t1042 - live[93] * t1043);
+    let t1045 = 1.5 * (live[93] * t1042 + live[94] * t1043);
+    let t1046 = 0.9800665778412416 * t1045 - 0.2980039961925918 * live[209];
+    let t1047 = 1.4700998667618626 * live[209] + 0.19866933079506122 * t1045;
+    let t1048 = live[94] * live[209];
+    let t1049 = live[93] * live[209];
+    let t1050 = 0.03 * t1049 - 0.075 * t1048;
+    let t1051 = 0.075 * t1043 - 0.03 * t1042;
+    let t1052 = 1.5 * (live[251] - live[250]) + t1051 - q[16] * t1044;
+    let t1053 = live[211] + live[97] * live[324];
+    let t1054 = live[231] + 0.02 * t1053 - 0.1 * live[100] * live[324];
+    let t1055 = 0.05 * t1053 - 0.04 * live[212] - live[229];
+    let t1056 = 1.5 * (live[94] * t1054 - live[252] - live[253] - live[93] * t1055);
+    let t1057 = live[101] * live[324];
+    let t1058 = live[103] + qd[15] * live[324];
+    let t1059 = 0.05 * live[213] + 0.02 * (t1057 + t1058);
+    let t1060 = 1.5 * (live[250] + live[93] * t1054 + live[94] * t1055 - live[251]);
+    let t1061 = 0.9800665778412416 * t1060 - 0.2980039961925918 * t1059;
+    let t1062 = 1.4700998667618626 * t1059 + 0.19866933079506122 * t1060;
+    let t1063 = 0.0005 * live[100] + 0.006 * live[324];
+    let t1064 = 0.008 * t1057 + 0.004 * t1058 + 0.03 * t1059 - 0.0005 * live[102]
+        - live[101] * t1063;
+    let t1065 = 0.004 * live[100] + 0.0005 * live[324];
+    let t1066 = 0.0005 * t1058 + live[101] * t1065 - 0.006 * live[102]
+        - 0.008 * live[133] - 0.075 * t1059;
+    let t1067 = live[94] * (live[235] + t1066) + live[93] * (t1064 - live[236]);
+    let t1068 = 0.075 * t1055 + live[97] * t1063 + live[100] * (live[135] - t1065)
+        - live[134] * live[324] - 0.03 * t1054;
+    let t1069 = t1068 - q[16] * t1056;
+    let t1070 = live[138] + live[108] * live[325];
+    let t1071 = -0.2 * t1070 - live[239];
+    let t1072 = live[112] * live[325];
+    let t1073 = live[113] + qd[16] * live[325];
+    let t1074 = 0.005 * (t1072 - t1073) + t1070 * (live[116] - 0.15) - live[239];
+    let t1075 = 3.0 * t1071 + 1.8 * t1074;
+    let t1076 = live[107] * live[325];
+    let t1077 = live[240] + 0.3 * t1076 - 2.0 * live[117] * live[325];
+    let t1078 = 3.0 * (live[237] + 0.4 * t1076) + 1.8 * t1077;
+    let t1079 = live[106] * (live[247] + t1075) + live[105] * (t1078 - live[246]);
+    let t1080 = 2.0 * qd[17] * live[325] + live[215] * (live[116] - 0.15)
+        - 0.01 * (live[136] + t1076);
+    let t1081 = 1.8 * t1080 - 0.6 * live[215];
+    let t1082 = live[106] * (t1078 - live[246]) - live[105] * (live[247] + t1075);
+    let t1083 = 0.006 * live[107] + 0.001 * live[325];
+    let t1084 = 0.001 * t1073 + 0.009 * t1077 + live[112] * t1083
+        + t1080 * (0.27 - 1.8 * live[116]) - 0.19 * live[115] - 0.189 * live[141];
+    let t1085 = 0.001 * live[107] + 0.05 * live[325];
+    let t1086 = 0.051 * t1072 + 0.008 * t1073 - 0.001 * live[115] - 0.009 * t1074
+        - live[112] * t1085;
+    let t1087 = 0.018 * t1070 + live[108] * t1085 + live[107] * (live[139] - t1083)
+        + t1074 * (1.8 * live[116] - 0.27) - 0.6 * t1071 - live[140] * live[325];
+    let t1088 = -live[214];
+    let t1089 = live[106] * t1088;
+    let t1090 = 1.8 * (t1089 + live[105] * live[217]);
+    let t1091 = live[105] * t1088;
+    let t1092 = 1.8 * (live[106] * live[217] - t1091);
+    let t1093 = 0.009 * live[217] + 1.8 * (live[116] * live[216] + live[243])
+        - 0.54 * live[216];
+    let t1094 = 1.8 * (live[116] * t1088 - live[241]) - 0.54 * t1088;
+    let t1095 = qd[4] * live[105];
+    let t1096 = live[106] * t1095;
+    let t1097 = qd[4] * live[106];
+    let t1098 = qd[5] * live[19];
+    let t1099 = qd[5] * live[11] - qd[4] * live[13];
+    let t1100 = 0.19866933079506122 * t1098 - live[18] * t1099;
+    let t1101 = qd[5] * live[9] - qd[4] * live[12];
+    let t1102 = qd[5] * live[18];
+    let t1103 = 0.19866933079506122 * t1102 + live[19] * t1099;
+    let t1104 = live[30] * t1100 - live[29] * (0.8 * t1101 + 0.5999999999999999 * t1103);
+    let t1105 = live[29] * t1100;
+    let t1106 = 0.8 * t1105 + live[32] * t1101 - 0.4799999999999999 * live[31] * t1103;
+    let t1107 = 0.5999999999999999 * t1105 + live[33] * t1103
+        - 0.4799999999999999 * live[31] * t1101;
+    let t1108 = live[64] * t1104 + live[67] * t1106 + live[70] * t1107;
+    let t1109 = live[65] * t1104 + live[68] * t1106 + live[71] * t1107;
+    let t1110 = live[66] * t1104 + live[69] * t1106 + live[72] * t1107;
+    let t1111 = 0.75 * live[66] * t1110 + 0.75 * (live[64] * t1108 + live[65] * t1109);
+    let t1112 = 1.2 * t1104 + t1111;
+    let t1113 = 0.75 * live[69] * t1110 + 0.75 * (live[67] * t1108 + live[68] * t1109);
+    let t1114 = 1.2 * t1106 + t1113;
+    let t1115 = 1.2 * t1107
+        + 0.75 * (live[70] * t1108 + live[71] * t1109 + live[72] * t1110);
+    let t1116 = live[30] * t1112 + live[29] * (0.5999999999999999 * t1115 + 0.8 * t1114);
+    let t1117 = 2.0 * t1100 + t1116;
+    let t1118 = live[29] * t1112;
+    let t1119 = live[33] * t1115 - 0.5999999999999999 * t1118
+        - 0.4799999999999999 * live[31] * t1114;
+    let t1120 = 2.0 * t1103 + t1119;
+    let t1121 = live[19] * t1117 + live[18] * t1120;
+    let t1122 = live[32] * t1114 - 0.8 * t1118 - 0.4799999999999999 * live[31] * t1115;
+    let t1123 = 2.0 * t1101 + t1122;
+    let t1124 = live[19] * t1120 - live[18] * t1117;
+    let t1125 = 0.9800665778412416 * t1121 + live[7] * t1123 + live[8] * t1124;
+    let t1126 = 3.0 * (live[93] * live[321] + live[94] * live[322]);
+    let t1127 = 0.5 * t1126;
+    let t1128 = 0.9800665778412417 * t1127 - 0.2980039961925918 * live[323];
+    let t1129 = live[11] * t1124 + 0.19866933079506122 * t1121 + live[9] * t1123;
+    let t1130 = live[105] * t1095;
+    let t1131 = live[106] * t1097;
+    let t1132 = 1.4700998667618626 * live[323] + 0.1986693307950612 * t1127;
+    let t1133 = live[12] * t1123 + live[13] * t1124;
+    let t1134 = 4.8 * (t1130 + t1131);
+    let t1135 = 8.0 * qd[4] + t1134;
+    let t1136 = qd[5] * (0.87 - 1.8 * live[116]) - 0.009 * t1097;
+    let t1137 = live[94] * live[323];
+    let t1138 = live[93] * live[323];
+    let t1139 = 0.0375 * t1109 + 0.006 * t1110;
+    let t1140 = -0.0375 * t1108 - 0.003 * t1110;
+    let t1141 = 0.003 * t1109 - 0.006 * t1108;
+    let t1142 = 0.144 * t1106 + 0.25 * t1113 + live[64] * t1139 + live[65] * t1140
+        + live[66] * t1141;
+    let t1143 = live[67] * t1139 + live[68] * t1140 + live[69] * t1141 - 0.144 * t1104
+        - 0.012 * t1107 - 0.25 * t1111;
+    let t1144 = 0.012 * t1106 + live[70] * t1139 + live[71] * t1140 + live[72] * t1141;
+    let t1145 = 0.35 * t1101 + live[30] * t1142 + 0.8 * live[29] * t1143
+        + 0.5999999999999999 * (live[29] * t1144 + q[9] * t1119) - live[27] * t1122;
+    let t1146 = live[29] * t1142;
+    let t1147 = live[33] * t1144 - 0.5999999999999999 * (t1146 + q[9] * t1116)
+        - 0.4799999999999999 * live[31] * t1143;
+    let t1148 = live[19] * t1145 + live[18] * t1147;
+    let t1149 = live[32] * t1143 + live[27] * t1116 - 0.35 * t1100 - 0.8 * t1146
+        - 0.4799999999999999 * live[31] * t1144;
+    let t1150 = live[19] * t1147 - live[18] * t1145;
+    let t1151 = 0.03 * t1138 - 0.075 * t1137;
+    let t1152 = 2.5 * live[322] - live[321];
+    let t1153 = 0.03 * t1152;
+    let t1154 = t1095 * (1.8 * live[116] - 0.87);
+    let t1155 = live[105] * live[107];
+    let t1156 = 0.19866933079506122 * live[98] - qd[5] * live[94];
+    let t1157 = 0.19866933079506122 * live[95] + qd[5] * live[93];
+    let t1158 = qd[3] * live[13] - qd[5] * live[8];
+    let t1159 = -0.9800665778412416 * t1098 - live[18] * t1158;
+    let t1160 = qd[3] * live[12] - qd[5] * live[7];
+    let t1161 = live[19] * t1158 - 0.9800665778412416 * t1102;
+    let t1162 = live[30] * t1159 - live[29] * (0.8 * t1160 + 0.5999999999999999 * t1161);
+    let t1163 = live[29] * t1159;
+    let t1164 = 0.8 * t1163 + live[32] * t1160 - 0.4799999999999999 * live[31] * t1161;
+    let t1165 = 0.5999999999999999 * t1163 + live[33] * t1161
+        - 0.4799999999999999 * live[31] * t1160;
+    let t1166 = live[64] * t1162 + live[67] * t1164 + live[70] * t1165;
+    let t1167 = live[65] * t1162 + live[68] * t1164 + live[71] * t1165;
+    let t1168 = live[66] * t1162 + live[69] * t1164 + live[72] * t1165;
+    let t1169 = 0.75 * live[66] * t1168 + 0.75 * (live[64] * t1166 + live[65] * t1167);
+    let t1170 = 1.2 * t1162 + t1169;
+    let t1171 = 0.75 * live[69] * t1168 + 0.75 * (live[67] * t1166 + live[68] * t1167);
+    let t1172 = 1.2 * t1164 + t1171;
+    let t1173 = 1.2 * t1165
+        + 0.75 * (live[70] * t1166 + live[71] * t1167 + live[72] * t1168);
+    let t1174 = live[30] * t1170 + live[29] * (0.5999999999999999 * t1173 + 0.8 * t1172);
+    let t1175 = 2.0 * t1159 + t1174;
+    let t1176 = live[29] * t1170;
+    let t1177 = live[33] * t1173 - 0.5999999999999999 * t1176
+        - 0.4799999999999999 * live[31] * t1172;
+    let t1178 = 2.0 * t1161 + t1177;
+    let t1179 = live[19] * t1175 + live[18] * t1178;
+    let t1180 = live[32] * t1172 - 0.8 * t1176 - 0.4799999999999999 * live[31] * t1173;
+    let t1181 = 2.0 * t1160 + t1180;
+    let t1182 = live[19] * t1178 - live[18] * t1175;
+    let t1183 = 4.8 * (live[106] * live[325] + t1155);
+    let t1184 = 1.5 * (live[94] * t1156 - live[93] * t1157);
+    let t1185 = live[8] * t1182 + 0.9800665778412416 * t1179 + live[7] * t1181;
+    let t1186 = 1.5 * (live[93] * t1156 + live[94] * t1157);
+    let t1187 = 0.9800665778412416 * t1186 - 0.2920637567314879 * qd[3];
+    let t1188 = live[11] * t1182 + 0.19866933079506122 * t1179 + live[9] * t1181;
+    let t1189 = live[106] * live[107];
+    live[458] = t1095;
+    live[459] = t1096;
+    live[460] = t1097;
+    live[461] = t1126;
+    live[462] = t1131;
+    live[463] = t1134;
+    live[464] = t1135;
+    live[465] = t1152;
+    live[466] = t1155;
+    live[467] = t1156;
+    live[468] = t1157;
+    live[469] = t1159;
+    live[470] = t1160;
+    live[471] = t1162;
+    live[472] = t1164;
+    live[473] = t1165;
+    live[474] = t1166;
+    live[475] = t1167;
+    live[476] = t1168;
+    live[477] = t1169;
+    live[478] = t1171;
+    live[479] = t1174;
+    live[480] = t1177;
+    live[481] = t1180;
+    live[482] = t1181;
+    live[483] = t1182;
+    live[484] = t1183;
+    live[485] = t1184;
+    live[486] = t1185;
+    live[487] = t1186;
+    live[488] = t1187;
+    live[489] = t1188;
+    live[490] = t1189;
+    out.0[0][14] = t1044;
+    out.0[0][15] = t1056;
+    out.0[0][16] = t1079;
+    out.0[0][17] = t1090;
+    out.0[1][14] = t1046;
+    out.0[1][15] = t1061;
+    out.0[1][16] = t1081;
+    out.0[2][14] = t1047;
+    out.0[2][15] = t1062;
+    out.0[2][16] = t1082;
+    out.0[2][17] = t1092;
+    out.0[3][14] = 0.05 * t1046 + 0.03 * t1048 + 0.075 * t1049
+        + 1.5 * (2.0 * live[210] + live[233]);
+    out.0[3][15] = 0.05 * t1061 + 1.5 * q[16] * t1059 + live[94] * (t1064 - live[236])
+        - live[93] * (live[235] + t1066);
+    out.0[3][16] = 0.1 * (t1081 - t1082) + live[106] * (live[248] + t1084)
+        + live[105] * (t1086 - live[249]);
+    out.0[3][17] = live[106] * t1093 - 0.18 * live[216] - 0.009 * t1091 - 0.1 * t1092;
+    out.0[4][13] = 0.9800665778412416 * live[457] - 1.4700998667618626 * live[234]
+        - 0.05 * live[454] - live[85] * live[456] - 0.19866933079506122 * t1041;
+    out.0[4][14] = 0.9800665778412416 * t1050 - 0.05 * t1044
+        - 0.19866933079506122 * t1052 - live[85] * t1047;
+    out.0[4][15] = 0.9800665778412416 * t1067 - 0.05 * t1056
+        - 0.19866933079506122 * t1069 - live[85] * t1062;
+    out.0[4][16] = t1087 - 0.1 * t1079;
+    out.0[4][17] = t1094 - 0.1 * t1090;
+    out.0[5][13] = 0.19866933079506122 * live[457] + 0.9800665778412416 * t1041
+        + live[85] * live[455] - 0.2980039961925918 * live[234];
+    out.0[5][14] = 0.19866933079506122 * t1050 + 0.9800665778412416 * t1052
+        + live[85] * t1046;
+    out.0[5][15] = 0.19866933079506122 * t1067 + 0.9800665778412416 * t1069
+        + live[85] * t1061;
+    out.0[5][16] = 0.1 * t1079 + live[106] * (t1086 - live[249])
+        - live[105] * (live[248] + t1084);
+    out.0[5][17] = 0.1 * t1090 - 0.009 * t1089 - live[105] * t1093;
+    out.0[13][14] = t1044;
+    out.0[13][15] = t1056;
+    out.0[14][14] = t1045;
+    out.0[14][15] = t1060;
+    out.0[15][13] = t1040;
+    out.0[15][14] = t1051;
+    out.0[15][15] = t1068;
+    out.0[16][16] = t1087;
+    out.0[16][17] = t1094;
+    out.0[17][16] = -1.8 * t1077;
+    out.1[0][0] = t1125;
+    out.1[0][1] = t1183 + t1184 + t1185 - 8.0 * qd[5];
+    out.1[1][0] = 12.8 * qd[5] + t1128 + t1129;
+    out.1[1][1] = t1187 + t1188;
+    out.1[2][0] = t1132 + t1133 - t1135;
+    out.1[3][0] = 0.08 * qd[4] + 0.05 * t1128 + 0.471 * t1130 + 0.48 * t1131
+        + 0.2 * t1133 + live[106] * t1136 + live[7] * t1149 + live[8] * t1150
+        + 0.03 * t1137 + 0.075 * t1138 + 1.5 * q[16] * live[323]
+        + 0.9800665778412416 * t1148 - 0.32 * qd[5] - 0.3 * t1129;
+    out.1[4][0] = 0.16 * qd[4] + 0.3 * t1125 + 0.19866933079506122 * (t1148 - t1153)
+        + 0.9800665778412416 * t1151 + live[9] * t1149 + live[11] * t1150 + t1154
+        - 0.1 * t1133 - live[85] * t1132;
+    out.1[5][0] = 0.16 * qd[5] + 0.1 * t1129 + 0.19866933079506122 * t1151
+        + 0.9800665778412416 * t1153 + live[85] * t1128 + live[12] * t1149
+        + live[13] * t1150 - 0.009 * t1096 - 0.2 * t1125 - live[105] * t1136;
+    out.1[6][0] = t1148;
+    out.1[7][0] = t1149;
+    out.1[8][0] = 0.5999999999999999 * t1122 - 0.8 * t1119;
+    out.1[8][1] = 0.5999999999999999 * t1180 - 0.8 * t1177;
+    out.1[9][0] = 0.5999999999999999 * t1143 - 0.8 * t1144;
+    out.1[10][0] = t1139;
+    out.1[11][0] = t1140;
+    out.1[12][0] = t1141;
+    out.1[13][1] = t1184;
+    out.1[14][0] = t1127;
+    out.1[14][1] = t1186;
+    out.1[14][13] = t1126;
+    out.1[15][0] = t1153;
+    out.1[16][0] = t1154;
+    out.1[17][0] = 1.8 * t1097;
+    out.1[17][2] = -1.8 * t1095;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part8_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part8_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1190 = live[105] * live[325] - live[490];
+    let t1191 = live[12] * live[482] + live[13] * live[483];
+    let t1192 = 0.0375 * live[475] + 0.006 * live[476];
+    let t1193 = -0.0375 * live[474] - 0.003 * live[476];
+    let t1194 = 0.003 * live[475] - 0.006 * live[474];
+    let t1195 = 0.144 * live[472] + 0.25 * live[478] + live[64] * t1192
+        + live[65] * t1193 + live[66] * t1194;
+    let t1196 = live[67] * t1192 + live[68] * t1193 + live[69] * t1194
+        - 0.144 * live[471] - 0.012 * live[473] - 0.25 * live[477];
+    let t1197 = 0.012 * live[472] + live[70] * t1192 + live[71] * t1193
+        + live[72] * t1194;
+    let t1198 = 0.35 * live[470] + live[30] * t1195 + 0.8 * live[29] * t1196
+        + 0.5999999999999999 * (live[29] * t1197 + q[9] * live[480])
+        - live[27] * live[481];
+    let t1199 = live[29] * t1195;
+    let t1200 = live[33] * t1197 - 0.5999999999999999 * (t1199 + q[9] * live[479])
+        - 0.4799999999999999 * live[31] * t1196;
+    let t1201 = live[19] * t1198 + live[18] * t1200;
+    let t1202 = live[32] * t1196 + live[27] * live[479] - 0.35 * live[469] - 0.8 * t1199
+        - 0.4799999999999999 * live[31] * t1197;
+    let t1203 = live[19] * t1200 - live[18] * t1198;
+    let t1204 = live[95] + 2.5 * live[98];
+    let t1205 = 0.4 * live[98] - live[95];
+    let t1206 = 0.07350499333809311 * t1205;
+    let t1207 = 0.075 * live[468] - 0.03 * live[467];
+    let t1208 = t1207 - q[16] * live[485];
+    let t1209 = qd[3] + 5.0 * qd[5];
+    let t1210 = live[325] * (1.8 * live[116] - 0.87);
+    let t1211 = qd[4] * live[94] - 0.9800665778412416 * live[98];
+    let t1212 = -0.9800665778412416 * live[95] - qd[4] * live[93];
+    let t1213 = 0.9800665778412416 * qd[4] - 0.19866933079506122 * qd[3];
+    let t1214 = qd[4] * live[8] - qd[3] * live[11];
+    let t1215 = live[19] * t1213 - live[18] * t1214;
+    let t1216 = qd[4] * live[7] - qd[3] * live[9];
+    let t1217 = live[18] * t1213 + live[19] * t1214;
+    let t1218 = live[30] * t1215 - live[29] * (0.8 * t1216 + 0.5999999999999999 * t1217);
+    let t1219 = live[29] * t1215;
+    let t1220 = 0.8 * t1219 + live[32] * t1216 - 0.4799999999999999 * live[31] * t1217;
+    let t1221 = 0.5999999999999999 * t1219 + live[33] * t1217
+        - 0.4799999999999999 * live[31] * t1216;
+    let t1222 = live[64] * t1218 + live[67] * t1220 + live[70] * t1221;
+    let t1223 = live[65] * t1218 + live[68] * t1220 + live[71] * t1221;
+    let t1224 = live[66] * t1218 + live[69] * t1220 + live[72] * t1221;
+    let t1225 = 0.75 * live[66] * t1224 + 0.75 * (live[64] * t1222 + live[65] * t1223);
+    let t1226 = 1.2 * t1218 + t1225;
+    let t1227 = 0.75 * live[69] * t1224 + 0.75 * (live[67] * t1222 + live[68] * t1223);
+    let t1228 = 1.2 * t1220 + t1227;
+    let t1229 = 1.2 * t1221
+        + 0.75 * (live[70] * t1222 + live[71] * t1223 + live[72] * t1224);
+    let t1230 = live[30] * t1226 + live[29] * (0.5999999999999999 * t1229 + 0.8 * t1228);
+    let t1231 = 2.0 * t1215 + t1230;
+    let t1232 = live[29] * t1226;
+    let t1233 = live[33] * t1229 - 0.5999999999999999 * t1232
+        - 0.4799999999999999 * live[31] * t1228;
+    let t1234 = 2.0 * t1217 + t1233;
+    let t1235 = live[19] * t1231 + live[18] * t1234;
+    let t1236 = live[32] * t1228 - 0.8 * t1232 - 0.4799999999999999 * live[31] * t1229;
+    let t1237 = 2.0 * t1216 + t1236;
+    let t1238 = live[19] * t1234 - live[18] * t1231;
+    let t1239 = 1.5 * (live[94] * t1211 - live[93] * t1212);
+    let t1240 = live[8] * t1238 + 0.9800665778412416 * t1235 + live[7] * t1237;
+    let t1241 = 1.5 * (live[93] * t1211 + live[94] * t1212);
+    let t1242 = live[11] * t1238 + 0.19866933079506122 * t1235 + live[9] * t1237;
+    let t1243 = 0.2920637567314879 * qd[3] + 0.19866933079506122 * t1241;
+    let t1244 = live[12] * t1237 + live[13] * t1238;
+    let t1245 = 0.009 * live[458] + qd[3] * (1.8 * live[116] - 0.87);
+    let t1246 = 0.9800665778412416 * t1241 - 0.05920425449783619 * qd[3];
+    let t1247 = 0.0375 * t1223 + 0.006 * t1224;
+    let t1248 = -0.0375 * t1222 - 0.003 * t1224;
+    let t1249 = 0.003 * t1223 - 0.006 * t1222;
+    let t1250 = 0.144 * t1220 + 0.25 * t1227 + live[64] * t1247 + live[65] * t1248
+        + live[66] * t1249;
+    let t1251 = live[67] * t1247 + live[68] * t1248 + live[69] * t1249 - 0.144 * t1218
+        - 0.012 * t1221 - 0.25 * t1225;
+    let t1252 = 0.012 * t1220 + live[70] * t1247 + live[71] * t1248 + live[72] * t1249;
+    let t1253 = 0.35 * t1216 + live[30] * t1250 + 0.8 * live[29] * t1251
+        + 0.5999999999999999 * (live[29] * t1252 + q[9] * t1233) - live[27] * t1236;
+    let t1254 = live[29] * t1250;
+    let t1255 = live[33] * t1252 - 0.5999999999999999 * (t1254 + q[9] * t1230)
+        - 0.4799999999999999 * live[31] * t1251;
+    let t1256 = live[19] * t1253 + live[18] * t1255;
+    let t1257 = live[32] * t1251 + live[27] * t1230 - 0.35 * t1215 - 0.8 * t1254
+        - 0.4799999999999999 * live[31] * t1252;
+    let t1258 = live[19] * t1255 - live[18] * t1253;
+    let t1259 = 0.01490019980962959 * t1205;
+    let t1260 = 0.075 * t1212 - 0.03 * t1211;
+    let t1261 = t1260 - q[16] * t1239;
+    let t1262 = live[460] * (1.8 * live[116] - 0.87);
+    let t1263 = qd[3] - 0.5 * qd[4];
+    let t1264 = -0.1 * (qd[4] + qd[5]);
+    let t1265 = qd[1] + 0.2 * qd[3];
+    let t1266 = live[106] * live[108];
+    let t1267 = live[466] + t1266;
+    let t1268 = live[106] * t1264 - live[105] * t1265;
+    let t1269 = t1268 - 0.2 * t1267;
+    let t1270 = live[106] * live[112];
+    let t1271 = t1270 - live[287];
+    let t1272 = t1268 + 0.005 * t1271 + t1267 * (live[116] - 0.15);
+    let t1273 = 3.0 * t1269 + 1.8 * t1272;
+    let t1274 = live[105] * t1264 + live[106] * t1265;
+    let t1275 = live[105] * live[112];
+    let t1276 = live[286] - t1275;
+    let t1277 = 0.3 * live[490] + t1274 - 0.005 * t1276 - 2.0 * live[106] * live[117];
+    let t1278 = 3.0 * (0.4 * live[490] + t1274) + 1.8 * t1277;
+    let t1279 = live[86] * q[16];
+    let t1280 = t1279 - 0.05 * qd[5];
+    let t1281 = live[89] - qd[2];
+    let t1282 = -0.1 * qd[3] - qd[1];
+    let t1283 = live[88] - t1282;
+    let t1284 = 0.9800665778412416 * t1281 + 0.19866933079506122 * t1283
+        - 2.0 * live[92];
+    let t1285 = live[93] * live[100];
+    let t1286 = live[94] * live[100];
+    let t1287 = live[93] * live[97];
+    let t1288 = t1286 - t1287;
+    let t1289 = live[94] * t1280 + live[93] * t1284 + 0.1 * t1285 + 0.02 * t1288;
+    let t1290 = live[94] * live[97];
+    let t1291 = 0.05 * t1288 + live[94] * t1284 - live[93] * t1280 - 0.04 * t1290;
+    let t1292 = 0.2 * qd[4] + 0.3 * qd[5];
+    let t1293 = 0.1 * qd[4] - qd[2] - 0.4 * qd[3];
+    let t1294 = 0.9800665778412416 * t1292 + 0.19866933079506122 * t1293;
+    let t1295 = qd[1] + 0.1 * qd[5] - 0.6 * qd[3];
+    let t1296 = live[8] * t1292 + live[11] * t1293 + live[13] * t1295;
+    let t1297 = live[279] + live[21] * live[142] + live[20] * live[143];
+    let t1298 = live[19] * t1294 - live[18] * t1296;
+    let t1299 = t1298 - 0.175 * t1297;
+    let t1300 = qd[6] * live[19];
+    let t1301 = qd[7] * live[142] - live[7] * t1300;
+    let t1302 = t1298 + live[27] * t1297
+        + 2.0 * qd[8] * (-0.8 * live[7] - 0.5999999999999999 * live[143])
+        + 0.5999999999999999 * q[9]
+            * (live[22] * live[142] + live[7] * live[20] - t1301);
+    let t1303 = live[20] * live[142];
+    let t1304 = qd[6] * live[18];
+    let t1305 = live[7] * t1304 - qd[7] * live[143];
+    let t1306 = live[22] * live[143] + live[7] * live[21];
+    let t1307 = t1306 - t1305;
+    let t1308 = live[12] * t1295 + live[7] * t1292 + live[9] * t1293;
+    let t1309 = 1.6 * live[374] + live[27] * t1307 + t1308
+        - 1.1999999999999997 * q[9] * (t1303 + live[21] * live[143]);
+    let t1310 = -2.0 * (t1303 + live[7] * live[22]);
+    let t1311 = live[18] * t1294 + live[19] * t1296;
+    let t1312 = 1.1999999999999997 * live[374]
+        + 0.5999999999999999 * q[9] * (t1305 + t1306) + live[27] * t1310 + t1311;
+    let t1313 = live[46] * live[145];
+    let t1314 = 0.8 * (live[29] * t1305 + qd[9] * live[144]);
+    let t1315 = t1314 + live[32] * live[279] - 0.4799999999999999 * live[31] * t1301;
+    let t1316 = live[47] * live[144] + live[38] * live[146];
+    let t1317 = t1315 + t1316;
+    let t1318 = live[30] * t1302 - live[29] * (0.8 * t1309 + 0.5999999999999999 * t1312);
+    let t1319 = t1318 - 0.02 * (t1313 + live[47] * live[146]) - 0.12 * t1317;
+    let t1320 = t1318 - 0.25 * t1317;
+    let t1321 = live[29] * t1302;
+    let t1322 = live[47] * live[145] + live[46] * live[146];
+    let t1323 = live[30] * t1305
+        - live[29] * (0.5999999999999999 * t1301 + 0.8 * live[279])
+        - qd[9] * (0.8 * live[145] + 0.5999999999999999 * live[146]);
+    let t1324 = t1322 - t1323;
+    let t1325 = 0.8 * t1321 + live[32] * t1309 - 0.4799999999999999 * live[31] * t1312;
+    let t1326 = t1325 - 0.25 * t1324;
+    let t1327 = -2.0 * (t1313 + live[38] * live[144]);
+    let t1328 = live[33] * t1312 + 0.5999999999999999 * t1321
+        - 0.4799999999999999 * live[31] * t1309;
+    let t1329 = t1328 - 0.25 * t1327;
+    let t1330 = live[80] * live[148];
+    let t1331 = live[81] * live[149];
+    let t1332 = 0.7499999999999999 * t1314 + live[33] * t1301
+        - 0.4799999999999999 * live[31] * live[279];
+    let t1333 = live[72] * t1332 + qd[11] * live[147] + live[66] * t1323
+        + live[69] * t1315 - qd[10] * live[148];
+    let t1334 = live[80] * live[147] + live[79] * live[148];
+    let t1335 = live[71] * t1332 + qd[10] * live[149] + live[65] * t1323
+        + live[68] * t1315 - qd[12] * live[147];
+    let t1336 = live[81] * live[147] + live[79] * live[149];
+    let t1337 = live[64] * t1320 + live[67] * t1326 + live[70] * t1329
+        + 0.008 * (t1334 - t1333) - 0.008 * (t1330 + t1331) - 0.05 * (t1335 + t1336);
+    let t1338 = live[79] * live[147];
+    let t1339 = live[70] * t1332 + qd[12] * live[148] + live[64] * t1323
+        + live[67] * t1315 - qd[11] * live[149];
+    live[491] = t1209;
+    live[492] = t1263;
+    live[493] = t1266;
+    live[494] = t1267;
+    live[495] = t1269;
+    live[496] = t1270;
+    live[497] = t1271;
+    live[498] = t1272;
+    live[499] = t1273;
+    live[500] = t1275;
+    live[501] = t1276;
+    live[502] = t1277;
+    live[503] = t1278;
+    live[504] = t1279;
+    live[505] = t1281;
+    live[506] = t1282;
+    live[507] = t1283;
+    live[508] = t1285;
+    live[509] = t1286;
+    live[510] = t1287;
+    live[511] = t1289;
+    live[512] = t1290;
+    live[513] = t1291;
+    live[514] = t1299;
+    live[515] = t1300;
+    live[516] = t1301;
+    live[517] = t1304;
+    live[518] = t1305;
+    live[519] = t1307;
+    live[520] = t1308;
+    live[521] = t1310;
+    live[522] = t1311;
+    live[523] = t1315;
+    live[524] = t1316;
+    live[525] = t1319;
+    live[526] = t1320;
+    live[527] = t1322;
+    live[528] = t1323;
+    live[529] = t1324;
+    live[530] = t1325;
+    live[531] = t1326;
+    live[532] = t1327;
+    live[533] = t1328;
+    live[534] = t1329;
+    live[535] = t1330;
+    live[536] = t1331;
+    live[537] = t1332;
+    live[538] = t1333;
+    live[539] = t1334;
+    live[540] = t1335;
+    live[541] = t1336;
+    live[542] = t1337;
+    live[543] = t1338;
+    live[544] = t1339;
+    out.1[0][2] = live[464] + t1239 + t1240;
+    out.1[0][17] = -3.6 * t1270;
+    out.1[1][2] = 0.9800665778412416 * t1241 + t1242 - 12.859204254497836 * qd[3];
+    out.1[2][1] = 9.440795745502164 * qd[3] + 0.19866933079506122 * live[487] + t1191
+        - 4.8 * t1190;
+    out.1[2][2] = t1243 + t1244;
+    out.1[2][17] = 3.6 * t1275;
+    out.1[3][1] = 1.4700998667618626 * live[92] + 0.05 * live[488] + 0.471 * t1190
+        + 0.2 * t1191 + 0.9800665778412416 * t1201 + live[7] * t1202 + live[8] * t1203
+        + 0.029401997335237247 * t1204 - 0.08 * qd[3] - 0.3 * live[489];
+    out.1[3][2] = 0.32 * qd[3] + 0.2980039961925918 * live[92]
+        + 0.005960079923851836 * t1204 + 0.2 * t1244 + live[106] * t1245
+        + live[7] * t1257 + live[8] * t1258 + 0.05 * t1246 + 0.9800665778412416 * t1256
+        - 0.009 * live[459] - 0.3 * t1242;
+    out.1[4][1] = 0.3 * live[486] + 0.19866933079506122 * (t1201 - t1208)
+        + 0.9800665778412416 * t1206 + live[9] * t1202 + live[11] * t1203 + t1210
+        - 0.1 * (live[484] + t1191) - 0.05 * live[485]
+        - live[85] * (1.4407957455021638 * qd[3] + 0.19866933079506122 * live[487])
+        - 0.16 * t1209;
+    out.1[4][2] = 0.8 * qd[4] + 0.3 * t1240 + 0.19866933079506122 * (t1256 - t1261)
+        + 0.9800665778412416 * t1259 + live[9] * t1257 + live[11] * t1258 + t1262
+        - 0.1 * (live[463] + t1244) - 0.05 * t1239 - live[85] * t1243;
+    out.1[5][1] = 0.098125 * live[484] + 0.1 * live[489] + 0.19866933079506122 * t1206
+        + 0.9800665778412416 * t1208 + live[85] * live[488] + live[12] * t1202
+        + live[13] * t1203 - 0.08 * qd[5] - 0.2 * live[486];
+    out.1[5][2] = 0.1 * (live[463] + t1242) + 0.19866933079506122 * t1259
+        + 0.9800665778412416 * t1261 + live[85] * t1246 + live[12] * t1257
+        + live[13] * t1258 - 0.009 * live[462] - 0.2 * t1240 - live[105] * t1245
+        - 0.16 * t1263;
+    out.1[6][1] = t1201;
+    out.1[6][2] = t1256;
+    out.1[7][1] = t1202;
+    out.1[7][2] = t1257;
+    out.1[8][2] = 0.5999999999999999 * t1236 - 0.8 * t1233;
+    out.1[9][1] = 0.5999999999999999 * t1196 - 0.8 * t1197;
+    out.1[9][2] = 0.5999999999999999 * t1251 - 0.8 * t1252;
+    out.1[10][1] = t1192;
+    out.1[10][2] = t1247;
+    out.1[11][1] = t1193;
+    out.1[11][2] = t1248;
+    out.1[12][1] = t1194;
+    out.1[12][2] = t1249;
+    out.1[13][2] = t1239;
+    out.1[14][2] = t1241;
+    out.1[15][1] = t1207;
+    out.1[15][2] = t1260;
+    out.1[16][1] = t1210;
+    out.1[16][2] = t1262;
+    out.1[17][3] = -1.8 * t1277;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part9_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part9_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1340 = live[81] * live[148] + live[80] * live[149];
+    let t1341 = live[65] * live[526] + live[68] * live[531] + live[71] * live[534]
+        + 0.004 * (live[538] + live[539]) - 0.016 * (live[536] + live[543])
+        - 0.05 * (t1340 - live[544]);
+    let t1342 = live[66] * live[526] + live[69] * live[531] + live[72] * live[534]
+        + 0.004 * (live[541] - live[540]) + 0.008 * (live[544] + t1340)
+        + 0.1 * (live[535] + live[543]);
+    let t1343 = 0.75 * live[66] * t1342
+        + 0.75 * (live[64] * live[542] + live[65] * t1341);
+    let t1344 = 1.2 * live[525] + t1343;
+    let t1345 = live[46] * live[144] + live[38] * live[145];
+    let t1346 = live[530] + 0.01 * (live[537] + t1345) - 0.12 * live[529];
+    let t1347 = 0.75 * live[69] * t1342
+        + 0.75 * (live[67] * live[542] + live[68] * t1341);
+    let t1348 = 1.2 * t1346 + t1347;
+    let t1349 = live[533] + 0.01 * (live[524] - live[523]) - 0.12 * live[532];
+    let t1350 = 1.2 * t1349
+        + 0.75 * (live[70] * live[542] + live[71] * t1341 + live[72] * t1342);
+    let t1351 = live[30] * t1344 + live[29] * (0.5999999999999999 * t1350 + 0.8 * t1348);
+    let t1352 = 2.0 * live[514] + t1351;
+    let t1353 = live[29] * t1344;
+    let t1354 = live[33] * t1350 - 0.5999999999999999 * t1353
+        - 0.4799999999999999 * live[31] * t1348;
+    let t1355 = 2.0 * (live[522] - 0.175 * live[521]) + t1354;
+    let t1356 = live[19] * t1352 + live[18] * t1355;
+    let t1357 = live[520] - 0.175 * live[519];
+    let t1358 = live[32] * t1348 - 0.8 * t1353 - 0.4799999999999999 * live[31] * t1350;
+    let t1359 = 2.0 * t1357 + t1358;
+    let t1360 = live[19] * t1355 - live[18] * t1352;
+    let t1361 = live[106] * live[499] + live[105] * live[503];
+    let t1362 = 1.5 * (live[94] * live[511] - live[93] * live[513]);
+    let t1363 = live[8] * t1360 + 0.9800665778412416 * t1356 + live[7] * t1359;
+    let t1364 = 0.02 * (qd[3] + qd[4]) - qd[2];
+    let t1365 = live[94] * live[101];
+    let t1366 = live[285] + t1365;
+    let t1367 = live[93] * live[101];
+    let t1368 = live[284] + t1367;
+    let t1369 = 2.0 * qd[14] + 0.9800665778412416 * live[507] + 0.05 * t1366
+        - 0.02 * t1368 - 0.19866933079506122 * live[505];
+    let t1370 = live[286] + live[500];
+    let t1371 = 0.2 * qd[3] - qd[2];
+    let t1372 = t1371 - 0.2 * t1370;
+    let t1373 = live[105] * live[108];
+    let t1374 = 2.0 * live[288] + t1371 + t1370 * (live[116] - 0.15)
+        - 0.01 * (live[490] + t1373);
+    let t1375 = 1.5 * (live[93] * live[511] + live[94] * live[513]);
+    let t1376 = 0.9800665778412417 * t1375 - 0.2980039961925918 * t1369;
+    let t1377 = 3.0 * t1372 + 1.8 * t1374;
+    let t1378 = live[11] * t1360 + 0.19866933079506122 * t1356 + live[9] * t1359;
+    let t1379 = qd[1] + 0.02 * qd[5] - 0.2 * qd[3];
+    let t1380 = 1.4700998667618626 * t1369 + 0.1986693307950612 * t1375;
+    let t1381 = live[106] * live[503] - live[105] * live[499];
+    let t1382 = live[12] * t1359 + live[13] * t1360;
+    let t1383 = 0.001 * live[287] + 0.009 * live[502] + 0.6 * t1372
+        + live[112] * live[371] + t1374 * (0.27 - 1.8 * live[116]) - 0.07 * live[286]
+        - 0.069 * live[500];
+    let t1384 = 0.008 * live[287] + 0.051 * live[496] - 0.001 * live[286]
+        - 0.009 * live[498] - live[112] * live[370];
+    let t1385 = 0.03 * t1369 - 0.004 * live[284] - 0.0005 * live[285] - 0.008 * t1367
+        - live[101] * live[365];
+    let t1386 = live[101] * live[364] - 0.0005 * live[284] - 0.006 * live[285]
+        - 0.008 * t1365 - 0.075 * t1369;
+    let t1387 = 0.00012 * live[538] + 0.000124 * live[540] + 0.001602 * live[544]
+        + 0.0375 * t1341 + 0.006 * t1342 + live[130] * live[148] + live[80] * live[348]
+        - live[129] * live[149] - live[81] * live[347];
+    let t1388 = 0.001468 * live[540] + 0.000124 * live[544] + live[128] * live[149]
+        + live[81] * live[346] - 0.00001 * live[538] - 0.0375 * live[542] - 0.003 * t1342
+        - live[130] * live[147] - live[79] * live[348];
+    let t1389 = 0.00086 * live[538] + 0.00012 * live[544] + 0.003 * t1341
+        + live[129] * live[147] + live[79] * live[347] - 0.00001 * live[540]
+        - 0.006 * live[542] - live[128] * live[148] - live[80] * live[346];
+    let t1390 = 0.012 * live[528] + 0.0005 * live[537] + 0.144 * t1346 + 0.25 * t1347
+        + live[127] * live[145] + live[46] * live[337] + live[64] * t1387
+        + live[65] * t1388 + live[66] * t1389 - 0.011 * live[527];
+    let t1391 = 0.011 * live[523] + live[126] * live[146] + live[47] * live[336]
+        + live[67] * t1387 + live[68] * t1388 + live[69] * t1389 - 0.144 * live[525]
+        - 0.25 * t1343 - 0.012 * t1349 - live[127] * live[144] - live[38] * live[337];
+    let t1392 = 0.0005 * live[528] + 0.002 * live[537] + 0.011 * t1345 + 0.012 * t1346
+        + live[70] * t1387 + live[71] * t1388 + live[72] * t1389 - live[126] * live[145]
+        - live[46] * live[336];
+    let t1393 = 0.001 * live[279] + live[7] * live[123] + live[22] * live[328]
+        + live[30] * t1390 + 0.03 * live[518] + 0.35 * t1357 + 0.8 * live[29] * t1391
+        + 0.5999999999999999 * (live[29] * t1392 + q[9] * t1354) - live[122] * live[143]
+        - live[21] * live[327] - live[27] * t1358;
+    let t1394 = live[29] * t1390;
+    let t1395 = 0.004 * live[516] + live[122] * live[142] + live[20] * live[327]
+        + live[33] * t1392 - 0.002 * live[279] - live[7] * live[121]
+        - live[22] * live[326] - 0.5999999999999999 * (t1394 + q[9] * t1351)
+        - 0.4799999999999999 * live[31] * t1391;
+    let t1396 = live[19] * t1393 + live[18] * t1395;
+    let t1397 = 0.031 * live[279] + live[121] * live[143] + live[21] * live[326]
+        + live[32] * t1391 + live[27] * t1351 + 0.001 * live[518] - live[123] * live[142]
+        - live[20] * live[328] - 0.35 * live[514] - 0.002 * live[516] - 0.8 * t1394
+        - 0.4799999999999999 * live[31] * t1392;
+    let t1398 = live[19] * t1395 - live[18] * t1393;
+    let t1399 = live[93] * t1385 + live[94] * t1386;
+    let t1400 = live[93] * live[134] + 0.075 * live[513] + live[94] * live[135]
+        + live[97] * live[365] - live[100] * live[364] - 0.03 * live[511];
+    let t1401 = t1400 - q[16] * t1362;
+    let t1402 = 0.018 * live[494] + live[105] * live[139] + live[108] * live[370]
+        + live[498] * (1.8 * live[116] - 0.27) - 0.6 * live[495] - live[106] * live[140]
+        - live[107] * live[371];
+    let t1403 = qd[3] + 4.0 * qd[4];
+    let t1404 = qd[2] - 0.01 * t1403;
+    let t1405 = 0.2 * qd[4] - qd[0] - 0.1 * qd[5];
+    let t1406 = live[106] * live[278] - live[105] * t1405;
+    let t1407 = 0.005 * live[107] + t1406 - 2.0 * qd[17];
+    let t1408 = 3.0 * t1406 + 1.8 * t1407;
+    let t1409 = live[105] * live[278] + live[106] * t1405;
+    let t1410 = live[112] * (0.3 - 2.0 * live[116]);
+    let t1411 = 0.005 * live[108] + t1409 + t1410;
+    let t1412 = 3.0 * (0.4 * live[112] + t1409) + 1.8 * t1411;
+    let t1413 = qd[2] + 0.39733866159012243 * qd[14] + 0.9800665778412416 * live[92]
+        - 2.0 * live[89];
+    let t1414 = qd[3] * live[85];
+    let t1415 = t1414 - 0.05 * qd[5];
+    let t1416 = 0.1 * qd[4] - qd[0];
+    let t1417 = qd[13] - live[87] * q[16];
+    let t1418 = 0.9800665778412416 * t1415 + 0.19866933079506122 * t1416
+        - 0.39733866159012243 * t1417;
+    let t1419 = live[508] + live[512];
+    let t1420 = 0.9800665778412416 * t1419;
+    let t1421 = live[94] * t1413 + live[93] * t1418
+        + 0.05 * (0.39733866159012243 * live[101] - 1.9601331556824833 * live[509])
+        + 0.02 * t1420;
+    let t1422 = 0.05 * t1420 + live[94] * t1418
+        + 0.02 * (0.39733866159012243 * live[101] - 1.9601331556824833 * live[510])
+        - live[93] * t1413;
+    let t1423 = qd[2] + 0.2 * (qd[3] - qd[4]);
+    let t1424 = 0.1 * qd[3] + 0.3 * qd[5];
+    let t1425 = 0.9800665778412416 * t1423 + 0.19866933079506122 * t1424;
+    let t1426 = 0.2 * qd[5] - qd[0] - 0.6 * qd[4];
+    let t1427 = live[8] * t1423 + live[11] * t1424 + live[13] * t1426;
+    let t1428 = live[281] + live[21] * live[150] + live[20] * live[151];
+    let t1429 = live[19] * t1425 - live[18] * t1427;
+    let t1430 = t1429 - 0.175 * t1428;
+    let t1431 = qd[7] * live[150] - live[9] * live[515];
+    let t1432 = t1429 + live[27] * t1428
+        + 2.0 * qd[8] * (-0.8 * live[9] - 0.5999999999999999 * live[151])
+        + 0.5999999999999999 * q[9]
+            * (live[22] * live[150] + live[9] * live[20] - t1431);
+    let t1433 = live[20] * live[150];
+    let t1434 = live[9] * live[517] - qd[7] * live[151];
+    let t1435 = live[22] * live[151] + live[9] * live[21];
+    let t1436 = t1435 - t1434;
+    let t1437 = live[12] * t1426 + live[7] * t1423 + live[9] * t1424;
+    let t1438 = 1.6 * live[375] + live[27] * t1436 + t1437
+        - 1.1999999999999997 * q[9] * (t1433 + live[21] * live[151]);
+    let t1439 = -2.0 * (t1433 + live[9] * live[22]);
+    let t1440 = live[18] * t1425 + live[19] * t1427;
+    let t1441 = 1.1999999999999997 * live[375]
+        + 0.5999999999999999 * q[9] * (t1434 + t1435) + live[27] * t1439 + t1440;
+    let t1442 = live[46] * live[153];
+    let t1443 = 0.8 * (live[29] * t1434 + qd[9] * live[152]);
+    let t1444 = t1443 + live[32] * live[281] - 0.4799999999999999 * live[31] * t1431;
+    let t1445 = live[47] * live[152] + live[38] * live[154];
+    let t1446 = t1444 + t1445;
+    let t1447 = live[30] * t1432 - live[29] * (0.8 * t1438 + 0.5999999999999999 * t1441);
+    let t1448 = t1447 - 0.02 * (t1442 + live[47] * live[154]) - 0.12 * t1446;
+    let t1449 = t1447 - 0.25 * t1446;
+    let t1450 = live[29] * t1432;
+    let t1451 = live[47] * live[153] + live[46] * live[154];
+    let t1452 = live[30] * t1434
+        - live[29] * (0.5999999999999999 * t1431 + 0.8 * live[281])
+        - qd[9] * (0.8 * live[153] + 0.5999999999999999 * live[154]);
+    let t1453 = t1451 - t1452;
+    let t1454 = 0.8 * t1450 + live[32] * t1438 - 0.4799999999999999 * live[31] * t1441;
+    let t1455 = t1454 - 0.25 * t1453;
+    let t1456 = -2.0 * (t1442 + live[38] * live[152]);
+    let t1457 = live[33] * t1441 + 0.5999999999999999 * t1450
+        - 0.4799999999999999 * live[31] * t1438;
+    let t1458 = t1457 - 0.25 * t1456;
+    let t1459 = live[80] * live[156];
+    let t1460 = live[81] * live[157];
+    let t1461 = 0.7499999999999999 * t1443 + live[33] * t1431
+        - 0.4799999999999999 * live[31] * live[281];
+    let t1462 = live[72] * t1461 + qd[11] * live[155] + live[66] * t1452
+        + live[69] * t1444 - qd[10] * live[156];
+    let t1463 = live[80] * live[155] + live[79] * live[156];
+    let t1464 = live[71] * t1461 + qd[10] * live[157] + live[65] * t1452
+        + live[68] * t1444 - qd[12] * live[155];
+    let t1465 = live[81] * live[155] + live[79] * live[157];
+    let t1466 = live[64] * t1449 + live[67] * t1455 + live[70] * t1458
+        + 0.008 * (t1463 - t1462) - 0.008 * (t1459 + t1460) - 0.05 * (t1464 + t1465);
+    let t1467 = live[79] * live[155];
+    let t1468 = live[70] * t1461 + qd[12] * live[156] + live[64] * t1452
+        + live[67] * t1444 - qd[11] * live[157];
+    let t1469 = live[81] * live[156] + live[80] * live[157];
+    let t1470 = live[65] * t1449 + live[68] * t1455 + live[71] * t1458
+        + 0.004 * (t1462 + t1463) - 0.016 * (t1460 + t1467) - 0.05 * (t1469 - t1468);
+    let t1471 = live[66] * t1449 + live[69] * t1455 + live[72] * t1458
+        + 0.004 * (t1465 - t1464) + 0.008 * (t1468 + t1469) + 0.1 * (t1459 + t1467);
+    let t1472 = 0.75 * live[66] * t1471 + 0.75 * (live[64] * t1466 + live[65] * t1470);
+    let t1473 = 1.2 * t1448 + t1472;
+    let t1474 = live[46] * live[152] + live[38] * live[153];
+    let t1475 = t1454 + 0.01 * (t1461 + t1474) - 0.12 * t1453;
+    let t1476 = 0.75 * live[69] * t1471 + 0.75 * (live[67] * t1466 + live[68] * t1470);
+    let t1477 = 1.2 * t1475 + t1476;
+    let t1478 = t1457 + 0.01 * (t1445 - t1444) - 0.12 * t1456;
+    let t1479 = 1.2 * t1478
+        + 0.75 * (live[70] * t1466 + live[71] * t1470 + live[72] * t1471);
+    let t1480 = live[30] * t1473 + live[29] * (0.5999999999999999 * t1479 + 0.8 * t1477);
+    let t1481 = 2.0 * t1430 + t1480;
+    let t1482 = live[29] * t1473;
+    let t1483 = live[33] * t1479 - 0.5999999999999999 * t1482
+        - 0.4799999999999999 * live[31] * t1477;
+    let t1484 = 2.0 * (t1440 - 0.175 * t1439) + t1483;
+    let t1485 = live[19] * t1481 + live[18] * t1484;
+    let t1486 = t1437 - 0.175 * t1436;
+    let t1487 = live[32] * t1477 - 0.8 * t1482 - 0.4799999999999999 * live[31] * t1479;
+    let t1488 = 2.0 * t1486 + t1487;
+    let t1489 = live[19] * t1484 - live[18] * t1481;
+    live[545] = t1365;
+    live[546] = t1366;
+    live[547] = t1367;
+    live[548] = t1368;
+    live[549] = t1373;
+    live[550] = t1403;
+    live[551] = t1404;
+    live[552] = t1406;
+    live[553] = t1407;
+    live[554] = t1408;
+    live[555] = t1410;
+    live[556] = t1411;
+    live[557] = t1412;
+    live[558] = t1414;
+    live[559] = t1415;
+    live[560] = t1416;
+    live[561] = t1417;
+    live[562] = t1419;
+    live[563] = t1421;
+    live[564] = t1422;
+    live[565] = t1430;
+    live[566] = t1431;
+    live[567] = t1434;
+    live[568] = t1444;
+    live[569] = t1448;
+    live[570] = t1451;
+    live[571] = t1452;
+    live[572] = t1461;
+    live[573] = t1462;
+    live[574] = t1464;
+    live[575] = t1466;
+    live[576] = t1468;
+    live[577] = t1470;
+    live[578] = t1471;
+    live[579] = t1472;
+    live[580] = t1474;
+    live[581] = t1475;
+    live[582] = t1476;
+    live[583] = t1478;
+    live[584] = t1480;
+    live[585] = t1483;
+    live[586] = t1485;
+    live[587] = t1486;
+    live[588] = t1487;
+    live[589] = t1488;
+    live[590] = t1489;
+    out.1[0][3] = 8.0 * (0.1 * qd[5] - 0.01 * qd[4]) + t1361 + t1362 + t1363;
+    out.1[1][3] = 8.0 * t1364 + t1376 + t1377 + t1378;
+    out.1[2][3] = 8.0 * t1379 + t1380 + t1381 + t1382;
+    out.1[3][3] = 0.05 * t1376 + 0.1 * (t1377 - t1381) + 0.2 * t1382 + live[106] * t1383
+        + live[105] * t1384 + live[94] * t1385 + live[7] * t1397 + live[8] * t1398
+        + 1.5 * q[16] * t1369 + 0.9800665778412416 * t1396 - 0.02 * qd[4] - 0.01 * qd[5]
+        - 0.8 * t1364 - 0.3 * t1378 - 0.08 * t1379 - live[93] * t1386;
+    out.1[4][3] = 0.04 * qd[3] + 0.26 * qd[5] + 0.3 * t1363
+        + 0.19866933079506122 * (t1396 - t1401) + 0.9800665778412416 * t1399
+        + live[9] * t1397 + live[11] * t1398 + t1402 - 0.013 * qd[4]
+        - 0.1 * (t1361 + t1382) - 0.05 * t1362 - 0.16 * t1379 - live[85] * t1380;
+    out.1[4][17] = 0.36 * live[496] + 1.8 * t1410;
+    out.1[5][3] = 0.02 * qd[3] + 0.013 * qd[5] + 0.1 * (t1361 + t1378) + 0.16 * t1364
+        + 0.19866933079506122 * t1399 + 0.9800665778412416 * t1401 + live[106] * t1384
+        + live[85] * t1376 + live[12] * t1397 + live[13] * t1398 - 0.0508 * qd[4]
+        - 0.2 * t1363 - live[105] * t1383;
+    out.1[6][3] = t1396;
+    out.1[7][3] = t1397;
+    out.1[8][3] = 0.5999999999999999 * t1358 - 0.8 * t1354;
+    out.1[8][4] = 0.5999999999999999 * t1487 - 0.8 * t1483;
+    out.1[9][3] = 0.5999999999999999 * t1391 - 0.8 * t1392;
+    out.1[10][3] = t1387;
+    out.1[11][3] = t1388;
+    out.1[12][3] = t1389;
+    out.1[13][3] = t1362;
+    out.1[14][3] = t1375;
+    out.1[15][3] = t1400;
+    out.1[16][3] = t1402;
+    out.1[16][17] = 1.8 * t1410;
+    out.1[17][4] = -1.8 * t1411;
+    out.1[17][16] = -1.8 * t1410;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part10_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part10_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1490 = live[106] * live[554] + live[105] * live[557];
+    let t1491 = 1.5 * (live[94] * live[563] - live[93] * live[564]);
+    let t1492 = live[8] * live[590] + 0.9800665778412416 * live[586]
+        + live[7] * live[589];
+    let t1493 = 0.9800665778412416 * live[560]
+        + q[16] * (0.9800665778412416 * live[87] - 0.19866933079506122 * live[86])
+        + 0.05 * (0.9800665778412416 * live[548] - 0.19866933079506122 * live[97])
+        + 0.02 * (0.9800665778412416 * live[546] - 0.19866933079506122 * live[100])
+        - 1.9601331556824833 * qd[13] - 0.19866933079506122 * live[559];
+    let t1494 = -0.1 * qd[5] - 0.2 * live[108];
+    let t1495 = live[108] * (live[116] - 0.15) - 0.1 * qd[5];
+    let t1496 = 1.5 * (live[93] * live[563] + live[94] * live[564]);
+    let t1497 = 0.9800665778412417 * t1496 - 0.2980039961925918 * t1493;
+    let t1498 = 3.0 * t1494 + 1.8 * t1495;
+    let t1499 = live[11] * live[590] + 0.19866933079506122 * live[586]
+        + live[9] * live[589];
+    let t1500 = -0.2 * qd[4] - qd[0] - 0.01 * qd[5];
+    let t1501 = 1.4700998667618626 * t1493 + 0.1986693307950612 * t1496;
+    let t1502 = live[106] * live[557] - live[105] * live[554];
+    let t1503 = live[12] * live[589] + live[13] * live[590];
+    let t1504 = 0.001 * live[107] + 0.009 * live[556] + 0.6 * t1494
+        + t1495 * (0.27 - 1.8 * live[116]) - 0.063 * live[108];
+    let t1505 = 0.001 * (live[107] - live[108]) - 0.009 * live[553];
+    let t1506 = 8.0 * live[285] - live[284];
+    let t1507 = 0.19866933079506122 * live[135]
+        + 0.008 * (0.9800665778412416 * live[545] - 0.19866933079506122 * live[100])
+        + 0.03 * t1493 + 0.0004900332889206208 * t1506 - live[101] * live[367];
+    let t1508 = 0.08333333333333333 * live[285] - live[284];
+    let t1509 = live[101] * live[366] + 0.00588039946704745 * t1508
+        - 0.19866933079506122 * live[134]
+        - 0.008 * (0.9800665778412416 * live[547] - 0.19866933079506122 * live[97])
+        - 0.075 * t1493;
+    let t1510 = 0.00012 * live[573] + 0.000124 * live[574] + 0.001602 * live[576]
+        + 0.0375 * live[577] + 0.006 * live[578] + live[130] * live[156]
+        + live[80] * live[351] - live[129] * live[157] - live[81] * live[350];
+    let t1511 = 0.001468 * live[574] + 0.000124 * live[576] + live[128] * live[157]
+        + live[81] * live[349] - 0.00001 * live[573] - 0.0375 * live[575]
+        - 0.003 * live[578] - live[130] * live[155] - live[79] * live[351];
+    let t1512 = 0.00086 * live[573] + 0.00012 * live[576] + 0.003 * live[577]
+        + live[129] * live[155] + live[79] * live[350] - 0.00001 * live[574]
+        - 0.006 * live[575] - live[128] * live[156] - live[80] * live[349];
+    let t1513 = 0.012 * live[571] + 0.0005 * live[572] + 0.144 * live[581]
+        + 0.25 * live[582] + live[127] * live[153] + live[46] * live[339]
+        + live[64] * t1510 + live[65] * t1511 + live[66] * t1512 - 0.011 * live[570];
+    let t1514 = 0.011 * live[568] + live[126] * live[154] + live[47] * live[338]
+        + live[67] * t1510 + live[68] * t1511 + live[69] * t1512 - 0.144 * live[569]
+        - 0.25 * live[579] - 0.012 * live[583] - live[127] * live[152]
+        - live[38] * live[339];
+    let t1515 = 0.0005 * live[571] + 0.002 * live[572] + 0.011 * live[580]
+        + 0.012 * live[581] + live[70] * t1510 + live[71] * t1511 + live[72] * t1512
+        - live[126] * live[153] - live[46] * live[338];
+    let t1516 = 0.001 * live[281] + live[9] * live[123] + live[22] * live[331]
+        + live[30] * t1513 + 0.03 * live[567] + 0.35 * live[587] + 0.8 * live[29] * t1514
+        + 0.5999999999999999 * (live[29] * t1515 + q[9] * live[585])
+        - live[122] * live[151] - live[21] * live[330] - live[27] * live[588];
+    let t1517 = live[29] * t1513;
+    let t1518 = 0.004 * live[566] + live[122] * live[150] + live[20] * live[330]
+        + live[33] * t1515 - 0.002 * live[281] - live[9] * live[121]
+        - live[22] * live[329] - 0.5999999999999999 * (t1517 + q[9] * live[584])
+        - 0.4799999999999999 * live[31] * t1514;
+    let t1519 = live[19] * t1516 + live[18] * t1518;
+    let t1520 = 0.031 * live[281] + live[121] * live[151] + live[21] * live[329]
+        + live[32] * t1514 + live[27] * live[584] + 0.001 * live[567]
+        - live[123] * live[150] - live[20] * live[331] - 0.35 * live[565]
+        - 0.002 * live[566] - 0.8 * t1517 - 0.4799999999999999 * live[31] * t1515;
+    let t1521 = live[19] * t1518 - live[18] * t1516;
+    let t1522 = live[93] * t1507 + live[94] * t1509;
+    let t1523 = 0.9800665778412416 * (live[93] * live[135] - live[94] * live[134]);
+    let t1524 = live[97] * live[367] + t1523 + 0.075 * live[564] - live[100] * live[366]
+        - 0.03 * live[563];
+    let t1525 = t1524 - q[16] * t1491;
+    let t1526 = live[553] * (1.8 * live[116] - 0.27) - 0.6 * live[552];
+    let t1527 = 0.1 * qd[3] - qd[1] - 0.04 * qd[5];
+    let t1528 = live[490] - live[549];
+    let t1529 = 0.1 * live[458] + live[106] * live[506];
+    let t1530 = t1529 - 0.2 * t1528;
+    let t1531 = 0.005 * live[501] + t1529 + t1528 * (live[116] - 0.15);
+    let t1532 = 3.0 * t1530 + 1.8 * t1531;
+    let t1533 = live[105] * live[506] - 0.1 * live[460];
+    let t1534 = 0.005 * live[497] + t1533 + 2.0 * live[105] * live[117]
+        - 0.3 * live[466];
+    let t1535 = 3.0 * (t1533 - 0.4 * live[466]) + 1.8 * t1534;
+    let t1536 = 0.19866933079506122 * live[92] - qd[1] - 0.05 * qd[3] - 2.0 * live[88]
+        - 1.9601331556824833 * qd[14];
+    let t1537 = 0.9800665778412416 * live[277] + 0.19866933079506122 * live[558]
+        + 1.9601331556824833 * live[561];
+    let t1538 = 0.19866933079506122 * live[562];
+    let t1539 = live[94] * t1536 + live[93] * t1537
+        + 0.05 * (-1.9601331556824833 * live[101] - 0.39733866159012243 * live[509])
+        + 0.02 * t1538;
+    let t1540 = 0.05 * t1538 + live[94] * t1537
+        + 0.02 * (-1.9601331556824833 * live[101] - 0.39733866159012243 * live[510])
+        - live[93] * t1536;
+    let t1541 = 0.3 * qd[3] - qd[1] - 0.2 * qd[5];
+    let t1542 = qd[0] + 0.3 * qd[4] - 0.4 * qd[5];
+    let t1543 = 0.9800665778412416 * t1541 + 0.19866933079506122 * t1542;
+    let t1544 = 0.1 * qd[3] + 0.2 * qd[4];
+    let t1545 = live[8] * t1541 + live[11] * t1542 + live[13] * t1544;
+    let t1546 = live[282] + live[20] * live[159] - live[21] * live[158];
+    let t1547 = live[19] * t1543 - live[18] * t1545;
+    let t1548 = t1547 - 0.175 * t1546;
+    let t1549 = qd[7] * live[158] + live[12] * live[515];
+    let t1550 = t1547 + live[27] * t1546
+        + 2.0 * qd[8] * (-0.8 * live[12] - 0.5999999999999999 * live[159])
+        + 0.5999999999999999 * q[9]
+            * (live[12] * live[20] + t1549 - live[22] * live[158]);
+    let t1551 = live[20] * live[158];
+    let t1552 = live[12] * live[517] - qd[7] * live[159];
+    let t1553 = live[22] * live[159] + live[12] * live[21];
+    let t1554 = t1553 - t1552;
+    let t1555 = live[12] * t1544 + live[7] * t1541 + live[9] * t1542;
+    let t1556 = 1.1999999999999997 * q[9] * (t1551 - live[21] * live[159])
+        + live[27] * t1554 + t1555 - 1.6 * live[376];
+    let t1557 = 2.0 * (t1551 - live[12] * live[22]);
+    let t1558 = live[18] * t1543 + live[19] * t1545;
+    let t1559 = 0.5999999999999999 * q[9] * (t1552 + t1553) + live[27] * t1557 + t1558
+        - 1.1999999999999997 * live[376];
+    let t1560 = live[46] * live[161];
+    let t1561 = 0.8 * (live[29] * t1552 + qd[9] * live[160]);
+    let t1562 = t1561 + live[32] * live[282] + 0.4799999999999999 * live[31] * t1549;
+    let t1563 = live[47] * live[160] + live[38] * live[162];
+    let t1564 = t1562 + t1563;
+    let t1565 = live[30] * t1550 - live[29] * (0.8 * t1556 + 0.5999999999999999 * t1559);
+    let t1566 = t1565 - 0.02 * (t1560 + live[47] * live[162]) - 0.12 * t1564;
+    let t1567 = t1565 - 0.25 * t1564;
+    let t1568 = live[29] * t1550;
+    let t1569 = live[47] * live[161] + live[46] * live[162];
+    let t1570 = live[30] * t1552
+        - live[29] * (0.8 * live[282] - 0.5999999999999999 * t1549)
+        - qd[9] * (0.8 * live[161] + 0.5999999999999999 * live[162]);
+    let t1571 = t1569 - t1570;
+    let t1572 = 0.8 * t1568 + live[32] * t1556 - 0.4799999999999999 * live[31] * t1559;
+    let t1573 = t1572 - 0.25 * t1571;
+    let t1574 = -2.0 * (t1560 + live[38] * live[160]);
+    let t1575 = live[33] * t1559 + 0.5999999999999999 * t1568
+        - 0.4799999999999999 * live[31] * t1556;
+    let t1576 = t1575 - 0.25 * t1574;
+    let t1577 = live[80] * live[164];
+    let t1578 = live[81] * live[165];
+    let t1579 = 0.7499999999999999 * t1561 - live[33] * t1549
+        - 0.4799999999999999 * live[31] * live[282];
+    let t1580 = live[72] * t1579 + qd[11] * live[163] + live[66] * t1570
+        + live[69] * t1562 - qd[10] * live[164];
+    let t1581 = live[80] * live[163] + live[79] * live[164];
+    let t1582 = live[71] * t1579 + qd[10] * live[165] + live[65] * t1570
+        + live[68] * t1562 - qd[12] * live[163];
+    let t1583 = live[81] * live[163] + live[79] * live[165];
+    let t1584 = live[64] * t1567 + live[67] * t1573 + live[70] * t1576
+        + 0.008 * (t1581 - t1580) - 0.008 * (t1577 + t1578) - 0.05 * (t1582 + t1583);
+    let t1585 = live[79] * live[163];
+    let t1586 = live[70] * t1579 + qd[12] * live[164] + live[64] * t1570
+        + live[67] * t1562 - qd[11] * live[165];
+    let t1587 = live[81] * live[164] + live[80] * live[165];
+    let t1588 = live[65] * t1567 + live[68] * t1573 + live[71] * t1576
+        + 0.004 * (t1580 + t1581) - 0.016 * (t1578 + t1585) - 0.05 * (t1587 - t1586);
+    let t1589 = live[66] * t1567 + live[69] * t1573 + live[72] * t1576
+        + 0.004 * (t1583 - t1582) + 0.008 * (t1586 + t1587) + 0.1 * (t1577 + t1585);
+    let t1590 = 0.75 * live[66] * t1589 + 0.75 * (live[64] * t1584 + live[65] * t1588);
+    let t1591 = 1.2 * t1566 + t1590;
+    let t1592 = live[46] * live[160] + live[38] * live[161];
+    let t1593 = t1572 + 0.01 * (t1579 + t1592) - 0.12 * t1571;
+    let t1594 = 0.75 * live[69] * t1589 + 0.75 * (live[67] * t1584 + live[68] * t1588);
+    let t1595 = 1.2 * t1593 + t1594;
+    let t1596 = t1575 + 0.01 * (t1563 - t1562) - 0.12 * t1574;
+    let t1597 = 1.2 * t1596
+        + 0.75 * (live[70] * t1584 + live[71] * t1588 + live[72] * t1589);
+    let t1598 = live[30] * t1591 + live[29] * (0.5999999999999999 * t1597 + 0.8 * t1595);
+    let t1599 = 2.0 * t1548 + t1598;
+    let t1600 = live[29] * t1591;
+    let t1601 = live[33] * t1597 - 0.5999999999999999 * t1600
+        - 0.4799999999999999 * live[31] * t1595;
+    let t1602 = 2.0 * (t1558 - 0.175 * t1557) + t1601;
+    let t1603 = live[19] * t1599 + live[18] * t1602;
+    let t1604 = t1555 - 0.175 * t1554;
+    let t1605 = live[32] * t1595 - 0.8 * t1600 - 0.4799999999999999 * live[31] * t1597;
+    let t1606 = 2.0 * t1604 + t1605;
+    let t1607 = live[19] * t1602 - live[18] * t1599;
+    let t1608 = live[106] * t1532 + live[105] * t1535;
+    let t1609 = 1.5 * (live[94] * t1539 - live[93] * t1540);
+    let t1610 = live[8] * t1607 + 0.9800665778412416 * t1603 + live[7] * t1606;
+    let t1611 = qd[0] + 0.1 * qd[4] + 0.02 * qd[5];
+    let t1612 = 0.9800665778412416 * live[558]
+        + q[16] * (0.9800665778412416 * live[86] + 0.19866933079506122 * live[87])
+        + 0.05 * (0.9800665778412416 * live[97] + 0.19866933079506122 * live[548])
+        + 0.02 * (0.9800665778412416 * live[100] + 0.19866933079506122 * live[546])
+        - 0.39733866159012243 * qd[13] - 0.19866933079506122 * live[277];
+    let t1613 = live[287] + live[496];
+    let t1614 = 0.2 * qd[5] - live[560];
+    let t1615 = t1614 - 0.2 * t1613;
+    let t1616 = t1614 + 0.01 * (live[466] - live[493]) + t1613 * (live[116] - 0.15)
+        - 2.0 * live[289];
+    let t1617 = 1.5 * (live[93] * t1539 + live[94] * t1540);
+    let t1618 = 0.9800665778412417 * t1617 - 0.2980039961925918 * t1612;
+    let t1619 = 3.0 * t1615 + 1.8 * t1616;
+    let t1620 = live[11] * t1607 + 0.19866933079506122 * t1603 + live[9] * t1606;
+    let t1621 = 1.4700998667618626 * t1612 + 0.1986693307950612 * t1617;
+    let t1622 = live[106] * t1535 - live[105] * t1532;
+    let t1623 = live[12] * t1606 + live[13] * t1607;
+    let t1624 = 0.009 * t1534 + 0.6 * t1615 + live[112] * live[373]
+        + t1616 * (0.27 - 1.8 * live[116]) - 0.001 * live[286] - 0.07 * live[287]
+        - 0.069 * live[496];
+    let t1625 = -0.008 * live[286] - 0.001 * live[287] - 0.051 * live[500]
+        - 0.009 * t1531 - live[112] * live[372];
+    let t1626 = 0.00009933466539753061 * t1506
+        + 0.008 * (0.9800665778412416 * live[100] + 0.19866933079506122 * live[545])
+        + 0.03 * t1612 - 0.9800665778412416 * live[135] - live[101] * live[369];
+    let t1627 = 0.9800665778412416 * live[134] + 0.0011920159847703673 * t1508
+        + live[101] * live[368]
+        - 0.008 * (0.9800665778412416 * live[97] + 0.19866933079506122 * live[547])
+        - 0.075 * t1612;
+    let t1628 = 0.00012 * t1580 + 0.000124 * t1582 + 0.001602 * t1586 + 0.0375 * t1588
+        + 0.006 * t1589 + live[130] * live[164] + live[80] * live[354]
+        - live[129] * live[165] - live[81] * live[353];
+    let t1629 = 0.001468 * t1582 + 0.000124 * t1586 + live[128] * live[165]
+        + live[81] * live[352] - 0.00001 * t1580 - 0.0375 * t1584 - 0.003 * t1589
+        - live[130] * live[163] - live[79] * live[354];
+    let t1630 = 0.00086 * t1580 + 0.00012 * t1586 + 0.003 * t1588 + live[129] * live[163]
+        + live[79] * live[353] - 0.00001 * t1582 - 0.006 * t1584 - live[128] * live[164]
+        - live[80] * live[352];
+    let t1631 = 0.012 * t1570 + 0.0005 * t1579 + 0.144 * t1593 + 0.25 * t1594
+        + live[127] * live[161] + live[46] * live[341] + live[64] * t1628
+        + live[65] * t1629 + live[66] * t1630 - 0.011 * t1569;
+    let t1632 = 0.011 * t1562 + live[126] * live[162] + live[47] * live[340]
+        + live[67] * t1628 + live[68] * t1629 + live[69] * t1630 - 0.144 * t1566
+        - 0.25 * t1590 - 0.012 * t1596 - live[127] * live[160] - live[38] * live[341];
+    let t1633 = 0.0005 * t1570 + 0.002 * t1579 + 0.011 * t1592 + 0.012 * t1593
+        + live[70] * t1628 + live[71] * t1629 + live[72] * t1630 - live[126] * live[161]
+        - live[46] * live[340];
+    let t1634 = 0.001 * live[282] + live[12] * live[123] + live[22] * live[334]
+        + live[30] * t1631 + 0.03 * t1552 + 0.35 * t1604 + 0.8 * live[29] * t1632
+        + 0.5999999999999999 * (live[29] * t1633 + q[9] * t1601) - live[122] * live[159]
+        - live[21] * live[333] - live[27] * t1605;
+    let t1635 = live[29] * t1631;
+    let t1636 = live[20] * live[333] + live[33] * t1633 - 0.004 * t1549
+        - 0.002 * live[282] - live[122] * live[158] - live[12] * live[121]
+        - live[22] * live[332] - 0.5999999999999999 * (t1635 + q[9] * t1598)
+        - 0.4799999999999999 * live[31] * t1632;
+    let t1637 = live[19] * t1634 + live[18] * t1636;
+    let t1638 = 0.031 * live[282] + live[123] * live[158] + live[121] * live[159]
+        + live[21] * live[332] + live[32] * t1632 + live[27] * t1598 + 0.001 * t1552
+        + 0.002 * t1549 - live[20] * live[334] - 0.35 * t1548 - 0.8 * t1635
+        - 0.4799999999999999 * live[31] * t1633;
+    let t1639 = live[19] * t1636 - live[18] * t1634;
+    live[591] = t1523;
+    live[592] = t1527;
+    live[593] = t1528;
+    live[594] = t1530;
+    live[595] = t1531;
+    live[596] = t1539;
+    live[597] = t1540;
+    live[598] = t1608;
+    live[599] = t1609;
+    live[600] = t1610;
+    live[601] = t1611;
+    live[602] = t1618;
+    live[603] = t1620;
+    live[604] = t1621;
+    live[605] = t1623;
+    live[606] = t1624;
+    live[607] = t1625;
+    live[608] = t1626;
+    live[609] = t1627;
+    live[610] = t1637;
+    live[611] = t1638;
+    live[612] = t1639;
+    out.1[0][4] = 8.0 * live[551] + t1490 + t1491 + t1492;
+    out.1[0][5] = 8.0 * t1527 + t1608 + t1609 + t1610;
+    out.1[1][4] = 0.16 * live[491] + t1497 + t1498 + t1499;
+    out.1[1][5] = 8.0 * t1611 + t1618 + t1619 + t1620;
+    out.1[2][4] = 8.0 * t1500 + t1501 + t1502 + t1503;
+    out.1[2][5] = 0.16 * live[492] + t1621 + t1622 + t1623;
+    out.1[3][4] = 0.01 * qd[4] + 0.05 * t1497 + 0.1 * (t1498 - t1502) + 0.2 * t1503
+        + live[106] * t1504 + live[105] * t1505 + live[94] * t1507 + live[7] * t1520
+        + live[8] * t1521 + 1.5 * q[16] * t1493 + 0.9800665778412416 * t1519
+        - 0.036 * qd[3] - 0.21 * qd[5] - 0.3 * t1499 - 0.08 * t1500 - live[93] * t1509;
+    out.1[3][5] = 0.05 * t1618 + 0.1 * (t1619 - t1622) + 0.2 * t1623 + live[106] * t1624
+        + live[105] * t1625 + live[94] * t1626 + live[7] * t1638 + live[8] * t1639
+        + 1.5 * q[16] * t1612 + 0.9800665778412416 * t1637 - 0.0116 * qd[3]
+        - 0.1292 * qd[4] - 0.01 * qd[5] - 0.8 * t1611 - 0.3 * t1620 - live[93] * t1627;
+    out.1[4][4] = 0.01 * qd[5] + 0.8 * live[551] + 0.3 * t1492
+        + 0.19866933079506122 * (t1519 - t1525) + 0.9800665778412416 * t1522
+        + live[9] * t1520 + live[11] * t1521 + t1526 - 0.005 * qd[3]
+        - 0.1 * (t1490 + t1503) - 0.05 * t1491 - 0.16 * t1500 - live[85] * t1501;
+    out.1[5][4] = 0.036 * qd[5] + 0.08 * live[551] + 0.1 * (t1490 + t1499)
+        + 0.19866933079506122 * t1522 + 0.9800665778412416 * t1525 + live[106] * t1505
+        + live[85] * t1497 + live[12] * t1520 + live[13] * t1521 - 0.0468 * qd[3]
+        - 0.02 * qd[4] - 0.2 * t1492 - live[105] * t1504;
+    out.1[6][4] = t1519;
+    out.1[6][5] = t1637;
+    out.1[7][4] = t1520;
+    out.1[7][5] = t1638;
+    out.1[8][5] = 0.5999999999999999 * t1605 - 0.8 * t1601;
+    out.1[9][4] = 0.5999999999999999 * t1514 - 0.8 * t1515;
+    out.1[9][5] = 0.5999999999999999 * t1632 - 0.8 * t1633;
+    out.1[10][4] = t1510;
+    out.1[10][5] = t1628;
+    out.1[11][4] = t1511;
+    out.1[11][5] = t1629;
+    out.1[12][4] = t1512;
+    out.1[12][5] = t1630;
+    out.1[13][4] = t1491;
+    out.1[13][5] = t1609;
+    out.1[14][4] = t1496;
+    out.1[14][5] = t1617;
+    out.1[15][4] = t1524;
+    out.1[16][4] = t1526;
+    out.1[17][5] = -1.8 * t1534;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part11(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part11_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part11_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part11`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part11_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1640 = live[93] * live[608] + live[94] * live[609];
+    let t1641 = live[97] * live[369] + 0.2027100355086725 * live[591]
+        + 0.9999999999999999 * (0.075 * live[597] - 0.03 * live[596])
+        - live[100] * live[368];
+    let t1642 = t1641 - q[16] * live[599];
+    let t1643 = live[105] * live[140] + 0.018 * live[593] + live[106] * live[139]
+        + live[108] * live[372] + live[595] * (1.8 * live[116] - 0.27) - 0.6 * live[594]
+        - live[107] * live[373];
+    let t1644 = live[19] * live[21];
+    let t1645 = live[18] * live[20];
+    let t1646 = live[15] + t1644 + t1645;
+    let t1647 = live[19] * live[22];
+    let t1648 = live[19] * (qd[7] - live[14]);
+    let t1649 = 0.5999999999999999 * q[9] * (t1647 - t1648) + live[27] * t1646
+        - 1.1999999999999997 * live[18] * qd[8];
+    let t1650 = live[19] * qd[8];
+    let t1651 = live[19] * live[20];
+    let t1652 = live[18] * live[22];
+    let t1653 = live[18] * (qd[7] - live[14]);
+    let t1654 = t1652 + t1653;
+    let t1655 = 1.6 * t1650 + live[27] * t1654
+        - 1.1999999999999997 * q[9] * (t1651 + live[18] * live[21]);
+    let t1656 = 1.1999999999999997 * t1650 + 0.5999999999999999 * q[9] * (t1652 - t1653)
+        - 2.0 * live[27] * t1651;
+    let t1657 = live[46] * live[166];
+    let t1658 = 0.8 * (qd[9] * live[167] - live[29] * t1653);
+    let t1659 = t1658 + live[293] - 0.4799999999999999 * live[31] * t1648;
+    let t1660 = live[47] * live[167] + live[38] * live[168];
+    let t1661 = t1659 + t1660;
+    let t1662 = live[30] * t1649 - live[29] * (0.8 * t1655 + 0.5999999999999999 * t1656);
+    let t1663 = t1662 - 0.02 * (t1657 + live[47] * live[168]) - 0.12 * t1661;
+    let t1664 = t1662 - 0.25 * t1661;
+    let t1665 = live[29] * t1649;
+    let t1666 = live[47] * live[166] + live[46] * live[168];
+    let t1667 = -0.5999999999999999 * live[29] * t1648 - live[30] * t1653
+        - 0.8 * live[295] - qd[9] * (0.8 * live[166] + 0.5999999999999999 * live[168]);
+    let t1668 = t1666 - t1667;
+    let t1669 = 0.8 * t1665 + live[32] * t1655 - 0.4799999999999999 * live[31] * t1656;
+    let t1670 = t1669 - 0.25 * t1668;
+    let t1671 = -2.0 * (t1657 + live[38] * live[167]);
+    let t1672 = live[33] * t1656 + 0.5999999999999999 * t1665
+        - 0.4799999999999999 * live[31] * t1655;
+    let t1673 = t1672 - 0.25 * t1671;
+    let t1674 = live[80] * live[169];
+    let t1675 = live[81] * live[170];
+    let t1676 = 0.7499999999999999 * t1658 + live[33] * t1648
+        - 0.4799999999999999 * live[297];
+    let t1677 = live[72] * t1676 + qd[11] * live[171] + live[66] * t1667
+        + live[69] * t1659 - qd[10] * live[169];
+    let t1678 = live[80] * live[171] + live[79] * live[169];
+    let t1679 = live[71] * t1676 + qd[10] * live[170] + live[65] * t1667
+        + live[68] * t1659 - qd[12] * live[171];
+    let t1680 = live[81] * live[171] + live[79] * live[170];
+    let t1681 = live[64] * t1664 + live[67] * t1670 + live[70] * t1673
+        + 0.008 * (t1678 - t1677) - 0.008 * (t1674 + t1675) - 0.05 * (t1679 + t1680);
+    let t1682 = live[79] * live[171];
+    let t1683 = live[70] * t1676 + qd[12] * live[169] + live[64] * t1667
+        + live[67] * t1659 - qd[11] * live[170];
+    let t1684 = live[81] * live[169] + live[80] * live[170];
+    let t1685 = live[65] * t1664 + live[68] * t1670 + live[71] * t1673
+        + 0.004 * (t1677 + t1678) - 0.016 * (t1675 + t1682) - 0.05 * (t1684 - t1683);
+    let t1686 = live[66] * t1664 + live[69] * t1670 + live[72] * t1673
+        + 0.004 * (t1680 - t1679) + 0.008 * (t1683 + t1684) + 0.1 * (t1674 + t1682);
+    let t1687 = 0.75 * live[66] * t1686 + 0.75 * (live[64] * t1681 + live[65] * t1685);
+    let t1688 = 1.2 * t1663 + t1687;
+    let t1689 = live[46] * live[167] + live[38] * live[166];
+    let t1690 = t1669 + 0.01 * (t1676 + t1689) - 0.12 * t1668;
+    let t1691 = 0.75 * live[69] * t1686 + 0.75 * (live[67] * t1681 + live[68] * t1685);
+    let t1692 = 1.2 * t1690 + t1691;
+    let t1693 = t1672 + 0.01 * (t1660 - t1659) - 0.12 * t1671;
+    let t1694 = 1.2 * t1693
+        + 0.75 * (live[70] * t1681 + live[71] * t1685 + live[72] * t1686);
+    let t1695 = live[30] * t1688 + live[29] * (0.5999999999999999 * t1694 + 0.8 * t1692);
+    let t1696 = t1695 - 0.35 * t1646;
+    let t1697 = live[29] * t1688;
+    let t1698 = live[33] * t1694 - 0.5999999999999999 * t1697
+        - 0.4799999999999999 * live[31] * t1692;
+    let t1699 = 0.7 * t1651 + t1698;
+    let t1700 = live[19] * t1696 + live[18] * t1699;
+    let t1701 = live[32] * t1692 - 0.8 * t1697 - 0.4799999999999999 * live[31] * t1694;
+    let t1702 = t1701 - 0.35 * t1654;
+    let t1703 = live[19] * t1699 - live[18] * t1696;
+    let t1704 = 0.9800665778412416 * t1700 + live[7] * t1702 + live[8] * t1703;
+    let t1705 = 0.19866933079506122 * t1700 + live[9] * t1702 + live[11] * t1703;
+    let t1706 = live[12] * t1702 + live[13] * t1703;
+    let t1707 = 0.00012 * t1677 + 0.000124 * t1679 + 0.001602 * t1683 + 0.0375 * t1685
+        + 0.006 * t1686 + live[130] * live[169] + live[80] * live[357]
+        - live[129] * live[170] - live[81] * live[356];
+    let t1708 = 0.001468 * t1679 + 0.000124 * t1683 + live[128] * live[170]
+        + live[81] * live[355] - 0.00001 * t1677 - 0.0375 * t1681 - 0.003 * t1686
+        - live[130] * live[171] - live[79] * live[357];
+    let t1709 = 0.00086 * t1677 + 0.00012 * t1683 + 0.003 * t1685 + live[129] * live[171]
+        + live[79] * live[356] - 0.00001 * t1679 - 0.006 * t1681 - live[128] * live[169]
+        - live[80] * live[355];
+    let t1710 = 0.012 * t1667 + 0.0005 * t1676 + 0.144 * t1690 + 0.25 * t1691
+        + live[127] * live[166] + live[46] * live[343] + live[64] * t1707
+        + live[65] * t1708 + live[66] * t1709 - 0.011 * t1666;
+    let t1711 = 0.011 * t1659 + live[126] * live[168] + live[47] * live[342]
+        + live[67] * t1707 + live[68] * t1708 + live[69] * t1709 - 0.144 * t1663
+        - 0.25 * t1687 - 0.012 * t1693 - live[127] * live[167] - live[38] * live[343];
+    let t1712 = 0.0005 * t1667 + 0.002 * t1676 + 0.011 * t1689 + 0.012 * t1690
+        + live[70] * t1707 + live[71] * t1708 + live[72] * t1709 - live[126] * live[166]
+        - live[46] * live[342];
+    let t1713 = 0.001 * live[15] + live[30] * t1710 + 0.8 * live[29] * t1711
+        + 0.5999999999999999 * (live[29] * t1712 + q[9] * t1698) - 0.09125 * t1653
+        - 0.05725 * t1652 - live[18] * live[122] - live[21] * live[335]
+        - live[27] * t1701;
+    let t1714 = live[29] * t1710;
+    let t1715 = 0.004 * t1648 + live[19] * live[122] + live[20] * live[335]
+        + live[33] * t1712 - 0.002 * live[15] - 0.03 * t1647
+        - 0.5999999999999999 * (t1714 + q[9] * t1695)
+        - 0.4799999999999999 * live[31] * t1711;
+    let t1716 = live[19] * t1713 + live[18] * t1715;
+    let t1717 = 0.09225 * live[15] + live[18] * live[121] + live[32] * t1711
+        + live[27] * t1695 + 0.09125 * t1644 + 0.05725 * t1645 - 0.001 * t1653
+        - live[19] * live[123] - 0.002 * t1648 - 0.8 * t1714
+        - 0.4799999999999999 * live[31] * t1712;
+    let t1718 = live[19] * t1715 - live[18] * t1713;
+    let t1719 = 2.0 * live[21];
+    let t1720 = live[27] * t1719;
+    let t1721 = live[22] * live[27];
+    let t1722 = live[32] * live[46];
+    let t1723 = 0.8 * live[303] - 0.64 * live[29] * qd[9];
+    let t1724 = t1723 - 0.4799999999999999 * live[304];
+    let t1725 = -0.8 * live[29] * live[47] - 0.4799999999999999 * live[31] * live[38];
+    let t1726 = t1724 + t1725;
+    let t1727 = live[29] * (1.1999999999999997 * t1721 - 0.8 * t1720)
+        - 1.6 * qd[8] * live[30];
+    let t1728 = 0.01 * (0.9599999999999999 * live[31] * live[47] - 2.0 * t1722) + t1727
+        - 0.12 * t1726;
+    let t1729 = t1727 - 0.25 * t1726;
+    let t1730 = live[32] * live[47] - 0.4799999999999999 * live[31] * live[46];
+    let t1731 = live[306] + qd[9] * (0.2879999999999999 * live[31] - 0.8 * live[32]);
+    let t1732 = t1730 - t1731;
+    let t1733 = 0.9599999999999999 * live[31] * t1721 + live[32] * t1720
+        - 1.28 * live[283];
+    let t1734 = t1733 - 0.25 * t1732;
+    let t1735 = 1.6 * live[29] * live[38] - 2.0 * t1722;
+    let t1736 = -0.9599999999999999 * live[283] - 0.4799999999999999 * live[31] * t1720
+        - 2.0 * live[33] * t1721;
+    let t1737 = t1736 - 0.25 * t1735;
+    let t1738 = live[80] * live[172];
+    let t1739 = live[81] * live[173];
+    let t1740 = live[307] + 0.7499999999999999 * t1723;
+    let t1741 = live[72] * t1740 + qd[11] * live[174] + live[66] * t1731
+        + live[69] * t1724 - qd[10] * live[172];
+    let t1742 = live[80] * live[174] + live[79] * live[172];
+    let t1743 = live[71] * t1740 + qd[10] * live[173] + live[65] * t1731
+        + live[68] * t1724 - qd[12] * live[174];
+    let t1744 = live[81] * live[174] + live[79] * live[173];
+    let t1745 = live[64] * t1729 + live[67] * t1734 + live[70] * t1737
+        + 0.008 * (t1742 - t1741) - 0.008 * (t1738 + t1739) - 0.05 * (t1743 + t1744);
+    let t1746 = live[79] * live[174];
+    let t1747 = live[70] * t1740 + qd[12] * live[172] + live[64] * t1731
+        + live[67] * t1724 - qd[11] * live[173];
+    let t1748 = live[81] * live[172] + live[80] * live[173];
+    let t1749 = live[65] * t1729 + live[68] * t1734 + live[71] * t1737
+        + 0.004 * (t1741 + t1742) - 0.016 * (t1739 + t1746) - 0.05 * (t1748 - t1747);
+    let t1750 = live[66] * t1729 + live[69] * t1734 + live[72] * t1737
+        + 0.004 * (t1744 - t1743) + 0.008 * (t1747 + t1748) + 0.1 * (t1738 + t1746);
+    let t1751 = 0.75 * live[66] * t1750 + 0.75 * (live[64] * t1745 + live[65] * t1749);
+    let t1752 = 1.2 * t1728 + t1751;
+    let t1753 = live[32] * live[38] - 0.8 * live[29] * live[46];
+    let t1754 = t1733 + 0.01 * (t1740 + t1753) - 0.12 * t1732;
+    let t1755 = 0.75 * live[69] * t1750 + 0.75 * (live[67] * t1745 + live[68] * t1749);
+    let t1756 = 1.2 * t1754 + t1755;
+    let t1757 = t1736 + 0.01 * (t1725 - t1724) - 0.12 * t1735;
+    let t1758 = 1.2 * t1757
+        + 0.75 * (live[70] * t1745 + live[71] * t1749 + live[72] * t1750);
+    let t1759 = live[30] * t1752 + live[29] * (0.8 * t1756 + 0.5999999999999999 * t1758);
+    let t1760 = live[29] * t1752;
+    let t1761 = live[33] * t1758 - 0.5999999999999999 * t1760
+        - 0.4799999999999999 * live[31] * t1756;
+    let t1762 = 0.7 * live[22] + t1761;
+    let t1763 = live[19] * t1759 + live[18] * t1762;
+    let t1764 = live[32] * t1756 - 0.8 * t1760 - 0.4799999999999999 * live[31] * t1758;
+    let t1765 = t1764 - 0.35 * t1719;
+    let t1766 = live[19] * t1762 - live[18] * t1759;
+    let t1767 = 0.9800665778412416 * t1763 + live[7] * t1765 + live[8] * t1766;
+    let t1768 = 0.19866933079506122 * t1763 + live[9] * t1765 + live[11] * t1766;
+    let t1769 = live[12] * t1765 + live[13] * t1766;
+    let t1770 = 0.00012 * t1741 + 0.000124 * t1743 + 0.001602 * t1747 + 0.0375 * t1749
+        + 0.006 * t1750 + live[130] * live[172] + live[80] * live[360]
+        - live[129] * live[173] - live[81] * live[359];
+    let t1771 = 0.001468 * t1743 + 0.000124 * t1747 + live[128] * live[173]
+        + live[81] * live[358] - 0.00001 * t1741 - 0.0375 * t1745 - 0.003 * t1750
+        - live[130] * live[174] - live[79] * live[360];
+    let t1772 = 0.00086 * t1741 + 0.00012 * t1747 + 0.003 * t1749 + live[129] * live[174]
+        + live[79] * live[359] - 0.00001 * t1743 - 0.006 * t1745 - live[128] * live[172]
+        - live[80] * live[358];
+    let t1773 = 0.012 * t1731 + 0.0005 * t1740 + 0.144 * t1754 + 0.25 * t1755
+        + live[32] * live[127] + live[46] * live[345] + live[64] * t1770
+        + live[65] * t1771 + live[66] * t1772 - 0.011 * t1730;
+    let t1774 = 0.011 * t1724 + live[47] * live[344] + live[67] * t1770
+        + live[68] * t1771 + live[69] * t1772 + 0.8 * live[29] * live[127]
+        - 0.144 * t1728 - 0.25 * t1751 - 0.012 * t1757
+        - 0.4799999999999999 * live[31] * live[126] - live[38] * live[345];
+    let t1775 = 0.0005 * t1731 + 0.002 * t1740 + 0.011 * t1753 + 0.012 * t1754
+        + live[70] * t1770 + live[71] * t1771 + live[72] * t1772 - live[32] * live[126]
+        - live[46] * live[344];
+    let t1776 = live[30] * t1773 + 0.8 * live[29] * t1774
+        + 0.5999999999999999 * (live[29] * t1775 + q[9] * t1761) - 0.004 * live[22]
+        - 0.08975 * t1719 - live[27] * t1764;
+    let t1777 = live[29] * t1773;
+    let t1778 = 0.005 * live[20] + live[33] * t1775 - 0.002 * live[22]
+        - 0.5999999999999999 * (t1777 + q[9] * t1759)
+        - 0.4799999999999999 * live[31] * t1774;
+    let t1779 = live[19] * t1776 + live[18] * t1778;
+    let t1780 = live[32] * t1774 + live[27] * t1759 - 0.8 * t1777
+        - 0.4799999999999999 * live[31] * t1775;
+    let t1781 = live[19] * t1778 - live[18] * t1776;
+    let t1782 = 2.0 * live[30] * live[312] - 1.9999999999999996 * live[39];
+    let t1783 = 1.6 * (live[313] + live[20] * live[32]) - 0.5759999999999998 * live[304];
+    let t1784 = 1.1999999999999997 * (live[307] + live[313])
+        - 0.7679999999999999 * live[304];
+    let t1785 = live[64] * t1782 + live[67] * t1783 + live[70] * t1784;
+    let t1786 = live[65] * t1782 + live[68] * t1783 + live[71] * t1784;
+    let t1787 = live[66] * t1782 + live[69] * t1783 + live[72] * t1784;
+    let t1788 = 0.75 * live[66] * t1787 + 0.75 * (live[64] * t1785 + live[65] * t1786);
+    let t1789 = 1.2 * t1782 + t1788;
+    live[613] = t1782;
+    live[614] = t1783;
+    live[615] = t1784;
+    live[616] = t1785;
+    live[617] = t1786;
+    live[618] = t1787;
+    live[619] = t1788;
+    live[620] = t1789;
+    out.1[0][6] = t1704;
+    out.1[0][7] = t1767;
+    out.1[1][6] = t1705;
+    out.1[1][7] = t1768;
+    out.1[2][6] = t1706;
+    out.1[2][7] = t1769;
+    out.1[3][6] = 0.2 * t1706 + 0.9800665778412416 * t1716 + live[7] * t1717
+        + live[8] * t1718 - 0.3 * t1705;
+    out.1[3][7] = 0.2 * t1769 + 0.9800665778412416 * t1779 + live[7] * t1780
+        + live[8] * t1781 - 0.3 * t1768;
+    out.1[4][5] = 0.1768 * qd[3] + 0.0116 * qd[4] + 0.8 * live[592] + 0.3 * live[600]
+        + 0.19866933079506122 * (live[610] - t1642) + 0.9800665778412416 * t1640
+        + live[9] * live[611] + live[11] * live[612] + t1643 - 0.04 * qd[5]
+        - 0.1 * (live[598] + live[605]) - 0.05 * live[599] - live[85] * live[604];
+    out.1[4][6] = 0.3 * t1704 + 0.19866933079506122 * t1716 + live[9] * t1717
+        + live[11] * t1718 - 0.1 * t1706;
+    out.1[4][7] = 0.3 * t1767 + 0.19866933079506122 * t1779 + live[9] * t1780
+        + live[11] * t1781 - 0.1 * t1769;
+    out.1[5][5] = 0.005 * live[550] + 0.08 * live[592] + 0.1 * (live[598] + live[603])
+        + 0.16 * live[601] + 0.19866933079506122 * t1640 + 0.9800665778412416 * t1642
+        + live[106] * live[607] + live[85] * live[602] + live[12] * live[611]
+        + live[13] * live[612] - 0.2 * live[600] - live[105] * live[606];
+    out.1[5][6] = 0.1 * t1705 + live[12] * t1717 + live[13] * t1718 - 0.2 * t1704;
+    out.1[5][7] = 0.1 * t1768 + live[12] * t1780 + live[13] * t1781 - 0.2 * t1767;
+    out.1[6][6] = t1716;
+    out.1[6][7] = t1779;
+    out.1[7][6] = t1717;
+    out.1[7][7] = t1780;
+    out.1[8][6] = 0.5999999999999999 * t1701 - 0.8 * t1698;
+    out.1[8][7] = 0.5999999999999999 * t1764 - 0.8 * t1761;
+    out.1[9][6] = 0.5999999999999999 * t1711 - 0.8 * t1712;
+    out.1[9][7] = 0.5999999999999999 * t1774 - 0.8 * t1775;
+    out.1[10][6] = t1707;
+    out.1[10][7] = t1770;
+    out.1[11][6] = t1708;
+    out.1[11][7] = t1771;
+    out.1[12][6] = t1709;
+    out.1[12][7] = t1772;
+    out.1[15][5] = t1641;
+    out.1[16][5] = t1643;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part12(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part12_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part12_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part12`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part12_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1790 = 0.75 * live[69] * live[618]
+        + 0.75 * (live[67] * live[616] + live[68] * live[617]);
+    let t1791 = 1.2 * live[614] + t1790;
+    let t1792 = 1.2 * live[615]
+        + 0.75 * (live[70] * live[616] + live[71] * live[617] + live[72] * live[618]);
+    let t1793 = live[30] * live[620]
+        + live[29] * (0.8 * t1791 + 0.5999999999999999 * t1792);
+    let t1794 = live[29] * live[620];
+    let t1795 = live[33] * t1792 - 0.5999999999999999 * t1794
+        - 0.4799999999999999 * live[31] * t1791;
+    let t1796 = live[19] * t1793 + live[18] * t1795;
+    let t1797 = live[32] * t1791 - 0.8 * t1794 - 0.4799999999999999 * live[31] * t1792;
+    let t1798 = live[19] * t1795 - live[18] * t1793;
+    let t1799 = 0.9800665778412416 * t1796 + live[7] * t1797 + live[8] * t1798;
+    let t1800 = 0.19866933079506122 * t1796 + live[9] * t1797 + live[11] * t1798;
+    let t1801 = live[12] * t1797 + live[13] * t1798;
+    let t1802 = 0.0375 * live[617] + 0.006 * live[618];
+    let t1803 = -0.0375 * live[616] - 0.003 * live[618];
+    let t1804 = 0.003 * live[617] - 0.006 * live[616];
+    let t1805 = 0.144 * live[614] + 0.25 * t1790 + live[64] * t1802 + live[65] * t1803
+        + live[66] * t1804;
+    let t1806 = live[67] * t1802 + live[68] * t1803 + live[69] * t1804
+        - 0.144 * live[613] - 0.012 * live[615] - 0.25 * live[619];
+    let t1807 = 0.012 * live[614] + live[70] * t1802 + live[71] * t1803
+        + live[72] * t1804;
+    let t1808 = live[30] * t1805 + 0.8 * live[29] * t1806
+        + 0.5999999999999999 * (live[29] * t1807 + q[9] * t1795) - live[27] * t1797;
+    let t1809 = live[29] * t1805;
+    let t1810 = live[33] * t1807 - 0.5999999999999999 * (t1809 + q[9] * t1793)
+        - 0.4799999999999999 * live[31] * t1806;
+    let t1811 = live[19] * t1808 + live[18] * t1810;
+    let t1812 = live[32] * t1806 + live[27] * t1793 - 0.8 * t1809
+        - 0.4799999999999999 * live[31] * t1807;
+    let t1813 = live[19] * t1810 - live[18] * t1808;
+    let t1814 = 1.6 * live[47] - 1.1999999999999997 * live[46];
+    let t1815 = -0.8 * live[40] - 0.5999999999999999 * live[41];
+    let t1816 = live[46] - 0.7499999999999999 * live[47];
+    let t1817 = -0.8 * t1816 - t1815;
+    let t1818 = live[80] * live[175];
+    let t1819 = live[81] * live[176];
+    let t1820 = qd[11] * live[177] + live[66] * t1815
+        + live[38] * (0.5999999999999999 * live[72] + 0.8 * live[69])
+        - qd[10] * live[175];
+    let t1821 = live[80] * live[177] + live[79] * live[175];
+    let t1822 = qd[10] * live[176] + live[65] * t1815
+        + live[38] * (0.5999999999999999 * live[71] + 0.8 * live[68])
+        - qd[12] * live[177];
+    let t1823 = live[81] * live[177] + live[79] * live[176];
+    let t1824 = 0.29999999999999993 * live[46] * live[70] + 0.008 * (t1821 - t1820)
+        - 0.008 * (t1818 + t1819) - 0.25 * live[67] * t1817 - 0.05 * (t1822 + t1823);
+    let t1825 = live[79] * live[177];
+    let t1826 = qd[12] * live[175] + live[64] * t1815
+        + live[38] * (0.5999999999999999 * live[70] + 0.8 * live[67])
+        - qd[11] * live[176];
+    let t1827 = live[81] * live[175] + live[80] * live[176];
+    let t1828 = 0.29999999999999993 * live[46] * live[71] + 0.004 * (t1820 + t1821)
+        - 0.016 * (t1819 + t1825) - 0.25 * live[68] * t1817 - 0.05 * (t1827 - t1826);
+    let t1829 = 0.29999999999999993 * live[46] * live[72] + 0.004 * (t1823 - t1822)
+        + 0.008 * (t1826 + t1827) + 0.1 * (t1818 + t1825) - 0.25 * live[69] * t1817;
+    let t1830 = 0.75 * live[66] * t1829 + 0.75 * (live[64] * t1824 + live[65] * t1828);
+    let t1831 = 0.012 * t1814 + t1830;
+    let t1832 = 0.011999999999999999 * live[38] - 0.12 * t1817;
+    let t1833 = 0.75 * live[69] * t1829 + 0.75 * (live[67] * t1824 + live[68] * t1828);
+    let t1834 = 1.2 * t1832 + t1833;
+    let t1835 = 0.14399999999999996 * live[46] - 0.016 * live[38];
+    let t1836 = 1.2 * t1835
+        + 0.75 * (live[70] * t1824 + live[71] * t1828 + live[72] * t1829);
+    let t1837 = live[30] * t1831 + live[29] * (0.8 * t1834 + 0.5999999999999999 * t1836);
+    let t1838 = live[29] * t1831;
+    let t1839 = live[33] * t1836 - 0.5999999999999999 * t1838
+        - 0.4799999999999999 * live[31] * t1834;
+    let t1840 = live[19] * t1837 + live[18] * t1839;
+    let t1841 = live[32] * t1834 - 0.8 * t1838 - 0.4799999999999999 * live[31] * t1836;
+    let t1842 = live[19] * t1839 - live[18] * t1837;
+    let t1843 = 0.9800665778412416 * t1840 + live[7] * t1841 + live[8] * t1842;
+    let t1844 = 0.19866933079506122 * t1840 + live[9] * t1841 + live[11] * t1842;
+    let t1845 = live[12] * t1841 + live[13] * t1842;
+    let t1846 = 0.00012 * t1820 + 0.000124 * t1822 + 0.001602 * t1826 + 0.0375 * t1828
+        + 0.006 * t1829 + live[130] * live[175] + live[80] * live[363]
+        - live[129] * live[176] - live[81] * live[362];
+    let t1847 = 0.001468 * t1822 + 0.000124 * t1826 + live[128] * live[176]
+        + live[81] * live[361] - 0.00001 * t1820 - 0.0375 * t1824 - 0.003 * t1829
+        - live[130] * live[177] - live[79] * live[363];
+    let t1848 = 0.00086 * t1820 + 0.00012 * t1826 + 0.003 * t1828 + live[129] * live[177]
+        + live[79] * live[362] - 0.00001 * t1822 - 0.006 * t1824 - live[128] * live[175]
+        - live[80] * live[361];
+    let t1849 = 0.0006 * live[38] + 0.012 * t1815 + 0.0072 * t1816 + 0.144 * t1832
+        + 0.25 * t1833 + live[64] * t1846 + live[65] * t1847 + live[66] * t1848;
+    let t1850 = 0.0008 * (live[38] - live[47]) + live[67] * t1846 + live[68] * t1847
+        + live[69] * t1848 - 0.00144 * t1814 - 0.25 * t1830 - 0.012 * t1835;
+    let t1851 = 0.007799999999999999 * live[38] + 0.0004 * live[46] + 0.0005 * t1815
+        + 0.012 * t1832 + live[70] * t1846 + live[71] * t1847 + live[72] * t1848
+        - 0.5999999999999999 * live[126];
+    let t1852 = live[30] * t1849 + 0.8 * live[29] * t1850
+        + 0.5999999999999999 * (live[29] * t1851 + q[9] * t1839) - live[27] * t1841;
+    let t1853 = live[29] * t1849;
+    let t1854 = live[33] * t1851 - 0.5999999999999999 * (t1853 + q[9] * t1837)
+        - 0.4799999999999999 * live[31] * t1850;
+    let t1855 = live[19] * t1852 + live[18] * t1854;
+    let t1856 = live[32] * t1850 + live[27] * t1837 - 0.8 * t1853
+        - 0.4799999999999999 * live[31] * t1851;
+    let t1857 = live[19] * t1854 - live[18] * t1852;
+    let t1858 = qd[11] + 2.0 * live[74];
+    let t1859 = qd[12] + 2.0 * live[75];
+    let t1860 = 0.008 * t1858 - 0.05 * t1859;
+    let t1861 = 0.004 * qd[11] - 0.016 * live[79];
+    let t1862 = 0.004 * qd[12] + 0.1 * live[79];
+    let t1863 = 0.75 * (live[64] * t1860 + live[65] * t1861 + live[66] * t1862);
+    let t1864 = 0.75 * (live[67] * t1860 + live[68] * t1861 + live[69] * t1862);
+    let t1865 = 0.75 * (live[70] * t1860 + live[71] * t1861 + live[72] * t1862);
+    let t1866 = live[30] * t1863 + live[29] * (0.8 * t1864 + 0.5999999999999999 * t1865);
+    let t1867 = live[29] * t1863;
+    let t1868 = live[33] * t1865 - 0.5999999999999999 * t1867
+        - 0.4799999999999999 * live[31] * t1864;
+    let t1869 = live[19] * t1866 + live[18] * t1868;
+    let t1870 = live[32] * t1864 - 0.8 * t1867 - 0.4799999999999999 * live[31] * t1865;
+    let t1871 = live[19] * t1868 - live[18] * t1866;
+    let t1872 = 0.9800665778412416 * t1869 + live[7] * t1870 + live[8] * t1871;
+    let t1873 = 0.19866933079506122 * t1869 + live[9] * t1870 + live[11] * t1871;
+    let t1874 = live[12] * t1870 + live[13] * t1871;
+    let t1875 = 0.000124 * (live[75] - live[81]) + 0.00012 * (live[80] - live[74])
+        + 0.0375 * t1861 + 0.006 * t1862;
+    let t1876 = 0.001468 * live[75] + 0.00001 * (live[80] + live[74])
+        + 0.000742 * live[81] - 0.00024 * live[79] - 0.0375 * t1860 - 0.003 * t1862;
+    let t1877 = 0.000248 * live[79] + 0.003 * t1861 - 0.00086 * live[74]
+        - 0.00001 * (live[75] + live[81]) - 0.000134 * live[80] - 0.006 * t1860;
+    let t1878 = 0.25 * t1864 + live[64] * t1875 + live[65] * t1876 + live[66] * t1877;
+    let t1879 = live[67] * t1875 + live[68] * t1876 + live[69] * t1877 - 0.25 * t1863;
+    let t1880 = live[70] * t1875 + live[71] * t1876 + live[72] * t1877;
+    let t1881 = live[30] * t1878 + 0.8 * live[29] * t1879
+        + 0.5999999999999999 * (live[29] * t1880 + q[9] * t1868) - live[27] * t1870;
+    let t1882 = live[29] * t1878;
+    let t1883 = live[33] * t1880 - 0.5999999999999999 * (t1882 + q[9] * t1866)
+        - 0.4799999999999999 * live[31] * t1879;
+    let t1884 = live[19] * t1881 + live[18] * t1883;
+    let t1885 = live[32] * t1879 + live[27] * t1866 - 0.8 * t1882
+        - 0.4799999999999999 * live[31] * t1880;
+    let t1886 = live[19] * t1883 - live[18] * t1881;
+    let t1887 = 0.008 * (qd[10] - live[80]);
+    let t1888 = qd[10] + 2.0 * live[73];
+    let t1889 = 0.004 * t1888 - 0.05 * t1859;
+    let t1890 = 0.008 * qd[12] + 0.1 * live[80];
+    let t1891 = 0.75 * (live[64] * t1887 + live[65] * t1889 + live[66] * t1890);
+    let t1892 = 0.75 * (live[67] * t1887 + live[68] * t1889 + live[69] * t1890);
+    let t1893 = 0.75 * (live[70] * t1887 + live[71] * t1889 + live[72] * t1890);
+    let t1894 = live[30] * t1891 + live[29] * (0.8 * t1892 + 0.5999999999999999 * t1893);
+    let t1895 = live[29] * t1891;
+    let t1896 = live[33] * t1893 - 0.5999999999999999 * t1895
+        - 0.4799999999999999 * live[31] * t1892;
+    let t1897 = live[19] * t1894 + live[18] * t1896;
+    let t1898 = live[32] * t1892 - 0.8 * t1895 - 0.4799999999999999 * live[31] * t1893;
+    let t1899 = live[19] * t1896 - live[18] * t1894;
+    let t1900 = 0.9800665778412416 * t1897 + live[7] * t1898 + live[8] * t1899;
+    let t1901 = 0.19866933079506122 * t1897 + live[9] * t1898 + live[11] * t1899;
+    let t1902 = live[12] * t1898 + live[13] * t1899;
+    let t1903 = 0.00012 * (live[73] + live[79]) + 0.0375 * t1889 + 0.006 * t1890
+        - 0.001602 * live[75] - 0.00002 * live[80] - 0.000608 * live[81];
+    let t1904 = 0.00001 * (live[79] - live[73]) + 0.000124 * (live[81] - live[75])
+        - 0.0375 * t1887 - 0.003 * t1890;
+    let t1905 = 0.00086 * live[73] + 0.003 * t1889 - 0.00012 * (live[75] + live[81])
+        - 0.000134 * live[79] - 0.000248 * live[80] - 0.006 * t1887;
+    let t1906 = 0.25 * t1892 + live[64] * t1903 + live[65] * t1904 + live[66] * t1905;
+    let t1907 = live[67] * t1903 + live[68] * t1904 + live[69] * t1905 - 0.25 * t1891;
+    let t1908 = live[70] * t1903 + live[71] * t1904 + live[72] * t1905;
+    let t1909 = live[30] * t1906 + 0.8 * live[29] * t1907
+        + 0.5999999999999999 * (live[29] * t1908 + q[9] * t1896) - live[27] * t1898;
+    let t1910 = live[29] * t1906;
+    let t1911 = live[33] * t1908 - 0.5999999999999999 * (t1910 + q[9] * t1894)
+        - 0.4799999999999999 * live[31] * t1907;
+    let t1912 = live[19] * t1909 + live[18] * t1911;
+    let t1913 = live[32] * t1907 + live[27] * t1894 - 0.8 * t1910
+        - 0.4799999999999999 * live[31] * t1908;
+    let t1914 = live[19] * t1911 - live[18] * t1909;
+    let t1915 = -0.05 * qd[10] - 0.008 * live[81];
+    let t1916 = -0.05 * qd[11] - 0.016 * live[81];
+    let t1917 = 0.008 * t1858 + 0.004 * t1888;
+    let t1918 = 0.75 * (live[64] * t1915 + live[65] * t1916 + live[66] * t1917);
+    let t1919 = 0.75 * (live[67] * t1915 + live[68] * t1916 + live[69] * t1917);
+    let t1920 = 0.75 * (live[70] * t1915 + live[71] * t1916 + live[72] * t1917);
+    let t1921 = live[30] * t1918 + live[29] * (0.8 * t1919 + 0.5999999999999999 * t1920);
+    let t1922 = live[29] * t1918;
+    let t1923 = live[33] * t1920 - 0.5999999999999999 * t1922
+        - 0.4799999999999999 * live[31] * t1919;
+    let t1924 = live[19] * t1921 + live[18] * t1923;
+    let t1925 = live[32] * t1919 - 0.8 * t1922 - 0.4799999999999999 * live[31] * t1920;
+    let t1926 = live[19] * t1923 - live[18] * t1921;
+    let t1927 = 0.9800665778412416 * t1924 + live[7] * t1925 + live[8] * t1926;
+    let t1928 = 0.19866933079506122 * t1924 + live[9] * t1925 + live[11] * t1926;
+    let t1929 = live[12] * t1925 + live[13] * t1926;
+    let t1930 = 0.001602 * live[74] + 0.00002 * live[81] + 0.0375 * t1916 + 0.006 * t1917
+        - 0.000124 * (live[73] + live[79]) - 0.000608 * live[80];
+    let t1931 = 0.000124 * (live[74] + live[80]) + 0.000742 * live[79]
+        + 0.00024 * live[81] - 0.001468 * live[73] - 0.0375 * t1915 - 0.003 * t1917;
+    let t1932 = 0.00012 * (live[74] - live[80]) + 0.003 * t1916
+        - 0.00001 * (live[79] - live[73]) - 0.006 * t1915;
+    let t1933 = 0.25 * t1919 + live[64] * t1930 + live[65] * t1931 + live[66] * t1932;
+    let t1934 = live[67] * t1930 + live[68] * t1931 + live[69] * t1932 - 0.25 * t1918;
+    let t1935 = live[70] * t1930 + live[71] * t1931 + live[72] * t1932;
+    let t1936 = live[30] * t1933 + 0.8 * live[29] * t1934
+        + 0.5999999999999999 * (live[29] * t1935 + q[9] * t1923) - live[27] * t1925;
+    let t1937 = live[29] * t1933;
+    let t1938 = live[33] * t1935 - 0.5999999999999999 * (t1937 + q[9] * t1921)
+        - 0.4799999999999999 * live[31] * t1934;
+    let t1939 = live[19] * t1936 + live[18] * t1938;
+    live[621] = t1921;
+    live[622] = t1927;
+    live[623] = t1928;
+    live[624] = t1929;
+    live[625] = t1934;
+    live[626] = t1935;
+    live[627] = t1936;
+    live[628] = t1937;
+    live[629] = t1938;
+    live[630] = t1939;
+    out.1[0][8] = t1799;
+    out.1[0][9] = t1843;
+    out.1[0][10] = t1872;
+    out.1[0][11] = t1900;
+    out.1[0][12] = t1927;
+    out.1[1][8] = t1800;
+    out.1[1][9] = t1844;
+    out.1[1][10] = t1873;
+    out.1[1][11] = t1901;
+    out.1[1][12] = t1928;
+    out.1[2][8] = t1801;
+    out.1[2][9] = t1845;
+    out.1[2][10] = t1874;
+    out.1[2][11] = t1902;
+    out.1[2][12] = t1929;
+    out.1[3][8] = 0.2 * t1801 + 0.9800665778412416 * t1811 + live[7] * t1812
+        + live[8] * t1813 - 0.3 * t1800;
+    out.1[3][9] = 0.2 * t1845 + 0.9800665778412416 * t1855 + live[7] * t1856
+        + live[8] * t1857 - 0.3 * t1844;
+    out.1[3][10] = 0.2 * t1874 + 0.9800665778412416 * t1884 + live[7] * t1885
+        + live[8] * t1886 - 0.3 * t1873;
+    out.1[3][11] = 0.2 * t1902 + 0.9800665778412416 * t1912 + live[7] * t1913
+        + live[8] * t1914 - 0.3 * t1901;
+    out.1[4][8] = 0.3 * t1799 + 0.19866933079506122 * t1811 + live[9] * t1812
+        + live[11] * t1813 - 0.1 * t1801;
+    out.1[4][9] = 0.3 * t1843 + 0.19866933079506122 * t1855 + live[9] * t1856
+        + live[11] * t1857 - 0.1 * t1845;
+    out.1[4][10] = 0.3 * t1872 + 0.19866933079506122 * t1884 + live[9] * t1885
+        + live[11] * t1886 - 0.1 * t1874;
+    out.1[4][11] = 0.3 * t1900 + 0.19866933079506122 * t1912 + live[9] * t1913
+        + live[11] * t1914 - 0.1 * t1902;
+    out.1[5][8] = 0.1 * t1800 + live[12] * t1812 + live[13] * t1813 - 0.2 * t1799;
+    out.1[5][9] = 0.1 * t1844 + live[12] * t1856 + live[13] * t1857 - 0.2 * t1843;
+    out.1[5][10] = 0.1 * t1873 + live[12] * t1885 + live[13] * t1886 - 0.2 * t1872;
+    out.1[5][11] = 0.1 * t1901 + live[12] * t1913 + live[13] * t1914 - 0.2 * t1900;
+    out.1[6][8] = t1811;
+    out.1[6][9] = t1855;
+    out.1[6][10] = t1884;
+    out.1[6][11] = t1912;
+    out.1[6][12] = t1939;
+    out.1[7][8] = t1812;
+    out.1[7][9] = t1856;
+    out.1[7][10] = t1885;
+    out.1[7][11] = t1913;
+    out.1[8][8] = 0.5999999999999999 * t1797 - 0.8 * t1795;
+    out.1[8][9] = 0.5999999999999999 * t1841 - 0.8 * t1839;
+    out.1[8][10] = 0.5999999999999999 * t1870 - 0.8 * t1868;
+    out.1[8][11] = 0.5999999999999999 * t1898 - 0.8 * t1896;
+    out.1[8][12] = 0.5999999999999999 * t1925 - 0.8 * t1923;
+    out.1[9][8] = 0.5999999999999999 * t1806 - 0.8 * t1807;
+    out.1[9][9] = 0.5999999999999999 * t1850 - 0.8 * t1851;
+    out.1[9][10] = 0.5999999999999999 * t1879 - 0.8 * t1880;
+    out.1[9][11] = 0.5999999999999999 * t1907 - 0.8 * t1908;
+    out.1[9][12] = 0.5999999999999999 * t1934 - 0.8 * t1935;
+    out.1[10][8] = t1802;
+    out.1[10][9] = t1846;
+    out.1[10][10] = t1875;
+    out.1[10][11] = t1903;
+    out.1[10][12] = t1930;
+    out.1[11][8] = t1803;
+    out.1[11][9] = t1847;
+    out.1[11][10] = t1876;
+    out.1[11][11] = t1904;
+    out.1[11][12] = t1931;
+    out.1[12][8] = t1804;
+    out.1[12][9] = t1848;
+    out.1[12][10] = t1877;
+    out.1[12][11] = t1905;
+    out.1[12][12] = t1932;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part13(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part13_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part13_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part13`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part13_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 631],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1940 = live[32] * live[625] + live[27] * live[621] - 0.8 * live[628]
+        - 0.4799999999999999 * live[31] * live[626];
+    let t1941 = live[19] * live[629] - live[18] * live[627];
+    let t1942 = 0.5960079923851836 * live[86] + 0.9800665778412416 * live[461];
+    let t1943 = 0.19866933079506122 * live[461] - 2.940199733523725 * live[86];
+    let t1944 = 0.15 * live[99] - 0.06 * live[96];
+    let t1945 = 0.06 * live[465];
+    let t1946 = -live[461];
+    let t1947 = 0.06 * live[98] - 0.15 * live[95];
+    let t1948 = 0.15 * live[321] + 0.06 * live[322];
+    let t1949 = t1948 - q[16] * t1946;
+    let t1950 = 0.06 * live[547] - 0.15 * live[545];
+    let t1951 = 0.1 * live[97] + 0.04 * live[100];
+    let t1952 = -0.06 * live[545] - 0.15 * live[547];
+    let t1953 = 0.9800665778412416 * t1952 - 0.2980039961925918 * t1951;
+    let t1954 = 1.4700998667618626 * t1951 + 0.19866933079506122 * t1952;
+    let t1955 = 0.006 * live[100] + 0.001 * live[324] + 0.03 * t1951;
+    let t1956 = 0.001 * live[100] + 0.01 * live[324] - 0.075 * t1951;
+    let t1957 = live[93] * t1955 + live[94] * t1956;
+    let t1958 = q[16] * t1950;
+    let t1959 = 1.2 * live[112] + 1.8 * live[555];
+    let t1960 = live[105] * t1959 - 3.6 * live[288];
+    let t1961 = 2.0 * live[108];
+    let t1962 = t1961 * (live[116] - 0.15);
+    let t1963 = 1.8 * t1962 - 0.6 * t1961;
+    let t1964 = 3.6 * live[289] + live[106] * t1959;
+    let t1965 = 0.002 * live[107] + 0.009 * live[555] + t1962 * (0.27 - 1.8 * live[116])
+        - 0.1865 * t1961;
+    let t1966 = 0.009 * live[107] + 0.018 * qd[17] + 0.002 * live[325];
+    let t1967 = qd[17] * (0.54 - 3.6 * live[116]);
+    let t1968 = 0.54 * live[107] - 3.6 * live[117];
+    out.1[0][14] = t1946;
+    out.1[0][15] = t1950;
+    out.1[0][16] = t1960;
+    out.1[1][13] = t1942;
+    out.1[1][15] = t1953;
+    out.1[1][16] = t1963;
+    out.1[2][13] = t1943;
+    out.1[2][15] = t1954;
+    out.1[2][16] = t1964;
+    out.1[3][12] = 0.2 * live[624] + 0.9800665778412416 * live[630] + live[7] * t1940
+        + live[8] * t1941 - 0.3 * live[623];
+    out.1[3][13] = 0.05 * t1942 - 0.15 * live[96] - 0.06 * live[99] - 3.0 * live[504];
+    out.1[3][15] = 0.05 * t1953 + live[94] * t1955 + 1.5 * q[16] * t1951
+        - live[93] * t1956;
+    out.1[3][16] = 0.1 * (t1963 - t1964) + live[106] * t1965 + live[105] * t1966;
+    out.1[3][17] = 0.36 * live[107] + live[106] * t1968 - 0.342 * live[500];
+    out.1[4][12] = 0.3 * live[622] + 0.19866933079506122 * live[630] + live[9] * t1940
+        + live[11] * t1941 - 0.1 * live[624];
+    out.1[4][13] = 0.9800665778412416 * t1944 - 0.19866933079506122 * t1945
+        - live[85] * t1943;
+    out.1[4][14] = 0.9800665778412416 * t1947 - 2.940199733523725 * live[558]
+        - 0.05 * t1946 - 0.19866933079506122 * t1949;
+    out.1[4][15] = 0.9800665778412416 * t1957 + 0.19866933079506122 * t1958
+        - 0.05 * t1950 - live[85] * t1954;
+    out.1[4][16] = t1967 - 0.1 * t1960;
+    out.1[5][12] = 0.1 * live[623] + live[12] * t1940 + live[13] * t1941
+        - 0.2 * live[622];
+    out.1[5][13] = 0.19866933079506122 * t1944 + 0.9800665778412416 * t1945
+        + live[85] * t1942;
+    out.1[5][14] = 0.19866933079506122 * t1947 + 0.9800665778412416 * t1949
+        - 0.5960079923851836 * live[558];
+    out.1[5][15] = 0.19866933079506122 * t1957 + live[85] * t1953
+        - 0.9800665778412416 * t1958;
+    out.1[5][16] = 0.1 * t1960 + live[106] * t1966 - live[105] * t1965;
+    out.1[5][17] = -0.342 * live[496] - live[105] * t1968;
+    out.1[7][12] = t1940;
+    out.1[13][14] = t1946;
+    out.1[13][15] = t1950;
+    out.1[14][15] = t1952;
+    out.1[15][13] = t1945;
+    out.1[15][14] = t1948;
+    out.1[16][16] = t1967;
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 1661,
+    add: 1046,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { gravity_derivatives_with_avx(avx2, d, q) };
+    }
+    gravity_derivatives_with_body(BuildLanes, d, q)
+}
+/// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn gravity_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    gravity_derivatives_with_body(avx2, d, q)
+}
+/// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn gravity_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = lanes
+        .sin_cos_quad(q[7], q[8], q[10], q[17]);
+    let (s_q18, c_q18) = sin_cos(q[18]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t6 = 1.0 - 2.0 * (t0 + t1);
+    let t7 = 0.19767681165408388 * c_q7 - 0.019833838076209875 * s_q7;
+    let t8 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t9 = 4.933154875586893 * t7;
+    let t10 = -0.9950041652780258 * s_q7 - 0.09983341664682815 * c_q7;
+    let t11 = 0.9800665778412415 * t10;
+    let t12 = 5.033489547672344 * t7;
+    let t13 = -0.8 * q[9] - 0.35;
+    let t14 = 1.0 - c_q10;
+    let t15 = 1.0 - 0.64 * t14;
+    let t16 = 1.0 - 0.36 * t14;
+    let t17 = q[11] * q[11];
+    let t18 = q[12] * q[12];
+    let t19 = q[13] * q[13];
+    let t20 = q[11] * q[12];
+    let t21 = q[11] * q[13];
+    let t22 = q[12] * q[13];
+    let t23 = q[11] * q[14];
+    let t24 = q[12] * q[14];
+    let t25 = q[13] * q[14];
+    let t26 = 1.0 - 2.0 * (t18 + t19);
+    let t27 = t20 - t25;
+    let t28 = 2.0 * t27;
+    let t29 = -2.0 * (t21 + t24);
+    let t30 = -2.0 * (t20 + t25);
+    let t31 = 1.0 - 2.0 * (t17 + t19);
+    let t32 = t22 - t23;
+    let t33 = 2.0 * t32;
+    let t34 = t21 - t24;
+    let t35 = 2.0 * t34;
+    let t36 = -2.0 * (t22 + t23);
+    let t37 = 1.0 - 2.0 * (t17 + t18);
+    let t38 = 0.977668244562803 * t26 + 0.20896434210788312 * t35
+        - 0.02233175543719701 * t30;
+    let t39 = 0.977668244562803 * t28 + 0.02233175543719701 * t31
+        - 0.20896434210788312 * t36;
+    let t40 = 0.02233175543719701 * t33 + 0.20896434210788312 * t37
+        - 0.977668244562803 * t29;
+    let t41 = 0.02233175543719701 * t26 - 0.977668244562803 * t30
+        - 0.20896434210788312 * t35;
+    let t42 = 0.02233175543719701 * t28 + 0.977668244562803 * t31
+        + 0.20896434210788312 * t36;
+    let t43 = 0.977668244562803 * t33 - 0.02233175543719701 * t29
+        - 0.20896434210788312 * t37;
+    let t44 = 0.955336489125606 * t35 - 0.20896434210788312 * (t30 + t26);
+    let t45 = 0.20896434210788312 * (t31 - t28) - 0.955336489125606 * t36;
+    let t46 = 0.20896434210788312 * (t33 + t29) + 0.955336489125606 * t37;
+    let t47 = q[15] - 0.1;
+    let t48 = -0.4 - q[19];
+    let t49 = t4 * c_q18;
+    let t50 = 9.81 * (t49 - t6 * s_q18);
+    let t51 = c_q18 * t50;
+    let t52 = t4 * s_q18;
+    let t53 = 9.81 * (t52 + t6 * c_q18);
+    let t54 = 1.9489461350995507 * t6 - 9.61445312862258 * t5;
+    let t55 = 9.81 * t4 * c_q17 + s_q17 * t54;
+    let t56 = c_q17 * t55;
+    let t57 = c_q17 * t54 - 9.81 * t4 * s_q17;
+    let t58 = s_q17 * t57;
+    let t59 = 9.61445312862258 * t4 - 1.9489461350995507 * t5;
+    let t60 = 9.81 * (t4 * t8 + t6 * t12 - t5 * t11);
+    let t61 = c_q8 * t59 - s_q8 * t60;
+    let t62 = c_q10 * t61;
+    let t63 = -9.81 * (t4 * t7 + t5 * t9 + t6 * t10);
+    let t64 = s_q10 * t63;
+    let t65 = s_q8 * t59 + c_q8 * t60;
+    let t66 = s_q10 * t65;
+    let t67 = t62 - 0.8 * t64;
+    let t68 = t67 - 0.5999999999999999 * t66;
+    let t69 = s_q10 * t61;
+    let t70 = 0.8 * t69 + t15 * t63 - 0.4799999999999999 * t14 * t65;
+    let t71 = 0.5999999999999999 * t69 + t16 * t65 - 0.4799999999999999 * t14 * t63;
+    let t72 = t38 * t68 + t41 * t70 + t44 * t71;
+    let t73 = t39 * t68 + t42 * t70 + t45 * t71;
+    let t74 = t40 * t68 + t43 * t70 + t46 * t71;
+    let t75 = 0.75 * t40 * t74 + 0.75 * (t38 * t72 + t39 * t73);
+    let t76 = 1.2 * t68 + t75;
+    let t77 = c_q10 * t76;
+    let t78 = 0.75 * t43 * t74 + 0.75 * (t41 * t72 + t42 * t73);
+    let t79 = 1.2 * t70 + t78;
+    let t80 = s_q10 * t79;
+    let t81 = 1.2 * t71 + 0.75 * (t44 * t72 + t45 * t73 + t46 * t74);
+    let t82 = s_q10 * t81;
+    let t83 = 0.5999999999999999 * t82 + t77 + 0.8 * t80;
+    let t84 = 2.0 * t61 + t83;
+    let t85 = s_q10 * t76;
+    let t86 = t16 * t81 - 0.5999999999999999 * t85 - 0.4799999999999999 * t14 * t79;
+    let t87 = 2.0 * t65 + t86;
+    let t88 = t15 * t79 - 0.8 * t85 - 0.4799999999999999 * t14 * t81;
+    let t89 = 2.0 * t63 + t88;
+    let t90 = c_q8 * t87 - s_q8 * t84;
+    let t91 = 9.61445312862258 * t6 + 1.9489461350995507 * t5;
+    let t92 = s_q17 * t55;
+    let t93 = c_q17 * t57;
+    let t94 = 1.5 * (t92 + t93);
+    let t95 = s_q18 * t50;
+    let t96 = 0.009 * t53 - t5 * (8.5347 - 17.658 * t48);
+    let t97 = c_q17 * t91;
+    let t98 = s_q17 * t91;
+    let t99 = 0.0375 * t73 + 0.006 * t74;
+    let t100 = -0.0375 * t72 - 0.003 * t74;
+    let t101 = 0.003 * t73 - 0.006 * t72;
+    let t102 = 0.144 * t70 + 0.25 * t78 + t38 * t99 + t39 * t100 + t40 * t101;
+    let t103 = c_q10 * t102;
+    let t104 = t41 * t99 + t42 * t100 + t43 * t101 - 0.144 * t68 - 0.012 * t71
+        - 0.25 * t75;
+    let t105 = s_q10 * t104;
+    let t106 = 0.012 * t70 + t44 * t99 + t45 * t100 + t46 * t101;
+    let t107 = s_q10 * t106;
+    let t108 = 0.35 * t63 + t103 + 0.8 * t105 + 0.5999999999999999 * (t107 + q[9] * t86)
+        - t13 * t88;
+    let t109 = s_q10 * t102;
+    let t110 = t16 * t106 - 0.5999999999999999 * (t109 + q[9] * t83)
+        - 0.4799999999999999 * t14 * t104;
+    let t111 = t15 * t104 + t13 * t83 - 0.35 * t61 - 0.8 * t109
+        - 0.4799999999999999 * t14 * t106;
+    let t112 = c_q8 * t110 - s_q8 * t108;
+    let t113 = -4.933154875586893 * t7;
+    let t114 = -t53;
+    let t115 = -1.8 * t50;
+    let t116 = t5 * s_q18;
+    let t117 = t5 * c_q18;
+    let t118 = q[6] * q[6];
+    let t119 = 2.0 * (0.5 * (t2 - t1) + 0.5 * (t118 - t0));
+    let t120 = 1.9489461350995507 * t5 + 9.61445312862258 * t119;
+    let t121 = s_q17 * t120;
+    let t122 = c_q17 * t120;
+    let t123 = 9.81 * (t11 * t119 + t5 * t12);
+    let t124 = 1.9489461350995507 * c_q8 * t119 - s_q8 * t123;
+    let t125 = 9.81 * (t9 * t119 - t5 * t10);
+    let t126 = 1.9489461350995507 * s_q8 * t119 + c_q8 * t123;
+    let t127 = c_q10 * t124 - s_q10 * (0.8 * t125 + 0.5999999999999999 * t126);
+    let t128 = s_q10 * t124;
+    let t129 = 0.8 * t128 + t15 * t125 - 0.4799999999999999 * t14 * t126;
+    let t130 = 0.5999999999999999 * t128 + t16 * t126 - 0.4799999999999999 * t14 * t125;
+    let t131 = t38 * t127 + t41 * t129 + t44 * t130;
+    let t132 = t39 * t127 + t42 * t129 + t45 * t130;
+    let t133 = t40 * t127 + t43 * t129 + t46 * t130;
+    let t134 = 0.75 * t40 * t133 + 0.75 * (t38 * t131 + t39 * t132);
+    let t135 = 1.2 * t127 + t134;
+    let t136 = 0.75 * t43 * t133 + 0.75 * (t41 * t131 + t42 * t132);
+    let t137 = 1.2 * t129 + t136;
+    let t138 = 1.2 * t130 + 0.75 * (t44 * t131 + t45 * t132 + t46 * t133);
+    let t139 = c_q10 * t135 + s_q10 * (0.5999999999999999 * t138 + 0.8 * t137);
+    let t140 = 2.0 * t124 + t139;
+    let t141 = s_q10 * t135;
+    let t142 = t16 * t138 - 0.5999999999999999 * t141 - 0.4799999999999999 * t14 * t137;
+    let t143 = 2.0 * t126 + t142;
+    let t144 = c_q8 * t140 + s_q8 * t143;
+    let t145 = t15 * t137 - 0.8 * t141 - 0.4799999999999999 * t14 * t138;
+    let t146 = 2.0 * t125 + t145;
+    let t147 = c_q8 * t143 - s_q8 * t140;
+    let t148 = 0.9800665778412416 * t144 + t8 * t147 - t7 * t146;
+    let t149 = 9.61445312862258 * t5 - 1.9489461350995507 * t119;
+    let t150 = 1.5 * (s_q17 * t121 + c_q17 * t122);
+    let t151 = 0.9800665778412417 * t150 - 0.2980039961925918 * t149;
+    let t152 = t11 * t147 + 0.19866933079506122 * t144 + t9 * t146;
+    let t153 = s_q18 * t116;
+    let t154 = c_q18 * t117;
+    let t155 = 1.4700998667618626 * t149 + 0.1986693307950612 * t150;
+    let t156 = t12 * t147 - t10 * t146;
+    let t157 = 0.08829 * t117 + t119 * (8.5347 - 17.658 * t48);
+    let t158 = c_q17 * t149;
+    let t159 = s_q17 * t149;
+    let t160 = 0.0375 * t132 + 0.006 * t133;
+    let t161 = -0.0375 * t131 - 0.003 * t133;
+    let t162 = 0.003 * t132 - 0.006 * t131;
+    let t163 = 0.144 * t129 + 0.25 * t136 + t38 * t160 + t39 * t161 + t40 * t162;
+    let t164 = t41 * t160 + t42 * t161 + t43 * t162 - 0.144 * t127 - 0.012 * t130
+        - 0.25 * t134;
+    let t165 = 0.012 * t129 + t44 * t160 + t45 * t161 + t46 * t162;
+    let t166 = 0.35 * t125 + c_q10 * t163 + 0.8 * s_q10 * t164
+        + 0.5999999999999999 * (s_q10 * t165 + q[9] * t142) - t13 * t145;
+    let t167 = s_q10 * t163;
+    let t168 = t16 * t165 - 0.5999999999999999 * (t167 + q[9] * t139)
+        - 0.4799999999999999 * t14 * t164;
+    let t169 = c_q8 * t166 + s_q8 * t168;
+    let t170 = t15 * t164 + t13 * t139 - 0.35 * t124 - 0.8 * t167
+        - 0.4799999999999999 * t14 * t165;
+    let t171 = c_q8 * t168 - s_q8 * t166;
+    let t172 = 0.03 * t159 - 0.075 * t158;
+    let t173 = 0.075 * t122 - 0.03 * t121;
+    let t174 = t116 * (8.5347 - 17.658 * t48);
+    let t175 = -17.658 * t117;
+    let t176 = 2.0 * (0.5 * (t0 - t2) - 0.5 * (t118 - t1));
+    let t177 = 9.81 * (c_q18 * t176 - t52);
+    let t178 = c_q18 * t177;
+    let t179 = 9.81 * (t49 + s_q18 * t176);
+    let t180 = 1.9489461350995507 * t4;
+    let t181 = 9.81 * c_q17 * t176 + s_q17 * t180;
+    let t182 = c_q17 * t180 - 9.81 * s_q17 * t176;
+    let t183 = 9.61445312862258 * t176;
+    let t184 = 9.81 * (t8 * t176 + t4 * t12);
+    let t185 = c_q8 * t183 - s_q8 * t184;
+    let t186 = 9.81 * (-t7 * t176 - t4 * t10);
+    let t187 = s_q8 * t183 + c_q8 * t184;
+    let t188 = c_q10 * t185 - s_q10 * (0.8 * t186 + 0.5999999999999999 * t187);
+    let t189 = s_q10 * t185;
+    let t190 = 0.8 * t189 + t15 * t186 - 0.4799999999999999 * t14 * t187;
+    let t191 = 0.5999999999999999 * t189 + t16 * t187 - 0.4799999999999999 * t14 * t186;
+    let t192 = t38 * t188 + t41 * t190 + t44 * t191;
+    let t193 = t39 * t188 + t42 * t190 + t45 * t191;
+    let t194 = t40 * t188 + t43 * t190 + t46 * t191;
+    let t195 = 0.75 * t40 * t194 + 0.75 * (t38 * t192 + t39 * t193);
+    let t196 = 1.2 * t188 + t195;
+    let t197 = 0.75 * t43 * t194 + 0.75 * (t41 * t192 + t42 * t193);
+    let t198 = 1.2 * t190 + t197;
+    let t199 = 1.2 * t191 + 0.75 * (t44 * t192 + t45 * t193 + t46 * t194);
+    let t200 = c_q10 * t196 + s_q10 * (0.5999999999999999 * t199 + 0.8 * t198);
+    let t201 = 2.0 * t185 + t200;
+    let t202 = s_q10 * t196;
+    let t203 = t16 * t199 - 0.5999999999999999 * t202 - 0.4799999999999999 * t14 * t198;
+    let t204 = 2.0 * t187 + t203;
+    let t205 = c_q8 * t201 + s_q8 * t204;
+    let t206 = t15 * t198 - 0.8 * t202 - 0.4799999999999999 * t14 * t199;
+    let t207 = 2.0 * t186 + t206;
+    let t208 = c_q8 * t204 - s_q8 * t201;
+    let t209 = 4.8 * (t178 + s_q18 * t179);
+    let t210 = 1.5 * (c_q17 * t181 - s_q17 * t182);
+    let t211 = t8 * t208 + 0.9800665778412416 * t205 - t7 * t207;
+    let t212 = 9.61445312862258 * t4;
+    let t213 = 1.5 * (s_q17 * t181 + c_q17 * t182);
+    let t214 = 0.9800665778412417 * t213 - 0.2980039961925918 * t212;
+    let t215 = t11 * t208 + 0.19866933079506122 * t205 + t9 * t207;
+    let t216 = s_q18 * t177;
+    let t217 = c_q18 * t179;
+    let t218 = t12 * t208 - t10 * t207;
+    let t219 = 0.009 * t179;
+    let t220 = c_q17 * t212;
+    let t221 = s_q17 * t212;
+    let t222 = 0.0375 * t193 + 0.006 * t194;
+    let t223 = -0.0375 * t192 - 0.003 * t194;
+    let t224 = 0.003 * t193 - 0.006 * t192;
+    let t225 = 0.144 * t190 + 0.25 * t197 + t38 * t222 + t39 * t223 + t40 * t224;
+    let t226 = t41 * t222 + t42 * t223 + t43 * t224 - 0.144 * t188 - 0.012 * t191
+        - 0.25 * t195;
+    let t227 = 0.012 * t190 + t44 * t222 + t45 * t223 + t46 * t224;
+    let t228 = 0.35 * t186 + c_q10 * t225 + 0.8 * s_q10 * t226
+        + 0.5999999999999999 * (s_q10 * t227 + q[9] * t203) - t13 * t206;
+    let t229 = s_q10 * t225;
+    let t230 = t16 * t227 - 0.5999999999999999 * (t229 + q[9] * t200)
+        - 0.4799999999999999 * t14 * t226;
+    let t231 = c_q8 * t228 + s_q8 * t230;
+    let t232 = t15 * t226 + t13 * t200 - 0.35 * t185 - 0.8 * t229
+        - 0.4799999999999999 * t14 * t227;
+    let t233 = c_q8 * t230 - s_q8 * t228;
+    let t234 = 0.03 * t221 - 0.075 * t220;
+    let t235 = 0.075 * t182 - 0.03 * t181;
+    let t236 = t235 - q[16] * t210;
+    let t237 = t177 * (1.8 * t48 - 0.87);
+    let t238 = -t5;
+    let t239 = c_q18 * t238;
+    let t240 = c_q18 * t239;
+    let t241 = s_q18 * t238;
+    let t242 = -0.5 * t3;
+    let t243 = s_q17 * t242;
+    let t244 = 9.81 * c_q17 * t238 + 38.45781251449032 * t243;
+    let t245 = c_q17 * t242;
+    let t246 = 38.45781251449032 * t245 - 9.81 * s_q17 * t238;
+    let t247 = 9.61445312862258 * t238 + 7.795784540398203 * t242;
+    let t248 = 9.81 * t8 * t238 + 39.24 * t11 * t242;
+    let t249 = c_q8 * t247 - s_q8 * t248;
+    let t250 = 39.24 * t9 * t242 - 9.81 * t7 * t238;
+    let t251 = s_q8 * t247 + c_q8 * t248;
+    let t252 = c_q10 * t249 - s_q10 * (0.8 * t250 + 0.5999999999999999 * t251);
+    let t253 = s_q10 * t249;
+    let t254 = 0.8 * t253 + t15 * t250 - 0.4799999999999999 * t14 * t251;
+    let t255 = 0.5999999999999999 * t253 + t16 * t251 - 0.4799999999999999 * t14 * t250;
+    let t256 = t38 * t252 + t41 * t254 + t44 * t255;
+    let t257 = t39 * t252 + t42 * t254 + t45 * t255;
+    let t258 = t40 * t252 + t43 * t254 + t46 * t255;
+    let t259 = 0.75 * t40 * t258 + 0.75 * (t38 * t256 + t39 * t257);
+    let t260 = 1.2 * t252 + t259;
+    let t261 = 0.75 * t43 * t258 + 0.75 * (t41 * t256 + t42 * t257);
+    let t262 = 1.2 * t254 + t261;
+    let t263 = 1.2 * t255 + 0.75 * (t44 * t256 + t45 * t257 + t46 * t258);
+    let t264 = c_q10 * t260 + s_q10 * (0.5999999999999999 * t263 + 0.8 * t262);
+    let t265 = 2.0 * t249 + t264;
+    let t266 = s_q10 * t260;
+    let t267 = t16 * t263 - 0.5999999999999999 * t266 - 0.4799999999999999 * t14 * t262;
+    let t268 = 2.0 * t251 + t267;
+    let t269 = c_q8 * t265 + s_q8 * t268;
+    let t270 = t15 * t262 - 0.8 * t266 - 0.4799999999999999 * t14 * t263;
+    let t271 = 2.0 * t250 + t270;
+    let t272 = c_q8 * t268 - s_q8 * t265;
+    let t273 = 47.088 * (t240 + s_q18 * t241);
+    let t274 = 1.5 * (c_q17 * t244 - s_q17 * t246);
+    let t275 = t8 * t272 + 0.9800665778412416 * t269 - t7 * t271;
+    let t276 = 1.5 * (s_q17 * t244 + c_q17 * t246);
+    let t277 = t11 * t272 + 0.19866933079506122 * t269 + t9 * t271;
+    let t278 = 0.19866933079506122 * t276 - 11.460581814143586 * t242;
+    let t279 = t12 * t272 - t10 * t271;
+    let t280 = 0.08829 * t241 + t242 * (34.1388 - 70.632 * t48);
+    let t281 = 2.3231749464950924 * t242 + 0.9800665778412416 * t276;
+    let t282 = 0.0375 * t257 + 0.006 * t258;
+    let t283 = -0.0375 * t256 - 0.003 * t258;
+    let t284 = 0.003 * t257 - 0.006 * t256;
+    let t285 = 0.144 * t254 + 0.25 * t261 + t38 * t282 + t39 * t283 + t40 * t284;
+    let t286 = t41 * t282 + t42 * t283 + t43 * t284 - 0.144 * t252 - 0.012 * t255
+        - 0.25 * t259;
+    let t287 = 0.012 * t254 + t44 * t282 + t45 * t283 + t46 * t284;
+    let t288 = 0.35 * t250 + c_q10 * t285 + 0.8 * s_q10 * t286
+        + 0.5999999999999999 * (s_q10 * t287 + q[9] * t267) - t13 * t270;
+    let t289 = s_q10 * t285;
+    let t290 = t16 * t287 - 0.5999999999999999 * (t289 + q[9] * t264)
+        - 0.4799999999999999 * t14 * t286;
+    let t291 = c_q8 * t288 + s_q8 * t290;
+    let t292 = t15 * t286 + t13 * t264 - 0.35 * t249 - 0.8 * t289
+        - 0.4799999999999999 * t14 * t287;
+    let t293 = c_q8 * t290 - s_q8 * t288;
+    let t294 = 0.5846838405298652 * t245 - 0.23387353621194606 * t243;
+    let t295 = 0.075 * t246 - 0.03 * t244;
+    let t296 = t295 - q[16] * t274;
+    let t297 = t239 * (17.658 * t48 - 8.5347);
+    let t298 = -0.5 * t27;
+    let t299 = -t29;
+    let t300 = 0.5 * (t19 - t18);
+    let t301 = q[14] * q[14];
+    let t302 = 0.5 * (t301 - t17);
+    let t303 = 2.0 * (t300 + t302);
+    let t304 = 0.02233175543719701 * t33 + 0.977668244562803 * t299
+        + 0.20896434210788312 * t303;
+    let t305 = 0.977668244562803 * t33 + 0.02233175543719701 * t299
+        - 0.20896434210788312 * t303;
+    let t306 = 0.20896434210788312 * (t33 - t299) + 0.955336489125606 * t303;
+    let t307 = 2.0 * (t300 - t302);
+    let t308 = 0.20896434210788312 * t36 + 3.910672978251212 * t298
+        + 0.02233175543719701 * t307;
+    let t309 = 0.08932702174878804 * t298 + 0.977668244562803 * t307
+        - 0.20896434210788312 * t36;
+    let t310 = 0.955336489125606 * t36 + 0.20896434210788312 * t307
+        - 0.8358573684315325 * t298;
+    let t311 = -0.5 * t32;
+    let t312 = 0.5 * (t17 - t19);
+    let t313 = 0.5 * (t301 - t18);
+    let t314 = 2.0 * (t312 - t313);
+    let t315 = 0.977668244562803 * t29 + 0.08932702174878804 * t311
+        + 0.20896434210788312 * t314;
+    let t316 = 0.02233175543719701 * t29 + 3.910672978251212 * t311
+        - 0.20896434210788312 * t314;
+    let t317 = 0.8358573684315325 * t311 + 0.955336489125606 * t314
+        - 0.20896434210788312 * t29;
+    let t318 = 2.0 * (t312 + t313);
+    let t319 = -t30;
+    let t320 = 0.20896434210788312 * t35 + 0.977668244562803 * t318
+        + 0.02233175543719701 * t319;
+    let t321 = 0.02233175543719701 * t318 + 0.977668244562803 * t319
+        - 0.20896434210788312 * t35;
+    let t322 = 0.955336489125606 * t35 + 0.20896434210788312 * (t319 - t318);
+    let t323 = 0.5 * (t18 - t17);
+    let t324 = 0.5 * (t301 - t19);
+    let t325 = 2.0 * (t323 + t324);
+    let t326 = -t36;
+    let t327 = 0.977668244562803 * t28 + 0.02233175543719701 * t325
+        + 0.20896434210788312 * t326;
+    let t328 = 0.02233175543719701 * t28 + 0.977668244562803 * t325
+        - 0.20896434210788312 * t326;
+    let t329 = 0.20896434210788312 * (t325 - t28) + 0.955336489125606 * t326;
+    let t330 = 2.0 * (t323 - t324);
+    let t331 = -0.5 * t34;
+    let t332 = 0.02233175543719701 * t30 + 0.977668244562803 * t330
+        + 0.8358573684315325 * t331;
+    let t333 = 0.977668244562803 * t30 + 0.02233175543719701 * t330
+        - 0.8358573684315325 * t331;
+    let t334 = 0.20896434210788312 * (t30 - t330) + 3.821345956502424 * t331;
+    let t335 = 9.81 * (t4 * t7 + t6 * t10 - t5 * t113);
+    let t336 = s_q8 * t335;
+    let t337 = c_q8 * t335;
+    let t338 = s_q10 * (-0.8 * t60 - 0.5999999999999999 * t337) - c_q10 * t336;
+    let t339 = s_q10 * t336;
+    let t340 = t15 * t60 - 0.8 * t339 - 0.4799999999999999 * t14 * t337;
+    let t341 = t16 * t337 - 0.5999999999999999 * t339 - 0.4799999999999999 * t14 * t60;
+    let t342 = t38 * t338 + t41 * t340 + t44 * t341;
+    let t343 = t39 * t338 + t42 * t340 + t45 * t341;
+    let t344 = t40 * t338 + t43 * t340 + t46 * t341;
+    let t345 = 0.75 * t40 * t344 + 0.75 * (t38 * t342 + t39 * t343);
+    let t346 = 1.2 * t338 + t345;
+    let t347 = 0.75 * t43 * t344 + 0.75 * (t41 * t342 + t42 * t343);
+    let t348 = 1.2 * t340 + t347;
+    let t349 = 1.2 * t341 + 0.75 * (t44 * t342 + t45 * t343 + t46 * t344);
+    let t350 = c_q10 * t346 + s_q10 * (0.5999999999999999 * t349 + 0.8 * t348);
+    let t351 = t350 - 2.0 * t336;
+    let t352 = s_q10 * t346;
+    let t353 = t16 * t349 - 0.5999999999999999 * t352 - 0.4799999999999999 * t14 * t348;
+    let t354 = 2.0 * t337 + t353;
+    let t355 = c_q8 * t351 + s_q8 * t354;
+    let t356 = t15 * t348 - 0.8 * t352 - 0.4799999999999999 * t14 * t349;
+    let t357 = 2.0 * t60 + t356;
+    let t358 = c_q8 * t354 - s_q8 * t351;
+    let t359 = 0.9800665778412416 * t355 + t7 * t90 + t8 * (t89 + t358) - t7 * t357;
+    let t360 = 0.19866933079506122 * t355 + t9 * t357 + t90 * t113 + t11 * (t89 + t358);
+    let t361 = t10 * t90 + t12 * (t89 + t358) - t10 * t357;
+    let t362 = 0.0375 * t343 + 0.006 * t344;
+    let t363 = -0.0375 * t342 - 0.003 * t344;
+    let t364 = 0.003 * t343 - 0.006 * t342;
+    let t365 = 0.144 * t340 + 0.25 * t347 + t38 * t362 + t39 * t363 + t40 * t364;
+    let t366 = t41 * t362 + t42 * t363 + t43 * t364 - 0.144 * t338 - 0.012 * t341
+        - 0.25 * t345;
+    let t367 = 0.012 * t340 + t44 * t362 + t45 * t363 + t46 * t364;
+    let t368 = 0.35 * t60 + c_q10 * t365 + 0.8 * s_q10 * t366
+        + 0.5999999999999999 * (s_q10 * t367 + q[9] * t353) - t13 * t356;
+    let t369 = s_q10 * t365;
+    let t370 = t16 * t367 - 0.5999999999999999 * (t369 + q[9] * t350)
+        - 0.4799999999999999 * t14 * t366;
+    let t371 = c_q8 * t368 + s_q8 * t370;
+    let t372 = 0.35 * t336 + t15 * t366 + t13 * t350 - 0.8 * t369
+        - 0.4799999999999999 * t14 * t367;
+    let t373 = c_q8 * t370 - s_q8 * t368;
+    let t374 = -t65;
+    let t375 = c_q10 * t374 - 0.5999999999999999 * t69;
+    let t376 = s_q10 * t374;
+    let t377 = 0.8 * t376 - 0.4799999999999999 * t14 * t61;
+    let t378 = 0.5999999999999999 * t376 + t16 * t61;
+    let t379 = t38 * t375 + t41 * t377 + t44 * t378;
+    let t380 = t39 * t375 + t42 * t377 + t45 * t378;
+    let t381 = t40 * t375 + t43 * t377 + t46 * t378;
+    let t382 = 0.75 * t40 * t381 + 0.75 * (t38 * t379 + t39 * t380);
+    let t383 = 1.2 * t375 + t382;
+    let t384 = 0.75 * t43 * t381 + 0.75 * (t41 * t379 + t42 * t380);
+    let t385 = 1.2 * t377 + t384;
+    let t386 = 1.2 * t378 + 0.75 * (t44 * t379 + t45 * t380 + t46 * t381);
+    let t387 = c_q10 * t383 + s_q10 * (0.5999999999999999 * t386 + 0.8 * t385);
+    let t388 = 2.0 * t374 + t387;
+    let t389 = s_q10 * t383;
+    let t390 = t16 * t386 - 0.5999999999999999 * t389 - 0.4799999999999999 * t14 * t385;
+    let t391 = 2.0 * t61 + t390;
+    let t392 = t90 + c_q8 * t388 + s_q8 * t391;
+    let t393 = t15 * t385 - 0.8 * t389 - 0.4799999999999999 * t14 * t386;
+    let t394 = c_q8 * (t391 - t84) - s_q8 * (t87 + t388);
+    let t395 = 0.9800665778412416 * t392 + t8 * t394 - t7 * t393;
+    let t396 = 0.19866933079506122 * t392 + t9 * t393 + t11 * t394;
+    let t397 = t12 * t394 - t10 * t393;
+    let t398 = 0.0375 * t380 + 0.006 * t381;
+    let t399 = -0.0375 * t379 - 0.003 * t381;
+    let t400 = 0.003 * t380 - 0.006 * t379;
+    let t401 = 0.144 * t377 + 0.25 * t384 + t38 * t398 + t39 * t399 + t40 * t400;
+    let t402 = t41 * t398 + t42 * t399 + t43 * t400 - 0.144 * t375 - 0.012 * t378
+        - 0.25 * t382;
+    let t403 = 0.012 * t377 + t44 * t398 + t45 * t399 + t46 * t400;
+    let t404 = c_q10 * t401 + 0.8 * s_q10 * t402
+        + 0.5999999999999999 * (s_q10 * t403 + q[9] * t390) - t13 * t393;
+    let t405 = s_q10 * t401;
+    let t406 = t16 * t403 - 0.5999999999999999 * (t405 + q[9] * t387)
+        - 0.4799999999999999 * t14 * t402;
+    let t407 = t112 + c_q8 * t404 + s_q8 * t406;
+    let t408 = t15 * t402 + t13 * t387 - 0.35 * t374 - 0.8 * t405
+        - 0.4799999999999999 * t14 * t403;
+    let t409 = c_q8 * (t406 - t108) - s_q8 * (t110 + t404);
+    let t410 = 0.5999999999999999 * t86 + 0.8 * t88;
+    let t411 = c_q8 * t410 - 0.5999999999999999 * s_q8 * t83;
+    let t412 = -0.5999999999999999 * c_q8 * t83 - s_q8 * t410;
+    let t413 = c_q10 * (-0.8 * t63 - 0.5999999999999999 * t65) - t69;
+    let t414 = 0.8 * t62 - 0.64 * t64 - 0.4799999999999999 * t66;
+    let t415 = 0.5999999999999999 * t67 - 0.36 * t66;
+    let t416 = t38 * t413 + t41 * t414 + t44 * t415;
+    let t417 = t39 * t413 + t42 * t414 + t45 * t415;
+    let t418 = t40 * t413 + t43 * t414 + t46 * t415;
+    let t419 = 0.75 * t40 * t418 + 0.75 * (t38 * t416 + t39 * t417);
+    let t420 = 1.2 * t413 + t419;
+    let t421 = 0.75 * t43 * t418 + 0.75 * (t41 * t416 + t42 * t417);
+    let t422 = 1.2 * t414 + t421;
+    let t423 = 1.2 * t415 + 0.75 * (t44 * t416 + t45 * t417 + t46 * t418);
+    let t424 = c_q10 * t420 + 0.8 * (c_q10 * t79 + s_q10 * t422)
+        + 0.5999999999999999 * (c_q10 * t81 + s_q10 * t423) - t85;
+    let t425 = t77 + s_q10 * t420;
+    let t426 = t16 * t423 - 0.36 * t82 - 0.5999999999999999 * t425
+        - 0.4799999999999999 * (t80 + t14 * t422);
+    let t427 = c_q8 * t424 + s_q8 * t426;
+    let t428 = t15 * t422 - 0.64 * t80 - 0.8 * t425
+        - 0.4799999999999999 * (t82 + t14 * t423);
+    let t429 = c_q8 * t426 - s_q8 * t424;
+    let t430 = 0.9800665778412416 * t427 + t8 * t429 - t7 * t428;
+    let t431 = 0.19866933079506122 * t427 + t9 * t428 + t11 * t429;
+    let t432 = t12 * t429 - t10 * t428;
+    let t433 = 0.0375 * t417 + 0.006 * t418;
+    let t434 = -0.0375 * t416 - 0.003 * t418;
+    let t435 = 0.003 * t417 - 0.006 * t416;
+    let t436 = 0.144 * t414 + 0.25 * t421 + t38 * t433 + t39 * t434 + t40 * t435;
+    let t437 = t41 * t433 + t42 * t434 + t43 * t435 - 0.144 * t413 - 0.012 * t415
+        - 0.25 * t419;
+    let t438 = 0.012 * t414 + t44 * t433 + t45 * t434 + t46 * t435;
+    let t439 = c_q10 * t436 + 0.8 * (c_q10 * t104 + s_q10 * t437)
+        + 0.5999999999999999 * (c_q10 * t106 + s_q10 * t438 + q[9] * t426) - t109
+        - t13 * t428;
+    let t440 = t103 + s_q10 * t436;
+    let t441 = t16 * t438 - 0.36 * t107 - 0.5999999999999999 * (t440 + q[9] * t424)
+        - 0.4799999999999999 * (t105 + t14 * t437);
+    let t442 = c_q8 * t439 + s_q8 * t441;
+    let t443 = t15 * t437 + t13 * t424 - 0.64 * t105 - 0.8 * t440
+        - 0.4799999999999999 * (t107 + t14 * t438);
+    let t444 = c_q8 * t441 - s_q8 * t439;
+    let t445 = t68 * t304 + t70 * t305 + t71 * t306;
+    let t446 = t68 * t308 + t70 * t309 + t71 * t310;
+    let t447 = 0.75 * (t73 * t304 + t39 * t445 + t74 * t308 + t40 * t446);
+    let t448 = 0.75 * (t73 * t305 + t42 * t445 + t74 * t309 + t43 * t446);
+    let t449 = 0.75 * (t73 * t306 + t45 * t445 + t74 * t310 + t46 * t446);
+    let t450 = c_q10 * t447 + s_q10 * (0.8 * t448 + 0.5999999999999999 * t449);
+    let t451 = s_q10 * t447;
+    let t452 = t16 * t449 - 0.5999999999999999 * t451 - 0.4799999999999999 * t14 * t448;
+    let t453 = c_q8 * t450 + s_q8 * t452;
+    let t454 = t15 * t448 - 0.8 * t451 - 0.4799999999999999 * t14 * t449;
+    let t455 = c_q8 * t452 - s_q8 * t450;
+    let t456 = 0.9800665778412416 * t453 + t8 * t455 - t7 * t454;
+    let t457 = 0.19866933079506122 * t453 + t9 * t454 + t11 * t455;
+    let t458 = t12 * t455 - t10 * t454;
+    let t459 = 0.0375 * t445 + 0.006 * t446;
+    let t460 = -0.003 * t446;
+    let t461 = 0.003 * t445;
+    let t462 = 0.25 * t448 + t38 * t459 + t100 * t304 + t39 * t460 + t101 * t308
+        + t40 * t461;
+    let t463 = t41 * t459 + t100 * t305 + t42 * t460 + t101 * t309 + t43 * t461
+        - 0.25 * t447;
+    let t464 = t44 * t459 + t100 * t306 + t45 * t460 + t101 * t310 + t46 * t461;
+    let t465 = c_q10 * t462 + 0.8 * s_q10 * t463
+        + 0.5999999999999999 * (s_q10 * t464 + q[9] * t452) - t13 * t454;
+    let t466 = s_q10 * t462;
+    let t467 = t16 * t464 - 0.5999999999999999 * (t466 + q[9] * t450)
+        - 0.4799999999999999 * t14 * t463;
+    let t468 = c_q8 * t465 + s_q8 * t467;
+    let t469 = t15 * t463 + t13 * t450 - 0.8 * t466 - 0.4799999999999999 * t14 * t464;
+    let t470 = c_q8 * t467 - s_q8 * t465;
+    let t471 = t68 * t315 + t70 * t316 + t71 * t317;
+    let t472 = t68 * t320 + t70 * t321 + t71 * t322;
+    let t473 = 0.75 * (t72 * t315 + t38 * t471 + t74 * t320 + t40 * t472);
+    let t474 = 0.75 * (t72 * t316 + t41 * t471 + t74 * t321 + t43 * t472);
+    let t475 = 0.75 * (t72 * t317 + t44 * t471 + t74 * t322 + t46 * t472);
+    let t476 = c_q10 * t473 + s_q10 * (0.8 * t474 + 0.5999999999999999 * t475);
+    let t477 = s_q10 * t473;
+    let t478 = t16 * t475 - 0.5999999999999999 * t477 - 0.4799999999999999 * t14 * t474;
+    let t479 = c_q8 * t476 + s_q8 * t478;
+    let t480 = t15 * t474 - 0.8 * t477 - 0.4799999999999999 * t14 * t475;
+    let t481 = c_q8 * t478 - s_q8 * t476;
+    let t482 = 0.9800665778412416 * t479 + t8 * t481 - t7 * t480;
+    let t483 = 0.19866933079506122 * t479 + t9 * t480 + t11 * t481;
+    let t484 = t12 * t481 - t10 * t480;
+    let t485 = 0.006 * t472;
+    let t486 = -0.0375 * t471 - 0.003 * t472;
+    let t487 = -0.006 * t471;
+    let t488 = 0.25 * t474 + t99 * t315 + t38 * t485 + t39 * t486 + t101 * t320
+        + t40 * t487;
+    let t489 = t99 * t316 + t41 * t485 + t42 * t486 + t101 * t321 + t43 * t487
+        - 0.25 * t473;
+    let t490 = t99 * t317 + t44 * t485 + t45 * t486 + t101 * t322 + t46 * t487;
+    let t491 = c_q10 * t488 + 0.8 * s_q10 * t489
+        + 0.5999999999999999 * (s_q10 * t490 + q[9] * t478) - t13 * t480;
+    let t492 = s_q10 * t488;
+    let t493 = t16 * t490 - 0.5999999999999999 * (t492 + q[9] * t476)
+        - 0.4799999999999999 * t14 * t489;
+    let t494 = c_q8 * t491 + s_q8 * t493;
+    let t495 = t15 * t489 + t13 * t476 - 0.8 * t492 - 0.4799999999999999 * t14 * t490;
+    let t496 = c_q8 * t493 - s_q8 * t491;
+    let t497 = t68 * t327 + t70 * t328 + t71 * t329;
+    let t498 = t68 * t332 + t70 * t333 + t71 * t334;
+    let t499 = 0.75 * (t72 * t327 + t38 * t497 + t73 * t332 + t39 * t498);
+    let t500 = 0.75 * (t72 * t328 + t41 * t497 + t73 * t333 + t42 * t498);
+    let t501 = 0.75 * (t72 * t329 + t44 * t497 + t73 * t334 + t45 * t498);
+    let t502 = c_q10 * t499 + s_q10 * (0.8 * t500 + 0.5999999999999999 * t501);
+    let t503 = s_q10 * t499;
+    let t504 = t16 * t501 - 0.5999999999999999 * t503 - 0.4799999999999999 * t14 * t500;
+    let t505 = c_q8 * t502 + s_q8 * t504;
+    let t506 = t15 * t500 - 0.8 * t503 - 0.4799999999999999 * t14 * t501;
+    let t507 = c_q8 * t504 - s_q8 * t502;
+    let t508 = 0.9800665778412416 * t505 + t8 * t507 - t7 * t506;
+    let t509 = 0.19866933079506122 * t505 + t9 * t506 + t11 * t507;
+    let t510 = t12 * t507 - t10 * t506;
+    let t511 = 0.0375 * t498;
+    let t512 = -0.0375 * t497;
+    let t513 = 0.003 * t498 - 0.006 * t497;
+    let t514 = 0.25 * t500 + t99 * t327 + t38 * t511 + t100 * t332 + t39 * t512
+        + t40 * t513;
+    let t515 = t99 * t328 + t41 * t511 + t100 * t333 + t42 * t512 + t43 * t513
+        - 0.25 * t499;
+    let t516 = t99 * t329 + t44 * t511 + t100 * t334 + t45 * t512 + t46 * t513;
+    let t517 = c_q10 * t514 + 0.8 * s_q10 * t515
+        + 0.5999999999999999 * (s_q10 * t516 + q[9] * t504) - t13 * t506;
+    let t518 = s_q10 * t514;
+    let t519 = t16 * t516 - 0.5999999999999999 * (t518 + q[9] * t502)
+        - 0.4799999999999999 * t14 * t515;
+    let t520 = c_q8 * t517 + s_q8 * t519;
+    let t521 = t15 * t515 + t13 * t502 - 0.8 * t518 - 0.4799999999999999 * t14 * t516;
+    let t522 = c_q8 * t519 - s_q8 * t517;
+    let t523 = 1.5 * (t58 - t56);
+    let t524 = 1.5 * (s_q17 * t55 - t92);
+    let t525 = 1.5 * (t56 - c_q17 * t55);
+    let t526 = 0.03 * t97 + 0.075 * t98;
+    let t527 = -0.075 * t55 - 0.03 * t57;
+    let t528 = t527 + t47 * t525 - q[16] * t524;
+    let t529 = c_q18 * t114 - t95;
+    let t530 = 4.8 * (t529 + t95 + c_q18 * t53);
+    let t531 = t51 + s_q18 * t114;
+    let t532 = 4.8 * (t51 - s_q18 * t53 - t531);
+    let t533 = t114 * (1.8 * t48 - 0.87);
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            t148,
+            78.48 * t176 + t209 + t210 + t211,
+            78.48 * t238 + t273 + t274 + t275,
+            t359,
+            t395,
+            0.0,
+            t430,
+            t456,
+            t482,
+            t508,
+            0.0,
+            0.0,
+            t524,
+            t530,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            125.568 * t119 + t151 + t152,
+            t214 + t215,
+            504.5951749464951 * t242 + 0.9800665778412416 * t276 + t277,
+            t360,
+            t396,
+            0.0,
+            t431,
+            t457,
+            t483,
+            t509,
+            0.0,
+            0.0,
+            0.9800665778412416 * t525,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            78.48 * t5 + 47.088 * (t153 + t154) + t155 + t156,
+            92.61420626337623 * t4 + 0.19866933079506122 * t213 + 4.8 * (t217 - t216)
+                + t218,
+            t278 + t279,
+            t361,
+            t397,
+            0.0,
+            t432,
+            t458,
+            t484,
+            t510,
+            0.0,
+            0.0,
+            0.19866933079506122 * t525,
+            t532,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.05 * t151 + 0.2 * t156 + c_q18 * t157 + t8 * t171 + 0.03 * t158
+                + 0.075 * t159 + 1.5 * q[16] * t149 + 0.9800665778412416 * t169
+                - t7 * t170 - 0.7848 * t5 - 3.1392 * t119 - 0.3 * t152 - 4.62051 * t153
+                - 4.7088 * t154,
+            0.05 * t214 + 0.471 * t216 + 0.2 * t218 + c_q18 * t219 + t8 * t233
+                + 0.03 * t220 + 0.075 * t221 + 1.5 * q[16] * t212
+                + 0.9800665778412416 * t231 - t7 * t232 - 0.7848 * t4 - 0.3 * t215
+                - 0.48 * t217,
+            0.2 * t279 + c_q18 * t280 + t8 * t293 + 0.05 * t281
+                + 0.9800665778412416 * t291 - t7 * t292 - 0.5846838405298652 * t243
+                - 0.23387353621194606 * t245 - 0.3 * t277 - 0.08829 * s_q18 * t239
+                - t242 * (12.5568 + 11.693676810597305 * q[16]),
+            0.2 * t361 + 0.9800665778412416 * t371 + t7 * t112 + t8 * (t111 + t373)
+                - t7 * t372 - 0.3 * t360,
+            0.2 * t397 + 0.9800665778412416 * t407 + t8 * t409 - t7 * t408 - 0.3 * t396,
+            0.9800665778412416 * t411 + t8 * t412 + 0.8 * t7 * t83,
+            0.2 * t432 + 0.9800665778412416 * t442 + t8 * t444 - t7 * t443 - 0.3 * t431,
+            0.2 * t458 + 0.9800665778412416 * t468 + t8 * t470 - t7 * t469 - 0.3 * t457,
+            0.2 * t484 + 0.9800665778412416 * t494 + t8 * t496 - t7 * t495 - 0.3 * t483,
+            0.2 * t510 + 0.9800665778412416 * t520 + t8 * t522 - t7 * t521 - 0.3 * t509,
+            0.0,
+            1.5 * t91,
+            0.075 * t97 + 0.04900332889206208 * t525 - 0.03 * t98,
+            0.009 * (t51 - t531) - s_q18 * t96 - 0.1 * t532,
+            t175,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.3 * t148 + 0.19866933079506122 * (t169 - t173) + 0.9800665778412416 * t172
+                + t9 * t170 + t11 * t171 + t174 - 1.5696 * t5 - 0.1 * t156 - t47 * t155,
+            7.848 * t176 + 0.3 * t211 + 0.19866933079506122 * (t231 - t236)
+                + 0.9800665778412416 * t234 + t9 * t232 + t11 * t233 + t237 - 1.5696 * t4
+                - 0.1 * (t209 + t218) - 0.05 * t210
+                - t47 * (1.4700998667618626 * t212 + 0.19866933079506122 * t213),
+            7.848 * t238 + 0.3 * t275 + 0.19866933079506122 * (t291 - t296)
+                + 0.9800665778412416 * t294 + t9 * t292 + t11 * t293 + t297
+                - 0.1 * (t273 + t279) - 0.05 * t274 - t47 * t278,
+            0.3 * t359 + 0.19866933079506122 * t371 + t9 * t372 + t112 * t113
+                + t11 * (t111 + t373) - 0.1 * t361,
+            0.3 * t395 + 0.19866933079506122 * t407 + t9 * t408 + t11 * t409
+                - 0.1 * t397,
+            0.19866933079506122 * t411 + t11 * t412 - 0.8 * t9 * t83,
+            0.3 * t430 + 0.19866933079506122 * t442 + t9 * t443 + t11 * t444
+                - 0.1 * t432,
+            0.3 * t456 + 0.19866933079506122 * t468 + t9 * t469 + t11 * t470
+                - 0.1 * t458,
+            0.3 * t482 + 0.19866933079506122 * t494 + t9 * t495 + t11 * t496
+                - 0.1 * t484,
+            0.3 * t508 + 0.19866933079506122 * t520 + t9 * t521 + t11 * t522
+                - 0.1 * t510,
+            -1.4700998667618626 * t91 - 0.19866933079506122 * t94,
+            -0.19866933079506122 * t523,
+            0.9800665778412416 * t526 - 0.05 * t524 - 0.19866933079506122 * t528,
+            t533 - 0.1 * t530,
+            t115,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.08829 * c_q18 * t116 + 1.5696 * t119 + 0.1 * t152
+                + 0.19866933079506122 * t172 + 0.9800665778412416 * t173 + t47 * t151
+                + t12 * t171 - t10 * t170 - 0.2 * t148 - s_q18 * t157,
+            0.7848 * t176 + 0.1 * (t209 + t215) + 0.19866933079506122 * t234
+                + 0.9800665778412416 * t236 + t47 * t214 + t12 * t233 - t10 * t232
+                - 0.009 * t178 - 0.2 * t211 - s_q18 * t219,
+            0.7848 * t238 + 6.2784 * t242 + 0.1 * (t273 + t277)
+                + 0.19866933079506122 * t294 + 0.9800665778412416 * t296 + t47 * t281
+                + t12 * t293 - t10 * t292 - 0.08829 * t240 - 0.2 * t275 - s_q18 * t280,
+            0.1 * t360 + t10 * t112 + t12 * (t111 + t373) - t10 * t372 - 0.2 * t359,
+            0.1 * t396 + t12 * t409 - t10 * t408 - 0.2 * t395,
+            t12 * t412 + 0.8 * t10 * t83,
+            0.1 * t431 + t12 * t444 - t10 * t443 - 0.2 * t430,
+            0.1 * t457 + t12 * t470 - t10 * t469 - 0.2 * t456,
+            0.1 * t483 + t12 * t496 - t10 * t495 - 0.2 * t482,
+            0.1 * t509 + t12 * t522 - t10 * t521 - 0.2 * t508,
+            0.9800665778412416 * t94 - 0.2980039961925918 * t91,
+            0.9800665778412416 * t523,
+            0.19866933079506122 * t526 + 0.9800665778412416 * t528,
+            0.1 * t530 - 0.009 * (t95 + t529) - c_q18 * t96,
+            17.658 * t116,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t169,
+            t231,
+            t291,
+            t371,
+            t407,
+            t411,
+            t442,
+            t468,
+            t494,
+            t520,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t170,
+            t232,
+            t292,
+            t372,
+            t408,
+            -0.8 * t83,
+            t443,
+            t469,
+            t495,
+            t521,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.5999999999999999 * t145 - 0.8 * t142,
+            0.5999999999999999 * t206 - 0.8 * t203,
+            0.5999999999999999 * t270 - 0.8 * t267,
+            0.5999999999999999 * t356 - 0.8 * t353,
+            0.5999999999999999 * t393 - 0.8 * t390,
+            0.0,
+            0.5999999999999999 * t428 - 0.8 * t426,
+            0.5999999999999999 * t454 - 0.8 * t452,
+            0.5999999999999999 * t480 - 0.8 * t478,
+            0.5999999999999999 * t506 - 0.8 * t504,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.5999999999999999 * t164 - 0.8 * t165,
+            0.5999999999999999 * t226 - 0.8 * t227,
+            0.5999999999999999 * t286 - 0.8 * t287,
+            0.5999999999999999 * t366 - 0.8 * t367,
+            0.5999999999999999 * t402 - 0.8 * t403,
+            0.0,
+            0.5999999999999999 * t437 - 0.8 * t438,
+            0.5999999999999999 * t463 - 0.8 * t464,
+            0.5999999999999999 * t489 - 0.8 * t490,
+            0.5999999999999999 * t515 - 0.8 * t516,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t160,
+            t222,
+            t282,
+            t362,
+            t398,
+            0.0,
+            t433,
+            t459,
+            t485,
+            t511,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t161,
+            t223,
+            t283,
+            t363,
+            t399,
+            0.0,
+            t434,
+            t460,
+            t486,
+            t512,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t162,
+            t224,
+            t284,
+            t364,
+            t400,
+            0.0,
+            t435,
+            t461,
+            t487,
+            t513,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t210,
+            t274,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t524,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t150,
+            t213,
+            t276,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t525,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t173,
+            t235,
+            t295,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t527,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t174,
+            t237,
+            t297,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t533,
+            t115,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t175,
+            -1.8 * t179,
+            -17.658 * t241,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -1.8 * t50,
+            0.0,
+        ],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 3528,
+    add: 2146,
+    div: 13,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = lanes
+        .sin_cos_quad(q[7], q[8], q[10], q[17]);
+    let (s_q18, c_q18) = sin_cos(q[18]);
+    let t0 = 9.966644423259238 * c_q7 - s_q7;
+    let t1 = -0.019833838076209875 * t0;
+    let t2 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t3 = 0.09784339500725571 * t0;
+    let t4 = s_q7 + 0.10033467208545054 * c_q7;
+    let t5 = -0.975170327201816 * t4;
+    let t6 = 0.9950041652780258 * t4;
+    let t7 = 0.09983341664682815 * t0;
+    let t8 = -0.8 * q[9] - 0.35;
+    let t9 = 1.0 - c_q10;
+    let t10 = 1.0 - 0.64 * t9;
+    let t11 = 1.0 - 0.36 * t9;
+    let t12 = q[11] * q[11];
+    let t13 = q[12] * q[12];
+    let t14 = q[13] * q[13];
+    let t15 = q[11] * q[12];
+    let t16 = q[11] * q[13];
+    let t17 = q[12] * q[13];
+    let t18 = q[11] * q[14];
+    let t19 = q[12] * q[14];
+    let t20 = q[13] * q[14];
+    let t21 = 1.0 - 2.0 * (t13 + t14);
+    let t22 = 2.0 * (t15 - t20);
+    let t23 = 2.0 * (t16 + t19);
+    let t24 = 2.0 * (t15 + t20);
+    let t25 = 1.0 - 2.0 * (t12 + t14);
+    let t26 = 2.0 * (t17 - t18);
+    let t27 = 2.0 * (t16 - t19);
+    let t28 = 2.0 * (t17 + t18);
+    let t29 = 1.0 - 2.0 * (t12 + t13);
+    let t30 = 0.977668244562803 * t21 + 0.02233175543719701 * t24
+        + 0.20896434210788312 * t27;
+    let t31 = 0.977668244562803 * t22 + 0.02233175543719701 * t25
+        + 0.20896434210788312 * t28;
+    let t32 = 0.977668244562803 * t23 + 0.02233175543719701 * t26
+        + 0.20896434210788312 * t29;
+    let t33 = 0.02233175543719701 * t21 + 0.977668244562803 * t24
+        - 0.20896434210788312 * t27;
+    let t34 = 0.02233175543719701 * t22 + 0.977668244562803 * t25
+        - 0.20896434210788312 * t28;
+    let t35 = 0.02233175543719701 * t23 + 0.977668244562803 * t26
+        - 0.20896434210788312 * t29;
+    let t36 = 0.20896434210788312 * (t24 - t21) + 0.955336489125606 * t27;
+    let t37 = 0.20896434210788312 * (t25 - t22) + 0.955336489125606 * t28;
+    let t38 = 0.20896434210788312 * (t26 - t23) + 0.955336489125606 * t29;
+    let t39 = q[15] - 0.1;
+    let t40 = c_q18 * c_q18;
+    let t41 = s_q18 * s_q18;
+    let t42 = s_q17 * s_q17;
+    let t43 = s_q17 * c_q17;
+    let t44 = s_q18 * c_q18;
+    let t45 = 0.075 * s_q17 + 0.03 * c_q17;
+    let t46 = 1.5 * q[16] + t45;
+    let t47 = -t45;
+    let t48 = 0.0375 * t31 + 0.006 * t32;
+    let t49 = 0.0375 * t34 + 0.006 * t35;
+    let t50 = 0.0375 * t37 + 0.006 * t38;
+    let t51 = c_q10 * t48 + s_q10 * (0.8 * t49 + 0.5999999999999999 * t50);
+    let t52 = s_q10 * t48;
+    let t53 = t11 * t50 - 0.5999999999999999 * t52 - 0.4799999999999999 * t9 * t49;
+    let t54 = c_q8 * t51 + s_q8 * t53;
+    let t55 = t10 * t49 - 0.8 * t52 - 0.4799999999999999 * t9 * t50;
+    let t56 = c_q8 * t53 - s_q8 * t51;
+    let t57 = 0.9800665778412416 * t54 + t1 * t55 + t2 * t56;
+    let t58 = 0.19866933079506122 * t54 + t3 * t55 + t5 * t56;
+    let t59 = t6 * t55 + t7 * t56;
+    let t60 = 0.00027 * t32 + 0.003525 * t30 + 0.0001 * t31;
+    let t61 = 0.25 * t49 + t60;
+    let t62 = 0.00027 * t35 + 0.003525 * t33 + 0.0001 * t34;
+    let t63 = t62 - 0.25 * t48;
+    let t64 = 0.003525 * t36 + 0.0001 * t37 + 0.00027 * t38;
+    let t65 = c_q10 * t61 + 0.8 * s_q10 * t63
+        + 0.5999999999999999 * (s_q10 * t64 + q[9] * t53) - t8 * t55;
+    let t66 = s_q10 * t61;
+    let t67 = t11 * t64 - 0.5999999999999999 * (t66 + q[9] * t51)
+        - 0.4799999999999999 * t9 * t63;
+    let t68 = c_q8 * t65 + s_q8 * t67;
+    let t69 = t10 * t63 + t8 * t51 - 0.8 * t66 - 0.4799999999999999 * t9 * t64;
+    let t70 = c_q8 * t67 - s_q8 * t65;
+    let t71 = 0.2 * t59 + 0.9800665778412416 * t68 + t1 * t69 + t2 * t70 - 0.3 * t58;
+    let t72 = 0.3 * t57 + 0.19866933079506122 * t68 + t3 * t69 + t5 * t70 - 0.1 * t59;
+    let t73 = 0.1 * t58 + t6 * t69 + t7 * t70 - 0.2 * t57;
+    let t74 = 0.5999999999999999 * t55 - 0.8 * t53;
+    let t75 = 0.5999999999999999 * t63 - 0.8 * t64;
+    let t76 = -0.0375 * t30 - 0.003 * t32;
+    let t77 = -0.0375 * t33 - 0.003 * t35;
+    let t78 = -0.0375 * t36 - 0.003 * t38;
+    let t79 = c_q10 * t76 + s_q10 * (0.8 * t77 + 0.5999999999999999 * t78);
+    let t80 = s_q10 * t76;
+    let t81 = t11 * t78 - 0.5999999999999999 * t80 - 0.4799999999999999 * t9 * t77;
+    let t82 = c_q8 * t79 + s_q8 * t81;
+    let t83 = t10 * t77 - 0.8 * t80 - 0.4799999999999999 * t9 * t78;
+    let t84 = c_q8 * t81 - s_q8 * t79;
+    let t85 = t2 * t84 + 0.9800665778412416 * t82 + t1 * t83;
+    let t86 = t5 * t84 + 0.19866933079506122 * t82 + t3 * t83;
+    let t87 = t6 * t83 + t7 * t84;
+    let t88 = 0.00029 * t32 + 0.0001 * t30 + 0.003355 * t31;
+    let t89 = 0.25 * t77 + t88;
+    let t90 = 0.00029 * t35 + 0.0001 * t33 + 0.003355 * t34;
+    let t91 = t90 - 0.25 * t76;
+    let t92 = 0.0001 * t36 + 0.003355 * t37 + 0.00029 * t38;
+    let t93 = c_q10 * t89 + 0.8 * s_q10 * t91
+        + 0.5999999999999999 * (s_q10 * t92 + q[9] * t81) - t8 * t83;
+    let t94 = s_q10 * t89;
+    let t95 = t11 * t92 - 0.5999999999999999 * (t94 + q[9] * t79)
+        - 0.4799999999999999 * t9 * t91;
+    let t96 = c_q8 * t93 + s_q8 * t95;
+    let t97 = t10 * t91 + t8 * t79 - 0.8 * t94 - 0.4799999999999999 * t9 * t92;
+    let t98 = c_q8 * t95 - s_q8 * t93;
+    let t99 = 0.003 * t31 - 0.006 * t30;
+    let t100 = 0.003 * t34 - 0.006 * t33;
+    let t101 = 0.003 * t37 - 0.006 * t36;
+    let t102 = c_q10 * t99 + s_q10 * (0.8 * t100 + 0.5999999999999999 * t101);
+    let t103 = s_q10 * t99;
+    let t104 = t11 * t101 - 0.5999999999999999 * t103 - 0.4799999999999999 * t9 * t100;
+    let t105 = c_q8 * t102 + s_q8 * t104;
+    let t106 = t10 * t100 - 0.8 * t103 - 0.4799999999999999 * t9 * t101;
+    let t107 = c_q8 * t104 - s_q8 * t102;
+    let t108 = t2 * t107 + 0.9800665778412416 * t105 + t1 * t106;
+    let t109 = t5 * t107 + 0.19866933079506122 * t105 + t3 * t106;
+    let t110 = t6 * t106 + t7 * t107;
+    let t111 = 0.00092 * t32 + 0.00027 * t30 + 0.00029 * t31;
+    let t112 = 0.25 * t100 + t111;
+    let t113 = 0.00092 * t35 + 0.00027 * t33 + 0.00029 * t34;
+    let t114 = t113 - 0.25 * t99;
+    let t115 = 0.00027 * t36 + 0.00029 * t37 + 0.00092 * t38;
+    let t116 = c_q10 * t112 + 0.8 * s_q10 * t114
+        + 0.5999999999999999 * (s_q10 * t115 + q[9] * t104) - t8 * t106;
+    let t117 = s_q10 * t112;
+    let t118 = t11 * t115 - 0.5999999999999999 * (t117 + q[9] * t102)
+        - 0.4799999999999999 * t9 * t114;
+    let t119 = c_q8 * t116 + s_q8 * t118;
+    let t120 = t10 * t114 + t8 * t102 - 0.8 * t117 - 0.4799999999999999 * t9 * t115;
+    let t121 = c_q8 * t118 - s_q8 * t116;
+    let t122 = 0.075 * c_q17 - 0.03 * s_q17;
+    let t123 = t39 * t122;
+    let t124 = 0.01235 + t123 - q[16] * t47;
+    let t125 = -0.05 * t47 - 0.19866933079506122 * t124;
+    let t126 = 0.9800665778412416 * t124;
+    let t127 = 1.17 * t6 - 1.56 * t7 * c_q8;
+    let t128 = 1.17 * t1 - 1.528903861432337 * s_q8 - 1.56 * t2 * c_q8;
+    let t129 = 1.17 * t3 - 0.3099241560402955 * s_q8 - 1.56 * t5 * c_q8;
+    let t130 = t39 * t39;
+    let t131 = 0.009 * q[19] + 0.00495;
+    let t132 = q[19] * (1.8 * q[19] + 0.54) - 0.8 * (-1.8 * q[19] - 0.27);
+    let t133 = t132 + 0.5195;
+    let inv0 = 1.0 / t133;
+    let t134 = -1.8 * q[19] - 1.59;
+    let t135 = c_q18 * t134;
+    let t136 = s_q18 * t134;
+    let t137 = -0.5105 - t132;
+    let t138 = -0.1 * t135 - 0.0009;
+    let t139 = 0.1 * t136 + s_q18 * t131;
+    let t140 = -0.00515 * t42 - 0.002 * t43;
+    let t141 = t140 + 0.00975;
+    let t142 = q[16] * (2.0 * t45 + 1.5 * q[16]);
+    let t143 = t142 + 0.01235;
+    let t144 = 0.003 * t30 + 0.006 * t31 - 0.0375 * t32;
+    let t145 = 0.003 * t33 + 0.006 * t34 - 0.0375 * t35;
+    let t146 = 0.003 * t36 + 0.006 * t37 - 0.0375 * t38;
+    let t147 = t30 * t62 + t31 * t90 + t32 * t113;
+    let t148 = 0.25 * t145 + t33 * t64 + t34 * t92 + t35 * t115;
+    let t149 = t30 * t60 + t31 * t88 + t32 * t111 + 0.076155 - 0.5 * t146;
+    let t150 = 0.25 * t144 + t30 * t64 + t31 * t92 + t32 * t115 + 0.00194;
+    let t151 = t33 * t62 + t34 * t90 + t35 * t113 + 0.075275 - 0.5 * t146;
+    let t152 = t36 * t64 + t37 * t92 + t38 * t115 + 0.00212;
+    let t153 = t144 + 0.012;
+    let t154 = t146 - 0.3315;
+    let t155 = c_q10 * t153 + s_q10 * (0.8 * t145 + 0.5999999999999999 * t154);
+    let t156 = s_q10 * t153;
+    let t157 = t10 * t145 - 0.8 * t156 - 0.4799999999999999 * t9 * t154;
+    let t158 = t11 * t154 - 0.5999999999999999 * t156 - 0.4799999999999999 * t9 * t145;
+    let t159 = s_q10 * t147;
+    let t160 = s_q10 * t150;
+    let t161 = s_q10 * t149;
+    let t162 = t10 * t147 - 0.8 * t161 - 0.4799999999999999 * t9 * t150;
+    let t163 = t11 * t150 - 0.5999999999999999 * t161 - 0.4799999999999999 * t9 * t147;
+    let t164 = s_q10 * t148;
+    let t165 = t9 * t148;
+    let t166 = t10 * t151 - 0.8 * t159 - 0.4799999999999999 * t165;
+    let t167 = t11 * t148 - 0.5999999999999999 * t159 - 0.4799999999999999 * t9 * t151;
+    let t168 = t10 * t148 - 0.8 * t160 - 0.4799999999999999 * t9 * t152;
+    let t169 = t11 * t152 - 0.5999999999999999 * t160 - 0.4799999999999999 * t165;
+    let t170 = s_q10 * t163;
+    let t171 = 1.17 * q[9] + t157;
+    let t172 = t158 - 1.56 * q[9];
+    let t173 = q[9] * t157;
+    let t174 = q[9] * t158;
+    let t175 = 0.5999999999999999 * t173 - 0.8 * t174;
+    let t176 = q[9] * q[9];
+    let t177 = q[9] * t155;
+    let t178 = 0.8 * t177 + 0.35 * t155 + c_q10 * t163
+        + s_q10 * (0.8 * t167 + 0.5999999999999999 * t169);
+    let t179 = c_q10 * t162 + 0.8 * s_q10 * t166
+        + 0.5999999999999999 * (s_q10 * t168 - t177) + 0.001;
+    let t180 = 2.0 * t175 - 0.7 * t172;
+    let t181 = 1.2480000000000002 * t176 + t180 + t10 * t166
+        - 0.4799999999999999 * t9 * t168 - 0.8 * s_q10 * t162
+        - 1.1999999999999997 * t173;
+    let t182 = t181 + 0.331125;
+    let t183 = 1.17 * t176 - t170;
+    let t184 = t10 * t167 + 0.35 * t171 + 0.8 * (t173 + t183)
+        - 0.4799999999999999 * t9 * t169 - 0.5999999999999999 * t174 - 0.002;
+    let t185 = t172 - 1.0325;
+    let t186 = s_q8 * t155;
+    let t187 = c_q8 * t155;
+    let t188 = c_q8 * t185 - t186;
+    let t189 = s_q8 * t185 + t187;
+    let t190 = c_q8 * t184 - s_q8 * t179;
+    let t191 = s_q8 * t184 + c_q8 * t179;
+    let t192 = c_q10 * (c_q10 * t149 + 0.8 * t159 + 0.5999999999999999 * t160)
+        + s_q10
+            * (0.5999999999999999
+                * (0.8 * t164 + c_q10 * t150 + 0.5999999999999999 * s_q10 * t152)
+                + 0.8 * (c_q10 * t147 + 0.8 * s_q10 * t151 + 0.5999999999999999 * t164));
+    let t193 = 1.6 * t174 + t11 * t169 - 0.4799999999999999 * t9 * t167;
+    let t194 = s_q8
+        * (0.7 * t172 + t193 - 0.5999999999999999 * t170 - 1.2480000000000002 * t176
+            - t192 - 0.326125);
+    let t195 = s_q8 * t178;
+    let t196 = t178 + c_q8 * t194 - 2.0 * s_q8 * t195;
+    let t197 = s_q8 * t194 + 2.0 * c_q8 * t195;
+    let t198 = 2.0 * t175 + 0.5999999999999999 * t183 + t193 + 0.004 - t197;
+    let t199 = 1.95 * t176 + t180 + t192 + t197;
+    let t200 = t199 + 0.330125;
+    let t201 = t2 * t188 + 0.9800665778412416 * t189 + t1 * t171;
+    let t202 = t5 * t188 + 0.19866933079506122 * t189 + t3 * t171;
+    let t203 = t6 * t171 + t7 * t188;
+    let t204 = t2 * t196 + 0.9800665778412416 * t200 + t1 * t191;
+    let t205 = t5 * t196 + 0.19866933079506122 * t200 + t3 * t191;
+    let t206 = t6 * t191 + t7 * t196;
+    let t207 = t2 * t190 + 0.9800665778412416 * t191 + t1 * t182;
+    let t208 = t5 * t190 + 0.19866933079506122 * t191 + t3 * t182;
+    let t209 = t6 * t182 + t7 * t190;
+    let t210 = 0.19866933079506122 * t196 + t3 * t190 + t5 * t198;
+    let t211 = t6 * t190 + t7 * t198;
+    let t212 = t2 * t171 - t1 * t188;
+    let t213 = t5 * t171 - t3 * t188;
+    let t214 = t7 * t171 - t6 * t188;
+    let t215 = -0.9359999999999998 * q[9] - 1.17 * t8 - 0.8 * t157
+        - 0.5999999999999999 * t158;
+    let t216 = 0.5999999999999999 * t186 + c_q8 * t215;
+    let t217 = 0.5999999999999999 * t187 - s_q8 * t215;
+    let t218 = 0.8 * t145 + 0.5999999999999999 * t154;
+    let t219 = 0.5999999999999999 * t147 - 0.8 * t150;
+    let t220 = 0.5999999999999999 * t151 - 0.8 * t148;
+    let t221 = 0.5999999999999999 * t148 - 0.8 * t152;
+    let t222 = c_q10 * t218 - 0.9999999999999998 * t156;
+    let t223 = s_q10 * t218;
+    let t224 = t9 * t153;
+    let t225 = 0.2879999999999999 * t224 - 0.8 * (t223 + t10 * t153);
+    let t226 = 0.38399999999999995 * t224 - 0.5999999999999999 * (t223 + t11 * t153);
+    let t227 = s_q10 * t219;
+    let t228 = c_q10 * t219 + 0.8 * s_q10 * t220
+        + 0.5999999999999999 * (s_q10 * t221 + q[9] * t226) - t8 * t225;
+    let t229 = t10 * t220 + t8 * t222 - 0.8 * t227 - 0.4799999999999999 * t9 * t221;
+    let t230 = t11 * t221 - 0.5999999999999999 * (t227 + q[9] * t222)
+        - 0.4799999999999999 * t9 * t220;
+    let t231 = c_q8 * t222 + s_q8 * t226;
+    let t232 = c_q8 * t226 - s_q8 * t222;
+    let t233 = c_q8 * t228 + s_q8 * t230;
+    let t234 = c_q8 * t230 - s_q8 * t228;
+    let t235 = t2 * t232 + 0.9800665778412416 * t231 + t1 * t225;
+    let t236 = t5 * t232 + 0.19866933079506122 * t231 + t3 * t225;
+    let t237 = t6 * t225 + t7 * t232;
+    let t238 = 0.1 * t135 + c_q18 * t131;
+    let t239 = -t189;
+    let t240 = 0.9800665778412416 * t188 + t2 * t239;
+    let t241 = 0.19866933079506122 * t188 + t5 * t239;
+    let t242 = t7 * t239;
+    let t243 = t132 + 0.1 * (t135 - 0.48) + 2.0 * t138 + 0.5693;
+    let t244 = t122 * t122;
+    let t245 = 1.5 - 80.97165991902834 * t244;
+    let inv1 = 1.0 / t245;
+    let t246 = t47 * t122;
+    let t247 = 1.4700998667618626 - 79.35761763896693 * t244;
+    let t248 = 0.2980039961925918 - 16.08658548947864 * t244;
+    let t249 = 0.07350499333809313 - 3.967880881948347 * t244;
+    let t250 = t122 * t125;
+    let t251 = -0.2980039961925918 * t39 - 0.19866933079506122 * t122
+        - 80.97165991902834 * t250;
+    let t252 = t122 * t126;
+    let t253 = 1.4700998667618626 * t39 + 0.9800665778412416 * t122
+        - 80.97165991902834 * t252;
+    let t254 = 1.5 - 80.97165991902834 * t47 * t47
+        - 6556.409710042781 * inv1 * t246 * t246;
+    let inv2 = 1.0 / t254;
+    let t255 = t246 * (80.97165991902834 * inv1 * t247 - 79.35761763896693);
+    let t256 = t246 * (80.97165991902834 * inv1 * t248 - 16.08658548947864);
+    let t257 = t246 * (80.97165991902834 * inv1 * t249 - 3.967880881948347);
+    let t258 = 80.97165991902834 * (inv1 * t246 * t251 - t47 * t125)
+        + 0.19866933079506122 * t46 - 0.075;
+    let t259 = 80.97165991902834 * (inv1 * t246 * t253 - t47 * t126)
+        - 0.9800665778412416 * t46;
+    let t260 = 0.5999999999999999 * t91 - 0.028368794326241134 * t75 - 0.8 * t92;
+    let t261 = 0.5999999999999999 * t83 - 0.028368794326241134 * t74 - 0.8 * t81;
+    let t262 = t97 - 0.028368794326241134 * t69;
+    let t263 = t96 - 0.028368794326241134 * t68;
+    let t264 = t85 - 0.028368794326241134 * t57;
+    let t265 = t86 - 0.028368794326241134 * t58;
+    let t266 = t87 - 0.028368794326241134 * t59;
+    let t267 = 0.2 * t87 + 0.9800665778412416 * t96 + t1 * t97 + t2 * t98
+        - 0.028368794326241134 * t71 - 0.3 * t86;
+    let t268 = 0.3 * t85 + 0.19866933079506122 * t96 + t3 * t97 + t5 * t98
+        - 0.028368794326241134 * t72 - 0.1 * t87;
+    let t269 = 0.1 * t86 + t6 * t97 + t7 * t98 - 0.028368794326241134 * t73 - 0.2 * t85;
+    let t270 = 0.5999999999999999 * t114 - 0.07659574468085106 * t75 - 0.8 * t115
+        - 0.08422633844982069 * t260;
+    let t271 = 0.5999999999999999 * t106 - 0.07659574468085106 * t74 - 0.8 * t104
+        - 0.08422633844982069 * t261;
+    let t272 = t120 - 0.07659574468085106 * t69 - 0.08422633844982069 * t262;
+    let t273 = t119 - 0.07659574468085106 * t68 - 0.08422633844982069 * t263;
+    let t274 = t108 - 0.07659574468085106 * t57 - 0.08422633844982069 * t264;
+    let t275 = t109 - 0.07659574468085106 * t58 - 0.08422633844982069 * t265;
+    let t276 = t110 - 0.07659574468085106 * t59 - 0.08422633844982069 * t266;
+    let t277 = 0.2 * t110 + 0.9800665778412416 * t119 + t1 * t120 + t2 * t121
+        - 0.07659574468085106 * t71 - 0.3 * t109 - 0.08422633844982069 * t267;
+    let t278 = 0.3 * t108 + 0.19866933079506122 * t119 + t3 * t120 + t5 * t121
+        - 0.07659574468085106 * t72 - 0.1 * t110 - 0.08422633844982069 * t268;
+    let t279 = 0.1 * t109 + t6 * t120 + t7 * t121 - 0.07659574468085106 * t73
+        - 0.2 * t108 - 0.08422633844982069 * t269;
+    let t280 = 0.5999999999999999 * t220 - 0.8 * t221 - 283.68794326241135 * t75 * t75
+        - 298.3148385185812 * t260 * t260 - 1142.1540345339843 * t270 * t270;
+    let inv3 = 1.0 / t280;
+    let t281 = 0.5999999999999999 * t225 - 0.8 * t226 - 283.68794326241135 * t74 * t75
+        - 298.3148385185812 * t260 * t261 - 1142.1540345339843 * t270 * t271;
+    let t282 = t229 - 283.68794326241135 * t69 * t75 - 298.3148385185812 * t260 * t262
+        - 1142.1540345339843 * t270 * t272;
+    let t283 = t233 - 283.68794326241135 * t68 * t75 - 298.3148385185812 * t260 * t263
+        - 1142.1540345339843 * t270 * t273;
+    let t284 = t235 - 283.68794326241135 * t57 * t75 - 298.3148385185812 * t260 * t264
+        - 1142.1540345339843 * t270 * t274;
+    let t285 = t236 - 283.68794326241135 * t58 * t75 - 298.3148385185812 * t260 * t265
+        - 1142.1540345339843 * t270 * t275;
+    let t286 = t237 - 283.68794326241135 * t59 * t75 - 298.3148385185812 * t260 * t266
+        - 1142.1540345339843 * t270 * t276;
+    let t287 = 0.9800665778412416 * t233 + 0.2 * t237 + t1 * t229 + t2 * t234
+        - 0.3 * t236 - 283.68794326241135 * t71 * t75 - 298.3148385185812 * t260 * t267
+        - 1142.1540345339843 * t270 * t277;
+    let t288 = 0.19866933079506122 * t233 + 0.3 * t235 + t3 * t229 + t5 * t234
+        - 0.1 * t237 - 283.68794326241135 * t72 * t75 - 298.3148385185812 * t260 * t268
+        - 1142.1540345339843 * t270 * t278;
+    let t289 = 0.1 * t236 + t6 * t229 + t7 * t234 - 0.2 * t235
+        - 283.68794326241135 * t73 * t75 - 298.3148385185812 * t260 * t269
+        - 1142.1540345339843 * t270 * t279;
+    let t290 = 1.95 - 283.68794326241135 * t74 * t74 - 298.3148385185812 * t261 * t261
+        - 1142.1540345339843 * t271 * t271 - inv3 * t281 * t281;
+    let inv4 = 1.0 / t290;
+    let t291 = 0.8 * t155 - 283.68794326241135 * t69 * t74
+        - 298.3148385185812 * t261 * t262 - 1142.1540345339843 * t271 * t272
+        - inv3 * t281 * t282;
+    let t292 = t216 - inv3 * t281 * t283 - 283.68794326241135 * t68 * t74
+        - 298.3148385185812 * t261 * t263 - 1142.1540345339843 * t271 * t273;
+    let t293 = t128 - inv3 * t281 * t284 - 283.68794326241135 * t57 * t74
+        - 298.3148385185812 * t261 * t264 - 1142.1540345339843 * t271 * t274;
+    let t294 = t129 - inv3 * t281 * t285 - 283.68794326241135 * t58 * t74
+        - 298.3148385185812 * t261 * t265 - 1142.1540345339843 * t271 * t275;
+    let t295 = t127 - inv3 * t281 * t286 - 283.68794326241135 * t59 * t74
+        - 298.3148385185812 * t261 * t266 - 1142.1540345339843 * t271 * t276;
+    let t296 = 0.2 * t127 + 0.9800665778412416 * t216 + 0.8 * t1 * t155 + t2 * t217
+        - 0.3 * t129 - inv3 * t281 * t287 - 283.68794326241135 * t71 * t74
+        - 298.3148385185812 * t261 * t267 - 1142.1540345339843 * t271 * t277;
+    let t297 = 0.3 * t128 + 0.19866933079506122 * t216 + 0.8 * t3 * t155 + t5 * t217
+        - 0.1 * t127 - inv3 * t281 * t288 - 283.68794326241135 * t72 * t74
+        - 298.3148385185812 * t261 * t268 - 1142.1540345339843 * t271 * t278;
+    let t298 = 0.1 * t129 + 0.8 * t6 * t155 + t7 * t217 - 0.2 * t128 - inv3 * t281 * t289
+        - 283.68794326241135 * t73 * t74 - 298.3148385185812 * t261 * t269
+        - 1142.1540345339843 * t271 * t279;
+    let t299 = t181 + 0.331125 - inv3 * t282 * t282 - inv4 * t291 * t291
+        - 283.68794326241135 * t69 * t69 - 298.3148385185812 * t262 * t262
+        - 1142.1540345339843 * t272 * t272;
+    let inv5 = 1.0 / t299;
+    let t300 = t191 - inv3 * t282 * t283 - inv4 * t291 * t292
+        - 283.68794326241135 * t68 * t69 - 298.3148385185812 * t262 * t263
+        - 1142.1540345339843 * t272 * t273;
+    let t301 = t240 - inv3 * t282 * t284 - inv4 * t291 * t293
+        - 283.68794326241135 * t57 * t69 - 298.3148385185812 * t262 * t264
+        - 1142.1540345339843 * t272 * t274;
+    let t302 = t241 - inv3 * t282 * t285 - inv4 * t291 * t294
+        - 283.68794326241135 * t58 * t69 - 298.3148385185812 * t262 * t265
+        - 1142.1540345339843 * t272 * t275;
+    let t303 = t242 - inv3 * t282 * t286 - inv4 * t291 * t295
+        - 283.68794326241135 * t59 * t69 - 298.3148385185812 * t262 * t266
+        - 1142.1540345339843 * t272 * t276;
+    let t304 = t207 + 0.2 * t242 - inv3 * t282 * t287 - inv4 * t291 * t296 - 0.3 * t241
+        - 283.68794326241135 * t69 * t71 - 298.3148385185812 * t262 * t267
+        - 1142.1540345339843 * t272 * t277;
+    let t305 = t208 + 0.3 * t240 - inv3 * t282 * t288 - inv4 * t291 * t297 - 0.1 * t242
+        - 283.68794326241135 * t69 * t72 - 298.3148385185812 * t262 * t268
+        - 1142.1540345339843 * t272 * t278;
+    let t306 = t209 + 0.1 * t241 - inv3 * t282 * t289 - inv4 * t291 * t298 - 0.2 * t240
+        - 283.68794326241135 * t69 * t73 - 298.3148385185812 * t262 * t269
+        - 1142.1540345339843 * t272 * t279;
+    let t307 = t199 + 0.330125 - inv3 * t283 * t283 - inv4 * t292 * t292
+        - inv5 * t300 * t300 - 283.68794326241135 * t68 * t68
+        - 298.3148385185812 * t263 * t263 - 1142.1540345339843 * t273 * t273;
+    let inv6 = 1.0 / t307;
+    let t308 = t212 - inv3 * t283 * t284 - inv4 * t292 * t293 - inv5 * t300 * t301
+        - 283.68794326241135 * t57 * t68 - 298.3148385185812 * t263 * t264
+        - 1142.1540345339843 * t273 * t274;
+    let t309 = t213 - inv3 * t283 * t285 - inv4 * t292 * t294 - inv5 * t300 * t302
+        - 283.68794326241135 * t58 * t68 - 298.3148385185812 * t263 * t265
+        - 1142.1540345339843 * t273 * t275;
+    let t310 = t214 - inv3 * t283 * t286 - inv4 * t292 * t295 - inv5 * t300 * t303
+        - 283.68794326241135 * t59 * t68 - 298.3148385185812 * t263 * t266
+        - 1142.1540345339843 * t273 * t276;
+    let t311 = t204 + 0.2 * t214 - inv3 * t283 * t287 - inv4 * t292 * t296
+        - inv5 * t300 * t304 - 0.3 * t213 - 283.68794326241135 * t68 * t71
+        - 298.3148385185812 * t263 * t267 - 1142.1540345339843 * t273 * t277;
+    let t312 = t205 + 0.3 * t212 - inv3 * t283 * t288 - inv4 * t292 * t297
+        - inv5 * t300 * t305 - 0.1 * t214 - 283.68794326241135 * t68 * t72
+        - 298.3148385185812 * t263 * t268 - 1142.1540345339843 * t273 * t278;
+    let t313 = t206 + 0.1 * t213 - inv3 * t283 * t289 - inv4 * t292 * t298
+        - inv5 * t300 * t306 - 0.2 * t212 - 283.68794326241135 * t68 * t73
+        - 298.3148385185812 * t263 * t269 - 1142.1540345339843 * t273 * t279;
+    let t314 = 16.75 - 1.8 * t41 - inv0 * t135 * t135 - inv3 * t284 * t284
+        - inv4 * t293 * t293 - inv5 * t301 * t301 - inv6 * t308 * t308
+        - 283.68794326241135 * t57 * t57 - 298.3148385185812 * t264 * t264
+        - 1142.1540345339843 * t274 * t274;
+    let inv7 = 1.0 / t314;
+    let t315 = -283.68794326241135 * t57 * t58 - 298.3148385185812 * t264 * t265
+        - 1142.1540345339843 * t274 * t275 - inv3 * t284 * t285 - inv4 * t293 * t294
+        - inv5 * t301 * t302 - inv6 * t308 * t309;
+    let t316 = inv0 * t135 * t136 - 1.8 * t44 - inv3 * t284 * t286 - inv4 * t293 * t295
+        - inv5 * t301 * t303 - inv6 * t308 * t310 - 283.68794326241135 * t57 * t59
+        - 298.3148385185812 * t264 * t266 - 1142.1540345339843 * t274 * t276;
+    let t317 = inv7 * t316;
+    let t318 = 0.171 * t44 - inv0 * t135 * t139 - inv3 * t284 * t287 - inv4 * t293 * t296
+        - inv5 * t301 * t304 - inv6 * t308 * t311 - 283.68794326241135 * t57 * t71
+        - 298.3148385185812 * t264 * t267 - 1142.1540345339843 * t274 * t277;
+    let t319 = inv7 * t318;
+    let t320 = t135 + t203;
+    let t321 = 0.18 * t41 + t320 + 1.505 - inv0 * t135 * t243 - inv3 * t284 * t288
+        - inv4 * t293 * t297 - inv5 * t301 * t305 - inv6 * t308 * t312
+        - 283.68794326241135 * t57 * t72 - 298.3148385185812 * t264 * t268
+        - 1142.1540345339843 * t274 * t278;
+    let t322 = inv7 * t321;
+    let t323 = -0.171 * t41 - t202 - inv0 * t135 * t238 - inv3 * t284 * t289
+        - inv4 * t293 * t298 - inv5 * t301 * t306 - inv6 * t308 * t313
+        - 283.68794326241135 * t57 * t73 - 298.3148385185812 * t264 * t269
+        - 1142.1540345339843 * t274 * t279 - 0.239;
+    let t324 = inv7 * t323;
+    let t325 = 18.25 - 77.77574874505606 * t244 - inv1 * t247 * t247 - inv2 * t255 * t255
+        - inv3 * t285 * t285 - inv4 * t294 * t294 - inv5 * t302 * t302
+        - inv6 * t309 * t309 - inv7 * t315 * t315 - 283.68794326241135 * t58 * t58
+        - 298.3148385185812 * t265 * t265 - 1142.1540345339843 * t275 * t275;
+    let inv8 = 1.0 / t325;
+    let t326 = -15.765924789823904 * t244 - inv1 * t247 * t248 - inv2 * t255 * t256
+        - inv3 * t285 * t286 - inv4 * t294 * t295 - inv5 * t302 * t303
+        - inv6 * t309 * t310 - inv7 * t315 * t316 - 283.68794326241135 * t58 * t59
+        - 298.3148385185812 * t265 * t266 - 1142.1540345339843 * t275 * t276;
+    let t327 = -0.19866933079506122 * t46 - 3.888787437252804 * t244 - t320
+        - inv1 * t247 * t249 - inv2 * t255 * t257 - inv3 * t285 * t287
+        - inv4 * t294 * t296 - inv5 * t302 * t304 - inv6 * t309 * t311
+        - inv7 * t315 * t318 - 283.68794326241135 * t58 * t71
+        - 298.3148385185812 * t265 * t267 - 1142.1540345339843 * t275 * t277 - 1.43;
+    let t328 = -79.35761763896693 * t250 - inv1 * t247 * t251 - inv2 * t255 * t258
+        - inv3 * t285 * t288 - inv4 * t294 * t297 - inv5 * t302 * t305
+        - inv6 * t309 * t312 - inv7 * t315 * t321 - 283.68794326241135 * t58 * t72
+        - 298.3148385185812 * t265 * t268 - 1142.1540345339843 * t275 * t278;
+    let t329 = 1.5 * t39 + t136 + t122 + t201;
+    let t330 = t329 + 0.555 - 79.35761763896693 * t252 - inv1 * t247 * t253
+        - inv2 * t255 * t259 - inv3 * t285 * t289 - inv4 * t294 * t298
+        - inv5 * t302 * t306 - inv6 * t309 * t313 - inv7 * t315 * t323
+        - 283.68794326241135 * t58 * t73 - 298.3148385185812 * t265 * t269
+        - 1142.1540345339843 * t275 * t279;
+    let t331 = 18.25 - 1.8 * t40 - 3.1959111739722634 * t244 - inv0 * t136 * t136
+        - inv1 * t248 * t248 - inv2 * t256 * t256 - inv3 * t286 * t286
+        - inv4 * t295 * t295 - inv5 * t303 * t303 - inv6 * t310 * t310
+        - inv7 * t316 * t316 - inv8 * t326 * t326 - 283.68794326241135 * t59 * t59
+        - 298.3148385185812 * t266 * t266 - 1142.1540345339843 * t276 * t276;
+    let inv9 = 1.0 / t331;
+    let t332 = 0.171 * t40 + 0.9800665778412416 * t46 + t202 + inv0 * t136 * t139 + 0.239
+        - inv1 * t248 * t249 - inv2 * t256 * t257 - inv3 * t286 * t287
+        - inv4 * t295 * t296 - inv5 * t303 * t304 - inv6 * t310 * t311
+        - inv7 * t316 * t318 - inv8 * t326 * t327 - 0.7882962394911953 * t244
+        - 283.68794326241135 * t59 * t71 - 298.3148385185812 * t266 * t267
+        - 1142.1540345339843 * t276 * t277;
+    let t333 = 0.18 * t44 + inv0 * t136 * t243 - 16.08658548947864 * t250 - t329
+        - inv1 * t248 * t251 - inv2 * t256 * t258 - inv3 * t286 * t288
+        - inv4 * t295 * t297 - inv5 * t303 * t305 - inv6 * t310 * t312
+        - inv7 * t316 * t321 - inv8 * t326 * t328 - 283.68794326241135 * t59 * t72
+        - 298.3148385185812 * t266 * t268 - 1142.1540345339843 * t276 * t278 - 0.555;
+    let t334 = inv0 * t136 * t238 - 0.171 * t44 - 16.08658548947864 * t252
+        - inv1 * t248 * t253 - inv2 * t256 * t259 - inv3 * t286 * t289
+        - inv4 * t295 * t298 - inv5 * t303 * t306 - inv6 * t310 * t313
+        - inv7 * t316 * t323 - inv8 * t326 * t330 - 283.68794326241135 * t59 * t73
+        - 298.3148385185812 * t266 * t269 - 1142.1540345339843 * t276 * t279;
+    let t335 = 0.002 * t44 + t41 * t137;
+    let t336 = 2.0 * (t138 + t123 - 0.009933466539753062 * t46) + 1.5 * (t130 + 0.0025)
+        + 2.0 * (0.1 * t201 + 0.2 * t202 + 0.3 * t203);
+    let t337 = t132 + t336;
+    let t338 = t142 + t1 * t207
+        + t2 * (0.9800665778412416 * t196 + t1 * t190 + t2 * t198) + t335 + t337
+        + 0.9800665778412416 * t204 + 1.513445 - 0.016245 * t40 - 2.0 * t123 - 1.5 * t130
+        - t140 - inv0 * t139 * t139 - inv1 * t249 * t249 - inv2 * t257 * t257
+        - inv3 * t287 * t287 - inv4 * t296 * t296 - inv5 * t304 * t304
+        - inv6 * t311 * t311 - inv7 * t318 * t318 - inv8 * t327 * t327
+        - inv9 * t332 * t332 - 0.2 * t201 - 0.1944393718626402 * t244
+        - 283.68794326241135 * t71 * t71 - 298.3148385185812 * t267 * t267
+        - 1142.1540345339843 * t277 * t277;
+    let inv10 = 1.0 / t338;
+    let t339 = 0.002 * t42 - 0.00515 * t43 - q[16] * t122 - 0.001 - t39 * t46;
+    let t340 = t139 + t1 * t208 + t2 * t210 + 0.9800665778412416 * (t205 + t339)
+        - 0.0171 * t44 - inv0 * t139 * t243 - inv1 * t249 * t251 - inv2 * t257 * t258
+        - inv3 * t287 * t288 - inv4 * t296 * t297 - inv5 * t304 * t305
+        - inv6 * t311 * t312 - inv7 * t318 * t321 - inv8 * t327 * t328
+        - inv9 * t332 * t333 - 0.2 * t201 - 0.1 * t202 - 3.967880881948347 * t250
+        - 283.68794326241135 * t71 * t72 - 298.3148385185812 * t267 * t268
+        - 1142.1540345339843 * t277 * t278 - 0.0674;
+    let t341 = 0.075 * t39 + 0.05 * t122 + 0.1 * (t136 - t203) + t1 * t209 + t2 * t211
+        + 0.9800665778412416 * t206 + 0.19866933079506122 * t339
+        + t44 * (0.016245 + t137) - 0.002 * t41 - inv0 * t139 * t238 - inv1 * t249 * t253
+        - inv2 * t257 * t259 - inv3 * t287 * t289 - inv4 * t296 * t298
+        - inv5 * t304 * t306 - inv6 * t311 * t313 - inv7 * t318 * t323
+        - inv8 * t327 * t330 - inv9 * t332 * t334 - 0.3 * t201 - 3.967880881948347 * t252
+        - 283.68794326241135 * t71 * t73 - 298.3148385185812 * t267 * t269
+        - 1142.1540345339843 * t277 * t279 - 0.1535;
+    let t342 = 0.9605304970014426 * t141 + 0.039469502998557456 * t143
+        + 0.19866933079506122 * t205 + t3 * t208 + t5 * t210 + t337 + 1.2975
+        - 0.018 * t41 - 0.4 * t202 - inv0 * t243 * t243 - inv1 * t251 * t251
+        - inv2 * t258 * t258 - inv3 * t288 * t288 - inv4 * t297 * t297
+        - inv5 * t305 * t305 - inv6 * t312 * t312 - inv7 * t321 * t321
+        - inv8 * t328 * t328 - inv9 * t333 * t333 - inv10 * t340 * t340
+        - 80.97165991902834 * t125 * t125 - 283.68794326241135 * t72 * t72
+        - 298.3148385185812 * t268 * t268 - 1142.1540345339843 * t278 * t278;
+    let inv11 = 1.0 / t342;
+    let t343 = 0.0171 * t41 + 0.04900332889206208 * t46
+        + 0.19470917115432523 * (t141 - t143) + 0.19866933079506122 * t206 + t3 * t209
+        + t5 * t211 + t238 - 0.3 * t202 - 0.2 * t203 - inv0 * t238 * t243
+        - inv1 * t251 * t253 - inv2 * t258 * t259 - inv3 * t288 * t289
+        - inv4 * t297 * t298 - inv5 * t305 * t306 - inv6 * t312 * t313
+        - inv7 * t321 * t323 - inv8 * t328 * t330 - inv9 * t333 * t334
+        - inv10 * t340 * t341 - 80.97165991902834 * t125 * t126
+        - 283.68794326241135 * t72 * t73 - 298.3148385185812 * t268 * t269
+        - 1142.1540345339843 * t278 * t279 - 0.2711;
+    let t344 = 0.019866933079506124 * t46 + 0.2 * t135 + 0.039469502998557456 * t141
+        + 0.9605304970014426 * t143 + t6 * t209 + t7 * t211 + t336 + 0.373795
+        - 0.016245 * t41 - 0.6 * t203 - t335 - inv0 * t238 * t238 - inv1 * t253 * t253
+        - inv2 * t259 * t259 - inv3 * t289 * t289 - inv4 * t298 * t298
+        - inv5 * t306 * t306 - inv6 * t313 * t313 - inv7 * t323 * t323
+        - inv8 * t330 * t330 - inv9 * t334 * t334 - inv10 * t341 * t341
+        - inv11 * t343 * t343 - 80.97165991902834 * t126 * t126
+        - 283.68794326241135 * t73 * t73 - 298.3148385185812 * t269 * t269
+        - 1142.1540345339843 * t279 * t279;
+    let inv12 = 1.0 / t344;
+    let t345 = s_q18 * t315;
+    let t346 = c_q18 + inv7 * (inv8 * t326 * t345 - s_q18 * t316);
+    let t347 = inv7 * (inv8 * t327 * t345 - s_q18 * t318) - 0.095 * c_q18
+        - inv9 * t332 * t346;
+    let t348 = inv7 * (inv8 * t328 * t345 - s_q18 * t321) - 0.1 * s_q18
+        - inv9 * t333 * t346 - inv10 * t340 * t347;
+    let t349 = inv7 * inv8 * t330 * t345 + s_q18 * (0.095 - inv7 * t323)
+        - inv9 * t334 * t346 - inv10 * t341 * t347 - inv11 * t343 * t348;
+    let t350 = inv12 * t349;
+    let t351 = inv11 * (t348 - t343 * inv12 * t349);
+    let t352 = inv10 * (t347 - t340 * t351 - t341 * inv12 * t349);
+    let t353 = inv9 * (t346 - t332 * t352 - t333 * t351 - t334 * inv12 * t349);
+    let t354 = -inv8
+        * (inv7 * t345 + t326 * t353 + t327 * t352 + t328 * t351 + t330 * inv12 * t349);
+    let t355 = inv7
+        * (s_q18 - t315 * t354 - t316 * t353 - t318 * t352 - t321 * t351
+            - t323 * inv12 * t349);
+    let t356 = -inv6
+        * (t308 * t355 + t309 * t354 + t310 * t353 + t311 * t352 + t312 * t351
+            + t313 * inv12 * t349);
+    let t357 = -inv5
+        * (t300 * t356 + t301 * t355 + t302 * t354 + t303 * t353 + t304 * t352
+            + t305 * t351 + t306 * inv12 * t349);
+    let t358 = -inv4
+        * (t291 * t357 + t292 * t356 + t293 * t355 + t294 * t354 + t295 * t353
+            + t296 * t352 + t297 * t351 + t298 * inv12 * t349);
+    let t359 = -inv3
+        * (t281 * t358 + t282 * t357 + t283 * t356 + t284 * t355 + t285 * t354
+            + t286 * t353 + t287 * t352 + t288 * t351 + t289 * inv12 * t349);
+    let t360 = -1142.1540345339843
+        * (t270 * t359 + t271 * t358 + t272 * t357 + t273 * t356 + t274 * t355
+            + t275 * t354 + t276 * t353 + t277 * t352 + t278 * t351
+            + t279 * inv12 * t349);
+    let t361 = -0.08422633844982069 * t360
+        - 298.3148385185812
+            * (t260 * t359 + t261 * t358 + t262 * t357 + t263 * t356 + t264 * t355
+                + t265 * t354 + t266 * t353 + t267 * t352 + t268 * t351
+                + t269 * inv12 * t349);
+    let t362 = -0.07659574468085106 * t360 - 0.028368794326241134 * t361
+        - 283.68794326241135
+            * (t75 * t359 + t74 * t358 + t69 * t357 + t68 * t356 + t57 * t355
+                + t58 * t354 + t59 * t353 + t71 * t352 + t72 * t351
+                + t73 * inv12 * t349);
+    let t363 = -t355
+        - inv2
+            * (t255 * t354 + t256 * t353 + t257 * t352 + t258 * t351
+                + t259 * inv12 * t349);
+    let t364 = inv1
+        * (80.97165991902834 * t246 * (t363 + t355) - t247 * t354 - t248 * t353
+            - t249 * t352 - t251 * t351 - t253 * inv12 * t349);
+    let t365 = -80.97165991902834
+        * (t122 * t364 + t125 * t351 + t126 * inv12 * t349 + t47 * (t363 + t355))
+        - t122
+            * (79.35761763896693 * t354 + 16.08658548947864 * t353
+                + 3.967880881948347 * t352);
+    let t366 = inv0
+        * (t136 * t353 - t135 * t355 - t139 * t352 - t243 * t351 - t238 * inv12 * t349);
+    let t367 = t135 * t315;
+    let t368 = inv0 * (t136 + inv7 * (t135 * t316 - inv8 * t326 * t367));
+    let t369 = inv0 * (inv7 * (t135 * t318 - inv8 * t327 * t367) - t139)
+        - inv9 * t332 * t368;
+    let t370 = inv0 * (inv7 * (t135 * t321 - inv8 * t328 * t367) - t243)
+        - inv9 * t333 * t368 - inv10 * t340 * t369;
+    let t371 = inv0 * (inv7 * (t135 * t323 - inv8 * t330 * t367) - t238)
+        - inv9 * t334 * t368 - inv10 * t341 * t369 - inv11 * t343 * t370;
+    let t372 = inv12 * t371;
+    let t373 = inv11 * (t370 - t343 * inv12 * t371);
+    let t374 = inv10 * (t369 - t340 * t373 - t341 * inv12 * t371);
+    let t375 = inv9 * (t368 - t332 * t374 - t333 * t373 - t334 * inv12 * t371);
+    let t376 = inv8
+        * (inv0 * inv7 * t367 - t326 * t375 - t327 * t374 - t328 * t373
+            - t330 * inv12 * t371);
+    let t377 = -inv7
+        * (t321 * t373 + t323 * inv12 * t371 + inv0 * t135 + t315 * t376 + t316 * t375
+            + t318 * t374);
+    let t378 = -inv6
+        * (t308 * t377 + t309 * t376 + t310 * t375 + t311 * t374 + t312 * t373
+            + t313 * inv12 * t371);
+    let t379 = -inv5
+        * (t300 * t378 + t301 * t377 + t302 * t376 + t303 * t375 + t304 * t374
+            + t305 * t373 + t306 * inv12 * t371);
+    let t380 = -inv4
+        * (t291 * t379 + t292 * t378 + t293 * t377 + t294 * t376 + t295 * t375
+            + t296 * t374 + t297 * t373 + t298 * inv12 * t371);
+    let t381 = -inv3
+        * (t281 * t380 + t282 * t379 + t283 * t378 + t284 * t377 + t285 * t376
+            + t286 * t375 + t287 * t374 + t288 * t373 + t289 * inv12 * t371);
+    let t382 = -1142.1540345339843
+        * (t270 * t381 + t271 * t380 + t272 * t379 + t273 * t378 + t274 * t377
+            + t275 * t376 + t276 * t375 + t277 * t374 + t278 * t373
+            + t279 * inv12 * t371);
+    let t383 = -0.08422633844982069 * t382
+        - 298.3148385185812
+            * (t260 * t381 + t261 * t380 + t262 * t379 + t263 * t378 + t264 * t377
+                + t265 * t376 + t266 * t375 + t267 * t374 + t268 * t373
+                + t269 * inv12 * t371);
+    let t384 = -0.07659574468085106 * t382 - 0.028368794326241134 * t383
+        - 283.68794326241135
+            * (t75 * t381 + t74 * t380 + t69 * t379 + t68 * t378 + t57 * t377
+                + t58 * t376 + t59 * t375 + t71 * t374 + t72 * t373
+                + t73 * inv12 * t371);
+    let t385 = -t377
+        - inv2
+            * (t255 * t376 + t256 * t375 + t257 * t374 + t258 * t373
+                + t259 * inv12 * t371);
+    let t386 = inv1
+        * (80.97165991902834 * t246 * (t385 + t377) - t247 * t376 - t248 * t375
+            - t249 * t374 - t251 * t373 - t253 * inv12 * t371);
+    let t387 = -80.97165991902834
+        * (t122 * t386 + t125 * t373 + t126 * inv12 * t371 + t47 * (t385 + t377))
+        - t122
+            * (79.35761763896693 * t376 + 16.08658548947864 * t375
+                + 3.967880881948347 * t374);
+    let t388 = -80.97165991902834 * t47 - 6556.409710042781 * t122 * inv1 * t246;
+    let t389 = t122 * (80.97165991902834 * inv1 * t247 - 79.35761763896693)
+        - inv2 * t255 * t388;
+    let t390 = t122 * (80.97165991902834 * inv1 * t248 - 16.08658548947864)
+        - inv2 * t256 * t388 - inv8 * t326 * t389;
+    let t391 = t122 * (80.97165991902834 * inv1 * t249 - 3.967880881948347)
+        - inv2 * t257 * t388 - inv8 * t327 * t389 - inv9 * t332 * t390;
+    let t392 = 80.97165991902834 * (t122 * inv1 * t251 - t125) - inv2 * t258 * t388
+        - inv8 * t328 * t389 - inv9 * t333 * t390 - inv10 * t340 * t391;
+    let t393 = 80.97165991902834 * (t122 * inv1 * t253 - t126) - inv2 * t259 * t388
+        - inv8 * t330 * t389 - inv9 * t334 * t390 - inv10 * t341 * t391
+        - inv11 * t343 * t392;
+    let t394 = inv12 * t393;
+    let t395 = inv11 * (t392 - t343 * inv12 * t393);
+    let t396 = inv10 * (t391 - t340 * t395 - t341 * inv12 * t393);
+    let t397 = inv9 * (t390 - t332 * t396 - t333 * t395 - t334 * inv12 * t393);
+    let t398 = inv8
+        * (t389 - t326 * t397 - t327 * t396 - t328 * t395 - t330 * inv12 * t393);
+    let t399 = -inv7
+        * (t318 * t396 + t321 * t395 + t323 * inv12 * t393 + t315 * t398 + t316 * t397);
+    let t400 = -inv6
+        * (t308 * t399 + t309 * t398 + t310 * t397 + t311 * t396 + t312 * t395
+            + t313 * inv12 * t393);
+    let t401 = -inv5
+        * (t300 * t400 + t301 * t399 + t302 * t398 + t303 * t397 + t304 * t396
+            + t305 * t395 + t306 * inv12 * t393);
+    let t402 = -inv4
+        * (t291 * t401 + t292 * t400 + t293 * t399 + t294 * t398 + t295 * t397
+            + t296 * t396 + t297 * t395 + t298 * inv12 * t393);
+    let t403 = -inv3
+        * (t281 * t402 + t282 * t401 + t283 * t400 + t284 * t399 + t285 * t398
+            + t286 * t397 + t287 * t396 + t288 * t395 + t289 * inv12 * t393);
+    let t404 = -1142.1540345339843
+        * (t270 * t403 + t271 * t402 + t272 * t401 + t273 * t400 + t274 * t399
+            + t275 * t398 + t276 * t397 + t277 * t396 + t278 * t395
+            + t279 * inv12 * t393);
+    let t405 = -0.08422633844982069 * t404
+        - 298.3148385185812
+            * (t260 * t403 + t261 * t402 + t262 * t401 + t263 * t400 + t264 * t399
+                + t265 * t398 + t266 * t397 + t267 * t396 + t268 * t395
+                + t269 * inv12 * t393);
+    let t406 = -0.07659574468085106 * t404 - 0.028368794326241134 * t405
+        - 283.68794326241135
+            * (t75 * t403 + t74 * t402 + t69 * t401 + t68 * t400 + t57 * t399
+                + t58 * t398 + t59 * t397 + t71 * t396 + t72 * t395
+                + t73 * inv12 * t393);
+    let t407 = inv2
+        * (t388 - t255 * t398 - t256 * t397 - t257 * t396 - t258 * t395
+            - t259 * inv12 * t393) - t399;
+    let t408 = inv1
+        * (80.97165991902834 * (t246 * (t407 + t399) - t122) - t247 * t398 - t248 * t397
+            - t249 * t396 - t251 * t395 - t253 * inv12 * t393);
+    let t409 = inv1 * (-80.97165991902834 * t246 * inv2 * t255 - t247);
+    let t410 = inv1 * (-80.97165991902834 * t246 * inv2 * t256 - t248)
+        - inv8 * t326 * t409;
+    let t411 = inv1 * (-80.97165991902834 * t246 * inv2 * t257 - t249)
+        - inv8 * t327 * t409 - inv9 * t332 * t410;
+    let t412 = inv1 * (-80.97165991902834 * t246 * inv2 * t258 - t251)
+        - inv8 * t328 * t409 - inv9 * t333 * t410 - inv10 * t340 * t411;
+    let t413 = inv1 * (-80.97165991902834 * t246 * inv2 * t259 - t253)
+        - inv8 * t330 * t409 - inv9 * t334 * t410 - inv10 * t341 * t411
+        - inv11 * t343 * t412;
+    let t414 = inv12 * t413;
+    let t415 = inv11 * (t412 - t343 * inv12 * t413);
+    let t416 = inv10 * (t411 - t340 * t415 - t341 * inv12 * t413);
+    let t417 = inv9 * (t410 - t332 * t416 - t333 * t415 - t334 * inv12 * t413);
+    let t418 = inv8
+        * (t409 - t326 * t417 - t327 * t416 - t328 * t415 - t330 * inv12 * t413);
+    let t419 = -inv7
+        * (t318 * t416 + t321 * t415 + t323 * inv12 * t413 + t315 * t418 + t316 * t417);
+    let t420 = -inv6
+        * (t308 * t419 + t309 * t418 + t310 * t417 + t311 * t416 + t312 * t415
+            + t313 * inv12 * t413);
+    let t421 = -inv5
+        * (t300 * t420 + t301 * t419 + t302 * t418 + t303 * t417 + t304 * t416
+            + t305 * t415 + t306 * inv12 * t413);
+    let t422 = -inv4
+        * (t291 * t421 + t292 * t420 + t293 * t419 + t294 * t418 + t295 * t417
+            + t296 * t416 + t297 * t415 + t298 * inv12 * t413);
+    let t423 = -inv3
+        * (t281 * t422 + t282 * t421 + t283 * t420 + t284 * t419 + t285 * t418
+            + t286 * t417 + t287 * t416 + t288 * t415 + t289 * inv12 * t413);
+    let t424 = -1142.1540345339843
+        * (t270 * t423 + t271 * t422 + t272 * t421 + t273 * t420 + t274 * t419
+            + t275 * t418 + t276 * t417 + t277 * t416 + t278 * t415
+            + t279 * inv12 * t413);
+    let t425 = -0.08422633844982069 * t424
+        - 298.3148385185812
+            * (t260 * t423 + t261 * t422 + t262 * t421 + t263 * t420 + t264 * t419
+                + t265 * t418 + t266 * t417 + t267 * t416 + t268 * t415
+                + t269 * inv12 * t413);
+    let t426 = -0.07659574468085106 * t424 - 0.028368794326241134 * t425
+        - 283.68794326241135
+            * (t75 * t423 + t74 * t422 + t69 * t421 + t68 * t420 + t57 * t419
+                + t58 * t418 + t59 * t417 + t71 * t416 + t72 * t415
+                + t73 * inv12 * t413);
+    let t427 = inv2
+        * (80.97165991902834 * inv1 * t246 - t255 * t418 - t256 * t417 - t257 * t416
+            - t258 * t415 - t259 * inv12 * t413) - t419;
+    let t428 = inv7 * t315 - inv2 * t255;
+    let t429 = t317 - inv2 * t256 - inv8 * t326 * t428;
+    let t430 = t319 - inv2 * t257 - inv8 * t327 * t428 - inv9 * t332 * t429;
+    let t431 = t322 - inv2 * t258 - inv8 * t328 * t428 - inv9 * t333 * t429
+        - inv10 * t340 * t430;
+    let t432 = t324 - inv2 * t259 - inv8 * t330 * t428 - inv9 * t334 * t429
+        - inv10 * t341 * t430 - inv11 * t343 * t431;
+    let t433 = inv12 * t432;
+    let t434 = inv11 * (t431 - t343 * inv12 * t432);
+    let t435 = inv10 * (t430 - t340 * t434 - t341 * inv12 * t432);
+    let t436 = inv9 * (t429 - t332 * t435 - t333 * t434 - t334 * inv12 * t432);
+    let t437 = inv8
+        * (t428 - t326 * t436 - t327 * t435 - t328 * t434 - t330 * inv12 * t432);
+    let t438 = -inv7
+        - inv7
+            * (t321 * t434 + t323 * inv12 * t432 + t315 * t437 + t316 * t436
+                + t318 * t435);
+    let t439 = -inv6
+        * (t308 * t438 + t309 * t437 + t310 * t436 + t311 * t435 + t312 * t434
+            + t313 * inv12 * t432);
+    let t440 = -inv5
+        * (t300 * t439 + t301 * t438 + t302 * t437 + t303 * t436 + t304 * t435
+            + t305 * t434 + t306 * inv12 * t432);
+    let t441 = -inv4
+        * (t291 * t440 + t292 * t439 + t293 * t438 + t294 * t437 + t295 * t436
+            + t296 * t435 + t297 * t434 + t298 * inv12 * t432);
+    let t442 = -inv3
+        * (t281 * t441 + t282 * t440 + t283 * t439 + t284 * t438 + t285 * t437
+            + t286 * t436 + t287 * t435 + t288 * t434 + t289 * inv12 * t432);
+    let t443 = -1142.1540345339843
+        * (t270 * t442 + t271 * t441 + t272 * t440 + t273 * t439 + t274 * t438
+            + t275 * t437 + t276 * t436 + t277 * t435 + t278 * t434
+            + t279 * inv12 * t432);
+    let t444 = -0.08422633844982069 * t443
+        - 298.3148385185812
+            * (t260 * t442 + t261 * t441 + t262 * t440 + t263 * t439 + t264 * t438
+                + t265 * t437 + t266 * t436 + t267 * t435 + t268 * t434
+                + t269 * inv12 * t432);
+    let t445 = -0.07659574468085106 * t443 - 0.028368794326241134 * t444
+        - 283.68794326241135
+            * (t75 * t442 + t74 * t441 + t69 * t440 + t68 * t439 + t57 * t438
+                + t58 * t437 + t59 * t436 + t71 * t435 + t72 * t434
+                + t73 * inv12 * t432);
+    let t446 = 8.462832298399467 * t260 + 84.75507633949702 * t270
+        - 283.68794326241135 * t75;
+    let t447 = 8.462832298399467 * t261 + 84.75507633949702 * t271
+        - 283.68794326241135 * t74 - inv3 * t281 * t446;
+    let t448 = 8.462832298399467 * t262 + 84.75507633949702 * t272
+        - 283.68794326241135 * t69 - inv3 * t282 * t446 - inv4 * t291 * t447;
+    let t449 = 8.462832298399467 * t263 + 84.75507633949702 * t273
+        - 283.68794326241135 * t68 - inv3 * t283 * t446 - inv4 * t292 * t447
+        - inv5 * t300 * t448;
+    let t450 = 8.462832298399467 * t264 + 84.75507633949702 * t274
+        - 283.68794326241135 * t57 - inv3 * t284 * t446 - inv4 * t293 * t447
+        - inv5 * t301 * t448 - inv6 * t308 * t449;
+    let t451 = 8.462832298399467 * t265 + 84.75507633949702 * t275
+        - 283.68794326241135 * t58 - inv3 * t285 * t446 - inv4 * t294 * t447
+        - inv5 * t302 * t448 - inv6 * t309 * t449 - inv7 * t315 * t450;
+    let t452 = 8.462832298399467 * t266 + 84.75507633949702 * t276
+        - 283.68794326241135 * t59 - inv3 * t286 * t446 - inv4 * t295 * t447
+        - inv5 * t303 * t448 - inv6 * t310 * t449 - inv7 * t316 * t450
+        - inv8 * t326 * t451;
+    let t453 = 8.462832298399467 * t267 + 84.75507633949702 * t277
+        - 283.68794326241135 * t71 - inv3 * t287 * t446 - inv4 * t296 * t447
+        - inv5 * t304 * t448 - inv6 * t311 * t449 - inv7 * t318 * t450
+        - inv8 * t327 * t451 - inv9 * t332 * t452;
+    let t454 = 8.462832298399467 * t268 + 84.75507633949702 * t278
+        - 283.68794326241135 * t72 - inv3 * t288 * t446 - inv4 * t297 * t447
+        - inv5 * t305 * t448 - inv6 * t312 * t449 - inv7 * t321 * t450
+        - inv8 * t328 * t451 - inv9 * t333 * t452 - inv10 * t340 * t453;
+    let t455 = 8.462832298399467 * t269 + 84.75507633949702 * t279
+        - 283.68794326241135 * t73 - inv3 * t289 * t446 - inv4 * t298 * t447
+        - inv5 * t306 * t448 - inv6 * t313 * t449 - inv7 * t323 * t450
+        - inv8 * t330 * t451 - inv9 * t334 * t452 - inv10 * t341 * t453
+        - inv11 * t343 * t454;
+    let t456 = inv12 * t455;
+    let t457 = inv11 * (t454 - t343 * inv12 * t455);
+    let t458 = inv10 * (t453 - t340 * t457 - t341 * inv12 * t455);
+    let t459 = inv9 * (t452 - t332 * t458 - t333 * t457 - t334 * inv12 * t455);
+    let t460 = inv8
+        * (t451 - t326 * t459 - t327 * t458 - t328 * t457 - t330 * inv12 * t455);
+    let t461 = inv7
+        * (t450 - t315 * t460 - t316 * t459 - t318 * t458 - t321 * t457
+            - t323 * inv12 * t455);
+    let t462 = inv6
+        * (t449 - t308 * t461 - t309 * t460 - t310 * t459 - t311 * t458 - t312 * t457
+            - t313 * inv12 * t455);
+    let t463 = inv5
+        * (t448 - t300 * t462 - t301 * t461 - t302 * t460 - t303 * t459 - t304 * t458
+            - t305 * t457 - t306 * inv12 * t455);
+    let t464 = inv4
+        * (t447 - t291 * t463 - t292 * t462 - t293 * t461 - t294 * t460 - t295 * t459
+            - t296 * t458 - t297 * t457 - t298 * inv12 * t455);
+    let t465 = inv3
+        * (t446 - t281 * t464 - t282 * t463 - t283 * t462 - t284 * t461 - t285 * t460
+            - t286 * t459 - t287 * t458 - t288 * t457 - t289 * inv12 * t455);
+    let t466 = -1142.1540345339843
+        * (t270 * t465 + t271 * t464 + t272 * t463 + t273 * t462 + t274 * t461
+            + t275 * t460 + t276 * t459 + t277 * t458 + t278 * t457
+            + t279 * inv12 * t455) - 84.75507633949702;
+    let t467 = -0.08422633844982069 * t466
+        - 298.3148385185812
+            * (t260 * t465 + t261 * t464 + t262 * t463 + t263 * t462 + t264 * t461
+                + t265 * t460 + t266 * t459 + t267 * t458 + t268 * t457
+                + t269 * inv12 * t455) - 8.462832298399467;
+    let t468 = 96.19945227448756 * t270 - 298.3148385185812 * t260;
+    let t469 = 96.19945227448756 * t271 - 298.3148385185812 * t261 - inv3 * t281 * t468;
+    let t470 = 96.19945227448756 * t272 - 298.3148385185812 * t262 - inv3 * t282 * t468
+        - inv4 * t291 * t469;
+    let t471 = 96.19945227448756 * t273 - 298.3148385185812 * t263 - inv3 * t283 * t468
+        - inv4 * t292 * t469 - inv5 * t300 * t470;
+    let t472 = 96.19945227448756 * t274 - 298.3148385185812 * t264 - inv3 * t284 * t468
+        - inv4 * t293 * t469 - inv5 * t301 * t470 - inv6 * t308 * t471;
+    let t473 = 96.19945227448756 * t275 - 298.3148385185812 * t265 - inv3 * t285 * t468
+        - inv4 * t294 * t469 - inv5 * t302 * t470 - inv6 * t309 * t471
+        - inv7 * t315 * t472;
+    let t474 = 96.19945227448756 * t276 - 298.3148385185812 * t266 - inv3 * t286 * t468
+        - inv4 * t295 * t469 - inv5 * t303 * t470 - inv6 * t310 * t471
+        - inv7 * t316 * t472 - inv8 * t326 * t473;
+    let t475 = 96.19945227448756 * t277 - 298.3148385185812 * t267 - inv3 * t287 * t468
+        - inv4 * t296 * t469 - inv5 * t304 * t470 - inv6 * t311 * t471
+        - inv7 * t318 * t472 - inv8 * t327 * t473 - inv9 * t332 * t474;
+    let t476 = 96.19945227448756 * t278 - 298.3148385185812 * t268 - inv3 * t288 * t468
+        - inv4 * t297 * t469 - inv5 * t305 * t470 - inv6 * t312 * t471
+        - inv7 * t321 * t472 - inv8 * t328 * t473 - inv9 * t333 * t474
+        - inv10 * t340 * t475;
+    let t477 = 96.19945227448756 * t279 - 298.3148385185812 * t269 - inv3 * t289 * t468
+        - inv4 * t298 * t469 - inv5 * t306 * t470 - inv6 * t313 * t471
+        - inv7 * t323 * t472 - inv8 * t330 * t473 - inv9 * t334 * t474
+        - inv10 * t341 * t475 - inv11 * t343 * t476;
+    let t478 = inv12 * t477;
+    let t479 = inv11 * (t476 - t343 * inv12 * t477);
+    let t480 = inv10 * (t475 - t340 * t479 - t341 * inv12 * t477);
+    let t481 = inv9 * (t474 - t332 * t480 - t333 * t479 - t334 * inv12 * t477);
+    let t482 = inv8
+        * (t473 - t326 * t481 - t327 * t480 - t328 * t479 - t330 * inv12 * t477);
+    let t483 = inv7
+        * (t472 - t315 * t482 - t316 * t481 - t318 * t480 - t321 * t479
+            - t323 * inv12 * t477);
+    let t484 = inv6
+        * (t471 - t308 * t483 - t309 * t482 - t310 * t481 - t311 * t480 - t312 * t479
+            - t313 * inv12 * t477);
+    let t485 = inv5
+        * (t470 - t300 * t484 - t301 * t483 - t302 * t482 - t303 * t481 - t304 * t480
+            - t305 * t479 - t306 * inv12 * t477);
+    let t486 = inv4
+        * (t469 - t291 * t485 - t292 * t484 - t293 * t483 - t294 * t482 - t295 * t481
+            - t296 * t480 - t297 * t479 - t298 * inv12 * t477);
+    let t487 = inv3
+        * (t468 - t281 * t486 - t282 * t485 - t283 * t484 - t284 * t483 - t285 * t482
+            - t286 * t481 - t287 * t480 - t288 * t479 - t289 * inv12 * t477);
+    let t488 = -1142.1540345339843
+        * (t270 * t487 + t271 * t486 + t272 * t485 + t273 * t484 + t274 * t483
+            + t275 * t482 + t276 * t481 + t277 * t480 + t278 * t479
+            + t279 * inv12 * t477) - 96.19945227448756;
+    let t489 = 1142.1540345339843 * (t270 * inv3 * t281 - t271);
+    let t490 = 1142.1540345339843 * (t270 * inv3 * t282 - t272) - inv4 * t291 * t489;
+    let t491 = 1142.1540345339843 * (t270 * inv3 * t283 - t273) - inv4 * t292 * t489
+        - inv5 * t300 * t490;
+    let t492 = 1142.1540345339843 * (t270 * inv3 * t284 - t274) - inv4 * t293 * t489
+        - inv5 * t301 * t490 - inv6 * t308 * t491;
+    let t493 = 1142.1540345339843 * (t270 * inv3 * t285 - t275) - inv4 * t294 * t489
+        - inv5 * t302 * t490 - inv6 * t309 * t491 - inv7 * t315 * t492;
+    let t494 = 1142.1540345339843 * (t270 * inv3 * t286 - t276) - inv4 * t295 * t489
+        - inv5 * t303 * t490 - inv6 * t310 * t491 - inv7 * t316 * t492
+        - inv8 * t326 * t493;
+    let t495 = 1142.1540345339843 * (t270 * inv3 * t287 - t277) - inv4 * t296 * t489
+        - inv5 * t304 * t490 - inv6 * t311 * t491 - inv7 * t318 * t492
+        - inv8 * t327 * t493 - inv9 * t332 * t494;
+    let t496 = 1142.1540345339843 * (t270 * inv3 * t288 - t278) - inv4 * t297 * t489
+        - inv5 * t305 * t490 - inv6 * t312 * t491 - inv7 * t321 * t492
+        - inv8 * t328 * t493 - inv9 * t333 * t494 - inv10 * t340 * t495;
+    let t497 = 1142.1540345339843 * (t270 * inv3 * t289 - t279) - inv4 * t298 * t489
+        - inv5 * t306 * t490 - inv6 * t313 * t491 - inv7 * t323 * t492
+        - inv8 * t330 * t493 - inv9 * t334 * t494 - inv10 * t341 * t495
+        - inv11 * t343 * t496;
+    let t498 = inv12 * t497;
+    let t499 = inv11 * (t496 - t343 * inv12 * t497);
+    let t500 = inv10 * (t495 - t340 * t499 - t341 * inv12 * t497);
+    let t501 = inv9 * (t494 - t332 * t500 - t333 * t499 - t334 * inv12 * t497);
+    let t502 = inv8
+        * (t493 - t326 * t501 - t327 * t500 - t328 * t499 - t330 * inv12 * t497);
+    let t503 = inv7
+        * (t492 - t315 * t502 - t316 * t501 - t318 * t500 - t321 * t499
+            - t323 * inv12 * t497);
+    let t504 = inv6
+        * (t491 - t308 * t503 - t309 * t502 - t310 * t501 - t311 * t500 - t312 * t499
+            - t313 * inv12 * t497);
+    let t505 = inv5
+        * (t490 - t300 * t504 - t301 * t503 - t302 * t502 - t303 * t501 - t304 * t500
+            - t305 * t499 - t306 * inv12 * t497);
+    let t506 = inv4
+        * (t489 - t291 * t505 - t292 * t504 - t293 * t503 - t294 * t502 - t295 * t501
+            - t296 * t500 - t297 * t499 - t298 * inv12 * t497);
+    let t507 = inv3
+        * (-1142.1540345339843 * t270 - t281 * t506 - t282 * t505 - t283 * t504
+            - t284 * t503 - t285 * t502 - t286 * t501 - t287 * t500 - t288 * t499
+            - t289 * inv12 * t497);
+    let t508 = inv3 * (t281 * inv4 * t291 - t282);
+    let t509 = inv3 * (t281 * inv4 * t292 - t283) - inv5 * t300 * t508;
+    let t510 = inv3 * (t281 * inv4 * t293 - t284) - inv5 * t301 * t508
+        - inv6 * t308 * t509;
+    let t511 = inv3 * (t281 * inv4 * t294 - t285) - inv5 * t302 * t508
+        - inv6 * t309 * t509 - inv7 * t315 * t510;
+    let t512 = inv3 * (t281 * inv4 * t295 - t286) - inv5 * t303 * t508
+        - inv6 * t310 * t509 - inv7 * t316 * t510 - inv8 * t326 * t511;
+    let t513 = inv3 * (t281 * inv4 * t296 - t287) - inv5 * t304 * t508
+        - inv6 * t311 * t509 - inv7 * t318 * t510 - inv8 * t327 * t511
+        - inv9 * t332 * t512;
+    let t514 = inv3 * (t281 * inv4 * t297 - t288) - inv5 * t305 * t508
+        - inv6 * t312 * t509 - inv7 * t321 * t510 - inv8 * t328 * t511
+        - inv9 * t333 * t512 - inv10 * t340 * t513;
+    let t515 = inv3 * (t281 * inv4 * t298 - t289) - inv5 * t306 * t508
+        - inv6 * t313 * t509 - inv7 * t323 * t510 - inv8 * t330 * t511
+        - inv9 * t334 * t512 - inv10 * t341 * t513 - inv11 * t343 * t514;
+    let t516 = inv12 * t515;
+    let t517 = inv11 * (t514 - t343 * inv12 * t515);
+    let t518 = inv10 * (t513 - t340 * t517 - t341 * inv12 * t515);
+    let t519 = inv9 * (t512 - t332 * t518 - t333 * t517 - t334 * inv12 * t515);
+    let t520 = inv8
+        * (t511 - t326 * t519 - t327 * t518 - t328 * t517 - t330 * inv12 * t515);
+    let t521 = inv7
+        * (t510 - t315 * t520 - t316 * t519 - t318 * t518 - t321 * t517
+            - t323 * inv12 * t515);
+    let t522 = inv6
+        * (t509 - t308 * t521 - t309 * t520 - t310 * t519 - t311 * t518 - t312 * t517
+            - t313 * inv12 * t515);
+    let t523 = inv5
+        * (t508 - t300 * t522 - t301 * t521 - t302 * t520 - t303 * t519 - t304 * t518
+            - t305 * t517 - t306 * inv12 * t515);
+    let t524 = -inv4
+        * (inv3 * t281 + t291 * t523 + t292 * t522 + t293 * t521 + t294 * t520
+            + t295 * t519 + t296 * t518 + t297 * t517 + t298 * inv12 * t515);
+    let t525 = inv4 * (t291 * inv5 * t300 - t292);
+    let t526 = inv4 * (t291 * inv5 * t301 - t293) - inv6 * t308 * t525;
+    let t527 = inv4 * (t291 * inv5 * t302 - t294) - inv6 * t309 * t525
+        - inv7 * t315 * t526;
+    let t528 = inv4 * (t291 * inv5 * t303 - t295) - inv6 * t310 * t525
+        - inv7 * t316 * t526 - inv8 * t326 * t527;
+    let t529 = inv4 * (t291 * inv5 * t304 - t296) - inv6 * t311 * t525
+        - inv7 * t318 * t526 - inv8 * t327 * t527 - inv9 * t332 * t528;
+    let t530 = inv4 * (t291 * inv5 * t305 - t297) - inv6 * t312 * t525
+        - inv7 * t321 * t526 - inv8 * t328 * t527 - inv9 * t333 * t528
+        - inv10 * t340 * t529;
+    let t531 = inv4 * (t291 * inv5 * t306 - t298) - inv6 * t313 * t525
+        - inv7 * t323 * t526 - inv8 * t330 * t527 - inv9 * t334 * t528
+        - inv10 * t341 * t529 - inv11 * t343 * t530;
+    let t532 = inv12 * t531;
+    let t533 = inv11 * (t530 - t343 * inv12 * t531);
+    let t534 = inv10 * (t529 - t340 * t533 - t341 * inv12 * t531);
+    let t535 = inv9 * (t528 - t332 * t534 - t333 * t533 - t334 * inv12 * t531);
+    let t536 = inv8
+        * (t527 - t326 * t535 - t327 * t534 - t328 * t533 - t330 * inv12 * t531);
+    let t537 = inv7
+        * (t526 - t315 * t536 - t316 * t535 - t318 * t534 - t321 * t533
+            - t323 * inv12 * t531);
+    let t538 = inv6
+        * (t525 - t308 * t537 - t309 * t536 - t310 * t535 - t311 * t534 - t312 * t533
+            - t313 * inv12 * t531);
+    let t539 = -inv5
+        * (inv4 * t291 + t300 * t538 + t301 * t537 + t302 * t536 + t303 * t535
+            + t304 * t534 + t305 * t533 + t306 * inv12 * t531);
+    let t540 = inv5 * (t300 * inv6 * t308 - t301);
+    let t541 = inv5 * (t300 * inv6 * t309 - t302) - inv7 * t315 * t540;
+    let t542 = inv5 * (t300 * inv6 * t310 - t303) - inv7 * t316 * t540
+        - inv8 * t326 * t541;
+    let t543 = inv5 * (t300 * inv6 * t311 - t304) - inv7 * t318 * t540
+        - inv8 * t327 * t541 - inv9 * t332 * t542;
+    let t544 = inv5 * (t300 * inv6 * t312 - t305) - inv7 * t321 * t540
+        - inv8 * t328 * t541 - inv9 * t333 * t542 - inv10 * t340 * t543;
+    let t545 = inv5 * (t300 * inv6 * t313 - t306) - inv7 * t323 * t540
+        - inv8 * t330 * t541 - inv9 * t334 * t542 - inv10 * t341 * t543
+        - inv11 * t343 * t544;
+    let t546 = inv12 * t545;
+    let t547 = inv11 * (t544 - t343 * inv12 * t545);
+    let t548 = inv10 * (t543 - t340 * t547 - t341 * inv12 * t545);
+    let t549 = inv9 * (t542 - t332 * t548 - t333 * t547 - t334 * inv12 * t545);
+    let t550 = inv8
+        * (t541 - t326 * t549 - t327 * t548 - t328 * t547 - t330 * inv12 * t545);
+    let t551 = inv7
+        * (t540 - t315 * t550 - t316 * t549 - t318 * t548 - t321 * t547
+            - t323 * inv12 * t545);
+    let t552 = -inv6
+        * (inv5 * t300 + t308 * t551 + t309 * t550 + t310 * t549 + t311 * t548
+            + t312 * t547 + t313 * inv12 * t545);
+    let t553 = inv6 * (t308 * inv7 * t315 - t309);
+    let t554 = inv6 * (t308 * inv7 * t316 - t310) - inv8 * t326 * t553;
+    let t555 = inv6 * (t308 * inv7 * t318 - t311) - inv8 * t327 * t553
+        - inv9 * t332 * t554;
+    let t556 = inv6 * (t308 * inv7 * t321 - t312) - inv8 * t328 * t553
+        - inv9 * t333 * t554 - inv10 * t340 * t555;
+    let t557 = inv6 * (t308 * inv7 * t323 - t313) - inv8 * t330 * t553
+        - inv9 * t334 * t554 - inv10 * t341 * t555 - inv11 * t343 * t556;
+    let t558 = inv12 * t557;
+    let t559 = inv11 * (t556 - t343 * inv12 * t557);
+    let t560 = inv10 * (t555 - t340 * t559 - t341 * inv12 * t557);
+    let t561 = inv9 * (t554 - t332 * t560 - t333 * t559 - t334 * inv12 * t557);
+    let t562 = inv8
+        * (t553 - t326 * t561 - t327 * t560 - t328 * t559 - t330 * inv12 * t557);
+    let t563 = -inv7
+        * (inv6 * t308 + t315 * t562 + t316 * t561 + t318 * t560 + t321 * t559
+            + t323 * inv12 * t557);
+    let t564 = inv7 * t315 * inv8 * t326 - t317;
+    let t565 = inv7 * t315 * inv8 * t327 - t319 - inv9 * t332 * t564;
+    let t566 = inv7 * t315 * inv8 * t328 - t322 - inv9 * t333 * t564
+        - inv10 * t340 * t565;
+    let t567 = inv7 * t315 * inv8 * t330 - t324 - inv9 * t334 * t564
+        - inv10 * t341 * t565 - inv11 * t343 * t566;
+    let t568 = inv12 * t567;
+    let t569 = inv11 * (t566 - t343 * inv12 * t567);
+    let t570 = inv10 * (t565 - t340 * t569 - t341 * inv12 * t567);
+    let t571 = inv9 * (t564 - t332 * t570 - t333 * t569 - t334 * inv12 * t567);
+    let t572 = -inv8
+        * (inv7 * t315 + t326 * t571 + t327 * t570 + t328 * t569 + t330 * inv12 * t567);
+    let t573 = inv8 * (t326 * inv9 * t332 - t327);
+    let t574 = inv8 * (t326 * inv9 * t333 - t328) - inv10 * t340 * t573;
+    let t575 = inv8 * (t326 * inv9 * t334 - t330) - inv10 * t341 * t573
+        - inv11 * t343 * t574;
+    let t576 = inv12 * t575;
+    let t577 = inv11 * (t574 - t343 * inv12 * t575);
+    let t578 = inv10 * (t573 - t340 * t577 - t341 * inv12 * t575);
+    let t579 = -inv9 * (inv8 * t326 + t332 * t578 + t333 * t577 + t334 * inv12 * t575);
+    let t580 = inv9 * (t332 * inv10 * t340 - t333);
+    let t581 = inv9 * (t332 * inv10 * t341 - t334) - inv11 * t343 * t580;
+    let t582 = inv12 * t581;
+    let t583 = inv11 * (t580 - t343 * inv12 * t581);
+    let t584 = -inv10 * (inv9 * t332 + t340 * t583 + t341 * inv12 * t581);
+    let t585 = inv10 * (t340 * inv11 * t343 - t341);
+    let t586 = inv12 * t585;
+    let t587 = -inv11 * (inv10 * t340 + t343 * inv12 * t585);
+    let t588 = -inv11 * t343 * inv12;
+    [
+        [
+            inv7
+                - inv7
+                    * (t315 * t572 + t316 * t571 + t318 * t570 + t321 * t569
+                        + t323 * inv12 * t567),
+            t572,
+            t571,
+            t570,
+            t569,
+            t568,
+            t563,
+            t551,
+            t537,
+            t521,
+            t461,
+            t483,
+            t503,
+            t438,
+            t419,
+            t399,
+            t377,
+            t355,
+        ],
+        [
+            t572,
+            inv8
+                - inv8 * (t326 * t579 + t327 * t578 + t328 * t577 + t330 * inv12 * t575),
+            t579,
+            t578,
+            t577,
+            t576,
+            t562,
+            t550,
+            t536,
+            t520,
+            t460,
+            t482,
+            t502,
+            t437,
+            t418,
+            t398,
+            t376,
+            t354,
+        ],
+        [
+            t571,
+            t579,
+            inv9 - inv9 * (t332 * t584 + t333 * t583 + t334 * inv12 * t581),
+            t584,
+            t583,
+            t582,
+            t561,
+            t549,
+            t535,
+            t519,
+            t459,
+            t481,
+            t501,
+            t436,
+            t417,
+            t397,
+            t375,
+            t353,
+        ],
+        [
+            t570,
+            t578,
+            t584,
+            inv10 - inv10 * (t340 * t587 + t341 * inv12 * t585),
+            t587,
+            t586,
+            t560,
+            t548,
+            t534,
+            t518,
+            t458,
+            t480,
+            t500,
+            t435,
+            t416,
+            t396,
+            t374,
+            t352,
+        ],
+        [
+            t569,
+            t577,
+            t583,
+            t587,
+            inv11 + inv11 * inv11 * t343 * t343 * inv12,
+            t588,
+            t559,
+            t547,
+            t533,
+            t517,
+            t457,
+            t479,
+            t499,
+            t434,
+            t415,
+            t395,
+            t373,
+            t351,
+        ],
+        [
+            t568,
+            t576,
+            t582,
+            t586,
+            t588,
+            inv12,
+            t558,
+            t546,
+            t532,
+            t516,
+            t456,
+            t478,
+            t498,
+            t433,
+            t414,
+            t394,
+            t372,
+            t350,
+        ],
+        [
+            t563,
+            t562,
+            t561,
+            t560,
+            t559,
+            t558,
+            inv6
+                - inv6
+                    * (t308 * t563 + t309 * t562 + t310 * t561 + t311 * t560
+                        + t312 * t559 + t313 * inv12 * t557),
+            t552,
+            t538,
+            t522,
+            t462,
+            t484,
+            t504,
+            t439,
+            t420,
+            t400,
+            t378,
+            t356,
+        ],
+        [
+            t551,
+            t550,
+            t549,
+            t548,
+            t547,
+            t546,
+            t552,
+            inv5
+                - inv5
+                    * (t300 * t552 + t301 * t551 + t302 * t550 + t303 * t549
+                        + t304 * t548 + t305 * t547 + t306 * inv12 * t545),
+            t539,
+            t523,
+            t463,
+            t485,
+            t505,
+            t440,
+            t421,
+            t401,
+            t379,
+            t357,
+        ],
+        [
+            t537,
+            t536,
+            t535,
+            t534,
+            t533,
+            t532,
+            t538,
+            t539,
+            inv4
+                - inv4
+                    * (t291 * t539 + t292 * t538 + t293 * t537 + t294 * t536
+                        + t295 * t535 + t296 * t534 + t297 * t533 + t298 * inv12 * t531),
+            t524,
+            t464,
+            t486,
+            t506,
+            t441,
+            t422,
+            t402,
+            t380,
+            t358,
+        ],
+        [
+            t521,
+            t520,
+            t519,
+            t518,
+            t517,
+            t516,
+            t522,
+            t523,
+            t524,
+            inv3
+                - inv3
+                    * (t281 * t524 + t282 * t523 + t283 * t522 + t284 * t521
+                        + t285 * t520 + t286 * t519 + t287 * t518 + t288 * t517
+                        + t289 * inv12 * t515),
+            t465,
+            t487,
+            t507,
+            t442,
+            t423,
+            t403,
+            t381,
+            t359,
+        ],
+        [
+            t461,
+            t460,
+            t459,
+            t458,
+            t457,
+            t456,
+            t462,
+            t463,
+            t464,
+            t465,
+            283.68794326241135 - 0.07659574468085106 * t466 - 0.028368794326241134 * t467
+                - 283.68794326241135
+                    * (t75 * t465 + t74 * t464 + t69 * t463 + t68 * t462 + t57 * t461
+                        + t58 * t460 + t59 * t459 + t71 * t458 + t72 * t457
+                        + t73 * inv12 * t455),
+            t467,
+            t466,
+            t445,
+            t426,
+            t406,
+            t384,
+            t362,
+        ],
+        [
+            t483,
+            t482,
+            t481,
+            t480,
+            t479,
+            t478,
+            t484,
+            t485,
+            t486,
+            t487,
+            t467,
+            298.3148385185812 - 0.08422633844982069 * t488
+                - 298.3148385185812
+                    * (t260 * t487 + t261 * t486 + t262 * t485 + t263 * t484
+                        + t264 * t483 + t265 * t482 + t266 * t481 + t267 * t480
+                        + t268 * t479 + t269 * inv12 * t477),
+            t488,
+            t444,
+            t425,
+            t405,
+            t383,
+            t361,
+        ],
+        [
+            t503,
+            t502,
+            t501,
+            t500,
+            t499,
+            t498,
+            t504,
+            t505,
+            t506,
+            t507,
+            t466,
+            t488,
+            1142.1540345339843
+                - 1142.1540345339843
+                    * (t270 * t507 + t271 * t506 + t272 * t505 + t273 * t504
+                        + t274 * t503 + t275 * t502 + t276 * t501 + t277 * t500
+                        + t278 * t499 + t279 * inv12 * t497),
+            t443,
+            t424,
+            t404,
+            t382,
+            t360,
+        ],
+        [
+            t438,
+            t437,
+            t436,
+            t435,
+            t434,
+            t433,
+            t439,
+            t440,
+            t441,
+            t442,
+            t445,
+            t444,
+            t443,
+            inv2 - t438
+                - inv2
+                    * (t255 * t437 + t256 * t436 + t257 * t435 + t258 * t434
+                        + t259 * inv12 * t432),
+            t427,
+            t407,
+            t385,
+            t363,
+        ],
+        [
+            t419,
+            t418,
+            t417,
+            t416,
+            t415,
+            t414,
+            t420,
+            t421,
+            t422,
+            t423,
+            t426,
+            t425,
+            t424,
+            t427,
+            inv1
+                + inv1
+                    * (80.97165991902834 * t246 * (t427 + t419) - t247 * t418
+                        - t248 * t417 - t249 * t416 - t251 * t415 - t253 * inv12 * t413),
+            t408,
+            t386,
+            t364,
+        ],
+        [
+            t399,
+            t398,
+            t397,
+            t396,
+            t395,
+            t394,
+            t400,
+            t401,
+            t402,
+            t403,
+            t406,
+            t405,
+            t404,
+            t407,
+            t408,
+            80.97165991902834
+                - 80.97165991902834
+                    * (t122 * t408 + t125 * t395 + t126 * inv12 * t393
+                        + t47 * (t407 + t399))
+                - t122
+                    * (79.35761763896693 * t398 + 16.08658548947864 * t397
+                        + 3.967880881948347 * t396),
+            t387,
+            t365,
+        ],
+        [
+            t377,
+            t376,
+            t375,
+            t374,
+            t373,
+            t372,
+            t378,
+            t379,
+            t380,
+            t381,
+            t384,
+            t383,
+            t382,
+            t385,
+            t386,
+            t387,
+            inv0
+                + inv0
+                    * (t136 * t375 - t135 * t377 - t139 * t374 - t243 * t373
+                        - t238 * inv12 * t371),
+            t366,
+        ],
+        [
+            t355,
+            t354,
+            t353,
+            t352,
+            t351,
+            t350,
+            t356,
+            t357,
+            t358,
+            t359,
+            t362,
+            t361,
+            t360,
+            t363,
+            t364,
+            t365,
+            t366,
+            c_q18 * t353 + 0.095 * (s_q18 * inv12 * t349 - c_q18 * t352)
+                + 0.5555555555555556 + s_q18 * (t355 - 0.1 * t351),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 20631,
+    add: 13542,
+    div: 26,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let mut live = [0.0; 1703];
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    forward_dynamics_derivatives_part0(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part1(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part2(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part3(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part4(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part5(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part6(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part7(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part8(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part9(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part10(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part11(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part12(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part13(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part14(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part15(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part16(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part17(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part18(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part19(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part20(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part21(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part22(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part23(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part24(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part25(d, q, qd, tau, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part0_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part0_body(avx2, d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part0_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = lanes
+        .sin_cos_quad(q[7], q[8], q[10], q[17]);
+    let (s_q18, c_q18) = sin_cos(q[18]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t6 = 0.19767681165408388 * c_q7 - 0.019833838076209875 * s_q7;
+    let t7 = -t6;
+    let t8 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t9 = 4.933154875586893 * t6;
+    let t10 = -0.9950041652780258 * s_q7 - 0.09983341664682815 * c_q7;
+    let t11 = 0.9800665778412415 * t10;
+    let t12 = -t10;
+    let t13 = 5.033489547672344 * t6;
+    let t14 = qd[5] * t12 + qd[3] * t7 + qd[4] * t9;
+    let t15 = qd[5] * t13 + qd[3] * t8 + qd[4] * t11;
+    let t16 = 0.3 * qd[4] - 0.2 * qd[5];
+    let t17 = 0.1 * qd[5] - 0.3 * qd[3];
+    let t18 = qd[3] - 0.5 * qd[4];
+    let t19 = 0.2 * t18;
+    let t20 = qd[4] * t19 - qd[5] * t17;
+    let t21 = qd[5] * t16 - qd[3] * t19;
+    let t22 = qd[3] * t17 - qd[4] * t16;
+    let t23 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
+    let t24 = qd[6] * t15;
+    let t25 = qd[6] * t14;
+    let t26 = t23 * c_q8 - t15 * s_q8;
+    let t27 = t23 * s_q8 + t15 * c_q8;
+    let t28 = t14 + qd[7];
+    let t29 = qd[7] * t27;
+    let t30 = qd[7] * t26;
+    let t31 = -0.8 * q[9] - 0.35;
+    let t32 = t28 * t31;
+    let t33 = t32 - 0.5999999999999999 * t27 * q[9];
+    let t34 = t26 * t28;
+    let t35 = t26 * t31;
+    let t36 = qd[8] * (-0.8 * t28 - 0.5999999999999999 * t27);
+    let t37 = t26 * qd[8];
+    let t38 = 1.0 - c_q10;
+    let t39 = 1.0 - 0.64 * t38;
+    let t40 = 1.0 - 0.36 * t38;
+    let t41 = t26 * c_q10;
+    let t42 = t28 * s_q10;
+    let t43 = t27 * s_q10;
+    let t44 = t41 - 0.8 * t42;
+    let t45 = t44 - 0.5999999999999999 * t43;
+    let t46 = t26 * s_q10;
+    let t47 = 0.8 * t46 + t28 * t39 - 0.4799999999999999 * t27 * t38;
+    let t48 = t27 * t40 + 0.5999999999999999 * t46 - 0.4799999999999999 * t28 * t38;
+    let t49 = 0.5999999999999999 * qd[9] + t47;
+    let t50 = t48 - 0.8 * qd[9];
+    let t51 = qd[9] * (-0.8 * t47 - 0.5999999999999999 * t48);
+    let t52 = qd[9] * t45;
+    let t53 = q[11] * q[11];
+    let t54 = q[12] * q[12];
+    let t55 = q[13] * q[13];
+    let t56 = q[11] * q[12];
+    let t57 = q[11] * q[13];
+    let t58 = q[12] * q[13];
+    let t59 = q[11] * q[14];
+    let t60 = q[12] * q[14];
+    let t61 = q[13] * q[14];
+    let t62 = 1.0 - 2.0 * (t54 + t55);
+    let t63 = t56 - t61;
+    let t64 = 2.0 * t63;
+    let t65 = -2.0 * (t57 + t60);
+    let t66 = -2.0 * (t56 + t61);
+    let t67 = 1.0 - 2.0 * (t53 + t55);
+    let t68 = t58 - t59;
+    let t69 = 2.0 * t68;
+    let t70 = t57 - t60;
+    let t71 = 2.0 * t70;
+    let t72 = -2.0 * (t58 + t59);
+    let t73 = 1.0 - 2.0 * (t53 + t54);
+    let t74 = 0.977668244562803 * t62 + 0.20896434210788312 * t71
+        - 0.02233175543719701 * t66;
+    let t75 = 0.977668244562803 * t64 + 0.02233175543719701 * t67
+        - 0.20896434210788312 * t72;
+    let t76 = 0.02233175543719701 * t69 + 0.20896434210788312 * t73
+        - 0.977668244562803 * t65;
+    let t77 = 0.02233175543719701 * t62 - 0.977668244562803 * t66
+        - 0.20896434210788312 * t71;
+    let t78 = 0.02233175543719701 * t64 + 0.977668244562803 * t67
+        + 0.20896434210788312 * t72;
+    let t79 = 0.977668244562803 * t69 - 0.02233175543719701 * t65
+        - 0.20896434210788312 * t73;
+    let t80 = 0.955336489125606 * t71 - 0.20896434210788312 * (t66 + t62);
+    let t81 = 0.20896434210788312 * (t67 - t64) - 0.955336489125606 * t72;
+    let t82 = 0.20896434210788312 * (t69 + t65) + 0.955336489125606 * t73;
+    let t83 = t50 * t80 + t45 * t74 + t49 * t77;
+    let t84 = t50 * t81 + t45 * t75 + t49 * t78;
+    let t85 = t50 * t82 + t45 * t76 + t49 * t79;
+    let t86 = t45 * t50;
+    let t87 = t49 * t50;
+    let t88 = t49 * t49;
+    let t89 = t45 * t45 + t88;
+    let t90 = 0.25 * t89;
+    let t91 = qd[10] + t83;
+    let t92 = qd[11] + t84;
+    let t93 = qd[12] + t85;
+    let t94 = q[15] - 0.1;
+    let t95 = 0.9800665778412416 * qd[4] + 0.19866933079506124 * qd[5];
+    let t96 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
+    let t97 = qd[5] * t94;
+    let t98 = 0.05 * qd[3] + t97;
+    let t99 = qd[4] * t94;
+    let t100 = qd[4] * qd[5];
+    let t101 = qd[3] * t99 - 0.05 * t100;
+    let t102 = qd[4] * qd[4];
+    let t103 = qd[3] * t98 + 0.05 * t102;
+    let t104 = qd[13] * t96;
+    let t105 = qd[13] * t95;
+    let t106 = t96 * q[16];
+    let t107 = qd[3] * q[16];
+    let t108 = t96 * qd[14];
+    let t109 = qd[3] * qd[14];
+    let t110 = qd[3] * c_q17;
+    let t111 = t95 * s_q17;
+    let t112 = t110 + t111;
+    let t113 = qd[3] * s_q17;
+    let t114 = t95 * c_q17;
+    let t115 = t114 - t113;
+    let t116 = t96 + qd[15];
+    let t117 = qd[15] * t115;
+    let t118 = qd[15] * t112;
+    let t119 = qd[3] * c_q18 - qd[5] * s_q18;
+    let t120 = qd[3] * s_q18 + qd[5] * c_q18;
+    let t121 = 0.1 * (qd[5] - qd[4]);
+    let t122 = qd[3] * qd[4];
+    let t123 = qd[3] * qd[5];
+    let t124 = -0.1 * (t122 + t123);
+    let t125 = qd[3] * qd[3];
+    let t126 = qd[5] * t121 + 0.1 * t125;
+    let t127 = 0.1 * t125 - qd[4] * t121;
+    let t128 = qd[4] + qd[16];
+    let t129 = qd[16] * t120;
+    let t130 = qd[16] * t119;
+    let t131 = -0.4 - q[19];
+    let t132 = t128 * t131;
+    let t133 = t119 * t131;
+    let t134 = t128 * qd[17];
+    let t135 = t119 * qd[17];
+    let t136 = t26 * t27;
+    let t137 = t27 * t28;
+    let t138 = t26 * t26;
+    let t139 = 0.03 * t26 + 0.001 * t28;
+    live[22] = s_q8;
+    live[23] = c_q8;
+    live[36] = s_q10;
+    live[37] = c_q10;
+    live[101] = s_q17;
+    live[102] = c_q17;
+    live[112] = s_q18;
+    live[113] = c_q18;
+    live[0] = t0;
+    live[1] = t1;
+    live[2] = t2;
+    live[3] = t3;
+    live[4] = t4;
+    live[5] = t5;
+    live[6] = t6;
+    live[7] = t7;
+    live[8] = t8;
+    live[9] = t9;
+    live[10] = t10;
+    live[11] = t11;
+    live[12] = t12;
+    live[13] = t13;
+    live[14] = t14;
+    live[15] = t15;
+    live[16] = t18;
+    live[17] = t20;
+    live[18] = t21;
+    live[19] = t22;
+    live[20] = t24;
+    live[21] = t25;
+    live[24] = t26;
+    live[25] = t27;
+    live[26] = t28;
+    live[27] = t29;
+    live[28] = t30;
+    live[29] = t31;
+    live[30] = t32;
+    live[31] = t33;
+    live[32] = t34;
+    live[33] = t35;
+    live[34] = t36;
+    live[35] = t37;
+    live[38] = t38;
+    live[39] = t39;
+    live[40] = t40;
+    live[41] = t41;
+    live[42] = t42;
+    live[43] = t43;
+    live[44] = t44;
+    live[45] = t45;
+    live[46] = t46;
+    live[47] = t47;
+    live[48] = t48;
+    live[49] = t49;
+    live[50] = t50;
+    live[51] = t51;
+    live[52] = t52;
+    live[53] = t53;
+    live[54] = t54;
+    live[55] = t55;
+    live[56] = t63;
+    live[57] = t64;
+    live[58] = t65;
+    live[59] = t66;
+    live[60] = t68;
+    live[61] = t69;
+    live[62] = t70;
+    live[63] = t71;
+    live[64] = t72;
+    live[65] = t74;
+    live[66] = t75;
+    live[67] = t76;
+    live[68] = t77;
+    live[69] = t78;
+    live[70] = t79;
+    live[71] = t80;
+    live[72] = t81;
+    live[73] = t82;
+    live[74] = t83;
+    live[75] = t84;
+    live[76] = t85;
+    live[77] = t86;
+    live[78] = t87;
+    live[79] = t88;
+    live[80] = t89;
+    live[81] = t90;
+    live[82] = t91;
+    live[83] = t92;
+    live[84] = t93;
+    live[85] = t94;
+    live[86] = t95;
+    live[87] = t96;
+    live[88] = t97;
+    live[89] = t98;
+    live[90] = t99;
+    live[91] = t100;
+    live[92] = t101;
+    live[93] = t102;
+    live[94] = t103;
+    live[95] = t104;
+    live[96] = t105;
+    live[97] = t106;
+    live[98] = t107;
+    live[99] = t108;
+    live[100] = t109;
+    live[103] = t110;
+    live[104] = t111;
+    live[105] = t112;
+    live[106] = t113;
+    live[107] = t114;
+    live[108] = t115;
+    live[109] = t116;
+    live[110] = t117;
+    live[111] = t118;
+    live[114] = t119;
+    live[115] = t120;
+    live[116] = t122;
+    live[117] = t123;
+    live[118] = t124;
+    live[119] = t125;
+    live[120] = t126;
+    live[121] = t127;
+    live[122] = t128;
+    live[123] = t129;
+    live[124] = t130;
+    live[125] = t131;
+    live[126] = t132;
+    live[127] = t133;
+    live[128] = t134;
+    live[129] = t135;
+    live[130] = t136;
+    live[131] = t137;
+    live[132] = t138;
+    live[133] = t139;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part1_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part1_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t140 = 0.001 * live[24] - 0.002 * live[25];
+    let t141 = 0.031 * live[26] + t140;
+    let t142 = 0.004 * live[25] - 0.002 * live[26];
+    let t143 = live[26] * t142;
+    let t144 = live[24] * t142;
+    let t145 = live[24] * t141;
+    let t146 = live[45] * live[49];
+    let t147 = 0.012 * live[45] + 0.0005 * live[50];
+    let t148 = 0.0005 * live[45] + 0.002 * live[50];
+    let t149 = 0.001602 * live[82] + 0.000124 * live[83] + 0.00012 * live[84];
+    let t150 = 0.000124 * live[82] + 0.001468 * live[83] - 0.00001 * live[84];
+    let t151 = 0.00012 * live[82] + 0.00086 * live[84] - 0.00001 * live[83];
+    let t152 = live[109] * live[109];
+    let t153 = live[105] * live[109];
+    let t154 = live[108] * live[109];
+    let t155 = 0.004 * live[105] + 0.0005 * live[108];
+    let t156 = 0.0005 * live[105] + 0.006 * live[108];
+    let t157 = live[114] * live[115];
+    let t158 = live[115] * live[122];
+    let t159 = live[114] * live[114];
+    let t160 = 0.05 * live[114] + 0.001 * live[115];
+    let t161 = 0.001 * live[114] + 0.006 * live[115];
+    let t162 = live[122] * t161;
+    let t163 = live[114] * live[122];
+    let t164 = live[113] * live[113];
+    let t165 = live[112] * live[112];
+    let t166 = live[101] * live[101];
+    let t167 = 0.9800665778412416 * live[23] - live[8] * live[22];
+    let t168 = 1.528903861432337 * live[22] + 1.56 * live[8] * live[23];
+    let t169 = 0.641025641025641 * t168;
+    let t170 = live[37] * t167 - live[36] * (0.8 * live[7] + 0.5999999999999999 * t169);
+    let t171 = live[36] * t167;
+    let t172 = 0.8 * t171 + live[7] * live[39] - 0.4799999999999999 * live[38] * t169;
+    let t173 = 0.5999999999999999 * t171 + live[40] * t169
+        - 0.4799999999999999 * live[7] * live[38];
+    let t174 = live[65] * t170 + live[68] * t172 + live[71] * t173;
+    let t175 = live[66] * t170 + live[69] * t172 + live[72] * t173;
+    let t176 = live[67] * t170 + live[70] * t172 + live[73] * t173;
+    let t177 = live[101] * live[102];
+    let t178 = live[112] * live[113];
+    let t179 = 0.075 * live[101] + 0.03 * live[102];
+    let t180 = 1.5 * q[16] + t179;
+    let t181 = -t179;
+    let t182 = 0.19866933079506122 * live[23] - live[11] * live[22];
+    let t183 = 0.3099241560402955 * live[22] + 1.56 * live[11] * live[23];
+    let t184 = 0.641025641025641 * t183;
+    let t185 = live[37] * t182 - live[36] * (0.8 * live[9] + 0.5999999999999999 * t184);
+    let t186 = live[36] * t182;
+    let t187 = 0.8 * t186 + live[9] * live[39] - 0.4799999999999999 * live[38] * t184;
+    let t188 = 0.5999999999999999 * t186 + live[40] * t184
+        - 0.4799999999999999 * live[9] * live[38];
+    let t189 = live[65] * t185 + live[68] * t187 + live[71] * t188;
+    let t190 = live[66] * t185 + live[69] * t187 + live[72] * t188;
+    let t191 = live[67] * t185 + live[70] * t187 + live[73] * t188;
+    let t192 = 0.87 - 1.8 * live[125];
+    let t193 = live[113] * t192;
+    let t194 = live[112] * t192;
+    let t195 = live[13] * live[22];
+    let t196 = live[13] * live[23];
+    let t197 = live[36] * (-0.8 * live[12] - 0.5999999999999999 * t196)
+        - live[37] * t195;
+    let t198 = live[36] * t195;
+    let t199 = live[12] * live[39] - 0.8 * t198 - 0.4799999999999999 * live[38] * t196;
+    let t200 = live[40] * t196 - 0.5999999999999999 * t198
+        - 0.4799999999999999 * live[12] * live[38];
+    let t201 = live[65] * t197 + live[68] * t199 + live[71] * t200;
+    let t202 = live[66] * t197 + live[69] * t199 + live[72] * t200;
+    let t203 = live[67] * t197 + live[70] * t199 + live[73] * t200;
+    let t204 = live[23] * live[36];
+    let t205 = 0.8 * t204 - 0.4799999999999999 * live[22] * live[38];
+    let t206 = live[23] * live[37] - 0.5999999999999999 * live[22] * live[36];
+    let t207 = 0.5999999999999999 * t204 + live[22] * live[40];
+    let t208 = live[66] * t206 + live[69] * t205 + live[72] * t207;
+    let t209 = live[67] * t206 + live[70] * t205 + live[73] * t207;
+    let t210 = live[65] * t206 + live[68] * t205 + live[71] * t207;
+    let t211 = live[39] * live[69] - 0.8 * live[36] * live[66]
+        - 0.4799999999999999 * live[38] * live[72];
+    let t212 = live[39] * live[70] - 0.8 * live[36] * live[67]
+        - 0.4799999999999999 * live[38] * live[73];
+    let t213 = live[39] * live[68] - 0.8 * live[36] * live[65]
+        - 0.4799999999999999 * live[38] * live[71];
+    let t214 = 0.5999999999999999 * live[69] - 0.8 * live[72];
+    let t215 = 0.5999999999999999 * live[70] - 0.8 * live[73];
+    let t216 = 0.5999999999999999 * live[68] - 0.8 * live[71];
+    let t217 = 0.0375 * live[66] + 0.006 * live[67];
+    let t218 = 0.0375 * live[69] + 0.006 * live[70];
+    let t219 = 0.0375 * live[72] + 0.006 * live[73];
+    let t220 = live[37] * t217 + live[36] * (0.8 * t218 + 0.5999999999999999 * t219);
+    let t221 = live[36] * t217;
+    let t222 = live[40] * t219 - 0.5999999999999999 * t221
+        - 0.4799999999999999 * live[38] * t218;
+    let t223 = live[23] * t220 + live[22] * t222;
+    let t224 = live[39] * t218 - 0.8 * t221 - 0.4799999999999999 * live[38] * t219;
+    let t225 = live[23] * t222 - live[22] * t220;
+    let t226 = 0.9800665778412416 * t223 + live[7] * t224 + live[8] * t225;
+    let t227 = 0.19866933079506122 * t223 + live[9] * t224 + live[11] * t225;
+    let t228 = live[12] * t224 + live[13] * t225;
+    let t229 = 0.00027 * live[67] + 0.003525 * live[65] + 0.0001 * live[66];
+    let t230 = 0.25 * t218 + t229;
+    let t231 = 0.00027 * live[70] + 0.003525 * live[68] + 0.0001 * live[69];
+    let t232 = t231 - 0.25 * t217;
+    let t233 = 0.003525 * live[71] + 0.0001 * live[72] + 0.00027 * live[73];
+    let t234 = live[37] * t230 + 0.8 * live[36] * t232
+        + 0.5999999999999999 * (live[36] * t233 + q[9] * t222) - live[29] * t224;
+    let t235 = live[36] * t230;
+    let t236 = live[40] * t233 - 0.5999999999999999 * (t235 + q[9] * t220)
+        - 0.4799999999999999 * live[38] * t232;
+    let t237 = live[23] * t234 + live[22] * t236;
+    let t238 = live[39] * t232 + live[29] * t220 - 0.8 * t235
+        - 0.4799999999999999 * live[38] * t233;
+    let t239 = live[23] * t236 - live[22] * t234;
+    let t240 = 0.2 * t228 + 0.9800665778412416 * t237 + live[7] * t238 + live[8] * t239
+        - 0.3 * t227;
+    let t241 = 0.3 * t226 + 0.19866933079506122 * t237 + live[9] * t238 + live[11] * t239
+        - 0.1 * t228;
+    let t242 = 0.1 * t227 + live[12] * t238 + live[13] * t239 - 0.2 * t226;
+    let t243 = 0.5999999999999999 * t224 - 0.8 * t222;
+    let t244 = 0.5999999999999999 * t232 - 0.8 * t233;
+    let t245 = -0.0375 * live[65] - 0.003 * live[67];
+    let t246 = -0.0375 * live[68] - 0.003 * live[70];
+    let t247 = -0.0375 * live[71] - 0.003 * live[73];
+    let t248 = live[37] * t245 + live[36] * (0.8 * t246 + 0.5999999999999999 * t247);
+    let t249 = live[36] * t245;
+    let t250 = live[40] * t247 - 0.5999999999999999 * t249
+        - 0.4799999999999999 * live[38] * t246;
+    let t251 = live[23] * t248 + live[22] * t250;
+    let t252 = live[39] * t246 - 0.8 * t249 - 0.4799999999999999 * live[38] * t247;
+    let t253 = live[23] * t250 - live[22] * t248;
+    let t254 = live[8] * t253 + 0.9800665778412416 * t251 + live[7] * t252;
+    let t255 = live[11] * t253 + 0.19866933079506122 * t251 + live[9] * t252;
+    let t256 = live[12] * t252 + live[13] * t253;
+    let t257 = 0.00029 * live[67] + 0.0001 * live[65] + 0.003355 * live[66];
+    let t258 = 0.25 * t246 + t257;
+    let t259 = 0.00029 * live[70] + 0.0001 * live[68] + 0.003355 * live[69];
+    let t260 = t259 - 0.25 * t245;
+    let t261 = 0.0001 * live[71] + 0.003355 * live[72] + 0.00029 * live[73];
+    let t262 = live[37] * t258 + 0.8 * live[36] * t260
+        + 0.5999999999999999 * (live[36] * t261 + q[9] * t250) - live[29] * t252;
+    let t263 = live[36] * t258;
+    let t264 = live[40] * t261 - 0.5999999999999999 * (t263 + q[9] * t248)
+        - 0.4799999999999999 * live[38] * t260;
+    let t265 = live[23] * t262 + live[22] * t264;
+    let t266 = live[39] * t260 + live[29] * t248 - 0.8 * t263
+        - 0.4799999999999999 * live[38] * t261;
+    let t267 = live[23] * t264 - live[22] * t262;
+    let t268 = 0.003 * live[66] - 0.006 * live[65];
+    let t269 = 0.003 * live[69] - 0.006 * live[68];
+    let t270 = 0.003 * live[72] - 0.006 * live[71];
+    let t271 = live[37] * t268 + live[36] * (0.8 * t269 + 0.5999999999999999 * t270);
+    let t272 = live[36] * t268;
+    let t273 = live[40] * t270 - 0.5999999999999999 * t272
+        - 0.4799999999999999 * live[38] * t269;
+    let t274 = live[23] * t271 + live[22] * t273;
+    let t275 = live[39] * t269 - 0.8 * t272 - 0.4799999999999999 * live[38] * t270;
+    let t276 = live[23] * t273 - live[22] * t271;
+    let t277 = live[8] * t276 + 0.9800665778412416 * t274 + live[7] * t275;
+    let t278 = live[11] * t276 + 0.19866933079506122 * t274 + live[9] * t275;
+    let t279 = live[12] * t275 + live[13] * t276;
+    let t280 = 0.00092 * live[67] + 0.00027 * live[65] + 0.00029 * live[66];
+    let t281 = 0.25 * t269 + t280;
+    let t282 = 0.00092 * live[70] + 0.00027 * live[68] + 0.00029 * live[69];
+    let t283 = t282 - 0.25 * t268;
+    let t284 = 0.00027 * live[71] + 0.00029 * live[72] + 0.00092 * live[73];
+    let t285 = live[37] * t281 + 0.8 * live[36] * t283
+        + 0.5999999999999999 * (live[36] * t284 + q[9] * t273) - live[29] * t275;
+    let t286 = live[36] * t281;
+    let t287 = live[40] * t284 - 0.5999999999999999 * (t286 + q[9] * t271)
+        - 0.4799999999999999 * live[38] * t283;
+    let t288 = live[23] * t285 + live[22] * t287;
+    let t289 = live[39] * t283 + live[29] * t271 - 0.8 * t286
+        - 0.4799999999999999 * live[38] * t284;
+    live[134] = t140;
+    live[135] = t141;
+    live[136] = t142;
+    live[137] = t143;
+    live[138] = t144;
+    live[139] = t145;
+    live[140] = t146;
+    live[141] = t147;
+    live[142] = t148;
+    live[143] = t149;
+    live[144] = t150;
+    live[145] = t151;
+    live[146] = t152;
+    live[147] = t153;
+    live[148] = t154;
+    live[149] = t155;
+    live[150] = t156;
+    live[151] = t157;
+    live[152] = t158;
+    live[153] = t159;
+    live[154] = t160;
+    live[155] = t161;
+    live[156] = t162;
+    live[157] = t163;
+    live[158] = t164;
+    live[159] = t165;
+    live[160] = t166;
+    live[161] = t167;
+    live[162] = t168;
+    live[163] = t169;
+    live[164] = t170;
+    live[165] = t172;
+    live[166] = t173;
+    live[167] = t174;
+    live[168] = t175;
+    live[169] = t176;
+    live[170] = t177;
+    live[171] = t178;
+    live[172] = t179;
+    live[173] = t180;
+    live[174] = t181;
+    live[175] = t182;
+    live[176] = t183;
+    live[177] = t184;
+    live[178] = t185;
+    live[179] = t187;
+    live[180] = t188;
+    live[181] = t189;
+    live[182] = t190;
+    live[183] = t191;
+    live[184] = t192;
+    live[185] = t193;
+    live[186] = t194;
+    live[187] = t195;
+    live[188] = t196;
+    live[189] = t197;
+    live[190] = t199;
+    live[191] = t200;
+    live[192] = t201;
+    live[193] = t202;
+    live[194] = t203;
+    live[195] = t205;
+    live[196] = t206;
+    live[197] = t207;
+    live[198] = t208;
+    live[199] = t209;
+    live[200] = t210;
+    live[201] = t211;
+    live[202] = t212;
+    live[203] = t213;
+    live[204] = t214;
+    live[205] = t215;
+    live[206] = t216;
+    live[207] = t226;
+    live[208] = t227;
+    live[209] = t228;
+    live[210] = t229;
+    live[211] = t231;
+    live[212] = t233;
+    live[213] = t237;
+    live[214] = t238;
+    live[215] = t240;
+    live[216] = t241;
+    live[217] = t242;
+    live[218] = t243;
+    live[219] = t244;
+    live[220] = t250;
+    live[221] = t252;
+    live[222] = t254;
+    live[223] = t255;
+    live[224] = t256;
+    live[225] = t257;
+    live[226] = t259;
+    live[227] = t260;
+    live[228] = t261;
+    live[229] = t265;
+    live[230] = t266;
+    live[231] = t267;
+    live[232] = t273;
+    live[233] = t275;
+    live[234] = t277;
+    live[235] = t278;
+    live[236] = t279;
+    live[237] = t280;
+    live[238] = t282;
+    live[239] = t283;
+    live[240] = t284;
+    live[241] = t285;
+    live[242] = t287;
+    live[243] = t288;
+    live[244] = t289;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part2_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part2_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t290 = live[23] * live[242] - live[22] * live[241];
+    let t291 = 0.03 * live[101] - 0.075 * live[102];
+    let t292 = -t291;
+    let t293 = live[85] * t292;
+    let t294 = 0.01235 + t293 - q[16] * live[174];
+    let t295 = -0.05 * live[174] - 0.19866933079506122 * t294;
+    let t296 = 0.9800665778412416 * t294;
+    let t297 = 0.09225 * live[26] + live[134];
+    let t298 = 0.00194 * live[45] + 0.00212 * live[50];
+    let t299 = -0.0375 * live[83] - 0.006 * live[84];
+    let t300 = 0.0375 * live[82] + 0.003 * live[84];
+    let t301 = 0.006 * live[82] - 0.003 * live[83];
+    let t302 = 0.003525 * live[82] + 0.0001 * live[83] + 0.00027 * live[84];
+    let t303 = 0.0001 * live[82] + 0.003355 * live[83] + 0.00029 * live[84];
+    let t304 = 0.00027 * live[82] + 0.00029 * live[83] + 0.00092 * live[84];
+    let t305 = 0.03 * live[105] - 0.075 * live[108];
+    let t306 = -0.009 * live[115] - 0.27 * live[122];
+    let t307 = 1.17 * live[12] - 1.56 * live[188];
+    let t308 = 1.17 * live[7] - live[162];
+    let t309 = 1.17 * live[9] - live[176];
+    let t310 = 1.8 * live[125] - 0.87;
+    let t311 = 0.00135 - 0.009 * live[125];
+    let t312 = 9.81 * live[4] + qd[2] * qd[4] - qd[1] * qd[5];
+    let t313 = qd[0] * qd[5] - 9.81 * live[5] - qd[2] * qd[3];
+    let t314 = 9.81 * (1.0 - 2.0 * (live[0] + live[1])) + qd[1] * qd[3] - qd[0] * qd[4];
+    let t315 = qd[5] * qd[5];
+    let t316 = live[93] + t315;
+    let t317 = live[119] + t315;
+    let t318 = live[93] + live[119];
+    let t319 = live[132] + live[25] * live[25];
+    let t320 = live[132] + live[26] * live[26];
+    let t321 = live[82] * live[82];
+    let t322 = live[83] * live[83];
+    let t323 = live[84] * live[84];
+    let t324 = live[82] * live[83];
+    let t325 = live[82] * live[84];
+    let t326 = live[83] * live[84];
+    let t327 = -live[119] - live[87] * live[87];
+    let t328 = live[108] * live[108];
+    let t329 = live[105] * live[108];
+    let t330 = live[153] + live[122] * live[122];
+    let t331 = qd[0] - 0.05 * qd[4];
+    let t332 = qd[2] - 0.1 * qd[3];
+    let t333 = live[8] * qd[6];
+    let t334 = -4.933154875586893 * live[6];
+    let t335 = live[11] * qd[6];
+    let t336 = live[13] * qd[6];
+    let t337 = qd[8] * live[36];
+    let t338 = live[101] * qd[15];
+    let t339 = live[102] * qd[15];
+    let t340 = live[112] * qd[16];
+    let t341 = live[113] * qd[16];
+    let t342 = live[113] * qd[17];
+    let t343 = live[112] * qd[17];
+    let t344 = 0.9800665778412416 * live[17] + 0.19866933079506124 * live[18];
+    let t345 = live[12] * live[19] + live[7] * live[17] + live[9] * live[18];
+    let t346 = live[13] * live[19] + live[8] * live[17] + live[11] * live[18];
+    let t347 = 2.0 * live[34] + 0.5999999999999999 * q[9] * live[32]
+        + live[25] * live[33];
+    let t348 = 1.6 * live[35] + live[25] * live[31]
+        - 0.5999999999999999 * live[132] * q[9];
+    let t349 = 1.1999999999999997 * live[35] - live[24] * live[33] - live[26] * live[31];
+    let t350 = live[71] * live[81] - 0.25 * (live[65] * live[77] + live[68] * live[78]);
+    let t351 = live[72] * live[81] - 0.25 * (live[66] * live[77] + live[69] * live[78]);
+    let t352 = live[73] * live[81] - 0.25 * (live[67] * live[77] + live[70] * live[78]);
+    let t353 = 0.9800665778412416 * live[94] - 0.19866933079506122 * live[92]
+        - 2.0 * live[96];
+    let t354 = live[86] * live[98] - 2.0 * live[99];
+    let t355 = live[86] * live[97] + 2.0 * live[100];
+    let t356 = live[113] * live[118] - live[112] * live[121];
+    let t357 = live[112] * live[118] + live[113] * live[121];
+    let t358 = live[115] * live[127] - 2.0 * live[128];
+    let t359 = live[115] * live[126] + 2.0 * live[129];
+    let t360 = 0.8 * qd[4] + 0.08 * qd[5];
+    let t361 = 0.16 * qd[5] - 0.8 * qd[3];
+    let t362 = qd[3] + 2.0 * qd[4];
+    let t363 = -0.08 * t362;
+    let t364 = 0.3808 * qd[3] + 0.0116 * qd[4] - 0.036 * qd[5];
+    let t365 = 0.0116 * qd[3] + 0.3332 * qd[4] + 0.013 * qd[5];
+    let t366 = 0.013 * qd[4] + 0.124 * qd[5] - 0.036 * qd[3];
+    let t367 = 0.09125 * live[24] + 0.001 * live[26];
+    let t368 = 0.144 * live[45] + 0.012 * live[50];
+    let t369 = 0.02928 * live[45] + 0.00194 * live[50];
+    let t370 = 0.0046 * live[105] - 0.001 * live[108];
+    let t371 = 0.00975 * live[108] - 0.001 * live[105];
+    let t372 = 0.17 * live[114] + 0.001 * live[115];
+    let t373 = 0.00135 * live[115] + 0.0615 * live[122];
+    let t374 = 0.002045 * live[115] + 0.00135 * live[122];
+    let t375 = tau[17] + 0.27 * live[153] - live[122] * t306;
+    let t376 = -0.009 * live[157] - 1.8 * t358;
+    let t377 = 0.009 * live[153] - live[115] * t306 - 1.8 * t359;
+    let t378 = live[125] * (1.8 * live[125] - 0.54);
+    let t379 = t378 + 0.2305;
+    let t380 = t378 + 0.2315;
+    let inv0 = 1.0 / t380;
+    let t381 = tau[16] + 0.27 * t358 + live[125] * (0.27 * live[151] + t376)
+        + live[114] * (live[155] + t374) - 0.060545 * live[151] - live[115] * t372;
+    let t382 = 4.8 - t310 * t310 * inv0;
+    let t383 = -0.009 - t310 * t311 * inv0;
+    let t384 = 0.008045 - t311 * t311 * inv0;
+    let t385 = 0.6 * live[152] + t377 + live[123] * live[184] - 4.8 * live[120];
+    let t386 = tau[17] - 0.6 * t330 - 3.0 * t357;
+    let t387 = 0.17 * live[152] + live[115] * t373 + live[123] * t379 + 0.005 * t375
+        - 0.001 * live[124] - live[156] - live[122] * t374 - live[125] * t377
+        - live[120] * live[184] - 0.27 * t359;
+    let t388 = 0.87 * live[151] + t376 - t356 * t382 - live[124] * t383
+        - t310 * inv0 * t381;
+    let t389 = 0.001 * live[123] + 0.009 * t358 + live[122] * t372 - 0.109455 * live[157]
+        - live[114] * t373 - t356 * t383 - live[124] * t384 - t311 * inv0 * t381;
+    let t390 = 3.0 * live[159] + live[158] * t382;
+    let t391 = live[171] * (3.0 - t382);
+    let t392 = 3.0 * live[158] + live[159] * t382;
+    let t393 = live[171] * t383;
+    let t394 = live[158] * t383;
+    let t395 = live[159] * t383;
+    let t396 = 0.001 * live[113] - live[112] * t379;
+    let t397 = live[113] * t384 - 0.001 * live[112];
+    let t398 = live[113] * t388 + live[112] * t386;
+    let t399 = live[113] * t386 - live[112] * t388;
+    let t400 = tau[15] + live[108] * t370 - live[105] * t371;
+    let t401 = live[109] * t371 - 0.0046 * live[110] - 0.001 * live[111]
+        - 0.01235 * live[148];
+    let t402 = 0.001 * live[110] + 0.00975 * live[111] + 0.01235 * live[147]
+        - live[109] * t370;
+    let t403 = 0.075 * live[146] + 2.42914979757085 * t400 - live[108] * t305;
+    let t404 = 0.03 * live[146] + live[105] * t305 - 6.0728744939271255 * t400;
+    let t405 = 1.4271255060728745 * live[101] + 0.18218623481781376 * live[102];
+    let t406 = 0.18218623481781376 * live[101] + 1.0445344129554657 * live[102];
+    let t407 = live[102] * t405 - live[101] * t406;
+    let t408 = live[101] * t405 + live[102] * t406;
+    let inv1 = 1.0 / t408;
+    let t409 = 0.0046 * live[101] - 0.001 * live[102];
+    let t410 = 0.00975 * live[102] - 0.001 * live[101];
+    let t411 = live[101] * t409 + live[102] * t410;
+    let t412 = tau[14] + live[101] * t403 + live[102] * t404;
+    let t413 = live[102]
+        * (1.4271255060728745 * live[102] - 0.18218623481781376 * live[101])
+        - live[101] * (0.18218623481781376 * live[102] - 1.0445344129554657 * live[101])
+        - t407 * t407 * inv1;
+    let t414 = live[111] + live[147];
+    let t415 = live[110] + live[148];
+    let t416 = -0.075 * t414 - 0.03 * t415 - 1.5 * t355;
+    let t417 = live[102] * t403 - live[101] * t404 - t354 * t413 - t407 * inv1 * t412;
+    let t418 = t417 + tau[13];
+    let t419 = t416 - 1.5 * t353;
+    let t420 = live[101] * t401 + live[102] * t402 - t291 * (t355 + t353);
+    let t421 = q[16] * (t418 - t417) - tau[15];
+    let t422 = live[85] * live[173];
+    let t423 = live[85] * t291;
+    let t424 = live[85] * live[85];
+    let t425 = -0.9800665778412416 * tau[14] - 0.19866933079506124 * t419;
+    let t426 = 0.9800665778412416 * t419 - 0.19866933079506122 * tau[14];
+    let t427 = live[84] * t303 - live[83] * t304;
+    let t428 = tau[10] + t427;
+    let t429 = live[82] * t304 - live[84] * t302;
+    let t430 = tau[11] + t429;
+    let t431 = live[83] * t302 - live[82] * t303;
+    let t432 = tau[12] + t431;
+    let t433 = 290.2173880473739 * t428 - 1.3242225532886003 * t430
+        - 84.75507633949702 * t432;
+    let t434 = 306.4173661445396 * t430 - 1.3242225532886003 * t428
+        - 96.19945227448756 * t432;
+    let t435 = live[83] * t299 + 0.03608949637303175 * t350 + 0.06478809104426354 * t351
+        + 0.003 * t434 - live[82] * t300 - 0.7367467457230753 * t352 - 0.006 * t433;
+    let t436 = 1142.1540345339843 * t432 - 84.75507633949702 * t428
+        - 96.19945227448756 * t430;
+    let t437 = live[84] * t300 + 0.011195745901217058 * t351 + 0.03608949637303175 * t352
+        + 0.0375 * t434 + 0.006 * t436 - live[83] * t301 - 0.3212727871395372 * t350;
+    live[245] = t290;
+    live[246] = t291;
+    live[247] = t292;
+    live[248] = t293;
+    live[249] = t295;
+    live[250] = t296;
+    live[251] = t297;
+    live[252] = t298;
+    live[253] = t299;
+    live[254] = t301;
+    live[255] = t307;
+    live[256] = t308;
+    live[257] = t309;
+    live[258] = t310;
+    live[259] = t311;
+    live[260] = t312;
+    live[261] = t313;
+    live[262] = t314;
+    live[263] = t316;
+    live[264] = t317;
+    live[265] = t318;
+    live[266] = t319;
+    live[267] = t320;
+    live[268] = t321;
+    live[269] = t322;
+    live[270] = t323;
+    live[271] = t324;
+    live[272] = t325;
+    live[273] = t326;
+    live[274] = t327;
+    live[275] = t328;
+    live[276] = t329;
+    live[277] = t330;
+    live[278] = t331;
+    live[279] = t332;
+    live[280] = t333;
+    live[281] = t334;
+    live[282] = t335;
+    live[283] = t336;
+    live[284] = t337;
+    live[285] = t338;
+    live[286] = t339;
+    live[287] = t340;
+    live[288] = t341;
+    live[289] = t342;
+    live[290] = t343;
+    live[291] = t344;
+    live[292] = t345;
+    live[293] = t346;
+    live[294] = t347;
+    live[295] = t348;
+    live[296] = t349;
+    live[297] = t350;
+    live[298] = t351;
+    live[299] = t352;
+    live[300] = t353;
+    live[301] = t354;
+    live[302] = t355;
+    live[303] = t356;
+    live[304] = t357;
+    live[305] = t360;
+    live[306] = t361;
+    live[307] = t362;
+    live[308] = t363;
+    live[309] = t364;
+    live[310] = t365;
+    live[311] = t366;
+    live[312] = t367;
+    live[313] = t368;
+    live[314] = t369;
+    live[315] = t375;
+    live[316] = t379;
+    live[317] = t380;
+    live[318] = inv0;
+    live[319] = t381;
+    live[320] = t384;
+    live[321] = t385;
+    live[322] = t387;
+    live[323] = t389;
+    live[324] = t390;
+    live[325] = t391;
+    live[326] = t392;
+    live[327] = t393;
+    live[328] = t394;
+    live[329] = t395;
+    live[330] = t396;
+    live[331] = t397;
+    live[332] = t398;
+    live[333] = t399;
+    live[334] = t400;
+    live[335] = t401;
+    live[336] = t402;
+    live[337] = t407;
+    live[338] = t408;
+    live[339] = inv1;
+    live[340] = t409;
+    live[341] = t410;
+    live[342] = t411;
+    live[343] = t412;
+    live[344] = t413;
+    live[345] = t414;
+    live[346] = t415;
+    live[347] = t416;
+    live[348] = t418;
+    live[349] = t420;
+    live[350] = t421;
+    live[351] = t422;
+    live[352] = t423;
+    live[353] = t424;
+    live[354] = t425;
+    live[355] = t426;
+    live[356] = t427;
+    live[357] = t428;
+    live[358] = t429;
+    live[359] = t430;
+    live[360] = t431;
+    live[361] = t432;
+    live[362] = t433;
+    live[363] = t434;
+    live[364] = t435;
+    live[365] = t436;
+    live[366] = t437;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part3_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part3_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t438 = live[82] * live[254] + 0.011195745901217058 * live[297]
+        + 0.06478809104426354 * live[299] - live[84] * live[253]
+        - 0.3506723039239614 * live[298] - 0.0375 * live[362] - 0.003 * live[365];
+    let t439 = live[356] - 0.003525 * live[362] - 0.0001 * live[363]
+        - 0.00027 * live[365];
+    let t440 = live[358] - 0.0001 * live[362] - 0.003355 * live[363]
+        - 0.00029 * live[365];
+    let t441 = live[360] - 0.00027 * live[362] - 0.00029 * live[363]
+        - 0.00092 * live[365];
+    let t442 = 0.3212727871395372 * live[68] - 0.011195745901217058 * live[69]
+        - 0.03608949637303175 * live[70];
+    let t443 = 0.3212727871395372 * live[71] - 0.011195745901217058 * live[72]
+        - 0.03608949637303175 * live[73];
+    let t444 = 0.3506723039239614 * live[69] - 0.011195745901217058 * live[68]
+        - 0.06478809104426354 * live[70];
+    let t445 = 0.3506723039239614 * live[72] - 0.011195745901217058 * live[71]
+        - 0.06478809104426354 * live[73];
+    let t446 = 0.7367467457230753 * live[70] - 0.03608949637303175 * live[68]
+        - 0.06478809104426354 * live[69];
+    let t447 = 0.7367467457230753 * live[73] - 0.03608949637303175 * live[71]
+        - 0.06478809104426354 * live[72];
+    let t448 = live[67]
+        * (0.7367467457230753 * live[67] - 0.03608949637303175 * live[65]
+            - 0.06478809104426354 * live[66])
+        + live[65]
+            * (0.3212727871395372 * live[65] - 0.011195745901217058 * live[66]
+                - 0.03608949637303175 * live[67])
+        + live[66]
+            * (0.3506723039239614 * live[66] - 0.011195745901217058 * live[65]
+                - 0.06478809104426354 * live[67]);
+    let t449 = live[67] * t446 + live[65] * t442 + live[66] * t444;
+    let t450 = live[67] * t447 + live[65] * t443 + live[66] * t445;
+    let t451 = live[70] * t446 + live[68] * t442 + live[69] * t444;
+    let t452 = live[70] * t447 + live[68] * t443 + live[69] * t445;
+    let t453 = -0.25 * t448 - 0.144;
+    let t454 = -0.25 * t450 - 0.012;
+    let t455 = 0.0625 * t448 + 0.0284;
+    let t456 = live[67] * live[364] + live[65] * live[366] + live[66] * t438;
+    let t457 = live[70] * live[364] + live[68] * live[366] + live[69] * t438;
+    let t458 = live[69] * t440 + live[70] * t441 + live[45] * live[252] + live[68] * t439
+        - live[50] * live[314] - 0.25 * t456;
+    let t459 = live[71] * t439 + live[72] * t440 + live[73] * t441 + live[49] * live[314]
+        - 0.0284 * live[140];
+    let t460 = -0.14999999999999997 * t449 - 0.0096;
+    let t461 = -0.03749999999999999 * t449 - 0.001552;
+    let t462 = 0.3599999999999998 * t455 + 0.0013568;
+    let inv2 = 1.0 / t462;
+    let t463 = tau[9] + 0.5999999999999999 * t458 - 0.8 * t459;
+    let t464 = t448 + 1.2 - 0.3599999999999998 * t453 * t453 * inv2;
+    let t465 = t449 - 0.5999999999999999 * t453 * t460 * inv2;
+    let t466 = t450 - 0.3599999999999998 * t453 * t454 * inv2;
+    let t467 = t451 + 1.2 - t460 * t460 * inv2;
+    let t468 = t452 - 0.5999999999999999 * t454 * t460 * inv2;
+    let t469 = live[71] * t443 + live[72] * t445 + live[73] * t447 + 1.2
+        - 0.3599999999999998 * t454 * t454 * inv2;
+    let t470 = 0.25 * t449 - 0.5999999999999999 * t453 * t461 * inv2;
+    let t471 = -0.25 * t448 - 0.3599999999999998 * t453 * t455 * inv2 - 0.144;
+    let t472 = 0.25 * t451 + 0.144 - t460 * t461 * inv2;
+    let t473 = -0.25 * t449 - 0.5999999999999999 * t455 * t460 * inv2;
+    let t474 = 0.001696 * t460 * inv2 + 0.012;
+    let t475 = 0.25 * t452 - 0.5999999999999999 * t454 * t461 * inv2;
+    let t476 = -0.25 * t450 - 0.3599999999999998 * t454 * t455 * inv2 - 0.012;
+    let t477 = 0.0625 * t451 + 0.02928 - t461 * t461 * inv2;
+    let t478 = -0.0625 * t449 - 0.5999999999999999 * t455 * t461 * inv2;
+    let t479 = 0.001696 * t461 * inv2 + 0.00194;
+    let t480 = 0.0625 * t448 + 0.0284 - 0.3599999999999998 * t455 * t455 * inv2;
+    let t481 = 0.00212 - 0.000002876416 * inv2;
+    let t482 = live[52] * t455 * inv2;
+    let t483 = 0.012 * live[79] + live[50] * live[313] + t456 - live[51] * t470
+        - 0.5999999999999999 * t453 * inv2 * t463
+        - live[52] * (0.8 * t471 + 0.0006105599999999998 * t453 * inv2);
+    let t484 = 0.144 * live[78] + t457 - 0.012 * live[140] - live[51] * t472
+        - t460 * inv2 * t463 - live[52] * (0.8 * t473 + 0.5999999999999999 * t474);
+    let t485 = live[71] * live[366] + live[72] * t438 + live[73] * live[364]
+        - 0.144 * live[79] - live[45] * live[313] - live[51] * t475
+        - 0.5999999999999999 * t454 * inv2 * t463
+        - live[52] * (0.8 * t476 + 0.0006105599999999998 * t454 * inv2);
+    let t486 = 0.0284 * live[78] + live[65] * t439 + live[66] * t440 + live[67] * t441
+        + 0.25 * t457 - live[49] * live[252] - live[51] * t477 - t461 * inv2 * t463
+        - live[52] * (0.8 * t478 + 0.5999999999999999 * t479);
+    let t487 = t458 - live[51] * t478 - 0.8 * live[52] * t480
+        - 0.0006105599999999998 * t482 - 0.5999999999999999 * t455 * inv2 * t463;
+    let t488 = t459 + 0.001696 * inv2 * t463 - live[51] * t479
+        - 0.0008140799999999999 * t482 - 0.5999999999999999 * live[52] * t481;
+    let t489 = live[36] * t465;
+    let t490 = live[36] * t466;
+    let t491 = live[36] * t464;
+    let t492 = live[39] * t465 - 0.8 * t491 - 0.4799999999999999 * live[38] * t466;
+    let t493 = live[40] * t466 - 0.5999999999999999 * t491
+        - 0.4799999999999999 * live[38] * t465;
+    let t494 = live[36] * t468;
+    let t495 = live[38] * t468;
+    let t496 = live[39] * t467 - 0.8 * t489 - 0.4799999999999999 * t495;
+    let t497 = live[40] * t468 - 0.5999999999999999 * t489
+        - 0.4799999999999999 * live[38] * t467;
+    let t498 = live[39] * t468 - 0.8 * t490 - 0.4799999999999999 * live[38] * t469;
+    let t499 = live[40] * t469 - 0.5999999999999999 * t490 - 0.4799999999999999 * t495;
+    let t500 = live[37] * t492 + live[36] * (0.5999999999999999 * t498 + 0.8 * t496);
+    let t501 = live[37] * t493 + live[36] * (0.5999999999999999 * t499 + 0.8 * t497);
+    let t502 = live[39] * t496 - 0.8 * live[36] * t492
+        - 0.4799999999999999 * live[38] * t498;
+    let t503 = live[36] * t493;
+    let t504 = live[39] * t497 - 0.8 * t503 - 0.4799999999999999 * live[38] * t499;
+    let t505 = live[40] * t499 - 0.5999999999999999 * t503
+        - 0.4799999999999999 * live[38] * t497;
+    let t506 = live[37] * t470
+        + live[36] * (0.8 * t471 + 0.0006105599999999998 * t453 * inv2);
+    let t507 = live[36] * t470;
+    let t508 = live[39] * t471 - 0.8 * t507
+        - 0.0004884479999999999 * live[38] * t453 * inv2;
+    let t509 = 0.0010175999999999998 * live[40] * t453 * inv2 - 0.5999999999999999 * t507
+        - 0.4799999999999999 * live[38] * t471;
+    let t510 = live[37] * t472 + live[36] * (0.8 * t473 + 0.5999999999999999 * t474);
+    let t511 = live[36] * t472;
+    let t512 = live[39] * t473 - 0.8 * t511 - 0.4799999999999999 * live[38] * t474;
+    let t513 = live[40] * t474 - 0.5999999999999999 * t511
+        - 0.4799999999999999 * live[38] * t473;
+    let t514 = live[37] * t475
+        + live[36] * (0.8 * t476 + 0.0006105599999999998 * t454 * inv2);
+    let t515 = live[36] * t475;
+    let t516 = live[39] * t476 - 0.8 * t515
+        - 0.0004884479999999999 * live[38] * t454 * inv2;
+    let t517 = 0.0010175999999999998 * live[40] * t454 * inv2 - 0.5999999999999999 * t515
+        - 0.4799999999999999 * live[38] * t476;
+    let t518 = live[36] * t506;
+    let t519 = live[39] * t510 - 0.8 * t518 - 0.4799999999999999 * live[38] * t514;
+    let t520 = live[36] * t508;
+    let t521 = live[39] * t512 - 0.8 * t520 - 0.4799999999999999 * live[38] * t516;
+    let t522 = live[36] * t509;
+    let t523 = live[39] * t513 - 0.8 * t522 - 0.4799999999999999 * live[38] * t517;
+    let t524 = live[40] * t514 - 0.5999999999999999 * t518
+        - 0.4799999999999999 * live[38] * t510;
+    let t525 = live[40] * t516 - 0.5999999999999999 * t520
+        - 0.4799999999999999 * live[38] * t512;
+    let t526 = live[40] * t517 - 0.5999999999999999 * t522
+        - 0.4799999999999999 * live[38] * t513;
+    let t527 = live[36] * t478;
+    let t528 = live[36] * t479;
+    let t529 = live[36] * t477;
+    let t530 = live[39] * t478 - 0.8 * t529 - 0.4799999999999999 * live[38] * t479;
+    let t531 = live[40] * t479 - 0.5999999999999999 * t529
+        - 0.4799999999999999 * live[38] * t478;
+    let t532 = live[36] * t455 * inv2;
+    let t533 = live[38] * t455 * inv2;
+    let t534 = live[39] * t480 - 0.8 * t527 - 0.0004884479999999999 * t533;
+    let t535 = 0.0010175999999999998 * live[40] * t455 * inv2 - 0.5999999999999999 * t527
+        - 0.4799999999999999 * live[38] * t480;
+    let t536 = 0.0010175999999999998 * live[39] * t455 * inv2 - 0.8 * t528
+        - 0.4799999999999999 * live[38] * t481;
+    let t537 = live[40] * t481 - 0.5999999999999999 * t528
+        - 0.0004884479999999999 * t533;
+    let t538 = live[36] * t531;
+    let t539 = live[36] * t483;
+    let t540 = live[39] * t484 - 0.8 * t539 - 0.4799999999999999 * live[38] * t485;
+    let t541 = live[40] * t485 - 0.5999999999999999 * t539
+        - 0.4799999999999999 * live[38] * t484;
+    let t542 = live[36] * t486;
+    let t543 = 0.5999999999999999 * t500 - 0.8 * t501;
+    let t544 = 0.5999999999999999 * t502 - 0.8 * t504;
+    let t545 = 0.5999999999999999 * t504 - 0.8 * t505;
+    let t546 = 0.5999999999999999 * t519 - 0.8 * t524;
+    let t547 = 0.5999999999999999 * t521 - 0.8 * t525;
+    let t548 = 0.5999999999999999 * t523 - 0.8 * t526;
+    let t549 = 0.5999999999999999 * t544 - 0.8 * t545;
+    let inv3 = 1.0 / t549;
+    let t550 = tau[8] + 0.5999999999999999 * t540 - 0.8 * t541;
+    let t551 = live[37] * (live[37] * t464 + 0.8 * t489 + 0.5999999999999999 * t490)
+        + live[36]
+            * (0.8
+                * (live[37] * t465 + 0.8 * live[36] * t467 + 0.5999999999999999 * t494)
+                + 0.5999999999999999
+                    * (0.8 * t494 + live[37] * t466
+                        + 0.5999999999999999 * live[36] * t469)) - t543 * t543 * inv3;
+    let t552 = t500 - t543 * t544 * inv3;
+    let t553 = t501 - t543 * t545 * inv3;
+    let t554 = t502 - t544 * t544 * inv3;
+    let t555 = t504 - t544 * t545 * inv3;
+    let t556 = t505 - t545 * t545 * inv3;
+    let t557 = live[37] * t506 + live[36] * (0.8 * t510 + 0.5999999999999999 * t514)
+        - t543 * t546 * inv3;
+    let t558 = live[37] * t508 + live[36] * (0.8 * t512 + 0.5999999999999999 * t516)
+        - t543 * t547 * inv3;
+    let t559 = live[37] * t509 + live[36] * (0.8 * t513 + 0.5999999999999999 * t517)
+        - t543 * t548 * inv3;
+    let t560 = t519 - t544 * t546 * inv3;
+    let t561 = t521 - t544 * t547 * inv3;
+    let t562 = t523 - t544 * t548 * inv3;
+    let t563 = t524 - t545 * t546 * inv3;
+    let t564 = t525 - t545 * t547 * inv3;
+    let t565 = t526 - t545 * t548 * inv3;
+    let t566 = live[37] * t483 + live[36] * (0.8 * t484 + 0.5999999999999999 * t485)
+        - t543 * inv3 * t550 - live[294] * t551 - live[295] * t552 - live[296] * t553;
+    let t567 = t540 - live[296] * t555 - t544 * inv3 * t550 - live[294] * t552
+        - live[295] * t554;
+    let t568 = t541 - live[296] * t556 - t545 * inv3 * t550 - live[294] * t553
+        - live[295] * t555;
+    let t569 = live[29] * t552;
+    let t570 = q[9] * t553;
+    let t571 = live[29] * t551;
+    let t572 = q[9] * t551;
+    let t573 = live[29] * t554 - 0.5999999999999999 * q[9] * t555;
+    let t574 = live[29] * t555 - 0.5999999999999999 * q[9] * t556;
+    let t575 = t561 + t569;
+    let t576 = t564 + live[29] * t553;
+    let t577 = t558 + t571 - 0.35;
+    let t578 = live[37] * t530 + 0.8 * live[36] * t534
+        + 0.5999999999999999 * (live[36] * t536 + q[9] * t564 + live[29] * t570) + 0.001
+        + live[29] * (t557 - t561 - t569) - t546 * t547 * inv3;
+    let t579 = live[39] * t534 + 0.09225 + live[29] * (t571 + 2.0 * t558)
+        - 0.8 * live[36] * t530 - t547 * t547 * inv3
+        - 0.4799999999999999 * live[38] * t536;
+    let inv4 = 1.0 / t579;
+    let t580 = live[39] * t535 + live[29] * t559 - 0.8 * t538 - t547 * t548 * inv3
+        - 0.4799999999999999 * live[38] * t537
+        - 0.5999999999999999 * q[9] * (t558 + t571) - 0.002;
+    let t581 = live[29] * t566 + tau[7] + live[138] + live[39] * t487
+        - 0.4799999999999999 * live[38] * t488 - live[295] * t561 - live[296] * t564
+        - t547 * inv3 * t550 - live[25] * live[312] - 0.8 * t542 - live[294] * t558;
+    let t582 = t551 + 2.0 - t577 * t577 * inv4;
+    let t583 = t552 - t575 * t577 * inv4;
+    let t584 = t553 - t576 * t577 * inv4;
+    live[367] = t453;
+    live[368] = t454;
+    live[369] = t455;
+    live[370] = t460;
+    live[371] = t461;
+    live[372] = inv2;
+    live[373] = t463;
+    live[374] = t477;
+    live[375] = t478;
+    live[376] = t479;
+    live[377] = t480;
+    live[378] = t481;
+    live[379] = t486;
+    live[380] = t487;
+    live[381] = t488;
+    live[382] = t527;
+    live[383] = t528;
+    live[384] = t531;
+    live[385] = t532;
+    live[386] = t535;
+    live[387] = t537;
+    live[388] = t538;
+    live[389] = t542;
+    live[390] = t543;
+    live[391] = t544;
+    live[392] = t545;
+    live[393] = t546;
+    live[394] = t547;
+    live[395] = t548;
+    live[396] = inv3;
+    live[397] = t550;
+    live[398] = t552;
+    live[399] = t554;
+    live[400] = t555;
+    live[401] = t556;
+    live[402] = t557;
+    live[403] = t559;
+    live[404] = t560;
+    live[405] = t562;
+    live[406] = t563;
+    live[407] = t565;
+    live[408] = t566;
+    live[409] = t567;
+    live[410] = t568;
+    live[411] = t569;
+    live[412] = t570;
+    live[413] = t572;
+    live[414] = t573;
+    live[415] = t574;
+    live[416] = t575;
+    live[417] = t576;
+    live[418] = t577;
+    live[419] = t578;
+    live[420] = t579;
+    live[421] = inv4;
+    live[422] = t580;
+    live[423] = t581;
+    live[424] = t582;
+    live[425] = t583;
+    live[426] = t584;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part4_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part4_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t585 = live[400] - live[416] * live[417] * live[421];
+    let t586 = live[401] + 2.0 - live[417] * live[417] * live[421];
+    let t587 = live[402] + 0.5999999999999999 * live[412] - live[411]
+        - live[418] * live[419] * live[421];
+    let t588 = live[403] - live[418] * live[421] * live[422]
+        - 0.5999999999999999 * live[413];
+    let t589 = live[404] + 0.35 - live[414] - live[416] * live[419] * live[421];
+    let t590 = live[405] - live[416] * live[421] * live[422]
+        - 0.5999999999999999 * q[9] * live[398];
+    let t591 = live[406] - live[415] - live[417] * live[419] * live[421];
+    let t592 = live[407] - live[417] * live[421] * live[422]
+        - 0.5999999999999999 * live[412];
+    let t593 = live[37]
+        * (live[37] * live[374] + 0.8 * live[382] + 0.5999999999999999 * live[383])
+        + 0.8 * live[36]
+            * (live[37] * live[375] + 0.8 * live[36] * live[377]
+                + 0.0006105599999999998 * live[385])
+        + 0.5999999999999999
+            * (live[36]
+                * (0.0008140799999999999 * live[385] + live[37] * live[376]
+                    + 0.5999999999999999 * live[36] * live[378]) - q[9] * live[415])
+        + 1.1999999999999997 * q[9] * live[406] + 0.09125
+        + live[29] * (live[414] - 2.0 * live[404]) - live[393] * live[393] * live[396]
+        - live[419] * live[419] * live[421];
+    let t594 = live[37] * live[384] + 0.8 * live[36] * live[386]
+        + 0.5999999999999999
+            * (live[36] * live[387] + q[9] * (live[407] + live[411] - live[402]))
+        - live[393] * live[395] * live[396] - live[29] * live[405]
+        - live[419] * live[421] * live[422] - 0.3599999999999998 * q[9] * live[412];
+    let t595 = live[40] * live[387] + 0.004
+        + q[9] * (0.3599999999999998 * live[413] - 1.1999999999999997 * live[403])
+        - 0.5999999999999999 * live[388] - 0.4799999999999999 * live[38] * live[386]
+        - live[395] * live[395] * live[396] - live[421] * live[422] * live[422];
+    let t596 = 0.35 * live[130] + live[408] + live[27] * t587 - live[28] * t588
+        - live[418] * live[421] * live[423];
+    let t597 = live[410] + live[27] * t591 - 0.35 * live[267] - live[28] * t592
+        - live[417] * live[421] * live[423];
+    let t598 = live[25] * live[251] + live[37] * live[379] + live[27] * t593
+        + 0.8 * live[36] * live[380]
+        + 0.5999999999999999 * (live[36] * live[381] + q[9] * live[410]) - live[137]
+        - live[294] * live[402] - live[295] * live[404] - live[296] * live[406]
+        - live[393] * live[396] * live[397] - live[29] * live[409] - live[28] * t594
+        - live[419] * live[421] * live[423];
+    let t599 = live[26] * live[312] + live[40] * live[381] + live[27] * t594
+        - live[24] * live[251] - live[294] * live[403] - live[295] * live[405]
+        - live[296] * live[407] - live[395] * live[396] * live[397] - live[28] * t595
+        - live[421] * live[422] * live[423]
+        - 0.5999999999999999 * (live[389] + q[9] * live[408])
+        - 0.4799999999999999 * live[38] * live[380];
+    let t600 = live[22] * live[426];
+    let t601 = live[23] * live[426];
+    let t602 = t601 - live[22] * live[424];
+    let t603 = live[23] * t586 - t600;
+    let t604 = live[23] * t587 + live[22] * t588;
+    let t605 = live[23] * t588 - live[22] * t587;
+    let t606 = live[23] * t589 + live[22] * t590;
+    let t607 = live[23] * t591 + live[22] * t592;
+    let t608 = live[23] * t592 - live[22] * t591;
+    let t609 = live[23] * t604 + live[22] * t607;
+    let t610 = live[23] * t607 - live[22] * t604;
+    let t611 = live[22] * t594;
+    let t612 = live[23] * t594;
+    let t613 = t612 - live[22] * t593;
+    let t614 = live[23] * t595 - t611;
+    let t615 = live[23] * (live[23] * t593 + t611) + live[22] * (t612 + live[22] * t595);
+    let inv5 = 1.0 / t615;
+    let t616 = live[23] * t613 + live[22] * t614;
+    let t617 = tau[6] + live[23] * t598 + live[22] * t599;
+    let t618 = live[23] * (live[23] * live[424] + t600)
+        + live[22] * (t601 + live[22] * t586) - t609 * t609 * inv5;
+    let t619 = live[23] * live[425] + live[22] * t585 - t606 * t609 * inv5;
+    let t620 = live[23] * t602 + live[22] * t603 - t609 * t610 * inv5;
+    let t621 = live[399] + 2.0 - live[416] * live[416] * live[421] - t606 * t606 * inv5;
+    let t622 = live[23] * t585 - live[22] * live[425] - t606 * t610 * inv5;
+    let t623 = live[23] * t603 - live[22] * t602 - t610 * t610 * inv5;
+    let t624 = live[23] * t605 + live[22] * t608 - t609 * inv5 * t616;
+    let t625 = live[23] * t590 - live[22] * t589 - t606 * inv5 * t616;
+    let t626 = live[23] * t608 - live[22] * t605 - t610 * inv5 * t616;
+    let t627 = live[23] * t614 - live[22] * t613 - inv5 * t616 * t616;
+    let t628 = live[23] * t596 + live[22] * t597 + live[21] * t624 - live[291] * t618
+        - live[292] * t619 - live[293] * t620 - t609 * inv5 * t617;
+    let t629 = 0.35 * live[131] + live[409] + live[27] * t589 + live[21] * t625
+        - live[28] * t590 - live[416] * live[421] * live[423] - live[291] * t619
+        - live[292] * t621 - live[293] * t622 - t606 * inv5 * t617;
+    let t630 = live[23] * t597 + live[21] * t626 - live[22] * t596 - live[291] * t620
+        - live[292] * t622 - live[293] * t623 - t610 * inv5 * t617;
+    let t631 = live[23] * t599 + live[21] * t627 - live[22] * t598 - live[291] * t624
+        - live[292] * t625 - live[293] * t626 - inv5 * t616 * t617;
+    let t632 = 0.19866933079506122 * t618 + live[9] * t619 + live[11] * t620;
+    let t633 = live[12] * t619 + live[13] * t620;
+    let t634 = 0.19866933079506122 * t619 + live[9] * t621 + live[11] * t622;
+    let t635 = live[12] * t621 + live[13] * t622;
+    let t636 = 0.19866933079506122 * t620 + live[9] * t622 + live[11] * t623;
+    let t637 = live[12] * t622 + live[13] * t623;
+    let t638 = live[8] * (0.9800665778412416 * t620 + live[7] * t622 + live[8] * t623)
+        + 0.9800665778412416
+            * (0.9800665778412416 * t618 + live[7] * t619 + live[8] * t620)
+        + live[7] * (0.9800665778412416 * t619 + live[7] * t621 + live[8] * t622);
+    let t639 = 0.9800665778412416 * t632 + live[7] * t634 + live[8] * t636;
+    let t640 = live[8] * t637 + 0.9800665778412416 * t633 + live[7] * t635;
+    let t641 = live[11] * t636 + 0.19866933079506122 * t632 + live[9] * t634;
+    let t642 = live[11] * t637 + 0.19866933079506122 * t633 + live[9] * t635;
+    let t643 = live[12] * t635 + live[13] * t637;
+    let t644 = live[8] * t624;
+    let t645 = live[11] * t624;
+    let t646 = live[13] * t624;
+    let t647 = live[7] * t625;
+    let t648 = live[8] * t626;
+    let t649 = 0.9800665778412416 * t644 + live[8] * (t648 + t647);
+    let t650 = live[11] * t648;
+    let t651 = t650 + 0.9800665778412416 * t645 + live[11] * t647;
+    let t652 = live[13] * t648;
+    let t653 = t652 + 0.9800665778412416 * t646 + live[13] * t647;
+    let t654 = live[9] * t625;
+    let t655 = live[8] * t654 + 0.19866933079506122 * t644 + t650;
+    let t656 = live[11] * t626;
+    let t657 = 0.19866933079506122 * t645 + live[11] * (t656 + t654);
+    let t658 = live[13] * t656;
+    let t659 = t658 + 0.19866933079506122 * t646 + live[13] * t654;
+    let t660 = live[12] * t625;
+    let t661 = t652 + live[8] * t660;
+    let t662 = t658 + live[11] * t660;
+    let t663 = live[13] * (t660 + live[13] * t626);
+    let t664 = live[8] * t627;
+    let t665 = live[11] * t627;
+    let t666 = 0.1 * t640 - 0.3 * t638;
+    let t667 = 0.2 * t638 - 0.1 * t639;
+    let t668 = 0.3 * t641 - 0.2 * t642;
+    let t669 = 0.2 * t639 - 0.1 * t641;
+    let t670 = 0.3 * t642 - 0.2 * t643;
+    let t671 = 0.1 * t643 - 0.3 * t640;
+    let t672 = live[324] + t638 + 8.0;
+    let inv6 = 1.0 / t672;
+    let t673 = live[325] + t640;
+    let t674 = t642 - 0.2920637567314879;
+    let t675 = live[326] + t643;
+    let t676 = 0.1 * live[325] - live[327];
+    let t677 = t676 - 0.2 * t640;
+    let t678 = t649 - 0.3 * t639 - t677;
+    let t679 = t651 + 0.8 - 0.1 * live[324] - t666;
+    let t680 = 0.1 * live[324] + live[328];
+    let t681 = t653 + t680 + 0.08 - t667;
+    let t682 = live[185] + t655 - 0.19866933079506122 * live[173] - t668;
+    let t683 = 0.2920637567314879 * live[85] - 0.19470917115432523 * live[246];
+    let t684 = 0.1 * t642 - t683;
+    let t685 = t657 + 0.3 * t639 - t684;
+    let t686 = 0.20271003550867248 * t683 + t659 - live[186] - t669;
+    let t687 = 0.9800665778412416 * live[173] + t661 - 0.1 * live[326] - live[329]
+        - t670;
+    let t688 = t662 - 0.1 * live[325] - 4.933154875586894 * t683 - t671;
+    let t689 = t677 + t663 + t684;
+    let t690 = live[8] * t630 + 0.9800665778412416 * t628 + live[7] * t629;
+    let t691 = live[11] * t630 + 0.19866933079506122 * t628 + live[9] * t629;
+    let t692 = live[12] * t629 + live[13] * t630;
+    let t693 = t641 + 12.859204254497836 - t639 * t639 * inv6;
+    let inv7 = 1.0 / t693;
+    let t694 = t642 - t639 * inv6 * t673 - 0.2920637567314879;
+    let t695 = t682 - t639 * inv6 * t678 - 0.3170397872751082;
+    let t696 = t685 - t639 * inv6 * t679;
+    let t697 = t686 + 0.16 - t639 * inv6 * t681;
+    let t698 = t675 + 9.440795745502164 - inv6 * t673 * t673 - inv7 * t694 * t694;
+    let inv8 = 1.0 / t698;
+    let t699 = t687 - inv6 * t673 * t678 - inv7 * t694 * t695 - 0.0946031878365744;
+    let t700 = t688 - inv6 * t673 * t679 - inv7 * t694 * t696 - 0.16;
+    let t701 = t689 - inv6 * t673 * t681 - inv7 * t694 * t697;
+    let t702 = q[16] * (2.0 * live[172] + 1.5 * q[16]);
+    let t703 = 0.2 * (live[185] + live[329] - t670) + 0.01 * live[326]
+        + live[113] * (0.001 * live[112] + live[113] * live[316])
+        + live[112] * (0.001 * live[113] + live[112] * live[320])
+        + live[102] * (0.001 * live[101] + 0.0046 * live[102]) + live[8] * t664 + t702
+        + 0.4 * t661 + 0.3 * t668 + 0.4289480106362446 - 0.019866933079506124 * live[173]
+        - live[101] * (-0.00975 * live[101] - 0.001 * live[102]) - inv6 * t678 * t678
+        - inv7 * t695 * t695 - inv8 * t699 * t699 - 0.6 * t655;
+    let inv9 = 1.0 / t703;
+    let t704 = t683
+        + 19.60133155682483
+            * (live[102] * live[340] + q[16] * live[246] - live[101] * live[341]
+                - live[351]);
+    let t705 = 0.3 * (t649 + 0.1 * t642 - 0.3 * t639 - t657) + 0.1 * (t676 - t661)
+        + 0.2 * (t662 - t671) + live[11] * t664 + 0.05 * t704 + 0.0116
+        - inv6 * t678 * t679 - inv7 * t695 * t696 - inv8 * t699 * t700;
+    let t706 = t663 + 0.1 * t642 - 0.2 * t640;
+    let t707 = 0.1 * (t655 - live[186]) + 0.2 * (live[327] + t706 - t649)
+        + live[113] * live[330] + live[112] * live[331] + live[13] * t664
+        + 0.3 * (t669 - t659) + 0.010135501775433625 * t704 - 0.01 * live[325]
+        - inv6 * t678 * t681 - inv7 * t695 * t697 - inv8 * t699 * t701 - 0.036;
+    let t708 = 0.01 * live[324] + 0.9605304970014426 * live[342]
+        + 1.4407957455021638 * live[353] + 0.6 * t651 + live[11] * t665 + 0.1 * t671
+        + 0.3332 - 1.921060994002885 * live[352] - 0.2 * t662 - inv6 * t679 * t679
+        - inv7 * t696 * t696 - inv8 * t700 * t700 - inv9 * t705 * t705 - 0.3 * t666;
+    let inv10 = 1.0 / t708;
+    let t709 = live[353] + 0.6666666666666666 * (live[342] - 2.0 * live[352]);
+    let t710 = 0.3 * (t653 - t667) + 0.1 * (t657 - t680 - t706) + live[13] * t665
+        + 0.2920637567314879 * t709 + 0.013 - 0.2 * t651 - inv6 * t679 * t681
+        - inv7 * t696 * t697 - inv8 * t700 * t701 - inv9 * t705 * t707;
+    let t711 = 0.01 * live[324] + 0.2 * (live[328] + t659 + t667) + live[113] * live[331]
+        + live[13] * live[13] * t627 + 0.05920425449783619 * t709 + 0.124
+        - live[112] * live[330] - inv6 * t681 * t681 - inv7 * t697 * t697
+        - inv8 * t701 * t701 - inv9 * t707 * t707 - inv10 * t710 * t710 - 0.4 * t653
+        - 0.1 * t669;
+    let inv11 = 1.0 / t711;
+    let t712 = inv6 * (t639 * inv7 * t694 - t673);
+    let t713 = inv6 * (t639 * inv7 * t695 - t678) - inv8 * t699 * t712;
+    let t714 = inv6 * (t639 * inv7 * t696 - t679) - inv8 * t700 * t712
+        - inv9 * t705 * t713;
+    let t715 = inv6 * (t639 * inv7 * t697 - t681) - inv8 * t701 * t712
+        - inv9 * t707 * t713 - inv10 * t710 * t714;
+    let t716 = inv10 * (t714 - t710 * inv11 * t715);
+    let t717 = inv9 * (t713 - t705 * t716 - t707 * inv11 * t715);
+    let t718 = inv8 * (t712 - t699 * t717 - t700 * t716 - t701 * inv11 * t715);
+    let t719 = inv7
+        * (t639 * inv6 + t694 * t718 + t695 * t717 + t696 * t716 + t697 * inv11 * t715);
+    let t720 = inv7 * (t694 * inv8 * t699 - t695);
+    let t721 = inv7 * (t694 * inv8 * t700 - t696) - inv9 * t705 * t720;
+    let t722 = inv7 * (t694 * inv8 * t701 - t697) - inv9 * t707 * t720
+        - inv10 * t710 * t721;
+    let t723 = inv10 * (t721 - t710 * inv11 * t722);
+    let t724 = inv9 * (t720 - t705 * t723 - t707 * inv11 * t722);
+    let t725 = inv8 * (inv7 * t694 + t699 * t724 + t700 * t723 + t701 * inv11 * t722);
+    let t726 = inv8 * (t699 * inv9 * t705 - t700);
+    let t727 = inv8 * (t699 * inv9 * t707 - t701) - inv10 * t710 * t726;
+    live[427] = t606;
+    live[428] = t609;
+    live[429] = t610;
+    live[430] = t615;
+    live[431] = inv5;
+    live[432] = t616;
+    live[433] = t617;
+    live[434] = t631;
+    live[435] = t639;
+    live[436] = t641;
+    live[437] = t672;
+    live[438] = inv6;
+    live[439] = t673;
+    live[440] = t674;
+    live[441] = t675;
+    live[442] = t678;
+    live[443] = t679;
+    live[444] = t681;
+    live[445] = t682;
+    live[446] = t685;
+    live[447] = t686;
+    live[448] = t687;
+    live[449] = t688;
+    live[450] = t689;
+    live[451] = t690;
+    live[452] = t691;
+    live[453] = t692;
+    live[454] = inv7;
+    live[455] = t694;
+    live[456] = t695;
+    live[457] = t696;
+    live[458] = t697;
+    live[459] = inv8;
+    live[460] = t699;
+    live[461] = t700;
+    live[462] = t701;
+    live[463] = t702;
+    live[464] = inv9;
+    live[465] = t705;
+    live[466] = t707;
+    live[467] = inv10;
+    live[468] = t710;
+    live[469] = inv11;
+    live[470] = t715;
+    live[471] = t716;
+    live[472] = t717;
+    live[473] = t718;
+    live[474] = t719;
+    live[475] = t722;
+    live[476] = t723;
+    live[477] = t724;
+    live[478] = t725;
+    live[479] = t726;
+    live[480] = t727;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part5_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part5_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t728 = live[467] * (live[479] - live[468] * live[469] * live[480]);
+    let t729 = live[464]
+        * (live[459] * live[460] + live[465] * t728 + live[466] * live[469] * live[480]);
+    let t730 = live[464] * (live[465] * live[467] * live[468] - live[466]);
+    let t731 = live[467] * (live[464] * live[465] + live[468] * live[469] * t730);
+    let t732 = qd[5] * live[306] + live[332] + live[451] + tau[0] - qd[4] * live[308]
+        - tau[13] - live[260] * live[437] - live[261] * live[435]
+        - live[262] * live[439];
+    let t733 = qd[3] * live[308] + live[321] + live[354] + live[452] + tau[1]
+        - qd[5] * live[305] - live[260] * live[435]
+        - live[261] * (live[436] + 12.859204254497836) - live[262] * live[440];
+    let t734 = qd[4] * live[305] + live[333] + live[355] + live[453] + tau[2]
+        - qd[3] * live[306] - live[260] * live[439] - live[261] * live[440]
+        - live[262] * (live[441] + 9.440795745502164);
+    let t735 = qd[5] * live[310] + live[113] * live[322] + live[112] * live[323]
+        + live[102] * live[335] + q[16] * live[347] + live[8] * live[434] + tau[3]
+        + 0.1 * (live[321] - live[333]) + 0.05 * live[354] + 0.2 * live[453]
+        - qd[4] * live[311] - live[101] * live[336] - live[172] * live[302]
+        - live[173] * live[300] - live[7] * tau[7] - live[260] * live[442]
+        - live[261] * (live[445] - 0.3170397872751082)
+        - live[262] * (live[448] - 0.0946031878365744) - 0.9800665778412416 * tau[6]
+        - 0.3 * live[452];
+    let t736 = qd[3] * live[311] + live[11] * live[434] + tau[4] + 0.05 * tau[13]
+        + 0.9800665778412416 * live[349] + 0.3 * live[451] - qd[5] * live[309] - tau[16]
+        - live[85] * live[355] - live[9] * tau[7] - live[260] * live[443]
+        - live[261] * live[446] - live[262] * (live[449] - 0.16)
+        - 0.1 * (live[332] + live[453]) - 0.19866933079506122 * (live[350] + tau[6]);
+    let t737 = qd[4] * live[309] + live[113] * live[323] + live[85] * live[354]
+        + live[13] * live[434] + tau[5] + 0.1 * (live[332] + live[452])
+        + 0.19866933079506122 * live[349] + 0.9800665778412416 * live[350]
+        - qd[3] * live[310] - live[112] * live[322] - live[12] * tau[7]
+        - live[260] * live[444] - live[261] * (live[447] + 0.16) - live[262] * live[450]
+        - 0.2 * live[451];
+    let t738 = live[469] * t730 * t737 + live[472] * t732 + live[477] * t733
+        + (live[464] - live[464] * (live[466] * live[469] * t730 - live[465] * t731))
+            * t735 - t731 * t736 - t729 * t734;
+    let t739 = (live[467] + live[467] * live[467] * live[468] * live[468] * live[469])
+        * t736 + live[471] * t732 + live[476] * t733 + t728 * t734 - t731 * t735
+        - live[467] * live[468] * live[469] * t737;
+    let t740 = live[469]
+        * (t737 + live[470] * t732 + live[475] * t733 + live[480] * t734 + t730 * t735
+            - live[467] * live[468] * t736);
+    let t741 = live[260]
+        + (live[438]
+            - live[438]
+                * (live[439] * live[473] + live[442] * live[472] + live[443] * live[471]
+                    + live[444] * live[469] * live[470] - live[435] * live[474])) * t732
+        + live[473] * t734 + live[472] * t735 + live[471] * t736
+        + live[469] * live[470] * t737 - live[474] * t733;
+    let t742 = 0.3 * t739 + t741 - 0.2 * t740;
+    let t743 = live[261]
+        + (live[454]
+            - live[454]
+                * (live[456] * live[477] + live[457] * live[476]
+                    + live[458] * live[469] * live[475] - live[455] * live[478])) * t733
+        + live[477] * t735 + live[476] * t736 + live[469] * live[475] * t737
+        - live[474] * t732 - live[478] * t734;
+    let t744 = 0.1 * t740 + t743 - 0.3 * t738;
+    let t745 = live[262] + live[473] * t732
+        + (live[459]
+            - live[459]
+                * (live[461] * t728 + live[462] * live[469] * live[480]
+                    - live[460] * t729)) * t734 + t728 * t736
+        + live[469] * live[480] * t737 - live[478] * t733 - t729 * t735;
+    let t746 = 0.2 * t738 + t745 - 0.1 * t739;
+    let t747 = 0.9800665778412416 * t738 + 0.19866933079506124 * t739;
+    let t748 = live[291] + 0.9800665778412416 * t742 + 0.19866933079506122 * t744;
+    let t749 = live[7] * t742 + live[9] * t744 + live[292] + live[12] * t746;
+    let t750 = live[293] + live[8] * t742 + live[11] * t744 + live[13] * t746;
+    let t751 = live[20] + live[7] * t738 + live[9] * t739 + live[12] * t740;
+    let t752 = live[13] * t740 + live[8] * t738 + live[11] * t739;
+    let t753 = t752 - live[21];
+    let t754 = t747
+        + live[431]
+            * (live[433] - live[428] * t748 - live[427] * t749 - live[429] * t750
+                - live[430] * t747 - live[432] * t753);
+    let t755 = live[23] * t748 - live[22] * t750;
+    let t756 = live[22] * t748 + live[23] * t750;
+    let t757 = live[23] * t754 - live[22] * t753;
+    let t758 = t757 - live[27];
+    let t759 = live[23] * t753 + live[28] + live[22] * t754;
+    let t760 = t751
+        + live[421]
+            * (live[423] - live[418] * t755 - live[416] * t749 - live[417] * t756
+                - live[419] * t758 - live[420] * t751 - live[422] * t759);
+    let t761 = live[294] + t755 + live[29] * t760 - 0.5999999999999999 * q[9] * t759;
+    let t762 = t749 + live[295] - live[29] * t758;
+    let t763 = live[296] + t756 + 0.5999999999999999 * q[9] * t758;
+    let t764 = live[396]
+        * (live[397] - live[390] * t761 - live[391] * t762 - live[392] * t763
+            - live[393] * t758 - live[394] * t760 - live[395] * t759);
+    let t765 = t762 + 0.5999999999999999 * t764;
+    let t766 = t763 - 0.8 * t764;
+    let t767 = live[37] * t761 - live[36] * (0.8 * t765 + 0.5999999999999999 * t766);
+    let t768 = live[36] * t761;
+    let t769 = 0.8 * t768 + live[39] * t765 - 0.4799999999999999 * live[38] * t766;
+    let t770 = 0.5999999999999999 * t768 + live[40] * t766
+        - 0.4799999999999999 * live[38] * t765;
+    let t771 = live[37] * t758;
+    let t772 = live[36] * t760;
+    let t773 = live[36] * t759;
+    let t774 = live[36] * t758;
+    let t775 = t771 - 0.5999999999999999 * t773;
+    let t776 = live[51] + t775 - 0.8 * t772;
+    let t777 = 0.8 * (live[52] + t774);
+    let t778 = t777 + live[39] * t760 - 0.4799999999999999 * live[38] * t759;
+    let t779 = 0.7499999999999999 * t777 + live[40] * t759
+        - 0.4799999999999999 * live[38] * t760;
+    let t780 = live[372]
+        * (live[373] + 0.001696 * t779 - live[370] * t769 - live[371] * t776
+            - 0.5999999999999999
+                * (live[367] * t767 + live[368] * t770 + live[369] * t778));
+    let t781 = t778 + 0.5999999999999999 * t780;
+    let t782 = t779 - 0.8 * t780;
+    let t783 = t767 - 0.25 * t781;
+    let t784 = t769 + 0.25 * t776;
+    let t785 = live[297] + live[65] * t783 + live[68] * t784 + live[71] * t770;
+    let t786 = live[298] + live[66] * t783 + live[69] * t784 + live[72] * t770;
+    let t787 = live[299] + live[67] * t783 + live[70] * t784 + live[73] * t770;
+    let t788 = live[65] * t776 + live[68] * t781 + live[71] * t782 + qd[12] * live[75]
+        - qd[11] * live[76];
+    let t789 = live[66] * t776 + live[69] * t781 + live[72] * t782 + qd[10] * live[76]
+        - qd[12] * live[74];
+    let t790 = live[67] * t776 + live[70] * t781 + live[73] * t782 + qd[11] * live[74]
+        - qd[10] * live[75];
+    let t791 = live[357] - 0.0375 * t786 - 0.006 * t787 - 0.003525 * t788 - 0.0001 * t789
+        - 0.00027 * t790;
+    let t792 = live[359] + 0.0375 * t785 + 0.003 * t787 - 0.0001 * t788 - 0.003355 * t789
+        - 0.00029 * t790;
+    let t793 = live[361] + 0.006 * t785 - 0.003 * t786 - 0.00027 * t788 - 0.00029 * t789
+        - 0.00092 * t790;
+    let t794 = 290.2173880473739 * t791 + t788 - 1.3242225532886003 * t792
+        - 84.75507633949702 * t793;
+    let t795 = 306.4173661445396 * t792 + t789 - 1.3242225532886003 * t791
+        - 96.19945227448756 * t793;
+    let t796 = t790 + 1142.1540345339843 * t793 - 84.75507633949702 * t791
+        - 96.19945227448756 * t792;
+    let t797 = 0.9800665778412416 * t739 + 0.19866933079506122 * t740;
+    let t798 = 0.9800665778412416 * t740 - 0.19866933079506122 * t739;
+    let t799 = t741 - qd[4] * live[90] - qd[5] * live[89] - 0.05 * t739;
+    let t800 = q[16] * t798;
+    let t801 = (live[348] + live[344] * (t800 - t799)) / live[344];
+    let t802 = live[301] + t799 + t801 - t800;
+    let t803 = 0.19866933079506122 * (t745 - live[85] * t739)
+        + 0.9800665778412416 * live[92] + 0.19866933079506124 * live[94] + 2.0 * live[95]
+        + 0.9800665778412416 * (0.05 * t738 + t743 + live[85] * t740)
+        - live[87] * live[97] - qd[3] * live[98];
+    let t804 = live[339] * (live[343] - live[337] * t802 - live[338] * t803);
+    let t805 = t803 + t804;
+    let t806 = live[102] * t738 + live[101] * t797;
+    let t807 = live[110] + t806;
+    let t808 = live[102] * t797 - live[101] * t738;
+    let t809 = t808 - live[111];
+    let t810 = live[334] + 0.03 * (live[102] * t802 + live[101] * t805)
+        - 0.075 * (live[102] * t805 - live[101] * t802);
+    let t811 = 0.1 * (t740 - t739) + t741;
+    let t812 = t745 - 0.1 * t738;
+    let t813 = live[113] * t738 - live[112] * t740;
+    let t814 = t813 - live[123];
+    let t815 = live[113] * t740 + live[124] + live[112] * t738;
+    let t816 = qd[3] * live[6] + qd[4] * live[281] + qd[5] * live[10];
+    let t817 = live[22] * t816;
+    let t818 = live[23] * t816;
+    let t819 = live[36] * t817;
+    let t820 = live[15] * live[39];
+    let t821 = t820 - 0.8 * t819 - 0.4799999999999999 * live[38] * t818;
+    let t822 = live[15] * live[36];
+    let t823 = -0.8 * t822 - live[37] * t817 - 0.5999999999999999 * live[36] * t818;
+    let t824 = live[15] * live[38];
+    let t825 = live[40] * t818 - 0.5999999999999999 * t819 - 0.4799999999999999 * t824;
+    let t826 = live[66] * t823 + live[69] * t821 + live[72] * t825;
+    let t827 = live[67] * t823 + live[70] * t821 + live[73] * t825;
+    let t828 = live[65] * t823 + live[68] * t821 + live[71] * t825;
+    let t829 = -live[25];
+    let t830 = live[36] * t829;
+    let t831 = live[24] * live[38];
+    let t832 = 0.8 * t830 - 0.4799999999999999 * t831;
+    let t833 = live[37] * t829 - 0.5999999999999999 * live[46];
+    let t834 = live[24] * live[40];
+    let t835 = 0.5999999999999999 * t830 + t834;
+    let t836 = live[66] * t833 + live[69] * t832 + live[72] * t835;
+    let t837 = live[67] * t833 + live[70] * t832 + live[73] * t835;
+    let t838 = live[65] * t833 + live[68] * t832 + live[71] * t835;
+    let t839 = -0.5999999999999999 * live[25] - 0.8 * live[26];
+    let t840 = live[36] * t839;
+    let t841 = 0.8 * live[41] - 0.64 * live[42] - 0.4799999999999999 * live[43];
+    let t842 = live[37] * (-0.8 * live[26] - 0.5999999999999999 * live[25]) - live[46];
+    let t843 = 0.5999999999999999 * live[44] - 0.36 * live[43];
+    let t844 = live[66] * t842 + live[69] * t841 + live[72] * t843;
+    let t845 = live[67] * t842 + live[70] * t841 + live[73] * t843;
+    let t846 = live[65] * t842 + live[68] * t841 + live[71] * t843;
+    let t847 = qd[9] * t842;
+    let t848 = live[87] * live[101];
+    let t849 = live[87] * live[102];
+    let t850 = -live[86];
+    let t851 = -live[105];
+    let t852 = -live[115];
+    let t853 = 0.001 * live[7] + 0.03 * live[161];
+    let t854 = 0.031 * live[7] + 0.001 * live[161] - 0.002 * live[163];
+    let t855 = 0.004 * live[163] - 0.002 * live[7];
+    let t856 = 0.001 * live[9] + 0.03 * live[175];
+    let t857 = 0.031 * live[9] + 0.001 * live[175] - 0.002 * live[177];
+    let t858 = 0.004 * live[177] - 0.002 * live[9];
+    let t859 = 0.001 * live[12] - 0.03 * live[187];
+    let t860 = 0.031 * live[12] - 0.001 * live[187] - 0.002 * live[188];
+    let t861 = 0.004 * live[188] - 0.002 * live[12];
+    let t862 = 0.001 * live[23] - 0.002 * live[22];
+    let t863 = 0.012 * live[164] + 0.0005 * live[166];
+    let t864 = 0.0005 * live[164] + 0.002 * live[166];
+    let t865 = 0.012 * live[178] + 0.0005 * live[180];
+    let t866 = 0.0005 * live[178] + 0.002 * live[180];
+    let t867 = 0.012 * live[189] + 0.0005 * live[191];
+    let t868 = 0.0005 * live[189] + 0.002 * live[191];
+    let t869 = 0.012 * live[196] + 0.0005 * live[197];
+    let t870 = 0.0005 * live[196] + 0.002 * live[197];
+    let t871 = -0.0096 * live[36] - 0.00023999999999999995 * live[38];
+    let t872 = -0.0004 * live[36] - 0.0009599999999999998 * live[38];
+    let t873 = 0.001602 * live[167] + 0.000124 * live[168] + 0.00012 * live[169];
+    let t874 = 0.000124 * live[167] + 0.001468 * live[168] - 0.00001 * live[169];
+    let t875 = 0.00012 * live[167] + 0.00086 * live[169] - 0.00001 * live[168];
+    let t876 = 0.001602 * live[181] + 0.000124 * live[182] + 0.00012 * live[183];
+    let t877 = 0.000124 * live[181] + 0.001468 * live[182] - 0.00001 * live[183];
+    live[481] = t738;
+    live[482] = t739;
+    live[483] = t740;
+    live[484] = t741;
+    live[485] = t743;
+    live[486] = t745;
+    live[487] = t752;
+    live[488] = t757;
+    live[489] = t758;
+    live[490] = t759;
+    live[491] = t760;
+    live[492] = t764;
+    live[493] = t771;
+    live[494] = t772;
+    live[495] = t773;
+    live[496] = t774;
+    live[497] = t775;
+    live[498] = t776;
+    live[499] = t781;
+    live[500] = t782;
+    live[501] = t794;
+    live[502] = t795;
+    live[503] = t796;
+    live[504] = t798;
+    live[505] = t801;
+    live[506] = t804;
+    live[507] = t806;
+    live[508] = t807;
+    live[509] = t808;
+    live[510] = t809;
+    live[511] = t810;
+    live[512] = t811;
+    live[513] = t812;
+    live[514] = t813;
+    live[515] = t814;
+    live[516] = t815;
+    live[517] = t816;
+    live[518] = t817;
+    live[519] = t818;
+    live[520] = t820;
+    live[521] = t821;
+    live[522] = t822;
+    live[523] = t823;
+    live[524] = t824;
+    live[525] = t825;
+    live[526] = t826;
+    live[527] = t827;
+    live[528] = t828;
+    live[529] = t829;
+    live[530] = t830;
+    live[531] = t831;
+    live[532] = t832;
+    live[533] = t833;
+    live[534] = t834;
+    live[535] = t835;
+    live[536] = t836;
+    live[537] = t837;
+    live[538] = t838;
+    live[539] = t839;
+    live[540] = t840;
+    live[541] = t841;
+    live[542] = t842;
+    live[543] = t843;
+    live[544] = t844;
+    live[545] = t845;
+    live[546] = t846;
+    live[547] = t847;
+    live[548] = t848;
+    live[549] = t849;
+    live[550] = t850;
+    live[551] = t851;
+    live[552] = t852;
+    live[553] = t853;
+    live[554] = t854;
+    live[555] = t855;
+    live[556] = t856;
+    live[557] = t857;
+    live[558] = t858;
+    live[559] = t859;
+    live[560] = t860;
+    live[561] = t861;
+    live[562] = t862;
+    live[563] = t863;
+    live[564] = t864;
+    live[565] = t865;
+    live[566] = t866;
+    live[567] = t867;
+    live[568] = t868;
+    live[569] = t869;
+    live[570] = t870;
+    live[571] = t871;
+    live[572] = t872;
+    live[573] = t873;
+    live[574] = t874;
+    live[575] = t875;
+    live[576] = t876;
+    live[577] = t877;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part6_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part6_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t878 = 0.00012 * live[181] + 0.00086 * live[183] - 0.00001 * live[182];
+    let t879 = 0.001602 * live[192] + 0.000124 * live[193] + 0.00012 * live[194];
+    let t880 = 0.000124 * live[192] + 0.001468 * live[193] - 0.00001 * live[194];
+    let t881 = 0.00012 * live[192] + 0.00086 * live[194] - 0.00001 * live[193];
+    let t882 = 0.000124 * live[198] + 0.00012 * live[199] + 0.001602 * live[200];
+    let t883 = 0.001468 * live[198] + 0.000124 * live[200] - 0.00001 * live[199];
+    let t884 = 0.00086 * live[199] + 0.00012 * live[200] - 0.00001 * live[198];
+    let t885 = 0.000124 * live[201] + 0.00012 * live[202] + 0.001602 * live[203];
+    let t886 = 0.001468 * live[201] + 0.000124 * live[203] - 0.00001 * live[202];
+    let t887 = 0.00086 * live[202] + 0.00012 * live[203] - 0.00001 * live[201];
+    let t888 = 0.000124 * live[204] + 0.00012 * live[205] + 0.001602 * live[206];
+    let t889 = 0.001468 * live[204] + 0.000124 * live[206] - 0.00001 * live[205];
+    let t890 = 0.00086 * live[205] + 0.00012 * live[206] - 0.00001 * live[204];
+    let t891 = 0.004 * live[102] - 0.0005 * live[101];
+    let t892 = 0.0005 * live[102] - 0.006 * live[101];
+    let t893 = live[101] + 0.125 * live[102];
+    let t894 = 0.003920266311364966 * t893;
+    let t895 = live[101] + 12.0 * live[102];
+    let t896 = 0.0004900332889206208 * t895;
+    let t897 = 0.0007946773231802449 * t893;
+    let t898 = 0.00009933466539753061 * t895;
+    let t899 = 0.001 * live[112] + 0.05 * live[113];
+    let t900 = 0.006 * live[112] + 0.001 * live[113];
+    let t901 = 0.001 * live[113] - 0.05 * live[112];
+    let t902 = 0.006 * live[113] - 0.001 * live[112];
+    let t903 = 0.009 * q[19] + 0.00495;
+    let t904 = q[19] * (1.8 * q[19] + 0.54) - 0.8 * (-1.8 * q[19] - 0.27);
+    let t905 = t904 + 0.5195;
+    let inv12 = 1.0 / t905;
+    let t906 = -1.8 * q[19] - 1.59;
+    let t907 = live[113] * t906;
+    let t908 = live[112] * t906;
+    let t909 = -0.5105 - t904;
+    let t910 = -0.1 * t907 - 0.0009;
+    let t911 = 0.1 * t908 + live[112] * t903;
+    let t912 = -0.00515 * live[160] - 0.002 * live[170];
+    let t913 = t912 + 0.00975;
+    let t914 = live[463] + 0.01235;
+    let t915 = 0.003 * live[65] + 0.006 * live[66] - 0.0375 * live[67];
+    let t916 = 0.003 * live[68] + 0.006 * live[69] - 0.0375 * live[70];
+    let t917 = 0.003 * live[71] + 0.006 * live[72] - 0.0375 * live[73];
+    let t918 = live[65] * live[211] + live[66] * live[226] + live[67] * live[238];
+    let t919 = 0.25 * t916 + live[68] * live[212] + live[69] * live[228]
+        + live[70] * live[240];
+    let t920 = live[65] * live[210] + live[66] * live[225] + live[67] * live[237]
+        + 0.076155 - 0.5 * t917;
+    let t921 = 0.25 * t915 + live[65] * live[212] + live[66] * live[228]
+        + live[67] * live[240] + 0.00194;
+    let t922 = live[68] * live[211] + live[69] * live[226] + live[70] * live[238]
+        + 0.075275 - 0.5 * t917;
+    let t923 = live[71] * live[212] + live[72] * live[228] + live[73] * live[240]
+        + 0.00212;
+    let t924 = t915 + 0.012;
+    let t925 = t917 - 0.3315;
+    let t926 = live[37] * t924 + live[36] * (0.8 * t916 + 0.5999999999999999 * t925);
+    let t927 = live[36] * t924;
+    let t928 = live[39] * t916 - 0.8 * t927 - 0.4799999999999999 * live[38] * t925;
+    let t929 = live[40] * t925 - 0.5999999999999999 * t927
+        - 0.4799999999999999 * live[38] * t916;
+    let t930 = live[36] * t918;
+    let t931 = live[36] * t921;
+    let t932 = live[36] * t920;
+    let t933 = live[39] * t918 - 0.8 * t932 - 0.4799999999999999 * live[38] * t921;
+    let t934 = live[40] * t921 - 0.5999999999999999 * t932
+        - 0.4799999999999999 * live[38] * t918;
+    let t935 = live[36] * t919;
+    let t936 = live[38] * t919;
+    let t937 = live[39] * t922 - 0.8 * t930 - 0.4799999999999999 * t936;
+    let t938 = live[40] * t919 - 0.5999999999999999 * t930
+        - 0.4799999999999999 * live[38] * t922;
+    let t939 = live[39] * t919 - 0.8 * t931 - 0.4799999999999999 * live[38] * t923;
+    let t940 = live[40] * t923 - 0.5999999999999999 * t931 - 0.4799999999999999 * t936;
+    let t941 = live[36] * t934;
+    let t942 = 1.17 * q[9] + t928;
+    let t943 = t929 - 1.56 * q[9];
+    let t944 = q[9] * t928;
+    let t945 = q[9] * t929;
+    let t946 = 0.5999999999999999 * t944 - 0.8 * t945;
+    let t947 = q[9] * q[9];
+    let t948 = q[9] * t926;
+    let t949 = 0.8 * t948 + 0.35 * t926 + live[37] * t934
+        + live[36] * (0.8 * t938 + 0.5999999999999999 * t940);
+    let t950 = live[37] * t933 + 0.8 * live[36] * t937
+        + 0.5999999999999999 * (live[36] * t939 - t948) + 0.001;
+    let t951 = 2.0 * t946 - 0.7 * t943;
+    let t952 = 1.2480000000000002 * t947 + t951 + live[39] * t937
+        - 0.4799999999999999 * live[38] * t939 - 0.8 * live[36] * t933
+        - 1.1999999999999997 * t944;
+    let t953 = t952 + 0.331125;
+    let t954 = 1.17 * t947 - t941;
+    let t955 = live[39] * t938 + 0.35 * t942 + 0.8 * (t944 + t954)
+        - 0.4799999999999999 * live[38] * t940 - 0.5999999999999999 * t945 - 0.002;
+    let t956 = t943 - 1.0325;
+    let t957 = live[22] * t926;
+    let t958 = live[23] * t926;
+    let t959 = live[23] * t956 - t957;
+    let t960 = live[22] * t956 + t958;
+    let t961 = live[23] * t955 - live[22] * t950;
+    let t962 = live[22] * t955 + live[23] * t950;
+    let t963 = live[37] * (live[37] * t920 + 0.8 * t930 + 0.5999999999999999 * t931)
+        + live[36]
+            * (0.5999999999999999
+                * (0.8 * t935 + live[37] * t921 + 0.5999999999999999 * live[36] * t923)
+                + 0.8
+                    * (live[37] * t918 + 0.8 * live[36] * t922
+                        + 0.5999999999999999 * t935));
+    let t964 = 1.6 * t945 + live[40] * t940 - 0.4799999999999999 * live[38] * t938;
+    let t965 = live[22]
+        * (0.7 * t943 + t964 - 0.5999999999999999 * t941 - 1.2480000000000002 * t947
+            - t963 - 0.326125);
+    let t966 = live[22] * t949;
+    let t967 = t949 + live[23] * t965 - 2.0 * live[22] * t966;
+    let t968 = live[22] * t965 + 2.0 * live[23] * t966;
+    let t969 = 2.0 * t946 + 0.5999999999999999 * t954 + t964 + 0.004 - t968;
+    let t970 = 1.95 * t947 + t951 + t963 + t968;
+    let t971 = t970 + 0.330125;
+    let t972 = live[8] * t959 + 0.9800665778412416 * t960 + live[7] * t942;
+    let t973 = live[11] * t959 + 0.19866933079506122 * t960 + live[9] * t942;
+    let t974 = live[12] * t942 + live[13] * t959;
+    let t975 = live[8] * t967 + 0.9800665778412416 * t971 + live[7] * t962;
+    let t976 = live[11] * t967 + 0.19866933079506122 * t971 + live[9] * t962;
+    let t977 = live[12] * t962 + live[13] * t967;
+    let t978 = live[8] * t961 + 0.9800665778412416 * t962 + live[7] * t953;
+    let t979 = live[11] * t961 + 0.19866933079506122 * t962 + live[9] * t953;
+    let t980 = live[12] * t953 + live[13] * t961;
+    let t981 = 0.19866933079506122 * t967 + live[9] * t961 + live[11] * t969;
+    let t982 = live[12] * t961 + live[13] * t969;
+    let t983 = live[8] * t942 - live[7] * t959;
+    let t984 = live[11] * t942 - live[9] * t959;
+    let t985 = live[13] * t942 - live[12] * t959;
+    let t986 = -0.9359999999999998 * q[9] - 1.17 * live[29] - 0.8 * t928
+        - 0.5999999999999999 * t929;
+    let t987 = 0.5999999999999999 * t957 + live[23] * t986;
+    let t988 = 0.5999999999999999 * t958 - live[22] * t986;
+    let t989 = 0.8 * t916 + 0.5999999999999999 * t925;
+    let t990 = 0.5999999999999999 * t918 - 0.8 * t921;
+    let t991 = 0.5999999999999999 * t922 - 0.8 * t919;
+    let t992 = 0.5999999999999999 * t919 - 0.8 * t923;
+    let t993 = live[37] * t989 - 0.9999999999999998 * t927;
+    let t994 = live[36] * t989;
+    let t995 = live[38] * t924;
+    let t996 = 0.2879999999999999 * t995 - 0.8 * (t994 + live[39] * t924);
+    let t997 = 0.38399999999999995 * t995
+        - 0.5999999999999999 * (t994 + live[40] * t924);
+    let t998 = live[36] * t990;
+    let t999 = live[37] * t990 + 0.8 * live[36] * t991
+        + 0.5999999999999999 * (live[36] * t992 + q[9] * t997) - live[29] * t996;
+    let t1000 = live[39] * t991 + live[29] * t993 - 0.8 * t998
+        - 0.4799999999999999 * live[38] * t992;
+    let t1001 = live[40] * t992 - 0.5999999999999999 * (t998 + q[9] * t993)
+        - 0.4799999999999999 * live[38] * t991;
+    let t1002 = live[23] * t993 + live[22] * t997;
+    let t1003 = live[23] * t997 - live[22] * t993;
+    let t1004 = live[23] * t999 + live[22] * t1001;
+    let t1005 = live[23] * t1001 - live[22] * t999;
+    let t1006 = live[8] * t1003 + 0.9800665778412416 * t1002 + live[7] * t996;
+    let t1007 = live[11] * t1003 + 0.19866933079506122 * t1002 + live[9] * t996;
+    let t1008 = live[12] * t996 + live[13] * t1003;
+    let t1009 = 0.1 * t907 + live[113] * t903;
+    let t1010 = -t960;
+    let t1011 = 0.9800665778412416 * t959 + live[8] * t1010;
+    let t1012 = 0.19866933079506122 * t959 + live[11] * t1010;
+    let t1013 = live[13] * t1010;
+    let t1014 = t904 + 0.1 * (t907 - 0.48) + 2.0 * t910 + 0.5693;
+    let t1015 = qd[8] * live[161];
+    let t1016 = qd[8] * live[175];
+    let t1017 = qd[8] * live[187];
+    let t1018 = live[5] * live[112];
+    let t1019 = live[5] * live[171];
+    let t1020 = live[5] * live[113];
+    let t1021 = q[6] * q[6];
+    let t1022 = 2.0 * (0.5 * (live[2] - live[1]) + 0.5 * (t1021 - live[0]));
+    let t1023 = 1.9489461350995507 * live[5] + 9.61445312862258 * t1022;
+    let t1024 = live[101] * t1023;
+    let t1025 = live[102] * t1023;
+    let t1026 = 9.81 * (live[11] * t1022 + live[5] * live[13]);
+    live[578] = t878;
+    live[579] = t879;
+    live[580] = t880;
+    live[581] = t881;
+    live[582] = t882;
+    live[583] = t883;
+    live[584] = t884;
+    live[585] = t885;
+    live[586] = t886;
+    live[587] = t887;
+    live[588] = t888;
+    live[589] = t889;
+    live[590] = t890;
+    live[591] = t891;
+    live[592] = t892;
+    live[593] = t894;
+    live[594] = t896;
+    live[595] = t897;
+    live[596] = t898;
+    live[597] = t899;
+    live[598] = t900;
+    live[599] = t901;
+    live[600] = t902;
+    live[601] = t904;
+    live[602] = inv12;
+    live[603] = t907;
+    live[604] = t908;
+    live[605] = t909;
+    live[606] = t910;
+    live[607] = t911;
+    live[608] = t912;
+    live[609] = t913;
+    live[610] = t914;
+    live[611] = t926;
+    live[612] = t952;
+    live[613] = t961;
+    live[614] = t962;
+    live[615] = t967;
+    live[616] = t969;
+    live[617] = t970;
+    live[618] = t972;
+    live[619] = t973;
+    live[620] = t974;
+    live[621] = t975;
+    live[622] = t976;
+    live[623] = t977;
+    live[624] = t978;
+    live[625] = t979;
+    live[626] = t980;
+    live[627] = t981;
+    live[628] = t982;
+    live[629] = t983;
+    live[630] = t984;
+    live[631] = t985;
+    live[632] = t987;
+    live[633] = t988;
+    live[634] = t991;
+    live[635] = t992;
+    live[636] = t996;
+    live[637] = t997;
+    live[638] = t1000;
+    live[639] = t1004;
+    live[640] = t1005;
+    live[641] = t1006;
+    live[642] = t1007;
+    live[643] = t1008;
+    live[644] = t1009;
+    live[645] = t1011;
+    live[646] = t1012;
+    live[647] = t1013;
+    live[648] = t1014;
+    live[649] = t1015;
+    live[650] = t1016;
+    live[651] = t1017;
+    live[652] = t1018;
+    live[653] = t1019;
+    live[654] = t1020;
+    live[655] = t1021;
+    live[656] = t1022;
+    live[657] = t1024;
+    live[658] = t1025;
+    live[659] = t1026;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part7_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part7_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1027 = 1.9489461350995507 * live[23] * live[656] - live[22] * live[659];
+    let t1028 = 9.81 * (live[9] * live[656] + live[5] * live[12]);
+    let t1029 = 1.9489461350995507 * live[22] * live[656] + live[23] * live[659];
+    let t1030 = live[37] * t1027 - live[36] * (0.8 * t1028 + 0.5999999999999999 * t1029);
+    let t1031 = live[36] * t1027;
+    let t1032 = 0.8 * t1031 + live[39] * t1028 - 0.4799999999999999 * live[38] * t1029;
+    let t1033 = 0.5999999999999999 * t1031 + live[40] * t1029
+        - 0.4799999999999999 * live[38] * t1028;
+    let t1034 = live[65] * t1030 + live[68] * t1032 + live[71] * t1033;
+    let t1035 = live[66] * t1030 + live[69] * t1032 + live[72] * t1033;
+    let t1036 = live[67] * t1030 + live[70] * t1032 + live[73] * t1033;
+    let t1037 = 0.75 * live[67] * t1036 + 0.75 * (live[65] * t1034 + live[66] * t1035);
+    let t1038 = 1.2 * t1030 + t1037;
+    let t1039 = 0.75 * live[70] * t1036 + 0.75 * (live[68] * t1034 + live[69] * t1035);
+    let t1040 = 1.2 * t1032 + t1039;
+    let t1041 = 1.2 * t1033
+        + 0.75 * (live[71] * t1034 + live[72] * t1035 + live[73] * t1036);
+    let t1042 = live[37] * t1038 + live[36] * (0.5999999999999999 * t1041 + 0.8 * t1040);
+    let t1043 = 2.0 * t1027 + t1042;
+    let t1044 = live[36] * t1038;
+    let t1045 = live[40] * t1041 - 0.5999999999999999 * t1044
+        - 0.4799999999999999 * live[38] * t1040;
+    let t1046 = 2.0 * t1029 + t1045;
+    let t1047 = live[23] * t1043 + live[22] * t1046;
+    let t1048 = live[39] * t1040 - 0.8 * t1044 - 0.4799999999999999 * live[38] * t1041;
+    let t1049 = 2.0 * t1028 + t1048;
+    let t1050 = live[23] * t1046 - live[22] * t1043;
+    let t1051 = live[8] * t1050 + 0.9800665778412416 * t1047 + live[7] * t1049;
+    let t1052 = 9.61445312862258 * live[5] - 1.9489461350995507 * live[656];
+    let t1053 = 1.5 * (live[101] * live[657] + live[102] * live[658]);
+    let t1054 = live[112] * live[652];
+    let t1055 = live[113] * live[654];
+    let t1056 = 0.08829 * live[654] + live[656] * (8.5347 - 17.658 * live[125]);
+    let t1057 = live[102] * t1052;
+    let t1058 = live[101] * t1052;
+    let t1059 = 0.9800665778412417 * t1053 - 0.2980039961925918 * t1052;
+    let t1060 = 0.0375 * t1035 + 0.006 * t1036;
+    let t1061 = -0.0375 * t1034 - 0.003 * t1036;
+    let t1062 = 0.003 * t1035 - 0.006 * t1034;
+    let t1063 = 0.144 * t1032 + 0.25 * t1039 + live[65] * t1060 + live[66] * t1061
+        + live[67] * t1062;
+    let t1064 = live[68] * t1060 + live[69] * t1061 + live[70] * t1062 - 0.144 * t1030
+        - 0.012 * t1033 - 0.25 * t1037;
+    let t1065 = 0.012 * t1032 + live[71] * t1060 + live[72] * t1061 + live[73] * t1062;
+    let t1066 = 0.35 * t1028 + live[37] * t1063 + 0.8 * live[36] * t1064
+        + 0.5999999999999999 * (live[36] * t1065 + q[9] * t1045) - live[29] * t1048;
+    let t1067 = live[36] * t1063;
+    let t1068 = live[40] * t1065 - 0.5999999999999999 * (t1067 + q[9] * t1042)
+        - 0.4799999999999999 * live[38] * t1064;
+    let t1069 = live[23] * t1066 + live[22] * t1068;
+    let t1070 = live[11] * t1050 + 0.19866933079506122 * t1047 + live[9] * t1049;
+    let t1071 = live[12] * t1049 + live[13] * t1050;
+    let t1072 = live[39] * t1064 + live[29] * t1042
+        - 0.4799999999999999 * live[38] * t1065 - 0.35 * t1027 - 0.8 * t1067;
+    let t1073 = live[23] * t1068 - live[22] * t1066;
+    let t1074 = 0.03 * t1058 - 0.075 * t1057;
+    let t1075 = 0.03 * live[657] - 0.075 * live[658];
+    let t1076 = 1.4700998667618626 * t1052 + 0.1986693307950612 * t1053;
+    let t1077 = 2.0 * (0.5 * (live[0] - live[2]) - 0.5 * (live[655] - live[1]));
+    let t1078 = 9.81 * (live[113] * t1077 - live[4] * live[112]);
+    let t1079 = live[113] * t1078;
+    let t1080 = 9.81 * (live[4] * live[113] + live[112] * t1077);
+    let t1081 = live[112] * t1080;
+    let t1082 = 1.9489461350995507 * live[4];
+    let t1083 = 9.81 * live[102] * t1077 + live[101] * t1082;
+    let t1084 = live[102] * t1082 - 9.81 * live[101] * t1077;
+    let t1085 = 9.61445312862258 * t1077;
+    let t1086 = 9.81 * (live[8] * t1077 + live[4] * live[13]);
+    let t1087 = live[23] * t1085 - live[22] * t1086;
+    let t1088 = 9.81 * (live[7] * t1077 + live[4] * live[12]);
+    let t1089 = live[22] * t1085 + live[23] * t1086;
+    let t1090 = live[37] * t1087 - live[36] * (0.8 * t1088 + 0.5999999999999999 * t1089);
+    let t1091 = live[36] * t1087;
+    let t1092 = 0.8 * t1091 + live[39] * t1088 - 0.4799999999999999 * live[38] * t1089;
+    let t1093 = 0.5999999999999999 * t1091 + live[40] * t1089
+        - 0.4799999999999999 * live[38] * t1088;
+    let t1094 = live[65] * t1090 + live[68] * t1092 + live[71] * t1093;
+    let t1095 = live[66] * t1090 + live[69] * t1092 + live[72] * t1093;
+    let t1096 = live[67] * t1090 + live[70] * t1092 + live[73] * t1093;
+    let t1097 = 0.75 * live[67] * t1096 + 0.75 * (live[65] * t1094 + live[66] * t1095);
+    let t1098 = 1.2 * t1090 + t1097;
+    let t1099 = 0.75 * live[70] * t1096 + 0.75 * (live[68] * t1094 + live[69] * t1095);
+    let t1100 = 1.2 * t1092 + t1099;
+    let t1101 = 1.2 * t1093
+        + 0.75 * (live[71] * t1094 + live[72] * t1095 + live[73] * t1096);
+    let t1102 = live[37] * t1098 + live[36] * (0.5999999999999999 * t1101 + 0.8 * t1100);
+    let t1103 = 2.0 * t1087 + t1102;
+    let t1104 = live[36] * t1098;
+    let t1105 = live[40] * t1101 - 0.5999999999999999 * t1104
+        - 0.4799999999999999 * live[38] * t1100;
+    let t1106 = 2.0 * t1089 + t1105;
+    let t1107 = live[23] * t1103 + live[22] * t1106;
+    let t1108 = live[39] * t1100 - 0.8 * t1104 - 0.4799999999999999 * live[38] * t1101;
+    let t1109 = 2.0 * t1088 + t1108;
+    let t1110 = live[23] * t1106 - live[22] * t1103;
+    let t1111 = 9.61445312862258 * live[4];
+    let t1112 = 1.5 * (live[101] * t1083 + live[102] * t1084);
+    let t1113 = live[112] * t1078;
+    let t1114 = live[113] * t1080;
+    let t1115 = 0.009 * t1080;
+    let t1116 = live[102] * t1111;
+    let t1117 = live[101] * t1111;
+    let t1118 = 0.9800665778412417 * t1112 - 0.2980039961925918 * t1111;
+    let t1119 = 0.0375 * t1095 + 0.006 * t1096;
+    let t1120 = -0.0375 * t1094 - 0.003 * t1096;
+    let t1121 = 0.003 * t1095 - 0.006 * t1094;
+    let t1122 = 0.144 * t1092 + 0.25 * t1099 + live[65] * t1119 + live[66] * t1120
+        + live[67] * t1121;
+    let t1123 = live[68] * t1119 + live[69] * t1120 + live[70] * t1121 - 0.144 * t1090
+        - 0.012 * t1093 - 0.25 * t1097;
+    let t1124 = 0.012 * t1092 + live[71] * t1119 + live[72] * t1120 + live[73] * t1121;
+    let t1125 = 0.35 * t1088 + live[37] * t1122 + 0.8 * live[36] * t1123
+        + 0.5999999999999999 * (live[36] * t1124 + q[9] * t1105) - live[29] * t1108;
+    let t1126 = live[36] * t1122;
+    let t1127 = live[40] * t1124 - 0.5999999999999999 * (t1126 + q[9] * t1102)
+        - 0.4799999999999999 * live[38] * t1123;
+    let t1128 = live[23] * t1125 + live[22] * t1127;
+    let t1129 = live[11] * t1110 + 0.19866933079506122 * t1107 + live[9] * t1109;
+    let t1130 = live[12] * t1109 + live[13] * t1110;
+    let t1131 = live[39] * t1123 + live[29] * t1102
+        - 0.4799999999999999 * live[38] * t1124 - 0.35 * t1087 - 0.8 * t1126;
+    let t1132 = live[23] * t1127 - live[22] * t1125;
+    let t1133 = 1.5 * (live[102] * t1083 - live[101] * t1084);
+    let t1134 = 0.03 * t1117 - 0.075 * t1116;
+    let t1135 = 0.03 * t1083 - 0.075 * t1084;
+    let t1136 = q[16] * t1133 + t1135;
+    let t1137 = live[8] * t1110 + 0.9800665778412416 * t1107 + live[7] * t1109;
+    let t1138 = -live[5];
+    let t1139 = live[113] * t1138;
+    let t1140 = live[113] * t1139;
+    let t1141 = live[112] * t1138;
+    let t1142 = live[112] * t1141;
+    let t1143 = -0.5 * live[3];
+    let t1144 = live[101] * t1143;
+    let t1145 = 9.81 * live[102] * t1138 + 38.45781251449032 * t1144;
+    let t1146 = live[102] * t1143;
+    let t1147 = 38.45781251449032 * t1146 - 9.81 * live[101] * t1138;
+    let t1148 = 9.61445312862258 * t1138 + 7.795784540398203 * t1143;
+    let t1149 = 9.81 * live[8] * t1138 + 39.24 * live[11] * t1143;
+    let t1150 = live[23] * t1148 - live[22] * t1149;
+    let t1151 = 9.81 * live[7] * t1138 + 39.24 * live[9] * t1143;
+    let t1152 = live[22] * t1148 + live[23] * t1149;
+    let t1153 = live[37] * t1150 - live[36] * (0.8 * t1151 + 0.5999999999999999 * t1152);
+    let t1154 = live[36] * t1150;
+    let t1155 = 0.8 * t1154 + live[39] * t1151 - 0.4799999999999999 * live[38] * t1152;
+    let t1156 = 0.5999999999999999 * t1154 + live[40] * t1152
+        - 0.4799999999999999 * live[38] * t1151;
+    let t1157 = live[65] * t1153 + live[68] * t1155 + live[71] * t1156;
+    let t1158 = live[66] * t1153 + live[69] * t1155 + live[72] * t1156;
+    let t1159 = live[67] * t1153 + live[70] * t1155 + live[73] * t1156;
+    let t1160 = 0.75 * live[67] * t1159 + 0.75 * (live[65] * t1157 + live[66] * t1158);
+    let t1161 = 1.2 * t1153 + t1160;
+    let t1162 = 0.75 * live[70] * t1159 + 0.75 * (live[68] * t1157 + live[69] * t1158);
+    let t1163 = 1.2 * t1155 + t1162;
+    let t1164 = 1.2 * t1156
+        + 0.75 * (live[71] * t1157 + live[72] * t1158 + live[73] * t1159);
+    let t1165 = live[37] * t1161 + live[36] * (0.5999999999999999 * t1164 + 0.8 * t1163);
+    let t1166 = 2.0 * t1150 + t1165;
+    let t1167 = live[36] * t1161;
+    let t1168 = live[40] * t1164 - 0.5999999999999999 * t1167
+        - 0.4799999999999999 * live[38] * t1163;
+    let t1169 = 2.0 * t1152 + t1168;
+    let t1170 = live[23] * t1166 + live[22] * t1169;
+    let t1171 = live[39] * t1163 - 0.8 * t1167 - 0.4799999999999999 * live[38] * t1164;
+    let t1172 = 2.0 * t1151 + t1171;
+    let t1173 = live[23] * t1169 - live[22] * t1166;
+    let t1174 = 1.5 * (live[101] * t1145 + live[102] * t1147);
+    let t1175 = live[171] * t1138;
+    let t1176 = 0.08829 * t1141 + t1143 * (34.1388 - 70.632 * live[125]);
+    live[660] = t1045;
+    live[661] = t1048;
+    live[662] = t1051;
+    live[663] = t1052;
+    live[664] = t1053;
+    live[665] = t1054;
+    live[666] = t1055;
+    live[667] = t1056;
+    live[668] = t1057;
+    live[669] = t1058;
+    live[670] = t1059;
+    live[671] = t1060;
+    live[672] = t1061;
+    live[673] = t1062;
+    live[674] = t1064;
+    live[675] = t1065;
+    live[676] = t1069;
+    live[677] = t1070;
+    live[678] = t1071;
+    live[679] = t1072;
+    live[680] = t1073;
+    live[681] = t1074;
+    live[682] = t1075;
+    live[683] = t1076;
+    live[684] = t1077;
+    live[685] = t1078;
+    live[686] = t1079;
+    live[687] = t1080;
+    live[688] = t1081;
+    live[689] = t1105;
+    live[690] = t1108;
+    live[691] = t1111;
+    live[692] = t1112;
+    live[693] = t1113;
+    live[694] = t1114;
+    live[695] = t1115;
+    live[696] = t1116;
+    live[697] = t1117;
+    live[698] = t1118;
+    live[699] = t1119;
+    live[700] = t1120;
+    live[701] = t1121;
+    live[702] = t1123;
+    live[703] = t1124;
+    live[704] = t1128;
+    live[705] = t1129;
+    live[706] = t1130;
+    live[707] = t1131;
+    live[708] = t1132;
+    live[709] = t1133;
+    live[710] = t1134;
+    live[711] = t1135;
+    live[712] = t1136;
+    live[713] = t1137;
+    live[714] = t1138;
+    live[715] = t1139;
+    live[716] = t1140;
+    live[717] = t1141;
+    live[718] = t1142;
+    live[719] = t1143;
+    live[720] = t1144;
+    live[721] = t1145;
+    live[722] = t1146;
+    live[723] = t1147;
+    live[724] = t1150;
+    live[725] = t1151;
+    live[726] = t1153;
+    live[727] = t1155;
+    live[728] = t1156;
+    live[729] = t1157;
+    live[730] = t1158;
+    live[731] = t1159;
+    live[732] = t1160;
+    live[733] = t1162;
+    live[734] = t1165;
+    live[735] = t1168;
+    live[736] = t1170;
+    live[737] = t1171;
+    live[738] = t1172;
+    live[739] = t1173;
+    live[740] = t1174;
+    live[741] = t1175;
+    live[742] = t1176;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part8_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part8_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1177 = 2.3231749464950924 * live[719] + 0.9800665778412416 * live[740];
+    let t1178 = 0.0375 * live[730] + 0.006 * live[731];
+    let t1179 = -0.0375 * live[729] - 0.003 * live[731];
+    let t1180 = 0.003 * live[730] - 0.006 * live[729];
+    let t1181 = 0.144 * live[727] + 0.25 * live[733] + live[65] * t1178
+        + live[66] * t1179 + live[67] * t1180;
+    let t1182 = live[68] * t1178 + live[69] * t1179 + live[70] * t1180
+        - 0.144 * live[726] - 0.012 * live[728] - 0.25 * live[732];
+    let t1183 = 0.012 * live[727] + live[71] * t1178 + live[72] * t1179
+        + live[73] * t1180;
+    let t1184 = 0.35 * live[725] + live[37] * t1181 + 0.8 * live[36] * t1182
+        + 0.5999999999999999 * (live[36] * t1183 + q[9] * live[735])
+        - live[29] * live[737];
+    let t1185 = live[36] * t1181;
+    let t1186 = live[40] * t1183 - 0.5999999999999999 * (t1185 + q[9] * live[734])
+        - 0.4799999999999999 * live[38] * t1182;
+    let t1187 = live[23] * t1184 + live[22] * t1186;
+    let t1188 = live[11] * live[739] + 0.19866933079506122 * live[736]
+        + live[9] * live[738];
+    let t1189 = live[12] * live[738] + live[13] * live[739];
+    let t1190 = live[39] * t1182 + live[29] * live[734]
+        - 0.4799999999999999 * live[38] * t1183 - 0.35 * live[724] - 0.8 * t1185;
+    let t1191 = live[23] * t1186 - live[22] * t1184;
+    let t1192 = 1.5 * (live[102] * live[721] - live[101] * live[723]);
+    let t1193 = 0.5846838405298652 * live[722] - 0.23387353621194606 * live[720];
+    let t1194 = 0.03 * live[721] - 0.075 * live[723];
+    let t1195 = q[16] * t1192 + t1194;
+    let t1196 = 0.19866933079506122 * live[740] - 11.460581814143586 * live[719];
+    let t1197 = live[8] * live[739] + 0.9800665778412416 * live[736]
+        + live[7] * live[738];
+    let t1198 = qd[8] * live[518];
+    let t1199 = live[24] * live[518];
+    let t1200 = 2.0 * (t1199 - live[15] * live[26]);
+    let t1201 = live[49] * live[521];
+    let t1202 = live[50] * live[521] + live[49] * live[525];
+    let t1203 = -2.0 * (t1201 + live[45] * live[523]);
+    let t1204 = live[83] * live[526];
+    let t1205 = live[84] * live[527];
+    let t1206 = live[82] * live[528];
+    let t1207 = live[49] * live[523] + live[45] * live[521];
+    let t1208 = 0.004 * live[519] - 0.002 * live[15];
+    let t1209 = 0.031 * live[15] - 0.001 * live[518] - 0.002 * live[519];
+    let t1210 = 0.0005 * live[523] + 0.002 * live[525];
+    let t1211 = 0.00086 * live[527] + 0.00012 * live[528] - 0.00001 * live[526];
+    let t1212 = 0.001468 * live[526] + 0.000124 * live[528] - 0.00001 * live[527];
+    let t1213 = 0.000124 * live[526] + 0.00012 * live[527] + 0.001602 * live[528];
+    let t1214 = 0.012 * live[523] + 0.0005 * live[525];
+    let t1215 = 0.001 * live[15] - 0.03 * live[518];
+    let t1216 = live[25] * live[529];
+    let t1217 = live[132] + t1216;
+    let t1218 = live[26] * live[529];
+    let t1219 = qd[8] * live[529];
+    let t1220 = live[24] * live[529];
+    let t1221 = live[49] * live[532];
+    let t1222 = live[50] * live[532] + live[49] * live[535];
+    let t1223 = -2.0 * (t1221 + live[45] * live[533]);
+    let t1224 = live[83] * live[536];
+    let t1225 = live[84] * live[537];
+    let t1226 = live[82] * live[538];
+    let t1227 = live[49] * live[533] + live[45] * live[532];
+    let t1228 = 0.001 * live[529] - 0.002 * live[24];
+    let t1229 = 0.0005 * live[533] + 0.002 * live[535];
+    let t1230 = 0.00086 * live[537] + 0.00012 * live[538] - 0.00001 * live[536];
+    let t1231 = 0.001468 * live[536] + 0.000124 * live[538] - 0.00001 * live[537];
+    let t1232 = 0.000124 * live[536] + 0.00012 * live[537] + 0.001602 * live[538];
+    let t1233 = 0.012 * live[533] + 0.0005 * live[535];
+    let t1234 = live[49] * live[541];
+    let t1235 = live[50] * live[541] + live[49] * live[543];
+    let t1236 = -2.0 * (t1234 + live[45] * live[542]);
+    let t1237 = live[83] * live[544];
+    let t1238 = live[84] * live[545];
+    let t1239 = live[82] * live[546];
+    let t1240 = live[49] * live[542] + live[45] * live[541];
+    let t1241 = 0.0005 * live[542] + 0.002 * live[543];
+    let t1242 = 0.00086 * live[545] + 0.00012 * live[546] - 0.00001 * live[544];
+    let t1243 = 0.001468 * live[544] + 0.000124 * live[546] - 0.00001 * live[545];
+    let t1244 = 0.000124 * live[544] + 0.00012 * live[545] + 0.001602 * live[546];
+    let t1245 = 0.012 * live[542] + 0.0005 * live[543];
+    let t1246 = -0.5 * live[56];
+    let t1247 = -live[58];
+    let t1248 = 0.5 * (live[55] - live[54]);
+    let t1249 = q[14] * q[14];
+    let t1250 = 0.5 * (t1249 - live[53]);
+    let t1251 = 2.0 * (t1248 + t1250);
+    let t1252 = 0.02233175543719701 * live[61] + 0.977668244562803 * t1247
+        + 0.20896434210788312 * t1251;
+    let t1253 = 0.977668244562803 * live[61] + 0.02233175543719701 * t1247
+        - 0.20896434210788312 * t1251;
+    let t1254 = 0.20896434210788312 * (live[61] - t1247) + 0.955336489125606 * t1251;
+    let t1255 = live[45] * t1252 + live[49] * t1253 + live[50] * t1254;
+    let t1256 = live[83] * t1255;
+    let t1257 = 2.0 * (t1248 - t1250);
+    let t1258 = 0.20896434210788312 * live[64] + 3.910672978251212 * t1246
+        + 0.02233175543719701 * t1257;
+    let t1259 = 0.08932702174878804 * t1246 + 0.977668244562803 * t1257
+        - 0.20896434210788312 * live[64];
+    let t1260 = 0.955336489125606 * live[64] + 0.20896434210788312 * t1257
+        - 0.8358573684315325 * t1246;
+    let t1261 = live[45] * t1258 + live[49] * t1259 + live[50] * t1260;
+    let t1262 = live[84] * t1261;
+    let t1263 = 0.00086 * t1261 - 0.00001 * t1255;
+    let t1264 = 0.001468 * t1255 - 0.00001 * t1261;
+    let t1265 = 0.000124 * t1255 + 0.00012 * t1261;
+    let t1266 = -0.5 * live[60];
+    let t1267 = 0.5 * (live[53] - live[55]);
+    let t1268 = 0.5 * (t1249 - live[54]);
+    let t1269 = 2.0 * (t1267 - t1268);
+    let t1270 = 0.977668244562803 * live[58] + 0.08932702174878804 * t1266
+        + 0.20896434210788312 * t1269;
+    let t1271 = 0.02233175543719701 * live[58] + 3.910672978251212 * t1266
+        - 0.20896434210788312 * t1269;
+    let t1272 = 0.8358573684315325 * t1266 + 0.955336489125606 * t1269
+        - 0.20896434210788312 * live[58];
+    let t1273 = 2.0 * (t1267 + t1268);
+    let t1274 = -live[59];
+    let t1275 = 0.20896434210788312 * live[63] + 0.977668244562803 * t1273
+        + 0.02233175543719701 * t1274;
+    let t1276 = 0.02233175543719701 * t1273 + 0.977668244562803 * t1274
+        - 0.20896434210788312 * live[63];
+    let t1277 = 0.955336489125606 * live[63] + 0.20896434210788312 * (t1274 - t1273);
+    let t1278 = live[45] * t1275 + live[49] * t1276 + live[50] * t1277;
+    let t1279 = live[84] * t1278;
+    let t1280 = live[45] * t1270 + live[49] * t1271 + live[50] * t1272;
+    let t1281 = live[82] * t1280;
+    let t1282 = 0.00086 * t1278 + 0.00012 * t1280;
+    let t1283 = 0.000124 * t1280 - 0.00001 * t1278;
+    let t1284 = 0.00012 * t1278 + 0.001602 * t1280;
+    let t1285 = 0.5 * (live[54] - live[53]);
+    let t1286 = 0.5 * (t1249 - live[55]);
+    let t1287 = 2.0 * (t1285 + t1286);
+    let t1288 = -live[64];
+    let t1289 = 0.977668244562803 * live[57] + 0.02233175543719701 * t1287
+        + 0.20896434210788312 * t1288;
+    let t1290 = 0.02233175543719701 * live[57] + 0.977668244562803 * t1287
+        - 0.20896434210788312 * t1288;
+    let t1291 = 0.20896434210788312 * (t1287 - live[57]) + 0.955336489125606 * t1288;
+    let t1292 = 2.0 * (t1285 - t1286);
+    let t1293 = -0.5 * live[62];
+    let t1294 = 0.02233175543719701 * live[59] + 0.977668244562803 * t1292
+        + 0.8358573684315325 * t1293;
+    let t1295 = 0.977668244562803 * live[59] + 0.02233175543719701 * t1292
+        - 0.8358573684315325 * t1293;
+    let t1296 = 0.20896434210788312 * (live[59] - t1292) + 3.821345956502424 * t1293;
+    let t1297 = live[45] * t1294 + live[49] * t1295 + live[50] * t1296;
+    let t1298 = live[83] * t1297;
+    let t1299 = live[45] * t1289 + live[49] * t1290 + live[50] * t1291;
+    let t1300 = live[82] * t1299;
+    let t1301 = 0.00012 * t1299 - 0.00001 * t1297;
+    let t1302 = 0.001468 * t1297 + 0.000124 * t1299;
+    let t1303 = 0.000124 * t1297 + 0.001602 * t1299;
+    let t1304 = live[275] + live[105] * live[551];
+    let t1305 = live[109] * live[551];
+    let t1306 = 0.0005 * live[108] + 0.006 * live[551];
+    let t1307 = 0.004 * live[108] + 0.0005 * live[551];
+    let t1308 = live[153] + live[115] * live[552];
+    let t1309 = live[122] * live[552];
+    let t1310 = live[114] * live[552];
+    let t1311 = 0.006 * live[114] + 0.001 * live[552];
+    let t1312 = 0.001 * live[114] + 0.05 * live[552];
+    let t1313 = live[112] * live[277];
+    let t1314 = qd[4] * live[112];
+    let t1315 = qd[4] * live[171];
+    let t1316 = qd[4] * live[113];
+    let t1317 = qd[5] * live[23];
+    let t1318 = qd[5] * live[11] - qd[4] * live[13];
+    let t1319 = 0.19866933079506122 * t1317 - live[22] * t1318;
+    let t1320 = qd[5] * live[9] - qd[4] * live[12];
+    let t1321 = qd[5] * live[22];
+    let t1322 = 0.19866933079506122 * t1321 + live[23] * t1318;
+    let t1323 = live[37] * t1319 - live[36] * (0.8 * t1320 + 0.5999999999999999 * t1322);
+    let t1324 = live[36] * t1319;
+    let t1325 = 0.8 * t1324 + live[39] * t1320 - 0.4799999999999999 * live[38] * t1322;
+    let t1326 = 0.5999999999999999 * t1324 + live[40] * t1322
+        - 0.4799999999999999 * live[38] * t1320;
+    live[743] = t1177;
+    live[744] = t1178;
+    live[745] = t1179;
+    live[746] = t1180;
+    live[747] = t1182;
+    live[748] = t1183;
+    live[749] = t1187;
+    live[750] = t1188;
+    live[751] = t1189;
+    live[752] = t1190;
+    live[753] = t1191;
+    live[754] = t1192;
+    live[755] = t1193;
+    live[756] = t1194;
+    live[757] = t1195;
+    live[758] = t1196;
+    live[759] = t1197;
+    live[760] = t1198;
+    live[761] = t1199;
+    live[762] = t1200;
+    live[763] = t1201;
+    live[764] = t1202;
+    live[765] = t1203;
+    live[766] = t1204;
+    live[767] = t1205;
+    live[768] = t1206;
+    live[769] = t1207;
+    live[770] = t1208;
+    live[771] = t1209;
+    live[772] = t1210;
+    live[773] = t1211;
+    live[774] = t1212;
+    live[775] = t1213;
+    live[776] = t1214;
+    live[777] = t1215;
+    live[778] = t1216;
+    live[779] = t1217;
+    live[780] = t1218;
+    live[781] = t1219;
+    live[782] = t1220;
+    live[783] = t1221;
+    live[784] = t1222;
+    live[785] = t1223;
+    live[786] = t1224;
+    live[787] = t1225;
+    live[788] = t1226;
+    live[789] = t1227;
+    live[790] = t1228;
+    live[791] = t1229;
+    live[792] = t1230;
+    live[793] = t1231;
+    live[794] = t1232;
+    live[795] = t1233;
+    live[796] = t1234;
+    live[797] = t1235;
+    live[798] = t1236;
+    live[799] = t1237;
+    live[800] = t1238;
+    live[801] = t1239;
+    live[802] = t1240;
+    live[803] = t1241;
+    live[804] = t1242;
+    live[805] = t1243;
+    live[806] = t1244;
+    live[807] = t1245;
+    live[808] = t1252;
+    live[809] = t1253;
+    live[810] = t1254;
+    live[811] = t1255;
+    live[812] = t1256;
+    live[813] = t1258;
+    live[814] = t1259;
+    live[815] = t1260;
+    live[816] = t1261;
+    live[817] = t1262;
+    live[818] = t1263;
+    live[819] = t1264;
+    live[820] = t1265;
+    live[821] = t1270;
+    live[822] = t1271;
+    live[823] = t1272;
+    live[824] = t1275;
+    live[825] = t1276;
+    live[826] = t1277;
+    live[827] = t1278;
+    live[828] = t1279;
+    live[829] = t1280;
+    live[830] = t1281;
+    live[831] = t1282;
+    live[832] = t1283;
+    live[833] = t1284;
+    live[834] = t1289;
+    live[835] = t1290;
+    live[836] = t1291;
+    live[837] = t1294;
+    live[838] = t1295;
+    live[839] = t1296;
+    live[840] = t1297;
+    live[841] = t1298;
+    live[842] = t1299;
+    live[843] = t1300;
+    live[844] = t1301;
+    live[845] = t1302;
+    live[846] = t1303;
+    live[847] = t1304;
+    live[848] = t1305;
+    live[849] = t1306;
+    live[850] = t1307;
+    live[851] = t1308;
+    live[852] = t1309;
+    live[853] = t1310;
+    live[854] = t1311;
+    live[855] = t1312;
+    live[856] = t1313;
+    live[857] = t1314;
+    live[858] = t1315;
+    live[859] = t1316;
+    live[860] = t1317;
+    live[861] = t1319;
+    live[862] = t1320;
+    live[863] = t1321;
+    live[864] = t1322;
+    live[865] = t1323;
+    live[866] = t1325;
+    live[867] = t1326;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part9_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part9_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1327 = live[65] * live[865] + live[68] * live[866] + live[71] * live[867];
+    let t1328 = live[66] * live[865] + live[69] * live[866] + live[72] * live[867];
+    let t1329 = live[67] * live[865] + live[70] * live[866] + live[73] * live[867];
+    let t1330 = 0.75 * live[67] * t1329 + 0.75 * (live[65] * t1327 + live[66] * t1328);
+    let t1331 = 1.2 * live[865] + t1330;
+    let t1332 = 0.75 * live[70] * t1329 + 0.75 * (live[68] * t1327 + live[69] * t1328);
+    let t1333 = 1.2 * live[866] + t1332;
+    let t1334 = 1.2 * live[867]
+        + 0.75 * (live[71] * t1327 + live[72] * t1328 + live[73] * t1329);
+    let t1335 = live[37] * t1331 + live[36] * (0.5999999999999999 * t1334 + 0.8 * t1333);
+    let t1336 = 2.0 * live[861] + t1335;
+    let t1337 = live[36] * t1331;
+    let t1338 = live[40] * t1334 - 0.5999999999999999 * t1337
+        - 0.4799999999999999 * live[38] * t1333;
+    let t1339 = 2.0 * live[864] + t1338;
+    let t1340 = live[23] * t1336 + live[22] * t1339;
+    let t1341 = live[39] * t1333 - 0.8 * t1337 - 0.4799999999999999 * live[38] * t1334;
+    let t1342 = 2.0 * live[862] + t1341;
+    let t1343 = live[23] * t1339 - live[22] * t1336;
+    let t1344 = live[8] * t1343 + 0.9800665778412416 * t1340 + live[7] * t1342;
+    let t1345 = 3.0 * (live[101] * live[548] + live[102] * live[549]);
+    let t1346 = 0.5 * t1345;
+    let t1347 = live[112] * live[857];
+    let t1348 = live[113] * live[859];
+    let t1349 = qd[5] * (0.87 - 1.8 * live[125]) - 0.009 * live[859];
+    let t1350 = live[102] * live[550];
+    let t1351 = live[101] * live[550];
+    let t1352 = 0.9800665778412417 * t1346 - 0.2980039961925918 * live[550];
+    let t1353 = 0.0375 * t1328 + 0.006 * t1329;
+    let t1354 = -0.0375 * t1327 - 0.003 * t1329;
+    let t1355 = 0.003 * t1328 - 0.006 * t1327;
+    let t1356 = 0.144 * live[866] + 0.25 * t1332 + live[65] * t1353 + live[66] * t1354
+        + live[67] * t1355;
+    let t1357 = live[68] * t1353 + live[69] * t1354 + live[70] * t1355
+        - 0.144 * live[865] - 0.012 * live[867] - 0.25 * t1330;
+    let t1358 = 0.012 * live[866] + live[71] * t1353 + live[72] * t1354
+        + live[73] * t1355;
+    let t1359 = 0.35 * live[862] + live[37] * t1356 + 0.8 * live[36] * t1357
+        + 0.5999999999999999 * (live[36] * t1358 + q[9] * t1338) - live[29] * t1341;
+    let t1360 = live[36] * t1356;
+    let t1361 = live[40] * t1358 - 0.5999999999999999 * (t1360 + q[9] * t1335)
+        - 0.4799999999999999 * live[38] * t1357;
+    let t1362 = live[23] * t1359 + live[22] * t1361;
+    let t1363 = live[11] * t1343 + 0.19866933079506122 * t1340 + live[9] * t1342;
+    let t1364 = live[12] * t1342 + live[13] * t1343;
+    let t1365 = live[39] * t1357 + live[29] * t1335
+        - 0.4799999999999999 * live[38] * t1358 - 0.35 * live[861] - 0.8 * t1360;
+    let t1366 = live[23] * t1361 - live[22] * t1359;
+    let t1367 = 0.03 * t1351 - 0.075 * t1350;
+    let t1368 = 0.03 * live[548] - 0.075 * live[549];
+    let t1369 = 1.4700998667618626 * live[550] + 0.1986693307950612 * t1346;
+    let t1370 = live[113] * live[552];
+    let t1371 = live[112] * live[114];
+    let t1372 = 0.19866933079506122 * live[106] - qd[5] * live[102];
+    let t1373 = 0.19866933079506122 * live[103] + qd[5] * live[101];
+    let t1374 = qd[3] * live[13] - qd[5] * live[8];
+    let t1375 = -0.9800665778412416 * live[860] - live[22] * t1374;
+    let t1376 = qd[3] * live[12] - qd[5] * live[7];
+    let t1377 = live[23] * t1374 - 0.9800665778412416 * live[863];
+    let t1378 = live[37] * t1375 - live[36] * (0.8 * t1376 + 0.5999999999999999 * t1377);
+    let t1379 = live[36] * t1375;
+    let t1380 = 0.8 * t1379 + live[39] * t1376 - 0.4799999999999999 * live[38] * t1377;
+    let t1381 = 0.5999999999999999 * t1379 + live[40] * t1377
+        - 0.4799999999999999 * live[38] * t1376;
+    let t1382 = live[65] * t1378 + live[68] * t1380 + live[71] * t1381;
+    let t1383 = live[66] * t1378 + live[69] * t1380 + live[72] * t1381;
+    let t1384 = live[67] * t1378 + live[70] * t1380 + live[73] * t1381;
+    let t1385 = 0.75 * live[67] * t1384 + 0.75 * (live[65] * t1382 + live[66] * t1383);
+    let t1386 = 1.2 * t1378 + t1385;
+    let t1387 = 0.75 * live[70] * t1384 + 0.75 * (live[68] * t1382 + live[69] * t1383);
+    let t1388 = 1.2 * t1380 + t1387;
+    let t1389 = 1.2 * t1381
+        + 0.75 * (live[71] * t1382 + live[72] * t1383 + live[73] * t1384);
+    let t1390 = live[37] * t1386 + live[36] * (0.5999999999999999 * t1389 + 0.8 * t1388);
+    let t1391 = 2.0 * t1375 + t1390;
+    let t1392 = live[36] * t1386;
+    let t1393 = live[40] * t1389 - 0.5999999999999999 * t1392
+        - 0.4799999999999999 * live[38] * t1388;
+    let t1394 = 2.0 * t1377 + t1393;
+    let t1395 = live[23] * t1391 + live[22] * t1394;
+    let t1396 = live[39] * t1388 - 0.8 * t1392 - 0.4799999999999999 * live[38] * t1389;
+    let t1397 = 2.0 * t1376 + t1396;
+    let t1398 = live[23] * t1394 - live[22] * t1391;
+    let t1399 = 1.5 * (live[101] * t1372 + live[102] * t1373);
+    let t1400 = live[112] * live[552];
+    let t1401 = live[113] * live[114];
+    let t1402 = 0.9800665778412416 * t1399 - 0.2920637567314879 * qd[3];
+    let t1403 = 0.0375 * t1383 + 0.006 * t1384;
+    let t1404 = -0.0375 * t1382 - 0.003 * t1384;
+    let t1405 = 0.003 * t1383 - 0.006 * t1382;
+    let t1406 = 0.144 * t1380 + 0.25 * t1387 + live[65] * t1403 + live[66] * t1404
+        + live[67] * t1405;
+    let t1407 = live[68] * t1403 + live[69] * t1404 + live[70] * t1405 - 0.144 * t1378
+        - 0.012 * t1381 - 0.25 * t1385;
+    let t1408 = 0.012 * t1380 + live[71] * t1403 + live[72] * t1404 + live[73] * t1405;
+    let t1409 = 0.35 * t1376 + live[37] * t1406 + 0.8 * live[36] * t1407
+        + 0.5999999999999999 * (live[36] * t1408 + q[9] * t1393) - live[29] * t1396;
+    let t1410 = live[36] * t1406;
+    let t1411 = live[40] * t1408 - 0.5999999999999999 * (t1410 + q[9] * t1390)
+        - 0.4799999999999999 * live[38] * t1407;
+    let t1412 = live[23] * t1409 + live[22] * t1411;
+    let t1413 = live[11] * t1398 + 0.19866933079506122 * t1395 + live[9] * t1397;
+    let t1414 = live[12] * t1397 + live[13] * t1398;
+    let t1415 = live[39] * t1407 + live[29] * t1390
+        - 0.4799999999999999 * live[38] * t1408 - 0.35 * t1375 - 0.8 * t1410;
+    let t1416 = live[23] * t1411 - live[22] * t1409;
+    let t1417 = 1.5 * (live[102] * t1372 - live[101] * t1373);
+    let t1418 = 0.4 * live[106] - live[103];
+    let t1419 = 0.07350499333809311 * t1418;
+    let t1420 = 0.03 * t1372 - 0.075 * t1373;
+    let t1421 = q[16] * t1417 + t1420;
+    let t1422 = live[8] * t1398 + 0.9800665778412416 * t1395 + live[7] * t1397;
+    let t1423 = qd[4] * live[102] - 0.9800665778412416 * live[106];
+    let t1424 = -0.9800665778412416 * live[103] - qd[4] * live[101];
+    let t1425 = 0.9800665778412416 * qd[4] - 0.19866933079506122 * qd[3];
+    let t1426 = qd[4] * live[8] - qd[3] * live[11];
+    let t1427 = live[23] * t1425 - live[22] * t1426;
+    let t1428 = qd[4] * live[7] - qd[3] * live[9];
+    let t1429 = live[22] * t1425 + live[23] * t1426;
+    let t1430 = live[37] * t1427 - live[36] * (0.8 * t1428 + 0.5999999999999999 * t1429);
+    let t1431 = live[36] * t1427;
+    let t1432 = 0.8 * t1431 + live[39] * t1428 - 0.4799999999999999 * live[38] * t1429;
+    let t1433 = 0.5999999999999999 * t1431 + live[40] * t1429
+        - 0.4799999999999999 * live[38] * t1428;
+    let t1434 = live[65] * t1430 + live[68] * t1432 + live[71] * t1433;
+    let t1435 = live[66] * t1430 + live[69] * t1432 + live[72] * t1433;
+    let t1436 = live[67] * t1430 + live[70] * t1432 + live[73] * t1433;
+    let t1437 = 0.75 * live[67] * t1436 + 0.75 * (live[65] * t1434 + live[66] * t1435);
+    let t1438 = 1.2 * t1430 + t1437;
+    let t1439 = 0.75 * live[70] * t1436 + 0.75 * (live[68] * t1434 + live[69] * t1435);
+    let t1440 = 1.2 * t1432 + t1439;
+    let t1441 = 1.2 * t1433
+        + 0.75 * (live[71] * t1434 + live[72] * t1435 + live[73] * t1436);
+    let t1442 = live[37] * t1438 + live[36] * (0.5999999999999999 * t1441 + 0.8 * t1440);
+    let t1443 = 2.0 * t1427 + t1442;
+    let t1444 = live[36] * t1438;
+    let t1445 = live[40] * t1441 - 0.5999999999999999 * t1444
+        - 0.4799999999999999 * live[38] * t1440;
+    let t1446 = 2.0 * t1429 + t1445;
+    let t1447 = live[23] * t1443 + live[22] * t1446;
+    let t1448 = live[39] * t1440 - 0.8 * t1444 - 0.4799999999999999 * live[38] * t1441;
+    let t1449 = 2.0 * t1428 + t1448;
+    let t1450 = live[23] * t1446 - live[22] * t1443;
+    let t1451 = 1.5 * (live[101] * t1423 + live[102] * t1424);
+    let t1452 = 0.009 * live[857] + qd[3] * (1.8 * live[125] - 0.87);
+    let t1453 = 0.9800665778412416 * t1451 - 0.05920425449783619 * qd[3];
+    let t1454 = 0.0375 * t1435 + 0.006 * t1436;
+    let t1455 = -0.0375 * t1434 - 0.003 * t1436;
+    let t1456 = 0.003 * t1435 - 0.006 * t1434;
+    let t1457 = 0.144 * t1432 + 0.25 * t1439 + live[65] * t1454 + live[66] * t1455
+        + live[67] * t1456;
+    let t1458 = live[68] * t1454 + live[69] * t1455 + live[70] * t1456 - 0.144 * t1430
+        - 0.012 * t1433 - 0.25 * t1437;
+    let t1459 = 0.012 * t1432 + live[71] * t1454 + live[72] * t1455 + live[73] * t1456;
+    let t1460 = 0.35 * t1428 + live[37] * t1457 + 0.8 * live[36] * t1458
+        + 0.5999999999999999 * (live[36] * t1459 + q[9] * t1445) - live[29] * t1448;
+    let t1461 = live[36] * t1457;
+    let t1462 = live[40] * t1459 - 0.5999999999999999 * (t1461 + q[9] * t1442)
+        - 0.4799999999999999 * live[38] * t1458;
+    let t1463 = live[23] * t1460 + live[22] * t1462;
+    let t1464 = live[11] * t1450 + 0.19866933079506122 * t1447 + live[9] * t1449;
+    let t1465 = live[12] * t1449 + live[13] * t1450;
+    let t1466 = live[39] * t1458 + live[29] * t1442
+        - 0.4799999999999999 * live[38] * t1459 - 0.35 * t1427 - 0.8 * t1461;
+    let t1467 = live[23] * t1462 - live[22] * t1460;
+    let t1468 = 1.5 * (live[102] * t1423 - live[101] * t1424);
+    let t1469 = 0.01490019980962959 * t1418;
+    let t1470 = 0.03 * t1423 - 0.075 * t1424;
+    let t1471 = q[16] * t1468 + t1470;
+    let t1472 = 0.2920637567314879 * qd[3] + 0.19866933079506122 * t1451;
+    let t1473 = live[8] * t1450 + 0.9800665778412416 * t1447 + live[7] * t1449;
+    let t1474 = -0.1 * (qd[4] + qd[5]);
+    let t1475 = qd[1] + 0.2 * qd[3];
+    let t1476 = live[113] * live[115];
+    live[868] = t1338;
+    live[869] = t1341;
+    live[870] = t1344;
+    live[871] = t1345;
+    live[872] = t1347;
+    live[873] = t1348;
+    live[874] = t1349;
+    live[875] = t1350;
+    live[876] = t1351;
+    live[877] = t1352;
+    live[878] = t1353;
+    live[879] = t1354;
+    live[880] = t1355;
+    live[881] = t1357;
+    live[882] = t1358;
+    live[883] = t1362;
+    live[884] = t1363;
+    live[885] = t1364;
+    live[886] = t1365;
+    live[887] = t1366;
+    live[888] = t1367;
+    live[889] = t1368;
+    live[890] = t1369;
+    live[891] = t1370;
+    live[892] = t1371;
+    live[893] = t1393;
+    live[894] = t1396;
+    live[895] = t1399;
+    live[896] = t1400;
+    live[897] = t1401;
+    live[898] = t1402;
+    live[899] = t1403;
+    live[900] = t1404;
+    live[901] = t1405;
+    live[902] = t1407;
+    live[903] = t1408;
+    live[904] = t1412;
+    live[905] = t1413;
+    live[906] = t1414;
+    live[907] = t1415;
+    live[908] = t1416;
+    live[909] = t1417;
+    live[910] = t1419;
+    live[911] = t1420;
+    live[912] = t1421;
+    live[913] = t1422;
+    live[914] = t1445;
+    live[915] = t1448;
+    live[916] = t1451;
+    live[917] = t1452;
+    live[918] = t1453;
+    live[919] = t1454;
+    live[920] = t1455;
+    live[921] = t1456;
+    live[922] = t1458;
+    live[923] = t1459;
+    live[924] = t1463;
+    live[925] = t1464;
+    live[926] = t1465;
+    live[927] = t1466;
+    live[928] = t1467;
+    live[929] = t1468;
+    live[930] = t1469;
+    live[931] = t1470;
+    live[932] = t1471;
+    live[933] = t1472;
+    live[934] = t1473;
+    live[935] = t1474;
+    live[936] = t1475;
+    live[937] = t1476;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part10_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part10_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1477 = live[892] + live[937];
+    let t1478 = live[113] * live[935] - live[112] * live[936];
+    let t1479 = t1478 - 0.2 * t1477;
+    let t1480 = live[113] * live[122];
+    let t1481 = t1480 - live[288];
+    let t1482 = t1478 + 0.005 * t1481 + t1477 * (live[125] - 0.15);
+    let t1483 = 3.0 * t1479 + 1.8 * t1482;
+    let t1484 = live[112] * live[935] + live[113] * live[936];
+    let t1485 = live[112] * live[122];
+    let t1486 = live[287] - t1485;
+    let t1487 = 0.3 * live[897] + t1484 - 0.005 * t1486 - 2.0 * live[113] * live[127];
+    let t1488 = 3.0 * (0.4 * live[897] + t1484) + 1.8 * t1487;
+    let t1489 = live[86] * q[16];
+    let t1490 = t1489 - 0.05 * qd[5];
+    let t1491 = live[90] - qd[2];
+    let t1492 = -0.1 * qd[3] - qd[1];
+    let t1493 = live[88] - t1492;
+    let t1494 = 0.9800665778412416 * t1491 + 0.19866933079506122 * t1493
+        - 2.0 * live[98];
+    let t1495 = live[101] * live[108];
+    let t1496 = live[102] * live[108];
+    let t1497 = live[101] * live[105];
+    let t1498 = t1496 - t1497;
+    let t1499 = live[102] * t1490 + live[101] * t1494 + 0.1 * t1495 + 0.02 * t1498;
+    let t1500 = live[102] * live[105];
+    let t1501 = 0.05 * t1498 + live[102] * t1494 - live[101] * t1490 - 0.04 * t1500;
+    let t1502 = 0.2 * qd[4] + 0.3 * qd[5];
+    let t1503 = 0.1 * qd[4] - qd[2] - 0.4 * qd[3];
+    let t1504 = 0.9800665778412416 * t1502 + 0.19866933079506122 * t1503;
+    let t1505 = qd[1] + 0.1 * qd[5] - 0.6 * qd[3];
+    let t1506 = live[8] * t1502 + live[11] * t1503 + live[13] * t1505;
+    let t1507 = live[280] + live[25] * live[161] + live[24] * live[163];
+    let t1508 = live[23] * t1504 - live[22] * t1506;
+    let t1509 = t1508 - 0.175 * t1507;
+    let t1510 = qd[6] * live[23];
+    let t1511 = qd[7] * live[161] - live[7] * t1510;
+    let t1512 = t1508 + live[29] * t1507
+        + 2.0 * qd[8] * (-0.8 * live[7] - 0.5999999999999999 * live[163])
+        + 0.5999999999999999 * q[9]
+            * (live[26] * live[161] + live[7] * live[24] - t1511);
+    let t1513 = live[24] * live[161];
+    let t1514 = qd[6] * live[22];
+    let t1515 = live[7] * t1514 - qd[7] * live[163];
+    let t1516 = live[26] * live[163] + live[7] * live[25];
+    let t1517 = t1516 - t1515;
+    let t1518 = live[12] * t1505 + live[7] * t1502 + live[9] * t1503;
+    let t1519 = 1.6 * live[649] + live[29] * t1517 + t1518
+        - 1.1999999999999997 * q[9] * (t1513 + live[25] * live[163]);
+    let t1520 = -2.0 * (t1513 + live[7] * live[26]);
+    let t1521 = live[22] * t1504 + live[23] * t1506;
+    let t1522 = 1.1999999999999997 * live[649]
+        + 0.5999999999999999 * q[9] * (t1515 + t1516) + live[29] * t1520 + t1521;
+    let t1523 = live[49] * live[165];
+    let t1524 = 0.8 * (live[36] * t1515 + qd[9] * live[164]);
+    let t1525 = t1524 + live[39] * live[280] - 0.4799999999999999 * live[38] * t1511;
+    let t1526 = live[50] * live[164] + live[45] * live[166];
+    let t1527 = t1525 + t1526;
+    let t1528 = live[37] * t1512 - live[36] * (0.8 * t1519 + 0.5999999999999999 * t1522);
+    let t1529 = t1528 - 0.02 * (t1523 + live[50] * live[166]) - 0.12 * t1527;
+    let t1530 = t1528 - 0.25 * t1527;
+    let t1531 = live[36] * t1512;
+    let t1532 = live[50] * live[165] + live[49] * live[166];
+    let t1533 = live[37] * t1515
+        - live[36] * (0.5999999999999999 * t1511 + 0.8 * live[280])
+        - qd[9] * (0.8 * live[165] + 0.5999999999999999 * live[166]);
+    let t1534 = t1532 - t1533;
+    let t1535 = 0.8 * t1531 + live[39] * t1519 - 0.4799999999999999 * live[38] * t1522;
+    let t1536 = t1535 - 0.25 * t1534;
+    let t1537 = -2.0 * (t1523 + live[45] * live[164]);
+    let t1538 = live[40] * t1522 + 0.5999999999999999 * t1531
+        - 0.4799999999999999 * live[38] * t1519;
+    let t1539 = t1538 - 0.25 * t1537;
+    let t1540 = live[83] * live[168];
+    let t1541 = live[84] * live[169];
+    let t1542 = 0.7499999999999999 * t1524 + live[40] * t1511
+        - 0.4799999999999999 * live[38] * live[280];
+    let t1543 = live[73] * t1542 + qd[11] * live[167] + live[67] * t1533
+        + live[70] * t1525 - qd[10] * live[168];
+    let t1544 = live[83] * live[167] + live[82] * live[168];
+    let t1545 = live[72] * t1542 + qd[10] * live[169] + live[66] * t1533
+        + live[69] * t1525 - qd[12] * live[167];
+    let t1546 = live[84] * live[167] + live[82] * live[169];
+    let t1547 = live[65] * t1530 + live[68] * t1536 + live[71] * t1539
+        + 0.008 * (t1544 - t1543) - 0.008 * (t1540 + t1541) - 0.05 * (t1545 + t1546);
+    let t1548 = live[82] * live[167];
+    let t1549 = live[71] * t1542 + qd[12] * live[168] + live[65] * t1533
+        + live[68] * t1525 - qd[11] * live[169];
+    let t1550 = live[84] * live[168] + live[83] * live[169];
+    let t1551 = live[66] * t1530 + live[69] * t1536 + live[72] * t1539
+        + 0.004 * (t1543 + t1544) - 0.016 * (t1541 + t1548) - 0.05 * (t1550 - t1549);
+    let t1552 = live[67] * t1530 + live[70] * t1536 + live[73] * t1539
+        + 0.004 * (t1546 - t1545) + 0.008 * (t1549 + t1550) + 0.1 * (t1540 + t1548);
+    let t1553 = 0.75 * live[67] * t1552 + 0.75 * (live[65] * t1547 + live[66] * t1551);
+    let t1554 = 1.2 * t1529 + t1553;
+    let t1555 = live[49] * live[164] + live[45] * live[165];
+    let t1556 = t1535 + 0.01 * (t1542 + t1555) - 0.12 * t1534;
+    let t1557 = 0.75 * live[70] * t1552 + 0.75 * (live[68] * t1547 + live[69] * t1551);
+    let t1558 = 1.2 * t1556 + t1557;
+    let t1559 = t1538 + 0.01 * (t1526 - t1525) - 0.12 * t1537;
+    let t1560 = 1.2 * t1559
+        + 0.75 * (live[71] * t1547 + live[72] * t1551 + live[73] * t1552);
+    let t1561 = live[37] * t1554 + live[36] * (0.5999999999999999 * t1560 + 0.8 * t1558);
+    let t1562 = 2.0 * t1509 + t1561;
+    let t1563 = live[36] * t1554;
+    let t1564 = live[40] * t1560 - 0.5999999999999999 * t1563
+        - 0.4799999999999999 * live[38] * t1558;
+    let t1565 = 2.0 * (t1521 - 0.175 * t1520) + t1564;
+    let t1566 = live[23] * t1562 + live[22] * t1565;
+    let t1567 = t1518 - 0.175 * t1517;
+    let t1568 = live[39] * t1558 - 0.8 * t1563 - 0.4799999999999999 * live[38] * t1560;
+    let t1569 = 2.0 * t1567 + t1568;
+    let t1570 = live[23] * t1565 - live[22] * t1562;
+    let t1571 = 0.02 * (qd[3] + qd[4]) - qd[2];
+    let t1572 = live[102] * live[109];
+    let t1573 = live[286] + t1572;
+    let t1574 = live[101] * live[109];
+    let t1575 = live[285] + t1574;
+    let t1576 = 2.0 * qd[14] + 0.9800665778412416 * t1493 + 0.05 * t1573 - 0.02 * t1575
+        - 0.19866933079506122 * t1491;
+    let t1577 = live[287] + t1485;
+    let t1578 = 0.2 * qd[3] - qd[2];
+    let t1579 = t1578 - 0.2 * t1577;
+    let t1580 = live[112] * live[115];
+    let t1581 = 2.0 * live[289] + t1578 + t1577 * (live[125] - 0.15)
+        - 0.01 * (live[897] + t1580);
+    let t1582 = 1.5 * (live[101] * t1499 + live[102] * t1501);
+    let t1583 = qd[1] + 0.02 * qd[5] - 0.2 * qd[3];
+    let t1584 = 3.0 * t1579 + 1.8 * t1581;
+    let t1585 = live[113] * t1488 - live[112] * t1483;
+    let t1586 = 0.001 * live[288] + 0.009 * t1487 + 0.6 * t1579 + live[122] * live[598]
+        + t1581 * (0.27 - 1.8 * live[125]) - 0.07 * live[287] - 0.069 * t1485;
+    let t1587 = 0.008 * live[288] + 0.051 * t1480 - 0.001 * live[287] - 0.009 * t1482
+        - live[122] * live[597];
+    let t1588 = 0.03 * t1576 - 0.004 * live[285] - 0.0005 * live[286] - 0.008 * t1574
+        - live[109] * live[592];
+    let t1589 = live[109] * live[591] - 0.0005 * live[285] - 0.006 * live[286]
+        - 0.008 * t1572 - 0.075 * t1576;
+    let t1590 = 0.9800665778412417 * t1582 - 0.2980039961925918 * t1576;
+    let t1591 = 0.000124 * t1545 + 0.001602 * t1549 + 0.00012 * t1543
+        + live[145] * live[168] + live[83] * live[575] + 0.0375 * t1551 + 0.006 * t1552
+        - live[144] * live[169] - live[84] * live[574];
+    let t1592 = 0.001468 * t1545 + 0.000124 * t1549 + live[143] * live[169]
+        + live[84] * live[573] - 0.00001 * t1543 - live[145] * live[167]
+        - live[82] * live[575] - 0.0375 * t1547 - 0.003 * t1552;
+    let t1593 = 0.00012 * t1549 + 0.00086 * t1543 + live[144] * live[167]
+        + live[82] * live[574] + 0.003 * t1551 - 0.00001 * t1545 - live[143] * live[168]
+        - live[83] * live[573] - 0.006 * t1547;
+    let t1594 = 0.012 * t1533 + 0.0005 * t1542 + 0.144 * t1556 + 0.25 * t1557
+        + live[142] * live[165] + live[49] * live[564] + live[65] * t1591
+        + live[66] * t1592 + live[67] * t1593 - 0.011 * t1532;
+    let t1595 = 0.011 * t1525 + live[141] * live[166] + live[50] * live[563]
+        + live[68] * t1591 + live[69] * t1592 + live[70] * t1593 - 0.144 * t1529
+        - 0.25 * t1553 - 0.012 * t1559 - live[142] * live[164] - live[45] * live[564];
+    let t1596 = 0.0005 * t1533 + 0.002 * t1542 + 0.011 * t1555 + 0.012 * t1556
+        + live[71] * t1591 + live[72] * t1592 + live[73] * t1593 - live[141] * live[165]
+        - live[49] * live[563];
+    let t1597 = 0.001 * live[280] + live[7] * live[136] + live[26] * live[555]
+        + live[37] * t1594 + 0.03 * t1515 + 0.35 * t1567 + 0.8 * live[36] * t1595
+        + 0.5999999999999999 * (live[36] * t1596 + q[9] * t1564) - live[135] * live[163]
+        - live[25] * live[554] - live[29] * t1568;
+    let t1598 = live[36] * t1594;
+    let t1599 = 0.004 * t1511 + live[135] * live[161] + live[24] * live[554]
+        + live[40] * t1596 - 0.002 * live[280] - live[7] * live[133]
+        - live[26] * live[553] - 0.5999999999999999 * (t1598 + q[9] * t1561)
+        - 0.4799999999999999 * live[38] * t1595;
+    let t1600 = live[23] * t1597 + live[22] * t1599;
+    let t1601 = live[11] * t1570 + 0.19866933079506122 * t1566 + live[9] * t1569;
+    let t1602 = live[12] * t1569 + live[13] * t1570;
+    let t1603 = 0.031 * live[280] + 0.001 * t1515 + live[133] * live[163]
+        + live[25] * live[553] + live[39] * t1595 + live[29] * t1561
+        - live[136] * live[161] - 0.35 * t1509 - 0.002 * t1511 - 0.8 * t1598
+        - live[24] * live[555] - 0.4799999999999999 * live[38] * t1596;
+    let t1604 = live[23] * t1599 - live[22] * t1597;
+    let t1605 = live[113] * t1483 + live[112] * t1488;
+    let t1606 = 1.5 * (live[102] * t1499 - live[101] * t1501);
+    let t1607 = live[101] * t1588 + live[102] * t1589;
+    let t1608 = 0.03 * t1499 + live[108] * live[591] - 0.075 * t1501
+        - live[102] * live[150] - live[105] * live[592] - live[101] * live[149];
+    let t1609 = q[16] * t1606 + t1608;
+    let t1610 = 1.4700998667618626 * t1576 + 0.1986693307950612 * t1582;
+    let t1611 = live[8] * t1570 + 0.9800665778412416 * t1566 + live[7] * t1569;
+    let t1612 = -4.0 * qd[4] - qd[3];
+    let t1613 = qd[2] + 0.01 * t1612;
+    let t1614 = 0.2 * qd[4] - qd[0] - 0.1 * qd[5];
+    let t1615 = live[113] * live[279] - live[112] * t1614;
+    let t1616 = 0.005 * live[114] + t1615 - 2.0 * qd[17];
+    let t1617 = 3.0 * t1615 + 1.8 * t1616;
+    let t1618 = live[112] * live[279] + live[113] * t1614;
+    let t1619 = 0.3 * live[122] - 2.0 * live[126];
+    let t1620 = t1618 + 0.005 * live[115] + t1619;
+    let t1621 = 3.0 * (0.4 * live[122] + t1618) + 1.8 * t1620;
+    let t1622 = qd[2] + 0.39733866159012243 * qd[14] + 0.9800665778412416 * live[98]
+        - 2.0 * live[90];
+    let t1623 = qd[3] * live[85];
+    let t1624 = t1623 - 0.05 * qd[5];
+    let t1625 = 0.1 * qd[4] - qd[0];
+    let t1626 = qd[13] - live[97];
+    live[938] = t1477;
+    live[939] = t1479;
+    live[940] = t1480;
+    live[941] = t1481;
+    live[942] = t1482;
+    live[943] = t1485;
+    live[944] = t1486;
+    live[945] = t1487;
+    live[946] = t1489;
+    live[947] = t1492;
+    live[948] = t1495;
+    live[949] = t1496;
+    live[950] = t1497;
+    live[951] = t1500;
+    live[952] = t1510;
+    live[953] = t1514;
+    live[954] = t1564;
+    live[955] = t1568;
+    live[956] = t1571;
+    live[957] = t1572;
+    live[958] = t1573;
+    live[959] = t1574;
+    live[960] = t1575;
+    live[961] = t1576;
+    live[962] = t1580;
+    live[963] = t1582;
+    live[964] = t1583;
+    live[965] = t1584;
+    live[966] = t1585;
+    live[967] = t1586;
+    live[968] = t1587;
+    live[969] = t1588;
+    live[970] = t1589;
+    live[971] = t1590;
+    live[972] = t1591;
+    live[973] = t1592;
+    live[974] = t1593;
+    live[975] = t1595;
+    live[976] = t1596;
+    live[977] = t1600;
+    live[978] = t1601;
+    live[979] = t1602;
+    live[980] = t1603;
+    live[981] = t1604;
+    live[982] = t1605;
+    live[983] = t1606;
+    live[984] = t1607;
+    live[985] = t1608;
+    live[986] = t1609;
+    live[987] = t1610;
+    live[988] = t1611;
+    live[989] = t1612;
+    live[990] = t1613;
+    live[991] = t1615;
+    live[992] = t1616;
+    live[993] = t1617;
+    live[994] = t1619;
+    live[995] = t1620;
+    live[996] = t1621;
+    live[997] = t1622;
+    live[998] = t1623;
+    live[999] = t1624;
+    live[1000] = t1625;
+    live[1001] = t1626;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part11(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part11_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part11_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part11`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part11_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1627 = 0.9800665778412416 * live[999] + 0.19866933079506122 * live[1000]
+        - 0.39733866159012243 * live[1001];
+    let t1628 = live[948] + live[951];
+    let t1629 = 0.9800665778412416 * t1628;
+    let t1630 = live[102] * live[997] + live[101] * t1627
+        + 0.05 * (0.39733866159012243 * live[109] - 1.9601331556824833 * live[949])
+        + 0.02 * t1629;
+    let t1631 = 0.05 * t1629 + live[102] * t1627
+        + 0.02 * (0.39733866159012243 * live[109] - 1.9601331556824833 * live[950])
+        - live[101] * live[997];
+    let t1632 = qd[2] + 0.2 * (qd[3] - qd[4]);
+    let t1633 = 0.1 * qd[3] + 0.3 * qd[5];
+    let t1634 = 0.9800665778412416 * t1632 + 0.19866933079506122 * t1633;
+    let t1635 = 0.2 * qd[5] - qd[0] - 0.6 * qd[4];
+    let t1636 = live[8] * t1632 + live[11] * t1633 + live[13] * t1635;
+    let t1637 = live[282] + live[25] * live[175] + live[24] * live[177];
+    let t1638 = live[23] * t1634 - live[22] * t1636;
+    let t1639 = t1638 - 0.175 * t1637;
+    let t1640 = qd[7] * live[175] - live[9] * live[952];
+    let t1641 = t1638 + live[29] * t1637
+        + 2.0 * qd[8] * (-0.8 * live[9] - 0.5999999999999999 * live[177])
+        + 0.5999999999999999 * q[9]
+            * (live[26] * live[175] + live[9] * live[24] - t1640);
+    let t1642 = live[24] * live[175];
+    let t1643 = live[9] * live[953] - qd[7] * live[177];
+    let t1644 = live[26] * live[177] + live[9] * live[25];
+    let t1645 = t1644 - t1643;
+    let t1646 = live[12] * t1635 + live[7] * t1632 + live[9] * t1633;
+    let t1647 = 1.6 * live[650] + live[29] * t1645 + t1646
+        - 1.1999999999999997 * q[9] * (t1642 + live[25] * live[177]);
+    let t1648 = -2.0 * (t1642 + live[9] * live[26]);
+    let t1649 = live[22] * t1634 + live[23] * t1636;
+    let t1650 = 1.1999999999999997 * live[650]
+        + 0.5999999999999999 * q[9] * (t1643 + t1644) + live[29] * t1648 + t1649;
+    let t1651 = live[49] * live[179];
+    let t1652 = 0.8 * (live[36] * t1643 + qd[9] * live[178]);
+    let t1653 = t1652 + live[39] * live[282] - 0.4799999999999999 * live[38] * t1640;
+    let t1654 = live[50] * live[178] + live[45] * live[180];
+    let t1655 = t1653 + t1654;
+    let t1656 = live[37] * t1641 - live[36] * (0.8 * t1647 + 0.5999999999999999 * t1650);
+    let t1657 = t1656 - 0.02 * (t1651 + live[50] * live[180]) - 0.12 * t1655;
+    let t1658 = t1656 - 0.25 * t1655;
+    let t1659 = live[36] * t1641;
+    let t1660 = live[50] * live[179] + live[49] * live[180];
+    let t1661 = live[37] * t1643
+        - live[36] * (0.5999999999999999 * t1640 + 0.8 * live[282])
+        - qd[9] * (0.8 * live[179] + 0.5999999999999999 * live[180]);
+    let t1662 = t1660 - t1661;
+    let t1663 = 0.8 * t1659 + live[39] * t1647 - 0.4799999999999999 * live[38] * t1650;
+    let t1664 = t1663 - 0.25 * t1662;
+    let t1665 = -2.0 * (t1651 + live[45] * live[178]);
+    let t1666 = live[40] * t1650 + 0.5999999999999999 * t1659
+        - 0.4799999999999999 * live[38] * t1647;
+    let t1667 = t1666 - 0.25 * t1665;
+    let t1668 = live[83] * live[182];
+    let t1669 = live[84] * live[183];
+    let t1670 = 0.7499999999999999 * t1652 + live[40] * t1640
+        - 0.4799999999999999 * live[38] * live[282];
+    let t1671 = live[73] * t1670 + qd[11] * live[181] + live[67] * t1661
+        + live[70] * t1653 - qd[10] * live[182];
+    let t1672 = live[83] * live[181] + live[82] * live[182];
+    let t1673 = live[72] * t1670 + qd[10] * live[183] + live[66] * t1661
+        + live[69] * t1653 - qd[12] * live[181];
+    let t1674 = live[84] * live[181] + live[82] * live[183];
+    let t1675 = live[65] * t1658 + live[68] * t1664 + live[71] * t1667
+        + 0.008 * (t1672 - t1671) - 0.008 * (t1668 + t1669) - 0.05 * (t1673 + t1674);
+    let t1676 = live[82] * live[181];
+    let t1677 = live[71] * t1670 + qd[12] * live[182] + live[65] * t1661
+        + live[68] * t1653 - qd[11] * live[183];
+    let t1678 = live[84] * live[182] + live[83] * live[183];
+    let t1679 = live[66] * t1658 + live[69] * t1664 + live[72] * t1667
+        + 0.004 * (t1671 + t1672) - 0.016 * (t1669 + t1676) - 0.05 * (t1678 - t1677);
+    let t1680 = live[67] * t1658 + live[70] * t1664 + live[73] * t1667
+        + 0.004 * (t1674 - t1673) + 0.008 * (t1677 + t1678) + 0.1 * (t1668 + t1676);
+    let t1681 = 0.75 * live[67] * t1680 + 0.75 * (live[65] * t1675 + live[66] * t1679);
+    let t1682 = 1.2 * t1657 + t1681;
+    let t1683 = live[49] * live[178] + live[45] * live[179];
+    let t1684 = t1663 + 0.01 * (t1670 + t1683) - 0.12 * t1662;
+    let t1685 = 0.75 * live[70] * t1680 + 0.75 * (live[68] * t1675 + live[69] * t1679);
+    let t1686 = 1.2 * t1684 + t1685;
+    let t1687 = t1666 + 0.01 * (t1654 - t1653) - 0.12 * t1665;
+    let t1688 = 1.2 * t1687
+        + 0.75 * (live[71] * t1675 + live[72] * t1679 + live[73] * t1680);
+    let t1689 = live[37] * t1682 + live[36] * (0.5999999999999999 * t1688 + 0.8 * t1686);
+    let t1690 = 2.0 * t1639 + t1689;
+    let t1691 = live[36] * t1682;
+    let t1692 = live[40] * t1688 - 0.5999999999999999 * t1691
+        - 0.4799999999999999 * live[38] * t1686;
+    let t1693 = 2.0 * (t1649 - 0.175 * t1648) + t1692;
+    let t1694 = live[23] * t1690 + live[22] * t1693;
+    let t1695 = t1646 - 0.175 * t1645;
+    let t1696 = live[39] * t1686 - 0.8 * t1691 - 0.4799999999999999 * live[38] * t1688;
+    let t1697 = 2.0 * t1695 + t1696;
+    let t1698 = live[23] * t1693 - live[22] * t1690;
+    let t1699 = qd[3] + 5.0 * qd[5];
+    let t1700 = 0.9800665778412416 * live[1000]
+        + q[16] * (0.9800665778412416 * live[87] - 0.19866933079506122 * live[86])
+        + 0.05 * (0.9800665778412416 * live[960] - 0.19866933079506122 * live[105])
+        + 0.02 * (0.9800665778412416 * live[958] - 0.19866933079506122 * live[108])
+        - 1.9601331556824833 * qd[13] - 0.19866933079506122 * live[999];
+    let t1701 = -0.1 * qd[5] - 0.2 * live[115];
+    let t1702 = live[115] * (live[125] - 0.15) - 0.1 * qd[5];
+    let t1703 = 1.5 * (live[101] * t1630 + live[102] * t1631);
+    let t1704 = -0.2 * qd[4] - qd[0] - 0.01 * qd[5];
+    let t1705 = 3.0 * t1701 + 1.8 * t1702;
+    let t1706 = live[113] * live[996] - live[112] * live[993];
+    let t1707 = 0.001 * live[114] + 0.009 * live[995] + 0.6 * t1701
+        + t1702 * (0.27 - 1.8 * live[125]) - 0.063 * live[115];
+    let t1708 = 0.001 * (live[114] - live[115]) - 0.009 * live[992];
+    let t1709 = 8.0 * live[286] - live[285];
+    let t1710 = 0.19866933079506122 * live[150]
+        + 0.008 * (0.9800665778412416 * live[957] - 0.19866933079506122 * live[108])
+        + 0.03 * t1700 + 0.0004900332889206208 * t1709 - live[109] * live[594];
+    let t1711 = 0.08333333333333333 * live[286] - live[285];
+    let t1712 = live[109] * live[593] + 0.00588039946704745 * t1711
+        - 0.19866933079506122 * live[149]
+        - 0.008 * (0.9800665778412416 * live[959] - 0.19866933079506122 * live[105])
+        - 0.075 * t1700;
+    let t1713 = 0.9800665778412417 * t1703 - 0.2980039961925918 * t1700;
+    let t1714 = 0.000124 * t1673 + 0.001602 * t1677 + 0.00012 * t1671
+        + live[145] * live[182] + live[83] * live[578] + 0.0375 * t1679 + 0.006 * t1680
+        - live[144] * live[183] - live[84] * live[577];
+    let t1715 = 0.001468 * t1673 + 0.000124 * t1677 + live[143] * live[183]
+        + live[84] * live[576] - 0.00001 * t1671 - live[145] * live[181]
+        - live[82] * live[578] - 0.0375 * t1675 - 0.003 * t1680;
+    let t1716 = 0.00012 * t1677 + 0.00086 * t1671 + live[144] * live[181]
+        + live[82] * live[577] + 0.003 * t1679 - 0.00001 * t1673 - live[143] * live[182]
+        - live[83] * live[576] - 0.006 * t1675;
+    let t1717 = 0.012 * t1661 + 0.0005 * t1670 + 0.144 * t1684 + 0.25 * t1685
+        + live[142] * live[179] + live[49] * live[566] + live[65] * t1714
+        + live[66] * t1715 + live[67] * t1716 - 0.011 * t1660;
+    let t1718 = 0.011 * t1653 + live[141] * live[180] + live[50] * live[565]
+        + live[68] * t1714 + live[69] * t1715 + live[70] * t1716 - 0.144 * t1657
+        - 0.25 * t1681 - 0.012 * t1687 - live[142] * live[178] - live[45] * live[566];
+    let t1719 = 0.0005 * t1661 + 0.002 * t1670 + 0.011 * t1683 + 0.012 * t1684
+        + live[71] * t1714 + live[72] * t1715 + live[73] * t1716 - live[141] * live[179]
+        - live[49] * live[565];
+    let t1720 = 0.001 * live[282] + live[9] * live[136] + live[26] * live[558]
+        + live[37] * t1717 + 0.03 * t1643 + 0.35 * t1695 + 0.8 * live[36] * t1718
+        + 0.5999999999999999 * (live[36] * t1719 + q[9] * t1692) - live[135] * live[177]
+        - live[25] * live[557] - live[29] * t1696;
+    let t1721 = live[36] * t1717;
+    let t1722 = 0.004 * t1640 + live[135] * live[175] + live[24] * live[557]
+        + live[40] * t1719 - 0.002 * live[282] - live[9] * live[133]
+        - live[26] * live[556] - 0.5999999999999999 * (t1721 + q[9] * t1689)
+        - 0.4799999999999999 * live[38] * t1718;
+    let t1723 = live[23] * t1720 + live[22] * t1722;
+    let t1724 = live[11] * t1698 + 0.19866933079506122 * t1694 + live[9] * t1697;
+    let t1725 = live[12] * t1697 + live[13] * t1698;
+    let t1726 = 0.031 * live[282] + 0.001 * t1643 + live[133] * live[177]
+        + live[25] * live[556] + live[39] * t1718 + live[29] * t1689
+        - live[136] * live[175] - 0.35 * t1639 - 0.002 * t1640 - 0.8 * t1721
+        - live[24] * live[558] - 0.4799999999999999 * live[38] * t1719;
+    let t1727 = live[23] * t1722 - live[22] * t1720;
+    let t1728 = live[113] * live[993] + live[112] * live[996];
+    let t1729 = 1.5 * (live[102] * t1630 - live[101] * t1631);
+    let t1730 = live[101] * t1710 + live[102] * t1712;
+    let t1731 = 0.9800665778412416 * (live[101] * live[150] - live[102] * live[149]);
+    let t1732 = live[108] * live[593] + 0.03 * t1630 - live[105] * live[594] - t1731
+        - 0.075 * t1631;
+    let t1733 = q[16] * t1729 + t1732;
+    let t1734 = 1.4700998667618626 * t1700 + 0.1986693307950612 * t1703;
+    let t1735 = live[8] * t1698 + 0.9800665778412416 * t1694 + live[7] * t1697;
+    let t1736 = 0.1 * qd[3] - qd[1] - 0.04 * qd[5];
+    let t1737 = live[897] - live[962];
+    let t1738 = 0.1 * live[857] + live[113] * live[947];
+    let t1739 = t1738 - 0.2 * t1737;
+    let t1740 = 0.005 * live[944] + t1738 + t1737 * (live[125] - 0.15);
+    let t1741 = 3.0 * t1739 + 1.8 * t1740;
+    let t1742 = live[112] * live[947] - 0.1 * live[859];
+    let t1743 = 0.005 * live[941] + t1742 + 2.0 * live[112] * live[127]
+        - 0.3 * live[892];
+    let t1744 = 3.0 * (t1742 - 0.4 * live[892]) + 1.8 * t1743;
+    let t1745 = 0.19866933079506122 * live[98] - qd[1] - 0.05 * qd[3] - 2.0 * live[88]
+        - 1.9601331556824833 * qd[14];
+    let t1746 = 0.9800665778412416 * live[278] + 0.19866933079506122 * live[998]
+        + 1.9601331556824833 * live[1001];
+    let t1747 = 0.19866933079506122 * t1628;
+    let t1748 = live[102] * t1745 + live[101] * t1746
+        + 0.05 * (-1.9601331556824833 * live[109] - 0.39733866159012243 * live[949])
+        + 0.02 * t1747;
+    let t1749 = 0.05 * t1747 + live[102] * t1746
+        + 0.02 * (-1.9601331556824833 * live[109] - 0.39733866159012243 * live[950])
+        - live[101] * t1745;
+    let t1750 = 0.3 * qd[3] - qd[1] - 0.2 * qd[5];
+    let t1751 = qd[0] + 0.3 * qd[4] - 0.4 * qd[5];
+    let t1752 = 0.9800665778412416 * t1750 + 0.19866933079506122 * t1751;
+    let t1753 = 0.1 * live[307];
+    let t1754 = live[8] * t1750 + live[11] * t1751 + live[13] * t1753;
+    let t1755 = live[283] + live[24] * live[188] - live[25] * live[187];
+    let t1756 = live[23] * t1752 - live[22] * t1754;
+    let t1757 = t1756 - 0.175 * t1755;
+    let t1758 = qd[7] * live[187] + live[12] * live[952];
+    let t1759 = t1756 + live[29] * t1755
+        + 2.0 * qd[8] * (-0.8 * live[12] - 0.5999999999999999 * live[188])
+        + 0.5999999999999999 * q[9]
+            * (live[12] * live[24] + t1758 - live[26] * live[187]);
+    let t1760 = live[24] * live[187];
+    let t1761 = live[12] * live[953] - qd[7] * live[188];
+    let t1762 = live[26] * live[188] + live[12] * live[25];
+    let t1763 = t1762 - t1761;
+    let t1764 = live[12] * t1753 + live[7] * t1750 + live[9] * t1751;
+    let t1765 = 1.1999999999999997 * q[9] * (t1760 - live[25] * live[188])
+        + live[29] * t1763 + t1764 - 1.6 * live[651];
+    let t1766 = 2.0 * (t1760 - live[12] * live[26]);
+    let t1767 = live[22] * t1752 + live[23] * t1754;
+    let t1768 = 0.5999999999999999 * q[9] * (t1761 + t1762) + live[29] * t1766 + t1767
+        - 1.1999999999999997 * live[651];
+    let t1769 = live[49] * live[190];
+    let t1770 = 0.8 * (live[36] * t1761 + qd[9] * live[189]);
+    let t1771 = t1770 + live[39] * live[283] + 0.4799999999999999 * live[38] * t1758;
+    let t1772 = live[50] * live[189] + live[45] * live[191];
+    let t1773 = t1771 + t1772;
+    let t1774 = live[37] * t1759 - live[36] * (0.8 * t1765 + 0.5999999999999999 * t1768);
+    let t1775 = t1774 - 0.02 * (t1769 + live[50] * live[191]) - 0.12 * t1773;
+    let t1776 = t1774 - 0.25 * t1773;
+    live[1002] = t1692;
+    live[1003] = t1696;
+    live[1004] = t1699;
+    live[1005] = t1700;
+    live[1006] = t1703;
+    live[1007] = t1704;
+    live[1008] = t1705;
+    live[1009] = t1706;
+    live[1010] = t1707;
+    live[1011] = t1708;
+    live[1012] = t1709;
+    live[1013] = t1710;
+    live[1014] = t1711;
+    live[1015] = t1712;
+    live[1016] = t1713;
+    live[1017] = t1714;
+    live[1018] = t1715;
+    live[1019] = t1716;
+    live[1020] = t1718;
+    live[1021] = t1719;
+    live[1022] = t1723;
+    live[1023] = t1724;
+    live[1024] = t1725;
+    live[1025] = t1726;
+    live[1026] = t1727;
+    live[1027] = t1728;
+    live[1028] = t1729;
+    live[1029] = t1730;
+    live[1030] = t1731;
+    live[1031] = t1732;
+    live[1032] = t1733;
+    live[1033] = t1734;
+    live[1034] = t1735;
+    live[1035] = t1736;
+    live[1036] = t1737;
+    live[1037] = t1739;
+    live[1038] = t1740;
+    live[1039] = t1741;
+    live[1040] = t1743;
+    live[1041] = t1744;
+    live[1042] = t1748;
+    live[1043] = t1749;
+    live[1044] = t1757;
+    live[1045] = t1758;
+    live[1046] = t1759;
+    live[1047] = t1761;
+    live[1048] = t1763;
+    live[1049] = t1764;
+    live[1050] = t1765;
+    live[1051] = t1766;
+    live[1052] = t1767;
+    live[1053] = t1768;
+    live[1054] = t1769;
+    live[1055] = t1770;
+    live[1056] = t1771;
+    live[1057] = t1772;
+    live[1058] = t1775;
+    live[1059] = t1776;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part12(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part12_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part12_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part12`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part12_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1777 = live[36] * live[1046];
+    let t1778 = live[50] * live[190] + live[49] * live[191];
+    let t1779 = live[37] * live[1047]
+        - live[36] * (0.8 * live[283] - 0.5999999999999999 * live[1045])
+        - qd[9] * (0.8 * live[190] + 0.5999999999999999 * live[191]);
+    let t1780 = t1778 - t1779;
+    let t1781 = 0.8 * t1777 + live[39] * live[1050]
+        - 0.4799999999999999 * live[38] * live[1053];
+    let t1782 = t1781 - 0.25 * t1780;
+    let t1783 = -2.0 * (live[1054] + live[45] * live[189]);
+    let t1784 = live[40] * live[1053] + 0.5999999999999999 * t1777
+        - 0.4799999999999999 * live[38] * live[1050];
+    let t1785 = t1784 - 0.25 * t1783;
+    let t1786 = live[83] * live[193];
+    let t1787 = live[84] * live[194];
+    let t1788 = 0.7499999999999999 * live[1055] - live[40] * live[1045]
+        - 0.4799999999999999 * live[38] * live[283];
+    let t1789 = live[73] * t1788 + qd[11] * live[192] + live[67] * t1779
+        + live[70] * live[1056] - qd[10] * live[193];
+    let t1790 = live[83] * live[192] + live[82] * live[193];
+    let t1791 = live[72] * t1788 + qd[10] * live[194] + live[66] * t1779
+        + live[69] * live[1056] - qd[12] * live[192];
+    let t1792 = live[84] * live[192] + live[82] * live[194];
+    let t1793 = live[65] * live[1059] + live[68] * t1782 + live[71] * t1785
+        + 0.008 * (t1790 - t1789) - 0.008 * (t1786 + t1787) - 0.05 * (t1791 + t1792);
+    let t1794 = live[82] * live[192];
+    let t1795 = live[71] * t1788 + qd[12] * live[193] + live[65] * t1779
+        + live[68] * live[1056] - qd[11] * live[194];
+    let t1796 = live[84] * live[193] + live[83] * live[194];
+    let t1797 = live[66] * live[1059] + live[69] * t1782 + live[72] * t1785
+        + 0.004 * (t1789 + t1790) - 0.016 * (t1787 + t1794) - 0.05 * (t1796 - t1795);
+    let t1798 = live[67] * live[1059] + live[70] * t1782 + live[73] * t1785
+        + 0.004 * (t1792 - t1791) + 0.008 * (t1795 + t1796) + 0.1 * (t1786 + t1794);
+    let t1799 = 0.75 * live[67] * t1798 + 0.75 * (live[65] * t1793 + live[66] * t1797);
+    let t1800 = 1.2 * live[1058] + t1799;
+    let t1801 = live[49] * live[189] + live[45] * live[190];
+    let t1802 = t1781 + 0.01 * (t1788 + t1801) - 0.12 * t1780;
+    let t1803 = 0.75 * live[70] * t1798 + 0.75 * (live[68] * t1793 + live[69] * t1797);
+    let t1804 = 1.2 * t1802 + t1803;
+    let t1805 = t1784 + 0.01 * (live[1057] - live[1056]) - 0.12 * t1783;
+    let t1806 = 1.2 * t1805
+        + 0.75 * (live[71] * t1793 + live[72] * t1797 + live[73] * t1798);
+    let t1807 = live[37] * t1800 + live[36] * (0.5999999999999999 * t1806 + 0.8 * t1804);
+    let t1808 = 2.0 * live[1044] + t1807;
+    let t1809 = live[36] * t1800;
+    let t1810 = live[40] * t1806 - 0.5999999999999999 * t1809
+        - 0.4799999999999999 * live[38] * t1804;
+    let t1811 = 2.0 * (live[1052] - 0.175 * live[1051]) + t1810;
+    let t1812 = live[23] * t1808 + live[22] * t1811;
+    let t1813 = live[1049] - 0.175 * live[1048];
+    let t1814 = live[39] * t1804 - 0.8 * t1809 - 0.4799999999999999 * live[38] * t1806;
+    let t1815 = 2.0 * t1813 + t1814;
+    let t1816 = live[23] * t1811 - live[22] * t1808;
+    let t1817 = qd[0] + 0.1 * qd[4] + 0.02 * qd[5];
+    let t1818 = 0.9800665778412416 * live[998]
+        + q[16] * (0.9800665778412416 * live[86] + 0.19866933079506122 * live[87])
+        + 0.05 * (0.9800665778412416 * live[105] + 0.19866933079506122 * live[960])
+        + 0.02 * (0.9800665778412416 * live[108] + 0.19866933079506122 * live[958])
+        - 0.39733866159012243 * qd[13] - 0.19866933079506122 * live[278];
+    let t1819 = live[288] + live[940];
+    let t1820 = 0.2 * qd[5] - live[1000];
+    let t1821 = t1820 - 0.2 * t1819;
+    let t1822 = t1820 + 0.01 * (live[892] - live[937]) + t1819 * (live[125] - 0.15)
+        - 2.0 * live[290];
+    let t1823 = 1.5 * (live[101] * live[1042] + live[102] * live[1043]);
+    let t1824 = 3.0 * t1821 + 1.8 * t1822;
+    let t1825 = live[113] * live[1041] - live[112] * live[1039];
+    let t1826 = 0.009 * live[1040] + 0.6 * t1821 + live[122] * live[600]
+        + t1822 * (0.27 - 1.8 * live[125]) - 0.001 * live[287] - 0.07 * live[288]
+        - 0.069 * live[940];
+    let t1827 = -0.008 * live[287] - 0.001 * live[288] - 0.051 * live[943]
+        - 0.009 * live[1038] - live[122] * live[599];
+    let t1828 = 0.00009933466539753061 * live[1012]
+        + 0.008 * (0.9800665778412416 * live[108] + 0.19866933079506122 * live[957])
+        + 0.03 * t1818 - 0.9800665778412416 * live[150] - live[109] * live[596];
+    let t1829 = 0.9800665778412416 * live[149] + 0.0011920159847703673 * live[1014]
+        + live[109] * live[595]
+        - 0.008 * (0.9800665778412416 * live[105] + 0.19866933079506122 * live[959])
+        - 0.075 * t1818;
+    let t1830 = 0.9800665778412417 * t1823 - 0.2980039961925918 * t1818;
+    let t1831 = 0.000124 * t1791 + 0.001602 * t1795 + 0.00012 * t1789
+        + live[145] * live[193] + live[83] * live[581] + 0.0375 * t1797 + 0.006 * t1798
+        - live[144] * live[194] - live[84] * live[580];
+    let t1832 = 0.001468 * t1791 + 0.000124 * t1795 + live[143] * live[194]
+        + live[84] * live[579] - 0.00001 * t1789 - live[145] * live[192]
+        - live[82] * live[581] - 0.0375 * t1793 - 0.003 * t1798;
+    let t1833 = 0.00012 * t1795 + 0.00086 * t1789 + live[144] * live[192]
+        + live[82] * live[580] + 0.003 * t1797 - 0.00001 * t1791 - live[143] * live[193]
+        - live[83] * live[579] - 0.006 * t1793;
+    let t1834 = 0.012 * t1779 + 0.0005 * t1788 + 0.144 * t1802 + 0.25 * t1803
+        + live[142] * live[190] + live[49] * live[568] + live[65] * t1831
+        + live[66] * t1832 + live[67] * t1833 - 0.011 * t1778;
+    let t1835 = 0.011 * live[1056] + live[141] * live[191] + live[50] * live[567]
+        + live[68] * t1831 + live[69] * t1832 + live[70] * t1833 - 0.144 * live[1058]
+        - 0.25 * t1799 - 0.012 * t1805 - live[142] * live[189] - live[45] * live[568];
+    let t1836 = 0.0005 * t1779 + 0.002 * t1788 + 0.011 * t1801 + 0.012 * t1802
+        + live[71] * t1831 + live[72] * t1832 + live[73] * t1833 - live[141] * live[190]
+        - live[49] * live[567];
+    let t1837 = 0.001 * live[283] + live[12] * live[136] + live[26] * live[561]
+        + live[37] * t1834 + 0.03 * live[1047] + 0.35 * t1813 + 0.8 * live[36] * t1835
+        + 0.5999999999999999 * (live[36] * t1836 + q[9] * t1810) - live[135] * live[188]
+        - live[25] * live[560] - live[29] * t1814;
+    let t1838 = live[36] * t1834;
+    let t1839 = live[24] * live[560] + live[40] * t1836 - 0.004 * live[1045]
+        - 0.002 * live[283] - live[135] * live[187] - live[12] * live[133]
+        - live[26] * live[559] - 0.5999999999999999 * (t1838 + q[9] * t1807)
+        - 0.4799999999999999 * live[38] * t1835;
+    let t1840 = live[23] * t1837 + live[22] * t1839;
+    let t1841 = live[11] * t1816 + 0.19866933079506122 * t1812 + live[9] * t1815;
+    let t1842 = live[12] * t1815 + live[13] * t1816;
+    let t1843 = 0.031 * live[283] + live[136] * live[187] + 0.001 * live[1047]
+        + live[133] * live[188] + live[25] * live[559] + live[39] * t1835
+        + live[29] * t1807 + 0.002 * live[1045] - 0.35 * live[1044] - 0.8 * t1838
+        - live[24] * live[561] - 0.4799999999999999 * live[38] * t1836;
+    let t1844 = live[23] * t1839 - live[22] * t1837;
+    let t1845 = live[113] * live[1039] + live[112] * live[1041];
+    let t1846 = 1.5 * (live[102] * live[1042] - live[101] * live[1043]);
+    let t1847 = live[101] * t1828 + live[102] * t1829;
+    let t1848 = live[108] * live[595]
+        + 0.9999999999999999 * (0.03 * live[1042] - 0.075 * live[1043])
+        - live[105] * live[596] - 0.2027100355086725 * live[1030];
+    let t1849 = q[16] * t1846 + t1848;
+    let t1850 = 1.4700998667618626 * t1818 + 0.1986693307950612 * t1823;
+    let t1851 = live[8] * t1816 + 0.9800665778412416 * t1812 + live[7] * t1815;
+    let t1852 = live[23] * live[25];
+    let t1853 = live[22] * live[24];
+    let t1854 = live[15] + t1852 + t1853;
+    let t1855 = live[23] * live[26];
+    let t1856 = live[23] * (qd[7] - live[14]);
+    let t1857 = 0.5999999999999999 * q[9] * (t1855 - t1856) + live[29] * t1854
+        - 1.1999999999999997 * live[22] * qd[8];
+    let t1858 = live[23] * qd[8];
+    let t1859 = live[23] * live[24];
+    let t1860 = live[22] * live[26];
+    let t1861 = live[22] * (qd[7] - live[14]);
+    let t1862 = t1860 + t1861;
+    let t1863 = 1.6 * t1858 + live[29] * t1862
+        - 1.1999999999999997 * q[9] * (t1859 + live[22] * live[25]);
+    let t1864 = 1.1999999999999997 * t1858 + 0.5999999999999999 * q[9] * (t1860 - t1861)
+        - 2.0 * live[23] * live[33];
+    let t1865 = live[49] * live[195];
+    let t1866 = 0.8 * (qd[9] * live[196] - live[36] * t1861);
+    let t1867 = t1866 + live[520] - 0.4799999999999999 * live[38] * t1856;
+    let t1868 = live[50] * live[196] + live[45] * live[197];
+    let t1869 = t1867 + t1868;
+    let t1870 = live[37] * t1857 - live[36] * (0.8 * t1863 + 0.5999999999999999 * t1864);
+    let t1871 = t1870 - 0.02 * (t1865 + live[50] * live[197]) - 0.12 * t1869;
+    let t1872 = t1870 - 0.25 * t1869;
+    let t1873 = live[36] * t1857;
+    let t1874 = live[50] * live[195] + live[49] * live[197];
+    let t1875 = -0.5999999999999999 * live[36] * t1856 - live[37] * t1861
+        - 0.8 * live[522] - qd[9] * (0.8 * live[195] + 0.5999999999999999 * live[197]);
+    let t1876 = t1874 - t1875;
+    let t1877 = 0.8 * t1873 + live[39] * t1863 - 0.4799999999999999 * live[38] * t1864;
+    let t1878 = t1877 - 0.25 * t1876;
+    let t1879 = -2.0 * (t1865 + live[45] * live[196]);
+    let t1880 = live[40] * t1864 + 0.5999999999999999 * t1873
+        - 0.4799999999999999 * live[38] * t1863;
+    let t1881 = t1880 - 0.25 * t1879;
+    let t1882 = live[83] * live[198];
+    let t1883 = live[84] * live[199];
+    let t1884 = 0.7499999999999999 * t1866 + live[40] * t1856
+        - 0.4799999999999999 * live[524];
+    let t1885 = live[73] * t1884 + qd[11] * live[200] + live[67] * t1875
+        + live[70] * t1867 - qd[10] * live[198];
+    let t1886 = live[83] * live[200] + live[82] * live[198];
+    let t1887 = live[72] * t1884 + qd[10] * live[199] + live[66] * t1875
+        + live[69] * t1867 - qd[12] * live[200];
+    let t1888 = live[84] * live[200] + live[82] * live[199];
+    let t1889 = live[65] * t1872 + live[68] * t1878 + live[71] * t1881
+        + 0.008 * (t1886 - t1885) - 0.008 * (t1882 + t1883) - 0.05 * (t1887 + t1888);
+    let t1890 = live[82] * live[200];
+    let t1891 = live[71] * t1884 + qd[12] * live[198] + live[65] * t1875
+        + live[68] * t1867 - qd[11] * live[199];
+    let t1892 = live[84] * live[198] + live[83] * live[199];
+    let t1893 = live[66] * t1872 + live[69] * t1878 + live[72] * t1881
+        + 0.004 * (t1885 + t1886) - 0.016 * (t1883 + t1890) - 0.05 * (t1892 - t1891);
+    let t1894 = live[67] * t1872 + live[70] * t1878 + live[73] * t1881
+        + 0.004 * (t1888 - t1887) + 0.008 * (t1891 + t1892) + 0.1 * (t1882 + t1890);
+    let t1895 = 0.75 * live[67] * t1894 + 0.75 * (live[65] * t1889 + live[66] * t1893);
+    let t1896 = 1.2 * t1871 + t1895;
+    let t1897 = live[49] * live[196] + live[45] * live[195];
+    let t1898 = t1877 + 0.01 * (t1884 + t1897) - 0.12 * t1876;
+    let t1899 = 0.75 * live[70] * t1894 + 0.75 * (live[68] * t1889 + live[69] * t1893);
+    let t1900 = 1.2 * t1898 + t1899;
+    let t1901 = t1880 + 0.01 * (t1868 - t1867) - 0.12 * t1879;
+    let t1902 = 1.2 * t1901
+        + 0.75 * (live[71] * t1889 + live[72] * t1893 + live[73] * t1894);
+    let t1903 = live[37] * t1896 + live[36] * (0.5999999999999999 * t1902 + 0.8 * t1900);
+    let t1904 = t1903 - 0.35 * t1854;
+    let t1905 = live[36] * t1896;
+    let t1906 = live[40] * t1902 - 0.5999999999999999 * t1905
+        - 0.4799999999999999 * live[38] * t1900;
+    let t1907 = 0.7 * t1859 + t1906;
+    let t1908 = live[23] * t1904 + live[22] * t1907;
+    let t1909 = live[39] * t1900 - 0.8 * t1905 - 0.4799999999999999 * live[38] * t1902;
+    let t1910 = t1909 - 0.35 * t1862;
+    let t1911 = live[23] * t1907 - live[22] * t1904;
+    let t1912 = live[8] * t1911 + 0.9800665778412416 * t1908 + live[7] * t1910;
+    let t1913 = live[11] * t1911 + 0.19866933079506122 * t1908 + live[9] * t1910;
+    let t1914 = live[12] * t1910 + live[13] * t1911;
+    let t1915 = 0.000124 * t1887 + 0.001602 * t1891 + 0.00012 * t1885
+        + live[145] * live[198] + live[83] * live[584] + 0.0375 * t1893 + 0.006 * t1894
+        - live[144] * live[199] - live[84] * live[583];
+    let t1916 = 0.001468 * t1887 + 0.000124 * t1891 + live[143] * live[199]
+        + live[84] * live[582] - 0.00001 * t1885 - live[145] * live[200]
+        - live[82] * live[584] - 0.0375 * t1889 - 0.003 * t1894;
+    let t1917 = 0.00012 * t1891 + 0.00086 * t1885 + live[144] * live[200]
+        + live[82] * live[583] + 0.003 * t1893 - 0.00001 * t1887 - live[143] * live[198]
+        - live[83] * live[582] - 0.006 * t1889;
+    let t1918 = 0.012 * t1875 + 0.0005 * t1884 + 0.144 * t1898 + 0.25 * t1899
+        + live[142] * live[195] + live[49] * live[570] + live[65] * t1915
+        + live[66] * t1916 + live[67] * t1917 - 0.011 * t1874;
+    let t1919 = 0.011 * t1867 + live[141] * live[197] + live[50] * live[569]
+        + live[68] * t1915 + live[69] * t1916 + live[70] * t1917 - 0.144 * t1871
+        - 0.25 * t1895 - 0.012 * t1901 - live[142] * live[196] - live[45] * live[570];
+    let t1920 = 0.0005 * t1875 + 0.002 * t1884 + 0.011 * t1897 + 0.012 * t1898
+        + live[71] * t1915 + live[72] * t1916 + live[73] * t1917 - live[141] * live[195]
+        - live[49] * live[569];
+    let t1921 = 0.001 * live[15] + live[37] * t1918 + 0.8 * live[36] * t1919
+        + 0.5999999999999999 * (live[36] * t1920 + q[9] * t1906) - 0.09125 * t1861
+        - 0.05725 * t1860 - live[22] * live[135] - live[25] * live[562]
+        - live[29] * t1909;
+    let t1922 = live[36] * t1918;
+    let t1923 = 0.004 * t1856 + live[23] * live[135] + live[24] * live[562]
+        + live[40] * t1920 - 0.002 * live[15] - 0.03 * t1855
+        - 0.5999999999999999 * (t1922 + q[9] * t1903)
+        - 0.4799999999999999 * live[38] * t1919;
+    let t1924 = live[23] * t1921 + live[22] * t1923;
+    let t1925 = live[29] * t1903 + 0.09225 * live[15] + 0.09125 * t1852 + 0.05725 * t1853
+        + live[22] * live[133] + live[39] * t1919 - 0.001 * t1861 - live[23] * live[136]
+        - 0.002 * t1856 - 0.8 * t1922 - 0.4799999999999999 * live[38] * t1920;
+    let t1926 = live[23] * t1923 - live[22] * t1921;
+    live[1060] = t1810;
+    live[1061] = t1814;
+    live[1062] = t1817;
+    live[1063] = t1818;
+    live[1064] = t1823;
+    live[1065] = t1824;
+    live[1066] = t1825;
+    live[1067] = t1826;
+    live[1068] = t1827;
+    live[1069] = t1828;
+    live[1070] = t1829;
+    live[1071] = t1830;
+    live[1072] = t1831;
+    live[1073] = t1832;
+    live[1074] = t1833;
+    live[1075] = t1835;
+    live[1076] = t1836;
+    live[1077] = t1840;
+    live[1078] = t1841;
+    live[1079] = t1842;
+    live[1080] = t1843;
+    live[1081] = t1844;
+    live[1082] = t1845;
+    live[1083] = t1846;
+    live[1084] = t1847;
+    live[1085] = t1848;
+    live[1086] = t1849;
+    live[1087] = t1850;
+    live[1088] = t1851;
+    live[1089] = t1906;
+    live[1090] = t1909;
+    live[1091] = t1912;
+    live[1092] = t1913;
+    live[1093] = t1914;
+    live[1094] = t1915;
+    live[1095] = t1916;
+    live[1096] = t1917;
+    live[1097] = t1919;
+    live[1098] = t1920;
+    live[1099] = t1924;
+    live[1100] = t1925;
+    live[1101] = t1926;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part13(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part13_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part13_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part13`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part13_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1927 = 2.0 * live[25];
+    let t1928 = live[29] * t1927;
+    let t1929 = live[39] * live[49];
+    let t1930 = 0.8 * live[530] - 0.64 * live[36] * qd[9];
+    let t1931 = t1930 - 0.4799999999999999 * live[531];
+    let t1932 = -0.8 * live[36] * live[50] - 0.4799999999999999 * live[38] * live[45];
+    let t1933 = t1931 + t1932;
+    let t1934 = live[36] * (1.1999999999999997 * live[30] - 0.8 * t1928)
+        - 1.6 * qd[8] * live[37];
+    let t1935 = 0.01 * (0.9599999999999999 * live[38] * live[50] - 2.0 * t1929) + t1934
+        - 0.12 * t1933;
+    let t1936 = t1934 - 0.25 * t1933;
+    let t1937 = live[39] * live[50] - 0.4799999999999999 * live[38] * live[49];
+    let t1938 = live[533] + qd[9] * (0.2879999999999999 * live[38] - 0.8 * live[39]);
+    let t1939 = t1937 - t1938;
+    let t1940 = 0.9599999999999999 * live[30] * live[38] + live[39] * t1928
+        - 1.28 * live[284];
+    let t1941 = t1940 - 0.25 * t1939;
+    let t1942 = 1.6 * live[36] * live[45] - 2.0 * t1929;
+    let t1943 = -0.9599999999999999 * live[284] - 0.4799999999999999 * live[38] * t1928
+        - 2.0 * live[30] * live[40];
+    let t1944 = t1943 - 0.25 * t1942;
+    let t1945 = live[83] * live[201];
+    let t1946 = live[84] * live[202];
+    let t1947 = live[534] + 0.7499999999999999 * t1930;
+    let t1948 = live[73] * t1947 + qd[11] * live[203] + live[67] * t1938
+        + live[70] * t1931 - qd[10] * live[201];
+    let t1949 = live[83] * live[203] + live[82] * live[201];
+    let t1950 = live[72] * t1947 + qd[10] * live[202] + live[66] * t1938
+        + live[69] * t1931 - qd[12] * live[203];
+    let t1951 = live[84] * live[203] + live[82] * live[202];
+    let t1952 = live[65] * t1936 + live[68] * t1941 + live[71] * t1944
+        + 0.008 * (t1949 - t1948) - 0.008 * (t1945 + t1946) - 0.05 * (t1950 + t1951);
+    let t1953 = live[82] * live[203];
+    let t1954 = live[71] * t1947 + qd[12] * live[201] + live[65] * t1938
+        + live[68] * t1931 - qd[11] * live[202];
+    let t1955 = live[84] * live[201] + live[83] * live[202];
+    let t1956 = live[66] * t1936 + live[69] * t1941 + live[72] * t1944
+        + 0.004 * (t1948 + t1949) - 0.016 * (t1946 + t1953) - 0.05 * (t1955 - t1954);
+    let t1957 = live[67] * t1936 + live[70] * t1941 + live[73] * t1944
+        + 0.004 * (t1951 - t1950) + 0.008 * (t1954 + t1955) + 0.1 * (t1945 + t1953);
+    let t1958 = 0.75 * live[67] * t1957 + 0.75 * (live[65] * t1952 + live[66] * t1956);
+    let t1959 = 1.2 * t1935 + t1958;
+    let t1960 = live[39] * live[45] - 0.8 * live[36] * live[49];
+    let t1961 = t1940 + 0.01 * (t1947 + t1960) - 0.12 * t1939;
+    let t1962 = 0.75 * live[70] * t1957 + 0.75 * (live[68] * t1952 + live[69] * t1956);
+    let t1963 = 1.2 * t1961 + t1962;
+    let t1964 = t1943 + 0.01 * (t1932 - t1931) - 0.12 * t1942;
+    let t1965 = 1.2 * t1964
+        + 0.75 * (live[71] * t1952 + live[72] * t1956 + live[73] * t1957);
+    let t1966 = live[37] * t1959 + live[36] * (0.8 * t1963 + 0.5999999999999999 * t1965);
+    let t1967 = live[36] * t1959;
+    let t1968 = live[40] * t1965 - 0.5999999999999999 * t1967
+        - 0.4799999999999999 * live[38] * t1963;
+    let t1969 = 0.7 * live[26] + t1968;
+    let t1970 = live[23] * t1966 + live[22] * t1969;
+    let t1971 = live[39] * t1963 - 0.8 * t1967 - 0.4799999999999999 * live[38] * t1965;
+    let t1972 = t1971 - 0.35 * t1927;
+    let t1973 = live[23] * t1969 - live[22] * t1966;
+    let t1974 = live[8] * t1973 + 0.9800665778412416 * t1970 + live[7] * t1972;
+    let t1975 = live[11] * t1973 + 0.19866933079506122 * t1970 + live[9] * t1972;
+    let t1976 = live[12] * t1972 + live[13] * t1973;
+    let t1977 = 0.000124 * t1950 + 0.001602 * t1954 + 0.00012 * t1948
+        + live[145] * live[201] + live[83] * live[587] + 0.0375 * t1956 + 0.006 * t1957
+        - live[144] * live[202] - live[84] * live[586];
+    let t1978 = 0.001468 * t1950 + 0.000124 * t1954 + live[143] * live[202]
+        + live[84] * live[585] - 0.00001 * t1948 - live[145] * live[203]
+        - live[82] * live[587] - 0.0375 * t1952 - 0.003 * t1957;
+    let t1979 = 0.00012 * t1954 + 0.00086 * t1948 + live[144] * live[203]
+        + live[82] * live[586] + 0.003 * t1956 - 0.00001 * t1950 - live[143] * live[201]
+        - live[83] * live[585] - 0.006 * t1952;
+    let t1980 = 0.012 * t1938 + 0.0005 * t1947 + 0.144 * t1961 + 0.25 * t1962
+        + live[39] * live[142] + live[49] * live[572] + live[65] * t1977
+        + live[66] * t1978 + live[67] * t1979 - 0.011 * t1937;
+    let t1981 = 0.011 * t1931 + live[50] * live[571] + live[68] * t1977
+        + live[69] * t1978 + live[70] * t1979 + 0.8 * live[36] * live[142]
+        - 0.144 * t1935 - 0.25 * t1958 - 0.012 * t1964
+        - 0.4799999999999999 * live[38] * live[141] - live[45] * live[572];
+    let t1982 = 0.0005 * t1938 + 0.002 * t1947 + 0.011 * t1960 + 0.012 * t1961
+        + live[71] * t1977 + live[72] * t1978 + live[73] * t1979 - live[39] * live[141]
+        - live[49] * live[571];
+    let t1983 = live[37] * t1980 + 0.8 * live[36] * t1981
+        + 0.5999999999999999 * (live[36] * t1982 + q[9] * t1968) - 0.004 * live[26]
+        - 0.08975 * t1927 - live[29] * t1971;
+    let t1984 = live[36] * t1980;
+    let t1985 = 0.005 * live[24] + live[40] * t1982 - 0.002 * live[26]
+        - 0.5999999999999999 * (t1984 + q[9] * t1966)
+        - 0.4799999999999999 * live[38] * t1981;
+    let t1986 = live[23] * t1983 + live[22] * t1985;
+    let t1987 = live[39] * t1981 + live[29] * t1966 - 0.8 * t1984
+        - 0.4799999999999999 * live[38] * t1982;
+    let t1988 = live[23] * t1985 - live[22] * t1983;
+    let t1989 = 2.0 * live[37] * live[539] - 1.9999999999999996 * live[46];
+    let t1990 = 1.6 * (live[540] + live[24] * live[39]) - 0.5759999999999998 * live[531];
+    let t1991 = 1.1999999999999997 * (live[534] + live[540])
+        - 0.7679999999999999 * live[531];
+    let t1992 = live[65] * t1989 + live[68] * t1990 + live[71] * t1991;
+    let t1993 = live[66] * t1989 + live[69] * t1990 + live[72] * t1991;
+    let t1994 = live[67] * t1989 + live[70] * t1990 + live[73] * t1991;
+    let t1995 = 0.75 * live[67] * t1994 + 0.75 * (live[65] * t1992 + live[66] * t1993);
+    let t1996 = 1.2 * t1989 + t1995;
+    let t1997 = 0.75 * live[70] * t1994 + 0.75 * (live[68] * t1992 + live[69] * t1993);
+    let t1998 = 1.2 * t1990 + t1997;
+    let t1999 = 1.2 * t1991
+        + 0.75 * (live[71] * t1992 + live[72] * t1993 + live[73] * t1994);
+    let t2000 = live[37] * t1996 + live[36] * (0.8 * t1998 + 0.5999999999999999 * t1999);
+    let t2001 = live[36] * t1996;
+    let t2002 = live[40] * t1999 - 0.5999999999999999 * t2001
+        - 0.4799999999999999 * live[38] * t1998;
+    let t2003 = live[23] * t2000 + live[22] * t2002;
+    let t2004 = live[39] * t1998 - 0.8 * t2001 - 0.4799999999999999 * live[38] * t1999;
+    let t2005 = live[23] * t2002 - live[22] * t2000;
+    let t2006 = live[8] * t2005 + 0.9800665778412416 * t2003 + live[7] * t2004;
+    let t2007 = live[11] * t2005 + 0.19866933079506122 * t2003 + live[9] * t2004;
+    let t2008 = live[12] * t2004 + live[13] * t2005;
+    let t2009 = 0.0375 * t1993 + 0.006 * t1994;
+    let t2010 = -0.0375 * t1992 - 0.003 * t1994;
+    let t2011 = 0.003 * t1993 - 0.006 * t1992;
+    let t2012 = 0.144 * t1990 + 0.25 * t1997 + live[65] * t2009 + live[66] * t2010
+        + live[67] * t2011;
+    let t2013 = live[68] * t2009 + live[69] * t2010 + live[70] * t2011 - 0.144 * t1989
+        - 0.012 * t1991 - 0.25 * t1995;
+    let t2014 = 0.012 * t1990 + live[71] * t2009 + live[72] * t2010 + live[73] * t2011;
+    let t2015 = live[37] * t2012 + 0.8 * live[36] * t2013
+        + 0.5999999999999999 * (live[36] * t2014 + q[9] * t2002) - live[29] * t2004;
+    let t2016 = live[36] * t2012;
+    let t2017 = live[40] * t2014 - 0.5999999999999999 * (t2016 + q[9] * t2000)
+        - 0.4799999999999999 * live[38] * t2013;
+    let t2018 = live[23] * t2015 + live[22] * t2017;
+    let t2019 = live[39] * t2013 + live[29] * t2000 - 0.8 * t2016
+        - 0.4799999999999999 * live[38] * t2014;
+    let t2020 = live[23] * t2017 - live[22] * t2015;
+    let t2021 = 1.6 * live[50] - 1.1999999999999997 * live[49];
+    let t2022 = -0.8 * live[47] - 0.5999999999999999 * live[48];
+    let t2023 = live[49] - 0.7499999999999999 * live[50];
+    let t2024 = -0.8 * t2023 - t2022;
+    let t2025 = live[83] * live[204];
+    let t2026 = live[84] * live[205];
+    let t2027 = qd[11] * live[206] + live[67] * t2022
+        + live[45] * (0.5999999999999999 * live[73] + 0.8 * live[70])
+        - qd[10] * live[204];
+    let t2028 = live[83] * live[206] + live[82] * live[204];
+    let t2029 = qd[10] * live[205] + live[66] * t2022
+        + live[45] * (0.5999999999999999 * live[72] + 0.8 * live[69])
+        - qd[12] * live[206];
+    let t2030 = live[84] * live[206] + live[82] * live[205];
+    let t2031 = 0.29999999999999993 * live[49] * live[71] + 0.008 * (t2028 - t2027)
+        - 0.008 * (t2025 + t2026) - 0.25 * live[68] * t2024 - 0.05 * (t2029 + t2030);
+    let t2032 = live[82] * live[206];
+    let t2033 = qd[12] * live[204] + live[65] * t2022
+        + live[45] * (0.5999999999999999 * live[71] + 0.8 * live[68])
+        - qd[11] * live[205];
+    let t2034 = live[84] * live[204] + live[83] * live[205];
+    let t2035 = 0.29999999999999993 * live[49] * live[72] + 0.004 * (t2027 + t2028)
+        - 0.016 * (t2026 + t2032) - 0.25 * live[69] * t2024 - 0.05 * (t2034 - t2033);
+    let t2036 = 0.29999999999999993 * live[49] * live[73] + 0.004 * (t2030 - t2029)
+        + 0.008 * (t2033 + t2034) + 0.1 * (t2025 + t2032) - 0.25 * live[70] * t2024;
+    let t2037 = 0.75 * live[67] * t2036 + 0.75 * (live[65] * t2031 + live[66] * t2035);
+    let t2038 = 0.012 * t2021 + t2037;
+    let t2039 = 0.011999999999999999 * live[45] - 0.12 * t2024;
+    let t2040 = 0.75 * live[70] * t2036 + 0.75 * (live[68] * t2031 + live[69] * t2035);
+    let t2041 = 1.2 * t2039 + t2040;
+    let t2042 = 0.14399999999999996 * live[49] - 0.016 * live[45];
+    let t2043 = 1.2 * t2042
+        + 0.75 * (live[71] * t2031 + live[72] * t2035 + live[73] * t2036);
+    let t2044 = live[37] * t2038 + live[36] * (0.8 * t2041 + 0.5999999999999999 * t2043);
+    let t2045 = live[36] * t2038;
+    let t2046 = live[40] * t2043 - 0.5999999999999999 * t2045
+        - 0.4799999999999999 * live[38] * t2041;
+    let t2047 = live[23] * t2044 + live[22] * t2046;
+    let t2048 = live[39] * t2041 - 0.8 * t2045 - 0.4799999999999999 * live[38] * t2043;
+    let t2049 = live[23] * t2046 - live[22] * t2044;
+    let t2050 = live[8] * t2049 + 0.9800665778412416 * t2047 + live[7] * t2048;
+    let t2051 = live[11] * t2049 + 0.19866933079506122 * t2047 + live[9] * t2048;
+    let t2052 = live[12] * t2048 + live[13] * t2049;
+    let t2053 = 0.000124 * t2029 + 0.001602 * t2033 + 0.00012 * t2027
+        + live[145] * live[204] + live[83] * live[590] + 0.0375 * t2035 + 0.006 * t2036
+        - live[144] * live[205] - live[84] * live[589];
+    let t2054 = 0.001468 * t2029 + 0.000124 * t2033 + live[143] * live[205]
+        + live[84] * live[588] - 0.00001 * t2027 - live[145] * live[206]
+        - live[82] * live[590] - 0.0375 * t2031 - 0.003 * t2036;
+    let t2055 = 0.00012 * t2033 + 0.00086 * t2027 + live[144] * live[206]
+        + live[82] * live[589] + 0.003 * t2035 - 0.00001 * t2029 - live[143] * live[204]
+        - live[83] * live[588] - 0.006 * t2031;
+    let t2056 = 0.0006 * live[45] + 0.012 * t2022 + 0.0072 * t2023 + 0.144 * t2039
+        + 0.25 * t2040 + live[65] * t2053 + live[66] * t2054 + live[67] * t2055;
+    let t2057 = 0.0008 * (live[45] - live[50]) + live[68] * t2053 + live[69] * t2054
+        + live[70] * t2055 - 0.00144 * t2021 - 0.25 * t2037 - 0.012 * t2042;
+    let t2058 = 0.007799999999999999 * live[45] + 0.0004 * live[49] + 0.0005 * t2022
+        + 0.012 * t2039 + live[71] * t2053 + live[72] * t2054 + live[73] * t2055
+        - 0.5999999999999999 * live[141];
+    let t2059 = live[37] * t2056 + 0.8 * live[36] * t2057
+        + 0.5999999999999999 * (live[36] * t2058 + q[9] * t2046) - live[29] * t2048;
+    let t2060 = live[36] * t2056;
+    let t2061 = live[40] * t2058 - 0.5999999999999999 * (t2060 + q[9] * t2044)
+        - 0.4799999999999999 * live[38] * t2057;
+    let t2062 = live[23] * t2059 + live[22] * t2061;
+    let t2063 = live[39] * t2057 + live[29] * t2044 - 0.8 * t2060
+        - 0.4799999999999999 * live[38] * t2058;
+    let t2064 = live[23] * t2061 - live[22] * t2059;
+    let t2065 = qd[11] + 2.0 * live[75];
+    let t2066 = qd[12] + 2.0 * live[76];
+    let t2067 = 0.008 * t2065 - 0.05 * t2066;
+    let t2068 = 0.004 * qd[11] - 0.016 * live[82];
+    let t2069 = 0.004 * qd[12] + 0.1 * live[82];
+    let t2070 = 0.75 * (live[65] * t2067 + live[66] * t2068 + live[67] * t2069);
+    let t2071 = 0.75 * (live[68] * t2067 + live[69] * t2068 + live[70] * t2069);
+    let t2072 = 0.75 * (live[71] * t2067 + live[72] * t2068 + live[73] * t2069);
+    let t2073 = live[37] * t2070 + live[36] * (0.8 * t2071 + 0.5999999999999999 * t2072);
+    let t2074 = live[36] * t2070;
+    let t2075 = live[40] * t2072 - 0.5999999999999999 * t2074
+        - 0.4799999999999999 * live[38] * t2071;
+    let t2076 = live[23] * t2073 + live[22] * t2075;
+    live[1102] = t1968;
+    live[1103] = t1971;
+    live[1104] = t1974;
+    live[1105] = t1975;
+    live[1106] = t1976;
+    live[1107] = t1977;
+    live[1108] = t1978;
+    live[1109] = t1979;
+    live[1110] = t1981;
+    live[1111] = t1982;
+    live[1112] = t1986;
+    live[1113] = t1987;
+    live[1114] = t1988;
+    live[1115] = t2002;
+    live[1116] = t2004;
+    live[1117] = t2006;
+    live[1118] = t2007;
+    live[1119] = t2008;
+    live[1120] = t2009;
+    live[1121] = t2010;
+    live[1122] = t2011;
+    live[1123] = t2013;
+    live[1124] = t2014;
+    live[1125] = t2018;
+    live[1126] = t2019;
+    live[1127] = t2020;
+    live[1128] = t2046;
+    live[1129] = t2048;
+    live[1130] = t2050;
+    live[1131] = t2051;
+    live[1132] = t2052;
+    live[1133] = t2053;
+    live[1134] = t2054;
+    live[1135] = t2055;
+    live[1136] = t2057;
+    live[1137] = t2058;
+    live[1138] = t2062;
+    live[1139] = t2063;
+    live[1140] = t2064;
+    live[1141] = t2065;
+    live[1142] = t2066;
+    live[1143] = t2067;
+    live[1144] = t2068;
+    live[1145] = t2069;
+    live[1146] = t2070;
+    live[1147] = t2071;
+    live[1148] = t2072;
+    live[1149] = t2073;
+    live[1150] = t2074;
+    live[1151] = t2075;
+    live[1152] = t2076;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part14(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part14_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part14`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part14_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part14`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part14_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2077 = live[39] * live[1147] - 0.8 * live[1150]
+        - 0.4799999999999999 * live[38] * live[1148];
+    let t2078 = live[23] * live[1151] - live[22] * live[1149];
+    let t2079 = live[8] * t2078 + 0.9800665778412416 * live[1152] + live[7] * t2077;
+    let t2080 = live[11] * t2078 + 0.19866933079506122 * live[1152] + live[9] * t2077;
+    let t2081 = live[12] * t2077 + live[13] * t2078;
+    let t2082 = 0.006 * live[1145] + 0.000124 * live[76] + 0.00012 * live[83]
+        + 0.0375 * live[1144] - 0.00012 * live[75] - 0.000124 * live[84];
+    let t2083 = 0.00001 * live[83] + 0.000742 * live[84] + 0.001468 * live[76]
+        + 0.00001 * live[75] - 0.0375 * live[1143] - 0.003 * live[1145]
+        - 0.00024 * live[82];
+    let t2084 = 0.000248 * live[82] + 0.003 * live[1144] - 0.00086 * live[75]
+        - 0.00001 * live[76] - 0.000134 * live[83] - 0.00001 * live[84]
+        - 0.006 * live[1143];
+    let t2085 = 0.25 * live[1147] + live[65] * t2082 + live[66] * t2083
+        + live[67] * t2084;
+    let t2086 = live[68] * t2082 + live[69] * t2083 + live[70] * t2084
+        - 0.25 * live[1146];
+    let t2087 = live[71] * t2082 + live[72] * t2083 + live[73] * t2084;
+    let t2088 = live[37] * t2085 + 0.8 * live[36] * t2086
+        + 0.5999999999999999 * (live[36] * t2087 + q[9] * live[1151]) - live[29] * t2077;
+    let t2089 = live[36] * t2085;
+    let t2090 = live[40] * t2087 - 0.5999999999999999 * (t2089 + q[9] * live[1149])
+        - 0.4799999999999999 * live[38] * t2086;
+    let t2091 = live[23] * t2088 + live[22] * t2090;
+    let t2092 = live[39] * t2086 + live[29] * live[1149] - 0.8 * t2089
+        - 0.4799999999999999 * live[38] * t2087;
+    let t2093 = live[23] * t2090 - live[22] * t2088;
+    let t2094 = 0.008 * (qd[10] - live[83]);
+    let t2095 = qd[10] + 2.0 * live[74];
+    let t2096 = 0.004 * t2095 - 0.05 * live[1142];
+    let t2097 = 0.008 * qd[12] + 0.1 * live[83];
+    let t2098 = 0.75 * (live[65] * t2094 + live[66] * t2096 + live[67] * t2097);
+    let t2099 = 0.75 * (live[68] * t2094 + live[69] * t2096 + live[70] * t2097);
+    let t2100 = 0.75 * (live[71] * t2094 + live[72] * t2096 + live[73] * t2097);
+    let t2101 = live[37] * t2098 + live[36] * (0.8 * t2099 + 0.5999999999999999 * t2100);
+    let t2102 = live[36] * t2098;
+    let t2103 = live[40] * t2100 - 0.5999999999999999 * t2102
+        - 0.4799999999999999 * live[38] * t2099;
+    let t2104 = live[23] * t2101 + live[22] * t2103;
+    let t2105 = live[39] * t2099 - 0.8 * t2102 - 0.4799999999999999 * live[38] * t2100;
+    let t2106 = live[23] * t2103 - live[22] * t2101;
+    let t2107 = live[8] * t2106 + 0.9800665778412416 * t2104 + live[7] * t2105;
+    let t2108 = live[11] * t2106 + 0.19866933079506122 * t2104 + live[9] * t2105;
+    let t2109 = live[12] * t2105 + live[13] * t2106;
+    let t2110 = 0.00012 * (live[74] + live[82]) + 0.0375 * t2096 + 0.006 * t2097
+        - 0.001602 * live[76] - 0.00002 * live[83] - 0.000608 * live[84];
+    let t2111 = 0.000124 * live[84] - 0.000124 * live[76] - 0.003 * t2097
+        - 0.00001 * (live[74] - live[82]) - 0.0375 * t2094;
+    let t2112 = 0.00086 * live[74] + 0.003 * t2096 - 0.00012 * live[76]
+        - 0.000134 * live[82] - 0.000248 * live[83] - 0.00012 * live[84] - 0.006 * t2094;
+    let t2113 = 0.25 * t2099 + live[65] * t2110 + live[66] * t2111 + live[67] * t2112;
+    let t2114 = live[68] * t2110 + live[69] * t2111 + live[70] * t2112 - 0.25 * t2098;
+    let t2115 = live[71] * t2110 + live[72] * t2111 + live[73] * t2112;
+    let t2116 = live[37] * t2113 + 0.8 * live[36] * t2114
+        + 0.5999999999999999 * (live[36] * t2115 + q[9] * t2103) - live[29] * t2105;
+    let t2117 = live[36] * t2113;
+    let t2118 = live[40] * t2115 - 0.5999999999999999 * (t2117 + q[9] * t2101)
+        - 0.4799999999999999 * live[38] * t2114;
+    let t2119 = live[23] * t2116 + live[22] * t2118;
+    let t2120 = live[39] * t2114 + live[29] * t2101 - 0.8 * t2117
+        - 0.4799999999999999 * live[38] * t2115;
+    let t2121 = live[23] * t2118 - live[22] * t2116;
+    let t2122 = -0.05 * qd[10] - 0.008 * live[84];
+    let t2123 = -0.05 * qd[11] - 0.016 * live[84];
+    let t2124 = 0.008 * live[1141] + 0.004 * t2095;
+    let t2125 = 0.75 * (live[65] * t2122 + live[66] * t2123 + live[67] * t2124);
+    let t2126 = 0.75 * (live[68] * t2122 + live[69] * t2123 + live[70] * t2124);
+    let t2127 = 0.75 * (live[71] * t2122 + live[72] * t2123 + live[73] * t2124);
+    let t2128 = live[37] * t2125 + live[36] * (0.8 * t2126 + 0.5999999999999999 * t2127);
+    let t2129 = live[36] * t2125;
+    let t2130 = live[40] * t2127 - 0.5999999999999999 * t2129
+        - 0.4799999999999999 * live[38] * t2126;
+    let t2131 = live[23] * t2128 + live[22] * t2130;
+    let t2132 = live[39] * t2126 - 0.8 * t2129 - 0.4799999999999999 * live[38] * t2127;
+    let t2133 = live[23] * t2130 - live[22] * t2128;
+    let t2134 = live[8] * t2133 + 0.9800665778412416 * t2131 + live[7] * t2132;
+    let t2135 = live[11] * t2133 + 0.19866933079506122 * t2131 + live[9] * t2132;
+    let t2136 = live[12] * t2132 + live[13] * t2133;
+    let t2137 = 0.001602 * live[75] + 0.00002 * live[84] + 0.0375 * t2123 + 0.006 * t2124
+        - 0.000124 * live[74] - 0.000124 * live[82] - 0.000608 * live[83];
+    let t2138 = 0.000124 * live[75] + 0.000742 * live[82] + 0.000124 * live[83]
+        + 0.00024 * live[84] - 0.001468 * live[74] - 0.0375 * t2122 - 0.003 * t2124;
+    let t2139 = 0.003 * t2123 + 0.00012 * live[75] + 0.00001 * live[74]
+        - 0.00001 * live[82] - 0.00012 * live[83] - 0.006 * t2122;
+    let t2140 = 0.25 * t2126 + live[65] * t2137 + live[66] * t2138 + live[67] * t2139;
+    let t2141 = live[68] * t2137 + live[69] * t2138 + live[70] * t2139 - 0.25 * t2125;
+    let t2142 = live[71] * t2137 + live[72] * t2138 + live[73] * t2139;
+    let t2143 = live[37] * t2140 + 0.8 * live[36] * t2141
+        + 0.5999999999999999 * (live[36] * t2142 + q[9] * t2130) - live[29] * t2132;
+    let t2144 = live[36] * t2140;
+    let t2145 = live[40] * t2142 - 0.5999999999999999 * (t2144 + q[9] * t2128)
+        - 0.4799999999999999 * live[38] * t2141;
+    let t2146 = live[23] * t2143 + live[22] * t2145;
+    let t2147 = live[39] * t2141 + live[29] * t2128 - 0.8 * t2144
+        - 0.4799999999999999 * live[38] * t2142;
+    let t2148 = live[23] * t2145 - live[22] * t2143;
+    let t2149 = 0.5960079923851836 * live[86] + 0.9800665778412417 * live[871];
+    let t2150 = 0.1986693307950612 * live[871] - 2.940199733523725 * live[86];
+    let t2151 = 0.15 * live[107] - 0.06 * live[104];
+    let t2152 = -2.0 * live[889];
+    let t2153 = 0.06 * live[106] - 0.15 * live[103];
+    let t2154 = -0.15 * live[548] - 0.06 * live[549];
+    let t2155 = q[16] * live[871] - t2154;
+    let t2156 = 0.06 * live[959] - 0.15 * live[957];
+    let t2157 = 0.1 * live[105] + 0.04 * live[108];
+    let t2158 = 0.06 * live[957] + 0.15 * live[959];
+    let t2159 = 0.9800665778412417 * t2158 + 0.2980039961925918 * t2157;
+    let t2160 = 1.4700998667618626 * t2157 - 0.1986693307950612 * t2158;
+    let t2161 = 0.006 * live[108] + 0.001 * live[551] + 0.03 * t2157;
+    let t2162 = 0.001 * live[108] + 0.01 * live[551] - 0.075 * t2157;
+    let t2163 = live[101] * t2161 + live[102] * t2162;
+    let t2164 = q[16] * t2156;
+    let t2165 = 1.2 * live[122] + 1.8 * live[994];
+    let t2166 = live[112] * t2165 - 3.6 * live[289];
+    let t2167 = 2.0 * live[115];
+    let t2168 = t2167 * (live[125] - 0.15);
+    let t2169 = 1.8 * t2168 - 0.6 * t2167;
+    let t2170 = 3.6 * live[290] + live[113] * t2165;
+    let t2171 = 0.002 * live[114] + 0.009 * live[994] + t2168 * (0.27 - 1.8 * live[125])
+        - 0.1865 * t2167;
+    let t2172 = 0.009 * live[114] + 0.018 * qd[17] + 0.002 * live[552];
+    let t2173 = 0.54 * live[114] - 3.6 * live[127];
+    let t2174 = live[247] * live[247];
+    let t2175 = 1.5 - 80.97165991902834 * t2174;
+    let inv13 = 1.0 / t2175;
+    let t2176 = live[174] * live[247];
+    let t2177 = 1.4700998667618626 - 79.35761763896693 * t2174;
+    let t2178 = 0.2980039961925918 - 16.08658548947864 * t2174;
+    let t2179 = 0.07350499333809313 - 3.967880881948347 * t2174;
+    let t2180 = live[247] * live[249];
+    let t2181 = -0.2980039961925918 * live[85] - 0.19866933079506122 * live[247]
+        - 80.97165991902834 * t2180;
+    let t2182 = live[247] * live[250];
+    let t2183 = 1.4700998667618626 * live[85] + 0.9800665778412416 * live[247]
+        - 80.97165991902834 * t2182;
+    let t2184 = 1.5 - 80.97165991902834 * live[174] * live[174]
+        - 6556.409710042781 * inv13 * t2176 * t2176;
+    let inv14 = 1.0 / t2184;
+    let t2185 = t2176 * (80.97165991902834 * inv13 * t2177 - 79.35761763896693);
+    let t2186 = t2176 * (80.97165991902834 * inv13 * t2178 - 16.08658548947864);
+    let t2187 = t2176 * (80.97165991902834 * inv13 * t2179 - 3.967880881948347);
+    let t2188 = 80.97165991902834 * (inv13 * t2176 * t2181 - live[174] * live[249])
+        + 0.19866933079506122 * live[173] - 0.075;
+    let t2189 = 80.97165991902834 * (inv13 * t2176 * t2183 - live[174] * live[250])
+        - 0.9800665778412416 * live[173];
+    let t2190 = 0.5999999999999999 * live[227] - 0.028368794326241134 * live[219]
+        - 0.8 * live[228];
+    let t2191 = 0.5999999999999999 * live[221] - 0.028368794326241134 * live[218]
+        - 0.8 * live[220];
+    let t2192 = live[230] - 0.028368794326241134 * live[214];
+    let t2193 = live[229] - 0.028368794326241134 * live[213];
+    let t2194 = live[222] - 0.028368794326241134 * live[207];
+    let t2195 = live[223] - 0.028368794326241134 * live[208];
+    let t2196 = live[224] - 0.028368794326241134 * live[209];
+    let t2197 = 0.2 * live[224] + 0.9800665778412416 * live[229] + live[7] * live[230]
+        + live[8] * live[231] - 0.028368794326241134 * live[215] - 0.3 * live[223];
+    let t2198 = 0.3 * live[222] + 0.19866933079506122 * live[229] + live[9] * live[230]
+        + live[11] * live[231] - 0.028368794326241134 * live[216] - 0.1 * live[224];
+    let t2199 = 0.1 * live[223] + live[12] * live[230] + live[13] * live[231]
+        - 0.028368794326241134 * live[217] - 0.2 * live[222];
+    let t2200 = 0.5999999999999999 * live[239] - 0.07659574468085106 * live[219]
+        - 0.8 * live[240] - 0.08422633844982069 * t2190;
+    let t2201 = 0.5999999999999999 * live[233] - 0.07659574468085106 * live[218]
+        - 0.8 * live[232] - 0.08422633844982069 * t2191;
+    let t2202 = live[244] - 0.07659574468085106 * live[214]
+        - 0.08422633844982069 * t2192;
+    let t2203 = live[243] - 0.07659574468085106 * live[213]
+        - 0.08422633844982069 * t2193;
+    let t2204 = live[234] - 0.07659574468085106 * live[207]
+        - 0.08422633844982069 * t2194;
+    let t2205 = live[235] - 0.07659574468085106 * live[208]
+        - 0.08422633844982069 * t2195;
+    let t2206 = live[236] - 0.07659574468085106 * live[209]
+        - 0.08422633844982069 * t2196;
+    let t2207 = 0.2 * live[236] + 0.9800665778412416 * live[243] + live[7] * live[244]
+        + live[8] * live[245] - 0.07659574468085106 * live[215] - 0.3 * live[235]
+        - 0.08422633844982069 * t2197;
+    let t2208 = 0.3 * live[234] + 0.19866933079506122 * live[243] + live[9] * live[244]
+        + live[11] * live[245] - 0.07659574468085106 * live[216] - 0.1 * live[236]
+        - 0.08422633844982069 * t2198;
+    let t2209 = 0.1 * live[235] + live[12] * live[244] + live[13] * live[245]
+        - 0.07659574468085106 * live[217] - 0.2 * live[234]
+        - 0.08422633844982069 * t2199;
+    let t2210 = 0.5999999999999999 * live[634] - 0.8 * live[635]
+        - 283.68794326241135 * live[219] * live[219] - 298.3148385185812 * t2190 * t2190
+        - 1142.1540345339843 * t2200 * t2200;
+    let inv15 = 1.0 / t2210;
+    let t2211 = 0.5999999999999999 * live[636] - 0.8 * live[637]
+        - 283.68794326241135 * live[218] * live[219] - 298.3148385185812 * t2190 * t2191
+        - 1142.1540345339843 * t2200 * t2201;
+    let t2212 = live[638] - 283.68794326241135 * live[214] * live[219]
+        - 298.3148385185812 * t2190 * t2192 - 1142.1540345339843 * t2200 * t2202;
+    let t2213 = live[639] - 283.68794326241135 * live[213] * live[219]
+        - 298.3148385185812 * t2190 * t2193 - 1142.1540345339843 * t2200 * t2203;
+    let t2214 = live[641] - 283.68794326241135 * live[207] * live[219]
+        - 298.3148385185812 * t2190 * t2194 - 1142.1540345339843 * t2200 * t2204;
+    let t2215 = live[642] - 283.68794326241135 * live[208] * live[219]
+        - 298.3148385185812 * t2190 * t2195 - 1142.1540345339843 * t2200 * t2205;
+    let t2216 = live[643] - 283.68794326241135 * live[209] * live[219]
+        - 298.3148385185812 * t2190 * t2196 - 1142.1540345339843 * t2200 * t2206;
+    let t2217 = 0.9800665778412416 * live[639] + 0.2 * live[643] + live[7] * live[638]
+        + live[8] * live[640] - 0.3 * live[642]
+        - 283.68794326241135 * live[215] * live[219] - 298.3148385185812 * t2190 * t2197
+        - 1142.1540345339843 * t2200 * t2207;
+    let t2218 = 0.19866933079506122 * live[639] + 0.3 * live[641] + live[9] * live[638]
+        + live[11] * live[640] - 0.1 * live[643]
+        - 283.68794326241135 * live[216] * live[219] - 298.3148385185812 * t2190 * t2198
+        - 1142.1540345339843 * t2200 * t2208;
+    let t2219 = 0.1 * live[642] + live[12] * live[638] + live[13] * live[640]
+        - 0.2 * live[641] - 283.68794326241135 * live[217] * live[219]
+        - 298.3148385185812 * t2190 * t2199 - 1142.1540345339843 * t2200 * t2209;
+    let t2220 = 1.95 - 283.68794326241135 * live[218] * live[218]
+        - 298.3148385185812 * t2191 * t2191 - 1142.1540345339843 * t2201 * t2201
+        - inv15 * t2211 * t2211;
+    let inv16 = 1.0 / t2220;
+    let t2221 = 0.8 * live[611] - 283.68794326241135 * live[214] * live[218]
+        - 298.3148385185812 * t2191 * t2192 - 1142.1540345339843 * t2201 * t2202
+        - inv15 * t2211 * t2212;
+    let t2222 = live[632] - inv15 * t2211 * t2213
+        - 283.68794326241135 * live[213] * live[218] - 298.3148385185812 * t2191 * t2193
+        - 1142.1540345339843 * t2201 * t2203;
+    live[1153] = t2077;
+    live[1154] = t2079;
+    live[1155] = t2080;
+    live[1156] = t2081;
+    live[1157] = t2082;
+    live[1158] = t2083;
+    live[1159] = t2084;
+    live[1160] = t2086;
+    live[1161] = t2087;
+    live[1162] = t2091;
+    live[1163] = t2092;
+    live[1164] = t2093;
+    live[1165] = t2103;
+    live[1166] = t2105;
+    live[1167] = t2107;
+    live[1168] = t2108;
+    live[1169] = t2109;
+    live[1170] = t2110;
+    live[1171] = t2111;
+    live[1172] = t2112;
+    live[1173] = t2114;
+    live[1174] = t2115;
+    live[1175] = t2119;
+    live[1176] = t2120;
+    live[1177] = t2121;
+    live[1178] = t2130;
+    live[1179] = t2132;
+    live[1180] = t2134;
+    live[1181] = t2135;
+    live[1182] = t2136;
+    live[1183] = t2137;
+    live[1184] = t2138;
+    live[1185] = t2139;
+    live[1186] = t2141;
+    live[1187] = t2142;
+    live[1188] = t2146;
+    live[1189] = t2147;
+    live[1190] = t2148;
+    live[1191] = t2149;
+    live[1192] = t2150;
+    live[1193] = t2151;
+    live[1194] = t2152;
+    live[1195] = t2153;
+    live[1196] = t2154;
+    live[1197] = t2155;
+    live[1198] = t2156;
+    live[1199] = t2157;
+    live[1200] = t2158;
+    live[1201] = t2159;
+    live[1202] = t2160;
+    live[1203] = t2161;
+    live[1204] = t2162;
+    live[1205] = t2163;
+    live[1206] = t2164;
+    live[1207] = t2166;
+    live[1208] = t2169;
+    live[1209] = t2170;
+    live[1210] = t2171;
+    live[1211] = t2172;
+    live[1212] = t2173;
+    live[1213] = t2174;
+    live[1214] = inv13;
+    live[1215] = t2176;
+    live[1216] = t2177;
+    live[1217] = t2178;
+    live[1218] = t2179;
+    live[1219] = t2180;
+    live[1220] = t2181;
+    live[1221] = t2182;
+    live[1222] = t2183;
+    live[1223] = inv14;
+    live[1224] = t2185;
+    live[1225] = t2186;
+    live[1226] = t2187;
+    live[1227] = t2188;
+    live[1228] = t2189;
+    live[1229] = t2190;
+    live[1230] = t2191;
+    live[1231] = t2192;
+    live[1232] = t2193;
+    live[1233] = t2194;
+    live[1234] = t2195;
+    live[1235] = t2196;
+    live[1236] = t2197;
+    live[1237] = t2198;
+    live[1238] = t2199;
+    live[1239] = t2200;
+    live[1240] = t2201;
+    live[1241] = t2202;
+    live[1242] = t2203;
+    live[1243] = t2204;
+    live[1244] = t2205;
+    live[1245] = t2206;
+    live[1246] = t2207;
+    live[1247] = t2208;
+    live[1248] = t2209;
+    live[1249] = inv15;
+    live[1250] = t2211;
+    live[1251] = t2212;
+    live[1252] = t2213;
+    live[1253] = t2214;
+    live[1254] = t2215;
+    live[1255] = t2216;
+    live[1256] = t2217;
+    live[1257] = t2218;
+    live[1258] = t2219;
+    live[1259] = inv16;
+    live[1260] = t2221;
+    live[1261] = t2222;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part15(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part15_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part15`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part15_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part15`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part15_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2223 = live[256] - live[1249] * live[1250] * live[1253]
+        - 283.68794326241135 * live[207] * live[218]
+        - 298.3148385185812 * live[1230] * live[1233]
+        - 1142.1540345339843 * live[1240] * live[1243];
+    let t2224 = live[257] - live[1249] * live[1250] * live[1254]
+        - 283.68794326241135 * live[208] * live[218]
+        - 298.3148385185812 * live[1230] * live[1234]
+        - 1142.1540345339843 * live[1240] * live[1244];
+    let t2225 = live[255] - live[1249] * live[1250] * live[1255]
+        - 283.68794326241135 * live[209] * live[218]
+        - 298.3148385185812 * live[1230] * live[1235]
+        - 1142.1540345339843 * live[1240] * live[1245];
+    let t2226 = 0.2 * live[255] + 0.9800665778412416 * live[632]
+        + 0.8 * live[7] * live[611] + live[8] * live[633] - 0.3 * live[257]
+        - live[1249] * live[1250] * live[1256]
+        - 283.68794326241135 * live[215] * live[218]
+        - 298.3148385185812 * live[1230] * live[1236]
+        - 1142.1540345339843 * live[1240] * live[1246];
+    let t2227 = 0.3 * live[256] + 0.19866933079506122 * live[632]
+        + 0.8 * live[9] * live[611] + live[11] * live[633] - 0.1 * live[255]
+        - live[1249] * live[1250] * live[1257]
+        - 283.68794326241135 * live[216] * live[218]
+        - 298.3148385185812 * live[1230] * live[1237]
+        - 1142.1540345339843 * live[1240] * live[1247];
+    let t2228 = 0.1 * live[257] + 0.8 * live[12] * live[611] + live[13] * live[633]
+        - 0.2 * live[256] - live[1249] * live[1250] * live[1258]
+        - 283.68794326241135 * live[217] * live[218]
+        - 298.3148385185812 * live[1230] * live[1238]
+        - 1142.1540345339843 * live[1240] * live[1248];
+    let t2229 = live[612] + 0.331125 - live[1249] * live[1251] * live[1251]
+        - live[1259] * live[1260] * live[1260]
+        - 283.68794326241135 * live[214] * live[214]
+        - 298.3148385185812 * live[1231] * live[1231]
+        - 1142.1540345339843 * live[1241] * live[1241];
+    let inv17 = 1.0 / t2229;
+    let t2230 = live[614] - live[1249] * live[1251] * live[1252]
+        - live[1259] * live[1260] * live[1261]
+        - 283.68794326241135 * live[213] * live[214]
+        - 298.3148385185812 * live[1231] * live[1232]
+        - 1142.1540345339843 * live[1241] * live[1242];
+    let t2231 = live[645] - live[1249] * live[1251] * live[1253]
+        - live[1259] * live[1260] * t2223 - 283.68794326241135 * live[207] * live[214]
+        - 298.3148385185812 * live[1231] * live[1233]
+        - 1142.1540345339843 * live[1241] * live[1243];
+    let t2232 = live[646] - live[1249] * live[1251] * live[1254]
+        - live[1259] * live[1260] * t2224 - 283.68794326241135 * live[208] * live[214]
+        - 298.3148385185812 * live[1231] * live[1234]
+        - 1142.1540345339843 * live[1241] * live[1244];
+    let t2233 = live[647] - live[1249] * live[1251] * live[1255]
+        - live[1259] * live[1260] * t2225 - 283.68794326241135 * live[209] * live[214]
+        - 298.3148385185812 * live[1231] * live[1235]
+        - 1142.1540345339843 * live[1241] * live[1245];
+    let t2234 = live[624] + 0.2 * live[647] - live[1249] * live[1251] * live[1256]
+        - live[1259] * live[1260] * t2226 - 0.3 * live[646]
+        - 283.68794326241135 * live[214] * live[215]
+        - 298.3148385185812 * live[1231] * live[1236]
+        - 1142.1540345339843 * live[1241] * live[1246];
+    let t2235 = live[625] + 0.3 * live[645] - live[1249] * live[1251] * live[1257]
+        - live[1259] * live[1260] * t2227 - 0.1 * live[647]
+        - 283.68794326241135 * live[214] * live[216]
+        - 298.3148385185812 * live[1231] * live[1237]
+        - 1142.1540345339843 * live[1241] * live[1247];
+    let t2236 = live[626] + 0.1 * live[646] - live[1249] * live[1251] * live[1258]
+        - live[1259] * live[1260] * t2228 - 0.2 * live[645]
+        - 283.68794326241135 * live[214] * live[217]
+        - 298.3148385185812 * live[1231] * live[1238]
+        - 1142.1540345339843 * live[1241] * live[1248];
+    let t2237 = live[617] + 0.330125 - live[1249] * live[1252] * live[1252]
+        - live[1259] * live[1261] * live[1261] - inv17 * t2230 * t2230
+        - 283.68794326241135 * live[213] * live[213]
+        - 298.3148385185812 * live[1232] * live[1232]
+        - 1142.1540345339843 * live[1242] * live[1242];
+    let inv18 = 1.0 / t2237;
+    let t2238 = live[629] - live[1249] * live[1252] * live[1253]
+        - live[1259] * live[1261] * t2223 - inv17 * t2230 * t2231
+        - 283.68794326241135 * live[207] * live[213]
+        - 298.3148385185812 * live[1232] * live[1233]
+        - 1142.1540345339843 * live[1242] * live[1243];
+    let t2239 = live[630] - live[1249] * live[1252] * live[1254]
+        - live[1259] * live[1261] * t2224 - inv17 * t2230 * t2232
+        - 283.68794326241135 * live[208] * live[213]
+        - 298.3148385185812 * live[1232] * live[1234]
+        - 1142.1540345339843 * live[1242] * live[1244];
+    let t2240 = live[631] - live[1249] * live[1252] * live[1255]
+        - live[1259] * live[1261] * t2225 - inv17 * t2230 * t2233
+        - 283.68794326241135 * live[209] * live[213]
+        - 298.3148385185812 * live[1232] * live[1235]
+        - 1142.1540345339843 * live[1242] * live[1245];
+    let t2241 = live[621] + 0.2 * live[631] - live[1249] * live[1252] * live[1256]
+        - live[1259] * live[1261] * t2226 - inv17 * t2230 * t2234 - 0.3 * live[630]
+        - 283.68794326241135 * live[213] * live[215]
+        - 298.3148385185812 * live[1232] * live[1236]
+        - 1142.1540345339843 * live[1242] * live[1246];
+    let t2242 = live[622] + 0.3 * live[629] - live[1249] * live[1252] * live[1257]
+        - live[1259] * live[1261] * t2227 - inv17 * t2230 * t2235 - 0.1 * live[631]
+        - 283.68794326241135 * live[213] * live[216]
+        - 298.3148385185812 * live[1232] * live[1237]
+        - 1142.1540345339843 * live[1242] * live[1247];
+    let t2243 = live[623] + 0.1 * live[630] - live[1249] * live[1252] * live[1258]
+        - live[1259] * live[1261] * t2228 - inv17 * t2230 * t2236 - 0.2 * live[629]
+        - 283.68794326241135 * live[213] * live[217]
+        - 298.3148385185812 * live[1232] * live[1238]
+        - 1142.1540345339843 * live[1242] * live[1248];
+    let t2244 = 16.75 - 1.8 * live[159] - live[602] * live[603] * live[603]
+        - live[1249] * live[1253] * live[1253] - live[1259] * t2223 * t2223
+        - inv17 * t2231 * t2231 - inv18 * t2238 * t2238
+        - 283.68794326241135 * live[207] * live[207]
+        - 298.3148385185812 * live[1233] * live[1233]
+        - 1142.1540345339843 * live[1243] * live[1243];
+    let inv19 = 1.0 / t2244;
+    let t2245 = -283.68794326241135 * live[207] * live[208]
+        - 298.3148385185812 * live[1233] * live[1234]
+        - 1142.1540345339843 * live[1243] * live[1244]
+        - live[1249] * live[1253] * live[1254] - live[1259] * t2223 * t2224
+        - inv17 * t2231 * t2232 - inv18 * t2238 * t2239;
+    let t2246 = live[602] * live[603] * live[604] - 1.8 * live[171]
+        - live[1249] * live[1253] * live[1255] - live[1259] * t2223 * t2225
+        - inv17 * t2231 * t2233 - inv18 * t2238 * t2240
+        - 283.68794326241135 * live[207] * live[209]
+        - 298.3148385185812 * live[1233] * live[1235]
+        - 1142.1540345339843 * live[1243] * live[1245];
+    let t2247 = inv19 * t2246;
+    let t2248 = 0.171 * live[171] - live[602] * live[603] * live[607]
+        - live[1249] * live[1253] * live[1256] - live[1259] * t2223 * t2226
+        - inv17 * t2231 * t2234 - inv18 * t2238 * t2241
+        - 283.68794326241135 * live[207] * live[215]
+        - 298.3148385185812 * live[1233] * live[1236]
+        - 1142.1540345339843 * live[1243] * live[1246];
+    let t2249 = inv19 * t2248;
+    let t2250 = live[603] + live[620];
+    let t2251 = 0.18 * live[159] + t2250 + 1.505 - live[602] * live[603] * live[648]
+        - live[1249] * live[1253] * live[1257] - live[1259] * t2223 * t2227
+        - inv17 * t2231 * t2235 - inv18 * t2238 * t2242
+        - 283.68794326241135 * live[207] * live[216]
+        - 298.3148385185812 * live[1233] * live[1237]
+        - 1142.1540345339843 * live[1243] * live[1247];
+    let t2252 = inv19 * t2251;
+    let t2253 = -0.171 * live[159] - live[619] - live[602] * live[603] * live[644]
+        - live[1249] * live[1253] * live[1258] - live[1259] * t2223 * t2228
+        - inv17 * t2231 * t2236 - inv18 * t2238 * t2243
+        - 283.68794326241135 * live[207] * live[217]
+        - 298.3148385185812 * live[1233] * live[1238]
+        - 1142.1540345339843 * live[1243] * live[1248] - 0.239;
+    let t2254 = inv19 * t2253;
+    let t2255 = 18.25 - 77.77574874505606 * live[1213]
+        - live[1214] * live[1216] * live[1216] - live[1223] * live[1224] * live[1224]
+        - live[1249] * live[1254] * live[1254] - live[1259] * t2224 * t2224
+        - inv17 * t2232 * t2232 - inv18 * t2239 * t2239 - inv19 * t2245 * t2245
+        - 283.68794326241135 * live[208] * live[208]
+        - 298.3148385185812 * live[1234] * live[1234]
+        - 1142.1540345339843 * live[1244] * live[1244];
+    let inv20 = 1.0 / t2255;
+    let t2256 = -15.765924789823904 * live[1213] - live[1214] * live[1216] * live[1217]
+        - live[1223] * live[1224] * live[1225] - live[1249] * live[1254] * live[1255]
+        - live[1259] * t2224 * t2225 - inv17 * t2232 * t2233 - inv18 * t2239 * t2240
+        - inv19 * t2245 * t2246 - 283.68794326241135 * live[208] * live[209]
+        - 298.3148385185812 * live[1234] * live[1235]
+        - 1142.1540345339843 * live[1244] * live[1245];
+    let t2257 = -0.19866933079506122 * live[173] - 3.888787437252804 * live[1213] - t2250
+        - live[1214] * live[1216] * live[1218] - live[1223] * live[1224] * live[1226]
+        - live[1249] * live[1254] * live[1256] - live[1259] * t2224 * t2226
+        - inv17 * t2232 * t2234 - inv18 * t2239 * t2241 - inv19 * t2245 * t2248
+        - 283.68794326241135 * live[208] * live[215]
+        - 298.3148385185812 * live[1234] * live[1236]
+        - 1142.1540345339843 * live[1244] * live[1246] - 1.43;
+    let t2258 = -79.35761763896693 * live[1219] - live[1214] * live[1216] * live[1220]
+        - live[1223] * live[1224] * live[1227] - live[1249] * live[1254] * live[1257]
+        - live[1259] * t2224 * t2227 - inv17 * t2232 * t2235 - inv18 * t2239 * t2242
+        - inv19 * t2245 * t2251 - 283.68794326241135 * live[208] * live[216]
+        - 298.3148385185812 * live[1234] * live[1237]
+        - 1142.1540345339843 * live[1244] * live[1247];
+    let t2259 = 1.5 * live[85] + live[604] + live[618] - live[246];
+    let t2260 = t2259 + 0.555 - 79.35761763896693 * live[1221]
+        - live[1214] * live[1216] * live[1222] - live[1223] * live[1224] * live[1228]
+        - live[1249] * live[1254] * live[1258] - live[1259] * t2224 * t2228
+        - inv17 * t2232 * t2236 - inv18 * t2239 * t2243 - inv19 * t2245 * t2253
+        - 283.68794326241135 * live[208] * live[217]
+        - 298.3148385185812 * live[1234] * live[1238]
+        - 1142.1540345339843 * live[1244] * live[1248];
+    let t2261 = 18.25 - 1.8 * live[158] - 3.1959111739722634 * live[1213]
+        - live[602] * live[604] * live[604] - live[1214] * live[1217] * live[1217]
+        - live[1223] * live[1225] * live[1225] - live[1249] * live[1255] * live[1255]
+        - live[1259] * t2225 * t2225 - inv17 * t2233 * t2233 - inv18 * t2240 * t2240
+        - inv19 * t2246 * t2246 - inv20 * t2256 * t2256
+        - 283.68794326241135 * live[209] * live[209]
+        - 298.3148385185812 * live[1235] * live[1235]
+        - 1142.1540345339843 * live[1245] * live[1245];
+    let inv21 = 1.0 / t2261;
+    let t2262 = 0.171 * live[158] + 0.9800665778412416 * live[173] + live[619]
+        + live[602] * live[604] * live[607] + 0.239
+        - live[1214] * live[1217] * live[1218] - live[1223] * live[1225] * live[1226]
+        - live[1249] * live[1255] * live[1256] - live[1259] * t2225 * t2226
+        - inv17 * t2233 * t2234 - inv18 * t2240 * t2241 - inv19 * t2246 * t2248
+        - inv20 * t2256 * t2257 - 0.7882962394911953 * live[1213]
+        - 283.68794326241135 * live[209] * live[215]
+        - 298.3148385185812 * live[1235] * live[1236]
+        - 1142.1540345339843 * live[1245] * live[1246];
+    let t2263 = 0.18 * live[171] + live[602] * live[604] * live[648]
+        - 16.08658548947864 * live[1219] - t2259 - live[1214] * live[1217] * live[1220]
+        - live[1223] * live[1225] * live[1227] - live[1249] * live[1255] * live[1257]
+        - live[1259] * t2225 * t2227 - inv17 * t2233 * t2235 - inv18 * t2240 * t2242
+        - inv19 * t2246 * t2251 - inv20 * t2256 * t2258
+        - 283.68794326241135 * live[209] * live[216]
+        - 298.3148385185812 * live[1235] * live[1237]
+        - 1142.1540345339843 * live[1245] * live[1247] - 0.555;
+    let t2264 = live[602] * live[604] * live[644] - 0.171 * live[171]
+        - 16.08658548947864 * live[1221] - live[1214] * live[1217] * live[1222]
+        - live[1223] * live[1225] * live[1228] - live[1249] * live[1255] * live[1258]
+        - live[1259] * t2225 * t2228 - inv17 * t2233 * t2236 - inv18 * t2240 * t2243
+        - inv19 * t2246 * t2253 - inv20 * t2256 * t2260
+        - 283.68794326241135 * live[209] * live[217]
+        - 298.3148385185812 * live[1235] * live[1238]
+        - 1142.1540345339843 * live[1245] * live[1248];
+    let t2265 = 0.002 * live[171] + live[159] * live[605];
+    let t2266 = 2.0 * (live[606] + live[248] - 0.009933466539753062 * live[173])
+        + 1.5 * (live[353] + 0.0025)
+        + 2.0 * (0.1 * live[618] + 0.2 * live[619] + 0.3 * live[620]);
+    let t2267 = live[601] + t2266;
+    let t2268 = live[463] + live[7] * live[624]
+        + live[8]
+            * (0.9800665778412416 * live[615] + live[7] * live[613]
+                + live[8] * live[616]) + t2265 + t2267 + 0.9800665778412416 * live[621]
+        + 1.513445 - 0.016245 * live[158] - 2.0 * live[248] - 1.5 * live[353] - live[608]
+        - live[602] * live[607] * live[607] - live[1214] * live[1218] * live[1218]
+        - live[1223] * live[1226] * live[1226] - live[1249] * live[1256] * live[1256]
+        - live[1259] * t2226 * t2226 - inv17 * t2234 * t2234 - inv18 * t2241 * t2241
+        - inv19 * t2248 * t2248 - inv20 * t2257 * t2257 - inv21 * t2262 * t2262
+        - 0.2 * live[618] - 0.1944393718626402 * live[1213]
+        - 283.68794326241135 * live[215] * live[215]
+        - 298.3148385185812 * live[1236] * live[1236]
+        - 1142.1540345339843 * live[1246] * live[1246];
+    let inv22 = 1.0 / t2268;
+    let t2269 = 0.002 * live[160] - 0.00515 * live[170] - q[16] * live[247] - 0.001
+        - live[351];
+    let t2270 = live[607] + live[7] * live[625] + live[8] * live[627]
+        + 0.9800665778412416 * (live[622] + t2269) - 0.0171 * live[171]
+        - live[602] * live[607] * live[648] - live[1214] * live[1218] * live[1220]
+        - live[1223] * live[1226] * live[1227] - live[1249] * live[1256] * live[1257]
+        - live[1259] * t2226 * t2227 - inv17 * t2234 * t2235 - inv18 * t2241 * t2242
+        - inv19 * t2248 * t2251 - inv20 * t2257 * t2258 - inv21 * t2262 * t2263
+        - 0.2 * live[618] - 0.1 * live[619] - 3.967880881948347 * live[1219]
+        - 283.68794326241135 * live[215] * live[216]
+        - 298.3148385185812 * live[1236] * live[1237]
+        - 1142.1540345339843 * live[1246] * live[1247] - 0.0674;
+    let t2271 = 0.075 * live[85] + 0.05 * live[247] + 0.1 * (live[604] - live[620])
+        + live[7] * live[626] + live[8] * live[628] + 0.9800665778412416 * live[623]
+        + 0.19866933079506122 * t2269 + live[171] * (0.016245 + live[605])
+        - 0.002 * live[159] - live[602] * live[607] * live[644]
+        - live[1214] * live[1218] * live[1222] - live[1223] * live[1226] * live[1228]
+        - live[1249] * live[1256] * live[1258] - live[1259] * t2226 * t2228
+        - inv17 * t2234 * t2236 - inv18 * t2241 * t2243 - inv19 * t2248 * t2253
+        - inv20 * t2257 * t2260 - inv21 * t2262 * t2264 - 0.3 * live[618]
+        - 3.967880881948347 * live[1221] - 283.68794326241135 * live[215] * live[217]
+        - 298.3148385185812 * live[1236] * live[1238]
+        - 1142.1540345339843 * live[1246] * live[1248] - 0.1535;
+    let t2272 = 0.9605304970014426 * live[609] + 0.039469502998557456 * live[610]
+        + 0.19866933079506122 * live[622] + live[9] * live[625] + live[11] * live[627]
+        + t2267 + 1.2975 - 0.018 * live[159] - 0.4 * live[619]
+        - live[602] * live[648] * live[648] - live[1214] * live[1220] * live[1220]
+        - live[1223] * live[1227] * live[1227] - live[1249] * live[1257] * live[1257]
+        - live[1259] * t2227 * t2227 - inv17 * t2235 * t2235 - inv18 * t2242 * t2242
+        - inv19 * t2251 * t2251 - inv20 * t2258 * t2258 - inv21 * t2263 * t2263
+        - inv22 * t2270 * t2270 - 80.97165991902834 * live[249] * live[249]
+        - 283.68794326241135 * live[216] * live[216]
+        - 298.3148385185812 * live[1237] * live[1237]
+        - 1142.1540345339843 * live[1247] * live[1247];
+    let inv23 = 1.0 / t2272;
+    let t2273 = 0.0171 * live[159] + 0.04900332889206208 * live[173]
+        + 0.19470917115432523 * (live[609] - live[610]) + 0.19866933079506122 * live[623]
+        + live[9] * live[626] + live[11] * live[628] + live[644] - 0.3 * live[619]
+        - 0.2 * live[620] - live[602] * live[644] * live[648]
+        - live[1214] * live[1220] * live[1222] - live[1223] * live[1227] * live[1228]
+        - live[1249] * live[1257] * live[1258] - live[1259] * t2227 * t2228
+        - inv17 * t2235 * t2236 - inv18 * t2242 * t2243 - inv19 * t2251 * t2253
+        - inv20 * t2258 * t2260 - inv21 * t2263 * t2264 - inv22 * t2270 * t2271
+        - 80.97165991902834 * live[249] * live[250]
+        - 283.68794326241135 * live[216] * live[217]
+        - 298.3148385185812 * live[1237] * live[1238]
+        - 1142.1540345339843 * live[1247] * live[1248] - 0.2711;
+    let t2274 = 0.019866933079506124 * live[173] + 0.2 * live[603]
+        + 0.039469502998557456 * live[609] + 0.9605304970014426 * live[610]
+        + live[12] * live[626] + live[13] * live[628] + t2266 + 0.373795
+        - 0.016245 * live[159] - 0.6 * live[620] - t2265
+        - live[602] * live[644] * live[644] - live[1214] * live[1222] * live[1222]
+        - live[1223] * live[1228] * live[1228] - live[1249] * live[1258] * live[1258]
+        - live[1259] * t2228 * t2228 - inv17 * t2236 * t2236 - inv18 * t2243 * t2243
+        - inv19 * t2253 * t2253 - inv20 * t2260 * t2260 - inv21 * t2264 * t2264
+        - inv22 * t2271 * t2271 - inv23 * t2273 * t2273
+        - 80.97165991902834 * live[250] * live[250]
+        - 283.68794326241135 * live[217] * live[217]
+        - 298.3148385185812 * live[1238] * live[1238]
+        - 1142.1540345339843 * live[1248] * live[1248];
+    let inv24 = 1.0 / t2274;
+    let t2275 = live[112] * t2245;
+    let t2276 = live[113] + inv19 * (inv20 * t2256 * t2275 - live[112] * t2246);
+    let t2277 = inv19 * (inv20 * t2257 * t2275 - live[112] * t2248) - 0.095 * live[113]
+        - inv21 * t2262 * t2276;
+    let t2278 = inv19 * (inv20 * t2258 * t2275 - live[112] * t2251) - 0.1 * live[112]
+        - inv21 * t2263 * t2276 - inv22 * t2270 * t2277;
+    let t2279 = inv19 * inv20 * t2260 * t2275 + live[112] * (0.095 - inv19 * t2253)
+        - inv21 * t2264 * t2276 - inv22 * t2271 * t2277 - inv23 * t2273 * t2278;
+    let t2280 = inv24 * t2279;
+    let t2281 = inv23 * (t2278 - t2273 * inv24 * t2279);
+    let t2282 = inv22 * (t2277 - t2270 * t2281 - t2271 * inv24 * t2279);
+    let t2283 = inv21 * (t2276 - t2262 * t2282 - t2263 * t2281 - t2264 * inv24 * t2279);
+    let t2284 = -inv20
+        * (inv19 * t2275 + t2256 * t2283 + t2257 * t2282 + t2258 * t2281
+            + t2260 * inv24 * t2279);
+    let t2285 = inv19
+        * (live[112] - t2245 * t2284 - t2246 * t2283 - t2248 * t2282 - t2251 * t2281
+            - t2253 * inv24 * t2279);
+    let t2286 = -inv18
+        * (t2238 * t2285 + t2239 * t2284 + t2240 * t2283 + t2241 * t2282 + t2242 * t2281
+            + t2243 * inv24 * t2279);
+    let t2287 = -inv17
+        * (t2230 * t2286 + t2231 * t2285 + t2232 * t2284 + t2233 * t2283 + t2234 * t2282
+            + t2235 * t2281 + t2236 * inv24 * t2279);
+    let t2288 = -live[1259]
+        * (live[1260] * t2287 + live[1261] * t2286 + t2223 * t2285 + t2224 * t2284
+            + t2225 * t2283 + t2226 * t2282 + t2227 * t2281 + t2228 * inv24 * t2279);
+    let t2289 = -live[1249]
+        * (live[1250] * t2288 + live[1251] * t2287 + live[1252] * t2286
+            + live[1253] * t2285 + live[1254] * t2284 + live[1255] * t2283
+            + live[1256] * t2282 + live[1257] * t2281 + live[1258] * inv24 * t2279);
+    let t2290 = -1142.1540345339843
+        * (live[1239] * t2289 + live[1240] * t2288 + live[1241] * t2287
+            + live[1242] * t2286 + live[1243] * t2285 + live[1244] * t2284
+            + live[1245] * t2283 + live[1246] * t2282 + live[1247] * t2281
+            + live[1248] * inv24 * t2279);
+    let t2291 = -0.08422633844982069 * t2290
+        - 298.3148385185812
+            * (live[1229] * t2289 + live[1230] * t2288 + live[1231] * t2287
+                + live[1232] * t2286 + live[1233] * t2285 + live[1234] * t2284
+                + live[1235] * t2283 + live[1236] * t2282 + live[1237] * t2281
+                + live[1238] * inv24 * t2279);
+    let t2292 = -0.07659574468085106 * t2290 - 0.028368794326241134 * t2291
+        - 283.68794326241135
+            * (live[219] * t2289 + live[218] * t2288 + live[214] * t2287
+                + live[213] * t2286 + live[207] * t2285 + live[208] * t2284
+                + live[209] * t2283 + live[215] * t2282 + live[216] * t2281
+                + live[217] * inv24 * t2279);
+    let t2293 = -t2285
+        - live[1223]
+            * (live[1224] * t2284 + live[1225] * t2283 + live[1226] * t2282
+                + live[1227] * t2281 + live[1228] * inv24 * t2279);
+    let t2294 = live[1214]
+        * (80.97165991902834 * live[1215] * (t2293 + t2285) - live[1216] * t2284
+            - live[1217] * t2283 - live[1218] * t2282 - live[1220] * t2281
+            - live[1222] * inv24 * t2279);
+    let t2295 = -80.97165991902834
+        * (live[247] * t2294 + live[249] * t2281 + live[250] * inv24 * t2279
+            + live[174] * (t2293 + t2285))
+        - live[247]
+            * (79.35761763896693 * t2284 + 16.08658548947864 * t2283
+                + 3.967880881948347 * t2282);
+    let t2296 = live[602]
+        * (live[604] * t2283 - live[603] * t2285 - live[607] * t2282 - live[648] * t2281
+            - live[644] * inv24 * t2279);
+    let t2297 = live[603] * t2245;
+    let t2298 = live[602]
+        * (live[604] + inv19 * (live[603] * t2246 - inv20 * t2256 * t2297));
+    let t2299 = live[602]
+        * (inv19 * (live[603] * t2248 - inv20 * t2257 * t2297) - live[607])
+        - inv21 * t2262 * t2298;
+    let t2300 = live[602]
+        * (inv19 * (live[603] * t2251 - inv20 * t2258 * t2297) - live[648])
+        - inv21 * t2263 * t2298 - inv22 * t2270 * t2299;
+    let t2301 = live[602]
+        * (inv19 * (live[603] * t2253 - inv20 * t2260 * t2297) - live[644])
+        - inv21 * t2264 * t2298 - inv22 * t2271 * t2299 - inv23 * t2273 * t2300;
+    let t2302 = inv24 * t2301;
+    let t2303 = inv23 * (t2300 - t2273 * inv24 * t2301);
+    let t2304 = inv22 * (t2299 - t2270 * t2303 - t2271 * inv24 * t2301);
+    let t2305 = inv21 * (t2298 - t2262 * t2304 - t2263 * t2303 - t2264 * inv24 * t2301);
+    let t2306 = inv20
+        * (live[602] * inv19 * t2297 - t2256 * t2305 - t2257 * t2304 - t2258 * t2303
+            - t2260 * inv24 * t2301);
+    let t2307 = -inv19
+        * (t2251 * t2303 + t2253 * inv24 * t2301 + live[602] * live[603] + t2245 * t2306
+            + t2246 * t2305 + t2248 * t2304);
+    let t2308 = -inv18
+        * (t2238 * t2307 + t2239 * t2306 + t2240 * t2305 + t2241 * t2304 + t2242 * t2303
+            + t2243 * inv24 * t2301);
+    let t2309 = -inv17
+        * (t2230 * t2308 + t2231 * t2307 + t2232 * t2306 + t2233 * t2305 + t2234 * t2304
+            + t2235 * t2303 + t2236 * inv24 * t2301);
+    let t2310 = -live[1259]
+        * (live[1260] * t2309 + live[1261] * t2308 + t2223 * t2307 + t2224 * t2306
+            + t2225 * t2305 + t2226 * t2304 + t2227 * t2303 + t2228 * inv24 * t2301);
+    let t2311 = -live[1249]
+        * (live[1250] * t2310 + live[1251] * t2309 + live[1252] * t2308
+            + live[1253] * t2307 + live[1254] * t2306 + live[1255] * t2305
+            + live[1256] * t2304 + live[1257] * t2303 + live[1258] * inv24 * t2301);
+    let t2312 = -1142.1540345339843
+        * (live[1239] * t2311 + live[1240] * t2310 + live[1241] * t2309
+            + live[1242] * t2308 + live[1243] * t2307 + live[1244] * t2306
+            + live[1245] * t2305 + live[1246] * t2304 + live[1247] * t2303
+            + live[1248] * inv24 * t2301);
+    let t2313 = -0.08422633844982069 * t2312
+        - 298.3148385185812
+            * (live[1229] * t2311 + live[1230] * t2310 + live[1231] * t2309
+                + live[1232] * t2308 + live[1233] * t2307 + live[1234] * t2306
+                + live[1235] * t2305 + live[1236] * t2304 + live[1237] * t2303
+                + live[1238] * inv24 * t2301);
+    let t2314 = -0.07659574468085106 * t2312 - 0.028368794326241134 * t2313
+        - 283.68794326241135
+            * (live[219] * t2311 + live[218] * t2310 + live[214] * t2309
+                + live[213] * t2308 + live[207] * t2307 + live[208] * t2306
+                + live[209] * t2305 + live[215] * t2304 + live[216] * t2303
+                + live[217] * inv24 * t2301);
+    let t2315 = -t2307
+        - live[1223]
+            * (live[1224] * t2306 + live[1225] * t2305 + live[1226] * t2304
+                + live[1227] * t2303 + live[1228] * inv24 * t2301);
+    let t2316 = live[1214]
+        * (80.97165991902834 * live[1215] * (t2315 + t2307) - live[1216] * t2306
+            - live[1217] * t2305 - live[1218] * t2304 - live[1220] * t2303
+            - live[1222] * inv24 * t2301);
+    let t2317 = -80.97165991902834
+        * (live[247] * t2316 + live[249] * t2303 + live[250] * inv24 * t2301
+            + live[174] * (t2315 + t2307))
+        - live[247]
+            * (79.35761763896693 * t2306 + 16.08658548947864 * t2305
+                + 3.967880881948347 * t2304);
+    let t2318 = -80.97165991902834 * live[174]
+        - 6556.409710042781 * live[247] * live[1214] * live[1215];
+    let t2319 = live[247]
+        * (80.97165991902834 * live[1214] * live[1216] - 79.35761763896693)
+        - live[1223] * live[1224] * t2318;
+    let t2320 = live[247]
+        * (80.97165991902834 * live[1214] * live[1217] - 16.08658548947864)
+        - live[1223] * live[1225] * t2318 - inv20 * t2256 * t2319;
+    let t2321 = live[247]
+        * (80.97165991902834 * live[1214] * live[1218] - 3.967880881948347)
+        - live[1223] * live[1226] * t2318 - inv20 * t2257 * t2319
+        - inv21 * t2262 * t2320;
+    let t2322 = 80.97165991902834 * (live[247] * live[1214] * live[1220] - live[249])
+        - live[1223] * live[1227] * t2318 - inv20 * t2258 * t2319 - inv21 * t2263 * t2320
+        - inv22 * t2270 * t2321;
+    let t2323 = 80.97165991902834 * (live[247] * live[1214] * live[1222] - live[250])
+        - live[1223] * live[1228] * t2318 - inv20 * t2260 * t2319 - inv21 * t2264 * t2320
+        - inv22 * t2271 * t2321 - inv23 * t2273 * t2322;
+    let t2324 = inv24 * t2323;
+    let t2325 = inv23 * (t2322 - t2273 * inv24 * t2323);
+    let t2326 = inv22 * (t2321 - t2270 * t2325 - t2271 * inv24 * t2323);
+    let t2327 = inv21 * (t2320 - t2262 * t2326 - t2263 * t2325 - t2264 * inv24 * t2323);
+    let t2328 = inv20
+        * (t2319 - t2256 * t2327 - t2257 * t2326 - t2258 * t2325
+            - t2260 * inv24 * t2323);
+    let t2329 = -inv19
+        * (t2248 * t2326 + t2251 * t2325 + t2253 * inv24 * t2323 + t2245 * t2328
+            + t2246 * t2327);
+    let t2330 = -inv18
+        * (t2238 * t2329 + t2239 * t2328 + t2240 * t2327 + t2241 * t2326 + t2242 * t2325
+            + t2243 * inv24 * t2323);
+    let t2331 = -inv17
+        * (t2230 * t2330 + t2231 * t2329 + t2232 * t2328 + t2233 * t2327 + t2234 * t2326
+            + t2235 * t2325 + t2236 * inv24 * t2323);
+    let t2332 = -live[1259]
+        * (live[1260] * t2331 + live[1261] * t2330 + t2223 * t2329 + t2224 * t2328
+            + t2225 * t2327 + t2226 * t2326 + t2227 * t2325 + t2228 * inv24 * t2323);
+    let t2333 = -live[1249]
+        * (live[1250] * t2332 + live[1251] * t2331 + live[1252] * t2330
+            + live[1253] * t2329 + live[1254] * t2328 + live[1255] * t2327
+            + live[1256] * t2326 + live[1257] * t2325 + live[1258] * inv24 * t2323);
+    let t2334 = -1142.1540345339843
+        * (live[1239] * t2333 + live[1240] * t2332 + live[1241] * t2331
+            + live[1242] * t2330 + live[1243] * t2329 + live[1244] * t2328
+            + live[1245] * t2327 + live[1246] * t2326 + live[1247] * t2325
+            + live[1248] * inv24 * t2323);
+    let t2335 = -0.08422633844982069 * t2334
+        - 298.3148385185812
+            * (live[1229] * t2333 + live[1230] * t2332 + live[1231] * t2331
+                + live[1232] * t2330 + live[1233] * t2329 + live[1234] * t2328
+                + live[1235] * t2327 + live[1236] * t2326 + live[1237] * t2325
+                + live[1238] * inv24 * t2323);
+    let t2336 = -0.07659574468085106 * t2334 - 0.028368794326241134 * t2335
+        - 283.68794326241135
+            * (live[219] * t2333 + live[218] * t2332 + live[214] * t2331
+                + live[213] * t2330 + live[207] * t2329 + live[208] * t2328
+                + live[209] * t2327 + live[215] * t2326 + live[216] * t2325
+                + live[217] * inv24 * t2323);
+    let t2337 = live[1223]
+        * (t2318 - live[1224] * t2328 - live[1225] * t2327 - live[1226] * t2326
+            - live[1227] * t2325 - live[1228] * inv24 * t2323) - t2329;
+    let t2338 = live[1214]
+        * (80.97165991902834 * (live[1215] * (t2337 + t2329) - live[247])
+            - live[1216] * t2328 - live[1217] * t2327 - live[1218] * t2326
+            - live[1220] * t2325 - live[1222] * inv24 * t2323);
+    let t2339 = live[1214]
+        * (-80.97165991902834 * live[1215] * live[1223] * live[1224] - live[1216]);
+    let t2340 = live[1214]
+        * (-80.97165991902834 * live[1215] * live[1223] * live[1225] - live[1217])
+        - inv20 * t2256 * t2339;
+    let t2341 = live[1214]
+        * (-80.97165991902834 * live[1215] * live[1223] * live[1226] - live[1218])
+        - inv20 * t2257 * t2339 - inv21 * t2262 * t2340;
+    let t2342 = live[1214]
+        * (-80.97165991902834 * live[1215] * live[1223] * live[1227] - live[1220])
+        - inv20 * t2258 * t2339 - inv21 * t2263 * t2340 - inv22 * t2270 * t2341;
+    let t2343 = live[1214]
+        * (-80.97165991902834 * live[1215] * live[1223] * live[1228] - live[1222])
+        - inv20 * t2260 * t2339 - inv21 * t2264 * t2340 - inv22 * t2271 * t2341
+        - inv23 * t2273 * t2342;
+    let t2344 = inv24 * t2343;
+    let t2345 = inv23 * (t2342 - t2273 * inv24 * t2343);
+    let t2346 = inv22 * (t2341 - t2270 * t2345 - t2271 * inv24 * t2343);
+    let t2347 = inv21 * (t2340 - t2262 * t2346 - t2263 * t2345 - t2264 * inv24 * t2343);
+    let t2348 = inv20
+        * (t2339 - t2256 * t2347 - t2257 * t2346 - t2258 * t2345
+            - t2260 * inv24 * t2343);
+    let t2349 = -inv19
+        * (t2248 * t2346 + t2251 * t2345 + t2253 * inv24 * t2343 + t2245 * t2348
+            + t2246 * t2347);
+    let t2350 = -inv18
+        * (t2238 * t2349 + t2239 * t2348 + t2240 * t2347 + t2241 * t2346 + t2242 * t2345
+            + t2243 * inv24 * t2343);
+    let t2351 = -inv17
+        * (t2230 * t2350 + t2231 * t2349 + t2232 * t2348 + t2233 * t2347 + t2234 * t2346
+            + t2235 * t2345 + t2236 * inv24 * t2343);
+    let t2352 = -live[1259]
+        * (live[1260] * t2351 + live[1261] * t2350 + t2223 * t2349 + t2224 * t2348
+            + t2225 * t2347 + t2226 * t2346 + t2227 * t2345 + t2228 * inv24 * t2343);
+    let t2353 = -live[1249]
+        * (live[1250] * t2352 + live[1251] * t2351 + live[1252] * t2350
+            + live[1253] * t2349 + live[1254] * t2348 + live[1255] * t2347
+            + live[1256] * t2346 + live[1257] * t2345 + live[1258] * inv24 * t2343);
+    let t2354 = -1142.1540345339843
+        * (live[1239] * t2353 + live[1240] * t2352 + live[1241] * t2351
+            + live[1242] * t2350 + live[1243] * t2349 + live[1244] * t2348
+            + live[1245] * t2347 + live[1246] * t2346 + live[1247] * t2345
+            + live[1248] * inv24 * t2343);
+    let t2355 = -0.08422633844982069 * t2354
+        - 298.3148385185812
+            * (live[1229] * t2353 + live[1230] * t2352 + live[1231] * t2351
+                + live[1232] * t2350 + live[1233] * t2349 + live[1234] * t2348
+                + live[1235] * t2347 + live[1236] * t2346 + live[1237] * t2345
+                + live[1238] * inv24 * t2343);
+    let t2356 = -0.07659574468085106 * t2354 - 0.028368794326241134 * t2355
+        - 283.68794326241135
+            * (live[219] * t2353 + live[218] * t2352 + live[214] * t2351
+                + live[213] * t2350 + live[207] * t2349 + live[208] * t2348
+                + live[209] * t2347 + live[215] * t2346 + live[216] * t2345
+                + live[217] * inv24 * t2343);
+    let t2357 = live[1223]
+        * (80.97165991902834 * live[1214] * live[1215] - live[1224] * t2348
+            - live[1225] * t2347 - live[1226] * t2346 - live[1227] * t2345
+            - live[1228] * inv24 * t2343) - t2349;
+    let t2358 = inv19 * t2245 - live[1223] * live[1224];
+    let t2359 = t2247 - live[1223] * live[1225] - inv20 * t2256 * t2358;
+    let t2360 = t2249 - live[1223] * live[1226] - inv20 * t2257 * t2358
+        - inv21 * t2262 * t2359;
+    let t2361 = t2252 - live[1223] * live[1227] - inv20 * t2258 * t2358
+        - inv21 * t2263 * t2359 - inv22 * t2270 * t2360;
+    let t2362 = t2254 - live[1223] * live[1228] - inv20 * t2260 * t2358
+        - inv21 * t2264 * t2359 - inv22 * t2271 * t2360 - inv23 * t2273 * t2361;
+    let t2363 = inv24 * t2362;
+    let t2364 = inv23 * (t2361 - t2273 * inv24 * t2362);
+    live[1262] = t2223;
+    live[1263] = t2224;
+    live[1264] = t2225;
+    live[1265] = t2226;
+    live[1266] = t2227;
+    live[1267] = t2228;
+    live[1268] = inv17;
+    live[1269] = t2230;
+    live[1270] = t2231;
+    live[1271] = t2232;
+    live[1272] = t2233;
+    live[1273] = t2234;
+    live[1274] = t2235;
+    live[1275] = t2236;
+    live[1276] = inv18;
+    live[1277] = t2238;
+    live[1278] = t2239;
+    live[1279] = t2240;
+    live[1280] = t2241;
+    live[1281] = t2242;
+    live[1282] = t2243;
+    live[1283] = inv19;
+    live[1284] = t2245;
+    live[1285] = t2246;
+    live[1286] = t2247;
+    live[1287] = t2248;
+    live[1288] = t2249;
+    live[1289] = t2251;
+    live[1290] = t2252;
+    live[1291] = t2253;
+    live[1292] = t2254;
+    live[1293] = inv20;
+    live[1294] = t2256;
+    live[1295] = t2257;
+    live[1296] = t2258;
+    live[1297] = t2260;
+    live[1298] = inv21;
+    live[1299] = t2262;
+    live[1300] = t2263;
+    live[1301] = t2264;
+    live[1302] = inv22;
+    live[1303] = t2270;
+    live[1304] = t2271;
+    live[1305] = inv23;
+    live[1306] = t2273;
+    live[1307] = inv24;
+    live[1308] = t2358;
+    live[1309] = t2359;
+    live[1310] = t2360;
+    live[1311] = t2362;
+    live[1312] = t2364;
+    out.2[0][14] = t2349;
+    out.2[0][15] = t2329;
+    out.2[0][16] = t2307;
+    out.2[0][17] = t2285;
+    out.2[1][14] = t2348;
+    out.2[1][15] = t2328;
+    out.2[1][16] = t2306;
+    out.2[1][17] = t2284;
+    out.2[2][14] = t2347;
+    out.2[2][15] = t2327;
+    out.2[2][16] = t2305;
+    out.2[2][17] = t2283;
+    out.2[3][14] = t2346;
+    out.2[3][15] = t2326;
+    out.2[3][16] = t2304;
+    out.2[3][17] = t2282;
+    out.2[4][4] = inv23 + inv23 * inv23 * t2273 * t2273 * inv24;
+    out.2[4][13] = t2364;
+    out.2[4][14] = t2345;
+    out.2[4][15] = t2325;
+    out.2[4][16] = t2303;
+    out.2[4][17] = t2281;
+    out.2[5][5] = inv24;
+    out.2[5][13] = t2363;
+    out.2[5][14] = t2344;
+    out.2[5][15] = t2324;
+    out.2[5][16] = t2302;
+    out.2[5][17] = t2280;
+    out.2[6][14] = t2350;
+    out.2[6][15] = t2330;
+    out.2[6][16] = t2308;
+    out.2[6][17] = t2286;
+    out.2[7][14] = t2351;
+    out.2[7][15] = t2331;
+    out.2[7][16] = t2309;
+    out.2[7][17] = t2287;
+    out.2[8][14] = t2352;
+    out.2[8][15] = t2332;
+    out.2[8][16] = t2310;
+    out.2[8][17] = t2288;
+    out.2[9][14] = t2353;
+    out.2[9][15] = t2333;
+    out.2[9][16] = t2311;
+    out.2[9][17] = t2289;
+    out.2[10][14] = t2356;
+    out.2[10][15] = t2336;
+    out.2[10][16] = t2314;
+    out.2[10][17] = t2292;
+    out.2[11][14] = t2355;
+    out.2[11][15] = t2335;
+    out.2[11][16] = t2313;
+    out.2[11][17] = t2291;
+    out.2[12][14] = t2354;
+    out.2[12][15] = t2334;
+    out.2[12][16] = t2312;
+    out.2[12][17] = t2290;
+    out.2[13][4] = t2364;
+    out.2[13][5] = t2363;
+    out.2[13][14] = t2357;
+    out.2[13][15] = t2337;
+    out.2[13][16] = t2315;
+    out.2[13][17] = t2293;
+    out.2[14][0] = t2349;
+    out.2[14][1] = t2348;
+    out.2[14][2] = t2347;
+    out.2[14][3] = t2346;
+    out.2[14][4] = t2345;
+    out.2[14][5] = t2344;
+    out.2[14][6] = t2350;
+    out.2[14][7] = t2351;
+    out.2[14][8] = t2352;
+    out.2[14][9] = t2353;
+    out.2[14][10] = t2356;
+    out.2[14][11] = t2355;
+    out.2[14][12] = t2354;
+    out.2[14][13] = t2357;
+    out.2[14][14] = live[1214]
+        + live[1214]
+            * (80.97165991902834 * live[1215] * (t2357 + t2349) - live[1216] * t2348
+                - live[1217] * t2347 - live[1218] * t2346 - live[1220] * t2345
+                - live[1222] * inv24 * t2343);
+    out.2[14][15] = t2338;
+    out.2[14][16] = t2316;
+    out.2[14][17] = t2294;
+    out.2[15][0] = t2329;
+    out.2[15][1] = t2328;
+    out.2[15][2] = t2327;
+    out.2[15][3] = t2326;
+    out.2[15][4] = t2325;
+    out.2[15][5] = t2324;
+    out.2[15][6] = t2330;
+    out.2[15][7] = t2331;
+    out.2[15][8] = t2332;
+    out.2[15][9] = t2333;
+    out.2[15][10] = t2336;
+    out.2[15][11] = t2335;
+    out.2[15][12] = t2334;
+    out.2[15][13] = t2337;
+    out.2[15][14] = t2338;
+    out.2[15][15] = 80.97165991902834
+        - 80.97165991902834
+            * (live[247] * t2338 + live[249] * t2325 + live[250] * inv24 * t2323
+                + live[174] * (t2337 + t2329))
+        - live[247]
+            * (79.35761763896693 * t2328 + 16.08658548947864 * t2327
+                + 3.967880881948347 * t2326);
+    out.2[15][16] = t2317;
+    out.2[15][17] = t2295;
+    out.2[16][0] = t2307;
+    out.2[16][1] = t2306;
+    out.2[16][2] = t2305;
+    out.2[16][3] = t2304;
+    out.2[16][4] = t2303;
+    out.2[16][5] = t2302;
+    out.2[16][6] = t2308;
+    out.2[16][7] = t2309;
+    out.2[16][8] = t2310;
+    out.2[16][9] = t2311;
+    out.2[16][10] = t2314;
+    out.2[16][11] = t2313;
+    out.2[16][12] = t2312;
+    out.2[16][13] = t2315;
+    out.2[16][14] = t2316;
+    out.2[16][15] = t2317;
+    out.2[16][16] = live[602]
+        + live[602]
+            * (live[604] * t2305 - live[603] * t2307 - live[607] * t2304
+                - live[648] * t2303 - live[644] * inv24 * t2301);
+    out.2[16][17] = t2296;
+    out.2[17][0] = t2285;
+    out.2[17][1] = t2284;
+    out.2[17][2] = t2283;
+    out.2[17][3] = t2282;
+    out.2[17][4] = t2281;
+    out.2[17][5] = t2280;
+    out.2[17][6] = t2286;
+    out.2[17][7] = t2287;
+    out.2[17][8] = t2288;
+    out.2[17][9] = t2289;
+    out.2[17][10] = t2292;
+    out.2[17][11] = t2291;
+    out.2[17][12] = t2290;
+    out.2[17][13] = t2293;
+    out.2[17][14] = t2294;
+    out.2[17][15] = t2295;
+    out.2[17][16] = t2296;
+    out.2[17][17] = live[113] * t2283
+        + 0.095 * (live[112] * inv24 * t2279 - live[113] * t2282) + 0.5555555555555556
+        + live[112] * (t2285 - 0.1 * t2281);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part16(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part16_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part16`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part16_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part16`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part16_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2365 = live[1302]
+        * (live[1310] - live[1303] * live[1312] - live[1304] * live[1307] * live[1311]);
+    let t2366 = live[1298]
+        * (live[1309] - live[1299] * t2365 - live[1300] * live[1312]
+            - live[1301] * live[1307] * live[1311]);
+    let t2367 = live[1293]
+        * (live[1308] - live[1294] * t2366 - live[1295] * t2365 - live[1296] * live[1312]
+            - live[1297] * live[1307] * live[1311]);
+    let t2368 = -live[1283]
+        - live[1283]
+            * (live[1289] * live[1312] + live[1291] * live[1307] * live[1311]
+                + live[1284] * t2367 + live[1285] * t2366 + live[1287] * t2365);
+    let t2369 = -live[1276]
+        * (live[1277] * t2368 + live[1278] * t2367 + live[1279] * t2366
+            + live[1280] * t2365 + live[1281] * live[1312]
+            + live[1282] * live[1307] * live[1311]);
+    let t2370 = -live[1268]
+        * (live[1269] * t2369 + live[1270] * t2368 + live[1271] * t2367
+            + live[1272] * t2366 + live[1273] * t2365 + live[1274] * live[1312]
+            + live[1275] * live[1307] * live[1311]);
+    let t2371 = -live[1259]
+        * (live[1260] * t2370 + live[1261] * t2369 + live[1262] * t2368
+            + live[1263] * t2367 + live[1264] * t2366 + live[1265] * t2365
+            + live[1266] * live[1312] + live[1267] * live[1307] * live[1311]);
+    let t2372 = -live[1249]
+        * (live[1250] * t2371 + live[1251] * t2370 + live[1252] * t2369
+            + live[1253] * t2368 + live[1254] * t2367 + live[1255] * t2366
+            + live[1256] * t2365 + live[1257] * live[1312]
+            + live[1258] * live[1307] * live[1311]);
+    let t2373 = -1142.1540345339843
+        * (live[1239] * t2372 + live[1240] * t2371 + live[1241] * t2370
+            + live[1242] * t2369 + live[1243] * t2368 + live[1244] * t2367
+            + live[1245] * t2366 + live[1246] * t2365 + live[1247] * live[1312]
+            + live[1248] * live[1307] * live[1311]);
+    let t2374 = -0.08422633844982069 * t2373
+        - 298.3148385185812
+            * (live[1229] * t2372 + live[1230] * t2371 + live[1231] * t2370
+                + live[1232] * t2369 + live[1233] * t2368 + live[1234] * t2367
+                + live[1235] * t2366 + live[1236] * t2365 + live[1237] * live[1312]
+                + live[1238] * live[1307] * live[1311]);
+    let t2375 = -0.07659574468085106 * t2373 - 0.028368794326241134 * t2374
+        - 283.68794326241135
+            * (live[219] * t2372 + live[218] * t2371 + live[214] * t2370
+                + live[213] * t2369 + live[207] * t2368 + live[208] * t2367
+                + live[209] * t2366 + live[215] * t2365 + live[216] * live[1312]
+                + live[217] * live[1307] * live[1311]);
+    let t2376 = 8.462832298399467 * live[1229] + 84.75507633949702 * live[1239]
+        - 283.68794326241135 * live[219];
+    let t2377 = 8.462832298399467 * live[1230] + 84.75507633949702 * live[1240]
+        - 283.68794326241135 * live[218] - live[1249] * live[1250] * t2376;
+    let t2378 = 8.462832298399467 * live[1231] + 84.75507633949702 * live[1241]
+        - 283.68794326241135 * live[214] - live[1249] * live[1251] * t2376
+        - live[1259] * live[1260] * t2377;
+    let t2379 = 8.462832298399467 * live[1232] + 84.75507633949702 * live[1242]
+        - 283.68794326241135 * live[213] - live[1249] * live[1252] * t2376
+        - live[1259] * live[1261] * t2377 - live[1268] * live[1269] * t2378;
+    let t2380 = 8.462832298399467 * live[1233] + 84.75507633949702 * live[1243]
+        - 283.68794326241135 * live[207] - live[1249] * live[1253] * t2376
+        - live[1259] * live[1262] * t2377 - live[1268] * live[1270] * t2378
+        - live[1276] * live[1277] * t2379;
+    let t2381 = 8.462832298399467 * live[1234] + 84.75507633949702 * live[1244]
+        - 283.68794326241135 * live[208] - live[1249] * live[1254] * t2376
+        - live[1259] * live[1263] * t2377 - live[1268] * live[1271] * t2378
+        - live[1276] * live[1278] * t2379 - live[1283] * live[1284] * t2380;
+    let t2382 = 8.462832298399467 * live[1235] + 84.75507633949702 * live[1245]
+        - 283.68794326241135 * live[209] - live[1249] * live[1255] * t2376
+        - live[1259] * live[1264] * t2377 - live[1268] * live[1272] * t2378
+        - live[1276] * live[1279] * t2379 - live[1283] * live[1285] * t2380
+        - live[1293] * live[1294] * t2381;
+    let t2383 = 8.462832298399467 * live[1236] + 84.75507633949702 * live[1246]
+        - 283.68794326241135 * live[215] - live[1249] * live[1256] * t2376
+        - live[1259] * live[1265] * t2377 - live[1268] * live[1273] * t2378
+        - live[1276] * live[1280] * t2379 - live[1283] * live[1287] * t2380
+        - live[1293] * live[1295] * t2381 - live[1298] * live[1299] * t2382;
+    let t2384 = 8.462832298399467 * live[1237] + 84.75507633949702 * live[1247]
+        - 283.68794326241135 * live[216] - live[1249] * live[1257] * t2376
+        - live[1259] * live[1266] * t2377 - live[1268] * live[1274] * t2378
+        - live[1276] * live[1281] * t2379 - live[1283] * live[1289] * t2380
+        - live[1293] * live[1296] * t2381 - live[1298] * live[1300] * t2382
+        - live[1302] * live[1303] * t2383;
+    let t2385 = 8.462832298399467 * live[1238] + 84.75507633949702 * live[1248]
+        - 283.68794326241135 * live[217] - live[1249] * live[1258] * t2376
+        - live[1259] * live[1267] * t2377 - live[1268] * live[1275] * t2378
+        - live[1276] * live[1282] * t2379 - live[1283] * live[1291] * t2380
+        - live[1293] * live[1297] * t2381 - live[1298] * live[1301] * t2382
+        - live[1302] * live[1304] * t2383 - live[1305] * live[1306] * t2384;
+    let t2386 = live[1307] * t2385;
+    let t2387 = live[1305] * (t2384 - live[1306] * live[1307] * t2385);
+    let t2388 = live[1302]
+        * (t2383 - live[1303] * t2387 - live[1304] * live[1307] * t2385);
+    let t2389 = live[1298]
+        * (t2382 - live[1299] * t2388 - live[1300] * t2387
+            - live[1301] * live[1307] * t2385);
+    let t2390 = live[1293]
+        * (t2381 - live[1294] * t2389 - live[1295] * t2388 - live[1296] * t2387
+            - live[1297] * live[1307] * t2385);
+    let t2391 = live[1283]
+        * (t2380 - live[1284] * t2390 - live[1285] * t2389 - live[1287] * t2388
+            - live[1289] * t2387 - live[1291] * live[1307] * t2385);
+    let t2392 = live[1276]
+        * (t2379 - live[1277] * t2391 - live[1278] * t2390 - live[1279] * t2389
+            - live[1280] * t2388 - live[1281] * t2387 - live[1282] * live[1307] * t2385);
+    let t2393 = live[1268]
+        * (t2378 - live[1269] * t2392 - live[1270] * t2391 - live[1271] * t2390
+            - live[1272] * t2389 - live[1273] * t2388 - live[1274] * t2387
+            - live[1275] * live[1307] * t2385);
+    let t2394 = live[1259]
+        * (t2377 - live[1260] * t2393 - live[1261] * t2392 - live[1262] * t2391
+            - live[1263] * t2390 - live[1264] * t2389 - live[1265] * t2388
+            - live[1266] * t2387 - live[1267] * live[1307] * t2385);
+    let t2395 = live[1249]
+        * (t2376 - live[1250] * t2394 - live[1251] * t2393 - live[1252] * t2392
+            - live[1253] * t2391 - live[1254] * t2390 - live[1255] * t2389
+            - live[1256] * t2388 - live[1257] * t2387 - live[1258] * live[1307] * t2385);
+    let t2396 = -1142.1540345339843
+        * (live[1239] * t2395 + live[1240] * t2394 + live[1241] * t2393
+            + live[1242] * t2392 + live[1243] * t2391 + live[1244] * t2390
+            + live[1245] * t2389 + live[1246] * t2388 + live[1247] * t2387
+            + live[1248] * live[1307] * t2385) - 84.75507633949702;
+    let t2397 = -0.08422633844982069 * t2396
+        - 298.3148385185812
+            * (live[1229] * t2395 + live[1230] * t2394 + live[1231] * t2393
+                + live[1232] * t2392 + live[1233] * t2391 + live[1234] * t2390
+                + live[1235] * t2389 + live[1236] * t2388 + live[1237] * t2387
+                + live[1238] * live[1307] * t2385) - 8.462832298399467;
+    let t2398 = 96.19945227448756 * live[1239] - 298.3148385185812 * live[1229];
+    let t2399 = 96.19945227448756 * live[1240] - 298.3148385185812 * live[1230]
+        - live[1249] * live[1250] * t2398;
+    let t2400 = 96.19945227448756 * live[1241] - 298.3148385185812 * live[1231]
+        - live[1249] * live[1251] * t2398 - live[1259] * live[1260] * t2399;
+    let t2401 = 96.19945227448756 * live[1242] - 298.3148385185812 * live[1232]
+        - live[1249] * live[1252] * t2398 - live[1259] * live[1261] * t2399
+        - live[1268] * live[1269] * t2400;
+    let t2402 = 96.19945227448756 * live[1243] - 298.3148385185812 * live[1233]
+        - live[1249] * live[1253] * t2398 - live[1259] * live[1262] * t2399
+        - live[1268] * live[1270] * t2400 - live[1276] * live[1277] * t2401;
+    let t2403 = 96.19945227448756 * live[1244] - 298.3148385185812 * live[1234]
+        - live[1249] * live[1254] * t2398 - live[1259] * live[1263] * t2399
+        - live[1268] * live[1271] * t2400 - live[1276] * live[1278] * t2401
+        - live[1283] * live[1284] * t2402;
+    let t2404 = 96.19945227448756 * live[1245] - 298.3148385185812 * live[1235]
+        - live[1249] * live[1255] * t2398 - live[1259] * live[1264] * t2399
+        - live[1268] * live[1272] * t2400 - live[1276] * live[1279] * t2401
+        - live[1283] * live[1285] * t2402 - live[1293] * live[1294] * t2403;
+    let t2405 = 96.19945227448756 * live[1246] - 298.3148385185812 * live[1236]
+        - live[1249] * live[1256] * t2398 - live[1259] * live[1265] * t2399
+        - live[1268] * live[1273] * t2400 - live[1276] * live[1280] * t2401
+        - live[1283] * live[1287] * t2402 - live[1293] * live[1295] * t2403
+        - live[1298] * live[1299] * t2404;
+    let t2406 = 96.19945227448756 * live[1247] - 298.3148385185812 * live[1237]
+        - live[1249] * live[1257] * t2398 - live[1259] * live[1266] * t2399
+        - live[1268] * live[1274] * t2400 - live[1276] * live[1281] * t2401
+        - live[1283] * live[1289] * t2402 - live[1293] * live[1296] * t2403
+        - live[1298] * live[1300] * t2404 - live[1302] * live[1303] * t2405;
+    let t2407 = 96.19945227448756 * live[1248] - 298.3148385185812 * live[1238]
+        - live[1249] * live[1258] * t2398 - live[1259] * live[1267] * t2399
+        - live[1268] * live[1275] * t2400 - live[1276] * live[1282] * t2401
+        - live[1283] * live[1291] * t2402 - live[1293] * live[1297] * t2403
+        - live[1298] * live[1301] * t2404 - live[1302] * live[1304] * t2405
+        - live[1305] * live[1306] * t2406;
+    let t2408 = live[1307] * t2407;
+    let t2409 = live[1305] * (t2406 - live[1306] * live[1307] * t2407);
+    let t2410 = live[1302]
+        * (t2405 - live[1303] * t2409 - live[1304] * live[1307] * t2407);
+    let t2411 = live[1298]
+        * (t2404 - live[1299] * t2410 - live[1300] * t2409
+            - live[1301] * live[1307] * t2407);
+    let t2412 = live[1293]
+        * (t2403 - live[1294] * t2411 - live[1295] * t2410 - live[1296] * t2409
+            - live[1297] * live[1307] * t2407);
+    let t2413 = live[1283]
+        * (t2402 - live[1284] * t2412 - live[1285] * t2411 - live[1287] * t2410
+            - live[1289] * t2409 - live[1291] * live[1307] * t2407);
+    let t2414 = live[1276]
+        * (t2401 - live[1277] * t2413 - live[1278] * t2412 - live[1279] * t2411
+            - live[1280] * t2410 - live[1281] * t2409 - live[1282] * live[1307] * t2407);
+    let t2415 = live[1268]
+        * (t2400 - live[1269] * t2414 - live[1270] * t2413 - live[1271] * t2412
+            - live[1272] * t2411 - live[1273] * t2410 - live[1274] * t2409
+            - live[1275] * live[1307] * t2407);
+    let t2416 = live[1259]
+        * (t2399 - live[1260] * t2415 - live[1261] * t2414 - live[1262] * t2413
+            - live[1263] * t2412 - live[1264] * t2411 - live[1265] * t2410
+            - live[1266] * t2409 - live[1267] * live[1307] * t2407);
+    let t2417 = live[1249]
+        * (t2398 - live[1250] * t2416 - live[1251] * t2415 - live[1252] * t2414
+            - live[1253] * t2413 - live[1254] * t2412 - live[1255] * t2411
+            - live[1256] * t2410 - live[1257] * t2409 - live[1258] * live[1307] * t2407);
+    let t2418 = -1142.1540345339843
+        * (live[1239] * t2417 + live[1240] * t2416 + live[1241] * t2415
+            + live[1242] * t2414 + live[1243] * t2413 + live[1244] * t2412
+            + live[1245] * t2411 + live[1246] * t2410 + live[1247] * t2409
+            + live[1248] * live[1307] * t2407) - 96.19945227448756;
+    let t2419 = 1142.1540345339843 * (live[1239] * live[1249] * live[1250] - live[1240]);
+    let t2420 = 1142.1540345339843 * (live[1239] * live[1249] * live[1251] - live[1241])
+        - live[1259] * live[1260] * t2419;
+    let t2421 = 1142.1540345339843 * (live[1239] * live[1249] * live[1252] - live[1242])
+        - live[1259] * live[1261] * t2419 - live[1268] * live[1269] * t2420;
+    let t2422 = 1142.1540345339843 * (live[1239] * live[1249] * live[1253] - live[1243])
+        - live[1259] * live[1262] * t2419 - live[1268] * live[1270] * t2420
+        - live[1276] * live[1277] * t2421;
+    let t2423 = 1142.1540345339843 * (live[1239] * live[1249] * live[1254] - live[1244])
+        - live[1259] * live[1263] * t2419 - live[1268] * live[1271] * t2420
+        - live[1276] * live[1278] * t2421 - live[1283] * live[1284] * t2422;
+    let t2424 = 1142.1540345339843 * (live[1239] * live[1249] * live[1255] - live[1245])
+        - live[1259] * live[1264] * t2419 - live[1268] * live[1272] * t2420
+        - live[1276] * live[1279] * t2421 - live[1283] * live[1285] * t2422
+        - live[1293] * live[1294] * t2423;
+    let t2425 = 1142.1540345339843 * (live[1239] * live[1249] * live[1256] - live[1246])
+        - live[1259] * live[1265] * t2419 - live[1268] * live[1273] * t2420
+        - live[1276] * live[1280] * t2421 - live[1283] * live[1287] * t2422
+        - live[1293] * live[1295] * t2423 - live[1298] * live[1299] * t2424;
+    let t2426 = 1142.1540345339843 * (live[1239] * live[1249] * live[1257] - live[1247])
+        - live[1259] * live[1266] * t2419 - live[1268] * live[1274] * t2420
+        - live[1276] * live[1281] * t2421 - live[1283] * live[1289] * t2422
+        - live[1293] * live[1296] * t2423 - live[1298] * live[1300] * t2424
+        - live[1302] * live[1303] * t2425;
+    let t2427 = 1142.1540345339843 * (live[1239] * live[1249] * live[1258] - live[1248])
+        - live[1259] * live[1267] * t2419 - live[1268] * live[1275] * t2420
+        - live[1276] * live[1282] * t2421 - live[1283] * live[1291] * t2422
+        - live[1293] * live[1297] * t2423 - live[1298] * live[1301] * t2424
+        - live[1302] * live[1304] * t2425 - live[1305] * live[1306] * t2426;
+    let t2428 = live[1307] * t2427;
+    let t2429 = live[1305] * (t2426 - live[1306] * live[1307] * t2427);
+    let t2430 = live[1302]
+        * (t2425 - live[1303] * t2429 - live[1304] * live[1307] * t2427);
+    let t2431 = live[1298]
+        * (t2424 - live[1299] * t2430 - live[1300] * t2429
+            - live[1301] * live[1307] * t2427);
+    let t2432 = live[1293]
+        * (t2423 - live[1294] * t2431 - live[1295] * t2430 - live[1296] * t2429
+            - live[1297] * live[1307] * t2427);
+    let t2433 = live[1283]
+        * (t2422 - live[1284] * t2432 - live[1285] * t2431 - live[1287] * t2430
+            - live[1289] * t2429 - live[1291] * live[1307] * t2427);
+    let t2434 = live[1276]
+        * (t2421 - live[1277] * t2433 - live[1278] * t2432 - live[1279] * t2431
+            - live[1280] * t2430 - live[1281] * t2429 - live[1282] * live[1307] * t2427);
+    let t2435 = live[1268]
+        * (t2420 - live[1269] * t2434 - live[1270] * t2433 - live[1271] * t2432
+            - live[1272] * t2431 - live[1273] * t2430 - live[1274] * t2429
+            - live[1275] * live[1307] * t2427);
+    let t2436 = live[1259]
+        * (t2419 - live[1260] * t2435 - live[1261] * t2434 - live[1262] * t2433
+            - live[1263] * t2432 - live[1264] * t2431 - live[1265] * t2430
+            - live[1266] * t2429 - live[1267] * live[1307] * t2427);
+    let t2437 = live[1249]
+        * (-1142.1540345339843 * live[1239] - live[1250] * t2436 - live[1251] * t2435
+            - live[1252] * t2434 - live[1253] * t2433 - live[1254] * t2432
+            - live[1255] * t2431 - live[1256] * t2430 - live[1257] * t2429
+            - live[1258] * live[1307] * t2427);
+    let t2438 = live[1249] * (live[1250] * live[1259] * live[1260] - live[1251]);
+    let t2439 = live[1249] * (live[1250] * live[1259] * live[1261] - live[1252])
+        - live[1268] * live[1269] * t2438;
+    let t2440 = live[1249] * (live[1250] * live[1259] * live[1262] - live[1253])
+        - live[1268] * live[1270] * t2438 - live[1276] * live[1277] * t2439;
+    let t2441 = live[1249] * (live[1250] * live[1259] * live[1263] - live[1254])
+        - live[1268] * live[1271] * t2438 - live[1276] * live[1278] * t2439
+        - live[1283] * live[1284] * t2440;
+    let t2442 = live[1249] * (live[1250] * live[1259] * live[1264] - live[1255])
+        - live[1268] * live[1272] * t2438 - live[1276] * live[1279] * t2439
+        - live[1283] * live[1285] * t2440 - live[1293] * live[1294] * t2441;
+    let t2443 = live[1249] * (live[1250] * live[1259] * live[1265] - live[1256])
+        - live[1268] * live[1273] * t2438 - live[1276] * live[1280] * t2439
+        - live[1283] * live[1287] * t2440 - live[1293] * live[1295] * t2441
+        - live[1298] * live[1299] * t2442;
+    let t2444 = live[1249] * (live[1250] * live[1259] * live[1266] - live[1257])
+        - live[1268] * live[1274] * t2438 - live[1276] * live[1281] * t2439
+        - live[1283] * live[1289] * t2440 - live[1293] * live[1296] * t2441
+        - live[1298] * live[1300] * t2442 - live[1302] * live[1303] * t2443;
+    let t2445 = live[1249] * (live[1250] * live[1259] * live[1267] - live[1258])
+        - live[1268] * live[1275] * t2438 - live[1276] * live[1282] * t2439
+        - live[1283] * live[1291] * t2440 - live[1293] * live[1297] * t2441
+        - live[1298] * live[1301] * t2442 - live[1302] * live[1304] * t2443
+        - live[1305] * live[1306] * t2444;
+    let t2446 = live[1307] * t2445;
+    let t2447 = live[1305] * (t2444 - live[1306] * live[1307] * t2445);
+    let t2448 = live[1302]
+        * (t2443 - live[1303] * t2447 - live[1304] * live[1307] * t2445);
+    let t2449 = live[1298]
+        * (t2442 - live[1299] * t2448 - live[1300] * t2447
+            - live[1301] * live[1307] * t2445);
+    let t2450 = live[1293]
+        * (t2441 - live[1294] * t2449 - live[1295] * t2448 - live[1296] * t2447
+            - live[1297] * live[1307] * t2445);
+    let t2451 = live[1283]
+        * (t2440 - live[1284] * t2450 - live[1285] * t2449 - live[1287] * t2448
+            - live[1289] * t2447 - live[1291] * live[1307] * t2445);
+    let t2452 = live[1276]
+        * (t2439 - live[1277] * t2451 - live[1278] * t2450 - live[1279] * t2449
+            - live[1280] * t2448 - live[1281] * t2447 - live[1282] * live[1307] * t2445);
+    let t2453 = live[1268]
+        * (t2438 - live[1269] * t2452 - live[1270] * t2451 - live[1271] * t2450
+            - live[1272] * t2449 - live[1273] * t2448 - live[1274] * t2447
+            - live[1275] * live[1307] * t2445);
+    let t2454 = -live[1259]
+        * (live[1249] * live[1250] + live[1260] * t2453 + live[1261] * t2452
+            + live[1262] * t2451 + live[1263] * t2450 + live[1264] * t2449
+            + live[1265] * t2448 + live[1266] * t2447 + live[1267] * live[1307] * t2445);
+    let t2455 = live[1259] * (live[1260] * live[1268] * live[1269] - live[1261]);
+    let t2456 = live[1259] * (live[1260] * live[1268] * live[1270] - live[1262])
+        - live[1276] * live[1277] * t2455;
+    let t2457 = live[1259] * (live[1260] * live[1268] * live[1271] - live[1263])
+        - live[1276] * live[1278] * t2455 - live[1283] * live[1284] * t2456;
+    let t2458 = live[1259] * (live[1260] * live[1268] * live[1272] - live[1264])
+        - live[1276] * live[1279] * t2455 - live[1283] * live[1285] * t2456
+        - live[1293] * live[1294] * t2457;
+    let t2459 = live[1259] * (live[1260] * live[1268] * live[1273] - live[1265])
+        - live[1276] * live[1280] * t2455 - live[1283] * live[1287] * t2456
+        - live[1293] * live[1295] * t2457 - live[1298] * live[1299] * t2458;
+    let t2460 = live[1259] * (live[1260] * live[1268] * live[1274] - live[1266])
+        - live[1276] * live[1281] * t2455 - live[1283] * live[1289] * t2456
+        - live[1293] * live[1296] * t2457 - live[1298] * live[1300] * t2458
+        - live[1302] * live[1303] * t2459;
+    let t2461 = live[1259] * (live[1260] * live[1268] * live[1275] - live[1267])
+        - live[1276] * live[1282] * t2455 - live[1283] * live[1291] * t2456
+        - live[1293] * live[1297] * t2457 - live[1298] * live[1301] * t2458
+        - live[1302] * live[1304] * t2459 - live[1305] * live[1306] * t2460;
+    let t2462 = live[1307] * t2461;
+    let t2463 = live[1305] * (t2460 - live[1306] * live[1307] * t2461);
+    let t2464 = live[1302]
+        * (t2459 - live[1303] * t2463 - live[1304] * live[1307] * t2461);
+    let t2465 = live[1298]
+        * (t2458 - live[1299] * t2464 - live[1300] * t2463
+            - live[1301] * live[1307] * t2461);
+    let t2466 = live[1293]
+        * (t2457 - live[1294] * t2465 - live[1295] * t2464 - live[1296] * t2463
+            - live[1297] * live[1307] * t2461);
+    let t2467 = live[1283]
+        * (t2456 - live[1284] * t2466 - live[1285] * t2465 - live[1287] * t2464
+            - live[1289] * t2463 - live[1291] * live[1307] * t2461);
+    let t2468 = live[1276]
+        * (t2455 - live[1277] * t2467 - live[1278] * t2466 - live[1279] * t2465
+            - live[1280] * t2464 - live[1281] * t2463 - live[1282] * live[1307] * t2461);
+    let t2469 = -live[1268]
+        * (live[1259] * live[1260] + live[1269] * t2468 + live[1270] * t2467
+            + live[1271] * t2466 + live[1272] * t2465 + live[1273] * t2464
+            + live[1274] * t2463 + live[1275] * live[1307] * t2461);
+    let t2470 = live[1268] * (live[1269] * live[1276] * live[1277] - live[1270]);
+    let t2471 = live[1268] * (live[1269] * live[1276] * live[1278] - live[1271])
+        - live[1283] * live[1284] * t2470;
+    let t2472 = live[1268] * (live[1269] * live[1276] * live[1279] - live[1272])
+        - live[1283] * live[1285] * t2470 - live[1293] * live[1294] * t2471;
+    let t2473 = live[1268] * (live[1269] * live[1276] * live[1280] - live[1273])
+        - live[1283] * live[1287] * t2470 - live[1293] * live[1295] * t2471
+        - live[1298] * live[1299] * t2472;
+    let t2474 = live[1268] * (live[1269] * live[1276] * live[1281] - live[1274])
+        - live[1283] * live[1289] * t2470 - live[1293] * live[1296] * t2471
+        - live[1298] * live[1300] * t2472 - live[1302] * live[1303] * t2473;
+    let t2475 = live[1268] * (live[1269] * live[1276] * live[1282] - live[1275])
+        - live[1283] * live[1291] * t2470 - live[1293] * live[1297] * t2471
+        - live[1298] * live[1301] * t2472 - live[1302] * live[1304] * t2473
+        - live[1305] * live[1306] * t2474;
+    let t2476 = live[1307] * t2475;
+    let t2477 = live[1305] * (t2474 - live[1306] * live[1307] * t2475);
+    let t2478 = live[1302]
+        * (t2473 - live[1303] * t2477 - live[1304] * live[1307] * t2475);
+    let t2479 = live[1298]
+        * (t2472 - live[1299] * t2478 - live[1300] * t2477
+            - live[1301] * live[1307] * t2475);
+    let t2480 = live[1293]
+        * (t2471 - live[1294] * t2479 - live[1295] * t2478 - live[1296] * t2477
+            - live[1297] * live[1307] * t2475);
+    let t2481 = live[1283]
+        * (t2470 - live[1284] * t2480 - live[1285] * t2479 - live[1287] * t2478
+            - live[1289] * t2477 - live[1291] * live[1307] * t2475);
+    let t2482 = -live[1276]
+        * (live[1268] * live[1269] + live[1277] * t2481 + live[1278] * t2480
+            + live[1279] * t2479 + live[1280] * t2478 + live[1281] * t2477
+            + live[1282] * live[1307] * t2475);
+    let t2483 = live[1276] * (live[1277] * live[1283] * live[1284] - live[1278]);
+    let t2484 = live[1276] * (live[1277] * live[1283] * live[1285] - live[1279])
+        - live[1293] * live[1294] * t2483;
+    let t2485 = live[1276] * (live[1277] * live[1283] * live[1287] - live[1280])
+        - live[1293] * live[1295] * t2483 - live[1298] * live[1299] * t2484;
+    let t2486 = live[1276] * (live[1277] * live[1283] * live[1289] - live[1281])
+        - live[1293] * live[1296] * t2483 - live[1298] * live[1300] * t2484
+        - live[1302] * live[1303] * t2485;
+    let t2487 = live[1276] * (live[1277] * live[1283] * live[1291] - live[1282])
+        - live[1293] * live[1297] * t2483 - live[1298] * live[1301] * t2484
+        - live[1302] * live[1304] * t2485 - live[1305] * live[1306] * t2486;
+    let t2488 = live[1307] * t2487;
+    let t2489 = live[1305] * (t2486 - live[1306] * live[1307] * t2487);
+    let t2490 = live[1302]
+        * (t2485 - live[1303] * t2489 - live[1304] * live[1307] * t2487);
+    let t2491 = live[1298]
+        * (t2484 - live[1299] * t2490 - live[1300] * t2489
+            - live[1301] * live[1307] * t2487);
+    let t2492 = live[1293]
+        * (t2483 - live[1294] * t2491 - live[1295] * t2490 - live[1296] * t2489
+            - live[1297] * live[1307] * t2487);
+    let t2493 = -live[1283]
+        * (live[1276] * live[1277] + live[1284] * t2492 + live[1285] * t2491
+            + live[1287] * t2490 + live[1289] * t2489 + live[1291] * live[1307] * t2487);
+    let t2494 = live[1283] * live[1284] * live[1293] * live[1294] - live[1286];
+    let t2495 = live[1283] * live[1284] * live[1293] * live[1295] - live[1288]
+        - live[1298] * live[1299] * t2494;
+    let t2496 = live[1283] * live[1284] * live[1293] * live[1296] - live[1290]
+        - live[1298] * live[1300] * t2494 - live[1302] * live[1303] * t2495;
+    let t2497 = live[1283] * live[1284] * live[1293] * live[1297] - live[1292]
+        - live[1298] * live[1301] * t2494 - live[1302] * live[1304] * t2495
+        - live[1305] * live[1306] * t2496;
+    let t2498 = live[1307] * t2497;
+    let t2499 = live[1305] * (t2496 - live[1306] * live[1307] * t2497);
+    let t2500 = live[1302]
+        * (t2495 - live[1303] * t2499 - live[1304] * live[1307] * t2497);
+    let t2501 = live[1298]
+        * (t2494 - live[1299] * t2500 - live[1300] * t2499
+            - live[1301] * live[1307] * t2497);
+    let t2502 = -live[1293]
+        * (live[1283] * live[1284] + live[1294] * t2501 + live[1295] * t2500
+            + live[1296] * t2499 + live[1297] * live[1307] * t2497);
+    let t2503 = live[1293] * (live[1294] * live[1298] * live[1299] - live[1295]);
+    let t2504 = live[1293] * (live[1294] * live[1298] * live[1300] - live[1296])
+        - live[1302] * live[1303] * t2503;
+    let t2505 = live[1293] * (live[1294] * live[1298] * live[1301] - live[1297])
+        - live[1302] * live[1304] * t2503 - live[1305] * live[1306] * t2504;
+    let t2506 = live[1307] * t2505;
+    let t2507 = live[1305] * (t2504 - live[1306] * live[1307] * t2505);
+    let t2508 = live[1302]
+        * (t2503 - live[1303] * t2507 - live[1304] * live[1307] * t2505);
+    let t2509 = -live[1298]
+        * (live[1293] * live[1294] + live[1299] * t2508 + live[1300] * t2507
+            + live[1301] * live[1307] * t2505);
+    let t2510 = live[1298] * (live[1299] * live[1302] * live[1303] - live[1300]);
+    let t2511 = live[1298] * (live[1299] * live[1302] * live[1304] - live[1301])
+        - live[1305] * live[1306] * t2510;
+    let t2512 = live[1307] * t2511;
+    let t2513 = live[1305] * (t2510 - live[1306] * live[1307] * t2511);
+    let t2514 = -live[1302]
+        * (live[1298] * live[1299] + live[1303] * t2513
+            + live[1304] * live[1307] * t2511);
+    out.2[0][0] = live[1283]
+        - live[1283]
+            * (live[1284] * t2502 + live[1285] * t2501 + live[1287] * t2500
+                + live[1289] * t2499 + live[1291] * live[1307] * t2497);
+    out.2[0][1] = t2502;
+    out.2[0][2] = t2501;
+    out.2[0][3] = t2500;
+    out.2[0][4] = t2499;
+    out.2[0][5] = t2498;
+    out.2[0][6] = t2493;
+    out.2[0][7] = t2481;
+    out.2[0][8] = t2467;
+    out.2[0][9] = t2451;
+    out.2[0][10] = t2391;
+    out.2[0][11] = t2413;
+    out.2[0][12] = t2433;
+    out.2[0][13] = t2368;
+    out.2[1][0] = t2502;
+    out.2[1][1] = live[1293]
+        - live[1293]
+            * (live[1294] * t2509 + live[1295] * t2508 + live[1296] * t2507
+                + live[1297] * live[1307] * t2505);
+    out.2[1][2] = t2509;
+    out.2[1][3] = t2508;
+    out.2[1][4] = t2507;
+    out.2[1][5] = t2506;
+    out.2[1][6] = t2492;
+    out.2[1][7] = t2480;
+    out.2[1][8] = t2466;
+    out.2[1][9] = t2450;
+    out.2[1][10] = t2390;
+    out.2[1][11] = t2412;
+    out.2[1][12] = t2432;
+    out.2[1][13] = t2367;
+    out.2[2][0] = t2501;
+    out.2[2][1] = t2509;
+    out.2[2][2] = live[1298]
+        - live[1298]
+            * (live[1299] * t2514 + live[1300] * t2513
+                + live[1301] * live[1307] * t2511);
+    out.2[2][3] = t2514;
+    out.2[2][4] = t2513;
+    out.2[2][5] = t2512;
+    out.2[2][6] = t2491;
+    out.2[2][7] = t2479;
+    out.2[2][8] = t2465;
+    out.2[2][9] = t2449;
+    out.2[2][10] = t2389;
+    out.2[2][11] = t2411;
+    out.2[2][12] = t2431;
+    out.2[2][13] = t2366;
+    out.2[3][0] = t2500;
+    out.2[3][1] = t2508;
+    out.2[3][2] = t2514;
+    out.2[3][6] = t2490;
+    out.2[3][7] = t2478;
+    out.2[3][8] = t2464;
+    out.2[3][9] = t2448;
+    out.2[3][10] = t2388;
+    out.2[3][11] = t2410;
+    out.2[3][12] = t2430;
+    out.2[3][13] = t2365;
+    out.2[4][0] = t2499;
+    out.2[4][1] = t2507;
+    out.2[4][2] = t2513;
+    out.2[4][6] = t2489;
+    out.2[4][7] = t2477;
+    out.2[4][8] = t2463;
+    out.2[4][9] = t2447;
+    out.2[4][10] = t2387;
+    out.2[4][11] = t2409;
+    out.2[4][12] = t2429;
+    out.2[5][0] = t2498;
+    out.2[5][1] = t2506;
+    out.2[5][2] = t2512;
+    out.2[5][6] = t2488;
+    out.2[5][7] = t2476;
+    out.2[5][8] = t2462;
+    out.2[5][9] = t2446;
+    out.2[5][10] = t2386;
+    out.2[5][11] = t2408;
+    out.2[5][12] = t2428;
+    out.2[6][0] = t2493;
+    out.2[6][1] = t2492;
+    out.2[6][2] = t2491;
+    out.2[6][3] = t2490;
+    out.2[6][4] = t2489;
+    out.2[6][5] = t2488;
+    out.2[6][6] = live[1276]
+        - live[1276]
+            * (live[1277] * t2493 + live[1278] * t2492 + live[1279] * t2491
+                + live[1280] * t2490 + live[1281] * t2489
+                + live[1282] * live[1307] * t2487);
+    out.2[6][7] = t2482;
+    out.2[6][8] = t2468;
+    out.2[6][9] = t2452;
+    out.2[6][10] = t2392;
+    out.2[6][11] = t2414;
+    out.2[6][12] = t2434;
+    out.2[6][13] = t2369;
+    out.2[7][0] = t2481;
+    out.2[7][1] = t2480;
+    out.2[7][2] = t2479;
+    out.2[7][3] = t2478;
+    out.2[7][4] = t2477;
+    out.2[7][5] = t2476;
+    out.2[7][6] = t2482;
+    out.2[7][7] = live[1268]
+        - live[1268]
+            * (live[1269] * t2482 + live[1270] * t2481 + live[1271] * t2480
+                + live[1272] * t2479 + live[1273] * t2478 + live[1274] * t2477
+                + live[1275] * live[1307] * t2475);
+    out.2[7][8] = t2469;
+    out.2[7][9] = t2453;
+    out.2[7][10] = t2393;
+    out.2[7][11] = t2415;
+    out.2[7][12] = t2435;
+    out.2[7][13] = t2370;
+    out.2[8][0] = t2467;
+    out.2[8][1] = t2466;
+    out.2[8][2] = t2465;
+    out.2[8][3] = t2464;
+    out.2[8][4] = t2463;
+    out.2[8][5] = t2462;
+    out.2[8][6] = t2468;
+    out.2[8][7] = t2469;
+    out.2[8][8] = live[1259]
+        - live[1259]
+            * (live[1260] * t2469 + live[1261] * t2468 + live[1262] * t2467
+                + live[1263] * t2466 + live[1264] * t2465 + live[1265] * t2464
+                + live[1266] * t2463 + live[1267] * live[1307] * t2461);
+    out.2[8][9] = t2454;
+    out.2[8][10] = t2394;
+    out.2[8][11] = t2416;
+    out.2[8][12] = t2436;
+    out.2[8][13] = t2371;
+    out.2[9][0] = t2451;
+    out.2[9][1] = t2450;
+    out.2[9][2] = t2449;
+    out.2[9][3] = t2448;
+    out.2[9][4] = t2447;
+    out.2[9][5] = t2446;
+    out.2[9][6] = t2452;
+    out.2[9][7] = t2453;
+    out.2[9][8] = t2454;
+    out.2[9][9] = live[1249]
+        - live[1249]
+            * (live[1250] * t2454 + live[1251] * t2453 + live[1252] * t2452
+                + live[1253] * t2451 + live[1254] * t2450 + live[1255] * t2449
+                + live[1256] * t2448 + live[1257] * t2447
+                + live[1258] * live[1307] * t2445);
+    out.2[9][10] = t2395;
+    out.2[9][11] = t2417;
+    out.2[9][12] = t2437;
+    out.2[9][13] = t2372;
+    out.2[10][0] = t2391;
+    out.2[10][1] = t2390;
+    out.2[10][2] = t2389;
+    out.2[10][3] = t2388;
+    out.2[10][4] = t2387;
+    out.2[10][5] = t2386;
+    out.2[10][6] = t2392;
+    out.2[10][7] = t2393;
+    out.2[10][8] = t2394;
+    out.2[10][9] = t2395;
+    out.2[10][10] = 283.68794326241135 - 0.07659574468085106 * t2396
+        - 0.028368794326241134 * t2397
+        - 283.68794326241135
+            * (live[219] * t2395 + live[218] * t2394 + live[214] * t2393
+                + live[213] * t2392 + live[207] * t2391 + live[208] * t2390
+                + live[209] * t2389 + live[215] * t2388 + live[216] * t2387
+                + live[217] * live[1307] * t2385);
+    out.2[10][11] = t2397;
+    out.2[10][12] = t2396;
+    out.2[10][13] = t2375;
+    out.2[11][0] = t2413;
+    out.2[11][1] = t2412;
+    out.2[11][2] = t2411;
+    out.2[11][3] = t2410;
+    out.2[11][4] = t2409;
+    out.2[11][5] = t2408;
+    out.2[11][6] = t2414;
+    out.2[11][7] = t2415;
+    out.2[11][8] = t2416;
+    out.2[11][9] = t2417;
+    out.2[11][10] = t2397;
+    out.2[11][11] = 298.3148385185812 - 0.08422633844982069 * t2418
+        - 298.3148385185812
+            * (live[1229] * t2417 + live[1230] * t2416 + live[1231] * t2415
+                + live[1232] * t2414 + live[1233] * t2413 + live[1234] * t2412
+                + live[1235] * t2411 + live[1236] * t2410 + live[1237] * t2409
+                + live[1238] * live[1307] * t2407);
+    out.2[11][12] = t2418;
+    out.2[11][13] = t2374;
+    out.2[12][0] = t2433;
+    out.2[12][1] = t2432;
+    out.2[12][2] = t2431;
+    out.2[12][3] = t2430;
+    out.2[12][4] = t2429;
+    out.2[12][5] = t2428;
+    out.2[12][6] = t2434;
+    out.2[12][7] = t2435;
+    out.2[12][8] = t2436;
+    out.2[12][9] = t2437;
+    out.2[12][10] = t2396;
+    out.2[12][11] = t2418;
+    out.2[12][12] = 1142.1540345339843
+        - 1142.1540345339843
+            * (live[1239] * t2437 + live[1240] * t2436 + live[1241] * t2435
+                + live[1242] * t2434 + live[1243] * t2433 + live[1244] * t2432
+                + live[1245] * t2431 + live[1246] * t2430 + live[1247] * t2429
+                + live[1248] * live[1307] * t2427);
+    out.2[12][13] = t2373;
+    out.2[13][0] = t2368;
+    out.2[13][1] = t2367;
+    out.2[13][2] = t2366;
+    out.2[13][3] = t2365;
+    out.2[13][6] = t2369;
+    out.2[13][7] = t2370;
+    out.2[13][8] = t2371;
+    out.2[13][9] = t2372;
+    out.2[13][10] = t2375;
+    out.2[13][11] = t2374;
+    out.2[13][12] = t2373;
+    out.2[13][13] = live[1223] - t2368
+        - live[1223]
+            * (live[1224] * t2367 + live[1225] * t2366 + live[1226] * t2365
+                + live[1227] * live[1312] + live[1228] * live[1307] * live[1311]);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part17(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part17_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part17`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part17_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part17`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part17_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2515 = live[1302] * (live[1303] * live[1305] * live[1306] - live[1304]);
+    let t2516 = live[1307] * t2515;
+    let t2517 = -live[1305]
+        * (live[1302] * live[1303] + live[1306] * live[1307] * t2515);
+    let t2518 = -live[1305] * live[1306] * live[1307];
+    let t2519 = live[116] - live[483];
+    let t2520 = live[117] + live[482];
+    let t2521 = live[484] + 0.2 * t2519 + 0.3 * t2520 - 0.1 * live[263];
+    let t2522 = live[116] + live[483];
+    let t2523 = live[91] - live[481];
+    let t2524 = live[485] + 0.1 * t2522 + 0.3 * t2523 - 0.2 * live[264];
+    let t2525 = live[117] - live[482];
+    let t2526 = live[91] + live[481];
+    let t2527 = live[486] + 0.1 * t2525 + 0.2 * t2526 - 0.3 * live[265];
+    let t2528 = live[6] * t2521 + live[281] * t2524 + live[10] * t2527;
+    let t2529 = live[22] * t2528;
+    let t2530 = live[487] + qd[6] * live[517];
+    let t2531 = live[24] * live[519] + t2530 - live[25] * live[518];
+    let t2532 = -0.175 * t2531 - t2529;
+    let t2533 = live[6] * live[481] + live[281] * live[482] + live[10] * live[483]
+        - live[20];
+    let t2534 = live[23] * t2533 - qd[7] * live[518];
+    let t2535 = 2.0 * qd[8] * (-0.8 * live[15] - 0.5999999999999999 * live[519])
+        + live[29] * t2531
+        + 0.5999999999999999 * q[9]
+            * (live[15] * live[24] - live[26] * live[518] - t2534) - t2529;
+    let t2536 = -qd[7] * live[519] - live[22] * t2533;
+    let t2537 = live[26] * live[519] + live[15] * live[25];
+    let t2538 = t2537 - t2536;
+    let t2539 = live[13] * t2527 + live[8] * t2521 + live[11] * t2524;
+    let t2540 = 1.1999999999999997 * q[9] * (live[761] - live[25] * live[519])
+        + live[29] * t2538 + t2539 - 1.6 * live[760];
+    let t2541 = live[23] * t2528;
+    let t2542 = live[29] * live[762] + t2541
+        + 0.5999999999999999 * q[9] * (t2536 + t2537) - 1.1999999999999997 * live[760];
+    let t2543 = 0.8 * (qd[9] * live[523] + live[36] * t2536);
+    let t2544 = t2543 + live[39] * t2530 - 0.4799999999999999 * live[38] * t2534;
+    let t2545 = live[50] * live[523] + live[45] * live[525];
+    let t2546 = t2544 + t2545;
+    let t2547 = live[37] * t2535 - live[36] * (0.8 * t2540 + 0.5999999999999999 * t2542);
+    let t2548 = t2547 - 0.02 * (live[763] + live[50] * live[525]) - 0.12 * t2546;
+    let t2549 = t2547 - 0.25 * t2546;
+    let t2550 = live[36] * t2535;
+    let t2551 = live[37] * t2536 - live[36] * (0.8 * t2530 + 0.5999999999999999 * t2534)
+        - qd[9] * (0.8 * live[521] + 0.5999999999999999 * live[525]);
+    let t2552 = live[764] - t2551;
+    let t2553 = 0.8 * t2550 + live[39] * t2540 - 0.4799999999999999 * live[38] * t2542;
+    let t2554 = t2553 - 0.25 * t2552;
+    let t2555 = live[40] * t2542 + 0.5999999999999999 * t2550
+        - 0.4799999999999999 * live[38] * t2540;
+    let t2556 = t2555 - 0.25 * live[765];
+    let t2557 = 0.7499999999999999 * t2543 + live[40] * t2534
+        - 0.4799999999999999 * live[38] * t2530;
+    let t2558 = live[67] * t2551 + live[70] * t2544 + live[73] * t2557
+        + qd[11] * live[528] - qd[10] * live[526];
+    let t2559 = live[83] * live[528] + live[82] * live[526];
+    let t2560 = live[66] * t2551 + live[69] * t2544 + live[72] * t2557
+        + qd[10] * live[527] - qd[12] * live[528];
+    let t2561 = live[84] * live[528] + live[82] * live[527];
+    let t2562 = live[65] * t2549 + live[68] * t2554 + live[71] * t2556
+        + 0.008 * (t2559 - t2558) - 0.008 * (live[766] + live[767])
+        - 0.05 * (t2560 + t2561);
+    let t2563 = live[65] * t2551 + live[68] * t2544 + live[71] * t2557
+        + qd[12] * live[526] - qd[11] * live[527];
+    let t2564 = live[84] * live[526] + live[83] * live[527];
+    let t2565 = live[66] * t2549 + live[69] * t2554 + live[72] * t2556
+        + 0.004 * (t2558 + t2559) - 0.016 * (live[767] + live[768])
+        - 0.05 * (t2564 - t2563);
+    let t2566 = live[67] * t2549 + live[70] * t2554 + live[73] * t2556
+        + 0.004 * (t2561 - t2560) + 0.008 * (t2563 + t2564)
+        + 0.1 * (live[766] + live[768]);
+    let t2567 = 0.75 * live[67] * t2566 + 0.75 * (live[65] * t2562 + live[66] * t2565);
+    let t2568 = 1.2 * t2548 + t2567;
+    let t2569 = t2553 + 0.01 * (live[769] + t2557) - 0.12 * t2552;
+    let t2570 = 0.75 * live[70] * t2566 + 0.75 * (live[68] * t2562 + live[69] * t2565);
+    let t2571 = 1.2 * t2569 + t2570;
+    let t2572 = t2555 + 0.01 * (t2545 - t2544) - 0.12 * live[765];
+    let t2573 = 1.2 * t2572
+        + 0.75 * (live[71] * t2562 + live[72] * t2565 + live[73] * t2566);
+    let t2574 = live[37] * t2568 + live[36] * (0.5999999999999999 * t2573 + 0.8 * t2571);
+    let t2575 = 2.0 * t2532 + t2574;
+    let t2576 = live[36] * t2568;
+    let t2577 = live[40] * t2573 - 0.5999999999999999 * t2576
+        - 0.4799999999999999 * live[38] * t2571;
+    let t2578 = 2.0 * (t2541 - 0.175 * live[762]) + t2577;
+    let t2579 = live[23] * t2575 + live[22] * t2578;
+    let t2580 = live[131] - live[489];
+    let t2581 = live[12] * t2527 + live[7] * t2521 + live[9] * t2524;
+    let t2582 = t2581 - 0.175 * t2580;
+    let t2583 = 0.9800665778412416 * t2521 + 0.19866933079506122 * t2524;
+    let t2584 = live[32] - live[490];
+    let t2585 = live[130] + live[491];
+    let t2586 = live[23] * t2583 - live[22] * t2539;
+    let t2587 = 0.5999999999999999 * q[9] * t2584 + t2586;
+    let t2588 = 2.0 * live[34] + live[29] * t2585 + t2587;
+    let t2589 = live[37] * t2588;
+    let t2590 = 1.6 * live[35] + 0.5999999999999999 * (live[492] - q[9] * live[266])
+        + t2581 + live[29] * t2580;
+    let t2591 = live[36] * t2590;
+    let t2592 = live[131] + live[489];
+    let t2593 = live[22] * t2583 + live[23] * t2539;
+    let t2594 = 1.1999999999999997 * live[35] + t2593;
+    let t2595 = t2594 + 0.5999999999999999 * q[9] * t2592 - live[29] * live[267]
+        - 0.8 * live[492];
+    let t2596 = live[36] * t2595;
+    let t2597 = live[77] + live[499];
+    let t2598 = t2589 - 0.8 * t2591;
+    let t2599 = t2598 - 0.5999999999999999 * t2596;
+    let t2600 = t2599 - 0.01 * (live[79] + live[50] * live[50]) - 0.12 * t2597;
+    let t2601 = t2599 - 0.25 * t2597;
+    let t2602 = live[36] * t2588;
+    let t2603 = live[78] - live[498];
+    let t2604 = 0.8 * t2602 + live[39] * t2590 - 0.4799999999999999 * live[38] * t2595;
+    let t2605 = t2604 - 0.25 * t2603;
+    let t2606 = live[40] * t2595 + 0.5999999999999999 * t2602
+        - 0.4799999999999999 * live[38] * t2590;
+    let t2607 = t2606 + 0.25 * live[80];
+    let t2608 = live[65] * t2601 + live[68] * t2605 + live[71] * t2607
+        + 0.008 * (live[271] - live[503]) - 0.004 * (live[269] + live[270])
+        - 0.05 * (live[272] + live[502]);
+    let t2609 = live[66] * t2601 + live[69] * t2605 + live[72] * t2607
+        + 0.004 * (live[271] + live[503]) - 0.008 * (live[268] + live[270])
+        - 0.05 * (live[273] - live[501]);
+    let t2610 = live[67] * t2601 + live[70] * t2605 + live[73] * t2607
+        + 0.004 * (live[272] - live[502]) + 0.008 * (live[273] + live[501])
+        + 0.05 * (live[268] + live[269]);
+    let t2611 = 0.75 * live[67] * t2610 + 0.75 * (live[65] * t2608 + live[66] * t2609);
+    let t2612 = 1.2 * t2600 + t2611;
+    let t2613 = live[36] * t2612;
+    let t2614 = t2604 + 0.01 * (live[140] + live[500]) - 0.12 * t2603;
+    let t2615 = 0.75 * live[70] * t2610 + 0.75 * (live[68] * t2608 + live[69] * t2609);
+    let t2616 = 1.2 * t2614 + t2615;
+    let t2617 = t2606 + 0.01 * (live[77] - live[499]) + 0.12 * live[80];
+    let t2618 = 1.2 * t2617
+        + 0.75 * (live[71] * t2608 + live[72] * t2609 + live[73] * t2610);
+    let t2619 = live[39] * t2616 - 0.8 * t2613 - 0.4799999999999999 * live[38] * t2618;
+    let t2620 = 2.0 * t2582 + t2619;
+    let t2621 = t2539 - 0.175 * t2538;
+    let t2622 = live[39] * t2571 - 0.8 * t2576 - 0.4799999999999999 * live[38] * t2573;
+    let t2623 = 2.0 * t2621 + t2622;
+    let t2624 = t2586 - 0.175 * t2585;
+    let t2625 = live[37] * t2612;
+    let t2626 = live[36] * t2616;
+    let t2627 = live[36] * t2618;
+    let t2628 = 0.5999999999999999 * t2627 + t2625 + 0.8 * t2626;
+    let t2629 = 2.0 * t2624 + t2628;
+    let t2630 = live[40] * t2618 - 0.5999999999999999 * t2613
+        - 0.4799999999999999 * live[38] * t2616;
+    let t2631 = 2.0 * (t2593 + 0.175 * live[267]) + t2630;
+    let t2632 = live[23] * t2631 - live[22] * t2629;
+    let t2633 = live[23] * t2578 - live[22] * t2575;
+    let t2634 = live[7] * t2623 + live[6] * t2632 + 0.9800665778412416 * t2579
+        + live[8] * (t2633 + t2620);
+    let t2635 = -0.175 * live[779] - t2593;
+    let t2636 = live[488] + qd[7] * live[529];
+    let t2637 = live[29] * live[779] + 0.5999999999999999 * q[9] * (live[780] - t2636)
+        - t2594;
+    let t2638 = live[32] + live[490];
+    let t2639 = 1.6 * live[781] + live[29] * t2638
+        - 1.1999999999999997 * q[9] * (live[130] + live[782]);
+    let t2640 = 1.1999999999999997 * live[781] + t2587 - 2.0 * live[33] * live[529];
+    let t2641 = 0.8 * (qd[9] * live[533] - live[36] * live[490]);
+    let t2642 = t2641 - 0.4799999999999999 * live[38] * t2636;
+    let t2643 = live[50] * live[533] + live[45] * live[535];
+    let t2644 = t2642 + t2643;
+    let t2645 = live[37] * t2637 - live[36] * (0.8 * t2639 + 0.5999999999999999 * t2640);
+    let t2646 = t2645 - 0.02 * (live[783] + live[50] * live[535]) - 0.12 * t2644;
+    let t2647 = t2645 - 0.25 * t2644;
+    let t2648 = live[36] * t2637;
+    let t2649 = -0.5999999999999999 * live[36] * t2636 - live[37] * live[490]
+        - qd[9] * (0.8 * live[532] + 0.5999999999999999 * live[535]);
+    let t2650 = live[784] - t2649;
+    let t2651 = 0.8 * t2648 + live[39] * t2639 - 0.4799999999999999 * live[38] * t2640;
+    let t2652 = t2651 - 0.25 * t2650;
+    let t2653 = live[40] * t2640 + 0.5999999999999999 * t2648
+        - 0.4799999999999999 * live[38] * t2639;
+    let t2654 = t2653 - 0.25 * live[785];
+    let t2655 = 0.7499999999999999 * t2641 + live[40] * t2636;
+    let t2656 = live[67] * t2649 + live[70] * t2642 + live[73] * t2655
+        + qd[11] * live[538] - qd[10] * live[536];
+    let t2657 = live[83] * live[538] + live[82] * live[536];
+    let t2658 = live[66] * t2649 + live[69] * t2642 + live[72] * t2655
+        + qd[10] * live[537] - qd[12] * live[538];
+    let t2659 = live[84] * live[538] + live[82] * live[537];
+    let t2660 = live[65] * t2647 + live[68] * t2652 + live[71] * t2654
+        + 0.008 * (t2657 - t2656) - 0.008 * (live[786] + live[787])
+        - 0.05 * (t2658 + t2659);
+    let t2661 = live[65] * t2649 + live[68] * t2642 + live[71] * t2655
+        + qd[12] * live[536] - qd[11] * live[537];
+    let t2662 = live[84] * live[536] + live[83] * live[537];
+    let t2663 = live[66] * t2647 + live[69] * t2652 + live[72] * t2654
+        + 0.004 * (t2656 + t2657) - 0.016 * (live[787] + live[788])
+        - 0.05 * (t2662 - t2661);
+    let t2664 = live[67] * t2647 + live[70] * t2652 + live[73] * t2654
+        + 0.004 * (t2659 - t2658) + 0.008 * (t2661 + t2662)
+        + 0.1 * (live[786] + live[788]);
+    live[1313] = t2519;
+    live[1314] = t2520;
+    live[1315] = t2522;
+    live[1316] = t2523;
+    live[1317] = t2525;
+    live[1318] = t2526;
+    live[1319] = t2530;
+    live[1320] = t2532;
+    live[1321] = t2534;
+    live[1322] = t2536;
+    live[1323] = t2544;
+    live[1324] = t2548;
+    live[1325] = t2551;
+    live[1326] = t2557;
+    live[1327] = t2558;
+    live[1328] = t2560;
+    live[1329] = t2562;
+    live[1330] = t2563;
+    live[1331] = t2565;
+    live[1332] = t2566;
+    live[1333] = t2567;
+    live[1334] = t2569;
+    live[1335] = t2570;
+    live[1336] = t2572;
+    live[1337] = t2574;
+    live[1338] = t2577;
+    live[1339] = t2579;
+    live[1340] = t2580;
+    live[1341] = t2582;
+    live[1342] = t2584;
+    live[1343] = t2585;
+    live[1344] = t2586;
+    live[1345] = t2589;
+    live[1346] = t2590;
+    live[1347] = t2591;
+    live[1348] = t2592;
+    live[1349] = t2595;
+    live[1350] = t2596;
+    live[1351] = t2598;
+    live[1352] = t2600;
+    live[1353] = t2601;
+    live[1354] = t2602;
+    live[1355] = t2605;
+    live[1356] = t2607;
+    live[1357] = t2608;
+    live[1358] = t2609;
+    live[1359] = t2610;
+    live[1360] = t2611;
+    live[1361] = t2613;
+    live[1362] = t2614;
+    live[1363] = t2615;
+    live[1364] = t2616;
+    live[1365] = t2617;
+    live[1366] = t2618;
+    live[1367] = t2619;
+    live[1368] = t2620;
+    live[1369] = t2621;
+    live[1370] = t2622;
+    live[1371] = t2623;
+    live[1372] = t2624;
+    live[1373] = t2625;
+    live[1374] = t2626;
+    live[1375] = t2627;
+    live[1376] = t2628;
+    live[1377] = t2629;
+    live[1378] = t2630;
+    live[1379] = t2631;
+    live[1380] = t2632;
+    live[1381] = t2633;
+    live[1382] = t2634;
+    live[1383] = t2635;
+    live[1384] = t2636;
+    live[1385] = t2638;
+    live[1386] = t2642;
+    live[1387] = t2643;
+    live[1388] = t2646;
+    live[1389] = t2649;
+    live[1390] = t2650;
+    live[1391] = t2651;
+    live[1392] = t2653;
+    live[1393] = t2655;
+    live[1394] = t2656;
+    live[1395] = t2658;
+    live[1396] = t2660;
+    live[1397] = t2661;
+    live[1398] = t2663;
+    live[1399] = t2664;
+    out.2[3][3] = live[1302]
+        - live[1302] * (live[1303] * t2517 + live[1304] * live[1307] * t2515);
+    out.2[3][4] = t2517;
+    out.2[3][5] = t2516;
+    out.2[4][3] = t2517;
+    out.2[4][5] = t2518;
+    out.2[5][3] = t2516;
+    out.2[5][4] = t2518;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part18(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part18_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part18`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part18_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part18`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part18_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2665 = 0.75 * live[67] * live[1399]
+        + 0.75 * (live[65] * live[1396] + live[66] * live[1398]);
+    let t2666 = 1.2 * live[1388] + t2665;
+    let t2667 = live[1391] + 0.01 * (live[789] + live[1393]) - 0.12 * live[1390];
+    let t2668 = 0.75 * live[70] * live[1399]
+        + 0.75 * (live[68] * live[1396] + live[69] * live[1398]);
+    let t2669 = 1.2 * t2667 + t2668;
+    let t2670 = live[1392] + 0.01 * (live[1387] - live[1386]) - 0.12 * live[785];
+    let t2671 = 1.2 * t2670
+        + 0.75 * (live[71] * live[1396] + live[72] * live[1398] + live[73] * live[1399]);
+    let t2672 = live[37] * t2666 + live[36] * (0.5999999999999999 * t2671 + 0.8 * t2669);
+    let t2673 = 2.0 * live[1383] + t2672;
+    let t2674 = live[36] * t2666;
+    let t2675 = live[40] * t2671 - 0.5999999999999999 * t2674
+        - 0.4799999999999999 * live[38] * t2669;
+    let t2676 = 2.0 * (0.35 * live[782] + live[1344]) + t2675;
+    let t2677 = live[1380] + live[23] * t2673 + live[22] * t2676;
+    let t2678 = live[39] * t2669 - 0.8 * t2674 - 0.4799999999999999 * live[38] * t2671;
+    let t2679 = t2678 - 0.35 * live[1385];
+    let t2680 = live[23] * (t2676 - live[1377]) - live[22] * (live[1379] + t2673);
+    let t2681 = live[8] * t2680 + 0.9800665778412416 * t2677 + live[7] * t2679;
+    let t2682 = 0.5999999999999999 * live[1342] - 0.8 * live[1343];
+    let t2683 = -0.5999999999999999 * live[266] - 0.8 * live[1340];
+    let t2684 = 0.5999999999999999 * live[1348] + 0.8 * live[267];
+    let t2685 = live[37] * t2682 - live[36] * (0.8 * t2683 + 0.5999999999999999 * t2684);
+    let t2686 = live[36] * t2682;
+    let t2687 = 0.8 * t2686 + live[39] * t2683 - 0.4799999999999999 * live[38] * t2684;
+    let t2688 = 0.5999999999999999 * t2686 + live[40] * t2684
+        - 0.4799999999999999 * live[38] * t2683;
+    let t2689 = live[65] * t2685 + live[68] * t2687 + live[71] * t2688;
+    let t2690 = live[66] * t2685 + live[69] * t2687 + live[72] * t2688;
+    let t2691 = live[67] * t2685 + live[70] * t2687 + live[73] * t2688;
+    let t2692 = 0.75 * live[67] * t2691 + 0.75 * (live[65] * t2689 + live[66] * t2690);
+    let t2693 = 1.2 * t2685 + t2692;
+    let t2694 = 0.75 * live[70] * t2691 + 0.75 * (live[68] * t2689 + live[69] * t2690);
+    let t2695 = 1.2 * t2687 + t2694;
+    let t2696 = 1.2 * t2688
+        + 0.75 * (live[71] * t2689 + live[72] * t2690 + live[73] * t2691);
+    let t2697 = live[37] * t2693 + live[36] * (0.8 * t2695 + 0.5999999999999999 * t2696);
+    let t2698 = live[36] * t2693;
+    let t2699 = live[40] * t2696 - 0.5999999999999999 * t2698
+        - 0.4799999999999999 * live[38] * t2695;
+    let t2700 = live[23] * t2697 + live[22] * t2699;
+    let t2701 = live[39] * t2695 - 0.8 * t2698 - 0.4799999999999999 * live[38] * t2696;
+    let t2702 = live[23] * t2699 - live[22] * t2697;
+    let t2703 = live[8] * t2702 + 0.9800665778412416 * t2700 + live[7] * t2701;
+    let t2704 = 0.8 * live[497] + 0.8 * live[547] - 0.64 * live[494];
+    let t2705 = live[50] * live[542] + live[45] * live[543];
+    let t2706 = t2704 + t2705;
+    let t2707 = live[37] * (-0.8 * live[1346] - 0.5999999999999999 * live[1349])
+        - live[1354];
+    let t2708 = t2707 - 0.02 * (live[796] + live[50] * live[543]) - 0.12 * t2706;
+    let t2709 = t2707 - 0.25 * t2706;
+    let t2710 = live[496] + qd[9] * (0.5999999999999999 * live[543] + 0.8 * live[541])
+        + live[37] * (0.8 * live[491] + 0.5999999999999999 * live[490]);
+    let t2711 = live[797] + t2710;
+    let t2712 = 0.8 * live[1345] - 0.4799999999999999 * live[1350] - 0.64 * live[1347];
+    let t2713 = t2712 - 0.25 * t2711;
+    let t2714 = 0.5999999999999999 * live[1351] - 0.36 * live[1350];
+    let t2715 = t2714 - 0.25 * live[798];
+    let t2716 = 0.5999999999999999 * live[493] + 0.5999999999999999 * live[547]
+        - 0.4799999999999999 * live[494] - 0.36 * live[495];
+    let t2717 = live[70] * t2704 + live[73] * t2716 + qd[11] * live[546]
+        - live[67] * t2710 - qd[10] * live[544];
+    let t2718 = live[83] * live[546] + live[82] * live[544];
+    let t2719 = live[69] * t2704 + live[72] * t2716 + qd[10] * live[545]
+        - live[66] * t2710 - qd[12] * live[546];
+    let t2720 = live[84] * live[546] + live[82] * live[545];
+    let t2721 = live[65] * t2709 + live[68] * t2713 + live[71] * t2715
+        + 0.008 * (t2718 - t2717) - 0.008 * (live[799] + live[800])
+        - 0.05 * (t2719 + t2720);
+    let t2722 = live[68] * t2704 + live[71] * t2716 + qd[12] * live[544]
+        - live[65] * t2710 - qd[11] * live[545];
+    let t2723 = live[84] * live[544] + live[83] * live[545];
+    let t2724 = live[66] * t2709 + live[69] * t2713 + live[72] * t2715
+        + 0.004 * (t2717 + t2718) - 0.016 * (live[800] + live[801])
+        - 0.05 * (t2723 - t2722);
+    let t2725 = live[67] * t2709 + live[70] * t2713 + live[73] * t2715
+        + 0.004 * (t2720 - t2719) + 0.008 * (t2722 + t2723)
+        + 0.1 * (live[799] + live[801]);
+    let t2726 = 0.75 * live[67] * t2725 + 0.75 * (live[65] * t2721 + live[66] * t2724);
+    let t2727 = 1.2 * t2708 + t2726;
+    let t2728 = t2712 + 0.01 * (live[802] + t2716) - 0.12 * t2711;
+    let t2729 = 0.75 * live[70] * t2725 + 0.75 * (live[68] * t2721 + live[69] * t2724);
+    let t2730 = 1.2 * t2728 + t2729;
+    let t2731 = t2714 + 0.01 * (t2705 - t2704) - 0.12 * live[798];
+    let t2732 = 1.2 * t2731
+        + 0.75 * (live[71] * t2721 + live[72] * t2724 + live[73] * t2725);
+    let t2733 = live[37] * t2727 + 0.8 * (live[37] * live[1364] + live[36] * t2730)
+        + 0.5999999999999999 * (live[37] * live[1366] + live[36] * t2732) - live[1361];
+    let t2734 = live[1373] + live[36] * t2727;
+    let t2735 = live[40] * t2732 - 0.36 * live[1375] - 0.5999999999999999 * t2734
+        - 0.4799999999999999 * (live[1374] + live[38] * t2730);
+    let t2736 = live[23] * t2733 + live[22] * t2735;
+    let t2737 = live[39] * t2730 - 0.64 * live[1374] - 0.8 * t2734
+        - 0.4799999999999999 * (live[1375] + live[38] * t2732);
+    let t2738 = live[23] * t2735 - live[22] * t2733;
+    let t2739 = live[8] * t2738 + 0.9800665778412416 * t2736 + live[7] * t2737;
+    let t2740 = live[498] * live[813] + live[499] * live[814] + live[500] * live[815]
+        - qd[10] * live[811];
+    let t2741 = live[82] * live[811];
+    let t2742 = live[498] * live[808] + live[499] * live[809] + live[500] * live[810]
+        + qd[10] * live[816];
+    let t2743 = live[82] * live[816];
+    let t2744 = 0.008 * (t2741 - t2740) - 0.008 * (live[812] + live[817])
+        - 0.05 * (t2742 + t2743);
+    let t2745 = qd[12] * live[811] - qd[11] * live[816];
+    let t2746 = live[84] * live[811] + live[83] * live[816];
+    let t2747 = live[808] * live[1353] + live[809] * live[1355] + live[810] * live[1356]
+        + 0.004 * (t2740 + t2741) - 0.016 * live[817] - 0.05 * (t2746 - t2745);
+    let t2748 = live[813] * live[1353] + live[814] * live[1355] + live[815] * live[1356]
+        + 0.004 * (t2743 - t2742) + 0.008 * (t2745 + t2746) + 0.1 * live[812];
+    let t2749 = 0.75
+        * (live[65] * t2744 + live[808] * live[1358] + live[66] * t2747
+            + live[813] * live[1359] + live[67] * t2748);
+    let t2750 = 0.75
+        * (live[68] * t2744 + live[809] * live[1358] + live[69] * t2747
+            + live[814] * live[1359] + live[70] * t2748);
+    let t2751 = 0.75
+        * (live[71] * t2744 + live[810] * live[1358] + live[72] * t2747
+            + live[815] * live[1359] + live[73] * t2748);
+    let t2752 = live[37] * t2749 + live[36] * (0.8 * t2750 + 0.5999999999999999 * t2751);
+    let t2753 = live[36] * t2749;
+    let t2754 = live[40] * t2751 - 0.5999999999999999 * t2753
+        - 0.4799999999999999 * live[38] * t2750;
+    let t2755 = live[23] * t2752 + live[22] * t2754;
+    let t2756 = live[39] * t2750 - 0.8 * t2753 - 0.4799999999999999 * live[38] * t2751;
+    let t2757 = live[23] * t2754 - live[22] * t2752;
+    let t2758 = live[8] * t2757 + 0.9800665778412416 * t2755 + live[7] * t2756;
+    let t2759 = live[498] * live[824] + live[499] * live[825] + live[500] * live[826]
+        + qd[11] * live[829];
+    let t2760 = live[83] * live[829];
+    let t2761 = 0.9999999999999999 * (qd[10] * live[827] - qd[12] * live[829]);
+    let t2762 = live[84] * live[829] + live[82] * live[827];
+    let t2763 = live[821] * live[1353] + live[822] * live[1355] + live[823] * live[1356]
+        + 0.008 * (t2760 - t2759) - 0.008 * live[828] - 0.05 * (t2761 + t2762);
+    let t2764 = live[498] * live[821] + live[499] * live[822] + live[500] * live[823]
+        - qd[11] * live[827];
+    let t2765 = live[83] * live[827];
+    let t2766 = 0.004 * (t2759 + t2760) - 0.016 * (live[828] + live[830])
+        - 0.05 * (t2765 - t2764);
+    let t2767 = live[824] * live[1353] + live[825] * live[1355] + live[826] * live[1356]
+        + 0.004 * (t2762 - t2761) + 0.008 * (t2764 + t2765) + 0.1 * live[830];
+    let t2768 = 0.75
+        * (live[821] * live[1357] + live[65] * t2763 + live[66] * t2766
+            + live[824] * live[1359] + live[67] * t2767);
+    let t2769 = 0.75
+        * (live[822] * live[1357] + live[68] * t2763 + live[69] * t2766
+            + live[825] * live[1359] + live[70] * t2767);
+    let t2770 = 0.75
+        * (live[823] * live[1357] + live[71] * t2763 + live[72] * t2766
+            + live[826] * live[1359] + live[73] * t2767);
+    let t2771 = live[37] * t2768 + live[36] * (0.8 * t2769 + 0.5999999999999999 * t2770);
+    let t2772 = live[36] * t2768;
+    let t2773 = live[40] * t2770 - 0.5999999999999999 * t2772
+        - 0.4799999999999999 * live[38] * t2769;
+    let t2774 = live[23] * t2771 + live[22] * t2773;
+    let t2775 = live[39] * t2769 - 0.8 * t2772 - 0.4799999999999999 * live[38] * t2770;
+    let t2776 = live[23] * t2773 - live[22] * t2771;
+    let t2777 = live[8] * t2776 + 0.9800665778412416 * t2774 + live[7] * t2775;
+    let t2778 = qd[11] * live[842] - qd[10] * live[840];
+    let t2779 = live[83] * live[842] + live[82] * live[840];
+    let t2780 = live[498] * live[837] + live[499] * live[838] + live[500] * live[839]
+        - qd[12] * live[842];
+    let t2781 = live[84] * live[842];
+    let t2782 = live[834] * live[1353] + live[835] * live[1355] + live[836] * live[1356]
+        + 0.008 * (t2779 - t2778) - 0.008 * live[841] - 0.05 * (t2780 + t2781);
+    let t2783 = live[498] * live[834] + live[499] * live[835] + live[500] * live[836]
+        + qd[12] * live[840];
+    let t2784 = live[84] * live[840];
+    let t2785 = live[837] * live[1353] + live[838] * live[1355] + live[839] * live[1356]
+        + 0.004 * (t2778 + t2779) - 0.016 * live[843] - 0.05 * (t2784 - t2783);
+    let t2786 = 0.004 * (t2781 - t2780) + 0.008 * (t2783 + t2784)
+        + 0.1 * (live[841] + live[843]);
+    let t2787 = 0.75
+        * (live[834] * live[1357] + live[65] * t2782 + live[837] * live[1358]
+            + live[66] * t2785 + live[67] * t2786);
+    let t2788 = 0.75
+        * (live[835] * live[1357] + live[68] * t2782 + live[838] * live[1358]
+            + live[69] * t2785 + live[70] * t2786);
+    let t2789 = 0.75
+        * (live[836] * live[1357] + live[71] * t2782 + live[839] * live[1358]
+            + live[72] * t2785 + live[73] * t2786);
+    let t2790 = live[37] * t2787 + live[36] * (0.8 * t2788 + 0.5999999999999999 * t2789);
+    let t2791 = live[36] * t2787;
+    let t2792 = live[40] * t2789 - 0.5999999999999999 * t2791
+        - 0.4799999999999999 * live[38] * t2788;
+    let t2793 = live[23] * t2790 + live[22] * t2792;
+    let t2794 = live[39] * t2788 - 0.8 * t2791 - 0.4799999999999999 * live[38] * t2789;
+    let t2795 = live[23] * t2792 - live[22] * t2790;
+    let t2796 = live[8] * t2795 + 0.9800665778412416 * t2793 + live[7] * t2794;
+    let t2797 = 0.9800665778412416 * live[1315] + 0.19866933079506122 * live[1317];
+    let t2798 = live[101] * t2797 - live[102] * live[263];
+    let t2799 = live[102] * t2797 + live[101] * live[263];
+    let t2800 = 1.5 * (live[102] * t2798 - live[101] * t2799);
+    let t2801 = qd[3] * live[86] - live[504];
+    let t2802 = live[101] * live[274] + live[102] * t2801;
+    let t2803 = live[102] * live[274] - live[101] * t2801;
+    let t2804 = 1.5 * (live[102] * t2802 - live[101] * t2803);
+    let t2805 = live[484] + live[505] + q[16] * t2801 - live[85] * live[263]
+        - 2.0 * live[99] - 0.05 * live[1314];
+    let t2806 = live[485] + live[85] * live[1315] - 0.05 * live[1316];
+    let t2807 = live[486] + live[85] * live[1317] + 0.05 * live[265];
+    let t2808 = 2.0 * live[95] + q[16] * live[274] + live[506]
+        + 0.9800665778412416 * t2806 + 0.19866933079506122 * t2807;
+    let t2809 = live[102] * t2805 + live[101] * t2808;
+    let t2810 = 0.02 * (live[276] - 80.97165991902834 * live[511]) + t2809
+        - 0.05 * (live[146] + live[275]);
+    let t2811 = live[101] * t2810;
+    let t2812 = live[102] * t2808 - live[101] * t2805;
+    let t2813 = 0.02 * live[847] + t2812 - 0.1 * live[108] * live[551];
+    let t2814 = t2812 + 0.05 * (live[276] + 80.97165991902834 * live[511])
+        - 0.02 * (live[146] + live[105] * live[105]);
+    live[1400] = t2665;
+    live[1401] = t2667;
+    live[1402] = t2668;
+    live[1403] = t2670;
+    live[1404] = t2672;
+    live[1405] = t2675;
+    live[1406] = t2677;
+    live[1407] = t2678;
+    live[1408] = t2679;
+    live[1409] = t2680;
+    live[1410] = t2681;
+    live[1411] = t2685;
+    live[1412] = t2687;
+    live[1413] = t2688;
+    live[1414] = t2689;
+    live[1415] = t2690;
+    live[1416] = t2691;
+    live[1417] = t2692;
+    live[1418] = t2694;
+    live[1419] = t2697;
+    live[1420] = t2699;
+    live[1421] = t2700;
+    live[1422] = t2701;
+    live[1423] = t2702;
+    live[1424] = t2703;
+    live[1425] = t2704;
+    live[1426] = t2708;
+    live[1427] = t2710;
+    live[1428] = t2716;
+    live[1429] = t2717;
+    live[1430] = t2719;
+    live[1431] = t2721;
+    live[1432] = t2722;
+    live[1433] = t2724;
+    live[1434] = t2725;
+    live[1435] = t2726;
+    live[1436] = t2728;
+    live[1437] = t2729;
+    live[1438] = t2731;
+    live[1439] = t2733;
+    live[1440] = t2735;
+    live[1441] = t2736;
+    live[1442] = t2737;
+    live[1443] = t2738;
+    live[1444] = t2739;
+    live[1445] = t2740;
+    live[1446] = t2742;
+    live[1447] = t2744;
+    live[1448] = t2745;
+    live[1449] = t2747;
+    live[1450] = t2748;
+    live[1451] = t2749;
+    live[1452] = t2750;
+    live[1453] = t2752;
+    live[1454] = t2754;
+    live[1455] = t2755;
+    live[1456] = t2756;
+    live[1457] = t2757;
+    live[1458] = t2758;
+    live[1459] = t2759;
+    live[1460] = t2761;
+    live[1461] = t2763;
+    live[1462] = t2764;
+    live[1463] = t2766;
+    live[1464] = t2767;
+    live[1465] = t2768;
+    live[1466] = t2769;
+    live[1467] = t2771;
+    live[1468] = t2773;
+    live[1469] = t2774;
+    live[1470] = t2775;
+    live[1471] = t2776;
+    live[1472] = t2777;
+    live[1473] = t2778;
+    live[1474] = t2780;
+    live[1475] = t2782;
+    live[1476] = t2783;
+    live[1477] = t2785;
+    live[1478] = t2786;
+    live[1479] = t2787;
+    live[1480] = t2788;
+    live[1481] = t2790;
+    live[1482] = t2792;
+    live[1483] = t2793;
+    live[1484] = t2794;
+    live[1485] = t2795;
+    live[1486] = t2796;
+    live[1487] = t2798;
+    live[1488] = t2799;
+    live[1489] = t2800;
+    live[1490] = t2802;
+    live[1491] = t2803;
+    live[1492] = t2804;
+    live[1493] = t2806;
+    live[1494] = t2807;
+    live[1495] = t2809;
+    live[1496] = t2810;
+    live[1497] = t2811;
+    live[1498] = t2813;
+    live[1499] = t2814;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part19(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part19_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part19`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part19_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part19`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part19_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2815 = live[102] * live[1499];
+    let t2816 = 0.05 * live[847] - 0.04 * live[276] - live[1495];
+    let t2817 = 1.5 * (live[102] * live[1498] - live[1497] - t2815 - live[101] * t2816);
+    let t2818 = live[484] - 0.1 * (live[1313] + live[1314]);
+    let t2819 = live[486] - 0.1 * (live[1318] - live[265]);
+    let t2820 = live[482] + live[151]
+        + live[318]
+            * (live[319]
+                - live[258] * (live[303] + live[113] * live[512] - live[112] * live[513])
+                - live[317] * live[482] - live[259] * live[516]);
+    let t2821 = live[113] * t2818 - live[112] * t2819;
+    let t2822 = t2821 + 0.005 * (live[157] - live[516]);
+    let t2823 = t2822 + live[125] * t2820 - 2.0 * live[128];
+    let t2824 = t2823 - 0.15 * t2820;
+    let t2825 = 3.0 * (t2821 - 0.2 * t2820) + 1.8 * t2824;
+    let t2826 = live[112] * t2818 + live[113] * t2819;
+    let t2827 = t2826 + 0.005 * (live[152] + live[515]) - live[277] * (live[125] - 0.15)
+        - 0.5555555555555556
+            * (live[315] + 0.009 * live[515]
+                + 1.8
+                    * (live[304] + live[112] * live[512] + live[113] * live[513]
+                        - live[114] * live[127] - live[122] * live[126]));
+    let t2828 = 3.0 * (t2826 + 0.2 * live[277]) + 1.8 * t2827;
+    let t2829 = -0.2 * live[851] - t2826;
+    let t2830 = live[514] + qd[16] * live[552];
+    let t2831 = 0.005 * (live[852] - t2830) + live[851] * (live[125] - 0.15) - t2826;
+    let t2832 = 3.0 * t2829 + 1.8 * t2831;
+    let t2833 = t2822 + 0.3 * live[853] - 2.0 * live[127] * live[552];
+    let t2834 = 3.0 * (0.4 * live[853] + t2821) + 1.8 * t2833;
+    let t2835 = live[113] * (t2832 + t2828) + live[112] * (t2834 - t2825);
+    let t2836 = -t2820;
+    let t2837 = live[113] * t2836;
+    let t2838 = live[9] * live[1371] + live[281] * live[1380]
+        + 0.19866933079506122 * live[1339] + live[11] * (live[1381] + live[1368]);
+    let t2839 = live[11] * live[1409] + 0.19866933079506122 * live[1406]
+        + live[9] * live[1408];
+    let t2840 = live[11] * live[1423] + 0.19866933079506122 * live[1421]
+        + live[9] * live[1422];
+    let t2841 = live[11] * live[1443] + 0.19866933079506122 * live[1441]
+        + live[9] * live[1442];
+    let t2842 = live[11] * live[1457] + 0.19866933079506122 * live[1455]
+        + live[9] * live[1456];
+    let t2843 = live[11] * live[1471] + 0.19866933079506122 * live[1469]
+        + live[9] * live[1470];
+    let t2844 = live[11] * live[1485] + 0.19866933079506122 * live[1483]
+        + live[9] * live[1484];
+    let t2845 = 0.9800665778412416 * live[1317] - 0.19866933079506122 * live[1315];
+    let t2846 = 1.5 * (live[101] * live[1487] + live[102] * live[1488]);
+    let t2847 = 0.9800665778412417 * t2846 - 0.2980039961925918 * t2845;
+    let t2848 = live[86] * live[87] + live[481];
+    let t2849 = 1.5 * (live[101] * live[1490] + live[102] * live[1491]);
+    let t2850 = 0.9800665778412417 * t2849 - 0.2980039961925918 * t2848;
+    let t2851 = live[507] + live[346];
+    let t2852 = live[509] + qd[15] * live[551];
+    let t2853 = 0.05 * t2851 + 0.02 * (live[848] + t2852);
+    let t2854 = live[102] * live[1496];
+    let t2855 = live[101] * live[1499];
+    let t2856 = 1.5 * (t2854 + live[101] * live[1498] + live[102] * t2816 - t2855);
+    let t2857 = 0.9800665778412417 * t2856 - 0.2980039961925918 * t2853;
+    let t2858 = live[157] + live[516];
+    let t2859 = 2.0 * qd[17] * live[552] + t2858 * (live[125] - 0.15)
+        - 0.01 * (live[151] + live[853]);
+    let t2860 = 1.8 * t2859 - 0.6 * t2858;
+    let t2861 = live[152] - live[515];
+    let t2862 = live[12] * live[1371] + live[10] * live[1380]
+        + live[13] * (live[1368] + live[1381]);
+    let t2863 = live[12] * live[1408] + live[13] * live[1409];
+    let t2864 = live[12] * live[1422] + live[13] * live[1423];
+    let t2865 = live[12] * live[1442] + live[13] * live[1443];
+    let t2866 = live[12] * live[1456] + live[13] * live[1457];
+    let t2867 = live[12] * live[1470] + live[13] * live[1471];
+    let t2868 = live[12] * live[1484] + live[13] * live[1485];
+    let t2869 = 1.4700998667618626 * t2845 + 0.1986693307950612 * t2846;
+    let t2870 = 1.4700998667618626 * t2848 + 0.1986693307950612 * t2849;
+    let t2871 = 1.4700998667618626 * t2853 + 0.1986693307950612 * t2856;
+    let t2872 = live[113] * (t2834 - t2825) - live[112] * (t2828 + t2832);
+    let t2873 = live[112] * t2836;
+    let t2874 = live[144] * live[527] + live[84] * live[774] - 0.0375 * live[1331]
+        - 0.006 * live[1332] - 0.000124 * live[1328] - 0.001602 * live[1330]
+        - 0.00012 * live[1327] - live[145] * live[526] - live[83] * live[773];
+    let t2875 = 0.001468 * live[1328] + 0.000124 * live[1330] + live[143] * live[527]
+        + live[84] * live[775] - 0.00001 * live[1327] - live[145] * live[528]
+        - live[82] * live[773] - 0.0375 * live[1329] - 0.003 * live[1332];
+    let t2876 = 0.00012 * live[1330] + 0.00086 * live[1327] + live[144] * live[528]
+        + live[82] * live[774] + 0.003 * live[1331] - 0.00001 * live[1328]
+        - live[143] * live[526] - live[83] * live[775] - 0.006 * live[1329];
+    let t2877 = live[142] * live[521] + live[49] * live[772] + live[66] * t2875
+        + live[67] * t2876 + 0.012 * live[1325] + 0.0005 * live[1326]
+        + 0.144 * live[1334] + 0.25 * live[1335] - live[65] * t2874 - 0.011 * live[764];
+    let t2878 = live[141] * live[525] + live[50] * live[776] + live[69] * t2875
+        + live[70] * t2876 + 0.011 * live[1323] - live[68] * t2874
+        - live[142] * live[523] - live[45] * live[772] - 0.144 * live[1324]
+        - 0.25 * live[1333] - 0.012 * live[1336];
+    let t2879 = 0.011 * live[769] + live[72] * t2875 + live[73] * t2876
+        + 0.0005 * live[1325] + 0.002 * live[1326] + 0.012 * live[1334]
+        - live[71] * t2874 - live[141] * live[521] - live[49] * live[776];
+    let t2880 = live[15] * live[136] + live[26] * live[770] + live[37] * t2877
+        + 0.001 * live[1319] + 0.03 * live[1322] + 0.35 * live[1369]
+        + 0.8 * live[36] * t2878
+        + 0.5999999999999999 * (live[36] * t2879 + q[9] * live[1338])
+        - live[135] * live[519] - live[25] * live[771] - live[29] * live[1370];
+    let t2881 = live[36] * t2877;
+    let t2882 = live[24] * live[771] + live[40] * t2879 + 0.004 * live[1321]
+        - live[135] * live[518] - live[15] * live[133] - live[26] * live[777]
+        - 0.002 * live[1319] - 0.5999999999999999 * (t2881 + q[9] * live[1337])
+        - 0.4799999999999999 * live[38] * t2878;
+    let t2883 = live[23] * t2880 + live[22] * t2882;
+    let t2884 = live[83] * live[145] + 0.001602 * live[501] + 0.000124 * live[502]
+        + 0.00012 * live[503] + 0.0375 * live[1358] + 0.006 * live[1359]
+        - live[84] * live[144];
+    let t2885 = live[84] * live[143] + 0.000124 * live[501] + 0.001468 * live[502]
+        - live[82] * live[145] - 0.00001 * live[503] - 0.0375 * live[1357]
+        - 0.003 * live[1359];
+    let t2886 = live[82] * live[144] + 0.00012 * live[501] + 0.00086 * live[503]
+        + 0.003 * live[1358] - live[83] * live[143] - 0.00001 * live[502]
+        - 0.006 * live[1357];
+    let t2887 = live[49] * live[142] + live[65] * t2884 + live[66] * t2885
+        + live[67] * t2886 + 0.012 * live[498] + 0.0005 * live[500] + 0.144 * live[1362]
+        + 0.25 * live[1363] - 0.011 * live[78];
+    let t2888 = live[36] * t2887;
+    let t2889 = live[50] * live[141] + live[68] * t2884 + live[69] * t2885
+        + live[70] * t2886 + 0.011 * live[499] - live[45] * live[142]
+        - 0.144 * live[1352] - 0.25 * live[1360] - 0.012 * live[1365];
+    let t2890 = 0.011 * live[140] + live[71] * t2884 + live[72] * t2885
+        + live[73] * t2886 + 0.0005 * live[498] + 0.002 * live[500] + 0.012 * live[1362]
+        - live[49] * live[141];
+    let t2891 = live[25] * live[133] + live[39] * t2889 + live[29] * live[1376]
+        + 0.001 * live[489] + 0.031 * live[491] - live[138] - 0.002 * live[490]
+        - 0.35 * live[1372] - 0.8 * t2888 - 0.4799999999999999 * live[38] * t2890;
+    let t2892 = live[133] * live[519] + live[25] * live[777] + live[136] * live[518]
+        + 0.001 * live[1322] + 0.031 * live[1319] + live[39] * t2878
+        + live[29] * live[1337] - live[24] * live[770] - 0.35 * live[1320]
+        - 0.002 * live[1321] - 0.8 * t2881 - 0.4799999999999999 * live[38] * t2879;
+    let t2893 = live[37] * t2887;
+    let t2894 = live[36] * t2889;
+    let t2895 = live[36] * t2890;
+    let t2896 = live[137] + t2893 + 0.03 * live[489] + 0.001 * live[491]
+        + 0.35 * live[1341] + 0.8 * t2894
+        + 0.5999999999999999 * (t2895 + q[9] * live[1378]) - live[25] * live[135]
+        - live[29] * live[1367];
+    let t2897 = live[139] + live[40] * t2890 + 0.004 * live[490] - live[26] * live[133]
+        - 0.002 * live[491] - 0.5999999999999999 * (t2888 + q[9] * live[1376])
+        - 0.4799999999999999 * live[38] * t2889;
+    let t2898 = live[23] * t2897 - live[22] * t2896;
+    let t2899 = live[23] * t2882 - live[22] * t2880;
+    let t2900 = live[144] * live[537] + live[84] * live[793] - 0.0375 * live[1398]
+        - 0.006 * live[1399] - 0.000124 * live[1395] - 0.001602 * live[1397]
+        - 0.00012 * live[1394] - live[145] * live[536] - live[83] * live[792];
+    let t2901 = 0.001468 * live[1395] + 0.000124 * live[1397] + live[143] * live[537]
+        + live[84] * live[794] - 0.00001 * live[1394] - live[145] * live[538]
+        - live[82] * live[792] - 0.0375 * live[1396] - 0.003 * live[1399];
+    let t2902 = 0.00012 * live[1397] + 0.00086 * live[1394] + live[144] * live[538]
+        + live[82] * live[793] + 0.003 * live[1398] - 0.00001 * live[1395]
+        - live[143] * live[536] - live[83] * live[794] - 0.006 * live[1396];
+    let t2903 = live[142] * live[532] + live[49] * live[791] + live[66] * t2901
+        + live[67] * t2902 + 0.012 * live[1389] + 0.0005 * live[1393]
+        + 0.144 * live[1401] + 0.25 * live[1402] - live[65] * t2900 - 0.011 * live[784];
+    let t2904 = live[141] * live[535] + live[50] * live[795] + live[69] * t2901
+        + live[70] * t2902 + 0.011 * live[1386] - live[68] * t2900
+        - live[142] * live[533] - live[45] * live[791] - 0.144 * live[1388]
+        - 0.25 * live[1400] - 0.012 * live[1403];
+    let t2905 = 0.011 * live[789] + live[72] * t2901 + live[73] * t2902
+        + 0.0005 * live[1389] + 0.002 * live[1393] + 0.012 * live[1401]
+        - live[71] * t2900 - live[141] * live[532] - live[49] * live[795];
+    let t2906 = live[37] * t2903 + 0.8 * live[36] * t2904
+        + 0.5999999999999999 * (live[36] * t2905 + q[9] * live[1405])
+        - 0.09125 * live[490] - 0.05725 * live[32] - live[139] - live[25] * live[790]
+        - live[29] * live[1407];
+    let t2907 = live[36] * t2903;
+    let t2908 = live[135] * live[529] + live[24] * live[790] + live[40] * t2905
+        + 0.004 * live[1384] - 0.03 * live[780]
+        - 0.5999999999999999 * (t2907 + q[9] * live[1404])
+        - 0.4799999999999999 * live[38] * t2904;
+    let t2909 = t2898 + live[23] * t2906 + live[22] * t2908;
+    let t2910 = live[29] * live[1404] + live[24] * live[133] + 0.03 * live[778]
+        + live[39] * t2904 - 0.001 * live[490] - 0.004 * live[132]
+        - live[136] * live[529] - 0.35 * live[1383] - 0.002 * live[1384] - 0.8 * t2907
+        - 0.4799999999999999 * live[38] * t2905;
+    let t2911 = live[23] * (t2908 - t2896) - live[22] * (t2897 + t2906);
+    let t2912 = 0.0375 * live[1415] + 0.006 * live[1416];
+    let t2913 = -0.0375 * live[1414] - 0.003 * live[1416];
+    let t2914 = 0.003 * live[1415] - 0.006 * live[1414];
+    let t2915 = 0.144 * live[1412] + 0.25 * live[1418] + live[65] * t2912
+        + live[66] * t2913 + live[67] * t2914;
+    let t2916 = live[68] * t2912 + live[69] * t2913 + live[70] * t2914
+        - 0.144 * live[1411] - 0.012 * live[1413] - 0.25 * live[1417];
+    let t2917 = 0.012 * live[1412] + live[71] * t2912 + live[72] * t2913
+        + live[73] * t2914;
+    let t2918 = 0.8 * (live[1367] + live[36] * t2916) + live[37] * t2915
+        + 0.5999999999999999 * (live[36] * t2917 + live[1378] + q[9] * live[1420])
+        - live[29] * live[1422];
+    let t2919 = live[36] * t2915;
+    let t2920 = live[40] * t2917
+        - 0.5999999999999999 * (t2919 + live[1376] + q[9] * live[1419])
+        - 0.4799999999999999 * live[38] * t2916;
+    let t2921 = live[23] * t2918 + live[22] * t2920;
+    let t2922 = live[39] * t2916 + live[29] * live[1419]
+        - 0.4799999999999999 * live[38] * t2917 - 0.8 * (live[1376] + t2919);
+    let t2923 = live[23] * t2920 - live[22] * t2918;
+    let t2924 = live[144] * live[545] + live[84] * live[805] - 0.0375 * live[1433]
+        - 0.006 * live[1434] - 0.000124 * live[1430] - 0.001602 * live[1432]
+        - 0.00012 * live[1429] - live[145] * live[544] - live[83] * live[804];
+    let t2925 = 0.001468 * live[1430] + 0.000124 * live[1432] + live[143] * live[545]
+        + live[84] * live[806] - 0.00001 * live[1429] - live[145] * live[546]
+        - live[82] * live[804] - 0.0375 * live[1431] - 0.003 * live[1434];
+    let t2926 = 0.00012 * live[1432] + 0.00086 * live[1429] + live[144] * live[546]
+        + live[82] * live[805] + 0.003 * live[1433] - 0.00001 * live[1430]
+        - live[143] * live[544] - live[83] * live[806] - 0.006 * live[1431];
+    let t2927 = live[142] * live[541] + live[49] * live[803] + live[66] * t2925
+        + live[67] * t2926 + 0.0005 * live[1428] + 0.144 * live[1436] + 0.25 * live[1437]
+        - live[65] * t2924 - 0.012 * live[1427] - 0.011 * live[797];
+    let t2928 = live[141] * live[543] + live[50] * live[807] + live[69] * t2925
+        + live[70] * t2926 + 0.011 * live[1425] - live[68] * t2924
+        - live[142] * live[542] - live[45] * live[803] - 0.144 * live[1426]
+        - 0.25 * live[1435] - 0.012 * live[1438];
+    let t2929 = 0.011 * live[802] + live[72] * t2925 + live[73] * t2926
+        + 0.002 * live[1428] + 0.012 * live[1436] - live[71] * t2924
+        - 0.0005 * live[1427] - live[141] * live[541] - live[49] * live[807];
+    let t2930 = live[37] * t2927 + 0.8 * (live[37] * t2889 + live[36] * t2928)
+        + 0.5999999999999999 * (live[37] * t2890 + live[36] * t2929 + q[9] * live[1440])
+        - t2888 - live[29] * live[1442];
+    let t2931 = t2893 + live[36] * t2927;
+    let t2932 = live[40] * t2929 - 0.36 * t2895
+        - 0.5999999999999999 * (t2931 + q[9] * live[1439])
+        - 0.4799999999999999 * (t2894 + live[38] * t2928);
+    let t2933 = live[23] * t2930 + live[22] * t2932;
+    let t2934 = live[39] * t2928 + live[29] * live[1439]
+        - 0.4799999999999999 * (t2895 + live[38] * t2929) - 0.64 * t2894 - 0.8 * t2931;
+    let t2935 = live[23] * t2932 - live[22] * t2930;
+    let t2936 = live[144] * live[816] + live[84] * live[819] - 0.0375 * live[1449]
+        - 0.006 * live[1450] - 0.000124 * live[1446] - 0.001602 * live[1448]
+        - 0.00012 * live[1445] - live[145] * live[811] - live[83] * live[818];
+    let t2937 = 0.001468 * live[1446] + 0.000124 * live[1448] + live[143] * live[816]
+        + live[84] * live[820] - 0.00001 * live[1445] - live[82] * live[818]
+        - 0.0375 * live[1447] - 0.003 * live[1450];
+    let t2938 = 0.00012 * live[1448] + 0.00086 * live[1445] + live[82] * live[819]
+        + 0.003 * live[1449] - 0.00001 * live[1446] - live[143] * live[811]
+        - live[83] * live[820] - 0.006 * live[1447];
+    let t2939 = 0.25 * live[1452] + live[808] * t2885 + live[66] * t2937
+        + live[813] * t2886 + live[67] * t2938 - live[65] * t2936;
+    let t2940 = live[809] * t2885 + live[69] * t2937 + live[814] * t2886
+        + live[70] * t2938 - live[68] * t2936 - 0.25 * live[1451];
+    let t2941 = live[810] * t2885 + live[72] * t2937 + live[815] * t2886
+        + live[73] * t2938 - live[71] * t2936;
+    let t2942 = live[37] * t2939 + 0.8 * live[36] * t2940
+        + 0.5999999999999999 * (live[36] * t2941 + q[9] * live[1454])
+        - live[29] * live[1456];
+    let t2943 = live[36] * t2939;
+    let t2944 = live[40] * t2941 - 0.5999999999999999 * (t2943 + q[9] * live[1453])
+        - 0.4799999999999999 * live[38] * t2940;
+    let t2945 = live[23] * t2942 + live[22] * t2944;
+    let t2946 = live[39] * t2940 + live[29] * live[1453] - 0.8 * t2943
+        - 0.4799999999999999 * live[38] * t2941;
+    let t2947 = live[23] * t2944 - live[22] * t2942;
+    let t2948 = live[144] * live[827] + live[84] * live[832] - 0.0375 * live[1463]
+        - 0.006 * live[1464] - 0.000124 * live[1460] - 0.001602 * live[1462]
+        - 0.00012 * live[1459] - live[83] * live[831];
+    let t2949 = 0.001468 * live[1460] + 0.000124 * live[1462] + live[143] * live[827]
+        + live[84] * live[833] - 0.00001 * live[1459] - live[145] * live[829]
+        - live[82] * live[831] - 0.0375 * live[1461] - 0.003 * live[1464];
+    let t2950 = 0.00012 * live[1462] + 0.00086 * live[1459] + live[144] * live[829]
+        + live[82] * live[832] + 0.003 * live[1463] - 0.00001 * live[1460]
+        - live[83] * live[833] - 0.006 * live[1461];
+    let t2951 = 0.25 * live[1466] + live[821] * t2884 + live[66] * t2949
+        + live[824] * t2886 + live[67] * t2950 - live[65] * t2948;
+    let t2952 = live[822] * t2884 + live[69] * t2949 + live[825] * t2886
+        + live[70] * t2950 - live[68] * t2948 - 0.25 * live[1465];
+    let t2953 = live[823] * t2884 + live[72] * t2949 + live[826] * t2886
+        + live[73] * t2950 - live[71] * t2948;
+    let t2954 = live[37] * t2951 + 0.8 * live[36] * t2952
+        + 0.5999999999999999 * (live[36] * t2953 + q[9] * live[1468])
+        - live[29] * live[1470];
+    let t2955 = live[36] * t2951;
+    let t2956 = live[40] * t2953 - 0.5999999999999999 * (t2955 + q[9] * live[1467])
+        - 0.4799999999999999 * live[38] * t2952;
+    let t2957 = live[23] * t2954 + live[22] * t2956;
+    let t2958 = live[39] * t2952 + live[29] * live[1467] - 0.8 * t2955
+        - 0.4799999999999999 * live[38] * t2953;
+    let t2959 = live[23] * t2956 - live[22] * t2954;
+    let t2960 = live[84] * live[845] - 0.0375 * live[1477] - 0.006 * live[1478]
+        - 0.000124 * live[1474] - 0.001602 * live[1476] - 0.00012 * live[1473]
+        - live[145] * live[840] - live[83] * live[844];
+    let t2961 = 0.001468 * live[1474] + 0.000124 * live[1476] + live[84] * live[846]
+        - 0.00001 * live[1473] - live[145] * live[842] - live[82] * live[844]
+        - 0.0375 * live[1475] - 0.003 * live[1478];
+    let t2962 = 0.00012 * live[1476] + 0.00086 * live[1473] + live[144] * live[842]
+        + live[82] * live[845] + 0.003 * live[1477] - 0.00001 * live[1474]
+        - live[143] * live[840] - live[83] * live[846] - 0.006 * live[1475];
+    let t2963 = 0.25 * live[1480] + live[834] * t2884 + live[837] * t2885
+        + live[66] * t2961 + live[67] * t2962 - live[65] * t2960;
+    let t2964 = live[835] * t2884 + live[838] * t2885 + live[69] * t2961
+        + live[70] * t2962 - live[68] * t2960 - 0.25 * live[1479];
+    live[1500] = t2815;
+    live[1501] = t2816;
+    live[1502] = t2817;
+    live[1503] = t2823;
+    live[1504] = t2824;
+    live[1505] = t2827;
+    live[1506] = t2829;
+    live[1507] = t2830;
+    live[1508] = t2831;
+    live[1509] = t2833;
+    live[1510] = t2835;
+    live[1511] = t2836;
+    live[1512] = t2837;
+    live[1513] = t2838;
+    live[1514] = t2839;
+    live[1515] = t2840;
+    live[1516] = t2841;
+    live[1517] = t2842;
+    live[1518] = t2843;
+    live[1519] = t2844;
+    live[1520] = t2845;
+    live[1521] = t2846;
+    live[1522] = t2847;
+    live[1523] = t2848;
+    live[1524] = t2849;
+    live[1525] = t2850;
+    live[1526] = t2851;
+    live[1527] = t2852;
+    live[1528] = t2853;
+    live[1529] = t2854;
+    live[1530] = t2855;
+    live[1531] = t2856;
+    live[1532] = t2857;
+    live[1533] = t2859;
+    live[1534] = t2860;
+    live[1535] = t2861;
+    live[1536] = t2862;
+    live[1537] = t2863;
+    live[1538] = t2864;
+    live[1539] = t2865;
+    live[1540] = t2866;
+    live[1541] = t2867;
+    live[1542] = t2868;
+    live[1543] = t2869;
+    live[1544] = t2870;
+    live[1545] = t2871;
+    live[1546] = t2872;
+    live[1547] = t2873;
+    live[1548] = t2874;
+    live[1549] = t2875;
+    live[1550] = t2876;
+    live[1551] = t2878;
+    live[1552] = t2879;
+    live[1553] = t2883;
+    live[1554] = t2884;
+    live[1555] = t2885;
+    live[1556] = t2891;
+    live[1557] = t2892;
+    live[1558] = t2898;
+    live[1559] = t2899;
+    live[1560] = t2900;
+    live[1561] = t2901;
+    live[1562] = t2902;
+    live[1563] = t2904;
+    live[1564] = t2905;
+    live[1565] = t2909;
+    live[1566] = t2910;
+    live[1567] = t2911;
+    live[1568] = t2912;
+    live[1569] = t2913;
+    live[1570] = t2914;
+    live[1571] = t2916;
+    live[1572] = t2917;
+    live[1573] = t2921;
+    live[1574] = t2922;
+    live[1575] = t2923;
+    live[1576] = t2924;
+    live[1577] = t2925;
+    live[1578] = t2926;
+    live[1579] = t2928;
+    live[1580] = t2929;
+    live[1581] = t2933;
+    live[1582] = t2934;
+    live[1583] = t2935;
+    live[1584] = t2936;
+    live[1585] = t2937;
+    live[1586] = t2938;
+    live[1587] = t2940;
+    live[1588] = t2941;
+    live[1589] = t2945;
+    live[1590] = t2946;
+    live[1591] = t2947;
+    live[1592] = t2948;
+    live[1593] = t2949;
+    live[1594] = t2950;
+    live[1595] = t2952;
+    live[1596] = t2953;
+    live[1597] = t2957;
+    live[1598] = t2958;
+    live[1599] = t2959;
+    live[1600] = t2960;
+    live[1601] = t2961;
+    live[1602] = t2962;
+    live[1603] = t2963;
+    live[1604] = t2964;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part20(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part20_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part20`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part20_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part20`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part20_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2965 = live[836] * live[1554] + live[839] * live[1555] + live[72] * live[1601]
+        + live[73] * live[1602] - live[71] * live[1600];
+    let t2966 = live[37] * live[1603] + 0.8 * live[36] * live[1604]
+        + 0.5999999999999999 * (live[36] * t2965 + q[9] * live[1482])
+        - live[29] * live[1484];
+    let t2967 = live[36] * live[1603];
+    let t2968 = live[40] * t2965 - 0.5999999999999999 * (t2967 + q[9] * live[1481])
+        - 0.4799999999999999 * live[38] * live[1604];
+    let t2969 = live[23] * t2966 + live[22] * t2968;
+    let t2970 = live[39] * live[1604] + live[29] * live[1481] - 0.8 * t2967
+        - 0.4799999999999999 * live[38] * t2965;
+    let t2971 = live[23] * t2968 - live[22] * t2966;
+    let t2972 = live[102] * live[1520];
+    let t2973 = live[101] * live[1520];
+    let t2974 = live[102] * live[1523];
+    let t2975 = live[101] * live[1523];
+    let t2976 = q[16] * live[1523];
+    let t2977 = 0.02 * live[1526] + 0.05 * (live[345] - live[509])
+        + 2.0 * (live[100] - live[96]) + 0.9800665778412416 * live[1494]
+        - 0.19866933079506122 * live[1493];
+    let t2978 = t2976 + t2977;
+    let t2979 = 0.008 * live[148] + 0.004 * live[508] + 0.0005 * live[510] + 0.03 * t2978
+        - live[109] * live[150];
+    let t2980 = live[109] * live[149] + 0.0005 * live[508] + 0.006 * live[510]
+        - 0.008 * live[147] - 0.075 * t2978;
+    let t2981 = 0.008 * live[848] + 0.004 * live[1527] + 0.03 * live[1528]
+        - 0.0005 * live[508] - live[109] * live[849];
+    let t2982 = live[109] * live[850] + 0.0005 * live[1527] - 0.006 * live[508]
+        - 0.008 * live[148] - 0.075 * live[1528];
+    let t2983 = live[485] - 0.1 * (live[1316] - live[264]);
+    let t2984 = 2.0 * live[129] + t2983 + live[125] * live[1535]
+        - 0.005 * (live[153] + live[115] * live[115]);
+    let t2985 = t2984 - 0.15 * live[1535];
+    let t2986 = live[156] + 0.19 * live[515] + 0.001 * live[516] + 0.009 * live[1505]
+        + 0.6 * t2983 + t2985 * (0.27 - 1.8 * live[125]) - 0.189 * live[152];
+    let t2987 = 0.051 * live[157] + 0.001 * live[515] + 0.008 * live[516]
+        - live[122] * live[154] - 0.009 * live[1504];
+    let t2988 = live[122] * live[854] + 0.001 * live[1507] + 0.009 * live[1509]
+        + live[1533] * (0.27 - 1.8 * live[125]) - 0.19 * live[516] - 0.189 * live[157];
+    let t2989 = 0.051 * live[852] + 0.008 * live[1507] - 0.001 * live[516]
+        - live[122] * live[855] - 0.009 * live[1508];
+    let t2990 = 0.009 * live[277] + 1.8 * (live[125] * live[1535] + t2984)
+        - 0.54 * live[1535];
+    let t2991 = 0.03 * t2973 - 0.075 * t2972;
+    let t2992 = 0.03 * live[1487] - 0.075 * live[1488];
+    let t2993 = 0.03 * t2975 - 0.075 * t2974;
+    let t2994 = 0.03 * live[1490] - 0.075 * live[1491];
+    let t2995 = 1.5 * (live[1530] - live[1529]) - q[16] * live[1492] - t2994;
+    let t2996 = live[102] * (t2979 + t2982) + live[101] * (t2981 - t2980);
+    let t2997 = 0.03 * live[1498] + live[149] * live[551]
+        + live[108] * (live[850] - live[150]) - 0.075 * live[1501]
+        - live[105] * live[849];
+    let t2998 = q[16] * live[1502] + t2997;
+    let t2999 = 2.0 * live[889];
+    let t3000 = live[652] * (17.658 * live[125] - 8.5347);
+    let t3001 = live[685] * (0.87 - 1.8 * live[125]);
+    let t3002 = live[715] * (8.5347 - 17.658 * live[125]);
+    let t3003 = live[155] * live[552] + 0.6 * live[1506]
+        + live[114] * (live[854] - live[154]) + live[1508] * (0.27 - 1.8 * live[125])
+        - 0.018 * live[851] - live[115] * live[855];
+    let t3004 = 0.54 * live[1511] - 1.8 * (live[125] * live[1511] - live[1503]);
+    let t3005 = live[857] * (0.87 - 1.8 * live[125]);
+    let t3006 = live[552] * (0.87 - 1.8 * live[125]);
+    let t3007 = live[859] * (0.87 - 1.8 * live[125]);
+    let t3008 = live[113] * live[155] + 0.6 * live[939] + live[114] * live[598]
+        + live[942] * (0.27 - 1.8 * live[125]) - 0.018 * live[938]
+        - live[112] * live[154] - live[115] * live[597];
+    let t3009 = 0.6 * live[991] + live[992] * (0.27 - 1.8 * live[125]);
+    let t3010 = 0.6 * live[1037] + live[114] * live[600]
+        + live[1038] * (0.27 - 1.8 * live[125]) - 0.018 * live[1036]
+        - live[112] * live[155] - live[113] * live[154] - live[115] * live[599];
+    let t3011 = qd[17] * (3.6 * live[125] - 0.54);
+    let t3012 = -1.8 * live[994];
+    let t3013 = live[247] * live[682];
+    let t3014 = -80.97165991902834 * t3013 - live[664];
+    let t3015 = 80.97165991902834
+        * (live[1214] * live[1215] * t3014 - live[174] * live[682]);
+    let t3016 = 0.028368794326241134 * live[671] - live[672];
+    let t3017 = 0.07659574468085106 * live[671] - live[673]
+        - 0.08422633844982069 * t3016;
+    let t3018 = 0.8 * live[675] + 283.68794326241135 * live[219] * live[671]
+        - 0.5999999999999999 * live[674] - 298.3148385185812 * live[1229] * t3016
+        - 1142.1540345339843 * live[1239] * t3017;
+    let t3019 = 0.8 * live[660] + 283.68794326241135 * live[218] * live[671]
+        - 0.5999999999999999 * live[661] - 298.3148385185812 * live[1230] * t3016
+        - 1142.1540345339843 * live[1240] * t3017 - live[1249] * live[1250] * t3018;
+    let t3020 = 283.68794326241135 * live[214] * live[671] - live[679]
+        - live[1249] * live[1251] * t3018 - live[1259] * live[1260] * t3019
+        - 298.3148385185812 * live[1231] * t3016
+        - 1142.1540345339843 * live[1241] * t3017;
+    let t3021 = 283.68794326241135 * live[213] * live[671] - live[676]
+        - live[1249] * live[1252] * t3018 - live[1259] * live[1261] * t3019
+        - live[1268] * live[1269] * t3020 - 298.3148385185812 * live[1232] * t3016
+        - 1142.1540345339843 * live[1242] * t3017;
+    let t3022 = 17.658 * live[653] + 283.68794326241135 * live[207] * live[671]
+        - live[662] - live[602] * live[603] * t3000 - live[1249] * live[1253] * t3018
+        - live[1259] * live[1262] * t3019 - live[1268] * live[1270] * t3020
+        - live[1276] * live[1277] * t3021 - 298.3148385185812 * live[1233] * t3016
+        - 1142.1540345339843 * live[1243] * t3017;
+    let t3023 = 283.68794326241135 * live[208] * live[671] - 125.568 * live[656]
+        - live[670] - live[677] - live[1214] * live[1216] * t3014
+        - live[1223] * live[1224] * t3015 - live[1249] * live[1254] * t3018
+        - live[1259] * live[1263] * t3019 - live[1268] * live[1271] * t3020
+        - live[1276] * live[1278] * t3021 - live[1283] * live[1284] * t3022
+        - 79.35761763896693 * t3013 - 298.3148385185812 * live[1234] * t3016
+        - 1142.1540345339843 * live[1244] * t3017;
+    let t3024 = live[602] * live[604] * t3000
+        + 283.68794326241135 * live[209] * live[671] - 78.48 * live[5]
+        - 47.088 * live[665] - 29.43 * live[666] - live[678] - live[683]
+        - live[1214] * live[1217] * t3014 - live[1223] * live[1225] * t3015
+        - live[1249] * live[1255] * t3018 - live[1259] * live[1264] * t3019
+        - live[1268] * live[1272] * t3020 - live[1276] * live[1279] * t3021
+        - live[1283] * live[1285] * t3022 - live[1293] * live[1294] * t3023
+        - 16.08658548947864 * t3013 - 298.3148385185812 * live[1235] * t3016
+        - 1142.1540345339843 * live[1245] * t3017;
+    let t3025 = 0.7848 * live[5] + 3.1392 * live[656] + 4.62051 * live[665]
+        + 3.03129 * live[666] + 0.3 * live[677]
+        + 283.68794326241135 * live[215] * live[671] - live[113] * live[667]
+        - live[7] * live[679] - live[8] * live[680] - live[602] * live[607] * t3000
+        - live[1214] * live[1218] * t3014 - live[1223] * live[1226] * t3015
+        - live[1249] * live[1256] * t3018 - live[1259] * live[1265] * t3019
+        - live[1268] * live[1273] * t3020 - live[1276] * live[1280] * t3021
+        - live[1283] * live[1287] * t3022 - live[1293] * live[1295] * t3023
+        - live[1298] * live[1299] * t3024 - 0.03 * live[668] - 0.075 * live[669]
+        - 1.5 * q[16] * live[663] - 0.05 * live[670] - 0.9800665778412416 * live[676]
+        - 0.2 * live[678] - 3.967880881948347 * t3013
+        - 298.3148385185812 * live[1236] * t3016
+        - 1142.1540345339843 * live[1246] * t3017;
+    let t3026 = 1.5696 * live[5] + 0.1 * live[678] + live[85] * live[683] + t3000
+        + 283.68794326241135 * live[216] * live[671]
+        - 0.19866933079506122 * (live[682] + live[676]) - 1.7658 * live[653]
+        - 0.3 * live[662] - 0.9800665778412416 * live[681] - live[9] * live[679]
+        - live[11] * live[680] - live[602] * live[648] * t3000
+        - live[1214] * live[1220] * t3014 - live[1223] * live[1227] * t3015
+        - live[1249] * live[1257] * t3018 - live[1259] * live[1266] * t3019
+        - live[1268] * live[1274] * t3020 - live[1276] * live[1281] * t3021
+        - live[1283] * live[1289] * t3022 - live[1293] * live[1296] * t3023
+        - live[1298] * live[1300] * t3024 - live[1302] * live[1303] * t3025
+        - 80.97165991902834 * live[249] * live[682]
+        - 298.3148385185812 * live[1237] * t3016
+        - 1142.1540345339843 * live[1247] * t3017;
+    let t3027 = 1.58922 * live[653] + 0.2 * live[662] + live[112] * live[667]
+        + 0.9800665778412416 * live[682] + 283.68794326241135 * live[217] * live[671]
+        - 1.5696 * live[656] - 0.1 * live[677] - 0.19866933079506122 * live[681]
+        - live[85] * live[670] - live[12] * live[679] - live[13] * live[680]
+        - live[602] * live[644] * t3000 - live[1214] * live[1222] * t3014
+        - live[1223] * live[1228] * t3015 - live[1249] * live[1258] * t3018
+        - live[1259] * live[1267] * t3019 - live[1268] * live[1275] * t3020
+        - live[1276] * live[1282] * t3021 - live[1283] * live[1291] * t3022
+        - live[1293] * live[1297] * t3023 - live[1298] * live[1301] * t3024
+        - live[1302] * live[1304] * t3025 - live[1305] * live[1306] * t3026
+        - 80.97165991902834 * live[250] * live[682]
+        - 298.3148385185812 * live[1238] * t3016
+        - 1142.1540345339843 * live[1248] * t3017;
+    let t3028 = live[1305] * (t3026 - live[1306] * live[1307] * t3027);
+    let t3029 = live[1302]
+        * (t3025 - live[1303] * t3028 - live[1304] * live[1307] * t3027);
+    let t3030 = live[1298]
+        * (t3024 - live[1299] * t3029 - live[1300] * t3028
+            - live[1301] * live[1307] * t3027);
+    let t3031 = live[1293]
+        * (t3023 - live[1294] * t3030 - live[1295] * t3029 - live[1296] * t3028
+            - live[1297] * live[1307] * t3027);
+    let t3032 = live[1283]
+        * (t3022 - live[1284] * t3031 - live[1285] * t3030 - live[1287] * t3029
+            - live[1289] * t3028 - live[1291] * live[1307] * t3027);
+    let t3033 = live[1276]
+        * (t3021 - live[1277] * t3032 - live[1278] * t3031 - live[1279] * t3030
+            - live[1280] * t3029 - live[1281] * t3028 - live[1282] * live[1307] * t3027);
+    let t3034 = live[1268]
+        * (t3020 - live[1269] * t3033 - live[1270] * t3032 - live[1271] * t3031
+            - live[1272] * t3030 - live[1273] * t3029 - live[1274] * t3028
+            - live[1275] * live[1307] * t3027);
+    let t3035 = live[1259]
+        * (t3019 - live[1260] * t3034 - live[1261] * t3033 - live[1262] * t3032
+            - live[1263] * t3031 - live[1264] * t3030 - live[1265] * t3029
+            - live[1266] * t3028 - live[1267] * live[1307] * t3027);
+    let t3036 = live[1249]
+        * (t3018 - live[1250] * t3035 - live[1251] * t3034 - live[1252] * t3033
+            - live[1253] * t3032 - live[1254] * t3031 - live[1255] * t3030
+            - live[1256] * t3029 - live[1257] * t3028 - live[1258] * live[1307] * t3027);
+    let t3037 = 1142.1540345339843
+        * (t3017 - live[1239] * t3036 - live[1240] * t3035 - live[1241] * t3034
+            - live[1242] * t3033 - live[1243] * t3032 - live[1244] * t3031
+            - live[1245] * t3030 - live[1246] * t3029 - live[1247] * t3028
+            - live[1248] * live[1307] * t3027);
+    let t3038 = 298.3148385185812
+        * (t3016 - live[1229] * t3036 - live[1230] * t3035 - live[1231] * t3034
+            - live[1232] * t3033 - live[1233] * t3032 - live[1234] * t3031
+            - live[1235] * t3030 - live[1236] * t3029 - live[1237] * t3028
+            - live[1238] * live[1307] * t3027) - 0.08422633844982069 * t3037;
+    let t3039 = live[1223]
+        * (t3015 - live[1224] * t3031 - live[1225] * t3030 - live[1226] * t3029
+            - live[1227] * t3028 - live[1228] * live[1307] * t3027) - t3032;
+    let t3040 = live[1214]
+        * (t3014 + 80.97165991902834 * live[1215] * (t3039 + t3032) - live[1216] * t3031
+            - live[1217] * t3030 - live[1218] * t3029 - live[1220] * t3028
+            - live[1222] * live[1307] * t3027);
+    let t3041 = live[247] * live[711];
+    let t3042 = -80.97165991902834 * t3041 - live[692];
+    let t3043 = 80.97165991902834
+        * (live[1214] * live[1215] * t3042 - live[174] * live[711]) - live[709];
+    let t3044 = 0.028368794326241134 * live[699] - live[700];
+    let t3045 = 0.07659574468085106 * live[699] - live[701]
+        - 0.08422633844982069 * t3044;
+    let t3046 = 0.8 * live[703] + 283.68794326241135 * live[219] * live[699]
+        - 0.5999999999999999 * live[702] - 298.3148385185812 * live[1229] * t3044
+        - 1142.1540345339843 * live[1239] * t3045;
+    let t3047 = 0.8 * live[689] + 283.68794326241135 * live[218] * live[699]
+        - 0.5999999999999999 * live[690] - 298.3148385185812 * live[1230] * t3044
+        - 1142.1540345339843 * live[1240] * t3045 - live[1249] * live[1250] * t3046;
+    let t3048 = 283.68794326241135 * live[214] * live[699] - live[707]
+        - live[1249] * live[1251] * t3046 - live[1259] * live[1260] * t3047
+        - 298.3148385185812 * live[1231] * t3044
+        - 1142.1540345339843 * live[1241] * t3045;
+    let t3049 = 283.68794326241135 * live[213] * live[699] - live[704]
+        - live[1249] * live[1252] * t3046 - live[1259] * live[1261] * t3047
+        - live[1268] * live[1269] * t3048 - 298.3148385185812 * live[1232] * t3044
+        - 1142.1540345339843 * live[1242] * t3045;
+    let t3050 = 283.68794326241135 * live[207] * live[699] - 78.48 * live[684]
+        - 4.8 * live[686] - 3.0 * live[688] - live[713] - live[602] * live[603] * t3001
+        - live[1249] * live[1253] * t3046 - live[1259] * live[1262] * t3047
+        - live[1268] * live[1270] * t3048 - live[1276] * live[1277] * t3049
+        - 298.3148385185812 * live[1233] * t3044
+        - 1142.1540345339843 * live[1243] * t3045;
+    let t3051 = 283.68794326241135 * live[208] * live[699] - 79.35761763896693 * t3041
+        - live[698] - live[705] - live[1214] * live[1216] * t3042
+        - live[1223] * live[1224] * t3043 - live[1249] * live[1254] * t3046
+        - live[1259] * live[1263] * t3047 - live[1268] * live[1271] * t3048
+        - live[1276] * live[1278] * t3049 - live[1283] * live[1284] * t3050
+        - 298.3148385185812 * live[1234] * t3044
+        - 1142.1540345339843 * live[1244] * t3045;
+    let t3052 = 4.8 * live[693] + live[602] * live[604] * t3001
+        + 283.68794326241135 * live[209] * live[699] - 92.61420626337623 * live[4]
+        - 0.19866933079506122 * live[692] - 3.0 * live[694] - live[706]
+        - live[1214] * live[1217] * t3042 - live[1223] * live[1225] * t3043
+        - live[1249] * live[1255] * t3046 - live[1259] * live[1264] * t3047
+        - live[1268] * live[1272] * t3048 - live[1276] * live[1279] * t3049
+        - live[1283] * live[1285] * t3050 - live[1293] * live[1294] * t3051
+        - 16.08658548947864 * t3041 - 298.3148385185812 * live[1235] * t3044
+        - 1142.1540345339843 * live[1245] * t3045;
+    let t3053 = 0.7848 * live[4] + 0.309 * live[694] + 0.3 * live[705]
+        + 283.68794326241135 * live[215] * live[699] - 0.471 * live[693]
+        - live[113] * live[695] - live[7] * live[707] - live[8] * live[708]
+        - live[602] * live[607] * t3001 - live[1214] * live[1218] * t3042
+        - live[1223] * live[1226] * t3043 - live[1249] * live[1256] * t3046
+        - live[1259] * live[1265] * t3047 - live[1268] * live[1273] * t3048
+        - live[1276] * live[1280] * t3049 - live[1283] * live[1287] * t3050
+        - live[1293] * live[1295] * t3051 - live[1298] * live[1299] * t3052
+        - 0.03 * live[696] - 0.075 * live[697] - 1.5 * q[16] * live[691]
+        - 0.05 * live[698] - 0.9800665778412416 * live[704] - 0.2 * live[706]
+        - 3.967880881948347 * t3041 - 298.3148385185812 * live[1236] * t3044
+        - 1142.1540345339843 * live[1246] * t3045;
+    let t3054 = 1.5696 * live[4] + 0.1 * (live[706] + 4.8 * (live[686] + live[688]))
+        + 0.05 * live[709]
+        + live[85] * (1.4700998667618626 * live[691] + 0.19866933079506122 * live[692])
+        + t3001 + 283.68794326241135 * live[216] * live[699]
+        - 0.19866933079506122 * (live[712] + live[704]) - 7.848 * live[684]
+        - 0.18 * live[688] - 0.9800665778412416 * live[710] - live[9] * live[707]
+        - live[11] * live[708] - live[602] * live[648] * t3001
+        - live[1214] * live[1220] * t3042 - live[1223] * live[1227] * t3043
+        - live[1249] * live[1257] * t3046 - live[1259] * live[1266] * t3047
+        - live[1268] * live[1274] * t3048 - live[1276] * live[1281] * t3049
+        - live[1283] * live[1289] * t3050 - live[1293] * live[1296] * t3051
+        - live[1298] * live[1300] * t3052 - live[1302] * live[1303] * t3053
+        - 0.3 * live[713] - 80.97165991902834 * live[249] * live[711]
+        - 298.3148385185812 * live[1237] * t3044
+        - 1142.1540345339843 * live[1247] * t3045;
+    let t3055 = 0.2 * live[713] + live[112] * live[695] + 0.9800665778412416 * live[712]
+        + 283.68794326241135 * live[217] * live[699] - 0.7848 * live[684]
+        - 0.471 * live[686] - 0.309 * live[688] - 0.1 * live[705]
+        - 0.19866933079506122 * live[710] - live[85] * live[698] - live[12] * live[707]
+        - live[13] * live[708] - live[602] * live[644] * t3001
+        - live[1214] * live[1222] * t3042 - live[1223] * live[1228] * t3043
+        - live[1249] * live[1258] * t3046 - live[1259] * live[1267] * t3047
+        - live[1268] * live[1275] * t3048 - live[1276] * live[1282] * t3049
+        - live[1283] * live[1291] * t3050 - live[1293] * live[1297] * t3051
+        - live[1298] * live[1301] * t3052 - live[1302] * live[1304] * t3053
+        - live[1305] * live[1306] * t3054 - 80.97165991902834 * live[250] * live[711]
+        - 298.3148385185812 * live[1238] * t3044
+        - 1142.1540345339843 * live[1248] * t3045;
+    let t3056 = live[1305] * (t3054 - live[1306] * live[1307] * t3055);
+    let t3057 = live[1302]
+        * (t3053 - live[1303] * t3056 - live[1304] * live[1307] * t3055);
+    let t3058 = live[1298]
+        * (t3052 - live[1299] * t3057 - live[1300] * t3056
+            - live[1301] * live[1307] * t3055);
+    let t3059 = live[1293]
+        * (t3051 - live[1294] * t3058 - live[1295] * t3057 - live[1296] * t3056
+            - live[1297] * live[1307] * t3055);
+    let t3060 = live[1283]
+        * (t3050 - live[1284] * t3059 - live[1285] * t3058 - live[1287] * t3057
+            - live[1289] * t3056 - live[1291] * live[1307] * t3055);
+    let t3061 = live[1276]
+        * (t3049 - live[1277] * t3060 - live[1278] * t3059 - live[1279] * t3058
+            - live[1280] * t3057 - live[1281] * t3056 - live[1282] * live[1307] * t3055);
+    let t3062 = live[1268]
+        * (t3048 - live[1269] * t3061 - live[1270] * t3060 - live[1271] * t3059
+            - live[1272] * t3058 - live[1273] * t3057 - live[1274] * t3056
+            - live[1275] * live[1307] * t3055);
+    let t3063 = live[1259]
+        * (t3047 - live[1260] * t3062 - live[1261] * t3061 - live[1262] * t3060
+            - live[1263] * t3059 - live[1264] * t3058 - live[1265] * t3057
+            - live[1266] * t3056 - live[1267] * live[1307] * t3055);
+    let t3064 = live[1249]
+        * (t3046 - live[1250] * t3063 - live[1251] * t3062 - live[1252] * t3061
+            - live[1253] * t3060 - live[1254] * t3059 - live[1255] * t3058
+            - live[1256] * t3057 - live[1257] * t3056 - live[1258] * live[1307] * t3055);
+    let t3065 = 1142.1540345339843
+        * (t3045 - live[1239] * t3064 - live[1240] * t3063 - live[1241] * t3062
+            - live[1242] * t3061 - live[1243] * t3060 - live[1244] * t3059
+            - live[1245] * t3058 - live[1246] * t3057 - live[1247] * t3056
+            - live[1248] * live[1307] * t3055);
+    let t3066 = 298.3148385185812
+        * (t3044 - live[1229] * t3064 - live[1230] * t3063 - live[1231] * t3062
+            - live[1232] * t3061 - live[1233] * t3060 - live[1234] * t3059
+            - live[1235] * t3058 - live[1236] * t3057 - live[1237] * t3056
+            - live[1238] * live[1307] * t3055) - 0.08422633844982069 * t3065;
+    let t3067 = live[1223]
+        * (t3043 - live[1224] * t3059 - live[1225] * t3058 - live[1226] * t3057
+            - live[1227] * t3056 - live[1228] * live[1307] * t3055) - t3060;
+    let t3068 = live[1214]
+        * (t3042 + 80.97165991902834 * live[1215] * (t3067 + t3060) - live[1216] * t3059
+            - live[1217] * t3058 - live[1218] * t3057 - live[1220] * t3056
+            - live[1222] * live[1307] * t3055);
+    let t3069 = live[247] * live[756];
+    let t3070 = -80.97165991902834 * t3069 - live[740];
+    let t3071 = 80.97165991902834
+        * (live[1214] * live[1215] * t3070 - live[174] * live[756]) - live[754];
+    let t3072 = 0.028368794326241134 * live[744] - live[745];
+    let t3073 = 0.07659574468085106 * live[744] - live[746]
+        - 0.08422633844982069 * t3072;
+    let t3074 = 0.8 * live[748] + 283.68794326241135 * live[219] * live[744]
+        - 0.5999999999999999 * live[747] - 298.3148385185812 * live[1229] * t3072
+        - 1142.1540345339843 * live[1239] * t3073;
+    let t3075 = 0.8 * live[735] + 283.68794326241135 * live[218] * live[744]
+        - 0.5999999999999999 * live[737] - 298.3148385185812 * live[1230] * t3072
+        - 1142.1540345339843 * live[1240] * t3073 - live[1249] * live[1250] * t3074;
+    let t3076 = 283.68794326241135 * live[214] * live[744] - live[752]
+        - live[1249] * live[1251] * t3074 - live[1259] * live[1260] * t3075
+        - 298.3148385185812 * live[1231] * t3072
+        - 1142.1540345339843 * live[1241] * t3073;
+    let t3077 = 283.68794326241135 * live[213] * live[744] - live[749]
+        - live[1249] * live[1252] * t3074 - live[1259] * live[1261] * t3075
+        - live[1268] * live[1269] * t3076 - 298.3148385185812 * live[1232] * t3072
+        - 1142.1540345339843 * live[1242] * t3073;
+    let t3078 = 283.68794326241135 * live[207] * live[744] - 78.48 * live[714]
+        - 47.088 * live[716] - 29.43 * live[718] - live[759]
+        - live[602] * live[603] * t3002 - live[1249] * live[1253] * t3074
+        - live[1259] * live[1262] * t3075 - live[1268] * live[1270] * t3076
+        - live[1276] * live[1277] * t3077 - 298.3148385185812 * live[1233] * t3072
+        - 1142.1540345339843 * live[1243] * t3073;
+    let t3079 = 283.68794326241135 * live[208] * live[744]
+        - 504.5951749464951 * live[719] - 0.9800665778412416 * live[740] - live[750]
+        - live[1214] * live[1216] * t3070 - live[1223] * live[1224] * t3071
+        - live[1249] * live[1254] * t3074 - live[1259] * live[1263] * t3075
+        - live[1268] * live[1271] * t3076 - live[1276] * live[1278] * t3077
+        - live[1283] * live[1284] * t3078 - 79.35761763896693 * t3069
+        - 298.3148385185812 * live[1234] * t3072
+        - 1142.1540345339843 * live[1244] * t3073;
+    let t3080 = 17.658 * live[741] + live[602] * live[604] * t3002
+        + 283.68794326241135 * live[209] * live[744] - live[751] - live[758]
+        - live[1214] * live[1217] * t3070 - live[1223] * live[1225] * t3071
+        - live[1249] * live[1255] * t3074 - live[1259] * live[1264] * t3075
+        - live[1268] * live[1272] * t3076 - live[1276] * live[1279] * t3077
+        - live[1283] * live[1285] * t3078 - live[1293] * live[1294] * t3079
+        - 16.08658548947864 * t3069 - 298.3148385185812 * live[1235] * t3072
+        - 1142.1540345339843 * live[1245] * t3073;
+    let t3081 = 0.5846838405298652 * live[720] + 0.23387353621194606 * live[722]
+        + 0.3 * live[750] + live[719] * (12.5568 + 11.693676810597305 * q[16])
+        + 283.68794326241135 * live[215] * live[744] - 1.58922 * live[741]
+        - live[113] * live[742] - live[7] * live[752] - live[8] * live[753]
+        - live[602] * live[607] * t3002 - live[1214] * live[1218] * t3070
+        - live[1223] * live[1226] * t3071 - live[1249] * live[1256] * t3074
+        - live[1259] * live[1265] * t3075 - live[1268] * live[1273] * t3076
+        - live[1276] * live[1280] * t3077 - live[1283] * live[1287] * t3078
+        - live[1293] * live[1295] * t3079 - live[1298] * live[1299] * t3080
+        - 0.05 * live[743] - 0.9800665778412416 * live[749] - 0.2 * live[751]
+        - 3.967880881948347 * t3069 - 298.3148385185812 * live[1236] * t3072
+        - 1142.1540345339843 * live[1246] * t3073;
+    let t3082 = 0.1 * (live[751] + 47.088 * (live[716] + live[718])) + 0.05 * live[754]
+        + live[85] * live[758] + t3002 + 283.68794326241135 * live[216] * live[744]
+        - 0.19866933079506122 * (live[757] + live[749]) - 7.848 * live[714]
+        - 1.7658 * live[718] - 0.9800665778412416 * live[755] - live[9] * live[752]
+        - live[11] * live[753] - live[602] * live[648] * t3002
+        - live[1214] * live[1220] * t3070 - live[1223] * live[1227] * t3071
+        - live[1249] * live[1257] * t3074 - live[1259] * live[1266] * t3075
+        - live[1268] * live[1274] * t3076 - live[1276] * live[1281] * t3077
+        - live[1283] * live[1289] * t3078 - live[1293] * live[1296] * t3079
+        - live[1298] * live[1300] * t3080 - live[1302] * live[1303] * t3081
+        - 0.3 * live[759] - 80.97165991902834 * live[249] * live[756]
+        - 298.3148385185812 * live[1237] * t3072
+        - 1142.1540345339843 * live[1247] * t3073;
+    let t3083 = 0.2 * live[759] + live[112] * live[742] + 0.9800665778412416 * live[757]
+        + 283.68794326241135 * live[217] * live[744] - 0.7848 * live[714]
+        - 4.62051 * live[716] - 3.03129 * live[718] - 6.2784 * live[719]
+        - 0.1 * live[750] - 0.19866933079506122 * live[755] - live[85] * live[743]
+        - live[12] * live[752] - live[13] * live[753] - live[602] * live[644] * t3002
+        - live[1214] * live[1222] * t3070 - live[1223] * live[1228] * t3071
+        - live[1249] * live[1258] * t3074 - live[1259] * live[1267] * t3075
+        - live[1268] * live[1275] * t3076 - live[1276] * live[1282] * t3077
+        - live[1283] * live[1291] * t3078 - live[1293] * live[1297] * t3079
+        - live[1298] * live[1301] * t3080 - live[1302] * live[1304] * t3081
+        - live[1305] * live[1306] * t3082 - 80.97165991902834 * live[250] * live[756]
+        - 298.3148385185812 * live[1238] * t3072
+        - 1142.1540345339843 * live[1248] * t3073;
+    let t3084 = live[1305] * (t3082 - live[1306] * live[1307] * t3083);
+    let t3085 = live[1302]
+        * (t3081 - live[1303] * t3084 - live[1304] * live[1307] * t3083);
+    let t3086 = live[1298]
+        * (t3080 - live[1299] * t3085 - live[1300] * t3084
+            - live[1301] * live[1307] * t3083);
+    let t3087 = live[1293]
+        * (t3079 - live[1294] * t3086 - live[1295] * t3085 - live[1296] * t3084
+            - live[1297] * live[1307] * t3083);
+    let t3088 = live[1283]
+        * (t3078 - live[1284] * t3087 - live[1285] * t3086 - live[1287] * t3085
+            - live[1289] * t3084 - live[1291] * live[1307] * t3083);
+    let t3089 = live[1276]
+        * (t3077 - live[1277] * t3088 - live[1278] * t3087 - live[1279] * t3086
+            - live[1280] * t3085 - live[1281] * t3084 - live[1282] * live[1307] * t3083);
+    let t3090 = live[1268]
+        * (t3076 - live[1269] * t3089 - live[1270] * t3088 - live[1271] * t3087
+            - live[1272] * t3086 - live[1273] * t3085 - live[1274] * t3084
+            - live[1275] * live[1307] * t3083);
+    let t3091 = live[1259]
+        * (t3075 - live[1260] * t3090 - live[1261] * t3089 - live[1262] * t3088
+            - live[1263] * t3087 - live[1264] * t3086 - live[1265] * t3085
+            - live[1266] * t3084 - live[1267] * live[1307] * t3083);
+    let t3092 = live[1249]
+        * (t3074 - live[1250] * t3091 - live[1251] * t3090 - live[1252] * t3089
+            - live[1253] * t3088 - live[1254] * t3087 - live[1255] * t3086
+            - live[1256] * t3085 - live[1257] * t3084 - live[1258] * live[1307] * t3083);
+    let t3093 = 1142.1540345339843
+        * (t3073 - live[1239] * t3092 - live[1240] * t3091 - live[1241] * t3090
+            - live[1242] * t3089 - live[1243] * t3088 - live[1244] * t3087
+            - live[1245] * t3086 - live[1246] * t3085 - live[1247] * t3084
+            - live[1248] * live[1307] * t3083);
+    let t3094 = 298.3148385185812
+        * (t3072 - live[1229] * t3092 - live[1230] * t3091 - live[1231] * t3090
+            - live[1232] * t3089 - live[1233] * t3088 - live[1234] * t3087
+            - live[1235] * t3086 - live[1236] * t3085 - live[1237] * t3084
+            - live[1238] * live[1307] * t3083) - 0.08422633844982069 * t3093;
+    let t3095 = live[1223]
+        * (t3071 - live[1224] * t3087 - live[1225] * t3086 - live[1226] * t3085
+            - live[1227] * t3084 - live[1228] * live[1307] * t3083) - t3088;
+    let t3096 = live[1214]
+        * (t3070 + 80.97165991902834 * live[1215] * (t3095 + t3088) - live[1216] * t3087
+            - live[1217] * t3086 - live[1218] * t3085 - live[1220] * t3084
+            - live[1222] * live[1307] * t3083);
+    let t3097 = -0.028368794326241134 * live[1548] - live[1549];
+    let t3098 = -0.07659574468085106 * live[1548] - live[1550]
+        - 0.08422633844982069 * t3097;
+    let t3099 = 0.8 * live[1552] - 0.5999999999999999 * live[1551]
+        - 283.68794326241135 * live[219] * live[1548]
+        - 298.3148385185812 * live[1229] * t3097
+        - 1142.1540345339843 * live[1239] * t3098;
+    let t3100 = 0.8 * live[1338] - 0.5999999999999999 * live[1370]
+        - 283.68794326241135 * live[218] * live[1548]
+        - 298.3148385185812 * live[1230] * t3097
+        - 1142.1540345339843 * live[1240] * t3098 - live[1249] * live[1250] * t3099;
+    let t3101 = -283.68794326241135 * live[214] * live[1548] - live[1557]
+        - live[1249] * live[1251] * t3099 - live[1259] * live[1260] * t3100
+        - 298.3148385185812 * live[1231] * t3097
+        - 1142.1540345339843 * live[1241] * t3098;
+    let t3102 = -283.68794326241135 * live[213] * live[1548] - live[1553]
+        - live[1249] * live[1252] * t3099 - live[1259] * live[1261] * t3100
+        - live[1268] * live[1269] * t3101 - 298.3148385185812 * live[1232] * t3097
+        - 1142.1540345339843 * live[1242] * t3098;
+    let t3103 = -283.68794326241135 * live[207] * live[1548] - live[1382]
+        - live[1249] * live[1253] * t3099 - live[1259] * live[1262] * t3100
+        - live[1268] * live[1270] * t3101 - live[1276] * live[1277] * t3102
+        - 298.3148385185812 * live[1233] * t3097
+        - 1142.1540345339843 * live[1243] * t3098;
+    let t3104 = -283.68794326241135 * live[208] * live[1548] - live[1513]
+        - live[1249] * live[1254] * t3099 - live[1259] * live[1263] * t3100
+        - live[1268] * live[1271] * t3101 - live[1276] * live[1278] * t3102
+        - live[1283] * live[1284] * t3103 - 298.3148385185812 * live[1234] * t3097
+        - 1142.1540345339843 * live[1244] * t3098;
+    let t3105 = -283.68794326241135 * live[209] * live[1548] - live[1536]
+        - live[1249] * live[1255] * t3099 - live[1259] * live[1264] * t3100
+        - live[1268] * live[1272] * t3101 - live[1276] * live[1279] * t3102
+        - live[1283] * live[1285] * t3103 - live[1293] * live[1294] * t3104
+        - 298.3148385185812 * live[1235] * t3097
+        - 1142.1540345339843 * live[1245] * t3098;
+    let t3106 = 0.3 * live[1513] - 0.2 * live[1536] - 0.9800665778412416 * live[1553]
+        - live[7] * live[1557] - live[6] * live[1558] - live[1249] * live[1256] * t3099
+        - live[1259] * live[1265] * t3100 - live[1268] * live[1273] * t3101
+        - live[1276] * live[1280] * t3102 - live[1283] * live[1287] * t3103
+        - live[1293] * live[1295] * t3104 - live[1298] * live[1299] * t3105
+        - 283.68794326241135 * live[215] * live[1548]
+        - 298.3148385185812 * live[1236] * t3097
+        - 1142.1540345339843 * live[1246] * t3098 - live[8] * (live[1556] + live[1559]);
+    let t3107 = 0.1 * live[1536] - 0.3 * live[1382] - 0.19866933079506122 * live[1553]
+        - live[9] * live[1557] - live[281] * live[1558] - live[1249] * live[1257] * t3099
+        - live[1259] * live[1266] * t3100 - live[1268] * live[1274] * t3101
+        - live[1276] * live[1281] * t3102 - live[1283] * live[1289] * t3103
+        - live[1293] * live[1296] * t3104 - live[1298] * live[1300] * t3105
+        - live[1302] * live[1303] * t3106 - 283.68794326241135 * live[216] * live[1548]
+        - 298.3148385185812 * live[1237] * t3097
+        - 1142.1540345339843 * live[1247] * t3098 - live[11] * (live[1556] + live[1559]);
+    let t3108 = 0.2 * live[1382] - 0.1 * live[1513] - live[12] * live[1557]
+        - live[10] * live[1558] - live[1249] * live[1258] * t3099
+        - live[1259] * live[1267] * t3100 - live[1268] * live[1275] * t3101
+        - live[1276] * live[1282] * t3102 - live[1283] * live[1291] * t3103
+        - live[1293] * live[1297] * t3104 - live[1298] * live[1301] * t3105
+        - live[1302] * live[1304] * t3106 - live[1305] * live[1306] * t3107
+        - 283.68794326241135 * live[217] * live[1548]
+        - 298.3148385185812 * live[1238] * t3097
+        - 1142.1540345339843 * live[1248] * t3098 - live[13] * (live[1556] + live[1559]);
+    let t3109 = live[1305] * (t3107 - live[1306] * live[1307] * t3108);
+    let t3110 = live[1302]
+        * (t3106 - live[1303] * t3109 - live[1304] * live[1307] * t3108);
+    let t3111 = live[1298]
+        * (t3105 - live[1299] * t3110 - live[1300] * t3109
+            - live[1301] * live[1307] * t3108);
+    let t3112 = live[1293]
+        * (t3104 - live[1294] * t3111 - live[1295] * t3110 - live[1296] * t3109
+            - live[1297] * live[1307] * t3108);
+    let t3113 = live[1283]
+        * (t3103 - live[1284] * t3112 - live[1285] * t3111 - live[1287] * t3110
+            - live[1289] * t3109 - live[1291] * live[1307] * t3108);
+    let t3114 = live[1276]
+        * (t3102 - live[1277] * t3113 - live[1278] * t3112 - live[1279] * t3111
+            - live[1280] * t3110 - live[1281] * t3109 - live[1282] * live[1307] * t3108);
+    live[1605] = t2965;
+    live[1606] = t2969;
+    live[1607] = t2970;
+    live[1608] = t2971;
+    live[1609] = t2972;
+    live[1610] = t2973;
+    live[1611] = t2974;
+    live[1612] = t2975;
+    live[1613] = t2976;
+    live[1614] = t2977;
+    live[1615] = t2978;
+    live[1616] = t2979;
+    live[1617] = t2980;
+    live[1618] = t2981;
+    live[1619] = t2982;
+    live[1620] = t2986;
+    live[1621] = t2987;
+    live[1622] = t2988;
+    live[1623] = t2989;
+    live[1624] = t2990;
+    live[1625] = t2991;
+    live[1626] = t2992;
+    live[1627] = t2993;
+    live[1628] = t2994;
+    live[1629] = t2995;
+    live[1630] = t2996;
+    live[1631] = t2997;
+    live[1632] = t2998;
+    live[1633] = t2999;
+    live[1634] = t3003;
+    live[1635] = t3004;
+    live[1636] = t3005;
+    live[1637] = t3006;
+    live[1638] = t3007;
+    live[1639] = t3008;
+    live[1640] = t3009;
+    live[1641] = t3010;
+    live[1642] = t3011;
+    live[1643] = t3012;
+    live[1644] = t3097;
+    live[1645] = t3098;
+    live[1646] = t3099;
+    live[1647] = t3100;
+    live[1648] = t3101;
+    live[1649] = t3108;
+    live[1650] = t3109;
+    live[1651] = t3110;
+    live[1652] = t3111;
+    live[1653] = t3112;
+    live[1654] = t3113;
+    live[1655] = t3114;
+    out.0[0][3] = t3032;
+    out.0[0][4] = t3060;
+    out.0[0][5] = t3088;
+    out.0[0][6] = t3113;
+    out.0[1][3] = t3031;
+    out.0[1][4] = t3059;
+    out.0[1][5] = t3087;
+    out.0[1][6] = t3112;
+    out.0[2][3] = t3030;
+    out.0[2][4] = t3058;
+    out.0[2][5] = t3086;
+    out.0[2][6] = t3111;
+    out.0[3][3] = t3029;
+    out.0[3][4] = t3057;
+    out.0[3][5] = t3085;
+    out.0[3][6] = t3110;
+    out.0[4][3] = t3028;
+    out.0[4][4] = t3056;
+    out.0[4][5] = t3084;
+    out.0[4][6] = t3109;
+    out.0[5][3] = live[1307] * t3027;
+    out.0[5][4] = live[1307] * t3055;
+    out.0[5][5] = live[1307] * t3083;
+    out.0[5][6] = live[1307] * t3108;
+    out.0[6][3] = t3033;
+    out.0[6][4] = t3061;
+    out.0[6][5] = t3089;
+    out.0[6][6] = t3114;
+    out.0[7][3] = t3034;
+    out.0[7][4] = t3062;
+    out.0[7][5] = t3090;
+    out.0[8][3] = t3035;
+    out.0[8][4] = t3063;
+    out.0[8][5] = t3091;
+    out.0[9][3] = t3036;
+    out.0[9][4] = t3064;
+    out.0[9][5] = t3092;
+    out.0[10][3] = -283.68794326241135
+        * (live[671] + live[219] * t3036 + live[218] * t3035 + live[214] * t3034
+            + live[213] * t3033 + live[207] * t3032 + live[208] * t3031
+            + live[209] * t3030 + live[215] * t3029 + live[216] * t3028
+            + live[217] * live[1307] * t3027) - 0.07659574468085106 * t3037
+        - 0.028368794326241134 * t3038;
+    out.0[10][4] = -283.68794326241135
+        * (live[699] + live[219] * t3064 + live[218] * t3063 + live[214] * t3062
+            + live[213] * t3061 + live[207] * t3060 + live[208] * t3059
+            + live[209] * t3058 + live[215] * t3057 + live[216] * t3056
+            + live[217] * live[1307] * t3055) - 0.07659574468085106 * t3065
+        - 0.028368794326241134 * t3066;
+    out.0[10][5] = -283.68794326241135
+        * (live[744] + live[219] * t3092 + live[218] * t3091 + live[214] * t3090
+            + live[213] * t3089 + live[207] * t3088 + live[208] * t3087
+            + live[209] * t3086 + live[215] * t3085 + live[216] * t3084
+            + live[217] * live[1307] * t3083) - 0.07659574468085106 * t3093
+        - 0.028368794326241134 * t3094;
+    out.0[11][3] = t3038;
+    out.0[11][4] = t3066;
+    out.0[11][5] = t3094;
+    out.0[12][3] = t3037;
+    out.0[12][4] = t3065;
+    out.0[12][5] = t3093;
+    out.0[13][3] = t3039;
+    out.0[13][4] = t3067;
+    out.0[13][5] = t3095;
+    out.0[14][3] = t3040;
+    out.0[14][4] = t3068;
+    out.0[14][5] = t3096;
+    out.0[15][3] = 80.97165991902834
+        * (live[682] - live[247] * t3040 - live[249] * t3028
+            - live[250] * live[1307] * t3027 - live[174] * (t3039 + t3032))
+        - live[247]
+            * (79.35761763896693 * t3031 + 16.08658548947864 * t3030
+                + 3.967880881948347 * t3029);
+    out.0[15][4] = 80.97165991902834
+        * (live[711] - live[247] * t3068 - live[249] * t3056
+            - live[250] * live[1307] * t3055 - live[174] * (t3067 + t3060))
+        - live[247]
+            * (79.35761763896693 * t3059 + 16.08658548947864 * t3058
+                + 3.967880881948347 * t3057);
+    out.0[15][5] = 80.97165991902834
+        * (live[756] - live[247] * t3096 - live[249] * t3084
+            - live[250] * live[1307] * t3083 - live[174] * (t3095 + t3088))
+        - live[247]
+            * (79.35761763896693 * t3087 + 16.08658548947864 * t3086
+                + 3.967880881948347 * t3085);
+    out.0[16][3] = live[602]
+        * (t3000 + live[604] * t3030 - live[603] * t3032 - live[607] * t3029
+            - live[648] * t3028 - live[644] * live[1307] * t3027);
+    out.0[16][4] = live[602]
+        * (t3001 + live[604] * t3058 - live[603] * t3060 - live[607] * t3057
+            - live[648] * t3056 - live[644] * live[1307] * t3055);
+    out.0[16][5] = live[602]
+        * (t3002 + live[604] * t3086 - live[603] * t3088 - live[607] * t3085
+            - live[648] * t3084 - live[644] * live[1307] * t3083);
+    out.0[16][6] = live[602]
+        * (live[604] * t3111 - live[603] * t3113 - live[607] * t3110 - live[648] * t3109
+            - live[644] * live[1307] * t3108);
+    out.0[17][3] = 9.81 * live[654] + live[113] * t3030
+        + 0.095 * (live[112] * live[1307] * t3027 - live[113] * t3029)
+        + live[112] * (t3032 - 0.1 * t3028);
+    out.0[17][4] = live[687] + live[113] * t3058
+        + 0.095 * (live[112] * live[1307] * t3055 - live[113] * t3057)
+        + live[112] * (t3060 - 0.1 * t3056);
+    out.0[17][5] = 9.81 * live[717] + live[113] * t3086
+        + 0.095 * (live[112] * live[1307] * t3083 - live[113] * t3085)
+        + live[112] * (t3088 - 0.1 * t3084);
+    out.0[17][6] = live[113] * t3111
+        + 0.095 * (live[112] * live[1307] * t3108 - live[113] * t3110)
+        + live[112] * (t3113 - 0.1 * t3109);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part21(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part21_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part21`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part21_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part21`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part21_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3115 = live[1268]
+        * (live[1648] - live[1269] * live[1655] - live[1270] * live[1654]
+            - live[1271] * live[1653] - live[1272] * live[1652] - live[1273] * live[1651]
+            - live[1274] * live[1650] - live[1275] * live[1307] * live[1649]);
+    let t3116 = live[1259]
+        * (live[1647] - live[1260] * t3115 - live[1261] * live[1655]
+            - live[1262] * live[1654] - live[1263] * live[1653] - live[1264] * live[1652]
+            - live[1265] * live[1651] - live[1266] * live[1650]
+            - live[1267] * live[1307] * live[1649]);
+    let t3117 = live[1249]
+        * (live[1646] - live[1250] * t3116 - live[1251] * t3115 - live[1252] * live[1655]
+            - live[1253] * live[1654] - live[1254] * live[1653] - live[1255] * live[1652]
+            - live[1256] * live[1651] - live[1257] * live[1650]
+            - live[1258] * live[1307] * live[1649]);
+    let t3118 = 1142.1540345339843
+        * (live[1645] - live[1239] * t3117 - live[1240] * t3116 - live[1241] * t3115
+            - live[1242] * live[1655] - live[1243] * live[1654] - live[1244] * live[1653]
+            - live[1245] * live[1652] - live[1246] * live[1651] - live[1247] * live[1650]
+            - live[1248] * live[1307] * live[1649]);
+    let t3119 = 298.3148385185812
+        * (live[1644] - live[1229] * t3117 - live[1230] * t3116 - live[1231] * t3115
+            - live[1232] * live[1655] - live[1233] * live[1654] - live[1234] * live[1653]
+            - live[1235] * live[1652] - live[1236] * live[1651] - live[1237] * live[1650]
+            - live[1238] * live[1307] * live[1649]) - 0.08422633844982069 * t3118;
+    let t3120 = -live[1654]
+        - live[1223]
+            * (live[1224] * live[1653] + live[1225] * live[1652]
+                + live[1226] * live[1651] + live[1227] * live[1650]
+                + live[1228] * live[1307] * live[1649]);
+    let t3121 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3120 + live[1654])
+            - live[1216] * live[1653] - live[1217] * live[1652] - live[1218] * live[1651]
+            - live[1220] * live[1650] - live[1222] * live[1307] * live[1649]);
+    let t3122 = -0.028368794326241134 * live[1560] - live[1561];
+    let t3123 = -0.07659574468085106 * live[1560] - live[1562]
+        - 0.08422633844982069 * t3122;
+    let t3124 = 0.8 * live[1564] - 0.5999999999999999 * live[1563]
+        - 283.68794326241135 * live[219] * live[1560]
+        - 298.3148385185812 * live[1229] * t3122
+        - 1142.1540345339843 * live[1239] * t3123;
+    let t3125 = 0.8 * live[1405] - 0.5999999999999999 * live[1407]
+        - 283.68794326241135 * live[218] * live[1560]
+        - 298.3148385185812 * live[1230] * t3122
+        - 1142.1540345339843 * live[1240] * t3123 - live[1249] * live[1250] * t3124;
+    let t3126 = -283.68794326241135 * live[214] * live[1560] - live[1566]
+        - live[1249] * live[1251] * t3124 - live[1259] * live[1260] * t3125
+        - 298.3148385185812 * live[1231] * t3122
+        - 1142.1540345339843 * live[1241] * t3123;
+    let t3127 = -283.68794326241135 * live[213] * live[1560] - live[1565]
+        - live[1249] * live[1252] * t3124 - live[1259] * live[1261] * t3125
+        - live[1268] * live[1269] * t3126 - 298.3148385185812 * live[1232] * t3122
+        - 1142.1540345339843 * live[1242] * t3123;
+    let t3128 = -283.68794326241135 * live[207] * live[1560] - live[1410]
+        - live[1249] * live[1253] * t3124 - live[1259] * live[1262] * t3125
+        - live[1268] * live[1270] * t3126 - live[1276] * live[1277] * t3127
+        - 298.3148385185812 * live[1233] * t3122
+        - 1142.1540345339843 * live[1243] * t3123;
+    let t3129 = -283.68794326241135 * live[208] * live[1560] - live[1514]
+        - live[1249] * live[1254] * t3124 - live[1259] * live[1263] * t3125
+        - live[1268] * live[1271] * t3126 - live[1276] * live[1278] * t3127
+        - live[1283] * live[1284] * t3128 - 298.3148385185812 * live[1234] * t3122
+        - 1142.1540345339843 * live[1244] * t3123;
+    let t3130 = -283.68794326241135 * live[209] * live[1560] - live[1537]
+        - live[1249] * live[1255] * t3124 - live[1259] * live[1264] * t3125
+        - live[1268] * live[1272] * t3126 - live[1276] * live[1279] * t3127
+        - live[1283] * live[1285] * t3128 - live[1293] * live[1294] * t3129
+        - 298.3148385185812 * live[1235] * t3122
+        - 1142.1540345339843 * live[1245] * t3123;
+    let t3131 = 0.3 * live[1514] - 0.2 * live[1537] - 0.9800665778412416 * live[1565]
+        - live[7] * live[1566] - live[8] * live[1567] - live[1249] * live[1256] * t3124
+        - live[1259] * live[1265] * t3125 - live[1268] * live[1273] * t3126
+        - live[1276] * live[1280] * t3127 - live[1283] * live[1287] * t3128
+        - live[1293] * live[1295] * t3129 - live[1298] * live[1299] * t3130
+        - 283.68794326241135 * live[215] * live[1560]
+        - 298.3148385185812 * live[1236] * t3122
+        - 1142.1540345339843 * live[1246] * t3123;
+    let t3132 = 0.1 * live[1537] - 0.3 * live[1410] - 0.19866933079506122 * live[1565]
+        - live[9] * live[1566] - live[11] * live[1567] - live[1249] * live[1257] * t3124
+        - live[1259] * live[1266] * t3125 - live[1268] * live[1274] * t3126
+        - live[1276] * live[1281] * t3127 - live[1283] * live[1289] * t3128
+        - live[1293] * live[1296] * t3129 - live[1298] * live[1300] * t3130
+        - live[1302] * live[1303] * t3131 - 283.68794326241135 * live[216] * live[1560]
+        - 298.3148385185812 * live[1237] * t3122
+        - 1142.1540345339843 * live[1247] * t3123;
+    let t3133 = 0.2 * live[1410] - 0.1 * live[1514] - live[12] * live[1566]
+        - live[13] * live[1567] - live[1249] * live[1258] * t3124
+        - live[1259] * live[1267] * t3125 - live[1268] * live[1275] * t3126
+        - live[1276] * live[1282] * t3127 - live[1283] * live[1291] * t3128
+        - live[1293] * live[1297] * t3129 - live[1298] * live[1301] * t3130
+        - live[1302] * live[1304] * t3131 - live[1305] * live[1306] * t3132
+        - 283.68794326241135 * live[217] * live[1560]
+        - 298.3148385185812 * live[1238] * t3122
+        - 1142.1540345339843 * live[1248] * t3123;
+    let t3134 = live[1305] * (t3132 - live[1306] * live[1307] * t3133);
+    let t3135 = live[1302]
+        * (t3131 - live[1303] * t3134 - live[1304] * live[1307] * t3133);
+    let t3136 = live[1298]
+        * (t3130 - live[1299] * t3135 - live[1300] * t3134
+            - live[1301] * live[1307] * t3133);
+    let t3137 = live[1293]
+        * (t3129 - live[1294] * t3136 - live[1295] * t3135 - live[1296] * t3134
+            - live[1297] * live[1307] * t3133);
+    let t3138 = live[1283]
+        * (t3128 - live[1284] * t3137 - live[1285] * t3136 - live[1287] * t3135
+            - live[1289] * t3134 - live[1291] * live[1307] * t3133);
+    let t3139 = live[1276]
+        * (t3127 - live[1277] * t3138 - live[1278] * t3137 - live[1279] * t3136
+            - live[1280] * t3135 - live[1281] * t3134 - live[1282] * live[1307] * t3133);
+    let t3140 = live[1268]
+        * (t3126 - live[1269] * t3139 - live[1270] * t3138 - live[1271] * t3137
+            - live[1272] * t3136 - live[1273] * t3135 - live[1274] * t3134
+            - live[1275] * live[1307] * t3133);
+    let t3141 = live[1259]
+        * (t3125 - live[1260] * t3140 - live[1261] * t3139 - live[1262] * t3138
+            - live[1263] * t3137 - live[1264] * t3136 - live[1265] * t3135
+            - live[1266] * t3134 - live[1267] * live[1307] * t3133);
+    let t3142 = live[1249]
+        * (t3124 - live[1250] * t3141 - live[1251] * t3140 - live[1252] * t3139
+            - live[1253] * t3138 - live[1254] * t3137 - live[1255] * t3136
+            - live[1256] * t3135 - live[1257] * t3134 - live[1258] * live[1307] * t3133);
+    let t3143 = 1142.1540345339843
+        * (t3123 - live[1239] * t3142 - live[1240] * t3141 - live[1241] * t3140
+            - live[1242] * t3139 - live[1243] * t3138 - live[1244] * t3137
+            - live[1245] * t3136 - live[1246] * t3135 - live[1247] * t3134
+            - live[1248] * live[1307] * t3133);
+    let t3144 = 298.3148385185812
+        * (t3122 - live[1229] * t3142 - live[1230] * t3141 - live[1231] * t3140
+            - live[1232] * t3139 - live[1233] * t3138 - live[1234] * t3137
+            - live[1235] * t3136 - live[1236] * t3135 - live[1237] * t3134
+            - live[1238] * live[1307] * t3133) - 0.08422633844982069 * t3143;
+    let t3145 = -t3138
+        - live[1223]
+            * (live[1224] * t3137 + live[1225] * t3136 + live[1226] * t3135
+                + live[1227] * t3134 + live[1228] * live[1307] * t3133);
+    let t3146 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3145 + t3138) - live[1216] * t3137
+            - live[1217] * t3136 - live[1218] * t3135 - live[1220] * t3134
+            - live[1222] * live[1307] * t3133);
+    let t3147 = 0.028368794326241134 * live[1568] - live[1569];
+    let t3148 = 0.07659574468085106 * live[1568] - live[1570]
+        - 0.08422633844982069 * t3147;
+    let t3149 = 0.8 * live[1572] + 283.68794326241135 * live[219] * live[1568]
+        - 0.5999999999999999 * live[1571] - 298.3148385185812 * live[1229] * t3147
+        - 1142.1540345339843 * live[1239] * t3148;
+    let t3150 = 0.8 * live[1420] + 283.68794326241135 * live[218] * live[1568]
+        - 0.5999999999999999 * live[1422] - 298.3148385185812 * live[1230] * t3147
+        - 1142.1540345339843 * live[1240] * t3148 - live[1249] * live[1250] * t3149;
+    let t3151 = 283.68794326241135 * live[214] * live[1568] - live[1574]
+        - live[1249] * live[1251] * t3149 - live[1259] * live[1260] * t3150
+        - 298.3148385185812 * live[1231] * t3147
+        - 1142.1540345339843 * live[1241] * t3148;
+    let t3152 = 283.68794326241135 * live[213] * live[1568] - live[1573]
+        - live[1249] * live[1252] * t3149 - live[1259] * live[1261] * t3150
+        - live[1268] * live[1269] * t3151 - 298.3148385185812 * live[1232] * t3147
+        - 1142.1540345339843 * live[1242] * t3148;
+    let t3153 = 283.68794326241135 * live[207] * live[1568] - live[1424]
+        - live[1249] * live[1253] * t3149 - live[1259] * live[1262] * t3150
+        - live[1268] * live[1270] * t3151 - live[1276] * live[1277] * t3152
+        - 298.3148385185812 * live[1233] * t3147
+        - 1142.1540345339843 * live[1243] * t3148;
+    let t3154 = 283.68794326241135 * live[208] * live[1568] - live[1515]
+        - live[1249] * live[1254] * t3149 - live[1259] * live[1263] * t3150
+        - live[1268] * live[1271] * t3151 - live[1276] * live[1278] * t3152
+        - live[1283] * live[1284] * t3153 - 298.3148385185812 * live[1234] * t3147
+        - 1142.1540345339843 * live[1244] * t3148;
+    let t3155 = 283.68794326241135 * live[209] * live[1568] - live[1538]
+        - live[1249] * live[1255] * t3149 - live[1259] * live[1264] * t3150
+        - live[1268] * live[1272] * t3151 - live[1276] * live[1279] * t3152
+        - live[1283] * live[1285] * t3153 - live[1293] * live[1294] * t3154
+        - 298.3148385185812 * live[1235] * t3147
+        - 1142.1540345339843 * live[1245] * t3148;
+    let t3156 = 0.3 * live[1515] + 283.68794326241135 * live[215] * live[1568]
+        - 0.2 * live[1538] - 0.9800665778412416 * live[1573] - live[7] * live[1574]
+        - live[8] * live[1575] - live[1249] * live[1256] * t3149
+        - live[1259] * live[1265] * t3150 - live[1268] * live[1273] * t3151
+        - live[1276] * live[1280] * t3152 - live[1283] * live[1287] * t3153
+        - live[1293] * live[1295] * t3154 - live[1298] * live[1299] * t3155
+        - 298.3148385185812 * live[1236] * t3147
+        - 1142.1540345339843 * live[1246] * t3148;
+    let t3157 = 0.1 * live[1538] + 283.68794326241135 * live[216] * live[1568]
+        - 0.3 * live[1424] - 0.19866933079506122 * live[1573] - live[9] * live[1574]
+        - live[11] * live[1575] - live[1249] * live[1257] * t3149
+        - live[1259] * live[1266] * t3150 - live[1268] * live[1274] * t3151
+        - live[1276] * live[1281] * t3152 - live[1283] * live[1289] * t3153
+        - live[1293] * live[1296] * t3154 - live[1298] * live[1300] * t3155
+        - live[1302] * live[1303] * t3156 - 298.3148385185812 * live[1237] * t3147
+        - 1142.1540345339843 * live[1247] * t3148;
+    let t3158 = 0.2 * live[1424] + 283.68794326241135 * live[217] * live[1568]
+        - 0.1 * live[1515] - live[12] * live[1574] - live[13] * live[1575]
+        - live[1249] * live[1258] * t3149 - live[1259] * live[1267] * t3150
+        - live[1268] * live[1275] * t3151 - live[1276] * live[1282] * t3152
+        - live[1283] * live[1291] * t3153 - live[1293] * live[1297] * t3154
+        - live[1298] * live[1301] * t3155 - live[1302] * live[1304] * t3156
+        - live[1305] * live[1306] * t3157 - 298.3148385185812 * live[1238] * t3147
+        - 1142.1540345339843 * live[1248] * t3148;
+    let t3159 = live[1305] * (t3157 - live[1306] * live[1307] * t3158);
+    let t3160 = live[1302]
+        * (t3156 - live[1303] * t3159 - live[1304] * live[1307] * t3158);
+    let t3161 = live[1298]
+        * (t3155 - live[1299] * t3160 - live[1300] * t3159
+            - live[1301] * live[1307] * t3158);
+    let t3162 = live[1293]
+        * (t3154 - live[1294] * t3161 - live[1295] * t3160 - live[1296] * t3159
+            - live[1297] * live[1307] * t3158);
+    let t3163 = live[1283]
+        * (t3153 - live[1284] * t3162 - live[1285] * t3161 - live[1287] * t3160
+            - live[1289] * t3159 - live[1291] * live[1307] * t3158);
+    let t3164 = live[1276]
+        * (t3152 - live[1277] * t3163 - live[1278] * t3162 - live[1279] * t3161
+            - live[1280] * t3160 - live[1281] * t3159 - live[1282] * live[1307] * t3158);
+    let t3165 = live[1268]
+        * (t3151 - live[1269] * t3164 - live[1270] * t3163 - live[1271] * t3162
+            - live[1272] * t3161 - live[1273] * t3160 - live[1274] * t3159
+            - live[1275] * live[1307] * t3158);
+    let t3166 = live[1259]
+        * (t3150 - live[1260] * t3165 - live[1261] * t3164 - live[1262] * t3163
+            - live[1263] * t3162 - live[1264] * t3161 - live[1265] * t3160
+            - live[1266] * t3159 - live[1267] * live[1307] * t3158);
+    let t3167 = live[1249]
+        * (t3149 - live[1250] * t3166 - live[1251] * t3165 - live[1252] * t3164
+            - live[1253] * t3163 - live[1254] * t3162 - live[1255] * t3161
+            - live[1256] * t3160 - live[1257] * t3159 - live[1258] * live[1307] * t3158);
+    let t3168 = 1142.1540345339843
+        * (t3148 - live[1239] * t3167 - live[1240] * t3166 - live[1241] * t3165
+            - live[1242] * t3164 - live[1243] * t3163 - live[1244] * t3162
+            - live[1245] * t3161 - live[1246] * t3160 - live[1247] * t3159
+            - live[1248] * live[1307] * t3158);
+    let t3169 = 298.3148385185812
+        * (t3147 - live[1229] * t3167 - live[1230] * t3166 - live[1231] * t3165
+            - live[1232] * t3164 - live[1233] * t3163 - live[1234] * t3162
+            - live[1235] * t3161 - live[1236] * t3160 - live[1237] * t3159
+            - live[1238] * live[1307] * t3158) - 0.08422633844982069 * t3168;
+    let t3170 = -t3163
+        - live[1223]
+            * (live[1224] * t3162 + live[1225] * t3161 + live[1226] * t3160
+                + live[1227] * t3159 + live[1228] * live[1307] * t3158);
+    let t3171 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3170 + t3163) - live[1216] * t3162
+            - live[1217] * t3161 - live[1218] * t3160 - live[1220] * t3159
+            - live[1222] * live[1307] * t3158);
+    let t3172 = -0.028368794326241134 * live[1576] - live[1577];
+    let t3173 = -0.07659574468085106 * live[1576] - live[1578]
+        - 0.08422633844982069 * t3172;
+    let t3174 = 0.8 * live[1580] - 0.5999999999999999 * live[1579]
+        - 283.68794326241135 * live[219] * live[1576]
+        - 298.3148385185812 * live[1229] * t3172
+        - 1142.1540345339843 * live[1239] * t3173;
+    let t3175 = 0.8 * live[1440] - 0.5999999999999999 * live[1442]
+        - 283.68794326241135 * live[218] * live[1576]
+        - 298.3148385185812 * live[1230] * t3172
+        - 1142.1540345339843 * live[1240] * t3173 - live[1249] * live[1250] * t3174;
+    let t3176 = -283.68794326241135 * live[214] * live[1576] - live[1582]
+        - live[1249] * live[1251] * t3174 - live[1259] * live[1260] * t3175
+        - 298.3148385185812 * live[1231] * t3172
+        - 1142.1540345339843 * live[1241] * t3173;
+    let t3177 = -283.68794326241135 * live[213] * live[1576] - live[1581]
+        - live[1249] * live[1252] * t3174 - live[1259] * live[1261] * t3175
+        - live[1268] * live[1269] * t3176 - 298.3148385185812 * live[1232] * t3172
+        - 1142.1540345339843 * live[1242] * t3173;
+    let t3178 = -283.68794326241135 * live[207] * live[1576] - live[1444]
+        - live[1249] * live[1253] * t3174 - live[1259] * live[1262] * t3175
+        - live[1268] * live[1270] * t3176 - live[1276] * live[1277] * t3177
+        - 298.3148385185812 * live[1233] * t3172
+        - 1142.1540345339843 * live[1243] * t3173;
+    let t3179 = -283.68794326241135 * live[208] * live[1576] - live[1516]
+        - live[1249] * live[1254] * t3174 - live[1259] * live[1263] * t3175
+        - live[1268] * live[1271] * t3176 - live[1276] * live[1278] * t3177
+        - live[1283] * live[1284] * t3178 - 298.3148385185812 * live[1234] * t3172
+        - 1142.1540345339843 * live[1244] * t3173;
+    let t3180 = -283.68794326241135 * live[209] * live[1576] - live[1539]
+        - live[1249] * live[1255] * t3174 - live[1259] * live[1264] * t3175
+        - live[1268] * live[1272] * t3176 - live[1276] * live[1279] * t3177
+        - live[1283] * live[1285] * t3178 - live[1293] * live[1294] * t3179
+        - 298.3148385185812 * live[1235] * t3172
+        - 1142.1540345339843 * live[1245] * t3173;
+    let t3181 = 0.3 * live[1516] - 0.2 * live[1539] - 0.9800665778412416 * live[1581]
+        - live[7] * live[1582] - live[8] * live[1583] - live[1249] * live[1256] * t3174
+        - live[1259] * live[1265] * t3175 - live[1268] * live[1273] * t3176
+        - live[1276] * live[1280] * t3177 - live[1283] * live[1287] * t3178
+        - live[1293] * live[1295] * t3179 - live[1298] * live[1299] * t3180
+        - 283.68794326241135 * live[215] * live[1576]
+        - 298.3148385185812 * live[1236] * t3172
+        - 1142.1540345339843 * live[1246] * t3173;
+    let t3182 = 0.1 * live[1539] - 0.3 * live[1444] - 0.19866933079506122 * live[1581]
+        - live[9] * live[1582] - live[11] * live[1583] - live[1249] * live[1257] * t3174
+        - live[1259] * live[1266] * t3175 - live[1268] * live[1274] * t3176
+        - live[1276] * live[1281] * t3177 - live[1283] * live[1289] * t3178
+        - live[1293] * live[1296] * t3179 - live[1298] * live[1300] * t3180
+        - live[1302] * live[1303] * t3181 - 283.68794326241135 * live[216] * live[1576]
+        - 298.3148385185812 * live[1237] * t3172
+        - 1142.1540345339843 * live[1247] * t3173;
+    let t3183 = 0.2 * live[1444] - 0.1 * live[1516] - live[12] * live[1582]
+        - live[13] * live[1583] - live[1249] * live[1258] * t3174
+        - live[1259] * live[1267] * t3175 - live[1268] * live[1275] * t3176
+        - live[1276] * live[1282] * t3177 - live[1283] * live[1291] * t3178
+        - live[1293] * live[1297] * t3179 - live[1298] * live[1301] * t3180
+        - live[1302] * live[1304] * t3181 - live[1305] * live[1306] * t3182
+        - 283.68794326241135 * live[217] * live[1576]
+        - 298.3148385185812 * live[1238] * t3172
+        - 1142.1540345339843 * live[1248] * t3173;
+    let t3184 = live[1305] * (t3182 - live[1306] * live[1307] * t3183);
+    let t3185 = live[1302]
+        * (t3181 - live[1303] * t3184 - live[1304] * live[1307] * t3183);
+    let t3186 = live[1298]
+        * (t3180 - live[1299] * t3185 - live[1300] * t3184
+            - live[1301] * live[1307] * t3183);
+    let t3187 = live[1293]
+        * (t3179 - live[1294] * t3186 - live[1295] * t3185 - live[1296] * t3184
+            - live[1297] * live[1307] * t3183);
+    let t3188 = live[1283]
+        * (t3178 - live[1284] * t3187 - live[1285] * t3186 - live[1287] * t3185
+            - live[1289] * t3184 - live[1291] * live[1307] * t3183);
+    let t3189 = live[1276]
+        * (t3177 - live[1277] * t3188 - live[1278] * t3187 - live[1279] * t3186
+            - live[1280] * t3185 - live[1281] * t3184 - live[1282] * live[1307] * t3183);
+    let t3190 = live[1268]
+        * (t3176 - live[1269] * t3189 - live[1270] * t3188 - live[1271] * t3187
+            - live[1272] * t3186 - live[1273] * t3185 - live[1274] * t3184
+            - live[1275] * live[1307] * t3183);
+    let t3191 = live[1259]
+        * (t3175 - live[1260] * t3190 - live[1261] * t3189 - live[1262] * t3188
+            - live[1263] * t3187 - live[1264] * t3186 - live[1265] * t3185
+            - live[1266] * t3184 - live[1267] * live[1307] * t3183);
+    let t3192 = live[1249]
+        * (t3174 - live[1250] * t3191 - live[1251] * t3190 - live[1252] * t3189
+            - live[1253] * t3188 - live[1254] * t3187 - live[1255] * t3186
+            - live[1256] * t3185 - live[1257] * t3184 - live[1258] * live[1307] * t3183);
+    let t3193 = 1142.1540345339843
+        * (t3173 - live[1239] * t3192 - live[1240] * t3191 - live[1241] * t3190
+            - live[1242] * t3189 - live[1243] * t3188 - live[1244] * t3187
+            - live[1245] * t3186 - live[1246] * t3185 - live[1247] * t3184
+            - live[1248] * live[1307] * t3183);
+    let t3194 = 298.3148385185812
+        * (t3172 - live[1229] * t3192 - live[1230] * t3191 - live[1231] * t3190
+            - live[1232] * t3189 - live[1233] * t3188 - live[1234] * t3187
+            - live[1235] * t3186 - live[1236] * t3185 - live[1237] * t3184
+            - live[1238] * live[1307] * t3183) - 0.08422633844982069 * t3193;
+    let t3195 = -t3188
+        - live[1223]
+            * (live[1224] * t3187 + live[1225] * t3186 + live[1226] * t3185
+                + live[1227] * t3184 + live[1228] * live[1307] * t3183);
+    let t3196 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3195 + t3188) - live[1216] * t3187
+            - live[1217] * t3186 - live[1218] * t3185 - live[1220] * t3184
+            - live[1222] * live[1307] * t3183);
+    let t3197 = -0.028368794326241134 * live[1584] - live[1585];
+    let t3198 = -0.07659574468085106 * live[1584] - live[1586]
+        - 0.08422633844982069 * t3197;
+    let t3199 = 0.8 * live[1588] - 0.5999999999999999 * live[1587]
+        - 283.68794326241135 * live[219] * live[1584]
+        - 298.3148385185812 * live[1229] * t3197
+        - 1142.1540345339843 * live[1239] * t3198;
+    let t3200 = 0.8 * live[1454] - 0.5999999999999999 * live[1456]
+        - 283.68794326241135 * live[218] * live[1584]
+        - 298.3148385185812 * live[1230] * t3197
+        - 1142.1540345339843 * live[1240] * t3198 - live[1249] * live[1250] * t3199;
+    let t3201 = -283.68794326241135 * live[214] * live[1584] - live[1590]
+        - live[1249] * live[1251] * t3199 - live[1259] * live[1260] * t3200
+        - 298.3148385185812 * live[1231] * t3197
+        - 1142.1540345339843 * live[1241] * t3198;
+    let t3202 = -283.68794326241135 * live[213] * live[1584] - live[1589]
+        - live[1249] * live[1252] * t3199 - live[1259] * live[1261] * t3200
+        - live[1268] * live[1269] * t3201 - 298.3148385185812 * live[1232] * t3197
+        - 1142.1540345339843 * live[1242] * t3198;
+    let t3203 = -283.68794326241135 * live[207] * live[1584] - live[1458]
+        - live[1249] * live[1253] * t3199 - live[1259] * live[1262] * t3200
+        - live[1268] * live[1270] * t3201 - live[1276] * live[1277] * t3202
+        - 298.3148385185812 * live[1233] * t3197
+        - 1142.1540345339843 * live[1243] * t3198;
+    let t3204 = -283.68794326241135 * live[208] * live[1584] - live[1517]
+        - live[1249] * live[1254] * t3199 - live[1259] * live[1263] * t3200
+        - live[1268] * live[1271] * t3201 - live[1276] * live[1278] * t3202
+        - live[1283] * live[1284] * t3203 - 298.3148385185812 * live[1234] * t3197
+        - 1142.1540345339843 * live[1244] * t3198;
+    let t3205 = -283.68794326241135 * live[209] * live[1584] - live[1540]
+        - live[1249] * live[1255] * t3199 - live[1259] * live[1264] * t3200
+        - live[1268] * live[1272] * t3201 - live[1276] * live[1279] * t3202
+        - live[1283] * live[1285] * t3203 - live[1293] * live[1294] * t3204
+        - 298.3148385185812 * live[1235] * t3197
+        - 1142.1540345339843 * live[1245] * t3198;
+    let t3206 = 0.3 * live[1517] - 0.2 * live[1540] - 0.9800665778412416 * live[1589]
+        - live[7] * live[1590] - live[8] * live[1591] - live[1249] * live[1256] * t3199
+        - live[1259] * live[1265] * t3200 - live[1268] * live[1273] * t3201
+        - live[1276] * live[1280] * t3202 - live[1283] * live[1287] * t3203
+        - live[1293] * live[1295] * t3204 - live[1298] * live[1299] * t3205
+        - 283.68794326241135 * live[215] * live[1584]
+        - 298.3148385185812 * live[1236] * t3197
+        - 1142.1540345339843 * live[1246] * t3198;
+    let t3207 = 0.1 * live[1540] - 0.3 * live[1458] - 0.19866933079506122 * live[1589]
+        - live[9] * live[1590] - live[11] * live[1591] - live[1249] * live[1257] * t3199
+        - live[1259] * live[1266] * t3200 - live[1268] * live[1274] * t3201
+        - live[1276] * live[1281] * t3202 - live[1283] * live[1289] * t3203
+        - live[1293] * live[1296] * t3204 - live[1298] * live[1300] * t3205
+        - live[1302] * live[1303] * t3206 - 283.68794326241135 * live[216] * live[1584]
+        - 298.3148385185812 * live[1237] * t3197
+        - 1142.1540345339843 * live[1247] * t3198;
+    let t3208 = 0.2 * live[1458] - 0.1 * live[1517] - live[12] * live[1590]
+        - live[13] * live[1591] - live[1249] * live[1258] * t3199
+        - live[1259] * live[1267] * t3200 - live[1268] * live[1275] * t3201
+        - live[1276] * live[1282] * t3202 - live[1283] * live[1291] * t3203
+        - live[1293] * live[1297] * t3204 - live[1298] * live[1301] * t3205
+        - live[1302] * live[1304] * t3206 - live[1305] * live[1306] * t3207
+        - 283.68794326241135 * live[217] * live[1584]
+        - 298.3148385185812 * live[1238] * t3197
+        - 1142.1540345339843 * live[1248] * t3198;
+    let t3209 = live[1305] * (t3207 - live[1306] * live[1307] * t3208);
+    let t3210 = live[1302]
+        * (t3206 - live[1303] * t3209 - live[1304] * live[1307] * t3208);
+    let t3211 = live[1298]
+        * (t3205 - live[1299] * t3210 - live[1300] * t3209
+            - live[1301] * live[1307] * t3208);
+    let t3212 = live[1293]
+        * (t3204 - live[1294] * t3211 - live[1295] * t3210 - live[1296] * t3209
+            - live[1297] * live[1307] * t3208);
+    let t3213 = live[1283]
+        * (t3203 - live[1284] * t3212 - live[1285] * t3211 - live[1287] * t3210
+            - live[1289] * t3209 - live[1291] * live[1307] * t3208);
+    let t3214 = live[1276]
+        * (t3202 - live[1277] * t3213 - live[1278] * t3212 - live[1279] * t3211
+            - live[1280] * t3210 - live[1281] * t3209 - live[1282] * live[1307] * t3208);
+    let t3215 = live[1268]
+        * (t3201 - live[1269] * t3214 - live[1270] * t3213 - live[1271] * t3212
+            - live[1272] * t3211 - live[1273] * t3210 - live[1274] * t3209
+            - live[1275] * live[1307] * t3208);
+    let t3216 = live[1259]
+        * (t3200 - live[1260] * t3215 - live[1261] * t3214 - live[1262] * t3213
+            - live[1263] * t3212 - live[1264] * t3211 - live[1265] * t3210
+            - live[1266] * t3209 - live[1267] * live[1307] * t3208);
+    let t3217 = live[1249]
+        * (t3199 - live[1250] * t3216 - live[1251] * t3215 - live[1252] * t3214
+            - live[1253] * t3213 - live[1254] * t3212 - live[1255] * t3211
+            - live[1256] * t3210 - live[1257] * t3209 - live[1258] * live[1307] * t3208);
+    let t3218 = 1142.1540345339843
+        * (t3198 - live[1239] * t3217 - live[1240] * t3216 - live[1241] * t3215
+            - live[1242] * t3214 - live[1243] * t3213 - live[1244] * t3212
+            - live[1245] * t3211 - live[1246] * t3210 - live[1247] * t3209
+            - live[1248] * live[1307] * t3208);
+    let t3219 = 298.3148385185812
+        * (t3197 - live[1229] * t3217 - live[1230] * t3216 - live[1231] * t3215
+            - live[1232] * t3214 - live[1233] * t3213 - live[1234] * t3212
+            - live[1235] * t3211 - live[1236] * t3210 - live[1237] * t3209
+            - live[1238] * live[1307] * t3208) - 0.08422633844982069 * t3218;
+    let t3220 = -t3213
+        - live[1223]
+            * (live[1224] * t3212 + live[1225] * t3211 + live[1226] * t3210
+                + live[1227] * t3209 + live[1228] * live[1307] * t3208);
+    let t3221 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3220 + t3213) - live[1216] * t3212
+            - live[1217] * t3211 - live[1218] * t3210 - live[1220] * t3209
+            - live[1222] * live[1307] * t3208);
+    let t3222 = -0.028368794326241134 * live[1592] - live[1593];
+    let t3223 = -0.07659574468085106 * live[1592] - live[1594]
+        - 0.08422633844982069 * t3222;
+    let t3224 = 0.8 * live[1596] - 0.5999999999999999 * live[1595]
+        - 283.68794326241135 * live[219] * live[1592]
+        - 298.3148385185812 * live[1229] * t3222
+        - 1142.1540345339843 * live[1239] * t3223;
+    let t3225 = 0.8 * live[1468] - 0.5999999999999999 * live[1470]
+        - 283.68794326241135 * live[218] * live[1592]
+        - 298.3148385185812 * live[1230] * t3222
+        - 1142.1540345339843 * live[1240] * t3223 - live[1249] * live[1250] * t3224;
+    let t3226 = -283.68794326241135 * live[214] * live[1592] - live[1598]
+        - live[1249] * live[1251] * t3224 - live[1259] * live[1260] * t3225
+        - 298.3148385185812 * live[1231] * t3222
+        - 1142.1540345339843 * live[1241] * t3223;
+    let t3227 = -283.68794326241135 * live[213] * live[1592] - live[1597]
+        - live[1249] * live[1252] * t3224 - live[1259] * live[1261] * t3225
+        - live[1268] * live[1269] * t3226 - 298.3148385185812 * live[1232] * t3222
+        - 1142.1540345339843 * live[1242] * t3223;
+    let t3228 = -283.68794326241135 * live[207] * live[1592] - live[1472]
+        - live[1249] * live[1253] * t3224 - live[1259] * live[1262] * t3225
+        - live[1268] * live[1270] * t3226 - live[1276] * live[1277] * t3227
+        - 298.3148385185812 * live[1233] * t3222
+        - 1142.1540345339843 * live[1243] * t3223;
+    let t3229 = -283.68794326241135 * live[208] * live[1592] - live[1518]
+        - live[1249] * live[1254] * t3224 - live[1259] * live[1263] * t3225
+        - live[1268] * live[1271] * t3226 - live[1276] * live[1278] * t3227
+        - live[1283] * live[1284] * t3228 - 298.3148385185812 * live[1234] * t3222
+        - 1142.1540345339843 * live[1244] * t3223;
+    let t3230 = -283.68794326241135 * live[209] * live[1592] - live[1541]
+        - live[1249] * live[1255] * t3224 - live[1259] * live[1264] * t3225
+        - live[1268] * live[1272] * t3226 - live[1276] * live[1279] * t3227
+        - live[1283] * live[1285] * t3228 - live[1293] * live[1294] * t3229
+        - 298.3148385185812 * live[1235] * t3222
+        - 1142.1540345339843 * live[1245] * t3223;
+    let t3231 = 0.3 * live[1518] - 0.2 * live[1541] - 0.9800665778412416 * live[1597]
+        - live[7] * live[1598] - live[8] * live[1599] - live[1249] * live[1256] * t3224
+        - live[1259] * live[1265] * t3225 - live[1268] * live[1273] * t3226
+        - live[1276] * live[1280] * t3227 - live[1283] * live[1287] * t3228
+        - live[1293] * live[1295] * t3229 - live[1298] * live[1299] * t3230
+        - 283.68794326241135 * live[215] * live[1592]
+        - 298.3148385185812 * live[1236] * t3222
+        - 1142.1540345339843 * live[1246] * t3223;
+    let t3232 = 0.1 * live[1541] - 0.3 * live[1472] - 0.19866933079506122 * live[1597]
+        - live[9] * live[1598] - live[11] * live[1599] - live[1249] * live[1257] * t3224
+        - live[1259] * live[1266] * t3225 - live[1268] * live[1274] * t3226
+        - live[1276] * live[1281] * t3227 - live[1283] * live[1289] * t3228
+        - live[1293] * live[1296] * t3229 - live[1298] * live[1300] * t3230
+        - live[1302] * live[1303] * t3231 - 283.68794326241135 * live[216] * live[1592]
+        - 298.3148385185812 * live[1237] * t3222
+        - 1142.1540345339843 * live[1247] * t3223;
+    let t3233 = 0.2 * live[1472] - 0.1 * live[1518] - live[12] * live[1598]
+        - live[13] * live[1599] - live[1249] * live[1258] * t3224
+        - live[1259] * live[1267] * t3225 - live[1268] * live[1275] * t3226
+        - live[1276] * live[1282] * t3227 - live[1283] * live[1291] * t3228
+        - live[1293] * live[1297] * t3229 - live[1298] * live[1301] * t3230
+        - live[1302] * live[1304] * t3231 - live[1305] * live[1306] * t3232
+        - 283.68794326241135 * live[217] * live[1592]
+        - 298.3148385185812 * live[1238] * t3222
+        - 1142.1540345339843 * live[1248] * t3223;
+    let t3234 = live[1305] * (t3232 - live[1306] * live[1307] * t3233);
+    let t3235 = live[1302]
+        * (t3231 - live[1303] * t3234 - live[1304] * live[1307] * t3233);
+    let t3236 = live[1298]
+        * (t3230 - live[1299] * t3235 - live[1300] * t3234
+            - live[1301] * live[1307] * t3233);
+    let t3237 = live[1293]
+        * (t3229 - live[1294] * t3236 - live[1295] * t3235 - live[1296] * t3234
+            - live[1297] * live[1307] * t3233);
+    let t3238 = live[1283]
+        * (t3228 - live[1284] * t3237 - live[1285] * t3236 - live[1287] * t3235
+            - live[1289] * t3234 - live[1291] * live[1307] * t3233);
+    let t3239 = live[1276]
+        * (t3227 - live[1277] * t3238 - live[1278] * t3237 - live[1279] * t3236
+            - live[1280] * t3235 - live[1281] * t3234 - live[1282] * live[1307] * t3233);
+    let t3240 = live[1268]
+        * (t3226 - live[1269] * t3239 - live[1270] * t3238 - live[1271] * t3237
+            - live[1272] * t3236 - live[1273] * t3235 - live[1274] * t3234
+            - live[1275] * live[1307] * t3233);
+    let t3241 = live[1259]
+        * (t3225 - live[1260] * t3240 - live[1261] * t3239 - live[1262] * t3238
+            - live[1263] * t3237 - live[1264] * t3236 - live[1265] * t3235
+            - live[1266] * t3234 - live[1267] * live[1307] * t3233);
+    let t3242 = live[1249]
+        * (t3224 - live[1250] * t3241 - live[1251] * t3240 - live[1252] * t3239
+            - live[1253] * t3238 - live[1254] * t3237 - live[1255] * t3236
+            - live[1256] * t3235 - live[1257] * t3234 - live[1258] * live[1307] * t3233);
+    let t3243 = 1142.1540345339843
+        * (t3223 - live[1239] * t3242 - live[1240] * t3241 - live[1241] * t3240
+            - live[1242] * t3239 - live[1243] * t3238 - live[1244] * t3237
+            - live[1245] * t3236 - live[1246] * t3235 - live[1247] * t3234
+            - live[1248] * live[1307] * t3233);
+    let t3244 = 298.3148385185812
+        * (t3222 - live[1229] * t3242 - live[1230] * t3241 - live[1231] * t3240
+            - live[1232] * t3239 - live[1233] * t3238 - live[1234] * t3237
+            - live[1235] * t3236 - live[1236] * t3235 - live[1237] * t3234
+            - live[1238] * live[1307] * t3233) - 0.08422633844982069 * t3243;
+    let t3245 = -t3238
+        - live[1223]
+            * (live[1224] * t3237 + live[1225] * t3236 + live[1226] * t3235
+                + live[1227] * t3234 + live[1228] * live[1307] * t3233);
+    let t3246 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3245 + t3238) - live[1216] * t3237
+            - live[1217] * t3236 - live[1218] * t3235 - live[1220] * t3234
+            - live[1222] * live[1307] * t3233);
+    let t3247 = -0.028368794326241134 * live[1600] - live[1601];
+    let t3248 = -0.07659574468085106 * live[1600] - live[1602]
+        - 0.08422633844982069 * t3247;
+    let t3249 = 0.8 * live[1605] - 0.5999999999999999 * live[1604]
+        - 283.68794326241135 * live[219] * live[1600]
+        - 298.3148385185812 * live[1229] * t3247
+        - 1142.1540345339843 * live[1239] * t3248;
+    let t3250 = 0.8 * live[1482] - 0.5999999999999999 * live[1484]
+        - 283.68794326241135 * live[218] * live[1600]
+        - 298.3148385185812 * live[1230] * t3247
+        - 1142.1540345339843 * live[1240] * t3248 - live[1249] * live[1250] * t3249;
+    let t3251 = -283.68794326241135 * live[214] * live[1600] - live[1607]
+        - live[1249] * live[1251] * t3249 - live[1259] * live[1260] * t3250
+        - 298.3148385185812 * live[1231] * t3247
+        - 1142.1540345339843 * live[1241] * t3248;
+    let t3252 = -283.68794326241135 * live[213] * live[1600] - live[1606]
+        - live[1249] * live[1252] * t3249 - live[1259] * live[1261] * t3250
+        - live[1268] * live[1269] * t3251 - 298.3148385185812 * live[1232] * t3247
+        - 1142.1540345339843 * live[1242] * t3248;
+    let t3253 = -283.68794326241135 * live[207] * live[1600] - live[1486]
+        - live[1249] * live[1253] * t3249 - live[1259] * live[1262] * t3250
+        - live[1268] * live[1270] * t3251 - live[1276] * live[1277] * t3252
+        - 298.3148385185812 * live[1233] * t3247
+        - 1142.1540345339843 * live[1243] * t3248;
+    let t3254 = -283.68794326241135 * live[208] * live[1600] - live[1519]
+        - live[1249] * live[1254] * t3249 - live[1259] * live[1263] * t3250
+        - live[1268] * live[1271] * t3251 - live[1276] * live[1278] * t3252
+        - live[1283] * live[1284] * t3253 - 298.3148385185812 * live[1234] * t3247
+        - 1142.1540345339843 * live[1244] * t3248;
+    let t3255 = -283.68794326241135 * live[209] * live[1600] - live[1542]
+        - live[1249] * live[1255] * t3249 - live[1259] * live[1264] * t3250
+        - live[1268] * live[1272] * t3251 - live[1276] * live[1279] * t3252
+        - live[1283] * live[1285] * t3253 - live[1293] * live[1294] * t3254
+        - 298.3148385185812 * live[1235] * t3247
+        - 1142.1540345339843 * live[1245] * t3248;
+    let t3256 = 0.3 * live[1519] - 0.2 * live[1542] - 0.9800665778412416 * live[1606]
+        - live[7] * live[1607] - live[8] * live[1608] - live[1249] * live[1256] * t3249
+        - live[1259] * live[1265] * t3250 - live[1268] * live[1273] * t3251
+        - live[1276] * live[1280] * t3252 - live[1283] * live[1287] * t3253
+        - live[1293] * live[1295] * t3254 - live[1298] * live[1299] * t3255
+        - 283.68794326241135 * live[215] * live[1600]
+        - 298.3148385185812 * live[1236] * t3247
+        - 1142.1540345339843 * live[1246] * t3248;
+    let t3257 = 0.1 * live[1542] - 0.3 * live[1486] - 0.19866933079506122 * live[1606]
+        - live[9] * live[1607] - live[11] * live[1608] - live[1249] * live[1257] * t3249
+        - live[1259] * live[1266] * t3250 - live[1268] * live[1274] * t3251
+        - live[1276] * live[1281] * t3252 - live[1283] * live[1289] * t3253
+        - live[1293] * live[1296] * t3254 - live[1298] * live[1300] * t3255
+        - live[1302] * live[1303] * t3256 - 283.68794326241135 * live[216] * live[1600]
+        - 298.3148385185812 * live[1237] * t3247
+        - 1142.1540345339843 * live[1247] * t3248;
+    let t3258 = 0.2 * live[1486] - 0.1 * live[1519] - live[12] * live[1607]
+        - live[13] * live[1608] - live[1249] * live[1258] * t3249
+        - live[1259] * live[1267] * t3250 - live[1268] * live[1275] * t3251
+        - live[1276] * live[1282] * t3252 - live[1283] * live[1291] * t3253
+        - live[1293] * live[1297] * t3254 - live[1298] * live[1301] * t3255
+        - live[1302] * live[1304] * t3256 - live[1305] * live[1306] * t3257
+        - 283.68794326241135 * live[217] * live[1600]
+        - 298.3148385185812 * live[1238] * t3247
+        - 1142.1540345339843 * live[1248] * t3248;
+    let t3259 = live[1305] * (t3257 - live[1306] * live[1307] * t3258);
+    let t3260 = live[1302]
+        * (t3256 - live[1303] * t3259 - live[1304] * live[1307] * t3258);
+    let t3261 = live[1298]
+        * (t3255 - live[1299] * t3260 - live[1300] * t3259
+            - live[1301] * live[1307] * t3258);
+    let t3262 = live[1293]
+        * (t3254 - live[1294] * t3261 - live[1295] * t3260 - live[1296] * t3259
+            - live[1297] * live[1307] * t3258);
+    let t3263 = live[1283]
+        * (t3253 - live[1284] * t3262 - live[1285] * t3261 - live[1287] * t3260
+            - live[1289] * t3259 - live[1291] * live[1307] * t3258);
+    let t3264 = live[1276]
+        * (t3252 - live[1277] * t3263 - live[1278] * t3262 - live[1279] * t3261
+            - live[1280] * t3260 - live[1281] * t3259 - live[1282] * live[1307] * t3258);
+    live[1656] = t3247;
+    live[1657] = t3248;
+    live[1658] = t3249;
+    live[1659] = t3250;
+    live[1660] = t3251;
+    live[1661] = t3258;
+    live[1662] = t3259;
+    live[1663] = t3260;
+    live[1664] = t3261;
+    live[1665] = t3262;
+    live[1666] = t3263;
+    live[1667] = t3264;
+    out.0[0][7] = t3138;
+    out.0[0][8] = t3163;
+    out.0[0][9] = t3188;
+    out.0[0][10] = t3213;
+    out.0[0][11] = t3238;
+    out.0[0][12] = t3263;
+    out.0[1][7] = t3137;
+    out.0[1][8] = t3162;
+    out.0[1][9] = t3187;
+    out.0[1][10] = t3212;
+    out.0[1][11] = t3237;
+    out.0[1][12] = t3262;
+    out.0[2][7] = t3136;
+    out.0[2][8] = t3161;
+    out.0[2][9] = t3186;
+    out.0[2][10] = t3211;
+    out.0[2][11] = t3236;
+    out.0[2][12] = t3261;
+    out.0[3][7] = t3135;
+    out.0[3][8] = t3160;
+    out.0[3][9] = t3185;
+    out.0[3][10] = t3210;
+    out.0[3][11] = t3235;
+    out.0[3][12] = t3260;
+    out.0[4][7] = t3134;
+    out.0[4][8] = t3159;
+    out.0[4][9] = t3184;
+    out.0[4][10] = t3209;
+    out.0[4][11] = t3234;
+    out.0[4][12] = t3259;
+    out.0[5][7] = live[1307] * t3133;
+    out.0[5][8] = live[1307] * t3158;
+    out.0[5][9] = live[1307] * t3183;
+    out.0[5][10] = live[1307] * t3208;
+    out.0[5][11] = live[1307] * t3233;
+    out.0[5][12] = live[1307] * t3258;
+    out.0[6][7] = t3139;
+    out.0[6][8] = t3164;
+    out.0[6][9] = t3189;
+    out.0[6][10] = t3214;
+    out.0[6][11] = t3239;
+    out.0[6][12] = t3264;
+    out.0[7][6] = t3115;
+    out.0[7][7] = t3140;
+    out.0[7][8] = t3165;
+    out.0[7][9] = t3190;
+    out.0[7][10] = t3215;
+    out.0[7][11] = t3240;
+    out.0[8][6] = t3116;
+    out.0[8][7] = t3141;
+    out.0[8][8] = t3166;
+    out.0[8][9] = t3191;
+    out.0[8][10] = t3216;
+    out.0[8][11] = t3241;
+    out.0[9][6] = t3117;
+    out.0[9][7] = t3142;
+    out.0[9][8] = t3167;
+    out.0[9][9] = t3192;
+    out.0[9][10] = t3217;
+    out.0[9][11] = t3242;
+    out.0[10][6] = 283.68794326241135
+        * (live[1548] - live[219] * t3117 - live[218] * t3116 - live[214] * t3115
+            - live[213] * live[1655] - live[207] * live[1654] - live[208] * live[1653]
+            - live[209] * live[1652] - live[215] * live[1651] - live[216] * live[1650]
+            - live[217] * live[1307] * live[1649]) - 0.07659574468085106 * t3118
+        - 0.028368794326241134 * t3119;
+    out.0[10][7] = 283.68794326241135
+        * (live[1560] - live[219] * t3142 - live[218] * t3141 - live[214] * t3140
+            - live[213] * t3139 - live[207] * t3138 - live[208] * t3137
+            - live[209] * t3136 - live[215] * t3135 - live[216] * t3134
+            - live[217] * live[1307] * t3133) - 0.07659574468085106 * t3143
+        - 0.028368794326241134 * t3144;
+    out.0[10][8] = -283.68794326241135
+        * (live[1568] + live[219] * t3167 + live[218] * t3166 + live[214] * t3165
+            + live[213] * t3164 + live[207] * t3163 + live[208] * t3162
+            + live[209] * t3161 + live[215] * t3160 + live[216] * t3159
+            + live[217] * live[1307] * t3158) - 0.07659574468085106 * t3168
+        - 0.028368794326241134 * t3169;
+    out.0[10][9] = 283.68794326241135
+        * (live[1576] - live[219] * t3192 - live[218] * t3191 - live[214] * t3190
+            - live[213] * t3189 - live[207] * t3188 - live[208] * t3187
+            - live[209] * t3186 - live[215] * t3185 - live[216] * t3184
+            - live[217] * live[1307] * t3183) - 0.07659574468085106 * t3193
+        - 0.028368794326241134 * t3194;
+    out.0[10][10] = 283.68794326241135
+        * (live[1584] - live[219] * t3217 - live[218] * t3216 - live[214] * t3215
+            - live[213] * t3214 - live[207] * t3213 - live[208] * t3212
+            - live[209] * t3211 - live[215] * t3210 - live[216] * t3209
+            - live[217] * live[1307] * t3208) - 0.07659574468085106 * t3218
+        - 0.028368794326241134 * t3219;
+    out.0[10][11] = 283.68794326241135
+        * (live[1592] - live[219] * t3242 - live[218] * t3241 - live[214] * t3240
+            - live[213] * t3239 - live[207] * t3238 - live[208] * t3237
+            - live[209] * t3236 - live[215] * t3235 - live[216] * t3234
+            - live[217] * live[1307] * t3233) - 0.07659574468085106 * t3243
+        - 0.028368794326241134 * t3244;
+    out.0[11][6] = t3119;
+    out.0[11][7] = t3144;
+    out.0[11][8] = t3169;
+    out.0[11][9] = t3194;
+    out.0[11][10] = t3219;
+    out.0[11][11] = t3244;
+    out.0[12][6] = t3118;
+    out.0[12][7] = t3143;
+    out.0[12][8] = t3168;
+    out.0[12][9] = t3193;
+    out.0[12][10] = t3218;
+    out.0[12][11] = t3243;
+    out.0[13][6] = t3120;
+    out.0[13][7] = t3145;
+    out.0[13][8] = t3170;
+    out.0[13][9] = t3195;
+    out.0[13][10] = t3220;
+    out.0[13][11] = t3245;
+    out.0[14][6] = t3121;
+    out.0[14][7] = t3146;
+    out.0[14][8] = t3171;
+    out.0[14][9] = t3196;
+    out.0[14][10] = t3221;
+    out.0[14][11] = t3246;
+    out.0[15][6] = -80.97165991902834
+        * (live[247] * t3121 + live[249] * live[1650]
+            + live[250] * live[1307] * live[1649] + live[174] * (t3120 + live[1654]))
+        - live[247]
+            * (79.35761763896693 * live[1653] + 16.08658548947864 * live[1652]
+                + 3.967880881948347 * live[1651]);
+    out.0[15][7] = -80.97165991902834
+        * (live[247] * t3146 + live[249] * t3134 + live[250] * live[1307] * t3133
+            + live[174] * (t3145 + t3138))
+        - live[247]
+            * (79.35761763896693 * t3137 + 16.08658548947864 * t3136
+                + 3.967880881948347 * t3135);
+    out.0[15][8] = -80.97165991902834
+        * (live[247] * t3171 + live[249] * t3159 + live[250] * live[1307] * t3158
+            + live[174] * (t3170 + t3163))
+        - live[247]
+            * (79.35761763896693 * t3162 + 16.08658548947864 * t3161
+                + 3.967880881948347 * t3160);
+    out.0[15][9] = -80.97165991902834
+        * (live[247] * t3196 + live[249] * t3184 + live[250] * live[1307] * t3183
+            + live[174] * (t3195 + t3188))
+        - live[247]
+            * (79.35761763896693 * t3187 + 16.08658548947864 * t3186
+                + 3.967880881948347 * t3185);
+    out.0[15][10] = -80.97165991902834
+        * (live[247] * t3221 + live[249] * t3209 + live[250] * live[1307] * t3208
+            + live[174] * (t3220 + t3213))
+        - live[247]
+            * (79.35761763896693 * t3212 + 16.08658548947864 * t3211
+                + 3.967880881948347 * t3210);
+    out.0[15][11] = -80.97165991902834
+        * (live[247] * t3246 + live[249] * t3234 + live[250] * live[1307] * t3233
+            + live[174] * (t3245 + t3238))
+        - live[247]
+            * (79.35761763896693 * t3237 + 16.08658548947864 * t3236
+                + 3.967880881948347 * t3235);
+    out.0[16][7] = live[602]
+        * (live[604] * t3136 - live[603] * t3138 - live[607] * t3135 - live[648] * t3134
+            - live[644] * live[1307] * t3133);
+    out.0[16][8] = live[602]
+        * (live[604] * t3161 - live[603] * t3163 - live[607] * t3160 - live[648] * t3159
+            - live[644] * live[1307] * t3158);
+    out.0[16][9] = live[602]
+        * (live[604] * t3186 - live[603] * t3188 - live[607] * t3185 - live[648] * t3184
+            - live[644] * live[1307] * t3183);
+    out.0[16][10] = live[602]
+        * (live[604] * t3211 - live[603] * t3213 - live[607] * t3210 - live[648] * t3209
+            - live[644] * live[1307] * t3208);
+    out.0[16][11] = live[602]
+        * (live[604] * t3236 - live[603] * t3238 - live[607] * t3235 - live[648] * t3234
+            - live[644] * live[1307] * t3233);
+    out.0[16][12] = live[602]
+        * (live[604] * t3261 - live[603] * t3263 - live[607] * t3260 - live[648] * t3259
+            - live[644] * live[1307] * t3258);
+    out.0[17][7] = live[113] * t3136
+        + 0.095 * (live[112] * live[1307] * t3133 - live[113] * t3135)
+        + live[112] * (t3138 - 0.1 * t3134);
+    out.0[17][8] = live[113] * t3161
+        + 0.095 * (live[112] * live[1307] * t3158 - live[113] * t3160)
+        + live[112] * (t3163 - 0.1 * t3159);
+    out.0[17][9] = live[113] * t3186
+        + 0.095 * (live[112] * live[1307] * t3183 - live[113] * t3185)
+        + live[112] * (t3188 - 0.1 * t3184);
+    out.0[17][10] = live[113] * t3211
+        + 0.095 * (live[112] * live[1307] * t3208 - live[113] * t3210)
+        + live[112] * (t3213 - 0.1 * t3209);
+    out.0[17][11] = live[113] * t3236
+        + 0.095 * (live[112] * live[1307] * t3233 - live[113] * t3235)
+        + live[112] * (t3238 - 0.1 * t3234);
+    out.0[17][12] = live[113] * t3261
+        + 0.095 * (live[112] * live[1307] * t3258 - live[113] * t3260)
+        + live[112] * (t3263 - 0.1 * t3259);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part22(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part22_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part22`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part22_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part22`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part22_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3265 = live[1268]
+        * (live[1660] - live[1269] * live[1667] - live[1270] * live[1666]
+            - live[1271] * live[1665] - live[1272] * live[1664] - live[1273] * live[1663]
+            - live[1274] * live[1662] - live[1275] * live[1307] * live[1661]);
+    let t3266 = live[1259]
+        * (live[1659] - live[1260] * t3265 - live[1261] * live[1667]
+            - live[1262] * live[1666] - live[1263] * live[1665] - live[1264] * live[1664]
+            - live[1265] * live[1663] - live[1266] * live[1662]
+            - live[1267] * live[1307] * live[1661]);
+    let t3267 = live[1249]
+        * (live[1658] - live[1250] * t3266 - live[1251] * t3265 - live[1252] * live[1667]
+            - live[1253] * live[1666] - live[1254] * live[1665] - live[1255] * live[1664]
+            - live[1256] * live[1663] - live[1257] * live[1662]
+            - live[1258] * live[1307] * live[1661]);
+    let t3268 = 1142.1540345339843
+        * (live[1657] - live[1239] * t3267 - live[1240] * t3266 - live[1241] * t3265
+            - live[1242] * live[1667] - live[1243] * live[1666] - live[1244] * live[1665]
+            - live[1245] * live[1664] - live[1246] * live[1663] - live[1247] * live[1662]
+            - live[1248] * live[1307] * live[1661]);
+    let t3269 = 298.3148385185812
+        * (live[1656] - live[1229] * t3267 - live[1230] * t3266 - live[1231] * t3265
+            - live[1232] * live[1667] - live[1233] * live[1666] - live[1234] * live[1665]
+            - live[1235] * live[1664] - live[1236] * live[1663] - live[1237] * live[1662]
+            - live[1238] * live[1307] * live[1661]) - 0.08422633844982069 * t3268;
+    let t3270 = -live[1666]
+        - live[1223]
+            * (live[1224] * live[1665] + live[1225] * live[1664]
+                + live[1226] * live[1663] + live[1227] * live[1662]
+                + live[1228] * live[1307] * live[1661]);
+    let t3271 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3270 + live[1666])
+            - live[1216] * live[1665] - live[1217] * live[1664] - live[1218] * live[1663]
+            - live[1220] * live[1662] - live[1222] * live[1307] * live[1661]);
+    let t3272 = live[247] * live[1626];
+    let t3273 = -80.97165991902834 * t3272 - live[1521];
+    let t3274 = 80.97165991902834
+        * (live[1214] * live[1215] * t3273 - live[174] * live[1626]) - live[1489];
+    let t3275 = -79.35761763896693 * t3272 - live[1522] - live[1214] * live[1216] * t3273
+        - live[1223] * live[1224] * t3274;
+    let t3276 = -16.08658548947864 * t3272 - live[1543] - live[1214] * live[1217] * t3273
+        - live[1223] * live[1225] * t3274 - live[1293] * live[1294] * t3275;
+    let t3277 = -0.05 * live[1522] - 0.03 * live[1609] - 0.075 * live[1610]
+        - 1.5 * q[16] * live[1520] - 3.967880881948347 * t3272
+        - live[1214] * live[1218] * t3273 - live[1223] * live[1226] * t3274
+        - live[1293] * live[1295] * t3275 - live[1298] * live[1299] * t3276;
+    let t3278 = 1.5 * (live[1497] + live[1500]) - q[16] * live[1489] - live[1626];
+    let t3279 = 0.05 * live[1489] + 1.4700998667618626 * live[1615]
+        + live[85] * live[1543] + 0.19866933079506122 * t3278
+        - 0.9800665778412416 * live[1625] - live[1214] * live[1220] * t3273
+        - live[1223] * live[1227] * t3274 - live[1293] * live[1296] * t3275
+        - live[1298] * live[1300] * t3276 - live[1302] * live[1303] * t3277
+        - 80.97165991902834 * live[249] * live[1626];
+    let t3280 = 0.2980039961925918 * live[1615] - 0.19866933079506122 * live[1625]
+        - live[85] * live[1522] - live[1214] * live[1222] * t3273
+        - live[1223] * live[1228] * t3274 - live[1293] * live[1297] * t3275
+        - live[1298] * live[1301] * t3276 - live[1302] * live[1304] * t3277
+        - live[1305] * live[1306] * t3279 - 0.9800665778412416 * t3278
+        - 80.97165991902834 * live[250] * live[1626];
+    let t3281 = live[1305] * (t3279 - live[1306] * live[1307] * t3280);
+    let t3282 = live[1302]
+        * (t3277 - live[1303] * t3281 - live[1304] * live[1307] * t3280);
+    let t3283 = live[1298]
+        * (t3276 - live[1299] * t3282 - live[1300] * t3281
+            - live[1301] * live[1307] * t3280);
+    let t3284 = live[1293]
+        * (t3275 - live[1294] * t3283 - live[1295] * t3282 - live[1296] * t3281
+            - live[1297] * live[1307] * t3280);
+    let t3285 = -live[1283]
+        * (live[1287] * t3282 + live[1289] * t3281 + live[1291] * live[1307] * t3280
+            + live[1284] * t3284 + live[1285] * t3283);
+    let t3286 = -live[1276]
+        * (live[1277] * t3285 + live[1278] * t3284 + live[1279] * t3283
+            + live[1280] * t3282 + live[1281] * t3281 + live[1282] * live[1307] * t3280);
+    let t3287 = -live[1268]
+        * (live[1269] * t3286 + live[1270] * t3285 + live[1271] * t3284
+            + live[1272] * t3283 + live[1273] * t3282 + live[1274] * t3281
+            + live[1275] * live[1307] * t3280);
+    let t3288 = -live[1259]
+        * (live[1260] * t3287 + live[1261] * t3286 + live[1262] * t3285
+            + live[1263] * t3284 + live[1264] * t3283 + live[1265] * t3282
+            + live[1266] * t3281 + live[1267] * live[1307] * t3280);
+    let t3289 = -live[1249]
+        * (live[1250] * t3288 + live[1251] * t3287 + live[1252] * t3286
+            + live[1253] * t3285 + live[1254] * t3284 + live[1255] * t3283
+            + live[1256] * t3282 + live[1257] * t3281 + live[1258] * live[1307] * t3280);
+    let t3290 = -1142.1540345339843
+        * (live[1239] * t3289 + live[1240] * t3288 + live[1241] * t3287
+            + live[1242] * t3286 + live[1243] * t3285 + live[1244] * t3284
+            + live[1245] * t3283 + live[1246] * t3282 + live[1247] * t3281
+            + live[1248] * live[1307] * t3280);
+    let t3291 = -0.08422633844982069 * t3290
+        - 298.3148385185812
+            * (live[1229] * t3289 + live[1230] * t3288 + live[1231] * t3287
+                + live[1232] * t3286 + live[1233] * t3285 + live[1234] * t3284
+                + live[1235] * t3283 + live[1236] * t3282 + live[1237] * t3281
+                + live[1238] * live[1307] * t3280);
+    let t3292 = live[1223]
+        * (t3274 - live[1224] * t3284 - live[1225] * t3283 - live[1226] * t3282
+            - live[1227] * t3281 - live[1228] * live[1307] * t3280) - t3285;
+    let t3293 = live[1214]
+        * (t3273 + 80.97165991902834 * live[1215] * (t3292 + t3285) - live[1216] * t3284
+            - live[1217] * t3283 - live[1218] * t3282 - live[1220] * t3281
+            - live[1222] * live[1307] * t3280);
+    let t3294 = live[247] * live[1628];
+    let t3295 = -80.97165991902834 * t3294 - live[1524];
+    let t3296 = 80.97165991902834
+        * (live[1214] * live[1215] * t3295 - live[174] * live[1628]) - live[1492];
+    let t3297 = -79.35761763896693 * t3294 - live[1525] - live[1214] * live[1216] * t3295
+        - live[1223] * live[1224] * t3296;
+    let t3298 = -16.08658548947864 * t3294 - live[1544] - live[1214] * live[1217] * t3295
+        - live[1223] * live[1225] * t3296 - live[1293] * live[1294] * t3297;
+    let t3299 = -0.05 * live[1525] - 0.03 * live[1611] - 0.075 * live[1612]
+        - 1.5 * (2.0 * live[1613] + live[1614]) - 3.967880881948347 * t3294
+        - live[1214] * live[1218] * t3295 - live[1223] * live[1226] * t3296
+        - live[1293] * live[1295] * t3297 - live[1298] * live[1299] * t3298;
+    let t3300 = 0.05 * live[1492] + 0.19866933079506122 * live[1629]
+        + live[85] * live[1544] - 0.9800665778412416 * live[1627]
+        - live[1214] * live[1220] * t3295 - live[1223] * live[1227] * t3296
+        - live[1293] * live[1296] * t3297 - live[1298] * live[1300] * t3298
+        - live[1302] * live[1303] * t3299 - 80.97165991902834 * live[249] * live[1628];
+    let t3301 = -0.19866933079506122 * live[1627] - 0.9800665778412416 * live[1629]
+        - live[85] * live[1525] - live[1214] * live[1222] * t3295
+        - live[1223] * live[1228] * t3296 - live[1293] * live[1297] * t3297
+        - live[1298] * live[1301] * t3298 - live[1302] * live[1304] * t3299
+        - live[1305] * live[1306] * t3300 - 80.97165991902834 * live[250] * live[1628];
+    let t3302 = live[1305] * (t3300 - live[1306] * live[1307] * t3301);
+    let t3303 = live[1302]
+        * (t3299 - live[1303] * t3302 - live[1304] * live[1307] * t3301);
+    let t3304 = live[1298]
+        * (t3298 - live[1299] * t3303 - live[1300] * t3302
+            - live[1301] * live[1307] * t3301);
+    let t3305 = live[1293]
+        * (t3297 - live[1294] * t3304 - live[1295] * t3303 - live[1296] * t3302
+            - live[1297] * live[1307] * t3301);
+    let t3306 = -live[1283]
+        * (live[1287] * t3303 + live[1289] * t3302 + live[1291] * live[1307] * t3301
+            + live[1284] * t3305 + live[1285] * t3304);
+    let t3307 = -live[1276]
+        * (live[1277] * t3306 + live[1278] * t3305 + live[1279] * t3304
+            + live[1280] * t3303 + live[1281] * t3302 + live[1282] * live[1307] * t3301);
+    let t3308 = -live[1268]
+        * (live[1269] * t3307 + live[1270] * t3306 + live[1271] * t3305
+            + live[1272] * t3304 + live[1273] * t3303 + live[1274] * t3302
+            + live[1275] * live[1307] * t3301);
+    let t3309 = -live[1259]
+        * (live[1260] * t3308 + live[1261] * t3307 + live[1262] * t3306
+            + live[1263] * t3305 + live[1264] * t3304 + live[1265] * t3303
+            + live[1266] * t3302 + live[1267] * live[1307] * t3301);
+    let t3310 = -live[1249]
+        * (live[1250] * t3309 + live[1251] * t3308 + live[1252] * t3307
+            + live[1253] * t3306 + live[1254] * t3305 + live[1255] * t3304
+            + live[1256] * t3303 + live[1257] * t3302 + live[1258] * live[1307] * t3301);
+    let t3311 = -1142.1540345339843
+        * (live[1239] * t3310 + live[1240] * t3309 + live[1241] * t3308
+            + live[1242] * t3307 + live[1243] * t3306 + live[1244] * t3305
+            + live[1245] * t3304 + live[1246] * t3303 + live[1247] * t3302
+            + live[1248] * live[1307] * t3301);
+    let t3312 = -0.08422633844982069 * t3311
+        - 298.3148385185812
+            * (live[1229] * t3310 + live[1230] * t3309 + live[1231] * t3308
+                + live[1232] * t3307 + live[1233] * t3306 + live[1234] * t3305
+                + live[1235] * t3304 + live[1236] * t3303 + live[1237] * t3302
+                + live[1238] * live[1307] * t3301);
+    let t3313 = live[1223]
+        * (t3296 - live[1224] * t3305 - live[1225] * t3304 - live[1226] * t3303
+            - live[1227] * t3302 - live[1228] * live[1307] * t3301) - t3306;
+    let t3314 = live[1214]
+        * (t3295 + 80.97165991902834 * live[1215] * (t3313 + t3306) - live[1216] * t3305
+            - live[1217] * t3304 - live[1218] * t3303 - live[1220] * t3302
+            - live[1222] * live[1307] * t3301);
+    let t3315 = live[247] * live[1631];
+    let t3316 = -80.97165991902834 * t3315 - live[1531];
+    let t3317 = 80.97165991902834
+        * (live[1214] * live[1215] * t3316 - live[174] * live[1631]) - live[1502];
+    let t3318 = -79.35761763896693 * t3315 - live[1532] - live[1214] * live[1216] * t3316
+        - live[1223] * live[1224] * t3317;
+    let t3319 = -16.08658548947864 * t3315 - live[1545] - live[1214] * live[1217] * t3316
+        - live[1223] * live[1225] * t3317 - live[1293] * live[1294] * t3318;
+    let t3320 = live[101] * (live[1616] + live[1619])
+        + live[102] * (live[1617] - live[1618]) - 0.05 * live[1532]
+        - live[1214] * live[1218] * t3316 - live[1223] * live[1226] * t3317
+        - live[1293] * live[1295] * t3318 - live[1298] * live[1299] * t3319
+        - 1.5 * q[16] * live[1528] - 3.967880881948347 * t3315;
+    let t3321 = 0.05 * live[1502] + live[85] * live[1545]
+        - 0.19866933079506122 * live[1632] - 0.9800665778412416 * live[1630]
+        - live[1214] * live[1220] * t3316 - live[1223] * live[1227] * t3317
+        - live[1293] * live[1296] * t3318 - live[1298] * live[1300] * t3319
+        - live[1302] * live[1303] * t3320 - 80.97165991902834 * live[249] * live[1631];
+    let t3322 = 0.9800665778412416 * live[1632] - 0.19866933079506122 * live[1630]
+        - live[85] * live[1532] - live[1214] * live[1222] * t3316
+        - live[1223] * live[1228] * t3317 - live[1293] * live[1297] * t3318
+        - live[1298] * live[1301] * t3319 - live[1302] * live[1304] * t3320
+        - live[1305] * live[1306] * t3321 - 80.97165991902834 * live[250] * live[1631];
+    let t3323 = live[1305] * (t3321 - live[1306] * live[1307] * t3322);
+    let t3324 = live[1302]
+        * (t3320 - live[1303] * t3323 - live[1304] * live[1307] * t3322);
+    let t3325 = live[1298]
+        * (t3319 - live[1299] * t3324 - live[1300] * t3323
+            - live[1301] * live[1307] * t3322);
+    let t3326 = live[1293]
+        * (t3318 - live[1294] * t3325 - live[1295] * t3324 - live[1296] * t3323
+            - live[1297] * live[1307] * t3322);
+    let t3327 = -live[1283]
+        * (live[1287] * t3324 + live[1289] * t3323 + live[1291] * live[1307] * t3322
+            + live[1284] * t3326 + live[1285] * t3325);
+    let t3328 = -live[1276]
+        * (live[1277] * t3327 + live[1278] * t3326 + live[1279] * t3325
+            + live[1280] * t3324 + live[1281] * t3323 + live[1282] * live[1307] * t3322);
+    let t3329 = -live[1268]
+        * (live[1269] * t3328 + live[1270] * t3327 + live[1271] * t3326
+            + live[1272] * t3325 + live[1273] * t3324 + live[1274] * t3323
+            + live[1275] * live[1307] * t3322);
+    let t3330 = -live[1259]
+        * (live[1260] * t3329 + live[1261] * t3328 + live[1262] * t3327
+            + live[1263] * t3326 + live[1264] * t3325 + live[1265] * t3324
+            + live[1266] * t3323 + live[1267] * live[1307] * t3322);
+    let t3331 = -live[1249]
+        * (live[1250] * t3330 + live[1251] * t3329 + live[1252] * t3328
+            + live[1253] * t3327 + live[1254] * t3326 + live[1255] * t3325
+            + live[1256] * t3324 + live[1257] * t3323 + live[1258] * live[1307] * t3322);
+    let t3332 = -1142.1540345339843
+        * (live[1239] * t3331 + live[1240] * t3330 + live[1241] * t3329
+            + live[1242] * t3328 + live[1243] * t3327 + live[1244] * t3326
+            + live[1245] * t3325 + live[1246] * t3324 + live[1247] * t3323
+            + live[1248] * live[1307] * t3322);
+    let t3333 = -0.08422633844982069 * t3332
+        - 298.3148385185812
+            * (live[1229] * t3331 + live[1230] * t3330 + live[1231] * t3329
+                + live[1232] * t3328 + live[1233] * t3327 + live[1234] * t3326
+                + live[1235] * t3325 + live[1236] * t3324 + live[1237] * t3323
+                + live[1238] * live[1307] * t3322);
+    let t3334 = live[1223]
+        * (t3317 - live[1224] * t3326 - live[1225] * t3325 - live[1226] * t3324
+            - live[1227] * t3323 - live[1228] * live[1307] * t3322) - t3327;
+    let t3335 = live[1214]
+        * (t3316 + 80.97165991902834 * live[1215] * (t3334 + t3327) - live[1216] * t3326
+            - live[1217] * t3325 - live[1218] * t3324 - live[1220] * t3323
+            - live[1222] * live[1307] * t3322);
+    let t3336 = live[112] * live[1509];
+    let t3337 = 1.8 * t3336 - live[1510] - live[602] * live[603] * live[1634];
+    let t3338 = -live[1534] - live[1283] * live[1284] * t3337;
+    let t3339 = live[113] * live[1509];
+    let t3340 = live[602] * live[604] * live[1634] + 1.8 * t3339 - live[1546]
+        - live[1283] * live[1285] * t3337 - live[1293] * live[1294] * t3338;
+    let t3341 = 0.1 * (live[1546] - live[1534]) + live[112] * (live[1620] - live[1623])
+        - live[602] * live[607] * live[1634] - live[1283] * live[1287] * t3337
+        - live[1293] * live[1295] * t3338 - live[1298] * live[1299] * t3340
+        - 0.171 * t3339 - live[113] * (live[1621] + live[1622]);
+    let t3342 = 0.1 * live[1510] + live[1634] - live[602] * live[648] * live[1634]
+        - live[1283] * live[1289] * t3337 - live[1293] * live[1296] * t3338
+        - live[1298] * live[1300] * t3340 - live[1302] * live[1303] * t3341
+        - 0.18 * t3336;
+    let t3343 = 0.171 * t3336 + live[113] * (live[1620] - live[1623])
+        + live[112] * (live[1621] + live[1622]) - 0.1 * live[1510]
+        - live[602] * live[644] * live[1634] - live[1283] * live[1291] * t3337
+        - live[1293] * live[1297] * t3338 - live[1298] * live[1301] * t3340
+        - live[1302] * live[1304] * t3341 - live[1305] * live[1306] * t3342;
+    let t3344 = live[1305] * (t3342 - live[1306] * live[1307] * t3343);
+    let t3345 = live[1302]
+        * (t3341 - live[1303] * t3344 - live[1304] * live[1307] * t3343);
+    let t3346 = live[1298]
+        * (t3340 - live[1299] * t3345 - live[1300] * t3344
+            - live[1301] * live[1307] * t3343);
+    let t3347 = live[1293]
+        * (t3338 - live[1294] * t3346 - live[1295] * t3345 - live[1296] * t3344
+            - live[1297] * live[1307] * t3343);
+    let t3348 = live[1283]
+        * (t3337 - live[1284] * t3347 - live[1285] * t3346 - live[1287] * t3345
+            - live[1289] * t3344 - live[1291] * live[1307] * t3343);
+    let t3349 = -live[1276]
+        * (live[1277] * t3348 + live[1278] * t3347 + live[1279] * t3346
+            + live[1280] * t3345 + live[1281] * t3344 + live[1282] * live[1307] * t3343);
+    let t3350 = -live[1268]
+        * (live[1269] * t3349 + live[1270] * t3348 + live[1271] * t3347
+            + live[1272] * t3346 + live[1273] * t3345 + live[1274] * t3344
+            + live[1275] * live[1307] * t3343);
+    let t3351 = -live[1259]
+        * (live[1260] * t3350 + live[1261] * t3349 + live[1262] * t3348
+            + live[1263] * t3347 + live[1264] * t3346 + live[1265] * t3345
+            + live[1266] * t3344 + live[1267] * live[1307] * t3343);
+    let t3352 = -live[1249]
+        * (live[1250] * t3351 + live[1251] * t3350 + live[1252] * t3349
+            + live[1253] * t3348 + live[1254] * t3347 + live[1255] * t3346
+            + live[1256] * t3345 + live[1257] * t3344 + live[1258] * live[1307] * t3343);
+    let t3353 = -1142.1540345339843
+        * (live[1239] * t3352 + live[1240] * t3351 + live[1241] * t3350
+            + live[1242] * t3349 + live[1243] * t3348 + live[1244] * t3347
+            + live[1245] * t3346 + live[1246] * t3345 + live[1247] * t3344
+            + live[1248] * live[1307] * t3343);
+    let t3354 = -0.08422633844982069 * t3353
+        - 298.3148385185812
+            * (live[1229] * t3352 + live[1230] * t3351 + live[1231] * t3350
+                + live[1232] * t3349 + live[1233] * t3348 + live[1234] * t3347
+                + live[1235] * t3346 + live[1236] * t3345 + live[1237] * t3344
+                + live[1238] * live[1307] * t3343);
+    let t3355 = -t3348
+        - live[1223]
+            * (live[1224] * t3347 + live[1225] * t3346 + live[1226] * t3345
+                + live[1227] * t3344 + live[1228] * live[1307] * t3343);
+    let t3356 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3355 + t3348) - live[1216] * t3347
+            - live[1217] * t3346 - live[1218] * t3345 - live[1220] * t3344
+            - live[1222] * live[1307] * t3343);
+    let t3357 = -1.8 * live[1512] - live[602] * live[603] * live[1635];
+    let t3358 = 1.8 * live[1535] - live[1283] * live[1284] * t3357;
+    let t3359 = 1.8 * live[1547] + live[602] * live[604] * live[1635]
+        - live[1283] * live[1285] * t3357 - live[1293] * live[1294] * t3358;
+    let t3360 = live[113] * (0.009 * live[277] - live[1624]) + 0.18 * live[1535]
+        - 0.171 * live[1547] - live[602] * live[607] * live[1635]
+        - live[1283] * live[1287] * t3357 - live[1293] * live[1295] * t3358
+        - live[1298] * live[1299] * t3359;
+    let t3361 = 0.18000000000000002 * (live[856] + live[1512]) + live[1635]
+        - 0.18 * live[856] - live[602] * live[648] * live[1635]
+        - live[1283] * live[1289] * t3357 - live[1293] * live[1296] * t3358
+        - live[1298] * live[1300] * t3359 - live[1302] * live[1303] * t3360;
+    let t3362 = live[112] * live[1624] - 0.009 * live[856] - 0.171 * live[1512]
+        - live[602] * live[644] * live[1635] - live[1283] * live[1291] * t3357
+        - live[1293] * live[1297] * t3358 - live[1298] * live[1301] * t3359
+        - live[1302] * live[1304] * t3360 - live[1305] * live[1306] * t3361;
+    let t3363 = live[1305] * (t3361 - live[1306] * live[1307] * t3362);
+    let t3364 = live[1302]
+        * (t3360 - live[1303] * t3363 - live[1304] * live[1307] * t3362);
+    let t3365 = live[1298]
+        * (t3359 - live[1299] * t3364 - live[1300] * t3363
+            - live[1301] * live[1307] * t3362);
+    let t3366 = live[1293]
+        * (t3358 - live[1294] * t3365 - live[1295] * t3364 - live[1296] * t3363
+            - live[1297] * live[1307] * t3362);
+    let t3367 = live[1283]
+        * (t3357 - live[1284] * t3366 - live[1285] * t3365 - live[1287] * t3364
+            - live[1289] * t3363 - live[1291] * live[1307] * t3362);
+    let t3368 = -live[1276]
+        * (live[1277] * t3367 + live[1278] * t3366 + live[1279] * t3365
+            + live[1280] * t3364 + live[1281] * t3363 + live[1282] * live[1307] * t3362);
+    let t3369 = -live[1268]
+        * (live[1269] * t3368 + live[1270] * t3367 + live[1271] * t3366
+            + live[1272] * t3365 + live[1273] * t3364 + live[1274] * t3363
+            + live[1275] * live[1307] * t3362);
+    let t3370 = -live[1259]
+        * (live[1260] * t3369 + live[1261] * t3368 + live[1262] * t3367
+            + live[1263] * t3366 + live[1264] * t3365 + live[1265] * t3364
+            + live[1266] * t3363 + live[1267] * live[1307] * t3362);
+    let t3371 = -live[1249]
+        * (live[1250] * t3370 + live[1251] * t3369 + live[1252] * t3368
+            + live[1253] * t3367 + live[1254] * t3366 + live[1255] * t3365
+            + live[1256] * t3364 + live[1257] * t3363 + live[1258] * live[1307] * t3362);
+    let t3372 = -1142.1540345339843
+        * (live[1239] * t3371 + live[1240] * t3370 + live[1241] * t3369
+            + live[1242] * t3368 + live[1243] * t3367 + live[1244] * t3366
+            + live[1245] * t3365 + live[1246] * t3364 + live[1247] * t3363
+            + live[1248] * live[1307] * t3362);
+    let t3373 = -0.08422633844982069 * t3372
+        - 298.3148385185812
+            * (live[1229] * t3371 + live[1230] * t3370 + live[1231] * t3369
+                + live[1232] * t3368 + live[1233] * t3367 + live[1234] * t3366
+                + live[1235] * t3365 + live[1236] * t3364 + live[1237] * t3363
+                + live[1238] * live[1307] * t3362);
+    let t3374 = -t3367
+        - live[1223]
+            * (live[1224] * t3366 + live[1225] * t3365 + live[1226] * t3364
+                + live[1227] * t3363 + live[1228] * live[1307] * t3362);
+    let t3375 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3374 + t3367) - live[1216] * t3366
+            - live[1217] * t3365 - live[1218] * t3364 - live[1220] * t3363
+            - live[1222] * live[1307] * t3362);
+    let t3376 = live[247] * live[889];
+    let t3377 = -0.5 * live[871] - 80.97165991902834 * t3376;
+    let t3378 = 80.97165991902834
+        * (live[1214] * live[1215] * t3377 - live[174] * live[889]);
+    let t3379 = 0.028368794326241134 * live[878] - live[879];
+    let t3380 = 0.07659574468085106 * live[878] - live[880]
+        - 0.08422633844982069 * t3379;
+    let t3381 = 0.8 * live[882] + 283.68794326241135 * live[219] * live[878]
+        - 0.5999999999999999 * live[881] - 298.3148385185812 * live[1229] * t3379
+        - 1142.1540345339843 * live[1239] * t3380;
+    let t3382 = 0.8 * live[868] + 283.68794326241135 * live[218] * live[878]
+        - 0.5999999999999999 * live[869] - 298.3148385185812 * live[1230] * t3379
+        - 1142.1540345339843 * live[1240] * t3380 - live[1249] * live[1250] * t3381;
+    let t3383 = 283.68794326241135 * live[214] * live[878] - live[886]
+        - live[1249] * live[1251] * t3381 - live[1259] * live[1260] * t3382
+        - 298.3148385185812 * live[1231] * t3379
+        - 1142.1540345339843 * live[1241] * t3380;
+    let t3384 = 283.68794326241135 * live[213] * live[878] - live[883]
+        - live[1249] * live[1252] * t3381 - live[1259] * live[1261] * t3382
+        - live[1268] * live[1269] * t3383 - 298.3148385185812 * live[1232] * t3379
+        - 1142.1540345339843 * live[1242] * t3380;
+    let t3385 = 283.68794326241135 * live[207] * live[878] - 1.8 * live[858] - live[870]
+        - live[602] * live[603] * live[1636] - live[1249] * live[1253] * t3381
+        - live[1259] * live[1262] * t3382 - live[1268] * live[1270] * t3383
+        - live[1276] * live[1277] * t3384 - 298.3148385185812 * live[1233] * t3379
+        - 1142.1540345339843 * live[1243] * t3380;
+    let t3386 = 283.68794326241135 * live[208] * live[878] - 12.8 * qd[5] - live[877]
+        - live[884] - live[1214] * live[1216] * t3377 - live[1223] * live[1224] * t3378
+        - live[1249] * live[1254] * t3381 - live[1259] * live[1263] * t3382
+        - live[1268] * live[1271] * t3383 - live[1276] * live[1278] * t3384
+        - live[1283] * live[1284] * t3385 - 79.35761763896693 * t3376
+        - 298.3148385185812 * live[1234] * t3379
+        - 1142.1540345339843 * live[1244] * t3380;
+    let t3387 = 8.0 * qd[4] + 4.8 * live[872] + 3.0 * live[873]
+        + live[602] * live[604] * live[1636] + 283.68794326241135 * live[209] * live[878]
+        - live[885] - live[890] - live[1214] * live[1217] * t3377
+        - live[1223] * live[1225] * t3378 - live[1249] * live[1255] * t3381
+        - live[1259] * live[1264] * t3382 - live[1268] * live[1272] * t3383
+        - live[1276] * live[1279] * t3384 - live[1283] * live[1285] * t3385
+        - live[1293] * live[1294] * t3386 - 16.08658548947864 * t3376
+        - 298.3148385185812 * live[1235] * t3379
+        - 1142.1540345339843 * live[1245] * t3380;
+    let t3388 = 0.32 * qd[5] + 0.3 * live[884]
+        + 283.68794326241135 * live[215] * live[878] - 0.08 * qd[4] - 0.471 * live[872]
+        - 0.309 * live[873] - live[113] * live[874] - live[7] * live[886]
+        - live[8] * live[887] - live[602] * live[607] * live[1636]
+        - live[1214] * live[1218] * t3377 - live[1223] * live[1226] * t3378
+        - live[1249] * live[1256] * t3381 - live[1259] * live[1265] * t3382
+        - live[1268] * live[1273] * t3383 - live[1276] * live[1280] * t3384
+        - live[1283] * live[1287] * t3385 - live[1293] * live[1295] * t3386
+        - live[1298] * live[1299] * t3387 - 0.03 * live[875] - 0.075 * live[876]
+        - 1.5 * q[16] * live[550] - 0.05 * live[877] - 0.9800665778412416 * live[883]
+        - 0.2 * live[885] - 3.967880881948347 * t3376
+        - 298.3148385185812 * live[1236] * t3379
+        - 1142.1540345339843 * live[1246] * t3380;
+    let t3389 = 0.18 * live[858] + 0.1 * live[885] + live[85] * live[890] + live[1636]
+        + 283.68794326241135 * live[216] * live[878]
+        - 0.19866933079506122 * (live[889] + live[883]) - 0.16 * qd[4] - 0.3 * live[870]
+        - 0.9800665778412416 * live[888] - live[9] * live[886] - live[11] * live[887]
+        - live[602] * live[648] * live[1636] - live[1214] * live[1220] * t3377
+        - live[1223] * live[1227] * t3378 - live[1249] * live[1257] * t3381
+        - live[1259] * live[1266] * t3382 - live[1268] * live[1274] * t3383
+        - live[1276] * live[1281] * t3384 - live[1283] * live[1289] * t3385
+        - live[1293] * live[1296] * t3386 - live[1298] * live[1300] * t3387
+        - live[1302] * live[1303] * t3388 - 80.97165991902834 * live[249] * live[889]
+        - 298.3148385185812 * live[1237] * t3379
+        - 1142.1540345339843 * live[1247] * t3380;
+    let t3390 = 0.2 * live[870] + live[112] * live[874] + 0.9800665778412416 * live[889]
+        + 283.68794326241135 * live[217] * live[878] - 0.16 * qd[5] - 0.162 * live[858]
+        - 0.1 * live[884] - 0.19866933079506122 * live[888] - live[85] * live[877]
+        - live[12] * live[886] - live[13] * live[887]
+        - live[602] * live[644] * live[1636] - live[1214] * live[1222] * t3377
+        - live[1223] * live[1228] * t3378 - live[1249] * live[1258] * t3381
+        - live[1259] * live[1267] * t3382 - live[1268] * live[1275] * t3383
+        - live[1276] * live[1282] * t3384 - live[1283] * live[1291] * t3385
+        - live[1293] * live[1297] * t3386 - live[1298] * live[1301] * t3387
+        - live[1302] * live[1304] * t3388 - live[1305] * live[1306] * t3389
+        - 80.97165991902834 * live[250] * live[889]
+        - 298.3148385185812 * live[1238] * t3379
+        - 1142.1540345339843 * live[1248] * t3380;
+    let t3391 = live[1305] * (t3389 - live[1306] * live[1307] * t3390);
+    let t3392 = live[1302]
+        * (t3388 - live[1303] * t3391 - live[1304] * live[1307] * t3390);
+    let t3393 = live[1298]
+        * (t3387 - live[1299] * t3392 - live[1300] * t3391
+            - live[1301] * live[1307] * t3390);
+    let t3394 = live[1293]
+        * (t3386 - live[1294] * t3393 - live[1295] * t3392 - live[1296] * t3391
+            - live[1297] * live[1307] * t3390);
+    let t3395 = live[1283]
+        * (t3385 - live[1284] * t3394 - live[1285] * t3393 - live[1287] * t3392
+            - live[1289] * t3391 - live[1291] * live[1307] * t3390);
+    let t3396 = live[1276]
+        * (t3384 - live[1277] * t3395 - live[1278] * t3394 - live[1279] * t3393
+            - live[1280] * t3392 - live[1281] * t3391 - live[1282] * live[1307] * t3390);
+    let t3397 = live[1268]
+        * (t3383 - live[1269] * t3396 - live[1270] * t3395 - live[1271] * t3394
+            - live[1272] * t3393 - live[1273] * t3392 - live[1274] * t3391
+            - live[1275] * live[1307] * t3390);
+    let t3398 = live[1259]
+        * (t3382 - live[1260] * t3397 - live[1261] * t3396 - live[1262] * t3395
+            - live[1263] * t3394 - live[1264] * t3393 - live[1265] * t3392
+            - live[1266] * t3391 - live[1267] * live[1307] * t3390);
+    let t3399 = live[1249]
+        * (t3381 - live[1250] * t3398 - live[1251] * t3397 - live[1252] * t3396
+            - live[1253] * t3395 - live[1254] * t3394 - live[1255] * t3393
+            - live[1256] * t3392 - live[1257] * t3391 - live[1258] * live[1307] * t3390);
+    let t3400 = 1142.1540345339843
+        * (t3380 - live[1239] * t3399 - live[1240] * t3398 - live[1241] * t3397
+            - live[1242] * t3396 - live[1243] * t3395 - live[1244] * t3394
+            - live[1245] * t3393 - live[1246] * t3392 - live[1247] * t3391
+            - live[1248] * live[1307] * t3390);
+    let t3401 = 298.3148385185812
+        * (t3379 - live[1229] * t3399 - live[1230] * t3398 - live[1231] * t3397
+            - live[1232] * t3396 - live[1233] * t3395 - live[1234] * t3394
+            - live[1235] * t3393 - live[1236] * t3392 - live[1237] * t3391
+            - live[1238] * live[1307] * t3390) - 0.08422633844982069 * t3400;
+    let t3402 = live[1223]
+        * (t3378 - live[1224] * t3394 - live[1225] * t3393 - live[1226] * t3392
+            - live[1227] * t3391 - live[1228] * live[1307] * t3390) - t3395;
+    let t3403 = live[1214]
+        * (t3377 + 80.97165991902834 * live[1215] * (t3402 + t3395) - live[1216] * t3394
+            - live[1217] * t3393 - live[1218] * t3392 - live[1220] * t3391
+            - live[1222] * live[1307] * t3390);
+    let t3404 = live[247] * live[911];
+    let t3405 = -80.97165991902834 * t3404 - live[895];
+    let t3406 = 80.97165991902834
+        * (live[1214] * live[1215] * t3405 - live[174] * live[911]) - live[909];
+    let t3407 = 0.028368794326241134 * live[899] - live[900];
+    let t3408 = 0.07659574468085106 * live[899] - live[901]
+        - 0.08422633844982069 * t3407;
+    let t3409 = 0.8 * live[903] + 283.68794326241135 * live[219] * live[899]
+        - 0.5999999999999999 * live[902] - 298.3148385185812 * live[1229] * t3407
+        - 1142.1540345339843 * live[1239] * t3408;
+    let t3410 = 0.8 * live[893] + 283.68794326241135 * live[218] * live[899]
+        - 0.5999999999999999 * live[894] - 298.3148385185812 * live[1230] * t3407
+        - 1142.1540345339843 * live[1240] * t3408 - live[1249] * live[1250] * t3409;
+    let t3411 = 283.68794326241135 * live[214] * live[899] - live[907]
+        - live[1249] * live[1251] * t3409 - live[1259] * live[1260] * t3410
+        - 298.3148385185812 * live[1231] * t3407
+        - 1142.1540345339843 * live[1241] * t3408;
+    let t3412 = 283.68794326241135 * live[213] * live[899] - live[904]
+        - live[1249] * live[1252] * t3409 - live[1259] * live[1261] * t3410
+        - live[1268] * live[1269] * t3411 - 298.3148385185812 * live[1232] * t3407
+        - 1142.1540345339843 * live[1242] * t3408;
+    let t3413 = 8.0 * qd[5] + 283.68794326241135 * live[207] * live[899]
+        - 4.8 * live[891] - 3.0 * live[892] - live[913]
+        - live[602] * live[603] * live[1637] - live[1249] * live[1253] * t3409
+        - live[1259] * live[1262] * t3410 - live[1268] * live[1270] * t3411
+        - live[1276] * live[1277] * t3412 - 298.3148385185812 * live[1233] * t3407
+        - 1142.1540345339843 * live[1243] * t3408;
+    let t3414 = 283.68794326241135 * live[208] * live[899] - 79.35761763896693 * t3404
+        - live[898] - live[905] - live[1214] * live[1216] * t3405
+        - live[1223] * live[1224] * t3406 - live[1249] * live[1254] * t3409
+        - live[1259] * live[1263] * t3410 - live[1268] * live[1271] * t3411
+        - live[1276] * live[1278] * t3412 - live[1283] * live[1284] * t3413
+        - 298.3148385185812 * live[1234] * t3407
+        - 1142.1540345339843 * live[1244] * t3408;
+    live[1668] = t3404;
+    live[1669] = t3405;
+    live[1670] = t3406;
+    live[1671] = t3407;
+    live[1672] = t3408;
+    live[1673] = t3409;
+    live[1674] = t3410;
+    live[1675] = t3411;
+    live[1676] = t3412;
+    live[1677] = t3413;
+    live[1678] = t3414;
+    out.0[0][13] = t3285;
+    out.0[0][14] = t3306;
+    out.0[0][15] = t3327;
+    out.0[0][16] = t3348;
+    out.0[0][17] = t3367;
+    out.0[1][13] = t3284;
+    out.0[1][14] = t3305;
+    out.0[1][15] = t3326;
+    out.0[1][16] = t3347;
+    out.0[1][17] = t3366;
+    out.0[2][13] = t3283;
+    out.0[2][14] = t3304;
+    out.0[2][15] = t3325;
+    out.0[2][16] = t3346;
+    out.0[2][17] = t3365;
+    out.0[3][13] = t3282;
+    out.0[3][14] = t3303;
+    out.0[3][15] = t3324;
+    out.0[3][16] = t3345;
+    out.0[3][17] = t3364;
+    out.0[4][13] = t3281;
+    out.0[4][14] = t3302;
+    out.0[4][15] = t3323;
+    out.0[4][16] = t3344;
+    out.0[4][17] = t3363;
+    out.0[5][13] = live[1307] * t3280;
+    out.0[5][14] = live[1307] * t3301;
+    out.0[5][15] = live[1307] * t3322;
+    out.0[5][16] = live[1307] * t3343;
+    out.0[5][17] = live[1307] * t3362;
+    out.0[6][13] = t3286;
+    out.0[6][14] = t3307;
+    out.0[6][15] = t3328;
+    out.0[6][16] = t3349;
+    out.0[6][17] = t3368;
+    out.0[7][12] = t3265;
+    out.0[7][13] = t3287;
+    out.0[7][14] = t3308;
+    out.0[7][15] = t3329;
+    out.0[7][16] = t3350;
+    out.0[7][17] = t3369;
+    out.0[8][12] = t3266;
+    out.0[8][13] = t3288;
+    out.0[8][14] = t3309;
+    out.0[8][15] = t3330;
+    out.0[8][16] = t3351;
+    out.0[8][17] = t3370;
+    out.0[9][12] = t3267;
+    out.0[9][13] = t3289;
+    out.0[9][14] = t3310;
+    out.0[9][15] = t3331;
+    out.0[9][16] = t3352;
+    out.0[9][17] = t3371;
+    out.0[10][12] = 283.68794326241135
+        * (live[1600] - live[219] * t3267 - live[218] * t3266 - live[214] * t3265
+            - live[213] * live[1667] - live[207] * live[1666] - live[208] * live[1665]
+            - live[209] * live[1664] - live[215] * live[1663] - live[216] * live[1662]
+            - live[217] * live[1307] * live[1661]) - 0.07659574468085106 * t3268
+        - 0.028368794326241134 * t3269;
+    out.0[10][13] = -0.07659574468085106 * t3290 - 0.028368794326241134 * t3291
+        - 283.68794326241135
+            * (live[219] * t3289 + live[218] * t3288 + live[214] * t3287
+                + live[213] * t3286 + live[207] * t3285 + live[208] * t3284
+                + live[209] * t3283 + live[215] * t3282 + live[216] * t3281
+                + live[217] * live[1307] * t3280);
+    out.0[10][14] = -0.07659574468085106 * t3311 - 0.028368794326241134 * t3312
+        - 283.68794326241135
+            * (live[219] * t3310 + live[218] * t3309 + live[214] * t3308
+                + live[213] * t3307 + live[207] * t3306 + live[208] * t3305
+                + live[209] * t3304 + live[215] * t3303 + live[216] * t3302
+                + live[217] * live[1307] * t3301);
+    out.0[10][15] = -0.07659574468085106 * t3332 - 0.028368794326241134 * t3333
+        - 283.68794326241135
+            * (live[219] * t3331 + live[218] * t3330 + live[214] * t3329
+                + live[213] * t3328 + live[207] * t3327 + live[208] * t3326
+                + live[209] * t3325 + live[215] * t3324 + live[216] * t3323
+                + live[217] * live[1307] * t3322);
+    out.0[10][16] = -0.07659574468085106 * t3353 - 0.028368794326241134 * t3354
+        - 283.68794326241135
+            * (live[219] * t3352 + live[218] * t3351 + live[214] * t3350
+                + live[213] * t3349 + live[207] * t3348 + live[208] * t3347
+                + live[209] * t3346 + live[215] * t3345 + live[216] * t3344
+                + live[217] * live[1307] * t3343);
+    out.0[10][17] = -0.07659574468085106 * t3372 - 0.028368794326241134 * t3373
+        - 283.68794326241135
+            * (live[219] * t3371 + live[218] * t3370 + live[214] * t3369
+                + live[213] * t3368 + live[207] * t3367 + live[208] * t3366
+                + live[209] * t3365 + live[215] * t3364 + live[216] * t3363
+                + live[217] * live[1307] * t3362);
+    out.0[11][12] = t3269;
+    out.0[11][13] = t3291;
+    out.0[11][14] = t3312;
+    out.0[11][15] = t3333;
+    out.0[11][16] = t3354;
+    out.0[11][17] = t3373;
+    out.0[12][12] = t3268;
+    out.0[12][13] = t3290;
+    out.0[12][14] = t3311;
+    out.0[12][15] = t3332;
+    out.0[12][16] = t3353;
+    out.0[12][17] = t3372;
+    out.0[13][12] = t3270;
+    out.0[13][13] = t3292;
+    out.0[13][14] = t3313;
+    out.0[13][15] = t3334;
+    out.0[13][16] = t3355;
+    out.0[13][17] = t3374;
+    out.0[14][12] = t3271;
+    out.0[14][13] = t3293;
+    out.0[14][14] = t3314;
+    out.0[14][15] = t3335;
+    out.0[14][16] = t3356;
+    out.0[14][17] = t3375;
+    out.0[15][12] = -80.97165991902834
+        * (live[247] * t3271 + live[249] * live[1662]
+            + live[250] * live[1307] * live[1661] + live[174] * (t3270 + live[1666]))
+        - live[247]
+            * (79.35761763896693 * live[1665] + 16.08658548947864 * live[1664]
+                + 3.967880881948347 * live[1663]);
+    out.0[15][13] = 80.97165991902834
+        * (live[1626] - live[247] * t3293 - live[249] * t3281
+            - live[250] * live[1307] * t3280 - live[174] * (t3292 + t3285))
+        - live[247]
+            * (79.35761763896693 * t3284 + 16.08658548947864 * t3283
+                + 3.967880881948347 * t3282);
+    out.0[15][14] = 80.97165991902834
+        * (live[1628] - live[247] * t3314 - live[249] * t3302
+            - live[250] * live[1307] * t3301 - live[174] * (t3313 + t3306))
+        - live[247]
+            * (79.35761763896693 * t3305 + 16.08658548947864 * t3304
+                + 3.967880881948347 * t3303);
+    out.0[15][15] = 80.97165991902834
+        * (live[1631] - live[247] * t3335 - live[249] * t3323
+            - live[250] * live[1307] * t3322 - live[174] * (t3334 + t3327))
+        - live[247]
+            * (79.35761763896693 * t3326 + 16.08658548947864 * t3325
+                + 3.967880881948347 * t3324);
+    out.0[15][16] = -80.97165991902834
+        * (live[247] * t3356 + live[249] * t3344 + live[250] * live[1307] * t3343
+            + live[174] * (t3355 + t3348))
+        - live[247]
+            * (79.35761763896693 * t3347 + 16.08658548947864 * t3346
+                + 3.967880881948347 * t3345);
+    out.0[15][17] = -80.97165991902834
+        * (live[247] * t3375 + live[249] * t3363 + live[250] * live[1307] * t3362
+            + live[174] * (t3374 + t3367))
+        - live[247]
+            * (79.35761763896693 * t3366 + 16.08658548947864 * t3365
+                + 3.967880881948347 * t3364);
+    out.0[16][13] = live[602]
+        * (live[604] * t3283 - live[603] * t3285 - live[607] * t3282 - live[648] * t3281
+            - live[644] * live[1307] * t3280);
+    out.0[16][14] = live[602]
+        * (live[604] * t3304 - live[603] * t3306 - live[607] * t3303 - live[648] * t3302
+            - live[644] * live[1307] * t3301);
+    out.0[16][15] = live[602]
+        * (live[604] * t3325 - live[603] * t3327 - live[607] * t3324 - live[648] * t3323
+            - live[644] * live[1307] * t3322);
+    out.0[16][16] = live[602]
+        * (live[1634] + live[604] * t3346 - live[603] * t3348 - live[607] * t3345
+            - live[648] * t3344 - live[644] * live[1307] * t3343);
+    out.0[16][17] = live[602]
+        * (live[1635] + live[604] * t3365 - live[603] * t3367 - live[607] * t3364
+            - live[648] * t3363 - live[644] * live[1307] * t3362);
+    out.0[17][13] = live[113] * t3283
+        + 0.095 * (live[112] * live[1307] * t3280 - live[113] * t3282)
+        + live[112] * (t3285 - 0.1 * t3281);
+    out.0[17][14] = live[113] * t3304
+        + 0.095 * (live[112] * live[1307] * t3301 - live[113] * t3303)
+        + live[112] * (t3306 - 0.1 * t3302);
+    out.0[17][15] = live[113] * t3325
+        + 0.095 * (live[112] * live[1307] * t3322 - live[113] * t3324)
+        + live[112] * (t3327 - 0.1 * t3323);
+    out.0[17][16] = live[1509] + live[113] * t3346
+        + 0.095 * (live[112] * live[1307] * t3343 - live[113] * t3345)
+        + live[112] * (t3348 - 0.1 * t3344);
+    out.0[17][17] = live[277] + live[113] * t3365
+        + 0.095 * (live[112] * live[1307] * t3362 - live[113] * t3364)
+        + live[112] * (t3367 - 0.1 * t3363);
+    out.1[0][0] = t3395;
+    out.1[1][0] = t3394;
+    out.1[2][0] = t3393;
+    out.1[3][0] = t3392;
+    out.1[4][0] = t3391;
+    out.1[5][0] = live[1307] * t3390;
+    out.1[6][0] = t3396;
+    out.1[7][0] = t3397;
+    out.1[8][0] = t3398;
+    out.1[9][0] = t3399;
+    out.1[10][0] = -283.68794326241135
+        * (live[878] + live[219] * t3399 + live[218] * t3398 + live[214] * t3397
+            + live[213] * t3396 + live[207] * t3395 + live[208] * t3394
+            + live[209] * t3393 + live[215] * t3392 + live[216] * t3391
+            + live[217] * live[1307] * t3390) - 0.07659574468085106 * t3400
+        - 0.028368794326241134 * t3401;
+    out.1[11][0] = t3401;
+    out.1[12][0] = t3400;
+    out.1[13][0] = t3402;
+    out.1[14][0] = t3403;
+    out.1[15][0] = 80.97165991902834
+        * (live[889] - live[247] * t3403 - live[249] * t3391
+            - live[250] * live[1307] * t3390 - live[174] * (t3402 + t3395))
+        - live[247]
+            * (79.35761763896693 * t3394 + 16.08658548947864 * t3393
+                + 3.967880881948347 * t3392);
+    out.1[16][0] = live[602]
+        * (live[1636] + live[604] * t3393 - live[603] * t3395 - live[607] * t3392
+            - live[648] * t3391 - live[644] * live[1307] * t3390);
+    out.1[17][0] = live[113] * t3393
+        + 0.095 * (live[112] * live[1307] * t3390 - live[113] * t3392)
+        + live[112] * (t3395 - 0.1 * t3391) - live[859];
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part23(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part23_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part23`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part23_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part23`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part23_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3415 = 4.8 * live[896] + live[602] * live[604] * live[1637]
+        + 283.68794326241135 * live[209] * live[899] - 9.440795745502164 * qd[3]
+        - 0.19866933079506122 * live[895] - 3.0 * live[897] - live[906]
+        - live[1214] * live[1217] * live[1669] - live[1223] * live[1225] * live[1670]
+        - live[1249] * live[1255] * live[1673] - live[1259] * live[1264] * live[1674]
+        - live[1268] * live[1272] * live[1675] - live[1276] * live[1279] * live[1676]
+        - live[1283] * live[1285] * live[1677] - live[1293] * live[1294] * live[1678]
+        - 16.08658548947864 * live[1668] - 298.3148385185812 * live[1235] * live[1671]
+        - 1142.1540345339843 * live[1245] * live[1672];
+    let t3416 = -2.5 * live[106] - live[103];
+    let t3417 = 0.08 * qd[3] + 0.3 * (live[897] + live[905])
+        + 0.029401997335237247 * t3416 + 283.68794326241135 * live[215] * live[899]
+        - 1.4700998667618626 * live[98] - 0.471 * live[896] - 0.05 * live[898]
+        - 0.9800665778412416 * live[904] - 0.2 * live[906] - live[7] * live[907]
+        - live[8] * live[908] - live[602] * live[607] * live[1637]
+        - live[1214] * live[1218] * live[1669] - live[1223] * live[1226] * live[1670]
+        - live[1249] * live[1256] * live[1673] - live[1259] * live[1265] * live[1674]
+        - live[1268] * live[1273] * live[1675] - live[1276] * live[1280] * live[1676]
+        - live[1283] * live[1287] * live[1677] - live[1293] * live[1295] * live[1678]
+        - live[1298] * live[1299] * t3415 - 3.967880881948347 * live[1668]
+        - 298.3148385185812 * live[1236] * live[1671]
+        - 1142.1540345339843 * live[1246] * live[1672];
+    let t3418 = 0.1 * (live[906] + 4.8 * (live[891] + live[892])) + 0.05 * live[909]
+        + live[85] * (1.4407957455021638 * qd[3] + 0.19866933079506122 * live[895])
+        + live[1637] + 0.16 * live[1004] + 283.68794326241135 * live[216] * live[899]
+        - 0.19866933079506122 * (live[912] + live[904]) - 0.18 * live[892]
+        - 0.9800665778412416 * live[910] - live[9] * live[907] - live[11] * live[908]
+        - live[602] * live[648] * live[1637] - live[1214] * live[1220] * live[1669]
+        - live[1223] * live[1227] * live[1670] - live[1249] * live[1257] * live[1673]
+        - live[1259] * live[1266] * live[1674] - live[1268] * live[1274] * live[1675]
+        - live[1276] * live[1281] * live[1676] - live[1283] * live[1289] * live[1677]
+        - live[1293] * live[1296] * live[1678] - live[1298] * live[1300] * t3415
+        - live[1302] * live[1303] * t3417 - 0.3 * live[913]
+        - 80.97165991902834 * live[249] * live[911]
+        - 298.3148385185812 * live[1237] * live[1671]
+        - 1142.1540345339843 * live[1247] * live[1672];
+    let t3419 = 0.08 * qd[5] + 0.2 * live[913] + 0.9800665778412416 * live[912]
+        + 283.68794326241135 * live[217] * live[899] - 0.471 * live[891]
+        - 0.3 * live[892] - 0.1 * live[905] - 0.19866933079506122 * live[910]
+        - live[85] * live[898] - live[12] * live[907] - live[13] * live[908]
+        - live[602] * live[644] * live[1637] - live[1214] * live[1222] * live[1669]
+        - live[1223] * live[1228] * live[1670] - live[1249] * live[1258] * live[1673]
+        - live[1259] * live[1267] * live[1674] - live[1268] * live[1275] * live[1675]
+        - live[1276] * live[1282] * live[1676] - live[1283] * live[1291] * live[1677]
+        - live[1293] * live[1297] * live[1678] - live[1298] * live[1301] * t3415
+        - live[1302] * live[1304] * t3417 - live[1305] * live[1306] * t3418
+        - 80.97165991902834 * live[250] * live[911]
+        - 298.3148385185812 * live[1238] * live[1671]
+        - 1142.1540345339843 * live[1248] * live[1672];
+    let t3420 = live[1305] * (t3418 - live[1306] * live[1307] * t3419);
+    let t3421 = live[1302]
+        * (t3417 - live[1303] * t3420 - live[1304] * live[1307] * t3419);
+    let t3422 = live[1298]
+        * (t3415 - live[1299] * t3421 - live[1300] * t3420
+            - live[1301] * live[1307] * t3419);
+    let t3423 = live[1293]
+        * (live[1678] - live[1294] * t3422 - live[1295] * t3421 - live[1296] * t3420
+            - live[1297] * live[1307] * t3419);
+    let t3424 = live[1283]
+        * (live[1677] - live[1284] * t3423 - live[1285] * t3422 - live[1287] * t3421
+            - live[1289] * t3420 - live[1291] * live[1307] * t3419);
+    let t3425 = live[1276]
+        * (live[1676] - live[1277] * t3424 - live[1278] * t3423 - live[1279] * t3422
+            - live[1280] * t3421 - live[1281] * t3420 - live[1282] * live[1307] * t3419);
+    let t3426 = live[1268]
+        * (live[1675] - live[1269] * t3425 - live[1270] * t3424 - live[1271] * t3423
+            - live[1272] * t3422 - live[1273] * t3421 - live[1274] * t3420
+            - live[1275] * live[1307] * t3419);
+    let t3427 = live[1259]
+        * (live[1674] - live[1260] * t3426 - live[1261] * t3425 - live[1262] * t3424
+            - live[1263] * t3423 - live[1264] * t3422 - live[1265] * t3421
+            - live[1266] * t3420 - live[1267] * live[1307] * t3419);
+    let t3428 = live[1249]
+        * (live[1673] - live[1250] * t3427 - live[1251] * t3426 - live[1252] * t3425
+            - live[1253] * t3424 - live[1254] * t3423 - live[1255] * t3422
+            - live[1256] * t3421 - live[1257] * t3420 - live[1258] * live[1307] * t3419);
+    let t3429 = 1142.1540345339843
+        * (live[1672] - live[1239] * t3428 - live[1240] * t3427 - live[1241] * t3426
+            - live[1242] * t3425 - live[1243] * t3424 - live[1244] * t3423
+            - live[1245] * t3422 - live[1246] * t3421 - live[1247] * t3420
+            - live[1248] * live[1307] * t3419);
+    let t3430 = 298.3148385185812
+        * (live[1671] - live[1229] * t3428 - live[1230] * t3427 - live[1231] * t3426
+            - live[1232] * t3425 - live[1233] * t3424 - live[1234] * t3423
+            - live[1235] * t3422 - live[1236] * t3421 - live[1237] * t3420
+            - live[1238] * live[1307] * t3419) - 0.08422633844982069 * t3429;
+    let t3431 = live[1223]
+        * (live[1670] - live[1224] * t3423 - live[1225] * t3422 - live[1226] * t3421
+            - live[1227] * t3420 - live[1228] * live[1307] * t3419) - t3424;
+    let t3432 = live[1214]
+        * (live[1669] + 80.97165991902834 * live[1215] * (t3431 + t3424)
+            - live[1216] * t3423 - live[1217] * t3422 - live[1218] * t3421
+            - live[1220] * t3420 - live[1222] * live[1307] * t3419);
+    let t3433 = live[247] * live[931];
+    let t3434 = -80.97165991902834 * t3433 - live[916];
+    let t3435 = 80.97165991902834
+        * (live[1214] * live[1215] * t3434 - live[174] * live[931]) - live[929];
+    let t3436 = 0.028368794326241134 * live[919] - live[920];
+    let t3437 = 0.07659574468085106 * live[919] - live[921]
+        - 0.08422633844982069 * t3436;
+    let t3438 = 0.8 * live[923] + 283.68794326241135 * live[219] * live[919]
+        - 0.5999999999999999 * live[922] - 298.3148385185812 * live[1229] * t3436
+        - 1142.1540345339843 * live[1239] * t3437;
+    let t3439 = 0.8 * live[914] + 283.68794326241135 * live[218] * live[919]
+        - 0.5999999999999999 * live[915] - 298.3148385185812 * live[1230] * t3436
+        - 1142.1540345339843 * live[1240] * t3437 - live[1249] * live[1250] * t3438;
+    let t3440 = 283.68794326241135 * live[214] * live[919] - live[927]
+        - live[1249] * live[1251] * t3438 - live[1259] * live[1260] * t3439
+        - 298.3148385185812 * live[1231] * t3436
+        - 1142.1540345339843 * live[1241] * t3437;
+    let t3441 = 283.68794326241135 * live[213] * live[919] - live[924]
+        - live[1249] * live[1252] * t3438 - live[1259] * live[1261] * t3439
+        - live[1268] * live[1269] * t3440 - 298.3148385185812 * live[1232] * t3436
+        - 1142.1540345339843 * live[1242] * t3437;
+    let t3442 = 283.68794326241135 * live[207] * live[919] - 8.0 * qd[4]
+        - 3.0 * live[872] - 4.8 * live[873] - live[934]
+        - live[602] * live[603] * live[1638] - live[1249] * live[1253] * t3438
+        - live[1259] * live[1262] * t3439 - live[1268] * live[1270] * t3440
+        - live[1276] * live[1277] * t3441 - 298.3148385185812 * live[1233] * t3436
+        - 1142.1540345339843 * live[1243] * t3437;
+    let t3443 = 12.859204254497836 * qd[3] + 283.68794326241135 * live[208] * live[919]
+        - 0.9800665778412416 * live[916] - live[925] - live[1214] * live[1216] * t3434
+        - live[1223] * live[1224] * t3435 - live[1249] * live[1254] * t3438
+        - live[1259] * live[1263] * t3439 - live[1268] * live[1271] * t3440
+        - live[1276] * live[1278] * t3441 - live[1283] * live[1284] * t3442
+        - 79.35761763896693 * t3433 - 298.3148385185812 * live[1234] * t3436
+        - 1142.1540345339843 * live[1244] * t3437;
+    let t3444 = 1.8 * live[858] + live[602] * live[604] * live[1638]
+        + 283.68794326241135 * live[209] * live[919] - live[926] - live[933]
+        - live[1214] * live[1217] * t3434 - live[1223] * live[1225] * t3435
+        - live[1249] * live[1255] * t3438 - live[1259] * live[1264] * t3439
+        - live[1268] * live[1272] * t3440 - live[1276] * live[1279] * t3441
+        - live[1283] * live[1285] * t3442 - live[1293] * live[1294] * t3443
+        - 16.08658548947864 * t3433 - 298.3148385185812 * live[1235] * t3436
+        - 1142.1540345339843 * live[1245] * t3437;
+    let t3445 = 0.3 * live[925] + 0.005960079923851836 * t3416
+        + 283.68794326241135 * live[215] * live[919] - 0.32 * qd[3]
+        - 0.2980039961925918 * live[98] - 0.162 * live[858] - live[113] * live[917]
+        - live[7] * live[927] - live[8] * live[928] - live[602] * live[607] * live[1638]
+        - live[1214] * live[1218] * t3434 - live[1223] * live[1226] * t3435
+        - live[1249] * live[1256] * t3438 - live[1259] * live[1265] * t3439
+        - live[1268] * live[1273] * t3440 - live[1276] * live[1280] * t3441
+        - live[1283] * live[1287] * t3442 - live[1293] * live[1295] * t3443
+        - live[1298] * live[1299] * t3444 - 0.05 * live[918]
+        - 0.9800665778412416 * live[924] - 0.2 * live[926] - 3.967880881948347 * t3433
+        - 298.3148385185812 * live[1236] * t3436
+        - 1142.1540345339843 * live[1246] * t3437;
+    let t3446 = 0.1 * (live[926] + 4.8 * (live[872] + live[873])) + 0.05 * live[929]
+        + live[85] * live[933] + live[1638] + 283.68794326241135 * live[216] * live[919]
+        - 0.19866933079506122 * (live[932] + live[924]) - 0.8 * qd[4] - 0.18 * live[872]
+        - 0.9800665778412416 * live[930] - live[9] * live[927] - live[11] * live[928]
+        - live[602] * live[648] * live[1638] - live[1214] * live[1220] * t3434
+        - live[1223] * live[1227] * t3435 - live[1249] * live[1257] * t3438
+        - live[1259] * live[1266] * t3439 - live[1268] * live[1274] * t3440
+        - live[1276] * live[1281] * t3441 - live[1283] * live[1289] * t3442
+        - live[1293] * live[1296] * t3443 - live[1298] * live[1300] * t3444
+        - live[1302] * live[1303] * t3445 - 0.3 * live[934]
+        - 80.97165991902834 * live[249] * live[931]
+        - 298.3148385185812 * live[1237] * t3436
+        - 1142.1540345339843 * live[1247] * t3437;
+    let t3447 = 0.16 * live[16] + 0.2 * live[934] + live[112] * live[917]
+        + 0.9800665778412416 * live[932] + 283.68794326241135 * live[217] * live[919]
+        - 0.309 * live[872] - 0.471 * live[873] - 0.1 * live[925]
+        - 0.19866933079506122 * live[930] - live[85] * live[918] - live[12] * live[927]
+        - live[13] * live[928] - live[602] * live[644] * live[1638]
+        - live[1214] * live[1222] * t3434 - live[1223] * live[1228] * t3435
+        - live[1249] * live[1258] * t3438 - live[1259] * live[1267] * t3439
+        - live[1268] * live[1275] * t3440 - live[1276] * live[1282] * t3441
+        - live[1283] * live[1291] * t3442 - live[1293] * live[1297] * t3443
+        - live[1298] * live[1301] * t3444 - live[1302] * live[1304] * t3445
+        - live[1305] * live[1306] * t3446 - 80.97165991902834 * live[250] * live[931]
+        - 298.3148385185812 * live[1238] * t3436
+        - 1142.1540345339843 * live[1248] * t3437;
+    let t3448 = live[1305] * (t3446 - live[1306] * live[1307] * t3447);
+    let t3449 = live[1302]
+        * (t3445 - live[1303] * t3448 - live[1304] * live[1307] * t3447);
+    let t3450 = live[1298]
+        * (t3444 - live[1299] * t3449 - live[1300] * t3448
+            - live[1301] * live[1307] * t3447);
+    let t3451 = live[1293]
+        * (t3443 - live[1294] * t3450 - live[1295] * t3449 - live[1296] * t3448
+            - live[1297] * live[1307] * t3447);
+    let t3452 = live[1283]
+        * (t3442 - live[1284] * t3451 - live[1285] * t3450 - live[1287] * t3449
+            - live[1289] * t3448 - live[1291] * live[1307] * t3447);
+    let t3453 = live[1276]
+        * (t3441 - live[1277] * t3452 - live[1278] * t3451 - live[1279] * t3450
+            - live[1280] * t3449 - live[1281] * t3448 - live[1282] * live[1307] * t3447);
+    let t3454 = live[1268]
+        * (t3440 - live[1269] * t3453 - live[1270] * t3452 - live[1271] * t3451
+            - live[1272] * t3450 - live[1273] * t3449 - live[1274] * t3448
+            - live[1275] * live[1307] * t3447);
+    let t3455 = live[1259]
+        * (t3439 - live[1260] * t3454 - live[1261] * t3453 - live[1262] * t3452
+            - live[1263] * t3451 - live[1264] * t3450 - live[1265] * t3449
+            - live[1266] * t3448 - live[1267] * live[1307] * t3447);
+    let t3456 = live[1249]
+        * (t3438 - live[1250] * t3455 - live[1251] * t3454 - live[1252] * t3453
+            - live[1253] * t3452 - live[1254] * t3451 - live[1255] * t3450
+            - live[1256] * t3449 - live[1257] * t3448 - live[1258] * live[1307] * t3447);
+    let t3457 = 1142.1540345339843
+        * (t3437 - live[1239] * t3456 - live[1240] * t3455 - live[1241] * t3454
+            - live[1242] * t3453 - live[1243] * t3452 - live[1244] * t3451
+            - live[1245] * t3450 - live[1246] * t3449 - live[1247] * t3448
+            - live[1248] * live[1307] * t3447);
+    let t3458 = 298.3148385185812
+        * (t3436 - live[1229] * t3456 - live[1230] * t3455 - live[1231] * t3454
+            - live[1232] * t3453 - live[1233] * t3452 - live[1234] * t3451
+            - live[1235] * t3450 - live[1236] * t3449 - live[1237] * t3448
+            - live[1238] * live[1307] * t3447) - 0.08422633844982069 * t3457;
+    let t3459 = live[1223]
+        * (t3435 - live[1224] * t3451 - live[1225] * t3450 - live[1226] * t3449
+            - live[1227] * t3448 - live[1228] * live[1307] * t3447) - t3452;
+    let t3460 = live[1214]
+        * (t3434 + 80.97165991902834 * live[1215] * (t3459 + t3452) - live[1216] * t3451
+            - live[1217] * t3450 - live[1218] * t3449 - live[1220] * t3448
+            - live[1222] * live[1307] * t3447);
+    let t3461 = live[247] * live[985];
+    let t3462 = -80.97165991902834 * t3461 - live[963];
+    let t3463 = 80.97165991902834
+        * (live[1214] * live[1215] * t3462 - live[174] * live[985]) - live[983];
+    let t3464 = 0.028368794326241134 * live[972] - live[973];
+    let t3465 = 0.07659574468085106 * live[972] - live[974]
+        - 0.08422633844982069 * t3464;
+    let t3466 = 0.8 * live[976] + 283.68794326241135 * live[219] * live[972]
+        - 0.5999999999999999 * live[975] - 298.3148385185812 * live[1229] * t3464
+        - 1142.1540345339843 * live[1239] * t3465;
+    let t3467 = 0.8 * live[954] + 283.68794326241135 * live[218] * live[972]
+        - 0.5999999999999999 * live[955] - 298.3148385185812 * live[1230] * t3464
+        - 1142.1540345339843 * live[1240] * t3465 - live[1249] * live[1250] * t3466;
+    let t3468 = 283.68794326241135 * live[214] * live[972] - live[980]
+        - live[1249] * live[1251] * t3466 - live[1259] * live[1260] * t3467
+        - 298.3148385185812 * live[1231] * t3464
+        - 1142.1540345339843 * live[1241] * t3465;
+    let t3469 = 283.68794326241135 * live[213] * live[972] - live[977]
+        - live[1249] * live[1252] * t3466 - live[1259] * live[1261] * t3467
+        - live[1268] * live[1269] * t3468 - 298.3148385185812 * live[1232] * t3464
+        - 1142.1540345339843 * live[1242] * t3465;
+    let t3470 = live[112] * live[945];
+    let t3471 = 1.8 * t3470 + 283.68794326241135 * live[207] * live[972]
+        - 8.0 * (0.1 * qd[5] - 0.01 * qd[4]) - live[982] - live[988]
+        - live[602] * live[603] * live[1639] - live[1249] * live[1253] * t3466
+        - live[1259] * live[1262] * t3467 - live[1268] * live[1270] * t3468
+        - live[1276] * live[1277] * t3469 - 298.3148385185812 * live[1233] * t3464
+        - 1142.1540345339843 * live[1243] * t3465;
+    let t3472 = 283.68794326241135 * live[208] * live[972] - 8.0 * live[956] - live[965]
+        - live[971] - live[978] - live[1214] * live[1216] * t3462
+        - live[1223] * live[1224] * t3463 - live[1249] * live[1254] * t3466
+        - live[1259] * live[1263] * t3467 - live[1268] * live[1271] * t3468
+        - live[1276] * live[1278] * t3469 - live[1283] * live[1284] * t3471
+        - 79.35761763896693 * t3461 - 298.3148385185812 * live[1234] * t3464
+        - 1142.1540345339843 * live[1244] * t3465;
+    let t3473 = live[113] * live[945];
+    let t3474 = live[602] * live[604] * live[1639] + 1.8 * t3473
+        + 283.68794326241135 * live[209] * live[972] - 8.0 * live[964] - live[966]
+        - live[979] - live[987] - live[1214] * live[1217] * t3462
+        - live[1223] * live[1225] * t3463 - live[1249] * live[1255] * t3466
+        - live[1259] * live[1264] * t3467 - live[1268] * live[1272] * t3468
+        - live[1276] * live[1279] * t3469 - live[1283] * live[1285] * t3471
+        - live[1293] * live[1294] * t3472 - 16.08658548947864 * t3461
+        - 298.3148385185812 * live[1235] * t3464
+        - 1142.1540345339843 * live[1245] * t3465;
+    let t3475 = 0.02 * qd[4] + 0.01 * qd[5] + 0.8 * live[956] + 0.08 * live[964]
+        + 0.1 * (live[966] - live[965]) + live[101] * live[970] + 0.3 * live[978]
+        + 283.68794326241135 * live[215] * live[972] - live[113] * live[967]
+        - live[112] * live[968] - live[102] * live[969] - live[7] * live[980]
+        - live[8] * live[981] - live[602] * live[607] * live[1639]
+        - live[1214] * live[1218] * t3462 - live[1223] * live[1226] * t3463
+        - live[1249] * live[1256] * t3466 - live[1259] * live[1265] * t3467
+        - live[1268] * live[1273] * t3468 - live[1276] * live[1280] * t3469
+        - live[1283] * live[1287] * t3471 - live[1293] * live[1295] * t3472
+        - live[1298] * live[1299] * t3474 - 1.5 * q[16] * live[961] - 0.05 * live[971]
+        - 0.9800665778412416 * live[977] - 0.2 * live[979] - 3.967880881948347 * t3461
+        - 0.171 * t3473 - 298.3148385185812 * live[1236] * t3464
+        - 1142.1540345339843 * live[1246] * t3465;
+    let t3476 = 0.013 * qd[4] + 0.16 * live[964] + 0.1 * (live[979] + live[982])
+        + 0.05 * live[983] + live[85] * live[987] + live[1639]
+        + 283.68794326241135 * live[216] * live[972]
+        - 0.19866933079506122 * (live[986] + live[977]) - 0.04 * qd[3] - 0.26 * qd[5]
+        - 0.9800665778412416 * live[984] - live[9] * live[980] - live[11] * live[981]
+        - live[602] * live[648] * live[1639] - live[1214] * live[1220] * t3462
+        - live[1223] * live[1227] * t3463 - live[1249] * live[1257] * t3466
+        - live[1259] * live[1266] * t3467 - live[1268] * live[1274] * t3468
+        - live[1276] * live[1281] * t3469 - live[1283] * live[1289] * t3471
+        - live[1293] * live[1296] * t3472 - live[1298] * live[1300] * t3474
+        - live[1302] * live[1303] * t3475 - 0.3 * live[988] - 0.18 * t3470
+        - 80.97165991902834 * live[249] * live[985]
+        - 298.3148385185812 * live[1237] * t3464
+        - 1142.1540345339843 * live[1247] * t3465;
+    let t3477 = 0.0508 * qd[4] + 0.2 * live[988] + live[112] * live[967] + 0.171 * t3470
+        + 0.9800665778412416 * live[986] + 283.68794326241135 * live[217] * live[972]
+        - 0.02 * qd[3] - 0.013 * qd[5] - 0.16 * live[956] - 0.1 * (live[978] + live[982])
+        - 0.19866933079506122 * live[984] - live[113] * live[968] - live[85] * live[971]
+        - live[12] * live[980] - live[13] * live[981]
+        - live[602] * live[644] * live[1639] - live[1214] * live[1222] * t3462
+        - live[1223] * live[1228] * t3463 - live[1249] * live[1258] * t3466
+        - live[1259] * live[1267] * t3467 - live[1268] * live[1275] * t3468
+        - live[1276] * live[1282] * t3469 - live[1283] * live[1291] * t3471
+        - live[1293] * live[1297] * t3472 - live[1298] * live[1301] * t3474
+        - live[1302] * live[1304] * t3475 - live[1305] * live[1306] * t3476
+        - 80.97165991902834 * live[250] * live[985]
+        - 298.3148385185812 * live[1238] * t3464
+        - 1142.1540345339843 * live[1248] * t3465;
+    let t3478 = live[1305] * (t3476 - live[1306] * live[1307] * t3477);
+    let t3479 = live[1302]
+        * (t3475 - live[1303] * t3478 - live[1304] * live[1307] * t3477);
+    let t3480 = live[1298]
+        * (t3474 - live[1299] * t3479 - live[1300] * t3478
+            - live[1301] * live[1307] * t3477);
+    let t3481 = live[1293]
+        * (t3472 - live[1294] * t3480 - live[1295] * t3479 - live[1296] * t3478
+            - live[1297] * live[1307] * t3477);
+    let t3482 = live[1283]
+        * (t3471 - live[1284] * t3481 - live[1285] * t3480 - live[1287] * t3479
+            - live[1289] * t3478 - live[1291] * live[1307] * t3477);
+    let t3483 = live[1276]
+        * (t3469 - live[1277] * t3482 - live[1278] * t3481 - live[1279] * t3480
+            - live[1280] * t3479 - live[1281] * t3478 - live[1282] * live[1307] * t3477);
+    let t3484 = live[1268]
+        * (t3468 - live[1269] * t3483 - live[1270] * t3482 - live[1271] * t3481
+            - live[1272] * t3480 - live[1273] * t3479 - live[1274] * t3478
+            - live[1275] * live[1307] * t3477);
+    let t3485 = live[1259]
+        * (t3467 - live[1260] * t3484 - live[1261] * t3483 - live[1262] * t3482
+            - live[1263] * t3481 - live[1264] * t3480 - live[1265] * t3479
+            - live[1266] * t3478 - live[1267] * live[1307] * t3477);
+    let t3486 = live[1249]
+        * (t3466 - live[1250] * t3485 - live[1251] * t3484 - live[1252] * t3483
+            - live[1253] * t3482 - live[1254] * t3481 - live[1255] * t3480
+            - live[1256] * t3479 - live[1257] * t3478 - live[1258] * live[1307] * t3477);
+    let t3487 = 1142.1540345339843
+        * (t3465 - live[1239] * t3486 - live[1240] * t3485 - live[1241] * t3484
+            - live[1242] * t3483 - live[1243] * t3482 - live[1244] * t3481
+            - live[1245] * t3480 - live[1246] * t3479 - live[1247] * t3478
+            - live[1248] * live[1307] * t3477);
+    let t3488 = 298.3148385185812
+        * (t3464 - live[1229] * t3486 - live[1230] * t3485 - live[1231] * t3484
+            - live[1232] * t3483 - live[1233] * t3482 - live[1234] * t3481
+            - live[1235] * t3480 - live[1236] * t3479 - live[1237] * t3478
+            - live[1238] * live[1307] * t3477) - 0.08422633844982069 * t3487;
+    let t3489 = live[1223]
+        * (t3463 - live[1224] * t3481 - live[1225] * t3480 - live[1226] * t3479
+            - live[1227] * t3478 - live[1228] * live[1307] * t3477) - t3482;
+    let t3490 = live[1214]
+        * (t3462 + 80.97165991902834 * live[1215] * (t3489 + t3482) - live[1216] * t3481
+            - live[1217] * t3480 - live[1218] * t3479 - live[1220] * t3478
+            - live[1222] * live[1307] * t3477);
+    let t3491 = live[247] * live[1031];
+    let t3492 = -80.97165991902834 * t3491 - live[1006];
+    let t3493 = 80.97165991902834
+        * (live[1214] * live[1215] * t3492 - live[174] * live[1031]) - live[1028];
+    let t3494 = 0.028368794326241134 * live[1017] - live[1018];
+    let t3495 = 0.07659574468085106 * live[1017] - live[1019]
+        - 0.08422633844982069 * t3494;
+    let t3496 = 0.8 * live[1021] + 283.68794326241135 * live[219] * live[1017]
+        - 0.5999999999999999 * live[1020] - 298.3148385185812 * live[1229] * t3494
+        - 1142.1540345339843 * live[1239] * t3495;
+    let t3497 = 0.8 * live[1002] + 283.68794326241135 * live[218] * live[1017]
+        - 0.5999999999999999 * live[1003] - 298.3148385185812 * live[1230] * t3494
+        - 1142.1540345339843 * live[1240] * t3495 - live[1249] * live[1250] * t3496;
+    let t3498 = 283.68794326241135 * live[214] * live[1017] - live[1025]
+        - live[1249] * live[1251] * t3496 - live[1259] * live[1260] * t3497
+        - 298.3148385185812 * live[1231] * t3494
+        - 1142.1540345339843 * live[1241] * t3495;
+    let t3499 = 283.68794326241135 * live[213] * live[1017] - live[1022]
+        - live[1249] * live[1252] * t3496 - live[1259] * live[1261] * t3497
+        - live[1268] * live[1269] * t3498 - 298.3148385185812 * live[1232] * t3494
+        - 1142.1540345339843 * live[1242] * t3495;
+    let t3500 = live[112] * live[995];
+    let t3501 = 1.8 * t3500 + 283.68794326241135 * live[207] * live[1017]
+        - 8.0 * live[990] - live[1027] - live[1034] - live[602] * live[603] * live[1640]
+        - live[1249] * live[1253] * t3496 - live[1259] * live[1262] * t3497
+        - live[1268] * live[1270] * t3498 - live[1276] * live[1277] * t3499
+        - 298.3148385185812 * live[1233] * t3494
+        - 1142.1540345339843 * live[1243] * t3495;
+    let t3502 = 283.68794326241135 * live[208] * live[1017] - 0.16 * live[1004]
+        - live[1008] - live[1016] - live[1023] - live[1214] * live[1216] * t3492
+        - live[1223] * live[1224] * t3493 - live[1249] * live[1254] * t3496
+        - live[1259] * live[1263] * t3497 - live[1268] * live[1271] * t3498
+        - live[1276] * live[1278] * t3499 - live[1283] * live[1284] * t3501
+        - 79.35761763896693 * t3491 - 298.3148385185812 * live[1234] * t3494
+        - 1142.1540345339843 * live[1244] * t3495;
+    let t3503 = live[113] * live[995];
+    let t3504 = live[602] * live[604] * live[1640] + 1.8 * t3503
+        + 283.68794326241135 * live[209] * live[1017] - 8.0 * live[1007] - live[1009]
+        - live[1024] - live[1033] - live[1214] * live[1217] * t3492
+        - live[1223] * live[1225] * t3493 - live[1249] * live[1255] * t3496
+        - live[1259] * live[1264] * t3497 - live[1268] * live[1272] * t3498
+        - live[1276] * live[1279] * t3499 - live[1283] * live[1285] * t3501
+        - live[1293] * live[1294] * t3502 - 16.08658548947864 * t3491
+        - 298.3148385185812 * live[1235] * t3494
+        - 1142.1540345339843 * live[1245] * t3495;
+    let t3505 = 0.036 * qd[3] + 0.21 * qd[5] + 0.08 * live[1007]
+        + 0.1 * (live[1009] - live[1008]) + live[101] * live[1015] + 0.3 * live[1023]
+        + 283.68794326241135 * live[215] * live[1017] - 0.01 * qd[4]
+        - live[113] * live[1010] - live[112] * live[1011] - live[102] * live[1013]
+        - live[7] * live[1025] - live[8] * live[1026]
+        - live[602] * live[607] * live[1640] - live[1214] * live[1218] * t3492
+        - live[1223] * live[1226] * t3493 - live[1249] * live[1256] * t3496
+        - live[1259] * live[1265] * t3497 - live[1268] * live[1273] * t3498
+        - live[1276] * live[1280] * t3499 - live[1283] * live[1287] * t3501
+        - live[1293] * live[1295] * t3502 - live[1298] * live[1299] * t3504
+        - 1.5 * q[16] * live[1005] - 0.05 * live[1016] - 0.9800665778412416 * live[1022]
+        - 0.2 * live[1024] - 3.967880881948347 * t3491 - 0.171 * t3503
+        - 298.3148385185812 * live[1236] * t3494
+        - 1142.1540345339843 * live[1246] * t3495;
+    let t3506 = 0.005 * qd[3] + 0.16 * live[1007] + 0.1 * (live[1024] + live[1027])
+        + 0.05 * live[1028] + live[85] * live[1033] + live[1640]
+        + 283.68794326241135 * live[216] * live[1017]
+        - 0.19866933079506122 * (live[1032] + live[1022]) - 0.01 * qd[5]
+        - 0.8 * live[990] - 0.9800665778412416 * live[1029] - live[9] * live[1025]
+        - live[11] * live[1026] - live[602] * live[648] * live[1640]
+        - live[1214] * live[1220] * t3492 - live[1223] * live[1227] * t3493
+        - live[1249] * live[1257] * t3496 - live[1259] * live[1266] * t3497
+        - live[1268] * live[1274] * t3498 - live[1276] * live[1281] * t3499
+        - live[1283] * live[1289] * t3501 - live[1293] * live[1296] * t3502
+        - live[1298] * live[1300] * t3504 - live[1302] * live[1303] * t3505
+        - 0.3 * live[1034] - 0.18 * t3500 - 80.97165991902834 * live[249] * live[1031]
+        - 298.3148385185812 * live[1237] * t3494
+        - 1142.1540345339843 * live[1247] * t3495;
+    let t3507 = 0.0468 * qd[3] + 0.02 * qd[4] + 0.2 * live[1034] + live[112] * live[1010]
+        + 0.171 * t3500 + 0.9800665778412416 * live[1032]
+        + 283.68794326241135 * live[217] * live[1017] - 0.036 * qd[5] - 0.08 * live[990]
+        - 0.1 * (live[1023] + live[1027]) - 0.19866933079506122 * live[1029]
+        - live[113] * live[1011] - live[85] * live[1016] - live[12] * live[1025]
+        - live[13] * live[1026] - live[602] * live[644] * live[1640]
+        - live[1214] * live[1222] * t3492 - live[1223] * live[1228] * t3493
+        - live[1249] * live[1258] * t3496 - live[1259] * live[1267] * t3497
+        - live[1268] * live[1275] * t3498 - live[1276] * live[1282] * t3499
+        - live[1283] * live[1291] * t3501 - live[1293] * live[1297] * t3502
+        - live[1298] * live[1301] * t3504 - live[1302] * live[1304] * t3505
+        - live[1305] * live[1306] * t3506 - 80.97165991902834 * live[250] * live[1031]
+        - 298.3148385185812 * live[1238] * t3494
+        - 1142.1540345339843 * live[1248] * t3495;
+    let t3508 = live[1305] * (t3506 - live[1306] * live[1307] * t3507);
+    let t3509 = live[1302]
+        * (t3505 - live[1303] * t3508 - live[1304] * live[1307] * t3507);
+    let t3510 = live[1298]
+        * (t3504 - live[1299] * t3509 - live[1300] * t3508
+            - live[1301] * live[1307] * t3507);
+    let t3511 = live[1293]
+        * (t3502 - live[1294] * t3510 - live[1295] * t3509 - live[1296] * t3508
+            - live[1297] * live[1307] * t3507);
+    let t3512 = live[1283]
+        * (t3501 - live[1284] * t3511 - live[1285] * t3510 - live[1287] * t3509
+            - live[1289] * t3508 - live[1291] * live[1307] * t3507);
+    let t3513 = live[1276]
+        * (t3499 - live[1277] * t3512 - live[1278] * t3511 - live[1279] * t3510
+            - live[1280] * t3509 - live[1281] * t3508 - live[1282] * live[1307] * t3507);
+    let t3514 = live[1268]
+        * (t3498 - live[1269] * t3513 - live[1270] * t3512 - live[1271] * t3511
+            - live[1272] * t3510 - live[1273] * t3509 - live[1274] * t3508
+            - live[1275] * live[1307] * t3507);
+    let t3515 = live[1259]
+        * (t3497 - live[1260] * t3514 - live[1261] * t3513 - live[1262] * t3512
+            - live[1263] * t3511 - live[1264] * t3510 - live[1265] * t3509
+            - live[1266] * t3508 - live[1267] * live[1307] * t3507);
+    let t3516 = live[1249]
+        * (t3496 - live[1250] * t3515 - live[1251] * t3514 - live[1252] * t3513
+            - live[1253] * t3512 - live[1254] * t3511 - live[1255] * t3510
+            - live[1256] * t3509 - live[1257] * t3508 - live[1258] * live[1307] * t3507);
+    let t3517 = 1142.1540345339843
+        * (t3495 - live[1239] * t3516 - live[1240] * t3515 - live[1241] * t3514
+            - live[1242] * t3513 - live[1243] * t3512 - live[1244] * t3511
+            - live[1245] * t3510 - live[1246] * t3509 - live[1247] * t3508
+            - live[1248] * live[1307] * t3507);
+    let t3518 = 298.3148385185812
+        * (t3494 - live[1229] * t3516 - live[1230] * t3515 - live[1231] * t3514
+            - live[1232] * t3513 - live[1233] * t3512 - live[1234] * t3511
+            - live[1235] * t3510 - live[1236] * t3509 - live[1237] * t3508
+            - live[1238] * live[1307] * t3507) - 0.08422633844982069 * t3517;
+    let t3519 = live[1223]
+        * (t3493 - live[1224] * t3511 - live[1225] * t3510 - live[1226] * t3509
+            - live[1227] * t3508 - live[1228] * live[1307] * t3507) - t3512;
+    let t3520 = live[1214]
+        * (t3492 + 80.97165991902834 * live[1215] * (t3519 + t3512) - live[1216] * t3511
+            - live[1217] * t3510 - live[1218] * t3509 - live[1220] * t3508
+            - live[1222] * live[1307] * t3507);
+    let t3521 = live[247] * live[1085];
+    let t3522 = -80.97165991902834 * t3521 - live[1064];
+    let t3523 = 80.97165991902834
+        * (live[1214] * live[1215] * t3522 - live[174] * live[1085]) - live[1083];
+    let t3524 = 0.028368794326241134 * live[1072] - live[1073];
+    let t3525 = 0.07659574468085106 * live[1072] - live[1074]
+        - 0.08422633844982069 * t3524;
+    let t3526 = 0.8 * live[1076] + 283.68794326241135 * live[219] * live[1072]
+        - 0.5999999999999999 * live[1075] - 298.3148385185812 * live[1229] * t3524
+        - 1142.1540345339843 * live[1239] * t3525;
+    let t3527 = 0.8 * live[1060] + 283.68794326241135 * live[218] * live[1072]
+        - 0.5999999999999999 * live[1061] - 298.3148385185812 * live[1230] * t3524
+        - 1142.1540345339843 * live[1240] * t3525 - live[1249] * live[1250] * t3526;
+    let t3528 = 283.68794326241135 * live[214] * live[1072] - live[1080]
+        - live[1249] * live[1251] * t3526 - live[1259] * live[1260] * t3527
+        - 298.3148385185812 * live[1231] * t3524
+        - 1142.1540345339843 * live[1241] * t3525;
+    let t3529 = 283.68794326241135 * live[213] * live[1072] - live[1077]
+        - live[1249] * live[1252] * t3526 - live[1259] * live[1261] * t3527
+        - live[1268] * live[1269] * t3528 - 298.3148385185812 * live[1232] * t3524
+        - 1142.1540345339843 * live[1242] * t3525;
+    let t3530 = live[112] * live[1040];
+    let t3531 = 1.8 * t3530 + 283.68794326241135 * live[207] * live[1072]
+        - 8.0 * live[1035] - live[1082] - live[1088] - live[602] * live[603] * live[1641]
+        - live[1249] * live[1253] * t3526 - live[1259] * live[1262] * t3527
+        - live[1268] * live[1270] * t3528 - live[1276] * live[1277] * t3529
+        - 298.3148385185812 * live[1233] * t3524
+        - 1142.1540345339843 * live[1243] * t3525;
+    let t3532 = 283.68794326241135 * live[208] * live[1072] - 8.0 * live[1062]
+        - live[1065] - live[1071] - live[1078] - live[1214] * live[1216] * t3522
+        - live[1223] * live[1224] * t3523 - live[1249] * live[1254] * t3526
+        - live[1259] * live[1263] * t3527 - live[1268] * live[1271] * t3528
+        - live[1276] * live[1278] * t3529 - live[1283] * live[1284] * t3531
+        - 79.35761763896693 * t3521 - 298.3148385185812 * live[1234] * t3524
+        - 1142.1540345339843 * live[1244] * t3525;
+    let t3533 = live[113] * live[1040];
+    let t3534 = live[602] * live[604] * live[1641] + 1.8 * t3533
+        + 283.68794326241135 * live[209] * live[1072] - 0.16 * live[16] - live[1066]
+        - live[1079] - live[1087] - live[1214] * live[1217] * t3522
+        - live[1223] * live[1225] * t3523 - live[1249] * live[1255] * t3526
+        - live[1259] * live[1264] * t3527 - live[1268] * live[1272] * t3528
+        - live[1276] * live[1279] * t3529 - live[1283] * live[1285] * t3531
+        - live[1293] * live[1294] * t3532 - 16.08658548947864 * t3521
+        - 298.3148385185812 * live[1235] * t3524
+        - 1142.1540345339843 * live[1245] * t3525;
+    let t3535 = 0.0116 * qd[3] + 0.1292 * qd[4] + 0.01 * qd[5] + 0.8 * live[1062]
+        + 0.1 * (live[1066] - live[1065]) + live[101] * live[1070] + 0.3 * live[1078]
+        + 283.68794326241135 * live[215] * live[1072] - live[113] * live[1067]
+        - live[112] * live[1068] - live[102] * live[1069] - live[7] * live[1080]
+        - live[8] * live[1081] - live[602] * live[607] * live[1641]
+        - live[1214] * live[1218] * t3522 - live[1223] * live[1226] * t3523
+        - live[1249] * live[1256] * t3526 - live[1259] * live[1265] * t3527
+        - live[1268] * live[1273] * t3528 - live[1276] * live[1280] * t3529
+        - live[1283] * live[1287] * t3531 - live[1293] * live[1295] * t3532
+        - live[1298] * live[1299] * t3534 - 1.5 * q[16] * live[1063] - 0.05 * live[1071]
+        - 0.9800665778412416 * live[1077] - 0.2 * live[1079] - 3.967880881948347 * t3521
+        - 0.171 * t3533 - 298.3148385185812 * live[1236] * t3524
+        - 1142.1540345339843 * live[1246] * t3525;
+    let t3536 = 0.04 * qd[5] + 0.1 * (live[1079] + live[1082]) + 0.05 * live[1083]
+        + live[85] * live[1087] + live[1641]
+        + 283.68794326241135 * live[216] * live[1072]
+        - 0.19866933079506122 * (live[1086] + live[1077]) - 0.1768 * qd[3]
+        - 0.0116 * qd[4] - 0.8 * live[1035] - 0.9800665778412416 * live[1084]
+        - live[9] * live[1080] - live[11] * live[1081]
+        - live[602] * live[648] * live[1641] - live[1214] * live[1220] * t3522
+        - live[1223] * live[1227] * t3523 - live[1249] * live[1257] * t3526
+        - live[1259] * live[1266] * t3527 - live[1268] * live[1274] * t3528
+        - live[1276] * live[1281] * t3529 - live[1283] * live[1289] * t3531
+        - live[1293] * live[1296] * t3532 - live[1298] * live[1300] * t3534
+        - live[1302] * live[1303] * t3535 - 0.3 * live[1088] - 0.18 * t3530
+        - 80.97165991902834 * live[249] * live[1085]
+        - 298.3148385185812 * live[1237] * t3524
+        - 1142.1540345339843 * live[1247] * t3525;
+    let t3537 = 0.005 * live[989] + 0.2 * live[1088] + live[112] * live[1067]
+        + 0.171 * t3530 + 0.9800665778412416 * live[1086]
+        + 283.68794326241135 * live[217] * live[1072] - 0.08 * live[1035]
+        - 0.16 * live[1062] - 0.1 * (live[1078] + live[1082])
+        - 0.19866933079506122 * live[1084] - live[113] * live[1068]
+        - live[85] * live[1071] - live[12] * live[1080] - live[13] * live[1081]
+        - live[602] * live[644] * live[1641] - live[1214] * live[1222] * t3522
+        - live[1223] * live[1228] * t3523 - live[1249] * live[1258] * t3526
+        - live[1259] * live[1267] * t3527 - live[1268] * live[1275] * t3528
+        - live[1276] * live[1282] * t3529 - live[1283] * live[1291] * t3531
+        - live[1293] * live[1297] * t3532 - live[1298] * live[1301] * t3534
+        - live[1302] * live[1304] * t3535 - live[1305] * live[1306] * t3536
+        - 80.97165991902834 * live[250] * live[1085]
+        - 298.3148385185812 * live[1238] * t3524
+        - 1142.1540345339843 * live[1248] * t3525;
+    let t3538 = live[1305] * (t3536 - live[1306] * live[1307] * t3537);
+    let t3539 = live[1302]
+        * (t3535 - live[1303] * t3538 - live[1304] * live[1307] * t3537);
+    let t3540 = live[1298]
+        * (t3534 - live[1299] * t3539 - live[1300] * t3538
+            - live[1301] * live[1307] * t3537);
+    let t3541 = live[1293]
+        * (t3532 - live[1294] * t3540 - live[1295] * t3539 - live[1296] * t3538
+            - live[1297] * live[1307] * t3537);
+    let t3542 = live[1283]
+        * (t3531 - live[1284] * t3541 - live[1285] * t3540 - live[1287] * t3539
+            - live[1289] * t3538 - live[1291] * live[1307] * t3537);
+    let t3543 = live[1276]
+        * (t3529 - live[1277] * t3542 - live[1278] * t3541 - live[1279] * t3540
+            - live[1280] * t3539 - live[1281] * t3538 - live[1282] * live[1307] * t3537);
+    let t3544 = live[1268]
+        * (t3528 - live[1269] * t3543 - live[1270] * t3542 - live[1271] * t3541
+            - live[1272] * t3540 - live[1273] * t3539 - live[1274] * t3538
+            - live[1275] * live[1307] * t3537);
+    let t3545 = live[1259]
+        * (t3527 - live[1260] * t3544 - live[1261] * t3543 - live[1262] * t3542
+            - live[1263] * t3541 - live[1264] * t3540 - live[1265] * t3539
+            - live[1266] * t3538 - live[1267] * live[1307] * t3537);
+    let t3546 = live[1249]
+        * (t3526 - live[1250] * t3545 - live[1251] * t3544 - live[1252] * t3543
+            - live[1253] * t3542 - live[1254] * t3541 - live[1255] * t3540
+            - live[1256] * t3539 - live[1257] * t3538 - live[1258] * live[1307] * t3537);
+    let t3547 = 1142.1540345339843
+        * (t3525 - live[1239] * t3546 - live[1240] * t3545 - live[1241] * t3544
+            - live[1242] * t3543 - live[1243] * t3542 - live[1244] * t3541
+            - live[1245] * t3540 - live[1246] * t3539 - live[1247] * t3538
+            - live[1248] * live[1307] * t3537);
+    let t3548 = 298.3148385185812
+        * (t3524 - live[1229] * t3546 - live[1230] * t3545 - live[1231] * t3544
+            - live[1232] * t3543 - live[1233] * t3542 - live[1234] * t3541
+            - live[1235] * t3540 - live[1236] * t3539 - live[1237] * t3538
+            - live[1238] * live[1307] * t3537) - 0.08422633844982069 * t3547;
+    let t3549 = live[1223]
+        * (t3523 - live[1224] * t3541 - live[1225] * t3540 - live[1226] * t3539
+            - live[1227] * t3538 - live[1228] * live[1307] * t3537) - t3542;
+    let t3550 = live[1214]
+        * (t3522 + 80.97165991902834 * live[1215] * (t3549 + t3542) - live[1216] * t3541
+            - live[1217] * t3540 - live[1218] * t3539 - live[1220] * t3538
+            - live[1222] * live[1307] * t3537);
+    let t3551 = 0.028368794326241134 * live[1094] - live[1095];
+    let t3552 = 0.07659574468085106 * live[1094] - live[1096]
+        - 0.08422633844982069 * t3551;
+    let t3553 = 0.8 * live[1098] + 283.68794326241135 * live[219] * live[1094]
+        - 0.5999999999999999 * live[1097] - 298.3148385185812 * live[1229] * t3551
+        - 1142.1540345339843 * live[1239] * t3552;
+    let t3554 = 0.8 * live[1089] + 283.68794326241135 * live[218] * live[1094]
+        - 0.5999999999999999 * live[1090] - 298.3148385185812 * live[1230] * t3551
+        - 1142.1540345339843 * live[1240] * t3552 - live[1249] * live[1250] * t3553;
+    let t3555 = 283.68794326241135 * live[214] * live[1094] - live[1100]
+        - live[1249] * live[1251] * t3553 - live[1259] * live[1260] * t3554
+        - 298.3148385185812 * live[1231] * t3551
+        - 1142.1540345339843 * live[1241] * t3552;
+    let t3556 = 283.68794326241135 * live[213] * live[1094] - live[1099]
+        - live[1249] * live[1252] * t3553 - live[1259] * live[1261] * t3554
+        - live[1268] * live[1269] * t3555 - 298.3148385185812 * live[1232] * t3551
+        - 1142.1540345339843 * live[1242] * t3552;
+    let t3557 = 283.68794326241135 * live[207] * live[1094] - live[1091]
+        - live[1249] * live[1253] * t3553 - live[1259] * live[1262] * t3554
+        - live[1268] * live[1270] * t3555 - live[1276] * live[1277] * t3556
+        - 298.3148385185812 * live[1233] * t3551
+        - 1142.1540345339843 * live[1243] * t3552;
+    let t3558 = 283.68794326241135 * live[208] * live[1094] - live[1092]
+        - live[1249] * live[1254] * t3553 - live[1259] * live[1263] * t3554
+        - live[1268] * live[1271] * t3555 - live[1276] * live[1278] * t3556
+        - live[1283] * live[1284] * t3557 - 298.3148385185812 * live[1234] * t3551
+        - 1142.1540345339843 * live[1244] * t3552;
+    let t3559 = 283.68794326241135 * live[209] * live[1094] - live[1093]
+        - live[1249] * live[1255] * t3553 - live[1259] * live[1264] * t3554
+        - live[1268] * live[1272] * t3555 - live[1276] * live[1279] * t3556
+        - live[1283] * live[1285] * t3557 - live[1293] * live[1294] * t3558
+        - 298.3148385185812 * live[1235] * t3551
+        - 1142.1540345339843 * live[1245] * t3552;
+    let t3560 = 0.3 * live[1092] + 283.68794326241135 * live[215] * live[1094]
+        - 0.2 * live[1093] - 0.9800665778412416 * live[1099] - live[7] * live[1100]
+        - live[8] * live[1101] - live[1249] * live[1256] * t3553
+        - live[1259] * live[1265] * t3554 - live[1268] * live[1273] * t3555
+        - live[1276] * live[1280] * t3556 - live[1283] * live[1287] * t3557
+        - live[1293] * live[1295] * t3558 - live[1298] * live[1299] * t3559
+        - 298.3148385185812 * live[1236] * t3551
+        - 1142.1540345339843 * live[1246] * t3552;
+    let t3561 = 0.1 * live[1093] + 283.68794326241135 * live[216] * live[1094]
+        - 0.3 * live[1091] - 0.19866933079506122 * live[1099] - live[9] * live[1100]
+        - live[11] * live[1101] - live[1249] * live[1257] * t3553
+        - live[1259] * live[1266] * t3554 - live[1268] * live[1274] * t3555
+        - live[1276] * live[1281] * t3556 - live[1283] * live[1289] * t3557
+        - live[1293] * live[1296] * t3558 - live[1298] * live[1300] * t3559
+        - live[1302] * live[1303] * t3560 - 298.3148385185812 * live[1237] * t3551
+        - 1142.1540345339843 * live[1247] * t3552;
+    let t3562 = 0.2 * live[1091] + 283.68794326241135 * live[217] * live[1094]
+        - 0.1 * live[1092] - live[12] * live[1100] - live[13] * live[1101]
+        - live[1249] * live[1258] * t3553 - live[1259] * live[1267] * t3554
+        - live[1268] * live[1275] * t3555 - live[1276] * live[1282] * t3556
+        - live[1283] * live[1291] * t3557 - live[1293] * live[1297] * t3558
+        - live[1298] * live[1301] * t3559 - live[1302] * live[1304] * t3560
+        - live[1305] * live[1306] * t3561 - 298.3148385185812 * live[1238] * t3551
+        - 1142.1540345339843 * live[1248] * t3552;
+    let t3563 = live[1305] * (t3561 - live[1306] * live[1307] * t3562);
+    let t3564 = live[1302]
+        * (t3560 - live[1303] * t3563 - live[1304] * live[1307] * t3562);
+    live[1679] = t3551;
+    live[1680] = t3552;
+    live[1681] = t3553;
+    live[1682] = t3554;
+    live[1683] = t3555;
+    live[1684] = t3556;
+    live[1685] = t3557;
+    live[1686] = t3558;
+    live[1687] = t3559;
+    live[1688] = t3562;
+    live[1689] = t3563;
+    live[1690] = t3564;
+    out.1[0][1] = t3424;
+    out.1[0][2] = t3452;
+    out.1[0][3] = t3482;
+    out.1[0][4] = t3512;
+    out.1[0][5] = t3542;
+    out.1[1][1] = t3423;
+    out.1[1][2] = t3451;
+    out.1[1][3] = t3481;
+    out.1[1][4] = t3511;
+    out.1[1][5] = t3541;
+    out.1[2][1] = t3422;
+    out.1[2][2] = t3450;
+    out.1[2][3] = t3480;
+    out.1[2][4] = t3510;
+    out.1[2][5] = t3540;
+    out.1[3][1] = t3421;
+    out.1[3][2] = t3449;
+    out.1[3][3] = t3479;
+    out.1[3][4] = t3509;
+    out.1[3][5] = t3539;
+    out.1[3][6] = t3564;
+    out.1[4][1] = t3420;
+    out.1[4][2] = t3448;
+    out.1[4][3] = t3478;
+    out.1[4][4] = t3508;
+    out.1[4][5] = t3538;
+    out.1[4][6] = t3563;
+    out.1[5][1] = live[1307] * t3419;
+    out.1[5][2] = live[1307] * t3447;
+    out.1[5][3] = live[1307] * t3477;
+    out.1[5][4] = live[1307] * t3507;
+    out.1[5][5] = live[1307] * t3537;
+    out.1[5][6] = live[1307] * t3562;
+    out.1[6][1] = t3425;
+    out.1[6][2] = t3453;
+    out.1[6][3] = t3483;
+    out.1[6][4] = t3513;
+    out.1[6][5] = t3543;
+    out.1[7][1] = t3426;
+    out.1[7][2] = t3454;
+    out.1[7][3] = t3484;
+    out.1[7][4] = t3514;
+    out.1[7][5] = t3544;
+    out.1[8][1] = t3427;
+    out.1[8][2] = t3455;
+    out.1[8][3] = t3485;
+    out.1[8][4] = t3515;
+    out.1[8][5] = t3545;
+    out.1[9][1] = t3428;
+    out.1[9][2] = t3456;
+    out.1[9][3] = t3486;
+    out.1[9][4] = t3516;
+    out.1[9][5] = t3546;
+    out.1[10][1] = -283.68794326241135
+        * (live[899] + live[219] * t3428 + live[218] * t3427 + live[214] * t3426
+            + live[213] * t3425 + live[207] * t3424 + live[208] * t3423
+            + live[209] * t3422 + live[215] * t3421 + live[216] * t3420
+            + live[217] * live[1307] * t3419) - 0.07659574468085106 * t3429
+        - 0.028368794326241134 * t3430;
+    out.1[10][2] = -283.68794326241135
+        * (live[919] + live[219] * t3456 + live[218] * t3455 + live[214] * t3454
+            + live[213] * t3453 + live[207] * t3452 + live[208] * t3451
+            + live[209] * t3450 + live[215] * t3449 + live[216] * t3448
+            + live[217] * live[1307] * t3447) - 0.07659574468085106 * t3457
+        - 0.028368794326241134 * t3458;
+    out.1[10][3] = -283.68794326241135
+        * (live[972] + live[219] * t3486 + live[218] * t3485 + live[214] * t3484
+            + live[213] * t3483 + live[207] * t3482 + live[208] * t3481
+            + live[209] * t3480 + live[215] * t3479 + live[216] * t3478
+            + live[217] * live[1307] * t3477) - 0.07659574468085106 * t3487
+        - 0.028368794326241134 * t3488;
+    out.1[10][4] = -283.68794326241135
+        * (live[1017] + live[219] * t3516 + live[218] * t3515 + live[214] * t3514
+            + live[213] * t3513 + live[207] * t3512 + live[208] * t3511
+            + live[209] * t3510 + live[215] * t3509 + live[216] * t3508
+            + live[217] * live[1307] * t3507) - 0.07659574468085106 * t3517
+        - 0.028368794326241134 * t3518;
+    out.1[10][5] = -283.68794326241135
+        * (live[1072] + live[219] * t3546 + live[218] * t3545 + live[214] * t3544
+            + live[213] * t3543 + live[207] * t3542 + live[208] * t3541
+            + live[209] * t3540 + live[215] * t3539 + live[216] * t3538
+            + live[217] * live[1307] * t3537) - 0.07659574468085106 * t3547
+        - 0.028368794326241134 * t3548;
+    out.1[11][1] = t3430;
+    out.1[11][2] = t3458;
+    out.1[11][3] = t3488;
+    out.1[11][4] = t3518;
+    out.1[11][5] = t3548;
+    out.1[12][1] = t3429;
+    out.1[12][2] = t3457;
+    out.1[12][3] = t3487;
+    out.1[12][4] = t3517;
+    out.1[12][5] = t3547;
+    out.1[13][1] = t3431;
+    out.1[13][2] = t3459;
+    out.1[13][3] = t3489;
+    out.1[13][4] = t3519;
+    out.1[13][5] = t3549;
+    out.1[14][1] = t3432;
+    out.1[14][2] = t3460;
+    out.1[14][3] = t3490;
+    out.1[14][4] = t3520;
+    out.1[14][5] = t3550;
+    out.1[15][1] = 80.97165991902834
+        * (live[911] - live[247] * t3432 - live[249] * t3420
+            - live[250] * live[1307] * t3419 - live[174] * (t3431 + t3424))
+        - live[247]
+            * (79.35761763896693 * t3423 + 16.08658548947864 * t3422
+                + 3.967880881948347 * t3421);
+    out.1[15][2] = 80.97165991902834
+        * (live[931] - live[247] * t3460 - live[249] * t3448
+            - live[250] * live[1307] * t3447 - live[174] * (t3459 + t3452))
+        - live[247]
+            * (79.35761763896693 * t3451 + 16.08658548947864 * t3450
+                + 3.967880881948347 * t3449);
+    out.1[15][3] = 80.97165991902834
+        * (live[985] - live[247] * t3490 - live[249] * t3478
+            - live[250] * live[1307] * t3477 - live[174] * (t3489 + t3482))
+        - live[247]
+            * (79.35761763896693 * t3481 + 16.08658548947864 * t3480
+                + 3.967880881948347 * t3479);
+    out.1[15][4] = 80.97165991902834
+        * (live[1031] - live[247] * t3520 - live[249] * t3508
+            - live[250] * live[1307] * t3507 - live[174] * (t3519 + t3512))
+        - live[247]
+            * (79.35761763896693 * t3511 + 16.08658548947864 * t3510
+                + 3.967880881948347 * t3509);
+    out.1[15][5] = 80.97165991902834
+        * (live[1085] - live[247] * t3550 - live[249] * t3538
+            - live[250] * live[1307] * t3537 - live[174] * (t3549 + t3542))
+        - live[247]
+            * (79.35761763896693 * t3541 + 16.08658548947864 * t3540
+                + 3.967880881948347 * t3539);
+    out.1[16][1] = live[602]
+        * (live[1637] + live[604] * t3422 - live[603] * t3424 - live[607] * t3421
+            - live[648] * t3420 - live[644] * live[1307] * t3419);
+    out.1[16][2] = live[602]
+        * (live[1638] + live[604] * t3450 - live[603] * t3452 - live[607] * t3449
+            - live[648] * t3448 - live[644] * live[1307] * t3447);
+    out.1[16][3] = live[602]
+        * (live[1639] + live[604] * t3480 - live[603] * t3482 - live[607] * t3479
+            - live[648] * t3478 - live[644] * live[1307] * t3477);
+    out.1[16][4] = live[602]
+        * (live[1640] + live[604] * t3510 - live[603] * t3512 - live[607] * t3509
+            - live[648] * t3508 - live[644] * live[1307] * t3507);
+    out.1[16][5] = live[602]
+        * (live[1641] + live[604] * t3540 - live[603] * t3542 - live[607] * t3539
+            - live[648] * t3538 - live[644] * live[1307] * t3537);
+    out.1[17][1] = live[114] + live[113] * t3422
+        + 0.095 * (live[112] * live[1307] * t3419 - live[113] * t3421)
+        + live[112] * (t3424 - 0.1 * t3420);
+    out.1[17][2] = live[857] + live[113] * t3450
+        + 0.095 * (live[112] * live[1307] * t3447 - live[113] * t3449)
+        + live[112] * (t3452 - 0.1 * t3448);
+    out.1[17][3] = live[945] + live[113] * t3480
+        + 0.095 * (live[112] * live[1307] * t3477 - live[113] * t3479)
+        + live[112] * (t3482 - 0.1 * t3478);
+    out.1[17][4] = live[995] + live[113] * t3510
+        + 0.095 * (live[112] * live[1307] * t3507 - live[113] * t3509)
+        + live[112] * (t3512 - 0.1 * t3508);
+    out.1[17][5] = live[1040] + live[113] * t3540
+        + 0.095 * (live[112] * live[1307] * t3537 - live[113] * t3539)
+        + live[112] * (t3542 - 0.1 * t3538);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part24(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part24_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part24`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part24_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part24`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part24_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3565 = live[1298]
+        * (live[1687] - live[1299] * live[1690] - live[1300] * live[1689]
+            - live[1301] * live[1307] * live[1688]);
+    let t3566 = live[1293]
+        * (live[1686] - live[1294] * t3565 - live[1295] * live[1690]
+            - live[1296] * live[1689] - live[1297] * live[1307] * live[1688]);
+    let t3567 = live[1283]
+        * (live[1685] - live[1284] * t3566 - live[1285] * t3565 - live[1287] * live[1690]
+            - live[1289] * live[1689] - live[1291] * live[1307] * live[1688]);
+    let t3568 = live[1276]
+        * (live[1684] - live[1277] * t3567 - live[1278] * t3566 - live[1279] * t3565
+            - live[1280] * live[1690] - live[1281] * live[1689]
+            - live[1282] * live[1307] * live[1688]);
+    let t3569 = live[1268]
+        * (live[1683] - live[1269] * t3568 - live[1270] * t3567 - live[1271] * t3566
+            - live[1272] * t3565 - live[1273] * live[1690] - live[1274] * live[1689]
+            - live[1275] * live[1307] * live[1688]);
+    let t3570 = live[1259]
+        * (live[1682] - live[1260] * t3569 - live[1261] * t3568 - live[1262] * t3567
+            - live[1263] * t3566 - live[1264] * t3565 - live[1265] * live[1690]
+            - live[1266] * live[1689] - live[1267] * live[1307] * live[1688]);
+    let t3571 = live[1249]
+        * (live[1681] - live[1250] * t3570 - live[1251] * t3569 - live[1252] * t3568
+            - live[1253] * t3567 - live[1254] * t3566 - live[1255] * t3565
+            - live[1256] * live[1690] - live[1257] * live[1689]
+            - live[1258] * live[1307] * live[1688]);
+    let t3572 = 1142.1540345339843
+        * (live[1680] - live[1239] * t3571 - live[1240] * t3570 - live[1241] * t3569
+            - live[1242] * t3568 - live[1243] * t3567 - live[1244] * t3566
+            - live[1245] * t3565 - live[1246] * live[1690] - live[1247] * live[1689]
+            - live[1248] * live[1307] * live[1688]);
+    let t3573 = 298.3148385185812
+        * (live[1679] - live[1229] * t3571 - live[1230] * t3570 - live[1231] * t3569
+            - live[1232] * t3568 - live[1233] * t3567 - live[1234] * t3566
+            - live[1235] * t3565 - live[1236] * live[1690] - live[1237] * live[1689]
+            - live[1238] * live[1307] * live[1688]) - 0.08422633844982069 * t3572;
+    let t3574 = -t3567
+        - live[1223]
+            * (live[1224] * t3566 + live[1225] * t3565 + live[1226] * live[1690]
+                + live[1227] * live[1689] + live[1228] * live[1307] * live[1688]);
+    let t3575 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3574 + t3567) - live[1216] * t3566
+            - live[1217] * t3565 - live[1218] * live[1690] - live[1220] * live[1689]
+            - live[1222] * live[1307] * live[1688]);
+    let t3576 = 0.028368794326241134 * live[1107] - live[1108];
+    let t3577 = 0.07659574468085106 * live[1107] - live[1109]
+        - 0.08422633844982069 * t3576;
+    let t3578 = 0.8 * live[1111] + 283.68794326241135 * live[219] * live[1107]
+        - 0.5999999999999999 * live[1110] - 298.3148385185812 * live[1229] * t3576
+        - 1142.1540345339843 * live[1239] * t3577;
+    let t3579 = 0.8 * live[1102] + 283.68794326241135 * live[218] * live[1107]
+        - 0.5999999999999999 * live[1103] - 298.3148385185812 * live[1230] * t3576
+        - 1142.1540345339843 * live[1240] * t3577 - live[1249] * live[1250] * t3578;
+    let t3580 = 283.68794326241135 * live[214] * live[1107] - live[1113]
+        - live[1249] * live[1251] * t3578 - live[1259] * live[1260] * t3579
+        - 298.3148385185812 * live[1231] * t3576
+        - 1142.1540345339843 * live[1241] * t3577;
+    let t3581 = 283.68794326241135 * live[213] * live[1107] - live[1112]
+        - live[1249] * live[1252] * t3578 - live[1259] * live[1261] * t3579
+        - live[1268] * live[1269] * t3580 - 298.3148385185812 * live[1232] * t3576
+        - 1142.1540345339843 * live[1242] * t3577;
+    let t3582 = 283.68794326241135 * live[207] * live[1107] - live[1104]
+        - live[1249] * live[1253] * t3578 - live[1259] * live[1262] * t3579
+        - live[1268] * live[1270] * t3580 - live[1276] * live[1277] * t3581
+        - 298.3148385185812 * live[1233] * t3576
+        - 1142.1540345339843 * live[1243] * t3577;
+    let t3583 = 283.68794326241135 * live[208] * live[1107] - live[1105]
+        - live[1249] * live[1254] * t3578 - live[1259] * live[1263] * t3579
+        - live[1268] * live[1271] * t3580 - live[1276] * live[1278] * t3581
+        - live[1283] * live[1284] * t3582 - 298.3148385185812 * live[1234] * t3576
+        - 1142.1540345339843 * live[1244] * t3577;
+    let t3584 = 283.68794326241135 * live[209] * live[1107] - live[1106]
+        - live[1249] * live[1255] * t3578 - live[1259] * live[1264] * t3579
+        - live[1268] * live[1272] * t3580 - live[1276] * live[1279] * t3581
+        - live[1283] * live[1285] * t3582 - live[1293] * live[1294] * t3583
+        - 298.3148385185812 * live[1235] * t3576
+        - 1142.1540345339843 * live[1245] * t3577;
+    let t3585 = 0.3 * live[1105] + 283.68794326241135 * live[215] * live[1107]
+        - 0.2 * live[1106] - 0.9800665778412416 * live[1112] - live[7] * live[1113]
+        - live[8] * live[1114] - live[1249] * live[1256] * t3578
+        - live[1259] * live[1265] * t3579 - live[1268] * live[1273] * t3580
+        - live[1276] * live[1280] * t3581 - live[1283] * live[1287] * t3582
+        - live[1293] * live[1295] * t3583 - live[1298] * live[1299] * t3584
+        - 298.3148385185812 * live[1236] * t3576
+        - 1142.1540345339843 * live[1246] * t3577;
+    let t3586 = 0.1 * live[1106] + 283.68794326241135 * live[216] * live[1107]
+        - 0.3 * live[1104] - 0.19866933079506122 * live[1112] - live[9] * live[1113]
+        - live[11] * live[1114] - live[1249] * live[1257] * t3578
+        - live[1259] * live[1266] * t3579 - live[1268] * live[1274] * t3580
+        - live[1276] * live[1281] * t3581 - live[1283] * live[1289] * t3582
+        - live[1293] * live[1296] * t3583 - live[1298] * live[1300] * t3584
+        - live[1302] * live[1303] * t3585 - 298.3148385185812 * live[1237] * t3576
+        - 1142.1540345339843 * live[1247] * t3577;
+    let t3587 = 0.2 * live[1104] + 283.68794326241135 * live[217] * live[1107]
+        - 0.1 * live[1105] - live[12] * live[1113] - live[13] * live[1114]
+        - live[1249] * live[1258] * t3578 - live[1259] * live[1267] * t3579
+        - live[1268] * live[1275] * t3580 - live[1276] * live[1282] * t3581
+        - live[1283] * live[1291] * t3582 - live[1293] * live[1297] * t3583
+        - live[1298] * live[1301] * t3584 - live[1302] * live[1304] * t3585
+        - live[1305] * live[1306] * t3586 - 298.3148385185812 * live[1238] * t3576
+        - 1142.1540345339843 * live[1248] * t3577;
+    let t3588 = live[1305] * (t3586 - live[1306] * live[1307] * t3587);
+    let t3589 = live[1302]
+        * (t3585 - live[1303] * t3588 - live[1304] * live[1307] * t3587);
+    let t3590 = live[1298]
+        * (t3584 - live[1299] * t3589 - live[1300] * t3588
+            - live[1301] * live[1307] * t3587);
+    let t3591 = live[1293]
+        * (t3583 - live[1294] * t3590 - live[1295] * t3589 - live[1296] * t3588
+            - live[1297] * live[1307] * t3587);
+    let t3592 = live[1283]
+        * (t3582 - live[1284] * t3591 - live[1285] * t3590 - live[1287] * t3589
+            - live[1289] * t3588 - live[1291] * live[1307] * t3587);
+    let t3593 = live[1276]
+        * (t3581 - live[1277] * t3592 - live[1278] * t3591 - live[1279] * t3590
+            - live[1280] * t3589 - live[1281] * t3588 - live[1282] * live[1307] * t3587);
+    let t3594 = live[1268]
+        * (t3580 - live[1269] * t3593 - live[1270] * t3592 - live[1271] * t3591
+            - live[1272] * t3590 - live[1273] * t3589 - live[1274] * t3588
+            - live[1275] * live[1307] * t3587);
+    let t3595 = live[1259]
+        * (t3579 - live[1260] * t3594 - live[1261] * t3593 - live[1262] * t3592
+            - live[1263] * t3591 - live[1264] * t3590 - live[1265] * t3589
+            - live[1266] * t3588 - live[1267] * live[1307] * t3587);
+    let t3596 = live[1249]
+        * (t3578 - live[1250] * t3595 - live[1251] * t3594 - live[1252] * t3593
+            - live[1253] * t3592 - live[1254] * t3591 - live[1255] * t3590
+            - live[1256] * t3589 - live[1257] * t3588 - live[1258] * live[1307] * t3587);
+    let t3597 = 1142.1540345339843
+        * (t3577 - live[1239] * t3596 - live[1240] * t3595 - live[1241] * t3594
+            - live[1242] * t3593 - live[1243] * t3592 - live[1244] * t3591
+            - live[1245] * t3590 - live[1246] * t3589 - live[1247] * t3588
+            - live[1248] * live[1307] * t3587);
+    let t3598 = 298.3148385185812
+        * (t3576 - live[1229] * t3596 - live[1230] * t3595 - live[1231] * t3594
+            - live[1232] * t3593 - live[1233] * t3592 - live[1234] * t3591
+            - live[1235] * t3590 - live[1236] * t3589 - live[1237] * t3588
+            - live[1238] * live[1307] * t3587) - 0.08422633844982069 * t3597;
+    let t3599 = -t3592
+        - live[1223]
+            * (live[1224] * t3591 + live[1225] * t3590 + live[1226] * t3589
+                + live[1227] * t3588 + live[1228] * live[1307] * t3587);
+    let t3600 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3599 + t3592) - live[1216] * t3591
+            - live[1217] * t3590 - live[1218] * t3589 - live[1220] * t3588
+            - live[1222] * live[1307] * t3587);
+    let t3601 = 0.028368794326241134 * live[1120] - live[1121];
+    let t3602 = 0.07659574468085106 * live[1120] - live[1122]
+        - 0.08422633844982069 * t3601;
+    let t3603 = 0.8 * live[1124] + 283.68794326241135 * live[219] * live[1120]
+        - 0.5999999999999999 * live[1123] - 298.3148385185812 * live[1229] * t3601
+        - 1142.1540345339843 * live[1239] * t3602;
+    let t3604 = 0.8 * live[1115] + 283.68794326241135 * live[218] * live[1120]
+        - 0.5999999999999999 * live[1116] - 298.3148385185812 * live[1230] * t3601
+        - 1142.1540345339843 * live[1240] * t3602 - live[1249] * live[1250] * t3603;
+    let t3605 = 283.68794326241135 * live[214] * live[1120] - live[1126]
+        - live[1249] * live[1251] * t3603 - live[1259] * live[1260] * t3604
+        - 298.3148385185812 * live[1231] * t3601
+        - 1142.1540345339843 * live[1241] * t3602;
+    let t3606 = 283.68794326241135 * live[213] * live[1120] - live[1125]
+        - live[1249] * live[1252] * t3603 - live[1259] * live[1261] * t3604
+        - live[1268] * live[1269] * t3605 - 298.3148385185812 * live[1232] * t3601
+        - 1142.1540345339843 * live[1242] * t3602;
+    let t3607 = 283.68794326241135 * live[207] * live[1120] - live[1117]
+        - live[1249] * live[1253] * t3603 - live[1259] * live[1262] * t3604
+        - live[1268] * live[1270] * t3605 - live[1276] * live[1277] * t3606
+        - 298.3148385185812 * live[1233] * t3601
+        - 1142.1540345339843 * live[1243] * t3602;
+    let t3608 = 283.68794326241135 * live[208] * live[1120] - live[1118]
+        - live[1249] * live[1254] * t3603 - live[1259] * live[1263] * t3604
+        - live[1268] * live[1271] * t3605 - live[1276] * live[1278] * t3606
+        - live[1283] * live[1284] * t3607 - 298.3148385185812 * live[1234] * t3601
+        - 1142.1540345339843 * live[1244] * t3602;
+    let t3609 = 283.68794326241135 * live[209] * live[1120] - live[1119]
+        - live[1249] * live[1255] * t3603 - live[1259] * live[1264] * t3604
+        - live[1268] * live[1272] * t3605 - live[1276] * live[1279] * t3606
+        - live[1283] * live[1285] * t3607 - live[1293] * live[1294] * t3608
+        - 298.3148385185812 * live[1235] * t3601
+        - 1142.1540345339843 * live[1245] * t3602;
+    let t3610 = 0.3 * live[1118] + 283.68794326241135 * live[215] * live[1120]
+        - 0.2 * live[1119] - 0.9800665778412416 * live[1125] - live[7] * live[1126]
+        - live[8] * live[1127] - live[1249] * live[1256] * t3603
+        - live[1259] * live[1265] * t3604 - live[1268] * live[1273] * t3605
+        - live[1276] * live[1280] * t3606 - live[1283] * live[1287] * t3607
+        - live[1293] * live[1295] * t3608 - live[1298] * live[1299] * t3609
+        - 298.3148385185812 * live[1236] * t3601
+        - 1142.1540345339843 * live[1246] * t3602;
+    let t3611 = 0.1 * live[1119] + 283.68794326241135 * live[216] * live[1120]
+        - 0.3 * live[1117] - 0.19866933079506122 * live[1125] - live[9] * live[1126]
+        - live[11] * live[1127] - live[1249] * live[1257] * t3603
+        - live[1259] * live[1266] * t3604 - live[1268] * live[1274] * t3605
+        - live[1276] * live[1281] * t3606 - live[1283] * live[1289] * t3607
+        - live[1293] * live[1296] * t3608 - live[1298] * live[1300] * t3609
+        - live[1302] * live[1303] * t3610 - 298.3148385185812 * live[1237] * t3601
+        - 1142.1540345339843 * live[1247] * t3602;
+    let t3612 = 0.2 * live[1117] + 283.68794326241135 * live[217] * live[1120]
+        - 0.1 * live[1118] - live[12] * live[1126] - live[13] * live[1127]
+        - live[1249] * live[1258] * t3603 - live[1259] * live[1267] * t3604
+        - live[1268] * live[1275] * t3605 - live[1276] * live[1282] * t3606
+        - live[1283] * live[1291] * t3607 - live[1293] * live[1297] * t3608
+        - live[1298] * live[1301] * t3609 - live[1302] * live[1304] * t3610
+        - live[1305] * live[1306] * t3611 - 298.3148385185812 * live[1238] * t3601
+        - 1142.1540345339843 * live[1248] * t3602;
+    let t3613 = live[1305] * (t3611 - live[1306] * live[1307] * t3612);
+    let t3614 = live[1302]
+        * (t3610 - live[1303] * t3613 - live[1304] * live[1307] * t3612);
+    let t3615 = live[1298]
+        * (t3609 - live[1299] * t3614 - live[1300] * t3613
+            - live[1301] * live[1307] * t3612);
+    let t3616 = live[1293]
+        * (t3608 - live[1294] * t3615 - live[1295] * t3614 - live[1296] * t3613
+            - live[1297] * live[1307] * t3612);
+    let t3617 = live[1283]
+        * (t3607 - live[1284] * t3616 - live[1285] * t3615 - live[1287] * t3614
+            - live[1289] * t3613 - live[1291] * live[1307] * t3612);
+    let t3618 = live[1276]
+        * (t3606 - live[1277] * t3617 - live[1278] * t3616 - live[1279] * t3615
+            - live[1280] * t3614 - live[1281] * t3613 - live[1282] * live[1307] * t3612);
+    let t3619 = live[1268]
+        * (t3605 - live[1269] * t3618 - live[1270] * t3617 - live[1271] * t3616
+            - live[1272] * t3615 - live[1273] * t3614 - live[1274] * t3613
+            - live[1275] * live[1307] * t3612);
+    let t3620 = live[1259]
+        * (t3604 - live[1260] * t3619 - live[1261] * t3618 - live[1262] * t3617
+            - live[1263] * t3616 - live[1264] * t3615 - live[1265] * t3614
+            - live[1266] * t3613 - live[1267] * live[1307] * t3612);
+    let t3621 = live[1249]
+        * (t3603 - live[1250] * t3620 - live[1251] * t3619 - live[1252] * t3618
+            - live[1253] * t3617 - live[1254] * t3616 - live[1255] * t3615
+            - live[1256] * t3614 - live[1257] * t3613 - live[1258] * live[1307] * t3612);
+    let t3622 = 1142.1540345339843
+        * (t3602 - live[1239] * t3621 - live[1240] * t3620 - live[1241] * t3619
+            - live[1242] * t3618 - live[1243] * t3617 - live[1244] * t3616
+            - live[1245] * t3615 - live[1246] * t3614 - live[1247] * t3613
+            - live[1248] * live[1307] * t3612);
+    let t3623 = 298.3148385185812
+        * (t3601 - live[1229] * t3621 - live[1230] * t3620 - live[1231] * t3619
+            - live[1232] * t3618 - live[1233] * t3617 - live[1234] * t3616
+            - live[1235] * t3615 - live[1236] * t3614 - live[1237] * t3613
+            - live[1238] * live[1307] * t3612) - 0.08422633844982069 * t3622;
+    let t3624 = -t3617
+        - live[1223]
+            * (live[1224] * t3616 + live[1225] * t3615 + live[1226] * t3614
+                + live[1227] * t3613 + live[1228] * live[1307] * t3612);
+    let t3625 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3624 + t3617) - live[1216] * t3616
+            - live[1217] * t3615 - live[1218] * t3614 - live[1220] * t3613
+            - live[1222] * live[1307] * t3612);
+    let t3626 = 0.028368794326241134 * live[1133] - live[1134];
+    let t3627 = 0.07659574468085106 * live[1133] - live[1135]
+        - 0.08422633844982069 * t3626;
+    let t3628 = 0.8 * live[1137] + 283.68794326241135 * live[219] * live[1133]
+        - 0.5999999999999999 * live[1136] - 298.3148385185812 * live[1229] * t3626
+        - 1142.1540345339843 * live[1239] * t3627;
+    let t3629 = 0.8 * live[1128] + 283.68794326241135 * live[218] * live[1133]
+        - 0.5999999999999999 * live[1129] - 298.3148385185812 * live[1230] * t3626
+        - 1142.1540345339843 * live[1240] * t3627 - live[1249] * live[1250] * t3628;
+    let t3630 = 283.68794326241135 * live[214] * live[1133] - live[1139]
+        - live[1249] * live[1251] * t3628 - live[1259] * live[1260] * t3629
+        - 298.3148385185812 * live[1231] * t3626
+        - 1142.1540345339843 * live[1241] * t3627;
+    let t3631 = 283.68794326241135 * live[213] * live[1133] - live[1138]
+        - live[1249] * live[1252] * t3628 - live[1259] * live[1261] * t3629
+        - live[1268] * live[1269] * t3630 - 298.3148385185812 * live[1232] * t3626
+        - 1142.1540345339843 * live[1242] * t3627;
+    let t3632 = 283.68794326241135 * live[207] * live[1133] - live[1130]
+        - live[1249] * live[1253] * t3628 - live[1259] * live[1262] * t3629
+        - live[1268] * live[1270] * t3630 - live[1276] * live[1277] * t3631
+        - 298.3148385185812 * live[1233] * t3626
+        - 1142.1540345339843 * live[1243] * t3627;
+    let t3633 = 283.68794326241135 * live[208] * live[1133] - live[1131]
+        - live[1249] * live[1254] * t3628 - live[1259] * live[1263] * t3629
+        - live[1268] * live[1271] * t3630 - live[1276] * live[1278] * t3631
+        - live[1283] * live[1284] * t3632 - 298.3148385185812 * live[1234] * t3626
+        - 1142.1540345339843 * live[1244] * t3627;
+    let t3634 = 283.68794326241135 * live[209] * live[1133] - live[1132]
+        - live[1249] * live[1255] * t3628 - live[1259] * live[1264] * t3629
+        - live[1268] * live[1272] * t3630 - live[1276] * live[1279] * t3631
+        - live[1283] * live[1285] * t3632 - live[1293] * live[1294] * t3633
+        - 298.3148385185812 * live[1235] * t3626
+        - 1142.1540345339843 * live[1245] * t3627;
+    let t3635 = 0.3 * live[1131] + 283.68794326241135 * live[215] * live[1133]
+        - 0.2 * live[1132] - 0.9800665778412416 * live[1138] - live[7] * live[1139]
+        - live[8] * live[1140] - live[1249] * live[1256] * t3628
+        - live[1259] * live[1265] * t3629 - live[1268] * live[1273] * t3630
+        - live[1276] * live[1280] * t3631 - live[1283] * live[1287] * t3632
+        - live[1293] * live[1295] * t3633 - live[1298] * live[1299] * t3634
+        - 298.3148385185812 * live[1236] * t3626
+        - 1142.1540345339843 * live[1246] * t3627;
+    let t3636 = 0.1 * live[1132] + 283.68794326241135 * live[216] * live[1133]
+        - 0.3 * live[1130] - 0.19866933079506122 * live[1138] - live[9] * live[1139]
+        - live[11] * live[1140] - live[1249] * live[1257] * t3628
+        - live[1259] * live[1266] * t3629 - live[1268] * live[1274] * t3630
+        - live[1276] * live[1281] * t3631 - live[1283] * live[1289] * t3632
+        - live[1293] * live[1296] * t3633 - live[1298] * live[1300] * t3634
+        - live[1302] * live[1303] * t3635 - 298.3148385185812 * live[1237] * t3626
+        - 1142.1540345339843 * live[1247] * t3627;
+    let t3637 = 0.2 * live[1130] + 283.68794326241135 * live[217] * live[1133]
+        - 0.1 * live[1131] - live[12] * live[1139] - live[13] * live[1140]
+        - live[1249] * live[1258] * t3628 - live[1259] * live[1267] * t3629
+        - live[1268] * live[1275] * t3630 - live[1276] * live[1282] * t3631
+        - live[1283] * live[1291] * t3632 - live[1293] * live[1297] * t3633
+        - live[1298] * live[1301] * t3634 - live[1302] * live[1304] * t3635
+        - live[1305] * live[1306] * t3636 - 298.3148385185812 * live[1238] * t3626
+        - 1142.1540345339843 * live[1248] * t3627;
+    let t3638 = live[1305] * (t3636 - live[1306] * live[1307] * t3637);
+    let t3639 = live[1302]
+        * (t3635 - live[1303] * t3638 - live[1304] * live[1307] * t3637);
+    let t3640 = live[1298]
+        * (t3634 - live[1299] * t3639 - live[1300] * t3638
+            - live[1301] * live[1307] * t3637);
+    let t3641 = live[1293]
+        * (t3633 - live[1294] * t3640 - live[1295] * t3639 - live[1296] * t3638
+            - live[1297] * live[1307] * t3637);
+    let t3642 = live[1283]
+        * (t3632 - live[1284] * t3641 - live[1285] * t3640 - live[1287] * t3639
+            - live[1289] * t3638 - live[1291] * live[1307] * t3637);
+    let t3643 = live[1276]
+        * (t3631 - live[1277] * t3642 - live[1278] * t3641 - live[1279] * t3640
+            - live[1280] * t3639 - live[1281] * t3638 - live[1282] * live[1307] * t3637);
+    let t3644 = live[1268]
+        * (t3630 - live[1269] * t3643 - live[1270] * t3642 - live[1271] * t3641
+            - live[1272] * t3640 - live[1273] * t3639 - live[1274] * t3638
+            - live[1275] * live[1307] * t3637);
+    let t3645 = live[1259]
+        * (t3629 - live[1260] * t3644 - live[1261] * t3643 - live[1262] * t3642
+            - live[1263] * t3641 - live[1264] * t3640 - live[1265] * t3639
+            - live[1266] * t3638 - live[1267] * live[1307] * t3637);
+    let t3646 = live[1249]
+        * (t3628 - live[1250] * t3645 - live[1251] * t3644 - live[1252] * t3643
+            - live[1253] * t3642 - live[1254] * t3641 - live[1255] * t3640
+            - live[1256] * t3639 - live[1257] * t3638 - live[1258] * live[1307] * t3637);
+    let t3647 = 1142.1540345339843
+        * (t3627 - live[1239] * t3646 - live[1240] * t3645 - live[1241] * t3644
+            - live[1242] * t3643 - live[1243] * t3642 - live[1244] * t3641
+            - live[1245] * t3640 - live[1246] * t3639 - live[1247] * t3638
+            - live[1248] * live[1307] * t3637);
+    let t3648 = 298.3148385185812
+        * (t3626 - live[1229] * t3646 - live[1230] * t3645 - live[1231] * t3644
+            - live[1232] * t3643 - live[1233] * t3642 - live[1234] * t3641
+            - live[1235] * t3640 - live[1236] * t3639 - live[1237] * t3638
+            - live[1238] * live[1307] * t3637) - 0.08422633844982069 * t3647;
+    let t3649 = -t3642
+        - live[1223]
+            * (live[1224] * t3641 + live[1225] * t3640 + live[1226] * t3639
+                + live[1227] * t3638 + live[1228] * live[1307] * t3637);
+    let t3650 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3649 + t3642) - live[1216] * t3641
+            - live[1217] * t3640 - live[1218] * t3639 - live[1220] * t3638
+            - live[1222] * live[1307] * t3637);
+    let t3651 = 0.028368794326241134 * live[1157] - live[1158];
+    let t3652 = 0.07659574468085106 * live[1157] - live[1159]
+        - 0.08422633844982069 * t3651;
+    let t3653 = 0.8 * live[1161] + 283.68794326241135 * live[219] * live[1157]
+        - 0.5999999999999999 * live[1160] - 298.3148385185812 * live[1229] * t3651
+        - 1142.1540345339843 * live[1239] * t3652;
+    let t3654 = 0.8 * live[1151] + 283.68794326241135 * live[218] * live[1157]
+        - 0.5999999999999999 * live[1153] - 298.3148385185812 * live[1230] * t3651
+        - 1142.1540345339843 * live[1240] * t3652 - live[1249] * live[1250] * t3653;
+    let t3655 = 283.68794326241135 * live[214] * live[1157] - live[1163]
+        - live[1249] * live[1251] * t3653 - live[1259] * live[1260] * t3654
+        - 298.3148385185812 * live[1231] * t3651
+        - 1142.1540345339843 * live[1241] * t3652;
+    let t3656 = 283.68794326241135 * live[213] * live[1157] - live[1162]
+        - live[1249] * live[1252] * t3653 - live[1259] * live[1261] * t3654
+        - live[1268] * live[1269] * t3655 - 298.3148385185812 * live[1232] * t3651
+        - 1142.1540345339843 * live[1242] * t3652;
+    let t3657 = 283.68794326241135 * live[207] * live[1157] - live[1154]
+        - live[1249] * live[1253] * t3653 - live[1259] * live[1262] * t3654
+        - live[1268] * live[1270] * t3655 - live[1276] * live[1277] * t3656
+        - 298.3148385185812 * live[1233] * t3651
+        - 1142.1540345339843 * live[1243] * t3652;
+    let t3658 = 283.68794326241135 * live[208] * live[1157] - live[1155]
+        - live[1249] * live[1254] * t3653 - live[1259] * live[1263] * t3654
+        - live[1268] * live[1271] * t3655 - live[1276] * live[1278] * t3656
+        - live[1283] * live[1284] * t3657 - 298.3148385185812 * live[1234] * t3651
+        - 1142.1540345339843 * live[1244] * t3652;
+    let t3659 = 283.68794326241135 * live[209] * live[1157] - live[1156]
+        - live[1249] * live[1255] * t3653 - live[1259] * live[1264] * t3654
+        - live[1268] * live[1272] * t3655 - live[1276] * live[1279] * t3656
+        - live[1283] * live[1285] * t3657 - live[1293] * live[1294] * t3658
+        - 298.3148385185812 * live[1235] * t3651
+        - 1142.1540345339843 * live[1245] * t3652;
+    let t3660 = 0.3 * live[1155] + 283.68794326241135 * live[215] * live[1157]
+        - 0.2 * live[1156] - 0.9800665778412416 * live[1162] - live[7] * live[1163]
+        - live[8] * live[1164] - live[1249] * live[1256] * t3653
+        - live[1259] * live[1265] * t3654 - live[1268] * live[1273] * t3655
+        - live[1276] * live[1280] * t3656 - live[1283] * live[1287] * t3657
+        - live[1293] * live[1295] * t3658 - live[1298] * live[1299] * t3659
+        - 298.3148385185812 * live[1236] * t3651
+        - 1142.1540345339843 * live[1246] * t3652;
+    let t3661 = 0.1 * live[1156] + 283.68794326241135 * live[216] * live[1157]
+        - 0.3 * live[1154] - 0.19866933079506122 * live[1162] - live[9] * live[1163]
+        - live[11] * live[1164] - live[1249] * live[1257] * t3653
+        - live[1259] * live[1266] * t3654 - live[1268] * live[1274] * t3655
+        - live[1276] * live[1281] * t3656 - live[1283] * live[1289] * t3657
+        - live[1293] * live[1296] * t3658 - live[1298] * live[1300] * t3659
+        - live[1302] * live[1303] * t3660 - 298.3148385185812 * live[1237] * t3651
+        - 1142.1540345339843 * live[1247] * t3652;
+    let t3662 = 0.2 * live[1154] + 283.68794326241135 * live[217] * live[1157]
+        - 0.1 * live[1155] - live[12] * live[1163] - live[13] * live[1164]
+        - live[1249] * live[1258] * t3653 - live[1259] * live[1267] * t3654
+        - live[1268] * live[1275] * t3655 - live[1276] * live[1282] * t3656
+        - live[1283] * live[1291] * t3657 - live[1293] * live[1297] * t3658
+        - live[1298] * live[1301] * t3659 - live[1302] * live[1304] * t3660
+        - live[1305] * live[1306] * t3661 - 298.3148385185812 * live[1238] * t3651
+        - 1142.1540345339843 * live[1248] * t3652;
+    let t3663 = live[1305] * (t3661 - live[1306] * live[1307] * t3662);
+    let t3664 = live[1302]
+        * (t3660 - live[1303] * t3663 - live[1304] * live[1307] * t3662);
+    let t3665 = live[1298]
+        * (t3659 - live[1299] * t3664 - live[1300] * t3663
+            - live[1301] * live[1307] * t3662);
+    let t3666 = live[1293]
+        * (t3658 - live[1294] * t3665 - live[1295] * t3664 - live[1296] * t3663
+            - live[1297] * live[1307] * t3662);
+    let t3667 = live[1283]
+        * (t3657 - live[1284] * t3666 - live[1285] * t3665 - live[1287] * t3664
+            - live[1289] * t3663 - live[1291] * live[1307] * t3662);
+    let t3668 = live[1276]
+        * (t3656 - live[1277] * t3667 - live[1278] * t3666 - live[1279] * t3665
+            - live[1280] * t3664 - live[1281] * t3663 - live[1282] * live[1307] * t3662);
+    let t3669 = live[1268]
+        * (t3655 - live[1269] * t3668 - live[1270] * t3667 - live[1271] * t3666
+            - live[1272] * t3665 - live[1273] * t3664 - live[1274] * t3663
+            - live[1275] * live[1307] * t3662);
+    let t3670 = live[1259]
+        * (t3654 - live[1260] * t3669 - live[1261] * t3668 - live[1262] * t3667
+            - live[1263] * t3666 - live[1264] * t3665 - live[1265] * t3664
+            - live[1266] * t3663 - live[1267] * live[1307] * t3662);
+    let t3671 = live[1249]
+        * (t3653 - live[1250] * t3670 - live[1251] * t3669 - live[1252] * t3668
+            - live[1253] * t3667 - live[1254] * t3666 - live[1255] * t3665
+            - live[1256] * t3664 - live[1257] * t3663 - live[1258] * live[1307] * t3662);
+    let t3672 = 1142.1540345339843
+        * (t3652 - live[1239] * t3671 - live[1240] * t3670 - live[1241] * t3669
+            - live[1242] * t3668 - live[1243] * t3667 - live[1244] * t3666
+            - live[1245] * t3665 - live[1246] * t3664 - live[1247] * t3663
+            - live[1248] * live[1307] * t3662);
+    let t3673 = 298.3148385185812
+        * (t3651 - live[1229] * t3671 - live[1230] * t3670 - live[1231] * t3669
+            - live[1232] * t3668 - live[1233] * t3667 - live[1234] * t3666
+            - live[1235] * t3665 - live[1236] * t3664 - live[1237] * t3663
+            - live[1238] * live[1307] * t3662) - 0.08422633844982069 * t3672;
+    let t3674 = -t3667
+        - live[1223]
+            * (live[1224] * t3666 + live[1225] * t3665 + live[1226] * t3664
+                + live[1227] * t3663 + live[1228] * live[1307] * t3662);
+    let t3675 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3674 + t3667) - live[1216] * t3666
+            - live[1217] * t3665 - live[1218] * t3664 - live[1220] * t3663
+            - live[1222] * live[1307] * t3662);
+    let t3676 = 0.028368794326241134 * live[1170] - live[1171];
+    let t3677 = 0.07659574468085106 * live[1170] - live[1172]
+        - 0.08422633844982069 * t3676;
+    let t3678 = 0.8 * live[1174] + 283.68794326241135 * live[219] * live[1170]
+        - 0.5999999999999999 * live[1173] - 298.3148385185812 * live[1229] * t3676
+        - 1142.1540345339843 * live[1239] * t3677;
+    let t3679 = 0.8 * live[1165] + 283.68794326241135 * live[218] * live[1170]
+        - 0.5999999999999999 * live[1166] - 298.3148385185812 * live[1230] * t3676
+        - 1142.1540345339843 * live[1240] * t3677 - live[1249] * live[1250] * t3678;
+    let t3680 = 283.68794326241135 * live[214] * live[1170] - live[1176]
+        - live[1249] * live[1251] * t3678 - live[1259] * live[1260] * t3679
+        - 298.3148385185812 * live[1231] * t3676
+        - 1142.1540345339843 * live[1241] * t3677;
+    let t3681 = 283.68794326241135 * live[213] * live[1170] - live[1175]
+        - live[1249] * live[1252] * t3678 - live[1259] * live[1261] * t3679
+        - live[1268] * live[1269] * t3680 - 298.3148385185812 * live[1232] * t3676
+        - 1142.1540345339843 * live[1242] * t3677;
+    let t3682 = 283.68794326241135 * live[207] * live[1170] - live[1167]
+        - live[1249] * live[1253] * t3678 - live[1259] * live[1262] * t3679
+        - live[1268] * live[1270] * t3680 - live[1276] * live[1277] * t3681
+        - 298.3148385185812 * live[1233] * t3676
+        - 1142.1540345339843 * live[1243] * t3677;
+    let t3683 = 283.68794326241135 * live[208] * live[1170] - live[1168]
+        - live[1249] * live[1254] * t3678 - live[1259] * live[1263] * t3679
+        - live[1268] * live[1271] * t3680 - live[1276] * live[1278] * t3681
+        - live[1283] * live[1284] * t3682 - 298.3148385185812 * live[1234] * t3676
+        - 1142.1540345339843 * live[1244] * t3677;
+    let t3684 = 283.68794326241135 * live[209] * live[1170] - live[1169]
+        - live[1249] * live[1255] * t3678 - live[1259] * live[1264] * t3679
+        - live[1268] * live[1272] * t3680 - live[1276] * live[1279] * t3681
+        - live[1283] * live[1285] * t3682 - live[1293] * live[1294] * t3683
+        - 298.3148385185812 * live[1235] * t3676
+        - 1142.1540345339843 * live[1245] * t3677;
+    let t3685 = 0.3 * live[1168] + 283.68794326241135 * live[215] * live[1170]
+        - 0.2 * live[1169] - 0.9800665778412416 * live[1175] - live[7] * live[1176]
+        - live[8] * live[1177] - live[1249] * live[1256] * t3678
+        - live[1259] * live[1265] * t3679 - live[1268] * live[1273] * t3680
+        - live[1276] * live[1280] * t3681 - live[1283] * live[1287] * t3682
+        - live[1293] * live[1295] * t3683 - live[1298] * live[1299] * t3684
+        - 298.3148385185812 * live[1236] * t3676
+        - 1142.1540345339843 * live[1246] * t3677;
+    let t3686 = 0.1 * live[1169] + 283.68794326241135 * live[216] * live[1170]
+        - 0.3 * live[1167] - 0.19866933079506122 * live[1175] - live[9] * live[1176]
+        - live[11] * live[1177] - live[1249] * live[1257] * t3678
+        - live[1259] * live[1266] * t3679 - live[1268] * live[1274] * t3680
+        - live[1276] * live[1281] * t3681 - live[1283] * live[1289] * t3682
+        - live[1293] * live[1296] * t3683 - live[1298] * live[1300] * t3684
+        - live[1302] * live[1303] * t3685 - 298.3148385185812 * live[1237] * t3676
+        - 1142.1540345339843 * live[1247] * t3677;
+    let t3687 = 0.2 * live[1167] + 283.68794326241135 * live[217] * live[1170]
+        - 0.1 * live[1168] - live[12] * live[1176] - live[13] * live[1177]
+        - live[1249] * live[1258] * t3678 - live[1259] * live[1267] * t3679
+        - live[1268] * live[1275] * t3680 - live[1276] * live[1282] * t3681
+        - live[1283] * live[1291] * t3682 - live[1293] * live[1297] * t3683
+        - live[1298] * live[1301] * t3684 - live[1302] * live[1304] * t3685
+        - live[1305] * live[1306] * t3686 - 298.3148385185812 * live[1238] * t3676
+        - 1142.1540345339843 * live[1248] * t3677;
+    let t3688 = live[1305] * (t3686 - live[1306] * live[1307] * t3687);
+    let t3689 = live[1302]
+        * (t3685 - live[1303] * t3688 - live[1304] * live[1307] * t3687);
+    let t3690 = live[1298]
+        * (t3684 - live[1299] * t3689 - live[1300] * t3688
+            - live[1301] * live[1307] * t3687);
+    let t3691 = live[1293]
+        * (t3683 - live[1294] * t3690 - live[1295] * t3689 - live[1296] * t3688
+            - live[1297] * live[1307] * t3687);
+    let t3692 = live[1283]
+        * (t3682 - live[1284] * t3691 - live[1285] * t3690 - live[1287] * t3689
+            - live[1289] * t3688 - live[1291] * live[1307] * t3687);
+    let t3693 = live[1276]
+        * (t3681 - live[1277] * t3692 - live[1278] * t3691 - live[1279] * t3690
+            - live[1280] * t3689 - live[1281] * t3688 - live[1282] * live[1307] * t3687);
+    let t3694 = live[1268]
+        * (t3680 - live[1269] * t3693 - live[1270] * t3692 - live[1271] * t3691
+            - live[1272] * t3690 - live[1273] * t3689 - live[1274] * t3688
+            - live[1275] * live[1307] * t3687);
+    let t3695 = live[1259]
+        * (t3679 - live[1260] * t3694 - live[1261] * t3693 - live[1262] * t3692
+            - live[1263] * t3691 - live[1264] * t3690 - live[1265] * t3689
+            - live[1266] * t3688 - live[1267] * live[1307] * t3687);
+    let t3696 = live[1249]
+        * (t3678 - live[1250] * t3695 - live[1251] * t3694 - live[1252] * t3693
+            - live[1253] * t3692 - live[1254] * t3691 - live[1255] * t3690
+            - live[1256] * t3689 - live[1257] * t3688 - live[1258] * live[1307] * t3687);
+    let t3697 = 1142.1540345339843
+        * (t3677 - live[1239] * t3696 - live[1240] * t3695 - live[1241] * t3694
+            - live[1242] * t3693 - live[1243] * t3692 - live[1244] * t3691
+            - live[1245] * t3690 - live[1246] * t3689 - live[1247] * t3688
+            - live[1248] * live[1307] * t3687);
+    let t3698 = 298.3148385185812
+        * (t3676 - live[1229] * t3696 - live[1230] * t3695 - live[1231] * t3694
+            - live[1232] * t3693 - live[1233] * t3692 - live[1234] * t3691
+            - live[1235] * t3690 - live[1236] * t3689 - live[1237] * t3688
+            - live[1238] * live[1307] * t3687) - 0.08422633844982069 * t3697;
+    let t3699 = -t3692
+        - live[1223]
+            * (live[1224] * t3691 + live[1225] * t3690 + live[1226] * t3689
+                + live[1227] * t3688 + live[1228] * live[1307] * t3687);
+    let t3700 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3699 + t3692) - live[1216] * t3691
+            - live[1217] * t3690 - live[1218] * t3689 - live[1220] * t3688
+            - live[1222] * live[1307] * t3687);
+    let t3701 = 0.028368794326241134 * live[1183] - live[1184];
+    let t3702 = 0.07659574468085106 * live[1183] - live[1185]
+        - 0.08422633844982069 * t3701;
+    let t3703 = 0.8 * live[1187] + 283.68794326241135 * live[219] * live[1183]
+        - 0.5999999999999999 * live[1186] - 298.3148385185812 * live[1229] * t3701
+        - 1142.1540345339843 * live[1239] * t3702;
+    let t3704 = 0.8 * live[1178] + 283.68794326241135 * live[218] * live[1183]
+        - 0.5999999999999999 * live[1179] - 298.3148385185812 * live[1230] * t3701
+        - 1142.1540345339843 * live[1240] * t3702 - live[1249] * live[1250] * t3703;
+    let t3705 = 283.68794326241135 * live[214] * live[1183] - live[1189]
+        - live[1249] * live[1251] * t3703 - live[1259] * live[1260] * t3704
+        - 298.3148385185812 * live[1231] * t3701
+        - 1142.1540345339843 * live[1241] * t3702;
+    let t3706 = 283.68794326241135 * live[213] * live[1183] - live[1188]
+        - live[1249] * live[1252] * t3703 - live[1259] * live[1261] * t3704
+        - live[1268] * live[1269] * t3705 - 298.3148385185812 * live[1232] * t3701
+        - 1142.1540345339843 * live[1242] * t3702;
+    let t3707 = 283.68794326241135 * live[207] * live[1183] - live[1180]
+        - live[1249] * live[1253] * t3703 - live[1259] * live[1262] * t3704
+        - live[1268] * live[1270] * t3705 - live[1276] * live[1277] * t3706
+        - 298.3148385185812 * live[1233] * t3701
+        - 1142.1540345339843 * live[1243] * t3702;
+    let t3708 = 283.68794326241135 * live[208] * live[1183] - live[1181]
+        - live[1249] * live[1254] * t3703 - live[1259] * live[1263] * t3704
+        - live[1268] * live[1271] * t3705 - live[1276] * live[1278] * t3706
+        - live[1283] * live[1284] * t3707 - 298.3148385185812 * live[1234] * t3701
+        - 1142.1540345339843 * live[1244] * t3702;
+    let t3709 = 283.68794326241135 * live[209] * live[1183] - live[1182]
+        - live[1249] * live[1255] * t3703 - live[1259] * live[1264] * t3704
+        - live[1268] * live[1272] * t3705 - live[1276] * live[1279] * t3706
+        - live[1283] * live[1285] * t3707 - live[1293] * live[1294] * t3708
+        - 298.3148385185812 * live[1235] * t3701
+        - 1142.1540345339843 * live[1245] * t3702;
+    let t3710 = 0.3 * live[1181] + 283.68794326241135 * live[215] * live[1183]
+        - 0.2 * live[1182] - 0.9800665778412416 * live[1188] - live[7] * live[1189]
+        - live[8] * live[1190] - live[1249] * live[1256] * t3703
+        - live[1259] * live[1265] * t3704 - live[1268] * live[1273] * t3705
+        - live[1276] * live[1280] * t3706 - live[1283] * live[1287] * t3707
+        - live[1293] * live[1295] * t3708 - live[1298] * live[1299] * t3709
+        - 298.3148385185812 * live[1236] * t3701
+        - 1142.1540345339843 * live[1246] * t3702;
+    let t3711 = 0.1 * live[1182] + 283.68794326241135 * live[216] * live[1183]
+        - 0.3 * live[1180] - 0.19866933079506122 * live[1188] - live[9] * live[1189]
+        - live[11] * live[1190] - live[1249] * live[1257] * t3703
+        - live[1259] * live[1266] * t3704 - live[1268] * live[1274] * t3705
+        - live[1276] * live[1281] * t3706 - live[1283] * live[1289] * t3707
+        - live[1293] * live[1296] * t3708 - live[1298] * live[1300] * t3709
+        - live[1302] * live[1303] * t3710 - 298.3148385185812 * live[1237] * t3701
+        - 1142.1540345339843 * live[1247] * t3702;
+    let t3712 = 0.2 * live[1180] + 283.68794326241135 * live[217] * live[1183]
+        - 0.1 * live[1181] - live[12] * live[1189] - live[13] * live[1190]
+        - live[1249] * live[1258] * t3703 - live[1259] * live[1267] * t3704
+        - live[1268] * live[1275] * t3705 - live[1276] * live[1282] * t3706
+        - live[1283] * live[1291] * t3707 - live[1293] * live[1297] * t3708
+        - live[1298] * live[1301] * t3709 - live[1302] * live[1304] * t3710
+        - live[1305] * live[1306] * t3711 - 298.3148385185812 * live[1238] * t3701
+        - 1142.1540345339843 * live[1248] * t3702;
+    let t3713 = live[1305] * (t3711 - live[1306] * live[1307] * t3712);
+    let t3714 = live[1302]
+        * (t3710 - live[1303] * t3713 - live[1304] * live[1307] * t3712);
+    live[1691] = t3701;
+    live[1692] = t3702;
+    live[1693] = t3703;
+    live[1694] = t3704;
+    live[1695] = t3705;
+    live[1696] = t3706;
+    live[1697] = t3707;
+    live[1698] = t3708;
+    live[1699] = t3709;
+    live[1700] = t3712;
+    live[1701] = t3713;
+    live[1702] = t3714;
+    out.1[0][6] = t3567;
+    out.1[0][7] = t3592;
+    out.1[0][8] = t3617;
+    out.1[0][9] = t3642;
+    out.1[0][10] = t3667;
+    out.1[0][11] = t3692;
+    out.1[1][6] = t3566;
+    out.1[1][7] = t3591;
+    out.1[1][8] = t3616;
+    out.1[1][9] = t3641;
+    out.1[1][10] = t3666;
+    out.1[1][11] = t3691;
+    out.1[2][6] = t3565;
+    out.1[2][7] = t3590;
+    out.1[2][8] = t3615;
+    out.1[2][9] = t3640;
+    out.1[2][10] = t3665;
+    out.1[2][11] = t3690;
+    out.1[3][7] = t3589;
+    out.1[3][8] = t3614;
+    out.1[3][9] = t3639;
+    out.1[3][10] = t3664;
+    out.1[3][11] = t3689;
+    out.1[3][12] = t3714;
+    out.1[4][7] = t3588;
+    out.1[4][8] = t3613;
+    out.1[4][9] = t3638;
+    out.1[4][10] = t3663;
+    out.1[4][11] = t3688;
+    out.1[4][12] = t3713;
+    out.1[5][7] = live[1307] * t3587;
+    out.1[5][8] = live[1307] * t3612;
+    out.1[5][9] = live[1307] * t3637;
+    out.1[5][10] = live[1307] * t3662;
+    out.1[5][11] = live[1307] * t3687;
+    out.1[5][12] = live[1307] * t3712;
+    out.1[6][6] = t3568;
+    out.1[6][7] = t3593;
+    out.1[6][8] = t3618;
+    out.1[6][9] = t3643;
+    out.1[6][10] = t3668;
+    out.1[6][11] = t3693;
+    out.1[7][6] = t3569;
+    out.1[7][7] = t3594;
+    out.1[7][8] = t3619;
+    out.1[7][9] = t3644;
+    out.1[7][10] = t3669;
+    out.1[7][11] = t3694;
+    out.1[8][6] = t3570;
+    out.1[8][7] = t3595;
+    out.1[8][8] = t3620;
+    out.1[8][9] = t3645;
+    out.1[8][10] = t3670;
+    out.1[8][11] = t3695;
+    out.1[9][6] = t3571;
+    out.1[9][7] = t3596;
+    out.1[9][8] = t3621;
+    out.1[9][9] = t3646;
+    out.1[9][10] = t3671;
+    out.1[9][11] = t3696;
+    out.1[10][6] = -283.68794326241135
+        * (live[1094] + live[219] * t3571 + live[218] * t3570 + live[214] * t3569
+            + live[213] * t3568 + live[207] * t3567 + live[208] * t3566
+            + live[209] * t3565 + live[215] * live[1690] + live[216] * live[1689]
+            + live[217] * live[1307] * live[1688]) - 0.07659574468085106 * t3572
+        - 0.028368794326241134 * t3573;
+    out.1[10][7] = -283.68794326241135
+        * (live[1107] + live[219] * t3596 + live[218] * t3595 + live[214] * t3594
+            + live[213] * t3593 + live[207] * t3592 + live[208] * t3591
+            + live[209] * t3590 + live[215] * t3589 + live[216] * t3588
+            + live[217] * live[1307] * t3587) - 0.07659574468085106 * t3597
+        - 0.028368794326241134 * t3598;
+    out.1[10][8] = -283.68794326241135
+        * (live[1120] + live[219] * t3621 + live[218] * t3620 + live[214] * t3619
+            + live[213] * t3618 + live[207] * t3617 + live[208] * t3616
+            + live[209] * t3615 + live[215] * t3614 + live[216] * t3613
+            + live[217] * live[1307] * t3612) - 0.07659574468085106 * t3622
+        - 0.028368794326241134 * t3623;
+    out.1[10][9] = -283.68794326241135
+        * (live[1133] + live[219] * t3646 + live[218] * t3645 + live[214] * t3644
+            + live[213] * t3643 + live[207] * t3642 + live[208] * t3641
+            + live[209] * t3640 + live[215] * t3639 + live[216] * t3638
+            + live[217] * live[1307] * t3637) - 0.07659574468085106 * t3647
+        - 0.028368794326241134 * t3648;
+    out.1[10][10] = -283.68794326241135
+        * (live[1157] + live[219] * t3671 + live[218] * t3670 + live[214] * t3669
+            + live[213] * t3668 + live[207] * t3667 + live[208] * t3666
+            + live[209] * t3665 + live[215] * t3664 + live[216] * t3663
+            + live[217] * live[1307] * t3662) - 0.07659574468085106 * t3672
+        - 0.028368794326241134 * t3673;
+    out.1[10][11] = -283.68794326241135
+        * (live[1170] + live[219] * t3696 + live[218] * t3695 + live[214] * t3694
+            + live[213] * t3693 + live[207] * t3692 + live[208] * t3691
+            + live[209] * t3690 + live[215] * t3689 + live[216] * t3688
+            + live[217] * live[1307] * t3687) - 0.07659574468085106 * t3697
+        - 0.028368794326241134 * t3698;
+    out.1[11][6] = t3573;
+    out.1[11][7] = t3598;
+    out.1[11][8] = t3623;
+    out.1[11][9] = t3648;
+    out.1[11][10] = t3673;
+    out.1[11][11] = t3698;
+    out.1[12][6] = t3572;
+    out.1[12][7] = t3597;
+    out.1[12][8] = t3622;
+    out.1[12][9] = t3647;
+    out.1[12][10] = t3672;
+    out.1[12][11] = t3697;
+    out.1[13][6] = t3574;
+    out.1[13][7] = t3599;
+    out.1[13][8] = t3624;
+    out.1[13][9] = t3649;
+    out.1[13][10] = t3674;
+    out.1[13][11] = t3699;
+    out.1[14][6] = t3575;
+    out.1[14][7] = t3600;
+    out.1[14][8] = t3625;
+    out.1[14][9] = t3650;
+    out.1[14][10] = t3675;
+    out.1[14][11] = t3700;
+    out.1[15][6] = -80.97165991902834
+        * (live[247] * t3575 + live[249] * live[1689]
+            + live[250] * live[1307] * live[1688] + live[174] * (t3574 + t3567))
+        - live[247]
+            * (79.35761763896693 * t3566 + 16.08658548947864 * t3565
+                + 3.967880881948347 * live[1690]);
+    out.1[15][7] = -80.97165991902834
+        * (live[247] * t3600 + live[249] * t3588 + live[250] * live[1307] * t3587
+            + live[174] * (t3599 + t3592))
+        - live[247]
+            * (79.35761763896693 * t3591 + 16.08658548947864 * t3590
+                + 3.967880881948347 * t3589);
+    out.1[15][8] = -80.97165991902834
+        * (live[247] * t3625 + live[249] * t3613 + live[250] * live[1307] * t3612
+            + live[174] * (t3624 + t3617))
+        - live[247]
+            * (79.35761763896693 * t3616 + 16.08658548947864 * t3615
+                + 3.967880881948347 * t3614);
+    out.1[15][9] = -80.97165991902834
+        * (live[247] * t3650 + live[249] * t3638 + live[250] * live[1307] * t3637
+            + live[174] * (t3649 + t3642))
+        - live[247]
+            * (79.35761763896693 * t3641 + 16.08658548947864 * t3640
+                + 3.967880881948347 * t3639);
+    out.1[15][10] = -80.97165991902834
+        * (live[247] * t3675 + live[249] * t3663 + live[250] * live[1307] * t3662
+            + live[174] * (t3674 + t3667))
+        - live[247]
+            * (79.35761763896693 * t3666 + 16.08658548947864 * t3665
+                + 3.967880881948347 * t3664);
+    out.1[15][11] = -80.97165991902834
+        * (live[247] * t3700 + live[249] * t3688 + live[250] * live[1307] * t3687
+            + live[174] * (t3699 + t3692))
+        - live[247]
+            * (79.35761763896693 * t3691 + 16.08658548947864 * t3690
+                + 3.967880881948347 * t3689);
+    out.1[16][6] = live[602]
+        * (live[604] * t3565 - live[603] * t3567 - live[607] * live[1690]
+            - live[648] * live[1689] - live[644] * live[1307] * live[1688]);
+    out.1[16][7] = live[602]
+        * (live[604] * t3590 - live[603] * t3592 - live[607] * t3589 - live[648] * t3588
+            - live[644] * live[1307] * t3587);
+    out.1[16][8] = live[602]
+        * (live[604] * t3615 - live[603] * t3617 - live[607] * t3614 - live[648] * t3613
+            - live[644] * live[1307] * t3612);
+    out.1[16][9] = live[602]
+        * (live[604] * t3640 - live[603] * t3642 - live[607] * t3639 - live[648] * t3638
+            - live[644] * live[1307] * t3637);
+    out.1[16][10] = live[602]
+        * (live[604] * t3665 - live[603] * t3667 - live[607] * t3664 - live[648] * t3663
+            - live[644] * live[1307] * t3662);
+    out.1[16][11] = live[602]
+        * (live[604] * t3690 - live[603] * t3692 - live[607] * t3689 - live[648] * t3688
+            - live[644] * live[1307] * t3687);
+    out.1[17][6] = live[113] * t3565
+        + 0.095 * (live[112] * live[1307] * live[1688] - live[113] * live[1690])
+        + live[112] * (t3567 - 0.1 * live[1689]);
+    out.1[17][7] = live[113] * t3590
+        + 0.095 * (live[112] * live[1307] * t3587 - live[113] * t3589)
+        + live[112] * (t3592 - 0.1 * t3588);
+    out.1[17][8] = live[113] * t3615
+        + 0.095 * (live[112] * live[1307] * t3612 - live[113] * t3614)
+        + live[112] * (t3617 - 0.1 * t3613);
+    out.1[17][9] = live[113] * t3640
+        + 0.095 * (live[112] * live[1307] * t3637 - live[113] * t3639)
+        + live[112] * (t3642 - 0.1 * t3638);
+    out.1[17][10] = live[113] * t3665
+        + 0.095 * (live[112] * live[1307] * t3662 - live[113] * t3664)
+        + live[112] * (t3667 - 0.1 * t3663);
+    out.1[17][11] = live[113] * t3690
+        + 0.095 * (live[112] * live[1307] * t3687 - live[113] * t3689)
+        + live[112] * (t3692 - 0.1 * t3688);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part25(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part25_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part25`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part25_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part25`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part25_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1703],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3715 = live[1298]
+        * (live[1699] - live[1299] * live[1702] - live[1300] * live[1701]
+            - live[1301] * live[1307] * live[1700]);
+    let t3716 = live[1293]
+        * (live[1698] - live[1294] * t3715 - live[1295] * live[1702]
+            - live[1296] * live[1701] - live[1297] * live[1307] * live[1700]);
+    let t3717 = live[1283]
+        * (live[1697] - live[1284] * t3716 - live[1285] * t3715 - live[1287] * live[1702]
+            - live[1289] * live[1701] - live[1291] * live[1307] * live[1700]);
+    let t3718 = live[1276]
+        * (live[1696] - live[1277] * t3717 - live[1278] * t3716 - live[1279] * t3715
+            - live[1280] * live[1702] - live[1281] * live[1701]
+            - live[1282] * live[1307] * live[1700]);
+    let t3719 = live[1268]
+        * (live[1695] - live[1269] * t3718 - live[1270] * t3717 - live[1271] * t3716
+            - live[1272] * t3715 - live[1273] * live[1702] - live[1274] * live[1701]
+            - live[1275] * live[1307] * live[1700]);
+    let t3720 = live[1259]
+        * (live[1694] - live[1260] * t3719 - live[1261] * t3718 - live[1262] * t3717
+            - live[1263] * t3716 - live[1264] * t3715 - live[1265] * live[1702]
+            - live[1266] * live[1701] - live[1267] * live[1307] * live[1700]);
+    let t3721 = live[1249]
+        * (live[1693] - live[1250] * t3720 - live[1251] * t3719 - live[1252] * t3718
+            - live[1253] * t3717 - live[1254] * t3716 - live[1255] * t3715
+            - live[1256] * live[1702] - live[1257] * live[1701]
+            - live[1258] * live[1307] * live[1700]);
+    let t3722 = 1142.1540345339843
+        * (live[1692] - live[1239] * t3721 - live[1240] * t3720 - live[1241] * t3719
+            - live[1242] * t3718 - live[1243] * t3717 - live[1244] * t3716
+            - live[1245] * t3715 - live[1246] * live[1702] - live[1247] * live[1701]
+            - live[1248] * live[1307] * live[1700]);
+    let t3723 = 298.3148385185812
+        * (live[1691] - live[1229] * t3721 - live[1230] * t3720 - live[1231] * t3719
+            - live[1232] * t3718 - live[1233] * t3717 - live[1234] * t3716
+            - live[1235] * t3715 - live[1236] * live[1702] - live[1237] * live[1701]
+            - live[1238] * live[1307] * live[1700]) - 0.08422633844982069 * t3722;
+    let t3724 = -t3717
+        - live[1223]
+            * (live[1224] * t3716 + live[1225] * t3715 + live[1226] * live[1702]
+                + live[1227] * live[1701] + live[1228] * live[1307] * live[1700]);
+    let t3725 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3724 + t3717) - live[1216] * t3716
+            - live[1217] * t3715 - live[1218] * live[1702] - live[1220] * live[1701]
+            - live[1222] * live[1307] * live[1700]);
+    let t3726 = live[247] * live[1633];
+    let t3727 = -80.97165991902834 * t3726 - live[871];
+    let t3728 = 80.97165991902834
+        * (live[1214] * live[1215] * t3727 - live[174] * live[1633]);
+    let t3729 = -79.35761763896693 * t3726 - live[1191] - live[1214] * live[1216] * t3727
+        - live[1223] * live[1224] * t3728;
+    let t3730 = -16.08658548947864 * t3726 - live[1192] - live[1214] * live[1217] * t3727
+        - live[1223] * live[1225] * t3728 - live[1293] * live[1294] * t3729;
+    let t3731 = 0.15 * live[104] + 0.06 * live[107] + 3.0 * live[946] - 0.05 * live[1191]
+        - 3.967880881948347 * t3726 - live[1214] * live[1218] * t3727
+        - live[1223] * live[1226] * t3728 - live[1293] * live[1295] * t3729
+        - live[1298] * live[1299] * t3730;
+    let t3732 = 0.19866933079506122 * live[1194] + live[85] * live[1192]
+        - 0.9800665778412416 * live[1193] - live[1214] * live[1220] * t3727
+        - live[1223] * live[1227] * t3728 - live[1293] * live[1296] * t3729
+        - live[1298] * live[1300] * t3730 - live[1302] * live[1303] * t3731
+        - 80.97165991902834 * live[249] * live[1633];
+    let t3733 = -0.19866933079506122 * live[1193] - 0.9800665778412416 * live[1194]
+        - live[85] * live[1191] - live[1214] * live[1222] * t3727
+        - live[1223] * live[1228] * t3728 - live[1293] * live[1297] * t3729
+        - live[1298] * live[1301] * t3730 - live[1302] * live[1304] * t3731
+        - live[1305] * live[1306] * t3732 - 80.97165991902834 * live[250] * live[1633];
+    let t3734 = live[1305] * (t3732 - live[1306] * live[1307] * t3733);
+    let t3735 = live[1302]
+        * (t3731 - live[1303] * t3734 - live[1304] * live[1307] * t3733);
+    let t3736 = live[1298]
+        * (t3730 - live[1299] * t3735 - live[1300] * t3734
+            - live[1301] * live[1307] * t3733);
+    let t3737 = live[1293]
+        * (t3729 - live[1294] * t3736 - live[1295] * t3735 - live[1296] * t3734
+            - live[1297] * live[1307] * t3733);
+    let t3738 = -live[1283]
+        * (live[1287] * t3735 + live[1289] * t3734 + live[1291] * live[1307] * t3733
+            + live[1284] * t3737 + live[1285] * t3736);
+    let t3739 = -live[1276]
+        * (live[1277] * t3738 + live[1278] * t3737 + live[1279] * t3736
+            + live[1280] * t3735 + live[1281] * t3734 + live[1282] * live[1307] * t3733);
+    let t3740 = -live[1268]
+        * (live[1269] * t3739 + live[1270] * t3738 + live[1271] * t3737
+            + live[1272] * t3736 + live[1273] * t3735 + live[1274] * t3734
+            + live[1275] * live[1307] * t3733);
+    let t3741 = -live[1259]
+        * (live[1260] * t3740 + live[1261] * t3739 + live[1262] * t3738
+            + live[1263] * t3737 + live[1264] * t3736 + live[1265] * t3735
+            + live[1266] * t3734 + live[1267] * live[1307] * t3733);
+    let t3742 = -live[1249]
+        * (live[1250] * t3741 + live[1251] * t3740 + live[1252] * t3739
+            + live[1253] * t3738 + live[1254] * t3737 + live[1255] * t3736
+            + live[1256] * t3735 + live[1257] * t3734 + live[1258] * live[1307] * t3733);
+    let t3743 = -1142.1540345339843
+        * (live[1239] * t3742 + live[1240] * t3741 + live[1241] * t3740
+            + live[1242] * t3739 + live[1243] * t3738 + live[1244] * t3737
+            + live[1245] * t3736 + live[1246] * t3735 + live[1247] * t3734
+            + live[1248] * live[1307] * t3733);
+    let t3744 = -0.08422633844982069 * t3743
+        - 298.3148385185812
+            * (live[1229] * t3742 + live[1230] * t3741 + live[1231] * t3740
+                + live[1232] * t3739 + live[1233] * t3738 + live[1234] * t3737
+                + live[1235] * t3736 + live[1236] * t3735 + live[1237] * t3734
+                + live[1238] * live[1307] * t3733);
+    let t3745 = live[1223]
+        * (t3728 - live[1224] * t3737 - live[1225] * t3736 - live[1226] * t3735
+            - live[1227] * t3734 - live[1228] * live[1307] * t3733) - t3738;
+    let t3746 = live[1214]
+        * (t3727 + 80.97165991902834 * live[1215] * (t3745 + t3738) - live[1216] * t3737
+            - live[1217] * t3736 - live[1218] * t3735 - live[1220] * t3734
+            - live[1222] * live[1307] * t3733);
+    let t3747 = live[247] * live[1196];
+    let t3748 = live[871] - 80.97165991902834 * live[174] * live[1196]
+        - 6556.409710042781 * live[1214] * live[1215] * t3747;
+    let t3749 = qd[3] - 133.14857963797283 * t3747;
+    let t3750 = 80.97165991902834 * live[1214] * live[1216] * t3747
+        + 0.5960079923851836 * t3749 - live[1223] * live[1224] * t3748;
+    let t3751 = t3747 * (80.97165991902834 * live[1214] * live[1217] - 16.08658548947864)
+        - 2.940199733523725 * qd[3] - live[1223] * live[1225] * t3748
+        - live[1293] * live[1294] * t3750;
+    let t3752 = 0.029800399619259184 * t3749
+        + 80.97165991902834 * live[1214] * live[1218] * t3747 - 3.0 * live[98]
+        - 0.06 * live[103] - 0.15 * live[106] - live[1223] * live[1226] * t3748
+        - live[1293] * live[1295] * t3750 - live[1298] * live[1299] * t3751;
+    let t3753 = 2.940199733523725 * live[998] + 0.19866933079506122 * live[1197]
+        + 80.97165991902834 * (live[1214] * live[1220] * t3747 - live[249] * live[1196])
+        - 0.05 * live[871] - 0.9800665778412416 * live[1195]
+        - live[1223] * live[1227] * t3748 - live[1293] * live[1296] * t3750
+        - live[1298] * live[1300] * t3751 - live[1302] * live[1303] * t3752;
+    let t3754 = 0.5960079923851836 * live[998]
+        + 80.97165991902834 * (live[1214] * live[1222] * t3747 - live[250] * live[1196])
+        - 0.19866933079506122 * live[1195] - 0.9800665778412416 * live[1197]
+        - live[1223] * live[1228] * t3748 - live[1293] * live[1297] * t3750
+        - live[1298] * live[1301] * t3751 - live[1302] * live[1304] * t3752
+        - live[1305] * live[1306] * t3753;
+    let t3755 = live[1305] * (t3753 - live[1306] * live[1307] * t3754);
+    let t3756 = live[1302]
+        * (t3752 - live[1303] * t3755 - live[1304] * live[1307] * t3754);
+    let t3757 = live[1298]
+        * (t3751 - live[1299] * t3756 - live[1300] * t3755
+            - live[1301] * live[1307] * t3754);
+    let t3758 = live[1293]
+        * (t3750 - live[1294] * t3757 - live[1295] * t3756 - live[1296] * t3755
+            - live[1297] * live[1307] * t3754);
+    let t3759 = -live[1283]
+        * (live[1287] * t3756 + live[1289] * t3755 + live[1291] * live[1307] * t3754
+            + live[1284] * t3758 + live[1285] * t3757);
+    let t3760 = -live[1276]
+        * (live[1277] * t3759 + live[1278] * t3758 + live[1279] * t3757
+            + live[1280] * t3756 + live[1281] * t3755 + live[1282] * live[1307] * t3754);
+    let t3761 = -live[1268]
+        * (live[1269] * t3760 + live[1270] * t3759 + live[1271] * t3758
+            + live[1272] * t3757 + live[1273] * t3756 + live[1274] * t3755
+            + live[1275] * live[1307] * t3754);
+    let t3762 = -live[1259]
+        * (live[1260] * t3761 + live[1261] * t3760 + live[1262] * t3759
+            + live[1263] * t3758 + live[1264] * t3757 + live[1265] * t3756
+            + live[1266] * t3755 + live[1267] * live[1307] * t3754);
+    let t3763 = -live[1249]
+        * (live[1250] * t3762 + live[1251] * t3761 + live[1252] * t3760
+            + live[1253] * t3759 + live[1254] * t3758 + live[1255] * t3757
+            + live[1256] * t3756 + live[1257] * t3755 + live[1258] * live[1307] * t3754);
+    let t3764 = -1142.1540345339843
+        * (live[1239] * t3763 + live[1240] * t3762 + live[1241] * t3761
+            + live[1242] * t3760 + live[1243] * t3759 + live[1244] * t3758
+            + live[1245] * t3757 + live[1246] * t3756 + live[1247] * t3755
+            + live[1248] * live[1307] * t3754);
+    let t3765 = -0.08422633844982069 * t3764
+        - 298.3148385185812
+            * (live[1229] * t3763 + live[1230] * t3762 + live[1231] * t3761
+                + live[1232] * t3760 + live[1233] * t3759 + live[1234] * t3758
+                + live[1235] * t3757 + live[1236] * t3756 + live[1237] * t3755
+                + live[1238] * live[1307] * t3754);
+    let t3766 = live[1223]
+        * (t3748 - live[1224] * t3758 - live[1225] * t3757 - live[1226] * t3756
+            - live[1227] * t3755 - live[1228] * live[1307] * t3754) - t3759;
+    let t3767 = live[1214]
+        * (80.97165991902834 * (live[1215] * (t3766 + t3759) - t3747)
+            - live[1216] * t3758 - live[1217] * t3757 - live[1218] * t3756
+            - live[1220] * t3755 - live[1222] * live[1307] * t3754);
+    let t3768 = 80.97165991902834 * live[1200] * live[1214] * live[1215] - live[1198];
+    let t3769 = live[1201] - live[1200] * live[1214] * live[1216]
+        - live[1223] * live[1224] * t3768;
+    let t3770 = -live[1202] - live[1200] * live[1214] * live[1217]
+        - live[1223] * live[1225] * t3768 - live[1293] * live[1294] * t3769;
+    let t3771 = live[101] * live[1204] + 0.05 * live[1201] - live[102] * live[1203]
+        - live[1200] * live[1214] * live[1218] - live[1223] * live[1226] * t3768
+        - live[1293] * live[1295] * t3769 - live[1298] * live[1299] * t3770
+        - 1.5 * q[16] * live[1199];
+    let t3772 = 0.05 * live[1198] + live[85] * live[1202]
+        - 0.9800665778412416 * live[1205] - 0.19866933079506122 * live[1206]
+        - live[1200] * live[1214] * live[1220] - live[1223] * live[1227] * t3768
+        - live[1293] * live[1296] * t3769 - live[1298] * live[1300] * t3770
+        - live[1302] * live[1303] * t3771;
+    let t3773 = 0.9800665778412416 * live[1206] + live[85] * live[1201]
+        - 0.19866933079506122 * live[1205] - live[1200] * live[1214] * live[1222]
+        - live[1223] * live[1228] * t3768 - live[1293] * live[1297] * t3769
+        - live[1298] * live[1301] * t3770 - live[1302] * live[1304] * t3771
+        - live[1305] * live[1306] * t3772;
+    let t3774 = live[1305] * (t3772 - live[1306] * live[1307] * t3773);
+    let t3775 = live[1302]
+        * (t3771 - live[1303] * t3774 - live[1304] * live[1307] * t3773);
+    let t3776 = live[1298]
+        * (t3770 - live[1299] * t3775 - live[1300] * t3774
+            - live[1301] * live[1307] * t3773);
+    let t3777 = live[1293]
+        * (t3769 - live[1294] * t3776 - live[1295] * t3775 - live[1296] * t3774
+            - live[1297] * live[1307] * t3773);
+    let t3778 = -live[1283]
+        * (live[1287] * t3775 + live[1289] * t3774 + live[1291] * live[1307] * t3773
+            + live[1284] * t3777 + live[1285] * t3776);
+    let t3779 = -live[1276]
+        * (live[1277] * t3778 + live[1278] * t3777 + live[1279] * t3776
+            + live[1280] * t3775 + live[1281] * t3774 + live[1282] * live[1307] * t3773);
+    let t3780 = -live[1268]
+        * (live[1269] * t3779 + live[1270] * t3778 + live[1271] * t3777
+            + live[1272] * t3776 + live[1273] * t3775 + live[1274] * t3774
+            + live[1275] * live[1307] * t3773);
+    let t3781 = -live[1259]
+        * (live[1260] * t3780 + live[1261] * t3779 + live[1262] * t3778
+            + live[1263] * t3777 + live[1264] * t3776 + live[1265] * t3775
+            + live[1266] * t3774 + live[1267] * live[1307] * t3773);
+    let t3782 = -live[1249]
+        * (live[1250] * t3781 + live[1251] * t3780 + live[1252] * t3779
+            + live[1253] * t3778 + live[1254] * t3777 + live[1255] * t3776
+            + live[1256] * t3775 + live[1257] * t3774 + live[1258] * live[1307] * t3773);
+    let t3783 = -1142.1540345339843
+        * (live[1239] * t3782 + live[1240] * t3781 + live[1241] * t3780
+            + live[1242] * t3779 + live[1243] * t3778 + live[1244] * t3777
+            + live[1245] * t3776 + live[1246] * t3775 + live[1247] * t3774
+            + live[1248] * live[1307] * t3773);
+    let t3784 = -0.08422633844982069 * t3783
+        - 298.3148385185812
+            * (live[1229] * t3782 + live[1230] * t3781 + live[1231] * t3780
+                + live[1232] * t3779 + live[1233] * t3778 + live[1234] * t3777
+                + live[1235] * t3776 + live[1236] * t3775 + live[1237] * t3774
+                + live[1238] * live[1307] * t3773);
+    let t3785 = live[1223]
+        * (t3768 - live[1224] * t3777 - live[1225] * t3776 - live[1226] * t3775
+            - live[1227] * t3774 - live[1228] * live[1307] * t3773) - t3778;
+    let t3786 = live[1214]
+        * (live[1200] + 80.97165991902834 * live[1215] * (t3785 + t3778)
+            - live[1216] * t3777 - live[1217] * t3776 - live[1218] * t3775
+            - live[1220] * t3774 - live[1222] * live[1307] * t3773);
+    let t3787 = live[112] * live[994];
+    let t3788 = 1.8 * t3787 - live[1207] - live[602] * live[603] * live[1642];
+    let t3789 = -live[1208] - live[1283] * live[1284] * t3788;
+    let t3790 = live[113] * live[994];
+    let t3791 = live[602] * live[604] * live[1642] + 1.8 * t3790 - live[1209]
+        - live[1283] * live[1285] * t3788 - live[1293] * live[1294] * t3789;
+    let t3792 = 0.1 * (live[1209] - live[1208]) - live[113] * live[1210]
+        - live[112] * live[1211] - live[602] * live[607] * live[1642]
+        - live[1283] * live[1287] * t3788 - live[1293] * live[1295] * t3789
+        - live[1298] * live[1299] * t3791 - 0.171 * t3790;
+    let t3793 = 0.1 * live[1207] + live[1642] - live[602] * live[648] * live[1642]
+        - live[1283] * live[1289] * t3788 - live[1293] * live[1296] * t3789
+        - live[1298] * live[1300] * t3791 - live[1302] * live[1303] * t3792
+        - 0.18 * t3787;
+    let t3794 = live[112] * live[1210] + 0.171 * t3787 - 0.1 * live[1207]
+        - live[113] * live[1211] - live[602] * live[644] * live[1642]
+        - live[1283] * live[1291] * t3788 - live[1293] * live[1297] * t3789
+        - live[1298] * live[1301] * t3791 - live[1302] * live[1304] * t3792
+        - live[1305] * live[1306] * t3793;
+    let t3795 = live[1305] * (t3793 - live[1306] * live[1307] * t3794);
+    let t3796 = live[1302]
+        * (t3792 - live[1303] * t3795 - live[1304] * live[1307] * t3794);
+    let t3797 = live[1298]
+        * (t3791 - live[1299] * t3796 - live[1300] * t3795
+            - live[1301] * live[1307] * t3794);
+    let t3798 = live[1293]
+        * (t3789 - live[1294] * t3797 - live[1295] * t3796 - live[1296] * t3795
+            - live[1297] * live[1307] * t3794);
+    let t3799 = live[1283]
+        * (t3788 - live[1284] * t3798 - live[1285] * t3797 - live[1287] * t3796
+            - live[1289] * t3795 - live[1291] * live[1307] * t3794);
+    let t3800 = -live[1276]
+        * (live[1277] * t3799 + live[1278] * t3798 + live[1279] * t3797
+            + live[1280] * t3796 + live[1281] * t3795 + live[1282] * live[1307] * t3794);
+    let t3801 = -live[1268]
+        * (live[1269] * t3800 + live[1270] * t3799 + live[1271] * t3798
+            + live[1272] * t3797 + live[1273] * t3796 + live[1274] * t3795
+            + live[1275] * live[1307] * t3794);
+    let t3802 = -live[1259]
+        * (live[1260] * t3801 + live[1261] * t3800 + live[1262] * t3799
+            + live[1263] * t3798 + live[1264] * t3797 + live[1265] * t3796
+            + live[1266] * t3795 + live[1267] * live[1307] * t3794);
+    let t3803 = -live[1249]
+        * (live[1250] * t3802 + live[1251] * t3801 + live[1252] * t3800
+            + live[1253] * t3799 + live[1254] * t3798 + live[1255] * t3797
+            + live[1256] * t3796 + live[1257] * t3795 + live[1258] * live[1307] * t3794);
+    let t3804 = -1142.1540345339843
+        * (live[1239] * t3803 + live[1240] * t3802 + live[1241] * t3801
+            + live[1242] * t3800 + live[1243] * t3799 + live[1244] * t3798
+            + live[1245] * t3797 + live[1246] * t3796 + live[1247] * t3795
+            + live[1248] * live[1307] * t3794);
+    let t3805 = -0.08422633844982069 * t3804
+        - 298.3148385185812
+            * (live[1229] * t3803 + live[1230] * t3802 + live[1231] * t3801
+                + live[1232] * t3800 + live[1233] * t3799 + live[1234] * t3798
+                + live[1235] * t3797 + live[1236] * t3796 + live[1237] * t3795
+                + live[1238] * live[1307] * t3794);
+    let t3806 = -t3799
+        - live[1223]
+            * (live[1224] * t3798 + live[1225] * t3797 + live[1226] * t3796
+                + live[1227] * t3795 + live[1228] * live[1307] * t3794);
+    let t3807 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3806 + t3799) - live[1216] * t3798
+            - live[1217] * t3797 - live[1218] * t3796 - live[1220] * t3795
+            - live[1222] * live[1307] * t3794);
+    let t3808 = 3.6 * live[940] - live[602] * live[603] * live[1643];
+    let t3809 = -3.6 * live[114] - live[1283] * live[1284] * t3808;
+    let t3810 = live[602] * live[604] * live[1643] - 3.6 * live[943]
+        - live[1283] * live[1285] * t3808 - live[1293] * live[1294] * t3809;
+    let t3811 = 0.342 * live[943] - 0.36 * live[114] - live[113] * live[1212]
+        - live[602] * live[607] * live[1643] - live[1283] * live[1287] * t3808
+        - live[1293] * live[1295] * t3809 - live[1298] * live[1299] * t3810;
+    let t3812 = -0.36 * live[940] - 1.8 * live[994] - live[602] * live[648] * live[1643]
+        - live[1283] * live[1289] * t3808 - live[1293] * live[1296] * t3809
+        - live[1298] * live[1300] * t3810 - live[1302] * live[1303] * t3811;
+    let t3813 = 0.342 * live[940] + live[112] * live[1212]
+        - live[602] * live[644] * live[1643] - live[1283] * live[1291] * t3808
+        - live[1293] * live[1297] * t3809 - live[1298] * live[1301] * t3810
+        - live[1302] * live[1304] * t3811 - live[1305] * live[1306] * t3812;
+    let t3814 = live[1305] * (t3812 - live[1306] * live[1307] * t3813);
+    let t3815 = live[1302]
+        * (t3811 - live[1303] * t3814 - live[1304] * live[1307] * t3813);
+    let t3816 = live[1298]
+        * (t3810 - live[1299] * t3815 - live[1300] * t3814
+            - live[1301] * live[1307] * t3813);
+    let t3817 = live[1293]
+        * (t3809 - live[1294] * t3816 - live[1295] * t3815 - live[1296] * t3814
+            - live[1297] * live[1307] * t3813);
+    let t3818 = live[1283]
+        * (t3808 - live[1284] * t3817 - live[1285] * t3816 - live[1287] * t3815
+            - live[1289] * t3814 - live[1291] * live[1307] * t3813);
+    let t3819 = -live[1276]
+        * (live[1277] * t3818 + live[1278] * t3817 + live[1279] * t3816
+            + live[1280] * t3815 + live[1281] * t3814 + live[1282] * live[1307] * t3813);
+    let t3820 = -live[1268]
+        * (live[1269] * t3819 + live[1270] * t3818 + live[1271] * t3817
+            + live[1272] * t3816 + live[1273] * t3815 + live[1274] * t3814
+            + live[1275] * live[1307] * t3813);
+    let t3821 = -live[1259]
+        * (live[1260] * t3820 + live[1261] * t3819 + live[1262] * t3818
+            + live[1263] * t3817 + live[1264] * t3816 + live[1265] * t3815
+            + live[1266] * t3814 + live[1267] * live[1307] * t3813);
+    let t3822 = -live[1249]
+        * (live[1250] * t3821 + live[1251] * t3820 + live[1252] * t3819
+            + live[1253] * t3818 + live[1254] * t3817 + live[1255] * t3816
+            + live[1256] * t3815 + live[1257] * t3814 + live[1258] * live[1307] * t3813);
+    let t3823 = -1142.1540345339843
+        * (live[1239] * t3822 + live[1240] * t3821 + live[1241] * t3820
+            + live[1242] * t3819 + live[1243] * t3818 + live[1244] * t3817
+            + live[1245] * t3816 + live[1246] * t3815 + live[1247] * t3814
+            + live[1248] * live[1307] * t3813);
+    let t3824 = -0.08422633844982069 * t3823
+        - 298.3148385185812
+            * (live[1229] * t3822 + live[1230] * t3821 + live[1231] * t3820
+                + live[1232] * t3819 + live[1233] * t3818 + live[1234] * t3817
+                + live[1235] * t3816 + live[1236] * t3815 + live[1237] * t3814
+                + live[1238] * live[1307] * t3813);
+    let t3825 = -t3818
+        - live[1223]
+            * (live[1224] * t3817 + live[1225] * t3816 + live[1226] * t3815
+                + live[1227] * t3814 + live[1228] * live[1307] * t3813);
+    let t3826 = live[1214]
+        * (80.97165991902834 * live[1215] * (t3825 + t3818) - live[1216] * t3817
+            - live[1217] * t3816 - live[1218] * t3815 - live[1220] * t3814
+            - live[1222] * live[1307] * t3813);
+    out.1[0][12] = t3717;
+    out.1[0][13] = t3738;
+    out.1[0][14] = t3759;
+    out.1[0][15] = t3778;
+    out.1[0][16] = t3799;
+    out.1[0][17] = t3818;
+    out.1[1][12] = t3716;
+    out.1[1][13] = t3737;
+    out.1[1][14] = t3758;
+    out.1[1][15] = t3777;
+    out.1[1][16] = t3798;
+    out.1[1][17] = t3817;
+    out.1[2][12] = t3715;
+    out.1[2][13] = t3736;
+    out.1[2][14] = t3757;
+    out.1[2][15] = t3776;
+    out.1[2][16] = t3797;
+    out.1[2][17] = t3816;
+    out.1[3][13] = t3735;
+    out.1[3][14] = t3756;
+    out.1[3][15] = t3775;
+    out.1[3][16] = t3796;
+    out.1[3][17] = t3815;
+    out.1[4][13] = t3734;
+    out.1[4][14] = t3755;
+    out.1[4][15] = t3774;
+    out.1[4][16] = t3795;
+    out.1[4][17] = t3814;
+    out.1[5][13] = live[1307] * t3733;
+    out.1[5][14] = live[1307] * t3754;
+    out.1[5][15] = live[1307] * t3773;
+    out.1[5][16] = live[1307] * t3794;
+    out.1[5][17] = live[1307] * t3813;
+    out.1[6][12] = t3718;
+    out.1[6][13] = t3739;
+    out.1[6][14] = t3760;
+    out.1[6][15] = t3779;
+    out.1[6][16] = t3800;
+    out.1[6][17] = t3819;
+    out.1[7][12] = t3719;
+    out.1[7][13] = t3740;
+    out.1[7][14] = t3761;
+    out.1[7][15] = t3780;
+    out.1[7][16] = t3801;
+    out.1[7][17] = t3820;
+    out.1[8][12] = t3720;
+    out.1[8][13] = t3741;
+    out.1[8][14] = t3762;
+    out.1[8][15] = t3781;
+    out.1[8][16] = t3802;
+    out.1[8][17] = t3821;
+    out.1[9][12] = t3721;
+    out.1[9][13] = t3742;
+    out.1[9][14] = t3763;
+    out.1[9][15] = t3782;
+    out.1[9][16] = t3803;
+    out.1[9][17] = t3822;
+    out.1[10][12] = -283.68794326241135
+        * (live[1183] + live[219] * t3721 + live[218] * t3720 + live[214] * t3719
+            + live[213] * t3718 + live[207] * t3717 + live[208] * t3716
+            + live[209] * t3715 + live[215] * live[1702] + live[216] * live[1701]
+            + live[217] * live[1307] * live[1700]) - 0.07659574468085106 * t3722
+        - 0.028368794326241134 * t3723;
+    out.1[10][13] = -0.07659574468085106 * t3743 - 0.028368794326241134 * t3744
+        - 283.68794326241135
+            * (live[219] * t3742 + live[218] * t3741 + live[214] * t3740
+                + live[213] * t3739 + live[207] * t3738 + live[208] * t3737
+                + live[209] * t3736 + live[215] * t3735 + live[216] * t3734
+                + live[217] * live[1307] * t3733);
+    out.1[10][14] = -0.07659574468085106 * t3764 - 0.028368794326241134 * t3765
+        - 283.68794326241135
+            * (live[219] * t3763 + live[218] * t3762 + live[214] * t3761
+                + live[213] * t3760 + live[207] * t3759 + live[208] * t3758
+                + live[209] * t3757 + live[215] * t3756 + live[216] * t3755
+                + live[217] * live[1307] * t3754);
+    out.1[10][15] = -0.07659574468085106 * t3783 - 0.028368794326241134 * t3784
+        - 283.68794326241135
+            * (live[219] * t3782 + live[218] * t3781 + live[214] * t3780
+                + live[213] * t3779 + live[207] * t3778 + live[208] * t3777
+                + live[209] * t3776 + live[215] * t3775 + live[216] * t3774
+                + live[217] * live[1307] * t3773);
+    out.1[10][16] = -0.07659574468085106 * t3804 - 0.028368794326241134 * t3805
+        - 283.68794326241135
+            * (live[219] * t3803 + live[218] * t3802 + live[214] * t3801
+                + live[213] * t3800 + live[207] * t3799 + live[208] * t3798
+                + live[209] * t3797 + live[215] * t3796 + live[216] * t3795
+                + live[217] * live[1307] * t3794);
+    out.1[10][17] = -0.07659574468085106 * t3823 - 0.028368794326241134 * t3824
+        - 283.68794326241135
+            * (live[219] * t3822 + live[218] * t3821 + live[214] * t3820
+                + live[213] * t3819 + live[207] * t3818 + live[208] * t3817
+                + live[209] * t3816 + live[215] * t3815 + live[216] * t3814
+                + live[217] * live[1307] * t3813);
+    out.1[11][12] = t3723;
+    out.1[11][13] = t3744;
+    out.1[11][14] = t3765;
+    out.1[11][15] = t3784;
+    out.1[11][16] = t3805;
+    out.1[11][17] = t3824;
+    out.1[12][12] = t3722;
+    out.1[12][13] = t3743;
+    out.1[12][14] = t3764;
+    out.1[12][15] = t3783;
+    out.1[12][16] = t3804;
+    out.1[12][17] = t3823;
+    out.1[13][12] = t3724;
+    out.1[13][13] = t3745;
+    out.1[13][14] = t3766;
+    out.1[13][15] = t3785;
+    out.1[13][16] = t3806;
+    out.1[13][17] = t3825;
+    out.1[14][12] = t3725;
+    out.1[14][13] = t3746;
+    out.1[14][14] = t3767;
+    out.1[14][15] = t3786;
+    out.1[14][16] = t3807;
+    out.1[14][17] = t3826;
+    out.1[15][12] = -80.97165991902834
+        * (live[247] * t3725 + live[249] * live[1701]
+            + live[250] * live[1307] * live[1700] + live[174] * (t3724 + t3717))
+        - live[247]
+            * (79.35761763896693 * t3716 + 16.08658548947864 * t3715
+                + 3.967880881948347 * live[1702]);
+    out.1[15][13] = 80.97165991902834
+        * (live[1633] - live[247] * t3746 - live[249] * t3734
+            - live[250] * live[1307] * t3733 - live[174] * (t3745 + t3738))
+        - live[247]
+            * (79.35761763896693 * t3737 + 16.08658548947864 * t3736
+                + 3.967880881948347 * t3735);
+    out.1[15][14] = 80.97165991902834
+        * (live[1196] - live[247] * t3767 - live[249] * t3755
+            - live[250] * live[1307] * t3754 - live[174] * (t3766 + t3759))
+        - live[247]
+            * (79.35761763896693 * t3758 + 16.08658548947864 * t3757
+                + 3.967880881948347 * t3756);
+    out.1[15][15] = -80.97165991902834
+        * (live[247] * t3786 + live[249] * t3774 + live[250] * live[1307] * t3773
+            + live[174] * (t3785 + t3778))
+        - live[247]
+            * (79.35761763896693 * t3777 + 16.08658548947864 * t3776
+                + 3.967880881948347 * t3775);
+    out.1[15][16] = -80.97165991902834
+        * (live[247] * t3807 + live[249] * t3795 + live[250] * live[1307] * t3794
+            + live[174] * (t3806 + t3799))
+        - live[247]
+            * (79.35761763896693 * t3798 + 16.08658548947864 * t3797
+                + 3.967880881948347 * t3796);
+    out.1[15][17] = -80.97165991902834
+        * (live[247] * t3826 + live[249] * t3814 + live[250] * live[1307] * t3813
+            + live[174] * (t3825 + t3818))
+        - live[247]
+            * (79.35761763896693 * t3817 + 16.08658548947864 * t3816
+                + 3.967880881948347 * t3815);
+    out.1[16][12] = live[602]
+        * (live[604] * t3715 - live[603] * t3717 - live[607] * live[1702]
+            - live[648] * live[1701] - live[644] * live[1307] * live[1700]);
+    out.1[16][13] = live[602]
+        * (live[604] * t3736 - live[603] * t3738 - live[607] * t3735 - live[648] * t3734
+            - live[644] * live[1307] * t3733);
+    out.1[16][14] = live[602]
+        * (live[604] * t3757 - live[603] * t3759 - live[607] * t3756 - live[648] * t3755
+            - live[644] * live[1307] * t3754);
+    out.1[16][15] = live[602]
+        * (live[604] * t3776 - live[603] * t3778 - live[607] * t3775 - live[648] * t3774
+            - live[644] * live[1307] * t3773);
+    out.1[16][16] = live[602]
+        * (live[1642] + live[604] * t3797 - live[603] * t3799 - live[607] * t3796
+            - live[648] * t3795 - live[644] * live[1307] * t3794);
+    out.1[16][17] = live[602]
+        * (live[1643] + live[604] * t3816 - live[603] * t3818 - live[607] * t3815
+            - live[648] * t3814 - live[644] * live[1307] * t3813);
+    out.1[17][12] = live[113] * t3715
+        + 0.095 * (live[112] * live[1307] * live[1700] - live[113] * live[1702])
+        + live[112] * (t3717 - 0.1 * live[1701]);
+    out.1[17][13] = live[113] * t3736
+        + 0.095 * (live[112] * live[1307] * t3733 - live[113] * t3735)
+        + live[112] * (t3738 - 0.1 * t3734);
+    out.1[17][14] = live[113] * t3757
+        + 0.095 * (live[112] * live[1307] * t3754 - live[113] * t3756)
+        + live[112] * (t3759 - 0.1 * t3755);
+    out.1[17][15] = live[113] * t3776
+        + 0.095 * (live[112] * live[1307] * t3773 - live[113] * t3775)
+        + live[112] * (t3778 - 0.1 * t3774);
+    out.1[17][16] = live[994] + live[113] * t3797
+        + 0.095 * (live[112] * live[1307] * t3794 - live[113] * t3796)
+        + live[112] * (t3799 - 0.1 * t3795);
+    out.1[17][17] = live[113] * t3816
+        + 0.095 * (live[112] * live[1307] * t3813 - live[113] * t3815)
+        + live[112] * (t3818 - 0.1 * t3814);
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -19,6 +19,11 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `panda_joint1`, `panda_joint2`, `panda_joint3`, `panda_joint4`, `panda_joint5`, `panda_joint6`, `panda_joint7`, `panda_finger_joint1`. Coupled joints (no coordinate of their own; their joint forces act on the
 //! leader's): `panda_finger_joint2` follows `panda_finger_joint1`.
@@ -40,6 +45,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 8 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 4081 | 3287 | 0 | 0 | 6 | 6 |
+//! | `gravity_derivatives` | 586 | 376 | 0 | 0 | 6 | 6 |
+//! | `mass_matrix_inverse` | 717 | 458 | 7 | 0 | 6 | 6 |
+//! | `forward_dynamics_derivatives` | 7267 | 5390 | 15 | 0 | 6 | 6 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -118,6 +127,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -4670,6 +4683,9933 @@ pub fn friction_forces_with(
         -0.003 * qd[6],
         -0.6 * qd[7],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 4081,
+    add: 3287,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let mut live = [0.0; 495];
+    let mut out: (JointMatrix, JointMatrix) = ([[0.0; NV]; NV], [[0.0; NV]; NV]);
+    inverse_dynamics_derivatives_part0(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part1(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part2(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part3(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part4(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part5(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part6(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part7(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part8(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part9(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part10(d, q, qd, qdd, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part0_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part0_body(avx2, d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part0_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = p.g * s_q1;
+    let t5 = p.g * c_q1;
+    let t6 = qd[1] * t1;
+    let t7 = qd[1] * t0;
+    let t8 = t2 + t6;
+    let t9 = -t8;
+    let t10 = t7 - t3;
+    let t11 = qd[1] * s_q2 - t0 * c_q2;
+    let t12 = t0 * s_q2 + qd[1] * c_q2;
+    let t13 = t0 * t1;
+    let t14 = t0 * t0;
+    let t15 = qd[2] + t1;
+    let t16 = qdd[2] - t10;
+    let t17 = qd[2] * t12 + t9 * c_q2 + qdd[1] * s_q2;
+    let t18 = t9 * s_q2 - qdd[1] * c_q2;
+    let t19 = qd[2] * t11 + t18;
+    let t20 = t15 * s_q3;
+    let t21 = t11 * c_q3 + t20;
+    let t22 = t15 * c_q3;
+    let t23 = t22 - t11 * s_q3;
+    let t24 = t12 * t12;
+    let t25 = t15 * t15;
+    let t26 = t11 * t12;
+    let t27 = qd[3] - t12;
+    let t28 = qdd[3] + t19;
+    let t29 = qd[3] * t23 + t17 * c_q3 + t16 * s_q3;
+    let t30 = t16 * c_q3 - t17 * s_q3;
+    let t31 = t30 - qd[3] * t21;
+    let t32 = t27 * s_q4;
+    let t33 = t21 * c_q4 - t32;
+    let t34 = t27 * c_q4;
+    let t35 = -t21 * s_q4 - t34;
+    let t36 = t27 * t27;
+    let t37 = t23 * t27;
+    let t38 = qd[4] + t23;
+    let t39 = t31 + qdd[4];
+    let t40 = qd[4] * t35 + t29 * c_q4 - t28 * s_q4;
+    let t41 = -t29 * s_q4 - t28 * c_q4;
+    let t42 = t41 - qd[4] * t33;
+    let t43 = t33 * c_q5 + t38 * s_q5;
+    let t44 = t38 * c_q5 - t33 * s_q5;
+    let t45 = qd[5] - t35;
+    let t46 = qdd[5] - t42;
+    let t47 = qd[5] * t44 + t40 * c_q5 + t39 * s_q5;
+    let t48 = t39 * c_q5 - t40 * s_q5;
+    let t49 = t48 - qd[5] * t43;
+    let t50 = t45 * s_q6;
+    let t51 = t43 * c_q6 + t50;
+    let t52 = t45 * c_q6;
+    let t53 = t52 - t43 * s_q6;
+    let t54 = t44 * t44;
+    let t55 = t45 * t45;
+    let t56 = t43 * t44;
+    let t57 = qd[6] - t44;
+    let t58 = qdd[6] - t49;
+    let t59 = qd[6] * t53 + t47 * c_q6 + t46 * s_q6;
+    let t60 = t46 * c_q6 - t47 * s_q6;
+    let t61 = t60 - qd[6] * t51;
+    let t62 = 0.7071067811865476 * t51 - 0.7071067811865475 * t53;
+    let t63 = q[7] * t57;
+    let t64 = qd[7] * t57;
+    let t65 = s_q1 * s_q2;
+    let t66 = s_q1 * c_q2;
+    let t67 = s_q3 * t66 + c_q1 * c_q3;
+    let t68 = c_q1 * s_q3 - c_q3 * t66;
+    let t69 = s_q4 * t68 - c_q4 * t65;
+    let t70 = c_q4 * t68 + s_q4 * t65;
+    let t71 = s_q5 * t70 - c_q5 * t67;
+    let t72 = c_q5 * t70 + s_q5 * t67;
+    let t73 = c_q6 * t69 - s_q6 * t72;
+    let t74 = c_q6 * t72 + s_q6 * t69;
+    let t75 = s_q2 * s_q3;
+    let t76 = s_q2 * c_q3;
+    let t77 = s_q4 * t76 - c_q2 * c_q4;
+    let t78 = c_q4 * t76 + c_q2 * s_q4;
+    let t79 = s_q5 * t78 + c_q5 * t75;
+    let t80 = c_q5 * t78 - s_q5 * t75;
+    let t81 = c_q6 * t77 - s_q6 * t80;
+    let t82 = c_q6 * t80 + s_q6 * t77;
+    let t83 = s_q3 * s_q4;
+    let t84 = s_q3 * c_q4;
+    let t85 = s_q5 * t84 - c_q3 * c_q5;
+    let t86 = c_q5 * t84 + c_q3 * s_q5;
+    let t87 = c_q6 * t83 - s_q6 * t86;
+    let t88 = c_q6 * t86 + s_q6 * t83;
+    let t89 = s_q4 * s_q5;
+    let t90 = s_q4 * c_q5;
+    let t91 = s_q6 * t90 + c_q4 * c_q6;
+    let t92 = c_q4 * s_q6 - c_q6 * t90;
+    let t93 = s_q5 * s_q6;
+    let t94 = s_q5 * c_q6;
+    let t95 = -0.0009653051699191116 * s_q6 - 0.001255536598272898 * c_q6;
+    let t96 = qd[1] + 0.3881999178470435 * t1;
+    let t97 = 0.01026110182100817 * t96 - 1.0674867322634767 * t0;
+    let t98 = qd[1] + 5.180350966318442 * t0;
+    let t99 = 0.0007689361029464 * t98;
+    let t100 = 1.1136424972533403 * qd[1] - 0.01026110182100817 * t0
+        - 0.0007689361029464 * t1;
+    let t101 = t12 * t15;
+    let t102 = -45.01303529014011 * t15 - t12;
+    let t103 = 0.01159586409516604 * t11 + 0.000121912420950744 * t102;
+    let t104 = -0.000121912420950744 * t11 - 0.004377257121839584 * t15;
+    let t105 = 0.13439233114822144 * t15 - 0.005487648106562256 * t11
+        - 0.004377257121839584 * t12;
+    let t106 = t12 * t105;
+    let t107 = t23 + 0.02412343951743143 * t27;
+    let t108 = 0.643503602439183 * t21 + 0.16189047268546086 * t107;
+    let t109 = 0.16189047268546086 * t21 - 0.00164448757736927 * t27;
+    let t110 = 0.0039053550262761 * t21 + 0.7451354997528139 * t27
+        - 0.00164448757736927 * t23;
+    let t111 = t23 * t110;
+    let t112 = t38 * t38;
+    let t113 = t35 * t38;
+    let t114 = -3.035975777204007 * t38 - t35;
+    let t115 = 0.029883967133882087 * t33 + 0.00151524447332703 * t114;
+    let t116 = 0.00216405205209813 * t38 - 0.00151524447332703 * t33;
+    let t117 = 0.00216405205209813 * t35 + 0.032786279263935514 * t38
+        - 0.004600245517563106 * t33;
+    let t118 = t35 * t117;
+    let t119 = t44 * t45;
+    let t120 = t44 - 0.0072498279716014784 * t45;
+    let t121 = 0.00895537646949219 * t43 + 0.014311914382675314 * t120;
+    let t122 = 0.014311914382675314 * t43 + 0.000093569097314605 * t45;
+    let t123 = 0.000093569097314605 * t44 + 0.0515352472106673 * t45
+        - 0.000103758917218685 * t43;
+    let t124 = t44 * t123;
+    let t125 = t57 * t57;
+    let t126 = t51 * t57;
+    let t127 = t53 * t57;
+    let t128 = t53 - 2.466343056404266 * t57;
+    let t129 = 0.002420943778521232 * t51 + 0.00039139128168424813 * t128;
+    let t130 = 0.00039139128168424813 * t51 - 0.001255536598272898 * t57;
+    let t131 = 0.006684151967360945 * t57 - 0.0009653051699191116 * t51
+        - 0.001255536598272898 * t53;
+    let t132 = t53 * t131;
+    let t133 = -2.0 * t6 - t2;
+    let t134 = -0.316 * (t13 - qdd[1]) - t4;
+    let t135 = c_q2 * t134 - 0.316 * s_q2 * t133;
+    let t136 = -0.316 * c_q2 * t133 - s_q2 * t134;
+    let t137 = t5 - 0.316 * (qd[1] * qd[1] + t14);
+    live[0] = s_q1;
+    live[1] = c_q1;
+    live[12] = s_q2;
+    live[13] = c_q2;
+    live[23] = s_q3;
+    live[24] = c_q3;
+    live[37] = s_q4;
+    live[38] = c_q4;
+    live[50] = s_q5;
+    live[51] = c_q5;
+    live[59] = s_q6;
+    live[60] = c_q6;
+    live[2] = t0;
+    live[3] = t1;
+    live[4] = t3;
+    live[5] = t4;
+    live[6] = t5;
+    live[7] = t6;
+    live[8] = t7;
+    live[9] = t8;
+    live[10] = t9;
+    live[11] = t10;
+    live[14] = t11;
+    live[15] = t12;
+    live[16] = t13;
+    live[17] = t14;
+    live[18] = t15;
+    live[19] = t16;
+    live[20] = t17;
+    live[21] = t18;
+    live[22] = t19;
+    live[25] = t20;
+    live[26] = t21;
+    live[27] = t22;
+    live[28] = t23;
+    live[29] = t24;
+    live[30] = t25;
+    live[31] = t26;
+    live[32] = t27;
+    live[33] = t28;
+    live[34] = t29;
+    live[35] = t30;
+    live[36] = t31;
+    live[39] = t32;
+    live[40] = t33;
+    live[41] = t34;
+    live[42] = t35;
+    live[43] = t36;
+    live[44] = t37;
+    live[45] = t38;
+    live[46] = t39;
+    live[47] = t40;
+    live[48] = t41;
+    live[49] = t42;
+    live[52] = t43;
+    live[53] = t44;
+    live[54] = t45;
+    live[55] = t46;
+    live[56] = t47;
+    live[57] = t48;
+    live[58] = t49;
+    live[61] = t50;
+    live[62] = t51;
+    live[63] = t52;
+    live[64] = t53;
+    live[65] = t54;
+    live[66] = t55;
+    live[67] = t56;
+    live[68] = t57;
+    live[69] = t58;
+    live[70] = t59;
+    live[71] = t60;
+    live[72] = t61;
+    live[73] = t62;
+    live[74] = t63;
+    live[75] = t64;
+    live[76] = t65;
+    live[77] = t66;
+    live[78] = t67;
+    live[79] = t68;
+    live[80] = t69;
+    live[81] = t70;
+    live[82] = t71;
+    live[83] = t72;
+    live[84] = t73;
+    live[85] = t74;
+    live[86] = t75;
+    live[87] = t76;
+    live[88] = t77;
+    live[89] = t78;
+    live[90] = t79;
+    live[91] = t80;
+    live[92] = t81;
+    live[93] = t82;
+    live[94] = t83;
+    live[95] = t84;
+    live[96] = t85;
+    live[97] = t86;
+    live[98] = t87;
+    live[99] = t88;
+    live[100] = t89;
+    live[101] = t90;
+    live[102] = t91;
+    live[103] = t92;
+    live[104] = t93;
+    live[105] = t94;
+    live[106] = t95;
+    live[107] = t96;
+    live[108] = t97;
+    live[109] = t98;
+    live[110] = t99;
+    live[111] = t100;
+    live[112] = t101;
+    live[113] = t102;
+    live[114] = t103;
+    live[115] = t104;
+    live[116] = t105;
+    live[117] = t106;
+    live[118] = t107;
+    live[119] = t108;
+    live[120] = t109;
+    live[121] = t110;
+    live[122] = t111;
+    live[123] = t112;
+    live[124] = t113;
+    live[125] = t114;
+    live[126] = t115;
+    live[127] = t116;
+    live[128] = t117;
+    live[129] = t118;
+    live[130] = t119;
+    live[131] = t120;
+    live[132] = t121;
+    live[133] = t122;
+    live[134] = t123;
+    live[135] = t124;
+    live[136] = t125;
+    live[137] = t126;
+    live[138] = t127;
+    live[139] = t128;
+    live[140] = t129;
+    live[141] = t130;
+    live[142] = t131;
+    live[143] = t132;
+    live[144] = t135;
+    live[145] = t136;
+    live[146] = t137;
+    out.1[6][7] = 0.06 * t63;
+    out.1[7][6] = -0.06 * t63;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part1_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part1_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    _out: &mut (JointMatrix, JointMatrix),
+) {
+    let t138 = live[29] + live[30];
+    let t139 = live[19] + live[31];
+    let t140 = live[20] + live[112];
+    let t141 = live[144] - 0.0825 * t138;
+    let t142 = live[146] + 0.0825 * (live[14] * live[18] + live[22]);
+    let t143 = live[24] * t141 + live[23] * t142;
+    let t144 = live[24] * t142 - live[23] * t141;
+    let t145 = -0.0825 * t139 - live[145];
+    let t146 = live[28] * live[28];
+    let t147 = live[26] * live[28];
+    let t148 = live[43] + t146;
+    let t149 = t147 - live[33];
+    let t150 = live[33] + t147;
+    let t151 = live[43] + live[26] * live[26];
+    let t152 = live[26] * live[32] - live[36];
+    let t153 = live[34] + live[44];
+    let t154 = t143 + 0.384 * t149 + 0.0825 * t148;
+    let t155 = t144 - 0.384 * t151 - 0.0825 * t150;
+    let t156 = t145 + 0.384 * t153 - 0.0825 * t152;
+    let t157 = live[38] * t154 - live[37] * t156;
+    let t158 = live[37] * t154 + live[38] * t156;
+    let t159 = -t158;
+    let t160 = live[42] * live[42];
+    let t161 = live[40] * live[42];
+    let t162 = live[47] + live[124];
+    let t163 = live[51] * t157 + live[50] * t155;
+    let t164 = live[51] * t155 - live[50] * t157;
+    let t165 = live[65] + live[66];
+    let t166 = live[55] + live[67];
+    let t167 = live[52] * live[54] - live[58];
+    let t168 = live[56] + live[130];
+    let t169 = t163 - 0.088 * t165;
+    let t170 = t158 + 0.088 * t167;
+    let t171 = live[60] * t169 + live[59] * t170;
+    let t172 = live[60] * t170 - live[59] * t169;
+    let t173 = -0.088 * t166 - t164;
+    let t174 = live[62] * live[62];
+    let t175 = live[64] * live[64];
+    let t176 = live[62] * live[64];
+    let t177 = live[136] + t175;
+    let t178 = t176 - live[69];
+    let t179 = live[69] + t176;
+    let t180 = live[136] + t174;
+    let t181 = live[137] - live[72];
+    let t182 = live[70] + live[138];
+    let t183 = q[7] * t182;
+    let t184 = q[7] * (0.7071067811865476 * t178 - 0.7071067811865475 * t177);
+    let t185 = t171 + 0.1654 * (live[72] + live[137]);
+    let t186 = t184 + t185;
+    let t187 = t172 + 0.1654 * (live[138] - live[70]);
+    let t188 = q[7] * (0.7071067811865475 * t179 - 0.7071067811865476 * t180);
+    let t189 = t187 + t188;
+    let t190 = qdd[7] + 0.7071067811865475 * t186 + 0.7071067811865476 * t189;
+    let t191 = 0.7071067811865476 * t186 - 2.0 * live[75] - 0.7071067811865475 * t189;
+    let t192 = t173 - 0.1654 * (t174 + t175);
+    let t193 = 0.7071067811865476 * t183 + 2.0 * qd[7] * live[73]
+        + 0.7071067811865475 * q[7] * t181;
+    let t194 = t192 + t193;
+    let t195 = t185 - t184;
+    let t196 = t187 - t188;
+    let t197 = 0.7071067811865475 * t195 + 0.7071067811865476 * t196 - qdd[7];
+    let t198 = 2.0 * live[75] + 0.7071067811865476 * t195 - 0.7071067811865475 * t196;
+    let t199 = t192 - t193;
+    let t200 = 0.010606601717798212 * (t197 + t198);
+    let t201 = 0.010606601717798213 * t197 - 0.010606601717798212 * t198;
+    let t202 = 0.010606601717798212 * (t190 + t191);
+    let t203 = 0.010606601717798213 * t190 - 0.010606601717798212 * t191;
+    let t204 = 0.002034439958661797 * t178 + t200 + t202 - 0.002573605371338202 * t177;
+    let t205 = 0.002573605371338202 * t179 + t201 + t203 - 0.002034439958661797 * t180;
+    let t206 = q[7] * (t199 - t194);
+    let t207 = 0.002420943778521232 * live[70] + 0.00039139128168424813 * live[72]
+        + live[143] + 0.002034439958661797 * t173 - 0.0009653051699191116 * live[69]
+        - live[68] * live[141] - 0.1654 * (t201 + t203) - 0.010606601717798213 * t206;
+    let t208 = 0.00039139128168424813 * live[70] + live[68] * live[140]
+        + 0.1654 * (t200 + t202) + 0.010606601717798212 * t206
+        - 0.001255536598272898 * live[69] - live[62] * live[142]
+        - 0.002573605371338202 * t173;
+    let t209 = -0.002573605371338202 * t181 - 0.015 * (t194 + t199)
+        - 0.002034439958661797 * t182;
+    let t210 = live[59] * t204 + live[60] * t205;
+    let t211 = live[60] * t204 - live[59] * t205;
+    let t212 = t211 - 0.229207552695 * t165 - 0.168842705569 * (live[67] - live[55]);
+    let t213 = 0.229207552695 * t166 + t209
+        + 0.168842705569 * (live[66] + live[52] * live[52]);
+    let t214 = live[60] * t207 - live[59] * t208;
+    let t215 = 0.00895537646949219 * live[56] + 0.014311914382675314 * live[58]
+        + live[135] + t214 - 0.000103758917218685 * live[55] - live[54] * live[133]
+        - 0.168842705569 * t158;
+    let t216 = 0.000093569097314605 * live[55] + 0.014311914382675314 * live[56]
+        + 0.0009653051699191116 * live[70] + 0.001255536598272898 * live[72]
+        + live[54] * live[132] + live[64] * live[140] + 0.002034439958661797 * t171
+        + q[7]
+            * (0.7071067811865475 * (t201 - t203) + 0.7071067811865476 * (t202 - t200))
+        - 0.006684151967360945 * live[69] - live[52] * live[134] - live[62] * live[141]
+        - 0.229207552695 * t158 - 0.002573605371338202 * t172 - 0.088 * t210;
+    let t217 = live[51] * t212 - live[50] * t213;
+    let t218 = 0.067870631425 * (t161 - live[46]) + t217
+        + 0.014653732538 * (live[123] + t160);
+    let t219 = 0.168842705569 * t168 - 0.067870631425 * (live[123] + live[40] * live[40])
+        - 0.014653732538 * (live[46] + t161) - 0.229207552695 * t167 - t210;
+    let t220 = live[50] * t212 + live[51] * t213;
+    let t221 = t220 + 0.067870631425 * t162
+        - 0.014653732538 * (live[40] * live[45] - live[49]);
+    let t222 = live[51] * t215 - live[50] * t216;
+    let t223 = 0.029883967133882087 * live[47] + live[129] + t222 + 0.067870631425 * t155
+        - 0.004600245517563106 * live[46] - 0.00151524447332703 * live[49]
+        - live[45] * live[127];
+    let t224 = live[59] * t207 + live[60] * t208;
+    let t225 = 0.00216405205209813 * live[46] + 0.000103758917218685 * live[56]
+        + live[45] * live[126] + live[53] * live[132] + 0.014653732538 * t155 - t224
+        - 0.00151524447332703 * live[47] - 0.0515352472106673 * live[55]
+        - 0.000093569097314605 * live[58] - live[40] * live[128] - live[52] * live[133]
+        - 0.168842705569 * t163 - 0.229207552695 * t164 - 0.088 * t209;
+    let t226 = live[38] * t218 - live[37] * t219;
+    let t227 = live[37] * t218 + live[38] * t219;
+    let t228 = 2.001003553603 * t149 + t226 + 0.55030527465 * t148;
+    let t229 = t221 - 2.001003553603 * t151 - 0.55030527465 * t150;
+    let t230 = live[38] * t223 - live[37] * t225;
+    let t231 = 0.0039053550262761 * live[33] + 0.643503602439183 * live[34]
+        + 0.16189047268546086 * live[36] + live[122] + t230 + 2.001003553603 * t145
+        - 0.384 * t227 - live[32] * live[120];
+    let t232 = live[50] * t215 + live[51] * t216;
+    let t233 = 0.16189047268546086 * live[34] + 0.032786279263935514 * live[46]
+        + 0.00216405205209813 * live[49] + live[32] * live[119] + live[40] * live[127]
+        + t232 + 0.55030527465 * t145 - 0.0825 * t227 - 0.00164448757736927 * live[33]
+        - 0.004600245517563106 * live[47] - live[26] * live[121] - live[42] * live[126]
+        - 0.067870631425 * t157 - 0.014653732538 * t159;
+    let t234 = 0.55030527465 * t152 + t227 - 2.001003553603 * t153;
+    let t235 = live[23] * t228 + live[24] * t229;
+    let t236 = live[24] * t228 - live[23] * t229;
+    let t237 = 0.028227094878 * (live[31] - live[19]) + t236 - 0.744382959872 * t138;
+    let t238 = 0.744382959872 * t139 + t234
+        - 0.028227094878 * (live[30] + live[14] * live[14]);
+    let t239 = live[24] * t231 - live[23] * t233;
+    let t240 = 0.01159586409516604 * live[20] + live[117] + t239
+        + 0.028227094878 * live[146] + 0.000121912420950744 * live[22]
+        - 0.005487648106562256 * live[19] - live[18] * live[115];
+    let t241 = live[37] * t223 + live[38] * t225;
+    let t242 = 0.00164448757736927 * live[36] + live[18] * live[114]
+        + live[28] * live[119] + t241 + 2.001003553603 * t143 + 0.55030527465 * t144
+        + 0.0825 * (t221 - t235) + 0.384 * t226 - 0.004377257121839584 * live[19]
+        - 0.000121912420950744 * live[20] - 0.7451354997528139 * live[33]
+        - 0.0039053550262761 * live[34] - live[14] * live[116] - live[26] * live[120]
+        - 0.744382959872 * live[146];
+    let t243 = live[12] * t237 + live[13] * t238;
+    let t244 = live[23] * t231 + live[24] * t233;
+    let t245 = live[13] * t240 - live[12] * t242;
+    let t246 = qd[1] * live[1];
+    let t247 = qd[1] * live[0];
+    let t248 = -0.01026110182100817 * live[0] - 0.0007689361029464 * live[1];
+    let t249 = live[1] * live[18];
+    let t250 = -2.0 * (live[15] * live[76] + t249);
+    let t251 = live[14] * live[76] - live[15] * live[77];
+    let t252 = live[32] * live[76];
+    let t253 = 2.0 * (t252 - live[28] * live[78]);
+    let t254 = live[12] * t246;
+    let t255 = qd[2] * live[77] + t254;
+    let t256 = live[28] * live[79] + live[26] * live[78];
+    let t257 = t256 + t255;
+    let t258 = live[45] * live[78];
+    let t259 = live[13] * t246;
+    let t260 = qd[2] * live[76] - t259;
+    let t261 = live[24] * t247 + qd[3] * live[79] + live[23] * t260;
+    let t262 = live[42] * live[81] - live[40] * live[80];
+    let t263 = live[54] * live[80];
+    let t264 = -2.0 * (t263 - live[53] * live[82]);
+    let t265 = qd[3] * live[78] + live[24] * t260 - live[23] * t247;
+    let t266 = qd[4] * live[81] + live[37] * t265 - live[38] * t255;
+    let t267 = live[53] * live[83] - live[52] * live[82];
+    let t268 = live[68] * live[82];
+    let t269 = live[64] * live[84];
+    let t270 = -2.0 * (t268 + t269);
+    let t271 = live[38] * t265 + live[37] * t255 - qd[4] * live[80];
+    let t272 = qd[5] * live[83] + live[50] * t271 + live[51] * t261;
+    let t273 = live[64] * live[85] + live[62] * live[84];
+    let t274 = t273 - t272;
+    let t275 = 0.632 * (t254 - live[3] * live[77]);
+    let t276 = 0.0825 * t250 + t275;
+    let t277 = live[0] * live[2];
+    let t278 = 0.0825 * (live[1] * live[14] - t255 - live[18] * live[77]) - 0.632 * t277;
+    let t279 = live[24] * t276 + live[23] * t278;
+    let t280 = 0.384 * t257 + t279 - 0.0825 * t253;
+    let t281 = t251 - t247;
+    let t282 = live[32] * live[79] + t261 - live[26] * live[76];
+    let t283 = t265 + live[32] * live[78] - live[28] * live[76];
+    let t284 = 0.632 * (t259 + live[3] * live[76]);
+    let t285 = -0.0825 * t281 - t284;
+    let t286 = 0.384 * t283 + t285 - 0.0825 * t282;
+    let t287 = live[38] * t280 - live[37] * t286;
+    live[147] = t140;
+    live[148] = t143;
+    live[149] = t144;
+    live[150] = t146;
+    live[151] = t147;
+    live[152] = t153;
+    live[153] = t157;
+    live[154] = t159;
+    live[155] = t160;
+    live[156] = t161;
+    live[157] = t162;
+    live[158] = t163;
+    live[159] = t164;
+    live[160] = t168;
+    live[161] = t171;
+    live[162] = t172;
+    live[163] = t175;
+    live[164] = t176;
+    live[165] = t177;
+    live[166] = t178;
+    live[167] = t179;
+    live[168] = t180;
+    live[169] = t181;
+    live[170] = t182;
+    live[171] = t183;
+    live[172] = t187;
+    live[173] = t194;
+    live[174] = t199;
+    live[175] = t200;
+    live[176] = t201;
+    live[177] = t202;
+    live[178] = t203;
+    live[179] = t210;
+    live[180] = t211;
+    live[181] = t214;
+    live[182] = t217;
+    live[183] = t220;
+    live[184] = t222;
+    live[185] = t224;
+    live[186] = t226;
+    live[187] = t227;
+    live[188] = t230;
+    live[189] = t232;
+    live[190] = t234;
+    live[191] = t235;
+    live[192] = t236;
+    live[193] = t237;
+    live[194] = t238;
+    live[195] = t239;
+    live[196] = t240;
+    live[197] = t241;
+    live[198] = t242;
+    live[199] = t243;
+    live[200] = t244;
+    live[201] = t245;
+    live[202] = t246;
+    live[203] = t247;
+    live[204] = t248;
+    live[205] = t249;
+    live[206] = t250;
+    live[207] = t251;
+    live[208] = t252;
+    live[209] = t253;
+    live[210] = t255;
+    live[211] = t256;
+    live[212] = t257;
+    live[213] = t258;
+    live[214] = t260;
+    live[215] = t261;
+    live[216] = t262;
+    live[217] = t263;
+    live[218] = t264;
+    live[219] = t265;
+    live[220] = t266;
+    live[221] = t267;
+    live[222] = t268;
+    live[223] = t269;
+    live[224] = t270;
+    live[225] = t271;
+    live[226] = t272;
+    live[227] = t273;
+    live[228] = t274;
+    live[229] = t275;
+    live[230] = t276;
+    live[231] = t277;
+    live[232] = t278;
+    live[233] = t279;
+    live[234] = t280;
+    live[235] = t281;
+    live[236] = t282;
+    live[237] = t283;
+    live[238] = t284;
+    live[239] = t285;
+    live[240] = t286;
+    live[241] = t287;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part2_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part2_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t288 = 2.0 * (live[208] - live[26] * live[79]);
+    let t289 = live[211] - live[210];
+    let t290 = live[24] * live[232] - live[23] * live[230];
+    let t291 = 0.384 * t288 + t290 - 0.0825 * t289;
+    let t292 = live[51] * live[241] + live[50] * t291;
+    let t293 = 0.088 * live[218] + t292;
+    let t294 = live[226] + live[54] * live[83] + live[52] * live[80];
+    let t295 = live[37] * live[234] + live[38] * live[240];
+    let t296 = 0.088 * t294 + t295;
+    let t297 = live[51] * live[225] - live[50] * live[215] - qd[5] * live[82];
+    let t298 = live[60] * live[220] - qd[6] * live[85] - live[59] * t297;
+    let t299 = live[68] * live[85] + live[62] * live[82];
+    let t300 = q[7] * (0.7071067811865475 * live[224] + 0.7071067811865476 * live[228]);
+    let t301 = live[60] * t293 + live[59] * t296;
+    let t302 = 0.1654 * (t298 + t299) + t301;
+    let t303 = t300 + t302;
+    let t304 = live[62] * live[85];
+    let t305 = -2.0 * (live[222] + t304);
+    let t306 = live[59] * live[220] + qd[6] * live[84] + live[60] * t297;
+    let t307 = live[68] * live[84] + live[64] * live[82];
+    let t308 = live[226] + live[227];
+    let t309 = q[7] * (0.7071067811865476 * t305 + 0.7071067811865475 * t308);
+    let t310 = live[60] * t296 - live[59] * t293;
+    let t311 = 0.1654 * (t307 - t306) + t310;
+    let t312 = t309 + t311;
+    let t313 = 0.7071067811865475 * t303 + 0.7071067811865476 * t312;
+    let t314 = qd[7] * live[82];
+    let t315 = 0.7071067811865476 * t303 - 0.7071067811865475 * t312 - 2.0 * t314;
+    let t316 = t302 - t300;
+    let t317 = t311 - t309;
+    let t318 = 0.7071067811865475 * t316 + 0.7071067811865476 * t317;
+    let t319 = 2.0 * t314 + 0.7071067811865476 * t316 - 0.7071067811865475 * t317;
+    let t320 = 0.010606601717798212 * (t313 + t315);
+    let t321 = 0.010606601717798212 * (t318 + t319);
+    let t322 = 0.002573605371338202 * live[224] + 0.002034439958661797 * live[228] + t320
+        + t321;
+    let t323 = 0.010606601717798213 * t313 - 0.010606601717798212 * t315;
+    let t324 = 0.010606601717798213 * t318 - 0.010606601717798212 * t319;
+    let t325 = 0.002034439958661797 * t305 + 0.002573605371338202 * t308 + t323 + t324;
+    let t326 = 0.229207552695 * live[218] + live[60] * t322
+        - 0.168842705569 * (live[221] - live[220]) - live[59] * t325;
+    let t327 = live[220] + live[221];
+    let t328 = t299 - t298;
+    let t329 = t306 + t307;
+    let t330 = live[51] * t291 - live[50] * live[241];
+    let t331 = -0.088 * t327 - t330;
+    let t332 = t331 - 0.3308 * (live[223] + t304);
+    let t333 = 0.7071067811865476 * q[7] * t329
+        + 2.0 * qd[7] * (0.7071067811865476 * live[85] - 0.7071067811865475 * live[84])
+        + 0.7071067811865475 * q[7] * t328;
+    let t334 = t332 + t333;
+    let t335 = t332 - t333;
+    let t336 = -0.002573605371338202 * t328 - 0.015 * (t334 + t335)
+        - 0.002034439958661797 * t329;
+    let t337 = 0.229207552695 * t327 + t336
+        + 0.337685411138 * (live[217] + live[52] * live[83]);
+    let t338 = 0.067870631425 * (live[216] + live[215]) + live[51] * t326
+        + 0.029307465076 * (live[213] - live[42] * live[80]) - live[50] * t337;
+    let t339 = live[59] * t322 + live[60] * t325;
+    let t340 = 0.168842705569 * (t297 + live[53] * live[80] - live[54] * live[82])
+        - 0.13574126285 * (live[213] + live[40] * live[81]) - 0.229207552695 * t294
+        - 0.014653732538 * (live[216] - live[215]) - t339;
+    let t341 = live[38] * t338 - live[37] * t340;
+    let t342 = 2.001003553603 * live[212] + t341 - 0.55030527465 * live[209];
+    let t343 = 0.067870631425 * (live[225] + live[42] * live[78] - live[45] * live[80])
+        + live[50] * t326 + live[51] * t337
+        - 0.014653732538 * (live[220] + live[45] * live[81] + live[40] * live[78]);
+    let t344 = 2.001003553603 * t288 + t343 - 0.55030527465 * t289;
+    let t345 = 0.744382959872 * live[206] + 0.028227094878 * (live[203] + live[207])
+        + live[24] * t342 - live[23] * t344;
+    let t346 = live[37] * t338 + live[38] * t340;
+    let t347 = 0.55030527465 * live[236] + t346 - 2.001003553603 * live[237];
+    let t348 = 0.744382959872 * live[235]
+        + 0.056454189756 * (live[14] * live[77] - live[205]) + t347;
+    let t349 = 0.13439233114822144 * live[1] + 0.005487648106562256 * live[77]
+        - 0.004377257121839584 * live[76];
+    let t350 = 0.000121912420950744 * live[77] - 0.004377257121839584 * live[1];
+    let t351 = 0.0039053550262761 * live[79] - 0.7451354997528139 * live[76]
+        - 0.00164448757736927 * live[78];
+    let t352 = 0.00164448757736927 * live[76] + 0.16189047268546086 * live[79];
+    let t353 = 0.032786279263935514 * live[78] - 0.00216405205209813 * live[80]
+        - 0.004600245517563106 * live[81];
+    let t354 = 0.00216405205209813 * live[78] - 0.00151524447332703 * live[81];
+    let t355 = 0.0515352472106673 * live[80] - 0.000093569097314605 * live[82]
+        - 0.000103758917218685 * live[83];
+    let t356 = 0.000093569097314605 * live[80] + 0.014311914382675314 * live[83];
+    let t357 = 0.006684151967360945 * live[82] - 0.001255536598272898 * live[84]
+        - 0.0009653051699191116 * live[85];
+    let t358 = 0.00039139128168424813 * live[85] - 0.001255536598272898 * live[82];
+    let t359 = q[7] * (t335 - t334);
+    let t360 = 0.00039139128168424813 * t298 + 0.002420943778521232 * t306
+        + 0.002034439958661797 * t331 + live[84] * live[142] + live[64] * t357
+        - 0.0009653051699191116 * live[226] - 0.1654 * (t323 + t324)
+        - live[82] * live[141] - live[68] * t358 - 0.010606601717798213 * t359;
+    let t361 = 0.00039139128168424813 * live[84] + 0.002420943778521232 * live[85]
+        - 0.0009653051699191116 * live[82];
+    let t362 = 0.00039139128168424813 * t306 + 0.1654 * (t320 + t321)
+        + 0.010606601717798212 * t359 + live[82] * live[140] + live[68] * t361
+        - 0.001255536598272898 * live[226] - 0.002573605371338202 * t331
+        - live[85] * live[142] - live[62] * t357;
+    let t363 = 0.00895537646949219 * t297 + live[53] * t355 + live[60] * t360
+        - 0.014311914382675314 * live[226] - live[82] * live[134]
+        - 0.000103758917218685 * live[220] - 0.168842705569 * t295 - live[80] * live[133]
+        - live[54] * t356 - live[59] * t362;
+    let t364 = 0.00895537646949219 * live[83] - 0.014311914382675314 * live[82]
+        - 0.000103758917218685 * live[80];
+    let t365 = 0.002573605371338202 * t310 + 0.006684151967360945 * live[226]
+        + live[85] * live[141] + live[62] * t358
+        + q[7]
+            * (0.7071067811865476 * t321 + 0.7071067811865475 * t323
+                - 0.7071067811865476 * t320 - 0.7071067811865475 * t324)
+        - 0.002034439958661797 * t301 - 0.001255536598272898 * t298
+        - 0.0009653051699191116 * t306 - live[84] * live[140] - live[64] * t361;
+    let t366 = 0.000093569097314605 * live[220] + 0.014311914382675314 * t297
+        + live[80] * live[132] + live[54] * t364 - 0.229207552695 * t295 - 0.088 * t339
+        - live[83] * live[134] - live[52] * t355 - t365;
+    let t367 = 0.029883967133882087 * live[225] + 0.067870631425 * t291 + live[42] * t353
+        + live[51] * t363 + 0.004600245517563106 * live[215]
+        + 0.00151524447332703 * live[220] - live[80] * live[128] - live[78] * live[127]
+        - live[45] * t354 - live[50] * t366;
+    let t368 = 0.029883967133882087 * live[81] + 0.00151524447332703 * live[80]
+        - 0.004600245517563106 * live[78];
+    let t369 = 0.229207552695 * t330 + 0.088 * t336 + live[59] * t360 + live[60] * t362
+        + 0.05153524721066731 * live[220] + live[83] * live[133] + live[52] * t356
+        + 0.168842705569 * t292 + live[82] * live[132] - 0.000093569097314605 * live[226]
+        - 0.000103758917218685 * t297 - live[53] * t364;
+    let t370 = 0.014653732538 * t291 + live[78] * live[126] + live[45] * t368
+        - 0.00216405205209813 * live[215] - 0.00151524447332703 * live[225]
+        - live[81] * live[128] - live[40] * t353 - t369;
+    let t371 = 0.643503602439183 * live[219] + 2.001003553603 * live[239]
+        + live[78] * live[121] + live[28] * t351 + live[76] * live[120] + live[38] * t367
+        - 0.0039053550262761 * live[210] - 0.16189047268546086 * live[215] - 0.384 * t346
+        - live[32] * t352 - live[37] * t370;
+    let t372 = 0.16189047268546086 * live[78] + 0.643503602439183 * live[79]
+        - 0.0039053550262761 * live[76];
+    let t373 = live[50] * t363 + live[51] * t366 + live[81] * live[127] + live[40] * t354
+        + live[80] * live[126] + 0.014653732538 * t295 - 0.032786279263935514 * live[215]
+        - 0.00216405205209813 * live[220] - live[42] * t368
+        - 0.004600245517563106 * live[225] - 0.067870631425 * live[241];
+    let t374 = 0.16189047268546086 * live[219] + 0.55030527465 * live[239]
+        + live[32] * t372 + t373 + 0.00164448757736927 * live[210] - 0.0825 * t346
+        - live[76] * live[119] - live[79] * live[121] - live[26] * t351;
+    let t375 = 0.005487648106562256 * live[203] + 0.01159586409516604 * live[214]
+        + live[76] * live[116] + live[15] * t349 + live[24] * t371
+        - 0.017839523962896 * live[231] - 0.000121912420950744 * live[210]
+        - live[1] * live[115] - live[18] * t350 - live[23] * t374;
+    let t376 = -0.005487648106562256 * live[1] - 0.000121912420950744 * live[76]
+        - 0.01159586409516604 * live[77];
+    let t377 = 0.0039053550262761 * live[219] + live[79] * live[120] + live[26] * t352
+        + 0.00164448757736927 * live[215] - 0.7451354997528139 * live[210] - 0.384 * t341
+        - live[37] * t367 - live[38] * t370 - live[78] * live[119]
+        - 2.001003553603 * live[233] - live[28] * t372 - 0.55030527465 * t290
+        - 0.0825 * t343;
+    let t378 = 0.004377257121839584 * live[203] + 0.470450030639104 * live[231]
+        + live[1] * live[114] + live[18] * t376 + live[77] * live[116]
+        - 0.000121912420950744 * live[214] - live[14] * t349 - t377
+        - 0.0825 * (live[23] * t342 + live[24] * t344);
+    let t379 = 0.00398335888393552 * live[1] - 1.0674867322634767 * live[0];
+    let t380 = 0.744382959872 * live[238] + 0.0825 * t347 + live[23] * t371
+        + live[24] * t374 + live[14] * t350 - 0.13439233114822144 * live[203]
+        - 0.005487648106562256 * live[214] - 0.004377257121839584 * live[210]
+        - live[77] * live[115] - live[76] * live[114] - 0.028227094878 * live[229]
+        - live[15] * t376;
+    let t381 = live[13] * live[15];
+    let t382 = live[12] * live[15] + live[13] * live[14];
+    let t383 = live[13] * live[32];
+    let t384 = 2.0 * (t383 + live[28] * live[86]);
+    let t385 = live[3] * live[12];
+    let t386 = qd[2] * live[12] - t385;
+    let t387 = live[28] * live[87] - live[26] * live[86];
+    let t388 = t387 - t386;
+    let t389 = live[45] * live[86];
+    let t390 = live[3] * live[13];
+    let t391 = qd[2] * live[13] - t390;
+    let t392 = live[2] * live[24];
+    let t393 = t392 + qd[3] * live[87] + live[23] * t391;
+    let t394 = live[42] * live[89] - live[40] * live[88];
+    let t395 = live[54] * live[88];
+    let t396 = -2.0 * (t395 - live[53] * live[90]);
+    let t397 = live[2] * live[23];
+    let t398 = live[24] * t391 - qd[3] * live[86] - t397;
+    let t399 = live[38] * t386 + qd[4] * live[89] + live[37] * t398;
+    let t400 = live[53] * live[91] - live[52] * live[90];
+    let t401 = live[68] * live[90];
+    let t402 = live[64] * live[92];
+    let t403 = -2.0 * (t401 + t402);
+    let t404 = live[38] * t398 - qd[4] * live[88] - live[37] * t386;
+    let t405 = qd[5] * live[91] + live[50] * t404 + live[51] * t393;
+    let t406 = live[64] * live[93] + live[62] * live[92];
+    let t407 = t406 - t405;
+    let t408 = 0.632 * t385 - 0.165 * t381;
+    let t409 = live[12] * live[18];
+    let t410 = 0.0825 * (t386 + t409) - 0.632 * qd[1];
+    let t411 = live[24] * t408 + live[23] * t410;
+    let t412 = 0.384 * t388 + t411 - 0.0825 * t384;
+    let t413 = t382 - live[2];
+    let t414 = live[32] * live[87] + t393 - live[13] * live[26];
+    let t415 = t398 - live[32] * live[86] - live[13] * live[28];
+    let t416 = -0.632 * t390 - 0.0825 * t413;
+    let t417 = 0.384 * t415 + t416 - 0.0825 * t414;
+    let t418 = live[38] * t412 - live[37] * t417;
+    let t419 = 2.0 * (t383 - live[26] * live[87]);
+    let t420 = t386 + t387;
+    let t421 = live[24] * t410 - live[23] * t408;
+    let t422 = 0.384 * t419 + t421 - 0.0825 * t420;
+    let t423 = live[51] * t418 + live[50] * t422;
+    let t424 = 0.088 * t396 + t423;
+    let t425 = t405 + live[54] * live[91] + live[52] * live[88];
+    let t426 = live[37] * t412 + live[38] * t417;
+    let t427 = 0.088 * t425 + t426;
+    let t428 = live[51] * t404 - live[50] * t393 - qd[5] * live[90];
+    let t429 = live[60] * t399 - qd[6] * live[93] - live[59] * t428;
+    let t430 = live[68] * live[93] + live[62] * live[90];
+    let t431 = q[7] * (0.7071067811865475 * t403 + 0.7071067811865476 * t407);
+    let t432 = live[60] * t424 + live[59] * t427;
+    let t433 = 0.1654 * (t429 + t430) + t432;
+    let t434 = t431 + t433;
+    let t435 = live[62] * live[93];
+    let t436 = -2.0 * (t401 + t435);
+    let t437 = live[59] * t399 + qd[6] * live[92] + live[60] * t428;
+    live[242] = t381;
+    live[243] = t382;
+    live[244] = t384;
+    live[245] = t385;
+    live[246] = t386;
+    live[247] = t388;
+    live[248] = t389;
+    live[249] = t390;
+    live[250] = t391;
+    live[251] = t392;
+    live[252] = t393;
+    live[253] = t394;
+    live[254] = t395;
+    live[255] = t396;
+    live[256] = t397;
+    live[257] = t398;
+    live[258] = t399;
+    live[259] = t400;
+    live[260] = t402;
+    live[261] = t403;
+    live[262] = t404;
+    live[263] = t405;
+    live[264] = t406;
+    live[265] = t407;
+    live[266] = t409;
+    live[267] = t411;
+    live[268] = t413;
+    live[269] = t414;
+    live[270] = t415;
+    live[271] = t416;
+    live[272] = t418;
+    live[273] = t419;
+    live[274] = t420;
+    live[275] = t421;
+    live[276] = t422;
+    live[277] = t423;
+    live[278] = t424;
+    live[279] = t425;
+    live[280] = t426;
+    live[281] = t427;
+    live[282] = t428;
+    live[283] = t429;
+    live[284] = t430;
+    live[285] = t431;
+    live[286] = t432;
+    live[287] = t433;
+    live[288] = t434;
+    live[289] = t435;
+    live[290] = t436;
+    live[291] = t437;
+    out.1[0][0] = -live[0]
+        * (live[13] * t375 - 1.0674867322634767 * live[202]
+            - 0.00796671776787104 * live[203] - live[1] * live[111] - live[3] * live[204]
+            - live[12] * t378 - 0.316 * (live[12] * t345 + live[13] * t348))
+        - live[1]
+            * (0.00398335888393552 * live[202] + qd[1] * t379 + live[0] * live[111]
+                + live[2] * live[204] - t380);
+    out.1[1][0] = 0.0007689361029464 * live[203] + live[1] * live[108] + live[3] * t379
+        + live[12] * t375 + live[13] * t378 + 0.316 * (live[13] * t345 - live[12] * t348)
+        - 0.01026110182100817 * live[202] - 0.00398335888393552 * live[231]
+        - live[0] * live[110];
+    out.1[2][0] = t380;
+    out.1[3][0] = t377;
+    out.1[4][0] = t373;
+    out.1[5][0] = t369;
+    out.1[6][0] = t365;
+    out.1[7][0] = 0.015 * (t313 - t318);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part3_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part3_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t438 = live[68] * live[92] + live[64] * live[90];
+    let t439 = live[263] + live[264];
+    let t440 = q[7] * (0.7071067811865476 * live[290] + 0.7071067811865475 * t439);
+    let t441 = live[60] * live[281] - live[59] * live[278];
+    let t442 = 0.1654 * (t438 - live[291]) + t441;
+    let t443 = t440 + t442;
+    let t444 = 0.7071067811865475 * live[288] + 0.7071067811865476 * t443;
+    let t445 = qd[7] * live[90];
+    let t446 = 0.7071067811865476 * live[288] - 0.7071067811865475 * t443 - 2.0 * t445;
+    let t447 = live[287] - live[285];
+    let t448 = t442 - t440;
+    let t449 = 0.7071067811865475 * t447 + 0.7071067811865476 * t448;
+    let t450 = 2.0 * t445 + 0.7071067811865476 * t447 - 0.7071067811865475 * t448;
+    let t451 = 0.010606601717798212 * (t444 + t446);
+    let t452 = 0.010606601717798212 * (t449 + t450);
+    let t453 = 0.002573605371338202 * live[261] + 0.002034439958661797 * live[265] + t451
+        + t452;
+    let t454 = 0.010606601717798213 * t444 - 0.010606601717798212 * t446;
+    let t455 = 0.010606601717798213 * t449 - 0.010606601717798212 * t450;
+    let t456 = 0.002034439958661797 * live[290] + 0.002573605371338202 * t439 + t454
+        + t455;
+    let t457 = 0.229207552695 * live[255] + live[60] * t453
+        - 0.168842705569 * (live[259] - live[258]) - live[59] * t456;
+    let t458 = live[258] + live[259];
+    let t459 = live[284] - live[283];
+    let t460 = live[291] + t438;
+    let t461 = live[51] * live[276] - live[50] * live[272];
+    let t462 = -0.088 * t458 - t461;
+    let t463 = t462 - 0.3308 * (live[260] + live[289]);
+    let t464 = 0.7071067811865476 * q[7] * t460
+        + 2.0 * qd[7] * (0.7071067811865476 * live[93] - 0.7071067811865475 * live[92])
+        + 0.7071067811865475 * q[7] * t459;
+    let t465 = t463 + t464;
+    let t466 = t463 - t464;
+    let t467 = -0.002573605371338202 * t459 - 0.015 * (t465 + t466)
+        - 0.002034439958661797 * t460;
+    let t468 = 0.229207552695 * t458 + t467
+        + 0.337685411138 * (live[254] + live[52] * live[91]);
+    let t469 = 0.067870631425 * (live[253] + live[252]) + live[51] * t457
+        - 0.029307465076 * (live[248] + live[42] * live[88]) - live[50] * t468;
+    let t470 = live[59] * t453 + live[60] * t456;
+    let t471 = 0.13574126285 * (live[248] - live[40] * live[89])
+        + 0.168842705569 * (live[282] + live[53] * live[88] - live[54] * live[90])
+        - 0.229207552695 * live[279] - 0.014653732538 * (live[253] - live[252]) - t470;
+    let t472 = live[38] * t469 - live[37] * t471;
+    let t473 = 2.001003553603 * live[247] + t472 - 0.55030527465 * live[244];
+    let t474 = 0.067870631425 * (live[262] - live[45] * live[88] - live[42] * live[86])
+        + live[50] * t457 + live[51] * t468
+        - 0.014653732538 * (live[258] + live[45] * live[89] - live[40] * live[86]);
+    let t475 = 2.001003553603 * live[273] + t474 - 0.55030527465 * live[274];
+    let t476 = 0.028227094878 * (live[2] + live[243]) + live[24] * t473
+        - 1.488765919744 * live[242] - live[23] * t475;
+    let t477 = live[12] * live[14];
+    let t478 = live[37] * t469 + live[38] * t471;
+    let t479 = 0.55030527465 * live[269] + t478 - 2.001003553603 * live[270];
+    let t480 = 0.744382959872 * live[268] + t479 - 0.056454189756 * t477;
+    let t481 = -0.005487648106562256 * live[12] - 0.004377257121839584 * live[13];
+    let t482 = 0.00164448757736927 * live[86] + 0.0039053550262761 * live[87]
+        - 0.7451354997528139 * live[13];
+    let t483 = 0.00164448757736927 * live[13] + 0.16189047268546086 * live[87];
+    let t484 = -0.00216405205209813 * live[88] - 0.032786279263935514 * live[86]
+        - 0.004600245517563106 * live[89];
+    let t485 = -0.00216405205209813 * live[86] - 0.00151524447332703 * live[89];
+    let t486 = 0.0515352472106673 * live[88] - 0.000093569097314605 * live[90]
+        - 0.000103758917218685 * live[91];
+    let t487 = 0.000093569097314605 * live[88] + 0.014311914382675314 * live[91];
+    let t488 = 0.006684151967360945 * live[90] - 0.001255536598272898 * live[92]
+        - 0.0009653051699191116 * live[93];
+    let t489 = 0.00039139128168424813 * live[93] - 0.001255536598272898 * live[90];
+    let t490 = q[7] * (t466 - t465);
+    let t491 = 0.00039139128168424813 * live[283] + 0.002420943778521232 * live[291]
+        + 0.002034439958661797 * t462 + live[92] * live[142] + live[64] * t488
+        - 0.0009653051699191116 * live[263] - 0.1654 * (t454 + t455)
+        - live[90] * live[141] - live[68] * t489 - 0.010606601717798213 * t490;
+    let t492 = 0.00039139128168424813 * live[92] + 0.002420943778521232 * live[93]
+        - 0.0009653051699191116 * live[90];
+    let t493 = 0.00039139128168424813 * live[291] + 0.1654 * (t451 + t452)
+        + 0.010606601717798212 * t490 + live[90] * live[140] + live[68] * t492
+        - 0.001255536598272898 * live[263] - 0.002573605371338202 * t462
+        - live[93] * live[142] - live[62] * t488;
+    let t494 = 0.00895537646949219 * live[282] + live[53] * t486 + live[60] * t491
+        - 0.014311914382675314 * live[263] - live[90] * live[134]
+        - 0.000103758917218685 * live[258] - 0.168842705569 * live[280]
+        - live[88] * live[133] - live[54] * t487 - live[59] * t493;
+    let t495 = 0.00895537646949219 * live[91] - 0.014311914382675314 * live[90]
+        - 0.000103758917218685 * live[88];
+    let t496 = 0.002573605371338202 * t441 + 0.006684151967360945 * live[263]
+        + live[93] * live[141] + live[62] * t489
+        + q[7]
+            * (0.7071067811865476 * t452 + 0.7071067811865475 * t454
+                - 0.7071067811865476 * t451 - 0.7071067811865475 * t455)
+        - 0.002034439958661797 * live[286] - 0.001255536598272898 * live[283]
+        - 0.0009653051699191116 * live[291] - live[92] * live[140] - live[64] * t492;
+    let t497 = 0.000093569097314605 * live[258] + 0.014311914382675314 * live[282]
+        + live[88] * live[132] + live[54] * t495 - 0.229207552695 * live[280]
+        - 0.088 * t470 - live[91] * live[134] - live[52] * t486 - t496;
+    let t498 = 0.029883967133882087 * live[262] + 0.067870631425 * live[276]
+        + live[42] * t484 + live[86] * live[127] + live[51] * t494
+        + 0.004600245517563106 * live[252] + 0.00151524447332703 * live[258]
+        - live[88] * live[128] - live[45] * t485 - live[50] * t497;
+    let t499 = 0.004600245517563106 * live[86] + 0.029883967133882087 * live[89]
+        + 0.00151524447332703 * live[88];
+    let t500 = 0.229207552695 * t461 + 0.088 * t467 + live[59] * t491 + live[60] * t493
+        + 0.05153524721066731 * live[258] + live[91] * live[133] + live[52] * t487
+        + 0.168842705569 * live[277] + live[90] * live[132]
+        - 0.000093569097314605 * live[263] - 0.000103758917218685 * live[282]
+        - live[53] * t495;
+    let t501 = 0.014653732538 * live[276] + live[45] * t499
+        - 0.00216405205209813 * live[252] - 0.00151524447332703 * live[262]
+        - live[86] * live[126] - live[89] * live[128] - live[40] * t484 - t500;
+    let t502 = 0.0039053550262761 * live[246] + 0.643503602439183 * live[257]
+        + 2.001003553603 * live[271] + live[28] * t482 + live[13] * live[120]
+        + live[38] * t498 - 0.16189047268546086 * live[252] - 0.384 * t478
+        - live[86] * live[121] - live[32] * t483 - live[37] * t501;
+    let t503 = 0.643503602439183 * live[87] - 0.0039053550262761 * live[13]
+        - 0.16189047268546086 * live[86];
+    let t504 = live[50] * t494 + live[51] * t497 + live[89] * live[127] + live[40] * t485
+        + live[88] * live[126] + 0.014653732538 * live[280]
+        - 0.032786279263935514 * live[252] - 0.00216405205209813 * live[258]
+        - live[42] * t499 - 0.004600245517563106 * live[262]
+        - 0.067870631425 * live[272];
+    let t505 = 0.16189047268546086 * live[257] + 0.55030527465 * live[271]
+        + live[32] * t503 + t504 - 0.0825 * t478 - 0.00164448757736927 * live[246]
+        - live[13] * live[119] - live[87] * live[121] - live[26] * t482;
+    let t506 = 0.005487648106562256 * live[2] + 0.01159586409516604 * live[250]
+        + 0.000121912420950744 * (live[266] + live[246]) + live[13] * live[116]
+        + live[15] * t481 + live[24] * t502 - 0.017839523962896 * qd[1]
+        - live[23] * t505;
+    let t507 = 0.01159586409516604 * live[12] - 0.000121912420950744 * live[13];
+    let t508 = 0.7451354997528139 * live[246] + 0.0039053550262761 * live[257]
+        + live[87] * live[120] + live[26] * t483 + live[86] * live[119]
+        + 0.00164448757736927 * live[252] - 0.384 * t472 - live[37] * t498
+        - live[38] * t501 - 2.001003553603 * live[267] - live[28] * t503
+        - 0.55030527465 * live[275] - 0.0825 * t474;
+    let t509 = 0.470450030639104 * qd[1] + 0.004377257121839584 * live[2]
+        + live[18] * t507 - 0.000121912420950744 * live[250] - live[12] * live[116]
+        - live[14] * t481 - t508 - 0.0825 * (live[23] * t473 + live[24] * t475);
+    let t510 = live[13] * live[114] + live[15] * t507 + 0.017839523962896 * live[245]
+        + 0.005487648106562256 * live[250] + 0.000121912420950744 * t477
+        - 0.004377257121839584 * live[246] - 0.0825 * t479 - live[23] * t502
+        - live[24] * t505 - 0.470450030639104 * live[249] - live[12] * live[115];
+    let t511 = live[24] * live[28];
+    let t512 = live[23] * live[28] + live[24] * live[26];
+    let t513 = t512 - live[14];
+    let t514 = live[24] * live[45];
+    let t515 = live[15] * live[23];
+    let t516 = qd[3] * live[23] + t515;
+    let t517 = live[42] * live[95] - live[40] * live[94];
+    let t518 = live[54] * live[94];
+    let t519 = -2.0 * (t518 - live[53] * live[96]);
+    let t520 = live[15] * live[24];
+    let t521 = qd[3] * live[24] + t520;
+    let t522 = live[14] * live[38];
+    let t523 = t522 + qd[4] * live[95] + live[37] * t521;
+    let t524 = live[53] * live[97] - live[52] * live[96];
+    let t525 = live[68] * live[96];
+    let t526 = live[64] * live[98];
+    let t527 = -2.0 * (t525 + t526);
+    let t528 = live[14] * live[37];
+    let t529 = live[38] * t521 - qd[4] * live[94] - t528;
+    let t530 = qd[5] * live[97] + live[50] * t529 + live[51] * t516;
+    let t531 = live[64] * live[99] + live[62] * live[98];
+    let t532 = t531 - t530;
+    let t533 = 2.0 * live[14];
+    let t534 = 0.0825 * live[23] * t533 - 0.165 * live[27];
+    let t535 = 0.165 * t511 + 0.384 * t513 + t534;
+    let t536 = live[23] * live[32];
+    let t537 = t536 + t516;
+    let t538 = t521 + live[24] * live[32];
+    let t539 = 0.384 * t538 - 0.0825 * t537;
+    let t540 = live[38] * t535 - live[37] * t539;
+    let t541 = live[23] * live[26];
+    let t542 = live[14] + t512;
+    let t543 = 0.165 * live[25] + 0.0825 * live[24] * t533;
+    let t544 = t543 - 0.768 * t541 - 0.0825 * t542;
+    let t545 = live[51] * t540 + live[50] * t544;
+    let t546 = 0.088 * t519 + t545;
+    let t547 = t530 + live[54] * live[97] + live[52] * live[94];
+    let t548 = live[37] * t535 + live[38] * t539;
+    let t549 = 0.088 * t547 + t548;
+    let t550 = live[51] * t529 - live[50] * t516 - qd[5] * live[96];
+    let t551 = live[60] * t523 - qd[6] * live[99] - live[59] * t550;
+    let t552 = live[68] * live[99] + live[62] * live[96];
+    let t553 = q[7] * (0.7071067811865475 * t527 + 0.7071067811865476 * t532);
+    let t554 = live[60] * t546 + live[59] * t549;
+    let t555 = 0.1654 * (t551 + t552) + t554;
+    let t556 = t553 + t555;
+    let t557 = live[62] * live[99];
+    let t558 = -2.0 * (t525 + t557);
+    let t559 = live[59] * t523 + qd[6] * live[98] + live[60] * t550;
+    let t560 = live[68] * live[98] + live[64] * live[96];
+    let t561 = t530 + t531;
+    let t562 = q[7] * (0.7071067811865476 * t558 + 0.7071067811865475 * t561);
+    let t563 = live[60] * t549 - live[59] * t546;
+    let t564 = 0.1654 * (t560 - t559) + t563;
+    let t565 = t562 + t564;
+    let t566 = 0.7071067811865475 * t556 + 0.7071067811865476 * t565;
+    let t567 = qd[7] * live[96];
+    let t568 = 0.7071067811865476 * t556 - 0.7071067811865475 * t565 - 2.0 * t567;
+    let t569 = t555 - t553;
+    let t570 = t564 - t562;
+    let t571 = 0.7071067811865475 * t569 + 0.7071067811865476 * t570;
+    let t572 = 2.0 * t567 + 0.7071067811865476 * t569 - 0.7071067811865475 * t570;
+    let t573 = 0.010606601717798212 * (t566 + t568);
+    let t574 = 0.010606601717798212 * (t571 + t572);
+    let t575 = 0.002573605371338202 * t527 + 0.002034439958661797 * t532 + t573 + t574;
+    let t576 = 0.010606601717798213 * t566 - 0.010606601717798212 * t568;
+    let t577 = 0.010606601717798213 * t571 - 0.010606601717798212 * t572;
+    let t578 = 0.002034439958661797 * t558 + 0.002573605371338202 * t561 + t576 + t577;
+    let t579 = 0.229207552695 * t519 + live[60] * t575 - 0.168842705569 * (t524 - t523)
+        - live[59] * t578;
+    let t580 = t523 + t524;
+    let t581 = t552 - t551;
+    let t582 = t559 + t560;
+    let t583 = live[51] * t544 - live[50] * t540;
+    let t584 = -0.088 * t580 - t583;
+    let t585 = t584 - 0.3308 * (t526 + t557);
+    let t586 = 0.7071067811865476 * q[7] * t582
+        + 2.0 * qd[7] * (0.7071067811865476 * live[99] - 0.7071067811865475 * live[98])
+        + 0.7071067811865475 * q[7] * t581;
+    let t587 = t585 + t586;
+    live[292] = t511;
+    live[293] = t513;
+    live[294] = t514;
+    live[295] = t515;
+    live[296] = t516;
+    live[297] = t517;
+    live[298] = t518;
+    live[299] = t520;
+    live[300] = t521;
+    live[301] = t522;
+    live[302] = t523;
+    live[303] = t528;
+    live[304] = t529;
+    live[305] = t530;
+    live[306] = t534;
+    live[307] = t536;
+    live[308] = t537;
+    live[309] = t538;
+    live[310] = t540;
+    live[311] = t541;
+    live[312] = t542;
+    live[313] = t543;
+    live[314] = t544;
+    live[315] = t545;
+    live[316] = t547;
+    live[317] = t548;
+    live[318] = t550;
+    live[319] = t551;
+    live[320] = t554;
+    live[321] = t559;
+    live[322] = t563;
+    live[323] = t573;
+    live[324] = t574;
+    live[325] = t575;
+    live[326] = t576;
+    live[327] = t577;
+    live[328] = t578;
+    live[329] = t579;
+    live[330] = t580;
+    live[331] = t581;
+    live[332] = t582;
+    live[333] = t583;
+    live[334] = t584;
+    live[335] = t585;
+    live[336] = t586;
+    live[337] = t587;
+    out.1[0][1] = -live[0]
+        * (live[13] * t506 - 2.181129229516817 * live[3] - 0.0015378722058928 * live[109]
+            - 0.316 * (live[12] * t476 + live[13] * t480) - live[12] * t509)
+        - live[1]
+            * (0.18054809613808506 * live[2] + 0.02052220364201634 * live[107] + t510);
+    out.1[1][1] = 0.316 * (live[13] * t476 - live[12] * t480) + live[12] * t506
+        + live[13] * t509;
+    out.1[2][1] = -0.13439233114822144 * live[2] - t510;
+    out.1[3][1] = t508;
+    out.1[4][1] = t504;
+    out.1[5][1] = t500;
+    out.1[6][1] = t496;
+    out.1[7][1] = 0.015 * (t444 - t449);
+    out.1[7][2] = 0.015 * (t566 - t571);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part4_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part4_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t588 = live[335] - live[336];
+    let t589 = -0.002573605371338202 * live[331] - 0.015 * (live[337] + t588)
+        - 0.002034439958661797 * live[332];
+    let t590 = 0.229207552695 * live[330] + t589
+        + 0.337685411138 * (live[298] + live[52] * live[97]);
+    let t591 = 0.067870631425 * (live[297] + live[296]) + live[51] * live[329]
+        - 0.029307465076 * (live[42] * live[94] - live[294]) - live[50] * t590;
+    let t592 = live[59] * live[325] + live[60] * live[328];
+    let t593 = 0.168842705569 * (live[318] + live[53] * live[94] - live[54] * live[96])
+        - 0.13574126285 * (live[294] + live[40] * live[95]) - 0.229207552695 * live[316]
+        - 0.014653732538 * (live[297] - live[296]) - t592;
+    let t594 = live[38] * t591 - live[37] * t593;
+    let t595 = 1.1006105493 * live[292] + 2.001003553603 * live[293] + t594;
+    let t596 = 0.067870631425 * (live[304] + live[24] * live[42] - live[45] * live[94])
+        + live[50] * live[329] + live[51] * t590
+        - 0.014653732538 * (live[302] + live[45] * live[95] + live[24] * live[40]);
+    let t597 = t596 - 4.002007107206 * live[311] - 0.55030527465 * live[312];
+    let t598 = live[24] * t595 - 1.488765919744 * live[18] - live[23] * t597;
+    let t599 = live[37] * t591 + live[38] * t593;
+    let t600 = 0.55030527465 * live[308] + t599 - 2.001003553603 * live[309];
+    let t601 = t600 - 0.056454189756 * live[18];
+    let t602 = -live[14];
+    let t603 = 0.0039053550262761 * live[23] - 0.00164448757736927 * live[24];
+    let t604 = 0.032786279263935514 * live[24] - 0.00216405205209813 * live[94]
+        - 0.004600245517563106 * live[95];
+    let t605 = 0.00216405205209813 * live[24] - 0.00151524447332703 * live[95];
+    let t606 = 0.0515352472106673 * live[94] - 0.000093569097314605 * live[96]
+        - 0.000103758917218685 * live[97];
+    let t607 = 0.000093569097314605 * live[94] + 0.014311914382675314 * live[97];
+    let t608 = 0.006684151967360945 * live[96] - 0.001255536598272898 * live[98]
+        - 0.0009653051699191116 * live[99];
+    let t609 = 0.00039139128168424813 * live[99] - 0.001255536598272898 * live[96];
+    let t610 = q[7] * (t588 - live[337]);
+    let t611 = 0.00039139128168424813 * live[319] + 0.002420943778521232 * live[321]
+        + 0.002034439958661797 * live[334] + live[98] * live[142] + live[64] * t608
+        - 0.0009653051699191116 * live[305] - 0.1654 * (live[326] + live[327])
+        - live[96] * live[141] - live[68] * t609 - 0.010606601717798213 * t610;
+    let t612 = 0.00039139128168424813 * live[98] + 0.002420943778521232 * live[99]
+        - 0.0009653051699191116 * live[96];
+    let t613 = 0.00039139128168424813 * live[321] + 0.1654 * (live[323] + live[324])
+        + 0.010606601717798212 * t610 + live[96] * live[140] + live[68] * t612
+        - 0.001255536598272898 * live[305] - 0.002573605371338202 * live[334]
+        - live[99] * live[142] - live[62] * t608;
+    let t614 = 0.00895537646949219 * live[318] + live[53] * t606 + live[60] * t611
+        - 0.014311914382675314 * live[305] - live[96] * live[134]
+        - 0.000103758917218685 * live[302] - 0.168842705569 * live[317]
+        - live[94] * live[133] - live[54] * t607 - live[59] * t613;
+    let t615 = 0.00895537646949219 * live[97] - 0.014311914382675314 * live[96]
+        - 0.000103758917218685 * live[94];
+    let t616 = 0.002573605371338202 * live[322] + 0.006684151967360945 * live[305]
+        + live[99] * live[141] + live[62] * t609
+        + q[7]
+            * (0.7071067811865476 * live[324] + 0.7071067811865475 * live[326]
+                - 0.7071067811865476 * live[323] - 0.7071067811865475 * live[327])
+        - 0.002034439958661797 * live[320] - 0.001255536598272898 * live[319]
+        - 0.0009653051699191116 * live[321] - live[98] * live[140] - live[64] * t612;
+    let t617 = 0.000093569097314605 * live[302] + 0.014311914382675314 * live[318]
+        + live[94] * live[132] + live[54] * t615 - 0.229207552695 * live[317]
+        - 0.088 * t592 - live[97] * live[134] - live[52] * t606 - t616;
+    let t618 = 0.029883967133882087 * live[304] + 0.067870631425 * live[314]
+        + live[42] * t604 + live[51] * t614 + 0.004600245517563106 * live[296]
+        + 0.00151524447332703 * live[302] - live[94] * live[128] - live[24] * live[127]
+        - live[45] * t605 - live[50] * t617;
+    let t619 = 0.00151524447332703 * live[94] + 0.029883967133882087 * live[95]
+        - 0.004600245517563106 * live[24];
+    let t620 = 0.229207552695 * live[333] + 0.088 * t589 + live[59] * t611
+        + live[60] * t613 + 0.05153524721066731 * live[302] + live[97] * live[133]
+        + live[52] * t607 + 0.168842705569 * live[315] + live[96] * live[132]
+        - 0.000093569097314605 * live[305] - 0.000103758917218685 * live[318]
+        - live[53] * t615;
+    let t621 = 0.014653732538 * live[314] + live[24] * live[126] + live[45] * t619
+        - 0.00216405205209813 * live[296] - 0.00151524447332703 * live[304]
+        - live[95] * live[128] - live[40] * t604 - t620;
+    let t622 = 0.0039053550262761 * live[14] + 0.643503602439183 * live[300]
+        + live[24] * live[121] + live[28] * t603 + live[38] * t618
+        - 0.16189047268546086 * (live[296] + live[307]) - 0.384 * t599 - live[37] * t621;
+    let t623 = 0.643503602439183 * live[23] + 0.16189047268546086 * live[24];
+    let t624 = live[94] * live[126] + live[50] * t614 + live[51] * t617
+        + live[95] * live[127] + live[40] * t605 + 0.014653732538 * live[317]
+        - 0.032786279263935514 * live[296] - 0.00216405205209813 * live[302]
+        - live[42] * t619 - 0.004600245517563106 * live[304]
+        - 0.067870631425 * live[310];
+    let t625 = 0.16189047268546086 * live[300] + live[32] * t623 + t624 - 0.0825 * t599
+        - 0.00164448757736927 * live[14] - live[23] * live[121] - live[26] * t603;
+    let t626 = 0.14598819524338746 * live[15] + 0.008754514243679169 * live[18]
+        + live[24] * t622 - 0.000243824841901488 * t602 - live[23] * t625;
+    let t627 = 0.384 * t594 + 0.0825 * t596 + live[37] * t618 + live[38] * t621
+        + live[24] * live[119] + live[28] * t623 + 2.001003553603 * live[306]
+        + 0.55030527465 * live[313] - 0.00164448757736927 * live[296]
+        - 0.0039053550262761 * live[300] - 0.16189047268546086 * live[311]
+        - live[23] * live[120];
+    let t628 = 0.000243824841901488 * live[113] + t627 - 0.8679319668058694 * live[14]
+        - 0.0825 * (live[23] * t595 + live[24] * t597);
+    let t629 = live[24] * t625 + 0.0825 * t600 + live[23] * t622;
+    let t630 = live[37] * live[42] + live[38] * live[40];
+    let t631 = live[38] * live[54];
+    let t632 = -2.0 * (live[53] * live[100] + t631);
+    let t633 = live[28] * live[37];
+    let t634 = t633 - qd[4] * live[37];
+    let t635 = live[52] * live[100] - live[53] * live[101];
+    let t636 = live[68] * live[100];
+    let t637 = live[64] * live[102];
+    let t638 = 2.0 * (t636 - t637);
+    let t639 = live[28] * live[38];
+    let t640 = t639 - qd[4] * live[38];
+    let t641 = -live[26];
+    let t642 = live[51] * t641;
+    let t643 = live[50] * t640 - qd[5] * live[101] - t642;
+    let t644 = live[64] * live[103] + live[62] * live[102];
+    let t645 = t644 - t643;
+    let t646 = 2.0 * live[26];
+    let t647 = 2.0 * live[28];
+    let t648 = 0.384 * t647 - 0.0825 * t646;
+    let t649 = 0.165 * live[41] - live[37] * t648;
+    let t650 = live[51] * t649 - 0.768 * live[32] * live[50];
+    let t651 = 0.088 * t632 + t650;
+    let t652 = t643 + live[38] * live[52] - live[54] * live[101];
+    let t653 = 0.165 * live[39] + live[38] * t648;
+    let t654 = 0.088 * t652 + t653;
+    let t655 = live[50] * t641;
+    let t656 = t655 + qd[5] * live[100] + live[51] * t640;
+    let t657 = live[60] * t634 - qd[6] * live[103] - live[59] * t656;
+    let t658 = live[68] * live[103] - live[62] * live[100];
+    let t659 = q[7] * (0.7071067811865475 * t638 + 0.7071067811865476 * t645);
+    let t660 = live[60] * t651 + live[59] * t654;
+    let t661 = 0.1654 * (t657 + t658) + t660;
+    let t662 = t659 + t661;
+    let t663 = live[62] * live[103];
+    let t664 = 2.0 * (t636 - t663);
+    let t665 = live[59] * t634 + qd[6] * live[102] + live[60] * t656;
+    let t666 = live[68] * live[102] - live[64] * live[100];
+    let t667 = t643 + t644;
+    let t668 = q[7] * (0.7071067811865476 * t664 + 0.7071067811865475 * t667);
+    let t669 = live[60] * t654 - live[59] * t651;
+    let t670 = 0.1654 * (t666 - t665) + t669;
+    let t671 = t668 + t670;
+    let t672 = 0.7071067811865475 * t662 + 0.7071067811865476 * t671;
+    let t673 = qd[7] * live[100];
+    let t674 = 0.7071067811865476 * t662 + 2.0 * t673 - 0.7071067811865475 * t671;
+    let t675 = t661 - t659;
+    let t676 = t670 - t668;
+    let t677 = 0.7071067811865475 * t675 + 0.7071067811865476 * t676;
+    let t678 = 0.7071067811865476 * t675 - 2.0 * t673 - 0.7071067811865475 * t676;
+    let t679 = 0.010606601717798212 * (t672 + t674);
+    let t680 = 0.010606601717798212 * (t677 + t678);
+    let t681 = 0.002573605371338202 * t638 + 0.002034439958661797 * t645 + t679 + t680;
+    let t682 = 0.010606601717798213 * t672 - 0.010606601717798212 * t674;
+    let t683 = 0.010606601717798213 * t677 - 0.010606601717798212 * t678;
+    let t684 = 0.002034439958661797 * t664 + 0.002573605371338202 * t667 + t682 + t683;
+    let t685 = 0.229207552695 * t632 + live[60] * t681 - 0.168842705569 * (t635 - t634)
+        - live[59] * t684;
+    let t686 = t634 + t635;
+    let t687 = t658 - t657;
+    let t688 = t665 + t666;
+    let t689 = -0.768 * live[32] * live[51] - live[50] * t649;
+    let t690 = -0.088 * t686 - t689;
+    let t691 = t690 - 0.3308 * (t637 + t663);
+    let t692 = 0.7071067811865476 * q[7] * t688
+        + 2.0 * qd[7] * (0.7071067811865476 * live[103] - 0.7071067811865475 * live[102])
+        + 0.7071067811865475 * q[7] * t687;
+    let t693 = t691 + t692;
+    let t694 = t691 - t692;
+    let t695 = -0.002573605371338202 * t687 - 0.015 * (t693 + t694)
+        - 0.002034439958661797 * t688;
+    let t696 = 0.229207552695 * t686 + t695
+        - 0.337685411138 * (live[52] * live[101] - t631);
+    let t697 = 0.067870631425 * (live[26] - t630) + live[51] * t685
+        - 0.029307465076 * live[38] * live[42] - live[50] * t696;
+    let t698 = live[37] * live[40];
+    let t699 = live[59] * t681 + live[60] * t684;
+    let t700 = 0.13574126285 * t698
+        + 0.168842705569 * (t656 + live[54] * live[100] + live[38] * live[53])
+        + 0.014653732538 * (t630 + live[26]) - 0.229207552695 * t652 - t699;
+    let t701 = live[38] * t697 - live[37] * t700;
+    let t702 = 1.1006105493 * live[32] + t701;
+    let t703 = live[37] * live[45];
+    let t704 = 0.067870631425 * (t640 - live[38] * live[45]) + live[50] * t685
+        + live[51] * t696 - 0.014653732538 * (t634 - t703);
+    let t705 = t704 - 4.002007107206 * live[32];
+    let t706 = live[24] * t702 - live[23] * t705;
+    let t707 = live[37] * t697 + live[38] * t700;
+    let t708 = 0.55030527465 * t646 + t707 - 2.001003553603 * t647;
+    let t709 = 0.004600245517563106 * live[37] - 0.00216405205209813 * live[38];
+    let t710 = 0.0515352472106673 * live[38] + 0.000093569097314605 * live[100]
+        + 0.000103758917218685 * live[101];
+    let t711 = 0.000093569097314605 * live[38] - 0.014311914382675314 * live[101];
+    let t712 = -0.006684151967360945 * live[100] - 0.001255536598272898 * live[102]
+        - 0.0009653051699191116 * live[103];
+    let t713 = 0.001255536598272898 * live[100] + 0.00039139128168424813 * live[103];
+    let t714 = q[7] * (t694 - t693);
+    let t715 = 0.00039139128168424813 * t657 + 0.002420943778521232 * t665
+        + 0.002034439958661797 * t690 + live[102] * live[142] + live[64] * t712
+        + live[100] * live[141] - 0.0009653051699191116 * t643 - 0.1654 * (t682 + t683)
+        - live[68] * t713 - 0.010606601717798213 * t714;
+    let t716 = 0.0009653051699191116 * live[100] + 0.00039139128168424813 * live[102]
+        + 0.002420943778521232 * live[103];
+    let t717 = 0.00039139128168424813 * t665 + 0.1654 * (t679 + t680)
+        + 0.010606601717798212 * t714 + live[68] * t716 - 0.001255536598272898 * t643
+        - 0.002573605371338202 * t690 - live[100] * live[140] - live[103] * live[142]
+        - live[62] * t712;
+    let t718 = 0.00895537646949219 * t656 + live[100] * live[134] + live[53] * t710
+        + live[60] * t715 - 0.014311914382675314 * t643 - 0.000103758917218685 * t634
+        - 0.168842705569 * t653 - live[38] * live[133] - live[54] * t711
+        - live[59] * t717;
+    let t719 = 0.014311914382675314 * live[100] - 0.000103758917218685 * live[38]
+        - 0.00895537646949219 * live[101];
+    let t720 = 0.002573605371338202 * t669 + 0.006684151967360945 * t643
+        + live[103] * live[141] + live[62] * t713
+        + q[7]
+            * (0.7071067811865476 * t680 + 0.7071067811865475 * t682
+                - 0.7071067811865476 * t679 - 0.7071067811865475 * t683)
+        - 0.002034439958661797 * t660 - 0.001255536598272898 * t657
+        - 0.0009653051699191116 * t665 - live[102] * live[140] - live[64] * t716;
+    let t721 = 0.000093569097314605 * t634 + 0.014311914382675314 * t656
+        + live[38] * live[132] + live[54] * t719 + live[101] * live[134]
+        - 0.229207552695 * t653 - 0.088 * t699 - live[52] * t710 - t720;
+    let t722 = 0.029883967133882087 * t640 + live[42] * t709 + live[51] * t718
+        - 0.0521246449344 * live[32] - 0.004600245517563106 * t641
+        - 0.00151524447332703 * (t703 - t634) - live[38] * live[128] - live[50] * t721;
+    let t723 = 0.00151524447332703 * live[38] - 0.029883967133882087 * live[37];
+    let t724 = 0.229207552695 * t689 + 0.088 * t695 + live[59] * t715 + live[60] * t717
+        + 0.05153524721066731 * t634 + live[52] * t711 + 0.168842705569 * t650
+        - 0.000093569097314605 * t643 - 0.000103758917218685 * t656
+        - live[101] * live[133] - live[100] * live[132] - live[53] * t719;
+    let t725 = 0.00216405205209813 * t641 + live[45] * t723 + live[37] * live[128]
+        - 0.011254066589184 * live[32] - 0.00151524447332703 * t640 - live[40] * t709
+        - t724;
+    let t726 = 1.3886391021919968 * live[28] + 0.00328897515473854 * live[32]
+        + 0.3237809453709217 * t641 + live[38] * t722 - 0.384 * t707 - live[37] * t725;
+    let t727 = live[38] * live[126] + live[50] * t718 + live[51] * t721
+        + 0.00151524447332703 * t698 + 0.014653732538 * t653
+        - 0.004600245517563106 * t640 - 0.00216405205209813 * t634 - live[37] * live[127]
+        - live[42] * t723 - 0.067870631425 * t649;
+    let t728 = 0.3237809453709217 * live[118] + 0.13441817657756652 * t641 + t727
+        - 0.0825 * t707;
+    let t729 = live[24] * t726 - live[23] * t728;
+    let t730 = -0.384 * t701 - 0.0825 * t704 - live[37] * t722 - live[38] * t725;
+    let t731 = -0.0825 * (live[23] * t702 + live[24] * t705) - t730;
+    let t732 = live[24] * t728 + 0.0825 * t708 + live[23] * t726;
+    let t733 = live[50] * live[53] + live[51] * live[52];
+    let t734 = live[51] * live[68];
+    let t735 = live[64] * live[104];
+    let t736 = 2.0 * (t734 + t735);
+    let t737 = live[42] * live[50];
+    live[338] = t602;
+    live[339] = t633;
+    live[340] = t639;
+    live[341] = t641;
+    live[342] = t642;
+    live[343] = t655;
+    live[344] = t733;
+    live[345] = t734;
+    live[346] = t735;
+    live[347] = t736;
+    live[348] = t737;
+    out.1[0][2] = live[1] * t629
+        - live[0]
+            * (live[13] * t626 - 0.316 * (live[12] * t598 + live[13] * t601)
+                - live[12] * t628);
+    out.1[0][3] = live[1] * t732
+        - live[0]
+            * (live[13] * t729 - 0.316 * (live[12] * t706 + live[13] * t708)
+                - live[12] * t731);
+    out.1[1][2] = 0.316 * (live[13] * t598 - live[12] * t601) + live[12] * t626
+        + live[13] * t628;
+    out.1[1][3] = 0.316 * (live[13] * t706 - live[12] * t708) + live[12] * t729
+        + live[13] * t731;
+    out.1[2][2] = t629;
+    out.1[2][3] = t732;
+    out.1[3][2] = 0.7451354997528139 * live[14] - t627;
+    out.1[3][3] = t730;
+    out.1[4][2] = t624;
+    out.1[4][3] = 0.032786279263935514 * t641 + t727;
+    out.1[5][2] = t620;
+    out.1[5][3] = t724;
+    out.1[6][2] = t616;
+    out.1[6][3] = t720;
+    out.1[7][3] = 0.015 * (t672 - t677);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part5_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part5_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t738 = qd[5] * live[50] + live[348];
+    let t739 = live[64] * live[105] - live[62] * live[104];
+    let t740 = t739 - t738;
+    let t741 = live[53] * live[60];
+    let t742 = live[50] * live[54];
+    let t743 = t738 + t742;
+    let t744 = live[42] * live[51];
+    let t745 = qd[5] * live[51] + t744;
+    let t746 = live[40] * live[60];
+    let t747 = t746 - qd[6] * live[105] - live[59] * t745;
+    let t748 = live[68] * live[105] - live[51] * live[62];
+    let t749 = q[7] * (0.7071067811865475 * live[347] + 0.7071067811865476 * t740);
+    let t750 = 0.088 * live[59] * t743 - 0.176 * live[51] * t741;
+    let t751 = 0.1654 * (t747 + t748) + t750;
+    let t752 = t749 + t751;
+    let t753 = live[62] * live[105];
+    let t754 = 2.0 * (live[345] - t753);
+    let t755 = live[53] * live[59];
+    let t756 = live[40] * live[59];
+    let t757 = t756 + live[60] * t745 - qd[6] * live[104];
+    let t758 = live[68] * live[104] + live[51] * live[64];
+    let t759 = t738 + t739;
+    let t760 = q[7] * (0.7071067811865476 * t754 + 0.7071067811865475 * t759);
+    let t761 = 0.176 * live[51] * t755 + 0.088 * live[60] * t743;
+    let t762 = t761 - 0.1654 * (t758 + t757);
+    let t763 = t760 + t762;
+    let t764 = 0.7071067811865475 * t752 + 0.7071067811865476 * t763;
+    let t765 = qd[7] * live[51];
+    let t766 = 0.7071067811865476 * t752 + 2.0 * t765 - 0.7071067811865475 * t763;
+    let t767 = t751 - t749;
+    let t768 = t762 - t760;
+    let t769 = 0.7071067811865475 * t767 + 0.7071067811865476 * t768;
+    let t770 = 0.7071067811865476 * t767 - 2.0 * t765 - 0.7071067811865475 * t768;
+    let t771 = 0.010606601717798212 * (t764 + t766);
+    let t772 = 0.010606601717798212 * (t769 + t770);
+    let t773 = 0.002573605371338202 * live[347] + 0.002034439958661797 * t740 + t771
+        + t772;
+    let t774 = 0.010606601717798213 * t764 - 0.010606601717798212 * t766;
+    let t775 = 0.010606601717798213 * t769 - 0.010606601717798212 * t770;
+    let t776 = 0.002034439958661797 * t754 + 0.002573605371338202 * t759 + t774 + t775;
+    let t777 = live[60] * t773 - 0.45841510539 * live[51] * live[53]
+        - 0.168842705569 * (live[344] - live[40]) - live[59] * t776;
+    let t778 = live[50] * live[52];
+    let t779 = live[40] + live[344];
+    let t780 = t748 - t747;
+    let t781 = t757 - t758;
+    let t782 = 0.3308 * (live[346] - t753) - 0.088 * t779;
+    let t783 = 0.7071067811865476 * q[7] * t781
+        + 2.0 * qd[7] * (0.7071067811865475 * live[104] + 0.7071067811865476 * live[105])
+        + 0.7071067811865475 * q[7] * t780;
+    let t784 = t782 + t783;
+    let t785 = t782 - t783;
+    let t786 = -0.002573605371338202 * t780 - 0.015 * (t784 + t785)
+        - 0.002034439958661797 * t781;
+    let t787 = 0.337685411138 * t778 + 0.229207552695 * t779 + t786;
+    let t788 = 0.029307465076 * live[45] + live[51] * t777 - live[50] * t787;
+    let t789 = live[59] * t773 + live[60] * t776;
+    let t790 = 0.168842705569 * (t745 + live[51] * live[54]) - 0.13574126285 * live[45]
+        - 0.229207552695 * t743 - t789;
+    let t791 = live[38] * t788 - live[37] * t790;
+    let t792 = 0.13574126285 * live[42] + live[50] * t777 + live[51] * t787
+        - 0.029307465076 * live[40];
+    let t793 = live[24] * t791 - live[23] * t792;
+    let t794 = live[37] * t788 + live[38] * t790;
+    let t795 = 0.000093569097314605 * live[51] - 0.000103758917218685 * live[50];
+    let t796 = 0.001255536598272898 * live[104] - 0.006684151967360945 * live[51]
+        - 0.0009653051699191116 * live[105];
+    let t797 = 0.001255536598272898 * live[51] + 0.00039139128168424813 * live[105];
+    let t798 = q[7] * (t785 - t784);
+    let t799 = 0.00039139128168424813 * t747 + 0.002420943778521232 * t757
+        + live[64] * t796 + live[51] * live[141] - 0.0009653051699191116 * t738
+        - 0.1654 * (t774 + t775) - 0.0001790307163622381 * t779 - live[104] * live[142]
+        - live[68] * t797 - 0.010606601717798213 * t798;
+    let t800 = 0.0009653051699191116 * live[51] + 0.002420943778521232 * live[105]
+        - 0.00039139128168424813 * live[104];
+    let t801 = 0.00039139128168424813 * t757 + 0.1654 * (t771 + t772)
+        + 0.0002264772726777618 * t779 + 0.010606601717798212 * t798 + live[68] * t800
+        - 0.001255536598272898 * t738 - live[51] * live[140] - live[105] * live[142]
+        - live[62] * t796;
+    let t802 = 0.00895537646949219 * t745 + live[51] * live[134] + live[53] * t795
+        + live[60] * t799 - 0.014311914382675314 * (t738 + t742)
+        - 0.000103758917218685 * live[40] - live[59] * t801;
+    let t803 = 0.00895537646949219 * live[50] + 0.014311914382675314 * live[51];
+    let t804 = 0.002573605371338202 * t761 + 0.006684151967360945 * t738
+        + live[105] * live[141] + live[62] * t797 + live[104] * live[140]
+        + q[7]
+            * (0.7071067811865476 * t772 + 0.7071067811865475 * t774
+                - 0.7071067811865476 * t771 - 0.7071067811865475 * t775)
+        - 0.002034439958661797 * t750 - 0.001255536598272898 * t747
+        - 0.0009653051699191116 * t757 - live[64] * t800;
+    let t805 = 0.000093569097314605 * live[40] + 0.014311914382675314 * t745
+        + live[54] * t803 - 0.088 * t789 - live[50] * live[134] - live[52] * t795 - t804;
+    let t806 = 0.0626702463978176 * live[42] + live[51] * t802
+        + 0.00303048894665406 * live[40] - 0.00432810410419626 * live[45]
+        - live[50] * t805;
+    let t807 = live[50] * live[133] + 0.088 * t786 + live[59] * t799 + live[60] * t801
+        + 0.014311914382675315 * t778 - 0.000093569097314605 * t738
+        - live[51] * live[132] - live[53] * t803 - 0.000103758917218685 * t745;
+    let t808 = 0.00303048894665406 * live[125] - 0.054437559340720726 * live[40] - t807;
+    let t809 = live[38] * t806 - 0.384 * t794 - live[37] * t808;
+    let t810 = live[50] * t802 + live[51] * t805;
+    let t811 = t810 - 0.0825 * t794;
+    let t812 = live[24] * t809 - live[23] * t811;
+    let t813 = -0.384 * t791 - 0.0825 * t792 - live[37] * t806 - live[38] * t808;
+    let t814 = -0.0825 * (live[23] * t791 + live[24] * t792) - t813;
+    let t815 = live[24] * t811 + 0.0825 * t794 + live[23] * t809;
+    let t816 = live[60] * live[64];
+    let t817 = live[59] * live[64] + live[60] * live[62];
+    let t818 = t817 - live[52];
+    let t819 = q[7] * live[64];
+    let t820 = 2.0 * live[52];
+    let t821 = live[59] * live[68];
+    let t822 = t755 + qd[6] * live[59];
+    let t823 = 1.414213562373095 * live[60] * t819 - 0.7071067811865476 * q[7] * t818;
+    let t824 = 0.088 * live[59] * t820 - 0.176 * live[63];
+    let t825 = 0.1654 * (t821 - t822) + t824;
+    let t826 = t825 - t823;
+    let t827 = live[59] * live[62];
+    let t828 = live[60] * live[68];
+    let t829 = t741 + qd[6] * live[60];
+    let t830 = live[52] + t817;
+    let t831 = q[7] * (1.4142135623730951 * t827 - 0.7071067811865475 * t830);
+    let t832 = 0.176 * live[61] + 0.088 * live[60] * t820;
+    let t833 = 0.1654 * (t828 - t829) + t832;
+    let t834 = t833 - t831;
+    let t835 = 0.7071067811865475 * t826 + 0.7071067811865476 * t834;
+    let t836 = 0.7071067811865476 * t826 - 0.7071067811865475 * t834;
+    let t837 = t823 + t825;
+    let t838 = t831 + t833;
+    let t839 = 0.7071067811865475 * t837 + 0.7071067811865476 * t838;
+    let t840 = 0.7071067811865476 * t837 - 0.7071067811865475 * t838;
+    let t841 = 0.010606601717798212 * (t835 + t836);
+    let t842 = 0.010606601717798212 * (t839 + t840);
+    let t843 = 0.002034439958661797 * t818 + t841 + t842 - 0.005147210742676404 * t816;
+    let t844 = 0.010606601717798213 * t835 - 0.010606601717798212 * t836;
+    let t845 = 0.010606601717798213 * t839 - 0.010606601717798212 * t840;
+    let t846 = 0.002573605371338202 * t830 + t844 + t845 - 0.004068879917323594 * t827;
+    let t847 = live[60] * t843 - 0.45841510539 * live[54] - live[59] * t846;
+    let t848 = t821 + t822;
+    let t849 = t828 + t829;
+    let t850 = -2.0 * (t816 + t827);
+    let t851 = 0.7071067811865476 * q[7] * t849
+        + 2.0 * qd[7] * (0.7071067811865476 * live[59] - 0.7071067811865475 * live[60])
+        + 0.7071067811865475 * q[7] * t848;
+    let t852 = 0.1654 * t850 + t851;
+    let t853 = 0.1654 * t850 - t851;
+    let t854 = -0.002573605371338202 * t848 - 0.015 * (t852 + t853)
+        - 0.002034439958661797 * t849;
+    let t855 = 0.337685411138 * live[54] + t854;
+    let t856 = live[51] * t847 - live[50] * t855;
+    let t857 = live[59] * t843 + live[60] * t846;
+    let t858 = 0.337685411138 * live[53] - 0.229207552695 * t820 - t857;
+    let t859 = live[38] * t856 - live[37] * t858;
+    let t860 = live[50] * t847 + live[51] * t855;
+    let t861 = live[24] * t859 - live[23] * t860;
+    let t862 = live[37] * t856 + live[38] * t858;
+    let t863 = -live[52];
+    let t864 = q[7] * (t853 - t852);
+    let t865 = 0.002420943778521232 * t829 + live[60] * live[142] + live[64] * live[106]
+        - 0.00039139128168424813 * (t822 + t821) - 0.0009653051699191116 * live[52]
+        - 0.1654 * (t844 + t845) - 0.010606601717798213 * t864;
+    let t866 = 0.002420943778521232 * live[59] + 0.00039139128168424813 * live[60];
+    let t867 = 0.00039139128168424813 * t829 + 0.1654 * (t841 + t842)
+        + 0.010606601717798212 * t864 + live[68] * t866 - 0.001255536598272898 * live[52]
+        - live[59] * live[142] - live[62] * live[106];
+    let t868 = 0.06049062368015949 * live[53] + 0.028623828765350627 * t863
+        + live[60] * t865 - 0.00018713819462921 * live[54] - live[59] * t867;
+    let t869 = 0.002573605371338202 * t832 + 0.00039139128168424813 * t827
+        + live[59] * live[141]
+        + q[7]
+            * (0.7071067811865475 * t844 + 0.7071067811865476 * t842
+                - 0.7071067811865476 * t841 - 0.7071067811865475 * t845)
+        + 0.001255536598272898 * t822 - 0.002034439958661797 * t824
+        - 0.0009653051699191116 * t829 - live[60] * live[140] - live[64] * t866;
+    let t870 = 0.028623828765350627 * live[131] - 0.04926402270853606 * live[52]
+        - 0.088 * t857 - t869;
+    let t871 = live[51] * t868 - live[50] * t870;
+    let t872 = live[60] * t867 + 0.088 * t854 + live[59] * t865;
+    let t873 = live[38] * t871 + live[37] * t872 - 0.384 * t862;
+    let t874 = live[50] * t868 + live[51] * t870;
+    let t875 = t874 - 0.0825 * t862;
+    let t876 = live[24] * t873 - live[23] * t875;
+    let t877 = live[38] * t872 - 0.384 * t859 - 0.0825 * t860 - live[37] * t871;
+    let t878 = -0.0825 * (live[23] * t859 + live[24] * t860) - t877;
+    let t879 = live[24] * t875 + 0.0825 * t862 + live[23] * t873;
+    let t880 = 0.004068879917323594 * t821 - 0.005147210742676404 * t828;
+    let t881 = 2.0 * live[62];
+    let t882 = 2.0 * live[64];
+    let t883 = q[7] * (0.7071067811865475 * t881 + 0.7071067811865476 * t882);
+    let t884 = -0.002573605371338202 * t881 - 0.002034439958661797 * t882;
+    let t885 = live[51] * t880 - live[50] * t884;
+    let t886 = 0.005147210742676404 * t821 + 0.004068879917323594 * t828;
+    let t887 = live[38] * t885 - live[37] * t886;
+    live[349] = t741;
+    live[350] = t744;
+    live[351] = t746;
+    live[352] = t755;
+    live[353] = t756;
+    live[354] = t819;
+    live[355] = t863;
+    live[356] = t880;
+    live[357] = t883;
+    live[358] = t884;
+    live[359] = t885;
+    live[360] = t886;
+    live[361] = t887;
+    out.1[0][4] = live[1] * t815
+        - live[0]
+            * (live[13] * t812 - 0.316 * (live[12] * t793 + live[13] * t794)
+                - live[12] * t814);
+    out.1[0][5] = live[1] * t879
+        - live[0]
+            * (live[13] * t876 - 0.316 * (live[12] * t861 + live[13] * t862)
+                - live[12] * t878);
+    out.1[1][4] = 0.316 * (live[13] * t793 - live[12] * t794) + live[12] * t812
+        + live[13] * t814;
+    out.1[1][5] = 0.316 * (live[13] * t861 - live[12] * t862) + live[12] * t876
+        + live[13] * t878;
+    out.1[2][4] = t815;
+    out.1[2][5] = t879;
+    out.1[3][4] = t813;
+    out.1[3][5] = t877;
+    out.1[4][4] = t810;
+    out.1[4][5] = t874;
+    out.1[5][4] = 0.0515352472106673 * live[40] + t807;
+    out.1[5][5] = t872;
+    out.1[6][4] = t804;
+    out.1[6][5] = 0.006684151967360945 * live[52] + t869;
+    out.1[7][4] = 0.015 * (t764 - t769);
+    out.1[7][5] = 0.015 * (t835 - t839);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part6_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part6_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t888 = live[50] * live[356] + live[51] * live[358];
+    let t889 = live[24] * live[361] - live[23] * t888;
+    let t890 = live[37] * live[359] + live[38] * live[360];
+    let t891 = -live[62];
+    let t892 = 0.021213203435596423 * (qd[7] - live[74]);
+    let t893 = q[7] * (live[357] + live[357]);
+    let t894 = 0.009105095745882176 * live[64] + 0.002511073196545796 * live[68]
+        + 0.0007827825633684963 * t891 + 0.010606601717798213 * t893;
+    let t895 = 0.021213203435596427 * qd[7] + 0.021213203435596423 * live[74];
+    let t896 = 0.0007827825633684963 * live[139] - 0.010606601717798212 * t893
+        - 0.004263208188839713 * live[62];
+    let t897 = live[60] * t894 - live[59] * t896;
+    let t898 = q[7]
+        * (0.7071067811865475 * t892 + 0.7071067811865476 * t895
+            + 0.7071067811865476 * t895 + 0.7071067811865475 * t892);
+    let t899 = 0.088 * live[360] - t898;
+    let t900 = live[51] * t897 - live[50] * t899;
+    let t901 = live[60] * t896 + 0.088 * live[358] + live[59] * t894;
+    let t902 = live[38] * t900 + live[37] * t901 - 0.384 * t890;
+    let t903 = live[50] * t897 + live[51] * t899;
+    let t904 = t903 - 0.0825 * t890;
+    let t905 = live[24] * t902 - live[23] * t904;
+    let t906 = live[38] * t901 - 0.384 * live[361] - 0.0825 * t888 - live[37] * t900;
+    let t907 = -0.0825 * (live[23] * live[361] + live[24] * t888) - t906;
+    let t908 = live[24] * t904 + 0.0825 * t890 + live[23] * t902;
+    let t909 = q[7] * live[73];
+    let t910 = live[60] * t909;
+    let t911 = live[59] * t909;
+    let t912 = 0.042426406871192854 * t910 + 0.04242640687119285 * t911;
+    let t913 = live[51] * t912 + 0.06 * live[50] * live[74];
+    let t914 = 0.04242640687119285 * (t910 - t911);
+    let t915 = live[38] * t913 - live[37] * t914;
+    let t916 = live[50] * t912 - 0.06 * live[51] * live[74];
+    let t917 = live[24] * t915 - live[23] * t916;
+    let t918 = live[37] * t913 + live[38] * t914;
+    let t919 = live[23] * t915 + live[24] * t916;
+    let t920 = live[23] * live[249] - live[251];
+    let t921 = -live[256] - live[24] * live[249];
+    let t922 = live[37] * t921 - live[38] * live[245];
+    let t923 = live[38] * t921 + live[37] * live[245];
+    let t924 = live[50] * t923 - live[51] * t920;
+    let t925 = live[51] * t923 + live[50] * t920;
+    let t926 = live[60] * t922 - live[59] * t925;
+    let t927 = live[60] * t925 + live[59] * t922;
+    let t928 = live[301] + live[37] * live[299];
+    let t929 = live[38] * live[299] - live[303];
+    let t930 = live[50] * t929 + live[51] * live[295];
+    let t931 = live[51] * t929 - live[50] * live[295];
+    let t932 = live[60] * t928 - live[59] * t931;
+    let t933 = live[60] * t931 + live[59] * t928;
+    let t934 = live[342] - live[50] * live[340];
+    let t935 = live[343] + live[51] * live[340];
+    let t936 = live[60] * live[339] - live[59] * t935;
+    let t937 = -t934;
+    let t938 = live[60] * t935 + live[59] * live[339];
+    let t939 = live[351] - live[59] * live[350];
+    let t940 = live[353] + live[60] * live[350];
+    let t941 = 0.0007689361029464 * live[2] - 0.01026110182100817 * live[3];
+    let t942 = live[2] * live[18];
+    let t943 = 2.0 * (t942 - live[15] * live[245]);
+    let t944 = live[14] * live[245] - live[15] * live[249];
+    let t945 = live[32] * live[245];
+    let t946 = 2.0 * (t945 - live[28] * t920);
+    let t947 = live[11] * live[12] - qd[2] * live[249];
+    let t948 = live[28] * t921 + live[26] * t920;
+    let t949 = t948 - t947;
+    let t950 = live[45] * t920;
+    let t951 = live[11] * live[13] + qd[2] * live[245];
+    let t952 = live[10] * live[24] - qd[3] * t921 - live[23] * t951;
+    let t953 = live[42] * t923 - live[40] * t922;
+    let t954 = live[54] * t922;
+    let t955 = -2.0 * (t954 - live[53] * t924);
+    let t956 = qd[3] * t920 + live[24] * t951 + live[10] * live[23];
+    let t957 = qd[4] * t923 + live[37] * t956 + live[38] * t947;
+    let t958 = live[53] * t925 - live[52] * t924;
+    let t959 = live[68] * t924;
+    let t960 = live[64] * t926;
+    let t961 = -2.0 * (t959 + t960);
+    let t962 = live[38] * t956 - qd[4] * t922 - live[37] * t947;
+    let t963 = qd[5] * t925 + live[50] * t962 - live[51] * t952;
+    let t964 = live[64] * t927 + live[62] * t926;
+    let t965 = t964 - t963;
+    let t966 = -0.316 * (live[3] * live[3] - live[17]) - live[6];
+    let t967 = 2.0 * live[8] - live[4];
+    let t968 = live[13] * t966 - 0.316 * live[12] * t967;
+    let t969 = 0.0825 * t943 + t968;
+    let t970 = -0.632 * live[16] - live[5];
+    let t971 = 0.0825 * (t947 - live[18] * live[249] - live[2] * live[14]) + t970;
+    let t972 = live[24] * t969 + live[23] * t971;
+    let t973 = 0.384 * t949 + t972 - 0.0825 * t946;
+    let t974 = t944 - live[9];
+    let t975 = live[32] * t921 - t952 - live[26] * live[245];
+    let t976 = t956 + live[32] * t920 - live[28] * live[245];
+    let t977 = -0.316 * live[13] * t967 - live[12] * t966;
+    let t978 = -0.0825 * t974 - t977;
+    let t979 = 0.384 * t976 + t978 - 0.0825 * t975;
+    let t980 = live[38] * t973 - live[37] * t979;
+    let t981 = t947 + t948;
+    let t982 = 2.0 * (t945 - live[26] * t921);
+    let t983 = live[24] * t971 - live[23] * t969;
+    let t984 = 0.384 * t982 + t983 - 0.0825 * t981;
+    let t985 = live[51] * t980 + live[50] * t984;
+    let t986 = 0.088 * t955 + t985;
+    let t987 = t963 + live[54] * t925 + live[52] * t922;
+    let t988 = live[37] * t973 + live[38] * t979;
+    let t989 = 0.088 * t987 + t988;
+    let t990 = live[51] * t962 + live[50] * t952 - qd[5] * t924;
+    let t991 = live[60] * t957 - live[59] * t990 - qd[6] * t927;
+    let t992 = live[68] * t927 + live[62] * t924;
+    let t993 = q[7] * (0.7071067811865475 * t961 + 0.7071067811865476 * t965);
+    let t994 = live[60] * t986 + live[59] * t989;
+    let t995 = 0.1654 * (t991 + t992) + t994;
+    let t996 = t993 + t995;
+    let t997 = qd[6] * t926 + live[60] * t990 + live[59] * t957;
+    let t998 = live[68] * t926 + live[64] * t924;
+    let t999 = t963 + t964;
+    let t1000 = live[62] * t927;
+    let t1001 = -2.0 * (t959 + t1000);
+    let t1002 = q[7] * (0.7071067811865475 * t999 + 0.7071067811865476 * t1001);
+    let t1003 = live[60] * t989 - live[59] * t986;
+    let t1004 = 0.1654 * (t998 - t997) + t1003;
+    let t1005 = t1002 + t1004;
+    let t1006 = 0.7071067811865475 * t996 + 0.7071067811865476 * t1005;
+    let t1007 = qd[7] * t924;
+    let t1008 = 0.7071067811865476 * t996 - 0.7071067811865475 * t1005 - 2.0 * t1007;
+    let t1009 = t995 - t993;
+    let t1010 = t1004 - t1002;
+    let t1011 = 0.7071067811865475 * t1009 + 0.7071067811865476 * t1010;
+    let t1012 = 2.0 * t1007 + 0.7071067811865476 * t1009 - 0.7071067811865475 * t1010;
+    let t1013 = 0.010606601717798212 * (t1006 + t1008);
+    let t1014 = 0.010606601717798212 * (t1011 + t1012);
+    let t1015 = 0.002573605371338202 * t961 + 0.002034439958661797 * t965 + t1013
+        + t1014;
+    let t1016 = 0.010606601717798213 * t1006 - 0.010606601717798212 * t1008;
+    let t1017 = 0.010606601717798213 * t1011 - 0.010606601717798212 * t1012;
+    let t1018 = 0.002573605371338202 * t999 + 0.002034439958661797 * t1001 + t1016
+        + t1017;
+    let t1019 = 0.229207552695 * t955 + live[60] * t1015 - 0.168842705569 * (t958 - t957)
+        - live[59] * t1018;
+    let t1020 = t957 + t958;
+    let t1021 = t992 - t991;
+    let t1022 = t997 + t998;
+    let t1023 = live[51] * t984 - live[50] * t980;
+    let t1024 = -0.088 * t1020 - t1023;
+    let t1025 = t1024 - 0.3308 * (t960 + t1000);
+    let t1026 = 0.7071067811865476 * q[7] * t1022
+        + 2.0 * qd[7] * (0.7071067811865476 * t927 - 0.7071067811865475 * t926)
+        + 0.7071067811865475 * q[7] * t1021;
+    let t1027 = t1025 + t1026;
+    let t1028 = t1025 - t1026;
+    let t1029 = -0.002573605371338202 * t1021 - 0.015 * (t1027 + t1028)
+        - 0.002034439958661797 * t1022;
+    let t1030 = 0.229207552695 * t1020 + t1029
+        + 0.337685411138 * (t954 + live[52] * t925);
+    let t1031 = 0.067870631425 * (t953 - t952) + live[51] * t1019
+        + 0.029307465076 * (t950 - live[42] * t922) - live[50] * t1030;
+    let t1032 = live[59] * t1015 + live[60] * t1018;
+    let t1033 = 0.168842705569 * (t990 + live[53] * t922 - live[54] * t924)
+        - 0.13574126285 * (t950 + live[40] * t923) - 0.229207552695 * t987
+        - 0.014653732538 * (t952 + t953) - t1032;
+    let t1034 = live[38] * t1031 - live[37] * t1033;
+    let t1035 = 2.001003553603 * t949 + t1034 - 0.55030527465 * t946;
+    let t1036 = 0.067870631425 * (t962 + live[42] * t920 - live[45] * t922)
+        + live[50] * t1019 + live[51] * t1030
+        - 0.014653732538 * (t957 + live[45] * t923 + live[40] * t920);
+    let t1037 = 2.001003553603 * t982 + t1036 - 0.55030527465 * t981;
+    live[362] = t891;
+    live[363] = t920;
+    live[364] = t921;
+    live[365] = t922;
+    live[366] = t923;
+    live[367] = t924;
+    live[368] = t925;
+    live[369] = t926;
+    live[370] = t927;
+    live[371] = t928;
+    live[372] = t929;
+    live[373] = t930;
+    live[374] = t931;
+    live[375] = t932;
+    live[376] = t933;
+    live[377] = t934;
+    live[378] = t935;
+    live[379] = t936;
+    live[380] = t937;
+    live[381] = t938;
+    live[382] = t939;
+    live[383] = t940;
+    live[384] = t941;
+    live[385] = t942;
+    live[386] = t943;
+    live[387] = t944;
+    live[388] = t947;
+    live[389] = t951;
+    live[390] = t952;
+    live[391] = t956;
+    live[392] = t957;
+    live[393] = t962;
+    live[394] = t963;
+    live[395] = t968;
+    live[396] = t970;
+    live[397] = t972;
+    live[398] = t974;
+    live[399] = t975;
+    live[400] = t976;
+    live[401] = t977;
+    live[402] = t978;
+    live[403] = t980;
+    live[404] = t983;
+    live[405] = t984;
+    live[406] = t985;
+    live[407] = t988;
+    live[408] = t990;
+    live[409] = t991;
+    live[410] = t994;
+    live[411] = t997;
+    live[412] = t1003;
+    live[413] = t1013;
+    live[414] = t1014;
+    live[415] = t1016;
+    live[416] = t1017;
+    live[417] = t1023;
+    live[418] = t1024;
+    live[419] = t1027;
+    live[420] = t1028;
+    live[421] = t1029;
+    live[422] = t1031;
+    live[423] = t1032;
+    live[424] = t1033;
+    live[425] = t1034;
+    live[426] = t1035;
+    live[427] = t1036;
+    live[428] = t1037;
+    out.0[7][1] = 0.015 * (t1006 - t1011);
+    out.1[0][6] = live[1] * t908
+        - live[0]
+            * (live[13] * t905 - 0.316 * (live[12] * t889 + live[13] * t890)
+                - live[12] * t907);
+    out.1[0][7] = live[1] * t919 - live[0] * (live[13] * t917 - live[12] * t918);
+    out.1[1][6] = 0.316 * (live[13] * t889 - live[12] * t890) + live[12] * t905
+        + live[13] * t907;
+    out.1[1][7] = live[12] * t917 + live[13] * t918;
+    out.1[2][6] = t908;
+    out.1[2][7] = t919;
+    out.1[3][6] = t906;
+    out.1[3][7] = -t918;
+    out.1[4][6] = t903;
+    out.1[4][7] = t916;
+    out.1[5][6] = t901;
+    out.1[5][7] = -t914;
+    out.1[6][6] = t898;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part7_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part7_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1038 = 0.744382959872 * live[386] + 0.028227094878 * (live[9] + live[387])
+        + live[24] * live[426] - live[23] * live[428];
+    let t1039 = live[37] * live[422] + live[38] * live[424];
+    let t1040 = 0.55030527465 * live[399] + t1039 - 2.001003553603 * live[400];
+    let t1041 = 0.744382959872 * live[398]
+        + 0.056454189756 * (live[385] + live[14] * live[249]) + t1040;
+    let t1042 = 0.005487648106562256 * live[249] - 0.13439233114822144 * live[2]
+        - 0.004377257121839584 * live[245];
+    let t1043 = 0.004377257121839584 * live[2] + 0.000121912420950744 * live[249];
+    let t1044 = 0.0039053550262761 * live[364] - 0.7451354997528139 * live[245]
+        - 0.00164448757736927 * live[363];
+    let t1045 = 0.00164448757736927 * live[245] + 0.16189047268546086 * live[364];
+    let t1046 = 0.032786279263935514 * live[363] - 0.00216405205209813 * live[365]
+        - 0.004600245517563106 * live[366];
+    let t1047 = 0.00216405205209813 * live[363] - 0.00151524447332703 * live[366];
+    let t1048 = 0.0515352472106673 * live[365] - 0.000093569097314605 * live[367]
+        - 0.000103758917218685 * live[368];
+    let t1049 = 0.000093569097314605 * live[365] + 0.014311914382675314 * live[368];
+    let t1050 = 0.006684151967360945 * live[367] - 0.001255536598272898 * live[369]
+        - 0.0009653051699191116 * live[370];
+    let t1051 = 0.00039139128168424813 * live[370] - 0.001255536598272898 * live[367];
+    let t1052 = q[7] * (live[420] - live[419]);
+    let t1053 = 0.00039139128168424813 * live[409] + 0.002420943778521232 * live[411]
+        + 0.002034439958661797 * live[418] + live[142] * live[369] + live[64] * t1050
+        - 0.0009653051699191116 * live[394] - 0.1654 * (live[415] + live[416])
+        - live[141] * live[367] - live[68] * t1051 - 0.010606601717798213 * t1052;
+    let t1054 = 0.00039139128168424813 * live[369] + 0.002420943778521232 * live[370]
+        - 0.0009653051699191116 * live[367];
+    let t1055 = 0.00039139128168424813 * live[411] + 0.1654 * (live[413] + live[414])
+        + 0.010606601717798212 * t1052 + live[140] * live[367] + live[68] * t1054
+        - 0.001255536598272898 * live[394] - 0.002573605371338202 * live[418]
+        - live[142] * live[370] - live[62] * t1050;
+    let t1056 = 0.00895537646949219 * live[408] + live[53] * t1048 + live[60] * t1053
+        - 0.014311914382675314 * live[394] - live[134] * live[367]
+        - 0.000103758917218685 * live[392] - 0.168842705569 * live[407]
+        - live[133] * live[365] - live[54] * t1049 - live[59] * t1055;
+    let t1057 = 0.00895537646949219 * live[368] - 0.014311914382675314 * live[367]
+        - 0.000103758917218685 * live[365];
+    let t1058 = 0.006684151967360945 * live[394] + live[141] * live[370]
+        + live[62] * t1051 + 0.002573605371338202 * live[412]
+        + q[7]
+            * (0.7071067811865476 * live[414] + 0.7071067811865475 * live[415]
+                - 0.7071067811865476 * live[413] - 0.7071067811865475 * live[416])
+        - 0.0009653051699191116 * live[411] - 0.001255536598272898 * live[409]
+        - live[140] * live[369] - 0.002034439958661797 * live[410] - live[64] * t1054;
+    let t1059 = 0.000093569097314605 * live[392] + 0.014311914382675314 * live[408]
+        + live[132] * live[365] + live[54] * t1057 - 0.229207552695 * live[407]
+        - 0.088 * live[423] - live[134] * live[368] - live[52] * t1048 - t1058;
+    let t1060 = 0.029883967133882087 * live[393] + 0.067870631425 * live[405]
+        + live[42] * t1046 + live[51] * t1056 + 0.00151524447332703 * live[392]
+        - live[128] * live[365] - 0.004600245517563106 * live[390]
+        - live[127] * live[363] - live[45] * t1047 - live[50] * t1059;
+    let t1061 = 0.029883967133882087 * live[366] + 0.00151524447332703 * live[365]
+        - 0.004600245517563106 * live[363];
+    let t1062 = 0.229207552695 * live[417] + 0.088 * live[421] + live[59] * t1053
+        + live[60] * t1055 + 0.05153524721066731 * live[392] + live[133] * live[368]
+        + live[52] * t1049 + 0.168842705569 * live[406] + live[132] * live[367]
+        - 0.000093569097314605 * live[394] - 0.000103758917218685 * live[408]
+        - live[53] * t1057;
+    let t1063 = 0.00216405205209813 * live[390] + 0.014653732538 * live[405]
+        + live[126] * live[363] + live[45] * t1061 - 0.00151524447332703 * live[393]
+        - live[128] * live[366] - live[40] * t1046 - t1062;
+    let t1064 = 0.0039053550262761 * live[388] + 0.16189047268546086 * live[390]
+        + 0.643503602439183 * live[391] + 2.001003553603 * live[402]
+        + live[121] * live[363] + live[28] * t1044 + live[120] * live[245]
+        + live[38] * t1060 - 0.384 * t1039 - live[32] * t1045 - live[37] * t1063;
+    let t1065 = 0.16189047268546086 * live[363] + 0.643503602439183 * live[364]
+        - 0.0039053550262761 * live[245];
+    let t1066 = live[50] * t1056 + live[51] * t1059 + 0.032786279263935514 * live[390]
+        + live[127] * live[366] + live[40] * t1047 + live[126] * live[365]
+        + 0.014653732538 * live[407] - 0.00216405205209813 * live[392] - live[42] * t1061
+        - 0.004600245517563106 * live[393] - 0.067870631425 * live[403];
+    let t1067 = 0.16189047268546086 * live[391] + 0.55030527465 * live[402]
+        + live[32] * t1065 + t1066 - 0.0825 * t1039 - 0.00164448757736927 * live[388]
+        - live[119] * live[245] - live[121] * live[364] - live[26] * t1044;
+    let t1068 = 0.01159586409516604 * live[389] + 0.028227094878 * live[396]
+        + live[116] * live[245] + live[15] * t1042 + live[2] * live[115]
+        + live[24] * t1064 + 0.000121912420950744 * live[388]
+        - 0.005487648106562256 * live[10] - live[18] * t1043 - live[23] * t1067;
+    let t1069 = 0.005487648106562256 * live[2] - 0.000121912420950744 * live[245]
+        - 0.01159586409516604 * live[249];
+    let t1070 = 0.7451354997528139 * live[388] + 0.0039053550262761 * live[391]
+        + live[120] * live[364] + live[26] * t1045 - 0.384 * live[425] - live[37] * t1060
+        - live[38] * t1063 - 0.00164448757736927 * live[390] - live[119] * live[363]
+        - 2.001003553603 * live[397] - live[28] * t1065 - 0.55030527465 * live[404]
+        - 0.0825 * live[427];
+    let t1071 = live[18] * t1069 + live[116] * live[249]
+        - 0.004377257121839584 * live[10] - 0.000121912420950744 * live[389]
+        - 0.744382959872 * live[396] - live[2] * live[114] - live[14] * t1042 - t1070
+        - 0.0825 * (live[23] * live[426] + live[24] * live[428]);
+    let t1072 = -0.00398335888393552 * live[2] - 1.0674867322634767 * live[3];
+    let t1073 = 0.744382959872 * live[401] + 0.0825 * t1040 + live[23] * t1064
+        + live[24] * t1067 + 0.13439233114822144 * live[10] + live[14] * t1043
+        + 0.004377257121839584 * live[388] - 0.005487648106562256 * live[389]
+        - live[115] * live[249] - live[114] * live[245] - 0.028227094878 * live[395]
+        - live[15] * t1069;
+    let t1074 = live[15] * live[338];
+    let t1075 = live[29] + live[14] * live[338];
+    let t1076 = live[14] * live[32];
+    let t1077 = 2.0 * (live[28] * live[295] - t1076);
+    let t1078 = live[28] * live[299] - live[26] * live[295];
+    let t1079 = t1078 - live[20];
+    let t1080 = live[45] * live[295];
+    let t1081 = qd[2] * live[338] - live[21];
+    let t1082 = live[23] * t1081 + qd[3] * live[299];
+    let t1083 = live[42] * live[372] - live[40] * live[371];
+    let t1084 = live[54] * live[371];
+    let t1085 = -2.0 * (t1084 - live[53] * live[373]);
+    let t1086 = live[24] * t1081 - qd[3] * live[295];
+    let t1087 = qd[4] * live[372] + live[37] * t1086 + live[20] * live[38];
+    let t1088 = live[53] * live[374] - live[52] * live[373];
+    let t1089 = live[68] * live[373];
+    let t1090 = live[64] * live[375];
+    let t1091 = -2.0 * (t1089 + t1090);
+    let t1092 = live[38] * t1086 - qd[4] * live[371] - live[20] * live[37];
+    let t1093 = qd[5] * live[374] + live[50] * t1092 + live[51] * t1082;
+    let t1094 = live[64] * live[376] + live[62] * live[375];
+    let t1095 = t1094 - t1093;
+    let t1096 = live[145] - 0.165 * t1074;
+    let t1097 = live[24] * t1096 + 0.0825 * live[23] * live[147];
+    let t1098 = 0.384 * t1079 + t1097 - 0.0825 * t1077;
+    let t1099 = live[32] * live[299] + live[14] * live[26] + t1082;
+    let t1100 = t1086 + live[14] * live[28] - live[32] * live[295];
+    let t1101 = live[144] - 0.0825 * t1075;
+    let t1102 = 0.384 * t1100 + t1101 - 0.0825 * t1099;
+    let t1103 = live[38] * t1098 - live[37] * t1102;
+    let t1104 = live[20] + t1078;
+    let t1105 = -2.0 * (t1076 + live[26] * live[299]);
+    let t1106 = 0.0825 * live[24] * live[147] - live[23] * t1096;
+    let t1107 = 0.384 * t1105 + t1106 - 0.0825 * t1104;
+    let t1108 = live[51] * t1103 + live[50] * t1107;
+    let t1109 = 0.088 * t1085 + t1108;
+    let t1110 = t1093 + live[54] * live[374] + live[52] * live[371];
+    let t1111 = live[37] * t1098 + live[38] * t1102;
+    let t1112 = 0.088 * t1110 + t1111;
+    let t1113 = live[51] * t1092 - qd[5] * live[373] - live[50] * t1082;
+    let t1114 = live[60] * t1087 - live[59] * t1113 - qd[6] * live[376];
+    let t1115 = live[68] * live[376] + live[62] * live[373];
+    let t1116 = q[7] * (0.7071067811865475 * t1091 + 0.7071067811865476 * t1095);
+    let t1117 = live[60] * t1109 + live[59] * t1112;
+    let t1118 = 0.1654 * (t1114 + t1115) + t1117;
+    let t1119 = t1116 + t1118;
+    let t1120 = qd[6] * live[375] + live[60] * t1113 + live[59] * t1087;
+    let t1121 = live[68] * live[375] + live[64] * live[373];
+    let t1122 = t1093 + t1094;
+    let t1123 = live[62] * live[376];
+    let t1124 = -2.0 * (t1089 + t1123);
+    let t1125 = q[7] * (0.7071067811865475 * t1122 + 0.7071067811865476 * t1124);
+    let t1126 = live[60] * t1112 - live[59] * t1109;
+    let t1127 = 0.1654 * (t1121 - t1120) + t1126;
+    let t1128 = t1125 + t1127;
+    let t1129 = 0.7071067811865475 * t1119 + 0.7071067811865476 * t1128;
+    let t1130 = qd[7] * live[373];
+    let t1131 = 0.7071067811865476 * t1119 - 0.7071067811865475 * t1128 - 2.0 * t1130;
+    let t1132 = t1118 - t1116;
+    let t1133 = t1127 - t1125;
+    let t1134 = 0.7071067811865475 * t1132 + 0.7071067811865476 * t1133;
+    let t1135 = 2.0 * t1130 + 0.7071067811865476 * t1132 - 0.7071067811865475 * t1133;
+    let t1136 = 0.010606601717798212 * (t1129 + t1131);
+    let t1137 = 0.010606601717798212 * (t1134 + t1135);
+    let t1138 = 0.002573605371338202 * t1091 + 0.002034439958661797 * t1095 + t1136
+        + t1137;
+    let t1139 = 0.010606601717798213 * t1129 - 0.010606601717798212 * t1131;
+    let t1140 = 0.010606601717798213 * t1134 - 0.010606601717798212 * t1135;
+    let t1141 = 0.002573605371338202 * t1122 + 0.002034439958661797 * t1124 + t1139
+        + t1140;
+    let t1142 = 0.229207552695 * t1085 + live[60] * t1138
+        - 0.168842705569 * (t1088 - t1087) - live[59] * t1141;
+    let t1143 = t1087 + t1088;
+    let t1144 = t1115 - t1114;
+    let t1145 = t1120 + t1121;
+    let t1146 = live[51] * t1107 - live[50] * t1103;
+    let t1147 = -0.088 * t1143 - t1146;
+    let t1148 = t1147 - 0.3308 * (t1090 + t1123);
+    let t1149 = 0.7071067811865476 * q[7] * t1145
+        + 2.0 * qd[7] * (0.7071067811865476 * live[376] - 0.7071067811865475 * live[375])
+        + 0.7071067811865475 * q[7] * t1144;
+    let t1150 = t1148 + t1149;
+    let t1151 = t1148 - t1149;
+    let t1152 = -0.002573605371338202 * t1144 - 0.015 * (t1150 + t1151)
+        - 0.002034439958661797 * t1145;
+    let t1153 = 0.229207552695 * t1143 + t1152
+        + 0.337685411138 * (t1084 + live[52] * live[374]);
+    let t1154 = 0.067870631425 * (t1083 + t1082) + live[51] * t1142
+        - 0.029307465076 * (t1080 + live[42] * live[371]) - live[50] * t1153;
+    let t1155 = live[59] * t1138 + live[60] * t1141;
+    let t1156 = 0.13574126285 * (t1080 - live[40] * live[372])
+        + 0.168842705569 * (t1113 + live[53] * live[371] - live[54] * live[373])
+        - 0.229207552695 * t1110 - 0.014653732538 * (t1083 - t1082) - t1155;
+    let t1157 = live[38] * t1154 - live[37] * t1156;
+    let t1158 = 2.001003553603 * t1079 + t1157 - 0.55030527465 * t1077;
+    let t1159 = 0.067870631425 * (t1092 - live[45] * live[371] - live[42] * live[295])
+        + live[50] * t1142 + live[51] * t1153
+        - 0.014653732538 * (t1087 + live[45] * live[372] - live[40] * live[295]);
+    let t1160 = 2.001003553603 * t1105 + t1159 - 0.55030527465 * t1104;
+    let t1161 = 0.028227094878 * t1075 + live[24] * t1158 - 1.488765919744 * t1074
+        - live[23] * t1160;
+    let t1162 = live[37] * t1154 + live[38] * t1156;
+    let t1163 = 0.55030527465 * t1099 + t1162 - 2.001003553603 * t1100;
+    let t1164 = 0.744382959872 * t1075 + t1163 - 0.056454189756 * live[31];
+    let t1165 = -0.005487648106562256 * live[15] - 0.004377257121839584 * live[338];
+    let t1166 = 0.7451354997528139 * live[14] + 0.00164448757736927 * live[295]
+        + 0.0039053550262761 * live[299];
+    let t1167 = 0.16189047268546086 * live[299] - 0.00164448757736927 * live[14];
+    let t1168 = -0.00216405205209813 * live[371] - 0.032786279263935514 * live[295]
+        - 0.004600245517563106 * live[372];
+    let t1169 = -0.00216405205209813 * live[295] - 0.00151524447332703 * live[372];
+    let t1170 = 0.0515352472106673 * live[371] - 0.000093569097314605 * live[373]
+        - 0.000103758917218685 * live[374];
+    let t1171 = 0.000093569097314605 * live[371] + 0.014311914382675314 * live[374];
+    let t1172 = 0.006684151967360945 * live[373] - 0.001255536598272898 * live[375]
+        - 0.0009653051699191116 * live[376];
+    let t1173 = 0.00039139128168424813 * live[376] - 0.001255536598272898 * live[373];
+    let t1174 = q[7] * (t1151 - t1150);
+    let t1175 = 0.00039139128168424813 * t1114 + 0.002420943778521232 * t1120
+        + 0.002034439958661797 * t1147 + live[142] * live[375] + live[64] * t1172
+        - 0.0009653051699191116 * t1093 - 0.1654 * (t1139 + t1140)
+        - live[141] * live[373] - live[68] * t1173 - 0.010606601717798213 * t1174;
+    let t1176 = 0.00039139128168424813 * live[375] + 0.002420943778521232 * live[376]
+        - 0.0009653051699191116 * live[373];
+    let t1177 = 0.00039139128168424813 * t1120 + 0.1654 * (t1136 + t1137)
+        + 0.010606601717798212 * t1174 + live[140] * live[373] + live[68] * t1176
+        - 0.001255536598272898 * t1093 - 0.002573605371338202 * t1147
+        - live[142] * live[376] - live[62] * t1172;
+    let t1178 = 0.00895537646949219 * t1113 + live[53] * t1170 + live[60] * t1175
+        - 0.014311914382675314 * t1093 - live[134] * live[373]
+        - 0.000103758917218685 * t1087 - 0.168842705569 * t1111 - live[133] * live[371]
+        - live[54] * t1171 - live[59] * t1177;
+    let t1179 = 0.00895537646949219 * live[374] - 0.014311914382675314 * live[373]
+        - 0.000103758917218685 * live[371];
+    let t1180 = 0.006684151967360945 * t1093 + live[141] * live[376] + live[62] * t1173
+        + 0.002573605371338202 * t1126
+        + q[7]
+            * (0.7071067811865476 * t1137 + 0.7071067811865475 * t1139
+                - 0.7071067811865476 * t1136 - 0.7071067811865475 * t1140)
+        - 0.0009653051699191116 * t1120 - 0.001255536598272898 * t1114
+        - live[140] * live[375] - 0.002034439958661797 * t1117 - live[64] * t1176;
+    let t1181 = 0.000093569097314605 * t1087 + 0.014311914382675314 * t1113
+        + live[132] * live[371] + live[54] * t1179 - 0.229207552695 * t1111
+        - 0.088 * t1155 - live[134] * live[374] - live[52] * t1170 - t1180;
+    let t1182 = 0.029883967133882087 * t1092 + 0.067870631425 * t1107 + live[42] * t1168
+        + live[127] * live[295] + live[51] * t1178 + 0.004600245517563106 * t1082
+        + 0.00151524447332703 * t1087 - live[128] * live[371] - live[45] * t1169
+        - live[50] * t1181;
+    let t1183 = 0.004600245517563106 * live[295] + 0.029883967133882087 * live[372]
+        + 0.00151524447332703 * live[371];
+    let t1184 = 0.229207552695 * t1146 + 0.088 * t1152 + live[59] * t1175
+        + live[60] * t1177 + 0.05153524721066731 * t1087 + live[133] * live[374]
+        + live[52] * t1171 + 0.168842705569 * t1108 + live[132] * live[373]
+        - 0.000093569097314605 * t1093 - 0.000103758917218685 * t1113 - live[53] * t1179;
+    let t1185 = 0.014653732538 * t1107 + live[45] * t1183 - 0.00216405205209813 * t1082
+        - 0.00151524447332703 * t1092 - live[126] * live[295] - live[128] * live[372]
+        - live[40] * t1168 - t1184;
+    let t1186 = 0.0039053550262761 * live[20] + 0.643503602439183 * t1086
+        + 2.001003553603 * t1101 + live[28] * t1166 + live[38] * t1182
+        - 0.16189047268546086 * t1082 - 0.384 * t1162 - live[121] * live[295]
+        - live[14] * live[120] - live[32] * t1167 - live[37] * t1185;
+    let t1187 = 0.0039053550262761 * live[14] + 0.643503602439183 * live[299]
+        - 0.16189047268546086 * live[295];
+    live[429] = t1081;
+    live[430] = t1082;
+    live[431] = t1086;
+    live[432] = t1087;
+    live[433] = t1092;
+    live[434] = t1097;
+    live[435] = t1101;
+    live[436] = t1103;
+    live[437] = t1106;
+    live[438] = t1111;
+    live[439] = t1157;
+    live[440] = t1158;
+    live[441] = t1159;
+    live[442] = t1160;
+    live[443] = t1161;
+    live[444] = t1162;
+    live[445] = t1163;
+    live[446] = t1164;
+    live[447] = t1165;
+    live[448] = t1166;
+    live[449] = t1167;
+    live[450] = t1169;
+    live[451] = t1178;
+    live[452] = t1181;
+    live[453] = t1182;
+    live[454] = t1183;
+    live[455] = t1185;
+    live[456] = t1186;
+    live[457] = t1187;
+    out.0[0][1] = live[0]
+        * (0.0007689361029464 * qdd[1] + 0.005487648106562256 * live[20]
+            + qd[1] * live[108] + live[15] * live[114] + 0.028227094878 * live[144]
+            + 0.00398335888393552 * (live[7] + live[9]) + live[3] * live[384]
+            + live[12] * t1071 + 0.316 * (live[12] * t1038 + live[13] * t1041)
+            - 0.004377257121839584 * live[22] - live[200]
+            - 0.00398335888393552 * live[10] - 0.13439233114822144 * live[19]
+            - live[14] * live[115] - 0.744382959872 * live[145] - 0.0825 * live[190]
+            - 1.0674867322634767 * live[11] - live[13] * t1068)
+        - live[1]
+            * (0.01026110182100817 * qdd[1] + 1.0674867322634767 * live[10] + live[201]
+                + qd[1] * t1072 + live[2] * live[384] - 0.00398335888393552 * live[11]
+                - qd[1] * live[110] - 0.316 * live[199] - 0.00398335888393552 * live[11]
+                - t1073);
+    out.0[1][1] = 0.0007689361029464 * live[9] + 0.01026110182100817 * live[11]
+        + live[12] * t1068 + live[13] * t1071
+        + 0.316 * (live[13] * t1038 - live[12] * t1041) + live[3] * (t1072 - live[110])
+        - 0.002031994566 * live[5] - 3.335020043512 * live[6]
+        - 0.00398335888393552 * live[16] - live[2] * live[108];
+    out.0[2][1] = t1073;
+    out.0[3][1] = t1070;
+    out.0[4][1] = t1066;
+    out.0[5][1] = t1062;
+    out.0[5][2] = t1184;
+    out.0[6][1] = t1058;
+    out.0[6][2] = t1180;
+    out.0[7][2] = 0.015 * (t1129 - t1134);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part8_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part8_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1188 = live[50] * live[451] + live[51] * live[452] + live[127] * live[372]
+        + live[40] * live[450] + live[126] * live[371] + 0.014653732538 * live[438]
+        - 0.032786279263935514 * live[430] - 0.00216405205209813 * live[432]
+        - live[42] * live[454] - 0.004600245517563106 * live[433]
+        - 0.067870631425 * live[436];
+    let t1189 = 0.16189047268546086 * live[431] + 0.55030527465 * live[435]
+        + live[14] * live[119] + live[32] * live[457] + t1188 - 0.0825 * live[444]
+        - 0.00164448757736927 * live[20] - live[121] * live[299] - live[26] * live[448];
+    let t1190 = 0.000121912420950744 * (live[112] + live[20])
+        + 0.01159586409516604 * live[429] + live[116] * live[338] + live[15] * live[447]
+        + live[24] * live[456] - live[23] * t1189;
+    let t1191 = 0.01159586409516604 * live[15] - 0.000121912420950744 * live[338];
+    let t1192 = 0.7451354997528139 * live[20] + 0.0039053550262761 * live[431]
+        + live[120] * live[299] + live[26] * live[449] + live[119] * live[295]
+        + 0.00164448757736927 * live[430] - 0.384 * live[439] - live[37] * live[453]
+        - live[38] * live[455] - 2.001003553603 * live[434] - live[28] * live[457]
+        - 0.55030527465 * live[437] - 0.0825 * live[441];
+    let t1193 = live[18] * t1191 - live[117] - live[14] * live[447] - t1192
+        - 0.000121912420950744 * live[429]
+        - 0.0825 * (live[23] * live[440] + live[24] * live[442]);
+    let t1194 = 0.000121912420950744 * live[31] + 0.028227094878 * live[145]
+        + 0.005487648106562256 * live[429] + live[114] * live[338]
+        + live[15] * (t1191 - live[115]) + 0.744382959872 * live[144]
+        - 0.004377257121839584 * live[20] - 0.0825 * live[445] - live[23] * live[456]
+        - live[24] * t1189;
+    let t1195 = live[28] * live[341];
+    let t1196 = live[150] + live[26] * live[341];
+    let t1197 = live[45] * live[341];
+    let t1198 = live[42] * live[340] - live[40] * live[339];
+    let t1199 = live[54] * live[339];
+    let t1200 = -2.0 * (live[53] * live[377] + t1199);
+    let t1201 = live[35] + qd[3] * live[341];
+    let t1202 = live[37] * t1201 + qd[4] * live[340];
+    let t1203 = live[53] * live[378] + live[52] * live[377];
+    let t1204 = live[68] * live[380];
+    let t1205 = live[64] * live[379];
+    let t1206 = -2.0 * (t1204 + t1205);
+    let t1207 = live[38] * t1201 - qd[4] * live[339];
+    let t1208 = qd[5] * live[378] + live[50] * t1207 + live[51] * live[34];
+    let t1209 = live[64] * live[381] + live[62] * live[379];
+    let t1210 = t1209 - t1208;
+    let t1211 = live[149] + 0.165 * t1195 + 0.384 * t1196;
+    let t1212 = t1201 + live[32] * live[341];
+    let t1213 = 0.384 * t1212 - 0.0825 * live[152];
+    let t1214 = live[38] * t1211 - live[37] * t1213;
+    let t1215 = -0.768 * live[151] - live[148] - 0.0825 * t1196;
+    let t1216 = live[51] * t1214 + live[50] * t1215;
+    let t1217 = 0.088 * t1200 + t1216;
+    let t1218 = t1208 + live[54] * live[378] + live[52] * live[339];
+    let t1219 = live[37] * t1211 + live[38] * t1213;
+    let t1220 = 0.088 * t1218 + t1219;
+    let t1221 = qd[5] * live[377] + live[51] * t1207 - live[50] * live[34];
+    let t1222 = live[60] * t1202 - live[59] * t1221 - qd[6] * live[381];
+    let t1223 = live[68] * live[381] + live[62] * live[380];
+    let t1224 = q[7] * (0.7071067811865475 * t1206 + 0.7071067811865476 * t1210);
+    let t1225 = live[60] * t1217 + live[59] * t1220;
+    let t1226 = 0.1654 * (t1222 + t1223) + t1225;
+    let t1227 = t1224 + t1226;
+    let t1228 = qd[6] * live[379] + live[60] * t1221 + live[59] * t1202;
+    let t1229 = live[68] * live[379] + live[64] * live[380];
+    let t1230 = t1208 + t1209;
+    let t1231 = live[62] * live[381];
+    let t1232 = -2.0 * (t1204 + t1231);
+    let t1233 = q[7] * (0.7071067811865475 * t1230 + 0.7071067811865476 * t1232);
+    let t1234 = live[60] * t1220 - live[59] * t1217;
+    let t1235 = 0.1654 * (t1229 - t1228) + t1234;
+    let t1236 = t1233 + t1235;
+    let t1237 = 0.7071067811865475 * t1227 + 0.7071067811865476 * t1236;
+    let t1238 = qd[7] * live[380];
+    let t1239 = 0.7071067811865476 * t1227 - 0.7071067811865475 * t1236 - 2.0 * t1238;
+    let t1240 = t1226 - t1224;
+    let t1241 = t1235 - t1233;
+    let t1242 = 0.7071067811865475 * t1240 + 0.7071067811865476 * t1241;
+    let t1243 = 2.0 * t1238 + 0.7071067811865476 * t1240 - 0.7071067811865475 * t1241;
+    let t1244 = 0.010606601717798212 * (t1237 + t1239);
+    let t1245 = 0.010606601717798212 * (t1242 + t1243);
+    let t1246 = 0.002573605371338202 * t1206 + 0.002034439958661797 * t1210 + t1244
+        + t1245;
+    let t1247 = 0.010606601717798213 * t1237 - 0.010606601717798212 * t1239;
+    let t1248 = 0.010606601717798213 * t1242 - 0.010606601717798212 * t1243;
+    let t1249 = 0.002573605371338202 * t1230 + 0.002034439958661797 * t1232 + t1247
+        + t1248;
+    let t1250 = 0.229207552695 * t1200 + live[60] * t1246
+        - 0.168842705569 * (t1203 - t1202) - live[59] * t1249;
+    let t1251 = t1202 + t1203;
+    let t1252 = t1223 - t1222;
+    let t1253 = t1228 + t1229;
+    let t1254 = live[51] * t1215 - live[50] * t1214;
+    let t1255 = -0.088 * t1251 - t1254;
+    let t1256 = t1255 - 0.3308 * (t1205 + t1231);
+    let t1257 = 0.7071067811865476 * q[7] * t1253
+        + 2.0 * qd[7] * (0.7071067811865476 * live[381] - 0.7071067811865475 * live[379])
+        + 0.7071067811865475 * q[7] * t1252;
+    let t1258 = t1256 + t1257;
+    let t1259 = t1256 - t1257;
+    let t1260 = -0.002573605371338202 * t1252 - 0.015 * (t1258 + t1259)
+        - 0.002034439958661797 * t1253;
+    let t1261 = 0.229207552695 * t1251 + t1260
+        + 0.337685411138 * (t1199 + live[52] * live[378]);
+    let t1262 = 0.067870631425 * (live[34] + t1198) + live[51] * t1250
+        - 0.029307465076 * (live[42] * live[339] - t1197) - live[50] * t1261;
+    let t1263 = live[59] * t1246 + live[60] * t1249;
+    let t1264 = 0.168842705569 * (t1221 + live[54] * live[377] + live[53] * live[339])
+        - 0.13574126285 * (t1197 + live[40] * live[340]) - 0.229207552695 * t1218
+        - 0.014653732538 * (t1198 - live[34]) - t1263;
+    let t1265 = live[38] * t1262 - live[37] * t1264;
+    let t1266 = 1.1006105493 * t1195 + 2.001003553603 * t1196 + t1265;
+    let t1267 = 0.067870631425 * (t1207 + live[42] * live[341] - live[45] * live[339])
+        + live[50] * t1250 + live[51] * t1261
+        - 0.014653732538 * (t1202 + live[45] * live[340] + live[40] * live[341]);
+    let t1268 = t1267 - 4.002007107206 * live[151] - 0.55030527465 * t1196;
+    let t1269 = live[24] * t1266 - live[191] - live[23] * t1268;
+    let t1270 = live[37] * t1262 + live[38] * t1264;
+    let t1271 = 0.55030527465 * live[152] + t1270 - 2.001003553603 * t1212;
+    let t1272 = 0.0039053550262761 * live[28] - 0.00164448757736927 * live[341];
+    let t1273 = 0.032786279263935514 * live[341] - 0.00216405205209813 * live[339]
+        - 0.004600245517563106 * live[340];
+    let t1274 = 0.00216405205209813 * live[341] - 0.00151524447332703 * live[340];
+    let t1275 = 0.0515352472106673 * live[339] + 0.000093569097314605 * live[377]
+        - 0.000103758917218685 * live[378];
+    let t1276 = 0.000093569097314605 * live[339] + 0.014311914382675314 * live[378];
+    let t1277 = 0.006684151967360945 * live[380] - 0.001255536598272898 * live[379]
+        - 0.0009653051699191116 * live[381];
+    let t1278 = 0.00039139128168424813 * live[381] - 0.001255536598272898 * live[380];
+    let t1279 = q[7] * (t1259 - t1258);
+    let t1280 = 0.00039139128168424813 * t1222 + 0.002420943778521232 * t1228
+        + 0.002034439958661797 * t1255 + live[142] * live[379] + live[64] * t1277
+        - 0.0009653051699191116 * t1208 - 0.1654 * (t1247 + t1248)
+        - live[141] * live[380] - live[68] * t1278 - 0.010606601717798213 * t1279;
+    let t1281 = 0.00039139128168424813 * live[379] + 0.002420943778521232 * live[381]
+        - 0.0009653051699191116 * live[380];
+    let t1282 = 0.00039139128168424813 * t1228 + 0.1654 * (t1244 + t1245)
+        + 0.010606601717798212 * t1279 + live[140] * live[380] + live[68] * t1281
+        - 0.001255536598272898 * t1208 - 0.002573605371338202 * t1255
+        - live[142] * live[381] - live[62] * t1277;
+    let t1283 = 0.00895537646949219 * t1221 + live[134] * live[377] + live[53] * t1275
+        + live[60] * t1280 - 0.014311914382675314 * t1208 - 0.000103758917218685 * t1202
+        - 0.168842705569 * t1219 - live[133] * live[339] - live[54] * t1276
+        - live[59] * t1282;
+    let t1284 = 0.014311914382675314 * live[377] + 0.00895537646949219 * live[378]
+        - 0.000103758917218685 * live[339];
+    let t1285 = 0.006684151967360945 * t1208 + live[141] * live[381] + live[62] * t1278
+        + 0.002573605371338202 * t1234
+        + q[7]
+            * (0.7071067811865476 * t1245 + 0.7071067811865475 * t1247
+                - 0.7071067811865476 * t1244 - 0.7071067811865475 * t1248)
+        - 0.0009653051699191116 * t1228 - 0.001255536598272898 * t1222
+        - live[140] * live[379] - 0.002034439958661797 * t1225 - live[64] * t1281;
+    let t1286 = 0.000093569097314605 * t1202 + 0.014311914382675314 * t1221
+        + live[132] * live[339] + live[54] * t1284 - 0.229207552695 * t1219
+        - 0.088 * t1263 - live[134] * live[378] - live[52] * t1275 - t1285;
+    let t1287 = 0.029883967133882087 * t1207 + 0.067870631425 * t1215 + live[42] * t1273
+        + live[51] * t1283 + 0.004600245517563106 * live[34]
+        + 0.00151524447332703 * t1202 - live[128] * live[339] - live[127] * live[341]
+        - live[45] * t1274 - live[50] * t1286;
+    let t1288 = 0.00151524447332703 * live[339] + 0.029883967133882087 * live[340]
+        - 0.004600245517563106 * live[341];
+    let t1289 = 0.229207552695 * t1254 + 0.088 * t1260 + live[59] * t1280
+        + live[60] * t1282 + 0.05153524721066731 * t1202 + live[133] * live[378]
+        + live[52] * t1276 + 0.168842705569 * t1216 - 0.000093569097314605 * t1208
+        - 0.000103758917218685 * t1221 - live[132] * live[377] - live[53] * t1284;
+    let t1290 = 0.014653732538 * t1215 + live[126] * live[341] + live[45] * t1288
+        - 0.00216405205209813 * live[34] - 0.00151524447332703 * t1207
+        - live[128] * live[340] - live[40] * t1273 - t1289;
+    let t1291 = 0.643503602439183 * t1201 + live[121] * live[341] + live[28] * t1272
+        + live[38] * t1287 - 0.16189047268546086 * (live[34] + live[44]) - 0.384 * t1270
+        - live[37] * t1290;
+    let t1292 = 0.643503602439183 * live[28] + 0.16189047268546086 * live[341];
+    let t1293 = live[126] * live[339] + live[50] * t1283 + live[51] * t1286
+        + live[127] * live[340] + live[40] * t1274 + 0.014653732538 * t1219
+        - 0.032786279263935514 * live[34] - 0.00216405205209813 * t1202
+        - live[42] * t1288 - 0.004600245517563106 * t1207 - 0.067870631425 * t1214;
+    let t1294 = live[32] * t1292 + t1293 + 0.16189047268546086 * t1201 - 0.0825 * t1270
+        - live[122] - live[26] * t1272;
+    let t1295 = live[24] * t1291 - live[200] - live[23] * t1294;
+    let t1296 = 0.16189047268546086 * live[151] + 0.0039053550262761 * t1201
+        + live[28] * (live[120] - t1292) + 0.00164448757736927 * live[34]
+        + 0.55030527465 * live[148] - 0.384 * t1265 - 0.0825 * t1267 - live[37] * t1287
+        - live[38] * t1290 - 2.001003553603 * live[149] - live[119] * live[341];
+    let t1297 = -0.0825 * (live[192] + live[23] * t1266 + live[24] * t1268) - t1296;
+    let t1298 = 0.0825 * t1271 + live[23] * t1291 + live[195] + live[24] * t1294;
+    let t1299 = live[155] - live[40] * live[40];
+    let t1300 = live[40] * live[54];
+    let t1301 = 2.0 * (live[53] * live[348] - t1300);
+    let t1302 = live[53] * live[350] - live[52] * live[348];
+    let t1303 = live[68] * live[348];
+    let t1304 = live[64] * live[382];
+    let t1305 = -2.0 * (t1303 + t1304);
+    let t1306 = live[48] - qd[4] * live[40];
+    let t1307 = live[50] * t1306 + qd[5] * live[350];
+    let t1308 = live[64] * live[383] + live[62] * live[382];
+    let t1309 = t1308 - t1307;
+    let t1310 = live[51] * live[154];
+    let t1311 = 0.088 * t1301 + t1310;
+    let t1312 = t1307 + live[54] * live[350] + live[40] * live[52];
+    let t1313 = live[153] + 0.088 * t1312;
+    let t1314 = live[51] * t1306 - qd[5] * live[348];
+    let t1315 = live[47] * live[60] - live[59] * t1314 - qd[6] * live[383];
+    let t1316 = live[68] * live[383] + live[62] * live[348];
+    let t1317 = q[7] * (0.7071067811865475 * t1305 + 0.7071067811865476 * t1309);
+    let t1318 = live[60] * t1311 + live[59] * t1313;
+    let t1319 = 0.1654 * (t1315 + t1316) + t1318;
+    let t1320 = t1317 + t1319;
+    let t1321 = qd[6] * live[382] + live[60] * t1314 + live[47] * live[59];
+    let t1322 = live[68] * live[382] + live[64] * live[348];
+    let t1323 = t1307 + t1308;
+    let t1324 = live[62] * live[383];
+    let t1325 = -2.0 * (t1303 + t1324);
+    let t1326 = q[7] * (0.7071067811865475 * t1323 + 0.7071067811865476 * t1325);
+    let t1327 = live[60] * t1313 - live[59] * t1311;
+    let t1328 = 0.1654 * (t1322 - t1321) + t1327;
+    let t1329 = t1326 + t1328;
+    let t1330 = 0.7071067811865475 * t1320 + 0.7071067811865476 * t1329;
+    let t1331 = qd[7] * live[348];
+    let t1332 = 0.7071067811865476 * t1320 - 0.7071067811865475 * t1329 - 2.0 * t1331;
+    let t1333 = t1319 - t1317;
+    let t1334 = t1328 - t1326;
+    let t1335 = 0.7071067811865475 * t1333 + 0.7071067811865476 * t1334;
+    let t1336 = 2.0 * t1331 + 0.7071067811865476 * t1333 - 0.7071067811865475 * t1334;
+    let t1337 = 0.010606601717798212 * (t1330 + t1332);
+    live[458] = t1299;
+    live[459] = t1300;
+    live[460] = t1301;
+    live[461] = t1302;
+    live[462] = t1304;
+    live[463] = t1305;
+    live[464] = t1306;
+    live[465] = t1307;
+    live[466] = t1309;
+    live[467] = t1310;
+    live[468] = t1312;
+    live[469] = t1314;
+    live[470] = t1315;
+    live[471] = t1316;
+    live[472] = t1318;
+    live[473] = t1321;
+    live[474] = t1322;
+    live[475] = t1323;
+    live[476] = t1324;
+    live[477] = t1325;
+    live[478] = t1327;
+    live[479] = t1330;
+    live[480] = t1332;
+    live[481] = t1335;
+    live[482] = t1336;
+    live[483] = t1337;
+    out.0[0][2] = -live[0]
+        * (live[13] * (t1190 - live[198])
+            - 0.316
+                * (live[13] * (live[193] + live[446])
+                    + live[12] * (live[443] - live[194]))
+            - live[12] * (live[196] + t1193)) - live[1] * t1194;
+    out.0[0][3] = live[1] * t1298
+        - live[0]
+            * (live[13] * t1295 - 0.316 * (live[12] * t1269 + live[13] * t1271)
+                - live[12] * t1297);
+    out.0[1][2] = live[201] + live[12] * t1190 + live[13] * t1193
+        + 0.316 * (live[13] * live[443] - live[199] - live[12] * live[446]);
+    out.0[1][3] = 0.316 * (live[13] * t1269 - live[12] * t1271) + live[12] * t1295
+        + live[13] * t1297;
+    out.0[2][2] = -t1194;
+    out.0[2][3] = t1298;
+    out.0[3][2] = t1192;
+    out.0[3][3] = t1296;
+    out.0[4][2] = t1188;
+    out.0[4][3] = t1293;
+    out.0[5][3] = t1289;
+    out.0[6][3] = t1285;
+    out.0[7][3] = 0.015 * (t1237 - t1242);
+    out.0[7][4] = 0.015 * (t1330 - t1335);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part9_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part9_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1338 = 0.010606601717798212 * (live[481] + live[482]);
+    let t1339 = 0.002573605371338202 * live[463] + 0.002034439958661797 * live[466]
+        + live[483] + t1338;
+    let t1340 = 0.010606601717798213 * live[479] - 0.010606601717798212 * live[480];
+    let t1341 = 0.010606601717798213 * live[481] - 0.010606601717798212 * live[482];
+    let t1342 = 0.002573605371338202 * live[475] + 0.002034439958661797 * live[477]
+        + t1340 + t1341;
+    let t1343 = 0.229207552695 * live[460] + live[60] * t1339
+        - 0.168842705569 * (live[461] - live[47]) - live[59] * t1342;
+    let t1344 = live[47] + live[461];
+    let t1345 = live[471] - live[470];
+    let t1346 = live[473] + live[474];
+    let t1347 = live[50] * live[154];
+    let t1348 = t1347 - 0.088 * t1344;
+    let t1349 = t1348 - 0.3308 * (live[462] + live[476]);
+    let t1350 = 0.7071067811865476 * q[7] * t1346
+        + 2.0 * qd[7] * (0.7071067811865476 * live[383] - 0.7071067811865475 * live[382])
+        + 0.7071067811865475 * q[7] * t1345;
+    let t1351 = t1349 + t1350;
+    let t1352 = t1349 - t1350;
+    let t1353 = -0.002573605371338202 * t1345 - 0.015 * (t1351 + t1352)
+        - 0.002034439958661797 * t1346;
+    let t1354 = 0.229207552695 * t1344 + t1353
+        + 0.337685411138 * (live[459] + live[52] * live[350]);
+    let t1355 = 0.067870631425 * live[458] + live[51] * t1343
+        - 0.029307465076 * live[42] * live[40] - live[50] * t1354;
+    let t1356 = live[59] * t1339 + live[60] * t1342;
+    let t1357 = 0.168842705569 * (live[469] + live[40] * live[53] - live[54] * live[348])
+        - 0.13574126285 * live[156] - 0.014653732538 * live[458]
+        - 0.229207552695 * live[468] - t1356;
+    let t1358 = live[38] * t1355 - live[187] - live[37] * t1357;
+    let t1359 = 0.067870631425 * (live[464] - live[45] * live[40]) + live[50] * t1343
+        + live[51] * t1354 - 0.014653732538 * live[157];
+    let t1360 = live[24] * t1358 - live[23] * t1359;
+    let t1361 = live[186] + live[37] * t1355 + live[38] * t1357;
+    let t1362 = -0.00216405205209813 * live[40] - 0.004600245517563106 * live[42];
+    let t1363 = 0.0515352472106673 * live[40] - 0.000093569097314605 * live[348]
+        - 0.000103758917218685 * live[350];
+    let t1364 = 0.000093569097314605 * live[40] + 0.014311914382675314 * live[350];
+    let t1365 = 0.006684151967360945 * live[348] - 0.001255536598272898 * live[382]
+        - 0.0009653051699191116 * live[383];
+    let t1366 = 0.00039139128168424813 * live[383] - 0.001255536598272898 * live[348];
+    let t1367 = q[7] * (t1352 - t1351);
+    let t1368 = 0.00039139128168424813 * live[470] + 0.002420943778521232 * live[473]
+        + 0.002034439958661797 * t1348 + live[142] * live[382] + live[64] * t1365
+        - 0.0009653051699191116 * live[465] - 0.1654 * (t1340 + t1341)
+        - live[141] * live[348] - live[68] * t1366 - 0.010606601717798213 * t1367;
+    let t1369 = 0.00039139128168424813 * live[382] + 0.002420943778521232 * live[383]
+        - 0.0009653051699191116 * live[348];
+    let t1370 = 0.00039139128168424813 * live[473] + 0.1654 * (live[483] + t1338)
+        + 0.010606601717798212 * t1367 + live[140] * live[348] + live[68] * t1369
+        - 0.001255536598272898 * live[465] - 0.002573605371338202 * t1348
+        - live[142] * live[383] - live[62] * t1365;
+    let t1371 = 0.00895537646949219 * live[469] + live[53] * t1363 + live[60] * t1368
+        - 0.014311914382675314 * live[465] - 0.000103758917218685 * live[47]
+        - 0.168842705569 * live[153] - live[134] * live[348] - live[40] * live[133]
+        - live[54] * t1364 - live[59] * t1370;
+    let t1372 = 0.00895537646949219 * live[350] - 0.000103758917218685 * live[40]
+        - 0.014311914382675314 * live[348];
+    let t1373 = 0.006684151967360945 * live[465] + live[141] * live[383]
+        + live[62] * t1366 + 0.002573605371338202 * live[478]
+        + q[7]
+            * (0.7071067811865476 * t1338 + 0.7071067811865475 * t1340
+                - 0.7071067811865476 * live[483] - 0.7071067811865475 * t1341)
+        - 0.0009653051699191116 * live[473] - 0.001255536598272898 * live[470]
+        - live[140] * live[382] - 0.002034439958661797 * live[472] - live[64] * t1369;
+    let t1374 = 0.000093569097314605 * live[47] + 0.014311914382675314 * live[469]
+        + live[40] * live[132] + live[54] * t1372 - 0.229207552695 * live[153]
+        - 0.088 * t1356 - live[134] * live[350] - live[52] * t1363 - t1373;
+    let t1375 = 0.00151524447332703 * (live[124] + live[47])
+        + 0.029883967133882087 * live[464] + live[42] * t1362 + live[51] * t1371
+        - live[128] * live[40] - live[50] * t1374;
+    let t1376 = 0.029883967133882087 * live[42] + 0.00151524447332703 * live[40];
+    let t1377 = 0.0515352472106673 * live[47] + 0.168842705569 * live[467]
+        + live[133] * live[350] + live[52] * t1364 + live[132] * live[348]
+        + 0.088 * t1353 + live[59] * t1368 + live[60] * t1370
+        - 0.000093569097314605 * live[465] - 0.000103758917218685 * live[469]
+        - 0.229207552695 * t1347 - live[53] * t1372;
+    let t1378 = live[45] * t1376 - live[129] - live[40] * t1362 - t1377
+        - 0.00151524447332703 * live[464];
+    let t1379 = live[38] * t1375 - 0.384 * t1361 - live[197] - live[37] * t1378;
+    let t1380 = live[50] * t1371 + live[51] * t1374 + live[42] * (live[127] - t1376)
+        + live[126] * live[40] + 0.014653732538 * live[153] - 0.067870631425 * live[154]
+        - 0.00216405205209813 * live[47] - 0.00151524447332703 * live[156]
+        - 0.004600245517563106 * live[464];
+    let t1381 = t1380 - 0.0825 * t1361;
+    let t1382 = live[24] * t1379 - live[23] * t1381;
+    let t1383 = -0.384 * t1358 - live[37] * t1375 - live[38] * t1378 - live[188]
+        - 0.0825 * t1359;
+    let t1384 = -0.0825 * (live[23] * t1358 + live[24] * t1359) - t1383;
+    let t1385 = live[24] * t1381 + 0.0825 * t1361 + live[23] * t1379;
+    let t1386 = live[53] * live[355];
+    let t1387 = live[65] + live[52] * live[355];
+    let t1388 = live[52] * live[68];
+    let t1389 = live[64] * live[352];
+    let t1390 = 2.0 * (t1389 - t1388);
+    let t1391 = live[64] * live[349] - live[62] * live[352];
+    let t1392 = t1391 - live[56];
+    let t1393 = live[159] - 0.176 * t1386;
+    let t1394 = live[57] + qd[5] * live[355];
+    let t1395 = live[59] * t1394 + qd[6] * live[349];
+    let t1396 = live[68] * live[349] + live[52] * live[62];
+    let t1397 = q[7] * (0.7071067811865475 * t1390 + 0.7071067811865476 * t1392);
+    let t1398 = live[60] * t1393 + 0.088 * live[59] * live[160];
+    let t1399 = 0.1654 * (t1396 - t1395) + t1398;
+    let t1400 = t1397 + t1399;
+    let t1401 = live[60] * t1394 - qd[6] * live[352];
+    let t1402 = live[52] * live[64] - live[68] * live[352];
+    let t1403 = live[56] + t1391;
+    let t1404 = live[62] * live[349];
+    let t1405 = -2.0 * (t1388 + t1404);
+    let t1406 = q[7] * (0.7071067811865475 * t1403 + 0.7071067811865476 * t1405);
+    let t1407 = 0.088 * live[60] * live[160] - live[59] * t1393;
+    let t1408 = 0.1654 * (t1402 - t1401) + t1407;
+    let t1409 = t1406 + t1408;
+    let t1410 = 0.7071067811865475 * t1400 + 0.7071067811865476 * t1409;
+    let t1411 = qd[7] * live[52];
+    let t1412 = 0.7071067811865476 * t1400 - 0.7071067811865475 * t1409 - 2.0 * t1411;
+    let t1413 = t1399 - t1397;
+    let t1414 = t1408 - t1406;
+    let t1415 = 0.7071067811865475 * t1413 + 0.7071067811865476 * t1414;
+    let t1416 = 2.0 * t1411 + 0.7071067811865476 * t1413 - 0.7071067811865475 * t1414;
+    let t1417 = 0.010606601717798212 * (t1410 + t1412);
+    let t1418 = 0.010606601717798212 * (t1415 + t1416);
+    let t1419 = 0.002573605371338202 * t1390 + 0.002034439958661797 * t1392 + t1417
+        + t1418;
+    let t1420 = 0.010606601717798213 * t1410 - 0.010606601717798212 * t1412;
+    let t1421 = 0.010606601717798213 * t1415 - 0.010606601717798212 * t1416;
+    let t1422 = 0.002573605371338202 * t1403 + 0.002034439958661797 * t1405 + t1420
+        + t1421;
+    let t1423 = live[60] * t1419 - 0.45841510539 * t1386 - 0.168842705569 * t1387
+        - live[59] * t1422;
+    let t1424 = t1396 + t1395;
+    let t1425 = t1401 + t1402;
+    let t1426 = live[158] - 0.088 * t1387;
+    let t1427 = 0.3308 * (t1389 - t1404) + t1426;
+    let t1428 = 0.7071067811865476 * q[7] * t1425
+        + 2.0 * qd[7] * (0.7071067811865476 * live[349] + 0.7071067811865475 * live[352])
+        + 0.7071067811865475 * q[7] * t1424;
+    let t1429 = t1427 + t1428;
+    let t1430 = t1427 - t1428;
+    let t1431 = -0.002573605371338202 * t1424 - 0.015 * (t1429 + t1430)
+        - 0.002034439958661797 * t1425;
+    let t1432 = 0.337685411138 * live[67] + 0.229207552695 * t1387 + t1431;
+    let t1433 = live[51] * t1423 - live[183] - live[50] * t1432;
+    let t1434 = live[59] * t1419 + live[60] * t1422;
+    let t1435 = 0.168842705569 * (t1394 + live[54] * live[355])
+        - 0.229207552695 * live[160] - t1434;
+    let t1436 = live[38] * t1433 - live[37] * t1435;
+    let t1437 = live[182] + live[50] * t1423 + live[51] * t1432;
+    let t1438 = live[24] * t1436 - live[23] * t1437;
+    let t1439 = live[37] * t1433 + live[38] * t1435;
+    let t1440 = 0.000093569097314605 * live[355] - 0.000103758917218685 * live[53];
+    let t1441 = 0.006684151967360945 * live[52] + 0.001255536598272898 * live[352]
+        - 0.0009653051699191116 * live[349];
+    let t1442 = 0.00039139128168424813 * live[349] - 0.001255536598272898 * live[52];
+    let t1443 = q[7] * (t1430 - t1429);
+    let t1444 = 0.002420943778521232 * t1401 + 0.002034439958661797 * t1426
+        + live[64] * t1441 - 0.00039139128168424813 * t1395
+        - 0.0009653051699191116 * live[56] - 0.1654 * (t1420 + t1421)
+        - live[142] * live[352] - live[52] * live[141] - live[68] * t1442
+        - 0.010606601717798213 * t1443;
+    let t1445 = 0.002420943778521232 * live[349] - 0.0009653051699191116 * live[52]
+        - 0.00039139128168424813 * live[352];
+    let t1446 = 0.00039139128168424813 * t1401 + 0.1654 * (t1417 + t1418)
+        + 0.010606601717798212 * t1443 + live[52] * live[140] + live[68] * t1445
+        - 0.001255536598272898 * live[56] - 0.002573605371338202 * t1426
+        - live[142] * live[349] - live[62] * t1441;
+    let t1447 = 0.00895537646949219 * t1394 + live[134] * live[355] + live[53] * t1440
+        + live[60] * t1444 - 0.014311914382675314 * (live[56] + live[130])
+        - live[59] * t1446;
+    let t1448 = 0.00895537646949219 * live[53] + 0.014311914382675314 * live[355];
+    let t1449 = 0.006684151967360945 * live[56] + live[141] * live[349]
+        + live[62] * t1442 + live[140] * live[352] + 0.002573605371338202 * t1407
+        + q[7]
+            * (0.7071067811865476 * t1418 + 0.7071067811865475 * t1420
+                - 0.7071067811865476 * t1417 - 0.7071067811865475 * t1421)
+        + 0.001255536598272898 * t1395 - 0.0009653051699191116 * t1401
+        - 0.002034439958661797 * t1398 - live[64] * t1445;
+    let t1450 = live[54] * t1448 + 0.014311914382675314 * t1394 - live[135]
+        - live[52] * t1440 - t1449 - 0.088 * t1434;
+    let t1451 = live[51] * t1447 - live[189] - live[50] * t1450;
+    let t1452 = 0.000103758917218685 * t1394 + live[132] * live[355]
+        + live[53] * (t1448 - live[133]) + 0.229207552695 * live[158]
+        + 0.000093569097314605 * live[56] - 0.088 * t1431 - live[59] * t1444
+        - live[60] * t1446 - 0.014311914382675314 * live[67]
+        - 0.16884270556899997 * live[159];
+    let t1453 = live[38] * t1451 - 0.384 * t1439 - live[37] * t1452;
+    let t1454 = live[184] + live[50] * t1447 + live[51] * t1450;
+    let t1455 = t1454 - 0.0825 * t1439;
+    let t1456 = live[24] * t1453 - live[23] * t1455;
+    let t1457 = -0.384 * t1436 - 0.0825 * t1437 - live[37] * t1451 - live[38] * t1452;
+    let t1458 = -0.0825 * (live[23] * t1436 + live[24] * t1437) - t1457;
+    let t1459 = live[24] * t1455 + 0.0825 * t1439 + live[23] * t1453;
+    let t1460 = live[64] * live[362];
+    let t1461 = live[163] + live[62] * live[362];
+    let t1462 = q[7] * t1461;
+    let t1463 = 1.414213562373095 * live[354] * live[362] - 0.7071067811865476 * t1462;
+    let t1464 = live[172] - t1463;
+    let t1465 = live[68] * live[362];
+    let t1466 = live[71] + qd[6] * live[362];
+    let t1467 = 0.7071067811865475 * t1462 - 1.4142135623730951 * live[62] * live[354];
+    let t1468 = 0.1654 * (t1465 - t1466) - live[161];
+    let t1469 = t1467 + t1468;
+    let t1470 = 0.7071067811865475 * t1464 + 0.7071067811865476 * t1469;
+    let t1471 = 0.7071067811865476 * t1464 - 0.7071067811865475 * t1469;
+    let t1472 = live[172] + t1463;
+    let t1473 = t1468 - t1467;
+    let t1474 = 0.7071067811865475 * t1472 + 0.7071067811865476 * t1473;
+    let t1475 = 0.7071067811865476 * t1472 - 0.7071067811865475 * t1473;
+    let t1476 = 0.010606601717798212 * (t1470 + t1471);
+    let t1477 = 0.010606601717798212 * (t1474 + t1475);
+    let t1478 = 0.002034439958661797 * t1461 + t1476 + t1477
+        - 0.005147210742676404 * t1460;
+    let t1479 = 0.010606601717798213 * t1470 - 0.010606601717798212 * t1471;
+    let t1480 = 0.010606601717798213 * t1474 - 0.010606601717798212 * t1475;
+    let t1481 = 0.002573605371338202 * t1461 + t1479 + t1480
+        - 0.004068879917323594 * live[164];
+    let t1482 = live[60] * t1478 - live[179] - live[59] * t1481;
+    let t1483 = t1465 + t1466;
+    let t1484 = -2.0 * (live[164] + t1460);
+    let t1485 = 0.7071067811865476 * q[7] * t1483 + 0.7071067811865475 * live[171]
+        + 2.0 * qd[7] * (0.7071067811865476 * live[64] - 0.7071067811865475 * live[362]);
+    let t1486 = 0.1654 * t1484 + t1485;
+    let t1487 = 0.1654 * t1484 - t1485;
+    live[484] = t1466;
+    live[485] = t1476;
+    live[486] = t1477;
+    live[487] = t1478;
+    live[488] = t1479;
+    live[489] = t1480;
+    live[490] = t1481;
+    live[491] = t1482;
+    live[492] = t1483;
+    live[493] = t1486;
+    live[494] = t1487;
+    out.0[0][4] = live[1] * t1385
+        - live[0]
+            * (live[13] * t1382 - 0.316 * (live[12] * t1360 + live[13] * t1361)
+                - live[12] * t1384);
+    out.0[0][5] = live[1] * t1459
+        - live[0]
+            * (live[13] * t1456 - 0.316 * (live[12] * t1438 + live[13] * t1439)
+                - live[12] * t1458);
+    out.0[1][4] = 0.316 * (live[13] * t1360 - live[12] * t1361) + live[12] * t1382
+        + live[13] * t1384;
+    out.0[1][5] = 0.316 * (live[13] * t1438 - live[12] * t1439) + live[12] * t1456
+        + live[13] * t1458;
+    out.0[2][4] = t1385;
+    out.0[2][5] = t1459;
+    out.0[3][4] = t1383;
+    out.0[3][5] = t1457;
+    out.0[4][4] = t1380;
+    out.0[4][5] = t1454;
+    out.0[5][4] = t1377;
+    out.0[5][5] = -t1452;
+    out.0[6][4] = t1373;
+    out.0[6][5] = t1449;
+    out.0[7][5] = 0.015 * (t1410 - t1415);
+    out.0[7][6] = 0.015 * (t1470 - t1474);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part10_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part10_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 495],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1488 = -0.002573605371338202 * live[170] - 0.002034439958661797 * live[492]
+        - 0.015 * (live[493] + live[494]);
+    let t1489 = live[51] * live[491] - live[50] * t1488;
+    let t1490 = live[180] + live[59] * live[487] + live[60] * live[490];
+    let t1491 = live[38] * t1489 + live[37] * t1490;
+    let t1492 = live[50] * live[491] + live[51] * t1488;
+    let t1493 = live[24] * t1491 - live[23] * t1492;
+    let t1494 = live[37] * t1489 - live[38] * t1490;
+    let t1495 = -0.0009653051699191116 * live[64] - 0.001255536598272898 * live[362];
+    let t1496 = q[7] * (live[494] - live[493]);
+    let t1497 = 0.002420943778521232 * live[484] + live[142] * live[362]
+        + live[64] * t1495 - 0.00039139128168424813 * (live[70] + live[138])
+        - 0.1654 * (live[488] + live[489]) - 0.010606601717798213 * t1496;
+    let t1498 = 0.002420943778521232 * live[64] + 0.00039139128168424813 * live[362];
+    let t1499 = live[68] * t1498 + 0.00039139128168424813 * live[484]
+        + 0.1654 * (live[485] + live[486]) + 0.010606601717798212 * t1496 - live[143]
+        - live[62] * t1495;
+    let t1500 = live[60] * t1497 - live[185] - live[59] * t1499;
+    let t1501 = 0.0003913912816842482 * live[164]
+        + q[7]
+            * (0.7071067811865476 * live[486] + 0.7071067811865475 * live[488]
+                - 0.7071067811865475 * live[489] - 0.7071067811865476 * live[485])
+        + live[64] * (live[141] - t1498) + 0.001255536598272898 * live[70]
+        - 0.002573605371338202 * live[161] - 0.002034439958661797 * live[162]
+        - 0.0009653051699191116 * live[484] - live[140] * live[362];
+    let t1502 = -0.088 * t1490 - t1501;
+    let t1503 = live[51] * t1500 - live[50] * t1502;
+    let t1504 = 0.088 * t1488 + live[59] * t1497 + live[181] + live[60] * t1499;
+    let t1505 = live[38] * t1503 + live[37] * t1504 - 0.384 * t1494;
+    let t1506 = live[50] * t1500 + live[51] * t1502;
+    let t1507 = t1506 - 0.0825 * t1494;
+    let t1508 = live[24] * t1505 - live[23] * t1507;
+    let t1509 = live[38] * t1504 - 0.384 * t1491 - 0.0825 * t1492 - live[37] * t1503;
+    let t1510 = -0.0825 * (live[23] * t1491 + live[24] * t1492) - t1509;
+    let t1511 = live[24] * t1507 + 0.0825 * t1494 + live[23] * t1505;
+    let t1512 = 0.7071067811865476 * live[166] - 0.7071067811865475 * live[165];
+    let t1513 = 0.7071067811865475 * live[167] - 0.7071067811865476 * live[168];
+    let t1514 = 0.7071067811865475 * t1512 + 0.7071067811865476 * t1513;
+    let t1515 = 0.7071067811865476 * t1512 - 0.7071067811865475 * t1513;
+    let t1516 = -0.7071067811865475 * t1512 - 0.7071067811865476 * t1513;
+    let t1517 = 0.7071067811865475 * t1513 - 0.7071067811865476 * t1512;
+    let t1518 = 0.010606601717798212 * (t1514 + t1515);
+    let t1519 = 0.010606601717798212 * (t1516 + t1517);
+    let t1520 = t1518 + t1519;
+    let t1521 = 0.010606601717798213 * t1514 - 0.010606601717798212 * t1515;
+    let t1522 = 0.010606601717798213 * t1516 - 0.010606601717798212 * t1517;
+    let t1523 = t1521 + t1522;
+    let t1524 = live[60] * t1520 - live[59] * t1523;
+    let t1525 = 0.7071067811865475 * live[169] + 0.7071067811865476 * live[170];
+    let t1526 = live[51] * t1524;
+    let t1527 = live[59] * t1520 + live[60] * t1523;
+    let t1528 = live[38] * t1526 + live[37] * t1527;
+    let t1529 = live[50] * t1524;
+    let t1530 = live[24] * t1528 - live[23] * t1529;
+    let t1531 = live[37] * t1526 - live[38] * t1527;
+    let t1532 = live[174] - q[7] * (t1525 + t1525) - live[173];
+    let t1533 = -0.1654 * (t1521 + t1522) - 0.010606601717798213 * t1532;
+    let t1534 = 0.1654 * (t1518 + t1519) + 0.010606601717798212 * t1532;
+    let t1535 = live[60] * t1533 - live[59] * t1534;
+    let t1536 = 0.7071067811865475 * (live[178] + q[7] * t1521)
+        + 0.7071067811865476 * (live[175] + q[7] * t1519)
+        - 0.7071067811865476 * (live[177] + q[7] * t1518)
+        - 0.7071067811865475 * (live[176] + q[7] * t1522);
+    let t1537 = -0.088 * t1527 - t1536;
+    let t1538 = live[51] * t1535 - live[50] * t1537;
+    let t1539 = live[59] * t1533 + live[60] * t1534;
+    let t1540 = live[38] * t1538 + live[37] * t1539 - 0.384 * t1531;
+    let t1541 = live[50] * t1535 + live[51] * t1537;
+    let t1542 = t1541 - 0.0825 * t1531;
+    let t1543 = live[24] * t1540 - live[23] * t1542;
+    let t1544 = live[38] * t1539 - 0.384 * t1528 - 0.0825 * t1529 - live[37] * t1538;
+    let t1545 = -0.0825 * (live[23] * t1528 + live[24] * t1529) - t1544;
+    let t1546 = live[24] * t1542 + 0.0825 * t1531 + live[23] * t1540;
+    out.0[0][6] = live[1] * t1511
+        - live[0]
+            * (live[13] * t1508 - 0.316 * (live[12] * t1493 + live[13] * t1494)
+                - live[12] * t1510);
+    out.0[0][7] = live[1] * t1546
+        - live[0]
+            * (live[13] * t1543 - 0.316 * (live[12] * t1530 + live[13] * t1531)
+                - live[12] * t1545);
+    out.0[1][6] = 0.316 * (live[13] * t1493 - live[12] * t1494) + live[12] * t1508
+        + live[13] * t1510;
+    out.0[1][7] = 0.316 * (live[13] * t1530 - live[12] * t1531) + live[12] * t1543
+        + live[13] * t1545;
+    out.0[2][6] = t1511;
+    out.0[2][7] = t1546;
+    out.0[3][6] = t1509;
+    out.0[3][7] = t1544;
+    out.0[4][6] = t1506;
+    out.0[4][7] = t1541;
+    out.0[5][6] = t1504;
+    out.0[5][7] = t1539;
+    out.0[6][6] = t1501;
+    out.0[6][7] = t1536;
+    out.0[7][7] = 0.015 * (t1514 - t1516);
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 586,
+    add: 376,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { gravity_derivatives_with_avx(avx2, d, q) };
+    }
+    gravity_derivatives_with_body(BuildLanes, d, q)
+}
+/// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn gravity_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    gravity_derivatives_with_body(avx2, d, q)
+}
+/// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn gravity_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let t2 = t0 * c_q2;
+    let t3 = c_q3 * t2 - t1 * s_q3;
+    let t4 = -t3;
+    let t5 = t0 * s_q2;
+    let t6 = c_q4 * t4 + s_q4 * t5;
+    let t7 = s_q3 * t2 + t1 * c_q3;
+    let t8 = c_q5 * t6 + s_q5 * t7;
+    let t9 = s_q4 * t4 - c_q4 * t5;
+    let t10 = c_q6 * t8 + s_q6 * t9;
+    let t11 = c_q6 * t9 - s_q6 * t8;
+    let t12 = 0.7071067811865475 * t10 + 0.7071067811865476 * t11;
+    let t13 = 0.7071067811865476 * t10 - 0.7071067811865475 * t11;
+    let t14 = s_q5 * t6 - c_q5 * t7;
+    let t15 = -t14;
+    let t16 = -t9;
+    let t17 = t12 - 0.9999999999999998 * t13;
+    let t18 = 0.010606601717798212 * (t12 + t13);
+    let t19 = 1.9999999999999998 * t18;
+    let t20 = 0.021213203435596427 * t17;
+    let t21 = c_q6 * t19 - s_q6 * t20;
+    let t22 = c_q5 * t21;
+    let t23 = s_q5 * t14;
+    let t24 = t22 + 0.03 * t23;
+    let t25 = s_q6 * t19 + c_q6 * t20;
+    let t26 = c_q4 * t24 + s_q4 * t25;
+    let t27 = s_q5 * t21;
+    let t28 = c_q5 * t14;
+    let t29 = t27 - 0.03 * t28;
+    let t30 = c_q3 * t26 - s_q3 * t29;
+    let t31 = c_q4 * t25 - s_q4 * t24;
+    let t32 = s_q2 * t30 - c_q2 * t31;
+    let t33 = 0.002034439958661797 * t14 - 0.0035086638482476487 * t17;
+    let t34 = 0.3308 * t18 - 0.002573605371338202 * t14;
+    let t35 = c_q6 * t33 - s_q6 * t34;
+    let t36 = t35 - 0.168842705569 * t9;
+    let t37 = 0.002034439958661797 * t10 - 0.229207552695 * t9
+        - 0.002573605371338202 * t11 - 0.088 * t25;
+    let t38 = c_q5 * t36 - s_q5 * t37;
+    let t39 = 0.067870631425 * t7 + t38;
+    let t40 = s_q6 * t33 + c_q6 * t34;
+    let t41 = 0.014653732538 * t7 - t40 - 0.168842705569 * t8 - 0.231847552695 * t15;
+    let t42 = c_q4 * t39 - s_q4 * t41;
+    let t43 = 0.384 * t31 + t42 - 2.001003553603 * t5;
+    let t44 = s_q5 * t36 + c_q5 * t37;
+    let t45 = 0.0825 * t31 + t44 - 0.55030527465 * t5 - 0.067870631425 * t6
+        - 0.014653732538 * t16;
+    let t46 = c_q3 * t43 - s_q3 * t45;
+    let t47 = 0.028227094878 * t1 + t46;
+    let t48 = s_q3 * t26 + c_q3 * t29;
+    let t49 = s_q4 * t39 + c_q4 * t41;
+    let t50 = 2.001003553603 * t4 + 0.55030527465 * t7 + 0.384 * t26
+        + 0.0825 * (t29 - t48) + t49 - 0.744382959872 * t1;
+    let t51 = c_q2 * t47 - s_q2 * t50;
+    let t52 = s_q3 * t43 + c_q3 * t45;
+    let t53 = t1 * c_q2;
+    let t54 = -c_q3 * t53 - t0 * s_q3;
+    let t55 = t1 * s_q2;
+    let t56 = c_q4 * t54 + s_q4 * t55;
+    let t57 = s_q3 * t53 - t0 * c_q3;
+    let t58 = c_q5 * t56 + s_q5 * t57;
+    let t59 = s_q4 * t54 - c_q4 * t55;
+    let t60 = c_q6 * t58 + s_q6 * t59;
+    let t61 = c_q6 * t59 - s_q6 * t58;
+    let t62 = 0.7071067811865475 * t60 + 0.7071067811865476 * t61;
+    let t63 = 0.7071067811865476 * t60 - 0.7071067811865475 * t61;
+    let t64 = 0.021213203435596423 * (t62 + t63);
+    let t65 = t62 - 0.9999999999999998 * t63;
+    let t66 = 0.021213203435596427 * t65;
+    let t67 = c_q6 * t64 - s_q6 * t66;
+    let t68 = s_q5 * t56 - c_q5 * t57;
+    let t69 = c_q5 * t67 + 0.03 * s_q5 * t68;
+    let t70 = s_q6 * t64 + c_q6 * t66;
+    let t71 = c_q4 * t69 + s_q4 * t70;
+    let t72 = s_q5 * t67 - 0.03 * c_q5 * t68;
+    let t73 = c_q3 * t71 - s_q3 * t72;
+    let t74 = s_q4 * t69 - c_q4 * t70;
+    let t75 = 0.002034439958661797 * t68 - 0.0035086638482476487 * t65;
+    let t76 = 0.16539999999999996 * t64 - 0.002573605371338202 * t68;
+    let t77 = c_q6 * t75 - 0.168842705569 * t59 - s_q6 * t76;
+    let t78 = 0.002573605371338202 * t61 - 0.002034439958661797 * t60;
+    let t79 = -0.229207552695 * t59 - 0.088 * t70 - t78;
+    let t80 = 0.067870631425 * t57 + c_q5 * t77 - s_q5 * t79;
+    let t81 = 0.168842705569 * t58 + s_q6 * t75 + c_q6 * t76 - 0.231847552695 * t68;
+    let t82 = 0.014653732538 * t57 - t81;
+    let t83 = c_q4 * t80 - 0.384 * t74 - 2.001003553603 * t55 - s_q4 * t82;
+    let t84 = s_q5 * t77 + c_q5 * t79 + 0.014653732538 * t59 - 0.067870631425 * t56;
+    let t85 = t84 - 0.0825 * t74 - 0.55030527465 * t55;
+    let t86 = c_q3 * t83 - 0.028227094878 * t0 - s_q3 * t85;
+    let t87 = -2.001003553603 * t54 - s_q4 * t80 - c_q4 * t82 - 0.55030527465 * t57
+        - 0.384 * t71 - 0.0825 * t72;
+    let t88 = 0.744382959872 * t0 - 0.0825 * (s_q3 * t71 + c_q3 * t72) - t87;
+    let t89 = 0.028227094878 * t53 + s_q3 * t83 + c_q3 * t85 + 0.744382959872 * t55
+        + 0.0825 * t74;
+    let t90 = c_q3 * t5;
+    let t91 = c_q4 * t90 + s_q4 * t2;
+    let t92 = s_q3 * t5;
+    let t93 = c_q5 * t91 - s_q5 * t92;
+    let t94 = s_q4 * t90 - c_q4 * t2;
+    let t95 = c_q6 * t93 + s_q6 * t94;
+    let t96 = c_q6 * t94 - s_q6 * t93;
+    let t97 = 0.7071067811865475 * t95 + 0.7071067811865476 * t96;
+    let t98 = 0.7071067811865476 * t95 - 0.7071067811865475 * t96;
+    let t99 = 0.021213203435596423 * (t97 + t98);
+    let t100 = t97 - 0.9999999999999998 * t98;
+    let t101 = 0.021213203435596427 * t100;
+    let t102 = c_q6 * t99 - s_q6 * t101;
+    let t103 = s_q5 * t91 + c_q5 * t92;
+    let t104 = c_q5 * t102 + 0.03 * s_q5 * t103;
+    let t105 = s_q6 * t99 + c_q6 * t101;
+    let t106 = c_q4 * t104 + s_q4 * t105;
+    let t107 = s_q5 * t102 - 0.03 * c_q5 * t103;
+    let t108 = c_q3 * t106 - s_q3 * t107;
+    let t109 = s_q4 * t104 - c_q4 * t105;
+    let t110 = 0.002034439958661797 * t103 - 0.0035086638482476487 * t100;
+    let t111 = 0.16539999999999996 * t99 - 0.002573605371338202 * t103;
+    let t112 = c_q6 * t110 - 0.168842705569 * t94 - s_q6 * t111;
+    let t113 = 0.002573605371338202 * t96 - 0.002034439958661797 * t95;
+    let t114 = -0.229207552695 * t94 - 0.088 * t105 - t113;
+    let t115 = c_q5 * t112 - 0.067870631425 * t92 - s_q5 * t114;
+    let t116 = 0.168842705569 * t93 + s_q6 * t110 + c_q6 * t111 - 0.231847552695 * t103;
+    let t117 = -0.014653732538 * t92 - t116;
+    let t118 = c_q4 * t115 - 0.384 * t109 - 2.001003553603 * t2 - s_q4 * t117;
+    let t119 = s_q5 * t112 + c_q5 * t114 + 0.014653732538 * t94 - 0.067870631425 * t91;
+    let t120 = t119 - 0.0825 * t109 - 0.55030527465 * t2;
+    let t121 = c_q3 * t118 - s_q3 * t120;
+    let t122 = 0.55030527465 * t92 - s_q4 * t115 - c_q4 * t117 - 2.001003553603 * t90
+        - 0.384 * t106 - 0.0825 * t107;
+    let t123 = -0.0825 * (s_q3 * t106 + c_q3 * t107) - t122;
+    let t124 = 0.0825 * t109 + s_q3 * t118 + c_q3 * t120 + 0.744382959872 * t2
+        - 0.028227094878 * t5;
+    let t125 = c_q4 * t7;
+    let t126 = c_q5 * t125 + s_q5 * t3;
+    let t127 = s_q4 * t7;
+    let t128 = c_q6 * t126 + s_q6 * t127;
+    let t129 = c_q6 * t127 - s_q6 * t126;
+    let t130 = 0.7071067811865475 * t128 + 0.7071067811865476 * t129;
+    let t131 = 0.7071067811865476 * t128 - 0.7071067811865475 * t129;
+    let t132 = 0.021213203435596423 * (t130 + t131);
+    let t133 = t130 - 0.9999999999999998 * t131;
+    let t134 = 0.021213203435596427 * t133;
+    let t135 = c_q6 * t132 - s_q6 * t134;
+    let t136 = s_q5 * t125 - c_q5 * t3;
+    let t137 = c_q5 * t135 + 0.03 * s_q5 * t136;
+    let t138 = s_q6 * t132 + c_q6 * t134;
+    let t139 = c_q4 * t137 + s_q4 * t138;
+    let t140 = s_q5 * t135 - 0.03 * c_q5 * t136;
+    let t141 = c_q3 * t139 - t48 - s_q3 * t140;
+    let t142 = s_q4 * t137 - c_q4 * t138;
+    let t143 = 0.002034439958661797 * t136 - 0.0035086638482476487 * t133;
+    let t144 = 0.16539999999999996 * t132 - 0.002573605371338202 * t136;
+    let t145 = c_q6 * t143 - 0.168842705569 * t127 - s_q6 * t144;
+    let t146 = 0.002573605371338202 * t129 - 0.002034439958661797 * t128;
+    let t147 = -0.229207552695 * t127 - 0.088 * t138 - t146;
+    let t148 = 0.067870631425 * t3 + c_q5 * t145 - s_q5 * t147;
+    let t149 = 0.168842705569 * t126 + s_q6 * t143 + c_q6 * t144 - 0.231847552695 * t136;
+    let t150 = 0.014653732538 * t3 - t149;
+    let t151 = c_q4 * t148 - 0.384 * t142 - s_q4 * t150;
+    let t152 = 0.014653732538 * t127 + s_q5 * t145 + c_q5 * t147 - 0.067870631425 * t125;
+    let t153 = t152 - 0.0825 * t142;
+    let t154 = c_q3 * t151 - t52 - s_q3 * t153;
+    let t155 = -0.55030527465 * t3 - s_q4 * t148 - c_q4 * t150 - 2.001003553603 * t7
+        - 0.384 * t139 - 0.0825 * t140;
+    let t156 = -0.0825 * (t30 + s_q3 * t139 + c_q3 * t140) - t155;
+    let t157 = 0.0825 * t142 + s_q3 * t151 + t46 + c_q3 * t153;
+    let t158 = c_q5 * t16;
+    let t159 = c_q6 * t158 + s_q6 * t6;
+    let t160 = c_q6 * t6 - s_q6 * t158;
+    let t161 = 0.7071067811865475 * t159 + 0.7071067811865476 * t160;
+    let t162 = 0.7071067811865476 * t159 - 0.7071067811865475 * t160;
+    let t163 = 0.021213203435596423 * (t161 + t162);
+    let t164 = t161 - 0.9999999999999998 * t162;
+    let t165 = 0.021213203435596427 * t164;
+    let t166 = c_q6 * t163 - s_q6 * t165;
+    let t167 = s_q5 * t16;
+    let t168 = c_q5 * t166 + 0.03 * s_q5 * t167;
+    let t169 = s_q6 * t163 + c_q6 * t165;
+    let t170 = t31 + c_q4 * t168 + s_q4 * t169;
+    let t171 = s_q5 * (t166 - 0.03 * t158);
+    let t172 = c_q3 * t170 - s_q3 * t171;
+    let t173 = t26 + s_q4 * t168 - c_q4 * t169;
+    let t174 = 0.002034439958661797 * t167 - 0.0035086638482476487 * t164;
+    let t175 = 0.16539999999999996 * t163 - 0.002573605371338202 * t167;
+    let t176 = c_q6 * t174 - 0.168842705569 * t6 - s_q6 * t175;
+    let t177 = 0.002573605371338202 * t160 - 0.002034439958661797 * t159;
+    let t178 = -0.229207552695 * t6 - 0.088 * t169 - t177;
+    let t179 = c_q5 * t176 - s_q5 * t178;
+    let t180 = 0.168842705569 * t158 + s_q6 * t174 + c_q6 * t175 - 0.231847552695 * t167;
+    let t181 = c_q4 * t179 + s_q4 * t180 - 0.384 * t173 - t49;
+    let t182 = s_q5 * t176 + c_q5 * t178 + 0.014653732538 * t6 - 0.067870631425 * t16;
+    let t183 = t182 - 0.0825 * t173;
+    let t184 = c_q3 * t181 - s_q3 * t183;
+    let t185 = c_q4 * t180 - 0.384 * t170 - s_q4 * t179 - t42 - 0.0825 * t171;
+    let t186 = -0.0825 * (s_q3 * t170 + c_q3 * t171) - t185;
+    let t187 = c_q3 * t183 + 0.0825 * t173 + s_q3 * t181;
+    let t188 = c_q6 * t15;
+    let t189 = s_q6 * t15;
+    let t190 = 0.7071067811865475 * t188 - 0.7071067811865476 * t189;
+    let t191 = 0.7071067811865476 * t188 + 0.7071067811865475 * t189;
+    let t192 = 0.021213203435596423 * (t190 + t191);
+    let t193 = t190 - 0.9999999999999998 * t191;
+    let t194 = 0.021213203435596427 * t193;
+    let t195 = c_q6 * t192 - s_q6 * t194;
+    let t196 = c_q5 * t195 + 0.03 * (t28 + s_q5 * t8) - t27;
+    let t197 = s_q6 * t192 + c_q6 * t194;
+    let t198 = c_q4 * t196 + s_q4 * t197;
+    let t199 = t22 + s_q5 * t195 - 0.03 * (c_q5 * t8 - t23);
+    let t200 = c_q3 * t198 - s_q3 * t199;
+    let t201 = s_q4 * t196 - c_q4 * t197;
+    let t202 = 0.002034439958661797 * t8 - 0.0035086638482476487 * t193;
+    let t203 = 0.16539999999999996 * t192 - 0.002573605371338202 * t8;
+    let t204 = c_q6 * t202 - s_q6 * t203;
+    let t205 = -0.002034439958661797 * t188 - 0.002573605371338202 * t189;
+    let t206 = -0.088 * t197 - t205;
+    let t207 = c_q5 * t204 - t44 - s_q5 * t206;
+    let t208 = 0.231847552695 * t8 - 0.168842705569 * t15 - s_q6 * t202 - c_q6 * t203;
+    let t209 = c_q4 * t207 - 0.384 * t201 - s_q4 * t208;
+    let t210 = t38 + s_q5 * t204 + c_q5 * t206;
+    let t211 = t210 - 0.0825 * t201;
+    let t212 = c_q3 * t209 - s_q3 * t211;
+    let t213 = -0.384 * t198 - 0.0825 * t199 - s_q4 * t207 - c_q4 * t208;
+    let t214 = -0.0825 * (s_q3 * t198 + c_q3 * t199) - t213;
+    let t215 = c_q3 * t211 + 0.0825 * t201 + s_q3 * t209;
+    let t216 = 0.7071067811865475 * t11 - 0.7071067811865476 * t10;
+    let t217 = 0.7071067811865476 * t11 + 0.7071067811865475 * t10;
+    let t218 = 0.021213203435596423 * (t216 + t217);
+    let t219 = t216 - 0.9999999999999998 * t217;
+    let t220 = 0.021213203435596427 * t219;
+    let t221 = c_q6 * t218 - t25 - s_q6 * t220;
+    let t222 = c_q5 * t221;
+    let t223 = t21 + s_q6 * t218 + c_q6 * t220;
+    let t224 = c_q4 * t222 + s_q4 * t223;
+    let t225 = s_q5 * t221;
+    let t226 = c_q3 * t224 - s_q3 * t225;
+    let t227 = s_q4 * t222 - c_q4 * t223;
+    let t228 = 0.010606601717798213 * t219;
+    let t229 = 0.49999999999999994 * t218;
+    let t230 = -0.3308 * (c_q6 * t228 + s_q6 * t229) - t40;
+    let t231 = -0.002573605371338202 * t10 - 0.002034439958661797 * t11;
+    let t232 = -0.088 * t223 - t231;
+    let t233 = c_q5 * t230 - s_q5 * t232;
+    let t234 = t35 - 0.3308 * (s_q6 * t228 - c_q6 * t229);
+    let t235 = c_q4 * t233 + s_q4 * t234 - 0.384 * t227;
+    let t236 = s_q5 * t230 + c_q5 * t232;
+    let t237 = t236 - 0.0825 * t227;
+    let t238 = c_q3 * t235 - s_q3 * t237;
+    let t239 = c_q4 * t234 - 0.384 * t224 - 0.0825 * t225 - s_q4 * t233;
+    let t240 = -0.0825 * (s_q3 * t224 + c_q3 * t225) - t239;
+    let t241 = c_q3 * t237 + 0.0825 * t227 + s_q3 * t235;
+    [
+        [
+            0.0,
+            s_q1
+                * (0.0825 * t31 + 0.316 * (s_q2 * t73 + c_q2 * t74) + s_q2 * t88 - t52
+                    - 0.028227094878 * t2 - 0.744382959872 * t5 - c_q2 * t86)
+                - c_q1 * (t51 - 0.316 * t32 - t89),
+            c_q1 * t124
+                - s_q1
+                    * (c_q2 * (t121 - t50)
+                        - 0.316 * (c_q2 * (t30 + t109) + s_q2 * (t108 + t31))
+                        - s_q2 * (t47 + t123)),
+            c_q1 * t157
+                - s_q1
+                    * (c_q2 * t154 - 0.316 * (s_q2 * t141 + c_q2 * t142) - s_q2 * t156),
+            c_q1 * t187
+                - s_q1
+                    * (c_q2 * t184 - 0.316 * (s_q2 * t172 + c_q2 * t173) - s_q2 * t186),
+            c_q1 * t215
+                - s_q1
+                    * (c_q2 * t212 - 0.316 * (s_q2 * t200 + c_q2 * t201) - s_q2 * t214),
+            c_q1 * t241
+                - s_q1
+                    * (c_q2 * t238 - 0.316 * (s_q2 * t226 + c_q2 * t227) - s_q2 * t240),
+            0.0,
+        ],
+        [
+            0.0,
+            0.316 * (c_q2 * t73 - s_q2 * t74) + s_q2 * t86 + c_q2 * t88
+                - 0.002031994566 * t0 - 3.335020043512 * t1,
+            t51 + s_q2 * t121 + c_q2 * t123 + 0.316 * (c_q2 * t108 - t32 - s_q2 * t109),
+            0.316 * (c_q2 * t141 - s_q2 * t142) + s_q2 * t154 + c_q2 * t156,
+            0.316 * (c_q2 * t172 - s_q2 * t173) + s_q2 * t184 + c_q2 * t186,
+            0.316 * (c_q2 * t200 - s_q2 * t201) + s_q2 * t212 + c_q2 * t214,
+            0.316 * (c_q2 * t226 - s_q2 * t227) + s_q2 * t238 + c_q2 * t240,
+            0.0,
+        ],
+        [0.0, t89, t124, t157, t187, t215, t241, 0.0],
+        [0.0, t87, t122, t155, t185, t213, t239, 0.0],
+        [0.0, t84, t119, t152, t182, t210, t236, 0.0],
+        [0.0, t81, t116, t149, t180, -t208, t234, 0.0],
+        [0.0, t78, t113, t146, t177, t205, t231, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 717,
+    add: 458,
+    div: 7,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = 0.0009653051699191116 * s_q6 + 0.001255536598272898 * c_q6;
+    let t1 = -t0;
+    let t2 = -0.002573605371338202 * s_q6 - 0.002034439958661797 * c_q6;
+    let t3 = c_q4 * c_q5;
+    let t4 = 0.002573605371338202 * c_q6 - 0.002034439958661797 * s_q6;
+    let t5 = t2 * t3 + s_q4 * t4;
+    let t6 = s_q5 * t2;
+    let t7 = c_q3 * t5 - s_q3 * t6;
+    let t8 = s_q4 * c_q5;
+    let t9 = t2 * t8 - c_q4 * t4;
+    let t10 = 0.0009653051699191116 * c_q6 - 0.001255536598272898 * s_q6;
+    let t11 = -t10;
+    let t12 = q[7] * q[7];
+    let t13 = t12 + 0.02735716;
+    let t14 = 0.03 * t13 + 0.0058634371673609445;
+    let inv0 = 1.0 / t14;
+    let t15 = s_q6 * (0.000000000000000006938893903907228 * t12 + 0.002420943778521232);
+    let t16 = s_q6 * (0.00039139128168424813 - 0.015 * t12);
+    let t17 = c_q6 * t15 + 0.0002876323644655631 + 0.088 * t2 - 0.015 * t12
+        - 2.0 * s_q6 * t16;
+    let t18 = t0 + 0.000093569097314605;
+    let t19 = t4 + 0.231847552695;
+    let t20 = 0.17380470556900002 * s_q5 + c_q5 * t19;
+    let t21 = s_q5 * t19 - 0.17380470556900002 * c_q5;
+    let t22 = c_q5 * t17 - s_q5 * t18;
+    let t23 = -2.0 * c_q6 * t16 - s_q6 * t15;
+    let t24 = 0.176 * t4 + 0.03 * t13;
+    let t25 = t23 + 0.015000000000000003 * t12 - t24;
+    let t26 = t25 - 0.051767567210667303;
+    let t27 = -0.00151524447332703 - t22;
+    let t28 = s_q5 * t17 + c_q5 * t18;
+    let t29 = 0.00216405205209813 - t28;
+    let t30 = t20 - 0.014653732538;
+    let t31 = t2 + 0.067870631425;
+    let t32 = c_q4 * t30 - s_q4 * t31;
+    let t33 = s_q4 * t30 + c_q4 * t31;
+    let t34 = s_q4 * c_q4;
+    let t35 = -t33;
+    let t36 = t32 - 0.55278027465;
+    let t37 = t21 + 2.012523553603;
+    let t38 = c_q3 * t36 - s_q3 * t37;
+    let t39 = s_q3 * t36 + c_q3 * t37;
+    let t40 = t38 + 0.746857959872;
+    let t41 = t33 + 0.028227094878;
+    let t42 = -t21;
+    let t43 = c_q4 * t42;
+    let t44 = s_q4 * t42;
+    let t45 = c_q4 * t22 - 0.384 * t44 - s_q4 * t26;
+    let t46 = t28 - 0.0825 * t44;
+    let t47 = c_q3 * t43 - s_q3 * t20;
+    let t48 = c_q3 * t45 - s_q3 * t46;
+    let t49 = 0.0825 * t20 + 0.384 * t43 + s_q4 * t22 + c_q4 * t26;
+    let t50 = t49 - 0.0825 * (s_q3 * t43 + c_q3 * t20);
+    let t51 = -0.0825 * t44 - c_q3 * t46 - s_q3 * t45;
+    let t52 = 0.010606601717798213 * s_q6 - 0.010606601717798212 * c_q6;
+    let t53 = -t52;
+    let t54 = 0.010606601717798212 * (s_q6 + c_q6);
+    let t55 = -0.1654 * t54;
+    let t56 = 0.0017543319241238244 * (s_q6 - c_q6);
+    let t57 = s_q5 * t53;
+    let t58 = c_q5 * t55 + 0.088 * s_q5 * t54;
+    let t59 = t3 * t53 + s_q4 * t54;
+    let t60 = t8 * t53 - c_q4 * t54;
+    let t61 = c_q4 * t58 - 0.384 * t60 - s_q4 * t56;
+    let t62 = s_q5 * t55 - 0.088 * c_q5 * t54;
+    let t63 = t62 - 0.0825 * t60;
+    let t64 = c_q3 * t59 - s_q3 * t57;
+    let t65 = c_q3 * t61 - s_q3 * t63;
+    let t66 = 0.0825 * t57 + 0.384 * t59 + s_q4 * t58 + c_q4 * t56;
+    let t67 = t66 - 0.0825 * (s_q3 * t59 + c_q3 * t57);
+    let t68 = -0.0825 * t60 - c_q3 * t63 - s_q3 * t61;
+    let t69 = 0.1654 * t54;
+    let t70 = s_q5 * t52;
+    let t71 = c_q5 * t69 - 0.088 * s_q5 * t54;
+    let t72 = s_q5 * t69 + 0.088 * c_q5 * t54;
+    let t73 = t62 + t72;
+    let t74 = t3 * t52 - s_q4 * t54;
+    let t75 = t8 * t52 + c_q4 * t54;
+    let t76 = c_q4 * t71 + s_q4 * t56 - 0.384 * t75;
+    let t77 = t72 - 0.0825 * t75;
+    let t78 = 0.0825 * t70 + 0.384 * t74 + s_q4 * t71 - c_q4 * t56;
+    let t79 = t66 + t78;
+    let t80 = c_q3 * t74 - s_q3 * t70;
+    let t81 = c_q3 * t76 - s_q3 * t77;
+    let t82 = t78 - 0.0825 * (s_q3 * t74 + c_q3 * t70);
+    let t83 = -0.0825 * t75 - c_q3 * t77 - s_q3 * t76;
+    let t84 = t68 + t83;
+    let t85 = 0.316 * (c_q2 * (t64 + t80) - s_q2 * (t60 + t75)) + s_q2 * (t65 + t81)
+        + c_q2 * (t67 + t82);
+    let t86 = s_q1
+        * (c_q2 * t65 + c_q2 * t81 - 0.316 * (s_q2 * t64 + c_q2 * t60) - s_q2 * t67
+            - 0.316 * (s_q2 * t80 + c_q2 * t75) - s_q2 * t82) + c_q1 * (t68 + t83);
+    let t87 = -0.176 * t4 - 0.014999999999999996 * t12;
+    let t88 = s_q5 * (t23 + t87 + 0.005280563080652476);
+    let t89 = s_q5 * (t10 + 0.014748570382675314);
+    let t90 = t10 + c_q5 * t88 + 0.010148324865112208 - 2.0 * s_q5 * t89;
+    let t91 = -2.0 * c_q5 * t89 - s_q5 * t88;
+    let t92 = 0.000000000000000006938893903907228 * t12 - 0.176 * t4;
+    let t93 = 2.0 * t23 + t91 + t92 - 0.010507279828771796;
+    let t94 = 0.0825 * t21 + c_q4 * t90 - 0.384 * t32 - s_q4 * t29;
+    let t95 = t22 + 2.0 * s_q4 * s_q4 * t27 + 0.0825 * t35 + 0.00542059949960313
+        - t34 * t93;
+    let t96 = -0.384 * t35 - c_q4 * t29 - s_q4 * t90;
+    let t97 = t96 - 0.00164448757736927;
+    let t98 = c_q3 * t95 - s_q3 * t97;
+    let t99 = t23 - 2.0 * t27 * t34 - s_q4 * s_q4 * t93;
+    let t100 = 0.768 * t21 + 0.165 * t32 + t87 + t99;
+    let t101 = s_q3 * (2.0 * t91 + t100 + 0.6501013458897821);
+    let t102 = s_q3 * (t94 + 0.16284087268546085);
+    let t103 = s_q3 * t95 + c_q3 * t97;
+    let t104 = -0.0825 * t33 - t98;
+    let t105 = t94 + c_q3 * t101 + 0.15735322457889858 - 0.0825 * t39
+        - 2.0 * s_q3 * t102;
+    let t106 = -0.004377257121839584 - t103;
+    let t107 = t91 - 2.0 * c_q3 * t102 - s_q3 * t101;
+    let t108 = s_q2
+        * (0.165 * (t32 - t38) + t92 + t107 + 2.0 * t99 - 0.10095168804723664);
+    let t109 = s_q2 * (t104 - 0.000121912420950744);
+    let t110 = t24 + 2.0 * (0.384 * t21 - 0.0825 * t32);
+    let t111 = 0.165 * t38 + t110;
+    let t112 = t107 + 0.768 * t21 - t111;
+    let t113 = s_q2 * t106 + 0.316 * (c_q2 * t40 - s_q2 * t41) - c_q2 * t105;
+    let t114 = 0.316 * (s_q2 * t40 + c_q2 * t41) - s_q2 * t105 - c_q2 * t106;
+    let t115 = s_q2 * t108 + 2.0 * c_q2 * t109;
+    let t116 = c_q3 * t35;
+    let t117 = -0.015000000000000003 * t12 - t99;
+    let t118 = t111 + t117;
+    let t119 = 0.0825 * (t38 + 0.002475) - t118 - 0.8017351219634812;
+    let t120 = t94 + 0.0009504 - 0.0825 * (t21 + 0.01152);
+    let t121 = t110 + 0.0825 * (t32 - 0.002475) + 0.03908622393129646 - 0.768 * t21
+        - t91;
+    let t122 = c_q3 * t120 - s_q3 * t121;
+    let t123 = -0.0825 * s_q3 * t35 - t96;
+    let t124 = -0.0825 * t32 - c_q3 * t121 - s_q3 * t120;
+    let t125 = 0.088 * (t4 + 0.00264) - t24 - 0.006095757167360945;
+    let t126 = c_q5 * t11 - s_q5 * t125;
+    let t127 = s_q5 * t11 + c_q5 * t125;
+    let t128 = c_q4 * t126 - 0.384 * t9 - s_q4 * t0;
+    let t129 = t127 - 0.0825 * t9;
+    let t130 = -0.384 * t5 - 0.0825 * t6 - c_q4 * t0 - s_q4 * t126;
+    let t131 = c_q3 * t128 - s_q3 * t129;
+    let t132 = -0.0825 * (s_q3 * t5 + c_q3 * t6) - t130;
+    let t133 = c_q3 * t129 + 0.0825 * t9 + s_q3 * t128;
+    let t134 = 0.316 * (c_q2 * t7 - s_q2 * t9) + s_q2 * t131 + c_q2 * t132;
+    let t135 = c_q1 * t133
+        - s_q1 * (c_q2 * t131 - 0.316 * (s_q2 * t7 + c_q2 * t9) - s_q2 * t132);
+    let t136 = 0.051767567210667303 - t25 - t1 * t1 * inv0;
+    let inv1 = 1.0 / t136;
+    let t137 = t28 - t1 * inv0 * t127;
+    let t138 = -t49 - t1 * inv0 * t130;
+    let t139 = -t51 - t1 * inv0 * t133;
+    let t140 = 0.316 * (c_q2 * t47 - s_q2 * t44) + s_q2 * t48 + c_q2 * t50
+        - t1 * inv0 * t134;
+    let t141 = -s_q1 * (c_q2 * t48 - 0.316 * (s_q2 * t47 + c_q2 * t44) - s_q2 * t50)
+        - c_q1 * t51 - t1 * inv0 * t135;
+    let t142 = t24 + 0.03888203643129646 - t91 - inv0 * t127 * t127 - inv1 * t137 * t137
+        - 33.333333333333336 * t73 * t73;
+    let inv2 = 1.0 / t142;
+    let t143 = t96 + 33.333333333333336 * t73 * t79 - inv0 * t127 * t130
+        - inv1 * t137 * t138;
+    let t144 = 33.333333333333336 * t73 * t84 - t124 - inv0 * t127 * t133
+        - inv1 * t137 * t139;
+    let t145 = 0.316 * (c_q2 * t116 - s_q2 * t32) + s_q2 * t122 + c_q2 * t123
+        - inv0 * t127 * t134 - inv1 * t137 * t140 - 33.333333333333336 * t73 * t85;
+    let t146 = 33.333333333333336 * t73 * t86
+        - s_q1 * (c_q2 * t122 - 0.316 * (s_q2 * t116 + c_q2 * t32) - s_q2 * t123)
+        - c_q1 * t124 - inv0 * t127 * t135 - inv1 * t137 * t141;
+    let t147 = t110 + t117 + 0.8015309344634812 - inv0 * t130 * t130 - inv1 * t138 * t138
+        - inv2 * t143 * t143 - 33.333333333333336 * t79 * t79;
+    let inv3 = 1.0 / t147;
+    let t148 = t103 - 33.333333333333336 * t79 * t84 - inv0 * t130 * t133
+        - inv1 * t138 * t139 - inv2 * t143 * t144;
+    let t149 = s_q2 * t98 + c_q2 * (t119 - 0.316 * t39) + 33.333333333333336 * t79 * t85
+        - inv0 * t130 * t134 - inv1 * t138 * t140 - inv2 * t143 * t145;
+    let t150 = c_q1 * t103 - 33.333333333333336 * t79 * t86
+        - s_q1 * (c_q2 * t98 - s_q2 * (t119 - 0.316 * t39)) - inv0 * t130 * t135
+        - inv1 * t138 * t141 - inv2 * t143 * t146;
+    let t151 = 0.1736827425795179 - t112 - inv0 * t133 * t133 - inv1 * t139 * t139
+        - inv2 * t144 * t144 - inv3 * t148 * t148 - 33.333333333333336 * t84 * t84;
+    let inv4 = 1.0 / t151;
+    let t152 = 33.333333333333336 * t84 * t85 - t114 - inv0 * t133 * t134
+        - inv1 * t139 * t140 - inv2 * t144 * t145 - inv3 * t148 * t149;
+    let t153 = s_q1 * t113 - c_q1 * (t112 - 0.1736827425795179) - inv0 * t133 * t135
+        - inv1 * t139 * t141 - inv2 * t144 * t146 - inv3 * t148 * t150
+        - 33.333333333333336 * t84 * t86;
+    let t154 = t115 + t118 + 1.9183732992168214 + 0.632 * t39 - inv0 * t134 * t134
+        - inv1 * t140 * t140 - inv2 * t145 * t145 - inv3 * t149 * t149
+        - inv4 * t152 * t152 - 33.333333333333336 * t85 * t85;
+    let inv5 = 1.0 / t154;
+    let t155 = 33.333333333333336 * t85 * t86
+        - s_q1 * (t104 + c_q2 * t108 + 0.010139189400057426 - 2.0 * s_q2 * t109)
+        - c_q1 * (t114 + 0.0007689361029464) - inv0 * t134 * t135 - inv1 * t140 * t141
+        - inv2 * t145 * t146 - inv3 * t149 * t150 - inv4 * t152 * t153;
+    let t156 = 0.21102019106892408
+        + s_q1
+            * (s_q1
+                * (t100 + 2.0 * t107 + 1.597583103600203 + 0.632 * t39 - 0.165 * t38
+                    - t115) + 2.0 * c_q1 * (t113 - 0.00398335888393552)) - t112
+        - inv0 * t135 * t135 - inv1 * t141 * t141 - inv2 * t146 * t146
+        - inv3 * t150 * t150 - inv4 * t153 * t153 - inv5 * t155 * t155
+        - 33.333333333333336 * t86 * t86;
+    let inv6 = 1.0 / t156;
+    let t157 = 33.333333333333336 * (t73 * inv2 * t143 + t79);
+    let t158 = 33.333333333333336 * (t73 * inv2 * t144 + t84) - inv3 * t148 * t157;
+    let t159 = 33.333333333333336 * (t73 * inv2 * t145 - t85) - inv3 * t149 * t157
+        - inv4 * t152 * t158;
+    let t160 = 33.333333333333336 * (t73 * inv2 * t146 + t86) - inv3 * t150 * t157
+        - inv4 * t153 * t158 - inv5 * t155 * t159;
+    let t161 = inv6 * t160;
+    let t162 = inv5 * (t159 - t155 * inv6 * t160);
+    let t163 = inv4 * (t158 - t152 * t162 - t153 * inv6 * t160);
+    let t164 = inv3 * (t157 - t148 * t163 - t149 * t162 - t150 * inv6 * t160);
+    let t165 = inv2
+        * (-33.333333333333336 * t73 - t143 * t164 - t144 * t163 - t145 * t162
+            - t146 * inv6 * t160);
+    let t166 = -inv1
+        * (t137 * t165 + t138 * t164 + t139 * t163 + t140 * t162 + t141 * inv6 * t160);
+    let t167 = -inv0
+        * (t1 * t166 + t127 * t165 + t130 * t164 + t133 * t163 + t134 * t162
+            + t135 * inv6 * t160);
+    let t168 = inv0 * (t1 * inv1 * t137 - t127);
+    let t169 = inv0 * (t1 * inv1 * t138 - t130) - inv2 * t143 * t168;
+    let t170 = inv0 * (t1 * inv1 * t139 - t133) - inv2 * t144 * t168
+        - inv3 * t148 * t169;
+    let t171 = inv0 * (t1 * inv1 * t140 - t134) - inv2 * t145 * t168 - inv3 * t149 * t169
+        - inv4 * t152 * t170;
+    let t172 = inv0 * (t1 * inv1 * t141 - t135) - inv2 * t146 * t168 - inv3 * t150 * t169
+        - inv4 * t153 * t170 - inv5 * t155 * t171;
+    let t173 = inv6 * t172;
+    let t174 = inv5 * (t171 - t155 * inv6 * t172);
+    let t175 = inv4 * (t170 - t152 * t174 - t153 * inv6 * t172);
+    let t176 = inv3 * (t169 - t148 * t175 - t149 * t174 - t150 * inv6 * t172);
+    let t177 = inv2
+        * (t168 - t143 * t176 - t144 * t175 - t145 * t174 - t146 * inv6 * t172);
+    let t178 = -inv1
+        * (t1 * inv0 + t137 * t177 + t138 * t176 + t139 * t175 + t140 * t174
+            + t141 * inv6 * t172);
+    let t179 = inv1 * (t137 * inv2 * t143 - t138);
+    let t180 = inv1 * (t137 * inv2 * t144 - t139) - inv3 * t148 * t179;
+    let t181 = inv1 * (t137 * inv2 * t145 - t140) - inv3 * t149 * t179
+        - inv4 * t152 * t180;
+    let t182 = inv1 * (t137 * inv2 * t146 - t141) - inv3 * t150 * t179
+        - inv4 * t153 * t180 - inv5 * t155 * t181;
+    let t183 = inv6 * t182;
+    let t184 = inv5 * (t181 - t155 * inv6 * t182);
+    let t185 = inv4 * (t180 - t152 * t184 - t153 * inv6 * t182);
+    let t186 = inv3 * (t179 - t148 * t185 - t149 * t184 - t150 * inv6 * t182);
+    let t187 = -inv2
+        * (inv1 * t137 + t143 * t186 + t144 * t185 + t145 * t184 + t146 * inv6 * t182);
+    let t188 = inv2 * (t143 * inv3 * t148 - t144);
+    let t189 = inv2 * (t143 * inv3 * t149 - t145) - inv4 * t152 * t188;
+    let t190 = inv2 * (t143 * inv3 * t150 - t146) - inv4 * t153 * t188
+        - inv5 * t155 * t189;
+    let t191 = inv6 * t190;
+    let t192 = inv5 * (t189 - t155 * inv6 * t190);
+    let t193 = inv4 * (t188 - t152 * t192 - t153 * inv6 * t190);
+    let t194 = -inv3 * (inv2 * t143 + t148 * t193 + t149 * t192 + t150 * inv6 * t190);
+    let t195 = inv3 * (t148 * inv4 * t152 - t149);
+    let t196 = inv3 * (t148 * inv4 * t153 - t150) - inv5 * t155 * t195;
+    let t197 = inv6 * t196;
+    let t198 = inv5 * (t195 - t155 * inv6 * t196);
+    let t199 = -inv4 * (inv3 * t148 + t152 * t198 + t153 * inv6 * t196);
+    let t200 = inv4 * (t152 * inv5 * t155 - t153);
+    let t201 = inv6 * t200;
+    let t202 = -inv5 * (inv4 * t152 + t155 * inv6 * t200);
+    let t203 = -inv5 * t155 * inv6;
+    [
+        [inv6, t203, t201, t197, t191, t183, t173, t161],
+        [
+            t203,
+            inv5 + inv5 * inv5 * t155 * t155 * inv6,
+            t202,
+            t198,
+            t192,
+            t184,
+            t174,
+            t162,
+        ],
+        [
+            t201,
+            t202,
+            inv4 - inv4 * (t152 * t202 + t153 * inv6 * t200),
+            t199,
+            t193,
+            t185,
+            t175,
+            t163,
+        ],
+        [
+            t197,
+            t198,
+            t199,
+            inv3 - inv3 * (t148 * t199 + t149 * t198 + t150 * inv6 * t196),
+            t194,
+            t186,
+            t176,
+            t164,
+        ],
+        [
+            t191,
+            t192,
+            t193,
+            t194,
+            inv2 - inv2 * (t143 * t194 + t144 * t193 + t145 * t192 + t146 * inv6 * t190),
+            t187,
+            t177,
+            t165,
+        ],
+        [
+            t183,
+            t184,
+            t185,
+            t186,
+            t187,
+            inv1
+                - inv1
+                    * (t137 * t187 + t138 * t186 + t139 * t185 + t140 * t184
+                        + t141 * inv6 * t182),
+            t178,
+            t166,
+        ],
+        [
+            t173,
+            t174,
+            t175,
+            t176,
+            t177,
+            t178,
+            inv0
+                - inv0
+                    * (t1 * t178 + t127 * t177 + t130 * t176 + t133 * t175 + t134 * t174
+                        + t135 * inv6 * t172),
+            t167,
+        ],
+        [
+            t161,
+            t162,
+            t163,
+            t164,
+            t165,
+            t166,
+            t167,
+            33.333333333333336
+                - 33.333333333333336
+                    * (t73 * t165 + t85 * t162 - t79 * t164 - t84 * t163
+                        - t86 * inv6 * t160),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 7267,
+    add: 5390,
+    div: 15,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let mut live = [0.0; 1059];
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    forward_dynamics_derivatives_part0(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part1(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part2(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part3(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part4(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part5(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part6(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part7(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part8(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part9(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part10(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part11(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part12(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part13(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part14(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part15(d, q, qd, tau, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part0_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part0_body(avx2, d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part0_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
+    let t4 = qd[1] * t1;
+    let t5 = qd[1] * t0;
+    let t6 = qd[1] * s_q2 - t0 * c_q2;
+    let t7 = t0 * s_q2 + qd[1] * c_q2;
+    let t8 = t0 * t1;
+    let t9 = t0 * t0;
+    let t10 = qd[2] + t1;
+    let t11 = qd[2] * t7;
+    let t12 = qd[2] * t6;
+    let t13 = t10 * s_q3;
+    let t14 = t6 * c_q3 + t13;
+    let t15 = t10 * c_q3;
+    let t16 = t15 - t6 * s_q3;
+    let t17 = t7 * t7;
+    let t18 = t10 * t10;
+    let t19 = t6 * t7;
+    let t20 = t6 * t10;
+    let t21 = qd[3] - t7;
+    let t22 = qd[3] * t16;
+    let t23 = qd[3] * t14;
+    let t24 = t21 * s_q4;
+    let t25 = t14 * c_q4 - t24;
+    let t26 = t21 * c_q4;
+    let t27 = -t14 * s_q4 - t26;
+    let t28 = t21 * t21;
+    let t29 = t14 * t21;
+    let t30 = t16 * t21;
+    let t31 = qd[4] + t16;
+    let t32 = qd[4] * t27;
+    let t33 = qd[4] * t25;
+    let t34 = t25 * c_q5 + t31 * s_q5;
+    let t35 = t31 * c_q5 - t25 * s_q5;
+    let t36 = qd[5] - t27;
+    let t37 = qd[5] * t35;
+    let t38 = qd[5] * t34;
+    let t39 = t36 * s_q6;
+    let t40 = t34 * c_q6 + t39;
+    let t41 = t36 * c_q6;
+    let t42 = t41 - t34 * s_q6;
+    let t43 = t35 * t35;
+    let t44 = t36 * t36;
+    let t45 = t34 * t35;
+    let t46 = t34 * t36;
+    let t47 = qd[6] - t35;
+    let t48 = qd[6] * t42;
+    let t49 = qd[6] * t40;
+    let t50 = 0.7071067811865476 * t40 - 0.7071067811865475 * t42;
+    let t51 = q[7] * t47;
+    let t52 = qd[7] * t47;
+    let t53 = qd[7] * t50;
+    let t54 = s_q1 * s_q2;
+    let t55 = c_q3 * t54;
+    let t56 = s_q3 * t54;
+    let t57 = s_q1 * c_q2;
+    let t58 = s_q3 * t57 + c_q1 * c_q3;
+    let t59 = 0.316 * t55 - 0.0825 * t56;
+    let t60 = 0.384 * t54 + t59;
+    let t61 = c_q1 * s_q3 - c_q3 * t57;
+    let t62 = -0.0825 * c_q1 - 0.316 * t57;
+    let t63 = 0.0825 * t58 + 0.384 * t61 + t62;
+    let t64 = s_q4 * t61 - c_q4 * t54;
+    let t65 = c_q4 * t60 - s_q4 * t63;
+    let t66 = -0.0825 * t55 - 0.316 * t56;
+    let t67 = 0.0825 * t54 + t66;
+    let t68 = c_q4 * t61 + s_q4 * t54;
+    let t69 = s_q5 * t68 - c_q5 * t58;
+    let t70 = c_q5 * t65 + s_q5 * t67;
+    let t71 = s_q4 * t60 + c_q4 * t63;
+    let t72 = t71 + 0.088 * t69;
+    let t73 = c_q5 * t68 + s_q5 * t58;
+    let t74 = c_q6 * t64 - s_q6 * t73;
+    let t75 = q[7] * t69;
+    let t76 = c_q6 * t70 + s_q6 * t72;
+    let t77 = 0.1654 * t74 + t76;
+    let t78 = t77 - 0.7071067811865476 * t75;
+    let t79 = c_q6 * t73 + s_q6 * t64;
+    let t80 = c_q6 * t72 - s_q6 * t70;
+    let t81 = t80 - 0.1654 * t79;
+    let t82 = 0.7071067811865475 * t75 + t81;
+    let t83 = 0.7071067811865475 * t78 + 0.7071067811865476 * t82;
+    let t84 = 0.7071067811865476 * t78 - 0.7071067811865475 * t82;
+    let t85 = 0.7071067811865476 * t75 + t77;
+    let t86 = t81 - 0.7071067811865475 * t75;
+    let t87 = 0.7071067811865475 * t85 + 0.7071067811865476 * t86;
+    let t88 = 0.7071067811865476 * t85 - 0.7071067811865475 * t86;
+    let t89 = c_q5 * t67 - s_q5 * t65;
+    let t90 = -0.088 * t64 - t89;
+    let t91 = q[7] * (0.7071067811865476 * t79 - 0.7071067811865475 * t74);
+    let t92 = t90 + t91;
+    let t93 = t90 - t91;
+    let t94 = 0.010606601717798213 * t87 - 0.010606601717798212 * t88;
+    let t95 = 0.010606601717798213 * t83 - 0.010606601717798212 * t84;
+    let t96 = 0.010606601717798212 * (t87 + t88);
+    let t97 = 0.010606601717798212 * (t83 + t84);
+    let t98 = 0.015 * (t83 - t87);
+    let t99 = c_q2 * c_q3;
+    let t100 = c_q2 * s_q3;
+    let t101 = s_q2 * s_q3;
+    let t102 = 0.316 * t99 - 0.0825 * t100;
+    let t103 = 0.384 * c_q2 + t102;
+    let t104 = s_q2 * c_q3;
+    let t105 = 0.316 * s_q2 + 0.384 * t104 - 0.0825 * t101;
+    let t106 = s_q4 * t104 - c_q2 * c_q4;
+    let t107 = c_q4 * t103 - s_q4 * t105;
+    let t108 = -0.0825 * t99 - 0.316 * t100;
+    let t109 = 0.0825 * c_q2 + t108;
+    let t110 = c_q4 * t104 + c_q2 * s_q4;
+    let t111 = s_q5 * t110 + c_q5 * t101;
+    let t112 = c_q5 * t107 + s_q5 * t109;
+    let t113 = s_q4 * t103 + c_q4 * t105;
+    let t114 = t113 + 0.088 * t111;
+    let t115 = c_q5 * t110 - s_q5 * t101;
+    let t116 = c_q6 * t106 - s_q6 * t115;
+    let t117 = q[7] * t111;
+    let t118 = c_q6 * t112 + s_q6 * t114;
+    let t119 = 0.1654 * t116 + t118;
+    let t120 = t119 - 0.7071067811865476 * t117;
+    let t121 = c_q6 * t115 + s_q6 * t106;
+    let t122 = c_q6 * t114 - s_q6 * t112;
+    let t123 = t122 - 0.1654 * t121;
+    let t124 = 0.7071067811865475 * t117 + t123;
+    let t125 = 0.7071067811865475 * t120 + 0.7071067811865476 * t124;
+    let t126 = 0.7071067811865476 * t120 - 0.7071067811865475 * t124;
+    let t127 = 0.7071067811865476 * t117 + t119;
+    let t128 = t123 - 0.7071067811865475 * t117;
+    let t129 = 0.7071067811865475 * t127 + 0.7071067811865476 * t128;
+    let t130 = 0.7071067811865476 * t127 - 0.7071067811865475 * t128;
+    let t131 = c_q5 * t109 - s_q5 * t107;
+    let t132 = -0.088 * t106 - t131;
+    let t133 = q[7] * (0.7071067811865476 * t121 - 0.7071067811865475 * t116);
+    let t134 = t132 + t133;
+    let t135 = t132 - t133;
+    let t136 = 0.010606601717798213 * t129 - 0.010606601717798212 * t130;
+    let t137 = 0.010606601717798213 * t125 - 0.010606601717798212 * t126;
+    live[0] = s_q1;
+    live[1] = c_q1;
+    live[8] = s_q2;
+    live[9] = c_q2;
+    live[17] = s_q3;
+    live[18] = c_q3;
+    live[30] = s_q4;
+    live[31] = c_q4;
+    live[42] = s_q5;
+    live[43] = c_q5;
+    live[49] = s_q6;
+    live[50] = c_q6;
+    live[2] = t0;
+    live[3] = t1;
+    live[4] = t2;
+    live[5] = t3;
+    live[6] = t4;
+    live[7] = t5;
+    live[10] = t6;
+    live[11] = t7;
+    live[12] = t8;
+    live[13] = t9;
+    live[14] = t10;
+    live[15] = t11;
+    live[16] = t12;
+    live[19] = t13;
+    live[20] = t14;
+    live[21] = t15;
+    live[22] = t16;
+    live[23] = t17;
+    live[24] = t18;
+    live[25] = t19;
+    live[26] = t20;
+    live[27] = t21;
+    live[28] = t22;
+    live[29] = t23;
+    live[32] = t24;
+    live[33] = t25;
+    live[34] = t26;
+    live[35] = t27;
+    live[36] = t28;
+    live[37] = t29;
+    live[38] = t30;
+    live[39] = t31;
+    live[40] = t32;
+    live[41] = t33;
+    live[44] = t34;
+    live[45] = t35;
+    live[46] = t36;
+    live[47] = t37;
+    live[48] = t38;
+    live[51] = t39;
+    live[52] = t40;
+    live[53] = t41;
+    live[54] = t42;
+    live[55] = t43;
+    live[56] = t44;
+    live[57] = t45;
+    live[58] = t46;
+    live[59] = t47;
+    live[60] = t48;
+    live[61] = t49;
+    live[62] = t50;
+    live[63] = t51;
+    live[64] = t52;
+    live[65] = t53;
+    live[66] = t54;
+    live[67] = t57;
+    live[68] = t58;
+    live[69] = t59;
+    live[70] = t61;
+    live[71] = t62;
+    live[72] = t64;
+    live[73] = t65;
+    live[74] = t66;
+    live[75] = t67;
+    live[76] = t68;
+    live[77] = t69;
+    live[78] = t70;
+    live[79] = t71;
+    live[80] = t73;
+    live[81] = t74;
+    live[82] = t76;
+    live[83] = t79;
+    live[84] = t80;
+    live[85] = t89;
+    live[86] = t90;
+    live[87] = t92;
+    live[88] = t93;
+    live[89] = t94;
+    live[90] = t95;
+    live[91] = t96;
+    live[92] = t97;
+    live[93] = t98;
+    live[94] = t99;
+    live[95] = t101;
+    live[96] = t102;
+    live[97] = t104;
+    live[98] = t106;
+    live[99] = t107;
+    live[100] = t108;
+    live[101] = t109;
+    live[102] = t110;
+    live[103] = t111;
+    live[104] = t112;
+    live[105] = t113;
+    live[106] = t115;
+    live[107] = t116;
+    live[108] = t118;
+    live[109] = t121;
+    live[110] = t122;
+    live[111] = t125;
+    live[112] = t126;
+    live[113] = t129;
+    live[114] = t130;
+    live[115] = t131;
+    live[116] = t132;
+    live[117] = t134;
+    live[118] = t135;
+    live[119] = t136;
+    live[120] = t137;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part1_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part1_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t138 = 0.010606601717798212 * (live[113] + live[114]);
+    let t139 = 0.010606601717798212 * (live[111] + live[112]);
+    let t140 = 0.384 * live[17] + 0.0825 * live[18] - 0.0825;
+    let t141 = live[17] * live[30];
+    let t142 = live[30] * live[43];
+    let t143 = t140 * t142;
+    let t144 = live[17] * live[31];
+    let t145 = live[42] * t144 - live[18] * live[43];
+    let t146 = live[31] * t140;
+    let t147 = t146 + 0.088 * t145;
+    let t148 = live[18] * live[42];
+    let t149 = live[43] * t144 + t148;
+    let t150 = live[50] * t141 - live[49] * t149;
+    let t151 = q[7] * t145;
+    let t152 = live[49] * t147 - live[50] * t143;
+    let t153 = 0.1654 * t150 + t152;
+    let t154 = t153 - 0.7071067811865476 * t151;
+    let t155 = live[50] * t149 + live[49] * t141;
+    let t156 = live[49] * t143 + live[50] * t147;
+    let t157 = t156 - 0.1654 * t155;
+    let t158 = 0.7071067811865475 * t151 + t157;
+    let t159 = 0.7071067811865475 * t154 + 0.7071067811865476 * t158;
+    let t160 = 0.7071067811865476 * t154 - 0.7071067811865475 * t158;
+    let t161 = 0.7071067811865476 * t151 + t153;
+    let t162 = t157 - 0.7071067811865475 * t151;
+    let t163 = 0.7071067811865475 * t161 + 0.7071067811865476 * t162;
+    let t164 = 0.7071067811865476 * t161 - 0.7071067811865475 * t162;
+    let t165 = live[30] * live[42];
+    let t166 = t140 * t165;
+    let t167 = -0.088 * t141 - t166;
+    let t168 = q[7] * (0.7071067811865476 * t155 - 0.7071067811865475 * t150);
+    let t169 = t167 + t168;
+    let t170 = t167 - t168;
+    let t171 = 0.010606601717798213 * t163 - 0.010606601717798212 * t164;
+    let t172 = 0.010606601717798213 * t159 - 0.010606601717798212 * t160;
+    let t173 = 0.010606601717798212 * (t163 + t164);
+    let t174 = 0.010606601717798212 * (t159 + t160);
+    let t175 = live[31] * live[43];
+    let t176 = -0.0825 * live[42] - 0.384 * t175;
+    let t177 = -0.384 * live[30] - 0.088 * t165;
+    let t178 = live[49] * t142 + live[31] * live[50];
+    let t179 = q[7] * t165;
+    let t180 = live[50] * t176 + live[49] * t177;
+    let t181 = 0.1654 * t178 + t180;
+    let t182 = 0.7071067811865476 * t179 + t181;
+    let t183 = live[31] * live[49] - live[50] * t142;
+    let t184 = live[50] * t177 - live[49] * t176;
+    let t185 = t184 - 0.1654 * t183;
+    let t186 = t185 - 0.7071067811865475 * t179;
+    let t187 = 0.7071067811865475 * t182 + 0.7071067811865476 * t186;
+    let t188 = 0.7071067811865476 * t182 - 0.7071067811865475 * t186;
+    let t189 = t181 - 0.7071067811865476 * t179;
+    let t190 = 0.7071067811865475 * t179 + t185;
+    let t191 = 0.7071067811865475 * t189 + 0.7071067811865476 * t190;
+    let t192 = 0.7071067811865476 * t189 - 0.7071067811865475 * t190;
+    let t193 = 0.384 * live[31] * live[42] - 0.0825 * live[43];
+    let t194 = -0.088 * live[31] - t193;
+    let t195 = q[7] * (0.7071067811865476 * t183 - 0.7071067811865475 * t178);
+    let t196 = t194 + t195;
+    let t197 = t194 - t195;
+    let t198 = 0.010606601717798213 * t191 - 0.010606601717798212 * t192;
+    let t199 = 0.010606601717798213 * t187 - 0.010606601717798212 * t188;
+    let t200 = 0.010606601717798212 * (t191 + t192);
+    let t201 = 0.010606601717798212 * (t187 + t188);
+    let t202 = live[43] * live[49];
+    let t203 = live[42] * live[49];
+    let t204 = q[7] * live[43];
+    let t205 = -0.088 * t202 - 0.1654 * t203;
+    let t206 = 0.7071067811865476 * t204 + t205;
+    let t207 = live[43] * live[50];
+    let t208 = live[42] * live[50];
+    let t209 = -0.088 * t207 - 0.1654 * t208;
+    let t210 = t209 - 0.7071067811865475 * t204;
+    let t211 = 0.7071067811865475 * t206 + 0.7071067811865476 * t210;
+    let t212 = 0.7071067811865476 * t206 - 0.7071067811865475 * t210;
+    let t213 = t205 - 0.7071067811865476 * t204;
+    let t214 = 0.7071067811865475 * t204 + t209;
+    let t215 = 0.7071067811865475 * t213 + 0.7071067811865476 * t214;
+    let t216 = 0.7071067811865476 * t213 - 0.7071067811865475 * t214;
+    let t217 = q[7] * (0.7071067811865476 * t208 + 0.7071067811865475 * t203);
+    let t218 = 0.010606601717798213 * t215 - 0.010606601717798212 * t216;
+    let t219 = 0.010606601717798213 * t211 - 0.010606601717798212 * t212;
+    let t220 = 0.010606601717798212 * (t215 + t216);
+    let t221 = 0.010606601717798212 * (t211 + t212);
+    let t222 = 0.010606601717798213 * live[49] - 0.010606601717798212 * live[50];
+    let t223 = 0.010606601717798212 * (live[49] + live[50]);
+    let t224 = q[7] * live[49];
+    let t225 = q[7] * live[50];
+    let t226 = 0.7071067811865476 * t224 - 0.7071067811865475 * t225;
+    let t227 = t226 - 0.088;
+    let t228 = -0.088 - t226;
+    let t229 = 0.0009653051699191116 * live[49] + 0.001255536598272898 * live[50];
+    let t230 = -t229;
+    let t231 = -0.002573605371338202 * live[49] - 0.002034439958661797 * live[50];
+    let t232 = 0.002573605371338202 * live[50] - 0.002034439958661797 * live[49];
+    let t233 = t175 * t231 + live[30] * t232;
+    let t234 = live[17] * live[42];
+    let t235 = live[18] * t233 - t231 * t234;
+    let t236 = t142 * t231 - live[31] * t232;
+    let t237 = 0.0009653051699191116 * live[50] - 0.001255536598272898 * live[49];
+    let t238 = -t237;
+    let t239 = q[7] * q[7];
+    let t240 = -0.316 * live[12] - live[4];
+    let t241 = live[3] * live[8];
+    let t242 = qd[1] * t241;
+    let t243 = live[16] - t242;
+    let t244 = live[3] * live[9];
+    let t245 = qd[1] * t244;
+    let t246 = live[15] - t245;
+    let t247 = live[7] * live[18] + live[29] + live[17] * t246;
+    let t248 = live[28] + live[18] * t246 - live[7] * live[17];
+    let t249 = live[31] * t243 + live[41] + live[30] * t248;
+    let t250 = live[40] + live[31] * t248 - live[30] * t243;
+    let t251 = live[48] + live[42] * t250 + live[43] * t247;
+    let t252 = live[47] + live[43] * t250 - live[42] * t247;
+    let t253 = live[50] * t249 - live[61] - live[49] * t252;
+    let t254 = live[49] * t249 + live[60] + live[50] * t252;
+    let t255 = qd[1] + 0.3881999178470435 * live[3];
+    let t256 = 0.01026110182100817 * t255 - 1.0674867322634767 * live[2];
+    let t257 = qd[1] + 5.180350966318442 * live[2];
+    let t258 = 0.0007689361029464 * t257;
+    let t259 = 1.1136424972533403 * qd[1] - 0.01026110182100817 * live[2]
+        - 0.0007689361029464 * live[3];
+    let t260 = live[3] * t259;
+    let t261 = live[2] * t259;
+    let t262 = live[11] * live[14];
+    let t263 = -45.01303529014011 * live[14] - live[11];
+    let t264 = 0.01159586409516604 * live[10] + 0.000121912420950744 * t263;
+    let t265 = -0.000121912420950744 * live[10] - 0.004377257121839584 * live[14];
+    let t266 = 0.13439233114822144 * live[14] - 0.005487648106562256 * live[10]
+        - 0.004377257121839584 * live[11];
+    let t267 = live[11] * t266;
+    let t268 = live[22] + 0.02412343951743143 * live[27];
+    let t269 = 0.643503602439183 * live[20] + 0.16189047268546086 * t268;
+    let t270 = 0.16189047268546086 * live[20] - 0.00164448757736927 * live[27];
+    let t271 = 0.0039053550262761 * live[20] + 0.7451354997528139 * live[27]
+        - 0.00164448757736927 * live[22];
+    let t272 = live[22] * t271;
+    let t273 = live[39] * live[39];
+    let t274 = live[33] * live[39];
+    let t275 = live[35] * live[39];
+    let t276 = -3.035975777204007 * live[39] - live[35];
+    let t277 = 0.029883967133882087 * live[33] + 0.00151524447332703 * t276;
+    let t278 = 0.00216405205209813 * live[39] - 0.00151524447332703 * live[33];
+    let t279 = 0.00216405205209813 * live[35] + 0.032786279263935514 * live[39]
+        - 0.004600245517563106 * live[33];
+    let t280 = live[35] * t279;
+    let t281 = live[45] * live[46];
+    let t282 = live[45] - 0.0072498279716014784 * live[46];
+    let t283 = 0.00895537646949219 * live[44] + 0.014311914382675314 * t282;
+    let t284 = 0.014311914382675314 * live[44] + 0.000093569097314605 * live[46];
+    let t285 = 0.000093569097314605 * live[45] + 0.0515352472106673 * live[46]
+        - 0.000103758917218685 * live[44];
+    let t286 = live[45] * t285;
+    let t287 = live[59] * live[59];
+    live[121] = t138;
+    live[122] = t139;
+    live[123] = t140;
+    live[124] = t141;
+    live[125] = t142;
+    live[126] = t143;
+    live[127] = t144;
+    live[128] = t145;
+    live[129] = t146;
+    live[130] = t148;
+    live[131] = t149;
+    live[132] = t150;
+    live[133] = t152;
+    live[134] = t155;
+    live[135] = t156;
+    live[136] = t159;
+    live[137] = t163;
+    live[138] = t165;
+    live[139] = t166;
+    live[140] = t167;
+    live[141] = t169;
+    live[142] = t170;
+    live[143] = t171;
+    live[144] = t172;
+    live[145] = t173;
+    live[146] = t174;
+    live[147] = t175;
+    live[148] = t176;
+    live[149] = t178;
+    live[150] = t180;
+    live[151] = t183;
+    live[152] = t184;
+    live[153] = t187;
+    live[154] = t191;
+    live[155] = t193;
+    live[156] = t194;
+    live[157] = t196;
+    live[158] = t197;
+    live[159] = t198;
+    live[160] = t199;
+    live[161] = t200;
+    live[162] = t201;
+    live[163] = t202;
+    live[164] = t203;
+    live[165] = t207;
+    live[166] = t208;
+    live[167] = t211;
+    live[168] = t215;
+    live[169] = t217;
+    live[170] = t218;
+    live[171] = t219;
+    live[172] = t220;
+    live[173] = t221;
+    live[174] = t222;
+    live[175] = t223;
+    live[176] = t224;
+    live[177] = t225;
+    live[178] = t227;
+    live[179] = t228;
+    live[180] = t229;
+    live[181] = t230;
+    live[182] = t231;
+    live[183] = t232;
+    live[184] = t233;
+    live[185] = t234;
+    live[186] = t235;
+    live[187] = t236;
+    live[188] = t237;
+    live[189] = t238;
+    live[190] = t239;
+    live[191] = t240;
+    live[192] = t241;
+    live[193] = t242;
+    live[194] = t243;
+    live[195] = t244;
+    live[196] = t245;
+    live[197] = t246;
+    live[198] = t247;
+    live[199] = t248;
+    live[200] = t249;
+    live[201] = t250;
+    live[202] = t251;
+    live[203] = t252;
+    live[204] = t253;
+    live[205] = t254;
+    live[206] = t255;
+    live[207] = t256;
+    live[208] = t257;
+    live[209] = t258;
+    live[210] = t259;
+    live[211] = t260;
+    live[212] = t261;
+    live[213] = t262;
+    live[214] = t263;
+    live[215] = t264;
+    live[216] = t265;
+    live[217] = t266;
+    live[218] = t267;
+    live[219] = t268;
+    live[220] = t269;
+    live[221] = t270;
+    live[222] = t271;
+    live[223] = t272;
+    live[224] = t273;
+    live[225] = t274;
+    live[226] = t275;
+    live[227] = t276;
+    live[228] = t277;
+    live[229] = t278;
+    live[230] = t279;
+    live[231] = t280;
+    live[232] = t281;
+    live[233] = t282;
+    live[234] = t283;
+    live[235] = t284;
+    live[236] = t285;
+    live[237] = t286;
+    live[238] = t287;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part2_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part2_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t288 = live[52] * live[59];
+    let t289 = live[54] * live[59];
+    let t290 = live[54] - 2.466343056404266 * live[59];
+    let t291 = 0.002420943778521232 * live[52] + 0.00039139128168424813 * t290;
+    let t292 = 0.00039139128168424813 * live[52] - 0.001255536598272898 * live[59];
+    let t293 = 0.006684151967360945 * live[59] - 0.0009653051699191116 * live[52]
+        - 0.001255536598272898 * live[54];
+    let t294 = live[54] * t293;
+    let t295 = live[91] + live[92] - 0.002034439958661797 * live[77];
+    let t296 = 0.002573605371338202 * live[77] + live[89] + live[90];
+    let t297 = 0.168842705569 * live[72] + live[50] * t295 - live[49] * t296;
+    let t298 = 0.002573605371338202 * live[81] - 0.015 * (live[87] + live[88])
+        - 0.002034439958661797 * live[83];
+    let t299 = 0.229207552695 * live[72] + t298;
+    let t300 = live[43] * t297 - 0.067870631425 * live[68] - live[42] * t299;
+    let t301 = live[49] * t295 + live[50] * t296;
+    let t302 = 0.168842705569 * live[80] - 0.229207552695 * live[77]
+        - 0.014653732538 * live[68] - t301;
+    let t303 = live[31] * t300 - live[30] * t302;
+    let t304 = 2.001003553603 * live[66] + t303;
+    let t305 = 0.067870631425 * live[76] + live[42] * t297 + live[43] * t299
+        - 0.014653732538 * live[72];
+    let t306 = 0.55030527465 * live[66] + t305;
+    let t307 = live[18] * t304 - 0.028227094878 * live[1] - live[17] * t306;
+    let t308 = live[30] * t300 + live[31] * t302;
+    let t309 = t308 - 0.55030527465 * live[68] - 2.001003553603 * live[70];
+    let t310 = 0.744382959872 * live[1] + t309;
+    let t311 = q[7] * (live[88] - live[87]);
+    let t312 = 0.002420943778521232 * live[83]
+        + 0.9999999999999999
+            * (0.00039139128168424813 * live[81] - 0.0009653051699191115 * live[77]);
+    let t313 = 0.002034439958661797 * live[86] + t312 - 0.1654 * (live[89] + live[90])
+        - 0.010606601717798213 * t311;
+    let t314 = 0.00039139128168424813 * live[83] - 0.001255536598272898 * live[77];
+    let t315 = 0.1654 * (live[91] + live[92]) + 0.010606601717798212 * t311 + t314
+        - 0.002573605371338202 * live[86];
+    let t316 = 0.00895537646949219 * live[80] - 0.014311914382675315 * live[77]
+        - 0.000103758917218685 * live[72];
+    let t317 = live[50] * t313 + t316 - 0.168842705569 * live[79] - live[49] * t315;
+    let t318 = 0.000093569097314605 * live[72] + 0.014311914382675314 * live[80];
+    let t319 = 0.006684151967360945 * live[77] - 0.001255536598272898 * live[81]
+        - 0.0009653051699191116 * live[83];
+    let t320 = t319 + 0.002573605371338202 * live[84]
+        + q[7]
+            * (0.7071067811865476 * live[91] + 0.7071067811865475 * live[90]
+                - 0.7071067811865475 * live[89] - 0.7071067811865476 * live[92])
+        - 0.002034439958661797 * live[82];
+    let t321 = t318 - 0.229207552695 * live[79] - 0.088 * t301 - t320;
+    let t322 = 0.029883967133882087 * live[76] + 0.00151524447332703 * live[72]
+        - 0.004600245517563106 * live[68];
+    let t323 = 0.067870631425 * live[75] + live[43] * t317 + t322 - live[42] * t321;
+    let t324 = 0.00216405205209813 * live[68] - 0.00151524447332703 * live[76];
+    let t325 = 0.0515352472106673 * live[72] - 0.000093569097314605 * live[77]
+        - 0.000103758917218685 * live[80];
+    let t326 = live[50] * t315 + t325 + 0.168842705569 * live[78]
+        + 0.229207552695 * live[85] + 0.088 * t298 + live[49] * t313;
+    let t327 = 0.014653732538 * live[75] + t324 - t326;
+    let t328 = 0.643503602439183 * live[70] + 0.16189047268546086 * live[68]
+        - 0.0039053550262761 * live[66];
+    let t329 = 2.001003553603 * live[71] + live[31] * t323 + t328 - 0.384 * t308
+        - live[30] * t327;
+    let t330 = 0.00164448757736927 * live[66] + 0.16189047268546086 * live[70];
+    let t331 = 0.032786279263935514 * live[68] - 0.00216405205209813 * live[72]
+        - 0.004600245517563106 * live[76];
+    let t332 = live[42] * t317 + live[43] * t321 + t331 + 0.014653732538 * live[79]
+        - 0.067870631425 * live[73];
+    let t333 = 0.55030527465 * live[71] + t330 + t332 - 0.0825 * t308;
+    let t334 = -0.005487648106562256 * live[1] - 0.000121912420950744 * live[66]
+        - 0.01159586409516604 * live[67];
+    let t335 = live[18] * t329 + t334 - live[17] * t333;
+    let t336 = 0.000121912420950744 * live[67] - 0.004377257121839584 * live[1];
+    let t337 = 0.0039053550262761 * live[70] - 0.7451354997528139 * live[66]
+        - 0.00164448757736927 * live[68];
+    let t338 = t337 - 2.001003553603 * live[69] - 0.55030527465 * live[74] - 0.384 * t303
+        - 0.0825 * t305 - live[30] * t323 - live[31] * t327;
+    let t339 = t336 - 0.0825 * (live[17] * t304 + live[18] * t306) - t338;
+    let t340 = 0.00398335888393552 * live[1] - 1.0674867322634767 * live[0];
+    let t341 = live[17] * t329 + live[18] * t333 + 0.13439233114822144 * live[1]
+        + 0.24071266342611425 * live[67] + 0.0825 * t309
+        - 0.013297019103287584 * live[66];
+    let t342 = 0.03733744848940618
+        - live[0]
+            * (live[9] * t335 + t340 - 0.316 * (live[8] * t307 + live[9] * t310)
+                - live[8] * t339) - live[1] * (0.00398335888393552 * live[0] - t341);
+    let inv0 = 1.0 / t342;
+    let t343 = -0.01026110182100817 * live[0] - 0.0007689361029464 * live[1];
+    let t344 = 0.316 * (live[9] * t307 - live[8] * t310) + live[8] * t335
+        + live[9] * t339 + t343;
+    let t345 = live[121] + live[122] - 0.002034439958661797 * live[103];
+    let t346 = 0.002573605371338202 * live[103] + live[119] + live[120];
+    let t347 = 0.168842705569 * live[98] + live[50] * t345 - live[49] * t346;
+    let t348 = 0.002573605371338202 * live[107] - 0.015 * (live[117] + live[118])
+        - 0.002034439958661797 * live[109];
+    let t349 = 0.229207552695 * live[98] + t348;
+    let t350 = 0.067870631425 * live[95] + live[43] * t347 - live[42] * t349;
+    let t351 = live[49] * t345 + live[50] * t346;
+    let t352 = 0.014653732538 * live[95] + 0.168842705569 * live[106]
+        - 0.229207552695 * live[103] - t351;
+    let t353 = live[31] * t350 - live[30] * t352;
+    let t354 = 2.001003553603 * live[9] + t353;
+    let t355 = 0.067870631425 * live[102] + live[42] * t347 + live[43] * t349
+        - 0.014653732538 * live[98];
+    let t356 = 0.55030527465 * live[9] + t355;
+    let t357 = live[30] * t350 + live[31] * t352;
+    let t358 = 0.55030527465 * live[95] + t357 - 2.001003553603 * live[97];
+    let t359 = q[7] * (live[118] - live[117]);
+    let t360 = 0.002420943778521232 * live[109]
+        + 0.9999999999999999
+            * (0.00039139128168424813 * live[107] - 0.0009653051699191115 * live[103]);
+    let t361 = 0.002034439958661797 * live[116] + t360 - 0.1654 * (live[119] + live[120])
+        - 0.010606601717798213 * t359;
+    let t362 = 0.00039139128168424813 * live[109] - 0.001255536598272898 * live[103];
+    let t363 = 0.1654 * (live[121] + live[122]) + 0.010606601717798212 * t359 + t362
+        - 0.002573605371338202 * live[116];
+    let t364 = 0.00895537646949219 * live[106] - 0.014311914382675315 * live[103]
+        - 0.000103758917218685 * live[98];
+    let t365 = live[50] * t361 + t364 - 0.168842705569 * live[105] - live[49] * t363;
+    let t366 = 0.000093569097314605 * live[98] + 0.014311914382675314 * live[106];
+    let t367 = 0.006684151967360945 * live[103] - 0.001255536598272898 * live[107]
+        - 0.0009653051699191116 * live[109];
+    let t368 = t367 + 0.002573605371338202 * live[110]
+        + q[7]
+            * (0.7071067811865476 * live[121] + 0.7071067811865475 * live[120]
+                - 0.7071067811865475 * live[119] - 0.7071067811865476 * live[122])
+        - 0.002034439958661797 * live[108];
+    let t369 = t366 - 0.229207552695 * live[105] - 0.088 * t351 - t368;
+    let t370 = 0.029883967133882087 * live[102] + 0.004600245517563106 * live[95]
+        + 0.00151524447332703 * live[98];
+    let t371 = 0.067870631425 * live[101] + live[43] * t365 + t370 - live[42] * t369;
+    let t372 = -0.00216405205209813 * live[95] - 0.00151524447332703 * live[102];
+    let t373 = 0.0515352472106673 * live[98] - 0.000093569097314605 * live[103]
+        - 0.000103758917218685 * live[106];
+    let t374 = live[50] * t363 + t373 + 0.168842705569 * live[104]
+        + 0.229207552695 * live[115] + 0.088 * t348 + live[49] * t361;
+    let t375 = 0.014653732538 * live[101] + t372 - t374;
+    let t376 = 0.643503602439183 * live[97] - 0.0039053550262761 * live[9]
+        - 0.16189047268546086 * live[95];
+    let t377 = 0.632317122938548 * live[8] + live[31] * t371 + t376 - 0.384 * t357
+        - live[30] * t375;
+    let t378 = 0.00164448757736927 * live[9] + 0.16189047268546086 * live[97];
+    let t379 = -0.00216405205209813 * live[98] - 0.032786279263935514 * live[95]
+        - 0.004600245517563106 * live[102];
+    let t380 = live[42] * t365 + live[43] * t369 + t379 + 0.014653732538 * live[105]
+        - 0.067870631425 * live[99];
+    let t381 = 0.1738964667894 * live[8] + t378 + t380 - 0.0825 * t357;
+    let t382 = 0.01159586409516604 * live[8] - 0.000121912420950744 * live[9];
+    let t383 = 0.0039053550262761 * live[97] + 0.00164448757736927 * live[95]
+        - 0.7451354997528139 * live[9];
+    let t384 = t383 - 2.001003553603 * live[96] - 0.55030527465 * live[100]
+        - 0.384 * t353 - 0.0825 * t355 - live[30] * t371 - live[31] * t375;
+    let t385 = live[145] + live[146] - 0.002034439958661797 * live[128];
+    let t386 = 0.002573605371338202 * live[128] + live[143] + live[144];
+    let t387 = 0.168842705569 * live[124] + live[50] * t385 - live[49] * t386;
+    let t388 = 0.002573605371338202 * live[132] - 0.015 * (live[141] + live[142])
+        - 0.002034439958661797 * live[134];
+    let t389 = 0.229207552695 * live[124] + t388;
+    let t390 = live[43] * t387 - 0.067870631425 * live[18] - live[42] * t389;
+    let t391 = live[49] * t385 + live[50] * t386;
+    let t392 = 0.168842705569 * live[131] - 0.229207552695 * live[128]
+        - 0.014653732538 * live[18] - t391;
+    let t393 = live[30] * t390 + live[31] * t392;
+    let t394 = q[7] * (live[142] - live[141]);
+    let t395 = 0.002420943778521232 * live[134]
+        + 0.9999999999999999
+            * (0.00039139128168424813 * live[132] - 0.0009653051699191115 * live[128]);
+    let t396 = 0.002034439958661797 * live[140] + t395 - 0.1654 * (live[143] + live[144])
+        - 0.010606601717798213 * t394;
+    let t397 = 0.00039139128168424813 * live[134] - 0.001255536598272898 * live[128];
+    let t398 = 0.1654 * (live[145] + live[146]) + 0.010606601717798212 * t394 + t397
+        - 0.002573605371338202 * live[140];
+    let t399 = 0.00895537646949219 * live[131] - 0.014311914382675315 * live[128]
+        - 0.000103758917218685 * live[124];
+    let t400 = live[50] * t396 + t399 - 0.168842705569 * live[129] - live[49] * t398;
+    let t401 = 0.000093569097314605 * live[124] + 0.014311914382675314 * live[131];
+    let t402 = 0.006684151967360945 * live[128] - 0.001255536598272898 * live[132]
+        - 0.0009653051699191116 * live[134];
+    let t403 = t402 + 0.002573605371338202 * live[135]
+        + q[7]
+            * (0.7071067811865476 * live[145] + 0.7071067811865475 * live[144]
+                - 0.7071067811865475 * live[143] - 0.7071067811865476 * live[146])
+        - 0.002034439958661797 * live[133];
+    let t404 = t401 - 0.229207552695 * live[129] - 0.088 * t391 - t403;
+    let t405 = 0.029883967133882087 * live[127] + 0.00151524447332703 * live[124]
+        - 0.004600245517563106 * live[18];
+    let t406 = live[43] * t400 + t405 - live[42] * t404;
+    let t407 = 0.00216405205209813 * live[18] - 0.00151524447332703 * live[127];
+    let t408 = 0.0515352472106673 * live[124] - 0.000093569097314605 * live[128]
+        - 0.000103758917218685 * live[131];
+    let t409 = live[50] * t398 + t408 + 0.229207552695 * live[139] + 0.088 * t388
+        + live[49] * t396 - 0.168842705569 * live[126];
+    let t410 = t407 - t409;
+    let t411 = 0.643503602439183 * live[17] + 0.16189047268546086 * live[18];
+    let t412 = 0.032786279263935514 * live[18] - 0.00216405205209813 * live[124]
+        - 0.004600245517563106 * live[127];
+    let t413 = live[42] * t400 + live[43] * t404 + t412
+        + 0.067870631425 * live[30] * live[123] + 0.014653732538 * live[129];
+    let t414 = 0.002034439958661797 * live[138] + live[161] + live[162];
+    let t415 = live[159] + live[160] - 0.002573605371338202 * live[138];
+    let t416 = 0.168842705569 * live[31] + live[50] * t414 - live[49] * t415;
+    let t417 = 0.002573605371338202 * live[149] - 0.015 * (live[157] + live[158])
+        - 0.002034439958661797 * live[151];
+    let t418 = 0.229207552695 * live[31] + t417;
+    let t419 = live[49] * t414 + live[50] * t415;
+    let t420 = q[7] * (live[158] - live[157]);
+    let t421 = 0.002420943778521232 * live[151]
+        + 0.9999999999999999
+            * (0.0009653051699191116 * live[138] + 0.00039139128168424813 * live[149]);
+    let t422 = 0.002034439958661797 * live[156] + t421 - 0.1654 * (live[159] + live[160])
+        - 0.010606601717798213 * t420;
+    let t423 = 0.001255536598272898 * live[138] + 0.00039139128168424813 * live[151];
+    let t424 = 0.1654 * (live[161] + live[162]) + 0.010606601717798212 * t420 + t423
+        - 0.002573605371338202 * live[156];
+    let t425 = 0.014311914382675315 * live[138] - 0.000103758917218685 * live[31]
+        - 0.00895537646949219 * live[125];
+    let t426 = 0.064835598938496 * live[30] + live[50] * t422 + t425 - live[49] * t424;
+    let t427 = 0.000093569097314605 * live[31] - 0.014311914382675314 * live[125];
+    let t428 = -0.006684151967360945 * live[138] - 0.0012555365982728983 * live[149]
+        - 0.0009653051699191116 * live[151];
+    let t429 = t428 + 0.002573605371338202 * live[152]
+        + q[7]
+            * (0.7071067811865476 * live[161] + 0.7071067811865475 * live[160]
+                - 0.7071067811865475 * live[159] - 0.7071067811865476 * live[162])
+        - 0.002034439958661797 * live[150];
+    let t430 = 0.08801570023488 * live[30] + t427 - 0.088 * t419 - t429;
+    let t431 = 0.00151524447332703 * live[31] - 0.029883967133882087 * live[30];
+    let t432 = 0.000103758917218685 * live[125] + 0.0515352472106673 * live[31]
+        + 0.000093569097314605 * live[138];
+    let t433 = live[50] * t424 + t432 + 0.168842705569 * live[148]
+        + 0.229207552695 * live[155] + 0.088 * t417 + live[49] * t422;
+    let t434 = q[7] * (live[169] + live[169]);
+    let t435 = 0.002420943778521232 * live[166]
+        + 0.9999999999999999
+            * (0.0009653051699191116 * live[43] - 0.00039139128168424813 * live[164]);
+    let t436 = t435 + 0.010606601717798213 * t434 - 0.1654 * (live[170] + live[171]);
+    live[239] = t288;
+    live[240] = t289;
+    live[241] = t290;
+    live[242] = t291;
+    live[243] = t292;
+    live[244] = t293;
+    live[245] = t294;
+    live[246] = t312;
+    live[247] = t314;
+    live[248] = t316;
+    live[249] = t318;
+    live[250] = t319;
+    live[251] = t320;
+    live[252] = t322;
+    live[253] = t324;
+    live[254] = t325;
+    live[255] = t326;
+    live[256] = t328;
+    live[257] = t330;
+    live[258] = t331;
+    live[259] = t332;
+    live[260] = t334;
+    live[261] = t336;
+    live[262] = t337;
+    live[263] = t338;
+    live[264] = t340;
+    live[265] = t341;
+    live[266] = inv0;
+    live[267] = t343;
+    live[268] = t344;
+    live[269] = t354;
+    live[270] = t356;
+    live[271] = t358;
+    live[272] = t360;
+    live[273] = t362;
+    live[274] = t364;
+    live[275] = t366;
+    live[276] = t367;
+    live[277] = t368;
+    live[278] = t370;
+    live[279] = t372;
+    live[280] = t373;
+    live[281] = t374;
+    live[282] = t376;
+    live[283] = t377;
+    live[284] = t378;
+    live[285] = t379;
+    live[286] = t380;
+    live[287] = t381;
+    live[288] = t382;
+    live[289] = t383;
+    live[290] = t384;
+    live[291] = t387;
+    live[292] = t389;
+    live[293] = t390;
+    live[294] = t392;
+    live[295] = t393;
+    live[296] = t395;
+    live[297] = t397;
+    live[298] = t399;
+    live[299] = t401;
+    live[300] = t402;
+    live[301] = t403;
+    live[302] = t405;
+    live[303] = t406;
+    live[304] = t407;
+    live[305] = t408;
+    live[306] = t409;
+    live[307] = t410;
+    live[308] = t411;
+    live[309] = t412;
+    live[310] = t413;
+    live[311] = t416;
+    live[312] = t418;
+    live[313] = t419;
+    live[314] = t421;
+    live[315] = t423;
+    live[316] = t425;
+    live[317] = t426;
+    live[318] = t427;
+    live[319] = t428;
+    live[320] = t429;
+    live[321] = t430;
+    live[322] = t431;
+    live[323] = t432;
+    live[324] = t433;
+    live[325] = t434;
+    live[326] = t435;
+    live[327] = t436;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part3_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part3_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t437 = 0.001255536598272898 * live[43] + 0.00039139128168424813 * live[166];
+    let t438 = 0.1654 * (live[172] + live[173]) + t437
+        - 0.010606601717798212 * live[325];
+    let t439 = 0.00895537646949219 * live[42] + 0.014311914382675315 * live[43];
+    let t440 = 0.0012555365982728983 * live[164] - 0.006684151967360945 * live[43]
+        - 0.0009653051699191116 * live[166];
+    let t441 = t440 + 0.0001790307163622381 * live[163]
+        + q[7]
+            * (0.7071067811865476 * live[172] + 0.7071067811865475 * live[171]
+                - 0.7071067811865475 * live[170] - 0.7071067811865476 * live[173])
+        - 0.0002264772726777618 * live[165];
+    let t442 = q[7] * (live[179] - live[178]);
+    let t443 = live[9] * live[191] + 0.632 * live[193];
+    let t444 = 0.632 * live[196] - live[8] * live[191];
+    let t445 = live[5] - 0.316 * (qd[1] * qd[1] + live[13]);
+    let t446 = live[23] + live[24];
+    let t447 = live[24] + live[10] * live[10];
+    let t448 = live[22] * live[22];
+    let t449 = live[20] * live[22];
+    let t450 = live[36] + t448;
+    let t451 = live[36] + live[20] * live[20];
+    let t452 = live[35] * live[35];
+    let t453 = live[33] * live[35];
+    let t454 = live[224] + t452;
+    let t455 = live[224] + live[33] * live[33];
+    let t456 = live[55] + live[56];
+    let t457 = live[56] + live[44] * live[44];
+    let t458 = live[52] * live[52];
+    let t459 = live[54] * live[54];
+    let t460 = live[52] * live[54];
+    let t461 = -live[238] - t459;
+    let t462 = -live[238] - t458;
+    let t463 = t458 + t459;
+    let t464 = q[7] * t461;
+    let t465 = q[7] * t462;
+    let t466 = t443 - 0.0825 * t446;
+    let t467 = t445 + 0.0825 * (live[26] + live[194]);
+    let t468 = t449 - live[194];
+    let t469 = live[18] * t466 + live[17] * t467;
+    let t470 = 0.384 * t468 + t469 + 0.0825 * t450;
+    let t471 = live[25] - live[7];
+    let t472 = live[37] + live[198];
+    let t473 = live[38] + live[199];
+    let t474 = -0.0825 * t471 - t444;
+    let t475 = 0.384 * t473 + t474 - 0.0825 * t472;
+    let t476 = live[31] * t470 - live[30] * t475;
+    let t477 = live[194] + t449;
+    let t478 = live[18] * t467 - live[17] * t466;
+    let t479 = t478 - 0.384 * t451 - 0.0825 * t477;
+    let t480 = live[43] * t476 + live[42] * t479;
+    let t481 = t480 - 0.088 * t456;
+    let t482 = live[58] + live[202];
+    let t483 = live[30] * t470 + live[31] * t475;
+    let t484 = 0.088 * t482 + t483;
+    let t485 = t460 - live[202];
+    let t486 = 0.7071067811865475 * t464 + 0.7071067811865476 * q[7] * t485;
+    let t487 = live[50] * t481 + live[49] * t484;
+    let t488 = 0.1654 * (live[204] + live[239]) + t487;
+    let t489 = t486 + t488;
+    let t490 = live[202] + t460;
+    let t491 = 0.7071067811865476 * t465 + 0.7071067811865475 * q[7] * t490;
+    let t492 = live[50] * t484 - live[49] * t481;
+    let t493 = 0.1654 * (live[240] - live[205]) + t492;
+    let t494 = t491 + t493;
+    let t495 = 0.7071067811865475 * t489 + 0.7071067811865476 * t494;
+    let t496 = 0.7071067811865476 * t489 - 2.0 * live[64] - 0.7071067811865475 * t494;
+    let t497 = t488 - t486;
+    let t498 = t493 - t491;
+    let t499 = 0.7071067811865475 * t497 + 0.7071067811865476 * t498;
+    let t500 = 2.0 * live[64] + 0.7071067811865476 * t497 - 0.7071067811865475 * t498;
+    let t501 = live[57] + live[200];
+    let t502 = live[239] - live[204];
+    let t503 = live[205] + live[240];
+    let t504 = live[43] * t479 - live[42] * t476;
+    let t505 = -0.088 * t501 - t504;
+    let t506 = t505 - 0.1654 * t463;
+    let t507 = 0.7071067811865476 * q[7] * t503 + 2.0 * live[65]
+        + 0.7071067811865475 * q[7] * t502;
+    let t508 = t506 + t507;
+    let t509 = t506 - t507;
+    let t510 = 0.010606601717798213 * t499 - 0.010606601717798212 * t500;
+    let t511 = 0.010606601717798213 * t495 - 0.010606601717798212 * t496;
+    let t512 = 0.010606601717798212 * (t499 + t500);
+    let t513 = 0.010606601717798212 * (t495 + t496);
+    let t514 = 0.002573605371338202 * t461 + 0.002034439958661797 * t485 + t512 + t513;
+    let t515 = 0.002034439958661797 * t462 + 0.002573605371338202 * t490 + t510 + t511;
+    let t516 = live[50] * t514 - 0.229207552695 * t456
+        - 0.168842705569 * (live[57] - live[200]) - live[49] * t515;
+    let t517 = -0.002573605371338202 * t502 - 0.015 * (t508 + t509)
+        - 0.002034439958661797 * t503;
+    let t518 = 0.229207552695 * t501 + t517 + 0.168842705569 * t457;
+    let t519 = 0.067870631425 * (t453 + live[198]) + live[43] * t516
+        + 0.014653732538 * t454 - live[42] * t518;
+    let t520 = live[49] * t514 + live[50] * t515;
+    let t521 = 0.168842705569 * (live[203] + live[232]) - 0.067870631425 * t455
+        - 0.229207552695 * t482 - 0.014653732538 * (t453 - live[198]) - t520;
+    let t522 = live[31] * t519 - live[30] * t521;
+    let t523 = 2.001003553603 * t468 + t522 + 0.55030527465 * t450;
+    let t524 = 0.067870631425 * (live[201] + live[226]) + live[42] * t516
+        + live[43] * t518 - 0.014653732538 * (live[200] + live[225]);
+    let t525 = t524 - 2.001003553603 * t451 - 0.55030527465 * t477;
+    let t526 = 0.028227094878 * (live[7] + live[25]) + live[18] * t523
+        - 0.744382959872 * t446 - live[17] * t525;
+    let t527 = live[30] * t519 + live[31] * t521;
+    let t528 = 0.55030527465 * t472 + t527 - 2.001003553603 * t473;
+    let t529 = 0.744382959872 * t471 + t528 - 0.028227094878 * t447;
+    let t530 = live[245] - live[59] * live[243];
+    let t531 = q[7] * (t509 - t508);
+    let t532 = 0.00039139128168424813 * live[204] + 0.002420943778521232 * live[205]
+        + 0.002034439958661797 * t505 + t530 - 0.0009653051699191116 * live[202]
+        - 0.1654 * (t510 + t511) - 0.010606601717798213 * t531;
+    let t533 = live[59] * live[242] - live[52] * live[244];
+    let t534 = 0.00039139128168424813 * live[205] + 0.1654 * (t512 + t513)
+        + 0.010606601717798212 * t531 + t533 - 0.001255536598272898 * live[202]
+        - 0.002573605371338202 * t505;
+    let t535 = live[237] - live[46] * live[235];
+    let t536 = 0.00895537646949219 * live[203] + live[50] * t532 + t535
+        - 0.014311914382675314 * live[202] - 0.000103758917218685 * live[200]
+        - 0.168842705569 * t483 - live[49] * t534;
+    let t537 = live[46] * live[234] - live[44] * live[236];
+    let t538 = live[54] * live[242] - live[52] * live[243];
+    let t539 = 0.002034439958661797 * t487 + t538 + 0.001255536598272898 * live[204]
+        + 0.0009653051699191116 * live[205]
+        + q[7]
+            * (0.7071067811865476 * t513 + 0.7071067811865475 * t510
+                - 0.7071067811865476 * t512 - 0.7071067811865475 * t511)
+        - 0.002573605371338202 * t492 - 0.006684151967360945 * live[202];
+    let t540 = 0.000093569097314605 * live[200] + 0.014311914382675314 * live[203] + t537
+        + t539 - 0.229207552695 * t483 - 0.088 * t520;
+    let t541 = live[231] - live[39] * live[229];
+    let t542 = 0.029883967133882087 * live[201] + 0.067870631425 * t479 + live[43] * t536
+        + t541 + 0.004600245517563106 * live[198] + 0.00151524447332703 * live[200]
+        - live[42] * t540;
+    let t543 = live[39] * live[228] - live[33] * live[230];
+    let t544 = live[45] * live[234] - live[44] * live[235];
+    let t545 = 0.000103758917218685 * live[203] + t544 + 0.000093569097314605 * live[202]
+        - 0.229207552695 * t504 - 0.0515352472106673 * live[200] - 0.168842705569 * t480
+        - 0.088 * t517 - live[49] * t532 - live[50] * t534;
+    let t546 = 0.014653732538 * t479 + t543 + t545 - 0.00216405205209813 * live[198]
+        - 0.00151524447332703 * live[201];
+    let t547 = live[223] - live[27] * live[221];
+    let t548 = 0.0039053550262761 * live[194] + 0.643503602439183 * live[199]
+        + 2.001003553603 * t474 + live[31] * t542 + t547
+        - 0.16189047268546086 * live[198] - 0.384 * t527 - live[30] * t546;
+    let t549 = live[27] * live[220] - live[20] * live[222];
+    let t550 = live[33] * live[229] - live[35] * live[228];
+    let t551 = live[42] * t536 + live[43] * t540 + t550 + 0.014653732538 * t483
+        - 0.032786279263935514 * live[198] - 0.00216405205209813 * live[200]
+        - 0.004600245517563106 * live[201] - 0.067870631425 * t476;
+    let t552 = 0.16189047268546086 * live[199] + 0.55030527465 * t474 + t549 + t551
+        - 0.0825 * t527 - 0.00164448757736927 * live[194];
+    let t553 = 0.028227094878 * t445 + live[218] - live[14] * live[216];
+    let t554 = 0.005487648106562256 * live[7] + 0.01159586409516604 * live[197]
+        + live[18] * t548 + t553 + 0.000121912420950744 * live[194] - live[17] * t552;
+    let t555 = live[22] * live[220] - live[20] * live[221];
+    let t556 = live[14] * live[215] + t555 - live[10] * live[217]
+        - 0.744382959872 * t445;
+    let t557 = 2.001003553603 * t469 + 0.55030527465 * t478 + 0.0825 * t524
+        + 0.384 * t522 + live[30] * t542 + live[31] * t546
+        - 0.00164448757736927 * live[198] - 0.0039053550262761 * live[199]
+        - 0.7451354997528139 * live[194];
+    let t558 = 0.004377257121839584 * live[7] + t556 + t557
+        - 0.000121912420950744 * live[197]
+        - 0.0825 * (live[17] * t523 + live[18] * t525);
+    let t559 = live[211] + qd[1] * live[209];
+    let t560 = qd[1] * live[207] + live[212];
+    let t561 = live[11] * live[215] - live[10] * live[216];
+    let t562 = 0.005487648106562256 * live[197] + 0.028227094878 * t443 + t561
+        + 0.13439233114822144 * live[7] - 0.744382959872 * t444
+        - 0.004377257121839584 * live[194] - 0.0825 * t528 - live[17] * t548
+        - live[18] * t552;
+    let t563 = qd[1] * live[1];
+    let t564 = qd[1] * live[0];
+    let t565 = live[1] * live[14];
+    let t566 = -2.0 * (live[11] * live[66] + t565);
+    let t567 = live[10] * live[66] - live[11] * live[67];
+    let t568 = live[27] * live[66];
+    let t569 = 2.0 * (t568 - live[22] * live[68]);
+    let t570 = live[8] * t563;
+    let t571 = qd[2] * live[67] + t570;
+    let t572 = live[22] * live[70] + live[20] * live[68];
+    let t573 = t572 + t571;
+    let t574 = live[39] * live[68];
+    let t575 = live[9] * t563;
+    let t576 = qd[2] * live[66] - t575;
+    let t577 = live[18] * t564 + qd[3] * live[70] + live[17] * t576;
+    let t578 = live[35] * live[76] - live[33] * live[72];
+    let t579 = live[46] * live[72];
+    let t580 = -2.0 * (t579 - live[45] * live[77]);
+    let t581 = qd[3] * live[68] + live[18] * t576 - live[17] * t564;
+    let t582 = qd[4] * live[76] + live[30] * t581 - live[31] * t571;
+    let t583 = live[45] * live[80] - live[44] * live[77];
+    let t584 = live[59] * live[77];
+    let t585 = live[54] * live[81];
+    let t586 = -2.0 * (t584 + t585);
+    live[328] = t437;
+    live[329] = t438;
+    live[330] = t439;
+    live[331] = t440;
+    live[332] = t441;
+    live[333] = t442;
+    live[334] = t445;
+    live[335] = t446;
+    live[336] = t447;
+    live[337] = t448;
+    live[338] = t449;
+    live[339] = t450;
+    live[340] = t451;
+    live[341] = t452;
+    live[342] = t453;
+    live[343] = t454;
+    live[344] = t455;
+    live[345] = t456;
+    live[346] = t457;
+    live[347] = t459;
+    live[348] = t460;
+    live[349] = t461;
+    live[350] = t462;
+    live[351] = t463;
+    live[352] = t464;
+    live[353] = t465;
+    live[354] = t495;
+    live[355] = t499;
+    live[356] = t526;
+    live[357] = t529;
+    live[358] = t530;
+    live[359] = t533;
+    live[360] = t535;
+    live[361] = t537;
+    live[362] = t538;
+    live[363] = t539;
+    live[364] = t541;
+    live[365] = t543;
+    live[366] = t544;
+    live[367] = t545;
+    live[368] = t547;
+    live[369] = t549;
+    live[370] = t550;
+    live[371] = t551;
+    live[372] = t553;
+    live[373] = t554;
+    live[374] = t555;
+    live[375] = t556;
+    live[376] = t557;
+    live[377] = t558;
+    live[378] = t559;
+    live[379] = t560;
+    live[380] = t561;
+    live[381] = t562;
+    live[382] = t563;
+    live[383] = t564;
+    live[384] = t565;
+    live[385] = t566;
+    live[386] = t567;
+    live[387] = t568;
+    live[388] = t569;
+    live[389] = t570;
+    live[390] = t571;
+    live[391] = t572;
+    live[392] = t573;
+    live[393] = t574;
+    live[394] = t575;
+    live[395] = t576;
+    live[396] = t577;
+    live[397] = t578;
+    live[398] = t579;
+    live[399] = t580;
+    live[400] = t581;
+    live[401] = t582;
+    live[402] = t583;
+    live[403] = t584;
+    live[404] = t585;
+    live[405] = t586;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part4_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part4_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t587 = live[31] * live[400] + live[30] * live[390] - qd[4] * live[72];
+    let t588 = qd[5] * live[80] + live[42] * t587 + live[43] * live[396];
+    let t589 = live[54] * live[83] + live[52] * live[81];
+    let t590 = t589 - t588;
+    let t591 = 0.632 * (live[389] - live[0] * live[195]);
+    let t592 = 0.0825 * live[385] + t591;
+    let t593 = live[0] * live[2];
+    let t594 = 0.0825 * (live[1] * live[10] - live[390] - live[14] * live[67])
+        - 0.632 * t593;
+    let t595 = live[18] * t592 + live[17] * t594;
+    let t596 = 0.384 * live[392] + t595 - 0.0825 * live[388];
+    let t597 = live[386] - live[383];
+    let t598 = live[27] * live[70] + live[396] - live[20] * live[66];
+    let t599 = live[400] + live[27] * live[68] - live[22] * live[66];
+    let t600 = 0.632 * (live[394] + live[3] * live[66]);
+    let t601 = -0.0825 * t597 - t600;
+    let t602 = 0.384 * t599 + t601 - 0.0825 * t598;
+    let t603 = live[31] * t596 - live[30] * t602;
+    let t604 = 2.0 * (live[387] - live[20] * live[70]);
+    let t605 = live[391] - live[390];
+    let t606 = live[18] * t594 - live[17] * t592;
+    let t607 = 0.384 * t604 + t606 - 0.0825 * t605;
+    let t608 = live[43] * t603 + live[42] * t607;
+    let t609 = 0.088 * live[399] + t608;
+    let t610 = t588 + live[46] * live[80] + live[44] * live[72];
+    let t611 = live[30] * t596 + live[31] * t602;
+    let t612 = 0.088 * t610 + t611;
+    let t613 = live[43] * t587 - live[42] * live[396] - qd[5] * live[77];
+    let t614 = live[50] * live[401] - qd[6] * live[83] - live[49] * t613;
+    let t615 = live[59] * live[83] + live[52] * live[77];
+    let t616 = q[7] * (0.7071067811865475 * live[405] + 0.7071067811865476 * t590);
+    let t617 = live[50] * t609 + live[49] * t612;
+    let t618 = 0.1654 * (t614 + t615) + t617;
+    let t619 = t616 + t618;
+    let t620 = live[52] * live[83];
+    let t621 = -2.0 * (live[403] + t620);
+    let t622 = live[49] * live[401] + qd[6] * live[81] + live[50] * t613;
+    let t623 = live[59] * live[81] + live[54] * live[77];
+    let t624 = t588 + t589;
+    let t625 = q[7] * (0.7071067811865476 * t621 + 0.7071067811865475 * t624);
+    let t626 = live[50] * t612 - live[49] * t609;
+    let t627 = 0.1654 * (t623 - t622) + t626;
+    let t628 = t625 + t627;
+    let t629 = 0.7071067811865475 * t619 + 0.7071067811865476 * t628;
+    let t630 = qd[7] * live[77];
+    let t631 = 0.7071067811865476 * t619 - 0.7071067811865475 * t628 - 2.0 * t630;
+    let t632 = t618 - t616;
+    let t633 = t627 - t625;
+    let t634 = 0.7071067811865475 * t632 + 0.7071067811865476 * t633;
+    let t635 = 2.0 * t630 + 0.7071067811865476 * t632 - 0.7071067811865475 * t633;
+    let t636 = 0.010606601717798212 * (t629 + t631);
+    let t637 = 0.010606601717798212 * (t634 + t635);
+    let t638 = 0.002573605371338202 * live[405] + 0.002034439958661797 * t590 + t636
+        + t637;
+    let t639 = 0.010606601717798213 * t629 - 0.010606601717798212 * t631;
+    let t640 = 0.010606601717798213 * t634 - 0.010606601717798212 * t635;
+    let t641 = 0.002034439958661797 * t621 + 0.002573605371338202 * t624 + t639 + t640;
+    let t642 = 0.229207552695 * live[399] + live[50] * t638
+        - 0.168842705569 * (live[402] - live[401]) - live[49] * t641;
+    let t643 = live[401] + live[402];
+    let t644 = t615 - t614;
+    let t645 = t622 + t623;
+    let t646 = live[43] * t607 - live[42] * t603;
+    let t647 = -0.088 * t643 - t646;
+    let t648 = t647 - 0.3308 * (live[404] + t620);
+    let t649 = 0.7071067811865476 * q[7] * t645
+        + 2.0 * qd[7] * (0.7071067811865476 * live[83] - 0.7071067811865475 * live[81])
+        + 0.7071067811865475 * q[7] * t644;
+    let t650 = t648 + t649;
+    let t651 = t648 - t649;
+    let t652 = -0.002573605371338202 * t644 - 0.015 * (t650 + t651)
+        - 0.002034439958661797 * t645;
+    let t653 = 0.229207552695 * t643 + t652
+        + 0.337685411138 * (live[398] + live[44] * live[80]);
+    let t654 = 0.067870631425 * (live[397] + live[396]) + live[43] * t642
+        + 0.029307465076 * (live[393] - live[35] * live[72]) - live[42] * t653;
+    let t655 = live[49] * t638 + live[50] * t641;
+    let t656 = 0.168842705569 * (t613 + live[45] * live[72] - live[46] * live[77])
+        - 0.13574126285 * (live[393] + live[33] * live[76]) - 0.229207552695 * t610
+        - 0.014653732538 * (live[397] - live[396]) - t655;
+    let t657 = live[31] * t654 - live[30] * t656;
+    let t658 = 2.001003553603 * live[392] + t657 - 0.55030527465 * live[388];
+    let t659 = 0.067870631425 * (t587 + live[35] * live[68] - live[39] * live[72])
+        + live[42] * t642 + live[43] * t653
+        - 0.014653732538 * (live[401] + live[39] * live[76] + live[33] * live[68]);
+    let t660 = 2.001003553603 * t604 + t659 - 0.55030527465 * t605;
+    let t661 = 0.744382959872 * live[385] + 0.028227094878 * (live[383] + live[386])
+        + live[18] * t658 - live[17] * t660;
+    let t662 = live[30] * t654 + live[31] * t656;
+    let t663 = 0.55030527465 * t598 + t662 - 2.001003553603 * t599;
+    let t664 = 0.744382959872 * t597 + 0.056454189756 * (live[10] * live[67] - live[384])
+        + t663;
+    let t665 = 0.13439233114822144 * live[1] + 0.005487648106562256 * live[67]
+        - 0.004377257121839584 * live[66];
+    let t666 = q[7] * (t651 - t650);
+    let t667 = 0.00039139128168424813 * t614 + 0.002420943778521232 * t622
+        + 0.002034439958661797 * t647 + live[81] * live[244] + live[54] * live[250]
+        - 0.0009653051699191116 * t588 - 0.1654 * (t639 + t640) - live[77] * live[243]
+        - live[59] * live[247] - 0.010606601717798213 * t666;
+    let t668 = 0.00039139128168424813 * t622 + 0.1654 * (t636 + t637)
+        + 0.010606601717798212 * t666 + live[77] * live[242] + live[59] * live[246]
+        - 0.001255536598272898 * t588 - 0.002573605371338202 * t647
+        - live[83] * live[244] - live[52] * live[250];
+    let t669 = 0.00895537646949219 * t613 + live[45] * live[254] + live[50] * t667
+        - 0.014311914382675314 * t588 - live[77] * live[236]
+        - 0.000103758917218685 * live[401] - 0.168842705569 * t611 - live[72] * live[235]
+        - live[46] * live[249] - live[49] * t668;
+    let t670 = 0.002034439958661797 * t617 + 0.001255536598272898 * t614
+        + 0.0009653051699191116 * t622 + live[81] * live[242] + live[54] * live[246]
+        + q[7]
+            * (0.7071067811865476 * t636 + 0.7071067811865475 * t640
+                - 0.7071067811865476 * t637 - 0.7071067811865475 * t639)
+        - 0.006684151967360945 * t588 - 0.002573605371338202 * t626
+        - live[83] * live[243] - live[52] * live[247];
+    let t671 = 0.000093569097314605 * live[401] + 0.014311914382675314 * t613
+        + live[72] * live[234] + live[46] * live[248] + t670 - 0.229207552695 * t611
+        - 0.088 * t655 - live[80] * live[236] - live[44] * live[254];
+    let t672 = 0.029883967133882087 * t587 + 0.067870631425 * t607 + live[35] * live[258]
+        + live[43] * t669 + 0.004600245517563106 * live[396]
+        + 0.00151524447332703 * live[401] - live[72] * live[230] - live[68] * live[229]
+        - live[39] * live[253] - live[42] * t671;
+    let t673 = 0.000103758917218685 * t613 + live[45] * live[248]
+        + 0.000093569097314605 * t588 - 0.229207552695 * t646 - live[77] * live[234]
+        - 0.088 * t652 - live[49] * t667 - live[50] * t668
+        - 0.05153524721066731 * live[401] - live[80] * live[235] - live[44] * live[249]
+        - 0.168842705569 * t608;
+    let t674 = 0.014653732538 * t607 + live[68] * live[228] + live[39] * live[252] + t673
+        - 0.00216405205209813 * live[396] - 0.00151524447332703 * t587
+        - live[76] * live[230] - live[33] * live[258];
+    let t675 = 0.643503602439183 * live[400] + 2.001003553603 * t601
+        + live[68] * live[222] + live[22] * live[262] + live[66] * live[221]
+        + live[31] * t672 - 0.0039053550262761 * live[390]
+        - 0.16189047268546086 * live[396] - 0.384 * t662 - live[27] * live[257]
+        - live[30] * t674;
+    let t676 = live[35] * live[252] + 0.004600245517563106 * t587 + 0.067870631425 * t603
+        + 0.032786279263935514 * live[396] + 0.00216405205209813 * live[401]
+        - live[72] * live[228] - 0.014653732538 * t611 - live[42] * t669
+        - live[43] * t671 - live[76] * live[229] - live[33] * live[253];
+    let t677 = 0.16189047268546086 * live[400] + 0.55030527465 * t601
+        + live[27] * live[256] + 0.00164448757736927 * live[390] - 0.0825 * t662
+        - live[66] * live[220] - live[70] * live[222] - live[20] * live[262] - t676;
+    let t678 = 0.005487648106562256 * live[383] + 0.01159586409516604 * live[395]
+        + live[66] * live[217] + live[11] * t665 + live[18] * t675
+        - 0.017839523962896 * t593 - 0.000121912420950744 * live[390]
+        - live[1] * live[216] - live[14] * live[261] - live[17] * t677;
+    let t679 = 0.384 * t657 + live[30] * t672 + live[31] * t674 + live[68] * live[220]
+        + 2.001003553603 * t595 + live[22] * live[256] + 0.55030527465 * t606
+        + 0.0825 * t659 + 0.7451354997528139 * live[390]
+        - 0.00164448757736927 * live[396] - 0.0039053550262761 * live[400]
+        - live[70] * live[221] - live[20] * live[257];
+    let t680 = 0.004377257121839584 * live[383] + 0.470450030639104 * t593
+        + live[1] * live[215] + live[14] * live[260] + live[67] * live[217] + t679
+        - 0.000121912420950744 * live[395] - live[10] * t665
+        - 0.0825 * (live[17] * t658 + live[18] * t660);
+    let t681 = 0.13439233114822144 * live[383] + 0.005487648106562256 * live[395]
+        + 0.004377257121839584 * live[390] + live[67] * live[216] + live[66] * live[215]
+        + 0.028227094878 * t591 + live[11] * live[260] - 0.744382959872 * t600
+        - 0.0825 * t663 - live[17] * t675 - live[18] * t677 - live[10] * live[261];
+    let t682 = live[9] * live[11];
+    let t683 = live[8] * live[11] + live[9] * live[10];
+    let t684 = live[9] * live[27];
+    let t685 = 2.0 * (t684 + live[22] * live[95]);
+    let t686 = qd[2] * live[8] - live[192];
+    let t687 = live[22] * live[97] - live[20] * live[95];
+    let t688 = t687 - t686;
+    let t689 = live[39] * live[95];
+    let t690 = qd[2] * live[9] - live[195];
+    let t691 = live[2] * live[18];
+    let t692 = t691 + qd[3] * live[97] + live[17] * t690;
+    let t693 = live[35] * live[102] - live[33] * live[98];
+    let t694 = live[46] * live[98];
+    let t695 = -2.0 * (t694 - live[45] * live[103]);
+    let t696 = live[2] * live[17];
+    let t697 = live[18] * t690 - qd[3] * live[95] - t696;
+    let t698 = live[31] * t686 + qd[4] * live[102] + live[30] * t697;
+    let t699 = live[45] * live[106] - live[44] * live[103];
+    let t700 = live[59] * live[103];
+    let t701 = live[54] * live[107];
+    let t702 = -2.0 * (t700 + t701);
+    let t703 = live[31] * t697 - qd[4] * live[98] - live[30] * t686;
+    let t704 = qd[5] * live[106] + live[42] * t703 + live[43] * t692;
+    let t705 = live[54] * live[109] + live[52] * live[107];
+    let t706 = t705 - t704;
+    let t707 = 0.632 * live[192] - 0.165 * t682;
+    let t708 = live[8] * live[14];
+    let t709 = 0.0825 * (t686 + t708) - 0.632 * qd[1];
+    let t710 = live[18] * t707 + live[17] * t709;
+    let t711 = 0.384 * t688 + t710 - 0.0825 * t685;
+    let t712 = t683 - live[2];
+    let t713 = live[27] * live[97] + t692 - live[9] * live[20];
+    let t714 = t697 - live[27] * live[95] - live[9] * live[22];
+    let t715 = -0.632 * live[195] - 0.0825 * t712;
+    let t716 = 0.384 * t714 + t715 - 0.0825 * t713;
+    let t717 = live[31] * t711 - live[30] * t716;
+    let t718 = 2.0 * (t684 - live[20] * live[97]);
+    let t719 = t686 + t687;
+    let t720 = live[18] * t709 - live[17] * t707;
+    let t721 = 0.384 * t718 + t720 - 0.0825 * t719;
+    let t722 = live[43] * t717 + live[42] * t721;
+    let t723 = 0.088 * t695 + t722;
+    let t724 = t704 + live[46] * live[106] + live[44] * live[98];
+    let t725 = live[30] * t711 + live[31] * t716;
+    let t726 = 0.088 * t724 + t725;
+    let t727 = live[43] * t703 - live[42] * t692 - qd[5] * live[103];
+    let t728 = live[50] * t698 - qd[6] * live[109] - live[49] * t727;
+    let t729 = live[59] * live[109] + live[52] * live[103];
+    let t730 = q[7] * (0.7071067811865475 * t702 + 0.7071067811865476 * t706);
+    let t731 = live[50] * t723 + live[49] * t726;
+    let t732 = 0.1654 * (t728 + t729) + t731;
+    let t733 = t730 + t732;
+    let t734 = live[52] * live[109];
+    let t735 = -2.0 * (t700 + t734);
+    let t736 = live[49] * t698 + qd[6] * live[107] + live[50] * t727;
+    live[406] = t593;
+    live[407] = t629;
+    live[408] = t634;
+    live[409] = t661;
+    live[410] = t664;
+    live[411] = t670;
+    live[412] = t673;
+    live[413] = t676;
+    live[414] = t678;
+    live[415] = t679;
+    live[416] = t680;
+    live[417] = t681;
+    live[418] = t682;
+    live[419] = t683;
+    live[420] = t685;
+    live[421] = t686;
+    live[422] = t688;
+    live[423] = t689;
+    live[424] = t690;
+    live[425] = t691;
+    live[426] = t692;
+    live[427] = t693;
+    live[428] = t694;
+    live[429] = t695;
+    live[430] = t696;
+    live[431] = t697;
+    live[432] = t698;
+    live[433] = t699;
+    live[434] = t701;
+    live[435] = t702;
+    live[436] = t703;
+    live[437] = t704;
+    live[438] = t705;
+    live[439] = t706;
+    live[440] = t708;
+    live[441] = t710;
+    live[442] = t712;
+    live[443] = t713;
+    live[444] = t714;
+    live[445] = t715;
+    live[446] = t717;
+    live[447] = t718;
+    live[448] = t719;
+    live[449] = t720;
+    live[450] = t721;
+    live[451] = t722;
+    live[452] = t723;
+    live[453] = t724;
+    live[454] = t725;
+    live[455] = t726;
+    live[456] = t727;
+    live[457] = t728;
+    live[458] = t729;
+    live[459] = t730;
+    live[460] = t731;
+    live[461] = t732;
+    live[462] = t733;
+    live[463] = t734;
+    live[464] = t735;
+    live[465] = t736;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part5_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part5_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t737 = live[59] * live[107] + live[54] * live[103];
+    let t738 = live[437] + live[438];
+    let t739 = q[7] * (0.7071067811865476 * live[464] + 0.7071067811865475 * t738);
+    let t740 = live[50] * live[455] - live[49] * live[452];
+    let t741 = 0.1654 * (t737 - live[465]) + t740;
+    let t742 = t739 + t741;
+    let t743 = 0.7071067811865475 * live[462] + 0.7071067811865476 * t742;
+    let t744 = qd[7] * live[103];
+    let t745 = 0.7071067811865476 * live[462] - 0.7071067811865475 * t742 - 2.0 * t744;
+    let t746 = live[461] - live[459];
+    let t747 = t741 - t739;
+    let t748 = 0.7071067811865475 * t746 + 0.7071067811865476 * t747;
+    let t749 = 2.0 * t744 + 0.7071067811865476 * t746 - 0.7071067811865475 * t747;
+    let t750 = 0.010606601717798212 * (t743 + t745);
+    let t751 = 0.010606601717798212 * (t748 + t749);
+    let t752 = 0.002573605371338202 * live[435] + 0.002034439958661797 * live[439] + t750
+        + t751;
+    let t753 = 0.010606601717798213 * t743 - 0.010606601717798212 * t745;
+    let t754 = 0.010606601717798213 * t748 - 0.010606601717798212 * t749;
+    let t755 = 0.002034439958661797 * live[464] + 0.002573605371338202 * t738 + t753
+        + t754;
+    let t756 = 0.229207552695 * live[429] + live[50] * t752
+        - 0.168842705569 * (live[433] - live[432]) - live[49] * t755;
+    let t757 = live[432] + live[433];
+    let t758 = live[458] - live[457];
+    let t759 = live[465] + t737;
+    let t760 = live[43] * live[450] - live[42] * live[446];
+    let t761 = -0.088 * t757 - t760;
+    let t762 = t761 - 0.3308 * (live[434] + live[463]);
+    let t763 = 0.7071067811865476 * q[7] * t759
+        + 2.0 * qd[7] * (0.7071067811865476 * live[109] - 0.7071067811865475 * live[107])
+        + 0.7071067811865475 * q[7] * t758;
+    let t764 = t762 + t763;
+    let t765 = t762 - t763;
+    let t766 = -0.002573605371338202 * t758 - 0.015 * (t764 + t765)
+        - 0.002034439958661797 * t759;
+    let t767 = 0.229207552695 * t757 + t766
+        + 0.337685411138 * (live[428] + live[44] * live[106]);
+    let t768 = 0.067870631425 * (live[427] + live[426]) + live[43] * t756
+        - 0.029307465076 * (live[423] + live[35] * live[98]) - live[42] * t767;
+    let t769 = live[49] * t752 + live[50] * t755;
+    let t770 = 0.13574126285 * (live[423] - live[33] * live[102])
+        + 0.168842705569 * (live[456] + live[45] * live[98] - live[46] * live[103])
+        - 0.229207552695 * live[453] - 0.014653732538 * (live[427] - live[426]) - t769;
+    let t771 = live[31] * t768 - live[30] * t770;
+    let t772 = 2.001003553603 * live[422] + t771 - 0.55030527465 * live[420];
+    let t773 = 0.067870631425 * (live[436] - live[39] * live[98] - live[35] * live[95])
+        + live[42] * t756 + live[43] * t767
+        - 0.014653732538 * (live[432] + live[39] * live[102] - live[33] * live[95]);
+    let t774 = 2.001003553603 * live[447] + t773 - 0.55030527465 * live[448];
+    let t775 = 0.028227094878 * (live[2] + live[419]) + live[18] * t772
+        - 1.488765919744 * live[418] - live[17] * t774;
+    let t776 = live[8] * live[10];
+    let t777 = live[30] * t768 + live[31] * t770;
+    let t778 = 0.55030527465 * live[443] + t777 - 2.001003553603 * live[444];
+    let t779 = 0.744382959872 * live[442] + t778 - 0.056454189756 * t776;
+    let t780 = -0.005487648106562256 * live[8] - 0.004377257121839584 * live[9];
+    let t781 = q[7] * (t765 - t764);
+    let t782 = 0.00039139128168424813 * live[457] + 0.002420943778521232 * live[465]
+        + 0.002034439958661797 * t761 + live[107] * live[244] + live[54] * live[276]
+        - 0.0009653051699191116 * live[437] - 0.1654 * (t753 + t754)
+        - live[103] * live[243] - live[59] * live[273] - 0.010606601717798213 * t781;
+    let t783 = 0.00039139128168424813 * live[465] + 0.1654 * (t750 + t751)
+        + 0.010606601717798212 * t781 + live[103] * live[242] + live[59] * live[272]
+        - 0.001255536598272898 * live[437] - 0.002573605371338202 * t761
+        - live[109] * live[244] - live[52] * live[276];
+    let t784 = 0.00895537646949219 * live[456] + live[45] * live[280] + live[50] * t782
+        - 0.014311914382675314 * live[437] - live[103] * live[236]
+        - 0.000103758917218685 * live[432] - 0.168842705569 * live[454]
+        - live[98] * live[235] - live[46] * live[275] - live[49] * t783;
+    let t785 = 0.002034439958661797 * live[460] + 0.001255536598272898 * live[457]
+        + 0.0009653051699191116 * live[465] + live[107] * live[242]
+        + live[54] * live[272]
+        + q[7]
+            * (0.7071067811865476 * t750 + 0.7071067811865475 * t754
+                - 0.7071067811865476 * t751 - 0.7071067811865475 * t753)
+        - 0.006684151967360945 * live[437] - 0.002573605371338202 * t740
+        - live[109] * live[243] - live[52] * live[273];
+    let t786 = 0.000093569097314605 * live[432] + 0.014311914382675314 * live[456]
+        + live[98] * live[234] + live[46] * live[274] + t785 - 0.229207552695 * live[454]
+        - 0.088 * t769 - live[106] * live[236] - live[44] * live[280];
+    let t787 = 0.029883967133882087 * live[436] + 0.067870631425 * live[450]
+        + live[35] * live[285] + live[95] * live[229] + live[43] * t784
+        + 0.004600245517563106 * live[426] + 0.00151524447332703 * live[432]
+        - live[98] * live[230] - live[39] * live[279] - live[42] * t786;
+    let t788 = 0.000103758917218685 * live[456] + live[45] * live[274]
+        + 0.000093569097314605 * live[437] - 0.229207552695 * t760
+        - live[103] * live[234] - 0.088 * t766 - live[49] * t782 - live[50] * t783
+        - 0.05153524721066731 * live[432] - live[106] * live[235] - live[44] * live[275]
+        - 0.168842705569 * live[451];
+    let t789 = 0.014653732538 * live[450] + live[39] * live[278] + t788
+        - 0.00216405205209813 * live[426] - 0.00151524447332703 * live[436]
+        - live[95] * live[228] - live[102] * live[230] - live[33] * live[285];
+    let t790 = 0.0039053550262761 * live[421] + 0.643503602439183 * live[431]
+        + 2.001003553603 * live[445] + live[22] * live[289] + live[9] * live[221]
+        + live[31] * t787 - 0.16189047268546086 * live[426] - 0.384 * t777
+        - live[95] * live[222] - live[27] * live[284] - live[30] * t789;
+    let t791 = live[35] * live[278] + 0.004600245517563106 * live[436]
+        + 0.067870631425 * live[446] + 0.032786279263935514 * live[426]
+        + 0.00216405205209813 * live[432] - live[98] * live[228]
+        - 0.014653732538 * live[454] - live[42] * t784 - live[43] * t786
+        - live[102] * live[229] - live[33] * live[279];
+    let t792 = 0.16189047268546086 * live[431] + 0.55030527465 * live[445]
+        + live[27] * live[282] - 0.0825 * t777 - 0.00164448757736927 * live[421]
+        - live[9] * live[220] - live[97] * live[222] - live[20] * live[289] - t791;
+    let t793 = 0.005487648106562256 * live[2] + 0.01159586409516604 * live[424]
+        + 0.000121912420950744 * (live[440] + live[421]) + live[9] * live[217]
+        + live[11] * t780 + live[18] * t790 - 0.017839523962896 * qd[1]
+        - live[17] * t792;
+    let t794 = 0.384 * t771 + live[30] * t787 + live[31] * t789
+        + 2.001003553603 * live[441] + live[22] * live[282] + 0.55030527465 * live[449]
+        + 0.0825 * t773 - 0.7451354997528139 * live[421]
+        - 0.00164448757736927 * live[426] - 0.0039053550262761 * live[431]
+        - live[97] * live[221] - live[20] * live[284] - live[95] * live[220];
+    let t795 = 0.470450030639104 * qd[1] + 0.004377257121839584 * live[2]
+        + live[14] * live[288] + t794 - 0.000121912420950744 * live[424]
+        - live[8] * live[217] - live[10] * t780
+        - 0.0825 * (live[17] * t772 + live[18] * t774);
+    let t796 = live[9] * live[215] + live[11] * live[288] + 0.017839523962896 * live[192]
+        + 0.005487648106562256 * live[424] + 0.000121912420950744 * t776 - 0.0825 * t778
+        - 0.004377257121839584 * live[421] - live[17] * t790
+        - 0.470450030639104 * live[195] - live[18] * t792 - live[8] * live[216];
+    let t797 = live[18] * live[22];
+    let t798 = live[17] * live[22] + live[18] * live[20];
+    let t799 = t798 - live[10];
+    let t800 = live[18] * live[39];
+    let t801 = live[11] * live[17];
+    let t802 = qd[3] * live[17] + t801;
+    let t803 = live[35] * live[127] - live[33] * live[124];
+    let t804 = live[46] * live[124];
+    let t805 = -2.0 * (t804 - live[45] * live[128]);
+    let t806 = live[11] * live[18];
+    let t807 = qd[3] * live[18] + t806;
+    let t808 = live[10] * live[31];
+    let t809 = t808 + qd[4] * live[127] + live[30] * t807;
+    let t810 = live[45] * live[131] - live[44] * live[128];
+    let t811 = live[59] * live[128];
+    let t812 = live[54] * live[132];
+    let t813 = -2.0 * (t811 + t812);
+    let t814 = live[10] * live[30];
+    let t815 = live[31] * t807 - qd[4] * live[124] - t814;
+    let t816 = qd[5] * live[131] + live[42] * t815 + live[43] * t802;
+    let t817 = live[54] * live[134] + live[52] * live[132];
+    let t818 = t817 - t816;
+    let t819 = 2.0 * live[10];
+    let t820 = 0.0825 * live[17] * t819 - 0.165 * live[21];
+    let t821 = 0.165 * t797 + 0.384 * t799 + t820;
+    let t822 = live[17] * live[27];
+    let t823 = t822 + t802;
+    let t824 = t807 + live[18] * live[27];
+    let t825 = 0.384 * t824 - 0.0825 * t823;
+    let t826 = live[31] * t821 - live[30] * t825;
+    let t827 = live[17] * live[20];
+    let t828 = live[10] + t798;
+    let t829 = 0.165 * live[19] + 0.0825 * live[18] * t819;
+    let t830 = t829 - 0.768 * t827 - 0.0825 * t828;
+    let t831 = live[43] * t826 + live[42] * t830;
+    let t832 = 0.088 * t805 + t831;
+    let t833 = t816 + live[46] * live[131] + live[44] * live[124];
+    let t834 = live[30] * t821 + live[31] * t825;
+    let t835 = 0.088 * t833 + t834;
+    let t836 = live[43] * t815 - live[42] * t802 - qd[5] * live[128];
+    let t837 = live[50] * t809 - qd[6] * live[134] - live[49] * t836;
+    let t838 = live[59] * live[134] + live[52] * live[128];
+    let t839 = q[7] * (0.7071067811865475 * t813 + 0.7071067811865476 * t818);
+    let t840 = live[50] * t832 + live[49] * t835;
+    let t841 = 0.1654 * (t837 + t838) + t840;
+    let t842 = t839 + t841;
+    let t843 = live[52] * live[134];
+    let t844 = -2.0 * (t811 + t843);
+    let t845 = live[49] * t809 + qd[6] * live[132] + live[50] * t836;
+    let t846 = live[59] * live[132] + live[54] * live[128];
+    let t847 = t816 + t817;
+    let t848 = q[7] * (0.7071067811865476 * t844 + 0.7071067811865475 * t847);
+    let t849 = live[50] * t835 - live[49] * t832;
+    let t850 = 0.1654 * (t846 - t845) + t849;
+    let t851 = t848 + t850;
+    let t852 = 0.7071067811865475 * t842 + 0.7071067811865476 * t851;
+    let t853 = qd[7] * live[128];
+    let t854 = 0.7071067811865476 * t842 - 0.7071067811865475 * t851 - 2.0 * t853;
+    let t855 = t841 - t839;
+    let t856 = t850 - t848;
+    let t857 = 0.7071067811865475 * t855 + 0.7071067811865476 * t856;
+    let t858 = 2.0 * t853 + 0.7071067811865476 * t855 - 0.7071067811865475 * t856;
+    let t859 = 0.010606601717798212 * (t852 + t854);
+    let t860 = 0.010606601717798212 * (t857 + t858);
+    let t861 = 0.002573605371338202 * t813 + 0.002034439958661797 * t818 + t859 + t860;
+    let t862 = 0.010606601717798213 * t852 - 0.010606601717798212 * t854;
+    let t863 = 0.010606601717798213 * t857 - 0.010606601717798212 * t858;
+    let t864 = 0.002034439958661797 * t844 + 0.002573605371338202 * t847 + t862 + t863;
+    let t865 = 0.229207552695 * t805 + live[50] * t861 - 0.168842705569 * (t810 - t809)
+        - live[49] * t864;
+    let t866 = t809 + t810;
+    let t867 = t838 - t837;
+    let t868 = t845 + t846;
+    let t869 = live[43] * t830 - live[42] * t826;
+    let t870 = -0.088 * t866 - t869;
+    let t871 = t870 - 0.3308 * (t812 + t843);
+    let t872 = 0.7071067811865476 * q[7] * t868
+        + 2.0 * qd[7] * (0.7071067811865476 * live[134] - 0.7071067811865475 * live[132])
+        + 0.7071067811865475 * q[7] * t867;
+    let t873 = t871 + t872;
+    let t874 = t871 - t872;
+    let t875 = -0.002573605371338202 * t867 - 0.015 * (t873 + t874)
+        - 0.002034439958661797 * t868;
+    let t876 = 0.229207552695 * t866 + t875
+        + 0.337685411138 * (t804 + live[44] * live[131]);
+    let t877 = 0.067870631425 * (t803 + t802) + live[43] * t865
+        - 0.029307465076 * (live[35] * live[124] - t800) - live[42] * t876;
+    let t878 = live[49] * t861 + live[50] * t864;
+    let t879 = 0.168842705569 * (t836 + live[45] * live[124] - live[46] * live[128])
+        - 0.13574126285 * (t800 + live[33] * live[127]) - 0.229207552695 * t833
+        - 0.014653732538 * (t803 - t802) - t878;
+    let t880 = live[31] * t877 - live[30] * t879;
+    let t881 = 1.1006105493 * t797 + 2.001003553603 * t799 + t880;
+    let t882 = 0.067870631425 * (t815 + live[18] * live[35] - live[39] * live[124])
+        + live[42] * t865 + live[43] * t876
+        - 0.014653732538 * (t809 + live[39] * live[127] + live[18] * live[33]);
+    let t883 = t882 - 4.002007107206 * t827 - 0.55030527465 * t828;
+    let t884 = live[18] * t881 - 1.488765919744 * live[14] - live[17] * t883;
+    let t885 = live[30] * t877 + live[31] * t879;
+    let t886 = 0.55030527465 * t823 + t885 - 2.001003553603 * t824;
+    live[466] = t743;
+    live[467] = t748;
+    live[468] = t775;
+    live[469] = t779;
+    live[470] = t785;
+    live[471] = t788;
+    live[472] = t791;
+    live[473] = t793;
+    live[474] = t794;
+    live[475] = t795;
+    live[476] = t796;
+    live[477] = t801;
+    live[478] = t802;
+    live[479] = t806;
+    live[480] = t807;
+    live[481] = t808;
+    live[482] = t809;
+    live[483] = t814;
+    live[484] = t815;
+    live[485] = t816;
+    live[486] = t820;
+    live[487] = t822;
+    live[488] = t826;
+    live[489] = t827;
+    live[490] = t829;
+    live[491] = t830;
+    live[492] = t831;
+    live[493] = t834;
+    live[494] = t836;
+    live[495] = t837;
+    live[496] = t840;
+    live[497] = t845;
+    live[498] = t849;
+    live[499] = t852;
+    live[500] = t857;
+    live[501] = t859;
+    live[502] = t860;
+    live[503] = t862;
+    live[504] = t863;
+    live[505] = t869;
+    live[506] = t870;
+    live[507] = t873;
+    live[508] = t874;
+    live[509] = t875;
+    live[510] = t878;
+    live[511] = t880;
+    live[512] = t881;
+    live[513] = t882;
+    live[514] = t883;
+    live[515] = t884;
+    live[516] = t885;
+    live[517] = t886;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part6_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part6_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t887 = live[517] - 0.056454189756 * live[14];
+    let t888 = -live[10];
+    let t889 = 0.0039053550262761 * live[17] - 0.00164448757736927 * live[18];
+    let t890 = q[7] * (live[508] - live[507]);
+    let t891 = 0.00039139128168424813 * live[495] + 0.002420943778521232 * live[497]
+        + 0.002034439958661797 * live[506] + live[132] * live[244] + live[54] * live[300]
+        - 0.0009653051699191116 * live[485] - 0.1654 * (live[503] + live[504])
+        - live[128] * live[243] - live[59] * live[297] - 0.010606601717798213 * t890;
+    let t892 = 0.00039139128168424813 * live[497] + 0.1654 * (live[501] + live[502])
+        + 0.010606601717798212 * t890 + live[128] * live[242] + live[59] * live[296]
+        - 0.001255536598272898 * live[485] - 0.002573605371338202 * live[506]
+        - live[134] * live[244] - live[52] * live[300];
+    let t893 = 0.00895537646949219 * live[494] + live[45] * live[305] + live[50] * t891
+        - 0.014311914382675314 * live[485] - live[128] * live[236]
+        - 0.000103758917218685 * live[482] - 0.168842705569 * live[493]
+        - live[124] * live[235] - live[46] * live[299] - live[49] * t892;
+    let t894 = 0.002034439958661797 * live[496] + 0.001255536598272898 * live[495]
+        + 0.0009653051699191116 * live[497] + live[132] * live[242]
+        + live[54] * live[296]
+        + q[7]
+            * (0.7071067811865476 * live[501] + 0.7071067811865475 * live[504]
+                - 0.7071067811865476 * live[502] - 0.7071067811865475 * live[503])
+        - 0.006684151967360945 * live[485] - 0.002573605371338202 * live[498]
+        - live[134] * live[243] - live[52] * live[297];
+    let t895 = 0.000093569097314605 * live[482] + 0.014311914382675314 * live[494]
+        + live[124] * live[234] + live[46] * live[298] + t894
+        - 0.229207552695 * live[493] - 0.088 * live[510] - live[131] * live[236]
+        - live[44] * live[305];
+    let t896 = 0.029883967133882087 * live[484] + 0.067870631425 * live[491]
+        + live[35] * live[309] + live[43] * t893 + 0.004600245517563106 * live[478]
+        + 0.00151524447332703 * live[482] - live[124] * live[230] - live[18] * live[229]
+        - live[39] * live[304] - live[42] * t895;
+    let t897 = 0.000103758917218685 * live[494] + live[45] * live[298]
+        + 0.000093569097314605 * live[485] - 0.229207552695 * live[505]
+        - live[128] * live[234] - 0.088 * live[509] - live[49] * t891 - live[50] * t892
+        - 0.05153524721066731 * live[482] - live[131] * live[235] - live[44] * live[299]
+        - 0.168842705569 * live[492];
+    let t898 = 0.014653732538 * live[491] + live[18] * live[228] + live[39] * live[302]
+        + t897 - 0.00216405205209813 * live[478] - 0.00151524447332703 * live[484]
+        - live[127] * live[230] - live[33] * live[309];
+    let t899 = 0.0039053550262761 * live[10] + 0.643503602439183 * live[480]
+        + live[18] * live[222] + live[22] * t889 + live[31] * t896
+        - 0.16189047268546086 * (live[478] + live[487]) - 0.384 * live[516]
+        - live[30] * t898;
+    let t900 = live[124] * live[228] + live[42] * t893 + live[43] * t895
+        + live[127] * live[229] + live[33] * live[304] + 0.014653732538 * live[493]
+        - 0.032786279263935514 * live[478] - 0.00216405205209813 * live[482]
+        - live[35] * live[302] - 0.004600245517563106 * live[484]
+        - 0.067870631425 * live[488];
+    let t901 = 0.16189047268546086 * live[480] + live[27] * live[308] + t900
+        - 0.0825 * live[516] - 0.00164448757736927 * live[10] - live[17] * live[222]
+        - live[20] * t889;
+    let t902 = 0.14598819524338746 * live[11] + 0.008754514243679169 * live[14]
+        + live[18] * t899 - 0.000243824841901488 * t888 - live[17] * t901;
+    let t903 = 0.384 * live[511] + 0.0825 * live[513] + live[30] * t896 + live[31] * t898
+        + live[18] * live[220] + live[22] * live[308] + 2.001003553603 * live[486]
+        + 0.55030527465 * live[490] - 0.16189047268546086 * live[489]
+        - 0.00164448757736927 * live[478] - 0.0039053550262761 * live[480]
+        - live[17] * live[221];
+    let t904 = 0.000243824841901488 * live[214] + t903 - 0.8679319668058694 * live[10]
+        - 0.0825 * (live[17] * live[512] + live[18] * live[514]);
+    let t905 = -0.0825 * live[517] - live[17] * t899 - live[18] * t901;
+    let t906 = live[30] * live[35] + live[31] * live[33];
+    let t907 = live[31] * live[46];
+    let t908 = -2.0 * (live[45] * live[138] + t907);
+    let t909 = live[22] * live[30];
+    let t910 = t909 - qd[4] * live[30];
+    let t911 = live[44] * live[138] - live[45] * live[125];
+    let t912 = live[59] * live[138];
+    let t913 = live[54] * live[149];
+    let t914 = 2.0 * (t912 - t913);
+    let t915 = live[22] * live[31];
+    let t916 = t915 - qd[4] * live[31];
+    let t917 = -live[20];
+    let t918 = live[43] * t917;
+    let t919 = live[42] * t916 - qd[5] * live[125] - t918;
+    let t920 = live[54] * live[151] + live[52] * live[149];
+    let t921 = t920 - t919;
+    let t922 = 2.0 * live[20];
+    let t923 = 2.0 * live[22];
+    let t924 = 0.384 * t923 - 0.0825 * t922;
+    let t925 = 0.165 * live[34] - live[30] * t924;
+    let t926 = live[43] * t925 - 0.768 * live[27] * live[42];
+    let t927 = 0.088 * t908 + t926;
+    let t928 = t919 + live[31] * live[44] - live[46] * live[125];
+    let t929 = 0.165 * live[32] + live[31] * t924;
+    let t930 = 0.088 * t928 + t929;
+    let t931 = live[42] * t917;
+    let t932 = t931 + qd[5] * live[138] + live[43] * t916;
+    let t933 = live[50] * t910 - qd[6] * live[151] - live[49] * t932;
+    let t934 = live[59] * live[151] - live[52] * live[138];
+    let t935 = q[7] * (0.7071067811865475 * t914 + 0.7071067811865476 * t921);
+    let t936 = live[50] * t927 + live[49] * t930;
+    let t937 = 0.1654 * (t933 + t934) + t936;
+    let t938 = t935 + t937;
+    let t939 = live[52] * live[151];
+    let t940 = 2.0 * (t912 - t939);
+    let t941 = live[49] * t910 + qd[6] * live[149] + live[50] * t932;
+    let t942 = live[59] * live[149] - live[54] * live[138];
+    let t943 = t919 + t920;
+    let t944 = q[7] * (0.7071067811865476 * t940 + 0.7071067811865475 * t943);
+    let t945 = live[50] * t930 - live[49] * t927;
+    let t946 = 0.1654 * (t942 - t941) + t945;
+    let t947 = t944 + t946;
+    let t948 = 0.7071067811865475 * t938 + 0.7071067811865476 * t947;
+    let t949 = qd[7] * live[138];
+    let t950 = 0.7071067811865476 * t938 + 2.0 * t949 - 0.7071067811865475 * t947;
+    let t951 = t937 - t935;
+    let t952 = t946 - t944;
+    let t953 = 0.7071067811865475 * t951 + 0.7071067811865476 * t952;
+    let t954 = 0.7071067811865476 * t951 - 2.0 * t949 - 0.7071067811865475 * t952;
+    let t955 = 0.010606601717798212 * (t948 + t950);
+    let t956 = 0.010606601717798212 * (t953 + t954);
+    let t957 = 0.002573605371338202 * t914 + 0.002034439958661797 * t921 + t955 + t956;
+    let t958 = 0.010606601717798213 * t948 - 0.010606601717798212 * t950;
+    let t959 = 0.010606601717798213 * t953 - 0.010606601717798212 * t954;
+    let t960 = 0.002034439958661797 * t940 + 0.002573605371338202 * t943 + t958 + t959;
+    let t961 = 0.229207552695 * t908 + live[50] * t957 - 0.168842705569 * (t911 - t910)
+        - live[49] * t960;
+    let t962 = t910 + t911;
+    let t963 = t934 - t933;
+    let t964 = t941 + t942;
+    let t965 = -0.768 * live[27] * live[43] - live[42] * t925;
+    let t966 = -0.088 * t962 - t965;
+    let t967 = t966 - 0.3308 * (t913 + t939);
+    let t968 = 0.7071067811865476 * q[7] * t964
+        + 2.0 * qd[7] * (0.7071067811865476 * live[151] - 0.7071067811865475 * live[149])
+        + 0.7071067811865475 * q[7] * t963;
+    let t969 = t967 + t968;
+    let t970 = t967 - t968;
+    let t971 = -0.002573605371338202 * t963 - 0.015 * (t969 + t970)
+        - 0.002034439958661797 * t964;
+    let t972 = 0.229207552695 * t962 + t971
+        - 0.337685411138 * (live[44] * live[125] - t907);
+    let t973 = 0.067870631425 * (live[20] - t906) + live[43] * t961
+        - 0.029307465076 * live[31] * live[35] - live[42] * t972;
+    let t974 = live[30] * live[33];
+    let t975 = live[49] * t957 + live[50] * t960;
+    let t976 = 0.13574126285 * t974
+        + 0.168842705569 * (t932 + live[46] * live[138] + live[31] * live[45])
+        + 0.014653732538 * (t906 + live[20]) - 0.229207552695 * t928 - t975;
+    let t977 = live[31] * t973 - live[30] * t976;
+    let t978 = 1.1006105493 * live[27] + t977;
+    let t979 = live[30] * live[39];
+    let t980 = 0.067870631425 * (t916 - live[31] * live[39]) + live[42] * t961
+        + live[43] * t972 - 0.014653732538 * (t910 - t979);
+    let t981 = t980 - 4.002007107206 * live[27];
+    let t982 = live[18] * t978 - live[17] * t981;
+    let t983 = live[30] * t973 + live[31] * t976;
+    let t984 = 0.55030527465 * t922 + t983 - 2.001003553603 * t923;
+    let t985 = 0.004600245517563106 * live[30] - 0.00216405205209813 * live[31];
+    let t986 = q[7] * (t970 - t969);
+    let t987 = 0.00039139128168424813 * t933 + 0.002420943778521232 * t941
+        + 0.002034439958661797 * t966 + live[149] * live[244] + live[54] * live[319]
+        + live[138] * live[243] - 0.0009653051699191116 * t919 - 0.1654 * (t958 + t959)
+        - live[59] * live[315] - 0.010606601717798213 * t986;
+    let t988 = 0.00039139128168424813 * t941 + 0.1654 * (t955 + t956)
+        + 0.010606601717798212 * t986 + live[59] * live[314]
+        - 0.001255536598272898 * t919 - 0.002573605371338202 * t966
+        - live[138] * live[242] - live[151] * live[244] - live[52] * live[319];
+    let t989 = 0.00895537646949219 * t932 + live[138] * live[236] + live[45] * live[323]
+        + live[50] * t987 - 0.014311914382675314 * t919 - 0.000103758917218685 * t910
+        - 0.168842705569 * t929 - live[31] * live[235] - live[46] * live[318]
+        - live[49] * t988;
+    let t990 = 0.002034439958661797 * t936 + 0.001255536598272898 * t933
+        + 0.0009653051699191116 * t941 + live[149] * live[242] + live[54] * live[314]
+        + q[7]
+            * (0.7071067811865476 * t955 + 0.7071067811865475 * t959
+                - 0.7071067811865476 * t956 - 0.7071067811865475 * t958)
+        - 0.006684151967360945 * t919 - 0.002573605371338202 * t945
+        - live[151] * live[243] - live[52] * live[315];
+    let t991 = 0.000093569097314605 * t910 + 0.014311914382675314 * t932
+        + live[31] * live[234] + live[46] * live[316] + live[125] * live[236] + t990
+        - 0.229207552695 * t929 - 0.088 * t975 - live[44] * live[323];
+    let t992 = 0.029883967133882087 * t916 + live[35] * t985 + live[43] * t989
+        - 0.0521246449344 * live[27] - 0.004600245517563106 * t917
+        - 0.00151524447332703 * (t979 - t910) - live[31] * live[230] - live[42] * t991;
+    let t993 = 0.000103758917218685 * t932 + live[125] * live[235]
+        + live[138] * live[234] + live[45] * live[316] + 0.000093569097314605 * t919
+        - 0.229207552695 * t965 - 0.088 * t971 - live[49] * t987 - live[50] * t988
+        - 0.05153524721066731 * t910 - live[44] * live[318] - 0.168842705569 * t926;
+    let t994 = 0.00216405205209813 * t917 + live[39] * live[322] + live[30] * live[230]
+        + t993 - 0.011254066589184 * live[27] - 0.00151524447332703 * t916
+        - live[33] * t985;
+    let t995 = 1.3886391021919968 * live[22] + 0.00328897515473854 * live[27]
+        + 0.3237809453709217 * t917 + live[31] * t992 - 0.384 * t983 - live[30] * t994;
+    let t996 = live[30] * live[229] + live[35] * live[322] + 0.004600245517563106 * t916
+        + 0.067870631425 * t925 + 0.00216405205209813 * t910 - 0.014653732538 * t929
+        - live[31] * live[228] - live[42] * t989 - live[43] * t991
+        - 0.00151524447332703 * t974;
+    let t997 = 0.3237809453709217 * live[219] + 0.13441817657756652 * t917
+        - 0.0825 * t983 - t996;
+    let t998 = live[18] * t995 - live[17] * t997;
+    let t999 = 0.384 * t977 + 0.0825 * t980 + live[30] * t992 + live[31] * t994;
+    let t1000 = t999 - 0.0825 * (live[17] * t978 + live[18] * t981);
+    let t1001 = -0.0825 * t984 - live[17] * t995 - live[18] * t997;
+    let t1002 = live[42] * live[45] + live[43] * live[44];
+    let t1003 = live[43] * live[59];
+    let t1004 = live[54] * live[164];
+    let t1005 = 2.0 * (t1003 + t1004);
+    let t1006 = live[35] * live[42];
+    let t1007 = qd[5] * live[42] + t1006;
+    let t1008 = live[54] * live[166] - live[52] * live[164];
+    let t1009 = t1008 - t1007;
+    let t1010 = live[45] * live[50];
+    let t1011 = live[42] * live[46];
+    let t1012 = t1007 + t1011;
+    let t1013 = live[35] * live[43];
+    let t1014 = qd[5] * live[43] + t1013;
+    let t1015 = live[33] * live[50];
+    let t1016 = t1015 - qd[6] * live[166] - live[49] * t1014;
+    let t1017 = live[59] * live[166] - live[43] * live[52];
+    let t1018 = q[7] * (0.7071067811865475 * t1005 + 0.7071067811865476 * t1009);
+    let t1019 = 0.088 * live[49] * t1012 - 0.176 * live[43] * t1010;
+    let t1020 = 0.1654 * (t1016 + t1017) + t1019;
+    let t1021 = t1018 + t1020;
+    let t1022 = live[52] * live[166];
+    let t1023 = 2.0 * (t1003 - t1022);
+    let t1024 = live[45] * live[49];
+    let t1025 = live[33] * live[49];
+    let t1026 = t1025 + live[50] * t1014 - qd[6] * live[164];
+    let t1027 = live[59] * live[164] + live[43] * live[54];
+    let t1028 = t1007 + t1008;
+    let t1029 = q[7] * (0.7071067811865476 * t1023 + 0.7071067811865475 * t1028);
+    let t1030 = 0.176 * live[43] * t1024 + 0.088 * live[50] * t1012;
+    let t1031 = t1030 - 0.1654 * (t1027 + t1026);
+    let t1032 = t1029 + t1031;
+    let t1033 = 0.7071067811865475 * t1021 + 0.7071067811865476 * t1032;
+    let t1034 = qd[7] * live[43];
+    let t1035 = 0.7071067811865476 * t1021 + 2.0 * t1034 - 0.7071067811865475 * t1032;
+    let t1036 = t1020 - t1018;
+    live[518] = t887;
+    live[519] = t888;
+    live[520] = t889;
+    live[521] = t894;
+    live[522] = t897;
+    live[523] = t900;
+    live[524] = t902;
+    live[525] = t903;
+    live[526] = t904;
+    live[527] = t905;
+    live[528] = t909;
+    live[529] = t915;
+    live[530] = t917;
+    live[531] = t918;
+    live[532] = t931;
+    live[533] = t948;
+    live[534] = t953;
+    live[535] = t982;
+    live[536] = t984;
+    live[537] = t990;
+    live[538] = t993;
+    live[539] = t996;
+    live[540] = t998;
+    live[541] = t999;
+    live[542] = t1000;
+    live[543] = t1001;
+    live[544] = t1002;
+    live[545] = t1004;
+    live[546] = t1005;
+    live[547] = t1006;
+    live[548] = t1007;
+    live[549] = t1009;
+    live[550] = t1010;
+    live[551] = t1011;
+    live[552] = t1012;
+    live[553] = t1013;
+    live[554] = t1014;
+    live[555] = t1015;
+    live[556] = t1016;
+    live[557] = t1017;
+    live[558] = t1019;
+    live[559] = t1022;
+    live[560] = t1023;
+    live[561] = t1024;
+    live[562] = t1025;
+    live[563] = t1026;
+    live[564] = t1027;
+    live[565] = t1028;
+    live[566] = t1029;
+    live[567] = t1030;
+    live[568] = t1031;
+    live[569] = t1033;
+    live[570] = t1034;
+    live[571] = t1035;
+    live[572] = t1036;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part7_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part7_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1037 = live[568] - live[566];
+    let t1038 = 0.7071067811865475 * live[572] + 0.7071067811865476 * t1037;
+    let t1039 = 0.7071067811865476 * live[572] - 2.0 * live[570]
+        - 0.7071067811865475 * t1037;
+    let t1040 = 0.010606601717798212 * (live[569] + live[571]);
+    let t1041 = 0.010606601717798212 * (t1038 + t1039);
+    let t1042 = 0.002573605371338202 * live[546] + 0.002034439958661797 * live[549]
+        + t1040 + t1041;
+    let t1043 = 0.010606601717798213 * live[569] - 0.010606601717798212 * live[571];
+    let t1044 = 0.010606601717798213 * t1038 - 0.010606601717798212 * t1039;
+    let t1045 = 0.002034439958661797 * live[560] + 0.002573605371338202 * live[565]
+        + t1043 + t1044;
+    let t1046 = live[50] * t1042 - 0.45841510539 * live[43] * live[45]
+        - 0.168842705569 * (live[544] - live[33]) - live[49] * t1045;
+    let t1047 = live[42] * live[44];
+    let t1048 = live[33] + live[544];
+    let t1049 = live[557] - live[556];
+    let t1050 = live[563] - live[564];
+    let t1051 = 0.3308 * (live[545] - live[559]) - 0.088 * t1048;
+    let t1052 = 0.7071067811865476 * q[7] * t1050
+        + 2.0 * qd[7] * (0.7071067811865475 * live[164] + 0.7071067811865476 * live[166])
+        + 0.7071067811865475 * q[7] * t1049;
+    let t1053 = t1051 + t1052;
+    let t1054 = t1051 - t1052;
+    let t1055 = -0.002573605371338202 * t1049 - 0.015 * (t1053 + t1054)
+        - 0.002034439958661797 * t1050;
+    let t1056 = 0.337685411138 * t1047 + 0.229207552695 * t1048 + t1055;
+    let t1057 = 0.029307465076 * live[39] + live[43] * t1046 - live[42] * t1056;
+    let t1058 = live[49] * t1042 + live[50] * t1045;
+    let t1059 = 0.168842705569 * (live[554] + live[43] * live[46])
+        - 0.13574126285 * live[39] - 0.229207552695 * live[552] - t1058;
+    let t1060 = live[31] * t1057 - live[30] * t1059;
+    let t1061 = 0.13574126285 * live[35] + live[42] * t1046 + live[43] * t1056
+        - 0.029307465076 * live[33];
+    let t1062 = live[18] * t1060 - live[17] * t1061;
+    let t1063 = live[30] * t1057 + live[31] * t1059;
+    let t1064 = 0.000093569097314605 * live[43] - 0.000103758917218685 * live[42];
+    let t1065 = q[7] * (t1054 - t1053);
+    let t1066 = 0.00039139128168424813 * live[556] + 0.002420943778521232 * live[563]
+        + live[54] * live[331] + live[43] * live[243] - 0.0009653051699191116 * live[548]
+        - 0.1654 * (t1043 + t1044) - 0.0001790307163622381 * t1048
+        - live[164] * live[244] - live[59] * live[328] - 0.010606601717798213 * t1065;
+    let t1067 = 0.00039139128168424813 * live[563] + 0.1654 * (t1040 + t1041)
+        + 0.0002264772726777618 * t1048 + 0.010606601717798212 * t1065
+        + live[59] * live[326] - 0.001255536598272898 * live[548] - live[43] * live[242]
+        - live[166] * live[244] - live[52] * live[331];
+    let t1068 = 0.00895537646949219 * live[554] + live[43] * live[236] + live[45] * t1064
+        + live[50] * t1066 - 0.014311914382675314 * (live[548] + live[551])
+        - 0.000103758917218685 * live[33] - live[49] * t1067;
+    let t1069 = 0.002034439958661797 * live[558] + 0.001255536598272898 * live[556]
+        + 0.0009653051699191116 * live[563] + live[54] * live[326]
+        + q[7]
+            * (0.7071067811865476 * t1040 + 0.7071067811865475 * t1044
+                - 0.7071067811865476 * t1041 - 0.7071067811865475 * t1043)
+        - 0.006684151967360945 * live[548] - 0.002573605371338202 * live[567]
+        - live[166] * live[243] - live[52] * live[328] - live[164] * live[242];
+    let t1070 = 0.000093569097314605 * live[33] + 0.014311914382675314 * live[554]
+        + live[46] * live[330] + t1069 - 0.088 * t1058 - live[42] * live[236]
+        - live[44] * t1064;
+    let t1071 = 0.0626702463978176 * live[35] + live[43] * t1068
+        + 0.00303048894665406 * live[33] - 0.00432810410419626 * live[39]
+        - live[42] * t1070;
+    let t1072 = live[43] * live[234] + live[45] * live[330]
+        + 0.000103758917218685 * live[554] + 0.000093569097314605 * live[548]
+        - 0.088 * t1055 - live[42] * live[235] - live[49] * t1066
+        - 0.014311914382675315 * t1047 - live[50] * t1067;
+    let t1073 = 0.00303048894665406 * live[227] + t1072
+        - 0.054437559340720726 * live[33];
+    let t1074 = live[31] * t1071 - 0.384 * t1063 - live[30] * t1073;
+    let t1075 = live[42] * t1068 + live[43] * t1070;
+    let t1076 = t1075 - 0.0825 * t1063;
+    let t1077 = live[18] * t1074 - live[17] * t1076;
+    let t1078 = 0.384 * t1060 + 0.0825 * t1061 + live[30] * t1071 + live[31] * t1073;
+    let t1079 = t1078 - 0.0825 * (live[17] * t1060 + live[18] * t1061);
+    let t1080 = -0.0825 * t1063 - live[17] * t1074 - live[18] * t1076;
+    let t1081 = live[50] * live[54];
+    let t1082 = live[49] * live[54] + live[50] * live[52];
+    let t1083 = t1082 - live[44];
+    let t1084 = 2.0 * live[44];
+    let t1085 = live[49] * live[59];
+    let t1086 = live[561] + qd[6] * live[49];
+    let t1087 = 1.414213562373095 * live[54] * live[177]
+        - 0.7071067811865476 * q[7] * t1083;
+    let t1088 = 0.088 * live[49] * t1084 - 0.176 * live[53];
+    let t1089 = 0.1654 * (t1085 - t1086) + t1088;
+    let t1090 = t1089 - t1087;
+    let t1091 = live[49] * live[52];
+    let t1092 = live[50] * live[59];
+    let t1093 = live[550] + qd[6] * live[50];
+    let t1094 = live[44] + t1082;
+    let t1095 = 1.4142135623730951 * live[52] * live[176]
+        - 0.7071067811865475 * q[7] * t1094;
+    let t1096 = 0.176 * live[51] + 0.088 * live[50] * t1084;
+    let t1097 = 0.1654 * (t1092 - t1093) + t1096;
+    let t1098 = t1097 - t1095;
+    let t1099 = 0.7071067811865475 * t1090 + 0.7071067811865476 * t1098;
+    let t1100 = 0.7071067811865476 * t1090 - 0.7071067811865475 * t1098;
+    let t1101 = t1087 + t1089;
+    let t1102 = t1095 + t1097;
+    let t1103 = 0.7071067811865475 * t1101 + 0.7071067811865476 * t1102;
+    let t1104 = 0.7071067811865476 * t1101 - 0.7071067811865475 * t1102;
+    let t1105 = 0.010606601717798212 * (t1099 + t1100);
+    let t1106 = 0.010606601717798212 * (t1103 + t1104);
+    let t1107 = 0.002034439958661797 * t1083 + t1105 + t1106
+        - 0.005147210742676404 * t1081;
+    let t1108 = 0.010606601717798213 * t1099 - 0.010606601717798212 * t1100;
+    let t1109 = 0.010606601717798213 * t1103 - 0.010606601717798212 * t1104;
+    let t1110 = 0.002573605371338202 * t1094 + t1108 + t1109
+        - 0.004068879917323594 * t1091;
+    let t1111 = live[50] * t1107 - 0.45841510539 * live[46] - live[49] * t1110;
+    let t1112 = t1085 + t1086;
+    let t1113 = t1092 + t1093;
+    let t1114 = -2.0 * (t1081 + t1091);
+    let t1115 = 0.7071067811865476 * q[7] * t1113
+        + 133.33333333333331 * qd[7] * live[174] + 0.7071067811865475 * q[7] * t1112;
+    let t1116 = 0.1654 * t1114 + t1115;
+    let t1117 = 0.1654 * t1114 - t1115;
+    let t1118 = -0.002573605371338202 * t1112 - 0.015 * (t1116 + t1117)
+        - 0.002034439958661797 * t1113;
+    let t1119 = 0.337685411138 * live[46] + t1118;
+    let t1120 = live[43] * t1111 - live[42] * t1119;
+    let t1121 = live[49] * t1107 + live[50] * t1110;
+    let t1122 = 0.337685411138 * live[45] - 0.229207552695 * t1084 - t1121;
+    let t1123 = live[31] * t1120 - live[30] * t1122;
+    let t1124 = live[42] * t1111 + live[43] * t1119;
+    let t1125 = live[18] * t1123 - live[17] * t1124;
+    let t1126 = live[30] * t1120 + live[31] * t1122;
+    let t1127 = -live[44];
+    let t1128 = q[7] * (t1117 - t1116);
+    let t1129 = 0.002420943778521232 * t1093 + live[50] * live[244]
+        + live[54] * live[181] - 0.00039139128168424813 * (t1086 + t1085)
+        - 0.0009653051699191116 * live[44] - 0.1654 * (t1108 + t1109)
+        - 0.010606601717798213 * t1128;
+    let t1130 = 0.002420943778521232 * live[49] + 0.00039139128168424813 * live[50];
+    let t1131 = 0.00039139128168424813 * t1093 + 0.1654 * (t1105 + t1106)
+        + 0.010606601717798212 * t1128 + live[59] * t1130
+        - 0.001255536598272898 * live[44] - live[49] * live[244] - live[52] * live[181];
+    let t1132 = 0.06049062368015949 * live[45] + 0.028623828765350627 * t1127
+        + live[50] * t1129 - 0.00018713819462921 * live[46] - live[49] * t1131;
+    let t1133 = 0.002034439958661797 * t1088 + 0.0009653051699191116 * t1093
+        + live[50] * live[242] + live[54] * t1130
+        + q[7]
+            * (0.7071067811865476 * t1105 + 0.7071067811865475 * t1109
+                - 0.7071067811865475 * t1108 - 0.7071067811865476 * t1106)
+        - 0.001255536598272898 * t1086 - 0.002573605371338202 * t1096
+        - 0.00039139128168424813 * t1091 - live[49] * live[243];
+    let t1134 = 0.028623828765350627 * live[233] + t1133 - 0.04926402270853606 * live[44]
+        - 0.088 * t1121;
+    let t1135 = live[43] * t1132 - live[42] * t1134;
+    let t1136 = -0.088 * t1118 - live[49] * t1129 - live[50] * t1131;
+    let t1137 = live[31] * t1135 - 0.384 * t1126 - live[30] * t1136;
+    let t1138 = live[42] * t1132 + live[43] * t1134;
+    let t1139 = t1138 - 0.0825 * t1126;
+    let t1140 = live[18] * t1137 - live[17] * t1139;
+    let t1141 = 0.384 * t1123 + 0.0825 * t1124 + live[30] * t1135 + live[31] * t1136;
+    let t1142 = t1141 - 0.0825 * (live[17] * t1123 + live[18] * t1124);
+    let t1143 = -0.0825 * t1126 - live[17] * t1137 - live[18] * t1139;
+    let t1144 = 0.004068879917323594 * t1085 - 0.005147210742676404 * t1092;
+    let t1145 = 2.0 * live[52];
+    let t1146 = 2.0 * live[54];
+    let t1147 = q[7] * (0.7071067811865475 * t1145 + 0.7071067811865476 * t1146);
+    let t1148 = -0.002573605371338202 * t1145 - 0.002034439958661797 * t1146;
+    let t1149 = live[43] * t1144 - live[42] * t1148;
+    let t1150 = 0.005147210742676404 * t1085 + 0.004068879917323594 * t1092;
+    let t1151 = live[31] * t1149 - live[30] * t1150;
+    let t1152 = live[42] * t1144 + live[43] * t1148;
+    let t1153 = live[18] * t1151 - live[17] * t1152;
+    let t1154 = live[30] * t1149 + live[31] * t1150;
+    let t1155 = -live[52];
+    let t1156 = 0.021213203435596423 * (qd[7] - live[63]);
+    let t1157 = q[7] * (t1147 + t1147);
+    let t1158 = 0.009105095745882176 * live[54] + 0.002511073196545796 * live[59]
+        + 0.0007827825633684963 * t1155 + 0.010606601717798213 * t1157;
+    let t1159 = 0.021213203435596427 * qd[7] + 0.021213203435596423 * live[63];
+    let t1160 = -t1159;
+    let t1161 = 0.0007827825633684963 * live[241] + 0.1654 * (t1159 + t1160)
+        - 0.010606601717798212 * t1157 - 0.004263208188839713 * live[52];
+    let t1162 = live[50] * t1158 - live[49] * t1161;
+    let t1163 = q[7]
+        * (0.7071067811865476 * t1160 - 0.7071067811865475 * t1156
+            - 0.7071067811865476 * t1159 - 0.7071067811865475 * t1156);
+    let t1164 = t1163 + 0.088 * t1150;
+    let t1165 = live[43] * t1162 - live[42] * t1164;
+    let t1166 = -0.088 * t1148 - live[49] * t1158 - live[50] * t1161;
+    let t1167 = live[31] * t1165 - 0.384 * t1154 - live[30] * t1166;
+    let t1168 = live[42] * t1162 + live[43] * t1164;
+    let t1169 = t1168 - 0.0825 * t1154;
+    let t1170 = live[18] * t1167 - live[17] * t1169;
+    let t1171 = 0.384 * t1151 + 0.0825 * t1152 + live[30] * t1165 + live[31] * t1166;
+    let t1172 = t1171 - 0.0825 * (live[17] * t1151 + live[18] * t1152);
+    let t1173 = -0.0825 * t1154 - live[17] * t1167 - live[18] * t1169;
+    let t1174 = live[62] * live[177];
+    let t1175 = live[62] * live[176];
+    let t1176 = 0.042426406871192854 * t1174 + 0.04242640687119285 * t1175;
+    let t1177 = live[43] * t1176 + 0.06 * live[42] * live[63];
+    let t1178 = 0.04242640687119285 * (t1174 - t1175);
+    let t1179 = live[31] * t1177 - live[30] * t1178;
+    let t1180 = live[42] * t1176 - 0.06 * live[43] * live[63];
+    let t1181 = live[18] * t1179 - live[17] * t1180;
+    let t1182 = live[30] * t1177 + live[31] * t1178;
+    let t1183 = live[17] * t1179 + live[18] * t1180;
+    let t1184 = live[0]
+        * (live[9] * live[373] - live[378] - 1.0674867322634767 * live[6]
+            - 0.00398335888393552 * live[7]
+            - 0.316 * (live[8] * live[356] + live[9] * live[357]) - live[8] * live[377])
+        + live[1] * (0.00398335888393552 * live[6] + live[379] + live[381]) + tau[0];
+    let t1185 = 0.316
+        * (live[9] * (live[18] * live[269] - live[17] * live[270]) - live[8] * live[271])
+        + live[8] * (live[18] * live[283] + live[288] - live[17] * live[287])
+        + live[9]
+            * (-0.000121912420950744 * live[8]
+                - 0.0825 * (live[17] * live[269] + live[18] * live[270]) - live[290])
+        + 1.1136424972533403 - live[266] * live[268] * live[268];
+    let inv1 = 1.0 / t1185;
+    live[573] = t1038;
+    live[574] = t1062;
+    live[575] = t1063;
+    live[576] = t1064;
+    live[577] = t1069;
+    live[578] = t1072;
+    live[579] = t1075;
+    live[580] = t1077;
+    live[581] = t1078;
+    live[582] = t1079;
+    live[583] = t1080;
+    live[584] = t1099;
+    live[585] = t1103;
+    live[586] = t1125;
+    live[587] = t1126;
+    live[588] = t1127;
+    live[589] = t1133;
+    live[590] = t1136;
+    live[591] = t1138;
+    live[592] = t1140;
+    live[593] = t1141;
+    live[594] = t1142;
+    live[595] = t1143;
+    live[596] = t1153;
+    live[597] = t1154;
+    live[598] = t1155;
+    live[599] = t1163;
+    live[600] = t1166;
+    live[601] = t1168;
+    live[602] = t1170;
+    live[603] = t1171;
+    live[604] = t1172;
+    live[605] = t1173;
+    live[606] = t1178;
+    live[607] = t1180;
+    live[608] = t1181;
+    live[609] = t1182;
+    live[610] = t1183;
+    live[611] = t1184;
+    live[612] = inv1;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part8_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part8_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1186 = 0.0825 * live[271] + live[17] * live[283] + live[18] * live[287]
+        - 0.24071266342611425 * live[8] - 0.013297019103287584 * live[9]
+        - live[265] * live[266] * live[268];
+    let t1187 = live[290] - live[263] * live[266] * live[268];
+    let t1188 = live[286] - live[259] * live[266] * live[268];
+    let t1189 = live[281] - live[255] * live[266] * live[268];
+    let t1190 = live[277] - live[251] * live[266] * live[268];
+    let t1191 = 0.015 * (live[111] - live[113]) - live[93] * live[266] * live[268];
+    let t1192 = 0.0825
+        * (live[295] - 2.001003553603 * live[17] - 0.55030527465 * live[18])
+        + live[17]
+            * (live[31] * live[303] + live[308] - 0.384 * live[295]
+                - live[30] * live[307] - 0.1650827931722475)
+        + live[18]
+            * (0.16189047268546086 * live[17] + live[310] - 0.0825 * live[295]
+                - 0.045400185158625) + 0.13439233114822144
+        - live[265] * live[265] * live[266] - live[612] * t1186 * t1186;
+    let inv2 = 1.0 / t1192;
+    let t1193 = live[520] - 0.384 * (live[31] * live[293] - live[30] * live[294])
+        - 0.0825
+            * (0.067870631425 * live[127] + live[42] * live[291] + live[43] * live[292]
+                - 0.014653732538 * live[124]) - live[30] * live[303]
+        - live[31] * live[307] - live[263] * live[265] * live[266]
+        - live[612] * t1186 * t1187;
+    let t1194 = live[310] - live[259] * live[265] * live[266]
+        - live[612] * t1186 * t1188;
+    let t1195 = live[306] - live[255] * live[265] * live[266]
+        - live[612] * t1186 * t1189;
+    let t1196 = live[301] - live[251] * live[265] * live[266]
+        - live[612] * t1186 * t1190;
+    let t1197 = 0.015 * (live[136] - live[137]) - live[93] * live[265] * live[266]
+        - live[612] * t1186 * t1191;
+    let t1198 = 0.7451354997528139
+        - 0.0825
+            * (live[42] * live[311] + live[43] * live[312] - 0.067870631425 * live[30]
+                - 0.014653732538 * live[31])
+        - 0.384
+            * (live[31] * (live[43] * live[311] - live[42] * live[312])
+                - live[30]
+                    * (0.229207552695 * live[138] - 0.168842705569 * live[125]
+                        - live[313]))
+        - live[30]
+            * (live[43] * live[317] + live[322] - live[42] * live[321]
+                - 0.0055993270925625)
+        - live[31] * (0.00151524447332703 * live[30] - live[324] - 0.001208932934385)
+        - live[263] * live[263] * live[266] - live[612] * t1187 * t1187
+        - inv2 * t1193 * t1193;
+    let inv3 = 1.0 / t1198;
+    let t1199 = 0.02389827041510187 * live[31] + live[42] * live[317]
+        + live[43] * live[321] - 0.001026787777028894 * live[30]
+        - live[259] * live[263] * live[266] - live[612] * t1187 * t1188
+        - inv2 * t1193 * t1194;
+    let t1200 = live[324] - live[255] * live[263] * live[266] - live[612] * t1187 * t1189
+        - inv2 * t1193 * t1195;
+    let t1201 = live[320] - live[251] * live[263] * live[266] - live[612] * t1187 * t1190
+        - inv2 * t1193 * t1196;
+    let t1202 = 0.015 * (live[153] - live[154]) - live[93] * live[263] * live[266]
+        - live[612] * t1187 * t1191 - inv2 * t1193 * t1197;
+    let t1203 = live[42] * (live[50] * live[327] + live[330] - live[49] * live[329])
+        + live[43]
+            * (0.014311914382675314 * live[42]
+                - 0.088
+                    * (live[49]
+                        * (0.002034439958661797 * live[43] + live[172] + live[173])
+                        + live[50]
+                            * (live[170] + live[171] - 0.002573605371338202 * live[43]))
+                - live[332]) + 0.032786279263935514 - live[259] * live[259] * live[266]
+        - live[612] * t1188 * t1188 - inv2 * t1194 * t1194 - inv3 * t1199 * t1199;
+    let inv4 = 1.0 / t1203;
+    let t1204 = 0.088
+        * (-0.002573605371338202 * live[164] - 0.002034439958661797 * live[166])
+        + live[49] * live[327] + live[50] * live[329] + live[576]
+        - live[255] * live[259] * live[266] - live[612] * t1188 * t1189
+        - inv2 * t1194 * t1195 - inv3 * t1199 * t1200;
+    let t1205 = live[332] - live[251] * live[259] * live[266] - live[612] * t1188 * t1190
+        - inv2 * t1194 * t1196 - inv3 * t1199 * t1201;
+    let t1206 = 0.015 * (live[167] - live[168]) - live[93] * live[259] * live[266]
+        - live[612] * t1188 * t1191 - inv2 * t1194 * t1197 - inv3 * t1199 * t1202;
+    let t1207 = 0.088 * (live[183] - 0.015 * (live[178] + live[179]))
+        + live[49]
+            * (0.003241658578521232 * live[49] + 0.00039139128168424813 * live[50]
+                - 0.010606601717798213 * live[333] - 0.0001790307163622381)
+        + live[50]
+            * (0.00039139128168424813 * live[49]
+                + 0.3308
+                    * (0.11695546160825496 * live[175] - 0.11695546160825493 * live[174])
+                + 0.010606601717798212 * live[333] + 0.0002264772726777618)
+        + 0.0515352472106673 - live[255] * live[255] * live[266]
+        - live[612] * t1189 * t1189 - inv2 * t1195 * t1195 - inv3 * t1200 * t1200
+        - inv4 * t1204 * t1204;
+    let inv5 = 1.0 / t1207;
+    let t1208 = live[180] + live[251] * live[255] * live[266] + live[612] * t1189 * t1190
+        + inv2 * t1195 * t1196 + inv3 * t1200 * t1201 + inv4 * t1204 * t1205;
+    let t1209 = -live[93] * live[255] * live[266] - live[612] * t1189 * t1191
+        - inv2 * t1195 * t1197 - inv3 * t1200 * t1202 - inv4 * t1204 * t1206;
+    let t1210 = 0.03 * live[190] + 0.006684151967360945
+        - live[251] * live[251] * live[266] - live[612] * t1190 * t1190
+        - inv2 * t1196 * t1196 - inv3 * t1201 * t1201 - inv4 * t1205 * t1205
+        - inv5 * t1208 * t1208;
+    let inv6 = 1.0 / t1210;
+    let t1211 = inv5 * t1208 * t1209 - live[93] * live[251] * live[266]
+        - live[612] * t1190 * t1191 - inv2 * t1196 * t1197 - inv3 * t1201 * t1202
+        - inv4 * t1205 * t1206;
+    let t1212 = 0.03 - live[93] * live[93] * live[266] - live[612] * t1191 * t1191
+        - inv2 * t1197 * t1197 - inv3 * t1202 * t1202 - inv4 * t1206 * t1206
+        - inv5 * t1209 * t1209 - inv6 * t1211 * t1211;
+    let inv7 = 1.0 / t1212;
+    let t1213 = 3.335020043512 * live[4] + 0.01026110182100817 * live[6]
+        + live[2] * live[209] + tau[1] - 0.002031994566 * live[5]
+        - 0.0007689361029464 * live[7] - live[3] * live[207] - live[8] * live[373]
+        - live[9] * live[377] - live[266] * live[268] * live[611]
+        - 0.316 * (live[9] * live[356] - live[8] * live[357]);
+    let t1214 = live[381] + tau[2] - live[265] * live[266] * live[611]
+        - live[612] * t1186 * t1213;
+    let t1215 = live[374] + live[376] + tau[3] - live[263] * live[266] * live[611]
+        - live[612] * t1187 * t1213 - inv2 * t1193 * t1214;
+    let t1216 = tau[4] - live[371] - live[259] * live[266] * live[611]
+        - live[612] * t1188 * t1213 - inv2 * t1194 * t1214 - inv3 * t1199 * t1215;
+    let t1217 = live[367] + tau[5] - live[255] * live[266] * live[611]
+        - live[612] * t1189 * t1213 - inv2 * t1195 * t1214 - inv3 * t1200 * t1215
+        - inv4 * t1204 * t1216;
+    let t1218 = live[363] + tau[6] + inv5 * t1208 * t1217
+        - live[251] * live[266] * live[611] - live[612] * t1190 * t1213
+        - inv2 * t1196 * t1214 - inv3 * t1201 * t1215 - inv4 * t1205 * t1216;
+    let t1219 = 0.015 * (live[355] - live[354]) + tau[7]
+        - live[93] * live[266] * live[611] - live[612] * t1191 * t1213
+        - inv2 * t1197 * t1214 - inv3 * t1202 * t1215 - inv4 * t1206 * t1216
+        - inv5 * t1209 * t1217 - inv6 * t1211 * t1218;
+    let t1220 = inv7 * t1219;
+    let t1221 = inv6 * (t1218 - t1211 * inv7 * t1219);
+    let t1222 = inv5 * (t1217 + t1208 * t1221 - t1209 * inv7 * t1219);
+    let t1223 = inv4 * (t1216 - t1204 * t1222 - t1205 * t1221 - t1206 * inv7 * t1219);
+    let t1224 = inv3
+        * (t1215 - t1200 * t1222 - t1201 * t1221 - t1199 * t1223 - t1202 * inv7 * t1219);
+    let t1225 = inv2
+        * (t1214 - t1196 * t1221 - t1197 * inv7 * t1219 - t1193 * t1224 - t1194 * t1223
+            - t1195 * t1222);
+    let t1226 = live[612]
+        * (t1213 - t1191 * inv7 * t1219 - t1186 * t1225 - t1187 * t1224 - t1188 * t1223
+            - t1189 * t1222 - t1190 * t1221);
+    let t1227 = live[266]
+        * (live[611] - live[268] * t1226 - live[265] * t1225 - live[263] * t1224
+            - live[259] * t1223 - live[255] * t1222 - live[251] * t1221
+            - live[93] * inv7 * t1219);
+    let t1228 = live[17] * live[195] - live[425];
+    let t1229 = -live[430] - live[18] * live[195];
+    let t1230 = live[30] * t1229 - live[31] * live[192];
+    let t1231 = live[31] * t1229 + live[30] * live[192];
+    let t1232 = live[42] * t1231 - live[43] * t1228;
+    let t1233 = live[43] * t1231 + live[42] * t1228;
+    let t1234 = live[50] * t1230 - live[49] * t1233;
+    let t1235 = live[50] * t1233 + live[49] * t1230;
+    let t1236 = live[481] + live[30] * live[479];
+    let t1237 = live[31] * live[479] - live[483];
+    let t1238 = live[42] * t1237 + live[43] * live[477];
+    let t1239 = live[43] * t1237 - live[42] * live[477];
+    let t1240 = live[50] * t1236 - live[49] * t1239;
+    let t1241 = live[50] * t1239 + live[49] * t1236;
+    let t1242 = live[531] - live[42] * live[529];
+    let t1243 = live[532] + live[43] * live[529];
+    let t1244 = live[50] * live[528] - live[49] * t1243;
+    let t1245 = -t1242;
+    let t1246 = live[50] * t1243 + live[49] * live[528];
+    let t1247 = live[555] - live[49] * live[553];
+    let t1248 = live[562] + live[50] * live[553];
+    let t1249 = live[190] + 0.02735716;
+    let t1250 = 0.03 * t1249 + 0.0058634371673609445;
+    let inv8 = 1.0 / t1250;
+    let t1251 = live[49]
+        * (0.000000000000000006938893903907228 * live[190] + 0.002420943778521232);
+    let t1252 = live[49] * (0.00039139128168424813 - 0.015 * live[190]);
+    let t1253 = live[50] * t1251 + 0.0002876323644655631 + 0.088 * live[182]
+        - 0.015 * live[190] - 2.0 * live[49] * t1252;
+    let t1254 = live[180] + 0.000093569097314605;
+    let t1255 = live[183] + 0.231847552695;
+    let t1256 = 0.17380470556900002 * live[42] + live[43] * t1255;
+    let t1257 = live[42] * t1255 - 0.17380470556900002 * live[43];
+    let t1258 = live[43] * t1253 - live[42] * t1254;
+    let t1259 = -2.0 * live[50] * t1252 - live[49] * t1251;
+    let t1260 = 0.176 * live[183] + 0.03 * t1249;
+    let t1261 = t1259 + 0.015000000000000003 * live[190] - t1260;
+    let t1262 = t1261 - 0.051767567210667303;
+    let t1263 = -0.00151524447332703 - t1258;
+    let t1264 = live[42] * t1253 + live[43] * t1254;
+    let t1265 = 0.00216405205209813 - t1264;
+    let t1266 = t1256 - 0.014653732538;
+    let t1267 = live[182] + 0.067870631425;
+    let t1268 = live[31] * t1266 - live[30] * t1267;
+    let t1269 = live[30] * t1266 + live[31] * t1267;
+    let t1270 = live[30] * live[31];
+    let t1271 = t1268 - 0.55278027465;
+    let t1272 = t1257 + 2.012523553603;
+    let t1273 = live[18] * t1271 - live[17] * t1272;
+    let t1274 = live[17] * t1271 + live[18] * t1272;
+    let t1275 = t1273 + 0.746857959872;
+    let t1276 = t1269 + 0.028227094878;
+    let t1277 = -t1257;
+    let t1278 = live[31] * t1277;
+    let t1279 = live[30] * t1277;
+    let t1280 = live[31] * t1258 - 0.384 * t1279 - live[30] * t1262;
+    let t1281 = t1264 - 0.0825 * t1279;
+    let t1282 = live[18] * t1278 - live[17] * t1256;
+    let t1283 = live[18] * t1280 - live[17] * t1281;
+    let t1284 = 0.0825 * t1256 + 0.384 * t1278 + live[30] * t1258 + live[31] * t1262;
+    let t1285 = t1284 - 0.0825 * (live[127] * t1277 + live[18] * t1256);
+    let t1286 = -0.0825 * t1279 - live[18] * t1281 - live[17] * t1280;
+    let t1287 = -live[174];
+    let t1288 = -0.1654 * live[175];
+    let t1289 = 0.0017543319241238244 * (live[49] - live[50]);
+    let t1290 = live[43] * t1288 + 0.088 * live[42] * live[175];
+    let t1291 = live[147] * t1287 + live[30] * live[175];
+    let t1292 = live[125] * t1287 - live[31] * live[175];
+    let t1293 = live[31] * t1290 - 0.384 * t1292 - live[30] * t1289;
+    let t1294 = live[42] * t1288 - 0.088 * live[43] * live[175];
+    let t1295 = t1294 - 0.0825 * t1292;
+    let t1296 = live[18] * t1291 - live[185] * t1287;
+    let t1297 = live[18] * t1293 - live[17] * t1295;
+    let t1298 = 0.0825 * live[42] * t1287 + 0.384 * t1291 + live[30] * t1290
+        + live[31] * t1289;
+    let t1299 = t1298 - 0.0825 * (live[17] * t1291 + live[130] * t1287);
+    let t1300 = -0.0825 * t1292 - live[18] * t1295 - live[17] * t1293;
+    let t1301 = 0.1654 * live[175];
+    let t1302 = live[43] * t1301 - 0.088 * live[42] * live[175];
+    let t1303 = live[42] * t1301 + 0.088 * live[43] * live[175];
+    let t1304 = t1294 + t1303;
+    let t1305 = live[147] * live[174] - live[30] * live[175];
+    let t1306 = live[125] * live[174] + live[31] * live[175];
+    let t1307 = live[31] * t1302 + live[30] * t1289 - 0.384 * t1306;
+    let t1308 = t1303 - 0.0825 * t1306;
+    let t1309 = 0.0825 * live[42] * live[174] + 0.384 * t1305 + live[30] * t1302
+        - live[31] * t1289;
+    let t1310 = t1298 + t1309;
+    let t1311 = live[18] * t1305 - live[174] * live[185];
+    let t1312 = live[18] * t1307 - live[17] * t1308;
+    let t1313 = t1309 - 0.0825 * (live[17] * t1305 + live[130] * live[174]);
+    let t1314 = -0.0825 * t1306 - live[18] * t1308 - live[17] * t1307;
+    let t1315 = t1300 + t1314;
+    let t1316 = 0.316 * (live[9] * (t1296 + t1311) - live[8] * (t1292 + t1306))
+        + live[8] * (t1297 + t1312) + live[9] * (t1299 + t1313);
+    let t1317 = live[0]
+        * (live[9] * t1297 + live[9] * t1312
+            - 0.316 * (live[8] * t1296 + live[9] * t1292) - live[8] * t1299
+            - 0.316 * (live[8] * t1311 + live[9] * t1306) - live[8] * t1313)
+        + live[1] * (t1300 + t1314);
+    let t1318 = -0.176 * live[183] - 0.014999999999999996 * live[190];
+    let t1319 = live[42] * (t1259 + t1318 + 0.005280563080652476);
+    let t1320 = live[42] * (live[188] + 0.014748570382675314);
+    let t1321 = live[188] + live[43] * t1319 + 0.010148324865112208
+        - 2.0 * live[42] * t1320;
+    let t1322 = -2.0 * live[43] * t1320 - live[42] * t1319;
+    let t1323 = 0.000000000000000006938893903907228 * live[190] - 0.176 * live[183];
+    let t1324 = 2.0 * t1259 + t1322 + t1323 - 0.010507279828771796;
+    let t1325 = 0.0825 * t1257 + live[31] * t1321 - 0.384 * t1268 - live[30] * t1265;
+    let t1326 = t1258 + 2.0 * live[30] * live[30] * t1263 + 0.00542059949960313
+        - 0.0825 * t1269 - t1270 * t1324;
+    let t1327 = 0.384 * t1269 - live[31] * t1265 - live[30] * t1321;
+    let t1328 = t1327 - 0.00164448757736927;
+    live[613] = t1220;
+    live[614] = t1221;
+    live[615] = t1222;
+    live[616] = t1223;
+    live[617] = t1224;
+    live[618] = t1225;
+    live[619] = t1226;
+    live[620] = t1227;
+    live[621] = t1228;
+    live[622] = t1229;
+    live[623] = t1230;
+    live[624] = t1231;
+    live[625] = t1232;
+    live[626] = t1233;
+    live[627] = t1234;
+    live[628] = t1235;
+    live[629] = t1236;
+    live[630] = t1237;
+    live[631] = t1238;
+    live[632] = t1239;
+    live[633] = t1240;
+    live[634] = t1241;
+    live[635] = t1242;
+    live[636] = t1243;
+    live[637] = t1244;
+    live[638] = t1245;
+    live[639] = t1246;
+    live[640] = t1247;
+    live[641] = t1248;
+    live[642] = inv8;
+    live[643] = t1257;
+    live[644] = t1259;
+    live[645] = t1260;
+    live[646] = t1261;
+    live[647] = t1263;
+    live[648] = t1264;
+    live[649] = t1268;
+    live[650] = t1269;
+    live[651] = t1270;
+    live[652] = t1273;
+    live[653] = t1274;
+    live[654] = t1275;
+    live[655] = t1276;
+    live[656] = t1279;
+    live[657] = t1282;
+    live[658] = t1283;
+    live[659] = t1284;
+    live[660] = t1285;
+    live[661] = t1286;
+    live[662] = t1304;
+    live[663] = t1310;
+    live[664] = t1315;
+    live[665] = t1316;
+    live[666] = t1317;
+    live[667] = t1318;
+    live[668] = t1322;
+    live[669] = t1323;
+    live[670] = t1324;
+    live[671] = t1325;
+    live[672] = t1326;
+    live[673] = t1327;
+    live[674] = t1328;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part9_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part9_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1329 = live[18] * live[672] - live[17] * live[674];
+    let t1330 = live[644] - 2.0 * live[647] * live[651]
+        - live[30] * live[30] * live[670];
+    let t1331 = 0.768 * live[643] + 0.165 * live[649] + live[667] + t1330;
+    let t1332 = live[17] * (2.0 * live[668] + t1331 + 0.6501013458897821);
+    let t1333 = live[17] * (live[671] + 0.16284087268546085);
+    let t1334 = live[17] * live[672] + live[18] * live[674];
+    let t1335 = -0.0825 * live[650] - t1329;
+    let t1336 = live[671] + live[18] * t1332 + 0.15735322457889858 - 0.0825 * live[653]
+        - 2.0 * live[17] * t1333;
+    let t1337 = -0.004377257121839584 - t1334;
+    let t1338 = live[668] - 2.0 * live[18] * t1333 - live[17] * t1332;
+    let t1339 = live[8]
+        * (0.165 * (live[649] - live[652]) + live[669] + t1338 + 2.0 * t1330
+            - 0.10095168804723664);
+    let t1340 = live[8] * (t1335 - 0.000121912420950744);
+    let t1341 = live[645] + 2.0 * (0.384 * live[643] - 0.0825 * live[649]);
+    let t1342 = 0.165 * live[652] + t1341;
+    let t1343 = t1338 + 0.768 * live[643] - t1342;
+    let t1344 = live[8] * t1337 + 0.316 * (live[9] * live[654] - live[8] * live[655])
+        - live[9] * t1336;
+    let t1345 = 0.316 * (live[8] * live[654] + live[9] * live[655]) - live[8] * t1336
+        - live[9] * t1337;
+    let t1346 = live[8] * t1339 + 2.0 * live[9] * t1340;
+    let t1347 = -0.015000000000000003 * live[190] - t1330;
+    let t1348 = t1342 + t1347;
+    let t1349 = 0.0825 * (live[652] + 0.002475) - t1348 - 0.8017351219634812;
+    let t1350 = live[671] + 0.0009504 - 0.0825 * (live[643] + 0.01152);
+    let t1351 = t1341 + 0.0825 * (live[649] - 0.002475) + 0.03908622393129646
+        - 0.768 * live[643] - live[668];
+    let t1352 = live[18] * t1350 - live[17] * t1351;
+    let t1353 = 0.0825 * live[17] * live[650] - live[673];
+    let t1354 = -0.0825 * live[649] - live[18] * t1351 - live[17] * t1350;
+    let t1355 = 0.088 * (live[183] + 0.00264) - live[645] - 0.006095757167360945;
+    let t1356 = live[43] * live[189] - live[42] * t1355;
+    let t1357 = live[42] * live[189] + live[43] * t1355;
+    let t1358 = live[31] * t1356 - 0.384 * live[187] - live[30] * live[180];
+    let t1359 = t1357 - 0.0825 * live[187];
+    let t1360 = -0.384 * live[184] - 0.0825 * live[42] * live[182] - live[31] * live[180]
+        - live[30] * t1356;
+    let t1361 = live[18] * t1358 - live[17] * t1359;
+    let t1362 = -0.0825 * (live[17] * live[184] + live[130] * live[182]) - t1360;
+    let t1363 = live[18] * t1359 + 0.0825 * live[187] + live[17] * t1358;
+    let t1364 = 0.316 * (live[9] * live[186] - live[8] * live[187]) + live[8] * t1361
+        + live[9] * t1362;
+    let t1365 = live[1] * t1363
+        - live[0]
+            * (live[9] * t1361 - 0.316 * (live[8] * live[186] + live[9] * live[187])
+                - live[8] * t1362);
+    let t1366 = 0.0007689361029464 * live[2] - 0.01026110182100817 * live[3];
+    let t1367 = live[2] * live[14];
+    let t1368 = 2.0 * (t1367 - live[11] * live[192]);
+    let t1369 = live[27] * live[192];
+    let t1370 = 2.0 * (t1369 - live[22] * live[621]);
+    let t1371 = live[39] * live[621];
+    let t1372 = live[46] * live[623];
+    let t1373 = -2.0 * (t1372 - live[45] * live[625]);
+    let t1374 = live[59] * live[625];
+    let t1375 = live[54] * live[627];
+    let t1376 = -2.0 * (t1374 + t1375);
+    let t1377 = -0.316 * (live[3] * live[3] - live[13]) - live[5];
+    let t1378 = 2.0 * (t1369 - live[20] * live[622]);
+    let t1379 = live[52] * live[628];
+    let t1380 = -2.0 * (t1374 + t1379);
+    let t1381 = qd[7] * live[625];
+    let t1382 = 0.005487648106562256 * live[195] - 0.13439233114822144 * live[2]
+        - 0.004377257121839584 * live[192];
+    let t1383 = 0.004377257121839584 * live[2] + 0.000121912420950744 * live[195];
+    let t1384 = -0.632 * live[12] - live[4];
+    let t1385 = 0.0039053550262761 * live[622] - 0.7451354997528139 * live[192]
+        - 0.00164448757736927 * live[621];
+    let t1386 = 0.00164448757736927 * live[192] + 0.16189047268546086 * live[622];
+    let t1387 = 0.032786279263935514 * live[621] - 0.00216405205209813 * live[623]
+        - 0.004600245517563106 * live[624];
+    let t1388 = 0.00216405205209813 * live[621] - 0.00151524447332703 * live[624];
+    let t1389 = 0.0515352472106673 * live[623] - 0.000093569097314605 * live[625]
+        - 0.000103758917218685 * live[626];
+    let t1390 = 0.000093569097314605 * live[623] + 0.014311914382675314 * live[626];
+    let t1391 = 0.006684151967360945 * live[625] - 0.001255536598272898 * live[627]
+        - 0.0009653051699191116 * live[628];
+    let t1392 = 0.00039139128168424813 * live[628] - 0.001255536598272898 * live[625];
+    let t1393 = 0.00039139128168424813 * live[627] + 0.002420943778521232 * live[628]
+        - 0.0009653051699191116 * live[625];
+    let t1394 = 0.00895537646949219 * live[626] - 0.014311914382675314 * live[625]
+        - 0.000103758917218685 * live[623];
+    let t1395 = 0.029883967133882087 * live[624] + 0.00151524447332703 * live[623]
+        - 0.004600245517563106 * live[621];
+    let t1396 = 0.16189047268546086 * live[621] + 0.643503602439183 * live[622]
+        - 0.0039053550262761 * live[192];
+    let t1397 = 0.005487648106562256 * live[2] - 0.000121912420950744 * live[192]
+        - 0.01159586409516604 * live[195];
+    let t1398 = -0.00398335888393552 * live[2] - 1.0674867322634767 * live[3];
+    let t1399 = live[11] * live[519];
+    let t1400 = live[23] + live[10] * live[519];
+    let t1401 = live[10] * live[27];
+    let t1402 = 2.0 * (live[22] * live[477] - t1401);
+    let t1403 = live[39] * live[477];
+    let t1404 = live[46] * live[629];
+    let t1405 = -2.0 * (t1404 - live[45] * live[631]);
+    let t1406 = live[59] * live[631];
+    let t1407 = live[54] * live[633];
+    let t1408 = -2.0 * (t1406 + t1407);
+    let t1409 = -2.0 * (t1401 + live[20] * live[479]);
+    let t1410 = live[52] * live[634];
+    let t1411 = -2.0 * (t1406 + t1410);
+    let t1412 = qd[7] * live[631];
+    let t1413 = -0.005487648106562256 * live[11] - 0.004377257121839584 * live[519];
+    let t1414 = 0.7451354997528139 * live[10] + 0.00164448757736927 * live[477]
+        + 0.0039053550262761 * live[479];
+    let t1415 = 0.16189047268546086 * live[479] - 0.00164448757736927 * live[10];
+    let t1416 = -0.00216405205209813 * live[629] - 0.032786279263935514 * live[477]
+        - 0.004600245517563106 * live[630];
+    let t1417 = -0.00216405205209813 * live[477] - 0.00151524447332703 * live[630];
+    let t1418 = 0.0515352472106673 * live[629] - 0.000093569097314605 * live[631]
+        - 0.000103758917218685 * live[632];
+    let t1419 = 0.000093569097314605 * live[629] + 0.014311914382675314 * live[632];
+    let t1420 = 0.006684151967360945 * live[631] - 0.001255536598272898 * live[633]
+        - 0.0009653051699191116 * live[634];
+    let t1421 = 0.00039139128168424813 * live[634] - 0.001255536598272898 * live[631];
+    let t1422 = 0.00039139128168424813 * live[633] + 0.002420943778521232 * live[634]
+        - 0.0009653051699191116 * live[631];
+    let t1423 = 0.00895537646949219 * live[632] - 0.014311914382675314 * live[631]
+        - 0.000103758917218685 * live[629];
+    let t1424 = 0.004600245517563106 * live[477] + 0.029883967133882087 * live[630]
+        + 0.00151524447332703 * live[629];
+    let t1425 = 0.0039053550262761 * live[10] + 0.643503602439183 * live[479]
+        - 0.16189047268546086 * live[477];
+    let t1426 = 0.01159586409516604 * live[11] - 0.000121912420950744 * live[519];
+    let t1427 = live[22] * live[530];
+    let t1428 = live[337] + live[20] * live[530];
+    let t1429 = live[39] * live[530];
+    let t1430 = live[46] * live[528];
+    let t1431 = -2.0 * (live[45] * live[635] + t1430);
+    let t1432 = live[59] * live[638];
+    let t1433 = live[54] * live[637];
+    let t1434 = -2.0 * (t1432 + t1433);
+    let t1435 = live[52] * live[639];
+    let t1436 = -2.0 * (t1432 + t1435);
+    let t1437 = qd[7] * live[638];
+    let t1438 = 0.0039053550262761 * live[22] - 0.00164448757736927 * live[530];
+    let t1439 = 0.032786279263935514 * live[530] - 0.00216405205209813 * live[528]
+        - 0.004600245517563106 * live[529];
+    let t1440 = 0.00216405205209813 * live[530] - 0.00151524447332703 * live[529];
+    let t1441 = 0.0515352472106673 * live[528] + 0.000093569097314605 * live[635]
+        - 0.000103758917218685 * live[636];
+    let t1442 = 0.000093569097314605 * live[528] + 0.014311914382675314 * live[636];
+    let t1443 = 0.006684151967360945 * live[638] - 0.001255536598272898 * live[637]
+        - 0.0009653051699191116 * live[639];
+    let t1444 = 0.00039139128168424813 * live[639] - 0.001255536598272898 * live[638];
+    let t1445 = 0.00039139128168424813 * live[637] + 0.002420943778521232 * live[639]
+        - 0.0009653051699191116 * live[638];
+    let t1446 = 0.014311914382675314 * live[635] + 0.00895537646949219 * live[636]
+        - 0.000103758917218685 * live[528];
+    let t1447 = 0.00151524447332703 * live[528] + 0.029883967133882087 * live[529]
+        - 0.004600245517563106 * live[530];
+    let t1448 = 0.643503602439183 * live[22] + 0.16189047268546086 * live[530];
+    let t1449 = live[341] - live[33] * live[33];
+    let t1450 = live[33] * live[46];
+    let t1451 = 2.0 * (live[45] * live[547] - t1450);
+    let t1452 = live[59] * live[547];
+    let t1453 = live[54] * live[640];
+    let t1454 = -2.0 * (t1452 + t1453);
+    let t1455 = live[52] * live[641];
+    let t1456 = -2.0 * (t1452 + t1455);
+    let t1457 = qd[7] * live[547];
+    let t1458 = -0.00216405205209813 * live[33] - 0.004600245517563106 * live[35];
+    let t1459 = 0.0515352472106673 * live[33] - 0.000093569097314605 * live[547]
+        - 0.000103758917218685 * live[553];
+    let t1460 = 0.000093569097314605 * live[33] + 0.014311914382675314 * live[553];
+    let t1461 = 0.006684151967360945 * live[547] - 0.001255536598272898 * live[640]
+        - 0.0009653051699191116 * live[641];
+    let t1462 = 0.00039139128168424813 * live[641] - 0.001255536598272898 * live[547];
+    let t1463 = 0.00039139128168424813 * live[640] + 0.002420943778521232 * live[641]
+        - 0.0009653051699191116 * live[547];
+    let t1464 = 0.00895537646949219 * live[553] - 0.000103758917218685 * live[33]
+        - 0.014311914382675314 * live[547];
+    let t1465 = 0.029883967133882087 * live[35] + 0.00151524447332703 * live[33];
+    let t1466 = live[45] * live[588];
+    let t1467 = live[55] + live[44] * live[588];
+    let t1468 = live[44] * live[59];
+    let t1469 = live[54] * live[561];
+    let t1470 = 2.0 * (t1469 - t1468);
+    let t1471 = live[52] * live[550];
+    let t1472 = -2.0 * (t1468 + t1471);
+    let t1473 = qd[7] * live[44];
+    let t1474 = 0.000093569097314605 * live[588] - 0.000103758917218685 * live[45];
+    let t1475 = 0.006684151967360945 * live[44] + 0.001255536598272898 * live[561]
+        - 0.0009653051699191116 * live[550];
+    let t1476 = 0.00039139128168424813 * live[550] - 0.001255536598272898 * live[44];
+    let t1477 = 0.002420943778521232 * live[550] - 0.0009653051699191116 * live[44]
+        - 0.00039139128168424813 * live[561];
+    let t1478 = 0.00895537646949219 * live[45] + 0.014311914382675314 * live[588];
+    live[675] = t1329;
+    live[676] = t1331;
+    live[677] = t1334;
+    live[678] = t1335;
+    live[679] = t1338;
+    live[680] = t1339;
+    live[681] = t1340;
+    live[682] = t1341;
+    live[683] = t1343;
+    live[684] = t1344;
+    live[685] = t1345;
+    live[686] = t1346;
+    live[687] = t1347;
+    live[688] = t1348;
+    live[689] = t1349;
+    live[690] = t1352;
+    live[691] = t1353;
+    live[692] = t1354;
+    live[693] = t1357;
+    live[694] = t1360;
+    live[695] = t1363;
+    live[696] = t1364;
+    live[697] = t1365;
+    live[698] = t1366;
+    live[699] = t1367;
+    live[700] = t1368;
+    live[701] = t1370;
+    live[702] = t1371;
+    live[703] = t1372;
+    live[704] = t1373;
+    live[705] = t1375;
+    live[706] = t1376;
+    live[707] = t1377;
+    live[708] = t1378;
+    live[709] = t1379;
+    live[710] = t1380;
+    live[711] = t1381;
+    live[712] = t1382;
+    live[713] = t1383;
+    live[714] = t1384;
+    live[715] = t1385;
+    live[716] = t1386;
+    live[717] = t1387;
+    live[718] = t1388;
+    live[719] = t1389;
+    live[720] = t1390;
+    live[721] = t1391;
+    live[722] = t1392;
+    live[723] = t1393;
+    live[724] = t1394;
+    live[725] = t1395;
+    live[726] = t1396;
+    live[727] = t1397;
+    live[728] = t1398;
+    live[729] = t1399;
+    live[730] = t1400;
+    live[731] = t1402;
+    live[732] = t1403;
+    live[733] = t1404;
+    live[734] = t1405;
+    live[735] = t1407;
+    live[736] = t1408;
+    live[737] = t1409;
+    live[738] = t1410;
+    live[739] = t1411;
+    live[740] = t1412;
+    live[741] = t1413;
+    live[742] = t1414;
+    live[743] = t1415;
+    live[744] = t1416;
+    live[745] = t1417;
+    live[746] = t1418;
+    live[747] = t1419;
+    live[748] = t1420;
+    live[749] = t1421;
+    live[750] = t1422;
+    live[751] = t1423;
+    live[752] = t1424;
+    live[753] = t1425;
+    live[754] = t1426;
+    live[755] = t1427;
+    live[756] = t1428;
+    live[757] = t1429;
+    live[758] = t1430;
+    live[759] = t1431;
+    live[760] = t1433;
+    live[761] = t1434;
+    live[762] = t1435;
+    live[763] = t1436;
+    live[764] = t1437;
+    live[765] = t1438;
+    live[766] = t1439;
+    live[767] = t1440;
+    live[768] = t1441;
+    live[769] = t1442;
+    live[770] = t1443;
+    live[771] = t1444;
+    live[772] = t1445;
+    live[773] = t1446;
+    live[774] = t1447;
+    live[775] = t1448;
+    live[776] = t1449;
+    live[777] = t1450;
+    live[778] = t1451;
+    live[779] = t1453;
+    live[780] = t1454;
+    live[781] = t1455;
+    live[782] = t1456;
+    live[783] = t1457;
+    live[784] = t1458;
+    live[785] = t1459;
+    live[786] = t1460;
+    live[787] = t1461;
+    live[788] = t1462;
+    live[789] = t1463;
+    live[790] = t1464;
+    live[791] = t1465;
+    live[792] = t1466;
+    live[793] = t1467;
+    live[794] = t1469;
+    live[795] = t1470;
+    live[796] = t1471;
+    live[797] = t1472;
+    live[798] = t1473;
+    live[799] = t1474;
+    live[800] = t1475;
+    live[801] = t1476;
+    live[802] = t1477;
+    live[803] = t1478;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part10_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part10_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1479 = live[54] * live[598];
+    let t1480 = live[347] + live[52] * live[598];
+    let t1481 = q[7] * t1480;
+    let t1482 = live[59] * live[598];
+    let t1483 = -2.0 * (live[348] + t1479);
+    let t1484 = -0.0009653051699191116 * live[54] - 0.001255536598272898 * live[598];
+    let t1485 = 0.002420943778521232 * live[54] + 0.00039139128168424813 * live[598];
+    let t1486 = 0.051767567210667303 - live[646] - live[181] * live[181] * live[642];
+    let inv9 = 1.0 / t1486;
+    let t1487 = live[648] - live[181] * live[642] * live[693];
+    let t1488 = -live[659] - live[181] * live[642] * live[694];
+    let t1489 = -live[661] - live[181] * live[642] * live[695];
+    let t1490 = 0.316 * (live[9] * live[657] - live[8] * live[656]) + live[8] * live[658]
+        + live[9] * live[660] - live[181] * live[642] * live[696];
+    let t1491 = -live[0]
+        * (live[9] * live[658] - 0.316 * (live[8] * live[657] + live[9] * live[656])
+            - live[8] * live[660]) - live[1] * live[661]
+        - live[181] * live[642] * live[697];
+    let t1492 = live[645] + 0.03888203643129646 - live[668]
+        - live[642] * live[693] * live[693] - inv9 * t1487 * t1487
+        - 33.333333333333336 * live[662] * live[662];
+    let inv10 = 1.0 / t1492;
+    let t1493 = live[673] + 33.333333333333336 * live[662] * live[663]
+        - live[642] * live[693] * live[694] - inv9 * t1487 * t1488;
+    let t1494 = 33.333333333333336 * live[662] * live[664] - live[692]
+        - live[642] * live[693] * live[695] - inv9 * t1487 * t1489;
+    let t1495 = live[8] * live[690] + live[9] * live[691]
+        - 0.316 * (live[94] * live[650] + live[8] * live[649])
+        - live[642] * live[693] * live[696] - inv9 * t1487 * t1490
+        - 33.333333333333336 * live[662] * live[665];
+    let t1496 = 33.333333333333336 * live[662] * live[666]
+        - live[0]
+            * (live[9] * live[690] - 0.316 * (live[9] * live[649] - live[97] * live[650])
+                - live[8] * live[691]) - live[1] * live[692]
+        - live[642] * live[693] * live[697] - inv9 * t1487 * t1491;
+    let t1497 = live[682] + live[687] + 0.8015309344634812
+        - live[642] * live[694] * live[694] - inv9 * t1488 * t1488
+        - inv10 * t1493 * t1493 - 33.333333333333336 * live[663] * live[663];
+    let inv11 = 1.0 / t1497;
+    let t1498 = live[677] - 33.333333333333336 * live[663] * live[664]
+        - live[642] * live[694] * live[695] - inv9 * t1488 * t1489
+        - inv10 * t1493 * t1494;
+    let t1499 = live[8] * live[675] + live[9] * (live[689] - 0.316 * live[653])
+        + 33.333333333333336 * live[663] * live[665] - live[642] * live[694] * live[696]
+        - inv9 * t1488 * t1490 - inv10 * t1493 * t1495;
+    let t1500 = live[1] * live[677] - 33.333333333333336 * live[663] * live[666]
+        - live[0] * (live[9] * live[675] - live[8] * (live[689] - 0.316 * live[653]))
+        - live[642] * live[694] * live[697] - inv9 * t1488 * t1491
+        - inv10 * t1493 * t1496;
+    let t1501 = 0.1736827425795179 - live[683] - live[642] * live[695] * live[695]
+        - inv9 * t1489 * t1489 - inv10 * t1494 * t1494 - inv11 * t1498 * t1498
+        - 33.333333333333336 * live[664] * live[664];
+    let inv12 = 1.0 / t1501;
+    let t1502 = 33.333333333333336 * live[664] * live[665] - live[685]
+        - live[642] * live[695] * live[696] - inv9 * t1489 * t1490
+        - inv10 * t1494 * t1495 - inv11 * t1498 * t1499;
+    let t1503 = live[0] * live[684] - live[1] * (live[683] - 0.1736827425795179)
+        - live[642] * live[695] * live[697] - inv9 * t1489 * t1491
+        - inv10 * t1494 * t1496 - inv11 * t1498 * t1500
+        - 33.333333333333336 * live[664] * live[666];
+    let t1504 = live[686] + live[688] + 1.9183732992168214 + 0.632 * live[653]
+        - live[642] * live[696] * live[696] - inv9 * t1490 * t1490
+        - inv10 * t1495 * t1495 - inv11 * t1499 * t1499 - inv12 * t1502 * t1502
+        - 33.333333333333336 * live[665] * live[665];
+    let inv13 = 1.0 / t1504;
+    let t1505 = 33.333333333333336 * live[665] * live[666]
+        - live[0]
+            * (live[678] + live[9] * live[680] + 0.010139189400057426
+                - 2.0 * live[8] * live[681]) - live[1] * (live[685] + 0.0007689361029464)
+        - live[642] * live[696] * live[697] - inv9 * t1490 * t1491
+        - inv10 * t1495 * t1496 - inv11 * t1499 * t1500 - inv12 * t1502 * t1503;
+    let t1506 = 0.21102019106892408
+        + live[0]
+            * (live[0]
+                * (live[676] + 2.0 * live[679] + 1.597583103600203 + 0.632 * live[653]
+                    - 0.165 * live[652] - live[686])
+                + 2.0 * live[1] * (live[684] - 0.00398335888393552)) - live[683]
+        - live[642] * live[697] * live[697] - inv9 * t1491 * t1491
+        - inv10 * t1496 * t1496 - inv11 * t1500 * t1500 - inv12 * t1503 * t1503
+        - inv13 * t1505 * t1505 - 33.333333333333336 * live[666] * live[666];
+    let inv14 = 1.0 / t1506;
+    let t1507 = 33.333333333333336 * (live[662] * inv10 * t1493 + live[663]);
+    let t1508 = 33.333333333333336 * (live[662] * inv10 * t1494 + live[664])
+        - inv11 * t1498 * t1507;
+    let t1509 = 33.333333333333336 * (live[662] * inv10 * t1495 - live[665])
+        - inv11 * t1499 * t1507 - inv12 * t1502 * t1508;
+    let t1510 = 33.333333333333336 * (live[662] * inv10 * t1496 + live[666])
+        - inv11 * t1500 * t1507 - inv12 * t1503 * t1508 - inv13 * t1505 * t1509;
+    let t1511 = inv14 * t1510;
+    let t1512 = inv13 * (t1509 - t1505 * inv14 * t1510);
+    let t1513 = inv12 * (t1508 - t1502 * t1512 - t1503 * inv14 * t1510);
+    let t1514 = inv11 * (t1507 - t1498 * t1513 - t1499 * t1512 - t1500 * inv14 * t1510);
+    let t1515 = inv10
+        * (-33.333333333333336 * live[662] - t1493 * t1514 - t1494 * t1513
+            - t1495 * t1512 - t1496 * inv14 * t1510);
+    let t1516 = -inv9
+        * (t1487 * t1515 + t1488 * t1514 + t1489 * t1513 + t1490 * t1512
+            + t1491 * inv14 * t1510);
+    let t1517 = -live[642]
+        * (live[181] * t1516 + live[693] * t1515 + live[694] * t1514 + live[695] * t1513
+            + live[696] * t1512 + live[697] * inv14 * t1510);
+    let t1518 = live[642] * (live[181] * inv9 * t1487 - live[693]);
+    let t1519 = live[642] * (live[181] * inv9 * t1488 - live[694])
+        - inv10 * t1493 * t1518;
+    let t1520 = live[642] * (live[181] * inv9 * t1489 - live[695])
+        - inv10 * t1494 * t1518 - inv11 * t1498 * t1519;
+    let t1521 = live[642] * (live[181] * inv9 * t1490 - live[696])
+        - inv10 * t1495 * t1518 - inv11 * t1499 * t1519 - inv12 * t1502 * t1520;
+    let t1522 = live[642] * (live[181] * inv9 * t1491 - live[697])
+        - inv10 * t1496 * t1518 - inv11 * t1500 * t1519 - inv12 * t1503 * t1520
+        - inv13 * t1505 * t1521;
+    let t1523 = inv14 * t1522;
+    let t1524 = inv13 * (t1521 - t1505 * inv14 * t1522);
+    let t1525 = inv12 * (t1520 - t1502 * t1524 - t1503 * inv14 * t1522);
+    let t1526 = inv11 * (t1519 - t1498 * t1525 - t1499 * t1524 - t1500 * inv14 * t1522);
+    let t1527 = inv10
+        * (t1518 - t1493 * t1526 - t1494 * t1525 - t1495 * t1524
+            - t1496 * inv14 * t1522);
+    let t1528 = -inv9
+        * (live[181] * live[642] + t1487 * t1527 + t1488 * t1526 + t1489 * t1525
+            + t1490 * t1524 + t1491 * inv14 * t1522);
+    let t1529 = inv9 * (t1487 * inv10 * t1493 - t1488);
+    let t1530 = inv9 * (t1487 * inv10 * t1494 - t1489) - inv11 * t1498 * t1529;
+    let t1531 = inv9 * (t1487 * inv10 * t1495 - t1490) - inv11 * t1499 * t1529
+        - inv12 * t1502 * t1530;
+    let t1532 = inv9 * (t1487 * inv10 * t1496 - t1491) - inv11 * t1500 * t1529
+        - inv12 * t1503 * t1530 - inv13 * t1505 * t1531;
+    let t1533 = inv14 * t1532;
+    let t1534 = inv13 * (t1531 - t1505 * inv14 * t1532);
+    let t1535 = inv12 * (t1530 - t1502 * t1534 - t1503 * inv14 * t1532);
+    let t1536 = inv11 * (t1529 - t1498 * t1535 - t1499 * t1534 - t1500 * inv14 * t1532);
+    let t1537 = -inv10
+        * (inv9 * t1487 + t1493 * t1536 + t1494 * t1535 + t1495 * t1534
+            + t1496 * inv14 * t1532);
+    let t1538 = inv10 * (t1493 * inv11 * t1498 - t1494);
+    let t1539 = inv10 * (t1493 * inv11 * t1499 - t1495) - inv12 * t1502 * t1538;
+    let t1540 = inv10 * (t1493 * inv11 * t1500 - t1496) - inv12 * t1503 * t1538
+        - inv13 * t1505 * t1539;
+    let t1541 = inv14 * t1540;
+    let t1542 = inv13 * (t1539 - t1505 * inv14 * t1540);
+    let t1543 = inv12 * (t1538 - t1502 * t1542 - t1503 * inv14 * t1540);
+    let t1544 = -inv11
+        * (inv10 * t1493 + t1498 * t1543 + t1499 * t1542 + t1500 * inv14 * t1540);
+    let t1545 = inv11 * (t1498 * inv12 * t1502 - t1499);
+    let t1546 = inv11 * (t1498 * inv12 * t1503 - t1500) - inv13 * t1505 * t1545;
+    let t1547 = inv14 * t1546;
+    let t1548 = inv13 * (t1545 - t1505 * inv14 * t1546);
+    let t1549 = -inv12 * (inv11 * t1498 + t1502 * t1548 + t1503 * inv14 * t1546);
+    let t1550 = inv12 * (t1502 * inv13 * t1505 - t1503);
+    let t1551 = inv14 * t1550;
+    let t1552 = -inv13 * (inv12 * t1502 + t1505 * inv14 * t1550);
+    let t1553 = -inv13 * t1505 * inv14;
+    let t1554 = live[0] * live[620];
+    let t1555 = live[6] + t1554;
+    let t1556 = -t1555;
+    let t1557 = live[1] * live[620];
+    let t1558 = live[7] - t1557;
+    let t1559 = live[618] - t1558;
+    let t1560 = live[8] * t1556 - live[9] * live[619];
+    let t1561 = live[16] + t1560;
+    let t1562 = live[617] + t1561;
+    let t1563 = live[338] - t1562;
+    let t1564 = live[8] * live[619] + live[15] + live[9] * t1556;
+    let t1565 = live[18] * t1559 - live[17] * t1564;
+    let t1566 = t1565 - live[29];
+    let t1567 = live[616] + t1566;
+    let t1568 = live[17] * t1559 + live[28] + live[18] * t1564;
+    let t1569 = -live[30] * t1568 - live[31] * t1562;
+    let t1570 = t1569 - live[41];
+    let t1571 = live[615] - t1570;
+    let t1572 = live[40] + live[31] * t1568 - live[30] * t1562;
+    let t1573 = live[43] * t1567 - live[42] * t1572;
+    let t1574 = t1573 - live[48];
+    let t1575 = live[614] - t1574;
+    let t1576 = live[348] - t1575;
+    let t1577 = -0.316 * (live[12] - live[619]) - live[4];
+    let t1578 = -2.0 * live[6] - t1554;
+    let t1579 = live[9] * t1577 - 0.316 * live[8] * t1578;
+    let t1580 = t1579 - 0.0825 * live[335];
+    let t1581 = live[334] + 0.0825 * (live[26] + t1561);
+    let t1582 = live[18] * t1580 + live[17] * t1581;
+    let t1583 = 0.384 * t1563 + t1582 + 0.0825 * live[339];
+    let t1584 = live[25] + t1559;
+    let t1585 = live[37] - t1566;
+    let t1586 = live[38] + t1568;
+    let t1587 = -0.316 * live[9] * t1578 - live[8] * t1577;
+    let t1588 = -0.0825 * t1584 - t1587;
+    let t1589 = 0.384 * t1586 + t1588 - 0.0825 * t1585;
+    let t1590 = live[31] * t1583 - live[30] * t1589;
+    let t1591 = live[338] + t1562;
+    let t1592 = live[18] * t1581 - live[17] * t1580;
+    let t1593 = t1592 - 0.384 * live[340] - 0.0825 * t1591;
+    let t1594 = live[43] * t1590 + live[42] * t1593;
+    let t1595 = t1594 - 0.088 * live[345];
+    let t1596 = live[58] - t1574;
+    let t1597 = live[30] * t1583 + live[31] * t1589;
+    let t1598 = 0.088 * t1596 + t1597;
+    let t1599 = live[42] * t1567 + live[47] + live[43] * t1572;
+    let t1600 = live[50] * t1571 - live[49] * t1599;
+    let t1601 = t1600 - live[61];
+    let t1602 = 0.7071067811865475 * live[352] + 0.7071067811865476 * q[7] * t1576;
+    let t1603 = live[50] * t1595 + live[49] * t1598;
+    let t1604 = 0.1654 * (live[239] + t1601) + t1603;
+    let t1605 = t1602 + t1604;
+    let t1606 = live[49] * t1571 + live[60] + live[50] * t1599;
+    let t1607 = live[348] + t1575;
+    let t1608 = live[50] * t1598 - live[49] * t1595;
+    let t1609 = 0.1654 * (live[240] - t1606) + t1608;
+    let t1610 = 0.7071067811865476 * live[353] + 0.7071067811865475 * q[7] * t1607;
+    let t1611 = t1609 + t1610;
+    let t1612 = live[613] + 0.7071067811865475 * t1605 + 0.7071067811865476 * t1611;
+    let t1613 = 0.7071067811865476 * t1605 - 2.0 * live[64] - 0.7071067811865475 * t1611;
+    let t1614 = t1604 - t1602;
+    let t1615 = t1609 - t1610;
+    let t1616 = 0.7071067811865475 * t1614 + 0.7071067811865476 * t1615 - live[613];
+    let t1617 = 2.0 * live[64] + 0.7071067811865476 * t1614 - 0.7071067811865475 * t1615;
+    let t1618 = 0.010606601717798212 * (t1612 + t1613);
+    let t1619 = 0.010606601717798212 * (t1616 + t1617);
+    let t1620 = 0.002573605371338202 * live[349] + 0.002034439958661797 * t1576 + t1618
+        + t1619;
+    let t1621 = 0.010606601717798213 * t1612 - 0.010606601717798212 * t1613;
+    let t1622 = 0.010606601717798213 * t1616 - 0.010606601717798212 * t1617;
+    live[804] = t1479;
+    live[805] = t1480;
+    live[806] = t1481;
+    live[807] = t1482;
+    live[808] = t1483;
+    live[809] = t1484;
+    live[810] = t1485;
+    live[811] = inv9;
+    live[812] = t1487;
+    live[813] = t1488;
+    live[814] = t1489;
+    live[815] = t1490;
+    live[816] = t1491;
+    live[817] = inv10;
+    live[818] = t1493;
+    live[819] = t1494;
+    live[820] = t1495;
+    live[821] = t1496;
+    live[822] = inv11;
+    live[823] = t1498;
+    live[824] = t1499;
+    live[825] = t1500;
+    live[826] = inv12;
+    live[827] = t1502;
+    live[828] = t1503;
+    live[829] = inv13;
+    live[830] = t1505;
+    live[831] = inv14;
+    live[832] = t1555;
+    live[833] = t1556;
+    live[834] = t1557;
+    live[835] = t1558;
+    live[836] = t1559;
+    live[837] = t1560;
+    live[838] = t1561;
+    live[839] = t1562;
+    live[840] = t1563;
+    live[841] = t1564;
+    live[842] = t1565;
+    live[843] = t1566;
+    live[844] = t1567;
+    live[845] = t1568;
+    live[846] = t1569;
+    live[847] = t1570;
+    live[848] = t1571;
+    live[849] = t1572;
+    live[850] = t1573;
+    live[851] = t1574;
+    live[852] = t1575;
+    live[853] = t1576;
+    live[854] = t1579;
+    live[855] = t1582;
+    live[856] = t1584;
+    live[857] = t1585;
+    live[858] = t1586;
+    live[859] = t1587;
+    live[860] = t1588;
+    live[861] = t1590;
+    live[862] = t1591;
+    live[863] = t1592;
+    live[864] = t1593;
+    live[865] = t1594;
+    live[866] = t1596;
+    live[867] = t1597;
+    live[868] = t1599;
+    live[869] = t1600;
+    live[870] = t1601;
+    live[871] = t1603;
+    live[872] = t1606;
+    live[873] = t1607;
+    live[874] = t1608;
+    live[875] = t1609;
+    live[876] = t1618;
+    live[877] = t1619;
+    live[878] = t1620;
+    live[879] = t1621;
+    live[880] = t1622;
+    out.2[0][0] = inv14;
+    out.2[0][1] = t1553;
+    out.2[0][2] = t1551;
+    out.2[0][3] = t1547;
+    out.2[0][4] = t1541;
+    out.2[0][5] = t1533;
+    out.2[0][6] = t1523;
+    out.2[0][7] = t1511;
+    out.2[1][0] = t1553;
+    out.2[1][1] = inv13 + inv13 * inv13 * t1505 * t1505 * inv14;
+    out.2[1][2] = t1552;
+    out.2[1][3] = t1548;
+    out.2[1][4] = t1542;
+    out.2[1][5] = t1534;
+    out.2[1][6] = t1524;
+    out.2[1][7] = t1512;
+    out.2[2][0] = t1551;
+    out.2[2][1] = t1552;
+    out.2[2][2] = inv12 - inv12 * (t1502 * t1552 + t1503 * inv14 * t1550);
+    out.2[2][3] = t1549;
+    out.2[2][4] = t1543;
+    out.2[2][5] = t1535;
+    out.2[2][6] = t1525;
+    out.2[2][7] = t1513;
+    out.2[3][0] = t1547;
+    out.2[3][1] = t1548;
+    out.2[3][2] = t1549;
+    out.2[3][3] = inv11
+        - inv11 * (t1498 * t1549 + t1499 * t1548 + t1500 * inv14 * t1546);
+    out.2[3][4] = t1544;
+    out.2[3][5] = t1536;
+    out.2[3][6] = t1526;
+    out.2[3][7] = t1514;
+    out.2[4][0] = t1541;
+    out.2[4][1] = t1542;
+    out.2[4][2] = t1543;
+    out.2[4][3] = t1544;
+    out.2[4][4] = inv10
+        - inv10
+            * (t1493 * t1544 + t1494 * t1543 + t1495 * t1542 + t1496 * inv14 * t1540);
+    out.2[4][5] = t1537;
+    out.2[4][6] = t1527;
+    out.2[4][7] = t1515;
+    out.2[5][0] = t1533;
+    out.2[5][1] = t1534;
+    out.2[5][2] = t1535;
+    out.2[5][3] = t1536;
+    out.2[5][4] = t1537;
+    out.2[5][5] = inv9
+        - inv9
+            * (t1487 * t1537 + t1488 * t1536 + t1489 * t1535 + t1490 * t1534
+                + t1491 * inv14 * t1532);
+    out.2[5][6] = t1528;
+    out.2[5][7] = t1516;
+    out.2[6][0] = t1523;
+    out.2[6][1] = t1524;
+    out.2[6][2] = t1525;
+    out.2[6][3] = t1526;
+    out.2[6][4] = t1527;
+    out.2[6][5] = t1528;
+    out.2[6][6] = live[642]
+        - live[642]
+            * (live[181] * t1528 + live[693] * t1527 + live[694] * t1526
+                + live[695] * t1525 + live[696] * t1524 + live[697] * inv14 * t1522);
+    out.2[6][7] = t1517;
+    out.2[7][0] = t1511;
+    out.2[7][1] = t1512;
+    out.2[7][2] = t1513;
+    out.2[7][3] = t1514;
+    out.2[7][4] = t1515;
+    out.2[7][5] = t1516;
+    out.2[7][6] = t1517;
+    out.2[7][7] = 33.333333333333336
+        - 33.333333333333336
+            * (live[662] * t1515 + live[665] * t1512 - live[663] * t1514
+                - live[664] * t1513 - live[666] * inv14 * t1510);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part11(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part11_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part11_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part11`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part11_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1623 = 0.002034439958661797 * live[350] + 0.002573605371338202 * live[873]
+        + live[879] + live[880];
+    let t1624 = live[50] * live[878] - live[49] * t1623;
+    let t1625 = t1624 - 0.229207552695 * live[345]
+        - 0.168842705569 * (live[57] - live[848]);
+    let t1626 = live[57] + live[848];
+    let t1627 = live[239] - live[870];
+    let t1628 = live[240] + live[872];
+    let t1629 = q[7] * t1628;
+    let t1630 = live[43] * live[864] - live[42] * live[861];
+    let t1631 = -0.088 * t1626 - t1630;
+    let t1632 = t1631 - 0.1654 * live[351];
+    let t1633 = 0.7071067811865476 * t1629 + 2.0 * live[65]
+        + 0.7071067811865475 * q[7] * t1627;
+    let t1634 = t1632 + t1633;
+    let t1635 = t1632 - t1633;
+    let t1636 = -0.002573605371338202 * t1627 - 0.015 * (t1634 + t1635)
+        - 0.002034439958661797 * t1628;
+    let t1637 = 0.229207552695 * t1626 + t1636 + 0.168842705569 * live[346];
+    let t1638 = live[43] * t1625 - live[42] * t1637;
+    let t1639 = 0.067870631425 * (live[342] - live[844]) + t1638
+        + 0.014653732538 * live[343];
+    let t1640 = live[232] + live[868];
+    let t1641 = live[49] * live[878] + live[50] * t1623;
+    let t1642 = 0.168842705569 * t1640 - 0.067870631425 * live[344]
+        - 0.229207552695 * live[866] - 0.014653732538 * (live[342] + live[844]) - t1641;
+    let t1643 = live[31] * t1639 - live[30] * t1642;
+    let t1644 = 2.001003553603 * live[840] + t1643 + 0.55030527465 * live[339];
+    let t1645 = live[226] + live[849];
+    let t1646 = live[42] * t1625 + live[43] * t1637;
+    let t1647 = t1646 + 0.067870631425 * t1645
+        - 0.014653732538 * (live[225] - live[847]);
+    let t1648 = t1647 - 2.001003553603 * live[340] - 0.55030527465 * live[862];
+    let t1649 = live[18] * t1644 - live[17] * t1648;
+    let t1650 = 0.028227094878 * (live[25] - live[836]) + t1649
+        - 0.744382959872 * live[335];
+    let t1651 = live[30] * t1639 + live[31] * t1642;
+    let t1652 = 0.55030527465 * live[857] + t1651 - 2.001003553603 * live[858];
+    let t1653 = 0.744382959872 * live[856] + t1652 - 0.028227094878 * live[336];
+    let t1654 = live[8] * t1650 + live[9] * t1653;
+    let t1655 = q[7] * (t1635 - t1634);
+    let t1656 = live[358] + 0.00039139128168424813 * live[870]
+        + 0.002420943778521232 * live[872] + 0.002034439958661797 * t1631
+        - 0.0009653051699191116 * live[852] - 0.1654 * (live[879] + live[880])
+        - 0.010606601717798213 * t1655;
+    let t1657 = live[359] + 0.00039139128168424813 * live[872]
+        + 0.1654 * (live[876] + live[877]) + 0.010606601717798212 * t1655
+        - 0.001255536598272898 * live[852] - 0.002573605371338202 * t1631;
+    let t1658 = live[49] * t1657 - live[50] * t1656;
+    let t1659 = live[360] + 0.014311914382675314 * live[851]
+        + 0.00895537646949219 * live[868] - t1658 - 0.000103758917218685 * live[848]
+        - 0.168842705569 * live[867];
+    let t1660 = live[361] + live[362] + 0.000093569097314605 * live[848]
+        + 0.014311914382675314 * live[868] + 0.001255536598272898 * live[870]
+        + 0.002034439958661797 * live[871] + 0.0009653051699191116 * live[872]
+        + q[7]
+            * (0.7071067811865475 * (live[880] - live[879])
+                + 0.7071067811865476 * (live[876] - live[877]))
+        - 0.006684151967360945 * live[852] - 0.229207552695 * live[867]
+        - 0.002573605371338202 * live[874] - 0.088 * t1641;
+    let t1661 = live[43] * t1659 - live[42] * t1660;
+    let t1662 = live[364] + t1661 + 0.029883967133882087 * live[849]
+        + 0.067870631425 * live[864] - 0.004600245517563106 * live[844]
+        - 0.00151524447332703 * live[847];
+    let t1663 = live[49] * t1656 + live[50] * t1657;
+    let t1664 = live[365] + live[366] + 0.00216405205209813 * live[844]
+        + 0.014653732538 * live[864] + 0.000103758917218685 * live[868] - t1663
+        - 0.0515352472106673 * live[848] - 0.00151524447332703 * live[849]
+        - 0.000093569097314605 * live[851] - 0.168842705569 * live[865]
+        - 0.229207552695 * t1630 - 0.088 * t1636;
+    let t1665 = live[31] * t1662 - live[30] * t1664;
+    let t1666 = live[368] + t1665 + 0.0039053550262761 * live[839]
+        + 0.16189047268546086 * live[843] + 0.643503602439183 * live[845]
+        + 2.001003553603 * live[860] - 0.384 * t1651;
+    let t1667 = -live[867];
+    let t1668 = live[42] * t1659 + live[43] * t1660;
+    let t1669 = live[369] + live[370] + t1668 + 0.032786279263935514 * live[844]
+        + 0.16189047268546086 * live[845] + 0.00216405205209813 * live[847]
+        + 0.55030527465 * live[860] - 0.0825 * t1651 - 0.00164448757736927 * live[839]
+        - 0.004600245517563106 * live[849] - 0.067870631425 * live[861]
+        - 0.014653732538 * t1667;
+    let t1670 = live[17] * t1669 - live[18] * t1666;
+    let t1671 = live[372] + 0.01159586409516604 * live[841]
+        + 0.000121912420950744 * live[838] - t1670 - 0.005487648106562256 * live[836];
+    let t1672 = live[17] * t1644 + live[18] * t1648;
+    let t1673 = live[30] * t1662 + live[31] * t1664;
+    let t1674 = live[375] + t1673 + 0.00164448757736927 * live[843]
+        + 2.001003553603 * live[855] + 0.55030527465 * live[863] + 0.384 * t1643
+        + 0.0825 * (t1647 - t1672) - 0.004377257121839584 * live[836]
+        - 0.7451354997528139 * live[839] - 0.000121912420950744 * live[841]
+        - 0.0039053550262761 * live[845];
+    let t1675 = live[9] * t1671 - live[8] * t1674;
+    let t1676 = live[17] * t1666 + live[18] * t1669;
+    let t1677 = live[10] * live[192] - live[11] * live[195];
+    let t1678 = live[8] * live[835] - qd[2] * live[195];
+    let t1679 = live[22] * live[622] + live[20] * live[621];
+    let t1680 = t1679 - t1678;
+    let t1681 = qd[2] * live[192] + live[9] * live[835];
+    let t1682 = live[18] * live[833] - qd[3] * live[622] - live[17] * t1681;
+    let t1683 = live[35] * live[624] - live[33] * live[623];
+    let t1684 = live[17] * live[833] + qd[3] * live[621] + live[18] * t1681;
+    let t1685 = live[31] * t1678 + qd[4] * live[624] + live[30] * t1684;
+    let t1686 = live[45] * live[626] - live[44] * live[625];
+    let t1687 = live[31] * t1684 - qd[4] * live[623] - live[30] * t1678;
+    let t1688 = qd[5] * live[626] + live[42] * t1687 - live[43] * t1682;
+    let t1689 = live[54] * live[628] + live[52] * live[627];
+    let t1690 = t1689 - t1688;
+    let t1691 = 2.0 * live[7] - live[834];
+    let t1692 = live[9] * live[707] - 0.316 * live[8] * t1691;
+    let t1693 = 0.0825 * live[700] + t1692;
+    let t1694 = live[714] + 0.0825 * (t1678 - live[14] * live[195] - live[2] * live[10]);
+    let t1695 = live[18] * t1693 + live[17] * t1694;
+    let t1696 = 0.384 * t1680 + t1695 - 0.0825 * live[701];
+    let t1697 = t1677 - live[832];
+    let t1698 = live[27] * live[622] - live[20] * live[192] - t1682;
+    let t1699 = live[27] * live[621] + t1684 - live[22] * live[192];
+    let t1700 = -0.316 * live[9] * t1691 - live[8] * live[707];
+    let t1701 = -0.0825 * t1697 - t1700;
+    let t1702 = 0.384 * t1699 + t1701 - 0.0825 * t1698;
+    let t1703 = live[31] * t1696 - live[30] * t1702;
+    let t1704 = t1678 + t1679;
+    let t1705 = live[18] * t1694 - live[17] * t1693;
+    let t1706 = 0.384 * live[708] + t1705 - 0.0825 * t1704;
+    let t1707 = live[43] * t1703 + live[42] * t1706;
+    let t1708 = 0.088 * live[704] + t1707;
+    let t1709 = live[46] * live[626] + live[44] * live[623] + t1688;
+    let t1710 = live[30] * t1696 + live[31] * t1702;
+    let t1711 = 0.088 * t1709 + t1710;
+    let t1712 = live[42] * t1682 + live[43] * t1687 - qd[5] * live[625];
+    let t1713 = live[50] * t1685 - qd[6] * live[628] - live[49] * t1712;
+    let t1714 = live[59] * live[628] + live[52] * live[625];
+    let t1715 = q[7] * (0.7071067811865475 * live[706] + 0.7071067811865476 * t1690);
+    let t1716 = live[50] * t1708 + live[49] * t1711;
+    let t1717 = 0.1654 * (t1713 + t1714) + t1716;
+    let t1718 = t1715 + t1717;
+    let t1719 = live[49] * t1685 + qd[6] * live[627] + live[50] * t1712;
+    let t1720 = live[59] * live[627] + live[54] * live[625];
+    let t1721 = t1688 + t1689;
+    let t1722 = q[7] * (0.7071067811865476 * live[710] + 0.7071067811865475 * t1721);
+    let t1723 = live[50] * t1711 - live[49] * t1708;
+    let t1724 = 0.1654 * (t1720 - t1719) + t1723;
+    let t1725 = t1722 + t1724;
+    let t1726 = 0.7071067811865475 * t1718 + 0.7071067811865476 * t1725;
+    let t1727 = 0.7071067811865476 * t1718 - 2.0 * live[711]
+        - 0.7071067811865475 * t1725;
+    let t1728 = t1717 - t1715;
+    let t1729 = t1724 - t1722;
+    let t1730 = 0.7071067811865475 * t1728 + 0.7071067811865476 * t1729;
+    let t1731 = 2.0 * live[711] + 0.7071067811865476 * t1728
+        - 0.7071067811865475 * t1729;
+    let t1732 = 0.010606601717798212 * (t1726 + t1727);
+    let t1733 = 0.010606601717798212 * (t1730 + t1731);
+    let t1734 = 0.002573605371338202 * live[706] + 0.002034439958661797 * t1690 + t1732
+        + t1733;
+    let t1735 = 0.010606601717798213 * t1726 - 0.010606601717798212 * t1727;
+    let t1736 = 0.010606601717798213 * t1730 - 0.010606601717798212 * t1731;
+    let t1737 = 0.002034439958661797 * live[710] + 0.002573605371338202 * t1721 + t1735
+        + t1736;
+    let t1738 = 0.229207552695 * live[704] + live[50] * t1734
+        - 0.168842705569 * (t1686 - t1685) - live[49] * t1737;
+    let t1739 = t1685 + t1686;
+    let t1740 = t1714 - t1713;
+    let t1741 = t1719 + t1720;
+    let t1742 = live[43] * t1706 - live[42] * t1703;
+    let t1743 = -0.088 * t1739 - t1742;
+    let t1744 = t1743 - 0.3308 * (live[705] + live[709]);
+    let t1745 = 0.7071067811865476 * q[7] * t1741
+        + 2.0 * qd[7] * (0.7071067811865476 * live[628] - 0.7071067811865475 * live[627])
+        + 0.7071067811865475 * q[7] * t1740;
+    let t1746 = t1744 + t1745;
+    let t1747 = t1744 - t1745;
+    let t1748 = -0.002573605371338202 * t1740 - 0.015 * (t1746 + t1747)
+        - 0.002034439958661797 * t1741;
+    let t1749 = 0.229207552695 * t1739 + t1748
+        + 0.337685411138 * (live[703] + live[44] * live[626]);
+    let t1750 = 0.067870631425 * (t1683 - t1682) + live[43] * t1738
+        + 0.029307465076 * (live[702] - live[35] * live[623]) - live[42] * t1749;
+    let t1751 = live[49] * t1734 + live[50] * t1737;
+    let t1752 = 0.168842705569 * (live[45] * live[623] + t1712 - live[46] * live[625])
+        - 0.13574126285 * (live[702] + live[33] * live[624]) - 0.229207552695 * t1709
+        - 0.014653732538 * (t1682 + t1683) - t1751;
+    let t1753 = live[31] * t1750 - live[30] * t1752;
+    let t1754 = 2.001003553603 * t1680 + t1753 - 0.55030527465 * live[701];
+    let t1755 = 0.067870631425 * (live[35] * live[621] + t1687 - live[39] * live[623])
+        + live[42] * t1738 + live[43] * t1749
+        - 0.014653732538 * (live[39] * live[624] + live[33] * live[621] + t1685);
+    let t1756 = 2.001003553603 * live[708] + t1755 - 0.55030527465 * t1704;
+    let t1757 = 0.744382959872 * live[700] + 0.028227094878 * (live[832] + t1677)
+        + live[18] * t1754 - live[17] * t1756;
+    let t1758 = live[30] * t1750 + live[31] * t1752;
+    let t1759 = 0.55030527465 * t1698 + t1758 - 2.001003553603 * t1699;
+    let t1760 = 0.056454189756 * (live[699] + live[10] * live[195])
+        + 0.744382959872 * t1697 + t1759;
+    let t1761 = q[7] * (t1747 - t1746);
+    let t1762 = live[244] * live[627] + live[54] * live[721]
+        + 0.00039139128168424813 * t1713 + 0.002420943778521232 * t1719
+        + 0.002034439958661797 * t1743 - live[243] * live[625] - live[59] * live[722]
+        - 0.0009653051699191116 * t1688 - 0.1654 * (t1735 + t1736)
+        - 0.010606601717798213 * t1761;
+    let t1763 = live[242] * live[625] + live[59] * live[723]
+        + 0.00039139128168424813 * t1719 + 0.1654 * (t1732 + t1733)
+        + 0.010606601717798212 * t1761 - live[244] * live[628] - live[52] * live[721]
+        - 0.001255536598272898 * t1688 - 0.002573605371338202 * t1743;
+    let t1764 = live[45] * live[719] + live[50] * t1762 + 0.00895537646949219 * t1712
+        - live[236] * live[625] - 0.014311914382675314 * t1688 - live[235] * live[623]
+        - live[46] * live[720] - live[49] * t1763 - 0.000103758917218685 * t1685
+        - 0.168842705569 * t1710;
+    let t1765 = live[242] * live[627] + live[54] * live[723]
+        + 0.0009653051699191116 * t1719 + 0.001255536598272898 * t1713
+        + 0.002034439958661797 * t1716
+        + q[7]
+            * (0.7071067811865476 * t1732 + 0.7071067811865475 * t1736
+                - 0.7071067811865476 * t1733 - 0.7071067811865475 * t1735)
+        - live[243] * live[628] - live[52] * live[722] - 0.006684151967360945 * t1688
+        - 0.002573605371338202 * t1723;
+    let t1766 = live[234] * live[623] + live[46] * live[724] + t1765
+        + 0.000093569097314605 * t1685 + 0.014311914382675314 * t1712
+        - live[236] * live[626] - live[44] * live[719] - 0.229207552695 * t1710
+        - 0.088 * t1751;
+    let t1767 = live[35] * live[717] + live[43] * t1764 + 0.029883967133882087 * t1687
+        + 0.067870631425 * t1706 + 0.00151524447332703 * t1685 - live[230] * live[623]
+        - live[229] * live[621] - live[39] * live[718] - live[42] * t1766
+        - 0.004600245517563106 * t1682;
+    let t1768 = live[45] * live[724] + 0.000103758917218685 * t1712
+        + 0.000093569097314605 * t1688 - 0.229207552695 * t1742 - 0.168842705569 * t1707
+        - live[234] * live[625] - 0.088 * t1748 - live[49] * t1762 - live[50] * t1763
+        - live[235] * live[626] - live[44] * live[720] - 0.05153524721066731 * t1685;
+    let t1769 = live[228] * live[621] + live[39] * live[725] + t1768
+        + 0.00216405205209813 * t1682 + 0.014653732538 * t1706 - live[230] * live[624]
+        - live[33] * live[717] - 0.00151524447332703 * t1687;
+    let t1770 = live[222] * live[621] + live[22] * live[715] + live[192] * live[221]
+        + live[31] * t1767 + 0.0039053550262761 * t1678 + 0.16189047268546086 * t1682
+        + 0.643503602439183 * t1684 + 2.001003553603 * t1701 - 0.384 * t1758
+        - live[27] * live[716] - live[30] * t1769;
+    let t1771 = 0.067870631425 * t1703 + live[35] * live[725]
+        + 0.004600245517563106 * t1687 + 0.00216405205209813 * t1685
+        - 0.014653732538 * t1710 - live[228] * live[623] - live[42] * t1764
+        - live[43] * t1766 - live[229] * live[624] - live[33] * live[718]
+        - 0.032786279263935514 * t1682;
+    let t1772 = live[27] * live[726] + 0.16189047268546086 * t1684
+        + 0.55030527465 * t1701 - 0.0825 * t1758 - live[192] * live[220]
+        - live[222] * live[622] - live[20] * live[715] - t1771
+        - 0.00164448757736927 * t1678;
+    live[881] = t1624;
+    live[882] = t1627;
+    live[883] = t1628;
+    live[884] = t1629;
+    live[885] = t1630;
+    live[886] = t1634;
+    live[887] = t1635;
+    live[888] = t1638;
+    live[889] = t1640;
+    live[890] = t1641;
+    live[891] = t1643;
+    live[892] = t1645;
+    live[893] = t1646;
+    live[894] = t1649;
+    live[895] = t1650;
+    live[896] = t1651;
+    live[897] = t1652;
+    live[898] = t1653;
+    live[899] = t1654;
+    live[900] = t1658;
+    live[901] = t1661;
+    live[902] = t1663;
+    live[903] = t1665;
+    live[904] = t1667;
+    live[905] = t1668;
+    live[906] = t1670;
+    live[907] = t1671;
+    live[908] = t1672;
+    live[909] = t1673;
+    live[910] = t1674;
+    live[911] = t1675;
+    live[912] = t1676;
+    live[913] = t1678;
+    live[914] = t1681;
+    live[915] = t1682;
+    live[916] = t1684;
+    live[917] = t1692;
+    live[918] = t1695;
+    live[919] = t1700;
+    live[920] = t1705;
+    live[921] = t1726;
+    live[922] = t1730;
+    live[923] = t1753;
+    live[924] = t1754;
+    live[925] = t1755;
+    live[926] = t1756;
+    live[927] = t1757;
+    live[928] = t1759;
+    live[929] = t1760;
+    live[930] = t1765;
+    live[931] = t1767;
+    live[932] = t1768;
+    live[933] = t1769;
+    live[934] = t1770;
+    live[935] = t1771;
+    live[936] = t1772;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part12(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part12_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part12_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part12`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part12_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1773 = live[192] * live[217] + live[11] * live[712] + live[2] * live[216]
+        + live[18] * live[934] + 0.028227094878 * live[714]
+        + 0.01159586409516604 * live[914] + 0.000121912420950744 * live[913]
+        - live[14] * live[713] - live[17] * live[936] - 0.005487648106562256 * live[833];
+    let t1774 = 0.384 * live[923] + live[30] * live[931] + live[31] * live[933]
+        + live[220] * live[621] + live[22] * live[726] + 0.00164448757736927 * live[915]
+        + 2.001003553603 * live[918] + 0.55030527465 * live[920] + 0.0825 * live[925]
+        - 0.7451354997528139 * live[913] - live[221] * live[622] - live[20] * live[716]
+        - 0.0039053550262761 * live[916];
+    let t1775 = live[14] * live[727] + live[195] * live[217] + t1774
+        - 0.744382959872 * live[714] - live[2] * live[215] - live[10] * live[712]
+        - 0.004377257121839584 * live[833] - 0.000121912420950744 * live[914]
+        - 0.0825 * (live[17] * live[924] + live[18] * live[926]);
+    let t1776 = live[195] * live[216] + live[192] * live[215] + live[11] * live[727]
+        + 0.005487648106562256 * live[914] + 0.028227094878 * live[917]
+        - 0.744382959872 * live[919] - 0.004377257121839584 * live[913]
+        - 0.0825 * live[928] - live[17] * live[934] - live[18] * live[936]
+        - live[10] * live[713] - 0.13439233114822144 * live[833];
+    let t1777 = live[22] * live[479] - live[20] * live[477];
+    let t1778 = t1777 - live[841];
+    let t1779 = qd[2] * live[519] - live[837];
+    let t1780 = qd[3] * live[479] + live[17] * t1779;
+    let t1781 = live[35] * live[630] - live[33] * live[629];
+    let t1782 = live[18] * t1779 - qd[3] * live[477];
+    let t1783 = live[31] * live[841] + qd[4] * live[630] + live[30] * t1782;
+    let t1784 = live[45] * live[632] - live[44] * live[631];
+    let t1785 = live[31] * t1782 - qd[4] * live[629] - live[30] * live[841];
+    let t1786 = qd[5] * live[632] + live[42] * t1785 + live[43] * t1780;
+    let t1787 = live[54] * live[634] + live[52] * live[633];
+    let t1788 = t1787 - t1786;
+    let t1789 = live[859] - 0.165 * live[729];
+    let t1790 = live[213] + live[841];
+    let t1791 = live[18] * t1789 + 0.0825 * live[17] * t1790;
+    let t1792 = 0.384 * t1778 + t1791 - 0.0825 * live[731];
+    let t1793 = live[27] * live[479] + live[10] * live[20] + t1780;
+    let t1794 = live[10] * live[22] + t1782 - live[27] * live[477];
+    let t1795 = live[854] - 0.0825 * live[730];
+    let t1796 = 0.384 * t1794 + t1795 - 0.0825 * t1793;
+    let t1797 = live[31] * t1792 - live[30] * t1796;
+    let t1798 = live[841] + t1777;
+    let t1799 = 0.0825 * live[18] * t1790 - live[17] * t1789;
+    let t1800 = 0.384 * live[737] + t1799 - 0.0825 * t1798;
+    let t1801 = live[43] * t1797 + live[42] * t1800;
+    let t1802 = 0.088 * live[734] + t1801;
+    let t1803 = live[46] * live[632] + live[44] * live[629] + t1786;
+    let t1804 = live[30] * t1792 + live[31] * t1796;
+    let t1805 = 0.088 * t1803 + t1804;
+    let t1806 = live[43] * t1785 - live[42] * t1780 - qd[5] * live[631];
+    let t1807 = live[50] * t1783 - qd[6] * live[634] - live[49] * t1806;
+    let t1808 = live[59] * live[634] + live[52] * live[631];
+    let t1809 = q[7] * (0.7071067811865475 * live[736] + 0.7071067811865476 * t1788);
+    let t1810 = live[50] * t1802 + live[49] * t1805;
+    let t1811 = 0.1654 * (t1807 + t1808) + t1810;
+    let t1812 = t1809 + t1811;
+    let t1813 = live[49] * t1783 + qd[6] * live[633] + live[50] * t1806;
+    let t1814 = live[59] * live[633] + live[54] * live[631];
+    let t1815 = t1786 + t1787;
+    let t1816 = q[7] * (0.7071067811865476 * live[739] + 0.7071067811865475 * t1815);
+    let t1817 = live[50] * t1805 - live[49] * t1802;
+    let t1818 = 0.1654 * (t1814 - t1813) + t1817;
+    let t1819 = t1816 + t1818;
+    let t1820 = 0.7071067811865475 * t1812 + 0.7071067811865476 * t1819;
+    let t1821 = 0.7071067811865476 * t1812 - 2.0 * live[740]
+        - 0.7071067811865475 * t1819;
+    let t1822 = t1811 - t1809;
+    let t1823 = t1818 - t1816;
+    let t1824 = 0.7071067811865475 * t1822 + 0.7071067811865476 * t1823;
+    let t1825 = 2.0 * live[740] + 0.7071067811865476 * t1822
+        - 0.7071067811865475 * t1823;
+    let t1826 = 0.010606601717798212 * (t1820 + t1821);
+    let t1827 = 0.010606601717798212 * (t1824 + t1825);
+    let t1828 = 0.002573605371338202 * live[736] + 0.002034439958661797 * t1788 + t1826
+        + t1827;
+    let t1829 = 0.010606601717798213 * t1820 - 0.010606601717798212 * t1821;
+    let t1830 = 0.010606601717798213 * t1824 - 0.010606601717798212 * t1825;
+    let t1831 = 0.002034439958661797 * live[739] + 0.002573605371338202 * t1815 + t1829
+        + t1830;
+    let t1832 = 0.229207552695 * live[734] + live[50] * t1828
+        - 0.168842705569 * (t1784 - t1783) - live[49] * t1831;
+    let t1833 = t1783 + t1784;
+    let t1834 = t1808 - t1807;
+    let t1835 = t1813 + t1814;
+    let t1836 = live[43] * t1800 - live[42] * t1797;
+    let t1837 = -0.088 * t1833 - t1836;
+    let t1838 = t1837 - 0.3308 * (live[735] + live[738]);
+    let t1839 = 0.7071067811865476 * q[7] * t1835
+        + 2.0 * qd[7] * (0.7071067811865476 * live[634] - 0.7071067811865475 * live[633])
+        + 0.7071067811865475 * q[7] * t1834;
+    let t1840 = t1838 + t1839;
+    let t1841 = t1838 - t1839;
+    let t1842 = -0.002573605371338202 * t1834 - 0.015 * (t1840 + t1841)
+        - 0.002034439958661797 * t1835;
+    let t1843 = 0.229207552695 * t1833 + t1842
+        + 0.337685411138 * (live[733] + live[44] * live[632]);
+    let t1844 = 0.067870631425 * (t1781 + t1780) + live[43] * t1832
+        - 0.029307465076 * (live[732] + live[35] * live[629]) - live[42] * t1843;
+    let t1845 = live[49] * t1828 + live[50] * t1831;
+    let t1846 = 0.13574126285 * (live[732] - live[33] * live[630])
+        + 0.168842705569 * (live[45] * live[629] + t1806 - live[46] * live[631])
+        - 0.229207552695 * t1803 - 0.014653732538 * (t1781 - t1780) - t1845;
+    let t1847 = live[31] * t1844 - live[30] * t1846;
+    let t1848 = 2.001003553603 * t1778 + t1847 - 0.55030527465 * live[731];
+    let t1849 = 0.067870631425 * (t1785 - live[39] * live[629] - live[35] * live[477])
+        + live[42] * t1832 + live[43] * t1843
+        - 0.014653732538 * (live[39] * live[630] + t1783 - live[33] * live[477]);
+    let t1850 = 2.001003553603 * live[737] + t1849 - 0.55030527465 * t1798;
+    let t1851 = 0.028227094878 * live[730] + live[18] * t1848
+        - 1.488765919744 * live[729] - live[17] * t1850;
+    let t1852 = live[30] * t1844 + live[31] * t1846;
+    let t1853 = 0.55030527465 * t1793 + t1852 - 2.001003553603 * t1794;
+    let t1854 = 0.744382959872 * live[730] + t1853 - 0.056454189756 * live[25];
+    let t1855 = q[7] * (t1841 - t1840);
+    let t1856 = live[244] * live[633] + live[54] * live[748]
+        + 0.00039139128168424813 * t1807 + 0.002420943778521232 * t1813
+        + 0.002034439958661797 * t1837 - live[243] * live[631] - live[59] * live[749]
+        - 0.0009653051699191116 * t1786 - 0.1654 * (t1829 + t1830)
+        - 0.010606601717798213 * t1855;
+    let t1857 = live[242] * live[631] + live[59] * live[750]
+        + 0.00039139128168424813 * t1813 + 0.1654 * (t1826 + t1827)
+        + 0.010606601717798212 * t1855 - live[244] * live[634] - live[52] * live[748]
+        - 0.001255536598272898 * t1786 - 0.002573605371338202 * t1837;
+    let t1858 = live[45] * live[746] + live[50] * t1856 + 0.00895537646949219 * t1806
+        - live[236] * live[631] - 0.014311914382675314 * t1786 - live[235] * live[629]
+        - live[46] * live[747] - live[49] * t1857 - 0.000103758917218685 * t1783
+        - 0.168842705569 * t1804;
+    let t1859 = live[242] * live[633] + live[54] * live[750]
+        + 0.0009653051699191116 * t1813 + 0.001255536598272898 * t1807
+        + 0.002034439958661797 * t1810
+        + q[7]
+            * (0.7071067811865476 * t1826 + 0.7071067811865475 * t1830
+                - 0.7071067811865476 * t1827 - 0.7071067811865475 * t1829)
+        - live[243] * live[634] - live[52] * live[749] - 0.006684151967360945 * t1786
+        - 0.002573605371338202 * t1817;
+    let t1860 = live[234] * live[629] + live[46] * live[751] + t1859
+        + 0.000093569097314605 * t1783 + 0.014311914382675314 * t1806
+        - live[236] * live[632] - live[44] * live[746] - 0.229207552695 * t1804
+        - 0.088 * t1845;
+    let t1861 = live[35] * live[744] + live[229] * live[477] + live[43] * t1858
+        + 0.029883967133882087 * t1785 + 0.067870631425 * t1800
+        + 0.004600245517563106 * t1780 + 0.00151524447332703 * t1783
+        - live[230] * live[629] - live[39] * live[745] - live[42] * t1860;
+    let t1862 = live[45] * live[751] + 0.000103758917218685 * t1806
+        + 0.000093569097314605 * t1786 - 0.229207552695 * t1836 - 0.168842705569 * t1801
+        - live[234] * live[631] - 0.088 * t1842 - live[49] * t1856 - live[50] * t1857
+        - live[235] * live[632] - live[44] * live[747] - 0.05153524721066731 * t1783;
+    let t1863 = live[39] * live[752] + t1862 + 0.014653732538 * t1800
+        - 0.00216405205209813 * t1780 - live[228] * live[477] - live[230] * live[630]
+        - live[33] * live[744] - 0.00151524447332703 * t1785;
+    let t1864 = live[22] * live[742] + live[31] * t1861 + 0.0039053550262761 * live[841]
+        + 0.643503602439183 * t1782 + 2.001003553603 * t1795
+        - 0.16189047268546086 * t1780 - 0.384 * t1852 - live[222] * live[477]
+        - live[10] * live[221] - live[27] * live[743] - live[30] * t1863;
+    let t1865 = 0.067870631425 * t1797 + live[35] * live[752]
+        + 0.004600245517563106 * t1785 + 0.00216405205209813 * t1783
+        + 0.032786279263935514 * t1780 - 0.014653732538 * t1804 - live[228] * live[629]
+        - live[42] * t1858 - live[43] * t1860 - live[229] * live[630]
+        - live[33] * live[745];
+    let t1866 = live[10] * live[220] + live[27] * live[753] + 0.16189047268546086 * t1782
+        + 0.55030527465 * t1795 - 0.0825 * t1852 - live[222] * live[479]
+        - live[20] * live[742] - t1865 - 0.00164448757736927 * live[841];
+    let t1867 = 0.000121912420950744 * (live[213] + live[841]) + live[217] * live[519]
+        + live[11] * live[741] + live[18] * t1864 + 0.01159586409516604 * t1779
+        - live[17] * t1866;
+    let t1868 = 0.384 * t1847 + live[30] * t1861 + live[31] * t1863
+        + live[22] * live[753] + 2.001003553603 * t1791 + 0.55030527465 * t1799
+        + 0.0825 * t1849 - 0.7451354997528139 * live[841] - 0.00164448757736927 * t1780
+        - live[221] * live[479] - live[20] * live[743] - live[220] * live[477]
+        - 0.0039053550262761 * t1782;
+    let t1869 = live[14] * live[754] + t1868 - live[218] - live[10] * live[741]
+        - 0.000121912420950744 * t1779 - 0.0825 * (live[17] * t1848 + live[18] * t1850);
+    let t1870 = 0.000121912420950744 * live[25] + live[215] * live[519]
+        + 0.028227094878 * live[859] + 0.005487648106562256 * t1779
+        + live[11] * (live[754] - live[216]) + 0.744382959872 * live[854]
+        - 0.0825 * t1853 - 0.004377257121839584 * live[841] - live[17] * t1864
+        - live[18] * t1866;
+    let t1871 = live[35] * live[529] - live[33] * live[528];
+    let t1872 = qd[3] * live[530] + live[842];
+    let t1873 = qd[4] * live[529] + live[30] * t1872;
+    let t1874 = live[45] * live[636] + live[44] * live[635];
+    let t1875 = live[31] * t1872 - qd[4] * live[528];
+    let t1876 = qd[5] * live[636] + live[42] * t1875 + live[43] * live[845];
+    let t1877 = live[54] * live[639] + live[52] * live[637];
+    let t1878 = t1877 - t1876;
+    let t1879 = 0.165 * live[755] + 0.384 * live[756] + live[863];
+    let t1880 = live[27] * live[530] + t1872;
+    let t1881 = 0.384 * t1880 - 0.0825 * live[858];
+    let t1882 = live[31] * t1879 - live[30] * t1881;
+    let t1883 = -0.768 * live[338] - 0.0825 * live[756] - live[855];
+    let t1884 = live[43] * t1882 + live[42] * t1883;
+    let t1885 = 0.088 * live[759] + t1884;
+    let t1886 = live[46] * live[636] + live[44] * live[528] + t1876;
+    let t1887 = live[30] * t1879 + live[31] * t1881;
+    let t1888 = 0.088 * t1886 + t1887;
+    let t1889 = qd[5] * live[635] + live[43] * t1875 - live[42] * live[845];
+    let t1890 = live[50] * t1873 - qd[6] * live[639] - live[49] * t1889;
+    let t1891 = live[59] * live[639] + live[52] * live[638];
+    let t1892 = q[7] * (0.7071067811865475 * live[761] + 0.7071067811865476 * t1878);
+    let t1893 = live[50] * t1885 + live[49] * t1888;
+    let t1894 = 0.1654 * (t1890 + t1891) + t1893;
+    let t1895 = t1892 + t1894;
+    let t1896 = live[49] * t1873 + qd[6] * live[637] + live[50] * t1889;
+    let t1897 = live[59] * live[637] + live[54] * live[638];
+    let t1898 = t1876 + t1877;
+    let t1899 = q[7] * (0.7071067811865476 * live[763] + 0.7071067811865475 * t1898);
+    let t1900 = live[50] * t1888 - live[49] * t1885;
+    let t1901 = 0.1654 * (t1897 - t1896) + t1900;
+    let t1902 = t1899 + t1901;
+    let t1903 = 0.7071067811865475 * t1895 + 0.7071067811865476 * t1902;
+    let t1904 = 0.7071067811865476 * t1895 - 2.0 * live[764]
+        - 0.7071067811865475 * t1902;
+    let t1905 = t1894 - t1892;
+    let t1906 = t1901 - t1899;
+    let t1907 = 0.7071067811865475 * t1905 + 0.7071067811865476 * t1906;
+    let t1908 = 2.0 * live[764] + 0.7071067811865476 * t1905
+        - 0.7071067811865475 * t1906;
+    let t1909 = 0.010606601717798212 * (t1903 + t1904);
+    let t1910 = 0.010606601717798212 * (t1907 + t1908);
+    let t1911 = 0.002573605371338202 * live[761] + 0.002034439958661797 * t1878 + t1909
+        + t1910;
+    let t1912 = 0.010606601717798213 * t1903 - 0.010606601717798212 * t1904;
+    let t1913 = 0.010606601717798213 * t1907 - 0.010606601717798212 * t1908;
+    let t1914 = 0.002034439958661797 * live[763] + 0.002573605371338202 * t1898 + t1912
+        + t1913;
+    let t1915 = 0.229207552695 * live[759] + live[50] * t1911
+        - 0.168842705569 * (t1874 - t1873) - live[49] * t1914;
+    let t1916 = t1873 + t1874;
+    let t1917 = t1891 - t1890;
+    let t1918 = t1896 + t1897;
+    let t1919 = live[43] * t1883 - live[42] * t1882;
+    let t1920 = -0.088 * t1916 - t1919;
+    let t1921 = t1920 - 0.3308 * (live[760] + live[762]);
+    let t1922 = 0.7071067811865476 * q[7] * t1918
+        + 2.0 * qd[7] * (0.7071067811865476 * live[639] - 0.7071067811865475 * live[637])
+        + 0.7071067811865475 * q[7] * t1917;
+    live[937] = t1773;
+    live[938] = t1774;
+    live[939] = t1775;
+    live[940] = t1776;
+    live[941] = t1820;
+    live[942] = t1824;
+    live[943] = t1851;
+    live[944] = t1854;
+    live[945] = t1859;
+    live[946] = t1862;
+    live[947] = t1865;
+    live[948] = t1867;
+    live[949] = t1868;
+    live[950] = t1869;
+    live[951] = t1870;
+    live[952] = t1871;
+    live[953] = t1872;
+    live[954] = t1873;
+    live[955] = t1875;
+    live[956] = t1876;
+    live[957] = t1880;
+    live[958] = t1882;
+    live[959] = t1883;
+    live[960] = t1884;
+    live[961] = t1886;
+    live[962] = t1887;
+    live[963] = t1889;
+    live[964] = t1890;
+    live[965] = t1893;
+    live[966] = t1896;
+    live[967] = t1900;
+    live[968] = t1903;
+    live[969] = t1907;
+    live[970] = t1909;
+    live[971] = t1910;
+    live[972] = t1911;
+    live[973] = t1912;
+    live[974] = t1913;
+    live[975] = t1914;
+    live[976] = t1915;
+    live[977] = t1916;
+    live[978] = t1917;
+    live[979] = t1918;
+    live[980] = t1919;
+    live[981] = t1920;
+    live[982] = t1921;
+    live[983] = t1922;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part13(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part13_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part13_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part13`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part13_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1923 = live[982] + live[983];
+    let t1924 = live[982] - live[983];
+    let t1925 = -0.002573605371338202 * live[978] - 0.015 * (t1923 + t1924)
+        - 0.002034439958661797 * live[979];
+    let t1926 = 0.229207552695 * live[977] + t1925
+        + 0.337685411138 * (live[758] + live[44] * live[636]);
+    let t1927 = 0.067870631425 * (live[845] + live[952]) + live[43] * live[976]
+        - 0.029307465076 * (live[35] * live[528] - live[757]) - live[42] * t1926;
+    let t1928 = live[49] * live[972] + live[50] * live[975];
+    let t1929 = 0.168842705569
+        * (live[46] * live[635] + live[45] * live[528] + live[963])
+        - 0.13574126285 * (live[757] + live[33] * live[529]) - 0.229207552695 * live[961]
+        - 0.014653732538 * (live[952] - live[845]) - t1928;
+    let t1930 = live[31] * t1927 - live[30] * t1929;
+    let t1931 = 1.1006105493 * live[755] + 2.001003553603 * live[756] + t1930;
+    let t1932 = 0.067870631425
+        * (live[35] * live[530] + live[955] - live[39] * live[528])
+        + live[42] * live[976] + live[43] * t1926
+        - 0.014653732538 * (live[39] * live[529] + live[33] * live[530] + live[954]);
+    let t1933 = t1932 - 4.002007107206 * live[338] - 0.55030527465 * live[756];
+    let t1934 = live[18] * t1931 - live[908] - live[17] * t1933;
+    let t1935 = live[30] * t1927 + live[31] * t1929;
+    let t1936 = 0.55030527465 * live[858] + t1935 - 2.001003553603 * live[957];
+    let t1937 = q[7] * (t1924 - t1923);
+    let t1938 = live[244] * live[637] + live[54] * live[770]
+        + 0.00039139128168424813 * live[964] + 0.002420943778521232 * live[966]
+        + 0.002034439958661797 * live[981] - live[243] * live[638] - live[59] * live[771]
+        - 0.0009653051699191116 * live[956] - 0.1654 * (live[973] + live[974])
+        - 0.010606601717798213 * t1937;
+    let t1939 = live[242] * live[638] + live[59] * live[772]
+        + 0.00039139128168424813 * live[966] + 0.1654 * (live[970] + live[971])
+        + 0.010606601717798212 * t1937 - live[244] * live[639] - live[52] * live[770]
+        - 0.001255536598272898 * live[956] - 0.002573605371338202 * live[981];
+    let t1940 = live[236] * live[635] + live[45] * live[768] + live[50] * t1938
+        + 0.00895537646949219 * live[963] - 0.014311914382675314 * live[956]
+        - live[235] * live[528] - live[46] * live[769] - live[49] * t1939
+        - 0.000103758917218685 * live[954] - 0.168842705569 * live[962];
+    let t1941 = live[242] * live[637] + live[54] * live[772]
+        + 0.0009653051699191116 * live[966] + 0.001255536598272898 * live[964]
+        + 0.002034439958661797 * live[965]
+        + q[7]
+            * (0.7071067811865476 * live[970] + 0.7071067811865475 * live[974]
+                - 0.7071067811865476 * live[971] - 0.7071067811865475 * live[973])
+        - live[243] * live[639] - live[52] * live[771] - 0.006684151967360945 * live[956]
+        - 0.002573605371338202 * live[967];
+    let t1942 = live[234] * live[528] + live[46] * live[773] + t1941
+        + 0.000093569097314605 * live[954] + 0.014311914382675314 * live[963]
+        - live[236] * live[636] - live[44] * live[768] - 0.229207552695 * live[962]
+        - 0.088 * t1928;
+    let t1943 = live[35] * live[766] + live[43] * t1940
+        + 0.029883967133882087 * live[955] + 0.067870631425 * live[959]
+        + 0.004600245517563106 * live[845] + 0.00151524447332703 * live[954]
+        - live[230] * live[528] - live[229] * live[530] - live[39] * live[767]
+        - live[42] * t1942;
+    let t1944 = live[234] * live[635] + live[45] * live[773]
+        + 0.000103758917218685 * live[963] + 0.000093569097314605 * live[956]
+        - 0.229207552695 * live[980] - 0.168842705569 * live[960] - 0.088 * t1925
+        - live[49] * t1938 - live[50] * t1939 - live[235] * live[636]
+        - live[44] * live[769] - 0.05153524721066731 * live[954];
+    let t1945 = live[228] * live[530] + live[39] * live[774] + t1944
+        + 0.014653732538 * live[959] - 0.00216405205209813 * live[845]
+        - live[230] * live[529] - live[33] * live[766] - 0.00151524447332703 * live[955];
+    let t1946 = live[222] * live[530] + live[22] * live[765] + live[31] * t1943
+        + 0.643503602439183 * live[953] - 0.16189047268546086 * (live[845] + live[38])
+        - 0.384 * t1935 - live[30] * t1945;
+    let t1947 = 0.067870631425 * live[958] + live[35] * live[774]
+        + 0.004600245517563106 * live[955] + 0.00216405205209813 * live[954]
+        + 0.032786279263935514 * live[845] - 0.014653732538 * live[962]
+        - live[42] * t1940 - live[43] * t1942 - live[229] * live[529]
+        - live[33] * live[767] - live[228] * live[528];
+    let t1948 = live[27] * live[775] + 0.16189047268546086 * live[953] - 0.0825 * t1935
+        - live[223] - live[20] * live[765] - t1947;
+    let t1949 = live[18] * t1946 - live[912] - live[17] * t1948;
+    let t1950 = 0.384 * t1930 + 0.0825 * t1932 + live[30] * t1943 + live[31] * t1945
+        + live[220] * live[530] + 2.001003553603 * live[863]
+        + live[22] * (live[775] - live[221]) - 0.16189047268546086 * live[338]
+        - 0.00164448757736927 * live[845] - 0.55030527465 * live[855]
+        - 0.0039053550262761 * live[953];
+    let t1951 = t1950 - 0.0825 * (live[894] + live[17] * t1931 + live[18] * t1933);
+    let t1952 = live[906] - 0.0825 * t1936 - live[17] * t1946 - live[18] * t1948;
+    let t1953 = live[45] * live[553] - live[44] * live[547];
+    let t1954 = live[846] - qd[4] * live[33];
+    let t1955 = qd[5] * live[553] + live[42] * t1954;
+    let t1956 = live[54] * live[641] + live[52] * live[640];
+    let t1957 = t1956 - t1955;
+    let t1958 = live[43] * live[904];
+    let t1959 = 0.088 * live[778] + t1958;
+    let t1960 = live[46] * live[553] + live[33] * live[44] + t1955;
+    let t1961 = live[861] + 0.088 * t1960;
+    let t1962 = live[43] * t1954 - qd[5] * live[547];
+    let t1963 = live[50] * live[849] - qd[6] * live[641] - live[49] * t1962;
+    let t1964 = live[59] * live[641] + live[52] * live[547];
+    let t1965 = q[7] * (0.7071067811865475 * live[780] + 0.7071067811865476 * t1957);
+    let t1966 = live[50] * t1959 + live[49] * t1961;
+    let t1967 = 0.1654 * (t1963 + t1964) + t1966;
+    let t1968 = t1965 + t1967;
+    let t1969 = live[49] * live[849] + qd[6] * live[640] + live[50] * t1962;
+    let t1970 = live[59] * live[640] + live[54] * live[547];
+    let t1971 = t1955 + t1956;
+    let t1972 = q[7] * (0.7071067811865476 * live[782] + 0.7071067811865475 * t1971);
+    let t1973 = live[50] * t1961 - live[49] * t1959;
+    let t1974 = 0.1654 * (t1970 - t1969) + t1973;
+    let t1975 = t1972 + t1974;
+    let t1976 = 0.7071067811865475 * t1968 + 0.7071067811865476 * t1975;
+    let t1977 = 0.7071067811865476 * t1968 - 2.0 * live[783]
+        - 0.7071067811865475 * t1975;
+    let t1978 = t1967 - t1965;
+    let t1979 = t1974 - t1972;
+    let t1980 = 0.7071067811865475 * t1978 + 0.7071067811865476 * t1979;
+    let t1981 = 2.0 * live[783] + 0.7071067811865476 * t1978
+        - 0.7071067811865475 * t1979;
+    let t1982 = 0.010606601717798212 * (t1976 + t1977);
+    let t1983 = 0.010606601717798212 * (t1980 + t1981);
+    let t1984 = 0.002573605371338202 * live[780] + 0.002034439958661797 * t1957 + t1982
+        + t1983;
+    let t1985 = 0.010606601717798213 * t1976 - 0.010606601717798212 * t1977;
+    let t1986 = 0.010606601717798213 * t1980 - 0.010606601717798212 * t1981;
+    let t1987 = 0.002034439958661797 * live[782] + 0.002573605371338202 * t1971 + t1985
+        + t1986;
+    let t1988 = 0.229207552695 * live[778] + live[50] * t1984
+        - 0.168842705569 * (t1953 - live[849]) - live[49] * t1987;
+    let t1989 = live[849] + t1953;
+    let t1990 = t1964 - t1963;
+    let t1991 = t1969 + t1970;
+    let t1992 = live[42] * live[904];
+    let t1993 = t1992 - 0.088 * t1989;
+    let t1994 = t1993 - 0.3308 * (live[779] + live[781]);
+    let t1995 = 0.7071067811865476 * q[7] * t1991
+        + 2.0 * qd[7] * (0.7071067811865476 * live[641] - 0.7071067811865475 * live[640])
+        + 0.7071067811865475 * q[7] * t1990;
+    let t1996 = t1994 + t1995;
+    let t1997 = t1994 - t1995;
+    let t1998 = -0.002573605371338202 * t1990 - 0.015 * (t1996 + t1997)
+        - 0.002034439958661797 * t1991;
+    let t1999 = 0.229207552695 * t1989 + t1998
+        + 0.337685411138 * (live[777] + live[44] * live[553]);
+    let t2000 = 0.067870631425 * live[776] + live[43] * t1988
+        - 0.029307465076 * live[35] * live[33] - live[42] * t1999;
+    let t2001 = live[49] * t1984 + live[50] * t1987;
+    let t2002 = 0.168842705569 * (live[33] * live[45] + t1962 - live[46] * live[547])
+        - 0.13574126285 * live[342] - 0.014653732538 * live[776] - 0.229207552695 * t1960
+        - t2001;
+    let t2003 = live[31] * t2000 - live[896] - live[30] * t2002;
+    let t2004 = 0.067870631425 * (t1954 - live[39] * live[33]) + live[42] * t1988
+        + live[43] * t1999 - 0.014653732538 * live[892];
+    let t2005 = live[18] * t2003 - live[17] * t2004;
+    let t2006 = live[891] + live[30] * t2000 + live[31] * t2002;
+    let t2007 = q[7] * (t1997 - t1996);
+    let t2008 = live[244] * live[640] + live[54] * live[787]
+        + 0.00039139128168424813 * t1963 + 0.002420943778521232 * t1969
+        + 0.002034439958661797 * t1993 - live[243] * live[547] - live[59] * live[788]
+        - 0.0009653051699191116 * t1955 - 0.1654 * (t1985 + t1986)
+        - 0.010606601717798213 * t2007;
+    let t2009 = live[242] * live[547] + live[59] * live[789]
+        + 0.00039139128168424813 * t1969 + 0.1654 * (t1982 + t1983)
+        + 0.010606601717798212 * t2007 - live[244] * live[641] - live[52] * live[787]
+        - 0.001255536598272898 * t1955 - 0.002573605371338202 * t1993;
+    let t2010 = live[45] * live[785] + live[50] * t2008 + 0.00895537646949219 * t1962
+        - 0.014311914382675314 * t1955 - live[236] * live[547] - live[33] * live[235]
+        - live[46] * live[786] - live[49] * t2009 - 0.000103758917218685 * live[849]
+        - 0.168842705569 * live[861];
+    let t2011 = live[242] * live[640] + live[54] * live[789]
+        + 0.0009653051699191116 * t1969 + 0.001255536598272898 * t1963
+        + 0.002034439958661797 * t1966
+        + q[7]
+            * (0.7071067811865476 * t1982 + 0.7071067811865475 * t1986
+                - 0.7071067811865476 * t1983 - 0.7071067811865475 * t1985)
+        - live[243] * live[641] - live[52] * live[788] - 0.006684151967360945 * t1955
+        - 0.002573605371338202 * t1973;
+    let t2012 = live[33] * live[234] + live[46] * live[790] + t2011
+        + 0.000093569097314605 * live[849] + 0.014311914382675314 * t1962
+        - live[236] * live[553] - live[44] * live[785] - 0.229207552695 * live[861]
+        - 0.088 * t2001;
+    let t2013 = 0.00151524447332703 * (live[226] + live[849]) + live[35] * live[784]
+        + live[43] * t2010 + 0.029883967133882087 * t1954 - live[230] * live[33]
+        - live[42] * t2012;
+    let t2014 = live[45] * live[790] + 0.000103758917218685 * t1962
+        + 0.229207552695 * t1992 + 0.000093569097314605 * t1955 - 0.088 * t1998
+        - 0.0515352472106673 * live[849] - live[49] * t2008 - live[50] * t2009
+        - live[235] * live[553] - live[44] * live[786] - live[234] * live[547]
+        - 0.168842705569 * t1958;
+    let t2015 = live[39] * live[791] + t2014 - live[231] - live[33] * live[784]
+        - 0.00151524447332703 * t1954;
+    let t2016 = live[31] * t2013 - 0.384 * t2006 - live[909] - live[30] * t2015;
+    let t2017 = 0.067870631425 * live[904] + 0.004600245517563106 * t1954
+        + 0.00151524447332703 * live[342] + live[35] * (live[791] - live[229])
+        + 0.00216405205209813 * live[849] - 0.014653732538 * live[861]
+        - live[228] * live[33] - live[42] * t2010 - live[43] * t2012;
+    let t2018 = -0.0825 * t2006 - t2017;
+    let t2019 = live[18] * t2016 - live[17] * t2018;
+    let t2020 = live[30] * t2013 + live[31] * t2015 + live[903] + 0.384 * t2003
+        + 0.0825 * t2004;
+    let t2021 = t2020 - 0.0825 * (live[17] * t2003 + live[18] * t2004);
+    let t2022 = -0.0825 * t2006 - live[17] * t2016 - live[18] * t2018;
+    let t2023 = live[54] * live[550] - live[52] * live[561];
+    let t2024 = t2023 - live[868];
+    let t2025 = live[885] - 0.176 * live[792];
+    let t2026 = qd[5] * live[588] + live[850];
+    let t2027 = qd[6] * live[550] + live[49] * t2026;
+    let t2028 = live[59] * live[550] + live[44] * live[52];
+    let t2029 = q[7] * (0.7071067811865475 * live[795] + 0.7071067811865476 * t2024);
+    let t2030 = live[50] * t2025 + 0.088 * live[49] * live[889];
+    let t2031 = 0.1654 * (t2028 - t2027) + t2030;
+    let t2032 = t2029 + t2031;
+    let t2033 = live[50] * t2026 - qd[6] * live[561];
+    let t2034 = live[44] * live[54] - live[59] * live[561];
+    let t2035 = live[868] + t2023;
+    let t2036 = q[7] * (0.7071067811865476 * live[797] + 0.7071067811865475 * t2035);
+    let t2037 = 0.088 * live[50] * live[889] - live[49] * t2025;
+    let t2038 = 0.1654 * (t2034 - t2033) + t2037;
+    let t2039 = t2036 + t2038;
+    let t2040 = 0.7071067811865475 * t2032 + 0.7071067811865476 * t2039;
+    let t2041 = 0.7071067811865476 * t2032 - 2.0 * live[798]
+        - 0.7071067811865475 * t2039;
+    let t2042 = t2031 - t2029;
+    let t2043 = t2038 - t2036;
+    let t2044 = 0.7071067811865475 * t2042 + 0.7071067811865476 * t2043;
+    let t2045 = 2.0 * live[798] + 0.7071067811865476 * t2042
+        - 0.7071067811865475 * t2043;
+    let t2046 = 0.010606601717798212 * (t2040 + t2041);
+    let t2047 = 0.010606601717798212 * (t2044 + t2045);
+    let t2048 = 0.002573605371338202 * live[795] + 0.002034439958661797 * t2024 + t2046
+        + t2047;
+    let t2049 = 0.010606601717798213 * t2040 - 0.010606601717798212 * t2041;
+    let t2050 = 0.010606601717798213 * t2044 - 0.010606601717798212 * t2045;
+    let t2051 = 0.002034439958661797 * live[797] + 0.002573605371338202 * t2035 + t2049
+        + t2050;
+    let t2052 = live[50] * t2048 - 0.45841510539 * live[792] - 0.168842705569 * live[793]
+        - live[49] * t2051;
+    let t2053 = t2028 + t2027;
+    let t2054 = t2033 + t2034;
+    let t2055 = live[865] - 0.088 * live[793];
+    let t2056 = 0.3308 * (live[794] - live[796]) + t2055;
+    let t2057 = 0.7071067811865476 * q[7] * t2054
+        + 2.0 * qd[7] * (0.7071067811865476 * live[550] + 0.7071067811865475 * live[561])
+        + 0.7071067811865475 * q[7] * t2053;
+    let t2058 = t2056 + t2057;
+    let t2059 = t2056 - t2057;
+    let t2060 = -0.002573605371338202 * t2053 - 0.015 * (t2058 + t2059)
+        - 0.002034439958661797 * t2054;
+    let t2061 = 0.337685411138 * live[57] + 0.229207552695 * live[793] + t2060;
+    let t2062 = live[43] * t2052 - live[893] - live[42] * t2061;
+    let t2063 = live[49] * t2048 + live[50] * t2051;
+    let t2064 = 0.168842705569 * (live[46] * live[588] + t2026)
+        - 0.229207552695 * live[889] - t2063;
+    let t2065 = live[31] * t2062 - live[30] * t2064;
+    let t2066 = live[888] + live[42] * t2052 + live[43] * t2061;
+    let t2067 = live[18] * t2065 - live[17] * t2066;
+    let t2068 = live[30] * t2062 + live[31] * t2064;
+    let t2069 = q[7] * (t2059 - t2058);
+    let t2070 = live[54] * live[800] + 0.002420943778521232 * t2033
+        + 0.002034439958661797 * t2055 - 0.00039139128168424813 * t2027
+        - live[244] * live[561] - live[44] * live[243] - live[59] * live[801]
+        - 0.0009653051699191116 * live[868] - 0.1654 * (t2049 + t2050)
+        - 0.010606601717798213 * t2069;
+    let t2071 = live[44] * live[242] + live[59] * live[802]
+        + 0.00039139128168424813 * t2033 + 0.1654 * (t2046 + t2047)
+        + 0.010606601717798212 * t2069 - live[244] * live[550] - live[52] * live[800]
+        - 0.001255536598272898 * live[868] - 0.002573605371338202 * t2055;
+    let t2072 = live[236] * live[588] + live[45] * live[799] + live[50] * t2070
+        + 0.00895537646949219 * t2026 - 0.014311914382675314 * (live[868] + live[232])
+        - live[49] * t2071;
+    live[984] = t1934;
+    live[985] = t1936;
+    live[986] = t1941;
+    live[987] = t1944;
+    live[988] = t1947;
+    live[989] = t1949;
+    live[990] = t1950;
+    live[991] = t1951;
+    live[992] = t1952;
+    live[993] = t1976;
+    live[994] = t1980;
+    live[995] = t2005;
+    live[996] = t2006;
+    live[997] = t2011;
+    live[998] = t2014;
+    live[999] = t2017;
+    live[1000] = t2019;
+    live[1001] = t2020;
+    live[1002] = t2021;
+    live[1003] = t2022;
+    live[1004] = t2026;
+    live[1005] = t2027;
+    live[1006] = t2030;
+    live[1007] = t2033;
+    live[1008] = t2037;
+    live[1009] = t2040;
+    live[1010] = t2044;
+    live[1011] = t2046;
+    live[1012] = t2047;
+    live[1013] = t2049;
+    live[1014] = t2050;
+    live[1015] = t2060;
+    live[1016] = t2063;
+    live[1017] = t2065;
+    live[1018] = t2066;
+    live[1019] = t2067;
+    live[1020] = t2068;
+    live[1021] = t2070;
+    live[1022] = t2071;
+    live[1023] = t2072;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part14(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part14_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part14`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part14_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part14`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part14_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2073 = live[54] * live[802] + 0.0009653051699191116 * live[1007]
+        + 0.002034439958661797 * live[1006]
+        + q[7]
+            * (0.7071067811865476 * live[1011] + 0.7071067811865475 * live[1014]
+                - 0.7071067811865476 * live[1012] - 0.7071067811865475 * live[1013])
+        - live[243] * live[550] - live[52] * live[801]
+        - 0.001255536598272898 * live[1005] - live[242] * live[561]
+        - 0.006684151967360945 * live[868] - 0.002573605371338202 * live[1008];
+    let t2074 = live[46] * live[803] + t2073 + 0.014311914382675314 * live[1004]
+        - live[237] - live[44] * live[799] - 0.088 * live[1016];
+    let t2075 = live[43] * live[1023] - live[905] - live[42] * t2074;
+    let t2076 = live[234] * live[588] + 0.000103758917218685 * live[1004]
+        + live[45] * (live[803] - live[235]) + 0.229207552695 * live[865]
+        + 0.000093569097314605 * live[868] - 0.088 * live[1015]
+        - 0.014311914382675314 * live[57] - live[49] * live[1021] - live[50] * live[1022]
+        - 0.168842705569 * live[885];
+    let t2077 = live[31] * t2075 - 0.384 * live[1020] - live[30] * t2076;
+    let t2078 = live[901] + live[42] * live[1023] + live[43] * t2074;
+    let t2079 = t2078 - 0.0825 * live[1020];
+    let t2080 = live[18] * t2077 - live[17] * t2079;
+    let t2081 = 0.384 * live[1017] + 0.0825 * live[1018] + live[30] * t2075
+        + live[31] * t2076;
+    let t2082 = t2081 - 0.0825 * (live[17] * live[1017] + live[18] * live[1018]);
+    let t2083 = -0.0825 * live[1020] - live[17] * t2077 - live[18] * t2079;
+    let t2084 = 1.414213562373095 * q[7] * live[804] - 0.7071067811865476 * live[806];
+    let t2085 = live[875] - t2084;
+    let t2086 = qd[6] * live[598] + live[869];
+    let t2087 = 0.7071067811865475 * live[806] - 1.4142135623730951 * q[7] * live[348];
+    let t2088 = 0.1654 * (live[807] - t2086) - live[871];
+    let t2089 = t2087 + t2088;
+    let t2090 = 0.7071067811865475 * t2085 + 0.7071067811865476 * t2089;
+    let t2091 = 0.7071067811865476 * t2085 - 0.7071067811865475 * t2089;
+    let t2092 = live[875] + t2084;
+    let t2093 = t2088 - t2087;
+    let t2094 = 0.7071067811865475 * t2092 + 0.7071067811865476 * t2093;
+    let t2095 = 0.7071067811865476 * t2092 - 0.7071067811865475 * t2093;
+    let t2096 = 0.010606601717798212 * (t2090 + t2091);
+    let t2097 = 0.010606601717798212 * (t2094 + t2095);
+    let t2098 = 0.002034439958661797 * live[805] + t2096 + t2097
+        - 0.005147210742676404 * live[804];
+    let t2099 = 0.010606601717798213 * t2090 - 0.010606601717798212 * t2091;
+    let t2100 = 0.010606601717798213 * t2094 - 0.010606601717798212 * t2095;
+    let t2101 = 0.002573605371338202 * live[805] + t2099 + t2100
+        - 0.004068879917323594 * live[348];
+    let t2102 = live[50] * t2098 - live[890] - live[49] * t2101;
+    let t2103 = live[807] + t2086;
+    let t2104 = 0.7071067811865476 * q[7] * t2103
+        + 2.0 * qd[7] * (0.7071067811865476 * live[54] - 0.7071067811865475 * live[598])
+        + 0.7071067811865475 * live[884];
+    let t2105 = 0.1654 * live[808] + t2104;
+    let t2106 = 0.1654 * live[808] - t2104;
+    let t2107 = -0.002573605371338202 * live[883] - 0.002034439958661797 * t2103
+        - 0.015 * (t2105 + t2106);
+    let t2108 = live[43] * t2102 - live[42] * t2107;
+    let t2109 = live[881] + live[49] * t2098 + live[50] * t2101;
+    let t2110 = live[31] * t2108 + live[30] * t2109;
+    let t2111 = live[42] * t2102 + live[43] * t2107;
+    let t2112 = live[18] * t2110 - live[17] * t2111;
+    let t2113 = live[30] * t2108 - live[31] * t2109;
+    let t2114 = q[7] * (t2106 - t2105);
+    let t2115 = live[244] * live[598] + live[54] * live[809]
+        + 0.002420943778521232 * t2086 - 0.00039139128168424813 * (live[872] + live[240])
+        - 0.1654 * (t2099 + t2100) - 0.010606601717798213 * t2114;
+    let t2116 = live[59] * live[810] + 0.00039139128168424813 * t2086
+        + 0.1654 * (t2096 + t2097) + 0.010606601717798212 * t2114 - live[245]
+        - live[52] * live[809];
+    let t2117 = live[50] * t2115 - live[902] - live[49] * t2116;
+    let t2118 = live[242] * live[598] + 0.002034439958661797 * live[874]
+        + 0.0009653051699191116 * t2086
+        + q[7]
+            * (0.7071067811865475 * t2100 + 0.7071067811865476 * t2096
+                - 0.7071067811865476 * t2097 - 0.7071067811865475 * t2099)
+        + live[54] * (live[810] - 0.9999999999999999 * live[243])
+        + 0.002573605371338202 * live[871] - 0.00039139128168424813 * live[348]
+        - 0.0012555365982728983 * live[872];
+    let t2119 = t2118 - 0.088 * t2109;
+    let t2120 = live[43] * t2117 - live[42] * t2119;
+    let t2121 = live[900] - 0.088 * t2107 - live[49] * t2115 - live[50] * t2116;
+    let t2122 = live[31] * t2120 - 0.384 * t2113 - live[30] * t2121;
+    let t2123 = live[42] * t2117 + live[43] * t2119;
+    let t2124 = t2123 - 0.0825 * t2113;
+    let t2125 = live[18] * t2122 - live[17] * t2124;
+    let t2126 = 0.384 * t2110 + 0.0825 * t2111 + live[30] * t2120 + live[31] * t2121;
+    let t2127 = t2126 - 0.0825 * (live[17] * t2110 + live[18] * t2111);
+    let t2128 = -0.0825 * t2113 - live[17] * t2122 - live[18] * t2124;
+    let t2129 = 0.7071067811865475 * live[349] + 0.7071067811865476 * live[853];
+    let t2130 = 0.7071067811865476 * live[350] + 0.7071067811865475 * live[873];
+    let t2131 = 0.7071067811865475 * t2129 + 0.7071067811865476 * t2130;
+    let t2132 = 0.7071067811865476 * t2129 - 0.7071067811865475 * t2130;
+    let t2133 = -0.7071067811865475 * t2129 - 0.7071067811865476 * t2130;
+    let t2134 = 0.7071067811865475 * t2130 - 0.7071067811865476 * t2129;
+    let t2135 = 0.010606601717798212 * (t2131 + t2132);
+    let t2136 = 0.010606601717798212 * (t2133 + t2134);
+    let t2137 = t2135 + t2136;
+    let t2138 = 0.010606601717798213 * t2131 - 0.010606601717798212 * t2132;
+    let t2139 = 0.010606601717798213 * t2133 - 0.010606601717798212 * t2134;
+    let t2140 = t2138 + t2139;
+    let t2141 = live[50] * t2137 - live[49] * t2140;
+    let t2142 = 0.7071067811865475 * live[882] + 0.7071067811865476 * live[883];
+    let t2143 = live[43] * t2141;
+    let t2144 = live[49] * t2137 + live[50] * t2140;
+    let t2145 = live[31] * t2143 + live[30] * t2144;
+    let t2146 = live[42] * t2141;
+    let t2147 = live[18] * t2145 - live[17] * t2146;
+    let t2148 = live[30] * t2143 - live[31] * t2144;
+    let t2149 = live[887] - q[7] * (t2142 + t2142) - live[886];
+    let t2150 = -0.1654 * (t2138 + t2139) - 0.010606601717798213 * t2149;
+    let t2151 = 0.1654 * (t2135 + t2136) + 0.010606601717798212 * t2149;
+    let t2152 = live[50] * t2150 - live[49] * t2151;
+    let t2153 = 0.7071067811865475 * (live[880] + q[7] * t2139)
+        + 0.7071067811865476 * (live[876] + q[7] * t2135)
+        - 0.7071067811865476 * (live[877] + q[7] * t2136)
+        - 0.7071067811865475 * (live[879] + q[7] * t2138);
+    let t2154 = t2153 - 0.088 * t2144;
+    let t2155 = live[43] * t2152 - live[42] * t2154;
+    let t2156 = -live[49] * t2150 - live[50] * t2151;
+    let t2157 = live[31] * t2155 - 0.384 * t2148 - live[30] * t2156;
+    let t2158 = live[42] * t2152 + live[43] * t2154;
+    let t2159 = t2158 - 0.0825 * t2148;
+    let t2160 = live[18] * t2157 - live[17] * t2159;
+    let t2161 = 0.384 * t2145 + 0.0825 * t2146 + live[30] * t2155 + live[31] * t2156;
+    let t2162 = t2161 - 0.0825 * (live[17] * t2145 + live[18] * t2146);
+    let t2163 = -0.0825 * t2148 - live[17] * t2157 - live[18] * t2159;
+    let t2164 = live[589] - 0.006684151967360945 * live[44];
+    let t2165 = 0.015 * (live[922] - live[921]);
+    let t2166 = 0.015 * (live[942] - live[941]);
+    let t2167 = 0.015 * (live[969] - live[968]);
+    let t2168 = 0.015 * (live[994] - live[993]);
+    let t2169 = 0.015 * (live[1010] - live[1009]);
+    let t2170 = 0.015 * (t2094 - t2090);
+    let t2171 = 0.015 * (t2133 - t2131);
+    let t2172 = 0.015 * (live[408] - live[407]);
+    let t2173 = 0.015 * (live[467] - live[466]);
+    let t2174 = 0.015 * (live[500] - live[499]);
+    let t2175 = 0.015 * (live[534] - live[533]);
+    let t2176 = 0.015 * (live[573] - live[569]);
+    let t2177 = 0.015 * (live[585] - live[584]);
+    let t2178 = live[932] - live[181] * live[642] * live[930];
+    let t2179 = live[935] - live[642] * live[693] * live[930]
+        - live[811] * live[812] * t2178 - 33.333333333333336 * live[662] * t2165;
+    let t2180 = live[938] + 33.333333333333336 * live[663] * t2165
+        - live[642] * live[694] * live[930] - live[811] * live[813] * t2178
+        - live[817] * live[818] * t2179;
+    let t2181 = live[940] + 33.333333333333336 * live[664] * t2165
+        - live[642] * live[695] * live[930] - live[811] * live[814] * t2178
+        - live[817] * live[819] * t2179 - live[822] * live[823] * t2180;
+    let t2182 = 0.002031994566 * live[4] + 3.335020043512 * live[5]
+        + 0.00398335888393552 * live[12] + live[2] * live[207]
+        + live[3] * (live[209] - live[728]) - live[8] * live[937] - live[9] * live[939]
+        - live[642] * live[696] * live[930] - live[811] * live[815] * t2178
+        - live[817] * live[820] * t2179 - live[822] * live[824] * t2180
+        - live[826] * live[827] * t2181 - 0.0007689361029464 * live[832]
+        - 0.01026110182100817 * live[835]
+        - 0.316 * (live[9] * live[927] - live[8] * live[929])
+        - 33.333333333333336 * live[665] * t2165;
+    let t2183 = live[1]
+        * (live[911] + 0.01026110182100817 * live[619] + 1.0674867322634767 * live[833]
+            + live[211] + qd[1] * live[728] + live[2] * live[698] + live[940] - live[378]
+            - 0.00398335888393552 * live[835] - 0.316 * live[899]
+            - 0.00398335888393552 * live[835])
+        + live[0]
+            * (live[212] + live[9] * live[937] + 1.0674867322634767 * live[835]
+                + live[912] + 0.004377257121839584 * live[838]
+                + 0.00398335888393552 * live[833] + 0.13439233114822144 * live[836]
+                + 0.744382959872 * live[859] + 0.0825 * live[897]
+                - 0.00398335888393552 * (live[6] + live[832]) - live[3] * live[698]
+                - live[8] * live[939]
+                - 0.316 * (live[8] * live[927] + live[9] * live[929]) - live[379]
+                - live[380] - 0.0007689361029464 * live[619]
+                - 0.005487648106562256 * live[841] - 0.028227094878 * live[854])
+        + 33.333333333333336 * live[666] * t2165 - live[642] * live[697] * live[930]
+        - live[811] * live[816] * t2178 - live[817] * live[821] * t2179
+        - live[822] * live[825] * t2180 - live[826] * live[828] * t2181
+        - live[829] * live[830] * t2182;
+    let t2184 = live[829] * (t2182 - live[830] * live[831] * t2183);
+    let t2185 = live[826] * (t2181 - live[827] * t2184 - live[828] * live[831] * t2183);
+    let t2186 = live[822]
+        * (t2180 - live[823] * t2185 - live[824] * t2184
+            - live[825] * live[831] * t2183);
+    let t2187 = live[817]
+        * (t2179 - live[818] * t2186 - live[819] * t2185 - live[820] * t2184
+            - live[821] * live[831] * t2183);
+    let t2188 = live[811]
+        * (t2178 - live[812] * t2187 - live[813] * t2186 - live[814] * t2185
+            - live[815] * t2184 - live[816] * live[831] * t2183);
+    let t2189 = live[946] - live[181] * live[642] * live[945];
+    let t2190 = live[947] - live[642] * live[693] * live[945]
+        - live[811] * live[812] * t2189 - 33.333333333333336 * live[662] * t2166;
+    let t2191 = live[949] + 33.333333333333336 * live[663] * t2166
+        - live[642] * live[694] * live[945] - live[811] * live[813] * t2189
+        - live[817] * live[818] * t2190;
+    let t2192 = live[951] + 33.333333333333336 * live[664] * t2166
+        - live[642] * live[695] * live[945] - live[811] * live[814] * t2189
+        - live[817] * live[819] * t2190 - live[822] * live[823] * t2191;
+    let t2193 = -0.316 * (live[9] * live[943] - live[899] - live[8] * live[944])
+        - live[911] - live[8] * live[948] - live[9] * live[950]
+        - live[642] * live[696] * live[945] - live[811] * live[815] * t2189
+        - live[817] * live[820] * t2190 - live[822] * live[824] * t2191
+        - live[826] * live[827] * t2192 - 33.333333333333336 * live[665] * t2166;
+    let t2194 = live[0]
+        * (live[9] * (live[948] - live[910])
+            - 0.316
+                * (live[9] * (live[895] + live[944]) + live[8] * (live[943] - live[898]))
+            - live[8] * (live[907] + live[950])) + live[1] * live[951]
+        + 33.333333333333336 * live[666] * t2166 - live[642] * live[697] * live[945]
+        - live[811] * live[816] * t2189 - live[817] * live[821] * t2190
+        - live[822] * live[825] * t2191 - live[826] * live[828] * t2192
+        - live[829] * live[830] * t2193;
+    let t2195 = live[829] * (t2193 - live[830] * live[831] * t2194);
+    let t2196 = live[826] * (t2192 - live[827] * t2195 - live[828] * live[831] * t2194);
+    let t2197 = live[822]
+        * (t2191 - live[823] * t2196 - live[824] * t2195
+            - live[825] * live[831] * t2194);
+    let t2198 = live[817]
+        * (t2190 - live[818] * t2197 - live[819] * t2196 - live[820] * t2195
+            - live[821] * live[831] * t2194);
+    let t2199 = live[811]
+        * (t2189 - live[812] * t2198 - live[813] * t2197 - live[814] * t2196
+            - live[815] * t2195 - live[816] * live[831] * t2194);
+    let t2200 = live[987] - live[181] * live[642] * live[986];
+    let t2201 = live[988] - live[642] * live[693] * live[986]
+        - live[811] * live[812] * t2200 - 33.333333333333336 * live[662] * t2167;
+    let t2202 = live[990] + 33.333333333333336 * live[663] * t2167
+        - live[642] * live[694] * live[986] - live[811] * live[813] * t2200
+        - live[817] * live[818] * t2201;
+    let t2203 = live[992] + 33.333333333333336 * live[664] * t2167
+        - live[642] * live[695] * live[986] - live[811] * live[814] * t2200
+        - live[817] * live[819] * t2201 - live[822] * live[823] * t2202;
+    let t2204 = -0.316 * (live[9] * live[984] - live[8] * live[985])
+        - live[8] * live[989] - live[9] * live[991] - live[642] * live[696] * live[986]
+        - live[811] * live[815] * t2200 - live[817] * live[820] * t2201
+        - live[822] * live[824] * t2202 - live[826] * live[827] * t2203
+        - 33.333333333333336 * live[665] * t2167;
+    let t2205 = live[0]
+        * (live[9] * live[989] - 0.316 * (live[8] * live[984] + live[9] * live[985])
+            - live[8] * live[991]) + live[1] * live[992]
+        + 33.333333333333336 * live[666] * t2167 - live[642] * live[697] * live[986]
+        - live[811] * live[816] * t2200 - live[817] * live[821] * t2201
+        - live[822] * live[825] * t2202 - live[826] * live[828] * t2203
+        - live[829] * live[830] * t2204;
+    let t2206 = live[829] * (t2204 - live[830] * live[831] * t2205);
+    let t2207 = live[826] * (t2203 - live[827] * t2206 - live[828] * live[831] * t2205);
+    let t2208 = live[822]
+        * (t2202 - live[823] * t2207 - live[824] * t2206
+            - live[825] * live[831] * t2205);
+    let t2209 = live[817]
+        * (t2201 - live[818] * t2208 - live[819] * t2207 - live[820] * t2206
+            - live[821] * live[831] * t2205);
+    let t2210 = live[811]
+        * (t2200 - live[812] * t2209 - live[813] * t2208 - live[814] * t2207
+            - live[815] * t2206 - live[816] * live[831] * t2205);
+    let t2211 = live[998] - live[181] * live[642] * live[997];
+    let t2212 = live[999] - live[642] * live[693] * live[997]
+        - live[811] * live[812] * t2211 - 33.333333333333336 * live[662] * t2168;
+    let t2213 = live[1001] + 33.333333333333336 * live[663] * t2168
+        - live[642] * live[694] * live[997] - live[811] * live[813] * t2211
+        - live[817] * live[818] * t2212;
+    let t2214 = live[1003] + 33.333333333333336 * live[664] * t2168
+        - live[642] * live[695] * live[997] - live[811] * live[814] * t2211
+        - live[817] * live[819] * t2212 - live[822] * live[823] * t2213;
+    let t2215 = -0.316 * (live[9] * live[995] - live[8] * live[996])
+        - live[8] * live[1000] - live[9] * live[1002] - live[642] * live[696] * live[997]
+        - live[811] * live[815] * t2211 - live[817] * live[820] * t2212
+        - live[822] * live[824] * t2213 - live[826] * live[827] * t2214
+        - 33.333333333333336 * live[665] * t2168;
+    let t2216 = live[0]
+        * (live[9] * live[1000] - 0.316 * (live[8] * live[995] + live[9] * live[996])
+            - live[8] * live[1002]) + live[1] * live[1003]
+        + 33.333333333333336 * live[666] * t2168 - live[642] * live[697] * live[997]
+        - live[811] * live[816] * t2211 - live[817] * live[821] * t2212
+        - live[822] * live[825] * t2213 - live[826] * live[828] * t2214
+        - live[829] * live[830] * t2215;
+    let t2217 = live[829] * (t2215 - live[830] * live[831] * t2216);
+    let t2218 = live[826] * (t2214 - live[827] * t2217 - live[828] * live[831] * t2216);
+    let t2219 = live[822]
+        * (t2213 - live[823] * t2218 - live[824] * t2217
+            - live[825] * live[831] * t2216);
+    let t2220 = live[817]
+        * (t2212 - live[818] * t2219 - live[819] * t2218 - live[820] * t2217
+            - live[821] * live[831] * t2216);
+    let t2221 = live[811]
+        * (t2211 - live[812] * t2220 - live[813] * t2219 - live[814] * t2218
+            - live[815] * t2217 - live[816] * live[831] * t2216);
+    let t2222 = t2076 - live[181] * live[642] * t2073;
+    live[1024] = t2073;
+    live[1025] = t2078;
+    live[1026] = t2080;
+    live[1027] = t2081;
+    live[1028] = t2082;
+    live[1029] = t2083;
+    live[1030] = t2112;
+    live[1031] = t2113;
+    live[1032] = t2118;
+    live[1033] = t2121;
+    live[1034] = t2123;
+    live[1035] = t2125;
+    live[1036] = t2126;
+    live[1037] = t2127;
+    live[1038] = t2128;
+    live[1039] = t2147;
+    live[1040] = t2148;
+    live[1041] = t2153;
+    live[1042] = t2156;
+    live[1043] = t2158;
+    live[1044] = t2160;
+    live[1045] = t2161;
+    live[1046] = t2162;
+    live[1047] = t2163;
+    live[1048] = t2164;
+    live[1049] = t2169;
+    live[1050] = t2170;
+    live[1051] = t2171;
+    live[1052] = t2172;
+    live[1053] = t2173;
+    live[1054] = t2174;
+    live[1055] = t2175;
+    live[1056] = t2176;
+    live[1057] = t2177;
+    live[1058] = t2222;
+    out.0[0][1] = live[831] * t2183;
+    out.0[0][2] = live[831] * t2194;
+    out.0[0][3] = live[831] * t2205;
+    out.0[0][4] = live[831] * t2216;
+    out.0[1][1] = t2184;
+    out.0[1][2] = t2195;
+    out.0[1][3] = t2206;
+    out.0[1][4] = t2217;
+    out.0[2][1] = t2185;
+    out.0[2][2] = t2196;
+    out.0[2][3] = t2207;
+    out.0[2][4] = t2218;
+    out.0[3][1] = t2186;
+    out.0[3][2] = t2197;
+    out.0[3][3] = t2208;
+    out.0[3][4] = t2219;
+    out.0[4][1] = t2187;
+    out.0[4][2] = t2198;
+    out.0[4][3] = t2209;
+    out.0[4][4] = t2220;
+    out.0[5][1] = t2188;
+    out.0[5][2] = t2199;
+    out.0[5][3] = t2210;
+    out.0[5][4] = t2221;
+    out.0[6][1] = live[642]
+        * (live[930] - live[181] * t2188 - live[693] * t2187 - live[694] * t2186
+            - live[695] * t2185 - live[696] * t2184 - live[697] * live[831] * t2183);
+    out.0[6][2] = live[642]
+        * (live[945] - live[181] * t2199 - live[693] * t2198 - live[694] * t2197
+            - live[695] * t2196 - live[696] * t2195 - live[697] * live[831] * t2194);
+    out.0[6][3] = live[642]
+        * (live[986] - live[181] * t2210 - live[693] * t2209 - live[694] * t2208
+            - live[695] * t2207 - live[696] * t2206 - live[697] * live[831] * t2205);
+    out.0[6][4] = live[642]
+        * (live[997] - live[181] * t2221 - live[693] * t2220 - live[694] * t2219
+            - live[695] * t2218 - live[696] * t2217 - live[697] * live[831] * t2216);
+    out.0[7][1] = 33.333333333333336
+        * (t2165 + live[663] * t2186 + live[664] * t2185 + live[666] * live[831] * t2183
+            - live[662] * t2187 - live[665] * t2184);
+    out.0[7][2] = 33.333333333333336
+        * (t2166 + live[663] * t2197 + live[664] * t2196 + live[666] * live[831] * t2194
+            - live[662] * t2198 - live[665] * t2195);
+    out.0[7][3] = 33.333333333333336
+        * (t2167 + live[663] * t2208 + live[664] * t2207 + live[666] * live[831] * t2205
+            - live[662] * t2209 - live[665] * t2206);
+    out.0[7][4] = 33.333333333333336
+        * (t2168 + live[663] * t2219 + live[664] * t2218 + live[666] * live[831] * t2216
+            - live[662] * t2220 - live[665] * t2217);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part15(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part15_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part15`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part15_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part15`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part15_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1059],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2223 = -33.333333333333336 * live[662] * live[1049] - live[1025]
+        - live[642] * live[693] * live[1024] - live[811] * live[812] * live[1058];
+    let t2224 = live[1027] + 33.333333333333336 * live[663] * live[1049]
+        - live[642] * live[694] * live[1024] - live[811] * live[813] * live[1058]
+        - live[817] * live[818] * t2223;
+    let t2225 = live[1029] + 33.333333333333336 * live[664] * live[1049]
+        - live[642] * live[695] * live[1024] - live[811] * live[814] * live[1058]
+        - live[817] * live[819] * t2223 - live[822] * live[823] * t2224;
+    let t2226 = -0.316 * (live[9] * live[1019] - live[8] * live[1020])
+        - live[8] * live[1026] - live[9] * live[1028]
+        - live[642] * live[696] * live[1024] - live[811] * live[815] * live[1058]
+        - live[817] * live[820] * t2223 - live[822] * live[824] * t2224
+        - live[826] * live[827] * t2225 - 33.333333333333336 * live[665] * live[1049];
+    let t2227 = live[0]
+        * (live[9] * live[1026] - 0.316 * (live[8] * live[1019] + live[9] * live[1020])
+            - live[8] * live[1028]) + live[1] * live[1029]
+        + 33.333333333333336 * live[666] * live[1049]
+        - live[642] * live[697] * live[1024] - live[811] * live[816] * live[1058]
+        - live[817] * live[821] * t2223 - live[822] * live[825] * t2224
+        - live[826] * live[828] * t2225 - live[829] * live[830] * t2226;
+    let t2228 = live[829] * (t2226 - live[830] * live[831] * t2227);
+    let t2229 = live[826] * (t2225 - live[827] * t2228 - live[828] * live[831] * t2227);
+    let t2230 = live[822]
+        * (t2224 - live[823] * t2229 - live[824] * t2228
+            - live[825] * live[831] * t2227);
+    let t2231 = live[817]
+        * (t2223 - live[818] * t2230 - live[819] * t2229 - live[820] * t2228
+            - live[821] * live[831] * t2227);
+    let t2232 = live[811]
+        * (live[1058] - live[812] * t2231 - live[813] * t2230 - live[814] * t2229
+            - live[815] * t2228 - live[816] * live[831] * t2227);
+    let t2233 = live[1033] - live[181] * live[642] * live[1032];
+    let t2234 = -33.333333333333336 * live[662] * live[1050] - live[1034]
+        - live[642] * live[693] * live[1032] - live[811] * live[812] * t2233;
+    let t2235 = live[1036] + 33.333333333333336 * live[663] * live[1050]
+        - live[642] * live[694] * live[1032] - live[811] * live[813] * t2233
+        - live[817] * live[818] * t2234;
+    let t2236 = live[1038] + 33.333333333333336 * live[664] * live[1050]
+        - live[642] * live[695] * live[1032] - live[811] * live[814] * t2233
+        - live[817] * live[819] * t2234 - live[822] * live[823] * t2235;
+    let t2237 = -0.316 * (live[9] * live[1030] - live[8] * live[1031])
+        - live[8] * live[1035] - live[9] * live[1037]
+        - live[642] * live[696] * live[1032] - live[811] * live[815] * t2233
+        - live[817] * live[820] * t2234 - live[822] * live[824] * t2235
+        - live[826] * live[827] * t2236 - 33.333333333333336 * live[665] * live[1050];
+    let t2238 = live[0]
+        * (live[9] * live[1035] - 0.316 * (live[8] * live[1030] + live[9] * live[1031])
+            - live[8] * live[1037]) + live[1] * live[1038]
+        + 33.333333333333336 * live[666] * live[1050]
+        - live[642] * live[697] * live[1032] - live[811] * live[816] * t2233
+        - live[817] * live[821] * t2234 - live[822] * live[825] * t2235
+        - live[826] * live[828] * t2236 - live[829] * live[830] * t2237;
+    let t2239 = live[829] * (t2237 - live[830] * live[831] * t2238);
+    let t2240 = live[826] * (t2236 - live[827] * t2239 - live[828] * live[831] * t2238);
+    let t2241 = live[822]
+        * (t2235 - live[823] * t2240 - live[824] * t2239
+            - live[825] * live[831] * t2238);
+    let t2242 = live[817]
+        * (t2234 - live[818] * t2241 - live[819] * t2240 - live[820] * t2239
+            - live[821] * live[831] * t2238);
+    let t2243 = live[811]
+        * (t2233 - live[812] * t2242 - live[813] * t2241 - live[814] * t2240
+            - live[815] * t2239 - live[816] * live[831] * t2238);
+    let t2244 = live[1042] - live[181] * live[642] * live[1041];
+    let t2245 = -33.333333333333336 * live[662] * live[1051] - live[1043]
+        - live[642] * live[693] * live[1041] - live[811] * live[812] * t2244;
+    let t2246 = live[1045] + 33.333333333333336 * live[663] * live[1051]
+        - live[642] * live[694] * live[1041] - live[811] * live[813] * t2244
+        - live[817] * live[818] * t2245;
+    let t2247 = live[1047] + 33.333333333333336 * live[664] * live[1051]
+        - live[642] * live[695] * live[1041] - live[811] * live[814] * t2244
+        - live[817] * live[819] * t2245 - live[822] * live[823] * t2246;
+    let t2248 = -0.316 * (live[9] * live[1039] - live[8] * live[1040])
+        - live[8] * live[1044] - live[9] * live[1046]
+        - live[642] * live[696] * live[1041] - live[811] * live[815] * t2244
+        - live[817] * live[820] * t2245 - live[822] * live[824] * t2246
+        - live[826] * live[827] * t2247 - 33.333333333333336 * live[665] * live[1051];
+    let t2249 = live[0]
+        * (live[9] * live[1044] - 0.316 * (live[8] * live[1039] + live[9] * live[1040])
+            - live[8] * live[1046]) + live[1] * live[1047]
+        + 33.333333333333336 * live[666] * live[1051]
+        - live[642] * live[697] * live[1041] - live[811] * live[816] * t2244
+        - live[817] * live[821] * t2245 - live[822] * live[825] * t2246
+        - live[826] * live[828] * t2247 - live[829] * live[830] * t2248;
+    let t2250 = live[829] * (t2248 - live[830] * live[831] * t2249);
+    let t2251 = live[826] * (t2247 - live[827] * t2250 - live[828] * live[831] * t2249);
+    let t2252 = live[822]
+        * (t2246 - live[823] * t2251 - live[824] * t2250
+            - live[825] * live[831] * t2249);
+    let t2253 = live[817]
+        * (t2245 - live[818] * t2252 - live[819] * t2251 - live[820] * t2250
+            - live[821] * live[831] * t2249);
+    let t2254 = live[811]
+        * (t2244 - live[812] * t2253 - live[813] * t2252 - live[814] * t2251
+            - live[815] * t2250 - live[816] * live[831] * t2249);
+    let t2255 = live[412] - live[181] * live[411] * live[642];
+    let t2256 = live[413] - live[411] * live[642] * live[693]
+        - live[811] * live[812] * t2255 - 33.333333333333336 * live[662] * live[1052];
+    let t2257 = live[415] + 33.333333333333336 * live[663] * live[1052]
+        - live[411] * live[642] * live[694] - live[811] * live[813] * t2255
+        - live[817] * live[818] * t2256;
+    let t2258 = live[417] + 33.333333333333336 * live[664] * live[1052]
+        - live[411] * live[642] * live[695] - live[811] * live[814] * t2255
+        - live[817] * live[819] * t2256 - live[822] * live[823] * t2257;
+    let t2259 = 0.01026110182100817 * live[382] + 0.00398335888393552 * live[406]
+        + live[0] * live[209] - 0.0007689361029464 * live[383] - live[1] * live[207]
+        - live[3] * live[264] - live[8] * live[414] - live[9] * live[416]
+        - live[411] * live[642] * live[696] - live[811] * live[815] * t2255
+        - live[817] * live[820] * t2256 - live[822] * live[824] * t2257
+        - live[826] * live[827] * t2258
+        - 0.316 * (live[9] * live[409] - live[8] * live[410])
+        - 33.333333333333336 * live[665] * live[1052];
+    let t2260 = live[0]
+        * (live[9] * live[414] - 1.0674867322634767 * live[382]
+            - 0.00796671776787104 * live[383] - live[1] * live[210] - live[3] * live[267]
+            - live[8] * live[416] - 0.316 * (live[8] * live[409] + live[9] * live[410]))
+        + live[1]
+            * (0.00398335888393552 * live[382] + qd[1] * live[264] + live[0] * live[210]
+                + live[2] * live[267] + live[417])
+        + 33.333333333333336 * live[666] * live[1052] - live[411] * live[642] * live[697]
+        - live[811] * live[816] * t2255 - live[817] * live[821] * t2256
+        - live[822] * live[825] * t2257 - live[826] * live[828] * t2258
+        - live[829] * live[830] * t2259;
+    let t2261 = live[829] * (t2259 - live[830] * live[831] * t2260);
+    let t2262 = live[826] * (t2258 - live[827] * t2261 - live[828] * live[831] * t2260);
+    let t2263 = live[822]
+        * (t2257 - live[823] * t2262 - live[824] * t2261
+            - live[825] * live[831] * t2260);
+    let t2264 = live[817]
+        * (t2256 - live[818] * t2263 - live[819] * t2262 - live[820] * t2261
+            - live[821] * live[831] * t2260);
+    let t2265 = live[811]
+        * (t2255 - live[812] * t2264 - live[813] * t2263 - live[814] * t2262
+            - live[815] * t2261 - live[816] * live[831] * t2260);
+    let t2266 = live[471] - live[181] * live[470] * live[642];
+    let t2267 = live[472] - live[470] * live[642] * live[693]
+        - live[811] * live[812] * t2266 - 33.333333333333336 * live[662] * live[1053];
+    let t2268 = live[474] + 33.333333333333336 * live[663] * live[1053]
+        - live[470] * live[642] * live[694] - live[811] * live[813] * t2266
+        - live[817] * live[818] * t2267;
+    let t2269 = 0.13439233114822144 * live[2] + live[476]
+        + 33.333333333333336 * live[664] * live[1053] - live[470] * live[642] * live[695]
+        - live[811] * live[814] * t2266 - live[817] * live[819] * t2267
+        - live[822] * live[823] * t2268;
+    let t2270 = -0.316 * (live[9] * live[468] - live[8] * live[469])
+        - live[8] * live[473] - live[9] * live[475] - live[470] * live[642] * live[696]
+        - live[811] * live[815] * t2266 - live[817] * live[820] * t2267
+        - live[822] * live[824] * t2268 - live[826] * live[827] * t2269
+        - 33.333333333333336 * live[665] * live[1053];
+    let t2271 = live[0]
+        * (live[9] * live[473] - 2.181129229516817 * live[3]
+            - 0.0015378722058928 * live[208]
+            - 0.316 * (live[8] * live[468] + live[9] * live[469]) - live[8] * live[475])
+        + live[1]
+            * (0.18054809613808506 * live[2] + 0.02052220364201634 * live[206]
+                + live[476]) + 33.333333333333336 * live[666] * live[1053]
+        - live[470] * live[642] * live[697] - live[811] * live[816] * t2266
+        - live[817] * live[821] * t2267 - live[822] * live[825] * t2268
+        - live[826] * live[828] * t2269 - live[829] * live[830] * t2270;
+    let t2272 = live[829] * (t2270 - live[830] * live[831] * t2271);
+    let t2273 = live[826] * (t2269 - live[827] * t2272 - live[828] * live[831] * t2271);
+    let t2274 = live[822]
+        * (t2268 - live[823] * t2273 - live[824] * t2272
+            - live[825] * live[831] * t2271);
+    let t2275 = live[817]
+        * (t2267 - live[818] * t2274 - live[819] * t2273 - live[820] * t2272
+            - live[821] * live[831] * t2271);
+    let t2276 = live[811]
+        * (t2266 - live[812] * t2275 - live[813] * t2274 - live[814] * t2273
+            - live[815] * t2272 - live[816] * live[831] * t2271);
+    let t2277 = live[522] - live[181] * live[521] * live[642];
+    let t2278 = -33.333333333333336 * live[662] * live[1054] - live[523]
+        - live[521] * live[642] * live[693] - live[811] * live[812] * t2277;
+    let t2279 = live[525] + 33.333333333333336 * live[663] * live[1054]
+        - 0.7451354997528139 * live[10] - live[521] * live[642] * live[694]
+        - live[811] * live[813] * t2277 - live[817] * live[818] * t2278;
+    let t2280 = live[527] + 33.333333333333336 * live[664] * live[1054]
+        - live[521] * live[642] * live[695] - live[811] * live[814] * t2277
+        - live[817] * live[819] * t2278 - live[822] * live[823] * t2279;
+    let t2281 = -0.316 * (live[9] * live[515] - live[8] * live[518])
+        - live[8] * live[524] - live[9] * live[526] - live[521] * live[642] * live[696]
+        - live[811] * live[815] * t2277 - live[817] * live[820] * t2278
+        - live[822] * live[824] * t2279 - live[826] * live[827] * t2280
+        - 33.333333333333336 * live[665] * live[1054];
+    let t2282 = live[0]
+        * (live[9] * live[524] - 0.316 * (live[8] * live[515] + live[9] * live[518])
+            - live[8] * live[526]) + live[1] * live[527]
+        + 33.333333333333336 * live[666] * live[1054] - live[521] * live[642] * live[697]
+        - live[811] * live[816] * t2277 - live[817] * live[821] * t2278
+        - live[822] * live[825] * t2279 - live[826] * live[828] * t2280
+        - live[829] * live[830] * t2281;
+    let t2283 = live[829] * (t2281 - live[830] * live[831] * t2282);
+    let t2284 = live[826] * (t2280 - live[827] * t2283 - live[828] * live[831] * t2282);
+    let t2285 = live[822]
+        * (t2279 - live[823] * t2284 - live[824] * t2283
+            - live[825] * live[831] * t2282);
+    let t2286 = live[817]
+        * (t2278 - live[818] * t2285 - live[819] * t2284 - live[820] * t2283
+            - live[821] * live[831] * t2282);
+    let t2287 = live[811]
+        * (t2277 - live[812] * t2286 - live[813] * t2285 - live[814] * t2284
+            - live[815] * t2283 - live[816] * live[831] * t2282);
+    let t2288 = live[538] - live[181] * live[537] * live[642];
+    let t2289 = live[539] - 0.032786279263935514 * live[530]
+        - live[537] * live[642] * live[693] - live[811] * live[812] * t2288
+        - 33.333333333333336 * live[662] * live[1055];
+    let t2290 = live[541] + 33.333333333333336 * live[663] * live[1055]
+        - live[537] * live[642] * live[694] - live[811] * live[813] * t2288
+        - live[817] * live[818] * t2289;
+    let t2291 = live[543] + 33.333333333333336 * live[664] * live[1055]
+        - live[537] * live[642] * live[695] - live[811] * live[814] * t2288
+        - live[817] * live[819] * t2289 - live[822] * live[823] * t2290;
+    let t2292 = -0.316 * (live[9] * live[535] - live[8] * live[536])
+        - live[8] * live[540] - live[9] * live[542] - live[537] * live[642] * live[696]
+        - live[811] * live[815] * t2288 - live[817] * live[820] * t2289
+        - live[822] * live[824] * t2290 - live[826] * live[827] * t2291
+        - 33.333333333333336 * live[665] * live[1055];
+    let t2293 = live[0]
+        * (live[9] * live[540] - 0.316 * (live[8] * live[535] + live[9] * live[536])
+            - live[8] * live[542]) + live[1] * live[543]
+        + 33.333333333333336 * live[666] * live[1055] - live[537] * live[642] * live[697]
+        - live[811] * live[816] * t2288 - live[817] * live[821] * t2289
+        - live[822] * live[825] * t2290 - live[826] * live[828] * t2291
+        - live[829] * live[830] * t2292;
+    let t2294 = live[829] * (t2292 - live[830] * live[831] * t2293);
+    let t2295 = live[826] * (t2291 - live[827] * t2294 - live[828] * live[831] * t2293);
+    let t2296 = live[822]
+        * (t2290 - live[823] * t2295 - live[824] * t2294
+            - live[825] * live[831] * t2293);
+    let t2297 = live[817]
+        * (t2289 - live[818] * t2296 - live[819] * t2295 - live[820] * t2294
+            - live[821] * live[831] * t2293);
+    let t2298 = live[811]
+        * (t2288 - live[812] * t2297 - live[813] * t2296 - live[814] * t2295
+            - live[815] * t2294 - live[816] * live[831] * t2293);
+    let t2299 = live[578] - 0.0515352472106673 * live[33]
+        - live[181] * live[577] * live[642];
+    let t2300 = -33.333333333333336 * live[662] * live[1056] - live[579]
+        - live[577] * live[642] * live[693] - live[811] * live[812] * t2299;
+    let t2301 = live[581] + 33.333333333333336 * live[663] * live[1056]
+        - live[577] * live[642] * live[694] - live[811] * live[813] * t2299
+        - live[817] * live[818] * t2300;
+    let t2302 = live[583] + 33.333333333333336 * live[664] * live[1056]
+        - live[577] * live[642] * live[695] - live[811] * live[814] * t2299
+        - live[817] * live[819] * t2300 - live[822] * live[823] * t2301;
+    let t2303 = -0.316 * (live[9] * live[574] - live[8] * live[575])
+        - live[8] * live[580] - live[9] * live[582] - live[577] * live[642] * live[696]
+        - live[811] * live[815] * t2299 - live[817] * live[820] * t2300
+        - live[822] * live[824] * t2301 - live[826] * live[827] * t2302
+        - 33.333333333333336 * live[665] * live[1056];
+    let t2304 = live[0]
+        * (live[9] * live[580] - 0.316 * (live[8] * live[574] + live[9] * live[575])
+            - live[8] * live[582]) + live[1] * live[583]
+        + 33.333333333333336 * live[666] * live[1056] - live[577] * live[642] * live[697]
+        - live[811] * live[816] * t2299 - live[817] * live[821] * t2300
+        - live[822] * live[825] * t2301 - live[826] * live[828] * t2302
+        - live[829] * live[830] * t2303;
+    let t2305 = live[829] * (t2303 - live[830] * live[831] * t2304);
+    let t2306 = live[826] * (t2302 - live[827] * t2305 - live[828] * live[831] * t2304);
+    let t2307 = live[822]
+        * (t2301 - live[823] * t2306 - live[824] * t2305
+            - live[825] * live[831] * t2304);
+    let t2308 = live[817]
+        * (t2300 - live[818] * t2307 - live[819] * t2306 - live[820] * t2305
+            - live[821] * live[831] * t2304);
+    let t2309 = live[811]
+        * (t2299 - live[812] * t2308 - live[813] * t2307 - live[814] * t2306
+            - live[815] * t2305 - live[816] * live[831] * t2304);
+    let t2310 = live[590] - live[181] * live[642] * live[1048];
+    let t2311 = -33.333333333333336 * live[662] * live[1057] - live[591]
+        - live[642] * live[693] * live[1048] - live[811] * live[812] * t2310;
+    let t2312 = live[593] + 33.333333333333336 * live[663] * live[1057]
+        - live[642] * live[694] * live[1048] - live[811] * live[813] * t2310
+        - live[817] * live[818] * t2311;
+    let t2313 = live[595] + 33.333333333333336 * live[664] * live[1057]
+        - live[642] * live[695] * live[1048] - live[811] * live[814] * t2310
+        - live[817] * live[819] * t2311 - live[822] * live[823] * t2312;
+    let t2314 = -0.316 * (live[9] * live[586] - live[8] * live[587])
+        - live[8] * live[592] - live[9] * live[594] - live[642] * live[696] * live[1048]
+        - live[811] * live[815] * t2310 - live[817] * live[820] * t2311
+        - live[822] * live[824] * t2312 - live[826] * live[827] * t2313
+        - 33.333333333333336 * live[665] * live[1057];
+    let t2315 = live[0]
+        * (live[9] * live[592] - 0.316 * (live[8] * live[586] + live[9] * live[587])
+            - live[8] * live[594]) + live[1] * live[595]
+        + 33.333333333333336 * live[666] * live[1057]
+        - live[642] * live[697] * live[1048] - live[811] * live[816] * t2310
+        - live[817] * live[821] * t2311 - live[822] * live[825] * t2312
+        - live[826] * live[828] * t2313 - live[829] * live[830] * t2314;
+    let t2316 = live[829] * (t2314 - live[830] * live[831] * t2315);
+    let t2317 = live[826] * (t2313 - live[827] * t2316 - live[828] * live[831] * t2315);
+    let t2318 = live[822]
+        * (t2312 - live[823] * t2317 - live[824] * t2316
+            - live[825] * live[831] * t2315);
+    let t2319 = live[817]
+        * (t2311 - live[818] * t2318 - live[819] * t2317 - live[820] * t2316
+            - live[821] * live[831] * t2315);
+    let t2320 = live[811]
+        * (t2310 - live[812] * t2319 - live[813] * t2318 - live[814] * t2317
+            - live[815] * t2316 - live[816] * live[831] * t2315);
+    let t2321 = live[600] - live[181] * live[599] * live[642];
+    let t2322 = -2.0 * live[63] * live[662] - live[601]
+        - live[599] * live[642] * live[693] - live[811] * live[812] * t2321;
+    let t2323 = live[603] + 2.0 * live[63] * live[663]
+        - live[599] * live[642] * live[694] - live[811] * live[813] * t2321
+        - live[817] * live[818] * t2322;
+    let t2324 = live[605] + 2.0 * live[63] * live[664]
+        - live[599] * live[642] * live[695] - live[811] * live[814] * t2321
+        - live[817] * live[819] * t2322 - live[822] * live[823] * t2323;
+    let t2325 = -0.316 * (live[9] * live[596] - live[8] * live[597])
+        - live[8] * live[602] - live[9] * live[604] - live[599] * live[642] * live[696]
+        - live[811] * live[815] * t2321 - live[817] * live[820] * t2322
+        - live[822] * live[824] * t2323 - live[826] * live[827] * t2324
+        - 2.0 * live[63] * live[665];
+    let t2326 = live[0]
+        * (live[9] * live[602] - 0.316 * (live[8] * live[596] + live[9] * live[597])
+            - live[8] * live[604]) + live[1] * live[605] + 2.0 * live[63] * live[666]
+        - live[599] * live[642] * live[697] - live[811] * live[816] * t2321
+        - live[817] * live[821] * t2322 - live[822] * live[825] * t2323
+        - live[826] * live[828] * t2324 - live[829] * live[830] * t2325;
+    let t2327 = live[829] * (t2325 - live[830] * live[831] * t2326);
+    let t2328 = live[826] * (t2324 - live[827] * t2327 - live[828] * live[831] * t2326);
+    let t2329 = live[822]
+        * (t2323 - live[823] * t2328 - live[824] * t2327
+            - live[825] * live[831] * t2326);
+    let t2330 = live[817]
+        * (t2322 - live[818] * t2329 - live[819] * t2328 - live[820] * t2327
+            - live[821] * live[831] * t2326);
+    let t2331 = live[811]
+        * (t2321 - live[812] * t2330 - live[813] * t2329 - live[814] * t2328
+            - live[815] * t2327 - live[816] * live[831] * t2326);
+    let t2332 = live[606] + 0.06 * live[63] * live[181] * live[642];
+    let t2333 = 0.06 * live[63] * live[642] * live[693] - live[607]
+        - live[811] * live[812] * t2332;
+    let t2334 = live[609] + 0.06 * live[63] * live[642] * live[694]
+        - live[811] * live[813] * t2332 - live[817] * live[818] * t2333;
+    let t2335 = 0.06 * live[63] * live[642] * live[695] - live[610]
+        - live[811] * live[814] * t2332 - live[817] * live[819] * t2333
+        - live[822] * live[823] * t2334;
+    let t2336 = 0.06 * live[63] * live[642] * live[696] - live[8] * live[608]
+        - live[9] * live[609] - live[811] * live[815] * t2332
+        - live[817] * live[820] * t2333 - live[822] * live[824] * t2334
+        - live[826] * live[827] * t2335;
+    let t2337 = live[0] * (live[9] * live[608] - live[8] * live[609])
+        + 0.06 * live[63] * live[642] * live[697] - live[1] * live[610]
+        - live[811] * live[816] * t2332 - live[817] * live[821] * t2333
+        - live[822] * live[825] * t2334 - live[826] * live[828] * t2335
+        - live[829] * live[830] * t2336;
+    let t2338 = live[829] * (t2336 - live[830] * live[831] * t2337);
+    let t2339 = live[826] * (t2335 - live[827] * t2338 - live[828] * live[831] * t2337);
+    let t2340 = live[822]
+        * (t2334 - live[823] * t2339 - live[824] * t2338
+            - live[825] * live[831] * t2337);
+    let t2341 = live[817]
+        * (t2333 - live[818] * t2340 - live[819] * t2339 - live[820] * t2338
+            - live[821] * live[831] * t2337);
+    let t2342 = live[811]
+        * (t2332 - live[812] * t2341 - live[813] * t2340 - live[814] * t2339
+            - live[815] * t2338 - live[816] * live[831] * t2337);
+    out.0[0][5] = live[831] * t2227;
+    out.0[0][6] = live[831] * t2238;
+    out.0[0][7] = live[831] * t2249;
+    out.0[1][5] = t2228;
+    out.0[1][6] = t2239;
+    out.0[1][7] = t2250;
+    out.0[2][5] = t2229;
+    out.0[2][6] = t2240;
+    out.0[2][7] = t2251;
+    out.0[3][5] = t2230;
+    out.0[3][6] = t2241;
+    out.0[3][7] = t2252;
+    out.0[4][5] = t2231;
+    out.0[4][6] = t2242;
+    out.0[4][7] = t2253;
+    out.0[5][5] = t2232;
+    out.0[5][6] = t2243;
+    out.0[5][7] = t2254;
+    out.0[6][5] = live[642]
+        * (live[1024] - live[181] * t2232 - live[693] * t2231 - live[694] * t2230
+            - live[695] * t2229 - live[696] * t2228 - live[697] * live[831] * t2227);
+    out.0[6][6] = live[642]
+        * (live[1032] - live[181] * t2243 - live[693] * t2242 - live[694] * t2241
+            - live[695] * t2240 - live[696] * t2239 - live[697] * live[831] * t2238);
+    out.0[6][7] = live[642]
+        * (live[1041] - live[181] * t2254 - live[693] * t2253 - live[694] * t2252
+            - live[695] * t2251 - live[696] * t2250 - live[697] * live[831] * t2249);
+    out.0[7][5] = 33.333333333333336
+        * (live[1049] + live[663] * t2230 + live[664] * t2229
+            + live[666] * live[831] * t2227 - live[662] * t2231 - live[665] * t2228);
+    out.0[7][6] = 33.333333333333336
+        * (live[1050] + live[663] * t2241 + live[664] * t2240
+            + live[666] * live[831] * t2238 - live[662] * t2242 - live[665] * t2239);
+    out.0[7][7] = 33.333333333333336
+        * (live[1051] + live[663] * t2252 + live[664] * t2251
+            + live[666] * live[831] * t2249 - live[662] * t2253 - live[665] * t2250);
+    out.1[0][0] = live[831] * t2260;
+    out.1[0][1] = live[831] * t2271;
+    out.1[0][2] = live[831] * t2282;
+    out.1[0][3] = live[831] * t2293;
+    out.1[0][4] = live[831] * t2304;
+    out.1[0][5] = live[831] * t2315;
+    out.1[0][6] = live[831] * t2326;
+    out.1[0][7] = live[831] * t2337;
+    out.1[1][0] = t2261;
+    out.1[1][1] = t2272;
+    out.1[1][2] = t2283;
+    out.1[1][3] = t2294;
+    out.1[1][4] = t2305;
+    out.1[1][5] = t2316;
+    out.1[1][6] = t2327;
+    out.1[1][7] = t2338;
+    out.1[2][0] = t2262;
+    out.1[2][1] = t2273;
+    out.1[2][2] = t2284;
+    out.1[2][3] = t2295;
+    out.1[2][4] = t2306;
+    out.1[2][5] = t2317;
+    out.1[2][6] = t2328;
+    out.1[2][7] = t2339;
+    out.1[3][0] = t2263;
+    out.1[3][1] = t2274;
+    out.1[3][2] = t2285;
+    out.1[3][3] = t2296;
+    out.1[3][4] = t2307;
+    out.1[3][5] = t2318;
+    out.1[3][6] = t2329;
+    out.1[3][7] = t2340;
+    out.1[4][0] = t2264;
+    out.1[4][1] = t2275;
+    out.1[4][2] = t2286;
+    out.1[4][3] = t2297;
+    out.1[4][4] = t2308;
+    out.1[4][5] = t2319;
+    out.1[4][6] = t2330;
+    out.1[4][7] = t2341;
+    out.1[5][0] = t2265;
+    out.1[5][1] = t2276;
+    out.1[5][2] = t2287;
+    out.1[5][3] = t2298;
+    out.1[5][4] = t2309;
+    out.1[5][5] = t2320;
+    out.1[5][6] = t2331;
+    out.1[5][7] = t2342;
+    out.1[6][0] = live[642]
+        * (live[411] - live[181] * t2265 - live[693] * t2264 - live[694] * t2263
+            - live[695] * t2262 - live[696] * t2261 - live[697] * live[831] * t2260);
+    out.1[6][1] = live[642]
+        * (live[470] - live[181] * t2276 - live[693] * t2275 - live[694] * t2274
+            - live[695] * t2273 - live[696] * t2272 - live[697] * live[831] * t2271);
+    out.1[6][2] = live[642]
+        * (live[521] - live[181] * t2287 - live[693] * t2286 - live[694] * t2285
+            - live[695] * t2284 - live[696] * t2283 - live[697] * live[831] * t2282);
+    out.1[6][3] = live[642]
+        * (live[537] - live[181] * t2298 - live[693] * t2297 - live[694] * t2296
+            - live[695] * t2295 - live[696] * t2294 - live[697] * live[831] * t2293);
+    out.1[6][4] = live[642]
+        * (live[577] - live[181] * t2309 - live[693] * t2308 - live[694] * t2307
+            - live[695] * t2306 - live[696] * t2305 - live[697] * live[831] * t2304);
+    out.1[6][5] = live[642]
+        * (live[1048] - live[181] * t2320 - live[693] * t2319 - live[694] * t2318
+            - live[695] * t2317 - live[696] * t2316 - live[697] * live[831] * t2315);
+    out.1[6][6] = live[642]
+        * (live[599] - live[181] * t2331 - live[693] * t2330 - live[694] * t2329
+            - live[695] * t2328 - live[696] * t2327 - live[697] * live[831] * t2326);
+    out.1[6][7] = live[642]
+        * (-0.06 * live[63] - live[181] * t2342 - live[693] * t2341 - live[694] * t2340
+            - live[695] * t2339 - live[696] * t2338 - live[697] * live[831] * t2337);
+    out.1[7][0] = 33.333333333333336
+        * (live[1052] + live[663] * t2263 + live[664] * t2262
+            + live[666] * live[831] * t2260 - live[662] * t2264 - live[665] * t2261);
+    out.1[7][1] = 33.333333333333336
+        * (live[1053] + live[663] * t2274 + live[664] * t2273
+            + live[666] * live[831] * t2271 - live[662] * t2275 - live[665] * t2272);
+    out.1[7][2] = 33.333333333333336
+        * (live[1054] + live[663] * t2285 + live[664] * t2284
+            + live[666] * live[831] * t2282 - live[662] * t2286 - live[665] * t2283);
+    out.1[7][3] = 33.333333333333336
+        * (live[1055] + live[663] * t2296 + live[664] * t2295
+            + live[666] * live[831] * t2293 - live[662] * t2297 - live[665] * t2294);
+    out.1[7][4] = 33.333333333333336
+        * (live[1056] + live[663] * t2307 + live[664] * t2306
+            + live[666] * live[831] * t2304 - live[662] * t2308 - live[665] * t2305);
+    out.1[7][5] = 33.333333333333336
+        * (live[1057] + live[663] * t2318 + live[664] * t2317
+            + live[666] * live[831] * t2315 - live[662] * t2319 - live[665] * t2316);
+    out.1[7][6] = 2.0 * live[63]
+        - 33.333333333333336
+            * (live[662] * t2330 + live[665] * t2327 - live[663] * t2329
+                - live[664] * t2328 - live[666] * live[831] * t2326);
+    out.1[7][7] = -33.333333333333336
+        * (live[662] * t2341 + live[665] * t2338 - live[663] * t2340 - live[664] * t2339
+            - live[666] * live[831] * t2337);
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -19,6 +19,11 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `panda_joint1`, `panda_joint2`, `panda_joint3`, `panda_joint4`, `panda_joint5`, `panda_joint6`, `panda_joint7`, `panda_finger_joint1`. Coupled joints (no coordinate of their own; their joint forces act on the
 //! leader's): `panda_finger_joint2` follows `panda_finger_joint1`.
@@ -40,6 +45,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 8 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 4083 | 3287 | 0 | 0 | 6 | 6 |
+//! | `gravity_derivatives` | 596 | 376 | 0 | 0 | 6 | 6 |
+//! | `mass_matrix_inverse` | 717 | 458 | 7 | 0 | 6 | 6 |
+//! | `forward_dynamics_derivatives` | 7270 | 5390 | 15 | 0 | 6 | 6 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -118,6 +127,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -4636,6 +4649,9895 @@ pub fn friction_forces_with(
         -0.003 * qd[6],
         -0.6 * qd[7],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 4083,
+    add: 3287,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let mut live = [0.0; 486];
+    let mut out: (JointMatrix, JointMatrix) = ([[0.0; NV]; NV], [[0.0; NV]; NV]);
+    inverse_dynamics_derivatives_part0(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part1(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part2(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part3(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part4(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part5(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part6(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part7(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part8(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part9(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part10(d, q, qd, qdd, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part0_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part0_body(avx2, d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part0_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qd[1] * t1;
+    let t5 = qd[1] * t0;
+    let t6 = t2 + t4;
+    let t7 = -t6;
+    let t8 = t5 - t3;
+    let t9 = qd[1] * s_q2 - t0 * c_q2;
+    let t10 = t0 * s_q2 + qd[1] * c_q2;
+    let t11 = t0 * t1;
+    let t12 = t0 * t0;
+    let t13 = qd[2] + t1;
+    let t14 = qdd[2] - t8;
+    let t15 = qd[2] * t10 + t7 * c_q2 + qdd[1] * s_q2;
+    let t16 = t7 * s_q2 - qdd[1] * c_q2;
+    let t17 = qd[2] * t9 + t16;
+    let t18 = t13 * s_q3;
+    let t19 = t9 * c_q3 + t18;
+    let t20 = t13 * c_q3;
+    let t21 = t20 - t9 * s_q3;
+    let t22 = t10 * t10;
+    let t23 = t13 * t13;
+    let t24 = t9 * t10;
+    let t25 = qd[3] - t10;
+    let t26 = qdd[3] + t17;
+    let t27 = qd[3] * t21 + t15 * c_q3 + t14 * s_q3;
+    let t28 = t14 * c_q3 - t15 * s_q3;
+    let t29 = t28 - qd[3] * t19;
+    let t30 = t25 * s_q4;
+    let t31 = t19 * c_q4 - t30;
+    let t32 = t25 * c_q4;
+    let t33 = -t19 * s_q4 - t32;
+    let t34 = t25 * t25;
+    let t35 = t21 * t25;
+    let t36 = qd[4] + t21;
+    let t37 = t29 + qdd[4];
+    let t38 = qd[4] * t33 + t27 * c_q4 - t26 * s_q4;
+    let t39 = -t27 * s_q4 - t26 * c_q4;
+    let t40 = t39 - qd[4] * t31;
+    let t41 = t31 * c_q5 + t36 * s_q5;
+    let t42 = t36 * c_q5 - t31 * s_q5;
+    let t43 = qd[5] - t33;
+    let t44 = qdd[5] - t40;
+    let t45 = qd[5] * t42 + t38 * c_q5 + t37 * s_q5;
+    let t46 = t37 * c_q5 - t38 * s_q5;
+    let t47 = t46 - qd[5] * t41;
+    let t48 = t43 * s_q6;
+    let t49 = t41 * c_q6 + t48;
+    let t50 = t43 * c_q6;
+    let t51 = t50 - t41 * s_q6;
+    let t52 = t42 * t42;
+    let t53 = t43 * t43;
+    let t54 = t41 * t42;
+    let t55 = qd[6] - t42;
+    let t56 = qdd[6] - t47;
+    let t57 = qd[6] * t51 + t45 * c_q6 + t44 * s_q6;
+    let t58 = t44 * c_q6 - t45 * s_q6;
+    let t59 = t58 - qd[6] * t49;
+    let t60 = 0.7071067811865476 * t49 - 0.7071067811865475 * t51;
+    let t61 = q[7] * t55;
+    let t62 = qd[7] * t55;
+    let t63 = s_q1 * s_q2;
+    let t64 = s_q1 * c_q2;
+    let t65 = s_q3 * t64 + c_q1 * c_q3;
+    let t66 = c_q1 * s_q3 - c_q3 * t64;
+    let t67 = s_q4 * t66 - c_q4 * t63;
+    let t68 = c_q4 * t66 + s_q4 * t63;
+    let t69 = s_q5 * t68 - c_q5 * t65;
+    let t70 = c_q5 * t68 + s_q5 * t65;
+    let t71 = c_q6 * t67 - s_q6 * t70;
+    let t72 = c_q6 * t70 + s_q6 * t67;
+    let t73 = s_q2 * s_q3;
+    let t74 = s_q2 * c_q3;
+    let t75 = s_q4 * t74 - c_q2 * c_q4;
+    let t76 = c_q4 * t74 + c_q2 * s_q4;
+    let t77 = s_q5 * t76 + c_q5 * t73;
+    let t78 = c_q5 * t76 - s_q5 * t73;
+    let t79 = c_q6 * t75 - s_q6 * t78;
+    let t80 = c_q6 * t78 + s_q6 * t75;
+    let t81 = s_q3 * s_q4;
+    let t82 = s_q3 * c_q4;
+    let t83 = s_q5 * t82 - c_q3 * c_q5;
+    let t84 = c_q5 * t82 + c_q3 * s_q5;
+    let t85 = c_q6 * t81 - s_q6 * t84;
+    let t86 = c_q6 * t84 + s_q6 * t81;
+    let t87 = s_q4 * s_q5;
+    let t88 = s_q4 * c_q5;
+    let t89 = s_q6 * t88 + c_q4 * c_q6;
+    let t90 = c_q4 * s_q6 - c_q6 * t88;
+    let t91 = s_q5 * s_q6;
+    let t92 = s_q5 * c_q6;
+    let t93 = -0.0009653051699191116 * s_q6 - 0.001255536598272898 * c_q6;
+    let t94 = qd[1] + 0.3881999178470435 * t1;
+    let t95 = 0.01026110182100817 * t94 - 1.0674867322634767 * t0;
+    let t96 = qd[1] + 5.180350966318442 * t0;
+    let t97 = 0.0007689361029464 * t96;
+    let t98 = 1.1136424972533403 * qd[1] - 0.01026110182100817 * t0
+        - 0.0007689361029464 * t1;
+    let t99 = t10 * t13;
+    let t100 = -45.01303529014011 * t13 - t10;
+    let t101 = 0.01159586409516604 * t9 + 0.000121912420950744 * t100;
+    let t102 = -0.000121912420950744 * t9 - 0.004377257121839584 * t13;
+    let t103 = 0.13439233114822144 * t13 - 0.005487648106562256 * t9
+        - 0.004377257121839584 * t10;
+    let t104 = t10 * t103;
+    let t105 = t21 + 0.02412343951743143 * t25;
+    let t106 = 0.643503602439183 * t19 + 0.16189047268546086 * t105;
+    let t107 = 0.16189047268546086 * t19 - 0.00164448757736927 * t25;
+    let t108 = 0.0039053550262761 * t19 + 0.7451354997528139 * t25
+        - 0.00164448757736927 * t21;
+    let t109 = t21 * t108;
+    let t110 = t36 * t36;
+    let t111 = t33 * t36;
+    let t112 = -3.035975777204007 * t36 - t33;
+    let t113 = 0.029883967133882087 * t31 + 0.00151524447332703 * t112;
+    let t114 = 0.00216405205209813 * t36 - 0.00151524447332703 * t31;
+    let t115 = 0.00216405205209813 * t33 + 0.032786279263935514 * t36
+        - 0.004600245517563106 * t31;
+    let t116 = t33 * t115;
+    let t117 = t42 * t43;
+    let t118 = t42 - 0.0072498279716014784 * t43;
+    let t119 = 0.00895537646949219 * t41 + 0.014311914382675314 * t118;
+    let t120 = 0.014311914382675314 * t41 + 0.000093569097314605 * t43;
+    let t121 = 0.000093569097314605 * t42 + 0.0515352472106673 * t43
+        - 0.000103758917218685 * t41;
+    let t122 = t42 * t121;
+    let t123 = t55 * t55;
+    let t124 = t49 * t55;
+    let t125 = t51 * t55;
+    let t126 = t51 - 2.466343056404266 * t55;
+    let t127 = 0.002420943778521232 * t49 + 0.00039139128168424813 * t126;
+    let t128 = 0.00039139128168424813 * t49 - 0.001255536598272898 * t55;
+    let t129 = 0.006684151967360945 * t55 - 0.0009653051699191116 * t49
+        - 0.001255536598272898 * t51;
+    let t130 = t51 * t129;
+    let t131 = -2.0 * t4 - t2;
+    let t132 = -9.81 * s_q1 - 0.316 * (t11 - qdd[1]);
+    let t133 = c_q2 * t132 - 0.316 * s_q2 * t131;
+    let t134 = -0.316 * c_q2 * t131 - s_q2 * t132;
+    let t135 = 9.81 * c_q1 - 0.316 * (qd[1] * qd[1] + t12);
+    let t136 = t22 + t23;
+    let t137 = t14 + t24;
+    live[0] = s_q1;
+    live[1] = c_q1;
+    live[10] = s_q2;
+    live[11] = c_q2;
+    live[21] = s_q3;
+    live[22] = c_q3;
+    live[35] = s_q4;
+    live[36] = c_q4;
+    live[48] = s_q5;
+    live[49] = c_q5;
+    live[57] = s_q6;
+    live[58] = c_q6;
+    live[2] = t0;
+    live[3] = t1;
+    live[4] = t3;
+    live[5] = t4;
+    live[6] = t5;
+    live[7] = t6;
+    live[8] = t7;
+    live[9] = t8;
+    live[12] = t9;
+    live[13] = t10;
+    live[14] = t11;
+    live[15] = t12;
+    live[16] = t13;
+    live[17] = t14;
+    live[18] = t15;
+    live[19] = t16;
+    live[20] = t17;
+    live[23] = t18;
+    live[24] = t19;
+    live[25] = t20;
+    live[26] = t21;
+    live[27] = t22;
+    live[28] = t23;
+    live[29] = t24;
+    live[30] = t25;
+    live[31] = t26;
+    live[32] = t27;
+    live[33] = t28;
+    live[34] = t29;
+    live[37] = t30;
+    live[38] = t31;
+    live[39] = t32;
+    live[40] = t33;
+    live[41] = t34;
+    live[42] = t35;
+    live[43] = t36;
+    live[44] = t37;
+    live[45] = t38;
+    live[46] = t39;
+    live[47] = t40;
+    live[50] = t41;
+    live[51] = t42;
+    live[52] = t43;
+    live[53] = t44;
+    live[54] = t45;
+    live[55] = t46;
+    live[56] = t47;
+    live[59] = t48;
+    live[60] = t49;
+    live[61] = t50;
+    live[62] = t51;
+    live[63] = t52;
+    live[64] = t53;
+    live[65] = t54;
+    live[66] = t55;
+    live[67] = t56;
+    live[68] = t57;
+    live[69] = t58;
+    live[70] = t59;
+    live[71] = t60;
+    live[72] = t61;
+    live[73] = t62;
+    live[74] = t63;
+    live[75] = t64;
+    live[76] = t65;
+    live[77] = t66;
+    live[78] = t67;
+    live[79] = t68;
+    live[80] = t69;
+    live[81] = t70;
+    live[82] = t71;
+    live[83] = t72;
+    live[84] = t73;
+    live[85] = t74;
+    live[86] = t75;
+    live[87] = t76;
+    live[88] = t77;
+    live[89] = t78;
+    live[90] = t79;
+    live[91] = t80;
+    live[92] = t81;
+    live[93] = t82;
+    live[94] = t83;
+    live[95] = t84;
+    live[96] = t85;
+    live[97] = t86;
+    live[98] = t87;
+    live[99] = t88;
+    live[100] = t89;
+    live[101] = t90;
+    live[102] = t91;
+    live[103] = t92;
+    live[104] = t93;
+    live[105] = t94;
+    live[106] = t95;
+    live[107] = t96;
+    live[108] = t97;
+    live[109] = t98;
+    live[110] = t99;
+    live[111] = t100;
+    live[112] = t101;
+    live[113] = t102;
+    live[114] = t103;
+    live[115] = t104;
+    live[116] = t105;
+    live[117] = t106;
+    live[118] = t107;
+    live[119] = t108;
+    live[120] = t109;
+    live[121] = t110;
+    live[122] = t111;
+    live[123] = t112;
+    live[124] = t113;
+    live[125] = t114;
+    live[126] = t115;
+    live[127] = t116;
+    live[128] = t117;
+    live[129] = t118;
+    live[130] = t119;
+    live[131] = t120;
+    live[132] = t121;
+    live[133] = t122;
+    live[134] = t123;
+    live[135] = t124;
+    live[136] = t125;
+    live[137] = t126;
+    live[138] = t127;
+    live[139] = t128;
+    live[140] = t129;
+    live[141] = t130;
+    live[142] = t133;
+    live[143] = t134;
+    live[144] = t135;
+    live[145] = t136;
+    live[146] = t137;
+    out.1[6][7] = 0.06 * t61;
+    out.1[7][6] = -0.06 * t61;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part1_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part1_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    _out: &mut (JointMatrix, JointMatrix),
+) {
+    let t138 = live[18] + live[110];
+    let t139 = live[142] - 0.0825 * live[145];
+    let t140 = live[144] + 0.0825 * (live[12] * live[16] + live[20]);
+    let t141 = live[22] * t139 + live[21] * t140;
+    let t142 = live[22] * t140 - live[21] * t139;
+    let t143 = -0.0825 * live[146] - live[143];
+    let t144 = live[26] * live[26];
+    let t145 = live[24] * live[26];
+    let t146 = live[41] + t144;
+    let t147 = t145 - live[31];
+    let t148 = live[31] + t145;
+    let t149 = live[41] + live[24] * live[24];
+    let t150 = live[24] * live[30] - live[34];
+    let t151 = live[32] + live[42];
+    let t152 = t141 + 0.384 * t147 + 0.0825 * t146;
+    let t153 = t142 - 0.384 * t149 - 0.0825 * t148;
+    let t154 = t143 + 0.384 * t151 - 0.0825 * t150;
+    let t155 = live[36] * t152 - live[35] * t154;
+    let t156 = live[35] * t152 + live[36] * t154;
+    let t157 = -t156;
+    let t158 = live[40] * live[40];
+    let t159 = live[38] * live[40];
+    let t160 = live[45] + live[122];
+    let t161 = live[49] * t155 + live[48] * t153;
+    let t162 = live[49] * t153 - live[48] * t155;
+    let t163 = live[63] + live[64];
+    let t164 = live[53] + live[65];
+    let t165 = live[50] * live[52] - live[56];
+    let t166 = live[54] + live[128];
+    let t167 = t161 - 0.088 * t163;
+    let t168 = t156 + 0.088 * t165;
+    let t169 = live[58] * t167 + live[57] * t168;
+    let t170 = live[58] * t168 - live[57] * t167;
+    let t171 = -0.088 * t164 - t162;
+    let t172 = live[60] * live[60];
+    let t173 = live[62] * live[62];
+    let t174 = live[60] * live[62];
+    let t175 = live[134] + t173;
+    let t176 = t174 - live[67];
+    let t177 = live[67] + t174;
+    let t178 = live[134] + t172;
+    let t179 = live[135] - live[70];
+    let t180 = live[68] + live[136];
+    let t181 = q[7] * t180;
+    let t182 = q[7] * (0.7071067811865476 * t176 - 0.7071067811865475 * t175);
+    let t183 = t169 + 0.1654 * (live[70] + live[135]);
+    let t184 = t182 + t183;
+    let t185 = t170 + 0.1654 * (live[136] - live[68]);
+    let t186 = q[7] * (0.7071067811865475 * t177 - 0.7071067811865476 * t178);
+    let t187 = t185 + t186;
+    let t188 = qdd[7] + 0.7071067811865475 * t184 + 0.7071067811865476 * t187;
+    let t189 = 0.7071067811865476 * t184 - 2.0 * live[73] - 0.7071067811865475 * t187;
+    let t190 = t171 - 0.1654 * (t172 + t173);
+    let t191 = 0.7071067811865476 * t181 + 2.0 * qd[7] * live[71]
+        + 0.7071067811865475 * q[7] * t179;
+    let t192 = t190 + t191;
+    let t193 = t183 - t182;
+    let t194 = t185 - t186;
+    let t195 = 0.7071067811865475 * t193 + 0.7071067811865476 * t194 - qdd[7];
+    let t196 = 2.0 * live[73] + 0.7071067811865476 * t193 - 0.7071067811865475 * t194;
+    let t197 = t190 - t191;
+    let t198 = 0.010606601717798212 * (t195 + t196);
+    let t199 = 0.010606601717798213 * t195 - 0.010606601717798212 * t196;
+    let t200 = 0.010606601717798212 * (t188 + t189);
+    let t201 = 0.010606601717798213 * t188 - 0.010606601717798212 * t189;
+    let t202 = 0.002034439958661797 * t176 + t198 + t200 - 0.002573605371338202 * t175;
+    let t203 = 0.002573605371338202 * t177 + t199 + t201 - 0.002034439958661797 * t178;
+    let t204 = q[7] * (t197 - t192);
+    let t205 = 0.002420943778521232 * live[68] + 0.00039139128168424813 * live[70]
+        + live[141] + 0.002034439958661797 * t171 - 0.0009653051699191116 * live[67]
+        - live[66] * live[139] - 0.1654 * (t199 + t201) - 0.010606601717798213 * t204;
+    let t206 = 0.00039139128168424813 * live[68] + live[66] * live[138]
+        + 0.1654 * (t198 + t200) + 0.010606601717798212 * t204
+        - 0.001255536598272898 * live[67] - live[60] * live[140]
+        - 0.002573605371338202 * t171;
+    let t207 = -0.002573605371338202 * t179 - 0.015 * (t192 + t197)
+        - 0.002034439958661797 * t180;
+    let t208 = live[57] * t202 + live[58] * t203;
+    let t209 = live[58] * t202 - live[57] * t203;
+    let t210 = t209 - 0.229207552695 * t163 - 0.168842705569 * (live[65] - live[53]);
+    let t211 = 0.229207552695 * t164 + t207
+        + 0.168842705569 * (live[64] + live[50] * live[50]);
+    let t212 = live[58] * t205 - live[57] * t206;
+    let t213 = 0.00895537646949219 * live[54] + 0.014311914382675314 * live[56]
+        + live[133] + t212 - 0.000103758917218685 * live[53] - live[52] * live[131]
+        - 0.168842705569 * t156;
+    let t214 = 0.000093569097314605 * live[53] + 0.014311914382675314 * live[54]
+        + 0.0009653051699191116 * live[68] + 0.001255536598272898 * live[70]
+        + live[52] * live[130] + live[62] * live[138] + 0.002034439958661797 * t169
+        + q[7]
+            * (0.7071067811865475 * (t199 - t201) + 0.7071067811865476 * (t200 - t198))
+        - 0.006684151967360945 * live[67] - live[50] * live[132] - live[60] * live[139]
+        - 0.229207552695 * t156 - 0.002573605371338202 * t170 - 0.088 * t208;
+    let t215 = live[49] * t210 - live[48] * t211;
+    let t216 = 0.067870631425 * (t159 - live[44]) + t215
+        + 0.014653732538 * (live[121] + t158);
+    let t217 = 0.168842705569 * t166 - 0.067870631425 * (live[121] + live[38] * live[38])
+        - 0.014653732538 * (live[44] + t159) - 0.229207552695 * t165 - t208;
+    let t218 = live[48] * t210 + live[49] * t211;
+    let t219 = t218 + 0.067870631425 * t160
+        - 0.014653732538 * (live[38] * live[43] - live[47]);
+    let t220 = live[49] * t213 - live[48] * t214;
+    let t221 = 0.029883967133882087 * live[45] + live[127] + t220 + 0.067870631425 * t153
+        - 0.004600245517563106 * live[44] - 0.00151524447332703 * live[47]
+        - live[43] * live[125];
+    let t222 = live[57] * t205 + live[58] * t206;
+    let t223 = 0.00216405205209813 * live[44] + 0.000103758917218685 * live[54]
+        + live[43] * live[124] + live[51] * live[130] + 0.014653732538 * t153 - t222
+        - 0.00151524447332703 * live[45] - 0.0515352472106673 * live[53]
+        - 0.000093569097314605 * live[56] - live[38] * live[126] - live[50] * live[131]
+        - 0.168842705569 * t161 - 0.229207552695 * t162 - 0.088 * t207;
+    let t224 = live[36] * t216 - live[35] * t217;
+    let t225 = live[35] * t216 + live[36] * t217;
+    let t226 = 2.001003553603 * t147 + t224 + 0.55030527465 * t146;
+    let t227 = t219 - 2.001003553603 * t149 - 0.55030527465 * t148;
+    let t228 = live[36] * t221 - live[35] * t223;
+    let t229 = 0.0039053550262761 * live[31] + 0.643503602439183 * live[32]
+        + 0.16189047268546086 * live[34] + live[120] + t228 + 2.001003553603 * t143
+        - 0.384 * t225 - live[30] * live[118];
+    let t230 = live[48] * t213 + live[49] * t214;
+    let t231 = 0.16189047268546086 * live[32] + 0.032786279263935514 * live[44]
+        + 0.00216405205209813 * live[47] + live[30] * live[117] + live[38] * live[125]
+        + t230 + 0.55030527465 * t143 - 0.0825 * t225 - 0.00164448757736927 * live[31]
+        - 0.004600245517563106 * live[45] - live[24] * live[119] - live[40] * live[124]
+        - 0.067870631425 * t155 - 0.014653732538 * t157;
+    let t232 = 0.55030527465 * t150 + t225 - 2.001003553603 * t151;
+    let t233 = live[21] * t226 + live[22] * t227;
+    let t234 = live[22] * t226 - live[21] * t227;
+    let t235 = 0.028227094878 * (live[29] - live[17]) + t234
+        - 0.744382959872 * live[145];
+    let t236 = 0.744382959872 * live[146] + t232
+        - 0.028227094878 * (live[28] + live[12] * live[12]);
+    let t237 = live[22] * t229 - live[21] * t231;
+    let t238 = 0.01159586409516604 * live[18] + live[115] + t237
+        + 0.028227094878 * live[144] + 0.000121912420950744 * live[20]
+        - 0.005487648106562256 * live[17] - live[16] * live[113];
+    let t239 = live[35] * t221 + live[36] * t223;
+    let t240 = 0.00164448757736927 * live[34] + live[16] * live[112]
+        + live[26] * live[117] + t239 + 2.001003553603 * t141 + 0.55030527465 * t142
+        + 0.0825 * (t219 - t233) + 0.384 * t224 - 0.004377257121839584 * live[17]
+        - 0.000121912420950744 * live[18] - 0.7451354997528139 * live[31]
+        - 0.0039053550262761 * live[32] - live[12] * live[114] - live[24] * live[118]
+        - 0.744382959872 * live[144];
+    let t241 = live[10] * t235 + live[11] * t236;
+    let t242 = live[21] * t229 + live[22] * t231;
+    let t243 = live[11] * t238 - live[10] * t240;
+    let t244 = qd[1] * live[1];
+    let t245 = qd[1] * live[0];
+    let t246 = -0.01026110182100817 * live[0] - 0.0007689361029464 * live[1];
+    let t247 = live[1] * live[16];
+    let t248 = -2.0 * (live[13] * live[74] + t247);
+    let t249 = live[12] * live[74] - live[13] * live[75];
+    let t250 = live[30] * live[74];
+    let t251 = 2.0 * (t250 - live[26] * live[76]);
+    let t252 = live[10] * t244;
+    let t253 = qd[2] * live[75] + t252;
+    let t254 = live[26] * live[77] + live[24] * live[76];
+    let t255 = t254 + t253;
+    let t256 = live[43] * live[76];
+    let t257 = live[11] * t244;
+    let t258 = qd[2] * live[74] - t257;
+    let t259 = live[22] * t245 + qd[3] * live[77] + live[21] * t258;
+    let t260 = live[40] * live[79] - live[38] * live[78];
+    let t261 = live[52] * live[78];
+    let t262 = -2.0 * (t261 - live[51] * live[80]);
+    let t263 = qd[3] * live[76] + live[22] * t258 - live[21] * t245;
+    let t264 = qd[4] * live[79] + live[35] * t263 - live[36] * t253;
+    let t265 = live[51] * live[81] - live[50] * live[80];
+    let t266 = live[66] * live[80];
+    let t267 = live[62] * live[82];
+    let t268 = -2.0 * (t266 + t267);
+    let t269 = live[36] * t263 + live[35] * t253 - qd[4] * live[78];
+    let t270 = qd[5] * live[81] + live[48] * t269 + live[49] * t259;
+    let t271 = live[62] * live[83] + live[60] * live[82];
+    let t272 = t271 - t270;
+    let t273 = 0.632 * (t252 - live[3] * live[75]);
+    let t274 = 0.0825 * t248 + t273;
+    let t275 = live[0] * live[2];
+    let t276 = 0.0825 * (live[1] * live[12] - t253 - live[16] * live[75]) - 0.632 * t275;
+    let t277 = live[22] * t274 + live[21] * t276;
+    let t278 = 0.384 * t255 + t277 - 0.0825 * t251;
+    let t279 = t249 - t245;
+    let t280 = live[30] * live[77] + t259 - live[24] * live[74];
+    let t281 = t263 + live[30] * live[76] - live[26] * live[74];
+    let t282 = 0.632 * (t257 + live[3] * live[74]);
+    let t283 = -0.0825 * t279 - t282;
+    let t284 = 0.384 * t281 + t283 - 0.0825 * t280;
+    let t285 = live[36] * t278 - live[35] * t284;
+    let t286 = 2.0 * (t250 - live[24] * live[77]);
+    let t287 = t254 - t253;
+    live[147] = t138;
+    live[148] = t141;
+    live[149] = t142;
+    live[150] = t144;
+    live[151] = t145;
+    live[152] = t151;
+    live[153] = t155;
+    live[154] = t157;
+    live[155] = t158;
+    live[156] = t159;
+    live[157] = t160;
+    live[158] = t161;
+    live[159] = t162;
+    live[160] = t166;
+    live[161] = t169;
+    live[162] = t170;
+    live[163] = t173;
+    live[164] = t174;
+    live[165] = t175;
+    live[166] = t176;
+    live[167] = t177;
+    live[168] = t178;
+    live[169] = t179;
+    live[170] = t180;
+    live[171] = t181;
+    live[172] = t185;
+    live[173] = t192;
+    live[174] = t197;
+    live[175] = t198;
+    live[176] = t199;
+    live[177] = t200;
+    live[178] = t201;
+    live[179] = t208;
+    live[180] = t209;
+    live[181] = t212;
+    live[182] = t215;
+    live[183] = t218;
+    live[184] = t220;
+    live[185] = t222;
+    live[186] = t224;
+    live[187] = t225;
+    live[188] = t228;
+    live[189] = t230;
+    live[190] = t232;
+    live[191] = t233;
+    live[192] = t234;
+    live[193] = t235;
+    live[194] = t236;
+    live[195] = t237;
+    live[196] = t238;
+    live[197] = t239;
+    live[198] = t240;
+    live[199] = t241;
+    live[200] = t242;
+    live[201] = t243;
+    live[202] = t244;
+    live[203] = t245;
+    live[204] = t246;
+    live[205] = t247;
+    live[206] = t248;
+    live[207] = t249;
+    live[208] = t251;
+    live[209] = t253;
+    live[210] = t255;
+    live[211] = t256;
+    live[212] = t258;
+    live[213] = t259;
+    live[214] = t260;
+    live[215] = t261;
+    live[216] = t262;
+    live[217] = t263;
+    live[218] = t264;
+    live[219] = t265;
+    live[220] = t266;
+    live[221] = t267;
+    live[222] = t268;
+    live[223] = t269;
+    live[224] = t270;
+    live[225] = t271;
+    live[226] = t272;
+    live[227] = t273;
+    live[228] = t274;
+    live[229] = t275;
+    live[230] = t276;
+    live[231] = t277;
+    live[232] = t278;
+    live[233] = t279;
+    live[234] = t280;
+    live[235] = t281;
+    live[236] = t282;
+    live[237] = t283;
+    live[238] = t284;
+    live[239] = t285;
+    live[240] = t286;
+    live[241] = t287;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part2_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part2_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t288 = live[22] * live[230] - live[21] * live[228];
+    let t289 = 0.384 * live[240] + t288 - 0.0825 * live[241];
+    let t290 = live[49] * live[239] + live[48] * t289;
+    let t291 = 0.088 * live[216] + t290;
+    let t292 = live[224] + live[52] * live[81] + live[50] * live[78];
+    let t293 = live[35] * live[232] + live[36] * live[238];
+    let t294 = 0.088 * t292 + t293;
+    let t295 = live[49] * live[223] - live[48] * live[213] - qd[5] * live[80];
+    let t296 = live[58] * live[218] - qd[6] * live[83] - live[57] * t295;
+    let t297 = live[66] * live[83] + live[60] * live[80];
+    let t298 = q[7] * (0.7071067811865475 * live[222] + 0.7071067811865476 * live[226]);
+    let t299 = live[58] * t291 + live[57] * t294;
+    let t300 = 0.1654 * (t296 + t297) + t299;
+    let t301 = t298 + t300;
+    let t302 = live[60] * live[83];
+    let t303 = -2.0 * (live[220] + t302);
+    let t304 = live[57] * live[218] + qd[6] * live[82] + live[58] * t295;
+    let t305 = live[66] * live[82] + live[62] * live[80];
+    let t306 = live[224] + live[225];
+    let t307 = q[7] * (0.7071067811865476 * t303 + 0.7071067811865475 * t306);
+    let t308 = live[58] * t294 - live[57] * t291;
+    let t309 = 0.1654 * (t305 - t304) + t308;
+    let t310 = t307 + t309;
+    let t311 = 0.7071067811865475 * t301 + 0.7071067811865476 * t310;
+    let t312 = qd[7] * live[80];
+    let t313 = 0.7071067811865476 * t301 - 0.7071067811865475 * t310 - 2.0 * t312;
+    let t314 = t300 - t298;
+    let t315 = t309 - t307;
+    let t316 = 0.7071067811865475 * t314 + 0.7071067811865476 * t315;
+    let t317 = 2.0 * t312 + 0.7071067811865476 * t314 - 0.7071067811865475 * t315;
+    let t318 = 0.010606601717798212 * (t311 + t313);
+    let t319 = 0.010606601717798212 * (t316 + t317);
+    let t320 = 0.002573605371338202 * live[222] + 0.002034439958661797 * live[226] + t318
+        + t319;
+    let t321 = 0.010606601717798213 * t311 - 0.010606601717798212 * t313;
+    let t322 = 0.010606601717798213 * t316 - 0.010606601717798212 * t317;
+    let t323 = 0.002034439958661797 * t303 + 0.002573605371338202 * t306 + t321 + t322;
+    let t324 = 0.229207552695 * live[216] + live[58] * t320
+        - 0.168842705569 * (live[219] - live[218]) - live[57] * t323;
+    let t325 = live[218] + live[219];
+    let t326 = t297 - t296;
+    let t327 = t304 + t305;
+    let t328 = live[49] * t289 - live[48] * live[239];
+    let t329 = -0.088 * t325 - t328;
+    let t330 = t329 - 0.3308 * (live[221] + t302);
+    let t331 = 0.7071067811865476 * q[7] * t327
+        + 2.0 * qd[7] * (0.7071067811865476 * live[83] - 0.7071067811865475 * live[82])
+        + 0.7071067811865475 * q[7] * t326;
+    let t332 = t330 + t331;
+    let t333 = t330 - t331;
+    let t334 = -0.002573605371338202 * t326 - 0.015 * (t332 + t333)
+        - 0.002034439958661797 * t327;
+    let t335 = 0.229207552695 * t325 + t334
+        + 0.337685411138 * (live[215] + live[50] * live[81]);
+    let t336 = 0.067870631425 * (live[214] + live[213]) + live[49] * t324
+        + 0.029307465076 * (live[211] - live[40] * live[78]) - live[48] * t335;
+    let t337 = live[57] * t320 + live[58] * t323;
+    let t338 = 0.168842705569 * (t295 + live[51] * live[78] - live[52] * live[80])
+        - 0.13574126285 * (live[211] + live[38] * live[79]) - 0.229207552695 * t292
+        - 0.014653732538 * (live[214] - live[213]) - t337;
+    let t339 = live[36] * t336 - live[35] * t338;
+    let t340 = 2.001003553603 * live[210] + t339 - 0.55030527465 * live[208];
+    let t341 = 0.067870631425 * (live[223] + live[40] * live[76] - live[43] * live[78])
+        + live[48] * t324 + live[49] * t335
+        - 0.014653732538 * (live[218] + live[43] * live[79] + live[38] * live[76]);
+    let t342 = 2.001003553603 * live[240] + t341 - 0.55030527465 * live[241];
+    let t343 = 0.744382959872 * live[206] + 0.028227094878 * (live[203] + live[207])
+        + live[22] * t340 - live[21] * t342;
+    let t344 = live[35] * t336 + live[36] * t338;
+    let t345 = 0.55030527465 * live[234] + t344 - 2.001003553603 * live[235];
+    let t346 = 0.744382959872 * live[233]
+        + 0.056454189756 * (live[12] * live[75] - live[205]) + t345;
+    let t347 = 0.13439233114822144 * live[1] + 0.005487648106562256 * live[75]
+        - 0.004377257121839584 * live[74];
+    let t348 = 0.000121912420950744 * live[75] - 0.004377257121839584 * live[1];
+    let t349 = 0.0039053550262761 * live[77] - 0.7451354997528139 * live[74]
+        - 0.00164448757736927 * live[76];
+    let t350 = 0.00164448757736927 * live[74] + 0.16189047268546086 * live[77];
+    let t351 = 0.032786279263935514 * live[76] - 0.00216405205209813 * live[78]
+        - 0.004600245517563106 * live[79];
+    let t352 = 0.00216405205209813 * live[76] - 0.00151524447332703 * live[79];
+    let t353 = 0.0515352472106673 * live[78] - 0.000093569097314605 * live[80]
+        - 0.000103758917218685 * live[81];
+    let t354 = 0.000093569097314605 * live[78] + 0.014311914382675314 * live[81];
+    let t355 = 0.006684151967360945 * live[80] - 0.001255536598272898 * live[82]
+        - 0.0009653051699191116 * live[83];
+    let t356 = 0.00039139128168424813 * live[83] - 0.001255536598272898 * live[80];
+    let t357 = q[7] * (t333 - t332);
+    let t358 = 0.00039139128168424813 * t296 + 0.002420943778521232 * t304
+        + 0.002034439958661797 * t329 + live[82] * live[140] + live[62] * t355
+        - 0.0009653051699191116 * live[224] - 0.1654 * (t321 + t322)
+        - live[80] * live[139] - live[66] * t356 - 0.010606601717798213 * t357;
+    let t359 = 0.00039139128168424813 * live[82] + 0.002420943778521232 * live[83]
+        - 0.0009653051699191116 * live[80];
+    let t360 = 0.00039139128168424813 * t304 + 0.1654 * (t318 + t319)
+        + 0.010606601717798212 * t357 + live[80] * live[138] + live[66] * t359
+        - 0.001255536598272898 * live[224] - 0.002573605371338202 * t329
+        - live[83] * live[140] - live[60] * t355;
+    let t361 = 0.00895537646949219 * t295 + live[51] * t353 + live[58] * t358
+        - 0.014311914382675314 * live[224] - live[80] * live[132]
+        - 0.000103758917218685 * live[218] - 0.168842705569 * t293 - live[78] * live[131]
+        - live[52] * t354 - live[57] * t360;
+    let t362 = 0.00895537646949219 * live[81] - 0.014311914382675314 * live[80]
+        - 0.000103758917218685 * live[78];
+    let t363 = 0.002573605371338202 * t308 + 0.006684151967360945 * live[224]
+        + live[83] * live[139] + live[60] * t356
+        + q[7]
+            * (0.7071067811865476 * t319 + 0.7071067811865475 * t321
+                - 0.7071067811865476 * t318 - 0.7071067811865475 * t322)
+        - 0.002034439958661797 * t299 - 0.001255536598272898 * t296
+        - 0.0009653051699191116 * t304 - live[82] * live[138] - live[62] * t359;
+    let t364 = 0.000093569097314605 * live[218] + 0.014311914382675314 * t295
+        + live[78] * live[130] + live[52] * t362 - 0.229207552695 * t293 - 0.088 * t337
+        - live[81] * live[132] - live[50] * t353 - t363;
+    let t365 = 0.029883967133882087 * live[223] + 0.067870631425 * t289 + live[40] * t351
+        + live[49] * t361 + 0.004600245517563106 * live[213]
+        + 0.00151524447332703 * live[218] - live[78] * live[126] - live[76] * live[125]
+        - live[43] * t352 - live[48] * t364;
+    let t366 = 0.029883967133882087 * live[79] + 0.00151524447332703 * live[78]
+        - 0.004600245517563106 * live[76];
+    let t367 = 0.229207552695 * t328 + 0.088 * t334 + live[57] * t358 + live[58] * t360
+        + 0.05153524721066731 * live[218] + live[81] * live[131] + live[50] * t354
+        + 0.168842705569 * t290 + live[80] * live[130] - 0.000093569097314605 * live[224]
+        - 0.000103758917218685 * t295 - live[51] * t362;
+    let t368 = 0.014653732538 * t289 + live[76] * live[124] + live[43] * t366
+        - 0.00216405205209813 * live[213] - 0.00151524447332703 * live[223]
+        - live[79] * live[126] - live[38] * t351 - t367;
+    let t369 = 0.643503602439183 * live[217] + 2.001003553603 * live[237]
+        + live[76] * live[119] + live[26] * t349 + live[74] * live[118] + live[36] * t365
+        - 0.0039053550262761 * live[209] - 0.16189047268546086 * live[213] - 0.384 * t344
+        - live[30] * t350 - live[35] * t368;
+    let t370 = 0.16189047268546086 * live[76] + 0.643503602439183 * live[77]
+        - 0.0039053550262761 * live[74];
+    let t371 = live[48] * t361 + live[49] * t364 + live[79] * live[125] + live[38] * t352
+        + live[78] * live[124] + 0.014653732538 * t293 - 0.032786279263935514 * live[213]
+        - 0.00216405205209813 * live[218] - live[40] * t366
+        - 0.004600245517563106 * live[223] - 0.067870631425 * live[239];
+    let t372 = 0.16189047268546086 * live[217] + 0.55030527465 * live[237]
+        + live[30] * t370 + t371 + 0.00164448757736927 * live[209] - 0.0825 * t344
+        - live[74] * live[117] - live[77] * live[119] - live[24] * t349;
+    let t373 = 0.005487648106562256 * live[203] + 0.01159586409516604 * live[212]
+        + live[74] * live[114] + live[13] * t347 + live[22] * t369
+        - 0.017839523962896 * live[229] - 0.000121912420950744 * live[209]
+        - live[1] * live[113] - live[16] * t348 - live[21] * t372;
+    let t374 = -0.005487648106562256 * live[1] - 0.000121912420950744 * live[74]
+        - 0.01159586409516604 * live[75];
+    let t375 = 0.0039053550262761 * live[217] + live[77] * live[118] + live[24] * t350
+        + 0.00164448757736927 * live[213] - 0.7451354997528139 * live[209] - 0.384 * t339
+        - live[35] * t365 - live[36] * t368 - live[76] * live[117]
+        - 2.001003553603 * live[231] - live[26] * t370 - 0.55030527465 * t288
+        - 0.0825 * t341;
+    let t376 = 0.004377257121839584 * live[203] + 0.470450030639104 * live[229]
+        + live[1] * live[112] + live[16] * t374 + live[75] * live[114]
+        - 0.000121912420950744 * live[212] - live[12] * t347 - t375
+        - 0.0825 * (live[21] * t340 + live[22] * t342);
+    let t377 = 0.00398335888393552 * live[1] - 1.0674867322634767 * live[0];
+    let t378 = 0.744382959872 * live[236] + 0.0825 * t345 + live[21] * t369
+        + live[22] * t372 + live[12] * t348 - 0.13439233114822144 * live[203]
+        - 0.005487648106562256 * live[212] - 0.004377257121839584 * live[209]
+        - live[75] * live[113] - live[74] * live[112] - 0.028227094878 * live[227]
+        - live[13] * t374;
+    let t379 = live[11] * live[13];
+    let t380 = live[10] * live[13] + live[11] * live[12];
+    let t381 = live[11] * live[30];
+    let t382 = 2.0 * (t381 + live[26] * live[84]);
+    let t383 = live[3] * live[10];
+    let t384 = qd[2] * live[10] - t383;
+    let t385 = live[26] * live[85] - live[24] * live[84];
+    let t386 = t385 - t384;
+    let t387 = live[43] * live[84];
+    let t388 = live[3] * live[11];
+    let t389 = qd[2] * live[11] - t388;
+    let t390 = live[2] * live[22];
+    let t391 = t390 + qd[3] * live[85] + live[21] * t389;
+    let t392 = live[40] * live[87] - live[38] * live[86];
+    let t393 = live[52] * live[86];
+    let t394 = -2.0 * (t393 - live[51] * live[88]);
+    let t395 = live[2] * live[21];
+    let t396 = live[22] * t389 - qd[3] * live[84] - t395;
+    let t397 = live[36] * t384 + qd[4] * live[87] + live[35] * t396;
+    let t398 = live[51] * live[89] - live[50] * live[88];
+    let t399 = live[66] * live[88];
+    let t400 = live[62] * live[90];
+    let t401 = -2.0 * (t399 + t400);
+    let t402 = live[36] * t396 - qd[4] * live[86] - live[35] * t384;
+    let t403 = qd[5] * live[89] + live[48] * t402 + live[49] * t391;
+    let t404 = live[62] * live[91] + live[60] * live[90];
+    let t405 = t404 - t403;
+    let t406 = 0.632 * t383 - 0.165 * t379;
+    let t407 = live[10] * live[16];
+    let t408 = 0.0825 * (t384 + t407) - 0.632 * qd[1];
+    let t409 = live[22] * t406 + live[21] * t408;
+    let t410 = 0.384 * t386 + t409 - 0.0825 * t382;
+    let t411 = t380 - live[2];
+    let t412 = live[30] * live[85] + t391 - live[11] * live[24];
+    let t413 = t396 - live[30] * live[84] - live[11] * live[26];
+    let t414 = -0.632 * t388 - 0.0825 * t411;
+    let t415 = 0.384 * t413 + t414 - 0.0825 * t412;
+    let t416 = live[36] * t410 - live[35] * t415;
+    let t417 = 2.0 * (t381 - live[24] * live[85]);
+    let t418 = t384 + t385;
+    let t419 = live[22] * t408 - live[21] * t406;
+    let t420 = 0.384 * t417 + t419 - 0.0825 * t418;
+    let t421 = live[49] * t416 + live[48] * t420;
+    let t422 = 0.088 * t394 + t421;
+    let t423 = t403 + live[52] * live[89] + live[50] * live[86];
+    let t424 = live[35] * t410 + live[36] * t415;
+    let t425 = 0.088 * t423 + t424;
+    let t426 = live[49] * t402 - live[48] * t391 - qd[5] * live[88];
+    let t427 = live[58] * t397 - qd[6] * live[91] - live[57] * t426;
+    let t428 = live[66] * live[91] + live[60] * live[88];
+    let t429 = q[7] * (0.7071067811865475 * t401 + 0.7071067811865476 * t405);
+    let t430 = live[58] * t422 + live[57] * t425;
+    let t431 = 0.1654 * (t427 + t428) + t430;
+    let t432 = t429 + t431;
+    let t433 = live[60] * live[91];
+    let t434 = -2.0 * (t399 + t433);
+    let t435 = live[57] * t397 + qd[6] * live[90] + live[58] * t426;
+    let t436 = live[66] * live[90] + live[62] * live[88];
+    let t437 = t403 + t404;
+    live[242] = t379;
+    live[243] = t380;
+    live[244] = t382;
+    live[245] = t383;
+    live[246] = t384;
+    live[247] = t386;
+    live[248] = t387;
+    live[249] = t388;
+    live[250] = t389;
+    live[251] = t390;
+    live[252] = t391;
+    live[253] = t392;
+    live[254] = t393;
+    live[255] = t394;
+    live[256] = t395;
+    live[257] = t396;
+    live[258] = t397;
+    live[259] = t398;
+    live[260] = t400;
+    live[261] = t401;
+    live[262] = t402;
+    live[263] = t403;
+    live[264] = t405;
+    live[265] = t407;
+    live[266] = t409;
+    live[267] = t411;
+    live[268] = t412;
+    live[269] = t413;
+    live[270] = t414;
+    live[271] = t416;
+    live[272] = t417;
+    live[273] = t418;
+    live[274] = t419;
+    live[275] = t420;
+    live[276] = t421;
+    live[277] = t422;
+    live[278] = t423;
+    live[279] = t424;
+    live[280] = t425;
+    live[281] = t426;
+    live[282] = t427;
+    live[283] = t428;
+    live[284] = t429;
+    live[285] = t430;
+    live[286] = t431;
+    live[287] = t432;
+    live[288] = t433;
+    live[289] = t434;
+    live[290] = t435;
+    live[291] = t436;
+    live[292] = t437;
+    out.1[0][0] = -live[0]
+        * (live[11] * t373 - 1.0674867322634767 * live[202]
+            - 0.00796671776787104 * live[203] - live[1] * live[109] - live[3] * live[204]
+            - live[10] * t376 - 0.316 * (live[10] * t343 + live[11] * t346))
+        - live[1]
+            * (0.00398335888393552 * live[202] + qd[1] * t377 + live[0] * live[109]
+                + live[2] * live[204] - t378);
+    out.1[1][0] = 0.0007689361029464 * live[203] + live[1] * live[106] + live[3] * t377
+        + live[10] * t373 + live[11] * t376 + 0.316 * (live[11] * t343 - live[10] * t346)
+        - 0.01026110182100817 * live[202] - 0.00398335888393552 * live[229]
+        - live[0] * live[108];
+    out.1[2][0] = t378;
+    out.1[3][0] = t375;
+    out.1[4][0] = t371;
+    out.1[5][0] = t367;
+    out.1[6][0] = t363;
+    out.1[7][0] = 0.015 * (t311 - t316);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part3_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part3_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t438 = q[7] * (0.7071067811865476 * live[289] + 0.7071067811865475 * live[292]);
+    let t439 = live[58] * live[280] - live[57] * live[277];
+    let t440 = 0.1654 * (live[291] - live[290]) + t439;
+    let t441 = t438 + t440;
+    let t442 = 0.7071067811865475 * live[287] + 0.7071067811865476 * t441;
+    let t443 = qd[7] * live[88];
+    let t444 = 0.7071067811865476 * live[287] - 0.7071067811865475 * t441 - 2.0 * t443;
+    let t445 = live[286] - live[284];
+    let t446 = t440 - t438;
+    let t447 = 0.7071067811865475 * t445 + 0.7071067811865476 * t446;
+    let t448 = 2.0 * t443 + 0.7071067811865476 * t445 - 0.7071067811865475 * t446;
+    let t449 = 0.010606601717798212 * (t442 + t444);
+    let t450 = 0.010606601717798212 * (t447 + t448);
+    let t451 = 0.002573605371338202 * live[261] + 0.002034439958661797 * live[264] + t449
+        + t450;
+    let t452 = 0.010606601717798213 * t442 - 0.010606601717798212 * t444;
+    let t453 = 0.010606601717798213 * t447 - 0.010606601717798212 * t448;
+    let t454 = 0.002034439958661797 * live[289] + 0.002573605371338202 * live[292] + t452
+        + t453;
+    let t455 = 0.229207552695 * live[255] + live[58] * t451
+        - 0.168842705569 * (live[259] - live[258]) - live[57] * t454;
+    let t456 = live[258] + live[259];
+    let t457 = live[283] - live[282];
+    let t458 = live[290] + live[291];
+    let t459 = live[49] * live[275] - live[48] * live[271];
+    let t460 = -0.088 * t456 - t459;
+    let t461 = t460 - 0.3308 * (live[260] + live[288]);
+    let t462 = 0.7071067811865476 * q[7] * t458
+        + 2.0 * qd[7] * (0.7071067811865476 * live[91] - 0.7071067811865475 * live[90])
+        + 0.7071067811865475 * q[7] * t457;
+    let t463 = t461 + t462;
+    let t464 = t461 - t462;
+    let t465 = -0.002573605371338202 * t457 - 0.015 * (t463 + t464)
+        - 0.002034439958661797 * t458;
+    let t466 = 0.229207552695 * t456 + t465
+        + 0.337685411138 * (live[254] + live[50] * live[89]);
+    let t467 = 0.067870631425 * (live[253] + live[252]) + live[49] * t455
+        - 0.029307465076 * (live[248] + live[40] * live[86]) - live[48] * t466;
+    let t468 = live[57] * t451 + live[58] * t454;
+    let t469 = 0.13574126285 * (live[248] - live[38] * live[87])
+        + 0.168842705569 * (live[281] + live[51] * live[86] - live[52] * live[88])
+        - 0.229207552695 * live[278] - 0.014653732538 * (live[253] - live[252]) - t468;
+    let t470 = live[36] * t467 - live[35] * t469;
+    let t471 = 2.001003553603 * live[247] + t470 - 0.55030527465 * live[244];
+    let t472 = 0.067870631425 * (live[262] - live[43] * live[86] - live[40] * live[84])
+        + live[48] * t455 + live[49] * t466
+        - 0.014653732538 * (live[258] + live[43] * live[87] - live[38] * live[84]);
+    let t473 = 2.001003553603 * live[272] + t472 - 0.55030527465 * live[273];
+    let t474 = 0.028227094878 * (live[2] + live[243]) + live[22] * t471
+        - 1.488765919744 * live[242] - live[21] * t473;
+    let t475 = live[10] * live[12];
+    let t476 = live[35] * t467 + live[36] * t469;
+    let t477 = 0.55030527465 * live[268] + t476 - 2.001003553603 * live[269];
+    let t478 = 0.744382959872 * live[267] + t477 - 0.056454189756 * t475;
+    let t479 = -0.005487648106562256 * live[10] - 0.004377257121839584 * live[11];
+    let t480 = 0.00164448757736927 * live[84] + 0.0039053550262761 * live[85]
+        - 0.7451354997528139 * live[11];
+    let t481 = 0.00164448757736927 * live[11] + 0.16189047268546086 * live[85];
+    let t482 = -0.00216405205209813 * live[86] - 0.032786279263935514 * live[84]
+        - 0.004600245517563106 * live[87];
+    let t483 = -0.00216405205209813 * live[84] - 0.00151524447332703 * live[87];
+    let t484 = 0.0515352472106673 * live[86] - 0.000093569097314605 * live[88]
+        - 0.000103758917218685 * live[89];
+    let t485 = 0.000093569097314605 * live[86] + 0.014311914382675314 * live[89];
+    let t486 = 0.006684151967360945 * live[88] - 0.001255536598272898 * live[90]
+        - 0.0009653051699191116 * live[91];
+    let t487 = 0.00039139128168424813 * live[91] - 0.001255536598272898 * live[88];
+    let t488 = q[7] * (t464 - t463);
+    let t489 = 0.00039139128168424813 * live[282] + 0.002420943778521232 * live[290]
+        + 0.002034439958661797 * t460 + live[90] * live[140] + live[62] * t486
+        - 0.0009653051699191116 * live[263] - 0.1654 * (t452 + t453)
+        - live[88] * live[139] - live[66] * t487 - 0.010606601717798213 * t488;
+    let t490 = 0.00039139128168424813 * live[90] + 0.002420943778521232 * live[91]
+        - 0.0009653051699191116 * live[88];
+    let t491 = 0.00039139128168424813 * live[290] + 0.1654 * (t449 + t450)
+        + 0.010606601717798212 * t488 + live[88] * live[138] + live[66] * t490
+        - 0.001255536598272898 * live[263] - 0.002573605371338202 * t460
+        - live[91] * live[140] - live[60] * t486;
+    let t492 = 0.00895537646949219 * live[281] + live[51] * t484 + live[58] * t489
+        - 0.014311914382675314 * live[263] - live[88] * live[132]
+        - 0.000103758917218685 * live[258] - 0.168842705569 * live[279]
+        - live[86] * live[131] - live[52] * t485 - live[57] * t491;
+    let t493 = 0.00895537646949219 * live[89] - 0.014311914382675314 * live[88]
+        - 0.000103758917218685 * live[86];
+    let t494 = 0.002573605371338202 * t439 + 0.006684151967360945 * live[263]
+        + live[91] * live[139] + live[60] * t487
+        + q[7]
+            * (0.7071067811865476 * t450 + 0.7071067811865475 * t452
+                - 0.7071067811865476 * t449 - 0.7071067811865475 * t453)
+        - 0.002034439958661797 * live[285] - 0.001255536598272898 * live[282]
+        - 0.0009653051699191116 * live[290] - live[90] * live[138] - live[62] * t490;
+    let t495 = 0.000093569097314605 * live[258] + 0.014311914382675314 * live[281]
+        + live[86] * live[130] + live[52] * t493 - 0.229207552695 * live[279]
+        - 0.088 * t468 - live[89] * live[132] - live[50] * t484 - t494;
+    let t496 = 0.029883967133882087 * live[262] + 0.067870631425 * live[275]
+        + live[40] * t482 + live[84] * live[125] + live[49] * t492
+        + 0.004600245517563106 * live[252] + 0.00151524447332703 * live[258]
+        - live[86] * live[126] - live[43] * t483 - live[48] * t495;
+    let t497 = 0.004600245517563106 * live[84] + 0.029883967133882087 * live[87]
+        + 0.00151524447332703 * live[86];
+    let t498 = 0.229207552695 * t459 + 0.088 * t465 + live[57] * t489 + live[58] * t491
+        + 0.05153524721066731 * live[258] + live[89] * live[131] + live[50] * t485
+        + 0.168842705569 * live[276] + live[88] * live[130]
+        - 0.000093569097314605 * live[263] - 0.000103758917218685 * live[281]
+        - live[51] * t493;
+    let t499 = 0.014653732538 * live[275] + live[43] * t497
+        - 0.00216405205209813 * live[252] - 0.00151524447332703 * live[262]
+        - live[84] * live[124] - live[87] * live[126] - live[38] * t482 - t498;
+    let t500 = 0.0039053550262761 * live[246] + 0.643503602439183 * live[257]
+        + 2.001003553603 * live[270] + live[26] * t480 + live[11] * live[118]
+        + live[36] * t496 - 0.16189047268546086 * live[252] - 0.384 * t476
+        - live[84] * live[119] - live[30] * t481 - live[35] * t499;
+    let t501 = 0.643503602439183 * live[85] - 0.0039053550262761 * live[11]
+        - 0.16189047268546086 * live[84];
+    let t502 = live[48] * t492 + live[49] * t495 + live[87] * live[125] + live[38] * t483
+        + live[86] * live[124] + 0.014653732538 * live[279]
+        - 0.032786279263935514 * live[252] - 0.00216405205209813 * live[258]
+        - live[40] * t497 - 0.004600245517563106 * live[262]
+        - 0.067870631425 * live[271];
+    let t503 = 0.16189047268546086 * live[257] + 0.55030527465 * live[270]
+        + live[30] * t501 + t502 - 0.0825 * t476 - 0.00164448757736927 * live[246]
+        - live[11] * live[117] - live[85] * live[119] - live[24] * t480;
+    let t504 = 0.005487648106562256 * live[2] + 0.01159586409516604 * live[250]
+        + 0.000121912420950744 * (live[265] + live[246]) + live[11] * live[114]
+        + live[13] * t479 + live[22] * t500 - 0.017839523962896 * qd[1]
+        - live[21] * t503;
+    let t505 = 0.01159586409516604 * live[10] - 0.000121912420950744 * live[11];
+    let t506 = 0.7451354997528139 * live[246] + 0.0039053550262761 * live[257]
+        + live[85] * live[118] + live[24] * t481 + live[84] * live[117]
+        + 0.00164448757736927 * live[252] - 0.384 * t470 - live[35] * t496
+        - live[36] * t499 - 2.001003553603 * live[266] - live[26] * t501
+        - 0.55030527465 * live[274] - 0.0825 * t472;
+    let t507 = 0.470450030639104 * qd[1] + 0.004377257121839584 * live[2]
+        + live[16] * t505 - 0.000121912420950744 * live[250] - live[10] * live[114]
+        - live[12] * t479 - t506 - 0.0825 * (live[21] * t471 + live[22] * t473);
+    let t508 = live[11] * live[112] + live[13] * t505 + 0.017839523962896 * live[245]
+        + 0.005487648106562256 * live[250] + 0.000121912420950744 * t475
+        - 0.004377257121839584 * live[246] - 0.0825 * t477 - live[21] * t500
+        - live[22] * t503 - 0.470450030639104 * live[249] - live[10] * live[113];
+    let t509 = live[22] * live[26];
+    let t510 = live[21] * live[26] + live[22] * live[24];
+    let t511 = t510 - live[12];
+    let t512 = live[22] * live[43];
+    let t513 = live[13] * live[21];
+    let t514 = qd[3] * live[21] + t513;
+    let t515 = live[40] * live[93] - live[38] * live[92];
+    let t516 = live[52] * live[92];
+    let t517 = -2.0 * (t516 - live[51] * live[94]);
+    let t518 = live[13] * live[22];
+    let t519 = qd[3] * live[22] + t518;
+    let t520 = live[12] * live[36];
+    let t521 = t520 + qd[4] * live[93] + live[35] * t519;
+    let t522 = live[51] * live[95] - live[50] * live[94];
+    let t523 = live[66] * live[94];
+    let t524 = live[62] * live[96];
+    let t525 = -2.0 * (t523 + t524);
+    let t526 = live[12] * live[35];
+    let t527 = live[36] * t519 - qd[4] * live[92] - t526;
+    let t528 = qd[5] * live[95] + live[48] * t527 + live[49] * t514;
+    let t529 = live[62] * live[97] + live[60] * live[96];
+    let t530 = t529 - t528;
+    let t531 = 2.0 * live[12];
+    let t532 = 0.0825 * live[21] * t531 - 0.165 * live[25];
+    let t533 = 0.165 * t509 + 0.384 * t511 + t532;
+    let t534 = live[21] * live[30];
+    let t535 = t534 + t514;
+    let t536 = t519 + live[22] * live[30];
+    let t537 = 0.384 * t536 - 0.0825 * t535;
+    let t538 = live[36] * t533 - live[35] * t537;
+    let t539 = live[21] * live[24];
+    let t540 = live[12] + t510;
+    let t541 = 0.165 * live[23] + 0.0825 * live[22] * t531;
+    let t542 = t541 - 0.768 * t539 - 0.0825 * t540;
+    let t543 = live[49] * t538 + live[48] * t542;
+    let t544 = 0.088 * t517 + t543;
+    let t545 = t528 + live[52] * live[95] + live[50] * live[92];
+    let t546 = live[35] * t533 + live[36] * t537;
+    let t547 = 0.088 * t545 + t546;
+    let t548 = live[49] * t527 - live[48] * t514 - qd[5] * live[94];
+    let t549 = live[58] * t521 - qd[6] * live[97] - live[57] * t548;
+    let t550 = live[66] * live[97] + live[60] * live[94];
+    let t551 = q[7] * (0.7071067811865475 * t525 + 0.7071067811865476 * t530);
+    let t552 = live[58] * t544 + live[57] * t547;
+    let t553 = 0.1654 * (t549 + t550) + t552;
+    let t554 = t551 + t553;
+    let t555 = live[60] * live[97];
+    let t556 = -2.0 * (t523 + t555);
+    let t557 = live[57] * t521 + qd[6] * live[96] + live[58] * t548;
+    let t558 = live[66] * live[96] + live[62] * live[94];
+    let t559 = t528 + t529;
+    let t560 = q[7] * (0.7071067811865476 * t556 + 0.7071067811865475 * t559);
+    let t561 = live[58] * t547 - live[57] * t544;
+    let t562 = 0.1654 * (t558 - t557) + t561;
+    let t563 = t560 + t562;
+    let t564 = 0.7071067811865475 * t554 + 0.7071067811865476 * t563;
+    let t565 = qd[7] * live[94];
+    let t566 = 0.7071067811865476 * t554 - 0.7071067811865475 * t563 - 2.0 * t565;
+    let t567 = t553 - t551;
+    let t568 = t562 - t560;
+    let t569 = 0.7071067811865475 * t567 + 0.7071067811865476 * t568;
+    let t570 = 2.0 * t565 + 0.7071067811865476 * t567 - 0.7071067811865475 * t568;
+    let t571 = 0.010606601717798212 * (t564 + t566);
+    let t572 = 0.010606601717798212 * (t569 + t570);
+    let t573 = 0.002573605371338202 * t525 + 0.002034439958661797 * t530 + t571 + t572;
+    let t574 = 0.010606601717798213 * t564 - 0.010606601717798212 * t566;
+    let t575 = 0.010606601717798213 * t569 - 0.010606601717798212 * t570;
+    let t576 = 0.002034439958661797 * t556 + 0.002573605371338202 * t559 + t574 + t575;
+    let t577 = 0.229207552695 * t517 + live[58] * t573 - 0.168842705569 * (t522 - t521)
+        - live[57] * t576;
+    let t578 = t521 + t522;
+    let t579 = t550 - t549;
+    let t580 = t557 + t558;
+    let t581 = live[49] * t542 - live[48] * t538;
+    let t582 = -0.088 * t578 - t581;
+    let t583 = t582 - 0.3308 * (t524 + t555);
+    let t584 = 0.7071067811865476 * q[7] * t580
+        + 2.0 * qd[7] * (0.7071067811865476 * live[97] - 0.7071067811865475 * live[96])
+        + 0.7071067811865475 * q[7] * t579;
+    let t585 = t583 + t584;
+    let t586 = t583 - t584;
+    let t587 = -0.002573605371338202 * t579 - 0.015 * (t585 + t586)
+        - 0.002034439958661797 * t580;
+    live[293] = t509;
+    live[294] = t511;
+    live[295] = t512;
+    live[296] = t513;
+    live[297] = t514;
+    live[298] = t515;
+    live[299] = t516;
+    live[300] = t518;
+    live[301] = t519;
+    live[302] = t520;
+    live[303] = t521;
+    live[304] = t526;
+    live[305] = t527;
+    live[306] = t528;
+    live[307] = t532;
+    live[308] = t534;
+    live[309] = t535;
+    live[310] = t536;
+    live[311] = t538;
+    live[312] = t539;
+    live[313] = t540;
+    live[314] = t541;
+    live[315] = t542;
+    live[316] = t543;
+    live[317] = t545;
+    live[318] = t546;
+    live[319] = t548;
+    live[320] = t549;
+    live[321] = t552;
+    live[322] = t557;
+    live[323] = t561;
+    live[324] = t571;
+    live[325] = t572;
+    live[326] = t573;
+    live[327] = t574;
+    live[328] = t575;
+    live[329] = t576;
+    live[330] = t577;
+    live[331] = t578;
+    live[332] = t581;
+    live[333] = t582;
+    live[334] = t585;
+    live[335] = t586;
+    live[336] = t587;
+    out.1[0][1] = -live[0]
+        * (live[11] * t504 - 2.181129229516817 * live[3] - 0.0015378722058928 * live[107]
+            - 0.316 * (live[10] * t474 + live[11] * t478) - live[10] * t507)
+        - live[1]
+            * (0.18054809613808506 * live[2] + 0.02052220364201634 * live[105] + t508);
+    out.1[1][1] = 0.316 * (live[11] * t474 - live[10] * t478) + live[10] * t504
+        + live[11] * t507;
+    out.1[2][1] = -0.13439233114822144 * live[2] - t508;
+    out.1[3][1] = t506;
+    out.1[4][1] = t502;
+    out.1[5][1] = t498;
+    out.1[6][1] = t494;
+    out.1[7][1] = 0.015 * (t442 - t447);
+    out.1[7][2] = 0.015 * (t564 - t569);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part4_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part4_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t588 = 0.229207552695 * live[331] + live[336]
+        + 0.337685411138 * (live[299] + live[50] * live[95]);
+    let t589 = 0.067870631425 * (live[298] + live[297]) + live[49] * live[330]
+        - 0.029307465076 * (live[40] * live[92] - live[295]) - live[48] * t588;
+    let t590 = live[57] * live[326] + live[58] * live[329];
+    let t591 = 0.168842705569 * (live[319] + live[51] * live[92] - live[52] * live[94])
+        - 0.13574126285 * (live[295] + live[38] * live[93]) - 0.229207552695 * live[317]
+        - 0.014653732538 * (live[298] - live[297]) - t590;
+    let t592 = live[36] * t589 - live[35] * t591;
+    let t593 = 1.1006105493 * live[293] + 2.001003553603 * live[294] + t592;
+    let t594 = 0.067870631425 * (live[305] + live[22] * live[40] - live[43] * live[92])
+        + live[48] * live[330] + live[49] * t588
+        - 0.014653732538 * (live[303] + live[43] * live[93] + live[22] * live[38]);
+    let t595 = t594 - 4.002007107206 * live[312] - 0.55030527465 * live[313];
+    let t596 = live[22] * t593 - 1.488765919744 * live[16] - live[21] * t595;
+    let t597 = live[35] * t589 + live[36] * t591;
+    let t598 = 0.55030527465 * live[309] + t597 - 2.001003553603 * live[310];
+    let t599 = t598 - 0.056454189756 * live[16];
+    let t600 = -live[12];
+    let t601 = 0.0039053550262761 * live[21] - 0.00164448757736927 * live[22];
+    let t602 = 0.032786279263935514 * live[22] - 0.00216405205209813 * live[92]
+        - 0.004600245517563106 * live[93];
+    let t603 = 0.00216405205209813 * live[22] - 0.00151524447332703 * live[93];
+    let t604 = 0.0515352472106673 * live[92] - 0.000093569097314605 * live[94]
+        - 0.000103758917218685 * live[95];
+    let t605 = 0.000093569097314605 * live[92] + 0.014311914382675314 * live[95];
+    let t606 = 0.006684151967360945 * live[94] - 0.001255536598272898 * live[96]
+        - 0.0009653051699191116 * live[97];
+    let t607 = 0.00039139128168424813 * live[97] - 0.001255536598272898 * live[94];
+    let t608 = q[7] * (live[335] - live[334]);
+    let t609 = 0.00039139128168424813 * live[320] + 0.002420943778521232 * live[322]
+        + 0.002034439958661797 * live[333] + live[96] * live[140] + live[62] * t606
+        - 0.0009653051699191116 * live[306] - 0.1654 * (live[327] + live[328])
+        - live[94] * live[139] - live[66] * t607 - 0.010606601717798213 * t608;
+    let t610 = 0.00039139128168424813 * live[96] + 0.002420943778521232 * live[97]
+        - 0.0009653051699191116 * live[94];
+    let t611 = 0.00039139128168424813 * live[322] + 0.1654 * (live[324] + live[325])
+        + 0.010606601717798212 * t608 + live[94] * live[138] + live[66] * t610
+        - 0.001255536598272898 * live[306] - 0.002573605371338202 * live[333]
+        - live[97] * live[140] - live[60] * t606;
+    let t612 = 0.00895537646949219 * live[319] + live[51] * t604 + live[58] * t609
+        - 0.014311914382675314 * live[306] - live[94] * live[132]
+        - 0.000103758917218685 * live[303] - 0.168842705569 * live[318]
+        - live[92] * live[131] - live[52] * t605 - live[57] * t611;
+    let t613 = 0.00895537646949219 * live[95] - 0.014311914382675314 * live[94]
+        - 0.000103758917218685 * live[92];
+    let t614 = 0.002573605371338202 * live[323] + 0.006684151967360945 * live[306]
+        + live[97] * live[139] + live[60] * t607
+        + q[7]
+            * (0.7071067811865476 * live[325] + 0.7071067811865475 * live[327]
+                - 0.7071067811865476 * live[324] - 0.7071067811865475 * live[328])
+        - 0.002034439958661797 * live[321] - 0.001255536598272898 * live[320]
+        - 0.0009653051699191116 * live[322] - live[96] * live[138] - live[62] * t610;
+    let t615 = 0.000093569097314605 * live[303] + 0.014311914382675314 * live[319]
+        + live[92] * live[130] + live[52] * t613 - 0.229207552695 * live[318]
+        - 0.088 * t590 - live[95] * live[132] - live[50] * t604 - t614;
+    let t616 = 0.029883967133882087 * live[305] + 0.067870631425 * live[315]
+        + live[40] * t602 + live[49] * t612 + 0.004600245517563106 * live[297]
+        + 0.00151524447332703 * live[303] - live[92] * live[126] - live[22] * live[125]
+        - live[43] * t603 - live[48] * t615;
+    let t617 = 0.00151524447332703 * live[92] + 0.029883967133882087 * live[93]
+        - 0.004600245517563106 * live[22];
+    let t618 = 0.229207552695 * live[332] + 0.088 * live[336] + live[57] * t609
+        + live[58] * t611 + 0.05153524721066731 * live[303] + live[95] * live[131]
+        + live[50] * t605 + 0.168842705569 * live[316] + live[94] * live[130]
+        - 0.000093569097314605 * live[306] - 0.000103758917218685 * live[319]
+        - live[51] * t613;
+    let t619 = 0.014653732538 * live[315] + live[22] * live[124] + live[43] * t617
+        - 0.00216405205209813 * live[297] - 0.00151524447332703 * live[305]
+        - live[93] * live[126] - live[38] * t602 - t618;
+    let t620 = 0.0039053550262761 * live[12] + 0.643503602439183 * live[301]
+        + live[22] * live[119] + live[26] * t601 + live[36] * t616
+        - 0.16189047268546086 * (live[297] + live[308]) - 0.384 * t597 - live[35] * t619;
+    let t621 = 0.643503602439183 * live[21] + 0.16189047268546086 * live[22];
+    let t622 = live[92] * live[124] + live[48] * t612 + live[49] * t615
+        + live[93] * live[125] + live[38] * t603 + 0.014653732538 * live[318]
+        - 0.032786279263935514 * live[297] - 0.00216405205209813 * live[303]
+        - live[40] * t617 - 0.004600245517563106 * live[305]
+        - 0.067870631425 * live[311];
+    let t623 = 0.16189047268546086 * live[301] + live[30] * t621 + t622 - 0.0825 * t597
+        - 0.00164448757736927 * live[12] - live[21] * live[119] - live[24] * t601;
+    let t624 = 0.14598819524338746 * live[13] + 0.008754514243679169 * live[16]
+        + live[22] * t620 - 0.000243824841901488 * t600 - live[21] * t623;
+    let t625 = 0.384 * t592 + 0.0825 * t594 + live[35] * t616 + live[36] * t619
+        + live[22] * live[117] + live[26] * t621 + 2.001003553603 * live[307]
+        + 0.55030527465 * live[314] - 0.00164448757736927 * live[297]
+        - 0.0039053550262761 * live[301] - 0.16189047268546086 * live[312]
+        - live[21] * live[118];
+    let t626 = 0.000243824841901488 * live[111] + t625 - 0.8679319668058694 * live[12]
+        - 0.0825 * (live[21] * t593 + live[22] * t595);
+    let t627 = live[22] * t623 + 0.0825 * t598 + live[21] * t620;
+    let t628 = live[35] * live[40] + live[36] * live[38];
+    let t629 = live[36] * live[52];
+    let t630 = -2.0 * (live[51] * live[98] + t629);
+    let t631 = live[26] * live[35];
+    let t632 = t631 - qd[4] * live[35];
+    let t633 = live[50] * live[98] - live[51] * live[99];
+    let t634 = live[66] * live[98];
+    let t635 = live[62] * live[100];
+    let t636 = 2.0 * (t634 - t635);
+    let t637 = live[26] * live[36];
+    let t638 = t637 - qd[4] * live[36];
+    let t639 = -live[24];
+    let t640 = live[49] * t639;
+    let t641 = live[48] * t638 - qd[5] * live[99] - t640;
+    let t642 = live[62] * live[101] + live[60] * live[100];
+    let t643 = t642 - t641;
+    let t644 = 2.0 * live[24];
+    let t645 = 2.0 * live[26];
+    let t646 = 0.384 * t645 - 0.0825 * t644;
+    let t647 = 0.165 * live[39] - live[35] * t646;
+    let t648 = live[49] * t647 - 0.768 * live[30] * live[48];
+    let t649 = 0.088 * t630 + t648;
+    let t650 = t641 + live[36] * live[50] - live[52] * live[99];
+    let t651 = 0.165 * live[37] + live[36] * t646;
+    let t652 = 0.088 * t650 + t651;
+    let t653 = live[48] * t639;
+    let t654 = t653 + qd[5] * live[98] + live[49] * t638;
+    let t655 = live[58] * t632 - qd[6] * live[101] - live[57] * t654;
+    let t656 = live[66] * live[101] - live[60] * live[98];
+    let t657 = q[7] * (0.7071067811865475 * t636 + 0.7071067811865476 * t643);
+    let t658 = live[58] * t649 + live[57] * t652;
+    let t659 = 0.1654 * (t655 + t656) + t658;
+    let t660 = t657 + t659;
+    let t661 = live[60] * live[101];
+    let t662 = 2.0 * (t634 - t661);
+    let t663 = live[57] * t632 + qd[6] * live[100] + live[58] * t654;
+    let t664 = live[66] * live[100] - live[62] * live[98];
+    let t665 = t641 + t642;
+    let t666 = q[7] * (0.7071067811865476 * t662 + 0.7071067811865475 * t665);
+    let t667 = live[58] * t652 - live[57] * t649;
+    let t668 = 0.1654 * (t664 - t663) + t667;
+    let t669 = t666 + t668;
+    let t670 = 0.7071067811865475 * t660 + 0.7071067811865476 * t669;
+    let t671 = qd[7] * live[98];
+    let t672 = 0.7071067811865476 * t660 + 2.0 * t671 - 0.7071067811865475 * t669;
+    let t673 = t659 - t657;
+    let t674 = t668 - t666;
+    let t675 = 0.7071067811865475 * t673 + 0.7071067811865476 * t674;
+    let t676 = 0.7071067811865476 * t673 - 2.0 * t671 - 0.7071067811865475 * t674;
+    let t677 = 0.010606601717798212 * (t670 + t672);
+    let t678 = 0.010606601717798212 * (t675 + t676);
+    let t679 = 0.002573605371338202 * t636 + 0.002034439958661797 * t643 + t677 + t678;
+    let t680 = 0.010606601717798213 * t670 - 0.010606601717798212 * t672;
+    let t681 = 0.010606601717798213 * t675 - 0.010606601717798212 * t676;
+    let t682 = 0.002034439958661797 * t662 + 0.002573605371338202 * t665 + t680 + t681;
+    let t683 = 0.229207552695 * t630 + live[58] * t679 - 0.168842705569 * (t633 - t632)
+        - live[57] * t682;
+    let t684 = t632 + t633;
+    let t685 = t656 - t655;
+    let t686 = t663 + t664;
+    let t687 = -0.768 * live[30] * live[49] - live[48] * t647;
+    let t688 = -0.088 * t684 - t687;
+    let t689 = t688 - 0.3308 * (t635 + t661);
+    let t690 = 0.7071067811865476 * q[7] * t686
+        + 2.0 * qd[7] * (0.7071067811865476 * live[101] - 0.7071067811865475 * live[100])
+        + 0.7071067811865475 * q[7] * t685;
+    let t691 = t689 + t690;
+    let t692 = t689 - t690;
+    let t693 = -0.002573605371338202 * t685 - 0.015 * (t691 + t692)
+        - 0.002034439958661797 * t686;
+    let t694 = 0.229207552695 * t684 + t693
+        - 0.337685411138 * (live[50] * live[99] - t629);
+    let t695 = 0.067870631425 * (live[24] - t628) + live[49] * t683
+        - 0.029307465076 * live[36] * live[40] - live[48] * t694;
+    let t696 = live[35] * live[38];
+    let t697 = live[57] * t679 + live[58] * t682;
+    let t698 = 0.13574126285 * t696
+        + 0.168842705569 * (t654 + live[52] * live[98] + live[36] * live[51])
+        + 0.014653732538 * (t628 + live[24]) - 0.229207552695 * t650 - t697;
+    let t699 = live[36] * t695 - live[35] * t698;
+    let t700 = 1.1006105493 * live[30] + t699;
+    let t701 = live[35] * live[43];
+    let t702 = 0.067870631425 * (t638 - live[36] * live[43]) + live[48] * t683
+        + live[49] * t694 - 0.014653732538 * (t632 - t701);
+    let t703 = t702 - 4.002007107206 * live[30];
+    let t704 = live[22] * t700 - live[21] * t703;
+    let t705 = live[35] * t695 + live[36] * t698;
+    let t706 = 0.55030527465 * t644 + t705 - 2.001003553603 * t645;
+    let t707 = 0.004600245517563106 * live[35] - 0.00216405205209813 * live[36];
+    let t708 = 0.0515352472106673 * live[36] + 0.000093569097314605 * live[98]
+        + 0.000103758917218685 * live[99];
+    let t709 = 0.000093569097314605 * live[36] - 0.014311914382675314 * live[99];
+    let t710 = -0.006684151967360945 * live[98] - 0.001255536598272898 * live[100]
+        - 0.0009653051699191116 * live[101];
+    let t711 = 0.001255536598272898 * live[98] + 0.00039139128168424813 * live[101];
+    let t712 = q[7] * (t692 - t691);
+    let t713 = 0.00039139128168424813 * t655 + 0.002420943778521232 * t663
+        + 0.002034439958661797 * t688 + live[100] * live[140] + live[62] * t710
+        + live[98] * live[139] - 0.0009653051699191116 * t641 - 0.1654 * (t680 + t681)
+        - live[66] * t711 - 0.010606601717798213 * t712;
+    let t714 = 0.0009653051699191116 * live[98] + 0.00039139128168424813 * live[100]
+        + 0.002420943778521232 * live[101];
+    let t715 = 0.00039139128168424813 * t663 + 0.1654 * (t677 + t678)
+        + 0.010606601717798212 * t712 + live[66] * t714 - 0.001255536598272898 * t641
+        - 0.002573605371338202 * t688 - live[98] * live[138] - live[101] * live[140]
+        - live[60] * t710;
+    let t716 = 0.00895537646949219 * t654 + live[98] * live[132] + live[51] * t708
+        + live[58] * t713 - 0.014311914382675314 * t641 - 0.000103758917218685 * t632
+        - 0.168842705569 * t651 - live[36] * live[131] - live[52] * t709
+        - live[57] * t715;
+    let t717 = 0.014311914382675314 * live[98] - 0.000103758917218685 * live[36]
+        - 0.00895537646949219 * live[99];
+    let t718 = 0.002573605371338202 * t667 + 0.006684151967360945 * t641
+        + live[101] * live[139] + live[60] * t711
+        + q[7]
+            * (0.7071067811865476 * t678 + 0.7071067811865475 * t680
+                - 0.7071067811865476 * t677 - 0.7071067811865475 * t681)
+        - 0.002034439958661797 * t658 - 0.001255536598272898 * t655
+        - 0.0009653051699191116 * t663 - live[100] * live[138] - live[62] * t714;
+    let t719 = 0.000093569097314605 * t632 + 0.014311914382675314 * t654
+        + live[36] * live[130] + live[52] * t717 + live[99] * live[132]
+        - 0.229207552695 * t651 - 0.088 * t697 - live[50] * t708 - t718;
+    let t720 = 0.029883967133882087 * t638 + live[40] * t707 + live[49] * t716
+        - 0.0521246449344 * live[30] - 0.004600245517563106 * t639
+        - 0.00151524447332703 * (t701 - t632) - live[36] * live[126] - live[48] * t719;
+    let t721 = 0.00151524447332703 * live[36] - 0.029883967133882087 * live[35];
+    let t722 = 0.229207552695 * t687 + 0.088 * t693 + live[57] * t713 + live[58] * t715
+        + 0.05153524721066731 * t632 + live[50] * t709 + 0.168842705569 * t648
+        - 0.000093569097314605 * t641 - 0.000103758917218685 * t654
+        - live[99] * live[131] - live[98] * live[130] - live[51] * t717;
+    let t723 = 0.00216405205209813 * t639 + live[43] * t721 + live[35] * live[126]
+        - 0.011254066589184 * live[30] - 0.00151524447332703 * t638 - live[38] * t707
+        - t722;
+    let t724 = 1.3886391021919968 * live[26] + 0.00328897515473854 * live[30]
+        + 0.3237809453709217 * t639 + live[36] * t720 - 0.384 * t705 - live[35] * t723;
+    let t725 = live[36] * live[124] + live[48] * t716 + live[49] * t719
+        + 0.00151524447332703 * t696 + 0.014653732538 * t651
+        - 0.004600245517563106 * t638 - 0.00216405205209813 * t632 - live[35] * live[125]
+        - live[40] * t721 - 0.067870631425 * t647;
+    let t726 = 0.3237809453709217 * live[116] + 0.13441817657756652 * t639 + t725
+        - 0.0825 * t705;
+    let t727 = live[22] * t724 - live[21] * t726;
+    let t728 = -0.384 * t699 - 0.0825 * t702 - live[35] * t720 - live[36] * t723;
+    let t729 = -0.0825 * (live[21] * t700 + live[22] * t703) - t728;
+    let t730 = live[22] * t726 + 0.0825 * t706 + live[21] * t724;
+    let t731 = live[48] * live[51] + live[49] * live[50];
+    let t732 = live[49] * live[66];
+    let t733 = live[62] * live[102];
+    let t734 = 2.0 * (t732 + t733);
+    let t735 = live[40] * live[48];
+    let t736 = qd[5] * live[48] + t735;
+    let t737 = live[62] * live[103] - live[60] * live[102];
+    live[337] = t600;
+    live[338] = t631;
+    live[339] = t637;
+    live[340] = t639;
+    live[341] = t640;
+    live[342] = t653;
+    live[343] = t731;
+    live[344] = t732;
+    live[345] = t733;
+    live[346] = t734;
+    live[347] = t735;
+    live[348] = t736;
+    live[349] = t737;
+    out.1[0][2] = live[1] * t627
+        - live[0]
+            * (live[11] * t624 - 0.316 * (live[10] * t596 + live[11] * t599)
+                - live[10] * t626);
+    out.1[0][3] = live[1] * t730
+        - live[0]
+            * (live[11] * t727 - 0.316 * (live[10] * t704 + live[11] * t706)
+                - live[10] * t729);
+    out.1[1][2] = 0.316 * (live[11] * t596 - live[10] * t599) + live[10] * t624
+        + live[11] * t626;
+    out.1[1][3] = 0.316 * (live[11] * t704 - live[10] * t706) + live[10] * t727
+        + live[11] * t729;
+    out.1[2][2] = t627;
+    out.1[2][3] = t730;
+    out.1[3][2] = 0.7451354997528139 * live[12] - t625;
+    out.1[3][3] = t728;
+    out.1[4][2] = t622;
+    out.1[4][3] = 0.032786279263935514 * t639 + t725;
+    out.1[5][2] = t618;
+    out.1[5][3] = t722;
+    out.1[6][2] = t614;
+    out.1[6][3] = t718;
+    out.1[7][3] = 0.015 * (t670 - t675);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part5_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part5_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t738 = live[349] - live[348];
+    let t739 = live[51] * live[58];
+    let t740 = live[48] * live[52];
+    let t741 = live[348] + t740;
+    let t742 = live[40] * live[49];
+    let t743 = qd[5] * live[49] + t742;
+    let t744 = live[38] * live[58];
+    let t745 = t744 - qd[6] * live[103] - live[57] * t743;
+    let t746 = live[66] * live[103] - live[49] * live[60];
+    let t747 = q[7] * (0.7071067811865475 * live[346] + 0.7071067811865476 * t738);
+    let t748 = 0.088 * live[57] * t741 - 0.176 * live[49] * t739;
+    let t749 = 0.1654 * (t745 + t746) + t748;
+    let t750 = t747 + t749;
+    let t751 = live[60] * live[103];
+    let t752 = 2.0 * (live[344] - t751);
+    let t753 = live[51] * live[57];
+    let t754 = live[38] * live[57];
+    let t755 = t754 + live[58] * t743 - qd[6] * live[102];
+    let t756 = live[66] * live[102] + live[49] * live[62];
+    let t757 = live[348] + live[349];
+    let t758 = q[7] * (0.7071067811865476 * t752 + 0.7071067811865475 * t757);
+    let t759 = 0.176 * live[49] * t753 + 0.088 * live[58] * t741;
+    let t760 = t759 - 0.1654 * (t756 + t755);
+    let t761 = t758 + t760;
+    let t762 = 0.7071067811865475 * t750 + 0.7071067811865476 * t761;
+    let t763 = qd[7] * live[49];
+    let t764 = 0.7071067811865476 * t750 + 2.0 * t763 - 0.7071067811865475 * t761;
+    let t765 = t749 - t747;
+    let t766 = t760 - t758;
+    let t767 = 0.7071067811865475 * t765 + 0.7071067811865476 * t766;
+    let t768 = 0.7071067811865476 * t765 - 2.0 * t763 - 0.7071067811865475 * t766;
+    let t769 = 0.010606601717798212 * (t762 + t764);
+    let t770 = 0.010606601717798212 * (t767 + t768);
+    let t771 = 0.002573605371338202 * live[346] + 0.002034439958661797 * t738 + t769
+        + t770;
+    let t772 = 0.010606601717798213 * t762 - 0.010606601717798212 * t764;
+    let t773 = 0.010606601717798213 * t767 - 0.010606601717798212 * t768;
+    let t774 = 0.002034439958661797 * t752 + 0.002573605371338202 * t757 + t772 + t773;
+    let t775 = live[58] * t771 - 0.45841510539 * live[49] * live[51]
+        - 0.168842705569 * (live[343] - live[38]) - live[57] * t774;
+    let t776 = live[48] * live[50];
+    let t777 = live[38] + live[343];
+    let t778 = t746 - t745;
+    let t779 = t755 - t756;
+    let t780 = 0.3308 * (live[345] - t751) - 0.088 * t777;
+    let t781 = 0.7071067811865476 * q[7] * t779
+        + 2.0 * qd[7] * (0.7071067811865475 * live[102] + 0.7071067811865476 * live[103])
+        + 0.7071067811865475 * q[7] * t778;
+    let t782 = t780 + t781;
+    let t783 = t780 - t781;
+    let t784 = -0.002573605371338202 * t778 - 0.015 * (t782 + t783)
+        - 0.002034439958661797 * t779;
+    let t785 = 0.337685411138 * t776 + 0.229207552695 * t777 + t784;
+    let t786 = 0.029307465076 * live[43] + live[49] * t775 - live[48] * t785;
+    let t787 = live[57] * t771 + live[58] * t774;
+    let t788 = 0.168842705569 * (t743 + live[49] * live[52]) - 0.13574126285 * live[43]
+        - 0.229207552695 * t741 - t787;
+    let t789 = live[36] * t786 - live[35] * t788;
+    let t790 = 0.13574126285 * live[40] + live[48] * t775 + live[49] * t785
+        - 0.029307465076 * live[38];
+    let t791 = live[22] * t789 - live[21] * t790;
+    let t792 = live[35] * t786 + live[36] * t788;
+    let t793 = 0.000093569097314605 * live[49] - 0.000103758917218685 * live[48];
+    let t794 = 0.001255536598272898 * live[102] - 0.006684151967360945 * live[49]
+        - 0.0009653051699191116 * live[103];
+    let t795 = 0.001255536598272898 * live[49] + 0.00039139128168424813 * live[103];
+    let t796 = q[7] * (t783 - t782);
+    let t797 = 0.00039139128168424813 * t745 + 0.002420943778521232 * t755
+        + live[62] * t794 + live[49] * live[139] - 0.0009653051699191116 * live[348]
+        - 0.1654 * (t772 + t773) - 0.0001790307163622381 * t777 - live[102] * live[140]
+        - live[66] * t795 - 0.010606601717798213 * t796;
+    let t798 = 0.0009653051699191116 * live[49] + 0.002420943778521232 * live[103]
+        - 0.00039139128168424813 * live[102];
+    let t799 = 0.00039139128168424813 * t755 + 0.1654 * (t769 + t770)
+        + 0.0002264772726777618 * t777 + 0.010606601717798212 * t796 + live[66] * t798
+        - 0.001255536598272898 * live[348] - live[49] * live[138] - live[103] * live[140]
+        - live[60] * t794;
+    let t800 = 0.00895537646949219 * t743 + live[49] * live[132] + live[51] * t793
+        + live[58] * t797 - 0.014311914382675314 * (live[348] + t740)
+        - 0.000103758917218685 * live[38] - live[57] * t799;
+    let t801 = 0.00895537646949219 * live[48] + 0.014311914382675314 * live[49];
+    let t802 = 0.002573605371338202 * t759 + 0.006684151967360945 * live[348]
+        + live[103] * live[139] + live[60] * t795 + live[102] * live[138]
+        + q[7]
+            * (0.7071067811865476 * t770 + 0.7071067811865475 * t772
+                - 0.7071067811865476 * t769 - 0.7071067811865475 * t773)
+        - 0.002034439958661797 * t748 - 0.001255536598272898 * t745
+        - 0.0009653051699191116 * t755 - live[62] * t798;
+    let t803 = 0.000093569097314605 * live[38] + 0.014311914382675314 * t743
+        + live[52] * t801 - 0.088 * t787 - live[48] * live[132] - live[50] * t793 - t802;
+    let t804 = 0.0626702463978176 * live[40] + live[49] * t800
+        + 0.00303048894665406 * live[38] - 0.00432810410419626 * live[43]
+        - live[48] * t803;
+    let t805 = live[48] * live[131] + 0.088 * t784 + live[57] * t797 + live[58] * t799
+        + 0.014311914382675315 * t776 - 0.000093569097314605 * live[348]
+        - live[49] * live[130] - live[51] * t801 - 0.000103758917218685 * t743;
+    let t806 = 0.00303048894665406 * live[123] - 0.054437559340720726 * live[38] - t805;
+    let t807 = live[36] * t804 - 0.384 * t792 - live[35] * t806;
+    let t808 = live[48] * t800 + live[49] * t803;
+    let t809 = t808 - 0.0825 * t792;
+    let t810 = live[22] * t807 - live[21] * t809;
+    let t811 = -0.384 * t789 - 0.0825 * t790 - live[35] * t804 - live[36] * t806;
+    let t812 = -0.0825 * (live[21] * t789 + live[22] * t790) - t811;
+    let t813 = live[22] * t809 + 0.0825 * t792 + live[21] * t807;
+    let t814 = live[58] * live[62];
+    let t815 = live[57] * live[62] + live[58] * live[60];
+    let t816 = t815 - live[50];
+    let t817 = q[7] * live[62];
+    let t818 = 2.0 * live[50];
+    let t819 = live[57] * live[66];
+    let t820 = t753 + qd[6] * live[57];
+    let t821 = 1.414213562373095 * live[58] * t817 - 0.7071067811865476 * q[7] * t816;
+    let t822 = 0.088 * live[57] * t818 - 0.176 * live[61];
+    let t823 = 0.1654 * (t819 - t820) + t822;
+    let t824 = t823 - t821;
+    let t825 = live[57] * live[60];
+    let t826 = live[58] * live[66];
+    let t827 = t739 + qd[6] * live[58];
+    let t828 = live[50] + t815;
+    let t829 = q[7] * (1.4142135623730951 * t825 - 0.7071067811865475 * t828);
+    let t830 = 0.176 * live[59] + 0.088 * live[58] * t818;
+    let t831 = 0.1654 * (t826 - t827) + t830;
+    let t832 = t831 - t829;
+    let t833 = 0.7071067811865475 * t824 + 0.7071067811865476 * t832;
+    let t834 = 0.7071067811865476 * t824 - 0.7071067811865475 * t832;
+    let t835 = t821 + t823;
+    let t836 = t829 + t831;
+    let t837 = 0.7071067811865475 * t835 + 0.7071067811865476 * t836;
+    let t838 = 0.7071067811865476 * t835 - 0.7071067811865475 * t836;
+    let t839 = 0.010606601717798212 * (t833 + t834);
+    let t840 = 0.010606601717798212 * (t837 + t838);
+    let t841 = 0.002034439958661797 * t816 + t839 + t840 - 0.005147210742676404 * t814;
+    let t842 = 0.010606601717798213 * t833 - 0.010606601717798212 * t834;
+    let t843 = 0.010606601717798213 * t837 - 0.010606601717798212 * t838;
+    let t844 = 0.002573605371338202 * t828 + t842 + t843 - 0.004068879917323594 * t825;
+    let t845 = live[58] * t841 - 0.45841510539 * live[52] - live[57] * t844;
+    let t846 = t819 + t820;
+    let t847 = t826 + t827;
+    let t848 = -2.0 * (t814 + t825);
+    let t849 = 0.7071067811865476 * q[7] * t847
+        + 2.0 * qd[7] * (0.7071067811865476 * live[57] - 0.7071067811865475 * live[58])
+        + 0.7071067811865475 * q[7] * t846;
+    let t850 = 0.1654 * t848 + t849;
+    let t851 = 0.1654 * t848 - t849;
+    let t852 = -0.002573605371338202 * t846 - 0.015 * (t850 + t851)
+        - 0.002034439958661797 * t847;
+    let t853 = 0.337685411138 * live[52] + t852;
+    let t854 = live[49] * t845 - live[48] * t853;
+    let t855 = live[57] * t841 + live[58] * t844;
+    let t856 = 0.337685411138 * live[51] - 0.229207552695 * t818 - t855;
+    let t857 = live[36] * t854 - live[35] * t856;
+    let t858 = live[48] * t845 + live[49] * t853;
+    let t859 = live[22] * t857 - live[21] * t858;
+    let t860 = live[35] * t854 + live[36] * t856;
+    let t861 = -live[50];
+    let t862 = q[7] * (t851 - t850);
+    let t863 = 0.002420943778521232 * t827 + live[58] * live[140] + live[62] * live[104]
+        - 0.00039139128168424813 * (t820 + t819) - 0.0009653051699191116 * live[50]
+        - 0.1654 * (t842 + t843) - 0.010606601717798213 * t862;
+    let t864 = 0.002420943778521232 * live[57] + 0.00039139128168424813 * live[58];
+    let t865 = 0.00039139128168424813 * t827 + 0.1654 * (t839 + t840)
+        + 0.010606601717798212 * t862 + live[66] * t864 - 0.001255536598272898 * live[50]
+        - live[57] * live[140] - live[60] * live[104];
+    let t866 = 0.06049062368015949 * live[51] + 0.028623828765350627 * t861
+        + live[58] * t863 - 0.00018713819462921 * live[52] - live[57] * t865;
+    let t867 = 0.002573605371338202 * t830 + 0.00039139128168424813 * t825
+        + live[57] * live[139]
+        + q[7]
+            * (0.7071067811865475 * t842 + 0.7071067811865476 * t840
+                - 0.7071067811865476 * t839 - 0.7071067811865475 * t843)
+        + 0.001255536598272898 * t820 - 0.002034439958661797 * t822
+        - 0.0009653051699191116 * t827 - live[58] * live[138] - live[62] * t864;
+    let t868 = 0.028623828765350627 * live[129] - 0.04926402270853606 * live[50]
+        - 0.088 * t855 - t867;
+    let t869 = live[49] * t866 - live[48] * t868;
+    let t870 = live[58] * t865 + 0.088 * t852 + live[57] * t863;
+    let t871 = live[36] * t869 + live[35] * t870 - 0.384 * t860;
+    let t872 = live[48] * t866 + live[49] * t868;
+    let t873 = t872 - 0.0825 * t860;
+    let t874 = live[22] * t871 - live[21] * t873;
+    let t875 = live[36] * t870 - 0.384 * t857 - 0.0825 * t858 - live[35] * t869;
+    let t876 = -0.0825 * (live[21] * t857 + live[22] * t858) - t875;
+    let t877 = live[22] * t873 + 0.0825 * t860 + live[21] * t871;
+    let t878 = 0.004068879917323594 * t819 - 0.005147210742676404 * t826;
+    let t879 = 2.0 * live[60];
+    let t880 = 2.0 * live[62];
+    let t881 = q[7] * (0.7071067811865475 * t879 + 0.7071067811865476 * t880);
+    let t882 = -0.002573605371338202 * t879 - 0.002034439958661797 * t880;
+    let t883 = live[49] * t878 - live[48] * t882;
+    let t884 = 0.005147210742676404 * t819 + 0.004068879917323594 * t826;
+    let t885 = live[36] * t883 - live[35] * t884;
+    let t886 = live[48] * t878 + live[49] * t882;
+    let t887 = live[22] * t885 - live[21] * t886;
+    live[350] = t739;
+    live[351] = t742;
+    live[352] = t744;
+    live[353] = t753;
+    live[354] = t754;
+    live[355] = t817;
+    live[356] = t861;
+    live[357] = t881;
+    live[358] = t882;
+    live[359] = t883;
+    live[360] = t884;
+    live[361] = t885;
+    live[362] = t886;
+    live[363] = t887;
+    out.1[0][4] = live[1] * t813
+        - live[0]
+            * (live[11] * t810 - 0.316 * (live[10] * t791 + live[11] * t792)
+                - live[10] * t812);
+    out.1[0][5] = live[1] * t877
+        - live[0]
+            * (live[11] * t874 - 0.316 * (live[10] * t859 + live[11] * t860)
+                - live[10] * t876);
+    out.1[1][4] = 0.316 * (live[11] * t791 - live[10] * t792) + live[10] * t810
+        + live[11] * t812;
+    out.1[1][5] = 0.316 * (live[11] * t859 - live[10] * t860) + live[10] * t874
+        + live[11] * t876;
+    out.1[2][4] = t813;
+    out.1[2][5] = t877;
+    out.1[3][4] = t811;
+    out.1[3][5] = t875;
+    out.1[4][4] = t808;
+    out.1[4][5] = t872;
+    out.1[5][4] = 0.0515352472106673 * live[38] + t805;
+    out.1[5][5] = t870;
+    out.1[6][4] = t802;
+    out.1[6][5] = 0.006684151967360945 * live[50] + t867;
+    out.1[7][4] = 0.015 * (t762 - t767);
+    out.1[7][5] = 0.015 * (t833 - t837);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part6_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part6_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t888 = live[35] * live[359] + live[36] * live[360];
+    let t889 = -live[60];
+    let t890 = 0.021213203435596423 * (qd[7] - live[72]);
+    let t891 = q[7] * (live[357] + live[357]);
+    let t892 = 0.009105095745882176 * live[62] + 0.002511073196545796 * live[66]
+        + 0.0007827825633684963 * t889 + 0.010606601717798213 * t891;
+    let t893 = 0.021213203435596427 * qd[7] + 0.021213203435596423 * live[72];
+    let t894 = 0.0007827825633684963 * live[137] - 0.010606601717798212 * t891
+        - 0.004263208188839713 * live[60];
+    let t895 = live[58] * t892 - live[57] * t894;
+    let t896 = q[7]
+        * (0.7071067811865475 * t890 + 0.7071067811865476 * t893
+            + 0.7071067811865476 * t893 + 0.7071067811865475 * t890);
+    let t897 = 0.088 * live[360] - t896;
+    let t898 = live[49] * t895 - live[48] * t897;
+    let t899 = live[58] * t894 + 0.088 * live[358] + live[57] * t892;
+    let t900 = live[36] * t898 + live[35] * t899 - 0.384 * t888;
+    let t901 = live[48] * t895 + live[49] * t897;
+    let t902 = t901 - 0.0825 * t888;
+    let t903 = live[22] * t900 - live[21] * t902;
+    let t904 = live[36] * t899 - 0.384 * live[361] - 0.0825 * live[362]
+        - live[35] * t898;
+    let t905 = -0.0825 * (live[21] * live[361] + live[22] * live[362]) - t904;
+    let t906 = live[22] * t902 + 0.0825 * t888 + live[21] * t900;
+    let t907 = q[7] * live[71];
+    let t908 = live[58] * t907;
+    let t909 = live[57] * t907;
+    let t910 = 0.042426406871192854 * t908 + 0.04242640687119285 * t909;
+    let t911 = live[49] * t910 + 0.06 * live[48] * live[72];
+    let t912 = 0.04242640687119285 * (t908 - t909);
+    let t913 = live[36] * t911 - live[35] * t912;
+    let t914 = live[48] * t910 - 0.06 * live[49] * live[72];
+    let t915 = live[22] * t913 - live[21] * t914;
+    let t916 = live[35] * t911 + live[36] * t912;
+    let t917 = live[21] * t913 + live[22] * t914;
+    let t918 = live[21] * live[249] - live[251];
+    let t919 = -live[256] - live[22] * live[249];
+    let t920 = live[35] * t919 - live[36] * live[245];
+    let t921 = live[36] * t919 + live[35] * live[245];
+    let t922 = live[48] * t921 - live[49] * t918;
+    let t923 = live[49] * t921 + live[48] * t918;
+    let t924 = live[58] * t920 - live[57] * t923;
+    let t925 = live[58] * t923 + live[57] * t920;
+    let t926 = live[302] + live[35] * live[300];
+    let t927 = live[36] * live[300] - live[304];
+    let t928 = live[48] * t927 + live[49] * live[296];
+    let t929 = live[49] * t927 - live[48] * live[296];
+    let t930 = live[58] * t926 - live[57] * t929;
+    let t931 = live[58] * t929 + live[57] * t926;
+    let t932 = live[341] - live[48] * live[339];
+    let t933 = live[342] + live[49] * live[339];
+    let t934 = live[58] * live[338] - live[57] * t933;
+    let t935 = -t932;
+    let t936 = live[58] * t933 + live[57] * live[338];
+    let t937 = live[352] - live[57] * live[351];
+    let t938 = live[354] + live[58] * live[351];
+    let t939 = 0.0007689361029464 * live[2] - 0.01026110182100817 * live[3];
+    let t940 = live[2] * live[16];
+    let t941 = 2.0 * (t940 - live[13] * live[245]);
+    let t942 = live[12] * live[245] - live[13] * live[249];
+    let t943 = live[30] * live[245];
+    let t944 = 2.0 * (t943 - live[26] * t918);
+    let t945 = live[9] * live[10] - qd[2] * live[249];
+    let t946 = live[26] * t919 + live[24] * t918;
+    let t947 = t946 - t945;
+    let t948 = live[43] * t918;
+    let t949 = live[9] * live[11] + qd[2] * live[245];
+    let t950 = live[8] * live[22] - qd[3] * t919 - live[21] * t949;
+    let t951 = live[40] * t921 - live[38] * t920;
+    let t952 = live[52] * t920;
+    let t953 = -2.0 * (t952 - live[51] * t922);
+    let t954 = qd[3] * t918 + live[22] * t949 + live[8] * live[21];
+    let t955 = qd[4] * t921 + live[35] * t954 + live[36] * t945;
+    let t956 = live[51] * t923 - live[50] * t922;
+    let t957 = live[66] * t922;
+    let t958 = live[62] * t924;
+    let t959 = -2.0 * (t957 + t958);
+    let t960 = live[36] * t954 - qd[4] * t920 - live[35] * t945;
+    let t961 = qd[5] * t923 + live[48] * t960 - live[49] * t950;
+    let t962 = live[62] * t925 + live[60] * t924;
+    let t963 = t962 - t961;
+    let t964 = -9.81 * live[1] - 0.316 * (live[3] * live[3] - live[15]);
+    let t965 = 2.0 * live[6] - live[4];
+    let t966 = live[11] * t964 - 0.316 * live[10] * t965;
+    let t967 = 0.0825 * t941 + t966;
+    let t968 = -9.81 * live[0] - 0.632 * live[14];
+    let t969 = 0.0825 * (t945 - live[16] * live[249] - live[2] * live[12]) + t968;
+    let t970 = live[22] * t967 + live[21] * t969;
+    let t971 = 0.384 * t947 + t970 - 0.0825 * t944;
+    let t972 = t942 - live[7];
+    let t973 = live[30] * t919 - t950 - live[24] * live[245];
+    let t974 = t954 + live[30] * t918 - live[26] * live[245];
+    let t975 = -0.316 * live[11] * t965 - live[10] * t964;
+    let t976 = -0.0825 * t972 - t975;
+    let t977 = 0.384 * t974 + t976 - 0.0825 * t973;
+    let t978 = live[36] * t971 - live[35] * t977;
+    let t979 = t945 + t946;
+    let t980 = 2.0 * (t943 - live[24] * t919);
+    let t981 = live[22] * t969 - live[21] * t967;
+    let t982 = 0.384 * t980 + t981 - 0.0825 * t979;
+    let t983 = live[49] * t978 + live[48] * t982;
+    let t984 = 0.088 * t953 + t983;
+    let t985 = t961 + live[52] * t923 + live[50] * t920;
+    let t986 = live[35] * t971 + live[36] * t977;
+    let t987 = 0.088 * t985 + t986;
+    let t988 = live[49] * t960 + live[48] * t950 - qd[5] * t922;
+    let t989 = live[58] * t955 - live[57] * t988 - qd[6] * t925;
+    let t990 = live[66] * t925 + live[60] * t922;
+    let t991 = q[7] * (0.7071067811865475 * t959 + 0.7071067811865476 * t963);
+    let t992 = live[58] * t984 + live[57] * t987;
+    let t993 = 0.1654 * (t989 + t990) + t992;
+    let t994 = t991 + t993;
+    let t995 = qd[6] * t924 + live[58] * t988 + live[57] * t955;
+    let t996 = live[66] * t924 + live[62] * t922;
+    let t997 = t961 + t962;
+    let t998 = live[60] * t925;
+    let t999 = -2.0 * (t957 + t998);
+    let t1000 = q[7] * (0.7071067811865475 * t997 + 0.7071067811865476 * t999);
+    let t1001 = live[58] * t987 - live[57] * t984;
+    let t1002 = 0.1654 * (t996 - t995) + t1001;
+    let t1003 = t1000 + t1002;
+    let t1004 = 0.7071067811865475 * t994 + 0.7071067811865476 * t1003;
+    let t1005 = qd[7] * t922;
+    let t1006 = 0.7071067811865476 * t994 - 0.7071067811865475 * t1003 - 2.0 * t1005;
+    let t1007 = t993 - t991;
+    let t1008 = t1002 - t1000;
+    let t1009 = 0.7071067811865475 * t1007 + 0.7071067811865476 * t1008;
+    let t1010 = 2.0 * t1005 + 0.7071067811865476 * t1007 - 0.7071067811865475 * t1008;
+    let t1011 = 0.010606601717798212 * (t1004 + t1006);
+    let t1012 = 0.010606601717798212 * (t1009 + t1010);
+    let t1013 = 0.002573605371338202 * t959 + 0.002034439958661797 * t963 + t1011
+        + t1012;
+    let t1014 = 0.010606601717798213 * t1004 - 0.010606601717798212 * t1006;
+    let t1015 = 0.010606601717798213 * t1009 - 0.010606601717798212 * t1010;
+    let t1016 = 0.002573605371338202 * t997 + 0.002034439958661797 * t999 + t1014
+        + t1015;
+    let t1017 = 0.229207552695 * t953 + live[58] * t1013 - 0.168842705569 * (t956 - t955)
+        - live[57] * t1016;
+    let t1018 = t955 + t956;
+    let t1019 = t990 - t989;
+    let t1020 = t995 + t996;
+    let t1021 = live[49] * t982 - live[48] * t978;
+    let t1022 = -0.088 * t1018 - t1021;
+    let t1023 = t1022 - 0.3308 * (t958 + t998);
+    let t1024 = 0.7071067811865476 * q[7] * t1020
+        + 2.0 * qd[7] * (0.7071067811865476 * t925 - 0.7071067811865475 * t924)
+        + 0.7071067811865475 * q[7] * t1019;
+    let t1025 = t1023 + t1024;
+    let t1026 = t1023 - t1024;
+    let t1027 = -0.002573605371338202 * t1019 - 0.015 * (t1025 + t1026)
+        - 0.002034439958661797 * t1020;
+    let t1028 = 0.229207552695 * t1018 + t1027
+        + 0.337685411138 * (t952 + live[50] * t923);
+    let t1029 = 0.067870631425 * (t951 - t950) + live[49] * t1017
+        + 0.029307465076 * (t948 - live[40] * t920) - live[48] * t1028;
+    let t1030 = live[57] * t1013 + live[58] * t1016;
+    let t1031 = 0.168842705569 * (t988 + live[51] * t920 - live[52] * t922)
+        - 0.13574126285 * (t948 + live[38] * t921) - 0.229207552695 * t985
+        - 0.014653732538 * (t950 + t951) - t1030;
+    let t1032 = live[36] * t1029 - live[35] * t1031;
+    let t1033 = 2.001003553603 * t947 + t1032 - 0.55030527465 * t944;
+    let t1034 = 0.067870631425 * (t960 + live[40] * t918 - live[43] * t920)
+        + live[48] * t1017 + live[49] * t1028
+        - 0.014653732538 * (t955 + live[43] * t921 + live[38] * t918);
+    let t1035 = 2.001003553603 * t980 + t1034 - 0.55030527465 * t979;
+    let t1036 = 0.744382959872 * t941 + 0.028227094878 * (live[7] + t942)
+        + live[22] * t1033 - live[21] * t1035;
+    let t1037 = live[35] * t1029 + live[36] * t1031;
+    live[364] = t889;
+    live[365] = t918;
+    live[366] = t919;
+    live[367] = t920;
+    live[368] = t921;
+    live[369] = t922;
+    live[370] = t923;
+    live[371] = t924;
+    live[372] = t925;
+    live[373] = t926;
+    live[374] = t927;
+    live[375] = t928;
+    live[376] = t929;
+    live[377] = t930;
+    live[378] = t931;
+    live[379] = t932;
+    live[380] = t933;
+    live[381] = t934;
+    live[382] = t935;
+    live[383] = t936;
+    live[384] = t937;
+    live[385] = t938;
+    live[386] = t939;
+    live[387] = t940;
+    live[388] = t945;
+    live[389] = t949;
+    live[390] = t950;
+    live[391] = t954;
+    live[392] = t955;
+    live[393] = t960;
+    live[394] = t961;
+    live[395] = t966;
+    live[396] = t968;
+    live[397] = t970;
+    live[398] = t972;
+    live[399] = t973;
+    live[400] = t974;
+    live[401] = t975;
+    live[402] = t976;
+    live[403] = t978;
+    live[404] = t981;
+    live[405] = t982;
+    live[406] = t983;
+    live[407] = t986;
+    live[408] = t988;
+    live[409] = t989;
+    live[410] = t992;
+    live[411] = t995;
+    live[412] = t1001;
+    live[413] = t1011;
+    live[414] = t1012;
+    live[415] = t1014;
+    live[416] = t1015;
+    live[417] = t1021;
+    live[418] = t1022;
+    live[419] = t1025;
+    live[420] = t1026;
+    live[421] = t1027;
+    live[422] = t1030;
+    live[423] = t1032;
+    live[424] = t1033;
+    live[425] = t1034;
+    live[426] = t1035;
+    live[427] = t1036;
+    live[428] = t1037;
+    out.0[7][1] = 0.015 * (t1004 - t1009);
+    out.1[0][6] = live[1] * t906
+        - live[0]
+            * (live[11] * t903 - 0.316 * (live[10] * live[363] + live[11] * t888)
+                - live[10] * t905);
+    out.1[0][7] = live[1] * t917 - live[0] * (live[11] * t915 - live[10] * t916);
+    out.1[1][6] = 0.316 * (live[11] * live[363] - live[10] * t888) + live[10] * t903
+        + live[11] * t905;
+    out.1[1][7] = live[10] * t915 + live[11] * t916;
+    out.1[2][6] = t906;
+    out.1[2][7] = t917;
+    out.1[3][6] = t904;
+    out.1[3][7] = -t916;
+    out.1[4][6] = t901;
+    out.1[4][7] = t914;
+    out.1[5][6] = t899;
+    out.1[5][7] = -t912;
+    out.1[6][6] = t896;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part7_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part7_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1038 = 0.55030527465 * live[399] + live[428] - 2.001003553603 * live[400];
+    let t1039 = 0.744382959872 * live[398]
+        + 0.056454189756 * (live[387] + live[12] * live[249]) + t1038;
+    let t1040 = 0.005487648106562256 * live[249] - 0.13439233114822144 * live[2]
+        - 0.004377257121839584 * live[245];
+    let t1041 = 0.004377257121839584 * live[2] + 0.000121912420950744 * live[249];
+    let t1042 = 0.0039053550262761 * live[366] - 0.7451354997528139 * live[245]
+        - 0.00164448757736927 * live[365];
+    let t1043 = 0.00164448757736927 * live[245] + 0.16189047268546086 * live[366];
+    let t1044 = 0.032786279263935514 * live[365] - 0.00216405205209813 * live[367]
+        - 0.004600245517563106 * live[368];
+    let t1045 = 0.00216405205209813 * live[365] - 0.00151524447332703 * live[368];
+    let t1046 = 0.0515352472106673 * live[367] - 0.000093569097314605 * live[369]
+        - 0.000103758917218685 * live[370];
+    let t1047 = 0.000093569097314605 * live[367] + 0.014311914382675314 * live[370];
+    let t1048 = 0.006684151967360945 * live[369] - 0.001255536598272898 * live[371]
+        - 0.0009653051699191116 * live[372];
+    let t1049 = 0.00039139128168424813 * live[372] - 0.001255536598272898 * live[369];
+    let t1050 = q[7] * (live[420] - live[419]);
+    let t1051 = 0.00039139128168424813 * live[409] + 0.002420943778521232 * live[411]
+        + 0.002034439958661797 * live[418] + live[140] * live[371] + live[62] * t1048
+        - 0.0009653051699191116 * live[394] - 0.1654 * (live[415] + live[416])
+        - live[139] * live[369] - live[66] * t1049 - 0.010606601717798213 * t1050;
+    let t1052 = 0.00039139128168424813 * live[371] + 0.002420943778521232 * live[372]
+        - 0.0009653051699191116 * live[369];
+    let t1053 = 0.00039139128168424813 * live[411] + 0.1654 * (live[413] + live[414])
+        + 0.010606601717798212 * t1050 + live[138] * live[369] + live[66] * t1052
+        - 0.001255536598272898 * live[394] - 0.002573605371338202 * live[418]
+        - live[140] * live[372] - live[60] * t1048;
+    let t1054 = 0.00895537646949219 * live[408] + live[51] * t1046 + live[58] * t1051
+        - 0.014311914382675314 * live[394] - live[132] * live[369]
+        - 0.000103758917218685 * live[392] - 0.168842705569 * live[407]
+        - live[131] * live[367] - live[52] * t1047 - live[57] * t1053;
+    let t1055 = 0.00895537646949219 * live[370] - 0.014311914382675314 * live[369]
+        - 0.000103758917218685 * live[367];
+    let t1056 = 0.006684151967360945 * live[394] + live[139] * live[372]
+        + live[60] * t1049 + 0.002573605371338202 * live[412]
+        + q[7]
+            * (0.7071067811865476 * live[414] + 0.7071067811865475 * live[415]
+                - 0.7071067811865476 * live[413] - 0.7071067811865475 * live[416])
+        - 0.0009653051699191116 * live[411] - 0.001255536598272898 * live[409]
+        - live[138] * live[371] - 0.002034439958661797 * live[410] - live[62] * t1052;
+    let t1057 = 0.000093569097314605 * live[392] + 0.014311914382675314 * live[408]
+        + live[130] * live[367] + live[52] * t1055 - 0.229207552695 * live[407]
+        - 0.088 * live[422] - live[132] * live[370] - live[50] * t1046 - t1056;
+    let t1058 = 0.029883967133882087 * live[393] + 0.067870631425 * live[405]
+        + live[40] * t1044 + live[49] * t1054 + 0.00151524447332703 * live[392]
+        - live[126] * live[367] - 0.004600245517563106 * live[390]
+        - live[125] * live[365] - live[43] * t1045 - live[48] * t1057;
+    let t1059 = 0.029883967133882087 * live[368] + 0.00151524447332703 * live[367]
+        - 0.004600245517563106 * live[365];
+    let t1060 = 0.229207552695 * live[417] + 0.088 * live[421] + live[57] * t1051
+        + live[58] * t1053 + 0.05153524721066731 * live[392] + live[131] * live[370]
+        + live[50] * t1047 + 0.168842705569 * live[406] + live[130] * live[369]
+        - 0.000093569097314605 * live[394] - 0.000103758917218685 * live[408]
+        - live[51] * t1055;
+    let t1061 = 0.00216405205209813 * live[390] + 0.014653732538 * live[405]
+        + live[124] * live[365] + live[43] * t1059 - 0.00151524447332703 * live[393]
+        - live[126] * live[368] - live[38] * t1044 - t1060;
+    let t1062 = 0.0039053550262761 * live[388] + 0.16189047268546086 * live[390]
+        + 0.643503602439183 * live[391] + 2.001003553603 * live[402]
+        + live[119] * live[365] + live[26] * t1042 + live[118] * live[245]
+        + live[36] * t1058 - 0.384 * live[428] - live[30] * t1043 - live[35] * t1061;
+    let t1063 = 0.16189047268546086 * live[365] + 0.643503602439183 * live[366]
+        - 0.0039053550262761 * live[245];
+    let t1064 = live[48] * t1054 + live[49] * t1057 + 0.032786279263935514 * live[390]
+        + live[125] * live[368] + live[38] * t1045 + live[124] * live[367]
+        + 0.014653732538 * live[407] - 0.00216405205209813 * live[392] - live[40] * t1059
+        - 0.004600245517563106 * live[393] - 0.067870631425 * live[403];
+    let t1065 = 0.16189047268546086 * live[391] + 0.55030527465 * live[402]
+        + live[30] * t1063 + t1064 - 0.0825 * live[428] - 0.00164448757736927 * live[388]
+        - live[117] * live[245] - live[119] * live[366] - live[24] * t1042;
+    let t1066 = 0.01159586409516604 * live[389] + 0.028227094878 * live[396]
+        + live[114] * live[245] + live[13] * t1040 + live[2] * live[113]
+        + live[22] * t1062 + 0.000121912420950744 * live[388]
+        - 0.005487648106562256 * live[8] - live[16] * t1041 - live[21] * t1065;
+    let t1067 = 0.005487648106562256 * live[2] - 0.000121912420950744 * live[245]
+        - 0.01159586409516604 * live[249];
+    let t1068 = 0.7451354997528139 * live[388] + 0.0039053550262761 * live[391]
+        + live[118] * live[366] + live[24] * t1043 - 0.384 * live[423] - live[35] * t1058
+        - live[36] * t1061 - 0.00164448757736927 * live[390] - live[117] * live[365]
+        - 2.001003553603 * live[397] - live[26] * t1063 - 0.55030527465 * live[404]
+        - 0.0825 * live[425];
+    let t1069 = live[16] * t1067 + live[114] * live[249] - 0.004377257121839584 * live[8]
+        - 0.000121912420950744 * live[389] - 0.744382959872 * live[396]
+        - live[2] * live[112] - live[12] * t1040 - t1068
+        - 0.0825 * (live[21] * live[424] + live[22] * live[426]);
+    let t1070 = -0.00398335888393552 * live[2] - 1.0674867322634767 * live[3];
+    let t1071 = 0.744382959872 * live[401] + 0.0825 * t1038 + live[21] * t1062
+        + live[22] * t1065 + 0.13439233114822144 * live[8] + live[12] * t1041
+        + 0.004377257121839584 * live[388] - 0.005487648106562256 * live[389]
+        - live[113] * live[249] - live[112] * live[245] - 0.028227094878 * live[395]
+        - live[13] * t1067;
+    let t1072 = live[13] * live[337];
+    let t1073 = live[27] + live[12] * live[337];
+    let t1074 = live[12] * live[30];
+    let t1075 = 2.0 * (live[26] * live[296] - t1074);
+    let t1076 = live[26] * live[300] - live[24] * live[296];
+    let t1077 = t1076 - live[18];
+    let t1078 = live[43] * live[296];
+    let t1079 = qd[2] * live[337] - live[19];
+    let t1080 = live[21] * t1079 + qd[3] * live[300];
+    let t1081 = live[40] * live[374] - live[38] * live[373];
+    let t1082 = live[52] * live[373];
+    let t1083 = -2.0 * (t1082 - live[51] * live[375]);
+    let t1084 = live[22] * t1079 - qd[3] * live[296];
+    let t1085 = qd[4] * live[374] + live[35] * t1084 + live[18] * live[36];
+    let t1086 = live[51] * live[376] - live[50] * live[375];
+    let t1087 = live[66] * live[375];
+    let t1088 = live[62] * live[377];
+    let t1089 = -2.0 * (t1087 + t1088);
+    let t1090 = live[36] * t1084 - qd[4] * live[373] - live[18] * live[35];
+    let t1091 = qd[5] * live[376] + live[48] * t1090 + live[49] * t1080;
+    let t1092 = live[62] * live[378] + live[60] * live[377];
+    let t1093 = t1092 - t1091;
+    let t1094 = live[143] - 0.165 * t1072;
+    let t1095 = live[22] * t1094 + 0.0825 * live[21] * live[147];
+    let t1096 = 0.384 * t1077 + t1095 - 0.0825 * t1075;
+    let t1097 = live[30] * live[300] + live[12] * live[24] + t1080;
+    let t1098 = t1084 + live[12] * live[26] - live[30] * live[296];
+    let t1099 = live[142] - 0.0825 * t1073;
+    let t1100 = 0.384 * t1098 + t1099 - 0.0825 * t1097;
+    let t1101 = live[36] * t1096 - live[35] * t1100;
+    let t1102 = live[18] + t1076;
+    let t1103 = -2.0 * (t1074 + live[24] * live[300]);
+    let t1104 = 0.0825 * live[22] * live[147] - live[21] * t1094;
+    let t1105 = 0.384 * t1103 + t1104 - 0.0825 * t1102;
+    let t1106 = live[49] * t1101 + live[48] * t1105;
+    let t1107 = 0.088 * t1083 + t1106;
+    let t1108 = t1091 + live[52] * live[376] + live[50] * live[373];
+    let t1109 = live[35] * t1096 + live[36] * t1100;
+    let t1110 = 0.088 * t1108 + t1109;
+    let t1111 = live[49] * t1090 - qd[5] * live[375] - live[48] * t1080;
+    let t1112 = live[58] * t1085 - live[57] * t1111 - qd[6] * live[378];
+    let t1113 = live[66] * live[378] + live[60] * live[375];
+    let t1114 = q[7] * (0.7071067811865475 * t1089 + 0.7071067811865476 * t1093);
+    let t1115 = live[58] * t1107 + live[57] * t1110;
+    let t1116 = 0.1654 * (t1112 + t1113) + t1115;
+    let t1117 = t1114 + t1116;
+    let t1118 = qd[6] * live[377] + live[58] * t1111 + live[57] * t1085;
+    let t1119 = live[66] * live[377] + live[62] * live[375];
+    let t1120 = t1091 + t1092;
+    let t1121 = live[60] * live[378];
+    let t1122 = -2.0 * (t1087 + t1121);
+    let t1123 = q[7] * (0.7071067811865475 * t1120 + 0.7071067811865476 * t1122);
+    let t1124 = live[58] * t1110 - live[57] * t1107;
+    let t1125 = 0.1654 * (t1119 - t1118) + t1124;
+    let t1126 = t1123 + t1125;
+    let t1127 = 0.7071067811865475 * t1117 + 0.7071067811865476 * t1126;
+    let t1128 = qd[7] * live[375];
+    let t1129 = 0.7071067811865476 * t1117 - 0.7071067811865475 * t1126 - 2.0 * t1128;
+    let t1130 = t1116 - t1114;
+    let t1131 = t1125 - t1123;
+    let t1132 = 0.7071067811865475 * t1130 + 0.7071067811865476 * t1131;
+    let t1133 = 2.0 * t1128 + 0.7071067811865476 * t1130 - 0.7071067811865475 * t1131;
+    let t1134 = 0.010606601717798212 * (t1127 + t1129);
+    let t1135 = 0.010606601717798212 * (t1132 + t1133);
+    let t1136 = 0.002573605371338202 * t1089 + 0.002034439958661797 * t1093 + t1134
+        + t1135;
+    let t1137 = 0.010606601717798213 * t1127 - 0.010606601717798212 * t1129;
+    let t1138 = 0.010606601717798213 * t1132 - 0.010606601717798212 * t1133;
+    let t1139 = 0.002573605371338202 * t1120 + 0.002034439958661797 * t1122 + t1137
+        + t1138;
+    let t1140 = 0.229207552695 * t1083 + live[58] * t1136
+        - 0.168842705569 * (t1086 - t1085) - live[57] * t1139;
+    let t1141 = t1085 + t1086;
+    let t1142 = t1113 - t1112;
+    let t1143 = t1118 + t1119;
+    let t1144 = live[49] * t1105 - live[48] * t1101;
+    let t1145 = -0.088 * t1141 - t1144;
+    let t1146 = t1145 - 0.3308 * (t1088 + t1121);
+    let t1147 = 0.7071067811865476 * q[7] * t1143
+        + 2.0 * qd[7] * (0.7071067811865476 * live[378] - 0.7071067811865475 * live[377])
+        + 0.7071067811865475 * q[7] * t1142;
+    let t1148 = t1146 + t1147;
+    let t1149 = t1146 - t1147;
+    let t1150 = -0.002573605371338202 * t1142 - 0.015 * (t1148 + t1149)
+        - 0.002034439958661797 * t1143;
+    let t1151 = 0.229207552695 * t1141 + t1150
+        + 0.337685411138 * (t1082 + live[50] * live[376]);
+    let t1152 = 0.067870631425 * (t1081 + t1080) + live[49] * t1140
+        - 0.029307465076 * (t1078 + live[40] * live[373]) - live[48] * t1151;
+    let t1153 = live[57] * t1136 + live[58] * t1139;
+    let t1154 = 0.13574126285 * (t1078 - live[38] * live[374])
+        + 0.168842705569 * (t1111 + live[51] * live[373] - live[52] * live[375])
+        - 0.229207552695 * t1108 - 0.014653732538 * (t1081 - t1080) - t1153;
+    let t1155 = live[36] * t1152 - live[35] * t1154;
+    let t1156 = 2.001003553603 * t1077 + t1155 - 0.55030527465 * t1075;
+    let t1157 = 0.067870631425 * (t1090 - live[43] * live[373] - live[40] * live[296])
+        + live[48] * t1140 + live[49] * t1151
+        - 0.014653732538 * (t1085 + live[43] * live[374] - live[38] * live[296]);
+    let t1158 = 2.001003553603 * t1103 + t1157 - 0.55030527465 * t1102;
+    let t1159 = 0.028227094878 * t1073 + live[22] * t1156 - 1.488765919744 * t1072
+        - live[21] * t1158;
+    let t1160 = live[35] * t1152 + live[36] * t1154;
+    let t1161 = 0.55030527465 * t1097 + t1160 - 2.001003553603 * t1098;
+    let t1162 = 0.744382959872 * t1073 + t1161 - 0.056454189756 * live[29];
+    let t1163 = -0.005487648106562256 * live[13] - 0.004377257121839584 * live[337];
+    let t1164 = 0.7451354997528139 * live[12] + 0.00164448757736927 * live[296]
+        + 0.0039053550262761 * live[300];
+    let t1165 = 0.16189047268546086 * live[300] - 0.00164448757736927 * live[12];
+    let t1166 = -0.00216405205209813 * live[373] - 0.032786279263935514 * live[296]
+        - 0.004600245517563106 * live[374];
+    let t1167 = -0.00216405205209813 * live[296] - 0.00151524447332703 * live[374];
+    let t1168 = 0.0515352472106673 * live[373] - 0.000093569097314605 * live[375]
+        - 0.000103758917218685 * live[376];
+    let t1169 = 0.000093569097314605 * live[373] + 0.014311914382675314 * live[376];
+    let t1170 = 0.006684151967360945 * live[375] - 0.001255536598272898 * live[377]
+        - 0.0009653051699191116 * live[378];
+    let t1171 = 0.00039139128168424813 * live[378] - 0.001255536598272898 * live[375];
+    let t1172 = q[7] * (t1149 - t1148);
+    let t1173 = 0.00039139128168424813 * t1112 + 0.002420943778521232 * t1118
+        + 0.002034439958661797 * t1145 + live[140] * live[377] + live[62] * t1170
+        - 0.0009653051699191116 * t1091 - 0.1654 * (t1137 + t1138)
+        - live[139] * live[375] - live[66] * t1171 - 0.010606601717798213 * t1172;
+    let t1174 = 0.00039139128168424813 * live[377] + 0.002420943778521232 * live[378]
+        - 0.0009653051699191116 * live[375];
+    let t1175 = 0.00039139128168424813 * t1118 + 0.1654 * (t1134 + t1135)
+        + 0.010606601717798212 * t1172 + live[138] * live[375] + live[66] * t1174
+        - 0.001255536598272898 * t1091 - 0.002573605371338202 * t1145
+        - live[140] * live[378] - live[60] * t1170;
+    let t1176 = 0.00895537646949219 * t1111 + live[51] * t1168 + live[58] * t1173
+        - 0.014311914382675314 * t1091 - live[132] * live[375]
+        - 0.000103758917218685 * t1085 - 0.168842705569 * t1109 - live[131] * live[373]
+        - live[52] * t1169 - live[57] * t1175;
+    let t1177 = 0.00895537646949219 * live[376] - 0.014311914382675314 * live[375]
+        - 0.000103758917218685 * live[373];
+    let t1178 = 0.006684151967360945 * t1091 + live[139] * live[378] + live[60] * t1171
+        + 0.002573605371338202 * t1124
+        + q[7]
+            * (0.7071067811865476 * t1135 + 0.7071067811865475 * t1137
+                - 0.7071067811865476 * t1134 - 0.7071067811865475 * t1138)
+        - 0.0009653051699191116 * t1118 - 0.001255536598272898 * t1112
+        - live[138] * live[377] - 0.002034439958661797 * t1115 - live[62] * t1174;
+    let t1179 = 0.000093569097314605 * t1085 + 0.014311914382675314 * t1111
+        + live[130] * live[373] + live[52] * t1177 - 0.229207552695 * t1109
+        - 0.088 * t1153 - live[132] * live[376] - live[50] * t1168 - t1178;
+    let t1180 = 0.029883967133882087 * t1090 + 0.067870631425 * t1105 + live[40] * t1166
+        + live[125] * live[296] + live[49] * t1176 + 0.004600245517563106 * t1080
+        + 0.00151524447332703 * t1085 - live[126] * live[373] - live[43] * t1167
+        - live[48] * t1179;
+    let t1181 = 0.004600245517563106 * live[296] + 0.029883967133882087 * live[374]
+        + 0.00151524447332703 * live[373];
+    let t1182 = 0.229207552695 * t1144 + 0.088 * t1150 + live[57] * t1173
+        + live[58] * t1175 + 0.05153524721066731 * t1085 + live[131] * live[376]
+        + live[50] * t1169 + 0.168842705569 * t1106 + live[130] * live[375]
+        - 0.000093569097314605 * t1091 - 0.000103758917218685 * t1111 - live[51] * t1177;
+    let t1183 = 0.014653732538 * t1105 + live[43] * t1181 - 0.00216405205209813 * t1080
+        - 0.00151524447332703 * t1090 - live[124] * live[296] - live[126] * live[374]
+        - live[38] * t1166 - t1182;
+    let t1184 = 0.0039053550262761 * live[18] + 0.643503602439183 * t1084
+        + 2.001003553603 * t1099 + live[26] * t1164 + live[36] * t1180
+        - 0.16189047268546086 * t1080 - 0.384 * t1160 - live[119] * live[296]
+        - live[12] * live[118] - live[30] * t1165 - live[35] * t1183;
+    let t1185 = 0.0039053550262761 * live[12] + 0.643503602439183 * live[300]
+        - 0.16189047268546086 * live[296];
+    let t1186 = live[48] * t1176 + live[49] * t1179 + live[125] * live[374]
+        + live[38] * t1167 + live[124] * live[373] + 0.014653732538 * t1109
+        - 0.032786279263935514 * t1080 - 0.00216405205209813 * t1085 - live[40] * t1181
+        - 0.004600245517563106 * t1090 - 0.067870631425 * t1101;
+    let t1187 = 0.16189047268546086 * t1084 + 0.55030527465 * t1099
+        + live[12] * live[117] + live[30] * t1185 + t1186 - 0.0825 * t1160
+        - 0.00164448757736927 * live[18] - live[119] * live[300] - live[24] * t1164;
+    live[429] = t1079;
+    live[430] = t1080;
+    live[431] = t1084;
+    live[432] = t1095;
+    live[433] = t1104;
+    live[434] = t1155;
+    live[435] = t1156;
+    live[436] = t1157;
+    live[437] = t1158;
+    live[438] = t1159;
+    live[439] = t1161;
+    live[440] = t1162;
+    live[441] = t1163;
+    live[442] = t1165;
+    live[443] = t1180;
+    live[444] = t1183;
+    live[445] = t1184;
+    live[446] = t1185;
+    live[447] = t1187;
+    out.0[0][1] = live[0]
+        * (0.0007689361029464 * qdd[1] + 0.005487648106562256 * live[18]
+            + qd[1] * live[106] + live[13] * live[112] + 0.028227094878 * live[142]
+            + 0.00398335888393552 * (live[5] + live[7]) + live[3] * live[386]
+            + live[10] * t1069 + 0.316 * (live[10] * live[427] + live[11] * t1039)
+            - 0.004377257121839584 * live[20] - live[200] - 0.00398335888393552 * live[8]
+            - 0.13439233114822144 * live[17] - live[12] * live[113]
+            - 0.744382959872 * live[143] - 0.0825 * live[190]
+            - 1.0674867322634767 * live[9] - live[11] * t1066)
+        - live[1]
+            * (0.01026110182100817 * qdd[1] + 1.0674867322634767 * live[8] + live[201]
+                + qd[1] * t1070 + live[2] * live[386] - 0.00398335888393552 * live[9]
+                - qd[1] * live[108] - 0.316 * live[199] - 0.00398335888393552 * live[9]
+                - t1071);
+    out.0[1][1] = 0.0007689361029464 * live[7] + 0.01026110182100817 * live[9]
+        + live[10] * t1066 + live[11] * t1069
+        + 0.316 * (live[11] * live[427] - live[10] * t1039)
+        + live[3] * (t1070 - live[108]) - 0.01993386669246 * live[0]
+        - 32.71654662685272 * live[1] - 0.00398335888393552 * live[14]
+        - live[2] * live[106];
+    out.0[2][1] = t1071;
+    out.0[3][1] = t1068;
+    out.0[4][1] = t1064;
+    out.0[4][2] = t1186;
+    out.0[5][1] = t1060;
+    out.0[5][2] = t1182;
+    out.0[6][1] = t1056;
+    out.0[6][2] = t1178;
+    out.0[7][2] = 0.015 * (t1127 - t1132);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part8_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part8_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1188 = 0.000121912420950744 * (live[110] + live[18])
+        + 0.01159586409516604 * live[429] + live[114] * live[337] + live[13] * live[441]
+        + live[22] * live[445] - live[21] * live[447];
+    let t1189 = 0.01159586409516604 * live[13] - 0.000121912420950744 * live[337];
+    let t1190 = 0.7451354997528139 * live[18] + 0.0039053550262761 * live[431]
+        + live[118] * live[300] + live[24] * live[442] + live[117] * live[296]
+        + 0.00164448757736927 * live[430] - 0.384 * live[434] - live[35] * live[443]
+        - live[36] * live[444] - 2.001003553603 * live[432] - live[26] * live[446]
+        - 0.55030527465 * live[433] - 0.0825 * live[436];
+    let t1191 = live[16] * t1189 - live[115] - live[12] * live[441] - t1190
+        - 0.000121912420950744 * live[429]
+        - 0.0825 * (live[21] * live[435] + live[22] * live[437]);
+    let t1192 = 0.000121912420950744 * live[29] + 0.028227094878 * live[143]
+        + 0.005487648106562256 * live[429] + live[112] * live[337]
+        + live[13] * (t1189 - live[113]) + 0.744382959872 * live[142]
+        - 0.004377257121839584 * live[18] - 0.0825 * live[439] - live[21] * live[445]
+        - live[22] * live[447];
+    let t1193 = live[26] * live[340];
+    let t1194 = live[150] + live[24] * live[340];
+    let t1195 = live[43] * live[340];
+    let t1196 = live[40] * live[339] - live[38] * live[338];
+    let t1197 = live[52] * live[338];
+    let t1198 = -2.0 * (live[51] * live[379] + t1197);
+    let t1199 = live[33] + qd[3] * live[340];
+    let t1200 = live[35] * t1199 + qd[4] * live[339];
+    let t1201 = live[51] * live[380] + live[50] * live[379];
+    let t1202 = live[66] * live[382];
+    let t1203 = live[62] * live[381];
+    let t1204 = -2.0 * (t1202 + t1203);
+    let t1205 = live[36] * t1199 - qd[4] * live[338];
+    let t1206 = qd[5] * live[380] + live[48] * t1205 + live[49] * live[32];
+    let t1207 = live[62] * live[383] + live[60] * live[381];
+    let t1208 = t1207 - t1206;
+    let t1209 = live[149] + 0.165 * t1193 + 0.384 * t1194;
+    let t1210 = t1199 + live[30] * live[340];
+    let t1211 = 0.384 * t1210 - 0.0825 * live[152];
+    let t1212 = live[36] * t1209 - live[35] * t1211;
+    let t1213 = -0.768 * live[151] - live[148] - 0.0825 * t1194;
+    let t1214 = live[49] * t1212 + live[48] * t1213;
+    let t1215 = 0.088 * t1198 + t1214;
+    let t1216 = t1206 + live[52] * live[380] + live[50] * live[338];
+    let t1217 = live[35] * t1209 + live[36] * t1211;
+    let t1218 = 0.088 * t1216 + t1217;
+    let t1219 = qd[5] * live[379] + live[49] * t1205 - live[48] * live[32];
+    let t1220 = live[58] * t1200 - live[57] * t1219 - qd[6] * live[383];
+    let t1221 = live[66] * live[383] + live[60] * live[382];
+    let t1222 = q[7] * (0.7071067811865475 * t1204 + 0.7071067811865476 * t1208);
+    let t1223 = live[58] * t1215 + live[57] * t1218;
+    let t1224 = 0.1654 * (t1220 + t1221) + t1223;
+    let t1225 = t1222 + t1224;
+    let t1226 = qd[6] * live[381] + live[58] * t1219 + live[57] * t1200;
+    let t1227 = live[66] * live[381] + live[62] * live[382];
+    let t1228 = t1206 + t1207;
+    let t1229 = live[60] * live[383];
+    let t1230 = -2.0 * (t1202 + t1229);
+    let t1231 = q[7] * (0.7071067811865475 * t1228 + 0.7071067811865476 * t1230);
+    let t1232 = live[58] * t1218 - live[57] * t1215;
+    let t1233 = 0.1654 * (t1227 - t1226) + t1232;
+    let t1234 = t1231 + t1233;
+    let t1235 = 0.7071067811865475 * t1225 + 0.7071067811865476 * t1234;
+    let t1236 = qd[7] * live[382];
+    let t1237 = 0.7071067811865476 * t1225 - 0.7071067811865475 * t1234 - 2.0 * t1236;
+    let t1238 = t1224 - t1222;
+    let t1239 = t1233 - t1231;
+    let t1240 = 0.7071067811865475 * t1238 + 0.7071067811865476 * t1239;
+    let t1241 = 2.0 * t1236 + 0.7071067811865476 * t1238 - 0.7071067811865475 * t1239;
+    let t1242 = 0.010606601717798212 * (t1235 + t1237);
+    let t1243 = 0.010606601717798212 * (t1240 + t1241);
+    let t1244 = 0.002573605371338202 * t1204 + 0.002034439958661797 * t1208 + t1242
+        + t1243;
+    let t1245 = 0.010606601717798213 * t1235 - 0.010606601717798212 * t1237;
+    let t1246 = 0.010606601717798213 * t1240 - 0.010606601717798212 * t1241;
+    let t1247 = 0.002573605371338202 * t1228 + 0.002034439958661797 * t1230 + t1245
+        + t1246;
+    let t1248 = 0.229207552695 * t1198 + live[58] * t1244
+        - 0.168842705569 * (t1201 - t1200) - live[57] * t1247;
+    let t1249 = t1200 + t1201;
+    let t1250 = t1221 - t1220;
+    let t1251 = t1226 + t1227;
+    let t1252 = live[49] * t1213 - live[48] * t1212;
+    let t1253 = -0.088 * t1249 - t1252;
+    let t1254 = t1253 - 0.3308 * (t1203 + t1229);
+    let t1255 = 0.7071067811865476 * q[7] * t1251
+        + 2.0 * qd[7] * (0.7071067811865476 * live[383] - 0.7071067811865475 * live[381])
+        + 0.7071067811865475 * q[7] * t1250;
+    let t1256 = t1254 + t1255;
+    let t1257 = t1254 - t1255;
+    let t1258 = -0.002573605371338202 * t1250 - 0.015 * (t1256 + t1257)
+        - 0.002034439958661797 * t1251;
+    let t1259 = 0.229207552695 * t1249 + t1258
+        + 0.337685411138 * (t1197 + live[50] * live[380]);
+    let t1260 = 0.067870631425 * (live[32] + t1196) + live[49] * t1248
+        - 0.029307465076 * (live[40] * live[338] - t1195) - live[48] * t1259;
+    let t1261 = live[57] * t1244 + live[58] * t1247;
+    let t1262 = 0.168842705569 * (t1219 + live[52] * live[379] + live[51] * live[338])
+        - 0.13574126285 * (t1195 + live[38] * live[339]) - 0.229207552695 * t1216
+        - 0.014653732538 * (t1196 - live[32]) - t1261;
+    let t1263 = live[36] * t1260 - live[35] * t1262;
+    let t1264 = 1.1006105493 * t1193 + 2.001003553603 * t1194 + t1263;
+    let t1265 = 0.067870631425 * (t1205 + live[40] * live[340] - live[43] * live[338])
+        + live[48] * t1248 + live[49] * t1259
+        - 0.014653732538 * (t1200 + live[43] * live[339] + live[38] * live[340]);
+    let t1266 = t1265 - 4.002007107206 * live[151] - 0.55030527465 * t1194;
+    let t1267 = live[22] * t1264 - live[191] - live[21] * t1266;
+    let t1268 = live[35] * t1260 + live[36] * t1262;
+    let t1269 = 0.55030527465 * live[152] + t1268 - 2.001003553603 * t1210;
+    let t1270 = 0.0039053550262761 * live[26] - 0.00164448757736927 * live[340];
+    let t1271 = 0.032786279263935514 * live[340] - 0.00216405205209813 * live[338]
+        - 0.004600245517563106 * live[339];
+    let t1272 = 0.00216405205209813 * live[340] - 0.00151524447332703 * live[339];
+    let t1273 = 0.0515352472106673 * live[338] + 0.000093569097314605 * live[379]
+        - 0.000103758917218685 * live[380];
+    let t1274 = 0.000093569097314605 * live[338] + 0.014311914382675314 * live[380];
+    let t1275 = 0.006684151967360945 * live[382] - 0.001255536598272898 * live[381]
+        - 0.0009653051699191116 * live[383];
+    let t1276 = 0.00039139128168424813 * live[383] - 0.001255536598272898 * live[382];
+    let t1277 = q[7] * (t1257 - t1256);
+    let t1278 = 0.00039139128168424813 * t1220 + 0.002420943778521232 * t1226
+        + 0.002034439958661797 * t1253 + live[140] * live[381] + live[62] * t1275
+        - 0.0009653051699191116 * t1206 - 0.1654 * (t1245 + t1246)
+        - live[139] * live[382] - live[66] * t1276 - 0.010606601717798213 * t1277;
+    let t1279 = 0.00039139128168424813 * live[381] + 0.002420943778521232 * live[383]
+        - 0.0009653051699191116 * live[382];
+    let t1280 = 0.00039139128168424813 * t1226 + 0.1654 * (t1242 + t1243)
+        + 0.010606601717798212 * t1277 + live[138] * live[382] + live[66] * t1279
+        - 0.001255536598272898 * t1206 - 0.002573605371338202 * t1253
+        - live[140] * live[383] - live[60] * t1275;
+    let t1281 = 0.00895537646949219 * t1219 + live[132] * live[379] + live[51] * t1273
+        + live[58] * t1278 - 0.014311914382675314 * t1206 - 0.000103758917218685 * t1200
+        - 0.168842705569 * t1217 - live[131] * live[338] - live[52] * t1274
+        - live[57] * t1280;
+    let t1282 = 0.014311914382675314 * live[379] + 0.00895537646949219 * live[380]
+        - 0.000103758917218685 * live[338];
+    let t1283 = 0.006684151967360945 * t1206 + live[139] * live[383] + live[60] * t1276
+        + 0.002573605371338202 * t1232
+        + q[7]
+            * (0.7071067811865476 * t1243 + 0.7071067811865475 * t1245
+                - 0.7071067811865476 * t1242 - 0.7071067811865475 * t1246)
+        - 0.0009653051699191116 * t1226 - 0.001255536598272898 * t1220
+        - live[138] * live[381] - 0.002034439958661797 * t1223 - live[62] * t1279;
+    let t1284 = 0.000093569097314605 * t1200 + 0.014311914382675314 * t1219
+        + live[130] * live[338] + live[52] * t1282 - 0.229207552695 * t1217
+        - 0.088 * t1261 - live[132] * live[380] - live[50] * t1273 - t1283;
+    let t1285 = 0.029883967133882087 * t1205 + 0.067870631425 * t1213 + live[40] * t1271
+        + live[49] * t1281 + 0.004600245517563106 * live[32]
+        + 0.00151524447332703 * t1200 - live[126] * live[338] - live[125] * live[340]
+        - live[43] * t1272 - live[48] * t1284;
+    let t1286 = 0.00151524447332703 * live[338] + 0.029883967133882087 * live[339]
+        - 0.004600245517563106 * live[340];
+    let t1287 = 0.229207552695 * t1252 + 0.088 * t1258 + live[57] * t1278
+        + live[58] * t1280 + 0.05153524721066731 * t1200 + live[131] * live[380]
+        + live[50] * t1274 + 0.168842705569 * t1214 - 0.000093569097314605 * t1206
+        - 0.000103758917218685 * t1219 - live[130] * live[379] - live[51] * t1282;
+    let t1288 = 0.014653732538 * t1213 + live[124] * live[340] + live[43] * t1286
+        - 0.00216405205209813 * live[32] - 0.00151524447332703 * t1205
+        - live[126] * live[339] - live[38] * t1271 - t1287;
+    let t1289 = 0.643503602439183 * t1199 + live[119] * live[340] + live[26] * t1270
+        + live[36] * t1285 - 0.16189047268546086 * (live[32] + live[42]) - 0.384 * t1268
+        - live[35] * t1288;
+    let t1290 = 0.643503602439183 * live[26] + 0.16189047268546086 * live[340];
+    let t1291 = live[124] * live[338] + live[48] * t1281 + live[49] * t1284
+        + live[125] * live[339] + live[38] * t1272 + 0.014653732538 * t1217
+        - 0.032786279263935514 * live[32] - 0.00216405205209813 * t1200
+        - live[40] * t1286 - 0.004600245517563106 * t1205 - 0.067870631425 * t1212;
+    let t1292 = live[30] * t1290 + t1291 + 0.16189047268546086 * t1199 - 0.0825 * t1268
+        - live[120] - live[24] * t1270;
+    let t1293 = live[22] * t1289 - live[200] - live[21] * t1292;
+    let t1294 = 0.16189047268546086 * live[151] + 0.0039053550262761 * t1199
+        + live[26] * (live[118] - t1290) + 0.00164448757736927 * live[32]
+        + 0.55030527465 * live[148] - 0.384 * t1263 - 0.0825 * t1265 - live[35] * t1285
+        - live[36] * t1288 - 2.001003553603 * live[149] - live[117] * live[340];
+    let t1295 = -0.0825 * (live[192] + live[21] * t1264 + live[22] * t1266) - t1294;
+    let t1296 = 0.0825 * t1269 + live[21] * t1289 + live[195] + live[22] * t1292;
+    let t1297 = live[155] - live[38] * live[38];
+    let t1298 = live[38] * live[52];
+    let t1299 = 2.0 * (live[51] * live[347] - t1298);
+    let t1300 = live[51] * live[351] - live[50] * live[347];
+    let t1301 = live[66] * live[347];
+    let t1302 = live[62] * live[384];
+    let t1303 = -2.0 * (t1301 + t1302);
+    let t1304 = live[46] - qd[4] * live[38];
+    let t1305 = live[48] * t1304 + qd[5] * live[351];
+    let t1306 = live[62] * live[385] + live[60] * live[384];
+    let t1307 = t1306 - t1305;
+    let t1308 = live[49] * live[154];
+    let t1309 = 0.088 * t1299 + t1308;
+    let t1310 = t1305 + live[52] * live[351] + live[38] * live[50];
+    let t1311 = live[153] + 0.088 * t1310;
+    let t1312 = live[49] * t1304 - qd[5] * live[347];
+    let t1313 = live[45] * live[58] - live[57] * t1312 - qd[6] * live[385];
+    let t1314 = live[66] * live[385] + live[60] * live[347];
+    let t1315 = q[7] * (0.7071067811865475 * t1303 + 0.7071067811865476 * t1307);
+    let t1316 = live[58] * t1309 + live[57] * t1311;
+    let t1317 = 0.1654 * (t1313 + t1314) + t1316;
+    let t1318 = t1315 + t1317;
+    let t1319 = qd[6] * live[384] + live[58] * t1312 + live[45] * live[57];
+    let t1320 = live[66] * live[384] + live[62] * live[347];
+    let t1321 = t1305 + t1306;
+    let t1322 = live[60] * live[385];
+    let t1323 = -2.0 * (t1301 + t1322);
+    let t1324 = q[7] * (0.7071067811865475 * t1321 + 0.7071067811865476 * t1323);
+    let t1325 = live[58] * t1311 - live[57] * t1309;
+    let t1326 = 0.1654 * (t1320 - t1319) + t1325;
+    let t1327 = t1324 + t1326;
+    let t1328 = 0.7071067811865475 * t1318 + 0.7071067811865476 * t1327;
+    let t1329 = qd[7] * live[347];
+    let t1330 = 0.7071067811865476 * t1318 - 0.7071067811865475 * t1327 - 2.0 * t1329;
+    let t1331 = t1317 - t1315;
+    let t1332 = t1326 - t1324;
+    let t1333 = 0.7071067811865475 * t1331 + 0.7071067811865476 * t1332;
+    let t1334 = 2.0 * t1329 + 0.7071067811865476 * t1331 - 0.7071067811865475 * t1332;
+    let t1335 = 0.010606601717798212 * (t1328 + t1330);
+    let t1336 = 0.010606601717798212 * (t1333 + t1334);
+    let t1337 = 0.002573605371338202 * t1303 + 0.002034439958661797 * t1307 + t1335
+        + t1336;
+    live[448] = t1297;
+    live[449] = t1298;
+    live[450] = t1299;
+    live[451] = t1300;
+    live[452] = t1302;
+    live[453] = t1304;
+    live[454] = t1305;
+    live[455] = t1308;
+    live[456] = t1310;
+    live[457] = t1312;
+    live[458] = t1313;
+    live[459] = t1314;
+    live[460] = t1316;
+    live[461] = t1319;
+    live[462] = t1320;
+    live[463] = t1321;
+    live[464] = t1322;
+    live[465] = t1323;
+    live[466] = t1325;
+    live[467] = t1328;
+    live[468] = t1330;
+    live[469] = t1333;
+    live[470] = t1334;
+    live[471] = t1335;
+    live[472] = t1336;
+    live[473] = t1337;
+    out.0[0][2] = -live[0]
+        * (live[11] * (t1188 - live[198])
+            - 0.316
+                * (live[11] * (live[193] + live[440])
+                    + live[10] * (live[438] - live[194]))
+            - live[10] * (live[196] + t1191)) - live[1] * t1192;
+    out.0[0][3] = live[1] * t1296
+        - live[0]
+            * (live[11] * t1293 - 0.316 * (live[10] * t1267 + live[11] * t1269)
+                - live[10] * t1295);
+    out.0[1][2] = live[201] + live[10] * t1188 + live[11] * t1191
+        + 0.316 * (live[11] * live[438] - live[199] - live[10] * live[440]);
+    out.0[1][3] = 0.316 * (live[11] * t1267 - live[10] * t1269) + live[10] * t1293
+        + live[11] * t1295;
+    out.0[2][2] = -t1192;
+    out.0[2][3] = t1296;
+    out.0[3][2] = t1190;
+    out.0[3][3] = t1294;
+    out.0[4][3] = t1291;
+    out.0[5][3] = t1287;
+    out.0[6][3] = t1283;
+    out.0[7][3] = 0.015 * (t1235 - t1240);
+    out.0[7][4] = 0.015 * (t1328 - t1333);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part9_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part9_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1338 = 0.010606601717798213 * live[467] - 0.010606601717798212 * live[468];
+    let t1339 = 0.010606601717798213 * live[469] - 0.010606601717798212 * live[470];
+    let t1340 = 0.002573605371338202 * live[463] + 0.002034439958661797 * live[465]
+        + t1338 + t1339;
+    let t1341 = 0.229207552695 * live[450] + live[58] * live[473]
+        - 0.168842705569 * (live[451] - live[45]) - live[57] * t1340;
+    let t1342 = live[45] + live[451];
+    let t1343 = live[459] - live[458];
+    let t1344 = live[461] + live[462];
+    let t1345 = live[48] * live[154];
+    let t1346 = t1345 - 0.088 * t1342;
+    let t1347 = t1346 - 0.3308 * (live[452] + live[464]);
+    let t1348 = 0.7071067811865476 * q[7] * t1344
+        + 2.0 * qd[7] * (0.7071067811865476 * live[385] - 0.7071067811865475 * live[384])
+        + 0.7071067811865475 * q[7] * t1343;
+    let t1349 = t1347 + t1348;
+    let t1350 = t1347 - t1348;
+    let t1351 = -0.002573605371338202 * t1343 - 0.015 * (t1349 + t1350)
+        - 0.002034439958661797 * t1344;
+    let t1352 = 0.229207552695 * t1342 + t1351
+        + 0.337685411138 * (live[449] + live[50] * live[351]);
+    let t1353 = 0.067870631425 * live[448] + live[49] * t1341
+        - 0.029307465076 * live[40] * live[38] - live[48] * t1352;
+    let t1354 = live[57] * live[473] + live[58] * t1340;
+    let t1355 = 0.168842705569 * (live[457] + live[38] * live[51] - live[52] * live[347])
+        - 0.13574126285 * live[156] - 0.014653732538 * live[448]
+        - 0.229207552695 * live[456] - t1354;
+    let t1356 = live[36] * t1353 - live[187] - live[35] * t1355;
+    let t1357 = 0.067870631425 * (live[453] - live[43] * live[38]) + live[48] * t1341
+        + live[49] * t1352 - 0.014653732538 * live[157];
+    let t1358 = live[22] * t1356 - live[21] * t1357;
+    let t1359 = live[186] + live[35] * t1353 + live[36] * t1355;
+    let t1360 = -0.00216405205209813 * live[38] - 0.004600245517563106 * live[40];
+    let t1361 = 0.0515352472106673 * live[38] - 0.000093569097314605 * live[347]
+        - 0.000103758917218685 * live[351];
+    let t1362 = 0.000093569097314605 * live[38] + 0.014311914382675314 * live[351];
+    let t1363 = 0.006684151967360945 * live[347] - 0.001255536598272898 * live[384]
+        - 0.0009653051699191116 * live[385];
+    let t1364 = 0.00039139128168424813 * live[385] - 0.001255536598272898 * live[347];
+    let t1365 = q[7] * (t1350 - t1349);
+    let t1366 = 0.00039139128168424813 * live[458] + 0.002420943778521232 * live[461]
+        + 0.002034439958661797 * t1346 + live[140] * live[384] + live[62] * t1363
+        - 0.0009653051699191116 * live[454] - 0.1654 * (t1338 + t1339)
+        - live[139] * live[347] - live[66] * t1364 - 0.010606601717798213 * t1365;
+    let t1367 = 0.00039139128168424813 * live[384] + 0.002420943778521232 * live[385]
+        - 0.0009653051699191116 * live[347];
+    let t1368 = 0.00039139128168424813 * live[461] + 0.1654 * (live[471] + live[472])
+        + 0.010606601717798212 * t1365 + live[138] * live[347] + live[66] * t1367
+        - 0.001255536598272898 * live[454] - 0.002573605371338202 * t1346
+        - live[140] * live[385] - live[60] * t1363;
+    let t1369 = 0.00895537646949219 * live[457] + live[51] * t1361 + live[58] * t1366
+        - 0.014311914382675314 * live[454] - 0.000103758917218685 * live[45]
+        - 0.168842705569 * live[153] - live[132] * live[347] - live[38] * live[131]
+        - live[52] * t1362 - live[57] * t1368;
+    let t1370 = 0.00895537646949219 * live[351] - 0.000103758917218685 * live[38]
+        - 0.014311914382675314 * live[347];
+    let t1371 = 0.006684151967360945 * live[454] + live[139] * live[385]
+        + live[60] * t1364 + 0.002573605371338202 * live[466]
+        + q[7]
+            * (0.7071067811865476 * live[472] + 0.7071067811865475 * t1338
+                - 0.7071067811865476 * live[471] - 0.7071067811865475 * t1339)
+        - 0.0009653051699191116 * live[461] - 0.001255536598272898 * live[458]
+        - live[138] * live[384] - 0.002034439958661797 * live[460] - live[62] * t1367;
+    let t1372 = 0.000093569097314605 * live[45] + 0.014311914382675314 * live[457]
+        + live[38] * live[130] + live[52] * t1370 - 0.229207552695 * live[153]
+        - 0.088 * t1354 - live[132] * live[351] - live[50] * t1361 - t1371;
+    let t1373 = 0.00151524447332703 * (live[122] + live[45])
+        + 0.029883967133882087 * live[453] + live[40] * t1360 + live[49] * t1369
+        - live[126] * live[38] - live[48] * t1372;
+    let t1374 = 0.029883967133882087 * live[40] + 0.00151524447332703 * live[38];
+    let t1375 = 0.0515352472106673 * live[45] + 0.168842705569 * live[455]
+        + live[131] * live[351] + live[50] * t1362 + live[130] * live[347]
+        + 0.088 * t1351 + live[57] * t1366 + live[58] * t1368
+        - 0.000093569097314605 * live[454] - 0.000103758917218685 * live[457]
+        - 0.229207552695 * t1345 - live[51] * t1370;
+    let t1376 = live[43] * t1374 - live[127] - live[38] * t1360 - t1375
+        - 0.00151524447332703 * live[453];
+    let t1377 = live[36] * t1373 - 0.384 * t1359 - live[197] - live[35] * t1376;
+    let t1378 = live[48] * t1369 + live[49] * t1372 + live[40] * (live[125] - t1374)
+        + live[124] * live[38] + 0.014653732538 * live[153] - 0.067870631425 * live[154]
+        - 0.00216405205209813 * live[45] - 0.00151524447332703 * live[156]
+        - 0.004600245517563106 * live[453];
+    let t1379 = t1378 - 0.0825 * t1359;
+    let t1380 = live[22] * t1377 - live[21] * t1379;
+    let t1381 = -0.384 * t1356 - live[35] * t1373 - live[36] * t1376 - live[188]
+        - 0.0825 * t1357;
+    let t1382 = -0.0825 * (live[21] * t1356 + live[22] * t1357) - t1381;
+    let t1383 = live[22] * t1379 + 0.0825 * t1359 + live[21] * t1377;
+    let t1384 = live[51] * live[356];
+    let t1385 = live[63] + live[50] * live[356];
+    let t1386 = live[50] * live[66];
+    let t1387 = live[62] * live[353];
+    let t1388 = 2.0 * (t1387 - t1386);
+    let t1389 = live[62] * live[350] - live[60] * live[353];
+    let t1390 = t1389 - live[54];
+    let t1391 = live[159] - 0.176 * t1384;
+    let t1392 = live[55] + qd[5] * live[356];
+    let t1393 = live[57] * t1392 + qd[6] * live[350];
+    let t1394 = live[66] * live[350] + live[50] * live[60];
+    let t1395 = q[7] * (0.7071067811865475 * t1388 + 0.7071067811865476 * t1390);
+    let t1396 = live[58] * t1391 + 0.088 * live[57] * live[160];
+    let t1397 = 0.1654 * (t1394 - t1393) + t1396;
+    let t1398 = t1395 + t1397;
+    let t1399 = live[58] * t1392 - qd[6] * live[353];
+    let t1400 = live[50] * live[62] - live[66] * live[353];
+    let t1401 = live[54] + t1389;
+    let t1402 = live[60] * live[350];
+    let t1403 = -2.0 * (t1386 + t1402);
+    let t1404 = q[7] * (0.7071067811865475 * t1401 + 0.7071067811865476 * t1403);
+    let t1405 = 0.088 * live[58] * live[160] - live[57] * t1391;
+    let t1406 = 0.1654 * (t1400 - t1399) + t1405;
+    let t1407 = t1404 + t1406;
+    let t1408 = 0.7071067811865475 * t1398 + 0.7071067811865476 * t1407;
+    let t1409 = qd[7] * live[50];
+    let t1410 = 0.7071067811865476 * t1398 - 0.7071067811865475 * t1407 - 2.0 * t1409;
+    let t1411 = t1397 - t1395;
+    let t1412 = t1406 - t1404;
+    let t1413 = 0.7071067811865475 * t1411 + 0.7071067811865476 * t1412;
+    let t1414 = 2.0 * t1409 + 0.7071067811865476 * t1411 - 0.7071067811865475 * t1412;
+    let t1415 = 0.010606601717798212 * (t1408 + t1410);
+    let t1416 = 0.010606601717798212 * (t1413 + t1414);
+    let t1417 = 0.002573605371338202 * t1388 + 0.002034439958661797 * t1390 + t1415
+        + t1416;
+    let t1418 = 0.010606601717798213 * t1408 - 0.010606601717798212 * t1410;
+    let t1419 = 0.010606601717798213 * t1413 - 0.010606601717798212 * t1414;
+    let t1420 = 0.002573605371338202 * t1401 + 0.002034439958661797 * t1403 + t1418
+        + t1419;
+    let t1421 = live[58] * t1417 - 0.45841510539 * t1384 - 0.168842705569 * t1385
+        - live[57] * t1420;
+    let t1422 = t1394 + t1393;
+    let t1423 = t1399 + t1400;
+    let t1424 = live[158] - 0.088 * t1385;
+    let t1425 = 0.3308 * (t1387 - t1402) + t1424;
+    let t1426 = 0.7071067811865476 * q[7] * t1423
+        + 2.0 * qd[7] * (0.7071067811865476 * live[350] + 0.7071067811865475 * live[353])
+        + 0.7071067811865475 * q[7] * t1422;
+    let t1427 = t1425 + t1426;
+    let t1428 = t1425 - t1426;
+    let t1429 = -0.002573605371338202 * t1422 - 0.015 * (t1427 + t1428)
+        - 0.002034439958661797 * t1423;
+    let t1430 = 0.337685411138 * live[65] + 0.229207552695 * t1385 + t1429;
+    let t1431 = live[49] * t1421 - live[183] - live[48] * t1430;
+    let t1432 = live[57] * t1417 + live[58] * t1420;
+    let t1433 = 0.168842705569 * (t1392 + live[52] * live[356])
+        - 0.229207552695 * live[160] - t1432;
+    let t1434 = live[36] * t1431 - live[35] * t1433;
+    let t1435 = live[182] + live[48] * t1421 + live[49] * t1430;
+    let t1436 = live[22] * t1434 - live[21] * t1435;
+    let t1437 = live[35] * t1431 + live[36] * t1433;
+    let t1438 = 0.000093569097314605 * live[356] - 0.000103758917218685 * live[51];
+    let t1439 = 0.006684151967360945 * live[50] + 0.001255536598272898 * live[353]
+        - 0.0009653051699191116 * live[350];
+    let t1440 = 0.00039139128168424813 * live[350] - 0.001255536598272898 * live[50];
+    let t1441 = q[7] * (t1428 - t1427);
+    let t1442 = 0.002420943778521232 * t1399 + 0.002034439958661797 * t1424
+        + live[62] * t1439 - 0.00039139128168424813 * t1393
+        - 0.0009653051699191116 * live[54] - 0.1654 * (t1418 + t1419)
+        - live[140] * live[353] - live[50] * live[139] - live[66] * t1440
+        - 0.010606601717798213 * t1441;
+    let t1443 = 0.002420943778521232 * live[350] - 0.0009653051699191116 * live[50]
+        - 0.00039139128168424813 * live[353];
+    let t1444 = 0.00039139128168424813 * t1399 + 0.1654 * (t1415 + t1416)
+        + 0.010606601717798212 * t1441 + live[50] * live[138] + live[66] * t1443
+        - 0.001255536598272898 * live[54] - 0.002573605371338202 * t1424
+        - live[140] * live[350] - live[60] * t1439;
+    let t1445 = 0.00895537646949219 * t1392 + live[132] * live[356] + live[51] * t1438
+        + live[58] * t1442 - 0.014311914382675314 * (live[54] + live[128])
+        - live[57] * t1444;
+    let t1446 = 0.00895537646949219 * live[51] + 0.014311914382675314 * live[356];
+    let t1447 = 0.006684151967360945 * live[54] + live[139] * live[350]
+        + live[60] * t1440 + live[138] * live[353] + 0.002573605371338202 * t1405
+        + q[7]
+            * (0.7071067811865476 * t1416 + 0.7071067811865475 * t1418
+                - 0.7071067811865476 * t1415 - 0.7071067811865475 * t1419)
+        + 0.001255536598272898 * t1393 - 0.0009653051699191116 * t1399
+        - 0.002034439958661797 * t1396 - live[62] * t1443;
+    let t1448 = live[52] * t1446 + 0.014311914382675314 * t1392 - live[133]
+        - live[50] * t1438 - t1447 - 0.088 * t1432;
+    let t1449 = live[49] * t1445 - live[189] - live[48] * t1448;
+    let t1450 = 0.000103758917218685 * t1392 + live[130] * live[356]
+        + live[51] * (t1446 - live[131]) + 0.229207552695 * live[158]
+        + 0.000093569097314605 * live[54] - 0.088 * t1429 - live[57] * t1442
+        - live[58] * t1444 - 0.014311914382675314 * live[65]
+        - 0.16884270556899997 * live[159];
+    let t1451 = live[36] * t1449 - 0.384 * t1437 - live[35] * t1450;
+    let t1452 = live[184] + live[48] * t1445 + live[49] * t1448;
+    let t1453 = t1452 - 0.0825 * t1437;
+    let t1454 = live[22] * t1451 - live[21] * t1453;
+    let t1455 = -0.384 * t1434 - 0.0825 * t1435 - live[35] * t1449 - live[36] * t1450;
+    let t1456 = -0.0825 * (live[21] * t1434 + live[22] * t1435) - t1455;
+    let t1457 = live[22] * t1453 + 0.0825 * t1437 + live[21] * t1451;
+    let t1458 = live[62] * live[364];
+    let t1459 = live[163] + live[60] * live[364];
+    let t1460 = q[7] * t1459;
+    let t1461 = 1.414213562373095 * live[355] * live[364] - 0.7071067811865476 * t1460;
+    let t1462 = live[172] - t1461;
+    let t1463 = live[66] * live[364];
+    let t1464 = live[69] + qd[6] * live[364];
+    let t1465 = 0.7071067811865475 * t1460 - 1.4142135623730951 * live[60] * live[355];
+    let t1466 = 0.1654 * (t1463 - t1464) - live[161];
+    let t1467 = t1465 + t1466;
+    let t1468 = 0.7071067811865475 * t1462 + 0.7071067811865476 * t1467;
+    let t1469 = 0.7071067811865476 * t1462 - 0.7071067811865475 * t1467;
+    let t1470 = live[172] + t1461;
+    let t1471 = t1466 - t1465;
+    let t1472 = 0.7071067811865475 * t1470 + 0.7071067811865476 * t1471;
+    let t1473 = 0.7071067811865476 * t1470 - 0.7071067811865475 * t1471;
+    let t1474 = 0.010606601717798212 * (t1468 + t1469);
+    let t1475 = 0.010606601717798212 * (t1472 + t1473);
+    let t1476 = 0.002034439958661797 * t1459 + t1474 + t1475
+        - 0.005147210742676404 * t1458;
+    let t1477 = 0.010606601717798213 * t1468 - 0.010606601717798212 * t1469;
+    let t1478 = 0.010606601717798213 * t1472 - 0.010606601717798212 * t1473;
+    let t1479 = 0.002573605371338202 * t1459 + t1477 + t1478
+        - 0.004068879917323594 * live[164];
+    let t1480 = live[58] * t1476 - live[179] - live[57] * t1479;
+    let t1481 = t1463 + t1464;
+    let t1482 = -2.0 * (live[164] + t1458);
+    let t1483 = 0.7071067811865476 * q[7] * t1481 + 0.7071067811865475 * live[171]
+        + 2.0 * qd[7] * (0.7071067811865476 * live[62] - 0.7071067811865475 * live[364]);
+    let t1484 = 0.1654 * t1482 + t1483;
+    let t1485 = 0.1654 * t1482 - t1483;
+    let t1486 = -0.002573605371338202 * live[170] - 0.002034439958661797 * t1481
+        - 0.015 * (t1484 + t1485);
+    let t1487 = live[49] * t1480 - live[48] * t1486;
+    live[474] = t1464;
+    live[475] = t1474;
+    live[476] = t1475;
+    live[477] = t1476;
+    live[478] = t1477;
+    live[479] = t1478;
+    live[480] = t1479;
+    live[481] = t1480;
+    live[482] = t1484;
+    live[483] = t1485;
+    live[484] = t1486;
+    live[485] = t1487;
+    out.0[0][4] = live[1] * t1383
+        - live[0]
+            * (live[11] * t1380 - 0.316 * (live[10] * t1358 + live[11] * t1359)
+                - live[10] * t1382);
+    out.0[0][5] = live[1] * t1457
+        - live[0]
+            * (live[11] * t1454 - 0.316 * (live[10] * t1436 + live[11] * t1437)
+                - live[10] * t1456);
+    out.0[1][4] = 0.316 * (live[11] * t1358 - live[10] * t1359) + live[10] * t1380
+        + live[11] * t1382;
+    out.0[1][5] = 0.316 * (live[11] * t1436 - live[10] * t1437) + live[10] * t1454
+        + live[11] * t1456;
+    out.0[2][4] = t1383;
+    out.0[2][5] = t1457;
+    out.0[3][4] = t1381;
+    out.0[3][5] = t1455;
+    out.0[4][4] = t1378;
+    out.0[4][5] = t1452;
+    out.0[5][4] = t1375;
+    out.0[5][5] = -t1450;
+    out.0[6][4] = t1371;
+    out.0[6][5] = t1447;
+    out.0[7][5] = 0.015 * (t1408 - t1413);
+    out.0[7][6] = 0.015 * (t1468 - t1472);
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part10_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part10_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 486],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1488 = live[180] + live[57] * live[477] + live[58] * live[480];
+    let t1489 = live[36] * live[485] + live[35] * t1488;
+    let t1490 = live[48] * live[481] + live[49] * live[484];
+    let t1491 = live[22] * t1489 - live[21] * t1490;
+    let t1492 = live[35] * live[485] - live[36] * t1488;
+    let t1493 = -0.0009653051699191116 * live[62] - 0.001255536598272898 * live[364];
+    let t1494 = q[7] * (live[483] - live[482]);
+    let t1495 = 0.002420943778521232 * live[474] + live[140] * live[364]
+        + live[62] * t1493 - 0.00039139128168424813 * (live[68] + live[136])
+        - 0.1654 * (live[478] + live[479]) - 0.010606601717798213 * t1494;
+    let t1496 = 0.002420943778521232 * live[62] + 0.00039139128168424813 * live[364];
+    let t1497 = live[66] * t1496 + 0.00039139128168424813 * live[474]
+        + 0.1654 * (live[475] + live[476]) + 0.010606601717798212 * t1494 - live[141]
+        - live[60] * t1493;
+    let t1498 = live[58] * t1495 - live[185] - live[57] * t1497;
+    let t1499 = 0.0003913912816842482 * live[164]
+        + q[7]
+            * (0.7071067811865476 * live[476] + 0.7071067811865475 * live[478]
+                - 0.7071067811865475 * live[479] - 0.7071067811865476 * live[475])
+        + live[62] * (live[139] - t1496) + 0.001255536598272898 * live[68]
+        - 0.002573605371338202 * live[161] - 0.002034439958661797 * live[162]
+        - 0.0009653051699191116 * live[474] - live[138] * live[364];
+    let t1500 = -0.088 * t1488 - t1499;
+    let t1501 = live[49] * t1498 - live[48] * t1500;
+    let t1502 = 0.088 * live[484] + live[57] * t1495 + live[181] + live[58] * t1497;
+    let t1503 = live[36] * t1501 + live[35] * t1502 - 0.384 * t1492;
+    let t1504 = live[48] * t1498 + live[49] * t1500;
+    let t1505 = t1504 - 0.0825 * t1492;
+    let t1506 = live[22] * t1503 - live[21] * t1505;
+    let t1507 = live[36] * t1502 - 0.384 * t1489 - 0.0825 * t1490 - live[35] * t1501;
+    let t1508 = -0.0825 * (live[21] * t1489 + live[22] * t1490) - t1507;
+    let t1509 = live[22] * t1505 + 0.0825 * t1492 + live[21] * t1503;
+    let t1510 = 0.7071067811865476 * live[166] - 0.7071067811865475 * live[165];
+    let t1511 = 0.7071067811865475 * live[167] - 0.7071067811865476 * live[168];
+    let t1512 = 0.7071067811865475 * t1510 + 0.7071067811865476 * t1511;
+    let t1513 = 0.7071067811865476 * t1510 - 0.7071067811865475 * t1511;
+    let t1514 = -0.7071067811865475 * t1510 - 0.7071067811865476 * t1511;
+    let t1515 = 0.7071067811865475 * t1511 - 0.7071067811865476 * t1510;
+    let t1516 = 0.010606601717798212 * (t1512 + t1513);
+    let t1517 = 0.010606601717798212 * (t1514 + t1515);
+    let t1518 = t1516 + t1517;
+    let t1519 = 0.010606601717798213 * t1512 - 0.010606601717798212 * t1513;
+    let t1520 = 0.010606601717798213 * t1514 - 0.010606601717798212 * t1515;
+    let t1521 = t1519 + t1520;
+    let t1522 = live[58] * t1518 - live[57] * t1521;
+    let t1523 = 0.7071067811865475 * live[169] + 0.7071067811865476 * live[170];
+    let t1524 = live[49] * t1522;
+    let t1525 = live[57] * t1518 + live[58] * t1521;
+    let t1526 = live[36] * t1524 + live[35] * t1525;
+    let t1527 = live[48] * t1522;
+    let t1528 = live[22] * t1526 - live[21] * t1527;
+    let t1529 = live[35] * t1524 - live[36] * t1525;
+    let t1530 = live[174] - q[7] * (t1523 + t1523) - live[173];
+    let t1531 = -0.1654 * (t1519 + t1520) - 0.010606601717798213 * t1530;
+    let t1532 = 0.1654 * (t1516 + t1517) + 0.010606601717798212 * t1530;
+    let t1533 = live[58] * t1531 - live[57] * t1532;
+    let t1534 = 0.7071067811865475 * (live[178] + q[7] * t1519)
+        + 0.7071067811865476 * (live[175] + q[7] * t1517)
+        - 0.7071067811865476 * (live[177] + q[7] * t1516)
+        - 0.7071067811865475 * (live[176] + q[7] * t1520);
+    let t1535 = -0.088 * t1525 - t1534;
+    let t1536 = live[49] * t1533 - live[48] * t1535;
+    let t1537 = live[57] * t1531 + live[58] * t1532;
+    let t1538 = live[36] * t1536 + live[35] * t1537 - 0.384 * t1529;
+    let t1539 = live[48] * t1533 + live[49] * t1535;
+    let t1540 = t1539 - 0.0825 * t1529;
+    let t1541 = live[22] * t1538 - live[21] * t1540;
+    let t1542 = live[36] * t1537 - 0.384 * t1526 - 0.0825 * t1527 - live[35] * t1536;
+    let t1543 = -0.0825 * (live[21] * t1526 + live[22] * t1527) - t1542;
+    let t1544 = live[22] * t1540 + 0.0825 * t1529 + live[21] * t1538;
+    out.0[0][6] = live[1] * t1509
+        - live[0]
+            * (live[11] * t1506 - 0.316 * (live[10] * t1491 + live[11] * t1492)
+                - live[10] * t1508);
+    out.0[0][7] = live[1] * t1544
+        - live[0]
+            * (live[11] * t1541 - 0.316 * (live[10] * t1528 + live[11] * t1529)
+                - live[10] * t1543);
+    out.0[1][6] = 0.316 * (live[11] * t1491 - live[10] * t1492) + live[10] * t1506
+        + live[11] * t1508;
+    out.0[1][7] = 0.316 * (live[11] * t1528 - live[10] * t1529) + live[10] * t1541
+        + live[11] * t1543;
+    out.0[2][6] = t1509;
+    out.0[2][7] = t1544;
+    out.0[3][6] = t1507;
+    out.0[3][7] = t1542;
+    out.0[4][6] = t1504;
+    out.0[4][7] = t1539;
+    out.0[5][6] = t1502;
+    out.0[5][7] = t1537;
+    out.0[6][6] = t1499;
+    out.0[6][7] = t1534;
+    out.0[7][7] = 0.015 * (t1512 - t1514);
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 596,
+    add: 376,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { gravity_derivatives_with_avx(avx2, d, q) };
+    }
+    gravity_derivatives_with_body(BuildLanes, d, q)
+}
+/// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn gravity_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    gravity_derivatives_with_body(avx2, d, q)
+}
+/// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn gravity_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = s_q1 * s_q2;
+    let t1 = c_q3 * t0;
+    let t2 = s_q3 * t0;
+    let t3 = s_q1 * c_q2;
+    let t4 = 9.81 * (c_q3 * t3 - c_q1 * s_q3);
+    let t5 = 9.81 * s_q4 * t0 - c_q4 * t4;
+    let t6 = 9.81 * (s_q3 * t3 + c_q1 * c_q3);
+    let t7 = c_q5 * t5 + s_q5 * t6;
+    let t8 = 9.81 * c_q4 * t0 + s_q4 * t4;
+    let t9 = -t8;
+    let t10 = c_q6 * t7 + s_q6 * t9;
+    let t11 = c_q6 * t9 - s_q6 * t7;
+    let t12 = 0.7071067811865475 * t10 + 0.7071067811865476 * t11;
+    let t13 = 0.7071067811865476 * t10 - 0.7071067811865475 * t11;
+    let t14 = s_q5 * t5 - c_q5 * t6;
+    let t15 = -t14;
+    let t16 = t12 - 0.9999999999999998 * t13;
+    let t17 = 0.010606601717798212 * (t12 + t13);
+    let t18 = 1.9999999999999998 * t17;
+    let t19 = 0.021213203435596427 * t16;
+    let t20 = c_q6 * t18 - s_q6 * t19;
+    let t21 = c_q5 * t20;
+    let t22 = s_q5 * t14;
+    let t23 = t21 + 0.03 * t22;
+    let t24 = s_q6 * t18 + c_q6 * t19;
+    let t25 = c_q4 * t23 + s_q4 * t24;
+    let t26 = s_q5 * t20;
+    let t27 = c_q5 * t14;
+    let t28 = t26 - 0.03 * t27;
+    let t29 = c_q3 * t25 - s_q3 * t28;
+    let t30 = c_q4 * t24 - s_q4 * t23;
+    let t31 = s_q2 * t29 - c_q2 * t30;
+    let t32 = 0.002034439958661797 * t14 - 0.0035086638482476487 * t16;
+    let t33 = 0.3308 * t17 - 0.002573605371338202 * t14;
+    let t34 = c_q6 * t32 - s_q6 * t33;
+    let t35 = t34 - 0.168842705569 * t9;
+    let t36 = 0.002034439958661797 * t10 - 0.229207552695 * t9
+        - 0.002573605371338202 * t11 - 0.088 * t24;
+    let t37 = c_q5 * t35 - s_q5 * t36;
+    let t38 = 0.067870631425 * t6 + t37;
+    let t39 = s_q6 * t32 + c_q6 * t33;
+    let t40 = 0.014653732538 * t6 - t39 - 0.168842705569 * t7 - 0.231847552695 * t15;
+    let t41 = c_q4 * t38 - s_q4 * t40;
+    let t42 = 0.384 * t30 + t41 - 19.62984486084543 * t0;
+    let t43 = s_q5 * t35 + c_q5 * t36;
+    let t44 = 0.0825 * t30 + t43 - 5.3984947443165 * t0 - 0.067870631425 * t5
+        - 0.014653732538 * t8;
+    let t45 = c_q3 * t42 - s_q3 * t44;
+    let t46 = 0.27690780075318 * c_q1 + t45;
+    let t47 = s_q3 * t25 + c_q3 * t28;
+    let t48 = s_q4 * t38 + c_q4 * t40;
+    let t49 = 0.55030527465 * t6 + 0.384 * t25 + 0.0825 * (t28 - t47) + t48
+        - 2.001003553603 * t4 - 7.30239683634432 * c_q1;
+    let t50 = c_q2 * t46 - s_q2 * t49;
+    let t51 = s_q3 * t42 + c_q3 * t44;
+    let t52 = c_q1 * s_q2;
+    let t53 = c_q1 * c_q2;
+    let t54 = -9.81 * (c_q3 * t53 + s_q1 * s_q3);
+    let t55 = 9.81 * s_q4 * t52 + c_q4 * t54;
+    let t56 = 9.81 * (s_q3 * t53 - s_q1 * c_q3);
+    let t57 = c_q5 * t55 + s_q5 * t56;
+    let t58 = 9.81 * c_q4 * t52 - s_q4 * t54;
+    let t59 = -t58;
+    let t60 = c_q6 * t57 + s_q6 * t59;
+    let t61 = c_q6 * t59 - s_q6 * t57;
+    let t62 = 0.7071067811865475 * t60 + 0.7071067811865476 * t61;
+    let t63 = 0.7071067811865476 * t60 - 0.7071067811865475 * t61;
+    let t64 = 0.021213203435596423 * (t62 + t63);
+    let t65 = t62 - 0.9999999999999998 * t63;
+    let t66 = 0.021213203435596427 * t65;
+    let t67 = c_q6 * t64 - s_q6 * t66;
+    let t68 = s_q5 * t55 - c_q5 * t56;
+    let t69 = c_q5 * t67 + 0.03 * s_q5 * t68;
+    let t70 = s_q6 * t64 + c_q6 * t66;
+    let t71 = c_q4 * t69 + s_q4 * t70;
+    let t72 = s_q5 * t67 - 0.03 * c_q5 * t68;
+    let t73 = c_q3 * t71 - s_q3 * t72;
+    let t74 = s_q4 * t69 - c_q4 * t70;
+    let t75 = 0.002034439958661797 * t68 - 0.0035086638482476487 * t65;
+    let t76 = 0.16539999999999996 * t64 - 0.002573605371338202 * t68;
+    let t77 = c_q6 * t75 - 0.168842705569 * t59 - s_q6 * t76;
+    let t78 = 0.002573605371338202 * t61 - 0.002034439958661797 * t60;
+    let t79 = -0.229207552695 * t59 - 0.088 * t70 - t78;
+    let t80 = 0.067870631425 * t56 + c_q5 * t77 - s_q5 * t79;
+    let t81 = 0.168842705569 * t57 + s_q6 * t75 + c_q6 * t76 - 0.231847552695 * t68;
+    let t82 = 0.014653732538 * t56 - t81;
+    let t83 = c_q4 * t80 - 0.384 * t74 - 19.62984486084543 * t52 - s_q4 * t82;
+    let t84 = s_q5 * t77 + c_q5 * t79 - 0.067870631425 * t55 - 0.014653732538 * t58;
+    let t85 = t84 - 0.0825 * t74 - 5.3984947443165 * t52;
+    let t86 = c_q3 * t83 - 0.27690780075318 * s_q1 - s_q3 * t85;
+    let t87 = -2.001003553603 * t54 - s_q4 * t80 - c_q4 * t82 - 0.55030527465 * t56
+        - 0.384 * t71 - 0.0825 * t72;
+    let t88 = 7.30239683634432 * s_q1 - 0.0825 * (s_q3 * t71 + c_q3 * t72) - t87;
+    let t89 = 0.27690780075318 * t53 + s_q3 * t83 + c_q3 * t85 + 7.30239683634432 * t52
+        + 0.0825 * t74;
+    let t90 = 9.81 * (s_q4 * t3 + c_q4 * t1);
+    let t91 = c_q5 * t90 - 9.81 * s_q5 * t2;
+    let t92 = 9.81 * (c_q4 * t3 - s_q4 * t1);
+    let t93 = -t92;
+    let t94 = c_q6 * t91 + s_q6 * t93;
+    let t95 = c_q6 * t93 - s_q6 * t91;
+    let t96 = 0.7071067811865475 * t94 + 0.7071067811865476 * t95;
+    let t97 = 0.7071067811865476 * t94 - 0.7071067811865475 * t95;
+    let t98 = 0.021213203435596423 * (t96 + t97);
+    let t99 = t96 - 0.9999999999999998 * t97;
+    let t100 = 0.021213203435596427 * t99;
+    let t101 = c_q6 * t98 - s_q6 * t100;
+    let t102 = s_q5 * t90 + 9.81 * c_q5 * t2;
+    let t103 = c_q5 * t101 + 0.03 * s_q5 * t102;
+    let t104 = s_q6 * t98 + c_q6 * t100;
+    let t105 = c_q4 * t103 + s_q4 * t104;
+    let t106 = s_q5 * t101 - 0.03 * c_q5 * t102;
+    let t107 = c_q3 * t105 - s_q3 * t106;
+    let t108 = s_q4 * t103 - c_q4 * t104;
+    let t109 = 0.002034439958661797 * t102 - 0.0035086638482476487 * t99;
+    let t110 = 0.16539999999999996 * t98 - 0.002573605371338202 * t102;
+    let t111 = c_q6 * t109 - 0.168842705569 * t93 - s_q6 * t110;
+    let t112 = 0.002573605371338202 * t95 - 0.002034439958661797 * t94;
+    let t113 = -0.229207552695 * t93 - 0.088 * t104 - t112;
+    let t114 = c_q5 * t111 - 0.66581089427925 * t2 - s_q5 * t113;
+    let t115 = 0.168842705569 * t91 + s_q6 * t109 + c_q6 * t110 - 0.231847552695 * t102;
+    let t116 = -0.14375311619778 * t2 - t115;
+    let t117 = c_q4 * t114 - 0.384 * t108 - 19.62984486084543 * t3 - s_q4 * t116;
+    let t118 = s_q5 * t111 + c_q5 * t113 - 0.067870631425 * t90 - 0.014653732538 * t92;
+    let t119 = t118 - 0.0825 * t108 - 5.3984947443165 * t3;
+    let t120 = c_q3 * t117 - s_q3 * t119;
+    let t121 = 5.3984947443165 * t2 - s_q4 * t114 - c_q4 * t116 - 19.62984486084543 * t1
+        - 0.384 * t105 - 0.0825 * t106;
+    let t122 = -0.0825 * (s_q3 * t105 + c_q3 * t106) - t121;
+    let t123 = 0.0825 * t108 + s_q3 * t117 + c_q3 * t119 + 7.30239683634432 * t3
+        - 0.27690780075318 * t0;
+    let t124 = c_q4 * t6;
+    let t125 = c_q5 * t124 + s_q5 * t4;
+    let t126 = s_q4 * t6;
+    let t127 = c_q6 * t125 + s_q6 * t126;
+    let t128 = c_q6 * t126 - s_q6 * t125;
+    let t129 = 0.7071067811865475 * t127 + 0.7071067811865476 * t128;
+    let t130 = 0.7071067811865476 * t127 - 0.7071067811865475 * t128;
+    let t131 = 0.021213203435596423 * (t129 + t130);
+    let t132 = t129 - 0.9999999999999998 * t130;
+    let t133 = 0.021213203435596427 * t132;
+    let t134 = c_q6 * t131 - s_q6 * t133;
+    let t135 = s_q5 * t124 - c_q5 * t4;
+    let t136 = c_q5 * t134 + 0.03 * s_q5 * t135;
+    let t137 = s_q6 * t131 + c_q6 * t133;
+    let t138 = c_q4 * t136 + s_q4 * t137;
+    let t139 = s_q5 * t134 - 0.03 * c_q5 * t135;
+    let t140 = c_q3 * t138 - t47 - s_q3 * t139;
+    let t141 = s_q4 * t136 - c_q4 * t137;
+    let t142 = 0.002034439958661797 * t135 - 0.0035086638482476487 * t132;
+    let t143 = 0.16539999999999996 * t131 - 0.002573605371338202 * t135;
+    let t144 = c_q6 * t142 - 0.168842705569 * t126 - s_q6 * t143;
+    let t145 = 0.002573605371338202 * t128 - 0.002034439958661797 * t127;
+    let t146 = -0.229207552695 * t126 - 0.088 * t137 - t145;
+    let t147 = 0.067870631425 * t4 + c_q5 * t144 - s_q5 * t146;
+    let t148 = 0.168842705569 * t125 + s_q6 * t142 + c_q6 * t143 - 0.231847552695 * t135;
+    let t149 = 0.014653732538 * t4 - t148;
+    let t150 = c_q4 * t147 - 0.384 * t141 - s_q4 * t149;
+    let t151 = 0.014653732538 * t126 + s_q5 * t144 + c_q5 * t146 - 0.067870631425 * t124;
+    let t152 = t151 - 0.0825 * t141;
+    let t153 = c_q3 * t150 - t51 - s_q3 * t152;
+    let t154 = -0.55030527465 * t4 - s_q4 * t147 - c_q4 * t149 - 2.001003553603 * t6
+        - 0.384 * t138 - 0.0825 * t139;
+    let t155 = -0.0825 * (t29 + s_q3 * t138 + c_q3 * t139) - t154;
+    let t156 = 0.0825 * t141 + s_q3 * t150 + t45 + c_q3 * t152;
+    let t157 = c_q5 * t8;
+    let t158 = c_q6 * t157 + s_q6 * t5;
+    let t159 = c_q6 * t5 - s_q6 * t157;
+    let t160 = 0.7071067811865475 * t158 + 0.7071067811865476 * t159;
+    let t161 = 0.7071067811865476 * t158 - 0.7071067811865475 * t159;
+    let t162 = 0.021213203435596423 * (t160 + t161);
+    let t163 = t160 - 0.9999999999999998 * t161;
+    let t164 = 0.021213203435596427 * t163;
+    let t165 = c_q6 * t162 - s_q6 * t164;
+    let t166 = s_q5 * t8;
+    let t167 = c_q5 * t165 + 0.03 * s_q5 * t166;
+    let t168 = s_q6 * t162 + c_q6 * t164;
+    let t169 = t30 + c_q4 * t167 + s_q4 * t168;
+    let t170 = s_q5 * (t165 - 0.03 * t157);
+    let t171 = c_q3 * t169 - s_q3 * t170;
+    let t172 = t25 + s_q4 * t167 - c_q4 * t168;
+    let t173 = 0.002034439958661797 * t166 - 0.0035086638482476487 * t163;
+    let t174 = 0.16539999999999996 * t162 - 0.002573605371338202 * t166;
+    let t175 = c_q6 * t173 - 0.168842705569 * t5 - s_q6 * t174;
+    let t176 = 0.002573605371338202 * t159 - 0.002034439958661797 * t158;
+    let t177 = -0.229207552695 * t5 - 0.088 * t168 - t176;
+    let t178 = c_q5 * t175 - s_q5 * t177;
+    let t179 = 0.168842705569 * t157 + s_q6 * t173 + c_q6 * t174 - 0.231847552695 * t166;
+    let t180 = c_q4 * t178 + s_q4 * t179 - 0.384 * t172 - t48;
+    let t181 = s_q5 * t175 + c_q5 * t177 + 0.014653732538 * t5 - 0.067870631425 * t8;
+    let t182 = t181 - 0.0825 * t172;
+    let t183 = c_q3 * t180 - s_q3 * t182;
+    let t184 = c_q4 * t179 - 0.384 * t169 - s_q4 * t178 - t41 - 0.0825 * t170;
+    let t185 = -0.0825 * (s_q3 * t169 + c_q3 * t170) - t184;
+    let t186 = c_q3 * t182 + 0.0825 * t172 + s_q3 * t180;
+    let t187 = c_q6 * t15;
+    let t188 = s_q6 * t15;
+    let t189 = 0.7071067811865475 * t187 - 0.7071067811865476 * t188;
+    let t190 = 0.7071067811865476 * t187 + 0.7071067811865475 * t188;
+    let t191 = 0.021213203435596423 * (t189 + t190);
+    let t192 = t189 - 0.9999999999999998 * t190;
+    let t193 = 0.021213203435596427 * t192;
+    let t194 = c_q6 * t191 - s_q6 * t193;
+    let t195 = c_q5 * t194 + 0.03 * (t27 + s_q5 * t7) - t26;
+    let t196 = s_q6 * t191 + c_q6 * t193;
+    let t197 = c_q4 * t195 + s_q4 * t196;
+    let t198 = t21 + s_q5 * t194 - 0.03 * (c_q5 * t7 - t22);
+    let t199 = c_q3 * t197 - s_q3 * t198;
+    let t200 = s_q4 * t195 - c_q4 * t196;
+    let t201 = 0.002034439958661797 * t7 - 0.0035086638482476487 * t192;
+    let t202 = 0.16539999999999996 * t191 - 0.002573605371338202 * t7;
+    let t203 = c_q6 * t201 - s_q6 * t202;
+    let t204 = -0.002034439958661797 * t187 - 0.002573605371338202 * t188;
+    let t205 = -0.088 * t196 - t204;
+    let t206 = c_q5 * t203 - t43 - s_q5 * t205;
+    let t207 = 0.231847552695 * t7 - 0.168842705569 * t15 - s_q6 * t201 - c_q6 * t202;
+    let t208 = c_q4 * t206 - 0.384 * t200 - s_q4 * t207;
+    let t209 = t37 + s_q5 * t203 + c_q5 * t205;
+    let t210 = t209 - 0.0825 * t200;
+    let t211 = c_q3 * t208 - s_q3 * t210;
+    let t212 = -0.384 * t197 - 0.0825 * t198 - s_q4 * t206 - c_q4 * t207;
+    let t213 = -0.0825 * (s_q3 * t197 + c_q3 * t198) - t212;
+    let t214 = c_q3 * t210 + 0.0825 * t200 + s_q3 * t208;
+    let t215 = 0.7071067811865475 * t11 - 0.7071067811865476 * t10;
+    let t216 = 0.7071067811865476 * t11 + 0.7071067811865475 * t10;
+    let t217 = 0.021213203435596423 * (t215 + t216);
+    let t218 = t215 - 0.9999999999999998 * t216;
+    let t219 = 0.021213203435596427 * t218;
+    let t220 = c_q6 * t217 - t24 - s_q6 * t219;
+    let t221 = c_q5 * t220;
+    let t222 = t20 + s_q6 * t217 + c_q6 * t219;
+    let t223 = c_q4 * t221 + s_q4 * t222;
+    let t224 = s_q5 * t220;
+    let t225 = c_q3 * t223 - s_q3 * t224;
+    let t226 = s_q4 * t221 - c_q4 * t222;
+    let t227 = 0.010606601717798213 * t218;
+    let t228 = 0.49999999999999994 * t217;
+    let t229 = -0.3308 * (c_q6 * t227 + s_q6 * t228) - t39;
+    let t230 = -0.002573605371338202 * t10 - 0.002034439958661797 * t11;
+    let t231 = -0.088 * t222 - t230;
+    let t232 = c_q5 * t229 - s_q5 * t231;
+    let t233 = t34 - 0.3308 * (s_q6 * t227 - c_q6 * t228);
+    let t234 = c_q4 * t232 + s_q4 * t233 - 0.384 * t226;
+    let t235 = s_q5 * t229 + c_q5 * t231;
+    let t236 = t235 - 0.0825 * t226;
+    let t237 = c_q3 * t234 - s_q3 * t236;
+    let t238 = c_q4 * t233 - 0.384 * t223 - 0.0825 * t224 - s_q4 * t232;
+    let t239 = -0.0825 * (s_q3 * t223 + c_q3 * t224) - t238;
+    let t240 = c_q3 * t236 + 0.0825 * t226 + s_q3 * t234;
+    [
+        [
+            0.0,
+            s_q1
+                * (0.0825 * t30 + 0.316 * (s_q2 * t73 + c_q2 * t74) + s_q2 * t88 - t51
+                    - 7.30239683634432 * t0 - 0.27690780075318 * t3 - c_q2 * t86)
+                - c_q1 * (t50 - 0.316 * t31 - t89),
+            c_q1 * t123
+                - s_q1
+                    * (c_q2 * (t120 - t49)
+                        - 0.316 * (c_q2 * (t29 + t108) + s_q2 * (t107 + t30))
+                        - s_q2 * (t46 + t122)),
+            c_q1 * t156
+                - s_q1
+                    * (c_q2 * t153 - 0.316 * (s_q2 * t140 + c_q2 * t141) - s_q2 * t155),
+            c_q1 * t186
+                - s_q1
+                    * (c_q2 * t183 - 0.316 * (s_q2 * t171 + c_q2 * t172) - s_q2 * t185),
+            c_q1 * t214
+                - s_q1
+                    * (c_q2 * t211 - 0.316 * (s_q2 * t199 + c_q2 * t200) - s_q2 * t213),
+            c_q1 * t240
+                - s_q1
+                    * (c_q2 * t237 - 0.316 * (s_q2 * t225 + c_q2 * t226) - s_q2 * t239),
+            0.0,
+        ],
+        [
+            0.0,
+            0.316 * (c_q2 * t73 - s_q2 * t74) + s_q2 * t86 + c_q2 * t88
+                - 0.01993386669246 * s_q1 - 32.71654662685272 * c_q1,
+            t50 + s_q2 * t120 + c_q2 * t122 + 0.316 * (c_q2 * t107 - t31 - s_q2 * t108),
+            0.316 * (c_q2 * t140 - s_q2 * t141) + s_q2 * t153 + c_q2 * t155,
+            0.316 * (c_q2 * t171 - s_q2 * t172) + s_q2 * t183 + c_q2 * t185,
+            0.316 * (c_q2 * t199 - s_q2 * t200) + s_q2 * t211 + c_q2 * t213,
+            0.316 * (c_q2 * t225 - s_q2 * t226) + s_q2 * t237 + c_q2 * t239,
+            0.0,
+        ],
+        [0.0, t89, t123, t156, t186, t214, t240, 0.0],
+        [0.0, t87, t121, t154, t184, t212, t238, 0.0],
+        [0.0, t84, t118, t151, t181, t209, t235, 0.0],
+        [0.0, t81, t115, t148, t179, -t207, t233, 0.0],
+        [0.0, t78, t112, t145, t176, t204, t230, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 717,
+    add: 458,
+    div: 7,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = 0.0009653051699191116 * s_q6 + 0.001255536598272898 * c_q6;
+    let t1 = -t0;
+    let t2 = -0.002573605371338202 * s_q6 - 0.002034439958661797 * c_q6;
+    let t3 = c_q4 * c_q5;
+    let t4 = 0.002573605371338202 * c_q6 - 0.002034439958661797 * s_q6;
+    let t5 = t2 * t3 + s_q4 * t4;
+    let t6 = s_q5 * t2;
+    let t7 = c_q3 * t5 - s_q3 * t6;
+    let t8 = s_q4 * c_q5;
+    let t9 = t2 * t8 - c_q4 * t4;
+    let t10 = 0.0009653051699191116 * c_q6 - 0.001255536598272898 * s_q6;
+    let t11 = -t10;
+    let t12 = q[7] * q[7];
+    let t13 = t12 + 0.02735716;
+    let t14 = 0.03 * t13 + 0.0058634371673609445;
+    let inv0 = 1.0 / t14;
+    let t15 = s_q6 * (0.000000000000000006938893903907228 * t12 + 0.002420943778521232);
+    let t16 = s_q6 * (0.00039139128168424813 - 0.015 * t12);
+    let t17 = c_q6 * t15 + 0.0002876323644655631 + 0.088 * t2 - 0.015 * t12
+        - 2.0 * s_q6 * t16;
+    let t18 = t0 + 0.000093569097314605;
+    let t19 = t4 + 0.231847552695;
+    let t20 = 0.17380470556900002 * s_q5 + c_q5 * t19;
+    let t21 = s_q5 * t19 - 0.17380470556900002 * c_q5;
+    let t22 = c_q5 * t17 - s_q5 * t18;
+    let t23 = -2.0 * c_q6 * t16 - s_q6 * t15;
+    let t24 = 0.176 * t4 + 0.03 * t13;
+    let t25 = t23 + 0.015000000000000003 * t12 - t24;
+    let t26 = t25 - 0.051767567210667303;
+    let t27 = -0.00151524447332703 - t22;
+    let t28 = s_q5 * t17 + c_q5 * t18;
+    let t29 = 0.00216405205209813 - t28;
+    let t30 = t20 - 0.014653732538;
+    let t31 = t2 + 0.067870631425;
+    let t32 = c_q4 * t30 - s_q4 * t31;
+    let t33 = s_q4 * t30 + c_q4 * t31;
+    let t34 = s_q4 * c_q4;
+    let t35 = -t33;
+    let t36 = t32 - 0.55278027465;
+    let t37 = t21 + 2.012523553603;
+    let t38 = c_q3 * t36 - s_q3 * t37;
+    let t39 = s_q3 * t36 + c_q3 * t37;
+    let t40 = t38 + 0.746857959872;
+    let t41 = t33 + 0.028227094878;
+    let t42 = -t21;
+    let t43 = c_q4 * t42;
+    let t44 = s_q4 * t42;
+    let t45 = c_q4 * t22 - 0.384 * t44 - s_q4 * t26;
+    let t46 = t28 - 0.0825 * t44;
+    let t47 = c_q3 * t43 - s_q3 * t20;
+    let t48 = c_q3 * t45 - s_q3 * t46;
+    let t49 = 0.0825 * t20 + 0.384 * t43 + s_q4 * t22 + c_q4 * t26;
+    let t50 = t49 - 0.0825 * (s_q3 * t43 + c_q3 * t20);
+    let t51 = -0.0825 * t44 - c_q3 * t46 - s_q3 * t45;
+    let t52 = 0.010606601717798213 * s_q6 - 0.010606601717798212 * c_q6;
+    let t53 = -t52;
+    let t54 = 0.010606601717798212 * (s_q6 + c_q6);
+    let t55 = -0.1654 * t54;
+    let t56 = 0.0017543319241238244 * (s_q6 - c_q6);
+    let t57 = s_q5 * t53;
+    let t58 = c_q5 * t55 + 0.088 * s_q5 * t54;
+    let t59 = t3 * t53 + s_q4 * t54;
+    let t60 = t8 * t53 - c_q4 * t54;
+    let t61 = c_q4 * t58 - 0.384 * t60 - s_q4 * t56;
+    let t62 = s_q5 * t55 - 0.088 * c_q5 * t54;
+    let t63 = t62 - 0.0825 * t60;
+    let t64 = c_q3 * t59 - s_q3 * t57;
+    let t65 = c_q3 * t61 - s_q3 * t63;
+    let t66 = 0.0825 * t57 + 0.384 * t59 + s_q4 * t58 + c_q4 * t56;
+    let t67 = t66 - 0.0825 * (s_q3 * t59 + c_q3 * t57);
+    let t68 = -0.0825 * t60 - c_q3 * t63 - s_q3 * t61;
+    let t69 = 0.1654 * t54;
+    let t70 = s_q5 * t52;
+    let t71 = c_q5 * t69 - 0.088 * s_q5 * t54;
+    let t72 = s_q5 * t69 + 0.088 * c_q5 * t54;
+    let t73 = t62 + t72;
+    let t74 = t3 * t52 - s_q4 * t54;
+    let t75 = t8 * t52 + c_q4 * t54;
+    let t76 = c_q4 * t71 + s_q4 * t56 - 0.384 * t75;
+    let t77 = t72 - 0.0825 * t75;
+    let t78 = 0.0825 * t70 + 0.384 * t74 + s_q4 * t71 - c_q4 * t56;
+    let t79 = t66 + t78;
+    let t80 = c_q3 * t74 - s_q3 * t70;
+    let t81 = c_q3 * t76 - s_q3 * t77;
+    let t82 = t78 - 0.0825 * (s_q3 * t74 + c_q3 * t70);
+    let t83 = -0.0825 * t75 - c_q3 * t77 - s_q3 * t76;
+    let t84 = t68 + t83;
+    let t85 = 0.316 * (c_q2 * (t64 + t80) - s_q2 * (t60 + t75)) + s_q2 * (t65 + t81)
+        + c_q2 * (t67 + t82);
+    let t86 = s_q1
+        * (c_q2 * t65 + c_q2 * t81 - 0.316 * (s_q2 * t64 + c_q2 * t60) - s_q2 * t67
+            - 0.316 * (s_q2 * t80 + c_q2 * t75) - s_q2 * t82) + c_q1 * (t68 + t83);
+    let t87 = -0.176 * t4 - 0.014999999999999996 * t12;
+    let t88 = s_q5 * (t23 + t87 + 0.005280563080652476);
+    let t89 = s_q5 * (t10 + 0.014748570382675314);
+    let t90 = t10 + c_q5 * t88 + 0.010148324865112208 - 2.0 * s_q5 * t89;
+    let t91 = -2.0 * c_q5 * t89 - s_q5 * t88;
+    let t92 = 0.000000000000000006938893903907228 * t12 - 0.176 * t4;
+    let t93 = 2.0 * t23 + t91 + t92 - 0.010507279828771796;
+    let t94 = 0.0825 * t21 + c_q4 * t90 - 0.384 * t32 - s_q4 * t29;
+    let t95 = t22 + 2.0 * s_q4 * s_q4 * t27 + 0.0825 * t35 + 0.00542059949960313
+        - t34 * t93;
+    let t96 = -0.384 * t35 - c_q4 * t29 - s_q4 * t90;
+    let t97 = t96 - 0.00164448757736927;
+    let t98 = c_q3 * t95 - s_q3 * t97;
+    let t99 = t23 - 2.0 * t27 * t34 - s_q4 * s_q4 * t93;
+    let t100 = 0.768 * t21 + 0.165 * t32 + t87 + t99;
+    let t101 = s_q3 * (2.0 * t91 + t100 + 0.6501013458897821);
+    let t102 = s_q3 * (t94 + 0.16284087268546085);
+    let t103 = s_q3 * t95 + c_q3 * t97;
+    let t104 = -0.0825 * t33 - t98;
+    let t105 = t94 + c_q3 * t101 + 0.15735322457889858 - 0.0825 * t39
+        - 2.0 * s_q3 * t102;
+    let t106 = -0.004377257121839584 - t103;
+    let t107 = t91 - 2.0 * c_q3 * t102 - s_q3 * t101;
+    let t108 = s_q2
+        * (0.165 * (t32 - t38) + t92 + t107 + 2.0 * t99 - 0.10095168804723664);
+    let t109 = s_q2 * (t104 - 0.000121912420950744);
+    let t110 = t24 + 2.0 * (0.384 * t21 - 0.0825 * t32);
+    let t111 = 0.165 * t38 + t110;
+    let t112 = t107 + 0.768 * t21 - t111;
+    let t113 = s_q2 * t106 + 0.316 * (c_q2 * t40 - s_q2 * t41) - c_q2 * t105;
+    let t114 = 0.316 * (s_q2 * t40 + c_q2 * t41) - s_q2 * t105 - c_q2 * t106;
+    let t115 = s_q2 * t108 + 2.0 * c_q2 * t109;
+    let t116 = c_q3 * t35;
+    let t117 = -0.015000000000000003 * t12 - t99;
+    let t118 = t111 + t117;
+    let t119 = 0.0825 * (t38 + 0.002475) - t118 - 0.8017351219634812;
+    let t120 = t94 + 0.0009504 - 0.0825 * (t21 + 0.01152);
+    let t121 = t110 + 0.0825 * (t32 - 0.002475) + 0.03908622393129646 - 0.768 * t21
+        - t91;
+    let t122 = c_q3 * t120 - s_q3 * t121;
+    let t123 = -0.0825 * s_q3 * t35 - t96;
+    let t124 = -0.0825 * t32 - c_q3 * t121 - s_q3 * t120;
+    let t125 = 0.088 * (t4 + 0.00264) - t24 - 0.006095757167360945;
+    let t126 = c_q5 * t11 - s_q5 * t125;
+    let t127 = s_q5 * t11 + c_q5 * t125;
+    let t128 = c_q4 * t126 - 0.384 * t9 - s_q4 * t0;
+    let t129 = t127 - 0.0825 * t9;
+    let t130 = -0.384 * t5 - 0.0825 * t6 - c_q4 * t0 - s_q4 * t126;
+    let t131 = c_q3 * t128 - s_q3 * t129;
+    let t132 = -0.0825 * (s_q3 * t5 + c_q3 * t6) - t130;
+    let t133 = c_q3 * t129 + 0.0825 * t9 + s_q3 * t128;
+    let t134 = 0.316 * (c_q2 * t7 - s_q2 * t9) + s_q2 * t131 + c_q2 * t132;
+    let t135 = c_q1 * t133
+        - s_q1 * (c_q2 * t131 - 0.316 * (s_q2 * t7 + c_q2 * t9) - s_q2 * t132);
+    let t136 = 0.051767567210667303 - t25 - t1 * t1 * inv0;
+    let inv1 = 1.0 / t136;
+    let t137 = t28 - t1 * inv0 * t127;
+    let t138 = -t49 - t1 * inv0 * t130;
+    let t139 = -t51 - t1 * inv0 * t133;
+    let t140 = 0.316 * (c_q2 * t47 - s_q2 * t44) + s_q2 * t48 + c_q2 * t50
+        - t1 * inv0 * t134;
+    let t141 = -s_q1 * (c_q2 * t48 - 0.316 * (s_q2 * t47 + c_q2 * t44) - s_q2 * t50)
+        - c_q1 * t51 - t1 * inv0 * t135;
+    let t142 = t24 + 0.03888203643129646 - t91 - inv0 * t127 * t127 - inv1 * t137 * t137
+        - 33.333333333333336 * t73 * t73;
+    let inv2 = 1.0 / t142;
+    let t143 = t96 + 33.333333333333336 * t73 * t79 - inv0 * t127 * t130
+        - inv1 * t137 * t138;
+    let t144 = 33.333333333333336 * t73 * t84 - t124 - inv0 * t127 * t133
+        - inv1 * t137 * t139;
+    let t145 = 0.316 * (c_q2 * t116 - s_q2 * t32) + s_q2 * t122 + c_q2 * t123
+        - inv0 * t127 * t134 - inv1 * t137 * t140 - 33.333333333333336 * t73 * t85;
+    let t146 = 33.333333333333336 * t73 * t86
+        - s_q1 * (c_q2 * t122 - 0.316 * (s_q2 * t116 + c_q2 * t32) - s_q2 * t123)
+        - c_q1 * t124 - inv0 * t127 * t135 - inv1 * t137 * t141;
+    let t147 = t110 + t117 + 0.8015309344634812 - inv0 * t130 * t130 - inv1 * t138 * t138
+        - inv2 * t143 * t143 - 33.333333333333336 * t79 * t79;
+    let inv3 = 1.0 / t147;
+    let t148 = t103 - 33.333333333333336 * t79 * t84 - inv0 * t130 * t133
+        - inv1 * t138 * t139 - inv2 * t143 * t144;
+    let t149 = s_q2 * t98 + c_q2 * (t119 - 0.316 * t39) + 33.333333333333336 * t79 * t85
+        - inv0 * t130 * t134 - inv1 * t138 * t140 - inv2 * t143 * t145;
+    let t150 = c_q1 * t103 - 33.333333333333336 * t79 * t86
+        - s_q1 * (c_q2 * t98 - s_q2 * (t119 - 0.316 * t39)) - inv0 * t130 * t135
+        - inv1 * t138 * t141 - inv2 * t143 * t146;
+    let t151 = 0.1736827425795179 - t112 - inv0 * t133 * t133 - inv1 * t139 * t139
+        - inv2 * t144 * t144 - inv3 * t148 * t148 - 33.333333333333336 * t84 * t84;
+    let inv4 = 1.0 / t151;
+    let t152 = 33.333333333333336 * t84 * t85 - t114 - inv0 * t133 * t134
+        - inv1 * t139 * t140 - inv2 * t144 * t145 - inv3 * t148 * t149;
+    let t153 = s_q1 * t113 - c_q1 * (t112 - 0.1736827425795179) - inv0 * t133 * t135
+        - inv1 * t139 * t141 - inv2 * t144 * t146 - inv3 * t148 * t150
+        - 33.333333333333336 * t84 * t86;
+    let t154 = t115 + t118 + 1.9183732992168214 + 0.632 * t39 - inv0 * t134 * t134
+        - inv1 * t140 * t140 - inv2 * t145 * t145 - inv3 * t149 * t149
+        - inv4 * t152 * t152 - 33.333333333333336 * t85 * t85;
+    let inv5 = 1.0 / t154;
+    let t155 = 33.333333333333336 * t85 * t86
+        - s_q1 * (t104 + c_q2 * t108 + 0.010139189400057426 - 2.0 * s_q2 * t109)
+        - c_q1 * (t114 + 0.0007689361029464) - inv0 * t134 * t135 - inv1 * t140 * t141
+        - inv2 * t145 * t146 - inv3 * t149 * t150 - inv4 * t152 * t153;
+    let t156 = 0.21102019106892408
+        + s_q1
+            * (s_q1
+                * (t100 + 2.0 * t107 + 1.597583103600203 + 0.632 * t39 - 0.165 * t38
+                    - t115) + 2.0 * c_q1 * (t113 - 0.00398335888393552)) - t112
+        - inv0 * t135 * t135 - inv1 * t141 * t141 - inv2 * t146 * t146
+        - inv3 * t150 * t150 - inv4 * t153 * t153 - inv5 * t155 * t155
+        - 33.333333333333336 * t86 * t86;
+    let inv6 = 1.0 / t156;
+    let t157 = 33.333333333333336 * (t73 * inv2 * t143 + t79);
+    let t158 = 33.333333333333336 * (t73 * inv2 * t144 + t84) - inv3 * t148 * t157;
+    let t159 = 33.333333333333336 * (t73 * inv2 * t145 - t85) - inv3 * t149 * t157
+        - inv4 * t152 * t158;
+    let t160 = 33.333333333333336 * (t73 * inv2 * t146 + t86) - inv3 * t150 * t157
+        - inv4 * t153 * t158 - inv5 * t155 * t159;
+    let t161 = inv6 * t160;
+    let t162 = inv5 * (t159 - t155 * inv6 * t160);
+    let t163 = inv4 * (t158 - t152 * t162 - t153 * inv6 * t160);
+    let t164 = inv3 * (t157 - t148 * t163 - t149 * t162 - t150 * inv6 * t160);
+    let t165 = inv2
+        * (-33.333333333333336 * t73 - t143 * t164 - t144 * t163 - t145 * t162
+            - t146 * inv6 * t160);
+    let t166 = -inv1
+        * (t137 * t165 + t138 * t164 + t139 * t163 + t140 * t162 + t141 * inv6 * t160);
+    let t167 = -inv0
+        * (t1 * t166 + t127 * t165 + t130 * t164 + t133 * t163 + t134 * t162
+            + t135 * inv6 * t160);
+    let t168 = inv0 * (t1 * inv1 * t137 - t127);
+    let t169 = inv0 * (t1 * inv1 * t138 - t130) - inv2 * t143 * t168;
+    let t170 = inv0 * (t1 * inv1 * t139 - t133) - inv2 * t144 * t168
+        - inv3 * t148 * t169;
+    let t171 = inv0 * (t1 * inv1 * t140 - t134) - inv2 * t145 * t168 - inv3 * t149 * t169
+        - inv4 * t152 * t170;
+    let t172 = inv0 * (t1 * inv1 * t141 - t135) - inv2 * t146 * t168 - inv3 * t150 * t169
+        - inv4 * t153 * t170 - inv5 * t155 * t171;
+    let t173 = inv6 * t172;
+    let t174 = inv5 * (t171 - t155 * inv6 * t172);
+    let t175 = inv4 * (t170 - t152 * t174 - t153 * inv6 * t172);
+    let t176 = inv3 * (t169 - t148 * t175 - t149 * t174 - t150 * inv6 * t172);
+    let t177 = inv2
+        * (t168 - t143 * t176 - t144 * t175 - t145 * t174 - t146 * inv6 * t172);
+    let t178 = -inv1
+        * (t1 * inv0 + t137 * t177 + t138 * t176 + t139 * t175 + t140 * t174
+            + t141 * inv6 * t172);
+    let t179 = inv1 * (t137 * inv2 * t143 - t138);
+    let t180 = inv1 * (t137 * inv2 * t144 - t139) - inv3 * t148 * t179;
+    let t181 = inv1 * (t137 * inv2 * t145 - t140) - inv3 * t149 * t179
+        - inv4 * t152 * t180;
+    let t182 = inv1 * (t137 * inv2 * t146 - t141) - inv3 * t150 * t179
+        - inv4 * t153 * t180 - inv5 * t155 * t181;
+    let t183 = inv6 * t182;
+    let t184 = inv5 * (t181 - t155 * inv6 * t182);
+    let t185 = inv4 * (t180 - t152 * t184 - t153 * inv6 * t182);
+    let t186 = inv3 * (t179 - t148 * t185 - t149 * t184 - t150 * inv6 * t182);
+    let t187 = -inv2
+        * (inv1 * t137 + t143 * t186 + t144 * t185 + t145 * t184 + t146 * inv6 * t182);
+    let t188 = inv2 * (t143 * inv3 * t148 - t144);
+    let t189 = inv2 * (t143 * inv3 * t149 - t145) - inv4 * t152 * t188;
+    let t190 = inv2 * (t143 * inv3 * t150 - t146) - inv4 * t153 * t188
+        - inv5 * t155 * t189;
+    let t191 = inv6 * t190;
+    let t192 = inv5 * (t189 - t155 * inv6 * t190);
+    let t193 = inv4 * (t188 - t152 * t192 - t153 * inv6 * t190);
+    let t194 = -inv3 * (inv2 * t143 + t148 * t193 + t149 * t192 + t150 * inv6 * t190);
+    let t195 = inv3 * (t148 * inv4 * t152 - t149);
+    let t196 = inv3 * (t148 * inv4 * t153 - t150) - inv5 * t155 * t195;
+    let t197 = inv6 * t196;
+    let t198 = inv5 * (t195 - t155 * inv6 * t196);
+    let t199 = -inv4 * (inv3 * t148 + t152 * t198 + t153 * inv6 * t196);
+    let t200 = inv4 * (t152 * inv5 * t155 - t153);
+    let t201 = inv6 * t200;
+    let t202 = -inv5 * (inv4 * t152 + t155 * inv6 * t200);
+    let t203 = -inv5 * t155 * inv6;
+    [
+        [inv6, t203, t201, t197, t191, t183, t173, t161],
+        [
+            t203,
+            inv5 + inv5 * inv5 * t155 * t155 * inv6,
+            t202,
+            t198,
+            t192,
+            t184,
+            t174,
+            t162,
+        ],
+        [
+            t201,
+            t202,
+            inv4 - inv4 * (t152 * t202 + t153 * inv6 * t200),
+            t199,
+            t193,
+            t185,
+            t175,
+            t163,
+        ],
+        [
+            t197,
+            t198,
+            t199,
+            inv3 - inv3 * (t148 * t199 + t149 * t198 + t150 * inv6 * t196),
+            t194,
+            t186,
+            t176,
+            t164,
+        ],
+        [
+            t191,
+            t192,
+            t193,
+            t194,
+            inv2 - inv2 * (t143 * t194 + t144 * t193 + t145 * t192 + t146 * inv6 * t190),
+            t187,
+            t177,
+            t165,
+        ],
+        [
+            t183,
+            t184,
+            t185,
+            t186,
+            t187,
+            inv1
+                - inv1
+                    * (t137 * t187 + t138 * t186 + t139 * t185 + t140 * t184
+                        + t141 * inv6 * t182),
+            t178,
+            t166,
+        ],
+        [
+            t173,
+            t174,
+            t175,
+            t176,
+            t177,
+            t178,
+            inv0
+                - inv0
+                    * (t1 * t178 + t127 * t177 + t130 * t176 + t133 * t175 + t134 * t174
+                        + t135 * inv6 * t172),
+            t167,
+        ],
+        [
+            t161,
+            t162,
+            t163,
+            t164,
+            t165,
+            t166,
+            t167,
+            33.333333333333336
+                - 33.333333333333336
+                    * (t73 * t165 + t85 * t162 - t79 * t164 - t84 * t163
+                        - t86 * inv6 * t160),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 7270,
+    add: 5390,
+    div: 15,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let mut live = [0.0; 1040];
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    forward_dynamics_derivatives_part0(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part1(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part2(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part3(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part4(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part5(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part6(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part7(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part8(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part9(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part10(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part11(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part12(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part13(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part14(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part15(d, q, qd, tau, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part0_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part0_body(avx2, d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part0_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = qd[1] * t1;
+    let t3 = qd[1] * t0;
+    let t4 = qd[1] * s_q2 - t0 * c_q2;
+    let t5 = t0 * s_q2 + qd[1] * c_q2;
+    let t6 = t0 * t1;
+    let t7 = t0 * t0;
+    let t8 = qd[2] + t1;
+    let t9 = qd[2] * t5;
+    let t10 = qd[2] * t4;
+    let t11 = t8 * s_q3;
+    let t12 = t4 * c_q3 + t11;
+    let t13 = t8 * c_q3;
+    let t14 = t13 - t4 * s_q3;
+    let t15 = t5 * t5;
+    let t16 = t8 * t8;
+    let t17 = t4 * t5;
+    let t18 = t4 * t8;
+    let t19 = qd[3] - t5;
+    let t20 = qd[3] * t14;
+    let t21 = qd[3] * t12;
+    let t22 = t19 * s_q4;
+    let t23 = t12 * c_q4 - t22;
+    let t24 = t19 * c_q4;
+    let t25 = -t12 * s_q4 - t24;
+    let t26 = t19 * t19;
+    let t27 = t12 * t19;
+    let t28 = t14 * t19;
+    let t29 = qd[4] + t14;
+    let t30 = qd[4] * t25;
+    let t31 = qd[4] * t23;
+    let t32 = t23 * c_q5 + t29 * s_q5;
+    let t33 = t29 * c_q5 - t23 * s_q5;
+    let t34 = qd[5] - t25;
+    let t35 = qd[5] * t33;
+    let t36 = qd[5] * t32;
+    let t37 = t34 * s_q6;
+    let t38 = t32 * c_q6 + t37;
+    let t39 = t34 * c_q6;
+    let t40 = t39 - t32 * s_q6;
+    let t41 = t33 * t33;
+    let t42 = t34 * t34;
+    let t43 = t32 * t33;
+    let t44 = t32 * t34;
+    let t45 = qd[6] - t33;
+    let t46 = qd[6] * t40;
+    let t47 = qd[6] * t38;
+    let t48 = 0.7071067811865476 * t38 - 0.7071067811865475 * t40;
+    let t49 = q[7] * t45;
+    let t50 = qd[7] * t45;
+    let t51 = qd[7] * t48;
+    let t52 = s_q1 * s_q2;
+    let t53 = c_q3 * t52;
+    let t54 = s_q3 * t52;
+    let t55 = s_q1 * c_q2;
+    let t56 = s_q3 * t55 + c_q1 * c_q3;
+    let t57 = 0.316 * t53 - 0.0825 * t54;
+    let t58 = 0.384 * t52 + t57;
+    let t59 = c_q1 * s_q3 - c_q3 * t55;
+    let t60 = -0.0825 * c_q1 - 0.316 * t55;
+    let t61 = 0.0825 * t56 + 0.384 * t59 + t60;
+    let t62 = s_q4 * t59 - c_q4 * t52;
+    let t63 = c_q4 * t58 - s_q4 * t61;
+    let t64 = -0.0825 * t53 - 0.316 * t54;
+    let t65 = 0.0825 * t52 + t64;
+    let t66 = c_q4 * t59 + s_q4 * t52;
+    let t67 = s_q5 * t66 - c_q5 * t56;
+    let t68 = c_q5 * t63 + s_q5 * t65;
+    let t69 = s_q4 * t58 + c_q4 * t61;
+    let t70 = t69 + 0.088 * t67;
+    let t71 = c_q5 * t66 + s_q5 * t56;
+    let t72 = c_q6 * t62 - s_q6 * t71;
+    let t73 = q[7] * t67;
+    let t74 = c_q6 * t68 + s_q6 * t70;
+    let t75 = 0.1654 * t72 + t74;
+    let t76 = t75 - 0.7071067811865476 * t73;
+    let t77 = c_q6 * t71 + s_q6 * t62;
+    let t78 = c_q6 * t70 - s_q6 * t68;
+    let t79 = t78 - 0.1654 * t77;
+    let t80 = 0.7071067811865475 * t73 + t79;
+    let t81 = 0.7071067811865475 * t76 + 0.7071067811865476 * t80;
+    let t82 = 0.7071067811865476 * t76 - 0.7071067811865475 * t80;
+    let t83 = 0.7071067811865476 * t73 + t75;
+    let t84 = t79 - 0.7071067811865475 * t73;
+    let t85 = 0.7071067811865475 * t83 + 0.7071067811865476 * t84;
+    let t86 = 0.7071067811865476 * t83 - 0.7071067811865475 * t84;
+    let t87 = c_q5 * t65 - s_q5 * t63;
+    let t88 = -0.088 * t62 - t87;
+    let t89 = q[7] * (0.7071067811865476 * t77 - 0.7071067811865475 * t72);
+    let t90 = t88 + t89;
+    let t91 = t88 - t89;
+    let t92 = 0.010606601717798213 * t85 - 0.010606601717798212 * t86;
+    let t93 = 0.010606601717798213 * t81 - 0.010606601717798212 * t82;
+    let t94 = 0.010606601717798212 * (t85 + t86);
+    let t95 = 0.010606601717798212 * (t81 + t82);
+    let t96 = 0.015 * (t81 - t85);
+    let t97 = c_q2 * c_q3;
+    let t98 = c_q2 * s_q3;
+    let t99 = s_q2 * s_q3;
+    let t100 = 0.316 * t97 - 0.0825 * t98;
+    let t101 = 0.384 * c_q2 + t100;
+    let t102 = s_q2 * c_q3;
+    let t103 = 0.316 * s_q2 + 0.384 * t102 - 0.0825 * t99;
+    let t104 = s_q4 * t102 - c_q2 * c_q4;
+    let t105 = c_q4 * t101 - s_q4 * t103;
+    let t106 = -0.0825 * t97 - 0.316 * t98;
+    let t107 = 0.0825 * c_q2 + t106;
+    let t108 = c_q4 * t102 + c_q2 * s_q4;
+    let t109 = s_q5 * t108 + c_q5 * t99;
+    let t110 = c_q5 * t105 + s_q5 * t107;
+    let t111 = s_q4 * t101 + c_q4 * t103;
+    let t112 = t111 + 0.088 * t109;
+    let t113 = c_q5 * t108 - s_q5 * t99;
+    let t114 = c_q6 * t104 - s_q6 * t113;
+    let t115 = q[7] * t109;
+    let t116 = c_q6 * t110 + s_q6 * t112;
+    let t117 = 0.1654 * t114 + t116;
+    let t118 = t117 - 0.7071067811865476 * t115;
+    let t119 = c_q6 * t113 + s_q6 * t104;
+    let t120 = c_q6 * t112 - s_q6 * t110;
+    let t121 = t120 - 0.1654 * t119;
+    let t122 = 0.7071067811865475 * t115 + t121;
+    let t123 = 0.7071067811865475 * t118 + 0.7071067811865476 * t122;
+    let t124 = 0.7071067811865476 * t118 - 0.7071067811865475 * t122;
+    let t125 = 0.7071067811865476 * t115 + t117;
+    let t126 = t121 - 0.7071067811865475 * t115;
+    let t127 = 0.7071067811865475 * t125 + 0.7071067811865476 * t126;
+    let t128 = 0.7071067811865476 * t125 - 0.7071067811865475 * t126;
+    let t129 = c_q5 * t107 - s_q5 * t105;
+    let t130 = -0.088 * t104 - t129;
+    let t131 = q[7] * (0.7071067811865476 * t119 - 0.7071067811865475 * t114);
+    let t132 = t130 + t131;
+    let t133 = t130 - t131;
+    let t134 = 0.010606601717798213 * t127 - 0.010606601717798212 * t128;
+    let t135 = 0.010606601717798213 * t123 - 0.010606601717798212 * t124;
+    let t136 = 0.010606601717798212 * (t127 + t128);
+    let t137 = 0.010606601717798212 * (t123 + t124);
+    live[0] = s_q1;
+    live[1] = c_q1;
+    live[6] = s_q2;
+    live[7] = c_q2;
+    live[15] = s_q3;
+    live[16] = c_q3;
+    live[28] = s_q4;
+    live[29] = c_q4;
+    live[40] = s_q5;
+    live[41] = c_q5;
+    live[47] = s_q6;
+    live[48] = c_q6;
+    live[2] = t0;
+    live[3] = t1;
+    live[4] = t2;
+    live[5] = t3;
+    live[8] = t4;
+    live[9] = t5;
+    live[10] = t6;
+    live[11] = t7;
+    live[12] = t8;
+    live[13] = t9;
+    live[14] = t10;
+    live[17] = t11;
+    live[18] = t12;
+    live[19] = t13;
+    live[20] = t14;
+    live[21] = t15;
+    live[22] = t16;
+    live[23] = t17;
+    live[24] = t18;
+    live[25] = t19;
+    live[26] = t20;
+    live[27] = t21;
+    live[30] = t22;
+    live[31] = t23;
+    live[32] = t24;
+    live[33] = t25;
+    live[34] = t26;
+    live[35] = t27;
+    live[36] = t28;
+    live[37] = t29;
+    live[38] = t30;
+    live[39] = t31;
+    live[42] = t32;
+    live[43] = t33;
+    live[44] = t34;
+    live[45] = t35;
+    live[46] = t36;
+    live[49] = t37;
+    live[50] = t38;
+    live[51] = t39;
+    live[52] = t40;
+    live[53] = t41;
+    live[54] = t42;
+    live[55] = t43;
+    live[56] = t44;
+    live[57] = t45;
+    live[58] = t46;
+    live[59] = t47;
+    live[60] = t48;
+    live[61] = t49;
+    live[62] = t50;
+    live[63] = t51;
+    live[64] = t52;
+    live[65] = t55;
+    live[66] = t56;
+    live[67] = t57;
+    live[68] = t59;
+    live[69] = t60;
+    live[70] = t62;
+    live[71] = t63;
+    live[72] = t64;
+    live[73] = t65;
+    live[74] = t66;
+    live[75] = t67;
+    live[76] = t68;
+    live[77] = t69;
+    live[78] = t71;
+    live[79] = t72;
+    live[80] = t74;
+    live[81] = t77;
+    live[82] = t78;
+    live[83] = t87;
+    live[84] = t88;
+    live[85] = t90;
+    live[86] = t91;
+    live[87] = t92;
+    live[88] = t93;
+    live[89] = t94;
+    live[90] = t95;
+    live[91] = t96;
+    live[92] = t97;
+    live[93] = t99;
+    live[94] = t100;
+    live[95] = t102;
+    live[96] = t104;
+    live[97] = t105;
+    live[98] = t106;
+    live[99] = t107;
+    live[100] = t108;
+    live[101] = t109;
+    live[102] = t110;
+    live[103] = t111;
+    live[104] = t113;
+    live[105] = t114;
+    live[106] = t116;
+    live[107] = t119;
+    live[108] = t120;
+    live[109] = t123;
+    live[110] = t127;
+    live[111] = t129;
+    live[112] = t130;
+    live[113] = t132;
+    live[114] = t133;
+    live[115] = t134;
+    live[116] = t135;
+    live[117] = t136;
+    live[118] = t137;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part1_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part1_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t138 = 0.384 * live[15] + 0.0825 * live[16] - 0.0825;
+    let t139 = live[15] * live[28];
+    let t140 = live[28] * live[41];
+    let t141 = t138 * t140;
+    let t142 = live[15] * live[29];
+    let t143 = live[40] * t142 - live[16] * live[41];
+    let t144 = live[29] * t138;
+    let t145 = t144 + 0.088 * t143;
+    let t146 = live[16] * live[40];
+    let t147 = live[41] * t142 + t146;
+    let t148 = live[48] * t139 - live[47] * t147;
+    let t149 = q[7] * t143;
+    let t150 = live[47] * t145 - live[48] * t141;
+    let t151 = 0.1654 * t148 + t150;
+    let t152 = t151 - 0.7071067811865476 * t149;
+    let t153 = live[48] * t147 + live[47] * t139;
+    let t154 = live[47] * t141 + live[48] * t145;
+    let t155 = t154 - 0.1654 * t153;
+    let t156 = 0.7071067811865475 * t149 + t155;
+    let t157 = 0.7071067811865475 * t152 + 0.7071067811865476 * t156;
+    let t158 = 0.7071067811865476 * t152 - 0.7071067811865475 * t156;
+    let t159 = 0.7071067811865476 * t149 + t151;
+    let t160 = t155 - 0.7071067811865475 * t149;
+    let t161 = 0.7071067811865475 * t159 + 0.7071067811865476 * t160;
+    let t162 = 0.7071067811865476 * t159 - 0.7071067811865475 * t160;
+    let t163 = live[28] * live[40];
+    let t164 = t138 * t163;
+    let t165 = -0.088 * t139 - t164;
+    let t166 = q[7] * (0.7071067811865476 * t153 - 0.7071067811865475 * t148);
+    let t167 = t165 + t166;
+    let t168 = t165 - t166;
+    let t169 = 0.010606601717798213 * t161 - 0.010606601717798212 * t162;
+    let t170 = 0.010606601717798213 * t157 - 0.010606601717798212 * t158;
+    let t171 = 0.010606601717798212 * (t161 + t162);
+    let t172 = 0.010606601717798212 * (t157 + t158);
+    let t173 = live[29] * live[41];
+    let t174 = -0.0825 * live[40] - 0.384 * t173;
+    let t175 = -0.384 * live[28] - 0.088 * t163;
+    let t176 = live[47] * t140 + live[29] * live[48];
+    let t177 = q[7] * t163;
+    let t178 = live[48] * t174 + live[47] * t175;
+    let t179 = 0.1654 * t176 + t178;
+    let t180 = 0.7071067811865476 * t177 + t179;
+    let t181 = live[29] * live[47] - live[48] * t140;
+    let t182 = live[48] * t175 - live[47] * t174;
+    let t183 = t182 - 0.1654 * t181;
+    let t184 = t183 - 0.7071067811865475 * t177;
+    let t185 = 0.7071067811865475 * t180 + 0.7071067811865476 * t184;
+    let t186 = 0.7071067811865476 * t180 - 0.7071067811865475 * t184;
+    let t187 = t179 - 0.7071067811865476 * t177;
+    let t188 = 0.7071067811865475 * t177 + t183;
+    let t189 = 0.7071067811865475 * t187 + 0.7071067811865476 * t188;
+    let t190 = 0.7071067811865476 * t187 - 0.7071067811865475 * t188;
+    let t191 = 0.384 * live[29] * live[40] - 0.0825 * live[41];
+    let t192 = -0.088 * live[29] - t191;
+    let t193 = q[7] * (0.7071067811865476 * t181 - 0.7071067811865475 * t176);
+    let t194 = t192 + t193;
+    let t195 = t192 - t193;
+    let t196 = 0.010606601717798213 * t189 - 0.010606601717798212 * t190;
+    let t197 = 0.010606601717798213 * t185 - 0.010606601717798212 * t186;
+    let t198 = 0.010606601717798212 * (t189 + t190);
+    let t199 = 0.010606601717798212 * (t185 + t186);
+    let t200 = live[41] * live[47];
+    let t201 = live[40] * live[47];
+    let t202 = q[7] * live[41];
+    let t203 = -0.088 * t200 - 0.1654 * t201;
+    let t204 = 0.7071067811865476 * t202 + t203;
+    let t205 = live[41] * live[48];
+    let t206 = live[40] * live[48];
+    let t207 = -0.088 * t205 - 0.1654 * t206;
+    let t208 = t207 - 0.7071067811865475 * t202;
+    let t209 = 0.7071067811865475 * t204 + 0.7071067811865476 * t208;
+    let t210 = 0.7071067811865476 * t204 - 0.7071067811865475 * t208;
+    let t211 = t203 - 0.7071067811865476 * t202;
+    let t212 = 0.7071067811865475 * t202 + t207;
+    let t213 = 0.7071067811865475 * t211 + 0.7071067811865476 * t212;
+    let t214 = 0.7071067811865476 * t211 - 0.7071067811865475 * t212;
+    let t215 = q[7] * (0.7071067811865476 * t206 + 0.7071067811865475 * t201);
+    let t216 = 0.010606601717798213 * t213 - 0.010606601717798212 * t214;
+    let t217 = 0.010606601717798213 * t209 - 0.010606601717798212 * t210;
+    let t218 = 0.010606601717798212 * (t213 + t214);
+    let t219 = 0.010606601717798212 * (t209 + t210);
+    let t220 = 0.010606601717798213 * live[47] - 0.010606601717798212 * live[48];
+    let t221 = 0.010606601717798212 * (live[47] + live[48]);
+    let t222 = q[7] * live[47];
+    let t223 = q[7] * live[48];
+    let t224 = 0.7071067811865476 * t222 - 0.7071067811865475 * t223;
+    let t225 = t224 - 0.088;
+    let t226 = -0.088 - t224;
+    let t227 = 0.0009653051699191116 * live[47] + 0.001255536598272898 * live[48];
+    let t228 = -t227;
+    let t229 = -0.002573605371338202 * live[47] - 0.002034439958661797 * live[48];
+    let t230 = 0.002573605371338202 * live[48] - 0.002034439958661797 * live[47];
+    let t231 = t173 * t229 + live[28] * t230;
+    let t232 = live[15] * live[40];
+    let t233 = live[16] * t231 - t229 * t232;
+    let t234 = t140 * t229 - live[29] * t230;
+    let t235 = 0.0009653051699191116 * live[48] - 0.001255536598272898 * live[47];
+    let t236 = -t235;
+    let t237 = q[7] * q[7];
+    let t238 = -9.81 * live[0] - 0.316 * live[10];
+    let t239 = live[3] * live[6];
+    let t240 = qd[1] * t239;
+    let t241 = live[14] - t240;
+    let t242 = live[3] * live[7];
+    let t243 = qd[1] * t242;
+    let t244 = live[13] - t243;
+    let t245 = live[5] * live[16] + live[27] + live[15] * t244;
+    let t246 = live[26] + live[16] * t244 - live[5] * live[15];
+    let t247 = live[29] * t241 + live[39] + live[28] * t246;
+    let t248 = live[38] + live[29] * t246 - live[28] * t241;
+    let t249 = live[46] + live[40] * t248 + live[41] * t245;
+    let t250 = live[45] + live[41] * t248 - live[40] * t245;
+    let t251 = live[48] * t247 - live[59] - live[47] * t250;
+    let t252 = live[47] * t247 + live[58] + live[48] * t250;
+    let t253 = qd[1] + 0.3881999178470435 * live[3];
+    let t254 = 0.01026110182100817 * t253 - 1.0674867322634767 * live[2];
+    let t255 = qd[1] + 5.180350966318442 * live[2];
+    let t256 = 0.0007689361029464 * t255;
+    let t257 = 1.1136424972533403 * qd[1] - 0.01026110182100817 * live[2]
+        - 0.0007689361029464 * live[3];
+    let t258 = live[3] * t257;
+    let t259 = live[2] * t257;
+    let t260 = live[9] * live[12];
+    let t261 = -45.01303529014011 * live[12] - live[9];
+    let t262 = 0.01159586409516604 * live[8] + 0.000121912420950744 * t261;
+    let t263 = -0.000121912420950744 * live[8] - 0.004377257121839584 * live[12];
+    let t264 = 0.13439233114822144 * live[12] - 0.005487648106562256 * live[8]
+        - 0.004377257121839584 * live[9];
+    let t265 = live[9] * t264;
+    let t266 = live[20] + 0.02412343951743143 * live[25];
+    let t267 = 0.643503602439183 * live[18] + 0.16189047268546086 * t266;
+    let t268 = 0.16189047268546086 * live[18] - 0.00164448757736927 * live[25];
+    let t269 = 0.0039053550262761 * live[18] + 0.7451354997528139 * live[25]
+        - 0.00164448757736927 * live[20];
+    let t270 = live[20] * t269;
+    let t271 = live[37] * live[37];
+    let t272 = live[31] * live[37];
+    let t273 = live[33] * live[37];
+    let t274 = -3.035975777204007 * live[37] - live[33];
+    let t275 = 0.029883967133882087 * live[31] + 0.00151524447332703 * t274;
+    let t276 = 0.00216405205209813 * live[37] - 0.00151524447332703 * live[31];
+    let t277 = 0.00216405205209813 * live[33] + 0.032786279263935514 * live[37]
+        - 0.004600245517563106 * live[31];
+    let t278 = live[33] * t277;
+    let t279 = live[43] * live[44];
+    let t280 = live[43] - 0.0072498279716014784 * live[44];
+    let t281 = 0.00895537646949219 * live[42] + 0.014311914382675314 * t280;
+    let t282 = 0.014311914382675314 * live[42] + 0.000093569097314605 * live[44];
+    let t283 = 0.000093569097314605 * live[43] + 0.0515352472106673 * live[44]
+        - 0.000103758917218685 * live[42];
+    let t284 = live[43] * t283;
+    let t285 = live[57] * live[57];
+    let t286 = live[50] * live[57];
+    let t287 = live[52] * live[57];
+    live[119] = t138;
+    live[120] = t139;
+    live[121] = t140;
+    live[122] = t141;
+    live[123] = t142;
+    live[124] = t143;
+    live[125] = t144;
+    live[126] = t146;
+    live[127] = t147;
+    live[128] = t148;
+    live[129] = t150;
+    live[130] = t153;
+    live[131] = t154;
+    live[132] = t157;
+    live[133] = t161;
+    live[134] = t163;
+    live[135] = t164;
+    live[136] = t165;
+    live[137] = t167;
+    live[138] = t168;
+    live[139] = t169;
+    live[140] = t170;
+    live[141] = t171;
+    live[142] = t172;
+    live[143] = t173;
+    live[144] = t174;
+    live[145] = t176;
+    live[146] = t178;
+    live[147] = t181;
+    live[148] = t182;
+    live[149] = t185;
+    live[150] = t189;
+    live[151] = t191;
+    live[152] = t192;
+    live[153] = t194;
+    live[154] = t195;
+    live[155] = t196;
+    live[156] = t197;
+    live[157] = t198;
+    live[158] = t199;
+    live[159] = t200;
+    live[160] = t201;
+    live[161] = t205;
+    live[162] = t206;
+    live[163] = t209;
+    live[164] = t213;
+    live[165] = t215;
+    live[166] = t216;
+    live[167] = t217;
+    live[168] = t218;
+    live[169] = t219;
+    live[170] = t220;
+    live[171] = t221;
+    live[172] = t222;
+    live[173] = t223;
+    live[174] = t225;
+    live[175] = t226;
+    live[176] = t227;
+    live[177] = t228;
+    live[178] = t229;
+    live[179] = t230;
+    live[180] = t231;
+    live[181] = t232;
+    live[182] = t233;
+    live[183] = t234;
+    live[184] = t235;
+    live[185] = t236;
+    live[186] = t237;
+    live[187] = t238;
+    live[188] = t239;
+    live[189] = t240;
+    live[190] = t241;
+    live[191] = t242;
+    live[192] = t243;
+    live[193] = t244;
+    live[194] = t245;
+    live[195] = t246;
+    live[196] = t247;
+    live[197] = t248;
+    live[198] = t249;
+    live[199] = t250;
+    live[200] = t251;
+    live[201] = t252;
+    live[202] = t253;
+    live[203] = t254;
+    live[204] = t255;
+    live[205] = t256;
+    live[206] = t257;
+    live[207] = t258;
+    live[208] = t259;
+    live[209] = t260;
+    live[210] = t261;
+    live[211] = t262;
+    live[212] = t263;
+    live[213] = t264;
+    live[214] = t265;
+    live[215] = t266;
+    live[216] = t267;
+    live[217] = t268;
+    live[218] = t269;
+    live[219] = t270;
+    live[220] = t271;
+    live[221] = t272;
+    live[222] = t273;
+    live[223] = t274;
+    live[224] = t275;
+    live[225] = t276;
+    live[226] = t277;
+    live[227] = t278;
+    live[228] = t279;
+    live[229] = t280;
+    live[230] = t281;
+    live[231] = t282;
+    live[232] = t283;
+    live[233] = t284;
+    live[234] = t285;
+    live[235] = t286;
+    live[236] = t287;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part2_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part2_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t288 = live[52] - 2.466343056404266 * live[57];
+    let t289 = 0.002420943778521232 * live[50] + 0.00039139128168424813 * t288;
+    let t290 = 0.00039139128168424813 * live[50] - 0.001255536598272898 * live[57];
+    let t291 = 0.006684151967360945 * live[57] - 0.0009653051699191116 * live[50]
+        - 0.001255536598272898 * live[52];
+    let t292 = live[52] * t291;
+    let t293 = live[89] + live[90] - 0.002034439958661797 * live[75];
+    let t294 = 0.002573605371338202 * live[75] + live[87] + live[88];
+    let t295 = 0.168842705569 * live[70] + live[48] * t293 - live[47] * t294;
+    let t296 = 0.002573605371338202 * live[79] - 0.015 * (live[85] + live[86])
+        - 0.002034439958661797 * live[81];
+    let t297 = 0.229207552695 * live[70] + t296;
+    let t298 = live[41] * t295 - 0.067870631425 * live[66] - live[40] * t297;
+    let t299 = live[47] * t293 + live[48] * t294;
+    let t300 = 0.168842705569 * live[78] - 0.229207552695 * live[75]
+        - 0.014653732538 * live[66] - t299;
+    let t301 = live[29] * t298 - live[28] * t300;
+    let t302 = 2.001003553603 * live[64] + t301;
+    let t303 = 0.067870631425 * live[74] + live[40] * t295 + live[41] * t297
+        - 0.014653732538 * live[70];
+    let t304 = 0.55030527465 * live[64] + t303;
+    let t305 = live[16] * t302 - 0.028227094878 * live[1] - live[15] * t304;
+    let t306 = live[28] * t298 + live[29] * t300;
+    let t307 = t306 - 0.55030527465 * live[66] - 2.001003553603 * live[68];
+    let t308 = 0.744382959872 * live[1] + t307;
+    let t309 = q[7] * (live[86] - live[85]);
+    let t310 = 0.002420943778521232 * live[81]
+        + 0.9999999999999999
+            * (0.00039139128168424813 * live[79] - 0.0009653051699191115 * live[75]);
+    let t311 = 0.002034439958661797 * live[84] + t310 - 0.1654 * (live[87] + live[88])
+        - 0.010606601717798213 * t309;
+    let t312 = 0.00039139128168424813 * live[81] - 0.001255536598272898 * live[75];
+    let t313 = 0.1654 * (live[89] + live[90]) + 0.010606601717798212 * t309 + t312
+        - 0.002573605371338202 * live[84];
+    let t314 = 0.00895537646949219 * live[78] - 0.014311914382675315 * live[75]
+        - 0.000103758917218685 * live[70];
+    let t315 = live[48] * t311 + t314 - 0.168842705569 * live[77] - live[47] * t313;
+    let t316 = 0.000093569097314605 * live[70] + 0.014311914382675314 * live[78];
+    let t317 = 0.006684151967360945 * live[75] - 0.001255536598272898 * live[79]
+        - 0.0009653051699191116 * live[81];
+    let t318 = t317 + 0.002573605371338202 * live[82]
+        + q[7]
+            * (0.7071067811865476 * live[89] + 0.7071067811865475 * live[88]
+                - 0.7071067811865475 * live[87] - 0.7071067811865476 * live[90])
+        - 0.002034439958661797 * live[80];
+    let t319 = t316 - 0.229207552695 * live[77] - 0.088 * t299 - t318;
+    let t320 = 0.029883967133882087 * live[74] + 0.00151524447332703 * live[70]
+        - 0.004600245517563106 * live[66];
+    let t321 = 0.067870631425 * live[73] + live[41] * t315 + t320 - live[40] * t319;
+    let t322 = 0.00216405205209813 * live[66] - 0.00151524447332703 * live[74];
+    let t323 = 0.0515352472106673 * live[70] - 0.000093569097314605 * live[75]
+        - 0.000103758917218685 * live[78];
+    let t324 = live[48] * t313 + t323 + 0.168842705569 * live[76]
+        + 0.229207552695 * live[83] + 0.088 * t296 + live[47] * t311;
+    let t325 = 0.014653732538 * live[73] + t322 - t324;
+    let t326 = 0.643503602439183 * live[68] + 0.16189047268546086 * live[66]
+        - 0.0039053550262761 * live[64];
+    let t327 = 2.001003553603 * live[69] + live[29] * t321 + t326 - 0.384 * t306
+        - live[28] * t325;
+    let t328 = 0.00164448757736927 * live[64] + 0.16189047268546086 * live[68];
+    let t329 = 0.032786279263935514 * live[66] - 0.00216405205209813 * live[70]
+        - 0.004600245517563106 * live[74];
+    let t330 = live[40] * t315 + live[41] * t319 + t329 + 0.014653732538 * live[77]
+        - 0.067870631425 * live[71];
+    let t331 = 0.55030527465 * live[69] + t328 + t330 - 0.0825 * t306;
+    let t332 = -0.005487648106562256 * live[1] - 0.000121912420950744 * live[64]
+        - 0.01159586409516604 * live[65];
+    let t333 = live[16] * t327 + t332 - live[15] * t331;
+    let t334 = 0.000121912420950744 * live[65] - 0.004377257121839584 * live[1];
+    let t335 = 0.0039053550262761 * live[68] - 0.7451354997528139 * live[64]
+        - 0.00164448757736927 * live[66];
+    let t336 = t335 - 2.001003553603 * live[67] - 0.55030527465 * live[72] - 0.384 * t301
+        - 0.0825 * t303 - live[28] * t321 - live[29] * t325;
+    let t337 = t334 - 0.0825 * (live[15] * t302 + live[16] * t304) - t336;
+    let t338 = 0.00398335888393552 * live[1] - 1.0674867322634767 * live[0];
+    let t339 = live[15] * t327 + live[16] * t331 + 0.13439233114822144 * live[1]
+        + 0.24071266342611425 * live[65] + 0.0825 * t307
+        - 0.013297019103287584 * live[64];
+    let t340 = 0.03733744848940618
+        - live[0]
+            * (live[7] * t333 + t338 - 0.316 * (live[6] * t305 + live[7] * t308)
+                - live[6] * t337) - live[1] * (0.00398335888393552 * live[0] - t339);
+    let inv0 = 1.0 / t340;
+    let t341 = -0.01026110182100817 * live[0] - 0.0007689361029464 * live[1];
+    let t342 = 0.316 * (live[7] * t305 - live[6] * t308) + live[6] * t333
+        + live[7] * t337 + t341;
+    let t343 = live[117] + live[118] - 0.002034439958661797 * live[101];
+    let t344 = 0.002573605371338202 * live[101] + live[115] + live[116];
+    let t345 = 0.168842705569 * live[96] + live[48] * t343 - live[47] * t344;
+    let t346 = 0.002573605371338202 * live[105] - 0.015 * (live[113] + live[114])
+        - 0.002034439958661797 * live[107];
+    let t347 = 0.229207552695 * live[96] + t346;
+    let t348 = 0.067870631425 * live[93] + live[41] * t345 - live[40] * t347;
+    let t349 = live[47] * t343 + live[48] * t344;
+    let t350 = 0.014653732538 * live[93] + 0.168842705569 * live[104]
+        - 0.229207552695 * live[101] - t349;
+    let t351 = live[29] * t348 - live[28] * t350;
+    let t352 = 2.001003553603 * live[7] + t351;
+    let t353 = 0.067870631425 * live[100] + live[40] * t345 + live[41] * t347
+        - 0.014653732538 * live[96];
+    let t354 = 0.55030527465 * live[7] + t353;
+    let t355 = live[28] * t348 + live[29] * t350;
+    let t356 = 0.55030527465 * live[93] + t355 - 2.001003553603 * live[95];
+    let t357 = q[7] * (live[114] - live[113]);
+    let t358 = 0.002420943778521232 * live[107]
+        + 0.9999999999999999
+            * (0.00039139128168424813 * live[105] - 0.0009653051699191115 * live[101]);
+    let t359 = 0.002034439958661797 * live[112] + t358 - 0.1654 * (live[115] + live[116])
+        - 0.010606601717798213 * t357;
+    let t360 = 0.00039139128168424813 * live[107] - 0.001255536598272898 * live[101];
+    let t361 = 0.1654 * (live[117] + live[118]) + 0.010606601717798212 * t357 + t360
+        - 0.002573605371338202 * live[112];
+    let t362 = 0.00895537646949219 * live[104] - 0.014311914382675315 * live[101]
+        - 0.000103758917218685 * live[96];
+    let t363 = live[48] * t359 + t362 - 0.168842705569 * live[103] - live[47] * t361;
+    let t364 = 0.000093569097314605 * live[96] + 0.014311914382675314 * live[104];
+    let t365 = 0.006684151967360945 * live[101] - 0.001255536598272898 * live[105]
+        - 0.0009653051699191116 * live[107];
+    let t366 = t365 + 0.002573605371338202 * live[108]
+        + q[7]
+            * (0.7071067811865476 * live[117] + 0.7071067811865475 * live[116]
+                - 0.7071067811865475 * live[115] - 0.7071067811865476 * live[118])
+        - 0.002034439958661797 * live[106];
+    let t367 = t364 - 0.229207552695 * live[103] - 0.088 * t349 - t366;
+    let t368 = 0.029883967133882087 * live[100] + 0.004600245517563106 * live[93]
+        + 0.00151524447332703 * live[96];
+    let t369 = 0.067870631425 * live[99] + live[41] * t363 + t368 - live[40] * t367;
+    let t370 = -0.00216405205209813 * live[93] - 0.00151524447332703 * live[100];
+    let t371 = 0.0515352472106673 * live[96] - 0.000093569097314605 * live[101]
+        - 0.000103758917218685 * live[104];
+    let t372 = live[48] * t361 + t371 + 0.168842705569 * live[102]
+        + 0.229207552695 * live[111] + 0.088 * t346 + live[47] * t359;
+    let t373 = 0.014653732538 * live[99] + t370 - t372;
+    let t374 = 0.643503602439183 * live[95] - 0.0039053550262761 * live[7]
+        - 0.16189047268546086 * live[93];
+    let t375 = 0.632317122938548 * live[6] + live[29] * t369 + t374 - 0.384 * t355
+        - live[28] * t373;
+    let t376 = 0.00164448757736927 * live[7] + 0.16189047268546086 * live[95];
+    let t377 = -0.00216405205209813 * live[96] - 0.032786279263935514 * live[93]
+        - 0.004600245517563106 * live[100];
+    let t378 = live[40] * t363 + live[41] * t367 + t377 + 0.014653732538 * live[103]
+        - 0.067870631425 * live[97];
+    let t379 = 0.1738964667894 * live[6] + t376 + t378 - 0.0825 * t355;
+    let t380 = 0.01159586409516604 * live[6] - 0.000121912420950744 * live[7];
+    let t381 = 0.0039053550262761 * live[95] + 0.00164448757736927 * live[93]
+        - 0.7451354997528139 * live[7];
+    let t382 = t381 - 2.001003553603 * live[94] - 0.55030527465 * live[98] - 0.384 * t351
+        - 0.0825 * t353 - live[28] * t369 - live[29] * t373;
+    let t383 = live[141] + live[142] - 0.002034439958661797 * live[124];
+    let t384 = 0.002573605371338202 * live[124] + live[139] + live[140];
+    let t385 = 0.168842705569 * live[120] + live[48] * t383 - live[47] * t384;
+    let t386 = 0.002573605371338202 * live[128] - 0.015 * (live[137] + live[138])
+        - 0.002034439958661797 * live[130];
+    let t387 = 0.229207552695 * live[120] + t386;
+    let t388 = live[41] * t385 - 0.067870631425 * live[16] - live[40] * t387;
+    let t389 = live[47] * t383 + live[48] * t384;
+    let t390 = 0.168842705569 * live[127] - 0.229207552695 * live[124]
+        - 0.014653732538 * live[16] - t389;
+    let t391 = live[28] * t388 + live[29] * t390;
+    let t392 = q[7] * (live[138] - live[137]);
+    let t393 = 0.002420943778521232 * live[130]
+        + 0.9999999999999999
+            * (0.00039139128168424813 * live[128] - 0.0009653051699191115 * live[124]);
+    let t394 = 0.002034439958661797 * live[136] + t393 - 0.1654 * (live[139] + live[140])
+        - 0.010606601717798213 * t392;
+    let t395 = 0.00039139128168424813 * live[130] - 0.001255536598272898 * live[124];
+    let t396 = 0.1654 * (live[141] + live[142]) + 0.010606601717798212 * t392 + t395
+        - 0.002573605371338202 * live[136];
+    let t397 = 0.00895537646949219 * live[127] - 0.014311914382675315 * live[124]
+        - 0.000103758917218685 * live[120];
+    let t398 = live[48] * t394 + t397 - 0.168842705569 * live[125] - live[47] * t396;
+    let t399 = 0.000093569097314605 * live[120] + 0.014311914382675314 * live[127];
+    let t400 = 0.006684151967360945 * live[124] - 0.001255536598272898 * live[128]
+        - 0.0009653051699191116 * live[130];
+    let t401 = t400 + 0.002573605371338202 * live[131]
+        + q[7]
+            * (0.7071067811865476 * live[141] + 0.7071067811865475 * live[140]
+                - 0.7071067811865475 * live[139] - 0.7071067811865476 * live[142])
+        - 0.002034439958661797 * live[129];
+    let t402 = t399 - 0.229207552695 * live[125] - 0.088 * t389 - t401;
+    let t403 = 0.029883967133882087 * live[123] + 0.00151524447332703 * live[120]
+        - 0.004600245517563106 * live[16];
+    let t404 = live[41] * t398 + t403 - live[40] * t402;
+    let t405 = 0.00216405205209813 * live[16] - 0.00151524447332703 * live[123];
+    let t406 = 0.0515352472106673 * live[120] - 0.000093569097314605 * live[124]
+        - 0.000103758917218685 * live[127];
+    let t407 = live[48] * t396 + t406 + 0.229207552695 * live[135] + 0.088 * t386
+        + live[47] * t394 - 0.168842705569 * live[122];
+    let t408 = t405 - t407;
+    let t409 = 0.643503602439183 * live[15] + 0.16189047268546086 * live[16];
+    let t410 = 0.032786279263935514 * live[16] - 0.00216405205209813 * live[120]
+        - 0.004600245517563106 * live[123];
+    let t411 = live[40] * t398 + live[41] * t402 + t410
+        + 0.067870631425 * live[28] * live[119] + 0.014653732538 * live[125];
+    let t412 = 0.002034439958661797 * live[134] + live[157] + live[158];
+    let t413 = live[155] + live[156] - 0.002573605371338202 * live[134];
+    let t414 = 0.168842705569 * live[29] + live[48] * t412 - live[47] * t413;
+    let t415 = 0.002573605371338202 * live[145] - 0.015 * (live[153] + live[154])
+        - 0.002034439958661797 * live[147];
+    let t416 = 0.229207552695 * live[29] + t415;
+    let t417 = live[47] * t412 + live[48] * t413;
+    let t418 = q[7] * (live[154] - live[153]);
+    let t419 = 0.002420943778521232 * live[147]
+        + 0.9999999999999999
+            * (0.0009653051699191116 * live[134] + 0.00039139128168424813 * live[145]);
+    let t420 = 0.002034439958661797 * live[152] + t419 - 0.1654 * (live[155] + live[156])
+        - 0.010606601717798213 * t418;
+    let t421 = 0.001255536598272898 * live[134] + 0.00039139128168424813 * live[147];
+    let t422 = 0.1654 * (live[157] + live[158]) + 0.010606601717798212 * t418 + t421
+        - 0.002573605371338202 * live[152];
+    let t423 = 0.014311914382675315 * live[134] - 0.000103758917218685 * live[29]
+        - 0.00895537646949219 * live[121];
+    let t424 = 0.064835598938496 * live[28] + live[48] * t420 + t423 - live[47] * t422;
+    let t425 = 0.000093569097314605 * live[29] - 0.014311914382675314 * live[121];
+    let t426 = -0.006684151967360945 * live[134] - 0.0012555365982728983 * live[145]
+        - 0.0009653051699191116 * live[147];
+    let t427 = t426 + 0.002573605371338202 * live[148]
+        + q[7]
+            * (0.7071067811865476 * live[157] + 0.7071067811865475 * live[156]
+                - 0.7071067811865475 * live[155] - 0.7071067811865476 * live[158])
+        - 0.002034439958661797 * live[146];
+    let t428 = 0.08801570023488 * live[28] + t425 - 0.088 * t417 - t427;
+    let t429 = 0.00151524447332703 * live[29] - 0.029883967133882087 * live[28];
+    let t430 = 0.000103758917218685 * live[121] + 0.0515352472106673 * live[29]
+        + 0.000093569097314605 * live[134];
+    let t431 = live[48] * t422 + t430 + 0.168842705569 * live[144]
+        + 0.229207552695 * live[151] + 0.088 * t415 + live[47] * t420;
+    let t432 = q[7] * (live[165] + live[165]);
+    let t433 = 0.002420943778521232 * live[162]
+        + 0.9999999999999999
+            * (0.0009653051699191116 * live[41] - 0.00039139128168424813 * live[160]);
+    let t434 = t433 + 0.010606601717798213 * t432 - 0.1654 * (live[166] + live[167]);
+    let t435 = 0.001255536598272898 * live[41] + 0.00039139128168424813 * live[162];
+    let t436 = 0.1654 * (live[168] + live[169]) + t435 - 0.010606601717798212 * t432;
+    live[237] = t288;
+    live[238] = t289;
+    live[239] = t290;
+    live[240] = t291;
+    live[241] = t292;
+    live[242] = t310;
+    live[243] = t312;
+    live[244] = t314;
+    live[245] = t316;
+    live[246] = t317;
+    live[247] = t318;
+    live[248] = t320;
+    live[249] = t322;
+    live[250] = t323;
+    live[251] = t324;
+    live[252] = t326;
+    live[253] = t328;
+    live[254] = t329;
+    live[255] = t330;
+    live[256] = t332;
+    live[257] = t334;
+    live[258] = t335;
+    live[259] = t336;
+    live[260] = t338;
+    live[261] = t339;
+    live[262] = inv0;
+    live[263] = t341;
+    live[264] = t342;
+    live[265] = t352;
+    live[266] = t354;
+    live[267] = t356;
+    live[268] = t358;
+    live[269] = t360;
+    live[270] = t362;
+    live[271] = t364;
+    live[272] = t365;
+    live[273] = t366;
+    live[274] = t368;
+    live[275] = t370;
+    live[276] = t371;
+    live[277] = t372;
+    live[278] = t374;
+    live[279] = t375;
+    live[280] = t376;
+    live[281] = t377;
+    live[282] = t378;
+    live[283] = t379;
+    live[284] = t380;
+    live[285] = t381;
+    live[286] = t382;
+    live[287] = t385;
+    live[288] = t387;
+    live[289] = t388;
+    live[290] = t390;
+    live[291] = t391;
+    live[292] = t393;
+    live[293] = t395;
+    live[294] = t397;
+    live[295] = t399;
+    live[296] = t400;
+    live[297] = t401;
+    live[298] = t403;
+    live[299] = t404;
+    live[300] = t405;
+    live[301] = t406;
+    live[302] = t407;
+    live[303] = t408;
+    live[304] = t409;
+    live[305] = t410;
+    live[306] = t411;
+    live[307] = t414;
+    live[308] = t416;
+    live[309] = t417;
+    live[310] = t419;
+    live[311] = t421;
+    live[312] = t423;
+    live[313] = t424;
+    live[314] = t425;
+    live[315] = t426;
+    live[316] = t427;
+    live[317] = t428;
+    live[318] = t429;
+    live[319] = t430;
+    live[320] = t431;
+    live[321] = t433;
+    live[322] = t434;
+    live[323] = t435;
+    live[324] = t436;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part3_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part3_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t437 = 0.00895537646949219 * live[40] + 0.014311914382675315 * live[41];
+    let t438 = 0.0012555365982728983 * live[160] - 0.006684151967360945 * live[41]
+        - 0.0009653051699191116 * live[162];
+    let t439 = t438 + 0.0001790307163622381 * live[159]
+        + q[7]
+            * (0.7071067811865476 * live[168] + 0.7071067811865475 * live[167]
+                - 0.7071067811865475 * live[166] - 0.7071067811865476 * live[169])
+        - 0.0002264772726777618 * live[161];
+    let t440 = q[7] * (live[175] - live[174]);
+    let t441 = live[7] * live[187] + 0.632 * live[189];
+    let t442 = 0.632 * live[192] - live[6] * live[187];
+    let t443 = 9.81 * live[1] - 0.316 * (qd[1] * qd[1] + live[11]);
+    let t444 = live[21] + live[22];
+    let t445 = live[22] + live[8] * live[8];
+    let t446 = live[20] * live[20];
+    let t447 = live[18] * live[20];
+    let t448 = live[34] + t446;
+    let t449 = live[34] + live[18] * live[18];
+    let t450 = live[33] * live[33];
+    let t451 = live[31] * live[33];
+    let t452 = live[220] + t450;
+    let t453 = live[220] + live[31] * live[31];
+    let t454 = live[53] + live[54];
+    let t455 = live[54] + live[42] * live[42];
+    let t456 = live[50] * live[50];
+    let t457 = live[52] * live[52];
+    let t458 = live[50] * live[52];
+    let t459 = -live[234] - t457;
+    let t460 = -live[234] - t456;
+    let t461 = t456 + t457;
+    let t462 = q[7] * t459;
+    let t463 = q[7] * t460;
+    let t464 = t441 - 0.0825 * t444;
+    let t465 = t443 + 0.0825 * (live[24] + live[190]);
+    let t466 = t447 - live[190];
+    let t467 = live[16] * t464 + live[15] * t465;
+    let t468 = 0.384 * t466 + t467 + 0.0825 * t448;
+    let t469 = live[23] - live[5];
+    let t470 = live[35] + live[194];
+    let t471 = live[36] + live[195];
+    let t472 = -0.0825 * t469 - t442;
+    let t473 = 0.384 * t471 + t472 - 0.0825 * t470;
+    let t474 = live[29] * t468 - live[28] * t473;
+    let t475 = live[190] + t447;
+    let t476 = live[16] * t465 - live[15] * t464;
+    let t477 = t476 - 0.384 * t449 - 0.0825 * t475;
+    let t478 = live[41] * t474 + live[40] * t477;
+    let t479 = t478 - 0.088 * t454;
+    let t480 = live[56] + live[198];
+    let t481 = live[28] * t468 + live[29] * t473;
+    let t482 = 0.088 * t480 + t481;
+    let t483 = t458 - live[198];
+    let t484 = 0.7071067811865475 * t462 + 0.7071067811865476 * q[7] * t483;
+    let t485 = live[48] * t479 + live[47] * t482;
+    let t486 = 0.1654 * (live[200] + live[235]) + t485;
+    let t487 = t484 + t486;
+    let t488 = live[198] + t458;
+    let t489 = 0.7071067811865476 * t463 + 0.7071067811865475 * q[7] * t488;
+    let t490 = live[48] * t482 - live[47] * t479;
+    let t491 = 0.1654 * (live[236] - live[201]) + t490;
+    let t492 = t489 + t491;
+    let t493 = 0.7071067811865475 * t487 + 0.7071067811865476 * t492;
+    let t494 = 0.7071067811865476 * t487 - 2.0 * live[62] - 0.7071067811865475 * t492;
+    let t495 = t486 - t484;
+    let t496 = t491 - t489;
+    let t497 = 0.7071067811865475 * t495 + 0.7071067811865476 * t496;
+    let t498 = 2.0 * live[62] + 0.7071067811865476 * t495 - 0.7071067811865475 * t496;
+    let t499 = live[55] + live[196];
+    let t500 = live[235] - live[200];
+    let t501 = live[201] + live[236];
+    let t502 = live[41] * t477 - live[40] * t474;
+    let t503 = -0.088 * t499 - t502;
+    let t504 = t503 - 0.1654 * t461;
+    let t505 = 0.7071067811865476 * q[7] * t501 + 2.0 * live[63]
+        + 0.7071067811865475 * q[7] * t500;
+    let t506 = t504 + t505;
+    let t507 = t504 - t505;
+    let t508 = 0.010606601717798213 * t497 - 0.010606601717798212 * t498;
+    let t509 = 0.010606601717798213 * t493 - 0.010606601717798212 * t494;
+    let t510 = 0.010606601717798212 * (t497 + t498);
+    let t511 = 0.010606601717798212 * (t493 + t494);
+    let t512 = 0.002573605371338202 * t459 + 0.002034439958661797 * t483 + t510 + t511;
+    let t513 = 0.002034439958661797 * t460 + 0.002573605371338202 * t488 + t508 + t509;
+    let t514 = live[48] * t512 - 0.229207552695 * t454
+        - 0.168842705569 * (live[55] - live[196]) - live[47] * t513;
+    let t515 = -0.002573605371338202 * t500 - 0.015 * (t506 + t507)
+        - 0.002034439958661797 * t501;
+    let t516 = 0.229207552695 * t499 + t515 + 0.168842705569 * t455;
+    let t517 = 0.067870631425 * (t451 + live[194]) + live[41] * t514
+        + 0.014653732538 * t452 - live[40] * t516;
+    let t518 = live[47] * t512 + live[48] * t513;
+    let t519 = 0.168842705569 * (live[199] + live[228]) - 0.067870631425 * t453
+        - 0.229207552695 * t480 - 0.014653732538 * (t451 - live[194]) - t518;
+    let t520 = live[29] * t517 - live[28] * t519;
+    let t521 = 2.001003553603 * t466 + t520 + 0.55030527465 * t448;
+    let t522 = 0.067870631425 * (live[197] + live[222]) + live[40] * t514
+        + live[41] * t516 - 0.014653732538 * (live[196] + live[221]);
+    let t523 = t522 - 2.001003553603 * t449 - 0.55030527465 * t475;
+    let t524 = 0.028227094878 * (live[5] + live[23]) + live[16] * t521
+        - 0.744382959872 * t444 - live[15] * t523;
+    let t525 = live[28] * t517 + live[29] * t519;
+    let t526 = 0.55030527465 * t470 + t525 - 2.001003553603 * t471;
+    let t527 = 0.744382959872 * t469 + t526 - 0.028227094878 * t445;
+    let t528 = live[241] - live[57] * live[239];
+    let t529 = q[7] * (t507 - t506);
+    let t530 = 0.00039139128168424813 * live[200] + 0.002420943778521232 * live[201]
+        + 0.002034439958661797 * t503 + t528 - 0.0009653051699191116 * live[198]
+        - 0.1654 * (t508 + t509) - 0.010606601717798213 * t529;
+    let t531 = live[57] * live[238] - live[50] * live[240];
+    let t532 = 0.00039139128168424813 * live[201] + 0.1654 * (t510 + t511)
+        + 0.010606601717798212 * t529 + t531 - 0.001255536598272898 * live[198]
+        - 0.002573605371338202 * t503;
+    let t533 = live[233] - live[44] * live[231];
+    let t534 = 0.00895537646949219 * live[199] + live[48] * t530 + t533
+        - 0.014311914382675314 * live[198] - 0.000103758917218685 * live[196]
+        - 0.168842705569 * t481 - live[47] * t532;
+    let t535 = live[44] * live[230] - live[42] * live[232];
+    let t536 = live[52] * live[238] - live[50] * live[239];
+    let t537 = 0.002034439958661797 * t485 + t536 + 0.001255536598272898 * live[200]
+        + 0.0009653051699191116 * live[201]
+        + q[7]
+            * (0.7071067811865476 * t511 + 0.7071067811865475 * t508
+                - 0.7071067811865476 * t510 - 0.7071067811865475 * t509)
+        - 0.002573605371338202 * t490 - 0.006684151967360945 * live[198];
+    let t538 = 0.000093569097314605 * live[196] + 0.014311914382675314 * live[199] + t535
+        + t537 - 0.229207552695 * t481 - 0.088 * t518;
+    let t539 = live[227] - live[37] * live[225];
+    let t540 = 0.029883967133882087 * live[197] + 0.067870631425 * t477 + live[41] * t534
+        + t539 + 0.004600245517563106 * live[194] + 0.00151524447332703 * live[196]
+        - live[40] * t538;
+    let t541 = live[37] * live[224] - live[31] * live[226];
+    let t542 = live[43] * live[230] - live[42] * live[231];
+    let t543 = 0.000103758917218685 * live[199] + t542 + 0.000093569097314605 * live[198]
+        - 0.229207552695 * t502 - 0.0515352472106673 * live[196] - 0.168842705569 * t478
+        - 0.088 * t515 - live[47] * t530 - live[48] * t532;
+    let t544 = 0.014653732538 * t477 + t541 + t543 - 0.00216405205209813 * live[194]
+        - 0.00151524447332703 * live[197];
+    let t545 = live[219] - live[25] * live[217];
+    let t546 = 0.0039053550262761 * live[190] + 0.643503602439183 * live[195]
+        + 2.001003553603 * t472 + live[29] * t540 + t545
+        - 0.16189047268546086 * live[194] - 0.384 * t525 - live[28] * t544;
+    let t547 = live[25] * live[216] - live[18] * live[218];
+    let t548 = live[31] * live[225] - live[33] * live[224];
+    let t549 = live[40] * t534 + live[41] * t538 + t548 + 0.014653732538 * t481
+        - 0.032786279263935514 * live[194] - 0.00216405205209813 * live[196]
+        - 0.004600245517563106 * live[197] - 0.067870631425 * t474;
+    let t550 = 0.16189047268546086 * live[195] + 0.55030527465 * t472 + t547 + t549
+        - 0.0825 * t525 - 0.00164448757736927 * live[190];
+    let t551 = 0.028227094878 * t443 + live[214] - live[12] * live[212];
+    let t552 = 0.005487648106562256 * live[5] + 0.01159586409516604 * live[193]
+        + live[16] * t546 + t551 + 0.000121912420950744 * live[190] - live[15] * t550;
+    let t553 = live[20] * live[216] - live[18] * live[217];
+    let t554 = live[12] * live[211] + t553 - live[8] * live[213] - 0.744382959872 * t443;
+    let t555 = 2.001003553603 * t467 + 0.55030527465 * t476 + 0.0825 * t522
+        + 0.384 * t520 + live[28] * t540 + live[29] * t544
+        - 0.00164448757736927 * live[194] - 0.0039053550262761 * live[195]
+        - 0.7451354997528139 * live[190];
+    let t556 = 0.004377257121839584 * live[5] + t554 + t555
+        - 0.000121912420950744 * live[193]
+        - 0.0825 * (live[15] * t521 + live[16] * t523);
+    let t557 = live[207] + qd[1] * live[205];
+    let t558 = qd[1] * live[203] + live[208];
+    let t559 = live[9] * live[211] - live[8] * live[212];
+    let t560 = 0.005487648106562256 * live[193] + 0.028227094878 * t441 + t559
+        + 0.13439233114822144 * live[5] - 0.744382959872 * t442
+        - 0.004377257121839584 * live[190] - 0.0825 * t526 - live[15] * t546
+        - live[16] * t550;
+    let t561 = qd[1] * live[1];
+    let t562 = qd[1] * live[0];
+    let t563 = live[1] * live[12];
+    let t564 = -2.0 * (live[9] * live[64] + t563);
+    let t565 = live[8] * live[64] - live[9] * live[65];
+    let t566 = live[25] * live[64];
+    let t567 = 2.0 * (t566 - live[20] * live[66]);
+    let t568 = live[6] * t561;
+    let t569 = qd[2] * live[65] + t568;
+    let t570 = live[20] * live[68] + live[18] * live[66];
+    let t571 = t570 + t569;
+    let t572 = live[37] * live[66];
+    let t573 = live[7] * t561;
+    let t574 = qd[2] * live[64] - t573;
+    let t575 = live[16] * t562 + qd[3] * live[68] + live[15] * t574;
+    let t576 = live[33] * live[74] - live[31] * live[70];
+    let t577 = live[44] * live[70];
+    let t578 = -2.0 * (t577 - live[43] * live[75]);
+    let t579 = qd[3] * live[66] + live[16] * t574 - live[15] * t562;
+    let t580 = qd[4] * live[74] + live[28] * t579 - live[29] * t569;
+    let t581 = live[43] * live[78] - live[42] * live[75];
+    let t582 = live[57] * live[75];
+    let t583 = live[52] * live[79];
+    let t584 = -2.0 * (t582 + t583);
+    let t585 = live[29] * t579 + live[28] * t569 - qd[4] * live[70];
+    let t586 = qd[5] * live[78] + live[40] * t585 + live[41] * t575;
+    live[325] = t437;
+    live[326] = t438;
+    live[327] = t439;
+    live[328] = t440;
+    live[329] = t443;
+    live[330] = t444;
+    live[331] = t445;
+    live[332] = t446;
+    live[333] = t447;
+    live[334] = t448;
+    live[335] = t449;
+    live[336] = t450;
+    live[337] = t451;
+    live[338] = t452;
+    live[339] = t453;
+    live[340] = t454;
+    live[341] = t455;
+    live[342] = t457;
+    live[343] = t458;
+    live[344] = t459;
+    live[345] = t460;
+    live[346] = t461;
+    live[347] = t462;
+    live[348] = t463;
+    live[349] = t493;
+    live[350] = t497;
+    live[351] = t524;
+    live[352] = t527;
+    live[353] = t528;
+    live[354] = t531;
+    live[355] = t533;
+    live[356] = t535;
+    live[357] = t536;
+    live[358] = t537;
+    live[359] = t539;
+    live[360] = t541;
+    live[361] = t542;
+    live[362] = t543;
+    live[363] = t545;
+    live[364] = t547;
+    live[365] = t548;
+    live[366] = t549;
+    live[367] = t551;
+    live[368] = t552;
+    live[369] = t553;
+    live[370] = t554;
+    live[371] = t555;
+    live[372] = t556;
+    live[373] = t557;
+    live[374] = t558;
+    live[375] = t559;
+    live[376] = t560;
+    live[377] = t561;
+    live[378] = t562;
+    live[379] = t563;
+    live[380] = t564;
+    live[381] = t565;
+    live[382] = t566;
+    live[383] = t567;
+    live[384] = t568;
+    live[385] = t569;
+    live[386] = t570;
+    live[387] = t571;
+    live[388] = t572;
+    live[389] = t573;
+    live[390] = t574;
+    live[391] = t575;
+    live[392] = t576;
+    live[393] = t577;
+    live[394] = t578;
+    live[395] = t579;
+    live[396] = t580;
+    live[397] = t581;
+    live[398] = t582;
+    live[399] = t583;
+    live[400] = t584;
+    live[401] = t585;
+    live[402] = t586;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part4_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part4_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t587 = live[52] * live[81] + live[50] * live[79];
+    let t588 = t587 - live[402];
+    let t589 = 0.632 * (live[384] - live[0] * live[191]);
+    let t590 = 0.0825 * live[380] + t589;
+    let t591 = live[0] * live[2];
+    let t592 = 0.0825 * (live[1] * live[8] - live[385] - live[12] * live[65])
+        - 0.632 * t591;
+    let t593 = live[16] * t590 + live[15] * t592;
+    let t594 = 0.384 * live[387] + t593 - 0.0825 * live[383];
+    let t595 = live[381] - live[378];
+    let t596 = live[25] * live[68] + live[391] - live[18] * live[64];
+    let t597 = live[395] + live[25] * live[66] - live[20] * live[64];
+    let t598 = 0.632 * (live[389] + live[3] * live[64]);
+    let t599 = -0.0825 * t595 - t598;
+    let t600 = 0.384 * t597 + t599 - 0.0825 * t596;
+    let t601 = live[29] * t594 - live[28] * t600;
+    let t602 = 2.0 * (live[382] - live[18] * live[68]);
+    let t603 = live[386] - live[385];
+    let t604 = live[16] * t592 - live[15] * t590;
+    let t605 = 0.384 * t602 + t604 - 0.0825 * t603;
+    let t606 = live[41] * t601 + live[40] * t605;
+    let t607 = 0.088 * live[394] + t606;
+    let t608 = live[402] + live[44] * live[78] + live[42] * live[70];
+    let t609 = live[28] * t594 + live[29] * t600;
+    let t610 = 0.088 * t608 + t609;
+    let t611 = live[41] * live[401] - live[40] * live[391] - qd[5] * live[75];
+    let t612 = live[48] * live[396] - qd[6] * live[81] - live[47] * t611;
+    let t613 = live[57] * live[81] + live[50] * live[75];
+    let t614 = q[7] * (0.7071067811865475 * live[400] + 0.7071067811865476 * t588);
+    let t615 = live[48] * t607 + live[47] * t610;
+    let t616 = 0.1654 * (t612 + t613) + t615;
+    let t617 = t614 + t616;
+    let t618 = live[50] * live[81];
+    let t619 = -2.0 * (live[398] + t618);
+    let t620 = live[47] * live[396] + qd[6] * live[79] + live[48] * t611;
+    let t621 = live[57] * live[79] + live[52] * live[75];
+    let t622 = live[402] + t587;
+    let t623 = q[7] * (0.7071067811865476 * t619 + 0.7071067811865475 * t622);
+    let t624 = live[48] * t610 - live[47] * t607;
+    let t625 = 0.1654 * (t621 - t620) + t624;
+    let t626 = t623 + t625;
+    let t627 = 0.7071067811865475 * t617 + 0.7071067811865476 * t626;
+    let t628 = qd[7] * live[75];
+    let t629 = 0.7071067811865476 * t617 - 0.7071067811865475 * t626 - 2.0 * t628;
+    let t630 = t616 - t614;
+    let t631 = t625 - t623;
+    let t632 = 0.7071067811865475 * t630 + 0.7071067811865476 * t631;
+    let t633 = 2.0 * t628 + 0.7071067811865476 * t630 - 0.7071067811865475 * t631;
+    let t634 = 0.010606601717798212 * (t627 + t629);
+    let t635 = 0.010606601717798212 * (t632 + t633);
+    let t636 = 0.002573605371338202 * live[400] + 0.002034439958661797 * t588 + t634
+        + t635;
+    let t637 = 0.010606601717798213 * t627 - 0.010606601717798212 * t629;
+    let t638 = 0.010606601717798213 * t632 - 0.010606601717798212 * t633;
+    let t639 = 0.002034439958661797 * t619 + 0.002573605371338202 * t622 + t637 + t638;
+    let t640 = 0.229207552695 * live[394] + live[48] * t636
+        - 0.168842705569 * (live[397] - live[396]) - live[47] * t639;
+    let t641 = live[396] + live[397];
+    let t642 = t613 - t612;
+    let t643 = t620 + t621;
+    let t644 = live[41] * t605 - live[40] * t601;
+    let t645 = -0.088 * t641 - t644;
+    let t646 = t645 - 0.3308 * (live[399] + t618);
+    let t647 = 0.7071067811865476 * q[7] * t643
+        + 2.0 * qd[7] * (0.7071067811865476 * live[81] - 0.7071067811865475 * live[79])
+        + 0.7071067811865475 * q[7] * t642;
+    let t648 = t646 + t647;
+    let t649 = t646 - t647;
+    let t650 = -0.002573605371338202 * t642 - 0.015 * (t648 + t649)
+        - 0.002034439958661797 * t643;
+    let t651 = 0.229207552695 * t641 + t650
+        + 0.337685411138 * (live[393] + live[42] * live[78]);
+    let t652 = 0.067870631425 * (live[392] + live[391]) + live[41] * t640
+        + 0.029307465076 * (live[388] - live[33] * live[70]) - live[40] * t651;
+    let t653 = live[47] * t636 + live[48] * t639;
+    let t654 = 0.168842705569 * (t611 + live[43] * live[70] - live[44] * live[75])
+        - 0.13574126285 * (live[388] + live[31] * live[74]) - 0.229207552695 * t608
+        - 0.014653732538 * (live[392] - live[391]) - t653;
+    let t655 = live[29] * t652 - live[28] * t654;
+    let t656 = 2.001003553603 * live[387] + t655 - 0.55030527465 * live[383];
+    let t657 = 0.067870631425 * (live[401] + live[33] * live[66] - live[37] * live[70])
+        + live[40] * t640 + live[41] * t651
+        - 0.014653732538 * (live[396] + live[37] * live[74] + live[31] * live[66]);
+    let t658 = 2.001003553603 * t602 + t657 - 0.55030527465 * t603;
+    let t659 = 0.744382959872 * live[380] + 0.028227094878 * (live[378] + live[381])
+        + live[16] * t656 - live[15] * t658;
+    let t660 = live[28] * t652 + live[29] * t654;
+    let t661 = 0.55030527465 * t596 + t660 - 2.001003553603 * t597;
+    let t662 = 0.744382959872 * t595 + 0.056454189756 * (live[8] * live[65] - live[379])
+        + t661;
+    let t663 = 0.13439233114822144 * live[1] + 0.005487648106562256 * live[65]
+        - 0.004377257121839584 * live[64];
+    let t664 = q[7] * (t649 - t648);
+    let t665 = 0.00039139128168424813 * t612 + 0.002420943778521232 * t620
+        + 0.002034439958661797 * t645 + live[79] * live[240] + live[52] * live[246]
+        - 0.0009653051699191116 * live[402] - 0.1654 * (t637 + t638)
+        - live[75] * live[239] - live[57] * live[243] - 0.010606601717798213 * t664;
+    let t666 = 0.00039139128168424813 * t620 + 0.1654 * (t634 + t635)
+        + 0.010606601717798212 * t664 + live[75] * live[238] + live[57] * live[242]
+        - 0.001255536598272898 * live[402] - 0.002573605371338202 * t645
+        - live[81] * live[240] - live[50] * live[246];
+    let t667 = 0.00895537646949219 * t611 + live[43] * live[250] + live[48] * t665
+        - 0.014311914382675314 * live[402] - live[75] * live[232]
+        - 0.000103758917218685 * live[396] - 0.168842705569 * t609 - live[70] * live[231]
+        - live[44] * live[245] - live[47] * t666;
+    let t668 = 0.002034439958661797 * t615 + 0.001255536598272898 * t612
+        + 0.0009653051699191116 * t620 + live[79] * live[238] + live[52] * live[242]
+        + q[7]
+            * (0.7071067811865476 * t634 + 0.7071067811865475 * t638
+                - 0.7071067811865476 * t635 - 0.7071067811865475 * t637)
+        - 0.006684151967360945 * live[402] - 0.002573605371338202 * t624
+        - live[81] * live[239] - live[50] * live[243];
+    let t669 = 0.000093569097314605 * live[396] + 0.014311914382675314 * t611
+        + live[70] * live[230] + live[44] * live[244] + t668 - 0.229207552695 * t609
+        - 0.088 * t653 - live[78] * live[232] - live[42] * live[250];
+    let t670 = 0.029883967133882087 * live[401] + 0.067870631425 * t605
+        + live[33] * live[254] + live[41] * t667 + 0.004600245517563106 * live[391]
+        + 0.00151524447332703 * live[396] - live[70] * live[226] - live[66] * live[225]
+        - live[37] * live[249] - live[40] * t669;
+    let t671 = 0.000103758917218685 * t611 + live[43] * live[244]
+        + 0.000093569097314605 * live[402] - 0.229207552695 * t644 - live[75] * live[230]
+        - 0.088 * t650 - live[47] * t665 - live[48] * t666
+        - 0.05153524721066731 * live[396] - live[78] * live[231] - live[42] * live[245]
+        - 0.168842705569 * t606;
+    let t672 = 0.014653732538 * t605 + live[66] * live[224] + live[37] * live[248] + t671
+        - 0.00216405205209813 * live[391] - 0.00151524447332703 * live[401]
+        - live[74] * live[226] - live[31] * live[254];
+    let t673 = 0.643503602439183 * live[395] + 2.001003553603 * t599
+        + live[66] * live[218] + live[20] * live[258] + live[64] * live[217]
+        + live[29] * t670 - 0.0039053550262761 * live[385]
+        - 0.16189047268546086 * live[391] - 0.384 * t660 - live[25] * live[253]
+        - live[28] * t672;
+    let t674 = live[33] * live[248] + 0.004600245517563106 * live[401]
+        + 0.067870631425 * t601 + 0.032786279263935514 * live[391]
+        + 0.00216405205209813 * live[396] - live[70] * live[224] - 0.014653732538 * t609
+        - live[40] * t667 - live[41] * t669 - live[74] * live[225]
+        - live[31] * live[249];
+    let t675 = 0.16189047268546086 * live[395] + 0.55030527465 * t599
+        + live[25] * live[252] + 0.00164448757736927 * live[385] - 0.0825 * t660
+        - live[64] * live[216] - live[68] * live[218] - live[18] * live[258] - t674;
+    let t676 = 0.005487648106562256 * live[378] + 0.01159586409516604 * live[390]
+        + live[64] * live[213] + live[9] * t663 + live[16] * t673
+        - 0.017839523962896 * t591 - 0.000121912420950744 * live[385]
+        - live[1] * live[212] - live[12] * live[257] - live[15] * t675;
+    let t677 = 0.384 * t655 + live[28] * t670 + live[29] * t672 + live[66] * live[216]
+        + 2.001003553603 * t593 + live[20] * live[252] + 0.55030527465 * t604
+        + 0.0825 * t657 + 0.7451354997528139 * live[385]
+        - 0.00164448757736927 * live[391] - 0.0039053550262761 * live[395]
+        - live[68] * live[217] - live[18] * live[253];
+    let t678 = 0.004377257121839584 * live[378] + 0.470450030639104 * t591
+        + live[1] * live[211] + live[12] * live[256] + live[65] * live[213] + t677
+        - 0.000121912420950744 * live[390] - live[8] * t663
+        - 0.0825 * (live[15] * t656 + live[16] * t658);
+    let t679 = 0.13439233114822144 * live[378] + 0.005487648106562256 * live[390]
+        + 0.004377257121839584 * live[385] + live[65] * live[212] + live[64] * live[211]
+        + 0.028227094878 * t589 + live[9] * live[256] - 0.744382959872 * t598
+        - 0.0825 * t661 - live[15] * t673 - live[16] * t675 - live[8] * live[257];
+    let t680 = live[7] * live[9];
+    let t681 = live[6] * live[9] + live[7] * live[8];
+    let t682 = live[7] * live[25];
+    let t683 = 2.0 * (t682 + live[20] * live[93]);
+    let t684 = qd[2] * live[6] - live[188];
+    let t685 = live[20] * live[95] - live[18] * live[93];
+    let t686 = t685 - t684;
+    let t687 = live[37] * live[93];
+    let t688 = qd[2] * live[7] - live[191];
+    let t689 = live[2] * live[16];
+    let t690 = t689 + qd[3] * live[95] + live[15] * t688;
+    let t691 = live[33] * live[100] - live[31] * live[96];
+    let t692 = live[44] * live[96];
+    let t693 = -2.0 * (t692 - live[43] * live[101]);
+    let t694 = live[2] * live[15];
+    let t695 = live[16] * t688 - qd[3] * live[93] - t694;
+    let t696 = live[29] * t684 + qd[4] * live[100] + live[28] * t695;
+    let t697 = live[43] * live[104] - live[42] * live[101];
+    let t698 = live[57] * live[101];
+    let t699 = live[52] * live[105];
+    let t700 = -2.0 * (t698 + t699);
+    let t701 = live[29] * t695 - qd[4] * live[96] - live[28] * t684;
+    let t702 = qd[5] * live[104] + live[40] * t701 + live[41] * t690;
+    let t703 = live[52] * live[107] + live[50] * live[105];
+    let t704 = t703 - t702;
+    let t705 = 0.632 * live[188] - 0.165 * t680;
+    let t706 = live[6] * live[12];
+    let t707 = 0.0825 * (t684 + t706) - 0.632 * qd[1];
+    let t708 = live[16] * t705 + live[15] * t707;
+    let t709 = 0.384 * t686 + t708 - 0.0825 * t683;
+    let t710 = t681 - live[2];
+    let t711 = live[25] * live[95] + t690 - live[7] * live[18];
+    let t712 = t695 - live[25] * live[93] - live[7] * live[20];
+    let t713 = -0.632 * live[191] - 0.0825 * t710;
+    let t714 = 0.384 * t712 + t713 - 0.0825 * t711;
+    let t715 = live[29] * t709 - live[28] * t714;
+    let t716 = 2.0 * (t682 - live[18] * live[95]);
+    let t717 = t684 + t685;
+    let t718 = live[16] * t707 - live[15] * t705;
+    let t719 = 0.384 * t716 + t718 - 0.0825 * t717;
+    let t720 = live[41] * t715 + live[40] * t719;
+    let t721 = 0.088 * t693 + t720;
+    let t722 = t702 + live[44] * live[104] + live[42] * live[96];
+    let t723 = live[28] * t709 + live[29] * t714;
+    let t724 = 0.088 * t722 + t723;
+    let t725 = live[41] * t701 - live[40] * t690 - qd[5] * live[101];
+    let t726 = live[48] * t696 - qd[6] * live[107] - live[47] * t725;
+    let t727 = live[57] * live[107] + live[50] * live[101];
+    let t728 = q[7] * (0.7071067811865475 * t700 + 0.7071067811865476 * t704);
+    let t729 = live[48] * t721 + live[47] * t724;
+    let t730 = 0.1654 * (t726 + t727) + t729;
+    let t731 = t728 + t730;
+    let t732 = live[50] * live[107];
+    let t733 = -2.0 * (t698 + t732);
+    let t734 = live[47] * t696 + qd[6] * live[105] + live[48] * t725;
+    let t735 = live[57] * live[105] + live[52] * live[101];
+    let t736 = t702 + t703;
+    live[403] = t591;
+    live[404] = t627;
+    live[405] = t632;
+    live[406] = t659;
+    live[407] = t662;
+    live[408] = t668;
+    live[409] = t671;
+    live[410] = t674;
+    live[411] = t676;
+    live[412] = t677;
+    live[413] = t678;
+    live[414] = t679;
+    live[415] = t680;
+    live[416] = t681;
+    live[417] = t683;
+    live[418] = t684;
+    live[419] = t686;
+    live[420] = t687;
+    live[421] = t688;
+    live[422] = t689;
+    live[423] = t690;
+    live[424] = t691;
+    live[425] = t692;
+    live[426] = t693;
+    live[427] = t694;
+    live[428] = t695;
+    live[429] = t696;
+    live[430] = t697;
+    live[431] = t699;
+    live[432] = t700;
+    live[433] = t701;
+    live[434] = t702;
+    live[435] = t704;
+    live[436] = t706;
+    live[437] = t708;
+    live[438] = t710;
+    live[439] = t711;
+    live[440] = t712;
+    live[441] = t713;
+    live[442] = t715;
+    live[443] = t716;
+    live[444] = t717;
+    live[445] = t718;
+    live[446] = t719;
+    live[447] = t720;
+    live[448] = t721;
+    live[449] = t722;
+    live[450] = t723;
+    live[451] = t724;
+    live[452] = t725;
+    live[453] = t726;
+    live[454] = t727;
+    live[455] = t728;
+    live[456] = t729;
+    live[457] = t730;
+    live[458] = t731;
+    live[459] = t732;
+    live[460] = t733;
+    live[461] = t734;
+    live[462] = t735;
+    live[463] = t736;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part5_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part5_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t737 = q[7] * (0.7071067811865476 * live[460] + 0.7071067811865475 * live[463]);
+    let t738 = live[48] * live[451] - live[47] * live[448];
+    let t739 = 0.1654 * (live[462] - live[461]) + t738;
+    let t740 = t737 + t739;
+    let t741 = 0.7071067811865475 * live[458] + 0.7071067811865476 * t740;
+    let t742 = qd[7] * live[101];
+    let t743 = 0.7071067811865476 * live[458] - 0.7071067811865475 * t740 - 2.0 * t742;
+    let t744 = live[457] - live[455];
+    let t745 = t739 - t737;
+    let t746 = 0.7071067811865475 * t744 + 0.7071067811865476 * t745;
+    let t747 = 2.0 * t742 + 0.7071067811865476 * t744 - 0.7071067811865475 * t745;
+    let t748 = 0.010606601717798212 * (t741 + t743);
+    let t749 = 0.010606601717798212 * (t746 + t747);
+    let t750 = 0.002573605371338202 * live[432] + 0.002034439958661797 * live[435] + t748
+        + t749;
+    let t751 = 0.010606601717798213 * t741 - 0.010606601717798212 * t743;
+    let t752 = 0.010606601717798213 * t746 - 0.010606601717798212 * t747;
+    let t753 = 0.002034439958661797 * live[460] + 0.002573605371338202 * live[463] + t751
+        + t752;
+    let t754 = 0.229207552695 * live[426] + live[48] * t750
+        - 0.168842705569 * (live[430] - live[429]) - live[47] * t753;
+    let t755 = live[429] + live[430];
+    let t756 = live[454] - live[453];
+    let t757 = live[461] + live[462];
+    let t758 = live[41] * live[446] - live[40] * live[442];
+    let t759 = -0.088 * t755 - t758;
+    let t760 = t759 - 0.3308 * (live[431] + live[459]);
+    let t761 = 0.7071067811865476 * q[7] * t757
+        + 2.0 * qd[7] * (0.7071067811865476 * live[107] - 0.7071067811865475 * live[105])
+        + 0.7071067811865475 * q[7] * t756;
+    let t762 = t760 + t761;
+    let t763 = t760 - t761;
+    let t764 = -0.002573605371338202 * t756 - 0.015 * (t762 + t763)
+        - 0.002034439958661797 * t757;
+    let t765 = 0.229207552695 * t755 + t764
+        + 0.337685411138 * (live[425] + live[42] * live[104]);
+    let t766 = 0.067870631425 * (live[424] + live[423]) + live[41] * t754
+        - 0.029307465076 * (live[420] + live[33] * live[96]) - live[40] * t765;
+    let t767 = live[47] * t750 + live[48] * t753;
+    let t768 = 0.13574126285 * (live[420] - live[31] * live[100])
+        + 0.168842705569 * (live[452] + live[43] * live[96] - live[44] * live[101])
+        - 0.229207552695 * live[449] - 0.014653732538 * (live[424] - live[423]) - t767;
+    let t769 = live[29] * t766 - live[28] * t768;
+    let t770 = 2.001003553603 * live[419] + t769 - 0.55030527465 * live[417];
+    let t771 = 0.067870631425 * (live[433] - live[37] * live[96] - live[33] * live[93])
+        + live[40] * t754 + live[41] * t765
+        - 0.014653732538 * (live[429] + live[37] * live[100] - live[31] * live[93]);
+    let t772 = 2.001003553603 * live[443] + t771 - 0.55030527465 * live[444];
+    let t773 = 0.028227094878 * (live[2] + live[416]) + live[16] * t770
+        - 1.488765919744 * live[415] - live[15] * t772;
+    let t774 = live[6] * live[8];
+    let t775 = live[28] * t766 + live[29] * t768;
+    let t776 = 0.55030527465 * live[439] + t775 - 2.001003553603 * live[440];
+    let t777 = 0.744382959872 * live[438] + t776 - 0.056454189756 * t774;
+    let t778 = -0.005487648106562256 * live[6] - 0.004377257121839584 * live[7];
+    let t779 = q[7] * (t763 - t762);
+    let t780 = 0.00039139128168424813 * live[453] + 0.002420943778521232 * live[461]
+        + 0.002034439958661797 * t759 + live[105] * live[240] + live[52] * live[272]
+        - 0.0009653051699191116 * live[434] - 0.1654 * (t751 + t752)
+        - live[101] * live[239] - live[57] * live[269] - 0.010606601717798213 * t779;
+    let t781 = 0.00039139128168424813 * live[461] + 0.1654 * (t748 + t749)
+        + 0.010606601717798212 * t779 + live[101] * live[238] + live[57] * live[268]
+        - 0.001255536598272898 * live[434] - 0.002573605371338202 * t759
+        - live[107] * live[240] - live[50] * live[272];
+    let t782 = 0.00895537646949219 * live[452] + live[43] * live[276] + live[48] * t780
+        - 0.014311914382675314 * live[434] - live[101] * live[232]
+        - 0.000103758917218685 * live[429] - 0.168842705569 * live[450]
+        - live[96] * live[231] - live[44] * live[271] - live[47] * t781;
+    let t783 = 0.002034439958661797 * live[456] + 0.001255536598272898 * live[453]
+        + 0.0009653051699191116 * live[461] + live[105] * live[238]
+        + live[52] * live[268]
+        + q[7]
+            * (0.7071067811865476 * t748 + 0.7071067811865475 * t752
+                - 0.7071067811865476 * t749 - 0.7071067811865475 * t751)
+        - 0.006684151967360945 * live[434] - 0.002573605371338202 * t738
+        - live[107] * live[239] - live[50] * live[269];
+    let t784 = 0.000093569097314605 * live[429] + 0.014311914382675314 * live[452]
+        + live[96] * live[230] + live[44] * live[270] + t783 - 0.229207552695 * live[450]
+        - 0.088 * t767 - live[104] * live[232] - live[42] * live[276];
+    let t785 = 0.029883967133882087 * live[433] + 0.067870631425 * live[446]
+        + live[33] * live[281] + live[93] * live[225] + live[41] * t782
+        + 0.004600245517563106 * live[423] + 0.00151524447332703 * live[429]
+        - live[96] * live[226] - live[37] * live[275] - live[40] * t784;
+    let t786 = 0.000103758917218685 * live[452] + live[43] * live[270]
+        + 0.000093569097314605 * live[434] - 0.229207552695 * t758
+        - live[101] * live[230] - 0.088 * t764 - live[47] * t780 - live[48] * t781
+        - 0.05153524721066731 * live[429] - live[104] * live[231] - live[42] * live[271]
+        - 0.168842705569 * live[447];
+    let t787 = 0.014653732538 * live[446] + live[37] * live[274] + t786
+        - 0.00216405205209813 * live[423] - 0.00151524447332703 * live[433]
+        - live[93] * live[224] - live[100] * live[226] - live[31] * live[281];
+    let t788 = 0.0039053550262761 * live[418] + 0.643503602439183 * live[428]
+        + 2.001003553603 * live[441] + live[20] * live[285] + live[7] * live[217]
+        + live[29] * t785 - 0.16189047268546086 * live[423] - 0.384 * t775
+        - live[93] * live[218] - live[25] * live[280] - live[28] * t787;
+    let t789 = live[33] * live[274] + 0.004600245517563106 * live[433]
+        + 0.067870631425 * live[442] + 0.032786279263935514 * live[423]
+        + 0.00216405205209813 * live[429] - live[96] * live[224]
+        - 0.014653732538 * live[450] - live[40] * t782 - live[41] * t784
+        - live[100] * live[225] - live[31] * live[275];
+    let t790 = 0.16189047268546086 * live[428] + 0.55030527465 * live[441]
+        + live[25] * live[278] - 0.0825 * t775 - 0.00164448757736927 * live[418]
+        - live[7] * live[216] - live[95] * live[218] - live[18] * live[285] - t789;
+    let t791 = 0.005487648106562256 * live[2] + 0.01159586409516604 * live[421]
+        + 0.000121912420950744 * (live[436] + live[418]) + live[7] * live[213]
+        + live[9] * t778 + live[16] * t788 - 0.017839523962896 * qd[1] - live[15] * t790;
+    let t792 = 0.384 * t769 + live[28] * t785 + live[29] * t787
+        + 2.001003553603 * live[437] + live[20] * live[278] + 0.55030527465 * live[445]
+        + 0.0825 * t771 - 0.7451354997528139 * live[418]
+        - 0.00164448757736927 * live[423] - 0.0039053550262761 * live[428]
+        - live[95] * live[217] - live[18] * live[280] - live[93] * live[216];
+    let t793 = 0.470450030639104 * qd[1] + 0.004377257121839584 * live[2]
+        + live[12] * live[284] + t792 - 0.000121912420950744 * live[421]
+        - live[6] * live[213] - live[8] * t778
+        - 0.0825 * (live[15] * t770 + live[16] * t772);
+    let t794 = live[7] * live[211] + live[9] * live[284] + 0.017839523962896 * live[188]
+        + 0.005487648106562256 * live[421] + 0.000121912420950744 * t774 - 0.0825 * t776
+        - 0.004377257121839584 * live[418] - live[15] * t788
+        - 0.470450030639104 * live[191] - live[16] * t790 - live[6] * live[212];
+    let t795 = live[16] * live[20];
+    let t796 = live[15] * live[20] + live[16] * live[18];
+    let t797 = t796 - live[8];
+    let t798 = live[16] * live[37];
+    let t799 = live[9] * live[15];
+    let t800 = qd[3] * live[15] + t799;
+    let t801 = live[33] * live[123] - live[31] * live[120];
+    let t802 = live[44] * live[120];
+    let t803 = -2.0 * (t802 - live[43] * live[124]);
+    let t804 = live[9] * live[16];
+    let t805 = qd[3] * live[16] + t804;
+    let t806 = live[8] * live[29];
+    let t807 = t806 + qd[4] * live[123] + live[28] * t805;
+    let t808 = live[43] * live[127] - live[42] * live[124];
+    let t809 = live[57] * live[124];
+    let t810 = live[52] * live[128];
+    let t811 = -2.0 * (t809 + t810);
+    let t812 = live[8] * live[28];
+    let t813 = live[29] * t805 - qd[4] * live[120] - t812;
+    let t814 = qd[5] * live[127] + live[40] * t813 + live[41] * t800;
+    let t815 = live[52] * live[130] + live[50] * live[128];
+    let t816 = t815 - t814;
+    let t817 = 2.0 * live[8];
+    let t818 = 0.0825 * live[15] * t817 - 0.165 * live[19];
+    let t819 = 0.165 * t795 + 0.384 * t797 + t818;
+    let t820 = live[15] * live[25];
+    let t821 = t820 + t800;
+    let t822 = t805 + live[16] * live[25];
+    let t823 = 0.384 * t822 - 0.0825 * t821;
+    let t824 = live[29] * t819 - live[28] * t823;
+    let t825 = live[15] * live[18];
+    let t826 = live[8] + t796;
+    let t827 = 0.165 * live[17] + 0.0825 * live[16] * t817;
+    let t828 = t827 - 0.768 * t825 - 0.0825 * t826;
+    let t829 = live[41] * t824 + live[40] * t828;
+    let t830 = 0.088 * t803 + t829;
+    let t831 = t814 + live[44] * live[127] + live[42] * live[120];
+    let t832 = live[28] * t819 + live[29] * t823;
+    let t833 = 0.088 * t831 + t832;
+    let t834 = live[41] * t813 - live[40] * t800 - qd[5] * live[124];
+    let t835 = live[48] * t807 - qd[6] * live[130] - live[47] * t834;
+    let t836 = live[57] * live[130] + live[50] * live[124];
+    let t837 = q[7] * (0.7071067811865475 * t811 + 0.7071067811865476 * t816);
+    let t838 = live[48] * t830 + live[47] * t833;
+    let t839 = 0.1654 * (t835 + t836) + t838;
+    let t840 = t837 + t839;
+    let t841 = live[50] * live[130];
+    let t842 = -2.0 * (t809 + t841);
+    let t843 = live[47] * t807 + qd[6] * live[128] + live[48] * t834;
+    let t844 = live[57] * live[128] + live[52] * live[124];
+    let t845 = t814 + t815;
+    let t846 = q[7] * (0.7071067811865476 * t842 + 0.7071067811865475 * t845);
+    let t847 = live[48] * t833 - live[47] * t830;
+    let t848 = 0.1654 * (t844 - t843) + t847;
+    let t849 = t846 + t848;
+    let t850 = 0.7071067811865475 * t840 + 0.7071067811865476 * t849;
+    let t851 = qd[7] * live[124];
+    let t852 = 0.7071067811865476 * t840 - 0.7071067811865475 * t849 - 2.0 * t851;
+    let t853 = t839 - t837;
+    let t854 = t848 - t846;
+    let t855 = 0.7071067811865475 * t853 + 0.7071067811865476 * t854;
+    let t856 = 2.0 * t851 + 0.7071067811865476 * t853 - 0.7071067811865475 * t854;
+    let t857 = 0.010606601717798212 * (t850 + t852);
+    let t858 = 0.010606601717798212 * (t855 + t856);
+    let t859 = 0.002573605371338202 * t811 + 0.002034439958661797 * t816 + t857 + t858;
+    let t860 = 0.010606601717798213 * t850 - 0.010606601717798212 * t852;
+    let t861 = 0.010606601717798213 * t855 - 0.010606601717798212 * t856;
+    let t862 = 0.002034439958661797 * t842 + 0.002573605371338202 * t845 + t860 + t861;
+    let t863 = 0.229207552695 * t803 + live[48] * t859 - 0.168842705569 * (t808 - t807)
+        - live[47] * t862;
+    let t864 = t807 + t808;
+    let t865 = t836 - t835;
+    let t866 = t843 + t844;
+    let t867 = live[41] * t828 - live[40] * t824;
+    let t868 = -0.088 * t864 - t867;
+    let t869 = t868 - 0.3308 * (t810 + t841);
+    let t870 = 0.7071067811865476 * q[7] * t866
+        + 2.0 * qd[7] * (0.7071067811865476 * live[130] - 0.7071067811865475 * live[128])
+        + 0.7071067811865475 * q[7] * t865;
+    let t871 = t869 + t870;
+    let t872 = t869 - t870;
+    let t873 = -0.002573605371338202 * t865 - 0.015 * (t871 + t872)
+        - 0.002034439958661797 * t866;
+    let t874 = 0.229207552695 * t864 + t873
+        + 0.337685411138 * (t802 + live[42] * live[127]);
+    let t875 = 0.067870631425 * (t801 + t800) + live[41] * t863
+        - 0.029307465076 * (live[33] * live[120] - t798) - live[40] * t874;
+    let t876 = live[47] * t859 + live[48] * t862;
+    let t877 = 0.168842705569 * (t834 + live[43] * live[120] - live[44] * live[124])
+        - 0.13574126285 * (t798 + live[31] * live[123]) - 0.229207552695 * t831
+        - 0.014653732538 * (t801 - t800) - t876;
+    let t878 = live[29] * t875 - live[28] * t877;
+    let t879 = 1.1006105493 * t795 + 2.001003553603 * t797 + t878;
+    let t880 = 0.067870631425 * (t813 + live[16] * live[33] - live[37] * live[120])
+        + live[40] * t863 + live[41] * t874
+        - 0.014653732538 * (t807 + live[37] * live[123] + live[16] * live[31]);
+    let t881 = t880 - 4.002007107206 * t825 - 0.55030527465 * t826;
+    let t882 = live[16] * t879 - 1.488765919744 * live[12] - live[15] * t881;
+    let t883 = live[28] * t875 + live[29] * t877;
+    let t884 = 0.55030527465 * t821 + t883 - 2.001003553603 * t822;
+    let t885 = t884 - 0.056454189756 * live[12];
+    let t886 = -live[8];
+    live[464] = t741;
+    live[465] = t746;
+    live[466] = t773;
+    live[467] = t777;
+    live[468] = t783;
+    live[469] = t786;
+    live[470] = t789;
+    live[471] = t791;
+    live[472] = t792;
+    live[473] = t793;
+    live[474] = t794;
+    live[475] = t799;
+    live[476] = t800;
+    live[477] = t804;
+    live[478] = t805;
+    live[479] = t806;
+    live[480] = t807;
+    live[481] = t812;
+    live[482] = t813;
+    live[483] = t814;
+    live[484] = t818;
+    live[485] = t820;
+    live[486] = t824;
+    live[487] = t825;
+    live[488] = t827;
+    live[489] = t828;
+    live[490] = t829;
+    live[491] = t832;
+    live[492] = t834;
+    live[493] = t835;
+    live[494] = t838;
+    live[495] = t843;
+    live[496] = t847;
+    live[497] = t850;
+    live[498] = t855;
+    live[499] = t857;
+    live[500] = t858;
+    live[501] = t860;
+    live[502] = t861;
+    live[503] = t867;
+    live[504] = t868;
+    live[505] = t871;
+    live[506] = t872;
+    live[507] = t873;
+    live[508] = t876;
+    live[509] = t878;
+    live[510] = t879;
+    live[511] = t880;
+    live[512] = t881;
+    live[513] = t882;
+    live[514] = t883;
+    live[515] = t884;
+    live[516] = t885;
+    live[517] = t886;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part6_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part6_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t887 = 0.0039053550262761 * live[15] - 0.00164448757736927 * live[16];
+    let t888 = q[7] * (live[506] - live[505]);
+    let t889 = 0.00039139128168424813 * live[493] + 0.002420943778521232 * live[495]
+        + 0.002034439958661797 * live[504] + live[128] * live[240] + live[52] * live[296]
+        - 0.0009653051699191116 * live[483] - 0.1654 * (live[501] + live[502])
+        - live[124] * live[239] - live[57] * live[293] - 0.010606601717798213 * t888;
+    let t890 = 0.00039139128168424813 * live[495] + 0.1654 * (live[499] + live[500])
+        + 0.010606601717798212 * t888 + live[124] * live[238] + live[57] * live[292]
+        - 0.001255536598272898 * live[483] - 0.002573605371338202 * live[504]
+        - live[130] * live[240] - live[50] * live[296];
+    let t891 = 0.00895537646949219 * live[492] + live[43] * live[301] + live[48] * t889
+        - 0.014311914382675314 * live[483] - live[124] * live[232]
+        - 0.000103758917218685 * live[480] - 0.168842705569 * live[491]
+        - live[120] * live[231] - live[44] * live[295] - live[47] * t890;
+    let t892 = 0.002034439958661797 * live[494] + 0.001255536598272898 * live[493]
+        + 0.0009653051699191116 * live[495] + live[128] * live[238]
+        + live[52] * live[292]
+        + q[7]
+            * (0.7071067811865476 * live[499] + 0.7071067811865475 * live[502]
+                - 0.7071067811865476 * live[500] - 0.7071067811865475 * live[501])
+        - 0.006684151967360945 * live[483] - 0.002573605371338202 * live[496]
+        - live[130] * live[239] - live[50] * live[293];
+    let t893 = 0.000093569097314605 * live[480] + 0.014311914382675314 * live[492]
+        + live[120] * live[230] + live[44] * live[294] + t892
+        - 0.229207552695 * live[491] - 0.088 * live[508] - live[127] * live[232]
+        - live[42] * live[301];
+    let t894 = 0.029883967133882087 * live[482] + 0.067870631425 * live[489]
+        + live[33] * live[305] + live[41] * t891 + 0.004600245517563106 * live[476]
+        + 0.00151524447332703 * live[480] - live[120] * live[226] - live[16] * live[225]
+        - live[37] * live[300] - live[40] * t893;
+    let t895 = 0.000103758917218685 * live[492] + live[43] * live[294]
+        + 0.000093569097314605 * live[483] - 0.229207552695 * live[503]
+        - live[124] * live[230] - 0.088 * live[507] - live[47] * t889 - live[48] * t890
+        - 0.05153524721066731 * live[480] - live[127] * live[231] - live[42] * live[295]
+        - 0.168842705569 * live[490];
+    let t896 = 0.014653732538 * live[489] + live[16] * live[224] + live[37] * live[298]
+        + t895 - 0.00216405205209813 * live[476] - 0.00151524447332703 * live[482]
+        - live[123] * live[226] - live[31] * live[305];
+    let t897 = 0.0039053550262761 * live[8] + 0.643503602439183 * live[478]
+        + live[16] * live[218] + live[20] * t887 + live[29] * t894
+        - 0.16189047268546086 * (live[476] + live[485]) - 0.384 * live[514]
+        - live[28] * t896;
+    let t898 = live[120] * live[224] + live[40] * t891 + live[41] * t893
+        + live[123] * live[225] + live[31] * live[300] + 0.014653732538 * live[491]
+        - 0.032786279263935514 * live[476] - 0.00216405205209813 * live[480]
+        - live[33] * live[298] - 0.004600245517563106 * live[482]
+        - 0.067870631425 * live[486];
+    let t899 = 0.16189047268546086 * live[478] + live[25] * live[304] + t898
+        - 0.0825 * live[514] - 0.00164448757736927 * live[8] - live[15] * live[218]
+        - live[18] * t887;
+    let t900 = 0.14598819524338746 * live[9] + 0.008754514243679169 * live[12]
+        + live[16] * t897 - 0.000243824841901488 * live[517] - live[15] * t899;
+    let t901 = 0.384 * live[509] + 0.0825 * live[511] + live[28] * t894 + live[29] * t896
+        + live[16] * live[216] + live[20] * live[304] + 2.001003553603 * live[484]
+        + 0.55030527465 * live[488] - 0.16189047268546086 * live[487]
+        - 0.00164448757736927 * live[476] - 0.0039053550262761 * live[478]
+        - live[15] * live[217];
+    let t902 = 0.000243824841901488 * live[210] + t901 - 0.8679319668058694 * live[8]
+        - 0.0825 * (live[15] * live[510] + live[16] * live[512]);
+    let t903 = -0.0825 * live[515] - live[15] * t897 - live[16] * t899;
+    let t904 = live[28] * live[33] + live[29] * live[31];
+    let t905 = live[29] * live[44];
+    let t906 = -2.0 * (live[43] * live[134] + t905);
+    let t907 = live[20] * live[28];
+    let t908 = t907 - qd[4] * live[28];
+    let t909 = live[42] * live[134] - live[43] * live[121];
+    let t910 = live[57] * live[134];
+    let t911 = live[52] * live[145];
+    let t912 = 2.0 * (t910 - t911);
+    let t913 = live[20] * live[29];
+    let t914 = t913 - qd[4] * live[29];
+    let t915 = -live[18];
+    let t916 = live[41] * t915;
+    let t917 = live[40] * t914 - qd[5] * live[121] - t916;
+    let t918 = live[52] * live[147] + live[50] * live[145];
+    let t919 = t918 - t917;
+    let t920 = 2.0 * live[18];
+    let t921 = 2.0 * live[20];
+    let t922 = 0.384 * t921 - 0.0825 * t920;
+    let t923 = 0.165 * live[32] - live[28] * t922;
+    let t924 = live[41] * t923 - 0.768 * live[25] * live[40];
+    let t925 = 0.088 * t906 + t924;
+    let t926 = t917 + live[29] * live[42] - live[44] * live[121];
+    let t927 = 0.165 * live[30] + live[29] * t922;
+    let t928 = 0.088 * t926 + t927;
+    let t929 = live[40] * t915;
+    let t930 = t929 + qd[5] * live[134] + live[41] * t914;
+    let t931 = live[48] * t908 - qd[6] * live[147] - live[47] * t930;
+    let t932 = live[57] * live[147] - live[50] * live[134];
+    let t933 = q[7] * (0.7071067811865475 * t912 + 0.7071067811865476 * t919);
+    let t934 = live[48] * t925 + live[47] * t928;
+    let t935 = 0.1654 * (t931 + t932) + t934;
+    let t936 = t933 + t935;
+    let t937 = live[50] * live[147];
+    let t938 = 2.0 * (t910 - t937);
+    let t939 = live[47] * t908 + qd[6] * live[145] + live[48] * t930;
+    let t940 = live[57] * live[145] - live[52] * live[134];
+    let t941 = t917 + t918;
+    let t942 = q[7] * (0.7071067811865476 * t938 + 0.7071067811865475 * t941);
+    let t943 = live[48] * t928 - live[47] * t925;
+    let t944 = 0.1654 * (t940 - t939) + t943;
+    let t945 = t942 + t944;
+    let t946 = 0.7071067811865475 * t936 + 0.7071067811865476 * t945;
+    let t947 = qd[7] * live[134];
+    let t948 = 0.7071067811865476 * t936 + 2.0 * t947 - 0.7071067811865475 * t945;
+    let t949 = t935 - t933;
+    let t950 = t944 - t942;
+    let t951 = 0.7071067811865475 * t949 + 0.7071067811865476 * t950;
+    let t952 = 0.7071067811865476 * t949 - 2.0 * t947 - 0.7071067811865475 * t950;
+    let t953 = 0.010606601717798212 * (t946 + t948);
+    let t954 = 0.010606601717798212 * (t951 + t952);
+    let t955 = 0.002573605371338202 * t912 + 0.002034439958661797 * t919 + t953 + t954;
+    let t956 = 0.010606601717798213 * t946 - 0.010606601717798212 * t948;
+    let t957 = 0.010606601717798213 * t951 - 0.010606601717798212 * t952;
+    let t958 = 0.002034439958661797 * t938 + 0.002573605371338202 * t941 + t956 + t957;
+    let t959 = 0.229207552695 * t906 + live[48] * t955 - 0.168842705569 * (t909 - t908)
+        - live[47] * t958;
+    let t960 = t908 + t909;
+    let t961 = t932 - t931;
+    let t962 = t939 + t940;
+    let t963 = -0.768 * live[25] * live[41] - live[40] * t923;
+    let t964 = -0.088 * t960 - t963;
+    let t965 = t964 - 0.3308 * (t911 + t937);
+    let t966 = 0.7071067811865476 * q[7] * t962
+        + 2.0 * qd[7] * (0.7071067811865476 * live[147] - 0.7071067811865475 * live[145])
+        + 0.7071067811865475 * q[7] * t961;
+    let t967 = t965 + t966;
+    let t968 = t965 - t966;
+    let t969 = -0.002573605371338202 * t961 - 0.015 * (t967 + t968)
+        - 0.002034439958661797 * t962;
+    let t970 = 0.229207552695 * t960 + t969
+        - 0.337685411138 * (live[42] * live[121] - t905);
+    let t971 = 0.067870631425 * (live[18] - t904) + live[41] * t959
+        - 0.029307465076 * live[29] * live[33] - live[40] * t970;
+    let t972 = live[28] * live[31];
+    let t973 = live[47] * t955 + live[48] * t958;
+    let t974 = 0.13574126285 * t972
+        + 0.168842705569 * (t930 + live[44] * live[134] + live[29] * live[43])
+        + 0.014653732538 * (t904 + live[18]) - 0.229207552695 * t926 - t973;
+    let t975 = live[29] * t971 - live[28] * t974;
+    let t976 = 1.1006105493 * live[25] + t975;
+    let t977 = live[28] * live[37];
+    let t978 = 0.067870631425 * (t914 - live[29] * live[37]) + live[40] * t959
+        + live[41] * t970 - 0.014653732538 * (t908 - t977);
+    let t979 = t978 - 4.002007107206 * live[25];
+    let t980 = live[16] * t976 - live[15] * t979;
+    let t981 = live[28] * t971 + live[29] * t974;
+    let t982 = 0.55030527465 * t920 + t981 - 2.001003553603 * t921;
+    let t983 = 0.004600245517563106 * live[28] - 0.00216405205209813 * live[29];
+    let t984 = q[7] * (t968 - t967);
+    let t985 = 0.00039139128168424813 * t931 + 0.002420943778521232 * t939
+        + 0.002034439958661797 * t964 + live[145] * live[240] + live[52] * live[315]
+        + live[134] * live[239] - 0.0009653051699191116 * t917 - 0.1654 * (t956 + t957)
+        - live[57] * live[311] - 0.010606601717798213 * t984;
+    let t986 = 0.00039139128168424813 * t939 + 0.1654 * (t953 + t954)
+        + 0.010606601717798212 * t984 + live[57] * live[310]
+        - 0.001255536598272898 * t917 - 0.002573605371338202 * t964
+        - live[134] * live[238] - live[147] * live[240] - live[50] * live[315];
+    let t987 = 0.00895537646949219 * t930 + live[134] * live[232] + live[43] * live[319]
+        + live[48] * t985 - 0.014311914382675314 * t917 - 0.000103758917218685 * t908
+        - 0.168842705569 * t927 - live[29] * live[231] - live[44] * live[314]
+        - live[47] * t986;
+    let t988 = 0.002034439958661797 * t934 + 0.001255536598272898 * t931
+        + 0.0009653051699191116 * t939 + live[145] * live[238] + live[52] * live[310]
+        + q[7]
+            * (0.7071067811865476 * t953 + 0.7071067811865475 * t957
+                - 0.7071067811865476 * t954 - 0.7071067811865475 * t956)
+        - 0.006684151967360945 * t917 - 0.002573605371338202 * t943
+        - live[147] * live[239] - live[50] * live[311];
+    let t989 = 0.000093569097314605 * t908 + 0.014311914382675314 * t930
+        + live[29] * live[230] + live[44] * live[312] + live[121] * live[232] + t988
+        - 0.229207552695 * t927 - 0.088 * t973 - live[42] * live[319];
+    let t990 = 0.029883967133882087 * t914 + live[33] * t983 + live[41] * t987
+        - 0.0521246449344 * live[25] - 0.004600245517563106 * t915
+        - 0.00151524447332703 * (t977 - t908) - live[29] * live[226] - live[40] * t989;
+    let t991 = 0.000103758917218685 * t930 + live[121] * live[231]
+        + live[134] * live[230] + live[43] * live[312] + 0.000093569097314605 * t917
+        - 0.229207552695 * t963 - 0.088 * t969 - live[47] * t985 - live[48] * t986
+        - 0.05153524721066731 * t908 - live[42] * live[314] - 0.168842705569 * t924;
+    let t992 = 0.00216405205209813 * t915 + live[37] * live[318] + live[28] * live[226]
+        + t991 - 0.011254066589184 * live[25] - 0.00151524447332703 * t914
+        - live[31] * t983;
+    let t993 = 1.3886391021919968 * live[20] + 0.00328897515473854 * live[25]
+        + 0.3237809453709217 * t915 + live[29] * t990 - 0.384 * t981 - live[28] * t992;
+    let t994 = live[28] * live[225] + live[33] * live[318] + 0.004600245517563106 * t914
+        + 0.067870631425 * t923 + 0.00216405205209813 * t908 - 0.014653732538 * t927
+        - live[29] * live[224] - live[40] * t987 - live[41] * t989
+        - 0.00151524447332703 * t972;
+    let t995 = 0.3237809453709217 * live[215] + 0.13441817657756652 * t915
+        - 0.0825 * t981 - t994;
+    let t996 = live[16] * t993 - live[15] * t995;
+    let t997 = 0.384 * t975 + 0.0825 * t978 + live[28] * t990 + live[29] * t992;
+    let t998 = t997 - 0.0825 * (live[15] * t976 + live[16] * t979);
+    let t999 = -0.0825 * t982 - live[15] * t993 - live[16] * t995;
+    let t1000 = live[40] * live[43] + live[41] * live[42];
+    let t1001 = live[41] * live[57];
+    let t1002 = live[52] * live[160];
+    let t1003 = 2.0 * (t1001 + t1002);
+    let t1004 = live[33] * live[40];
+    let t1005 = qd[5] * live[40] + t1004;
+    let t1006 = live[52] * live[162] - live[50] * live[160];
+    let t1007 = t1006 - t1005;
+    let t1008 = live[43] * live[48];
+    let t1009 = live[40] * live[44];
+    let t1010 = t1005 + t1009;
+    let t1011 = live[33] * live[41];
+    let t1012 = qd[5] * live[41] + t1011;
+    let t1013 = live[31] * live[48];
+    let t1014 = t1013 - qd[6] * live[162] - live[47] * t1012;
+    let t1015 = live[57] * live[162] - live[41] * live[50];
+    let t1016 = q[7] * (0.7071067811865475 * t1003 + 0.7071067811865476 * t1007);
+    let t1017 = 0.088 * live[47] * t1010 - 0.176 * live[41] * t1008;
+    let t1018 = 0.1654 * (t1014 + t1015) + t1017;
+    let t1019 = t1016 + t1018;
+    let t1020 = live[50] * live[162];
+    let t1021 = 2.0 * (t1001 - t1020);
+    let t1022 = live[43] * live[47];
+    let t1023 = live[31] * live[47];
+    let t1024 = t1023 + live[48] * t1012 - qd[6] * live[160];
+    let t1025 = live[57] * live[160] + live[41] * live[52];
+    let t1026 = t1005 + t1006;
+    let t1027 = q[7] * (0.7071067811865476 * t1021 + 0.7071067811865475 * t1026);
+    let t1028 = 0.176 * live[41] * t1022 + 0.088 * live[48] * t1010;
+    let t1029 = t1028 - 0.1654 * (t1025 + t1024);
+    let t1030 = t1027 + t1029;
+    let t1031 = 0.7071067811865475 * t1019 + 0.7071067811865476 * t1030;
+    let t1032 = qd[7] * live[41];
+    let t1033 = 0.7071067811865476 * t1019 + 2.0 * t1032 - 0.7071067811865475 * t1030;
+    let t1034 = t1018 - t1016;
+    let t1035 = t1029 - t1027;
+    let t1036 = 0.7071067811865475 * t1034 + 0.7071067811865476 * t1035;
+    live[518] = t887;
+    live[519] = t892;
+    live[520] = t895;
+    live[521] = t898;
+    live[522] = t900;
+    live[523] = t901;
+    live[524] = t902;
+    live[525] = t903;
+    live[526] = t907;
+    live[527] = t913;
+    live[528] = t915;
+    live[529] = t916;
+    live[530] = t929;
+    live[531] = t946;
+    live[532] = t951;
+    live[533] = t980;
+    live[534] = t982;
+    live[535] = t988;
+    live[536] = t991;
+    live[537] = t994;
+    live[538] = t996;
+    live[539] = t997;
+    live[540] = t998;
+    live[541] = t999;
+    live[542] = t1000;
+    live[543] = t1002;
+    live[544] = t1003;
+    live[545] = t1004;
+    live[546] = t1005;
+    live[547] = t1007;
+    live[548] = t1008;
+    live[549] = t1009;
+    live[550] = t1010;
+    live[551] = t1011;
+    live[552] = t1012;
+    live[553] = t1013;
+    live[554] = t1014;
+    live[555] = t1015;
+    live[556] = t1017;
+    live[557] = t1020;
+    live[558] = t1021;
+    live[559] = t1022;
+    live[560] = t1023;
+    live[561] = t1024;
+    live[562] = t1025;
+    live[563] = t1026;
+    live[564] = t1028;
+    live[565] = t1031;
+    live[566] = t1032;
+    live[567] = t1033;
+    live[568] = t1034;
+    live[569] = t1035;
+    live[570] = t1036;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part7_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part7_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1037 = 0.7071067811865476 * live[568] - 2.0 * live[566]
+        - 0.7071067811865475 * live[569];
+    let t1038 = 0.010606601717798212 * (live[565] + live[567]);
+    let t1039 = 0.010606601717798212 * (live[570] + t1037);
+    let t1040 = 0.002573605371338202 * live[544] + 0.002034439958661797 * live[547]
+        + t1038 + t1039;
+    let t1041 = 0.010606601717798213 * live[565] - 0.010606601717798212 * live[567];
+    let t1042 = 0.010606601717798213 * live[570] - 0.010606601717798212 * t1037;
+    let t1043 = 0.002034439958661797 * live[558] + 0.002573605371338202 * live[563]
+        + t1041 + t1042;
+    let t1044 = live[48] * t1040 - 0.45841510539 * live[41] * live[43]
+        - 0.168842705569 * (live[542] - live[31]) - live[47] * t1043;
+    let t1045 = live[40] * live[42];
+    let t1046 = live[31] + live[542];
+    let t1047 = live[555] - live[554];
+    let t1048 = live[561] - live[562];
+    let t1049 = 0.3308 * (live[543] - live[557]) - 0.088 * t1046;
+    let t1050 = 0.7071067811865476 * q[7] * t1048
+        + 2.0 * qd[7] * (0.7071067811865475 * live[160] + 0.7071067811865476 * live[162])
+        + 0.7071067811865475 * q[7] * t1047;
+    let t1051 = t1049 + t1050;
+    let t1052 = t1049 - t1050;
+    let t1053 = -0.002573605371338202 * t1047 - 0.015 * (t1051 + t1052)
+        - 0.002034439958661797 * t1048;
+    let t1054 = 0.337685411138 * t1045 + 0.229207552695 * t1046 + t1053;
+    let t1055 = 0.029307465076 * live[37] + live[41] * t1044 - live[40] * t1054;
+    let t1056 = live[47] * t1040 + live[48] * t1043;
+    let t1057 = 0.168842705569 * (live[552] + live[41] * live[44])
+        - 0.13574126285 * live[37] - 0.229207552695 * live[550] - t1056;
+    let t1058 = live[29] * t1055 - live[28] * t1057;
+    let t1059 = 0.13574126285 * live[33] + live[40] * t1044 + live[41] * t1054
+        - 0.029307465076 * live[31];
+    let t1060 = live[16] * t1058 - live[15] * t1059;
+    let t1061 = live[28] * t1055 + live[29] * t1057;
+    let t1062 = 0.000093569097314605 * live[41] - 0.000103758917218685 * live[40];
+    let t1063 = q[7] * (t1052 - t1051);
+    let t1064 = 0.00039139128168424813 * live[554] + 0.002420943778521232 * live[561]
+        + live[52] * live[326] + live[41] * live[239] - 0.0009653051699191116 * live[546]
+        - 0.1654 * (t1041 + t1042) - 0.0001790307163622381 * t1046
+        - live[160] * live[240] - live[57] * live[323] - 0.010606601717798213 * t1063;
+    let t1065 = 0.00039139128168424813 * live[561] + 0.1654 * (t1038 + t1039)
+        + 0.0002264772726777618 * t1046 + 0.010606601717798212 * t1063
+        + live[57] * live[321] - 0.001255536598272898 * live[546] - live[41] * live[238]
+        - live[162] * live[240] - live[50] * live[326];
+    let t1066 = 0.00895537646949219 * live[552] + live[41] * live[232] + live[43] * t1062
+        + live[48] * t1064 - 0.014311914382675314 * (live[546] + live[549])
+        - 0.000103758917218685 * live[31] - live[47] * t1065;
+    let t1067 = 0.002034439958661797 * live[556] + 0.001255536598272898 * live[554]
+        + 0.0009653051699191116 * live[561] + live[52] * live[321]
+        + q[7]
+            * (0.7071067811865476 * t1038 + 0.7071067811865475 * t1042
+                - 0.7071067811865476 * t1039 - 0.7071067811865475 * t1041)
+        - 0.006684151967360945 * live[546] - 0.002573605371338202 * live[564]
+        - live[162] * live[239] - live[50] * live[323] - live[160] * live[238];
+    let t1068 = 0.000093569097314605 * live[31] + 0.014311914382675314 * live[552]
+        + live[44] * live[325] + t1067 - 0.088 * t1056 - live[40] * live[232]
+        - live[42] * t1062;
+    let t1069 = 0.0626702463978176 * live[33] + live[41] * t1066
+        + 0.00303048894665406 * live[31] - 0.00432810410419626 * live[37]
+        - live[40] * t1068;
+    let t1070 = live[41] * live[230] + live[43] * live[325]
+        + 0.000103758917218685 * live[552] + 0.000093569097314605 * live[546]
+        - 0.088 * t1053 - live[40] * live[231] - live[47] * t1064
+        - 0.014311914382675315 * t1045 - live[48] * t1065;
+    let t1071 = 0.00303048894665406 * live[223] + t1070
+        - 0.054437559340720726 * live[31];
+    let t1072 = live[29] * t1069 - 0.384 * t1061 - live[28] * t1071;
+    let t1073 = live[40] * t1066 + live[41] * t1068;
+    let t1074 = t1073 - 0.0825 * t1061;
+    let t1075 = live[16] * t1072 - live[15] * t1074;
+    let t1076 = 0.384 * t1058 + 0.0825 * t1059 + live[28] * t1069 + live[29] * t1071;
+    let t1077 = t1076 - 0.0825 * (live[15] * t1058 + live[16] * t1059);
+    let t1078 = -0.0825 * t1061 - live[15] * t1072 - live[16] * t1074;
+    let t1079 = live[48] * live[52];
+    let t1080 = live[47] * live[52] + live[48] * live[50];
+    let t1081 = t1080 - live[42];
+    let t1082 = 2.0 * live[42];
+    let t1083 = live[47] * live[57];
+    let t1084 = live[559] + qd[6] * live[47];
+    let t1085 = 1.414213562373095 * live[52] * live[173]
+        - 0.7071067811865476 * q[7] * t1081;
+    let t1086 = 0.088 * live[47] * t1082 - 0.176 * live[51];
+    let t1087 = 0.1654 * (t1083 - t1084) + t1086;
+    let t1088 = t1087 - t1085;
+    let t1089 = live[47] * live[50];
+    let t1090 = live[48] * live[57];
+    let t1091 = live[548] + qd[6] * live[48];
+    let t1092 = live[42] + t1080;
+    let t1093 = 1.4142135623730951 * live[50] * live[172]
+        - 0.7071067811865475 * q[7] * t1092;
+    let t1094 = 0.176 * live[49] + 0.088 * live[48] * t1082;
+    let t1095 = 0.1654 * (t1090 - t1091) + t1094;
+    let t1096 = t1095 - t1093;
+    let t1097 = 0.7071067811865475 * t1088 + 0.7071067811865476 * t1096;
+    let t1098 = 0.7071067811865476 * t1088 - 0.7071067811865475 * t1096;
+    let t1099 = t1085 + t1087;
+    let t1100 = t1093 + t1095;
+    let t1101 = 0.7071067811865475 * t1099 + 0.7071067811865476 * t1100;
+    let t1102 = 0.7071067811865476 * t1099 - 0.7071067811865475 * t1100;
+    let t1103 = 0.010606601717798212 * (t1097 + t1098);
+    let t1104 = 0.010606601717798212 * (t1101 + t1102);
+    let t1105 = 0.002034439958661797 * t1081 + t1103 + t1104
+        - 0.005147210742676404 * t1079;
+    let t1106 = 0.010606601717798213 * t1097 - 0.010606601717798212 * t1098;
+    let t1107 = 0.010606601717798213 * t1101 - 0.010606601717798212 * t1102;
+    let t1108 = 0.002573605371338202 * t1092 + t1106 + t1107
+        - 0.004068879917323594 * t1089;
+    let t1109 = live[48] * t1105 - 0.45841510539 * live[44] - live[47] * t1108;
+    let t1110 = t1083 + t1084;
+    let t1111 = t1090 + t1091;
+    let t1112 = -2.0 * (t1079 + t1089);
+    let t1113 = 0.7071067811865476 * q[7] * t1111
+        + 133.33333333333331 * qd[7] * live[170] + 0.7071067811865475 * q[7] * t1110;
+    let t1114 = 0.1654 * t1112 + t1113;
+    let t1115 = 0.1654 * t1112 - t1113;
+    let t1116 = -0.002573605371338202 * t1110 - 0.015 * (t1114 + t1115)
+        - 0.002034439958661797 * t1111;
+    let t1117 = 0.337685411138 * live[44] + t1116;
+    let t1118 = live[41] * t1109 - live[40] * t1117;
+    let t1119 = live[47] * t1105 + live[48] * t1108;
+    let t1120 = 0.337685411138 * live[43] - 0.229207552695 * t1082 - t1119;
+    let t1121 = live[29] * t1118 - live[28] * t1120;
+    let t1122 = live[40] * t1109 + live[41] * t1117;
+    let t1123 = live[16] * t1121 - live[15] * t1122;
+    let t1124 = live[28] * t1118 + live[29] * t1120;
+    let t1125 = -live[42];
+    let t1126 = q[7] * (t1115 - t1114);
+    let t1127 = 0.002420943778521232 * t1091 + live[48] * live[240]
+        + live[52] * live[177] - 0.00039139128168424813 * (t1084 + t1083)
+        - 0.0009653051699191116 * live[42] - 0.1654 * (t1106 + t1107)
+        - 0.010606601717798213 * t1126;
+    let t1128 = 0.002420943778521232 * live[47] + 0.00039139128168424813 * live[48];
+    let t1129 = 0.00039139128168424813 * t1091 + 0.1654 * (t1103 + t1104)
+        + 0.010606601717798212 * t1126 + live[57] * t1128
+        - 0.001255536598272898 * live[42] - live[47] * live[240] - live[50] * live[177];
+    let t1130 = 0.06049062368015949 * live[43] + 0.028623828765350627 * t1125
+        + live[48] * t1127 - 0.00018713819462921 * live[44] - live[47] * t1129;
+    let t1131 = 0.002034439958661797 * t1086 + 0.0009653051699191116 * t1091
+        + live[48] * live[238] + live[52] * t1128
+        + q[7]
+            * (0.7071067811865476 * t1103 + 0.7071067811865475 * t1107
+                - 0.7071067811865475 * t1106 - 0.7071067811865476 * t1104)
+        - 0.001255536598272898 * t1084 - 0.002573605371338202 * t1094
+        - 0.00039139128168424813 * t1089 - live[47] * live[239];
+    let t1132 = 0.028623828765350627 * live[229] + t1131 - 0.04926402270853606 * live[42]
+        - 0.088 * t1119;
+    let t1133 = live[41] * t1130 - live[40] * t1132;
+    let t1134 = -0.088 * t1116 - live[47] * t1127 - live[48] * t1129;
+    let t1135 = live[29] * t1133 - 0.384 * t1124 - live[28] * t1134;
+    let t1136 = live[40] * t1130 + live[41] * t1132;
+    let t1137 = t1136 - 0.0825 * t1124;
+    let t1138 = live[16] * t1135 - live[15] * t1137;
+    let t1139 = 0.384 * t1121 + 0.0825 * t1122 + live[28] * t1133 + live[29] * t1134;
+    let t1140 = t1139 - 0.0825 * (live[15] * t1121 + live[16] * t1122);
+    let t1141 = -0.0825 * t1124 - live[15] * t1135 - live[16] * t1137;
+    let t1142 = 0.004068879917323594 * t1083 - 0.005147210742676404 * t1090;
+    let t1143 = 2.0 * live[50];
+    let t1144 = 2.0 * live[52];
+    let t1145 = q[7] * (0.7071067811865475 * t1143 + 0.7071067811865476 * t1144);
+    let t1146 = -0.002573605371338202 * t1143 - 0.002034439958661797 * t1144;
+    let t1147 = live[41] * t1142 - live[40] * t1146;
+    let t1148 = 0.005147210742676404 * t1083 + 0.004068879917323594 * t1090;
+    let t1149 = live[29] * t1147 - live[28] * t1148;
+    let t1150 = live[40] * t1142 + live[41] * t1146;
+    let t1151 = live[16] * t1149 - live[15] * t1150;
+    let t1152 = live[28] * t1147 + live[29] * t1148;
+    let t1153 = -live[50];
+    let t1154 = 0.021213203435596423 * (qd[7] - live[61]);
+    let t1155 = q[7] * (t1145 + t1145);
+    let t1156 = 0.009105095745882176 * live[52] + 0.002511073196545796 * live[57]
+        + 0.0007827825633684963 * t1153 + 0.010606601717798213 * t1155;
+    let t1157 = 0.021213203435596427 * qd[7] + 0.021213203435596423 * live[61];
+    let t1158 = -t1157;
+    let t1159 = 0.0007827825633684963 * live[237] + 0.1654 * (t1157 + t1158)
+        - 0.010606601717798212 * t1155 - 0.004263208188839713 * live[50];
+    let t1160 = live[48] * t1156 - live[47] * t1159;
+    let t1161 = q[7]
+        * (0.7071067811865476 * t1158 - 0.7071067811865475 * t1154
+            - 0.7071067811865476 * t1157 - 0.7071067811865475 * t1154);
+    let t1162 = t1161 + 0.088 * t1148;
+    let t1163 = live[41] * t1160 - live[40] * t1162;
+    let t1164 = -0.088 * t1146 - live[47] * t1156 - live[48] * t1159;
+    let t1165 = live[29] * t1163 - 0.384 * t1152 - live[28] * t1164;
+    let t1166 = live[40] * t1160 + live[41] * t1162;
+    let t1167 = t1166 - 0.0825 * t1152;
+    let t1168 = live[16] * t1165 - live[15] * t1167;
+    let t1169 = 0.384 * t1149 + 0.0825 * t1150 + live[28] * t1163 + live[29] * t1164;
+    let t1170 = t1169 - 0.0825 * (live[15] * t1149 + live[16] * t1150);
+    let t1171 = -0.0825 * t1152 - live[15] * t1165 - live[16] * t1167;
+    let t1172 = live[60] * live[173];
+    let t1173 = live[60] * live[172];
+    let t1174 = 0.042426406871192854 * t1172 + 0.04242640687119285 * t1173;
+    let t1175 = live[41] * t1174 + 0.06 * live[40] * live[61];
+    let t1176 = 0.04242640687119285 * (t1172 - t1173);
+    let t1177 = live[29] * t1175 - live[28] * t1176;
+    let t1178 = live[40] * t1174 - 0.06 * live[41] * live[61];
+    let t1179 = live[16] * t1177 - live[15] * t1178;
+    let t1180 = live[28] * t1175 + live[29] * t1176;
+    let t1181 = live[15] * t1177 + live[16] * t1178;
+    let t1182 = live[0]
+        * (live[7] * live[368] - live[373] - 1.0674867322634767 * live[4]
+            - 0.00398335888393552 * live[5]
+            - 0.316 * (live[6] * live[351] + live[7] * live[352]) - live[6] * live[372])
+        + live[1] * (0.00398335888393552 * live[4] + live[374] + live[376]) + tau[0];
+    let t1183 = 0.316
+        * (live[7] * (live[16] * live[265] - live[15] * live[266]) - live[6] * live[267])
+        + live[6] * (live[16] * live[279] + live[284] - live[15] * live[283])
+        + live[7]
+            * (-0.000121912420950744 * live[6]
+                - 0.0825 * (live[15] * live[265] + live[16] * live[266]) - live[286])
+        + 1.1136424972533403 - live[262] * live[264] * live[264];
+    let inv1 = 1.0 / t1183;
+    let t1184 = 0.0825 * live[267] + live[15] * live[279] + live[16] * live[283]
+        - 0.24071266342611425 * live[6] - 0.013297019103287584 * live[7]
+        - live[261] * live[262] * live[264];
+    let t1185 = live[286] - live[259] * live[262] * live[264];
+    live[571] = t1060;
+    live[572] = t1061;
+    live[573] = t1062;
+    live[574] = t1067;
+    live[575] = t1070;
+    live[576] = t1073;
+    live[577] = t1075;
+    live[578] = t1076;
+    live[579] = t1077;
+    live[580] = t1078;
+    live[581] = t1097;
+    live[582] = t1101;
+    live[583] = t1123;
+    live[584] = t1124;
+    live[585] = t1125;
+    live[586] = t1131;
+    live[587] = t1134;
+    live[588] = t1136;
+    live[589] = t1138;
+    live[590] = t1139;
+    live[591] = t1140;
+    live[592] = t1141;
+    live[593] = t1151;
+    live[594] = t1152;
+    live[595] = t1153;
+    live[596] = t1161;
+    live[597] = t1164;
+    live[598] = t1166;
+    live[599] = t1168;
+    live[600] = t1169;
+    live[601] = t1170;
+    live[602] = t1171;
+    live[603] = t1176;
+    live[604] = t1178;
+    live[605] = t1179;
+    live[606] = t1180;
+    live[607] = t1181;
+    live[608] = t1182;
+    live[609] = inv1;
+    live[610] = t1184;
+    live[611] = t1185;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part8_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part8_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1186 = live[282] - live[255] * live[262] * live[264];
+    let t1187 = live[277] - live[251] * live[262] * live[264];
+    let t1188 = live[273] - live[247] * live[262] * live[264];
+    let t1189 = 0.015 * (live[109] - live[110]) - live[91] * live[262] * live[264];
+    let t1190 = 0.0825
+        * (live[291] - 2.001003553603 * live[15] - 0.55030527465 * live[16])
+        + live[15]
+            * (live[29] * live[299] + live[304] - 0.384 * live[291]
+                - live[28] * live[303] - 0.1650827931722475)
+        + live[16]
+            * (0.16189047268546086 * live[15] + live[306] - 0.0825 * live[291]
+                - 0.045400185158625) + 0.13439233114822144
+        - live[261] * live[261] * live[262] - live[609] * live[610] * live[610];
+    let inv2 = 1.0 / t1190;
+    let t1191 = live[518] - 0.384 * (live[29] * live[289] - live[28] * live[290])
+        - 0.0825
+            * (0.067870631425 * live[123] + live[40] * live[287] + live[41] * live[288]
+                - 0.014653732538 * live[120]) - live[28] * live[299]
+        - live[29] * live[303] - live[259] * live[261] * live[262]
+        - live[609] * live[610] * live[611];
+    let t1192 = live[306] - live[255] * live[261] * live[262]
+        - live[609] * live[610] * t1186;
+    let t1193 = live[302] - live[251] * live[261] * live[262]
+        - live[609] * live[610] * t1187;
+    let t1194 = live[297] - live[247] * live[261] * live[262]
+        - live[609] * live[610] * t1188;
+    let t1195 = 0.015 * (live[132] - live[133]) - live[91] * live[261] * live[262]
+        - live[609] * live[610] * t1189;
+    let t1196 = 0.7451354997528139
+        - 0.0825
+            * (live[40] * live[307] + live[41] * live[308] - 0.067870631425 * live[28]
+                - 0.014653732538 * live[29])
+        - 0.384
+            * (live[29] * (live[41] * live[307] - live[40] * live[308])
+                - live[28]
+                    * (0.229207552695 * live[134] - 0.168842705569 * live[121]
+                        - live[309]))
+        - live[28]
+            * (live[41] * live[313] + live[318] - live[40] * live[317]
+                - 0.0055993270925625)
+        - live[29] * (0.00151524447332703 * live[28] - live[320] - 0.001208932934385)
+        - live[259] * live[259] * live[262] - live[609] * live[611] * live[611]
+        - inv2 * t1191 * t1191;
+    let inv3 = 1.0 / t1196;
+    let t1197 = 0.02389827041510187 * live[29] + live[40] * live[313]
+        + live[41] * live[317] - 0.001026787777028894 * live[28]
+        - live[255] * live[259] * live[262] - live[609] * live[611] * t1186
+        - inv2 * t1191 * t1192;
+    let t1198 = live[320] - live[251] * live[259] * live[262]
+        - live[609] * live[611] * t1187 - inv2 * t1191 * t1193;
+    let t1199 = live[316] - live[247] * live[259] * live[262]
+        - live[609] * live[611] * t1188 - inv2 * t1191 * t1194;
+    let t1200 = 0.015 * (live[149] - live[150]) - live[91] * live[259] * live[262]
+        - live[609] * live[611] * t1189 - inv2 * t1191 * t1195;
+    let t1201 = live[40] * (live[48] * live[322] + live[325] - live[47] * live[324])
+        + live[41]
+            * (0.014311914382675314 * live[40]
+                - 0.088
+                    * (live[47]
+                        * (0.002034439958661797 * live[41] + live[168] + live[169])
+                        + live[48]
+                            * (live[166] + live[167] - 0.002573605371338202 * live[41]))
+                - live[327]) + 0.032786279263935514 - live[255] * live[255] * live[262]
+        - live[609] * t1186 * t1186 - inv2 * t1192 * t1192 - inv3 * t1197 * t1197;
+    let inv4 = 1.0 / t1201;
+    let t1202 = 0.088
+        * (-0.002573605371338202 * live[160] - 0.002034439958661797 * live[162])
+        + live[47] * live[322] + live[48] * live[324] + live[573]
+        - live[251] * live[255] * live[262] - live[609] * t1186 * t1187
+        - inv2 * t1192 * t1193 - inv3 * t1197 * t1198;
+    let t1203 = live[327] - live[247] * live[255] * live[262] - live[609] * t1186 * t1188
+        - inv2 * t1192 * t1194 - inv3 * t1197 * t1199;
+    let t1204 = 0.015 * (live[163] - live[164]) - live[91] * live[255] * live[262]
+        - live[609] * t1186 * t1189 - inv2 * t1192 * t1195 - inv3 * t1197 * t1200;
+    let t1205 = 0.088 * (live[179] - 0.015 * (live[174] + live[175]))
+        + live[47]
+            * (0.003241658578521232 * live[47] + 0.00039139128168424813 * live[48]
+                - 0.010606601717798213 * live[328] - 0.0001790307163622381)
+        + live[48]
+            * (0.00039139128168424813 * live[47]
+                + 0.3308
+                    * (0.11695546160825496 * live[171] - 0.11695546160825493 * live[170])
+                + 0.010606601717798212 * live[328] + 0.0002264772726777618)
+        + 0.0515352472106673 - live[251] * live[251] * live[262]
+        - live[609] * t1187 * t1187 - inv2 * t1193 * t1193 - inv3 * t1198 * t1198
+        - inv4 * t1202 * t1202;
+    let inv5 = 1.0 / t1205;
+    let t1206 = live[176] + live[247] * live[251] * live[262] + live[609] * t1187 * t1188
+        + inv2 * t1193 * t1194 + inv3 * t1198 * t1199 + inv4 * t1202 * t1203;
+    let t1207 = -live[91] * live[251] * live[262] - live[609] * t1187 * t1189
+        - inv2 * t1193 * t1195 - inv3 * t1198 * t1200 - inv4 * t1202 * t1204;
+    let t1208 = 0.03 * live[186] + 0.006684151967360945
+        - live[247] * live[247] * live[262] - live[609] * t1188 * t1188
+        - inv2 * t1194 * t1194 - inv3 * t1199 * t1199 - inv4 * t1203 * t1203
+        - inv5 * t1206 * t1206;
+    let inv6 = 1.0 / t1208;
+    let t1209 = inv5 * t1206 * t1207 - live[91] * live[247] * live[262]
+        - live[609] * t1188 * t1189 - inv2 * t1194 * t1195 - inv3 * t1199 * t1200
+        - inv4 * t1203 * t1204;
+    let t1210 = 0.03 - live[91] * live[91] * live[262] - live[609] * t1189 * t1189
+        - inv2 * t1195 * t1195 - inv3 * t1200 * t1200 - inv4 * t1204 * t1204
+        - inv5 * t1207 * t1207 - inv6 * t1209 * t1209;
+    let inv7 = 1.0 / t1210;
+    let t1211 = 32.71654662685272 * live[0] + 0.01026110182100817 * live[4]
+        + live[2] * live[205] + tau[1] - 0.01993386669246 * live[1]
+        - 0.0007689361029464 * live[5] - live[3] * live[203] - live[6] * live[368]
+        - live[7] * live[372] - live[262] * live[264] * live[608]
+        - 0.316 * (live[7] * live[351] - live[6] * live[352]);
+    let t1212 = live[376] + tau[2] - live[261] * live[262] * live[608]
+        - live[609] * live[610] * t1211;
+    let t1213 = live[369] + live[371] + tau[3] - live[259] * live[262] * live[608]
+        - live[609] * live[611] * t1211 - inv2 * t1191 * t1212;
+    let t1214 = tau[4] - live[366] - live[255] * live[262] * live[608]
+        - live[609] * t1186 * t1211 - inv2 * t1192 * t1212 - inv3 * t1197 * t1213;
+    let t1215 = live[362] + tau[5] - live[251] * live[262] * live[608]
+        - live[609] * t1187 * t1211 - inv2 * t1193 * t1212 - inv3 * t1198 * t1213
+        - inv4 * t1202 * t1214;
+    let t1216 = live[358] + tau[6] + inv5 * t1206 * t1215
+        - live[247] * live[262] * live[608] - live[609] * t1188 * t1211
+        - inv2 * t1194 * t1212 - inv3 * t1199 * t1213 - inv4 * t1203 * t1214;
+    let t1217 = 0.015 * (live[350] - live[349]) + tau[7]
+        - live[91] * live[262] * live[608] - live[609] * t1189 * t1211
+        - inv2 * t1195 * t1212 - inv3 * t1200 * t1213 - inv4 * t1204 * t1214
+        - inv5 * t1207 * t1215 - inv6 * t1209 * t1216;
+    let t1218 = inv7 * t1217;
+    let t1219 = inv6 * (t1216 - t1209 * inv7 * t1217);
+    let t1220 = inv5 * (t1215 + t1206 * t1219 - t1207 * inv7 * t1217);
+    let t1221 = inv4 * (t1214 - t1202 * t1220 - t1203 * t1219 - t1204 * inv7 * t1217);
+    let t1222 = inv3
+        * (t1213 - t1198 * t1220 - t1199 * t1219 - t1197 * t1221 - t1200 * inv7 * t1217);
+    let t1223 = inv2
+        * (t1212 - t1194 * t1219 - t1195 * inv7 * t1217 - t1191 * t1222 - t1192 * t1221
+            - t1193 * t1220);
+    let t1224 = live[609]
+        * (t1211 - t1189 * inv7 * t1217 - live[610] * t1223 - live[611] * t1222
+            - t1186 * t1221 - t1187 * t1220 - t1188 * t1219);
+    let t1225 = live[262]
+        * (live[608] - live[264] * t1224 - live[261] * t1223 - live[259] * t1222
+            - live[255] * t1221 - live[251] * t1220 - live[247] * t1219
+            - live[91] * inv7 * t1217);
+    let t1226 = live[15] * live[191] - live[422];
+    let t1227 = -live[427] - live[16] * live[191];
+    let t1228 = live[28] * t1227 - live[29] * live[188];
+    let t1229 = live[29] * t1227 + live[28] * live[188];
+    let t1230 = live[40] * t1229 - live[41] * t1226;
+    let t1231 = live[41] * t1229 + live[40] * t1226;
+    let t1232 = live[48] * t1228 - live[47] * t1231;
+    let t1233 = live[48] * t1231 + live[47] * t1228;
+    let t1234 = live[479] + live[28] * live[477];
+    let t1235 = live[29] * live[477] - live[481];
+    let t1236 = live[40] * t1235 + live[41] * live[475];
+    let t1237 = live[41] * t1235 - live[40] * live[475];
+    let t1238 = live[48] * t1234 - live[47] * t1237;
+    let t1239 = live[48] * t1237 + live[47] * t1234;
+    let t1240 = live[529] - live[40] * live[527];
+    let t1241 = live[530] + live[41] * live[527];
+    let t1242 = live[48] * live[526] - live[47] * t1241;
+    let t1243 = -t1240;
+    let t1244 = live[48] * t1241 + live[47] * live[526];
+    let t1245 = live[553] - live[47] * live[551];
+    let t1246 = live[560] + live[48] * live[551];
+    let t1247 = live[186] + 0.02735716;
+    let t1248 = 0.03 * t1247 + 0.0058634371673609445;
+    let inv8 = 1.0 / t1248;
+    let t1249 = live[47]
+        * (0.000000000000000006938893903907228 * live[186] + 0.002420943778521232);
+    let t1250 = live[47] * (0.00039139128168424813 - 0.015 * live[186]);
+    let t1251 = live[48] * t1249 + 0.0002876323644655631 + 0.088 * live[178]
+        - 0.015 * live[186] - 2.0 * live[47] * t1250;
+    let t1252 = live[176] + 0.000093569097314605;
+    let t1253 = live[179] + 0.231847552695;
+    let t1254 = 0.17380470556900002 * live[40] + live[41] * t1253;
+    let t1255 = live[40] * t1253 - 0.17380470556900002 * live[41];
+    let t1256 = live[41] * t1251 - live[40] * t1252;
+    let t1257 = -2.0 * live[48] * t1250 - live[47] * t1249;
+    let t1258 = 0.176 * live[179] + 0.03 * t1247;
+    let t1259 = t1257 + 0.015000000000000003 * live[186] - t1258;
+    let t1260 = t1259 - 0.051767567210667303;
+    let t1261 = -0.00151524447332703 - t1256;
+    let t1262 = live[40] * t1251 + live[41] * t1252;
+    let t1263 = 0.00216405205209813 - t1262;
+    let t1264 = t1254 - 0.014653732538;
+    let t1265 = live[178] + 0.067870631425;
+    let t1266 = live[29] * t1264 - live[28] * t1265;
+    let t1267 = live[28] * t1264 + live[29] * t1265;
+    let t1268 = live[28] * live[29];
+    let t1269 = t1266 - 0.55278027465;
+    let t1270 = t1255 + 2.012523553603;
+    let t1271 = live[16] * t1269 - live[15] * t1270;
+    let t1272 = live[15] * t1269 + live[16] * t1270;
+    let t1273 = t1271 + 0.746857959872;
+    let t1274 = t1267 + 0.028227094878;
+    let t1275 = -t1255;
+    let t1276 = live[29] * t1275;
+    let t1277 = live[28] * t1275;
+    let t1278 = live[29] * t1256 - 0.384 * t1277 - live[28] * t1260;
+    let t1279 = t1262 - 0.0825 * t1277;
+    let t1280 = live[16] * t1276 - live[15] * t1254;
+    let t1281 = live[16] * t1278 - live[15] * t1279;
+    let t1282 = 0.0825 * t1254 + 0.384 * t1276 + live[28] * t1256 + live[29] * t1260;
+    let t1283 = t1282 - 0.0825 * (live[123] * t1275 + live[16] * t1254);
+    let t1284 = -0.0825 * t1277 - live[16] * t1279 - live[15] * t1278;
+    let t1285 = -live[170];
+    let t1286 = -0.1654 * live[171];
+    let t1287 = 0.0017543319241238244 * (live[47] - live[48]);
+    let t1288 = live[41] * t1286 + 0.088 * live[40] * live[171];
+    let t1289 = live[143] * t1285 + live[28] * live[171];
+    let t1290 = live[121] * t1285 - live[29] * live[171];
+    let t1291 = live[29] * t1288 - 0.384 * t1290 - live[28] * t1287;
+    let t1292 = live[40] * t1286 - 0.088 * live[41] * live[171];
+    let t1293 = t1292 - 0.0825 * t1290;
+    let t1294 = live[16] * t1289 - live[181] * t1285;
+    let t1295 = live[16] * t1291 - live[15] * t1293;
+    let t1296 = 0.0825 * live[40] * t1285 + 0.384 * t1289 + live[28] * t1288
+        + live[29] * t1287;
+    let t1297 = t1296 - 0.0825 * (live[15] * t1289 + live[126] * t1285);
+    let t1298 = -0.0825 * t1290 - live[16] * t1293 - live[15] * t1291;
+    let t1299 = 0.1654 * live[171];
+    let t1300 = live[41] * t1299 - 0.088 * live[40] * live[171];
+    let t1301 = live[40] * t1299 + 0.088 * live[41] * live[171];
+    let t1302 = t1292 + t1301;
+    let t1303 = live[143] * live[170] - live[28] * live[171];
+    let t1304 = live[121] * live[170] + live[29] * live[171];
+    let t1305 = live[29] * t1300 + live[28] * t1287 - 0.384 * t1304;
+    let t1306 = t1301 - 0.0825 * t1304;
+    let t1307 = 0.0825 * live[40] * live[170] + 0.384 * t1303 + live[28] * t1300
+        - live[29] * t1287;
+    let t1308 = t1296 + t1307;
+    let t1309 = live[16] * t1303 - live[170] * live[181];
+    let t1310 = live[16] * t1305 - live[15] * t1306;
+    let t1311 = t1307 - 0.0825 * (live[15] * t1303 + live[126] * live[170]);
+    let t1312 = -0.0825 * t1304 - live[16] * t1306 - live[15] * t1305;
+    let t1313 = t1298 + t1312;
+    let t1314 = 0.316 * (live[7] * (t1294 + t1309) - live[6] * (t1290 + t1304))
+        + live[6] * (t1295 + t1310) + live[7] * (t1297 + t1311);
+    let t1315 = live[0]
+        * (live[7] * t1295 + live[7] * t1310
+            - 0.316 * (live[6] * t1294 + live[7] * t1290) - live[6] * t1297
+            - 0.316 * (live[6] * t1309 + live[7] * t1304) - live[6] * t1311)
+        + live[1] * (t1298 + t1312);
+    let t1316 = -0.176 * live[179] - 0.014999999999999996 * live[186];
+    let t1317 = live[40] * (t1257 + t1316 + 0.005280563080652476);
+    let t1318 = live[40] * (live[184] + 0.014748570382675314);
+    let t1319 = live[184] + live[41] * t1317 + 0.010148324865112208
+        - 2.0 * live[40] * t1318;
+    let t1320 = -2.0 * live[41] * t1318 - live[40] * t1317;
+    let t1321 = 0.000000000000000006938893903907228 * live[186] - 0.176 * live[179];
+    let t1322 = 2.0 * t1257 + t1320 + t1321 - 0.010507279828771796;
+    let t1323 = 0.0825 * t1255 + live[29] * t1319 - 0.384 * t1266 - live[28] * t1263;
+    let t1324 = t1256 + 2.0 * live[28] * live[28] * t1261 + 0.00542059949960313
+        - 0.0825 * t1267 - t1268 * t1322;
+    let t1325 = 0.384 * t1267 - live[29] * t1263 - live[28] * t1319;
+    let t1326 = t1325 - 0.00164448757736927;
+    let t1327 = live[16] * t1324 - live[15] * t1326;
+    let t1328 = t1257 - 2.0 * t1261 * t1268 - live[28] * live[28] * t1322;
+    live[612] = t1218;
+    live[613] = t1219;
+    live[614] = t1220;
+    live[615] = t1221;
+    live[616] = t1222;
+    live[617] = t1223;
+    live[618] = t1224;
+    live[619] = t1225;
+    live[620] = t1226;
+    live[621] = t1227;
+    live[622] = t1228;
+    live[623] = t1229;
+    live[624] = t1230;
+    live[625] = t1231;
+    live[626] = t1232;
+    live[627] = t1233;
+    live[628] = t1234;
+    live[629] = t1235;
+    live[630] = t1236;
+    live[631] = t1237;
+    live[632] = t1238;
+    live[633] = t1239;
+    live[634] = t1240;
+    live[635] = t1241;
+    live[636] = t1242;
+    live[637] = t1243;
+    live[638] = t1244;
+    live[639] = t1245;
+    live[640] = t1246;
+    live[641] = inv8;
+    live[642] = t1255;
+    live[643] = t1258;
+    live[644] = t1259;
+    live[645] = t1262;
+    live[646] = t1266;
+    live[647] = t1267;
+    live[648] = t1271;
+    live[649] = t1272;
+    live[650] = t1273;
+    live[651] = t1274;
+    live[652] = t1277;
+    live[653] = t1280;
+    live[654] = t1281;
+    live[655] = t1282;
+    live[656] = t1283;
+    live[657] = t1284;
+    live[658] = t1302;
+    live[659] = t1308;
+    live[660] = t1313;
+    live[661] = t1314;
+    live[662] = t1315;
+    live[663] = t1316;
+    live[664] = t1320;
+    live[665] = t1321;
+    live[666] = t1323;
+    live[667] = t1324;
+    live[668] = t1325;
+    live[669] = t1326;
+    live[670] = t1327;
+    live[671] = t1328;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part9_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part9_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1329 = 0.768 * live[642] + 0.165 * live[646] + live[663] + live[671];
+    let t1330 = live[15] * (2.0 * live[664] + t1329 + 0.6501013458897821);
+    let t1331 = live[15] * (live[666] + 0.16284087268546085);
+    let t1332 = live[15] * live[667] + live[16] * live[669];
+    let t1333 = -0.0825 * live[647] - live[670];
+    let t1334 = live[666] + live[16] * t1330 + 0.15735322457889858 - 0.0825 * live[649]
+        - 2.0 * live[15] * t1331;
+    let t1335 = -0.004377257121839584 - t1332;
+    let t1336 = live[664] - 2.0 * live[16] * t1331 - live[15] * t1330;
+    let t1337 = live[6]
+        * (0.165 * (live[646] - live[648]) + live[665] + t1336 + 2.0 * live[671]
+            - 0.10095168804723664);
+    let t1338 = live[6] * (t1333 - 0.000121912420950744);
+    let t1339 = live[643] + 2.0 * (0.384 * live[642] - 0.0825 * live[646]);
+    let t1340 = 0.165 * live[648] + t1339;
+    let t1341 = t1336 + 0.768 * live[642] - t1340;
+    let t1342 = live[6] * t1335 + 0.316 * (live[7] * live[650] - live[6] * live[651])
+        - live[7] * t1334;
+    let t1343 = 0.316 * (live[6] * live[650] + live[7] * live[651]) - live[6] * t1334
+        - live[7] * t1335;
+    let t1344 = live[6] * t1337 + 2.0 * live[7] * t1338;
+    let t1345 = -0.015000000000000003 * live[186] - live[671];
+    let t1346 = t1340 + t1345;
+    let t1347 = 0.0825 * (live[648] + 0.002475) - t1346 - 0.8017351219634812;
+    let t1348 = live[666] + 0.0009504 - 0.0825 * (live[642] + 0.01152);
+    let t1349 = t1339 + 0.0825 * (live[646] - 0.002475) + 0.03908622393129646
+        - 0.768 * live[642] - live[664];
+    let t1350 = live[16] * t1348 - live[15] * t1349;
+    let t1351 = 0.0825 * live[15] * live[647] - live[668];
+    let t1352 = -0.0825 * live[646] - live[16] * t1349 - live[15] * t1348;
+    let t1353 = 0.088 * (live[179] + 0.00264) - live[643] - 0.006095757167360945;
+    let t1354 = live[41] * live[185] - live[40] * t1353;
+    let t1355 = live[40] * live[185] + live[41] * t1353;
+    let t1356 = live[29] * t1354 - 0.384 * live[183] - live[28] * live[176];
+    let t1357 = t1355 - 0.0825 * live[183];
+    let t1358 = -0.384 * live[180] - 0.0825 * live[40] * live[178] - live[29] * live[176]
+        - live[28] * t1354;
+    let t1359 = live[16] * t1356 - live[15] * t1357;
+    let t1360 = -0.0825 * (live[15] * live[180] + live[126] * live[178]) - t1358;
+    let t1361 = live[16] * t1357 + 0.0825 * live[183] + live[15] * t1356;
+    let t1362 = 0.316 * (live[7] * live[182] - live[6] * live[183]) + live[6] * t1359
+        + live[7] * t1360;
+    let t1363 = live[1] * t1361
+        - live[0]
+            * (live[7] * t1359 - 0.316 * (live[6] * live[182] + live[7] * live[183])
+                - live[6] * t1360);
+    let t1364 = 0.0007689361029464 * live[2] - 0.01026110182100817 * live[3];
+    let t1365 = live[2] * live[12];
+    let t1366 = 2.0 * (t1365 - live[9] * live[188]);
+    let t1367 = live[25] * live[188];
+    let t1368 = 2.0 * (t1367 - live[20] * live[620]);
+    let t1369 = live[37] * live[620];
+    let t1370 = live[44] * live[622];
+    let t1371 = -2.0 * (t1370 - live[43] * live[624]);
+    let t1372 = live[57] * live[624];
+    let t1373 = live[52] * live[626];
+    let t1374 = -2.0 * (t1372 + t1373);
+    let t1375 = -9.81 * live[1] - 0.316 * (live[3] * live[3] - live[11]);
+    let t1376 = 2.0 * (t1367 - live[18] * live[621]);
+    let t1377 = live[50] * live[627];
+    let t1378 = -2.0 * (t1372 + t1377);
+    let t1379 = qd[7] * live[624];
+    let t1380 = 0.005487648106562256 * live[191] - 0.13439233114822144 * live[2]
+        - 0.004377257121839584 * live[188];
+    let t1381 = 0.004377257121839584 * live[2] + 0.000121912420950744 * live[191];
+    let t1382 = -9.81 * live[0] - 0.632 * live[10];
+    let t1383 = 0.0039053550262761 * live[621] - 0.7451354997528139 * live[188]
+        - 0.00164448757736927 * live[620];
+    let t1384 = 0.00164448757736927 * live[188] + 0.16189047268546086 * live[621];
+    let t1385 = 0.032786279263935514 * live[620] - 0.00216405205209813 * live[622]
+        - 0.004600245517563106 * live[623];
+    let t1386 = 0.00216405205209813 * live[620] - 0.00151524447332703 * live[623];
+    let t1387 = 0.0515352472106673 * live[622] - 0.000093569097314605 * live[624]
+        - 0.000103758917218685 * live[625];
+    let t1388 = 0.000093569097314605 * live[622] + 0.014311914382675314 * live[625];
+    let t1389 = 0.006684151967360945 * live[624] - 0.001255536598272898 * live[626]
+        - 0.0009653051699191116 * live[627];
+    let t1390 = 0.00039139128168424813 * live[627] - 0.001255536598272898 * live[624];
+    let t1391 = 0.00039139128168424813 * live[626] + 0.002420943778521232 * live[627]
+        - 0.0009653051699191116 * live[624];
+    let t1392 = 0.00895537646949219 * live[625] - 0.014311914382675314 * live[624]
+        - 0.000103758917218685 * live[622];
+    let t1393 = 0.029883967133882087 * live[623] + 0.00151524447332703 * live[622]
+        - 0.004600245517563106 * live[620];
+    let t1394 = 0.16189047268546086 * live[620] + 0.643503602439183 * live[621]
+        - 0.0039053550262761 * live[188];
+    let t1395 = 0.005487648106562256 * live[2] - 0.000121912420950744 * live[188]
+        - 0.01159586409516604 * live[191];
+    let t1396 = -0.00398335888393552 * live[2] - 1.0674867322634767 * live[3];
+    let t1397 = live[9] * live[517];
+    let t1398 = live[21] + live[8] * live[517];
+    let t1399 = live[8] * live[25];
+    let t1400 = 2.0 * (live[20] * live[475] - t1399);
+    let t1401 = live[37] * live[475];
+    let t1402 = live[44] * live[628];
+    let t1403 = -2.0 * (t1402 - live[43] * live[630]);
+    let t1404 = live[57] * live[630];
+    let t1405 = live[52] * live[632];
+    let t1406 = -2.0 * (t1404 + t1405);
+    let t1407 = -2.0 * (t1399 + live[18] * live[477]);
+    let t1408 = live[50] * live[633];
+    let t1409 = -2.0 * (t1404 + t1408);
+    let t1410 = qd[7] * live[630];
+    let t1411 = -0.005487648106562256 * live[9] - 0.004377257121839584 * live[517];
+    let t1412 = 0.7451354997528139 * live[8] + 0.00164448757736927 * live[475]
+        + 0.0039053550262761 * live[477];
+    let t1413 = 0.16189047268546086 * live[477] - 0.00164448757736927 * live[8];
+    let t1414 = -0.00216405205209813 * live[628] - 0.032786279263935514 * live[475]
+        - 0.004600245517563106 * live[629];
+    let t1415 = -0.00216405205209813 * live[475] - 0.00151524447332703 * live[629];
+    let t1416 = 0.0515352472106673 * live[628] - 0.000093569097314605 * live[630]
+        - 0.000103758917218685 * live[631];
+    let t1417 = 0.000093569097314605 * live[628] + 0.014311914382675314 * live[631];
+    let t1418 = 0.006684151967360945 * live[630] - 0.001255536598272898 * live[632]
+        - 0.0009653051699191116 * live[633];
+    let t1419 = 0.00039139128168424813 * live[633] - 0.001255536598272898 * live[630];
+    let t1420 = 0.00039139128168424813 * live[632] + 0.002420943778521232 * live[633]
+        - 0.0009653051699191116 * live[630];
+    let t1421 = 0.00895537646949219 * live[631] - 0.014311914382675314 * live[630]
+        - 0.000103758917218685 * live[628];
+    let t1422 = 0.004600245517563106 * live[475] + 0.029883967133882087 * live[629]
+        + 0.00151524447332703 * live[628];
+    let t1423 = 0.0039053550262761 * live[8] + 0.643503602439183 * live[477]
+        - 0.16189047268546086 * live[475];
+    let t1424 = 0.01159586409516604 * live[9] - 0.000121912420950744 * live[517];
+    let t1425 = live[20] * live[528];
+    let t1426 = live[332] + live[18] * live[528];
+    let t1427 = live[37] * live[528];
+    let t1428 = live[44] * live[526];
+    let t1429 = -2.0 * (live[43] * live[634] + t1428);
+    let t1430 = live[57] * live[637];
+    let t1431 = live[52] * live[636];
+    let t1432 = -2.0 * (t1430 + t1431);
+    let t1433 = live[50] * live[638];
+    let t1434 = -2.0 * (t1430 + t1433);
+    let t1435 = qd[7] * live[637];
+    let t1436 = 0.0039053550262761 * live[20] - 0.00164448757736927 * live[528];
+    let t1437 = 0.032786279263935514 * live[528] - 0.00216405205209813 * live[526]
+        - 0.004600245517563106 * live[527];
+    let t1438 = 0.00216405205209813 * live[528] - 0.00151524447332703 * live[527];
+    let t1439 = 0.0515352472106673 * live[526] + 0.000093569097314605 * live[634]
+        - 0.000103758917218685 * live[635];
+    let t1440 = 0.000093569097314605 * live[526] + 0.014311914382675314 * live[635];
+    let t1441 = 0.006684151967360945 * live[637] - 0.001255536598272898 * live[636]
+        - 0.0009653051699191116 * live[638];
+    let t1442 = 0.00039139128168424813 * live[638] - 0.001255536598272898 * live[637];
+    let t1443 = 0.00039139128168424813 * live[636] + 0.002420943778521232 * live[638]
+        - 0.0009653051699191116 * live[637];
+    let t1444 = 0.014311914382675314 * live[634] + 0.00895537646949219 * live[635]
+        - 0.000103758917218685 * live[526];
+    let t1445 = 0.00151524447332703 * live[526] + 0.029883967133882087 * live[527]
+        - 0.004600245517563106 * live[528];
+    let t1446 = 0.643503602439183 * live[20] + 0.16189047268546086 * live[528];
+    let t1447 = live[336] - live[31] * live[31];
+    let t1448 = live[31] * live[44];
+    let t1449 = 2.0 * (live[43] * live[545] - t1448);
+    let t1450 = live[57] * live[545];
+    let t1451 = live[52] * live[639];
+    let t1452 = -2.0 * (t1450 + t1451);
+    let t1453 = live[50] * live[640];
+    let t1454 = -2.0 * (t1450 + t1453);
+    let t1455 = qd[7] * live[545];
+    let t1456 = -0.00216405205209813 * live[31] - 0.004600245517563106 * live[33];
+    let t1457 = 0.0515352472106673 * live[31] - 0.000093569097314605 * live[545]
+        - 0.000103758917218685 * live[551];
+    let t1458 = 0.000093569097314605 * live[31] + 0.014311914382675314 * live[551];
+    let t1459 = 0.006684151967360945 * live[545] - 0.001255536598272898 * live[639]
+        - 0.0009653051699191116 * live[640];
+    let t1460 = 0.00039139128168424813 * live[640] - 0.001255536598272898 * live[545];
+    let t1461 = 0.00039139128168424813 * live[639] + 0.002420943778521232 * live[640]
+        - 0.0009653051699191116 * live[545];
+    let t1462 = 0.00895537646949219 * live[551] - 0.000103758917218685 * live[31]
+        - 0.014311914382675314 * live[545];
+    let t1463 = 0.029883967133882087 * live[33] + 0.00151524447332703 * live[31];
+    let t1464 = live[43] * live[585];
+    let t1465 = live[53] + live[42] * live[585];
+    let t1466 = live[42] * live[57];
+    let t1467 = live[52] * live[559];
+    let t1468 = 2.0 * (t1467 - t1466);
+    let t1469 = live[50] * live[548];
+    let t1470 = -2.0 * (t1466 + t1469);
+    let t1471 = qd[7] * live[42];
+    let t1472 = 0.000093569097314605 * live[585] - 0.000103758917218685 * live[43];
+    let t1473 = 0.006684151967360945 * live[42] + 0.001255536598272898 * live[559]
+        - 0.0009653051699191116 * live[548];
+    let t1474 = 0.00039139128168424813 * live[548] - 0.001255536598272898 * live[42];
+    let t1475 = 0.002420943778521232 * live[548] - 0.0009653051699191116 * live[42]
+        - 0.00039139128168424813 * live[559];
+    let t1476 = 0.00895537646949219 * live[43] + 0.014311914382675314 * live[585];
+    let t1477 = live[52] * live[595];
+    let t1478 = live[342] + live[50] * live[595];
+    live[672] = t1329;
+    live[673] = t1332;
+    live[674] = t1333;
+    live[675] = t1336;
+    live[676] = t1337;
+    live[677] = t1338;
+    live[678] = t1339;
+    live[679] = t1341;
+    live[680] = t1342;
+    live[681] = t1343;
+    live[682] = t1344;
+    live[683] = t1345;
+    live[684] = t1346;
+    live[685] = t1347;
+    live[686] = t1350;
+    live[687] = t1351;
+    live[688] = t1352;
+    live[689] = t1355;
+    live[690] = t1358;
+    live[691] = t1361;
+    live[692] = t1362;
+    live[693] = t1363;
+    live[694] = t1364;
+    live[695] = t1365;
+    live[696] = t1366;
+    live[697] = t1368;
+    live[698] = t1369;
+    live[699] = t1370;
+    live[700] = t1371;
+    live[701] = t1373;
+    live[702] = t1374;
+    live[703] = t1375;
+    live[704] = t1376;
+    live[705] = t1377;
+    live[706] = t1378;
+    live[707] = t1379;
+    live[708] = t1380;
+    live[709] = t1381;
+    live[710] = t1382;
+    live[711] = t1383;
+    live[712] = t1384;
+    live[713] = t1385;
+    live[714] = t1386;
+    live[715] = t1387;
+    live[716] = t1388;
+    live[717] = t1389;
+    live[718] = t1390;
+    live[719] = t1391;
+    live[720] = t1392;
+    live[721] = t1393;
+    live[722] = t1394;
+    live[723] = t1395;
+    live[724] = t1396;
+    live[725] = t1397;
+    live[726] = t1398;
+    live[727] = t1400;
+    live[728] = t1401;
+    live[729] = t1402;
+    live[730] = t1403;
+    live[731] = t1405;
+    live[732] = t1406;
+    live[733] = t1407;
+    live[734] = t1408;
+    live[735] = t1409;
+    live[736] = t1410;
+    live[737] = t1411;
+    live[738] = t1412;
+    live[739] = t1413;
+    live[740] = t1414;
+    live[741] = t1415;
+    live[742] = t1416;
+    live[743] = t1417;
+    live[744] = t1418;
+    live[745] = t1419;
+    live[746] = t1420;
+    live[747] = t1421;
+    live[748] = t1422;
+    live[749] = t1423;
+    live[750] = t1424;
+    live[751] = t1425;
+    live[752] = t1426;
+    live[753] = t1427;
+    live[754] = t1428;
+    live[755] = t1429;
+    live[756] = t1431;
+    live[757] = t1432;
+    live[758] = t1433;
+    live[759] = t1434;
+    live[760] = t1435;
+    live[761] = t1436;
+    live[762] = t1437;
+    live[763] = t1438;
+    live[764] = t1439;
+    live[765] = t1440;
+    live[766] = t1441;
+    live[767] = t1442;
+    live[768] = t1443;
+    live[769] = t1444;
+    live[770] = t1445;
+    live[771] = t1446;
+    live[772] = t1447;
+    live[773] = t1448;
+    live[774] = t1449;
+    live[775] = t1451;
+    live[776] = t1452;
+    live[777] = t1453;
+    live[778] = t1454;
+    live[779] = t1455;
+    live[780] = t1456;
+    live[781] = t1457;
+    live[782] = t1458;
+    live[783] = t1459;
+    live[784] = t1460;
+    live[785] = t1461;
+    live[786] = t1462;
+    live[787] = t1463;
+    live[788] = t1464;
+    live[789] = t1465;
+    live[790] = t1467;
+    live[791] = t1468;
+    live[792] = t1469;
+    live[793] = t1470;
+    live[794] = t1471;
+    live[795] = t1472;
+    live[796] = t1473;
+    live[797] = t1474;
+    live[798] = t1475;
+    live[799] = t1476;
+    live[800] = t1477;
+    live[801] = t1478;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part10_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part10_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1479 = q[7] * live[801];
+    let t1480 = live[57] * live[595];
+    let t1481 = -2.0 * (live[343] + live[800]);
+    let t1482 = -0.0009653051699191116 * live[52] - 0.001255536598272898 * live[595];
+    let t1483 = 0.002420943778521232 * live[52] + 0.00039139128168424813 * live[595];
+    let t1484 = 0.051767567210667303 - live[644] - live[177] * live[177] * live[641];
+    let inv9 = 1.0 / t1484;
+    let t1485 = live[645] - live[177] * live[641] * live[689];
+    let t1486 = -live[655] - live[177] * live[641] * live[690];
+    let t1487 = -live[657] - live[177] * live[641] * live[691];
+    let t1488 = 0.316 * (live[7] * live[653] - live[6] * live[652]) + live[6] * live[654]
+        + live[7] * live[656] - live[177] * live[641] * live[692];
+    let t1489 = -live[0]
+        * (live[7] * live[654] - 0.316 * (live[6] * live[653] + live[7] * live[652])
+            - live[6] * live[656]) - live[1] * live[657]
+        - live[177] * live[641] * live[693];
+    let t1490 = live[643] + 0.03888203643129646 - live[664]
+        - live[641] * live[689] * live[689] - inv9 * t1485 * t1485
+        - 33.333333333333336 * live[658] * live[658];
+    let inv10 = 1.0 / t1490;
+    let t1491 = live[668] + 33.333333333333336 * live[658] * live[659]
+        - live[641] * live[689] * live[690] - inv9 * t1485 * t1486;
+    let t1492 = 33.333333333333336 * live[658] * live[660] - live[688]
+        - live[641] * live[689] * live[691] - inv9 * t1485 * t1487;
+    let t1493 = live[6] * live[686] + live[7] * live[687]
+        - 0.316 * (live[92] * live[647] + live[6] * live[646])
+        - live[641] * live[689] * live[692] - inv9 * t1485 * t1488
+        - 33.333333333333336 * live[658] * live[661];
+    let t1494 = 33.333333333333336 * live[658] * live[662]
+        - live[0]
+            * (live[7] * live[686] - 0.316 * (live[7] * live[646] - live[95] * live[647])
+                - live[6] * live[687]) - live[1] * live[688]
+        - live[641] * live[689] * live[693] - inv9 * t1485 * t1489;
+    let t1495 = live[678] + live[683] + 0.8015309344634812
+        - live[641] * live[690] * live[690] - inv9 * t1486 * t1486
+        - inv10 * t1491 * t1491 - 33.333333333333336 * live[659] * live[659];
+    let inv11 = 1.0 / t1495;
+    let t1496 = live[673] - 33.333333333333336 * live[659] * live[660]
+        - live[641] * live[690] * live[691] - inv9 * t1486 * t1487
+        - inv10 * t1491 * t1492;
+    let t1497 = live[6] * live[670] + live[7] * (live[685] - 0.316 * live[649])
+        + 33.333333333333336 * live[659] * live[661] - live[641] * live[690] * live[692]
+        - inv9 * t1486 * t1488 - inv10 * t1491 * t1493;
+    let t1498 = live[1] * live[673] - 33.333333333333336 * live[659] * live[662]
+        - live[0] * (live[7] * live[670] - live[6] * (live[685] - 0.316 * live[649]))
+        - live[641] * live[690] * live[693] - inv9 * t1486 * t1489
+        - inv10 * t1491 * t1494;
+    let t1499 = 0.1736827425795179 - live[679] - live[641] * live[691] * live[691]
+        - inv9 * t1487 * t1487 - inv10 * t1492 * t1492 - inv11 * t1496 * t1496
+        - 33.333333333333336 * live[660] * live[660];
+    let inv12 = 1.0 / t1499;
+    let t1500 = 33.333333333333336 * live[660] * live[661] - live[681]
+        - live[641] * live[691] * live[692] - inv9 * t1487 * t1488
+        - inv10 * t1492 * t1493 - inv11 * t1496 * t1497;
+    let t1501 = live[0] * live[680] - live[1] * (live[679] - 0.1736827425795179)
+        - live[641] * live[691] * live[693] - inv9 * t1487 * t1489
+        - inv10 * t1492 * t1494 - inv11 * t1496 * t1498
+        - 33.333333333333336 * live[660] * live[662];
+    let t1502 = live[682] + live[684] + 1.9183732992168214 + 0.632 * live[649]
+        - live[641] * live[692] * live[692] - inv9 * t1488 * t1488
+        - inv10 * t1493 * t1493 - inv11 * t1497 * t1497 - inv12 * t1500 * t1500
+        - 33.333333333333336 * live[661] * live[661];
+    let inv13 = 1.0 / t1502;
+    let t1503 = 33.333333333333336 * live[661] * live[662]
+        - live[0]
+            * (live[674] + live[7] * live[676] + 0.010139189400057426
+                - 2.0 * live[6] * live[677]) - live[1] * (live[681] + 0.0007689361029464)
+        - live[641] * live[692] * live[693] - inv9 * t1488 * t1489
+        - inv10 * t1493 * t1494 - inv11 * t1497 * t1498 - inv12 * t1500 * t1501;
+    let t1504 = 0.21102019106892408
+        + live[0]
+            * (live[0]
+                * (live[672] + 2.0 * live[675] + 1.597583103600203 + 0.632 * live[649]
+                    - 0.165 * live[648] - live[682])
+                + 2.0 * live[1] * (live[680] - 0.00398335888393552)) - live[679]
+        - live[641] * live[693] * live[693] - inv9 * t1489 * t1489
+        - inv10 * t1494 * t1494 - inv11 * t1498 * t1498 - inv12 * t1501 * t1501
+        - inv13 * t1503 * t1503 - 33.333333333333336 * live[662] * live[662];
+    let inv14 = 1.0 / t1504;
+    let t1505 = 33.333333333333336 * (live[658] * inv10 * t1491 + live[659]);
+    let t1506 = 33.333333333333336 * (live[658] * inv10 * t1492 + live[660])
+        - inv11 * t1496 * t1505;
+    let t1507 = 33.333333333333336 * (live[658] * inv10 * t1493 - live[661])
+        - inv11 * t1497 * t1505 - inv12 * t1500 * t1506;
+    let t1508 = 33.333333333333336 * (live[658] * inv10 * t1494 + live[662])
+        - inv11 * t1498 * t1505 - inv12 * t1501 * t1506 - inv13 * t1503 * t1507;
+    let t1509 = inv14 * t1508;
+    let t1510 = inv13 * (t1507 - t1503 * inv14 * t1508);
+    let t1511 = inv12 * (t1506 - t1500 * t1510 - t1501 * inv14 * t1508);
+    let t1512 = inv11 * (t1505 - t1496 * t1511 - t1497 * t1510 - t1498 * inv14 * t1508);
+    let t1513 = inv10
+        * (-33.333333333333336 * live[658] - t1491 * t1512 - t1492 * t1511
+            - t1493 * t1510 - t1494 * inv14 * t1508);
+    let t1514 = -inv9
+        * (t1485 * t1513 + t1486 * t1512 + t1487 * t1511 + t1488 * t1510
+            + t1489 * inv14 * t1508);
+    let t1515 = -live[641]
+        * (live[177] * t1514 + live[689] * t1513 + live[690] * t1512 + live[691] * t1511
+            + live[692] * t1510 + live[693] * inv14 * t1508);
+    let t1516 = live[641] * (live[177] * inv9 * t1485 - live[689]);
+    let t1517 = live[641] * (live[177] * inv9 * t1486 - live[690])
+        - inv10 * t1491 * t1516;
+    let t1518 = live[641] * (live[177] * inv9 * t1487 - live[691])
+        - inv10 * t1492 * t1516 - inv11 * t1496 * t1517;
+    let t1519 = live[641] * (live[177] * inv9 * t1488 - live[692])
+        - inv10 * t1493 * t1516 - inv11 * t1497 * t1517 - inv12 * t1500 * t1518;
+    let t1520 = live[641] * (live[177] * inv9 * t1489 - live[693])
+        - inv10 * t1494 * t1516 - inv11 * t1498 * t1517 - inv12 * t1501 * t1518
+        - inv13 * t1503 * t1519;
+    let t1521 = inv14 * t1520;
+    let t1522 = inv13 * (t1519 - t1503 * inv14 * t1520);
+    let t1523 = inv12 * (t1518 - t1500 * t1522 - t1501 * inv14 * t1520);
+    let t1524 = inv11 * (t1517 - t1496 * t1523 - t1497 * t1522 - t1498 * inv14 * t1520);
+    let t1525 = inv10
+        * (t1516 - t1491 * t1524 - t1492 * t1523 - t1493 * t1522
+            - t1494 * inv14 * t1520);
+    let t1526 = -inv9
+        * (live[177] * live[641] + t1485 * t1525 + t1486 * t1524 + t1487 * t1523
+            + t1488 * t1522 + t1489 * inv14 * t1520);
+    let t1527 = inv9 * (t1485 * inv10 * t1491 - t1486);
+    let t1528 = inv9 * (t1485 * inv10 * t1492 - t1487) - inv11 * t1496 * t1527;
+    let t1529 = inv9 * (t1485 * inv10 * t1493 - t1488) - inv11 * t1497 * t1527
+        - inv12 * t1500 * t1528;
+    let t1530 = inv9 * (t1485 * inv10 * t1494 - t1489) - inv11 * t1498 * t1527
+        - inv12 * t1501 * t1528 - inv13 * t1503 * t1529;
+    let t1531 = inv14 * t1530;
+    let t1532 = inv13 * (t1529 - t1503 * inv14 * t1530);
+    let t1533 = inv12 * (t1528 - t1500 * t1532 - t1501 * inv14 * t1530);
+    let t1534 = inv11 * (t1527 - t1496 * t1533 - t1497 * t1532 - t1498 * inv14 * t1530);
+    let t1535 = -inv10
+        * (inv9 * t1485 + t1491 * t1534 + t1492 * t1533 + t1493 * t1532
+            + t1494 * inv14 * t1530);
+    let t1536 = inv10 * (t1491 * inv11 * t1496 - t1492);
+    let t1537 = inv10 * (t1491 * inv11 * t1497 - t1493) - inv12 * t1500 * t1536;
+    let t1538 = inv10 * (t1491 * inv11 * t1498 - t1494) - inv12 * t1501 * t1536
+        - inv13 * t1503 * t1537;
+    let t1539 = inv14 * t1538;
+    let t1540 = inv13 * (t1537 - t1503 * inv14 * t1538);
+    let t1541 = inv12 * (t1536 - t1500 * t1540 - t1501 * inv14 * t1538);
+    let t1542 = -inv11
+        * (inv10 * t1491 + t1496 * t1541 + t1497 * t1540 + t1498 * inv14 * t1538);
+    let t1543 = inv11 * (t1496 * inv12 * t1500 - t1497);
+    let t1544 = inv11 * (t1496 * inv12 * t1501 - t1498) - inv13 * t1503 * t1543;
+    let t1545 = inv14 * t1544;
+    let t1546 = inv13 * (t1543 - t1503 * inv14 * t1544);
+    let t1547 = -inv12 * (inv11 * t1496 + t1500 * t1546 + t1501 * inv14 * t1544);
+    let t1548 = inv12 * (t1500 * inv13 * t1503 - t1501);
+    let t1549 = inv14 * t1548;
+    let t1550 = -inv13 * (inv12 * t1500 + t1503 * inv14 * t1548);
+    let t1551 = -inv13 * t1503 * inv14;
+    let t1552 = live[0] * live[619];
+    let t1553 = live[4] + t1552;
+    let t1554 = -t1553;
+    let t1555 = live[1] * live[619];
+    let t1556 = live[5] - t1555;
+    let t1557 = live[617] - t1556;
+    let t1558 = live[6] * t1554 - live[7] * live[618];
+    let t1559 = live[14] + t1558;
+    let t1560 = live[616] + t1559;
+    let t1561 = live[333] - t1560;
+    let t1562 = live[6] * live[618] + live[13] + live[7] * t1554;
+    let t1563 = live[16] * t1557 - live[15] * t1562;
+    let t1564 = t1563 - live[27];
+    let t1565 = live[615] + t1564;
+    let t1566 = live[15] * t1557 + live[26] + live[16] * t1562;
+    let t1567 = -live[28] * t1566 - live[29] * t1560;
+    let t1568 = t1567 - live[39];
+    let t1569 = live[614] - t1568;
+    let t1570 = live[38] + live[29] * t1566 - live[28] * t1560;
+    let t1571 = live[41] * t1565 - live[40] * t1570;
+    let t1572 = t1571 - live[46];
+    let t1573 = live[613] - t1572;
+    let t1574 = live[343] - t1573;
+    let t1575 = -9.81 * live[0] - 0.316 * (live[10] - live[618]);
+    let t1576 = -2.0 * live[4] - t1552;
+    let t1577 = live[7] * t1575 - 0.316 * live[6] * t1576;
+    let t1578 = t1577 - 0.0825 * live[330];
+    let t1579 = live[329] + 0.0825 * (live[24] + t1559);
+    let t1580 = live[16] * t1578 + live[15] * t1579;
+    let t1581 = 0.384 * t1561 + t1580 + 0.0825 * live[334];
+    let t1582 = live[23] + t1557;
+    let t1583 = live[35] - t1564;
+    let t1584 = live[36] + t1566;
+    let t1585 = -0.316 * live[7] * t1576 - live[6] * t1575;
+    let t1586 = -0.0825 * t1582 - t1585;
+    let t1587 = 0.384 * t1584 + t1586 - 0.0825 * t1583;
+    let t1588 = live[29] * t1581 - live[28] * t1587;
+    let t1589 = live[333] + t1560;
+    let t1590 = live[16] * t1579 - live[15] * t1578;
+    let t1591 = t1590 - 0.384 * live[335] - 0.0825 * t1589;
+    let t1592 = live[41] * t1588 + live[40] * t1591;
+    let t1593 = t1592 - 0.088 * live[340];
+    let t1594 = live[56] - t1572;
+    let t1595 = live[28] * t1581 + live[29] * t1587;
+    let t1596 = 0.088 * t1594 + t1595;
+    let t1597 = live[40] * t1565 + live[45] + live[41] * t1570;
+    let t1598 = live[48] * t1569 - live[47] * t1597;
+    let t1599 = t1598 - live[59];
+    let t1600 = 0.7071067811865475 * live[347] + 0.7071067811865476 * q[7] * t1574;
+    let t1601 = live[48] * t1593 + live[47] * t1596;
+    let t1602 = 0.1654 * (live[235] + t1599) + t1601;
+    let t1603 = t1600 + t1602;
+    let t1604 = live[47] * t1569 + live[58] + live[48] * t1597;
+    let t1605 = live[343] + t1573;
+    let t1606 = live[48] * t1596 - live[47] * t1593;
+    let t1607 = 0.1654 * (live[236] - t1604) + t1606;
+    let t1608 = 0.7071067811865476 * live[348] + 0.7071067811865475 * q[7] * t1605;
+    let t1609 = t1607 + t1608;
+    let t1610 = live[612] + 0.7071067811865475 * t1603 + 0.7071067811865476 * t1609;
+    let t1611 = 0.7071067811865476 * t1603 - 2.0 * live[62] - 0.7071067811865475 * t1609;
+    let t1612 = t1602 - t1600;
+    let t1613 = t1607 - t1608;
+    let t1614 = 0.7071067811865475 * t1612 + 0.7071067811865476 * t1613 - live[612];
+    let t1615 = 2.0 * live[62] + 0.7071067811865476 * t1612 - 0.7071067811865475 * t1613;
+    let t1616 = 0.010606601717798212 * (t1610 + t1611);
+    let t1617 = 0.010606601717798212 * (t1614 + t1615);
+    let t1618 = 0.002573605371338202 * live[344] + 0.002034439958661797 * t1574 + t1616
+        + t1617;
+    let t1619 = 0.010606601717798213 * t1610 - 0.010606601717798212 * t1611;
+    let t1620 = 0.010606601717798213 * t1614 - 0.010606601717798212 * t1615;
+    let t1621 = 0.002034439958661797 * live[345] + 0.002573605371338202 * t1605 + t1619
+        + t1620;
+    let t1622 = live[48] * t1618 - live[47] * t1621;
+    live[802] = t1479;
+    live[803] = t1480;
+    live[804] = t1481;
+    live[805] = t1482;
+    live[806] = t1483;
+    live[807] = inv9;
+    live[808] = t1485;
+    live[809] = t1486;
+    live[810] = t1487;
+    live[811] = t1488;
+    live[812] = t1489;
+    live[813] = inv10;
+    live[814] = t1491;
+    live[815] = t1492;
+    live[816] = t1493;
+    live[817] = t1494;
+    live[818] = inv11;
+    live[819] = t1496;
+    live[820] = t1497;
+    live[821] = t1498;
+    live[822] = inv12;
+    live[823] = t1500;
+    live[824] = t1501;
+    live[825] = inv13;
+    live[826] = t1503;
+    live[827] = inv14;
+    live[828] = t1553;
+    live[829] = t1554;
+    live[830] = t1555;
+    live[831] = t1556;
+    live[832] = t1557;
+    live[833] = t1558;
+    live[834] = t1559;
+    live[835] = t1560;
+    live[836] = t1561;
+    live[837] = t1562;
+    live[838] = t1563;
+    live[839] = t1564;
+    live[840] = t1565;
+    live[841] = t1566;
+    live[842] = t1567;
+    live[843] = t1568;
+    live[844] = t1569;
+    live[845] = t1570;
+    live[846] = t1571;
+    live[847] = t1572;
+    live[848] = t1573;
+    live[849] = t1574;
+    live[850] = t1577;
+    live[851] = t1580;
+    live[852] = t1582;
+    live[853] = t1583;
+    live[854] = t1584;
+    live[855] = t1585;
+    live[856] = t1586;
+    live[857] = t1588;
+    live[858] = t1589;
+    live[859] = t1590;
+    live[860] = t1591;
+    live[861] = t1592;
+    live[862] = t1594;
+    live[863] = t1595;
+    live[864] = t1597;
+    live[865] = t1598;
+    live[866] = t1599;
+    live[867] = t1601;
+    live[868] = t1604;
+    live[869] = t1605;
+    live[870] = t1606;
+    live[871] = t1607;
+    live[872] = t1616;
+    live[873] = t1617;
+    live[874] = t1618;
+    live[875] = t1619;
+    live[876] = t1620;
+    live[877] = t1621;
+    live[878] = t1622;
+    out.2[0][0] = inv14;
+    out.2[0][1] = t1551;
+    out.2[0][2] = t1549;
+    out.2[0][3] = t1545;
+    out.2[0][4] = t1539;
+    out.2[0][5] = t1531;
+    out.2[0][6] = t1521;
+    out.2[0][7] = t1509;
+    out.2[1][0] = t1551;
+    out.2[1][1] = inv13 + inv13 * inv13 * t1503 * t1503 * inv14;
+    out.2[1][2] = t1550;
+    out.2[1][3] = t1546;
+    out.2[1][4] = t1540;
+    out.2[1][5] = t1532;
+    out.2[1][6] = t1522;
+    out.2[1][7] = t1510;
+    out.2[2][0] = t1549;
+    out.2[2][1] = t1550;
+    out.2[2][2] = inv12 - inv12 * (t1500 * t1550 + t1501 * inv14 * t1548);
+    out.2[2][3] = t1547;
+    out.2[2][4] = t1541;
+    out.2[2][5] = t1533;
+    out.2[2][6] = t1523;
+    out.2[2][7] = t1511;
+    out.2[3][0] = t1545;
+    out.2[3][1] = t1546;
+    out.2[3][2] = t1547;
+    out.2[3][3] = inv11
+        - inv11 * (t1496 * t1547 + t1497 * t1546 + t1498 * inv14 * t1544);
+    out.2[3][4] = t1542;
+    out.2[3][5] = t1534;
+    out.2[3][6] = t1524;
+    out.2[3][7] = t1512;
+    out.2[4][0] = t1539;
+    out.2[4][1] = t1540;
+    out.2[4][2] = t1541;
+    out.2[4][3] = t1542;
+    out.2[4][4] = inv10
+        - inv10
+            * (t1491 * t1542 + t1492 * t1541 + t1493 * t1540 + t1494 * inv14 * t1538);
+    out.2[4][5] = t1535;
+    out.2[4][6] = t1525;
+    out.2[4][7] = t1513;
+    out.2[5][0] = t1531;
+    out.2[5][1] = t1532;
+    out.2[5][2] = t1533;
+    out.2[5][3] = t1534;
+    out.2[5][4] = t1535;
+    out.2[5][5] = inv9
+        - inv9
+            * (t1485 * t1535 + t1486 * t1534 + t1487 * t1533 + t1488 * t1532
+                + t1489 * inv14 * t1530);
+    out.2[5][6] = t1526;
+    out.2[5][7] = t1514;
+    out.2[6][0] = t1521;
+    out.2[6][1] = t1522;
+    out.2[6][2] = t1523;
+    out.2[6][3] = t1524;
+    out.2[6][4] = t1525;
+    out.2[6][5] = t1526;
+    out.2[6][6] = live[641]
+        - live[641]
+            * (live[177] * t1526 + live[689] * t1525 + live[690] * t1524
+                + live[691] * t1523 + live[692] * t1522 + live[693] * inv14 * t1520);
+    out.2[6][7] = t1515;
+    out.2[7][0] = t1509;
+    out.2[7][1] = t1510;
+    out.2[7][2] = t1511;
+    out.2[7][3] = t1512;
+    out.2[7][4] = t1513;
+    out.2[7][5] = t1514;
+    out.2[7][6] = t1515;
+    out.2[7][7] = 33.333333333333336
+        - 33.333333333333336
+            * (live[658] * t1513 + live[661] * t1510 - live[659] * t1512
+                - live[660] * t1511 - live[662] * inv14 * t1508);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part11(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part11_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part11_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part11`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part11_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1623 = live[878] - 0.229207552695 * live[340]
+        - 0.168842705569 * (live[55] - live[844]);
+    let t1624 = live[55] + live[844];
+    let t1625 = live[235] - live[866];
+    let t1626 = live[236] + live[868];
+    let t1627 = q[7] * t1626;
+    let t1628 = live[41] * live[860] - live[40] * live[857];
+    let t1629 = -0.088 * t1624 - t1628;
+    let t1630 = t1629 - 0.1654 * live[346];
+    let t1631 = 0.7071067811865476 * t1627 + 2.0 * live[63]
+        + 0.7071067811865475 * q[7] * t1625;
+    let t1632 = t1630 + t1631;
+    let t1633 = t1630 - t1631;
+    let t1634 = -0.002573605371338202 * t1625 - 0.015 * (t1632 + t1633)
+        - 0.002034439958661797 * t1626;
+    let t1635 = 0.229207552695 * t1624 + t1634 + 0.168842705569 * live[341];
+    let t1636 = live[41] * t1623 - live[40] * t1635;
+    let t1637 = 0.067870631425 * (live[337] - live[840]) + t1636
+        + 0.014653732538 * live[338];
+    let t1638 = live[228] + live[864];
+    let t1639 = live[47] * live[874] + live[48] * live[877];
+    let t1640 = 0.168842705569 * t1638 - 0.067870631425 * live[339]
+        - 0.229207552695 * live[862] - 0.014653732538 * (live[337] + live[840]) - t1639;
+    let t1641 = live[29] * t1637 - live[28] * t1640;
+    let t1642 = 2.001003553603 * live[836] + t1641 + 0.55030527465 * live[334];
+    let t1643 = live[222] + live[845];
+    let t1644 = live[40] * t1623 + live[41] * t1635;
+    let t1645 = t1644 + 0.067870631425 * t1643
+        - 0.014653732538 * (live[221] - live[843]);
+    let t1646 = t1645 - 2.001003553603 * live[335] - 0.55030527465 * live[858];
+    let t1647 = live[16] * t1642 - live[15] * t1646;
+    let t1648 = 0.028227094878 * (live[23] - live[832]) + t1647
+        - 0.744382959872 * live[330];
+    let t1649 = live[28] * t1637 + live[29] * t1640;
+    let t1650 = 0.55030527465 * live[853] + t1649 - 2.001003553603 * live[854];
+    let t1651 = 0.744382959872 * live[852] + t1650 - 0.028227094878 * live[331];
+    let t1652 = live[6] * t1648 + live[7] * t1651;
+    let t1653 = q[7] * (t1633 - t1632);
+    let t1654 = live[353] + 0.00039139128168424813 * live[866]
+        + 0.002420943778521232 * live[868] + 0.002034439958661797 * t1629
+        - 0.0009653051699191116 * live[848] - 0.1654 * (live[875] + live[876])
+        - 0.010606601717798213 * t1653;
+    let t1655 = live[354] + 0.00039139128168424813 * live[868]
+        + 0.1654 * (live[872] + live[873]) + 0.010606601717798212 * t1653
+        - 0.001255536598272898 * live[848] - 0.002573605371338202 * t1629;
+    let t1656 = live[47] * t1655 - live[48] * t1654;
+    let t1657 = live[355] + 0.014311914382675314 * live[847]
+        + 0.00895537646949219 * live[864] - t1656 - 0.000103758917218685 * live[844]
+        - 0.168842705569 * live[863];
+    let t1658 = live[356] + live[357] + 0.000093569097314605 * live[844]
+        + 0.014311914382675314 * live[864] + 0.001255536598272898 * live[866]
+        + 0.002034439958661797 * live[867] + 0.0009653051699191116 * live[868]
+        + q[7]
+            * (0.7071067811865475 * (live[876] - live[875])
+                + 0.7071067811865476 * (live[872] - live[873]))
+        - 0.006684151967360945 * live[848] - 0.229207552695 * live[863]
+        - 0.002573605371338202 * live[870] - 0.088 * t1639;
+    let t1659 = live[41] * t1657 - live[40] * t1658;
+    let t1660 = live[359] + t1659 + 0.029883967133882087 * live[845]
+        + 0.067870631425 * live[860] - 0.004600245517563106 * live[840]
+        - 0.00151524447332703 * live[843];
+    let t1661 = live[47] * t1654 + live[48] * t1655;
+    let t1662 = live[360] + live[361] + 0.00216405205209813 * live[840]
+        + 0.014653732538 * live[860] + 0.000103758917218685 * live[864] - t1661
+        - 0.0515352472106673 * live[844] - 0.00151524447332703 * live[845]
+        - 0.000093569097314605 * live[847] - 0.168842705569 * live[861]
+        - 0.229207552695 * t1628 - 0.088 * t1634;
+    let t1663 = live[29] * t1660 - live[28] * t1662;
+    let t1664 = live[363] + t1663 + 0.0039053550262761 * live[835]
+        + 0.16189047268546086 * live[839] + 0.643503602439183 * live[841]
+        + 2.001003553603 * live[856] - 0.384 * t1649;
+    let t1665 = -live[863];
+    let t1666 = live[40] * t1657 + live[41] * t1658;
+    let t1667 = live[364] + live[365] + t1666 + 0.032786279263935514 * live[840]
+        + 0.16189047268546086 * live[841] + 0.00216405205209813 * live[843]
+        + 0.55030527465 * live[856] - 0.0825 * t1649 - 0.00164448757736927 * live[835]
+        - 0.004600245517563106 * live[845] - 0.067870631425 * live[857]
+        - 0.014653732538 * t1665;
+    let t1668 = live[15] * t1667 - live[16] * t1664;
+    let t1669 = live[367] + 0.01159586409516604 * live[837]
+        + 0.000121912420950744 * live[834] - t1668 - 0.005487648106562256 * live[832];
+    let t1670 = live[15] * t1642 + live[16] * t1646;
+    let t1671 = live[28] * t1660 + live[29] * t1662;
+    let t1672 = live[370] + t1671 + 0.00164448757736927 * live[839]
+        + 2.001003553603 * live[851] + 0.55030527465 * live[859] + 0.384 * t1641
+        + 0.0825 * (t1645 - t1670) - 0.004377257121839584 * live[832]
+        - 0.7451354997528139 * live[835] - 0.000121912420950744 * live[837]
+        - 0.0039053550262761 * live[841];
+    let t1673 = live[7] * t1669 - live[6] * t1672;
+    let t1674 = live[15] * t1664 + live[16] * t1667;
+    let t1675 = live[8] * live[188] - live[9] * live[191];
+    let t1676 = live[6] * live[831] - qd[2] * live[191];
+    let t1677 = live[20] * live[621] + live[18] * live[620];
+    let t1678 = t1677 - t1676;
+    let t1679 = qd[2] * live[188] + live[7] * live[831];
+    let t1680 = live[16] * live[829] - qd[3] * live[621] - live[15] * t1679;
+    let t1681 = live[33] * live[623] - live[31] * live[622];
+    let t1682 = live[15] * live[829] + qd[3] * live[620] + live[16] * t1679;
+    let t1683 = live[29] * t1676 + qd[4] * live[623] + live[28] * t1682;
+    let t1684 = live[43] * live[625] - live[42] * live[624];
+    let t1685 = live[29] * t1682 - qd[4] * live[622] - live[28] * t1676;
+    let t1686 = qd[5] * live[625] + live[40] * t1685 - live[41] * t1680;
+    let t1687 = live[52] * live[627] + live[50] * live[626];
+    let t1688 = t1687 - t1686;
+    let t1689 = 2.0 * live[5] - live[830];
+    let t1690 = live[7] * live[703] - 0.316 * live[6] * t1689;
+    let t1691 = 0.0825 * live[696] + t1690;
+    let t1692 = live[710] + 0.0825 * (t1676 - live[12] * live[191] - live[2] * live[8]);
+    let t1693 = live[16] * t1691 + live[15] * t1692;
+    let t1694 = 0.384 * t1678 + t1693 - 0.0825 * live[697];
+    let t1695 = t1675 - live[828];
+    let t1696 = live[25] * live[621] - live[18] * live[188] - t1680;
+    let t1697 = live[25] * live[620] + t1682 - live[20] * live[188];
+    let t1698 = -0.316 * live[7] * t1689 - live[6] * live[703];
+    let t1699 = -0.0825 * t1695 - t1698;
+    let t1700 = 0.384 * t1697 + t1699 - 0.0825 * t1696;
+    let t1701 = live[29] * t1694 - live[28] * t1700;
+    let t1702 = t1676 + t1677;
+    let t1703 = live[16] * t1692 - live[15] * t1691;
+    let t1704 = 0.384 * live[704] + t1703 - 0.0825 * t1702;
+    let t1705 = live[41] * t1701 + live[40] * t1704;
+    let t1706 = 0.088 * live[700] + t1705;
+    let t1707 = live[44] * live[625] + live[42] * live[622] + t1686;
+    let t1708 = live[28] * t1694 + live[29] * t1700;
+    let t1709 = 0.088 * t1707 + t1708;
+    let t1710 = live[40] * t1680 + live[41] * t1685 - qd[5] * live[624];
+    let t1711 = live[48] * t1683 - qd[6] * live[627] - live[47] * t1710;
+    let t1712 = live[57] * live[627] + live[50] * live[624];
+    let t1713 = q[7] * (0.7071067811865475 * live[702] + 0.7071067811865476 * t1688);
+    let t1714 = live[48] * t1706 + live[47] * t1709;
+    let t1715 = 0.1654 * (t1711 + t1712) + t1714;
+    let t1716 = t1713 + t1715;
+    let t1717 = live[47] * t1683 + qd[6] * live[626] + live[48] * t1710;
+    let t1718 = live[57] * live[626] + live[52] * live[624];
+    let t1719 = t1686 + t1687;
+    let t1720 = q[7] * (0.7071067811865476 * live[706] + 0.7071067811865475 * t1719);
+    let t1721 = live[48] * t1709 - live[47] * t1706;
+    let t1722 = 0.1654 * (t1718 - t1717) + t1721;
+    let t1723 = t1720 + t1722;
+    let t1724 = 0.7071067811865475 * t1716 + 0.7071067811865476 * t1723;
+    let t1725 = 0.7071067811865476 * t1716 - 2.0 * live[707]
+        - 0.7071067811865475 * t1723;
+    let t1726 = t1715 - t1713;
+    let t1727 = t1722 - t1720;
+    let t1728 = 0.7071067811865475 * t1726 + 0.7071067811865476 * t1727;
+    let t1729 = 2.0 * live[707] + 0.7071067811865476 * t1726
+        - 0.7071067811865475 * t1727;
+    let t1730 = 0.010606601717798212 * (t1724 + t1725);
+    let t1731 = 0.010606601717798212 * (t1728 + t1729);
+    let t1732 = 0.002573605371338202 * live[702] + 0.002034439958661797 * t1688 + t1730
+        + t1731;
+    let t1733 = 0.010606601717798213 * t1724 - 0.010606601717798212 * t1725;
+    let t1734 = 0.010606601717798213 * t1728 - 0.010606601717798212 * t1729;
+    let t1735 = 0.002034439958661797 * live[706] + 0.002573605371338202 * t1719 + t1733
+        + t1734;
+    let t1736 = 0.229207552695 * live[700] + live[48] * t1732
+        - 0.168842705569 * (t1684 - t1683) - live[47] * t1735;
+    let t1737 = t1683 + t1684;
+    let t1738 = t1712 - t1711;
+    let t1739 = t1717 + t1718;
+    let t1740 = live[41] * t1704 - live[40] * t1701;
+    let t1741 = -0.088 * t1737 - t1740;
+    let t1742 = t1741 - 0.3308 * (live[701] + live[705]);
+    let t1743 = 0.7071067811865476 * q[7] * t1739
+        + 2.0 * qd[7] * (0.7071067811865476 * live[627] - 0.7071067811865475 * live[626])
+        + 0.7071067811865475 * q[7] * t1738;
+    let t1744 = t1742 + t1743;
+    let t1745 = t1742 - t1743;
+    let t1746 = -0.002573605371338202 * t1738 - 0.015 * (t1744 + t1745)
+        - 0.002034439958661797 * t1739;
+    let t1747 = 0.229207552695 * t1737 + t1746
+        + 0.337685411138 * (live[699] + live[42] * live[625]);
+    let t1748 = 0.067870631425 * (t1681 - t1680) + live[41] * t1736
+        + 0.029307465076 * (live[698] - live[33] * live[622]) - live[40] * t1747;
+    let t1749 = live[47] * t1732 + live[48] * t1735;
+    let t1750 = 0.168842705569 * (live[43] * live[622] + t1710 - live[44] * live[624])
+        - 0.13574126285 * (live[698] + live[31] * live[623]) - 0.229207552695 * t1707
+        - 0.014653732538 * (t1680 + t1681) - t1749;
+    let t1751 = live[29] * t1748 - live[28] * t1750;
+    let t1752 = 2.001003553603 * t1678 + t1751 - 0.55030527465 * live[697];
+    let t1753 = 0.067870631425 * (live[33] * live[620] + t1685 - live[37] * live[622])
+        + live[40] * t1736 + live[41] * t1747
+        - 0.014653732538 * (live[37] * live[623] + live[31] * live[620] + t1683);
+    let t1754 = 2.001003553603 * live[704] + t1753 - 0.55030527465 * t1702;
+    let t1755 = 0.744382959872 * live[696] + 0.028227094878 * (live[828] + t1675)
+        + live[16] * t1752 - live[15] * t1754;
+    let t1756 = live[28] * t1748 + live[29] * t1750;
+    let t1757 = 0.55030527465 * t1696 + t1756 - 2.001003553603 * t1697;
+    let t1758 = 0.056454189756 * (live[695] + live[8] * live[191])
+        + 0.744382959872 * t1695 + t1757;
+    let t1759 = q[7] * (t1745 - t1744);
+    let t1760 = live[240] * live[626] + live[52] * live[717]
+        + 0.00039139128168424813 * t1711 + 0.002420943778521232 * t1717
+        + 0.002034439958661797 * t1741 - live[239] * live[624] - live[57] * live[718]
+        - 0.0009653051699191116 * t1686 - 0.1654 * (t1733 + t1734)
+        - 0.010606601717798213 * t1759;
+    let t1761 = live[238] * live[624] + live[57] * live[719]
+        + 0.00039139128168424813 * t1717 + 0.1654 * (t1730 + t1731)
+        + 0.010606601717798212 * t1759 - live[240] * live[627] - live[50] * live[717]
+        - 0.001255536598272898 * t1686 - 0.002573605371338202 * t1741;
+    let t1762 = live[43] * live[715] + live[48] * t1760 + 0.00895537646949219 * t1710
+        - live[232] * live[624] - 0.014311914382675314 * t1686 - live[231] * live[622]
+        - live[44] * live[716] - live[47] * t1761 - 0.000103758917218685 * t1683
+        - 0.168842705569 * t1708;
+    let t1763 = live[238] * live[626] + live[52] * live[719]
+        + 0.0009653051699191116 * t1717 + 0.001255536598272898 * t1711
+        + 0.002034439958661797 * t1714
+        + q[7]
+            * (0.7071067811865476 * t1730 + 0.7071067811865475 * t1734
+                - 0.7071067811865476 * t1731 - 0.7071067811865475 * t1733)
+        - live[239] * live[627] - live[50] * live[718] - 0.006684151967360945 * t1686
+        - 0.002573605371338202 * t1721;
+    let t1764 = live[230] * live[622] + live[44] * live[720] + t1763
+        + 0.000093569097314605 * t1683 + 0.014311914382675314 * t1710
+        - live[232] * live[625] - live[42] * live[715] - 0.229207552695 * t1708
+        - 0.088 * t1749;
+    let t1765 = live[33] * live[713] + live[41] * t1762 + 0.029883967133882087 * t1685
+        + 0.067870631425 * t1704 + 0.00151524447332703 * t1683 - live[226] * live[622]
+        - live[225] * live[620] - live[37] * live[714] - live[40] * t1764
+        - 0.004600245517563106 * t1680;
+    let t1766 = live[43] * live[720] + 0.000103758917218685 * t1710
+        + 0.000093569097314605 * t1686 - 0.229207552695 * t1740 - 0.168842705569 * t1705
+        - live[230] * live[624] - 0.088 * t1746 - live[47] * t1760 - live[48] * t1761
+        - live[231] * live[625] - live[42] * live[716] - 0.05153524721066731 * t1683;
+    let t1767 = live[224] * live[620] + live[37] * live[721] + t1766
+        + 0.00216405205209813 * t1680 + 0.014653732538 * t1704 - live[226] * live[623]
+        - live[31] * live[713] - 0.00151524447332703 * t1685;
+    let t1768 = live[218] * live[620] + live[20] * live[711] + live[188] * live[217]
+        + live[29] * t1765 + 0.0039053550262761 * t1676 + 0.16189047268546086 * t1680
+        + 0.643503602439183 * t1682 + 2.001003553603 * t1699 - 0.384 * t1756
+        - live[25] * live[712] - live[28] * t1767;
+    let t1769 = 0.067870631425 * t1701 + live[33] * live[721]
+        + 0.004600245517563106 * t1685 + 0.00216405205209813 * t1683
+        - 0.014653732538 * t1708 - live[224] * live[622] - live[40] * t1762
+        - live[41] * t1764 - live[225] * live[623] - live[31] * live[714]
+        - 0.032786279263935514 * t1680;
+    let t1770 = live[25] * live[722] + 0.16189047268546086 * t1682
+        + 0.55030527465 * t1699 - 0.0825 * t1756 - live[188] * live[216]
+        - live[218] * live[621] - live[18] * live[711] - t1769
+        - 0.00164448757736927 * t1676;
+    let t1771 = live[188] * live[213] + live[9] * live[708] + live[2] * live[212]
+        + live[16] * t1768 + 0.028227094878 * live[710] + 0.01159586409516604 * t1679
+        + 0.000121912420950744 * t1676 - live[12] * live[709] - live[15] * t1770
+        - 0.005487648106562256 * live[829];
+    let t1772 = 0.384 * t1751 + live[28] * t1765 + live[29] * t1767
+        + live[216] * live[620] + live[20] * live[722] + 0.00164448757736927 * t1680
+        + 2.001003553603 * t1693 + 0.55030527465 * t1703 + 0.0825 * t1753
+        - 0.7451354997528139 * t1676 - live[217] * live[621] - live[18] * live[712]
+        - 0.0039053550262761 * t1682;
+    live[879] = t1625;
+    live[880] = t1626;
+    live[881] = t1627;
+    live[882] = t1628;
+    live[883] = t1632;
+    live[884] = t1633;
+    live[885] = t1636;
+    live[886] = t1638;
+    live[887] = t1639;
+    live[888] = t1641;
+    live[889] = t1643;
+    live[890] = t1644;
+    live[891] = t1647;
+    live[892] = t1648;
+    live[893] = t1649;
+    live[894] = t1650;
+    live[895] = t1651;
+    live[896] = t1652;
+    live[897] = t1656;
+    live[898] = t1659;
+    live[899] = t1661;
+    live[900] = t1663;
+    live[901] = t1665;
+    live[902] = t1666;
+    live[903] = t1668;
+    live[904] = t1669;
+    live[905] = t1670;
+    live[906] = t1671;
+    live[907] = t1672;
+    live[908] = t1673;
+    live[909] = t1674;
+    live[910] = t1676;
+    live[911] = t1679;
+    live[912] = t1690;
+    live[913] = t1698;
+    live[914] = t1724;
+    live[915] = t1728;
+    live[916] = t1752;
+    live[917] = t1754;
+    live[918] = t1755;
+    live[919] = t1757;
+    live[920] = t1758;
+    live[921] = t1763;
+    live[922] = t1766;
+    live[923] = t1768;
+    live[924] = t1769;
+    live[925] = t1770;
+    live[926] = t1771;
+    live[927] = t1772;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part12(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part12_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part12_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part12`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part12_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1773 = live[12] * live[723] + live[191] * live[213] + live[927]
+        - 0.744382959872 * live[710] - live[2] * live[211] - live[8] * live[708]
+        - 0.004377257121839584 * live[829] - 0.000121912420950744 * live[911]
+        - 0.0825 * (live[15] * live[916] + live[16] * live[917]);
+    let t1774 = live[191] * live[212] + live[188] * live[211] + live[9] * live[723]
+        + 0.005487648106562256 * live[911] + 0.028227094878 * live[912]
+        - 0.744382959872 * live[913] - 0.004377257121839584 * live[910]
+        - 0.0825 * live[919] - live[15] * live[923] - live[16] * live[925]
+        - live[8] * live[709] - 0.13439233114822144 * live[829];
+    let t1775 = live[20] * live[477] - live[18] * live[475];
+    let t1776 = t1775 - live[837];
+    let t1777 = qd[2] * live[517] - live[833];
+    let t1778 = qd[3] * live[477] + live[15] * t1777;
+    let t1779 = live[33] * live[629] - live[31] * live[628];
+    let t1780 = live[16] * t1777 - qd[3] * live[475];
+    let t1781 = live[29] * live[837] + qd[4] * live[629] + live[28] * t1780;
+    let t1782 = live[43] * live[631] - live[42] * live[630];
+    let t1783 = live[29] * t1780 - qd[4] * live[628] - live[28] * live[837];
+    let t1784 = qd[5] * live[631] + live[40] * t1783 + live[41] * t1778;
+    let t1785 = live[52] * live[633] + live[50] * live[632];
+    let t1786 = t1785 - t1784;
+    let t1787 = live[855] - 0.165 * live[725];
+    let t1788 = live[209] + live[837];
+    let t1789 = live[16] * t1787 + 0.0825 * live[15] * t1788;
+    let t1790 = 0.384 * t1776 + t1789 - 0.0825 * live[727];
+    let t1791 = live[25] * live[477] + live[8] * live[18] + t1778;
+    let t1792 = live[8] * live[20] + t1780 - live[25] * live[475];
+    let t1793 = live[850] - 0.0825 * live[726];
+    let t1794 = 0.384 * t1792 + t1793 - 0.0825 * t1791;
+    let t1795 = live[29] * t1790 - live[28] * t1794;
+    let t1796 = live[837] + t1775;
+    let t1797 = 0.0825 * live[16] * t1788 - live[15] * t1787;
+    let t1798 = 0.384 * live[733] + t1797 - 0.0825 * t1796;
+    let t1799 = live[41] * t1795 + live[40] * t1798;
+    let t1800 = 0.088 * live[730] + t1799;
+    let t1801 = live[44] * live[631] + live[42] * live[628] + t1784;
+    let t1802 = live[28] * t1790 + live[29] * t1794;
+    let t1803 = 0.088 * t1801 + t1802;
+    let t1804 = live[41] * t1783 - live[40] * t1778 - qd[5] * live[630];
+    let t1805 = live[48] * t1781 - qd[6] * live[633] - live[47] * t1804;
+    let t1806 = live[57] * live[633] + live[50] * live[630];
+    let t1807 = q[7] * (0.7071067811865475 * live[732] + 0.7071067811865476 * t1786);
+    let t1808 = live[48] * t1800 + live[47] * t1803;
+    let t1809 = 0.1654 * (t1805 + t1806) + t1808;
+    let t1810 = t1807 + t1809;
+    let t1811 = live[47] * t1781 + qd[6] * live[632] + live[48] * t1804;
+    let t1812 = live[57] * live[632] + live[52] * live[630];
+    let t1813 = t1784 + t1785;
+    let t1814 = q[7] * (0.7071067811865476 * live[735] + 0.7071067811865475 * t1813);
+    let t1815 = live[48] * t1803 - live[47] * t1800;
+    let t1816 = 0.1654 * (t1812 - t1811) + t1815;
+    let t1817 = t1814 + t1816;
+    let t1818 = 0.7071067811865475 * t1810 + 0.7071067811865476 * t1817;
+    let t1819 = 0.7071067811865476 * t1810 - 2.0 * live[736]
+        - 0.7071067811865475 * t1817;
+    let t1820 = t1809 - t1807;
+    let t1821 = t1816 - t1814;
+    let t1822 = 0.7071067811865475 * t1820 + 0.7071067811865476 * t1821;
+    let t1823 = 2.0 * live[736] + 0.7071067811865476 * t1820
+        - 0.7071067811865475 * t1821;
+    let t1824 = 0.010606601717798212 * (t1818 + t1819);
+    let t1825 = 0.010606601717798212 * (t1822 + t1823);
+    let t1826 = 0.002573605371338202 * live[732] + 0.002034439958661797 * t1786 + t1824
+        + t1825;
+    let t1827 = 0.010606601717798213 * t1818 - 0.010606601717798212 * t1819;
+    let t1828 = 0.010606601717798213 * t1822 - 0.010606601717798212 * t1823;
+    let t1829 = 0.002034439958661797 * live[735] + 0.002573605371338202 * t1813 + t1827
+        + t1828;
+    let t1830 = 0.229207552695 * live[730] + live[48] * t1826
+        - 0.168842705569 * (t1782 - t1781) - live[47] * t1829;
+    let t1831 = t1781 + t1782;
+    let t1832 = t1806 - t1805;
+    let t1833 = t1811 + t1812;
+    let t1834 = live[41] * t1798 - live[40] * t1795;
+    let t1835 = -0.088 * t1831 - t1834;
+    let t1836 = t1835 - 0.3308 * (live[731] + live[734]);
+    let t1837 = 0.7071067811865476 * q[7] * t1833
+        + 2.0 * qd[7] * (0.7071067811865476 * live[633] - 0.7071067811865475 * live[632])
+        + 0.7071067811865475 * q[7] * t1832;
+    let t1838 = t1836 + t1837;
+    let t1839 = t1836 - t1837;
+    let t1840 = -0.002573605371338202 * t1832 - 0.015 * (t1838 + t1839)
+        - 0.002034439958661797 * t1833;
+    let t1841 = 0.229207552695 * t1831 + t1840
+        + 0.337685411138 * (live[729] + live[42] * live[631]);
+    let t1842 = 0.067870631425 * (t1779 + t1778) + live[41] * t1830
+        - 0.029307465076 * (live[728] + live[33] * live[628]) - live[40] * t1841;
+    let t1843 = live[47] * t1826 + live[48] * t1829;
+    let t1844 = 0.13574126285 * (live[728] - live[31] * live[629])
+        + 0.168842705569 * (live[43] * live[628] + t1804 - live[44] * live[630])
+        - 0.229207552695 * t1801 - 0.014653732538 * (t1779 - t1778) - t1843;
+    let t1845 = live[29] * t1842 - live[28] * t1844;
+    let t1846 = 2.001003553603 * t1776 + t1845 - 0.55030527465 * live[727];
+    let t1847 = 0.067870631425 * (t1783 - live[37] * live[628] - live[33] * live[475])
+        + live[40] * t1830 + live[41] * t1841
+        - 0.014653732538 * (live[37] * live[629] + t1781 - live[31] * live[475]);
+    let t1848 = 2.001003553603 * live[733] + t1847 - 0.55030527465 * t1796;
+    let t1849 = 0.028227094878 * live[726] + live[16] * t1846
+        - 1.488765919744 * live[725] - live[15] * t1848;
+    let t1850 = live[28] * t1842 + live[29] * t1844;
+    let t1851 = 0.55030527465 * t1791 + t1850 - 2.001003553603 * t1792;
+    let t1852 = 0.744382959872 * live[726] + t1851 - 0.056454189756 * live[23];
+    let t1853 = q[7] * (t1839 - t1838);
+    let t1854 = live[240] * live[632] + live[52] * live[744]
+        + 0.00039139128168424813 * t1805 + 0.002420943778521232 * t1811
+        + 0.002034439958661797 * t1835 - live[239] * live[630] - live[57] * live[745]
+        - 0.0009653051699191116 * t1784 - 0.1654 * (t1827 + t1828)
+        - 0.010606601717798213 * t1853;
+    let t1855 = live[238] * live[630] + live[57] * live[746]
+        + 0.00039139128168424813 * t1811 + 0.1654 * (t1824 + t1825)
+        + 0.010606601717798212 * t1853 - live[240] * live[633] - live[50] * live[744]
+        - 0.001255536598272898 * t1784 - 0.002573605371338202 * t1835;
+    let t1856 = live[43] * live[742] + live[48] * t1854 + 0.00895537646949219 * t1804
+        - live[232] * live[630] - 0.014311914382675314 * t1784 - live[231] * live[628]
+        - live[44] * live[743] - live[47] * t1855 - 0.000103758917218685 * t1781
+        - 0.168842705569 * t1802;
+    let t1857 = live[238] * live[632] + live[52] * live[746]
+        + 0.0009653051699191116 * t1811 + 0.001255536598272898 * t1805
+        + 0.002034439958661797 * t1808
+        + q[7]
+            * (0.7071067811865476 * t1824 + 0.7071067811865475 * t1828
+                - 0.7071067811865476 * t1825 - 0.7071067811865475 * t1827)
+        - live[239] * live[633] - live[50] * live[745] - 0.006684151967360945 * t1784
+        - 0.002573605371338202 * t1815;
+    let t1858 = live[230] * live[628] + live[44] * live[747] + t1857
+        + 0.000093569097314605 * t1781 + 0.014311914382675314 * t1804
+        - live[232] * live[631] - live[42] * live[742] - 0.229207552695 * t1802
+        - 0.088 * t1843;
+    let t1859 = live[33] * live[740] + live[225] * live[475] + live[41] * t1856
+        + 0.029883967133882087 * t1783 + 0.067870631425 * t1798
+        + 0.004600245517563106 * t1778 + 0.00151524447332703 * t1781
+        - live[226] * live[628] - live[37] * live[741] - live[40] * t1858;
+    let t1860 = live[43] * live[747] + 0.000103758917218685 * t1804
+        + 0.000093569097314605 * t1784 - 0.229207552695 * t1834 - 0.168842705569 * t1799
+        - live[230] * live[630] - 0.088 * t1840 - live[47] * t1854 - live[48] * t1855
+        - live[231] * live[631] - live[42] * live[743] - 0.05153524721066731 * t1781;
+    let t1861 = live[37] * live[748] + t1860 + 0.014653732538 * t1798
+        - 0.00216405205209813 * t1778 - live[224] * live[475] - live[226] * live[629]
+        - live[31] * live[740] - 0.00151524447332703 * t1783;
+    let t1862 = live[20] * live[738] + live[29] * t1859 + 0.0039053550262761 * live[837]
+        + 0.643503602439183 * t1780 + 2.001003553603 * t1793
+        - 0.16189047268546086 * t1778 - 0.384 * t1850 - live[218] * live[475]
+        - live[8] * live[217] - live[25] * live[739] - live[28] * t1861;
+    let t1863 = 0.067870631425 * t1795 + live[33] * live[748]
+        + 0.004600245517563106 * t1783 + 0.00216405205209813 * t1781
+        + 0.032786279263935514 * t1778 - 0.014653732538 * t1802 - live[224] * live[628]
+        - live[40] * t1856 - live[41] * t1858 - live[225] * live[629]
+        - live[31] * live[741];
+    let t1864 = live[8] * live[216] + live[25] * live[749] + 0.16189047268546086 * t1780
+        + 0.55030527465 * t1793 - 0.0825 * t1850 - live[218] * live[477]
+        - live[18] * live[738] - t1863 - 0.00164448757736927 * live[837];
+    let t1865 = 0.000121912420950744 * (live[209] + live[837]) + live[213] * live[517]
+        + live[9] * live[737] + live[16] * t1862 + 0.01159586409516604 * t1777
+        - live[15] * t1864;
+    let t1866 = 0.384 * t1845 + live[28] * t1859 + live[29] * t1861
+        + live[20] * live[749] + 2.001003553603 * t1789 + 0.55030527465 * t1797
+        + 0.0825 * t1847 - 0.7451354997528139 * live[837] - 0.00164448757736927 * t1778
+        - live[217] * live[477] - live[18] * live[739] - live[216] * live[475]
+        - 0.0039053550262761 * t1780;
+    let t1867 = live[12] * live[750] + t1866 - live[214] - live[8] * live[737]
+        - 0.000121912420950744 * t1777 - 0.0825 * (live[15] * t1846 + live[16] * t1848);
+    let t1868 = 0.000121912420950744 * live[23] + live[211] * live[517]
+        + 0.028227094878 * live[855] + 0.005487648106562256 * t1777
+        + live[9] * (live[750] - live[212]) + 0.744382959872 * live[850] - 0.0825 * t1851
+        - 0.004377257121839584 * live[837] - live[15] * t1862 - live[16] * t1864;
+    let t1869 = live[33] * live[527] - live[31] * live[526];
+    let t1870 = qd[3] * live[528] + live[838];
+    let t1871 = qd[4] * live[527] + live[28] * t1870;
+    let t1872 = live[43] * live[635] + live[42] * live[634];
+    let t1873 = live[29] * t1870 - qd[4] * live[526];
+    let t1874 = qd[5] * live[635] + live[40] * t1873 + live[41] * live[841];
+    let t1875 = live[52] * live[638] + live[50] * live[636];
+    let t1876 = t1875 - t1874;
+    let t1877 = 0.165 * live[751] + 0.384 * live[752] + live[859];
+    let t1878 = live[25] * live[528] + t1870;
+    let t1879 = 0.384 * t1878 - 0.0825 * live[854];
+    let t1880 = live[29] * t1877 - live[28] * t1879;
+    let t1881 = -0.768 * live[333] - 0.0825 * live[752] - live[851];
+    let t1882 = live[41] * t1880 + live[40] * t1881;
+    let t1883 = 0.088 * live[755] + t1882;
+    let t1884 = live[44] * live[635] + live[42] * live[526] + t1874;
+    let t1885 = live[28] * t1877 + live[29] * t1879;
+    let t1886 = 0.088 * t1884 + t1885;
+    let t1887 = qd[5] * live[634] + live[41] * t1873 - live[40] * live[841];
+    let t1888 = live[48] * t1871 - qd[6] * live[638] - live[47] * t1887;
+    let t1889 = live[57] * live[638] + live[50] * live[637];
+    let t1890 = q[7] * (0.7071067811865475 * live[757] + 0.7071067811865476 * t1876);
+    let t1891 = live[48] * t1883 + live[47] * t1886;
+    let t1892 = 0.1654 * (t1888 + t1889) + t1891;
+    let t1893 = t1890 + t1892;
+    let t1894 = live[47] * t1871 + qd[6] * live[636] + live[48] * t1887;
+    let t1895 = live[57] * live[636] + live[52] * live[637];
+    let t1896 = t1874 + t1875;
+    let t1897 = q[7] * (0.7071067811865476 * live[759] + 0.7071067811865475 * t1896);
+    let t1898 = live[48] * t1886 - live[47] * t1883;
+    let t1899 = 0.1654 * (t1895 - t1894) + t1898;
+    let t1900 = t1897 + t1899;
+    let t1901 = 0.7071067811865475 * t1893 + 0.7071067811865476 * t1900;
+    let t1902 = 0.7071067811865476 * t1893 - 2.0 * live[760]
+        - 0.7071067811865475 * t1900;
+    let t1903 = t1892 - t1890;
+    let t1904 = t1899 - t1897;
+    let t1905 = 0.7071067811865475 * t1903 + 0.7071067811865476 * t1904;
+    let t1906 = 2.0 * live[760] + 0.7071067811865476 * t1903
+        - 0.7071067811865475 * t1904;
+    let t1907 = 0.010606601717798212 * (t1901 + t1902);
+    let t1908 = 0.010606601717798212 * (t1905 + t1906);
+    let t1909 = 0.002573605371338202 * live[757] + 0.002034439958661797 * t1876 + t1907
+        + t1908;
+    let t1910 = 0.010606601717798213 * t1901 - 0.010606601717798212 * t1902;
+    let t1911 = 0.010606601717798213 * t1905 - 0.010606601717798212 * t1906;
+    let t1912 = 0.002034439958661797 * live[759] + 0.002573605371338202 * t1896 + t1910
+        + t1911;
+    let t1913 = 0.229207552695 * live[755] + live[48] * t1909
+        - 0.168842705569 * (t1872 - t1871) - live[47] * t1912;
+    let t1914 = t1871 + t1872;
+    let t1915 = t1889 - t1888;
+    let t1916 = t1894 + t1895;
+    let t1917 = live[41] * t1881 - live[40] * t1880;
+    let t1918 = -0.088 * t1914 - t1917;
+    let t1919 = t1918 - 0.3308 * (live[756] + live[758]);
+    let t1920 = 0.7071067811865476 * q[7] * t1916
+        + 2.0 * qd[7] * (0.7071067811865476 * live[638] - 0.7071067811865475 * live[636])
+        + 0.7071067811865475 * q[7] * t1915;
+    let t1921 = t1919 + t1920;
+    let t1922 = t1919 - t1920;
+    live[928] = t1773;
+    live[929] = t1774;
+    live[930] = t1818;
+    live[931] = t1822;
+    live[932] = t1849;
+    live[933] = t1852;
+    live[934] = t1857;
+    live[935] = t1860;
+    live[936] = t1863;
+    live[937] = t1865;
+    live[938] = t1866;
+    live[939] = t1867;
+    live[940] = t1868;
+    live[941] = t1869;
+    live[942] = t1870;
+    live[943] = t1871;
+    live[944] = t1873;
+    live[945] = t1874;
+    live[946] = t1878;
+    live[947] = t1880;
+    live[948] = t1881;
+    live[949] = t1882;
+    live[950] = t1884;
+    live[951] = t1885;
+    live[952] = t1887;
+    live[953] = t1888;
+    live[954] = t1891;
+    live[955] = t1894;
+    live[956] = t1898;
+    live[957] = t1901;
+    live[958] = t1905;
+    live[959] = t1907;
+    live[960] = t1908;
+    live[961] = t1909;
+    live[962] = t1910;
+    live[963] = t1911;
+    live[964] = t1912;
+    live[965] = t1913;
+    live[966] = t1914;
+    live[967] = t1915;
+    live[968] = t1916;
+    live[969] = t1917;
+    live[970] = t1918;
+    live[971] = t1921;
+    live[972] = t1922;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part13(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part13_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part13_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part13`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part13_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1923 = -0.002573605371338202 * live[967] - 0.015 * (live[971] + live[972])
+        - 0.002034439958661797 * live[968];
+    let t1924 = 0.229207552695 * live[966] + t1923
+        + 0.337685411138 * (live[754] + live[42] * live[635]);
+    let t1925 = 0.067870631425 * (live[841] + live[941]) + live[41] * live[965]
+        - 0.029307465076 * (live[33] * live[526] - live[753]) - live[40] * t1924;
+    let t1926 = live[47] * live[961] + live[48] * live[964];
+    let t1927 = 0.168842705569
+        * (live[44] * live[634] + live[43] * live[526] + live[952])
+        - 0.13574126285 * (live[753] + live[31] * live[527]) - 0.229207552695 * live[950]
+        - 0.014653732538 * (live[941] - live[841]) - t1926;
+    let t1928 = live[29] * t1925 - live[28] * t1927;
+    let t1929 = 1.1006105493 * live[751] + 2.001003553603 * live[752] + t1928;
+    let t1930 = 0.067870631425
+        * (live[33] * live[528] + live[944] - live[37] * live[526])
+        + live[40] * live[965] + live[41] * t1924
+        - 0.014653732538 * (live[37] * live[527] + live[31] * live[528] + live[943]);
+    let t1931 = t1930 - 4.002007107206 * live[333] - 0.55030527465 * live[752];
+    let t1932 = live[16] * t1929 - live[905] - live[15] * t1931;
+    let t1933 = live[28] * t1925 + live[29] * t1927;
+    let t1934 = 0.55030527465 * live[854] + t1933 - 2.001003553603 * live[946];
+    let t1935 = q[7] * (live[972] - live[971]);
+    let t1936 = live[240] * live[636] + live[52] * live[766]
+        + 0.00039139128168424813 * live[953] + 0.002420943778521232 * live[955]
+        + 0.002034439958661797 * live[970] - live[239] * live[637] - live[57] * live[767]
+        - 0.0009653051699191116 * live[945] - 0.1654 * (live[962] + live[963])
+        - 0.010606601717798213 * t1935;
+    let t1937 = live[238] * live[637] + live[57] * live[768]
+        + 0.00039139128168424813 * live[955] + 0.1654 * (live[959] + live[960])
+        + 0.010606601717798212 * t1935 - live[240] * live[638] - live[50] * live[766]
+        - 0.001255536598272898 * live[945] - 0.002573605371338202 * live[970];
+    let t1938 = live[232] * live[634] + live[43] * live[764] + live[48] * t1936
+        + 0.00895537646949219 * live[952] - 0.014311914382675314 * live[945]
+        - live[231] * live[526] - live[44] * live[765] - live[47] * t1937
+        - 0.000103758917218685 * live[943] - 0.168842705569 * live[951];
+    let t1939 = live[238] * live[636] + live[52] * live[768]
+        + 0.0009653051699191116 * live[955] + 0.001255536598272898 * live[953]
+        + 0.002034439958661797 * live[954]
+        + q[7]
+            * (0.7071067811865476 * live[959] + 0.7071067811865475 * live[963]
+                - 0.7071067811865476 * live[960] - 0.7071067811865475 * live[962])
+        - live[239] * live[638] - live[50] * live[767] - 0.006684151967360945 * live[945]
+        - 0.002573605371338202 * live[956];
+    let t1940 = live[230] * live[526] + live[44] * live[769] + t1939
+        + 0.000093569097314605 * live[943] + 0.014311914382675314 * live[952]
+        - live[232] * live[635] - live[42] * live[764] - 0.229207552695 * live[951]
+        - 0.088 * t1926;
+    let t1941 = live[33] * live[762] + live[41] * t1938
+        + 0.029883967133882087 * live[944] + 0.067870631425 * live[948]
+        + 0.004600245517563106 * live[841] + 0.00151524447332703 * live[943]
+        - live[226] * live[526] - live[225] * live[528] - live[37] * live[763]
+        - live[40] * t1940;
+    let t1942 = live[230] * live[634] + live[43] * live[769]
+        + 0.000103758917218685 * live[952] + 0.000093569097314605 * live[945]
+        - 0.229207552695 * live[969] - 0.168842705569 * live[949] - 0.088 * t1923
+        - live[47] * t1936 - live[48] * t1937 - live[231] * live[635]
+        - live[42] * live[765] - 0.05153524721066731 * live[943];
+    let t1943 = live[224] * live[528] + live[37] * live[770] + t1942
+        + 0.014653732538 * live[948] - 0.00216405205209813 * live[841]
+        - live[226] * live[527] - live[31] * live[762] - 0.00151524447332703 * live[944];
+    let t1944 = live[218] * live[528] + live[20] * live[761] + live[29] * t1941
+        + 0.643503602439183 * live[942] - 0.16189047268546086 * (live[841] + live[36])
+        - 0.384 * t1933 - live[28] * t1943;
+    let t1945 = 0.067870631425 * live[947] + live[33] * live[770]
+        + 0.004600245517563106 * live[944] + 0.00216405205209813 * live[943]
+        + 0.032786279263935514 * live[841] - 0.014653732538 * live[951]
+        - live[40] * t1938 - live[41] * t1940 - live[225] * live[527]
+        - live[31] * live[763] - live[224] * live[526];
+    let t1946 = live[25] * live[771] + 0.16189047268546086 * live[942] - 0.0825 * t1933
+        - live[219] - live[18] * live[761] - t1945;
+    let t1947 = live[16] * t1944 - live[909] - live[15] * t1946;
+    let t1948 = 0.384 * t1928 + 0.0825 * t1930 + live[28] * t1941 + live[29] * t1943
+        + live[216] * live[528] + 2.001003553603 * live[859]
+        + live[20] * (live[771] - live[217]) - 0.16189047268546086 * live[333]
+        - 0.00164448757736927 * live[841] - 0.55030527465 * live[851]
+        - 0.0039053550262761 * live[942];
+    let t1949 = t1948 - 0.0825 * (live[891] + live[15] * t1929 + live[16] * t1931);
+    let t1950 = live[903] - 0.0825 * t1934 - live[15] * t1944 - live[16] * t1946;
+    let t1951 = live[43] * live[551] - live[42] * live[545];
+    let t1952 = live[842] - qd[4] * live[31];
+    let t1953 = qd[5] * live[551] + live[40] * t1952;
+    let t1954 = live[52] * live[640] + live[50] * live[639];
+    let t1955 = t1954 - t1953;
+    let t1956 = live[41] * live[901];
+    let t1957 = 0.088 * live[774] + t1956;
+    let t1958 = live[44] * live[551] + live[31] * live[42] + t1953;
+    let t1959 = live[857] + 0.088 * t1958;
+    let t1960 = live[41] * t1952 - qd[5] * live[545];
+    let t1961 = live[48] * live[845] - qd[6] * live[640] - live[47] * t1960;
+    let t1962 = live[57] * live[640] + live[50] * live[545];
+    let t1963 = q[7] * (0.7071067811865475 * live[776] + 0.7071067811865476 * t1955);
+    let t1964 = live[48] * t1957 + live[47] * t1959;
+    let t1965 = 0.1654 * (t1961 + t1962) + t1964;
+    let t1966 = t1963 + t1965;
+    let t1967 = live[47] * live[845] + qd[6] * live[639] + live[48] * t1960;
+    let t1968 = live[57] * live[639] + live[52] * live[545];
+    let t1969 = t1953 + t1954;
+    let t1970 = q[7] * (0.7071067811865476 * live[778] + 0.7071067811865475 * t1969);
+    let t1971 = live[48] * t1959 - live[47] * t1957;
+    let t1972 = 0.1654 * (t1968 - t1967) + t1971;
+    let t1973 = t1970 + t1972;
+    let t1974 = 0.7071067811865475 * t1966 + 0.7071067811865476 * t1973;
+    let t1975 = 0.7071067811865476 * t1966 - 2.0 * live[779]
+        - 0.7071067811865475 * t1973;
+    let t1976 = t1965 - t1963;
+    let t1977 = t1972 - t1970;
+    let t1978 = 0.7071067811865475 * t1976 + 0.7071067811865476 * t1977;
+    let t1979 = 2.0 * live[779] + 0.7071067811865476 * t1976
+        - 0.7071067811865475 * t1977;
+    let t1980 = 0.010606601717798212 * (t1974 + t1975);
+    let t1981 = 0.010606601717798212 * (t1978 + t1979);
+    let t1982 = 0.002573605371338202 * live[776] + 0.002034439958661797 * t1955 + t1980
+        + t1981;
+    let t1983 = 0.010606601717798213 * t1974 - 0.010606601717798212 * t1975;
+    let t1984 = 0.010606601717798213 * t1978 - 0.010606601717798212 * t1979;
+    let t1985 = 0.002034439958661797 * live[778] + 0.002573605371338202 * t1969 + t1983
+        + t1984;
+    let t1986 = 0.229207552695 * live[774] + live[48] * t1982
+        - 0.168842705569 * (t1951 - live[845]) - live[47] * t1985;
+    let t1987 = live[845] + t1951;
+    let t1988 = t1962 - t1961;
+    let t1989 = t1967 + t1968;
+    let t1990 = live[40] * live[901];
+    let t1991 = t1990 - 0.088 * t1987;
+    let t1992 = t1991 - 0.3308 * (live[775] + live[777]);
+    let t1993 = 0.7071067811865476 * q[7] * t1989
+        + 2.0 * qd[7] * (0.7071067811865476 * live[640] - 0.7071067811865475 * live[639])
+        + 0.7071067811865475 * q[7] * t1988;
+    let t1994 = t1992 + t1993;
+    let t1995 = t1992 - t1993;
+    let t1996 = -0.002573605371338202 * t1988 - 0.015 * (t1994 + t1995)
+        - 0.002034439958661797 * t1989;
+    let t1997 = 0.229207552695 * t1987 + t1996
+        + 0.337685411138 * (live[773] + live[42] * live[551]);
+    let t1998 = 0.067870631425 * live[772] + live[41] * t1986
+        - 0.029307465076 * live[33] * live[31] - live[40] * t1997;
+    let t1999 = live[47] * t1982 + live[48] * t1985;
+    let t2000 = 0.168842705569 * (live[31] * live[43] + t1960 - live[44] * live[545])
+        - 0.13574126285 * live[337] - 0.014653732538 * live[772] - 0.229207552695 * t1958
+        - t1999;
+    let t2001 = live[29] * t1998 - live[893] - live[28] * t2000;
+    let t2002 = 0.067870631425 * (t1952 - live[37] * live[31]) + live[40] * t1986
+        + live[41] * t1997 - 0.014653732538 * live[889];
+    let t2003 = live[16] * t2001 - live[15] * t2002;
+    let t2004 = live[888] + live[28] * t1998 + live[29] * t2000;
+    let t2005 = q[7] * (t1995 - t1994);
+    let t2006 = live[240] * live[639] + live[52] * live[783]
+        + 0.00039139128168424813 * t1961 + 0.002420943778521232 * t1967
+        + 0.002034439958661797 * t1991 - live[239] * live[545] - live[57] * live[784]
+        - 0.0009653051699191116 * t1953 - 0.1654 * (t1983 + t1984)
+        - 0.010606601717798213 * t2005;
+    let t2007 = live[238] * live[545] + live[57] * live[785]
+        + 0.00039139128168424813 * t1967 + 0.1654 * (t1980 + t1981)
+        + 0.010606601717798212 * t2005 - live[240] * live[640] - live[50] * live[783]
+        - 0.001255536598272898 * t1953 - 0.002573605371338202 * t1991;
+    let t2008 = live[43] * live[781] + live[48] * t2006 + 0.00895537646949219 * t1960
+        - 0.014311914382675314 * t1953 - live[232] * live[545] - live[31] * live[231]
+        - live[44] * live[782] - live[47] * t2007 - 0.000103758917218685 * live[845]
+        - 0.168842705569 * live[857];
+    let t2009 = live[238] * live[639] + live[52] * live[785]
+        + 0.0009653051699191116 * t1967 + 0.001255536598272898 * t1961
+        + 0.002034439958661797 * t1964
+        + q[7]
+            * (0.7071067811865476 * t1980 + 0.7071067811865475 * t1984
+                - 0.7071067811865476 * t1981 - 0.7071067811865475 * t1983)
+        - live[239] * live[640] - live[50] * live[784] - 0.006684151967360945 * t1953
+        - 0.002573605371338202 * t1971;
+    let t2010 = live[31] * live[230] + live[44] * live[786] + t2009
+        + 0.000093569097314605 * live[845] + 0.014311914382675314 * t1960
+        - live[232] * live[551] - live[42] * live[781] - 0.229207552695 * live[857]
+        - 0.088 * t1999;
+    let t2011 = 0.00151524447332703 * (live[222] + live[845]) + live[33] * live[780]
+        + live[41] * t2008 + 0.029883967133882087 * t1952 - live[226] * live[31]
+        - live[40] * t2010;
+    let t2012 = live[43] * live[786] + 0.000103758917218685 * t1960
+        + 0.229207552695 * t1990 + 0.000093569097314605 * t1953 - 0.088 * t1996
+        - 0.0515352472106673 * live[845] - live[47] * t2006 - live[48] * t2007
+        - live[231] * live[551] - live[42] * live[782] - live[230] * live[545]
+        - 0.168842705569 * t1956;
+    let t2013 = live[37] * live[787] + t2012 - live[227] - live[31] * live[780]
+        - 0.00151524447332703 * t1952;
+    let t2014 = live[29] * t2011 - 0.384 * t2004 - live[906] - live[28] * t2013;
+    let t2015 = 0.067870631425 * live[901] + 0.004600245517563106 * t1952
+        + 0.00151524447332703 * live[337] + live[33] * (live[787] - live[225])
+        + 0.00216405205209813 * live[845] - 0.014653732538 * live[857]
+        - live[224] * live[31] - live[40] * t2008 - live[41] * t2010;
+    let t2016 = -0.0825 * t2004 - t2015;
+    let t2017 = live[16] * t2014 - live[15] * t2016;
+    let t2018 = live[28] * t2011 + live[29] * t2013 + live[900] + 0.384 * t2001
+        + 0.0825 * t2002;
+    let t2019 = t2018 - 0.0825 * (live[15] * t2001 + live[16] * t2002);
+    let t2020 = -0.0825 * t2004 - live[15] * t2014 - live[16] * t2016;
+    let t2021 = live[52] * live[548] - live[50] * live[559];
+    let t2022 = t2021 - live[864];
+    let t2023 = live[882] - 0.176 * live[788];
+    let t2024 = qd[5] * live[585] + live[846];
+    let t2025 = qd[6] * live[548] + live[47] * t2024;
+    let t2026 = live[57] * live[548] + live[42] * live[50];
+    let t2027 = q[7] * (0.7071067811865475 * live[791] + 0.7071067811865476 * t2022);
+    let t2028 = live[48] * t2023 + 0.088 * live[47] * live[886];
+    let t2029 = 0.1654 * (t2026 - t2025) + t2028;
+    let t2030 = t2027 + t2029;
+    let t2031 = live[48] * t2024 - qd[6] * live[559];
+    let t2032 = live[42] * live[52] - live[57] * live[559];
+    let t2033 = live[864] + t2021;
+    let t2034 = q[7] * (0.7071067811865476 * live[793] + 0.7071067811865475 * t2033);
+    let t2035 = 0.088 * live[48] * live[886] - live[47] * t2023;
+    let t2036 = 0.1654 * (t2032 - t2031) + t2035;
+    let t2037 = t2034 + t2036;
+    let t2038 = 0.7071067811865475 * t2030 + 0.7071067811865476 * t2037;
+    let t2039 = 0.7071067811865476 * t2030 - 2.0 * live[794]
+        - 0.7071067811865475 * t2037;
+    let t2040 = t2029 - t2027;
+    let t2041 = t2036 - t2034;
+    let t2042 = 0.7071067811865475 * t2040 + 0.7071067811865476 * t2041;
+    let t2043 = 2.0 * live[794] + 0.7071067811865476 * t2040
+        - 0.7071067811865475 * t2041;
+    let t2044 = 0.010606601717798212 * (t2038 + t2039);
+    let t2045 = 0.010606601717798212 * (t2042 + t2043);
+    let t2046 = 0.002573605371338202 * live[791] + 0.002034439958661797 * t2022 + t2044
+        + t2045;
+    let t2047 = 0.010606601717798213 * t2038 - 0.010606601717798212 * t2039;
+    let t2048 = 0.010606601717798213 * t2042 - 0.010606601717798212 * t2043;
+    let t2049 = 0.002034439958661797 * live[793] + 0.002573605371338202 * t2033 + t2047
+        + t2048;
+    let t2050 = live[48] * t2046 - 0.45841510539 * live[788] - 0.168842705569 * live[789]
+        - live[47] * t2049;
+    let t2051 = t2026 + t2025;
+    let t2052 = t2031 + t2032;
+    let t2053 = live[861] - 0.088 * live[789];
+    let t2054 = 0.3308 * (live[790] - live[792]) + t2053;
+    let t2055 = 0.7071067811865476 * q[7] * t2052
+        + 2.0 * qd[7] * (0.7071067811865476 * live[548] + 0.7071067811865475 * live[559])
+        + 0.7071067811865475 * q[7] * t2051;
+    let t2056 = t2054 + t2055;
+    let t2057 = t2054 - t2055;
+    let t2058 = -0.002573605371338202 * t2051 - 0.015 * (t2056 + t2057)
+        - 0.002034439958661797 * t2052;
+    let t2059 = 0.337685411138 * live[55] + 0.229207552695 * live[789] + t2058;
+    let t2060 = live[41] * t2050 - live[890] - live[40] * t2059;
+    let t2061 = live[47] * t2046 + live[48] * t2049;
+    let t2062 = 0.168842705569 * (live[44] * live[585] + t2024)
+        - 0.229207552695 * live[886] - t2061;
+    let t2063 = live[29] * t2060 - live[28] * t2062;
+    let t2064 = live[885] + live[40] * t2050 + live[41] * t2059;
+    let t2065 = live[16] * t2063 - live[15] * t2064;
+    let t2066 = live[28] * t2060 + live[29] * t2062;
+    let t2067 = q[7] * (t2057 - t2056);
+    let t2068 = live[52] * live[796] + 0.002420943778521232 * t2031
+        + 0.002034439958661797 * t2053 - 0.00039139128168424813 * t2025
+        - live[240] * live[559] - live[42] * live[239] - live[57] * live[797]
+        - 0.0009653051699191116 * live[864] - 0.1654 * (t2047 + t2048)
+        - 0.010606601717798213 * t2067;
+    let t2069 = live[42] * live[238] + live[57] * live[798]
+        + 0.00039139128168424813 * t2031 + 0.1654 * (t2044 + t2045)
+        + 0.010606601717798212 * t2067 - live[240] * live[548] - live[50] * live[796]
+        - 0.001255536598272898 * live[864] - 0.002573605371338202 * t2053;
+    let t2070 = live[232] * live[585] + live[43] * live[795] + live[48] * t2068
+        + 0.00895537646949219 * t2024 - 0.014311914382675314 * (live[864] + live[228])
+        - live[47] * t2069;
+    let t2071 = live[52] * live[798] + 0.0009653051699191116 * t2031
+        + 0.002034439958661797 * t2028
+        + q[7]
+            * (0.7071067811865476 * t2044 + 0.7071067811865475 * t2048
+                - 0.7071067811865476 * t2045 - 0.7071067811865475 * t2047)
+        - live[239] * live[548] - live[50] * live[797] - 0.001255536598272898 * t2025
+        - live[238] * live[559] - 0.006684151967360945 * live[864]
+        - 0.002573605371338202 * t2035;
+    let t2072 = live[44] * live[799] + t2071 + 0.014311914382675314 * t2024 - live[233]
+        - live[42] * live[795] - 0.088 * t2061;
+    live[973] = t1932;
+    live[974] = t1934;
+    live[975] = t1939;
+    live[976] = t1942;
+    live[977] = t1945;
+    live[978] = t1947;
+    live[979] = t1948;
+    live[980] = t1949;
+    live[981] = t1950;
+    live[982] = t1974;
+    live[983] = t1978;
+    live[984] = t2003;
+    live[985] = t2004;
+    live[986] = t2009;
+    live[987] = t2012;
+    live[988] = t2015;
+    live[989] = t2017;
+    live[990] = t2018;
+    live[991] = t2019;
+    live[992] = t2020;
+    live[993] = t2024;
+    live[994] = t2038;
+    live[995] = t2042;
+    live[996] = t2058;
+    live[997] = t2063;
+    live[998] = t2064;
+    live[999] = t2065;
+    live[1000] = t2066;
+    live[1001] = t2068;
+    live[1002] = t2069;
+    live[1003] = t2070;
+    live[1004] = t2071;
+    live[1005] = t2072;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part14(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part14_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part14`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part14_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part14`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part14_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2073 = live[41] * live[1003] - live[902] - live[40] * live[1005];
+    let t2074 = live[230] * live[585] + 0.000103758917218685 * live[993]
+        + live[43] * (live[799] - live[231]) + 0.229207552695 * live[861]
+        + 0.000093569097314605 * live[864] - 0.088 * live[996]
+        - 0.014311914382675314 * live[55] - live[47] * live[1001] - live[48] * live[1002]
+        - 0.168842705569 * live[882];
+    let t2075 = live[29] * t2073 - 0.384 * live[1000] - live[28] * t2074;
+    let t2076 = live[898] + live[40] * live[1003] + live[41] * live[1005];
+    let t2077 = t2076 - 0.0825 * live[1000];
+    let t2078 = live[16] * t2075 - live[15] * t2077;
+    let t2079 = 0.384 * live[997] + 0.0825 * live[998] + live[28] * t2073
+        + live[29] * t2074;
+    let t2080 = t2079 - 0.0825 * (live[15] * live[997] + live[16] * live[998]);
+    let t2081 = -0.0825 * live[1000] - live[15] * t2075 - live[16] * t2077;
+    let t2082 = 1.414213562373095 * q[7] * live[800] - 0.7071067811865476 * live[802];
+    let t2083 = live[871] - t2082;
+    let t2084 = qd[6] * live[595] + live[865];
+    let t2085 = 0.7071067811865475 * live[802] - 1.4142135623730951 * q[7] * live[343];
+    let t2086 = 0.1654 * (live[803] - t2084) - live[867];
+    let t2087 = t2085 + t2086;
+    let t2088 = 0.7071067811865475 * t2083 + 0.7071067811865476 * t2087;
+    let t2089 = 0.7071067811865476 * t2083 - 0.7071067811865475 * t2087;
+    let t2090 = live[871] + t2082;
+    let t2091 = t2086 - t2085;
+    let t2092 = 0.7071067811865475 * t2090 + 0.7071067811865476 * t2091;
+    let t2093 = 0.7071067811865476 * t2090 - 0.7071067811865475 * t2091;
+    let t2094 = 0.010606601717798212 * (t2088 + t2089);
+    let t2095 = 0.010606601717798212 * (t2092 + t2093);
+    let t2096 = 0.002034439958661797 * live[801] + t2094 + t2095
+        - 0.005147210742676404 * live[800];
+    let t2097 = 0.010606601717798213 * t2088 - 0.010606601717798212 * t2089;
+    let t2098 = 0.010606601717798213 * t2092 - 0.010606601717798212 * t2093;
+    let t2099 = 0.002573605371338202 * live[801] + t2097 + t2098
+        - 0.004068879917323594 * live[343];
+    let t2100 = live[48] * t2096 - live[887] - live[47] * t2099;
+    let t2101 = live[803] + t2084;
+    let t2102 = 0.7071067811865476 * q[7] * t2101
+        + 2.0 * qd[7] * (0.7071067811865476 * live[52] - 0.7071067811865475 * live[595])
+        + 0.7071067811865475 * live[881];
+    let t2103 = 0.1654 * live[804] + t2102;
+    let t2104 = 0.1654 * live[804] - t2102;
+    let t2105 = -0.002573605371338202 * live[880] - 0.002034439958661797 * t2101
+        - 0.015 * (t2103 + t2104);
+    let t2106 = live[41] * t2100 - live[40] * t2105;
+    let t2107 = live[878] + live[47] * t2096 + live[48] * t2099;
+    let t2108 = live[29] * t2106 + live[28] * t2107;
+    let t2109 = live[40] * t2100 + live[41] * t2105;
+    let t2110 = live[16] * t2108 - live[15] * t2109;
+    let t2111 = live[28] * t2106 - live[29] * t2107;
+    let t2112 = q[7] * (t2104 - t2103);
+    let t2113 = live[240] * live[595] + live[52] * live[805]
+        + 0.002420943778521232 * t2084 - 0.00039139128168424813 * (live[868] + live[236])
+        - 0.1654 * (t2097 + t2098) - 0.010606601717798213 * t2112;
+    let t2114 = live[57] * live[806] + 0.00039139128168424813 * t2084
+        + 0.1654 * (t2094 + t2095) + 0.010606601717798212 * t2112 - live[241]
+        - live[50] * live[805];
+    let t2115 = live[48] * t2113 - live[899] - live[47] * t2114;
+    let t2116 = live[238] * live[595] + 0.002034439958661797 * live[870]
+        + 0.0009653051699191116 * t2084
+        + q[7]
+            * (0.7071067811865475 * t2098 + 0.7071067811865476 * t2094
+                - 0.7071067811865476 * t2095 - 0.7071067811865475 * t2097)
+        + live[52] * (live[806] - 0.9999999999999999 * live[239])
+        + 0.002573605371338202 * live[867] - 0.00039139128168424813 * live[343]
+        - 0.0012555365982728983 * live[868];
+    let t2117 = t2116 - 0.088 * t2107;
+    let t2118 = live[41] * t2115 - live[40] * t2117;
+    let t2119 = live[897] - 0.088 * t2105 - live[47] * t2113 - live[48] * t2114;
+    let t2120 = live[29] * t2118 - 0.384 * t2111 - live[28] * t2119;
+    let t2121 = live[40] * t2115 + live[41] * t2117;
+    let t2122 = t2121 - 0.0825 * t2111;
+    let t2123 = live[16] * t2120 - live[15] * t2122;
+    let t2124 = 0.384 * t2108 + 0.0825 * t2109 + live[28] * t2118 + live[29] * t2119;
+    let t2125 = t2124 - 0.0825 * (live[15] * t2108 + live[16] * t2109);
+    let t2126 = -0.0825 * t2111 - live[15] * t2120 - live[16] * t2122;
+    let t2127 = 0.7071067811865475 * live[344] + 0.7071067811865476 * live[849];
+    let t2128 = 0.7071067811865476 * live[345] + 0.7071067811865475 * live[869];
+    let t2129 = 0.7071067811865475 * t2127 + 0.7071067811865476 * t2128;
+    let t2130 = 0.7071067811865476 * t2127 - 0.7071067811865475 * t2128;
+    let t2131 = -0.7071067811865475 * t2127 - 0.7071067811865476 * t2128;
+    let t2132 = 0.7071067811865475 * t2128 - 0.7071067811865476 * t2127;
+    let t2133 = 0.010606601717798212 * (t2129 + t2130);
+    let t2134 = 0.010606601717798212 * (t2131 + t2132);
+    let t2135 = t2133 + t2134;
+    let t2136 = 0.010606601717798213 * t2129 - 0.010606601717798212 * t2130;
+    let t2137 = 0.010606601717798213 * t2131 - 0.010606601717798212 * t2132;
+    let t2138 = t2136 + t2137;
+    let t2139 = live[48] * t2135 - live[47] * t2138;
+    let t2140 = 0.7071067811865475 * live[879] + 0.7071067811865476 * live[880];
+    let t2141 = live[41] * t2139;
+    let t2142 = live[47] * t2135 + live[48] * t2138;
+    let t2143 = live[29] * t2141 + live[28] * t2142;
+    let t2144 = live[40] * t2139;
+    let t2145 = live[16] * t2143 - live[15] * t2144;
+    let t2146 = live[28] * t2141 - live[29] * t2142;
+    let t2147 = live[884] - q[7] * (t2140 + t2140) - live[883];
+    let t2148 = -0.1654 * (t2136 + t2137) - 0.010606601717798213 * t2147;
+    let t2149 = 0.1654 * (t2133 + t2134) + 0.010606601717798212 * t2147;
+    let t2150 = live[48] * t2148 - live[47] * t2149;
+    let t2151 = 0.7071067811865475 * (live[876] + q[7] * t2137)
+        + 0.7071067811865476 * (live[872] + q[7] * t2133)
+        - 0.7071067811865476 * (live[873] + q[7] * t2134)
+        - 0.7071067811865475 * (live[875] + q[7] * t2136);
+    let t2152 = t2151 - 0.088 * t2142;
+    let t2153 = live[41] * t2150 - live[40] * t2152;
+    let t2154 = -live[47] * t2148 - live[48] * t2149;
+    let t2155 = live[29] * t2153 - 0.384 * t2146 - live[28] * t2154;
+    let t2156 = live[40] * t2150 + live[41] * t2152;
+    let t2157 = t2156 - 0.0825 * t2146;
+    let t2158 = live[16] * t2155 - live[15] * t2157;
+    let t2159 = 0.384 * t2143 + 0.0825 * t2144 + live[28] * t2153 + live[29] * t2154;
+    let t2160 = t2159 - 0.0825 * (live[15] * t2143 + live[16] * t2144);
+    let t2161 = -0.0825 * t2146 - live[15] * t2155 - live[16] * t2157;
+    let t2162 = live[586] - 0.006684151967360945 * live[42];
+    let t2163 = 0.015 * (live[915] - live[914]);
+    let t2164 = 0.015 * (live[931] - live[930]);
+    let t2165 = 0.015 * (live[958] - live[957]);
+    let t2166 = 0.015 * (live[983] - live[982]);
+    let t2167 = 0.015 * (live[995] - live[994]);
+    let t2168 = 0.015 * (t2092 - t2088);
+    let t2169 = 0.015 * (t2131 - t2129);
+    let t2170 = 0.015 * (live[405] - live[404]);
+    let t2171 = 0.015 * (live[465] - live[464]);
+    let t2172 = 0.015 * (live[498] - live[497]);
+    let t2173 = 0.015 * (live[532] - live[531]);
+    let t2174 = 0.015 * (live[570] - live[565]);
+    let t2175 = 0.015 * (live[582] - live[581]);
+    let t2176 = live[922] - live[177] * live[641] * live[921];
+    let t2177 = live[924] - live[641] * live[689] * live[921]
+        - live[807] * live[808] * t2176 - 33.333333333333336 * live[658] * t2163;
+    let t2178 = live[927] + 33.333333333333336 * live[659] * t2163
+        - live[641] * live[690] * live[921] - live[807] * live[809] * t2176
+        - live[813] * live[814] * t2177;
+    let t2179 = live[929] + 33.333333333333336 * live[660] * t2163
+        - live[641] * live[691] * live[921] - live[807] * live[810] * t2176
+        - live[813] * live[815] * t2177 - live[818] * live[819] * t2178;
+    let t2180 = 0.01993386669246 * live[0] + 32.71654662685272 * live[1]
+        + 0.00398335888393552 * live[10] + live[2] * live[203]
+        + live[3] * (live[205] - live[724]) - live[6] * live[926] - live[7] * live[928]
+        - live[641] * live[692] * live[921] - live[807] * live[811] * t2176
+        - live[813] * live[816] * t2177 - live[818] * live[820] * t2178
+        - live[822] * live[823] * t2179 - 0.0007689361029464 * live[828]
+        - 0.01026110182100817 * live[831]
+        - 0.316 * (live[7] * live[918] - live[6] * live[920])
+        - 33.333333333333336 * live[661] * t2163;
+    let t2181 = live[1]
+        * (live[908] + 0.01026110182100817 * live[618] + 1.0674867322634767 * live[829]
+            + live[207] + qd[1] * live[724] + live[2] * live[694] + live[929] - live[373]
+            - 0.00398335888393552 * live[831] - 0.316 * live[896]
+            - 0.00398335888393552 * live[831])
+        + live[0]
+            * (live[208] + live[7] * live[926] + 1.0674867322634767 * live[831]
+                + live[909] + 0.004377257121839584 * live[834]
+                + 0.00398335888393552 * live[829] + 0.13439233114822144 * live[832]
+                + 0.744382959872 * live[855] + 0.0825 * live[894]
+                - 0.00398335888393552 * (live[4] + live[828]) - live[3] * live[694]
+                - live[6] * live[928]
+                - 0.316 * (live[6] * live[918] + live[7] * live[920]) - live[374]
+                - live[375] - 0.0007689361029464 * live[618]
+                - 0.005487648106562256 * live[837] - 0.028227094878 * live[850])
+        + 33.333333333333336 * live[662] * t2163 - live[641] * live[693] * live[921]
+        - live[807] * live[812] * t2176 - live[813] * live[817] * t2177
+        - live[818] * live[821] * t2178 - live[822] * live[824] * t2179
+        - live[825] * live[826] * t2180;
+    let t2182 = live[825] * (t2180 - live[826] * live[827] * t2181);
+    let t2183 = live[822] * (t2179 - live[823] * t2182 - live[824] * live[827] * t2181);
+    let t2184 = live[818]
+        * (t2178 - live[819] * t2183 - live[820] * t2182
+            - live[821] * live[827] * t2181);
+    let t2185 = live[813]
+        * (t2177 - live[814] * t2184 - live[815] * t2183 - live[816] * t2182
+            - live[817] * live[827] * t2181);
+    let t2186 = live[807]
+        * (t2176 - live[808] * t2185 - live[809] * t2184 - live[810] * t2183
+            - live[811] * t2182 - live[812] * live[827] * t2181);
+    let t2187 = live[935] - live[177] * live[641] * live[934];
+    let t2188 = live[936] - live[641] * live[689] * live[934]
+        - live[807] * live[808] * t2187 - 33.333333333333336 * live[658] * t2164;
+    let t2189 = live[938] + 33.333333333333336 * live[659] * t2164
+        - live[641] * live[690] * live[934] - live[807] * live[809] * t2187
+        - live[813] * live[814] * t2188;
+    let t2190 = live[940] + 33.333333333333336 * live[660] * t2164
+        - live[641] * live[691] * live[934] - live[807] * live[810] * t2187
+        - live[813] * live[815] * t2188 - live[818] * live[819] * t2189;
+    let t2191 = -0.316 * (live[7] * live[932] - live[896] - live[6] * live[933])
+        - live[908] - live[6] * live[937] - live[7] * live[939]
+        - live[641] * live[692] * live[934] - live[807] * live[811] * t2187
+        - live[813] * live[816] * t2188 - live[818] * live[820] * t2189
+        - live[822] * live[823] * t2190 - 33.333333333333336 * live[661] * t2164;
+    let t2192 = live[0]
+        * (live[7] * (live[937] - live[907])
+            - 0.316
+                * (live[7] * (live[892] + live[933]) + live[6] * (live[932] - live[895]))
+            - live[6] * (live[904] + live[939])) + live[1] * live[940]
+        + 33.333333333333336 * live[662] * t2164 - live[641] * live[693] * live[934]
+        - live[807] * live[812] * t2187 - live[813] * live[817] * t2188
+        - live[818] * live[821] * t2189 - live[822] * live[824] * t2190
+        - live[825] * live[826] * t2191;
+    let t2193 = live[825] * (t2191 - live[826] * live[827] * t2192);
+    let t2194 = live[822] * (t2190 - live[823] * t2193 - live[824] * live[827] * t2192);
+    let t2195 = live[818]
+        * (t2189 - live[819] * t2194 - live[820] * t2193
+            - live[821] * live[827] * t2192);
+    let t2196 = live[813]
+        * (t2188 - live[814] * t2195 - live[815] * t2194 - live[816] * t2193
+            - live[817] * live[827] * t2192);
+    let t2197 = live[807]
+        * (t2187 - live[808] * t2196 - live[809] * t2195 - live[810] * t2194
+            - live[811] * t2193 - live[812] * live[827] * t2192);
+    let t2198 = live[976] - live[177] * live[641] * live[975];
+    let t2199 = live[977] - live[641] * live[689] * live[975]
+        - live[807] * live[808] * t2198 - 33.333333333333336 * live[658] * t2165;
+    let t2200 = live[979] + 33.333333333333336 * live[659] * t2165
+        - live[641] * live[690] * live[975] - live[807] * live[809] * t2198
+        - live[813] * live[814] * t2199;
+    let t2201 = live[981] + 33.333333333333336 * live[660] * t2165
+        - live[641] * live[691] * live[975] - live[807] * live[810] * t2198
+        - live[813] * live[815] * t2199 - live[818] * live[819] * t2200;
+    let t2202 = -0.316 * (live[7] * live[973] - live[6] * live[974])
+        - live[6] * live[978] - live[7] * live[980] - live[641] * live[692] * live[975]
+        - live[807] * live[811] * t2198 - live[813] * live[816] * t2199
+        - live[818] * live[820] * t2200 - live[822] * live[823] * t2201
+        - 33.333333333333336 * live[661] * t2165;
+    let t2203 = live[0]
+        * (live[7] * live[978] - 0.316 * (live[6] * live[973] + live[7] * live[974])
+            - live[6] * live[980]) + live[1] * live[981]
+        + 33.333333333333336 * live[662] * t2165 - live[641] * live[693] * live[975]
+        - live[807] * live[812] * t2198 - live[813] * live[817] * t2199
+        - live[818] * live[821] * t2200 - live[822] * live[824] * t2201
+        - live[825] * live[826] * t2202;
+    let t2204 = live[825] * (t2202 - live[826] * live[827] * t2203);
+    let t2205 = live[822] * (t2201 - live[823] * t2204 - live[824] * live[827] * t2203);
+    let t2206 = live[818]
+        * (t2200 - live[819] * t2205 - live[820] * t2204
+            - live[821] * live[827] * t2203);
+    let t2207 = live[813]
+        * (t2199 - live[814] * t2206 - live[815] * t2205 - live[816] * t2204
+            - live[817] * live[827] * t2203);
+    let t2208 = live[807]
+        * (t2198 - live[808] * t2207 - live[809] * t2206 - live[810] * t2205
+            - live[811] * t2204 - live[812] * live[827] * t2203);
+    let t2209 = live[987] - live[177] * live[641] * live[986];
+    let t2210 = live[988] - live[641] * live[689] * live[986]
+        - live[807] * live[808] * t2209 - 33.333333333333336 * live[658] * t2166;
+    let t2211 = live[990] + 33.333333333333336 * live[659] * t2166
+        - live[641] * live[690] * live[986] - live[807] * live[809] * t2209
+        - live[813] * live[814] * t2210;
+    let t2212 = live[992] + 33.333333333333336 * live[660] * t2166
+        - live[641] * live[691] * live[986] - live[807] * live[810] * t2209
+        - live[813] * live[815] * t2210 - live[818] * live[819] * t2211;
+    let t2213 = -0.316 * (live[7] * live[984] - live[6] * live[985])
+        - live[6] * live[989] - live[7] * live[991] - live[641] * live[692] * live[986]
+        - live[807] * live[811] * t2209 - live[813] * live[816] * t2210
+        - live[818] * live[820] * t2211 - live[822] * live[823] * t2212
+        - 33.333333333333336 * live[661] * t2166;
+    let t2214 = live[0]
+        * (live[7] * live[989] - 0.316 * (live[6] * live[984] + live[7] * live[985])
+            - live[6] * live[991]) + live[1] * live[992]
+        + 33.333333333333336 * live[662] * t2166 - live[641] * live[693] * live[986]
+        - live[807] * live[812] * t2209 - live[813] * live[817] * t2210
+        - live[818] * live[821] * t2211 - live[822] * live[824] * t2212
+        - live[825] * live[826] * t2213;
+    let t2215 = live[825] * (t2213 - live[826] * live[827] * t2214);
+    let t2216 = live[822] * (t2212 - live[823] * t2215 - live[824] * live[827] * t2214);
+    let t2217 = live[818]
+        * (t2211 - live[819] * t2216 - live[820] * t2215
+            - live[821] * live[827] * t2214);
+    let t2218 = live[813]
+        * (t2210 - live[814] * t2217 - live[815] * t2216 - live[816] * t2215
+            - live[817] * live[827] * t2214);
+    let t2219 = live[807]
+        * (t2209 - live[808] * t2218 - live[809] * t2217 - live[810] * t2216
+            - live[811] * t2215 - live[812] * live[827] * t2214);
+    let t2220 = t2074 - live[177] * live[641] * live[1004];
+    let t2221 = -33.333333333333336 * live[658] * t2167 - t2076
+        - live[641] * live[689] * live[1004] - live[807] * live[808] * t2220;
+    let t2222 = t2079 + 33.333333333333336 * live[659] * t2167
+        - live[641] * live[690] * live[1004] - live[807] * live[809] * t2220
+        - live[813] * live[814] * t2221;
+    live[1006] = t2078;
+    live[1007] = t2080;
+    live[1008] = t2081;
+    live[1009] = t2110;
+    live[1010] = t2111;
+    live[1011] = t2116;
+    live[1012] = t2119;
+    live[1013] = t2121;
+    live[1014] = t2123;
+    live[1015] = t2124;
+    live[1016] = t2125;
+    live[1017] = t2126;
+    live[1018] = t2145;
+    live[1019] = t2146;
+    live[1020] = t2151;
+    live[1021] = t2154;
+    live[1022] = t2156;
+    live[1023] = t2158;
+    live[1024] = t2159;
+    live[1025] = t2160;
+    live[1026] = t2161;
+    live[1027] = t2162;
+    live[1028] = t2167;
+    live[1029] = t2168;
+    live[1030] = t2169;
+    live[1031] = t2170;
+    live[1032] = t2171;
+    live[1033] = t2172;
+    live[1034] = t2173;
+    live[1035] = t2174;
+    live[1036] = t2175;
+    live[1037] = t2220;
+    live[1038] = t2221;
+    live[1039] = t2222;
+    out.0[0][1] = live[827] * t2181;
+    out.0[0][2] = live[827] * t2192;
+    out.0[0][3] = live[827] * t2203;
+    out.0[0][4] = live[827] * t2214;
+    out.0[1][1] = t2182;
+    out.0[1][2] = t2193;
+    out.0[1][3] = t2204;
+    out.0[1][4] = t2215;
+    out.0[2][1] = t2183;
+    out.0[2][2] = t2194;
+    out.0[2][3] = t2205;
+    out.0[2][4] = t2216;
+    out.0[3][1] = t2184;
+    out.0[3][2] = t2195;
+    out.0[3][3] = t2206;
+    out.0[3][4] = t2217;
+    out.0[4][1] = t2185;
+    out.0[4][2] = t2196;
+    out.0[4][3] = t2207;
+    out.0[4][4] = t2218;
+    out.0[5][1] = t2186;
+    out.0[5][2] = t2197;
+    out.0[5][3] = t2208;
+    out.0[5][4] = t2219;
+    out.0[6][1] = live[641]
+        * (live[921] - live[177] * t2186 - live[689] * t2185 - live[690] * t2184
+            - live[691] * t2183 - live[692] * t2182 - live[693] * live[827] * t2181);
+    out.0[6][2] = live[641]
+        * (live[934] - live[177] * t2197 - live[689] * t2196 - live[690] * t2195
+            - live[691] * t2194 - live[692] * t2193 - live[693] * live[827] * t2192);
+    out.0[6][3] = live[641]
+        * (live[975] - live[177] * t2208 - live[689] * t2207 - live[690] * t2206
+            - live[691] * t2205 - live[692] * t2204 - live[693] * live[827] * t2203);
+    out.0[6][4] = live[641]
+        * (live[986] - live[177] * t2219 - live[689] * t2218 - live[690] * t2217
+            - live[691] * t2216 - live[692] * t2215 - live[693] * live[827] * t2214);
+    out.0[7][1] = 33.333333333333336
+        * (t2163 + live[659] * t2184 + live[660] * t2183 + live[662] * live[827] * t2181
+            - live[658] * t2185 - live[661] * t2182);
+    out.0[7][2] = 33.333333333333336
+        * (t2164 + live[659] * t2195 + live[660] * t2194 + live[662] * live[827] * t2192
+            - live[658] * t2196 - live[661] * t2193);
+    out.0[7][3] = 33.333333333333336
+        * (t2165 + live[659] * t2206 + live[660] * t2205 + live[662] * live[827] * t2203
+            - live[658] * t2207 - live[661] * t2204);
+    out.0[7][4] = 33.333333333333336
+        * (t2166 + live[659] * t2217 + live[660] * t2216 + live[662] * live[827] * t2214
+            - live[658] * t2218 - live[661] * t2215);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part15(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part15_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part15`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part15_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part15`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part15_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1040],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2223 = live[1008] + 33.333333333333336 * live[660] * live[1028]
+        - live[641] * live[691] * live[1004] - live[807] * live[810] * live[1037]
+        - live[813] * live[815] * live[1038] - live[818] * live[819] * live[1039];
+    let t2224 = -0.316 * (live[7] * live[999] - live[6] * live[1000])
+        - live[6] * live[1006] - live[7] * live[1007]
+        - live[641] * live[692] * live[1004] - live[807] * live[811] * live[1037]
+        - live[813] * live[816] * live[1038] - live[818] * live[820] * live[1039]
+        - live[822] * live[823] * t2223 - 33.333333333333336 * live[661] * live[1028];
+    let t2225 = live[0]
+        * (live[7] * live[1006] - 0.316 * (live[6] * live[999] + live[7] * live[1000])
+            - live[6] * live[1007]) + live[1] * live[1008]
+        + 33.333333333333336 * live[662] * live[1028]
+        - live[641] * live[693] * live[1004] - live[807] * live[812] * live[1037]
+        - live[813] * live[817] * live[1038] - live[818] * live[821] * live[1039]
+        - live[822] * live[824] * t2223 - live[825] * live[826] * t2224;
+    let t2226 = live[825] * (t2224 - live[826] * live[827] * t2225);
+    let t2227 = live[822] * (t2223 - live[823] * t2226 - live[824] * live[827] * t2225);
+    let t2228 = live[818]
+        * (live[1039] - live[819] * t2227 - live[820] * t2226
+            - live[821] * live[827] * t2225);
+    let t2229 = live[813]
+        * (live[1038] - live[814] * t2228 - live[815] * t2227 - live[816] * t2226
+            - live[817] * live[827] * t2225);
+    let t2230 = live[807]
+        * (live[1037] - live[808] * t2229 - live[809] * t2228 - live[810] * t2227
+            - live[811] * t2226 - live[812] * live[827] * t2225);
+    let t2231 = live[1012] - live[177] * live[641] * live[1011];
+    let t2232 = -33.333333333333336 * live[658] * live[1029] - live[1013]
+        - live[641] * live[689] * live[1011] - live[807] * live[808] * t2231;
+    let t2233 = live[1015] + 33.333333333333336 * live[659] * live[1029]
+        - live[641] * live[690] * live[1011] - live[807] * live[809] * t2231
+        - live[813] * live[814] * t2232;
+    let t2234 = live[1017] + 33.333333333333336 * live[660] * live[1029]
+        - live[641] * live[691] * live[1011] - live[807] * live[810] * t2231
+        - live[813] * live[815] * t2232 - live[818] * live[819] * t2233;
+    let t2235 = -0.316 * (live[7] * live[1009] - live[6] * live[1010])
+        - live[6] * live[1014] - live[7] * live[1016]
+        - live[641] * live[692] * live[1011] - live[807] * live[811] * t2231
+        - live[813] * live[816] * t2232 - live[818] * live[820] * t2233
+        - live[822] * live[823] * t2234 - 33.333333333333336 * live[661] * live[1029];
+    let t2236 = live[0]
+        * (live[7] * live[1014] - 0.316 * (live[6] * live[1009] + live[7] * live[1010])
+            - live[6] * live[1016]) + live[1] * live[1017]
+        + 33.333333333333336 * live[662] * live[1029]
+        - live[641] * live[693] * live[1011] - live[807] * live[812] * t2231
+        - live[813] * live[817] * t2232 - live[818] * live[821] * t2233
+        - live[822] * live[824] * t2234 - live[825] * live[826] * t2235;
+    let t2237 = live[825] * (t2235 - live[826] * live[827] * t2236);
+    let t2238 = live[822] * (t2234 - live[823] * t2237 - live[824] * live[827] * t2236);
+    let t2239 = live[818]
+        * (t2233 - live[819] * t2238 - live[820] * t2237
+            - live[821] * live[827] * t2236);
+    let t2240 = live[813]
+        * (t2232 - live[814] * t2239 - live[815] * t2238 - live[816] * t2237
+            - live[817] * live[827] * t2236);
+    let t2241 = live[807]
+        * (t2231 - live[808] * t2240 - live[809] * t2239 - live[810] * t2238
+            - live[811] * t2237 - live[812] * live[827] * t2236);
+    let t2242 = live[1021] - live[177] * live[641] * live[1020];
+    let t2243 = -33.333333333333336 * live[658] * live[1030] - live[1022]
+        - live[641] * live[689] * live[1020] - live[807] * live[808] * t2242;
+    let t2244 = live[1024] + 33.333333333333336 * live[659] * live[1030]
+        - live[641] * live[690] * live[1020] - live[807] * live[809] * t2242
+        - live[813] * live[814] * t2243;
+    let t2245 = live[1026] + 33.333333333333336 * live[660] * live[1030]
+        - live[641] * live[691] * live[1020] - live[807] * live[810] * t2242
+        - live[813] * live[815] * t2243 - live[818] * live[819] * t2244;
+    let t2246 = -0.316 * (live[7] * live[1018] - live[6] * live[1019])
+        - live[6] * live[1023] - live[7] * live[1025]
+        - live[641] * live[692] * live[1020] - live[807] * live[811] * t2242
+        - live[813] * live[816] * t2243 - live[818] * live[820] * t2244
+        - live[822] * live[823] * t2245 - 33.333333333333336 * live[661] * live[1030];
+    let t2247 = live[0]
+        * (live[7] * live[1023] - 0.316 * (live[6] * live[1018] + live[7] * live[1019])
+            - live[6] * live[1025]) + live[1] * live[1026]
+        + 33.333333333333336 * live[662] * live[1030]
+        - live[641] * live[693] * live[1020] - live[807] * live[812] * t2242
+        - live[813] * live[817] * t2243 - live[818] * live[821] * t2244
+        - live[822] * live[824] * t2245 - live[825] * live[826] * t2246;
+    let t2248 = live[825] * (t2246 - live[826] * live[827] * t2247);
+    let t2249 = live[822] * (t2245 - live[823] * t2248 - live[824] * live[827] * t2247);
+    let t2250 = live[818]
+        * (t2244 - live[819] * t2249 - live[820] * t2248
+            - live[821] * live[827] * t2247);
+    let t2251 = live[813]
+        * (t2243 - live[814] * t2250 - live[815] * t2249 - live[816] * t2248
+            - live[817] * live[827] * t2247);
+    let t2252 = live[807]
+        * (t2242 - live[808] * t2251 - live[809] * t2250 - live[810] * t2249
+            - live[811] * t2248 - live[812] * live[827] * t2247);
+    let t2253 = live[409] - live[177] * live[408] * live[641];
+    let t2254 = live[410] - live[408] * live[641] * live[689]
+        - live[807] * live[808] * t2253 - 33.333333333333336 * live[658] * live[1031];
+    let t2255 = live[412] + 33.333333333333336 * live[659] * live[1031]
+        - live[408] * live[641] * live[690] - live[807] * live[809] * t2253
+        - live[813] * live[814] * t2254;
+    let t2256 = live[414] + 33.333333333333336 * live[660] * live[1031]
+        - live[408] * live[641] * live[691] - live[807] * live[810] * t2253
+        - live[813] * live[815] * t2254 - live[818] * live[819] * t2255;
+    let t2257 = 0.01026110182100817 * live[377] + 0.00398335888393552 * live[403]
+        + live[0] * live[205] - 0.0007689361029464 * live[378] - live[1] * live[203]
+        - live[3] * live[260] - live[6] * live[411] - live[7] * live[413]
+        - live[408] * live[641] * live[692] - live[807] * live[811] * t2253
+        - live[813] * live[816] * t2254 - live[818] * live[820] * t2255
+        - live[822] * live[823] * t2256
+        - 0.316 * (live[7] * live[406] - live[6] * live[407])
+        - 33.333333333333336 * live[661] * live[1031];
+    let t2258 = live[0]
+        * (live[7] * live[411] - 1.0674867322634767 * live[377]
+            - 0.00796671776787104 * live[378] - live[1] * live[206] - live[3] * live[263]
+            - live[6] * live[413] - 0.316 * (live[6] * live[406] + live[7] * live[407]))
+        + live[1]
+            * (0.00398335888393552 * live[377] + qd[1] * live[260] + live[0] * live[206]
+                + live[2] * live[263] + live[414])
+        + 33.333333333333336 * live[662] * live[1031] - live[408] * live[641] * live[693]
+        - live[807] * live[812] * t2253 - live[813] * live[817] * t2254
+        - live[818] * live[821] * t2255 - live[822] * live[824] * t2256
+        - live[825] * live[826] * t2257;
+    let t2259 = live[825] * (t2257 - live[826] * live[827] * t2258);
+    let t2260 = live[822] * (t2256 - live[823] * t2259 - live[824] * live[827] * t2258);
+    let t2261 = live[818]
+        * (t2255 - live[819] * t2260 - live[820] * t2259
+            - live[821] * live[827] * t2258);
+    let t2262 = live[813]
+        * (t2254 - live[814] * t2261 - live[815] * t2260 - live[816] * t2259
+            - live[817] * live[827] * t2258);
+    let t2263 = live[807]
+        * (t2253 - live[808] * t2262 - live[809] * t2261 - live[810] * t2260
+            - live[811] * t2259 - live[812] * live[827] * t2258);
+    let t2264 = live[469] - live[177] * live[468] * live[641];
+    let t2265 = live[470] - live[468] * live[641] * live[689]
+        - live[807] * live[808] * t2264 - 33.333333333333336 * live[658] * live[1032];
+    let t2266 = live[472] + 33.333333333333336 * live[659] * live[1032]
+        - live[468] * live[641] * live[690] - live[807] * live[809] * t2264
+        - live[813] * live[814] * t2265;
+    let t2267 = 0.13439233114822144 * live[2] + live[474]
+        + 33.333333333333336 * live[660] * live[1032] - live[468] * live[641] * live[691]
+        - live[807] * live[810] * t2264 - live[813] * live[815] * t2265
+        - live[818] * live[819] * t2266;
+    let t2268 = -0.316 * (live[7] * live[466] - live[6] * live[467])
+        - live[6] * live[471] - live[7] * live[473] - live[468] * live[641] * live[692]
+        - live[807] * live[811] * t2264 - live[813] * live[816] * t2265
+        - live[818] * live[820] * t2266 - live[822] * live[823] * t2267
+        - 33.333333333333336 * live[661] * live[1032];
+    let t2269 = live[0]
+        * (live[7] * live[471] - 2.181129229516817 * live[3]
+            - 0.0015378722058928 * live[204]
+            - 0.316 * (live[6] * live[466] + live[7] * live[467]) - live[6] * live[473])
+        + live[1]
+            * (0.18054809613808506 * live[2] + 0.02052220364201634 * live[202]
+                + live[474]) + 33.333333333333336 * live[662] * live[1032]
+        - live[468] * live[641] * live[693] - live[807] * live[812] * t2264
+        - live[813] * live[817] * t2265 - live[818] * live[821] * t2266
+        - live[822] * live[824] * t2267 - live[825] * live[826] * t2268;
+    let t2270 = live[825] * (t2268 - live[826] * live[827] * t2269);
+    let t2271 = live[822] * (t2267 - live[823] * t2270 - live[824] * live[827] * t2269);
+    let t2272 = live[818]
+        * (t2266 - live[819] * t2271 - live[820] * t2270
+            - live[821] * live[827] * t2269);
+    let t2273 = live[813]
+        * (t2265 - live[814] * t2272 - live[815] * t2271 - live[816] * t2270
+            - live[817] * live[827] * t2269);
+    let t2274 = live[807]
+        * (t2264 - live[808] * t2273 - live[809] * t2272 - live[810] * t2271
+            - live[811] * t2270 - live[812] * live[827] * t2269);
+    let t2275 = live[520] - live[177] * live[519] * live[641];
+    let t2276 = -33.333333333333336 * live[658] * live[1033] - live[521]
+        - live[519] * live[641] * live[689] - live[807] * live[808] * t2275;
+    let t2277 = live[523] + 33.333333333333336 * live[659] * live[1033]
+        - 0.7451354997528139 * live[8] - live[519] * live[641] * live[690]
+        - live[807] * live[809] * t2275 - live[813] * live[814] * t2276;
+    let t2278 = live[525] + 33.333333333333336 * live[660] * live[1033]
+        - live[519] * live[641] * live[691] - live[807] * live[810] * t2275
+        - live[813] * live[815] * t2276 - live[818] * live[819] * t2277;
+    let t2279 = -0.316 * (live[7] * live[513] - live[6] * live[516])
+        - live[6] * live[522] - live[7] * live[524] - live[519] * live[641] * live[692]
+        - live[807] * live[811] * t2275 - live[813] * live[816] * t2276
+        - live[818] * live[820] * t2277 - live[822] * live[823] * t2278
+        - 33.333333333333336 * live[661] * live[1033];
+    let t2280 = live[0]
+        * (live[7] * live[522] - 0.316 * (live[6] * live[513] + live[7] * live[516])
+            - live[6] * live[524]) + live[1] * live[525]
+        + 33.333333333333336 * live[662] * live[1033] - live[519] * live[641] * live[693]
+        - live[807] * live[812] * t2275 - live[813] * live[817] * t2276
+        - live[818] * live[821] * t2277 - live[822] * live[824] * t2278
+        - live[825] * live[826] * t2279;
+    let t2281 = live[825] * (t2279 - live[826] * live[827] * t2280);
+    let t2282 = live[822] * (t2278 - live[823] * t2281 - live[824] * live[827] * t2280);
+    let t2283 = live[818]
+        * (t2277 - live[819] * t2282 - live[820] * t2281
+            - live[821] * live[827] * t2280);
+    let t2284 = live[813]
+        * (t2276 - live[814] * t2283 - live[815] * t2282 - live[816] * t2281
+            - live[817] * live[827] * t2280);
+    let t2285 = live[807]
+        * (t2275 - live[808] * t2284 - live[809] * t2283 - live[810] * t2282
+            - live[811] * t2281 - live[812] * live[827] * t2280);
+    let t2286 = live[536] - live[177] * live[535] * live[641];
+    let t2287 = live[537] - 0.032786279263935514 * live[528]
+        - live[535] * live[641] * live[689] - live[807] * live[808] * t2286
+        - 33.333333333333336 * live[658] * live[1034];
+    let t2288 = live[539] + 33.333333333333336 * live[659] * live[1034]
+        - live[535] * live[641] * live[690] - live[807] * live[809] * t2286
+        - live[813] * live[814] * t2287;
+    let t2289 = live[541] + 33.333333333333336 * live[660] * live[1034]
+        - live[535] * live[641] * live[691] - live[807] * live[810] * t2286
+        - live[813] * live[815] * t2287 - live[818] * live[819] * t2288;
+    let t2290 = -0.316 * (live[7] * live[533] - live[6] * live[534])
+        - live[6] * live[538] - live[7] * live[540] - live[535] * live[641] * live[692]
+        - live[807] * live[811] * t2286 - live[813] * live[816] * t2287
+        - live[818] * live[820] * t2288 - live[822] * live[823] * t2289
+        - 33.333333333333336 * live[661] * live[1034];
+    let t2291 = live[0]
+        * (live[7] * live[538] - 0.316 * (live[6] * live[533] + live[7] * live[534])
+            - live[6] * live[540]) + live[1] * live[541]
+        + 33.333333333333336 * live[662] * live[1034] - live[535] * live[641] * live[693]
+        - live[807] * live[812] * t2286 - live[813] * live[817] * t2287
+        - live[818] * live[821] * t2288 - live[822] * live[824] * t2289
+        - live[825] * live[826] * t2290;
+    let t2292 = live[825] * (t2290 - live[826] * live[827] * t2291);
+    let t2293 = live[822] * (t2289 - live[823] * t2292 - live[824] * live[827] * t2291);
+    let t2294 = live[818]
+        * (t2288 - live[819] * t2293 - live[820] * t2292
+            - live[821] * live[827] * t2291);
+    let t2295 = live[813]
+        * (t2287 - live[814] * t2294 - live[815] * t2293 - live[816] * t2292
+            - live[817] * live[827] * t2291);
+    let t2296 = live[807]
+        * (t2286 - live[808] * t2295 - live[809] * t2294 - live[810] * t2293
+            - live[811] * t2292 - live[812] * live[827] * t2291);
+    let t2297 = live[575] - 0.0515352472106673 * live[31]
+        - live[177] * live[574] * live[641];
+    let t2298 = -33.333333333333336 * live[658] * live[1035] - live[576]
+        - live[574] * live[641] * live[689] - live[807] * live[808] * t2297;
+    let t2299 = live[578] + 33.333333333333336 * live[659] * live[1035]
+        - live[574] * live[641] * live[690] - live[807] * live[809] * t2297
+        - live[813] * live[814] * t2298;
+    let t2300 = live[580] + 33.333333333333336 * live[660] * live[1035]
+        - live[574] * live[641] * live[691] - live[807] * live[810] * t2297
+        - live[813] * live[815] * t2298 - live[818] * live[819] * t2299;
+    let t2301 = -0.316 * (live[7] * live[571] - live[6] * live[572])
+        - live[6] * live[577] - live[7] * live[579] - live[574] * live[641] * live[692]
+        - live[807] * live[811] * t2297 - live[813] * live[816] * t2298
+        - live[818] * live[820] * t2299 - live[822] * live[823] * t2300
+        - 33.333333333333336 * live[661] * live[1035];
+    let t2302 = live[0]
+        * (live[7] * live[577] - 0.316 * (live[6] * live[571] + live[7] * live[572])
+            - live[6] * live[579]) + live[1] * live[580]
+        + 33.333333333333336 * live[662] * live[1035] - live[574] * live[641] * live[693]
+        - live[807] * live[812] * t2297 - live[813] * live[817] * t2298
+        - live[818] * live[821] * t2299 - live[822] * live[824] * t2300
+        - live[825] * live[826] * t2301;
+    let t2303 = live[825] * (t2301 - live[826] * live[827] * t2302);
+    let t2304 = live[822] * (t2300 - live[823] * t2303 - live[824] * live[827] * t2302);
+    let t2305 = live[818]
+        * (t2299 - live[819] * t2304 - live[820] * t2303
+            - live[821] * live[827] * t2302);
+    let t2306 = live[813]
+        * (t2298 - live[814] * t2305 - live[815] * t2304 - live[816] * t2303
+            - live[817] * live[827] * t2302);
+    let t2307 = live[807]
+        * (t2297 - live[808] * t2306 - live[809] * t2305 - live[810] * t2304
+            - live[811] * t2303 - live[812] * live[827] * t2302);
+    let t2308 = live[587] - live[177] * live[641] * live[1027];
+    let t2309 = -33.333333333333336 * live[658] * live[1036] - live[588]
+        - live[641] * live[689] * live[1027] - live[807] * live[808] * t2308;
+    let t2310 = live[590] + 33.333333333333336 * live[659] * live[1036]
+        - live[641] * live[690] * live[1027] - live[807] * live[809] * t2308
+        - live[813] * live[814] * t2309;
+    let t2311 = live[592] + 33.333333333333336 * live[660] * live[1036]
+        - live[641] * live[691] * live[1027] - live[807] * live[810] * t2308
+        - live[813] * live[815] * t2309 - live[818] * live[819] * t2310;
+    let t2312 = -0.316 * (live[7] * live[583] - live[6] * live[584])
+        - live[6] * live[589] - live[7] * live[591] - live[641] * live[692] * live[1027]
+        - live[807] * live[811] * t2308 - live[813] * live[816] * t2309
+        - live[818] * live[820] * t2310 - live[822] * live[823] * t2311
+        - 33.333333333333336 * live[661] * live[1036];
+    let t2313 = live[0]
+        * (live[7] * live[589] - 0.316 * (live[6] * live[583] + live[7] * live[584])
+            - live[6] * live[591]) + live[1] * live[592]
+        + 33.333333333333336 * live[662] * live[1036]
+        - live[641] * live[693] * live[1027] - live[807] * live[812] * t2308
+        - live[813] * live[817] * t2309 - live[818] * live[821] * t2310
+        - live[822] * live[824] * t2311 - live[825] * live[826] * t2312;
+    let t2314 = live[825] * (t2312 - live[826] * live[827] * t2313);
+    let t2315 = live[822] * (t2311 - live[823] * t2314 - live[824] * live[827] * t2313);
+    let t2316 = live[818]
+        * (t2310 - live[819] * t2315 - live[820] * t2314
+            - live[821] * live[827] * t2313);
+    let t2317 = live[813]
+        * (t2309 - live[814] * t2316 - live[815] * t2315 - live[816] * t2314
+            - live[817] * live[827] * t2313);
+    let t2318 = live[807]
+        * (t2308 - live[808] * t2317 - live[809] * t2316 - live[810] * t2315
+            - live[811] * t2314 - live[812] * live[827] * t2313);
+    let t2319 = live[597] - live[177] * live[596] * live[641];
+    let t2320 = -2.0 * live[61] * live[658] - live[598]
+        - live[596] * live[641] * live[689] - live[807] * live[808] * t2319;
+    let t2321 = live[600] + 2.0 * live[61] * live[659]
+        - live[596] * live[641] * live[690] - live[807] * live[809] * t2319
+        - live[813] * live[814] * t2320;
+    let t2322 = live[602] + 2.0 * live[61] * live[660]
+        - live[596] * live[641] * live[691] - live[807] * live[810] * t2319
+        - live[813] * live[815] * t2320 - live[818] * live[819] * t2321;
+    let t2323 = -0.316 * (live[7] * live[593] - live[6] * live[594])
+        - live[6] * live[599] - live[7] * live[601] - live[596] * live[641] * live[692]
+        - live[807] * live[811] * t2319 - live[813] * live[816] * t2320
+        - live[818] * live[820] * t2321 - live[822] * live[823] * t2322
+        - 2.0 * live[61] * live[661];
+    let t2324 = live[0]
+        * (live[7] * live[599] - 0.316 * (live[6] * live[593] + live[7] * live[594])
+            - live[6] * live[601]) + live[1] * live[602] + 2.0 * live[61] * live[662]
+        - live[596] * live[641] * live[693] - live[807] * live[812] * t2319
+        - live[813] * live[817] * t2320 - live[818] * live[821] * t2321
+        - live[822] * live[824] * t2322 - live[825] * live[826] * t2323;
+    let t2325 = live[825] * (t2323 - live[826] * live[827] * t2324);
+    let t2326 = live[822] * (t2322 - live[823] * t2325 - live[824] * live[827] * t2324);
+    let t2327 = live[818]
+        * (t2321 - live[819] * t2326 - live[820] * t2325
+            - live[821] * live[827] * t2324);
+    let t2328 = live[813]
+        * (t2320 - live[814] * t2327 - live[815] * t2326 - live[816] * t2325
+            - live[817] * live[827] * t2324);
+    let t2329 = live[807]
+        * (t2319 - live[808] * t2328 - live[809] * t2327 - live[810] * t2326
+            - live[811] * t2325 - live[812] * live[827] * t2324);
+    let t2330 = live[603] + 0.06 * live[61] * live[177] * live[641];
+    let t2331 = 0.06 * live[61] * live[641] * live[689] - live[604]
+        - live[807] * live[808] * t2330;
+    let t2332 = live[606] + 0.06 * live[61] * live[641] * live[690]
+        - live[807] * live[809] * t2330 - live[813] * live[814] * t2331;
+    let t2333 = 0.06 * live[61] * live[641] * live[691] - live[607]
+        - live[807] * live[810] * t2330 - live[813] * live[815] * t2331
+        - live[818] * live[819] * t2332;
+    let t2334 = 0.06 * live[61] * live[641] * live[692] - live[6] * live[605]
+        - live[7] * live[606] - live[807] * live[811] * t2330
+        - live[813] * live[816] * t2331 - live[818] * live[820] * t2332
+        - live[822] * live[823] * t2333;
+    let t2335 = live[0] * (live[7] * live[605] - live[6] * live[606])
+        + 0.06 * live[61] * live[641] * live[693] - live[1] * live[607]
+        - live[807] * live[812] * t2330 - live[813] * live[817] * t2331
+        - live[818] * live[821] * t2332 - live[822] * live[824] * t2333
+        - live[825] * live[826] * t2334;
+    let t2336 = live[825] * (t2334 - live[826] * live[827] * t2335);
+    let t2337 = live[822] * (t2333 - live[823] * t2336 - live[824] * live[827] * t2335);
+    let t2338 = live[818]
+        * (t2332 - live[819] * t2337 - live[820] * t2336
+            - live[821] * live[827] * t2335);
+    let t2339 = live[813]
+        * (t2331 - live[814] * t2338 - live[815] * t2337 - live[816] * t2336
+            - live[817] * live[827] * t2335);
+    let t2340 = live[807]
+        * (t2330 - live[808] * t2339 - live[809] * t2338 - live[810] * t2337
+            - live[811] * t2336 - live[812] * live[827] * t2335);
+    out.0[0][5] = live[827] * t2225;
+    out.0[0][6] = live[827] * t2236;
+    out.0[0][7] = live[827] * t2247;
+    out.0[1][5] = t2226;
+    out.0[1][6] = t2237;
+    out.0[1][7] = t2248;
+    out.0[2][5] = t2227;
+    out.0[2][6] = t2238;
+    out.0[2][7] = t2249;
+    out.0[3][5] = t2228;
+    out.0[3][6] = t2239;
+    out.0[3][7] = t2250;
+    out.0[4][5] = t2229;
+    out.0[4][6] = t2240;
+    out.0[4][7] = t2251;
+    out.0[5][5] = t2230;
+    out.0[5][6] = t2241;
+    out.0[5][7] = t2252;
+    out.0[6][5] = live[641]
+        * (live[1004] - live[177] * t2230 - live[689] * t2229 - live[690] * t2228
+            - live[691] * t2227 - live[692] * t2226 - live[693] * live[827] * t2225);
+    out.0[6][6] = live[641]
+        * (live[1011] - live[177] * t2241 - live[689] * t2240 - live[690] * t2239
+            - live[691] * t2238 - live[692] * t2237 - live[693] * live[827] * t2236);
+    out.0[6][7] = live[641]
+        * (live[1020] - live[177] * t2252 - live[689] * t2251 - live[690] * t2250
+            - live[691] * t2249 - live[692] * t2248 - live[693] * live[827] * t2247);
+    out.0[7][5] = 33.333333333333336
+        * (live[1028] + live[659] * t2228 + live[660] * t2227
+            + live[662] * live[827] * t2225 - live[658] * t2229 - live[661] * t2226);
+    out.0[7][6] = 33.333333333333336
+        * (live[1029] + live[659] * t2239 + live[660] * t2238
+            + live[662] * live[827] * t2236 - live[658] * t2240 - live[661] * t2237);
+    out.0[7][7] = 33.333333333333336
+        * (live[1030] + live[659] * t2250 + live[660] * t2249
+            + live[662] * live[827] * t2247 - live[658] * t2251 - live[661] * t2248);
+    out.1[0][0] = live[827] * t2258;
+    out.1[0][1] = live[827] * t2269;
+    out.1[0][2] = live[827] * t2280;
+    out.1[0][3] = live[827] * t2291;
+    out.1[0][4] = live[827] * t2302;
+    out.1[0][5] = live[827] * t2313;
+    out.1[0][6] = live[827] * t2324;
+    out.1[0][7] = live[827] * t2335;
+    out.1[1][0] = t2259;
+    out.1[1][1] = t2270;
+    out.1[1][2] = t2281;
+    out.1[1][3] = t2292;
+    out.1[1][4] = t2303;
+    out.1[1][5] = t2314;
+    out.1[1][6] = t2325;
+    out.1[1][7] = t2336;
+    out.1[2][0] = t2260;
+    out.1[2][1] = t2271;
+    out.1[2][2] = t2282;
+    out.1[2][3] = t2293;
+    out.1[2][4] = t2304;
+    out.1[2][5] = t2315;
+    out.1[2][6] = t2326;
+    out.1[2][7] = t2337;
+    out.1[3][0] = t2261;
+    out.1[3][1] = t2272;
+    out.1[3][2] = t2283;
+    out.1[3][3] = t2294;
+    out.1[3][4] = t2305;
+    out.1[3][5] = t2316;
+    out.1[3][6] = t2327;
+    out.1[3][7] = t2338;
+    out.1[4][0] = t2262;
+    out.1[4][1] = t2273;
+    out.1[4][2] = t2284;
+    out.1[4][3] = t2295;
+    out.1[4][4] = t2306;
+    out.1[4][5] = t2317;
+    out.1[4][6] = t2328;
+    out.1[4][7] = t2339;
+    out.1[5][0] = t2263;
+    out.1[5][1] = t2274;
+    out.1[5][2] = t2285;
+    out.1[5][3] = t2296;
+    out.1[5][4] = t2307;
+    out.1[5][5] = t2318;
+    out.1[5][6] = t2329;
+    out.1[5][7] = t2340;
+    out.1[6][0] = live[641]
+        * (live[408] - live[177] * t2263 - live[689] * t2262 - live[690] * t2261
+            - live[691] * t2260 - live[692] * t2259 - live[693] * live[827] * t2258);
+    out.1[6][1] = live[641]
+        * (live[468] - live[177] * t2274 - live[689] * t2273 - live[690] * t2272
+            - live[691] * t2271 - live[692] * t2270 - live[693] * live[827] * t2269);
+    out.1[6][2] = live[641]
+        * (live[519] - live[177] * t2285 - live[689] * t2284 - live[690] * t2283
+            - live[691] * t2282 - live[692] * t2281 - live[693] * live[827] * t2280);
+    out.1[6][3] = live[641]
+        * (live[535] - live[177] * t2296 - live[689] * t2295 - live[690] * t2294
+            - live[691] * t2293 - live[692] * t2292 - live[693] * live[827] * t2291);
+    out.1[6][4] = live[641]
+        * (live[574] - live[177] * t2307 - live[689] * t2306 - live[690] * t2305
+            - live[691] * t2304 - live[692] * t2303 - live[693] * live[827] * t2302);
+    out.1[6][5] = live[641]
+        * (live[1027] - live[177] * t2318 - live[689] * t2317 - live[690] * t2316
+            - live[691] * t2315 - live[692] * t2314 - live[693] * live[827] * t2313);
+    out.1[6][6] = live[641]
+        * (live[596] - live[177] * t2329 - live[689] * t2328 - live[690] * t2327
+            - live[691] * t2326 - live[692] * t2325 - live[693] * live[827] * t2324);
+    out.1[6][7] = live[641]
+        * (-0.06 * live[61] - live[177] * t2340 - live[689] * t2339 - live[690] * t2338
+            - live[691] * t2337 - live[692] * t2336 - live[693] * live[827] * t2335);
+    out.1[7][0] = 33.333333333333336
+        * (live[1031] + live[659] * t2261 + live[660] * t2260
+            + live[662] * live[827] * t2258 - live[658] * t2262 - live[661] * t2259);
+    out.1[7][1] = 33.333333333333336
+        * (live[1032] + live[659] * t2272 + live[660] * t2271
+            + live[662] * live[827] * t2269 - live[658] * t2273 - live[661] * t2270);
+    out.1[7][2] = 33.333333333333336
+        * (live[1033] + live[659] * t2283 + live[660] * t2282
+            + live[662] * live[827] * t2280 - live[658] * t2284 - live[661] * t2281);
+    out.1[7][3] = 33.333333333333336
+        * (live[1034] + live[659] * t2294 + live[660] * t2293
+            + live[662] * live[827] * t2291 - live[658] * t2295 - live[661] * t2292);
+    out.1[7][4] = 33.333333333333336
+        * (live[1035] + live[659] * t2305 + live[660] * t2304
+            + live[662] * live[827] * t2302 - live[658] * t2306 - live[661] * t2303);
+    out.1[7][5] = 33.333333333333336
+        * (live[1036] + live[659] * t2316 + live[660] * t2315
+            + live[662] * live[827] * t2313 - live[658] * t2317 - live[661] * t2314);
+    out.1[7][6] = 2.0 * live[61]
+        - 33.333333333333336
+            * (live[658] * t2328 + live[661] * t2325 - live[659] * t2327
+                - live[660] * t2326 - live[662] * live[827] * t2324);
+    out.1[7][7] = -33.333333333333336
+        * (live[658] * t2339 + live[661] * t2336 - live[659] * t2338 - live[660] * t2337
+            - live[662] * live[827] * t2335);
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `rocker1`, `rocker2`, `rocker3`, `pin1`.
 //!
@@ -31,7 +36,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 22 | 3 | 3 | 0 | 0 | 0 |
+//! | `derived` | 31 | 3 | 4 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 25 | 12 | 0 | 0 | 2 | 4 |
 //! | `mass_matrix` | 2 | 2 | 0 | 0 | 0 | 1 |
 //! | `bias` | 15 | 5 | 0 | 0 | 2 | 4 |
@@ -50,6 +55,10 @@
 //! | `constraint_jacobian` | 44 | 35 | 0 | 0 | 4 | 4 |
 //! | `constraint_bias` | 77 | 71 | 0 | 0 | 6 | 6 |
 //! | `reactions_of_multipliers` | 8 | 5 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics_derivatives` | 27 | 12 | 0 | 0 | 4 | 2 |
+//! | `gravity_derivatives` | 6 | 4 | 0 | 0 | 4 | 0 |
+//! | `mass_matrix_inverse` | 11 | 4 | 1 | 0 | 0 | 1 |
+//! | `forward_dynamics_derivatives` | 95 | 34 | 2 | 0 | 4 | 2 |
 //! | `constrained_forward_dynamics` | 328 | 295 | 60 | 8 | 12 | 14 |
 //! | `cut_joint_reactions` | 336 | 300 | 60 | 8 | 13 | 15 |
 //! | `dependent_velocities` | 105 | 96 | 9 | 3 | 4 | 4 |
@@ -123,6 +132,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -229,6 +242,16 @@ pub struct Derived {
     pub k19: Real,
     /// Parameter group 20.
     pub k20: Real,
+    /// Parameter group 21.
+    pub k21: Real,
+    /// Parameter group 22.
+    pub k22: Real,
+    /// Parameter group 23.
+    pub k23: Real,
+    /// Parameter group 24.
+    pub k24: Real,
+    /// Parameter group 25.
+    pub k25: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -236,6 +259,8 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.a;
+        let inv1 = 1.0 / p.L;
+        let inv2 = 1.0 / p.mc;
         let t0 = p.L * p.m;
         let t1 = p.L * t0;
         let t2 = p.a * p.mc;
@@ -244,6 +269,8 @@ impl Params {
         let t5 = p.L * t4;
         let t6 = 0.3333333333333333 * t1 + t5;
         let t7 = 0.5 * t0 + t4;
+        let t8 = inv0 * inv0 * inv2;
+        let t9 = inv1 * inv1 / p.m;
         Derived {
             params: *self,
             k0: t3,
@@ -262,19 +289,24 @@ impl Params {
             k13: t4,
             k14: inv0,
             k15: t7,
-            k16: 1.0 / (p.L * p.L * p.m),
-            k17: inv0 * inv0 / p.mc,
+            k16: t9,
+            k17: t8,
             k18: p.L * p.L,
             k19: p.g * p.mc,
             k20: 2.0 * p.a,
+            k21: 3.0 * t9,
+            k22: inv0 * inv0 * inv0 * inv0 * (inv2 * inv2),
+            k23: 0.75 * t8,
+            k24: p.g * inv1,
+            k25: inv0 * p.L,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 22,
+    mul: 31,
     add: 3,
-    div: 3,
+    div: 4,
     sqrt: 0,
     sin: 0,
     cos: 0,
@@ -1045,6 +1077,245 @@ pub fn reactions_of_multipliers_with(
             0.0,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 27,
+    add: 12,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 2,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q3, c_q3)) = sin_cos_pair(q[0], q[3]);
+    let s_q1 = sin(q[1]);
+    let s_q2 = sin(q[2]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = qd[0] + qd[3];
+    let t3 = s_q3 * d.k6;
+    let t4 = qd[0] * t3;
+    let t5 = t2 * t3;
+    let t6 = -(s_q3 * t1 + c_q3 * t0) * d.k3;
+    let t7 = -(c_q3 * (t0 - p.L * qd[0] * qd[0]) + s_q3 * (t1 + p.L * qdd[0])) * d.k3;
+    (
+        [
+            [
+                t6 - s_q0 * d.k2,
+                0.0,
+                0.0,
+                t7 - p.L * (d.k3 * (c_q3 * t2 * t2 + s_q3 * (qdd[0] + qdd[3]))),
+            ],
+            [0.0, -0.5 * (s_q1 * d.k5), 0.0, 0.0],
+            [0.0, 0.0, -0.5 * (s_q2 * d.k5), 0.0],
+            [t6, 0.0, 0.0, t7],
+        ],
+        [
+            [2.0 * (t4 - t5), 0.0, 0.0, -2.0 * t5],
+            [0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0],
+            [2.0 * t4, 0.0, 0.0, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 6,
+    add: 4,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let s_q1 = sin(q[1]);
+    let s_q2 = sin(q[2]);
+    let t0 = sin(q[0] + q[3]);
+    let t1 = t0 * d.k10;
+    let t2 = -t1;
+    [
+        [-s_q0 * d.k2 - t1, 0.0, 0.0, t2],
+        [0.0, -0.5 * (s_q1 * d.k5), 0.0, 0.0],
+        [0.0, 0.0, -0.5 * (s_q2 * d.k5), 0.0],
+        [t2, 0.0, 0.0, t2],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 11,
+    add: 4,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q3 = cos(q[3]);
+    let t0 = c_q3 * d.k6;
+    let t1 = t0 + d.k8;
+    let t2 = t1 * d.k17;
+    let t3 = 2.0 * t0 + d.k7 - 0.75 * t1 * t2;
+    let inv0 = 1.0 / t3;
+    let t4 = -0.75 * (t2 * inv0);
+    [
+        [inv0, 0.0, 0.0, t4],
+        [0.0, d.k21, 0.0, 0.0],
+        [0.0, 0.0, d.k21, 0.0],
+        [t4, 0.0, 0.0, 0.5625 * t1 * t1 * inv0 * d.k22 + d.k23],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 95,
+    add: 34,
+    div: 2,
+    sqrt: 0,
+    sin: 4,
+    cos: 2,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q3, c_q3)) = sin_cos_pair(q[0], q[3]);
+    let s_q1 = sin(q[1]);
+    let s_q2 = sin(q[2]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = p.L * qd[0];
+    let t3 = qd[0] + qd[3];
+    let t4 = s_q3 * qd[0];
+    let t5 = -s_q3 * t1 - c_q3 * t0;
+    let t6 = s_q3 * t3;
+    let t7 = t3 * d.k3;
+    let t8 = c_q3 * d.k6;
+    let t9 = t8 + d.k8;
+    let t10 = d.k1 - 0.75 * c_q3 * c_q3 * d.k11;
+    let inv0 = 1.0 / t10;
+    let t11 = tau[0]
+        + p.L * (t6 * t7 + 0.75 * c_q3 * (qd[0] * t4 * d.k13 - tau[3] * d.k14)) - tau[3]
+        - t1 * (d.k15 - 0.75 * c_q3 * c_q3 * d.k13) - 0.75 * s_q0 * s_q3 * c_q3 * d.k12;
+    let t12 = t1 + p.L * inv0 * t11;
+    let t13 = t6 * d.k6;
+    let t14 = t9 * d.k17;
+    let t15 = 2.0 * t8 + d.k7 - 0.75 * t9 * t14;
+    let inv1 = 1.0 / t15;
+    let t16 = -0.75 * (t14 * inv1);
+    let t17 = t5 * d.k14;
+    let t18 = s_q0 * d.k2 + 0.75 * t9 * t17 - t5 * d.k3;
+    let t19 = -c_q3 * (t0 - qd[0] * t2) - s_q3 * t12;
+    let t20 = d.k14 * t19;
+    let t21 = 0.75 * t9 * t20
+        + p.L
+            * (c_q3 * t3 * t7
+                + s_q3 * d.k3
+                    * (inv0 * t11
+                        + 0.75
+                            * (tau[3] - d.k3 * (t2 * t4 + c_q3 * t12 - s_q3 * t0)
+                                - 1.3333333333333333 * d.k0 * inv0 * t11) * d.k17))
+        - d.k3 * t19;
+    let t22 = t9 * d.k25;
+    let t23 = 2.0 * (t13 - t4 * d.k6) + 1.5 * t4 * t22;
+    (
+        [
+            [inv1 * t18, 0.0, 0.0, inv1 * t21],
+            [0.0, 1.5 * (s_q1 * d.k24), 0.0, 0.0],
+            [0.0, 0.0, 1.5 * (s_q2 * d.k24), 0.0],
+            [
+                -0.75 * (t17 + t14 * inv1 * t18),
+                0.0,
+                0.0,
+                -0.75 * (t20 + t14 * inv1 * t21),
+            ],
+        ],
+        [
+            [inv1 * t23, 0.0, 0.0, 2.0 * (t13 * inv1)],
+            [0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0],
+            [
+                -1.5 * t4 * d.k25 - 0.75 * t14 * inv1 * t23,
+                0.0,
+                0.0,
+                -1.5 * (t6 * inv1 * t22),
+            ],
+        ],
+        [
+            [inv1, 0.0, 0.0, t16],
+            [0.0, d.k21, 0.0, 0.0],
+            [0.0, 0.0, d.k21, 0.0],
+            [t16, 0.0, 0.0, 0.5625 * t9 * t9 * inv1 * d.k22 + d.k23],
+        ],
+    )
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

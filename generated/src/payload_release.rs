@@ -22,6 +22,11 @@
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
 //! rotate body-frame vectors into the joint frame; angular velocities of spherical
 //! and free joints are in the body frame.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `shoulder`, `elbow`, `payload_vx`, `payload_vy`, `payload_vz`, `payload_wx`, `payload_wy`, `payload_wz`.
 //!
@@ -35,7 +40,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 23 | 3 | 4 | 0 | 0 | 0 |
+//! | `derived` | 32 | 3 | 4 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 46 | 23 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 2 | 2 | 0 | 0 | 0 | 1 |
 //! | `bias` | 34 | 15 | 0 | 0 | 2 | 2 |
@@ -55,6 +60,10 @@
 //! | `constraint_jacobian` | 103 | 69 | 0 | 0 | 2 | 2 |
 //! | `constraint_bias` | 240 | 169 | 0 | 0 | 2 | 2 |
 //! | `reactions_of_multipliers` | 8 | 5 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics_derivatives` | 55 | 25 | 0 | 0 | 2 | 2 |
+//! | `gravity_derivatives` | 28 | 10 | 0 | 0 | 2 | 0 |
+//! | `mass_matrix_inverse` | 11 | 4 | 1 | 0 | 0 | 1 |
+//! | `forward_dynamics_derivatives` | 119 | 48 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 1311 | 1160 | 167 | 14 | 6 | 6 |
 //! | `cut_joint_reactions` | 1319 | 1165 | 167 | 14 | 7 | 7 |
 //! | `dependent_velocities` | 498 | 464 | 39 | 6 | 2 | 2 |
@@ -201,6 +210,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -314,6 +327,14 @@ pub struct Derived {
     pub k21: Real,
     /// Parameter group 22.
     pub k22: Real,
+    /// Parameter group 23.
+    pub k23: Real,
+    /// Parameter group 24.
+    pub k24: Real,
+    /// Parameter group 25.
+    pub k25: Real,
+    /// Parameter group 26.
+    pub k26: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -321,7 +342,8 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.l2;
-        let inv1 = 1.0 / p.mp;
+        let inv1 = 1.0 / p.m2;
+        let inv2 = 1.0 / p.mp;
         let t0 = p.l1 * p.m1;
         let t1 = p.l1 * t0;
         let t2 = p.l2 * p.m2;
@@ -331,6 +353,8 @@ impl Params {
         let t6 = p.l1 * t5;
         let t7 = 0.3333333333333333 * t1 + t6;
         let t8 = 0.5 * t0 + t5;
+        let t9 = inv2 / (p.side * p.side);
+        let t10 = inv0 * inv0 * inv1;
         Derived {
             params: *self,
             k0: t3,
@@ -349,19 +373,23 @@ impl Params {
             k13: t5,
             k14: inv0,
             k15: t8,
-            k16: inv0 * inv0 / p.m2,
-            k17: inv1,
-            k18: inv1 / (p.side * p.side),
+            k16: t10,
+            k17: inv2,
+            k18: t9,
             k19: t1,
             k20: p.l1 * p.l1,
             k21: p.g * t0,
             k22: p.g * p.m2,
+            k23: inv0 * inv0 * inv0 * inv0 * (inv1 * inv1),
+            k24: 3.0 * t10,
+            k25: 6.0 * t9,
+            k26: p.l1 * inv0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 23,
+    mul: 32,
     add: 3,
     div: 4,
     sqrt: 0,
@@ -1521,6 +1549,360 @@ pub fn reactions_of_multipliers_with(
             lambda[5],
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 55,
+    add: 25,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[6] * q[7] - q[5] * q[8];
+    let t4 = p.g * s_q0;
+    let t5 = p.g * c_q0;
+    let t6 = qd[0] + qd[1];
+    let t7 = p.mp * qd[2];
+    let t8 = p.mp * qd[3];
+    let t9 = p.mp * qd[4];
+    let t10 = q[8] * q[8];
+    let t11 = q[5] * q[6] + q[7] * q[8];
+    let t12 = p.mp * qd[7];
+    let t13 = p.mp * qd[6];
+    let t14 = p.mp * qd[5];
+    let t15 = (s_q1 * t5 + c_q1 * t4) * d.k3;
+    let t16 = (c_q1 * (t4 - p.l1 * qd[0] * qd[0]) + s_q1 * (t5 + p.l1 * qdd[0])) * d.k3;
+    let t17 = s_q1 * d.k5;
+    let t18 = qd[0] * t17;
+    let t19 = t6 * t17;
+    (
+        [
+            [
+                -0.5 * t15 - s_q0 * d.k2,
+                -0.5 * p.l1 * d.k3 * (c_q1 * t6 * t6 + s_q1 * (qdd[0] + qdd[1]))
+                    - 0.5 * t16,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [-0.5 * t15, -0.5 * t16, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -2.0 * t3 * d.k10,
+                2.0 * (0.5 * (t1 - t0) + 0.5 * (t10 - t2)) * d.k10,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 2.0 * t3 * d.k10, 0.0, -2.0 * t11 * d.k10],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                2.0 * (0.5 * (t2 - t1) - 0.5 * (t10 - t0)) * d.k10,
+                2.0 * t11 * d.k10,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [t18 - t19, -t19, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t18, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, -t12, t13, 0.0, t9, -t8],
+            [0.0, 0.0, t12, 0.0, -t14, -t9, 0.0, t7],
+            [0.0, 0.0, -t13, t14, 0.0, t8, -t7, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 28,
+    add: 10,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[6] * q[7] - q[5] * q[8];
+    let t4 = sin(q[0] + q[1]);
+    let t5 = q[8] * q[8];
+    let t6 = q[5] * q[6] + q[7] * q[8];
+    let t7 = t4 * d.k9;
+    let t8 = -0.5 * t7;
+    [
+        [-0.5 * t7 - s_q0 * d.k2, t8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t8, t8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -2.0 * t3 * d.k10,
+            2.0 * (0.5 * (t1 - t0) + 0.5 * (t5 - t2)) * d.k10,
+        ],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 2.0 * t3 * d.k10, 0.0, -2.0 * t6 * d.k10],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            2.0 * (0.5 * (t2 - t1) - 0.5 * (t5 - t0)) * d.k10,
+            2.0 * t6 * d.k10,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 11,
+    add: 4,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let t0 = c_q1 * d.k5;
+    let t1 = 0.5 * t0 + d.k7;
+    let t2 = t1 * d.k16;
+    let t3 = t0 + d.k6 - 3.0 * t1 * t2;
+    let inv0 = 1.0 / t3;
+    let t4 = -3.0 * (t2 * inv0);
+    [
+        [inv0, t4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t4, 9.0 * t1 * t1 * inv0 * d.k23 + d.k24, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, d.k17, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, d.k17, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, d.k17, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, d.k25, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, d.k25, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, d.k25],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 119,
+    add: 48,
+    div: 2,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[6] * q[7] - q[5] * q[8];
+    let t4 = p.g * s_q0;
+    let t5 = p.g * c_q0;
+    let t6 = p.l1 * qd[0];
+    let t7 = qd[0] + qd[1];
+    let t8 = s_q1 * qd[0];
+    let t9 = -s_q1 * t5 - c_q1 * t4;
+    let t10 = q[8] * q[8];
+    let t11 = q[5] * q[6] + q[7] * q[8];
+    let t12 = s_q1 * t7;
+    let t13 = t7 * d.k3;
+    let t14 = c_q1 * d.k5;
+    let t15 = 0.5 * t14 + d.k7;
+    let t16 = d.k1 - 0.75 * c_q1 * c_q1 * d.k11;
+    let inv0 = 1.0 / t16;
+    let t17 = tau[0]
+        + p.l1
+            * (0.5 * t12 * t13
+                + c_q1 * (0.75 * qd[0] * t8 * d.k13 - 1.5 * tau[1] * d.k14)) - tau[1]
+        - t5 * (d.k15 - 0.75 * c_q1 * c_q1 * d.k13) - 0.75 * s_q0 * s_q1 * c_q1 * d.k12;
+    let t18 = t5 + p.l1 * inv0 * t17;
+    let t19 = t12 * d.k5;
+    let t20 = t15 * d.k16;
+    let t21 = t14 + d.k6 - 3.0 * t15 * t20;
+    let inv1 = 1.0 / t21;
+    let t22 = -3.0 * (t20 * inv1);
+    let t23 = t9 * d.k14;
+    let t24 = s_q0 * d.k2 + 1.5 * t15 * t23 - 0.5 * t9 * d.k3;
+    let t25 = -c_q1 * (t4 - qd[0] * t6) - s_q1 * t18;
+    let t26 = d.k14 * t25;
+    let t27 = 1.5 * t15 * t26
+        + 0.5 * p.l1
+            * (c_q1 * t7 * t13
+                + s_q1 * d.k3
+                    * (inv0 * t17
+                        + 3.0
+                            * (tau[1] - 0.5 * d.k3 * (t6 * t8 + c_q1 * t18 - s_q1 * t4)
+                                - 0.3333333333333333 * d.k0 * inv0 * t17) * d.k16))
+        - 0.5 * d.k3 * t25;
+    let t28 = t15 * d.k26;
+    let t29 = t19 + t8 * (3.0 * t28 - d.k5);
+    (
+        [
+            [inv1 * t24, inv1 * t27, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [
+                -1.5 * t23 - 3.0 * t20 * inv1 * t24,
+                -1.5 * t26 - 3.0 * t20 * inv1 * t27,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -0.0,
+                2.0 * p.g * t3,
+                -2.0 * p.g * (0.5 * (t1 - t0) + 0.5 * (t10 - t2)),
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, -2.0 * p.g * t3, 0.0, 2.0 * p.g * t11],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -2.0 * p.g * (0.5 * (t2 - t1) - 0.5 * (t10 - t0)),
+                -2.0 * p.g * t11,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [inv1 * t29, t19 * inv1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [
+                -3.0 * (t8 * d.k26 + t20 * inv1 * t29),
+                -3.0 * (t12 * inv1 * t28),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, qd[7], -qd[6], 0.0, -qd[4], qd[3]],
+            [0.0, 0.0, -qd[7], 0.0, qd[5], qd[4], 0.0, -qd[2]],
+            [0.0, 0.0, qd[6], -qd[5], 0.0, -qd[3], qd[2], 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [inv1, t22, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t22, 9.0 * t15 * t15 * inv1 * d.k23 + d.k24, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, d.k17, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, d.k17, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, d.k17, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, d.k25, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, d.k25, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, d.k25],
+        ],
+    )
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

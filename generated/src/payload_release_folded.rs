@@ -22,6 +22,11 @@
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
 //! rotate body-frame vectors into the joint frame; angular velocities of spherical
 //! and free joints are in the body frame.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `shoulder`, `elbow`, `payload_vx`, `payload_vy`, `payload_vz`, `payload_wx`, `payload_wy`, `payload_wz`.
 //!
@@ -55,6 +60,10 @@
 //! | `constraint_jacobian` | 101 | 67 | 0 | 0 | 2 | 2 |
 //! | `constraint_bias` | 242 | 170 | 0 | 0 | 2 | 2 |
 //! | `reactions_of_multipliers` | 8 | 5 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics_derivatives` | 54 | 18 | 0 | 0 | 2 | 2 |
+//! | `gravity_derivatives` | 21 | 10 | 0 | 0 | 2 | 0 |
+//! | `mass_matrix_inverse` | 9 | 4 | 1 | 0 | 0 | 1 |
+//! | `forward_dynamics_derivatives` | 91 | 44 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 1311 | 1159 | 167 | 14 | 6 | 6 |
 //! | `cut_joint_reactions` | 1319 | 1164 | 167 | 14 | 7 | 7 |
 //! | `dependent_velocities` | 496 | 462 | 39 | 6 | 2 | 2 |
@@ -201,6 +210,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1348,6 +1361,331 @@ pub fn reactions_of_multipliers_with(
             lambda[5],
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 54,
+    add: 18,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[6] * q[7] - q[5] * q[8];
+    let t4 = qd[0] + qd[1];
+    let t5 = s_q1 * qd[0];
+    let t6 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t7 = c_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0])
+        + s_q1 * (9.81 * c_q0 + 0.6 * qdd[0]);
+    let t8 = q[8] * q[8];
+    let t9 = q[5] * q[6] + q[7] * q[8];
+    let t10 = s_q1 * t4;
+    (
+        [
+            [
+                0.5 * t6 - 20.601 * s_q0,
+                -0.3 * (c_q1 * t4 * t4 + s_q1 * (qdd[0] + qdd[1])) - 0.5 * t7,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.5 * t6, -0.5 * t7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -29.43 * t3,
+                29.43 * (0.5 * (t1 - t0) + 0.5 * (t8 - t2)),
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 29.43 * t3, 0.0, -29.43 * t9],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                29.43 * (0.5 * (t2 - t1) - 0.5 * (t8 - t0)),
+                29.43 * t9,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.6 * (t5 - t10), -0.6 * t10, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.6 * t5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, -1.5 * qd[7], 1.5 * qd[6], 0.0, 1.5 * qd[4], -1.5 * qd[3]],
+            [0.0, 0.0, 1.5 * qd[7], 0.0, -1.5 * qd[5], -1.5 * qd[4], 0.0, 1.5 * qd[2]],
+            [0.0, 0.0, -1.5 * qd[6], 1.5 * qd[5], 0.0, 1.5 * qd[3], -1.5 * qd[2], 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 21,
+    add: 10,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[6] * q[7] - q[5] * q[8];
+    let t4 = sin(q[0] + q[1]);
+    let t5 = q[8] * q[8];
+    let t6 = q[5] * q[6] + q[7] * q[8];
+    let t7 = -4.905 * t4;
+    [
+        [-20.601 * s_q0 - 4.905 * t4, t7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t7, t7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -29.43 * t3,
+            29.43 * (0.5 * (t1 - t0) + 0.5 * (t5 - t2)),
+        ],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 29.43 * t3, 0.0, -29.43 * t6],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            29.43 * (0.5 * (t2 - t1) - 0.5 * (t5 - t0)),
+            29.43 * t6,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 9,
+    add: 4,
+    div: 1,
+    sqrt: 0,
+    sin: 0,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let t0 = 0.3 * c_q1 + 0.16666666666666666;
+    let t1 = 0.6 * c_q1 + 1.2466666666666666 - 6.0 * t0 * t0;
+    let inv0 = 1.0 / t1;
+    let t2 = -6.0 * (t0 * inv0);
+    [
+        [inv0, t2, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t2, 36.0 * t0 * t0 * inv0 + 6.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.6666666666666666, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.6666666666666666, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.6666666666666666, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 400.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 400.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 400.0],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 91,
+    add: 44,
+    div: 2,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = s_q0 * s_q1;
+    let t1 = q[5] * q[5];
+    let t2 = q[6] * q[6];
+    let t3 = q[7] * q[7];
+    let t4 = q[6] * q[7] - q[5] * q[8];
+    let t5 = qd[0] + qd[1];
+    let t6 = 0.3 * c_q1 + 0.16666666666666666;
+    let t7 = s_q1 * t5;
+    let t8 = s_q1 * qd[0];
+    let t9 = qd[0] * t8;
+    let t10 = c_q1 * c_q1;
+    let t11 = 9.81 * c_q0
+        + 0.6
+            * ((tau[0] + 0.6 * (0.5 * t5 * t7 + c_q1 * (0.9 * t9 - 3.0 * tau[1]))
+                - tau[1] - 8.829 * c_q1 * t0 - 9.81 * c_q0 * (2.1 - 0.9 * t10))
+                / (1.08 - 0.54 * t10));
+    let t12 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t13 = q[8] * q[8];
+    let t14 = q[5] * q[6] + q[7] * q[8];
+    let t15 = 0.6 * c_q1 + 1.2466666666666666 - 6.0 * t6 * t6;
+    let inv0 = 1.0 / t15;
+    let t16 = -6.0 * (t6 * inv0);
+    let t17 = c_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0]) + s_q1 * t11;
+    let t18 = 20.601 * s_q0 + t12 * (3.0 * t6 - 0.5);
+    let t19 = 0.3
+        * (c_q1 * t5 * t5
+            + 6.0 * s_q1 * (tau[1] - 0.5 * (0.6 * t9 + c_q1 * t11 - 9.81 * t0)))
+        - t17 * (3.0 * t6 - 0.5);
+    let t20 = 0.6 * (t7 - t8) + 3.6 * t6 * t8;
+    (
+        [
+            [inv0 * t18, inv0 * t19, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [
+                -3.0 * t12 - 6.0 * t6 * inv0 * t18,
+                3.0 * t17 - 6.0 * t6 * inv0 * t19,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                19.62 * t4,
+                -19.62 * (0.5 * (t2 - t1) + 0.5 * (t13 - t3)),
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, -19.62 * t4, 0.0, 19.62 * t14],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -19.62 * (0.5 * (t3 - t2) - 0.5 * (t13 - t1)),
+                -19.62 * t14,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [inv0 * t20, 0.6 * (t7 * inv0), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [
+                -3.6 * t8 - 6.0 * t6 * inv0 * t20,
+                -3.6 * (t6 * t7 * inv0),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, qd[7], -qd[6], 0.0, -qd[4], qd[3]],
+            [0.0, 0.0, -qd[7], 0.0, qd[5], qd[4], 0.0, -qd[2]],
+            [0.0, 0.0, qd[6], -qd[5], 0.0, -qd[3], qd[2], 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [inv0, t16, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t16, 36.0 * t6 * t6 * inv0 + 6.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.6666666666666666, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.6666666666666666, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.6666666666666666, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 400.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 400.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 400.0],
+        ],
+    )
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

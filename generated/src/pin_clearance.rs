@@ -17,12 +17,17 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `pin_x`, `pin_y`, `pin_angle`.
 //!
 //! | function | mul | add | div | sqrt | sin | cos | exp |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 6 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `derived` | 11 | 0 | 2 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 18 | 7 | 0 | 0 | 1 | 1 | 0 |
 //! | `mass_matrix` | 4 | 0 | 0 | 0 | 1 | 1 | 0 |
 //! | `bias` | 8 | 1 | 0 | 0 | 1 | 1 | 0 |
@@ -37,6 +42,10 @@
 //! | `contact_gaps` | 2 | 2 | 0 | 1 | 0 | 0 | 0 |
 //! | `limit_forces` | 12 | 10 | 1 | 1 | 0 | 0 | 1 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 15 | 5 | 0 | 0 | 1 | 1 | 0 |
+//! | `gravity_derivatives` | 2 | 0 | 0 | 0 | 0 | 1 | 0 |
+//! | `mass_matrix_inverse` | 36 | 8 | 2 | 0 | 1 | 1 | 0 |
+//! | `forward_dynamics_derivatives` | 106 | 34 | 4 | 0 | 1 | 1 | 0 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -87,6 +96,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -166,12 +179,23 @@ pub struct Derived {
     pub k4: Real,
     /// Parameter group 5.
     pub k5: Real,
+    /// Parameter group 6.
+    pub k6: Real,
+    /// Parameter group 7.
+    pub k7: Real,
+    /// Parameter group 8.
+    pub k8: Real,
+    /// Parameter group 9.
+    pub k9: Real,
+    /// Parameter group 10.
+    pub k10: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
         let p = self;
+        let inv0 = 1.0 / p.l;
         let t0 = p.m * p.l;
         let t1 = p.l * t0;
         Derived {
@@ -182,14 +206,19 @@ impl Params {
             k3: p.m * p.g,
             k4: p.g * t0,
             k5: t0 * t0,
+            k6: p.m * p.m,
+            k7: inv0,
+            k8: p.m * inv0,
+            k9: 3.0 * (inv0 * inv0 / p.m),
+            k10: p.m * t0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 6,
+    mul: 11,
     add: 0,
-    div: 0,
+    div: 2,
     sqrt: 0,
     sin: 0,
     cos: 0,
@@ -641,6 +670,212 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0]
 }
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 15,
+    add: 5,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qdd[2] * d.k0;
+    let t1 = qd[2] * d.k0;
+    let t2 = qd[2] * t1;
+    (
+        [
+            [0.0, 0.0, -0.5 * (s_q2 * t0 + c_q2 * t2)],
+            [0.0, 0.0, 0.5 * (c_q2 * t0 - s_q2 * t2)],
+            [0.0, 0.0, 0.5 * (((p.g + qdd[1]) * c_q2 - qdd[0] * s_q2) * d.k0)],
+        ],
+        [[0.0, 0.0, -s_q2 * t1], [0.0, 0.0, c_q2 * t1], [0.0, 0.0, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 2,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 1,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q2 = cos(q[2]);
+    [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.5 * (c_q2 * d.k4)]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 36,
+    add: 8,
+    div: 2,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.m - 0.75 * p.m * s_q2 * s_q2;
+    let inv0 = 1.0 / t0;
+    let t1 = s_q2 * c_q2;
+    let t2 = t1 * (d.k6 * t1);
+    let t3 = p.m - 0.75 * p.m * c_q2 * c_q2 - 0.5625 * inv0 * t2;
+    let inv1 = 1.0 / t3;
+    let t4 = p.m * t1;
+    let t5 = 0.75 * (inv0 * inv1 * t4);
+    let t6 = c_q2 * d.k7;
+    let t7 = -1.5 * t6 - 1.125 * s_q2 * inv0 * t1 * d.k8;
+    let t8 = inv1 * t7;
+    let t9 = s_q2 * d.k7;
+    let t10 = inv0 * (0.75 * inv1 * t4 * t7 - 1.5 * t9);
+    [
+        [inv1, t5, t8],
+        [t5, inv0 + 0.5625 * inv0 * inv0 * t2 * inv1, t10],
+        [t8, t10, d.k9 - 1.5 * (t9 * t10 + inv1 * t6 * t7)],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 106,
+    add: 34,
+    div: 4,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.m * c_q2;
+    let t1 = c_q2 * t0;
+    let t2 = p.m * s_q2;
+    let t3 = s_q2 * t2;
+    let t4 = t1 + t3;
+    let inv0 = 1.0 / t4;
+    let t5 = p.m - 0.75 * t3;
+    let inv1 = 1.0 / t5;
+    let t6 = p.m * qd[2];
+    let t7 = s_q2 * d.k0;
+    let t8 = qd[2] * t7;
+    let t9 = c_q2 * d.k0;
+    let t10 = qd[2] * t9;
+    let t11 = s_q2 * c_q2;
+    let t12 = c_q2 * d.k3 + 0.5 * t6 * p.l * qd[2];
+    let t13 = tau[0] + s_q2 * t12 - d.k3 * t11;
+    let t14 = d.k2 - 0.25 * inv0 * d.k5 * (c_q2 * c_q2 + s_q2 * s_q2);
+    let inv2 = 1.0 / t14;
+    let t15 = tau[1] - s_q2 * s_q2 * d.k3 - c_q2 * t12;
+    let t16 = tau[2] - 0.5 * (s_q2 * d.k4 + inv0 * (t9 * t13 + t7 * t15));
+    let t17 = t9 * t16;
+    let t18 = t7 * t16;
+    let t19 = t11 * (t11 * d.k6);
+    let t20 = p.m - 0.75 * t1 - 0.5625 * inv1 * t19;
+    let inv3 = 1.0 / t20;
+    let t21 = p.m * t11;
+    let t22 = 0.75 * (inv1 * inv3 * t21);
+    let t23 = c_q2 * d.k7;
+    let t24 = -1.5 * t23 - 1.125 * s_q2 * inv1 * t11 * d.k8;
+    let t25 = inv3 * t24;
+    let t26 = s_q2 * d.k7;
+    let t27 = inv1 * (0.75 * inv3 * t21 * t24 - 1.5 * t26);
+    let t28 = c_q2 * (p.g + inv0 * (t15 - 0.5 * inv2 * t18))
+        - s_q2 * inv0 * (t13 - 0.5 * inv2 * t17);
+    let t29 = 0.5 * (qd[2] * t8 - inv2 * t17) + 0.75 * t2 * t28;
+    let t30 = 0.5 * (qd[2] * t10 + inv2 * t18) + 0.75 * (t0 * t28 + inv1 * t21 * t29);
+    let t31 = inv1 * (t29 + 0.75 * inv3 * t21 * t30);
+    let t32 = t8 - 0.75 * c_q2 * qd[2] * inv1 * t11 * d.k10;
+    let t33 = inv1 * (0.75 * inv3 * t21 * t32 - t10);
+    (
+        [
+            [0.0, 0.0, inv3 * t30],
+            [0.0, 0.0, t31],
+            [0.0, 0.0, -1.5 * (d.k7 * t28 + t26 * t31 + inv3 * t23 * t30)],
+        ],
+        [
+            [0.0, 0.0, inv3 * t32],
+            [0.0, 0.0, t33],
+            [0.0, 0.0, -1.5 * (t26 * t33 + inv3 * t23 * t32)],
+        ],
+        [
+            [inv3, t22, t25],
+            [t22, inv1 + 0.5625 * inv1 * inv1 * t19 * inv3, t27],
+            [t25, t27, d.k9 - 1.5 * (t26 * t27 + inv3 * t23 * t24)],
+        ],
+    )
+}
 /// The square root of `x`, by `libm` (`core` has none without `std`).
 #[inline(always)]
 fn sqrt(x: Real) -> Real {
@@ -656,4 +891,9 @@ fn sin_cos(x: Real) -> (Real, Real) {
 #[inline(always)]
 fn sin(x: Real) -> Real {
     libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `pin_x`, `pin_y`, `pin_angle`.
 //!
@@ -37,6 +42,10 @@
 //! | `contact_gaps` | 2 | 2 | 0 | 1 | 0 | 0 | 0 |
 //! | `limit_forces` | 12 | 10 | 1 | 1 | 0 | 0 | 1 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 13 | 4 | 0 | 0 | 1 | 1 | 0 |
+//! | `gravity_derivatives` | 1 | 0 | 0 | 0 | 0 | 1 | 0 |
+//! | `mass_matrix_inverse` | 30 | 8 | 2 | 0 | 1 | 1 | 0 |
+//! | `forward_dynamics_derivatives` | 84 | 31 | 2 | 0 | 1 | 1 | 0 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -87,6 +96,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -574,6 +587,189 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0]
 }
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 13,
+    add: 4,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = s_q2 * qd[2];
+    let t1 = c_q2 * qd[2];
+    (
+        [
+            [0.0, 0.0, -0.2 * (s_q2 * qdd[2] + qd[2] * t1)],
+            [0.0, 0.0, 0.2 * (c_q2 * qdd[2] - qd[2] * t0)],
+            [0.0, 0.0, 0.2 * ((qdd[1] + 9.81) * c_q2 - qdd[0] * s_q2)],
+        ],
+        [[0.0, 0.0, -0.4 * t0], [0.0, 0.0, 0.4 * t1], [0.0, 0.0, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 1,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 1,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q2 = cos(q[2]);
+    [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1.962 * c_q2]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 30,
+    add: 8,
+    div: 2,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 1.0 - 0.75 * s_q2 * s_q2;
+    let inv0 = 1.0 / t0;
+    let t1 = s_q2 * c_q2;
+    let t2 = 1.0 - 0.75 * c_q2 * c_q2 - 0.5625 * inv0 * t1 * t1;
+    let inv1 = 1.0 / t2;
+    let t3 = -3.75 * c_q2 - 2.8125 * s_q2 * inv0 * t1;
+    let t4 = inv1 * t3;
+    let t5 = inv0 * (0.75 * t1 * inv1 * t3 - 3.75 * s_q2);
+    let t6 = 0.75 * (inv0 * t1 * inv1);
+    [
+        [inv1, t6, t4],
+        [t6, inv0 + 0.5625 * inv0 * inv0 * t1 * t1 * inv1, t5],
+        [t4, t5, 18.75 - 3.75 * (s_q2 * t5 + c_q2 * inv1 * t3)],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 84,
+    add: 31,
+    div: 2,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = s_q2 * s_q2;
+    let t1 = s_q2 * c_q2;
+    let t2 = s_q2 * qd[2];
+    let t3 = c_q2 * qd[2];
+    let t4 = 1.0 - 0.75 * t0;
+    let inv0 = 1.0 / t4;
+    let t5 = 1.0 - 0.75 * c_q2 * c_q2 - 0.5625 * t1 * t1 * inv0;
+    let inv1 = 1.0 / t5;
+    let t6 = 9.81 * c_q2 + 0.2 * qd[2] * qd[2];
+    let t7 = s_q2 * t6 + tau[0] - 9.81 * t1;
+    let t8 = tau[1] - 9.81 * t0 - c_q2 * t6;
+    let t9 = tau[2] - 1.962 * s_q2 - 0.2 * (c_q2 * t7 + s_q2 * t8);
+    let t10 = s_q2 * t9;
+    let t11 = c_q2 * t9;
+    let t12 = -3.75 * c_q2 - 2.8125 * s_q2 * t1 * inv0;
+    let t13 = inv1 * t12;
+    let t14 = inv0 * (0.75 * t1 * inv1 * t12 - 3.75 * s_q2);
+    let t15 = 0.75 * (t1 * inv0 * inv1);
+    let t16 = c_q2 * (t8 + 9.81 - 15.0 * t10) - s_q2 * (t7 - 15.0 * t11);
+    let t17 = 0.2 * qd[2] * t2 + 0.75 * s_q2 * t16 - 15.0 * t11;
+    let t18 = 0.2 * qd[2] * t3 + 15.0 * t10 + 0.75 * (c_q2 * t16 + t1 * inv0 * t17);
+    let t19 = inv0 * (t17 + 0.75 * t1 * inv1 * t18);
+    let t20 = 0.4 * t2 - 0.3 * t1 * t3 * inv0;
+    let t21 = inv0 * (0.75 * t1 * inv1 * t20 - 0.4 * t3);
+    (
+        [
+            [0.0, 0.0, inv1 * t18],
+            [0.0, 0.0, t19],
+            [0.0, 0.0, -3.75 * (t16 + s_q2 * t19 + c_q2 * inv1 * t18)],
+        ],
+        [
+            [0.0, 0.0, inv1 * t20],
+            [0.0, 0.0, t21],
+            [0.0, 0.0, -3.75 * (s_q2 * t21 + c_q2 * inv1 * t20)],
+        ],
+        [
+            [inv1, t15, t13],
+            [t15, inv0 + 0.5625 * t1 * t1 * inv0 * inv0 * inv1, t14],
+            [t13, t14, 18.75 - 3.75 * (s_q2 * t14 + c_q2 * inv1 * t12)],
+        ],
+    )
+}
 /// The square root of `x`, by `libm` (`core` has none without `std`).
 #[inline(always)]
 fn sqrt(x: Real) -> Real {
@@ -589,4 +785,9 @@ fn sin_cos(x: Real) -> (Real, Real) {
 #[inline(always)]
 fn sin(x: Real) -> Real {
     libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -19,6 +19,11 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
 //!
@@ -39,6 +44,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 1052 | 726 | 0 | 0 | 6 | 6 |
+//! | `gravity_derivatives` | 86 | 36 | 0 | 0 | 4 | 4 |
+//! | `mass_matrix_inverse` | 250 | 144 | 4 | 0 | 4 | 4 |
+//! | `forward_dynamics_derivatives` | 2203 | 1425 | 8 | 0 | 6 | 6 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -96,6 +105,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -2292,6 +2305,1956 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1052,
+    add: 726,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qdd[0] * s_q1;
+    let t1 = qdd[0] * c_q1;
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[1] * t2;
+    let t4 = qd[0] * s_q1;
+    let t5 = qd[1] * t4;
+    let t6 = t0 + t3;
+    let t7 = t1 - t5;
+    let t8 = p.a2 * t4;
+    let t9 = qd[1] + qd[2];
+    let t10 = qdd[1] + qdd[2];
+    let t11 = p.d4 * t9;
+    let t12 = p.a3 * t9;
+    let t13 = p.m2 * c_q1;
+    let t14 = s_q3 * c_q4;
+    let t15 = c_q5 * t14 + c_q3 * s_q5;
+    let t16 = s_q5 * t14 - c_q3 * c_q5;
+    let t17 = p.m2 * qd[1];
+    let t18 = p.m2 * t4;
+    let t19 = p.m2 * t7;
+    let t20 = p.m2 * t2;
+    let t21 = -0.2989010989010989 * t18 - t17;
+    let t22 = 0.001365 * t21;
+    let t23 = t4 * t4;
+    let t24 = t2 * t2;
+    let t25 = -t6;
+    let t26 = t0 + 2.0 * t3;
+    let t27 = p.a2 * (2.0 * t5 - t1) - p.d3 * (t23 + t24);
+    let t28 = p.g * s_q1 + p.d3 * t1;
+    let t29 = t28 - p.a2 * (t24 + qd[1] * qd[1]);
+    let t30 = p.g * c_q1 - p.d3 * t0;
+    let t31 = p.a2 * (qdd[1] + t2 * t4) + t30;
+    let t32 = c_q2 * t31 - s_q2 * t29;
+    let t33 = t9 * t9;
+    let t34 = s_q1 * t17;
+    let t35 = p.a2 * qd[1];
+    let t36 = 2.0 * s_q1 * t35 - 2.0 * p.d3 * (s_q1 * t4 + c_q1 * t2);
+    let t37 = s_q3 * s_q4;
+    let t38 = -2.0 * (t12 + c_q2 * t35);
+    let t39 = q[1] + q[2];
+    let (t40, t42) = sin_cos(t39);
+    let t41 = qd[0] * t40;
+    let t43 = qd[0] * t42;
+    let t44 = t7 * s_q2 + qd[2] * t43;
+    let t45 = t6 * c_q2 + t44;
+    let t46 = t7 * c_q2 - qd[2] * t41;
+    let t47 = t46 - t6 * s_q2;
+    let t48 = t9 * s_q3 - c_q3 * t41;
+    let t49 = -t9 * c_q3 - s_q3 * t41;
+    let t50 = qd[3] + t43;
+    let t51 = qdd[3] + t47;
+    let t52 = qd[3] * t49 + c_q3 * t45 - t10 * s_q3;
+    let t53 = s_q4 * t50 - c_q4 * t48;
+    let t54 = c_q4 * t50 + s_q4 * t48;
+    let t55 = qd[4] - t49;
+    let t56 = t10 * c_q3 + s_q3 * t45;
+    let t57 = qdd[4] + t56 - qd[3] * t48;
+    let t58 = qd[4] * t54 + c_q4 * t52 + s_q4 * t51;
+    let t59 = c_q5 * t53 - s_q5 * t55;
+    let t60 = -s_q5 * t53 - c_q5 * t55;
+    let t61 = qd[5] + t54;
+    let t62 = c_q4 * t51 - s_q4 * t52;
+    let t63 = t41 * t43;
+    let t64 = t9 * t41;
+    let t65 = t41 * t41;
+    let t66 = t9 * t43;
+    let t67 = t49 * t50;
+    let t68 = t53 * t54;
+    let t69 = c_q5 * t61;
+    let t70 = t60 * t69;
+    let t71 = s_q5 * t61;
+    let t72 = t59 * t71;
+    let t73 = t60 * t71;
+    let t74 = t59 * t69;
+    let t75 = t43 * t43;
+    let t76 = t33 + t75;
+    let t77 = t63 - t10;
+    let t78 = t10 + t63;
+    let t79 = t33 + t65;
+    let t80 = t64 - t47;
+    let t81 = t45 + t66;
+    let t82 = c_q2 * t29 + s_q2 * t31;
+    let t83 = p.d4 * t77 + t82 - p.a3 * t76;
+    let t84 = t32 + p.a3 * t78 - p.d4 * t79;
+    let t85 = t27 + p.a3 * t80 + p.d4 * t81;
+    let t86 = c_q3 * t83 - s_q3 * t85;
+    let t87 = s_q3 * t83 + c_q3 * t85;
+    let t88 = t68 - t57;
+    let t89 = -t53 * t53 - t55 * t55;
+    let t90 = t58 + t54 * t55;
+    let t91 = p.m6 * c_q4;
+    let t92 = t88 * t91;
+    let t93 = p.m6 * s_q4;
+    let t94 = t89 * t93;
+    let t95 = 0.032 * (t92 - t94);
+    let t96 = t88 * t93;
+    let t97 = t89 * t91;
+    let t98 = c_q3 * t95;
+    let t99 = p.m6 * s_q3;
+    let t100 = t90 * t99;
+    let t101 = s_q3 * t95;
+    let t102 = p.m6 * c_q3;
+    let t103 = t90 * t102;
+    let t104 = 0.032 * t103 - t101;
+    let t105 = c_q3 * t40;
+    let t106 = c_q4 * t105 + s_q4 * t42;
+    let t107 = c_q4 * t42 - s_q4 * t105;
+    let t108 = s_q3 * t40;
+    let t109 = c_q5 * t106 - s_q5 * t108;
+    let t110 = s_q5 * t106 + c_q5 * t108;
+    let t111 = t42 * t43;
+    let t112 = t42 * (qd[2] + qd[1]);
+    let t113 = -t40 * (qd[2] + qd[1]);
+    let t114 = c_q3 * t112 - qd[3] * t108;
+    let t115 = c_q4 * t113 - qd[4] * t106 - s_q4 * t114;
+    let t116 = c_q5 * t60;
+    let t117 = s_q5 * t59;
+    let t118 = s_q4 * t113 + qd[4] * t107 + c_q4 * t114;
+    let t119 = t40 * t43;
+    let t120 = p.a2 * c_q1;
+    let t121 = 2.0 * (p.d4 * t119 - p.a3 * t111 - t43 * t120);
+    let t122 = t9 * t40;
+    let t123 = t122 - t113;
+    let t124 = t112 + t9 * t42;
+    let t125 = t36 + p.a3 * t123 + p.d4 * t124;
+    let t126 = s_q5 * t60;
+    let t127 = c_q5 * t59;
+    let t128 = qd[3] * t105 + s_q3 * t112;
+    let t129 = t40 * t41;
+    let t130 = -2.0 * (t53 * t106 + t55 * t108);
+    let t131 = t54 * t106 + t53 * t107 - t128;
+    let t132 = 0.032 * (t91 * t131 - t93 * t130);
+    let t133 = t118 + t55 * t107 + t54 * t108;
+    let t134 = 0.032 * t102 * t133 - s_q3 * t132;
+    let t135 = 0.032 * (t91 * t130 + t93 * t131);
+    let t136 = c_q3 * t132 + 0.032 * t99 * t133;
+    let t137 = c_q3 * t43;
+    let t138 = t137 - c_q3 * qd[3];
+    let t139 = c_q4 * t41;
+    let t140 = qd[4] * t14 - s_q4 * t138 - t139;
+    let t141 = s_q4 * t41;
+    let t142 = qd[4] * t37 + c_q4 * t138 - t141;
+    let t143 = 2.0 * (p.a3 * t41 + p.d4 * t43);
+    let t144 = 2.0 * t8 + t143;
+    let t145 = s_q3 * t43;
+    let t146 = t145 - s_q3 * qd[3];
+    let t147 = p.m6
+        * (2.0 * s_q4 * (s_q2 * t35 - t11) + c_q4 * (c_q3 * t38 - s_q3 * t144));
+    let t148 = c_q3 * t55;
+    let t149 = 2.0 * (t14 * t53 - t148);
+    let t150 = t37 * t53 - t146 - t14 * t54;
+    let t151 = 0.032 * (t91 * t150 - t93 * t149);
+    let t152 = t142 + t37 * t55 + c_q3 * t54;
+    let t153 = 0.032 * t102 * t152 - s_q3 * t151;
+    let t154 = 0.032 * (t91 * t149 + t93 * t150);
+    let t155 = c_q3 * t151 + 0.032 * t99 * t152;
+    let t156 = p.m6 * (c_q4 * (-2.0 * c_q3 * t12 - s_q3 * t143) - 2.0 * t11 * s_q4);
+    let t157 = s_q4 * t49;
+    let t158 = s_q4 * qd[4] + t157;
+    let t159 = c_q4 * t49;
+    let t160 = c_q4 * qd[4] + t159;
+    let t161 = s_q5 * t71;
+    let t162 = c_q5 * t69;
+    let t163 = s_q4 * t53;
+    let t164 = t48 + s_q4 * t54 + c_q4 * t53;
+    let t165 = 0.064 * t93 * t163 + 0.032 * t91 * t164;
+    let t166 = c_q4 * t55;
+    let t167 = t160 + t166;
+    let t168 = 0.032 * t102 * t167 - s_q3 * t165;
+    let t169 = c_q3 * t165 + 0.032 * t99 * t167;
+    let t170 = 0.032 * t93 * t164 - 0.064 * t91 * t163;
+    let t171 = s_q2 * t169 + c_q2 * t170;
+    let t172 = 2.0 * t54;
+    let t173 = 0.032 * t102 * t172 - 0.064 * s_q3 * t55 * t93;
+    let t174 = 0.064 * t93 * t148 + 0.032 * t99 * t172;
+    let t175 = t55 * t91;
+    let t176 = s_q2 * t174 - 0.064 * c_q2 * t175;
+    let t177 = 0.00004 * (t116 + t117);
+    let t178 = c_q3 * c_q4;
+    let t179 = 0.00004 * (t126 - t127);
+    let t180 = t177 * t178 - s_q3 * t179;
+    let t181 = s_q4 * t177;
+    let t182 = -t14 * t177 - c_q3 * t179;
+    let t183 = p.m2 * t25;
+    let t184 = 2.0 * t2 * t8 + t30;
+    let t185 = p.a2 * (t24 - t23) - t28;
+    let t186 = c_q2 * t185 - s_q2 * t184;
+    let t187 = c_q2 * t184 + s_q2 * t185;
+    let t188 = -t45;
+    let t189 = 0.00004 * t140;
+    let t190 = c_q4 * t137 - t141;
+    let t191 = -t139 - s_q4 * t137;
+    let t192 = s_q5 * t190 + c_q5 * t145;
+    let t193 = c_q5 * t190 - s_q5 * t145;
+    let t194 = c_q5 * t48 - s_q5 * t159;
+    let t195 = c_q5 * t159 + s_q5 * t48;
+    let t196 = t46 + s_q2 * t25;
+    let t197 = c_q2 * t25 - t44;
+    let t198 = qd[3] * t145;
+    let t199 = c_q3 * t196 - t198;
+    let t200 = t50 * t145 + t41 * t49;
+    let t201 = qd[4] * t190;
+    let t202 = c_q4 * t197 - s_q4 * t199 - t201;
+    let t203 = qd[4] * t191;
+    let t204 = c_q4 * t199 + s_q4 * t197;
+    let t205 = t75 - t65;
+    let t206 = 2.0 * p.a3 * t63 + p.d4 * t205;
+    let t207 = t187 + t206;
+    let t208 = t66 - t197;
+    let t209 = t196 - t64;
+    let t210 = p.a2 * t26 + p.a3 * t208 + p.d4 * t209;
+    let t211 = qd[3] * t137;
+    let t212 = s_q3 * t196 + t211;
+    let t213 = p.a3 * t205 - 2.0 * p.d4 * t63;
+    let t214 = t54 * t190 + t53 * t191;
+    let t215 = t214 - t212;
+    let t216 = -2.0 * (t53 * t190 + t55 * t145);
+    let t217 = t93 * t216;
+    let t218 = 0.032 * (t91 * t215 - t217);
+    let t219 = t54 * t145 + t203 + t55 * t191;
+    let t220 = t204 + t219;
+    let t221 = 0.032 * t102 * t220 - s_q3 * t218;
+    let t222 = t49 * t137 + t48 * t145;
+    let t223 = t91 * t216;
+    let t224 = 0.032 * (t93 * t215 + t223);
+    let t225 = c_q3 * t218 + 0.032 * t99 * t220;
+    let t226 = c_q3 * t47 - t198;
+    let t227 = c_q4 * t188 - t201 - s_q4 * t226;
+    let t228 = c_q4 * t226 + s_q4 * t188;
+    let t229 = t32 + t206;
+    let t230 = p.a3 * t81 - p.d4 * t80;
+    let t231 = t211 + s_q3 * t47;
+    let t232 = t214 - t231;
+    let t233 = 0.032 * (t91 * t232 - t217);
+    let t234 = t219 + t228;
+    let t235 = 0.032 * t102 * t234 - s_q3 * t233;
+    let t236 = 0.032 * (t223 + t93 * t232);
+    let t237 = c_q3 * t233 + 0.032 * t99 * t234;
+    let t238 = qd[3] * t48 - t56;
+    let t239 = s_q4 * t238 + qd[4] * t159;
+    let t240 = c_q4 * t238 - qd[4] * t157;
+    let t241 = t54 * t159 - t52 - t53 * t157;
+    let t242 = -2.0 * (t53 * t159 - t48 * t55);
+    let t243 = 0.032 * (t91 * t241 - t93 * t242);
+    let t244 = t240 - t48 * t54 - t55 * t157;
+    let t245 = 0.032 * (t102 * t244 - t100) - t98 - s_q3 * t243;
+    let t246 = c_q3 * t243 + 0.032 * (t103 + t99 * t244) - t101;
+    let t247 = 0.032 * (t93 * t241 + t91 * t242);
+    let t248 = s_q2 * t246 + c_q2 * t247;
+    let t249 = t62 - qd[4] * t53;
+    let t250 = t54 * t54 - t53 * t53;
+    let t251 = 0.032 * (t91 * t250 + 2.0 * t68 * t93 - t96 - t97);
+    let t252 = t249 - t55 * t53;
+    let t253 = 0.032 * t102 * t252 - s_q3 * t251;
+    let t254 = c_q3 * t251 + 0.032 * t99 * t252;
+    let t255 = 0.032 * (t92 + t93 * t250 - 2.0 * t68 * t91 - t94);
+    let t256 = s_q2 * t254 + c_q2 * t255;
+    let t257 = 0.00004 * (t74 - t69 * t59);
+    let t258 = 0.00004 * (t72 - t71 * t59);
+    let t259 = t178 * t257 - s_q3 * t258;
+    let t260 = s_q4 * t257;
+    let t261 = -t14 * t257 - c_q3 * t258;
+    let t262 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t20;
+    let t263 = t4 * d.k1;
+    let t264 = qd[1] * d.k2 - 0.000408 * t20;
+    let t265 = t263 + t264;
+    let t266 = s_q1 * d.k2 - 0.001365 * t13;
+    let t267 = c_q1 * qd[1];
+    let t268 = t9 * d.k6 - 0.000987 * p.m3 * t43;
+    let t269 = t55 * d.k8;
+    let t270 = t53 * d.k8;
+    let t271 = t55 * d.k9;
+    let t272 = t53 * d.k9;
+    let t273 = 0.00004 * t115 + t106 * (t269 - t271) + t108 * (t270 - t272);
+    let t274 = t54 * d.k9;
+    let t275 = 0.00004 * (t71 * t109 + t107 * (t116 + t117) - t69 * t110)
+        + 0.032 * p.m6 * (s_q3 * t121 + c_q3 * t125) + t107 * t271 + t108 * t274
+        + t118 * d.k8;
+    let t276 = 0.0016 * (t42 * t49 - t50 * t108) + 0.0003 * t114 + c_q4 * t275
+        - s_q4 * t273;
+    let t277 = t54 * d.k8;
+    let t278 = t128 * d.k9 - t107 * t270
+        - 0.00004 * (t107 * (t126 - t127) - t71 * t110 - t69 * t109)
+        - 0.032 * p.m6
+            * (c_q4 * (c_q3 * t121 - s_q3 * t125)
+                + 2.0 * s_q4 * (p.a3 * t119 + t41 * t120 - p.d4 * t129)) - t106 * t277;
+    let t279 = -0.0013 * (t50 * t105 - t42 * t48) - t278;
+    let t280 = p.d4 * t134 + t36 * d.k7 + t42 * t268 + t112 * d.k4 + c_q3 * t276
+        + d.k5 * (t113 - t122) - 0.000987 * p.m3 * t111 - s_q3 * t279;
+    let t281 = t40 * d.k4 + t42 * d.k5;
+    let t282 = 0.0016 * t113 + c_q4 * t273 + s_q4 * t275
+        - 0.0003 * (t49 * t105 + t48 * t108);
+    let t283 = 0.000987 * p.m3 * t119 + t9 * t281 + t112 * d.k5 + t282 - p.a3 * t134
+        - t36 * d.k10 - t40 * t268;
+    let t284 = t136 + 2.0 * (t119 * d.k7 - t111 * d.k10);
+    let t285 = t135 + 2.0 * (t119 * d.k10 - t129 * d.k7);
+    let t286 = s_q2 * t284 + c_q2 * t285;
+    let t287 = s_q1 * d.k1 - 0.000408 * t13;
+    let t288 = t2 * d.k1;
+    let t289 = t41 * d.k5;
+    let t290 = t43 * d.k4;
+    let t291 = 0.00004 * t140 + c_q3 * (t270 - t272) + t14 * (t271 - t269);
+    let t292 = t37 * t271 + c_q3 * t274 + t142 * d.k8
+        + 0.00004 * (t16 * t69 + t37 * (t116 + t117) - t15 * t71);
+    let t293 = 0.032 * p.m6 * (s_q3 * t38 + c_q3 * t144) + t292;
+    let t294 = 0.0003 * t138 - 0.0016 * c_q3 * t50 - s_q4 * t291;
+    let t295 = c_q4 * t293 + t294;
+    let t296 = t14 * t277 + t146 * d.k9 - t37 * t270
+        - 0.00004 * (t16 * t71 + t37 * (t126 - t127) + t15 * t69);
+    let t297 = 0.0013 * s_q3 * t50 - t296;
+    let t298 = 0.032 * t147 + t297;
+    let t299 = 2.0 * t289 - 0.001974 * p.m3 * t9;
+    let t300 = p.d4 * t153 + t43 * d.k6 + t290 - t299;
+    let t301 = 2.0 * t4 * d.k46 + c_q3 * t295 + t300 - s_q3 * t298;
+    let t302 = t41 * d.k4;
+    let t303 = t43 * d.k5;
+    let t304 = c_q4 * t291 - 0.0016 * t41 - 0.0003 * (c_q3 * t48 - s_q3 * t49);
+    let t305 = s_q4 * t293 + t304;
+    let t306 = t302 + 2.0 * t303 - p.a3 * t153 - t41 * d.k6;
+    let t307 = t305 + t306 - 2.0 * t4 * d.k47;
+    let t308 = t155 - 2.0 * t9 * d.k10;
+    let t309 = t154 - 2.0 * t9 * d.k7;
+    let t310 = s_q2 * t308 + c_q2 * t309;
+    let t311 = p.d3 * t310;
+    let t312 = p.d3 * (c_q2 * t308 - s_q2 * t309)
+        - p.a2 * (t153 + 2.0 * (t41 * d.k10 + t43 * d.k7));
+    let t313 = 0.032 * p.m6 * (c_q3 * t143 - 2.0 * s_q3 * t12) + t292;
+    let t314 = t294 + c_q4 * t313;
+    let t315 = 0.032 * t156 + t297;
+    let t316 = t300 + c_q3 * t314 - s_q3 * t315;
+    let t317 = t304 + s_q4 * t313;
+    let t318 = t306 + t317;
+    let t319 = s_q4 * (t269 - t271) - 0.00004 * t158;
+    let t320 = 0.00004 * (c_q4 * (t116 + t117)) + c_q4 * t271 + t160 * d.k8;
+    let t321 = 0.0019 * t49 + c_q4 * t320 - s_q4 * t319;
+    let t322 = -0.00004 * (c_q4 * (t126 - t127) - s_q4 * (t161 + t162)) - t48 * d.k9
+        - s_q4 * t277 - c_q4 * t270;
+    let t323 = 0.0013 * t48 - t322;
+    let t324 = p.d4 * t168 + c_q3 * t321 - s_q3 * t323;
+    let t325 = c_q4 * t319 + s_q4 * t320;
+    let t326 = t325 - p.a3 * t168;
+    let t327 = t270 - 0.00004 * t53 - t272;
+    let t328 = t274 + t277 - 0.00004 * (t161 + t162);
+    let t329 = c_q4 * t328 - s_q4 * t327;
+    let t330 = p.d4 * t173 + c_q3 * t329;
+    let t331 = c_q4 * t327 + s_q4 * t328;
+    let t332 = t331 - p.a3 * t173;
+    let t333 = 0.5 * t299;
+    let t334 = t302 + t303;
+    let t335 = p.a3 * t135 + t40 * t333 + t129 * d.k5
+        + c_q1 * (2.0 * t41 * d.k47 + 2.0 * t43 * d.k46) - t43 * t281 - s_q3 * t276
+        - 0.000987 * p.m3 * t113 - c_q3 * t279 - p.d4 * t136 - t42 * t334;
+    let t336 = p.a3 * t154 - p.d4 * t155;
+    let t337 = p.a2 * t310 + t336;
+    let t338 = 2.0 * qd[1] * (s_q2 * d.k47 + c_q2 * d.k46) - s_q3 * t295 - c_q3 * t298;
+    let t339 = s_q3 * t314 + c_q3 * t315;
+    let t340 = p.a3 * t170 - p.d4 * t169 - s_q3 * t321 - c_q3 * t323;
+    let t341 = -0.064 * t166 * d.k15 - p.d4 * t174 - s_q3 * t329;
+    let t342 = t47 * d.k5;
+    let t343 = t43 * t268;
+    let t344 = 0.00004 * (qdd[5] + t62 - qd[4] * t53) + t55 * t270 - t53 * t271;
+    let t345 = t54 * t271;
+    let t346 = 0.00004 * (t70 + t72) + 0.032 * p.m6 * t87 + t58 * d.k8 + t345;
+    let t347 = c_q4 * t346 - s_q4 * t344;
+    let t348 = 0.0003 * t52 + 0.0016 * t67 + t347;
+    let t349 = 0.00004 * (t73 - t74) + 0.032 * p.m6 * (c_q4 * t86 + s_q4 * t84)
+        + t54 * t270 + 0.0013 * t48 * t50 - t57 * d.k9;
+    let t350 = s_q3 * t349 - c_q3 * t348;
+    let t351 = p.d4 * t104 + t27 * d.k7 + t45 * d.k4 + t342 + t343 - t9 * t333 - t350;
+    let t352 = t41 * t268;
+    let t353 = c_q4 * t344 + s_q4 * t346;
+    let t354 = 0.0016 * t51 + t45 * d.k5 + t9 * t334 + t353 + 0.0003 * t48 * t49
+        - 0.000987 * p.m3 * t10 - p.a3 * t104 - t27 * d.k10 - t352;
+    let t355 = t98 + t77 * d.k7 + 0.032 * t100 - t76 * d.k10;
+    let t356 = 0.032 * (t96 + t97) + t78 * d.k10 - t79 * d.k7;
+    let t357 = s_q2 * t355 + c_q2 * t356;
+    let t358 = c_q2 * t351 - s_q2 * t354;
+    let t359 = c_q2 * t355 - s_q2 * t356;
+    let t360 = s_q2 * t351 + c_q2 * t354;
+    let t361 = 0.001365 * t18 + t2 * d.k2;
+    let t362 = t190 * (t269 - t271) + t145 * (t270 - t272);
+    let t363 = 0.00004 * t202 + t362;
+    let t364 = 0.00004 * (t71 * t193 + t191 * (t116 + t117) - t69 * t192) + t191 * t271
+        + t145 * t274;
+    let t365 = 0.032 * p.m6 * (s_q3 * t207 + c_q3 * t210) + (t203 + t204) * d.k8 + t364;
+    let t366 = 0.0003 * t199 + c_q4 * t365 - 0.0016 * t200 - s_q4 * t363;
+    let t367 = 0.032 * p.m6 * (c_q4 * (c_q3 * t207 - s_q3 * t210) + s_q4 * (t186 + t213))
+        - t212 * d.k9;
+    let t368 = 0.00004 * (t191 * (t126 - t127) - t71 * t192 - t69 * t193) + t190 * t277
+        + t191 * t270;
+    let t369 = t368 - 0.0013 * (t50 * t137 + t41 * t48);
+    let t370 = t367 + t369;
+    let t371 = 0.000987 * p.m3 * t63 - t352 - t66 * d.k5;
+    let t372 = p.d4 * t221 + t26 * d.k46 + t196 * d.k4 + t197 * d.k5 + c_q3 * t366 + t371
+        - s_q3 * t370;
+    let t373 = t290 - t289;
+    let t374 = t9 * t373 - 0.000987 * t65 * p.m3 - t343;
+    let t375 = 0.0016 * t197 + c_q4 * t363 + s_q4 * t365 - 0.0003 * t222;
+    let t376 = t196 * d.k5 + t374 + t375 - p.a3 * t221 - t26 * d.k47;
+    let t377 = 2.0 * t63 * d.k10 + t205 * d.k7;
+    let t378 = t225 + t377;
+    let t379 = t205 * d.k10 - 2.0 * t63 * d.k7;
+    let t380 = t224 + t379;
+    let t381 = s_q2 * t378 + c_q2 * t380;
+    let t382 = 0.000408 * t18 + t288;
+    let t383 = 0.00004 * t227 + t362;
+    let t384 = 0.032 * p.m6 * (s_q3 * t229 + c_q3 * t230) + t364 + (t203 + t228) * d.k8;
+    let t385 = 0.0003 * t226 + c_q4 * t384 - 0.0016 * t200 - s_q4 * t383;
+    let t386 = 0.032 * p.m6 * (c_q4 * (c_q3 * t229 - s_q3 * t230) + s_q4 * (t213 - t82))
+        - t231 * d.k9;
+    let t387 = t369 + t386;
+    let t388 = p.d4 * t235 + t371 + t47 * d.k4 + t188 * d.k5 + c_q3 * t385 - s_q3 * t387;
+    let t389 = 0.0016 * t188 + c_q4 * t383 + s_q4 * t384 - 0.0003 * t222;
+    let t390 = t342 + t374 + t389 - p.a3 * t235;
+    let t391 = t237 + t377;
+    let t392 = t236 + t379;
+    let t393 = t359 + s_q2 * t391 + c_q2 * t392;
+    let t394 = t159 * (t269 - t271) - 0.00004 * t239 - t48 * (t270 - t272);
+    let t395 = 0.00004 * (t69 * t194 + t71 * t195 - t157 * (t116 + t117))
+        + 0.032 * p.m6 * t86 + t240 * d.k8 - t48 * t274 - t157 * t271;
+    let t396 = 0.0003 * t238 + 0.0016 * t48 * t50 + c_q4 * t395 - s_q4 * t394;
+    let t397 = t157 * t270 + t52 * d.k9 + 0.032 * t91 * t87 - t159 * t277
+        - 0.00004 * (t71 * t194 + t157 * (t127 - t126) - t69 * t195);
+    let t398 = -0.0013 * t67 - t397;
+    let t399 = p.d4 * t245 + c_q3 * (t396 - t349) - s_q3 * (t348 + t398);
+    let t400 = s_q4 * t395 + c_q4 * t394 - 0.0003 * (t49 * t49 - t48 * t48);
+    let t401 = t400 - p.a3 * t245;
+    let t402 = t55 * t277 - 0.00004 * t58 - t345;
+    let t403 = t249 * d.k8 - 0.00004 * t53 * (t116 + t117) - t53 * t271;
+    let t404 = c_q4 * t403 - t353 - s_q4 * t402;
+    let t405 = 0.032 * p.m6 * (c_q4 * t84 - s_q4 * t86) + t54 * t277 - t53 * t270
+        - 0.00004 * (t53 * (t126 - t127) + t54 * (t161 + t162));
+    let t406 = p.d4 * t253 + c_q3 * t404 - s_q3 * t405;
+    let t407 = t347 + c_q4 * t402 + s_q4 * t403;
+    let t408 = t407 - p.a3 * t253;
+    let t409 = t63 * d.k5 + t41 * t334 + t43 * (t333 - t373);
+    let t410 = p.a3 * t224 + t186 * d.k10 + t409 - 0.000987 * p.m3 * t197 - p.d4 * t225
+        - t187 * d.k7 - s_q3 * t366 - c_q3 * t370;
+    let t411 = p.a3 * t236 + t409 - t82 * d.k10 - 0.000987 * p.m3 * t188 - p.d4 * t237
+        - t32 * d.k7 - s_q3 * t385 - c_q3 * t387;
+    let t412 = t350 + p.a3 * t247 - s_q3 * t396 - c_q3 * t398 - p.d4 * t246;
+    let t413 = p.a3 * t255 - p.d4 * t254 - s_q3 * t404 - c_q3 * t405;
+    (
+        [
+            [
+                0.0,
+                c_q1
+                    * (t6 * d.k1 + qdd[1] * d.k2 + t358 + qd[1] * t382 + s_q2 * t372
+                        + c_q2 * t376 + p.d3 * (c_q2 * t378 - s_q2 * t380)
+                        - 0.000408 * t19 - qd[1] * t22 - p.d3 * t357 - 0.000408 * t19
+                        - t4 * t361 - p.a2 * (t221 + t208 * d.k10 + t209 * d.k7))
+                    + s_q1
+                        * (0.000408 * (t2 * t17 - t183) + t7 * d.k1 + t2 * t361
+                            + c_q2 * t372 + p.a2 * (t104 + t80 * d.k10 + t81 * d.k7)
+                            + p.m2 * (0.001365 * qdd[1] + 0.000408 * t6) - s_q2 * t376
+                            - p.d3 * t381 - qd[1] * t265 - p.d3 * t359 - t360),
+                s_q1 * (c_q2 * t388 - t360 - s_q2 * t390 - p.d3 * t393)
+                    + c_q1
+                        * (t358 + s_q2 * t388 + c_q2 * t390
+                            + p.d3 * (c_q2 * t391 - t357 - s_q2 * t392)
+                            - p.a2 * (t235 + t81 * d.k10 - t80 * d.k7)),
+                s_q1 * (c_q2 * t399 - p.d3 * t248 - s_q2 * t401)
+                    + c_q1
+                        * (p.d3 * (c_q2 * t246 - s_q2 * t247) + s_q2 * t399 + c_q2 * t401
+                            - p.a2 * t245),
+                s_q1 * (c_q2 * t406 - p.d3 * t256 - s_q2 * t408)
+                    + c_q1
+                        * (p.d3 * (c_q2 * t254 - s_q2 * t255) + s_q2 * t406 + c_q2 * t408
+                            - p.a2 * t253),
+                s_q1 * (c_q2 * t259 - s_q2 * t260) + c_q1 * (s_q2 * t259 + c_q2 * t260),
+            ],
+            [
+                0.0,
+                t7 * d.k2 + t4 * t265 + p.a2 * t381 + t410
+                    + t2 * (t22 - t382 - 0.000408 * t18) - 0.001365 * t183 - s_q1 * d.k12
+                    - 0.006 * c_q1 * d.k11,
+                p.a2 * t393 + t411,
+                p.a2 * t248 + t412,
+                p.a2 * t256 + t413,
+                t261,
+            ],
+            [0.0, t410, t411, t412, t413, t261],
+            [0.0, t375, t389, t400, t407, t260],
+            [0.0, -t367 - t368, -t368 - t386, t397, -t405, -t258],
+            [0.0, 0.00004 * t202, 0.00004 * t227, -0.00004 * t239, -0.00004 * t58, 0.0],
+        ],
+        [
+            [
+                s_q1
+                    * (0.000816 * t34 + c_q1 * t262 + t2 * t266 + d.k1 * t267
+                        + c_q2 * t280 - s_q2 * t283 - p.d3 * t286)
+                    + c_q1
+                        * (qd[1] * t287 + s_q2 * t280 + c_q2 * t283
+                            + p.d3 * (c_q2 * t284 - s_q2 * t285) - 0.000408 * c_q1 * t17
+                            - s_q1 * t262 - t4 * t266
+                            - p.a2 * (t134 + t123 * d.k10 + t124 * d.k7)),
+                s_q1
+                    * (t2 * d.k3 + t288 + c_q2 * t301 - 0.00273 * t21 - s_q2 * t307
+                        - t311)
+                    + c_q1
+                        * (t263 + s_q2 * t301 + c_q2 * t307 + t312 + 2.0 * t264
+                            - t4 * d.k3),
+                s_q1 * (c_q2 * t316 - t311 - s_q2 * t318)
+                    + c_q1 * (t312 + s_q2 * t316 + c_q2 * t318),
+                s_q1 * (c_q2 * t324 - p.d3 * t171 - s_q2 * t326)
+                    + c_q1
+                        * (p.d3 * (c_q2 * t169 - s_q2 * t170) + s_q2 * t324 + c_q2 * t326
+                            - p.a2 * t168),
+                s_q1 * (c_q2 * t330 - p.d3 * t176 - s_q2 * t332)
+                    + c_q1
+                        * (p.d3 * (c_q2 * t174 + 0.064 * s_q2 * t175) + s_q2 * t330
+                            + c_q2 * t332 - p.a2 * t173),
+                s_q1 * (c_q2 * t180 - s_q2 * t181) + c_q1 * (s_q2 * t180 + c_q2 * t181),
+            ],
+            [
+                0.001365 * t34 + d.k2 * t267 + p.a2 * t286 + t335
+                    + s_q1 * (t22 - 0.000408 * t18) - c_q1 * t265 - t2 * t287,
+                t337 + t338,
+                t337 - t339,
+                p.a2 * t171 + t340,
+                p.a2 * t176 + t341,
+                t182,
+            ],
+            [t335, t336 + t338, t336 - t339, t340, t341, t182],
+            [t282, t305, t317, t325, t331, t181],
+            [t278, t296 - 0.032 * t147, t296 - 0.032 * t156, t322, 0.0, -t179],
+            [0.00004 * t115, t189, t189, -0.00004 * t158, -0.00004 * t53, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 86,
+    add: 36,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let t2 = c_q2 * t1 - s_q2 * t0;
+    let t3 = c_q2 * t0 + s_q2 * t1;
+    let t4 = c_q3 * c_q4;
+    let t5 = t3 * t4;
+    let t6 = t5 + s_q4 * t2;
+    let t7 = s_q4 * t3;
+    let t8 = c_q4 * t2 - c_q3 * t7;
+    let t9 = p.m6 * s_q3;
+    let t10 = t3 * t9;
+    let t11 = c_q4 * t10;
+    let t12 = 0.032 * t11;
+    let t13 = 0.032 * (t4 * t10 - t6 * t9);
+    let t14 = c_q2 * t13;
+    let t15 = s_q4 * t10;
+    let t16 = s_q2 * t15;
+    let t17 = s_q2 * t13;
+    let t18 = c_q2 * t15;
+    let t19 = p.m6 * c_q3;
+    let t20 = t2 * t9;
+    let t21 = t2 * t4 - s_q4 * t3;
+    let t22 = 0.032 * (t4 * t20 - t9 * t21);
+    let t23 = c_q2 * t22;
+    let t24 = s_q4 * t20;
+    let t25 = s_q2 * t24;
+    let t26 = s_q2 * t22;
+    let t27 = c_q2 * t24;
+    let t28 = 0.032 * t24;
+    let t29 = -0.032 * (p.m6 * t21);
+    let t30 = 0.032 * (t19 * (t5 - t6));
+    let t31 = t7 * t19;
+    let t32 = -t13;
+    let t33 = -0.032 * (c_q3 * t15 + t8 * t9);
+    let t34 = 0.032 * (s_q3 * t15 - t8 * t19);
+    let t35 = -0.032 * (s_q3 * c_q4 * t20 + t19 * t21) - t3 * d.k10 - t2 * d.k7;
+    [
+        [
+            0.0,
+            c_q1 * (t14 + t26 + 0.032 * t27 - 0.032 * t16)
+                + s_q1 * (t23 - 0.032 * t25 - t17 - 0.032 * t18),
+            s_q1 * (t23 - t17 - 0.032 * (t18 + t25))
+                + c_q1 * (t14 + t26 + 0.032 * (t27 - t16)),
+            s_q1 * (c_q2 * t30 - 0.032 * s_q2 * t31)
+                + c_q1 * (s_q2 * t30 + 0.032 * c_q2 * t31),
+            s_q1 * (c_q2 * t33 - 0.032 * s_q2 * t11)
+                + c_q1 * (s_q2 * t33 + 0.032 * c_q2 * t11),
+            0.0,
+        ],
+        [0.0, t35 - 0.006 * c_q1 * d.k11 - s_q1 * d.k12, t35, t32, t34, 0.0],
+        [0.0, t35, t35, t32, t34, 0.0],
+        [0.0, t28, t28, 0.032 * t31, t12, 0.0],
+        [0.0, t29, t29, t12, -0.032 * (p.m6 * t8), 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 250,
+    add: 144,
+    div: 4,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let t0 = s_q3 * s_q4;
+    let t1 = c_q3 * s_q4;
+    let t2 = 0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t1)
+        - 0.00004 * s_q1 * (c_q2 * t1 + s_q2 * c_q4);
+    let t3 = p.m6 * c_q4;
+    let t4 = c_q3 * t3;
+    let t5 = p.m6 * s_q4;
+    let t6 = -0.032 * (s_q2 * t4 + c_q2 * t5);
+    let t7 = t0 * t2;
+    let t8 = s_q4 * s_q4 * d.k13;
+    let t9 = c_q4 * d.k14;
+    let t10 = t1 * d.k15;
+    let t11 = 0.032 * (t9 - t10);
+    let t12 = s_q3 * (-0.0001 - t8);
+    let t13 = s_q3 * t12;
+    let t14 = t8 - 0.032 * t10;
+    let t15 = 0.064 * t9 - t13 - 2.0 * t14;
+    let t16 = s_q2 * (d.k16 + t15);
+    let t17 = c_q4 * d.k13;
+    let t18 = t1 * (0.032 * d.k14 + t17);
+    let t19 = t18 - 0.032 * c_q4 * d.k15;
+    let t20 = s_q2 * (d.k5 + t19);
+    let t21 = d.k10 - 0.032 * p.m6 * t1;
+    let t22 = 0.032 * t3 + d.k7;
+    let t23 = c_q2 * t21 - s_q2 * t22;
+    let t24 = p.a2 * t23;
+    let t25 = t0 * d.k17;
+    let t26 = t24 + 0.032 * t25;
+    let t27 = s_q2 * t16 + 2.0 * c_q2 * t20;
+    let t28 = s_q2 * t21 + c_q2 * t22;
+    let t29 = -0.032 * t0 * d.k15 - c_q3 * t12;
+    let t30 = t0 * (-0.032 * d.k14 - t17);
+    let t31 = d.k21 + t30;
+    let t32 = s_q2 * t29 + c_q2 * t31 - p.d3 * t28;
+    let t33 = t0 * d.k23;
+    let t34 = c_q2 * t29 - s_q2 * t31 - p.d3 * t23;
+    let t35 = t14 + 0.00164;
+    let t36 = s_q3 * c_q4;
+    let t37 = 0.032 * d.k14 * t36 - s_q3 * d.k24;
+    let t38 = d.k15 * t36;
+    let t39 = s_q1 * (c_q2 * t37 + 0.032 * s_q2 * t38 - p.d3 * t6)
+        + c_q1
+            * (0.032 * p.d3 * (s_q2 * t5 - c_q2 * t4) + s_q2 * t37
+                - 0.032 * (c_q2 * t38 + d.k23 * t36));
+    let t40 = c_q3 * (0.032 * t9 - d.k24) - 0.032 * s_q4 * d.k15;
+    let t41 = p.a2 * t6 + t40;
+    let t42 = t39 * d.k45;
+    let t43 = t8 + 0.00164 - 0.00004 * c_q4 * c_q4;
+    let inv0 = 1.0 / t43;
+    let t44 = s_q1 * (c_q2 * t18 - s_q2 * (0.032 * t25 + t35))
+        + c_q1 * (0.032 * (c_q2 * t25 - t1 * d.k23) + s_q2 * t18 + c_q2 * t35)
+        - c_q4 * t2;
+    let t45 = t40 * d.k45;
+    let t46 = t30 - 0.00004 * c_q4 * t0;
+    let t47 = t13 + 2.0 * t11 - 0.00004 * t0 * t0;
+    let t48 = d.k26 + t47;
+    let t49 = t48 - t40 * t45 - inv0 * t46 * t46;
+    let inv1 = 1.0 / t49;
+    let t50 = c_q1 * t32 + s_q1 * t34 - t7 - t39 * t45 - inv0 * t44 * t46;
+    let t51 = t41 * d.k45;
+    let t52 = 0.032 * s_q2 * t33 + t46;
+    let t53 = t24 + t48 - t41 * t45 - inv0 * t46 * t52;
+    let t54 = 2.0 * t26 + d.k25 + t47 - 0.064 * t25 - t41 * t51 - inv0 * t52 * t52
+        - inv1 * t53 * t53;
+    let inv2 = 1.0 / t54;
+    let t55 = c_q1 * (d.k22 + t32) + s_q1 * (d.k2 + t34 - 0.032 * t33) - t7 - t41 * t42
+        - inv0 * t44 * t52 - inv1 * t50 * t53;
+    let t56 = t8 + t27 + s_q1 * s_q1 * (t15 + d.k18 - 2.0 * (t24 + t27)) + d.k20
+        + 2.0
+            * (t11 + t26
+                + s_q1 * c_q1
+                    * (t19 + c_q2 * t16 + d.k19 - p.a2 * t28 - 2.0 * s_q2 * t20))
+        - 25000.0 * t2 * t2 - t39 * t42 - inv0 * t44 * t44 - inv1 * t50 * t50
+        - inv2 * t55 * t55 - 0.064 * t9;
+    let inv3 = 1.0 / t56;
+    let t57 = -inv2 * t55 * inv3;
+    let t58 = inv1 * (t53 * inv2 * t55 - t50);
+    let t59 = inv3 * t58;
+    let t60 = inv0 * (t46 * inv1 * t53 - t52);
+    let t61 = inv0 * (t46 * inv1 * t50 - t44) - inv2 * t55 * t60;
+    let t62 = inv3 * t61;
+    let t63 = t45 * inv1 * t53 - t51;
+    let t64 = t45 * inv1 * t50 - t42 - inv2 * t55 * t63;
+    let t65 = inv3 * t64;
+    let t66 = c_q4 * inv0 * t46 - t0;
+    let t67 = c_q4 * inv0 * t52 - t0 - inv1 * t53 * t66;
+    let t68 = c_q4 * inv0 * t44 - 25000.0 * t2 - inv1 * t50 * t66 - inv2 * t55 * t67;
+    let t69 = inv3 * t68;
+    let t70 = -inv2 * (inv1 * t53 + t55 * inv3 * t58);
+    let t71 = inv2 * (t60 - t55 * inv3 * t61);
+    let t72 = inv2 * (t63 - t55 * inv3 * t64);
+    let t73 = inv2 * (t67 - t55 * inv3 * t68);
+    let t74 = -inv1 * (inv0 * t46 + t53 * t71 + t50 * inv3 * t61);
+    let t75 = -inv1 * (t45 + t53 * t72 + t50 * inv3 * t64);
+    let t76 = inv1 * (t66 - t53 * t73 - t50 * inv3 * t68);
+    let t77 = -inv0 * (t46 * t75 + t52 * t72 + t44 * inv3 * t64);
+    let t78 = -inv0 * (c_q4 + t46 * t76 + t52 * t73 + t44 * inv3 * t68);
+    let t79 = -t45 * t76 - t51 * t73 - t42 * inv3 * t68;
+    [
+        [inv3, t57, t59, t62, t65, t69],
+        [t57, inv2 + inv2 * inv2 * t55 * t55 * inv3, t70, t71, t72, t73],
+        [t59, t70, inv1 - inv1 * (t53 * t70 + t50 * inv3 * t58), t74, t75, t76],
+        [
+            t62,
+            t71,
+            t74,
+            inv0 - inv0 * (t46 * t74 + t52 * t71 + t44 * inv3 * t61),
+            t77,
+            t78,
+        ],
+        [t65, t72, t75, t77, d.k45 - t45 * t75 - t51 * t72 - t42 * inv3 * t64, t79],
+        [
+            t69,
+            t73,
+            t76,
+            t78,
+            t79,
+            25000.0 - c_q4 * t78 - 25000.0 * t2 * inv3 * t68 - t0 * (t76 + t73),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 2203,
+    add: 1425,
+    div: 8,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[1] * t2;
+    let t4 = qd[0] * s_q1;
+    let t5 = qd[1] * t4;
+    let t6 = t4 * c_q2 + t2 * s_q2;
+    let t7 = t2 * c_q2 - t4 * s_q2;
+    let t8 = p.a2 * qd[1];
+    let t9 = t8 - p.d3 * t4;
+    let t10 = p.a2 * t2 * t2 + qd[1] * t9;
+    let t11 = t2 * t4;
+    let t12 = p.a2 * t11;
+    let t13 = p.d3 * t3 + t12;
+    let t14 = t4 * t9 - p.d3 * t2 * t2;
+    let t15 = qd[1] + qd[2];
+    let t16 = qd[2] * t7;
+    let t17 = qd[2] * t6;
+    let t18 = t15 * s_q3;
+    let t19 = t6 * c_q3 - t18;
+    let t20 = t15 * c_q3;
+    let t21 = -t6 * s_q3 - t20;
+    let t22 = p.d4 * t15;
+    let t23 = p.a3 * t15;
+    let t24 = p.d4 * t6 - p.a3 * t7;
+    let t25 = t7 * t24 - t15 * t23;
+    let t26 = t15 * t22 + t6 * t24;
+    let t27 = t6 * t23 + t7 * t22;
+    let t28 = t7 + qd[3];
+    let t29 = qd[3] * t21;
+    let t30 = t19 * c_q4 + t28 * s_q4;
+    let t31 = t28 * c_q4 - t19 * s_q4;
+    let t32 = qd[4] - t21;
+    let t33 = t30 * c_q5 - t32 * s_q5;
+    let t34 = t30 * s_q5 + t32 * c_q5;
+    let t35 = t31 + qd[5];
+    let t36 = p.m2 * c_q1;
+    let t37 = s_q3 * c_q4;
+    let t38 = c_q5 * t37 + c_q3 * s_q5;
+    let t39 = s_q5 * t37 - c_q3 * c_q5;
+    let t40 = s_q3 * s_q4;
+    let t41 = c_q4 * t40;
+    let t42 = c_q3 * s_q4;
+    let t43 = 0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t42)
+        - 0.00004 * s_q1 * (c_q2 * t42 + s_q2 * c_q4);
+    let t44 = p.m2 * qd[1];
+    let t45 = p.m2 * t4;
+    let t46 = p.m2 * t2;
+    let t47 = -0.2989010989010989 * t45 - t44;
+    let t48 = 0.001365 * t47;
+    let t49 = p.m3 * t15;
+    let t50 = p.m6 * t31;
+    let t51 = c_q5 * t35;
+    let t52 = s_q5 * t35;
+    let t53 = p.m6 * s_q4;
+    let t54 = p.m6 * c_q4;
+    let t55 = s_q2 * t54;
+    let t56 = -0.032 * (c_q3 * t55 + c_q2 * t53);
+    let t57 = c_q2 * t54;
+    let t58 = t4 * t4;
+    let t59 = t2 * t2;
+    let t60 = t15 * t15;
+    let t61 = s_q1 * t44;
+    let t62 = 2.0 * s_q1 * t8 - 2.0 * p.d3 * (s_q1 * t4 + c_q1 * t2);
+    let t63 = c_q1 * qd[1];
+    let t64 = -2.0 * (t23 + c_q2 * t8);
+    let t65 = s_q2 * t13 - c_q2 * t10;
+    let t66 = c_q2 * t13 + s_q2 * t10;
+    let t67 = c_q3 * t25 - s_q3 * t27;
+    let t68 = s_q3 * t25 + c_q3 * t27;
+    let t69 = 0.032 * (p.m6 * (t32 * t32 + t30 * t30));
+    let t70 = 0.0013 * t19 * t28 + tau[4];
+    let t71 = q[1] + q[2];
+    let (t72, t74) = sin_cos(t71);
+    let t73 = qd[0] * t72;
+    let t75 = qd[0] * t74;
+    let t76 = qd[2] * t73;
+    let t77 = t18 - c_q3 * t73;
+    let t78 = -t20 - s_q3 * t73;
+    let t79 = qd[3] + t75;
+    let t80 = s_q4 * t79 - c_q4 * t77;
+    let t81 = c_q4 * t79 + s_q4 * t77;
+    let t82 = qd[4] - t78;
+    let t83 = c_q5 * t80 - s_q5 * t82;
+    let t84 = -s_q5 * t80 - c_q5 * t82;
+    let t85 = qd[5] + t81;
+    let t86 = t73 * t75;
+    let t87 = t15 * t73;
+    let t88 = t73 * t73;
+    let t89 = t15 * t75;
+    let t90 = t78 * t79;
+    let t91 = t80 * t81;
+    let t92 = c_q5 * t85;
+    let t93 = t84 * t92;
+    let t94 = s_q5 * t85;
+    let t95 = t83 * t94;
+    let t96 = t84 * t94;
+    let t97 = t83 * t92;
+    let t98 = t75 * t75;
+    let t99 = t60 + t98;
+    let t100 = t60 + t88;
+    let t101 = -t80 * t80 - t82 * t82;
+    let t102 = t53 * t101;
+    let t103 = t54 * t101;
+    let t104 = c_q3 * c_q4;
+    let t105 = t72 * t104 + s_q4 * t74;
+    let t106 = c_q4 * t74 - t42 * t72;
+    let t107 = s_q3 * t72;
+    let t108 = c_q5 * t105 - s_q5 * t107;
+    let t109 = s_q5 * t105 + c_q5 * t107;
+    let t110 = t74 * t75;
+    let t111 = t74 * (qd[2] + qd[1]);
+    let t112 = -t72 * (qd[2] + qd[1]);
+    let t113 = c_q3 * t111 - qd[3] * t107;
+    let t114 = c_q4 * t112 - qd[4] * t105 - s_q4 * t113;
+    let t115 = c_q5 * t84;
+    let t116 = s_q5 * t83;
+    let t117 = s_q4 * t112 + qd[4] * t106 + c_q4 * t113;
+    let t118 = t72 * t75;
+    let t119 = p.a2 * c_q1;
+    let t120 = 2.0 * (p.d4 * t118 - p.a3 * t110 - t75 * t119);
+    let t121 = t15 * t72;
+    let t122 = t121 - t112;
+    let t123 = t111 + t15 * t74;
+    let t124 = t62 + p.a3 * t122 + p.d4 * t123;
+    let t125 = c_q3 * t72;
+    let t126 = s_q5 * t84;
+    let t127 = c_q5 * t83;
+    let t128 = qd[3] * t125 + s_q3 * t111;
+    let t129 = t72 * t73;
+    let t130 = -2.0 * (t80 * t105 + t82 * t107);
+    let t131 = t81 * t105 + t80 * t106 - t128;
+    let t132 = 0.032 * (t54 * t131 - t53 * t130);
+    let t133 = t117 + t82 * t106 + t81 * t107;
+    let t134 = p.m6 * c_q3;
+    let t135 = 0.032 * t133 * t134 - s_q3 * t132;
+    let t136 = p.m6 * s_q3;
+    let t137 = 0.032 * (t54 * t130 + t53 * t131);
+    let t138 = c_q3 * t132 + 0.032 * t133 * t136;
+    let t139 = c_q3 * t75;
+    let t140 = t139 - c_q3 * qd[3];
+    let t141 = c_q4 * t73;
+    let t142 = qd[4] * t37 - t141 - s_q4 * t140;
+    let t143 = s_q4 * t73;
+    let t144 = qd[4] * t40 + c_q4 * t140 - t143;
+    let t145 = 2.0 * (p.a3 * t73 + p.d4 * t75);
+    let t146 = 2.0 * p.a2 * t4 + t145;
+    let t147 = s_q3 * t75;
+    let t148 = t147 - s_q3 * qd[3];
+    let t149 = p.m6
+        * (2.0 * s_q4 * (s_q2 * t8 - t22) + c_q4 * (c_q3 * t64 - s_q3 * t146));
+    let t150 = c_q3 * t82;
+    let t151 = 2.0 * (t37 * t80 - t150);
+    let t152 = t40 * t80 - t148 - t37 * t81;
+    let t153 = 0.032 * (t54 * t152 - t53 * t151);
+    let t154 = t40 * t82;
+    let t155 = t144 + t154 + c_q3 * t81;
+    let t156 = 0.032 * t134 * t155 - s_q3 * t153;
+    let t157 = 0.032 * (t54 * t151 + t53 * t152);
+    let t158 = c_q3 * t153 + 0.032 * t136 * t155;
+    let t159 = p.m6 * (c_q4 * (-2.0 * c_q3 * t23 - s_q3 * t145) - 2.0 * t22 * s_q4);
+    let t160 = s_q4 * t78;
+    let t161 = -s_q4 * qd[4] - t160;
+    let t162 = c_q4 * t78;
+    let t163 = c_q4 * qd[4] + t162;
+    let t164 = s_q5 * t94;
+    let t165 = c_q5 * t92;
+    let t166 = c_q4 * t80;
+    let t167 = t77 + s_q4 * t81 + t166;
+    let t168 = 0.064 * s_q4 * t53 * t80 + 0.032 * t54 * t167;
+    let t169 = c_q4 * t82;
+    let t170 = t163 + t169;
+    let t171 = 0.032 * t134 * t170 - s_q3 * t168;
+    let t172 = c_q3 * t168 + 0.032 * t136 * t170;
+    let t173 = t53 * (0.032 * t167 - 0.064 * t166);
+    let t174 = s_q2 * t172 + c_q2 * t173;
+    let t175 = -t80;
+    let t176 = 2.0 * t81;
+    let t177 = 0.032 * t134 * t176 - 0.064 * p.m6 * t154;
+    let t178 = 0.064 * t53 * t150 + 0.032 * t136 * t176;
+    let t179 = s_q2 * t178 - 0.064 * t57 * t82;
+    let t180 = 0.00004 * (t115 + t116);
+    let t181 = 0.00004 * (t126 - t127);
+    let t182 = t104 * t180 - s_q3 * t181;
+    let t183 = s_q4 * t180;
+    let t184 = t75 * t104 - t143;
+    let t185 = -t141 - t42 * t75;
+    let t186 = s_q5 * t184 + c_q5 * t147;
+    let t187 = c_q5 * t184 - s_q5 * t147;
+    let t188 = c_q5 * t77 - s_q5 * t162;
+    let t189 = c_q5 * t162 + s_q5 * t77;
+    let t190 = qd[3] * t147;
+    let t191 = t79 * t147 + t73 * t78;
+    let t192 = qd[4] * t184;
+    let t193 = qd[4] * t185;
+    let t194 = t98 - t88;
+    let t195 = qd[3] * t139;
+    let t196 = -2.0 * (t80 * t184 + t82 * t147);
+    let t197 = t53 * t196;
+    let t198 = t78 * t139 + t77 * t147;
+    let t199 = t54 * t196;
+    let t200 = -2.0 * (t80 * t162 - t77 * t82);
+    let t201 = t81 * t81 + t80 * t175;
+    let t202 = 0.00004 * (t97 - t92 * t83);
+    let t203 = 0.00004 * (t95 - t94 * t83);
+    let t204 = t104 * t202 - s_q3 * t203;
+    let t205 = s_q4 * t202;
+    let t206 = t40 * t43;
+    let t207 = c_q4 * t142;
+    let t208 = t43 * t142;
+    let t209 = t4 * d.k2 + qd[1] * d.k3 - 0.001365 * t46;
+    let t210 = t2 * t209;
+    let t211 = t15 * d.k6;
+    let t212 = t211 - 0.000987 * p.m3 * t7;
+    let t213 = t6 * d.k5 - 0.000987 * t49;
+    let t214 = t30 * t32;
+    let t215 = t31 * d.k8;
+    let t216 = t6 * d.k4 + t7 * d.k5;
+    let t217 = t4 * d.k1;
+    let t218 = qd[1] * d.k2 - 0.000408 * t46;
+    let t219 = t217 + t218;
+    let t220 = t4 * t209;
+    let t221 = s_q4 * s_q4 * d.k13;
+    let t222 = c_q4 * d.k14;
+    let t223 = t42 * d.k15;
+    let t224 = 0.032 * (t222 - t223);
+    let t225 = s_q3 * (-0.0001 - t221);
+    let t226 = s_q3 * t225;
+    let t227 = t221 - 0.032 * t223;
+    let t228 = 0.064 * t222 - t226 - 2.0 * t227;
+    let t229 = s_q2 * (d.k16 + t228);
+    let t230 = c_q4 * t42;
+    let t231 = 0.032 * t42 * d.k14 + d.k13 * t230;
+    let t232 = t231 - 0.032 * c_q4 * d.k15;
+    let t233 = s_q2 * (d.k5 + t232);
+    let t234 = d.k10 - 0.032 * c_q3 * t53;
+    let t235 = 0.032 * t54 + d.k7;
+    let t236 = c_q2 * t234 - s_q2 * t235;
+    let t237 = p.a2 * t236;
+    let t238 = t40 * d.k17;
+    let t239 = t237 + 0.032 * t238;
+    let t240 = s_q2 * t229 + 2.0 * c_q2 * t233;
+    let t241 = s_q2 * t234 + c_q2 * t235;
+    let t242 = -0.032 * t40 * d.k15 - c_q3 * t225;
+    let t243 = -0.032 * t40 * d.k14 - t41 * d.k13;
+    let t244 = d.k21 + t243;
+    let t245 = s_q2 * t242 + c_q2 * t244 - p.d3 * t241;
+    let t246 = t40 * d.k23;
+    let t247 = c_q2 * t242 - s_q2 * t244 - p.d3 * t236;
+    let t248 = t227 + 0.00164;
+    let t249 = 0.032 * t37 * d.k14 - s_q3 * d.k24;
+    let t250 = t37 * d.k15;
+    let t251 = s_q1 * (c_q2 * t249 + 0.032 * s_q2 * t250 - p.d3 * t56)
+        + c_q1
+            * (0.032 * p.d3 * (s_q2 * t53 - c_q3 * t57) + s_q2 * t249
+                - 0.032 * (c_q2 * t250 + t37 * d.k23));
+    let t252 = 0.032 * t104 * d.k14 - 0.032 * s_q4 * d.k15 - c_q3 * d.k24;
+    let t253 = p.a2 * t56 + t252;
+    let t254 = s_q4 * s_q4 * d.k8 + 0.0016;
+    let inv0 = 1.0 / t254;
+    let t255 = s_q4 * c_q4;
+    let t256 = c_q4 * c_q4 * d.k8 + 0.0003 - inv0 * d.k27 * t255 * t255;
+    let t257 = c_q3 * t256;
+    let t258 = 0.032 * (s_q4 * inv0 * t255 * d.k28 - t54);
+    let t259 = c_q3 * t258;
+    let t260 = c_q3 * t259;
+    let t261 = t37 * d.k29;
+    let t262 = -0.001024 * (t37 * t261 + t42 * t42 * inv0 * d.k30);
+    let t263 = s_q3 * t259;
+    let t264 = t40 * d.k30;
+    let t265 = 0.001024 * (t104 * t261 - t42 * inv0 * t264);
+    let t266 = p.d4 * t265;
+    let t267 = t41 * d.k32;
+    let t268 = t266 - 0.001024 * t267;
+    let t269 = p.d4 * (2.0 * t263 - t268) - s_q3 * t257;
+    let t270 = s_q3 * (s_q3 * t258);
+    let t271 = 0.001024 * (s_q4 * s_q4 * d.k32 - t230 * d.k33);
+    let t272 = -0.001024 * (t104 * t104 * d.k29 + t40 * inv0 * t264);
+    let t273 = p.d4 * t272 + 0.001024 * t230 * d.k32;
+    let t274 = d.k6 + s_q3 * s_q3 * t256 + p.d4 * (t273 - 2.0 * t270) - p.a3 * t271;
+    let inv1 = 1.0 / t274;
+    let t275 = d.k4 + c_q3 * t257 + t262 * d.k31 - t269 * t269 * inv1
+        - 2.0 * p.d4 * t260;
+    let t276 = d.k21 + p.a3 * (t268 - t263);
+    let t277 = d.k5 + p.a3 * t260 - t262 * d.k34 - t269 * inv1 * t276;
+    let t278 = s_q2 * t277;
+    let t279 = c_q2 * t277;
+    let t280 = t262 * d.k35 - inv1 * t276 * t276;
+    let t281 = t270 + d.k36 - t273;
+    let t282 = t266 - t263 - t269 * inv1 * t281;
+    let t283 = p.a3 * t265 + inv1 * t276 * t281;
+    let t284 = c_q2 * t282 + s_q2 * t283;
+    let t285 = d.k10 - t271;
+    let t286 = 0.001024 * t41 * d.k33 - t269 * inv1 * t285;
+    let t287 = -0.001024 * t267 - inv1 * t276 * t285;
+    let t288 = c_q2 * t286 - s_q2 * t287;
+    let t289 = s_q2 * t284 + c_q2 * t288;
+    let t290 = t272 - inv1 * t281 * t281;
+    let t291 = -0.001024 * t230 * d.k29 - inv1 * t281 * t285;
+    let t292 = c_q2 * t291;
+    let t293 = s_q2 * t290 + t292;
+    let t294 = s_q2 * t291;
+    let t295 = s_q4 * (s_q4 * d.k29);
+    let t296 = -0.001024 * t295 - inv1 * t285 * t285;
+    let t297 = t294 + c_q2 * t296;
+    let t298 = s_q2 * t293 + c_q2 * t297;
+    let t299 = d.k2 + p.a2 * t289 - t298 * d.k38;
+    let t300 = d.k3 + t298 * d.k39;
+    let inv2 = 1.0 / t300;
+    let t301 = d.k1 + c_q2 * (c_q2 * t275 - t278) + t298 * d.k37
+        - s_q2 * (t279 - s_q2 * t280) - t299 * t299 * inv2 - 2.0 * p.d3 * t289;
+    let t302 = t279 + s_q2 * t275;
+    let t303 = t278 + c_q2 * t280;
+    let t304 = c_q2 * t284 - s_q2 * t288;
+    let t305 = t263 - t268;
+    let t306 = d.k7 + p.d4 * t262 - t260 - t269 * inv1 * t305;
+    let t307 = d.k40 - p.a3 * t262 - inv1 * t276 * t305;
+    let t308 = s_q2 * t282 - c_q2 * t283;
+    let t309 = s_q2 * t286 + c_q2 * t287;
+    let t310 = s_q2 * t308 + c_q2 * t309;
+    let t311 = c_q2 * t293 - s_q2 * t297;
+    let t312 = p.d3 * t311;
+    let t313 = t265 - inv1 * t281 * t305;
+    let t314 = 0.001024 * t41 * d.k29 - inv1 * t285 * t305;
+    let t315 = s_q2 * t313 + c_q2 * t314;
+    let t316 = p.a2 * t315 - t312;
+    let t317 = d.k22 + p.a2 * t310 + d.k38 * t311 - d.k39 * t315;
+    let t318 = c_q2 * t302 + d.k41 + p.d3 * (t304 + t316 - t310) - s_q2 * t303
+        - p.a2 * (c_q2 * t306 - s_q2 * t307) - t299 * inv2 * t317;
+    let t319 = c_q2 * t308 - s_q2 * t309;
+    let t320 = c_q2 * t313 - s_q2 * t314;
+    let t321 = p.a2 * t320
+        - p.d3 * (c_q2 * (c_q2 * t290 - t294) - s_q2 * (t292 - s_q2 * t296));
+    let t322 = t262 - inv1 * t305 * t305;
+    let t323 = s_q2 * t302 + c_q2 * t303 + p.a2 * (p.a2 * t322 - p.d3 * t320)
+        + 2.0 * (p.d3 * t319 - p.a2 * (s_q2 * t306 + c_q2 * t307)) - p.d3 * t321
+        - inv2 * t317 * t317;
+    let t324 = d.k0 + s_q1 * (s_q1 * t301 + c_q1 * t318)
+        + c_q1 * (s_q1 * t318 + c_q1 * t323);
+    let inv3 = 1.0 / t324;
+    let t325 = -0.00004 * (t33 * t52 - t34 * t51) - t31 * t32 * d.k9 - qd[4] * t215;
+    let t326 = t214 * (d.k9 - d.k8) - tau[5];
+    let t327 = 0.0003 * t19 * t21 + tau[3] + s_q4 * t325 + c_q4 * t326;
+    let t328 = d.k8 * t255;
+    let t329 = c_q4 * t325 + t68 * t258 - 0.0016 * t21 * t28 - s_q4 * t326 - t29 * t256
+        - inv0 * t327 * t328;
+    let t330 = tau[4] + t30 * t215 - 0.00004 * (t34 * t52 + t33 * t51);
+    let t331 = 0.032 * (t330 * d.k42 - t30 * t50);
+    let t332 = t67 * d.k29;
+    let t333 = c_q4 * t331 + 0.001024 * (c_q4 * c_q4 * t332 - t26 * t255 * d.k29)
+        - s_q4 * t69;
+    let t334 = 0.032 * (t53 * inv0 * t327 + t50 * (t32 + qd[4]))
+        - 0.001024 * s_q4 * s_q4 * t68 * inv0 * d.k30 - t29 * t258;
+    let t335 = s_q3 * t333 + c_q3 * t334;
+    let t336 = c_q4 * t69 + s_q4 * t331 + 0.001024 * (t255 * t332 - t26 * t295);
+    let t337 = c_q3 * t333 - s_q3 * t334;
+    let t338 = tau[2] + t7 * t216 + p.a3 * t336 - c_q3 * t70 - p.d4 * t337 - t6 * t213
+        - s_q3 * t329;
+    let t339 = t15 * t213 + c_q3 * t329 + t17 * t277 - p.d4 * t335 - s_q3 * t70
+        - t7 * t212 - t65 * t282 - t66 * t286 - t14 * t306 - t16 * t275
+        - t269 * inv1 * t338;
+    let t340 = t6 * t212 + t17 * t280 + p.a3 * t335 + t65 * t283 - tau[3] - t15 * t216
+        - t66 * t287 - t14 * t307 - t16 * t277 - inv1 * t276 * t338;
+    let t341 = t6 * d.k7 - t7 * d.k10;
+    let t342 = t15 * d.k10;
+    let t343 = t337 + t15 * t342 - t17 * t283 - t7 * t341 - t65 * t290 - t66 * t291
+        - t14 * t313 - t16 * t282 - inv1 * t281 * t338;
+    let t344 = t15 * d.k7;
+    let t345 = t336 + t15 * t344 + t6 * t341 + t17 * t287 - t65 * t291 - t66 * t296
+        - t14 * t314 - t16 * t286 - inv1 * t285 * t338;
+    let t346 = s_q2 * t343 + c_q2 * t345;
+    let t347 = tau[1] + t2 * t219 + p.a2 * t346 - t4 * t48 - tau[2];
+    let t348 = qd[1] * t48 - t210;
+    let t349 = qd[1] * t219 - t220;
+    let t350 = p.a2 * t311 + d.k43;
+    let t351 = p.a2 * t298 + d.k44;
+    let t352 = tau[0]
+        + s_q1
+            * (c_q2 * t339 + t5 * t318 + t348 - s_q2 * t340 - p.d3 * t346 - t3 * t301
+                - t299 * inv2 * t347)
+        + c_q1
+            * (s_q2 * t339 + c_q2 * t340 + p.d3 * (c_q2 * t343 - s_q2 * t345) + t5 * t323
+                - p.a2
+                    * (t17 * t307 - t335 - t6 * t342 - t7 * t344 - t65 * t313
+                        - t66 * t314 - t14 * t322 - t16 * t306 - inv1 * t305 * t338)
+                - t3 * t318 - inv2 * t317 * t347 - t349)
+        - p.g
+            * (s_q1
+                * (s_q1 * (t304 - t312 - t299 * inv2 * t350)
+                    + c_q1 * (t319 - t321 - inv2 * t317 * t350))
+                + c_q1
+                    * (s_q1 * (t289 - p.d3 * t298 - t299 * inv2 * t351)
+                        + c_q1 * (t310 - t316 - inv2 * t317 * t351)));
+    let t353 = s_q1 * t352;
+    let t354 = inv3 * t353;
+    let t355 = t3 + t354;
+    let t356 = c_q1 * t352;
+    let t357 = inv3 * t356;
+    let t358 = t357 - t5;
+    let t359 = t347 - t0 * t350 - t1 * t351 - t299 * t355 - t317 * t358;
+    let t360 = inv2 * t359;
+    let t361 = t0 + p.d3 * t358;
+    let t362 = t1 + p.a2 * inv2 * t359 - p.d3 * t355;
+    let t363 = t65 + c_q2 * t361 + s_q2 * t362;
+    let t364 = t66 + c_q2 * t362 - s_q2 * t361;
+    let t365 = t14 - p.a2 * t358;
+    let t366 = c_q2 * t355;
+    let t367 = s_q2 * t358;
+    let t368 = t16 + t366 + t367;
+    let t369 = c_q2 * t358;
+    let t370 = t369 - s_q2 * t355;
+    let t371 = t370 - t17;
+    let t372 = t360
+        + inv1
+            * (t338 - t281 * t363 - t285 * t364 - t305 * t365 - t269 * t368 - t276 * t371
+                - t274 * inv2 * t359);
+    let t373 = t363 - p.d4 * t372;
+    let t374 = t365 + p.d4 * t368 - p.a3 * t371;
+    let t375 = s_q3 * t372;
+    let t376 = t29 + c_q3 * t368 - t375;
+    let t377 = inv0
+        * (t327 - 0.032 * t53 * (t68 + s_q3 * t373 + c_q3 * t374) - t328 * t376
+            - t254 * t371);
+    let t378 = c_q3 * t372;
+    let t379 = s_q1 * d.k2 - 0.001365 * t36;
+    let t380 = t211 - 0.000987 * p.m3 * t75;
+    let t381 = t82 * d.k8;
+    let t382 = t80 * d.k8;
+    let t383 = t82 * d.k9;
+    let t384 = t80 * d.k9;
+    let t385 = 0.00004 * t114 + t105 * (t381 - t383) + t107 * (t382 - t384);
+    let t386 = t81 * d.k9;
+    let t387 = 0.00004 * (t94 * t108 + t106 * (t115 + t116) - t92 * t109)
+        + 0.032 * p.m6 * (s_q3 * t120 + c_q3 * t124) + t106 * t383 + t107 * t386
+        + t117 * d.k8;
+    let t388 = 0.0016 * (t74 * t78 - t79 * t107) + 0.0003 * t113 + c_q4 * t387
+        - s_q4 * t385;
+    let t389 = t81 * d.k8;
+    let t390 = t106 * t382 + 0.00004 * (t106 * (t126 - t127) - t94 * t109 - t92 * t108)
+        + 0.032 * p.m6
+            * (c_q4 * (c_q3 * t120 - s_q3 * t124)
+                + 2.0 * s_q4 * (p.a3 * t118 + t73 * t119 - p.d4 * t129)) + t105 * t389
+        - t128 * d.k9;
+    let t391 = t390 - 0.0013 * (t79 * t125 - t74 * t77);
+    let t392 = p.d4 * t135 + t62 * d.k7 + t74 * t380 + t111 * d.k4 + c_q3 * t388
+        + d.k5 * (t112 - t121) - 0.000987 * p.m3 * t110 - s_q3 * t391;
+    let t393 = t72 * d.k4 + t74 * d.k5;
+    let t394 = 0.0016 * t112 + c_q4 * t385 + s_q4 * t387
+        - 0.0003 * (t78 * t125 + t77 * t107);
+    let t395 = 0.000987 * p.m3 * t118 + t15 * t393 + t111 * d.k5 + t394 - p.a3 * t135
+        - t62 * d.k10 - t72 * t380;
+    let t396 = t138 + 2.0 * (t118 * d.k7 - t110 * d.k10);
+    let t397 = t137 + 2.0 * (t118 * d.k10 - t129 * d.k7);
+    let t398 = s_q2 * t396 + c_q2 * t397;
+    let t399 = s_q1 * d.k1 - 0.000408 * t36;
+    let t400 = t2 * d.k1;
+    let t401 = t73 * d.k5;
+    let t402 = t75 * d.k4;
+    let t403 = 0.00004 * t142 + c_q3 * (t382 - t384) + t37 * (t383 - t381);
+    let t404 = t40 * t383 + c_q3 * t386 + t144 * d.k8
+        + 0.00004 * (t39 * t92 + t40 * (t115 + t116) - t38 * t94);
+    let t405 = 0.032 * p.m6 * (s_q3 * t64 + c_q3 * t146) + t404;
+    let t406 = 0.0003 * t140 - 0.0016 * c_q3 * t79 - s_q4 * t403;
+    let t407 = c_q4 * t405 + t406;
+    let t408 = t40 * t382 + 0.00004 * (t39 * t94 + t40 * (t126 - t127) + t38 * t92)
+        - t37 * t389 - t148 * d.k9;
+    let t409 = 0.0013 * s_q3 * t79 + t408;
+    let t410 = 0.032 * t149 + t409;
+    let t411 = 2.0 * t401 - 0.001974 * t49;
+    let t412 = p.d4 * t156 + t75 * d.k6 + t402 - t411;
+    let t413 = 2.0 * t4 * d.k46 + c_q3 * t407 + t412 - s_q3 * t410;
+    let t414 = t73 * d.k4;
+    let t415 = t75 * d.k5;
+    let t416 = c_q4 * t403 - 0.0016 * t73 - 0.0003 * (c_q3 * t77 - s_q3 * t78);
+    let t417 = s_q4 * t405 + t416;
+    let t418 = t414 + 2.0 * t415 - p.a3 * t156 - t73 * d.k6;
+    let t419 = t417 + t418 - 2.0 * t4 * d.k47;
+    let t420 = t158 - 2.0 * t342;
+    let t421 = t157 - 2.0 * t344;
+    let t422 = s_q2 * t420 + c_q2 * t421;
+    let t423 = p.d3 * t422;
+    let t424 = p.d3 * (c_q2 * t420 - s_q2 * t421)
+        - p.a2 * (t156 + 2.0 * (t73 * d.k10 + t75 * d.k7));
+    let t425 = 0.032 * p.m6 * (c_q3 * t145 - 2.0 * s_q3 * t23) + t404;
+    let t426 = t406 + c_q4 * t425;
+    let t427 = 0.032 * t159 + t409;
+    let t428 = t412 + c_q3 * t426 - s_q3 * t427;
+    let t429 = t416 + s_q4 * t425;
+    let t430 = t418 + t429;
+    let t431 = 0.00004 * t161 + s_q4 * (t381 - t383);
+    let t432 = 0.00004 * (c_q4 * (t115 + t116)) + c_q4 * t383 + t163 * d.k8;
+    let t433 = 0.0019 * t78 + c_q4 * t432 - s_q4 * t431;
+    let t434 = s_q4 * t389 + c_q4 * t382
+        + 0.00004 * (c_q4 * (t126 - t127) - s_q4 * (t164 + t165)) + t77 * d.k9;
+    let t435 = t434 + 0.0013 * t77;
+    let t436 = p.d4 * t171 + c_q3 * t433 - s_q3 * t435;
+    let t437 = c_q4 * t431 + s_q4 * t432;
+    let t438 = t437 - p.a3 * t171;
+    let t439 = 0.00004 * t175 + t382 - t384;
+    let t440 = t386 + t389 - 0.00004 * (t164 + t165);
+    let t441 = c_q4 * t440 - s_q4 * t439;
+    let t442 = p.d4 * t177 + c_q3 * t441;
+    let t443 = c_q4 * t439 + s_q4 * t440;
+    let t444 = t443 - p.a3 * t177;
+    let t445 = 0.5 * t411;
+    let t446 = t414 + t415;
+    let t447 = t75 * t380;
+    let t448 = t81 * t383;
+    let t449 = t73 * t380;
+    let t450 = 0.001365 * t45 + t2 * d.k2;
+    let t451 = t402 - t401;
+    let t452 = 0.000408 * t45 + t400;
+    let t453 = t251 * d.k45;
+    let t454 = t221 + 0.00164 - 0.00004 * c_q4 * c_q4;
+    let inv4 = 1.0 / t454;
+    let t455 = s_q1 * (c_q2 * t231 - s_q2 * (0.032 * t238 + t248))
+        + c_q1 * (0.032 * (c_q2 * t238 - t42 * d.k23) + s_q2 * t231 + c_q2 * t248)
+        - c_q4 * t43;
+    let t456 = t252 * d.k45;
+    let t457 = t243 - 0.00004 * t41;
+    let t458 = t226 + 2.0 * t224 - 0.00004 * t40 * t40;
+    let t459 = d.k26 + t458;
+    let t460 = t459 - t252 * t456 - inv4 * t457 * t457;
+    let inv5 = 1.0 / t460;
+    let t461 = c_q1 * t245 + s_q1 * t247 - t206 - t251 * t456 - inv4 * t455 * t457;
+    let t462 = t253 * d.k45;
+    let t463 = 0.032 * s_q2 * t246 + t457;
+    let t464 = t237 + t459 - t253 * t456 - inv4 * t457 * t463;
+    let t465 = 2.0 * t239 + d.k25 + t458 - 0.064 * t238 - t253 * t462
+        - inv4 * t463 * t463 - inv5 * t464 * t464;
+    let inv6 = 1.0 / t465;
+    let t466 = c_q1 * (d.k22 + t245) + s_q1 * (d.k2 + t247 - 0.032 * t246) - t206
+        - t253 * t453 - inv4 * t455 * t463 - inv5 * t461 * t464;
+    let t467 = t221 + t240 + s_q1 * s_q1 * (t228 + d.k18 - 2.0 * (t237 + t240)) + d.k20
+        + 2.0
+            * (t224 + t239
+                + s_q1 * c_q1
+                    * (t232 + c_q2 * t229 + d.k19 - p.a2 * t241 - 2.0 * s_q2 * t233))
+        - 25000.0 * t43 * t43 - t251 * t453 - inv4 * t455 * t455 - inv5 * t461 * t461
+        - inv6 * t466 * t466 - 0.064 * t222;
+    let inv7 = 1.0 / t467;
+    out.2[0][0] = inv7;
+    out.2[1][1] = inv6 + inv6 * inv6 * t466 * t466 * inv7;
+    let t468 = -inv6 * t466 * inv7;
+    out.2[0][1] = t468;
+    out.2[1][0] = t468;
+    let t469 = inv5 * (t464 * inv6 * t466 - t461);
+    let t470 = inv7 * t469;
+    out.2[0][2] = t470;
+    out.2[2][0] = t470;
+    let t471 = inv4 * (t457 * inv5 * t464 - t463);
+    let t472 = inv4 * (t457 * inv5 * t461 - t455) - inv6 * t466 * t471;
+    let t473 = inv7 * t472;
+    out.2[0][3] = t473;
+    out.2[3][0] = t473;
+    let t474 = t456 * inv5 * t464 - t462;
+    let t475 = t456 * inv5 * t461 - t453 - inv6 * t466 * t474;
+    let t476 = inv7 * t475;
+    out.2[0][4] = t476;
+    out.2[4][0] = t476;
+    let t477 = c_q4 * inv4 * t457 - t40;
+    let t478 = c_q4 * inv4 * t463 - t40 - inv5 * t464 * t477;
+    let t479 = c_q4 * inv4 * t455 - 25000.0 * t43 - inv5 * t461 * t477
+        - inv6 * t466 * t478;
+    let t480 = inv7 * t479;
+    out.2[0][5] = t480;
+    out.2[5][0] = t480;
+    let t481 = -inv6 * (inv5 * t464 + t466 * inv7 * t469);
+    out.2[1][2] = t481;
+    out.2[2][1] = t481;
+    out.2[2][2] = inv5 - inv5 * (t464 * t481 + t461 * inv7 * t469);
+    let t482 = inv6 * (t471 - t466 * inv7 * t472);
+    out.2[1][3] = t482;
+    out.2[3][1] = t482;
+    let t483 = inv6 * (t474 - t466 * inv7 * t475);
+    out.2[1][4] = t483;
+    out.2[4][1] = t483;
+    let t484 = inv6 * (t478 - t466 * inv7 * t479);
+    out.2[1][5] = t484;
+    out.2[5][1] = t484;
+    let t485 = -inv5 * (inv4 * t457 + t464 * t482 + t461 * inv7 * t472);
+    out.2[2][3] = t485;
+    out.2[3][2] = t485;
+    out.2[3][3] = inv4 - inv4 * (t457 * t485 + t463 * t482 + t455 * inv7 * t472);
+    let t486 = -inv5 * (t456 + t464 * t483 + t461 * inv7 * t475);
+    out.2[2][4] = t486;
+    out.2[4][2] = t486;
+    out.2[4][4] = d.k45 - t456 * t486 - t462 * t483 - t453 * inv7 * t475;
+    let t487 = inv5 * (t477 - t464 * t484 - t461 * inv7 * t479);
+    out.2[2][5] = t487;
+    out.2[5][2] = t487;
+    let t488 = -inv4 * (t457 * t486 + t463 * t483 + t455 * inv7 * t475);
+    out.2[3][4] = t488;
+    out.2[4][3] = t488;
+    let t489 = -inv4 * (c_q4 + t457 * t487 + t463 * t484 + t455 * inv7 * t479);
+    out.2[3][5] = t489;
+    out.2[5][3] = t489;
+    out.2[5][5] = 25000.0 - c_q4 * t489 - 25000.0 * t43 * inv7 * t479
+        - t40 * (t487 + t484);
+    let t490 = -t456 * t487 - t462 * t484 - t453 * inv7 * t479;
+    out.2[4][5] = t490;
+    out.2[5][4] = t490;
+    let t491 = p.m2 * t358;
+    let t492 = p.a2 * (2.0 * t5 - t357) - p.d3 * (t58 + t59);
+    let t493 = qd[2] * t75 + t367;
+    let t494 = t366 + t493;
+    let t495 = t370 - t76;
+    let t496 = d.k5 * t495;
+    let t497 = c_q3 * t494 + qd[3] * t78 - t375;
+    let t498 = t377 + t495;
+    let t499 = c_q4 * t498 - s_q4 * t497;
+    let t500 = t82 * t382
+        + 0.00004
+            * (t499
+                + 25000.0
+                    * (tau[5]
+                        - 0.00004 * (c_q4 * (t371 + t377) - qd[4] * t30 - s_q4 * t376))
+                - qd[4] * t80) - t80 * t383;
+    let t501 = s_q4 * t498 + qd[4] * t81 + c_q4 * t497;
+    let t502 = t0 + p.d3 * inv3 * t356;
+    let t503 = t502 - p.a2 * (t59 + qd[1] * qd[1]);
+    let t504 = t1 - p.d3 * inv3 * t353;
+    let t505 = p.a2 * (t11 + t360) + t504;
+    let t506 = t86 - t372;
+    let t507 = c_q2 * t503 + s_q2 * t505;
+    let t508 = p.d4 * t506 + t507 - p.a3 * t99;
+    let t509 = t87 - t495;
+    let t510 = t89 + t494;
+    let t511 = t492 + p.a3 * t509 + p.d4 * t510;
+    let t512 = s_q3 * t508 + c_q3 * t511;
+    let t513 = 0.00004 * (t93 + t95) + t448 + d.k8 * t501 + 0.032 * p.m6 * t512;
+    let t514 = c_q4 * t513 - s_q4 * t500;
+    let t515 = 0.0016 * t90 + 0.0003 * t497 + t514;
+    let t516 = t378 + s_q3 * t494;
+    let t517 = (t330
+        + 0.032 * p.m6
+            * (c_q4 * (t67 + c_q3 * t373 - s_q3 * t374)
+                + s_q4 * (t364 + p.a3 * t372 - t26))
+        - d.k9 * (qd[3] * t19 + s_q3 * t368 + t378)) * d.k45 + t516 - qd[3] * t77;
+    let t518 = c_q3 * t508 - s_q3 * t511;
+    let t519 = t86 + t372;
+    let t520 = c_q2 * t505 - s_q2 * t503;
+    let t521 = p.a3 * t519 + t520 - p.d4 * t100;
+    let t522 = 0.00004 * (t96 - t97) + t81 * t382
+        + 0.032 * p.m6 * (c_q4 * t518 + s_q4 * t521) + 0.0013 * t77 * t79 - d.k9 * t517;
+    let t523 = t91 - t517;
+    let t524 = t54 * t523;
+    let t525 = 0.032 * (t524 - t102);
+    let t526 = s_q3 * t525;
+    let t527 = t81 * t82 + t501;
+    let t528 = t134 * t527;
+    let t529 = 0.032 * t528 - t526;
+    let t530 = c_q3 * t515 - s_q3 * t522;
+    let t531 = t447 + d.k7 * t492 + d.k4 * t494 + t496 + p.d4 * t529 + t530 - t15 * t445;
+    let t532 = c_q4 * t500 + s_q4 * t513;
+    let t533 = t15 * t446 + d.k5 * t494 + t532 + 0.0016 * t498 + 0.0003 * t77 * t78
+        - t449 - d.k10 * t492 - p.a3 * t529 - 0.000987 * p.m3 * t372;
+    let t534 = c_q3 * t525;
+    let t535 = t136 * t527;
+    let t536 = d.k7 * t506 + t534 + 0.032 * t535 - t99 * d.k10;
+    let t537 = t53 * t523;
+    let t538 = 0.032 * (t103 + t537) + d.k10 * t519 - t100 * d.k7;
+    let t539 = s_q2 * t536 + c_q2 * t538;
+    let t540 = c_q2 * t531 - s_q2 * t533;
+    let t541 = c_q2 * t536 - s_q2 * t538;
+    let t542 = s_q2 * t531 + c_q2 * t533;
+    let t543 = -t355;
+    let t544 = p.m2 * t543;
+    let t545 = 2.0 * t3 + t354;
+    let t546 = s_q2 * t543 + t369 - t76;
+    let t547 = c_q2 * t543 - t493;
+    let t548 = c_q3 * t546 - t190;
+    let t549 = c_q4 * t547 - t192 - s_q4 * t548;
+    let t550 = t184 * (t381 - t383) + t147 * (t382 - t384);
+    let t551 = 0.00004 * t549 + t550;
+    let t552 = s_q4 * t547 + t193 + c_q4 * t548;
+    let t553 = 2.0 * t12 + t504;
+    let t554 = p.a2 * (t59 - t58) - t502;
+    let t555 = 2.0 * p.a3 * t86 + p.d4 * t194;
+    let t556 = c_q2 * t553 + s_q2 * t554;
+    let t557 = t555 + t556;
+    let t558 = t89 - t547;
+    let t559 = t546 - t87;
+    let t560 = p.a2 * t545 + p.a3 * t558 + p.d4 * t559;
+    let t561 = 0.00004 * (t94 * t187 + t185 * (t115 + t116) - t92 * t186) + t185 * t383
+        + t147 * t386;
+    let t562 = d.k8 * t552 + t561 + 0.032 * p.m6 * (s_q3 * t557 + c_q3 * t560);
+    let t563 = 0.0003 * t548 + c_q4 * t562 - 0.0016 * t191 - s_q4 * t551;
+    let t564 = t195 + s_q3 * t546;
+    let t565 = p.a3 * t194 - 2.0 * p.d4 * t86;
+    let t566 = c_q2 * t554 - s_q2 * t553;
+    let t567 = 0.032 * p.m6 * (c_q4 * (c_q3 * t557 - s_q3 * t560) + s_q4 * (t565 + t566))
+        - d.k9 * t564;
+    let t568 = 0.00004 * (t185 * (t126 - t127) - t94 * t186 - t92 * t187) + t184 * t389
+        + t185 * t382;
+    let t569 = t568 - 0.0013 * (t79 * t139 + t73 * t77);
+    let t570 = t567 + t569;
+    let t571 = t81 * t184 + t80 * t185;
+    let t572 = t571 - t564;
+    let t573 = 0.032 * (t54 * t572 - t197);
+    let t574 = t82 * t185 + t81 * t147;
+    let t575 = t552 + t574;
+    let t576 = 0.032 * t134 * t575 - s_q3 * t573;
+    let t577 = 0.000987 * p.m3 * t86 - t449 - t89 * d.k5;
+    let t578 = d.k46 * t545 + d.k4 * t546 + d.k5 * t547 + c_q3 * t563 + p.d4 * t576
+        + t577 - s_q3 * t570;
+    let t579 = t15 * t451 - 0.0003 * t198 - 0.000987 * t88 * p.m3 - t447;
+    let t580 = s_q4 * t562 + 0.0016 * t547 + c_q4 * t551;
+    let t581 = d.k5 * t546 + t579 + t580 - d.k47 * t545 - p.a3 * t576;
+    let t582 = 2.0 * t86 * d.k10 + t194 * d.k7;
+    let t583 = c_q3 * t573 + 0.032 * t136 * t575;
+    let t584 = t582 + t583;
+    let t585 = t53 * t572;
+    let t586 = t194 * d.k10 + 0.032 * t199 - 2.0 * t86 * d.k7;
+    let t587 = 0.032 * t585 + t586;
+    let t588 = s_q2 * t584 + c_q2 * t587;
+    let t589 = t567 + t568;
+    let t590 = 0.0003 * t198 + 0.00004 * c_q4 * t549 - t580;
+    let t591 = t75 * (t451 - t445) - t86 * d.k5 - t73 * t446;
+    let t592 = 0.000987 * p.m3 * t547 + s_q3 * t563 + c_q3 * t570 + p.d4 * t583
+        + 0.00004 * t40 * t549 + t591 + d.k7 * t556 - 0.032 * p.a3 * (t199 + t585)
+        - d.k10 * t566;
+    let t593 = t592 - t456 * t589 - inv4 * t457 * t590;
+    let t594 = s_q1 * d.k12 + t592 + 0.000408 * p.m2 * t11 + 0.006 * c_q1 * d.k11
+        + 0.001365 * t544 + t2 * (t452 - t48) - t4 * t219 - d.k2 * t358 - p.a2 * t588
+        - t462 * t589 - inv4 * t463 * t590 - inv5 * t464 * t593;
+    let t595 = t43 * t549
+        + s_q1
+            * (t349 + p.d3 * t541 + t542 + t220 + s_q2 * t581 + p.d3 * t588
+                - p.a2 * (t529 + d.k10 * t509 + d.k7 * t510)
+                - p.m2 * (0.001365 * inv2 * t359 + 0.000408 * t355)
+                - 0.000408 * (p.m2 * t3 - t544) - t2 * t450 - d.k1 * t358 - c_q2 * t578)
+        - t453 * t589 - inv4 * t455 * t590 - inv5 * t461 * t593 - inv6 * t466 * t594
+        - c_q1
+            * (d.k1 * t355 + d.k2 * inv2 * t359 + t540 + qd[1] * t452 + s_q2 * t578
+                + c_q2 * t581 + p.d3 * (c_q2 * t584 - s_q2 * t587) - t348 - p.d3 * t539
+                - 0.000408 * t491 - t210 - t4 * t450
+                - p.a2 * (t576 + d.k10 * t558 + d.k7 * t559) - 0.000408 * t491);
+    out.0[0][1] = inv7 * t595;
+    let t596 = -t494;
+    let t597 = c_q3 * t495 - t190;
+    let t598 = c_q4 * t596 - t192 - s_q4 * t597;
+    let t599 = t550 + 0.00004 * t598;
+    let t600 = s_q4 * t596 + t193 + c_q4 * t597;
+    let t601 = t520 + t555;
+    let t602 = p.a3 * t510 - p.d4 * t509;
+    let t603 = t561 + d.k8 * t600 + 0.032 * p.m6 * (s_q3 * t601 + c_q3 * t602);
+    let t604 = 0.0003 * t597 + c_q4 * t603 - 0.0016 * t191 - s_q4 * t599;
+    let t605 = t195 + s_q3 * t495;
+    let t606 = 0.032 * p.m6 * (c_q4 * (c_q3 * t601 - s_q3 * t602) + s_q4 * (t565 - t507))
+        - d.k9 * t605;
+    let t607 = t569 + t606;
+    let t608 = t571 - t605;
+    let t609 = 0.032 * (t54 * t608 - t197);
+    let t610 = t574 + t600;
+    let t611 = 0.032 * t134 * t610 - s_q3 * t609;
+    let t612 = t577 + d.k4 * t495 + d.k5 * t596 + c_q3 * t604 + p.d4 * t611
+        - s_q3 * t607;
+    let t613 = s_q4 * t603 + 0.0016 * t596 + c_q4 * t599;
+    let t614 = t496 + t579 + t613 - p.a3 * t611;
+    let t615 = c_q3 * t609 + 0.032 * t136 * t610;
+    let t616 = t582 + t615;
+    let t617 = t53 * t608;
+    let t618 = t586 + 0.032 * t617;
+    let t619 = t541 + s_q2 * t616 + c_q2 * t618;
+    let t620 = t568 + t606;
+    let t621 = 0.0003 * t198 + 0.00004 * c_q4 * t598 - t613;
+    let t622 = 0.000987 * p.m3 * t596 + s_q3 * t604 + c_q3 * t607 + p.d4 * t615
+        + 0.00004 * t40 * t598 + t591 + d.k7 * t520 + d.k10 * t507
+        - 0.032 * p.a3 * (t199 + t617);
+    let t623 = t622 - t456 * t620 - inv4 * t457 * t621;
+    let t624 = t622 - p.a2 * t619 - t462 * t620 - inv4 * t463 * t621
+        - inv5 * t464 * t623;
+    let t625 = t43 * t598 - s_q1 * (c_q2 * t612 - t542 - s_q2 * t614 - p.d3 * t619)
+        - c_q1
+            * (t540 + s_q2 * t612 + c_q2 * t614
+                + p.d3 * (c_q2 * t616 - t539 - s_q2 * t618)
+                - p.a2 * (t611 + d.k10 * t510 - d.k7 * t509)) - t453 * t620
+        - inv4 * t455 * t621 - inv5 * t461 * t623 - inv6 * t466 * t624;
+    out.0[0][2] = inv7 * t625;
+    let t626 = qd[3] * t77 - t516;
+    let t627 = -qd[4] * t162 - s_q4 * t626;
+    let t628 = 0.00004 * t627 + t162 * (t381 - t383) - t77 * (t382 - t384);
+    let t629 = c_q4 * t626 - qd[4] * t160;
+    let t630 = 0.00004 * (t92 * t188 + t94 * t189 - t160 * (t115 + t116)) + d.k8 * t629
+        + 0.032 * p.m6 * t518 - t77 * t386 - t160 * t383;
+    let t631 = 0.0016 * t77 * t79 + 0.0003 * t626 + c_q4 * t630 - s_q4 * t628;
+    let t632 = 0.00004 * (t94 * t188 + t160 * (t127 - t126) - t92 * t189) + t162 * t389
+        - 0.032 * t54 * t512 - d.k9 * t497 - t160 * t382;
+    let t633 = t632 - 0.0013 * t90;
+    let t634 = t81 * t162 - t80 * t160 - t497;
+    let t635 = 0.032 * (t54 * t634 - t53 * t200);
+    let t636 = t629 - t77 * t81 - t82 * t160;
+    let t637 = 0.032 * (t134 * t636 - t535) - t534 - s_q3 * t635;
+    let t638 = p.d4 * t637 + c_q3 * (t631 - t522) - s_q3 * (t515 + t633);
+    let t639 = s_q4 * t630 + c_q4 * t628 - 0.0003 * (t78 * t78 - t77 * t77);
+    let t640 = t639 - p.a3 * t637;
+    let t641 = c_q3 * t635 + 0.032 * (t528 + t136 * t636) - t526;
+    let t642 = 0.032 * (t54 * t200 + t53 * t634);
+    let t643 = s_q2 * t641 + c_q2 * t642;
+    let t644 = 0.00004 * c_q4 * t627 - t639;
+    let t645 = t530 + 0.00004 * t40 * t627 + s_q3 * t631 + c_q3 * t633 + p.d4 * t641
+        - p.a3 * t642;
+    let t646 = t645 - t456 * t632 - inv4 * t457 * t644;
+    let t647 = t645 - p.a2 * t643 - t462 * t632 - inv4 * t463 * t644
+        - inv5 * t464 * t646;
+    let t648 = t43 * t627 - s_q1 * (c_q2 * t638 - s_q2 * t640 - p.d3 * t643)
+        - c_q1
+            * (s_q2 * t638 + c_q2 * t640 + p.d3 * (c_q2 * t641 - s_q2 * t642)
+                - p.a2 * t637) - t453 * t632 - inv4 * t455 * t644 - inv5 * t461 * t646
+        - inv6 * t466 * t647;
+    out.0[0][3] = inv7 * t648;
+    let t649 = -t501;
+    let t650 = t82 * t389 + 0.00004 * t649 - t448;
+    let t651 = qd[4] * t175 + t499;
+    let t652 = 0.00004 * (t175 * (t115 + t116)) + t175 * t383 + d.k8 * t651;
+    let t653 = c_q4 * t652 - t532 - s_q4 * t650;
+    let t654 = 0.00004 * (t175 * (t126 - t127) - t81 * (t164 + t165)) + t81 * t389
+        + t175 * t382 + 0.032 * p.m6 * (c_q4 * t521 - s_q4 * t518);
+    let t655 = 0.032 * (t54 * t201 + 2.0 * t53 * t91 - t537 - t103);
+    let t656 = t82 * t175 + t651;
+    let t657 = 0.032 * t134 * t656 - s_q3 * t655;
+    let t658 = c_q3 * t653 + p.d4 * t657 - s_q3 * t654;
+    let t659 = t514 + c_q4 * t650 + s_q4 * t652;
+    let t660 = t659 - p.a3 * t657;
+    let t661 = c_q3 * t655 + 0.032 * t136 * t656;
+    let t662 = 0.032 * (t53 * t201 + t524 - 2.0 * t54 * t91 - t102);
+    let t663 = s_q2 * t661 + c_q2 * t662;
+    let t664 = 0.00004 * c_q4 * t649 - t659;
+    let t665 = p.d4 * t661 + 0.00004 * t40 * t649 + s_q3 * t653 + c_q3 * t654
+        - p.a3 * t662;
+    let t666 = t665 - t456 * t654 - inv4 * t457 * t664;
+    let t667 = t665 - p.a2 * t663 - t462 * t654 - inv4 * t463 * t664
+        - inv5 * t464 * t666;
+    let t668 = t43 * t649 - s_q1 * (c_q2 * t658 - s_q2 * t660 - p.d3 * t663)
+        - c_q1
+            * (s_q2 * t658 + c_q2 * t660 + p.d3 * (c_q2 * t661 - s_q2 * t662)
+                - p.a2 * t657) - t453 * t654 - inv4 * t455 * t664 - inv5 * t461 * t666
+        - inv6 * t466 * t667;
+    out.0[0][4] = inv7 * t668;
+    let t669 = t37 * t202 + c_q3 * t203;
+    let t670 = t205 * inv4 * t457 + t669 - t203 * t456;
+    let t671 = t669 + t205 * inv4 * t463 - t203 * t462 - inv5 * t464 * t670;
+    let t672 = t205 * inv4 * t455 - s_q1 * (c_q2 * t204 - s_q2 * t205)
+        - c_q1 * (s_q2 * t204 + c_q2 * t205) - t203 * t453 - inv5 * t461 * t670
+        - inv6 * t466 * t671;
+    out.0[0][5] = inv7 * t672;
+    let t673 = inv6 * (t594 - t466 * inv7 * t595);
+    out.0[1][1] = t673;
+    let t674 = inv6 * (t624 - t466 * inv7 * t625);
+    out.0[1][2] = t674;
+    let t675 = inv6 * (t647 - t466 * inv7 * t648);
+    out.0[1][3] = t675;
+    let t676 = inv6 * (t667 - t466 * inv7 * t668);
+    out.0[1][4] = t676;
+    let t677 = inv6 * (t671 - t466 * inv7 * t672);
+    out.0[1][5] = t677;
+    let t678 = inv5 * (t593 - t464 * t673 - t461 * inv7 * t595);
+    out.0[2][1] = t678;
+    out.0[4][1] = d.k45 * t589 - t456 * t678 - t462 * t673 - t453 * inv7 * t595;
+    let t679 = inv5 * (t623 - t464 * t674 - t461 * inv7 * t625);
+    out.0[2][2] = t679;
+    out.0[4][2] = d.k45 * t620 - t456 * t679 - t462 * t674 - t453 * inv7 * t625;
+    let t680 = inv5 * (t646 - t464 * t675 - t461 * inv7 * t648);
+    out.0[2][3] = t680;
+    out.0[4][3] = d.k45 * t632 - t456 * t680 - t462 * t675 - t453 * inv7 * t648;
+    let t681 = inv5 * (t666 - t464 * t676 - t461 * inv7 * t668);
+    out.0[2][4] = t681;
+    out.0[4][4] = d.k45 * t654 - t456 * t681 - t462 * t676 - t453 * inv7 * t668;
+    let t682 = inv5 * (t670 - t464 * t677 - t461 * inv7 * t672);
+    out.0[2][5] = t682;
+    out.0[4][5] = t203 * d.k45 - t456 * t682 - t462 * t677 - t453 * inv7 * t672;
+    let t683 = inv4 * (t590 - t457 * t678 - t463 * t673 - t455 * inv7 * t595);
+    out.0[3][1] = t683;
+    out.0[5][1] = -25000.0 * t43 * inv7 * t595 - t549 - c_q4 * t683
+        - t40 * (t678 + t673);
+    let t684 = inv4 * (t621 - t457 * t679 - t463 * t674 - t455 * inv7 * t625);
+    out.0[3][2] = t684;
+    out.0[5][2] = -25000.0 * t43 * inv7 * t625 - t598 - c_q4 * t684
+        - t40 * (t679 + t674);
+    let t685 = inv4 * (t644 - t457 * t680 - t463 * t675 - t455 * inv7 * t648);
+    out.0[3][3] = t685;
+    out.0[5][3] = -25000.0 * t43 * inv7 * t648 - t627 - c_q4 * t685
+        - t40 * (t680 + t675);
+    let t686 = inv4 * (t664 - t457 * t681 - t463 * t676 - t455 * inv7 * t668);
+    out.0[3][4] = t686;
+    out.0[5][4] = t501 - c_q4 * t686 - 25000.0 * t43 * inv7 * t668 - t40 * (t681 + t676);
+    let t687 = -inv4 * (t205 + t457 * t682 + t463 * t677 + t455 * inv7 * t672);
+    out.0[3][5] = t687;
+    out.0[5][5] = -25000.0 * t43 * inv7 * t672 - c_q4 * t687 - t40 * (t682 + t677);
+    let t688 = 0.00004 * c_q4 * t114 - t394;
+    let t689 = s_q3 * t388 + c_q3 * t391 + 0.000987 * p.m3 * t112 + p.d4 * t138
+        + 0.00004 * t40 * t114 + t74 * t446 + t75 * t393
+        - 2.0 * c_q1 * (t73 * d.k47 + t75 * d.k46) - p.a3 * t137 - t72 * t445
+        - t129 * d.k5;
+    let t690 = t689 - t390 * t456 - inv4 * t457 * t688;
+    let t691 = c_q1 * t219 + t2 * t399 + t689 + s_q1 * (0.000408 * t45 - t48)
+        - 0.001365 * t61 - t63 * d.k2 - p.a2 * t398 - t390 * t462 - inv4 * t463 * t688
+        - inv5 * t464 * t690;
+    let t692 = t43 * t114
+        - s_q1
+            * (0.000816 * t61 + c_q1 * t209 + t2 * t379 + t63 * d.k1 + c_q2 * t392
+                - s_q2 * t395 - p.d3 * t398)
+        - c_q1
+            * (qd[1] * t399 + s_q2 * t392 + c_q2 * t395
+                + p.d3 * (c_q2 * t396 - s_q2 * t397) - 0.000408 * p.m2 * t63
+                - s_q1 * t209 - t4 * t379 - p.a2 * (t135 + t122 * d.k10 + t123 * d.k7))
+        - t390 * t453 - inv4 * t455 * t688 - inv5 * t461 * t690 - inv6 * t466 * t691;
+    out.1[0][0] = inv7 * t692;
+    let t693 = 0.032 * t149 + t408;
+    let t694 = 0.00004 * t207 - t417;
+    let t695 = 0.00004 * t40 * t142 + p.d4 * t158 - p.a3 * t157;
+    let t696 = s_q3 * t407 + c_q3 * t410 - 2.0 * qd[1] * (s_q2 * d.k47 + c_q2 * d.k46);
+    let t697 = t695 + t696 - t456 * t693 - inv4 * t457 * t694;
+    let t698 = t695 - p.a2 * t422;
+    let t699 = t696 + t698 - t462 * t693 - inv4 * t463 * t694 - inv5 * t464 * t697;
+    let t700 = t208
+        - s_q1 * (t2 * d.k3 + t400 + c_q2 * t413 - 0.00273 * t47 - s_q2 * t419 - t423)
+        - c_q1 * (t217 + s_q2 * t413 + c_q2 * t419 + t424 + 2.0 * t218 - t4 * d.k3)
+        - t453 * t693 - inv4 * t455 * t694 - inv5 * t461 * t697 - inv6 * t466 * t699;
+    out.1[0][1] = inv7 * t700;
+    let t701 = 0.032 * t159 + t408;
+    let t702 = 0.00004 * t207 - t429;
+    let t703 = s_q3 * t426 + c_q3 * t427;
+    let t704 = t695 + t703 - t456 * t701 - inv4 * t457 * t702;
+    let t705 = t698 + t703 - t462 * t701 - inv4 * t463 * t702 - inv5 * t464 * t704;
+    let t706 = t208 - s_q1 * (c_q2 * t428 - t423 - s_q2 * t430)
+        - c_q1 * (t424 + s_q2 * t428 + c_q2 * t430) - t453 * t701 - inv4 * t455 * t702
+        - inv5 * t461 * t704 - inv6 * t466 * t705;
+    out.1[0][2] = inv7 * t706;
+    let t707 = 0.00004 * c_q4 * t161 - t437;
+    let t708 = 0.00004 * t40 * t161 + s_q3 * t433 + c_q3 * t435 + p.d4 * t172
+        - p.a3 * t173;
+    let t709 = t708 - t434 * t456 - inv4 * t457 * t707;
+    let t710 = t708 - p.a2 * t174 - t434 * t462 - inv4 * t463 * t707
+        - inv5 * t464 * t709;
+    let t711 = t43 * t161 - s_q1 * (c_q2 * t436 - p.d3 * t174 - s_q2 * t438)
+        - c_q1
+            * (p.d3 * (c_q2 * t172 - s_q2 * t173) + s_q2 * t436 + c_q2 * t438
+                - p.a2 * t171) - t434 * t453 - inv4 * t455 * t707 - inv5 * t461 * t709
+        - inv6 * t466 * t710;
+    out.1[0][3] = inv7 * t711;
+    let t712 = 0.00004 * c_q4 * t175 - t443;
+    let t713 = p.d4 * t178 + 0.00004 * t40 * t175 + s_q3 * t441 + 0.064 * t169 * d.k15;
+    let t714 = t713 - inv4 * t457 * t712;
+    let t715 = t713 - p.a2 * t179 - inv4 * t463 * t712 - inv5 * t464 * t714;
+    let t716 = t43 * t175 - s_q1 * (c_q2 * t442 - p.d3 * t179 - s_q2 * t444)
+        - c_q1
+            * (p.d3 * (c_q2 * t178 + 0.064 * t55 * t82) + s_q2 * t442 + c_q2 * t444
+                - p.a2 * t177) - inv4 * t455 * t712 - inv5 * t461 * t714
+        - inv6 * t466 * t715;
+    out.1[0][4] = inv7 * t716;
+    let t717 = t37 * t180 + c_q3 * t181;
+    let t718 = t183 * inv4 * t457 + t717 - t181 * t456;
+    let t719 = t717 + t183 * inv4 * t463 - t181 * t462 - inv5 * t464 * t718;
+    let t720 = t183 * inv4 * t455 - s_q1 * (c_q2 * t182 - s_q2 * t183)
+        - c_q1 * (s_q2 * t182 + c_q2 * t183) - t181 * t453 - inv5 * t461 * t718
+        - inv6 * t466 * t719;
+    out.1[0][5] = inv7 * t720;
+    let t721 = inv6 * (t691 - t466 * inv7 * t692);
+    out.1[1][0] = t721;
+    let t722 = inv6 * (t699 - t466 * inv7 * t700);
+    out.1[1][1] = t722;
+    let t723 = inv6 * (t705 - t466 * inv7 * t706);
+    out.1[1][2] = t723;
+    let t724 = inv6 * (t710 - t466 * inv7 * t711);
+    out.1[1][3] = t724;
+    let t725 = inv6 * (t715 - t466 * inv7 * t716);
+    out.1[1][4] = t725;
+    let t726 = inv6 * (t719 - t466 * inv7 * t720);
+    out.1[1][5] = t726;
+    let t727 = inv5 * (t690 - t464 * t721 - t461 * inv7 * t692);
+    out.1[2][0] = t727;
+    out.1[4][0] = d.k45 * t390 - t456 * t727 - t462 * t721 - t453 * inv7 * t692;
+    let t728 = inv5 * (t697 - t464 * t722 - t461 * inv7 * t700);
+    out.1[2][1] = t728;
+    out.1[4][1] = d.k45 * t693 - t456 * t728 - t462 * t722 - t453 * inv7 * t700;
+    let t729 = inv5 * (t704 - t464 * t723 - t461 * inv7 * t706);
+    out.1[2][2] = t729;
+    out.1[4][2] = d.k45 * t701 - t456 * t729 - t462 * t723 - t453 * inv7 * t706;
+    let t730 = inv5 * (t709 - t464 * t724 - t461 * inv7 * t711);
+    out.1[2][3] = t730;
+    out.1[4][3] = d.k45 * t434 - t456 * t730 - t462 * t724 - t453 * inv7 * t711;
+    let t731 = inv5 * (t714 - t464 * t725 - t461 * inv7 * t716);
+    out.1[2][4] = t731;
+    out.1[4][4] = -t456 * t731 - t462 * t725 - t453 * inv7 * t716;
+    let t732 = inv5 * (t718 - t464 * t726 - t461 * inv7 * t720);
+    out.1[2][5] = t732;
+    out.1[4][5] = t181 * d.k45 - t456 * t732 - t462 * t726 - t453 * inv7 * t720;
+    let t733 = inv4 * (t688 - t457 * t727 - t463 * t721 - t455 * inv7 * t692);
+    out.1[3][0] = t733;
+    out.1[5][0] = -25000.0 * t43 * inv7 * t692 - t114 - c_q4 * t733
+        - t40 * (t727 + t721);
+    let t734 = inv4 * (t694 - t457 * t728 - t463 * t722 - t455 * inv7 * t700);
+    out.1[3][1] = t734;
+    out.1[5][1] = -25000.0 * t43 * inv7 * t700 - t142 - c_q4 * t734
+        - t40 * (t728 + t722);
+    let t735 = inv4 * (t702 - t457 * t729 - t463 * t723 - t455 * inv7 * t706);
+    out.1[3][2] = t735;
+    out.1[5][2] = -25000.0 * t43 * inv7 * t706 - t142 - c_q4 * t735
+        - t40 * (t729 + t723);
+    let t736 = inv4 * (t707 - t457 * t730 - t463 * t724 - t455 * inv7 * t711);
+    out.1[3][3] = t736;
+    out.1[5][3] = -25000.0 * t43 * inv7 * t711 - t161 - c_q4 * t736
+        - t40 * (t730 + t724);
+    let t737 = inv4 * (t712 - t457 * t731 - t463 * t725 - t455 * inv7 * t716);
+    out.1[3][4] = t737;
+    out.1[5][4] = t80 - c_q4 * t737 - 25000.0 * t43 * inv7 * t716 - t40 * (t731 + t725);
+    let t738 = -inv4 * (t183 + t457 * t732 + t463 * t726 + t455 * inv7 * t720);
+    out.1[3][5] = t738;
+    out.1[5][5] = -25000.0 * t43 * inv7 * t720 - c_q4 * t738 - t40 * (t732 + t726);
+    out
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

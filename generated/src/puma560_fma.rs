@@ -26,6 +26,11 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
 //!
@@ -46,6 +51,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 622 | 296 | 0 | 0 | 6 | 6 | 430 |
+//! | `gravity_derivatives` | 66 | 16 | 0 | 0 | 4 | 4 | 20 |
+//! | `mass_matrix_inverse` | 170 | 64 | 4 | 0 | 4 | 4 | 80 |
+//! | `forward_dynamics_derivatives` | 1346 | 568 | 8 | 0 | 6 | 6 | 857 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -120,6 +129,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -2846,6 +2859,2762 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 622,
+    add: 296,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+    fma: 430,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qdd[0] * s_q1;
+    let t1 = qdd[0] * c_q1;
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[1] * t2;
+    let t4 = qd[0] * s_q1;
+    let t5 = qd[1] * t4;
+    let t6 = t0 + t3;
+    let t7 = t1 - t5;
+    let t8 = p.a2 * t4;
+    let t9 = qd[1] + qd[2];
+    let t10 = qdd[1] + qdd[2];
+    let t11 = p.d4 * t9;
+    let t12 = p.a3 * t9;
+    let t13 = p.m2 * c_q1;
+    let t14 = s_q3 * c_q4;
+    let t15 = fma(c_q3, s_q5, c_q5 * t14);
+    let t16 = s_q5 * t14 - c_q3 * c_q5;
+    let t17 = p.m2 * qd[1];
+    let t18 = p.m2 * t4;
+    let t19 = p.m2 * t7;
+    let t20 = p.m2 * t2;
+    let t21 = -0.2989010989010989 * t18 - t17;
+    let t22 = 0.001365 * t21;
+    let t23 = t4 * t4;
+    let t24 = t2 * t2;
+    let t25 = -t6;
+    let t26 = fma(2.0, t3, t0);
+    let t27 = p.a2 * (2.0 * t5 - t1) - p.d3 * (t23 + t24);
+    let t28 = fma(p.d3, t1, p.g * s_q1);
+    let t29 = t28 - p.a2 * fma(qd[1], qd[1], t24);
+    let t30 = p.g * c_q1 - p.d3 * t0;
+    let t31 = fma(p.a2, fma(t2, t4, qdd[1]), t30);
+    let t32 = c_q2 * t31 - s_q2 * t29;
+    let t33 = t9 * t9;
+    let t34 = s_q1 * t17;
+    let t35 = p.a2 * qd[1];
+    let t36 = fma(-2.0 * p.d3, fma(c_q1, t2, s_q1 * t4), 2.0 * s_q1 * t35);
+    let t37 = s_q3 * s_q4;
+    let t38 = -2.0 * fma(c_q2, t35, t12);
+    let t39 = q[1] + q[2];
+    let (t40, t42) = sin_cos(t39);
+    let t41 = qd[0] * t40;
+    let t43 = qd[0] * t42;
+    let t44 = fma(qd[2], t43, t7 * s_q2);
+    let t45 = fma(t6, c_q2, t44);
+    let t46 = t7 * c_q2 - qd[2] * t41;
+    let t47 = t46 - t6 * s_q2;
+    let t48 = t9 * s_q3 - c_q3 * t41;
+    let t49 = -fma(s_q3, t41, t9 * c_q3);
+    let t50 = qd[3] + t43;
+    let t51 = qdd[3] + t47;
+    let t52 = fma(c_q3, t45, qd[3] * t49) - t10 * s_q3;
+    let t53 = s_q4 * t50 - c_q4 * t48;
+    let t54 = fma(s_q4, t48, c_q4 * t50);
+    let t55 = qd[4] - t49;
+    let t56 = fma(s_q3, t45, t10 * c_q3);
+    let t57 = qdd[4] + t56 - qd[3] * t48;
+    let t58 = fma(s_q4, t51, fma(c_q4, t52, qd[4] * t54));
+    let t59 = c_q5 * t53 - s_q5 * t55;
+    let t60 = -fma(c_q5, t55, s_q5 * t53);
+    let t61 = qd[5] + t54;
+    let t62 = c_q4 * t51 - s_q4 * t52;
+    let t63 = t41 * t43;
+    let t64 = t9 * t41;
+    let t65 = t41 * t41;
+    let t66 = t9 * t43;
+    let t67 = t49 * t50;
+    let t68 = t53 * t54;
+    let t69 = c_q5 * t61;
+    let t70 = t60 * t69;
+    let t71 = s_q5 * t61;
+    let t72 = t59 * t71;
+    let t73 = t60 * t71;
+    let t74 = t59 * t69;
+    let t75 = t43 * t43;
+    let t76 = t33 + t75;
+    let t77 = t63 - t10;
+    let t78 = t10 + t63;
+    let t79 = t33 + t65;
+    let t80 = t64 - t47;
+    let t81 = t45 + t66;
+    let t82 = fma(s_q2, t31, c_q2 * t29);
+    let t83 = fma(p.d4, t77, t82) - p.a3 * t76;
+    let t84 = fma(p.a3, t78, t32) - p.d4 * t79;
+    let t85 = fma(p.d4, t81, fma(p.a3, t80, t27));
+    let t86 = c_q3 * t83 - s_q3 * t85;
+    let t87 = fma(c_q3, t85, s_q3 * t83);
+    let t88 = t68 - t57;
+    let t89 = -fma(t55, t55, t53 * t53);
+    let t90 = fma(t54, t55, t58);
+    let t91 = p.m6 * c_q4;
+    let t92 = t88 * t91;
+    let t93 = p.m6 * s_q4;
+    let t94 = t89 * t93;
+    let t95 = 0.032 * (t92 - t94);
+    let t96 = t88 * t93;
+    let t97 = t89 * t91;
+    let t98 = c_q3 * t95;
+    let t99 = p.m6 * s_q3;
+    let t100 = t90 * t99;
+    let t101 = s_q3 * t95;
+    let t102 = p.m6 * c_q3;
+    let t103 = t90 * t102;
+    let t104 = 0.032 * t103 - t101;
+    let t105 = c_q3 * t40;
+    let t106 = fma(s_q4, t42, c_q4 * t105);
+    let t107 = c_q4 * t42 - s_q4 * t105;
+    let t108 = s_q3 * t40;
+    let t109 = c_q5 * t106 - s_q5 * t108;
+    let t110 = fma(c_q5, t108, s_q5 * t106);
+    let t111 = t42 * t43;
+    let t112 = t42 * (qd[2] + qd[1]);
+    let t113 = -t40 * (qd[2] + qd[1]);
+    let t114 = c_q3 * t112 - qd[3] * t108;
+    let t115 = c_q4 * t113 - fma(s_q4, t114, qd[4] * t106);
+    let t116 = c_q5 * t60;
+    let t117 = s_q5 * t59;
+    let t118 = fma(c_q4, t114, fma(qd[4], t107, s_q4 * t113));
+    let t119 = t40 * t43;
+    let t120 = p.a2 * c_q1;
+    let t121 = 2.0 * (p.d4 * t119 - fma(t43, t120, p.a3 * t111));
+    let t122 = t9 * t40;
+    let t123 = t122 - t113;
+    let t124 = fma(t9, t42, t112);
+    let t125 = fma(p.d4, t124, fma(p.a3, t123, t36));
+    let t126 = s_q5 * t60;
+    let t127 = c_q5 * t59;
+    let t128 = fma(s_q3, t112, qd[3] * t105);
+    let t129 = t40 * t41;
+    let t130 = -2.0 * fma(t55, t108, t53 * t106);
+    let t131 = fma(t53, t107, t54 * t106) - t128;
+    let t132 = 0.032 * (t91 * t131 - t93 * t130);
+    let t133 = fma(t54, t108, fma(t55, t107, t118));
+    let t134 = 0.032 * t102 * t133 - s_q3 * t132;
+    let t135 = 0.032 * fma(t93, t131, t91 * t130);
+    let t136 = fma(0.032 * t99, t133, c_q3 * t132);
+    let t137 = c_q3 * t43;
+    let t138 = t137 - c_q3 * qd[3];
+    let t139 = c_q4 * t41;
+    let t140 = qd[4] * t14 - fma(s_q4, t138, t139);
+    let t141 = s_q4 * t41;
+    let t142 = fma(c_q4, t138, qd[4] * t37) - t141;
+    let t143 = 2.0 * fma(p.d4, t43, p.a3 * t41);
+    let t144 = fma(2.0, t8, t143);
+    let t145 = s_q3 * t43;
+    let t146 = t145 - s_q3 * qd[3];
+    let t147 = p.m6
+        * fma(c_q4, c_q3 * t38 - s_q3 * t144, 2.0 * s_q4 * (s_q2 * t35 - t11));
+    let t148 = c_q3 * t55;
+    let t149 = 2.0 * (t14 * t53 - t148);
+    let t150 = t37 * t53 - fma(t14, t54, t146);
+    let t151 = 0.032 * (t91 * t150 - t93 * t149);
+    let t152 = fma(c_q3, t54, fma(t37, t55, t142));
+    let t153 = 0.032 * t102 * t152 - s_q3 * t151;
+    let t154 = 0.032 * fma(t93, t150, t91 * t149);
+    let t155 = fma(0.032 * t99, t152, c_q3 * t151);
+    let t156 = p.m6 * fma(-2.0 * t11, s_q4, c_q4 * (-2.0 * c_q3 * t12 - s_q3 * t143));
+    let t157 = s_q4 * t49;
+    let t158 = fma(s_q4, qd[4], t157);
+    let t159 = c_q4 * t49;
+    let t160 = fma(c_q4, qd[4], t159);
+    let t161 = s_q5 * t71;
+    let t162 = c_q5 * t69;
+    let t163 = s_q4 * t53;
+    let t164 = fma(c_q4, t53, fma(s_q4, t54, t48));
+    let t165 = fma(0.032 * t91, t164, 0.064 * t93 * t163);
+    let t166 = c_q4 * t55;
+    let t167 = t160 + t166;
+    let t168 = 0.032 * t102 * t167 - s_q3 * t165;
+    let t169 = fma(0.032 * t99, t167, c_q3 * t165);
+    let t170 = fma(-0.064 * t91, t163, 0.032 * t93 * t164);
+    let t171 = fma(c_q2, t170, s_q2 * t169);
+    let t172 = 2.0 * t54;
+    let t173 = fma(-0.064 * s_q3 * t55, t93, 0.032 * t102 * t172);
+    let t174 = fma(0.032 * t99, t172, 0.064 * t93 * t148);
+    let t175 = t55 * t91;
+    let t176 = fma(-0.064 * c_q2, t175, s_q2 * t174);
+    let t177 = 0.00004 * (t116 + t117);
+    let t178 = c_q3 * c_q4;
+    let t179 = 0.00004 * (t126 - t127);
+    let t180 = t177 * t178 - s_q3 * t179;
+    let t181 = s_q4 * t177;
+    let t182 = -fma(c_q3, t179, t14 * t177);
+    let t183 = p.m2 * t25;
+    let t184 = fma(2.0 * t2, t8, t30);
+    let t185 = p.a2 * (t24 - t23) - t28;
+    let t186 = c_q2 * t185 - s_q2 * t184;
+    let t187 = fma(s_q2, t185, c_q2 * t184);
+    let t188 = -t45;
+    let t189 = 0.00004 * t140;
+    let t190 = c_q4 * t137 - t141;
+    let t191 = -fma(s_q4, t137, t139);
+    let t192 = fma(c_q5, t145, s_q5 * t190);
+    let t193 = c_q5 * t190 - s_q5 * t145;
+    let t194 = c_q5 * t48 - s_q5 * t159;
+    let t195 = fma(s_q5, t48, c_q5 * t159);
+    let t196 = fma(s_q2, t25, t46);
+    let t197 = c_q2 * t25 - t44;
+    let t198 = qd[3] * t145;
+    let t199 = c_q3 * t196 - t198;
+    let t200 = fma(t41, t49, t50 * t145);
+    let t201 = qd[4] * t190;
+    let t202 = c_q4 * t197 - fma(s_q4, t199, t201);
+    let t203 = qd[4] * t191;
+    let t204 = fma(s_q4, t197, c_q4 * t199);
+    let t205 = t75 - t65;
+    let t206 = fma(p.d4, t205, 2.0 * p.a3 * t63);
+    let t207 = t187 + t206;
+    let t208 = t66 - t197;
+    let t209 = t196 - t64;
+    let t210 = fma(p.d4, t209, fma(p.a3, t208, p.a2 * t26));
+    let t211 = qd[3] * t137;
+    let t212 = fma(s_q3, t196, t211);
+    let t213 = fma(-2.0 * p.d4, t63, p.a3 * t205);
+    let t214 = fma(t53, t191, t54 * t190);
+    let t215 = t214 - t212;
+    let t216 = -2.0 * fma(t55, t145, t53 * t190);
+    let t217 = t93 * t216;
+    let t218 = 0.032 * (t91 * t215 - t217);
+    let t219 = fma(t55, t191, fma(t54, t145, t203));
+    let t220 = t204 + t219;
+    let t221 = 0.032 * t102 * t220 - s_q3 * t218;
+    let t222 = fma(t48, t145, t49 * t137);
+    let t223 = t91 * t216;
+    let t224 = 0.032 * fma(t93, t215, t223);
+    let t225 = fma(0.032 * t99, t220, c_q3 * t218);
+    let t226 = c_q3 * t47 - t198;
+    let t227 = c_q4 * t188 - fma(s_q4, t226, t201);
+    let t228 = fma(s_q4, t188, c_q4 * t226);
+    let t229 = t32 + t206;
+    let t230 = p.a3 * t81 - p.d4 * t80;
+    let t231 = fma(s_q3, t47, t211);
+    let t232 = t214 - t231;
+    let t233 = 0.032 * (t91 * t232 - t217);
+    let t234 = t219 + t228;
+    let t235 = 0.032 * t102 * t234 - s_q3 * t233;
+    let t236 = 0.032 * fma(t93, t232, t223);
+    let t237 = fma(0.032 * t99, t234, c_q3 * t233);
+    let t238 = qd[3] * t48 - t56;
+    let t239 = fma(qd[4], t159, s_q4 * t238);
+    let t240 = c_q4 * t238 - qd[4] * t157;
+    let t241 = t54 * t159 - fma(t53, t157, t52);
+    let t242 = -2.0 * (t53 * t159 - t48 * t55);
+    let t243 = 0.032 * (t91 * t241 - t93 * t242);
+    let t244 = t240 - fma(t55, t157, t48 * t54);
+    let t245 = 0.032 * (t102 * t244 - t100) - fma(s_q3, t243, t98);
+    let t246 = fma(0.032, fma(t99, t244, t103), c_q3 * t243) - t101;
+    let t247 = 0.032 * fma(t91, t242, t93 * t241);
+    let t248 = fma(c_q2, t247, s_q2 * t246);
+    let t249 = t62 - qd[4] * t53;
+    let t250 = t54 * t54 - t53 * t53;
+    let t251 = 0.032 * (fma(2.0 * t68, t93, t91 * t250) - (t96 + t97));
+    let t252 = t249 - t55 * t53;
+    let t253 = 0.032 * t102 * t252 - s_q3 * t251;
+    let t254 = fma(0.032 * t99, t252, c_q3 * t251);
+    let t255 = 0.032 * (fma(-2.0 * t68, t91, fma(t93, t250, t92)) - t94);
+    let t256 = fma(c_q2, t255, s_q2 * t254);
+    let t257 = 0.00004 * (t74 - t69 * t59);
+    let t258 = 0.00004 * (t72 - t71 * t59);
+    let t259 = t178 * t257 - s_q3 * t258;
+    let t260 = s_q4 * t257;
+    let t261 = -fma(c_q3, t258, t14 * t257);
+    let t262 = fma(-0.001365, t20, fma(qd[1], d.k3, t4 * d.k2));
+    let t263 = t4 * d.k1;
+    let t264 = fma(-0.000408, t20, qd[1] * d.k2);
+    let t265 = t263 + t264;
+    let t266 = fma(-0.001365, t13, s_q1 * d.k2);
+    let t267 = c_q1 * qd[1];
+    let t268 = fma(-0.000987 * p.m3, t43, t9 * d.k6);
+    let t269 = t55 * d.k8;
+    let t270 = t53 * d.k8;
+    let t271 = t55 * d.k9;
+    let t272 = t53 * d.k9;
+    let t273 = fma(t108, t270 - t272, fma(t106, t269 - t271, 0.00004 * t115));
+    let t274 = t54 * d.k9;
+    let t275 = fma(
+        t118,
+        d.k8,
+        fma(
+            t108,
+            t274,
+            fma(
+                t107,
+                t271,
+                fma(
+                    0.032 * p.m6,
+                    fma(c_q3, t125, s_q3 * t121),
+                    0.00004 * (fma(t107, t116 + t117, t71 * t109) - t69 * t110),
+                ),
+            ),
+        ),
+    );
+    let t276 = fma(c_q4, t275, fma(0.0003, t114, 0.0016 * (t42 * t49 - t50 * t108)))
+        - s_q4 * t273;
+    let t277 = t54 * d.k8;
+    let t278 = fma(
+        -0.032 * p.m6,
+        fma(
+            2.0 * s_q4,
+            fma(t41, t120, p.a3 * t119) - p.d4 * t129,
+            c_q4 * (c_q3 * t121 - s_q3 * t125),
+        ),
+        fma(-0.00004, t107 * (t126 - t127) - fma(t69, t109, t71 * t110), t128 * d.k9),
+    ) - fma(t106, t277, t107 * t270);
+    let t279 = -0.0013 * (t50 * t105 - t42 * t48) - t278;
+    let t280 = fma(
+        -0.000987 * p.m3,
+        t111,
+        fma(
+            d.k5,
+            t113 - t122,
+            fma(c_q3, t276, fma(t112, d.k4, fma(t42, t268, fma(t36, d.k7, p.d4 * t134)))),
+        ),
+    ) - s_q3 * t279;
+    let t281 = fma(t42, d.k5, t40 * d.k4);
+    let t282 = fma(
+        -0.0003,
+        fma(t48, t108, t49 * t105),
+        fma(s_q4, t275, fma(c_q4, t273, 0.0016 * t113)),
+    );
+    let t283 = fma(t112, d.k5, fma(t9, t281, fma(0.000987 * p.m3, t119, t282)))
+        - fma(t40, t268, fma(t36, d.k10, p.a3 * t134));
+    let t284 = fma(2.0, t119 * d.k7 - t111 * d.k10, t136);
+    let t285 = fma(2.0, t119 * d.k10 - t129 * d.k7, t135);
+    let t286 = fma(c_q2, t285, s_q2 * t284);
+    let t287 = fma(-0.000408, t13, s_q1 * d.k1);
+    let t288 = t2 * d.k1;
+    let t289 = t41 * d.k5;
+    let t290 = t43 * d.k4;
+    let t291 = fma(t14, t271 - t269, fma(c_q3, t270 - t272, 0.00004 * t140));
+    let t292 = fma(
+        0.00004,
+        fma(t37, t116 + t117, t16 * t69) - t15 * t71,
+        fma(t142, d.k8, fma(c_q3, t274, t37 * t271)),
+    );
+    let t293 = fma(0.032 * p.m6, fma(c_q3, t144, s_q3 * t38), t292);
+    let t294 = fma(-0.0016 * c_q3, t50, 0.0003 * t138) - s_q4 * t291;
+    let t295 = fma(c_q4, t293, t294);
+    let t296 = fma(
+        -0.00004,
+        fma(t15, t69, fma(t37, t126 - t127, t16 * t71)),
+        fma(t146, d.k9, t14 * t277),
+    ) - t37 * t270;
+    let t297 = 0.0013 * s_q3 * t50 - t296;
+    let t298 = fma(0.032, t147, t297);
+    let t299 = fma(-0.001974 * p.m3, t9, 2.0 * t289);
+    let t300 = fma(t43, d.k6, fma(p.d4, t153, t290)) - t299;
+    let t301 = fma(c_q3, t295, fma(2.0 * t4, d.k46, t300)) - s_q3 * t298;
+    let t302 = t41 * d.k4;
+    let t303 = t43 * d.k5;
+    let t304 = fma(-0.0003, c_q3 * t48 - s_q3 * t49, fma(-0.0016, t41, c_q4 * t291));
+    let t305 = fma(s_q4, t293, t304);
+    let t306 = fma(2.0, t303, t302) - fma(t41, d.k6, p.a3 * t153);
+    let t307 = fma(-2.0 * t4, d.k47, t305 + t306);
+    let t308 = fma(-2.0 * t9, d.k10, t155);
+    let t309 = fma(-2.0 * t9, d.k7, t154);
+    let t310 = fma(c_q2, t309, s_q2 * t308);
+    let t311 = p.d3 * t310;
+    let t312 = p.d3 * (c_q2 * t308 - s_q2 * t309)
+        - p.a2 * fma(2.0, fma(t43, d.k7, t41 * d.k10), t153);
+    let t313 = fma(0.032 * p.m6, fma(-2.0 * s_q3, t12, c_q3 * t143), t292);
+    let t314 = fma(c_q4, t313, t294);
+    let t315 = fma(0.032, t156, t297);
+    let t316 = fma(c_q3, t314, t300) - s_q3 * t315;
+    let t317 = fma(s_q4, t313, t304);
+    let t318 = t306 + t317;
+    let t319 = fma(-0.00004, t158, s_q4 * (t269 - t271));
+    let t320 = fma(t160, d.k8, fma(c_q4, t271, 0.00004 * (c_q4 * (t116 + t117))));
+    let t321 = fma(c_q4, t320, 0.0019 * t49) - s_q4 * t319;
+    let t322 = -0.00004 * (c_q4 * (t126 - t127) - s_q4 * (t161 + t162))
+        - fma(c_q4, t270, fma(s_q4, t277, t48 * d.k9));
+    let t323 = 0.0013 * t48 - t322;
+    let t324 = fma(c_q3, t321, p.d4 * t168) - s_q3 * t323;
+    let t325 = fma(s_q4, t320, c_q4 * t319);
+    let t326 = t325 - p.a3 * t168;
+    let t327 = fma(-0.00004, t53, t270) - t272;
+    let t328 = fma(-0.00004, t161 + t162, t274 + t277);
+    let t329 = c_q4 * t328 - s_q4 * t327;
+    let t330 = fma(c_q3, t329, p.d4 * t173);
+    let t331 = fma(s_q4, t328, c_q4 * t327);
+    let t332 = t331 - p.a3 * t173;
+    let t333 = 0.5 * t299;
+    let t334 = t302 + t303;
+    let t335 = fma(
+        -0.000987 * p.m3,
+        t113,
+        fma(
+            c_q1,
+            fma(2.0 * t43, d.k46, 2.0 * t41 * d.k47),
+            fma(t129, d.k5, fma(t40, t333, p.a3 * t135)),
+        ),
+    ) - fma(t42, t334, fma(p.d4, t136, fma(c_q3, t279, fma(s_q3, t276, t43 * t281))));
+    let t336 = p.a3 * t154 - p.d4 * t155;
+    let t337 = fma(p.a2, t310, t336);
+    let t338 = 2.0 * qd[1] * fma(c_q2, d.k46, s_q2 * d.k47)
+        - fma(c_q3, t298, s_q3 * t295);
+    let t339 = fma(c_q3, t315, s_q3 * t314);
+    let t340 = p.a3 * t170 - fma(c_q3, t323, fma(s_q3, t321, p.d4 * t169));
+    let t341 = -0.064 * t166 * d.k15 - fma(s_q3, t329, p.d4 * t174);
+    let t342 = t47 * d.k5;
+    let t343 = t43 * t268;
+    let t344 = fma(t55, t270, 0.00004 * (qdd[5] + t62 - qd[4] * t53)) - t53 * t271;
+    let t345 = t54 * t271;
+    let t346 = fma(t58, d.k8, fma(0.032 * p.m6, t87, fma(0.00004, t70 + t72, t345)));
+    let t347 = c_q4 * t346 - s_q4 * t344;
+    let t348 = fma(0.0016, t67, fma(0.0003, t52, t347));
+    let t349 = fma(
+        0.0013 * t48,
+        t50,
+        fma(
+            t54,
+            t270,
+            fma(0.032 * p.m6, fma(s_q4, t84, c_q4 * t86), 0.00004 * (t73 - t74)),
+        ),
+    ) - t57 * d.k9;
+    let t350 = s_q3 * t349 - c_q3 * t348;
+    let t351 = fma(t45, d.k4, fma(t27, d.k7, fma(p.d4, t104, t342 + t343)))
+        - fma(t9, t333, t350);
+    let t352 = t41 * t268;
+    let t353 = fma(s_q4, t346, c_q4 * t344);
+    let t354 = fma(
+        -0.000987 * p.m3,
+        t10,
+        fma(0.0003 * t48, t49, fma(t9, t334, fma(t45, d.k5, fma(0.0016, t51, t353)))),
+    ) - fma(t27, d.k10, fma(p.a3, t104, t352));
+    let t355 = fma(0.032, t100, fma(t77, d.k7, t98)) - t76 * d.k10;
+    let t356 = fma(t78, d.k10, 0.032 * (t96 + t97)) - t79 * d.k7;
+    let t357 = fma(c_q2, t356, s_q2 * t355);
+    let t358 = c_q2 * t351 - s_q2 * t354;
+    let t359 = c_q2 * t355 - s_q2 * t356;
+    let t360 = fma(c_q2, t354, s_q2 * t351);
+    let t361 = fma(t2, d.k2, 0.001365 * t18);
+    let t362 = fma(t145, t270 - t272, t190 * (t269 - t271));
+    let t363 = fma(0.00004, t202, t362);
+    let t364 = fma(
+        t145,
+        t274,
+        fma(t191, t271, 0.00004 * (fma(t191, t116 + t117, t71 * t193) - t69 * t192)),
+    );
+    let t365 = fma(
+        t203 + t204,
+        d.k8,
+        fma(0.032 * p.m6, fma(c_q3, t210, s_q3 * t207), t364),
+    );
+    let t366 = fma(-0.0016, t200, fma(c_q4, t365, 0.0003 * t199)) - s_q4 * t363;
+    let t367 = 0.032 * p.m6 * fma(s_q4, t186 + t213, c_q4 * (c_q3 * t207 - s_q3 * t210))
+        - t212 * d.k9;
+    let t368 = fma(
+        t191,
+        t270,
+        fma(t190, t277, 0.00004 * (t191 * (t126 - t127) - fma(t69, t193, t71 * t192))),
+    );
+    let t369 = fma(-0.0013, fma(t41, t48, t50 * t137), t368);
+    let t370 = t367 + t369;
+    let t371 = 0.000987 * p.m3 * t63 - fma(t66, d.k5, t352);
+    let t372 = fma(
+        c_q3,
+        t366,
+        fma(t197, d.k5, fma(t196, d.k4, fma(t26, d.k46, fma(p.d4, t221, t371)))),
+    ) - s_q3 * t370;
+    let t373 = t290 - t289;
+    let t374 = fma(-0.000987 * t65, p.m3, t9 * t373) - t343;
+    let t375 = fma(-0.0003, t222, fma(s_q4, t365, fma(c_q4, t363, 0.0016 * t197)));
+    let t376 = fma(t196, d.k5, t374 + t375) - fma(t26, d.k47, p.a3 * t221);
+    let t377 = fma(t205, d.k7, 2.0 * t63 * d.k10);
+    let t378 = t225 + t377;
+    let t379 = fma(-2.0 * t63, d.k7, t205 * d.k10);
+    let t380 = t224 + t379;
+    let t381 = fma(c_q2, t380, s_q2 * t378);
+    let t382 = fma(0.000408, t18, t288);
+    let t383 = fma(0.00004, t227, t362);
+    let t384 = fma(
+        t203 + t228,
+        d.k8,
+        fma(0.032 * p.m6, fma(c_q3, t230, s_q3 * t229), t364),
+    );
+    let t385 = fma(-0.0016, t200, fma(c_q4, t384, 0.0003 * t226)) - s_q4 * t383;
+    let t386 = 0.032 * p.m6 * fma(s_q4, t213 - t82, c_q4 * (c_q3 * t229 - s_q3 * t230))
+        - t231 * d.k9;
+    let t387 = t369 + t386;
+    let t388 = fma(c_q3, t385, fma(t188, d.k5, fma(t47, d.k4, fma(p.d4, t235, t371))))
+        - s_q3 * t387;
+    let t389 = fma(-0.0003, t222, fma(s_q4, t384, fma(c_q4, t383, 0.0016 * t188)));
+    let t390 = t342 + t374 + t389 - p.a3 * t235;
+    let t391 = t237 + t377;
+    let t392 = t236 + t379;
+    let t393 = fma(c_q2, t392, fma(s_q2, t391, t359));
+    let t394 = fma(-0.00004, t239, t159 * (t269 - t271)) - t48 * (t270 - t272);
+    let t395 = fma(
+        t240,
+        d.k8,
+        fma(
+            0.032 * p.m6,
+            t86,
+            0.00004 * (fma(t71, t195, t69 * t194) - t157 * (t116 + t117)),
+        ),
+    ) - fma(t157, t271, t48 * t274);
+    let t396 = fma(c_q4, t395, fma(0.0016 * t48, t50, 0.0003 * t238)) - s_q4 * t394;
+    let t397 = fma(
+        -0.00004,
+        fma(t157, t127 - t126, t71 * t194) - t69 * t195,
+        fma(0.032 * t91, t87, fma(t52, d.k9, t157 * t270)),
+    ) - t159 * t277;
+    let t398 = -0.0013 * t67 - t397;
+    let t399 = fma(c_q3, t396 - t349, p.d4 * t245) - s_q3 * (t348 + t398);
+    let t400 = fma(-0.0003, t49 * t49 - t48 * t48, fma(c_q4, t394, s_q4 * t395));
+    let t401 = t400 - p.a3 * t245;
+    let t402 = fma(-0.00004, t58, t55 * t277) - t345;
+    let t403 = fma(-0.00004 * t53, t116 + t117, t249 * d.k8) - t53 * t271;
+    let t404 = c_q4 * t403 - fma(s_q4, t402, t353);
+    let t405 = fma(
+        -0.00004,
+        fma(t54, t161 + t162, t53 * (t126 - t127)),
+        fma(t54, t277, 0.032 * p.m6 * (c_q4 * t84 - s_q4 * t86)),
+    ) - t53 * t270;
+    let t406 = fma(c_q3, t404, p.d4 * t253) - s_q3 * t405;
+    let t407 = fma(s_q4, t403, fma(c_q4, t402, t347));
+    let t408 = t407 - p.a3 * t253;
+    let t409 = fma(t43, t333 - t373, fma(t41, t334, t63 * d.k5));
+    let t410 = fma(-0.000987 * p.m3, t197, fma(t186, d.k10, fma(p.a3, t224, t409)))
+        - fma(c_q3, t370, fma(s_q3, t366, fma(t187, d.k7, p.d4 * t225)));
+    let t411 = fma(-0.000987 * p.m3, t188, fma(p.a3, t236, t409))
+        - fma(c_q3, t387, fma(s_q3, t385, fma(t32, d.k7, fma(p.d4, t237, t82 * d.k10))));
+    let t412 = fma(p.a3, t247, t350) - fma(p.d4, t246, fma(c_q3, t398, s_q3 * t396));
+    let t413 = p.a3 * t255 - fma(c_q3, t405, fma(s_q3, t404, p.d4 * t254));
+    (
+        [
+            [
+                0.0,
+                fma(
+                    s_q1,
+                    fma(
+                        p.m2,
+                        fma(0.000408, t6, 0.001365 * qdd[1]),
+                        fma(
+                            p.a2,
+                            fma(t81, d.k7, fma(t80, d.k10, t104)),
+                            fma(
+                                c_q2,
+                                t372,
+                                fma(t2, t361, fma(t7, d.k1, 0.000408 * (t2 * t17 - t183))),
+                            ),
+                        ),
+                    )
+                        - fma(
+                            p.d3,
+                            t359,
+                            fma(qd[1], t265, fma(p.d3, t381, fma(s_q2, t376, t360))),
+                        ),
+                    c_q1
+                        * (fma(
+                            -0.000408,
+                            t19,
+                            fma(
+                                -0.000408,
+                                t19,
+                                fma(
+                                    p.d3,
+                                    c_q2 * t378 - s_q2 * t380,
+                                    fma(
+                                        c_q2,
+                                        t376,
+                                        fma(
+                                            s_q2,
+                                            t372,
+                                            fma(qd[1], t382, fma(qdd[1], d.k2, fma(t6, d.k1, t358))),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        )
+                            - fma(
+                                p.a2,
+                                fma(t209, d.k7, fma(t208, d.k10, t221)),
+                                fma(t4, t361, fma(p.d3, t357, qd[1] * t22)),
+                            )),
+                ),
+                fma(
+                    c_q1,
+                    fma(
+                        p.d3,
+                        c_q2 * t391 - fma(s_q2, t392, t357),
+                        fma(c_q2, t390, fma(s_q2, t388, t358)),
+                    ) - p.a2 * (fma(t81, d.k10, t235) - t80 * d.k7),
+                    s_q1 * (c_q2 * t388 - fma(p.d3, t393, fma(s_q2, t390, t360))),
+                ),
+                fma(
+                    c_q1,
+                    fma(c_q2, t401, fma(s_q2, t399, p.d3 * (c_q2 * t246 - s_q2 * t247)))
+                        - p.a2 * t245,
+                    s_q1 * (c_q2 * t399 - fma(s_q2, t401, p.d3 * t248)),
+                ),
+                fma(
+                    c_q1,
+                    fma(c_q2, t408, fma(s_q2, t406, p.d3 * (c_q2 * t254 - s_q2 * t255)))
+                        - p.a2 * t253,
+                    s_q1 * (c_q2 * t406 - fma(s_q2, t408, p.d3 * t256)),
+                ),
+                fma(
+                    c_q1,
+                    fma(c_q2, t260, s_q2 * t259),
+                    s_q1 * (c_q2 * t259 - s_q2 * t260),
+                ),
+            ],
+            [
+                0.0,
+                fma(
+                    -0.006 * c_q1,
+                    d.k11,
+                    fma(
+                        -0.001365,
+                        t183,
+                        fma(
+                            t2,
+                            fma(-0.000408, t18, t22) - t382,
+                            fma(p.a2, t381, fma(t4, t265, fma(t7, d.k2, t410))),
+                        ),
+                    ),
+                ) - s_q1 * d.k12,
+                fma(p.a2, t393, t411),
+                fma(p.a2, t248, t412),
+                fma(p.a2, t256, t413),
+                t261,
+            ],
+            [0.0, t410, t411, t412, t413, t261],
+            [0.0, t375, t389, t400, t407, t260],
+            [0.0, -(t367 + t368), -(t368 + t386), t397, -t405, -t258],
+            [0.0, 0.00004 * t202, 0.00004 * t227, -0.00004 * t239, -0.00004 * t58, 0.0],
+        ],
+        [
+            [
+                fma(
+                    c_q1,
+                    fma(
+                        -0.000408 * c_q1,
+                        t17,
+                        fma(
+                            p.d3,
+                            c_q2 * t284 - s_q2 * t285,
+                            fma(c_q2, t283, fma(s_q2, t280, qd[1] * t287)),
+                        ),
+                    )
+                        - fma(
+                            p.a2,
+                            fma(t124, d.k7, fma(t123, d.k10, t134)),
+                            fma(t4, t266, s_q1 * t262),
+                        ),
+                    s_q1
+                        * (fma(
+                            c_q2,
+                            t280,
+                            fma(
+                                d.k1,
+                                t267,
+                                fma(t2, t266, fma(c_q1, t262, 0.000816 * t34)),
+                            ),
+                        ) - fma(p.d3, t286, s_q2 * t283)),
+                ),
+                fma(
+                    c_q1,
+                    fma(2.0, t264, fma(c_q2, t307, fma(s_q2, t301, t263 + t312)))
+                        - t4 * d.k3,
+                    s_q1
+                        * (fma(-0.00273, t21, fma(c_q2, t301, fma(t2, d.k3, t288)))
+                            - fma(s_q2, t307, t311)),
+                ),
+                fma(
+                    c_q1,
+                    fma(c_q2, t318, fma(s_q2, t316, t312)),
+                    s_q1 * (c_q2 * t316 - fma(s_q2, t318, t311)),
+                ),
+                fma(
+                    c_q1,
+                    fma(c_q2, t326, fma(s_q2, t324, p.d3 * (c_q2 * t169 - s_q2 * t170)))
+                        - p.a2 * t168,
+                    s_q1 * (c_q2 * t324 - fma(s_q2, t326, p.d3 * t171)),
+                ),
+                fma(
+                    c_q1,
+                    fma(
+                        c_q2,
+                        t332,
+                        fma(s_q2, t330, p.d3 * fma(0.064 * s_q2, t175, c_q2 * t174)),
+                    ) - p.a2 * t173,
+                    s_q1 * (c_q2 * t330 - fma(s_q2, t332, p.d3 * t176)),
+                ),
+                fma(
+                    c_q1,
+                    fma(c_q2, t181, s_q2 * t180),
+                    s_q1 * (c_q2 * t180 - s_q2 * t181),
+                ),
+            ],
+            [
+                fma(
+                    s_q1,
+                    fma(-0.000408, t18, t22),
+                    fma(p.a2, t286, fma(d.k2, t267, fma(0.001365, t34, t335))),
+                ) - fma(t2, t287, c_q1 * t265),
+                t337 + t338,
+                t337 - t339,
+                fma(p.a2, t171, t340),
+                fma(p.a2, t176, t341),
+                t182,
+            ],
+            [t335, t336 + t338, t336 - t339, t340, t341, t182],
+            [t282, t305, t317, t325, t331, t181],
+            [t278, fma(-0.032, t147, t296), fma(-0.032, t156, t296), t322, 0.0, -t179],
+            [0.00004 * t115, t189, t189, -0.00004 * t158, -0.00004 * t53, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 66,
+    add: 16,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+    fma: 20,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { gravity_derivatives_with_avx(avx2, d, q) };
+    }
+    gravity_derivatives_with_body(BuildLanes, d, q)
+}
+/// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn gravity_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    gravity_derivatives_with_body(avx2, d, q)
+}
+/// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn gravity_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let t2 = c_q2 * t1 - s_q2 * t0;
+    let t3 = fma(s_q2, t1, c_q2 * t0);
+    let t4 = c_q3 * c_q4;
+    let t5 = t3 * t4;
+    let t6 = fma(s_q4, t2, t5);
+    let t7 = s_q4 * t3;
+    let t8 = c_q4 * t2 - c_q3 * t7;
+    let t9 = p.m6 * s_q3;
+    let t10 = t3 * t9;
+    let t11 = c_q4 * t10;
+    let t12 = 0.032 * t11;
+    let t13 = 0.032 * (t4 * t10 - t6 * t9);
+    let t14 = c_q2 * t13;
+    let t15 = s_q4 * t10;
+    let t16 = s_q2 * t15;
+    let t17 = s_q2 * t13;
+    let t18 = c_q2 * t15;
+    let t19 = p.m6 * c_q3;
+    let t20 = t2 * t9;
+    let t21 = t2 * t4 - s_q4 * t3;
+    let t22 = 0.032 * (t4 * t20 - t9 * t21);
+    let t23 = c_q2 * t22;
+    let t24 = s_q4 * t20;
+    let t25 = s_q2 * t24;
+    let t26 = s_q2 * t22;
+    let t27 = c_q2 * t24;
+    let t28 = 0.032 * t24;
+    let t29 = -0.032 * (p.m6 * t21);
+    let t30 = 0.032 * (t19 * (t5 - t6));
+    let t31 = t7 * t19;
+    let t32 = -t13;
+    let t33 = -0.032 * fma(t8, t9, c_q3 * t15);
+    let t34 = 0.032 * (s_q3 * t15 - t8 * t19);
+    let t35 = -0.032 * fma(t19, t21, s_q3 * c_q4 * t20) - fma(t2, d.k7, t3 * d.k10);
+    [
+        [
+            0.0,
+            fma(
+                s_q1,
+                fma(-0.032, t18, fma(-0.032, t25, t23)) - t17,
+                c_q1 * fma(-0.032, t16, fma(0.032, t27, t14 + t26)),
+            ),
+            fma(
+                c_q1,
+                fma(0.032, t27 - t16, t14 + t26),
+                s_q1 * (fma(-0.032, t18 + t25, t23) - t17),
+            ),
+            fma(
+                c_q1,
+                fma(0.032 * c_q2, t31, s_q2 * t30),
+                s_q1 * fma(-0.032 * s_q2, t31, c_q2 * t30),
+            ),
+            fma(
+                c_q1,
+                fma(0.032 * c_q2, t11, s_q2 * t33),
+                s_q1 * fma(-0.032 * s_q2, t11, c_q2 * t33),
+            ),
+            0.0,
+        ],
+        [0.0, fma(-0.006 * c_q1, d.k11, t35) - s_q1 * d.k12, t35, t32, t34, 0.0],
+        [0.0, t35, t35, t32, t34, 0.0],
+        [0.0, t28, t28, 0.032 * t31, t12, 0.0],
+        [0.0, t29, t29, t12, -0.032 * (p.m6 * t8), 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 170,
+    add: 64,
+    div: 4,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+    fma: 80,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let t0 = s_q3 * s_q4;
+    let t1 = c_q3 * s_q4;
+    let t2 = fma(
+        -0.00004 * s_q1,
+        fma(s_q2, c_q4, c_q2 * t1),
+        0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t1),
+    );
+    let t3 = p.m6 * c_q4;
+    let t4 = c_q3 * t3;
+    let t5 = p.m6 * s_q4;
+    let t6 = -0.032 * fma(c_q2, t5, s_q2 * t4);
+    let t7 = t0 * t2;
+    let t8 = s_q4 * s_q4 * d.k13;
+    let t9 = c_q4 * d.k14;
+    let t10 = t1 * d.k15;
+    let t11 = 0.032 * (t9 - t10);
+    let t12 = s_q3 * (-0.0001 - t8);
+    let t13 = s_q3 * t12;
+    let t14 = fma(-0.032, t10, t8);
+    let t15 = fma(-2.0, t14, 0.064 * t9) - t13;
+    let t16 = s_q2 * (d.k16 + t15);
+    let t17 = c_q4 * d.k13;
+    let t18 = t1 * fma(0.032, d.k14, t17);
+    let t19 = fma(-0.032 * c_q4, d.k15, t18);
+    let t20 = s_q2 * (d.k5 + t19);
+    let t21 = fma(-0.032 * p.m6, t1, d.k10);
+    let t22 = fma(0.032, t3, d.k7);
+    let t23 = c_q2 * t21 - s_q2 * t22;
+    let t24 = p.a2 * t23;
+    let t25 = t0 * d.k17;
+    let t26 = fma(0.032, t25, t24);
+    let t27 = fma(2.0 * c_q2, t20, s_q2 * t16);
+    let t28 = fma(c_q2, t22, s_q2 * t21);
+    let t29 = -0.032 * t0 * d.k15 - c_q3 * t12;
+    let t30 = t0 * (-0.032 * d.k14 - t17);
+    let t31 = d.k21 + t30;
+    let t32 = fma(c_q2, t31, s_q2 * t29) - p.d3 * t28;
+    let t33 = t0 * d.k23;
+    let t34 = c_q2 * t29 - fma(p.d3, t23, s_q2 * t31);
+    let t35 = t14 + 0.00164;
+    let t36 = s_q3 * c_q4;
+    let t37 = 0.032 * d.k14 * t36 - s_q3 * d.k24;
+    let t38 = d.k15 * t36;
+    let t39 = fma(
+        c_q1,
+        fma(
+            -0.032,
+            fma(d.k23, t36, c_q2 * t38),
+            fma(s_q2, t37, 0.032 * p.d3 * (s_q2 * t5 - c_q2 * t4)),
+        ),
+        s_q1 * (fma(0.032 * s_q2, t38, c_q2 * t37) - p.d3 * t6),
+    );
+    let t40 = fma(-0.032 * s_q4, d.k15, c_q3 * (0.032 * t9 - d.k24));
+    let t41 = fma(p.a2, t6, t40);
+    let t42 = t39 * d.k45;
+    let t43 = fma(-0.00004 * c_q4, c_q4, t8 + 0.00164);
+    let inv0 = 1.0 / t43;
+    let t44 = fma(
+        c_q1,
+        fma(c_q2, t35, fma(s_q2, t18, 0.032 * (c_q2 * t25 - t1 * d.k23))),
+        s_q1 * (c_q2 * t18 - s_q2 * fma(0.032, t25, t35)),
+    ) - c_q4 * t2;
+    let t45 = t40 * d.k45;
+    let t46 = fma(-0.00004 * c_q4, t0, t30);
+    let t47 = fma(-0.00004 * t0, t0, fma(2.0, t11, t13));
+    let t48 = d.k26 + t47;
+    let t49 = t48 - fma(inv0 * t46, t46, t40 * t45);
+    let inv1 = 1.0 / t49;
+    let t50 = fma(s_q1, t34, c_q1 * t32) - fma(inv0 * t44, t46, fma(t39, t45, t7));
+    let t51 = t41 * d.k45;
+    let t52 = fma(0.032 * s_q2, t33, t46);
+    let t53 = t24 + t48 - fma(inv0 * t46, t52, t41 * t45);
+    let t54 = fma(-0.064, t25, fma(2.0, t26, d.k25 + t47))
+        - fma(inv1 * t53, t53, fma(inv0 * t52, t52, t41 * t51));
+    let inv2 = 1.0 / t54;
+    let t55 = fma(s_q1, fma(-0.032, t33, d.k2 + t34), c_q1 * (d.k22 + t32))
+        - fma(inv1 * t50, t53, fma(inv0 * t44, t52, fma(t41, t42, t7)));
+    let t56 = fma(
+        -0.064,
+        t9,
+        fma(
+            -25000.0 * t2,
+            t2,
+            fma(
+                2.0,
+                fma(
+                    s_q1 * c_q1,
+                    fma(-2.0 * s_q2, t20, fma(c_q2, t16, t19 + d.k19)) - p.a2 * t28,
+                    t11 + t26,
+                ),
+                fma(s_q1 * s_q1, fma(-2.0, t24 + t27, t15 + d.k18), t8 + t27 + d.k20),
+            ),
+        ),
+    ) - fma(inv2 * t55, t55, fma(inv1 * t50, t50, fma(inv0 * t44, t44, t39 * t42)));
+    let inv3 = 1.0 / t56;
+    let t57 = -inv2 * t55 * inv3;
+    let t58 = inv1 * (t53 * inv2 * t55 - t50);
+    let t59 = inv3 * t58;
+    let t60 = inv0 * (t46 * inv1 * t53 - t52);
+    let t61 = inv0 * (t46 * inv1 * t50 - t44) - inv2 * t55 * t60;
+    let t62 = inv3 * t61;
+    let t63 = t45 * inv1 * t53 - t51;
+    let t64 = t45 * inv1 * t50 - fma(inv2 * t55, t63, t42);
+    let t65 = inv3 * t64;
+    let t66 = c_q4 * inv0 * t46 - t0;
+    let t67 = c_q4 * inv0 * t52 - fma(inv1 * t53, t66, t0);
+    let t68 = fma(-25000.0, t2, c_q4 * inv0 * t44)
+        - fma(inv2 * t55, t67, inv1 * t50 * t66);
+    let t69 = inv3 * t68;
+    let t70 = -inv2 * fma(t55 * inv3, t58, inv1 * t53);
+    let t71 = inv2 * (t60 - t55 * inv3 * t61);
+    let t72 = inv2 * (t63 - t55 * inv3 * t64);
+    let t73 = inv2 * (t67 - t55 * inv3 * t68);
+    let t74 = -inv1 * fma(t50 * inv3, t61, fma(t53, t71, inv0 * t46));
+    let t75 = -inv1 * fma(t50 * inv3, t64, fma(t53, t72, t45));
+    let t76 = inv1 * (t66 - fma(t50 * inv3, t68, t53 * t73));
+    let t77 = -inv0 * fma(t44 * inv3, t64, fma(t52, t72, t46 * t75));
+    let t78 = -inv0 * fma(t44 * inv3, t68, fma(t52, t73, fma(t46, t76, c_q4)));
+    let t79 = -fma(t42 * inv3, t68, fma(t51, t73, t45 * t76));
+    [
+        [inv3, t57, t59, t62, t65, t69],
+        [t57, fma(inv2 * inv2 * t55 * t55, inv3, inv2), t70, t71, t72, t73],
+        [t59, t70, inv1 - inv1 * fma(t50 * inv3, t58, t53 * t70), t74, t75, t76],
+        [
+            t62,
+            t71,
+            t74,
+            inv0 - inv0 * fma(t44 * inv3, t61, fma(t52, t71, t46 * t74)),
+            t77,
+            t78,
+        ],
+        [
+            t65,
+            t72,
+            t75,
+            t77,
+            d.k45 - fma(t42 * inv3, t64, fma(t51, t72, t45 * t75)),
+            t79,
+        ],
+        [
+            t69,
+            t73,
+            t76,
+            t78,
+            t79,
+            fma(-25000.0 * t2 * inv3, t68, 25000.0) - fma(t0, t76 + t73, c_q4 * t78),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1346,
+    add: 568,
+    div: 8,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+    fma: 857,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
+    let p = &d.params;
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[1] * t2;
+    let t4 = qd[0] * s_q1;
+    let t5 = qd[1] * t4;
+    let t6 = fma(t2, s_q2, t4 * c_q2);
+    let t7 = t2 * c_q2 - t4 * s_q2;
+    let t8 = p.a2 * qd[1];
+    let t9 = t8 - p.d3 * t4;
+    let t10 = fma(qd[1], t9, p.a2 * t2 * t2);
+    let t11 = t2 * t4;
+    let t12 = p.a2 * t11;
+    let t13 = fma(p.d3, t3, t12);
+    let t14 = t4 * t9 - p.d3 * t2 * t2;
+    let t15 = qd[1] + qd[2];
+    let t16 = qd[2] * t7;
+    let t17 = qd[2] * t6;
+    let t18 = t15 * s_q3;
+    let t19 = t6 * c_q3 - t18;
+    let t20 = t15 * c_q3;
+    let t21 = -fma(t6, s_q3, t20);
+    let t22 = p.d4 * t15;
+    let t23 = p.a3 * t15;
+    let t24 = p.d4 * t6 - p.a3 * t7;
+    let t25 = t7 * t24 - t15 * t23;
+    let t26 = fma(t6, t24, t15 * t22);
+    let t27 = fma(t7, t22, t6 * t23);
+    let t28 = t7 + qd[3];
+    let t29 = qd[3] * t21;
+    let t30 = fma(t28, s_q4, t19 * c_q4);
+    let t31 = t28 * c_q4 - t19 * s_q4;
+    let t32 = qd[4] - t21;
+    let t33 = t30 * c_q5 - t32 * s_q5;
+    let t34 = fma(t32, c_q5, t30 * s_q5);
+    let t35 = t31 + qd[5];
+    let t36 = p.m2 * c_q1;
+    let t37 = s_q3 * c_q4;
+    let t38 = fma(c_q3, s_q5, c_q5 * t37);
+    let t39 = s_q5 * t37 - c_q3 * c_q5;
+    let t40 = s_q3 * s_q4;
+    let t41 = c_q4 * t40;
+    let t42 = c_q3 * s_q4;
+    let t43 = fma(
+        -0.00004 * s_q1,
+        fma(s_q2, c_q4, c_q2 * t42),
+        0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t42),
+    );
+    let t44 = p.m2 * qd[1];
+    let t45 = p.m2 * t4;
+    let t46 = p.m2 * t2;
+    let t47 = -0.2989010989010989 * t45 - t44;
+    let t48 = 0.001365 * t47;
+    let t49 = p.m3 * t15;
+    let t50 = p.m6 * t31;
+    let t51 = c_q5 * t35;
+    let t52 = s_q5 * t35;
+    let t53 = p.m6 * s_q4;
+    let t54 = p.m6 * c_q4;
+    let t55 = s_q2 * t54;
+    let t56 = -0.032 * fma(c_q2, t53, c_q3 * t55);
+    let t57 = c_q2 * t54;
+    let t58 = t4 * t4;
+    let t59 = t2 * t2;
+    let t60 = t15 * t15;
+    let t61 = s_q1 * t44;
+    let t62 = fma(-2.0 * p.d3, fma(c_q1, t2, s_q1 * t4), 2.0 * s_q1 * t8);
+    let t63 = c_q1 * qd[1];
+    let t64 = -2.0 * fma(c_q2, t8, t23);
+    let t65 = s_q2 * t13 - c_q2 * t10;
+    let t66 = fma(s_q2, t10, c_q2 * t13);
+    let t67 = c_q3 * t25 - s_q3 * t27;
+    let t68 = fma(c_q3, t27, s_q3 * t25);
+    let t69 = 0.032 * (p.m6 * fma(t30, t30, t32 * t32));
+    let t70 = fma(0.0013 * t19, t28, tau[4]);
+    let t71 = q[1] + q[2];
+    let (t72, t74) = sin_cos(t71);
+    let t73 = qd[0] * t72;
+    let t75 = qd[0] * t74;
+    let t76 = qd[2] * t73;
+    let t77 = t18 - c_q3 * t73;
+    let t78 = -fma(s_q3, t73, t20);
+    let t79 = qd[3] + t75;
+    let t80 = s_q4 * t79 - c_q4 * t77;
+    let t81 = fma(s_q4, t77, c_q4 * t79);
+    let t82 = qd[4] - t78;
+    let t83 = c_q5 * t80 - s_q5 * t82;
+    let t84 = -fma(c_q5, t82, s_q5 * t80);
+    let t85 = qd[5] + t81;
+    let t86 = t73 * t75;
+    let t87 = t15 * t73;
+    let t88 = t73 * t73;
+    let t89 = t15 * t75;
+    let t90 = t78 * t79;
+    let t91 = t80 * t81;
+    let t92 = c_q5 * t85;
+    let t93 = t84 * t92;
+    let t94 = s_q5 * t85;
+    let t95 = t83 * t94;
+    let t96 = t84 * t94;
+    let t97 = t83 * t92;
+    let t98 = t75 * t75;
+    let t99 = t60 + t98;
+    let t100 = t60 + t88;
+    let t101 = -fma(t82, t82, t80 * t80);
+    let t102 = t53 * t101;
+    let t103 = t54 * t101;
+    let t104 = c_q3 * c_q4;
+    let t105 = fma(s_q4, t74, t72 * t104);
+    let t106 = c_q4 * t74 - t42 * t72;
+    let t107 = s_q3 * t72;
+    let t108 = c_q5 * t105 - s_q5 * t107;
+    let t109 = fma(c_q5, t107, s_q5 * t105);
+    let t110 = t74 * t75;
+    let t111 = t74 * (qd[2] + qd[1]);
+    let t112 = -t72 * (qd[2] + qd[1]);
+    let t113 = c_q3 * t111 - qd[3] * t107;
+    let t114 = c_q4 * t112 - fma(s_q4, t113, qd[4] * t105);
+    let t115 = c_q5 * t84;
+    let t116 = s_q5 * t83;
+    let t117 = fma(c_q4, t113, fma(qd[4], t106, s_q4 * t112));
+    let t118 = t72 * t75;
+    let t119 = p.a2 * c_q1;
+    let t120 = 2.0 * (p.d4 * t118 - fma(t75, t119, p.a3 * t110));
+    let t121 = t15 * t72;
+    let t122 = t121 - t112;
+    let t123 = fma(t15, t74, t111);
+    let t124 = fma(p.d4, t123, fma(p.a3, t122, t62));
+    let t125 = c_q3 * t72;
+    let t126 = s_q5 * t84;
+    let t127 = c_q5 * t83;
+    let t128 = fma(s_q3, t111, qd[3] * t125);
+    let t129 = t72 * t73;
+    let t130 = -2.0 * fma(t82, t107, t80 * t105);
+    let t131 = fma(t80, t106, t81 * t105) - t128;
+    let t132 = 0.032 * (t54 * t131 - t53 * t130);
+    let t133 = fma(t81, t107, fma(t82, t106, t117));
+    let t134 = p.m6 * c_q3;
+    let t135 = 0.032 * t133 * t134 - s_q3 * t132;
+    let t136 = p.m6 * s_q3;
+    let t137 = 0.032 * fma(t53, t131, t54 * t130);
+    let t138 = fma(0.032 * t133, t136, c_q3 * t132);
+    let t139 = c_q3 * t75;
+    let t140 = t139 - c_q3 * qd[3];
+    let t141 = c_q4 * t73;
+    let t142 = qd[4] * t37 - fma(s_q4, t140, t141);
+    let t143 = s_q4 * t73;
+    let t144 = fma(c_q4, t140, qd[4] * t40) - t143;
+    let t145 = 2.0 * fma(p.d4, t75, p.a3 * t73);
+    let t146 = fma(2.0 * p.a2, t4, t145);
+    let t147 = s_q3 * t75;
+    let t148 = t147 - s_q3 * qd[3];
+    let t149 = p.m6
+        * fma(c_q4, c_q3 * t64 - s_q3 * t146, 2.0 * s_q4 * (s_q2 * t8 - t22));
+    let t150 = c_q3 * t82;
+    let t151 = 2.0 * (t37 * t80 - t150);
+    let t152 = t40 * t80 - fma(t37, t81, t148);
+    let t153 = 0.032 * (t54 * t152 - t53 * t151);
+    let t154 = t40 * t82;
+    let t155 = fma(c_q3, t81, t144 + t154);
+    let t156 = 0.032 * t134 * t155 - s_q3 * t153;
+    let t157 = 0.032 * fma(t53, t152, t54 * t151);
+    let t158 = fma(0.032 * t136, t155, c_q3 * t153);
+    let t159 = p.m6 * fma(-2.0 * t22, s_q4, c_q4 * (-2.0 * c_q3 * t23 - s_q3 * t145));
+    let t160 = s_q4 * t78;
+    let t161 = -fma(s_q4, qd[4], t160);
+    let t162 = c_q4 * t78;
+    let t163 = fma(c_q4, qd[4], t162);
+    let t164 = s_q5 * t94;
+    let t165 = c_q5 * t92;
+    let t166 = c_q4 * t80;
+    let t167 = fma(s_q4, t81, t77 + t166);
+    let t168 = fma(0.032 * t54, t167, 0.064 * s_q4 * t53 * t80);
+    let t169 = c_q4 * t82;
+    let t170 = t163 + t169;
+    let t171 = 0.032 * t134 * t170 - s_q3 * t168;
+    let t172 = fma(0.032 * t136, t170, c_q3 * t168);
+    let t173 = t53 * fma(-0.064, t166, 0.032 * t167);
+    let t174 = fma(c_q2, t173, s_q2 * t172);
+    let t175 = -t80;
+    let t176 = 2.0 * t81;
+    let t177 = fma(-0.064 * p.m6, t154, 0.032 * t134 * t176);
+    let t178 = fma(0.032 * t136, t176, 0.064 * t53 * t150);
+    let t179 = fma(-0.064 * t57, t82, s_q2 * t178);
+    let t180 = 0.00004 * (t115 + t116);
+    let t181 = 0.00004 * (t126 - t127);
+    let t182 = t104 * t180 - s_q3 * t181;
+    let t183 = s_q4 * t180;
+    let t184 = t75 * t104 - t143;
+    let t185 = -fma(t42, t75, t141);
+    let t186 = fma(c_q5, t147, s_q5 * t184);
+    let t187 = c_q5 * t184 - s_q5 * t147;
+    let t188 = c_q5 * t77 - s_q5 * t162;
+    let t189 = fma(s_q5, t77, c_q5 * t162);
+    let t190 = qd[3] * t147;
+    let t191 = fma(t73, t78, t79 * t147);
+    let t192 = qd[4] * t184;
+    let t193 = qd[4] * t185;
+    let t194 = t98 - t88;
+    let t195 = qd[3] * t139;
+    let t196 = -2.0 * fma(t82, t147, t80 * t184);
+    let t197 = t53 * t196;
+    let t198 = fma(t77, t147, t78 * t139);
+    let t199 = t54 * t196;
+    let t200 = -2.0 * (t80 * t162 - t77 * t82);
+    let t201 = fma(t80, t175, t81 * t81);
+    let t202 = 0.00004 * (t97 - t92 * t83);
+    let t203 = 0.00004 * (t95 - t94 * t83);
+    let t204 = t104 * t202 - s_q3 * t203;
+    let t205 = s_q4 * t202;
+    let t206 = t40 * t43;
+    let t207 = c_q4 * t142;
+    let t208 = t43 * t142;
+    let t209 = fma(-0.001365, t46, fma(qd[1], d.k3, t4 * d.k2));
+    let t210 = t2 * t209;
+    let t211 = t15 * d.k6;
+    let t212 = fma(-0.000987 * p.m3, t7, t211);
+    let t213 = fma(-0.000987, t49, t6 * d.k5);
+    let t214 = t30 * t32;
+    let t215 = t31 * d.k8;
+    let t216 = fma(t7, d.k5, t6 * d.k4);
+    let t217 = t4 * d.k1;
+    let t218 = fma(-0.000408, t46, qd[1] * d.k2);
+    let t219 = t217 + t218;
+    let t220 = t4 * t209;
+    let t221 = s_q4 * s_q4 * d.k13;
+    let t222 = c_q4 * d.k14;
+    let t223 = t42 * d.k15;
+    let t224 = 0.032 * (t222 - t223);
+    let t225 = s_q3 * (-0.0001 - t221);
+    let t226 = s_q3 * t225;
+    let t227 = fma(-0.032, t223, t221);
+    let t228 = fma(-2.0, t227, 0.064 * t222) - t226;
+    let t229 = s_q2 * (d.k16 + t228);
+    let t230 = c_q4 * t42;
+    let t231 = fma(d.k13, t230, 0.032 * t42 * d.k14);
+    let t232 = fma(-0.032 * c_q4, d.k15, t231);
+    let t233 = s_q2 * (d.k5 + t232);
+    let t234 = fma(-0.032 * c_q3, t53, d.k10);
+    let t235 = fma(0.032, t54, d.k7);
+    let t236 = c_q2 * t234 - s_q2 * t235;
+    let t237 = p.a2 * t236;
+    let t238 = t40 * d.k17;
+    let t239 = fma(0.032, t238, t237);
+    let t240 = fma(2.0 * c_q2, t233, s_q2 * t229);
+    let t241 = fma(c_q2, t235, s_q2 * t234);
+    let t242 = -0.032 * t40 * d.k15 - c_q3 * t225;
+    let t243 = -0.032 * t40 * d.k14 - t41 * d.k13;
+    let t244 = d.k21 + t243;
+    let t245 = fma(c_q2, t244, s_q2 * t242) - p.d3 * t241;
+    let t246 = t40 * d.k23;
+    let t247 = c_q2 * t242 - fma(p.d3, t236, s_q2 * t244);
+    let t248 = t227 + 0.00164;
+    let t249 = 0.032 * t37 * d.k14 - s_q3 * d.k24;
+    let t250 = t37 * d.k15;
+    let t251 = fma(
+        c_q1,
+        fma(
+            -0.032,
+            fma(t37, d.k23, c_q2 * t250),
+            fma(s_q2, t249, 0.032 * p.d3 * (s_q2 * t53 - c_q3 * t57)),
+        ),
+        s_q1 * (fma(0.032 * s_q2, t250, c_q2 * t249) - p.d3 * t56),
+    );
+    let t252 = fma(-0.032 * s_q4, d.k15, 0.032 * t104 * d.k14) - c_q3 * d.k24;
+    let t253 = fma(p.a2, t56, t252);
+    let t254 = fma(s_q4 * s_q4, d.k8, 0.0016);
+    let inv0 = 1.0 / t254;
+    let t255 = s_q4 * c_q4;
+    let t256 = fma(c_q4 * c_q4, d.k8, 0.0003) - inv0 * d.k27 * t255 * t255;
+    let t257 = c_q3 * t256;
+    let t258 = 0.032 * (s_q4 * inv0 * t255 * d.k28 - t54);
+    let t259 = c_q3 * t258;
+    let t260 = c_q3 * t259;
+    let t261 = t37 * d.k29;
+    let t262 = -0.001024 * fma(t42 * t42 * inv0, d.k30, t37 * t261);
+    let t263 = s_q3 * t259;
+    let t264 = t40 * d.k30;
+    let t265 = 0.001024 * (t104 * t261 - t42 * inv0 * t264);
+    let t266 = p.d4 * t265;
+    let t267 = t41 * d.k32;
+    let t268 = fma(-0.001024, t267, t266);
+    let t269 = p.d4 * (2.0 * t263 - t268) - s_q3 * t257;
+    let t270 = s_q3 * (s_q3 * t258);
+    let t271 = 0.001024 * (s_q4 * s_q4 * d.k32 - t230 * d.k33);
+    let t272 = -0.001024 * fma(t40 * inv0, t264, t104 * t104 * d.k29);
+    let t273 = fma(0.001024 * t230, d.k32, p.d4 * t272);
+    let t274 = fma(p.d4, fma(-2.0, t270, t273), fma(s_q3 * s_q3, t256, d.k6))
+        - p.a3 * t271;
+    let inv1 = 1.0 / t274;
+    let t275 = fma(-2.0 * p.d4, t260, fma(t262, d.k31, fma(c_q3, t257, d.k4)))
+        - t269 * t269 * inv1;
+    let t276 = fma(p.a3, t268 - t263, d.k21);
+    let t277 = fma(p.a3, t260, d.k5) - fma(t269 * inv1, t276, t262 * d.k34);
+    let t278 = s_q2 * t277;
+    let t279 = c_q2 * t277;
+    let t280 = t262 * d.k35 - inv1 * t276 * t276;
+    let t281 = t270 + d.k36 - t273;
+    let t282 = t266 - fma(t269 * inv1, t281, t263);
+    let t283 = fma(inv1 * t276, t281, p.a3 * t265);
+    let t284 = fma(s_q2, t283, c_q2 * t282);
+    let t285 = d.k10 - t271;
+    let t286 = 0.001024 * t41 * d.k33 - t269 * inv1 * t285;
+    let t287 = -0.001024 * t267 - inv1 * t276 * t285;
+    let t288 = c_q2 * t286 - s_q2 * t287;
+    let t289 = fma(c_q2, t288, s_q2 * t284);
+    let t290 = t272 - inv1 * t281 * t281;
+    let t291 = -0.001024 * t230 * d.k29 - inv1 * t281 * t285;
+    let t292 = c_q2 * t291;
+    let t293 = fma(s_q2, t290, t292);
+    let t294 = s_q2 * t291;
+    let t295 = s_q4 * (s_q4 * d.k29);
+    let t296 = -0.001024 * t295 - inv1 * t285 * t285;
+    let t297 = fma(c_q2, t296, t294);
+    let t298 = fma(c_q2, t297, s_q2 * t293);
+    let t299 = fma(p.a2, t289, d.k2) - t298 * d.k38;
+    let t300 = fma(t298, d.k39, d.k3);
+    let inv2 = 1.0 / t300;
+    let t301 = fma(
+        -2.0 * p.d3,
+        t289,
+        fma(t298, d.k37, fma(c_q2, c_q2 * t275 - t278, d.k1)),
+    ) - fma(t299 * t299, inv2, s_q2 * (t279 - s_q2 * t280));
+    let t302 = fma(s_q2, t275, t279);
+    let t303 = fma(c_q2, t280, t278);
+    let t304 = c_q2 * t284 - s_q2 * t288;
+    let t305 = t263 - t268;
+    let t306 = fma(p.d4, t262, d.k7) - fma(t269 * inv1, t305, t260);
+    let t307 = d.k40 - fma(inv1 * t276, t305, p.a3 * t262);
+    let t308 = s_q2 * t282 - c_q2 * t283;
+    let t309 = fma(c_q2, t287, s_q2 * t286);
+    let t310 = fma(c_q2, t309, s_q2 * t308);
+    let t311 = c_q2 * t293 - s_q2 * t297;
+    let t312 = p.d3 * t311;
+    let t313 = t265 - inv1 * t281 * t305;
+    let t314 = 0.001024 * t41 * d.k29 - inv1 * t285 * t305;
+    let t315 = fma(c_q2, t314, s_q2 * t313);
+    let t316 = p.a2 * t315 - t312;
+    let t317 = fma(d.k38, t311, fma(p.a2, t310, d.k22)) - d.k39 * t315;
+    let t318 = fma(p.d3, t304 + t316 - t310, fma(c_q2, t302, d.k41))
+        - fma(t299 * inv2, t317, fma(p.a2, c_q2 * t306 - s_q2 * t307, s_q2 * t303));
+    let t319 = c_q2 * t308 - s_q2 * t309;
+    let t320 = c_q2 * t313 - s_q2 * t314;
+    let t321 = p.a2 * t320
+        - p.d3 * (c_q2 * (c_q2 * t290 - t294) - s_q2 * (t292 - s_q2 * t296));
+    let t322 = t262 - inv1 * t305 * t305;
+    let t323 = fma(
+        2.0,
+        p.d3 * t319 - p.a2 * fma(c_q2, t307, s_q2 * t306),
+        fma(p.a2, p.a2 * t322 - p.d3 * t320, fma(c_q2, t303, s_q2 * t302)),
+    ) - fma(inv2 * t317, t317, p.d3 * t321);
+    let t324 = fma(
+        c_q1,
+        fma(c_q1, t323, s_q1 * t318),
+        fma(s_q1, fma(c_q1, t318, s_q1 * t301), d.k0),
+    );
+    let inv3 = 1.0 / t324;
+    let t325 = -0.00004 * (t33 * t52 - t34 * t51) - fma(qd[4], t215, t31 * t32 * d.k9);
+    let t326 = t214 * (d.k9 - d.k8) - tau[5];
+    let t327 = fma(c_q4, t326, fma(s_q4, t325, fma(0.0003 * t19, t21, tau[3])));
+    let t328 = d.k8 * t255;
+    let t329 = fma(-0.0016 * t21, t28, fma(t68, t258, c_q4 * t325))
+        - fma(inv0 * t327, t328, fma(t29, t256, s_q4 * t326));
+    let t330 = fma(-0.00004, fma(t33, t51, t34 * t52), fma(t30, t215, tau[4]));
+    let t331 = 0.032 * (t330 * d.k42 - t30 * t50);
+    let t332 = t67 * d.k29;
+    let t333 = fma(0.001024, c_q4 * c_q4 * t332 - t26 * t255 * d.k29, c_q4 * t331)
+        - s_q4 * t69;
+    let t334 = fma(
+        -0.001024 * s_q4 * s_q4 * t68 * inv0,
+        d.k30,
+        0.032 * fma(t50, t32 + qd[4], t53 * inv0 * t327),
+    ) - t29 * t258;
+    let t335 = fma(c_q3, t334, s_q3 * t333);
+    let t336 = fma(0.001024, t255 * t332 - t26 * t295, fma(s_q4, t331, c_q4 * t69));
+    let t337 = c_q3 * t333 - s_q3 * t334;
+    let t338 = fma(p.a3, t336, fma(t7, t216, tau[2]))
+        - fma(s_q3, t329, fma(t6, t213, fma(p.d4, t337, c_q3 * t70)));
+    let t339 = fma(t17, t277, fma(c_q3, t329, t15 * t213))
+        - fma(
+            t269 * inv1,
+            t338,
+            fma(
+                t16,
+                t275,
+                fma(
+                    t14,
+                    t306,
+                    fma(
+                        t66,
+                        t286,
+                        fma(t65, t282, fma(t7, t212, fma(s_q3, t70, p.d4 * t335))),
+                    ),
+                ),
+            ),
+        );
+    let t340 = fma(t65, t283, fma(p.a3, t335, fma(t17, t280, t6 * t212)))
+        - fma(
+            inv1 * t276,
+            t338,
+            fma(t16, t277, fma(t14, t307, fma(t66, t287, fma(t15, t216, tau[3])))),
+        );
+    let t341 = t6 * d.k7 - t7 * d.k10;
+    let t342 = t15 * d.k10;
+    let t343 = fma(t15, t342, t337)
+        - fma(
+            inv1 * t281,
+            t338,
+            fma(
+                t16,
+                t282,
+                fma(t14, t313, fma(t66, t291, fma(t65, t290, fma(t7, t341, t17 * t283)))),
+            ),
+        );
+    let t344 = t15 * d.k7;
+    let t345 = fma(t17, t287, fma(t6, t341, fma(t15, t344, t336)))
+        - fma(
+            inv1 * t285,
+            t338,
+            fma(t16, t286, fma(t14, t314, fma(t66, t296, t65 * t291))),
+        );
+    let t346 = fma(c_q2, t345, s_q2 * t343);
+    let t347 = fma(p.a2, t346, fma(t2, t219, tau[1])) - fma(t4, t48, tau[2]);
+    let t348 = qd[1] * t48 - t210;
+    let t349 = qd[1] * t219 - t220;
+    let t350 = fma(p.a2, t311, d.k43);
+    let t351 = fma(p.a2, t298, d.k44);
+    let t352 = fma(
+        c_q1,
+        fma(t5, t323, fma(p.d3, c_q2 * t343 - s_q2 * t345, fma(c_q2, t340, s_q2 * t339)))
+            - fma(
+                inv2 * t317,
+                t347,
+                fma(
+                    t3,
+                    t318,
+                    fma(
+                        p.a2,
+                        t17 * t307
+                            - fma(
+                                inv1 * t305,
+                                t338,
+                                fma(
+                                    t16,
+                                    t306,
+                                    fma(
+                                        t14,
+                                        t322,
+                                        fma(
+                                            t66,
+                                            t314,
+                                            fma(t65, t313, fma(t7, t344, fma(t6, t342, t335))),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        t349,
+                    ),
+                ),
+            ),
+        fma(
+            s_q1,
+            fma(t5, t318, fma(c_q2, t339, t348))
+                - fma(t299 * inv2, t347, fma(t3, t301, fma(p.d3, t346, s_q2 * t340))),
+            tau[0],
+        ),
+    )
+        - p.g
+            * fma(
+                c_q1,
+                fma(
+                    c_q1,
+                    t310 - fma(inv2 * t317, t351, t316),
+                    s_q1 * (t289 - fma(t299 * inv2, t351, p.d3 * t298)),
+                ),
+                s_q1
+                    * fma(
+                        c_q1,
+                        t319 - fma(inv2 * t317, t350, t321),
+                        s_q1 * (t304 - fma(t299 * inv2, t350, t312)),
+                    ),
+            );
+    let t353 = s_q1 * t352;
+    let t354 = inv3 * t353;
+    let t355 = t3 + t354;
+    let t356 = c_q1 * t352;
+    let t357 = inv3 * t356;
+    let t358 = t357 - t5;
+    let t359 = t347 - fma(t317, t358, fma(t299, t355, fma(t1, t351, t0 * t350)));
+    let t360 = inv2 * t359;
+    let t361 = fma(p.d3, t358, t0);
+    let t362 = fma(p.a2 * inv2, t359, t1) - p.d3 * t355;
+    let t363 = fma(s_q2, t362, fma(c_q2, t361, t65));
+    let t364 = fma(c_q2, t362, t66) - s_q2 * t361;
+    let t365 = t14 - p.a2 * t358;
+    let t366 = c_q2 * t355;
+    let t367 = s_q2 * t358;
+    let t368 = t16 + t366 + t367;
+    let t369 = c_q2 * t358;
+    let t370 = t369 - s_q2 * t355;
+    let t371 = t370 - t17;
+    let t372 = fma(
+        inv1,
+        t338
+            - fma(
+                t274 * inv2,
+                t359,
+                fma(
+                    t276,
+                    t371,
+                    fma(t269, t368, fma(t305, t365, fma(t285, t364, t281 * t363))),
+                ),
+            ),
+        t360,
+    );
+    let t373 = t363 - p.d4 * t372;
+    let t374 = fma(p.d4, t368, t365) - p.a3 * t371;
+    let t375 = s_q3 * t372;
+    let t376 = fma(c_q3, t368, t29) - t375;
+    let t377 = inv0
+        * (fma(-0.032 * t53, fma(c_q3, t374, fma(s_q3, t373, t68)), t327)
+            - fma(t254, t371, t328 * t376));
+    let t378 = c_q3 * t372;
+    let t379 = fma(-0.001365, t36, s_q1 * d.k2);
+    let t380 = fma(-0.000987 * p.m3, t75, t211);
+    let t381 = t82 * d.k8;
+    let t382 = t80 * d.k8;
+    let t383 = t82 * d.k9;
+    let t384 = t80 * d.k9;
+    let t385 = fma(t107, t382 - t384, fma(t105, t381 - t383, 0.00004 * t114));
+    let t386 = t81 * d.k9;
+    let t387 = fma(
+        t117,
+        d.k8,
+        fma(
+            t107,
+            t386,
+            fma(
+                t106,
+                t383,
+                fma(
+                    0.032 * p.m6,
+                    fma(c_q3, t124, s_q3 * t120),
+                    0.00004 * (fma(t106, t115 + t116, t94 * t108) - t92 * t109),
+                ),
+            ),
+        ),
+    );
+    let t388 = fma(c_q4, t387, fma(0.0003, t113, 0.0016 * (t74 * t78 - t79 * t107)))
+        - s_q4 * t385;
+    let t389 = t81 * d.k8;
+    let t390 = fma(
+        t105,
+        t389,
+        fma(
+            0.032 * p.m6,
+            fma(
+                2.0 * s_q4,
+                fma(t73, t119, p.a3 * t118) - p.d4 * t129,
+                c_q4 * (c_q3 * t120 - s_q3 * t124),
+            ),
+            fma(0.00004, t106 * (t126 - t127) - fma(t92, t108, t94 * t109), t106 * t382),
+        ),
+    ) - t128 * d.k9;
+    let t391 = fma(-0.0013, t79 * t125 - t74 * t77, t390);
+    let t392 = fma(
+        -0.000987 * p.m3,
+        t110,
+        fma(
+            d.k5,
+            t112 - t121,
+            fma(c_q3, t388, fma(t111, d.k4, fma(t74, t380, fma(t62, d.k7, p.d4 * t135)))),
+        ),
+    ) - s_q3 * t391;
+    let t393 = fma(t74, d.k5, t72 * d.k4);
+    let t394 = fma(
+        -0.0003,
+        fma(t77, t107, t78 * t125),
+        fma(s_q4, t387, fma(c_q4, t385, 0.0016 * t112)),
+    );
+    let t395 = fma(t111, d.k5, fma(t15, t393, fma(0.000987 * p.m3, t118, t394)))
+        - fma(t72, t380, fma(t62, d.k10, p.a3 * t135));
+    let t396 = fma(2.0, t118 * d.k7 - t110 * d.k10, t138);
+    let t397 = fma(2.0, t118 * d.k10 - t129 * d.k7, t137);
+    let t398 = fma(c_q2, t397, s_q2 * t396);
+    let t399 = fma(-0.000408, t36, s_q1 * d.k1);
+    let t400 = t2 * d.k1;
+    let t401 = t73 * d.k5;
+    let t402 = t75 * d.k4;
+    let t403 = fma(t37, t383 - t381, fma(c_q3, t382 - t384, 0.00004 * t142));
+    let t404 = fma(
+        0.00004,
+        fma(t40, t115 + t116, t39 * t92) - t38 * t94,
+        fma(t144, d.k8, fma(c_q3, t386, t40 * t383)),
+    );
+    let t405 = fma(0.032 * p.m6, fma(c_q3, t146, s_q3 * t64), t404);
+    let t406 = fma(-0.0016 * c_q3, t79, 0.0003 * t140) - s_q4 * t403;
+    let t407 = fma(c_q4, t405, t406);
+    let t408 = fma(0.00004, fma(t38, t92, fma(t40, t126 - t127, t39 * t94)), t40 * t382)
+        - fma(t148, d.k9, t37 * t389);
+    let t409 = fma(0.0013 * s_q3, t79, t408);
+    let t410 = fma(0.032, t149, t409);
+    let t411 = fma(-0.001974, t49, 2.0 * t401);
+    let t412 = fma(t75, d.k6, fma(p.d4, t156, t402)) - t411;
+    let t413 = fma(c_q3, t407, fma(2.0 * t4, d.k46, t412)) - s_q3 * t410;
+    let t414 = t73 * d.k4;
+    let t415 = t75 * d.k5;
+    let t416 = fma(-0.0003, c_q3 * t77 - s_q3 * t78, fma(-0.0016, t73, c_q4 * t403));
+    let t417 = fma(s_q4, t405, t416);
+    let t418 = fma(2.0, t415, t414) - fma(t73, d.k6, p.a3 * t156);
+    let t419 = fma(-2.0 * t4, d.k47, t417 + t418);
+    let t420 = fma(-2.0, t342, t158);
+    let t421 = fma(-2.0, t344, t157);
+    let t422 = fma(c_q2, t421, s_q2 * t420);
+    let t423 = p.d3 * t422;
+    let t424 = p.d3 * (c_q2 * t420 - s_q2 * t421)
+        - p.a2 * fma(2.0, fma(t75, d.k7, t73 * d.k10), t156);
+    let t425 = fma(0.032 * p.m6, fma(-2.0 * s_q3, t23, c_q3 * t145), t404);
+    let t426 = fma(c_q4, t425, t406);
+    let t427 = fma(0.032, t159, t409);
+    let t428 = fma(c_q3, t426, t412) - s_q3 * t427;
+    let t429 = fma(s_q4, t425, t416);
+    let t430 = t418 + t429;
+    let t431 = fma(s_q4, t381 - t383, 0.00004 * t161);
+    let t432 = fma(t163, d.k8, fma(c_q4, t383, 0.00004 * (c_q4 * (t115 + t116))));
+    let t433 = fma(c_q4, t432, 0.0019 * t78) - s_q4 * t431;
+    let t434 = fma(
+        t77,
+        d.k9,
+        fma(
+            0.00004,
+            c_q4 * (t126 - t127) - s_q4 * (t164 + t165),
+            fma(c_q4, t382, s_q4 * t389),
+        ),
+    );
+    let t435 = fma(0.0013, t77, t434);
+    let t436 = fma(c_q3, t433, p.d4 * t171) - s_q3 * t435;
+    let t437 = fma(s_q4, t432, c_q4 * t431);
+    let t438 = t437 - p.a3 * t171;
+    let t439 = fma(0.00004, t175, t382) - t384;
+    let t440 = fma(-0.00004, t164 + t165, t386 + t389);
+    let t441 = c_q4 * t440 - s_q4 * t439;
+    let t442 = fma(c_q3, t441, p.d4 * t177);
+    let t443 = fma(s_q4, t440, c_q4 * t439);
+    let t444 = t443 - p.a3 * t177;
+    let t445 = 0.5 * t411;
+    let t446 = t414 + t415;
+    let t447 = t75 * t380;
+    let t448 = t81 * t383;
+    let t449 = t73 * t380;
+    let t450 = fma(t2, d.k2, 0.001365 * t45);
+    let t451 = t402 - t401;
+    let t452 = fma(0.000408, t45, t400);
+    let t453 = t251 * d.k45;
+    let t454 = fma(-0.00004 * c_q4, c_q4, t221 + 0.00164);
+    let inv4 = 1.0 / t454;
+    let t455 = fma(
+        c_q1,
+        fma(c_q2, t248, fma(s_q2, t231, 0.032 * (c_q2 * t238 - t42 * d.k23))),
+        s_q1 * (c_q2 * t231 - s_q2 * fma(0.032, t238, t248)),
+    ) - c_q4 * t43;
+    let t456 = t252 * d.k45;
+    let t457 = fma(-0.00004, t41, t243);
+    let t458 = fma(-0.00004 * t40, t40, fma(2.0, t224, t226));
+    let t459 = d.k26 + t458;
+    let t460 = t459 - fma(inv4 * t457, t457, t252 * t456);
+    let inv5 = 1.0 / t460;
+    let t461 = fma(s_q1, t247, c_q1 * t245)
+        - fma(inv4 * t455, t457, fma(t251, t456, t206));
+    let t462 = t253 * d.k45;
+    let t463 = fma(0.032 * s_q2, t246, t457);
+    let t464 = t237 + t459 - fma(inv4 * t457, t463, t253 * t456);
+    let t465 = fma(-0.064, t238, fma(2.0, t239, d.k25 + t458))
+        - fma(inv5 * t464, t464, fma(inv4 * t463, t463, t253 * t462));
+    let inv6 = 1.0 / t465;
+    let t466 = fma(s_q1, fma(-0.032, t246, d.k2 + t247), c_q1 * (d.k22 + t245))
+        - fma(inv5 * t461, t464, fma(inv4 * t455, t463, fma(t253, t453, t206)));
+    let t467 = fma(
+        -0.064,
+        t222,
+        fma(
+            -25000.0 * t43,
+            t43,
+            fma(
+                2.0,
+                fma(
+                    s_q1 * c_q1,
+                    fma(-2.0 * s_q2, t233, fma(c_q2, t229, t232 + d.k19)) - p.a2 * t241,
+                    t224 + t239,
+                ),
+                fma(
+                    s_q1 * s_q1,
+                    fma(-2.0, t237 + t240, t228 + d.k18),
+                    t221 + t240 + d.k20,
+                ),
+            ),
+        ),
+    )
+        - fma(
+            inv6 * t466,
+            t466,
+            fma(inv5 * t461, t461, fma(inv4 * t455, t455, t251 * t453)),
+        );
+    let inv7 = 1.0 / t467;
+    out.2[0][0] = inv7;
+    out.2[1][1] = fma(inv6 * inv6 * t466 * t466, inv7, inv6);
+    let t468 = -inv6 * t466 * inv7;
+    out.2[0][1] = t468;
+    out.2[1][0] = t468;
+    let t469 = inv5 * (t464 * inv6 * t466 - t461);
+    let t470 = inv7 * t469;
+    out.2[0][2] = t470;
+    out.2[2][0] = t470;
+    let t471 = inv4 * (t457 * inv5 * t464 - t463);
+    let t472 = inv4 * (t457 * inv5 * t461 - t455) - inv6 * t466 * t471;
+    let t473 = inv7 * t472;
+    out.2[0][3] = t473;
+    out.2[3][0] = t473;
+    let t474 = t456 * inv5 * t464 - t462;
+    let t475 = t456 * inv5 * t461 - fma(inv6 * t466, t474, t453);
+    let t476 = inv7 * t475;
+    out.2[0][4] = t476;
+    out.2[4][0] = t476;
+    let t477 = c_q4 * inv4 * t457 - t40;
+    let t478 = c_q4 * inv4 * t463 - fma(inv5 * t464, t477, t40);
+    let t479 = fma(-25000.0, t43, c_q4 * inv4 * t455)
+        - fma(inv6 * t466, t478, inv5 * t461 * t477);
+    let t480 = inv7 * t479;
+    out.2[0][5] = t480;
+    out.2[5][0] = t480;
+    let t481 = -inv6 * fma(t466 * inv7, t469, inv5 * t464);
+    out.2[1][2] = t481;
+    out.2[2][1] = t481;
+    out.2[2][2] = inv5 - inv5 * fma(t461 * inv7, t469, t464 * t481);
+    let t482 = inv6 * (t471 - t466 * inv7 * t472);
+    out.2[1][3] = t482;
+    out.2[3][1] = t482;
+    let t483 = inv6 * (t474 - t466 * inv7 * t475);
+    out.2[1][4] = t483;
+    out.2[4][1] = t483;
+    let t484 = inv6 * (t478 - t466 * inv7 * t479);
+    out.2[1][5] = t484;
+    out.2[5][1] = t484;
+    let t485 = -inv5 * fma(t461 * inv7, t472, fma(t464, t482, inv4 * t457));
+    out.2[2][3] = t485;
+    out.2[3][2] = t485;
+    out.2[3][3] = inv4 - inv4 * fma(t455 * inv7, t472, fma(t463, t482, t457 * t485));
+    let t486 = -inv5 * fma(t461 * inv7, t475, fma(t464, t483, t456));
+    out.2[2][4] = t486;
+    out.2[4][2] = t486;
+    out.2[4][4] = d.k45 - fma(t453 * inv7, t475, fma(t462, t483, t456 * t486));
+    let t487 = inv5 * (t477 - fma(t461 * inv7, t479, t464 * t484));
+    out.2[2][5] = t487;
+    out.2[5][2] = t487;
+    let t488 = -inv4 * fma(t455 * inv7, t475, fma(t463, t483, t457 * t486));
+    out.2[3][4] = t488;
+    out.2[4][3] = t488;
+    let t489 = -inv4 * fma(t455 * inv7, t479, fma(t463, t484, fma(t457, t487, c_q4)));
+    out.2[3][5] = t489;
+    out.2[5][3] = t489;
+    out.2[5][5] = fma(-25000.0 * t43 * inv7, t479, 25000.0)
+        - fma(t40, t487 + t484, c_q4 * t489);
+    let t490 = -fma(t453 * inv7, t479, fma(t462, t484, t456 * t487));
+    out.2[4][5] = t490;
+    out.2[5][4] = t490;
+    let t491 = p.m2 * t358;
+    let t492 = p.a2 * (2.0 * t5 - t357) - p.d3 * (t58 + t59);
+    let t493 = fma(qd[2], t75, t367);
+    let t494 = t366 + t493;
+    let t495 = t370 - t76;
+    let t496 = d.k5 * t495;
+    let t497 = fma(qd[3], t78, c_q3 * t494) - t375;
+    let t498 = t377 + t495;
+    let t499 = c_q4 * t498 - s_q4 * t497;
+    let t500 = fma(
+        0.00004,
+        fma(
+            25000.0,
+            fma(-0.00004, c_q4 * (t371 + t377) - fma(s_q4, t376, qd[4] * t30), tau[5]),
+            t499,
+        ) - qd[4] * t80,
+        t82 * t382,
+    ) - t80 * t383;
+    let t501 = fma(c_q4, t497, fma(qd[4], t81, s_q4 * t498));
+    let t502 = fma(p.d3 * inv3, t356, t0);
+    let t503 = t502 - p.a2 * fma(qd[1], qd[1], t59);
+    let t504 = t1 - p.d3 * inv3 * t353;
+    let t505 = fma(p.a2, t11 + t360, t504);
+    let t506 = t86 - t372;
+    let t507 = fma(s_q2, t505, c_q2 * t503);
+    let t508 = fma(p.d4, t506, t507) - p.a3 * t99;
+    let t509 = t87 - t495;
+    let t510 = t89 + t494;
+    let t511 = fma(p.d4, t510, fma(p.a3, t509, t492));
+    let t512 = fma(c_q3, t511, s_q3 * t508);
+    let t513 = fma(0.032 * p.m6, t512, fma(d.k8, t501, fma(0.00004, t93 + t95, t448)));
+    let t514 = c_q4 * t513 - s_q4 * t500;
+    let t515 = fma(0.0003, t497, fma(0.0016, t90, t514));
+    let t516 = fma(s_q3, t494, t378);
+    let t517 = fma(
+        fma(
+            0.032 * p.m6,
+            fma(
+                s_q4,
+                fma(p.a3, t372, t364) - t26,
+                c_q4 * (fma(c_q3, t373, t67) - s_q3 * t374),
+            ),
+            t330,
+        ) - d.k9 * fma(s_q3, t368, fma(qd[3], t19, t378)),
+        d.k45,
+        t516,
+    ) - qd[3] * t77;
+    let t518 = c_q3 * t508 - s_q3 * t511;
+    let t519 = t86 + t372;
+    let t520 = c_q2 * t505 - s_q2 * t503;
+    let t521 = fma(p.a3, t519, t520) - p.d4 * t100;
+    let t522 = fma(
+        0.0013 * t77,
+        t79,
+        fma(
+            0.032 * p.m6,
+            fma(s_q4, t521, c_q4 * t518),
+            fma(t81, t382, 0.00004 * (t96 - t97)),
+        ),
+    ) - d.k9 * t517;
+    let t523 = t91 - t517;
+    let t524 = t54 * t523;
+    let t525 = 0.032 * (t524 - t102);
+    let t526 = s_q3 * t525;
+    let t527 = fma(t81, t82, t501);
+    let t528 = t134 * t527;
+    let t529 = 0.032 * t528 - t526;
+    let t530 = c_q3 * t515 - s_q3 * t522;
+    let t531 = fma(p.d4, t529, fma(d.k4, t494, fma(d.k7, t492, t447 + t496 + t530)))
+        - t15 * t445;
+    let t532 = fma(s_q4, t513, c_q4 * t500);
+    let t533 = fma(
+        -0.000987 * p.m3,
+        t372,
+        fma(0.0003 * t77, t78, fma(0.0016, t498, fma(d.k5, t494, fma(t15, t446, t532)))),
+    ) - fma(p.a3, t529, fma(d.k10, t492, t449));
+    let t534 = c_q3 * t525;
+    let t535 = t136 * t527;
+    let t536 = fma(0.032, t535, fma(d.k7, t506, t534)) - t99 * d.k10;
+    let t537 = t53 * t523;
+    let t538 = fma(d.k10, t519, 0.032 * (t103 + t537)) - t100 * d.k7;
+    let t539 = fma(c_q2, t538, s_q2 * t536);
+    let t540 = c_q2 * t531 - s_q2 * t533;
+    let t541 = c_q2 * t536 - s_q2 * t538;
+    let t542 = fma(c_q2, t533, s_q2 * t531);
+    let t543 = -t355;
+    let t544 = p.m2 * t543;
+    let t545 = fma(2.0, t3, t354);
+    let t546 = fma(s_q2, t543, t369) - t76;
+    let t547 = c_q2 * t543 - t493;
+    let t548 = c_q3 * t546 - t190;
+    let t549 = c_q4 * t547 - fma(s_q4, t548, t192);
+    let t550 = fma(t147, t382 - t384, t184 * (t381 - t383));
+    let t551 = fma(0.00004, t549, t550);
+    let t552 = fma(c_q4, t548, fma(s_q4, t547, t193));
+    let t553 = fma(2.0, t12, t504);
+    let t554 = p.a2 * (t59 - t58) - t502;
+    let t555 = fma(p.d4, t194, 2.0 * p.a3 * t86);
+    let t556 = fma(s_q2, t554, c_q2 * t553);
+    let t557 = t555 + t556;
+    let t558 = t89 - t547;
+    let t559 = t546 - t87;
+    let t560 = fma(p.d4, t559, fma(p.a3, t558, p.a2 * t545));
+    let t561 = fma(
+        t147,
+        t386,
+        fma(t185, t383, 0.00004 * (fma(t185, t115 + t116, t94 * t187) - t92 * t186)),
+    );
+    let t562 = fma(0.032 * p.m6, fma(c_q3, t560, s_q3 * t557), fma(d.k8, t552, t561));
+    let t563 = fma(-0.0016, t191, fma(c_q4, t562, 0.0003 * t548)) - s_q4 * t551;
+    let t564 = fma(s_q3, t546, t195);
+    let t565 = fma(-2.0 * p.d4, t86, p.a3 * t194);
+    let t566 = c_q2 * t554 - s_q2 * t553;
+    let t567 = 0.032 * p.m6 * fma(s_q4, t565 + t566, c_q4 * (c_q3 * t557 - s_q3 * t560))
+        - d.k9 * t564;
+    let t568 = fma(
+        t185,
+        t382,
+        fma(t184, t389, 0.00004 * (t185 * (t126 - t127) - fma(t92, t187, t94 * t186))),
+    );
+    let t569 = fma(-0.0013, fma(t73, t77, t79 * t139), t568);
+    let t570 = t567 + t569;
+    let t571 = fma(t80, t185, t81 * t184);
+    let t572 = t571 - t564;
+    let t573 = 0.032 * (t54 * t572 - t197);
+    let t574 = fma(t81, t147, t82 * t185);
+    let t575 = t552 + t574;
+    let t576 = 0.032 * t134 * t575 - s_q3 * t573;
+    let t577 = 0.000987 * p.m3 * t86 - fma(t89, d.k5, t449);
+    let t578 = fma(
+        p.d4,
+        t576,
+        fma(c_q3, t563, fma(d.k5, t547, fma(d.k4, t546, fma(d.k46, t545, t577)))),
+    ) - s_q3 * t570;
+    let t579 = fma(-0.000987 * t88, p.m3, fma(-0.0003, t198, t15 * t451)) - t447;
+    let t580 = fma(c_q4, t551, fma(0.0016, t547, s_q4 * t562));
+    let t581 = fma(d.k5, t546, t579 + t580) - fma(p.a3, t576, d.k47 * t545);
+    let t582 = fma(t194, d.k7, 2.0 * t86 * d.k10);
+    let t583 = fma(0.032 * t136, t575, c_q3 * t573);
+    let t584 = t582 + t583;
+    let t585 = t53 * t572;
+    let t586 = fma(-2.0 * t86, d.k7, fma(0.032, t199, t194 * d.k10));
+    let t587 = fma(0.032, t585, t586);
+    let t588 = fma(c_q2, t587, s_q2 * t584);
+    let t589 = t567 + t568;
+    let t590 = fma(0.00004 * c_q4, t549, 0.0003 * t198) - t580;
+    let t591 = t75 * (t451 - t445) - fma(t73, t446, t86 * d.k5);
+    let t592 = fma(
+        -0.032 * p.a3,
+        t199 + t585,
+        fma(
+            d.k7,
+            t556,
+            fma(
+                0.00004 * t40,
+                t549,
+                fma(
+                    p.d4,
+                    t583,
+                    fma(c_q3, t570, fma(s_q3, t563, fma(0.000987 * p.m3, t547, t591))),
+                ),
+            ),
+        ),
+    ) - d.k10 * t566;
+    let t593 = t592 - fma(inv4 * t457, t590, t456 * t589);
+    let t594 = fma(
+        t2,
+        t452 - t48,
+        fma(
+            0.001365,
+            t544,
+            fma(0.006 * c_q1, d.k11, fma(0.000408 * p.m2, t11, fma(s_q1, d.k12, t592))),
+        ),
+    )
+        - fma(
+            inv5 * t464,
+            t593,
+            fma(
+                inv4 * t463,
+                t590,
+                fma(t462, t589, fma(p.a2, t588, fma(d.k2, t358, t4 * t219))),
+            ),
+        );
+    let t595 = fma(
+        s_q1,
+        fma(
+            -0.000408,
+            p.m2 * t3 - t544,
+            fma(p.d3, t588, fma(s_q2, t581, fma(p.d3, t541, t349 + t542 + t220))),
+        )
+            - fma(
+                c_q2,
+                t578,
+                fma(
+                    d.k1,
+                    t358,
+                    fma(
+                        t2,
+                        t450,
+                        fma(
+                            p.m2,
+                            fma(0.000408, t355, 0.001365 * inv2 * t359),
+                            p.a2 * fma(d.k7, t510, fma(d.k10, t509, t529)),
+                        ),
+                    ),
+                ),
+            ),
+        t43 * t549,
+    )
+        - fma(
+            c_q1,
+            fma(
+                -0.000408,
+                t491,
+                fma(
+                    -0.000408,
+                    t491,
+                    fma(
+                        p.d3,
+                        c_q2 * t584 - s_q2 * t587,
+                        fma(
+                            c_q2,
+                            t581,
+                            fma(
+                                s_q2,
+                                t578,
+                                fma(
+                                    qd[1],
+                                    t452,
+                                    fma(d.k2 * inv2, t359, fma(d.k1, t355, t540)),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            )
+                - fma(
+                    p.a2,
+                    fma(d.k7, t559, fma(d.k10, t558, t576)),
+                    fma(t4, t450, fma(p.d3, t539, t348 + t210)),
+                ),
+            fma(
+                inv6 * t466,
+                t594,
+                fma(inv5 * t461, t593, fma(inv4 * t455, t590, t453 * t589)),
+            ),
+        );
+    out.0[0][1] = inv7 * t595;
+    let t596 = -t494;
+    let t597 = c_q3 * t495 - t190;
+    let t598 = c_q4 * t596 - fma(s_q4, t597, t192);
+    let t599 = fma(0.00004, t598, t550);
+    let t600 = fma(c_q4, t597, fma(s_q4, t596, t193));
+    let t601 = t520 + t555;
+    let t602 = p.a3 * t510 - p.d4 * t509;
+    let t603 = fma(0.032 * p.m6, fma(c_q3, t602, s_q3 * t601), fma(d.k8, t600, t561));
+    let t604 = fma(-0.0016, t191, fma(c_q4, t603, 0.0003 * t597)) - s_q4 * t599;
+    let t605 = fma(s_q3, t495, t195);
+    let t606 = 0.032 * p.m6 * fma(s_q4, t565 - t507, c_q4 * (c_q3 * t601 - s_q3 * t602))
+        - d.k9 * t605;
+    let t607 = t569 + t606;
+    let t608 = t571 - t605;
+    let t609 = 0.032 * (t54 * t608 - t197);
+    let t610 = t574 + t600;
+    let t611 = 0.032 * t134 * t610 - s_q3 * t609;
+    let t612 = fma(p.d4, t611, fma(c_q3, t604, fma(d.k5, t596, fma(d.k4, t495, t577))))
+        - s_q3 * t607;
+    let t613 = fma(c_q4, t599, fma(0.0016, t596, s_q4 * t603));
+    let t614 = t496 + t579 + t613 - p.a3 * t611;
+    let t615 = fma(0.032 * t136, t610, c_q3 * t609);
+    let t616 = t582 + t615;
+    let t617 = t53 * t608;
+    let t618 = fma(0.032, t617, t586);
+    let t619 = fma(c_q2, t618, fma(s_q2, t616, t541));
+    let t620 = t568 + t606;
+    let t621 = fma(0.00004 * c_q4, t598, 0.0003 * t198) - t613;
+    let t622 = fma(
+        -0.032 * p.a3,
+        t199 + t617,
+        fma(
+            d.k10,
+            t507,
+            fma(
+                d.k7,
+                t520,
+                fma(
+                    0.00004 * t40,
+                    t598,
+                    fma(
+                        p.d4,
+                        t615,
+                        fma(
+                            c_q3,
+                            t607,
+                            fma(s_q3, t604, fma(0.000987 * p.m3, t596, t591)),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    );
+    let t623 = t622 - fma(inv4 * t457, t621, t456 * t620);
+    let t624 = t622
+        - fma(inv5 * t464, t623, fma(inv4 * t463, t621, fma(t462, t620, p.a2 * t619)));
+    let t625 = t43 * t598
+        - fma(
+            inv6 * t466,
+            t624,
+            fma(
+                inv5 * t461,
+                t623,
+                fma(
+                    inv4 * t455,
+                    t621,
+                    fma(
+                        t453,
+                        t620,
+                        fma(
+                            c_q1,
+                            fma(
+                                p.d3,
+                                c_q2 * t616 - fma(s_q2, t618, t539),
+                                fma(c_q2, t614, fma(s_q2, t612, t540)),
+                            ) - p.a2 * (fma(d.k10, t510, t611) - d.k7 * t509),
+                            s_q1 * (c_q2 * t612 - fma(p.d3, t619, fma(s_q2, t614, t542))),
+                        ),
+                    ),
+                ),
+            ),
+        );
+    out.0[0][2] = inv7 * t625;
+    let t626 = qd[3] * t77 - t516;
+    let t627 = -fma(s_q4, t626, qd[4] * t162);
+    let t628 = fma(t162, t381 - t383, 0.00004 * t627) - t77 * (t382 - t384);
+    let t629 = c_q4 * t626 - qd[4] * t160;
+    let t630 = fma(
+        0.032 * p.m6,
+        t518,
+        fma(d.k8, t629, 0.00004 * (fma(t94, t189, t92 * t188) - t160 * (t115 + t116))),
+    ) - fma(t160, t383, t77 * t386);
+    let t631 = fma(c_q4, t630, fma(0.0003, t626, 0.0016 * t77 * t79)) - s_q4 * t628;
+    let t632 = fma(
+        -0.032 * t54,
+        t512,
+        fma(t162, t389, 0.00004 * (fma(t160, t127 - t126, t94 * t188) - t92 * t189)),
+    ) - fma(t160, t382, d.k9 * t497);
+    let t633 = fma(-0.0013, t90, t632);
+    let t634 = t81 * t162 - fma(t80, t160, t497);
+    let t635 = 0.032 * (t54 * t634 - t53 * t200);
+    let t636 = t629 - fma(t82, t160, t77 * t81);
+    let t637 = 0.032 * (t134 * t636 - t535) - fma(s_q3, t635, t534);
+    let t638 = fma(c_q3, t631 - t522, p.d4 * t637) - s_q3 * (t515 + t633);
+    let t639 = fma(-0.0003, t78 * t78 - t77 * t77, fma(c_q4, t628, s_q4 * t630));
+    let t640 = t639 - p.a3 * t637;
+    let t641 = fma(0.032, fma(t136, t636, t528), c_q3 * t635) - t526;
+    let t642 = 0.032 * fma(t53, t634, t54 * t200);
+    let t643 = fma(c_q2, t642, s_q2 * t641);
+    let t644 = 0.00004 * c_q4 * t627 - t639;
+    let t645 = fma(
+        p.d4,
+        t641,
+        fma(c_q3, t633, fma(s_q3, t631, fma(0.00004 * t40, t627, t530))),
+    ) - p.a3 * t642;
+    let t646 = t645 - fma(inv4 * t457, t644, t456 * t632);
+    let t647 = t645
+        - fma(inv5 * t464, t646, fma(inv4 * t463, t644, fma(t462, t632, p.a2 * t643)));
+    let t648 = t43 * t627
+        - fma(
+            inv6 * t466,
+            t647,
+            fma(
+                inv5 * t461,
+                t646,
+                fma(
+                    inv4 * t455,
+                    t644,
+                    fma(
+                        t453,
+                        t632,
+                        fma(
+                            c_q1,
+                            fma(
+                                p.d3,
+                                c_q2 * t641 - s_q2 * t642,
+                                fma(c_q2, t640, s_q2 * t638),
+                            ) - p.a2 * t637,
+                            s_q1 * (c_q2 * t638 - fma(p.d3, t643, s_q2 * t640)),
+                        ),
+                    ),
+                ),
+            ),
+        );
+    out.0[0][3] = inv7 * t648;
+    let t649 = -t501;
+    let t650 = fma(0.00004, t649, t82 * t389) - t448;
+    let t651 = fma(qd[4], t175, t499);
+    let t652 = fma(d.k8, t651, fma(t175, t383, 0.00004 * (t175 * (t115 + t116))));
+    let t653 = c_q4 * t652 - fma(s_q4, t650, t532);
+    let t654 = fma(
+        0.032 * p.m6,
+        c_q4 * t521 - s_q4 * t518,
+        fma(
+            t175,
+            t382,
+            fma(t81, t389, 0.00004 * (t175 * (t126 - t127) - t81 * (t164 + t165))),
+        ),
+    );
+    let t655 = 0.032 * (fma(2.0 * t53, t91, t54 * t201) - (t537 + t103));
+    let t656 = fma(t82, t175, t651);
+    let t657 = 0.032 * t134 * t656 - s_q3 * t655;
+    let t658 = fma(p.d4, t657, c_q3 * t653) - s_q3 * t654;
+    let t659 = fma(s_q4, t652, fma(c_q4, t650, t514));
+    let t660 = t659 - p.a3 * t657;
+    let t661 = fma(0.032 * t136, t656, c_q3 * t655);
+    let t662 = 0.032 * (fma(-2.0 * t54, t91, fma(t53, t201, t524)) - t102);
+    let t663 = fma(c_q2, t662, s_q2 * t661);
+    let t664 = 0.00004 * c_q4 * t649 - t659;
+    let t665 = fma(c_q3, t654, fma(s_q3, t653, fma(0.00004 * t40, t649, p.d4 * t661)))
+        - p.a3 * t662;
+    let t666 = t665 - fma(inv4 * t457, t664, t456 * t654);
+    let t667 = t665
+        - fma(inv5 * t464, t666, fma(inv4 * t463, t664, fma(t462, t654, p.a2 * t663)));
+    let t668 = t43 * t649
+        - fma(
+            inv6 * t466,
+            t667,
+            fma(
+                inv5 * t461,
+                t666,
+                fma(
+                    inv4 * t455,
+                    t664,
+                    fma(
+                        t453,
+                        t654,
+                        fma(
+                            c_q1,
+                            fma(
+                                p.d3,
+                                c_q2 * t661 - s_q2 * t662,
+                                fma(c_q2, t660, s_q2 * t658),
+                            ) - p.a2 * t657,
+                            s_q1 * (c_q2 * t658 - fma(p.d3, t663, s_q2 * t660)),
+                        ),
+                    ),
+                ),
+            ),
+        );
+    out.0[0][4] = inv7 * t668;
+    let t669 = fma(c_q3, t203, t37 * t202);
+    let t670 = fma(t205 * inv4, t457, t669) - t203 * t456;
+    let t671 = fma(t205 * inv4, t463, t669) - fma(inv5 * t464, t670, t203 * t462);
+    let t672 = t205 * inv4 * t455
+        - fma(
+            inv6 * t466,
+            t671,
+            fma(
+                inv5 * t461,
+                t670,
+                fma(
+                    t203,
+                    t453,
+                    fma(
+                        c_q1,
+                        fma(c_q2, t205, s_q2 * t204),
+                        s_q1 * (c_q2 * t204 - s_q2 * t205),
+                    ),
+                ),
+            ),
+        );
+    out.0[0][5] = inv7 * t672;
+    let t673 = inv6 * (t594 - t466 * inv7 * t595);
+    out.0[1][1] = t673;
+    let t674 = inv6 * (t624 - t466 * inv7 * t625);
+    out.0[1][2] = t674;
+    let t675 = inv6 * (t647 - t466 * inv7 * t648);
+    out.0[1][3] = t675;
+    let t676 = inv6 * (t667 - t466 * inv7 * t668);
+    out.0[1][4] = t676;
+    let t677 = inv6 * (t671 - t466 * inv7 * t672);
+    out.0[1][5] = t677;
+    let t678 = inv5 * (t593 - fma(t461 * inv7, t595, t464 * t673));
+    out.0[2][1] = t678;
+    out.0[4][1] = d.k45 * t589 - fma(t453 * inv7, t595, fma(t462, t673, t456 * t678));
+    let t679 = inv5 * (t623 - fma(t461 * inv7, t625, t464 * t674));
+    out.0[2][2] = t679;
+    out.0[4][2] = d.k45 * t620 - fma(t453 * inv7, t625, fma(t462, t674, t456 * t679));
+    let t680 = inv5 * (t646 - fma(t461 * inv7, t648, t464 * t675));
+    out.0[2][3] = t680;
+    out.0[4][3] = d.k45 * t632 - fma(t453 * inv7, t648, fma(t462, t675, t456 * t680));
+    let t681 = inv5 * (t666 - fma(t461 * inv7, t668, t464 * t676));
+    out.0[2][4] = t681;
+    out.0[4][4] = d.k45 * t654 - fma(t453 * inv7, t668, fma(t462, t676, t456 * t681));
+    let t682 = inv5 * (t670 - fma(t461 * inv7, t672, t464 * t677));
+    out.0[2][5] = t682;
+    out.0[4][5] = t203 * d.k45 - fma(t453 * inv7, t672, fma(t462, t677, t456 * t682));
+    let t683 = inv4 * (t590 - fma(t455 * inv7, t595, fma(t463, t673, t457 * t678)));
+    out.0[3][1] = t683;
+    out.0[5][1] = -25000.0 * t43 * inv7 * t595
+        - fma(t40, t678 + t673, fma(c_q4, t683, t549));
+    let t684 = inv4 * (t621 - fma(t455 * inv7, t625, fma(t463, t674, t457 * t679)));
+    out.0[3][2] = t684;
+    out.0[5][2] = -25000.0 * t43 * inv7 * t625
+        - fma(t40, t679 + t674, fma(c_q4, t684, t598));
+    let t685 = inv4 * (t644 - fma(t455 * inv7, t648, fma(t463, t675, t457 * t680)));
+    out.0[3][3] = t685;
+    out.0[5][3] = -25000.0 * t43 * inv7 * t648
+        - fma(t40, t680 + t675, fma(c_q4, t685, t627));
+    let t686 = inv4 * (t664 - fma(t455 * inv7, t668, fma(t463, t676, t457 * t681)));
+    out.0[3][4] = t686;
+    out.0[5][4] = fma(-25000.0 * t43 * inv7, t668, t501)
+        - fma(t40, t681 + t676, c_q4 * t686);
+    let t687 = -inv4 * fma(t455 * inv7, t672, fma(t463, t677, fma(t457, t682, t205)));
+    out.0[3][5] = t687;
+    out.0[5][5] = -25000.0 * t43 * inv7 * t672 - fma(t40, t682 + t677, c_q4 * t687);
+    let t688 = 0.00004 * c_q4 * t114 - t394;
+    let t689 = fma(
+        -2.0 * c_q1,
+        fma(t75, d.k46, t73 * d.k47),
+        fma(
+            t75,
+            t393,
+            fma(
+                t74,
+                t446,
+                fma(
+                    0.00004 * t40,
+                    t114,
+                    fma(
+                        p.d4,
+                        t138,
+                        fma(0.000987 * p.m3, t112, fma(c_q3, t391, s_q3 * t388)),
+                    ),
+                ),
+            ),
+        ),
+    ) - fma(t129, d.k5, fma(t72, t445, p.a3 * t137));
+    let t690 = t689 - fma(inv4 * t457, t688, t390 * t456);
+    let t691 = fma(
+        -0.001365,
+        t61,
+        fma(s_q1, 0.000408 * t45 - t48, fma(t2, t399, fma(c_q1, t219, t689))),
+    )
+        - fma(
+            inv5 * t464,
+            t690,
+            fma(inv4 * t463, t688, fma(t390, t462, fma(p.a2, t398, t63 * d.k2))),
+        );
+    let t692 = t43 * t114
+        - fma(
+            inv6 * t466,
+            t691,
+            fma(
+                inv5 * t461,
+                t690,
+                fma(
+                    inv4 * t455,
+                    t688,
+                    fma(
+                        t390,
+                        t453,
+                        fma(
+                            c_q1,
+                            fma(
+                                -0.000408 * p.m2,
+                                t63,
+                                fma(
+                                    p.d3,
+                                    c_q2 * t396 - s_q2 * t397,
+                                    fma(c_q2, t395, fma(s_q2, t392, qd[1] * t399)),
+                                ),
+                            )
+                                - fma(
+                                    p.a2,
+                                    fma(t123, d.k7, fma(t122, d.k10, t135)),
+                                    fma(t4, t379, s_q1 * t209),
+                                ),
+                            s_q1
+                                * (fma(
+                                    c_q2,
+                                    t392,
+                                    fma(
+                                        t63,
+                                        d.k1,
+                                        fma(t2, t379, fma(c_q1, t209, 0.000816 * t61)),
+                                    ),
+                                ) - fma(p.d3, t398, s_q2 * t395)),
+                        ),
+                    ),
+                ),
+            ),
+        );
+    out.1[0][0] = inv7 * t692;
+    let t693 = fma(0.032, t149, t408);
+    let t694 = 0.00004 * t207 - t417;
+    let t695 = fma(p.d4, t158, 0.00004 * t40 * t142) - p.a3 * t157;
+    let t696 = fma(
+        -2.0 * qd[1],
+        fma(c_q2, d.k46, s_q2 * d.k47),
+        fma(c_q3, t410, s_q3 * t407),
+    );
+    let t697 = t695 + t696 - fma(inv4 * t457, t694, t456 * t693);
+    let t698 = t695 - p.a2 * t422;
+    let t699 = t696 + t698 - fma(inv5 * t464, t697, fma(inv4 * t463, t694, t462 * t693));
+    let t700 = t208
+        - fma(
+            inv6 * t466,
+            t699,
+            fma(
+                inv5 * t461,
+                t697,
+                fma(
+                    inv4 * t455,
+                    t694,
+                    fma(
+                        t453,
+                        t693,
+                        fma(
+                            c_q1,
+                            fma(2.0, t218, fma(c_q2, t419, fma(s_q2, t413, t217 + t424)))
+                                - t4 * d.k3,
+                            s_q1
+                                * (fma(-0.00273, t47, fma(c_q2, t413, fma(t2, d.k3, t400)))
+                                    - fma(s_q2, t419, t423)),
+                        ),
+                    ),
+                ),
+            ),
+        );
+    out.1[0][1] = inv7 * t700;
+    let t701 = fma(0.032, t159, t408);
+    let t702 = 0.00004 * t207 - t429;
+    let t703 = fma(c_q3, t427, s_q3 * t426);
+    let t704 = t695 + t703 - fma(inv4 * t457, t702, t456 * t701);
+    let t705 = t698 + t703 - fma(inv5 * t464, t704, fma(inv4 * t463, t702, t462 * t701));
+    let t706 = t208
+        - fma(
+            inv6 * t466,
+            t705,
+            fma(
+                inv5 * t461,
+                t704,
+                fma(
+                    inv4 * t455,
+                    t702,
+                    fma(
+                        t453,
+                        t701,
+                        fma(
+                            c_q1,
+                            fma(c_q2, t430, fma(s_q2, t428, t424)),
+                            s_q1 * (c_q2 * t428 - fma(s_q2, t430, t423)),
+                        ),
+                    ),
+                ),
+            ),
+        );
+    out.1[0][2] = inv7 * t706;
+    let t707 = 0.00004 * c_q4 * t161 - t437;
+    let t708 = fma(p.d4, t172, fma(c_q3, t435, fma(s_q3, t433, 0.00004 * t40 * t161)))
+        - p.a3 * t173;
+    let t709 = t708 - fma(inv4 * t457, t707, t434 * t456);
+    let t710 = t708
+        - fma(inv5 * t464, t709, fma(inv4 * t463, t707, fma(t434, t462, p.a2 * t174)));
+    let t711 = t43 * t161
+        - fma(
+            inv6 * t466,
+            t710,
+            fma(
+                inv5 * t461,
+                t709,
+                fma(
+                    inv4 * t455,
+                    t707,
+                    fma(
+                        t434,
+                        t453,
+                        fma(
+                            c_q1,
+                            fma(
+                                c_q2,
+                                t438,
+                                fma(s_q2, t436, p.d3 * (c_q2 * t172 - s_q2 * t173)),
+                            ) - p.a2 * t171,
+                            s_q1 * (c_q2 * t436 - fma(s_q2, t438, p.d3 * t174)),
+                        ),
+                    ),
+                ),
+            ),
+        );
+    out.1[0][3] = inv7 * t711;
+    let t712 = 0.00004 * c_q4 * t175 - t443;
+    let t713 = fma(
+        0.064 * t169,
+        d.k15,
+        fma(s_q3, t441, fma(0.00004 * t40, t175, p.d4 * t178)),
+    );
+    let t714 = t713 - inv4 * t457 * t712;
+    let t715 = t713 - fma(inv5 * t464, t714, fma(inv4 * t463, t712, p.a2 * t179));
+    let t716 = t43 * t175
+        - fma(
+            inv6 * t466,
+            t715,
+            fma(
+                inv5 * t461,
+                t714,
+                fma(
+                    inv4 * t455,
+                    t712,
+                    fma(
+                        c_q1,
+                        fma(
+                            c_q2,
+                            t444,
+                            fma(s_q2, t442, p.d3 * fma(0.064 * t55, t82, c_q2 * t178)),
+                        ) - p.a2 * t177,
+                        s_q1 * (c_q2 * t442 - fma(s_q2, t444, p.d3 * t179)),
+                    ),
+                ),
+            ),
+        );
+    out.1[0][4] = inv7 * t716;
+    let t717 = fma(c_q3, t181, t37 * t180);
+    let t718 = fma(t183 * inv4, t457, t717) - t181 * t456;
+    let t719 = fma(t183 * inv4, t463, t717) - fma(inv5 * t464, t718, t181 * t462);
+    let t720 = t183 * inv4 * t455
+        - fma(
+            inv6 * t466,
+            t719,
+            fma(
+                inv5 * t461,
+                t718,
+                fma(
+                    t181,
+                    t453,
+                    fma(
+                        c_q1,
+                        fma(c_q2, t183, s_q2 * t182),
+                        s_q1 * (c_q2 * t182 - s_q2 * t183),
+                    ),
+                ),
+            ),
+        );
+    out.1[0][5] = inv7 * t720;
+    let t721 = inv6 * (t691 - t466 * inv7 * t692);
+    out.1[1][0] = t721;
+    let t722 = inv6 * (t699 - t466 * inv7 * t700);
+    out.1[1][1] = t722;
+    let t723 = inv6 * (t705 - t466 * inv7 * t706);
+    out.1[1][2] = t723;
+    let t724 = inv6 * (t710 - t466 * inv7 * t711);
+    out.1[1][3] = t724;
+    let t725 = inv6 * (t715 - t466 * inv7 * t716);
+    out.1[1][4] = t725;
+    let t726 = inv6 * (t719 - t466 * inv7 * t720);
+    out.1[1][5] = t726;
+    let t727 = inv5 * (t690 - fma(t461 * inv7, t692, t464 * t721));
+    out.1[2][0] = t727;
+    out.1[4][0] = d.k45 * t390 - fma(t453 * inv7, t692, fma(t462, t721, t456 * t727));
+    let t728 = inv5 * (t697 - fma(t461 * inv7, t700, t464 * t722));
+    out.1[2][1] = t728;
+    out.1[4][1] = d.k45 * t693 - fma(t453 * inv7, t700, fma(t462, t722, t456 * t728));
+    let t729 = inv5 * (t704 - fma(t461 * inv7, t706, t464 * t723));
+    out.1[2][2] = t729;
+    out.1[4][2] = d.k45 * t701 - fma(t453 * inv7, t706, fma(t462, t723, t456 * t729));
+    let t730 = inv5 * (t709 - fma(t461 * inv7, t711, t464 * t724));
+    out.1[2][3] = t730;
+    out.1[4][3] = d.k45 * t434 - fma(t453 * inv7, t711, fma(t462, t724, t456 * t730));
+    let t731 = inv5 * (t714 - fma(t461 * inv7, t716, t464 * t725));
+    out.1[2][4] = t731;
+    out.1[4][4] = -fma(t453 * inv7, t716, fma(t462, t725, t456 * t731));
+    let t732 = inv5 * (t718 - fma(t461 * inv7, t720, t464 * t726));
+    out.1[2][5] = t732;
+    out.1[4][5] = t181 * d.k45 - fma(t453 * inv7, t720, fma(t462, t726, t456 * t732));
+    let t733 = inv4 * (t688 - fma(t455 * inv7, t692, fma(t463, t721, t457 * t727)));
+    out.1[3][0] = t733;
+    out.1[5][0] = -25000.0 * t43 * inv7 * t692
+        - fma(t40, t727 + t721, fma(c_q4, t733, t114));
+    let t734 = inv4 * (t694 - fma(t455 * inv7, t700, fma(t463, t722, t457 * t728)));
+    out.1[3][1] = t734;
+    out.1[5][1] = -25000.0 * t43 * inv7 * t700
+        - fma(t40, t728 + t722, fma(c_q4, t734, t142));
+    let t735 = inv4 * (t702 - fma(t455 * inv7, t706, fma(t463, t723, t457 * t729)));
+    out.1[3][2] = t735;
+    out.1[5][2] = -25000.0 * t43 * inv7 * t706
+        - fma(t40, t729 + t723, fma(c_q4, t735, t142));
+    let t736 = inv4 * (t707 - fma(t455 * inv7, t711, fma(t463, t724, t457 * t730)));
+    out.1[3][3] = t736;
+    out.1[5][3] = -25000.0 * t43 * inv7 * t711
+        - fma(t40, t730 + t724, fma(c_q4, t736, t161));
+    let t737 = inv4 * (t712 - fma(t455 * inv7, t716, fma(t463, t725, t457 * t731)));
+    out.1[3][4] = t737;
+    out.1[5][4] = fma(-25000.0 * t43 * inv7, t716, t80)
+        - fma(t40, t731 + t725, c_q4 * t737);
+    let t738 = -inv4 * fma(t455 * inv7, t720, fma(t463, t726, fma(t457, t732, t183)));
+    out.1[3][5] = t738;
+    out.1[5][5] = -25000.0 * t43 * inv7 * t720 - fma(t40, t732 + t726, c_q4 * t738);
+    out
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

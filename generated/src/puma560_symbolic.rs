@@ -19,6 +19,11 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
 //!
@@ -39,6 +44,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 1948 | 1556 | 0 | 0 | 6 | 6 |
+//! | `gravity_derivatives` | 145 | 100 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix_inverse` | 336 | 225 | 5 | 0 | 5 | 5 |
+//! | `forward_dynamics_derivatives` | 3561 | 2632 | 10 | 0 | 6 | 6 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -96,6 +105,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -3215,6 +3228,2896 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1948,
+    add: 1556,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qdd[0] * s_q1;
+    let t1 = qdd[0] * c_q1;
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[1] * t2;
+    let t4 = qd[0] * s_q1;
+    let t5 = qd[1] * t4;
+    let t6 = t0 + t3;
+    let t7 = t1 - t5;
+    let t8 = p.a2 * t4;
+    let t9 = qd[1] + qd[2];
+    let t10 = qdd[1] + qdd[2];
+    let t11 = p.d4 * t9;
+    let t12 = p.a3 * t9;
+    let t13 = s_q3 * c_q4;
+    let t14 = c_q5 * t13 + c_q3 * s_q5;
+    let t15 = s_q5 * t13 - c_q3 * c_q5;
+    let t16 = p.xz6 * s_q5 + p.yz6 * c_q5;
+    let t17 = p.xy2 * t7;
+    let t18 = p.xy2 * t4;
+    let t19 = t18 + p.yz2 * qd[1];
+    let t20 = s_q3 * s_q4;
+    let t21 = s_q4 * s_q5;
+    let t22 = s_q4 * c_q5;
+    let t23 = p.xy6 * t22 + p.yz6 * c_q4;
+    let t24 = t4 * t4;
+    let t25 = t2 * t2;
+    let t26 = -t6;
+    let t27 = t0 + 2.0 * t3;
+    let t28 = p.a2 * (2.0 * t5 - t1) - p.d3 * (t24 + t25);
+    let t29 = p.g * s_q1 + p.d3 * t1;
+    let t30 = t29 - p.a2 * (t25 + qd[1] * qd[1]);
+    let t31 = p.g * c_q1 - p.d3 * t0;
+    let t32 = p.a2 * (qdd[1] + t2 * t4) + t31;
+    let t33 = c_q2 * t32 - s_q2 * t30;
+    let t34 = t9 * t9;
+    let t35 = s_q1 * qd[1];
+    let t36 = 2.0 * p.a2 * t35 - 2.0 * p.d3 * (s_q1 * t4 + c_q1 * t2);
+    let t37 = c_q1 * qd[1];
+    let t38 = p.xz4 * s_q3 + p.yz4 * c_q3;
+    let t39 = p.a2 * qd[1];
+    let t40 = 2.0 * (s_q2 * t39 - t11);
+    let t41 = p.yz5 * c_q3 - p.xy5 * t13;
+    let t42 = -2.0 * (t12 + c_q2 * t39);
+    let t43 = p.yz6 * t20 - p.xy6 * t14;
+    let t44 = p.xz5 * s_q4 + p.yz5 * c_q4;
+    let t45 = q[1] + q[2];
+    let (t46, t48) = sin_cos(t45);
+    let t47 = qd[0] * t46;
+    let t49 = qd[0] * t48;
+    let t50 = t7 * s_q2 + qd[2] * t49;
+    let t51 = t6 * c_q2 + t50;
+    let t52 = t7 * c_q2 - qd[2] * t47;
+    let t53 = t52 - t6 * s_q2;
+    let t54 = c_q3 * t47 - t9 * s_q3;
+    let t55 = -t9 * c_q3 - s_q3 * t47;
+    let t56 = qd[3] + t49;
+    let t57 = qdd[3] + t53;
+    let t58 = qd[3] * t55 + c_q3 * t51 - t10 * s_q3;
+    let t59 = -t10 * c_q3 - s_q3 * t51;
+    let t60 = t59 - qd[3] * t54;
+    let t61 = c_q4 * t54 + s_q4 * t56;
+    let t62 = c_q4 * t56 - s_q4 * t54;
+    let t63 = qd[4] - t55;
+    let t64 = qdd[4] - t60;
+    let t65 = qd[4] * t62 + c_q4 * t58 + s_q4 * t57;
+    let t66 = c_q4 * t57 - s_q4 * t58;
+    let t67 = t66 - qd[4] * t61;
+    let t68 = c_q5 * t61 - s_q5 * t63;
+    let t69 = -s_q5 * t61 - c_q5 * t63;
+    let t70 = qd[5] + t62;
+    let t71 = qdd[5] + t67;
+    let t72 = qd[5] * t69 + c_q5 * t65 - s_q5 * t64;
+    let t73 = -s_q5 * t65 - c_q5 * t64;
+    let t74 = t73 - qd[5] * t68;
+    let t75 = p.xy4 * t55;
+    let t76 = p.xy4 * t54;
+    let t77 = p.yz4 * t56;
+    let t78 = t76 + t77;
+    let t79 = p.xy5 * t62;
+    let t80 = p.xy5 * t61;
+    let t81 = p.yz5 * t63;
+    let t82 = t80 + t81;
+    let t83 = p.xy6 * t69;
+    let t84 = p.xy6 * t68;
+    let t85 = p.yz6 * t70;
+    let t86 = t84 + t85;
+    let t87 = t47 * t47;
+    let t88 = t49 * t49;
+    let t89 = t47 * t49;
+    let t90 = t9 * t47;
+    let t91 = t9 * t49;
+    let t92 = t34 + t88;
+    let t93 = t89 - t10;
+    let t94 = t10 + t89;
+    let t95 = t34 + t87;
+    let t96 = t90 - t53;
+    let t97 = t51 + t91;
+    let t98 = c_q2 * t30 + s_q2 * t32;
+    let t99 = p.d4 * t93 + t98 - p.a3 * t92;
+    let t100 = t33 + p.a3 * t94 - p.d4 * t95;
+    let t101 = t28 + p.a3 * t96 + p.d4 * t97;
+    let t102 = c_q3 * t99 - s_q3 * t101;
+    let t103 = s_q3 * t99 + c_q3 * t101;
+    let t104 = -t103;
+    let t105 = t55 * t55;
+    let t106 = t56 * t56;
+    let t107 = t54 * t55;
+    let t108 = t58 + t55 * t56;
+    let t109 = c_q4 * t102 + s_q4 * t100;
+    let t110 = c_q4 * t100 - s_q4 * t102;
+    let t111 = t62 * t62;
+    let t112 = t63 * t63;
+    let t113 = t61 * t62;
+    let t114 = t65 + t62 * t63;
+    let t115 = c_q5 * t109 - s_q5 * t103;
+    let t116 = s_q5 * t109 + c_q5 * t103;
+    let t117 = t69 * t69;
+    let t118 = t70 * t70;
+    let t119 = t68 * t69;
+    let t120 = t72 + t69 * t70;
+    let t121 = p.my6 * (t119 - t71) - p.mx6 * (t117 + t118);
+    let t122 = p.mx6 * (t71 + t119) - p.my6 * (t68 * t68 + t118);
+    let t123 = p.my6 * t110;
+    let t124 = p.mx6 * t110;
+    let t125 = c_q3 * t46;
+    let t126 = c_q4 * t125 + s_q4 * t48;
+    let t127 = c_q4 * t48 - s_q4 * t125;
+    let t128 = s_q3 * t46;
+    let t129 = c_q5 * t126 - s_q5 * t128;
+    let t130 = s_q5 * t126 + c_q5 * t128;
+    let t131 = p.xz3 * t46 + p.yz3 * t48;
+    let t132 = t48 * (qd[2] + qd[1]);
+    let t133 = -t46 * (qd[2] + qd[1]);
+    let t134 = p.xy4 * t125 + p.yz4 * t48;
+    let t135 = c_q3 * t132 - qd[3] * t128;
+    let t136 = qd[3] * t125 + s_q3 * t132;
+    let t137 = t46 * t47;
+    let t138 = t46 * t49;
+    let t139 = p.a2 * c_q1;
+    let t140 = 2.0 * (p.a3 * t138 + t47 * t139 - p.d4 * t137);
+    let t141 = p.xy5 * t126 + p.yz5 * t128;
+    let t142 = s_q4 * t133 + qd[4] * t127 + c_q4 * t135;
+    let t143 = c_q4 * t133 - qd[4] * t126 - s_q4 * t135;
+    let t144 = t48 * t49;
+    let t145 = 2.0 * (p.d4 * t138 - p.a3 * t144 - t49 * t139);
+    let t146 = t9 * t46;
+    let t147 = t146 - t133;
+    let t148 = t132 + t9 * t48;
+    let t149 = t36 + p.a3 * t147 + p.d4 * t148;
+    let t150 = s_q3 * t145 + c_q3 * t149;
+    let t151 = p.xy6 * t129 + p.yz6 * t127;
+    let t152 = c_q5 * t142 - qd[5] * t130 - s_q5 * t136;
+    let t153 = c_q5 * t136 + qd[5] * t129 + s_q5 * t142;
+    let t154 = c_q3 * t145 - s_q3 * t149;
+    let t155 = c_q4 * t140 - s_q4 * t154;
+    let t156 = c_q4 * t154 + s_q4 * t140;
+    let t157 = t48 * t56;
+    let t158 = t55 * t125 - t54 * t128;
+    let t159 = t63 * t128;
+    let t160 = t62 * t126 + t61 * t127;
+    let t161 = t70 * t127;
+    let t162 = t69 * t129 - t68 * t130;
+    let t163 = p.my6 * (t162 - t143) - 2.0 * p.mx6 * (t161 - t69 * t130);
+    let t164 = p.mx6 * (t143 + t162) - 2.0 * p.my6 * (t161 + t68 * t129);
+    let t165 = s_q3 * t56;
+    let t166 = c_q3 * t49;
+    let t167 = t166 - c_q3 * qd[3];
+    let t168 = s_q3 * t49;
+    let t169 = t168 - s_q3 * qd[3];
+    let t170 = p.xz4 * t47;
+    let t171 = s_q4 * t47;
+    let t172 = qd[4] * t20 + c_q4 * t167 - t171;
+    let t173 = c_q4 * t47;
+    let t174 = qd[4] * t13 - s_q4 * t167 - t173;
+    let t175 = 2.0 * (p.a3 * t47 + p.d4 * t49);
+    let t176 = 2.0 * t8 + t175;
+    let t177 = s_q3 * t42 + c_q3 * t176;
+    let t178 = qd[5] * t15 + c_q5 * t172 - s_q5 * t169;
+    let t179 = qd[5] * t14 - c_q5 * t169 - s_q5 * t172;
+    let t180 = c_q3 * t42 - s_q3 * t176;
+    let t181 = c_q4 * t40 - s_q4 * t180;
+    let t182 = s_q4 * t40 + c_q4 * t180;
+    let t183 = p.yz4 * t47;
+    let t184 = p.mx4 * t55;
+    let t185 = s_q3 * t55 + c_q3 * t54;
+    let t186 = c_q3 * t63;
+    let t187 = t20 * t61 - t13 * t62;
+    let t188 = t20 * t70;
+    let t189 = t15 * t68 - t14 * t69;
+    let t190 = p.my6 * (t189 - t174) - 2.0 * p.mx6 * (t15 * t69 + t188);
+    let t191 = p.mx6 * (t174 + t189) - 2.0 * p.my6 * (t188 - t14 * t68);
+    let t192 = 2.0 * s_q3 * t12 - c_q3 * t175;
+    let t193 = -2.0 * c_q3 * t12 - s_q3 * t175;
+    let t194 = -2.0 * t11 * c_q4 - s_q4 * t193;
+    let t195 = c_q4 * t193 - 2.0 * t11 * s_q4;
+    let t196 = -t54;
+    let t197 = p.xy5 * s_q4;
+    let t198 = c_q4 * t55;
+    let t199 = c_q4 * qd[4] + t198;
+    let t200 = s_q4 * t55;
+    let t201 = s_q4 * qd[4] + t200;
+    let t202 = p.xz5 * t54;
+    let t203 = s_q5 * t54;
+    let t204 = c_q5 * t199 - qd[5] * t21 - t203;
+    let t205 = c_q5 * t54;
+    let t206 = t205 + qd[5] * t22 + s_q5 * t199;
+    let t207 = p.yz5 * t54;
+    let t208 = p.mx5 * t62;
+    let t209 = s_q4 * t62 + c_q4 * t61;
+    let t210 = c_q4 * t70;
+    let t211 = t22 * t69 - t21 * t68;
+    let t212 = 2.0 * p.mx6 * (t21 * t69 - t210) + p.my6 * (t211 + t201);
+    let t213 = p.mx6 * (t211 - t201) - 2.0 * p.my6 * (t210 + t22 * t68);
+    let t214 = p.yz4 * t196;
+    let t215 = -t61;
+    let t216 = s_q5 * t70;
+    let t217 = c_q5 * t62;
+    let t218 = t217 - c_q5 * qd[5];
+    let t219 = s_q5 * t62;
+    let t220 = s_q5 * qd[5] - t219;
+    let t221 = p.xz6 * t215;
+    let t222 = p.yz6 * t215;
+    let t223 = p.yz5 * t215;
+    let t224 = p.mx6 * t69;
+    let t225 = s_q5 * t69 + c_q5 * t68;
+    let t226 = 2.0 * c_q5 * t224 + p.my6 * (t61 - t225);
+    let t227 = 2.0 * p.my6 * s_q5 * t68 - p.mx6 * (t225 + t61);
+    let t228 = c_q5 * t226 - 2.0 * p.mx5 * t63 - s_q5 * t227;
+    let t229 = c_q5 * t70;
+    let t230 = -t68;
+    let t231 = p.yz6 * t230;
+    let t232 = p.yz6 * t68 + t231;
+    let t233 = 2.0 * (p.my6 * t216 - p.mx6 * t229);
+    let t234 = 2.0 * p.mx6 * t68 + 2.0 * p.my6 * t69;
+    let t235 = c_q4 * t233 - s_q4 * t234;
+    let t236 = -2.0 * (p.mx6 * t216 + p.my6 * t229);
+    let t237 = s_q3 * t235 + c_q3 * t236;
+    let t238 = c_q3 * t235 - s_q3 * t236;
+    let t239 = s_q4 * t233 + c_q4 * t234;
+    let t240 = s_q2 * t238 + c_q2 * t239;
+    let t241 = 2.0 * t2 * t8 + t31;
+    let t242 = p.a2 * (t25 - t24) - t29;
+    let t243 = c_q2 * t242 - s_q2 * t241;
+    let t244 = c_q2 * t241 + s_q2 * t242;
+    let t245 = -t51;
+    let t246 = -t173 - s_q4 * t166;
+    let t247 = c_q4 * t166 - t171;
+    let t248 = -s_q5 * t247 - c_q5 * t168;
+    let t249 = c_q5 * t247 - s_q5 * t168;
+    let t250 = t205 + s_q5 * t198;
+    let t251 = c_q5 * t198 - t203;
+    let t252 = t52 + s_q2 * t26;
+    let t253 = c_q2 * t26 - t50;
+    let t254 = p.xz3 * t49 - p.yz3 * t47;
+    let t255 = qd[3] * t168;
+    let t256 = c_q3 * t252 - t255;
+    let t257 = qd[3] * t166;
+    let t258 = s_q3 * t252 + t257;
+    let t259 = p.xy4 * t166 - t183;
+    let t260 = t88 - t87;
+    let t261 = p.a3 * t260 - 2.0 * p.d4 * t89;
+    let t262 = t243 + t261;
+    let t263 = qd[4] * t246;
+    let t264 = c_q4 * t256 + s_q4 * t253;
+    let t265 = t263 + t264;
+    let t266 = qd[4] * t247;
+    let t267 = c_q4 * t253 - t266 - s_q4 * t256;
+    let t268 = p.xy5 * t247 + p.yz5 * t168;
+    let t269 = 2.0 * p.a3 * t89 + p.d4 * t260;
+    let t270 = t244 + t269;
+    let t271 = t91 - t253;
+    let t272 = t252 - t90;
+    let t273 = p.a2 * t27 + p.a3 * t271 + p.d4 * t272;
+    let t274 = s_q3 * t270 + c_q3 * t273;
+    let t275 = qd[5] * t248;
+    let t276 = c_q5 * t265 - s_q5 * t258;
+    let t277 = t275 + t276;
+    let t278 = qd[5] * t249;
+    let t279 = s_q5 * t265 + c_q5 * t258;
+    let t280 = t278 + t279;
+    let t281 = p.xy6 * t249 + p.yz6 * t246;
+    let t282 = c_q3 * t270 - s_q3 * t273;
+    let t283 = c_q4 * t262 - s_q4 * t282;
+    let t284 = c_q4 * t282 + s_q4 * t262;
+    let t285 = t47 * t56;
+    let t286 = 2.0 * p.mx4 * (t55 * t168 + t285);
+    let t287 = t55 * t166 - t54 * t168;
+    let t288 = t63 * t168;
+    let t289 = -2.0 * p.mx5 * (t62 * t246 + t288);
+    let t290 = t62 * t247 + t61 * t246;
+    let t291 = t70 * t246;
+    let t292 = -2.0 * p.mx6 * (t69 * t248 + t291);
+    let t293 = t69 * t249 + t68 * t248;
+    let t294 = t292 + p.my6 * (t293 - t267);
+    let t295 = -2.0 * p.my6 * (t291 + t68 * t249);
+    let t296 = p.mx6 * (t267 + t293) + t295;
+    let t297 = t68 * t246 + t278 + t70 * t249;
+    let t298 = t69 * t246 + t275 + t70 * t248;
+    let t299 = t63 * t247 + t61 * t168;
+    let t300 = t62 * t168 + t263 + t63 * t246;
+    let t301 = t56 * t166 - t47 * t54;
+    let t302 = t56 * t168 + t47 * t55;
+    let t303 = c_q3 * t53 - t255;
+    let t304 = t257 + s_q3 * t53;
+    let t305 = t261 - t98;
+    let t306 = c_q4 * t303 + s_q4 * t245;
+    let t307 = t263 + t306;
+    let t308 = c_q4 * t245 - t266 - s_q4 * t303;
+    let t309 = t33 + t269;
+    let t310 = p.a3 * t97 - p.d4 * t96;
+    let t311 = s_q3 * t309 + c_q3 * t310;
+    let t312 = c_q5 * t307 - s_q5 * t304;
+    let t313 = t275 + t312;
+    let t314 = s_q5 * t307 + c_q5 * t304;
+    let t315 = t278 + t314;
+    let t316 = c_q3 * t309 - s_q3 * t310;
+    let t317 = c_q4 * t305 - s_q4 * t316;
+    let t318 = c_q4 * t316 + s_q4 * t305;
+    let t319 = t292 + p.my6 * (t293 - t308);
+    let t320 = t295 + p.mx6 * (t293 + t308);
+    let t321 = t59 + qd[3] * t196;
+    let t322 = t214 + p.xz4 * t55;
+    let t323 = c_q4 * t321 - qd[4] * t200;
+    let t324 = s_q4 * t321 + qd[4] * t198;
+    let t325 = t207 + p.xy5 * t198;
+    let t326 = c_q5 * t323 - qd[5] * t250 - s_q5 * t58;
+    let t327 = qd[5] * t251 + s_q5 * t323 + c_q5 * t58;
+    let t328 = p.xy6 * t251 - p.yz6 * t200;
+    let t329 = s_q4 * t104;
+    let t330 = c_q4 * t104;
+    let t331 = t105 + t54 * t196;
+    let t332 = t54 * t63;
+    let t333 = t62 * t198 - t61 * t200;
+    let t334 = t70 * t200;
+    let t335 = t69 * t251 - t68 * t250;
+    let t336 = 2.0 * p.mx6 * (t334 + t69 * t250) + p.my6 * (t335 + t324);
+    let t337 = p.mx6 * (t335 - t324) + 2.0 * p.my6 * (t334 - t68 * t251);
+    let t338 = t66 + qd[4] * t215;
+    let t339 = t223 + p.xz5 * t62;
+    let t340 = c_q5 * t338 - qd[5] * t219;
+    let t341 = s_q5 * t338 + qd[5] * t217;
+    let t342 = t222 + p.xy6 * t217;
+    let t343 = t111 + t61 * t215;
+    let t344 = t70 * t215;
+    let t345 = t69 * t217 - t68 * t219;
+    let t346 = 2.0 * p.mx6 * (t69 * t219 - t344) + p.my6 * (t65 + t345);
+    let t347 = p.mx6 * (t345 - t65) - 2.0 * p.my6 * (t344 + t68 * t217);
+    let t348 = t73 + qd[5] * t230;
+    let t349 = t231 + p.xz6 * t69;
+    let t350 = t117 + t68 * t230;
+    let t351 = p.my6 * t350 - 2.0 * t224 * t230;
+    let t352 = p.mx6 * t350 - 2.0 * p.my6 * t119;
+    let t353 = s_q5 * t121 + c_q5 * t122;
+    let t354 = c_q5 * t351 - s_q5 * t352 - t353;
+    let t355 = p.mx6 * t120 + p.my6 * (t348 + t70 * t230);
+    let t356 = c_q4 * t354 - s_q4 * t355;
+    let t357 = c_q5 * t121 - s_q5 * t122;
+    let t358 = s_q5 * t351 + c_q5 * t352 + t357;
+    let t359 = s_q3 * t356 + c_q3 * t358;
+    let t360 = c_q3 * t356 - s_q3 * t358;
+    let t361 = s_q4 * t354 + c_q4 * t355;
+    let t362 = s_q2 * t360 + c_q2 * t361;
+    let t363 = p.yz2 * t2 + t4 * d.k2 + qd[1] * d.k3;
+    let t364 = t4 * d.k1;
+    let t365 = p.xy2 * t2 + qd[1] * d.k2;
+    let t366 = t364 + t365;
+    let t367 = p.yz2 * c_q1 + s_q1 * d.k2;
+    let t368 = p.xz3 * t47 + p.yz3 * t49 + t9 * d.k6;
+    let t369 = p.xz4 * t54 + p.yz4 * t55 + t56 * d.k9;
+    let t370 = p.xz4 * t125 + t48 * d.k9 - p.yz4 * t128;
+    let t371 = p.xz5 * t61 + p.yz5 * t62 + t63 * d.k12;
+    let t372 = p.xz5 * t126 + p.yz5 * t127 + t128 * d.k12;
+    let t373 = p.xz6 * t68 + p.yz6 * t69 + t70 * d.k15;
+    let t374 = p.xz6 * t129 + t127 * d.k15 - p.yz6 * t130;
+    let t375 = p.xz6 * t143 + p.my6 * t155 + t69 * t374 + t152 * d.k14 - p.xy6 * t153
+        - t130 * t373 - t86 * t127 - t70 * t151;
+    let t376 = t68 * d.k14;
+    let t377 = t83 + p.xz6 * t70;
+    let t378 = t376 + t377;
+    let t379 = p.xz6 * t127 + t129 * d.k14 - p.xy6 * t130;
+    let t380 = p.xy6 * t152 + p.yz6 * t143 + t127 * t378 + t70 * t379 - p.mx6 * t155
+        - t129 * t373 - t68 * t374;
+    let t381 = p.xy5 * t143 + p.xz5 * t136 + t127 * t371 + t62 * t372 + t142 * d.k11
+        + t150 * d.k13 + c_q5 * t375 - t82 * t128 - t63 * t141 - s_q5 * t380;
+    let t382 = t61 * d.k11;
+    let t383 = t79 + p.xz5 * t63;
+    let t384 = t382 + t383;
+    let t385 = p.xy5 * t127 + p.xz5 * t128 + t126 * d.k11;
+    let t386 = p.xz6 * t152 + t143 * d.k15 + t86 * t129 + t68 * t151 + t130 * t378
+        - p.yz6 * t153 - p.mx6 * (s_q5 * t156 + c_q5 * t150)
+        - p.my6 * (c_q5 * t156 - s_q5 * t150) - t69 * t379;
+    let t387 = p.xy5 * t142 + p.yz5 * t136 + t128 * t384 + t63 * t385 + t386
+        - p.mx5 * t150 - t126 * t371 - t61 * t372;
+    let t388 = p.xz4 * t133 + t55 * t370 + t135 * d.k8 + t140 * d.k10 + c_q4 * t381
+        - p.xy4 * t136 - t48 * t78 - t56 * t134 - t128 * t369 - s_q4 * t387;
+    let t389 = t54 * d.k8;
+    let t390 = t75 + p.xz4 * t56;
+    let t391 = t389 + t390;
+    let t392 = p.xz4 * t48 + t125 * d.k8 - p.xy4 * t128;
+    let t393 = t136 * d.k12 + t82 * t126 + t61 * t141 + p.xz5 * t142 + p.yz5 * t143
+        + p.mx5 * t155 - t62 * t385 - t156 * d.k13 - s_q5 * t375 - c_q5 * t380
+        - t127 * t384;
+    let t394 = p.xy4 * t135 + p.yz4 * t133 + t48 * t391 + t56 * t392 - p.mx4 * t140
+        - t125 * t369 - t54 * t370 - t393;
+    let t395 = c_q5 * t163 + (t160 - t136) * d.k13 - 2.0 * p.mx5 * (t62 * t127 + t159)
+        - s_q5 * t164;
+    let t396 = p.mx5 * (t136 + t160) + p.mx6 * (t70 * t129 + t68 * t127 + t153)
+        + p.my6 * (t152 + t69 * t127 - t70 * t130) - 2.0 * (t159 + t61 * t126) * d.k13;
+    let t397 = 2.0 * p.mx4 * (t55 * t128 - t157) + (t158 - t133) * d.k10 + c_q4 * t395
+        - s_q4 * t396;
+    let t398 = p.mx4 * (t133 + t158) + s_q5 * t163 + c_q5 * t164
+        - 2.0 * (t157 + t54 * t125) * d.k10 - p.mx5 * (t63 * t126 + t61 * t128 - t143)
+        - (t142 + t63 * t127 + t62 * t128) * d.k13;
+    let t399 = s_q3 * t397 + c_q3 * t398;
+    let t400 = t49 * t131 + t36 * d.k7 + t48 * t368 + t132 * d.k4 + c_q3 * t388
+        + d.k5 * (t133 - t146) - p.d4 * t399 - s_q3 * t394;
+    let t401 = t46 * d.k4 + t48 * d.k5;
+    let t402 = t133 * d.k9 + s_q4 * t381 + c_q4 * t387 + t78 * t125 + t54 * t134
+        + p.xz4 * t135 + t128 * t391 - p.yz4 * t136 - p.mx4 * t150 - t55 * t392
+        - t154 * d.k10;
+    let t403 = t9 * t401 + t132 * d.k5 + t402 + p.a3 * t399 - t47 * t131 - t36 * d.k16
+        - t46 * t368;
+    let t404 = c_q3 * t397 - s_q3 * t398;
+    let t405 = 2.0 * (t138 * d.k7 - t144 * d.k16) + t404;
+    let t406 = p.mx4 * (t136 + t56 * t125 + t48 * t54)
+        + (t135 + t48 * t55 - t56 * t128) * d.k10 + s_q4 * t395 + c_q4 * t396;
+    let t407 = 2.0 * (t138 * d.k16 - t137 * d.k7) + t406;
+    let t408 = s_q2 * t405 + c_q2 * t407;
+    let t409 = p.xy2 * c_q1 + s_q1 * d.k1;
+    let t410 = t2 * d.k1;
+    let t411 = t47 * d.k5;
+    let t412 = t49 * d.k4;
+    let t413 = p.yz5 * t20 + c_q3 * d.k12 - p.xz5 * t13;
+    let t414 = p.yz6 * t15 + t20 * d.k15 - p.xz6 * t14;
+    let t415 = t178 * d.k14 + p.xy6 * t179 + p.xz6 * t174 + t15 * t373 + t69 * t414
+        - t20 * t86 - t43 * t70;
+    let t416 = p.my6 * t181 + t415;
+    let t417 = p.xy6 * t15 + p.xz6 * t20 - t14 * d.k14;
+    let t418 = p.xy6 * t178 + p.yz6 * t174 + t20 * t378 + t70 * t417 + t14 * t373
+        - t68 * t414;
+    let t419 = t418 - p.mx6 * t181;
+    let t420 = t172 * d.k11 + p.xy5 * t174 + p.xz5 * t169 + t20 * t371 + t62 * t413
+        - c_q3 * t82 - t41 * t63;
+    let t421 = t177 * d.k13 + c_q5 * t416 + t420 - s_q5 * t419;
+    let t422 = p.xy5 * t20 + p.xz5 * c_q3 - t13 * d.k11;
+    let t423 = p.mx6 * (s_q5 * t182 + c_q5 * t177) + p.my6 * (c_q5 * t182 - s_q5 * t177);
+    let t424 = t174 * d.k15 + t43 * t68 + p.xz6 * t178 + p.yz6 * t179 - t14 * t86
+        - t15 * t378 - t69 * t417;
+    let t425 = t424 + p.xy5 * t172 + p.yz5 * t169 + c_q3 * t384 + t63 * t422 + t13 * t371
+        - t61 * t413;
+    let t426 = t425 - t423 - p.mx5 * t177;
+    let t427 = t167 * d.k8 + p.xy4 * (t165 - t169) - t38 * t55 - c_q3 * t369 - t170;
+    let t428 = t40 * d.k10 + c_q4 * t421 + t427 - s_q4 * t426;
+    let t429 = p.xy4 * c_q3 + s_q3 * d.k8;
+    let t430 = p.mx5 * t181 - t182 * d.k13 - s_q5 * t416 - c_q5 * t419;
+    let t431 = t169 * d.k12 + t41 * t61 + p.xz5 * t172 + p.yz5 * t174 - t13 * t82
+        - t20 * t384 - t62 * t422;
+    let t432 = s_q3 * t369 + p.xy4 * t167 + t38 * t54 - t56 * t429 - t431 - t183;
+    let t433 = t432 - p.mx4 * t40 - t430;
+    let t434 = c_q5 * t190 + (t187 - t169) * d.k13 - 2.0 * p.mx5 * (t20 * t62 + t186)
+        - s_q5 * t191;
+    let t435 = p.mx5 * (t169 + t187) + p.mx6 * (t20 * t68 - t14 * t70 - t179)
+        + p.my6 * (t178 + t15 * t70 + t20 * t69) + 2.0 * (t13 * t61 - t186) * d.k13;
+    let t436 = 2.0 * c_q3 * t184 + (t47 - t185) * d.k10 + c_q4 * t434 - s_q4 * t435;
+    let t437 = s_q5 * t190 + c_q5 * t191 + 2.0 * s_q3 * t54 * d.k10
+        - p.mx4 * (t185 + t47) - p.mx5 * (c_q3 * t61 - t174 - t13 * t63)
+        - (t172 + t20 * t63 + c_q3 * t62) * d.k13;
+    let t438 = s_q3 * t436 + c_q3 * t437;
+    let t439 = p.yz3 * t9 + t411;
+    let t440 = t49 * d.k6 + t412 - p.d4 * t438 - 2.0 * t439;
+    let t441 = 2.0 * t4 * d.k60 + c_q3 * t428 + t440 - s_q3 * t433;
+    let t442 = t47 * d.k4;
+    let t443 = t47 * d.k9;
+    let t444 = s_q4 * t421 + c_q4 * t426 - p.mx4 * t177 - t180 * d.k10;
+    let t445 = p.xz4 * t167 + c_q3 * t391 + t55 * t429 - p.yz4 * t169 - t443
+        - s_q3 * (t78 + t76);
+    let t446 = p.xz3 * t9 + t49 * d.k5;
+    let t447 = t445 + 2.0 * t446 + t442 + p.a3 * t438 - t47 * d.k6;
+    let t448 = t444 + t447 - 2.0 * t4 * d.k61;
+    let t449 = c_q3 * t436 - s_q3 * t437;
+    let t450 = t449 - 2.0 * t9 * d.k16;
+    let t451 = p.mx4 * (t169 - t165) + (t167 - c_q3 * t56) * d.k10 + s_q4 * t434
+        + c_q4 * t435;
+    let t452 = t451 - 2.0 * t9 * d.k7;
+    let t453 = s_q2 * t450 + c_q2 * t452;
+    let t454 = p.d3 * t453;
+    let t455 = p.d3 * (c_q2 * t450 - s_q2 * t452)
+        - p.a2 * (2.0 * (t47 * d.k16 + t49 * d.k7) - t438);
+    let t456 = p.my6 * t194 + t415;
+    let t457 = t418 - p.mx6 * t194;
+    let t458 = t420 + c_q5 * t456 - t192 * d.k13 - s_q5 * t457;
+    let t459 = p.mx6 * (c_q5 * t192 - s_q5 * t195) - p.my6 * (c_q5 * t195 + s_q5 * t192);
+    let t460 = t425 + t459 + p.mx5 * t192;
+    let t461 = t427 + c_q4 * t458 - s_q4 * t460 - 2.0 * t9 * d.k62;
+    let t462 = p.mx5 * t194 - t195 * d.k13 - s_q5 * t456 - c_q5 * t457;
+    let t463 = t432 + 2.0 * t9 * d.k63 - t462;
+    let t464 = t440 + c_q3 * t461 - s_q3 * t463;
+    let t465 = p.mx4 * t192 + s_q4 * t458 + c_q4 * t460 - t193 * d.k10;
+    let t466 = t447 + t465;
+    let t467 = p.xz6 * t22 + c_q4 * d.k15 - p.yz6 * t21;
+    let t468 = t69 * t467 + t204 * d.k14 - p.xy6 * t206 - p.xz6 * t201 - c_q4 * t86
+        - t23 * t70 - t21 * t373;
+    let t469 = p.xz6 * c_q4 + t22 * d.k14 - p.xy6 * t21;
+    let t470 = p.xy6 * t204 + c_q4 * t378 + t70 * t469 - p.yz6 * t201 - t22 * t373
+        - t68 * t467;
+    let t471 = t44 * t62 + t202 + c_q4 * t371 + t199 * d.k11 + c_q5 * t468 - p.xy5 * t201
+        - t63 * t197 - s_q5 * t470;
+    let t472 = p.xy5 * c_q4 + s_q4 * d.k11;
+    let t473 = t22 * t86 + t23 * t68 + p.xz6 * t204 + t21 * t378 - t201 * d.k15
+        - p.yz6 * t206 - t69 * t469;
+    let t474 = p.xy5 * t199 + t207 + t63 * t472 + t473 - t44 * t61 - s_q4 * t371;
+    let t475 = p.xy4 * t196 + t55 * d.k8;
+    let t476 = t55 * d.k9 + c_q4 * t471 + t475 - t76 - s_q4 * t474 - 2.0 * t77;
+    let t477 = t54 * d.k12;
+    let t478 = p.xz5 * t199 + t477 + s_q4 * t82 + t61 * t197 - p.yz5 * t201 - c_q4 * t384
+        - t62 * t472 - s_q5 * t468 - c_q5 * t470;
+    let t479 = t389 + 2.0 * t390 - t54 * d.k9 - t478;
+    let t480 = c_q5 * t212 + (t209 - t54) * d.k13 - 2.0 * c_q4 * t208 - s_q5 * t213;
+    let t481 = p.mx5 * (t54 + t209) + p.mx6 * (t22 * t70 + c_q4 * t68 + t206)
+        + p.my6 * (t204 + c_q4 * t69 - t21 * t70) - 2.0 * s_q4 * t61 * d.k13;
+    let t482 = c_q4 * t480 - 2.0 * p.mx4 * t56 - s_q4 * t481;
+    let t483 = s_q5 * t212 + c_q5 * t213 - p.mx5 * (s_q4 * t63 + t201)
+        - (t199 + c_q4 * t63) * d.k13 - 2.0 * t56 * d.k10;
+    let t484 = s_q3 * t482 + c_q3 * t483;
+    let t485 = c_q3 * t476 - p.d4 * t484 - s_q3 * t479;
+    let t486 = p.yz4 * t54 + t214 + s_q4 * t471 + c_q4 * t474;
+    let t487 = t486 + p.a3 * t484;
+    let t488 = c_q3 * t482 - s_q3 * t483;
+    let t489 = 2.0 * p.mx4 * t54 + 2.0 * t55 * d.k10 + s_q4 * t480 + c_q4 * t481;
+    let t490 = s_q2 * t488 + c_q2 * t489;
+    let t491 = t221 + t218 * d.k14 + p.xy6 * (t216 + t220) - t16 * t69 - c_q5 * t373;
+    let t492 = p.xy6 * c_q5 + s_q5 * d.k14;
+    let t493 = p.xy6 * t218 + t222 + s_q5 * t373 + t16 * t68 - t70 * t492;
+    let t494 = p.xy5 * t215 + t62 * d.k11;
+    let t495 = t62 * d.k12 + c_q5 * t491 + t494 - t80 - s_q5 * t493 - 2.0 * t81;
+    let t496 = t215 * d.k15;
+    let t497 = t496 + p.xz6 * t218 + p.yz6 * t220 + c_q5 * t378 + t69 * t492
+        - s_q5 * (t86 + t84);
+    let t498 = t382 + t497 + 2.0 * t383 - t61 * d.k12;
+    let t499 = c_q4 * t495 - s_q4 * t498;
+    let t500 = p.yz5 * t61 + t223 - s_q5 * t491 - c_q5 * t493;
+    let t501 = p.my6 * (t218 - t229) - p.mx6 * (t216 + t220) - 2.0 * t63 * d.k13;
+    let t502 = c_q4 * t228 - s_q4 * t501;
+    let t503 = s_q5 * t226 + c_q5 * t227 - 2.0 * p.mx5 * t61 - 2.0 * t62 * d.k13;
+    let t504 = s_q3 * t502 + c_q3 * t503;
+    let t505 = c_q3 * t499 + s_q3 * t500 - p.d4 * t504;
+    let t506 = s_q4 * t495 + c_q4 * t498;
+    let t507 = t506 + p.a3 * t504;
+    let t508 = c_q3 * t502 - s_q3 * t503;
+    let t509 = s_q4 * t228 + c_q4 * t501;
+    let t510 = s_q2 * t508 + c_q2 * t509;
+    let t511 = p.xy6 * t230 + t69 * d.k14;
+    let t512 = t69 * d.k15 + t511 - t84 - 2.0 * t85;
+    let t513 = t376 + 2.0 * t377 - t68 * d.k15;
+    let t514 = c_q5 * t512 - s_q5 * t513;
+    let t515 = c_q4 * t514 - s_q4 * t232;
+    let t516 = s_q5 * t512 + c_q5 * t513;
+    let t517 = c_q3 * t515 - p.d4 * t237 - s_q3 * t516;
+    let t518 = c_q4 * t232 + s_q4 * t514;
+    let t519 = t518 + p.a3 * t237;
+    let t520 = t442 + t446;
+    let t521 = p.a3 * t406 + p.xz3 * t132 + p.yz3 * t133 + t46 * t439 + t137 * d.k5
+        + 2.0 * c_q1 * (t47 * d.k61 + t49 * d.k60) - s_q3 * t388 - c_q3 * t394
+        - p.d4 * t404 - t48 * t520 - t49 * t401;
+    let t522 = p.a3 * t451 - p.d4 * t449;
+    let t523 = p.a2 * t453 + t522;
+    let t524 = 2.0 * qd[1] * (s_q2 * d.k61 + c_q2 * d.k60) - s_q3 * t428 - c_q3 * t433;
+    let t525 = s_q3 * t461 + c_q3 * t463;
+    let t526 = p.a3 * t489 - s_q3 * t476 - c_q3 * t479 - p.d4 * t488;
+    let t527 = p.a3 * t509 + c_q3 * t500 - s_q3 * t499 - p.d4 * t508;
+    let t528 = p.a3 * t239 - p.d4 * t238 - s_q3 * t515 - c_q3 * t516;
+    let t529 = t53 * d.k5;
+    let t530 = t49 * t368;
+    let t531 = t55 * t369;
+    let t532 = t62 * t371;
+    let t533 = t69 * t373;
+    let t534 = p.xy6 * t74 + p.xz6 * t71 + t123 + t72 * d.k14 + t533 - t70 * t86;
+    let t535 = p.xy6 * t72 + p.yz6 * t71 + t70 * t378 - t124 - t68 * t373;
+    let t536 = c_q5 * t534 - s_q5 * t535;
+    let t537 = p.xy5 * t67 + p.xz5 * t64 + t65 * d.k11 + t532 + t103 * d.k13 + t536
+        - t63 * t82;
+    let t538 = p.xy5 * t65 + p.yz5 * t64 + p.xz6 * t72 + p.yz6 * t74 + t68 * t86
+        + t63 * t384 + t71 * d.k15 - p.mx6 * t116 - p.mx5 * t103 - p.my6 * t115
+        - t61 * t371 - t69 * t378;
+    let t539 = c_q4 * t537 - s_q4 * t538;
+    let t540 = p.xy4 * t60 + p.xz4 * t57 + t58 * d.k8 + t531 + t100 * d.k10 + t539
+        - t56 * t78;
+    let t541 = s_q5 * t534 + c_q5 * t535;
+    let t542 = p.xy4 * t58 + p.yz4 * t57 + t56 * t391 + t62 * t384 + t109 * d.k13 + t541
+        - p.xz5 * t65 - p.yz5 * t67 - t61 * t82 - p.mx4 * t100 - p.mx5 * t110
+        - t54 * t369 - t64 * d.k12;
+    let t543 = t357 + (t113 - t64) * d.k13 - p.mx5 * (t111 + t112);
+    let t544 = p.mx5 * (t64 + t113) + p.mx6 * (t68 * t70 - t74) + p.my6 * t120
+        - (t61 * t61 + t112) * d.k13;
+    let t545 = c_q4 * t543 - s_q4 * t544;
+    let t546 = (t107 - t57) * d.k10 + t545 - p.mx4 * (t105 + t106);
+    let t547 = p.mx4 * (t57 + t107) + t353 - (t54 * t54 + t106) * d.k10
+        - p.mx5 * (t61 * t63 - t67) - t114 * d.k13;
+    let t548 = s_q3 * t546 + c_q3 * t547;
+    let t549 = s_q3 * t542 - c_q3 * t540;
+    let t550 = p.xz3 * t10 + t28 * d.k7 + t51 * d.k4 + t529 + t530 - p.d4 * t548
+        - t9 * t439 - t549;
+    let t551 = t47 * t368;
+    let t552 = s_q4 * t537 + c_q4 * t538;
+    let t553 = p.yz3 * t10 + p.xz4 * t58 + p.yz4 * t60 + t54 * t78 + p.mx4 * t104
+        + t51 * d.k5 + t9 * t520 + t57 * d.k9 + t552 + p.a3 * t548 - t28 * d.k16 - t551
+        - t55 * t391 - t102 * d.k10;
+    let t554 = c_q3 * t546 - s_q3 * t547;
+    let t555 = t93 * d.k7 + t554 - t92 * d.k16;
+    let t556 = s_q4 * t543 + c_q4 * t544;
+    let t557 = p.mx4 * (t54 * t56 - t60) + t94 * d.k16 + t108 * d.k10 + t556
+        - t95 * d.k7;
+    let t558 = s_q2 * t555 + c_q2 * t557;
+    let t559 = c_q2 * t550 - s_q2 * t553;
+    let t560 = c_q2 * t555 - s_q2 * t557;
+    let t561 = s_q2 * t550 + c_q2 * t553;
+    let t562 = t2 * d.k2 - p.yz2 * t4;
+    let t563 = p.xz4 * t166 - p.yz4 * t168 - t443;
+    let t564 = p.xz5 * t247 + p.yz5 * t246 + t168 * d.k12;
+    let t565 = p.xz6 * t249 + p.yz6 * t248 + t246 * d.k15;
+    let t566 = t248 * t373 + t69 * t565 - t86 * t246 - t70 * t281;
+    let t567 = p.xz6 * t267 + p.my6 * t283 + t277 * d.k14 + t566 - p.xy6 * t280;
+    let t568 = p.xy6 * t248 + p.xz6 * t246 + t249 * d.k14;
+    let t569 = t246 * t378 + t70 * t568 - t249 * t373 - t68 * t565;
+    let t570 = p.xy6 * t277 + p.yz6 * t267 + t569 - p.mx6 * t283;
+    let t571 = t246 * t371 + t62 * t564 - t82 * t168 - t63 * t268;
+    let t572 = p.xy5 * t267 + p.xz5 * t258 + t265 * d.k11 + t274 * d.k13 + c_q5 * t567
+        + t571 - s_q5 * t570;
+    let t573 = p.xy5 * t246 + p.xz5 * t168 + t247 * d.k11;
+    let t574 = t168 * t384 + t63 * t573 - t247 * t371 - t61 * t564;
+    let t575 = t86 * t249 + t68 * t281 - t248 * t378 - t69 * t568;
+    let t576 = t267 * d.k15 + t575 + p.xz6 * t277 - p.yz6 * t280
+        - p.mx6 * (s_q5 * t284 + c_q5 * t274) - p.my6 * (c_q5 * t284 - s_q5 * t274);
+    let t577 = p.xy5 * t265 + p.yz5 * t258 + t574 + t576 - p.mx5 * t274;
+    let t578 = t47 * t78 + t55 * t563 - t56 * t259 - t168 * t369;
+    let t579 = p.xz4 * t253 + t256 * d.k8 + t262 * d.k10 + c_q4 * t572 + t578
+        - p.xy4 * t258 - s_q4 * t577;
+    let t580 = t166 * d.k8 - t170 - p.xy4 * t168;
+    let t581 = t56 * t580 - t47 * t391 - t166 * t369 - t54 * t563;
+    let t582 = t82 * t247 + t61 * t268 - t246 * t384 - t62 * t573;
+    let t583 = p.xz5 * t265 + p.yz5 * t267 + p.mx5 * t283 + t258 * d.k12 + t582
+        - t284 * d.k13 - s_q5 * t567 - c_q5 * t570;
+    let t584 = p.xy4 * t256 + p.yz4 * t253 + t581 - p.mx4 * t262 - t583;
+    let t585 = t289 + c_q5 * t294 + (t290 - t258) * d.k13 - s_q5 * t296;
+    let t586 = -2.0 * (t288 + t61 * t247) * d.k13;
+    let t587 = p.mx5 * (t258 + t290) + p.mx6 * (t279 + t297) + p.my6 * (t276 + t298)
+        + t586;
+    let t588 = t286 + (t287 - t253) * d.k10 + c_q4 * t585 - s_q4 * t587;
+    let t589 = 2.0 * (t285 - t54 * t166) * d.k10;
+    let t590 = p.mx4 * (t253 + t287) + s_q5 * t294 + c_q5 * t296 + t589
+        - p.mx5 * (t299 - t267) - (t264 + t300) * d.k13;
+    let t591 = s_q3 * t588 + c_q3 * t590;
+    let t592 = t49 * t254 - t551 - t91 * d.k5;
+    let t593 = t27 * d.k60 + t252 * d.k4 + t253 * d.k5 + c_q3 * t579 + t592 - p.d4 * t591
+        - s_q3 * t584;
+    let t594 = t412 - t411;
+    let t595 = t78 * t166 + t54 * t259 + t168 * t391 - t55 * t580;
+    let t596 = t9 * t594 + t595 - t47 * t254 - t530;
+    let t597 = c_q4 * t577 + p.xz4 * t256 + t253 * d.k9 + s_q4 * t572 - p.yz4 * t258
+        - p.mx4 * t274 - t282 * d.k10;
+    let t598 = t252 * d.k5 + t596 + t597 + p.a3 * t591 - t27 * d.k61;
+    let t599 = 2.0 * t89 * d.k16 + t260 * d.k7;
+    let t600 = c_q3 * t588 - s_q3 * t590;
+    let t601 = t599 + t600;
+    let t602 = t260 * d.k16 - 2.0 * t89 * d.k7;
+    let t603 = p.mx4 * (t258 + t301) + (t256 - t302) * d.k10 + s_q4 * t585 + c_q4 * t587;
+    let t604 = t602 + t603;
+    let t605 = s_q2 * t601 + c_q2 * t604;
+    let t606 = t410 - t18;
+    let t607 = p.xz6 * t308 + p.my6 * t317 + t566 + t313 * d.k14 - p.xy6 * t315;
+    let t608 = p.xy6 * t313 + p.yz6 * t308 + t569 - p.mx6 * t317;
+    let t609 = p.xy5 * t308 + p.xz5 * t304 + t571 + t307 * d.k11 + t311 * d.k13
+        + c_q5 * t607 - s_q5 * t608;
+    let t610 = t575 + t308 * d.k15 + p.xz6 * t313 - p.yz6 * t315
+        - p.mx6 * (s_q5 * t318 + c_q5 * t311) - p.my6 * (c_q5 * t318 - s_q5 * t311);
+    let t611 = p.xy5 * t307 + p.yz5 * t304 + t574 + t610 - p.mx5 * t311;
+    let t612 = p.xz4 * t245 + t578 + t303 * d.k8 + t305 * d.k10 + c_q4 * t609
+        - p.xy4 * t304 - s_q4 * t611;
+    let t613 = p.xz5 * t307 + p.yz5 * t308 + p.mx5 * t317 + t304 * d.k12 + t582
+        - t318 * d.k13 - s_q5 * t607 - c_q5 * t608;
+    let t614 = p.xy4 * t303 + p.yz4 * t245 + t581 - p.mx4 * t305 - t613;
+    let t615 = t289 + c_q5 * t319 + (t290 - t304) * d.k13 - s_q5 * t320;
+    let t616 = p.mx5 * (t290 + t304) + p.mx6 * (t297 + t314) + p.my6 * (t298 + t312)
+        + t586;
+    let t617 = t286 + (t51 + t287) * d.k10 + c_q4 * t615 - s_q4 * t616;
+    let t618 = p.mx4 * (t287 - t51) + s_q5 * t319 + c_q5 * t320 + t589
+        - p.mx5 * (t299 - t308) - (t300 + t306) * d.k13;
+    let t619 = s_q3 * t617 + c_q3 * t618;
+    let t620 = t592 + t53 * d.k4 + t245 * d.k5 + c_q3 * t612 - p.d4 * t619 - s_q3 * t614;
+    let t621 = c_q4 * t611 + p.xz4 * t303 + t245 * d.k9 + s_q4 * t609 - p.yz4 * t304
+        - p.mx4 * t311 - t316 * d.k10;
+    let t622 = t529 + t596 + t621 + p.a3 * t619;
+    let t623 = c_q3 * t617 - s_q3 * t618;
+    let t624 = t599 + t623;
+    let t625 = p.mx4 * (t301 + t304) + (t303 - t302) * d.k10 + s_q4 * t615 + c_q4 * t616;
+    let t626 = t602 + t625;
+    let t627 = t560 + s_q2 * t624 + c_q2 * t626;
+    let t628 = p.xz5 * t198 + t477 - p.yz5 * t200;
+    let t629 = p.xz6 * t251 - p.yz6 * t250 - t200 * d.k15;
+    let t630 = t86 * t200 + t326 * d.k14 + t69 * t629 - p.xy6 * t327 - p.xz6 * t324
+        - t250 * t373 - t70 * t328 - p.my6 * t329;
+    let t631 = t251 * d.k14 - p.xy6 * t250 - p.xz6 * t200;
+    let t632 = p.xy6 * t326 + p.mx6 * t329 + t70 * t631 - p.yz6 * t324 - t200 * t378
+        - t251 * t373 - t68 * t629;
+    let t633 = p.xz5 * t58 + t323 * d.k11 + t62 * t628 + t102 * d.k13 + c_q5 * t630
+        - p.xy5 * t324 - t54 * t82 - t63 * t325 - t200 * t371 - s_q5 * t632;
+    let t634 = t202 + t198 * d.k11 - p.xy5 * t200;
+    let t635 = t86 * t251 + t68 * t328 + p.xz6 * t326 + t250 * t378
+        - p.mx6 * (s_q5 * t330 + c_q5 * t102) - t324 * d.k15 - p.yz6 * t327
+        - p.my6 * (c_q5 * t330 - s_q5 * t102) - t69 * t631;
+    let t636 = p.xy5 * t323 + p.yz5 * t58 + t54 * t384 + t63 * t634 + t635 - p.mx5 * t102
+        - t198 * t371 - t61 * t628;
+    let t637 = t55 * t322 + t321 * d.k8 + t196 * t369 + c_q4 * t633 - p.xy4 * t58
+        - t56 * t75 - s_q4 * t636;
+    let t638 = t200 * t384 + p.xz5 * t323 + t82 * t198 + t61 * t325 + t58 * d.k12
+        - p.yz5 * t324 - t62 * t634 - t330 * d.k13 - s_q5 * t630 - c_q5 * t632
+        - p.mx5 * t329;
+    let t639 = p.xy4 * t321 + t56 * t475 - t54 * t322 - t531 - t638;
+    let t640 = 2.0 * p.mx5 * (t62 * t200 - t332) + c_q5 * t336 + (t333 - t58) * d.k13
+        - s_q5 * t337;
+    let t641 = p.mx5 * (t58 + t333) + p.mx6 * (t70 * t251 + t327 - t68 * t200)
+        + p.my6 * (t326 - t70 * t250 - t69 * t200) - 2.0 * (t332 + t61 * t198) * d.k13;
+    let t642 = t331 * d.k10 + c_q4 * t640 - 2.0 * t184 * t196 - s_q4 * t641;
+    let t643 = p.mx4 * t331 + s_q5 * t336 + c_q5 * t337
+        - p.mx5 * (t63 * t198 + t54 * t61 + t324)
+        - (t323 + t54 * t62 - t63 * t200) * d.k13 - 2.0 * t107 * d.k10;
+    let t644 = t554 + s_q3 * t642 + c_q3 * t643;
+    let t645 = c_q3 * (t637 - t542) - p.d4 * t644 - s_q3 * (t540 + t639);
+    let t646 = s_q4 * t633 + c_q4 * t636 + p.xz4 * t321 + t54 * t75 + t55 * (t78 - t475)
+        - p.mx4 * t102 - p.yz4 * t58 - t196 * t391 - t104 * d.k10;
+    let t647 = t646 + p.a3 * t644;
+    let t648 = c_q3 * t642 - t548 - s_q3 * t643;
+    let t649 = p.mx4 * t108 + (t321 + t56 * t196) * d.k10 + s_q4 * t640 + c_q4 * t641;
+    let t650 = s_q2 * t648 + c_q2 * t649;
+    let t651 = p.xz6 * t217 + t496 - p.yz6 * t219;
+    let t652 = t340 * d.k14 + t69 * t651 - p.xy6 * t341 - p.xz6 * t65 - p.my6 * t109
+        - t86 * t215 - t70 * t342 - t219 * t373;
+    let t653 = t221 + t217 * d.k14 - p.xy6 * t219;
+    let t654 = p.xy6 * t340 + t215 * t378 + t70 * t653 + p.mx6 * t109 - p.yz6 * t65
+        - t217 * t373 - t68 * t651;
+    let t655 = t62 * t339 + t338 * d.k11 + t215 * t371 + c_q5 * t652 - p.xy5 * t65
+        - t63 * t79 - s_q5 * t654;
+    let t656 = t86 * t217 + t68 * t342 + t219 * t378 + p.xz6 * t340 - t65 * d.k15
+        - p.yz6 * t341 - s_q5 * t124 - c_q5 * t123 - t69 * t653;
+    let t657 = p.xy5 * t338 + t63 * t494 + t656 - t61 * t339 - t532;
+    let t658 = c_q4 * t655 - t552 - s_q4 * t657;
+    let t659 = p.xz5 * t338 + t61 * t79 + t62 * (t82 - t494) - p.mx5 * t109 - p.yz5 * t65
+        - t215 * t384 - t110 * d.k13 - s_q5 * t652 - c_q5 * t654;
+    let t660 = c_q5 * t346 + t343 * d.k13 - 2.0 * t208 * t215 - s_q5 * t347;
+    let t661 = p.mx5 * t343 + p.mx6 * (t70 * t217 + t68 * t215 + t341)
+        + p.my6 * (t340 + t69 * t215 - t70 * t219) - 2.0 * t113 * d.k13;
+    let t662 = c_q4 * t660 - t556 - s_q4 * t661;
+    let t663 = s_q5 * t346 + c_q5 * t347 - p.mx5 * t114 - (t338 + t63 * t215) * d.k13;
+    let t664 = s_q3 * t662 + c_q3 * t663;
+    let t665 = c_q3 * t658 + s_q3 * t659 - p.d4 * t664;
+    let t666 = t539 + s_q4 * t655 + c_q4 * t657;
+    let t667 = t666 + p.a3 * t664;
+    let t668 = c_q3 * t662 - s_q3 * t663;
+    let t669 = t545 + s_q4 * t660 + c_q4 * t661;
+    let t670 = s_q2 * t668 + c_q2 * t669;
+    let t671 = t69 * t349 + t348 * d.k14 + t230 * t373 - p.xy6 * t72 - t70 * t83;
+    let t672 = p.xy6 * t348 + t70 * t511 - t68 * t349 - t533;
+    let t673 = c_q5 * t671 - t541 - s_q5 * t672;
+    let t674 = p.xz6 * t348 + t68 * t83 + t69 * (t86 - t511) + p.my6 * t116 - p.yz6 * t72
+        - p.mx6 * t115 - t230 * t378;
+    let t675 = c_q4 * t673 - s_q4 * t674;
+    let t676 = t536 + s_q5 * t671 + c_q5 * t672;
+    let t677 = c_q3 * t675 - p.d4 * t359 - s_q3 * t676;
+    let t678 = s_q4 * t673 + c_q4 * t674;
+    let t679 = t678 + p.a3 * t359;
+    let t680 = t89 * d.k5 + t47 * t520 + t49 * (t439 - t594);
+    let t681 = t243 * d.k16 + p.a3 * t603 + t680 + p.xz3 * t252 + p.yz3 * t253
+        - t244 * d.k7 - s_q3 * t579 - c_q3 * t584 - p.d4 * t600;
+    let t682 = p.a3 * t625 + t680 + p.xz3 * t53 + p.yz3 * t245 - t98 * d.k16 - t33 * d.k7
+        - s_q3 * t612 - c_q3 * t614 - p.d4 * t623;
+    let t683 = p.a3 * t649 + t549 - p.d4 * t648 - s_q3 * t637 - c_q3 * t639;
+    let t684 = p.a3 * t669 + c_q3 * t659 - s_q3 * t658 - p.d4 * t668;
+    let t685 = p.a3 * t361 - p.d4 * t360 - s_q3 * t675 - c_q3 * t676;
+    (
+        [
+            [
+                0.0,
+                c_q1
+                    * (t17 + t6 * d.k1 + qdd[1] * d.k2 + t559 + t17 + qd[1] * t606
+                        + s_q2 * t593 + c_q2 * t598 + p.d3 * (c_q2 * t601 - s_q2 * t604)
+                        - qd[1] * t19 - p.d3 * t558 - t4 * t562
+                        - p.a2 * (t271 * d.k16 + t272 * d.k7 - t591))
+                    + s_q1
+                        * (t7 * d.k1 + t2 * t562 + c_q2 * t593 + p.xy2 * (t26 - t3)
+                            + p.a2 * (t96 * d.k16 + t97 * d.k7 - t548) - s_q2 * t598
+                            - p.d3 * t605 - p.xy2 * t6 - p.yz2 * qdd[1] - qd[1] * t366
+                            - p.d3 * t560 - t561),
+                s_q1 * (c_q2 * t620 - t561 - s_q2 * t622 - p.d3 * t627)
+                    + c_q1
+                        * (t559 + s_q2 * t620 + c_q2 * t622
+                            + p.d3 * (c_q2 * t624 - t558 - s_q2 * t626)
+                            - p.a2 * (t97 * d.k16 - t619 - t96 * d.k7)),
+                s_q1 * (c_q2 * t645 - s_q2 * t647 - p.d3 * t650)
+                    + c_q1
+                        * (s_q2 * t645 + c_q2 * t647 + p.d3 * (c_q2 * t648 - s_q2 * t649)
+                            + p.a2 * t644),
+                s_q1 * (c_q2 * t665 - s_q2 * t667 - p.d3 * t670)
+                    + c_q1
+                        * (s_q2 * t665 + c_q2 * t667 + p.d3 * (c_q2 * t668 - s_q2 * t669)
+                            + p.a2 * t664),
+                s_q1 * (c_q2 * t677 - p.d3 * t362 - s_q2 * t679)
+                    + c_q1
+                        * (p.d3 * (c_q2 * t360 - s_q2 * t361) + s_q2 * t677 + c_q2 * t679
+                            + p.a2 * t359),
+            ],
+            [
+                0.0,
+                p.yz2 * t26 + t7 * d.k2 + t4 * t366 + p.a2 * t605 + t681
+                    + t2 * (t19 + t18 - t606) - c_q1 * d.k17 - s_q1 * d.k18,
+                p.a2 * t627 + t682,
+                p.a2 * t650 + t683,
+                p.a2 * t670 + t684,
+                p.a2 * t362 + t685,
+            ],
+            [0.0, t681, t682, t683, t684, t685],
+            [0.0, t595 + t597, t595 + t621, t646, t666, t678],
+            [0.0, t583, t613, t638, t659, -t676],
+            [0.0, t576, t610, t635, t656, t674],
+        ],
+        [
+            [
+                s_q1
+                    * (c_q1 * t363 + t2 * t367 + t37 * d.k1 + c_q2 * t400
+                        - 2.0 * p.xy2 * t35 - s_q2 * t403 - p.d3 * t408)
+                    + c_q1
+                        * (p.xy2 * t37 + qd[1] * t409 + s_q2 * t400 + c_q2 * t403
+                            + p.d3 * (c_q2 * t405 - s_q2 * t407) - s_q1 * t363
+                            - t4 * t367 - p.a2 * (t147 * d.k16 + t148 * d.k7 - t399)),
+                s_q1 * (t2 * d.k3 + t410 + c_q2 * t441 - 2.0 * t19 - s_q2 * t448 - t454)
+                    + c_q1
+                        * (t364 + s_q2 * t441 + c_q2 * t448 + t455 + 2.0 * t365
+                            - t4 * d.k3),
+                s_q1 * (c_q2 * t464 - t454 - s_q2 * t466)
+                    + c_q1 * (t455 + s_q2 * t464 + c_q2 * t466),
+                s_q1 * (c_q2 * t485 - s_q2 * t487 - p.d3 * t490)
+                    + c_q1
+                        * (s_q2 * t485 + c_q2 * t487 + p.d3 * (c_q2 * t488 - s_q2 * t489)
+                            + p.a2 * t484),
+                s_q1 * (c_q2 * t505 - s_q2 * t507 - p.d3 * t510)
+                    + c_q1
+                        * (s_q2 * t505 + c_q2 * t507 + p.d3 * (c_q2 * t508 - s_q2 * t509)
+                            + p.a2 * t504),
+                s_q1 * (c_q2 * t517 - p.d3 * t240 - s_q2 * t519)
+                    + c_q1
+                        * (p.d3 * (c_q2 * t238 - s_q2 * t239) + s_q2 * t517 + c_q2 * t519
+                            + p.a2 * t237),
+            ],
+            [
+                t37 * d.k2 + p.a2 * t408 + t521 + s_q1 * (t19 + t18) - p.yz2 * t35
+                    - c_q1 * t366 - t2 * t409,
+                t523 + t524,
+                t523 - t525,
+                p.a2 * t490 + t526,
+                p.a2 * t510 + t527,
+                p.a2 * t240 + t528,
+            ],
+            [t521, t522 + t524, t522 - t525, t526, t527, t528],
+            [t402, t444 + t445, t445 + t465, t486, t506, t518],
+            [t393, t430 + t431, t431 + t462, t478, t500, -t516],
+            [t386, t424 - t423, t424 + t459, t473, t497, t232],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 145,
+    add: 100,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let t2 = c_q2 * t1 - s_q2 * t0;
+    let t3 = c_q2 * t0 + s_q2 * t1;
+    let t4 = c_q3 * t3;
+    let t5 = c_q4 * t2 - s_q4 * t4;
+    let t6 = c_q4 * t4 + s_q4 * t2;
+    let t7 = s_q3 * t3;
+    let t8 = s_q5 * t6 + c_q5 * t7;
+    let t9 = c_q5 * t6 - s_q5 * t7;
+    let t10 = p.my6 * c_q5;
+    let t11 = p.mx6 * s_q5;
+    let t12 = p.mx6 * t8 + p.mx5 * t7 + p.my6 * t9;
+    let t13 = p.my6 * s_q5;
+    let t14 = p.mx6 * c_q5;
+    let t15 = -t3;
+    let t16 = c_q3 * t2;
+    let t17 = c_q4 * t15 - s_q4 * t16;
+    let t18 = s_q3 * t2;
+    let t19 = c_q4 * t16 + s_q4 * t15;
+    let t20 = -p.mx6 * (s_q5 * t19 + c_q5 * t18) - p.my6 * (c_q5 * t19 - s_q5 * t18);
+    let t21 = t20 - p.mx5 * t18;
+    let t22 = s_q4 * t7;
+    let t23 = c_q4 * t7;
+    let t24 = p.mx6 * (s_q5 * t23 - c_q5 * t4) + p.my6 * (c_q5 * t23 + s_q5 * t4);
+    let t25 = t24 - p.mx5 * t4;
+    let t26 = -t6;
+    let t27 = t26 * (t10 + t11);
+    let t28 = t5 * (t10 + t11);
+    let t29 = -t28;
+    let t30 = t5 * (t14 - t13);
+    let t31 = p.my6 * t8 - p.mx6 * t9;
+    let t32 = c_q4 * t30 - s_q4 * t31;
+    let t33 = c_q3 * t32 - s_q3 * t28;
+    let t34 = s_q4 * t30 + c_q4 * t31;
+    let t35 = -s_q3 * t32 - c_q3 * t28;
+    let t36 = t28 + t7 * d.k13;
+    let t37 = c_q4 * t36 + s_q4 * t12;
+    let t38 = t2 * d.k10 + t37;
+    let t39 = t6 * d.k13 - p.mx4 * t2 - p.mx5 * t5 - t30;
+    let t40 = c_q3 * t38 - s_q3 * t39;
+    let t41 = s_q4 * t36 - c_q4 * t12;
+    let t42 = t41 - p.mx4 * t7 - t4 * d.k10;
+    let t43 = c_q2 * t40 - s_q2 * t42;
+    let t44 = s_q2 * t40 + c_q2 * t42;
+    let t45 = t18 * d.k13 + t17 * (t10 + t11);
+    let t46 = t15 * d.k10 + c_q4 * t45 - s_q4 * t21;
+    let t47 = t17 * (p.mx5 + t14 - t13) - t19 * d.k13;
+    let t48 = p.mx4 * t15 + t47;
+    let t49 = c_q3 * t46 + s_q3 * t48;
+    let t50 = c_q4 * t21 + s_q4 * t45 - p.mx4 * t18 - t16 * d.k10;
+    let t51 = c_q2 * t49 - s_q2 * t50;
+    let t52 = s_q2 * t49 + c_q2 * t50;
+    let t53 = t4 * d.k13 + t22 * (t10 + t11);
+    let t54 = c_q4 * t53 - s_q4 * t25;
+    let t55 = t23 * d.k13 + t22 * (p.mx5 + t14 - t13);
+    let t56 = c_q3 * (t54 - t39) - s_q3 * (t38 - t55);
+    let t57 = c_q4 * t25 + t7 * d.k10 + s_q4 * t53 - p.mx4 * t4;
+    let t58 = c_q4 * t27 - s_q4 * t29 - t41;
+    let t59 = t26 * (p.mx5 + t14 - t13) - t5 * d.k13;
+    let t60 = c_q3 * t58 + s_q3 * t59;
+    let t61 = s_q4 * t27 + c_q4 * t29 + t37;
+    let t62 = t15 * d.k16 + c_q3 * t48 - t2 * d.k7 - s_q3 * t46;
+    let t63 = c_q3 * t55 - t40 - s_q3 * t54;
+    let t64 = c_q3 * t59 - s_q3 * t58;
+    [
+        [
+            0.0,
+            c_q1 * (t43 + t52) + s_q1 * (t51 - t44),
+            s_q1 * (t51 - t44) + c_q1 * (t43 + t52),
+            s_q1 * (c_q2 * t56 - s_q2 * t57) + c_q1 * (s_q2 * t56 + c_q2 * t57),
+            s_q1 * (c_q2 * t60 - s_q2 * t61) + c_q1 * (s_q2 * t60 + c_q2 * t61),
+            s_q1 * (c_q2 * t33 - s_q2 * t34) + c_q1 * (s_q2 * t33 + c_q2 * t34),
+        ],
+        [0.0, t62 - c_q1 * d.k17 - s_q1 * d.k18, t62, t63, t64, t35],
+        [0.0, t62, t62, t63, t64, t35],
+        [0.0, t50, t50, t57, t61, t34],
+        [0.0, t47, t47, t55, t59, t29],
+        [0.0, t20, t20, t24, t29, t31],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 336,
+    add: 225,
+    div: 5,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = p.xz6 * c_q5 - p.yz6 * s_q5;
+    let t1 = p.xz6 * s_q5 + p.yz6 * c_q5;
+    let t2 = -p.my6 * c_q5 - p.mx6 * s_q5;
+    let t3 = c_q4 * t2;
+    let t4 = p.mx6 * c_q5 - p.my6 * s_q5;
+    let t5 = s_q3 * t3 + c_q3 * t4;
+    let t6 = c_q3 * t3 - s_q3 * t4;
+    let t7 = s_q4 * t2;
+    let t8 = s_q2 * t6 + c_q2 * t7;
+    let t9 = p.xy6 * s_q5;
+    let t10 = p.yz5 - t1;
+    let t11 = p.mx5 + t4;
+    let t12 = p.xy5 + t0;
+    let t13 = s_q4 * c_q4;
+    let t14 = s_q5 * d.k14;
+    let t15 = -2.0 * c_q5 * t9 - s_q5 * t14;
+    let t16 = d.k19 + t15;
+    let t17 = s_q4 * t11 + c_q4 * d.k13;
+    let t18 = p.d4 * t17;
+    let t19 = c_q4 * t11 - s_q4 * d.k13;
+    let t20 = p.mx4 + t19;
+    let t21 = d.k10 - t2;
+    let t22 = c_q3 * t20 - s_q3 * t21;
+    let t23 = p.a3 * t22;
+    let t24 = t18 + t23;
+    let t25 = 2.0 * t12 * t13 + s_q4 * s_q4 * t16;
+    let t26 = s_q3 * (2.0 * t15 + d.k20 - t25);
+    let t27 = 2.0 * s_q5 * t9 + d.k21 - c_q5 * t14;
+    let t28 = c_q4 * t27 - s_q4 * t10;
+    let t29 = s_q3 * (p.xy4 - t28);
+    let t30 = t23 + t25;
+    let t31 = s_q3 * t26 + 2.0 * c_q3 * t29 - t15;
+    let t32 = 2.0 * t18 - 2.0 * t30 - t31;
+    let t33 = s_q2 * (d.k22 + t32);
+    let t34 = t0 + t13 * t16 + d.k23 - 2.0 * s_q4 * s_q4 * t12;
+    let t35 = c_q4 * t10 + s_q4 * t27;
+    let t36 = p.yz4 - t35;
+    let t37 = c_q3 * t34 - s_q3 * t36 - p.d4 * t22;
+    let t38 = t37 - p.a3 * t17;
+    let t39 = s_q2 * (d.k5 + t38);
+    let t40 = d.k16 + t22;
+    let t41 = d.k7 + t17;
+    let t42 = c_q2 * t40 - s_q2 * t41;
+    let t43 = p.a2 * t42;
+    let t44 = -s_q3 * t20 - c_q3 * t21;
+    let t45 = p.d3 * t44;
+    let t46 = t43 + t45;
+    let t47 = s_q2 * t33 + 2.0 * c_q2 * t39;
+    let t48 = s_q2 * t40 + c_q2 * t41;
+    let t49 = t28 + d.k27 + 2.0 * s_q3 * t29 - c_q3 * t26 - p.a3 * t44;
+    let t50 = -s_q3 * t34 - c_q3 * t36 - p.d4 * t44;
+    let t51 = p.yz3 + t50;
+    let t52 = s_q2 * t49 + c_q2 * t51 - p.d3 * t48;
+    let t53 = p.a2 * t44;
+    let t54 = c_q2 * t49 - s_q2 * t51 - p.d3 * t42;
+    let t55 = d.k28 + t30;
+    let t56 = t15 + d.k29;
+    let t57 = -t17;
+    let t58 = s_q3 * t57;
+    let t59 = c_q3 * t28 - s_q3 * t56 - p.d4 * t58;
+    let t60 = t35 + p.a3 * t58;
+    let t61 = c_q3 * t57;
+    let t62 = s_q2 * t61 + c_q2 * t19;
+    let t63 = c_q4 * t0 - s_q4 * d.k15;
+    let t64 = c_q3 * t63 - p.d4 * t5 - s_q3 * t1;
+    let t65 = s_q4 * t0 + c_q4 * d.k15;
+    let t66 = t65 + p.a3 * t5;
+    let t67 = s_q1 * (c_q2 * t64 - p.d3 * t8 - s_q2 * t66)
+        + c_q1 * (p.d3 * (c_q2 * t6 - s_q2 * t7) + s_q2 * t64 + c_q2 * t66 + p.a2 * t5);
+    let t68 = p.a3 * t7 - c_q3 * t1 - p.d4 * t6 - s_q3 * t63;
+    let t69 = p.a2 * t8 + t68;
+    let t70 = t67 * d.k59;
+    let t71 = -t1 * d.k59;
+    let t72 = d.k12 + t1 * t71 - t15;
+    let inv0 = 1.0 / t72;
+    let t73 = s_q1 * (c_q2 * t59 - s_q2 * t60 - p.d3 * t62)
+        + c_q1
+            * (s_q2 * t59 + c_q2 * t60 + p.d3 * (c_q2 * t61 - s_q2 * t19) + p.a2 * t58)
+        - t67 * t71;
+    let t74 = t65 * d.k59;
+    let t75 = t35 - t65 * t71;
+    let t76 = t25 + d.k28 - t65 * t74 - inv0 * t75 * t75;
+    let inv1 = 1.0 / t76;
+    let t77 = s_q1 * (c_q2 * t37 - s_q2 * (t45 + t55))
+        + c_q1 * (s_q2 * t37 + c_q2 * (t45 + t55) + p.a2 * t22) - t65 * t70
+        - inv0 * t73 * t75;
+    let t78 = t68 * d.k59;
+    let t79 = p.a3 * t19 - s_q3 * t28 - c_q3 * t56 - p.d4 * t61;
+    let t80 = t79 - t68 * t71;
+    let t81 = t50 - t68 * t74 - inv0 * t75 * t80;
+    let t82 = 2.0 * t24 + t31;
+    let t83 = d.k31 + t82;
+    let t84 = t83 - t68 * t78 - inv0 * t80 * t80 - inv1 * t81 * t81;
+    let inv2 = 1.0 / t84;
+    let t85 = c_q1 * t52 + s_q1 * t54 - t68 * t70 - inv0 * t73 * t80 - inv1 * t77 * t81;
+    let t86 = t69 * d.k59;
+    let t87 = p.a2 * t62 + t79 - t69 * t71;
+    let t88 = t50 + s_q2 * t53 - t69 * t74 - inv0 * t75 * t87;
+    let t89 = t43 + t83 - t69 * t78 - inv0 * t80 * t87 - inv1 * t81 * t88;
+    let t90 = 2.0 * (t46 - t45) + d.k30 + t82 - t69 * t86 - inv0 * t87 * t87
+        - inv1 * t88 * t88 - inv2 * t89 * t89;
+    let inv3 = 1.0 / t90;
+    let t91 = c_q1 * (p.yz2 + t52) + s_q1 * (d.k2 + t54 - t53) - t69 * t70
+        - inv0 * t73 * t87 - inv1 * t77 * t88 - inv2 * t85 * t89;
+    let t92 = 2.0
+        * (t24 + t46
+            + s_q1 * c_q1 * (t38 + c_q2 * t33 + d.k25 - p.a2 * t48 - 2.0 * s_q2 * t39)
+            - t18) + t25 + t47 + s_q1 * s_q1 * (t32 + d.k24 - 2.0 * (t43 + t47)) + d.k26
+        - t67 * t70 - inv0 * t73 * t73 - inv1 * t77 * t77 - inv2 * t85 * t85
+        - inv3 * t91 * t91;
+    let inv4 = 1.0 / t92;
+    let t93 = -inv3 * t91 * inv4;
+    let t94 = inv2 * (t89 * inv3 * t91 - t85);
+    let t95 = inv4 * t94;
+    let t96 = inv1 * (t81 * inv2 * t89 - t88);
+    let t97 = inv1 * (t81 * inv2 * t85 - t77) - inv3 * t91 * t96;
+    let t98 = inv4 * t97;
+    let t99 = inv0 * (t75 * inv1 * t81 - t80);
+    let t100 = inv0 * (t75 * inv1 * t88 - t87) - inv2 * t89 * t99;
+    let t101 = inv0 * (t75 * inv1 * t77 - t73) - inv2 * t85 * t99 - inv3 * t91 * t100;
+    let t102 = inv4 * t101;
+    let t103 = t71 * inv0 * t75 - t74;
+    let t104 = t71 * inv0 * t80 - t78 - inv1 * t81 * t103;
+    let t105 = t71 * inv0 * t87 - t86 - inv1 * t88 * t103 - inv2 * t89 * t104;
+    let t106 = t71 * inv0 * t73 - t70 - inv1 * t77 * t103 - inv2 * t85 * t104
+        - inv3 * t91 * t105;
+    let t107 = inv4 * t106;
+    let t108 = -inv3 * (inv2 * t89 + t91 * inv4 * t94);
+    let t109 = inv3 * (t96 - t91 * inv4 * t97);
+    let t110 = inv3 * (t100 - t91 * inv4 * t101);
+    let t111 = inv3 * (t105 - t91 * inv4 * t106);
+    let t112 = -inv2 * (inv1 * t81 + t89 * t109 + t85 * inv4 * t97);
+    let t113 = inv2 * (t99 - t89 * t110 - t85 * inv4 * t101);
+    let t114 = inv2 * (t104 - t89 * t111 - t85 * inv4 * t106);
+    let t115 = -inv1 * (inv0 * t75 + t81 * t113 + t88 * t110 + t77 * inv4 * t101);
+    let t116 = inv1 * (t103 - t81 * t114 - t88 * t111 - t77 * inv4 * t106);
+    let t117 = -inv0 * (t71 + t75 * t116 + t80 * t114 + t87 * t111 + t73 * inv4 * t106);
+    [
+        [inv4, t93, t95, t98, t102, t107],
+        [t93, inv3 + inv3 * inv3 * t91 * t91 * inv4, t108, t109, t110, t111],
+        [t95, t108, inv2 - inv2 * (t89 * t108 + t85 * inv4 * t94), t112, t113, t114],
+        [
+            t98,
+            t109,
+            t112,
+            inv1 - inv1 * (t81 * t112 + t88 * t109 + t77 * inv4 * t97),
+            t115,
+            t116,
+        ],
+        [
+            t102,
+            t110,
+            t113,
+            t115,
+            inv0 - inv0 * (t75 * t115 + t80 * t113 + t87 * t110 + t73 * inv4 * t101),
+            t117,
+        ],
+        [
+            t107,
+            t111,
+            t114,
+            t116,
+            t117,
+            d.k59 - t71 * t117 - t74 * t116 - t78 * t114 - t86 * t111 - t70 * inv4 * t106,
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 3561,
+    add: 2632,
+    div: 10,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[1] * t2;
+    let t4 = qd[0] * s_q1;
+    let t5 = qd[1] * t4;
+    let t6 = t4 * c_q2 + t2 * s_q2;
+    let t7 = t2 * c_q2 - t4 * s_q2;
+    let t8 = p.a2 * qd[1];
+    let t9 = t8 - p.d3 * t4;
+    let t10 = p.a2 * t2 * t2 + qd[1] * t9;
+    let t11 = t2 * t4;
+    let t12 = p.a2 * t11;
+    let t13 = p.d3 * t3 + t12;
+    let t14 = t4 * t9 - p.d3 * t2 * t2;
+    let t15 = qd[1] + qd[2];
+    let t16 = qd[2] * t7;
+    let t17 = qd[2] * t6;
+    let t18 = t15 * s_q3;
+    let t19 = t6 * c_q3 - t18;
+    let t20 = t15 * c_q3;
+    let t21 = -t6 * s_q3 - t20;
+    let t22 = p.d4 * t15;
+    let t23 = p.a3 * t15;
+    let t24 = p.d4 * t6 - p.a3 * t7;
+    let t25 = t7 * t24 - t15 * t23;
+    let t26 = t15 * t22 + t6 * t24;
+    let t27 = t6 * t23 + t7 * t22;
+    let t28 = t7 + qd[3];
+    let t29 = qd[3] * t21;
+    let t30 = qd[3] * t19;
+    let t31 = t19 * c_q4 + t28 * s_q4;
+    let t32 = t28 * c_q4 - t19 * s_q4;
+    let t33 = qd[4] - t21;
+    let t34 = qd[4] * t32;
+    let t35 = qd[4] * t31;
+    let t36 = t31 * c_q5 - t33 * s_q5;
+    let t37 = -t31 * s_q5 - t33 * c_q5;
+    let t38 = t32 + qd[5];
+    let t39 = qd[5] * t37;
+    let t40 = qd[5] * t36;
+    let t41 = s_q3 * c_q4;
+    let t42 = c_q5 * t41 + c_q3 * s_q5;
+    let t43 = s_q5 * t41 - c_q3 * c_q5;
+    let t44 = p.xz6 * c_q5 - p.yz6 * s_q5;
+    let t45 = p.xz6 * s_q5 + p.yz6 * c_q5;
+    let t46 = p.my6 * c_q5;
+    let t47 = p.mx6 * s_q5;
+    let t48 = t46 + t47;
+    let t49 = p.my6 * s_q5;
+    let t50 = p.mx6 * c_q5;
+    let t51 = t50 - t49;
+    let t52 = t41 * t48 - c_q3 * t51;
+    let t53 = c_q3 * c_q4 * t48 + s_q3 * t51;
+    let t54 = -s_q4 * t48;
+    let t55 = c_q2 * t54 - s_q2 * t53;
+    let t56 = p.xy2 * t4;
+    let t57 = t56 + p.yz2 * qd[1];
+    let t58 = p.xz3 * t15;
+    let t59 = p.yz3 * t15;
+    let t60 = p.mx4 * t28;
+    let t61 = p.xy4 * t19 + p.yz4 * t28;
+    let t62 = p.mx5 * t33;
+    let t63 = p.xy5 * t31 + p.yz5 * t33;
+    let t64 = p.my6 * t36 - p.mx6 * t37;
+    let t65 = p.mx6 * t38;
+    let t66 = p.my6 * t38;
+    let t67 = p.xy6 * t36 + p.yz6 * t38;
+    let t68 = s_q3 * s_q4;
+    let t69 = s_q4 * s_q5;
+    let t70 = s_q4 * c_q5;
+    let t71 = p.xy6 * t70 + p.yz6 * c_q4;
+    let t72 = p.xy6 * s_q5;
+    let t73 = p.yz5 - t45;
+    let t74 = p.mx5 + t51;
+    let t75 = s_q4 * t74;
+    let t76 = c_q4 * t74;
+    let t77 = t4 * t4;
+    let t78 = t2 * t2;
+    let t79 = t15 * t15;
+    let t80 = s_q1 * qd[1];
+    let t81 = 2.0 * s_q1 * t8 - 2.0 * p.d3 * (s_q1 * t4 + c_q1 * t2);
+    let t82 = c_q1 * qd[1];
+    let t83 = p.xz4 * s_q3 + p.yz4 * c_q3;
+    let t84 = 2.0 * (s_q2 * t8 - t22);
+    let t85 = p.yz5 * c_q3 - p.xy5 * t41;
+    let t86 = -2.0 * (t23 + c_q2 * t8);
+    let t87 = p.yz6 * t68 - p.xy6 * t42;
+    let t88 = p.xz5 * s_q4 + p.yz5 * c_q4;
+    let t89 = s_q2 * t13 - c_q2 * t10;
+    let t90 = c_q2 * t13 + s_q2 * t10;
+    let t91 = c_q3 * t25 - s_q3 * t27;
+    let t92 = -s_q3 * t25 - c_q3 * t27;
+    let t93 = q[1] + q[2];
+    let (t94, t96) = sin_cos(t93);
+    let t95 = qd[0] * t94;
+    let t97 = qd[0] * t96;
+    let t98 = qd[2] * t95;
+    let t99 = c_q3 * t95 - t18;
+    let t100 = -t20 - s_q3 * t95;
+    let t101 = qd[3] + t97;
+    let t102 = c_q4 * t99 + s_q4 * t101;
+    let t103 = c_q4 * t101 - s_q4 * t99;
+    let t104 = qd[4] - t100;
+    let t105 = c_q5 * t102 - s_q5 * t104;
+    let t106 = -s_q5 * t102 - c_q5 * t104;
+    let t107 = qd[5] + t103;
+    let t108 = p.xy4 * t100;
+    let t109 = p.xy4 * t99;
+    let t110 = p.yz4 * t101;
+    let t111 = t109 + t110;
+    let t112 = p.xy5 * t103;
+    let t113 = p.xy5 * t102;
+    let t114 = p.yz5 * t104;
+    let t115 = t113 + t114;
+    let t116 = p.xy6 * t106;
+    let t117 = p.xy6 * t105;
+    let t118 = p.yz6 * t107;
+    let t119 = t117 + t118;
+    let t120 = t95 * t95;
+    let t121 = t97 * t97;
+    let t122 = t95 * t97;
+    let t123 = t15 * t95;
+    let t124 = t15 * t97;
+    let t125 = t79 + t121;
+    let t126 = t79 + t120;
+    let t127 = t100 * t100;
+    let t128 = t101 * t101;
+    let t129 = t99 * t100;
+    let t130 = t103 * t103;
+    let t131 = t104 * t104;
+    let t132 = t102 * t103;
+    let t133 = t106 * t106;
+    let t134 = t107 * t107;
+    let t135 = t105 * t106;
+    let t136 = c_q3 * t94;
+    let t137 = c_q4 * t136 + s_q4 * t96;
+    let t138 = c_q4 * t96 - s_q4 * t136;
+    let t139 = s_q3 * t94;
+    let t140 = c_q5 * t137 - s_q5 * t139;
+    let t141 = s_q5 * t137 + c_q5 * t139;
+    let t142 = p.xz3 * t94 + p.yz3 * t96;
+    let t143 = t96 * (qd[2] + qd[1]);
+    let t144 = -t94 * (qd[2] + qd[1]);
+    let t145 = p.xy4 * t136 + p.yz4 * t96;
+    let t146 = c_q3 * t143 - qd[3] * t139;
+    let t147 = qd[3] * t136 + s_q3 * t143;
+    let t148 = t94 * t95;
+    let t149 = t94 * t97;
+    let t150 = p.a2 * c_q1;
+    let t151 = 2.0 * (p.a3 * t149 + t95 * t150 - p.d4 * t148);
+    let t152 = p.xy5 * t137 + p.yz5 * t139;
+    let t153 = s_q4 * t144 + qd[4] * t138 + c_q4 * t146;
+    let t154 = c_q4 * t144 - qd[4] * t137 - s_q4 * t146;
+    let t155 = t96 * t97;
+    let t156 = 2.0 * (p.d4 * t149 - p.a3 * t155 - t97 * t150);
+    let t157 = t15 * t94;
+    let t158 = t157 - t144;
+    let t159 = t143 + t15 * t96;
+    let t160 = t81 + p.a3 * t158 + p.d4 * t159;
+    let t161 = s_q3 * t156 + c_q3 * t160;
+    let t162 = p.xy6 * t140 + p.yz6 * t138;
+    let t163 = c_q5 * t153 - qd[5] * t141 - s_q5 * t147;
+    let t164 = c_q5 * t147 + qd[5] * t140 + s_q5 * t153;
+    let t165 = c_q3 * t156 - s_q3 * t160;
+    let t166 = c_q4 * t151 - s_q4 * t165;
+    let t167 = c_q4 * t165 + s_q4 * t151;
+    let t168 = t96 * t101;
+    let t169 = t100 * t136 - t99 * t139;
+    let t170 = t104 * t139;
+    let t171 = t103 * t137 + t102 * t138;
+    let t172 = t107 * t138;
+    let t173 = t106 * t140 - t105 * t141;
+    let t174 = p.my6 * (t173 - t154) - 2.0 * p.mx6 * (t172 - t106 * t141);
+    let t175 = p.mx6 * (t154 + t173) - 2.0 * p.my6 * (t172 + t105 * t140);
+    let t176 = s_q3 * t101;
+    let t177 = c_q3 * t97;
+    let t178 = t177 - c_q3 * qd[3];
+    let t179 = s_q3 * t97;
+    let t180 = t179 - s_q3 * qd[3];
+    let t181 = p.xz4 * t95;
+    let t182 = s_q4 * t95;
+    let t183 = qd[4] * t68 + c_q4 * t178 - t182;
+    let t184 = c_q4 * t95;
+    let t185 = qd[4] * t41 - s_q4 * t178 - t184;
+    let t186 = 2.0 * (p.a3 * t95 + p.d4 * t97);
+    let t187 = 2.0 * p.a2 * t4 + t186;
+    let t188 = s_q3 * t86 + c_q3 * t187;
+    let t189 = qd[5] * t43 + c_q5 * t183 - s_q5 * t180;
+    let t190 = qd[5] * t42 - c_q5 * t180 - s_q5 * t183;
+    let t191 = c_q3 * t86 - s_q3 * t187;
+    let t192 = c_q4 * t84 - s_q4 * t191;
+    let t193 = s_q4 * t84 + c_q4 * t191;
+    let t194 = p.yz4 * t95;
+    let t195 = p.mx4 * t100;
+    let t196 = s_q3 * t100 + c_q3 * t99;
+    let t197 = c_q3 * t104;
+    let t198 = t68 * t102 - t41 * t103;
+    let t199 = t68 * t107;
+    let t200 = t43 * t105 - t42 * t106;
+    let t201 = p.my6 * (t200 - t185) - 2.0 * p.mx6 * (t43 * t106 + t199);
+    let t202 = p.mx6 * (t185 + t200) - 2.0 * p.my6 * (t199 - t42 * t105);
+    let t203 = 2.0 * s_q3 * t23 - c_q3 * t186;
+    let t204 = -2.0 * c_q3 * t23 - s_q3 * t186;
+    let t205 = -2.0 * t22 * c_q4 - s_q4 * t204;
+    let t206 = c_q4 * t204 - 2.0 * t22 * s_q4;
+    let t207 = -t99;
+    let t208 = p.xy5 * s_q4;
+    let t209 = c_q4 * t100;
+    let t210 = c_q4 * qd[4] + t209;
+    let t211 = s_q4 * t100;
+    let t212 = s_q4 * qd[4] + t211;
+    let t213 = p.xz5 * t99;
+    let t214 = s_q5 * t99;
+    let t215 = c_q5 * t210 - qd[5] * t69 - t214;
+    let t216 = c_q5 * t99;
+    let t217 = t216 + qd[5] * t70 + s_q5 * t210;
+    let t218 = p.yz5 * t99;
+    let t219 = p.mx5 * t103;
+    let t220 = s_q4 * t103 + c_q4 * t102;
+    let t221 = c_q4 * t107;
+    let t222 = t70 * t106 - t69 * t105;
+    let t223 = 2.0 * p.mx6 * (t69 * t106 - t221) + p.my6 * (t222 + t212);
+    let t224 = p.mx6 * (t222 - t212) - 2.0 * p.my6 * (t221 + t70 * t105);
+    let t225 = p.yz4 * t207;
+    let t226 = -t102;
+    let t227 = c_q5 * t103;
+    let t228 = t227 - c_q5 * qd[5];
+    let t229 = s_q5 * t103;
+    let t230 = s_q5 * qd[5] - t229;
+    let t231 = p.xz6 * t226;
+    let t232 = p.yz6 * t226;
+    let t233 = p.yz5 * t226;
+    let t234 = s_q5 * t106 + c_q5 * t105;
+    let t235 = 2.0 * t50 * t106 + p.my6 * (t102 - t234);
+    let t236 = 2.0 * t49 * t105 - p.mx6 * (t234 + t102);
+    let t237 = c_q5 * t235 - 2.0 * p.mx5 * t104 - s_q5 * t236;
+    let t238 = -t105;
+    let t239 = p.yz6 * t238;
+    let t240 = p.yz6 * t105 + t239;
+    let t241 = 2.0 * (t107 * (t49 - t50));
+    let t242 = 2.0 * p.mx6 * t105 + 2.0 * p.my6 * t106;
+    let t243 = c_q4 * t241 - s_q4 * t242;
+    let t244 = -2.0 * (t107 * (t47 + t46));
+    let t245 = s_q3 * t243 + c_q3 * t244;
+    let t246 = c_q3 * t243 - s_q3 * t244;
+    let t247 = s_q4 * t241 + c_q4 * t242;
+    let t248 = s_q2 * t246 + c_q2 * t247;
+    let t249 = p.xy5 + t44;
+    let t250 = s_q4 * c_q4;
+    let t251 = -t184 - s_q4 * t177;
+    let t252 = c_q4 * t177 - t182;
+    let t253 = -s_q5 * t252 - c_q5 * t179;
+    let t254 = c_q5 * t252 - s_q5 * t179;
+    let t255 = t216 + s_q5 * t209;
+    let t256 = c_q5 * t209 - t214;
+    let t257 = p.xz3 * t97 - p.yz3 * t95;
+    let t258 = qd[3] * t179;
+    let t259 = qd[3] * t177;
+    let t260 = p.xy4 * t177 - t194;
+    let t261 = t121 - t120;
+    let t262 = qd[4] * t251;
+    let t263 = qd[4] * t252;
+    let t264 = p.xy5 * t252 + p.yz5 * t179;
+    let t265 = qd[5] * t253;
+    let t266 = qd[5] * t254;
+    let t267 = p.xy6 * t254 + p.yz6 * t251;
+    let t268 = t95 * t101;
+    let t269 = 2.0 * p.mx4 * (t100 * t179 + t268);
+    let t270 = t104 * t179;
+    let t271 = -2.0 * p.mx5 * (t103 * t251 + t270);
+    let t272 = t107 * t251;
+    let t273 = -2.0 * p.mx6 * (t106 * t253 + t272);
+    let t274 = -2.0 * p.my6 * (t272 + t105 * t254);
+    let t275 = t225 + p.xz4 * t100;
+    let t276 = t218 + p.xy5 * t209;
+    let t277 = p.xy6 * t256 - p.yz6 * t211;
+    let t278 = t127 + t99 * t207;
+    let t279 = t99 * t104;
+    let t280 = t107 * t211;
+    let t281 = t233 + p.xz5 * t103;
+    let t282 = t232 + p.xy6 * t227;
+    let t283 = t130 + t102 * t226;
+    let t284 = t107 * t226;
+    let t285 = t239 + p.xz6 * t106;
+    let t286 = t133 + t105 * t238;
+    let t287 = p.my6 * t286 - 2.0 * p.mx6 * t106 * t238;
+    let t288 = p.mx6 * t286 - 2.0 * p.my6 * t135;
+    let t289 = p.yz2 * t2 + t4 * d.k2 + qd[1] * d.k3;
+    let t290 = t2 * t289;
+    let t291 = t15 * d.k6;
+    let t292 = p.xz3 * t6 + p.yz3 * t7 + t291;
+    let t293 = t59 + t6 * d.k5;
+    let t294 = p.xz4 * t19 + p.yz4 * t21 + t28 * d.k9;
+    let t295 = p.xz5 * t31 + p.yz5 * t32 + t33 * d.k12;
+    let t296 = p.xz6 * t36 + p.yz6 * t37 + t38 * d.k15;
+    let t297 = p.xy6 * t37 + p.xz6 * t38 + t36 * d.k14;
+    let t298 = p.xy5 * t32 + p.xz5 * t33 + t31 * d.k11;
+    let t299 = p.xy4 * t21 + p.xz4 * t28 + t19 * d.k8;
+    let t300 = t58 + t6 * d.k4 + t7 * d.k5;
+    let t301 = t4 * d.k1;
+    let t302 = p.xy2 * t2 + qd[1] * d.k2;
+    let t303 = t301 + t302;
+    let t304 = t4 * t289;
+    let t305 = s_q5 * d.k14;
+    let t306 = -2.0 * c_q5 * t72 - s_q5 * t305;
+    let t307 = d.k19 + t306;
+    let t308 = t75 + c_q4 * d.k13;
+    let t309 = p.d4 * t308;
+    let t310 = s_q4 * d.k13;
+    let t311 = t76 - t310;
+    let t312 = p.mx4 + t311;
+    let t313 = d.k10 + t48;
+    let t314 = c_q3 * t312 - s_q3 * t313;
+    let t315 = p.a3 * t314;
+    let t316 = t309 + t315;
+    let t317 = 2.0 * t249 * t250 + s_q4 * s_q4 * t307;
+    let t318 = s_q3 * (2.0 * t306 + d.k20 - t317);
+    let t319 = 2.0 * s_q5 * t72 + d.k21 - c_q5 * t305;
+    let t320 = c_q4 * t319 - s_q4 * t73;
+    let t321 = s_q3 * (p.xy4 - t320);
+    let t322 = t315 + t317;
+    let t323 = s_q3 * t318 + 2.0 * c_q3 * t321 - t306;
+    let t324 = 2.0 * t309 - 2.0 * t322 - t323;
+    let t325 = s_q2 * (d.k22 + t324);
+    let t326 = t44 + t250 * t307 + d.k23 - 2.0 * s_q4 * s_q4 * t249;
+    let t327 = c_q4 * t73 + s_q4 * t319;
+    let t328 = p.yz4 - t327;
+    let t329 = c_q3 * t326 - s_q3 * t328 - p.d4 * t314;
+    let t330 = t329 - p.a3 * t308;
+    let t331 = s_q2 * (d.k5 + t330);
+    let t332 = d.k16 + t314;
+    let t333 = d.k7 + t308;
+    let t334 = c_q2 * t332 - s_q2 * t333;
+    let t335 = p.a2 * t334;
+    let t336 = -s_q3 * t312 - c_q3 * t313;
+    let t337 = p.d3 * t336;
+    let t338 = t335 + t337;
+    let t339 = s_q2 * t325 + 2.0 * c_q2 * t331;
+    let t340 = s_q2 * t332 + c_q2 * t333;
+    let t341 = t320 + d.k27 + 2.0 * s_q3 * t321 - c_q3 * t318 - p.a3 * t336;
+    let t342 = -s_q3 * t326 - c_q3 * t328 - p.d4 * t336;
+    let t343 = p.yz3 + t342;
+    let t344 = s_q2 * t341 + c_q2 * t343 - p.d3 * t340;
+    let t345 = p.a2 * t336;
+    let t346 = c_q2 * t341 - s_q2 * t343 - p.d3 * t334;
+    let t347 = d.k28 + t322;
+    let t348 = t306 + d.k29;
+    let t349 = -t308;
+    let t350 = s_q3 * t349;
+    let t351 = c_q3 * t320 - s_q3 * t348 - p.d4 * t350;
+    let t352 = t327 + p.a3 * t350;
+    let t353 = c_q3 * t349;
+    let t354 = s_q2 * t353 + c_q2 * t311;
+    let t355 = c_q4 * t44 - s_q4 * d.k15;
+    let t356 = p.d4 * t52 + c_q3 * t355 - s_q3 * t45;
+    let t357 = c_q4 * d.k15;
+    let t358 = s_q4 * t44 + t357;
+    let t359 = t358 - p.a3 * t52;
+    let t360 = s_q1 * (c_q2 * t356 - p.d3 * t55 - s_q2 * t359)
+        + c_q1
+            * (s_q2 * t356 + c_q2 * t359 - p.d3 * (c_q2 * t53 + s_q2 * t54)
+                - p.a2 * t52);
+    let t361 = p.a3 * t54 + p.d4 * t53 - c_q3 * t45 - s_q3 * t355;
+    let t362 = p.a2 * t55 + t361;
+    let t363 = s_q5 * d.k32;
+    let t364 = c_q5 * d.k32;
+    let t365 = t364 + s_q5 * d.k33;
+    let t366 = c_q5 * d.k34 - t363;
+    let t367 = p.xz5 - c_q5 * t365 - s_q5 * t366;
+    let t368 = d.k12 + s_q5 * t365 - c_q5 * t366;
+    let inv0 = 1.0 / t368;
+    let t369 = d.k11 + c_q5 * (c_q5 * d.k33 - t363) - s_q5 * (t364 + s_q5 * d.k34)
+        - t367 * t367 * inv0;
+    let t370 = p.xy5 - p.yz5 * t367 * inv0;
+    let t371 = s_q4 * t370;
+    let t372 = c_q4 * t370;
+    let t373 = t372 + s_q4 * t369;
+    let t374 = t371 - c_q4 * inv0 * d.k35;
+    let t375 = p.xz4 + c_q4 * t373 - s_q4 * t374;
+    let t376 = d.k9 + s_q4 * t373 + c_q4 * t374;
+    let inv1 = 1.0 / t376;
+    let t377 = d.k8 + c_q4 * (c_q4 * t369 - t371) - s_q4 * (t372 + s_q4 * inv0 * d.k35)
+        - t375 * t375 * inv1;
+    let t378 = p.xy4 - p.yz4 * t375 * inv1;
+    let t379 = s_q3 * t378;
+    let t380 = c_q3 * t378;
+    let t381 = c_q5 * d.k37 - s_q5 * d.k38;
+    let t382 = s_q5 * d.k39 - c_q5 * d.k40;
+    let t383 = s_q5 * d.k37 + c_q5 * d.k38;
+    let t384 = c_q5 * d.k39 + s_q5 * d.k40;
+    let t385 = d.k41 - c_q5 * t383 - s_q5 * t384;
+    let t386 = c_q5 * t381 - s_q5 * t382 - t367 * inv0 * t385;
+    let t387 = p.yz5 * t385;
+    let t388 = c_q4 * t386 + s_q4 * inv0 * t387;
+    let t389 = t48 - t74 * t367 * inv0;
+    let t390 = c_q4 * t389 + p.yz5 * t75 * inv0;
+    let t391 = s_q4 * t386 - c_q4 * inv0 * t387;
+    let t392 = s_q4 * t389 - p.yz5 * t76 * inv0;
+    let t393 = c_q4 * t391 + d.k42 - s_q4 * t392;
+    let t394 = c_q4 * t388 - s_q4 * t390 - t375 * inv1 * t393;
+    let t395 = p.yz4 * t393;
+    let t396 = c_q3 * t394 + s_q3 * inv1 * t395;
+    let t397 = s_q5 * t383 - c_q5 * t384;
+    let t398 = d.k13 - s_q5 * t381 - c_q5 * t382 - t367 * inv0 * t397;
+    let t399 = -p.mx5 - p.yz5 * inv0 * t397;
+    let t400 = p.mx4 - s_q4 * t398 - c_q4 * t399;
+    let t401 = s_q4 * t399 - c_q4 * t398 - t375 * inv1 * t400;
+    let t402 = p.yz4 * t400;
+    let t403 = c_q3 * t401 + s_q3 * inv1 * t402;
+    let t404 = s_q3 * t396 + c_q3 * t403;
+    let t405 = s_q5 * d.k43;
+    let t406 = c_q5 * d.k43;
+    let t407 = -c_q5 * (t405 + c_q5 * d.k44) - s_q5 * (t406 + s_q5 * d.k45)
+        - inv0 * t385 * t385;
+    let t408 = t75 * inv0 * t385;
+    let t409 = t76 * inv0 * t385;
+    let t410 = c_q4 * (c_q4 * t407 + t408) - s_q4 * (t74 * t75 * inv0 - t409)
+        - inv1 * t393 * t393;
+    let t411 = s_q5 * d.k44 - t406;
+    let t412 = c_q5 * d.k45 - t405;
+    let t413 = inv0 * t385 * t397 + s_q5 * t412 - c_q5 * t411;
+    let t414 = c_q4 * t413 - t75 * inv0 * t397 - inv1 * t393 * t400;
+    let t415 = c_q3 * t414;
+    let t416 = s_q3 * t410 + t415;
+    let t417 = s_q3 * t414;
+    let t418 = s_q5 * t411 + c_q5 * t412 + inv0 * t397 * t397 + inv1 * t400 * t400;
+    let t419 = c_q3 * t418 - t417;
+    let t420 = s_q3 * t416 - c_q3 * t419;
+    let t421 = t380 + s_q3 * t377;
+    let t422 = c_q3 * inv1 * d.k36 - t379;
+    let t423 = s_q4 * t391 + c_q4 * t392;
+    let t424 = d.k10 + s_q4 * t388 + c_q4 * t390 - t375 * inv1 * t423;
+    let t425 = p.mx4 + p.yz4 * inv1 * t423;
+    let t426 = c_q3 * t424 + s_q3 * t425;
+    let t427 = c_q3 * t396 - s_q3 * t403;
+    let t428 = c_q3 * inv1 * t395 - s_q3 * t394;
+    let t429 = c_q3 * inv1 * t402 - s_q3 * t401;
+    let t430 = -s_q3 * t428 - c_q3 * t429;
+    let t431 = -c_q3 * t416 - s_q3 * t419;
+    let t432 = p.d4 * t431;
+    let t433 = s_q4 * t407 - t409;
+    let t434 = t408 + t74 * t76 * inv0;
+    let t435 = c_q4 * t433 + s_q4 * t434 - inv1 * t393 * t423;
+    let t436 = t76 * inv0 * t397 + s_q4 * t413 - inv1 * t400 * t423;
+    let t437 = -s_q3 * t435 - c_q3 * t436;
+    let t438 = p.a3 * t437;
+    let t439 = t432 - t438;
+    let t440 = p.xz3 + p.a3 * t426 + p.d4 * (t430 - t427 - t439) - c_q3 * t421
+        - s_q3 * t422;
+    let t441 = c_q3 * t425 - s_q3 * t424;
+    let t442 = c_q3 * t428 - s_q3 * t429;
+    let t443 = c_q3 * t435 - s_q3 * t436;
+    let t444 = s_q4 * t433 - c_q4 * t434 - inv1 * t423 * t423;
+    let t445 = p.d4 * t443 - p.a3 * t444;
+    let t446 = c_q3 * (c_q3 * t410 - t417) - s_q3 * (t415 + s_q3 * t418);
+    let t447 = p.d4 * t446 - p.a3 * t443;
+    let t448 = d.k6 + p.d4 * t447 + 2.0 * (p.a3 * t441 - p.d4 * t442) + s_q3 * t421
+        - c_q3 * t422 - p.a3 * t445;
+    let inv2 = 1.0 / t448;
+    let t449 = d.k4 + c_q3 * (c_q3 * t377 - t379) + t420 * d.k46 - 2.0 * p.d4 * t404
+        - s_q3 * (t380 + s_q3 * inv1 * d.k36) - t440 * t440 * inv2;
+    let t450 = p.yz3 + p.a3 * (t439 - t430);
+    let t451 = d.k5 + p.a3 * t404 - t420 * d.k47 - t440 * inv2 * t450;
+    let t452 = s_q2 * t451;
+    let t453 = c_q2 * t451;
+    let t454 = t420 * d.k48 - inv2 * t450 * t450;
+    let t455 = t442 + d.k49 - t447;
+    let t456 = t427 + t432 - t440 * inv2 * t455;
+    let t457 = p.a3 * t431 + inv2 * t450 * t455;
+    let t458 = c_q2 * t456 + s_q2 * t457;
+    let t459 = d.k16 + t441 - t445;
+    let t460 = t426 + p.d4 * t437 - t440 * inv2 * t459;
+    let t461 = t438 + inv2 * t450 * t459;
+    let t462 = c_q2 * t460 + s_q2 * t461;
+    let t463 = s_q2 * t458 + c_q2 * t462;
+    let t464 = t446 - inv2 * t455 * t455;
+    let t465 = t443 - inv2 * t455 * t459;
+    let t466 = c_q2 * t465;
+    let t467 = s_q2 * t464 + t466;
+    let t468 = s_q2 * t465;
+    let t469 = t444 - inv2 * t459 * t459;
+    let t470 = t468 + c_q2 * t469;
+    let t471 = s_q2 * t467 + c_q2 * t470;
+    let t472 = d.k2 + p.a2 * t463 - t471 * d.k51;
+    let t473 = d.k3 + t471 * d.k52;
+    let inv3 = 1.0 / t473;
+    let t474 = d.k1 + c_q2 * (c_q2 * t449 - t452) + t471 * d.k50
+        - s_q2 * (t453 - s_q2 * t454) - t472 * t472 * inv3 - 2.0 * p.d3 * t463;
+    let t475 = t453 + s_q2 * t449;
+    let t476 = t452 + c_q2 * t454;
+    let t477 = c_q2 * t458 - s_q2 * t462;
+    let t478 = t430 - t439;
+    let t479 = d.k7 + p.d4 * t420 - t404 - t440 * inv2 * t478;
+    let t480 = d.k53 - p.a3 * t420 - inv2 * t450 * t478;
+    let t481 = s_q2 * t456 - c_q2 * t457;
+    let t482 = s_q2 * t460 - c_q2 * t461;
+    let t483 = s_q2 * t481 + c_q2 * t482;
+    let t484 = c_q2 * t467 - s_q2 * t470;
+    let t485 = p.d3 * t484;
+    let t486 = t431 - inv2 * t455 * t478;
+    let t487 = t437 - inv2 * t459 * t478;
+    let t488 = s_q2 * t486 + c_q2 * t487;
+    let t489 = p.a2 * t488 - t485;
+    let t490 = p.yz2 + p.a2 * t483 + d.k51 * t484 - d.k52 * t488;
+    let t491 = p.xy2 + c_q2 * t475 + p.d3 * (t477 + t489 - t483) - s_q2 * t476
+        - p.a2 * (c_q2 * t479 - s_q2 * t480) - t472 * inv3 * t490;
+    let t492 = c_q2 * t481 - s_q2 * t482;
+    let t493 = c_q2 * t486 - s_q2 * t487;
+    let t494 = p.a2 * t493
+        - p.d3 * (c_q2 * (c_q2 * t464 - t468) - s_q2 * (t466 - s_q2 * t469));
+    let t495 = t420 - inv2 * t478 * t478;
+    let t496 = s_q2 * t475 + c_q2 * t476 + p.a2 * (p.a2 * t495 - p.d3 * t493)
+        + 2.0 * (p.d3 * t492 - p.a2 * (s_q2 * t479 + c_q2 * t480)) - p.d3 * t494
+        - inv3 * t490 * t490;
+    let t497 = d.k0 + s_q1 * (s_q1 * t474 + c_q1 * t491)
+        + c_q1 * (s_q1 * t491 + c_q1 * t496);
+    let inv4 = 1.0 / t497;
+    let t498 = t37 * t297 + tau[5] - t36 * t67;
+    let t499 = t38 * t67 + t40 * d.k32 - t37 * t296 - t39 * d.k33 - t498 * d.k54;
+    let t500 = t36 * t296 - t38 * t297 - t39 * d.k32 - t40 * d.k34 - t498 * d.k55;
+    let t501 = t32 * t298 + tau[4] - s_q5 * t499 - t31 * t63 - c_q5 * t500;
+    let t502 = t33 * t63 + c_q5 * t499 + t35 * t370 - t32 * t295 - s_q5 * t500
+        - t34 * t369 - t367 * inv0 * t501;
+    let t503 = t31 * t295 - tau[5] - t33 * t298 - t34 * t370
+        - inv0 * (t35 * d.k35 + p.yz5 * t501);
+    let t504 = t21 * t299 + s_q4 * t502 + c_q4 * t503 + tau[3] - t19 * t61;
+    let t505 = t28 * t61 + c_q4 * t502 + t30 * t378 + t26 * t424 - t21 * t294
+        - s_q4 * t503 - t91 * t394 - t92 * t401 - t29 * t377 - t375 * inv1 * t504;
+    let t506 = tau[4] + t19 * t294
+        + inv1 * (t91 * t395 + t92 * t402 - t30 * d.k36 - p.yz4 * t504) - t28 * t299
+        - t26 * t425 - t29 * t378;
+    let t507 = t19 * d.k10 - p.mx4 * t21;
+    let t508 = t31 * d.k13 - p.mx5 * t32;
+    let t509 = t38 * t65 + t40 * d.k38 + t498 * d.k56 - t37 * t64 - t39 * d.k37;
+    let t510 = t38 * t66 + t36 * t64 + t39 * d.k40 - t40 * d.k39 - t498 * d.k57;
+    let t511 = t33 * t62 + c_q5 * t509 - t32 * t508 - s_q5 * t510 - t34 * t386
+        - inv0 * (t35 * t387 + t385 * t501);
+    let t512 = t33 * d.k13;
+    let t513 = t33 * t512 + t31 * t508 - t36 * t65 - t37 * t66 - p.my6 * t39
+        - p.mx6 * t40 - t34 * t389 - t74 * (inv0 * (p.yz5 * t35 + t501));
+    let t514 = t28 * t60 + c_q4 * t511 + t26 * t435 - t21 * t507 - s_q4 * t513
+        - t91 * t410 - t92 * t414 - t29 * t394 - inv1 * (t30 * t395 + t393 * t504);
+    let t515 = t28 * d.k10;
+    let t516 = t31 * t62 + t28 * t515 + t19 * t507 + t32 * t512 + s_q5 * t509
+        + c_q5 * t510 + t34 * t398 + inv0 * t397 * t501 + t92 * t418 + t26 * t436
+        - t35 * t399 - t91 * t414 - t29 * t401 - inv1 * (t30 * t402 + t400 * t504);
+    let t517 = s_q3 * t514 + c_q3 * t516;
+    let t518 = s_q4 * t511 + c_q4 * t513 + t26 * t444 - t30 * t425 - t91 * t435
+        - t92 * t436 - t29 * t424 - inv1 * t423 * t504 - t19 * t60 - t21 * t515;
+    let t519 = c_q3 * t514 - s_q3 * t516;
+    let t520 = tau[2] + t7 * t300 + p.a3 * t518 - t6 * t293 - p.d4 * t519 - s_q3 * t505
+        - c_q3 * t506;
+    let t521 = t15 * t293 + c_q3 * t505 + t17 * t451 - p.d4 * t517 - t7 * t292
+        - s_q3 * t506 - t89 * t456 - t90 * t460 - t14 * t479 - t16 * t449
+        - t440 * inv2 * t520;
+    let t522 = t6 * t292 + t17 * t454 + p.a3 * t517 + t89 * t457 + t90 * t461 - tau[3]
+        - t15 * t300 - t14 * t480 - t16 * t451 - inv2 * t450 * t520;
+    let t523 = t6 * d.k7 - t7 * d.k16;
+    let t524 = t15 * d.k16;
+    let t525 = t519 + t15 * t524 - t17 * t457 - t7 * t523 - t89 * t464 - t90 * t465
+        - t14 * t486 - t16 * t456 - inv2 * t455 * t520;
+    let t526 = t15 * d.k7;
+    let t527 = t518 + t15 * t526 + t6 * t523 - t17 * t461 - t89 * t465 - t90 * t469
+        - t14 * t487 - t16 * t460 - inv2 * t459 * t520;
+    let t528 = s_q2 * t525 + c_q2 * t527;
+    let t529 = tau[1] + t2 * t303 + p.a2 * t528 - t4 * t57 - tau[2];
+    let t530 = qd[1] * t57 - t290;
+    let t531 = qd[1] * t303 - t304;
+    let t532 = p.a2 * t484 - p.my2;
+    let t533 = p.a2 * t471 + d.k58;
+    let t534 = tau[0]
+        + s_q1
+            * (c_q2 * t521 + t5 * t491 + t530 - s_q2 * t522 - p.d3 * t528 - t3 * t474
+                - t472 * inv3 * t529)
+        + c_q1
+            * (s_q2 * t521 + c_q2 * t522 + p.d3 * (c_q2 * t525 - s_q2 * t527) + t5 * t496
+                - p.a2
+                    * (t17 * t480 - t517 - t6 * t524 - t7 * t526 - t89 * t486
+                        - t90 * t487 - t14 * t495 - t16 * t479 - inv2 * t478 * t520)
+                - t3 * t491 - inv3 * t490 * t529 - t531)
+        - p.g
+            * (s_q1
+                * (s_q1 * (t477 - t485 - t472 * inv3 * t532)
+                    + c_q1 * (t492 - t494 - inv3 * t490 * t532))
+                + c_q1
+                    * (s_q1 * (t463 - p.d3 * t471 - t472 * inv3 * t533)
+                        + c_q1 * (t483 - t489 - inv3 * t490 * t533)));
+    let t535 = s_q1 * t534;
+    let t536 = inv4 * t535;
+    let t537 = t3 + t536;
+    let t538 = c_q1 * t534;
+    let t539 = inv4 * t538;
+    let t540 = t539 - t5;
+    let t541 = t529 - t0 * t532 - t1 * t533 - t472 * t537 - t490 * t540;
+    let t542 = inv3 * t541;
+    let t543 = t0 + p.d3 * t540;
+    let t544 = t1 + p.a2 * inv3 * t541 - p.d3 * t537;
+    let t545 = t89 + c_q2 * t543 + s_q2 * t544;
+    let t546 = t90 + c_q2 * t544 - s_q2 * t543;
+    let t547 = t14 - p.a2 * t540;
+    let t548 = c_q2 * t537;
+    let t549 = s_q2 * t540;
+    let t550 = t16 + t548 + t549;
+    let t551 = c_q2 * t540;
+    let t552 = t551 - s_q2 * t537;
+    let t553 = t552 - t17;
+    let t554 = t542
+        + inv2
+            * (t520 - t455 * t545 - t459 * t546 - t478 * t547 - t440 * t550 - t450 * t553
+                - t448 * inv3 * t541);
+    let t555 = t545 - p.d4 * t554;
+    let t556 = t547 + p.d4 * t550 - p.a3 * t553;
+    let t557 = t91 + c_q3 * t555 - s_q3 * t556;
+    let t558 = t92 - s_q3 * t555 - c_q3 * t556;
+    let t559 = t546 + p.a3 * t554 - t26;
+    let t560 = s_q3 * t554;
+    let t561 = t29 + c_q3 * t550 - t560;
+    let t562 = c_q3 * t554;
+    let t563 = t562 + t30 + s_q3 * t550;
+    let t564 = inv1
+        * (t504 + p.yz4 * t563 - t393 * t557 - t400 * t558 - t423 * t559 - t375 * t561
+            - t376 * t553);
+    let t565 = c_q4 * t557 + s_q4 * t559;
+    let t566 = t553 + t564;
+    let t567 = t34 + c_q4 * t561 + s_q4 * t566;
+    let t568 = c_q4 * t566 - t35 - s_q4 * t561;
+    let t569 = inv0
+        * (t501 + t397 * t558 - t385 * t565 - t74 * (c_q4 * t559 - s_q4 * t557)
+            - t367 * t567 - p.yz5 * t568 - t368 * t563);
+    let t570 = t563 + t569;
+    let t571 = p.yz2 * c_q1 + s_q1 * d.k2;
+    let t572 = p.xz3 * t95 + p.yz3 * t97 + t291;
+    let t573 = p.xz4 * t99 + p.yz4 * t100 + t101 * d.k9;
+    let t574 = p.xz4 * t136 + t96 * d.k9 - p.yz4 * t139;
+    let t575 = p.xz5 * t102 + p.yz5 * t103 + t104 * d.k12;
+    let t576 = p.xz5 * t137 + p.yz5 * t138 + t139 * d.k12;
+    let t577 = p.xz6 * t105 + p.yz6 * t106 + t107 * d.k15;
+    let t578 = p.xz6 * t140 + t138 * d.k15 - p.yz6 * t141;
+    let t579 = p.xz6 * t154 + p.my6 * t166 + t106 * t578 + t163 * d.k14 - p.xy6 * t164
+        - t141 * t577 - t119 * t138 - t107 * t162;
+    let t580 = t105 * d.k14;
+    let t581 = t116 + p.xz6 * t107;
+    let t582 = t580 + t581;
+    let t583 = p.xz6 * t138 + t140 * d.k14 - p.xy6 * t141;
+    let t584 = p.xy6 * t163 + p.yz6 * t154 + t138 * t582 + t107 * t583 - p.mx6 * t166
+        - t140 * t577 - t105 * t578;
+    let t585 = p.xy5 * t154 + p.xz5 * t147 + t138 * t575 + t103 * t576 + t153 * d.k11
+        + t161 * d.k13 + c_q5 * t579 - t115 * t139 - t104 * t152 - s_q5 * t584;
+    let t586 = t102 * d.k11;
+    let t587 = t112 + p.xz5 * t104;
+    let t588 = t586 + t587;
+    let t589 = p.xy5 * t138 + p.xz5 * t139 + t137 * d.k11;
+    let t590 = t106 * t583 + p.my6 * (c_q5 * t167 - s_q5 * t161) + p.yz6 * t164
+        + p.mx6 * (s_q5 * t167 + c_q5 * t161) - t141 * t582 - t154 * d.k15 - t119 * t140
+        - t105 * t162 - p.xz6 * t163;
+    let t591 = p.xy5 * t153 + p.yz5 * t147 + t139 * t588 + t104 * t589 - p.mx5 * t161
+        - t137 * t575 - t102 * t576 - t590;
+    let t592 = p.xz4 * t144 + t100 * t574 + t146 * d.k8 + t151 * d.k10 + c_q4 * t585
+        - p.xy4 * t147 - t96 * t111 - t101 * t145 - t139 * t573 - s_q4 * t591;
+    let t593 = t99 * d.k8;
+    let t594 = t108 + p.xz4 * t101;
+    let t595 = t593 + t594;
+    let t596 = p.xz4 * t96 + t136 * d.k8 - p.xy4 * t139;
+    let t597 = t103 * t589 + t167 * d.k13 + s_q5 * t579 + c_q5 * t584 + t138 * t588
+        - t147 * d.k12 - t115 * t137 - t102 * t152 - p.xz5 * t153 - p.yz5 * t154
+        - p.mx5 * t166;
+    let t598 = p.xy4 * t146 + p.yz4 * t144 + t96 * t595 + t101 * t596 + t597
+        - p.mx4 * t151 - t136 * t573 - t99 * t574;
+    let t599 = c_q5 * t174 + (t171 - t147) * d.k13 - 2.0 * p.mx5 * (t103 * t138 + t170)
+        - s_q5 * t175;
+    let t600 = p.mx5 * (t147 + t171) + p.mx6 * (t107 * t140 + t105 * t138 + t164)
+        + p.my6 * (t163 + t106 * t138 - t107 * t141)
+        - 2.0 * (t170 + t102 * t137) * d.k13;
+    let t601 = 2.0 * p.mx4 * (t100 * t139 - t168) + (t169 - t144) * d.k10 + c_q4 * t599
+        - s_q4 * t600;
+    let t602 = p.mx4 * (t144 + t169) + s_q5 * t174 + c_q5 * t175
+        - 2.0 * (t168 + t99 * t136) * d.k10 - p.mx5 * (t104 * t137 + t102 * t139 - t154)
+        - (t153 + t104 * t138 + t103 * t139) * d.k13;
+    let t603 = s_q3 * t601 + c_q3 * t602;
+    let t604 = t97 * t142 + t81 * d.k7 + t96 * t572 + t143 * d.k4 + c_q3 * t592
+        + d.k5 * (t144 - t157) - p.d4 * t603 - s_q3 * t598;
+    let t605 = t94 * d.k4 + t96 * d.k5;
+    let t606 = t100 * t596 + t165 * d.k10 + p.yz4 * t147 + p.mx4 * t161 - t144 * d.k9
+        - s_q4 * t585 - c_q4 * t591 - t111 * t136 - t99 * t145 - p.xz4 * t146
+        - t139 * t595;
+    let t607 = t15 * t605 + t143 * d.k5 + p.a3 * t603 - t95 * t142 - t81 * d.k16
+        - t94 * t572 - t606;
+    let t608 = c_q3 * t601 - s_q3 * t602;
+    let t609 = 2.0 * (t149 * d.k7 - t155 * d.k16) + t608;
+    let t610 = p.mx4 * (t147 + t101 * t136 + t96 * t99)
+        + (t146 + t96 * t100 - t101 * t139) * d.k10 + s_q4 * t599 + c_q4 * t600;
+    let t611 = 2.0 * (t149 * d.k16 - t148 * d.k7) + t610;
+    let t612 = s_q2 * t609 + c_q2 * t611;
+    let t613 = p.xy2 * c_q1 + s_q1 * d.k1;
+    let t614 = t2 * d.k1;
+    let t615 = t95 * d.k5;
+    let t616 = t97 * d.k4;
+    let t617 = p.yz5 * t68 + c_q3 * d.k12 - p.xz5 * t41;
+    let t618 = p.yz6 * t43 + t68 * d.k15 - p.xz6 * t42;
+    let t619 = t189 * d.k14 + p.xy6 * t190 + p.xz6 * t185 + t43 * t577 + t106 * t618
+        - t68 * t119 - t87 * t107;
+    let t620 = p.my6 * t192 + t619;
+    let t621 = p.xy6 * t43 + p.xz6 * t68 - t42 * d.k14;
+    let t622 = p.xy6 * t189 + p.yz6 * t185 + t68 * t582 + t107 * t621 + t42 * t577
+        - t105 * t618;
+    let t623 = t622 - p.mx6 * t192;
+    let t624 = t183 * d.k11 + p.xy5 * t185 + p.xz5 * t180 + t68 * t575 + t103 * t617
+        - c_q3 * t115 - t85 * t104;
+    let t625 = t188 * d.k13 + c_q5 * t620 + t624 - s_q5 * t623;
+    let t626 = p.xy5 * t68 + p.xz5 * c_q3 - t41 * d.k11;
+    let t627 = p.mx6 * (s_q5 * t193 + c_q5 * t188) + p.my6 * (c_q5 * t193 - s_q5 * t188);
+    let t628 = t185 * d.k15 + t87 * t105 + p.xz6 * t189 + p.yz6 * t190 - t42 * t119
+        - t43 * t582 - t106 * t621;
+    let t629 = t628 + p.xy5 * t183 + p.yz5 * t180 + c_q3 * t588 + t104 * t626
+        + t41 * t575 - t102 * t617;
+    let t630 = t629 - t627 - p.mx5 * t188;
+    let t631 = t178 * d.k8 + p.xy4 * (t176 - t180) - t83 * t100 - c_q3 * t573 - t181;
+    let t632 = t84 * d.k10 + c_q4 * t625 + t631 - s_q4 * t630;
+    let t633 = p.xy4 * c_q3 + s_q3 * d.k8;
+    let t634 = t193 * d.k13 + s_q5 * t620 + c_q5 * t623 - p.mx5 * t192;
+    let t635 = t41 * t115 + t68 * t588 + t103 * t626 - t85 * t102 - t180 * d.k12
+        - p.xz5 * t183 - p.yz5 * t185;
+    let t636 = s_q3 * t573 + t635 + p.xy4 * t178 + t83 * t99 - t101 * t633 - t194;
+    let t637 = t634 + t636 - p.mx4 * t84;
+    let t638 = c_q5 * t201 + (t198 - t180) * d.k13 - 2.0 * p.mx5 * (t68 * t103 + t197)
+        - s_q5 * t202;
+    let t639 = p.mx5 * (t180 + t198) + p.mx6 * (t68 * t105 - t42 * t107 - t190)
+        + p.my6 * (t189 + t43 * t107 + t68 * t106) + 2.0 * (t41 * t102 - t197) * d.k13;
+    let t640 = 2.0 * c_q3 * t195 + (t95 - t196) * d.k10 + c_q4 * t638 - s_q4 * t639;
+    let t641 = s_q5 * t201 + c_q5 * t202 + 2.0 * s_q3 * t99 * d.k10
+        - p.mx4 * (t196 + t95) - p.mx5 * (c_q3 * t102 - t185 - t41 * t104)
+        - (t183 + t68 * t104 + c_q3 * t103) * d.k13;
+    let t642 = s_q3 * t640 + c_q3 * t641;
+    let t643 = t59 + t615;
+    let t644 = t97 * d.k6 + t616 - p.d4 * t642 - 2.0 * t643;
+    let t645 = 2.0 * t4 * d.k60 + c_q3 * t632 + t644 - s_q3 * t637;
+    let t646 = t95 * d.k4;
+    let t647 = t95 * d.k9;
+    let t648 = s_q4 * t625 + c_q4 * t630 - p.mx4 * t188 - t191 * d.k10;
+    let t649 = t647 + s_q3 * (t111 + t109) + p.yz4 * t180 - t100 * t633 - p.xz4 * t178
+        - c_q3 * t595;
+    let t650 = t58 + t97 * d.k5;
+    let t651 = 2.0 * t650 + t646 + p.a3 * t642 - t649 - t95 * d.k6;
+    let t652 = t648 + t651 - 2.0 * t4 * d.k61;
+    let t653 = c_q3 * t640 - s_q3 * t641;
+    let t654 = t653 - 2.0 * t524;
+    let t655 = p.mx4 * (t180 - t176) + (t178 - c_q3 * t101) * d.k10 + s_q4 * t638
+        + c_q4 * t639;
+    let t656 = t655 - 2.0 * t526;
+    let t657 = s_q2 * t654 + c_q2 * t656;
+    let t658 = p.d3 * t657;
+    let t659 = p.d3 * (c_q2 * t654 - s_q2 * t656)
+        - p.a2 * (2.0 * (t95 * d.k16 + t97 * d.k7) - t642);
+    let t660 = p.my6 * t205 + t619;
+    let t661 = t622 - p.mx6 * t205;
+    let t662 = t624 + c_q5 * t660 - t203 * d.k13 - s_q5 * t661;
+    let t663 = p.mx6 * (c_q5 * t203 - s_q5 * t206) - p.my6 * (c_q5 * t206 + s_q5 * t203);
+    let t664 = t629 + t663 + p.mx5 * t203;
+    let t665 = t631 + c_q4 * t662 - s_q4 * t664 - 2.0 * t15 * d.k62;
+    let t666 = t206 * d.k13 + s_q5 * t660 + c_q5 * t661 - p.mx5 * t205;
+    let t667 = t636 + t666 + 2.0 * t15 * d.k63;
+    let t668 = t644 + c_q3 * t665 - s_q3 * t667;
+    let t669 = p.mx4 * t203 + s_q4 * t662 + c_q4 * t664 - t204 * d.k10;
+    let t670 = t651 + t669;
+    let t671 = p.xz6 * t70 + t357 - p.yz6 * t69;
+    let t672 = t106 * t671 + t215 * d.k14 - p.xy6 * t217 - p.xz6 * t212 - c_q4 * t119
+        - t71 * t107 - t69 * t577;
+    let t673 = p.xz6 * c_q4 + t70 * d.k14 - p.xy6 * t69;
+    let t674 = p.xy6 * t215 + c_q4 * t582 + t107 * t673 - p.yz6 * t212 - t70 * t577
+        - t105 * t671;
+    let t675 = t88 * t103 + t213 + c_q4 * t575 + t210 * d.k11 + c_q5 * t672
+        - p.xy5 * t212 - t104 * t208 - s_q5 * t674;
+    let t676 = p.xy5 * c_q4 + s_q4 * d.k11;
+    let t677 = t106 * t673 + t212 * d.k15 + p.yz6 * t217 - t70 * t119 - t71 * t105
+        - p.xz6 * t215 - t69 * t582;
+    let t678 = p.xy5 * t210 + t218 + t104 * t676 - t88 * t102 - s_q4 * t575 - t677;
+    let t679 = p.xy4 * t207 + t100 * d.k8;
+    let t680 = t100 * d.k9 + c_q4 * t675 + t679 - t109 - s_q4 * t678 - 2.0 * t110;
+    let t681 = t99 * d.k12;
+    let t682 = c_q4 * t588 + t103 * t676 + s_q5 * t672 + c_q5 * t674 + p.yz5 * t212
+        - p.xz5 * t210 - t681 - s_q4 * t115 - t102 * t208;
+    let t683 = t593 + t682 + 2.0 * t594 - t99 * d.k9;
+    let t684 = c_q5 * t223 + (t220 - t99) * d.k13 - 2.0 * c_q4 * t219 - s_q5 * t224;
+    let t685 = p.mx5 * (t99 + t220) + p.mx6 * (t70 * t107 + c_q4 * t105 + t217)
+        + p.my6 * (t215 + c_q4 * t106 - t69 * t107) - 2.0 * t102 * t310;
+    let t686 = c_q4 * t684 - 2.0 * p.mx4 * t101 - s_q4 * t685;
+    let t687 = s_q5 * t223 + c_q5 * t224 - p.mx5 * (s_q4 * t104 + t212)
+        - (t210 + c_q4 * t104) * d.k13 - 2.0 * t101 * d.k10;
+    let t688 = s_q3 * t686 + c_q3 * t687;
+    let t689 = c_q3 * t680 - p.d4 * t688 - s_q3 * t683;
+    let t690 = p.yz4 * t99 + t225 + s_q4 * t675 + c_q4 * t678;
+    let t691 = t690 + p.a3 * t688;
+    let t692 = c_q3 * t686 - s_q3 * t687;
+    let t693 = 2.0 * p.mx4 * t99 + 2.0 * t100 * d.k10 + s_q4 * t684 + c_q4 * t685;
+    let t694 = s_q2 * t692 + c_q2 * t693;
+    let t695 = t72 * t107 + p.xy6 * t230 + t231 + t228 * d.k14 - t45 * t106
+        - c_q5 * t577;
+    let t696 = p.xy6 * c_q5 + t305;
+    let t697 = p.xy6 * t228 + t232 + s_q5 * t577 + t45 * t105 - t107 * t696;
+    let t698 = p.xy5 * t226 + t103 * d.k11;
+    let t699 = t103 * d.k12 + c_q5 * t695 + t698 - t113 - s_q5 * t697 - 2.0 * t114;
+    let t700 = t226 * d.k15;
+    let t701 = s_q5 * t119 + t72 * t105 - t106 * t696 - t700 - p.xz6 * t228
+        - p.yz6 * t230 - c_q5 * t582;
+    let t702 = t586 + 2.0 * t587 - t102 * d.k12 - t701;
+    let t703 = c_q4 * t699 - s_q4 * t702;
+    let t704 = s_q5 * t695 + c_q5 * t697 - p.yz5 * t102 - t233;
+    let t705 = p.my6 * (t228 - c_q5 * t107) - p.mx6 * (t230 + s_q5 * t107)
+        - 2.0 * t104 * d.k13;
+    let t706 = c_q4 * t237 - s_q4 * t705;
+    let t707 = s_q5 * t235 + c_q5 * t236 - 2.0 * p.mx5 * t102 - 2.0 * t103 * d.k13;
+    let t708 = s_q3 * t706 + c_q3 * t707;
+    let t709 = c_q3 * t703 - p.d4 * t708 - s_q3 * t704;
+    let t710 = s_q4 * t699 + c_q4 * t702;
+    let t711 = t710 + p.a3 * t708;
+    let t712 = c_q3 * t706 - s_q3 * t707;
+    let t713 = s_q4 * t237 + c_q4 * t705;
+    let t714 = s_q2 * t712 + c_q2 * t713;
+    let t715 = p.xy6 * t238 + t106 * d.k14;
+    let t716 = t106 * d.k15 + t715 - t117 - 2.0 * t118;
+    let t717 = t580 + 2.0 * t581 - t105 * d.k15;
+    let t718 = c_q5 * t716 - s_q5 * t717;
+    let t719 = c_q4 * t718 - s_q4 * t240;
+    let t720 = s_q5 * t716 + c_q5 * t717;
+    let t721 = c_q3 * t719 - p.d4 * t245 - s_q3 * t720;
+    let t722 = c_q4 * t240 + s_q4 * t718;
+    let t723 = t722 + p.a3 * t245;
+    let t724 = t646 + t650;
+    let t725 = t97 * t572;
+    let t726 = t100 * t573;
+    let t727 = t103 * t575;
+    let t728 = t106 * t577;
+    let t729 = t95 * t572;
+    let t730 = t2 * d.k2 - p.yz2 * t4;
+    let t731 = p.xz4 * t177 - p.yz4 * t179 - t647;
+    let t732 = p.xz5 * t252 + p.yz5 * t251 + t179 * d.k12;
+    let t733 = p.xz6 * t254 + p.yz6 * t253 + t251 * d.k15;
+    let t734 = p.xy6 * t253 + p.xz6 * t251 + t254 * d.k14;
+    let t735 = p.xy5 * t251 + p.xz5 * t179 + t252 * d.k11;
+    let t736 = t177 * d.k8 - t181 - p.xy4 * t179;
+    let t737 = -2.0 * (t270 + t102 * t252) * d.k13;
+    let t738 = 2.0 * (t268 - t99 * t177) * d.k10;
+    let t739 = t616 - t615;
+    let t740 = t614 - t56;
+    let t741 = p.xz5 * t209 + t681 - p.yz5 * t211;
+    let t742 = p.xz6 * t256 - p.yz6 * t255 - t211 * d.k15;
+    let t743 = t256 * d.k14 - p.xy6 * t255 - p.xz6 * t211;
+    let t744 = t213 + t209 * d.k11 - p.xy5 * t211;
+    let t745 = p.xz6 * t227 + t700 - p.yz6 * t229;
+    let t746 = t231 + t227 * d.k14 - p.xy6 * t229;
+    let t747 = t360 * d.k59;
+    let t748 = -t45 * d.k59;
+    let t749 = d.k12 + t45 * t748 - t306;
+    let inv5 = 1.0 / t749;
+    let t750 = s_q1 * (c_q2 * t351 - s_q2 * t352 - p.d3 * t354)
+        + c_q1
+            * (s_q2 * t351 + c_q2 * t352 + p.d3 * (c_q2 * t353 - s_q2 * t311)
+                + p.a2 * t350) - t360 * t748;
+    let t751 = t358 * d.k59;
+    let t752 = t327 - t358 * t748;
+    let t753 = t317 + d.k28 - t358 * t751 - inv5 * t752 * t752;
+    let inv6 = 1.0 / t753;
+    let t754 = s_q1 * (c_q2 * t329 - s_q2 * (t337 + t347))
+        + c_q1 * (s_q2 * t329 + c_q2 * (t337 + t347) + p.a2 * t314) - t358 * t747
+        - inv5 * t750 * t752;
+    let t755 = t361 * d.k59;
+    let t756 = p.a3 * t311 - s_q3 * t320 - c_q3 * t348 - p.d4 * t353;
+    let t757 = t756 - t361 * t748;
+    let t758 = t342 - t361 * t751 - inv5 * t752 * t757;
+    let t759 = 2.0 * t316 + t323;
+    let t760 = d.k31 + t759;
+    let t761 = t760 - t361 * t755 - inv5 * t757 * t757 - inv6 * t758 * t758;
+    let inv7 = 1.0 / t761;
+    let t762 = c_q1 * t344 + s_q1 * t346 - t361 * t747 - inv5 * t750 * t757
+        - inv6 * t754 * t758;
+    let t763 = t362 * d.k59;
+    let t764 = p.a2 * t354 + t756 - t362 * t748;
+    let t765 = t342 + s_q2 * t345 - t362 * t751 - inv5 * t752 * t764;
+    let t766 = t335 + t760 - t362 * t755 - inv5 * t757 * t764 - inv6 * t758 * t765;
+    let t767 = 2.0 * (t338 - t337) + d.k30 + t759 - t362 * t763 - inv5 * t764 * t764
+        - inv6 * t765 * t765 - inv7 * t766 * t766;
+    let inv8 = 1.0 / t767;
+    let t768 = c_q1 * (p.yz2 + t344) + s_q1 * (d.k2 + t346 - t345) - t362 * t747
+        - inv5 * t750 * t764 - inv6 * t754 * t765 - inv7 * t762 * t766;
+    let t769 = 2.0
+        * (t316 + t338
+            + s_q1 * c_q1
+                * (t330 + c_q2 * t325 + d.k25 - p.a2 * t340 - 2.0 * s_q2 * t331) - t309)
+        + t317 + t339 + s_q1 * s_q1 * (t324 + d.k24 - 2.0 * (t335 + t339)) + d.k26
+        - t360 * t747 - inv5 * t750 * t750 - inv6 * t754 * t754 - inv7 * t762 * t762
+        - inv8 * t768 * t768;
+    let inv9 = 1.0 / t769;
+    out.2[0][0] = inv9;
+    out.2[1][1] = inv8 + inv8 * inv8 * t768 * t768 * inv9;
+    let t770 = -inv8 * t768 * inv9;
+    out.2[0][1] = t770;
+    out.2[1][0] = t770;
+    let t771 = inv7 * (t766 * inv8 * t768 - t762);
+    let t772 = inv9 * t771;
+    out.2[0][2] = t772;
+    out.2[2][0] = t772;
+    let t773 = inv6 * (t758 * inv7 * t766 - t765);
+    let t774 = inv6 * (t758 * inv7 * t762 - t754) - inv8 * t768 * t773;
+    let t775 = inv9 * t774;
+    out.2[0][3] = t775;
+    out.2[3][0] = t775;
+    let t776 = inv5 * (t752 * inv6 * t758 - t757);
+    let t777 = inv5 * (t752 * inv6 * t765 - t764) - inv7 * t766 * t776;
+    let t778 = inv5 * (t752 * inv6 * t754 - t750) - inv7 * t762 * t776
+        - inv8 * t768 * t777;
+    let t779 = inv9 * t778;
+    out.2[0][4] = t779;
+    out.2[4][0] = t779;
+    let t780 = t748 * inv5 * t752 - t751;
+    let t781 = t748 * inv5 * t757 - t755 - inv6 * t758 * t780;
+    let t782 = t748 * inv5 * t764 - t763 - inv6 * t765 * t780 - inv7 * t766 * t781;
+    let t783 = t748 * inv5 * t750 - t747 - inv6 * t754 * t780 - inv7 * t762 * t781
+        - inv8 * t768 * t782;
+    let t784 = inv9 * t783;
+    out.2[0][5] = t784;
+    out.2[5][0] = t784;
+    let t785 = -inv8 * (inv7 * t766 + t768 * inv9 * t771);
+    out.2[1][2] = t785;
+    out.2[2][1] = t785;
+    out.2[2][2] = inv7 - inv7 * (t766 * t785 + t762 * inv9 * t771);
+    let t786 = inv8 * (t773 - t768 * inv9 * t774);
+    out.2[1][3] = t786;
+    out.2[3][1] = t786;
+    let t787 = inv8 * (t777 - t768 * inv9 * t778);
+    out.2[1][4] = t787;
+    out.2[4][1] = t787;
+    let t788 = inv8 * (t782 - t768 * inv9 * t783);
+    out.2[1][5] = t788;
+    out.2[5][1] = t788;
+    let t789 = -inv7 * (inv6 * t758 + t766 * t786 + t762 * inv9 * t774);
+    out.2[2][3] = t789;
+    out.2[3][2] = t789;
+    out.2[3][3] = inv6 - inv6 * (t758 * t789 + t765 * t786 + t754 * inv9 * t774);
+    let t790 = inv7 * (t776 - t766 * t787 - t762 * inv9 * t778);
+    out.2[2][4] = t790;
+    out.2[4][2] = t790;
+    let t791 = inv7 * (t781 - t766 * t788 - t762 * inv9 * t783);
+    out.2[2][5] = t791;
+    out.2[5][2] = t791;
+    let t792 = -inv6 * (inv5 * t752 + t758 * t790 + t765 * t787 + t754 * inv9 * t778);
+    out.2[3][4] = t792;
+    out.2[4][3] = t792;
+    out.2[4][4] = inv5
+        - inv5 * (t752 * t792 + t757 * t790 + t764 * t787 + t750 * inv9 * t778);
+    let t793 = inv6 * (t780 - t758 * t791 - t765 * t788 - t754 * inv9 * t783);
+    out.2[3][5] = t793;
+    out.2[5][3] = t793;
+    let t794 = -inv5
+        * (t748 + t752 * t793 + t757 * t791 + t764 * t788 + t750 * inv9 * t783);
+    out.2[4][5] = t794;
+    out.2[5][4] = t794;
+    out.2[5][5] = d.k59 - t748 * t794 - t751 * t793 - t755 * t791 - t763 * t788
+        - t747 * inv9 * t783;
+    let t795 = p.xy2 * t540;
+    let t796 = p.a2 * (2.0 * t5 - t539) - p.d3 * (t77 + t78);
+    let t797 = qd[2] * t97 + t549;
+    let t798 = t548 + t797;
+    let t799 = t552 - t98;
+    let t800 = d.k5 * t799;
+    let t801 = c_q3 * t798 + qd[3] * t100 - t560;
+    let t802 = -t562 - s_q3 * t798;
+    let t803 = t802 - qd[3] * t99;
+    let t804 = t564 + t799;
+    let t805 = t0 + p.d3 * inv4 * t538;
+    let t806 = t805 - p.a2 * (t78 + qd[1] * qd[1]);
+    let t807 = t1 - p.d3 * inv4 * t535;
+    let t808 = p.a2 * (t11 + t542) + t807;
+    let t809 = t122 + t554;
+    let t810 = c_q2 * t808 - s_q2 * t806;
+    let t811 = p.a3 * t809 + t810 - p.d4 * t126;
+    let t812 = s_q4 * t804 + qd[4] * t103 + c_q4 * t801;
+    let t813 = c_q4 * t804 - s_q4 * t801;
+    let t814 = t813 - qd[4] * t102;
+    let t815 = t569 - t803;
+    let t816 = t122 - t554;
+    let t817 = c_q2 * t806 + s_q2 * t808;
+    let t818 = p.d4 * t816 + t817 - p.a3 * t125;
+    let t819 = t123 - t799;
+    let t820 = t124 + t798;
+    let t821 = t796 + p.a3 * t819 + p.d4 * t820;
+    let t822 = s_q3 * t818 + c_q3 * t821;
+    let t823 = qd[5] * t106 + c_q5 * t812 - s_q5 * t815;
+    let t824 = -s_q5 * t812 - c_q5 * t815;
+    let t825 = t824 - qd[5] * t105;
+    let t826 = (t498 + p.my6 * (c_q5 * t565 + s_q5 * t558)
+        + p.yz6 * (t40 + s_q5 * t567 + c_q5 * t570) - p.mx6 * (c_q5 * t558 - s_q5 * t565)
+        - p.xz6 * (t39 + c_q5 * t567 - s_q5 * t570) - d.k15 * t568) * d.k59 + t814;
+    let t827 = c_q3 * t818 - s_q3 * t821;
+    let t828 = c_q4 * t811 - s_q4 * t827;
+    let t829 = t728 + d.k14 * t823 + p.xy6 * t825 + p.xz6 * t826 + p.my6 * t828
+        - t107 * t119;
+    let t830 = t107 * t582 + p.xy6 * t823 + p.yz6 * t826 - t105 * t577 - p.mx6 * t828;
+    let t831 = c_q5 * t829 - s_q5 * t830;
+    let t832 = t727 + d.k11 * t812 + p.xy5 * t814 + p.xz5 * t815 + d.k13 * t822 + t831
+        - t104 * t115;
+    let t833 = c_q4 * t827 + s_q4 * t811;
+    let t834 = s_q5 * t833 + c_q5 * t822;
+    let t835 = c_q5 * t833 - s_q5 * t822;
+    let t836 = t105 * t119 + t104 * t588 + p.xy5 * t812 + p.yz5 * t815 + p.xz6 * t823
+        + p.yz6 * t825 + d.k15 * t826 - p.mx6 * t834 - t102 * t575 - t106 * t582
+        - p.mx5 * t822 - p.my6 * t835;
+    let t837 = c_q4 * t832 - s_q4 * t836;
+    let t838 = t726 + d.k8 * t801 + p.xy4 * t803 + p.xz4 * t804 + d.k10 * t811 + t837
+        - t101 * t111;
+    let t839 = s_q5 * t829 + c_q5 * t830;
+    let t840 = t101 * t595 + t103 * t588 + p.xy4 * t801 + p.yz4 * t804 + d.k13 * t833
+        + t839 - t102 * t115 - t99 * t573 - p.xz5 * t812 - p.yz5 * t814 - d.k12 * t815
+        - p.mx4 * t811 - p.mx5 * t828;
+    let t841 = p.my6 * (t135 - t826) - p.mx6 * (t133 + t134);
+    let t842 = p.mx6 * (t135 + t826) - p.my6 * (t105 * t105 + t134);
+    let t843 = c_q5 * t841 - s_q5 * t842;
+    let t844 = d.k13 * (t132 - t815) + t843 - p.mx5 * (t130 + t131);
+    let t845 = t106 * t107 + t823;
+    let t846 = p.mx5 * (t132 + t815) + p.mx6 * (t105 * t107 - t825) + p.my6 * t845
+        - (t102 * t102 + t131) * d.k13;
+    let t847 = c_q4 * t844 - s_q4 * t846;
+    let t848 = d.k10 * (t129 - t804) + t847 - p.mx4 * (t127 + t128);
+    let t849 = t103 * t104 + t812;
+    let t850 = s_q5 * t841 + c_q5 * t842;
+    let t851 = p.mx4 * (t129 + t804) + t850 - (t99 * t99 + t128) * d.k10
+        - p.mx5 * (t102 * t104 - t814) - d.k13 * t849;
+    let t852 = s_q3 * t848 + c_q3 * t851;
+    let t853 = c_q3 * t838 - s_q3 * t840;
+    let t854 = t725 + p.xz3 * t554 + d.k7 * t796 + d.k4 * t798 + t800 + t853
+        - p.d4 * t852 - t15 * t643;
+    let t855 = -t822;
+    let t856 = s_q4 * t832 + c_q4 * t836;
+    let t857 = t99 * t111 + t15 * t724 + p.yz3 * t554 + d.k5 * t798 + p.xz4 * t801
+        + p.yz4 * t803 + d.k9 * t804 + p.mx4 * t855 + t856 + p.a3 * t852 - t729
+        - t100 * t595 - d.k16 * t796 - d.k10 * t827;
+    let t858 = c_q3 * t848 - s_q3 * t851;
+    let t859 = d.k7 * t816 + t858 - t125 * d.k16;
+    let t860 = t100 * t101 + t801;
+    let t861 = s_q4 * t844 + c_q4 * t846;
+    let t862 = d.k16 * t809 + p.mx4 * (t99 * t101 - t803) + d.k10 * t860 + t861
+        - t126 * d.k7;
+    let t863 = s_q2 * t859 + c_q2 * t862;
+    let t864 = c_q2 * t854 - s_q2 * t857;
+    let t865 = c_q2 * t859 - s_q2 * t862;
+    let t866 = s_q2 * t854 + c_q2 * t857;
+    let t867 = -t537;
+    let t868 = 2.0 * t3 + t536;
+    let t869 = s_q2 * t867 + t551 - t98;
+    let t870 = c_q2 * t867 - t797;
+    let t871 = c_q3 * t869 - t258;
+    let t872 = t259 + s_q3 * t869;
+    let t873 = 2.0 * t12 + t807;
+    let t874 = p.a2 * (t78 - t77) - t805;
+    let t875 = p.a3 * t261 - 2.0 * p.d4 * t122;
+    let t876 = c_q2 * t874 - s_q2 * t873;
+    let t877 = t875 + t876;
+    let t878 = s_q4 * t870 + t262 + c_q4 * t871;
+    let t879 = c_q4 * t870 - t263 - s_q4 * t871;
+    let t880 = 2.0 * p.a3 * t122 + p.d4 * t261;
+    let t881 = c_q2 * t873 + s_q2 * t874;
+    let t882 = t880 + t881;
+    let t883 = t124 - t870;
+    let t884 = t869 - t123;
+    let t885 = p.a2 * t868 + p.a3 * t883 + p.d4 * t884;
+    let t886 = s_q3 * t882 + c_q3 * t885;
+    let t887 = t265 + c_q5 * t878 - s_q5 * t872;
+    let t888 = c_q5 * t872 + t266 + s_q5 * t878;
+    let t889 = c_q3 * t882 - s_q3 * t885;
+    let t890 = c_q4 * t877 - s_q4 * t889;
+    let t891 = t253 * t577 + t106 * t733 - t119 * t251 - t107 * t267;
+    let t892 = d.k14 * t887 + p.xz6 * t879 + p.my6 * t890 + t891 - p.xy6 * t888;
+    let t893 = t251 * t582 + t107 * t734 - t254 * t577 - t105 * t733;
+    let t894 = p.xy6 * t887 + p.yz6 * t879 + t893 - p.mx6 * t890;
+    let t895 = t251 * t575 + t103 * t732 - t115 * t179 - t104 * t264;
+    let t896 = d.k11 * t878 + p.xy5 * t879 + p.xz5 * t872 + d.k13 * t886 + c_q5 * t892
+        + t895 - s_q5 * t894;
+    let t897 = c_q4 * t889 + s_q4 * t877;
+    let t898 = t179 * t588 + t104 * t735 - t252 * t575 - t102 * t732;
+    let t899 = t119 * t254 + t105 * t267 - t253 * t582 - t106 * t734;
+    let t900 = p.my6 * (c_q5 * t897 - s_q5 * t886) + p.yz6 * t888
+        + p.mx6 * (s_q5 * t897 + c_q5 * t886) - t899 - p.xz6 * t887 - d.k15 * t879;
+    let t901 = p.xy5 * t878 + p.yz5 * t872 + t898 - p.mx5 * t886 - t900;
+    let t902 = t95 * t111 + t100 * t731 - t101 * t260 - t179 * t573;
+    let t903 = d.k8 * t871 + p.xz4 * t870 + d.k10 * t877 + c_q4 * t896 + t902
+        - p.xy4 * t872 - s_q4 * t901;
+    let t904 = t101 * t736 - t95 * t595 - t177 * t573 - t99 * t731;
+    let t905 = t251 * t588 + t103 * t735 - t115 * t252 - t102 * t264;
+    let t906 = d.k13 * t897 + s_q5 * t892 + c_q5 * t894 + t905 - p.xz5 * t878
+        - p.yz5 * t879 - d.k12 * t872 - p.mx5 * t890;
+    let t907 = p.xy4 * t871 + p.yz4 * t870 + t904 + t906 - p.mx4 * t877;
+    let t908 = t100 * t177 - t99 * t179;
+    let t909 = t103 * t252 + t102 * t251;
+    let t910 = t106 * t254 + t105 * t253;
+    let t911 = t273 + p.my6 * (t910 - t879);
+    let t912 = t274 + p.mx6 * (t879 + t910);
+    let t913 = t271 + d.k13 * (t909 - t872) + c_q5 * t911 - s_q5 * t912;
+    let t914 = t107 * t254 + t105 * t251;
+    let t915 = t107 * t253 + t106 * t251;
+    let t916 = t737 + p.mx5 * (t872 + t909) + p.mx6 * (t914 + t888)
+        + p.my6 * (t887 + t915);
+    let t917 = t269 + d.k10 * (t908 - t870) + c_q4 * t913 - s_q4 * t916;
+    let t918 = t104 * t252 + t102 * t179;
+    let t919 = t104 * t251 + t103 * t179;
+    let t920 = t738 + p.mx4 * (t870 + t908) + s_q5 * t911 + c_q5 * t912
+        - p.mx5 * (t918 - t879) - d.k13 * (t878 + t919);
+    let t921 = s_q3 * t917 + c_q3 * t920;
+    let t922 = t97 * t257 - t729 - t124 * d.k5;
+    let t923 = d.k60 * t868 + d.k4 * t869 + d.k5 * t870 + c_q3 * t903 + t922
+        - p.d4 * t921 - s_q3 * t907;
+    let t924 = t111 * t177 + t99 * t260 + t179 * t595 - t100 * t736;
+    let t925 = t15 * t739 + t924 - t95 * t257 - t725;
+    let t926 = c_q4 * t901 + p.xz4 * t871 + d.k9 * t870 + s_q4 * t896 - p.yz4 * t872
+        - p.mx4 * t886 - d.k10 * t889;
+    let t927 = d.k5 * t869 + t925 + t926 + p.a3 * t921 - d.k61 * t868;
+    let t928 = 2.0 * t122 * d.k16 + t261 * d.k7;
+    let t929 = c_q3 * t917 - s_q3 * t920;
+    let t930 = t928 + t929;
+    let t931 = t101 * t177 - t95 * t99;
+    let t932 = t101 * t179 + t95 * t100;
+    let t933 = t261 * d.k16 - 2.0 * t122 * d.k7;
+    let t934 = p.mx4 * (t872 + t931) + d.k10 * (t871 - t932) + s_q4 * t913 + c_q4 * t916;
+    let t935 = t933 + t934;
+    let t936 = s_q2 * t930 + c_q2 * t935;
+    let t937 = t906 - t748 * t900;
+    let t938 = -t924 - t926 - t751 * t900 - inv5 * t752 * t937;
+    let t939 = t97 * (t739 - t643) - t122 * d.k5 - t95 * t724;
+    let t940 = s_q3 * t903 + c_q3 * t907 + p.d4 * t929 + t939 + d.k7 * t881
+        - p.xz3 * t869 - p.yz3 * t870 - p.a3 * t934 - d.k16 * t876;
+    let t941 = t940 - t755 * t900 - inv5 * t757 * t937 - inv6 * t758 * t938;
+    let t942 = c_q1 * d.k17 + s_q1 * d.k18 + t940 + t2 * (t740 - t57) - p.xy2 * t11
+        - t4 * t303 - d.k2 * t540 - p.yz2 * t867 - p.a2 * t936 - t763 * t900
+        - inv5 * t764 * t937 - inv6 * t765 * t938 - inv7 * t766 * t941;
+    let t943 = s_q1
+        * (t531 + p.xy2 * t537 + p.yz2 * inv3 * t541 + p.d3 * t865 + t866 + t304
+            + s_q2 * t927 + p.d3 * t936 - p.a2 * (d.k16 * t819 + d.k7 * t820 - t852)
+            - t2 * t730 - d.k1 * t540 - c_q2 * t923 - p.xy2 * (t867 - t3)) - t747 * t900
+        - inv5 * t750 * t937 - inv6 * t754 * t938 - inv7 * t762 * t941
+        - inv8 * t768 * t942
+        - c_q1
+            * (d.k1 * t537 + t795 + d.k2 * inv3 * t541 + t864 + qd[1] * t740 + t795
+                + s_q2 * t923 + c_q2 * t927 + p.d3 * (c_q2 * t930 - s_q2 * t935) - t530
+                - p.d3 * t863 - t290 - t4 * t730
+                - p.a2 * (d.k16 * t883 + d.k7 * t884 - t921));
+    out.0[0][1] = inv9 * t943;
+    let t944 = -t798;
+    let t945 = c_q3 * t799 - t258;
+    let t946 = t259 + s_q3 * t799;
+    let t947 = t875 - t817;
+    let t948 = s_q4 * t944 + t262 + c_q4 * t945;
+    let t949 = c_q4 * t944 - t263 - s_q4 * t945;
+    let t950 = t810 + t880;
+    let t951 = p.a3 * t820 - p.d4 * t819;
+    let t952 = s_q3 * t950 + c_q3 * t951;
+    let t953 = t265 + c_q5 * t948 - s_q5 * t946;
+    let t954 = c_q5 * t946 + t266 + s_q5 * t948;
+    let t955 = c_q3 * t950 - s_q3 * t951;
+    let t956 = c_q4 * t947 - s_q4 * t955;
+    let t957 = t891 + d.k14 * t953 + p.xz6 * t949 + p.my6 * t956 - p.xy6 * t954;
+    let t958 = t893 + p.xy6 * t953 + p.yz6 * t949 - p.mx6 * t956;
+    let t959 = t895 + d.k11 * t948 + p.xy5 * t949 + p.xz5 * t946 + d.k13 * t952
+        + c_q5 * t957 - s_q5 * t958;
+    let t960 = c_q4 * t955 + s_q4 * t947;
+    let t961 = p.my6 * (c_q5 * t960 - s_q5 * t952) + p.yz6 * t954
+        + p.mx6 * (s_q5 * t960 + c_q5 * t952) - t899 - p.xz6 * t953 - d.k15 * t949;
+    let t962 = t898 + p.xy5 * t948 + p.yz5 * t946 - p.mx5 * t952 - t961;
+    let t963 = t902 + d.k8 * t945 + p.xz4 * t944 + d.k10 * t947 + c_q4 * t959
+        - p.xy4 * t946 - s_q4 * t962;
+    let t964 = d.k13 * t960 + s_q5 * t957 + t905 + c_q5 * t958 - p.xz5 * t948
+        - p.yz5 * t949 - d.k12 * t946 - p.mx5 * t956;
+    let t965 = t904 + p.xy4 * t945 + p.yz4 * t944 + t964 - p.mx4 * t947;
+    let t966 = t273 + p.my6 * (t910 - t949);
+    let t967 = t274 + p.mx6 * (t910 + t949);
+    let t968 = t271 + d.k13 * (t909 - t946) + c_q5 * t966 - s_q5 * t967;
+    let t969 = t737 + p.mx5 * (t909 + t946) + p.mx6 * (t914 + t954)
+        + p.my6 * (t915 + t953);
+    let t970 = t269 + d.k10 * (t798 + t908) + c_q4 * t968 - s_q4 * t969;
+    let t971 = t738 + p.mx4 * (t908 - t798) + s_q5 * t966 + c_q5 * t967
+        - p.mx5 * (t918 - t949) - d.k13 * (t919 + t948);
+    let t972 = s_q3 * t970 + c_q3 * t971;
+    let t973 = t922 + d.k4 * t799 + d.k5 * t944 + c_q3 * t963 - p.d4 * t972
+        - s_q3 * t965;
+    let t974 = c_q4 * t962 + p.xz4 * t945 + d.k9 * t944 + s_q4 * t959 - p.yz4 * t946
+        - p.mx4 * t952 - d.k10 * t955;
+    let t975 = t800 + t925 + t974 + p.a3 * t972;
+    let t976 = c_q3 * t970 - s_q3 * t971;
+    let t977 = t928 + t976;
+    let t978 = p.mx4 * (t931 + t946) + d.k10 * (t945 - t932) + s_q4 * t968 + c_q4 * t969;
+    let t979 = t933 + t978;
+    let t980 = t865 + s_q2 * t977 + c_q2 * t979;
+    let t981 = t964 - t748 * t961;
+    let t982 = t924 + t974 + t751 * t961 + inv5 * t752 * t981;
+    let t983 = s_q3 * t963 + c_q3 * t965 + p.d4 * t976 + t939 + d.k7 * t810
+        + d.k16 * t817 - p.xz3 * t799 - p.yz3 * t944 - p.a3 * t978;
+    let t984 = t983 + inv6 * t758 * t982 - t755 * t961 - inv5 * t757 * t981;
+    let t985 = t983 + inv6 * t765 * t982 - p.a2 * t980 - t763 * t961 - inv5 * t764 * t981
+        - inv7 * t766 * t984;
+    let t986 = inv6 * t754 * t982
+        - s_q1 * (c_q2 * t973 - t866 - s_q2 * t975 - p.d3 * t980)
+        - c_q1
+            * (t864 + s_q2 * t973 + c_q2 * t975
+                + p.d3 * (c_q2 * t977 - t863 - s_q2 * t979)
+                - p.a2 * (d.k16 * t820 - t972 - d.k7 * t819)) - t747 * t961
+        - inv5 * t750 * t981 - inv7 * t762 * t984 - inv8 * t768 * t985;
+    out.0[0][2] = inv9 * t986;
+    let t987 = qd[3] * t207 + t802;
+    let t988 = c_q4 * t987 - qd[4] * t211;
+    let t989 = qd[4] * t209 + s_q4 * t987;
+    let t990 = c_q5 * t988 - qd[5] * t255 - s_q5 * t801;
+    let t991 = c_q5 * t801 + qd[5] * t256 + s_q5 * t988;
+    let t992 = s_q4 * t855;
+    let t993 = t119 * t211 + t106 * t742 + d.k14 * t990 - t255 * t577 - p.xy6 * t991
+        - p.xz6 * t989 - t107 * t277 - p.my6 * t992;
+    let t994 = t107 * t743 + p.xy6 * t990 + p.mx6 * t992 - p.yz6 * t989 - t211 * t582
+        - t256 * t577 - t105 * t742;
+    let t995 = t103 * t741 + d.k11 * t988 + p.xz5 * t801 + d.k13 * t827 + c_q5 * t993
+        - p.xy5 * t989 - t99 * t115 - t104 * t276 - t211 * t575 - s_q5 * t994;
+    let t996 = c_q4 * t855;
+    let t997 = t106 * t743 + p.my6 * (c_q5 * t996 - s_q5 * t827) + p.yz6 * t991
+        + d.k15 * t989 + p.mx6 * (s_q5 * t996 + c_q5 * t827) - t255 * t582 - p.xz6 * t990
+        - t119 * t256 - t105 * t277;
+    let t998 = t99 * t588 + t104 * t744 + p.xy5 * t988 + p.yz5 * t801 - t209 * t575
+        - t102 * t741 - p.mx5 * t827 - t997;
+    let t999 = t100 * t275 + t207 * t573 + d.k8 * t987 + c_q4 * t995 - p.xy4 * t801
+        - t101 * t108 - s_q4 * t998;
+    let t1000 = p.mx5 * t992 + d.k13 * t996 + s_q5 * t993 + c_q5 * t994 + t103 * t744
+        + p.yz5 * t989 - d.k12 * t801 - t115 * t209 - t102 * t276 - t211 * t588
+        - p.xz5 * t988;
+    let t1001 = t101 * t679 + p.xy4 * t987 + t1000 - t99 * t275 - t726;
+    let t1002 = t103 * t209 - t102 * t211;
+    let t1003 = t106 * t256 - t105 * t255;
+    let t1004 = 2.0 * p.mx6 * (t280 + t106 * t255) + p.my6 * (t1003 + t989);
+    let t1005 = 2.0 * p.my6 * (t280 - t105 * t256) + p.mx6 * (t1003 - t989);
+    let t1006 = 2.0 * p.mx5 * (t103 * t211 - t279) + d.k13 * (t1002 - t801)
+        + c_q5 * t1004 - s_q5 * t1005;
+    let t1007 = p.mx5 * (t801 + t1002) + p.mx6 * (t107 * t256 + t991 - t105 * t211)
+        + p.my6 * (t990 - t107 * t255 - t106 * t211)
+        - 2.0 * (t279 + t102 * t209) * d.k13;
+    let t1008 = t278 * d.k10 + c_q4 * t1006 - 2.0 * t195 * t207 - s_q4 * t1007;
+    let t1009 = p.mx4 * t278 + s_q5 * t1004 + c_q5 * t1005
+        - p.mx5 * (t104 * t209 + t99 * t102 + t989)
+        - d.k13 * (t99 * t103 + t988 - t104 * t211) - 2.0 * t129 * d.k10;
+    let t1010 = t858 + s_q3 * t1008 + c_q3 * t1009;
+    let t1011 = c_q3 * (t999 - t840) - p.d4 * t1010 - s_q3 * (t838 + t1001);
+    let t1012 = p.xz4 * t987 + s_q4 * t995 + c_q4 * t998 + t99 * t108
+        + t100 * (t111 - t679) - p.yz4 * t801 - p.mx4 * t827 - d.k10 * t855
+        - t207 * t595;
+    let t1013 = t1012 + p.a3 * t1010;
+    let t1014 = c_q3 * t1008 - t852 - s_q3 * t1009;
+    let t1015 = p.mx4 * t860 + d.k10 * (t101 * t207 + t987) + s_q4 * t1006
+        + c_q4 * t1007;
+    let t1016 = s_q2 * t1014 + c_q2 * t1015;
+    let t1017 = t1000 - t748 * t997;
+    let t1018 = t1012 + t751 * t997 + inv5 * t752 * t1017;
+    let t1019 = p.d4 * t1014 + t853 + s_q3 * t999 + c_q3 * t1001 - p.a3 * t1015;
+    let t1020 = t1019 + inv6 * t758 * t1018 - t755 * t997 - inv5 * t757 * t1017;
+    let t1021 = t1019 + inv6 * t765 * t1018 - p.a2 * t1016 - t763 * t997
+        - inv5 * t764 * t1017 - inv7 * t766 * t1020;
+    let t1022 = inv6 * t754 * t1018 - s_q1 * (c_q2 * t1011 - s_q2 * t1013 - p.d3 * t1016)
+        - c_q1
+            * (s_q2 * t1011 + c_q2 * t1013 + p.d3 * (c_q2 * t1014 - s_q2 * t1015)
+                + p.a2 * t1010) - t747 * t997 - inv5 * t750 * t1017 - inv7 * t762 * t1020
+        - inv8 * t768 * t1021;
+    out.0[0][3] = inv9 * t1022;
+    let t1023 = qd[4] * t226 + t813;
+    let t1024 = c_q5 * t1023 - qd[5] * t229;
+    let t1025 = qd[5] * t227 + s_q5 * t1023;
+    let t1026 = t106 * t745 + d.k14 * t1024 - p.xy6 * t1025 - p.xz6 * t812 - p.my6 * t833
+        - t119 * t226 - t107 * t282 - t229 * t577;
+    let t1027 = t226 * t582 + t107 * t746 + p.xy6 * t1024 + p.mx6 * t833 - p.yz6 * t812
+        - t227 * t577 - t105 * t745;
+    let t1028 = t103 * t281 + t226 * t575 + d.k11 * t1023 + c_q5 * t1026 - p.xy5 * t812
+        - t104 * t112 - s_q5 * t1027;
+    let t1029 = t106 * t746 + t828 * (t47 + t46) + p.yz6 * t1025 + d.k15 * t812
+        - t229 * t582 - p.xz6 * t1024 - t119 * t227 - t105 * t282;
+    let t1030 = t104 * t698 + p.xy5 * t1023 - t102 * t281 - t727 - t1029;
+    let t1031 = c_q4 * t1028 - t856 - s_q4 * t1030;
+    let t1032 = d.k13 * t828 + s_q5 * t1026 + c_q5 * t1027 + t226 * t588
+        + t103 * (t698 - t115) + p.yz5 * t812 + p.mx5 * t833 - p.xz5 * t1023
+        - t102 * t112;
+    let t1033 = t106 * t227 - t105 * t229;
+    let t1034 = 2.0 * p.mx6 * (t106 * t229 - t284) + p.my6 * (t812 + t1033);
+    let t1035 = p.mx6 * (t1033 - t812) - 2.0 * p.my6 * (t284 + t105 * t227);
+    let t1036 = t283 * d.k13 + c_q5 * t1034 - 2.0 * t219 * t226 - s_q5 * t1035;
+    let t1037 = p.mx5 * t283 + p.mx6 * (t107 * t227 + t105 * t226 + t1025)
+        + p.my6 * (t106 * t226 + t1024 - t107 * t229) - 2.0 * t132 * d.k13;
+    let t1038 = c_q4 * t1036 - t861 - s_q4 * t1037;
+    let t1039 = s_q5 * t1034 + c_q5 * t1035 - p.mx5 * t849
+        - d.k13 * (t104 * t226 + t1023);
+    let t1040 = s_q3 * t1038 + c_q3 * t1039;
+    let t1041 = c_q3 * t1031 - p.d4 * t1040 - s_q3 * t1032;
+    let t1042 = t837 + s_q4 * t1028 + c_q4 * t1030;
+    let t1043 = t1042 + p.a3 * t1040;
+    let t1044 = c_q3 * t1038 - s_q3 * t1039;
+    let t1045 = t847 + s_q4 * t1036 + c_q4 * t1037;
+    let t1046 = s_q2 * t1044 + c_q2 * t1045;
+    let t1047 = t1032 - t748 * t1029;
+    let t1048 = t1042 + t751 * t1029 + inv5 * t752 * t1047;
+    let t1049 = s_q3 * t1031 + c_q3 * t1032 + p.d4 * t1044 - p.a3 * t1045;
+    let t1050 = t1049 + inv6 * t758 * t1048 - t755 * t1029 - inv5 * t757 * t1047;
+    let t1051 = t1049 + inv6 * t765 * t1048 - p.a2 * t1046 - t763 * t1029
+        - inv5 * t764 * t1047 - inv7 * t766 * t1050;
+    let t1052 = inv6 * t754 * t1048 - s_q1 * (c_q2 * t1041 - s_q2 * t1043 - p.d3 * t1046)
+        - c_q1
+            * (s_q2 * t1041 + c_q2 * t1043 + p.d3 * (c_q2 * t1044 - s_q2 * t1045)
+                + p.a2 * t1040) - t747 * t1029 - inv5 * t750 * t1047
+        - inv7 * t762 * t1050 - inv8 * t768 * t1051;
+    out.0[0][4] = inv9 * t1052;
+    let t1053 = qd[5] * t238 + t824;
+    let t1054 = t106 * t285 + t238 * t577 + d.k14 * t1053 - p.xy6 * t823 - t107 * t116;
+    let t1055 = t107 * t715 + p.xy6 * t1053 - t105 * t285 - t728;
+    let t1056 = c_q5 * t1054 - t839 - s_q5 * t1055;
+    let t1057 = t105 * t116 + p.xz6 * t1053 + t106 * (t119 - t715) + p.my6 * t834
+        - p.yz6 * t823 - p.mx6 * t835 - t238 * t582;
+    let t1058 = c_q4 * t1056 - s_q4 * t1057;
+    let t1059 = t831 + s_q5 * t1054 + c_q5 * t1055;
+    let t1060 = c_q5 * t287 - s_q5 * t288 - t850;
+    let t1061 = p.mx6 * t845 + p.my6 * (t107 * t238 + t1053);
+    let t1062 = c_q4 * t1060 - s_q4 * t1061;
+    let t1063 = s_q5 * t287 + c_q5 * t288 + t843;
+    let t1064 = s_q3 * t1062 + c_q3 * t1063;
+    let t1065 = c_q3 * t1058 - p.d4 * t1064 - s_q3 * t1059;
+    let t1066 = s_q4 * t1056 + c_q4 * t1057;
+    let t1067 = t1066 + p.a3 * t1064;
+    let t1068 = c_q3 * t1062 - s_q3 * t1063;
+    let t1069 = s_q4 * t1060 + c_q4 * t1061;
+    let t1070 = s_q2 * t1068 + c_q2 * t1069;
+    let t1071 = t1059 + t748 * t1057;
+    let t1072 = t751 * t1057 - t1066 - inv5 * t752 * t1071;
+    let t1073 = s_q3 * t1058 + c_q3 * t1059 + p.d4 * t1068 - p.a3 * t1069;
+    let t1074 = t1073 + t755 * t1057 - inv5 * t757 * t1071 - inv6 * t758 * t1072;
+    let t1075 = t1073 + t763 * t1057 - p.a2 * t1070 - inv5 * t764 * t1071
+        - inv6 * t765 * t1072 - inv7 * t766 * t1074;
+    let t1076 = t747 * t1057 - s_q1 * (c_q2 * t1065 - s_q2 * t1067 - p.d3 * t1070)
+        - c_q1
+            * (s_q2 * t1065 + c_q2 * t1067 + p.d3 * (c_q2 * t1068 - s_q2 * t1069)
+                + p.a2 * t1064) - inv5 * t750 * t1071 - inv6 * t754 * t1072
+        - inv7 * t762 * t1074 - inv8 * t768 * t1075;
+    out.0[0][5] = inv9 * t1076;
+    let t1077 = inv8 * (t942 - t768 * inv9 * t943);
+    out.0[1][1] = t1077;
+    let t1078 = inv8 * (t985 - t768 * inv9 * t986);
+    out.0[1][2] = t1078;
+    let t1079 = inv8 * (t1021 - t768 * inv9 * t1022);
+    out.0[1][3] = t1079;
+    let t1080 = inv8 * (t1051 - t768 * inv9 * t1052);
+    out.0[1][4] = t1080;
+    let t1081 = inv8 * (t1075 - t768 * inv9 * t1076);
+    out.0[1][5] = t1081;
+    let t1082 = inv7 * (t941 - t766 * t1077 - t762 * inv9 * t943);
+    out.0[2][1] = t1082;
+    let t1083 = inv7 * (t984 - t766 * t1078 - t762 * inv9 * t986);
+    out.0[2][2] = t1083;
+    let t1084 = inv7 * (t1020 - t766 * t1079 - t762 * inv9 * t1022);
+    out.0[2][3] = t1084;
+    let t1085 = inv7 * (t1050 - t766 * t1080 - t762 * inv9 * t1052);
+    out.0[2][4] = t1085;
+    let t1086 = inv7 * (t1074 - t766 * t1081 - t762 * inv9 * t1076);
+    out.0[2][5] = t1086;
+    let t1087 = inv6 * (t938 - t758 * t1082 - t765 * t1077 - t754 * inv9 * t943);
+    out.0[3][1] = t1087;
+    let t1088 = -inv6 * (t982 + t758 * t1083 + t765 * t1078 + t754 * inv9 * t986);
+    out.0[3][2] = t1088;
+    let t1089 = -inv6 * (t1018 + t758 * t1084 + t765 * t1079 + t754 * inv9 * t1022);
+    out.0[3][3] = t1089;
+    let t1090 = -inv6 * (t1048 + t758 * t1085 + t765 * t1080 + t754 * inv9 * t1052);
+    out.0[3][4] = t1090;
+    let t1091 = inv6 * (t1072 - t758 * t1086 - t765 * t1081 - t754 * inv9 * t1076);
+    out.0[3][5] = t1091;
+    let t1092 = inv5
+        * (t937 - t752 * t1087 - t757 * t1082 - t764 * t1077 - t750 * inv9 * t943);
+    out.0[4][1] = t1092;
+    out.0[5][1] = d.k59 * t900 - t748 * t1092 - t751 * t1087 - t755 * t1082
+        - t763 * t1077 - t747 * inv9 * t943;
+    let t1093 = inv5
+        * (t981 - t752 * t1088 - t757 * t1083 - t764 * t1078 - t750 * inv9 * t986);
+    out.0[4][2] = t1093;
+    out.0[5][2] = d.k59 * t961 - t748 * t1093 - t751 * t1088 - t755 * t1083
+        - t763 * t1078 - t747 * inv9 * t986;
+    let t1094 = inv5
+        * (t1017 - t752 * t1089 - t757 * t1084 - t764 * t1079 - t750 * inv9 * t1022);
+    out.0[4][3] = t1094;
+    out.0[5][3] = d.k59 * t997 - t748 * t1094 - t751 * t1089 - t755 * t1084
+        - t763 * t1079 - t747 * inv9 * t1022;
+    let t1095 = inv5
+        * (t1047 - t752 * t1090 - t757 * t1085 - t764 * t1080 - t750 * inv9 * t1052);
+    out.0[4][4] = t1095;
+    out.0[5][4] = d.k59 * t1029 - t748 * t1095 - t751 * t1090 - t755 * t1085
+        - t763 * t1080 - t747 * inv9 * t1052;
+    let t1096 = inv5
+        * (t1071 - t752 * t1091 - t757 * t1086 - t764 * t1081 - t750 * inv9 * t1076);
+    out.0[4][5] = t1096;
+    out.0[5][5] = -d.k59 * t1057 - t748 * t1096 - t751 * t1091 - t755 * t1086
+        - t763 * t1081 - t747 * inv9 * t1076;
+    let t1097 = t597 - t590 * t748;
+    let t1098 = t606 - t590 * t751 - inv5 * t752 * t1097;
+    let t1099 = s_q3 * t592 + c_q3 * t598 + p.d4 * t608 + t96 * t724 + t97 * t605
+        - 2.0 * c_q1 * (t95 * d.k61 + t97 * d.k60) - p.a3 * t610 - p.xz3 * t143
+        - p.yz3 * t144 - t94 * t643 - t148 * d.k5;
+    let t1100 = t1099 - t590 * t755 - inv5 * t757 * t1097 - inv6 * t758 * t1098;
+    let t1101 = p.yz2 * t80 + c_q1 * t303 + t2 * t613 + t1099 - t82 * d.k2 - p.a2 * t612
+        - t590 * t763 - inv5 * t764 * t1097 - inv6 * t765 * t1098 - inv7 * t766 * t1100
+        - s_q1 * (t57 + t56);
+    let t1102 = -s_q1
+        * (c_q1 * t289 + t2 * t571 + t82 * d.k1 + c_q2 * t604 - 2.0 * p.xy2 * t80
+            - s_q2 * t607 - p.d3 * t612)
+        - c_q1
+            * (p.xy2 * t82 + qd[1] * t613 + s_q2 * t604 + c_q2 * t607
+                + p.d3 * (c_q2 * t609 - s_q2 * t611) - s_q1 * t289 - t4 * t571
+                - p.a2 * (t158 * d.k16 + t159 * d.k7 - t603)) - t590 * t747
+        - inv5 * t750 * t1097 - inv6 * t754 * t1098 - inv7 * t762 * t1100
+        - inv8 * t768 * t1101;
+    out.1[0][0] = inv9 * t1102;
+    let t1103 = t627 - t628;
+    let t1104 = t634 + t635 - t748 * t1103;
+    let t1105 = t649 - t648 - t751 * t1103 - inv5 * t752 * t1104;
+    let t1106 = p.d4 * t653 - p.a3 * t655;
+    let t1107 = s_q3 * t632 + c_q3 * t637 - 2.0 * qd[1] * (s_q2 * d.k61 + c_q2 * d.k60);
+    let t1108 = t1106 + t1107 - t755 * t1103 - inv5 * t757 * t1104 - inv6 * t758 * t1105;
+    let t1109 = t1106 - p.a2 * t657;
+    let t1110 = t1107 + t1109 - t763 * t1103 - inv5 * t764 * t1104 - inv6 * t765 * t1105
+        - inv7 * t766 * t1108;
+    let t1111 = -s_q1 * (t2 * d.k3 + t614 + c_q2 * t645 - 2.0 * t57 - s_q2 * t652 - t658)
+        - c_q1 * (t301 + s_q2 * t645 + c_q2 * t652 + t659 + 2.0 * t302 - t4 * d.k3)
+        - t747 * t1103 - inv5 * t750 * t1104 - inv6 * t754 * t1105 - inv7 * t762 * t1108
+        - inv8 * t768 * t1110;
+    out.1[0][1] = inv9 * t1111;
+    let t1112 = t628 + t663;
+    let t1113 = t635 + t666 + t748 * t1112;
+    let t1114 = t649 + t751 * t1112 - t669 - inv5 * t752 * t1113;
+    let t1115 = s_q3 * t665 + c_q3 * t667;
+    let t1116 = t1106 + t1115 + t755 * t1112 - inv5 * t757 * t1113 - inv6 * t758 * t1114;
+    let t1117 = t1109 + t1115 + t763 * t1112 - inv5 * t764 * t1113 - inv6 * t765 * t1114
+        - inv7 * t766 * t1116;
+    let t1118 = t747 * t1112 - s_q1 * (c_q2 * t668 - t658 - s_q2 * t670)
+        - c_q1 * (t659 + s_q2 * t668 + c_q2 * t670) - inv5 * t750 * t1113
+        - inv6 * t754 * t1114 - inv7 * t762 * t1116 - inv8 * t768 * t1117;
+    out.1[0][2] = inv9 * t1118;
+    let t1119 = t682 - t677 * t748;
+    let t1120 = t690 + t677 * t751 + inv5 * t752 * t1119;
+    let t1121 = s_q3 * t680 + c_q3 * t683 + p.d4 * t692 - p.a3 * t693;
+    let t1122 = t1121 + inv6 * t758 * t1120 - t677 * t755 - inv5 * t757 * t1119;
+    let t1123 = t1121 + inv6 * t765 * t1120 - p.a2 * t694 - t677 * t763
+        - inv5 * t764 * t1119 - inv7 * t766 * t1122;
+    let t1124 = inv6 * t754 * t1120 - s_q1 * (c_q2 * t689 - s_q2 * t691 - p.d3 * t694)
+        - c_q1
+            * (s_q2 * t689 + c_q2 * t691 + p.d3 * (c_q2 * t692 - s_q2 * t693)
+                + p.a2 * t688) - t677 * t747 - inv5 * t750 * t1119 - inv7 * t762 * t1122
+        - inv8 * t768 * t1123;
+    out.1[0][3] = inv9 * t1124;
+    let t1125 = t704 - t701 * t748;
+    let t1126 = t710 + t701 * t751 + inv5 * t752 * t1125;
+    let t1127 = s_q3 * t703 + c_q3 * t704 + p.d4 * t712 - p.a3 * t713;
+    let t1128 = t1127 + inv6 * t758 * t1126 - t701 * t755 - inv5 * t757 * t1125;
+    let t1129 = t1127 + inv6 * t765 * t1126 - p.a2 * t714 - t701 * t763
+        - inv5 * t764 * t1125 - inv7 * t766 * t1128;
+    let t1130 = inv6 * t754 * t1126 - s_q1 * (c_q2 * t709 - s_q2 * t711 - p.d3 * t714)
+        - c_q1
+            * (s_q2 * t709 + c_q2 * t711 + p.d3 * (c_q2 * t712 - s_q2 * t713)
+                + p.a2 * t708) - t701 * t747 - inv5 * t750 * t1125 - inv7 * t762 * t1128
+        - inv8 * t768 * t1129;
+    out.1[0][4] = inv9 * t1130;
+    let t1131 = t720 + t240 * t748;
+    let t1132 = t240 * t751 - t722 - inv5 * t752 * t1131;
+    let t1133 = p.d4 * t246 + s_q3 * t719 + c_q3 * t720 - p.a3 * t247;
+    let t1134 = t1133 + t240 * t755 - inv5 * t757 * t1131 - inv6 * t758 * t1132;
+    let t1135 = t1133 + t240 * t763 - p.a2 * t248 - inv5 * t764 * t1131
+        - inv6 * t765 * t1132 - inv7 * t766 * t1134;
+    let t1136 = t240 * t747 - s_q1 * (c_q2 * t721 - p.d3 * t248 - s_q2 * t723)
+        - c_q1
+            * (p.d3 * (c_q2 * t246 - s_q2 * t247) + s_q2 * t721 + c_q2 * t723
+                + p.a2 * t245) - inv5 * t750 * t1131 - inv6 * t754 * t1132
+        - inv7 * t762 * t1134 - inv8 * t768 * t1135;
+    out.1[0][5] = inv9 * t1136;
+    let t1137 = inv8 * (t1101 - t768 * inv9 * t1102);
+    out.1[1][0] = t1137;
+    let t1138 = inv8 * (t1110 - t768 * inv9 * t1111);
+    out.1[1][1] = t1138;
+    let t1139 = inv8 * (t1117 - t768 * inv9 * t1118);
+    out.1[1][2] = t1139;
+    let t1140 = inv8 * (t1123 - t768 * inv9 * t1124);
+    out.1[1][3] = t1140;
+    let t1141 = inv8 * (t1129 - t768 * inv9 * t1130);
+    out.1[1][4] = t1141;
+    let t1142 = inv8 * (t1135 - t768 * inv9 * t1136);
+    out.1[1][5] = t1142;
+    let t1143 = inv7 * (t1100 - t766 * t1137 - t762 * inv9 * t1102);
+    out.1[2][0] = t1143;
+    let t1144 = inv7 * (t1108 - t766 * t1138 - t762 * inv9 * t1111);
+    out.1[2][1] = t1144;
+    let t1145 = inv7 * (t1116 - t766 * t1139 - t762 * inv9 * t1118);
+    out.1[2][2] = t1145;
+    let t1146 = inv7 * (t1122 - t766 * t1140 - t762 * inv9 * t1124);
+    out.1[2][3] = t1146;
+    let t1147 = inv7 * (t1128 - t766 * t1141 - t762 * inv9 * t1130);
+    out.1[2][4] = t1147;
+    let t1148 = inv7 * (t1134 - t766 * t1142 - t762 * inv9 * t1136);
+    out.1[2][5] = t1148;
+    let t1149 = inv6 * (t1098 - t758 * t1143 - t765 * t1137 - t754 * inv9 * t1102);
+    out.1[3][0] = t1149;
+    let t1150 = inv6 * (t1105 - t758 * t1144 - t765 * t1138 - t754 * inv9 * t1111);
+    out.1[3][1] = t1150;
+    let t1151 = inv6 * (t1114 - t758 * t1145 - t765 * t1139 - t754 * inv9 * t1118);
+    out.1[3][2] = t1151;
+    let t1152 = -inv6 * (t1120 + t758 * t1146 + t765 * t1140 + t754 * inv9 * t1124);
+    out.1[3][3] = t1152;
+    let t1153 = -inv6 * (t1126 + t758 * t1147 + t765 * t1141 + t754 * inv9 * t1130);
+    out.1[3][4] = t1153;
+    let t1154 = inv6 * (t1132 - t758 * t1148 - t765 * t1142 - t754 * inv9 * t1136);
+    out.1[3][5] = t1154;
+    let t1155 = inv5
+        * (t1097 - t752 * t1149 - t757 * t1143 - t764 * t1137 - t750 * inv9 * t1102);
+    out.1[4][0] = t1155;
+    out.1[5][0] = d.k59 * t590 - t748 * t1155 - t751 * t1149 - t755 * t1143
+        - t763 * t1137 - t747 * inv9 * t1102;
+    let t1156 = inv5
+        * (t1104 - t752 * t1150 - t757 * t1144 - t764 * t1138 - t750 * inv9 * t1111);
+    out.1[4][1] = t1156;
+    out.1[5][1] = d.k59 * t1103 - t748 * t1156 - t751 * t1150 - t755 * t1144
+        - t763 * t1138 - t747 * inv9 * t1111;
+    let t1157 = inv5
+        * (t1113 - t752 * t1151 - t757 * t1145 - t764 * t1139 - t750 * inv9 * t1118);
+    out.1[4][2] = t1157;
+    out.1[5][2] = -d.k59 * t1112 - t748 * t1157 - t751 * t1151 - t755 * t1145
+        - t763 * t1139 - t747 * inv9 * t1118;
+    let t1158 = inv5
+        * (t1119 - t752 * t1152 - t757 * t1146 - t764 * t1140 - t750 * inv9 * t1124);
+    out.1[4][3] = t1158;
+    out.1[5][3] = d.k59 * t677 - t748 * t1158 - t751 * t1152 - t755 * t1146
+        - t763 * t1140 - t747 * inv9 * t1124;
+    let t1159 = inv5
+        * (t1125 - t752 * t1153 - t757 * t1147 - t764 * t1141 - t750 * inv9 * t1130);
+    out.1[4][4] = t1159;
+    out.1[5][4] = d.k59 * t701 - t748 * t1159 - t751 * t1153 - t755 * t1147
+        - t763 * t1141 - t747 * inv9 * t1130;
+    let t1160 = inv5
+        * (t1131 - t752 * t1154 - t757 * t1148 - t764 * t1142 - t750 * inv9 * t1136);
+    out.1[4][5] = t1160;
+    out.1[5][5] = -t240 * d.k59 - t748 * t1160 - t751 * t1154 - t755 * t1148
+        - t763 * t1142 - t747 * inv9 * t1136;
+    out
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

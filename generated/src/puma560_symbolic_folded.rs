@@ -19,6 +19,11 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
 //!
@@ -39,6 +44,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 980 | 697 | 0 | 0 | 6 | 6 |
+//! | `gravity_derivatives` | 81 | 36 | 0 | 0 | 4 | 4 |
+//! | `mass_matrix_inverse` | 250 | 143 | 4 | 0 | 4 | 4 |
+//! | `forward_dynamics_derivatives` | 2138 | 1388 | 8 | 0 | 6 | 6 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -96,6 +105,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -2027,6 +2040,1932 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 980,
+    add: 697,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qd[1] * t1;
+    let t5 = qd[1] * t0;
+    let t6 = t2 + t4;
+    let t7 = t3 - t5;
+    let t8 = t1 * t1;
+    let t9 = t0 * t1;
+    let t10 = qd[1] + qd[2];
+    let t11 = qdd[1] + qdd[2];
+    let t12 = t10 * s_q3;
+    let t13 = t10 * c_q3;
+    let t14 = t10 * t10;
+    let t15 = s_q3 * c_q4;
+    let t16 = s_q5 * t15 - c_q3 * c_q5;
+    let t17 = c_q5 * t15 + c_q3 * s_q5;
+    let t18 = -0.01028286357706917 * t1 - qd[1];
+    let t19 = 0.6903913435 * t18 - 1.601861202 * t0;
+    let t20 = -0.2989010989010989 * t0 - qd[1];
+    let t21 = 0.023751 * t20;
+    let t22 = 1.748114002 * qd[1] - 0.6903913435 * t0 - 0.023751 * t1;
+    let t23 = t0 * t0;
+    let t24 = -t6;
+    let t25 = t2 + 2.0 * t4;
+    let t26 = 0.4318 * (2.0 * t5 - t3) - 0.15005 * (t8 + t23);
+    let t27 = 9.81 * s_q1 + 0.15005 * t3;
+    let t28 = t27 - 0.4318 * (t8 + qd[1] * qd[1]);
+    let t29 = 9.81 * c_q1 - 0.15005 * t2;
+    let t30 = 0.4318 * (qdd[1] + t9) + t29;
+    let t31 = c_q2 * t30 - s_q2 * t28;
+    let t32 = c_q1 * qd[1];
+    let t33 = s_q1 * qd[1];
+    let t34 = -0.6903913435 * s_q1 - 0.023751 * c_q1;
+    let t35 = s_q1 * t0;
+    let t36 = 0.8636 * t33 - 0.3001 * (c_q1 * t1 + t35);
+    let t37 = -1.601861202 * s_q1 - 0.0070992 * c_q1;
+    let t38 = s_q3 * s_q4;
+    let t39 = qd[1] * c_q2;
+    let t40 = -0.0406 * t10 - 0.8636 * t39;
+    let t41 = qd[1] * s_q2;
+    let t42 = q[1] + q[2];
+    let (t43, t45) = sin_cos(t42);
+    let t44 = qd[0] * t43;
+    let t46 = qd[0] * t45;
+    let t47 = t7 * s_q2 + qd[2] * t46;
+    let t48 = t6 * c_q2 + t47;
+    let t49 = t7 * c_q2 - qd[2] * t44;
+    let t50 = t49 - t6 * s_q2;
+    let t51 = t12 - c_q3 * t44;
+    let t52 = -t13 - s_q3 * t44;
+    let t53 = t10 * t44;
+    let t54 = t10 * t46;
+    let t55 = qd[3] + t46;
+    let t56 = qdd[3] + t50;
+    let t57 = qd[3] * t52 + c_q3 * t48 - t11 * s_q3;
+    let t58 = s_q4 * t55 - c_q4 * t51;
+    let t59 = c_q4 * t55 + s_q4 * t51;
+    let t60 = qd[4] - t52;
+    let t61 = t11 * c_q3 + s_q3 * t48;
+    let t62 = qdd[4] + t61 - qd[3] * t51;
+    let t63 = qd[4] * t59 + c_q4 * t57 + s_q4 * t56;
+    let t64 = c_q5 * t58 - s_q5 * t60;
+    let t65 = -s_q5 * t58 - c_q5 * t60;
+    let t66 = qd[5] + t59;
+    let t67 = c_q4 * t56 - s_q4 * t57;
+    let t68 = t44 * t46;
+    let t69 = t44 * t44;
+    let t70 = t52 * t55;
+    let t71 = t59 * t60;
+    let t72 = t58 * t59;
+    let t73 = 0.3251198455 * t44 - 0.011273199 * t46;
+    let t74 = -0.0094752 * t10 - 0.022546398 * t44;
+    let t75 = 0.5 * t74;
+    let t76 = 0.3586500705 * t10 - 0.0047376 * t46;
+    let t77 = t46 * t76;
+    let t78 = t44 * t76;
+    let t79 = c_q5 * t66;
+    let t80 = t65 * t79;
+    let t81 = s_q5 * t66;
+    let t82 = t64 * t81;
+    let t83 = t65 * t81;
+    let t84 = t64 * t79;
+    let t85 = 0.00004 * (qdd[5] + t67 - qd[4] * t58) - 0.0004 * t58 * t60;
+    let t86 = t46 * t46;
+    let t87 = t14 + t86;
+    let t88 = t68 - t11;
+    let t89 = t11 + t68;
+    let t90 = t14 + t69;
+    let t91 = t53 - t50;
+    let t92 = t48 + t54;
+    let t93 = c_q2 * t28 + s_q2 * t30;
+    let t94 = 0.4318 * t88 + t93 - 0.0203 * t87;
+    let t95 = t31 + 0.0203 * t89 - 0.4318 * t90;
+    let t96 = t26 + 0.0203 * t91 + 0.4318 * t92;
+    let t97 = c_q3 * t94 - s_q3 * t96;
+    let t98 = s_q3 * t94 + c_q3 * t96;
+    let t99 = t72 - t62;
+    let t100 = -t60 * t60 - t58 * t58;
+    let t101 = t63 + t71;
+    let t102 = 0.00024216 * t63 + 0.00064216 * t71 + 0.00004 * (t80 + t82)
+        + 0.00288 * t98;
+    let t103 = c_q4 * t99;
+    let t104 = s_q4 * t100;
+    let t105 = 0.00288 * (t103 - t104);
+    let t106 = s_q4 * t99;
+    let t107 = c_q4 * t100;
+    let t108 = c_q4 * t102 - s_q4 * t85;
+    let t109 = 0.0003 * t57 + 0.0016 * t70 + t108;
+    let t110 = 0.00024216 * t72 + 0.00004 * (t83 - t84)
+        + 0.00288 * (c_q4 * t97 + s_q4 * t95) + 0.0013 * t51 * t55 - 0.00064216 * t62;
+    let t111 = c_q3 * t105;
+    let t112 = s_q3 * t101;
+    let t113 = s_q3 * t105;
+    let t114 = c_q3 * t101;
+    let t115 = 0.00288 * t114 - t113;
+    let t116 = 0.89133 * t88 + t111 + 0.00288 * t112 - 0.025375 * t87;
+    let t117 = 0.025375 * t89 + 0.00288 * (t106 + t107) - 0.89133 * t90;
+    let t118 = s_q3 * t110 - c_q3 * t109;
+    let t119 = 0.89133 * t26 + 0.3251198455 * t48 + t77 + 0.4318 * t115
+        - 0.011273199 * t50 - t10 * t75 - t118;
+    let t120 = c_q4 * t85 + s_q4 * t102;
+    let t121 = 0.0016 * t56 + t10 * t73 + t120 + 0.0003 * t51 * t52 - 0.0047376 * t11
+        - 0.025375 * t26 - 0.011273199 * t48 - t78 - 0.0203 * t115;
+    let t122 = c_q2 * t116 - s_q2 * t117;
+    let t123 = s_q2 * t116 + c_q2 * t117;
+    let t124 = c_q2 * t119 - s_q2 * t121;
+    let t125 = s_q2 * t119 + c_q2 * t121;
+    let t126 = c_q3 * t43;
+    let t127 = c_q4 * t126 + s_q4 * t45;
+    let t128 = c_q4 * t45 - s_q4 * t126;
+    let t129 = s_q3 * t43;
+    let t130 = s_q5 * t127 + c_q5 * t129;
+    let t131 = c_q5 * t127 - s_q5 * t129;
+    let t132 = t43 * t46;
+    let t133 = t45 * t46;
+    let t134 = -2.0 * (t60 * t129 + t58 * t127);
+    let t135 = t59 * t127 + t58 * t128;
+    let t136 = t45 * (qd[2] + qd[1]);
+    let t137 = qd[3] * t126 + s_q3 * t136;
+    let t138 = t135 - t137;
+    let t139 = 0.00288 * (c_q4 * t138 - s_q4 * t134);
+    let t140 = t60 * t128 + t59 * t129;
+    let t141 = c_q3 * t136 - qd[3] * t129;
+    let t142 = -t43 * (qd[2] + qd[1]);
+    let t143 = s_q4 * t142 + qd[4] * t128 + c_q4 * t141;
+    let t144 = t140 + t143;
+    let t145 = c_q3 * t139 + 0.00288 * s_q3 * t144;
+    let t146 = 1.78266 * t132 + t145 - 0.05075 * t133;
+    let t147 = t43 * t44;
+    let t148 = 0.00288 * (c_q4 * t134 + s_q4 * t138);
+    let t149 = 0.05075 * t132 + t148 - 1.78266 * t147;
+    let t150 = s_q2 * t146 + c_q2 * t149;
+    let t151 = t10 * t43;
+    let t152 = 0.00288 * c_q3 * t144 - s_q3 * t139;
+    let t153 = c_q4 * t142 - qd[4] * t127 - s_q4 * t141;
+    let t154 = 0.00004 * t153 - 0.0004 * (t60 * t127 + t58 * t129);
+    let t155 = c_q5 * t65;
+    let t156 = s_q5 * t64;
+    let t157 = c_q1 * t46;
+    let t158 = 0.8636 * (t132 - t157) - 0.0406 * t133;
+    let t159 = t151 - t142;
+    let t160 = t136 + t10 * t45;
+    let t161 = t36 + 0.0203 * t159 + 0.4318 * t160;
+    let t162 = 0.00064216 * t140 + 0.00024216 * t143
+        + 0.00004 * (t81 * t131 + t128 * (t155 + t156) - t79 * t130)
+        + 0.00288 * (s_q3 * t158 + c_q3 * t161);
+    let t163 = 0.0003 * t141 + 0.0016 * (t45 * t52 - t55 * t129) + c_q4 * t162
+        - s_q4 * t154;
+    let t164 = s_q5 * t65;
+    let t165 = c_q5 * t64;
+    let t166 = c_q1 * t44;
+    let t167 = 0.00064216 * t137
+        - 0.00004 * (t128 * (t164 - t165) - t81 * t130 - t79 * t131)
+        - 0.00288
+            * (c_q4 * (c_q3 * t158 - s_q3 * t161)
+                + s_q4 * (0.0406 * t132 + 0.8636 * (t166 - t147))) - 0.00024216 * t135;
+    let t168 = -0.0013 * (t55 * t126 - t45 * t51) - t167;
+    let t169 = 0.89133 * t36 + 0.3251198455 * t136 + 0.011273199 * (t151 - t142)
+        + t45 * t76 + c_q3 * t163 + 0.4318 * t152 - 0.0047376 * t133 - s_q3 * t168;
+    let t170 = 0.3251198455 * t43 - 0.011273199 * t45;
+    let t171 = 0.0016 * t142 + c_q4 * t154 + s_q4 * t162
+        - 0.0003 * (t52 * t126 + t51 * t129);
+    let t172 = 0.0047376 * t132 + t10 * t170 + t171 - 0.025375 * t36 - 0.011273199 * t136
+        - 0.0203 * t152 - t43 * t76;
+    let t173 = 0.0203 * t148 + 0.769752588 * t157 + 0.02191385 * t166 + t43 * t75
+        - 0.4318 * t145 - 0.0047376 * t142 - t46 * t170 - s_q3 * t163
+        - 0.011273199 * t147 - c_q3 * t168 - t45 * t73;
+    let t174 = c_q3 * t60;
+    let t175 = 2.0 * (t15 * t58 - t174);
+    let t176 = t38 * t58 - t15 * t59;
+    let t177 = s_q3 * t46;
+    let t178 = t177 - s_q3 * qd[3];
+    let t179 = t176 - t178;
+    let t180 = 0.00288 * (c_q4 * t179 - s_q4 * t175);
+    let t181 = t38 * t60;
+    let t182 = t181 + c_q3 * t59;
+    let t183 = c_q3 * t46;
+    let t184 = t183 - c_q3 * qd[3];
+    let t185 = s_q4 * t44;
+    let t186 = qd[4] * t38 + c_q4 * t184 - t185;
+    let t187 = t182 + t186;
+    let t188 = c_q3 * t180 + 0.00288 * s_q3 * t187;
+    let t189 = t188 - 0.05075 * t10;
+    let t190 = 0.00288 * (c_q4 * t175 + s_q4 * t179);
+    let t191 = t190 - 1.78266 * t10;
+    let t192 = s_q2 * t189 + c_q2 * t191;
+    let t193 = 0.00288 * c_q3 * t187 - s_q3 * t180;
+    let t194 = c_q4 * t44;
+    let t195 = qd[4] * t15 - s_q4 * t184 - t194;
+    let t196 = 0.00004 * t195 - 0.0004 * (c_q3 * t58 - t15 * t60);
+    let t197 = 0.0406 * t44 + 0.8636 * t46;
+    let t198 = 0.8636 * t0 + t197;
+    let t199 = 0.00064216 * t182 + 0.00024216 * t186
+        + 0.00004 * (t16 * t79 + t38 * (t155 + t156) - t17 * t81);
+    let t200 = 0.00288 * (s_q3 * t40 + c_q3 * t198) + t199;
+    let t201 = 0.0003 * t184 - 0.0016 * c_q3 * t55 - s_q4 * t196;
+    let t202 = c_q4 * t200 + t201;
+    let t203 = 0.8636 * s_q4 * (t41 - t10) + c_q4 * (c_q3 * t40 - s_q3 * t198);
+    let t204 = 0.00024216 * t176
+        + 0.00004 * (t16 * t81 + t38 * (t164 - t165) + t17 * t79) - 0.00064216 * t178;
+    let t205 = 0.0013 * s_q3 * t55 + t204;
+    let t206 = 0.00288 * t203 + t205;
+    let t207 = 0.683769916 * t46 + 0.4318 * t193 - t74;
+    let t208 = 0.769752588 * t0 + c_q3 * t202 + t207 - s_q3 * t206;
+    let t209 = s_q4 * t200;
+    let t210 = c_q4 * t196 - 0.0003 * (c_q3 * t51 - s_q3 * t52);
+    let t211 = t210 - 0.035130225 * t44 - 0.022546398 * t46 - 0.0203 * t193;
+    let t212 = t209 + t211 - 0.02191385 * t0;
+    let t213 = 0.15005 * (c_q2 * t189 - s_q2 * t191)
+        - 0.4318 * (0.05075 * t44 + 1.78266 * t46 + t193);
+    let t214 = 0.0203 * t190 - 0.4318 * t188;
+    let t215 = 0.4318 * t192 + t214;
+    let t216 = 0.769752588 * t39 + 0.02191385 * t41 - s_q3 * t202 - c_q3 * t206;
+    let t217 = t210 - 0.0016 * t44;
+    let t218 = t199 + 0.00288 * (c_q3 * t197 - 0.0406 * t12);
+    let t219 = t201 + c_q4 * t218;
+    let t220 = c_q4 * (-0.0406 * t13 - s_q3 * t197) - 0.8636 * t10 * s_q4;
+    let t221 = t205 + 0.00288 * t220;
+    let t222 = t207 + c_q3 * t219 - s_q3 * t221;
+    let t223 = s_q4 * t218;
+    let t224 = t211 + t223;
+    let t225 = s_q3 * t219 + c_q3 * t221;
+    let t226 = c_q4 * t58;
+    let t227 = s_q4 * t59 + t226;
+    let t228 = t51 + t227;
+    let t229 = 0.00576 * s_q4 * s_q4 * t58 + 0.00288 * c_q4 * t228;
+    let t230 = c_q4 * t60;
+    let t231 = c_q4 * t52;
+    let t232 = c_q4 * qd[4] + t231;
+    let t233 = t230 + t232;
+    let t234 = c_q3 * t229 + 0.00288 * s_q3 * t233;
+    let t235 = s_q4 * (0.00288 * t228 - 0.00576 * t226);
+    let t236 = s_q2 * t234 + c_q2 * t235;
+    let t237 = 0.00288 * c_q3 * t233 - s_q3 * t229;
+    let t238 = s_q4 * t52;
+    let t239 = s_q4 * qd[4] + t238;
+    let t240 = -0.00004 * t239 - 0.0004 * s_q4 * t60;
+    let t241 = 0.00064216 * t230 + 0.00024216 * t232 + 0.00004 * (c_q4 * (t155 + t156));
+    let t242 = 0.0019 * t52 + c_q4 * t241 - s_q4 * t240;
+    let t243 = s_q5 * t81;
+    let t244 = c_q5 * t79;
+    let t245 = 0.00004 * (s_q4 * t244 + c_q4 * t165) - 0.00024216 * t227
+        - 0.00004 * (c_q4 * t164 - s_q4 * t243);
+    let t246 = 0.00194216 * t51 - t245;
+    let t247 = 0.4318 * t237 + c_q3 * t242 - s_q3 * t246;
+    let t248 = c_q4 * t240 + s_q4 * t241;
+    let t249 = t248 - 0.0203 * t237;
+    let t250 = 0.0203 * t235 - 0.4318 * t234 - s_q3 * t242 - c_q3 * t246;
+    let t251 = 2.0 * t59;
+    let t252 = 0.00576 * s_q4 * t174 + 0.00288 * s_q3 * t251;
+    let t253 = s_q2 * t252 - 0.00576 * c_q2 * t230;
+    let t254 = 0.00288 * c_q3 * t251 - 0.00576 * t181;
+    let t255 = -t58;
+    let t256 = 0.00044 * t255;
+    let t257 = 0.00088432 * t59 - 0.00004 * (t243 + t244);
+    let t258 = c_q4 * t257 - s_q4 * t256;
+    let t259 = 0.4318 * t254 + c_q3 * t258;
+    let t260 = c_q4 * t256 + s_q4 * t257;
+    let t261 = t260 - 0.0203 * t254;
+    let t262 = -0.000116928 * t230 - 0.4318 * t252 - s_q3 * t258;
+    let t263 = 0.00004 * (t155 + t156);
+    let t264 = c_q3 * c_q4;
+    let t265 = 0.00004 * (t164 - t165);
+    let t266 = t263 * t264 - s_q3 * t265;
+    let t267 = s_q4 * t263;
+    let t268 = -t15 * t263 - c_q3 * t265;
+    let t269 = 0.023751 * t0 - 0.6903913435 * t1;
+    let t270 = 0.8636 * t9 + t29;
+    let t271 = 0.4318 * (t8 - t23) - t27;
+    let t272 = 0.0070992 * t0 - 1.601861202 * t1;
+    let t273 = c_q2 * t270 + s_q2 * t271;
+    let t274 = c_q2 * t271 - s_q2 * t270;
+    let t275 = -t48;
+    let t276 = 0.00004 * t195;
+    let t277 = c_q4 * t183 - t185;
+    let t278 = -t194 - s_q4 * t183;
+    let t279 = s_q5 * t277 + c_q5 * t177;
+    let t280 = c_q5 * t277 - s_q5 * t177;
+    let t281 = c_q5 * t51 - s_q5 * t231;
+    let t282 = c_q5 * t231 + s_q5 * t51;
+    let t283 = t86 - t69;
+    let t284 = t49 + s_q2 * t24;
+    let t285 = qd[3] * t183;
+    let t286 = t59 * t277 + t58 * t278;
+    let t287 = s_q3 * t284 + t285;
+    let t288 = t286 - t287;
+    let t289 = -2.0 * (t60 * t177 + t58 * t277);
+    let t290 = s_q4 * t289;
+    let t291 = 0.00288 * (c_q4 * t288 - t290);
+    let t292 = qd[3] * t177;
+    let t293 = c_q3 * t284 - t292;
+    let t294 = c_q2 * t24 - t47;
+    let t295 = qd[4] * t278;
+    let t296 = t60 * t278 + t59 * t177;
+    let t297 = t295 + c_q4 * t293 + s_q4 * t294;
+    let t298 = t296 + t297;
+    let t299 = 0.05075 * t68 + 0.89133 * t283;
+    let t300 = c_q3 * t291 + 0.00288 * s_q3 * t298;
+    let t301 = t299 + t300;
+    let t302 = c_q4 * t289;
+    let t303 = 0.025375 * t283 - 1.78266 * t68;
+    let t304 = 0.00288 * (s_q4 * t288 + t302);
+    let t305 = t303 + t304;
+    let t306 = s_q2 * t301 + c_q2 * t305;
+    let t307 = 0.00288 * c_q3 * t298 - s_q3 * t291;
+    let t308 = t55 * t177 + t44 * t52;
+    let t309 = qd[4] * t277;
+    let t310 = c_q4 * t294 - s_q4 * t293 - t309;
+    let t311 = t60 * t277 + t58 * t177;
+    let t312 = 0.00004 * t310 - 0.0004 * t311;
+    let t313 = 0.0406 * t68 + 0.4318 * t283;
+    let t314 = t273 + t313;
+    let t315 = t54 - t294;
+    let t316 = t284 - t53;
+    let t317 = 0.4318 * (t25 + t316) + 0.0203 * t315;
+    let t318 = 0.00004 * (t81 * t280 + t156 * t278) + 0.00064216 * t296
+        + 0.00004 * (t155 * t278 - t79 * t279);
+    let t319 = 0.00024216 * t297 + 0.00288 * (s_q3 * t314 + c_q3 * t317) + t318;
+    let t320 = 0.0003 * t293 + c_q4 * t319 - 0.0016 * t308 - s_q4 * t312;
+    let t321 = 0.0203 * t283 - 0.8636 * t68;
+    let t322 = 0.00064216 * t287
+        - 0.00288 * (c_q4 * (c_q3 * t314 - s_q3 * t317) + s_q4 * (t274 + t321));
+    let t323 = 0.00004 * (t79 * t280 + t165 * t278) - 0.00024216 * t286
+        - 0.00004 * (t164 * t278 - t81 * t279);
+    let t324 = -0.0013 * (t55 * t183 + t44 * t51) - t323;
+    let t325 = t324 - t322;
+    let t326 = 0.011273199 * t54 + 0.0047376 * t68 - t78;
+    let t327 = 0.384876294 * t25 + 0.3251198455 * t284 + 0.4318 * t307 + c_q3 * t320
+        + t326 - 0.011273199 * t294 - s_q3 * t325;
+    let t328 = t52 * t183 + t51 * t177;
+    let t329 = 0.011273199 * t44 + 0.3251198455 * t46;
+    let t330 = t10 * t329 - 0.0047376 * t69 - t77;
+    let t331 = 0.0016 * t294 + c_q4 * t312 + s_q4 * t319 - 0.0003 * t328;
+    let t332 = t330 + t331 - 0.010956925 * t25 - 0.011273199 * t284 - 0.0203 * t307;
+    let t333 = t44 * t73 + t46 * (t75 - t329) - 0.011273199 * t68;
+    let t334 = 0.025375 * t274 + 0.0203 * t304 + t333 - 0.4318 * t300 - 0.89133 * t273
+        - 0.0047376 * t294 - s_q3 * t320 - c_q3 * t325;
+    let t335 = t285 + s_q3 * t50;
+    let t336 = t286 - t335;
+    let t337 = 0.00288 * (c_q4 * t336 - t290);
+    let t338 = c_q3 * t50 - t292;
+    let t339 = s_q4 * t275 + t295 + c_q4 * t338;
+    let t340 = t296 + t339;
+    let t341 = c_q3 * t337 + 0.00288 * s_q3 * t340;
+    let t342 = t299 + t341;
+    let t343 = 0.00288 * (t302 + s_q4 * t336);
+    let t344 = t303 + t343;
+    let t345 = t122 + s_q2 * t342 + c_q2 * t344;
+    let t346 = 0.00288 * c_q3 * t340 - s_q3 * t337;
+    let t347 = c_q4 * t275 - t309 - s_q4 * t338;
+    let t348 = 0.00004 * t347 - 0.0004 * t311;
+    let t349 = t31 + t313;
+    let t350 = 0.0203 * t92 - 0.4318 * t91;
+    let t351 = t318 + 0.00024216 * t339 + 0.00288 * (s_q3 * t349 + c_q3 * t350);
+    let t352 = 0.0003 * t338 + c_q4 * t351 - 0.0016 * t308 - s_q4 * t348;
+    let t353 = 0.00064216 * t335
+        - 0.00288 * (c_q4 * (c_q3 * t349 - s_q3 * t350) + s_q4 * (t321 - t93));
+    let t354 = t324 - t353;
+    let t355 = 0.3251198455 * t50 + t326 + c_q3 * t352 + 0.4318 * t346
+        - 0.011273199 * t275 - s_q3 * t354;
+    let t356 = 0.0016 * t275 + c_q4 * t348 + s_q4 * t351 - 0.0003 * t328;
+    let t357 = t330 + t356 - 0.011273199 * t50 - 0.0203 * t346;
+    let t358 = 0.0203 * t343 + t333 - 0.4318 * t341 - 0.025375 * t93 - 0.89133 * t31
+        - 0.0047376 * t275 - s_q3 * t352 - c_q3 * t354;
+    let t359 = t59 * t231 - t58 * t238;
+    let t360 = t359 - t57;
+    let t361 = -2.0 * (t58 * t231 - t51 * t60);
+    let t362 = 0.00288 * (c_q4 * t360 - s_q4 * t361);
+    let t363 = qd[3] * t51 - t61;
+    let t364 = t51 * t59 + t60 * t238;
+    let t365 = c_q4 * t363 - qd[4] * t238;
+    let t366 = t365 - t364;
+    let t367 = c_q3 * t362 + 0.00288 * (t114 + s_q3 * t366) - t113;
+    let t368 = 0.00288 * (s_q4 * t360 + c_q4 * t361);
+    let t369 = s_q2 * t367 + c_q2 * t368;
+    let t370 = 0.00288 * (c_q3 * t366 - t112) - t111 - s_q3 * t362;
+    let t371 = qd[4] * t231 + s_q4 * t363;
+    let t372 = -0.00004 * t371 - 0.0004 * (t60 * t231 - t51 * t58);
+    let t373 = 0.00288 * t97 + 0.00024216 * t365
+        + 0.00004 * (t79 * t281 + t81 * t282 - t238 * (t155 + t156)) - 0.00064216 * t364;
+    let t374 = 0.0003 * t363 + 0.0016 * t51 * t55 + c_q4 * t373 - s_q4 * t372;
+    let t375 = 0.00064216 * t57 + 0.00288 * c_q4 * t98
+        - 0.00004 * (t81 * t281 + t238 * (t165 - t164) - t79 * t282) - 0.00024216 * t359;
+    let t376 = -0.0013 * t70 - t375;
+    let t377 = 0.4318 * t370 + c_q3 * (t374 - t110) - s_q3 * (t109 + t376);
+    let t378 = s_q4 * t373 + c_q4 * t372 - 0.0003 * (t52 * t52 - t51 * t51);
+    let t379 = t378 - 0.0203 * t370;
+    let t380 = t118 + 0.0203 * t368 - s_q3 * t374 - c_q3 * t376 - 0.4318 * t367;
+    let t381 = t59 * t59 + t58 * t255;
+    let t382 = 0.00288 * (c_q4 * t381 + 2.0 * s_q4 * t72 - t106 - t107);
+    let t383 = t60 * t255;
+    let t384 = t67 + qd[4] * t255;
+    let t385 = t383 + t384;
+    let t386 = c_q3 * t382 + 0.00288 * s_q3 * t385;
+    let t387 = 0.00288 * (t103 + s_q4 * t381 - 2.0 * c_q4 * t72 - t104);
+    let t388 = s_q2 * t386 + c_q2 * t387;
+    let t389 = 0.00288 * c_q3 * t385 - s_q3 * t382;
+    let t390 = -0.00004 * t63 - 0.0004 * t71;
+    let t391 = 0.00064216 * t383 + 0.00024216 * t384 + 0.00004 * (t255 * (t155 + t156));
+    let t392 = c_q4 * t391 - t120 - s_q4 * t390;
+    let t393 = 0.00288 * (c_q4 * t95 - s_q4 * t97) + 0.00024216 * t381
+        + 0.00004 * (t255 * (t164 - t165) - t59 * (t243 + t244));
+    let t394 = 0.4318 * t389 + c_q3 * t392 - s_q3 * t393;
+    let t395 = t108 + c_q4 * t390 + s_q4 * t391;
+    let t396 = t395 - 0.0203 * t389;
+    let t397 = 0.0203 * t387 - 0.4318 * t386 - s_q3 * t392 - c_q3 * t393;
+    let t398 = 0.00004 * (t84 - t79 * t64);
+    let t399 = 0.00004 * (t82 - t81 * t64);
+    let t400 = t264 * t398 - s_q3 * t399;
+    let t401 = s_q4 * t398;
+    let t402 = -t15 * t398 - c_q3 * t399;
+    (
+        [
+            [
+                0.0,
+                c_q1
+                    * (t124 + qd[1] * t272 + s_q2 * t327 + c_q2 * t332
+                        + 0.15005 * (c_q2 * t301 - s_q2 * t305) - 0.6903913435 * qdd[1]
+                        - 1.601861202 * t6 - 0.0070992 * t7 - qd[1] * t21
+                        - 0.15005 * t123 - 0.0070992 * t7 - t0 * t269
+                        - 0.4318 * (t307 + 0.025375 * t315 + 0.89133 * t316))
+                    + s_q1
+                        * (0.0070992 * (t4 - t24) + t1 * t269 + c_q2 * t327
+                            + 0.023751 * qdd[1] + 0.0070992 * t6
+                            + 0.4318 * (0.025375 * t91 + 0.89133 * t92 + t115)
+                            - 1.601861202 * t7 - s_q2 * t332 - 0.15005 * t306
+                            - qd[1] * t19 - t125 - 0.15005 * t122),
+                s_q1 * (c_q2 * t355 - t125 - s_q2 * t357 - 0.15005 * t345)
+                    + c_q1
+                        * (t124 + s_q2 * t355 + c_q2 * t357
+                            + 0.15005 * (c_q2 * t342 - t123 - s_q2 * t344)
+                            - 0.4318 * (0.025375 * t92 + t346 - 0.89133 * t91)),
+                s_q1 * (c_q2 * t377 - 0.15005 * t369 - s_q2 * t379)
+                    + c_q1
+                        * (0.15005 * (c_q2 * t367 - s_q2 * t368) + s_q2 * t377
+                            + c_q2 * t379 - 0.4318 * t370),
+                s_q1 * (c_q2 * t394 - 0.15005 * t388 - s_q2 * t396)
+                    + c_q1
+                        * (0.15005 * (c_q2 * t386 - s_q2 * t387) + s_q2 * t394
+                            + c_q2 * t396 - 0.4318 * t389),
+                s_q1 * (c_q2 * t400 - s_q2 * t401) + c_q1 * (s_q2 * t400 + c_q2 * t401),
+            ],
+            [
+                0.0,
+                t0 * t19 + t334 + 0.4318 * t306 + t1 * (t21 - t272) - 37.2347379 * s_q1
+                    - 1.024164 * c_q1 - 0.6903913435 * t7 - 0.0070992 * t9
+                    - 0.023751 * t24,
+                0.4318 * t345 + t358,
+                0.4318 * t369 + t380,
+                0.4318 * t388 + t397,
+                t402,
+            ],
+            [0.0, t334, t358, t380, t397, t402],
+            [0.0, t331, t356, t378, t395, t401],
+            [0.0, t322 + t323, t323 + t353, t375, -t393, -t399],
+            [0.0, 0.00004 * t310, 0.00004 * t347, -0.00004 * t371, -0.00004 * t63, 0.0],
+        ],
+        [
+            [
+                s_q1
+                    * (0.0141984 * t33 + c_q1 * t22 + t1 * t34 + c_q2 * t169
+                        - 1.601861202 * t32 - s_q2 * t172 - 0.15005 * t150)
+                    + c_q1
+                        * (qd[1] * t37 + s_q2 * t169 + c_q2 * t172
+                            + 0.15005 * (c_q2 * t146 - s_q2 * t149) - 0.0070992 * t32
+                            - s_q1 * t22 - t0 * t34
+                            - 0.4318 * (t152 + 0.025375 * t159 + 0.89133 * t160)),
+                s_q1
+                    * (0.1462528 * t1 + c_q2 * t208 - 0.047502 * t20 - 0.15005 * t192
+                        - s_q2 * t212)
+                    + c_q1
+                        * (1.380782687 * t18 + s_q2 * t208 + c_q2 * t212 + t213
+                            - 3.349975204 * t0),
+                s_q1 * (c_q2 * t222 - 0.15005 * t192 - s_q2 * t224)
+                    + c_q1 * (t213 + s_q2 * t222 + c_q2 * t224),
+                s_q1 * (c_q2 * t247 - 0.15005 * t236 - s_q2 * t249)
+                    + c_q1
+                        * (0.15005 * (c_q2 * t234 - s_q2 * t235) + s_q2 * t247
+                            + c_q2 * t249 - 0.4318 * t237),
+                s_q1 * (c_q2 * t259 - 0.15005 * t253 - s_q2 * t261)
+                    + c_q1
+                        * (0.15005 * (c_q2 * t252 + 0.00576 * s_q2 * t230) + s_q2 * t259
+                            + c_q2 * t261 - 0.4318 * t254),
+                s_q1 * (c_q2 * t266 - s_q2 * t267) + c_q1 * (s_q2 * t266 + c_q2 * t267),
+            ],
+            [
+                0.023751 * t33 + s_q1 * t21 + t173 + 0.4318 * t150 - 0.6903913435 * t32
+                    - 0.0070992 * t35 - c_q1 * t19 - t1 * t37,
+                t215 + t216,
+                t215 - t225,
+                0.4318 * t236 + t250,
+                0.4318 * t253 + t262,
+                t268,
+            ],
+            [t173, t214 + t216, t214 - t225, t250, t262, t268],
+            [t171, t209 + t217, t217 + t223, t248, t260, t267],
+            [
+                t167,
+                -0.00288 * t203 - t204,
+                -0.00288 * t220 - t204,
+                t245 - 0.00064216 * t51,
+                0.0,
+                -t265,
+            ],
+            [0.00004 * t153, t276, t276, -0.00004 * t239, 0.00004 * t255, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 81,
+    add: 36,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let t0 = 9.81 * (s_q1 * c_q2 + c_q1 * s_q2);
+    let t1 = c_q3 * c_q4;
+    let t2 = 9.81 * (c_q1 * c_q2 - s_q1 * s_q2);
+    let t3 = t0 * t1 + s_q4 * t2;
+    let t4 = c_q3 * t0;
+    let t5 = s_q4 * t4;
+    let t6 = c_q4 * t2 - t5;
+    let t7 = s_q3 * t0;
+    let t8 = c_q4 * t7;
+    let t9 = 0.00288 * t8;
+    let t10 = 0.00288 * (t1 * t7 - s_q3 * t3);
+    let t11 = c_q2 * t10;
+    let t12 = s_q4 * t7;
+    let t13 = s_q2 * t12;
+    let t14 = s_q2 * t10;
+    let t15 = c_q2 * t12;
+    let t16 = s_q3 * t2;
+    let t17 = t1 * t2 - s_q4 * t0;
+    let t18 = 0.00288 * (t1 * t16 - s_q3 * t17);
+    let t19 = c_q2 * t18;
+    let t20 = s_q4 * t16;
+    let t21 = s_q2 * t20;
+    let t22 = s_q2 * t18;
+    let t23 = c_q2 * t20;
+    let t24 = -0.00288 * (s_q3 * c_q4 * t16 + c_q3 * t17) - 0.025375 * t0 - 0.89133 * t2;
+    let t25 = 0.00288 * t20;
+    let t26 = -0.00288 * t17;
+    let t27 = 0.00288 * (t1 * t4 - c_q3 * t3);
+    let t28 = -t10;
+    let t29 = -0.00288 * (c_q3 * t12 + s_q3 * t6);
+    let t30 = 0.00288 * (s_q3 * t12 - c_q3 * t6);
+    [
+        [
+            0.0,
+            c_q1 * (t11 + t22 + 0.00288 * t23 - 0.00288 * t13)
+                + s_q1 * (t19 - 0.00288 * t21 - t14 - 0.00288 * t15),
+            s_q1 * (t19 - t14 - 0.00288 * (t15 + t21))
+                + c_q1 * (t11 + t22 + 0.00288 * (t23 - t13)),
+            s_q1 * (c_q2 * t27 - 0.00288 * s_q2 * t5)
+                + c_q1 * (s_q2 * t27 + 0.00288 * c_q2 * t5),
+            s_q1 * (c_q2 * t29 - 0.00288 * s_q2 * t8)
+                + c_q1 * (s_q2 * t29 + 0.00288 * c_q2 * t8),
+            0.0,
+        ],
+        [0.0, t24 - 37.2347379 * s_q1 - 1.024164 * c_q1, t24, t28, t30, 0.0],
+        [0.0, t24, t24, t28, t30, 0.0],
+        [0.0, t25, t25, 0.00288 * t5, t9, 0.0],
+        [0.0, t26, t26, t9, -0.00288 * t6, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 250,
+    add: 143,
+    div: 4,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let t0 = s_q3 * c_q4;
+    let t1 = s_q3 * s_q4;
+    let t2 = c_q4 * t1;
+    let t3 = c_q3 * c_q4;
+    let t4 = c_q3 * s_q4;
+    let t5 = -0.00288 * (s_q2 * t3 + c_q2 * s_q4);
+    let t6 = 0.00064216 * s_q3 + 0.001243584 * t0;
+    let t7 = s_q1 * (c_q2 * t6 + 0.000058464 * s_q2 * t0 - 0.15005 * t5)
+        + c_q1
+            * (0.000432144 * (s_q2 * s_q4 - c_q2 * t3) + s_q2 * t6
+                - t0 * (0.001243584 + 0.000058464 * c_q2));
+    let t8 = 0.001243584 * t3 + 0.00064216 * c_q3 - 0.000058464 * s_q4;
+    let t9 = 0.4318 * t5 + t8;
+    let t10 = 0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t4)
+        - 0.00004 * s_q1 * (c_q2 * t4 + s_q2 * c_q4);
+    let t11 = 0.025375 - 0.00288 * t4;
+    let t12 = s_q2 * t1;
+    let t13 = 0.001243584 * t4 + 0.00020216 * s_q4 * t3;
+    let t14 = s_q4 * s_q4;
+    let t15 = 0.00288 * c_q4 + 0.89133;
+    let t16 = c_q2 * t11 - s_q2 * t15;
+    let t17 = s_q2 * t11 + c_q2 * t15;
+    let t18 = s_q3 * (-0.00020216 * t14 - 0.0001);
+    let t19 = s_q3 * t18;
+    let t20 = -0.000058464 * t1 - c_q3 * t18;
+    let t21 = -0.001243584 * t1 - 0.00020216 * t2 - 0.0047376;
+    let t22 = c_q2 * t21 + s_q2 * t20 - 0.15005 * t17;
+    let t23 = 0.001243584 * c_q4 - 0.000058464 * t4;
+    let t24 = t13 - 0.000058464 * c_q4;
+    let t25 = 0.00040432 * t14 - 0.000116928 * t4;
+    let t26 = 0.002487168 * c_q4 - t19 - t25;
+    let t27 = s_q2 * (t26 + 0.3240220055);
+    let t28 = s_q2 * (t24 - 0.011273199);
+    let t29 = 0.000432144 * t1 + 0.4318 * t16;
+    let t30 = c_q2 * t20 - 0.15005 * t16 - s_q2 * t21;
+    let t31 = s_q2 * t27 + 2.0 * c_q2 * t28;
+    let t32 = 0.5 * t25 + 0.00164;
+    let t33 = 0.00020216 * t14 + 0.00164 - 0.00004 * c_q4 * c_q4;
+    let inv0 = 1.0 / t33;
+    let t34 = -0.001243584 * t1 - 0.00024216 * t2;
+    let t35 = 0.001243584 * t12 + t34;
+    let t36 = s_q1 * (c_q2 * t13 - 0.000432144 * t12 - s_q2 * t32)
+        + c_q1 * (s_q2 * t13 + c_q2 * (0.000432144 * t1 + t32) - 0.001243584 * t4)
+        - c_q4 * t10;
+    let t37 = 2.0 * t23 + t19 - 0.00004 * t1 * t1;
+    let t38 = t37 + 0.3592922305 - 1557.2443004858603 * t8 * t8 - inv0 * t34 * t34;
+    let inv1 = 1.0 / t38;
+    let t39 = 0.4318 * t16 + t37 + 0.3592922305 - inv0 * t34 * t35
+        - 1557.2443004858603 * t8 * t9;
+    let t40 = t1 * t10;
+    let t41 = c_q1 * t22 + s_q1 * t30 - t40 - inv0 * t34 * t36
+        - 1557.2443004858603 * t7 * t8;
+    let t42 = 2.0 * t29 + t37 + 2.1074062325 - 0.000864288 * t1 - inv0 * t35 * t35
+        - inv1 * t39 * t39 - 1557.2443004858603 * t9 * t9;
+    let inv2 = 1.0 / t42;
+    let t43 = c_q1 * (t22 - 0.023751) + s_q1 * (t30 - 0.001243584 * t1 - 0.6903913435)
+        - t40 - inv0 * t35 * t36 - inv1 * t39 * t41 - 1557.2443004858603 * t7 * t9;
+    let t44 = 0.00020216 * t14
+        + 2.0
+            * (t23 + t29
+                + s_q1 * c_q1
+                    * (t24 + c_q2 * t27 - 0.4318 * t17 - 2.0 * s_q2 * t28 - 0.018372399))
+        + t31 + s_q1 * s_q1 * (t26 - 0.8636 * t16 - 2.0 * t31 - 1.2778391965)
+        + 3.155182285625 - 0.002487168 * c_q4 - inv0 * t36 * t36 - inv1 * t41 * t41
+        - inv2 * t43 * t43 - 25000.0 * t10 * t10 - 1557.2443004858603 * t7 * t7;
+    let inv3 = 1.0 / t44;
+    let t45 = c_q4 * inv0 * t34 - t1;
+    let t46 = c_q4 * inv0 * t35 - t1 - inv1 * t39 * t45;
+    let t47 = c_q4 * inv0 * t36 - 25000.0 * t10 - inv1 * t41 * t45 - inv2 * t43 * t46;
+    let t48 = inv3 * t47;
+    let t49 = inv2 * (t46 - t43 * inv3 * t47);
+    let t50 = inv1 * (t45 - t39 * t49 - t41 * inv3 * t47);
+    let t51 = -inv0 * (c_q4 + t34 * t50 + t35 * t49 + t36 * inv3 * t47);
+    let t52 = -1557.2443004858603 * (t8 * t50 + t9 * t49 + t7 * inv3 * t47);
+    let t53 = 1557.2443004858603 * (t8 * inv1 * t39 - t9);
+    let t54 = 1557.2443004858603 * (t8 * inv1 * t41 - t7) - inv2 * t43 * t53;
+    let t55 = inv3 * t54;
+    let t56 = inv2 * (t53 - t43 * inv3 * t54);
+    let t57 = inv1 * (-1557.2443004858603 * t8 - t39 * t56 - t41 * inv3 * t54);
+    let t58 = -inv0 * (t34 * t57 + t35 * t56 + t36 * inv3 * t54);
+    let t59 = inv0 * (t34 * inv1 * t39 - t35);
+    let t60 = inv0 * (t34 * inv1 * t41 - t36) - inv2 * t43 * t59;
+    let t61 = inv3 * t60;
+    let t62 = inv2 * (t59 - t43 * inv3 * t60);
+    let t63 = -inv1 * (inv0 * t34 + t39 * t62 + t41 * inv3 * t60);
+    let t64 = inv1 * (t39 * inv2 * t43 - t41);
+    let t65 = inv3 * t64;
+    let t66 = -inv2 * (inv1 * t39 + t43 * inv3 * t64);
+    let t67 = -inv2 * t43 * inv3;
+    [
+        [inv3, t67, t65, t61, t55, t48],
+        [t67, inv2 + inv2 * inv2 * t43 * t43 * inv3, t66, t62, t56, t49],
+        [t65, t66, inv1 - inv1 * (t39 * t66 + t41 * inv3 * t64), t63, t57, t50],
+        [
+            t61,
+            t62,
+            t63,
+            inv0 - inv0 * (t34 * t63 + t35 * t62 + t36 * inv3 * t60),
+            t58,
+            t51,
+        ],
+        [
+            t55,
+            t56,
+            t57,
+            t58,
+            1557.2443004858603
+                - 1557.2443004858603 * (t8 * t57 + t9 * t56 + t7 * inv3 * t54),
+            t52,
+        ],
+        [
+            t48,
+            t49,
+            t50,
+            t51,
+            t52,
+            25000.0 - c_q4 * t51 - 25000.0 * t10 * inv3 * t47 - t1 * (t50 + t49),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 2138,
+    add: 1388,
+    div: 8,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = qd[1] * t1;
+    let t3 = qd[1] * t0;
+    let t4 = t0 * c_q2 + t1 * s_q2;
+    let t5 = t1 * c_q2 - t0 * s_q2;
+    let t6 = 0.4318 * qd[1] - 0.15005 * t0;
+    let t7 = t1 * t1;
+    let t8 = -0.4318 * t7 - qd[1] * t6;
+    let t9 = t0 * t1;
+    let t10 = 0.15005 * t2 + 0.4318 * t9;
+    let t11 = t0 * t6 - 0.15005 * t7;
+    let t12 = qd[1] + qd[2];
+    let t13 = qd[2] * t5;
+    let t14 = qd[2] * t4;
+    let t15 = t12 * s_q3;
+    let t16 = t4 * c_q3 - t15;
+    let t17 = t12 * c_q3;
+    let t18 = -t4 * s_q3 - t17;
+    let t19 = 0.4318 * t4 - 0.0203 * t5;
+    let t20 = t12 * t12;
+    let t21 = t5 * t19 - 0.0203 * t20;
+    let t22 = -0.4318 * t20 - t4 * t19;
+    let t23 = t4 * t12;
+    let t24 = t5 * t12;
+    let t25 = 0.0203 * t23 + 0.4318 * t24;
+    let t26 = t5 + qd[3];
+    let t27 = qd[3] * t18;
+    let t28 = t16 * c_q4 + t26 * s_q4;
+    let t29 = t26 * c_q4 - t16 * s_q4;
+    let t30 = qd[4] - t18;
+    let t31 = qd[4] * t29;
+    let t32 = t28 * c_q5 - t30 * s_q5;
+    let t33 = t28 * s_q5 + t30 * c_q5;
+    let t34 = t29 + qd[5];
+    let t35 = t29 * t30;
+    let t36 = t28 * t29;
+    let t37 = s_q3 * c_q4;
+    let t38 = s_q5 * t37 - c_q3 * c_q5;
+    let t39 = c_q5 * t37 + c_q3 * s_q5;
+    let t40 = s_q3 * s_q4;
+    let t41 = c_q4 * t40;
+    let t42 = c_q3 * c_q4;
+    let t43 = c_q3 * s_q4;
+    let t44 = c_q4 * c_q4;
+    let t45 = -0.00288 * (s_q2 * t42 + c_q2 * s_q4);
+    let t46 = 0.00064216 * s_q3 + 0.001243584 * t37;
+    let t47 = s_q1 * (c_q2 * t46 + 0.000058464 * s_q2 * t37 - 0.15005 * t45)
+        + c_q1
+            * (0.000432144 * (s_q2 * s_q4 - c_q2 * t42) + s_q2 * t46
+                - t37 * (0.001243584 + 0.000058464 * c_q2));
+    let t48 = 0.001243584 * t42 + 0.00064216 * c_q3 - 0.000058464 * s_q4;
+    let t49 = 0.4318 * t45 + t48;
+    let t50 = 0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t43)
+        - 0.00004 * s_q1 * (c_q2 * t43 + s_q2 * c_q4);
+    let t51 = -0.01028286357706917 * t1 - qd[1];
+    let t52 = 0.6903913435 * t51 - 1.601861202 * t0;
+    let t53 = -0.2989010989010989 * t0 - qd[1];
+    let t54 = 0.023751 * t53;
+    let t55 = 1.748114002 * qd[1] - 0.6903913435 * t0 - 0.023751 * t1;
+    let t56 = t1 * t55;
+    let t57 = t0 * t55;
+    let t58 = 0.89133 * t4 - 0.025375 * t5;
+    let t59 = 0.3251198455 * t4 - 0.011273199 * t5;
+    let t60 = -0.011273199 * t4 - 0.0047376 * t12;
+    let t61 = 0.3586500705 * t12 - 0.0047376 * t5;
+    let t62 = c_q5 * t34;
+    let t63 = s_q5 * t34;
+    let t64 = 0.025375 - 0.00288 * t43;
+    let t65 = s_q2 * t40;
+    let t66 = s_q4 * t42;
+    let t67 = 0.001243584 * t43 + 0.00020216 * t66;
+    let t68 = s_q4 * s_q4;
+    let t69 = t0 * t0;
+    let t70 = c_q1 * qd[1];
+    let t71 = s_q1 * qd[1];
+    let t72 = -0.6903913435 * s_q1 - 0.023751 * c_q1;
+    let t73 = s_q1 * t0;
+    let t74 = 0.8636 * t71 - 0.3001 * (c_q1 * t1 + t73);
+    let t75 = -1.601861202 * s_q1 - 0.0070992 * c_q1;
+    let t76 = qd[1] * c_q2;
+    let t77 = -0.0406 * t12 - 0.8636 * t76;
+    let t78 = qd[1] * s_q2;
+    let t79 = c_q2 * t8 + s_q2 * t10;
+    let t80 = c_q2 * t10 - s_q2 * t8;
+    let t81 = c_q3 * t21 - s_q3 * t25;
+    let t82 = s_q3 * t21 + c_q3 * t25;
+    let t83 = s_q4 * c_q4;
+    let t84 = 0.00288 * (t30 * t30 + t28 * t28);
+    let t85 = 0.0004 * t28 * t30 - tau[5];
+    let t86 = tau[4] - 0.00004 * (t33 * t63 + t32 * t62);
+    let t87 = -0.00024216 * t31 - 0.00064216 * t35 - 0.00004 * (t32 * t63 - t33 * t62);
+    let t88 = 4.484863585399277 * t86 - 0.001793945434159711 * t36;
+    let t89 = 0.00024216 * t68 + 0.0016;
+    let inv0 = 1.0 / t89;
+    let t90 = 0.0013 * t16 * t26 + tau[4];
+    let t91 = 0.0003 * t16 * t18 + tau[3] + s_q4 * t87 + c_q4 * t85;
+    let t92 = 0.0000006974208 * s_q4 * t83 * inv0 - 0.00288 * c_q4;
+    let t93 = 0.00024216 * t44 + 0.0003 - 0.0000000586414656 * t83 * t83 * inv0;
+    let t94 = 0.012916407125949918 * (t22 * t83 + t44 * t81) + c_q4 * t88 - s_q4 * t84;
+    let t95 = 0.012916407125949918 * t81 * t83 + s_q4 * t88 + c_q4 * t84
+        + 0.012916407125949918 * t68 * t22;
+    let t96 = 0.00288 * (t31 + t35 + s_q4 * inv0 * t91) - 0.0000082944 * t68 * t82 * inv0
+        - t27 * t92;
+    let t97 = c_q4 * t87 + t82 * t92 - 0.0016 * t18 * t26 - s_q4 * t85 - t27 * t93
+        - 0.00024216 * t83 * inv0 * t91;
+    let t98 = -0.012916407125949918 * t42 * t42 - 0.0000082944 * t40 * t40 * inv0;
+    let t99 = 0.012916407125949918 * t37 * t42 - 0.0000082944 * t40 * t43 * inv0;
+    let t100 = -0.012916407125949918 * t37 * t37 - 0.0000082944 * t43 * t43 * inv0;
+    let t101 = s_q3 * c_q3;
+    let t102 = t92 * t101;
+    let t103 = s_q3 * s_q3 * t92;
+    let t104 = c_q3 * c_q3 * t92;
+    let t105 = 0.00026220306465678337 * t66 + 0.4318 * t98;
+    let t106 = 0.005577304596985175 * t66 - 0.00026220306465678337 * t68;
+    let t107 = 0.4318 * t99 - 0.00026220306465678337 * t41;
+    let t108 = t102 - t107;
+    let t109 = 0.8636 * t102 - t93 * t101 - 0.4318 * t107;
+    let t110 = t103 - t105 - 0.89133;
+    let t111 = t106 + 0.025375;
+    let t112 = 0.0203 * (t107 - t102) - 0.0047376;
+    let t113 = s_q3 * s_q3 * t93 + 0.4318 * t105 + 0.3586500705 + 0.0203 * t106
+        - 0.8636 * t103;
+    let inv1 = 1.0 / t113;
+    let t114 = c_q3 * t94 - s_q3 * t96;
+    let t115 = s_q3 * t94 + c_q3 * t96;
+    let t116 = t5 * t59 + tau[2] + 0.0203 * t95 - 0.4318 * t114 - t4 * t60 - c_q3 * t90
+        - s_q3 * t97;
+    let t117 = t98 - t110 * t110 * inv1;
+    let t118 = -0.012916407125949918 * t66 - t110 * t111 * inv1;
+    let t119 = t99 - t108 * t110 * inv1;
+    let t120 = -0.012916407125949918 * t68 - t111 * t111 * inv1;
+    let t121 = 0.012916407125949918 * t41 - t108 * t111 * inv1;
+    let t122 = t100 - t108 * t108 * inv1;
+    let t123 = 0.4318 * t99 - t102 - t109 * t110 * inv1;
+    let t124 = -0.0203 * t99 - t110 * t112 * inv1;
+    let t125 = 0.005577304596985175 * t41 - t109 * t111 * inv1;
+    let t126 = -0.00026220306465678337 * t41 - t111 * t112 * inv1;
+    let t127 = 0.4318 * t100 - t104;
+    let t128 = t127 + 0.89133 - t108 * t109 * inv1;
+    let t129 = -0.0203 * t100 - t108 * t112 * inv1 - 0.025375;
+    let t130 = 0.18645124 * t100 + c_q3 * c_q3 * t93 + 0.3251198455 - 0.8636 * t104
+        - t109 * t109 * inv1;
+    let t131 = -0.0203 * t127 - t109 * t112 * inv1 - 0.011273199;
+    let t132 = 0.00041209 * t100 - t112 * t112 * inv1;
+    let t133 = 0.025375 * t20 + t114 + t14 * t124 - t5 * t58 - t79 * t117 - t80 * t118
+        - t11 * t119 - t13 * t123 - t110 * inv1 * t116;
+    let t134 = 0.89133 * t20 + t4 * t58 + t95 + t14 * t126 - t79 * t118 - t80 * t120
+        - t11 * t121 - t13 * t125 - t111 * inv1 * t116;
+    let t135 = t12 * t60 + c_q3 * t97 + t14 * t131 - 0.4318 * t115 - t5 * t61
+        - s_q3 * t90 - t79 * t123 - t80 * t125 - t11 * t128 - t13 * t130
+        - t109 * inv1 * t116;
+    let t136 = t4 * t61 + t14 * t132 + 0.0203 * t115 - t12 * t59 - tau[3] - t79 * t124
+        - t80 * t126 - t11 * t129 - t13 * t131 - t112 * inv1 * t116;
+    let t137 = s_q2 * t118;
+    let t138 = c_q2 * t118;
+    let t139 = s_q2 * t117 + t138;
+    let t140 = t137 + c_q2 * t120;
+    let t141 = c_q2 * t119 - s_q2 * t121;
+    let t142 = c_q2 * t139 - s_q2 * t140;
+    let t143 = s_q2 * t139 + c_q2 * t140;
+    let t144 = c_q2 * t123 - s_q2 * t124;
+    let t145 = s_q2 * t123 + c_q2 * t124;
+    let t146 = c_q2 * t125 - s_q2 * t126;
+    let t147 = s_q2 * t125 + c_q2 * t126;
+    let t148 = c_q2 * t144 - s_q2 * t146;
+    let t149 = c_q2 * t145 - s_q2 * t147;
+    let t150 = s_q2 * t144 + c_q2 * t146;
+    let t151 = s_q2 * t145 + c_q2 * t147;
+    let t152 = s_q2 * t131;
+    let t153 = c_q2 * t131;
+    let t154 = s_q2 * t130 + t153;
+    let t155 = t152 + c_q2 * t132;
+    let t156 = 0.4318 * t141
+        - 0.15005 * (c_q2 * (c_q2 * t117 - t137) - s_q2 * (t138 - s_q2 * t120));
+    let t157 = 0.4318 * (s_q2 * t119 + c_q2 * t121) - 0.15005 * t142;
+    let t158 = 0.4318 * t142 - 0.1044;
+    let t159 = 0.4318 * t143 + 3.79559;
+    let t160 = 0.4318 * t150 - 0.06479159 * t143 - 0.6903913435;
+    let t161 = 0.4318 * (t151 - t157) - 0.023751;
+    let t162 = 0.18645124 * t143 + 1.748114002;
+    let inv2 = 1.0 / t162;
+    let t163 = s_q2 * t133 + c_q2 * t134;
+    let t164 = tau[1] + 0.4318 * t163 + t1 * t52 - tau[2] - t0 * t54;
+    let t165 = 0.0225150025 * t143 + c_q2 * (c_q2 * t130 - t152) - 0.3001 * t150
+        - s_q2 * (t153 - s_q2 * t132) - t160 * t160 * inv2 - 1.601861202;
+    let t166 = 0.15005 * (t148 + t157 - t151) + c_q2 * t154
+        - 0.4318 * (c_q2 * t128 - s_q2 * t129) - s_q2 * t155 - t160 * t161 * inv2
+        - 0.0070992;
+    let t167 = 0.3001 * t149 + s_q2 * t154 + c_q2 * t155
+        + 0.4318 * (0.4318 * t122 - 0.15005 * t141)
+        - 0.8636 * (s_q2 * t128 + c_q2 * t129) - t161 * t161 * inv2 - 0.15005 * t156;
+    let t168 = t56 - qd[1] * t54;
+    let t169 = qd[1] * t52 - t57;
+    let t170 = s_q1 * (s_q1 * t165 + c_q1 * t166) + c_q1 * (s_q1 * t166 + c_q1 * t167)
+        + 3.153542285625;
+    let inv3 = 1.0 / t170;
+    let t171 = tau[0]
+        + s_q1
+            * (c_q2 * t135 + t3 * t166 - 0.15005 * t163 - s_q2 * t136 - t2 * t165
+                - t160 * inv2 * t164 - t168)
+        + c_q1
+            * (0.15005 * (c_q2 * t133 - s_q2 * t134) + s_q2 * t135 + c_q2 * t136
+                + t3 * t167
+                - 0.4318
+                    * (t14 * t129 - t115 - 0.025375 * t23 - 0.89133 * t24 - t79 * t119
+                        - t80 * t121 - t11 * t122 - t13 * t128 - t108 * inv1 * t116)
+                - t2 * t166 - t161 * inv2 * t164 - t169)
+        - 9.81
+            * (s_q1
+                * (s_q1 * (t148 - 0.15005 * t142 - t158 * t160 * inv2)
+                    + c_q1 * (t149 - t156 - t158 * t161 * inv2))
+                + c_q1
+                    * (s_q1 * (t150 - 0.15005 * t143 - t159 * t160 * inv2)
+                        + c_q1 * (t151 - t157 - t159 * t161 * inv2)));
+    let t172 = s_q1 * inv3 * t171;
+    let t173 = c_q1 * inv3 * t171;
+    let t174 = t2 + t172;
+    let t175 = t173 - t3;
+    let t176 = t164 - t160 * t174 - t161 * t175 - 9.81 * (s_q1 * t158 + c_q1 * t159);
+    let t177 = inv2 * t176;
+    let t178 = 9.81 * s_q1 + 0.15005 * t175;
+    let t179 = 9.81 * c_q1 + 0.4318 * t177 - 0.15005 * t174;
+    let t180 = c_q2 * t174;
+    let t181 = s_q2 * t175;
+    let t182 = c_q2 * t175;
+    let t183 = t79 + c_q2 * t178 + s_q2 * t179;
+    let t184 = t80 + c_q2 * t179 - s_q2 * t178;
+    let t185 = t11 - 0.4318 * t175;
+    let t186 = t13 + t180 + t181;
+    let t187 = t182 - s_q2 * t174;
+    let t188 = t187 - t14;
+    let t189 = t177
+        + inv1
+            * (t116 - t110 * t183 - t111 * t184 - t108 * t185 - t109 * t186 - t112 * t188
+                - t113 * inv2 * t176);
+    let t190 = t183 - 0.4318 * t189;
+    let t191 = t185 + 0.4318 * t186 - 0.0203 * t188;
+    let t192 = s_q3 * t189;
+    let t193 = c_q3 * t189;
+    let t194 = t27 + c_q3 * t186 - t192;
+    let t195 = inv0
+        * (t91 - 0.00288 * s_q4 * (t82 + s_q3 * t190 + c_q3 * t191) - t89 * t188
+            - 0.00024216 * t83 * t194);
+    let t196 = 0.00288 * c_q4 + 0.89133;
+    let t197 = c_q2 * t64 - s_q2 * t196;
+    let t198 = s_q2 * t64 + c_q2 * t196;
+    let t199 = q[1] + q[2];
+    let (t200, t202) = sin_cos(t199);
+    let t201 = qd[0] * t200;
+    let t203 = qd[0] * t202;
+    let t204 = qd[2] * t201;
+    let t205 = t15 - c_q3 * t201;
+    let t206 = -t17 - s_q3 * t201;
+    let t207 = t12 * t201;
+    let t208 = t12 * t203;
+    let t209 = qd[3] + t203;
+    let t210 = s_q4 * t209 - c_q4 * t205;
+    let t211 = c_q4 * t209 + s_q4 * t205;
+    let t212 = qd[4] - t206;
+    let t213 = c_q5 * t210 - s_q5 * t212;
+    let t214 = -s_q5 * t210 - c_q5 * t212;
+    let t215 = qd[5] + t211;
+    let t216 = t201 * t203;
+    let t217 = t201 * t201;
+    let t218 = t206 * t209;
+    let t219 = t211 * t212;
+    let t220 = t210 * t211;
+    let t221 = 0.3251198455 * t201 - 0.011273199 * t203;
+    let t222 = -0.0094752 * t12 - 0.022546398 * t201;
+    let t223 = 0.5 * t222;
+    let t224 = 0.3586500705 * t12 - 0.0047376 * t203;
+    let t225 = t203 * t224;
+    let t226 = t201 * t224;
+    let t227 = c_q5 * t215;
+    let t228 = t214 * t227;
+    let t229 = s_q5 * t215;
+    let t230 = t213 * t229;
+    let t231 = t214 * t229;
+    let t232 = t213 * t227;
+    let t233 = t203 * t203;
+    let t234 = t20 + t233;
+    let t235 = t20 + t217;
+    let t236 = -t212 * t212 - t210 * t210;
+    let t237 = s_q4 * t236;
+    let t238 = c_q4 * t236;
+    let t239 = t42 * t200 + s_q4 * t202;
+    let t240 = c_q4 * t202 - t43 * t200;
+    let t241 = s_q3 * t200;
+    let t242 = s_q5 * t239 + c_q5 * t241;
+    let t243 = c_q5 * t239 - s_q5 * t241;
+    let t244 = t200 * t203;
+    let t245 = t202 * t203;
+    let t246 = -2.0 * (t212 * t241 + t210 * t239);
+    let t247 = c_q3 * t200;
+    let t248 = t211 * t239 + t210 * t240;
+    let t249 = t202 * (qd[2] + qd[1]);
+    let t250 = qd[3] * t247 + s_q3 * t249;
+    let t251 = t248 - t250;
+    let t252 = 0.00288 * (c_q4 * t251 - s_q4 * t246);
+    let t253 = t212 * t240 + t211 * t241;
+    let t254 = c_q3 * t249 - qd[3] * t241;
+    let t255 = -t200 * (qd[2] + qd[1]);
+    let t256 = s_q4 * t255 + qd[4] * t240 + c_q4 * t254;
+    let t257 = t253 + t256;
+    let t258 = c_q3 * t252 + 0.00288 * s_q3 * t257;
+    let t259 = 1.78266 * t244 + t258 - 0.05075 * t245;
+    let t260 = t200 * t201;
+    let t261 = 0.00288 * (c_q4 * t246 + s_q4 * t251);
+    let t262 = 0.05075 * t244 + t261 - 1.78266 * t260;
+    let t263 = s_q2 * t259 + c_q2 * t262;
+    let t264 = t12 * t200;
+    let t265 = 0.00288 * c_q3 * t257 - s_q3 * t252;
+    let t266 = c_q4 * t255 - qd[4] * t239 - s_q4 * t254;
+    let t267 = 0.00004 * t266 - 0.0004 * (t212 * t239 + t210 * t241);
+    let t268 = c_q5 * t214;
+    let t269 = s_q5 * t213;
+    let t270 = c_q1 * t203;
+    let t271 = 0.8636 * (t244 - t270) - 0.0406 * t245;
+    let t272 = t264 - t255;
+    let t273 = t249 + t12 * t202;
+    let t274 = t74 + 0.0203 * t272 + 0.4318 * t273;
+    let t275 = 0.00064216 * t253 + 0.00024216 * t256
+        + 0.00004 * (t229 * t243 + t240 * (t268 + t269) - t227 * t242)
+        + 0.00288 * (s_q3 * t271 + c_q3 * t274);
+    let t276 = 0.0003 * t254 + 0.0016 * (t202 * t206 - t209 * t241) + c_q4 * t275
+        - s_q4 * t267;
+    let t277 = s_q5 * t214;
+    let t278 = c_q5 * t213;
+    let t279 = t1 * t200;
+    let t280 = 0.00004 * (t240 * (t277 - t278) - t229 * t242 - t227 * t243)
+        + 0.00288
+            * (c_q4 * (c_q3 * t271 - s_q3 * t274)
+                + s_q4 * (0.0406 * t244 + 0.8636 * (t279 - t260))) + 0.00024216 * t248
+        - 0.00064216 * t250;
+    let t281 = t280 - 0.0013 * (t209 * t247 - t202 * t205);
+    let t282 = 0.89133 * t74 + 0.3251198455 * t249 + 0.011273199 * (t264 - t255)
+        + t202 * t224 + c_q3 * t276 + 0.4318 * t265 - 0.0047376 * t245 - s_q3 * t281;
+    let t283 = 0.3251198455 * t200 - 0.011273199 * t202;
+    let t284 = 0.0016 * t255 + c_q4 * t267 + s_q4 * t275
+        - 0.0003 * (t206 * t247 + t205 * t241);
+    let t285 = 0.0047376 * t244 + t12 * t283 + t284 - 0.025375 * t74 - 0.011273199 * t249
+        - 0.0203 * t265 - t200 * t224;
+    let t286 = 2.0 * (t37 * t210 - c_q3 * t212);
+    let t287 = t40 * t210 - t37 * t211;
+    let t288 = s_q3 * t203;
+    let t289 = t288 - s_q3 * qd[3];
+    let t290 = t287 - t289;
+    let t291 = 0.00288 * (c_q4 * t290 - s_q4 * t286);
+    let t292 = t40 * t212;
+    let t293 = t292 + c_q3 * t211;
+    let t294 = c_q3 * t203;
+    let t295 = t294 - c_q3 * qd[3];
+    let t296 = s_q4 * t201;
+    let t297 = qd[4] * t40 + c_q4 * t295 - t296;
+    let t298 = t293 + t297;
+    let t299 = c_q3 * t291 + 0.00288 * s_q3 * t298;
+    let t300 = t299 - 0.05075 * t12;
+    let t301 = 0.00288 * (c_q4 * t286 + s_q4 * t290);
+    let t302 = t301 - 1.78266 * t12;
+    let t303 = s_q2 * t300 + c_q2 * t302;
+    let t304 = 0.00288 * c_q3 * t298 - s_q3 * t291;
+    let t305 = c_q4 * t201;
+    let t306 = qd[4] * t37 - t305 - s_q4 * t295;
+    let t307 = 0.00004 * t306 - 0.0004 * (c_q3 * t210 - t37 * t212);
+    let t308 = 0.0406 * t201 + 0.8636 * t203;
+    let t309 = 0.8636 * t0 + t308;
+    let t310 = 0.00064216 * t293 + 0.00024216 * t297
+        + 0.00004 * (t38 * t227 + t40 * (t268 + t269) - t39 * t229);
+    let t311 = 0.00288 * (s_q3 * t77 + c_q3 * t309) + t310;
+    let t312 = 0.0003 * t295 - 0.0016 * c_q3 * t209 - s_q4 * t307;
+    let t313 = c_q4 * t311 + t312;
+    let t314 = 0.8636 * s_q4 * (t78 - t12) + c_q4 * (c_q3 * t77 - s_q3 * t309);
+    let t315 = 0.00024216 * t287
+        + 0.00004 * (t38 * t229 + t40 * (t277 - t278) + t39 * t227) - 0.00064216 * t289;
+    let t316 = 0.0013 * s_q3 * t209 + t315;
+    let t317 = 0.00288 * t314 + t316;
+    let t318 = 0.683769916 * t203 + 0.4318 * t304 - t222;
+    let t319 = 0.769752588 * t0 + c_q3 * t313 + t318 - s_q3 * t317;
+    let t320 = s_q4 * t311;
+    let t321 = 0.0003 * (c_q3 * t205 - s_q3 * t206) - c_q4 * t307;
+    let t322 = -0.035130225 * t201 - 0.0203 * t304 - 0.022546398 * t203 - t321;
+    let t323 = t320 + t322 - 0.02191385 * t0;
+    let t324 = 0.15005 * (c_q2 * t300 - s_q2 * t302)
+        - 0.4318 * (0.05075 * t201 + 1.78266 * t203 + t304);
+    let t325 = t310 + 0.00288 * (c_q3 * t308 - 0.0406 * t15);
+    let t326 = t312 + c_q4 * t325;
+    let t327 = c_q4 * (-0.0406 * t17 - s_q3 * t308) - 0.8636 * t12 * s_q4;
+    let t328 = t316 + 0.00288 * t327;
+    let t329 = t318 + c_q3 * t326 - s_q3 * t328;
+    let t330 = s_q4 * t325;
+    let t331 = t322 + t330;
+    let t332 = s_q4 * t211 + c_q4 * t210;
+    let t333 = t205 + t332;
+    let t334 = 0.00576 * t68 * t210 + 0.00288 * c_q4 * t333;
+    let t335 = c_q4 * t212;
+    let t336 = c_q4 * t206;
+    let t337 = c_q4 * qd[4] + t336;
+    let t338 = t335 + t337;
+    let t339 = c_q3 * t334 + 0.00288 * s_q3 * t338;
+    let t340 = 0.00288 * s_q4 * t333 - 0.00576 * t83 * t210;
+    let t341 = s_q2 * t339 + c_q2 * t340;
+    let t342 = 0.00288 * c_q3 * t338 - s_q3 * t334;
+    let t343 = s_q4 * t206;
+    let t344 = s_q4 * qd[4] + t343;
+    let t345 = -0.00004 * t344 - 0.0004 * s_q4 * t212;
+    let t346 = 0.00064216 * t335 + 0.00024216 * t337 + 0.00004 * (c_q4 * (t268 + t269));
+    let t347 = 0.0019 * t206 + c_q4 * t346 - s_q4 * t345;
+    let t348 = s_q5 * t229;
+    let t349 = c_q5 * t227;
+    let t350 = 0.00024216 * t332 + 0.00004 * (c_q4 * t277 - s_q4 * t348)
+        - 0.00004 * (s_q4 * t349 + c_q4 * t278);
+    let t351 = t350 + 0.00194216 * t205;
+    let t352 = 0.4318 * t342 + c_q3 * t347 - s_q3 * t351;
+    let t353 = c_q4 * t345 + s_q4 * t346;
+    let t354 = t353 - 0.0203 * t342;
+    let t355 = 2.0 * t211;
+    let t356 = 0.00576 * t43 * t212 + 0.00288 * s_q3 * t355;
+    let t357 = s_q2 * t356 - 0.00576 * c_q2 * t335;
+    let t358 = 0.00288 * c_q3 * t355 - 0.00576 * t292;
+    let t359 = -t210;
+    let t360 = 0.00044 * t359;
+    let t361 = 0.00088432 * t211 - 0.00004 * (t348 + t349);
+    let t362 = c_q4 * t361 - s_q4 * t360;
+    let t363 = 0.4318 * t358 + c_q3 * t362;
+    let t364 = c_q4 * t360 + s_q4 * t361;
+    let t365 = t364 - 0.0203 * t358;
+    let t366 = 0.00004 * (t268 + t269);
+    let t367 = 0.00004 * (t277 - t278);
+    let t368 = t42 * t366 - s_q3 * t367;
+    let t369 = s_q4 * t366;
+    let t370 = -0.00020216 * t68 - 0.0001;
+    let t371 = s_q3 * s_q3 * t370;
+    let t372 = -0.000058464 * t40 - t101 * t370;
+    let t373 = -0.001243584 * t40 - 0.00020216 * t41 - 0.0047376;
+    let t374 = c_q2 * t373 + s_q2 * t372 - 0.15005 * t198;
+    let t375 = 0.001243584 * c_q4 - 0.000058464 * t43;
+    let t376 = t67 - 0.000058464 * c_q4;
+    let t377 = 0.00040432 * t68 - 0.000116928 * t43;
+    let t378 = 0.002487168 * c_q4 - t371 - t377;
+    let t379 = s_q2 * (t378 + 0.3240220055);
+    let t380 = s_q2 * (t376 - 0.011273199);
+    let t381 = 0.000432144 * t40 + 0.4318 * t197;
+    let t382 = c_q2 * t372 - 0.15005 * t197 - s_q2 * t373;
+    let t383 = s_q2 * t379 + 2.0 * c_q2 * t380;
+    let t384 = 0.5 * t377 + 0.00164;
+    let t385 = 0.023751 * t0 - 0.6903913435 * t1;
+    let t386 = 0.0070992 * t0 - 1.601861202 * t1;
+    let t387 = t42 * t203 - t296;
+    let t388 = -t305 - t43 * t203;
+    let t389 = s_q5 * t387 + c_q5 * t288;
+    let t390 = c_q5 * t387 - s_q5 * t288;
+    let t391 = c_q5 * t205 - s_q5 * t336;
+    let t392 = c_q5 * t336 + s_q5 * t205;
+    let t393 = t233 - t217;
+    let t394 = qd[3] * t294;
+    let t395 = t211 * t387 + t210 * t388;
+    let t396 = -2.0 * (t212 * t288 + t210 * t387);
+    let t397 = s_q4 * t396;
+    let t398 = qd[3] * t288;
+    let t399 = qd[4] * t388;
+    let t400 = t212 * t388 + t211 * t288;
+    let t401 = c_q4 * t396;
+    let t402 = t209 * t288 + t201 * t206;
+    let t403 = qd[4] * t387;
+    let t404 = t212 * t387 + t210 * t288;
+    let t405 = t206 * t294 + t205 * t288;
+    let t406 = 0.011273199 * t201 + 0.3251198455 * t203;
+    let t407 = t211 * t336 - t210 * t343;
+    let t408 = -2.0 * (t210 * t336 - t205 * t212);
+    let t409 = t205 * t211 + t212 * t343;
+    let t410 = t211 * t211 + t210 * t359;
+    let t411 = t212 * t359;
+    let t412 = 0.00004 * (t232 - t227 * t213);
+    let t413 = 0.00004 * (t230 - t229 * t213);
+    let t414 = t42 * t412 - s_q3 * t413;
+    let t415 = s_q4 * t412;
+    let t416 = 0.00020216 * t68 + 0.00164 - 0.00004 * t44;
+    let inv4 = 1.0 / t416;
+    let t417 = -0.001243584 * t40 - 0.00024216 * t41;
+    let t418 = 0.001243584 * t65 + t417;
+    let t419 = s_q1 * (c_q2 * t67 - 0.000432144 * t65 - s_q2 * t384)
+        + c_q1 * (s_q2 * t67 + c_q2 * (0.000432144 * t40 + t384) - 0.001243584 * t43)
+        - c_q4 * t50;
+    let t420 = 2.0 * t375 + t371 - 0.00004 * t40 * t40;
+    let t421 = t420 + 0.3592922305 - 1557.2443004858603 * t48 * t48 - inv4 * t417 * t417;
+    let inv5 = 1.0 / t421;
+    let t422 = 0.4318 * t197 + t420 + 0.3592922305 - inv4 * t417 * t418
+        - 1557.2443004858603 * t48 * t49;
+    let t423 = t40 * t50;
+    let t424 = c_q1 * t374 + s_q1 * t382 - t423 - inv4 * t417 * t419
+        - 1557.2443004858603 * t47 * t48;
+    let t425 = 2.0 * t381 + t420 + 2.1074062325 - 0.000864288 * t40 - inv4 * t418 * t418
+        - inv5 * t422 * t422 - 1557.2443004858603 * t49 * t49;
+    let inv6 = 1.0 / t425;
+    let t426 = c_q1 * (t374 - 0.023751)
+        + s_q1 * (t382 - 0.001243584 * t40 - 0.6903913435) - t423 - inv4 * t418 * t419
+        - inv5 * t422 * t424 - 1557.2443004858603 * t47 * t49;
+    let t427 = 0.00020216 * t68
+        + 2.0
+            * (t375 + t381
+                + s_q1 * c_q1
+                    * (t376 + c_q2 * t379 - 0.4318 * t198 - 2.0 * s_q2 * t380
+                        - 0.018372399)) + t383
+        + s_q1 * s_q1 * (t378 - 0.8636 * t197 - 2.0 * t383 - 1.2778391965)
+        + 3.155182285625 - 0.002487168 * c_q4 - inv4 * t419 * t419 - inv5 * t424 * t424
+        - inv6 * t426 * t426 - 25000.0 * t50 * t50 - 1557.2443004858603 * t47 * t47;
+    let inv7 = 1.0 / t427;
+    out.2[0][0] = inv7;
+    out.2[1][1] = inv6 + inv6 * inv6 * t426 * t426 * inv7;
+    let t428 = c_q4 * inv4 * t417 - t40;
+    let t429 = c_q4 * inv4 * t418 - t40 - inv5 * t422 * t428;
+    let t430 = c_q4 * inv4 * t419 - 25000.0 * t50 - inv5 * t424 * t428
+        - inv6 * t426 * t429;
+    let t431 = inv7 * t430;
+    out.2[0][5] = t431;
+    out.2[5][0] = t431;
+    let t432 = inv6 * (t429 - t426 * inv7 * t430);
+    out.2[1][5] = t432;
+    out.2[5][1] = t432;
+    let t433 = inv5 * (t428 - t422 * t432 - t424 * inv7 * t430);
+    out.2[2][5] = t433;
+    out.2[5][2] = t433;
+    let t434 = -inv4 * (c_q4 + t417 * t433 + t418 * t432 + t419 * inv7 * t430);
+    out.2[3][5] = t434;
+    out.2[5][3] = t434;
+    out.2[5][5] = 25000.0 - c_q4 * t434 - 25000.0 * t50 * inv7 * t430
+        - t40 * (t433 + t432);
+    let t435 = -1557.2443004858603 * (t48 * t433 + t49 * t432 + t47 * inv7 * t430);
+    out.2[4][5] = t435;
+    out.2[5][4] = t435;
+    let t436 = 1557.2443004858603 * (t48 * inv5 * t422 - t49);
+    let t437 = 1557.2443004858603 * (t48 * inv5 * t424 - t47) - inv6 * t426 * t436;
+    let t438 = inv7 * t437;
+    out.2[0][4] = t438;
+    out.2[4][0] = t438;
+    let t439 = inv6 * (t436 - t426 * inv7 * t437);
+    out.2[1][4] = t439;
+    out.2[4][1] = t439;
+    let t440 = inv5 * (-1557.2443004858603 * t48 - t422 * t439 - t424 * inv7 * t437);
+    out.2[2][4] = t440;
+    out.2[4][2] = t440;
+    out.2[4][4] = 1557.2443004858603
+        - 1557.2443004858603 * (t48 * t440 + t49 * t439 + t47 * inv7 * t437);
+    let t441 = -inv4 * (t417 * t440 + t418 * t439 + t419 * inv7 * t437);
+    out.2[3][4] = t441;
+    out.2[4][3] = t441;
+    let t442 = inv4 * (t417 * inv5 * t422 - t418);
+    let t443 = inv4 * (t417 * inv5 * t424 - t419) - inv6 * t426 * t442;
+    let t444 = inv7 * t443;
+    out.2[0][3] = t444;
+    out.2[3][0] = t444;
+    let t445 = inv6 * (t442 - t426 * inv7 * t443);
+    out.2[1][3] = t445;
+    out.2[3][1] = t445;
+    let t446 = -inv5 * (inv4 * t417 + t422 * t445 + t424 * inv7 * t443);
+    out.2[2][3] = t446;
+    out.2[3][2] = t446;
+    out.2[3][3] = inv4 - inv4 * (t417 * t446 + t418 * t445 + t419 * inv7 * t443);
+    let t447 = inv5 * (t422 * inv6 * t426 - t424);
+    let t448 = inv7 * t447;
+    out.2[0][2] = t448;
+    out.2[2][0] = t448;
+    let t449 = -inv6 * (inv5 * t422 + t426 * inv7 * t447);
+    out.2[1][2] = t449;
+    out.2[2][1] = t449;
+    out.2[2][2] = inv5 - inv5 * (t422 * t449 + t424 * inv7 * t447);
+    let t450 = -inv6 * t426 * inv7;
+    out.2[0][1] = t450;
+    out.2[1][0] = t450;
+    let t451 = t216 - t189;
+    let t452 = t181 + qd[2] * t203;
+    let t453 = t180 + t452;
+    let t454 = t193 + s_q3 * t453;
+    let t455 = 1557.2443004858603
+        * (0.00024216 * t36 + t86
+            + 0.00288
+                * (c_q4 * (t81 + c_q3 * t190 - s_q3 * t191)
+                    + s_q4 * (t22 + t184 + 0.0203 * t189))
+            - 0.00064216 * (qd[3] * t16 + s_q3 * t186 + t193)) + t454 - qd[3] * t205;
+    let t456 = t220 - t455;
+    let t457 = c_q4 * t456;
+    let t458 = 0.00288 * (t457 - t237);
+    let t459 = c_q3 * t458;
+    let t460 = c_q3 * t453 + qd[3] * t206 - t192;
+    let t461 = t187 - t204;
+    let t462 = t195 + t461;
+    let t463 = s_q4 * t462 + qd[4] * t211 + c_q4 * t460;
+    let t464 = t219 + t463;
+    let t465 = s_q3 * t464;
+    let t466 = 0.89133 * t451 + t459 + 0.00288 * t465 - 0.025375 * t234;
+    let t467 = t189 + t216;
+    let t468 = s_q4 * t456;
+    let t469 = 0.00288 * (t238 + t468) + 0.025375 * t467 - 0.89133 * t235;
+    let t470 = s_q2 * t466 + c_q2 * t469;
+    let t471 = 0.4318 * (2.0 * t3 - t173) - 0.15005 * (t7 + t69);
+    let t472 = s_q3 * t458;
+    let t473 = c_q3 * t464;
+    let t474 = 0.00288 * t473 - t472;
+    let t475 = c_q4 * t462 - s_q4 * t460;
+    let t476 = 0.00004
+        * (25000.0
+            * (tau[5] - 0.00004 * (c_q4 * (t188 + t195) - qd[4] * t28 - s_q4 * t194))
+            + t475 - qd[4] * t210) - 0.0004 * t210 * t212;
+    let t477 = 9.81 * s_q1 + 0.15005 * t173;
+    let t478 = t477 - 0.4318 * (t7 + qd[1] * qd[1]);
+    let t479 = 9.81 * c_q1 - 0.15005 * t172;
+    let t480 = 0.4318 * (t9 + t177) + t479;
+    let t481 = c_q2 * t478 + s_q2 * t480;
+    let t482 = 0.4318 * t451 + t481 - 0.0203 * t234;
+    let t483 = t207 - t461;
+    let t484 = t208 + t453;
+    let t485 = t471 + 0.0203 * t483 + 0.4318 * t484;
+    let t486 = s_q3 * t482 + c_q3 * t485;
+    let t487 = 0.00064216 * t219 + 0.00004 * (t228 + t230) + 0.00024216 * t463
+        + 0.00288 * t486;
+    let t488 = c_q4 * t487 - s_q4 * t476;
+    let t489 = 0.0016 * t218 + 0.0003 * t460 + t488;
+    let t490 = c_q3 * t482 - s_q3 * t485;
+    let t491 = c_q2 * t480 - s_q2 * t478;
+    let t492 = 0.0203 * t467 + t491 - 0.4318 * t235;
+    let t493 = 0.00024216 * t220 + 0.00004 * (t231 - t232)
+        + 0.00288 * (c_q4 * t490 + s_q4 * t492) + 0.0013 * t205 * t209
+        - 0.00064216 * t455;
+    let t494 = c_q3 * t489 - s_q3 * t493;
+    let t495 = t225 + t494 + 0.3251198455 * t453 + 0.89133 * t471 + 0.4318 * t474
+        - t12 * t223 - 0.011273199 * t461;
+    let t496 = c_q4 * t476 + s_q4 * t487;
+    let t497 = t12 * t221 + t496 + 0.0016 * t462 + 0.0003 * t205 * t206
+        - 0.0047376 * t189 - t226 - 0.011273199 * t453 - 0.025375 * t471 - 0.0203 * t474;
+    let t498 = c_q2 * t495 - s_q2 * t497;
+    let t499 = c_q2 * t466 - s_q2 * t469;
+    let t500 = s_q2 * t495 + c_q2 * t497;
+    let t501 = -t174;
+    let t502 = s_q2 * t501 + t182 - t204;
+    let t503 = t394 + s_q3 * t502;
+    let t504 = t395 - t503;
+    let t505 = 0.00288 * (c_q4 * t504 - t397);
+    let t506 = c_q3 * t502 - t398;
+    let t507 = c_q2 * t501 - t452;
+    let t508 = s_q4 * t507 + t399 + c_q4 * t506;
+    let t509 = t400 + t508;
+    let t510 = 0.05075 * t216 + 0.89133 * t393;
+    let t511 = c_q3 * t505 + 0.00288 * s_q3 * t509;
+    let t512 = t510 + t511;
+    let t513 = 0.025375 * t393 - 1.78266 * t216;
+    let t514 = 0.00288 * (t401 + s_q4 * t504);
+    let t515 = t513 + t514;
+    let t516 = s_q2 * t512 + c_q2 * t515;
+    let t517 = 2.0 * t2 + t172;
+    let t518 = 0.00288 * c_q3 * t509 - s_q3 * t505;
+    let t519 = c_q4 * t507 - t403 - s_q4 * t506;
+    let t520 = 0.00004 * t519 - 0.0004 * t404;
+    let t521 = 0.8636 * t9 + t479;
+    let t522 = 0.4318 * (t7 - t69) - t477;
+    let t523 = 0.0406 * t216 + 0.4318 * t393;
+    let t524 = c_q2 * t521 + s_q2 * t522;
+    let t525 = t523 + t524;
+    let t526 = t208 - t507;
+    let t527 = t502 - t207;
+    let t528 = 0.4318 * (t517 + t527) + 0.0203 * t526;
+    let t529 = 0.00004 * (t229 * t390 + t269 * t388) + 0.00064216 * t400
+        + 0.00004 * (t268 * t388 - t227 * t389);
+    let t530 = 0.00024216 * t508 + 0.00288 * (s_q3 * t525 + c_q3 * t528) + t529;
+    let t531 = 0.0003 * t506 + c_q4 * t530 - 0.0016 * t402 - s_q4 * t520;
+    let t532 = 0.0203 * t393 - 0.8636 * t216;
+    let t533 = c_q2 * t522 - s_q2 * t521;
+    let t534 = 0.00288 * (c_q4 * (c_q3 * t525 - s_q3 * t528) + s_q4 * (t532 + t533))
+        - 0.00064216 * t503;
+    let t535 = 0.00024216 * t395 + 0.00004 * (t277 * t388 - t229 * t389)
+        - 0.00004 * (t227 * t390 + t278 * t388);
+    let t536 = t535 - 0.0013 * (t209 * t294 + t201 * t205);
+    let t537 = t534 + t536;
+    let t538 = 0.011273199 * t208 + 0.0047376 * t216 - t226;
+    let t539 = 0.3251198455 * t502 + 0.384876294 * t517 + 0.4318 * t518 + c_q3 * t531
+        + t538 - 0.011273199 * t507 - s_q3 * t537;
+    let t540 = t12 * t406 - 0.0047376 * t217 - t225 - 0.0003 * t405;
+    let t541 = s_q4 * t530 + 0.0016 * t507 + c_q4 * t520;
+    let t542 = t540 + t541 - 0.011273199 * t502 - 0.010956925 * t517 - 0.0203 * t518;
+    let t543 = t394 + s_q3 * t461;
+    let t544 = t395 - t543;
+    let t545 = 0.00288 * (c_q4 * t544 - t397);
+    let t546 = c_q3 * t461 - t398;
+    let t547 = -t453;
+    let t548 = s_q4 * t547 + t399 + c_q4 * t546;
+    let t549 = t400 + t548;
+    let t550 = c_q3 * t545 + 0.00288 * s_q3 * t549;
+    let t551 = t510 + t550;
+    let t552 = 0.00288 * (t401 + s_q4 * t544);
+    let t553 = t513 + t552;
+    let t554 = t499 + s_q2 * t551 + c_q2 * t553;
+    let t555 = 0.00288 * c_q3 * t549 - s_q3 * t545;
+    let t556 = c_q4 * t547 - t403 - s_q4 * t546;
+    let t557 = 0.00004 * t556 - 0.0004 * t404;
+    let t558 = t491 + t523;
+    let t559 = 0.0203 * t484 - 0.4318 * t483;
+    let t560 = t529 + 0.00024216 * t548 + 0.00288 * (s_q3 * t558 + c_q3 * t559);
+    let t561 = 0.0003 * t546 + c_q4 * t560 - 0.0016 * t402 - s_q4 * t557;
+    let t562 = 0.00288 * (c_q4 * (c_q3 * t558 - s_q3 * t559) + s_q4 * (t532 - t481))
+        - 0.00064216 * t543;
+    let t563 = t536 + t562;
+    let t564 = 0.3251198455 * t461 + t538 + c_q3 * t561 + 0.4318 * t555 - s_q3 * t563
+        - 0.011273199 * t547;
+    let t565 = s_q4 * t560 + 0.0016 * t547 + c_q4 * t557;
+    let t566 = t540 + t565 - 0.011273199 * t461 - 0.0203 * t555;
+    let t567 = t407 - t460;
+    let t568 = 0.00288 * (c_q4 * t567 - s_q4 * t408);
+    let t569 = qd[3] * t205 - t454;
+    let t570 = c_q4 * t569 - qd[4] * t343;
+    let t571 = t570 - t409;
+    let t572 = c_q3 * t568 + 0.00288 * (t473 + s_q3 * t571) - t472;
+    let t573 = 0.00288 * (c_q4 * t408 + s_q4 * t567);
+    let t574 = s_q2 * t572 + c_q2 * t573;
+    let t575 = 0.00288 * (c_q3 * t571 - t465) - t459 - s_q3 * t568;
+    let t576 = qd[4] * t336 + s_q4 * t569;
+    let t577 = -0.00004 * t576 - 0.0004 * (t212 * t336 - t205 * t210);
+    let t578 = 0.00004 * (t227 * t391 + t229 * t392 - t343 * (t268 + t269))
+        + 0.00288 * t490 + 0.00024216 * t570 - 0.00064216 * t409;
+    let t579 = 0.0016 * t205 * t209 + 0.0003 * t569 + c_q4 * t578 - s_q4 * t577;
+    let t580 = 0.00024216 * t407 + 0.00004 * (t229 * t391 - t277 * t343)
+        - 0.00004 * (t227 * t392 - t278 * t343) - 0.00288 * c_q4 * t486
+        - 0.00064216 * t460;
+    let t581 = t580 - 0.0013 * t218;
+    let t582 = 0.4318 * t575 + c_q3 * (t579 - t493) - s_q3 * (t489 + t581);
+    let t583 = s_q4 * t578 + c_q4 * t577 - 0.0003 * (t206 * t206 - t205 * t205);
+    let t584 = t583 - 0.0203 * t575;
+    let t585 = 0.00288 * (c_q4 * t410 + 2.0 * s_q4 * t220 - t468 - t238);
+    let t586 = qd[4] * t359 + t475;
+    let t587 = t411 + t586;
+    let t588 = c_q3 * t585 + 0.00288 * s_q3 * t587;
+    let t589 = 0.00288 * (s_q4 * t410 + t457 - 2.0 * c_q4 * t220 - t237);
+    let t590 = s_q2 * t588 + c_q2 * t589;
+    let t591 = 0.00288 * c_q3 * t587 - s_q3 * t585;
+    let t592 = -0.00004 * t463 - 0.0004 * t219;
+    let t593 = 0.00064216 * t411 + 0.00004 * (t359 * (t268 + t269)) + 0.00024216 * t586;
+    let t594 = c_q4 * t593 - t496 - s_q4 * t592;
+    let t595 = 0.00024216 * t410
+        + 0.00004 * (t359 * (t277 - t278) - t211 * (t348 + t349))
+        + 0.00288 * (c_q4 * t492 - s_q4 * t490);
+    let t596 = 0.4318 * t591 + c_q3 * t594 - s_q3 * t595;
+    let t597 = t488 + c_q4 * t592 + s_q4 * t593;
+    let t598 = t597 - 0.0203 * t591;
+    let t599 = t534 + t535;
+    let t600 = t535 + t562;
+    let t601 = 0.00288 * t314 + t315;
+    let t602 = t315 + 0.00288 * t327;
+    let t603 = t350 + 0.00064216 * t205;
+    let t604 = 0.0003 * t405 + 0.00004 * c_q4 * t519 - t541;
+    let t605 = 0.011273199 * t216 + t203 * (t406 - t223) - t201 * t221;
+    let t606 = 0.4318 * t511 + s_q3 * t531 + c_q3 * t537 + 0.00004 * t40 * t519 + t605
+        + 0.0047376 * t507 + 0.89133 * t524 - 0.0203 * t514 - 0.025375 * t533;
+    let t607 = t606 - 1557.2443004858603 * t48 * t599 - inv4 * t417 * t604;
+    let t608 = 37.2347379 * s_q1 + 1.024164 * c_q1 + 0.0070992 * t9 + 0.6903913435 * t175
+        + t606 + 0.023751 * t501 + t1 * (t386 - t54) - t0 * t52 - inv4 * t418 * t604
+        - inv5 * t422 * t607 - 0.4318 * t516 - 1557.2443004858603 * t49 * t599;
+    let t609 = t50 * t519
+        + s_q1
+            * (t169 + t500 + 0.15005 * t499 + t57 + s_q2 * t542 + 1.601861202 * t175
+                + 0.15005 * t516 - 0.0070992 * t174 - 0.023751 * t177
+                - 0.4318 * (t474 + 0.025375 * t483 + 0.89133 * t484)
+                - 0.0070992 * (t2 - t501) - t1 * t385 - c_q2 * t539) - inv4 * t419 * t604
+        - inv5 * t424 * t607 - inv6 * t426 * t608 - 1557.2443004858603 * t47 * t599
+        - c_q1
+            * (t168 + t498 + qd[1] * t386 + s_q2 * t539 + c_q2 * t542
+                + 0.15005 * (c_q2 * t512 - s_q2 * t515) - 1.601861202 * t174
+                - 0.0070992 * t175 - 0.6903913435 * t177 - 0.15005 * t470 - t56
+                - t0 * t385 - 0.0070992 * t175
+                - 0.4318 * (t518 + 0.025375 * t526 + 0.89133 * t527));
+    out.0[0][1] = inv7 * t609;
+    let t610 = inv6 * (t608 - t426 * inv7 * t609);
+    out.0[1][1] = t610;
+    let t611 = inv5 * (t607 - t422 * t610 - t424 * inv7 * t609);
+    out.0[2][1] = t611;
+    out.0[4][1] = 1557.2443004858603
+        * (t599 - t48 * t611 - t49 * t610 - t47 * inv7 * t609);
+    let t612 = inv4 * (t604 - t417 * t611 - t418 * t610 - t419 * inv7 * t609);
+    out.0[3][1] = t612;
+    out.0[5][1] = -25000.0 * t50 * inv7 * t609 - t519 - c_q4 * t612
+        - t40 * (t611 + t610);
+    let t613 = 0.0003 * t405 + 0.00004 * c_q4 * t556 - t565;
+    let t614 = 0.4318 * t550 + s_q3 * t561 + c_q3 * t563 + 0.00004 * t40 * t556 + t605
+        + 0.89133 * t491 + 0.0047376 * t547 + 0.025375 * t481 - 0.0203 * t552;
+    let t615 = t614 - 1557.2443004858603 * t48 * t600 - inv4 * t417 * t613;
+    let t616 = t614 - 0.4318 * t554 - inv4 * t418 * t613 - inv5 * t422 * t615
+        - 1557.2443004858603 * t49 * t600;
+    let t617 = t50 * t556 - s_q1 * (c_q2 * t564 - t500 - s_q2 * t566 - 0.15005 * t554)
+        - c_q1
+            * (t498 + s_q2 * t564 + c_q2 * t566
+                + 0.15005 * (c_q2 * t551 - t470 - s_q2 * t553)
+                - 0.4318 * (0.025375 * t484 + t555 - 0.89133 * t483))
+        - inv4 * t419 * t613 - inv5 * t424 * t615 - inv6 * t426 * t616
+        - 1557.2443004858603 * t47 * t600;
+    out.0[0][2] = inv7 * t617;
+    let t618 = inv6 * (t616 - t426 * inv7 * t617);
+    out.0[1][2] = t618;
+    let t619 = inv5 * (t615 - t422 * t618 - t424 * inv7 * t617);
+    out.0[2][2] = t619;
+    out.0[4][2] = 1557.2443004858603
+        * (t600 - t48 * t619 - t49 * t618 - t47 * inv7 * t617);
+    let t620 = inv4 * (t613 - t417 * t619 - t418 * t618 - t419 * inv7 * t617);
+    out.0[3][2] = t620;
+    out.0[5][2] = -25000.0 * t50 * inv7 * t617 - t556 - c_q4 * t620
+        - t40 * (t619 + t618);
+    let t621 = -0.00004 * c_q4 * t576 - t583;
+    let t622 = t494 + 0.4318 * t572 + s_q3 * t579 + c_q3 * t581 - 0.00004 * t40 * t576
+        - 0.0203 * t573;
+    let t623 = t622 - 1557.2443004858603 * t48 * t580 - inv4 * t417 * t621;
+    let t624 = t622 - 0.4318 * t574 - inv4 * t418 * t621 - inv5 * t422 * t623
+        - 1557.2443004858603 * t49 * t580;
+    let t625 = -1557.2443004858603 * t47 * t580 - t50 * t576
+        - s_q1 * (c_q2 * t582 - 0.15005 * t574 - s_q2 * t584)
+        - c_q1
+            * (0.15005 * (c_q2 * t572 - s_q2 * t573) + s_q2 * t582 + c_q2 * t584
+                - 0.4318 * t575) - inv4 * t419 * t621 - inv5 * t424 * t623
+        - inv6 * t426 * t624;
+    out.0[0][3] = inv7 * t625;
+    let t626 = inv6 * (t624 - t426 * inv7 * t625);
+    out.0[1][3] = t626;
+    let t627 = inv5 * (t623 - t422 * t626 - t424 * inv7 * t625);
+    out.0[2][3] = t627;
+    out.0[4][3] = 1557.2443004858603
+        * (t580 - t48 * t627 - t49 * t626 - t47 * inv7 * t625);
+    let t628 = inv4 * (t621 - t417 * t627 - t418 * t626 - t419 * inv7 * t625);
+    out.0[3][3] = t628;
+    out.0[5][3] = t576 - 25000.0 * t50 * inv7 * t625 - c_q4 * t628 - t40 * (t627 + t626);
+    let t629 = -0.00004 * c_q4 * t463 - t597;
+    let t630 = s_q3 * t594 + c_q3 * t595 + 0.4318 * t588 - 0.00004 * t40 * t463
+        - 0.0203 * t589;
+    let t631 = t630 - 1557.2443004858603 * t48 * t595 - inv4 * t417 * t629;
+    let t632 = t630 - 0.4318 * t590 - inv4 * t418 * t629 - inv5 * t422 * t631
+        - 1557.2443004858603 * t49 * t595;
+    let t633 = -1557.2443004858603 * t47 * t595 - t50 * t463
+        - s_q1 * (c_q2 * t596 - 0.15005 * t590 - s_q2 * t598)
+        - c_q1
+            * (0.15005 * (c_q2 * t588 - s_q2 * t589) + s_q2 * t596 + c_q2 * t598
+                - 0.4318 * t591) - inv4 * t419 * t629 - inv5 * t424 * t631
+        - inv6 * t426 * t632;
+    out.0[0][4] = inv7 * t633;
+    let t634 = inv6 * (t632 - t426 * inv7 * t633);
+    out.0[1][4] = t634;
+    let t635 = inv5 * (t631 - t422 * t634 - t424 * inv7 * t633);
+    out.0[2][4] = t635;
+    out.0[4][4] = 1557.2443004858603
+        * (t595 - t48 * t635 - t49 * t634 - t47 * inv7 * t633);
+    let t636 = inv4 * (t629 - t417 * t635 - t418 * t634 - t419 * inv7 * t633);
+    out.0[3][4] = t636;
+    out.0[5][4] = t463 - c_q4 * t636 - 25000.0 * t50 * inv7 * t633 - t40 * (t635 + t634);
+    let t637 = t37 * t412 + c_q3 * t413;
+    let t638 = t415 * inv4 * t417 + t637 - 1557.2443004858603 * t48 * t413;
+    let t639 = t637 + t415 * inv4 * t418 - inv5 * t422 * t638
+        - 1557.2443004858603 * t49 * t413;
+    let t640 = t415 * inv4 * t419 - s_q1 * (c_q2 * t414 - s_q2 * t415)
+        - c_q1 * (s_q2 * t414 + c_q2 * t415) - inv5 * t424 * t638 - inv6 * t426 * t639
+        - 1557.2443004858603 * t47 * t413;
+    out.0[0][5] = inv7 * t640;
+    let t641 = inv6 * (t639 - t426 * inv7 * t640);
+    out.0[1][5] = t641;
+    let t642 = inv5 * (t638 - t422 * t641 - t424 * inv7 * t640);
+    out.0[2][5] = t642;
+    out.0[4][5] = 1557.2443004858603
+        * (t413 - t48 * t642 - t49 * t641 - t47 * inv7 * t640);
+    let t643 = -inv4 * (t415 + t417 * t642 + t418 * t641 + t419 * inv7 * t640);
+    out.0[3][5] = t643;
+    out.0[5][5] = -25000.0 * t50 * inv7 * t640 - c_q4 * t643 - t40 * (t642 + t641);
+    let t644 = 0.00004 * c_q4 * t266 - t284;
+    let t645 = 0.4318 * t258 + s_q3 * t276 + c_q3 * t281 + 0.00004 * t40 * t266
+        + 0.0047376 * t255 + 0.011273199 * t260 + t202 * t221 + t203 * t283
+        - 0.769752588 * t270 - 0.02191385 * t279 - t200 * t223 - 0.0203 * t261;
+    let t646 = t645 - 1557.2443004858603 * t48 * t280 - inv4 * t417 * t644;
+    let t647 = 0.6903913435 * t70 + 0.0070992 * t73 + c_q1 * t52 + t1 * t75 + t645
+        - 0.023751 * t71 - s_q1 * t54 - inv4 * t418 * t644 - inv5 * t422 * t646
+        - 0.4318 * t263 - 1557.2443004858603 * t49 * t280;
+    let t648 = t50 * t266
+        - s_q1
+            * (0.0141984 * t71 + c_q1 * t55 + t1 * t72 + c_q2 * t282 - 1.601861202 * t70
+                - s_q2 * t285 - 0.15005 * t263)
+        - c_q1
+            * (qd[1] * t75 + s_q2 * t282 + c_q2 * t285
+                + 0.15005 * (c_q2 * t259 - s_q2 * t262) - 0.0070992 * t70 - s_q1 * t55
+                - t0 * t72 - 0.4318 * (t265 + 0.025375 * t272 + 0.89133 * t273))
+        - inv4 * t419 * t644 - inv5 * t424 * t646 - inv6 * t426 * t647
+        - 1557.2443004858603 * t47 * t280;
+    out.1[0][0] = inv7 * t648;
+    let t649 = inv6 * (t647 - t426 * inv7 * t648);
+    out.1[1][0] = t649;
+    let t650 = inv5 * (t646 - t422 * t649 - t424 * inv7 * t648);
+    out.1[2][0] = t650;
+    out.1[4][0] = 1557.2443004858603
+        * (t280 - t48 * t650 - t49 * t649 - t47 * inv7 * t648);
+    let t651 = inv4 * (t644 - t417 * t650 - t418 * t649 - t419 * inv7 * t648);
+    out.1[3][0] = t651;
+    out.1[5][0] = -25000.0 * t50 * inv7 * t648 - t266 - c_q4 * t651
+        - t40 * (t650 + t649);
+    let t652 = t321 + 0.0016 * t201 + 0.00004 * c_q4 * t306;
+    let t653 = t652 - t320;
+    let t654 = 0.00004 * t40 * t306 + 0.4318 * t299 - 0.0203 * t301;
+    let t655 = s_q3 * t313 + c_q3 * t317 - 0.769752588 * t76 - 0.02191385 * t78;
+    let t656 = t654 + t655 - 1557.2443004858603 * t48 * t601 - inv4 * t417 * t653;
+    let t657 = t654 - 0.4318 * t303;
+    let t658 = t655 + t657 - inv4 * t418 * t653 - inv5 * t422 * t656
+        - 1557.2443004858603 * t49 * t601;
+    let t659 = t50 * t306;
+    let t660 = t659
+        - s_q1
+            * (0.1462528 * t1 + c_q2 * t319 - 0.047502 * t53 - 0.15005 * t303
+                - s_q2 * t323)
+        - c_q1
+            * (1.380782687 * t51 + s_q2 * t319 + c_q2 * t323 + t324 - 3.349975204 * t0)
+        - inv4 * t419 * t653 - inv5 * t424 * t656 - inv6 * t426 * t658
+        - 1557.2443004858603 * t47 * t601;
+    out.1[0][1] = inv7 * t660;
+    let t661 = inv6 * (t658 - t426 * inv7 * t660);
+    out.1[1][1] = t661;
+    let t662 = inv5 * (t656 - t422 * t661 - t424 * inv7 * t660);
+    out.1[2][1] = t662;
+    out.1[4][1] = 1557.2443004858603
+        * (t601 - t48 * t662 - t49 * t661 - t47 * inv7 * t660);
+    let t663 = inv4 * (t653 - t417 * t662 - t418 * t661 - t419 * inv7 * t660);
+    out.1[3][1] = t663;
+    out.1[5][1] = -25000.0 * t50 * inv7 * t660 - t306 - c_q4 * t663
+        - t40 * (t662 + t661);
+    let t664 = t652 - t330;
+    let t665 = s_q3 * t326 + c_q3 * t328;
+    let t666 = t654 + t665 - inv4 * t417 * t664 - 1557.2443004858603 * t48 * t602;
+    let t667 = t657 + t665 - inv4 * t418 * t664 - inv5 * t422 * t666
+        - 1557.2443004858603 * t49 * t602;
+    let t668 = t659 - s_q1 * (c_q2 * t329 - 0.15005 * t303 - s_q2 * t331)
+        - c_q1 * (t324 + s_q2 * t329 + c_q2 * t331) - inv4 * t419 * t664
+        - inv5 * t424 * t666 - inv6 * t426 * t667 - 1557.2443004858603 * t47 * t602;
+    out.1[0][2] = inv7 * t668;
+    let t669 = inv6 * (t667 - t426 * inv7 * t668);
+    out.1[1][2] = t669;
+    let t670 = inv5 * (t666 - t422 * t669 - t424 * inv7 * t668);
+    out.1[2][2] = t670;
+    out.1[4][2] = 1557.2443004858603
+        * (t602 - t48 * t670 - t49 * t669 - t47 * inv7 * t668);
+    let t671 = inv4 * (t664 - t417 * t670 - t418 * t669 - t419 * inv7 * t668);
+    out.1[3][2] = t671;
+    out.1[5][2] = -25000.0 * t50 * inv7 * t668 - t306 - c_q4 * t671
+        - t40 * (t670 + t669);
+    let t672 = -0.00004 * c_q4 * t344 - t353;
+    let t673 = s_q3 * t347 + c_q3 * t351 + 0.4318 * t339 - 0.00004 * t40 * t344
+        - 0.0203 * t340;
+    let t674 = t673 - 1557.2443004858603 * t48 * t603 - inv4 * t417 * t672;
+    let t675 = t673 - 0.4318 * t341 - inv4 * t418 * t672 - inv5 * t422 * t674
+        - 1557.2443004858603 * t49 * t603;
+    let t676 = -1557.2443004858603 * t47 * t603 - t50 * t344
+        - s_q1 * (c_q2 * t352 - 0.15005 * t341 - s_q2 * t354)
+        - c_q1
+            * (0.15005 * (c_q2 * t339 - s_q2 * t340) + s_q2 * t352 + c_q2 * t354
+                - 0.4318 * t342) - inv4 * t419 * t672 - inv5 * t424 * t674
+        - inv6 * t426 * t675;
+    out.1[0][3] = inv7 * t676;
+    let t677 = inv6 * (t675 - t426 * inv7 * t676);
+    out.1[1][3] = t677;
+    let t678 = inv5 * (t674 - t422 * t677 - t424 * inv7 * t676);
+    out.1[2][3] = t678;
+    out.1[4][3] = 1557.2443004858603
+        * (t603 - t48 * t678 - t49 * t677 - t47 * inv7 * t676);
+    let t679 = inv4 * (t672 - t417 * t678 - t418 * t677 - t419 * inv7 * t676);
+    out.1[3][3] = t679;
+    out.1[5][3] = t344 - 25000.0 * t50 * inv7 * t676 - c_q4 * t679 - t40 * (t678 + t677);
+    let t680 = 0.00004 * c_q4 * t359 - t364;
+    let t681 = 0.000116928 * t335 + 0.4318 * t356 + s_q3 * t362 + 0.00004 * t40 * t359;
+    let t682 = t681 - inv4 * t417 * t680;
+    let t683 = t681 - 0.4318 * t357 - inv4 * t418 * t680 - inv5 * t422 * t682;
+    let t684 = t50 * t359 - s_q1 * (c_q2 * t363 - 0.15005 * t357 - s_q2 * t365)
+        - c_q1
+            * (0.15005 * (c_q2 * t356 + 0.00576 * s_q2 * t335) + s_q2 * t363
+                + c_q2 * t365 - 0.4318 * t358) - inv4 * t419 * t680 - inv5 * t424 * t682
+        - inv6 * t426 * t683;
+    out.1[0][4] = inv7 * t684;
+    let t685 = inv6 * (t683 - t426 * inv7 * t684);
+    out.1[1][4] = t685;
+    let t686 = inv5 * (t682 - t422 * t685 - t424 * inv7 * t684);
+    out.1[2][4] = t686;
+    out.1[4][4] = -1557.2443004858603 * (t48 * t686 + t49 * t685 + t47 * inv7 * t684);
+    let t687 = inv4 * (t680 - t417 * t686 - t418 * t685 - t419 * inv7 * t684);
+    out.1[3][4] = t687;
+    out.1[5][4] = t210 - c_q4 * t687 - 25000.0 * t50 * inv7 * t684 - t40 * (t686 + t685);
+    let t688 = t37 * t366 + c_q3 * t367;
+    let t689 = t369 * inv4 * t417 + t688 - 1557.2443004858603 * t48 * t367;
+    let t690 = t688 + t369 * inv4 * t418 - inv5 * t422 * t689
+        - 1557.2443004858603 * t49 * t367;
+    let t691 = t369 * inv4 * t419 - s_q1 * (c_q2 * t368 - s_q2 * t369)
+        - c_q1 * (s_q2 * t368 + c_q2 * t369) - inv5 * t424 * t689 - inv6 * t426 * t690
+        - 1557.2443004858603 * t47 * t367;
+    out.1[0][5] = inv7 * t691;
+    let t692 = inv6 * (t690 - t426 * inv7 * t691);
+    out.1[1][5] = t692;
+    let t693 = inv5 * (t689 - t422 * t692 - t424 * inv7 * t691);
+    out.1[2][5] = t693;
+    out.1[4][5] = 1557.2443004858603
+        * (t367 - t48 * t693 - t49 * t692 - t47 * inv7 * t691);
+    let t694 = -inv4 * (t369 + t417 * t693 + t418 * t692 + t419 * inv7 * t691);
+    out.1[3][5] = t694;
+    out.1[5][5] = -25000.0 * t50 * inv7 * t691 - c_q4 * t694 - t40 * (t693 + t692);
+    out
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

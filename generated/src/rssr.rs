@@ -15,8 +15,15 @@
 //!
 //! Parameters are read at run time from `Params`.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `crank`, `coupler_1`, `coupler_2`, `rocker`.
 //!
@@ -30,7 +37,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 24 | 3 | 3 | 0 | 0 | 0 |
+//! | `derived` | 36 | 3 | 4 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 49 | 21 | 0 | 0 | 3 | 2 |
 //! | `mass_matrix` | 8 | 4 | 0 | 0 | 2 | 2 |
 //! | `bias` | 38 | 11 | 0 | 0 | 3 | 2 |
@@ -49,6 +56,10 @@
 //! | `constraint_jacobian` | 42 | 32 | 0 | 0 | 4 | 4 |
 //! | `constraint_bias` | 108 | 87 | 0 | 0 | 4 | 4 |
 //! | `reactions_of_multipliers` | 8 | 6 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics_derivatives` | 97 | 42 | 0 | 0 | 2 | 3 |
+//! | `gravity_derivatives` | 4 | 0 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix_inverse` | 28 | 9 | 2 | 0 | 2 | 2 |
+//! | `forward_dynamics_derivatives` | 242 | 92 | 4 | 0 | 2 | 3 |
 //! | `constrained_forward_dynamics` | 325 | 260 | 47 | 7 | 11 | 10 |
 //! | `cut_joint_reactions` | 333 | 266 | 47 | 7 | 13 | 12 |
 //! | `dependent_velocities` | 91 | 81 | 9 | 3 | 4 | 4 |
@@ -127,6 +138,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -246,6 +261,24 @@ pub struct Derived {
     pub k18: Real,
     /// Parameter group 19.
     pub k19: Real,
+    /// Parameter group 20.
+    pub k20: Real,
+    /// Parameter group 21.
+    pub k21: Real,
+    /// Parameter group 22.
+    pub k22: Real,
+    /// Parameter group 23.
+    pub k23: Real,
+    /// Parameter group 24.
+    pub k24: Real,
+    /// Parameter group 25.
+    pub k25: Real,
+    /// Parameter group 26.
+    pub k26: Real,
+    /// Parameter group 27.
+    pub k27: Real,
+    /// Parameter group 28.
+    pub k28: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -253,23 +286,29 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.b;
+        let inv1 = 1.0 / p.c;
+        let inv2 = 1.0 / p.m2;
         let t0 = p.a * p.a * p.m1;
         let t1 = p.b * p.m2;
         let t2 = p.b * t1;
         let t3 = p.c * p.m3;
         let t4 = p.c * t3;
-        let t5 = p.a * p.m2;
-        let t6 = 0.3333333333333333 * t0 + p.a * t5;
+        let t5 = 0.3333333333333333 * t2 - p.polar;
+        let t6 = p.a * p.m2;
+        let t7 = p.a * t6;
+        let t8 = 0.3333333333333333 * t0 + t7;
+        let t9 = inv1 * inv1 / p.m3;
+        let t10 = inv0 * inv0 * inv2;
         Derived {
             params: *self,
-            k0: t6,
+            k0: t8,
             k1: t2,
-            k2: 0.3333333333333333 * t2 - p.polar,
+            k2: t5,
             k3: t1,
             k4: t4,
             k5: p.g * t3,
             k6: p.a * t1,
-            k7: 0.3333333333333333 * t2 + t6,
+            k7: 0.3333333333333333 * t2 + t8,
             k8: 0.3333333333333333 * t2,
             k9: 0.3333333333333333 * t4,
             k10: p.g * t1,
@@ -277,19 +316,28 @@ impl Params {
             k12: p.a * p.a,
             k13: 0.3333333333333333 * t0,
             k14: inv0,
-            k15: p.g * t5,
-            k16: inv0 * inv0 / p.m2,
-            k17: 1.0 / (p.c * p.c * p.m3),
+            k15: p.g * t6,
+            k16: t10,
+            k17: t9,
             k18: t0,
             k19: p.g * p.m3,
+            k20: t7,
+            k21: p.a * inv0,
+            k22: p.a * p.a * (inv0 * inv0),
+            k23: 3.0 * t10,
+            k24: 3.0 * t9,
+            k25: t6,
+            k26: p.g * inv1,
+            k27: p.a * inv0 * t5,
+            k28: inv0 * inv0 * inv2 * t5,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 24,
+    mul: 36,
     add: 3,
-    div: 3,
+    div: 4,
     sqrt: 0,
     sin: 0,
     cos: 0,
@@ -1131,6 +1179,473 @@ pub fn reactions_of_multipliers_with(
             0.0,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 97,
+    add: 42,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 3,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let c_q3 = cos(q[3]);
+    let t0 = p.a * c_q1;
+    let t1 = p.a * s_q1;
+    let t2 = qd[0] * qd[0] * t0 - qdd[0] * t1;
+    let t3 = qd[0] * qd[0] * t1 + qdd[0] * t0;
+    let t4 = qd[0] + qd[1];
+    let t5 = qdd[0] + qdd[1];
+    let t6 = s_q2 * t5;
+    let t7 = c_q2 * t5;
+    let t8 = c_q2 * t4;
+    let t9 = qd[2] * t8;
+    let t10 = s_q2 * t4;
+    let t11 = qd[2] * t10;
+    let t12 = t8 * t8;
+    let t13 = qd[2] * qd[2] + t12;
+    let t14 = qdd[2] + t8 * t10;
+    let t15 = qd[2] * d.k1;
+    let t16 = qd[2] * d.k2;
+    let t17 = c_q2 * d.k3;
+    let t18 = s_q2 * d.k3;
+    let t19 = s_q2 * (c_q2 * (t16 - 0.3333333333333333 * t15));
+    let t20 = qd[0] * d.k6;
+    let t21 = s_q2 * (-0.3333333333333333 * t15 - t16);
+    let t22 = t8 * t18;
+    let t23 = p.a * (s_q1 * (c_q2 * t8 * t17 + s_q2 * t22) + c_q1 * qd[2] * t18);
+    let t24 = c_q2 * (s_q1 * t20 + t21) - t19;
+    let t25 = c_q2 * t21 - t19;
+    let t26 = t8 * d.k2;
+    let t27 = t10 * d.k2;
+    let t28 = c_q1 * d.k3;
+    let t29 = c_q2 * (-0.3333333333333333 * t10 * d.k1 - t27)
+        - s_q2 * (t26 - 0.3333333333333333 * t8 * d.k1);
+    let t30 = s_q2 * t26;
+    let t31 = t2 * t17;
+    let t32 = c_q2 * (-(t6 + t9) * d.k2 - t8 * t16)
+        - s_q2 * ((t7 - t11) * d.k2 + 0.5 * t3 * d.k3 - t10 * t16);
+    (
+        [
+            [
+                0.0,
+                0.5 * t31
+                    - p.a
+                        * (0.5 * c_q1 * (t13 * t17 + t14 * t18)
+                            + 0.5 * s_q1 * (t7 - 2.0 * t11) * d.k3),
+                p.a
+                    * (0.5 * s_q1
+                        * (2.0 * t8 * t22 + t18 * (t10 * t10 + t13 - t12) - t14 * t17)
+                        + 0.5 * (-2.0 * t9 - t6) * t28) + t32,
+                0.0,
+            ],
+            [0.0, 0.5 * t31, t32, 0.0],
+            [
+                0.0,
+                -0.5 * (t3 * t18),
+                t8 * t26 + 0.5 * (c_q2 * t2 + p.g * s_q2) * d.k3 - t10 * t27,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.5 * (c_q3 * d.k5)],
+        ],
+        [
+            [t24 - t23, t25 - t23, t29 - p.a * (s_q1 * qd[2] * t17 + t10 * t28), 0.0],
+            [t24, t25, t29, 0.0],
+            [2.0 * t30 + c_q1 * s_q2 * t20, 2.0 * t30, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 4,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q2 = sin(q[2]);
+    let c_q3 = cos(q[3]);
+    [
+        [0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.5 * (s_q2 * d.k10), 0.0],
+        [0.0, 0.0, 0.0, 0.5 * (c_q3 * d.k5)],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 28,
+    add: 9,
+    div: 2,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let t0 = c_q1 * c_q2 * d.k6;
+    let t1 = s_q2 * s_q2 * d.k2;
+    let t2 = d.k8 - t1;
+    let inv0 = 1.0 / t2;
+    let t3 = 0.5 * t0 + t2;
+    let t4 = s_q1 * s_q2;
+    let t5 = t0 + d.k7 - t1 - inv0 * t3 * t3 - 0.75 * d.k20 * t4 * t4;
+    let inv1 = 1.0 / t5;
+    let t6 = -inv0 * t3 * inv1;
+    let t7 = t4 * d.k21;
+    let t8 = 1.5 * (inv1 * t7);
+    let t9 = -1.5 * (inv0 * t3 * inv1 * t7);
+    [
+        [inv1, t6, t8, 0.0],
+        [t6, inv0 + inv0 * inv0 * t3 * t3 * inv1, t9, 0.0],
+        [t8, t9, 2.25 * t4 * t4 * inv1 * d.k22 + d.k23, 0.0],
+        [0.0, 0.0, 0.0, d.k24],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 242,
+    add: 92,
+    div: 4,
+    sqrt: 0,
+    sin: 2,
+    cos: 3,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let c_q3 = cos(q[3]);
+    let t0 = qd[0] * (p.a * qd[0]);
+    let t1 = c_q1 * t0;
+    let t2 = s_q1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = c_q2 * t3;
+    let t5 = qd[2] * t4;
+    let t6 = s_q2 * t3;
+    let t7 = qd[2] * t6;
+    let t8 = t4 * t6;
+    let t9 = p.polar * t7;
+    let t10 = t4 * t4;
+    let t11 = qd[2] * qd[2] + t10;
+    let t12 = p.m2 * (c_q2 * c_q2 + 0.25 * s_q2 * s_q2);
+    let t13 = qd[2] * d.k1;
+    let t14 = qd[2] * d.k2;
+    let t15 = t7 * d.k1;
+    let t16 = c_q2 * d.k3;
+    let t17 = c_q1 * d.k6;
+    let t18 = c_q2 * t17;
+    let t19 = s_q2 * s_q2 * d.k2;
+    let t20 = d.k8 - t19;
+    let inv0 = 1.0 / t20;
+    let t21 = 0.5 * t18 + t20;
+    let t22 = p.polar * s_q2 * s_q2 + 0.3333333333333333 * c_q2 * c_q2 * d.k1;
+    let inv1 = 1.0 / t22;
+    let t23 = p.m2 - 0.25 * c_q2 * c_q2 * inv1 * d.k11;
+    let t24 = (s_q1 * s_q1 * t12 + c_q1 * c_q1 * t23) * d.k12 + d.k13;
+    let inv2 = 1.0 / t24;
+    let t25 = tau[2] + t8 * (p.polar - 0.3333333333333333 * d.k1);
+    let t26 = tau[1] + c_q2 * (0.6666666666666666 * t15 - t9 - t9);
+    let t27 = s_q1 * s_q2;
+    let t28 = tau[0]
+        + p.a
+            * (s_q1
+                * (t1 * t12 + 0.5 * c_q2 * d.k3 * (qd[2] * qd[2] + t10)
+                    + s_q2 * (0.5 * t8 * d.k3 + 1.5 * t25 * d.k14))
+                + c_q1 * (t7 * d.k3 - t2 * t23 - 0.5 * t16 * inv1 * t26))
+        + 0.75 * c_q2 * d.k15 * t27 - tau[1];
+    let t29 = p.a * t28;
+    let t30 = t2 + c_q1 * inv2 * t29;
+    let t31 = t1 - s_q1 * inv2 * t29;
+    let t32 = s_q2 * (c_q2 * (t14 - 0.3333333333333333 * t13));
+    let t33 = s_q2 * (-0.3333333333333333 * t13 - t14);
+    let t34 = s_q2 * d.k3;
+    let t35 = p.a * (s_q1 * (t16 * (c_q2 * t4 + s_q2 * t6)) + c_q1 * qd[2] * t34);
+    let t36 = t4 * d.k2;
+    let t37 = t6 * d.k2;
+    let t38 = c_q1 * d.k3;
+    let t39 = c_q2 * t6;
+    let t40 = t18 + d.k7 - t19 - inv0 * t21 * t21 - 0.75 * t27 * t27 * d.k20;
+    let inv3 = 1.0 / t40;
+    let t41 = -inv0 * t21 * inv3;
+    let t42 = t27 * d.k21;
+    let t43 = 1.5 * (inv3 * t42);
+    let t44 = -1.5 * (inv0 * t21 * inv3 * t42);
+    let t45 = t16 * t31;
+    let t46 = -3.0 * (t25 + 0.5 * d.k3 * (p.g * c_q2 - s_q2 * t31)) * d.k16 - t8;
+    let t47 = inv2 * t28 + inv1 * (t26 - t22 * inv2 * t28 - 0.5 * t16 * t30);
+    let t48 = c_q2 * t47;
+    let t49 = s_q2 * t30;
+    let t50 = 0.5 * (inv0 * t21 * t45 - t45) + 0.75 * t27 * d.k25 * t49
+        - p.a
+            * (0.5 * c_q1 * (t34 * t46 - t11 * t16)
+                - 0.5 * s_q1 * d.k3 * (t48 - 2.0 * t7));
+    let t51 = s_q2 * t47;
+    let t52 = t6 * t37 - 0.5 * d.k3 * (c_q2 * t31 + p.g * s_q2) - t4 * t36;
+    let t53 = c_q2 * (t4 * t14 + d.k2 * (t5 + t51))
+        + s_q2 * (d.k2 * (t48 - t7) + 0.5 * d.k3 * t30 - t7 * d.k2);
+    let t54 = t53 + 1.5 * t42 * t52
+        - p.a
+            * (0.5 * s_q1 * (t16 * (2.0 * t8 + t46) + t34 * (t6 * t6 + t11 - t10))
+                + 0.5 * t38 * (-2.0 * t5 - t51)) - inv0 * t21 * t53;
+    let t55 = -2.0 * d.k2 * t39 - s_q2 * qd[0] * t17;
+    let t56 = t32 - c_q2 * (s_q1 * qd[0] * d.k6 + t33);
+    let t57 = t56 + 1.5 * t42 * t55 + t35 - inv0 * t21 * t56;
+    let t58 = t32 - c_q2 * t33;
+    let t59 = t58 + t35 - inv0 * t21 * t58 - 3.0 * t27 * t39 * d.k27;
+    let t60 = s_q2 * (t36 - 0.3333333333333333 * t4 * d.k1)
+        - c_q2 * (-0.3333333333333333 * t6 * d.k1 - t37);
+    let t61 = t60 + p.a * (s_q1 * qd[2] * t16 + t6 * t38) - inv0 * t21 * t60;
+    (
+        [
+            [0.0, inv3 * t50, inv3 * t54, 0.0],
+            [
+                0.0,
+                inv0 * (-0.5 * t45 - t21 * inv3 * t50),
+                inv0 * (t53 - t21 * inv3 * t54),
+                0.0,
+            ],
+            [
+                0.0,
+                1.5 * (d.k14 * t49 + inv3 * t42 * t50),
+                3.0 * d.k16 * t52 + 1.5 * inv3 * t42 * t54,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, -1.5 * (c_q3 * d.k26)],
+        ],
+        [
+            [inv3 * t57, inv3 * t59, inv3 * t61, 0.0],
+            [
+                inv0 * (t56 - t21 * inv3 * t57),
+                inv0 * (t58 - t21 * inv3 * t59),
+                inv0 * (t60 - t21 * inv3 * t61),
+                0.0,
+            ],
+            [
+                3.0 * d.k16 * t55 + 1.5 * inv3 * t42 * t57,
+                1.5 * inv3 * t42 * t59 - 6.0 * t39 * d.k28,
+                1.5 * (inv3 * t42 * t61),
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [inv3, t41, t43, 0.0],
+            [t41, inv0 + inv0 * inv0 * t21 * t21 * inv3, t44, 0.0],
+            [t43, t44, 2.25 * t27 * t27 * inv3 * d.k22 + d.k23, 0.0],
+            [0.0, 0.0, 0.0, d.k24],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

@@ -15,8 +15,15 @@
 //!
 //! Parameter values are folded into constants (`--fold`); `Params` is empty.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `crank`, `coupler_1`, `coupler_2`, `rocker`.
 //!
@@ -49,6 +56,10 @@
 //! | `constraint_jacobian` | 48 | 31 | 0 | 0 | 4 | 4 |
 //! | `constraint_bias` | 122 | 86 | 0 | 0 | 4 | 4 |
 //! | `reactions_of_multipliers` | 8 | 6 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics_derivatives` | 84 | 34 | 0 | 0 | 2 | 3 |
+//! | `gravity_derivatives` | 2 | 0 | 0 | 0 | 1 | 1 |
+//! | `mass_matrix_inverse` | 27 | 10 | 2 | 0 | 2 | 2 |
+//! | `forward_dynamics_derivatives` | 204 | 78 | 3 | 0 | 2 | 3 |
 //! | `constrained_forward_dynamics` | 335 | 257 | 47 | 7 | 11 | 10 |
 //! | `cut_joint_reactions` | 343 | 263 | 47 | 7 | 13 | 12 |
 //! | `dependent_velocities` | 97 | 80 | 9 | 3 | 4 | 4 |
@@ -126,6 +137,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -989,6 +1004,457 @@ pub fn reactions_of_multipliers_with(
             0.0,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 84,
+    add: 34,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 3,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let c_q3 = cos(q[3]);
+    let t0 = s_q2 * qd[2];
+    let t1 = c_q2 * t0;
+    let t2 = c_q1 * qd[0];
+    let t3 = 0.1 * (qd[0] * t2 - s_q1 * qdd[0]);
+    let t4 = s_q1 * qd[0];
+    let t5 = 0.1 * (qd[0] * t4 + c_q1 * qdd[0]);
+    let t6 = qd[0] + qd[1];
+    let t7 = qdd[0] + qdd[1];
+    let t8 = s_q2 * t7;
+    let t9 = c_q2 * t7;
+    let t10 = c_q2 * t6;
+    let t11 = qd[2] * t10;
+    let t12 = t0 * t6;
+    let t13 = t10 * t10;
+    let t14 = s_q2 * t6;
+    let t15 = c_q2 * qd[2];
+    let t16 = qd[2] * qd[2] + t13;
+    let t17 = qdd[2] + t10 * t14;
+    let t18 = s_q2 * t10;
+    let t19 = -0.16 * s_q1 * (s_q2 * t18 + c_q2 * c_q2 * t10) - 0.16 * c_q1 * t0;
+    let t20 = 0.00001 * t1 + c_q2 * (0.016 * t4 - 0.03412333333333333 * t0);
+    let t21 = c_q2 * t3;
+    let t22 = t13 - t14 * t14;
+    let t23 = c_q2 * (-0.017056666666666668 * t8 - 0.03412333333333333 * t11)
+        + 0.00001 * (t10 * t15 - t0 * t14)
+        - s_q2 * (0.08 * t5 + 0.017056666666666668 * t9 - 0.03412333333333333 * t12);
+    (
+        [
+            [
+                0.0,
+                0.08 * t21
+                    - 0.1
+                        * (0.08 * c_q1 * (c_q2 * t16 + s_q2 * t17)
+                            + 0.08 * s_q1 * (t9 - 2.0 * t12)),
+                0.1
+                    * (0.08 * s_q1 * (2.0 * t10 * t18 + s_q2 * (t16 - t22) - c_q2 * t17)
+                        + 0.08 * c_q1 * (-2.0 * t11 - t8)) + t23,
+                0.0,
+            ],
+            [0.0, 0.08 * t21, t23, 0.0],
+            [
+                0.0,
+                -0.08 * (s_q2 * t5),
+                0.017056666666666668 * t22 + 0.08 * (c_q2 * t3 + 9.81 * s_q2),
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.3924 * c_q3],
+        ],
+        [
+            [
+                0.1 * t19 + t20,
+                0.1 * t19 - 0.034113333333333336 * t1,
+                -0.016 * (c_q1 * t14 + s_q1 * t15) - 0.034113333333333336 * t18,
+                0.0,
+            ],
+            [t20, -0.034113333333333336 * t1, -0.034113333333333336 * t18, 0.0],
+            [
+                0.034113333333333336 * t18 + 0.016 * s_q2 * t2,
+                0.034113333333333336 * t18,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 2,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q2 = sin(q[2]);
+    let c_q3 = cos(q[3]);
+    [
+        [0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.7848 * s_q2, 0.0],
+        [0.0, 0.0, 0.0, 0.3924 * c_q3],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 27,
+    add: 10,
+    div: 2,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let t0 = c_q2 * (0.008 * c_q1 + 0.017056666666666668 * c_q2);
+    let t1 = t0 + 0.00001;
+    let t2 = 0.017056666666666668 * c_q2 * c_q2 + 0.00001;
+    let inv0 = 1.0 / t2;
+    let t3 = s_q1 * s_q2;
+    let t4 = 0.008 * c_q1 * c_q2 + t0 + 0.00601 - t1 * t1 * inv0 - 0.00375 * t3 * t3;
+    let inv1 = 1.0 / t4;
+    let t5 = 0.46875 * (t3 * inv1);
+    let t6 = -0.46875 * (t1 * inv0 * t3 * inv1);
+    let t7 = -t1 * inv0 * inv1;
+    [
+        [inv1, t7, t5, 0.0],
+        [t7, inv0 + t1 * t1 * inv0 * inv0 * inv1, t6, 0.0],
+        [t5, t6, 0.2197265625 * t3 * t3 * inv1 + 58.59375, 0.0],
+        [0.0, 0.0, 0.0, 187.5],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 204,
+    add: 78,
+    div: 3,
+    sqrt: 0,
+    sin: 2,
+    cos: 3,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let c_q3 = cos(q[3]);
+    let t0 = s_q2 * qd[2];
+    let t1 = c_q2 * t0;
+    let t2 = c_q1 * qd[0];
+    let t3 = qd[0] * t2;
+    let t4 = s_q1 * qd[0];
+    let t5 = qd[0] * t4;
+    let t6 = qd[0] + qd[1];
+    let t7 = c_q2 * t6;
+    let t8 = qd[2] * t7;
+    let t9 = t0 * t6;
+    let t10 = t7 * t7;
+    let t11 = s_q2 * t7;
+    let t12 = t6 * t11;
+    let t13 = c_q1 * c_q2;
+    let t14 = c_q2 * qd[2];
+    let t15 = c_q2 * (0.008 * c_q1 + 0.017056666666666668 * c_q2);
+    let t16 = t15 + 0.00001;
+    let t17 = 0.017056666666666668 * c_q2 * c_q2 + 0.00001;
+    let inv0 = 1.0 / t17;
+    let t18 = s_q2 * t6;
+    let t19 = qd[2] * qd[2] + t10;
+    let t20 = -0.16 * s_q1 * (s_q2 * t11 + c_q2 * c_q2 * t7) - 0.16 * c_q1 * t0;
+    let t21 = s_q1 * s_q2;
+    let t22 = 0.034113333333333336 * t0 * t7 + tau[1];
+    let t23 = t21 * t21;
+    let t24 = 0.01 * (-0.375 * t23 - 0.0064 * t13 * t13 * inv0) + 0.006;
+    let inv1 = 1.0 / t24;
+    let t25 = 0.367875 * c_q2 * t21 + tau[0]
+        + 0.1
+            * (s_q1
+                * (0.08 * c_q2 * t19
+                    + s_q2 * (0.000046875 * t12 + 4.6875 * tau[2] - 0.0375 * s_q2 * t3))
+                + c_q1
+                    * (0.16 * t9 + c_q2 * (inv0 * (0.00064 * c_q2 * t5 - 0.08 * t22))))
+        - tau[1];
+    let t26 = 0.1 * (t3 - s_q1 * inv1 * t25);
+    let t27 = 0.1 * (t5 + c_q1 * inv1 * t25);
+    let t28 = inv1 * t25 + inv0 * (t22 - t17 * inv1 * t25 - 0.08 * c_q2 * t27);
+    let t29 = s_q2 * t28;
+    let t30 = c_q2 * t28;
+    let t31 = t10 - t18 * t18;
+    let t32 = 0.008 * t13 + t15 + 0.00601 - t16 * t16 * inv0 - 0.00375 * t23;
+    let inv2 = 1.0 / t32;
+    let t33 = 0.46875 * (t21 * inv2);
+    let t34 = -0.46875 * (t16 * inv0 * t21 * inv2);
+    let t35 = -t16 * inv0 * inv2;
+    let t36 = -0.0005859375 * t12
+        - 58.59375 * (tau[2] + 0.08 * (9.81 * c_q2 - s_q2 * t26));
+    let t37 = c_q2 * t26;
+    let t38 = s_q2 * t27;
+    let t39 = s_q2 * (0.08 * t27 + 0.017056666666666668 * t30 - 0.03412333333333333 * t9)
+        - 0.00001 * (t7 * t14 - t0 * t18)
+        - c_q2 * (-0.03412333333333333 * t8 - 0.017056666666666668 * t29);
+    let t40 = -0.00001 * t1 - c_q2 * (0.016 * t4 - 0.03412333333333333 * t0);
+    let t41 = -0.08 * (c_q2 * t26 + 9.81 * s_q2) - 0.017056666666666668 * t31;
+    let t42 = -0.034113333333333336 * t11 - 0.016 * s_q2 * t2;
+    let t43 = 0.08 * (t16 * inv0 * t37 - t37) + 0.0375 * t21 * t38
+        - 0.1
+            * (0.08 * c_q1 * (s_q2 * t36 - c_q2 * t19) - 0.08 * s_q1 * (t30 - 2.0 * t9));
+    let t44 = t39 + 0.46875 * t21 * t41
+        - 0.1
+            * (0.08 * s_q1 * (2.0 * t7 * t11 + c_q2 * t36 + s_q2 * (t19 - t31))
+                + 0.08 * c_q1 * (-2.0 * t8 - t29)) - t16 * inv0 * t39;
+    let t45 = t40 + 0.46875 * t21 * t42 - 0.1 * t20 - t16 * inv0 * t40;
+    let t46 = 0.034113333333333336 * (t1 - t1 * t16 * inv0) - 0.1 * t20
+        - 0.015990625 * t11 * t21;
+    let t47 = 0.034113333333333336 * (t11 - t11 * t16 * inv0)
+        + 0.016 * (c_q1 * t18 + s_q1 * t14);
+    (
+        [
+            [0.0, inv2 * t43, inv2 * t44, 0.0],
+            [
+                0.0,
+                inv0 * (-0.08 * t37 - t16 * inv2 * t43),
+                inv0 * (t39 - t16 * inv2 * t44),
+                0.0,
+            ],
+            [
+                0.0,
+                4.6875 * t38 + 0.46875 * t21 * inv2 * t43,
+                58.59375 * t41 + 0.46875 * t21 * inv2 * t44,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, -73.575 * c_q3],
+        ],
+        [
+            [inv2 * t45, inv2 * t46, inv2 * t47, 0.0],
+            [
+                inv0 * (t40 - t16 * inv2 * t45),
+                inv0 * (0.034113333333333336 * t1 - t16 * inv2 * t46),
+                inv0 * (0.034113333333333336 * t11 - t16 * inv2 * t47),
+                0.0,
+            ],
+            [
+                58.59375 * t42 + 0.46875 * t21 * inv2 * t45,
+                0.46875 * t21 * inv2 * t46 - 1.998828125 * t11,
+                0.46875 * (t21 * inv2 * t47),
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [inv2, t35, t33, 0.0],
+            [t35, inv0 + t16 * t16 * inv0 * inv0 * inv2, t34, 0.0],
+            [t33, t34, 0.2197265625 * t21 * t21 * inv2 + 58.59375, 0.0],
+            [0.0, 0.0, 0.0, 187.5],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

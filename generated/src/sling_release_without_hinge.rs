@@ -20,12 +20,17 @@
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
 //! rotate body-frame vectors into the joint frame; angular velocities of spherical
 //! and free joints are in the body frame.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `hammer_vx`, `hammer_vy`, `hammer_vz`, `hammer_wx`, `hammer_wy`, `hammer_wz`.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 3 | 2 | 2 | 0 | 0 | 0 |
+//! | `derived` | 5 | 4 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 28 | 21 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `bias` | 23 | 13 | 0 | 0 | 0 | 0 |
@@ -40,6 +45,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 55 | 19 | 0 | 0 | 0 | 0 |
+//! | `gravity_derivatives` | 36 | 8 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix_inverse` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics_derivatives` | 23 | 18 | 0 | 0 | 0 | 0 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -105,6 +114,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -168,6 +181,12 @@ pub struct Derived {
     pub k4: Real,
     /// Parameter group 5.
     pub k5: Real,
+    /// Parameter group 6.
+    pub k6: Real,
+    /// Parameter group 7.
+    pub k7: Real,
+    /// Parameter group 8.
+    pub k8: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -176,21 +195,27 @@ impl Params {
         let p = self;
         let inv0 = 1.0 / p.ic;
         let t0 = p.m * p.l;
+        let t1 = t0 * p.l;
+        let t2 = 1.0 / p.m;
+        let t3 = p.l * inv0;
         Derived {
             params: *self,
             k0: t0,
             k1: -t0,
-            k2: p.ic + t0 * p.l,
-            k3: 1.0 / p.m,
-            k4: p.l * inv0,
+            k2: p.ic + t1,
+            k3: t2,
+            k4: t3,
             k5: inv0,
+            k6: t1,
+            k7: t2 + p.l * p.l * inv0,
+            k8: -t3,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 3,
-    add: 2,
+    mul: 5,
+    add: 4,
     div: 2,
     sqrt: 0,
     sin: 0,
@@ -756,4 +781,249 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 55,
+    add: 19,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[4] * q[5] - q[3] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = p.l * qd[5];
+    let t6 = p.l * qd[4];
+    let t7 = qd[1] + t5;
+    let t8 = p.m * qd[0];
+    let t9 = q[6] * q[6];
+    let t10 = 2.0 * (0.5 * (t2 - t1) - 0.5 * (t9 - t0));
+    let t11 = q[3] * q[4] + q[5] * q[6];
+    let t12 = 2.0 * t11;
+    let t13 = -2.0 * t11;
+    let t14 = p.m * qd[5];
+    let t15 = p.m * qd[4];
+    let t16 = p.m * qd[3];
+    let t17 = t6 - qd[2];
+    let t18 = qd[3] * d.k0;
+    let t19 = -t18;
+    let t20 = qd[0] * d.k0;
+    let t21 = qd[3] * d.k6;
+    (
+        [
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -19.62 * p.m * t3,
+                19.62 * p.m * (0.5 * (t1 - t0) + 0.5 * (t9 - t2)),
+            ],
+            [0.0, 0.0, 0.0, 9.81 * (p.m * t4), 0.0, 9.81 * (p.m * t13)],
+            [0.0, 0.0, 0.0, 9.81 * (p.m * t10), 9.81 * (p.m * t12), 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, -9.81 * (t10 * d.k0), -9.81 * (t12 * d.k0), 0.0],
+            [0.0, 0.0, 0.0, 9.81 * (t4 * d.k0), 0.0, 9.81 * (t13 * d.k0)],
+        ],
+        [
+            [0.0, -t14, t15, 0.0, p.m * (qd[2] - 2.0 * t6), p.m * (-2.0 * t5 - qd[1])],
+            [t14, 0.0, -t16, p.m * t17, t18, t8],
+            [-t15, t16, 0.0, p.m * t7, -t8, t18],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [qd[4] * d.k0, t19, 0.0, -t7 * d.k0, t20, -t21],
+            [qd[5] * d.k0, 0.0, t19, t17 * d.k0, t21, t20],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 36,
+    add: 8,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[4] * q[5] - q[3] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = q[6] * q[6];
+    let t6 = 2.0 * (0.5 * (t2 - t1) - 0.5 * (t5 - t0));
+    let t7 = q[3] * q[4] + q[5] * q[6];
+    let t8 = 2.0 * t7;
+    let t9 = -2.0 * t7;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -19.62 * p.m * t3,
+            19.62 * p.m * (0.5 * (t1 - t0) + 0.5 * (t5 - t2)),
+        ],
+        [0.0, 0.0, 0.0, 9.81 * (p.m * t4), 0.0, 9.81 * (p.m * t9)],
+        [0.0, 0.0, 0.0, 9.81 * (p.m * t6), 9.81 * (p.m * t8), 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, -9.81 * (t6 * d.k0), -9.81 * (t8 * d.k0), 0.0],
+        [0.0, 0.0, 0.0, 9.81 * (t4 * d.k0), 0.0, 9.81 * (t9 * d.k0)],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    [
+        [d.k3, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, d.k7, 0.0, 0.0, 0.0, d.k8],
+        [0.0, 0.0, d.k7, 0.0, d.k4, 0.0],
+        [0.0, 0.0, 0.0, d.k5, 0.0, 0.0],
+        [0.0, 0.0, d.k4, 0.0, d.k5, 0.0],
+        [0.0, d.k8, 0.0, 0.0, 0.0, d.k5],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 23,
+    add: 18,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[4] * q[5] - q[3] * q[6];
+    let t4 = p.l * qd[5];
+    let t5 = p.l * qd[4];
+    let t6 = q[6] * q[6];
+    let t7 = q[3] * q[4] + q[5] * q[6];
+    let t8 = -p.l * qd[3];
+    (
+        [
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                19.62 * t3,
+                -19.62 * (0.5 * (t1 - t0) + 0.5 * (t6 - t2)),
+            ],
+            [0.0, 0.0, 0.0, -19.62 * t3, 0.0, 19.62 * t7],
+            [
+                0.0,
+                0.0,
+                0.0,
+                -19.62 * (0.5 * (t2 - t1) - 0.5 * (t6 - t0)),
+                -19.62 * t7,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, qd[5], -qd[4], 0.0, 2.0 * t5 - qd[2], qd[1] + 2.0 * t4],
+            [-qd[5], 0.0, qd[3], qd[2] - t5, t8, -qd[0]],
+            [qd[4], -qd[3], 0.0, -qd[1] - t4, qd[0], t8],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [d.k3, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, d.k7, 0.0, 0.0, 0.0, d.k8],
+            [0.0, 0.0, d.k7, 0.0, d.k4, 0.0],
+            [0.0, 0.0, 0.0, d.k5, 0.0, 0.0],
+            [0.0, 0.0, d.k4, 0.0, d.k5, 0.0],
+            [0.0, d.k8, 0.0, 0.0, 0.0, d.k5],
+        ],
+    )
 }

@@ -20,6 +20,11 @@
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
 //! rotate body-frame vectors into the joint frame; angular velocities of spherical
 //! and free joints are in the body frame.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `hammer_vx`, `hammer_vy`, `hammer_vz`, `hammer_wx`, `hammer_wy`, `hammer_wz`.
 //!
@@ -40,6 +45,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 51 | 12 | 0 | 0 | 0 | 0 |
+//! | `gravity_derivatives` | 26 | 8 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix_inverse` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics_derivatives` | 23 | 16 | 0 | 0 | 0 | 0 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -105,6 +114,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -700,4 +713,237 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 51,
+    add: 12,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[4] * q[5] - q[3] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = qd[1] + 0.8 * qd[5];
+    let t6 = q[6] * q[6];
+    let t7 = 2.0 * (0.5 * (t2 - t1) - 0.5 * (t6 - t0));
+    let t8 = q[3] * q[4] + q[5] * q[6];
+    let t9 = 2.0 * t8;
+    let t10 = -2.0 * t8;
+    let t11 = -1.6 * qd[3];
+    let t12 = 0.8 * qd[4] - qd[2];
+    let t13 = 1.6 * qd[3];
+    let t14 = 1.6 * qd[0];
+    (
+        [
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -39.24 * t3,
+                39.24 * (0.5 * (t1 - t0) + 0.5 * (t6 - t2)),
+            ],
+            [0.0, 0.0, 0.0, 19.62 * t4, 0.0, 19.62 * t10],
+            [0.0, 0.0, 0.0, 19.62 * t7, 19.62 * t9, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, -15.696 * t7, -15.696 * t9, 0.0],
+            [0.0, 0.0, 0.0, 15.696 * t4, 0.0, 15.696 * t10],
+        ],
+        [
+            [
+                0.0,
+                -2.0 * qd[5],
+                2.0 * qd[4],
+                0.0,
+                2.0 * (qd[2] - 1.6 * qd[4]),
+                2.0 * (-1.6 * qd[5] - qd[1]),
+            ],
+            [2.0 * qd[5], 0.0, -2.0 * qd[3], 2.0 * t12, t13, 2.0 * qd[0]],
+            [-2.0 * qd[4], 2.0 * qd[3], 0.0, 2.0 * t5, -2.0 * qd[0], t13],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.6 * qd[4], t11, 0.0, -1.6 * t5, t14, -1.28 * qd[3]],
+            [1.6 * qd[5], 0.0, t11, 1.6 * t12, 1.28 * qd[3], t14],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 26,
+    add: 8,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[4] * q[5] - q[3] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = q[6] * q[6];
+    let t6 = 2.0 * (0.5 * (t2 - t1) - 0.5 * (t5 - t0));
+    let t7 = q[3] * q[4] + q[5] * q[6];
+    let t8 = 2.0 * t7;
+    let t9 = -2.0 * t7;
+    [
+        [0.0, 0.0, 0.0, 0.0, -39.24 * t3, 39.24 * (0.5 * (t1 - t0) + 0.5 * (t5 - t2))],
+        [0.0, 0.0, 0.0, 19.62 * t4, 0.0, 19.62 * t9],
+        [0.0, 0.0, 0.0, 19.62 * t6, 19.62 * t8, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, -15.696 * t6, -15.696 * t8, 0.0],
+        [0.0, 0.0, 0.0, 15.696 * t4, 0.0, 15.696 * t9],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    [
+        [0.5, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 64.5, 0.0, 0.0, 0.0, -80.0],
+        [0.0, 0.0, 64.5, 0.0, 80.0, 0.0],
+        [0.0, 0.0, 0.0, 100.0, 0.0, 0.0],
+        [0.0, 0.0, 80.0, 0.0, 100.0, 0.0],
+        [0.0, -80.0, 0.0, 0.0, 0.0, 100.0],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 23,
+    add: 16,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[4] * q[5] - q[3] * q[6];
+    let t4 = q[6] * q[6];
+    let t5 = q[3] * q[4] + q[5] * q[6];
+    let t6 = -0.8 * qd[3];
+    (
+        [
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                19.62 * t3,
+                -19.62 * (0.5 * (t1 - t0) + 0.5 * (t4 - t2)),
+            ],
+            [0.0, 0.0, 0.0, -19.62 * t3, 0.0, 19.62 * t5],
+            [
+                0.0,
+                0.0,
+                0.0,
+                -19.62 * (0.5 * (t2 - t1) - 0.5 * (t4 - t0)),
+                -19.62 * t5,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, qd[5], -qd[4], 0.0, 1.6 * qd[4] - qd[2], qd[1] + 1.6 * qd[5]],
+            [-qd[5], 0.0, qd[3], qd[2] - 0.8 * qd[4], t6, -qd[0]],
+            [qd[4], -qd[3], 0.0, -0.8 * qd[5] - qd[1], qd[0], t6],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.5, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 64.5, 0.0, 0.0, 0.0, -80.0],
+            [0.0, 0.0, 64.5, 0.0, 80.0, 0.0],
+            [0.0, 0.0, 0.0, 100.0, 0.0, 0.0],
+            [0.0, 0.0, 80.0, 0.0, 100.0, 0.0],
+            [0.0, -80.0, 0.0, 0.0, 0.0, 100.0],
+        ],
+    )
 }

@@ -17,12 +17,17 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `theta1`, `theta2`.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 20 | 11 | 0 | 0 | 0 | 0 |
+//! | `derived` | 21 | 11 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 26 | 15 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 8 | 6 | 0 | 0 | 1 | 1 |
 //! | `bias` | 20 | 8 | 0 | 0 | 1 | 1 |
@@ -38,6 +43,10 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `joint_reactions` | 22 | 12 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics_derivatives` | 40 | 20 | 0 | 0 | 1 | 1 |
+//! | `gravity_derivatives` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix_inverse` | 14 | 9 | 1 | 0 | 1 | 1 |
+//! | `forward_dynamics_derivatives` | 96 | 53 | 3 | 0 | 1 | 1 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -136,6 +145,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -240,6 +253,10 @@ pub struct Derived {
     pub k12: Real,
     /// Parameter group 13.
     pub k13: Real,
+    /// Parameter group 14.
+    pub k14: Real,
+    /// Parameter group 15.
+    pub k15: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -254,6 +271,7 @@ impl Params {
         let t5 = p.m2 * p.s21;
         let t6 = p.m2 * p.h21;
         let t7 = p.h21 * t6 + 0.08333333333333333 * t4 + p.s21 * t5;
+        let inv0 = 1.0 / t7;
         let t8 = 0.08333333333333333 * t0 + p.m1 * (p.h10 * p.h10 + p.s10 * p.s10);
         let t9 = p.m2 * (t1 * t1 + t3 * t3) + t8;
         Derived {
@@ -272,14 +290,16 @@ impl Params {
             k11: t0,
             k12: t4,
             k13: t2,
+            k14: inv0,
+            k15: inv0 * inv0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 20,
+    mul: 21,
     add: 11,
-    div: 0,
+    div: 1,
     sqrt: 0,
     sin: 0,
     cos: 0,
@@ -820,6 +840,199 @@ pub fn joint_reactions_with(
             0.08333333333333333 * t1 * d.k12 + d.k4 * t5 - d.k5 * t4,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 40,
+    add: 20,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = qd[0] * d.k3;
+    let t3 = qdd[0] * d.k2 + qd[0] * t2;
+    let t4 = qd[0] * d.k2;
+    let t5 = qdd[0] * d.k3 - qd[0] * t4;
+    let t6 = t0 * d.k4;
+    let t7 = t1 * d.k5 + t0 * t6;
+    let t8 = t0 * d.k5;
+    let t9 = t1 * d.k4 - t0 * t8;
+    let t10 = 2.0 * d.k4 * (s_q1 * t2 - c_q1 * t4)
+        + 2.0 * d.k5 * (c_q1 * t2 + s_q1 * t4);
+    let t11 = -2.0 * d.k3 * (s_q1 * t6 + c_q1 * t8)
+        - 2.0 * d.k2 * (s_q1 * t8 - c_q1 * t6);
+    let t12 = d.k4 * (c_q1 * t3 - s_q1 * t5) - (c_q1 * t5 + s_q1 * t3) * d.k5;
+    (
+        [
+            [0.0, t12 - d.k3 * (c_q1 * t7 + s_q1 * t9) - d.k2 * (s_q1 * t7 - c_q1 * t9)],
+            [0.0, t12],
+        ],
+        [[t10 + t11, t11], [t10, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    [[0.0, 0.0], [0.0, 0.0]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 14,
+    add: 9,
+    div: 1,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = d.k3 * (c_q1 * d.k4 - s_q1 * d.k5);
+    let t1 = c_q1 * d.k5 + s_q1 * d.k4;
+    let t2 = d.k1 + t0 + d.k2 * t1;
+    let t3 = t2 * d.k14;
+    let t4 = 2.0 * (t0 + d.k2 * t1) + d.k6 - t2 * t3;
+    let inv0 = 1.0 / t4;
+    let t5 = -t3 * inv0;
+    [[inv0, t5], [t5, d.k14 + t2 * t2 * inv0 * d.k15]]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 96,
+    add: 53,
+    div: 3,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[0] * d.k3;
+    let t2 = qd[0] * d.k2;
+    let t3 = t0 * d.k4;
+    let t4 = t0 * d.k5;
+    let t5 = d.k3 * (c_q1 * d.k4 - s_q1 * d.k5);
+    let t6 = c_q1 * d.k5 + s_q1 * d.k4;
+    let t7 = d.k1 + t5 + d.k2 * t6;
+    let t8 = s_q1 * d.k3 - p.h21 - c_q1 * d.k2;
+    let t9 = p.s21 + c_q1 * d.k3 + s_q1 * d.k2;
+    let t10 = d.k7 + p.m2 * (t8 * t8 + t9 * t9);
+    let inv0 = 1.0 / t10;
+    let t11 = c_q1 * t1 + s_q1 * t2;
+    let t12 = p.m2 * qd[1];
+    let t13 = p.m2 * t0;
+    let t14 = t11 * t12 - (p.s21 * t0 + t11) * t13;
+    let t15 = s_q1 * t1 - c_q1 * t2;
+    let t16 = t13 * (t15 - p.h21 * t0) - t12 * t15;
+    let t17 = tau[0] - t8 * t14 - t9 * t16;
+    let t18 = d.k4 * t9 + d.k8 - d.k5 * t8;
+    let t19 = d.k1 - inv0 * t18 * t18;
+    let inv1 = 1.0 / t19;
+    let t20 = tau[1] + p.h21 * t14 - p.s21 * t16 - inv0 * t17 * t18;
+    let t21 = inv0 * (t17 - t18 * inv1 * t20);
+    let t22 = t7 * d.k14;
+    let t23 = 2.0 * (t5 + d.k2 * t6) + d.k6 - t7 * t22;
+    let inv2 = 1.0 / t23;
+    let t24 = -t22 * inv2;
+    let t25 = qd[0] * t1 + d.k2 * t21;
+    let t26 = d.k3 * t21 - qd[0] * t2;
+    let t27 = t21 + inv1 * t20;
+    let t28 = t0 * t3 + d.k5 * t27;
+    let t29 = d.k4 * t27 - t0 * t4;
+    let t30 = d.k5 * (c_q1 * t26 + s_q1 * t25) - d.k4 * (c_q1 * t25 - s_q1 * t26);
+    let t31 = d.k2 * (s_q1 * t28 - c_q1 * t29) + t30 + d.k3 * (c_q1 * t28 + s_q1 * t29)
+        - t22 * t30;
+    let t32 = -2.0 * d.k5 * t11 - 2.0 * d.k4 * t15;
+    let t33 = 2.0 * d.k2 * (s_q1 * t4 - c_q1 * t3)
+        + 2.0 * d.k3 * (s_q1 * t3 + c_q1 * t4);
+    let t34 = t32 + t33 - t22 * t32;
+    (
+        [[0.0, inv2 * t31], [0.0, d.k14 * t30 - t22 * inv2 * t31]],
+        [[inv2 * t34, inv2 * t33], [d.k14 * t32 - t22 * inv2 * t34, -t22 * inv2 * t33]],
+        [[inv2, t24], [t24, d.k14 + t7 * t7 * inv2 * d.k15]],
+    )
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

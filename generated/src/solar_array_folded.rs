@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `theta1`, `theta2`.
 //!
@@ -38,6 +43,10 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `joint_reactions` | 18 | 12 | 0 | 0 | 1 | 1 |
+//! | `inverse_dynamics_derivatives` | 30 | 18 | 0 | 0 | 1 | 1 |
+//! | `gravity_derivatives` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix_inverse` | 10 | 5 | 1 | 0 | 1 | 1 |
+//! | `forward_dynamics_derivatives` | 89 | 48 | 3 | 0 | 1 | 1 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -136,6 +145,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -698,6 +711,198 @@ pub fn joint_reactions_with(
     let t6 = 0.6 * t5 - c_q1 * t1 - s_q1 * t2;
     let t7 = c_q1 * t2 + 0.6 * t4 - s_q1 * t1 - 0.05 * t5;
     [[20.0 * (-0.05 * t4 - t6), 20.0 * t7, 0.0, 0.0, 0.0, 2.45 * t4 + t6 + 12.0 * t7]]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 30,
+    add: 18,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * qd[0];
+    let t1 = 0.1 * qdd[0] - 0.7 * t0;
+    let t2 = 0.7 * qdd[0] + 0.1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let t5 = t3 * t3;
+    let t6 = -12.0 * t5 - t4;
+    let t7 = 12.0 * t4 - t5;
+    let t8 = c_q1 * t3;
+    let t9 = s_q1 * t3;
+    let t10 = qd[0] * (3.8 * c_q1 + 16.6 * s_q1);
+    let t11 = 0.1 * (2.0 * t9 - 24.0 * t8) + 0.7 * (-2.0 * t8 - 24.0 * t9);
+    let t12 = s_q1 * t1 - 12.0 * (c_q1 * t1 + s_q1 * t2) - c_q1 * t2;
+    (
+        [
+            [0.0, 0.7 * (c_q1 * t6 - s_q1 * t7) + t12 - 0.1 * (s_q1 * t6 + c_q1 * t7)],
+            [0.0, t12],
+        ],
+        [[t10 + t11, t11], [t10, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    [[0.0, 0.0], [0.0, 0.0]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 10,
+    add: 5,
+    div: 1,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 4.368421052631579 * c_q1 - s_q1;
+    let t1 = 1.9 * t0 + 9.65;
+    let t2 = 3.8 * t0 + 22.3 - 0.10362694300518134 * t1 * t1;
+    let inv0 = 1.0 / t2;
+    let t3 = -0.10362694300518134 * (t1 * inv0);
+    [[inv0, t3], [t3, 0.010738543316599103 * t1 * t1 * inv0 + 0.10362694300518134]]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 89,
+    add: 48,
+    div: 3,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[0] + qd[1];
+    let t2 = t1 * t1;
+    let t3 = 0.7 * c_q1 + 0.6 - 0.1 * s_q1;
+    let t4 = 0.7 * s_q1 + 0.1 * c_q1;
+    let t5 = t4 - 0.05;
+    let t6 = 12.0 * t3 + 2.45 - t4;
+    let t7 = 4.368421052631579 * c_q1 - s_q1;
+    let t8 = 1.9 * t7 + 9.65;
+    let t9 = qd[0] * c_q1;
+    let t10 = qd[0] * s_q1;
+    let t11 = c_q1 * t1;
+    let t12 = s_q1 * t1;
+    let t13 = 0.7 * t9 - 0.1 * t10;
+    let t14 = -0.1 * t9 - 0.7 * t10;
+    let t15 = 20.0 * (qd[1] * t13 - t1 * (0.6 * t1 + t13));
+    let t16 = 20.0 * (qd[1] * t14 + t1 * (-0.05 * t1 - t14));
+    let t17 = 20.0 * (t5 * t5 + t3 * t3) + 5.05;
+    let inv0 = 1.0 / t17;
+    let t18 = tau[0] - t5 * t15 - t3 * t16;
+    let t19 = 9.65 - t6 * t6 * inv0;
+    let inv1 = 1.0 / t19;
+    let t20 = tau[1] + 0.05 * t15 - t6 * inv0 * t18 - 0.6 * t16;
+    let t21 = inv0 * (t18 - t6 * inv1 * t20);
+    let t22 = 3.8 * t7 + 22.3 - 0.10362694300518134 * t8 * t8;
+    let inv2 = 1.0 / t22;
+    let t23 = -0.10362694300518134 * (t8 * inv2);
+    let t24 = 0.1 * t21 - 0.7 * t0;
+    let t25 = 0.1 * t0 + 0.7 * t21;
+    let t26 = inv1 * t20 + t21;
+    let t27 = -12.0 * t2 - t26;
+    let t28 = 12.0 * t26 - t2;
+    let t29 = -0.1 * (2.0 * t12 - 24.0 * t11) - 0.7 * (-2.0 * t11 - 24.0 * t12);
+    let t30 = c_q1 * t25 + 12.0 * (c_q1 * t24 + s_q1 * t25) - s_q1 * t24;
+    let t31 = -3.8 * t9 - 16.6 * t10;
+    let t32 = t30 + 0.1 * (s_q1 * t27 + c_q1 * t28) - 0.7 * (c_q1 * t27 - s_q1 * t28)
+        - 0.10362694300518134 * t8 * t30;
+    let t33 = t29 + t31 - 0.10362694300518134 * t8 * t31;
+    (
+        [[0.0, inv2 * t32], [0.0, 0.10362694300518134 * (t30 - t8 * inv2 * t32)]],
+        [
+            [inv2 * t33, inv2 * t29],
+            [
+                0.10362694300518134 * (t31 - t8 * inv2 * t33),
+                -0.10362694300518134 * (t8 * inv2 * t29),
+            ],
+        ],
+        [[inv2, t23], [t23, 0.010738543316599103 * t8 * t8 * inv2 + 0.10362694300518134]],
+    )
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

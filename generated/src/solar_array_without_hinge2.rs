@@ -20,12 +20,17 @@
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
 //! rotate body-frame vectors into the joint frame; angular velocities of spherical
 //! and free joints are in the body frame.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `theta1`, `panel2_vx`, `panel2_vy`, `panel2_vz`, `panel2_wx`, `panel2_wy`, `panel2_wz`.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 38 | 12 | 5 | 0 | 0 | 0 |
+//! | `derived` | 65 | 16 | 5 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 36 | 30 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `bias` | 26 | 14 | 0 | 0 | 0 | 0 |
@@ -40,6 +45,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 36 | 32 | 0 | 0 | 0 | 0 |
+//! | `gravity_derivatives` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix_inverse` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics_derivatives` | 88 | 53 | 0 | 0 | 0 | 0 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -107,6 +116,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -233,6 +246,28 @@ pub struct Derived {
     pub k23: Real,
     /// Parameter group 24.
     pub k24: Real,
+    /// Parameter group 25.
+    pub k25: Real,
+    /// Parameter group 26.
+    pub k26: Real,
+    /// Parameter group 27.
+    pub k27: Real,
+    /// Parameter group 28.
+    pub k28: Real,
+    /// Parameter group 29.
+    pub k29: Real,
+    /// Parameter group 30.
+    pub k30: Real,
+    /// Parameter group 31.
+    pub k31: Real,
+    /// Parameter group 32.
+    pub k32: Real,
+    /// Parameter group 33.
+    pub k33: Real,
+    /// Parameter group 34.
+    pub k34: Real,
+    /// Parameter group 35.
+    pub k35: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -254,6 +289,11 @@ impl Params {
         let t8 = t6 * p.h21;
         let t9 = t7 * p.h21;
         let t10 = t7 * p.s21;
+        let t11 = inv0 * (inv2 * inv2);
+        let t12 = inv0 * (inv1 * inv1);
+        let t13 = inv0 * p.h21 * (inv1 * inv1);
+        let t14 = inv0 * p.s21 * (inv1 * inv1);
+        let t15 = inv0 * p.h21 * (inv2 * inv2);
         Derived {
             params: *self,
             k0: t5,
@@ -271,23 +311,34 @@ impl Params {
             k12: -t9,
             k13: 1.0 / t5,
             k14: inv0,
-            k15: inv0 * p.h21 * (inv1 * inv1),
-            k16: inv0 * p.s21 * (inv1 * inv1),
-            k17: inv0 * p.h21 * (inv2 * inv2),
+            k15: t13,
+            k16: t14,
+            k17: t15,
             k18: p.s21 * inv3,
-            k19: inv0 * (inv2 * inv2),
+            k19: t11,
             k20: inv3,
-            k21: inv0 * (inv1 * inv1),
+            k21: t12,
             k22: p.h10 * p.h10,
             k23: p.s10 * p.s10,
             k24: t0,
+            k25: inv0 + 12.0 * inv0 * p.h21 * p.h21 * inv1 * inv1,
+            k26: -12.0 * (inv0 * p.s21 * p.h21 * (inv1 * inv1)),
+            k27: 12.0 * t13,
+            k28: inv0 + 12.0 * inv0 * p.s21 * p.s21 * inv1 * inv1,
+            k29: -12.0 * t14,
+            k30: inv0 + p.s21 * p.s21 * inv3 + 12.0 * inv0 * p.h21 * p.h21 * inv2 * inv2,
+            k31: -12.0 * t15,
+            k32: 12.0 * t11,
+            k33: 12.0 * t12,
+            k34: t8,
+            k35: t10,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 38,
-    add: 12,
+    mul: 65,
+    add: 16,
     div: 5,
     sqrt: 0,
     sin: 0,
@@ -864,6 +915,304 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 36,
+    add: 32,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let t0 = p.m2 * qd[6];
+    let t1 = p.m2 * qd[5];
+    let t2 = p.m2 * qd[4];
+    let t3 = p.m2 * qd[3];
+    let t4 = p.m2 * qd[2];
+    let t5 = p.m2 * qd[1];
+    let t6 = qd[5] * d.k1;
+    let t7 = qd[4] * d.k1;
+    let t8 = qd[5] * d.k2;
+    let t9 = qd[6] * d.k2;
+    let t10 = qd[4] * d.k2;
+    let t11 = qd[6] * d.k1;
+    let t12 = t6 + t10;
+    let t13 = qd[6] * d.k6;
+    let t14 = qd[2] * d.k1;
+    let t15 = qd[6] * d.k9;
+    let t16 = qd[4] * d.k6;
+    let t17 = qd[5] * d.k8;
+    let t18 = qd[1] * d.k2;
+    let t19 = qd[4] * d.k5;
+    let t20 = qd[5] * d.k6;
+    (
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, -t0, t1, t6, t3 + t7 - 2.0 * t8, -2.0 * t9 - t4],
+            [0.0, t0, 0.0, -t2, t8 - t3 - 2.0 * t7, t10, t5 - 2.0 * t11],
+            [0.0, -t1, t2, 0.0, t4 + t9, t11 - t5, t12],
+            [
+                0.0,
+                -t6,
+                t7,
+                0.0,
+                t13 + t14,
+                t15 - qd[6] * d.k8 - qd[1] * d.k1,
+                t16 + qd[5] * d.k9 - t17,
+            ],
+            [
+                0.0,
+                t8,
+                -t10,
+                0.0,
+                qd[6] * d.k5 - t15 - qd[2] * d.k2,
+                t18 - t13,
+                t19 - t20 - qd[4] * d.k9,
+            ],
+            [
+                0.0,
+                t9,
+                t11,
+                -t12,
+                t17 - 2.0 * t16 - qd[5] * d.k5 - qd[3] * d.k2,
+                qd[4] * d.k8 + 2.0 * t20 - t19 - qd[3] * d.k1,
+                t14 + t18,
+            ],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    [
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    [
+        [d.k13, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, d.k25, d.k26, 0.0, 0.0, 0.0, d.k27],
+        [0.0, d.k26, d.k28, 0.0, 0.0, 0.0, d.k29],
+        [0.0, 0.0, 0.0, d.k30, d.k31, d.k18, 0.0],
+        [0.0, 0.0, 0.0, d.k31, d.k32, 0.0, 0.0],
+        [0.0, 0.0, 0.0, d.k18, 0.0, d.k20, 0.0],
+        [0.0, d.k27, d.k29, 0.0, 0.0, 0.0, d.k33],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 88,
+    add: 53,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let t0 = p.m2 * qd[3];
+    let t1 = p.m2 * qd[2];
+    let t2 = p.m2 * qd[1];
+    let t3 = qd[4] * d.k1;
+    let t4 = qd[5] * d.k2;
+    let t5 = qd[6] * d.k2;
+    let t6 = qd[6] * d.k1;
+    let t7 = qd[6] * d.k6;
+    let t8 = qd[2] * d.k1;
+    let t9 = qd[6] * d.k9;
+    let t10 = qd[4] * d.k6;
+    let t11 = qd[5] * d.k8;
+    let t12 = qd[1] * d.k2;
+    let t13 = qd[4] * d.k5;
+    let t14 = qd[5] * d.k6;
+    let t15 = qd[5] * d.k1 + qd[4] * d.k2;
+    let t16 = t0 + 2.0 * t3 - t4;
+    let t17 = 2.0 * t10 + qd[3] * d.k2 + qd[5] * (d.k5 - d.k34) - t11 - p.s21 * t16;
+    let t18 = 2.0 * t4 - t0 - t3;
+    let t19 = t13 + qd[3] * d.k1 + p.h21 * t18 + qd[4] * (d.k35 - d.k8) - 2.0 * t14;
+    let t20 = t1 + 2.0 * t5;
+    let t21 = 2.0 * t6 - t2;
+    let t22 = p.h21 * t20 - t8 - t12 - p.s21 * t21;
+    let t23 = t1 + t5;
+    let t24 = p.h21 * t23 - t7 - t8;
+    let t25 = t9 + qd[2] * d.k2 - p.s21 * t23 - qd[6] * d.k5;
+    let t26 = t2 - t6;
+    let t27 = qd[6] * d.k8 + qd[1] * d.k1 - t9 - p.h21 * t26;
+    let t28 = t7 + p.s21 * t26 - t12;
+    let t29 = t11 + p.h21 * t15 - t10 - qd[5] * d.k9;
+    let t30 = t14 + qd[4] * d.k9 - p.s21 * t15 - t13;
+    (
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                qd[6],
+                -qd[5],
+                12.0 * d.k15 * t17 - p.h21 * qd[5],
+                d.k14 * t18 + 12.0 * d.k15 * t19,
+                d.k14 * t20 + 12.0 * d.k15 * t22,
+            ],
+            [
+                0.0,
+                -qd[6],
+                0.0,
+                qd[4],
+                d.k14 * t16 - 12.0 * d.k16 * t17,
+                -12.0 * d.k16 * t19 - p.s21 * qd[4],
+                d.k14 * t21 - 12.0 * d.k16 * t22,
+            ],
+            [
+                0.0,
+                qd[5],
+                -qd[4],
+                0.0,
+                d.k18 * t25 - d.k14 * t23 - 12.0 * d.k17 * t24,
+                d.k14 * t26 + d.k18 * t28 - 12.0 * d.k17 * t27,
+                d.k18 * t30 - d.k14 * t15 - 12.0 * d.k17 * t29,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                12.0 * (d.k19 * t24),
+                12.0 * (d.k19 * t27),
+                12.0 * (d.k19 * t29),
+            ],
+            [0.0, 0.0, 0.0, 0.0, d.k20 * t25, d.k20 * t28, d.k20 * t30],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                12.0 * (d.k21 * t17),
+                12.0 * (d.k21 * t19),
+                12.0 * (d.k21 * t22),
+            ],
+        ],
+        [
+            [d.k13, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, d.k25, d.k26, 0.0, 0.0, 0.0, d.k27],
+            [0.0, d.k26, d.k28, 0.0, 0.0, 0.0, d.k29],
+            [0.0, 0.0, 0.0, d.k30, d.k31, d.k18, 0.0],
+            [0.0, 0.0, 0.0, d.k31, d.k32, 0.0, 0.0],
+            [0.0, 0.0, 0.0, d.k18, 0.0, d.k20, 0.0],
+            [0.0, d.k27, d.k29, 0.0, 0.0, 0.0, d.k33],
+        ],
+    )
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

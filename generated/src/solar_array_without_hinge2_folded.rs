@@ -20,6 +20,11 @@
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
 //! rotate body-frame vectors into the joint frame; angular velocities of spherical
 //! and free joints are in the body frame.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `theta1`, `panel2_vx`, `panel2_vy`, `panel2_vz`, `panel2_wx`, `panel2_wy`, `panel2_wz`.
 //!
@@ -40,6 +45,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 39 | 18 | 0 | 0 | 0 | 0 |
+//! | `gravity_derivatives` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `mass_matrix_inverse` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics_derivatives` | 18 | 12 | 0 | 0 | 0 | 0 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -107,6 +116,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -724,6 +737,266 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 39,
+    add: 18,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let t0 = qd[2] + 0.6 * qd[6];
+    let t1 = 0.05 * qd[6] - qd[1];
+    let t2 = 12.0 * qd[4] + qd[5];
+    let t3 = 0.6 * qd[5] - qd[3] - 0.1 * qd[4];
+    let t4 = qd[3] - 1.2 * qd[5];
+    let t5 = -1.2 * qd[6] - qd[2];
+    let t6 = qd[1] - 0.1 * qd[6];
+    let t7 = 0.05 * t2;
+    (
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                -20.0 * qd[6],
+                20.0 * qd[5],
+                qd[5],
+                20.0 * (0.05 * qd[4] + t4),
+                20.0 * t5,
+            ],
+            [0.0, 20.0 * qd[6], 0.0, -20.0 * qd[4], 20.0 * t3, 12.0 * qd[4], 20.0 * t6],
+            [0.0, -20.0 * qd[5], 20.0 * qd[4], 0.0, 20.0 * t0, 20.0 * t1, 20.0 * t7],
+            [
+                0.0,
+                -qd[5],
+                qd[4],
+                0.0,
+                t0,
+                -1.6066666666666667 * qd[6] - qd[1],
+                0.6 * qd[4] - 1.6066666666666667 * qd[5],
+            ],
+            [
+                0.0,
+                12.0 * qd[5],
+                -12.0 * qd[4],
+                0.0,
+                -0.7333333333333333 * qd[6] - 12.0 * t0,
+                -12.0 * t1,
+                -0.7333333333333333 * qd[4] - 12.0 * t7,
+            ],
+            [
+                0.0,
+                12.0 * qd[6],
+                qd[6],
+                -t2,
+                2.34 * qd[5] + 12.0 * t3,
+                9.54 * qd[4] - t4,
+                12.0 * t6 - t5,
+            ],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    [
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    [
+        [0.37735849056603776, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.051041666666666666, -0.0125, 0.0, 0.0, 0.0, 0.020833333333333332],
+        [0.0, -0.0125, 0.2, 0.0, 0.0, 0.0, -0.25],
+        [0.0, 0.0, 0.0, 0.14024281018898932, -0.03, 0.14790468364831552, 0.0],
+        [0.0, 0.0, 0.0, -0.03, 0.6, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.14790468364831552, 0.0, 0.2465078060805259, 0.0],
+        [0.0, 0.020833333333333332, -0.25, 0.0, 0.0, 0.0, 0.4166666666666667],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 18,
+    add: 12,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    (
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                qd[6],
+                -qd[5],
+                -0.09979166666666667 * qd[5],
+                1.2 * qd[5] - qd[3] - 0.09979166666666667 * qd[4],
+                qd[2] + 1.2 * qd[6],
+            ],
+            [
+                0.0,
+                -qd[6],
+                0.0,
+                qd[4],
+                qd[3] + 0.1 * qd[4] - 0.0025 * qd[5],
+                -0.0025 * qd[4],
+                0.1 * qd[6] - qd[1],
+            ],
+            [
+                0.0,
+                qd[5],
+                -qd[4],
+                0.0,
+                -0.49153656532456863 * qd[6] - qd[2],
+                qd[1] - 0.0997 * qd[6],
+                -0.49153656532456863 * qd[4] - 0.0997 * qd[5],
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.994 * qd[6], 0.994 * qd[5]],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.18077239112571897 * qd[6],
+                0.0,
+                0.18077239112571897 * qd[4],
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                -0.9958333333333333 * qd[5],
+                -0.9958333333333333 * qd[4],
+                0.0,
+            ],
+        ],
+        [
+            [0.37735849056603776, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.051041666666666666, -0.0125, 0.0, 0.0, 0.0, 0.020833333333333332],
+            [0.0, -0.0125, 0.2, 0.0, 0.0, 0.0, -0.25],
+            [0.0, 0.0, 0.0, 0.14024281018898932, -0.03, 0.14790468364831552, 0.0],
+            [0.0, 0.0, 0.0, -0.03, 0.6, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.14790468364831552, 0.0, 0.2465078060805259, 0.0],
+            [0.0, 0.020833333333333332, -0.25, 0.0, 0.0, 0.0, 0.4166666666666667],
+        ],
+    )
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

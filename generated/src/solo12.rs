@@ -22,6 +22,11 @@
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
 //! rotate body-frame vectors into the joint frame; angular velocities of spherical
 //! and free joints are in the body frame.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `root_joint_vx`, `root_joint_vy`, `root_joint_vz`, `root_joint_wx`, `root_joint_wy`, `root_joint_wz`, `FL_HAA`, `FL_HFE`, `FL_KFE`, `FR_HAA`, `FR_HFE`, `FR_KFE`, `HL_HAA`, `HL_HFE`, `HL_KFE`, `HR_HAA`, `HR_HFE`, `HR_KFE`.
 //!
@@ -42,6 +47,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 4942 | 3822 | 0 | 0 | 12 | 12 |
+//! | `gravity_derivatives` | 624 | 342 | 0 | 0 | 12 | 12 |
+//! | `mass_matrix_inverse` | 2741 | 1656 | 14 | 0 | 12 | 12 |
+//! | `forward_dynamics_derivatives` | 17094 | 11636 | 28 | 0 | 12 | 12 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -184,6 +193,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -8626,6 +8639,18648 @@ pub fn friction_forces_with(
         0.0,
         0.0,
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 4942,
+    add: 3822,
+    div: 0,
+    sqrt: 0,
+    sin: 12,
+    cos: 12,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let mut live = [0.0; 847];
+    let mut out: (JointMatrix, JointMatrix) = ([[0.0; NV]; NV], [[0.0; NV]; NV]);
+    inverse_dynamics_derivatives_part0(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part1(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part2(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part3(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part4(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part5(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part6(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part7(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part8(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part9(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part10(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part11(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part12(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part13(d, q, qd, qdd, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part0_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part0_body(avx2, d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part0_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[11], q[12], q[13], q[14]);
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = lanes
+        .sin_cos_quad(q[15], q[16], q[17], q[18]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t5 = 2.0 * p.g * t3;
+    let t6 = qd[4] * c_q7 + qd[5] * s_q7;
+    let t7 = qd[5] * c_q7 - qd[4] * s_q7;
+    let t8 = qd[5] * qd[5];
+    let t9 = qd[6] + qd[3];
+    let t10 = qdd[3] + qdd[6];
+    let t11 = qd[6] * t7 + qdd[4] * c_q7 + qdd[5] * s_q7;
+    let t12 = qdd[5] * c_q7 - qdd[4] * s_q7;
+    let t13 = t12 - qd[6] * t6;
+    let t14 = t9 * c_q8 - t7 * s_q8;
+    let t15 = t9 * s_q8 + t7 * c_q8;
+    let t16 = t7 * t7;
+    let t17 = t6 * t7;
+    let t18 = qd[7] + t6;
+    let t19 = t11 + qdd[7];
+    let t20 = t10 * c_q8 - t13 * s_q8;
+    let t21 = t20 - qd[7] * t15;
+    let t22 = qd[7] * t14 + t10 * s_q8 + t13 * c_q8;
+    let t23 = t14 * c_q9;
+    let t24 = t23 - t15 * s_q9;
+    let t25 = t14 * s_q9;
+    let t26 = t15 * c_q9;
+    let t27 = t25 + t26;
+    let t28 = t14 * t18;
+    let t29 = t14 * t15;
+    let t30 = t14 * t14;
+    let t31 = qd[8] + t18;
+    let t32 = t19 + qdd[8];
+    let t33 = qd[8] * t24 + t21 * s_q9 + t22 * c_q9;
+    let t34 = qd[4] * c_q10 + qd[5] * s_q10;
+    let t35 = qd[5] * c_q10 - qd[4] * s_q10;
+    let t36 = qd[9] + qd[3];
+    let t37 = qdd[3] + qdd[9];
+    let t38 = qd[9] * t35 + qdd[4] * c_q10 + qdd[5] * s_q10;
+    let t39 = qdd[5] * c_q10 - qdd[4] * s_q10;
+    let t40 = t39 - qd[9] * t34;
+    let t41 = t36 * c_q11 - t35 * s_q11;
+    let t42 = t36 * s_q11 + t35 * c_q11;
+    let t43 = t35 * t35;
+    let t44 = t34 * t35;
+    let t45 = qd[10] + t34;
+    let t46 = t38 + qdd[10];
+    let t47 = t37 * c_q11 - t40 * s_q11;
+    let t48 = t47 - qd[10] * t42;
+    let t49 = qd[10] * t41 + t37 * s_q11 + t40 * c_q11;
+    let t50 = t41 * c_q12;
+    let t51 = t50 - t42 * s_q12;
+    let t52 = t41 * s_q12;
+    let t53 = t42 * c_q12;
+    let t54 = t52 + t53;
+    let t55 = t41 * t45;
+    let t56 = t41 * t42;
+    let t57 = t41 * t41;
+    let t58 = qd[11] + t45;
+    let t59 = t46 + qdd[11];
+    let t60 = qd[11] * t51 + t48 * s_q12 + t49 * c_q12;
+    let t61 = qd[4] * c_q13 + qd[5] * s_q13;
+    let t62 = qd[5] * c_q13 - qd[4] * s_q13;
+    let t63 = qd[12] + qd[3];
+    let t64 = qdd[3] + qdd[12];
+    let t65 = qd[12] * t62 + qdd[4] * c_q13 + qdd[5] * s_q13;
+    let t66 = qdd[5] * c_q13 - qdd[4] * s_q13;
+    let t67 = t66 - qd[12] * t61;
+    let t68 = t63 * c_q14 - t62 * s_q14;
+    let t69 = t63 * s_q14 + t62 * c_q14;
+    let t70 = t62 * t62;
+    let t71 = t61 * t62;
+    let t72 = qd[13] + t61;
+    let t73 = t65 + qdd[13];
+    let t74 = t64 * c_q14 - t67 * s_q14;
+    let t75 = t74 - qd[13] * t69;
+    let t76 = qd[13] * t68 + t64 * s_q14 + t67 * c_q14;
+    let t77 = t68 * c_q15;
+    let t78 = t77 - t69 * s_q15;
+    let t79 = t68 * s_q15;
+    let t80 = t69 * c_q15;
+    let t81 = t79 + t80;
+    let t82 = t68 * t72;
+    let t83 = t68 * t69;
+    let t84 = t68 * t68;
+    let t85 = qd[14] + t72;
+    let t86 = t73 + qdd[14];
+    let t87 = qd[14] * t78 + t75 * s_q15 + t76 * c_q15;
+    let t88 = qd[4] * c_q16 + qd[5] * s_q16;
+    let t89 = qd[5] * c_q16 - qd[4] * s_q16;
+    let t90 = qd[15] + qd[3];
+    let t91 = qdd[3] + qdd[15];
+    let t92 = qd[15] * t89 + qdd[4] * c_q16 + qdd[5] * s_q16;
+    let t93 = qdd[5] * c_q16 - qdd[4] * s_q16;
+    let t94 = t93 - qd[15] * t88;
+    let t95 = t90 * c_q17 - t89 * s_q17;
+    let t96 = t90 * s_q17 + t89 * c_q17;
+    let t97 = t89 * t89;
+    let t98 = t88 * t89;
+    let t99 = qd[16] + t88;
+    let t100 = t92 + qdd[16];
+    let t101 = t91 * c_q17 - t94 * s_q17;
+    let t102 = t101 - qd[16] * t96;
+    let t103 = qd[16] * t95 + t91 * s_q17 + t94 * c_q17;
+    let t104 = t95 * c_q18;
+    let t105 = t104 - t96 * s_q18;
+    let t106 = t95 * s_q18;
+    let t107 = t96 * c_q18;
+    let t108 = t106 + t107;
+    let t109 = t95 * t99;
+    let t110 = t95 * t96;
+    let t111 = t95 * t95;
+    let t112 = qd[17] + t99;
+    let t113 = t100 + qdd[17];
+    let t114 = qd[17] * t105 + t102 * s_q18 + t103 * c_q18;
+    let t115 = qd[3] * qd[4];
+    let t116 = t7 * t9;
+    let t117 = t24 * t31;
+    let t118 = t24 * t27;
+    let t119 = t24 * t24;
+    let t120 = t35 * t36;
+    let t121 = t51 * t58;
+    let t122 = t51 * t54;
+    let t123 = t51 * t51;
+    let t124 = t62 * t63;
+    let t125 = t78 * t85;
+    live[6] = s_q7;
+    live[7] = c_q7;
+    live[16] = s_q8;
+    live[17] = c_q8;
+    live[27] = s_q9;
+    live[28] = c_q9;
+    live[40] = s_q10;
+    live[41] = c_q10;
+    live[49] = s_q11;
+    live[50] = c_q11;
+    live[60] = s_q12;
+    live[61] = c_q12;
+    live[73] = s_q13;
+    live[74] = c_q13;
+    live[82] = s_q14;
+    live[83] = c_q14;
+    live[93] = s_q15;
+    live[94] = c_q15;
+    live[106] = s_q16;
+    live[107] = c_q16;
+    live[115] = s_q17;
+    live[116] = c_q17;
+    live[126] = s_q18;
+    live[127] = c_q18;
+    live[0] = t0;
+    live[1] = t1;
+    live[2] = t2;
+    live[3] = t3;
+    live[4] = t4;
+    live[5] = t5;
+    live[8] = t6;
+    live[9] = t7;
+    live[10] = t8;
+    live[11] = t9;
+    live[12] = t10;
+    live[13] = t11;
+    live[14] = t12;
+    live[15] = t13;
+    live[18] = t14;
+    live[19] = t15;
+    live[20] = t16;
+    live[21] = t17;
+    live[22] = t18;
+    live[23] = t19;
+    live[24] = t20;
+    live[25] = t21;
+    live[26] = t22;
+    live[29] = t23;
+    live[30] = t24;
+    live[31] = t25;
+    live[32] = t26;
+    live[33] = t27;
+    live[34] = t28;
+    live[35] = t29;
+    live[36] = t30;
+    live[37] = t31;
+    live[38] = t32;
+    live[39] = t33;
+    live[42] = t34;
+    live[43] = t35;
+    live[44] = t36;
+    live[45] = t37;
+    live[46] = t38;
+    live[47] = t39;
+    live[48] = t40;
+    live[51] = t41;
+    live[52] = t42;
+    live[53] = t43;
+    live[54] = t44;
+    live[55] = t45;
+    live[56] = t46;
+    live[57] = t47;
+    live[58] = t48;
+    live[59] = t49;
+    live[62] = t50;
+    live[63] = t51;
+    live[64] = t52;
+    live[65] = t53;
+    live[66] = t54;
+    live[67] = t55;
+    live[68] = t56;
+    live[69] = t57;
+    live[70] = t58;
+    live[71] = t59;
+    live[72] = t60;
+    live[75] = t61;
+    live[76] = t62;
+    live[77] = t63;
+    live[78] = t64;
+    live[79] = t65;
+    live[80] = t66;
+    live[81] = t67;
+    live[84] = t68;
+    live[85] = t69;
+    live[86] = t70;
+    live[87] = t71;
+    live[88] = t72;
+    live[89] = t73;
+    live[90] = t74;
+    live[91] = t75;
+    live[92] = t76;
+    live[95] = t77;
+    live[96] = t78;
+    live[97] = t79;
+    live[98] = t80;
+    live[99] = t81;
+    live[100] = t82;
+    live[101] = t83;
+    live[102] = t84;
+    live[103] = t85;
+    live[104] = t86;
+    live[105] = t87;
+    live[108] = t88;
+    live[109] = t89;
+    live[110] = t90;
+    live[111] = t91;
+    live[112] = t92;
+    live[113] = t93;
+    live[114] = t94;
+    live[117] = t95;
+    live[118] = t96;
+    live[119] = t97;
+    live[120] = t98;
+    live[121] = t99;
+    live[122] = t100;
+    live[123] = t101;
+    live[124] = t102;
+    live[125] = t103;
+    live[128] = t104;
+    live[129] = t105;
+    live[130] = t106;
+    live[131] = t107;
+    live[132] = t108;
+    live[133] = t109;
+    live[134] = t110;
+    live[135] = t111;
+    live[136] = t112;
+    live[137] = t113;
+    live[138] = t114;
+    live[139] = t115;
+    live[140] = t116;
+    live[141] = t117;
+    live[142] = t118;
+    live[143] = t119;
+    live[144] = t120;
+    live[145] = t121;
+    live[146] = t122;
+    live[147] = t123;
+    live[148] = t124;
+    live[149] = t125;
+    out.0[2][4] = 2.50000279 * t5;
+    out.1[0][1] = -2.50000279 * qd[5];
+    out.1[0][2] = 2.50000279 * qd[4];
+    out.1[1][0] = 2.50000279 * qd[5];
+    out.1[1][2] = -2.50000279 * qd[3];
+    out.1[2][0] = -2.50000279 * qd[4];
+    out.1[2][1] = 2.50000279 * qd[3];
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part1_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part1_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    _out: &mut (JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t126 = live[96] * live[99];
+    let t127 = live[96] * live[96];
+    let t128 = live[109] * live[110];
+    let t129 = live[129] * live[136];
+    let t130 = live[129] * live[132];
+    let t131 = live[129] * live[129];
+    let t132 = live[116] * live[127];
+    let t133 = live[115] * live[126];
+    let t134 = t132 - t133;
+    let t135 = live[116] * live[126];
+    let t136 = live[115] * live[127];
+    let t137 = t135 + t136;
+    let t138 = live[83] * live[94];
+    let t139 = live[82] * live[93];
+    let t140 = t138 - t139;
+    let t141 = live[83] * live[93];
+    let t142 = live[82] * live[94];
+    let t143 = t141 + t142;
+    let t144 = live[50] * live[61];
+    let t145 = live[49] * live[60];
+    let t146 = t144 - t145;
+    let t147 = live[50] * live[60];
+    let t148 = live[49] * live[61];
+    let t149 = t147 + t148;
+    let t150 = live[17] * live[28];
+    let t151 = live[16] * live[27];
+    let t152 = t150 - t151;
+    let t153 = live[17] * live[27];
+    let t154 = live[16] * live[28];
+    let t155 = t153 + t154;
+    let t156 = live[106] * live[115];
+    let t157 = live[106] * live[116];
+    let t158 = live[127] * t156 + live[126] * t157;
+    let t159 = live[126] * t156 - live[127] * t157;
+    let t160 = live[73] * live[82];
+    let t161 = live[73] * live[83];
+    let t162 = live[94] * t160 + live[93] * t161;
+    let t163 = live[93] * t160 - live[94] * t161;
+    let t164 = live[40] * live[49];
+    let t165 = live[40] * live[50];
+    let t166 = live[61] * t164 + live[60] * t165;
+    let t167 = live[60] * t164 - live[61] * t165;
+    let t168 = live[6] * live[16];
+    let t169 = live[6] * live[17];
+    let t170 = live[28] * t168 + live[27] * t169;
+    let t171 = live[27] * t168 - live[28] * t169;
+    let t172 = live[107] * live[115];
+    let t173 = live[107] * live[116];
+    let t174 = live[127] * t172 + live[126] * t173;
+    let t175 = live[127] * t173 - live[126] * t172;
+    let t176 = live[74] * live[82];
+    let t177 = live[74] * live[83];
+    let t178 = live[94] * t176 + live[93] * t177;
+    let t179 = live[94] * t177 - live[93] * t176;
+    let t180 = live[41] * live[49];
+    let t181 = live[41] * live[50];
+    let t182 = live[61] * t180 + live[60] * t181;
+    let t183 = live[61] * t181 - live[60] * t180;
+    let t184 = live[7] * live[16];
+    let t185 = live[7] * live[17];
+    let t186 = live[28] * t184 + live[27] * t185;
+    let t187 = live[28] * t185 - live[27] * t184;
+    let t188 = 0.0001636201578415 * live[8] + 0.0031799702681776175 * live[11];
+    let t189 = 0.0001636201578415 * live[11] - 0.003148870268177618 * live[8];
+    let t190 = live[9] * t188;
+    let t191 = live[22] * live[22];
+    let t192 = live[19] * live[22];
+    let t193 = 0.0000001609852873477455 * live[19]
+        - 0.000000039595442777388946 * live[22];
+    let t194 = 0.0005461134539102453 * live[19] + 0.0022955781994879005 * live[22]
+        - 0.000000039595442777388946 * live[18];
+    let t195 = live[18] + 3392.3190305619773 * live[22];
+    let t196 = 0.0000001609852873477455 * t195 - 0.0022644781431582876 * live[19];
+    let t197 = live[18] * t194;
+    let t198 = 0.00003349734004227557 * live[33] + 0.0005426192213171667 * live[37];
+    let t199 = 0.00003349734004227557 * live[37] - 0.0005396092213171667 * live[33];
+    let t200 = live[30] * t198;
+    let t201 = 0.00003349734004227557 * live[38] + t200
+        - 0.0005396092213171667 * live[39];
+    let t202 = 0.0031799702681776175 * live[44] - 0.0001636201578415 * live[42];
+    let t203 = -0.003148870268177618 * live[42] - 0.0001636201578415 * live[44];
+    let t204 = live[43] * t202;
+    let t205 = live[55] * live[55];
+    let t206 = live[52] * live[55];
+    let t207 = -0.0000001609852873477455 * live[52]
+        - 0.000000039595442777388946 * live[55];
+    let t208 = 0.0022955781994879005 * live[55] - 0.000000039595442777388946 * live[51]
+        - 0.0005461134539102453 * live[52];
+    let t209 = -3392.3190305619773 * live[55] - live[51];
+    let t210 = 0.0000001609852873477455 * t209 - 0.0022644781431582876 * live[52];
+    let t211 = live[51] * t208;
+    let t212 = 0.0005426192213171667 * live[70] - 0.00003349734004227557 * live[66];
+    let t213 = -0.0005396092213171667 * live[66] - 0.00003349734004227557 * live[70];
+    let t214 = live[63] * t212;
+    let t215 = t214 - 0.00003349734004227557 * live[71]
+        - 0.0005396092213171667 * live[72];
+    let t216 = 0.0031799702681776175 * live[77] - 0.0000702001578415 * live[75];
+    let t217 = -0.003148870268177618 * live[75] - 0.0000702001578415 * live[77];
+    let t218 = live[76] * t216;
+    let t219 = live[88] * live[88];
+    let t220 = live[85] * live[88];
+    let t221 = 0.0000001609852873477455 * live[85]
+        - 0.000000039595442777388946 * live[88];
+    let t222 = 0.0005461134539102453 * live[85] + 0.0022955781994879005 * live[88]
+        - 0.000000039595442777388946 * live[84];
+    let t223 = live[84] + 3392.3190305619773 * live[88];
+    let t224 = 0.0000001609852873477455 * t223 - 0.0022644781431582876 * live[85];
+    let t225 = live[84] * t222;
+    let t226 = 0.00003349734004227557 * live[99] + 0.0005426192213171667 * live[103];
+    let t227 = 0.00003349734004227557 * live[103] - 0.0005396092213171667 * live[99];
+    let t228 = live[96] * t226;
+    let t229 = 0.00003349734004227557 * live[104] + t228
+        - 0.0005396092213171667 * live[105];
+    let t230 = 0.0000702001578415 * live[108] + 0.0031799702681776175 * live[110];
+    let t231 = 0.0000702001578415 * live[110] - 0.003148870268177618 * live[108];
+    let t232 = live[109] * t230;
+    let t233 = live[121] * live[121];
+    let t234 = live[118] * live[121];
+    let t235 = -0.0000001609852873477455 * live[118]
+        - 0.000000039595442777388946 * live[121];
+    let t236 = 0.0022955781994879005 * live[121] - 0.000000039595442777388946 * live[117]
+        - 0.0005461134539102453 * live[118];
+    let t237 = -3392.3190305619773 * live[121] - live[117];
+    let t238 = 0.0000001609852873477455 * t237 - 0.0022644781431582876 * live[118];
+    let t239 = live[117] * t236;
+    let t240 = 0.0005426192213171667 * live[136] - 0.00003349734004227557 * live[132];
+    let t241 = -0.0005396092213171667 * live[132] - 0.00003349734004227557 * live[136];
+    let t242 = live[129] * t240;
+    let t243 = t242 - 0.00003349734004227557 * live[137]
+        - 0.0005396092213171667 * live[138];
+    let t244 = -0.00003349734004227557 * live[107] - 0.0005396092213171667 * t159;
+    let t245 = 0.00003349734004227557 * live[74] - 0.0005396092213171667 * t163;
+    let t246 = -0.00003349734004227557 * live[41] - 0.0005396092213171667 * t167;
+    let t247 = 0.00003349734004227557 * live[7] - 0.0005396092213171667 * t171;
+    let t248 = -0.00003349734004227557 * live[106] - 0.0005396092213171667 * t175;
+    let t249 = 0.00003349734004227557 * live[73] - 0.0005396092213171667 * t179;
+    let t250 = -0.00003349734004227557 * live[40] - 0.0005396092213171667 * t183;
+    let t251 = 0.00003349734004227557 * live[6] - 0.0005396092213171667 * t187;
+    let t252 = live[10] + qd[4] * qd[4];
+    let t253 = live[139] - qdd[5];
+    let t254 = qdd[5] + live[139];
+    let t255 = live[10] + qd[3] * qd[3];
+    let t256 = qd[3] * qd[5] - qdd[4];
+    let t257 = qdd[3] + qd[4] * qd[5];
+    let t258 = qdd[0] + live[5] + qd[2] * qd[4] - qd[1] * qd[5];
+    let t259 = 0.0875 * t253 - 0.1946 * t252;
+    let t260 = t258 + t259;
+    let t261 = qdd[1] + qd[0] * qd[5] - p.g * live[4] - qd[2] * qd[3];
+    let t262 = 0.1946 * t254 - 0.0875 * t255;
+    let t263 = t261 + t262;
+    let t264 = qdd[2] + p.g * (1.0 - 2.0 * (live[0] + live[1])) + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t265 = 0.1946 * t256 + 0.0875 * t257;
+    let t266 = t264 + t265;
+    let t267 = live[13] + live[140];
+    let t268 = live[20] + live[11] * live[11];
+    let t269 = live[12] + live[21];
+    let t270 = t260 + 0.014 * (live[8] * live[11] - live[15]);
+    let t271 = live[7] * t263 + live[6] * t266;
+    let t272 = t271 - 0.014 * t268;
+    let t273 = live[7] * t266 - live[6] * t263;
+    let t274 = 0.014 * t269 + t273;
+    let t275 = live[17] * t270 - live[16] * t274;
+    live[150] = t126;
+    live[151] = t127;
+    live[152] = t128;
+    live[153] = t129;
+    live[154] = t130;
+    live[155] = t131;
+    live[156] = t132;
+    live[157] = t133;
+    live[158] = t134;
+    live[159] = t135;
+    live[160] = t136;
+    live[161] = t137;
+    live[162] = t138;
+    live[163] = t139;
+    live[164] = t140;
+    live[165] = t141;
+    live[166] = t142;
+    live[167] = t143;
+    live[168] = t144;
+    live[169] = t145;
+    live[170] = t146;
+    live[171] = t147;
+    live[172] = t148;
+    live[173] = t149;
+    live[174] = t150;
+    live[175] = t151;
+    live[176] = t152;
+    live[177] = t153;
+    live[178] = t154;
+    live[179] = t155;
+    live[180] = t156;
+    live[181] = t157;
+    live[182] = t158;
+    live[183] = t159;
+    live[184] = t160;
+    live[185] = t161;
+    live[186] = t162;
+    live[187] = t163;
+    live[188] = t164;
+    live[189] = t165;
+    live[190] = t166;
+    live[191] = t167;
+    live[192] = t168;
+    live[193] = t169;
+    live[194] = t170;
+    live[195] = t171;
+    live[196] = t172;
+    live[197] = t173;
+    live[198] = t174;
+    live[199] = t175;
+    live[200] = t176;
+    live[201] = t177;
+    live[202] = t178;
+    live[203] = t179;
+    live[204] = t180;
+    live[205] = t181;
+    live[206] = t182;
+    live[207] = t183;
+    live[208] = t184;
+    live[209] = t185;
+    live[210] = t186;
+    live[211] = t187;
+    live[212] = t188;
+    live[213] = t189;
+    live[214] = t190;
+    live[215] = t191;
+    live[216] = t192;
+    live[217] = t193;
+    live[218] = t194;
+    live[219] = t195;
+    live[220] = t196;
+    live[221] = t197;
+    live[222] = t198;
+    live[223] = t199;
+    live[224] = t200;
+    live[225] = t201;
+    live[226] = t202;
+    live[227] = t203;
+    live[228] = t204;
+    live[229] = t205;
+    live[230] = t206;
+    live[231] = t207;
+    live[232] = t208;
+    live[233] = t209;
+    live[234] = t210;
+    live[235] = t211;
+    live[236] = t212;
+    live[237] = t213;
+    live[238] = t214;
+    live[239] = t215;
+    live[240] = t216;
+    live[241] = t217;
+    live[242] = t218;
+    live[243] = t219;
+    live[244] = t220;
+    live[245] = t221;
+    live[246] = t222;
+    live[247] = t223;
+    live[248] = t224;
+    live[249] = t225;
+    live[250] = t226;
+    live[251] = t227;
+    live[252] = t228;
+    live[253] = t229;
+    live[254] = t230;
+    live[255] = t231;
+    live[256] = t232;
+    live[257] = t233;
+    live[258] = t234;
+    live[259] = t235;
+    live[260] = t236;
+    live[261] = t237;
+    live[262] = t238;
+    live[263] = t239;
+    live[264] = t240;
+    live[265] = t241;
+    live[266] = t242;
+    live[267] = t243;
+    live[268] = t244;
+    live[269] = t245;
+    live[270] = t246;
+    live[271] = t247;
+    live[272] = t248;
+    live[273] = t249;
+    live[274] = t250;
+    live[275] = t251;
+    live[276] = t252;
+    live[277] = t253;
+    live[278] = t254;
+    live[279] = t255;
+    live[280] = t256;
+    live[281] = t257;
+    live[282] = t258;
+    live[283] = t259;
+    live[284] = t260;
+    live[285] = t261;
+    live[286] = t262;
+    live[287] = t264;
+    live[288] = t265;
+    live[289] = t267;
+    live[290] = t268;
+    live[291] = t269;
+    live[292] = t270;
+    live[293] = t271;
+    live[294] = t272;
+    live[295] = t273;
+    live[296] = t274;
+    live[297] = t275;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part2_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part2_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    _out: &mut (JointMatrix, JointMatrix),
+) {
+    let t276 = live[16] * live[292] + live[17] * live[296];
+    let t277 = live[19] * live[19];
+    let t278 = live[23] + live[35];
+    let t279 = live[26] + live[34];
+    let t280 = live[216] - live[25];
+    let t281 = live[36] + live[215];
+    let t282 = live[297] + 0.03745 * (live[34] - live[26]);
+    let t283 = t282 - 0.16 * t278;
+    let t284 = t276 + 0.03745 * (live[25] + live[216]) + 0.16 * t281;
+    let t285 = live[38] + live[142];
+    let t286 = live[39] + live[141];
+    let t287 = live[25] * live[28] - live[26] * live[27];
+    let t288 = live[33] * (qd[8] + live[37]) - t287;
+    let t289 = -live[143] - live[37] * live[37];
+    let t290 = -0.1946 * live[276] - 0.0875 * live[277];
+    let t291 = live[282] + t290;
+    let t292 = 0.1946 * live[278] + 0.0875 * live[279];
+    let t293 = live[285] + t292;
+    let t294 = 0.1946 * live[280] - 0.0875 * live[281];
+    let t295 = live[287] + t294;
+    let t296 = live[46] + live[144];
+    let t297 = live[53] + live[44] * live[44];
+    let t298 = live[45] + live[54];
+    let t299 = t291 - 0.014 * (live[42] * live[44] - live[48]);
+    let t300 = live[41] * t293 + live[40] * t295;
+    let t301 = t300 + 0.014 * t297;
+    let t302 = live[41] * t295 - live[40] * t293;
+    let t303 = t302 - 0.014 * t298;
+    let t304 = live[50] * t299 - live[49] * t303;
+    let t305 = live[49] * t299 + live[50] * t303;
+    let t306 = live[52] * live[52];
+    let t307 = live[56] + live[68];
+    let t308 = live[59] + live[67];
+    let t309 = live[230] - live[58];
+    let t310 = live[69] + live[229];
+    let t311 = t304 - 0.03745 * (live[67] - live[59]);
+    let t312 = t311 - 0.16 * t307;
+    let t313 = t305 + 0.16 * t310 - 0.03745 * (live[58] + live[230]);
+    let t314 = live[71] + live[146];
+    let t315 = live[72] + live[145];
+    let t316 = live[58] * live[61] - live[59] * live[60];
+    let t317 = live[66] * (qd[11] + live[70]) - t316;
+    let t318 = -live[147] - live[70] * live[70];
+    let t319 = live[282] - t290;
+    let t320 = live[285] - t292;
+    let t321 = live[287] - t294;
+    let t322 = live[79] + live[148];
+    let t323 = live[86] + live[77] * live[77];
+    let t324 = live[78] + live[87];
+    let t325 = t319 + 0.014 * (live[75] * live[77] - live[81]);
+    let t326 = live[74] * t320 + live[73] * t321;
+    let t327 = t326 - 0.014 * t323;
+    let t328 = live[74] * t321 - live[73] * t320;
+    let t329 = 0.014 * t324 + t328;
+    let t330 = live[83] * t325 - live[82] * t329;
+    let t331 = live[82] * t325 + live[83] * t329;
+    let t332 = live[85] * live[85];
+    let t333 = live[89] + live[101];
+    let t334 = live[92] + live[100];
+    let t335 = live[244] - live[91];
+    let t336 = live[102] + live[243];
+    let t337 = t330 + 0.03745 * (live[100] - live[92]);
+    let t338 = t337 - 0.16 * t333;
+    let t339 = t331 + 0.03745 * (live[91] + live[244]) + 0.16 * t336;
+    let t340 = live[104] + live[150];
+    let t341 = live[105] + live[149];
+    let t342 = live[91] * live[94] - live[92] * live[93];
+    let t343 = live[99] * (qd[14] + live[103]) - t342;
+    let t344 = -live[151] - live[103] * live[103];
+    let t345 = live[282] - live[283];
+    let t346 = live[285] - live[286];
+    let t347 = live[287] - live[288];
+    let t348 = live[112] + live[152];
+    let t349 = live[119] + live[110] * live[110];
+    let t350 = live[111] + live[120];
+    let t351 = t345 - 0.014 * (live[108] * live[110] - live[114]);
+    let t352 = live[107] * t346 + live[106] * t347;
+    let t353 = t352 + 0.014 * t349;
+    let t354 = live[107] * t347 - live[106] * t346;
+    let t355 = t354 - 0.014 * t350;
+    let t356 = live[116] * t351 - live[115] * t355;
+    let t357 = live[115] * t351 + live[116] * t355;
+    let t358 = live[118] * live[118];
+    let t359 = live[122] + live[134];
+    let t360 = live[125] + live[133];
+    let t361 = live[258] - live[124];
+    let t362 = live[135] + live[257];
+    let t363 = t356 - 0.03745 * (live[133] - live[125]);
+    let t364 = t363 - 0.16 * t359;
+    let t365 = t357 + 0.16 * t362 - 0.03745 * (live[124] + live[258]);
+    let t366 = live[137] + live[154];
+    let t367 = live[138] + live[153];
+    let t368 = live[124] * live[127] - live[125] * live[126];
+    let t369 = live[132] * (qd[17] + live[136]) - t368;
+    let t370 = -live[155] - live[136] * live[136];
+    let t371 = live[37] * live[223]
+        + 0.0038482516772412995 * (live[294] - 0.03745 * (live[36] + t277) - 0.16 * t280)
+        - live[33] * live[222];
+    let t372 = live[70] * live[237]
+        + 0.0038482516772412995 * (t301 + 0.03745 * (live[69] + t306) - 0.16 * t309)
+        - live[66] * live[236];
+    let t373 = live[103] * live[251]
+        + 0.0038482516772412995 * (t327 - 0.03745 * (live[102] + t332) - 0.16 * t335)
+        - live[99] * live[250];
+    let t374 = live[136] * live[265]
+        + 0.0038482516772412995 * (t353 + 0.03745 * (live[135] + t358) - 0.16 * t361)
+        - live[132] * live[264];
+    let t375 = live[127] * t366;
+    let t376 = live[126] * t370;
+    let t377 = -0.0038482516772412995 * (t375 + t376);
+    let t378 = live[126] * t366;
+    let t379 = live[127] * t370;
+    let t380 = 0.0038482516772412995 * (t378 - t379);
+    let t381 = t377 + 0.0000020453744565 * (live[257] + t358) - 0.01771278698415 * t359;
+    let t382 = t380 + 0.01771278698415 * t362
+        - 0.0000020453744565 * (live[134] - live[122]);
+    let t383 = live[126] * live[267] + live[127] * t374;
+    let t384 = live[121] * live[262] + t383 + 0.01771278698415 * t353
+        - 0.000000039595442777388946 * live[122] - 0.0000001609852873477455 * live[125]
+        - live[118] * live[260] - 0.000615720268358608 * t369 - 0.03745 * t380;
+    let t385 = live[127] * live[267] - live[126] * t374;
+    let t386 = live[263] + t385 + 0.03745 * t377 - 0.0005461134539102453 * live[122]
+        - 0.0000001609852873477455 * live[124] - 0.0022644781431582876 * live[125]
+        - live[121] * live[259] - 0.0000020453744565 * t353;
+    let t387 = live[116] * t381 + live[115] * t382;
+    let t388 = 0.008674079908742902 * t349 - 0.0000020453744565 * t360
+        - 0.01771278698415 * t361 - 0.0038482516772412995 * t369;
+    let t389 = live[116] * t382 - live[115] * t381;
+    let t390 = t389 - 0.008674079908742902 * t350;
+    let t391 = 0.0000702001578415 * live[111] + 0.0022955781994879005 * live[122]
+        + 0.0005426192213171667 * live[137] + live[256] + live[118] * live[259]
+        + 0.0000020453744565 * t357 - 0.003148870268177618 * live[112]
+        - 0.000000039595442777388946 * live[124] - 0.0005461134539102453 * live[125]
+        - 0.00003349734004227557 * live[138] - live[117] * live[262]
+        - live[129] * live[265] - 0.01771278698415 * t356
+        - 0.0038482516772412995 * (live[127] * t364 - live[126] * t365) - 0.16 * t377;
+    let t392 = live[116] * t386 - live[115] * t384;
+    let t393 = live[110] * live[255] + t392 + 0.008674079908742902 * t345 + 0.014 * t387
+        - live[108] * live[254];
+    let t394 = live[94] * t340;
+    let t395 = live[93] * t344;
+    let t396 = -0.0038482516772412995 * (t394 + t395);
+    let t397 = live[93] * t340;
+    let t398 = live[94] * t344;
+    let t399 = 0.0038482516772412995 * (t397 - t398);
+    let t400 = t396 - 0.0000020453744565 * (live[243] + t332) - 0.01771278698415 * t333;
+    let t401 = 0.0000020453744565 * (live[101] - live[89]) + t399
+        + 0.01771278698415 * t336;
+    let t402 = live[93] * live[253] + live[94] * t373;
+    let t403 = 0.0000001609852873477455 * live[92] + live[88] * live[248] + t402
+        + 0.01771278698415 * t327 + 0.03745 * t399
+        - 0.000000039595442777388946 * live[89] - live[85] * live[246]
+        - 0.000615720268358608 * t343;
+    let t404 = live[94] * live[253] - live[93] * t373;
+    let t405 = 0.0005461134539102453 * live[89] + 0.0000001609852873477455 * live[91]
+        + live[249] + t404 + 0.0000020453744565 * t327 - 0.0022644781431582876 * live[92]
+        - live[88] * live[245] - 0.03745 * t396;
+    let t406 = live[83] * t400 + live[82] * t401;
+    let t407 = 0.0000020453744565 * t334 - 0.008674079908742902 * t323
+        - 0.01771278698415 * t335 - 0.0038482516772412995 * t343;
+    let t408 = live[83] * t401 - live[82] * t400;
+    let t409 = 0.008674079908742902 * t324 + t408;
+    let t410 = 0.0022955781994879005 * live[89] + 0.0005461134539102453 * live[92]
+        + 0.0005426192213171667 * live[104] + 0.00003349734004227557 * live[105]
+        + live[242] + live[85] * live[245] - 0.0000702001578415 * live[78]
+        - 0.003148870268177618 * live[79] - 0.000000039595442777388946 * live[91]
+        - live[84] * live[248] - live[96] * live[251] - 0.01771278698415 * t330
+        - 0.0000020453744565 * t331
+        - 0.0038482516772412995 * (live[94] * t338 - live[93] * t339) - 0.16 * t396;
+    let t411 = live[83] * t405 - live[82] * t403;
+    let t412 = live[77] * live[241] + t411 - live[75] * live[240]
+        - 0.008674079908742902 * t319 - 0.014 * t406;
+    let t413 = live[61] * t314;
+    let t414 = live[60] * t318;
+    let t415 = -0.0038482516772412995 * (t413 + t414);
+    let t416 = live[60] * t314;
+    let t417 = live[61] * t318;
+    let t418 = 0.0038482516772412995 * (t416 - t417);
+    let t419 = t415 + 0.0000020453744565 * (live[229] + t306) - 0.01771278698415 * t307;
+    let t420 = t418 + 0.01771278698415 * t310
+        - 0.0000020453744565 * (live[68] - live[56]);
+    let t421 = live[60] * live[239] + live[61] * t372;
+    let t422 = live[55] * live[234] + t421 + 0.01771278698415 * t301
+        - 0.000000039595442777388946 * live[56] - 0.0000001609852873477455 * live[59]
+        - live[52] * live[232] - 0.000615720268358608 * t317 - 0.03745 * t418;
+    let t423 = live[61] * live[239] - live[60] * t372;
+    let t424 = live[235] + t423 + 0.03745 * t415 - 0.0005461134539102453 * live[56]
+        - 0.0000001609852873477455 * live[58] - 0.0022644781431582876 * live[59]
+        - live[55] * live[231] - 0.0000020453744565 * t301;
+    let t425 = live[50] * t419 + live[49] * t420;
+    live[298] = t276;
+    live[299] = t277;
+    live[300] = t278;
+    live[301] = t279;
+    live[302] = t280;
+    live[303] = t281;
+    live[304] = t282;
+    live[305] = t283;
+    live[306] = t284;
+    live[307] = t285;
+    live[308] = t286;
+    live[309] = t287;
+    live[310] = t288;
+    live[311] = t289;
+    live[312] = t291;
+    live[313] = t296;
+    live[314] = t297;
+    live[315] = t298;
+    live[316] = t300;
+    live[317] = t302;
+    live[318] = t304;
+    live[319] = t305;
+    live[320] = t308;
+    live[321] = t309;
+    live[322] = t311;
+    live[323] = t312;
+    live[324] = t313;
+    live[325] = t315;
+    live[326] = t316;
+    live[327] = t317;
+    live[328] = t322;
+    live[329] = t326;
+    live[330] = t328;
+    live[331] = t330;
+    live[332] = t331;
+    live[333] = t334;
+    live[334] = t337;
+    live[335] = t338;
+    live[336] = t339;
+    live[337] = t341;
+    live[338] = t342;
+    live[339] = t348;
+    live[340] = t352;
+    live[341] = t354;
+    live[342] = t356;
+    live[343] = t357;
+    live[344] = t360;
+    live[345] = t363;
+    live[346] = t364;
+    live[347] = t365;
+    live[348] = t367;
+    live[349] = t368;
+    live[350] = t371;
+    live[351] = t375;
+    live[352] = t376;
+    live[353] = t378;
+    live[354] = t379;
+    live[355] = t383;
+    live[356] = t384;
+    live[357] = t385;
+    live[358] = t386;
+    live[359] = t387;
+    live[360] = t388;
+    live[361] = t389;
+    live[362] = t390;
+    live[363] = t391;
+    live[364] = t392;
+    live[365] = t393;
+    live[366] = t394;
+    live[367] = t395;
+    live[368] = t397;
+    live[369] = t398;
+    live[370] = t402;
+    live[371] = t403;
+    live[372] = t404;
+    live[373] = t405;
+    live[374] = t406;
+    live[375] = t407;
+    live[376] = t408;
+    live[377] = t409;
+    live[378] = t410;
+    live[379] = t411;
+    live[380] = t412;
+    live[381] = t413;
+    live[382] = t414;
+    live[383] = t415;
+    live[384] = t416;
+    live[385] = t417;
+    live[386] = t419;
+    live[387] = t420;
+    live[388] = t421;
+    live[389] = t422;
+    live[390] = t423;
+    live[391] = t424;
+    live[392] = t425;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part3_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part3_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t426 = 0.008674079908742902 * live[314] - 0.0000020453744565 * live[320]
+        - 0.01771278698415 * live[321] - 0.0038482516772412995 * live[327];
+    let t427 = live[50] * live[387] - live[49] * live[386];
+    let t428 = t427 - 0.008674079908742902 * live[315];
+    let t429 = 0.0022955781994879005 * live[56] + 0.0005426192213171667 * live[71]
+        + live[228] + live[52] * live[231] + 0.0000020453744565 * live[319]
+        - 0.0001636201578415 * live[45] - 0.003148870268177618 * live[46]
+        - 0.000000039595442777388946 * live[58] - 0.0005461134539102453 * live[59]
+        - 0.00003349734004227557 * live[72] - live[51] * live[234] - live[63] * live[237]
+        - 0.01771278698415 * live[318]
+        - 0.0038482516772412995 * (live[61] * live[323] - live[60] * live[324])
+        - 0.16 * live[383];
+    let t430 = live[50] * live[391] - live[49] * live[389];
+    let t431 = live[44] * live[227] + t430 + 0.008674079908742902 * live[312]
+        + 0.014 * live[392] - live[42] * live[226];
+    let t432 = live[28] * live[307];
+    let t433 = live[27] * live[311];
+    let t434 = -0.0038482516772412995 * (t432 + t433);
+    let t435 = live[27] * live[307];
+    let t436 = live[28] * live[311];
+    let t437 = 0.0038482516772412995 * (t435 - t436);
+    let t438 = t434 - 0.0000020453744565 * (live[215] + live[299])
+        - 0.01771278698415 * live[300];
+    let t439 = 0.0000020453744565 * (live[35] - live[23]) + t437
+        + 0.01771278698415 * live[303];
+    let t440 = live[27] * live[225] + live[28] * live[350];
+    let t441 = 0.0000001609852873477455 * live[26] + live[22] * live[220] + t440
+        + 0.01771278698415 * live[294] + 0.03745 * t437
+        - 0.000000039595442777388946 * live[23] - live[19] * live[218]
+        - 0.000615720268358608 * live[310];
+    let t442 = live[28] * live[225] - live[27] * live[350];
+    let t443 = 0.0005461134539102453 * live[23] + 0.0000001609852873477455 * live[25]
+        + live[221] + t442 + 0.0000020453744565 * live[294]
+        - 0.0022644781431582876 * live[26] - live[22] * live[217] - 0.03745 * t434;
+    let t444 = live[17] * t438 + live[16] * t439;
+    let t445 = 0.0000020453744565 * live[301] - 0.008674079908742902 * live[290]
+        - 0.01771278698415 * live[302] - 0.0038482516772412995 * live[310];
+    let t446 = live[17] * t439 - live[16] * t438;
+    let t447 = 0.008674079908742902 * live[291] + t446;
+    let t448 = 0.0001636201578415 * live[12] + 0.0022955781994879005 * live[23]
+        + 0.0005461134539102453 * live[26] + 0.0005426192213171667 * live[38]
+        + 0.00003349734004227557 * live[39] + live[214] + live[19] * live[217]
+        - 0.003148870268177618 * live[13] - 0.000000039595442777388946 * live[25]
+        - live[18] * live[220] - live[30] * live[223] - 0.01771278698415 * live[297]
+        - 0.0000020453744565 * live[298]
+        - 0.0038482516772412995 * (live[28] * live[305] - live[27] * live[306])
+        - 0.16 * t434;
+    let t449 = live[17] * t443 - live[16] * t441;
+    let t450 = live[11] * live[213] + t449 - live[8] * live[212]
+        - 0.008674079908742902 * live[284] - 0.014 * t444;
+    let t451 = qd[1] + 0.1946 * qd[5];
+    let t452 = qd[1] - 0.1946 * qd[5];
+    let t453 = qd[6] * live[6];
+    let t454 = qd[6] * live[7];
+    let t455 = qd[7] * live[16];
+    let t456 = qd[7] * live[17];
+    let t457 = qd[6] * live[208] + qd[7] * live[193];
+    let t458 = qd[7] * live[192] - qd[6] * live[209];
+    let t459 = qd[6] * live[192] - qd[7] * live[209];
+    let t460 = qd[6] * live[193] + qd[7] * live[208];
+    let t461 = qd[8] * live[176];
+    let t462 = qd[9] * live[40];
+    let t463 = qd[9] * live[41];
+    let t464 = qd[10] * live[49];
+    let t465 = qd[10] * live[50];
+    let t466 = qd[9] * live[204] + qd[10] * live[189];
+    let t467 = qd[10] * live[188] - qd[9] * live[205];
+    let t468 = qd[9] * live[188] - qd[10] * live[205];
+    let t469 = qd[9] * live[189] + qd[10] * live[204];
+    let t470 = qd[11] * live[170];
+    let t471 = qd[12] * live[73];
+    let t472 = qd[12] * live[74];
+    let t473 = qd[13] * live[82];
+    let t474 = qd[13] * live[83];
+    let t475 = qd[12] * live[200] + qd[13] * live[185];
+    let t476 = qd[13] * live[184] - qd[12] * live[201];
+    let t477 = qd[12] * live[184] - qd[13] * live[201];
+    let t478 = qd[12] * live[185] + qd[13] * live[200];
+    let t479 = qd[14] * live[164];
+    let t480 = qd[15] * live[106];
+    let t481 = qd[15] * live[107];
+    let t482 = qd[16] * live[115];
+    let t483 = qd[16] * live[116];
+    let t484 = qd[15] * live[196] + qd[16] * live[181];
+    let t485 = qd[16] * live[180] - qd[15] * live[197];
+    let t486 = qd[15] * live[180] - qd[16] * live[197];
+    let t487 = qd[15] * live[181] + qd[16] * live[196];
+    let t488 = qd[17] * live[158];
+    let t489 = -live[8];
+    let t490 = live[17] * t489;
+    let t491 = live[16] * t489;
+    let t492 = live[28] * t490 - live[27] * t491;
+    let t493 = live[28] * t491 + live[27] * t490;
+    let t494 = -live[19];
+    let t495 = live[29] + live[27] * t494;
+    let t496 = live[28] * t494;
+    let t497 = t496 - live[31];
+    let t498 = -live[42];
+    let t499 = live[50] * t498;
+    let t500 = live[49] * t498;
+    let t501 = live[61] * t499 - live[60] * t500;
+    let t502 = live[61] * t500 + live[60] * t499;
+    let t503 = -live[52];
+    let t504 = live[62] + live[60] * t503;
+    let t505 = live[61] * t503;
+    let t506 = t505 - live[64];
+    let t507 = -live[75];
+    let t508 = live[83] * t507;
+    let t509 = live[82] * t507;
+    let t510 = live[94] * t508 - live[93] * t509;
+    let t511 = live[94] * t509 + live[93] * t508;
+    let t512 = -live[85];
+    let t513 = live[95] + live[93] * t512;
+    let t514 = live[94] * t512;
+    let t515 = t514 - live[97];
+    let t516 = -live[108];
+    let t517 = live[116] * t516;
+    let t518 = live[115] * t516;
+    let t519 = live[127] * t517 - live[126] * t518;
+    let t520 = live[127] * t518 + live[126] * t517;
+    let t521 = -live[118];
+    let t522 = live[128] + live[126] * t521;
+    let t523 = live[127] * t521;
+    let t524 = t523 - live[130];
+    let t525 = q[6] * q[6];
+    let t526 = 2.0 * p.g * (0.5 * (live[2] - live[1]) + 0.5 * (t525 - live[0]));
+    let t527 = p.g * live[4];
+    let t528 = live[7] * t527 - live[6] * t526;
+    let t529 = live[41] * t527 - live[40] * t526;
+    let t530 = live[74] * t527 - live[73] * t526;
+    let t531 = live[107] * t527 - live[106] * t526;
+    let t532 = live[107] * t526 + live[106] * t527;
+    let t533 = t532 * (0.01771278698415 + 0.0038482516772412995 * live[127]);
+    let t534 = t532 * (-0.0000020453744565 - 0.0038482516772412995 * live[126]);
+    let t535 = live[74] * t526 + live[73] * t527;
+    let t536 = t535 * (0.01771278698415 + 0.0038482516772412995 * live[94]);
+    let t537 = t535 * (0.0000020453744565 - 0.0038482516772412995 * live[93]);
+    let t538 = live[41] * t526 + live[40] * t527;
+    let t539 = t538 * (0.01771278698415 + 0.0038482516772412995 * live[61]);
+    let t540 = t538 * (-0.0000020453744565 - 0.0038482516772412995 * live[60]);
+    let t541 = live[7] * t526 + live[6] * t527;
+    let t542 = t541 * (0.01771278698415 + 0.0038482516772412995 * live[28]);
+    let t543 = t541 * (0.0000020453744565 - 0.0038482516772412995 * live[27]);
+    let t544 = live[16] * t543 + 0.008674079908742902 * t528 + live[17] * t542;
+    let t545 = live[49] * t540 + live[50] * t539 - 0.008674079908742902 * t529;
+    let t546 = live[82] * t537 + 0.008674079908742902 * t530 + live[83] * t536;
+    let t547 = live[115] * t534 + live[116] * t533 - 0.008674079908742902 * t531;
+    let t548 = t531 * (live[160] + live[159]);
+    let t549 = t531 * (0.01771278698415 * live[115] + 0.0000020453744565 * live[116])
+        + 0.0038482516772412995 * t548;
+    let t550 = live[116] * t534 - live[115] * t533;
+    let t551 = t530 * (live[166] + live[165]);
+    let t552 = t530 * (0.01771278698415 * live[82] - 0.0000020453744565 * live[83])
+        + 0.0038482516772412995 * t551;
+    let t553 = live[83] * t537 - live[82] * t536;
+    let t554 = t529 * (live[172] + live[171]);
+    let t555 = t529 * (0.01771278698415 * live[49] + 0.0000020453744565 * live[50])
+        + 0.0038482516772412995 * t554;
+    let t556 = live[50] * t540 - live[49] * t539;
+    let t557 = t528 * (live[178] + live[177]);
+    let t558 = t528 * (0.01771278698415 * live[16] - 0.0000020453744565 * live[17])
+        + 0.0038482516772412995 * t557;
+    let t559 = live[17] * t543 - live[16] * t542;
+    let t560 = 2.0 * p.g * (0.5 * (live[0] - live[2]) - 0.5 * (t525 - live[1]));
+    let t561 = live[5] * live[7];
+    let t562 = live[5] * live[41];
+    let t563 = live[5] * live[74];
+    let t564 = live[5] * live[107];
+    let t565 = live[5] * live[106];
+    let t566 = t565 * (0.01771278698415 + 0.0038482516772412995 * live[127]);
+    let t567 = t565 * (-0.0000020453744565 - 0.0038482516772412995 * live[126]);
+    let t568 = live[5] * live[73];
+    let t569 = t568 * (0.01771278698415 + 0.0038482516772412995 * live[94]);
+    let t570 = t568 * (0.0000020453744565 - 0.0038482516772412995 * live[93]);
+    let t571 = live[5] * live[40];
+    let t572 = t571 * (0.01771278698415 + 0.0038482516772412995 * live[61]);
+    let t573 = t571 * (-0.0000020453744565 - 0.0038482516772412995 * live[60]);
+    let t574 = live[5] * live[6];
+    let t575 = t574 * (0.01771278698415 + 0.0038482516772412995 * live[28]);
+    live[393] = t426;
+    live[394] = t427;
+    live[395] = t428;
+    live[396] = t429;
+    live[397] = t430;
+    live[398] = t431;
+    live[399] = t432;
+    live[400] = t433;
+    live[401] = t435;
+    live[402] = t436;
+    live[403] = t440;
+    live[404] = t441;
+    live[405] = t442;
+    live[406] = t443;
+    live[407] = t444;
+    live[408] = t445;
+    live[409] = t446;
+    live[410] = t447;
+    live[411] = t448;
+    live[412] = t449;
+    live[413] = t450;
+    live[414] = t451;
+    live[415] = t452;
+    live[416] = t453;
+    live[417] = t454;
+    live[418] = t455;
+    live[419] = t456;
+    live[420] = t457;
+    live[421] = t458;
+    live[422] = t459;
+    live[423] = t460;
+    live[424] = t461;
+    live[425] = t462;
+    live[426] = t463;
+    live[427] = t464;
+    live[428] = t465;
+    live[429] = t466;
+    live[430] = t467;
+    live[431] = t468;
+    live[432] = t469;
+    live[433] = t470;
+    live[434] = t471;
+    live[435] = t472;
+    live[436] = t473;
+    live[437] = t474;
+    live[438] = t475;
+    live[439] = t476;
+    live[440] = t477;
+    live[441] = t478;
+    live[442] = t479;
+    live[443] = t480;
+    live[444] = t481;
+    live[445] = t482;
+    live[446] = t483;
+    live[447] = t484;
+    live[448] = t485;
+    live[449] = t486;
+    live[450] = t487;
+    live[451] = t488;
+    live[452] = t489;
+    live[453] = t490;
+    live[454] = t491;
+    live[455] = t492;
+    live[456] = t493;
+    live[457] = t494;
+    live[458] = t495;
+    live[459] = t496;
+    live[460] = t497;
+    live[461] = t498;
+    live[462] = t499;
+    live[463] = t500;
+    live[464] = t501;
+    live[465] = t502;
+    live[466] = t503;
+    live[467] = t504;
+    live[468] = t505;
+    live[469] = t506;
+    live[470] = t507;
+    live[471] = t508;
+    live[472] = t509;
+    live[473] = t510;
+    live[474] = t511;
+    live[475] = t512;
+    live[476] = t513;
+    live[477] = t514;
+    live[478] = t515;
+    live[479] = t516;
+    live[480] = t517;
+    live[481] = t518;
+    live[482] = t519;
+    live[483] = t520;
+    live[484] = t521;
+    live[485] = t522;
+    live[486] = t523;
+    live[487] = t524;
+    live[488] = t560;
+    live[489] = t561;
+    live[490] = t562;
+    live[491] = t563;
+    live[492] = t564;
+    live[493] = t566;
+    live[494] = t567;
+    live[495] = t569;
+    live[496] = t570;
+    live[497] = t572;
+    live[498] = t573;
+    live[499] = t574;
+    live[500] = t575;
+    out.0[0][4] = 2.50000279 * t560;
+    out.0[1][3] = 2.50000279 * t526;
+    out.0[2][3] = 2.50000279 * t527;
+    out.0[3][3] = t544 + t545 + t546 + t547;
+    out.0[4][3] = live[107] * t549 + live[74] * t552 + live[41] * t555 + live[7] * t558
+        - live[106] * t550 - live[73] * t553 - live[40] * t556 - live[6] * t559;
+    out.0[5][3] = live[106] * t549 + live[107] * t550 + live[73] * t552 + live[74] * t553
+        + live[40] * t555 + live[41] * t556 + live[6] * t558 + live[7] * t559;
+    out.0[6][3] = t544;
+    out.0[7][3] = t558;
+    out.0[8][3] = 0.0038482516772412995 * t557;
+    out.0[9][3] = t545;
+    out.0[10][3] = t555;
+    out.0[11][3] = 0.0038482516772412995 * t554;
+    out.0[12][3] = t546;
+    out.0[13][3] = t552;
+    out.0[14][3] = 0.0038482516772412995 * t551;
+    out.0[15][3] = t547;
+    out.0[16][3] = t549;
+    out.0[17][3] = 0.0038482516772412995 * t548;
+    out.1[8][0] = 0.0038482516772412995 * t493;
+    out.1[11][0] = 0.0038482516772412995 * t502;
+    out.1[14][0] = 0.0038482516772412995 * t511;
+    out.1[17][0] = 0.0038482516772412995 * t520;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part4_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part4_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t576 = live[499] * (0.0000020453744565 - 0.0038482516772412995 * live[27]);
+    let t577 = live[16] * t576 + 0.008674079908742902 * live[489] + live[17] * live[500];
+    let t578 = live[49] * live[498] + live[50] * live[497]
+        - 0.008674079908742902 * live[490];
+    let t579 = live[82] * live[496] + 0.008674079908742902 * live[491]
+        + live[83] * live[495];
+    let t580 = live[115] * live[494] + live[116] * live[493]
+        - 0.008674079908742902 * live[492];
+    let t581 = live[116] * live[488] - live[115] * live[492];
+    let t582 = live[115] * live[488] + live[116] * live[492];
+    let t583 = live[127] * t581 - live[126] * t582;
+    let t584 = 0.0000020453744565 * t582 - 0.01771278698415 * t581
+        - 0.0038482516772412995 * t583;
+    let t585 = 0.008674079908742902 * live[488] + live[116] * live[494]
+        - live[115] * live[493];
+    let t586 = live[83] * live[488] - live[82] * live[491];
+    let t587 = live[82] * live[488] + live[83] * live[491];
+    let t588 = live[94] * t586 - live[93] * t587;
+    let t589 = -0.01771278698415 * t586 - 0.0000020453744565 * t587
+        - 0.0038482516772412995 * t588;
+    let t590 = live[83] * live[496] - 0.008674079908742902 * live[488]
+        - live[82] * live[495];
+    let t591 = live[50] * live[488] - live[49] * live[490];
+    let t592 = live[49] * live[488] + live[50] * live[490];
+    let t593 = live[61] * t591 - live[60] * t592;
+    let t594 = 0.0000020453744565 * t592 - 0.01771278698415 * t591
+        - 0.0038482516772412995 * t593;
+    let t595 = 0.008674079908742902 * live[488] + live[50] * live[498]
+        - live[49] * live[497];
+    let t596 = live[17] * live[488] - live[16] * live[489];
+    let t597 = live[16] * live[488] + live[17] * live[489];
+    let t598 = live[28] * t596 - live[27] * t597;
+    let t599 = -0.01771278698415 * t596 - 0.0000020453744565 * t597
+        - 0.0038482516772412995 * t598;
+    let t600 = live[17] * t576 - 0.008674079908742902 * live[488] - live[16] * live[500];
+    let t601 = -p.g * live[4];
+    let t602 = -0.5 * p.g * live[3];
+    let t603 = live[107] * t602;
+    let t604 = t603 * (0.0708511479366 + 0.015393006708965198 * live[127]);
+    let t605 = t603 * (-0.000008181497826 - 0.015393006708965198 * live[126]);
+    let t606 = live[74] * t602;
+    let t607 = t606 * (0.0708511479366 + 0.015393006708965198 * live[94]);
+    let t608 = t606 * (0.000008181497826 - 0.015393006708965198 * live[93]);
+    let t609 = live[41] * t602;
+    let t610 = t609 * (0.0708511479366 + 0.015393006708965198 * live[61]);
+    let t611 = t609 * (-0.000008181497826 - 0.015393006708965198 * live[60]);
+    let t612 = live[7] * t602;
+    let t613 = t612 * (0.0708511479366 + 0.015393006708965198 * live[28]);
+    let t614 = t612 * (0.000008181497826 - 0.015393006708965198 * live[27]);
+    let t615 = live[16] * t614 + live[17] * t613 - 0.034696319634971606 * live[6] * t602;
+    let t616 = live[49] * t611 + 0.034696319634971606 * live[40] * t602
+        + live[50] * t610;
+    let t617 = live[82] * t608 + live[83] * t607
+        - 0.034696319634971606 * live[73] * t602;
+    let t618 = live[115] * t605 + 0.034696319634971606 * live[106] * t602
+        + live[116] * t604;
+    let t619 = live[116] * t601 + 4.0 * live[180] * t602;
+    let t620 = live[115] * t601 - 4.0 * live[181] * t602;
+    let t621 = live[127] * t619 - live[126] * t620;
+    let t622 = 0.0000020453744565 * t620 - 0.01771278698415 * t619
+        - 0.0038482516772412995 * t621;
+    let t623 = 0.008674079908742902 * t601 + live[116] * t605 - live[115] * t604;
+    let t624 = live[83] * t601 + 4.0 * live[184] * t602;
+    let t625 = live[82] * t601 - 4.0 * live[185] * t602;
+    let t626 = live[94] * t624 - live[93] * t625;
+    let t627 = -0.01771278698415 * t624 - 0.0000020453744565 * t625
+        - 0.0038482516772412995 * t626;
+    let t628 = live[83] * t608 - 0.008674079908742902 * t601 - live[82] * t607;
+    let t629 = live[50] * t601 + 4.0 * live[188] * t602;
+    let t630 = live[49] * t601 - 4.0 * live[189] * t602;
+    let t631 = live[61] * t629 - live[60] * t630;
+    let t632 = 0.0000020453744565 * t630 - 0.01771278698415 * t629
+        - 0.0038482516772412995 * t631;
+    let t633 = 0.008674079908742902 * t601 + live[50] * t611 - live[49] * t610;
+    let t634 = live[17] * t601 + 4.0 * live[192] * t602;
+    let t635 = live[16] * t601 - 4.0 * live[193] * t602;
+    let t636 = live[28] * t634 - live[27] * t635;
+    let t637 = -0.01771278698415 * t634 - 0.0000020453744565 * t635
+        - 0.0038482516772412995 * t636;
+    let t638 = live[17] * t614 - 0.008674079908742902 * t601 - live[16] * t613;
+    let t639 = live[9] * live[22];
+    let t640 = live[19] * live[453];
+    let t641 = live[14] + qd[6] * live[452];
+    let t642 = live[18] * live[453] - live[19] * live[454];
+    let t643 = t641 + t642;
+    let t644 = t641 + live[30] * live[455] - live[33] * live[456];
+    let t645 = -2.0 * (live[9] * live[37] - live[30] * live[456]);
+    let t646 = -0.0038482516772412995 * (live[28] * t644 + live[27] * t645);
+    let t647 = t646 - 0.000004090748913 * (t639 + t640) - 0.01771278698415 * t643;
+    let t648 = live[18] * live[454];
+    let t649 = 2.0 * (t648 - t639);
+    let t650 = 0.0038482516772412995 * (live[27] * t644 - live[28] * t645);
+    let t651 = 0.0000020453744565 * (t642 - t641) + t650 - 0.01771278698415 * t649;
+    let t652 = live[17] * t647 + live[16] * t651;
+    let t653 = 0.008674079908742902 * live[289] + t652;
+    let t654 = live[9] * live[452];
+    let t655 = live[17] * live[13] + qd[7] * live[454];
+    let t656 = live[9] * live[18] - live[22] * live[454];
+    let t657 = live[16] * live[13] - qd[7] * live[453];
+    let t658 = live[22] * live[453] + live[9] * live[19];
+    let t659 = t658 - t657;
+    let t660 = live[9] * live[33] + live[455] * (qd[8] + live[37]) - live[27] * t655
+        - live[28] * t657;
+    let t661 = 0.0000020453744565 * (t656 - t655) - 0.017348159817485803 * t654
+        - 0.01771278698415 * t659 - 0.0038482516772412995 * t660;
+    let t662 = live[20] + live[8] * live[452];
+    let t663 = live[17] * t651 - live[16] * t647;
+    let t664 = 0.008674079908742902 * t662 + t663;
+    let t665 = live[7] * (t661 - live[410]) - live[6] * (live[408] + t664);
+    let t666 = live[7] * (live[408] + t664) + live[6] * (t661 - live[410]);
+    let t667 = 0.0005461134539102453 * live[9] - 0.0022644781431582876 * live[453]
+        - 0.0000001609852873477455 * live[454];
+    let t668 = 0.0022955781994879005 * live[9] + 0.0005461134539102453 * live[453]
+        + 0.000000039595442777388946 * live[454];
+    let t669 = live[27] * t657 - live[28] * t655 - qd[8] * live[456];
+    let t670 = 0.0005426192213171667 * live[9] + 0.00003349734004227557 * live[455];
+    let t671 = 0.00003349734004227557 * t641 + live[30] * t670 - live[222] * live[456]
+        - 0.0005396092213171667 * t669;
+    let t672 = live[295] - 0.028 * t654;
+    let t673 = 0.00003349734004227557 * live[9] - 0.0005396092213171667 * live[455];
+    let t674 = live[9] * live[223] + live[37] * t673
+        + 0.0038482516772412995 * (t672 + 0.0749 * (t648 - t640) - 0.16 * t659)
+        - live[222] * live[455] - live[33] * t670;
+    let t675 = 0.03745 * t650 + live[9] * live[220] + live[22] * t667 + live[27] * t671
+        + live[28] * t674 + 0.01771278698415 * t672 - 0.0000001609852873477455 * t655
+        - 0.000000039595442777388946 * t641 - 0.000615720268358608 * t660
+        - live[218] * live[453] - live[19] * t668;
+    let t676 = 0.0000001609852873477455 * live[453]
+        - 0.000000039595442777388946 * live[9];
+    let t677 = 0.0005461134539102453 * t641 + 0.0000001609852873477455 * t657
+        + 0.0000020453744565 * t672 + live[18] * t668 + live[28] * t671
+        + 0.0022644781431582876 * t655 - 0.03745 * t646 - live[218] * live[454]
+        - live[9] * live[217] - live[22] * t676 - live[27] * t674;
+    let t678 = live[16] * t677 + 0.003148870268177618 * live[20]
+        + 0.00016362015784150002 * t641 + 0.014 * t663 + live[17] * t675
+        - 0.008674079908742902 * live[293] - live[213] * live[452];
+    let t679 = 0.014 * t662 - live[293];
+    let t680 = 0.014 * live[17] * live[289] - live[16] * t679;
+    let t681 = 0.014 * live[16] * live[289] + live[17] * t679;
+    let t682 = 0.00003349734004227557 * t669 + live[223] * live[456]
+        - 0.0038482516772412995
+            * (live[28] * (t680 + 0.03745 * (t656 + t655) - 0.16 * t643)
+                - live[27] * (t681 + 0.03745 * (t657 + t658) - 0.16 * t649))
+        - live[30] * t673;
+    let t683 = live[19] * t676 + live[220] * live[454] + t682 + live[217] * live[453]
+        - 0.01771278698415 * t680 - 0.0005461134539102452 * t655 - live[18] * t667
+        - 0.0000020453744565 * t681 - 0.000000039595442777388946 * t657 - 0.16 * t646;
+    let t684 = 0.0001636201578415 * live[20] + live[212] * live[452] + t683
+        - 0.0003106728473725507 * t641;
+    let t685 = live[17] * t677 - 0.0001636201578415 * live[21]
+        - 0.003148870268177618 * live[140] - live[214] - live[16] * t675 - 0.014 * t652;
+    let t686 = live[36] + live[19] * live[457];
+    let t687 = live[30] * live[458];
+    let t688 = live[33] * live[460] + t687;
+    let t689 = live[27] * live[30];
+    let t690 = 0.007696503354482599 * live[460] * t689
+        - 0.0038482516772412995 * live[28] * t688;
+    let t691 = t690 - 0.000004090748913 * live[35] - 0.01771278698415 * t686;
+    let t692 = live[18] * live[457];
+    let t693 = live[28] * live[30];
+    let t694 = 0.0038482516772412995 * live[27] * t688
+        + 0.007696503354482599 * live[460] * t693;
+    let t695 = 0.0000020453744565 * t686 + 0.0354255739683 * t692 + t694;
+    let t696 = live[409] + live[17] * t691 + live[16] * t695;
+    let t697 = live[22] * live[457];
+    let t698 = live[24] + qd[7] * live[457];
+    let t699 = live[37] * live[458];
+    let t700 = live[27] * t698 + qd[8] * live[458] + t699 + live[28] * live[26];
+    let t701 = 0.0000020453744565 * (t697 + t698) - 0.01771278698415 * live[301]
+        - 0.0038482516772412995 * t700;
+    let t702 = live[17] * t695 - live[407] - live[16] * t691;
+    let t703 = live[7] * t701 - live[6] * t702;
+    let t704 = live[6] * t701 + live[7] * t702;
+    let t705 = 0.0000001609852873477455 * live[457] - 0.0022644781431582876 * live[18];
+    let t706 = 0.0005461134539102453 * live[18] - 0.000000039595442777388946 * live[457];
+    let t707 = live[28] * t698 + qd[8] * live[460] - live[27] * live[26];
+    let t708 = 0.00003349734004227557 * t687 + live[222] * live[460]
+        - 0.0005396092213171667 * t707;
+    let t709 = 0.0038482516772412995 * (-0.0749 * (live[35] + t692) - 0.16 * live[301])
+        - 0.0005396092213171667 * t699
+        - live[458] * (live[222] + 0.00003349734004227557 * live[33]);
+    let t710 = live[22] * t705 + live[27] * t708 + live[28] * t709 + 0.03745 * t694
+        + 0.0000001609852873477455 * t698 - live[221] - live[19] * t706
+        - 0.000615720268358608 * t700;
+    let t711 = live[218] * live[457] + live[18] * t706 + live[28] * t708
+        - 0.0000001609852873477455 * (live[26] + live[34]) - 0.03745 * t690
+        - 0.0022644781431582876 * t698 - live[27] * t709;
+    let t712 = 0.014 * t702 + live[17] * t710 + live[412] + live[16] * t711;
+    let t713 = 0.0005396092213171667 * t687 + 0.00003349734004227557 * t707
+        - 0.0038482516772412995
+            * (live[28] * (0.03745 * (t697 - t698) - live[298] - 0.16 * t686)
+                - live[27] * (live[304] + 0.32 * t692)) - live[223] * live[460];
+    let t714 = 0.0000001609852873477455 * live[35] + 0.0005461134539102453 * t698 + t713
+        + live[18] * (live[217] - t705) + 0.000000039595442777388946 * live[26]
+        + 0.01771278698415 * live[298] - 0.0000020453744565 * live[297] - 0.16 * t690
+        - live[220] * live[457];
+    let t715 = live[17] * (t711 - live[404]) - 0.014 * t696
+        - live[16] * (live[406] + t710);
+    let t716 = live[143] - live[33] * live[33];
+    let t717 = -0.0038482516772412995
+        * (live[28] * t716 + live[402] + 2.0 * live[33] * t689 - live[401]);
+    let t718 = 0.0038482516772412995
+        * (live[399] + live[27] * t716 + live[400] - 2.0 * live[33] * t693);
+    let t719 = live[17] * t717 + live[16] * t718;
+    let t720 = live[17] * t718 - live[16] * t717;
+    let t721 = -0.0038482516772412995 * live[7] * live[308] - live[6] * t720;
+    let t722 = live[7] * t720 - 0.0038482516772412995 * live[6] * live[308];
+    let t723 = live[309] - qd[8] * live[33];
+    let t724 = 0.00003349734004227557 * live[143] - live[222] * live[33]
+        - 0.0005396092213171667 * t723;
+    let t725 = -0.0005396092213171667 * live[141] - 0.00003349734004227557 * live[142]
+        - live[224];
+    live[501] = t689;
+    live[502] = t693;
+    live[503] = t717;
+    live[504] = t718;
+    live[505] = t719;
+    live[506] = t720;
+    live[507] = t721;
+    live[508] = t722;
+    live[509] = t723;
+    live[510] = t724;
+    live[511] = t725;
+    out.0[0][5] = 2.50000279 * t601;
+    out.0[0][6] = t653;
+    out.0[0][7] = t696;
+    out.0[0][8] = t719;
+    out.0[1][5] = 10.00001116 * t602;
+    out.0[1][6] = t665;
+    out.0[1][7] = t703;
+    out.0[1][8] = t721;
+    out.0[2][6] = t666;
+    out.0[2][7] = t704;
+    out.0[2][8] = t722;
+    out.0[3][4] = t577 + t578 + t579 + t580;
+    out.0[3][5] = t615 + t616 + t617 + t618;
+    out.0[3][6] = 0.0875 * t666 + t678;
+    out.0[3][7] = 0.0875 * t704 + t712;
+    out.0[4][4] = live[107] * t584 + live[74] * t589 + live[41] * t594 + live[7] * t599
+        - live[106] * t585 - live[73] * t590 - live[40] * t595 - live[6] * t600;
+    out.0[4][5] = live[107] * t622 + live[74] * t627 + live[41] * t632 + live[7] * t637
+        - live[106] * t623 - live[73] * t628 - live[40] * t633 - live[6] * t638;
+    out.0[4][6] = live[7] * (t684 - live[413]) - 0.1946 * t666
+        - live[6] * (live[411] + t685);
+    out.0[4][7] = live[7] * t714 - 0.1946 * t704 - live[6] * t715;
+    out.0[5][4] = live[106] * t584 + live[107] * t585 + live[73] * t589 + live[74] * t590
+        + live[40] * t594 + live[41] * t595 + live[6] * t599 + live[7] * t600;
+    out.0[5][5] = live[106] * t622 + live[107] * t623 + live[73] * t627 + live[74] * t628
+        + live[40] * t632 + live[41] * t633 + live[6] * t637 + live[7] * t638;
+    out.0[5][6] = 0.1946 * t665 + live[7] * (live[411] + t685)
+        + live[6] * (t684 - live[413]) - 0.0875 * t653;
+    out.0[5][7] = 0.1946 * t703 + live[6] * t714 + live[7] * t715 - 0.0875 * t696;
+    out.0[6][4] = t577;
+    out.0[6][5] = t615;
+    out.0[6][6] = t678;
+    out.0[6][7] = t712;
+    out.0[7][4] = t599;
+    out.0[7][5] = t637;
+    out.0[7][6] = 0.002838197420805067 * t641 + t683;
+    out.0[7][7] = t714;
+    out.0[8][4] = -0.0038482516772412995 * t598;
+    out.0[8][5] = -0.0038482516772412995 * t636;
+    out.0[8][6] = 0.0005426192213171667 * t641 + t682;
+    out.0[8][7] = t713;
+    out.0[9][4] = t578;
+    out.0[9][5] = t616;
+    out.0[10][4] = t594;
+    out.0[10][5] = t632;
+    out.0[11][4] = -0.0038482516772412995 * t593;
+    out.0[11][5] = -0.0038482516772412995 * t631;
+    out.0[12][4] = t579;
+    out.0[12][5] = t617;
+    out.0[13][4] = t589;
+    out.0[13][5] = t627;
+    out.0[14][4] = -0.0038482516772412995 * t588;
+    out.0[14][5] = -0.0038482516772412995 * t626;
+    out.0[15][4] = t580;
+    out.0[15][5] = t618;
+    out.0[16][4] = t584;
+    out.0[16][5] = t622;
+    out.0[17][4] = -0.0038482516772412995 * t583;
+    out.0[17][5] = -0.0038482516772412995 * t621;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part5_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part5_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t726 = live[405] + live[27] * live[510] + live[28] * live[511]
+        + 0.03745 * live[504] - 0.000615720268358608 * live[308];
+    let t727 = live[28] * live[510] - live[403] - live[27] * live[511]
+        - 0.03745 * live[503];
+    let t728 = live[16] * t727 + 0.014 * live[506] + live[17] * t726;
+    let t729 = 0.0005396092213171667 * live[143] + 0.00003349734004227557 * live[509]
+        + live[223] * live[33]
+        + 0.0038482516772412995 * (live[27] * live[305] + live[28] * live[306]);
+    let t730 = t729 - 0.16 * live[503];
+    let t731 = live[17] * t727 - 0.014 * live[505] - live[16] * t726;
+    let t732 = live[43] * live[55];
+    let t733 = live[52] * live[462];
+    let t734 = live[47] + qd[9] * live[461];
+    let t735 = live[51] * live[462] - live[52] * live[463];
+    let t736 = t734 + t735;
+    let t737 = t734 + live[63] * live[464] - live[66] * live[465];
+    let t738 = -2.0 * (live[43] * live[70] - live[63] * live[465]);
+    let t739 = -0.0038482516772412995 * (live[61] * t737 + live[60] * t738);
+    let t740 = t739 + 0.000004090748913 * (t732 + t733) - 0.01771278698415 * t736;
+    let t741 = live[51] * live[463];
+    let t742 = 2.0 * (t741 - t732);
+    let t743 = 0.0038482516772412995 * (live[60] * t737 - live[61] * t738);
+    let t744 = t743 - 0.0000020453744565 * (t735 - t734) - 0.01771278698415 * t742;
+    let t745 = live[50] * t740 + live[49] * t744;
+    let t746 = t745 - 0.008674079908742902 * live[313];
+    let t747 = live[43] * live[461];
+    let t748 = live[50] * live[46] + qd[10] * live[463];
+    let t749 = live[43] * live[51] - live[55] * live[463];
+    let t750 = live[49] * live[46] - qd[10] * live[462];
+    let t751 = live[55] * live[462] + live[43] * live[52];
+    let t752 = t751 - t750;
+    let t753 = live[43] * live[66] + live[464] * (qd[11] + live[70]) - live[60] * t748
+        - live[61] * t750;
+    let t754 = 0.017348159817485803 * t747 - 0.0000020453744565 * (t749 - t748)
+        - 0.01771278698415 * t752 - 0.0038482516772412995 * t753;
+    let t755 = live[53] + live[42] * live[461];
+    let t756 = live[50] * t744 - live[49] * t740;
+    let t757 = t756 - 0.008674079908742902 * t755;
+    let t758 = live[41] * (t754 - live[395]) - live[40] * (live[393] + t757);
+    let t759 = live[41] * (live[393] + t757) + live[40] * (t754 - live[395]);
+    let t760 = 0.0000001609852873477455 * live[463] - 0.0005461134539102453 * live[43]
+        - 0.0022644781431582876 * live[462];
+    let t761 = 0.0022955781994879005 * live[43] + 0.000000039595442777388946 * live[463]
+        - 0.0005461134539102453 * live[462];
+    let t762 = live[60] * t750 - live[61] * t748 - qd[11] * live[465];
+    let t763 = 0.0005426192213171667 * live[43] - 0.00003349734004227557 * live[464];
+    let t764 = live[63] * t763 - live[236] * live[465] - 0.00003349734004227557 * t734
+        - 0.0005396092213171667 * t762;
+    let t765 = live[317] + 0.028 * t747;
+    let t766 = -0.00003349734004227557 * live[43] - 0.0005396092213171667 * live[464];
+    let t767 = live[43] * live[237] + live[70] * t766
+        + 0.0038482516772412995 * (t765 - 0.16 * t752 - 0.0749 * (t741 - t733))
+        - live[236] * live[464] - live[66] * t763;
+    let t768 = live[43] * live[234] + live[55] * t760 + live[60] * t764 + live[61] * t767
+        + 0.01771278698415 * t765 + 0.0000001609852873477455 * t748
+        - 0.000000039595442777388946 * t734 - 0.03745 * t743
+        - 0.000615720268358608 * t753 - live[232] * live[462] - live[52] * t761;
+    let t769 = -0.000000039595442777388946 * live[43]
+        - 0.0000001609852873477455 * live[462];
+    let t770 = 0.03745 * t739 + live[51] * t761 + live[61] * t764
+        + 0.0022644781431582876 * t748 - 0.0005461134539102453 * t734
+        - 0.0000001609852873477455 * t750 - 0.0000020453744565 * t765
+        - live[232] * live[463] - live[43] * live[231] - live[55] * t769
+        - live[60] * t767;
+    let t771 = live[49] * t770 + 0.003148870268177618 * live[53] + live[50] * t768
+        + 0.008674079908742902 * live[316] - 0.00016362015784150002 * t734
+        - live[227] * live[461] - 0.014 * t756;
+    let t772 = -0.014 * t755 - live[316];
+    let t773 = -0.014 * live[50] * live[313] - live[49] * t772;
+    let t774 = live[50] * t772 - 0.014 * live[49] * live[313];
+    let t775 = live[237] * live[465] - 0.00003349734004227557 * t762
+        - 0.0038482516772412995
+            * (live[61] * (t773 - 0.16 * t736 - 0.03745 * (t749 + t748))
+                - live[60] * (t774 - 0.16 * t742 - 0.03745 * (t750 + t751)))
+        - live[63] * t766;
+    let t776 = live[52] * t769 + live[234] * live[463] + 0.0000020453744565 * t774 + t775
+        + live[231] * live[462] + 0.0005461134539102452 * t748 - 0.01771278698415 * t773
+        - live[51] * t760 - 0.000000039595442777388946 * t750 - 0.16 * t739;
+    let t777 = live[226] * live[461] + t776 - 0.0001636201578415 * live[53]
+        - 0.0003106728473725507 * t734;
+    let t778 = 0.0001636201578415 * live[54] + live[50] * t770 + 0.014 * t745
+        - 0.003148870268177618 * live[144] - live[228] - live[49] * t768;
+    let t779 = live[69] + live[52] * live[466];
+    let t780 = live[63] * live[467];
+    let t781 = live[66] * live[469] + t780;
+    let t782 = live[60] * live[63];
+    let t783 = 0.007696503354482599 * live[469] * t782
+        - 0.0038482516772412995 * live[61] * t781;
+    let t784 = 0.000004090748913 * live[68] + t783 - 0.01771278698415 * t779;
+    let t785 = live[51] * live[466];
+    let t786 = live[61] * live[63];
+    let t787 = 0.0038482516772412995 * live[60] * t781
+        + 0.007696503354482599 * live[469] * t786;
+    let t788 = 0.0354255739683 * t785 + t787 - 0.0000020453744565 * t779;
+    let t789 = live[394] + live[50] * t784 + live[49] * t788;
+    let t790 = live[55] * live[466];
+    let t791 = live[57] + qd[10] * live[466];
+    let t792 = live[70] * live[467];
+    let t793 = live[60] * t791 + qd[11] * live[467] + t792 + live[61] * live[59];
+    let t794 = -0.01771278698415 * live[320] - 0.0000020453744565 * (t790 + t791)
+        - 0.0038482516772412995 * t793;
+    let t795 = live[50] * t788 - live[392] - live[49] * t784;
+    let t796 = live[41] * t794 - live[40] * t795;
+    let t797 = live[40] * t794 + live[41] * t795;
+    let t798 = -0.0022644781431582876 * live[51] - 0.0000001609852873477455 * live[466];
+    let t799 = -0.0005461134539102453 * live[51]
+        - 0.000000039595442777388946 * live[466];
+    let t800 = live[61] * t791 + qd[11] * live[469] - live[60] * live[59];
+    let t801 = live[236] * live[469] - 0.00003349734004227557 * t780
+        - 0.0005396092213171667 * t800;
+    let t802 = 0.0038482516772412995 * (0.0749 * (live[68] + t785) - 0.16 * live[320])
+        + live[467] * (0.00003349734004227557 * live[66] - live[236])
+        - 0.0005396092213171667 * t792;
+    let t803 = live[55] * t798 + live[60] * t801 + live[61] * t802 - live[235]
+        - live[52] * t799 - 0.03745 * t787 - 0.0000001609852873477455 * t791
+        - 0.000615720268358608 * t793;
+    let t804 = 0.0000001609852873477455 * (live[67] + live[59]) + 0.03745 * t783
+        + live[232] * live[466] + live[51] * t799 + live[61] * t801
+        - 0.0022644781431582876 * t791 - live[60] * t802;
+    let t805 = live[50] * t803 + live[397] + live[49] * t804 - 0.014 * t795;
+    let t806 = 0.0005396092213171667 * t780
+        - 0.0038482516772412995
+            * (live[61] * (-0.16 * t779 - live[319] - 0.03745 * (t790 - t791))
+                - live[60] * (live[322] + 0.32 * t785)) - 0.00003349734004227557 * t800
+        - live[237] * live[469];
+    let t807 = 0.0000020453744565 * live[318] + t806 + live[51] * (live[231] - t798)
+        + 0.000000039595442777388946 * live[59] + 0.01771278698415 * live[319]
+        - 0.0000001609852873477455 * live[68] - 0.16 * t783
+        - 0.0005461134539102453 * t791 - live[234] * live[466];
+    let t808 = 0.014 * t789 + live[50] * (t804 - live[389])
+        - live[49] * (live[391] + t803);
+    let t809 = live[147] - live[66] * live[66];
+    let t810 = -0.0038482516772412995
+        * (live[61] * t809 + live[385] + 2.0 * live[66] * t782 - live[384]);
+    let t811 = 0.0038482516772412995
+        * (live[381] + live[60] * t809 + live[382] - 2.0 * live[66] * t786);
+    let t812 = live[50] * t810 + live[49] * t811;
+    let t813 = live[50] * t811 - live[49] * t810;
+    let t814 = -0.0038482516772412995 * live[41] * live[325] - live[40] * t813;
+    let t815 = live[41] * t813 - 0.0038482516772412995 * live[40] * live[325];
+    let t816 = live[326] - qd[11] * live[66];
+    let t817 = -0.00003349734004227557 * live[147] - live[236] * live[66]
+        - 0.0005396092213171667 * t816;
+    let t818 = 0.00003349734004227557 * live[146] - 0.0005396092213171667 * live[145]
+        - live[238];
+    let t819 = live[390] + live[60] * t817 + live[61] * t818
+        - 0.000615720268358608 * live[325] - 0.03745 * t811;
+    let t820 = live[61] * t817 + 0.03745 * t810 - live[388] - live[60] * t818;
+    let t821 = live[49] * t820 + live[50] * t819 - 0.014 * t813;
+    let t822 = 0.0005396092213171667 * live[147] + live[237] * live[66]
+        + 0.0038482516772412995 * (live[60] * live[323] + live[61] * live[324])
+        - 0.00003349734004227557 * t816;
+    let t823 = t822 - 0.16 * t810;
+    let t824 = 0.014 * t812 + live[50] * t820 - live[49] * t819;
+    let t825 = live[76] * live[88];
+    let t826 = live[85] * live[471];
+    let t827 = live[80] + qd[12] * live[470];
+    let t828 = live[84] * live[471] - live[85] * live[472];
+    let t829 = t827 + t828;
+    let t830 = t827 + live[96] * live[473] - live[99] * live[474];
+    let t831 = -2.0 * (live[76] * live[103] - live[96] * live[474]);
+    let t832 = -0.0038482516772412995 * (live[94] * t830 + live[93] * t831);
+    let t833 = t832 - 0.000004090748913 * (t825 + t826) - 0.01771278698415 * t829;
+    let t834 = live[84] * live[472];
+    let t835 = 2.0 * (t834 - t825);
+    let t836 = 0.0038482516772412995 * (live[93] * t830 - live[94] * t831);
+    let t837 = 0.0000020453744565 * (t828 - t827) + t836 - 0.01771278698415 * t835;
+    let t838 = live[83] * t833 + live[82] * t837;
+    let t839 = 0.008674079908742902 * live[328] + t838;
+    let t840 = live[76] * live[470];
+    let t841 = live[83] * live[79] + qd[13] * live[472];
+    let t842 = live[76] * live[84] - live[88] * live[472];
+    let t843 = live[82] * live[79] - qd[13] * live[471];
+    let t844 = live[88] * live[471] + live[76] * live[85];
+    let t845 = t844 - t843;
+    let t846 = live[76] * live[99] + live[473] * (qd[14] + live[103]) - live[93] * t841
+        - live[94] * t843;
+    let t847 = 0.0000020453744565 * (t842 - t841) - 0.017348159817485803 * t840
+        - 0.01771278698415 * t845 - 0.0038482516772412995 * t846;
+    let t848 = live[86] + live[75] * live[470];
+    let t849 = live[83] * t837 - live[82] * t833;
+    let t850 = 0.008674079908742902 * t848 + t849;
+    let t851 = live[74] * (t847 - live[377]) - live[73] * (live[375] + t850);
+    let t852 = live[74] * (live[375] + t850) + live[73] * (t847 - live[377]);
+    let t853 = 0.0005461134539102453 * live[76] - 0.0022644781431582876 * live[471]
+        - 0.0000001609852873477455 * live[472];
+    let t854 = 0.0022955781994879005 * live[76] + 0.0005461134539102453 * live[471]
+        + 0.000000039595442777388946 * live[472];
+    let t855 = live[93] * t843 - live[94] * t841 - qd[14] * live[474];
+    let t856 = 0.0005426192213171667 * live[76] + 0.00003349734004227557 * live[473];
+    let t857 = 0.00003349734004227557 * t827 + live[96] * t856 - live[250] * live[474]
+        - 0.0005396092213171667 * t855;
+    let t858 = live[330] - 0.028 * t840;
+    let t859 = 0.00003349734004227557 * live[76] - 0.0005396092213171667 * live[473];
+    let t860 = live[76] * live[251] + live[103] * t859
+        + 0.0038482516772412995 * (t858 + 0.0749 * (t834 - t826) - 0.16 * t845)
+        - live[250] * live[473] - live[99] * t856;
+    let t861 = 0.03745 * t836 + live[76] * live[248] + live[88] * t853 + live[93] * t857
+        + live[94] * t860 + 0.01771278698415 * t858 - 0.0000001609852873477455 * t841
+        - 0.000000039595442777388946 * t827 - 0.000615720268358608 * t846
+        - live[246] * live[471] - live[85] * t854;
+    let t862 = 0.0000001609852873477455 * live[471]
+        - 0.000000039595442777388946 * live[76];
+    let t863 = 0.0005461134539102453 * t827 + 0.0000001609852873477455 * t843
+        + 0.0000020453744565 * t858 + live[84] * t854 + live[94] * t857
+        + 0.0022644781431582876 * t841 - 0.03745 * t832 - live[246] * live[472]
+        - live[76] * live[245] - live[88] * t862 - live[93] * t860;
+    let t864 = live[82] * t863 + 0.003148870268177618 * live[86] + 0.014 * t849
+        + live[83] * t861 - 0.008674079908742902 * live[329] - 0.0000702001578415 * t827
+        - live[241] * live[470];
+    let t865 = 0.014 * t848 - live[329];
+    let t866 = 0.014 * live[83] * live[328] - live[82] * t865;
+    let t867 = 0.014 * live[82] * live[328] + live[83] * t865;
+    let t868 = 0.00003349734004227557 * t855 + live[251] * live[474]
+        - 0.0038482516772412995
+            * (live[94] * (t866 + 0.03745 * (t842 + t841) - 0.16 * t829)
+                - live[93] * (t867 + 0.03745 * (t843 + t844) - 0.16 * t835))
+        - live[96] * t859;
+    let t869 = live[85] * t862 + live[248] * live[472] + t868 + live[245] * live[471]
+        - 0.01771278698415 * t866 - 0.0005461134539102452 * t841 - live[84] * t853
+        - 0.0000020453744565 * t867 - 0.000000039595442777388946 * t843 - 0.16 * t832;
+    let t870 = live[240] * live[470] + t869 - 0.0000702001578415 * live[86]
+        - 0.0003106728473725507 * t827;
+    let t871 = 0.0000702001578415 * live[87] + live[83] * t863
+        - 0.003148870268177618 * live[148] - live[242] - live[82] * t861 - 0.014 * t838;
+    let t872 = live[102] + live[85] * live[475];
+    let t873 = live[96] * live[476];
+    let t874 = live[99] * live[478] + t873;
+    let t875 = live[93] * live[96];
+    live[512] = t782;
+    live[513] = t786;
+    live[514] = t872;
+    live[515] = t873;
+    live[516] = t874;
+    live[517] = t875;
+    out.0[0][9] = t746;
+    out.0[0][10] = t789;
+    out.0[0][11] = t812;
+    out.0[0][12] = t839;
+    out.0[1][9] = t758;
+    out.0[1][10] = t796;
+    out.0[1][11] = t814;
+    out.0[1][12] = t851;
+    out.0[2][9] = t759;
+    out.0[2][10] = t797;
+    out.0[2][11] = t815;
+    out.0[2][12] = t852;
+    out.0[3][8] = 0.0875 * live[508] + t728;
+    out.0[3][9] = t771 - 0.0875 * t759;
+    out.0[3][10] = t805 - 0.0875 * t797;
+    out.0[3][11] = t821 - 0.0875 * t815;
+    out.0[3][12] = 0.0875 * t852 + t864;
+    out.0[4][8] = live[7] * t730 - 0.1946 * live[508] - live[6] * t731;
+    out.0[4][9] = live[41] * (t777 - live[398]) - 0.1946 * t759
+        - live[40] * (live[396] + t778);
+    out.0[4][10] = live[41] * t807 - 0.1946 * t797 - live[40] * t808;
+    out.0[4][11] = live[41] * t823 - 0.1946 * t815 - live[40] * t824;
+    out.0[4][12] = 0.1946 * t852 + live[74] * (t870 - live[380])
+        - live[73] * (live[378] + t871);
+    out.0[5][8] = 0.1946 * live[507] + live[6] * t730 + live[7] * t731
+        - 0.0875 * live[505];
+    out.0[5][9] = 0.0875 * t746 + 0.1946 * t758 + live[41] * (live[396] + t778)
+        + live[40] * (t777 - live[398]);
+    out.0[5][10] = 0.0875 * t789 + 0.1946 * t796 + live[40] * t807 + live[41] * t808;
+    out.0[5][11] = 0.0875 * t812 + 0.1946 * t814 + live[40] * t823 + live[41] * t824;
+    out.0[5][12] = live[74] * (live[378] + t871) + live[73] * (t870 - live[380])
+        - 0.0875 * t839 - 0.1946 * t851;
+    out.0[6][8] = t728;
+    out.0[7][8] = t730;
+    out.0[8][8] = t729;
+    out.0[9][9] = t771;
+    out.0[9][10] = t805;
+    out.0[9][11] = t821;
+    out.0[10][9] = 0.002838197420805067 * t734 + t776;
+    out.0[10][10] = t807;
+    out.0[10][11] = t823;
+    out.0[11][9] = 0.0005426192213171667 * t734 + t775;
+    out.0[11][10] = t806;
+    out.0[11][11] = t822;
+    out.0[12][12] = t864;
+    out.0[13][12] = 0.002838197420805067 * t827 + t869;
+    out.0[14][12] = 0.0005426192213171667 * t827 + t868;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part6_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part6_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t876 = 0.007696503354482599 * live[478] * live[517]
+        - 0.0038482516772412995 * live[94] * live[516];
+    let t877 = t876 - 0.000004090748913 * live[101] - 0.01771278698415 * live[514];
+    let t878 = live[84] * live[475];
+    let t879 = live[94] * live[96];
+    let t880 = 0.0038482516772412995 * live[93] * live[516]
+        + 0.007696503354482599 * live[478] * t879;
+    let t881 = 0.0000020453744565 * live[514] + 0.0354255739683 * t878 + t880;
+    let t882 = live[376] + live[83] * t877 + live[82] * t881;
+    let t883 = live[88] * live[475];
+    let t884 = live[90] + qd[13] * live[475];
+    let t885 = live[103] * live[476];
+    let t886 = live[93] * t884 + qd[14] * live[476] + t885 + live[94] * live[92];
+    let t887 = 0.0000020453744565 * (t883 + t884) - 0.01771278698415 * live[333]
+        - 0.0038482516772412995 * t886;
+    let t888 = live[83] * t881 - live[374] - live[82] * t877;
+    let t889 = live[74] * t887 - live[73] * t888;
+    let t890 = live[73] * t887 + live[74] * t888;
+    let t891 = 0.0000001609852873477455 * live[475] - 0.0022644781431582876 * live[84];
+    let t892 = 0.0005461134539102453 * live[84] - 0.000000039595442777388946 * live[475];
+    let t893 = live[94] * t884 + qd[14] * live[478] - live[93] * live[92];
+    let t894 = 0.00003349734004227557 * live[515] + live[250] * live[478]
+        - 0.0005396092213171667 * t893;
+    let t895 = 0.0038482516772412995 * (-0.0749 * (live[101] + t878) - 0.16 * live[333])
+        - 0.0005396092213171667 * t885
+        - live[476] * (live[250] + 0.00003349734004227557 * live[99]);
+    let t896 = live[88] * t891 + live[93] * t894 + live[94] * t895 + 0.03745 * t880
+        + 0.0000001609852873477455 * t884 - live[249] - live[85] * t892
+        - 0.000615720268358608 * t886;
+    let t897 = live[246] * live[475] + live[84] * t892 + live[94] * t894
+        - 0.0000001609852873477455 * (live[92] + live[100]) - 0.03745 * t876
+        - 0.0022644781431582876 * t884 - live[93] * t895;
+    let t898 = 0.014 * t888 + live[83] * t896 + live[379] + live[82] * t897;
+    let t899 = 0.0005396092213171667 * live[515] + 0.00003349734004227557 * t893
+        - 0.0038482516772412995
+            * (live[94] * (0.03745 * (t883 - t884) - live[332] - 0.16 * live[514])
+                - live[93] * (live[334] + 0.32 * t878)) - live[251] * live[478];
+    let t900 = 0.0000001609852873477455 * live[101] + 0.0005461134539102453 * t884 + t899
+        + live[84] * (live[245] - t891) + 0.000000039595442777388946 * live[92]
+        + 0.01771278698415 * live[332] - 0.0000020453744565 * live[331] - 0.16 * t876
+        - live[248] * live[475];
+    let t901 = live[83] * (t897 - live[371]) - 0.014 * t882
+        - live[82] * (live[373] + t896);
+    let t902 = live[151] - live[99] * live[99];
+    let t903 = -0.0038482516772412995
+        * (live[94] * t902 + live[369] + 2.0 * live[99] * live[517] - live[368]);
+    let t904 = 0.0038482516772412995
+        * (live[366] + live[93] * t902 + live[367] - 2.0 * live[99] * t879);
+    let t905 = live[83] * t903 + live[82] * t904;
+    let t906 = live[83] * t904 - live[82] * t903;
+    let t907 = -0.0038482516772412995 * live[74] * live[337] - live[73] * t906;
+    let t908 = live[74] * t906 - 0.0038482516772412995 * live[73] * live[337];
+    let t909 = live[338] - qd[14] * live[99];
+    let t910 = 0.00003349734004227557 * live[151] - live[250] * live[99]
+        - 0.0005396092213171667 * t909;
+    let t911 = -0.0005396092213171667 * live[149] - 0.00003349734004227557 * live[150]
+        - live[252];
+    let t912 = live[372] + live[93] * t910 + live[94] * t911 + 0.03745 * t904
+        - 0.000615720268358608 * live[337];
+    let t913 = live[94] * t910 - live[370] - live[93] * t911 - 0.03745 * t903;
+    let t914 = live[82] * t913 + 0.014 * t906 + live[83] * t912;
+    let t915 = 0.0005396092213171667 * live[151] + 0.00003349734004227557 * t909
+        + live[251] * live[99]
+        + 0.0038482516772412995 * (live[93] * live[335] + live[94] * live[336]);
+    let t916 = t915 - 0.16 * t903;
+    let t917 = live[83] * t913 - 0.014 * t905 - live[82] * t912;
+    let t918 = live[109] * live[121];
+    let t919 = live[118] * live[480];
+    let t920 = live[113] + qd[15] * live[479];
+    let t921 = live[117] * live[480] - live[118] * live[481];
+    let t922 = t920 + t921;
+    let t923 = t920 + live[129] * live[482] - live[132] * live[483];
+    let t924 = -2.0 * (live[109] * live[136] - live[129] * live[483]);
+    let t925 = -0.0038482516772412995 * (live[127] * t923 + live[126] * t924);
+    let t926 = t925 + 0.000004090748913 * (t918 + t919) - 0.01771278698415 * t922;
+    let t927 = live[117] * live[481];
+    let t928 = 2.0 * (t927 - t918);
+    let t929 = 0.0038482516772412995 * (live[126] * t923 - live[127] * t924);
+    let t930 = t929 - 0.0000020453744565 * (t921 - t920) - 0.01771278698415 * t928;
+    let t931 = live[116] * t926 + live[115] * t930;
+    let t932 = t931 - 0.008674079908742902 * live[339];
+    let t933 = live[109] * live[479];
+    let t934 = live[116] * live[112] + qd[16] * live[481];
+    let t935 = live[109] * live[117] - live[121] * live[481];
+    let t936 = live[115] * live[112] - qd[16] * live[480];
+    let t937 = live[121] * live[480] + live[109] * live[118];
+    let t938 = t937 - t936;
+    let t939 = live[109] * live[132] + live[482] * (qd[17] + live[136])
+        - live[126] * t934 - live[127] * t936;
+    let t940 = 0.017348159817485803 * t933 - 0.0000020453744565 * (t935 - t934)
+        - 0.01771278698415 * t938 - 0.0038482516772412995 * t939;
+    let t941 = live[119] + live[108] * live[479];
+    let t942 = live[116] * t930 - live[115] * t926;
+    let t943 = t942 - 0.008674079908742902 * t941;
+    let t944 = live[107] * (t940 - live[362]) - live[106] * (live[360] + t943);
+    let t945 = live[107] * (live[360] + t943) + live[106] * (t940 - live[362]);
+    let t946 = 0.0000001609852873477455 * live[481] - 0.0005461134539102453 * live[109]
+        - 0.0022644781431582876 * live[480];
+    let t947 = 0.0022955781994879005 * live[109] + 0.000000039595442777388946 * live[481]
+        - 0.0005461134539102453 * live[480];
+    let t948 = live[126] * t936 - live[127] * t934 - qd[17] * live[483];
+    let t949 = 0.0005426192213171667 * live[109] - 0.00003349734004227557 * live[482];
+    let t950 = live[129] * t949 - live[264] * live[483] - 0.00003349734004227557 * t920
+        - 0.0005396092213171667 * t948;
+    let t951 = live[341] + 0.028 * t933;
+    let t952 = -0.00003349734004227557 * live[109] - 0.0005396092213171667 * live[482];
+    let t953 = live[109] * live[265] + live[136] * t952
+        + 0.0038482516772412995 * (t951 - 0.16 * t938 - 0.0749 * (t927 - t919))
+        - live[264] * live[482] - live[132] * t949;
+    let t954 = live[109] * live[262] + live[121] * t946 + live[126] * t950
+        + live[127] * t953 + 0.01771278698415 * t951 + 0.0000001609852873477455 * t934
+        - 0.000000039595442777388946 * t920 - 0.03745 * t929
+        - 0.000615720268358608 * t939 - live[260] * live[480] - live[118] * t947;
+    let t955 = -0.000000039595442777388946 * live[109]
+        - 0.0000001609852873477455 * live[480];
+    let t956 = 0.03745 * t925 + live[117] * t947 + live[127] * t950
+        + 0.0022644781431582876 * t934 - 0.0005461134539102453 * t920
+        - 0.0000001609852873477455 * t936 - 0.0000020453744565 * t951
+        - live[260] * live[481] - live[109] * live[259] - live[121] * t955
+        - live[126] * t953;
+    let t957 = live[115] * t956 + 0.003148870268177618 * live[119]
+        + 0.0000702001578415 * t920 + live[116] * t954 + 0.008674079908742902 * live[340]
+        - live[255] * live[479] - 0.014 * t942;
+    let t958 = -0.014 * t941 - live[340];
+    let t959 = -0.014 * live[116] * live[339] - live[115] * t958;
+    let t960 = live[116] * t958 - 0.014 * live[115] * live[339];
+    let t961 = live[265] * live[483] - 0.00003349734004227557 * t948
+        - 0.0038482516772412995
+            * (live[127] * (t959 - 0.16 * t922 - 0.03745 * (t935 + t934))
+                - live[126] * (t960 - 0.16 * t928 - 0.03745 * (t936 + t937)))
+        - live[129] * t952;
+    let t962 = live[118] * t955 + live[262] * live[481] + 0.0000020453744565 * t960
+        + t961 + live[259] * live[480] + 0.0005461134539102452 * t934
+        - 0.01771278698415 * t959 - live[117] * t946 - 0.000000039595442777388946 * t936
+        - 0.16 * t925;
+    let t963 = 0.0000702001578415 * live[119] + live[254] * live[479] + t962
+        - 0.0003106728473725507 * t920;
+    let t964 = live[116] * t956 + 0.014 * t931 - 0.0000702001578415 * live[120]
+        - 0.003148870268177618 * live[152] - live[256] - live[115] * t954;
+    let t965 = live[135] + live[118] * live[484];
+    let t966 = live[129] * live[485];
+    let t967 = live[132] * live[487] + t966;
+    let t968 = live[126] * live[129];
+    let t969 = 0.007696503354482599 * live[487] * t968
+        - 0.0038482516772412995 * live[127] * t967;
+    let t970 = 0.000004090748913 * live[134] + t969 - 0.01771278698415 * t965;
+    let t971 = live[117] * live[484];
+    let t972 = live[127] * live[129];
+    let t973 = 0.0038482516772412995 * live[126] * t967
+        + 0.007696503354482599 * live[487] * t972;
+    let t974 = 0.0354255739683 * t971 + t973 - 0.0000020453744565 * t965;
+    let t975 = live[361] + live[116] * t970 + live[115] * t974;
+    let t976 = live[121] * live[484];
+    let t977 = live[123] + qd[16] * live[484];
+    let t978 = live[136] * live[485];
+    let t979 = live[126] * t977 + qd[17] * live[485] + t978 + live[127] * live[125];
+    let t980 = -0.01771278698415 * live[344] - 0.0000020453744565 * (t976 + t977)
+        - 0.0038482516772412995 * t979;
+    let t981 = live[116] * t974 - live[359] - live[115] * t970;
+    let t982 = live[107] * t980 - live[106] * t981;
+    let t983 = live[106] * t980 + live[107] * t981;
+    let t984 = -0.0022644781431582876 * live[117] - 0.0000001609852873477455 * live[484];
+    let t985 = -0.0005461134539102453 * live[117]
+        - 0.000000039595442777388946 * live[484];
+    let t986 = live[127] * t977 + qd[17] * live[487] - live[126] * live[125];
+    let t987 = live[264] * live[487] - 0.00003349734004227557 * t966
+        - 0.0005396092213171667 * t986;
+    let t988 = 0.0038482516772412995 * (0.0749 * (live[134] + t971) - 0.16 * live[344])
+        + live[485] * (0.00003349734004227557 * live[132] - live[264])
+        - 0.0005396092213171667 * t978;
+    let t989 = live[121] * t984 + live[126] * t987 + live[127] * t988 - live[263]
+        - live[118] * t985 - 0.03745 * t973 - 0.0000001609852873477455 * t977
+        - 0.000615720268358608 * t979;
+    let t990 = 0.0000001609852873477455 * (live[133] + live[125]) + 0.03745 * t969
+        + live[260] * live[484] + live[117] * t985 + live[127] * t987
+        - 0.0022644781431582876 * t977 - live[126] * t988;
+    let t991 = live[116] * t989 + live[364] + live[115] * t990 - 0.014 * t981;
+    let t992 = 0.0005396092213171667 * t966
+        - 0.0038482516772412995
+            * (live[127] * (-0.16 * t965 - live[343] - 0.03745 * (t976 - t977))
+                - live[126] * (live[345] + 0.32 * t971)) - 0.00003349734004227557 * t986
+        - live[265] * live[487];
+    let t993 = 0.0000020453744565 * live[342] + t992 + live[117] * (live[259] - t984)
+        + 0.000000039595442777388946 * live[125] + 0.01771278698415 * live[343]
+        - 0.0000001609852873477455 * live[134] - 0.16 * t969
+        - 0.0005461134539102453 * t977 - live[262] * live[484];
+    let t994 = 0.014 * t975 + live[116] * (t990 - live[356])
+        - live[115] * (live[358] + t989);
+    let t995 = live[155] - live[132] * live[132];
+    let t996 = -0.0038482516772412995
+        * (live[127] * t995 + live[354] + 2.0 * live[132] * t968 - live[353]);
+    let t997 = 0.0038482516772412995
+        * (live[351] + live[126] * t995 + live[352] - 2.0 * live[132] * t972);
+    let t998 = live[116] * t996 + live[115] * t997;
+    let t999 = live[116] * t997 - live[115] * t996;
+    let t1000 = -0.0038482516772412995 * live[107] * live[348] - live[106] * t999;
+    let t1001 = live[107] * t999 - 0.0038482516772412995 * live[106] * live[348];
+    let t1002 = live[349] - qd[17] * live[132];
+    let t1003 = -0.00003349734004227557 * live[155] - live[264] * live[132]
+        - 0.0005396092213171667 * t1002;
+    let t1004 = 0.00003349734004227557 * live[154] - 0.0005396092213171667 * live[153]
+        - live[266];
+    let t1005 = live[357] + live[126] * t1003 + live[127] * t1004
+        - 0.000615720268358608 * live[348] - 0.03745 * t997;
+    let t1006 = live[127] * t1003 + 0.03745 * t996 - live[355] - live[126] * t1004;
+    let t1007 = live[115] * t1006 + live[116] * t1005 - 0.014 * t999;
+    let t1008 = 0.0005396092213171667 * live[155] + live[265] * live[132]
+        + 0.0038482516772412995 * (live[126] * live[346] + live[127] * live[347])
+        - 0.00003349734004227557 * t1002;
+    let t1009 = t1008 - 0.16 * t996;
+    let t1010 = 0.014 * t998 + live[116] * t1006 - live[115] * t1005;
+    let t1011 = live[109] * (0.01771278698415 + 0.0038482516772412995 * live[127]);
+    let t1012 = live[109] * (-0.0000020453744565 - 0.0038482516772412995 * live[126]);
+    let t1013 = live[76] * (0.01771278698415 + 0.0038482516772412995 * live[94]);
+    let t1014 = live[76] * (0.0000020453744565 - 0.0038482516772412995 * live[93]);
+    let t1015 = live[43] * (0.01771278698415 + 0.0038482516772412995 * live[61]);
+    let t1016 = live[43] * (-0.0000020453744565 - 0.0038482516772412995 * live[60]);
+    let t1017 = live[9] * (0.01771278698415 + 0.0038482516772412995 * live[28]);
+    let t1018 = live[9] * (0.0000020453744565 - 0.0038482516772412995 * live[27]);
+    let t1019 = live[16] * t1018 + 0.008674079908742902 * live[452] + live[17] * t1017;
+    let t1020 = live[49] * t1016 + live[50] * t1015 - 0.008674079908742902 * live[461];
+    let t1021 = live[82] * t1014 + 0.008674079908742902 * live[470] + live[83] * t1013;
+    let t1022 = live[115] * t1012 + live[116] * t1011 - 0.008674079908742902 * live[479];
+    let t1023 = 0.0000020453744565 * live[480] + 0.01771278698415 * live[481]
+        + 0.0038482516772412995 * live[483];
+    let t1024 = live[116] * t1012 - live[115] * t1011;
+    let t1025 = 0.01771278698415 * live[472] + 0.0038482516772412995 * live[474]
+        - 0.0000020453744565 * live[471];
+    live[518] = t879;
+    live[519] = t968;
+    live[520] = t972;
+    live[521] = t1013;
+    live[522] = t1014;
+    live[523] = t1015;
+    live[524] = t1016;
+    live[525] = t1017;
+    live[526] = t1018;
+    live[527] = t1023;
+    live[528] = t1024;
+    live[529] = t1025;
+    out.0[0][13] = t882;
+    out.0[0][14] = t905;
+    out.0[0][15] = t932;
+    out.0[0][16] = t975;
+    out.0[0][17] = t998;
+    out.0[1][13] = t889;
+    out.0[1][14] = t907;
+    out.0[1][15] = t944;
+    out.0[1][16] = t982;
+    out.0[1][17] = t1000;
+    out.0[2][13] = t890;
+    out.0[2][14] = t908;
+    out.0[2][15] = t945;
+    out.0[2][16] = t983;
+    out.0[2][17] = t1001;
+    out.0[3][13] = 0.0875 * t890 + t898;
+    out.0[3][14] = 0.0875 * t908 + t914;
+    out.0[3][15] = t957 - 0.0875 * t945;
+    out.0[3][16] = t991 - 0.0875 * t983;
+    out.0[3][17] = t1007 - 0.0875 * t1001;
+    out.0[4][13] = 0.1946 * t890 + live[74] * t900 - live[73] * t901;
+    out.0[4][14] = 0.1946 * t908 + live[74] * t916 - live[73] * t917;
+    out.0[4][15] = 0.1946 * t945 + live[107] * (t963 - live[365])
+        - live[106] * (live[363] + t964);
+    out.0[4][16] = 0.1946 * t983 + live[107] * t993 - live[106] * t994;
+    out.0[4][17] = 0.1946 * t1001 + live[107] * t1009 - live[106] * t1010;
+    out.0[5][13] = live[73] * t900 + live[74] * t901 - 0.0875 * t882 - 0.1946 * t889;
+    out.0[5][14] = live[73] * t916 + live[74] * t917 - 0.0875 * t905 - 0.1946 * t907;
+    out.0[5][15] = 0.0875 * t932 + live[107] * (live[363] + t964)
+        + live[106] * (t963 - live[365]) - 0.1946 * t944;
+    out.0[5][16] = 0.0875 * t975 + live[106] * t993 + live[107] * t994 - 0.1946 * t982;
+    out.0[5][17] = 0.0875 * t998 + live[106] * t1009 + live[107] * t1010
+        - 0.1946 * t1000;
+    out.0[12][13] = t898;
+    out.0[12][14] = t914;
+    out.0[13][13] = t900;
+    out.0[13][14] = t916;
+    out.0[14][13] = t899;
+    out.0[14][14] = t915;
+    out.0[15][15] = t957;
+    out.0[15][16] = t991;
+    out.0[15][17] = t1007;
+    out.0[16][15] = 0.002838197420805067 * t920 + t962;
+    out.0[16][16] = t993;
+    out.0[16][17] = t1009;
+    out.0[17][15] = 0.0005426192213171667 * t920 + t961;
+    out.0[17][16] = t992;
+    out.0[17][17] = t1008;
+    out.1[3][0] = t1019 + t1020 + t1021 + t1022;
+    out.1[6][0] = t1019;
+    out.1[9][0] = t1020;
+    out.1[12][0] = t1021;
+    out.1[13][0] = t1025;
+    out.1[15][0] = t1022;
+    out.1[16][0] = t1023;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part7_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part7_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1026 = live[83] * live[522] - live[82] * live[521];
+    let t1027 = 0.0000020453744565 * live[462] + 0.01771278698415 * live[463]
+        + 0.0038482516772412995 * live[465];
+    let t1028 = live[50] * live[524] - live[49] * live[523];
+    let t1029 = 0.01771278698415 * live[454] + 0.0038482516772412995 * live[456]
+        - 0.0000020453744565 * live[453];
+    let t1030 = live[17] * live[526] - live[16] * live[525];
+    let t1031 = qd[3] * live[7];
+    let t1032 = qd[3] * live[41];
+    let t1033 = qd[3] * live[74];
+    let t1034 = qd[3] * live[107];
+    let t1035 = qd[3] * live[106];
+    let t1036 = t1035 * (0.01771278698415 + 0.0038482516772412995 * live[127]);
+    let t1037 = t1035 * (-0.0000020453744565 - 0.0038482516772412995 * live[126]);
+    let t1038 = qd[3] * live[73];
+    let t1039 = t1038 * (0.01771278698415 + 0.0038482516772412995 * live[94]);
+    let t1040 = t1038 * (0.0000020453744565 - 0.0038482516772412995 * live[93]);
+    let t1041 = qd[3] * live[40];
+    let t1042 = t1041 * (0.01771278698415 + 0.0038482516772412995 * live[61]);
+    let t1043 = t1041 * (-0.0000020453744565 - 0.0038482516772412995 * live[60]);
+    let t1044 = qd[3] * live[6];
+    let t1045 = t1044 * (0.01771278698415 + 0.0038482516772412995 * live[28]);
+    let t1046 = t1044 * (0.0000020453744565 - 0.0038482516772412995 * live[27]);
+    let t1047 = live[16] * t1046 + 0.008674079908742902 * t1031 + live[17] * t1045;
+    let t1048 = live[49] * t1043 + live[50] * t1042 - 0.008674079908742902 * t1032;
+    let t1049 = live[82] * t1040 + 0.008674079908742902 * t1033 + live[83] * t1039;
+    let t1050 = live[115] * t1037 + live[116] * t1036 - 0.008674079908742902 * t1034;
+    let t1051 = -qd[5] * live[116] - qd[3] * live[196];
+    let t1052 = qd[3] * live[197] - qd[5] * live[115];
+    let t1053 = live[127] * t1051 - live[126] * t1052;
+    let t1054 = 0.0000020453744565 * t1052 - 0.01771278698415 * t1051
+        - 0.0038482516772412995 * t1053;
+    let t1055 = live[116] * t1037 - 0.008674079908742902 * qd[5] - live[115] * t1036;
+    let t1056 = -qd[5] * live[83] - qd[3] * live[200];
+    let t1057 = qd[3] * live[201] - qd[5] * live[82];
+    let t1058 = live[94] * t1056 - live[93] * t1057;
+    let t1059 = -0.01771278698415 * t1056 - 0.0000020453744565 * t1057
+        - 0.0038482516772412995 * t1058;
+    let t1060 = 0.008674079908742902 * qd[5] + live[83] * t1040 - live[82] * t1039;
+    let t1061 = -qd[5] * live[50] - qd[3] * live[204];
+    let t1062 = qd[3] * live[205] - qd[5] * live[49];
+    let t1063 = live[61] * t1061 - live[60] * t1062;
+    let t1064 = 0.0000020453744565 * t1062 - 0.01771278698415 * t1061
+        - 0.0038482516772412995 * t1063;
+    let t1065 = live[50] * t1043 - 0.008674079908742902 * qd[5] - live[49] * t1042;
+    let t1066 = -qd[5] * live[17] - qd[3] * live[208];
+    let t1067 = qd[3] * live[209] - qd[5] * live[16];
+    let t1068 = live[28] * t1066 - live[27] * t1067;
+    let t1069 = -0.01771278698415 * t1066 - 0.0000020453744565 * t1067
+        - 0.0038482516772412995 * t1068;
+    let t1070 = 0.008674079908742902 * qd[5] + live[17] * t1046 - live[16] * t1045;
+    let t1071 = t1034 * (-0.01771278698415 - 0.0038482516772412995 * live[127]);
+    let t1072 = t1034 * (0.0000020453744565 + 0.0038482516772412995 * live[126]);
+    let t1073 = t1033 * (-0.01771278698415 - 0.0038482516772412995 * live[94]);
+    let t1074 = t1033 * (0.0038482516772412995 * live[93] - 0.0000020453744565);
+    let t1075 = t1032 * (-0.01771278698415 - 0.0038482516772412995 * live[61]);
+    let t1076 = t1032 * (0.0000020453744565 + 0.0038482516772412995 * live[60]);
+    let t1077 = t1031 * (-0.01771278698415 - 0.0038482516772412995 * live[28]);
+    let t1078 = t1031 * (0.0038482516772412995 * live[27] - 0.0000020453744565);
+    let t1079 = live[115] * t1072 + live[116] * t1071 - 0.008674079908742902 * t1035;
+    let t1080 = live[82] * t1074 + 0.008674079908742902 * t1038 + live[83] * t1073;
+    let t1081 = live[49] * t1076 + live[50] * t1075 - 0.008674079908742902 * t1041;
+    let t1082 = live[16] * t1078 + 0.008674079908742902 * t1044 + live[17] * t1077;
+    let t1083 = qd[4] * live[116] - qd[3] * live[180];
+    let t1084 = qd[4] * live[115] + qd[3] * live[181];
+    let t1085 = live[127] * t1083 - live[126] * t1084;
+    let t1086 = 0.0000020453744565 * t1084 - 0.01771278698415 * t1083
+        - 0.0038482516772412995 * t1085;
+    let t1087 = 0.008674079908742902 * qd[4] + live[116] * t1072 - live[115] * t1071;
+    let t1088 = qd[4] * live[83] - qd[3] * live[184];
+    let t1089 = qd[4] * live[82] + qd[3] * live[185];
+    let t1090 = live[94] * t1088 - live[93] * t1089;
+    let t1091 = -0.01771278698415 * t1088 - 0.0000020453744565 * t1089
+        - 0.0038482516772412995 * t1090;
+    let t1092 = live[83] * t1074 - 0.008674079908742902 * qd[4] - live[82] * t1073;
+    let t1093 = qd[4] * live[50] - qd[3] * live[188];
+    let t1094 = qd[4] * live[49] + qd[3] * live[189];
+    let t1095 = live[61] * t1093 - live[60] * t1094;
+    let t1096 = 0.0000020453744565 * t1094 - 0.01771278698415 * t1093
+        - 0.0038482516772412995 * t1095;
+    let t1097 = 0.008674079908742902 * qd[4] + live[50] * t1076 - live[49] * t1075;
+    let t1098 = qd[4] * live[17] - qd[3] * live[192];
+    let t1099 = qd[4] * live[16] + qd[3] * live[193];
+    let t1100 = live[28] * t1098 - live[27] * t1099;
+    let t1101 = -0.01771278698415 * t1098 - 0.0000020453744565 * t1099
+        - 0.0038482516772412995 * t1100;
+    let t1102 = live[17] * t1078 - 0.008674079908742902 * qd[4] - live[16] * t1077;
+    let t1103 = live[115] * live[118];
+    let t1104 = live[116] * live[118] + live[115] * live[117];
+    let t1105 = live[129] * live[161];
+    let t1106 = live[132] * live[158] + t1105;
+    let t1107 = live[127] * t1106;
+    let t1108 = live[158] * live[519];
+    let t1109 = 0.000004090748913 * t1103 + 0.007696503354482599 * t1108;
+    let t1110 = t1109 - 0.01771278698415 * t1104 - 0.0038482516772412995 * t1107;
+    let t1111 = live[116] * live[117];
+    let t1112 = live[126] * t1106;
+    let t1113 = live[158] * live[520];
+    let t1114 = 0.0354255739683 * t1111 + 0.007696503354482599 * t1113;
+    let t1115 = 0.0038482516772412995 * t1112 + t1114 - 0.0000020453744565 * t1104;
+    let t1116 = live[82] * live[85];
+    let t1117 = live[83] * live[85] + live[82] * live[84];
+    let t1118 = live[96] * live[167];
+    let t1119 = live[99] * live[164] + t1118;
+    let t1120 = live[94] * t1119;
+    let t1121 = live[164] * live[517];
+    let t1122 = 0.007696503354482599 * t1121 - 0.000004090748913 * t1116;
+    let t1123 = t1122 - 0.01771278698415 * t1117 - 0.0038482516772412995 * t1120;
+    let t1124 = live[83] * live[84];
+    let t1125 = live[93] * t1119;
+    let t1126 = live[164] * live[518];
+    let t1127 = 0.0354255739683 * t1124 + 0.007696503354482599 * t1126;
+    let t1128 = 0.0000020453744565 * t1117 + 0.0038482516772412995 * t1125 + t1127;
+    let t1129 = live[49] * live[52];
+    let t1130 = live[50] * live[52] + live[49] * live[51];
+    let t1131 = live[63] * live[173];
+    let t1132 = live[66] * live[170] + t1131;
+    let t1133 = live[61] * t1132;
+    let t1134 = live[170] * live[512];
+    let t1135 = 0.000004090748913 * t1129 + 0.007696503354482599 * t1134;
+    let t1136 = t1135 - 0.01771278698415 * t1130 - 0.0038482516772412995 * t1133;
+    let t1137 = live[50] * live[51];
+    let t1138 = live[60] * t1132;
+    let t1139 = live[170] * live[513];
+    let t1140 = 0.0354255739683 * t1137 + 0.007696503354482599 * t1139;
+    let t1141 = 0.0038482516772412995 * t1138 + t1140 - 0.0000020453744565 * t1130;
+    let t1142 = live[16] * live[19];
+    let t1143 = live[17] * live[19] + live[16] * live[18];
+    let t1144 = live[30] * live[179];
+    let t1145 = live[33] * live[176] + t1144;
+    let t1146 = live[28] * t1145;
+    let t1147 = live[176] * live[501];
+    let t1148 = 0.007696503354482599 * t1147 - 0.000004090748913 * t1142;
+    let t1149 = t1148 - 0.01771278698415 * t1143 - 0.0038482516772412995 * t1146;
+    let t1150 = live[17] * live[18];
+    let t1151 = live[27] * t1145;
+    let t1152 = live[176] * live[502];
+    let t1153 = 0.0354255739683 * t1150 + 0.007696503354482599 * t1152;
+    let t1154 = 0.0000020453744565 * t1143 + 0.0038482516772412995 * t1151 + t1153;
+    let t1155 = live[116] * t1110 + live[115] * t1115;
+    let t1156 = t1155 - 0.008674079908742902 * live[108];
+    let t1157 = live[83] * t1123 + live[82] * t1128;
+    let t1158 = 0.008674079908742902 * live[75] + t1157;
+    let t1159 = live[50] * t1136 + live[49] * t1141;
+    let t1160 = t1159 - 0.008674079908742902 * live[42];
+    let t1161 = live[17] * t1149 + live[16] * t1154;
+    let t1162 = 0.008674079908742902 * live[8] + t1161;
+    let t1163 = live[116] * live[121];
+    let t1164 = live[115] * live[121];
+    let t1165 = live[445] + t1164;
+    let t1166 = live[136] * live[161];
+    let t1167 = qd[17] * live[161] + t1166;
+    let t1168 = t1167 + qd[16] * (live[160] + live[159]);
+    let t1169 = 0.017348159817485803 * live[110]
+        - 0.0000020453744565 * (live[446] + t1163) - 0.01771278698415 * t1165
+        - 0.0038482516772412995 * t1168;
+    let t1170 = live[116] * t1115 - live[115] * t1110;
+    let t1171 = live[83] * live[88];
+    let t1172 = live[82] * live[88];
+    let t1173 = live[436] + t1172;
+    let t1174 = live[103] * live[167];
+    let t1175 = qd[14] * live[167] + t1174;
+    live[530] = t1031;
+    live[531] = t1032;
+    live[532] = t1033;
+    live[533] = t1034;
+    live[534] = t1035;
+    live[535] = t1038;
+    live[536] = t1041;
+    live[537] = t1044;
+    live[538] = t1103;
+    live[539] = t1104;
+    live[540] = t1105;
+    live[541] = t1106;
+    live[542] = t1107;
+    live[543] = t1108;
+    live[544] = t1109;
+    live[545] = t1111;
+    live[546] = t1112;
+    live[547] = t1113;
+    live[548] = t1114;
+    live[549] = t1116;
+    live[550] = t1117;
+    live[551] = t1118;
+    live[552] = t1119;
+    live[553] = t1120;
+    live[554] = t1121;
+    live[555] = t1122;
+    live[556] = t1123;
+    live[557] = t1124;
+    live[558] = t1125;
+    live[559] = t1126;
+    live[560] = t1127;
+    live[561] = t1128;
+    live[562] = t1129;
+    live[563] = t1130;
+    live[564] = t1131;
+    live[565] = t1132;
+    live[566] = t1133;
+    live[567] = t1134;
+    live[568] = t1135;
+    live[569] = t1136;
+    live[570] = t1137;
+    live[571] = t1138;
+    live[572] = t1139;
+    live[573] = t1140;
+    live[574] = t1141;
+    live[575] = t1142;
+    live[576] = t1143;
+    live[577] = t1144;
+    live[578] = t1145;
+    live[579] = t1146;
+    live[580] = t1147;
+    live[581] = t1148;
+    live[582] = t1149;
+    live[583] = t1150;
+    live[584] = t1151;
+    live[585] = t1152;
+    live[586] = t1153;
+    live[587] = t1154;
+    live[588] = t1155;
+    live[589] = t1156;
+    live[590] = t1157;
+    live[591] = t1158;
+    live[592] = t1159;
+    live[593] = t1160;
+    live[594] = t1161;
+    live[595] = t1162;
+    live[596] = t1163;
+    live[597] = t1164;
+    live[598] = t1165;
+    live[599] = t1166;
+    live[600] = t1167;
+    live[601] = t1168;
+    live[602] = t1169;
+    live[603] = t1170;
+    live[604] = t1171;
+    live[605] = t1172;
+    live[606] = t1173;
+    live[607] = t1174;
+    live[608] = t1175;
+    out.1[0][3] = t1156 + t1158 + t1160 + t1162;
+    out.1[3][1] = t1047 + t1048 + t1049 + t1050;
+    out.1[3][2] = t1079 + t1080 + t1081 + t1082;
+    out.1[4][0] = live[107] * live[527] + live[74] * live[529] + live[41] * t1027
+        + live[7] * t1029 - live[106] * live[528] - live[73] * t1026 - live[40] * t1028
+        - live[6] * t1030;
+    out.1[4][1] = live[107] * t1054 + live[74] * t1059 + live[41] * t1064
+        + live[7] * t1069 - live[106] * t1055 - live[73] * t1060 - live[40] * t1065
+        - live[6] * t1070;
+    out.1[4][2] = live[107] * t1086 + live[74] * t1091 + live[41] * t1096
+        + live[7] * t1101 - live[106] * t1087 - live[73] * t1092 - live[40] * t1097
+        - live[6] * t1102;
+    out.1[5][0] = live[106] * live[527] + live[107] * live[528] + live[73] * live[529]
+        + live[74] * t1026 + live[40] * t1027 + live[41] * t1028 + live[6] * t1029
+        + live[7] * t1030;
+    out.1[5][1] = live[106] * t1054 + live[107] * t1055 + live[73] * t1059
+        + live[74] * t1060 + live[40] * t1064 + live[41] * t1065 + live[6] * t1069
+        + live[7] * t1070;
+    out.1[5][2] = live[106] * t1086 + live[107] * t1087 + live[73] * t1091
+        + live[74] * t1092 + live[40] * t1096 + live[41] * t1097 + live[6] * t1101
+        + live[7] * t1102;
+    out.1[6][1] = t1047;
+    out.1[6][2] = t1082;
+    out.1[7][0] = t1029;
+    out.1[7][1] = t1069;
+    out.1[7][2] = t1101;
+    out.1[8][1] = -0.0038482516772412995 * t1068;
+    out.1[8][2] = -0.0038482516772412995 * t1100;
+    out.1[9][1] = t1048;
+    out.1[9][2] = t1081;
+    out.1[10][0] = t1027;
+    out.1[10][1] = t1064;
+    out.1[10][2] = t1096;
+    out.1[11][1] = -0.0038482516772412995 * t1063;
+    out.1[11][2] = -0.0038482516772412995 * t1095;
+    out.1[12][1] = t1049;
+    out.1[12][2] = t1080;
+    out.1[13][1] = t1059;
+    out.1[13][2] = t1091;
+    out.1[14][1] = -0.0038482516772412995 * t1058;
+    out.1[14][2] = -0.0038482516772412995 * t1090;
+    out.1[15][1] = t1050;
+    out.1[15][2] = t1079;
+    out.1[16][1] = t1054;
+    out.1[16][2] = t1086;
+    out.1[17][1] = -0.0038482516772412995 * t1053;
+    out.1[17][2] = -0.0038482516772412995 * t1085;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part8_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part8_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1176 = live[608] + qd[13] * (live[166] + live[165]);
+    let t1177 = 0.0000020453744565 * (live[437] + live[604])
+        - 0.017348159817485803 * live[77] - 0.01771278698415 * live[606]
+        - 0.0038482516772412995 * t1176;
+    let t1178 = live[83] * live[561] - live[82] * live[556];
+    let t1179 = live[50] * live[55];
+    let t1180 = live[49] * live[55];
+    let t1181 = live[427] + t1180;
+    let t1182 = live[70] * live[173];
+    let t1183 = qd[11] * live[173] + t1182;
+    let t1184 = t1183 + qd[10] * (live[172] + live[171]);
+    let t1185 = 0.017348159817485803 * live[44]
+        - 0.0000020453744565 * (live[428] + t1179) - 0.01771278698415 * t1181
+        - 0.0038482516772412995 * t1184;
+    let t1186 = live[50] * live[574] - live[49] * live[569];
+    let t1187 = live[17] * live[22];
+    let t1188 = live[16] * live[22];
+    let t1189 = live[418] + t1188;
+    let t1190 = live[37] * live[179];
+    let t1191 = qd[8] * live[179] + t1190;
+    let t1192 = t1191 + qd[7] * (live[178] + live[177]);
+    let t1193 = 0.0000020453744565 * (live[419] + t1187)
+        - 0.017348159817485803 * live[11] - 0.01771278698415 * t1189
+        - 0.0038482516772412995 * t1192;
+    let t1194 = live[17] * live[587] - live[16] * live[582];
+    let t1195 = live[107] * live[602] - live[106] * live[603];
+    let t1196 = live[74] * t1177 - live[73] * t1178;
+    let t1197 = live[41] * t1185 - live[40] * t1186;
+    let t1198 = live[7] * t1193 - live[6] * t1194;
+    let t1199 = live[106] * live[602] + live[107] * live[603];
+    let t1200 = live[73] * t1177 + live[74] * t1178;
+    let t1201 = live[40] * t1185 + live[41] * t1186;
+    let t1202 = live[6] * t1193 + live[7] * t1194;
+    let t1203 = -0.175 * qd[3] - qd[2];
+    let t1204 = 0.1946 * qd[4] + t1203;
+    let t1205 = live[7] * live[414] - live[6] * t1204;
+    let t1206 = 0.175 * qd[3] - qd[2];
+    let t1207 = 0.1946 * qd[4] + t1206;
+    let t1208 = live[41] * live[414] - live[40] * t1207;
+    let t1209 = t1203 - 0.1946 * qd[4];
+    let t1210 = live[74] * live[415] - live[73] * t1209;
+    let t1211 = t1206 - 0.1946 * qd[4];
+    let t1212 = live[107] * live[415] - live[106] * t1211;
+    let t1213 = -0.0022644781431582876 * live[115]
+        - 0.0000001609852873477455 * live[116];
+    let t1214 = -0.0005461134539102453 * live[115]
+        - 0.000000039595442777388946 * live[116];
+    let t1215 = live[451] + qd[16] * (live[156] - live[157]);
+    let t1216 = live[158] * live[264] - 0.00003349734004227557 * live[540];
+    let t1217 = t1216 - 0.0005396092213171667 * t1215;
+    let t1218 = live[107] * t1211 + 0.028 * live[110] + live[106] * live[415];
+    let t1219 = -2.0 * (live[538] + live[545]);
+    let t1220 = 0.00003349734004227557 * live[132] * live[161]
+        - 0.0005396092213171667 * live[599] - live[161] * live[264];
+    let t1221 = 0.0038482516772412995 * (t1218 - 0.16 * live[598] - 0.03745 * t1219)
+        + t1220;
+    let t1222 = live[121] * t1213 - live[115] * live[260] - live[118] * t1214;
+    let t1223 = live[126] * t1217 + live[127] * t1221 + t1222 + 0.01771278698415 * t1218
+        - 0.0000001609852873477455 * live[446] - 0.000615720268358608 * live[601]
+        - 0.03745
+            * (0.0038482516772412995 * live[546] + 0.007696503354482599 * live[547]);
+    let t1224 = 0.007696503354482599 * live[543] - 0.0038482516772412995 * live[542];
+    let t1225 = live[116] * live[260] + live[117] * t1214;
+    let t1226 = 0.0000001609852873477455 * live[598] + live[127] * t1217 + t1225
+        + 0.03745 * t1224 - 0.0022644781431582876 * live[446]
+        - 0.0000020453744565 * t1218 - live[126] * t1221;
+    let t1227 = 0.0000001609852873477455 * live[83] - 0.0022644781431582876 * live[82];
+    let t1228 = 0.0005461134539102453 * live[82] - 0.000000039595442777388946 * live[83];
+    let t1229 = live[442] + qd[13] * (live[162] - live[163]);
+    let t1230 = 0.00003349734004227557 * live[551] + live[164] * live[250];
+    let t1231 = t1230 - 0.0005396092213171667 * t1229;
+    let t1232 = live[74] * t1209 + live[73] * live[415] - 0.028 * live[77];
+    let t1233 = -2.0 * (live[549] + live[557]);
+    let t1234 = -0.0005396092213171667 * live[607] - live[167] * live[250]
+        - 0.00003349734004227557 * live[99] * live[167];
+    let t1235 = 0.0038482516772412995 * (t1232 + 0.03745 * t1233 - 0.16 * live[606])
+        + t1234;
+    let t1236 = live[88] * t1227 - live[82] * live[246] - live[85] * t1228;
+    let t1237 = 0.0000001609852873477455 * live[437] + live[93] * t1231
+        + live[94] * t1235 + t1236 + 0.01771278698415 * t1232
+        + 0.03745
+            * (0.0038482516772412995 * live[558] + 0.007696503354482599 * live[559])
+        - 0.000615720268358608 * t1176;
+    let t1238 = 0.007696503354482599 * live[554] - 0.0038482516772412995 * live[553];
+    let t1239 = live[83] * live[246] + live[84] * t1228;
+    let t1240 = 0.0000020453744565 * t1232 + live[94] * t1231 + t1239
+        - 0.0022644781431582876 * live[437] - 0.0000001609852873477455 * live[606]
+        - live[93] * t1235 - 0.03745 * t1238;
+    let t1241 = -0.0022644781431582876 * live[49] - 0.0000001609852873477455 * live[50];
+    let t1242 = -0.0005461134539102453 * live[49]
+        - 0.000000039595442777388946 * live[50];
+    let t1243 = live[433] + qd[10] * (live[168] - live[169]);
+    let t1244 = live[170] * live[236] - 0.00003349734004227557 * live[564];
+    let t1245 = t1244 - 0.0005396092213171667 * t1243;
+    let t1246 = live[41] * t1207 + 0.028 * live[44] + live[40] * live[414];
+    let t1247 = -2.0 * (live[562] + live[570]);
+    let t1248 = 0.00003349734004227557 * live[66] * live[173]
+        - 0.0005396092213171667 * t1182 - live[173] * live[236];
+    let t1249 = 0.0038482516772412995 * (t1246 - 0.16 * t1181 - 0.03745 * t1247) + t1248;
+    let t1250 = live[55] * t1241 - live[49] * live[232] - live[52] * t1242;
+    let t1251 = live[60] * t1245 + live[61] * t1249 + t1250 + 0.01771278698415 * t1246
+        - 0.0000001609852873477455 * live[428] - 0.000615720268358608 * t1184
+        - 0.03745
+            * (0.0038482516772412995 * live[571] + 0.007696503354482599 * live[572]);
+    let t1252 = 0.007696503354482599 * live[567] - 0.0038482516772412995 * live[566];
+    let t1253 = live[50] * live[232] + live[51] * t1242;
+    let t1254 = 0.0000001609852873477455 * t1181 + live[61] * t1245 + t1253
+        + 0.03745 * t1252 - 0.0022644781431582876 * live[428]
+        - 0.0000020453744565 * t1246 - live[60] * t1249;
+    let t1255 = 0.0000001609852873477455 * live[17] - 0.0022644781431582876 * live[16];
+    let t1256 = 0.0005461134539102453 * live[16] - 0.000000039595442777388946 * live[17];
+    let t1257 = live[424] + qd[7] * (live[174] - live[175]);
+    let t1258 = 0.00003349734004227557 * live[577] + live[176] * live[222];
+    let t1259 = t1258 - 0.0005396092213171667 * t1257;
+    let t1260 = live[7] * t1204 + live[6] * live[414] - 0.028 * live[11];
+    let t1261 = -2.0 * (live[575] + live[583]);
+    let t1262 = -0.0005396092213171667 * t1190 - live[179] * live[222]
+        - 0.00003349734004227557 * live[33] * live[179];
+    let t1263 = 0.0038482516772412995 * (t1260 + 0.03745 * t1261 - 0.16 * t1189) + t1262;
+    let t1264 = live[22] * t1255 - live[16] * live[218] - live[19] * t1256;
+    let t1265 = 0.0000001609852873477455 * live[419] + live[27] * t1259
+        + live[28] * t1263 + t1264 + 0.01771278698415 * t1260
+        + 0.03745
+            * (0.0038482516772412995 * live[584] + 0.007696503354482599 * live[585])
+        - 0.000615720268358608 * t1192;
+    let t1266 = 0.007696503354482599 * live[580] - 0.0038482516772412995 * live[579];
+    let t1267 = live[17] * live[218] + live[18] * t1256;
+    let t1268 = 0.0000020453744565 * t1260 + live[28] * t1259 + t1267
+        - 0.0022644781431582876 * live[419] - 0.0000001609852873477455 * t1189
+        - live[27] * t1263 - 0.03745 * t1266;
+    let t1269 = t1199 - t1202;
+    let t1270 = t1200 - t1201;
+    let t1271 = 0.008674079908742902 * t1205 + live[17] * t1265 + live[16] * t1268
+        + 0.014 * t1194 - 0.0001636201578415 * live[9];
+    let t1272 = live[50] * t1251 + live[49] * t1254 + 0.0001636201578415 * live[43]
+        - 0.008674079908742902 * t1208 - 0.014 * t1186;
+    let t1273 = 0.008674079908742902 * t1210 + live[83] * t1237 + live[82] * t1240
+        + 0.0000702001578415 * live[76] + 0.014 * t1178;
+    let t1274 = live[116] * t1223 + live[115] * t1226 - 0.0000702001578415 * live[109]
+        - 0.008674079908742902 * t1212 - 0.014 * live[603];
+    let t1275 = -0.0875 * qd[4] - 0.014 * live[108];
+    let t1276 = live[116] * t1275 - live[115] * t1212;
+    let t1277 = live[115] * t1275 + live[116] * t1212;
+    let t1278 = live[597] - live[445];
+    let t1279 = -0.00003349734004227557 * t1215
+        - 0.0038482516772412995
+            * (live[127] * (t1276 - 0.16 * live[539] - 0.03745 * (live[596] - live[446]))
+                - live[126] * (0.32 * live[545] + t1277 - 0.03745 * t1278));
+    let t1280 = 0.0005396092213171667 * live[540] - live[158] * live[265];
+    let t1281 = t1280 + live[115] * live[259] - live[116] * live[262] - live[117] * t1213
+        - 0.0000001609852873477455 * live[538];
+    let t1282 = t1279 + 0.000000039595442777388946 * live[445]
+        + 0.0000020453744565 * t1277 + t1281 - 0.16 * t1224
+        - 0.0005461134539102452 * live[446] - 0.01771278698415 * t1276;
+    let t1283 = 0.0031799702681776175 * live[109] + t1282;
+    let t1284 = 0.000140400315683 * live[110] - 0.006328840536355235 * live[108];
+    let t1285 = 0.014 * live[588] + live[116] * t1226 + t1284
+        - 0.0007589819920150038 * qd[4] - live[115] * t1223;
+    let t1286 = 0.0875 * qd[4] + 0.014 * live[75];
+    let t1287 = live[83] * t1286 - live[82] * t1210;
+    let t1288 = live[82] * t1286 + live[83] * t1210;
+    let t1289 = live[605] - live[436];
+    let t1290 = 0.00003349734004227557 * t1229
+        - 0.0038482516772412995
+            * (live[94] * (t1287 + 0.03745 * (live[604] - live[437]) - 0.16 * live[550])
+                - live[93] * (0.32 * live[557] + t1288 + 0.03745 * t1289));
+    let t1291 = 0.0005396092213171667 * live[551] - live[164] * live[251];
+    let t1292 = t1291 + 0.0000001609852873477455 * live[549] + live[82] * live[245]
+        - live[83] * live[248] - live[84] * t1227;
+    let t1293 = t1290 + 0.000000039595442777388946 * live[436]
+        + 0.0005461134539102452 * live[437] + t1292 - 0.16 * t1238
+        - 0.01771278698415 * t1287 - 0.0000020453744565 * t1288;
+    let t1294 = 0.0031799702681776175 * live[76] + t1293;
+    let t1295 = -0.006328840536355235 * live[75] - 0.000140400315683 * live[77];
+    let t1296 = live[83] * t1240 + t1295 - 0.0007589819920150038 * qd[4]
+        - 0.014 * live[590] - live[82] * t1237;
+    let t1297 = -0.0875 * qd[4] - 0.014 * live[42];
+    let t1298 = live[50] * t1297 - live[49] * t1208;
+    let t1299 = live[49] * t1297 + live[50] * t1208;
+    let t1300 = t1180 - live[427];
+    let t1301 = -0.00003349734004227557 * t1243
+        - 0.0038482516772412995
+            * (live[61] * (t1298 - 0.16 * live[563] - 0.03745 * (t1179 - live[428]))
+                - live[60] * (0.32 * live[570] + t1299 - 0.03745 * t1300));
+    let t1302 = 0.0005396092213171667 * live[564] - live[170] * live[237];
+    let t1303 = t1302 + live[49] * live[231] - live[50] * live[234] - live[51] * t1241
+        - 0.0000001609852873477455 * live[562];
+    let t1304 = t1301 + 0.000000039595442777388946 * live[427]
+        + 0.0000020453744565 * t1299 + t1303 - 0.16 * t1252
+        - 0.0005461134539102452 * live[428] - 0.01771278698415 * t1298;
+    let t1305 = 0.0031799702681776175 * live[43] + t1304;
+    let t1306 = -0.006328840536355235 * live[42] - 0.000327240315683 * live[44];
+    let t1307 = 0.014 * live[592] + live[50] * t1254 + t1306
+        - 0.0007589819920150038 * qd[4] - live[49] * t1251;
+    let t1308 = 0.0875 * qd[4] + 0.014 * live[8];
+    let t1309 = live[17] * t1308 - live[16] * t1205;
+    let t1310 = live[16] * t1308 + live[17] * t1205;
+    let t1311 = t1188 - live[418];
+    let t1312 = 0.00003349734004227557 * t1257
+        - 0.0038482516772412995
+            * (live[28] * (t1309 + 0.03745 * (t1187 - live[419]) - 0.16 * live[576])
+                - live[27] * (0.32 * live[583] + t1310 + 0.03745 * t1311));
+    let t1313 = 0.0005396092213171667 * live[577] - live[176] * live[223];
+    let t1314 = t1313 + 0.0000001609852873477455 * live[575] + live[16] * live[217]
+        - live[17] * live[220] - live[18] * t1255;
+    let t1315 = t1312 + 0.000000039595442777388946 * live[418]
+        + 0.0005461134539102452 * live[419] + t1314 - 0.16 * t1266
+        - 0.01771278698415 * t1309 - 0.0000020453744565 * t1310;
+    let t1316 = 0.0031799702681776175 * live[9] + t1315;
+    let t1317 = 0.000327240315683 * live[11] - 0.006328840536355235 * live[8];
+    let t1318 = live[17] * t1268 + t1317 - 0.0007589819920150038 * qd[4]
+        - 0.014 * live[594] - live[16] * t1265;
+    let t1319 = live[7] * live[11];
+    let t1320 = live[417] + t1319;
+    let t1321 = live[41] * live[44];
+    let t1322 = live[426] + t1321;
+    let t1323 = live[74] * live[77];
+    let t1324 = live[435] + t1323;
+    let t1325 = live[107] * live[110];
+    live[609] = t1179;
+    live[610] = t1180;
+    live[611] = t1181;
+    live[612] = t1183;
+    live[613] = t1187;
+    live[614] = t1188;
+    live[615] = t1189;
+    live[616] = t1191;
+    live[617] = t1216;
+    live[618] = t1219;
+    live[619] = t1220;
+    live[620] = t1222;
+    live[621] = t1225;
+    live[622] = t1230;
+    live[623] = t1233;
+    live[624] = t1234;
+    live[625] = t1236;
+    live[626] = t1239;
+    live[627] = t1244;
+    live[628] = t1247;
+    live[629] = t1248;
+    live[630] = t1250;
+    live[631] = t1253;
+    live[632] = t1258;
+    live[633] = t1261;
+    live[634] = t1262;
+    live[635] = t1264;
+    live[636] = t1267;
+    live[637] = t1278;
+    live[638] = t1280;
+    live[639] = t1281;
+    live[640] = t1284;
+    live[641] = t1289;
+    live[642] = t1291;
+    live[643] = t1292;
+    live[644] = t1295;
+    live[645] = t1300;
+    live[646] = t1302;
+    live[647] = t1303;
+    live[648] = t1306;
+    live[649] = t1311;
+    live[650] = t1313;
+    live[651] = t1314;
+    live[652] = t1317;
+    live[653] = t1319;
+    live[654] = t1320;
+    live[655] = t1321;
+    live[656] = t1322;
+    live[657] = t1323;
+    live[658] = t1324;
+    live[659] = t1325;
+    out.1[1][3] = t1195 + t1196 + t1197 + t1198 - 2.50000279 * qd[2];
+    out.1[2][3] = 2.50000279 * qd[1] + t1199 + t1200 + t1201 + t1202;
+    out.1[3][3] = 0.0875 * (t1270 - t1269) + t1271 + t1272 + t1273 + t1274;
+    out.1[4][3] = 0.1946 * (t1269 + t1270) + live[107] * t1283 + live[74] * t1294
+        + live[41] * t1305 + live[7] * t1316 - 0.06939998287725893 * qd[5]
+        - live[106] * t1285 - live[73] * t1296 - live[40] * t1307 - live[6] * t1318;
+    out.1[5][3] = 0.05376923817100892 * qd[4]
+        + 0.0875 * (live[589] + live[593] - live[591] - live[595])
+        + 0.1946 * (t1197 + t1198 - t1195 - t1196) + live[106] * t1283
+        + live[107] * t1285 + live[73] * t1294 + live[74] * t1296 + live[40] * t1305
+        + live[41] * t1307 + live[6] * t1316 + live[7] * t1318;
+    out.1[6][3] = t1271;
+    out.1[7][3] = t1315;
+    out.1[8][3] = t1312 + t1313;
+    out.1[9][3] = t1272;
+    out.1[10][3] = t1304;
+    out.1[11][3] = t1301 + t1302;
+    out.1[12][3] = t1273;
+    out.1[13][3] = t1293;
+    out.1[14][3] = t1290 + t1291;
+    out.1[15][3] = t1274;
+    out.1[16][3] = t1282;
+    out.1[17][3] = t1279 + t1280;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part9_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part9_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1326 = live[444] + live[659];
+    let t1327 = live[107] * live[121];
+    let t1328 = live[118] * live[181];
+    let t1329 = live[118] * live[180] - live[117] * live[181];
+    let t1330 = t1329 - live[443];
+    let t1331 = live[132] * live[182] + live[129] * live[183] - live[443];
+    let t1332 = -2.0 * (live[129] * live[182] + live[107] * live[136]);
+    let t1333 = -0.0038482516772412995 * (live[127] * t1331 + live[126] * t1332);
+    let t1334 = t1333 - 0.000004090748913 * (t1328 - t1327) - 0.01771278698415 * t1330;
+    let t1335 = live[117] * live[180];
+    let t1336 = -2.0 * (t1327 + t1335);
+    let t1337 = 0.0038482516772412995 * (live[126] * t1331 - live[127] * t1332);
+    let t1338 = t1337 - 0.0000020453744565 * (live[443] + t1329)
+        - 0.01771278698415 * t1336;
+    let t1339 = live[74] * live[88];
+    let t1340 = live[85] * live[185];
+    let t1341 = live[85] * live[184] - live[84] * live[185];
+    let t1342 = t1341 - live[434];
+    let t1343 = live[99] * live[186] + live[96] * live[187] - live[434];
+    let t1344 = -2.0 * (live[96] * live[186] + live[74] * live[103]);
+    let t1345 = -0.0038482516772412995 * (live[94] * t1343 + live[93] * t1344);
+    let t1346 = 0.000004090748913 * (t1340 - t1339) + t1345 - 0.01771278698415 * t1342;
+    let t1347 = live[84] * live[184];
+    let t1348 = -2.0 * (t1339 + t1347);
+    let t1349 = 0.0038482516772412995 * (live[93] * t1343 - live[94] * t1344);
+    let t1350 = 0.0000020453744565 * (live[434] + t1341) + t1349
+        - 0.01771278698415 * t1348;
+    let t1351 = live[41] * live[55];
+    let t1352 = live[52] * live[189];
+    let t1353 = live[52] * live[188] - live[51] * live[189];
+    let t1354 = t1353 - live[425];
+    let t1355 = live[66] * live[190] + live[63] * live[191] - live[425];
+    let t1356 = -2.0 * (live[63] * live[190] + live[41] * live[70]);
+    let t1357 = -0.0038482516772412995 * (live[61] * t1355 + live[60] * t1356);
+    let t1358 = t1357 - 0.000004090748913 * (t1352 - t1351) - 0.01771278698415 * t1354;
+    let t1359 = live[51] * live[188];
+    let t1360 = -2.0 * (t1351 + t1359);
+    let t1361 = 0.0038482516772412995 * (live[60] * t1355 - live[61] * t1356);
+    let t1362 = t1361 - 0.0000020453744565 * (live[425] + t1353)
+        - 0.01771278698415 * t1360;
+    let t1363 = live[7] * live[22];
+    let t1364 = live[19] * live[193];
+    let t1365 = live[19] * live[192] - live[18] * live[193];
+    let t1366 = t1365 - live[416];
+    let t1367 = live[33] * live[194] + live[30] * live[195] - live[416];
+    let t1368 = -2.0 * (live[30] * live[194] + live[7] * live[37]);
+    let t1369 = -0.0038482516772412995 * (live[28] * t1367 + live[27] * t1368);
+    let t1370 = 0.000004090748913 * (t1364 - t1363) + t1369 - 0.01771278698415 * t1366;
+    let t1371 = live[18] * live[192];
+    let t1372 = -2.0 * (t1363 + t1371);
+    let t1373 = 0.0038482516772412995 * (live[27] * t1367 - live[28] * t1368);
+    let t1374 = 0.0000020453744565 * (live[416] + t1365) + t1373
+        - 0.01771278698415 * t1372;
+    let t1375 = live[116] * t1334 + live[115] * t1338;
+    let t1376 = t1375 - 0.008674079908742902 * t1326;
+    let t1377 = live[83] * t1346 + live[82] * t1350;
+    let t1378 = 0.008674079908742902 * live[658] + t1377;
+    let t1379 = live[50] * t1358 + live[49] * t1362;
+    let t1380 = t1379 - 0.008674079908742902 * live[656];
+    let t1381 = live[17] * t1370 + live[16] * t1374;
+    let t1382 = 0.008674079908742902 * live[654] + t1381;
+    let t1383 = live[106] * live[109];
+    let t1384 = live[121] * live[180] + live[107] * live[117];
+    let t1385 = live[107] * live[118] - live[121] * live[181];
+    let t1386 = t1385 - live[447];
+    let t1387 = live[126] * live[448] + live[107] * live[132]
+        + live[183] * (qd[17] + live[136]) - live[127] * live[447];
+    let t1388 = -0.017348159817485803 * t1383 - 0.0000020453744565 * (live[448] + t1384)
+        - 0.01771278698415 * t1386 - 0.0038482516772412995 * t1387;
+    let t1389 = live[107] * live[109];
+    let t1390 = live[106] * live[108];
+    let t1391 = t1389 - t1390;
+    let t1392 = live[116] * t1338 - live[115] * t1334;
+    let t1393 = t1392 - 0.008674079908742902 * t1391;
+    let t1394 = live[73] * live[76];
+    let t1395 = live[88] * live[184] + live[74] * live[84];
+    let t1396 = live[74] * live[85] - live[88] * live[185];
+    let t1397 = t1396 - live[438];
+    let t1398 = live[93] * live[439] + live[74] * live[99]
+        + live[187] * (qd[14] + live[103]) - live[94] * live[438];
+    let t1399 = 0.017348159817485803 * t1394 + 0.0000020453744565 * (live[439] + t1395)
+        - 0.01771278698415 * t1397 - 0.0038482516772412995 * t1398;
+    let t1400 = live[74] * live[76];
+    let t1401 = live[73] * live[75];
+    let t1402 = t1400 - t1401;
+    let t1403 = live[83] * t1350 - live[82] * t1346;
+    let t1404 = 0.008674079908742902 * t1402 + t1403;
+    let t1405 = live[40] * live[43];
+    let t1406 = live[55] * live[188] + live[41] * live[51];
+    let t1407 = live[41] * live[52] - live[55] * live[189];
+    let t1408 = t1407 - live[429];
+    let t1409 = live[60] * live[430] + live[41] * live[66]
+        + live[191] * (qd[11] + live[70]) - live[61] * live[429];
+    let t1410 = -0.017348159817485803 * t1405 - 0.0000020453744565 * (live[430] + t1406)
+        - 0.01771278698415 * t1408 - 0.0038482516772412995 * t1409;
+    let t1411 = live[41] * live[43];
+    let t1412 = live[40] * live[42];
+    let t1413 = t1411 - t1412;
+    let t1414 = live[50] * t1362 - live[49] * t1358;
+    let t1415 = t1414 - 0.008674079908742902 * t1413;
+    let t1416 = live[6] * live[9];
+    let t1417 = live[22] * live[192] + live[7] * live[18];
+    let t1418 = live[7] * live[19] - live[22] * live[193];
+    let t1419 = t1418 - live[420];
+    let t1420 = live[27] * live[421] + live[7] * live[33]
+        + live[195] * (qd[8] + live[37]) - live[28] * live[420];
+    let t1421 = 0.017348159817485803 * t1416 + 0.0000020453744565 * (live[421] + t1417)
+        - 0.01771278698415 * t1419 - 0.0038482516772412995 * t1420;
+    let t1422 = live[7] * live[9];
+    let t1423 = live[6] * live[8];
+    let t1424 = t1422 - t1423;
+    let t1425 = live[17] * t1374 - live[16] * t1370;
+    let t1426 = 0.008674079908742902 * t1424 + t1425;
+    let t1427 = live[107] * t1388 - live[106] * t1393;
+    let t1428 = live[74] * t1399 - live[73] * t1404;
+    let t1429 = live[41] * t1410 - live[40] * t1415;
+    let t1430 = live[7] * t1421 - live[6] * t1426;
+    let t1431 = live[106] * t1388 + live[107] * t1393;
+    let t1432 = live[73] * t1399 + live[74] * t1404;
+    let t1433 = live[40] * t1410 + live[41] * t1415;
+    let t1434 = live[6] * t1421 + live[7] * t1426;
+    let t1435 = 0.0875 * qd[5] - qd[0];
+    let t1436 = live[7] * t1435 - 0.1946 * live[537];
+    let t1437 = -0.0875 * qd[5] - qd[0];
+    let t1438 = live[41] * t1437 - 0.1946 * live[536];
+    let t1439 = 0.1946 * live[535] + live[74] * t1435;
+    let t1440 = 0.1946 * live[534] + live[107] * t1437;
+    let t1441 = 0.0022644781431582876 * live[181] - 0.0005461134539102453 * live[107]
+        - 0.0000001609852873477455 * live[180];
+    let t1442 = 0.0022955781994879005 * live[107] + 0.0005461134539102453 * live[181]
+        - 0.000000039595442777388946 * live[180];
+    let t1443 = qd[17] * live[182] + live[126] * live[447] + live[127] * live[448];
+    let t1444 = 0.0005426192213171667 * live[107] - 0.00003349734004227557 * live[183];
+    let t1445 = 0.00003349734004227557 * live[443] + live[182] * live[264]
+        + live[129] * t1444 - 0.0005396092213171667 * t1443;
+    let t1446 = live[106] * t1437 - 0.1946 * live[533] - 0.028 * t1383;
+    let t1447 = live[107] * live[265] + live[136] * live[268]
+        + 0.0038482516772412995 * (t1446 - 0.16 * t1386 - 0.0749 * (t1328 - t1335))
+        - live[183] * live[264] - live[132] * t1444;
+    let t1448 = 0.000000039595442777388946 * live[443] + live[107] * live[262]
+        + live[121] * t1441 + live[181] * live[260] + live[126] * t1445
+        + live[127] * t1447 + 0.01771278698415 * t1446
+        - 0.0000001609852873477455 * live[448] - 0.03745 * t1337
+        - 0.000615720268358608 * t1387 - live[118] * t1442;
+    let t1449 = 0.0000001609852873477455 * live[181]
+        - 0.000000039595442777388946 * live[107];
+    let t1450 = 0.0005461134539102453 * live[443] + 0.03745 * t1333
+        + live[180] * live[260] + live[117] * t1442 + live[127] * t1445
+        - 0.0000001609852873477455 * live[447] - 0.0022644781431582876 * live[448]
+        - 0.0000020453744565 * t1446 - live[107] * live[259] - live[121] * t1449
+        - live[126] * t1447;
+    let t1451 = 0.0005461134539102453 * live[74] + 0.0000001609852873477455 * live[184]
+        + 0.0022644781431582876 * live[185];
+    let t1452 = 0.0022955781994879005 * live[74] - 0.000000039595442777388946 * live[184]
+        - 0.0005461134539102453 * live[185];
+    let t1453 = qd[14] * live[186] + live[93] * live[438] + live[94] * live[439];
+    let t1454 = 0.0005426192213171667 * live[74] + 0.00003349734004227557 * live[187];
+    let t1455 = live[186] * live[250] + live[96] * t1454
+        - 0.00003349734004227557 * live[434] - 0.0005396092213171667 * t1453;
+    let t1456 = live[73] * t1435 + 0.028 * t1394 - 0.1946 * live[532];
+    let t1457 = live[74] * live[251] + live[103] * live[269]
+        + 0.0038482516772412995 * (t1456 + 0.0749 * (t1340 - t1347) - 0.16 * t1397)
+        - live[187] * live[250] - live[99] * t1454;
+    let t1458 = 0.000000039595442777388946 * live[434]
+        + 0.0000001609852873477455 * live[439] + 0.03745 * t1349 + live[74] * live[248]
+        + live[88] * t1451 + live[185] * live[246] + live[93] * t1455 + live[94] * t1457
+        + 0.01771278698415 * t1456 - 0.000615720268358608 * t1398 - live[85] * t1452;
+    let t1459 = -0.000000039595442777388946 * live[74]
+        - 0.0000001609852873477455 * live[185];
+    let t1460 = 0.0000001609852873477455 * live[438] + 0.0000020453744565 * t1456
+        + live[184] * live[246] + live[84] * t1452 + live[94] * t1455
+        - 0.0005461134539102453 * live[434] - 0.0022644781431582876 * live[439]
+        - 0.03745 * t1345 - live[74] * live[245] - live[88] * t1459 - live[93] * t1457;
+    let t1461 = 0.0022644781431582876 * live[189] - 0.0005461134539102453 * live[41]
+        - 0.0000001609852873477455 * live[188];
+    let t1462 = 0.0022955781994879005 * live[41] + 0.0005461134539102453 * live[189]
+        - 0.000000039595442777388946 * live[188];
+    let t1463 = qd[11] * live[190] + live[60] * live[429] + live[61] * live[430];
+    let t1464 = 0.0005426192213171667 * live[41] - 0.00003349734004227557 * live[191];
+    let t1465 = 0.00003349734004227557 * live[425] + live[190] * live[236]
+        + live[63] * t1464 - 0.0005396092213171667 * t1463;
+    let t1466 = live[40] * t1437 + 0.1946 * live[531] - 0.028 * t1405;
+    let t1467 = live[41] * live[237] + live[70] * live[270]
+        + 0.0038482516772412995 * (t1466 - 0.16 * t1408 - 0.0749 * (t1352 - t1359))
+        - live[191] * live[236] - live[66] * t1464;
+    let t1468 = 0.000000039595442777388946 * live[425] + live[41] * live[234]
+        + live[55] * t1461 + live[189] * live[232] + live[60] * t1465 + live[61] * t1467
+        + 0.01771278698415 * t1466 - 0.0000001609852873477455 * live[430]
+        - 0.03745 * t1361 - 0.000615720268358608 * t1409 - live[52] * t1462;
+    let t1469 = 0.0000001609852873477455 * live[189]
+        - 0.000000039595442777388946 * live[41];
+    let t1470 = 0.0005461134539102453 * live[425] + 0.03745 * t1357
+        + live[188] * live[232] + live[51] * t1462 + live[61] * t1465
+        - 0.0000001609852873477455 * live[429] - 0.0022644781431582876 * live[430]
+        - 0.0000020453744565 * t1466 - live[41] * live[231] - live[55] * t1469
+        - live[60] * t1467;
+    let t1471 = 0.0005461134539102453 * live[7] + 0.0000001609852873477455 * live[192]
+        + 0.0022644781431582876 * live[193];
+    let t1472 = 0.0022955781994879005 * live[7] - 0.000000039595442777388946 * live[192]
+        - 0.0005461134539102453 * live[193];
+    let t1473 = qd[8] * live[194] + live[27] * live[420] + live[28] * live[421];
+    let t1474 = 0.0005426192213171667 * live[7] + 0.00003349734004227557 * live[195];
+    let t1475 = live[194] * live[222] + live[30] * t1474
+        - 0.00003349734004227557 * live[416] - 0.0005396092213171667 * t1473;
+    live[660] = t1326;
+    live[661] = t1330;
+    live[662] = t1333;
+    live[663] = t1336;
+    live[664] = t1342;
+    live[665] = t1345;
+    live[666] = t1348;
+    live[667] = t1354;
+    live[668] = t1357;
+    live[669] = t1360;
+    live[670] = t1364;
+    live[671] = t1366;
+    live[672] = t1369;
+    live[673] = t1371;
+    live[674] = t1372;
+    live[675] = t1373;
+    live[676] = t1375;
+    live[677] = t1376;
+    live[678] = t1377;
+    live[679] = t1378;
+    live[680] = t1379;
+    live[681] = t1380;
+    live[682] = t1381;
+    live[683] = t1382;
+    live[684] = t1383;
+    live[685] = t1384;
+    live[686] = t1385;
+    live[687] = t1389;
+    live[688] = t1390;
+    live[689] = t1391;
+    live[690] = t1392;
+    live[691] = t1394;
+    live[692] = t1395;
+    live[693] = t1396;
+    live[694] = t1400;
+    live[695] = t1401;
+    live[696] = t1402;
+    live[697] = t1403;
+    live[698] = t1405;
+    live[699] = t1406;
+    live[700] = t1407;
+    live[701] = t1411;
+    live[702] = t1412;
+    live[703] = t1413;
+    live[704] = t1414;
+    live[705] = t1416;
+    live[706] = t1417;
+    live[707] = t1418;
+    live[708] = t1419;
+    live[709] = t1420;
+    live[710] = t1422;
+    live[711] = t1423;
+    live[712] = t1424;
+    live[713] = t1425;
+    live[714] = t1427;
+    live[715] = t1428;
+    live[716] = t1429;
+    live[717] = t1430;
+    live[718] = t1431;
+    live[719] = t1432;
+    live[720] = t1433;
+    live[721] = t1434;
+    live[722] = t1435;
+    live[723] = t1436;
+    live[724] = t1438;
+    live[725] = t1439;
+    live[726] = t1440;
+    live[727] = t1441;
+    live[728] = t1443;
+    live[729] = t1448;
+    live[730] = t1449;
+    live[731] = t1450;
+    live[732] = t1451;
+    live[733] = t1453;
+    live[734] = t1458;
+    live[735] = t1459;
+    live[736] = t1460;
+    live[737] = t1461;
+    live[738] = t1463;
+    live[739] = t1468;
+    live[740] = t1469;
+    live[741] = t1470;
+    live[742] = t1471;
+    live[743] = t1472;
+    live[744] = t1473;
+    live[745] = t1474;
+    live[746] = t1475;
+    out.1[0][4] = 2.50000279 * qd[2] + t1376 + t1378 + t1380 + t1382;
+    out.1[1][4] = t1427 + t1428 + t1429 + t1430;
+    out.1[2][4] = t1431 + t1432 + t1433 + t1434 - 2.50000279 * qd[0];
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part10_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part10_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1476 = live[6] * live[722] + 0.1946 * live[530] + 0.028 * live[705];
+    let t1477 = live[7] * live[223] + live[37] * live[271]
+        + 0.0038482516772412995
+            * (t1476 + 0.0749 * (live[670] - live[673]) - 0.16 * live[708])
+        - live[195] * live[222] - live[33] * live[745];
+    let t1478 = 0.000000039595442777388946 * live[416]
+        + 0.0000001609852873477455 * live[421] + 0.03745 * live[675]
+        + live[7] * live[220] + live[22] * live[742] + live[193] * live[218]
+        + live[27] * live[746] + live[28] * t1477 + 0.01771278698415 * t1476
+        - 0.000615720268358608 * live[709] - live[19] * live[743];
+    let t1479 = -0.000000039595442777388946 * live[7]
+        - 0.0000001609852873477455 * live[193];
+    let t1480 = 0.0000001609852873477455 * live[420] + 0.0000020453744565 * t1476
+        + live[192] * live[218] + live[18] * live[743] + live[28] * live[746]
+        - 0.0005461134539102453 * live[416] - 0.0022644781431582876 * live[421]
+        - 0.03745 * live[672] - live[7] * live[217] - live[22] * t1479
+        - live[27] * t1477;
+    let t1481 = live[718] - live[721];
+    let t1482 = live[719] - live[720];
+    let t1483 = live[115] * live[731] + 0.003148870268177618 * live[687]
+        + live[106] * live[255] + live[116] * live[729] - 0.0000702001578415 * live[443]
+        - 0.008674079908742902 * live[726] - 0.014 * live[690];
+    let t1484 = live[82] * live[736] + 0.0000702001578415 * live[434]
+        + 0.003148870268177618 * live[694] + live[73] * live[241]
+        + 0.008674079908742902 * live[725] + 0.014 * live[697] + live[83] * live[734];
+    let t1485 = live[49] * live[741] + 0.0001636201578415 * live[425]
+        + 0.003148870268177618 * live[701] + live[40] * live[227] + live[50] * live[739]
+        - 0.008674079908742902 * live[724] - 0.014 * live[704];
+    let t1486 = live[16] * t1480 + 0.003148870268177618 * live[710] + live[6] * live[213]
+        + 0.008674079908742902 * live[723] + 0.014 * live[713] + live[17] * t1478
+        - 0.0001636201578415 * live[416];
+    let t1487 = live[106] * live[254];
+    let t1488 = qd[2] - 0.0875 * qd[3];
+    let t1489 = 0.3892 * qd[4] + t1488;
+    let t1490 = t1489 - 0.014 * live[660];
+    let t1491 = live[726] - 0.014 * live[689];
+    let t1492 = live[116] * t1490 - live[115] * t1491;
+    let t1493 = live[115] * t1490 + live[116] * t1491;
+    let t1494 = -0.00003349734004227557 * live[728]
+        - 0.0038482516772412995
+            * (live[127] * (t1492 - 0.16 * live[661] - 0.03745 * (live[685] - live[448]))
+                - live[126]
+                    * (t1493 - 0.16 * live[663] - 0.03745 * (live[447] + live[686])))
+        - live[182] * live[265] - live[129] * live[268];
+    let t1495 = live[118] * live[730] + 0.0000020453744565 * t1493 + t1494
+        - 0.01771278698415 * t1492 - 0.000000039595442777388946 * live[447]
+        - 0.16 * live[662] - live[180] * live[262] - live[117] * live[727]
+        - 0.0005461134539102452 * live[448] - live[181] * live[259];
+    let t1496 = 0.0003106728473725507 * live[443] + 0.0000702001578415 * live[687]
+        + t1495 - t1487;
+    let t1497 = live[107] * live[254];
+    let t1498 = live[107] * live[108];
+    let t1499 = 0.014 * live[676] + 0.008674079908742902 * t1489 + live[116] * live[731]
+        - 0.003148870268177618 * live[659] - t1497 - live[115] * live[729]
+        - 0.0000702001578415 * t1498;
+    let t1500 = live[73] * live[240];
+    let t1501 = qd[2] + 0.0875 * qd[3];
+    let t1502 = 0.3892 * qd[4] + t1501;
+    let t1503 = 0.014 * live[658] + t1502;
+    let t1504 = 0.014 * live[696] + live[725];
+    let t1505 = live[83] * t1503 - live[82] * t1504;
+    let t1506 = live[82] * t1503 + live[83] * t1504;
+    let t1507 = 0.00003349734004227557 * live[733]
+        - 0.0038482516772412995
+            * (live[94] * (t1505 + 0.03745 * (live[692] - live[439]) - 0.16 * live[664])
+                - live[93]
+                    * (t1506 + 0.03745 * (live[438] + live[693]) - 0.16 * live[666]))
+        - live[186] * live[251] - live[96] * live[269];
+    let t1508 = live[85] * live[735] + t1507 + 0.0005461134539102452 * live[439]
+        - 0.01771278698415 * t1505 - 0.16 * live[665] - live[184] * live[248]
+        - live[84] * live[732] - 0.0000020453744565 * t1506
+        - 0.000000039595442777388946 * live[438] - live[185] * live[245];
+    let t1509 = 0.0003106728473725507 * live[434] + t1508
+        - 0.0000702001578415 * live[694] - t1500;
+    let t1510 = live[74] * live[240];
+    let t1511 = live[74] * live[75];
+    let t1512 = live[83] * live[736] + 0.0000702001578415 * t1511
+        - 0.003148870268177618 * live[657] - 0.014 * live[678]
+        - 0.008674079908742902 * t1502 - t1510 - live[82] * live[734];
+    let t1513 = live[40] * live[226];
+    let t1514 = t1488 - 0.3892 * qd[4];
+    let t1515 = t1514 - 0.014 * live[656];
+    let t1516 = live[724] - 0.014 * live[703];
+    let t1517 = live[50] * t1515 - live[49] * t1516;
+    let t1518 = live[49] * t1515 + live[50] * t1516;
+    let t1519 = -0.00003349734004227557 * live[738]
+        - 0.0038482516772412995
+            * (live[61] * (t1517 - 0.16 * live[667] - 0.03745 * (live[699] - live[430]))
+                - live[60]
+                    * (t1518 - 0.16 * live[669] - 0.03745 * (live[429] + live[700])))
+        - live[190] * live[237] - live[63] * live[270];
+    let t1520 = live[52] * live[740] + 0.0000020453744565 * t1518 + t1519
+        - 0.01771278698415 * t1517 - 0.000000039595442777388946 * live[429]
+        - 0.16 * live[668] - live[188] * live[234] - live[51] * live[737]
+        - 0.0005461134539102452 * live[430] - live[189] * live[231];
+    let t1521 = 0.0003106728473725507 * live[425] + t1520
+        - 0.0001636201578415 * live[701] - t1513;
+    let t1522 = live[41] * live[226];
+    let t1523 = live[41] * live[42];
+    let t1524 = 0.014 * live[680] + 0.008674079908742902 * t1514 + live[50] * live[741]
+        + 0.0001636201578415 * t1523 - 0.003148870268177618 * live[655] - t1522
+        - live[49] * live[739];
+    let t1525 = live[6] * live[212];
+    let t1526 = t1501 - 0.3892 * qd[4];
+    let t1527 = 0.014 * live[654] + t1526;
+    let t1528 = 0.014 * live[712] + live[723];
+    let t1529 = live[17] * t1527 - live[16] * t1528;
+    let t1530 = live[16] * t1527 + live[17] * t1528;
+    let t1531 = 0.00003349734004227557 * live[744]
+        - 0.0038482516772412995
+            * (live[28] * (t1529 + 0.03745 * (live[706] - live[421]) - 0.16 * live[671])
+                - live[27]
+                    * (t1530 + 0.03745 * (live[420] + live[707]) - 0.16 * live[674]))
+        - live[194] * live[223] - live[30] * live[271];
+    let t1532 = live[19] * t1479 + t1531 + 0.0005461134539102452 * live[421]
+        - 0.01771278698415 * t1529 - 0.16 * live[672] - live[192] * live[220]
+        - live[18] * live[742] - 0.0000020453744565 * t1530
+        - 0.000000039595442777388946 * live[420] - live[193] * live[217];
+    let t1533 = 0.0003106728473725507 * live[416] + 0.0001636201578415 * live[710]
+        + t1532 - t1525;
+    let t1534 = live[7] * live[212];
+    let t1535 = live[7] * live[8];
+    let t1536 = live[17] * t1480 - 0.003148870268177618 * live[653] - 0.014 * live[682]
+        - 0.008674079908742902 * t1526 - t1534 - live[16] * t1478
+        - 0.0001636201578415 * t1535;
+    let t1537 = live[6] * live[11];
+    let t1538 = live[416] + t1537;
+    let t1539 = live[40] * live[44];
+    let t1540 = live[425] + t1539;
+    let t1541 = live[73] * live[77];
+    let t1542 = live[434] + t1541;
+    let t1543 = live[106] * live[110];
+    let t1544 = live[443] + t1543;
+    let t1545 = live[106] * live[121];
+    let t1546 = live[118] * live[197];
+    let t1547 = live[117] * live[197] - live[118] * live[196];
+    let t1548 = live[444] + t1547;
+    let t1549 = live[444] + live[129] * live[199] - live[132] * live[198];
+    let t1550 = -2.0 * (live[106] * live[136] - live[129] * live[198]);
+    let t1551 = -0.0038482516772412995 * (live[127] * t1549 + live[126] * t1550);
+    let t1552 = t1551 + 0.000004090748913 * (t1545 + t1546) - 0.01771278698415 * t1548;
+    let t1553 = live[117] * live[196];
+    let t1554 = 2.0 * (t1553 - t1545);
+    let t1555 = 0.0038482516772412995 * (live[126] * t1549 - live[127] * t1550);
+    let t1556 = t1555 - 0.0000020453744565 * (t1547 - live[444])
+        - 0.01771278698415 * t1554;
+    let t1557 = live[73] * live[88];
+    let t1558 = live[85] * live[201];
+    let t1559 = live[84] * live[201] - live[85] * live[200];
+    let t1560 = live[435] + t1559;
+    let t1561 = live[435] + live[96] * live[203] - live[99] * live[202];
+    let t1562 = -2.0 * (live[73] * live[103] - live[96] * live[202]);
+    let t1563 = -0.0038482516772412995 * (live[94] * t1561 + live[93] * t1562);
+    let t1564 = t1563 - 0.000004090748913 * (t1557 + t1558) - 0.01771278698415 * t1560;
+    let t1565 = live[84] * live[200];
+    let t1566 = 2.0 * (t1565 - t1557);
+    let t1567 = 0.0038482516772412995 * (live[93] * t1561 - live[94] * t1562);
+    let t1568 = 0.0000020453744565 * (t1559 - live[435]) + t1567
+        - 0.01771278698415 * t1566;
+    let t1569 = live[40] * live[55];
+    let t1570 = live[52] * live[205];
+    let t1571 = live[51] * live[205] - live[52] * live[204];
+    let t1572 = live[426] + t1571;
+    let t1573 = live[426] + live[63] * live[207] - live[66] * live[206];
+    let t1574 = -2.0 * (live[40] * live[70] - live[63] * live[206]);
+    let t1575 = -0.0038482516772412995 * (live[61] * t1573 + live[60] * t1574);
+    let t1576 = t1575 + 0.000004090748913 * (t1569 + t1570) - 0.01771278698415 * t1572;
+    let t1577 = live[51] * live[204];
+    let t1578 = 2.0 * (t1577 - t1569);
+    let t1579 = 0.0038482516772412995 * (live[60] * t1573 - live[61] * t1574);
+    let t1580 = t1579 - 0.0000020453744565 * (t1571 - live[426])
+        - 0.01771278698415 * t1578;
+    let t1581 = live[6] * live[22];
+    let t1582 = live[19] * live[209];
+    let t1583 = live[18] * live[209] - live[19] * live[208];
+    let t1584 = live[417] + t1583;
+    let t1585 = live[417] + live[30] * live[211] - live[33] * live[210];
+    let t1586 = -2.0 * (live[6] * live[37] - live[30] * live[210]);
+    let t1587 = -0.0038482516772412995 * (live[28] * t1585 + live[27] * t1586);
+    let t1588 = t1587 - 0.000004090748913 * (t1581 + t1582) - 0.01771278698415 * t1584;
+    let t1589 = live[18] * live[208];
+    let t1590 = 2.0 * (t1589 - t1581);
+    let t1591 = 0.0038482516772412995 * (live[27] * t1585 - live[28] * t1586);
+    let t1592 = 0.0000020453744565 * (t1583 - live[417]) + t1591
+        - 0.01771278698415 * t1590;
+    let t1593 = live[116] * t1552 + live[115] * t1556;
+    let t1594 = t1593 - 0.008674079908742902 * t1544;
+    let t1595 = live[83] * t1564 + live[82] * t1568;
+    let t1596 = 0.008674079908742902 * t1542 + t1595;
+    let t1597 = live[50] * t1576 + live[49] * t1580;
+    let t1598 = t1597 - 0.008674079908742902 * t1540;
+    let t1599 = live[17] * t1588 + live[16] * t1592;
+    let t1600 = 0.008674079908742902 * t1538 + t1599;
+    let t1601 = live[106] * live[117] - live[121] * live[196];
+    let t1602 = live[121] * live[197] + live[106] * live[118];
+    let t1603 = t1602 - live[449];
+    let t1604 = live[106] * live[132] + live[199] * (qd[17] + live[136])
+        - live[126] * live[450] - live[127] * live[449];
+    let t1605 = 0.017348159817485803 * live[687]
+        - 0.0000020453744565 * (t1601 - live[450]) - 0.01771278698415 * t1603
+        - 0.0038482516772412995 * t1604;
+    let t1606 = live[684] + t1498;
+    let t1607 = live[116] * t1556 - live[115] * t1552;
+    let t1608 = t1607 - 0.008674079908742902 * t1606;
+    let t1609 = live[73] * live[84] - live[88] * live[200];
+    let t1610 = live[88] * live[201] + live[73] * live[85];
+    let t1611 = t1610 - live[440];
+    let t1612 = live[73] * live[99] + live[203] * (qd[14] + live[103])
+        - live[93] * live[441] - live[94] * live[440];
+    let t1613 = 0.0000020453744565 * (t1609 - live[441])
+        - 0.017348159817485803 * live[694] - 0.01771278698415 * t1611
+        - 0.0038482516772412995 * t1612;
+    let t1614 = live[691] + t1511;
+    let t1615 = live[83] * t1568 - live[82] * t1564;
+    let t1616 = 0.008674079908742902 * t1614 + t1615;
+    let t1617 = live[40] * live[51] - live[55] * live[204];
+    let t1618 = live[55] * live[205] + live[40] * live[52];
+    let t1619 = t1618 - live[431];
+    let t1620 = live[40] * live[66] + live[207] * (qd[11] + live[70])
+        - live[60] * live[432] - live[61] * live[431];
+    let t1621 = 0.017348159817485803 * live[701]
+        - 0.0000020453744565 * (t1617 - live[432]) - 0.01771278698415 * t1619
+        - 0.0038482516772412995 * t1620;
+    let t1622 = live[698] + t1523;
+    let t1623 = live[50] * t1580 - live[49] * t1576;
+    let t1624 = t1623 - 0.008674079908742902 * t1622;
+    let t1625 = live[6] * live[18] - live[22] * live[208];
+    live[747] = t1487;
+    live[748] = t1497;
+    live[749] = t1500;
+    live[750] = t1510;
+    live[751] = t1513;
+    live[752] = t1522;
+    live[753] = t1525;
+    live[754] = t1534;
+    live[755] = t1535;
+    live[756] = t1537;
+    live[757] = t1538;
+    live[758] = t1539;
+    live[759] = t1540;
+    live[760] = t1541;
+    live[761] = t1542;
+    live[762] = t1543;
+    live[763] = t1544;
+    live[764] = t1546;
+    live[765] = t1548;
+    live[766] = t1551;
+    live[767] = t1553;
+    live[768] = t1554;
+    live[769] = t1555;
+    live[770] = t1558;
+    live[771] = t1560;
+    live[772] = t1563;
+    live[773] = t1565;
+    live[774] = t1566;
+    live[775] = t1567;
+    live[776] = t1570;
+    live[777] = t1572;
+    live[778] = t1575;
+    live[779] = t1577;
+    live[780] = t1578;
+    live[781] = t1579;
+    live[782] = t1582;
+    live[783] = t1584;
+    live[784] = t1587;
+    live[785] = t1588;
+    live[786] = t1589;
+    live[787] = t1590;
+    live[788] = t1591;
+    live[789] = t1592;
+    live[790] = t1593;
+    live[791] = t1594;
+    live[792] = t1595;
+    live[793] = t1596;
+    live[794] = t1597;
+    live[795] = t1598;
+    live[796] = t1599;
+    live[797] = t1600;
+    live[798] = t1601;
+    live[799] = t1602;
+    live[800] = t1603;
+    live[801] = t1604;
+    live[802] = t1605;
+    live[803] = t1606;
+    live[804] = t1607;
+    live[805] = t1608;
+    live[806] = t1609;
+    live[807] = t1610;
+    live[808] = t1611;
+    live[809] = t1612;
+    live[810] = t1613;
+    live[811] = t1614;
+    live[812] = t1615;
+    live[813] = t1616;
+    live[814] = t1617;
+    live[815] = t1618;
+    live[816] = t1619;
+    live[817] = t1620;
+    live[818] = t1621;
+    live[819] = t1622;
+    live[820] = t1623;
+    live[821] = t1624;
+    live[822] = t1625;
+    out.1[0][5] = t1594 + t1596 + t1598 + t1600 - 2.50000279 * qd[1];
+    out.1[3][4] = 0.015630744706250005 * qd[5] + 0.0875 * (t1482 - t1481) + t1483 + t1484
+        + t1485 + t1486;
+    out.1[4][4] = 0.1946 * (t1481 + t1482) + live[107] * t1496 + live[74] * t1509
+        + live[41] * t1521 + live[7] * t1533 - live[106] * t1499 - live[73] * t1512
+        - live[40] * t1524 - live[6] * t1536;
+    out.1[5][4] = 0.05376923817100892 * qd[3]
+        + 0.0875 * (live[677] + live[681] - live[679] - live[683])
+        + 0.1946 * (live[716] + live[717] - live[714] - live[715]) + live[106] * t1496
+        + live[107] * t1499 + live[73] * t1509 + live[74] * t1512 + live[40] * t1521
+        + live[41] * t1524 + live[6] * t1533 + live[7] * t1536;
+    out.1[6][4] = t1486;
+    out.1[7][4] = t1532 - 0.002838197420805067 * live[416];
+    out.1[8][4] = t1531 - 0.0005426192213171667 * live[416];
+    out.1[9][4] = t1485;
+    out.1[10][4] = t1520 - 0.002838197420805067 * live[425];
+    out.1[11][4] = t1519 - 0.0005426192213171667 * live[425];
+    out.1[12][4] = t1484;
+    out.1[13][4] = t1508 - 0.002838197420805067 * live[434];
+    out.1[14][4] = t1507 - 0.0005426192213171667 * live[434];
+    out.1[15][4] = t1483;
+    out.1[16][4] = t1495 - 0.002838197420805067 * live[443];
+    out.1[17][4] = t1494 - 0.0005426192213171667 * live[443];
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part11(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part11_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part11_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part11`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part11_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1626 = live[22] * live[209] + live[6] * live[19];
+    let t1627 = t1626 - live[422];
+    let t1628 = live[6] * live[33] + live[211] * (qd[8] + live[37])
+        - live[27] * live[423] - live[28] * live[422];
+    let t1629 = 0.0000020453744565 * (live[822] - live[423])
+        - 0.017348159817485803 * live[710] - 0.01771278698415 * t1627
+        - 0.0038482516772412995 * t1628;
+    let t1630 = live[705] + live[755];
+    let t1631 = live[17] * live[789] - live[16] * live[785];
+    let t1632 = 0.008674079908742902 * t1630 + t1631;
+    let t1633 = live[107] * live[802] - live[106] * live[805];
+    let t1634 = live[74] * live[810] - live[73] * live[813];
+    let t1635 = live[41] * live[818] - live[40] * live[821];
+    let t1636 = live[7] * t1629 - live[6] * t1632;
+    let t1637 = live[106] * live[802] + live[107] * live[805];
+    let t1638 = live[73] * live[810] + live[74] * live[813];
+    let t1639 = live[40] * live[818] + live[41] * live[821];
+    let t1640 = live[6] * t1629 + live[7] * t1632;
+    let t1641 = qd[0] - 0.175 * qd[5];
+    let t1642 = 0.1946 * qd[3] + 0.0875 * qd[4];
+    let t1643 = live[7] * t1642 - live[6] * t1641;
+    let t1644 = qd[0] + 0.175 * qd[5];
+    let t1645 = 0.1946 * qd[3] - 0.0875 * qd[4];
+    let t1646 = live[41] * t1645 - live[40] * t1644;
+    let t1647 = -t1645;
+    let t1648 = live[74] * t1647 - live[73] * t1641;
+    let t1649 = -t1642;
+    let t1650 = live[107] * t1649 - live[106] * t1644;
+    let t1651 = 0.0000001609852873477455 * live[196] - 0.0005461134539102453 * live[106]
+        - 0.0022644781431582876 * live[197];
+    let t1652 = 0.0022955781994879005 * live[106]
+        + 0.000000039595442777388946 * live[196] - 0.0005461134539102453 * live[197];
+    let t1653 = live[126] * live[449] - qd[17] * live[198] - live[127] * live[450];
+    let t1654 = 0.0005426192213171667 * live[106] - 0.00003349734004227557 * live[199];
+    let t1655 = live[129] * t1654 - live[198] * live[264]
+        - 0.00003349734004227557 * live[444] - 0.0005396092213171667 * t1653;
+    let t1656 = live[106] * t1649 + 0.028 * live[687] + live[107] * t1644;
+    let t1657 = live[106] * live[265] + live[136] * live[272]
+        + 0.0038482516772412995
+            * (t1656 - 0.16 * live[800] - 0.0749 * (live[767] - live[764]))
+        - live[199] * live[264] - live[132] * t1654;
+    let t1658 = live[106] * live[262] + live[121] * t1651 + live[126] * t1655
+        + live[127] * t1657 + 0.01771278698415 * t1656
+        + 0.0000001609852873477455 * live[450] - 0.000000039595442777388946 * live[444]
+        - 0.03745 * live[769] - 0.000615720268358608 * live[801] - live[197] * live[260]
+        - live[118] * t1652;
+    let t1659 = -0.000000039595442777388946 * live[106]
+        - 0.0000001609852873477455 * live[197];
+    let t1660 = 0.03745 * live[766] + live[117] * t1652 + live[127] * t1655
+        + 0.0022644781431582876 * live[450] - 0.0005461134539102453 * live[444]
+        - 0.0000001609852873477455 * live[449] - 0.0000020453744565 * t1656
+        - live[196] * live[260] - live[106] * live[259] - live[121] * t1659
+        - live[126] * t1657;
+    let t1661 = 0.0005461134539102453 * live[73] - 0.0000001609852873477455 * live[200]
+        - 0.0022644781431582876 * live[201];
+    let t1662 = 0.0022955781994879005 * live[73] + 0.000000039595442777388946 * live[200]
+        + 0.0005461134539102453 * live[201];
+    let t1663 = live[93] * live[440] - qd[14] * live[202] - live[94] * live[441];
+    let t1664 = 0.0005426192213171667 * live[73] + 0.00003349734004227557 * live[203];
+    let t1665 = 0.00003349734004227557 * live[435] + live[96] * t1664
+        - live[202] * live[250] - 0.0005396092213171667 * t1663;
+    let t1666 = live[73] * t1647 + live[74] * t1641 - 0.028 * live[694];
+    let t1667 = live[73] * live[251] + live[103] * live[273]
+        + 0.0038482516772412995
+            * (t1666 + 0.0749 * (live[773] - live[770]) - 0.16 * live[808])
+        - live[203] * live[250] - live[99] * t1664;
+    let t1668 = 0.03745 * live[775] + live[73] * live[248] + live[88] * t1661
+        + live[93] * t1665 + live[94] * t1667 + 0.01771278698415 * t1666
+        - 0.0000001609852873477455 * live[441] - 0.000000039595442777388946 * live[435]
+        - 0.000615720268358608 * live[809] - live[201] * live[246] - live[85] * t1662;
+    let t1669 = 0.0000001609852873477455 * live[201]
+        - 0.000000039595442777388946 * live[73];
+    let t1670 = 0.0005461134539102453 * live[435] + 0.0000001609852873477455 * live[440]
+        + 0.0000020453744565 * t1666 + live[84] * t1662 + live[94] * t1665
+        + 0.0022644781431582876 * live[441] - 0.03745 * live[772] - live[200] * live[246]
+        - live[73] * live[245] - live[88] * t1669 - live[93] * t1667;
+    let t1671 = 0.0000001609852873477455 * live[204] - 0.0005461134539102453 * live[40]
+        - 0.0022644781431582876 * live[205];
+    let t1672 = 0.0022955781994879005 * live[40] + 0.000000039595442777388946 * live[204]
+        - 0.0005461134539102453 * live[205];
+    let t1673 = live[60] * live[431] - qd[11] * live[206] - live[61] * live[432];
+    let t1674 = 0.0005426192213171667 * live[40] - 0.00003349734004227557 * live[207];
+    let t1675 = live[63] * t1674 - live[206] * live[236]
+        - 0.00003349734004227557 * live[426] - 0.0005396092213171667 * t1673;
+    let t1676 = live[40] * t1645 + 0.028 * live[701] + live[41] * t1644;
+    let t1677 = live[40] * live[237] + live[70] * live[274]
+        + 0.0038482516772412995
+            * (t1676 - 0.16 * live[816] - 0.0749 * (live[779] - live[776]))
+        - live[207] * live[236] - live[66] * t1674;
+    let t1678 = live[40] * live[234] + live[55] * t1671 + live[60] * t1675
+        + live[61] * t1677 + 0.01771278698415 * t1676
+        + 0.0000001609852873477455 * live[432] - 0.000000039595442777388946 * live[426]
+        - 0.03745 * live[781] - 0.000615720268358608 * live[817] - live[205] * live[232]
+        - live[52] * t1672;
+    let t1679 = -0.000000039595442777388946 * live[40]
+        - 0.0000001609852873477455 * live[205];
+    let t1680 = 0.03745 * live[778] + live[51] * t1672 + live[61] * t1675
+        + 0.0022644781431582876 * live[432] - 0.0005461134539102453 * live[426]
+        - 0.0000001609852873477455 * live[431] - 0.0000020453744565 * t1676
+        - live[204] * live[232] - live[40] * live[231] - live[55] * t1679
+        - live[60] * t1677;
+    let t1681 = 0.0005461134539102453 * live[6] - 0.0000001609852873477455 * live[208]
+        - 0.0022644781431582876 * live[209];
+    let t1682 = 0.0022955781994879005 * live[6] + 0.000000039595442777388946 * live[208]
+        + 0.0005461134539102453 * live[209];
+    let t1683 = live[27] * live[422] - qd[8] * live[210] - live[28] * live[423];
+    let t1684 = 0.0005426192213171667 * live[6] + 0.00003349734004227557 * live[211];
+    let t1685 = 0.00003349734004227557 * live[417] + live[30] * t1684
+        - live[210] * live[222] - 0.0005396092213171667 * t1683;
+    let t1686 = live[6] * t1642 + live[7] * t1641 - 0.028 * live[710];
+    let t1687 = live[6] * live[223] + live[37] * live[275]
+        + 0.0038482516772412995
+            * (t1686 + 0.0749 * (live[786] - live[782]) - 0.16 * t1627)
+        - live[211] * live[222] - live[33] * t1684;
+    let t1688 = 0.03745 * live[788] + live[6] * live[220] + live[22] * t1681
+        + live[27] * t1685 + live[28] * t1687 + 0.01771278698415 * t1686
+        - 0.0000001609852873477455 * live[423] - 0.000000039595442777388946 * live[417]
+        - 0.000615720268358608 * t1628 - live[209] * live[218] - live[19] * t1682;
+    let t1689 = 0.0000001609852873477455 * live[209]
+        - 0.000000039595442777388946 * live[6];
+    let t1690 = 0.0005461134539102453 * live[417] + 0.0000001609852873477455 * live[422]
+        + 0.0000020453744565 * t1686 + live[18] * t1682 + live[28] * t1685
+        + 0.0022644781431582876 * live[423] - 0.03745 * live[784] - live[208] * live[218]
+        - live[6] * live[217] - live[22] * t1689 - live[27] * t1687;
+    let t1691 = t1637 - t1640;
+    let t1692 = t1638 - t1639;
+    let t1693 = live[115] * t1660 + 0.0000702001578415 * live[444]
+        + 0.003148870268177618 * live[684] + live[116] * t1658
+        - 0.008674079908742902 * t1650 - live[107] * live[255] - 0.014 * live[804];
+    let t1694 = live[82] * t1670 + 0.003148870268177618 * live[691]
+        + 0.008674079908742902 * t1648 + 0.014 * live[812] + live[83] * t1668
+        - 0.0000702001578415 * live[435] - live[74] * live[241];
+    let t1695 = live[49] * t1680 + 0.003148870268177618 * live[698] + live[50] * t1678
+        - 0.008674079908742902 * t1646 - 0.0001636201578415 * live[426]
+        - live[41] * live[227] - 0.014 * live[820];
+    let t1696 = live[16] * t1690 + 0.0001636201578415 * live[417]
+        + 0.003148870268177618 * live[705] + 0.008674079908742902 * t1643 + 0.014 * t1631
+        + live[17] * t1688 - live[7] * live[213];
+    let t1697 = 0.3892 * qd[5] - qd[1];
+    let t1698 = t1697 - 0.014 * live[763];
+    let t1699 = t1650 - 0.014 * live[803];
+    let t1700 = live[116] * t1698 - live[115] * t1699;
+    let t1701 = live[115] * t1698 + live[116] * t1699;
+    let t1702 = live[198] * live[265] - 0.00003349734004227557 * t1653
+        - 0.0038482516772412995
+            * (live[127] * (t1700 - 0.16 * live[765] - 0.03745 * (live[798] + live[450]))
+                - live[126]
+                    * (t1701 - 0.16 * live[768] - 0.03745 * (live[449] + live[799])))
+        - live[129] * live[272];
+    let t1703 = live[118] * t1659 + live[196] * live[262] + 0.0000020453744565 * t1701
+        + t1702 + live[197] * live[259] + 0.0005461134539102452 * live[450]
+        - 0.01771278698415 * t1700 - 0.000000039595442777388946 * live[449]
+        - live[117] * t1651 - 0.16 * live[766];
+    let t1704 = 0.0000702001578415 * live[684] + live[748] + t1703
+        - 0.0003106728473725507 * live[444];
+    let t1705 = live[116] * t1660 + 0.014 * live[790] + 0.008674079908742902 * t1697
+        - 0.0000702001578415 * live[688] - live[747] - live[115] * t1658
+        - 0.003148870268177618 * live[762];
+    let t1706 = 0.014 * live[761] + t1697;
+    let t1707 = 0.014 * live[811] + t1648;
+    let t1708 = live[83] * t1706 - live[82] * t1707;
+    let t1709 = live[82] * t1706 + live[83] * t1707;
+    let t1710 = 0.00003349734004227557 * t1663 + live[202] * live[251]
+        - 0.0038482516772412995
+            * (live[94] * (t1708 + 0.03745 * (live[806] + live[441]) - 0.16 * live[771])
+                - live[93]
+                    * (t1709 + 0.03745 * (live[440] + live[807]) - 0.16 * live[774]))
+        - live[96] * live[273];
+    let t1711 = live[85] * t1669 + live[200] * live[248] + t1710 + live[201] * live[245]
+        - 0.01771278698415 * t1708 - 0.0005461134539102452 * live[441] - live[84] * t1661
+        - 0.0000020453744565 * t1709 - 0.000000039595442777388946 * live[440]
+        - 0.16 * live[772];
+    let t1712 = live[750] + t1711 - 0.0003106728473725507 * live[435]
+        - 0.0000702001578415 * live[691];
+    let t1713 = 0.0000702001578415 * live[695] + live[83] * t1670 - live[749]
+        - live[82] * t1668 - 0.003148870268177618 * live[760] - 0.014 * live[792]
+        - 0.008674079908742902 * t1697;
+    let t1714 = -0.3892 * qd[5] - qd[1];
+    let t1715 = t1714 - 0.014 * live[759];
+    let t1716 = t1646 - 0.014 * live[819];
+    let t1717 = live[50] * t1715 - live[49] * t1716;
+    let t1718 = live[49] * t1715 + live[50] * t1716;
+    let t1719 = live[206] * live[237] - 0.00003349734004227557 * t1673
+        - 0.0038482516772412995
+            * (live[61] * (t1717 - 0.16 * live[777] - 0.03745 * (live[814] + live[432]))
+                - live[60]
+                    * (t1718 - 0.16 * live[780] - 0.03745 * (live[431] + live[815])))
+        - live[63] * live[274];
+    let t1720 = live[52] * t1679 + live[204] * live[234] + 0.0000020453744565 * t1718
+        + t1719 + live[205] * live[231] + 0.0005461134539102452 * live[432]
+        - 0.01771278698415 * t1717 - 0.000000039595442777388946 * live[431]
+        - live[51] * t1671 - 0.16 * live[778];
+    let t1721 = live[752] + t1720 - 0.0003106728473725507 * live[426]
+        - 0.0001636201578415 * live[698];
+    let t1722 = 0.0001636201578415 * live[702] + live[50] * t1680 + 0.014 * live[794]
+        + 0.008674079908742902 * t1714 - live[751] - live[49] * t1678
+        - 0.003148870268177618 * live[758];
+    let t1723 = 0.014 * live[757] + t1714;
+    let t1724 = 0.014 * t1630 + t1643;
+    let t1725 = live[17] * t1723 - live[16] * t1724;
+    let t1726 = live[16] * t1723 + live[17] * t1724;
+    let t1727 = 0.00003349734004227557 * t1683 + live[210] * live[223]
+        - 0.0038482516772412995
+            * (live[28] * (t1725 + 0.03745 * (live[822] + live[423]) - 0.16 * live[783])
+                - live[27] * (t1726 + 0.03745 * (live[422] + t1626) - 0.16 * live[787]))
+        - live[30] * live[275];
+    let t1728 = live[19] * t1689 + live[208] * live[220] + t1727 + live[209] * live[217]
+        - 0.01771278698415 * t1725 - 0.0005461134539102452 * live[423] - live[18] * t1681
+        - 0.0000020453744565 * t1726 - 0.000000039595442777388946 * live[422]
+        - 0.16 * live[784];
+    let t1729 = 0.0001636201578415 * live[705] + live[754] + t1728
+        - 0.0003106728473725507 * live[417];
+    let t1730 = live[17] * t1690 - 0.0001636201578415 * live[711] - live[753]
+        - live[16] * t1688 - 0.003148870268177618 * live[756] - 0.014 * live[796]
+        - 0.008674079908742902 * t1714;
+    let t1731 = 2.0 * live[8];
+    let t1732 = live[9] + live[576];
+    let t1733 = live[9] + live[578];
+    let t1734 = live[28] * t1733;
+    let t1735 = live[581] - 0.01771278698415 * t1732 - 0.0038482516772412995 * t1734;
+    let t1736 = live[27] * t1733;
+    let t1737 = live[586] + 0.0000020453744565 * (live[576] - live[9])
+        + 0.0038482516772412995 * t1736;
+    let t1738 = live[17] * t1735 + live[16] * t1737;
+    let t1739 = 0.008674079908742902 * t1731 + t1738;
+    let t1740 = live[419] + live[453];
+    let t1741 = live[454] + live[615];
+    let t1742 = live[418] + live[454];
+    let t1743 = live[616] + live[27] * t1740 + live[28] * t1742;
+    let t1744 = 0.0000020453744565 * (live[613] + t1740)
+        - 0.017348159817485803 * live[11] - 0.01771278698415 * t1741
+        - 0.0038482516772412995 * t1743;
+    let t1745 = live[17] * t1737 - live[16] * t1735;
+    let t1746 = live[7] * t1744 - live[6] * t1745;
+    let t1747 = live[6] * t1744 + live[7] * t1745;
+    let t1748 = live[424] + live[28] * t1740 - live[27] * t1742;
+    let t1749 = 0.00003349734004227557 * live[9] + live[632]
+        - 0.0005396092213171667 * t1748;
+    let t1750 = live[634]
+        + 0.0038482516772412995
+            * (0.03745 * live[633] - 0.028 * live[11] - 0.16 * t1741);
+    let t1751 = live[635] + live[27] * t1749 + live[28] * t1750
+        + 0.0000001609852873477455 * t1740
+        + 0.03745 * (0.007696503354482599 * live[585] + 0.0038482516772412995 * t1736)
+        - 0.000000039595442777388946 * live[9] - 0.0004959580355562 * live[11]
+        - 0.000615720268358608 * t1743;
+    let t1752 = 0.007696503354482599 * live[580] - 0.0038482516772412995 * t1734;
+    let t1753 = 0.0005461134539102453 * live[9] + live[636] + live[28] * t1749
+        - 0.0000001609852873477455 * (t1742 + live[614])
+        - 0.000000057270484782 * live[11] - live[27] * t1750
+        - 0.0022644781431582876 * t1740 - 0.03745 * t1752;
+    let t1754 = live[16] * t1753 + 0.014 * t1745 + live[17] * t1751;
+    let t1755 = live[17] * t1731;
+    let t1756 = live[16] * t1731;
+    let t1757 = 0.00003349734004227557 * t1748
+        - 0.0038482516772412995
+            * (live[28] * (0.014 * t1755 + 0.03745 * (live[613] - t1740) - 0.16 * t1732)
+                - live[27]
+                    * (0.32 * live[583] + 0.014 * t1756
+                        + 0.03745 * (live[649] - live[454])));
+    let t1758 = t1757 + 0.0005461134539102452 * t1740 + live[651]
+        + 0.000000039595442777388946 * t1742 - 0.16 * t1752 - 0.0002479790177781 * t1755
+        - 0.000000028635242391 * t1756;
+    let t1759 = 0.002869297420805067 * live[9] + t1758;
+    let t1760 = live[652] + live[17] * t1753 - live[16] * t1751 - 0.014 * t1738;
+    let t1761 = live[27] * live[37];
+    let t1762 = 0.007696503354482599 * t1761 - 0.000004090748913 * live[22];
+    let t1763 = live[28] * live[37];
+    let t1764 = 0.0354255739683 * live[22] + 0.007696503354482599 * t1763;
+    let t1765 = live[17] * t1762 + live[16] * t1764;
+    let t1766 = 2.0 * live[19];
+    let t1767 = 2.0 * live[31] + live[32] - live[459];
+    let t1768 = 0.000004090748913 * live[18] - 0.01771278698415 * t1766
+        - 0.0038482516772412995 * t1767;
+    let t1769 = live[17] * t1764 - live[16] * t1762;
+    let t1770 = live[7] * t1768 - live[6] * t1769;
+    let t1771 = live[6] * t1768 + live[7] * t1769;
+    let t1772 = 0.0005426192213171667 * live[30] - 0.0005396092213171667 * live[458];
+    let t1773 = 0.00006699468008455114 * live[37] - 0.0010822284426343334 * live[33];
+    let t1774 = t1773 - 0.000615720268358608 * t1766;
+    let t1775 = 0.000000321970574695491 * live[219] + 0.0002882340506253734 * t1763
+        + live[27] * t1772 + live[28] * t1774 - 0.004560056342646188 * live[19]
+        - 0.000615720268358608 * t1767;
+    live[823] = t1761;
+    live[824] = t1763;
+    live[825] = t1765;
+    live[826] = t1769;
+    live[827] = t1770;
+    live[828] = t1771;
+    live[829] = t1772;
+    live[830] = t1773;
+    live[831] = t1774;
+    live[832] = t1775;
+    out.1[0][6] = t1739;
+    out.1[0][7] = t1765;
+    out.1[1][5] = 2.50000279 * qd[0] + t1633 + t1634 + t1635 + t1636;
+    out.1[1][6] = t1746;
+    out.1[1][7] = t1770;
+    out.1[2][5] = t1637 + t1638 + t1639 + t1640;
+    out.1[2][6] = t1747;
+    out.1[2][7] = t1771;
+    out.1[3][5] = 0.015630744706250005 * qd[4] + 0.0875 * (t1692 - t1691) + t1693 + t1694
+        + t1695 + t1696;
+    out.1[3][6] = 0.0875 * t1747 + t1754;
+    out.1[4][5] = 0.1946 * (t1691 + t1692) + live[107] * t1704 + live[74] * t1712
+        + live[41] * t1721 + live[7] * t1729 - 0.06939998287725893 * qd[3]
+        - live[106] * t1705 - live[73] * t1713 - live[40] * t1722 - live[6] * t1730;
+    out.1[4][6] = live[7] * t1759 - 0.1946 * t1747 - live[6] * t1760;
+    out.1[5][5] = 0.0875 * (live[791] + live[795] - live[793] - live[797])
+        + 0.1946 * (t1635 + t1636 - t1633 - t1634) + live[106] * t1704
+        + live[107] * t1705 + live[73] * t1712 + live[74] * t1713 + live[40] * t1721
+        + live[41] * t1722 + live[6] * t1729 + live[7] * t1730;
+    out.1[5][6] = 0.1946 * t1746 + live[6] * t1759 + live[7] * t1760 - 0.0875 * t1739;
+    out.1[6][5] = t1696;
+    out.1[6][6] = t1754;
+    out.1[7][5] = 0.002838197420805067 * live[417] + t1728;
+    out.1[7][6] = 0.002838197420805067 * live[9] + t1758;
+    out.1[7][8] = -0.001231440536717216 * t1761;
+    out.1[8][5] = 0.0005426192213171667 * live[417] + t1727;
+    out.1[8][6] = 0.0005426192213171667 * live[9] + live[650] + t1757;
+    out.1[9][5] = t1695;
+    out.1[10][5] = 0.002838197420805067 * live[426] + t1720;
+    out.1[11][5] = 0.0005426192213171667 * live[426] + t1719;
+    out.1[12][5] = t1694;
+    out.1[13][5] = 0.002838197420805067 * live[435] + t1711;
+    out.1[14][5] = 0.0005426192213171667 * live[435] + t1710;
+    out.1[15][5] = t1693;
+    out.1[16][5] = 0.002838197420805067 * live[444] + t1703;
+    out.1[17][5] = 0.0005426192213171667 * live[444] + t1702;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part12(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part12_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part12_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part12`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part12_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1776 = 0.0000311000563296129 * live[18] + 0.00000007919088555477789 * live[22]
+        + 0.000000321970574695491 * live[457] + live[28] * live[829]
+        - 0.0002882340506253734 * live[823] - live[27] * live[831];
+    let t1777 = live[16] * t1776 + 0.014 * live[826] + live[17] * live[832];
+    let t1778 = 0.001231440536717216 * live[22] * live[27]
+        + 0.00003349734004227557 * (live[458] - live[30]);
+    let t1779 = t1778 - 0.001231440536717216 * live[823];
+    let t1780 = live[17] * t1776 - 0.014 * live[825] - live[16] * live[832];
+    let t1781 = 0.007696503354482599 * (live[17] * live[823] + live[37] * live[178]);
+    let t1782 = 2.0 * live[33];
+    let t1783 = 0.007696503354482599 * (live[37] * live[174] - live[16] * live[823]);
+    let t1784 = -0.0038482516772412995 * live[7] * t1782 - live[6] * t1783;
+    let t1785 = live[7] * t1783 - 0.0038482516772412995 * live[6] * t1782;
+    let t1786 = 0.0000030100000000000135 * live[501] + 0.0002882340506253734 * live[824]
+        + live[28] * live[830] - 0.000615720268358608 * t1782;
+    let t1787 = 0.0000030100000000000135 * live[502] - 0.0002882340506253734 * live[823]
+        - live[27] * live[830];
+    let t1788 = live[16] * t1787 + 0.014 * t1783 + live[17] * t1786;
+    let t1789 = live[17] * t1787 - 0.014 * t1781 - live[16] * t1786;
+    let t1790 = 2.0 * live[42];
+    let t1791 = live[43] + live[563];
+    let t1792 = live[43] + live[565];
+    let t1793 = live[61] * t1792;
+    let t1794 = live[568] - 0.01771278698415 * t1791 - 0.0038482516772412995 * t1793;
+    let t1795 = live[60] * t1792;
+    let t1796 = live[573] + 0.0038482516772412995 * t1795
+        - 0.0000020453744565 * (live[563] - live[43]);
+    let t1797 = live[50] * t1794 + live[49] * t1796;
+    let t1798 = t1797 - 0.008674079908742902 * t1790;
+    let t1799 = live[428] + live[462];
+    let t1800 = live[463] + live[611];
+    let t1801 = live[427] + live[463];
+    let t1802 = live[612] + live[60] * t1799 + live[61] * t1801;
+    let t1803 = 0.017348159817485803 * live[44]
+        - 0.0000020453744565 * (live[609] + t1799) - 0.01771278698415 * t1800
+        - 0.0038482516772412995 * t1802;
+    let t1804 = live[50] * t1796 - live[49] * t1794;
+    let t1805 = live[41] * t1803 - live[40] * t1804;
+    let t1806 = live[40] * t1803 + live[41] * t1804;
+    let t1807 = live[433] + live[61] * t1799 - live[60] * t1801;
+    let t1808 = live[627] - 0.00003349734004227557 * live[43]
+        - 0.0005396092213171667 * t1807;
+    let t1809 = live[629]
+        + 0.0038482516772412995
+            * (0.028 * live[44] - 0.03745 * live[628] - 0.16 * t1800);
+    let t1810 = 0.0004959580355562 * live[44] + live[630] + live[60] * t1808
+        + live[61] * t1809 - 0.000000039595442777388946 * live[43]
+        - 0.0000001609852873477455 * t1799 - 0.000615720268358608 * t1802
+        - 0.03745 * (0.007696503354482599 * live[572] + 0.0038482516772412995 * t1795);
+    let t1811 = 0.007696503354482599 * live[567] - 0.0038482516772412995 * t1793;
+    let t1812 = 0.0000001609852873477455 * (live[610] + t1801) + live[631]
+        + live[61] * t1808 + 0.03745 * t1811 - 0.0005461134539102453 * live[43]
+        - 0.000000057270484782 * live[44] - live[60] * t1809
+        - 0.0022644781431582876 * t1799;
+    let t1813 = live[49] * t1812 + live[50] * t1810 - 0.014 * t1804;
+    let t1814 = live[50] * t1790;
+    let t1815 = live[49] * t1790;
+    let t1816 = -0.00003349734004227557 * t1807
+        - 0.0038482516772412995
+            * (live[61] * (-0.16 * t1791 - 0.014 * t1814 - 0.03745 * (live[609] - t1799))
+                - live[60]
+                    * (0.32 * live[570] - 0.014 * t1815
+                        - 0.03745 * (live[645] - live[463])));
+    let t1817 = t1816 + 0.0002479790177781 * t1814 + live[647]
+        + 0.000000039595442777388946 * t1801 - 0.0005461134539102452 * t1799
+        - 0.16 * t1811 - 0.000000028635242391 * t1815;
+    let t1818 = 0.002869297420805067 * live[43] + t1817;
+    let t1819 = live[648] + live[50] * t1812 + 0.014 * t1797 - live[49] * t1810;
+    let t1820 = live[60] * live[70];
+    let t1821 = 0.000004090748913 * live[55] + 0.007696503354482599 * t1820;
+    let t1822 = live[61] * live[70];
+    let t1823 = 0.0354255739683 * live[55] + 0.007696503354482599 * t1822;
+    let t1824 = live[50] * t1821 + live[49] * t1823;
+    let t1825 = 2.0 * live[52];
+    let t1826 = 2.0 * live[64] + live[65] - live[468];
+    let t1827 = -0.000004090748913 * live[51] - 0.01771278698415 * t1825
+        - 0.0038482516772412995 * t1826;
+    let t1828 = live[50] * t1823 - live[49] * t1821;
+    let t1829 = live[41] * t1827 - live[40] * t1828;
+    let t1830 = live[40] * t1827 + live[41] * t1828;
+    let t1831 = 0.0005426192213171667 * live[63] - 0.0005396092213171667 * live[467];
+    let t1832 = -0.0010822284426343334 * live[66] - 0.00006699468008455114 * live[70];
+    let t1833 = t1832 - 0.000615720268358608 * t1825;
+    let t1834 = 0.000000321970574695491 * live[233] + live[60] * t1831 + live[61] * t1833
+        - 0.004560056342646188 * live[52] - 0.0002882340506253734 * t1822
+        - 0.000615720268358608 * t1826;
+    let t1835 = 0.0000311000563296129 * live[51] + 0.00000007919088555477789 * live[55]
+        + 0.0002882340506253734 * t1820 + live[61] * t1831
+        - 0.000000321970574695491 * live[466] - live[60] * t1833;
+    let t1836 = live[49] * t1835 + live[50] * t1834 - 0.014 * t1828;
+    let t1837 = 0.001231440536717216 * live[55] * live[60]
+        + 0.00003349734004227557 * (live[63] - live[467]);
+    let t1838 = t1837 - 0.001231440536717216 * t1820;
+    let t1839 = 0.014 * t1824 + live[50] * t1835 - live[49] * t1834;
+    let t1840 = 0.007696503354482599 * (live[50] * t1820 + live[70] * live[172]);
+    let t1841 = 2.0 * live[66];
+    let t1842 = 0.007696503354482599 * (live[70] * live[168] - live[49] * t1820);
+    let t1843 = -0.0038482516772412995 * live[41] * t1841 - live[40] * t1842;
+    let t1844 = live[41] * t1842 - 0.0038482516772412995 * live[40] * t1841;
+    let t1845 = 0.0000030100000000000135 * live[512] + live[61] * t1832
+        - 0.0002882340506253734 * t1822 - 0.000615720268358608 * t1841;
+    let t1846 = 0.0000030100000000000135 * live[513] + 0.0002882340506253734 * t1820
+        - live[60] * t1832;
+    let t1847 = live[49] * t1846 + live[50] * t1845 - 0.014 * t1842;
+    let t1848 = 0.014 * t1840 + live[50] * t1846 - live[49] * t1845;
+    let t1849 = 2.0 * live[75];
+    let t1850 = live[76] + live[550];
+    let t1851 = live[76] + live[552];
+    let t1852 = live[94] * t1851;
+    let t1853 = live[555] - 0.01771278698415 * t1850 - 0.0038482516772412995 * t1852;
+    let t1854 = live[93] * t1851;
+    let t1855 = live[560] + 0.0000020453744565 * (live[550] - live[76])
+        + 0.0038482516772412995 * t1854;
+    let t1856 = live[83] * t1853 + live[82] * t1855;
+    let t1857 = 0.008674079908742902 * t1849 + t1856;
+    let t1858 = live[437] + live[471];
+    let t1859 = live[472] + live[606];
+    let t1860 = live[436] + live[472];
+    let t1861 = live[608] + live[93] * t1858 + live[94] * t1860;
+    let t1862 = 0.0000020453744565 * (live[604] + t1858)
+        - 0.017348159817485803 * live[77] - 0.01771278698415 * t1859
+        - 0.0038482516772412995 * t1861;
+    let t1863 = live[83] * t1855 - live[82] * t1853;
+    let t1864 = live[74] * t1862 - live[73] * t1863;
+    let t1865 = live[73] * t1862 + live[74] * t1863;
+    let t1866 = live[442] + live[94] * t1858 - live[93] * t1860;
+    let t1867 = 0.00003349734004227557 * live[76] + live[622]
+        - 0.0005396092213171667 * t1866;
+    let t1868 = live[624]
+        + 0.0038482516772412995
+            * (0.03745 * live[623] - 0.028 * live[77] - 0.16 * t1859);
+    let t1869 = live[625] + live[93] * t1867 + live[94] * t1868
+        + 0.0000001609852873477455 * t1858
+        + 0.03745 * (0.007696503354482599 * live[559] + 0.0038482516772412995 * t1854)
+        - 0.000000039595442777388946 * live[76] - 0.0004959580355562 * live[77]
+        - 0.000615720268358608 * t1861;
+    let t1870 = 0.007696503354482599 * live[554] - 0.0038482516772412995 * t1852;
+    let t1871 = 0.0005461134539102453 * live[76] + live[626] + live[94] * t1867
+        - 0.0000001609852873477455 * (t1860 + live[605])
+        - 0.000000057270484782 * live[77] - live[93] * t1868
+        - 0.0022644781431582876 * t1858 - 0.03745 * t1870;
+    let t1872 = live[82] * t1871 + 0.014 * t1863 + live[83] * t1869;
+    let t1873 = live[83] * t1849;
+    let t1874 = live[82] * t1849;
+    let t1875 = 0.00003349734004227557 * t1866
+        - 0.0038482516772412995
+            * (live[94] * (0.014 * t1873 + 0.03745 * (live[604] - t1858) - 0.16 * t1850)
+                - live[93]
+                    * (0.32 * live[557] + 0.014 * t1874
+                        + 0.03745 * (live[641] - live[472])));
+    let t1876 = t1875 + 0.0005461134539102452 * t1858 + live[643]
+        + 0.000000039595442777388946 * t1860 - 0.16 * t1870 - 0.0002479790177781 * t1873
+        - 0.000000028635242391 * t1874;
+    let t1877 = 0.002869297420805067 * live[76] + t1876;
+    let t1878 = live[644] + live[83] * t1871 - live[82] * t1869 - 0.014 * t1856;
+    let t1879 = live[93] * live[103];
+    let t1880 = 0.007696503354482599 * t1879 - 0.000004090748913 * live[88];
+    let t1881 = live[94] * live[103];
+    let t1882 = 0.0354255739683 * live[88] + 0.007696503354482599 * t1881;
+    let t1883 = live[83] * t1880 + live[82] * t1882;
+    let t1884 = 2.0 * live[85];
+    let t1885 = 2.0 * live[97] + live[98] - live[477];
+    let t1886 = 0.000004090748913 * live[84] - 0.01771278698415 * t1884
+        - 0.0038482516772412995 * t1885;
+    let t1887 = live[83] * t1882 - live[82] * t1880;
+    let t1888 = live[74] * t1886 - live[73] * t1887;
+    let t1889 = live[73] * t1886 + live[74] * t1887;
+    let t1890 = 0.0005426192213171667 * live[96] - 0.0005396092213171667 * live[476];
+    let t1891 = 0.00006699468008455114 * live[103] - 0.0010822284426343334 * live[99];
+    let t1892 = t1891 - 0.000615720268358608 * t1884;
+    let t1893 = 0.000000321970574695491 * live[247] + 0.0002882340506253734 * t1881
+        + live[93] * t1890 + live[94] * t1892 - 0.004560056342646188 * live[85]
+        - 0.000615720268358608 * t1885;
+    let t1894 = 0.0000311000563296129 * live[84] + 0.00000007919088555477789 * live[88]
+        + 0.000000321970574695491 * live[475] + live[94] * t1890
+        - 0.0002882340506253734 * t1879 - live[93] * t1892;
+    let t1895 = live[82] * t1894 + 0.014 * t1887 + live[83] * t1893;
+    let t1896 = 0.001231440536717216 * live[88] * live[93]
+        + 0.00003349734004227557 * (live[476] - live[96]);
+    let t1897 = t1896 - 0.001231440536717216 * t1879;
+    let t1898 = live[83] * t1894 - 0.014 * t1883 - live[82] * t1893;
+    let t1899 = 0.007696503354482599 * (live[83] * t1879 + live[103] * live[166]);
+    let t1900 = 2.0 * live[99];
+    let t1901 = 0.007696503354482599 * (live[103] * live[162] - live[82] * t1879);
+    let t1902 = -0.0038482516772412995 * live[74] * t1900 - live[73] * t1901;
+    let t1903 = live[74] * t1901 - 0.0038482516772412995 * live[73] * t1900;
+    let t1904 = 0.0000030100000000000135 * live[517] + 0.0002882340506253734 * t1881
+        + live[94] * t1891 - 0.000615720268358608 * t1900;
+    let t1905 = 0.0000030100000000000135 * live[518] - 0.0002882340506253734 * t1879
+        - live[93] * t1891;
+    let t1906 = live[82] * t1905 + 0.014 * t1901 + live[83] * t1904;
+    let t1907 = live[83] * t1905 - 0.014 * t1899 - live[82] * t1904;
+    let t1908 = 2.0 * live[108];
+    let t1909 = live[109] + live[539];
+    let t1910 = live[109] + live[541];
+    let t1911 = live[127] * t1910;
+    let t1912 = live[544] - 0.01771278698415 * t1909 - 0.0038482516772412995 * t1911;
+    let t1913 = live[126] * t1910;
+    let t1914 = live[548] + 0.0038482516772412995 * t1913
+        - 0.0000020453744565 * (live[539] - live[109]);
+    let t1915 = live[116] * t1912 + live[115] * t1914;
+    let t1916 = t1915 - 0.008674079908742902 * t1908;
+    let t1917 = live[446] + live[480];
+    let t1918 = live[481] + live[598];
+    let t1919 = live[445] + live[481];
+    let t1920 = live[600] + live[126] * t1917 + live[127] * t1919;
+    let t1921 = 0.017348159817485803 * live[110]
+        - 0.0000020453744565 * (live[596] + t1917) - 0.01771278698415 * t1918
+        - 0.0038482516772412995 * t1920;
+    let t1922 = live[116] * t1914 - live[115] * t1912;
+    let t1923 = live[107] * t1921 - live[106] * t1922;
+    let t1924 = live[106] * t1921 + live[107] * t1922;
+    let t1925 = live[451] + live[127] * t1917 - live[126] * t1919;
+    live[833] = t1908;
+    live[834] = t1909;
+    live[835] = t1911;
+    live[836] = t1913;
+    live[837] = t1915;
+    live[838] = t1916;
+    live[839] = t1917;
+    live[840] = t1918;
+    live[841] = t1919;
+    live[842] = t1920;
+    live[843] = t1922;
+    live[844] = t1923;
+    live[845] = t1924;
+    live[846] = t1925;
+    out.1[0][8] = t1781;
+    out.1[0][9] = t1798;
+    out.1[0][10] = t1824;
+    out.1[0][11] = t1840;
+    out.1[0][12] = t1857;
+    out.1[0][13] = t1883;
+    out.1[0][14] = t1899;
+    out.1[0][15] = t1916;
+    out.1[1][8] = t1784;
+    out.1[1][9] = t1805;
+    out.1[1][10] = t1829;
+    out.1[1][11] = t1843;
+    out.1[1][12] = t1864;
+    out.1[1][13] = t1888;
+    out.1[1][14] = t1902;
+    out.1[1][15] = t1923;
+    out.1[2][8] = t1785;
+    out.1[2][9] = t1806;
+    out.1[2][10] = t1830;
+    out.1[2][11] = t1844;
+    out.1[2][12] = t1865;
+    out.1[2][13] = t1889;
+    out.1[2][14] = t1903;
+    out.1[2][15] = t1924;
+    out.1[3][7] = 0.0875 * live[828] + t1777;
+    out.1[3][8] = 0.0875 * t1785 + t1788;
+    out.1[3][9] = t1813 - 0.0875 * t1806;
+    out.1[3][10] = t1836 - 0.0875 * t1830;
+    out.1[3][11] = t1847 - 0.0875 * t1844;
+    out.1[3][12] = 0.0875 * t1865 + t1872;
+    out.1[3][13] = 0.0875 * t1889 + t1895;
+    out.1[3][14] = 0.0875 * t1903 + t1906;
+    out.1[4][7] = live[7] * t1779 - 0.1946 * live[828] - live[6] * t1780;
+    out.1[4][8] = -0.1946 * t1785 - 0.001231440536717216 * live[7] * live[823]
+        - live[6] * t1789;
+    out.1[4][9] = live[41] * t1818 - 0.1946 * t1806 - live[40] * t1819;
+    out.1[4][10] = live[41] * t1838 - 0.1946 * t1830 - live[40] * t1839;
+    out.1[4][11] = -0.1946 * t1844 - 0.001231440536717216 * live[41] * t1820
+        - live[40] * t1848;
+    out.1[4][12] = 0.1946 * t1865 + live[74] * t1877 - live[73] * t1878;
+    out.1[4][13] = 0.1946 * t1889 + live[74] * t1897 - live[73] * t1898;
+    out.1[4][14] = 0.1946 * t1903 - 0.001231440536717216 * live[74] * t1879
+        - live[73] * t1907;
+    out.1[5][7] = 0.1946 * live[827] + live[6] * t1779 + live[7] * t1780
+        - 0.0875 * live[825];
+    out.1[5][8] = 0.1946 * t1784 + live[7] * t1789 - 0.0875 * t1781
+        - 0.001231440536717216 * live[6] * live[823];
+    out.1[5][9] = 0.0875 * t1798 + 0.1946 * t1805 + live[40] * t1818 + live[41] * t1819;
+    out.1[5][10] = 0.0875 * t1824 + 0.1946 * t1829 + live[40] * t1838 + live[41] * t1839;
+    out.1[5][11] = 0.0875 * t1840 + 0.1946 * t1843 + live[41] * t1848
+        - 0.001231440536717216 * live[40] * t1820;
+    out.1[5][12] = live[73] * t1877 + live[74] * t1878 - 0.0875 * t1857 - 0.1946 * t1864;
+    out.1[5][13] = live[73] * t1897 + live[74] * t1898 - 0.0875 * t1883 - 0.1946 * t1888;
+    out.1[5][14] = live[74] * t1907 - 0.0875 * t1899 - 0.1946 * t1902
+        - 0.001231440536717216 * live[73] * t1879;
+    out.1[6][7] = t1777;
+    out.1[6][8] = t1788;
+    out.1[7][7] = t1779;
+    out.1[8][7] = t1778;
+    out.1[9][9] = t1813;
+    out.1[9][10] = t1836;
+    out.1[9][11] = t1847;
+    out.1[10][9] = 0.002838197420805067 * live[43] + t1817;
+    out.1[10][10] = t1838;
+    out.1[10][11] = -0.001231440536717216 * t1820;
+    out.1[11][9] = 0.0005426192213171667 * live[43] + live[646] + t1816;
+    out.1[11][10] = t1837;
+    out.1[12][12] = t1872;
+    out.1[12][13] = t1895;
+    out.1[12][14] = t1906;
+    out.1[13][12] = 0.002838197420805067 * live[76] + t1876;
+    out.1[13][13] = t1897;
+    out.1[13][14] = -0.001231440536717216 * t1879;
+    out.1[14][12] = 0.0005426192213171667 * live[76] + live[642] + t1875;
+    out.1[14][13] = t1896;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part13(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part13_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part13_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part13`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part13_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 847],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1926 = live[617] - 0.00003349734004227557 * live[109]
+        - 0.0005396092213171667 * live[846];
+    let t1927 = live[619]
+        + 0.0038482516772412995
+            * (0.028 * live[110] - 0.03745 * live[618] - 0.16 * live[840]);
+    let t1928 = 0.0004959580355562 * live[110] + live[620] + live[126] * t1926
+        + live[127] * t1927 - 0.000000039595442777388946 * live[109]
+        - 0.0000001609852873477455 * live[839] - 0.000615720268358608 * live[842]
+        - 0.03745
+            * (0.007696503354482599 * live[547] + 0.0038482516772412995 * live[836]);
+    let t1929 = 0.007696503354482599 * live[543] - 0.0038482516772412995 * live[835];
+    let t1930 = 0.0000001609852873477455 * (live[597] + live[841]) + live[621]
+        + live[127] * t1926 + 0.03745 * t1929 - 0.0005461134539102453 * live[109]
+        - 0.000000057270484782 * live[110] - live[126] * t1927
+        - 0.0022644781431582876 * live[839];
+    let t1931 = live[115] * t1930 + live[116] * t1928 - 0.014 * live[843];
+    let t1932 = live[116] * live[833];
+    let t1933 = live[115] * live[833];
+    let t1934 = -0.00003349734004227557 * live[846]
+        - 0.0038482516772412995
+            * (live[127]
+                * (-0.16 * live[834] - 0.014 * t1932 - 0.03745 * (live[596] - live[839]))
+                - live[126]
+                    * (0.32 * live[545] - 0.014 * t1933
+                        - 0.03745 * (live[637] - live[481])));
+    let t1935 = t1934 + 0.0002479790177781 * t1932 + live[639]
+        + 0.000000039595442777388946 * live[841] - 0.0005461134539102452 * live[839]
+        - 0.16 * t1929 - 0.000000028635242391 * t1933;
+    let t1936 = 0.002869297420805067 * live[109] + t1935;
+    let t1937 = live[640] + live[116] * t1930 + 0.014 * live[837] - live[115] * t1928;
+    let t1938 = live[126] * live[136];
+    let t1939 = 0.000004090748913 * live[121] + 0.007696503354482599 * t1938;
+    let t1940 = live[127] * live[136];
+    let t1941 = 0.0354255739683 * live[121] + 0.007696503354482599 * t1940;
+    let t1942 = live[116] * t1939 + live[115] * t1941;
+    let t1943 = 2.0 * live[118];
+    let t1944 = 2.0 * live[130] + live[131] - live[486];
+    let t1945 = -0.000004090748913 * live[117] - 0.01771278698415 * t1943
+        - 0.0038482516772412995 * t1944;
+    let t1946 = live[116] * t1941 - live[115] * t1939;
+    let t1947 = live[107] * t1945 - live[106] * t1946;
+    let t1948 = live[106] * t1945 + live[107] * t1946;
+    let t1949 = 0.0005426192213171667 * live[129] - 0.0005396092213171667 * live[485];
+    let t1950 = -0.0010822284426343334 * live[132] - 0.00006699468008455114 * live[136];
+    let t1951 = t1950 - 0.000615720268358608 * t1943;
+    let t1952 = 0.000000321970574695491 * live[261] + live[126] * t1949
+        + live[127] * t1951 - 0.004560056342646188 * live[118]
+        - 0.0002882340506253734 * t1940 - 0.000615720268358608 * t1944;
+    let t1953 = 0.0000311000563296129 * live[117] + 0.00000007919088555477789 * live[121]
+        + 0.0002882340506253734 * t1938 + live[127] * t1949
+        - 0.000000321970574695491 * live[484] - live[126] * t1951;
+    let t1954 = live[115] * t1953 + live[116] * t1952 - 0.014 * t1946;
+    let t1955 = 0.001231440536717216 * live[121] * live[126]
+        + 0.00003349734004227557 * (live[129] - live[485]);
+    let t1956 = t1955 - 0.001231440536717216 * t1938;
+    let t1957 = 0.014 * t1942 + live[116] * t1953 - live[115] * t1952;
+    let t1958 = 0.007696503354482599 * (live[116] * t1938 + live[136] * live[160]);
+    let t1959 = 2.0 * live[132];
+    let t1960 = 0.007696503354482599 * (live[136] * live[156] - live[115] * t1938);
+    let t1961 = -0.0038482516772412995 * live[107] * t1959 - live[106] * t1960;
+    let t1962 = live[107] * t1960 - 0.0038482516772412995 * live[106] * t1959;
+    let t1963 = 0.0000030100000000000135 * live[519] + live[127] * t1950
+        - 0.0002882340506253734 * t1940 - 0.000615720268358608 * t1959;
+    let t1964 = 0.0000030100000000000135 * live[520] + 0.0002882340506253734 * t1938
+        - live[126] * t1950;
+    let t1965 = live[115] * t1964 + live[116] * t1963 - 0.014 * t1960;
+    let t1966 = 0.014 * t1958 + live[116] * t1964 - live[115] * t1963;
+    out.1[0][16] = t1942;
+    out.1[0][17] = t1958;
+    out.1[1][16] = t1947;
+    out.1[1][17] = t1961;
+    out.1[2][16] = t1948;
+    out.1[2][17] = t1962;
+    out.1[3][15] = t1931 - 0.0875 * live[845];
+    out.1[3][16] = t1954 - 0.0875 * t1948;
+    out.1[3][17] = t1965 - 0.0875 * t1962;
+    out.1[4][15] = 0.1946 * live[845] + live[107] * t1936 - live[106] * t1937;
+    out.1[4][16] = 0.1946 * t1948 + live[107] * t1956 - live[106] * t1957;
+    out.1[4][17] = 0.1946 * t1962 - 0.001231440536717216 * live[107] * t1938
+        - live[106] * t1966;
+    out.1[5][15] = 0.0875 * live[838] + live[106] * t1936 + live[107] * t1937
+        - 0.1946 * live[844];
+    out.1[5][16] = 0.0875 * t1942 + live[106] * t1956 + live[107] * t1957
+        - 0.1946 * t1947;
+    out.1[5][17] = 0.0875 * t1958 + live[107] * t1966 - 0.1946 * t1961
+        - 0.001231440536717216 * live[106] * t1938;
+    out.1[15][15] = t1931;
+    out.1[15][16] = t1954;
+    out.1[15][17] = t1965;
+    out.1[16][15] = 0.002838197420805067 * live[109] + t1935;
+    out.1[16][16] = t1956;
+    out.1[16][17] = -0.001231440536717216 * t1938;
+    out.1[17][15] = 0.0005426192213171667 * live[109] + live[638] + t1934;
+    out.1[17][16] = t1955;
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 624,
+    add: 342,
+    div: 0,
+    sqrt: 0,
+    sin: 12,
+    cos: 12,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { gravity_derivatives_with_avx(avx2, d, q) };
+    }
+    gravity_derivatives_with_body(BuildLanes, d, q)
+}
+/// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn gravity_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    gravity_derivatives_with_body(avx2, d, q)
+}
+/// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn gravity_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[11], q[12], q[13], q[14]);
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = lanes
+        .sin_cos_quad(q[15], q[16], q[17], q[18]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t5 = 2.0 * p.g * t3;
+    let t6 = p.g * t4;
+    let t7 = p.g * (1.0 - 2.0 * (t0 + t1));
+    let t8 = c_q16 * t7 + s_q16 * t6;
+    let t9 = t5 * c_q17 - s_q17 * t8;
+    let t10 = t5 * s_q17 + c_q17 * t8;
+    let t11 = s_q18 * t9;
+    let t12 = c_q13 * t7 + s_q13 * t6;
+    let t13 = t5 * c_q14 - s_q14 * t12;
+    let t14 = t5 * s_q14 + c_q14 * t12;
+    let t15 = s_q15 * t13;
+    let t16 = c_q10 * t7 + s_q10 * t6;
+    let t17 = t5 * c_q11 - s_q11 * t16;
+    let t18 = t5 * s_q11 + c_q11 * t16;
+    let t19 = s_q12 * t17;
+    let t20 = c_q7 * t7 + s_q7 * t6;
+    let t21 = t5 * c_q8 - s_q8 * t20;
+    let t22 = t5 * s_q8 + c_q8 * t20;
+    let t23 = s_q9 * t21;
+    let t24 = s_q16 * t7 - c_q16 * t6;
+    let t25 = s_q13 * t7 - c_q13 * t6;
+    let t26 = s_q10 * t7 - c_q10 * t6;
+    let t27 = s_q7 * t7 - c_q7 * t6;
+    let t28 = c_q18 * t24;
+    let t29 = 0.01771278698415 * t24 + 0.0038482516772412995 * t28;
+    let t30 = s_q18 * t24;
+    let t31 = -0.0000020453744565 * t24 - 0.0038482516772412995 * t30;
+    let t32 = c_q15 * t25;
+    let t33 = 0.01771278698415 * t25 + 0.0038482516772412995 * t32;
+    let t34 = s_q15 * t25;
+    let t35 = 0.0000020453744565 * t25 - 0.0038482516772412995 * t34;
+    let t36 = c_q12 * t26;
+    let t37 = 0.01771278698415 * t26 + 0.0038482516772412995 * t36;
+    let t38 = s_q12 * t26;
+    let t39 = -0.0000020453744565 * t26 - 0.0038482516772412995 * t38;
+    let t40 = c_q9 * t27;
+    let t41 = 0.01771278698415 * t27 + 0.0038482516772412995 * t40;
+    let t42 = s_q9 * t27;
+    let t43 = 0.0000020453744565 * t27 - 0.0038482516772412995 * t42;
+    let t44 = 0.0000020453744565 * t10 - 0.01771278698415 * t9
+        - 0.0038482516772412995 * (c_q18 * t9 - s_q18 * t10);
+    let t45 = c_q17 * t31 - s_q17 * t29;
+    let t46 = 0.008674079908742902 * t5 + t45;
+    let t47 = -0.01771278698415 * t13 - 0.0000020453744565 * t14
+        - 0.0038482516772412995 * (c_q15 * t13 - s_q15 * t14);
+    let t48 = c_q14 * t35 - s_q14 * t33;
+    let t49 = t48 - 0.008674079908742902 * t5;
+    let t50 = 0.0000020453744565 * t18 - 0.01771278698415 * t17
+        - 0.0038482516772412995 * (c_q12 * t17 - s_q12 * t18);
+    let t51 = c_q11 * t39 - s_q11 * t37;
+    let t52 = 0.008674079908742902 * t5 + t51;
+    let t53 = -0.01771278698415 * t21 - 0.0000020453744565 * t22
+        - 0.0038482516772412995 * (c_q9 * t21 - s_q9 * t22);
+    let t54 = c_q8 * t43 - s_q8 * t41;
+    let t55 = t54 - 0.008674079908742902 * t5;
+    let t56 = -t27;
+    let t57 = -t26;
+    let t58 = -t25;
+    let t59 = -t24;
+    let t60 = q[6] * q[6];
+    let t61 = 2.0 * p.g * (0.5 * (t2 - t1) + 0.5 * (t60 - t0));
+    let t62 = p.g * t4;
+    let t63 = c_q7 * t62 - s_q7 * t61;
+    let t64 = c_q10 * t62 - s_q10 * t61;
+    let t65 = c_q13 * t62 - s_q13 * t61;
+    let t66 = c_q16 * t62 - s_q16 * t61;
+    let t67 = c_q16 * t61 + s_q16 * t62;
+    let t68 = t67 * (0.01771278698415 + 0.0038482516772412995 * c_q18);
+    let t69 = t67 * (-0.0000020453744565 - 0.0038482516772412995 * s_q18);
+    let t70 = c_q13 * t61 + s_q13 * t62;
+    let t71 = t70 * (0.01771278698415 + 0.0038482516772412995 * c_q15);
+    let t72 = t70 * (0.0000020453744565 - 0.0038482516772412995 * s_q15);
+    let t73 = c_q10 * t61 + s_q10 * t62;
+    let t74 = t73 * (0.01771278698415 + 0.0038482516772412995 * c_q12);
+    let t75 = t73 * (-0.0000020453744565 - 0.0038482516772412995 * s_q12);
+    let t76 = c_q7 * t61 + s_q7 * t62;
+    let t77 = t76 * (0.01771278698415 + 0.0038482516772412995 * c_q9);
+    let t78 = t76 * (0.0000020453744565 - 0.0038482516772412995 * s_q9);
+    let t79 = s_q8 * t78 + 0.008674079908742902 * t63 + c_q8 * t77;
+    let t80 = s_q11 * t75 + c_q11 * t74 - 0.008674079908742902 * t64;
+    let t81 = s_q14 * t72 + 0.008674079908742902 * t65 + c_q14 * t71;
+    let t82 = s_q17 * t69 + c_q17 * t68 - 0.008674079908742902 * t66;
+    let t83 = s_q17 * t66;
+    let t84 = c_q17 * t66;
+    let t85 = c_q18 * t83 + s_q18 * t84;
+    let t86 = 0.01771278698415 * t83 + 0.0000020453744565 * t84
+        + 0.0038482516772412995 * t85;
+    let t87 = c_q17 * t69 - s_q17 * t68;
+    let t88 = s_q14 * t65;
+    let t89 = c_q14 * t65;
+    let t90 = c_q15 * t88 + s_q15 * t89;
+    let t91 = 0.01771278698415 * t88 + 0.0038482516772412995 * t90
+        - 0.0000020453744565 * t89;
+    let t92 = c_q14 * t72 - s_q14 * t71;
+    let t93 = s_q11 * t64;
+    let t94 = c_q11 * t64;
+    let t95 = c_q12 * t93 + s_q12 * t94;
+    let t96 = 0.01771278698415 * t93 + 0.0000020453744565 * t94
+        + 0.0038482516772412995 * t95;
+    let t97 = c_q11 * t75 - s_q11 * t74;
+    let t98 = s_q8 * t63;
+    let t99 = c_q8 * t63;
+    let t100 = c_q9 * t98 + s_q9 * t99;
+    let t101 = 0.01771278698415 * t98 + 0.0038482516772412995 * t100
+        - 0.0000020453744565 * t99;
+    let t102 = c_q8 * t78 - s_q8 * t77;
+    let t103 = 2.0 * p.g * (0.5 * (t0 - t2) - 0.5 * (t60 - t1));
+    let t104 = t5 * c_q7;
+    let t105 = t5 * c_q10;
+    let t106 = t5 * c_q13;
+    let t107 = t5 * c_q16;
+    let t108 = t5 * s_q16;
+    let t109 = t108 * (0.01771278698415 + 0.0038482516772412995 * c_q18);
+    let t110 = t108 * (-0.0000020453744565 - 0.0038482516772412995 * s_q18);
+    let t111 = t5 * s_q13;
+    let t112 = t111 * (0.01771278698415 + 0.0038482516772412995 * c_q15);
+    let t113 = t111 * (0.0000020453744565 - 0.0038482516772412995 * s_q15);
+    let t114 = t5 * s_q10;
+    let t115 = t114 * (0.01771278698415 + 0.0038482516772412995 * c_q12);
+    let t116 = t114 * (-0.0000020453744565 - 0.0038482516772412995 * s_q12);
+    let t117 = t5 * s_q7;
+    let t118 = t117 * (0.01771278698415 + 0.0038482516772412995 * c_q9);
+    let t119 = t117 * (0.0000020453744565 - 0.0038482516772412995 * s_q9);
+    let t120 = s_q8 * t119 + 0.008674079908742902 * t104 + c_q8 * t118;
+    let t121 = s_q11 * t116 + c_q11 * t115 - 0.008674079908742902 * t105;
+    let t122 = s_q14 * t113 + 0.008674079908742902 * t106 + c_q14 * t112;
+    let t123 = s_q17 * t110 + c_q17 * t109 - 0.008674079908742902 * t107;
+    let t124 = c_q17 * t103 - s_q17 * t107;
+    let t125 = s_q17 * t103 + c_q17 * t107;
+    let t126 = c_q18 * t124 - s_q18 * t125;
+    let t127 = 0.0000020453744565 * t125 - 0.01771278698415 * t124
+        - 0.0038482516772412995 * t126;
+    let t128 = 0.008674079908742902 * t103 + c_q17 * t110 - s_q17 * t109;
+    let t129 = c_q14 * t103 - s_q14 * t106;
+    let t130 = s_q14 * t103 + c_q14 * t106;
+    let t131 = c_q15 * t129 - s_q15 * t130;
+    let t132 = -0.01771278698415 * t129 - 0.0000020453744565 * t130
+        - 0.0038482516772412995 * t131;
+    let t133 = c_q14 * t113 - 0.008674079908742902 * t103 - s_q14 * t112;
+    let t134 = c_q11 * t103 - s_q11 * t105;
+    let t135 = s_q11 * t103 + c_q11 * t105;
+    let t136 = c_q12 * t134 - s_q12 * t135;
+    let t137 = 0.0000020453744565 * t135 - 0.01771278698415 * t134
+        - 0.0038482516772412995 * t136;
+    let t138 = 0.008674079908742902 * t103 + c_q11 * t116 - s_q11 * t115;
+    let t139 = c_q8 * t103 - s_q8 * t104;
+    let t140 = s_q8 * t103 + c_q8 * t104;
+    let t141 = c_q9 * t139 - s_q9 * t140;
+    let t142 = -0.01771278698415 * t139 - 0.0000020453744565 * t140
+        - 0.0038482516772412995 * t141;
+    let t143 = c_q8 * t119 - 0.008674079908742902 * t103 - s_q8 * t118;
+    let t144 = -p.g * t4;
+    let t145 = -0.5 * p.g * t3;
+    let t146 = s_q7 * t145;
+    let t147 = s_q10 * t145;
+    let t148 = s_q13 * t145;
+    let t149 = s_q16 * t145;
+    let t150 = c_q16 * t145;
+    let t151 = t150 * (0.0708511479366 + 0.015393006708965198 * c_q18);
+    let t152 = t150 * (-0.000008181497826 - 0.015393006708965198 * s_q18);
+    let t153 = c_q13 * t145;
+    let t154 = t153 * (0.0708511479366 + 0.015393006708965198 * c_q15);
+    let t155 = t153 * (0.000008181497826 - 0.015393006708965198 * s_q15);
+    let t156 = c_q10 * t145;
+    let t157 = t156 * (0.0708511479366 + 0.015393006708965198 * c_q12);
+    let t158 = t156 * (-0.000008181497826 - 0.015393006708965198 * s_q12);
+    let t159 = c_q7 * t145;
+    let t160 = t159 * (0.0708511479366 + 0.015393006708965198 * c_q9);
+    let t161 = t159 * (0.000008181497826 - 0.015393006708965198 * s_q9);
+    let t162 = s_q8 * t161 + c_q8 * t160 - 0.034696319634971606 * t146;
+    let t163 = s_q11 * t158 + 0.034696319634971606 * t147 + c_q11 * t157;
+    let t164 = s_q14 * t155 + c_q14 * t154 - 0.034696319634971606 * t148;
+    let t165 = s_q17 * t152 + 0.034696319634971606 * t149 + c_q17 * t151;
+    let t166 = c_q17 * t144 + 4.0 * s_q17 * t149;
+    let t167 = s_q17 * t144 - 4.0 * c_q17 * t149;
+    let t168 = c_q18 * t166 - s_q18 * t167;
+    let t169 = 0.0000020453744565 * t167 - 0.01771278698415 * t166
+        - 0.0038482516772412995 * t168;
+    let t170 = 0.008674079908742902 * t144 + c_q17 * t152 - s_q17 * t151;
+    let t171 = c_q14 * t144 + 4.0 * s_q14 * t148;
+    let t172 = s_q14 * t144 - 4.0 * c_q14 * t148;
+    let t173 = c_q15 * t171 - s_q15 * t172;
+    let t174 = -0.01771278698415 * t171 - 0.0000020453744565 * t172
+        - 0.0038482516772412995 * t173;
+    let t175 = c_q14 * t155 - 0.008674079908742902 * t144 - s_q14 * t154;
+    let t176 = c_q11 * t144 + 4.0 * s_q11 * t147;
+    let t177 = s_q11 * t144 - 4.0 * c_q11 * t147;
+    let t178 = c_q12 * t176 - s_q12 * t177;
+    let t179 = 0.0000020453744565 * t177 - 0.01771278698415 * t176
+        - 0.0038482516772412995 * t178;
+    let t180 = 0.008674079908742902 * t144 + c_q11 * t158 - s_q11 * t157;
+    let t181 = c_q8 * t144 + 4.0 * s_q8 * t146;
+    let t182 = s_q8 * t144 - 4.0 * c_q8 * t146;
+    let t183 = c_q9 * t181 - s_q9 * t182;
+    let t184 = -0.01771278698415 * t181 - 0.0000020453744565 * t182
+        - 0.0038482516772412995 * t183;
+    let t185 = c_q8 * t161 - 0.008674079908742902 * t144 - s_q8 * t160;
+    let t186 = t20 * (0.01771278698415 + 0.0038482516772412995 * c_q9);
+    let t187 = t20 * (0.0000020453744565 - 0.0038482516772412995 * s_q9);
+    let t188 = 0.008674079908742902 * t56 + c_q8 * t186 + s_q8 * t187;
+    let t189 = s_q8 * t56;
+    let t190 = c_q8 * t56;
+    let t191 = c_q9 * t189 + s_q9 * t190;
+    let t192 = 0.01771278698415 * t189 + 0.0038482516772412995 * t191
+        - 0.0000020453744565 * t190;
+    let t193 = c_q8 * t187 - s_q8 * t186;
+    let t194 = -t22;
+    let t195 = c_q9 * t194 - t23;
+    let t196 = -0.0000020453744565 * t21 - 0.01771278698415 * t194
+        - 0.0038482516772412995 * t195;
+    let t197 = c_q8 * t41 + s_q8 * t43;
+    let t198 = -0.0038482516772412995 * (c_q8 * t42 + s_q8 * t40);
+    let t199 = t23 + c_q9 * t22;
+    let t200 = 0.0038482516772412995 * t199;
+    let t201 = 0.0038482516772412995 * (s_q8 * t42 - c_q8 * t40);
+    let t202 = t16 * (0.01771278698415 + 0.0038482516772412995 * c_q12);
+    let t203 = t16 * (-0.0000020453744565 - 0.0038482516772412995 * s_q12);
+    let t204 = c_q11 * t202 + s_q11 * t203 - 0.008674079908742902 * t57;
+    let t205 = s_q11 * t57;
+    let t206 = c_q11 * t57;
+    let t207 = c_q12 * t205 + s_q12 * t206;
+    let t208 = 0.01771278698415 * t205 + 0.0000020453744565 * t206
+        + 0.0038482516772412995 * t207;
+    let t209 = c_q11 * t203 - s_q11 * t202;
+    let t210 = -t18;
+    let t211 = c_q12 * t210 - t19;
+    let t212 = 0.0000020453744565 * t17 - 0.01771278698415 * t210
+        - 0.0038482516772412995 * t211;
+    let t213 = c_q11 * t37 + s_q11 * t39;
+    let t214 = -0.0038482516772412995 * (c_q11 * t38 + s_q11 * t36);
+    let t215 = t19 + c_q12 * t18;
+    let t216 = 0.0038482516772412995 * t215;
+    let t217 = 0.0038482516772412995 * (s_q11 * t38 - c_q11 * t36);
+    let t218 = t12 * (0.01771278698415 + 0.0038482516772412995 * c_q15);
+    let t219 = t12 * (0.0000020453744565 - 0.0038482516772412995 * s_q15);
+    let t220 = 0.008674079908742902 * t58 + c_q14 * t218 + s_q14 * t219;
+    let t221 = s_q14 * t58;
+    let t222 = c_q14 * t58;
+    let t223 = c_q15 * t221 + s_q15 * t222;
+    let t224 = 0.01771278698415 * t221 + 0.0038482516772412995 * t223
+        - 0.0000020453744565 * t222;
+    let t225 = c_q14 * t219 - s_q14 * t218;
+    let t226 = -t14;
+    let t227 = c_q15 * t226 - t15;
+    let t228 = -0.0000020453744565 * t13 - 0.01771278698415 * t226
+        - 0.0038482516772412995 * t227;
+    let t229 = c_q14 * t33 + s_q14 * t35;
+    let t230 = -0.0038482516772412995 * (c_q14 * t34 + s_q14 * t32);
+    let t231 = t15 + c_q15 * t14;
+    let t232 = 0.0038482516772412995 * t231;
+    let t233 = 0.0038482516772412995 * (s_q14 * t34 - c_q14 * t32);
+    let t234 = t8 * (0.01771278698415 + 0.0038482516772412995 * c_q18);
+    let t235 = t8 * (-0.0000020453744565 - 0.0038482516772412995 * s_q18);
+    let t236 = c_q17 * t234 + s_q17 * t235 - 0.008674079908742902 * t59;
+    let t237 = s_q17 * t59;
+    let t238 = c_q17 * t59;
+    let t239 = c_q18 * t237 + s_q18 * t238;
+    let t240 = 0.01771278698415 * t237 + 0.0000020453744565 * t238
+        + 0.0038482516772412995 * t239;
+    let t241 = c_q17 * t235 - s_q17 * t234;
+    let t242 = -t10;
+    let t243 = c_q18 * t242 - t11;
+    let t244 = 0.0000020453744565 * t9 - 0.01771278698415 * t242
+        - 0.0038482516772412995 * t243;
+    let t245 = c_q17 * t29 + s_q17 * t31;
+    let t246 = -0.0038482516772412995 * (c_q17 * t30 + s_q17 * t28);
+    let t247 = t11 + c_q18 * t10;
+    let t248 = 0.0038482516772412995 * t247;
+    let t249 = 0.0038482516772412995 * (s_q17 * t30 - c_q17 * t28);
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            2.50000279 * t103,
+            2.50000279 * t144,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            2.50000279 * t61,
+            0.0,
+            10.00001116 * t145,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            2.50000279 * t62,
+            2.50000279 * t5,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t79 + t80 + t81 + t82,
+            t120 + t121 + t122 + t123,
+            t162 + t163 + t164 + t165,
+            t188,
+            t54,
+            t198,
+            t204,
+            t51,
+            t214,
+            t220,
+            t48,
+            t230,
+            t236,
+            t45,
+            t246,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            c_q16 * t86 + c_q13 * t91 + c_q10 * t96 + c_q7 * t101 - s_q16 * t87
+                - s_q13 * t92 - s_q10 * t97 - s_q7 * t102,
+            c_q16 * t127 + c_q13 * t132 + c_q10 * t137 + c_q7 * t142 - s_q16 * t128
+                - s_q13 * t133 - s_q10 * t138 - s_q7 * t143,
+            c_q16 * t169 + c_q13 * t174 + c_q10 * t179 + c_q7 * t184 - s_q16 * t170
+                - s_q13 * t175 - s_q10 * t180 - s_q7 * t185,
+            c_q7 * (t192 - t55) - s_q7 * (t53 + t193),
+            c_q7 * t196 + s_q7 * t197,
+            0.0038482516772412995 * c_q7 * t199 - s_q7 * t201,
+            c_q10 * (t208 - t52) - s_q10 * (t50 + t209),
+            c_q10 * t212 + s_q10 * t213,
+            0.0038482516772412995 * c_q10 * t215 - s_q10 * t217,
+            c_q13 * (t224 - t49) - s_q13 * (t47 + t225),
+            c_q13 * t228 + s_q13 * t229,
+            0.0038482516772412995 * c_q13 * t231 - s_q13 * t233,
+            c_q16 * (t240 - t46) - s_q16 * (t44 + t241),
+            c_q16 * t244 + s_q16 * t245,
+            0.0038482516772412995 * c_q16 * t247 - s_q16 * t249,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            s_q16 * t86 + c_q16 * t87 + s_q13 * t91 + c_q13 * t92 + s_q10 * t96
+                + c_q10 * t97 + s_q7 * t101 + c_q7 * t102,
+            s_q16 * t127 + c_q16 * t128 + s_q13 * t132 + c_q13 * t133 + s_q10 * t137
+                + c_q10 * t138 + s_q7 * t142 + c_q7 * t143,
+            s_q16 * t169 + c_q16 * t170 + s_q13 * t174 + c_q13 * t175 + s_q10 * t179
+                + c_q10 * t180 + s_q7 * t184 + c_q7 * t185,
+            c_q7 * (t53 + t193) + s_q7 * (t192 - t55),
+            s_q7 * t196 - c_q7 * t197,
+            c_q7 * t201 + 0.0038482516772412995 * s_q7 * t199,
+            c_q10 * (t50 + t209) + s_q10 * (t208 - t52),
+            s_q10 * t212 - c_q10 * t213,
+            c_q10 * t217 + 0.0038482516772412995 * s_q10 * t215,
+            c_q13 * (t47 + t225) + s_q13 * (t224 - t49),
+            s_q13 * t228 - c_q13 * t229,
+            c_q13 * t233 + 0.0038482516772412995 * s_q13 * t231,
+            c_q16 * (t44 + t241) + s_q16 * (t240 - t46),
+            s_q16 * t244 - c_q16 * t245,
+            c_q16 * t249 + 0.0038482516772412995 * s_q16 * t247,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t79,
+            t120,
+            t162,
+            t188,
+            t54,
+            t198,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t101,
+            t142,
+            t184,
+            t192,
+            t196,
+            t200,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0038482516772412995 * t100,
+            -0.0038482516772412995 * t141,
+            -0.0038482516772412995 * t183,
+            0.0038482516772412995 * t191,
+            -0.0038482516772412995 * t195,
+            t200,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t121,
+            t163,
+            0.0,
+            0.0,
+            0.0,
+            t204,
+            t51,
+            t214,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t96,
+            t137,
+            t179,
+            0.0,
+            0.0,
+            0.0,
+            t208,
+            t212,
+            t216,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0038482516772412995 * t95,
+            -0.0038482516772412995 * t136,
+            -0.0038482516772412995 * t178,
+            0.0,
+            0.0,
+            0.0,
+            0.0038482516772412995 * t207,
+            -0.0038482516772412995 * t211,
+            t216,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t81,
+            t122,
+            t164,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t220,
+            t48,
+            t230,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t91,
+            t132,
+            t174,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t224,
+            t228,
+            t232,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0038482516772412995 * t90,
+            -0.0038482516772412995 * t131,
+            -0.0038482516772412995 * t173,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0038482516772412995 * t223,
+            -0.0038482516772412995 * t227,
+            t232,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t82,
+            t123,
+            t165,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t236,
+            t45,
+            t246,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t86,
+            t127,
+            t169,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t240,
+            t244,
+            t248,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0038482516772412995 * t85,
+            -0.0038482516772412995 * t126,
+            -0.0038482516772412995 * t168,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0038482516772412995 * t239,
+            -0.0038482516772412995 * t243,
+            t248,
+        ],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 2741,
+    add: 1656,
+    div: 14,
+    sqrt: 0,
+    sin: 12,
+    cos: 12,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[11], q[12], q[13], q[14]);
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = lanes
+        .sin_cos_quad(q[15], q[16], q[17], q[18]);
+    let t0 = s_q9 * s_q9;
+    let t1 = c_q8 * c_q9 - s_q8 * s_q9;
+    let t2 = -0.0038482516772412995 * t1;
+    let t3 = 0.00023148988883634047 * (c_q8 * s_q9 + s_q8 * c_q9);
+    let t4 = 16.623843471461296 * t3;
+    let t5 = s_q7 * t4;
+    let t6 = c_q7 * t4;
+    let t7 = t3 + 0.0875 * t6;
+    let t8 = 0.00023148988883634047 * t1;
+    let t9 = s_q12 * s_q12;
+    let t10 = s_q11 * s_q12 - c_q11 * c_q12;
+    let t11 = 0.0038482516772412995 * t10;
+    let t12 = -0.00023148988883634047 * (c_q11 * s_q12 + s_q11 * c_q12);
+    let t13 = -16.623843471461296 * t12;
+    let t14 = s_q10 * t13;
+    let t15 = c_q10 * t13;
+    let t16 = t12 - 0.0875 * t15;
+    let t17 = 0.00023148988883634047 * t10;
+    let t18 = s_q15 * s_q15;
+    let t19 = c_q14 * c_q15 - s_q14 * s_q15;
+    let t20 = -0.0038482516772412995 * t19;
+    let t21 = 0.00023148988883634047 * (c_q14 * s_q15 + s_q14 * c_q15);
+    let t22 = 16.623843471461296 * t21;
+    let t23 = s_q13 * t22;
+    let t24 = c_q13 * t22;
+    let t25 = t21 + 0.0875 * t24;
+    let t26 = 0.00023148988883634047 * t19;
+    let t27 = s_q18 * s_q18;
+    let t28 = s_q17 * s_q18 - c_q17 * c_q18;
+    let t29 = 0.0038482516772412995 * t28;
+    let t30 = -0.00023148988883634047 * (c_q17 * s_q18 + s_q17 * c_q18);
+    let t31 = -16.623843471461296 * t30;
+    let t32 = s_q16 * t31;
+    let t33 = c_q16 * t31;
+    let t34 = t30 - 0.0875 * t33;
+    let t35 = 0.00023148988883634047 * t28;
+    let t36 = -0.0038482516772412995 * c_q9 - 0.01771278698415;
+    let t37 = 0.00017761436535496228 * s_q9 - 0.000000039595442777388946;
+    let t38 = 0.00017761436535496228 * c_q9 + 0.0005461134539102453;
+    let t39 = -0.0038482516772412995 * c_q12 - 0.01771278698415;
+    let t40 = -0.00017761436535496228 * s_q12 - 0.000000039595442777388946;
+    let t41 = -0.00017761436535496228 * c_q12 - 0.0005461134539102453;
+    let t42 = -0.0038482516772412995 * c_q15 - 0.01771278698415;
+    let t43 = 0.00017761436535496228 * s_q15 - 0.000000039595442777388946;
+    let t44 = 0.00017761436535496228 * c_q15 + 0.0005461134539102453;
+    let t45 = -0.0038482516772412995 * c_q18 - 0.01771278698415;
+    let t46 = -0.00017761436535496228 * s_q18 - 0.000000039595442777388946;
+    let t47 = -0.00017761436535496228 * c_q18 - 0.0005461134539102453;
+    let t48 = -0.0038482516772412995 * s_q18 - 0.0000020453744565;
+    let t49 = 0.0000020453744565 - 0.0038482516772412995 * s_q15;
+    let t50 = -0.0038482516772412995 * s_q12 - 0.0000020453744565;
+    let t51 = 0.0000020453744565 - 0.0038482516772412995 * s_q9;
+    let t52 = s_q18 * (-0.000615720268358608 - 0.0005396092213171667 * c_q18);
+    let t53 = t52 - 0.0000001609852873477455;
+    let t54 = c_q17 * t45 - s_q17 * t48;
+    let t55 = s_q17 * t45 + c_q17 * t48;
+    let t56 = s_q17 * c_q17;
+    let t57 = 0.014 * t54 + c_q17 * t47 - s_q17 * t46;
+    let t58 = 0.014 * t55 + c_q17 * t46 + s_q17 * t47;
+    let t59 = t58 + 0.0000702001578415;
+    let t60 = -0.008674079908742902 * c_q16 - s_q16 * t54;
+    let t61 = c_q16 * t54 - 0.008674079908742902 * s_q16;
+    let t62 = s_q16 * t57;
+    let t63 = s_q15 * (-0.000615720268358608 - 0.0005396092213171667 * c_q15);
+    let t64 = t63 + 0.0000001609852873477455;
+    let t65 = c_q14 * t42 - s_q14 * t49;
+    let t66 = s_q14 * t42 + c_q14 * t49;
+    let t67 = s_q14 * c_q14;
+    let t68 = c_q14 * t44 - s_q14 * t43 - 0.014 * t65;
+    let t69 = c_q14 * t43 + s_q14 * t44 - 0.014 * t66;
+    let t70 = t69 - 0.0000702001578415;
+    let t71 = 0.008674079908742902 * c_q13 - s_q13 * t65;
+    let t72 = 0.008674079908742902 * s_q13 + c_q13 * t65;
+    let t73 = s_q13 * t68;
+    let t74 = s_q12 * (-0.000615720268358608 - 0.0005396092213171667 * c_q12);
+    let t75 = t74 - 0.0000001609852873477455;
+    let t76 = c_q11 * t39 - s_q11 * t50;
+    let t77 = s_q11 * t39 + c_q11 * t50;
+    let t78 = s_q11 * c_q11;
+    let t79 = 0.014 * t76 + c_q11 * t41 - s_q11 * t40;
+    let t80 = 0.014 * t77 + c_q11 * t40 + s_q11 * t41;
+    let t81 = t80 - 0.0001636201578415;
+    let t82 = -0.008674079908742902 * c_q10 - s_q10 * t76;
+    let t83 = c_q10 * t76 - 0.008674079908742902 * s_q10;
+    let t84 = s_q10 * t79;
+    let t85 = s_q9 * (-0.000615720268358608 - 0.0005396092213171667 * c_q9);
+    let t86 = t85 + 0.0000001609852873477455;
+    let t87 = c_q8 * t36 - s_q8 * t51;
+    let t88 = s_q8 * t36 + c_q8 * t51;
+    let t89 = s_q8 * c_q8;
+    let t90 = c_q8 * t38 - s_q8 * t37 - 0.014 * t87;
+    let t91 = c_q8 * t37 + s_q8 * t38 - 0.014 * t88;
+    let t92 = t91 + 0.0001636201578415;
+    let t93 = 0.008674079908742902 * c_q7 - s_q7 * t87;
+    let t94 = 0.008674079908742902 * s_q7 + c_q7 * t87;
+    let t95 = s_q7 * t90;
+    let t96 = 0.001231440536717216 * c_q18 + 0.002838197420805067;
+    let t97 = 0.0010792184426343333 * t27 - 0.001231440536717216 * c_q18
+        - 0.0028040873644754544;
+    let t98 = t52 + t56 * t97 - 2.0 * s_q17 * s_q17 * t53 - 0.0000001609852873477455;
+    let t99 = s_q17 * s_q17 * t97 + 2.0 * t53 * t56 - 0.0005396092213171667 * t27;
+    let t100 = 0.001231440536717216 * c_q18 + t99;
+    let t101 = s_q16 * (t100 + 0.0024934145171029037);
+    let t102 = 0.001231440536717216 * c_q15 + 0.002838197420805067;
+    let t103 = 0.0010792184426343333 * t18 - 0.001231440536717216 * c_q15
+        - 0.0028040873644754544;
+    let t104 = t63 + t67 * t103 + 0.0000001609852873477455 - 2.0 * s_q14 * s_q14 * t64;
+    let t105 = s_q14 * s_q14 * t103 + 2.0 * t64 * t67 - 0.0005396092213171667 * t18;
+    let t106 = 0.001231440536717216 * c_q15 + t105;
+    let t107 = s_q13 * (t106 + 0.0024934145171029037);
+    let t108 = 0.001231440536717216 * c_q12 + 0.002838197420805067;
+    let t109 = 0.0010792184426343333 * t9 - 0.001231440536717216 * c_q12
+        - 0.0028040873644754544;
+    let t110 = t74 + t78 * t109 - 2.0 * s_q11 * s_q11 * t75 - 0.0000001609852873477455;
+    let t111 = s_q11 * s_q11 * t109 + 2.0 * t75 * t78 - 0.0005396092213171667 * t9;
+    let t112 = 0.001231440536717216 * c_q12 + t111;
+    let t113 = s_q10 * (t112 + 0.0024934145171029037);
+    let t114 = 0.001231440536717216 * c_q9 + 0.002838197420805067;
+    let t115 = 0.0010792184426343333 * t0 - 0.001231440536717216 * c_q9
+        - 0.0028040873644754544;
+    let t116 = t85 + t89 * t115 + 0.0000001609852873477455 - 2.0 * s_q8 * s_q8 * t86;
+    let t117 = s_q8 * s_q8 * t115 + 2.0 * t86 * t89 - 0.0005396092213171667 * t0;
+    let t118 = 0.001231440536717216 * c_q9 + t117;
+    let t119 = s_q7 * (t118 + 0.0024934145171029037);
+    let t120 = -t88;
+    let t121 = s_q7 * t120;
+    let t122 = c_q7 * t120;
+    let t123 = -t77;
+    let t124 = s_q10 * t123;
+    let t125 = c_q10 * t123;
+    let t126 = -t66;
+    let t127 = s_q13 * t126;
+    let t128 = c_q13 * t126;
+    let t129 = -t55;
+    let t130 = s_q16 * t129;
+    let t131 = c_q16 * t129;
+    let t132 = 0.000615720268358608 * c_q9 + 0.0005426192213171667;
+    let t133 = c_q7 * t132 - 0.1946 * t6 - s_q7 * t8;
+    let t134 = c_q7 * t8 + s_q7 * t132 - 0.0875 * t2 - 0.1946 * t5;
+    let t135 = 0.000615720268358608 * c_q12 + 0.0005426192213171667;
+    let t136 = c_q10 * t135 - 0.1946 * t15 - s_q10 * t17;
+    let t137 = 0.0875 * t11 + c_q10 * t17 + s_q10 * t135 - 0.1946 * t14;
+    let t138 = 0.000615720268358608 * c_q15 + 0.0005426192213171667;
+    let t139 = 0.1946 * t24 + c_q13 * t138 - s_q13 * t26;
+    let t140 = 0.1946 * t23 + c_q13 * t26 + s_q13 * t138 - 0.0875 * t20;
+    let t141 = 0.000615720268358608 * c_q18 + 0.0005426192213171667;
+    let t142 = 0.1946 * t33 + c_q16 * t141 - s_q16 * t35;
+    let t143 = 0.0875 * t29 + 0.1946 * t32 + c_q16 * t35 + s_q16 * t141;
+    let t144 = 0.001231440536717216 * c_q18 + 0.002838197420805067
+        - 1842.9129686423132 * t141 * t141;
+    let inv0 = 1.0 / t144;
+    let t145 = t58 - 1842.9129686423132 * t30 * t141;
+    let t146 = t54 - 1842.9129686423132 * t29 * t141;
+    let t147 = 1842.9129686423132 * t32 * t141 - t130;
+    let t148 = t131 - 1842.9129686423132 * t33 * t141;
+    let t149 = t58 - 0.0875 * t131 - 1842.9129686423132 * t34 * t141;
+    let t150 = c_q16 * t96 + 0.1946 * t131 - t62 - 1842.9129686423132 * t141 * t142;
+    let t151 = 0.0875 * t54 + s_q16 * t96 + c_q16 * t57 + 0.1946 * t130
+        - 1842.9129686423132 * t141 * t143;
+    let t152 = t100 + 0.0031799702681776175 - inv0 * t145 * t145
+        - 1842.9129686423132 * t30 * t30;
+    let inv1 = 1.0 / t152;
+    let t153 = -1842.9129686423132 * t29 * t30 - inv0 * t145 * t146;
+    let t154 = 1842.9129686423132 * t30 * t32 - t61 - inv0 * t145 * t147;
+    let t155 = t60 - inv0 * t145 * t148 - 1842.9129686423132 * t30 * t33;
+    let t156 = t100 + 0.0031799702681776175 - 0.0875 * t60 - inv0 * t145 * t149
+        - 1842.9129686423132 * t30 * t34;
+    let t157 = 0.1946 * t60 + c_q16 * t59 - s_q16 * t98;
+    let t158 = t157 - 1842.9129686423132 * t30 * t142 - inv0 * t145 * t150;
+    let t159 = c_q16 * t98 + 0.1946 * t61 + s_q16 * t59;
+    let t160 = t159 - 1842.9129686423132 * t30 * t143 - inv0 * t145 * t151;
+    let t161 = 0.001231440536717216 * c_q15 + 0.002838197420805067
+        - 1842.9129686423132 * t138 * t138;
+    let inv2 = 1.0 / t161;
+    let t162 = t69 - 1842.9129686423132 * t21 * t138;
+    let t163 = t65 - 1842.9129686423132 * t20 * t138;
+    let t164 = 1842.9129686423132 * t23 * t138 - t127;
+    let t165 = t128 - 1842.9129686423132 * t24 * t138;
+    let t166 = t69 + 0.0875 * t128 - 1842.9129686423132 * t25 * t138;
+    let t167 = c_q13 * t102 + 0.1946 * t128 - t73 - 1842.9129686423132 * t138 * t139;
+    let t168 = s_q13 * t102 + c_q13 * t68 + 0.1946 * t127 - 0.0875 * t65
+        - 1842.9129686423132 * t138 * t140;
+    let t169 = t106 + 0.0031799702681776175 - inv2 * t162 * t162
+        - 1842.9129686423132 * t21 * t21;
+    let inv3 = 1.0 / t169;
+    let t170 = -1842.9129686423132 * t20 * t21 - inv2 * t162 * t163;
+    let t171 = 1842.9129686423132 * t21 * t23 - t72 - inv2 * t162 * t164;
+    let t172 = t71 - inv2 * t162 * t165 - 1842.9129686423132 * t21 * t24;
+    let t173 = 0.0875 * t71 + t106 + 0.0031799702681776175 - inv2 * t162 * t166
+        - 1842.9129686423132 * t21 * t25;
+    let t174 = 0.1946 * t71 + c_q13 * t70 - s_q13 * t104;
+    let t175 = t174 - 1842.9129686423132 * t21 * t139 - inv2 * t162 * t167;
+    let t176 = c_q13 * t104 + 0.1946 * t72 + s_q13 * t70;
+    let t177 = t176 - 1842.9129686423132 * t21 * t140 - inv2 * t162 * t168;
+    let t178 = 0.001231440536717216 * c_q12 + 0.002838197420805067
+        - 1842.9129686423132 * t135 * t135;
+    let inv4 = 1.0 / t178;
+    let t179 = t80 - 1842.9129686423132 * t12 * t135;
+    let t180 = t76 - 1842.9129686423132 * t11 * t135;
+    let t181 = 1842.9129686423132 * t14 * t135 - t124;
+    let t182 = t125 - 1842.9129686423132 * t15 * t135;
+    let t183 = t80 - 0.0875 * t125 - 1842.9129686423132 * t16 * t135;
+    let t184 = c_q10 * t108 - t84 - 0.1946 * t125 - 1842.9129686423132 * t135 * t136;
+    let t185 = 0.0875 * t76 + s_q10 * t108 + c_q10 * t79 - 0.1946 * t124
+        - 1842.9129686423132 * t135 * t137;
+    let t186 = t112 + 0.0031799702681776175 - inv4 * t179 * t179
+        - 1842.9129686423132 * t12 * t12;
+    let inv5 = 1.0 / t186;
+    let t187 = -1842.9129686423132 * t11 * t12 - inv4 * t179 * t180;
+    let t188 = 1842.9129686423132 * t12 * t14 - t83 - inv4 * t179 * t181;
+    let t189 = t82 - inv4 * t179 * t182 - 1842.9129686423132 * t12 * t15;
+    let t190 = t112 + 0.0031799702681776175 - 0.0875 * t82 - inv4 * t179 * t183
+        - 1842.9129686423132 * t12 * t16;
+    let t191 = c_q10 * t81 - 0.1946 * t82 - s_q10 * t110;
+    let t192 = t191 - 1842.9129686423132 * t12 * t136 - inv4 * t179 * t184;
+    let t193 = c_q10 * t110 + s_q10 * t81 - 0.1946 * t83;
+    let t194 = t193 - 1842.9129686423132 * t12 * t137 - inv4 * t179 * t185;
+    let t195 = 0.001231440536717216 * c_q9 + 0.002838197420805067
+        - 1842.9129686423132 * t132 * t132;
+    let inv6 = 1.0 / t195;
+    let t196 = t91 - 1842.9129686423132 * t3 * t132;
+    let t197 = t87 - 1842.9129686423132 * t2 * t132;
+    let t198 = 1842.9129686423132 * t5 * t132 - t121;
+    let t199 = t122 - 1842.9129686423132 * t6 * t132;
+    let t200 = t91 + 0.0875 * t122 - 1842.9129686423132 * t7 * t132;
+    let t201 = c_q7 * t114 - t95 - 0.1946 * t122 - 1842.9129686423132 * t132 * t133;
+    let t202 = s_q7 * t114 + c_q7 * t90 - 0.0875 * t87 - 0.1946 * t121
+        - 1842.9129686423132 * t132 * t134;
+    let t203 = t118 + 0.0031799702681776175 - inv6 * t196 * t196
+        - 1842.9129686423132 * t3 * t3;
+    let inv7 = 1.0 / t203;
+    let t204 = -1842.9129686423132 * t2 * t3 - inv6 * t196 * t197;
+    let t205 = 1842.9129686423132 * t3 * t5 - t94 - inv6 * t196 * t198;
+    let t206 = t93 - inv6 * t196 * t199 - 1842.9129686423132 * t3 * t6;
+    let t207 = 0.0875 * t93 + t118 + 0.0031799702681776175 - inv6 * t196 * t200
+        - 1842.9129686423132 * t3 * t7;
+    let t208 = c_q7 * t92 - 0.1946 * t93 - s_q7 * t116;
+    let t209 = t208 - 1842.9129686423132 * t3 * t133 - inv6 * t196 * t201;
+    let t210 = c_q7 * t116 + s_q7 * t92 - 0.1946 * t94;
+    let t211 = t210 - 1842.9129686423132 * t3 * t134 - inv6 * t196 * t202;
+    let t212 = 2.50000279
+        - 1842.9129686423132 * (t29 * t29 + t20 * t20 + t11 * t11 + t2 * t2)
+        - inv0 * t146 * t146 - inv1 * t153 * t153 - inv2 * t163 * t163
+        - inv3 * t170 * t170 - inv4 * t180 * t180 - inv5 * t187 * t187
+        - inv6 * t197 * t197 - inv7 * t204 * t204;
+    let inv8 = 1.0 / t212;
+    let t213 = 1842.9129686423132 * (t29 * t32 + t20 * t23 + t11 * t14 + t2 * t5)
+        - inv0 * t146 * t147 - inv1 * t153 * t154 - inv2 * t163 * t164
+        - inv3 * t170 * t171 - inv4 * t180 * t181 - inv5 * t187 * t188
+        - inv6 * t197 * t198 - inv7 * t204 * t205;
+    let t214 = -1842.9129686423132 * (t29 * t33 + t20 * t24 + t11 * t15 + t2 * t6)
+        - inv0 * t146 * t148 - inv1 * t153 * t155 - inv2 * t163 * t165
+        - inv3 * t170 * t172 - inv4 * t180 * t182 - inv5 * t187 * t189
+        - inv6 * t197 * t199 - inv7 * t204 * t206;
+    let t215 = -1842.9129686423132 * (t29 * t34 + t20 * t25 + t11 * t16 + t2 * t7)
+        - inv0 * t146 * t149 - inv1 * t153 * t156 - inv2 * t163 * t166
+        - inv3 * t170 * t173 - inv4 * t180 * t183 - inv5 * t187 * t190
+        - inv6 * t197 * t200 - inv7 * t204 * t207;
+    let t216 = t61 + t72 + t83 + t94;
+    let t217 = t216
+        - 1842.9129686423132 * (t29 * t142 + t20 * t139 + t11 * t136 + t2 * t133)
+        - inv0 * t146 * t150 - inv1 * t153 * t158 - inv2 * t163 * t167
+        - inv3 * t170 * t175 - inv4 * t180 * t184 - inv5 * t187 * t192
+        - inv6 * t197 * t201 - inv7 * t204 * t209;
+    let t218 = t60 + t71 + t82 + t93;
+    let t219 = -1842.9129686423132 * (t29 * t143 + t20 * t140 + t11 * t137 + t2 * t134)
+        - inv0 * t146 * t151 - inv1 * t153 * t160 - inv2 * t163 * t168
+        - inv3 * t170 * t177 - inv4 * t180 * t185 - inv5 * t187 * t194
+        - inv6 * t197 * t202 - inv7 * t204 * t211 - t218;
+    let t220 = 2.50000279
+        - 1842.9129686423132 * (t32 * t32 + t23 * t23 + t14 * t14 + t5 * t5)
+        - inv0 * t147 * t147 - inv1 * t154 * t154 - inv2 * t164 * t164
+        - inv3 * t171 * t171 - inv4 * t181 * t181 - inv5 * t188 * t188
+        - inv6 * t198 * t198 - inv7 * t205 * t205 - inv8 * t213 * t213;
+    let inv9 = 1.0 / t220;
+    let t221 = 1842.9129686423132 * (t32 * t33 + t23 * t24 + t14 * t15 + t5 * t6)
+        - inv0 * t147 * t148 - inv1 * t154 * t155 - inv2 * t164 * t165
+        - inv3 * t171 * t172 - inv4 * t181 * t182 - inv5 * t188 * t189
+        - inv6 * t198 * t199 - inv7 * t205 * t206 - inv8 * t213 * t214;
+    let t222 = 1842.9129686423132 * (t32 * t34 + t23 * t25 + t14 * t16 + t5 * t7) - t216
+        - inv0 * t147 * t149 - inv1 * t154 * t156 - inv2 * t164 * t166
+        - inv3 * t171 * t173 - inv4 * t181 * t183 - inv5 * t188 * t190
+        - inv6 * t198 * t200 - inv7 * t205 * t207 - inv8 * t213 * t215;
+    let t223 = 1842.9129686423132 * (t32 * t142 + t23 * t139 + t14 * t136 + t5 * t133)
+        - inv0 * t147 * t150 - inv1 * t154 * t158 - inv2 * t164 * t167
+        - inv3 * t171 * t175 - inv4 * t181 * t184 - inv5 * t188 * t192
+        - inv6 * t198 * t201 - inv7 * t205 * t209 - inv8 * t213 * t217;
+    let t224 = t55 + t66 + t77 + t88;
+    let t225 = 1842.9129686423132 * (t32 * t143 + t23 * t140 + t14 * t137 + t5 * t134)
+        + t224 - inv0 * t147 * t151 - inv1 * t154 * t160 - inv2 * t164 * t168
+        - inv3 * t171 * t177 - inv4 * t181 * t185 - inv5 * t188 * t194
+        - inv6 * t198 * t202 - inv7 * t205 * t211 - inv8 * t213 * t219;
+    let t226 = 2.50000279
+        - 1842.9129686423132 * (t33 * t33 + t24 * t24 + t15 * t15 + t6 * t6)
+        - inv0 * t148 * t148 - inv1 * t155 * t155 - inv2 * t165 * t165
+        - inv3 * t172 * t172 - inv4 * t182 * t182 - inv5 * t189 * t189
+        - inv6 * t199 * t199 - inv7 * t206 * t206 - inv8 * t214 * t214
+        - inv9 * t221 * t221;
+    let inv10 = 1.0 / t226;
+    let t227 = t218 - inv0 * t148 * t149 - inv1 * t155 * t156 - inv2 * t165 * t166
+        - inv3 * t172 * t173 - inv4 * t182 * t183 - inv5 * t189 * t190
+        - inv6 * t199 * t200 - inv7 * t206 * t207 - inv8 * t214 * t215
+        - inv9 * t221 * t222
+        - 1842.9129686423132 * (t33 * t34 + t24 * t25 + t15 * t16 + t6 * t7);
+    let t228 = -1842.9129686423132 * (t33 * t142 + t24 * t139 + t15 * t136 + t6 * t133)
+        - t224 - inv0 * t148 * t150 - inv1 * t155 * t158 - inv2 * t165 * t167
+        - inv3 * t172 * t175 - inv4 * t182 * t184 - inv5 * t189 * t192
+        - inv6 * t199 * t201 - inv7 * t206 * t209 - inv8 * t214 * t217
+        - inv9 * t221 * t223;
+    let t229 = -1842.9129686423132 * (t33 * t143 + t24 * t140 + t15 * t137 + t6 * t134)
+        - inv0 * t148 * t151 - inv1 * t155 * t160 - inv2 * t165 * t168
+        - inv3 * t172 * t177 - inv4 * t182 * t185 - inv5 * t189 * t194
+        - inv6 * t199 * t202 - inv7 * t206 * t211 - inv8 * t214 * t219
+        - inv9 * t221 * t225;
+    let t230 = 2.0 * (0.0875 * t71 - 0.1946 * t55 - 0.0875 * t60 - 0.1946 * t66)
+        + 2.0 * (0.1946 * t77 + 0.1946 * t88 + 0.0875 * t93 - 0.0875 * t82);
+    let t231 = t55 - t88;
+    let t232 = t66 - t77;
+    let t233 = t100 + t106 + t112 + t118 + t230 + 0.3892 * (t231 + t232)
+        + 0.028756205778960466 - inv0 * t149 * t149 - inv1 * t156 * t156
+        - inv2 * t166 * t166 - inv3 * t173 * t173 - inv4 * t183 * t183
+        - inv5 * t190 * t190 - inv6 * t200 * t200 - inv7 * t207 * t207
+        - inv8 * t215 * t215 - inv9 * t222 * t222 - inv10 * t227 * t227
+        - 1842.9129686423132 * (t34 * t34 + t25 * t25 + t16 * t16 + t7 * t7);
+    let inv11 = 1.0 / t233;
+    let t234 = t157 + t174 + t191 + t208 + 0.0875 * (t231 - t232) - inv0 * t149 * t150
+        - inv1 * t156 * t158 - inv2 * t166 * t167 - inv3 * t173 * t175
+        - inv4 * t183 * t184 - inv5 * t190 * t192 - inv6 * t200 * t201
+        - inv7 * t207 * t209 - inv8 * t215 * t217 - inv9 * t222 * t223
+        - inv10 * t227 * t228
+        - 1842.9129686423132 * (t34 * t142 + t25 * t139 + t16 * t136 + t7 * t133);
+    let t235 = t159 + t176 + t193 + t210 - inv0 * t149 * t151 - inv1 * t156 * t160
+        - inv2 * t166 * t168 - inv3 * t173 * t177 - inv4 * t183 * t185
+        - inv5 * t190 * t194 - inv6 * t200 * t202 - inv7 * t207 * t211
+        - inv8 * t215 * t219 - inv9 * t222 * t225 - inv10 * t227 * t229
+        - 1842.9129686423132 * (t34 * t143 + t25 * t140 + t16 * t137 + t7 * t134);
+    let t236 = 2.0 * (c_q16 * t62 + c_q13 * t73) + 2.0 * (c_q10 * t84 + c_q7 * t95)
+        + s_q16 * t101 + s_q13 * t107 + s_q10 * t113 + s_q7 * t119;
+    let t237 = 0.001231440536717216 * (c_q9 + c_q12 + c_q15 + c_q18)
+        + 0.175 * (t60 + t82 - t71 - t93) + t230 + 0.06856287148776874
+        - inv0 * t150 * t150 - inv1 * t158 * t158 - inv2 * t167 * t167
+        - inv3 * t175 * t175 - inv4 * t184 * t184 - inv5 * t192 * t192
+        - inv6 * t201 * t201 - inv7 * t209 * t209 - inv8 * t217 * t217
+        - inv9 * t223 * t223 - inv10 * t228 * t228 - inv11 * t234 * t234 - t236
+        - 1842.9129686423132 * (t142 * t142 + t139 * t139 + t136 * t136 + t133 * t133);
+    let inv12 = 1.0 / t237;
+    let t238 = t57 + t68 + t79 + t90 + c_q16 * t101 + c_q13 * t107 + c_q10 * t113
+        + c_q7 * t119 + 0.0875 * (t61 + t83 - t72 - t94) - inv0 * t150 * t151
+        - inv1 * t158 * t160 - inv2 * t167 * t168 - inv3 * t175 * t177
+        - inv4 * t184 * t185 - inv5 * t192 * t194 - inv6 * t201 * t202
+        - inv7 * t209 * t211 - inv8 * t217 * t219 - inv9 * t223 * t225
+        - inv10 * t228 * t229 - inv11 * t234 * t235
+        - 2.0 * (s_q16 * t62 + s_q13 * t73 + s_q10 * t84 + s_q7 * t95)
+        - 1842.9129686423132 * (t142 * t143 + t139 * t140 + t136 * t137 + t133 * t134);
+    let t239 = t230 + t236 + 0.07421995812560708 - t99 - t105 - t111 - t117
+        - inv0 * t151 * t151 - inv1 * t160 * t160 - inv2 * t168 * t168
+        - inv3 * t177 * t177 - inv4 * t185 * t185 - inv5 * t194 * t194
+        - inv6 * t202 * t202 - inv7 * t211 * t211 - inv8 * t219 * t219
+        - inv9 * t225 * t225 - inv10 * t229 * t229 - inv11 * t235 * t235
+        - inv12 * t238 * t238
+        - 1842.9129686423132 * (t143 * t143 + t140 * t140 + t137 * t137 + t134 * t134);
+    let inv13 = 1.0 / t239;
+    let t240 = 1842.9129686423132 * (t141 * inv0 * t145 - t30);
+    let t241 = 1842.9129686423132 * (t141 * inv0 * t146 - t29) - inv1 * t153 * t240;
+    let t242 = 1842.9129686423132 * (t32 + t141 * inv0 * t147) - inv1 * t154 * t240
+        - inv8 * t213 * t241;
+    let t243 = 1842.9129686423132 * (t141 * inv0 * t148 - t33) - inv1 * t155 * t240
+        - inv8 * t214 * t241 - inv9 * t221 * t242;
+    let t244 = 1842.9129686423132 * (t141 * inv0 * t149 - t34) - inv1 * t156 * t240
+        - inv8 * t215 * t241 - inv9 * t222 * t242 - inv10 * t227 * t243;
+    let t245 = 1842.9129686423132 * (t141 * inv0 * t150 - t142) - inv1 * t158 * t240
+        - inv8 * t217 * t241 - inv9 * t223 * t242 - inv10 * t228 * t243
+        - inv11 * t234 * t244;
+    let t246 = 1842.9129686423132 * (t141 * inv0 * t151 - t143) - inv1 * t160 * t240
+        - inv8 * t219 * t241 - inv9 * t225 * t242 - inv10 * t229 * t243
+        - inv11 * t235 * t244 - inv12 * t238 * t245;
+    let t247 = inv13 * t246;
+    let t248 = inv12 * (t245 - t238 * inv13 * t246);
+    let t249 = inv11 * (t244 - t234 * t248 - t235 * inv13 * t246);
+    let t250 = inv10 * (t243 - t227 * t249 - t228 * t248 - t229 * inv13 * t246);
+    let t251 = inv9
+        * (t242 - t221 * t250 - t222 * t249 - t223 * t248 - t225 * inv13 * t246);
+    let t252 = inv8
+        * (t241 - t213 * t251 - t214 * t250 - t215 * t249 - t217 * t248
+            - t219 * inv13 * t246);
+    let t253 = -inv7
+        * (t204 * t252 + t205 * t251 + t206 * t250 + t207 * t249 + t209 * t248
+            + t211 * inv13 * t246);
+    let t254 = -inv6
+        * (t196 * t253 + t197 * t252 + t198 * t251 + t199 * t250 + t200 * t249
+            + t201 * t248 + t202 * inv13 * t246);
+    let t255 = 1842.9129686423132
+        * (t5 * t251 - t132 * t254 - t3 * t253 - t2 * t252 - t6 * t250 - t7 * t249
+            - t133 * t248 - t134 * inv13 * t246);
+    let t256 = -inv5
+        * (t187 * t252 + t188 * t251 + t189 * t250 + t190 * t249 + t192 * t248
+            + t194 * inv13 * t246);
+    let t257 = -inv4
+        * (t179 * t256 + t180 * t252 + t181 * t251 + t182 * t250 + t183 * t249
+            + t184 * t248 + t185 * inv13 * t246);
+    let t258 = 1842.9129686423132
+        * (t14 * t251 - t135 * t257 - t12 * t256 - t11 * t252 - t15 * t250 - t16 * t249
+            - t136 * t248 - t137 * inv13 * t246);
+    let t259 = -inv3
+        * (t170 * t252 + t171 * t251 + t172 * t250 + t173 * t249 + t175 * t248
+            + t177 * inv13 * t246);
+    let t260 = -inv2
+        * (t162 * t259 + t163 * t252 + t164 * t251 + t165 * t250 + t166 * t249
+            + t167 * t248 + t168 * inv13 * t246);
+    let t261 = 1842.9129686423132
+        * (t23 * t251 - t138 * t260 - t21 * t259 - t20 * t252 - t24 * t250 - t25 * t249
+            - t139 * t248 - t140 * inv13 * t246);
+    let t262 = inv1
+        * (t240 - t153 * t252 - t154 * t251 - t155 * t250 - t156 * t249 - t158 * t248
+            - t160 * inv13 * t246);
+    let t263 = inv0
+        * (-1842.9129686423132 * t141 - t145 * t262 - t146 * t252 - t147 * t251
+            - t148 * t250 - t149 * t249 - t150 * t248 - t151 * inv13 * t246);
+    let t264 = inv0 * (t145 * inv1 * t153 - t146);
+    let t265 = inv0 * (t145 * inv1 * t154 - t147) - inv8 * t213 * t264;
+    let t266 = inv0 * (t145 * inv1 * t155 - t148) - inv8 * t214 * t264
+        - inv9 * t221 * t265;
+    let t267 = inv0 * (t145 * inv1 * t156 - t149) - inv8 * t215 * t264
+        - inv9 * t222 * t265 - inv10 * t227 * t266;
+    let t268 = inv0 * (t145 * inv1 * t158 - t150) - inv8 * t217 * t264
+        - inv9 * t223 * t265 - inv10 * t228 * t266 - inv11 * t234 * t267;
+    let t269 = inv0 * (t145 * inv1 * t160 - t151) - inv8 * t219 * t264
+        - inv9 * t225 * t265 - inv10 * t229 * t266 - inv11 * t235 * t267
+        - inv12 * t238 * t268;
+    let t270 = inv13 * t269;
+    let t271 = inv12 * (t268 - t238 * inv13 * t269);
+    let t272 = inv11 * (t267 - t234 * t271 - t235 * inv13 * t269);
+    let t273 = inv10 * (t266 - t227 * t272 - t228 * t271 - t229 * inv13 * t269);
+    let t274 = inv9
+        * (t265 - t221 * t273 - t222 * t272 - t223 * t271 - t225 * inv13 * t269);
+    let t275 = inv8
+        * (t264 - t213 * t274 - t214 * t273 - t215 * t272 - t217 * t271
+            - t219 * inv13 * t269);
+    let t276 = -inv7
+        * (t204 * t275 + t205 * t274 + t206 * t273 + t207 * t272 + t209 * t271
+            + t211 * inv13 * t269);
+    let t277 = -inv6
+        * (t196 * t276 + t197 * t275 + t198 * t274 + t199 * t273 + t200 * t272
+            + t201 * t271 + t202 * inv13 * t269);
+    let t278 = 1842.9129686423132
+        * (t5 * t274 - t132 * t277 - t3 * t276 - t2 * t275 - t6 * t273 - t7 * t272
+            - t133 * t271 - t134 * inv13 * t269);
+    let t279 = -inv5
+        * (t187 * t275 + t188 * t274 + t189 * t273 + t190 * t272 + t192 * t271
+            + t194 * inv13 * t269);
+    let t280 = -inv4
+        * (t179 * t279 + t180 * t275 + t181 * t274 + t182 * t273 + t183 * t272
+            + t184 * t271 + t185 * inv13 * t269);
+    let t281 = 1842.9129686423132
+        * (t14 * t274 - t135 * t280 - t12 * t279 - t11 * t275 - t15 * t273 - t16 * t272
+            - t136 * t271 - t137 * inv13 * t269);
+    let t282 = -inv3
+        * (t170 * t275 + t171 * t274 + t172 * t273 + t173 * t272 + t175 * t271
+            + t177 * inv13 * t269);
+    let t283 = -inv2
+        * (t162 * t282 + t163 * t275 + t164 * t274 + t165 * t273 + t166 * t272
+            + t167 * t271 + t168 * inv13 * t269);
+    let t284 = 1842.9129686423132
+        * (t23 * t274 - t138 * t283 - t21 * t282 - t20 * t275 - t24 * t273 - t25 * t272
+            - t139 * t271 - t140 * inv13 * t269);
+    let t285 = -inv1
+        * (inv0 * t145 + t153 * t275 + t154 * t274 + t155 * t273 + t156 * t272
+            + t158 * t271 + t160 * inv13 * t269);
+    let t286 = inv1 * (t153 * inv8 * t213 - t154);
+    let t287 = inv1 * (t153 * inv8 * t214 - t155) - inv9 * t221 * t286;
+    let t288 = inv1 * (t153 * inv8 * t215 - t156) - inv9 * t222 * t286
+        - inv10 * t227 * t287;
+    let t289 = inv1 * (t153 * inv8 * t217 - t158) - inv9 * t223 * t286
+        - inv10 * t228 * t287 - inv11 * t234 * t288;
+    let t290 = inv1 * (t153 * inv8 * t219 - t160) - inv9 * t225 * t286
+        - inv10 * t229 * t287 - inv11 * t235 * t288 - inv12 * t238 * t289;
+    let t291 = inv13 * t290;
+    let t292 = inv12 * (t289 - t238 * inv13 * t290);
+    let t293 = inv11 * (t288 - t234 * t292 - t235 * inv13 * t290);
+    let t294 = inv10 * (t287 - t227 * t293 - t228 * t292 - t229 * inv13 * t290);
+    let t295 = inv9
+        * (t286 - t221 * t294 - t222 * t293 - t223 * t292 - t225 * inv13 * t290);
+    let t296 = -inv8
+        * (inv1 * t153 + t213 * t295 + t214 * t294 + t215 * t293 + t217 * t292
+            + t219 * inv13 * t290);
+    let t297 = -inv7
+        * (t204 * t296 + t205 * t295 + t206 * t294 + t207 * t293 + t209 * t292
+            + t211 * inv13 * t290);
+    let t298 = -inv6
+        * (t196 * t297 + t197 * t296 + t198 * t295 + t199 * t294 + t200 * t293
+            + t201 * t292 + t202 * inv13 * t290);
+    let t299 = 1842.9129686423132
+        * (t5 * t295 - t132 * t298 - t3 * t297 - t2 * t296 - t6 * t294 - t7 * t293
+            - t133 * t292 - t134 * inv13 * t290);
+    let t300 = -inv5
+        * (t187 * t296 + t188 * t295 + t189 * t294 + t190 * t293 + t192 * t292
+            + t194 * inv13 * t290);
+    let t301 = -inv4
+        * (t179 * t300 + t180 * t296 + t181 * t295 + t182 * t294 + t183 * t293
+            + t184 * t292 + t185 * inv13 * t290);
+    let t302 = 1842.9129686423132
+        * (t14 * t295 - t135 * t301 - t12 * t300 - t11 * t296 - t15 * t294 - t16 * t293
+            - t136 * t292 - t137 * inv13 * t290);
+    let t303 = -inv3
+        * (t170 * t296 + t171 * t295 + t172 * t294 + t173 * t293 + t175 * t292
+            + t177 * inv13 * t290);
+    let t304 = -inv2
+        * (t162 * t303 + t163 * t296 + t164 * t295 + t165 * t294 + t166 * t293
+            + t167 * t292 + t168 * inv13 * t290);
+    let t305 = 1842.9129686423132
+        * (t23 * t295 - t138 * t304 - t21 * t303 - t20 * t296 - t24 * t294 - t25 * t293
+            - t139 * t292 - t140 * inv13 * t290);
+    let t306 = 1842.9129686423132 * (t138 * inv2 * t162 - t21);
+    let t307 = 1842.9129686423132 * (t138 * inv2 * t163 - t20) - inv3 * t170 * t306;
+    let t308 = 1842.9129686423132 * (t23 + t138 * inv2 * t164) - inv3 * t171 * t306
+        - inv8 * t213 * t307;
+    let t309 = 1842.9129686423132 * (t138 * inv2 * t165 - t24) - inv3 * t172 * t306
+        - inv8 * t214 * t307 - inv9 * t221 * t308;
+    let t310 = 1842.9129686423132 * (t138 * inv2 * t166 - t25) - inv3 * t173 * t306
+        - inv8 * t215 * t307 - inv9 * t222 * t308 - inv10 * t227 * t309;
+    let t311 = 1842.9129686423132 * (t138 * inv2 * t167 - t139) - inv3 * t175 * t306
+        - inv8 * t217 * t307 - inv9 * t223 * t308 - inv10 * t228 * t309
+        - inv11 * t234 * t310;
+    let t312 = 1842.9129686423132 * (t138 * inv2 * t168 - t140) - inv3 * t177 * t306
+        - inv8 * t219 * t307 - inv9 * t225 * t308 - inv10 * t229 * t309
+        - inv11 * t235 * t310 - inv12 * t238 * t311;
+    let t313 = inv13 * t312;
+    let t314 = inv12 * (t311 - t238 * inv13 * t312);
+    let t315 = inv11 * (t310 - t234 * t314 - t235 * inv13 * t312);
+    let t316 = inv10 * (t309 - t227 * t315 - t228 * t314 - t229 * inv13 * t312);
+    let t317 = inv9
+        * (t308 - t221 * t316 - t222 * t315 - t223 * t314 - t225 * inv13 * t312);
+    let t318 = inv8
+        * (t307 - t213 * t317 - t214 * t316 - t215 * t315 - t217 * t314
+            - t219 * inv13 * t312);
+    let t319 = -inv7
+        * (t204 * t318 + t205 * t317 + t206 * t316 + t207 * t315 + t209 * t314
+            + t211 * inv13 * t312);
+    let t320 = -inv6
+        * (t196 * t319 + t197 * t318 + t198 * t317 + t199 * t316 + t200 * t315
+            + t201 * t314 + t202 * inv13 * t312);
+    let t321 = 1842.9129686423132
+        * (t5 * t317 - t132 * t320 - t3 * t319 - t2 * t318 - t6 * t316 - t7 * t315
+            - t133 * t314 - t134 * inv13 * t312);
+    let t322 = -inv5
+        * (t187 * t318 + t188 * t317 + t189 * t316 + t190 * t315 + t192 * t314
+            + t194 * inv13 * t312);
+    let t323 = -inv4
+        * (t179 * t322 + t180 * t318 + t181 * t317 + t182 * t316 + t183 * t315
+            + t184 * t314 + t185 * inv13 * t312);
+    let t324 = 1842.9129686423132
+        * (t14 * t317 - t135 * t323 - t12 * t322 - t11 * t318 - t15 * t316 - t16 * t315
+            - t136 * t314 - t137 * inv13 * t312);
+    let t325 = inv3
+        * (t306 - t170 * t318 - t171 * t317 - t172 * t316 - t173 * t315 - t175 * t314
+            - t177 * inv13 * t312);
+    let t326 = inv2
+        * (-1842.9129686423132 * t138 - t162 * t325 - t163 * t318 - t164 * t317
+            - t165 * t316 - t166 * t315 - t167 * t314 - t168 * inv13 * t312);
+    let t327 = inv2 * (t162 * inv3 * t170 - t163);
+    let t328 = inv2 * (t162 * inv3 * t171 - t164) - inv8 * t213 * t327;
+    let t329 = inv2 * (t162 * inv3 * t172 - t165) - inv8 * t214 * t327
+        - inv9 * t221 * t328;
+    let t330 = inv2 * (t162 * inv3 * t173 - t166) - inv8 * t215 * t327
+        - inv9 * t222 * t328 - inv10 * t227 * t329;
+    let t331 = inv2 * (t162 * inv3 * t175 - t167) - inv8 * t217 * t327
+        - inv9 * t223 * t328 - inv10 * t228 * t329 - inv11 * t234 * t330;
+    let t332 = inv2 * (t162 * inv3 * t177 - t168) - inv8 * t219 * t327
+        - inv9 * t225 * t328 - inv10 * t229 * t329 - inv11 * t235 * t330
+        - inv12 * t238 * t331;
+    let t333 = inv13 * t332;
+    let t334 = inv12 * (t331 - t238 * inv13 * t332);
+    let t335 = inv11 * (t330 - t234 * t334 - t235 * inv13 * t332);
+    let t336 = inv10 * (t329 - t227 * t335 - t228 * t334 - t229 * inv13 * t332);
+    let t337 = inv9
+        * (t328 - t221 * t336 - t222 * t335 - t223 * t334 - t225 * inv13 * t332);
+    let t338 = inv8
+        * (t327 - t213 * t337 - t214 * t336 - t215 * t335 - t217 * t334
+            - t219 * inv13 * t332);
+    let t339 = -inv7
+        * (t204 * t338 + t205 * t337 + t206 * t336 + t207 * t335 + t209 * t334
+            + t211 * inv13 * t332);
+    let t340 = -inv6
+        * (t196 * t339 + t197 * t338 + t198 * t337 + t199 * t336 + t200 * t335
+            + t201 * t334 + t202 * inv13 * t332);
+    let t341 = 1842.9129686423132
+        * (t5 * t337 - t132 * t340 - t3 * t339 - t2 * t338 - t6 * t336 - t7 * t335
+            - t133 * t334 - t134 * inv13 * t332);
+    let t342 = -inv5
+        * (t187 * t338 + t188 * t337 + t189 * t336 + t190 * t335 + t192 * t334
+            + t194 * inv13 * t332);
+    let t343 = -inv4
+        * (t179 * t342 + t180 * t338 + t181 * t337 + t182 * t336 + t183 * t335
+            + t184 * t334 + t185 * inv13 * t332);
+    let t344 = 1842.9129686423132
+        * (t14 * t337 - t135 * t343 - t12 * t342 - t11 * t338 - t15 * t336 - t16 * t335
+            - t136 * t334 - t137 * inv13 * t332);
+    let t345 = -inv3
+        * (inv2 * t162 + t170 * t338 + t171 * t337 + t172 * t336 + t173 * t335
+            + t175 * t334 + t177 * inv13 * t332);
+    let t346 = inv3 * (t170 * inv8 * t213 - t171);
+    let t347 = inv3 * (t170 * inv8 * t214 - t172) - inv9 * t221 * t346;
+    let t348 = inv3 * (t170 * inv8 * t215 - t173) - inv9 * t222 * t346
+        - inv10 * t227 * t347;
+    let t349 = inv3 * (t170 * inv8 * t217 - t175) - inv9 * t223 * t346
+        - inv10 * t228 * t347 - inv11 * t234 * t348;
+    let t350 = inv3 * (t170 * inv8 * t219 - t177) - inv9 * t225 * t346
+        - inv10 * t229 * t347 - inv11 * t235 * t348 - inv12 * t238 * t349;
+    let t351 = inv13 * t350;
+    let t352 = inv12 * (t349 - t238 * inv13 * t350);
+    let t353 = inv11 * (t348 - t234 * t352 - t235 * inv13 * t350);
+    let t354 = inv10 * (t347 - t227 * t353 - t228 * t352 - t229 * inv13 * t350);
+    let t355 = inv9
+        * (t346 - t221 * t354 - t222 * t353 - t223 * t352 - t225 * inv13 * t350);
+    let t356 = -inv8
+        * (inv3 * t170 + t213 * t355 + t214 * t354 + t215 * t353 + t217 * t352
+            + t219 * inv13 * t350);
+    let t357 = -inv7
+        * (t204 * t356 + t205 * t355 + t206 * t354 + t207 * t353 + t209 * t352
+            + t211 * inv13 * t350);
+    let t358 = -inv6
+        * (t196 * t357 + t197 * t356 + t198 * t355 + t199 * t354 + t200 * t353
+            + t201 * t352 + t202 * inv13 * t350);
+    let t359 = 1842.9129686423132
+        * (t5 * t355 - t132 * t358 - t3 * t357 - t2 * t356 - t6 * t354 - t7 * t353
+            - t133 * t352 - t134 * inv13 * t350);
+    let t360 = -inv5
+        * (t187 * t356 + t188 * t355 + t189 * t354 + t190 * t353 + t192 * t352
+            + t194 * inv13 * t350);
+    let t361 = -inv4
+        * (t179 * t360 + t180 * t356 + t181 * t355 + t182 * t354 + t183 * t353
+            + t184 * t352 + t185 * inv13 * t350);
+    let t362 = 1842.9129686423132
+        * (t14 * t355 - t135 * t361 - t12 * t360 - t11 * t356 - t15 * t354 - t16 * t353
+            - t136 * t352 - t137 * inv13 * t350);
+    let t363 = 1842.9129686423132 * (t135 * inv4 * t179 - t12);
+    let t364 = 1842.9129686423132 * (t135 * inv4 * t180 - t11) - inv5 * t187 * t363;
+    let t365 = 1842.9129686423132 * (t14 + t135 * inv4 * t181) - inv5 * t188 * t363
+        - inv8 * t213 * t364;
+    let t366 = 1842.9129686423132 * (t135 * inv4 * t182 - t15) - inv5 * t189 * t363
+        - inv8 * t214 * t364 - inv9 * t221 * t365;
+    let t367 = 1842.9129686423132 * (t135 * inv4 * t183 - t16) - inv5 * t190 * t363
+        - inv8 * t215 * t364 - inv9 * t222 * t365 - inv10 * t227 * t366;
+    let t368 = 1842.9129686423132 * (t135 * inv4 * t184 - t136) - inv5 * t192 * t363
+        - inv8 * t217 * t364 - inv9 * t223 * t365 - inv10 * t228 * t366
+        - inv11 * t234 * t367;
+    let t369 = 1842.9129686423132 * (t135 * inv4 * t185 - t137) - inv5 * t194 * t363
+        - inv8 * t219 * t364 - inv9 * t225 * t365 - inv10 * t229 * t366
+        - inv11 * t235 * t367 - inv12 * t238 * t368;
+    let t370 = inv13 * t369;
+    let t371 = inv12 * (t368 - t238 * inv13 * t369);
+    let t372 = inv11 * (t367 - t234 * t371 - t235 * inv13 * t369);
+    let t373 = inv10 * (t366 - t227 * t372 - t228 * t371 - t229 * inv13 * t369);
+    let t374 = inv9
+        * (t365 - t221 * t373 - t222 * t372 - t223 * t371 - t225 * inv13 * t369);
+    let t375 = inv8
+        * (t364 - t213 * t374 - t214 * t373 - t215 * t372 - t217 * t371
+            - t219 * inv13 * t369);
+    let t376 = -inv7
+        * (t204 * t375 + t205 * t374 + t206 * t373 + t207 * t372 + t209 * t371
+            + t211 * inv13 * t369);
+    let t377 = -inv6
+        * (t196 * t376 + t197 * t375 + t198 * t374 + t199 * t373 + t200 * t372
+            + t201 * t371 + t202 * inv13 * t369);
+    let t378 = 1842.9129686423132
+        * (t5 * t374 - t132 * t377 - t3 * t376 - t2 * t375 - t6 * t373 - t7 * t372
+            - t133 * t371 - t134 * inv13 * t369);
+    let t379 = inv5
+        * (t363 - t187 * t375 - t188 * t374 - t189 * t373 - t190 * t372 - t192 * t371
+            - t194 * inv13 * t369);
+    let t380 = inv4
+        * (-1842.9129686423132 * t135 - t179 * t379 - t180 * t375 - t181 * t374
+            - t182 * t373 - t183 * t372 - t184 * t371 - t185 * inv13 * t369);
+    let t381 = inv4 * (t179 * inv5 * t187 - t180);
+    let t382 = inv4 * (t179 * inv5 * t188 - t181) - inv8 * t213 * t381;
+    let t383 = inv4 * (t179 * inv5 * t189 - t182) - inv8 * t214 * t381
+        - inv9 * t221 * t382;
+    let t384 = inv4 * (t179 * inv5 * t190 - t183) - inv8 * t215 * t381
+        - inv9 * t222 * t382 - inv10 * t227 * t383;
+    let t385 = inv4 * (t179 * inv5 * t192 - t184) - inv8 * t217 * t381
+        - inv9 * t223 * t382 - inv10 * t228 * t383 - inv11 * t234 * t384;
+    let t386 = inv4 * (t179 * inv5 * t194 - t185) - inv8 * t219 * t381
+        - inv9 * t225 * t382 - inv10 * t229 * t383 - inv11 * t235 * t384
+        - inv12 * t238 * t385;
+    let t387 = inv13 * t386;
+    let t388 = inv12 * (t385 - t238 * inv13 * t386);
+    let t389 = inv11 * (t384 - t234 * t388 - t235 * inv13 * t386);
+    let t390 = inv10 * (t383 - t227 * t389 - t228 * t388 - t229 * inv13 * t386);
+    let t391 = inv9
+        * (t382 - t221 * t390 - t222 * t389 - t223 * t388 - t225 * inv13 * t386);
+    let t392 = inv8
+        * (t381 - t213 * t391 - t214 * t390 - t215 * t389 - t217 * t388
+            - t219 * inv13 * t386);
+    let t393 = -inv7
+        * (t204 * t392 + t205 * t391 + t206 * t390 + t207 * t389 + t209 * t388
+            + t211 * inv13 * t386);
+    let t394 = -inv6
+        * (t196 * t393 + t197 * t392 + t198 * t391 + t199 * t390 + t200 * t389
+            + t201 * t388 + t202 * inv13 * t386);
+    let t395 = 1842.9129686423132
+        * (t5 * t391 - t132 * t394 - t3 * t393 - t2 * t392 - t6 * t390 - t7 * t389
+            - t133 * t388 - t134 * inv13 * t386);
+    let t396 = -inv5
+        * (inv4 * t179 + t187 * t392 + t188 * t391 + t189 * t390 + t190 * t389
+            + t192 * t388 + t194 * inv13 * t386);
+    let t397 = inv5 * (t187 * inv8 * t213 - t188);
+    let t398 = inv5 * (t187 * inv8 * t214 - t189) - inv9 * t221 * t397;
+    let t399 = inv5 * (t187 * inv8 * t215 - t190) - inv9 * t222 * t397
+        - inv10 * t227 * t398;
+    let t400 = inv5 * (t187 * inv8 * t217 - t192) - inv9 * t223 * t397
+        - inv10 * t228 * t398 - inv11 * t234 * t399;
+    let t401 = inv5 * (t187 * inv8 * t219 - t194) - inv9 * t225 * t397
+        - inv10 * t229 * t398 - inv11 * t235 * t399 - inv12 * t238 * t400;
+    let t402 = inv13 * t401;
+    let t403 = inv12 * (t400 - t238 * inv13 * t401);
+    let t404 = inv11 * (t399 - t234 * t403 - t235 * inv13 * t401);
+    let t405 = inv10 * (t398 - t227 * t404 - t228 * t403 - t229 * inv13 * t401);
+    let t406 = inv9
+        * (t397 - t221 * t405 - t222 * t404 - t223 * t403 - t225 * inv13 * t401);
+    let t407 = -inv8
+        * (inv5 * t187 + t213 * t406 + t214 * t405 + t215 * t404 + t217 * t403
+            + t219 * inv13 * t401);
+    let t408 = -inv7
+        * (t204 * t407 + t205 * t406 + t206 * t405 + t207 * t404 + t209 * t403
+            + t211 * inv13 * t401);
+    let t409 = -inv6
+        * (t196 * t408 + t197 * t407 + t198 * t406 + t199 * t405 + t200 * t404
+            + t201 * t403 + t202 * inv13 * t401);
+    let t410 = 1842.9129686423132
+        * (t5 * t406 - t132 * t409 - t3 * t408 - t2 * t407 - t6 * t405 - t7 * t404
+            - t133 * t403 - t134 * inv13 * t401);
+    let t411 = 1842.9129686423132 * (t132 * inv6 * t196 - t3);
+    let t412 = 1842.9129686423132 * (t132 * inv6 * t197 - t2) - inv7 * t204 * t411;
+    let t413 = 1842.9129686423132 * (t5 + t132 * inv6 * t198) - inv7 * t205 * t411
+        - inv8 * t213 * t412;
+    let t414 = 1842.9129686423132 * (t132 * inv6 * t199 - t6) - inv7 * t206 * t411
+        - inv8 * t214 * t412 - inv9 * t221 * t413;
+    let t415 = 1842.9129686423132 * (t132 * inv6 * t200 - t7) - inv7 * t207 * t411
+        - inv8 * t215 * t412 - inv9 * t222 * t413 - inv10 * t227 * t414;
+    let t416 = 1842.9129686423132 * (t132 * inv6 * t201 - t133) - inv7 * t209 * t411
+        - inv8 * t217 * t412 - inv9 * t223 * t413 - inv10 * t228 * t414
+        - inv11 * t234 * t415;
+    let t417 = 1842.9129686423132 * (t132 * inv6 * t202 - t134) - inv7 * t211 * t411
+        - inv8 * t219 * t412 - inv9 * t225 * t413 - inv10 * t229 * t414
+        - inv11 * t235 * t415 - inv12 * t238 * t416;
+    let t418 = inv13 * t417;
+    let t419 = inv12 * (t416 - t238 * inv13 * t417);
+    let t420 = inv11 * (t415 - t234 * t419 - t235 * inv13 * t417);
+    let t421 = inv10 * (t414 - t227 * t420 - t228 * t419 - t229 * inv13 * t417);
+    let t422 = inv9
+        * (t413 - t221 * t421 - t222 * t420 - t223 * t419 - t225 * inv13 * t417);
+    let t423 = inv8
+        * (t412 - t213 * t422 - t214 * t421 - t215 * t420 - t217 * t419
+            - t219 * inv13 * t417);
+    let t424 = inv7
+        * (t411 - t204 * t423 - t205 * t422 - t206 * t421 - t207 * t420 - t209 * t419
+            - t211 * inv13 * t417);
+    let t425 = inv6
+        * (-1842.9129686423132 * t132 - t196 * t424 - t197 * t423 - t198 * t422
+            - t199 * t421 - t200 * t420 - t201 * t419 - t202 * inv13 * t417);
+    let t426 = inv6 * (t196 * inv7 * t204 - t197);
+    let t427 = inv6 * (t196 * inv7 * t205 - t198) - inv8 * t213 * t426;
+    let t428 = inv6 * (t196 * inv7 * t206 - t199) - inv8 * t214 * t426
+        - inv9 * t221 * t427;
+    let t429 = inv6 * (t196 * inv7 * t207 - t200) - inv8 * t215 * t426
+        - inv9 * t222 * t427 - inv10 * t227 * t428;
+    let t430 = inv6 * (t196 * inv7 * t209 - t201) - inv8 * t217 * t426
+        - inv9 * t223 * t427 - inv10 * t228 * t428 - inv11 * t234 * t429;
+    let t431 = inv6 * (t196 * inv7 * t211 - t202) - inv8 * t219 * t426
+        - inv9 * t225 * t427 - inv10 * t229 * t428 - inv11 * t235 * t429
+        - inv12 * t238 * t430;
+    let t432 = inv13 * t431;
+    let t433 = inv12 * (t430 - t238 * inv13 * t431);
+    let t434 = inv11 * (t429 - t234 * t433 - t235 * inv13 * t431);
+    let t435 = inv10 * (t428 - t227 * t434 - t228 * t433 - t229 * inv13 * t431);
+    let t436 = inv9
+        * (t427 - t221 * t435 - t222 * t434 - t223 * t433 - t225 * inv13 * t431);
+    let t437 = inv8
+        * (t426 - t213 * t436 - t214 * t435 - t215 * t434 - t217 * t433
+            - t219 * inv13 * t431);
+    let t438 = -inv7
+        * (inv6 * t196 + t204 * t437 + t205 * t436 + t206 * t435 + t207 * t434
+            + t209 * t433 + t211 * inv13 * t431);
+    let t439 = inv7 * (t204 * inv8 * t213 - t205);
+    let t440 = inv7 * (t204 * inv8 * t214 - t206) - inv9 * t221 * t439;
+    let t441 = inv7 * (t204 * inv8 * t215 - t207) - inv9 * t222 * t439
+        - inv10 * t227 * t440;
+    let t442 = inv7 * (t204 * inv8 * t217 - t209) - inv9 * t223 * t439
+        - inv10 * t228 * t440 - inv11 * t234 * t441;
+    let t443 = inv7 * (t204 * inv8 * t219 - t211) - inv9 * t225 * t439
+        - inv10 * t229 * t440 - inv11 * t235 * t441 - inv12 * t238 * t442;
+    let t444 = inv13 * t443;
+    let t445 = inv12 * (t442 - t238 * inv13 * t443);
+    let t446 = inv11 * (t441 - t234 * t445 - t235 * inv13 * t443);
+    let t447 = inv10 * (t440 - t227 * t446 - t228 * t445 - t229 * inv13 * t443);
+    let t448 = inv9
+        * (t439 - t221 * t447 - t222 * t446 - t223 * t445 - t225 * inv13 * t443);
+    let t449 = -inv8
+        * (inv7 * t204 + t213 * t448 + t214 * t447 + t215 * t446 + t217 * t445
+            + t219 * inv13 * t443);
+    let t450 = inv8 * (t213 * inv9 * t221 - t214);
+    let t451 = inv8 * (t213 * inv9 * t222 - t215) - inv10 * t227 * t450;
+    let t452 = inv8 * (t213 * inv9 * t223 - t217) - inv10 * t228 * t450
+        - inv11 * t234 * t451;
+    let t453 = inv8 * (t213 * inv9 * t225 - t219) - inv10 * t229 * t450
+        - inv11 * t235 * t451 - inv12 * t238 * t452;
+    let t454 = inv13 * t453;
+    let t455 = inv12 * (t452 - t238 * inv13 * t453);
+    let t456 = inv11 * (t451 - t234 * t455 - t235 * inv13 * t453);
+    let t457 = inv10 * (t450 - t227 * t456 - t228 * t455 - t229 * inv13 * t453);
+    let t458 = -inv9
+        * (inv8 * t213 + t221 * t457 + t222 * t456 + t223 * t455 + t225 * inv13 * t453);
+    let t459 = inv9 * (t221 * inv10 * t227 - t222);
+    let t460 = inv9 * (t221 * inv10 * t228 - t223) - inv11 * t234 * t459;
+    let t461 = inv9 * (t221 * inv10 * t229 - t225) - inv11 * t235 * t459
+        - inv12 * t238 * t460;
+    let t462 = inv13 * t461;
+    let t463 = inv12 * (t460 - t238 * inv13 * t461);
+    let t464 = inv11 * (t459 - t234 * t463 - t235 * inv13 * t461);
+    let t465 = -inv10 * (inv9 * t221 + t227 * t464 + t228 * t463 + t229 * inv13 * t461);
+    let t466 = inv10 * (t227 * inv11 * t234 - t228);
+    let t467 = inv10 * (t227 * inv11 * t235 - t229) - inv12 * t238 * t466;
+    let t468 = inv13 * t467;
+    let t469 = inv12 * (t466 - t238 * inv13 * t467);
+    let t470 = -inv11 * (inv10 * t227 + t234 * t469 + t235 * inv13 * t467);
+    let t471 = inv11 * (t234 * inv12 * t238 - t235);
+    let t472 = inv13 * t471;
+    let t473 = -inv12 * (inv11 * t234 + t238 * inv13 * t471);
+    let t474 = -inv12 * t238 * inv13;
+    [
+        [
+            inv8
+                - inv8
+                    * (t213 * t458 + t214 * t457 + t215 * t456 + t217 * t455
+                        + t219 * inv13 * t453),
+            t458,
+            t457,
+            t456,
+            t455,
+            t454,
+            t449,
+            t437,
+            t423,
+            t407,
+            t392,
+            t375,
+            t356,
+            t338,
+            t318,
+            t296,
+            t275,
+            t252,
+        ],
+        [
+            t458,
+            inv9
+                - inv9 * (t221 * t465 + t222 * t464 + t223 * t463 + t225 * inv13 * t461),
+            t465,
+            t464,
+            t463,
+            t462,
+            t448,
+            t436,
+            t422,
+            t406,
+            t391,
+            t374,
+            t355,
+            t337,
+            t317,
+            t295,
+            t274,
+            t251,
+        ],
+        [
+            t457,
+            t465,
+            inv10 - inv10 * (t227 * t470 + t228 * t469 + t229 * inv13 * t467),
+            t470,
+            t469,
+            t468,
+            t447,
+            t435,
+            t421,
+            t405,
+            t390,
+            t373,
+            t354,
+            t336,
+            t316,
+            t294,
+            t273,
+            t250,
+        ],
+        [
+            t456,
+            t464,
+            t470,
+            inv11 - inv11 * (t234 * t473 + t235 * inv13 * t471),
+            t473,
+            t472,
+            t446,
+            t434,
+            t420,
+            t404,
+            t389,
+            t372,
+            t353,
+            t335,
+            t315,
+            t293,
+            t272,
+            t249,
+        ],
+        [
+            t455,
+            t463,
+            t469,
+            t473,
+            inv12 + inv12 * inv12 * t238 * t238 * inv13,
+            t474,
+            t445,
+            t433,
+            t419,
+            t403,
+            t388,
+            t371,
+            t352,
+            t334,
+            t314,
+            t292,
+            t271,
+            t248,
+        ],
+        [
+            t454,
+            t462,
+            t468,
+            t472,
+            t474,
+            inv13,
+            t444,
+            t432,
+            t418,
+            t402,
+            t387,
+            t370,
+            t351,
+            t333,
+            t313,
+            t291,
+            t270,
+            t247,
+        ],
+        [
+            t449,
+            t448,
+            t447,
+            t446,
+            t445,
+            t444,
+            inv7
+                - inv7
+                    * (t204 * t449 + t205 * t448 + t206 * t447 + t207 * t446
+                        + t209 * t445 + t211 * inv13 * t443),
+            t438,
+            t424,
+            t408,
+            t393,
+            t376,
+            t357,
+            t339,
+            t319,
+            t297,
+            t276,
+            t253,
+        ],
+        [
+            t437,
+            t436,
+            t435,
+            t434,
+            t433,
+            t432,
+            t438,
+            inv6
+                - inv6
+                    * (t196 * t438 + t197 * t437 + t198 * t436 + t199 * t435
+                        + t200 * t434 + t201 * t433 + t202 * inv13 * t431),
+            t425,
+            t409,
+            t394,
+            t377,
+            t358,
+            t340,
+            t320,
+            t298,
+            t277,
+            t254,
+        ],
+        [
+            t423,
+            t422,
+            t421,
+            t420,
+            t419,
+            t418,
+            t424,
+            t425,
+            1842.9129686423132
+                * (t5 * t422 - t132 * t425 - t3 * t424 - t2 * t423 - t6 * t421
+                    - t7 * t420 - t133 * t419 - t134 * inv13 * t417)
+                + 1842.9129686423132,
+            t410,
+            t395,
+            t378,
+            t359,
+            t341,
+            t321,
+            t299,
+            t278,
+            t255,
+        ],
+        [
+            t407,
+            t406,
+            t405,
+            t404,
+            t403,
+            t402,
+            t408,
+            t409,
+            t410,
+            inv5
+                - inv5
+                    * (t187 * t407 + t188 * t406 + t189 * t405 + t190 * t404
+                        + t192 * t403 + t194 * inv13 * t401),
+            t396,
+            t379,
+            t360,
+            t342,
+            t322,
+            t300,
+            t279,
+            t256,
+        ],
+        [
+            t392,
+            t391,
+            t390,
+            t389,
+            t388,
+            t387,
+            t393,
+            t394,
+            t395,
+            t396,
+            inv4
+                - inv4
+                    * (t179 * t396 + t180 * t392 + t181 * t391 + t182 * t390
+                        + t183 * t389 + t184 * t388 + t185 * inv13 * t386),
+            t380,
+            t361,
+            t343,
+            t323,
+            t301,
+            t280,
+            t257,
+        ],
+        [
+            t375,
+            t374,
+            t373,
+            t372,
+            t371,
+            t370,
+            t376,
+            t377,
+            t378,
+            t379,
+            t380,
+            1842.9129686423132
+                * (t14 * t374 - t135 * t380 - t12 * t379 - t11 * t375 - t15 * t373
+                    - t16 * t372 - t136 * t371 - t137 * inv13 * t369)
+                + 1842.9129686423132,
+            t362,
+            t344,
+            t324,
+            t302,
+            t281,
+            t258,
+        ],
+        [
+            t356,
+            t355,
+            t354,
+            t353,
+            t352,
+            t351,
+            t357,
+            t358,
+            t359,
+            t360,
+            t361,
+            t362,
+            inv3
+                - inv3
+                    * (t170 * t356 + t171 * t355 + t172 * t354 + t173 * t353
+                        + t175 * t352 + t177 * inv13 * t350),
+            t345,
+            t325,
+            t303,
+            t282,
+            t259,
+        ],
+        [
+            t338,
+            t337,
+            t336,
+            t335,
+            t334,
+            t333,
+            t339,
+            t340,
+            t341,
+            t342,
+            t343,
+            t344,
+            t345,
+            inv2
+                - inv2
+                    * (t162 * t345 + t163 * t338 + t164 * t337 + t165 * t336
+                        + t166 * t335 + t167 * t334 + t168 * inv13 * t332),
+            t326,
+            t304,
+            t283,
+            t260,
+        ],
+        [
+            t318,
+            t317,
+            t316,
+            t315,
+            t314,
+            t313,
+            t319,
+            t320,
+            t321,
+            t322,
+            t323,
+            t324,
+            t325,
+            t326,
+            1842.9129686423132
+                * (t23 * t317 - t138 * t326 - t21 * t325 - t20 * t318 - t24 * t316
+                    - t25 * t315 - t139 * t314 - t140 * inv13 * t312)
+                + 1842.9129686423132,
+            t305,
+            t284,
+            t261,
+        ],
+        [
+            t296,
+            t295,
+            t294,
+            t293,
+            t292,
+            t291,
+            t297,
+            t298,
+            t299,
+            t300,
+            t301,
+            t302,
+            t303,
+            t304,
+            t305,
+            inv1
+                - inv1
+                    * (t153 * t296 + t154 * t295 + t155 * t294 + t156 * t293
+                        + t158 * t292 + t160 * inv13 * t290),
+            t285,
+            t262,
+        ],
+        [
+            t275,
+            t274,
+            t273,
+            t272,
+            t271,
+            t270,
+            t276,
+            t277,
+            t278,
+            t279,
+            t280,
+            t281,
+            t282,
+            t283,
+            t284,
+            t285,
+            inv0
+                - inv0
+                    * (t145 * t285 + t146 * t275 + t147 * t274 + t148 * t273
+                        + t149 * t272 + t150 * t271 + t151 * inv13 * t269),
+            t263,
+        ],
+        [
+            t252,
+            t251,
+            t250,
+            t249,
+            t248,
+            t247,
+            t253,
+            t254,
+            t255,
+            t256,
+            t257,
+            t258,
+            t259,
+            t260,
+            t261,
+            t262,
+            t263,
+            1842.9129686423132
+                * (t32 * t251 - t141 * t263 - t30 * t262 - t29 * t252 - t33 * t250
+                    - t34 * t249 - t142 * t248 - t143 * inv13 * t246)
+                + 1842.9129686423132,
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 17094,
+    add: 11636,
+    div: 28,
+    sqrt: 0,
+    sin: 12,
+    cos: 12,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let mut live = [0.0; 1970];
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    forward_dynamics_derivatives_part0(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part1(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part2(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part3(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part4(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part5(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part6(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part7(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part8(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part9(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part10(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part11(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part12(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part13(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part14(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part15(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part16(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part17(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part18(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part19(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part20(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part21(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part22(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part23(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part24(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part25(d, q, qd, tau, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part0_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part0_body(avx2, d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part0_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[11], q[12], q[13], q[14]);
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = lanes
+        .sin_cos_quad(q[15], q[16], q[17], q[18]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t5 = 2.0 * p.g * t3;
+    let t6 = qd[4] * c_q7 + qd[5] * s_q7;
+    let t7 = qd[5] * c_q7 - qd[4] * s_q7;
+    let t8 = 0.0875 * qd[3] - 0.1946 * qd[4];
+    let t9 = qd[4] * t8;
+    let t10 = qd[5] * qd[5];
+    let t11 = t9 - 0.1946 * t10;
+    let t12 = -0.0875 * t10 - qd[3] * t8;
+    let t13 = qd[3] * qd[5];
+    let t14 = qd[4] * qd[5];
+    let t15 = 0.1946 * t13 + 0.0875 * t14;
+    let t16 = qd[6] + qd[3];
+    let t17 = qd[6] * t7;
+    let t18 = qd[6] * t6;
+    let t19 = t16 * c_q8 - t7 * s_q8;
+    let t20 = t16 * s_q8 + t7 * c_q8;
+    let t21 = t6 * t16;
+    let t22 = t7 * t7;
+    let t23 = t22 + t16 * t16;
+    let t24 = -0.014 * t23;
+    let t25 = t6 * t7;
+    let t26 = qd[7] + t6;
+    let t27 = qd[7] * t20;
+    let t28 = qd[7] * t19;
+    let t29 = t19 * c_q9;
+    let t30 = t29 - t20 * s_q9;
+    let t31 = t19 * s_q9;
+    let t32 = t20 * c_q9;
+    let t33 = t31 + t32;
+    let t34 = -0.03745 * t20 - 0.16 * t26;
+    let t35 = t19 * t26;
+    let t36 = t19 * t20;
+    let t37 = t19 * t19;
+    let t38 = qd[8] + t26;
+    let t39 = qd[8] * t30;
+    let t40 = qd[4] * c_q10 + qd[5] * s_q10;
+    let t41 = qd[5] * c_q10 - qd[4] * s_q10;
+    let t42 = 0.0875 * qd[3] + 0.1946 * qd[4];
+    let t43 = -t42;
+    let t44 = qd[4] * t43;
+    let t45 = t44 - 0.1946 * t10;
+    let t46 = 0.0875 * t10 - qd[3] * t43;
+    let t47 = 0.1946 * t13 - 0.0875 * t14;
+    let t48 = qd[9] + qd[3];
+    let t49 = qd[9] * t41;
+    let t50 = qd[9] * t40;
+    let t51 = t48 * c_q11 - t41 * s_q11;
+    let t52 = t48 * s_q11 + t41 * c_q11;
+    let t53 = t40 * t48;
+    let t54 = t41 * t41;
+    let t55 = t54 + t48 * t48;
+    let t56 = 0.014 * t55;
+    let t57 = t40 * t41;
+    let t58 = qd[10] + t40;
+    let t59 = qd[10] * t52;
+    let t60 = qd[10] * t51;
+    let t61 = t51 * c_q12;
+    let t62 = t61 - t52 * s_q12;
+    let t63 = t51 * s_q12;
+    let t64 = t52 * c_q12;
+    let t65 = t63 + t64;
+    let t66 = 0.03745 * t52 - 0.16 * t58;
+    let t67 = t51 * t58;
+    let t68 = t51 * t52;
+    let t69 = t51 * t51;
+    let t70 = qd[11] + t58;
+    let t71 = qd[11] * t62;
+    let t72 = qd[4] * c_q13 + qd[5] * s_q13;
+    let t73 = qd[5] * c_q13 - qd[4] * s_q13;
+    let t74 = qd[4] * t42;
+    let t75 = 0.1946 * t10 + t74;
+    let t76 = -0.0875 * t10 - qd[3] * t42;
+    let t77 = -t47;
+    let t78 = qd[12] + qd[3];
+    let t79 = qd[12] * t73;
+    let t80 = qd[12] * t72;
+    let t81 = t78 * c_q14 - t73 * s_q14;
+    let t82 = t78 * s_q14 + t73 * c_q14;
+    let t83 = t72 * t78;
+    let t84 = t73 * t73;
+    let t85 = t84 + t78 * t78;
+    let t86 = -0.014 * t85;
+    let t87 = t72 * t73;
+    let t88 = qd[13] + t72;
+    let t89 = qd[13] * t82;
+    let t90 = qd[13] * t81;
+    let t91 = t81 * c_q15;
+    let t92 = t91 - t82 * s_q15;
+    let t93 = t81 * s_q15;
+    let t94 = t82 * c_q15;
+    let t95 = t93 + t94;
+    let t96 = -0.03745 * t82 - 0.16 * t88;
+    let t97 = t81 * t88;
+    let t98 = t81 * t82;
+    let t99 = t81 * t81;
+    let t100 = qd[14] + t88;
+    let t101 = qd[14] * t92;
+    let t102 = qd[4] * c_q16 + qd[5] * s_q16;
+    let t103 = qd[5] * c_q16 - qd[4] * s_q16;
+    let t104 = -t8;
+    let t105 = qd[4] * t104;
+    let t106 = 0.1946 * t10 + t105;
+    let t107 = 0.0875 * t10 - qd[3] * t104;
+    let t108 = -t15;
+    let t109 = qd[15] + qd[3];
+    let t110 = qd[15] * t103;
+    let t111 = qd[15] * t102;
+    let t112 = t109 * c_q17 - t103 * s_q17;
+    let t113 = t109 * s_q17 + t103 * c_q17;
+    let t114 = t102 * t109;
+    let t115 = t103 * t103;
+    let t116 = t115 + t109 * t109;
+    let t117 = 0.014 * t116;
+    let t118 = t102 * t103;
+    let t119 = qd[16] + t102;
+    let t120 = qd[16] * t113;
+    let t121 = qd[16] * t112;
+    let t122 = t112 * c_q18;
+    let t123 = t122 - t113 * s_q18;
+    let t124 = t112 * s_q18;
+    let t125 = t113 * c_q18;
+    live[6] = s_q7;
+    live[7] = c_q7;
+    live[20] = s_q8;
+    live[21] = c_q8;
+    live[32] = s_q9;
+    live[33] = c_q9;
+    live[45] = s_q10;
+    live[46] = c_q10;
+    live[56] = s_q11;
+    live[57] = c_q11;
+    live[68] = s_q12;
+    live[69] = c_q12;
+    live[81] = s_q13;
+    live[82] = c_q13;
+    live[92] = s_q14;
+    live[93] = c_q14;
+    live[104] = s_q15;
+    live[105] = c_q15;
+    live[117] = s_q16;
+    live[118] = c_q16;
+    live[128] = s_q17;
+    live[129] = c_q17;
+    live[140] = s_q18;
+    live[141] = c_q18;
+    live[0] = t0;
+    live[1] = t1;
+    live[2] = t2;
+    live[3] = t3;
+    live[4] = t4;
+    live[5] = t5;
+    live[8] = t6;
+    live[9] = t7;
+    live[10] = t9;
+    live[11] = t10;
+    live[12] = t11;
+    live[13] = t12;
+    live[14] = t13;
+    live[15] = t14;
+    live[16] = t15;
+    live[17] = t16;
+    live[18] = t17;
+    live[19] = t18;
+    live[22] = t19;
+    live[23] = t20;
+    live[24] = t21;
+    live[25] = t22;
+    live[26] = t23;
+    live[27] = t24;
+    live[28] = t25;
+    live[29] = t26;
+    live[30] = t27;
+    live[31] = t28;
+    live[34] = t29;
+    live[35] = t30;
+    live[36] = t31;
+    live[37] = t32;
+    live[38] = t33;
+    live[39] = t34;
+    live[40] = t35;
+    live[41] = t36;
+    live[42] = t37;
+    live[43] = t38;
+    live[44] = t39;
+    live[47] = t40;
+    live[48] = t41;
+    live[49] = t44;
+    live[50] = t45;
+    live[51] = t46;
+    live[52] = t47;
+    live[53] = t48;
+    live[54] = t49;
+    live[55] = t50;
+    live[58] = t51;
+    live[59] = t52;
+    live[60] = t53;
+    live[61] = t54;
+    live[62] = t55;
+    live[63] = t56;
+    live[64] = t57;
+    live[65] = t58;
+    live[66] = t59;
+    live[67] = t60;
+    live[70] = t61;
+    live[71] = t62;
+    live[72] = t63;
+    live[73] = t64;
+    live[74] = t65;
+    live[75] = t66;
+    live[76] = t67;
+    live[77] = t68;
+    live[78] = t69;
+    live[79] = t70;
+    live[80] = t71;
+    live[83] = t72;
+    live[84] = t73;
+    live[85] = t74;
+    live[86] = t75;
+    live[87] = t76;
+    live[88] = t77;
+    live[89] = t78;
+    live[90] = t79;
+    live[91] = t80;
+    live[94] = t81;
+    live[95] = t82;
+    live[96] = t83;
+    live[97] = t84;
+    live[98] = t85;
+    live[99] = t86;
+    live[100] = t87;
+    live[101] = t88;
+    live[102] = t89;
+    live[103] = t90;
+    live[106] = t91;
+    live[107] = t92;
+    live[108] = t93;
+    live[109] = t94;
+    live[110] = t95;
+    live[111] = t96;
+    live[112] = t97;
+    live[113] = t98;
+    live[114] = t99;
+    live[115] = t100;
+    live[116] = t101;
+    live[119] = t102;
+    live[120] = t103;
+    live[121] = t105;
+    live[122] = t106;
+    live[123] = t107;
+    live[124] = t108;
+    live[125] = t109;
+    live[126] = t110;
+    live[127] = t111;
+    live[130] = t112;
+    live[131] = t113;
+    live[132] = t114;
+    live[133] = t115;
+    live[134] = t116;
+    live[135] = t117;
+    live[136] = t118;
+    live[137] = t119;
+    live[138] = t120;
+    live[139] = t121;
+    live[142] = t122;
+    live[143] = t123;
+    live[144] = t124;
+    live[145] = t125;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part1_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part1_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t126 = live[144] + live[145];
+    let t127 = 0.03745 * live[131] - 0.16 * live[137];
+    let t128 = live[130] * live[137];
+    let t129 = live[130] * live[131];
+    let t130 = live[130] * live[130];
+    let t131 = qd[17] + live[137];
+    let t132 = qd[17] * live[143];
+    let t133 = qd[3] * qd[4];
+    let t134 = live[9] * live[17];
+    let t135 = live[35] * live[43];
+    let t136 = live[35] * live[38];
+    let t137 = live[35] * live[35];
+    let t138 = live[48] * live[53];
+    let t139 = live[71] * live[79];
+    let t140 = live[71] * live[74];
+    let t141 = live[71] * live[71];
+    let t142 = live[84] * live[89];
+    let t143 = live[107] * live[115];
+    let t144 = live[107] * live[110];
+    let t145 = live[107] * live[107];
+    let t146 = live[120] * live[125];
+    let t147 = live[143] * t131;
+    let t148 = live[143] * t126;
+    let t149 = live[143] * live[143];
+    let t150 = live[129] * live[141];
+    let t151 = live[128] * live[140];
+    let t152 = t151 - t150;
+    let t153 = -t152;
+    let t154 = live[129] * live[140];
+    let t155 = live[128] * live[141];
+    let t156 = t154 + t155;
+    let t157 = live[93] * live[105];
+    let t158 = live[92] * live[104];
+    let t159 = t157 - t158;
+    let t160 = live[93] * live[104];
+    let t161 = live[92] * live[105];
+    let t162 = t160 + t161;
+    let t163 = live[57] * live[69];
+    let t164 = live[56] * live[68];
+    let t165 = t164 - t163;
+    let t166 = -t165;
+    let t167 = live[57] * live[68];
+    let t168 = live[56] * live[69];
+    let t169 = t167 + t168;
+    let t170 = live[21] * live[33];
+    let t171 = live[20] * live[32];
+    let t172 = t170 - t171;
+    let t173 = live[21] * live[32];
+    let t174 = live[20] * live[33];
+    let t175 = t173 + t174;
+    let t176 = live[117] * live[128];
+    let t177 = live[117] * live[129];
+    let t178 = live[141] * t176 + live[140] * t177;
+    let t179 = live[140] * t176 - live[141] * t177;
+    let t180 = live[81] * live[92];
+    let t181 = live[81] * live[93];
+    let t182 = live[105] * t180 + live[104] * t181;
+    let t183 = live[104] * t180 - live[105] * t181;
+    let t184 = live[45] * live[56];
+    let t185 = live[45] * live[57];
+    let t186 = live[69] * t184 + live[68] * t185;
+    let t187 = live[68] * t184 - live[69] * t185;
+    let t188 = live[6] * live[20];
+    let t189 = live[6] * live[21];
+    let t190 = live[33] * t188 + live[32] * t189;
+    let t191 = live[32] * t188 - live[33] * t189;
+    let t192 = live[118] * live[128];
+    let t193 = live[118] * live[129];
+    let t194 = live[141] * t192 + live[140] * t193;
+    let t195 = live[141] * t193 - live[140] * t192;
+    let t196 = live[82] * live[92];
+    let t197 = live[82] * live[93];
+    let t198 = live[105] * t196 + live[104] * t197;
+    let t199 = live[105] * t197 - live[104] * t196;
+    let t200 = live[46] * live[56];
+    let t201 = live[46] * live[57];
+    let t202 = live[69] * t200 + live[68] * t201;
+    let t203 = live[69] * t201 - live[68] * t200;
+    let t204 = live[7] * live[20];
+    let t205 = live[7] * live[21];
+    let t206 = live[33] * t204 + live[32] * t205;
+    let t207 = live[33] * t205 - live[32] * t204;
+    let t208 = live[32] * live[32];
+    let t209 = live[32] * live[33];
+    let t210 = -0.0038482516772412995 * t172;
+    let t211 = 0.0038482516772412995 * t175;
+    let t212 = live[6] * t211;
+    let t213 = live[7] * t211;
+    let t214 = 0.00023148988883634047 * t175 + 0.0875 * t213;
+    let t215 = 0.00023148988883634047 * t172;
+    let t216 = 0.00023148988883634047 * t175;
+    let t217 = live[68] * live[68];
+    let t218 = live[68] * live[69];
+    let t219 = 0.0038482516772412995 * t165;
+    let t220 = 0.0038482516772412995 * t169;
+    let t221 = live[45] * t220;
+    let t222 = live[46] * t220;
+    let t223 = -0.00023148988883634047 * t169 - 0.0875 * t222;
+    let t224 = 0.00023148988883634047 * t165;
+    let t225 = -0.00023148988883634047 * t169;
+    let t226 = live[104] * live[104];
+    let t227 = live[104] * live[105];
+    let t228 = -0.0038482516772412995 * t159;
+    let t229 = 0.0038482516772412995 * t162;
+    let t230 = live[81] * t229;
+    let t231 = live[82] * t229;
+    let t232 = 0.00023148988883634047 * t162 + 0.0875 * t231;
+    let t233 = 0.00023148988883634047 * t159;
+    let t234 = 0.00023148988883634047 * t162;
+    let t235 = live[140] * live[140];
+    let t236 = live[140] * live[141];
+    let t237 = 0.0038482516772412995 * t152;
+    let t238 = 0.0038482516772412995 * t156;
+    let t239 = live[117] * t238;
+    let t240 = live[118] * t238;
+    let t241 = -0.00023148988883634047 * t156 - 0.0875 * t240;
+    let t242 = 0.00023148988883634047 * t152;
+    let t243 = -0.00023148988883634047 * t156;
+    let t244 = live[5] + qd[2] * qd[4] - qd[1] * qd[5];
+    let t245 = qd[0] * qd[5] - p.g * live[4] - qd[2] * qd[3];
+    let t246 = p.g * (1.0 - 2.0 * (live[0] + live[1])) + qd[1] * qd[3] - qd[0] * qd[4];
+    let t247 = 0.0001636201578415 * live[8] + 0.0031799702681776175 * live[17];
+    let t248 = 0.0001636201578415 * live[17] - 0.003148870268177618 * live[8];
+    let t249 = live[9] * t247;
+    let t250 = 0.01771278698415 * live[22] + 0.0000020453744565 * live[23];
+    let t251 = live[29] * live[29];
+    let t252 = live[23] * live[29];
+    let t253 = 0.0000001609852873477455 * live[23]
+        - 0.000000039595442777388946 * live[29];
+    let t254 = 0.0005461134539102453 * live[23] + 0.0022955781994879005 * live[29]
+        - 0.000000039595442777388946 * live[22];
+    let t255 = live[22] + 3392.3190305619773 * live[29];
+    let t256 = 0.0000001609852873477455 * t255 - 0.0022644781431582876 * live[23];
+    let t257 = live[22] * t254;
+    let t258 = 0.00003349734004227557 * live[38] + 0.0005426192213171667 * live[43];
+    let t259 = 0.00003349734004227557 * live[43] - 0.0005396092213171667 * live[38];
+    let t260 = live[35] * t259;
+    let t261 = live[35] * t258;
+    let t262 = 0.0031799702681776175 * live[53] - 0.0001636201578415 * live[47];
+    let t263 = -0.003148870268177618 * live[47] - 0.0001636201578415 * live[53];
+    let t264 = live[48] * t262;
+    let t265 = 0.01771278698415 * live[58] - 0.0000020453744565 * live[59];
+    let t266 = live[65] * live[65];
+    let t267 = live[59] * live[65];
+    let t268 = -0.0000001609852873477455 * live[59]
+        - 0.000000039595442777388946 * live[65];
+    let t269 = 0.0022955781994879005 * live[65] - 0.000000039595442777388946 * live[58]
+        - 0.0005461134539102453 * live[59];
+    let t270 = -3392.3190305619773 * live[65] - live[58];
+    let t271 = 0.0000001609852873477455 * t270 - 0.0022644781431582876 * live[59];
+    let t272 = live[58] * t269;
+    let t273 = 0.0005426192213171667 * live[79] - 0.00003349734004227557 * live[74];
+    let t274 = -0.0005396092213171667 * live[74] - 0.00003349734004227557 * live[79];
+    let t275 = live[71] * t274;
+    live[146] = t126;
+    live[147] = t127;
+    live[148] = t128;
+    live[149] = t129;
+    live[150] = t130;
+    live[151] = t131;
+    live[152] = t132;
+    live[153] = t133;
+    live[154] = t134;
+    live[155] = t135;
+    live[156] = t136;
+    live[157] = t137;
+    live[158] = t138;
+    live[159] = t139;
+    live[160] = t140;
+    live[161] = t141;
+    live[162] = t142;
+    live[163] = t143;
+    live[164] = t144;
+    live[165] = t145;
+    live[166] = t146;
+    live[167] = t147;
+    live[168] = t148;
+    live[169] = t149;
+    live[170] = t150;
+    live[171] = t151;
+    live[172] = t153;
+    live[173] = t154;
+    live[174] = t155;
+    live[175] = t156;
+    live[176] = t157;
+    live[177] = t158;
+    live[178] = t159;
+    live[179] = t160;
+    live[180] = t161;
+    live[181] = t162;
+    live[182] = t163;
+    live[183] = t164;
+    live[184] = t166;
+    live[185] = t167;
+    live[186] = t168;
+    live[187] = t169;
+    live[188] = t170;
+    live[189] = t171;
+    live[190] = t172;
+    live[191] = t173;
+    live[192] = t174;
+    live[193] = t175;
+    live[194] = t176;
+    live[195] = t177;
+    live[196] = t178;
+    live[197] = t179;
+    live[198] = t180;
+    live[199] = t181;
+    live[200] = t182;
+    live[201] = t183;
+    live[202] = t184;
+    live[203] = t185;
+    live[204] = t186;
+    live[205] = t187;
+    live[206] = t188;
+    live[207] = t189;
+    live[208] = t190;
+    live[209] = t191;
+    live[210] = t192;
+    live[211] = t193;
+    live[212] = t194;
+    live[213] = t195;
+    live[214] = t196;
+    live[215] = t197;
+    live[216] = t198;
+    live[217] = t199;
+    live[218] = t200;
+    live[219] = t201;
+    live[220] = t202;
+    live[221] = t203;
+    live[222] = t204;
+    live[223] = t205;
+    live[224] = t206;
+    live[225] = t207;
+    live[226] = t208;
+    live[227] = t209;
+    live[228] = t210;
+    live[229] = t212;
+    live[230] = t213;
+    live[231] = t214;
+    live[232] = t215;
+    live[233] = t216;
+    live[234] = t217;
+    live[235] = t218;
+    live[236] = t219;
+    live[237] = t221;
+    live[238] = t222;
+    live[239] = t223;
+    live[240] = t224;
+    live[241] = t225;
+    live[242] = t226;
+    live[243] = t227;
+    live[244] = t228;
+    live[245] = t230;
+    live[246] = t231;
+    live[247] = t232;
+    live[248] = t233;
+    live[249] = t234;
+    live[250] = t235;
+    live[251] = t236;
+    live[252] = t237;
+    live[253] = t239;
+    live[254] = t240;
+    live[255] = t241;
+    live[256] = t242;
+    live[257] = t243;
+    live[258] = t244;
+    live[259] = t245;
+    live[260] = t246;
+    live[261] = t247;
+    live[262] = t248;
+    live[263] = t249;
+    live[264] = t250;
+    live[265] = t251;
+    live[266] = t252;
+    live[267] = t253;
+    live[268] = t254;
+    live[269] = t255;
+    live[270] = t256;
+    live[271] = t257;
+    live[272] = t258;
+    live[273] = t259;
+    live[274] = t260;
+    live[275] = t261;
+    live[276] = t262;
+    live[277] = t263;
+    live[278] = t264;
+    live[279] = t265;
+    live[280] = t266;
+    live[281] = t267;
+    live[282] = t268;
+    live[283] = t269;
+    live[284] = t270;
+    live[285] = t271;
+    live[286] = t272;
+    live[287] = t273;
+    live[288] = t274;
+    live[289] = t275;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part2_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part2_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t276 = live[71] * live[287];
+    let t277 = 0.0031799702681776175 * live[89] - 0.0000702001578415 * live[83];
+    let t278 = -0.003148870268177618 * live[83] - 0.0000702001578415 * live[89];
+    let t279 = live[84] * t277;
+    let t280 = 0.01771278698415 * live[94] + 0.0000020453744565 * live[95];
+    let t281 = live[101] * live[101];
+    let t282 = live[95] * live[101];
+    let t283 = 0.0000001609852873477455 * live[95]
+        - 0.000000039595442777388946 * live[101];
+    let t284 = 0.0005461134539102453 * live[95] + 0.0022955781994879005 * live[101]
+        - 0.000000039595442777388946 * live[94];
+    let t285 = live[94] + 3392.3190305619773 * live[101];
+    let t286 = 0.0000001609852873477455 * t285 - 0.0022644781431582876 * live[95];
+    let t287 = live[94] * t284;
+    let t288 = 0.00003349734004227557 * live[110] + 0.0005426192213171667 * live[115];
+    let t289 = 0.00003349734004227557 * live[115] - 0.0005396092213171667 * live[110];
+    let t290 = live[107] * t289;
+    let t291 = live[107] * t288;
+    let t292 = 0.0000702001578415 * live[119] + 0.0031799702681776175 * live[125];
+    let t293 = 0.0000702001578415 * live[125] - 0.003148870268177618 * live[119];
+    let t294 = live[120] * t292;
+    let t295 = 0.01771278698415 * live[130] - 0.0000020453744565 * live[131];
+    let t296 = live[137] * live[137];
+    let t297 = live[131] * live[137];
+    let t298 = -0.0000001609852873477455 * live[131]
+        - 0.000000039595442777388946 * live[137];
+    let t299 = 0.0022955781994879005 * live[137] - 0.000000039595442777388946 * live[130]
+        - 0.0005461134539102453 * live[131];
+    let t300 = -3392.3190305619773 * live[137] - live[130];
+    let t301 = 0.0000001609852873477455 * t300 - 0.0022644781431582876 * live[131];
+    let t302 = live[130] * t299;
+    let t303 = 0.0005426192213171667 * live[151] - 0.00003349734004227557 * live[146];
+    let t304 = -0.0005396092213171667 * live[146] - 0.00003349734004227557 * live[151];
+    let t305 = live[143] * t304;
+    let t306 = live[143] * t303;
+    let t307 = -0.00003349734004227557 * live[118] - 0.0005396092213171667 * live[197];
+    let t308 = 0.00003349734004227557 * live[82] - 0.0005396092213171667 * live[201];
+    let t309 = -0.00003349734004227557 * live[46] - 0.0005396092213171667 * live[205];
+    let t310 = 0.00003349734004227557 * live[7] - 0.0005396092213171667 * live[209];
+    let t311 = -0.00003349734004227557 * live[117] - 0.0005396092213171667 * live[213];
+    let t312 = 0.00003349734004227557 * live[81] - 0.0005396092213171667 * live[217];
+    let t313 = -0.00003349734004227557 * live[45] - 0.0005396092213171667 * live[221];
+    let t314 = 0.00003349734004227557 * live[6] - 0.0005396092213171667 * live[225];
+    let t315 = -0.0038482516772412995 * live[33] - 0.01771278698415;
+    let t316 = 0.00017761436535496228 * live[32] - 0.000000039595442777388946;
+    let t317 = 0.00017761436535496228 * live[33] + 0.0005461134539102453;
+    let t318 = -0.0038482516772412995 * live[69] - 0.01771278698415;
+    let t319 = -0.00017761436535496228 * live[68] - 0.000000039595442777388946;
+    let t320 = -0.00017761436535496228 * live[69] - 0.0005461134539102453;
+    let t321 = -0.0038482516772412995 * live[105] - 0.01771278698415;
+    let t322 = 0.00017761436535496228 * live[104] - 0.000000039595442777388946;
+    let t323 = 0.00017761436535496228 * live[105] + 0.0005461134539102453;
+    let t324 = -0.0038482516772412995 * live[141] - 0.01771278698415;
+    let t325 = -0.00017761436535496228 * live[140] - 0.000000039595442777388946;
+    let t326 = -0.00017761436535496228 * live[141] - 0.0005461134539102453;
+    let t327 = live[11] + qd[4] * qd[4];
+    let t328 = live[11] + qd[3] * qd[3];
+    let t329 = live[23] * live[23];
+    let t330 = live[42] + live[265];
+    let t331 = -live[157] - live[43] * live[43];
+    let t332 = live[59] * live[59];
+    let t333 = live[78] + live[280];
+    let t334 = -live[161] - live[79] * live[79];
+    let t335 = live[95] * live[95];
+    let t336 = live[114] + t281;
+    let t337 = -live[165] - live[115] * live[115];
+    let t338 = live[131] * live[131];
+    let t339 = live[150] + t296;
+    let t340 = -live[169] - live[151] * live[151];
+    let t341 = live[140] * t340;
+    let t342 = live[141] * t340;
+    let t343 = live[104] * t337;
+    let t344 = live[105] * t337;
+    let t345 = live[68] * t334;
+    let t346 = live[69] * t334;
+    let t347 = live[32] * t331;
+    let t348 = live[33] * t331;
+    let t349 = qd[1] + 0.1946 * qd[5];
+    let t350 = qd[1] - 0.1946 * qd[5];
+    let t351 = qd[6] * live[6];
+    let t352 = qd[6] * live[7];
+    let t353 = qd[7] * live[20];
+    let t354 = qd[7] * live[21];
+    let t355 = qd[6] * live[222] + qd[7] * live[207];
+    let t356 = qd[7] * live[206] - qd[6] * live[223];
+    let t357 = qd[6] * live[206] - qd[7] * live[223];
+    let t358 = qd[6] * live[207] + qd[7] * live[222];
+    let t359 = qd[8] * live[190];
+    let t360 = qd[9] * live[45];
+    let t361 = qd[9] * live[46];
+    let t362 = qd[10] * live[56];
+    let t363 = qd[10] * live[57];
+    let t364 = qd[9] * live[218] + qd[10] * live[203];
+    let t365 = qd[10] * live[202] - qd[9] * live[219];
+    let t366 = qd[9] * live[202] - qd[10] * live[219];
+    let t367 = qd[9] * live[203] + qd[10] * live[218];
+    let t368 = qd[11] * live[184];
+    let t369 = qd[12] * live[81];
+    let t370 = qd[12] * live[82];
+    let t371 = qd[13] * live[92];
+    let t372 = qd[13] * live[93];
+    let t373 = qd[12] * live[214] + qd[13] * live[199];
+    let t374 = qd[13] * live[198] - qd[12] * live[215];
+    let t375 = qd[12] * live[198] - qd[13] * live[215];
+    let t376 = qd[12] * live[199] + qd[13] * live[214];
+    let t377 = qd[14] * live[178];
+    let t378 = qd[15] * live[117];
+    let t379 = qd[15] * live[118];
+    let t380 = qd[16] * live[128];
+    let t381 = qd[16] * live[129];
+    let t382 = qd[15] * live[210] + qd[16] * live[195];
+    let t383 = qd[16] * live[194] - qd[15] * live[211];
+    let t384 = qd[15] * live[194] - qd[16] * live[211];
+    let t385 = qd[15] * live[195] + qd[16] * live[210];
+    let t386 = qd[17] * live[172];
+    let t387 = live[7] * live[13] + live[6] * live[16];
+    let t388 = live[7] * live[16] - live[6] * live[13];
+    let t389 = 0.014 * (live[21] * live[24] - live[20] * live[28]);
+    let t390 = 0.014 * (live[20] * live[24] + live[21] * live[28]);
+    let t391 = live[33] * (0.03745 * live[40] - 0.16 * live[41])
+        - live[32] * (0.16 * live[42] - live[29] * live[39]);
+    let t392 = live[46] * live[51] + live[45] * live[52];
+    let t393 = live[46] * live[52] - live[45] * live[51];
+    let t394 = 0.014 * (live[56] * live[64] - live[57] * live[60]);
+    let t395 = -0.014 * (live[56] * live[60] + live[57] * live[64]);
+    let t396 = live[69] * (-0.03745 * live[76] - 0.16 * live[77])
+        - live[68] * (0.16 * live[78] - live[65] * live[75]);
+    let t397 = live[82] * live[87] + live[81] * live[88];
+    let t398 = live[82] * live[88] - live[81] * live[87];
+    let t399 = 0.014 * (live[93] * live[96] - live[92] * live[100]);
+    let t400 = 0.014 * (live[92] * live[96] + live[93] * live[100]);
+    let t401 = live[105] * (0.03745 * live[112] - 0.16 * live[113])
+        - live[104] * (0.16 * live[114] - live[101] * live[111]);
+    let t402 = live[118] * live[123] + live[117] * live[124];
+    let t403 = live[118] * live[124] - live[117] * live[123];
+    let t404 = 0.014 * (live[128] * live[136] - live[129] * live[132]);
+    let t405 = -0.014 * (live[128] * live[132] + live[129] * live[136]);
+    let t406 = live[141] * (-0.03745 * live[148] - 0.16 * live[149])
+        - live[140] * (0.16 * live[150] - live[137] * live[147]);
+    let t407 = live[141] * live[141];
+    let t408 = 0.0038482516772412995 * live[141] + 0.01771278698415;
+    let t409 = -0.0038482516772412995 * live[140] - 0.0000020453744565;
+    let t410 = 0.0000020453744565 - 0.004366683785492939 * live[251];
+    let t411 = 0.0002015423715275627 * live[251] - 0.000000039595442777388946;
+    let t412 = live[128] * t409;
+    let t413 = live[129] * t408 + t412;
+    let t414 = live[129] * t409;
+    let t415 = live[105] * live[105];
+    let t416 = 0.0038482516772412995 * live[105] + 0.01771278698415;
+    let t417 = 0.0000020453744565 - 0.0038482516772412995 * live[104];
+    let t418 = -0.004366683785492939 * live[243] - 0.0000020453744565;
+    let t419 = -0.0002015423715275627 * live[243] - 0.000000039595442777388946;
+    let t420 = live[92] * t417;
+    let t421 = live[93] * t416 + t420;
+    let t422 = live[93] * t417;
+    let t423 = live[69] * live[69];
+    let t424 = 0.0038482516772412995 * live[69] + 0.01771278698415;
+    let t425 = -0.0038482516772412995 * live[68] - 0.0000020453744565;
+    live[290] = t276;
+    live[291] = t277;
+    live[292] = t278;
+    live[293] = t279;
+    live[294] = t280;
+    live[295] = t281;
+    live[296] = t282;
+    live[297] = t283;
+    live[298] = t284;
+    live[299] = t285;
+    live[300] = t286;
+    live[301] = t287;
+    live[302] = t288;
+    live[303] = t289;
+    live[304] = t290;
+    live[305] = t291;
+    live[306] = t292;
+    live[307] = t293;
+    live[308] = t294;
+    live[309] = t295;
+    live[310] = t296;
+    live[311] = t297;
+    live[312] = t298;
+    live[313] = t299;
+    live[314] = t300;
+    live[315] = t301;
+    live[316] = t302;
+    live[317] = t303;
+    live[318] = t304;
+    live[319] = t305;
+    live[320] = t306;
+    live[321] = t307;
+    live[322] = t308;
+    live[323] = t309;
+    live[324] = t310;
+    live[325] = t311;
+    live[326] = t312;
+    live[327] = t313;
+    live[328] = t314;
+    live[329] = t315;
+    live[330] = t316;
+    live[331] = t317;
+    live[332] = t318;
+    live[333] = t319;
+    live[334] = t320;
+    live[335] = t321;
+    live[336] = t322;
+    live[337] = t323;
+    live[338] = t324;
+    live[339] = t325;
+    live[340] = t326;
+    live[341] = t327;
+    live[342] = t328;
+    live[343] = t329;
+    live[344] = t330;
+    live[345] = t331;
+    live[346] = t332;
+    live[347] = t333;
+    live[348] = t334;
+    live[349] = t335;
+    live[350] = t336;
+    live[351] = t337;
+    live[352] = t338;
+    live[353] = t339;
+    live[354] = t340;
+    live[355] = t341;
+    live[356] = t342;
+    live[357] = t343;
+    live[358] = t344;
+    live[359] = t345;
+    live[360] = t346;
+    live[361] = t347;
+    live[362] = t348;
+    live[363] = t349;
+    live[364] = t350;
+    live[365] = t351;
+    live[366] = t352;
+    live[367] = t353;
+    live[368] = t354;
+    live[369] = t355;
+    live[370] = t356;
+    live[371] = t357;
+    live[372] = t358;
+    live[373] = t359;
+    live[374] = t360;
+    live[375] = t361;
+    live[376] = t362;
+    live[377] = t363;
+    live[378] = t364;
+    live[379] = t365;
+    live[380] = t366;
+    live[381] = t367;
+    live[382] = t368;
+    live[383] = t369;
+    live[384] = t370;
+    live[385] = t371;
+    live[386] = t372;
+    live[387] = t373;
+    live[388] = t374;
+    live[389] = t375;
+    live[390] = t376;
+    live[391] = t377;
+    live[392] = t378;
+    live[393] = t379;
+    live[394] = t380;
+    live[395] = t381;
+    live[396] = t382;
+    live[397] = t383;
+    live[398] = t384;
+    live[399] = t385;
+    live[400] = t386;
+    live[401] = t387;
+    live[402] = t388;
+    live[403] = t389;
+    live[404] = t390;
+    live[405] = t391;
+    live[406] = t392;
+    live[407] = t393;
+    live[408] = t394;
+    live[409] = t395;
+    live[410] = t396;
+    live[411] = t397;
+    live[412] = t398;
+    live[413] = t399;
+    live[414] = t400;
+    live[415] = t401;
+    live[416] = t402;
+    live[417] = t403;
+    live[418] = t404;
+    live[419] = t405;
+    live[420] = t406;
+    live[421] = t407;
+    live[422] = t408;
+    live[423] = t409;
+    live[424] = t410;
+    live[425] = t411;
+    live[426] = t412;
+    live[427] = t413;
+    live[428] = t414;
+    live[429] = t415;
+    live[430] = t416;
+    live[431] = t417;
+    live[432] = t418;
+    live[433] = t419;
+    live[434] = t420;
+    live[435] = t421;
+    live[436] = t422;
+    live[437] = t423;
+    live[438] = t424;
+    live[439] = t425;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part3_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part3_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t426 = 0.0000020453744565 - 0.004366683785492939 * live[235];
+    let t427 = 0.0002015423715275627 * live[235] - 0.000000039595442777388946;
+    let t428 = live[56] * live[439];
+    let t429 = live[57] * live[438] + t428;
+    let t430 = live[57] * live[439];
+    let t431 = live[33] * live[33];
+    let t432 = 0.0038482516772412995 * live[33] + 0.01771278698415;
+    let t433 = 0.0000020453744565 - 0.0038482516772412995 * live[32];
+    let t434 = -0.004366683785492939 * live[227] - 0.0000020453744565;
+    let t435 = -0.0002015423715275627 * live[227] - 0.000000039595442777388946;
+    let t436 = live[20] * t433;
+    let t437 = live[21] * t432 + t436;
+    let t438 = live[21] * t433;
+    let t439 = 0.0038482516772412995 * live[345];
+    let t440 = 0.0038482516772412995 * live[348];
+    let t441 = 0.0038482516772412995 * live[351];
+    let t442 = 0.0038482516772412995 * live[354];
+    let t443 = live[319] + tau[17];
+    let t444 = live[146] * (qd[17] + live[151]);
+    let t445 = live[151] * live[318] - live[146] * live[317];
+    let t446 = -0.0038482516772412995 * (live[131] * live[147] + 0.03745 * live[150])
+        - t445;
+    let t447 = 0.00023756289850532602 * live[152] + 0.0038482516772412995 * live[168]
+        + 0.027291773659330866 * live[420] + 7.091992922587524 * t443;
+    let t448 = 0.0005416771019705355 * live[152] + 0.00023756289850532602 * live[420]
+        + 0.0617326823789311 * t443 - live[320];
+    let t449 = 0.004366683785492939 * live[421] - 0.01771278698415;
+    let t450 = 0.0022955781994879005 - 0.0006986694056788702 * live[421];
+    let inv0 = 1.0 / t450;
+    let t451 = 0.0002015423715275627 * live[421] - 0.0005461134539102453;
+    let t452 = live[141] * t447 + live[140] * t442;
+    let t453 = live[141] * t442 - live[140] * t447;
+    let t454 = live[319] + live[130] * live[315] - live[131] * live[312];
+    let t455 = tau[16] + t454 - t443 - 0.16 * t452;
+    let t456 = -0.027291773659330866 * live[421] - t449 * t449 * inv0;
+    let t457 = 0.027291773659330866 * live[251] - live[424] * t449 * inv0;
+    let t458 = -0.027291773659330866 * live[250] - live[424] * live[424] * inv0;
+    let t459 = -0.001259639822047267 * live[251] - live[425] * t449 * inv0;
+    let t460 = -0.001259639822047267 * live[421] - t449 * inv0 * t451;
+    let t461 = 0.001259639822047267 * live[250] - live[424] * live[425] * inv0;
+    let t462 = 0.001259639822047267 * live[251] - live[424] * inv0 * t451;
+    let t463 = 0.001231440536717216 * live[141] - 0.0005977473438552301 * live[250]
+        - live[425] * live[425] * inv0;
+    let t464 = -0.000615720268358608 * live[140] - 0.0005977473438552301 * live[251]
+        - live[425] * inv0 * t451 - 0.0000001609852873477455;
+    let t465 = -0.0005977473438552301 * live[421] - inv0 * t451 * t451
+        - 0.0022644781431582876;
+    let t466 = live[131] * live[309] + t452 + live[138] * t459
+        - 0.0000020453744565 * live[310] - live[418] * t456 - live[419] * t457
+        - live[139] * t460 - t449 * inv0 * t455;
+    let t467 = t453 + live[138] * t461 - 0.01771278698415 * live[310]
+        - live[130] * live[309] - live[418] * t457 - live[419] * t458 - live[139] * t462
+        - live[424] * inv0 * t455;
+    let t468 = live[137] * live[315] - live[131] * live[313];
+    let t469 = live[141] * t446 + live[140] * t448 + live[138] * t463
+        + 0.000615720268358608 * t444 - live[135] * live[422] - live[418] * t459
+        - live[419] * t461 - live[139] * t464 - live[425] * inv0 * t455 - t468
+        - 0.03745 * t453;
+    let t470 = live[316] - live[137] * live[312];
+    let t471 = live[141] * t448 + live[138] * t464 + 0.03745 * t452
+        - live[135] * live[423] - live[140] * t446 - live[418] * t460 - live[419] * t462
+        - live[139] * t465 - inv0 * t451 * t455 - t470;
+    let t472 = live[128] * t457;
+    let t473 = live[129] * t457;
+    let t474 = t473 - live[128] * t456;
+    let t475 = live[129] * t458 - t472;
+    let t476 = live[129] * (live[129] * t456 + t472)
+        + live[128] * (t473 + live[128] * t458);
+    let t477 = live[129] * t474 + live[128] * t475;
+    let t478 = live[129] * t475 - live[128] * t474;
+    let t479 = live[129] * t459 + live[128] * t460;
+    let t480 = live[129] * t460 - live[128] * t459;
+    let t481 = live[129] * t461 + live[128] * t462;
+    let t482 = live[129] * t462 - live[128] * t461;
+    let t483 = live[129] * t479 + live[128] * t481;
+    let t484 = live[129] * t480 + live[128] * t482;
+    let t485 = live[129] * t481 - live[128] * t479;
+    let t486 = live[129] * t482 - live[128] * t480;
+    let t487 = live[128] * t464;
+    let t488 = live[129] * t464;
+    let t489 = t488 - live[128] * t463;
+    let t490 = live[129] * t465 - t487;
+    let t491 = t483 - 0.014 * t477;
+    let t492 = 0.014 * (t483 - t486) + live[129] * t489 + live[128] * t490
+        - 0.000196 * t477;
+    let t493 = t485 - 0.014 * t478 - 0.008674079908742902;
+    let t494 = 0.000196 * t478 + live[129] * (live[129] * t463 + t487)
+        + live[128] * (t488 + live[128] * t465) + 0.0031799702681776175 - 0.028 * t485;
+    let inv1 = 1.0 / t494;
+    let t495 = live[129] * t466 + live[128] * t467;
+    let t496 = live[129] * t467 - live[128] * t466;
+    let t497 = live[129] * t469 + live[128] * t471 + live[120] * live[307] + tau[15]
+        - 0.014 * t496;
+    let t498 = t476 - t491 * t491 * inv1;
+    let t499 = t477 - t491 * t493 * inv1;
+    let t500 = t478 - t493 * t493 * inv1;
+    let t501 = 0.014 * t476 + t484 + 0.008674079908742902 - t491 * t492 * inv1;
+    let t502 = live[428] - live[128] * live[422] - live[427] * t492 * inv1;
+    let t503 = 0.014 * t477 + t486 - t492 * t493 * inv1;
+    let t504 = -0.000000004928062160971514 * inv1 - 0.003148870268177618;
+    let t505 = 0.000196 * t476 + 0.028 * t484 + live[129] * t490 - live[128] * t489
+        - t492 * t492 * inv1;
+    let t506 = live[416] * live[427];
+    let t507 = live[122] * t491;
+    let t508 = live[417] * t493;
+    let t509 = 0.008674079908742902 * live[132] + live[127] * t501 + t495
+        + t491 * (inv1 * (t506 + 0.0000702001578415 * live[126] - t497))
+        - live[122] * t498 - live[417] * t499;
+    let t510 = 0.0000020453744565 * live[148] + 0.01771278698415 * live[311]
+        + live[138] * live[422] + live[127] * t502 + 0.0038482516772412995 * t444
+        + live[427]
+            * (inv1 * (t507 + t506 + t508 + 0.0000702001578415 * live[126] - t497))
+        - 0.008674079908742902 * live[134] - live[139] * live[423];
+    let t511 = 0.008674079908742902 * live[136] + t496 + live[127] * t503
+        + t493 * (inv1 * (t506 + 0.0000702001578415 * live[126] - t497))
+        - live[122] * t499 - live[417] * t500;
+    let t512 = 0.0000702001578415 * inv1 * (t507 + t506 + t508 - live[127] * t492 - t497)
+        - live[308] - tau[16] - live[126] * t504;
+    let t513 = live[125] * live[307] - live[119] * live[306];
+    let t514 = 0.014 * t495 + live[129] * t471 + live[127] * t505
+        + t492 * (inv1 * (0.0000702001578415 * live[126] - t497)) - live[128] * t469
+        - live[122] * t501 - live[416] * t502 - live[417] * t503 - t513;
+    let t515 = live[118] * live[427];
+    let t516 = t491 * inv1 * t515 + live[117] * t499;
+    let t517 = live[117] * live[427];
+    let t518 = live[118] * t499 - t491 * inv1 * t517;
+    let t519 = t493 * inv1 * t517;
+    let t520 = t493 * inv1 * t515;
+    let t521 = -live[427] * inv1 * t517 - t520;
+    let t522 = live[118] * t500 - t519;
+    let t523 = live[118] * (t519 - live[427] * inv1 * t515)
+        + live[117] * (t520 + live[117] * t500);
+    let t524 = live[118] * t521 - live[117] * t522;
+    let t525 = live[117] * t521 + live[118] * t522;
+    let t526 = -0.0000702001578415 * live[118] * t491 * inv1 - live[117] * t501;
+    let t527 = live[118] * t501 - 0.0000702001578415 * live[117] * t491 * inv1;
+    let t528 = -0.0000702001578415 * inv1 * t515 - live[117] * t502;
+    let t529 = live[118] * t502 - 0.0000702001578415 * inv1 * t517;
+    let t530 = -0.0000702001578415 * live[118] * t493 * inv1 - live[117] * t503;
+    let t531 = live[118] * t503 - 0.0000702001578415 * live[117] * t493 * inv1;
+    let t532 = live[118] * t528 - live[117] * t530;
+    let t533 = live[118] * t529 - live[117] * t531;
+    let t534 = live[117] * t528 + live[118] * t530;
+    let t535 = live[117] * t529 + live[118] * t531;
+    let t536 = live[117] * t492 * inv1;
+    let t537 = live[118] * t492 * inv1;
+    let t538 = live[117] * t504 - 0.0000702001578415 * t537;
+    let t539 = live[118] * t505 - 0.0000702001578415 * t536;
+    let t540 = -0.1946 * t516 - 0.0875 * t498;
+    let t541 = 0.1946 * t523 + 0.0875 * t516;
+    let t542 = live[118] * t510 - live[117] * t511;
+    let t543 = live[117] * t510 + live[118] * t511;
+    let t544 = live[304] + tau[14];
+    let t545 = live[110] * (qd[14] + live[115]);
+    let t546 = live[115] * live[303] - live[110] * live[302];
+    let t547 = -0.0038482516772412995 * (live[95] * live[111] - 0.03745 * live[114])
+        - t546;
+    let t548 = 0.0038482516772412995 * live[164] + 0.027291773659330866 * live[415]
+        + 7.091992922587524 * t544 - 0.00023756289850532602 * live[116];
+    let t549 = 0.0005416771019705355 * live[116] - live[305]
+        - 0.00023756289850532602 * live[415] - 0.0617326823789311 * t544;
+    let t550 = 0.004366683785492939 * live[429] - 0.01771278698415;
+    let t551 = 0.0022955781994879005 - 0.0006986694056788702 * live[429];
+    let inv2 = 1.0 / t551;
+    let t552 = 0.0005461134539102453 - 0.0002015423715275627 * live[429];
+    let t553 = live[105] * t548 + live[104] * t441;
+    let t554 = live[105] * t441 - live[104] * t548;
+    let t555 = live[304] + live[94] * live[300] - live[95] * live[297];
+    let t556 = tau[13] + t555 - t544 - 0.16 * t553;
+    let t557 = -0.027291773659330866 * live[429] - t550 * t550 * inv2;
+    let t558 = 0.027291773659330866 * live[243] - live[432] * t550 * inv2;
+    let t559 = -0.027291773659330866 * live[242] - live[432] * live[432] * inv2;
+    let t560 = 0.001259639822047267 * live[243] - live[433] * t550 * inv2;
+    let t561 = 0.001259639822047267 * live[429] - t550 * inv2 * t552;
+    let t562 = -0.001259639822047267 * live[242] - live[432] * live[433] * inv2;
+    let t563 = -0.001259639822047267 * live[243] - live[432] * inv2 * t552;
+    let t564 = 0.001231440536717216 * live[105] - 0.0005977473438552301 * live[242]
+        - live[433] * live[433] * inv2;
+    let t565 = 0.0000001609852873477455 - 0.000615720268358608 * live[104]
+        - 0.0005977473438552301 * live[243] - live[433] * inv2 * t552;
+    let t566 = -0.0005977473438552301 * live[429] - inv2 * t552 * t552
+        - 0.0022644781431582876;
+    let t567 = 0.0000020453744565 * live[295] + live[95] * live[294] + t553
+        + live[102] * t560 - live[413] * t557 - live[414] * t558 - live[103] * t561
+        - t550 * inv2 * t556;
+    let t568 = t554 + live[102] * t562 - 0.01771278698415 * live[295]
+        - live[94] * live[294] - live[413] * t558 - live[414] * t559 - live[103] * t563
+        - live[432] * inv2 * t556;
+    let t569 = live[101] * live[300] - live[95] * live[298];
+    let t570 = live[105] * t547 + live[104] * t549 + live[102] * t564
+        + 0.000615720268358608 * t545 + 0.03745 * t554 - live[99] * live[430]
+        - live[413] * t560 - live[414] * t562 - live[103] * t565
+        - live[433] * inv2 * t556 - t569;
+    let t571 = live[301] - live[101] * live[297];
+    let t572 = live[105] * t549 + live[102] * t565 - live[99] * live[431]
+        - live[104] * t547 - live[413] * t561 - live[414] * t563 - live[103] * t566
+        - inv2 * t552 * t556 - t571 - 0.03745 * t553;
+    live[440] = t426;
+    live[441] = t427;
+    live[442] = t428;
+    live[443] = t429;
+    live[444] = t430;
+    live[445] = t431;
+    live[446] = t432;
+    live[447] = t433;
+    live[448] = t434;
+    live[449] = t435;
+    live[450] = t436;
+    live[451] = t437;
+    live[452] = t438;
+    live[453] = t439;
+    live[454] = t440;
+    live[455] = t443;
+    live[456] = t444;
+    live[457] = t445;
+    live[458] = t449;
+    live[459] = t450;
+    live[460] = inv0;
+    live[461] = t451;
+    live[462] = t454;
+    live[463] = t455;
+    live[464] = t468;
+    live[465] = t470;
+    live[466] = t491;
+    live[467] = t492;
+    live[468] = t493;
+    live[469] = t494;
+    live[470] = inv1;
+    live[471] = t497;
+    live[472] = t498;
+    live[473] = t504;
+    live[474] = t505;
+    live[475] = t509;
+    live[476] = t512;
+    live[477] = t513;
+    live[478] = t514;
+    live[479] = t516;
+    live[480] = t518;
+    live[481] = t523;
+    live[482] = t524;
+    live[483] = t525;
+    live[484] = t526;
+    live[485] = t527;
+    live[486] = t532;
+    live[487] = t533;
+    live[488] = t534;
+    live[489] = t535;
+    live[490] = t536;
+    live[491] = t537;
+    live[492] = t538;
+    live[493] = t539;
+    live[494] = t540;
+    live[495] = t541;
+    live[496] = t542;
+    live[497] = t543;
+    live[498] = t544;
+    live[499] = t545;
+    live[500] = t546;
+    live[501] = t550;
+    live[502] = t551;
+    live[503] = inv2;
+    live[504] = t552;
+    live[505] = t555;
+    live[506] = t556;
+    live[507] = t557;
+    live[508] = t558;
+    live[509] = t559;
+    live[510] = t560;
+    live[511] = t561;
+    live[512] = t562;
+    live[513] = t563;
+    live[514] = t564;
+    live[515] = t565;
+    live[516] = t566;
+    live[517] = t567;
+    live[518] = t568;
+    live[519] = t569;
+    live[520] = t570;
+    live[521] = t571;
+    live[522] = t572;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part4_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part4_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t573 = live[92] * live[508];
+    let t574 = live[93] * live[508];
+    let t575 = t574 - live[92] * live[507];
+    let t576 = live[93] * live[509] - t573;
+    let t577 = live[93] * (live[93] * live[507] + t573)
+        + live[92] * (t574 + live[92] * live[509]);
+    let t578 = live[93] * t575 + live[92] * t576;
+    let t579 = live[93] * t576 - live[92] * t575;
+    let t580 = live[93] * live[510] + live[92] * live[511];
+    let t581 = live[93] * live[511] - live[92] * live[510];
+    let t582 = live[93] * live[512] + live[92] * live[513];
+    let t583 = live[93] * live[513] - live[92] * live[512];
+    let t584 = live[93] * t580 + live[92] * t582;
+    let t585 = live[93] * t581 + live[92] * t583;
+    let t586 = live[93] * t582 - live[92] * t580;
+    let t587 = live[93] * t583 - live[92] * t581;
+    let t588 = live[92] * live[515];
+    let t589 = live[93] * live[515];
+    let t590 = t589 - live[92] * live[514];
+    let t591 = live[93] * live[516] - t588;
+    let t592 = 0.014 * t578 + t584;
+    let t593 = 0.014 * (t587 - t584) + live[93] * t590 + live[92] * t591
+        - 0.000196 * t578;
+    let t594 = 0.014 * t579 + t586 + 0.008674079908742902;
+    let t595 = 0.000196 * t579 + 0.028 * t586 + live[93] * (live[93] * live[514] + t588)
+        + live[92] * (t589 + live[92] * live[516]) + 0.0031799702681776175;
+    let inv3 = 1.0 / t595;
+    let t596 = live[93] * live[517] + live[92] * live[518];
+    let t597 = live[93] * live[518] - live[92] * live[517];
+    let t598 = 0.014 * t597 + live[93] * live[520] + live[92] * live[522]
+        + live[84] * live[292] + tau[12];
+    let t599 = t577 - t592 * t592 * inv3;
+    let t600 = t578 - t592 * t594 * inv3;
+    let t601 = t579 - t594 * t594 * inv3;
+    let t602 = t585 - 0.014 * t577 - t592 * t593 * inv3 - 0.008674079908742902;
+    let t603 = live[436] - live[92] * live[430] - live[435] * t593 * inv3;
+    let t604 = t587 - 0.014 * t578 - t593 * t594 * inv3;
+    let t605 = -0.000000004928062160971514 * inv3 - 0.003148870268177618;
+    let t606 = 0.000196 * t577 + live[93] * t591 - 0.028 * t585 - live[92] * t590
+        - t593 * t593 * inv3;
+    let t607 = live[411] * live[435];
+    let t608 = live[86] * t592;
+    let t609 = live[412] * t594;
+    let t610 = live[91] * t602 + t596
+        + t592 * (inv3 * (t607 - 0.0000702001578415 * live[90] - t598))
+        - 0.008674079908742902 * live[96] - live[86] * t599 - live[412] * t600;
+    let t611 = 0.01771278698415 * live[296] + live[102] * live[430] + live[91] * t603
+        + 0.0038482516772412995 * live[499]
+        + live[435]
+            * (inv3 * (t608 + t607 + t609 - t598 - 0.0000702001578415 * live[90]))
+        + 0.008674079908742902 * live[98] - 0.0000020453744565 * live[112]
+        - live[103] * live[431];
+    let t612 = t597 + live[91] * t604
+        + t594 * (inv3 * (t607 - t598 - 0.0000702001578415 * live[90]))
+        - 0.008674079908742902 * live[100] - live[86] * t600 - live[412] * t601;
+    let t613 = 0.0000702001578415 * inv3 * (live[91] * t593 + t598 - t608 - t607 - t609)
+        - live[293] - tau[13] - live[90] * t605;
+    let t614 = live[89] * live[292] - live[83] * live[291];
+    let t615 = live[93] * live[522] + live[91] * t606 - 0.014 * t596
+        - live[92] * live[520] - live[86] * t602 - live[411] * t603 - live[412] * t604
+        - t614 - t593 * (inv3 * (t598 + 0.0000702001578415 * live[90]));
+    let t616 = live[82] * live[435];
+    let t617 = t592 * inv3 * t616 + live[81] * t600;
+    let t618 = live[81] * live[435];
+    let t619 = live[82] * t600 - t592 * inv3 * t618;
+    let t620 = t594 * inv3 * t618;
+    let t621 = t594 * inv3 * t616;
+    let t622 = -live[435] * inv3 * t618 - t621;
+    let t623 = live[82] * t601 - t620;
+    let t624 = live[82] * (t620 - live[435] * inv3 * t616)
+        + live[81] * (t621 + live[81] * t601);
+    let t625 = live[82] * t622 - live[81] * t623;
+    let t626 = live[81] * t622 + live[82] * t623;
+    let t627 = 0.0000702001578415 * live[82] * t592 * inv3 - live[81] * t602;
+    let t628 = 0.0000702001578415 * live[81] * t592 * inv3 + live[82] * t602;
+    let t629 = 0.0000702001578415 * inv3 * t616 - live[81] * t603;
+    let t630 = 0.0000702001578415 * inv3 * t618 + live[82] * t603;
+    let t631 = 0.0000702001578415 * live[82] * t594 * inv3 - live[81] * t604;
+    let t632 = 0.0000702001578415 * live[81] * t594 * inv3 + live[82] * t604;
+    let t633 = live[82] * t629 - live[81] * t631;
+    let t634 = live[82] * t630 - live[81] * t632;
+    let t635 = live[81] * t629 + live[82] * t631;
+    let t636 = live[81] * t630 + live[82] * t632;
+    let t637 = live[81] * t593 * inv3;
+    let t638 = live[82] * t593 * inv3;
+    let t639 = live[81] * t605 + 0.0000702001578415 * t638;
+    let t640 = 0.0000702001578415 * t637 + live[82] * t606;
+    let t641 = 0.0875 * t599 - 0.1946 * t617;
+    let t642 = 0.1946 * t624 - 0.0875 * t617;
+    let t643 = live[82] * t611 - live[81] * t612;
+    let t644 = live[81] * t611 + live[82] * t612;
+    let t645 = live[289] + tau[11];
+    let t646 = live[74] * (qd[11] + live[79]);
+    let t647 = live[79] * live[288] - live[74] * live[287];
+    let t648 = -0.0038482516772412995 * (live[59] * live[75] + 0.03745 * live[78])
+        - t647;
+    let t649 = 0.00023756289850532602 * live[80] + 0.0038482516772412995 * live[160]
+        + 0.027291773659330866 * live[410] + 7.091992922587524 * t645;
+    let t650 = 0.0005416771019705355 * live[80] + 0.00023756289850532602 * live[410]
+        + 0.0617326823789311 * t645 - live[290];
+    let t651 = 0.004366683785492939 * live[437] - 0.01771278698415;
+    let t652 = 0.0022955781994879005 - 0.0006986694056788702 * live[437];
+    let inv4 = 1.0 / t652;
+    let t653 = 0.0002015423715275627 * live[437] - 0.0005461134539102453;
+    let t654 = live[69] * t649 + live[68] * live[454];
+    let t655 = live[69] * live[454] - live[68] * t649;
+    let t656 = live[289] + live[58] * live[285] - live[59] * live[282];
+    let t657 = tau[10] + t656 - t645 - 0.16 * t654;
+    let t658 = -0.027291773659330866 * live[437] - t651 * t651 * inv4;
+    let t659 = 0.027291773659330866 * live[235] - live[440] * t651 * inv4;
+    let t660 = -0.027291773659330866 * live[234] - live[440] * live[440] * inv4;
+    let t661 = -0.001259639822047267 * live[235] - live[441] * t651 * inv4;
+    let t662 = -0.001259639822047267 * live[437] - t651 * inv4 * t653;
+    let t663 = 0.001259639822047267 * live[234] - live[440] * live[441] * inv4;
+    let t664 = 0.001259639822047267 * live[235] - live[440] * inv4 * t653;
+    let t665 = 0.001231440536717216 * live[69] - 0.0005977473438552301 * live[234]
+        - live[441] * live[441] * inv4;
+    let t666 = -0.000615720268358608 * live[68] - 0.0005977473438552301 * live[235]
+        - live[441] * inv4 * t653 - 0.0000001609852873477455;
+    let t667 = -0.0005977473438552301 * live[437] - inv4 * t653 * t653
+        - 0.0022644781431582876;
+    let t668 = live[59] * live[279] + t654 + live[66] * t661
+        - 0.0000020453744565 * live[280] - live[408] * t658 - live[409] * t659
+        - live[67] * t662 - t651 * inv4 * t657;
+    let t669 = t655 + live[66] * t663 - 0.01771278698415 * live[280]
+        - live[58] * live[279] - live[408] * t659 - live[409] * t660 - live[67] * t664
+        - live[440] * inv4 * t657;
+    let t670 = live[65] * live[285] - live[59] * live[283];
+    let t671 = live[69] * t648 + live[68] * t650 + live[66] * t665
+        + 0.000615720268358608 * t646 - live[63] * live[438] - live[408] * t661
+        - live[409] * t663 - live[67] * t666 - live[441] * inv4 * t657 - t670
+        - 0.03745 * t655;
+    let t672 = live[286] - live[65] * live[282];
+    let t673 = live[69] * t650 + live[66] * t666 + 0.03745 * t654 - live[63] * live[439]
+        - live[68] * t648 - live[408] * t662 - live[409] * t664 - live[67] * t667
+        - inv4 * t653 * t657 - t672;
+    let t674 = live[56] * t659;
+    let t675 = live[57] * t659;
+    let t676 = t675 - live[56] * t658;
+    let t677 = live[57] * t660 - t674;
+    let t678 = live[57] * (live[57] * t658 + t674) + live[56] * (t675 + live[56] * t660);
+    let t679 = live[57] * t676 + live[56] * t677;
+    let t680 = live[57] * t677 - live[56] * t676;
+    let t681 = live[57] * t661 + live[56] * t662;
+    let t682 = live[57] * t662 - live[56] * t661;
+    let t683 = live[57] * t663 + live[56] * t664;
+    let t684 = live[57] * t664 - live[56] * t663;
+    let t685 = live[57] * t681 + live[56] * t683;
+    let t686 = live[57] * t682 + live[56] * t684;
+    let t687 = live[57] * t683 - live[56] * t681;
+    let t688 = live[57] * t684 - live[56] * t682;
+    let t689 = live[56] * t666;
+    let t690 = live[57] * t666;
+    let t691 = t690 - live[56] * t665;
+    let t692 = live[57] * t667 - t689;
+    let t693 = t685 - 0.014 * t679;
+    let t694 = 0.014 * (t685 - t688) + live[57] * t691 + live[56] * t692
+        - 0.000196 * t679;
+    let t695 = t687 - 0.014 * t680 - 0.008674079908742902;
+    let t696 = 0.000196 * t680 + live[57] * (live[57] * t665 + t689)
+        + live[56] * (t690 + live[56] * t667) + 0.0031799702681776175 - 0.028 * t687;
+    let inv5 = 1.0 / t696;
+    let t697 = live[57] * t668 + live[56] * t669;
+    let t698 = live[57] * t669 - live[56] * t668;
+    let t699 = live[57] * t671 + live[56] * t673 + live[48] * live[277] + tau[9]
+        - 0.014 * t698;
+    let t700 = t678 - t693 * t693 * inv5;
+    let t701 = t679 - t693 * t695 * inv5;
+    let t702 = t680 - t695 * t695 * inv5;
+    let t703 = 0.014 * t678 + t686 + 0.008674079908742902 - t693 * t694 * inv5;
+    let t704 = live[444] - live[56] * live[438] - live[443] * t694 * inv5;
+    let t705 = 0.014 * t679 + t688 - t694 * t695 * inv5;
+    let t706 = -0.000000026771556052077376 * inv5 - 0.003148870268177618;
+    let t707 = 0.000196 * t678 + 0.028 * t686 + live[57] * t692 - live[56] * t691
+        - t694 * t694 * inv5;
+    let t708 = live[406] * live[443];
+    let t709 = live[50] * t693;
+    let t710 = live[407] * t695;
+    let t711 = 0.008674079908742902 * live[60] + live[55] * t703 + t697
+        + t693 * (inv5 * (t708 - 0.0001636201578415 * live[54] - t699)) - live[50] * t700
+        - live[407] * t701;
+    let t712 = 0.0000020453744565 * live[76] + 0.01771278698415 * live[281]
+        + live[66] * live[438] + live[55] * t704 + 0.0038482516772412995 * t646
+        + live[443]
+            * (inv5 * (t709 + t708 + t710 - t699 - 0.0001636201578415 * live[54]))
+        - 0.008674079908742902 * live[62] - live[67] * live[439];
+    let t713 = 0.008674079908742902 * live[64] + t698 + live[55] * t705
+        + t695 * (inv5 * (t708 - t699 - 0.0001636201578415 * live[54])) - live[50] * t701
+        - live[407] * t702;
+    let t714 = 0.0001636201578415 * inv5 * (live[55] * t694 + t699 - t709 - t708 - t710)
+        - live[278] - tau[10] - live[54] * t706;
+    let t715 = live[53] * live[277] - live[47] * live[276];
+    let t716 = 0.014 * t697 + live[57] * t673 + live[55] * t707 - live[56] * t671
+        - live[50] * t703 - live[406] * t704 - live[407] * t705 - t715
+        - t694 * (inv5 * (t699 + 0.0001636201578415 * live[54]));
+    let t717 = live[46] * live[443];
+    let t718 = t693 * inv5 * t717 + live[45] * t701;
+    let t719 = live[45] * live[443];
+    live[523] = t592;
+    live[524] = t593;
+    live[525] = t594;
+    live[526] = t595;
+    live[527] = inv3;
+    live[528] = t598;
+    live[529] = t599;
+    live[530] = t605;
+    live[531] = t606;
+    live[532] = t610;
+    live[533] = t613;
+    live[534] = t614;
+    live[535] = t615;
+    live[536] = t617;
+    live[537] = t619;
+    live[538] = t624;
+    live[539] = t625;
+    live[540] = t626;
+    live[541] = t627;
+    live[542] = t628;
+    live[543] = t633;
+    live[544] = t634;
+    live[545] = t635;
+    live[546] = t636;
+    live[547] = t637;
+    live[548] = t638;
+    live[549] = t639;
+    live[550] = t640;
+    live[551] = t641;
+    live[552] = t642;
+    live[553] = t643;
+    live[554] = t644;
+    live[555] = t645;
+    live[556] = t646;
+    live[557] = t647;
+    live[558] = t651;
+    live[559] = t652;
+    live[560] = inv4;
+    live[561] = t653;
+    live[562] = t656;
+    live[563] = t657;
+    live[564] = t670;
+    live[565] = t672;
+    live[566] = t693;
+    live[567] = t694;
+    live[568] = t695;
+    live[569] = t696;
+    live[570] = inv5;
+    live[571] = t699;
+    live[572] = t700;
+    live[573] = t701;
+    live[574] = t702;
+    live[575] = t703;
+    live[576] = t704;
+    live[577] = t705;
+    live[578] = t706;
+    live[579] = t707;
+    live[580] = t711;
+    live[581] = t712;
+    live[582] = t713;
+    live[583] = t714;
+    live[584] = t715;
+    live[585] = t716;
+    live[586] = t717;
+    live[587] = t718;
+    live[588] = t719;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part5_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part5_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t720 = live[46] * live[573] - live[566] * live[570] * live[588];
+    let t721 = live[568] * live[570] * live[588];
+    let t722 = live[568] * live[570] * live[586];
+    let t723 = -live[443] * live[570] * live[588] - t722;
+    let t724 = live[46] * live[574] - t721;
+    let t725 = live[46] * (t721 - live[443] * live[570] * live[586])
+        + live[45] * (t722 + live[45] * live[574]);
+    let t726 = live[46] * t723 - live[45] * t724;
+    let t727 = live[45] * t723 + live[46] * t724;
+    let t728 = 0.0001636201578415 * live[46] * live[566] * live[570]
+        - live[45] * live[575];
+    let t729 = 0.0001636201578415 * live[45] * live[566] * live[570]
+        + live[46] * live[575];
+    let t730 = 0.0001636201578415 * live[570] * live[586] - live[45] * live[576];
+    let t731 = 0.0001636201578415 * live[570] * live[588] + live[46] * live[576];
+    let t732 = 0.0001636201578415 * live[46] * live[568] * live[570]
+        - live[45] * live[577];
+    let t733 = 0.0001636201578415 * live[45] * live[568] * live[570]
+        + live[46] * live[577];
+    let t734 = live[46] * t730 - live[45] * t732;
+    let t735 = live[46] * t731 - live[45] * t733;
+    let t736 = live[45] * t730 + live[46] * t732;
+    let t737 = live[45] * t731 + live[46] * t733;
+    let t738 = live[45] * live[567] * live[570];
+    let t739 = live[46] * live[567] * live[570];
+    let t740 = live[45] * live[578] + 0.0001636201578415 * t739;
+    let t741 = 0.0001636201578415 * t738 + live[46] * live[579];
+    let t742 = 0.1946 * live[587] - 0.0875 * live[572];
+    let t743 = 0.0875 * live[587] - 0.1946 * t725;
+    let t744 = live[46] * live[581] - live[45] * live[582];
+    let t745 = live[45] * live[581] + live[46] * live[582];
+    let t746 = live[274] + tau[8];
+    let t747 = live[38] * (qd[8] + live[43]);
+    let t748 = live[43] * live[273] - live[38] * live[272];
+    let t749 = -0.0038482516772412995 * (live[23] * live[39] - 0.03745 * live[42])
+        - t748;
+    let t750 = 0.0038482516772412995 * live[156] + 0.027291773659330866 * live[405]
+        + 7.091992922587524 * t746 - 0.00023756289850532602 * live[44];
+    let t751 = 0.0005416771019705355 * live[44] - live[275]
+        - 0.00023756289850532602 * live[405] - 0.0617326823789311 * t746;
+    let t752 = 0.004366683785492939 * live[445] - 0.01771278698415;
+    let t753 = 0.0022955781994879005 - 0.0006986694056788702 * live[445];
+    let inv6 = 1.0 / t753;
+    let t754 = 0.0005461134539102453 - 0.0002015423715275627 * live[445];
+    let t755 = live[33] * t750 + live[32] * live[453];
+    let t756 = live[33] * live[453] - live[32] * t750;
+    let t757 = live[274] + live[22] * live[270] - live[23] * live[267];
+    let t758 = tau[7] + t757 - t746 - 0.16 * t755;
+    let t759 = -0.027291773659330866 * live[445] - t752 * t752 * inv6;
+    let t760 = 0.027291773659330866 * live[227] - live[448] * t752 * inv6;
+    let t761 = -0.027291773659330866 * live[226] - live[448] * live[448] * inv6;
+    let t762 = 0.001259639822047267 * live[227] - live[449] * t752 * inv6;
+    let t763 = 0.001259639822047267 * live[445] - t752 * inv6 * t754;
+    let t764 = -0.001259639822047267 * live[226] - live[448] * live[449] * inv6;
+    let t765 = -0.001259639822047267 * live[227] - live[448] * inv6 * t754;
+    let t766 = 0.001231440536717216 * live[33] - 0.0005977473438552301 * live[226]
+        - live[449] * live[449] * inv6;
+    let t767 = 0.0000001609852873477455 - 0.000615720268358608 * live[32]
+        - 0.0005977473438552301 * live[227] - live[449] * inv6 * t754;
+    let t768 = -0.0005977473438552301 * live[445] - inv6 * t754 * t754
+        - 0.0022644781431582876;
+    let t769 = 0.0000020453744565 * live[265] + live[23] * live[264] + t755
+        + live[30] * t762 - live[403] * t759 - live[404] * t760 - live[31] * t763
+        - t752 * inv6 * t758;
+    let t770 = t756 + live[30] * t764 - 0.01771278698415 * live[265]
+        - live[22] * live[264] - live[403] * t760 - live[404] * t761 - live[31] * t765
+        - live[448] * inv6 * t758;
+    let t771 = live[29] * live[270] - live[23] * live[268];
+    let t772 = live[33] * t749 + live[32] * t751 + live[30] * t766
+        + 0.000615720268358608 * t747 + 0.03745 * t756 - live[27] * live[446]
+        - live[403] * t762 - live[404] * t764 - live[31] * t767 - live[449] * inv6 * t758
+        - t771;
+    let t773 = live[271] - live[29] * live[267];
+    let t774 = live[33] * t751 + live[30] * t767 - live[27] * live[447] - live[32] * t749
+        - live[403] * t763 - live[404] * t765 - live[31] * t768 - inv6 * t754 * t758
+        - t773 - 0.03745 * t755;
+    let t775 = live[20] * t760;
+    let t776 = live[21] * t760;
+    let t777 = t776 - live[20] * t759;
+    let t778 = live[21] * t761 - t775;
+    let t779 = live[21] * (live[21] * t759 + t775) + live[20] * (t776 + live[20] * t761);
+    let t780 = live[21] * t777 + live[20] * t778;
+    let t781 = live[21] * t778 - live[20] * t777;
+    let t782 = live[21] * t762 + live[20] * t763;
+    let t783 = live[21] * t763 - live[20] * t762;
+    let t784 = live[21] * t764 + live[20] * t765;
+    let t785 = live[21] * t765 - live[20] * t764;
+    let t786 = live[21] * t782 + live[20] * t784;
+    let t787 = live[21] * t783 + live[20] * t785;
+    let t788 = live[21] * t784 - live[20] * t782;
+    let t789 = live[21] * t785 - live[20] * t783;
+    let t790 = live[20] * t767;
+    let t791 = live[21] * t767;
+    let t792 = t791 - live[20] * t766;
+    let t793 = live[21] * t768 - t790;
+    let t794 = 0.014 * t780 + t786;
+    let t795 = 0.014 * (t789 - t786) + live[21] * t792 + live[20] * t793
+        - 0.000196 * t780;
+    let t796 = 0.014 * t781 + t788 + 0.008674079908742902;
+    let t797 = 0.000196 * t781 + 0.028 * t788 + live[21] * (live[21] * t766 + t790)
+        + live[20] * (t791 + live[20] * t768) + 0.0031799702681776175;
+    let inv7 = 1.0 / t797;
+    let t798 = live[21] * t769 + live[20] * t770;
+    let t799 = live[21] * t770 - live[20] * t769;
+    let t800 = 0.014 * t799 + live[21] * t772 + live[20] * t774 + live[9] * live[262]
+        + tau[6];
+    let t801 = t779 - t794 * t794 * inv7;
+    let t802 = t780 - t794 * t796 * inv7;
+    let t803 = t781 - t796 * t796 * inv7;
+    let t804 = t787 - 0.014 * t779 - t794 * t795 * inv7 - 0.008674079908742902;
+    let t805 = live[452] - live[20] * live[446] - live[451] * t795 * inv7;
+    let t806 = t789 - 0.014 * t780 - t795 * t796 * inv7;
+    let t807 = -0.000000026771556052077376 * inv7 - 0.003148870268177618;
+    let t808 = 0.000196 * t779 + live[21] * t793 - 0.028 * t787 - live[20] * t792
+        - t795 * t795 * inv7;
+    let t809 = live[401] * live[451];
+    let t810 = live[12] * t794;
+    let t811 = live[402] * t796;
+    let t812 = live[19] * t804 + t798
+        + t794 * (inv7 * (t809 + 0.0001636201578415 * live[18] - t800))
+        - 0.008674079908742902 * live[24] - live[12] * t801 - live[402] * t802;
+    let t813 = 0.01771278698415 * live[266] + live[30] * live[446] + live[19] * t805
+        + 0.0038482516772412995 * t747
+        + live[451]
+            * (inv7 * (t810 + t809 + t811 + 0.0001636201578415 * live[18] - t800))
+        + 0.008674079908742902 * live[26] - 0.0000020453744565 * live[40]
+        - live[31] * live[447];
+    let t814 = t799 + live[19] * t806
+        + t796 * (inv7 * (t809 + 0.0001636201578415 * live[18] - t800))
+        - 0.008674079908742902 * live[28] - live[12] * t802 - live[402] * t803;
+    let t815 = 0.0001636201578415 * inv7 * (t810 + t809 + t811 - live[19] * t795 - t800)
+        - live[263] - tau[7] - live[18] * t807;
+    let t816 = live[17] * live[262] - live[8] * live[261];
+    let t817 = live[21] * t774 + live[19] * t808
+        + t795 * (inv7 * (0.0001636201578415 * live[18] - t800)) - 0.014 * t798
+        - live[20] * t772 - live[12] * t804 - live[401] * t805 - live[402] * t806 - t816;
+    let t818 = live[7] * live[451];
+    let t819 = -t794 * inv7 * t818 - live[6] * t802;
+    let t820 = live[6] * live[451];
+    let t821 = live[7] * t802 - t794 * inv7 * t820;
+    let t822 = t796 * inv7 * t820;
+    let t823 = t796 * inv7 * t818;
+    let t824 = -live[451] * inv7 * t820 - t823;
+    let t825 = live[7] * t803 - t822;
+    let t826 = live[7] * (t822 - live[451] * inv7 * t818)
+        + live[6] * (t823 + live[6] * t803);
+    let t827 = live[7] * t824 - live[6] * t825;
+    let t828 = live[6] * t824 + live[7] * t825;
+    let t829 = -0.0001636201578415 * live[7] * t794 * inv7 - live[6] * t804;
+    let t830 = live[7] * t804 - 0.0001636201578415 * live[6] * t794 * inv7;
+    let t831 = -0.0001636201578415 * inv7 * t818 - live[6] * t805;
+    let t832 = live[7] * t805 - 0.0001636201578415 * inv7 * t820;
+    let t833 = -0.0001636201578415 * live[7] * t796 * inv7 - live[6] * t806;
+    let t834 = live[7] * t806 - 0.0001636201578415 * live[6] * t796 * inv7;
+    let t835 = live[7] * t831 - live[6] * t833;
+    let t836 = live[7] * t832 - live[6] * t834;
+    let t837 = live[6] * t831 + live[7] * t833;
+    let t838 = live[6] * t832 + live[7] * t834;
+    let t839 = live[6] * t795 * inv7;
+    let t840 = live[7] * t795 * inv7;
+    let t841 = live[6] * t807 - 0.0001636201578415 * t840;
+    let t842 = live[7] * t808 - 0.0001636201578415 * t839;
+    let t843 = 0.0875 * t801 - 0.1946 * t819;
+    let t844 = 0.0875 * t819 - 0.1946 * t826;
+    let t845 = live[472] + live[529] + live[572] + t801 + 2.50000279;
+    let inv8 = 1.0 / t845;
+    let t846 = t819 - live[479] - live[536] - live[587];
+    let t847 = live[480] + live[537] + t720 + t821;
+    let t848 = live[481] + live[538] + t725 + t826;
+    let t849 = live[482] + live[539] + t726 + t827;
+    let t850 = live[483] + live[540] + t727 + t828;
+    let t851 = 0.0875 * (live[480] - t821);
+    let t852 = 0.0875 * (live[537] - t720);
+    let t853 = t852 - t851;
+    let t854 = live[484] + live[541] + t728 + t829 + 2.224 * (t851 + t852);
+    let t855 = live[485] + live[542] + t729 + t830 - live[494] - live[551] - t742 - t843;
+    let t856 = 0.1946 * (t827 - live[482]);
+    let t857 = 0.1946 * (live[539] - t726);
+    let t858 = 0.44964028776978415 * (t856 + t857);
+    let t859 = t856 - t857;
+    let t860 = live[543] + t734 + t835 + live[486] - t859;
+    let t861 = live[487] + live[544] + t735 + t836 - live[495] - live[552] - t743 - t844;
+    let t862 = 0.0875 * (live[483] + t727);
+    let t863 = 0.0875 * (live[540] + t828);
+    let t864 = t863 - t862;
+    let t865 = 0.1946 * (live[483] - t727);
+    let t866 = 0.1946 * (live[540] - t828);
+    live[589] = t720;
+    live[590] = t726;
+    live[591] = t728;
+    live[592] = t729;
+    live[593] = t734;
+    live[594] = t735;
+    live[595] = t736;
+    live[596] = t737;
+    live[597] = t738;
+    live[598] = t739;
+    live[599] = t740;
+    live[600] = t741;
+    live[601] = t742;
+    live[602] = t743;
+    live[603] = t744;
+    live[604] = t745;
+    live[605] = t746;
+    live[606] = t747;
+    live[607] = t748;
+    live[608] = t752;
+    live[609] = t753;
+    live[610] = inv6;
+    live[611] = t754;
+    live[612] = t757;
+    live[613] = t758;
+    live[614] = t771;
+    live[615] = t773;
+    live[616] = t794;
+    live[617] = t795;
+    live[618] = t796;
+    live[619] = t797;
+    live[620] = inv7;
+    live[621] = t800;
+    live[622] = t807;
+    live[623] = t808;
+    live[624] = t812;
+    live[625] = t813;
+    live[626] = t814;
+    live[627] = t815;
+    live[628] = t816;
+    live[629] = t817;
+    live[630] = t821;
+    live[631] = t827;
+    live[632] = t829;
+    live[633] = t830;
+    live[634] = t835;
+    live[635] = t836;
+    live[636] = t837;
+    live[637] = t838;
+    live[638] = t839;
+    live[639] = t840;
+    live[640] = t841;
+    live[641] = t842;
+    live[642] = t843;
+    live[643] = t844;
+    live[644] = t845;
+    live[645] = inv8;
+    live[646] = t846;
+    live[647] = t847;
+    live[648] = t848;
+    live[649] = t849;
+    live[650] = t850;
+    live[651] = t853;
+    live[652] = t854;
+    live[653] = t855;
+    live[654] = t858;
+    live[655] = t859;
+    live[656] = t860;
+    live[657] = t861;
+    live[658] = t862;
+    live[659] = t863;
+    live[660] = t864;
+    live[661] = t865;
+    live[662] = t866;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part6_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part6_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t867 = live[661] + live[662] + live[488] + live[545] + live[595] + live[636];
+    let t868 = live[637] + live[489] + live[655] + live[546] + live[596] - live[651];
+    let t869 = live[7] * live[625] - live[6] * live[626];
+    let t870 = live[6] * live[625] + live[7] * live[626];
+    let t871 = live[648] + 2.50000279 - live[645] * live[646] * live[646];
+    let inv9 = 1.0 / t871;
+    let t872 = live[649] - live[645] * live[646] * live[647];
+    let t873 = live[654] - live[645] * live[646] * live[651];
+    let t874 = live[656] - live[645] * live[646] * live[652];
+    let t875 = live[657] - live[645] * live[646] * live[653];
+    let t876 = live[650] + 2.50000279 - live[645] * live[647] * live[647]
+        - inv9 * t872 * t872;
+    let inv10 = 1.0 / t876;
+    let t877 = live[660] - live[645] * live[647] * live[651] - inv9 * t872 * t873;
+    let t878 = t867 - live[645] * live[647] * live[652] - inv9 * t872 * t874;
+    let t879 = t868 - live[645] * live[647] * live[653] - inv9 * t872 * t875;
+    let t880 = live[658] + live[659];
+    let t881 = 0.0875 * t880 + 0.01603632470625 - live[645] * live[651] * live[651]
+        - inv9 * t873 * t873 - inv10 * t877 * t877;
+    let inv11 = 1.0 / t881;
+    let t882 = live[488] - live[636];
+    let t883 = live[545] - live[595];
+    let t884 = 0.0875 * (live[662] + t883 - live[661] - t882)
+        - live[645] * live[651] * live[652] - inv9 * t873 * t874 - inv10 * t877 * t878;
+    let t885 = live[546] - 0.0875 * live[589] - 0.0875 * live[537] - 0.1946 * live[539]
+        - 0.1946 * live[590] - live[596];
+    let t886 = live[489] + 0.0875 * live[480] + 0.0875 * live[630] - 0.1946 * live[482]
+        - live[637] - 0.1946 * live[631];
+    let t887 = 0.0875 * (t885 - t886) - live[645] * live[651] * live[653]
+        - inv9 * t873 * t875 - inv10 * t877 * t879;
+    let t888 = live[118] * (live[118] * live[473] + 0.0000702001578415 * live[490])
+        + live[82] * (live[82] * live[530] - 0.0000702001578415 * live[547])
+        + live[46] * (live[46] * live[578] - 0.0001636201578415 * live[597])
+        + live[7] * (live[7] * live[622] + 0.0001636201578415 * live[638])
+        + 0.4327904 * t880 + 0.3892 * (t882 + t883) + 0.06980556287725892
+        - live[117] * (-0.0000702001578415 * live[491] - live[117] * live[474])
+        - live[81] * (0.0000702001578415 * live[548] - live[81] * live[531])
+        - live[45] * (0.0001636201578415 * live[598] - live[45] * live[579])
+        - live[6] * (-0.0001636201578415 * live[639] - live[6] * live[623])
+        - live[645] * live[652] * live[652] - inv9 * t874 * t874 - inv10 * t878 * t878
+        - inv11 * t884 * t884;
+    let inv12 = 1.0 / t888;
+    let t889 = 0.0875 * (live[484] + live[591] - live[541] - live[632])
+        + 0.1946 * (live[593] + live[634] + t885 + t886 - live[486] - live[543])
+        + live[118] * live[492] + live[82] * live[549] + live[46] * live[599]
+        + live[7] * live[640] - live[117] * live[493] - live[81] * live[550]
+        - live[45] * live[600] - live[6] * live[641] - live[645] * live[652] * live[653]
+        - inv9 * t874 * t875 - inv10 * t878 * t879 - inv11 * t884 * t887;
+    let t890 = 0.175 * (live[485] + live[592] - live[542] - live[633])
+        + 0.3892 * (live[594] + live[635] - live[487] - live[544])
+        + live[117] * live[492] + live[118] * live[493] + live[81] * live[549]
+        + live[82] * live[550] + live[45] * live[599] + live[46] * live[600]
+        + live[6] * live[640] + live[7] * live[641]
+        + 0.0875 * (live[551] + live[642] - live[494] - live[601])
+        + 0.1946 * (live[495] + live[552] - live[602] - live[643]) + 0.08543630758350892
+        - live[645] * live[653] * live[653] - inv9 * t875 * t875 - inv10 * t879 * t879
+        - inv11 * t887 * t887 - inv12 * t889 * t889;
+    let inv13 = 1.0 / t890;
+    let t891 = live[645] * (live[646] * inv9 * t872 - live[647]);
+    let t892 = live[645] * (live[646] * inv9 * t873 - live[651]) - inv10 * t877 * t891;
+    let t893 = live[645] * (live[646] * inv9 * t874 - live[652]) - inv10 * t878 * t891
+        - inv11 * t884 * t892;
+    let t894 = live[645] * (live[646] * inv9 * t875 - live[653]) - inv10 * t879 * t891
+        - inv11 * t887 * t892 - inv12 * t889 * t893;
+    let t895 = inv12 * (t893 - t889 * inv13 * t894);
+    let t896 = inv11 * (t892 - t884 * t895 - t887 * inv13 * t894);
+    let t897 = inv10 * (t891 - t877 * t896 - t878 * t895 - t879 * inv13 * t894);
+    let t898 = inv9
+        * (live[645] * live[646] + t872 * t897 + t873 * t896 + t874 * t895
+            + t875 * inv13 * t894);
+    let t899 = inv9 * (t872 * inv10 * t877 - t873);
+    let t900 = inv9 * (t872 * inv10 * t878 - t874) - inv11 * t884 * t899;
+    let t901 = inv9 * (t872 * inv10 * t879 - t875) - inv11 * t887 * t899
+        - inv12 * t889 * t900;
+    let t902 = inv12 * (t900 - t889 * inv13 * t901);
+    let t903 = inv11 * (t899 - t884 * t902 - t887 * inv13 * t901);
+    let t904 = inv10 * (inv9 * t872 + t877 * t903 + t878 * t902 + t879 * inv13 * t901);
+    let t905 = inv10 * (t877 * inv11 * t884 - t878);
+    let t906 = inv10 * (t877 * inv11 * t887 - t879) - inv12 * t889 * t905;
+    let t907 = inv12 * (t905 - t889 * inv13 * t906);
+    let t908 = inv11 * (inv10 * t877 + t884 * t907 + t887 * inv13 * t906);
+    let t909 = inv11 * (t884 * inv12 * t889 - t887);
+    let t910 = inv12 * (inv11 * t884 + t889 * inv13 * t909);
+    let t911 = tau[0] + live[475] + live[532] + live[580] + live[624]
+        - live[258] * live[644] - live[259] * live[646] - live[260] * live[647];
+    let t912 = tau[1] + live[496] + live[553] + live[603] + t869 - live[258] * live[646]
+        - live[259] * (live[648] + 2.50000279) - live[260] * live[649];
+    let t913 = tau[2] + live[497] + live[554] + live[604] + t870 - live[258] * live[647]
+        - live[259] * live[649] - live[260] * (live[650] + 2.50000279);
+    let t914 = live[497] - t870;
+    let t915 = live[554] - live[604];
+    let t916 = tau[3] + 0.0875 * (t915 - t914) - 0.015630744706250005 * live[15]
+        - tau[15] - tau[12] - tau[9] - tau[6] - live[258] * live[651]
+        - live[259] * live[654] - live[260] * live[660];
+    let t917 = 0.06939998287725893 * live[14] + tau[4] + live[118] * live[476]
+        + live[82] * live[533] + live[46] * live[583] + live[7] * live[627]
+        + 0.1946 * (t914 + t915) - live[117] * live[478] - live[81] * live[535]
+        - live[45] * live[585] - live[6] * live[629] - live[258] * live[652]
+        - live[259] * live[656] - live[260] * t867;
+    let t918 = tau[5] + live[117] * live[476] + live[118] * live[478]
+        + live[81] * live[533] + live[82] * live[535] + live[45] * live[583]
+        + live[46] * live[585] + live[6] * live[627] + live[7] * live[629]
+        + 0.0875 * (live[475] + live[580] - live[532] - live[624])
+        + 0.1946 * (live[603] + t869 - live[496] - live[553])
+        - 0.05376923817100892 * live[153] - live[258] * live[653] - live[259] * live[657]
+        - live[260] * t868;
+    let t919 = inv13 * t909 * t918 + t896 * t911 + t903 * t912
+        + (inv11 - inv11 * (t887 * inv13 * t909 - t884 * t910)) * t916 - t910 * t917
+        - t908 * t913;
+    let t920 = (inv12 + inv12 * inv12 * t889 * t889 * inv13) * t917 + t895 * t911
+        + t902 * t912 + t907 * t913 - t910 * t916 - inv12 * t889 * inv13 * t918;
+    let t921 = inv13
+        * (t918 + t894 * t911 + t901 * t912 + t906 * t913 + t909 * t916
+            - inv12 * t889 * t917);
+    let t922 = live[259]
+        + (inv9 - inv9 * (t873 * t903 + t874 * t902 + t875 * inv13 * t901 - t872 * t904))
+            * t912 + t903 * t916 + t902 * t917 + inv13 * t901 * t918 - t898 * t911
+        - t904 * t913;
+    let t923 = 0.1946 * t921 + t922;
+    let t924 = live[260] + t897 * t911
+        + (inv10 - inv10 * (t878 * t907 + t879 * inv13 * t906 - t877 * t908)) * t913
+        + t907 * t917 + inv13 * t906 * t918 - t904 * t912 - t908 * t916;
+    let t925 = 0.0875 * t919 - 0.1946 * t920;
+    let t926 = t924 + t925;
+    let t927 = 0.1946 * live[11] + 0.0875 * t921;
+    let t928 = live[258]
+        + (live[645]
+            - live[645]
+                * (live[647] * t897 + live[651] * t896 + live[652] * t895
+                    + live[653] * inv13 * t894 - live[646] * t898)) * t911 + t897 * t913
+        + t896 * t916 + t895 * t917 + inv13 * t894 * t918 - t898 * t912;
+    let t929 = live[10] + t928 - t927;
+    let t930 = live[402] + live[7] * t926 - live[6] * t923;
+    let t931 = live[6] * t921 + live[18] + live[7] * t920;
+    let t932 = live[7] * t921 - live[6] * t920;
+    let t933 = t932 - live[19];
+    let t934 = t919
+        + live[620]
+            * (live[621] - live[616] * t929
+                - live[451] * (live[401] + live[7] * t923 + live[6] * t926)
+                - live[618] * t930 - live[619] * t919 - live[617] * t933
+                - 0.0001636201578415 * t931);
+    let t935 = t929 - 0.014 * t933;
+    let t936 = t930 + 0.014 * t934;
+    let t937 = live[403] + live[21] * t935 - live[20] * t936;
+    let t938 = live[404] + live[20] * t935 + live[21] * t936;
+    let t939 = live[21] * t934 - live[20] * t933;
+    let t940 = t939 - live[30];
+    let t941 = live[21] * t933 + live[31] + live[20] * t934;
+    let t942 = t931
+        + live[610]
+            * (live[613] - live[608] * t937 - live[448] * t938 - live[449] * t940
+                - live[609] * t931 - live[611] * t941);
+    let t943 = live[33] * t941 + live[44] + live[32] * t940;
+    let t944 = live[605]
+        + 0.0038482516772412995
+            * (live[405] + live[33] * (t937 - 0.03745 * t941 - 0.16 * t942)
+                - live[32] * (t938 + 0.03745 * t940)) - 0.00003349734004227557 * t943;
+    let t945 = 1842.9129686423132 * t944;
+    let t946 = 0.0875 * t919 + 0.1946 * t920;
+    let t947 = t924 - t946;
+    let t948 = 0.1946 * live[11] - 0.0875 * t921;
+    let t949 = live[49] + t928 - t948;
+    let t950 = live[407] + live[46] * t947 - live[45] * t923;
+    let t951 = live[45] * t921 + live[54] + live[46] * t920;
+    let t952 = live[46] * t921 - live[45] * t920;
+    let t953 = t952 - live[55];
+    let t954 = t919
+        + live[570]
+            * (live[571] + 0.0001636201578415 * t951 - live[566] * t949
+                - live[443] * (live[406] + live[46] * t923 + live[45] * t947)
+                - live[568] * t950 - live[569] * t919 - live[567] * t953);
+    let t955 = t949 + 0.014 * t953;
+    let t956 = t950 - 0.014 * t954;
+    let t957 = live[408] + live[57] * t955 - live[56] * t956;
+    let t958 = live[409] + live[56] * t955 + live[57] * t956;
+    let t959 = live[57] * t954 - live[56] * t953;
+    let t960 = t959 - live[66];
+    let t961 = live[57] * t953 + live[67] + live[56] * t954;
+    let t962 = t951
+        + live[560]
+            * (live[563] - live[558] * t957 - live[440] * t958 - live[441] * t960
+                - live[559] * t951 - live[561] * t961);
+    let t963 = live[69] * t961 + live[80] + live[68] * t960;
+    let t964 = live[555]
+        + 0.0038482516772412995
+            * (live[410] + live[69] * (t957 + 0.03745 * t961 - 0.16 * t962)
+                - live[68] * (t958 - 0.03745 * t960)) + 0.00003349734004227557 * t963;
+    let t965 = 1842.9129686423132 * t964;
+    let t966 = t922 - 0.1946 * t921;
+    let t967 = t924 + t946;
+    let t968 = t948 + live[85] + t928;
+    let t969 = live[412] + live[82] * t967 - live[81] * t966;
+    let t970 = live[81] * t921 + live[90] + live[82] * t920;
+    let t971 = live[82] * t921 - live[81] * t920;
+    let t972 = t971 - live[91];
+    let t973 = t919
+        + live[527]
+            * (live[528] + 0.0000702001578415 * t970 - live[523] * t968
+                - live[435] * (live[411] + live[82] * t966 + live[81] * t967)
+                - live[525] * t969 - live[526] * t919 - live[524] * t972);
+    let t974 = t968 - 0.014 * t972;
+    let t975 = t969 + 0.014 * t973;
+    let t976 = live[413] + live[93] * t974 - live[92] * t975;
+    let t977 = live[414] + live[92] * t974 + live[93] * t975;
+    let t978 = live[93] * t973 - live[92] * t972;
+    let t979 = t978 - live[102];
+    let t980 = live[93] * t972 + live[103] + live[92] * t973;
+    let t981 = t970
+        + live[503]
+            * (live[506] - live[501] * t976 - live[432] * t977 - live[433] * t979
+                - live[502] * t970 - live[504] * t980);
+    let t982 = live[105] * t980 + live[116] + live[104] * t979;
+    let t983 = live[498]
+        + 0.0038482516772412995
+            * (live[415] + live[105] * (t976 - 0.03745 * t980 - 0.16 * t981)
+                - live[104] * (t977 + 0.03745 * t979)) - 0.00003349734004227557 * t982;
+    let t984 = 1842.9129686423132 * t983;
+    let t985 = t924 - t925;
+    let t986 = t927 + live[121] + t928;
+    let t987 = live[417] + live[118] * t985 - live[117] * t966;
+    let t988 = live[117] * t921 + live[126] + live[118] * t920;
+    let t989 = live[118] * t921 - live[117] * t920;
+    let t990 = t989 - live[127];
+    let t991 = t919
+        + live[470]
+            * (live[471] - live[466] * t986
+                - live[427] * (live[416] + live[118] * t966 + live[117] * t985)
+                - live[468] * t987 - live[469] * t919 - live[467] * t990
+                - 0.0000702001578415 * t988);
+    let t992 = t986 + 0.014 * t990;
+    let t993 = t987 - 0.014 * t991;
+    let t994 = live[418] + live[129] * t992 - live[128] * t993;
+    let t995 = live[419] + live[128] * t992 + live[129] * t993;
+    let t996 = live[129] * t991 - live[128] * t990;
+    let t997 = t996 - live[138];
+    let t998 = live[129] * t990 + live[139] + live[128] * t991;
+    let t999 = t988
+        + live[460]
+            * (live[463] - live[458] * t994 - live[424] * t995 - live[425] * t997
+                - live[459] * t988 - live[461] * t998);
+    let t1000 = live[141] * t998 + live[152] + live[140] * t997;
+    let t1001 = live[455]
+        + 0.0038482516772412995
+            * (live[420] + live[141] * (t994 + 0.03745 * t998 - 0.16 * t999)
+                - live[140] * (t995 - 0.03745 * t997)) + 0.00003349734004227557 * t1000;
+    let t1002 = 1842.9129686423132 * t1001;
+    let t1003 = -live[8];
+    let t1004 = live[21] * t1003;
+    let t1005 = live[20] * t1003;
+    let t1006 = live[33] * t1004 - live[32] * t1005;
+    let t1007 = live[33] * t1005 + live[32] * t1004;
+    let t1008 = -live[23];
+    let t1009 = live[34] + live[32] * t1008;
+    let t1010 = live[33] * t1008;
+    let t1011 = t1010 - live[36];
+    live[663] = t919;
+    live[664] = t920;
+    live[665] = t921;
+    live[666] = t922;
+    live[667] = t924;
+    live[668] = t928;
+    live[669] = t931;
+    live[670] = t932;
+    live[671] = t933;
+    live[672] = t934;
+    live[673] = t939;
+    live[674] = t940;
+    live[675] = t941;
+    live[676] = t942;
+    live[677] = t943;
+    live[678] = t944;
+    live[679] = t945;
+    live[680] = t951;
+    live[681] = t952;
+    live[682] = t953;
+    live[683] = t954;
+    live[684] = t959;
+    live[685] = t960;
+    live[686] = t961;
+    live[687] = t962;
+    live[688] = t963;
+    live[689] = t964;
+    live[690] = t965;
+    live[691] = t970;
+    live[692] = t971;
+    live[693] = t972;
+    live[694] = t973;
+    live[695] = t978;
+    live[696] = t979;
+    live[697] = t980;
+    live[698] = t981;
+    live[699] = t982;
+    live[700] = t983;
+    live[701] = t984;
+    live[702] = t988;
+    live[703] = t989;
+    live[704] = t990;
+    live[705] = t991;
+    live[706] = t996;
+    live[707] = t997;
+    live[708] = t998;
+    live[709] = t999;
+    live[710] = t1000;
+    live[711] = t1001;
+    live[712] = t1002;
+    live[713] = t1003;
+    live[714] = t1004;
+    live[715] = t1005;
+    live[716] = t1006;
+    live[717] = t1007;
+    live[718] = t1008;
+    live[719] = t1009;
+    live[720] = t1010;
+    live[721] = t1011;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part7_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part7_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t1012 = -live[47];
+    let t1013 = live[57] * t1012;
+    let t1014 = live[56] * t1012;
+    let t1015 = live[69] * t1013 - live[68] * t1014;
+    let t1016 = live[69] * t1014 + live[68] * t1013;
+    let t1017 = -live[59];
+    let t1018 = live[70] + live[68] * t1017;
+    let t1019 = live[69] * t1017;
+    let t1020 = t1019 - live[72];
+    let t1021 = -live[83];
+    let t1022 = live[93] * t1021;
+    let t1023 = live[92] * t1021;
+    let t1024 = live[105] * t1022 - live[104] * t1023;
+    let t1025 = live[105] * t1023 + live[104] * t1022;
+    let t1026 = -live[95];
+    let t1027 = live[106] + live[104] * t1026;
+    let t1028 = live[105] * t1026;
+    let t1029 = t1028 - live[108];
+    let t1030 = -live[119];
+    let t1031 = live[129] * t1030;
+    let t1032 = live[128] * t1030;
+    let t1033 = live[141] * t1031 - live[140] * t1032;
+    let t1034 = live[141] * t1032 + live[140] * t1031;
+    let t1035 = -live[131];
+    let t1036 = live[142] + live[140] * t1035;
+    let t1037 = live[141] * t1035;
+    let t1038 = t1037 - live[144];
+    let t1039 = -0.000615720268358608 * live[140] - 0.0005396092213171667 * live[251];
+    let t1040 = t1039 - 0.0000001609852873477455;
+    let t1041 = live[129] * live[338] - live[426];
+    let t1042 = live[128] * live[338] + live[428];
+    let t1043 = live[128] * live[129];
+    let t1044 = 0.014 * t1041 + live[129] * live[340] - live[128] * live[339];
+    let t1045 = 0.014 * t1042 + live[129] * live[339] + live[128] * live[340];
+    let t1046 = t1045 + 0.0000702001578415;
+    let t1047 = -0.008674079908742902 * live[118] - live[117] * t1041;
+    let t1048 = live[118] * t1041 - 0.008674079908742902 * live[117];
+    let t1049 = live[117] * t1044;
+    let t1050 = -0.000615720268358608 * live[104] - 0.0005396092213171667 * live[243];
+    let t1051 = t1050 + 0.0000001609852873477455;
+    let t1052 = live[93] * live[335] - live[434];
+    let t1053 = live[92] * live[335] + live[436];
+    let t1054 = live[92] * live[93];
+    let t1055 = live[93] * live[337] - live[92] * live[336] - 0.014 * t1052;
+    let t1056 = live[93] * live[336] + live[92] * live[337] - 0.014 * t1053;
+    let t1057 = t1056 - 0.0000702001578415;
+    let t1058 = 0.008674079908742902 * live[82] - live[81] * t1052;
+    let t1059 = 0.008674079908742902 * live[81] + live[82] * t1052;
+    let t1060 = live[81] * t1055;
+    let t1061 = -0.000615720268358608 * live[68] - 0.0005396092213171667 * live[235];
+    let t1062 = t1061 - 0.0000001609852873477455;
+    let t1063 = live[57] * live[332] - live[442];
+    let t1064 = live[56] * live[332] + live[444];
+    let t1065 = live[56] * live[57];
+    let t1066 = 0.014 * t1063 + live[57] * live[334] - live[56] * live[333];
+    let t1067 = 0.014 * t1064 + live[57] * live[333] + live[56] * live[334];
+    let t1068 = t1067 - 0.0001636201578415;
+    let t1069 = -0.008674079908742902 * live[46] - live[45] * t1063;
+    let t1070 = live[46] * t1063 - 0.008674079908742902 * live[45];
+    let t1071 = live[45] * t1066;
+    let t1072 = -0.000615720268358608 * live[32] - 0.0005396092213171667 * live[227];
+    let t1073 = t1072 + 0.0000001609852873477455;
+    let t1074 = live[21] * live[329] - live[450];
+    let t1075 = live[20] * live[329] + live[452];
+    let t1076 = live[20] * live[21];
+    let t1077 = live[21] * live[331] - live[20] * live[330] - 0.014 * t1074;
+    let t1078 = live[21] * live[330] + live[20] * live[331] - 0.014 * t1075;
+    let t1079 = t1078 + 0.0001636201578415;
+    let t1080 = 0.008674079908742902 * live[7] - live[6] * t1074;
+    let t1081 = 0.008674079908742902 * live[6] + live[7] * t1074;
+    let t1082 = live[6] * t1077;
+    let t1083 = 0.001231440536717216 * live[141] + 0.002838197420805067;
+    let t1084 = 0.0010792184426343333 * live[250] - 0.001231440536717216 * live[141]
+        - 0.0028040873644754544;
+    let t1085 = t1039 + t1043 * t1084 - 2.0 * live[128] * live[128] * t1040
+        - 0.0000001609852873477455;
+    let t1086 = live[128] * live[128] * t1084 + 2.0 * t1040 * t1043
+        - 0.0005396092213171667 * live[250];
+    let t1087 = 0.001231440536717216 * live[141] + t1086;
+    let t1088 = live[117] * (t1087 + 0.0024934145171029037);
+    let t1089 = 0.001231440536717216 * live[105] + 0.002838197420805067;
+    let t1090 = 0.0010792184426343333 * live[242] - 0.001231440536717216 * live[105]
+        - 0.0028040873644754544;
+    let t1091 = t1050 + t1054 * t1090 + 0.0000001609852873477455
+        - 2.0 * live[92] * live[92] * t1051;
+    let t1092 = live[92] * live[92] * t1090 + 2.0 * t1051 * t1054
+        - 0.0005396092213171667 * live[242];
+    let t1093 = 0.001231440536717216 * live[105] + t1092;
+    let t1094 = live[81] * (t1093 + 0.0024934145171029037);
+    let t1095 = 0.001231440536717216 * live[69] + 0.002838197420805067;
+    let t1096 = 0.0010792184426343333 * live[234] - 0.001231440536717216 * live[69]
+        - 0.0028040873644754544;
+    let t1097 = t1061 + t1065 * t1096 - 2.0 * live[56] * live[56] * t1062
+        - 0.0000001609852873477455;
+    let t1098 = live[56] * live[56] * t1096 + 2.0 * t1062 * t1065
+        - 0.0005396092213171667 * live[234];
+    let t1099 = 0.001231440536717216 * live[69] + t1098;
+    let t1100 = live[45] * (t1099 + 0.0024934145171029037);
+    let t1101 = 0.001231440536717216 * live[33] + 0.002838197420805067;
+    let t1102 = 0.0010792184426343333 * live[226] - 0.001231440536717216 * live[33]
+        - 0.0028040873644754544;
+    let t1103 = t1072 + t1076 * t1102 + 0.0000001609852873477455
+        - 2.0 * live[20] * live[20] * t1073;
+    let t1104 = live[20] * live[20] * t1102 + 2.0 * t1073 * t1076
+        - 0.0005396092213171667 * live[226];
+    let t1105 = 0.001231440536717216 * live[33] + t1104;
+    let t1106 = live[6] * (t1105 + 0.0024934145171029037);
+    let t1107 = -t1075;
+    let t1108 = live[6] * t1107;
+    let t1109 = live[7] * t1107;
+    let t1110 = -t1064;
+    let t1111 = live[45] * t1110;
+    let t1112 = live[46] * t1110;
+    let t1113 = -t1053;
+    let t1114 = live[81] * t1113;
+    let t1115 = live[82] * t1113;
+    let t1116 = -t1042;
+    let t1117 = live[117] * t1116;
+    let t1118 = live[118] * t1116;
+    let t1119 = 0.000615720268358608 * live[33] + 0.0005426192213171667;
+    let t1120 = live[7] * t1119 - 0.1946 * live[230] - live[6] * live[232];
+    let t1121 = live[7] * live[232] + live[6] * t1119 - 0.0875 * live[228]
+        - 0.1946 * live[229];
+    let t1122 = 0.000615720268358608 * live[69] + 0.0005426192213171667;
+    let t1123 = live[46] * t1122 - 0.1946 * live[238] - live[45] * live[240];
+    let t1124 = 0.0875 * live[236] + live[46] * live[240] + live[45] * t1122
+        - 0.1946 * live[237];
+    let t1125 = 0.000615720268358608 * live[105] + 0.0005426192213171667;
+    let t1126 = 0.1946 * live[246] + live[82] * t1125 - live[81] * live[248];
+    let t1127 = 0.1946 * live[245] + live[82] * live[248] + live[81] * t1125
+        - 0.0875 * live[244];
+    let t1128 = 0.000615720268358608 * live[141] + 0.0005426192213171667;
+    let t1129 = 0.1946 * live[254] + live[118] * t1128 - live[117] * live[256];
+    let t1130 = 0.0875 * live[252] + 0.1946 * live[253] + live[118] * live[256]
+        + live[117] * t1128;
+    let t1131 = q[6] * q[6];
+    let t1132 = 2.0 * p.g * (0.5 * (live[2] - live[1]) + 0.5 * (t1131 - live[0]));
+    let t1133 = p.g * live[4];
+    let t1134 = live[7] * t1133 - live[6] * t1132;
+    let t1135 = live[46] * t1133 - live[45] * t1132;
+    let t1136 = live[82] * t1133 - live[81] * t1132;
+    let t1137 = live[118] * t1133 - live[117] * t1132;
+    let t1138 = live[118] * t1132 + live[117] * t1133;
+    let t1139 = t1138 * (0.01771278698415 + 0.0038482516772412995 * live[141]);
+    let t1140 = t1138 * (-0.0000020453744565 - 0.0038482516772412995 * live[140]);
+    let t1141 = live[82] * t1132 + live[81] * t1133;
+    let t1142 = t1141 * (0.01771278698415 + 0.0038482516772412995 * live[105]);
+    let t1143 = t1141 * (0.0000020453744565 - 0.0038482516772412995 * live[104]);
+    let t1144 = live[46] * t1132 + live[45] * t1133;
+    let t1145 = t1144 * (0.01771278698415 + 0.0038482516772412995 * live[69]);
+    let t1146 = t1144 * (-0.0000020453744565 - 0.0038482516772412995 * live[68]);
+    let t1147 = live[7] * t1132 + live[6] * t1133;
+    let t1148 = t1147 * (0.01771278698415 + 0.0038482516772412995 * live[33]);
+    let t1149 = t1147 * (0.0000020453744565 - 0.0038482516772412995 * live[32]);
+    let t1150 = t1137 * (live[174] + live[173]);
+    let t1151 = t1137 * (0.01771278698415 * live[128] + 0.0000020453744565 * live[129])
+        + 0.0038482516772412995 * t1150;
+    let t1152 = live[129] * t1140 - live[128] * t1139;
+    let t1153 = t1136 * (live[180] + live[179]);
+    let t1154 = t1136 * (0.01771278698415 * live[92] - 0.0000020453744565 * live[93])
+        + 0.0038482516772412995 * t1153;
+    let t1155 = live[93] * t1143 - live[92] * t1142;
+    let t1156 = t1135 * (live[186] + live[185]);
+    let t1157 = t1135 * (0.01771278698415 * live[56] + 0.0000020453744565 * live[57])
+        + 0.0038482516772412995 * t1156;
+    let t1158 = live[57] * t1146 - live[56] * t1145;
+    let t1159 = t1134 * (live[192] + live[191]);
+    let t1160 = t1134 * (0.01771278698415 * live[20] - 0.0000020453744565 * live[21])
+        + 0.0038482516772412995 * t1159;
+    let t1161 = live[21] * t1149 - live[20] * t1148;
+    live[722] = t1012;
+    live[723] = t1013;
+    live[724] = t1014;
+    live[725] = t1015;
+    live[726] = t1016;
+    live[727] = t1017;
+    live[728] = t1018;
+    live[729] = t1019;
+    live[730] = t1020;
+    live[731] = t1021;
+    live[732] = t1022;
+    live[733] = t1023;
+    live[734] = t1024;
+    live[735] = t1025;
+    live[736] = t1026;
+    live[737] = t1027;
+    live[738] = t1028;
+    live[739] = t1029;
+    live[740] = t1030;
+    live[741] = t1031;
+    live[742] = t1032;
+    live[743] = t1033;
+    live[744] = t1034;
+    live[745] = t1035;
+    live[746] = t1036;
+    live[747] = t1037;
+    live[748] = t1038;
+    live[749] = t1041;
+    live[750] = t1042;
+    live[751] = t1044;
+    live[752] = t1045;
+    live[753] = t1046;
+    live[754] = t1047;
+    live[755] = t1048;
+    live[756] = t1049;
+    live[757] = t1052;
+    live[758] = t1053;
+    live[759] = t1055;
+    live[760] = t1056;
+    live[761] = t1057;
+    live[762] = t1058;
+    live[763] = t1059;
+    live[764] = t1060;
+    live[765] = t1063;
+    live[766] = t1064;
+    live[767] = t1066;
+    live[768] = t1067;
+    live[769] = t1068;
+    live[770] = t1069;
+    live[771] = t1070;
+    live[772] = t1071;
+    live[773] = t1074;
+    live[774] = t1075;
+    live[775] = t1077;
+    live[776] = t1078;
+    live[777] = t1079;
+    live[778] = t1080;
+    live[779] = t1081;
+    live[780] = t1082;
+    live[781] = t1083;
+    live[782] = t1085;
+    live[783] = t1086;
+    live[784] = t1087;
+    live[785] = t1088;
+    live[786] = t1089;
+    live[787] = t1091;
+    live[788] = t1092;
+    live[789] = t1093;
+    live[790] = t1094;
+    live[791] = t1095;
+    live[792] = t1097;
+    live[793] = t1098;
+    live[794] = t1099;
+    live[795] = t1100;
+    live[796] = t1101;
+    live[797] = t1103;
+    live[798] = t1104;
+    live[799] = t1105;
+    live[800] = t1106;
+    live[801] = t1108;
+    live[802] = t1109;
+    live[803] = t1111;
+    live[804] = t1112;
+    live[805] = t1114;
+    live[806] = t1115;
+    live[807] = t1117;
+    live[808] = t1118;
+    live[809] = t1119;
+    live[810] = t1120;
+    live[811] = t1121;
+    live[812] = t1122;
+    live[813] = t1123;
+    live[814] = t1124;
+    live[815] = t1125;
+    live[816] = t1126;
+    live[817] = t1127;
+    live[818] = t1128;
+    live[819] = t1129;
+    live[820] = t1130;
+    live[821] = t1131;
+    live[822] = t1132;
+    live[823] = t1133;
+    live[824] = t1134;
+    live[825] = t1135;
+    live[826] = t1136;
+    live[827] = t1137;
+    live[828] = t1139;
+    live[829] = t1140;
+    live[830] = t1142;
+    live[831] = t1143;
+    live[832] = t1145;
+    live[833] = t1146;
+    live[834] = t1148;
+    live[835] = t1149;
+    live[836] = t1150;
+    live[837] = t1151;
+    live[838] = t1152;
+    live[839] = t1153;
+    live[840] = t1154;
+    live[841] = t1155;
+    live[842] = t1156;
+    live[843] = t1157;
+    live[844] = t1158;
+    live[845] = t1159;
+    live[846] = t1160;
+    live[847] = t1161;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part8_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part8_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let p = &d.params;
+    let t1162 = 2.0 * p.g * (0.5 * (live[0] - live[2]) - 0.5 * (live[821] - live[1]));
+    let t1163 = live[5] * live[7];
+    let t1164 = live[5] * live[46];
+    let t1165 = live[5] * live[82];
+    let t1166 = live[5] * live[118];
+    let t1167 = live[5] * live[117];
+    let t1168 = t1167 * (0.01771278698415 + 0.0038482516772412995 * live[141]);
+    let t1169 = t1167 * (-0.0000020453744565 - 0.0038482516772412995 * live[140]);
+    let t1170 = live[5] * live[81];
+    let t1171 = t1170 * (0.01771278698415 + 0.0038482516772412995 * live[105]);
+    let t1172 = t1170 * (0.0000020453744565 - 0.0038482516772412995 * live[104]);
+    let t1173 = live[5] * live[45];
+    let t1174 = t1173 * (0.01771278698415 + 0.0038482516772412995 * live[69]);
+    let t1175 = t1173 * (-0.0000020453744565 - 0.0038482516772412995 * live[68]);
+    let t1176 = live[5] * live[6];
+    let t1177 = t1176 * (0.01771278698415 + 0.0038482516772412995 * live[33]);
+    let t1178 = t1176 * (0.0000020453744565 - 0.0038482516772412995 * live[32]);
+    let t1179 = live[129] * t1162 - live[128] * t1166;
+    let t1180 = live[128] * t1162 + live[129] * t1166;
+    let t1181 = live[141] * t1179 - live[140] * t1180;
+    let t1182 = 0.0000020453744565 * t1180 - 0.0038482516772412995 * t1181
+        - 0.01771278698415 * t1179;
+    let t1183 = 0.008674079908742902 * t1162 + live[129] * t1169 - live[128] * t1168;
+    let t1184 = live[93] * t1162 - live[92] * t1165;
+    let t1185 = live[92] * t1162 + live[93] * t1165;
+    let t1186 = live[105] * t1184 - live[104] * t1185;
+    let t1187 = -0.0038482516772412995 * t1186 - 0.01771278698415 * t1184
+        - 0.0000020453744565 * t1185;
+    let t1188 = live[93] * t1172 - 0.008674079908742902 * t1162 - live[92] * t1171;
+    let t1189 = live[57] * t1162 - live[56] * t1164;
+    let t1190 = live[56] * t1162 + live[57] * t1164;
+    let t1191 = live[69] * t1189 - live[68] * t1190;
+    let t1192 = 0.0000020453744565 * t1190 - 0.0038482516772412995 * t1191
+        - 0.01771278698415 * t1189;
+    let t1193 = 0.008674079908742902 * t1162 + live[57] * t1175 - live[56] * t1174;
+    let t1194 = live[21] * t1162 - live[20] * t1163;
+    let t1195 = live[20] * t1162 + live[21] * t1163;
+    let t1196 = live[33] * t1194 - live[32] * t1195;
+    let t1197 = -0.0038482516772412995 * t1196 - 0.01771278698415 * t1194
+        - 0.0000020453744565 * t1195;
+    let t1198 = live[21] * t1178 - 0.008674079908742902 * t1162 - live[20] * t1177;
+    let t1199 = -p.g * live[4];
+    let t1200 = -0.5 * p.g * live[3];
+    let t1201 = live[118] * t1200;
+    let t1202 = t1201 * (0.0708511479366 + 0.015393006708965198 * live[141]);
+    let t1203 = t1201 * (-0.000008181497826 - 0.015393006708965198 * live[140]);
+    let t1204 = live[82] * t1200;
+    let t1205 = t1204 * (0.0708511479366 + 0.015393006708965198 * live[105]);
+    let t1206 = t1204 * (0.000008181497826 - 0.015393006708965198 * live[104]);
+    let t1207 = live[46] * t1200;
+    let t1208 = t1207 * (0.0708511479366 + 0.015393006708965198 * live[69]);
+    let t1209 = t1207 * (-0.000008181497826 - 0.015393006708965198 * live[68]);
+    let t1210 = live[7] * t1200;
+    let t1211 = t1210 * (0.0708511479366 + 0.015393006708965198 * live[33]);
+    let t1212 = t1210 * (0.000008181497826 - 0.015393006708965198 * live[32]);
+    let t1213 = live[129] * t1199 + 4.0 * live[194] * t1200;
+    let t1214 = live[128] * t1199 - 4.0 * live[195] * t1200;
+    let t1215 = live[141] * t1213 - live[140] * t1214;
+    let t1216 = 0.0000020453744565 * t1214 - 0.0038482516772412995 * t1215
+        - 0.01771278698415 * t1213;
+    let t1217 = 0.008674079908742902 * t1199 + live[129] * t1203 - live[128] * t1202;
+    let t1218 = live[93] * t1199 + 4.0 * live[198] * t1200;
+    let t1219 = live[92] * t1199 - 4.0 * live[199] * t1200;
+    let t1220 = live[105] * t1218 - live[104] * t1219;
+    let t1221 = -0.0038482516772412995 * t1220 - 0.01771278698415 * t1218
+        - 0.0000020453744565 * t1219;
+    let t1222 = live[93] * t1206 - 0.008674079908742902 * t1199 - live[92] * t1205;
+    let t1223 = live[57] * t1199 + 4.0 * live[202] * t1200;
+    let t1224 = live[56] * t1199 - 4.0 * live[203] * t1200;
+    let t1225 = live[69] * t1223 - live[68] * t1224;
+    let t1226 = 0.0000020453744565 * t1224 - 0.0038482516772412995 * t1225
+        - 0.01771278698415 * t1223;
+    let t1227 = 0.008674079908742902 * t1199 + live[57] * t1209 - live[56] * t1208;
+    let t1228 = live[21] * t1199 + 4.0 * live[206] * t1200;
+    let t1229 = live[20] * t1199 - 4.0 * live[207] * t1200;
+    let t1230 = live[33] * t1228 - live[32] * t1229;
+    let t1231 = -0.0038482516772412995 * t1230 - 0.01771278698415 * t1228
+        - 0.0000020453744565 * t1229;
+    let t1232 = live[21] * t1212 - 0.008674079908742902 * t1199 - live[20] * t1211;
+    let t1233 = live[9] * live[29];
+    let t1234 = live[23] * live[714];
+    let t1235 = -2.0 * (live[9] * live[43] - live[35] * live[717]);
+    let t1236 = live[22] * live[715];
+    let t1237 = 2.0 * (t1236 - t1233);
+    let t1238 = live[9] * live[713];
+    let t1239 = live[25] + live[8] * live[713];
+    let t1240 = 0.0005461134539102453 * live[9] - 0.0022644781431582876 * live[714]
+        - 0.0000001609852873477455 * live[715];
+    let t1241 = 0.0022955781994879005 * live[9] + 0.0005461134539102453 * live[714]
+        + 0.000000039595442777388946 * live[715];
+    let t1242 = 0.0005426192213171667 * live[9] + 0.00003349734004227557 * live[716];
+    let t1243 = 0.00003349734004227557 * live[9] - 0.0005396092213171667 * live[716];
+    let t1244 = 0.0000001609852873477455 * live[714]
+        - 0.000000039595442777388946 * live[9];
+    let t1245 = live[42] + live[23] * live[718];
+    let t1246 = live[35] * live[719];
+    let t1247 = live[38] * live[721] + t1246;
+    let t1248 = live[32] * live[35];
+    let t1249 = 0.007696503354482599 * live[721] * t1248
+        - 0.0038482516772412995 * live[33] * t1247;
+    let t1250 = t1249 - 0.000004090748913 * live[41] - 0.01771278698415 * t1245;
+    let t1251 = live[22] * live[718];
+    let t1252 = live[33] * live[35];
+    let t1253 = 0.0038482516772412995 * live[32] * t1247
+        + 0.007696503354482599 * live[721] * t1252;
+    let t1254 = 0.0000020453744565 * t1245 + 0.0354255739683 * t1251 + t1253;
+    let t1255 = live[29] * live[718];
+    let t1256 = live[43] * live[719];
+    let t1257 = 0.0000001609852873477455 * live[718] - 0.0022644781431582876 * live[22];
+    let t1258 = 0.0005461134539102453 * live[22]
+        - 0.000000039595442777388946 * live[718];
+    let t1259 = live[157] - live[38] * live[38];
+    let t1260 = -0.0005396092213171667 * live[155] - 0.00003349734004227557 * live[156]
+        - live[275];
+    let t1261 = live[48] * live[65];
+    let t1262 = live[59] * live[723];
+    let t1263 = -2.0 * (live[48] * live[79] - live[71] * live[726]);
+    let t1264 = live[58] * live[724];
+    let t1265 = 2.0 * (t1264 - t1261);
+    let t1266 = live[48] * live[722];
+    let t1267 = live[61] + live[47] * live[722];
+    let t1268 = 0.0000001609852873477455 * live[724] - 0.0005461134539102453 * live[48]
+        - 0.0022644781431582876 * live[723];
+    let t1269 = 0.0022955781994879005 * live[48] + 0.000000039595442777388946 * live[724]
+        - 0.0005461134539102453 * live[723];
+    let t1270 = 0.0005426192213171667 * live[48] - 0.00003349734004227557 * live[725];
+    let t1271 = -0.00003349734004227557 * live[48] - 0.0005396092213171667 * live[725];
+    let t1272 = -0.000000039595442777388946 * live[48]
+        - 0.0000001609852873477455 * live[723];
+    let t1273 = live[78] + live[59] * live[727];
+    let t1274 = live[71] * live[728];
+    let t1275 = live[74] * live[730] + t1274;
+    let t1276 = live[68] * live[71];
+    let t1277 = 0.007696503354482599 * live[730] * t1276
+        - 0.0038482516772412995 * live[69] * t1275;
+    let t1278 = 0.000004090748913 * live[77] + t1277 - 0.01771278698415 * t1273;
+    let t1279 = live[58] * live[727];
+    let t1280 = live[69] * live[71];
+    let t1281 = 0.0038482516772412995 * live[68] * t1275
+        + 0.007696503354482599 * live[730] * t1280;
+    let t1282 = 0.0354255739683 * t1279 + t1281 - 0.0000020453744565 * t1273;
+    let t1283 = live[65] * live[727];
+    let t1284 = live[79] * live[728];
+    let t1285 = -0.0022644781431582876 * live[58] - 0.0000001609852873477455 * live[727];
+    let t1286 = -0.0005461134539102453 * live[58]
+        - 0.000000039595442777388946 * live[727];
+    let t1287 = live[161] - live[74] * live[74];
+    let t1288 = 0.00003349734004227557 * live[160] - 0.0005396092213171667 * live[159]
+        - live[290];
+    let t1289 = live[84] * live[101];
+    let t1290 = live[95] * live[732];
+    let t1291 = -2.0 * (live[84] * live[115] - live[107] * live[735]);
+    let t1292 = live[94] * live[733];
+    let t1293 = 2.0 * (t1292 - t1289);
+    let t1294 = live[84] * live[731];
+    let t1295 = live[97] + live[83] * live[731];
+    let t1296 = 0.0005461134539102453 * live[84] - 0.0022644781431582876 * live[732]
+        - 0.0000001609852873477455 * live[733];
+    let t1297 = 0.0022955781994879005 * live[84] + 0.0005461134539102453 * live[732]
+        + 0.000000039595442777388946 * live[733];
+    let t1298 = 0.0005426192213171667 * live[84] + 0.00003349734004227557 * live[734];
+    let t1299 = 0.00003349734004227557 * live[84] - 0.0005396092213171667 * live[734];
+    let t1300 = 0.0000001609852873477455 * live[732]
+        - 0.000000039595442777388946 * live[84];
+    let t1301 = live[114] + live[95] * live[736];
+    let t1302 = live[107] * live[737];
+    let t1303 = live[110] * live[739] + t1302;
+    let t1304 = live[104] * live[107];
+    let t1305 = 0.007696503354482599 * live[739] * t1304
+        - 0.0038482516772412995 * live[105] * t1303;
+    let t1306 = t1305 - 0.000004090748913 * live[113] - 0.01771278698415 * t1301;
+    let t1307 = live[94] * live[736];
+    let t1308 = live[105] * live[107];
+    let t1309 = 0.0038482516772412995 * live[104] * t1303
+        + 0.007696503354482599 * live[739] * t1308;
+    let t1310 = 0.0000020453744565 * t1301 + 0.0354255739683 * t1307 + t1309;
+    let t1311 = live[101] * live[736];
+    live[848] = t1162;
+    live[849] = t1163;
+    live[850] = t1164;
+    live[851] = t1165;
+    live[852] = t1166;
+    live[853] = t1168;
+    live[854] = t1169;
+    live[855] = t1171;
+    live[856] = t1172;
+    live[857] = t1174;
+    live[858] = t1175;
+    live[859] = t1177;
+    live[860] = t1178;
+    live[861] = t1181;
+    live[862] = t1182;
+    live[863] = t1183;
+    live[864] = t1186;
+    live[865] = t1187;
+    live[866] = t1188;
+    live[867] = t1191;
+    live[868] = t1192;
+    live[869] = t1193;
+    live[870] = t1196;
+    live[871] = t1197;
+    live[872] = t1198;
+    live[873] = t1199;
+    live[874] = t1200;
+    live[875] = t1202;
+    live[876] = t1203;
+    live[877] = t1205;
+    live[878] = t1206;
+    live[879] = t1208;
+    live[880] = t1209;
+    live[881] = t1211;
+    live[882] = t1212;
+    live[883] = t1215;
+    live[884] = t1216;
+    live[885] = t1217;
+    live[886] = t1220;
+    live[887] = t1221;
+    live[888] = t1222;
+    live[889] = t1225;
+    live[890] = t1226;
+    live[891] = t1227;
+    live[892] = t1230;
+    live[893] = t1231;
+    live[894] = t1232;
+    live[895] = t1233;
+    live[896] = t1234;
+    live[897] = t1235;
+    live[898] = t1236;
+    live[899] = t1237;
+    live[900] = t1238;
+    live[901] = t1239;
+    live[902] = t1240;
+    live[903] = t1241;
+    live[904] = t1242;
+    live[905] = t1243;
+    live[906] = t1244;
+    live[907] = t1245;
+    live[908] = t1246;
+    live[909] = t1248;
+    live[910] = t1249;
+    live[911] = t1250;
+    live[912] = t1251;
+    live[913] = t1252;
+    live[914] = t1253;
+    live[915] = t1254;
+    live[916] = t1255;
+    live[917] = t1256;
+    live[918] = t1257;
+    live[919] = t1258;
+    live[920] = t1259;
+    live[921] = t1260;
+    live[922] = t1261;
+    live[923] = t1262;
+    live[924] = t1263;
+    live[925] = t1264;
+    live[926] = t1265;
+    live[927] = t1266;
+    live[928] = t1267;
+    live[929] = t1268;
+    live[930] = t1269;
+    live[931] = t1270;
+    live[932] = t1271;
+    live[933] = t1272;
+    live[934] = t1273;
+    live[935] = t1274;
+    live[936] = t1276;
+    live[937] = t1277;
+    live[938] = t1278;
+    live[939] = t1279;
+    live[940] = t1280;
+    live[941] = t1281;
+    live[942] = t1282;
+    live[943] = t1283;
+    live[944] = t1284;
+    live[945] = t1285;
+    live[946] = t1286;
+    live[947] = t1287;
+    live[948] = t1288;
+    live[949] = t1289;
+    live[950] = t1290;
+    live[951] = t1291;
+    live[952] = t1292;
+    live[953] = t1293;
+    live[954] = t1294;
+    live[955] = t1295;
+    live[956] = t1296;
+    live[957] = t1297;
+    live[958] = t1298;
+    live[959] = t1299;
+    live[960] = t1300;
+    live[961] = t1301;
+    live[962] = t1302;
+    live[963] = t1304;
+    live[964] = t1305;
+    live[965] = t1306;
+    live[966] = t1307;
+    live[967] = t1308;
+    live[968] = t1309;
+    live[969] = t1310;
+    live[970] = t1311;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part9_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part9_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1312 = live[115] * live[737];
+    let t1313 = 0.0000001609852873477455 * live[736] - 0.0022644781431582876 * live[94];
+    let t1314 = 0.0005461134539102453 * live[94]
+        - 0.000000039595442777388946 * live[736];
+    let t1315 = live[165] - live[110] * live[110];
+    let t1316 = -0.0005396092213171667 * live[163] - 0.00003349734004227557 * live[164]
+        - live[305];
+    let t1317 = live[120] * live[137];
+    let t1318 = live[131] * live[741];
+    let t1319 = -2.0 * (live[120] * live[151] - live[143] * live[744]);
+    let t1320 = live[130] * live[742];
+    let t1321 = 2.0 * (t1320 - t1317);
+    let t1322 = live[120] * live[740];
+    let t1323 = live[133] + live[119] * live[740];
+    let t1324 = 0.0000001609852873477455 * live[742] - 0.0005461134539102453 * live[120]
+        - 0.0022644781431582876 * live[741];
+    let t1325 = 0.0022955781994879005 * live[120]
+        + 0.000000039595442777388946 * live[742] - 0.0005461134539102453 * live[741];
+    let t1326 = 0.0005426192213171667 * live[120] - 0.00003349734004227557 * live[743];
+    let t1327 = -0.00003349734004227557 * live[120] - 0.0005396092213171667 * live[743];
+    let t1328 = -0.000000039595442777388946 * live[120]
+        - 0.0000001609852873477455 * live[741];
+    let t1329 = live[150] + live[131] * live[745];
+    let t1330 = live[143] * live[746];
+    let t1331 = live[146] * live[748] + t1330;
+    let t1332 = live[140] * live[143];
+    let t1333 = 0.007696503354482599 * live[748] * t1332
+        - 0.0038482516772412995 * live[141] * t1331;
+    let t1334 = 0.000004090748913 * live[149] + t1333 - 0.01771278698415 * t1329;
+    let t1335 = live[130] * live[745];
+    let t1336 = live[141] * live[143];
+    let t1337 = 0.0038482516772412995 * live[140] * t1331
+        + 0.007696503354482599 * live[748] * t1336;
+    let t1338 = 0.0354255739683 * t1335 + t1337 - 0.0000020453744565 * t1329;
+    let t1339 = live[137] * live[745];
+    let t1340 = live[151] * live[746];
+    let t1341 = -0.0022644781431582876 * live[130]
+        - 0.0000001609852873477455 * live[745];
+    let t1342 = -0.0005461134539102453 * live[130]
+        - 0.000000039595442777388946 * live[745];
+    let t1343 = live[169] - live[146] * live[146];
+    let t1344 = 0.00003349734004227557 * live[168] - 0.0005396092213171667 * live[167]
+        - live[320];
+    let t1345 = live[120] * (0.01771278698415 + 0.0038482516772412995 * live[141]);
+    let t1346 = live[120] * (-0.0000020453744565 - 0.0038482516772412995 * live[140]);
+    let t1347 = live[84] * (0.01771278698415 + 0.0038482516772412995 * live[105]);
+    let t1348 = live[84] * (0.0000020453744565 - 0.0038482516772412995 * live[104]);
+    let t1349 = live[48] * (0.01771278698415 + 0.0038482516772412995 * live[69]);
+    let t1350 = live[48] * (-0.0000020453744565 - 0.0038482516772412995 * live[68]);
+    let t1351 = live[9] * (0.01771278698415 + 0.0038482516772412995 * live[33]);
+    let t1352 = live[9] * (0.0000020453744565 - 0.0038482516772412995 * live[32]);
+    let t1353 = 0.0000020453744565 * live[741] + 0.01771278698415 * live[742]
+        + 0.0038482516772412995 * live[744];
+    let t1354 = live[129] * t1346 - live[128] * t1345;
+    let t1355 = 0.01771278698415 * live[733] + 0.0038482516772412995 * live[735]
+        - 0.0000020453744565 * live[732];
+    let t1356 = live[93] * t1348 - live[92] * t1347;
+    let t1357 = 0.0000020453744565 * live[723] + 0.01771278698415 * live[724]
+        + 0.0038482516772412995 * live[726];
+    let t1358 = live[57] * t1350 - live[56] * t1349;
+    let t1359 = 0.01771278698415 * live[715] + 0.0038482516772412995 * live[717]
+        - 0.0000020453744565 * live[714];
+    let t1360 = live[21] * t1352 - live[20] * t1351;
+    let t1361 = qd[3] * live[7];
+    let t1362 = qd[3] * live[46];
+    let t1363 = qd[3] * live[82];
+    let t1364 = qd[3] * live[118];
+    let t1365 = qd[3] * live[117];
+    let t1366 = t1365 * (0.01771278698415 + 0.0038482516772412995 * live[141]);
+    let t1367 = t1365 * (-0.0000020453744565 - 0.0038482516772412995 * live[140]);
+    let t1368 = qd[3] * live[81];
+    let t1369 = t1368 * (0.01771278698415 + 0.0038482516772412995 * live[105]);
+    let t1370 = t1368 * (0.0000020453744565 - 0.0038482516772412995 * live[104]);
+    let t1371 = qd[3] * live[45];
+    let t1372 = t1371 * (0.01771278698415 + 0.0038482516772412995 * live[69]);
+    let t1373 = t1371 * (-0.0000020453744565 - 0.0038482516772412995 * live[68]);
+    let t1374 = qd[3] * live[6];
+    let t1375 = t1374 * (0.01771278698415 + 0.0038482516772412995 * live[33]);
+    let t1376 = t1374 * (0.0000020453744565 - 0.0038482516772412995 * live[32]);
+    let t1377 = -qd[5] * live[129] - qd[3] * live[210];
+    let t1378 = qd[3] * live[211] - qd[5] * live[128];
+    let t1379 = live[141] * t1377 - live[140] * t1378;
+    let t1380 = 0.0000020453744565 * t1378 - 0.0038482516772412995 * t1379
+        - 0.01771278698415 * t1377;
+    let t1381 = live[129] * t1367 - 0.008674079908742902 * qd[5] - live[128] * t1366;
+    let t1382 = -qd[5] * live[93] - qd[3] * live[214];
+    let t1383 = qd[3] * live[215] - qd[5] * live[92];
+    let t1384 = live[105] * t1382 - live[104] * t1383;
+    let t1385 = -0.0038482516772412995 * t1384 - 0.01771278698415 * t1382
+        - 0.0000020453744565 * t1383;
+    let t1386 = 0.008674079908742902 * qd[5] + live[93] * t1370 - live[92] * t1369;
+    let t1387 = -qd[5] * live[57] - qd[3] * live[218];
+    let t1388 = qd[3] * live[219] - qd[5] * live[56];
+    let t1389 = live[69] * t1387 - live[68] * t1388;
+    let t1390 = 0.0000020453744565 * t1388 - 0.0038482516772412995 * t1389
+        - 0.01771278698415 * t1387;
+    let t1391 = live[57] * t1373 - 0.008674079908742902 * qd[5] - live[56] * t1372;
+    let t1392 = -qd[5] * live[21] - qd[3] * live[222];
+    let t1393 = qd[3] * live[223] - qd[5] * live[20];
+    let t1394 = live[33] * t1392 - live[32] * t1393;
+    let t1395 = -0.0038482516772412995 * t1394 - 0.01771278698415 * t1392
+        - 0.0000020453744565 * t1393;
+    let t1396 = 0.008674079908742902 * qd[5] + live[21] * t1376 - live[20] * t1375;
+    let t1397 = t1364 * (-0.01771278698415 - 0.0038482516772412995 * live[141]);
+    let t1398 = t1364 * (0.0000020453744565 + 0.0038482516772412995 * live[140]);
+    let t1399 = t1363 * (-0.01771278698415 - 0.0038482516772412995 * live[105]);
+    let t1400 = t1363 * (0.0038482516772412995 * live[104] - 0.0000020453744565);
+    let t1401 = t1362 * (-0.01771278698415 - 0.0038482516772412995 * live[69]);
+    let t1402 = t1362 * (0.0000020453744565 + 0.0038482516772412995 * live[68]);
+    let t1403 = t1361 * (-0.01771278698415 - 0.0038482516772412995 * live[33]);
+    let t1404 = t1361 * (0.0038482516772412995 * live[32] - 0.0000020453744565);
+    let t1405 = qd[4] * live[129] - qd[3] * live[194];
+    let t1406 = qd[4] * live[128] + qd[3] * live[195];
+    let t1407 = live[141] * t1405 - live[140] * t1406;
+    let t1408 = 0.0000020453744565 * t1406 - 0.0038482516772412995 * t1407
+        - 0.01771278698415 * t1405;
+    let t1409 = 0.008674079908742902 * qd[4] + live[129] * t1398 - live[128] * t1397;
+    let t1410 = qd[4] * live[93] - qd[3] * live[198];
+    let t1411 = qd[4] * live[92] + qd[3] * live[199];
+    let t1412 = live[105] * t1410 - live[104] * t1411;
+    let t1413 = -0.0038482516772412995 * t1412 - 0.01771278698415 * t1410
+        - 0.0000020453744565 * t1411;
+    let t1414 = live[93] * t1400 - 0.008674079908742902 * qd[4] - live[92] * t1399;
+    let t1415 = qd[4] * live[57] - qd[3] * live[202];
+    let t1416 = qd[4] * live[56] + qd[3] * live[203];
+    let t1417 = live[69] * t1415 - live[68] * t1416;
+    let t1418 = 0.0000020453744565 * t1416 - 0.0038482516772412995 * t1417
+        - 0.01771278698415 * t1415;
+    let t1419 = 0.008674079908742902 * qd[4] + live[57] * t1402 - live[56] * t1401;
+    let t1420 = qd[4] * live[21] - qd[3] * live[206];
+    let t1421 = qd[4] * live[20] + qd[3] * live[207];
+    let t1422 = live[33] * t1420 - live[32] * t1421;
+    let t1423 = -0.0038482516772412995 * t1422 - 0.01771278698415 * t1420
+        - 0.0000020453744565 * t1421;
+    let t1424 = live[21] * t1404 - 0.008674079908742902 * qd[4] - live[20] * t1403;
+    let t1425 = live[128] * live[131];
+    let t1426 = live[129] * live[131] + live[128] * live[130];
+    let t1427 = live[143] * live[175];
+    let t1428 = live[146] * live[172] + t1427;
+    let t1429 = live[141] * t1428;
+    let t1430 = live[172] * t1332;
+    let t1431 = 0.000004090748913 * t1425 + 0.007696503354482599 * t1430;
+    let t1432 = t1431 - 0.01771278698415 * t1426 - 0.0038482516772412995 * t1429;
+    let t1433 = live[129] * live[130];
+    let t1434 = live[140] * t1428;
+    let t1435 = live[172] * t1336;
+    let t1436 = 0.0354255739683 * t1433 + 0.007696503354482599 * t1435;
+    let t1437 = 0.0038482516772412995 * t1434 + t1436 - 0.0000020453744565 * t1426;
+    let t1438 = live[92] * live[95];
+    let t1439 = live[93] * live[95] + live[92] * live[94];
+    let t1440 = live[107] * live[181];
+    let t1441 = live[110] * live[178] + t1440;
+    let t1442 = live[105] * t1441;
+    let t1443 = live[178] * live[963];
+    let t1444 = 0.007696503354482599 * t1443 - 0.000004090748913 * t1438;
+    let t1445 = t1444 - 0.01771278698415 * t1439 - 0.0038482516772412995 * t1442;
+    let t1446 = live[93] * live[94];
+    let t1447 = live[104] * t1441;
+    let t1448 = live[178] * live[967];
+    let t1449 = 0.0354255739683 * t1446 + 0.007696503354482599 * t1448;
+    let t1450 = 0.0000020453744565 * t1439 + 0.0038482516772412995 * t1447 + t1449;
+    let t1451 = live[56] * live[59];
+    let t1452 = live[57] * live[59] + live[56] * live[58];
+    let t1453 = live[71] * live[187];
+    let t1454 = live[74] * live[184] + t1453;
+    let t1455 = live[69] * t1454;
+    let t1456 = live[184] * live[936];
+    let t1457 = 0.000004090748913 * t1451 + 0.007696503354482599 * t1456;
+    let t1458 = t1457 - 0.01771278698415 * t1452 - 0.0038482516772412995 * t1455;
+    let t1459 = live[57] * live[58];
+    let t1460 = live[68] * t1454;
+    let t1461 = live[184] * live[940];
+    live[971] = t1312;
+    live[972] = t1313;
+    live[973] = t1314;
+    live[974] = t1315;
+    live[975] = t1316;
+    live[976] = t1317;
+    live[977] = t1318;
+    live[978] = t1319;
+    live[979] = t1320;
+    live[980] = t1321;
+    live[981] = t1322;
+    live[982] = t1323;
+    live[983] = t1324;
+    live[984] = t1325;
+    live[985] = t1326;
+    live[986] = t1327;
+    live[987] = t1328;
+    live[988] = t1329;
+    live[989] = t1330;
+    live[990] = t1332;
+    live[991] = t1333;
+    live[992] = t1334;
+    live[993] = t1335;
+    live[994] = t1336;
+    live[995] = t1337;
+    live[996] = t1338;
+    live[997] = t1339;
+    live[998] = t1340;
+    live[999] = t1341;
+    live[1000] = t1342;
+    live[1001] = t1343;
+    live[1002] = t1344;
+    live[1003] = t1345;
+    live[1004] = t1346;
+    live[1005] = t1347;
+    live[1006] = t1348;
+    live[1007] = t1349;
+    live[1008] = t1350;
+    live[1009] = t1351;
+    live[1010] = t1352;
+    live[1011] = t1353;
+    live[1012] = t1354;
+    live[1013] = t1355;
+    live[1014] = t1356;
+    live[1015] = t1357;
+    live[1016] = t1358;
+    live[1017] = t1359;
+    live[1018] = t1360;
+    live[1019] = t1361;
+    live[1020] = t1362;
+    live[1021] = t1363;
+    live[1022] = t1364;
+    live[1023] = t1365;
+    live[1024] = t1366;
+    live[1025] = t1367;
+    live[1026] = t1368;
+    live[1027] = t1369;
+    live[1028] = t1370;
+    live[1029] = t1371;
+    live[1030] = t1372;
+    live[1031] = t1373;
+    live[1032] = t1374;
+    live[1033] = t1375;
+    live[1034] = t1376;
+    live[1035] = t1379;
+    live[1036] = t1380;
+    live[1037] = t1381;
+    live[1038] = t1384;
+    live[1039] = t1385;
+    live[1040] = t1386;
+    live[1041] = t1389;
+    live[1042] = t1390;
+    live[1043] = t1391;
+    live[1044] = t1394;
+    live[1045] = t1395;
+    live[1046] = t1396;
+    live[1047] = t1397;
+    live[1048] = t1398;
+    live[1049] = t1399;
+    live[1050] = t1400;
+    live[1051] = t1401;
+    live[1052] = t1402;
+    live[1053] = t1403;
+    live[1054] = t1404;
+    live[1055] = t1407;
+    live[1056] = t1408;
+    live[1057] = t1409;
+    live[1058] = t1412;
+    live[1059] = t1413;
+    live[1060] = t1414;
+    live[1061] = t1417;
+    live[1062] = t1418;
+    live[1063] = t1419;
+    live[1064] = t1422;
+    live[1065] = t1423;
+    live[1066] = t1424;
+    live[1067] = t1425;
+    live[1068] = t1426;
+    live[1069] = t1427;
+    live[1070] = t1428;
+    live[1071] = t1429;
+    live[1072] = t1430;
+    live[1073] = t1431;
+    live[1074] = t1432;
+    live[1075] = t1433;
+    live[1076] = t1434;
+    live[1077] = t1435;
+    live[1078] = t1436;
+    live[1079] = t1437;
+    live[1080] = t1438;
+    live[1081] = t1439;
+    live[1082] = t1440;
+    live[1083] = t1441;
+    live[1084] = t1442;
+    live[1085] = t1443;
+    live[1086] = t1444;
+    live[1087] = t1445;
+    live[1088] = t1446;
+    live[1089] = t1447;
+    live[1090] = t1448;
+    live[1091] = t1449;
+    live[1092] = t1450;
+    live[1093] = t1451;
+    live[1094] = t1452;
+    live[1095] = t1453;
+    live[1096] = t1454;
+    live[1097] = t1455;
+    live[1098] = t1456;
+    live[1099] = t1457;
+    live[1100] = t1458;
+    live[1101] = t1459;
+    live[1102] = t1460;
+    live[1103] = t1461;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part10_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part10_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1462 = 0.0354255739683 * live[1101] + 0.007696503354482599 * live[1103];
+    let t1463 = 0.0038482516772412995 * live[1102] + t1462
+        - 0.0000020453744565 * live[1094];
+    let t1464 = live[20] * live[23];
+    let t1465 = live[21] * live[23] + live[20] * live[22];
+    let t1466 = live[35] * live[193];
+    let t1467 = live[38] * live[190] + t1466;
+    let t1468 = live[33] * t1467;
+    let t1469 = live[190] * live[909];
+    let t1470 = 0.007696503354482599 * t1469 - 0.000004090748913 * t1464;
+    let t1471 = t1470 - 0.01771278698415 * t1465 - 0.0038482516772412995 * t1468;
+    let t1472 = live[21] * live[22];
+    let t1473 = live[32] * t1467;
+    let t1474 = live[190] * live[913];
+    let t1475 = 0.0354255739683 * t1472 + 0.007696503354482599 * t1474;
+    let t1476 = 0.0000020453744565 * t1465 + 0.0038482516772412995 * t1473 + t1475;
+    let t1477 = live[129] * live[137];
+    let t1478 = live[128] * live[137];
+    let t1479 = live[394] + t1478;
+    let t1480 = live[151] * live[175];
+    let t1481 = qd[17] * live[175] + t1480;
+    let t1482 = t1481 + qd[16] * (live[174] + live[173]);
+    let t1483 = 0.017348159817485803 * live[125]
+        - 0.0000020453744565 * (live[395] + t1477) - 0.01771278698415 * t1479
+        - 0.0038482516772412995 * t1482;
+    let t1484 = live[129] * live[1079] - live[128] * live[1074];
+    let t1485 = live[93] * live[101];
+    let t1486 = live[92] * live[101];
+    let t1487 = live[385] + t1486;
+    let t1488 = live[115] * live[181];
+    let t1489 = qd[14] * live[181] + t1488;
+    let t1490 = t1489 + qd[13] * (live[180] + live[179]);
+    let t1491 = 0.0000020453744565 * (live[386] + t1485)
+        - 0.017348159817485803 * live[89] - 0.01771278698415 * t1487
+        - 0.0038482516772412995 * t1490;
+    let t1492 = live[93] * live[1092] - live[92] * live[1087];
+    let t1493 = live[57] * live[65];
+    let t1494 = live[56] * live[65];
+    let t1495 = live[376] + t1494;
+    let t1496 = live[79] * live[187];
+    let t1497 = qd[11] * live[187] + t1496;
+    let t1498 = t1497 + qd[10] * (live[186] + live[185]);
+    let t1499 = 0.017348159817485803 * live[53]
+        - 0.0000020453744565 * (live[377] + t1493) - 0.01771278698415 * t1495
+        - 0.0038482516772412995 * t1498;
+    let t1500 = live[57] * t1463 - live[56] * live[1100];
+    let t1501 = live[21] * live[29];
+    let t1502 = live[20] * live[29];
+    let t1503 = live[367] + t1502;
+    let t1504 = live[43] * live[193];
+    let t1505 = qd[8] * live[193] + t1504;
+    let t1506 = t1505 + qd[7] * (live[192] + live[191]);
+    let t1507 = 0.0000020453744565 * (live[368] + t1501)
+        - 0.017348159817485803 * live[17] - 0.01771278698415 * t1503
+        - 0.0038482516772412995 * t1506;
+    let t1508 = live[21] * t1476 - live[20] * t1471;
+    let t1509 = -0.175 * qd[3] - qd[2];
+    let t1510 = 0.1946 * qd[4] + t1509;
+    let t1511 = live[7] * live[363] - live[6] * t1510;
+    let t1512 = 0.175 * qd[3] - qd[2];
+    let t1513 = 0.1946 * qd[4] + t1512;
+    let t1514 = live[46] * live[363] - live[45] * t1513;
+    let t1515 = t1509 - 0.1946 * qd[4];
+    let t1516 = live[82] * live[364] - live[81] * t1515;
+    let t1517 = t1512 - 0.1946 * qd[4];
+    let t1518 = live[118] * live[364] - live[117] * t1517;
+    let t1519 = -0.0022644781431582876 * live[128]
+        - 0.0000001609852873477455 * live[129];
+    let t1520 = -0.0005461134539102453 * live[128]
+        - 0.000000039595442777388946 * live[129];
+    let t1521 = live[400] + qd[16] * (live[170] - live[171]);
+    let t1522 = live[172] * live[317] - 0.00003349734004227557 * live[1069];
+    let t1523 = t1522 - 0.0005396092213171667 * t1521;
+    let t1524 = live[118] * t1517 + 0.028 * live[125] + live[117] * live[364];
+    let t1525 = -2.0 * (live[1067] + live[1075]);
+    let t1526 = 0.00003349734004227557 * live[146] * live[175]
+        - 0.0005396092213171667 * t1480 - live[175] * live[317];
+    let t1527 = 0.0038482516772412995 * (t1524 - 0.16 * t1479 - 0.03745 * t1525) + t1526;
+    let t1528 = live[137] * t1519 - live[128] * live[313] - live[131] * t1520;
+    let t1529 = live[140] * t1523 + live[141] * t1527 + t1528 + 0.01771278698415 * t1524
+        - 0.0000001609852873477455 * live[395] - 0.000615720268358608 * t1482
+        - 0.03745
+            * (0.0038482516772412995 * live[1076] + 0.007696503354482599 * live[1077]);
+    let t1530 = 0.007696503354482599 * live[1072] - 0.0038482516772412995 * live[1071];
+    let t1531 = live[129] * live[313] + live[130] * t1520;
+    let t1532 = 0.0000001609852873477455 * t1479 + live[141] * t1523 + t1531
+        + 0.03745 * t1530 - 0.0022644781431582876 * live[395]
+        - 0.0000020453744565 * t1524 - live[140] * t1527;
+    let t1533 = live[117] * t1483 + live[118] * t1484;
+    let t1534 = 0.0000001609852873477455 * live[93] - 0.0022644781431582876 * live[92];
+    let t1535 = 0.0005461134539102453 * live[92] - 0.000000039595442777388946 * live[93];
+    let t1536 = live[391] + qd[13] * (live[176] - live[177]);
+    let t1537 = 0.00003349734004227557 * live[1082] + live[178] * live[302];
+    let t1538 = t1537 - 0.0005396092213171667 * t1536;
+    let t1539 = live[82] * t1515 + live[81] * live[364] - 0.028 * live[89];
+    let t1540 = -2.0 * (live[1080] + live[1088]);
+    let t1541 = -0.0005396092213171667 * t1488 - live[181] * live[302]
+        - 0.00003349734004227557 * live[110] * live[181];
+    let t1542 = 0.0038482516772412995 * (t1539 + 0.03745 * t1540 - 0.16 * t1487) + t1541;
+    let t1543 = live[101] * t1534 - live[92] * live[298] - live[95] * t1535;
+    let t1544 = 0.0000001609852873477455 * live[386] + live[104] * t1538
+        + live[105] * t1542 + t1543 + 0.01771278698415 * t1539
+        + 0.03745
+            * (0.0038482516772412995 * live[1089] + 0.007696503354482599 * live[1090])
+        - 0.000615720268358608 * t1490;
+    let t1545 = 0.007696503354482599 * live[1085] - 0.0038482516772412995 * live[1084];
+    let t1546 = live[93] * live[298] + live[94] * t1535;
+    let t1547 = 0.0000020453744565 * t1539 + live[105] * t1538 + t1546
+        - 0.0022644781431582876 * live[386] - 0.0000001609852873477455 * t1487
+        - live[104] * t1542 - 0.03745 * t1545;
+    let t1548 = live[81] * t1491 + live[82] * t1492;
+    let t1549 = -0.0022644781431582876 * live[56] - 0.0000001609852873477455 * live[57];
+    let t1550 = -0.0005461134539102453 * live[56]
+        - 0.000000039595442777388946 * live[57];
+    let t1551 = live[382] + qd[10] * (live[182] - live[183]);
+    let t1552 = live[184] * live[287] - 0.00003349734004227557 * live[1095];
+    let t1553 = t1552 - 0.0005396092213171667 * t1551;
+    let t1554 = live[46] * t1513 + 0.028 * live[53] + live[45] * live[363];
+    let t1555 = -2.0 * (live[1093] + live[1101]);
+    let t1556 = 0.00003349734004227557 * live[74] * live[187]
+        - 0.0005396092213171667 * t1496 - live[187] * live[287];
+    let t1557 = 0.0038482516772412995 * (t1554 - 0.16 * t1495 - 0.03745 * t1555) + t1556;
+    let t1558 = live[65] * t1549 - live[56] * live[283] - live[59] * t1550;
+    let t1559 = live[68] * t1553 + live[69] * t1557 + t1558 + 0.01771278698415 * t1554
+        - 0.0000001609852873477455 * live[377] - 0.000615720268358608 * t1498
+        - 0.03745
+            * (0.0038482516772412995 * live[1102] + 0.007696503354482599 * live[1103]);
+    let t1560 = 0.007696503354482599 * live[1098] - 0.0038482516772412995 * live[1097];
+    let t1561 = live[57] * live[283] + live[58] * t1550;
+    let t1562 = 0.0000001609852873477455 * t1495 + live[69] * t1553 + t1561
+        + 0.03745 * t1560 - 0.0022644781431582876 * live[377]
+        - 0.0000020453744565 * t1554 - live[68] * t1557;
+    let t1563 = live[45] * t1499 + live[46] * t1500;
+    let t1564 = 0.0000001609852873477455 * live[21] - 0.0022644781431582876 * live[20];
+    let t1565 = 0.0005461134539102453 * live[20] - 0.000000039595442777388946 * live[21];
+    let t1566 = live[373] + qd[7] * (live[188] - live[189]);
+    let t1567 = 0.00003349734004227557 * t1466 + live[190] * live[272];
+    let t1568 = t1567 - 0.0005396092213171667 * t1566;
+    let t1569 = live[7] * t1510 + live[6] * live[363] - 0.028 * live[17];
+    let t1570 = -2.0 * (t1464 + t1472);
+    let t1571 = -0.0005396092213171667 * t1504 - live[193] * live[272]
+        - 0.00003349734004227557 * live[38] * live[193];
+    let t1572 = 0.0038482516772412995 * (t1569 + 0.03745 * t1570 - 0.16 * t1503) + t1571;
+    let t1573 = live[29] * t1564 - live[20] * live[268] - live[23] * t1565;
+    let t1574 = 0.0000001609852873477455 * live[368] + live[32] * t1568
+        + live[33] * t1572 + t1573 + 0.01771278698415 * t1569
+        + 0.03745 * (0.0038482516772412995 * t1473 + 0.007696503354482599 * t1474)
+        - 0.000615720268358608 * t1506;
+    let t1575 = 0.007696503354482599 * t1469 - 0.0038482516772412995 * t1468;
+    let t1576 = live[21] * live[268] + live[22] * t1565;
+    let t1577 = 0.0000020453744565 * t1569 + live[33] * t1568 + t1576
+        - 0.0022644781431582876 * live[368] - 0.0000001609852873477455 * t1503
+        - live[32] * t1572 - 0.03745 * t1575;
+    let t1578 = live[6] * t1507 + live[7] * t1508;
+    let t1579 = -0.0875 * qd[4] - 0.014 * live[119];
+    let t1580 = live[129] * t1579 - live[128] * t1518;
+    let t1581 = live[128] * t1579 + live[129] * t1518;
+    let t1582 = t1478 - live[394];
+    let t1583 = 0.00003349734004227557 * t1521
+        + 0.0038482516772412995
+            * (live[141] * (t1580 - 0.16 * live[1068] - 0.03745 * (t1477 - live[395]))
+                - live[140] * (0.32 * live[1075] + t1581 - 0.03745 * t1582));
+    let t1584 = live[172] * live[318] - 0.0005396092213171667 * live[1069];
+    let t1585 = live[129] * live[315] + live[130] * t1519 + t1584
+        + 0.0000001609852873477455 * live[1067] - live[128] * live[312];
+    let t1586 = t1583 + 0.0005461134539102452 * live[395] + 0.16 * t1530
+        + 0.01771278698415 * t1580 + t1585 - 0.000000039595442777388946 * live[394]
+        - 0.0000020453744565 * t1581;
+    let t1587 = 0.0031799702681776175 * live[120] - t1586;
+    let t1588 = live[129] * live[1074] + live[128] * live[1079];
+    let t1589 = 0.000140400315683 * live[125] - 0.006328840536355235 * live[119];
+    let t1590 = 0.014 * t1588 + live[129] * t1532 + t1589 - 0.0007589819920150038 * qd[4]
+        - live[128] * t1529;
+    let t1591 = 0.0875 * qd[4] + 0.014 * live[83];
+    let t1592 = live[93] * t1591 - live[92] * t1516;
+    let t1593 = live[92] * t1591 + live[93] * t1516;
+    let t1594 = t1486 - live[385];
+    let t1595 = 0.0038482516772412995
+        * (live[105] * (t1592 + 0.03745 * (t1485 - live[386]) - 0.16 * live[1081])
+            - live[104] * (0.32 * live[1088] + t1593 + 0.03745 * t1594))
+        - 0.00003349734004227557 * t1536;
+    let t1596 = live[178] * live[303] - 0.0005396092213171667 * live[1082];
+    let t1597 = live[93] * live[300] + live[94] * t1534 + t1596
+        - 0.0000001609852873477455 * live[1080] - live[92] * live[297];
+    let t1598 = t1595 + 0.16 * t1545 + 0.01771278698415 * t1592
+        + 0.0000020453744565 * t1593 + t1597 - 0.000000039595442777388946 * live[385]
+        - 0.0005461134539102452 * live[386];
+    let t1599 = 0.0031799702681776175 * live[84] - t1598;
+    let t1600 = live[93] * live[1087] + live[92] * live[1092];
+    let t1601 = -0.006328840536355235 * live[83] - 0.000140400315683 * live[89];
+    let t1602 = live[93] * t1547 + t1601 - 0.0007589819920150038 * qd[4] - 0.014 * t1600
+        - live[92] * t1544;
+    let t1603 = -0.0875 * qd[4] - 0.014 * live[47];
+    let t1604 = live[57] * t1603 - live[56] * t1514;
+    let t1605 = live[56] * t1603 + live[57] * t1514;
+    let t1606 = t1494 - live[376];
+    let t1607 = 0.00003349734004227557 * t1551
+        + 0.0038482516772412995
+            * (live[69] * (t1604 - 0.16 * live[1094] - 0.03745 * (t1493 - live[377]))
+                - live[68] * (0.32 * live[1101] + t1605 - 0.03745 * t1606));
+    let t1608 = live[184] * live[288] - 0.0005396092213171667 * live[1095];
+    let t1609 = live[57] * live[285] + live[58] * t1549 + t1608
+        + 0.0000001609852873477455 * live[1093] - live[56] * live[282];
+    let t1610 = t1607 + 0.0005461134539102452 * live[377] + 0.16 * t1560
+        + 0.01771278698415 * t1604 + t1609 - 0.000000039595442777388946 * live[376]
+        - 0.0000020453744565 * t1605;
+    let t1611 = 0.0031799702681776175 * live[48] - t1610;
+    live[1104] = t1462;
+    live[1105] = t1463;
+    live[1106] = t1464;
+    live[1107] = t1465;
+    live[1108] = t1466;
+    live[1109] = t1467;
+    live[1110] = t1469;
+    live[1111] = t1470;
+    live[1112] = t1471;
+    live[1113] = t1472;
+    live[1114] = t1474;
+    live[1115] = t1475;
+    live[1116] = t1476;
+    live[1117] = t1477;
+    live[1118] = t1478;
+    live[1119] = t1479;
+    live[1120] = t1481;
+    live[1121] = t1483;
+    live[1122] = t1484;
+    live[1123] = t1485;
+    live[1124] = t1486;
+    live[1125] = t1487;
+    live[1126] = t1489;
+    live[1127] = t1491;
+    live[1128] = t1492;
+    live[1129] = t1493;
+    live[1130] = t1494;
+    live[1131] = t1495;
+    live[1132] = t1497;
+    live[1133] = t1499;
+    live[1134] = t1500;
+    live[1135] = t1501;
+    live[1136] = t1502;
+    live[1137] = t1503;
+    live[1138] = t1505;
+    live[1139] = t1507;
+    live[1140] = t1508;
+    live[1141] = t1511;
+    live[1142] = t1514;
+    live[1143] = t1516;
+    live[1144] = t1518;
+    live[1145] = t1522;
+    live[1146] = t1525;
+    live[1147] = t1526;
+    live[1148] = t1528;
+    live[1149] = t1529;
+    live[1150] = t1531;
+    live[1151] = t1532;
+    live[1152] = t1533;
+    live[1153] = t1537;
+    live[1154] = t1540;
+    live[1155] = t1541;
+    live[1156] = t1543;
+    live[1157] = t1544;
+    live[1158] = t1546;
+    live[1159] = t1547;
+    live[1160] = t1548;
+    live[1161] = t1552;
+    live[1162] = t1555;
+    live[1163] = t1556;
+    live[1164] = t1558;
+    live[1165] = t1559;
+    live[1166] = t1561;
+    live[1167] = t1562;
+    live[1168] = t1563;
+    live[1169] = t1564;
+    live[1170] = t1566;
+    live[1171] = t1567;
+    live[1172] = t1570;
+    live[1173] = t1571;
+    live[1174] = t1573;
+    live[1175] = t1574;
+    live[1176] = t1575;
+    live[1177] = t1576;
+    live[1178] = t1577;
+    live[1179] = t1578;
+    live[1180] = t1582;
+    live[1181] = t1583;
+    live[1182] = t1584;
+    live[1183] = t1585;
+    live[1184] = t1586;
+    live[1185] = t1587;
+    live[1186] = t1588;
+    live[1187] = t1589;
+    live[1188] = t1590;
+    live[1189] = t1594;
+    live[1190] = t1595;
+    live[1191] = t1596;
+    live[1192] = t1597;
+    live[1193] = t1598;
+    live[1194] = t1599;
+    live[1195] = t1600;
+    live[1196] = t1601;
+    live[1197] = t1602;
+    live[1198] = t1606;
+    live[1199] = t1607;
+    live[1200] = t1608;
+    live[1201] = t1609;
+    live[1202] = t1610;
+    live[1203] = t1611;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part11(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part11_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part11_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part11`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part11_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1612 = live[57] * live[1100] + live[56] * live[1105];
+    let t1613 = -0.006328840536355235 * live[47] - 0.000327240315683 * live[53];
+    let t1614 = 0.014 * t1612 + live[57] * live[1167] + t1613
+        - 0.0007589819920150038 * qd[4] - live[56] * live[1165];
+    let t1615 = 0.0875 * qd[4] + 0.014 * live[8];
+    let t1616 = live[21] * t1615 - live[20] * live[1141];
+    let t1617 = live[20] * t1615 + live[21] * live[1141];
+    let t1618 = live[1136] - live[367];
+    let t1619 = 0.0038482516772412995
+        * (live[33] * (t1616 + 0.03745 * (live[1135] - live[368]) - 0.16 * live[1107])
+            - live[32] * (0.32 * live[1113] + t1617 + 0.03745 * t1618))
+        - 0.00003349734004227557 * live[1170];
+    let t1620 = live[190] * live[273] - 0.0005396092213171667 * live[1108];
+    let t1621 = live[21] * live[270] + live[22] * live[1169] + t1620
+        - 0.0000001609852873477455 * live[1106] - live[20] * live[267];
+    let t1622 = t1619 + 0.16 * live[1176] + 0.01771278698415 * t1616
+        + 0.0000020453744565 * t1617 + t1621 - 0.000000039595442777388946 * live[367]
+        - 0.0005461134539102452 * live[368];
+    let t1623 = 0.0031799702681776175 * live[9] - t1622;
+    let t1624 = live[21] * live[1112] + live[20] * live[1116];
+    let t1625 = 0.000327240315683 * live[17] - 0.006328840536355235 * live[8];
+    let t1626 = live[21] * live[1178] + t1625 - 0.0007589819920150038 * qd[4]
+        - 0.014 * t1624 - live[20] * live[1175];
+    let t1627 = live[1186] - 0.008674079908742902 * live[119];
+    let t1628 = live[118] * live[1121] - live[117] * live[1122];
+    let t1629 = 0.008674079908742902 * live[83] + live[1195];
+    let t1630 = live[82] * live[1127] - live[81] * live[1128];
+    let t1631 = t1612 - 0.008674079908742902 * live[47];
+    let t1632 = live[46] * live[1133] - live[45] * live[1134];
+    let t1633 = 0.008674079908742902 * live[8] + t1624;
+    let t1634 = live[7] * live[1139] - live[6] * live[1140];
+    let t1635 = live[7] * live[17];
+    let t1636 = live[366] + t1635;
+    let t1637 = live[46] * live[53];
+    let t1638 = live[375] + t1637;
+    let t1639 = live[82] * live[89];
+    let t1640 = live[384] + t1639;
+    let t1641 = live[118] * live[125];
+    let t1642 = live[393] + t1641;
+    let t1643 = live[118] * live[137];
+    let t1644 = live[131] * live[195];
+    let t1645 = live[131] * live[194] - live[130] * live[195];
+    let t1646 = t1645 - live[392];
+    let t1647 = live[146] * live[196] + live[143] * live[197] - live[392];
+    let t1648 = -2.0 * (live[143] * live[196] + live[118] * live[151]);
+    let t1649 = -0.0038482516772412995 * (live[141] * t1647 + live[140] * t1648);
+    let t1650 = t1649 - 0.000004090748913 * (t1644 - t1643) - 0.01771278698415 * t1646;
+    let t1651 = live[130] * live[194];
+    let t1652 = -2.0 * (t1643 + t1651);
+    let t1653 = 0.0038482516772412995 * (live[140] * t1647 - live[141] * t1648);
+    let t1654 = t1653 - 0.0000020453744565 * (live[392] + t1645)
+        - 0.01771278698415 * t1652;
+    let t1655 = live[82] * live[101];
+    let t1656 = live[95] * live[199];
+    let t1657 = live[95] * live[198] - live[94] * live[199];
+    let t1658 = t1657 - live[383];
+    let t1659 = live[110] * live[200] + live[107] * live[201] - live[383];
+    let t1660 = -2.0 * (live[107] * live[200] + live[82] * live[115]);
+    let t1661 = -0.0038482516772412995 * (live[105] * t1659 + live[104] * t1660);
+    let t1662 = 0.000004090748913 * (t1656 - t1655) + t1661 - 0.01771278698415 * t1658;
+    let t1663 = live[94] * live[198];
+    let t1664 = -2.0 * (t1655 + t1663);
+    let t1665 = 0.0038482516772412995 * (live[104] * t1659 - live[105] * t1660);
+    let t1666 = 0.0000020453744565 * (live[383] + t1657) + t1665
+        - 0.01771278698415 * t1664;
+    let t1667 = live[46] * live[65];
+    let t1668 = live[59] * live[203];
+    let t1669 = live[59] * live[202] - live[58] * live[203];
+    let t1670 = t1669 - live[374];
+    let t1671 = live[74] * live[204] + live[71] * live[205] - live[374];
+    let t1672 = -2.0 * (live[71] * live[204] + live[46] * live[79]);
+    let t1673 = -0.0038482516772412995 * (live[69] * t1671 + live[68] * t1672);
+    let t1674 = t1673 - 0.000004090748913 * (t1668 - t1667) - 0.01771278698415 * t1670;
+    let t1675 = live[58] * live[202];
+    let t1676 = -2.0 * (t1667 + t1675);
+    let t1677 = 0.0038482516772412995 * (live[68] * t1671 - live[69] * t1672);
+    let t1678 = t1677 - 0.0000020453744565 * (live[374] + t1669)
+        - 0.01771278698415 * t1676;
+    let t1679 = live[7] * live[29];
+    let t1680 = live[23] * live[207];
+    let t1681 = live[23] * live[206] - live[22] * live[207];
+    let t1682 = t1681 - live[365];
+    let t1683 = live[38] * live[208] + live[35] * live[209] - live[365];
+    let t1684 = -2.0 * (live[35] * live[208] + live[7] * live[43]);
+    let t1685 = -0.0038482516772412995 * (live[33] * t1683 + live[32] * t1684);
+    let t1686 = 0.000004090748913 * (t1680 - t1679) + t1685 - 0.01771278698415 * t1682;
+    let t1687 = live[22] * live[206];
+    let t1688 = -2.0 * (t1679 + t1687);
+    let t1689 = 0.0038482516772412995 * (live[32] * t1683 - live[33] * t1684);
+    let t1690 = 0.0000020453744565 * (live[365] + t1681) + t1689
+        - 0.01771278698415 * t1688;
+    let t1691 = live[117] * live[120];
+    let t1692 = live[137] * live[194] + live[118] * live[130];
+    let t1693 = live[118] * live[131] - live[137] * live[195];
+    let t1694 = t1693 - live[396];
+    let t1695 = live[140] * live[397] + live[118] * live[146]
+        + live[197] * (qd[17] + live[151]) - live[141] * live[396];
+    let t1696 = -0.017348159817485803 * t1691 - 0.0000020453744565 * (live[397] + t1692)
+        - 0.01771278698415 * t1694 - 0.0038482516772412995 * t1695;
+    let t1697 = live[118] * live[120];
+    let t1698 = live[117] * live[119];
+    let t1699 = t1697 - t1698;
+    let t1700 = live[129] * t1654 - live[128] * t1650;
+    let t1701 = t1700 - 0.008674079908742902 * t1699;
+    let t1702 = live[81] * live[84];
+    let t1703 = live[101] * live[198] + live[82] * live[94];
+    let t1704 = live[82] * live[95] - live[101] * live[199];
+    let t1705 = t1704 - live[387];
+    let t1706 = live[104] * live[388] + live[82] * live[110]
+        + live[201] * (qd[14] + live[115]) - live[105] * live[387];
+    let t1707 = 0.017348159817485803 * t1702 + 0.0000020453744565 * (live[388] + t1703)
+        - 0.01771278698415 * t1705 - 0.0038482516772412995 * t1706;
+    let t1708 = live[82] * live[84];
+    let t1709 = live[81] * live[83];
+    let t1710 = t1708 - t1709;
+    let t1711 = live[93] * t1666 - live[92] * t1662;
+    let t1712 = 0.008674079908742902 * t1710 + t1711;
+    let t1713 = live[45] * live[48];
+    let t1714 = live[65] * live[202] + live[46] * live[58];
+    let t1715 = live[46] * live[59] - live[65] * live[203];
+    let t1716 = t1715 - live[378];
+    let t1717 = live[68] * live[379] + live[46] * live[74]
+        + live[205] * (qd[11] + live[79]) - live[69] * live[378];
+    let t1718 = -0.017348159817485803 * t1713 - 0.0000020453744565 * (live[379] + t1714)
+        - 0.01771278698415 * t1716 - 0.0038482516772412995 * t1717;
+    let t1719 = live[46] * live[48];
+    let t1720 = live[45] * live[47];
+    let t1721 = t1719 - t1720;
+    let t1722 = live[57] * t1678 - live[56] * t1674;
+    let t1723 = t1722 - 0.008674079908742902 * t1721;
+    let t1724 = live[6] * live[9];
+    let t1725 = live[29] * live[206] + live[7] * live[22];
+    let t1726 = live[7] * live[23] - live[29] * live[207];
+    let t1727 = t1726 - live[369];
+    let t1728 = live[32] * live[370] + live[7] * live[38]
+        + live[209] * (qd[8] + live[43]) - live[33] * live[369];
+    let t1729 = 0.017348159817485803 * t1724 + 0.0000020453744565 * (live[370] + t1725)
+        - 0.01771278698415 * t1727 - 0.0038482516772412995 * t1728;
+    let t1730 = live[7] * live[9];
+    let t1731 = live[6] * live[8];
+    let t1732 = t1730 - t1731;
+    let t1733 = live[21] * t1690 - live[20] * t1686;
+    let t1734 = 0.008674079908742902 * t1732 + t1733;
+    let t1735 = 0.0875 * qd[5] - qd[0];
+    let t1736 = live[7] * t1735 - 0.1946 * live[1032];
+    let t1737 = -0.0875 * qd[5] - qd[0];
+    let t1738 = live[46] * t1737 - 0.1946 * live[1029];
+    let t1739 = 0.1946 * live[1026] + live[82] * t1735;
+    let t1740 = 0.1946 * live[1023] + live[118] * t1737;
+    let t1741 = 0.0022644781431582876 * live[195] - 0.0005461134539102453 * live[118]
+        - 0.0000001609852873477455 * live[194];
+    let t1742 = 0.0022955781994879005 * live[118] + 0.0005461134539102453 * live[195]
+        - 0.000000039595442777388946 * live[194];
+    let t1743 = qd[17] * live[196] + live[140] * live[396] + live[141] * live[397];
+    let t1744 = 0.0005426192213171667 * live[118] - 0.00003349734004227557 * live[197];
+    let t1745 = 0.00003349734004227557 * live[392] + live[196] * live[317]
+        + live[143] * t1744 - 0.0005396092213171667 * t1743;
+    let t1746 = live[117] * t1737 - 0.1946 * live[1022] - 0.028 * t1691;
+    let t1747 = live[118] * live[318] + live[151] * live[321]
+        + 0.0038482516772412995 * (t1746 - 0.16 * t1694 - 0.0749 * (t1644 - t1651))
+        - live[197] * live[317] - live[146] * t1744;
+    let t1748 = 0.000000039595442777388946 * live[392] + live[118] * live[315]
+        + live[137] * t1741 + live[195] * live[313] + live[140] * t1745
+        + live[141] * t1747 + 0.01771278698415 * t1746
+        - 0.0000001609852873477455 * live[397] - 0.03745 * t1653
+        - 0.000615720268358608 * t1695 - live[131] * t1742;
+    let t1749 = 0.0000001609852873477455 * live[195]
+        - 0.000000039595442777388946 * live[118];
+    let t1750 = 0.0005461134539102453 * live[392] + 0.03745 * t1649
+        + live[194] * live[313] + live[130] * t1742 + live[141] * t1745
+        - 0.0000001609852873477455 * live[396] - 0.0022644781431582876 * live[397]
+        - 0.0000020453744565 * t1746 - live[118] * live[312] - live[137] * t1749
+        - live[140] * t1747;
+    let t1751 = live[117] * t1696 + live[118] * t1701;
+    let t1752 = 0.0005461134539102453 * live[82] + 0.0000001609852873477455 * live[198]
+        + 0.0022644781431582876 * live[199];
+    let t1753 = 0.0022955781994879005 * live[82] - 0.000000039595442777388946 * live[198]
+        - 0.0005461134539102453 * live[199];
+    let t1754 = qd[14] * live[200] + live[104] * live[387] + live[105] * live[388];
+    let t1755 = 0.0005426192213171667 * live[82] + 0.00003349734004227557 * live[201];
+    let t1756 = live[200] * live[302] + live[107] * t1755
+        - 0.00003349734004227557 * live[383] - 0.0005396092213171667 * t1754;
+    let t1757 = live[81] * t1735 + 0.028 * t1702 - 0.1946 * live[1021];
+    let t1758 = live[82] * live[303] + live[115] * live[322]
+        + 0.0038482516772412995 * (t1757 + 0.0749 * (t1656 - t1663) - 0.16 * t1705)
+        - live[201] * live[302] - live[110] * t1755;
+    let t1759 = 0.000000039595442777388946 * live[383]
+        + 0.0000001609852873477455 * live[388] + 0.03745 * t1665 + live[82] * live[300]
+        + live[101] * t1752 + live[199] * live[298] + live[104] * t1756
+        + live[105] * t1758 + 0.01771278698415 * t1757 - 0.000615720268358608 * t1706
+        - live[95] * t1753;
+    let t1760 = -0.000000039595442777388946 * live[82]
+        - 0.0000001609852873477455 * live[199];
+    let t1761 = 0.0000001609852873477455 * live[387] + 0.0000020453744565 * t1757
+        + live[198] * live[298] + live[94] * t1753 + live[105] * t1756
+        - 0.0005461134539102453 * live[383] - 0.0022644781431582876 * live[388]
+        - 0.03745 * t1661 - live[82] * live[297] - live[101] * t1760 - live[104] * t1758;
+    live[1204] = t1613;
+    live[1205] = t1614;
+    live[1206] = t1618;
+    live[1207] = t1619;
+    live[1208] = t1620;
+    live[1209] = t1621;
+    live[1210] = t1622;
+    live[1211] = t1623;
+    live[1212] = t1625;
+    live[1213] = t1626;
+    live[1214] = t1627;
+    live[1215] = t1628;
+    live[1216] = t1629;
+    live[1217] = t1630;
+    live[1218] = t1631;
+    live[1219] = t1632;
+    live[1220] = t1633;
+    live[1221] = t1634;
+    live[1222] = t1635;
+    live[1223] = t1636;
+    live[1224] = t1637;
+    live[1225] = t1638;
+    live[1226] = t1639;
+    live[1227] = t1640;
+    live[1228] = t1641;
+    live[1229] = t1642;
+    live[1230] = t1646;
+    live[1231] = t1649;
+    live[1232] = t1650;
+    live[1233] = t1652;
+    live[1234] = t1654;
+    live[1235] = t1658;
+    live[1236] = t1661;
+    live[1237] = t1662;
+    live[1238] = t1664;
+    live[1239] = t1666;
+    live[1240] = t1668;
+    live[1241] = t1670;
+    live[1242] = t1673;
+    live[1243] = t1674;
+    live[1244] = t1675;
+    live[1245] = t1676;
+    live[1246] = t1677;
+    live[1247] = t1678;
+    live[1248] = t1680;
+    live[1249] = t1682;
+    live[1250] = t1685;
+    live[1251] = t1686;
+    live[1252] = t1687;
+    live[1253] = t1688;
+    live[1254] = t1689;
+    live[1255] = t1690;
+    live[1256] = t1691;
+    live[1257] = t1692;
+    live[1258] = t1693;
+    live[1259] = t1696;
+    live[1260] = t1697;
+    live[1261] = t1698;
+    live[1262] = t1699;
+    live[1263] = t1700;
+    live[1264] = t1701;
+    live[1265] = t1702;
+    live[1266] = t1703;
+    live[1267] = t1704;
+    live[1268] = t1707;
+    live[1269] = t1708;
+    live[1270] = t1709;
+    live[1271] = t1710;
+    live[1272] = t1711;
+    live[1273] = t1712;
+    live[1274] = t1713;
+    live[1275] = t1714;
+    live[1276] = t1715;
+    live[1277] = t1716;
+    live[1278] = t1717;
+    live[1279] = t1718;
+    live[1280] = t1719;
+    live[1281] = t1720;
+    live[1282] = t1721;
+    live[1283] = t1722;
+    live[1284] = t1723;
+    live[1285] = t1724;
+    live[1286] = t1725;
+    live[1287] = t1726;
+    live[1288] = t1727;
+    live[1289] = t1728;
+    live[1290] = t1729;
+    live[1291] = t1730;
+    live[1292] = t1731;
+    live[1293] = t1732;
+    live[1294] = t1733;
+    live[1295] = t1734;
+    live[1296] = t1735;
+    live[1297] = t1736;
+    live[1298] = t1737;
+    live[1299] = t1738;
+    live[1300] = t1739;
+    live[1301] = t1740;
+    live[1302] = t1741;
+    live[1303] = t1743;
+    live[1304] = t1748;
+    live[1305] = t1749;
+    live[1306] = t1750;
+    live[1307] = t1751;
+    live[1308] = t1752;
+    live[1309] = t1754;
+    live[1310] = t1759;
+    live[1311] = t1760;
+    live[1312] = t1761;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part12(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part12_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part12_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part12`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part12_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1762 = live[81] * live[1268] + live[82] * live[1273];
+    let t1763 = 0.0022644781431582876 * live[203] - 0.0005461134539102453 * live[46]
+        - 0.0000001609852873477455 * live[202];
+    let t1764 = 0.0022955781994879005 * live[46] + 0.0005461134539102453 * live[203]
+        - 0.000000039595442777388946 * live[202];
+    let t1765 = qd[11] * live[204] + live[68] * live[378] + live[69] * live[379];
+    let t1766 = 0.0005426192213171667 * live[46] - 0.00003349734004227557 * live[205];
+    let t1767 = 0.00003349734004227557 * live[374] + live[204] * live[287]
+        + live[71] * t1766 - 0.0005396092213171667 * t1765;
+    let t1768 = live[45] * live[1298] + 0.1946 * live[1020] - 0.028 * live[1274];
+    let t1769 = live[46] * live[288] + live[79] * live[323]
+        + 0.0038482516772412995
+            * (t1768 - 0.16 * live[1277] - 0.0749 * (live[1240] - live[1244]))
+        - live[205] * live[287] - live[74] * t1766;
+    let t1770 = 0.000000039595442777388946 * live[374] + live[46] * live[285]
+        + live[65] * t1763 + live[203] * live[283] + live[68] * t1767 + live[69] * t1769
+        + 0.01771278698415 * t1768 - 0.0000001609852873477455 * live[379]
+        - 0.03745 * live[1246] - 0.000615720268358608 * live[1278] - live[59] * t1764;
+    let t1771 = 0.0000001609852873477455 * live[203]
+        - 0.000000039595442777388946 * live[46];
+    let t1772 = 0.0005461134539102453 * live[374] + 0.03745 * live[1242]
+        + live[202] * live[283] + live[58] * t1764 + live[69] * t1767
+        - 0.0000001609852873477455 * live[378] - 0.0022644781431582876 * live[379]
+        - 0.0000020453744565 * t1768 - live[46] * live[282] - live[65] * t1771
+        - live[68] * t1769;
+    let t1773 = live[45] * live[1279] + live[46] * live[1284];
+    let t1774 = 0.0005461134539102453 * live[7] + 0.0000001609852873477455 * live[206]
+        + 0.0022644781431582876 * live[207];
+    let t1775 = 0.0022955781994879005 * live[7] - 0.000000039595442777388946 * live[206]
+        - 0.0005461134539102453 * live[207];
+    let t1776 = qd[8] * live[208] + live[32] * live[369] + live[33] * live[370];
+    let t1777 = 0.0005426192213171667 * live[7] + 0.00003349734004227557 * live[209];
+    let t1778 = live[208] * live[272] + live[35] * t1777
+        - 0.00003349734004227557 * live[365] - 0.0005396092213171667 * t1776;
+    let t1779 = live[6] * live[1296] + 0.1946 * live[1019] + 0.028 * live[1285];
+    let t1780 = live[7] * live[273] + live[43] * live[324]
+        + 0.0038482516772412995
+            * (t1779 + 0.0749 * (live[1248] - live[1252]) - 0.16 * live[1288])
+        - live[209] * live[272] - live[38] * t1777;
+    let t1781 = 0.000000039595442777388946 * live[365]
+        + 0.0000001609852873477455 * live[370] + 0.03745 * live[1254]
+        + live[7] * live[270] + live[29] * t1774 + live[207] * live[268]
+        + live[32] * t1778 + live[33] * t1780 + 0.01771278698415 * t1779
+        - 0.000615720268358608 * live[1289] - live[23] * t1775;
+    let t1782 = -0.000000039595442777388946 * live[7]
+        - 0.0000001609852873477455 * live[207];
+    let t1783 = 0.0000001609852873477455 * live[369] + 0.0000020453744565 * t1779
+        + live[206] * live[268] + live[22] * t1775 + live[33] * t1778
+        - 0.0005461134539102453 * live[365] - 0.0022644781431582876 * live[370]
+        - 0.03745 * live[1250] - live[7] * live[267] - live[29] * t1782
+        - live[32] * t1780;
+    let t1784 = live[6] * live[1290] + live[7] * live[1295];
+    let t1785 = live[117] * live[306];
+    let t1786 = qd[2] - 0.0875 * qd[3];
+    let t1787 = 0.3892 * qd[4] + t1786;
+    let t1788 = t1787 - 0.014 * live[1229];
+    let t1789 = live[1301] - 0.014 * live[1262];
+    let t1790 = live[129] * t1788 - live[128] * t1789;
+    let t1791 = live[128] * t1788 + live[129] * t1789;
+    let t1792 = 0.00003349734004227557 * live[1303] + live[196] * live[318]
+        + live[143] * live[321]
+        + 0.0038482516772412995
+            * (live[141]
+                * (t1790 - 0.16 * live[1230] - 0.03745 * (live[1257] - live[397]))
+                - live[140]
+                    * (t1791 - 0.16 * live[1233] - 0.03745 * (live[396] + live[1258])));
+    let t1793 = live[131] * live[1305] + 0.0000020453744565 * t1791
+        - live[194] * live[315] - live[130] * live[1302] - 0.01771278698415 * t1790
+        - t1792 - 0.000000039595442777388946 * live[396]
+        - 0.0005461134539102452 * live[397] - 0.16 * live[1231] - live[195] * live[312];
+    let t1794 = 0.0003106728473725507 * live[392] + 0.0000702001578415 * live[1260]
+        + t1793 - t1785;
+    let t1795 = live[118] * live[306];
+    let t1796 = live[118] * live[119];
+    let t1797 = live[129] * live[1232] + live[128] * live[1234];
+    let t1798 = 0.008674079908742902 * t1787 + live[129] * live[1306] + 0.014 * t1797
+        - 0.003148870268177618 * live[1228] - t1795 - live[128] * live[1304]
+        - 0.0000702001578415 * t1796;
+    let t1799 = live[81] * live[291];
+    let t1800 = qd[2] + 0.0875 * qd[3];
+    let t1801 = 0.3892 * qd[4] + t1800;
+    let t1802 = 0.014 * live[1227] + t1801;
+    let t1803 = 0.014 * live[1271] + live[1300];
+    let t1804 = live[93] * t1802 - live[92] * t1803;
+    let t1805 = live[92] * t1802 + live[93] * t1803;
+    let t1806 = live[200] * live[303] + live[107] * live[322]
+        + 0.0038482516772412995
+            * (live[105]
+                * (t1804 + 0.03745 * (live[1266] - live[388]) - 0.16 * live[1235])
+                - live[104]
+                    * (t1805 + 0.03745 * (live[387] + live[1267]) - 0.16 * live[1238]))
+        - 0.00003349734004227557 * live[1309];
+    let t1807 = live[95] * live[1311] + 0.0005461134539102452 * live[388]
+        - live[198] * live[300] - live[94] * live[1308] - 0.01771278698415 * t1804
+        - 0.0000020453744565 * t1805 - t1806 - 0.000000039595442777388946 * live[387]
+        - 0.16 * live[1236] - live[199] * live[297];
+    let t1808 = 0.0003106728473725507 * live[383] + t1807
+        - 0.0000702001578415 * live[1269] - t1799;
+    let t1809 = live[82] * live[291];
+    let t1810 = live[82] * live[83];
+    let t1811 = live[93] * live[1237] + live[92] * live[1239];
+    let t1812 = live[93] * live[1312] + 0.0000702001578415 * t1810
+        - 0.003148870268177618 * live[1226] - 0.008674079908742902 * t1801 - t1809
+        - live[92] * live[1310] - 0.014 * t1811;
+    let t1813 = live[45] * live[276];
+    let t1814 = t1786 - 0.3892 * qd[4];
+    let t1815 = t1814 - 0.014 * live[1225];
+    let t1816 = live[1299] - 0.014 * live[1282];
+    let t1817 = live[57] * t1815 - live[56] * t1816;
+    let t1818 = live[56] * t1815 + live[57] * t1816;
+    let t1819 = 0.00003349734004227557 * t1765 + live[204] * live[288]
+        + live[71] * live[323]
+        + 0.0038482516772412995
+            * (live[69]
+                * (t1817 - 0.16 * live[1241] - 0.03745 * (live[1275] - live[379]))
+                - live[68]
+                    * (t1818 - 0.16 * live[1245] - 0.03745 * (live[378] + live[1276])));
+    let t1820 = live[59] * t1771 + 0.0000020453744565 * t1818 - live[202] * live[285]
+        - live[58] * t1763 - 0.01771278698415 * t1817 - t1819
+        - 0.000000039595442777388946 * live[378] - 0.0005461134539102452 * live[379]
+        - 0.16 * live[1242] - live[203] * live[282];
+    let t1821 = 0.0003106728473725507 * live[374] + t1820
+        - 0.0001636201578415 * live[1280] - t1813;
+    let t1822 = live[46] * live[276];
+    let t1823 = live[46] * live[47];
+    let t1824 = live[57] * live[1243] + live[56] * live[1247];
+    let t1825 = 0.008674079908742902 * t1814 + live[57] * t1772
+        + 0.0001636201578415 * t1823 + 0.014 * t1824 - 0.003148870268177618 * live[1224]
+        - t1822 - live[56] * t1770;
+    let t1826 = live[6] * live[261];
+    let t1827 = t1800 - 0.3892 * qd[4];
+    let t1828 = 0.014 * live[1223] + t1827;
+    let t1829 = 0.014 * live[1293] + live[1297];
+    let t1830 = live[21] * t1828 - live[20] * t1829;
+    let t1831 = live[20] * t1828 + live[21] * t1829;
+    let t1832 = live[208] * live[273] + live[35] * live[324]
+        + 0.0038482516772412995
+            * (live[33]
+                * (t1830 + 0.03745 * (live[1286] - live[370]) - 0.16 * live[1249])
+                - live[32]
+                    * (t1831 + 0.03745 * (live[369] + live[1287]) - 0.16 * live[1253]))
+        - 0.00003349734004227557 * t1776;
+    let t1833 = live[23] * t1782 + 0.0005461134539102452 * live[370]
+        - live[206] * live[270] - live[22] * t1774 - 0.01771278698415 * t1830
+        - 0.0000020453744565 * t1831 - t1832 - 0.000000039595442777388946 * live[369]
+        - 0.16 * live[1250] - live[207] * live[267];
+    let t1834 = 0.0003106728473725507 * live[365] + 0.0001636201578415 * live[1291]
+        + t1833 - t1826;
+    let t1835 = live[7] * live[261];
+    let t1836 = live[7] * live[8];
+    let t1837 = live[21] * live[1251] + live[20] * live[1255];
+    let t1838 = live[21] * t1783 - 0.003148870268177618 * live[1222]
+        - 0.008674079908742902 * t1827 - t1835 - live[20] * t1781
+        - 0.0001636201578415 * t1836 - 0.014 * t1837;
+    let t1839 = t1797 - 0.008674079908742902 * live[1229];
+    let t1840 = live[118] * live[1259] - live[117] * live[1264];
+    let t1841 = 0.008674079908742902 * live[1227] + t1811;
+    let t1842 = live[82] * live[1268] - live[81] * live[1273];
+    let t1843 = t1824 - 0.008674079908742902 * live[1225];
+    let t1844 = live[46] * live[1279] - live[45] * live[1284];
+    let t1845 = 0.008674079908742902 * live[1223] + t1837;
+    let t1846 = live[7] * live[1290] - live[6] * live[1295];
+    let t1847 = live[6] * live[17];
+    let t1848 = live[365] + t1847;
+    let t1849 = live[45] * live[53];
+    let t1850 = live[374] + t1849;
+    let t1851 = live[81] * live[89];
+    let t1852 = live[383] + t1851;
+    let t1853 = live[117] * live[125];
+    let t1854 = live[392] + t1853;
+    let t1855 = live[117] * live[137];
+    let t1856 = live[131] * live[211];
+    let t1857 = live[130] * live[211] - live[131] * live[210];
+    let t1858 = live[393] + t1857;
+    let t1859 = live[393] + live[143] * live[213] - live[146] * live[212];
+    let t1860 = -2.0 * (live[117] * live[151] - live[143] * live[212]);
+    let t1861 = -0.0038482516772412995 * (live[141] * t1859 + live[140] * t1860);
+    let t1862 = t1861 + 0.000004090748913 * (t1855 + t1856) - 0.01771278698415 * t1858;
+    let t1863 = live[130] * live[210];
+    let t1864 = 2.0 * (t1863 - t1855);
+    let t1865 = 0.0038482516772412995 * (live[140] * t1859 - live[141] * t1860);
+    let t1866 = t1865 - 0.0000020453744565 * (t1857 - live[393])
+        - 0.01771278698415 * t1864;
+    let t1867 = live[81] * live[101];
+    let t1868 = live[95] * live[215];
+    let t1869 = live[94] * live[215] - live[95] * live[214];
+    let t1870 = live[384] + t1869;
+    let t1871 = live[384] + live[107] * live[217] - live[110] * live[216];
+    let t1872 = -2.0 * (live[81] * live[115] - live[107] * live[216]);
+    let t1873 = -0.0038482516772412995 * (live[105] * t1871 + live[104] * t1872);
+    let t1874 = t1873 - 0.000004090748913 * (t1867 + t1868) - 0.01771278698415 * t1870;
+    let t1875 = live[94] * live[214];
+    let t1876 = 2.0 * (t1875 - t1867);
+    let t1877 = 0.0038482516772412995 * (live[104] * t1871 - live[105] * t1872);
+    let t1878 = 0.0000020453744565 * (t1869 - live[384]) + t1877
+        - 0.01771278698415 * t1876;
+    let t1879 = live[45] * live[65];
+    let t1880 = live[59] * live[219];
+    let t1881 = live[58] * live[219] - live[59] * live[218];
+    let t1882 = live[375] + t1881;
+    let t1883 = live[375] + live[71] * live[221] - live[74] * live[220];
+    let t1884 = -2.0 * (live[45] * live[79] - live[71] * live[220]);
+    let t1885 = -0.0038482516772412995 * (live[69] * t1883 + live[68] * t1884);
+    let t1886 = t1885 + 0.000004090748913 * (t1879 + t1880) - 0.01771278698415 * t1882;
+    let t1887 = live[58] * live[218];
+    let t1888 = 2.0 * (t1887 - t1879);
+    let t1889 = 0.0038482516772412995 * (live[68] * t1883 - live[69] * t1884);
+    let t1890 = t1889 - 0.0000020453744565 * (t1881 - live[375])
+        - 0.01771278698415 * t1888;
+    let t1891 = live[6] * live[29];
+    let t1892 = live[23] * live[223];
+    let t1893 = live[22] * live[223] - live[23] * live[222];
+    let t1894 = live[366] + t1893;
+    let t1895 = live[366] + live[35] * live[225] - live[38] * live[224];
+    let t1896 = -2.0 * (live[6] * live[43] - live[35] * live[224]);
+    let t1897 = -0.0038482516772412995 * (live[33] * t1895 + live[32] * t1896);
+    let t1898 = t1897 - 0.000004090748913 * (t1891 + t1892) - 0.01771278698415 * t1894;
+    let t1899 = live[22] * live[222];
+    let t1900 = 2.0 * (t1899 - t1891);
+    let t1901 = 0.0038482516772412995 * (live[32] * t1895 - live[33] * t1896);
+    let t1902 = 0.0000020453744565 * (t1893 - live[366]) + t1901
+        - 0.01771278698415 * t1900;
+    let t1903 = live[117] * live[130] - live[137] * live[210];
+    let t1904 = live[137] * live[211] + live[117] * live[131];
+    let t1905 = t1904 - live[398];
+    let t1906 = live[117] * live[146] + live[213] * (qd[17] + live[151])
+        - live[140] * live[399] - live[141] * live[398];
+    let t1907 = 0.017348159817485803 * live[1260]
+        - 0.0000020453744565 * (t1903 - live[399]) - 0.01771278698415 * t1905
+        - 0.0038482516772412995 * t1906;
+    let t1908 = live[1256] + t1796;
+    let t1909 = live[129] * t1866 - live[128] * t1862;
+    let t1910 = t1909 - 0.008674079908742902 * t1908;
+    let t1911 = live[81] * live[94] - live[101] * live[214];
+    live[1313] = t1762;
+    live[1314] = t1770;
+    live[1315] = t1772;
+    live[1316] = t1773;
+    live[1317] = t1781;
+    live[1318] = t1783;
+    live[1319] = t1784;
+    live[1320] = t1785;
+    live[1321] = t1792;
+    live[1322] = t1793;
+    live[1323] = t1794;
+    live[1324] = t1795;
+    live[1325] = t1798;
+    live[1326] = t1799;
+    live[1327] = t1806;
+    live[1328] = t1807;
+    live[1329] = t1808;
+    live[1330] = t1809;
+    live[1331] = t1810;
+    live[1332] = t1812;
+    live[1333] = t1813;
+    live[1334] = t1819;
+    live[1335] = t1820;
+    live[1336] = t1821;
+    live[1337] = t1822;
+    live[1338] = t1823;
+    live[1339] = t1825;
+    live[1340] = t1826;
+    live[1341] = t1832;
+    live[1342] = t1833;
+    live[1343] = t1834;
+    live[1344] = t1835;
+    live[1345] = t1836;
+    live[1346] = t1838;
+    live[1347] = t1839;
+    live[1348] = t1840;
+    live[1349] = t1841;
+    live[1350] = t1842;
+    live[1351] = t1843;
+    live[1352] = t1844;
+    live[1353] = t1845;
+    live[1354] = t1846;
+    live[1355] = t1847;
+    live[1356] = t1848;
+    live[1357] = t1849;
+    live[1358] = t1850;
+    live[1359] = t1851;
+    live[1360] = t1852;
+    live[1361] = t1853;
+    live[1362] = t1854;
+    live[1363] = t1856;
+    live[1364] = t1858;
+    live[1365] = t1861;
+    live[1366] = t1862;
+    live[1367] = t1863;
+    live[1368] = t1864;
+    live[1369] = t1865;
+    live[1370] = t1866;
+    live[1371] = t1868;
+    live[1372] = t1870;
+    live[1373] = t1873;
+    live[1374] = t1874;
+    live[1375] = t1875;
+    live[1376] = t1876;
+    live[1377] = t1877;
+    live[1378] = t1878;
+    live[1379] = t1880;
+    live[1380] = t1882;
+    live[1381] = t1885;
+    live[1382] = t1886;
+    live[1383] = t1887;
+    live[1384] = t1888;
+    live[1385] = t1889;
+    live[1386] = t1890;
+    live[1387] = t1892;
+    live[1388] = t1894;
+    live[1389] = t1897;
+    live[1390] = t1898;
+    live[1391] = t1899;
+    live[1392] = t1900;
+    live[1393] = t1901;
+    live[1394] = t1902;
+    live[1395] = t1903;
+    live[1396] = t1904;
+    live[1397] = t1905;
+    live[1398] = t1906;
+    live[1399] = t1907;
+    live[1400] = t1908;
+    live[1401] = t1909;
+    live[1402] = t1910;
+    live[1403] = t1911;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part13(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part13_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part13_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part13`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part13_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1912 = live[101] * live[215] + live[81] * live[95];
+    let t1913 = t1912 - live[389];
+    let t1914 = live[81] * live[110] + live[217] * (qd[14] + live[115])
+        - live[104] * live[390] - live[105] * live[389];
+    let t1915 = 0.0000020453744565 * (live[1403] - live[390])
+        - 0.017348159817485803 * live[1269] - 0.01771278698415 * t1913
+        - 0.0038482516772412995 * t1914;
+    let t1916 = live[1265] + live[1331];
+    let t1917 = live[93] * live[1378] - live[92] * live[1374];
+    let t1918 = 0.008674079908742902 * t1916 + t1917;
+    let t1919 = live[45] * live[58] - live[65] * live[218];
+    let t1920 = live[65] * live[219] + live[45] * live[59];
+    let t1921 = t1920 - live[380];
+    let t1922 = live[45] * live[74] + live[221] * (qd[11] + live[79])
+        - live[68] * live[381] - live[69] * live[380];
+    let t1923 = 0.017348159817485803 * live[1280]
+        - 0.0000020453744565 * (t1919 - live[381]) - 0.01771278698415 * t1921
+        - 0.0038482516772412995 * t1922;
+    let t1924 = live[1274] + live[1338];
+    let t1925 = live[57] * live[1386] - live[56] * live[1382];
+    let t1926 = t1925 - 0.008674079908742902 * t1924;
+    let t1927 = live[6] * live[22] - live[29] * live[222];
+    let t1928 = live[29] * live[223] + live[6] * live[23];
+    let t1929 = t1928 - live[371];
+    let t1930 = live[6] * live[38] + live[225] * (qd[8] + live[43])
+        - live[32] * live[372] - live[33] * live[371];
+    let t1931 = 0.0000020453744565 * (t1927 - live[372])
+        - 0.017348159817485803 * live[1291] - 0.01771278698415 * t1929
+        - 0.0038482516772412995 * t1930;
+    let t1932 = live[1285] + live[1345];
+    let t1933 = live[21] * live[1394] - live[20] * live[1390];
+    let t1934 = 0.008674079908742902 * t1932 + t1933;
+    let t1935 = qd[0] - 0.175 * qd[5];
+    let t1936 = 0.1946 * qd[3] + 0.0875 * qd[4];
+    let t1937 = live[7] * t1936 - live[6] * t1935;
+    let t1938 = qd[0] + 0.175 * qd[5];
+    let t1939 = 0.1946 * qd[3] - 0.0875 * qd[4];
+    let t1940 = live[46] * t1939 - live[45] * t1938;
+    let t1941 = -t1939;
+    let t1942 = live[82] * t1941 - live[81] * t1935;
+    let t1943 = -t1936;
+    let t1944 = live[118] * t1943 - live[117] * t1938;
+    let t1945 = 0.0000001609852873477455 * live[210] - 0.0005461134539102453 * live[117]
+        - 0.0022644781431582876 * live[211];
+    let t1946 = 0.0022955781994879005 * live[117]
+        + 0.000000039595442777388946 * live[210] - 0.0005461134539102453 * live[211];
+    let t1947 = live[140] * live[398] - qd[17] * live[212] - live[141] * live[399];
+    let t1948 = 0.0005426192213171667 * live[117] - 0.00003349734004227557 * live[213];
+    let t1949 = live[143] * t1948 - live[212] * live[317]
+        - 0.00003349734004227557 * live[393] - 0.0005396092213171667 * t1947;
+    let t1950 = live[117] * t1943 + 0.028 * live[1260] + live[118] * t1938;
+    let t1951 = live[117] * live[318] + live[151] * live[325]
+        + 0.0038482516772412995
+            * (t1950 - 0.16 * live[1397] - 0.0749 * (live[1367] - live[1363]))
+        - live[213] * live[317] - live[146] * t1948;
+    let t1952 = live[117] * live[315] + live[137] * t1945 + live[140] * t1949
+        + live[141] * t1951 + 0.01771278698415 * t1950
+        + 0.0000001609852873477455 * live[399] - 0.000000039595442777388946 * live[393]
+        - 0.03745 * live[1369] - 0.000615720268358608 * live[1398]
+        - live[211] * live[313] - live[131] * t1946;
+    let t1953 = -0.000000039595442777388946 * live[117]
+        - 0.0000001609852873477455 * live[211];
+    let t1954 = 0.03745 * live[1365] + live[130] * t1946 + live[141] * t1949
+        + 0.0022644781431582876 * live[399] - 0.0005461134539102453 * live[393]
+        - 0.0000001609852873477455 * live[398] - 0.0000020453744565 * t1950
+        - live[210] * live[313] - live[117] * live[312] - live[137] * t1953
+        - live[140] * t1951;
+    let t1955 = live[117] * live[1399] + live[118] * live[1402];
+    let t1956 = 0.0005461134539102453 * live[81] - 0.0000001609852873477455 * live[214]
+        - 0.0022644781431582876 * live[215];
+    let t1957 = 0.0022955781994879005 * live[81] + 0.000000039595442777388946 * live[214]
+        + 0.0005461134539102453 * live[215];
+    let t1958 = live[104] * live[389] - qd[14] * live[216] - live[105] * live[390];
+    let t1959 = 0.0005426192213171667 * live[81] + 0.00003349734004227557 * live[217];
+    let t1960 = 0.00003349734004227557 * live[384] + live[107] * t1959
+        - live[216] * live[302] - 0.0005396092213171667 * t1958;
+    let t1961 = live[81] * t1941 + live[82] * t1935 - 0.028 * live[1269];
+    let t1962 = live[81] * live[303] + live[115] * live[326]
+        + 0.0038482516772412995
+            * (t1961 + 0.0749 * (live[1375] - live[1371]) - 0.16 * t1913)
+        - live[217] * live[302] - live[110] * t1959;
+    let t1963 = 0.03745 * live[1377] + live[81] * live[300] + live[101] * t1956
+        + live[104] * t1960 + live[105] * t1962 + 0.01771278698415 * t1961
+        - 0.0000001609852873477455 * live[390] - 0.000000039595442777388946 * live[384]
+        - 0.000615720268358608 * t1914 - live[215] * live[298] - live[95] * t1957;
+    let t1964 = 0.0000001609852873477455 * live[215]
+        - 0.000000039595442777388946 * live[81];
+    let t1965 = 0.0005461134539102453 * live[384] + 0.0000001609852873477455 * live[389]
+        + 0.0000020453744565 * t1961 + live[94] * t1957 + live[105] * t1960
+        + 0.0022644781431582876 * live[390] - 0.03745 * live[1373]
+        - live[214] * live[298] - live[81] * live[297] - live[101] * t1964
+        - live[104] * t1962;
+    let t1966 = live[81] * t1915 + live[82] * t1918;
+    let t1967 = 0.0000001609852873477455 * live[218] - 0.0005461134539102453 * live[45]
+        - 0.0022644781431582876 * live[219];
+    let t1968 = 0.0022955781994879005 * live[45] + 0.000000039595442777388946 * live[218]
+        - 0.0005461134539102453 * live[219];
+    let t1969 = live[68] * live[380] - qd[11] * live[220] - live[69] * live[381];
+    let t1970 = 0.0005426192213171667 * live[45] - 0.00003349734004227557 * live[221];
+    let t1971 = live[71] * t1970 - live[220] * live[287]
+        - 0.00003349734004227557 * live[375] - 0.0005396092213171667 * t1969;
+    let t1972 = live[45] * t1939 + 0.028 * live[1280] + live[46] * t1938;
+    let t1973 = live[45] * live[288] + live[79] * live[327]
+        + 0.0038482516772412995
+            * (t1972 - 0.16 * t1921 - 0.0749 * (live[1383] - live[1379]))
+        - live[221] * live[287] - live[74] * t1970;
+    let t1974 = live[45] * live[285] + live[65] * t1967 + live[68] * t1971
+        + live[69] * t1973 + 0.01771278698415 * t1972
+        + 0.0000001609852873477455 * live[381] - 0.000000039595442777388946 * live[375]
+        - 0.03745 * live[1385] - 0.000615720268358608 * t1922 - live[219] * live[283]
+        - live[59] * t1968;
+    let t1975 = -0.000000039595442777388946 * live[45]
+        - 0.0000001609852873477455 * live[219];
+    let t1976 = 0.03745 * live[1381] + live[58] * t1968 + live[69] * t1971
+        + 0.0022644781431582876 * live[381] - 0.0005461134539102453 * live[375]
+        - 0.0000001609852873477455 * live[380] - 0.0000020453744565 * t1972
+        - live[218] * live[283] - live[45] * live[282] - live[65] * t1975
+        - live[68] * t1973;
+    let t1977 = live[45] * t1923 + live[46] * t1926;
+    let t1978 = 0.0005461134539102453 * live[6] - 0.0000001609852873477455 * live[222]
+        - 0.0022644781431582876 * live[223];
+    let t1979 = 0.0022955781994879005 * live[6] + 0.000000039595442777388946 * live[222]
+        + 0.0005461134539102453 * live[223];
+    let t1980 = live[32] * live[371] - qd[8] * live[224] - live[33] * live[372];
+    let t1981 = 0.0005426192213171667 * live[6] + 0.00003349734004227557 * live[225];
+    let t1982 = 0.00003349734004227557 * live[366] + live[35] * t1981
+        - live[224] * live[272] - 0.0005396092213171667 * t1980;
+    let t1983 = live[6] * t1936 + live[7] * t1935 - 0.028 * live[1291];
+    let t1984 = live[6] * live[273] + live[43] * live[328]
+        + 0.0038482516772412995
+            * (t1983 + 0.0749 * (live[1391] - live[1387]) - 0.16 * t1929)
+        - live[225] * live[272] - live[38] * t1981;
+    let t1985 = 0.03745 * live[1393] + live[6] * live[270] + live[29] * t1978
+        + live[32] * t1982 + live[33] * t1984 + 0.01771278698415 * t1983
+        - 0.0000001609852873477455 * live[372] - 0.000000039595442777388946 * live[366]
+        - 0.000615720268358608 * t1930 - live[223] * live[268] - live[23] * t1979;
+    let t1986 = 0.0000001609852873477455 * live[223]
+        - 0.000000039595442777388946 * live[6];
+    let t1987 = 0.0005461134539102453 * live[366] + 0.0000001609852873477455 * live[371]
+        + 0.0000020453744565 * t1983 + live[22] * t1979 + live[33] * t1982
+        + 0.0022644781431582876 * live[372] - 0.03745 * live[1389]
+        - live[222] * live[268] - live[6] * live[267] - live[29] * t1986
+        - live[32] * t1984;
+    let t1988 = live[6] * t1931 + live[7] * t1934;
+    let t1989 = 0.3892 * qd[5] - qd[1];
+    let t1990 = t1989 - 0.014 * live[1362];
+    let t1991 = t1944 - 0.014 * live[1400];
+    let t1992 = live[129] * t1990 - live[128] * t1991;
+    let t1993 = live[128] * t1990 + live[129] * t1991;
+    let t1994 = 0.00003349734004227557 * t1947 + live[143] * live[325]
+        + 0.0038482516772412995
+            * (live[141]
+                * (t1992 - 0.16 * live[1364] - 0.03745 * (live[1395] + live[399]))
+                - live[140]
+                    * (t1993 - 0.16 * live[1368] - 0.03745 * (live[398] + live[1396])))
+        - live[212] * live[318];
+    let t1995 = live[131] * t1953 + live[210] * live[315] + 0.0000020453744565 * t1993
+        + live[211] * live[312] + 0.0005461134539102452 * live[399] - live[130] * t1945
+        - 0.01771278698415 * t1992 - t1994 - 0.000000039595442777388946 * live[398]
+        - 0.16 * live[1365];
+    let t1996 = 0.0000702001578415 * live[1256] + live[1324] + t1995
+        - 0.0003106728473725507 * live[393];
+    let t1997 = live[129] * live[1366] + live[128] * live[1370];
+    let t1998 = live[129] * t1954 + 0.008674079908742902 * t1989 + 0.014 * t1997
+        - 0.0000702001578415 * live[1261] - live[1320] - live[128] * t1952
+        - 0.003148870268177618 * live[1361];
+    let t1999 = 0.014 * live[1360] + t1989;
+    let t2000 = 0.014 * t1916 + t1942;
+    let t2001 = live[93] * t1999 - live[92] * t2000;
+    let t2002 = live[92] * t1999 + live[93] * t2000;
+    let t2003 = live[107] * live[326]
+        + 0.0038482516772412995
+            * (live[105]
+                * (t2001 + 0.03745 * (live[1403] + live[390]) - 0.16 * live[1372])
+                - live[104]
+                    * (t2002 + 0.03745 * (live[389] + t1912) - 0.16 * live[1376]))
+        - live[216] * live[303] - 0.00003349734004227557 * t1958;
+    let t2004 = live[95] * t1964 + live[214] * live[300] + live[215] * live[297]
+        - 0.0005461134539102452 * live[390] - live[94] * t1956 - 0.01771278698415 * t2001
+        - 0.0000020453744565 * t2002 - t2003 - 0.000000039595442777388946 * live[389]
+        - 0.16 * live[1373];
+    let t2005 = live[1330] + t2004 - 0.0003106728473725507 * live[384]
+        - 0.0000702001578415 * live[1265];
+    let t2006 = live[93] * live[1374] + live[92] * live[1378];
+    let t2007 = 0.0000702001578415 * live[1270] + live[93] * t1965 - live[1326]
+        - live[92] * t1963 - 0.003148870268177618 * live[1359]
+        - 0.008674079908742902 * t1989 - 0.014 * t2006;
+    let t2008 = -0.3892 * qd[5] - qd[1];
+    let t2009 = t2008 - 0.014 * live[1358];
+    let t2010 = t1940 - 0.014 * t1924;
+    let t2011 = live[57] * t2009 - live[56] * t2010;
+    let t2012 = live[56] * t2009 + live[57] * t2010;
+    let t2013 = 0.00003349734004227557 * t1969 + live[71] * live[327]
+        + 0.0038482516772412995
+            * (live[69] * (t2011 - 0.16 * live[1380] - 0.03745 * (t1919 + live[381]))
+                - live[68] * (t2012 - 0.16 * live[1384] - 0.03745 * (live[380] + t1920)))
+        - live[220] * live[288];
+    let t2014 = live[59] * t1975 + live[218] * live[285] + 0.0000020453744565 * t2012
+        + live[219] * live[282] + 0.0005461134539102452 * live[381] - live[58] * t1967
+        - 0.01771278698415 * t2011 - t2013 - 0.000000039595442777388946 * live[380]
+        - 0.16 * live[1381];
+    let t2015 = live[1337] + t2014 - 0.0003106728473725507 * live[375]
+        - 0.0001636201578415 * live[1274];
+    let t2016 = live[57] * live[1382] + live[56] * live[1386];
+    let t2017 = 0.0001636201578415 * live[1281] + live[57] * t1976
+        + 0.008674079908742902 * t2008 + 0.014 * t2016 - live[1333] - live[56] * t1974
+        - 0.003148870268177618 * live[1357];
+    let t2018 = 0.014 * live[1356] + t2008;
+    let t2019 = 0.014 * t1932 + t1937;
+    let t2020 = live[21] * t2018 - live[20] * t2019;
+    let t2021 = live[20] * t2018 + live[21] * t2019;
+    let t2022 = live[35] * live[328]
+        + 0.0038482516772412995
+            * (live[33] * (t2020 + 0.03745 * (t1927 + live[372]) - 0.16 * live[1388])
+                - live[32] * (t2021 + 0.03745 * (live[371] + t1928) - 0.16 * live[1392]))
+        - live[224] * live[273] - 0.00003349734004227557 * t1980;
+    let t2023 = live[23] * t1986 + live[222] * live[270] + live[223] * live[267]
+        - 0.0005461134539102452 * live[372] - live[22] * t1978 - 0.01771278698415 * t2020
+        - 0.0000020453744565 * t2021 - t2022 - 0.000000039595442777388946 * live[371]
+        - 0.16 * live[1389];
+    let t2024 = 0.0001636201578415 * live[1285] + live[1344] + t2023
+        - 0.0003106728473725507 * live[366];
+    let t2025 = live[21] * live[1390] + live[20] * live[1394];
+    let t2026 = live[21] * t1987 - 0.0001636201578415 * live[1292] - live[1340]
+        - live[20] * t1985 - 0.003148870268177618 * live[1355]
+        - 0.008674079908742902 * t2008 - 0.014 * t2025;
+    let t2027 = t1997 - 0.008674079908742902 * live[1362];
+    let t2028 = live[118] * live[1399] - live[117] * live[1402];
+    let t2029 = 0.008674079908742902 * live[1360] + t2006;
+    let t2030 = live[82] * t1915 - live[81] * t1918;
+    let t2031 = t2016 - 0.008674079908742902 * live[1358];
+    let t2032 = live[46] * t1923 - live[45] * t1926;
+    let t2033 = 0.008674079908742902 * live[1356] + t2025;
+    let t2034 = live[7] * t1931 - live[6] * t1934;
+    let t2035 = 2.0 * live[8];
+    let t2036 = live[9] + live[1107];
+    let t2037 = live[9] + live[1109];
+    let t2038 = live[33] * t2037;
+    let t2039 = live[1111] - 0.01771278698415 * t2036 - 0.0038482516772412995 * t2038;
+    let t2040 = live[32] * t2037;
+    let t2041 = live[1115] + 0.0000020453744565 * (live[1107] - live[9])
+        + 0.0038482516772412995 * t2040;
+    let t2042 = live[21] * t2039 + live[20] * t2041;
+    let t2043 = 0.008674079908742902 * t2035 + t2042;
+    let t2044 = live[368] + live[714];
+    let t2045 = live[715] + live[1137];
+    let t2046 = live[367] + live[715];
+    let t2047 = live[1138] + live[32] * t2044 + live[33] * t2046;
+    let t2048 = 0.0000020453744565 * (live[1135] + t2044)
+        - 0.017348159817485803 * live[17] - 0.01771278698415 * t2045
+        - 0.0038482516772412995 * t2047;
+    let t2049 = live[21] * t2041 - live[20] * t2039;
+    let t2050 = live[7] * t2048 - live[6] * t2049;
+    let t2051 = live[6] * t2048 + live[7] * t2049;
+    let t2052 = live[373] + live[33] * t2044 - live[32] * t2046;
+    let t2053 = 0.00003349734004227557 * live[9] + live[1171]
+        - 0.0005396092213171667 * t2052;
+    let t2054 = live[1173]
+        + 0.0038482516772412995
+            * (0.03745 * live[1172] - 0.028 * live[17] - 0.16 * t2045);
+    let t2055 = live[1174] + live[32] * t2053 + live[33] * t2054
+        + 0.0000001609852873477455 * t2044
+        + 0.03745 * (0.007696503354482599 * live[1114] + 0.0038482516772412995 * t2040)
+        - 0.000000039595442777388946 * live[9] - 0.0004959580355562 * live[17]
+        - 0.000615720268358608 * t2047;
+    let t2056 = 0.007696503354482599 * live[1110] - 0.0038482516772412995 * t2038;
+    let t2057 = 0.0005461134539102453 * live[9] + live[1177] + live[33] * t2053
+        - 0.0000001609852873477455 * (t2046 + live[1136])
+        - 0.000000057270484782 * live[17] - live[32] * t2054
+        - 0.0022644781431582876 * t2044 - 0.03745 * t2056;
+    let t2058 = live[21] * t2035;
+    let t2059 = live[20] * t2035;
+    let t2060 = 0.0038482516772412995
+        * (live[33] * (0.014 * t2058 + 0.03745 * (live[1135] - t2044) - 0.16 * t2036)
+            - live[32]
+                * (0.32 * live[1113] + 0.014 * t2059
+                    + 0.03745 * (live[1206] - live[715])))
+        - 0.00003349734004227557 * t2052;
+    let t2061 = t2060 + 0.16 * t2056 + 0.0002479790177781 * t2058 + live[1209]
+        + 0.000000028635242391 * t2059 - 0.000000039595442777388946 * t2046
+        - 0.0005461134539102452 * t2044;
+    live[1404] = t1917;
+    live[1405] = t1925;
+    live[1406] = t1933;
+    live[1407] = t1937;
+    live[1408] = t1940;
+    live[1409] = t1942;
+    live[1410] = t1944;
+    live[1411] = t1952;
+    live[1412] = t1954;
+    live[1413] = t1955;
+    live[1414] = t1963;
+    live[1415] = t1965;
+    live[1416] = t1966;
+    live[1417] = t1974;
+    live[1418] = t1976;
+    live[1419] = t1977;
+    live[1420] = t1985;
+    live[1421] = t1987;
+    live[1422] = t1988;
+    live[1423] = t1994;
+    live[1424] = t1995;
+    live[1425] = t1996;
+    live[1426] = t1998;
+    live[1427] = t2003;
+    live[1428] = t2004;
+    live[1429] = t2005;
+    live[1430] = t2007;
+    live[1431] = t2013;
+    live[1432] = t2014;
+    live[1433] = t2015;
+    live[1434] = t2017;
+    live[1435] = t2022;
+    live[1436] = t2023;
+    live[1437] = t2024;
+    live[1438] = t2026;
+    live[1439] = t2027;
+    live[1440] = t2028;
+    live[1441] = t2029;
+    live[1442] = t2030;
+    live[1443] = t2031;
+    live[1444] = t2032;
+    live[1445] = t2033;
+    live[1446] = t2034;
+    live[1447] = t2042;
+    live[1448] = t2043;
+    live[1449] = t2049;
+    live[1450] = t2050;
+    live[1451] = t2051;
+    live[1452] = t2055;
+    live[1453] = t2057;
+    live[1454] = t2060;
+    live[1455] = t2061;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part14(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part14_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part14`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part14_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part14`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part14_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2062 = 0.002869297420805067 * live[9] - live[1455];
+    let t2063 = live[1212] + live[21] * live[1453] - live[20] * live[1452]
+        - 0.014 * live[1447];
+    let t2064 = live[32] * live[43];
+    let t2065 = 0.007696503354482599 * t2064 - 0.000004090748913 * live[29];
+    let t2066 = live[33] * live[43];
+    let t2067 = 0.0354255739683 * live[29] + 0.007696503354482599 * t2066;
+    let t2068 = live[21] * t2065 + live[20] * t2067;
+    let t2069 = 2.0 * live[23];
+    let t2070 = 2.0 * live[36] + live[37] - live[720];
+    let t2071 = 0.000004090748913 * live[22] - 0.01771278698415 * t2069
+        - 0.0038482516772412995 * t2070;
+    let t2072 = live[21] * t2067 - live[20] * t2065;
+    let t2073 = live[7] * t2071 - live[6] * t2072;
+    let t2074 = live[6] * t2071 + live[7] * t2072;
+    let t2075 = 0.0005426192213171667 * live[35] - 0.0005396092213171667 * live[719];
+    let t2076 = 0.00006699468008455114 * live[43] - 0.0010822284426343334 * live[38];
+    let t2077 = t2076 - 0.000615720268358608 * t2069;
+    let t2078 = 0.000000321970574695491 * live[269] + 0.0002882340506253734 * t2066
+        + live[32] * t2075 + live[33] * t2077 - 0.004560056342646188 * live[23]
+        - 0.000615720268358608 * t2070;
+    let t2079 = 0.0000311000563296129 * live[22] + 0.00000007919088555477789 * live[29]
+        + 0.000000321970574695491 * live[718] + live[33] * t2075
+        - 0.0002882340506253734 * t2064 - live[32] * t2077;
+    let t2080 = 0.00003349734004227557 * (live[35] - live[719])
+        - 0.001231440536717216 * live[29] * live[32];
+    let t2081 = -0.001231440536717216 * t2064 - t2080;
+    let t2082 = live[21] * t2079 - 0.014 * t2068 - live[20] * t2078;
+    let t2083 = 0.007696503354482599 * (live[21] * t2064 + live[43] * live[192]);
+    let t2084 = 2.0 * live[38];
+    let t2085 = 0.007696503354482599 * (live[43] * live[188] - live[20] * t2064);
+    let t2086 = -0.0038482516772412995 * live[7] * t2084 - live[6] * t2085;
+    let t2087 = live[7] * t2085 - 0.0038482516772412995 * live[6] * t2084;
+    let t2088 = 0.0000030100000000000135 * live[909] + 0.0002882340506253734 * t2066
+        + live[33] * t2076 - 0.000615720268358608 * t2084;
+    let t2089 = 0.0000030100000000000135 * live[913] - 0.0002882340506253734 * t2064
+        - live[32] * t2076;
+    let t2090 = live[21] * t2089 - 0.014 * t2083 - live[20] * t2088;
+    let t2091 = 2.0 * live[47];
+    let t2092 = live[48] + live[1094];
+    let t2093 = live[48] + live[1096];
+    let t2094 = live[69] * t2093;
+    let t2095 = live[1099] - 0.01771278698415 * t2092 - 0.0038482516772412995 * t2094;
+    let t2096 = live[68] * t2093;
+    let t2097 = live[1104] + 0.0038482516772412995 * t2096
+        - 0.0000020453744565 * (live[1094] - live[48]);
+    let t2098 = live[57] * t2095 + live[56] * t2097;
+    let t2099 = t2098 - 0.008674079908742902 * t2091;
+    let t2100 = live[377] + live[723];
+    let t2101 = live[724] + live[1131];
+    let t2102 = live[376] + live[724];
+    let t2103 = live[1132] + live[68] * t2100 + live[69] * t2102;
+    let t2104 = 0.017348159817485803 * live[53]
+        - 0.0000020453744565 * (live[1129] + t2100) - 0.01771278698415 * t2101
+        - 0.0038482516772412995 * t2103;
+    let t2105 = live[57] * t2097 - live[56] * t2095;
+    let t2106 = live[46] * t2104 - live[45] * t2105;
+    let t2107 = live[45] * t2104 + live[46] * t2105;
+    let t2108 = live[382] + live[69] * t2100 - live[68] * t2102;
+    let t2109 = live[1161] - 0.00003349734004227557 * live[48]
+        - 0.0005396092213171667 * t2108;
+    let t2110 = live[1163]
+        + 0.0038482516772412995
+            * (0.028 * live[53] - 0.03745 * live[1162] - 0.16 * t2101);
+    let t2111 = 0.0004959580355562 * live[53] + live[1164] + live[68] * t2109
+        + live[69] * t2110 - 0.000000039595442777388946 * live[48]
+        - 0.0000001609852873477455 * t2100 - 0.000615720268358608 * t2103
+        - 0.03745 * (0.007696503354482599 * live[1103] + 0.0038482516772412995 * t2096);
+    let t2112 = 0.007696503354482599 * live[1098] - 0.0038482516772412995 * t2094;
+    let t2113 = 0.0000001609852873477455 * (live[1130] + t2102) + live[1166]
+        + live[69] * t2109 + 0.03745 * t2112 - 0.0005461134539102453 * live[48]
+        - 0.000000057270484782 * live[53] - live[68] * t2110
+        - 0.0022644781431582876 * t2100;
+    let t2114 = live[57] * t2091;
+    let t2115 = live[56] * t2091;
+    let t2116 = 0.00003349734004227557 * t2108
+        + 0.0038482516772412995
+            * (live[69]
+                * (-0.16 * t2092 - 0.014 * t2114 - 0.03745 * (live[1129] - t2100))
+                - live[68]
+                    * (0.32 * live[1101] - 0.014 * t2115
+                        - 0.03745 * (live[1198] - live[724])));
+    let t2117 = t2116 + 0.0005461134539102452 * t2100 + 0.16 * t2112 + live[1201]
+        + 0.000000028635242391 * t2115 - 0.000000039595442777388946 * t2102
+        - 0.0002479790177781 * t2114;
+    let t2118 = 0.002869297420805067 * live[48] - t2117;
+    let t2119 = live[1204] + live[57] * t2113 + 0.014 * t2098 - live[56] * t2111;
+    let t2120 = live[68] * live[79];
+    let t2121 = 0.000004090748913 * live[65] + 0.007696503354482599 * t2120;
+    let t2122 = live[69] * live[79];
+    let t2123 = 0.0354255739683 * live[65] + 0.007696503354482599 * t2122;
+    let t2124 = live[57] * t2121 + live[56] * t2123;
+    let t2125 = 2.0 * live[59];
+    let t2126 = 2.0 * live[72] + live[73] - live[729];
+    let t2127 = -0.000004090748913 * live[58] - 0.01771278698415 * t2125
+        - 0.0038482516772412995 * t2126;
+    let t2128 = live[57] * t2123 - live[56] * t2121;
+    let t2129 = live[46] * t2127 - live[45] * t2128;
+    let t2130 = live[45] * t2127 + live[46] * t2128;
+    let t2131 = 0.0005426192213171667 * live[71] - 0.0005396092213171667 * live[728];
+    let t2132 = -0.0010822284426343334 * live[74] - 0.00006699468008455114 * live[79];
+    let t2133 = t2132 - 0.000615720268358608 * t2125;
+    let t2134 = 0.000000321970574695491 * live[284] + live[68] * t2131 + live[69] * t2133
+        - 0.004560056342646188 * live[59] - 0.0002882340506253734 * t2122
+        - 0.000615720268358608 * t2126;
+    let t2135 = 0.0000311000563296129 * live[58] + 0.00000007919088555477789 * live[65]
+        + 0.0002882340506253734 * t2120 + live[69] * t2131
+        - 0.000000321970574695491 * live[727] - live[68] * t2133;
+    let t2136 = 0.00003349734004227557 * (live[728] - live[71])
+        - 0.001231440536717216 * live[65] * live[68];
+    let t2137 = -0.001231440536717216 * t2120 - t2136;
+    let t2138 = 0.014 * t2124 + live[57] * t2135 - live[56] * t2134;
+    let t2139 = 0.007696503354482599 * (live[57] * t2120 + live[79] * live[186]);
+    let t2140 = 2.0 * live[74];
+    let t2141 = 0.007696503354482599 * (live[79] * live[182] - live[56] * t2120);
+    let t2142 = -0.0038482516772412995 * live[46] * t2140 - live[45] * t2141;
+    let t2143 = live[46] * t2141 - 0.0038482516772412995 * live[45] * t2140;
+    let t2144 = 0.0000030100000000000135 * live[936] + live[69] * t2132
+        - 0.0002882340506253734 * t2122 - 0.000615720268358608 * t2140;
+    let t2145 = 0.0000030100000000000135 * live[940] + 0.0002882340506253734 * t2120
+        - live[68] * t2132;
+    let t2146 = 0.014 * t2139 + live[57] * t2145 - live[56] * t2144;
+    let t2147 = 2.0 * live[83];
+    let t2148 = live[84] + live[1081];
+    let t2149 = live[84] + live[1083];
+    let t2150 = live[105] * t2149;
+    let t2151 = live[1086] - 0.01771278698415 * t2148 - 0.0038482516772412995 * t2150;
+    let t2152 = live[104] * t2149;
+    let t2153 = live[1091] + 0.0000020453744565 * (live[1081] - live[84])
+        + 0.0038482516772412995 * t2152;
+    let t2154 = live[93] * t2151 + live[92] * t2153;
+    let t2155 = 0.008674079908742902 * t2147 + t2154;
+    let t2156 = live[386] + live[732];
+    let t2157 = live[733] + live[1125];
+    let t2158 = live[385] + live[733];
+    let t2159 = live[1126] + live[104] * t2156 + live[105] * t2158;
+    let t2160 = 0.0000020453744565 * (live[1123] + t2156)
+        - 0.017348159817485803 * live[89] - 0.01771278698415 * t2157
+        - 0.0038482516772412995 * t2159;
+    let t2161 = live[93] * t2153 - live[92] * t2151;
+    let t2162 = live[82] * t2160 - live[81] * t2161;
+    let t2163 = live[81] * t2160 + live[82] * t2161;
+    let t2164 = live[391] + live[105] * t2156 - live[104] * t2158;
+    let t2165 = 0.00003349734004227557 * live[84] + live[1153]
+        - 0.0005396092213171667 * t2164;
+    let t2166 = live[1155]
+        + 0.0038482516772412995
+            * (0.03745 * live[1154] - 0.028 * live[89] - 0.16 * t2157);
+    let t2167 = live[1156] + live[104] * t2165 + live[105] * t2166
+        + 0.0000001609852873477455 * t2156
+        + 0.03745 * (0.007696503354482599 * live[1090] + 0.0038482516772412995 * t2152)
+        - 0.000000039595442777388946 * live[84] - 0.0004959580355562 * live[89]
+        - 0.000615720268358608 * t2159;
+    let t2168 = 0.007696503354482599 * live[1085] - 0.0038482516772412995 * t2150;
+    let t2169 = 0.0005461134539102453 * live[84] + live[1158] + live[105] * t2165
+        - 0.0000001609852873477455 * (t2158 + live[1124])
+        - 0.000000057270484782 * live[89] - live[104] * t2166
+        - 0.0022644781431582876 * t2156 - 0.03745 * t2168;
+    let t2170 = live[93] * t2147;
+    let t2171 = live[92] * t2147;
+    let t2172 = 0.0038482516772412995
+        * (live[105] * (0.014 * t2170 + 0.03745 * (live[1123] - t2156) - 0.16 * t2148)
+            - live[104]
+                * (0.32 * live[1088] + 0.014 * t2171
+                    + 0.03745 * (live[1189] - live[733])))
+        - 0.00003349734004227557 * t2164;
+    let t2173 = t2172 + 0.16 * t2168 + 0.0002479790177781 * t2170 + live[1192]
+        + 0.000000028635242391 * t2171 - 0.000000039595442777388946 * t2158
+        - 0.0005461134539102452 * t2156;
+    let t2174 = 0.002869297420805067 * live[84] - t2173;
+    let t2175 = live[1196] + live[93] * t2169 - live[92] * t2167 - 0.014 * t2154;
+    let t2176 = live[104] * live[115];
+    let t2177 = 0.007696503354482599 * t2176 - 0.000004090748913 * live[101];
+    let t2178 = live[105] * live[115];
+    let t2179 = 0.0354255739683 * live[101] + 0.007696503354482599 * t2178;
+    let t2180 = live[93] * t2177 + live[92] * t2179;
+    let t2181 = 2.0 * live[95];
+    let t2182 = 2.0 * live[108] + live[109] - live[738];
+    let t2183 = 0.000004090748913 * live[94] - 0.01771278698415 * t2181
+        - 0.0038482516772412995 * t2182;
+    let t2184 = live[93] * t2179 - live[92] * t2177;
+    let t2185 = live[82] * t2183 - live[81] * t2184;
+    let t2186 = live[81] * t2183 + live[82] * t2184;
+    let t2187 = 0.0005426192213171667 * live[107] - 0.0005396092213171667 * live[737];
+    let t2188 = 0.00006699468008455114 * live[115] - 0.0010822284426343334 * live[110];
+    let t2189 = t2188 - 0.000615720268358608 * t2181;
+    let t2190 = 0.000000321970574695491 * live[299] + 0.0002882340506253734 * t2178
+        + live[104] * t2187 + live[105] * t2189 - 0.004560056342646188 * live[95]
+        - 0.000615720268358608 * t2182;
+    let t2191 = 0.0000311000563296129 * live[94] + 0.00000007919088555477789 * live[101]
+        + 0.000000321970574695491 * live[736] + live[105] * t2187
+        - 0.0002882340506253734 * t2176 - live[104] * t2189;
+    let t2192 = 0.00003349734004227557 * (live[107] - live[737])
+        - 0.001231440536717216 * live[101] * live[104];
+    let t2193 = -0.001231440536717216 * t2176 - t2192;
+    let t2194 = live[93] * t2191 - 0.014 * t2180 - live[92] * t2190;
+    let t2195 = 0.007696503354482599 * (live[93] * t2176 + live[115] * live[180]);
+    let t2196 = 2.0 * live[110];
+    let t2197 = 0.007696503354482599 * (live[115] * live[176] - live[92] * t2176);
+    let t2198 = -0.0038482516772412995 * live[82] * t2196 - live[81] * t2197;
+    let t2199 = live[82] * t2197 - 0.0038482516772412995 * live[81] * t2196;
+    let t2200 = 0.0000030100000000000135 * live[963] + 0.0002882340506253734 * t2178
+        + live[105] * t2188 - 0.000615720268358608 * t2196;
+    let t2201 = 0.0000030100000000000135 * live[967] - 0.0002882340506253734 * t2176
+        - live[104] * t2188;
+    let t2202 = live[93] * t2201 - 0.014 * t2195 - live[92] * t2200;
+    let t2203 = 2.0 * live[119];
+    let t2204 = live[120] + live[1068];
+    let t2205 = live[120] + live[1070];
+    let t2206 = live[141] * t2205;
+    let t2207 = live[1073] - 0.01771278698415 * t2204 - 0.0038482516772412995 * t2206;
+    let t2208 = live[140] * t2205;
+    let t2209 = live[1078] + 0.0038482516772412995 * t2208
+        - 0.0000020453744565 * (live[1068] - live[120]);
+    let t2210 = live[129] * t2207 + live[128] * t2209;
+    let t2211 = t2210 - 0.008674079908742902 * t2203;
+    live[1456] = t2062;
+    live[1457] = t2063;
+    live[1458] = t2064;
+    live[1459] = t2068;
+    live[1460] = t2072;
+    live[1461] = t2073;
+    live[1462] = t2074;
+    live[1463] = t2078;
+    live[1464] = t2079;
+    live[1465] = t2080;
+    live[1466] = t2081;
+    live[1467] = t2082;
+    live[1468] = t2083;
+    live[1469] = t2085;
+    live[1470] = t2086;
+    live[1471] = t2087;
+    live[1472] = t2088;
+    live[1473] = t2089;
+    live[1474] = t2090;
+    live[1475] = t2099;
+    live[1476] = t2105;
+    live[1477] = t2106;
+    live[1478] = t2107;
+    live[1479] = t2111;
+    live[1480] = t2113;
+    live[1481] = t2116;
+    live[1482] = t2117;
+    live[1483] = t2118;
+    live[1484] = t2119;
+    live[1485] = t2120;
+    live[1486] = t2124;
+    live[1487] = t2128;
+    live[1488] = t2129;
+    live[1489] = t2130;
+    live[1490] = t2134;
+    live[1491] = t2135;
+    live[1492] = t2136;
+    live[1493] = t2137;
+    live[1494] = t2138;
+    live[1495] = t2139;
+    live[1496] = t2141;
+    live[1497] = t2142;
+    live[1498] = t2143;
+    live[1499] = t2144;
+    live[1500] = t2145;
+    live[1501] = t2146;
+    live[1502] = t2155;
+    live[1503] = t2161;
+    live[1504] = t2162;
+    live[1505] = t2163;
+    live[1506] = t2167;
+    live[1507] = t2169;
+    live[1508] = t2172;
+    live[1509] = t2173;
+    live[1510] = t2174;
+    live[1511] = t2175;
+    live[1512] = t2176;
+    live[1513] = t2180;
+    live[1514] = t2184;
+    live[1515] = t2185;
+    live[1516] = t2186;
+    live[1517] = t2190;
+    live[1518] = t2191;
+    live[1519] = t2192;
+    live[1520] = t2193;
+    live[1521] = t2194;
+    live[1522] = t2195;
+    live[1523] = t2197;
+    live[1524] = t2198;
+    live[1525] = t2199;
+    live[1526] = t2200;
+    live[1527] = t2201;
+    live[1528] = t2202;
+    live[1529] = t2203;
+    live[1530] = t2204;
+    live[1531] = t2206;
+    live[1532] = t2207;
+    live[1533] = t2208;
+    live[1534] = t2209;
+    live[1535] = t2210;
+    live[1536] = t2211;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part15(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part15_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part15`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part15_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part15`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part15_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2212 = live[395] + live[741];
+    let t2213 = live[742] + live[1119];
+    let t2214 = live[394] + live[742];
+    let t2215 = live[1120] + live[140] * t2212 + live[141] * t2214;
+    let t2216 = 0.017348159817485803 * live[125]
+        - 0.0000020453744565 * (live[1117] + t2212) - 0.01771278698415 * t2213
+        - 0.0038482516772412995 * t2215;
+    let t2217 = live[129] * live[1534] - live[128] * live[1532];
+    let t2218 = live[118] * t2216 - live[117] * t2217;
+    let t2219 = live[117] * t2216 + live[118] * t2217;
+    let t2220 = live[400] + live[141] * t2212 - live[140] * t2214;
+    let t2221 = live[1145] - 0.00003349734004227557 * live[120]
+        - 0.0005396092213171667 * t2220;
+    let t2222 = live[1147]
+        + 0.0038482516772412995
+            * (0.028 * live[125] - 0.03745 * live[1146] - 0.16 * t2213);
+    let t2223 = 0.0004959580355562 * live[125] + live[1148] + live[140] * t2221
+        + live[141] * t2222 - 0.000000039595442777388946 * live[120]
+        - 0.0000001609852873477455 * t2212 - 0.000615720268358608 * t2215
+        - 0.03745
+            * (0.007696503354482599 * live[1077] + 0.0038482516772412995 * live[1533]);
+    let t2224 = 0.007696503354482599 * live[1072] - 0.0038482516772412995 * live[1531];
+    let t2225 = 0.0000001609852873477455 * (live[1118] + t2214) + live[1150]
+        + live[141] * t2221 + 0.03745 * t2224 - 0.0005461134539102453 * live[120]
+        - 0.000000057270484782 * live[125] - live[140] * t2222
+        - 0.0022644781431582876 * t2212;
+    let t2226 = live[129] * live[1529];
+    let t2227 = live[128] * live[1529];
+    let t2228 = 0.00003349734004227557 * t2220
+        + 0.0038482516772412995
+            * (live[141]
+                * (-0.16 * live[1530] - 0.014 * t2226 - 0.03745 * (live[1117] - t2212))
+                - live[140]
+                    * (0.32 * live[1075] - 0.014 * t2227
+                        - 0.03745 * (live[1180] - live[742])));
+    let t2229 = t2228 + 0.0005461134539102452 * t2212 + 0.16 * t2224 + live[1183]
+        + 0.000000028635242391 * t2227 - 0.000000039595442777388946 * t2214
+        - 0.0002479790177781 * t2226;
+    let t2230 = 0.002869297420805067 * live[120] - t2229;
+    let t2231 = live[1187] + live[129] * t2225 + 0.014 * live[1535] - live[128] * t2223;
+    let t2232 = live[140] * live[151];
+    let t2233 = 0.000004090748913 * live[137] + 0.007696503354482599 * t2232;
+    let t2234 = live[141] * live[151];
+    let t2235 = 0.0354255739683 * live[137] + 0.007696503354482599 * t2234;
+    let t2236 = live[129] * t2233 + live[128] * t2235;
+    let t2237 = 2.0 * live[131];
+    let t2238 = 2.0 * live[144] + live[145] - live[747];
+    let t2239 = -0.000004090748913 * live[130] - 0.01771278698415 * t2237
+        - 0.0038482516772412995 * t2238;
+    let t2240 = live[129] * t2235 - live[128] * t2233;
+    let t2241 = live[118] * t2239 - live[117] * t2240;
+    let t2242 = live[117] * t2239 + live[118] * t2240;
+    let t2243 = 0.0005426192213171667 * live[143] - 0.0005396092213171667 * live[746];
+    let t2244 = -0.0010822284426343334 * live[146] - 0.00006699468008455114 * live[151];
+    let t2245 = t2244 - 0.000615720268358608 * t2237;
+    let t2246 = 0.000000321970574695491 * live[314] + live[140] * t2243
+        + live[141] * t2245 - 0.004560056342646188 * live[131]
+        - 0.0002882340506253734 * t2234 - 0.000615720268358608 * t2238;
+    let t2247 = 0.0000311000563296129 * live[130] + 0.00000007919088555477789 * live[137]
+        + 0.0002882340506253734 * t2232 + live[141] * t2243
+        - 0.000000321970574695491 * live[745] - live[140] * t2245;
+    let t2248 = 0.00003349734004227557 * (live[746] - live[143])
+        - 0.001231440536717216 * live[137] * live[140];
+    let t2249 = -0.001231440536717216 * t2232 - t2248;
+    let t2250 = 0.014 * t2236 + live[129] * t2247 - live[128] * t2246;
+    let t2251 = 0.007696503354482599 * (live[129] * t2232 + live[151] * live[174]);
+    let t2252 = 2.0 * live[146];
+    let t2253 = 0.007696503354482599 * (live[151] * live[170] - live[128] * t2232);
+    let t2254 = -0.0038482516772412995 * live[118] * t2252 - live[117] * t2253;
+    let t2255 = live[118] * t2253 - 0.0038482516772412995 * live[117] * t2252;
+    let t2256 = 0.0000030100000000000135 * live[990] + live[141] * t2244
+        - 0.0002882340506253734 * t2234 - 0.000615720268358608 * t2252;
+    let t2257 = 0.0000030100000000000135 * live[994] + 0.0002882340506253734 * t2232
+        - live[140] * t2244;
+    let t2258 = 0.014 * t2251 + live[129] * t2257 - live[128] * t2256;
+    let t2259 = 0.001231440536717216 * live[141] + 0.002838197420805067
+        - 1842.9129686423132 * live[818] * live[818];
+    let inv14 = 1.0 / t2259;
+    let t2260 = live[752] - 1842.9129686423132 * live[257] * live[818];
+    let t2261 = live[749] - 1842.9129686423132 * live[252] * live[818];
+    let t2262 = 1842.9129686423132 * live[253] * live[818] - live[807];
+    let t2263 = live[808] - 1842.9129686423132 * live[254] * live[818];
+    let t2264 = live[752] - 0.0875 * live[808]
+        - 1842.9129686423132 * live[255] * live[818];
+    let t2265 = live[118] * live[781] + 0.1946 * live[808] - live[756]
+        - 1842.9129686423132 * live[818] * live[819];
+    let t2266 = 0.0875 * live[749] + live[117] * live[781] + live[118] * live[751]
+        + 0.1946 * live[807] - 1842.9129686423132 * live[818] * live[820];
+    let t2267 = live[784] + 0.0031799702681776175 - inv14 * t2260 * t2260
+        - 1842.9129686423132 * live[257] * live[257];
+    let inv15 = 1.0 / t2267;
+    let t2268 = -1842.9129686423132 * live[252] * live[257] - inv14 * t2260 * t2261;
+    let t2269 = 1842.9129686423132 * live[253] * live[257] - live[755]
+        - inv14 * t2260 * t2262;
+    let t2270 = live[754] - inv14 * t2260 * t2263
+        - 1842.9129686423132 * live[254] * live[257];
+    let t2271 = live[784] + 0.0031799702681776175 - 0.0875 * live[754]
+        - inv14 * t2260 * t2264 - 1842.9129686423132 * live[255] * live[257];
+    let t2272 = 0.1946 * live[754] + live[118] * live[753] - live[117] * live[782];
+    let t2273 = t2272 - 1842.9129686423132 * live[257] * live[819]
+        - inv14 * t2260 * t2265;
+    let t2274 = live[118] * live[782] + 0.1946 * live[755] + live[117] * live[753];
+    let t2275 = t2274 - 1842.9129686423132 * live[257] * live[820]
+        - inv14 * t2260 * t2266;
+    let t2276 = 0.001231440536717216 * live[105] + 0.002838197420805067
+        - 1842.9129686423132 * live[815] * live[815];
+    let inv16 = 1.0 / t2276;
+    let t2277 = live[760] - 1842.9129686423132 * live[249] * live[815];
+    let t2278 = live[757] - 1842.9129686423132 * live[244] * live[815];
+    let t2279 = 1842.9129686423132 * live[245] * live[815] - live[805];
+    let t2280 = live[806] - 1842.9129686423132 * live[246] * live[815];
+    let t2281 = live[760] + 0.0875 * live[806]
+        - 1842.9129686423132 * live[247] * live[815];
+    let t2282 = live[82] * live[786] + 0.1946 * live[806] - live[764]
+        - 1842.9129686423132 * live[815] * live[816];
+    let t2283 = live[81] * live[786] + live[82] * live[759] + 0.1946 * live[805]
+        - 0.0875 * live[757] - 1842.9129686423132 * live[815] * live[817];
+    let t2284 = live[789] + 0.0031799702681776175 - inv16 * t2277 * t2277
+        - 1842.9129686423132 * live[249] * live[249];
+    let inv17 = 1.0 / t2284;
+    let t2285 = -1842.9129686423132 * live[244] * live[249] - inv16 * t2277 * t2278;
+    let t2286 = 1842.9129686423132 * live[245] * live[249] - live[763]
+        - inv16 * t2277 * t2279;
+    let t2287 = live[762] - inv16 * t2277 * t2280
+        - 1842.9129686423132 * live[246] * live[249];
+    let t2288 = 0.0875 * live[762] + live[789] + 0.0031799702681776175
+        - inv16 * t2277 * t2281 - 1842.9129686423132 * live[247] * live[249];
+    let t2289 = 0.1946 * live[762] + live[82] * live[761] - live[81] * live[787];
+    let t2290 = t2289 - 1842.9129686423132 * live[249] * live[816]
+        - inv16 * t2277 * t2282;
+    let t2291 = live[82] * live[787] + 0.1946 * live[763] + live[81] * live[761];
+    let t2292 = t2291 - 1842.9129686423132 * live[249] * live[817]
+        - inv16 * t2277 * t2283;
+    let t2293 = 0.001231440536717216 * live[69] + 0.002838197420805067
+        - 1842.9129686423132 * live[812] * live[812];
+    let inv18 = 1.0 / t2293;
+    let t2294 = live[768] - 1842.9129686423132 * live[241] * live[812];
+    let t2295 = live[765] - 1842.9129686423132 * live[236] * live[812];
+    let t2296 = 1842.9129686423132 * live[237] * live[812] - live[803];
+    let t2297 = live[804] - 1842.9129686423132 * live[238] * live[812];
+    let t2298 = live[768] - 0.0875 * live[804]
+        - 1842.9129686423132 * live[239] * live[812];
+    let t2299 = live[46] * live[791] - live[772] - 0.1946 * live[804]
+        - 1842.9129686423132 * live[812] * live[813];
+    let t2300 = 0.0875 * live[765] + live[45] * live[791] + live[46] * live[767]
+        - 0.1946 * live[803] - 1842.9129686423132 * live[812] * live[814];
+    let t2301 = live[794] + 0.0031799702681776175 - inv18 * t2294 * t2294
+        - 1842.9129686423132 * live[241] * live[241];
+    let inv19 = 1.0 / t2301;
+    let t2302 = -1842.9129686423132 * live[236] * live[241] - inv18 * t2294 * t2295;
+    let t2303 = 1842.9129686423132 * live[237] * live[241] - live[771]
+        - inv18 * t2294 * t2296;
+    let t2304 = live[770] - inv18 * t2294 * t2297
+        - 1842.9129686423132 * live[238] * live[241];
+    let t2305 = live[794] + 0.0031799702681776175 - 0.0875 * live[770]
+        - inv18 * t2294 * t2298 - 1842.9129686423132 * live[239] * live[241];
+    let t2306 = live[46] * live[769] - 0.1946 * live[770] - live[45] * live[792];
+    let t2307 = t2306 - 1842.9129686423132 * live[241] * live[813]
+        - inv18 * t2294 * t2299;
+    let t2308 = live[46] * live[792] + live[45] * live[769] - 0.1946 * live[771];
+    let t2309 = t2308 - 1842.9129686423132 * live[241] * live[814]
+        - inv18 * t2294 * t2300;
+    let t2310 = 0.001231440536717216 * live[33] + 0.002838197420805067
+        - 1842.9129686423132 * live[809] * live[809];
+    let inv20 = 1.0 / t2310;
+    let t2311 = live[776] - 1842.9129686423132 * live[233] * live[809];
+    let t2312 = live[773] - 1842.9129686423132 * live[228] * live[809];
+    let t2313 = 1842.9129686423132 * live[229] * live[809] - live[801];
+    let t2314 = live[802] - 1842.9129686423132 * live[230] * live[809];
+    let t2315 = live[776] + 0.0875 * live[802]
+        - 1842.9129686423132 * live[231] * live[809];
+    let t2316 = live[7] * live[796] - live[780] - 0.1946 * live[802]
+        - 1842.9129686423132 * live[809] * live[810];
+    let t2317 = live[6] * live[796] + live[7] * live[775] - 0.0875 * live[773]
+        - 0.1946 * live[801] - 1842.9129686423132 * live[809] * live[811];
+    let t2318 = live[799] + 0.0031799702681776175 - inv20 * t2311 * t2311
+        - 1842.9129686423132 * live[233] * live[233];
+    let inv21 = 1.0 / t2318;
+    let t2319 = -1842.9129686423132 * live[228] * live[233] - inv20 * t2311 * t2312;
+    let t2320 = 1842.9129686423132 * live[229] * live[233] - live[779]
+        - inv20 * t2311 * t2313;
+    let t2321 = live[778] - inv20 * t2311 * t2314
+        - 1842.9129686423132 * live[230] * live[233];
+    let t2322 = 0.0875 * live[778] + live[799] + 0.0031799702681776175
+        - inv20 * t2311 * t2315 - 1842.9129686423132 * live[231] * live[233];
+    let t2323 = live[7] * live[777] - 0.1946 * live[778] - live[6] * live[797];
+    let t2324 = t2323 - 1842.9129686423132 * live[233] * live[810]
+        - inv20 * t2311 * t2316;
+    let t2325 = live[7] * live[797] + live[6] * live[777] - 0.1946 * live[779];
+    let t2326 = t2325 - 1842.9129686423132 * live[233] * live[811]
+        - inv20 * t2311 * t2317;
+    let t2327 = 2.50000279
+        - 1842.9129686423132
+            * (live[252] * live[252] + live[244] * live[244] + live[236] * live[236]
+                + live[228] * live[228]) - inv14 * t2261 * t2261 - inv15 * t2268 * t2268
+        - inv16 * t2278 * t2278 - inv17 * t2285 * t2285 - inv18 * t2295 * t2295
+        - inv19 * t2302 * t2302 - inv20 * t2312 * t2312 - inv21 * t2319 * t2319;
+    let inv22 = 1.0 / t2327;
+    let t2328 = 1842.9129686423132
+        * (live[252] * live[253] + live[244] * live[245] + live[236] * live[237]
+            + live[228] * live[229]) - inv14 * t2261 * t2262 - inv15 * t2268 * t2269
+        - inv16 * t2278 * t2279 - inv17 * t2285 * t2286 - inv18 * t2295 * t2296
+        - inv19 * t2302 * t2303 - inv20 * t2312 * t2313 - inv21 * t2319 * t2320;
+    let t2329 = -1842.9129686423132
+        * (live[252] * live[254] + live[244] * live[246] + live[236] * live[238]
+            + live[228] * live[230]) - inv14 * t2261 * t2263 - inv15 * t2268 * t2270
+        - inv16 * t2278 * t2280 - inv17 * t2285 * t2287 - inv18 * t2295 * t2297
+        - inv19 * t2302 * t2304 - inv20 * t2312 * t2314 - inv21 * t2319 * t2321;
+    let t2330 = -1842.9129686423132
+        * (live[252] * live[255] + live[244] * live[247] + live[236] * live[239]
+            + live[228] * live[231]) - inv14 * t2261 * t2264 - inv15 * t2268 * t2271
+        - inv16 * t2278 * t2281 - inv17 * t2285 * t2288 - inv18 * t2295 * t2298
+        - inv19 * t2302 * t2305 - inv20 * t2312 * t2315 - inv21 * t2319 * t2322;
+    let t2331 = live[755] + live[763] + live[771] + live[779];
+    let t2332 = t2331
+        - 1842.9129686423132
+            * (live[252] * live[819] + live[244] * live[816] + live[236] * live[813]
+                + live[228] * live[810]) - inv14 * t2261 * t2265 - inv15 * t2268 * t2273
+        - inv16 * t2278 * t2282 - inv17 * t2285 * t2290 - inv18 * t2295 * t2299
+        - inv19 * t2302 * t2307 - inv20 * t2312 * t2316 - inv21 * t2319 * t2324;
+    let t2333 = live[754] + live[762] + live[770] + live[778];
+    let t2334 = -1842.9129686423132
+        * (live[252] * live[820] + live[244] * live[817] + live[236] * live[814]
+            + live[228] * live[811]) - inv14 * t2261 * t2266 - inv15 * t2268 * t2275
+        - inv16 * t2278 * t2283 - inv17 * t2285 * t2292 - inv18 * t2295 * t2300
+        - inv19 * t2302 * t2309 - inv20 * t2312 * t2317 - inv21 * t2319 * t2326 - t2333;
+    let t2335 = 2.50000279
+        - 1842.9129686423132
+            * (live[253] * live[253] + live[245] * live[245] + live[237] * live[237]
+                + live[229] * live[229]) - inv14 * t2262 * t2262 - inv15 * t2269 * t2269
+        - inv16 * t2279 * t2279 - inv17 * t2286 * t2286 - inv18 * t2296 * t2296
+        - inv19 * t2303 * t2303 - inv20 * t2313 * t2313 - inv21 * t2320 * t2320
+        - inv22 * t2328 * t2328;
+    let inv23 = 1.0 / t2335;
+    let t2336 = 1842.9129686423132
+        * (live[253] * live[254] + live[245] * live[246] + live[237] * live[238]
+            + live[229] * live[230]) - inv14 * t2262 * t2263 - inv15 * t2269 * t2270
+        - inv16 * t2279 * t2280 - inv17 * t2286 * t2287 - inv18 * t2296 * t2297
+        - inv19 * t2303 * t2304 - inv20 * t2313 * t2314 - inv21 * t2320 * t2321
+        - inv22 * t2328 * t2329;
+    let t2337 = 1842.9129686423132
+        * (live[253] * live[255] + live[245] * live[247] + live[237] * live[239]
+            + live[229] * live[231]) - t2331 - inv14 * t2262 * t2264
+        - inv15 * t2269 * t2271 - inv16 * t2279 * t2281 - inv17 * t2286 * t2288
+        - inv18 * t2296 * t2298 - inv19 * t2303 * t2305 - inv20 * t2313 * t2315
+        - inv21 * t2320 * t2322 - inv22 * t2328 * t2330;
+    let t2338 = 1842.9129686423132
+        * (live[253] * live[819] + live[245] * live[816] + live[237] * live[813]
+            + live[229] * live[810]) - inv14 * t2262 * t2265 - inv15 * t2269 * t2273
+        - inv16 * t2279 * t2282 - inv17 * t2286 * t2290 - inv18 * t2296 * t2299
+        - inv19 * t2303 * t2307 - inv20 * t2313 * t2316 - inv21 * t2320 * t2324
+        - inv22 * t2328 * t2332;
+    let t2339 = live[750] + live[758] + live[766] + live[774];
+    let t2340 = 1842.9129686423132
+        * (live[253] * live[820] + live[245] * live[817] + live[237] * live[814]
+            + live[229] * live[811]) + t2339 - inv14 * t2262 * t2266
+        - inv15 * t2269 * t2275 - inv16 * t2279 * t2283 - inv17 * t2286 * t2292
+        - inv18 * t2296 * t2300 - inv19 * t2303 * t2309 - inv20 * t2313 * t2317
+        - inv21 * t2320 * t2326 - inv22 * t2328 * t2334;
+    let t2341 = 2.50000279
+        - 1842.9129686423132
+            * (live[254] * live[254] + live[246] * live[246] + live[238] * live[238]
+                + live[230] * live[230]) - inv14 * t2263 * t2263 - inv15 * t2270 * t2270
+        - inv16 * t2280 * t2280 - inv17 * t2287 * t2287 - inv18 * t2297 * t2297
+        - inv19 * t2304 * t2304 - inv20 * t2314 * t2314 - inv21 * t2321 * t2321
+        - inv22 * t2329 * t2329 - inv23 * t2336 * t2336;
+    let inv24 = 1.0 / t2341;
+    let t2342 = t2333 - inv14 * t2263 * t2264 - inv15 * t2270 * t2271
+        - inv16 * t2280 * t2281 - inv17 * t2287 * t2288 - inv18 * t2297 * t2298
+        - inv19 * t2304 * t2305 - inv20 * t2314 * t2315 - inv21 * t2321 * t2322
+        - inv22 * t2329 * t2330 - inv23 * t2336 * t2337
+        - 1842.9129686423132
+            * (live[254] * live[255] + live[246] * live[247] + live[238] * live[239]
+                + live[230] * live[231]);
+    let t2343 = -1842.9129686423132
+        * (live[254] * live[819] + live[246] * live[816] + live[238] * live[813]
+            + live[230] * live[810]) - t2339 - inv14 * t2263 * t2265
+        - inv15 * t2270 * t2273 - inv16 * t2280 * t2282 - inv17 * t2287 * t2290
+        - inv18 * t2297 * t2299 - inv19 * t2304 * t2307 - inv20 * t2314 * t2316
+        - inv21 * t2321 * t2324 - inv22 * t2329 * t2332 - inv23 * t2336 * t2338;
+    let t2344 = -1842.9129686423132
+        * (live[254] * live[820] + live[246] * live[817] + live[238] * live[814]
+            + live[230] * live[811]) - inv14 * t2263 * t2266 - inv15 * t2270 * t2275
+        - inv16 * t2280 * t2283 - inv17 * t2287 * t2292 - inv18 * t2297 * t2300
+        - inv19 * t2304 * t2309 - inv20 * t2314 * t2317 - inv21 * t2321 * t2326
+        - inv22 * t2329 * t2334 - inv23 * t2336 * t2340;
+    let t2345 = 2.0
+        * (0.0875 * live[762] - 0.1946 * live[750] - 0.0875 * live[754]
+            - 0.1946 * live[758])
+        + 2.0
+            * (0.1946 * live[766] + 0.1946 * live[774] + 0.0875 * live[778]
+                - 0.0875 * live[770]);
+    let t2346 = live[750] - live[774];
+    let t2347 = live[758] - live[766];
+    let t2348 = live[784] + live[789] + live[794] + live[799] + t2345
+        + 0.3892 * (t2346 + t2347) + 0.028756205778960466 - inv14 * t2264 * t2264
+        - inv15 * t2271 * t2271 - inv16 * t2281 * t2281 - inv17 * t2288 * t2288
+        - inv18 * t2298 * t2298 - inv19 * t2305 * t2305 - inv20 * t2315 * t2315
+        - inv21 * t2322 * t2322 - inv22 * t2330 * t2330 - inv23 * t2337 * t2337
+        - inv24 * t2342 * t2342
+        - 1842.9129686423132
+            * (live[255] * live[255] + live[247] * live[247] + live[239] * live[239]
+                + live[231] * live[231]);
+    let inv25 = 1.0 / t2348;
+    let t2349 = t2272 + t2289 + t2306 + t2323 + 0.0875 * (t2346 - t2347)
+        - inv14 * t2264 * t2265 - inv15 * t2271 * t2273 - inv16 * t2281 * t2282
+        - inv17 * t2288 * t2290 - inv18 * t2298 * t2299 - inv19 * t2305 * t2307
+        - inv20 * t2315 * t2316 - inv21 * t2322 * t2324 - inv22 * t2330 * t2332
+        - inv23 * t2337 * t2338 - inv24 * t2342 * t2343
+        - 1842.9129686423132
+            * (live[255] * live[819] + live[247] * live[816] + live[239] * live[813]
+                + live[231] * live[810]);
+    live[1537] = t2217;
+    live[1538] = t2218;
+    live[1539] = t2219;
+    live[1540] = t2223;
+    live[1541] = t2225;
+    live[1542] = t2228;
+    live[1543] = t2229;
+    live[1544] = t2230;
+    live[1545] = t2231;
+    live[1546] = t2232;
+    live[1547] = t2236;
+    live[1548] = t2240;
+    live[1549] = t2241;
+    live[1550] = t2242;
+    live[1551] = t2246;
+    live[1552] = t2247;
+    live[1553] = t2248;
+    live[1554] = t2249;
+    live[1555] = t2250;
+    live[1556] = t2251;
+    live[1557] = t2253;
+    live[1558] = t2254;
+    live[1559] = t2255;
+    live[1560] = t2256;
+    live[1561] = t2257;
+    live[1562] = t2258;
+    live[1563] = inv14;
+    live[1564] = t2260;
+    live[1565] = t2261;
+    live[1566] = t2262;
+    live[1567] = t2263;
+    live[1568] = t2264;
+    live[1569] = t2265;
+    live[1570] = t2266;
+    live[1571] = inv15;
+    live[1572] = t2268;
+    live[1573] = t2269;
+    live[1574] = t2270;
+    live[1575] = t2271;
+    live[1576] = t2273;
+    live[1577] = t2274;
+    live[1578] = t2275;
+    live[1579] = inv16;
+    live[1580] = t2277;
+    live[1581] = t2278;
+    live[1582] = t2279;
+    live[1583] = t2280;
+    live[1584] = t2281;
+    live[1585] = t2282;
+    live[1586] = t2283;
+    live[1587] = inv17;
+    live[1588] = t2285;
+    live[1589] = t2286;
+    live[1590] = t2287;
+    live[1591] = t2288;
+    live[1592] = t2290;
+    live[1593] = t2291;
+    live[1594] = t2292;
+    live[1595] = inv18;
+    live[1596] = t2294;
+    live[1597] = t2295;
+    live[1598] = t2296;
+    live[1599] = t2297;
+    live[1600] = t2298;
+    live[1601] = t2299;
+    live[1602] = t2300;
+    live[1603] = inv19;
+    live[1604] = t2302;
+    live[1605] = t2303;
+    live[1606] = t2304;
+    live[1607] = t2305;
+    live[1608] = t2307;
+    live[1609] = t2308;
+    live[1610] = t2309;
+    live[1611] = inv20;
+    live[1612] = t2311;
+    live[1613] = t2312;
+    live[1614] = t2313;
+    live[1615] = t2314;
+    live[1616] = t2315;
+    live[1617] = t2316;
+    live[1618] = t2317;
+    live[1619] = inv21;
+    live[1620] = t2319;
+    live[1621] = t2320;
+    live[1622] = t2321;
+    live[1623] = t2322;
+    live[1624] = t2324;
+    live[1625] = t2325;
+    live[1626] = t2326;
+    live[1627] = inv22;
+    live[1628] = t2328;
+    live[1629] = t2329;
+    live[1630] = t2330;
+    live[1631] = t2332;
+    live[1632] = t2334;
+    live[1633] = inv23;
+    live[1634] = t2336;
+    live[1635] = t2337;
+    live[1636] = t2338;
+    live[1637] = t2340;
+    live[1638] = inv24;
+    live[1639] = t2342;
+    live[1640] = t2343;
+    live[1641] = t2344;
+    live[1642] = t2345;
+    live[1643] = inv25;
+    live[1644] = t2349;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part16(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part16_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part16`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part16_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part16`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part16_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2350 = live[1577] + live[1593] + live[1609] + live[1625]
+        - live[1563] * live[1568] * live[1570] - live[1571] * live[1575] * live[1578]
+        - live[1579] * live[1584] * live[1586] - live[1587] * live[1591] * live[1594]
+        - live[1595] * live[1600] * live[1602] - live[1603] * live[1607] * live[1610]
+        - live[1611] * live[1616] * live[1618] - live[1619] * live[1623] * live[1626]
+        - live[1627] * live[1630] * live[1632] - live[1633] * live[1635] * live[1637]
+        - live[1638] * live[1639] * live[1641]
+        - 1842.9129686423132
+            * (live[255] * live[820] + live[247] * live[817] + live[239] * live[814]
+                + live[231] * live[811]);
+    let t2351 = 2.0 * (live[118] * live[756] + live[82] * live[764])
+        + 2.0 * (live[46] * live[772] + live[7] * live[780]) + live[117] * live[785]
+        + live[81] * live[790] + live[45] * live[795] + live[6] * live[800];
+    let t2352 = 0.001231440536717216 * (live[33] + live[69] + live[105] + live[141])
+        + 0.175 * (live[754] + live[770] - live[762] - live[778]) + live[1642]
+        + 0.06856287148776874 - live[1563] * live[1569] * live[1569]
+        - live[1571] * live[1576] * live[1576] - live[1579] * live[1585] * live[1585]
+        - live[1587] * live[1592] * live[1592] - live[1595] * live[1601] * live[1601]
+        - live[1603] * live[1608] * live[1608] - live[1611] * live[1617] * live[1617]
+        - live[1619] * live[1624] * live[1624] - live[1627] * live[1631] * live[1631]
+        - live[1633] * live[1636] * live[1636] - live[1638] * live[1640] * live[1640]
+        - live[1643] * live[1644] * live[1644] - t2351
+        - 1842.9129686423132
+            * (live[819] * live[819] + live[816] * live[816] + live[813] * live[813]
+                + live[810] * live[810]);
+    let inv26 = 1.0 / t2352;
+    let t2353 = live[751] + live[759] + live[767] + live[775] + live[118] * live[785]
+        + live[82] * live[790] + live[46] * live[795] + live[7] * live[800]
+        + 0.0875 * (live[755] + live[771] - live[763] - live[779])
+        - live[1563] * live[1569] * live[1570] - live[1571] * live[1576] * live[1578]
+        - live[1579] * live[1585] * live[1586] - live[1587] * live[1592] * live[1594]
+        - live[1595] * live[1601] * live[1602] - live[1603] * live[1608] * live[1610]
+        - live[1611] * live[1617] * live[1618] - live[1619] * live[1624] * live[1626]
+        - live[1627] * live[1631] * live[1632] - live[1633] * live[1636] * live[1637]
+        - live[1638] * live[1640] * live[1641] - live[1643] * live[1644] * t2350
+        - 2.0
+            * (live[117] * live[756] + live[81] * live[764] + live[45] * live[772]
+                + live[6] * live[780])
+        - 1842.9129686423132
+            * (live[819] * live[820] + live[816] * live[817] + live[813] * live[814]
+                + live[810] * live[811]);
+    let t2354 = live[1642] + t2351 + 0.07421995812560708 - live[783] - live[788]
+        - live[793] - live[798] - live[1563] * live[1570] * live[1570]
+        - live[1571] * live[1578] * live[1578] - live[1579] * live[1586] * live[1586]
+        - live[1587] * live[1594] * live[1594] - live[1595] * live[1602] * live[1602]
+        - live[1603] * live[1610] * live[1610] - live[1611] * live[1618] * live[1618]
+        - live[1619] * live[1626] * live[1626] - live[1627] * live[1632] * live[1632]
+        - live[1633] * live[1637] * live[1637] - live[1638] * live[1641] * live[1641]
+        - live[1643] * t2350 * t2350 - inv26 * t2353 * t2353
+        - 1842.9129686423132
+            * (live[820] * live[820] + live[817] * live[817] + live[814] * live[814]
+                + live[811] * live[811]);
+    let inv27 = 1.0 / t2354;
+    let t2355 = 1842.9129686423132 * (live[818] * live[1563] * live[1564] - live[257]);
+    let t2356 = 1842.9129686423132 * (live[818] * live[1563] * live[1565] - live[252])
+        - live[1571] * live[1572] * t2355;
+    let t2357 = 1842.9129686423132 * (live[253] + live[818] * live[1563] * live[1566])
+        - live[1571] * live[1573] * t2355 - live[1627] * live[1628] * t2356;
+    let t2358 = 1842.9129686423132 * (live[818] * live[1563] * live[1567] - live[254])
+        - live[1571] * live[1574] * t2355 - live[1627] * live[1629] * t2356
+        - live[1633] * live[1634] * t2357;
+    let t2359 = 1842.9129686423132 * (live[818] * live[1563] * live[1568] - live[255])
+        - live[1571] * live[1575] * t2355 - live[1627] * live[1630] * t2356
+        - live[1633] * live[1635] * t2357 - live[1638] * live[1639] * t2358;
+    let t2360 = 1842.9129686423132 * (live[818] * live[1563] * live[1569] - live[819])
+        - live[1571] * live[1576] * t2355 - live[1627] * live[1631] * t2356
+        - live[1633] * live[1636] * t2357 - live[1638] * live[1640] * t2358
+        - live[1643] * live[1644] * t2359;
+    let t2361 = 1842.9129686423132 * (live[818] * live[1563] * live[1570] - live[820])
+        - live[1571] * live[1578] * t2355 - live[1627] * live[1632] * t2356
+        - live[1633] * live[1637] * t2357 - live[1638] * live[1641] * t2358
+        - live[1643] * t2350 * t2359 - inv26 * t2353 * t2360;
+    let t2362 = inv27 * t2361;
+    let t2363 = inv26 * (t2360 - t2353 * inv27 * t2361);
+    let t2364 = live[1643] * (t2359 - live[1644] * t2363 - t2350 * inv27 * t2361);
+    let t2365 = live[1638]
+        * (t2358 - live[1639] * t2364 - live[1640] * t2363 - live[1641] * inv27 * t2361);
+    let t2366 = live[1633]
+        * (t2357 - live[1634] * t2365 - live[1635] * t2364 - live[1636] * t2363
+            - live[1637] * inv27 * t2361);
+    let t2367 = live[1627]
+        * (t2356 - live[1628] * t2366 - live[1629] * t2365 - live[1630] * t2364
+            - live[1631] * t2363 - live[1632] * inv27 * t2361);
+    let t2368 = -live[1619]
+        * (live[1620] * t2367 + live[1621] * t2366 + live[1622] * t2365
+            + live[1623] * t2364 + live[1624] * t2363 + live[1626] * inv27 * t2361);
+    let t2369 = -live[1611]
+        * (live[1612] * t2368 + live[1613] * t2367 + live[1614] * t2366
+            + live[1615] * t2365 + live[1616] * t2364 + live[1617] * t2363
+            + live[1618] * inv27 * t2361);
+    let t2370 = 1842.9129686423132
+        * (live[229] * t2366 - live[809] * t2369 - live[233] * t2368 - live[228] * t2367
+            - live[230] * t2365 - live[231] * t2364 - live[810] * t2363
+            - live[811] * inv27 * t2361);
+    let t2371 = -live[1603]
+        * (live[1604] * t2367 + live[1605] * t2366 + live[1606] * t2365
+            + live[1607] * t2364 + live[1608] * t2363 + live[1610] * inv27 * t2361);
+    let t2372 = -live[1595]
+        * (live[1596] * t2371 + live[1597] * t2367 + live[1598] * t2366
+            + live[1599] * t2365 + live[1600] * t2364 + live[1601] * t2363
+            + live[1602] * inv27 * t2361);
+    let t2373 = 1842.9129686423132
+        * (live[237] * t2366 - live[812] * t2372 - live[241] * t2371 - live[236] * t2367
+            - live[238] * t2365 - live[239] * t2364 - live[813] * t2363
+            - live[814] * inv27 * t2361);
+    let t2374 = -live[1587]
+        * (live[1588] * t2367 + live[1589] * t2366 + live[1590] * t2365
+            + live[1591] * t2364 + live[1592] * t2363 + live[1594] * inv27 * t2361);
+    let t2375 = -live[1579]
+        * (live[1580] * t2374 + live[1581] * t2367 + live[1582] * t2366
+            + live[1583] * t2365 + live[1584] * t2364 + live[1585] * t2363
+            + live[1586] * inv27 * t2361);
+    let t2376 = 1842.9129686423132
+        * (live[245] * t2366 - live[815] * t2375 - live[249] * t2374 - live[244] * t2367
+            - live[246] * t2365 - live[247] * t2364 - live[816] * t2363
+            - live[817] * inv27 * t2361);
+    let t2377 = live[1571]
+        * (t2355 - live[1572] * t2367 - live[1573] * t2366 - live[1574] * t2365
+            - live[1575] * t2364 - live[1576] * t2363 - live[1578] * inv27 * t2361);
+    let t2378 = live[1563]
+        * (-1842.9129686423132 * live[818] - live[1564] * t2377 - live[1565] * t2367
+            - live[1566] * t2366 - live[1567] * t2365 - live[1568] * t2364
+            - live[1569] * t2363 - live[1570] * inv27 * t2361);
+    let t2379 = live[1563] * (live[1564] * live[1571] * live[1572] - live[1565]);
+    let t2380 = live[1563] * (live[1564] * live[1571] * live[1573] - live[1566])
+        - live[1627] * live[1628] * t2379;
+    let t2381 = live[1563] * (live[1564] * live[1571] * live[1574] - live[1567])
+        - live[1627] * live[1629] * t2379 - live[1633] * live[1634] * t2380;
+    let t2382 = live[1563] * (live[1564] * live[1571] * live[1575] - live[1568])
+        - live[1627] * live[1630] * t2379 - live[1633] * live[1635] * t2380
+        - live[1638] * live[1639] * t2381;
+    let t2383 = live[1563] * (live[1564] * live[1571] * live[1576] - live[1569])
+        - live[1627] * live[1631] * t2379 - live[1633] * live[1636] * t2380
+        - live[1638] * live[1640] * t2381 - live[1643] * live[1644] * t2382;
+    let t2384 = live[1563] * (live[1564] * live[1571] * live[1578] - live[1570])
+        - live[1627] * live[1632] * t2379 - live[1633] * live[1637] * t2380
+        - live[1638] * live[1641] * t2381 - live[1643] * t2350 * t2382
+        - inv26 * t2353 * t2383;
+    let t2385 = inv27 * t2384;
+    let t2386 = inv26 * (t2383 - t2353 * inv27 * t2384);
+    let t2387 = live[1643] * (t2382 - live[1644] * t2386 - t2350 * inv27 * t2384);
+    let t2388 = live[1638]
+        * (t2381 - live[1639] * t2387 - live[1640] * t2386 - live[1641] * inv27 * t2384);
+    let t2389 = live[1633]
+        * (t2380 - live[1634] * t2388 - live[1635] * t2387 - live[1636] * t2386
+            - live[1637] * inv27 * t2384);
+    let t2390 = live[1627]
+        * (t2379 - live[1628] * t2389 - live[1629] * t2388 - live[1630] * t2387
+            - live[1631] * t2386 - live[1632] * inv27 * t2384);
+    let t2391 = -live[1619]
+        * (live[1620] * t2390 + live[1621] * t2389 + live[1622] * t2388
+            + live[1623] * t2387 + live[1624] * t2386 + live[1626] * inv27 * t2384);
+    let t2392 = -live[1611]
+        * (live[1612] * t2391 + live[1613] * t2390 + live[1614] * t2389
+            + live[1615] * t2388 + live[1616] * t2387 + live[1617] * t2386
+            + live[1618] * inv27 * t2384);
+    let t2393 = 1842.9129686423132
+        * (live[229] * t2389 - live[809] * t2392 - live[233] * t2391 - live[228] * t2390
+            - live[230] * t2388 - live[231] * t2387 - live[810] * t2386
+            - live[811] * inv27 * t2384);
+    let t2394 = -live[1603]
+        * (live[1604] * t2390 + live[1605] * t2389 + live[1606] * t2388
+            + live[1607] * t2387 + live[1608] * t2386 + live[1610] * inv27 * t2384);
+    let t2395 = -live[1595]
+        * (live[1596] * t2394 + live[1597] * t2390 + live[1598] * t2389
+            + live[1599] * t2388 + live[1600] * t2387 + live[1601] * t2386
+            + live[1602] * inv27 * t2384);
+    let t2396 = 1842.9129686423132
+        * (live[237] * t2389 - live[812] * t2395 - live[241] * t2394 - live[236] * t2390
+            - live[238] * t2388 - live[239] * t2387 - live[813] * t2386
+            - live[814] * inv27 * t2384);
+    let t2397 = -live[1587]
+        * (live[1588] * t2390 + live[1589] * t2389 + live[1590] * t2388
+            + live[1591] * t2387 + live[1592] * t2386 + live[1594] * inv27 * t2384);
+    let t2398 = -live[1579]
+        * (live[1580] * t2397 + live[1581] * t2390 + live[1582] * t2389
+            + live[1583] * t2388 + live[1584] * t2387 + live[1585] * t2386
+            + live[1586] * inv27 * t2384);
+    let t2399 = 1842.9129686423132
+        * (live[245] * t2389 - live[815] * t2398 - live[249] * t2397 - live[244] * t2390
+            - live[246] * t2388 - live[247] * t2387 - live[816] * t2386
+            - live[817] * inv27 * t2384);
+    let t2400 = -live[1571]
+        * (live[1563] * live[1564] + live[1572] * t2390 + live[1573] * t2389
+            + live[1574] * t2388 + live[1575] * t2387 + live[1576] * t2386
+            + live[1578] * inv27 * t2384);
+    let t2401 = live[1571] * (live[1572] * live[1627] * live[1628] - live[1573]);
+    let t2402 = live[1571] * (live[1572] * live[1627] * live[1629] - live[1574])
+        - live[1633] * live[1634] * t2401;
+    let t2403 = live[1571] * (live[1572] * live[1627] * live[1630] - live[1575])
+        - live[1633] * live[1635] * t2401 - live[1638] * live[1639] * t2402;
+    let t2404 = live[1571] * (live[1572] * live[1627] * live[1631] - live[1576])
+        - live[1633] * live[1636] * t2401 - live[1638] * live[1640] * t2402
+        - live[1643] * live[1644] * t2403;
+    let t2405 = live[1571] * (live[1572] * live[1627] * live[1632] - live[1578])
+        - live[1633] * live[1637] * t2401 - live[1638] * live[1641] * t2402
+        - live[1643] * t2350 * t2403 - inv26 * t2353 * t2404;
+    let t2406 = inv27 * t2405;
+    let t2407 = inv26 * (t2404 - t2353 * inv27 * t2405);
+    let t2408 = live[1643] * (t2403 - live[1644] * t2407 - t2350 * inv27 * t2405);
+    let t2409 = live[1638]
+        * (t2402 - live[1639] * t2408 - live[1640] * t2407 - live[1641] * inv27 * t2405);
+    let t2410 = live[1633]
+        * (t2401 - live[1634] * t2409 - live[1635] * t2408 - live[1636] * t2407
+            - live[1637] * inv27 * t2405);
+    let t2411 = -live[1627]
+        * (live[1571] * live[1572] + live[1628] * t2410 + live[1629] * t2409
+            + live[1630] * t2408 + live[1631] * t2407 + live[1632] * inv27 * t2405);
+    let t2412 = -live[1619]
+        * (live[1620] * t2411 + live[1621] * t2410 + live[1622] * t2409
+            + live[1623] * t2408 + live[1624] * t2407 + live[1626] * inv27 * t2405);
+    let t2413 = -live[1611]
+        * (live[1612] * t2412 + live[1613] * t2411 + live[1614] * t2410
+            + live[1615] * t2409 + live[1616] * t2408 + live[1617] * t2407
+            + live[1618] * inv27 * t2405);
+    let t2414 = 1842.9129686423132
+        * (live[229] * t2410 - live[809] * t2413 - live[233] * t2412 - live[228] * t2411
+            - live[230] * t2409 - live[231] * t2408 - live[810] * t2407
+            - live[811] * inv27 * t2405);
+    let t2415 = -live[1603]
+        * (live[1604] * t2411 + live[1605] * t2410 + live[1606] * t2409
+            + live[1607] * t2408 + live[1608] * t2407 + live[1610] * inv27 * t2405);
+    let t2416 = -live[1595]
+        * (live[1596] * t2415 + live[1597] * t2411 + live[1598] * t2410
+            + live[1599] * t2409 + live[1600] * t2408 + live[1601] * t2407
+            + live[1602] * inv27 * t2405);
+    let t2417 = 1842.9129686423132
+        * (live[237] * t2410 - live[812] * t2416 - live[241] * t2415 - live[236] * t2411
+            - live[238] * t2409 - live[239] * t2408 - live[813] * t2407
+            - live[814] * inv27 * t2405);
+    let t2418 = -live[1587]
+        * (live[1588] * t2411 + live[1589] * t2410 + live[1590] * t2409
+            + live[1591] * t2408 + live[1592] * t2407 + live[1594] * inv27 * t2405);
+    let t2419 = -live[1579]
+        * (live[1580] * t2418 + live[1581] * t2411 + live[1582] * t2410
+            + live[1583] * t2409 + live[1584] * t2408 + live[1585] * t2407
+            + live[1586] * inv27 * t2405);
+    let t2420 = 1842.9129686423132
+        * (live[245] * t2410 - live[815] * t2419 - live[249] * t2418 - live[244] * t2411
+            - live[246] * t2409 - live[247] * t2408 - live[816] * t2407
+            - live[817] * inv27 * t2405);
+    let t2421 = 1842.9129686423132 * (live[815] * live[1579] * live[1580] - live[249]);
+    let t2422 = 1842.9129686423132 * (live[815] * live[1579] * live[1581] - live[244])
+        - live[1587] * live[1588] * t2421;
+    let t2423 = 1842.9129686423132 * (live[245] + live[815] * live[1579] * live[1582])
+        - live[1587] * live[1589] * t2421 - live[1627] * live[1628] * t2422;
+    let t2424 = 1842.9129686423132 * (live[815] * live[1579] * live[1583] - live[246])
+        - live[1587] * live[1590] * t2421 - live[1627] * live[1629] * t2422
+        - live[1633] * live[1634] * t2423;
+    let t2425 = 1842.9129686423132 * (live[815] * live[1579] * live[1584] - live[247])
+        - live[1587] * live[1591] * t2421 - live[1627] * live[1630] * t2422
+        - live[1633] * live[1635] * t2423 - live[1638] * live[1639] * t2424;
+    let t2426 = 1842.9129686423132 * (live[815] * live[1579] * live[1585] - live[816])
+        - live[1587] * live[1592] * t2421 - live[1627] * live[1631] * t2422
+        - live[1633] * live[1636] * t2423 - live[1638] * live[1640] * t2424
+        - live[1643] * live[1644] * t2425;
+    let t2427 = 1842.9129686423132 * (live[815] * live[1579] * live[1586] - live[817])
+        - live[1587] * live[1594] * t2421 - live[1627] * live[1632] * t2422
+        - live[1633] * live[1637] * t2423 - live[1638] * live[1641] * t2424
+        - live[1643] * t2350 * t2425 - inv26 * t2353 * t2426;
+    let t2428 = inv27 * t2427;
+    let t2429 = inv26 * (t2426 - t2353 * inv27 * t2427);
+    let t2430 = live[1643] * (t2425 - live[1644] * t2429 - t2350 * inv27 * t2427);
+    let t2431 = live[1638]
+        * (t2424 - live[1639] * t2430 - live[1640] * t2429 - live[1641] * inv27 * t2427);
+    let t2432 = live[1633]
+        * (t2423 - live[1634] * t2431 - live[1635] * t2430 - live[1636] * t2429
+            - live[1637] * inv27 * t2427);
+    let t2433 = live[1627]
+        * (t2422 - live[1628] * t2432 - live[1629] * t2431 - live[1630] * t2430
+            - live[1631] * t2429 - live[1632] * inv27 * t2427);
+    let t2434 = -live[1619]
+        * (live[1620] * t2433 + live[1621] * t2432 + live[1622] * t2431
+            + live[1623] * t2430 + live[1624] * t2429 + live[1626] * inv27 * t2427);
+    let t2435 = -live[1611]
+        * (live[1612] * t2434 + live[1613] * t2433 + live[1614] * t2432
+            + live[1615] * t2431 + live[1616] * t2430 + live[1617] * t2429
+            + live[1618] * inv27 * t2427);
+    let t2436 = 1842.9129686423132
+        * (live[229] * t2432 - live[809] * t2435 - live[233] * t2434 - live[228] * t2433
+            - live[230] * t2431 - live[231] * t2430 - live[810] * t2429
+            - live[811] * inv27 * t2427);
+    let t2437 = -live[1603]
+        * (live[1604] * t2433 + live[1605] * t2432 + live[1606] * t2431
+            + live[1607] * t2430 + live[1608] * t2429 + live[1610] * inv27 * t2427);
+    let t2438 = -live[1595]
+        * (live[1596] * t2437 + live[1597] * t2433 + live[1598] * t2432
+            + live[1599] * t2431 + live[1600] * t2430 + live[1601] * t2429
+            + live[1602] * inv27 * t2427);
+    let t2439 = 1842.9129686423132
+        * (live[237] * t2432 - live[812] * t2438 - live[241] * t2437 - live[236] * t2433
+            - live[238] * t2431 - live[239] * t2430 - live[813] * t2429
+            - live[814] * inv27 * t2427);
+    let t2440 = live[1587]
+        * (t2421 - live[1588] * t2433 - live[1589] * t2432 - live[1590] * t2431
+            - live[1591] * t2430 - live[1592] * t2429 - live[1594] * inv27 * t2427);
+    let t2441 = live[1579]
+        * (-1842.9129686423132 * live[815] - live[1580] * t2440 - live[1581] * t2433
+            - live[1582] * t2432 - live[1583] * t2431 - live[1584] * t2430
+            - live[1585] * t2429 - live[1586] * inv27 * t2427);
+    let t2442 = live[1579] * (live[1580] * live[1587] * live[1588] - live[1581]);
+    let t2443 = live[1579] * (live[1580] * live[1587] * live[1589] - live[1582])
+        - live[1627] * live[1628] * t2442;
+    let t2444 = live[1579] * (live[1580] * live[1587] * live[1590] - live[1583])
+        - live[1627] * live[1629] * t2442 - live[1633] * live[1634] * t2443;
+    let t2445 = live[1579] * (live[1580] * live[1587] * live[1591] - live[1584])
+        - live[1627] * live[1630] * t2442 - live[1633] * live[1635] * t2443
+        - live[1638] * live[1639] * t2444;
+    let t2446 = live[1579] * (live[1580] * live[1587] * live[1592] - live[1585])
+        - live[1627] * live[1631] * t2442 - live[1633] * live[1636] * t2443
+        - live[1638] * live[1640] * t2444 - live[1643] * live[1644] * t2445;
+    let t2447 = live[1579] * (live[1580] * live[1587] * live[1594] - live[1586])
+        - live[1627] * live[1632] * t2442 - live[1633] * live[1637] * t2443
+        - live[1638] * live[1641] * t2444 - live[1643] * t2350 * t2445
+        - inv26 * t2353 * t2446;
+    let t2448 = inv27 * t2447;
+    let t2449 = inv26 * (t2446 - t2353 * inv27 * t2447);
+    let t2450 = live[1643] * (t2445 - live[1644] * t2449 - t2350 * inv27 * t2447);
+    let t2451 = live[1638]
+        * (t2444 - live[1639] * t2450 - live[1640] * t2449 - live[1641] * inv27 * t2447);
+    let t2452 = live[1633]
+        * (t2443 - live[1634] * t2451 - live[1635] * t2450 - live[1636] * t2449
+            - live[1637] * inv27 * t2447);
+    let t2453 = live[1627]
+        * (t2442 - live[1628] * t2452 - live[1629] * t2451 - live[1630] * t2450
+            - live[1631] * t2449 - live[1632] * inv27 * t2447);
+    let t2454 = -live[1619]
+        * (live[1620] * t2453 + live[1621] * t2452 + live[1622] * t2451
+            + live[1623] * t2450 + live[1624] * t2449 + live[1626] * inv27 * t2447);
+    let t2455 = -live[1611]
+        * (live[1612] * t2454 + live[1613] * t2453 + live[1614] * t2452
+            + live[1615] * t2451 + live[1616] * t2450 + live[1617] * t2449
+            + live[1618] * inv27 * t2447);
+    let t2456 = 1842.9129686423132
+        * (live[229] * t2452 - live[809] * t2455 - live[233] * t2454 - live[228] * t2453
+            - live[230] * t2451 - live[231] * t2450 - live[810] * t2449
+            - live[811] * inv27 * t2447);
+    let t2457 = -live[1603]
+        * (live[1604] * t2453 + live[1605] * t2452 + live[1606] * t2451
+            + live[1607] * t2450 + live[1608] * t2449 + live[1610] * inv27 * t2447);
+    let t2458 = -live[1595]
+        * (live[1596] * t2457 + live[1597] * t2453 + live[1598] * t2452
+            + live[1599] * t2451 + live[1600] * t2450 + live[1601] * t2449
+            + live[1602] * inv27 * t2447);
+    let t2459 = 1842.9129686423132
+        * (live[237] * t2452 - live[812] * t2458 - live[241] * t2457 - live[236] * t2453
+            - live[238] * t2451 - live[239] * t2450 - live[813] * t2449
+            - live[814] * inv27 * t2447);
+    let t2460 = -live[1587]
+        * (live[1579] * live[1580] + live[1588] * t2453 + live[1589] * t2452
+            + live[1590] * t2451 + live[1591] * t2450 + live[1592] * t2449
+            + live[1594] * inv27 * t2447);
+    let t2461 = live[1587] * (live[1588] * live[1627] * live[1628] - live[1589]);
+    let t2462 = live[1587] * (live[1588] * live[1627] * live[1629] - live[1590])
+        - live[1633] * live[1634] * t2461;
+    let t2463 = live[1587] * (live[1588] * live[1627] * live[1630] - live[1591])
+        - live[1633] * live[1635] * t2461 - live[1638] * live[1639] * t2462;
+    let t2464 = live[1587] * (live[1588] * live[1627] * live[1631] - live[1592])
+        - live[1633] * live[1636] * t2461 - live[1638] * live[1640] * t2462
+        - live[1643] * live[1644] * t2463;
+    let t2465 = live[1587] * (live[1588] * live[1627] * live[1632] - live[1594])
+        - live[1633] * live[1637] * t2461 - live[1638] * live[1641] * t2462
+        - live[1643] * t2350 * t2463 - inv26 * t2353 * t2464;
+    let t2466 = inv27 * t2465;
+    let t2467 = inv26 * (t2464 - t2353 * inv27 * t2465);
+    let t2468 = live[1643] * (t2463 - live[1644] * t2467 - t2350 * inv27 * t2465);
+    let t2469 = live[1638]
+        * (t2462 - live[1639] * t2468 - live[1640] * t2467 - live[1641] * inv27 * t2465);
+    let t2470 = live[1633]
+        * (t2461 - live[1634] * t2469 - live[1635] * t2468 - live[1636] * t2467
+            - live[1637] * inv27 * t2465);
+    let t2471 = -live[1627]
+        * (live[1587] * live[1588] + live[1628] * t2470 + live[1629] * t2469
+            + live[1630] * t2468 + live[1631] * t2467 + live[1632] * inv27 * t2465);
+    let t2472 = -live[1619]
+        * (live[1620] * t2471 + live[1621] * t2470 + live[1622] * t2469
+            + live[1623] * t2468 + live[1624] * t2467 + live[1626] * inv27 * t2465);
+    let t2473 = -live[1611]
+        * (live[1612] * t2472 + live[1613] * t2471 + live[1614] * t2470
+            + live[1615] * t2469 + live[1616] * t2468 + live[1617] * t2467
+            + live[1618] * inv27 * t2465);
+    let t2474 = 1842.9129686423132
+        * (live[229] * t2470 - live[809] * t2473 - live[233] * t2472 - live[228] * t2471
+            - live[230] * t2469 - live[231] * t2468 - live[810] * t2467
+            - live[811] * inv27 * t2465);
+    let t2475 = -live[1603]
+        * (live[1604] * t2471 + live[1605] * t2470 + live[1606] * t2469
+            + live[1607] * t2468 + live[1608] * t2467 + live[1610] * inv27 * t2465);
+    let t2476 = -live[1595]
+        * (live[1596] * t2475 + live[1597] * t2471 + live[1598] * t2470
+            + live[1599] * t2469 + live[1600] * t2468 + live[1601] * t2467
+            + live[1602] * inv27 * t2465);
+    let t2477 = 1842.9129686423132
+        * (live[237] * t2470 - live[812] * t2476 - live[241] * t2475 - live[236] * t2471
+            - live[238] * t2469 - live[239] * t2468 - live[813] * t2467
+            - live[814] * inv27 * t2465);
+    let t2478 = 1842.9129686423132 * (live[812] * live[1595] * live[1596] - live[241]);
+    let t2479 = 1842.9129686423132 * (live[812] * live[1595] * live[1597] - live[236])
+        - live[1603] * live[1604] * t2478;
+    let t2480 = 1842.9129686423132 * (live[237] + live[812] * live[1595] * live[1598])
+        - live[1603] * live[1605] * t2478 - live[1627] * live[1628] * t2479;
+    let t2481 = 1842.9129686423132 * (live[812] * live[1595] * live[1599] - live[238])
+        - live[1603] * live[1606] * t2478 - live[1627] * live[1629] * t2479
+        - live[1633] * live[1634] * t2480;
+    let t2482 = 1842.9129686423132 * (live[812] * live[1595] * live[1600] - live[239])
+        - live[1603] * live[1607] * t2478 - live[1627] * live[1630] * t2479
+        - live[1633] * live[1635] * t2480 - live[1638] * live[1639] * t2481;
+    let t2483 = 1842.9129686423132 * (live[812] * live[1595] * live[1601] - live[813])
+        - live[1603] * live[1608] * t2478 - live[1627] * live[1631] * t2479
+        - live[1633] * live[1636] * t2480 - live[1638] * live[1640] * t2481
+        - live[1643] * live[1644] * t2482;
+    let t2484 = 1842.9129686423132 * (live[812] * live[1595] * live[1602] - live[814])
+        - live[1603] * live[1610] * t2478 - live[1627] * live[1632] * t2479
+        - live[1633] * live[1637] * t2480 - live[1638] * live[1641] * t2481
+        - live[1643] * t2350 * t2482 - inv26 * t2353 * t2483;
+    let t2485 = inv27 * t2484;
+    let t2486 = inv26 * (t2483 - t2353 * inv27 * t2484);
+    let t2487 = live[1643] * (t2482 - live[1644] * t2486 - t2350 * inv27 * t2484);
+    let t2488 = live[1638]
+        * (t2481 - live[1639] * t2487 - live[1640] * t2486 - live[1641] * inv27 * t2484);
+    let t2489 = live[1633]
+        * (t2480 - live[1634] * t2488 - live[1635] * t2487 - live[1636] * t2486
+            - live[1637] * inv27 * t2484);
+    let t2490 = live[1627]
+        * (t2479 - live[1628] * t2489 - live[1629] * t2488 - live[1630] * t2487
+            - live[1631] * t2486 - live[1632] * inv27 * t2484);
+    let t2491 = -live[1619]
+        * (live[1620] * t2490 + live[1621] * t2489 + live[1622] * t2488
+            + live[1623] * t2487 + live[1624] * t2486 + live[1626] * inv27 * t2484);
+    let t2492 = -live[1611]
+        * (live[1612] * t2491 + live[1613] * t2490 + live[1614] * t2489
+            + live[1615] * t2488 + live[1616] * t2487 + live[1617] * t2486
+            + live[1618] * inv27 * t2484);
+    let t2493 = 1842.9129686423132
+        * (live[229] * t2489 - live[809] * t2492 - live[233] * t2491 - live[228] * t2490
+            - live[230] * t2488 - live[231] * t2487 - live[810] * t2486
+            - live[811] * inv27 * t2484);
+    let t2494 = live[1603]
+        * (t2478 - live[1604] * t2490 - live[1605] * t2489 - live[1606] * t2488
+            - live[1607] * t2487 - live[1608] * t2486 - live[1610] * inv27 * t2484);
+    let t2495 = live[1595]
+        * (-1842.9129686423132 * live[812] - live[1596] * t2494 - live[1597] * t2490
+            - live[1598] * t2489 - live[1599] * t2488 - live[1600] * t2487
+            - live[1601] * t2486 - live[1602] * inv27 * t2484);
+    let t2496 = live[1595] * (live[1596] * live[1603] * live[1604] - live[1597]);
+    let t2497 = live[1595] * (live[1596] * live[1603] * live[1605] - live[1598])
+        - live[1627] * live[1628] * t2496;
+    live[1645] = t2350;
+    live[1646] = inv26;
+    live[1647] = t2353;
+    live[1648] = inv27;
+    live[1649] = t2496;
+    live[1650] = t2497;
+    out.2[0][11] = t2490;
+    out.2[0][12] = t2471;
+    out.2[0][13] = t2453;
+    out.2[0][14] = t2433;
+    out.2[0][15] = t2411;
+    out.2[0][16] = t2390;
+    out.2[0][17] = t2367;
+    out.2[1][11] = t2489;
+    out.2[1][12] = t2470;
+    out.2[1][13] = t2452;
+    out.2[1][14] = t2432;
+    out.2[1][15] = t2410;
+    out.2[1][16] = t2389;
+    out.2[1][17] = t2366;
+    out.2[2][11] = t2488;
+    out.2[2][12] = t2469;
+    out.2[2][13] = t2451;
+    out.2[2][14] = t2431;
+    out.2[2][15] = t2409;
+    out.2[2][16] = t2388;
+    out.2[2][17] = t2365;
+    out.2[3][11] = t2487;
+    out.2[3][12] = t2468;
+    out.2[3][13] = t2450;
+    out.2[3][14] = t2430;
+    out.2[3][15] = t2408;
+    out.2[3][16] = t2387;
+    out.2[3][17] = t2364;
+    out.2[4][4] = inv26 + inv26 * inv26 * t2353 * t2353 * inv27;
+    out.2[4][11] = t2486;
+    out.2[4][12] = t2467;
+    out.2[4][13] = t2449;
+    out.2[4][14] = t2429;
+    out.2[4][15] = t2407;
+    out.2[4][16] = t2386;
+    out.2[4][17] = t2363;
+    out.2[5][5] = inv27;
+    out.2[5][11] = t2485;
+    out.2[5][12] = t2466;
+    out.2[5][13] = t2448;
+    out.2[5][14] = t2428;
+    out.2[5][15] = t2406;
+    out.2[5][16] = t2385;
+    out.2[5][17] = t2362;
+    out.2[6][11] = t2491;
+    out.2[6][12] = t2472;
+    out.2[6][13] = t2454;
+    out.2[6][14] = t2434;
+    out.2[6][15] = t2412;
+    out.2[6][16] = t2391;
+    out.2[6][17] = t2368;
+    out.2[7][11] = t2492;
+    out.2[7][12] = t2473;
+    out.2[7][13] = t2455;
+    out.2[7][14] = t2435;
+    out.2[7][15] = t2413;
+    out.2[7][16] = t2392;
+    out.2[7][17] = t2369;
+    out.2[8][11] = t2493;
+    out.2[8][12] = t2474;
+    out.2[8][13] = t2456;
+    out.2[8][14] = t2436;
+    out.2[8][15] = t2414;
+    out.2[8][16] = t2393;
+    out.2[8][17] = t2370;
+    out.2[9][11] = t2494;
+    out.2[9][12] = t2475;
+    out.2[9][13] = t2457;
+    out.2[9][14] = t2437;
+    out.2[9][15] = t2415;
+    out.2[9][16] = t2394;
+    out.2[9][17] = t2371;
+    out.2[10][11] = t2495;
+    out.2[10][12] = t2476;
+    out.2[10][13] = t2458;
+    out.2[10][14] = t2438;
+    out.2[10][15] = t2416;
+    out.2[10][16] = t2395;
+    out.2[10][17] = t2372;
+    out.2[11][0] = t2490;
+    out.2[11][1] = t2489;
+    out.2[11][2] = t2488;
+    out.2[11][3] = t2487;
+    out.2[11][4] = t2486;
+    out.2[11][5] = t2485;
+    out.2[11][6] = t2491;
+    out.2[11][7] = t2492;
+    out.2[11][8] = t2493;
+    out.2[11][9] = t2494;
+    out.2[11][10] = t2495;
+    out.2[11][11] = 1842.9129686423132
+        * (live[237] * t2489 - live[812] * t2495 - live[241] * t2494 - live[236] * t2490
+            - live[238] * t2488 - live[239] * t2487 - live[813] * t2486
+            - live[814] * inv27 * t2484) + 1842.9129686423132;
+    out.2[11][12] = t2477;
+    out.2[11][13] = t2459;
+    out.2[11][14] = t2439;
+    out.2[11][15] = t2417;
+    out.2[11][16] = t2396;
+    out.2[11][17] = t2373;
+    out.2[12][0] = t2471;
+    out.2[12][1] = t2470;
+    out.2[12][2] = t2469;
+    out.2[12][3] = t2468;
+    out.2[12][4] = t2467;
+    out.2[12][5] = t2466;
+    out.2[12][6] = t2472;
+    out.2[12][7] = t2473;
+    out.2[12][8] = t2474;
+    out.2[12][9] = t2475;
+    out.2[12][10] = t2476;
+    out.2[12][11] = t2477;
+    out.2[12][12] = live[1587]
+        - live[1587]
+            * (live[1588] * t2471 + live[1589] * t2470 + live[1590] * t2469
+                + live[1591] * t2468 + live[1592] * t2467 + live[1594] * inv27 * t2465);
+    out.2[12][13] = t2460;
+    out.2[12][14] = t2440;
+    out.2[12][15] = t2418;
+    out.2[12][16] = t2397;
+    out.2[12][17] = t2374;
+    out.2[13][0] = t2453;
+    out.2[13][1] = t2452;
+    out.2[13][2] = t2451;
+    out.2[13][3] = t2450;
+    out.2[13][4] = t2449;
+    out.2[13][5] = t2448;
+    out.2[13][6] = t2454;
+    out.2[13][7] = t2455;
+    out.2[13][8] = t2456;
+    out.2[13][9] = t2457;
+    out.2[13][10] = t2458;
+    out.2[13][11] = t2459;
+    out.2[13][12] = t2460;
+    out.2[13][13] = live[1579]
+        - live[1579]
+            * (live[1580] * t2460 + live[1581] * t2453 + live[1582] * t2452
+                + live[1583] * t2451 + live[1584] * t2450 + live[1585] * t2449
+                + live[1586] * inv27 * t2447);
+    out.2[13][14] = t2441;
+    out.2[13][15] = t2419;
+    out.2[13][16] = t2398;
+    out.2[13][17] = t2375;
+    out.2[14][0] = t2433;
+    out.2[14][1] = t2432;
+    out.2[14][2] = t2431;
+    out.2[14][3] = t2430;
+    out.2[14][4] = t2429;
+    out.2[14][5] = t2428;
+    out.2[14][6] = t2434;
+    out.2[14][7] = t2435;
+    out.2[14][8] = t2436;
+    out.2[14][9] = t2437;
+    out.2[14][10] = t2438;
+    out.2[14][11] = t2439;
+    out.2[14][12] = t2440;
+    out.2[14][13] = t2441;
+    out.2[14][14] = 1842.9129686423132
+        * (live[245] * t2432 - live[815] * t2441 - live[249] * t2440 - live[244] * t2433
+            - live[246] * t2431 - live[247] * t2430 - live[816] * t2429
+            - live[817] * inv27 * t2427) + 1842.9129686423132;
+    out.2[14][15] = t2420;
+    out.2[14][16] = t2399;
+    out.2[14][17] = t2376;
+    out.2[15][0] = t2411;
+    out.2[15][1] = t2410;
+    out.2[15][2] = t2409;
+    out.2[15][3] = t2408;
+    out.2[15][4] = t2407;
+    out.2[15][5] = t2406;
+    out.2[15][6] = t2412;
+    out.2[15][7] = t2413;
+    out.2[15][8] = t2414;
+    out.2[15][9] = t2415;
+    out.2[15][10] = t2416;
+    out.2[15][11] = t2417;
+    out.2[15][12] = t2418;
+    out.2[15][13] = t2419;
+    out.2[15][14] = t2420;
+    out.2[15][15] = live[1571]
+        - live[1571]
+            * (live[1572] * t2411 + live[1573] * t2410 + live[1574] * t2409
+                + live[1575] * t2408 + live[1576] * t2407 + live[1578] * inv27 * t2405);
+    out.2[15][16] = t2400;
+    out.2[15][17] = t2377;
+    out.2[16][0] = t2390;
+    out.2[16][1] = t2389;
+    out.2[16][2] = t2388;
+    out.2[16][3] = t2387;
+    out.2[16][4] = t2386;
+    out.2[16][5] = t2385;
+    out.2[16][6] = t2391;
+    out.2[16][7] = t2392;
+    out.2[16][8] = t2393;
+    out.2[16][9] = t2394;
+    out.2[16][10] = t2395;
+    out.2[16][11] = t2396;
+    out.2[16][12] = t2397;
+    out.2[16][13] = t2398;
+    out.2[16][14] = t2399;
+    out.2[16][15] = t2400;
+    out.2[16][16] = live[1563]
+        - live[1563]
+            * (live[1564] * t2400 + live[1565] * t2390 + live[1566] * t2389
+                + live[1567] * t2388 + live[1568] * t2387 + live[1569] * t2386
+                + live[1570] * inv27 * t2384);
+    out.2[16][17] = t2378;
+    out.2[17][0] = t2367;
+    out.2[17][1] = t2366;
+    out.2[17][2] = t2365;
+    out.2[17][3] = t2364;
+    out.2[17][4] = t2363;
+    out.2[17][5] = t2362;
+    out.2[17][6] = t2368;
+    out.2[17][7] = t2369;
+    out.2[17][8] = t2370;
+    out.2[17][9] = t2371;
+    out.2[17][10] = t2372;
+    out.2[17][11] = t2373;
+    out.2[17][12] = t2374;
+    out.2[17][13] = t2375;
+    out.2[17][14] = t2376;
+    out.2[17][15] = t2377;
+    out.2[17][16] = t2378;
+    out.2[17][17] = 1842.9129686423132
+        * (live[253] * t2366 - live[818] * t2378 - live[257] * t2377 - live[252] * t2367
+            - live[254] * t2365 - live[255] * t2364 - live[819] * t2363
+            - live[820] * inv27 * t2361) + 1842.9129686423132;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part17(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part17_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part17`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part17_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part17`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part17_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2498 = live[1595] * (live[1596] * live[1603] * live[1606] - live[1599])
+        - live[1627] * live[1629] * live[1649] - live[1633] * live[1634] * live[1650];
+    let t2499 = live[1595] * (live[1596] * live[1603] * live[1607] - live[1600])
+        - live[1627] * live[1630] * live[1649] - live[1633] * live[1635] * live[1650]
+        - live[1638] * live[1639] * t2498;
+    let t2500 = live[1595] * (live[1596] * live[1603] * live[1608] - live[1601])
+        - live[1627] * live[1631] * live[1649] - live[1633] * live[1636] * live[1650]
+        - live[1638] * live[1640] * t2498 - live[1643] * live[1644] * t2499;
+    let t2501 = live[1595] * (live[1596] * live[1603] * live[1610] - live[1602])
+        - live[1627] * live[1632] * live[1649] - live[1633] * live[1637] * live[1650]
+        - live[1638] * live[1641] * t2498 - live[1643] * live[1645] * t2499
+        - live[1646] * live[1647] * t2500;
+    let t2502 = live[1648] * t2501;
+    let t2503 = live[1646] * (t2500 - live[1647] * live[1648] * t2501);
+    let t2504 = live[1643]
+        * (t2499 - live[1644] * t2503 - live[1645] * live[1648] * t2501);
+    let t2505 = live[1638]
+        * (t2498 - live[1639] * t2504 - live[1640] * t2503
+            - live[1641] * live[1648] * t2501);
+    let t2506 = live[1633]
+        * (live[1650] - live[1634] * t2505 - live[1635] * t2504 - live[1636] * t2503
+            - live[1637] * live[1648] * t2501);
+    let t2507 = live[1627]
+        * (live[1649] - live[1628] * t2506 - live[1629] * t2505 - live[1630] * t2504
+            - live[1631] * t2503 - live[1632] * live[1648] * t2501);
+    let t2508 = -live[1619]
+        * (live[1620] * t2507 + live[1621] * t2506 + live[1622] * t2505
+            + live[1623] * t2504 + live[1624] * t2503 + live[1626] * live[1648] * t2501);
+    let t2509 = -live[1611]
+        * (live[1612] * t2508 + live[1613] * t2507 + live[1614] * t2506
+            + live[1615] * t2505 + live[1616] * t2504 + live[1617] * t2503
+            + live[1618] * live[1648] * t2501);
+    let t2510 = 1842.9129686423132
+        * (live[229] * t2506 - live[809] * t2509 - live[233] * t2508 - live[228] * t2507
+            - live[230] * t2505 - live[231] * t2504 - live[810] * t2503
+            - live[811] * live[1648] * t2501);
+    let t2511 = -live[1603]
+        * (live[1595] * live[1596] + live[1604] * t2507 + live[1605] * t2506
+            + live[1606] * t2505 + live[1607] * t2504 + live[1608] * t2503
+            + live[1610] * live[1648] * t2501);
+    let t2512 = live[1603] * (live[1604] * live[1627] * live[1628] - live[1605]);
+    let t2513 = live[1603] * (live[1604] * live[1627] * live[1629] - live[1606])
+        - live[1633] * live[1634] * t2512;
+    let t2514 = live[1603] * (live[1604] * live[1627] * live[1630] - live[1607])
+        - live[1633] * live[1635] * t2512 - live[1638] * live[1639] * t2513;
+    let t2515 = live[1603] * (live[1604] * live[1627] * live[1631] - live[1608])
+        - live[1633] * live[1636] * t2512 - live[1638] * live[1640] * t2513
+        - live[1643] * live[1644] * t2514;
+    let t2516 = live[1603] * (live[1604] * live[1627] * live[1632] - live[1610])
+        - live[1633] * live[1637] * t2512 - live[1638] * live[1641] * t2513
+        - live[1643] * live[1645] * t2514 - live[1646] * live[1647] * t2515;
+    let t2517 = live[1648] * t2516;
+    let t2518 = live[1646] * (t2515 - live[1647] * live[1648] * t2516);
+    let t2519 = live[1643]
+        * (t2514 - live[1644] * t2518 - live[1645] * live[1648] * t2516);
+    let t2520 = live[1638]
+        * (t2513 - live[1639] * t2519 - live[1640] * t2518
+            - live[1641] * live[1648] * t2516);
+    let t2521 = live[1633]
+        * (t2512 - live[1634] * t2520 - live[1635] * t2519 - live[1636] * t2518
+            - live[1637] * live[1648] * t2516);
+    let t2522 = -live[1627]
+        * (live[1603] * live[1604] + live[1628] * t2521 + live[1629] * t2520
+            + live[1630] * t2519 + live[1631] * t2518 + live[1632] * live[1648] * t2516);
+    let t2523 = -live[1619]
+        * (live[1620] * t2522 + live[1621] * t2521 + live[1622] * t2520
+            + live[1623] * t2519 + live[1624] * t2518 + live[1626] * live[1648] * t2516);
+    let t2524 = -live[1611]
+        * (live[1612] * t2523 + live[1613] * t2522 + live[1614] * t2521
+            + live[1615] * t2520 + live[1616] * t2519 + live[1617] * t2518
+            + live[1618] * live[1648] * t2516);
+    let t2525 = 1842.9129686423132
+        * (live[229] * t2521 - live[809] * t2524 - live[233] * t2523 - live[228] * t2522
+            - live[230] * t2520 - live[231] * t2519 - live[810] * t2518
+            - live[811] * live[1648] * t2516);
+    let t2526 = 1842.9129686423132 * (live[809] * live[1611] * live[1612] - live[233]);
+    let t2527 = 1842.9129686423132 * (live[809] * live[1611] * live[1613] - live[228])
+        - live[1619] * live[1620] * t2526;
+    let t2528 = 1842.9129686423132 * (live[229] + live[809] * live[1611] * live[1614])
+        - live[1619] * live[1621] * t2526 - live[1627] * live[1628] * t2527;
+    let t2529 = 1842.9129686423132 * (live[809] * live[1611] * live[1615] - live[230])
+        - live[1619] * live[1622] * t2526 - live[1627] * live[1629] * t2527
+        - live[1633] * live[1634] * t2528;
+    let t2530 = 1842.9129686423132 * (live[809] * live[1611] * live[1616] - live[231])
+        - live[1619] * live[1623] * t2526 - live[1627] * live[1630] * t2527
+        - live[1633] * live[1635] * t2528 - live[1638] * live[1639] * t2529;
+    let t2531 = 1842.9129686423132 * (live[809] * live[1611] * live[1617] - live[810])
+        - live[1619] * live[1624] * t2526 - live[1627] * live[1631] * t2527
+        - live[1633] * live[1636] * t2528 - live[1638] * live[1640] * t2529
+        - live[1643] * live[1644] * t2530;
+    let t2532 = 1842.9129686423132 * (live[809] * live[1611] * live[1618] - live[811])
+        - live[1619] * live[1626] * t2526 - live[1627] * live[1632] * t2527
+        - live[1633] * live[1637] * t2528 - live[1638] * live[1641] * t2529
+        - live[1643] * live[1645] * t2530 - live[1646] * live[1647] * t2531;
+    let t2533 = live[1648] * t2532;
+    let t2534 = live[1646] * (t2531 - live[1647] * live[1648] * t2532);
+    let t2535 = live[1643]
+        * (t2530 - live[1644] * t2534 - live[1645] * live[1648] * t2532);
+    let t2536 = live[1638]
+        * (t2529 - live[1639] * t2535 - live[1640] * t2534
+            - live[1641] * live[1648] * t2532);
+    let t2537 = live[1633]
+        * (t2528 - live[1634] * t2536 - live[1635] * t2535 - live[1636] * t2534
+            - live[1637] * live[1648] * t2532);
+    let t2538 = live[1627]
+        * (t2527 - live[1628] * t2537 - live[1629] * t2536 - live[1630] * t2535
+            - live[1631] * t2534 - live[1632] * live[1648] * t2532);
+    let t2539 = live[1619]
+        * (t2526 - live[1620] * t2538 - live[1621] * t2537 - live[1622] * t2536
+            - live[1623] * t2535 - live[1624] * t2534 - live[1626] * live[1648] * t2532);
+    let t2540 = live[1611]
+        * (-1842.9129686423132 * live[809] - live[1612] * t2539 - live[1613] * t2538
+            - live[1614] * t2537 - live[1615] * t2536 - live[1616] * t2535
+            - live[1617] * t2534 - live[1618] * live[1648] * t2532);
+    let t2541 = live[1611] * (live[1612] * live[1619] * live[1620] - live[1613]);
+    let t2542 = live[1611] * (live[1612] * live[1619] * live[1621] - live[1614])
+        - live[1627] * live[1628] * t2541;
+    let t2543 = live[1611] * (live[1612] * live[1619] * live[1622] - live[1615])
+        - live[1627] * live[1629] * t2541 - live[1633] * live[1634] * t2542;
+    let t2544 = live[1611] * (live[1612] * live[1619] * live[1623] - live[1616])
+        - live[1627] * live[1630] * t2541 - live[1633] * live[1635] * t2542
+        - live[1638] * live[1639] * t2543;
+    let t2545 = live[1611] * (live[1612] * live[1619] * live[1624] - live[1617])
+        - live[1627] * live[1631] * t2541 - live[1633] * live[1636] * t2542
+        - live[1638] * live[1640] * t2543 - live[1643] * live[1644] * t2544;
+    let t2546 = live[1611] * (live[1612] * live[1619] * live[1626] - live[1618])
+        - live[1627] * live[1632] * t2541 - live[1633] * live[1637] * t2542
+        - live[1638] * live[1641] * t2543 - live[1643] * live[1645] * t2544
+        - live[1646] * live[1647] * t2545;
+    let t2547 = live[1648] * t2546;
+    let t2548 = live[1646] * (t2545 - live[1647] * live[1648] * t2546);
+    let t2549 = live[1643]
+        * (t2544 - live[1644] * t2548 - live[1645] * live[1648] * t2546);
+    let t2550 = live[1638]
+        * (t2543 - live[1639] * t2549 - live[1640] * t2548
+            - live[1641] * live[1648] * t2546);
+    let t2551 = live[1633]
+        * (t2542 - live[1634] * t2550 - live[1635] * t2549 - live[1636] * t2548
+            - live[1637] * live[1648] * t2546);
+    let t2552 = live[1627]
+        * (t2541 - live[1628] * t2551 - live[1629] * t2550 - live[1630] * t2549
+            - live[1631] * t2548 - live[1632] * live[1648] * t2546);
+    let t2553 = -live[1619]
+        * (live[1611] * live[1612] + live[1620] * t2552 + live[1621] * t2551
+            + live[1622] * t2550 + live[1623] * t2549 + live[1624] * t2548
+            + live[1626] * live[1648] * t2546);
+    let t2554 = live[1619] * (live[1620] * live[1627] * live[1628] - live[1621]);
+    let t2555 = live[1619] * (live[1620] * live[1627] * live[1629] - live[1622])
+        - live[1633] * live[1634] * t2554;
+    let t2556 = live[1619] * (live[1620] * live[1627] * live[1630] - live[1623])
+        - live[1633] * live[1635] * t2554 - live[1638] * live[1639] * t2555;
+    let t2557 = live[1619] * (live[1620] * live[1627] * live[1631] - live[1624])
+        - live[1633] * live[1636] * t2554 - live[1638] * live[1640] * t2555
+        - live[1643] * live[1644] * t2556;
+    let t2558 = live[1619] * (live[1620] * live[1627] * live[1632] - live[1626])
+        - live[1633] * live[1637] * t2554 - live[1638] * live[1641] * t2555
+        - live[1643] * live[1645] * t2556 - live[1646] * live[1647] * t2557;
+    let t2559 = live[1648] * t2558;
+    let t2560 = live[1646] * (t2557 - live[1647] * live[1648] * t2558);
+    let t2561 = live[1643]
+        * (t2556 - live[1644] * t2560 - live[1645] * live[1648] * t2558);
+    let t2562 = live[1638]
+        * (t2555 - live[1639] * t2561 - live[1640] * t2560
+            - live[1641] * live[1648] * t2558);
+    let t2563 = live[1633]
+        * (t2554 - live[1634] * t2562 - live[1635] * t2561 - live[1636] * t2560
+            - live[1637] * live[1648] * t2558);
+    let t2564 = -live[1627]
+        * (live[1619] * live[1620] + live[1628] * t2563 + live[1629] * t2562
+            + live[1630] * t2561 + live[1631] * t2560 + live[1632] * live[1648] * t2558);
+    let t2565 = live[1627] * (live[1628] * live[1633] * live[1634] - live[1629]);
+    let t2566 = live[1627] * (live[1628] * live[1633] * live[1635] - live[1630])
+        - live[1638] * live[1639] * t2565;
+    let t2567 = live[1627] * (live[1628] * live[1633] * live[1636] - live[1631])
+        - live[1638] * live[1640] * t2565 - live[1643] * live[1644] * t2566;
+    let t2568 = live[1627] * (live[1628] * live[1633] * live[1637] - live[1632])
+        - live[1638] * live[1641] * t2565 - live[1643] * live[1645] * t2566
+        - live[1646] * live[1647] * t2567;
+    let t2569 = live[1648] * t2568;
+    let t2570 = live[1646] * (t2567 - live[1647] * live[1648] * t2568);
+    let t2571 = live[1643]
+        * (t2566 - live[1644] * t2570 - live[1645] * live[1648] * t2568);
+    let t2572 = live[1638]
+        * (t2565 - live[1639] * t2571 - live[1640] * t2570
+            - live[1641] * live[1648] * t2568);
+    let t2573 = -live[1633]
+        * (live[1627] * live[1628] + live[1634] * t2572 + live[1635] * t2571
+            + live[1636] * t2570 + live[1637] * live[1648] * t2568);
+    let t2574 = live[1633] * (live[1634] * live[1638] * live[1639] - live[1635]);
+    let t2575 = live[1633] * (live[1634] * live[1638] * live[1640] - live[1636])
+        - live[1643] * live[1644] * t2574;
+    let t2576 = live[1633] * (live[1634] * live[1638] * live[1641] - live[1637])
+        - live[1643] * live[1645] * t2574 - live[1646] * live[1647] * t2575;
+    let t2577 = live[1648] * t2576;
+    let t2578 = live[1646] * (t2575 - live[1647] * live[1648] * t2576);
+    let t2579 = live[1643]
+        * (t2574 - live[1644] * t2578 - live[1645] * live[1648] * t2576);
+    let t2580 = -live[1638]
+        * (live[1633] * live[1634] + live[1639] * t2579 + live[1640] * t2578
+            + live[1641] * live[1648] * t2576);
+    let t2581 = live[1638] * (live[1639] * live[1643] * live[1644] - live[1640]);
+    let t2582 = live[1638] * (live[1639] * live[1643] * live[1645] - live[1641])
+        - live[1646] * live[1647] * t2581;
+    let t2583 = live[1648] * t2582;
+    let t2584 = live[1646] * (t2581 - live[1647] * live[1648] * t2582);
+    let t2585 = -live[1643]
+        * (live[1638] * live[1639] + live[1644] * t2584
+            + live[1645] * live[1648] * t2582);
+    let t2586 = live[1643] * (live[1644] * live[1646] * live[1647] - live[1645]);
+    let t2587 = live[1648] * t2586;
+    let t2588 = -live[1646]
+        * (live[1643] * live[1644] + live[1647] * live[1648] * t2586);
+    let t2589 = -live[1646] * live[1647] * live[1648];
+    let t2590 = live[154] + live[669];
+    let t2591 = live[670] + qd[6] * live[713];
+    let t2592 = live[22] * live[714] - live[23] * live[715];
+    let t2593 = t2591 + t2592;
+    let t2594 = live[35] * live[716] + t2591 - live[38] * live[717];
+    let t2595 = -0.0038482516772412995 * (live[32] * live[897] + live[33] * t2594);
+    let t2596 = t2595 - 0.000004090748913 * (live[895] + live[896])
+        - 0.01771278698415 * t2593;
+    let t2597 = 0.0038482516772412995 * (live[32] * t2594 - live[33] * live[897]);
+    let t2598 = 0.0000020453744565 * (t2592 - t2591) + t2597
+        - 0.01771278698415 * live[899];
+    let t2599 = live[21] * t2596 + live[20] * t2598;
+    let t2600 = 0.008674079908742902 * t2590 + t2599;
+    let t2601 = live[41] + live[676];
+    let t2602 = live[156] + 1842.9129686423132 * live[678];
+    let t2603 = live[33] * t2602;
+    let t2604 = -0.0038482516772412995 * (live[361] + t2603);
+    let t2605 = t2604 - 0.0000020453744565 * (live[265] + live[343])
+        - 0.01771278698415 * t2601;
+    let t2606 = live[32] * t2602;
+    let t2607 = 0.0038482516772412995 * (t2606 - live[362]);
+    let t2608 = 0.0000020453744565 * (live[41] - live[676]) + t2607
+        + 0.01771278698415 * live[344];
+    let t2609 = live[21] * t2608 - live[20] * t2605;
+    let t2610 = t2609 + live[21] * live[911] + live[20] * live[915];
+    let t2611 = -0.0038482516772412995
+        * (live[362] + live[33] * live[920] + 2.0 * live[38] * live[909] - t2606);
+    let t2612 = 0.0038482516772412995
+        * (live[32] * live[920] + t2603 + live[361] - 2.0 * live[38] * live[913]);
+    let t2613 = live[21] * t2611 + live[20] * t2612;
+    let t2614 = live[158] + live[680];
+    let t2615 = live[681] + qd[9] * live[722];
+    let t2616 = live[58] * live[723] - live[59] * live[724];
+    let t2617 = t2615 + t2616;
+    let t2618 = live[71] * live[725] + t2615 - live[74] * live[726];
+    let t2619 = -0.0038482516772412995 * (live[68] * live[924] + live[69] * t2618);
+    let t2620 = t2619 + 0.000004090748913 * (live[922] + live[923])
+        - 0.01771278698415 * t2617;
+    let t2621 = 0.0038482516772412995 * (live[68] * t2618 - live[69] * live[924]);
+    let t2622 = t2621 - 0.01771278698415 * live[926]
+        - 0.0000020453744565 * (t2616 - t2615);
+    let t2623 = live[57] * t2620 + live[56] * t2622;
+    let t2624 = t2623 - 0.008674079908742902 * t2614;
+    let t2625 = live[77] + live[687];
+    let t2626 = live[160] + 1842.9129686423132 * live[689];
+    let t2627 = live[69] * t2626;
+    let t2628 = -0.0038482516772412995 * (live[359] + t2627);
+    let t2629 = t2628 + 0.0000020453744565 * (live[280] + live[346])
+        - 0.01771278698415 * t2625;
+    let t2630 = live[68] * t2626;
+    let t2631 = 0.0038482516772412995 * (t2630 - live[360]);
+    let t2632 = t2631 + 0.01771278698415 * live[347]
+        - 0.0000020453744565 * (live[77] - live[687]);
+    let t2633 = live[57] * t2632 - live[56] * t2629;
+    let t2634 = t2633 + live[57] * live[938] + live[56] * live[942];
+    let t2635 = -0.0038482516772412995
+        * (live[360] + live[69] * live[947] + 2.0 * live[74] * live[936] - t2630);
+    let t2636 = 0.0038482516772412995
+        * (live[68] * live[947] + t2627 + live[359] - 2.0 * live[74] * live[940]);
+    let t2637 = live[57] * t2635 + live[56] * t2636;
+    let t2638 = live[162] + live[691];
+    let t2639 = live[692] + qd[12] * live[731];
+    let t2640 = live[94] * live[732] - live[95] * live[733];
+    let t2641 = t2639 + t2640;
+    let t2642 = live[107] * live[734] + t2639 - live[110] * live[735];
+    let t2643 = -0.0038482516772412995 * (live[104] * live[951] + live[105] * t2642);
+    let t2644 = t2643 - 0.000004090748913 * (live[949] + live[950])
+        - 0.01771278698415 * t2641;
+    let t2645 = 0.0038482516772412995 * (live[104] * t2642 - live[105] * live[951]);
+    let t2646 = 0.0000020453744565 * (t2640 - t2639) + t2645
+        - 0.01771278698415 * live[953];
+    let t2647 = live[93] * t2644 + live[92] * t2646;
+    live[1651] = t2590;
+    live[1652] = t2591;
+    live[1653] = t2593;
+    live[1654] = t2595;
+    live[1655] = t2596;
+    live[1656] = t2597;
+    live[1657] = t2598;
+    live[1658] = t2599;
+    live[1659] = t2600;
+    live[1660] = t2601;
+    live[1661] = t2604;
+    live[1662] = t2605;
+    live[1663] = t2607;
+    live[1664] = t2608;
+    live[1665] = t2609;
+    live[1666] = t2610;
+    live[1667] = t2611;
+    live[1668] = t2612;
+    live[1669] = t2613;
+    live[1670] = t2614;
+    live[1671] = t2615;
+    live[1672] = t2617;
+    live[1673] = t2619;
+    live[1674] = t2620;
+    live[1675] = t2621;
+    live[1676] = t2622;
+    live[1677] = t2623;
+    live[1678] = t2624;
+    live[1679] = t2625;
+    live[1680] = t2628;
+    live[1681] = t2629;
+    live[1682] = t2631;
+    live[1683] = t2632;
+    live[1684] = t2633;
+    live[1685] = t2634;
+    live[1686] = t2635;
+    live[1687] = t2636;
+    live[1688] = t2637;
+    live[1689] = t2638;
+    live[1690] = t2639;
+    live[1691] = t2641;
+    live[1692] = t2643;
+    live[1693] = t2644;
+    live[1694] = t2645;
+    live[1695] = t2646;
+    live[1696] = t2647;
+    out.2[0][0] = live[1627]
+        - live[1627]
+            * (live[1628] * t2573 + live[1629] * t2572 + live[1630] * t2571
+                + live[1631] * t2570 + live[1632] * live[1648] * t2568);
+    out.2[0][1] = t2573;
+    out.2[0][2] = t2572;
+    out.2[0][3] = t2571;
+    out.2[0][4] = t2570;
+    out.2[0][5] = t2569;
+    out.2[0][6] = t2564;
+    out.2[0][7] = t2552;
+    out.2[0][8] = t2538;
+    out.2[0][9] = t2522;
+    out.2[0][10] = t2507;
+    out.2[1][0] = t2573;
+    out.2[1][1] = live[1633]
+        - live[1633]
+            * (live[1634] * t2580 + live[1635] * t2579 + live[1636] * t2578
+                + live[1637] * live[1648] * t2576);
+    out.2[1][2] = t2580;
+    out.2[1][3] = t2579;
+    out.2[1][4] = t2578;
+    out.2[1][5] = t2577;
+    out.2[1][6] = t2563;
+    out.2[1][7] = t2551;
+    out.2[1][8] = t2537;
+    out.2[1][9] = t2521;
+    out.2[1][10] = t2506;
+    out.2[2][0] = t2572;
+    out.2[2][1] = t2580;
+    out.2[2][2] = live[1638]
+        - live[1638]
+            * (live[1639] * t2585 + live[1640] * t2584
+                + live[1641] * live[1648] * t2582);
+    out.2[2][3] = t2585;
+    out.2[2][4] = t2584;
+    out.2[2][5] = t2583;
+    out.2[2][6] = t2562;
+    out.2[2][7] = t2550;
+    out.2[2][8] = t2536;
+    out.2[2][9] = t2520;
+    out.2[2][10] = t2505;
+    out.2[3][0] = t2571;
+    out.2[3][1] = t2579;
+    out.2[3][2] = t2585;
+    out.2[3][3] = live[1643]
+        - live[1643] * (live[1644] * t2588 + live[1645] * live[1648] * t2586);
+    out.2[3][4] = t2588;
+    out.2[3][5] = t2587;
+    out.2[3][6] = t2561;
+    out.2[3][7] = t2549;
+    out.2[3][8] = t2535;
+    out.2[3][9] = t2519;
+    out.2[3][10] = t2504;
+    out.2[4][0] = t2570;
+    out.2[4][1] = t2578;
+    out.2[4][2] = t2584;
+    out.2[4][3] = t2588;
+    out.2[4][5] = t2589;
+    out.2[4][6] = t2560;
+    out.2[4][7] = t2548;
+    out.2[4][8] = t2534;
+    out.2[4][9] = t2518;
+    out.2[4][10] = t2503;
+    out.2[5][0] = t2569;
+    out.2[5][1] = t2577;
+    out.2[5][2] = t2583;
+    out.2[5][3] = t2587;
+    out.2[5][4] = t2589;
+    out.2[5][6] = t2559;
+    out.2[5][7] = t2547;
+    out.2[5][8] = t2533;
+    out.2[5][9] = t2517;
+    out.2[5][10] = t2502;
+    out.2[6][0] = t2564;
+    out.2[6][1] = t2563;
+    out.2[6][2] = t2562;
+    out.2[6][3] = t2561;
+    out.2[6][4] = t2560;
+    out.2[6][5] = t2559;
+    out.2[6][6] = live[1619]
+        - live[1619]
+            * (live[1620] * t2564 + live[1621] * t2563 + live[1622] * t2562
+                + live[1623] * t2561 + live[1624] * t2560
+                + live[1626] * live[1648] * t2558);
+    out.2[6][7] = t2553;
+    out.2[6][8] = t2539;
+    out.2[6][9] = t2523;
+    out.2[6][10] = t2508;
+    out.2[7][0] = t2552;
+    out.2[7][1] = t2551;
+    out.2[7][2] = t2550;
+    out.2[7][3] = t2549;
+    out.2[7][4] = t2548;
+    out.2[7][5] = t2547;
+    out.2[7][6] = t2553;
+    out.2[7][7] = live[1611]
+        - live[1611]
+            * (live[1612] * t2553 + live[1613] * t2552 + live[1614] * t2551
+                + live[1615] * t2550 + live[1616] * t2549 + live[1617] * t2548
+                + live[1618] * live[1648] * t2546);
+    out.2[7][8] = t2540;
+    out.2[7][9] = t2524;
+    out.2[7][10] = t2509;
+    out.2[8][0] = t2538;
+    out.2[8][1] = t2537;
+    out.2[8][2] = t2536;
+    out.2[8][3] = t2535;
+    out.2[8][4] = t2534;
+    out.2[8][5] = t2533;
+    out.2[8][6] = t2539;
+    out.2[8][7] = t2540;
+    out.2[8][8] = 1842.9129686423132
+        * (live[229] * t2537 - live[809] * t2540 - live[233] * t2539 - live[228] * t2538
+            - live[230] * t2536 - live[231] * t2535 - live[810] * t2534
+            - live[811] * live[1648] * t2532) + 1842.9129686423132;
+    out.2[8][9] = t2525;
+    out.2[8][10] = t2510;
+    out.2[9][0] = t2522;
+    out.2[9][1] = t2521;
+    out.2[9][2] = t2520;
+    out.2[9][3] = t2519;
+    out.2[9][4] = t2518;
+    out.2[9][5] = t2517;
+    out.2[9][6] = t2523;
+    out.2[9][7] = t2524;
+    out.2[9][8] = t2525;
+    out.2[9][9] = live[1603]
+        - live[1603]
+            * (live[1604] * t2522 + live[1605] * t2521 + live[1606] * t2520
+                + live[1607] * t2519 + live[1608] * t2518
+                + live[1610] * live[1648] * t2516);
+    out.2[9][10] = t2511;
+    out.2[10][0] = t2507;
+    out.2[10][1] = t2506;
+    out.2[10][2] = t2505;
+    out.2[10][3] = t2504;
+    out.2[10][4] = t2503;
+    out.2[10][5] = t2502;
+    out.2[10][6] = t2508;
+    out.2[10][7] = t2509;
+    out.2[10][8] = t2510;
+    out.2[10][9] = t2511;
+    out.2[10][10] = live[1595]
+        - live[1595]
+            * (live[1596] * t2511 + live[1597] * t2507 + live[1598] * t2506
+                + live[1599] * t2505 + live[1600] * t2504 + live[1601] * t2503
+                + live[1602] * live[1648] * t2501);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part18(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part18_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part18`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part18_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part18`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part18_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2648 = 0.008674079908742902 * live[1689] + live[1696];
+    let t2649 = live[113] + live[698];
+    let t2650 = live[164] + 1842.9129686423132 * live[700];
+    let t2651 = live[105] * t2650;
+    let t2652 = -0.0038482516772412995 * (live[357] + t2651);
+    let t2653 = t2652 - 0.0000020453744565 * (live[295] + live[349])
+        - 0.01771278698415 * t2649;
+    let t2654 = live[104] * t2650;
+    let t2655 = 0.0038482516772412995 * (t2654 - live[358]);
+    let t2656 = 0.0000020453744565 * (live[113] - live[698]) + t2655
+        + 0.01771278698415 * live[350];
+    let t2657 = live[93] * t2656 - live[92] * t2653;
+    let t2658 = t2657 + live[93] * live[965] + live[92] * live[969];
+    let t2659 = -0.0038482516772412995
+        * (live[358] + live[105] * live[974] + 2.0 * live[110] * live[963] - t2654);
+    let t2660 = 0.0038482516772412995
+        * (live[104] * live[974] + t2651 + live[357] - 2.0 * live[110] * live[967]);
+    let t2661 = live[93] * t2659 + live[92] * t2660;
+    let t2662 = live[166] + live[702];
+    let t2663 = live[703] + qd[15] * live[740];
+    let t2664 = live[130] * live[741] - live[131] * live[742];
+    let t2665 = t2663 + t2664;
+    let t2666 = live[143] * live[743] + t2663 - live[146] * live[744];
+    let t2667 = -0.0038482516772412995 * (live[140] * live[978] + live[141] * t2666);
+    let t2668 = t2667 + 0.000004090748913 * (live[976] + live[977])
+        - 0.01771278698415 * t2665;
+    let t2669 = 0.0038482516772412995 * (live[140] * t2666 - live[141] * live[978]);
+    let t2670 = t2669 - 0.01771278698415 * live[980]
+        - 0.0000020453744565 * (t2664 - t2663);
+    let t2671 = live[129] * t2668 + live[128] * t2670;
+    let t2672 = t2671 - 0.008674079908742902 * t2662;
+    let t2673 = live[149] + live[709];
+    let t2674 = live[168] + 1842.9129686423132 * live[711];
+    let t2675 = live[141] * t2674;
+    let t2676 = -0.0038482516772412995 * (live[355] + t2675);
+    let t2677 = t2676 + 0.0000020453744565 * (live[310] + live[352])
+        - 0.01771278698415 * t2673;
+    let t2678 = live[140] * t2674;
+    let t2679 = 0.0038482516772412995 * (t2678 - live[356]);
+    let t2680 = t2679 + 0.01771278698415 * live[353]
+        - 0.0000020453744565 * (live[149] - live[709]);
+    let t2681 = live[129] * t2680 - live[128] * t2677;
+    let t2682 = t2681 + live[129] * live[992] + live[128] * live[996];
+    let t2683 = -0.0038482516772412995
+        * (live[356] + live[141] * live[1001] + 2.0 * live[146] * live[990] - t2678);
+    let t2684 = 0.0038482516772412995
+        * (live[140] * live[1001] + t2675 + live[355] - 2.0 * live[146] * live[994]);
+    let t2685 = live[129] * t2683 + live[128] * t2684;
+    let t2686 = live[40] + live[675];
+    let t2687 = live[266] - live[674];
+    let t2688 = live[33] * live[674] - live[32] * live[675];
+    let t2689 = live[606] - t2688;
+    let t2690 = 0.0000020453744565 * t2686 - 0.008674079908742902 * live[26]
+        - 0.01771278698415 * t2687 - 0.0038482516772412995 * t2689;
+    let t2691 = live[28] + live[672];
+    let t2692 = live[1665] + 0.008674079908742902 * t2691;
+    let t2693 = live[21] * live[669] + qd[7] * live[715];
+    let t2694 = live[9] * live[22] - live[29] * live[715];
+    let t2695 = live[20] * live[669] - qd[7] * live[714];
+    let t2696 = live[29] * live[714] + live[9] * live[23];
+    let t2697 = t2696 - t2695;
+    let t2698 = live[9] * live[38] + live[716] * (qd[8] + live[43]) - live[32] * t2693
+        - live[33] * t2695;
+    let t2699 = 0.0000020453744565 * (t2694 - t2693) - 0.017348159817485803 * live[900]
+        - 0.01771278698415 * t2697 - 0.0038482516772412995 * t2698;
+    let t2700 = live[21] * live[1657] - live[20] * live[1655];
+    let t2701 = 0.008674079908742902 * live[901] + t2700;
+    let t2702 = live[7] * (t2699 - t2692) - live[6] * (t2701 + t2690);
+    let t2703 = live[673] + qd[7] * live[718];
+    let t2704 = qd[8] * live[719] + live[917] + live[32] * t2703 + live[33] * live[675];
+    let t2705 = 0.0000020453744565 * (live[916] + t2703) - 0.01771278698415 * t2686
+        - 0.0038482516772412995 * t2704;
+    let t2706 = live[21] * live[1662] + live[20] * live[1664];
+    let t2707 = live[21] * live[915] - live[20] * live[911] - t2706;
+    let t2708 = live[7] * t2705 - live[6] * t2707;
+    let t2709 = live[155] + live[677];
+    let t2710 = live[21] * live[1668] - live[20] * live[1667];
+    let t2711 = -0.0038482516772412995 * live[7] * t2709 - live[6] * t2710;
+    let t2712 = live[76] + live[686];
+    let t2713 = live[281] - live[685];
+    let t2714 = live[69] * live[685] - live[68] * live[686];
+    let t2715 = live[556] - t2714;
+    let t2716 = 0.008674079908742902 * live[62] - 0.0000020453744565 * t2712
+        - 0.01771278698415 * t2713 - 0.0038482516772412995 * t2715;
+    let t2717 = live[64] + live[683];
+    let t2718 = live[1684] - 0.008674079908742902 * t2717;
+    let t2719 = live[57] * live[680] + qd[10] * live[724];
+    let t2720 = live[48] * live[58] - live[65] * live[724];
+    let t2721 = live[56] * live[680] - qd[10] * live[723];
+    let t2722 = live[65] * live[723] + live[48] * live[59];
+    let t2723 = t2722 - t2721;
+    let t2724 = live[48] * live[74] + live[725] * (qd[11] + live[79]) - live[68] * t2719
+        - live[69] * t2721;
+    let t2725 = 0.017348159817485803 * live[927] - 0.0000020453744565 * (t2720 - t2719)
+        - 0.01771278698415 * t2723 - 0.0038482516772412995 * t2724;
+    let t2726 = live[57] * live[1676] - live[56] * live[1674];
+    let t2727 = t2726 - 0.008674079908742902 * live[928];
+    let t2728 = live[46] * (t2725 - t2718) - live[45] * (t2727 + t2716);
+    let t2729 = live[684] + qd[10] * live[727];
+    let t2730 = qd[11] * live[728] + live[944] + live[68] * t2729 + live[69] * live[686];
+    let t2731 = -0.01771278698415 * t2712 - 0.0000020453744565 * (live[943] + t2729)
+        - 0.0038482516772412995 * t2730;
+    let t2732 = live[57] * live[1681] + live[56] * live[1683];
+    let t2733 = live[57] * live[942] - live[56] * live[938] - t2732;
+    let t2734 = live[46] * t2731 - live[45] * t2733;
+    let t2735 = live[159] + live[688];
+    let t2736 = live[57] * live[1687] - live[56] * live[1686];
+    let t2737 = -0.0038482516772412995 * live[46] * t2735 - live[45] * t2736;
+    let t2738 = live[112] + live[697];
+    let t2739 = live[296] - live[696];
+    let t2740 = live[105] * live[696] - live[104] * live[697];
+    let t2741 = live[499] - t2740;
+    let t2742 = 0.0000020453744565 * t2738 - 0.008674079908742902 * live[98]
+        - 0.01771278698415 * t2739 - 0.0038482516772412995 * t2741;
+    let t2743 = live[100] + live[694];
+    let t2744 = t2657 + 0.008674079908742902 * t2743;
+    let t2745 = live[93] * live[691] + qd[13] * live[733];
+    let t2746 = live[84] * live[94] - live[101] * live[733];
+    let t2747 = live[92] * live[691] - qd[13] * live[732];
+    let t2748 = live[101] * live[732] + live[84] * live[95];
+    let t2749 = t2748 - t2747;
+    let t2750 = live[84] * live[110] + live[734] * (qd[14] + live[115])
+        - live[104] * t2745 - live[105] * t2747;
+    let t2751 = 0.0000020453744565 * (t2746 - t2745) - 0.017348159817485803 * live[954]
+        - 0.01771278698415 * t2749 - 0.0038482516772412995 * t2750;
+    let t2752 = live[93] * live[1695] - live[92] * live[1693];
+    let t2753 = 0.008674079908742902 * live[955] + t2752;
+    let t2754 = live[82] * (t2751 - t2744) - live[81] * (t2753 + t2742);
+    let t2755 = live[695] + qd[13] * live[736];
+    let t2756 = qd[14] * live[737] + live[971] + live[104] * t2755
+        + live[105] * live[697];
+    let t2757 = 0.0000020453744565 * (live[970] + t2755) - 0.01771278698415 * t2738
+        - 0.0038482516772412995 * t2756;
+    let t2758 = live[93] * t2653 + live[92] * t2656;
+    let t2759 = live[93] * live[969] - live[92] * live[965] - t2758;
+    let t2760 = live[82] * t2757 - live[81] * t2759;
+    let t2761 = live[163] + live[699];
+    let t2762 = live[93] * t2660 - live[92] * t2659;
+    let t2763 = -0.0038482516772412995 * live[82] * t2761 - live[81] * t2762;
+    let t2764 = live[148] + live[708];
+    let t2765 = live[311] - live[707];
+    let t2766 = live[141] * live[707] - live[140] * live[708];
+    let t2767 = live[456] - t2766;
+    let t2768 = 0.008674079908742902 * live[134] - 0.0000020453744565 * t2764
+        - 0.01771278698415 * t2765 - 0.0038482516772412995 * t2767;
+    let t2769 = live[136] + live[705];
+    let t2770 = t2681 - 0.008674079908742902 * t2769;
+    let t2771 = live[129] * live[702] + qd[16] * live[742];
+    let t2772 = live[120] * live[130] - live[137] * live[742];
+    let t2773 = live[128] * live[702] - qd[16] * live[741];
+    let t2774 = live[137] * live[741] + live[120] * live[131];
+    let t2775 = t2774 - t2773;
+    let t2776 = live[120] * live[146] + live[743] * (qd[17] + live[151])
+        - live[140] * t2771 - live[141] * t2773;
+    let t2777 = 0.017348159817485803 * live[981] - 0.0000020453744565 * (t2772 - t2771)
+        - 0.01771278698415 * t2775 - 0.0038482516772412995 * t2776;
+    let t2778 = live[129] * t2670 - live[128] * t2668;
+    let t2779 = t2778 - 0.008674079908742902 * live[982];
+    let t2780 = live[118] * (t2777 - t2770) - live[117] * (t2779 + t2768);
+    let t2781 = live[706] + qd[16] * live[745];
+    let t2782 = qd[17] * live[746] + live[998] + live[140] * t2781
+        + live[141] * live[708];
+    let t2783 = -0.01771278698415 * t2764 - 0.0000020453744565 * (live[997] + t2781)
+        - 0.0038482516772412995 * t2782;
+    let t2784 = live[129] * t2677 + live[128] * t2680;
+    let t2785 = live[129] * live[996] - live[128] * live[992] - t2784;
+    let t2786 = live[118] * t2783 - live[117] * t2785;
+    let t2787 = live[167] + live[710];
+    let t2788 = live[129] * t2684 - live[128] * t2683;
+    let t2789 = -0.0038482516772412995 * live[118] * t2787 - live[117] * t2788;
+    let t2790 = live[7] * (t2690 + t2701) + live[6] * (t2699 - t2692);
+    let t2791 = live[6] * t2705 + live[7] * t2707;
+    let t2792 = live[7] * t2710 - 0.0038482516772412995 * live[6] * t2709;
+    let t2793 = live[46] * (t2716 + t2727) + live[45] * (t2725 - t2718);
+    let t2794 = live[45] * t2731 + live[46] * t2733;
+    let t2795 = live[46] * t2736 - 0.0038482516772412995 * live[45] * t2735;
+    let t2796 = live[82] * (t2742 + t2753) + live[81] * (t2751 - t2744);
+    let t2797 = live[81] * t2757 + live[82] * t2759;
+    live[1697] = t2648;
+    live[1698] = t2649;
+    live[1699] = t2652;
+    live[1700] = t2655;
+    live[1701] = t2658;
+    live[1702] = t2659;
+    live[1703] = t2660;
+    live[1704] = t2661;
+    live[1705] = t2662;
+    live[1706] = t2663;
+    live[1707] = t2665;
+    live[1708] = t2667;
+    live[1709] = t2669;
+    live[1710] = t2671;
+    live[1711] = t2672;
+    live[1712] = t2673;
+    live[1713] = t2676;
+    live[1714] = t2679;
+    live[1715] = t2682;
+    live[1716] = t2683;
+    live[1717] = t2684;
+    live[1718] = t2685;
+    live[1719] = t2686;
+    live[1720] = t2687;
+    live[1721] = t2688;
+    live[1722] = t2689;
+    live[1723] = t2691;
+    live[1724] = t2693;
+    live[1725] = t2694;
+    live[1726] = t2695;
+    live[1727] = t2696;
+    live[1728] = t2697;
+    live[1729] = t2698;
+    live[1730] = t2700;
+    live[1731] = t2702;
+    live[1732] = t2703;
+    live[1733] = t2704;
+    live[1734] = t2706;
+    live[1735] = t2707;
+    live[1736] = t2708;
+    live[1737] = t2709;
+    live[1738] = t2710;
+    live[1739] = t2711;
+    live[1740] = t2712;
+    live[1741] = t2713;
+    live[1742] = t2714;
+    live[1743] = t2715;
+    live[1744] = t2717;
+    live[1745] = t2719;
+    live[1746] = t2720;
+    live[1747] = t2721;
+    live[1748] = t2722;
+    live[1749] = t2723;
+    live[1750] = t2724;
+    live[1751] = t2726;
+    live[1752] = t2728;
+    live[1753] = t2729;
+    live[1754] = t2730;
+    live[1755] = t2732;
+    live[1756] = t2733;
+    live[1757] = t2734;
+    live[1758] = t2735;
+    live[1759] = t2736;
+    live[1760] = t2737;
+    live[1761] = t2738;
+    live[1762] = t2739;
+    live[1763] = t2740;
+    live[1764] = t2741;
+    live[1765] = t2743;
+    live[1766] = t2745;
+    live[1767] = t2746;
+    live[1768] = t2747;
+    live[1769] = t2748;
+    live[1770] = t2749;
+    live[1771] = t2750;
+    live[1772] = t2752;
+    live[1773] = t2754;
+    live[1774] = t2755;
+    live[1775] = t2756;
+    live[1776] = t2758;
+    live[1777] = t2759;
+    live[1778] = t2760;
+    live[1779] = t2761;
+    live[1780] = t2762;
+    live[1781] = t2763;
+    live[1782] = t2764;
+    live[1783] = t2765;
+    live[1784] = t2766;
+    live[1785] = t2767;
+    live[1786] = t2768;
+    live[1787] = t2769;
+    live[1788] = t2770;
+    live[1789] = t2771;
+    live[1790] = t2772;
+    live[1791] = t2773;
+    live[1792] = t2774;
+    live[1793] = t2775;
+    live[1794] = t2776;
+    live[1795] = t2777;
+    live[1796] = t2778;
+    live[1797] = t2779;
+    live[1798] = t2780;
+    live[1799] = t2781;
+    live[1800] = t2782;
+    live[1801] = t2783;
+    live[1802] = t2784;
+    live[1803] = t2785;
+    live[1804] = t2786;
+    live[1805] = t2787;
+    live[1806] = t2788;
+    live[1807] = t2789;
+    live[1808] = t2790;
+    live[1809] = t2791;
+    live[1810] = t2792;
+    live[1811] = t2793;
+    live[1812] = t2794;
+    live[1813] = t2795;
+    live[1814] = t2796;
+    live[1815] = t2797;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part19(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part19_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part19`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part19_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part19`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part19_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2798 = live[82] * live[1780] - 0.0038482516772412995 * live[81] * live[1779];
+    let t2799 = live[118] * (live[1786] + live[1797])
+        + live[117] * (live[1795] - live[1788]);
+    let t2800 = live[117] * live[1801] + live[118] * live[1803];
+    let t2801 = live[118] * live[1806] - 0.0038482516772412995 * live[117] * live[1805];
+    let t2802 = live[153] + live[665];
+    let t2803 = 0.1946 * t2802 - 0.0875 * live[342];
+    let t2804 = live[666] + t2803;
+    let t2805 = live[14] - live[664];
+    let t2806 = live[15] + live[663];
+    let t2807 = 0.1946 * t2805 + 0.0875 * t2806;
+    let t2808 = live[667] + t2807;
+    let t2809 = live[7] * t2804 + live[6] * t2808;
+    let t2810 = live[32] * live[1726] - qd[8] * live[717] - live[33] * live[1724];
+    let t2811 = live[35] * live[904] + 0.00003349734004227557 * live[1652]
+        - live[272] * live[717] - 0.0005396092213171667 * t2810;
+    let t2812 = live[7] * t2808 - live[6] * t2804;
+    let t2813 = t2812 - 0.028 * live[900];
+    let t2814 = live[9] * live[273] + live[43] * live[905]
+        + 0.0038482516772412995
+            * (0.0749 * (live[898] - live[896]) + t2813 - 0.16 * live[1728])
+        - live[272] * live[716] - live[38] * live[904];
+    let t2815 = live[9] * live[270] + live[29] * live[902] + live[32] * t2811
+        + live[33] * t2814 + 0.03745 * live[1656] + 0.01771278698415 * t2813
+        - 0.0000001609852873477455 * live[1724] - live[268] * live[714]
+        - live[23] * live[903] - 0.000000039595442777388946 * live[1652]
+        - 0.000615720268358608 * live[1729];
+    let t2816 = live[22] * live[903] + live[33] * t2811
+        + 0.0005461134539102453 * live[1652] + 0.0000001609852873477455 * live[1726]
+        + 0.0000020453744565 * t2813 + 0.0022644781431582876 * live[1724]
+        - live[268] * live[715] - live[9] * live[267] - live[29] * live[906]
+        - live[32] * t2814 - 0.03745 * live[1654];
+    let t2817 = live[275] + 0.00003349734004227557 * live[679]
+        - 0.0005396092213171667 * live[677];
+    let t2818 = t2809 - 0.014 * live[26];
+    let t2819 = live[607]
+        + 0.0038482516772412995
+            * (t2818 - 0.03745 * (live[42] + live[343]) - 0.16 * live[1720]);
+    let t2820 = live[32] * t2817 + live[33] * t2819;
+    let t2821 = live[614] + t2820 + 0.0000001609852873477455 * live[675]
+        + 0.03745 * live[1663] + 0.01771278698415 * t2818
+        - 0.000000039595442777388946 * live[676] - 0.000615720268358608 * live[1722];
+    let t2822 = live[33] * t2817 - live[32] * t2819;
+    let t2823 = live[615] + t2822 + 0.0000001609852873477455 * live[674]
+        + 0.0005461134539102453 * live[676] + 0.0000020453744565 * t2818
+        - 0.0022644781431582876 * live[675] - 0.03745 * live[1661];
+    let t2824 = qd[8] * live[721] + live[33] * live[1732] - live[32] * live[675];
+    let t2825 = 0.00003349734004227557 * live[908] + live[272] * live[721]
+        - 0.0005396092213171667 * t2824;
+    let t2826 = 0.0038482516772412995
+        * (-0.0749 * (live[41] + live[912]) - 0.16 * live[1719])
+        - 0.0005396092213171667 * live[917]
+        - live[719] * (live[272] + 0.00003349734004227557 * live[38]);
+    let t2827 = live[29] * live[918] + live[32] * t2825 + live[33] * t2826
+        + 0.03745 * live[914] + 0.0000001609852873477455 * live[1732] - live[271]
+        - live[23] * live[919] - 0.000615720268358608 * live[1733];
+    let t2828 = live[268] * live[718] + live[22] * live[919] + live[33] * t2825
+        - 0.0000001609852873477455 * (live[675] + live[40]) - 0.03745 * live[910]
+        - live[32] * t2826 - 0.0022644781431582876 * live[1732];
+    let t2829 = live[1721] - qd[8] * live[38];
+    let t2830 = 0.00003349734004227557 * live[157] - live[272] * live[38]
+        - 0.0005396092213171667 * t2829;
+    let t2831 = live[33] * live[921] + t2822 + live[32] * t2830 + 0.03745 * live[1668]
+        - 0.000615720268358608 * live[1737];
+    let t2832 = live[33] * t2830 - live[32] * live[921] - t2820 - 0.03745 * live[1667];
+    let t2833 = -0.0875 * live[342] - 0.1946 * t2802;
+    let t2834 = live[666] - t2833;
+    let t2835 = 0.1946 * t2805 - 0.0875 * t2806;
+    let t2836 = live[667] + t2835;
+    let t2837 = live[46] * t2834 + live[45] * t2836;
+    let t2838 = live[68] * live[1747] - qd[11] * live[726] - live[69] * live[1745];
+    let t2839 = live[71] * live[931] - live[287] * live[726]
+        - 0.00003349734004227557 * live[1671] - 0.0005396092213171667 * t2838;
+    let t2840 = live[46] * t2836 - live[45] * t2834;
+    let t2841 = 0.028 * live[927] + t2840;
+    let t2842 = live[48] * live[288] + live[79] * live[932]
+        + 0.0038482516772412995
+            * (t2841 - 0.0749 * (live[925] - live[923]) - 0.16 * live[1749])
+        - live[287] * live[725] - live[74] * live[931];
+    let t2843 = live[48] * live[285] + live[65] * live[929] + live[68] * t2839
+        + live[69] * t2842 + 0.01771278698415 * t2841
+        + 0.0000001609852873477455 * live[1745] - live[283] * live[723]
+        - live[59] * live[930] - 0.000000039595442777388946 * live[1671]
+        - 0.03745 * live[1675] - 0.000615720268358608 * live[1750];
+    let t2844 = live[58] * live[930] + live[69] * t2839 + 0.03745 * live[1673]
+        + 0.0022644781431582876 * live[1745] - live[283] * live[724]
+        - live[48] * live[282] - live[65] * live[933] - live[68] * t2842
+        - 0.0005461134539102453 * live[1671] - 0.0000001609852873477455 * live[1747]
+        - 0.0000020453744565 * t2841;
+    let t2845 = live[290] - 0.0005396092213171667 * live[688]
+        - 0.00003349734004227557 * live[690];
+    let t2846 = t2837 + 0.014 * live[62];
+    let t2847 = live[557]
+        + 0.0038482516772412995
+            * (t2846 + 0.03745 * (live[78] + live[346]) - 0.16 * live[1741]);
+    let t2848 = live[68] * t2845 + live[69] * t2847;
+    let t2849 = live[564] + t2848 + 0.01771278698415 * t2846
+        - 0.0000001609852873477455 * live[686] - 0.000000039595442777388946 * live[687]
+        - 0.03745 * live[1682] - 0.000615720268358608 * live[1743];
+    let t2850 = live[69] * t2845 - live[68] * t2847;
+    let t2851 = live[565] + t2850 + 0.03745 * live[1680]
+        - 0.0000001609852873477455 * live[685] - 0.0022644781431582876 * live[686]
+        - 0.0005461134539102453 * live[687] - 0.0000020453744565 * t2846;
+    let t2852 = qd[11] * live[730] + live[69] * live[1753] - live[68] * live[686];
+    let t2853 = live[287] * live[730] - 0.00003349734004227557 * live[935]
+        - 0.0005396092213171667 * t2852;
+    let t2854 = 0.0038482516772412995
+        * (0.0749 * (live[77] + live[939]) - 0.16 * live[1740])
+        + live[728] * (0.00003349734004227557 * live[74] - live[287])
+        - 0.0005396092213171667 * live[944];
+    let t2855 = live[65] * live[945] + live[68] * t2853 + live[69] * t2854 - live[286]
+        - live[59] * live[946] - 0.03745 * live[941]
+        - 0.0000001609852873477455 * live[1753] - 0.000615720268358608 * live[1754];
+    let t2856 = 0.0000001609852873477455 * (live[76] + live[686]) + 0.03745 * live[937]
+        + live[283] * live[727] + live[58] * live[946] + live[69] * t2853
+        - live[68] * t2854 - 0.0022644781431582876 * live[1753];
+    let t2857 = live[1742] - qd[11] * live[74];
+    let t2858 = -0.00003349734004227557 * live[161] - live[287] * live[74]
+        - 0.0005396092213171667 * t2857;
+    let t2859 = live[69] * live[948] + t2850 + live[68] * t2858 - 0.03745 * live[1687]
+        - 0.000615720268358608 * live[1758];
+    let t2860 = live[69] * t2858 + 0.03745 * live[1686] - live[68] * live[948] - t2848;
+    let t2861 = live[666] + t2833;
+    let t2862 = live[667] - t2835;
+    let t2863 = live[82] * t2861 + live[81] * t2862;
+    let t2864 = live[104] * live[1768] - qd[14] * live[735] - live[105] * live[1766];
+    let t2865 = live[107] * live[958] + 0.00003349734004227557 * live[1690]
+        - live[302] * live[735] - 0.0005396092213171667 * t2864;
+    let t2866 = live[82] * t2862 - live[81] * t2861;
+    let t2867 = t2866 - 0.028 * live[954];
+    let t2868 = live[84] * live[303] + live[115] * live[959]
+        + 0.0038482516772412995
+            * (0.0749 * (live[952] - live[950]) + t2867 - 0.16 * live[1770])
+        - live[302] * live[734] - live[110] * live[958];
+    let t2869 = live[84] * live[300] + live[101] * live[956] + live[104] * t2865
+        + live[105] * t2868 + 0.03745 * live[1694] + 0.01771278698415 * t2867
+        - 0.0000001609852873477455 * live[1766] - live[298] * live[732]
+        - live[95] * live[957] - 0.000000039595442777388946 * live[1690]
+        - 0.000615720268358608 * live[1771];
+    let t2870 = live[94] * live[957] + live[105] * t2865
+        + 0.0005461134539102453 * live[1690] + 0.0000001609852873477455 * live[1768]
+        + 0.0000020453744565 * t2867 + 0.0022644781431582876 * live[1766]
+        - live[298] * live[733] - live[84] * live[297] - live[101] * live[960]
+        - live[104] * t2868 - 0.03745 * live[1692];
+    let t2871 = live[305] + 0.00003349734004227557 * live[701]
+        - 0.0005396092213171667 * live[699];
+    let t2872 = t2863 - 0.014 * live[98];
+    let t2873 = live[500]
+        + 0.0038482516772412995
+            * (t2872 - 0.03745 * (live[114] + live[349]) - 0.16 * live[1762]);
+    let t2874 = live[104] * t2871 + live[105] * t2873;
+    let t2875 = live[519] + t2874 + 0.0000001609852873477455 * live[697]
+        + 0.03745 * live[1700] + 0.01771278698415 * t2872
+        - 0.000000039595442777388946 * live[698] - 0.000615720268358608 * live[1764];
+    let t2876 = live[105] * t2871 - live[104] * t2873;
+    let t2877 = live[521] + t2876 + 0.0000001609852873477455 * live[696]
+        + 0.0005461134539102453 * live[698] + 0.0000020453744565 * t2872
+        - 0.0022644781431582876 * live[697] - 0.03745 * live[1699];
+    let t2878 = qd[14] * live[739] + live[105] * live[1774] - live[104] * live[697];
+    let t2879 = 0.00003349734004227557 * live[962] + live[302] * live[739]
+        - 0.0005396092213171667 * t2878;
+    let t2880 = 0.0038482516772412995
+        * (-0.0749 * (live[113] + live[966]) - 0.16 * live[1761])
+        - 0.0005396092213171667 * live[971]
+        - live[737] * (live[302] + 0.00003349734004227557 * live[110]);
+    let t2881 = live[101] * live[972] + live[104] * t2879 + live[105] * t2880
+        + 0.03745 * live[968] + 0.0000001609852873477455 * live[1774] - live[301]
+        - live[95] * live[973] - 0.000615720268358608 * live[1775];
+    let t2882 = live[298] * live[736] + live[94] * live[973] + live[105] * t2879
+        - 0.0000001609852873477455 * (live[697] + live[112]) - 0.03745 * live[964]
+        - live[104] * t2880 - 0.0022644781431582876 * live[1774];
+    let t2883 = live[1763] - qd[14] * live[110];
+    let t2884 = 0.00003349734004227557 * live[165] - live[302] * live[110]
+        - 0.0005396092213171667 * t2883;
+    let t2885 = live[105] * live[975] + t2876 + live[104] * t2884 + 0.03745 * live[1703]
+        - 0.000615720268358608 * live[1779];
+    let t2886 = live[105] * t2884 - live[104] * live[975] - t2874 - 0.03745 * live[1702];
+    let t2887 = live[666] - t2803;
+    let t2888 = live[667] - t2807;
+    let t2889 = live[118] * t2887 + live[117] * t2888;
+    let t2890 = live[140] * live[1791] - qd[17] * live[744] - live[141] * live[1789];
+    let t2891 = live[143] * live[985] - live[317] * live[744]
+        - 0.00003349734004227557 * live[1706] - 0.0005396092213171667 * t2890;
+    let t2892 = live[118] * t2888 - live[117] * t2887;
+    let t2893 = 0.028 * live[981] + t2892;
+    let t2894 = live[120] * live[318] + live[151] * live[986]
+        + 0.0038482516772412995
+            * (t2893 - 0.0749 * (live[979] - live[977]) - 0.16 * live[1793])
+        - live[317] * live[743] - live[146] * live[985];
+    let t2895 = live[120] * live[315] + live[137] * live[983] + live[140] * t2891
+        + live[141] * t2894 + 0.01771278698415 * t2893
+        + 0.0000001609852873477455 * live[1789] - live[313] * live[741]
+        - live[131] * live[984] - 0.000000039595442777388946 * live[1706]
+        - 0.03745 * live[1709] - 0.000615720268358608 * live[1794];
+    let t2896 = live[130] * live[984] + live[141] * t2891 + 0.03745 * live[1708]
+        + 0.0022644781431582876 * live[1789] - live[313] * live[742]
+        - live[120] * live[312] - live[137] * live[987] - live[140] * t2894
+        - 0.0005461134539102453 * live[1706] - 0.0000001609852873477455 * live[1791]
+        - 0.0000020453744565 * t2893;
+    let t2897 = live[320] - 0.0005396092213171667 * live[710]
+        - 0.00003349734004227557 * live[712];
+    let t2898 = t2889 + 0.014 * live[134];
+    let t2899 = live[457]
+        + 0.0038482516772412995
+            * (t2898 + 0.03745 * (live[150] + live[352]) - 0.16 * live[1783]);
+    let t2900 = live[140] * t2897 + live[141] * t2899;
+    let t2901 = live[464] + t2900 + 0.01771278698415 * t2898
+        - 0.0000001609852873477455 * live[708] - 0.000000039595442777388946 * live[709]
+        - 0.03745 * live[1714] - 0.000615720268358608 * live[1785];
+    let t2902 = live[141] * t2897 - live[140] * t2899;
+    let t2903 = live[465] + t2902 + 0.03745 * live[1713]
+        - 0.0000001609852873477455 * live[707] - 0.0022644781431582876 * live[708]
+        - 0.0005461134539102453 * live[709] - 0.0000020453744565 * t2898;
+    let t2904 = qd[17] * live[748] + live[141] * live[1799] - live[140] * live[708];
+    let t2905 = live[317] * live[748] - 0.00003349734004227557 * live[989]
+        - 0.0005396092213171667 * t2904;
+    let t2906 = 0.0038482516772412995
+        * (0.0749 * (live[149] + live[993]) - 0.16 * live[1782])
+        + live[746] * (0.00003349734004227557 * live[146] - live[317])
+        - 0.0005396092213171667 * live[998];
+    let t2907 = live[137] * live[999] + live[140] * t2905 + live[141] * t2906 - live[316]
+        - live[131] * live[1000] - 0.03745 * live[995]
+        - 0.0000001609852873477455 * live[1799] - 0.000615720268358608 * live[1800];
+    let t2908 = 0.0000001609852873477455 * (live[148] + live[708]) + 0.03745 * live[991]
+        + live[313] * live[745] + live[130] * live[1000] + live[141] * t2905
+        - live[140] * t2906 - 0.0022644781431582876 * live[1799];
+    let t2909 = live[1784] - qd[17] * live[146];
+    let t2910 = -0.00003349734004227557 * live[169] - live[317] * live[146]
+        - 0.0005396092213171667 * t2909;
+    let t2911 = live[141] * live[1002] + t2902 + live[140] * t2910 - 0.03745 * live[1717]
+        - 0.000615720268358608 * live[1805];
+    let t2912 = live[141] * t2910 + 0.03745 * live[1716] - live[140] * live[1002]
+        - t2900;
+    let t2913 = live[153] - live[665];
+    let t2914 = 0.0875 * t2913 - 0.1946 * live[341];
+    let t2915 = live[668] + t2914;
+    let t2916 = 0.014 * (live[24] - live[671]) + t2915;
+    let t2917 = 0.014 * live[1723] + t2812;
+    let t2918 = live[21] * t2916 - live[20] * t2917;
+    let t2919 = live[20] * t2916 + live[21] * t2917;
+    let t2920 = t2918 + 0.03745 * (live[40] - live[675]);
+    let t2921 = t2920 - 0.16 * live[1660];
+    let t2922 = t2919 + 0.03745 * (live[266] + live[674]) + 0.16 * live[344];
+    let t2923 = live[263] + 0.0001636201578415 * live[672]
+        + 0.0005461134539102453 * live[675] + 0.0022955781994879005 * live[676]
+        + 0.00003349734004227557 * live[677] + 0.0005426192213171667 * live[679]
+        - live[612] - 0.003148870268177618 * live[669]
+        - 0.000000039595442777388946 * live[674] - 0.16 * live[1661]
+        - 0.01771278698415 * t2918 - 0.0000020453744565 * t2919
+        - 0.0038482516772412995 * (live[33] * t2921 - live[32] * t2922);
+    let t2924 = live[20] * t2821 - live[21] * t2823;
+    let t2925 = live[628] - t2924 - 0.014 * live[1734] - 0.008674079908742902 * t2915;
+    let t2926 = 0.014 * live[901] - t2809;
+    let t2927 = 0.014 * live[21] * live[1651] - live[20] * t2926;
+    let t2928 = 0.014 * live[20] * live[1651] + live[21] * t2926;
+    let t2929 = live[35] * live[905]
+        + 0.0038482516772412995
+            * (live[33]
+                * (t2927 + 0.03745 * (live[1725] + live[1724]) - 0.16 * live[1653])
+                - live[32]
+                    * (t2928 + 0.03745 * (live[1726] + live[1727]) - 0.16 * live[899]))
+        - live[273] * live[717] - 0.00003349734004227557 * t2810;
+    let t2930 = 0.000000039595442777388946 * live[1726] + 0.16 * live[1654]
+        + 0.01771278698415 * t2927 + 0.0000020453744565 * t2928 + t2929
+        + live[22] * live[902] + 0.0005461134539102452 * live[1724]
+        - live[267] * live[714] - live[23] * live[906] - live[270] * live[715];
+    let t2931 = 0.0001636201578415 * live[25] + live[261] * live[713] - t2930
+        - 0.0003106728473725507 * live[1652];
+    let t2932 = live[21] * t2816 - 0.0001636201578415 * live[28]
+        - 0.003148870268177618 * live[154] - live[263] - live[20] * t2815
+        - 0.014 * live[1658];
+    let t2933 = live[273] * live[721]
+        + 0.0038482516772412995
+            * (live[33] * (0.03745 * (live[916] - live[1732]) - 0.16 * live[907] - t2919)
+                - live[32] * (0.32 * live[912] + t2920))
+        - 0.0005396092213171667 * live[908] - 0.00003349734004227557 * t2824;
+    let t2934 = 0.0005461134539102453 * live[1732] + 0.0000001609852873477455 * live[41]
+        + live[22] * (live[267] - live[918]) + 0.000000039595442777388946 * live[675]
+        + 0.01771278698415 * t2919 - 0.0000020453744565 * t2918 - t2933
+        - 0.16 * live[910] - live[270] * live[718];
+    let t2935 = live[21] * (t2828 - t2821) - 0.014 * live[1666]
+        - live[20] * (t2823 + t2827);
+    let t2936 = -0.0038482516772412995 * (live[32] * t2921 + live[33] * t2922)
+        - live[273] * live[38] - 0.0005396092213171667 * live[157]
+        - 0.00003349734004227557 * t2829;
+    let t2937 = -0.16 * live[1667] - t2936;
+    let t2938 = live[21] * t2832 - 0.014 * live[1669] - live[20] * t2831;
+    let t2939 = -0.1946 * live[341] - 0.0875 * t2913;
+    let t2940 = live[668] + t2939;
+    let t2941 = t2940 - 0.014 * (live[60] - live[682]);
+    let t2942 = t2840 - 0.014 * live[1744];
+    let t2943 = live[57] * t2941 - live[56] * t2942;
+    let t2944 = live[56] * t2941 + live[57] * t2942;
+    let t2945 = t2943 - 0.03745 * (live[76] - live[686]);
+    let t2946 = t2945 - 0.16 * live[1679];
+    let t2947 = t2944 + 0.16 * live[347] - 0.03745 * (live[281] + live[685]);
+    live[1816] = t2798;
+    live[1817] = t2799;
+    live[1818] = t2800;
+    live[1819] = t2801;
+    live[1820] = t2809;
+    live[1821] = t2815;
+    live[1822] = t2816;
+    live[1823] = t2827;
+    live[1824] = t2828;
+    live[1825] = t2831;
+    live[1826] = t2832;
+    live[1827] = t2837;
+    live[1828] = t2838;
+    live[1829] = t2843;
+    live[1830] = t2844;
+    live[1831] = t2849;
+    live[1832] = t2851;
+    live[1833] = t2852;
+    live[1834] = t2855;
+    live[1835] = t2856;
+    live[1836] = t2857;
+    live[1837] = t2859;
+    live[1838] = t2860;
+    live[1839] = t2863;
+    live[1840] = t2864;
+    live[1841] = t2866;
+    live[1842] = t2869;
+    live[1843] = t2870;
+    live[1844] = t2875;
+    live[1845] = t2877;
+    live[1846] = t2878;
+    live[1847] = t2881;
+    live[1848] = t2882;
+    live[1849] = t2883;
+    live[1850] = t2885;
+    live[1851] = t2886;
+    live[1852] = t2889;
+    live[1853] = t2890;
+    live[1854] = t2892;
+    live[1855] = t2895;
+    live[1856] = t2896;
+    live[1857] = t2901;
+    live[1858] = t2903;
+    live[1859] = t2904;
+    live[1860] = t2907;
+    live[1861] = t2908;
+    live[1862] = t2909;
+    live[1863] = t2911;
+    live[1864] = t2912;
+    live[1865] = t2914;
+    live[1866] = t2923;
+    live[1867] = t2924;
+    live[1868] = t2925;
+    live[1869] = t2929;
+    live[1870] = t2930;
+    live[1871] = t2931;
+    live[1872] = t2932;
+    live[1873] = t2933;
+    live[1874] = t2934;
+    live[1875] = t2935;
+    live[1876] = t2936;
+    live[1877] = t2937;
+    live[1878] = t2938;
+    live[1879] = t2939;
+    live[1880] = t2940;
+    live[1881] = t2943;
+    live[1882] = t2944;
+    live[1883] = t2945;
+    live[1884] = t2946;
+    live[1885] = t2947;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part20(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part20_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part20`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part20_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part20`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part20_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2948 = live[278] + 0.0022955781994879005 * live[687]
+        + 0.0005426192213171667 * live[690] + 0.0000020453744565 * live[1882] - live[562]
+        - 0.003148870268177618 * live[680] - 0.0001636201578415 * live[683]
+        - 0.000000039595442777388946 * live[685] - 0.0005461134539102453 * live[686]
+        - 0.00003349734004227557 * live[688] - 0.16 * live[1680]
+        - 0.01771278698415 * live[1881]
+        - 0.0038482516772412995 * (live[69] * live[1884] - live[68] * live[1885]);
+    let t2949 = live[56] * live[1831] - live[57] * live[1832];
+    let t2950 = live[584] + 0.014 * live[1755] + 0.008674079908742902 * live[1880]
+        - t2949;
+    let t2951 = -0.014 * live[928] - live[1827];
+    let t2952 = -0.014 * live[57] * live[1670] - live[56] * t2951;
+    let t2953 = live[57] * t2951 - 0.014 * live[56] * live[1670];
+    let t2954 = live[71] * live[932] + 0.00003349734004227557 * live[1828]
+        + 0.0038482516772412995
+            * (live[69]
+                * (t2952 - 0.16 * live[1672] - 0.03745 * (live[1746] + live[1745]))
+                - live[68]
+                    * (t2953 - 0.16 * live[926] - 0.03745 * (live[1747] + live[1748])))
+        - live[288] * live[726];
+    let t2955 = 0.000000039595442777388946 * live[1747] + 0.16 * live[1673]
+        + 0.01771278698415 * t2952 + t2954 + live[58] * live[929]
+        - 0.0005461134539102452 * live[1745] - 0.0000020453744565 * t2953
+        - live[282] * live[723] - live[59] * live[933] - live[285] * live[724];
+    let t2956 = live[276] * live[722] - 0.0001636201578415 * live[61] - t2955
+        - 0.0003106728473725507 * live[1671];
+    let t2957 = 0.0001636201578415 * live[64] + live[57] * live[1830]
+        + 0.014 * live[1677] - 0.003148870268177618 * live[158] - live[278]
+        - live[56] * live[1829];
+    let t2958 = live[288] * live[730] + 0.00003349734004227557 * live[1833]
+        + 0.0038482516772412995
+            * (live[69]
+                * (-0.16 * live[934] - live[1882] - 0.03745 * (live[943] - live[1753]))
+                - live[68] * (0.32 * live[939] + live[1883]))
+        - 0.0005396092213171667 * live[935];
+    let t2959 = 0.0000020453744565 * live[1881] + live[58] * (live[282] - live[945])
+        + 0.000000039595442777388946 * live[686] + 0.01771278698415 * live[1882]
+        - 0.0005461134539102453 * live[1753] - t2958
+        - 0.0000001609852873477455 * live[77] - 0.16 * live[937] - live[285] * live[727];
+    let t2960 = 0.014 * live[1685] + live[57] * (live[1835] - live[1831])
+        - live[56] * (live[1832] + live[1834]);
+    let t2961 = 0.00003349734004227557 * live[1836] - live[288] * live[74]
+        - 0.0038482516772412995 * (live[68] * live[1884] + live[69] * live[1885])
+        - 0.0005396092213171667 * live[161];
+    let t2962 = -0.16 * live[1686] - t2961;
+    let t2963 = 0.014 * live[1688] + live[57] * live[1838] - live[56] * live[1837];
+    let t2964 = live[668] - live[1879];
+    let t2965 = 0.014 * (live[96] - live[693]) + t2964;
+    let t2966 = 0.014 * live[1765] + live[1841];
+    let t2967 = live[93] * t2965 - live[92] * t2966;
+    let t2968 = live[92] * t2965 + live[93] * t2966;
+    let t2969 = t2967 + 0.03745 * (live[112] - live[697]);
+    let t2970 = t2969 - 0.16 * live[1698];
+    let t2971 = t2968 + 0.03745 * (live[296] + live[696]) + 0.16 * live[350];
+    let t2972 = live[293] + 0.0005461134539102453 * live[697]
+        + 0.0022955781994879005 * live[698] + 0.00003349734004227557 * live[699]
+        + 0.0005426192213171667 * live[701] - live[505]
+        - 0.003148870268177618 * live[691] - 0.0000702001578415 * live[694]
+        - 0.000000039595442777388946 * live[696] - 0.16 * live[1699]
+        - 0.01771278698415 * t2967 - 0.0000020453744565 * t2968
+        - 0.0038482516772412995 * (live[105] * t2970 - live[104] * t2971);
+    let t2973 = live[92] * live[1844] - live[93] * live[1845];
+    let t2974 = live[534] - t2973 - 0.014 * live[1776] - 0.008674079908742902 * t2964;
+    let t2975 = 0.014 * live[955] - live[1839];
+    let t2976 = 0.014 * live[93] * live[1689] - live[92] * t2975;
+    let t2977 = 0.014 * live[92] * live[1689] + live[93] * t2975;
+    let t2978 = live[107] * live[959]
+        + 0.0038482516772412995
+            * (live[105]
+                * (t2976 + 0.03745 * (live[1767] + live[1766]) - 0.16 * live[1691])
+                - live[104]
+                    * (t2977 + 0.03745 * (live[1768] + live[1769]) - 0.16 * live[953]))
+        - live[303] * live[735] - 0.00003349734004227557 * live[1840];
+    let t2979 = 0.000000039595442777388946 * live[1768] + 0.16 * live[1692]
+        + 0.01771278698415 * t2976 + 0.0000020453744565 * t2977 + t2978
+        + live[94] * live[956] + 0.0005461134539102452 * live[1766]
+        - live[297] * live[732] - live[95] * live[960] - live[300] * live[733];
+    let t2980 = live[291] * live[731] - 0.0000702001578415 * live[97] - t2979
+        - 0.0003106728473725507 * live[1690];
+    let t2981 = 0.0000702001578415 * live[100] + live[93] * live[1843]
+        - 0.003148870268177618 * live[162] - live[293] - live[92] * live[1842]
+        - 0.014 * live[1696];
+    let t2982 = live[303] * live[739]
+        + 0.0038482516772412995
+            * (live[105]
+                * (0.03745 * (live[970] - live[1774]) - 0.16 * live[961] - t2968)
+                - live[104] * (0.32 * live[966] + t2969))
+        - 0.0005396092213171667 * live[962] - 0.00003349734004227557 * live[1846];
+    let t2983 = 0.0005461134539102453 * live[1774] + 0.0000001609852873477455 * live[113]
+        + live[94] * (live[297] - live[972]) + 0.000000039595442777388946 * live[697]
+        + 0.01771278698415 * t2968 - 0.0000020453744565 * t2967 - t2982
+        - 0.16 * live[964] - live[300] * live[736];
+    let t2984 = live[93] * (live[1848] - live[1844]) - 0.014 * live[1701]
+        - live[92] * (live[1845] + live[1847]);
+    let t2985 = -0.0038482516772412995 * (live[104] * t2970 + live[105] * t2971)
+        - live[303] * live[110] - 0.0005396092213171667 * live[165]
+        - 0.00003349734004227557 * live[1849];
+    let t2986 = -0.16 * live[1702] - t2985;
+    let t2987 = live[93] * live[1851] - 0.014 * live[1704] - live[92] * live[1850];
+    let t2988 = live[668] - live[1865];
+    let t2989 = t2988 - 0.014 * (live[132] - live[704]);
+    let t2990 = live[1854] - 0.014 * live[1787];
+    let t2991 = live[129] * t2989 - live[128] * t2990;
+    let t2992 = live[128] * t2989 + live[129] * t2990;
+    let t2993 = t2991 - 0.03745 * (live[148] - live[708]);
+    let t2994 = t2993 - 0.16 * live[1712];
+    let t2995 = t2992 + 0.16 * live[353] - 0.03745 * (live[311] + live[707]);
+    let t2996 = live[308] + 0.0000702001578415 * live[705]
+        + 0.0022955781994879005 * live[709] + 0.0005426192213171667 * live[712]
+        + 0.0000020453744565 * t2992 - live[462] - 0.003148870268177618 * live[702]
+        - 0.000000039595442777388946 * live[707] - 0.0005461134539102453 * live[708]
+        - 0.00003349734004227557 * live[710] - 0.16 * live[1713]
+        - 0.01771278698415 * t2991
+        - 0.0038482516772412995 * (live[141] * t2994 - live[140] * t2995);
+    let t2997 = live[128] * live[1857] - live[129] * live[1858];
+    let t2998 = live[477] + 0.014 * live[1802] + 0.008674079908742902 * t2988 - t2997;
+    let t2999 = -0.014 * live[982] - live[1852];
+    let t3000 = -0.014 * live[129] * live[1705] - live[128] * t2999;
+    let t3001 = live[129] * t2999 - 0.014 * live[128] * live[1705];
+    let t3002 = live[143] * live[986] + 0.00003349734004227557 * live[1853]
+        + 0.0038482516772412995
+            * (live[141]
+                * (t3000 - 0.16 * live[1707] - 0.03745 * (live[1790] + live[1789]))
+                - live[140]
+                    * (t3001 - 0.16 * live[980] - 0.03745 * (live[1791] + live[1792])))
+        - live[318] * live[744];
+    let t3003 = 0.000000039595442777388946 * live[1791] + 0.16 * live[1708]
+        + 0.01771278698415 * t3000 + t3002 + live[130] * live[983]
+        - 0.0005461134539102452 * live[1789] - 0.0000020453744565 * t3001
+        - live[312] * live[741] - live[131] * live[987] - live[315] * live[742];
+    let t3004 = 0.0000702001578415 * live[133] + live[306] * live[740] - t3003
+        - 0.0003106728473725507 * live[1706];
+    let t3005 = live[129] * live[1856] + 0.014 * live[1710]
+        - 0.0000702001578415 * live[136] - 0.003148870268177618 * live[166] - live[308]
+        - live[128] * live[1855];
+    let t3006 = live[318] * live[748] + 0.00003349734004227557 * live[1859]
+        + 0.0038482516772412995
+            * (live[141]
+                * (-0.16 * live[988] - t2992 - 0.03745 * (live[997] - live[1799]))
+                - live[140] * (0.32 * live[993] + t2993))
+        - 0.0005396092213171667 * live[989];
+    let t3007 = 0.0000020453744565 * t2991 + live[130] * (live[312] - live[999])
+        + 0.000000039595442777388946 * live[708] + 0.01771278698415 * t2992
+        - 0.0005461134539102453 * live[1799] - t3006
+        - 0.0000001609852873477455 * live[149] - 0.16 * live[991]
+        - live[315] * live[745];
+    let t3008 = 0.014 * live[1715] + live[129] * (live[1861] - live[1857])
+        - live[128] * (live[1858] + live[1860]);
+    let t3009 = 0.00003349734004227557 * live[1862] - live[318] * live[146]
+        - 0.0038482516772412995 * (live[140] * t2994 + live[141] * t2995)
+        - 0.0005396092213171667 * live[169];
+    let t3010 = -0.16 * live[1716] - t3009;
+    let t3011 = 0.014 * live[1718] + live[129] * live[1864] - live[128] * live[1863];
+    let t3012 = live[1869] - 0.0005426192213171667 * live[1652];
+    let t3013 = live[1207] + live[1208];
+    let t3014 = 0.0005426192213171667 * live[365] + live[1341];
+    let t3015 = live[1435] - 0.0005426192213171667 * live[366];
+    let t3016 = live[1208] + live[1454] - 0.0005426192213171667 * live[9];
+    let t3017 = t2954 - 0.0005426192213171667 * live[1671];
+    let t3018 = live[1199] + live[1200];
+    let t3019 = 0.0005426192213171667 * live[374] + live[1334];
+    let t3020 = live[1431] - 0.0005426192213171667 * live[375];
+    let t3021 = live[1200] + live[1481] - 0.0005426192213171667 * live[48];
+    let t3022 = t2978 - 0.0005426192213171667 * live[1690];
+    let t3023 = live[1190] + live[1191];
+    let t3024 = 0.0005426192213171667 * live[383] + live[1327];
+    let t3025 = live[1427] - 0.0005426192213171667 * live[384];
+    let t3026 = live[1191] + live[1508] - 0.0005426192213171667 * live[84];
+    let t3027 = t3002 - 0.0005426192213171667 * live[1706];
+    let t3028 = live[1181] + live[1182];
+    let t3029 = 0.0005426192213171667 * live[392] + live[1321];
+    let t3030 = live[1423] - 0.0005426192213171667 * live[393];
+    let t3031 = live[1182] + live[1542] - 0.0005426192213171667 * live[120];
+    let t3032 = 7.091992922587524 * live[818] * live[836] - live[837];
+    let t3033 = 0.008674079908742902 * live[827] - live[129] * live[828]
+        - live[128] * live[829];
+    let t3034 = t3033 + 7.091992922587524 * live[257] * live[836]
+        - live[1563] * live[1564] * t3032;
+    let t3035 = 7.091992922587524 * live[815] * live[839] - live[840];
+    let t3036 = -0.008674079908742902 * live[826] - live[93] * live[830]
+        - live[92] * live[831];
+    let t3037 = t3036 + 7.091992922587524 * live[249] * live[839]
+        - live[1579] * live[1580] * t3035;
+    let t3038 = 7.091992922587524 * live[812] * live[842] - live[843];
+    let t3039 = 0.008674079908742902 * live[825] - live[57] * live[832]
+        - live[56] * live[833];
+    let t3040 = t3039 + 7.091992922587524 * live[241] * live[842]
+        - live[1595] * live[1596] * t3038;
+    let t3041 = 7.091992922587524 * live[809] * live[845] - live[846];
+    let t3042 = -0.008674079908742902 * live[824] - live[21] * live[834]
+        - live[20] * live[835];
+    let t3043 = t3042 + 7.091992922587524 * live[233] * live[845]
+        - live[1611] * live[1612] * t3041;
+    let t3044 = 7.091992922587524
+        * (live[252] * live[836] + live[244] * live[839] + live[236] * live[842]
+            + live[228] * live[845]) - live[1563] * live[1565] * t3032
+        - live[1571] * live[1572] * t3034 - live[1579] * live[1581] * t3035
+        - live[1587] * live[1588] * t3037 - live[1595] * live[1597] * t3038
+        - live[1603] * live[1604] * t3040 - live[1611] * live[1613] * t3041
+        - live[1619] * live[1620] * t3043;
+    let t3045 = -7.091992922587524
+        * (live[253] * live[836] + live[245] * live[839] + live[237] * live[842]
+            + live[229] * live[845]) - 2.50000279 * live[822]
+        - live[1563] * live[1566] * t3032 - live[1571] * live[1573] * t3034
+        - live[1579] * live[1582] * t3035 - live[1587] * live[1589] * t3037
+        - live[1595] * live[1598] * t3038 - live[1603] * live[1605] * t3040
+        - live[1611] * live[1614] * t3041 - live[1619] * live[1621] * t3043
+        - live[1627] * live[1628] * t3044;
+    let t3046 = 7.091992922587524
+        * (live[254] * live[836] + live[246] * live[839] + live[238] * live[842]
+            + live[230] * live[845]) - 2.50000279 * live[823]
+        - live[1563] * live[1567] * t3032 - live[1571] * live[1574] * t3034
+        - live[1579] * live[1583] * t3035 - live[1587] * live[1590] * t3037
+        - live[1595] * live[1599] * t3038 - live[1603] * live[1606] * t3040
+        - live[1611] * live[1615] * t3041 - live[1619] * live[1622] * t3043
+        - live[1627] * live[1629] * t3044 - live[1633] * live[1634] * t3045;
+    let t3047 = t3033 + t3036 + t3039 + t3042
+        + 7.091992922587524
+            * (live[255] * live[836] + live[247] * live[839] + live[239] * live[842]
+                + live[231] * live[845]) - live[1563] * live[1568] * t3032
+        - live[1571] * live[1575] * t3034 - live[1579] * live[1584] * t3035
+        - live[1587] * live[1591] * t3037 - live[1595] * live[1600] * t3038
+        - live[1603] * live[1607] * t3040 - live[1611] * live[1616] * t3041
+        - live[1619] * live[1623] * t3043 - live[1627] * live[1630] * t3044
+        - live[1633] * live[1635] * t3045 - live[1638] * live[1639] * t3046;
+    let t3048 = live[117] * live[838] + live[81] * live[841] + live[45] * live[844]
+        + live[6] * live[847]
+        + 7.091992922587524
+            * (live[819] * live[836] + live[816] * live[839] + live[813] * live[842]
+                + live[810] * live[845]) - live[118] * live[837] - live[82] * live[840]
+        - live[46] * live[843] - live[7] * live[846] - live[1563] * live[1569] * t3032
+        - live[1571] * live[1576] * t3034 - live[1579] * live[1585] * t3035
+        - live[1587] * live[1592] * t3037 - live[1595] * live[1601] * t3038
+        - live[1603] * live[1608] * t3040 - live[1611] * live[1617] * t3041
+        - live[1619] * live[1624] * t3043 - live[1627] * live[1631] * t3044
+        - live[1633] * live[1636] * t3045 - live[1638] * live[1640] * t3046
+        - live[1643] * live[1644] * t3047;
+    let t3049 = 7.091992922587524
+        * (live[820] * live[836] + live[817] * live[839] + live[814] * live[842]
+            + live[811] * live[845]) - live[117] * live[837] - live[118] * live[838]
+        - live[81] * live[840] - live[82] * live[841] - live[45] * live[843]
+        - live[46] * live[844] - live[6] * live[846] - live[7] * live[847]
+        - live[1563] * live[1570] * t3032 - live[1571] * live[1578] * t3034
+        - live[1579] * live[1586] * t3035 - live[1587] * live[1594] * t3037
+        - live[1595] * live[1602] * t3038 - live[1603] * live[1610] * t3040
+        - live[1611] * live[1618] * t3041 - live[1619] * live[1626] * t3043
+        - live[1627] * live[1632] * t3044 - live[1633] * live[1637] * t3045
+        - live[1638] * live[1641] * t3046 - live[1643] * live[1645] * t3047
+        - live[1646] * live[1647] * t3048;
+    let t3050 = live[1646] * (t3048 - live[1647] * live[1648] * t3049);
+    let t3051 = live[1643]
+        * (t3047 - live[1644] * t3050 - live[1645] * live[1648] * t3049);
+    let t3052 = live[1638]
+        * (t3046 - live[1639] * t3051 - live[1640] * t3050
+            - live[1641] * live[1648] * t3049);
+    let t3053 = live[1633]
+        * (t3045 - live[1634] * t3052 - live[1635] * t3051 - live[1636] * t3050
+            - live[1637] * live[1648] * t3049);
+    let t3054 = live[1627]
+        * (t3044 - live[1628] * t3053 - live[1629] * t3052 - live[1630] * t3051
+            - live[1631] * t3050 - live[1632] * live[1648] * t3049);
+    let t3055 = live[1619]
+        * (t3043 - live[1620] * t3054 - live[1621] * t3053 - live[1622] * t3052
+            - live[1623] * t3051 - live[1624] * t3050 - live[1626] * live[1648] * t3049);
+    let t3056 = live[1611]
+        * (t3041 - live[1612] * t3055 - live[1613] * t3054 - live[1614] * t3053
+            - live[1615] * t3052 - live[1616] * t3051 - live[1617] * t3050
+            - live[1618] * live[1648] * t3049);
+    let t3057 = live[1603]
+        * (t3040 - live[1604] * t3054 - live[1605] * t3053 - live[1606] * t3052
+            - live[1607] * t3051 - live[1608] * t3050 - live[1610] * live[1648] * t3049);
+    let t3058 = live[1595]
+        * (t3038 - live[1596] * t3057 - live[1597] * t3054 - live[1598] * t3053
+            - live[1599] * t3052 - live[1600] * t3051 - live[1601] * t3050
+            - live[1602] * live[1648] * t3049);
+    let t3059 = live[1587]
+        * (t3037 - live[1588] * t3054 - live[1589] * t3053 - live[1590] * t3052
+            - live[1591] * t3051 - live[1592] * t3050 - live[1594] * live[1648] * t3049);
+    let t3060 = live[1579]
+        * (t3035 - live[1580] * t3059 - live[1581] * t3054 - live[1582] * t3053
+            - live[1583] * t3052 - live[1584] * t3051 - live[1585] * t3050
+            - live[1586] * live[1648] * t3049);
+    let t3061 = live[1571]
+        * (t3034 - live[1572] * t3054 - live[1573] * t3053 - live[1574] * t3052
+            - live[1575] * t3051 - live[1576] * t3050 - live[1578] * live[1648] * t3049);
+    let t3062 = live[1563]
+        * (t3032 - live[1564] * t3061 - live[1565] * t3054 - live[1566] * t3053
+            - live[1567] * t3052 - live[1568] * t3051 - live[1569] * t3050
+            - live[1570] * live[1648] * t3049);
+    let t3063 = -7.091992922587524 * live[818] * live[861] - live[862];
+    let t3064 = 0.008674079908742902 * live[852] - live[129] * live[853]
+        - live[128] * live[854];
+    let t3065 = t3064 - 7.091992922587524 * live[257] * live[861]
+        - live[1563] * live[1564] * t3063;
+    let t3066 = -7.091992922587524 * live[815] * live[864] - live[865];
+    let t3067 = -0.008674079908742902 * live[851] - live[93] * live[855]
+        - live[92] * live[856];
+    let t3068 = t3067 - 7.091992922587524 * live[249] * live[864]
+        - live[1579] * live[1580] * t3066;
+    let t3069 = -7.091992922587524 * live[812] * live[867] - live[868];
+    let t3070 = 0.008674079908742902 * live[850] - live[57] * live[857]
+        - live[56] * live[858];
+    let t3071 = t3070 - 7.091992922587524 * live[241] * live[867]
+        - live[1595] * live[1596] * t3069;
+    let t3072 = -7.091992922587524 * live[809] * live[870] - live[871];
+    let t3073 = -0.008674079908742902 * live[849] - live[21] * live[859]
+        - live[20] * live[860];
+    let t3074 = t3073 - 7.091992922587524 * live[233] * live[870]
+        - live[1611] * live[1612] * t3072;
+    let t3075 = -2.50000279 * live[848]
+        - 7.091992922587524
+            * (live[252] * live[861] + live[244] * live[864] + live[236] * live[867]
+                + live[228] * live[870]) - live[1563] * live[1565] * t3063
+        - live[1571] * live[1572] * t3065 - live[1579] * live[1581] * t3066
+        - live[1587] * live[1588] * t3068 - live[1595] * live[1597] * t3069
+        - live[1603] * live[1604] * t3071 - live[1611] * live[1613] * t3072
+        - live[1619] * live[1620] * t3074;
+    let t3076 = 7.091992922587524
+        * (live[253] * live[861] + live[245] * live[864] + live[237] * live[867]
+            + live[229] * live[870]) - live[1563] * live[1566] * t3063
+        - live[1571] * live[1573] * t3065 - live[1579] * live[1582] * t3066
+        - live[1587] * live[1589] * t3068 - live[1595] * live[1598] * t3069
+        - live[1603] * live[1605] * t3071 - live[1611] * live[1614] * t3072
+        - live[1619] * live[1621] * t3074 - live[1627] * live[1628] * t3075;
+    let t3077 = -2.50000279 * live[5]
+        - 7.091992922587524
+            * (live[254] * live[861] + live[246] * live[864] + live[238] * live[867]
+                + live[230] * live[870]) - live[1563] * live[1567] * t3063
+        - live[1571] * live[1574] * t3065 - live[1579] * live[1583] * t3066
+        - live[1587] * live[1590] * t3068 - live[1595] * live[1599] * t3069
+        - live[1603] * live[1606] * t3071 - live[1611] * live[1615] * t3072
+        - live[1619] * live[1622] * t3074 - live[1627] * live[1629] * t3075
+        - live[1633] * live[1634] * t3076;
+    let t3078 = t3064 + t3067 + t3070 + t3073 - live[1563] * live[1568] * t3063
+        - live[1571] * live[1575] * t3065 - live[1579] * live[1584] * t3066
+        - live[1587] * live[1591] * t3068 - live[1595] * live[1600] * t3069
+        - live[1603] * live[1607] * t3071 - live[1611] * live[1616] * t3072
+        - live[1619] * live[1623] * t3074 - live[1627] * live[1630] * t3075
+        - live[1633] * live[1635] * t3076 - live[1638] * live[1639] * t3077
+        - 7.091992922587524
+            * (live[255] * live[861] + live[247] * live[864] + live[239] * live[867]
+                + live[231] * live[870]);
+    let t3079 = live[117] * live[863] + live[81] * live[866] + live[45] * live[869]
+        + live[6] * live[872] - live[118] * live[862] - live[82] * live[865]
+        - live[46] * live[868] - live[7] * live[871] - live[1563] * live[1569] * t3063
+        - live[1571] * live[1576] * t3065 - live[1579] * live[1585] * t3066
+        - live[1587] * live[1592] * t3068 - live[1595] * live[1601] * t3069
+        - live[1603] * live[1608] * t3071 - live[1611] * live[1617] * t3072
+        - live[1619] * live[1624] * t3074 - live[1627] * live[1631] * t3075
+        - live[1633] * live[1636] * t3076 - live[1638] * live[1640] * t3077
+        - live[1643] * live[1644] * t3078
+        - 7.091992922587524
+            * (live[819] * live[861] + live[816] * live[864] + live[813] * live[867]
+                + live[810] * live[870]);
+    let t3080 = -7.091992922587524
+        * (live[820] * live[861] + live[817] * live[864] + live[814] * live[867]
+            + live[811] * live[870]) - live[117] * live[862] - live[118] * live[863]
+        - live[81] * live[865] - live[82] * live[866] - live[45] * live[868]
+        - live[46] * live[869] - live[6] * live[871] - live[7] * live[872]
+        - live[1563] * live[1570] * t3063 - live[1571] * live[1578] * t3065
+        - live[1579] * live[1586] * t3066 - live[1587] * live[1594] * t3068
+        - live[1595] * live[1602] * t3069 - live[1603] * live[1610] * t3071
+        - live[1611] * live[1618] * t3072 - live[1619] * live[1626] * t3074
+        - live[1627] * live[1632] * t3075 - live[1633] * live[1637] * t3076
+        - live[1638] * live[1641] * t3077 - live[1643] * live[1645] * t3078
+        - live[1646] * live[1647] * t3079;
+    let t3081 = live[1646] * (t3079 - live[1647] * live[1648] * t3080);
+    let t3082 = live[1643]
+        * (t3078 - live[1644] * t3081 - live[1645] * live[1648] * t3080);
+    let t3083 = live[1638]
+        * (t3077 - live[1639] * t3082 - live[1640] * t3081
+            - live[1641] * live[1648] * t3080);
+    let t3084 = live[1633]
+        * (t3076 - live[1634] * t3083 - live[1635] * t3082 - live[1636] * t3081
+            - live[1637] * live[1648] * t3080);
+    let t3085 = live[1627]
+        * (t3075 - live[1628] * t3084 - live[1629] * t3083 - live[1630] * t3082
+            - live[1631] * t3081 - live[1632] * live[1648] * t3080);
+    let t3086 = live[1619]
+        * (t3074 - live[1620] * t3085 - live[1621] * t3084 - live[1622] * t3083
+            - live[1623] * t3082 - live[1624] * t3081 - live[1626] * live[1648] * t3080);
+    let t3087 = live[1611]
+        * (t3072 - live[1612] * t3086 - live[1613] * t3085 - live[1614] * t3084
+            - live[1615] * t3083 - live[1616] * t3082 - live[1617] * t3081
+            - live[1618] * live[1648] * t3080);
+    let t3088 = live[1603]
+        * (t3071 - live[1604] * t3085 - live[1605] * t3084 - live[1606] * t3083
+            - live[1607] * t3082 - live[1608] * t3081 - live[1610] * live[1648] * t3080);
+    let t3089 = live[1595]
+        * (t3069 - live[1596] * t3088 - live[1597] * t3085 - live[1598] * t3084
+            - live[1599] * t3083 - live[1600] * t3082 - live[1601] * t3081
+            - live[1602] * live[1648] * t3080);
+    let t3090 = live[1587]
+        * (t3068 - live[1588] * t3085 - live[1589] * t3084 - live[1590] * t3083
+            - live[1591] * t3082 - live[1592] * t3081 - live[1594] * live[1648] * t3080);
+    let t3091 = live[1579]
+        * (t3066 - live[1580] * t3090 - live[1581] * t3085 - live[1582] * t3084
+            - live[1583] * t3083 - live[1584] * t3082 - live[1585] * t3081
+            - live[1586] * live[1648] * t3080);
+    let t3092 = live[1571]
+        * (t3065 - live[1572] * t3085 - live[1573] * t3084 - live[1574] * t3083
+            - live[1575] * t3082 - live[1576] * t3081 - live[1578] * live[1648] * t3080);
+    let t3093 = live[1563]
+        * (t3063 - live[1564] * t3092 - live[1565] * t3085 - live[1566] * t3084
+            - live[1567] * t3083 - live[1568] * t3082 - live[1569] * t3081
+            - live[1570] * live[1648] * t3080);
+    let t3094 = -7.091992922587524 * live[818] * live[883] - live[884];
+    let t3095 = -0.034696319634971606 * live[117] * live[874] - live[129] * live[875]
+        - live[128] * live[876];
+    let t3096 = t3095 - 7.091992922587524 * live[257] * live[883]
+        - live[1563] * live[1564] * t3094;
+    let t3097 = -7.091992922587524 * live[815] * live[886] - live[887];
+    live[1886] = t2948;
+    live[1887] = t2949;
+    live[1888] = t2950;
+    live[1889] = t2955;
+    live[1890] = t2956;
+    live[1891] = t2957;
+    live[1892] = t2958;
+    live[1893] = t2959;
+    live[1894] = t2960;
+    live[1895] = t2961;
+    live[1896] = t2962;
+    live[1897] = t2963;
+    live[1898] = t2972;
+    live[1899] = t2973;
+    live[1900] = t2974;
+    live[1901] = t2979;
+    live[1902] = t2980;
+    live[1903] = t2981;
+    live[1904] = t2982;
+    live[1905] = t2983;
+    live[1906] = t2984;
+    live[1907] = t2985;
+    live[1908] = t2986;
+    live[1909] = t2987;
+    live[1910] = t2996;
+    live[1911] = t2997;
+    live[1912] = t2998;
+    live[1913] = t3003;
+    live[1914] = t3004;
+    live[1915] = t3005;
+    live[1916] = t3006;
+    live[1917] = t3007;
+    live[1918] = t3008;
+    live[1919] = t3009;
+    live[1920] = t3010;
+    live[1921] = t3011;
+    live[1922] = t3012;
+    live[1923] = t3013;
+    live[1924] = t3014;
+    live[1925] = t3015;
+    live[1926] = t3016;
+    live[1927] = t3017;
+    live[1928] = t3018;
+    live[1929] = t3019;
+    live[1930] = t3020;
+    live[1931] = t3021;
+    live[1932] = t3022;
+    live[1933] = t3023;
+    live[1934] = t3024;
+    live[1935] = t3025;
+    live[1936] = t3026;
+    live[1937] = t3027;
+    live[1938] = t3028;
+    live[1939] = t3029;
+    live[1940] = t3030;
+    live[1941] = t3031;
+    live[1942] = t3094;
+    live[1943] = t3095;
+    live[1944] = t3096;
+    live[1945] = t3097;
+    out.0[0][3] = t3054;
+    out.0[0][4] = t3085;
+    out.0[1][3] = t3053;
+    out.0[1][4] = t3084;
+    out.0[2][3] = t3052;
+    out.0[2][4] = t3083;
+    out.0[3][3] = t3051;
+    out.0[3][4] = t3082;
+    out.0[4][3] = t3050;
+    out.0[4][4] = t3081;
+    out.0[5][3] = live[1648] * t3049;
+    out.0[5][4] = live[1648] * t3080;
+    out.0[6][3] = t3055;
+    out.0[6][4] = t3086;
+    out.0[7][3] = t3056;
+    out.0[7][4] = t3087;
+    out.0[8][3] = 1842.9129686423132
+        * (live[229] * t3053 - live[809] * t3056 - live[233] * t3055 - live[228] * t3054
+            - live[230] * t3052 - live[231] * t3051 - live[810] * t3050
+            - live[811] * live[1648] * t3049) - 7.091992922587524 * live[845];
+    out.0[8][4] = 7.091992922587524 * live[870]
+        + 1842.9129686423132
+            * (live[229] * t3084 - live[809] * t3087 - live[233] * t3086
+                - live[228] * t3085 - live[230] * t3083 - live[231] * t3082
+                - live[810] * t3081 - live[811] * live[1648] * t3080);
+    out.0[9][3] = t3057;
+    out.0[9][4] = t3088;
+    out.0[10][3] = t3058;
+    out.0[10][4] = t3089;
+    out.0[11][3] = 1842.9129686423132
+        * (live[237] * t3053 - live[812] * t3058 - live[241] * t3057 - live[236] * t3054
+            - live[238] * t3052 - live[239] * t3051 - live[813] * t3050
+            - live[814] * live[1648] * t3049) - 7.091992922587524 * live[842];
+    out.0[11][4] = 7.091992922587524 * live[867]
+        + 1842.9129686423132
+            * (live[237] * t3084 - live[812] * t3089 - live[241] * t3088
+                - live[236] * t3085 - live[238] * t3083 - live[239] * t3082
+                - live[813] * t3081 - live[814] * live[1648] * t3080);
+    out.0[12][3] = t3059;
+    out.0[12][4] = t3090;
+    out.0[13][3] = t3060;
+    out.0[13][4] = t3091;
+    out.0[14][3] = 1842.9129686423132
+        * (live[245] * t3053 - live[815] * t3060 - live[249] * t3059 - live[244] * t3054
+            - live[246] * t3052 - live[247] * t3051 - live[816] * t3050
+            - live[817] * live[1648] * t3049) - 7.091992922587524 * live[839];
+    out.0[14][4] = 7.091992922587524 * live[864]
+        + 1842.9129686423132
+            * (live[245] * t3084 - live[815] * t3091 - live[249] * t3090
+                - live[244] * t3085 - live[246] * t3083 - live[247] * t3082
+                - live[816] * t3081 - live[817] * live[1648] * t3080);
+    out.0[15][3] = t3061;
+    out.0[15][4] = t3092;
+    out.0[16][3] = t3062;
+    out.0[16][4] = t3093;
+    out.0[17][3] = 1842.9129686423132
+        * (live[253] * t3053 - live[818] * t3062 - live[257] * t3061 - live[252] * t3054
+            - live[254] * t3052 - live[255] * t3051 - live[819] * t3050
+            - live[820] * live[1648] * t3049) - 7.091992922587524 * live[836];
+    out.0[17][4] = 7.091992922587524 * live[861]
+        + 1842.9129686423132
+            * (live[253] * t3084 - live[818] * t3093 - live[257] * t3092
+                - live[252] * t3085 - live[254] * t3083 - live[255] * t3082
+                - live[819] * t3081 - live[820] * live[1648] * t3080);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part21(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part21_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part21`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part21_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part21`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part21_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3098 = 0.034696319634971606 * live[81] * live[874] - live[93] * live[877]
+        - live[92] * live[878];
+    let t3099 = t3098 - 7.091992922587524 * live[249] * live[886]
+        - live[1579] * live[1580] * live[1945];
+    let t3100 = -7.091992922587524 * live[812] * live[889] - live[890];
+    let t3101 = -0.034696319634971606 * live[45] * live[874] - live[57] * live[879]
+        - live[56] * live[880];
+    let t3102 = t3101 - 7.091992922587524 * live[241] * live[889]
+        - live[1595] * live[1596] * t3100;
+    let t3103 = -7.091992922587524 * live[809] * live[892] - live[893];
+    let t3104 = 0.034696319634971606 * live[6] * live[874] - live[21] * live[881]
+        - live[20] * live[882];
+    let t3105 = t3104 - 7.091992922587524 * live[233] * live[892]
+        - live[1611] * live[1612] * t3103;
+    let t3106 = -2.50000279 * live[873]
+        - 7.091992922587524
+            * (live[252] * live[883] + live[244] * live[886] + live[236] * live[889]
+                + live[228] * live[892]) - live[1563] * live[1565] * live[1942]
+        - live[1571] * live[1572] * live[1944] - live[1579] * live[1581] * live[1945]
+        - live[1587] * live[1588] * t3099 - live[1595] * live[1597] * t3100
+        - live[1603] * live[1604] * t3102 - live[1611] * live[1613] * t3103
+        - live[1619] * live[1620] * t3105;
+    let t3107 = 7.091992922587524
+        * (live[253] * live[883] + live[245] * live[886] + live[237] * live[889]
+            + live[229] * live[892]) - 10.00001116 * live[874]
+        - live[1563] * live[1566] * live[1942] - live[1571] * live[1573] * live[1944]
+        - live[1579] * live[1582] * live[1945] - live[1587] * live[1589] * t3099
+        - live[1595] * live[1598] * t3100 - live[1603] * live[1605] * t3102
+        - live[1611] * live[1614] * t3103 - live[1619] * live[1621] * t3105
+        - live[1627] * live[1628] * t3106;
+    let t3108 = -7.091992922587524
+        * (live[254] * live[883] + live[246] * live[886] + live[238] * live[889]
+            + live[230] * live[892]) - live[1563] * live[1567] * live[1942]
+        - live[1571] * live[1574] * live[1944] - live[1579] * live[1583] * live[1945]
+        - live[1587] * live[1590] * t3099 - live[1595] * live[1599] * t3100
+        - live[1603] * live[1606] * t3102 - live[1611] * live[1615] * t3103
+        - live[1619] * live[1622] * t3105 - live[1627] * live[1629] * t3106
+        - live[1633] * live[1634] * t3107;
+    let t3109 = live[1943] + t3098 + t3101 + t3104 - live[1563] * live[1568] * live[1942]
+        - live[1571] * live[1575] * live[1944] - live[1579] * live[1584] * live[1945]
+        - live[1587] * live[1591] * t3099 - live[1595] * live[1600] * t3100
+        - live[1603] * live[1607] * t3102 - live[1611] * live[1616] * t3103
+        - live[1619] * live[1623] * t3105 - live[1627] * live[1630] * t3106
+        - live[1633] * live[1635] * t3107 - live[1638] * live[1639] * t3108
+        - 7.091992922587524
+            * (live[255] * live[883] + live[247] * live[886] + live[239] * live[889]
+                + live[231] * live[892]);
+    let t3110 = live[117] * live[885] + live[81] * live[888] + live[45] * live[891]
+        + live[6] * live[894] - live[118] * live[884] - live[82] * live[887]
+        - live[46] * live[890] - live[7] * live[893]
+        - live[1563] * live[1569] * live[1942] - live[1571] * live[1576] * live[1944]
+        - live[1579] * live[1585] * live[1945] - live[1587] * live[1592] * t3099
+        - live[1595] * live[1601] * t3100 - live[1603] * live[1608] * t3102
+        - live[1611] * live[1617] * t3103 - live[1619] * live[1624] * t3105
+        - live[1627] * live[1631] * t3106 - live[1633] * live[1636] * t3107
+        - live[1638] * live[1640] * t3108 - live[1643] * live[1644] * t3109
+        - 7.091992922587524
+            * (live[819] * live[883] + live[816] * live[886] + live[813] * live[889]
+                + live[810] * live[892]);
+    let t3111 = -7.091992922587524
+        * (live[820] * live[883] + live[817] * live[886] + live[814] * live[889]
+            + live[811] * live[892]) - live[117] * live[884] - live[118] * live[885]
+        - live[81] * live[887] - live[82] * live[888] - live[45] * live[890]
+        - live[46] * live[891] - live[6] * live[893] - live[7] * live[894]
+        - live[1563] * live[1570] * live[1942] - live[1571] * live[1578] * live[1944]
+        - live[1579] * live[1586] * live[1945] - live[1587] * live[1594] * t3099
+        - live[1595] * live[1602] * t3100 - live[1603] * live[1610] * t3102
+        - live[1611] * live[1618] * t3103 - live[1619] * live[1626] * t3105
+        - live[1627] * live[1632] * t3106 - live[1633] * live[1637] * t3107
+        - live[1638] * live[1641] * t3108 - live[1643] * live[1645] * t3109
+        - live[1646] * live[1647] * t3110;
+    let t3112 = live[1646] * (t3110 - live[1647] * live[1648] * t3111);
+    let t3113 = live[1643]
+        * (t3109 - live[1644] * t3112 - live[1645] * live[1648] * t3111);
+    let t3114 = live[1638]
+        * (t3108 - live[1639] * t3113 - live[1640] * t3112
+            - live[1641] * live[1648] * t3111);
+    let t3115 = live[1633]
+        * (t3107 - live[1634] * t3114 - live[1635] * t3113 - live[1636] * t3112
+            - live[1637] * live[1648] * t3111);
+    let t3116 = live[1627]
+        * (t3106 - live[1628] * t3115 - live[1629] * t3114 - live[1630] * t3113
+            - live[1631] * t3112 - live[1632] * live[1648] * t3111);
+    let t3117 = live[1619]
+        * (t3105 - live[1620] * t3116 - live[1621] * t3115 - live[1622] * t3114
+            - live[1623] * t3113 - live[1624] * t3112 - live[1626] * live[1648] * t3111);
+    let t3118 = live[1611]
+        * (t3103 - live[1612] * t3117 - live[1613] * t3116 - live[1614] * t3115
+            - live[1615] * t3114 - live[1616] * t3113 - live[1617] * t3112
+            - live[1618] * live[1648] * t3111);
+    let t3119 = live[1603]
+        * (t3102 - live[1604] * t3116 - live[1605] * t3115 - live[1606] * t3114
+            - live[1607] * t3113 - live[1608] * t3112 - live[1610] * live[1648] * t3111);
+    let t3120 = live[1595]
+        * (t3100 - live[1596] * t3119 - live[1597] * t3116 - live[1598] * t3115
+            - live[1599] * t3114 - live[1600] * t3113 - live[1601] * t3112
+            - live[1602] * live[1648] * t3111);
+    let t3121 = live[1587]
+        * (t3099 - live[1588] * t3116 - live[1589] * t3115 - live[1590] * t3114
+            - live[1591] * t3113 - live[1592] * t3112 - live[1594] * live[1648] * t3111);
+    let t3122 = live[1579]
+        * (live[1945] - live[1580] * t3121 - live[1581] * t3116 - live[1582] * t3115
+            - live[1583] * t3114 - live[1584] * t3113 - live[1585] * t3112
+            - live[1586] * live[1648] * t3111);
+    let t3123 = live[1571]
+        * (live[1944] - live[1572] * t3116 - live[1573] * t3115 - live[1574] * t3114
+            - live[1575] * t3113 - live[1576] * t3112 - live[1578] * live[1648] * t3111);
+    let t3124 = live[1563]
+        * (live[1942] - live[1564] * t3123 - live[1565] * t3116 - live[1566] * t3115
+            - live[1567] * t3114 - live[1568] * t3113 - live[1569] * t3112
+            - live[1570] * live[1648] * t3111);
+    let t3125 = live[1870] - 0.002838197420805067 * live[1652]
+        - 1842.9129686423132 * live[809] * live[1922];
+    let t3126 = live[262] * live[713] + 0.008674079908742902 * live[1820]
+        - 0.0001636201578415 * live[1652] - 0.014 * live[1730]
+        - 0.003148870268177618 * live[25] - live[20] * live[1822]
+        - live[21] * live[1821];
+    let t3127 = t3126 - 1842.9129686423132 * live[233] * live[1922]
+        - live[1611] * live[1612] * t3125;
+    let t3128 = -1842.9129686423132 * live[228] * live[1922] - live[1659]
+        - live[1611] * live[1613] * t3125 - live[1619] * live[1620] * t3127;
+    let t3129 = 1842.9129686423132 * live[229] * live[1922] - live[1731]
+        - live[1611] * live[1614] * t3125 - live[1619] * live[1621] * t3127
+        - live[1627] * live[1628] * t3128;
+    let t3130 = -1842.9129686423132 * live[230] * live[1922] - live[1808]
+        - live[1611] * live[1615] * t3125 - live[1619] * live[1622] * t3127
+        - live[1627] * live[1629] * t3128 - live[1633] * live[1634] * t3129;
+    let t3131 = t3126 - 0.0875 * live[1808] - live[1611] * live[1616] * t3125
+        - live[1619] * live[1623] * t3127 - live[1627] * live[1630] * t3128
+        - live[1633] * live[1635] * t3129 - live[1638] * live[1639] * t3130
+        - 1842.9129686423132 * live[231] * live[1922];
+    let t3132 = 0.1946 * live[1808] + live[6] * (live[1866] + live[1872])
+        + live[7] * (live[1868] - live[1871]) - live[1611] * live[1617] * t3125
+        - live[1619] * live[1624] * t3127 - live[1627] * live[1631] * t3128
+        - live[1633] * live[1636] * t3129 - live[1638] * live[1640] * t3130
+        - live[1643] * live[1644] * t3131 - 1842.9129686423132 * live[810] * live[1922];
+    let t3133 = 0.0875 * live[1659] + live[6] * (live[1868] - live[1871])
+        - 0.1946 * live[1731] - live[1611] * live[1618] * t3125
+        - live[1619] * live[1626] * t3127 - live[1627] * live[1632] * t3128
+        - live[1633] * live[1637] * t3129 - live[1638] * live[1641] * t3130
+        - live[1643] * live[1645] * t3131 - live[1646] * live[1647] * t3132
+        - 1842.9129686423132 * live[811] * live[1922]
+        - live[7] * (live[1866] + live[1872]);
+    let t3134 = live[1646] * (t3132 - live[1647] * live[1648] * t3133);
+    let t3135 = live[1643]
+        * (t3131 - live[1644] * t3134 - live[1645] * live[1648] * t3133);
+    let t3136 = live[1638]
+        * (t3130 - live[1639] * t3135 - live[1640] * t3134
+            - live[1641] * live[1648] * t3133);
+    let t3137 = live[1633]
+        * (t3129 - live[1634] * t3136 - live[1635] * t3135 - live[1636] * t3134
+            - live[1637] * live[1648] * t3133);
+    let t3138 = live[1627]
+        * (t3128 - live[1628] * t3137 - live[1629] * t3136 - live[1630] * t3135
+            - live[1631] * t3134 - live[1632] * live[1648] * t3133);
+    let t3139 = live[1619]
+        * (t3127 - live[1620] * t3138 - live[1621] * t3137 - live[1622] * t3136
+            - live[1623] * t3135 - live[1624] * t3134 - live[1626] * live[1648] * t3133);
+    let t3140 = live[1611]
+        * (t3125 - live[1612] * t3139 - live[1613] * t3138 - live[1614] * t3137
+            - live[1615] * t3136 - live[1616] * t3135 - live[1617] * t3134
+            - live[1618] * live[1648] * t3133);
+    let t3141 = -live[1603]
+        * (live[1604] * t3138 + live[1605] * t3137 + live[1606] * t3136
+            + live[1607] * t3135 + live[1608] * t3134 + live[1610] * live[1648] * t3133);
+    let t3142 = -live[1595]
+        * (live[1596] * t3141 + live[1597] * t3138 + live[1598] * t3137
+            + live[1599] * t3136 + live[1600] * t3135 + live[1601] * t3134
+            + live[1602] * live[1648] * t3133);
+    let t3143 = -live[1587]
+        * (live[1588] * t3138 + live[1589] * t3137 + live[1590] * t3136
+            + live[1591] * t3135 + live[1592] * t3134 + live[1594] * live[1648] * t3133);
+    let t3144 = -live[1579]
+        * (live[1580] * t3143 + live[1581] * t3138 + live[1582] * t3137
+            + live[1583] * t3136 + live[1584] * t3135 + live[1585] * t3134
+            + live[1586] * live[1648] * t3133);
+    let t3145 = -live[1571]
+        * (live[1572] * t3138 + live[1573] * t3137 + live[1574] * t3136
+            + live[1575] * t3135 + live[1576] * t3134 + live[1578] * live[1648] * t3133);
+    let t3146 = -live[1563]
+        * (live[1564] * t3145 + live[1565] * t3138 + live[1566] * t3137
+            + live[1567] * t3136 + live[1568] * t3135 + live[1569] * t3134
+            + live[1570] * live[1648] * t3133);
+    let t3147 = -1842.9129686423132 * live[809] * live[1873] - live[1874];
+    let t3148 = live[1867] - 0.014 * live[1735] - live[21] * live[1823]
+        - live[20] * live[1824];
+    let t3149 = t3148 - 1842.9129686423132 * live[233] * live[1873]
+        - live[1611] * live[1612] * t3147;
+    let t3150 = -1842.9129686423132 * live[228] * live[1873] - live[1666]
+        - live[1611] * live[1613] * t3147 - live[1619] * live[1620] * t3149;
+    let t3151 = 1842.9129686423132 * live[229] * live[1873] - live[1736]
+        - live[1611] * live[1614] * t3147 - live[1619] * live[1621] * t3149
+        - live[1627] * live[1628] * t3150;
+    let t3152 = -1842.9129686423132 * live[230] * live[1873] - live[1809]
+        - live[1611] * live[1615] * t3147 - live[1619] * live[1622] * t3149
+        - live[1627] * live[1629] * t3150 - live[1633] * live[1634] * t3151;
+    let t3153 = t3148 - 0.0875 * live[1809] - live[1611] * live[1616] * t3147
+        - live[1619] * live[1623] * t3149 - live[1627] * live[1630] * t3150
+        - live[1633] * live[1635] * t3151 - live[1638] * live[1639] * t3152
+        - 1842.9129686423132 * live[231] * live[1873];
+    let t3154 = 0.1946 * live[1809] + live[6] * live[1875] - live[7] * live[1874]
+        - live[1611] * live[1617] * t3147 - live[1619] * live[1624] * t3149
+        - live[1627] * live[1631] * t3150 - live[1633] * live[1636] * t3151
+        - live[1638] * live[1640] * t3152 - live[1643] * live[1644] * t3153
+        - 1842.9129686423132 * live[810] * live[1873];
+    let t3155 = 0.0875 * live[1666] - 0.1946 * live[1736] - live[6] * live[1874]
+        - live[7] * live[1875] - live[1611] * live[1618] * t3147
+        - live[1619] * live[1626] * t3149 - live[1627] * live[1632] * t3150
+        - live[1633] * live[1637] * t3151 - live[1638] * live[1641] * t3152
+        - live[1643] * live[1645] * t3153 - live[1646] * live[1647] * t3154
+        - 1842.9129686423132 * live[811] * live[1873];
+    let t3156 = live[1646] * (t3154 - live[1647] * live[1648] * t3155);
+    let t3157 = live[1643]
+        * (t3153 - live[1644] * t3156 - live[1645] * live[1648] * t3155);
+    let t3158 = live[1638]
+        * (t3152 - live[1639] * t3157 - live[1640] * t3156
+            - live[1641] * live[1648] * t3155);
+    let t3159 = live[1633]
+        * (t3151 - live[1634] * t3158 - live[1635] * t3157 - live[1636] * t3156
+            - live[1637] * live[1648] * t3155);
+    let t3160 = live[1627]
+        * (t3150 - live[1628] * t3159 - live[1629] * t3158 - live[1630] * t3157
+            - live[1631] * t3156 - live[1632] * live[1648] * t3155);
+    let t3161 = live[1619]
+        * (t3149 - live[1620] * t3160 - live[1621] * t3159 - live[1622] * t3158
+            - live[1623] * t3157 - live[1624] * t3156 - live[1626] * live[1648] * t3155);
+    let t3162 = live[1611]
+        * (t3147 - live[1612] * t3161 - live[1613] * t3160 - live[1614] * t3159
+            - live[1615] * t3158 - live[1616] * t3157 - live[1617] * t3156
+            - live[1618] * live[1648] * t3155);
+    let t3163 = -live[1603]
+        * (live[1604] * t3160 + live[1605] * t3159 + live[1606] * t3158
+            + live[1607] * t3157 + live[1608] * t3156 + live[1610] * live[1648] * t3155);
+    let t3164 = -live[1595]
+        * (live[1596] * t3163 + live[1597] * t3160 + live[1598] * t3159
+            + live[1599] * t3158 + live[1600] * t3157 + live[1601] * t3156
+            + live[1602] * live[1648] * t3155);
+    let t3165 = -live[1587]
+        * (live[1588] * t3160 + live[1589] * t3159 + live[1590] * t3158
+            + live[1591] * t3157 + live[1592] * t3156 + live[1594] * live[1648] * t3155);
+    let t3166 = -live[1579]
+        * (live[1580] * t3165 + live[1581] * t3160 + live[1582] * t3159
+            + live[1583] * t3158 + live[1584] * t3157 + live[1585] * t3156
+            + live[1586] * live[1648] * t3155);
+    let t3167 = -live[1571]
+        * (live[1572] * t3160 + live[1573] * t3159 + live[1574] * t3158
+            + live[1575] * t3157 + live[1576] * t3156 + live[1578] * live[1648] * t3155);
+    let t3168 = -live[1563]
+        * (live[1564] * t3167 + live[1565] * t3160 + live[1566] * t3159
+            + live[1567] * t3158 + live[1568] * t3157 + live[1569] * t3156
+            + live[1570] * live[1648] * t3155);
+    let t3169 = -1842.9129686423132 * live[809] * live[1876] - live[1877];
+    let t3170 = -0.014 * live[1738] - live[21] * live[1825] - live[20] * live[1826];
+    let t3171 = t3170 - 1842.9129686423132 * live[233] * live[1876]
+        - live[1611] * live[1612] * t3169;
+    let t3172 = -1842.9129686423132 * live[228] * live[1876] - live[1669]
+        - live[1611] * live[1613] * t3169 - live[1619] * live[1620] * t3171;
+    let t3173 = 1842.9129686423132 * live[229] * live[1876] - live[1739]
+        - live[1611] * live[1614] * t3169 - live[1619] * live[1621] * t3171
+        - live[1627] * live[1628] * t3172;
+    let t3174 = -1842.9129686423132 * live[230] * live[1876] - live[1810]
+        - live[1611] * live[1615] * t3169 - live[1619] * live[1622] * t3171
+        - live[1627] * live[1629] * t3172 - live[1633] * live[1634] * t3173;
+    let t3175 = t3170 - 0.0875 * live[1810] - live[1611] * live[1616] * t3169
+        - live[1619] * live[1623] * t3171 - live[1627] * live[1630] * t3172
+        - live[1633] * live[1635] * t3173 - live[1638] * live[1639] * t3174
+        - 1842.9129686423132 * live[231] * live[1876];
+    let t3176 = 0.1946 * live[1810] + live[6] * live[1878] - live[7] * live[1877]
+        - live[1611] * live[1617] * t3169 - live[1619] * live[1624] * t3171
+        - live[1627] * live[1631] * t3172 - live[1633] * live[1636] * t3173
+        - live[1638] * live[1640] * t3174 - live[1643] * live[1644] * t3175
+        - 1842.9129686423132 * live[810] * live[1876];
+    let t3177 = 0.0875 * live[1669] - 0.1946 * live[1739] - live[6] * live[1877]
+        - live[7] * live[1878] - live[1611] * live[1618] * t3169
+        - live[1619] * live[1626] * t3171 - live[1627] * live[1632] * t3172
+        - live[1633] * live[1637] * t3173 - live[1638] * live[1641] * t3174
+        - live[1643] * live[1645] * t3175 - live[1646] * live[1647] * t3176
+        - 1842.9129686423132 * live[811] * live[1876];
+    let t3178 = live[1646] * (t3176 - live[1647] * live[1648] * t3177);
+    let t3179 = live[1643]
+        * (t3175 - live[1644] * t3178 - live[1645] * live[1648] * t3177);
+    let t3180 = live[1638]
+        * (t3174 - live[1639] * t3179 - live[1640] * t3178
+            - live[1641] * live[1648] * t3177);
+    let t3181 = live[1633]
+        * (t3173 - live[1634] * t3180 - live[1635] * t3179 - live[1636] * t3178
+            - live[1637] * live[1648] * t3177);
+    let t3182 = live[1627]
+        * (t3172 - live[1628] * t3181 - live[1629] * t3180 - live[1630] * t3179
+            - live[1631] * t3178 - live[1632] * live[1648] * t3177);
+    let t3183 = live[1619]
+        * (t3171 - live[1620] * t3182 - live[1621] * t3181 - live[1622] * t3180
+            - live[1623] * t3179 - live[1624] * t3178 - live[1626] * live[1648] * t3177);
+    let t3184 = live[1611]
+        * (t3169 - live[1612] * t3183 - live[1613] * t3182 - live[1614] * t3181
+            - live[1615] * t3180 - live[1616] * t3179 - live[1617] * t3178
+            - live[1618] * live[1648] * t3177);
+    let t3185 = -live[1603]
+        * (live[1604] * t3182 + live[1605] * t3181 + live[1606] * t3180
+            + live[1607] * t3179 + live[1608] * t3178 + live[1610] * live[1648] * t3177);
+    let t3186 = -live[1595]
+        * (live[1596] * t3185 + live[1597] * t3182 + live[1598] * t3181
+            + live[1599] * t3180 + live[1600] * t3179 + live[1601] * t3178
+            + live[1602] * live[1648] * t3177);
+    let t3187 = -live[1587]
+        * (live[1588] * t3182 + live[1589] * t3181 + live[1590] * t3180
+            + live[1591] * t3179 + live[1592] * t3178 + live[1594] * live[1648] * t3177);
+    let t3188 = -live[1579]
+        * (live[1580] * t3187 + live[1581] * t3182 + live[1582] * t3181
+            + live[1583] * t3180 + live[1584] * t3179 + live[1585] * t3178
+            + live[1586] * live[1648] * t3177);
+    let t3189 = -live[1571]
+        * (live[1572] * t3182 + live[1573] * t3181 + live[1574] * t3180
+            + live[1575] * t3179 + live[1576] * t3178 + live[1578] * live[1648] * t3177);
+    let t3190 = -live[1563]
+        * (live[1564] * t3189 + live[1565] * t3182 + live[1566] * t3181
+            + live[1567] * t3180 + live[1568] * t3179 + live[1569] * t3178
+            + live[1570] * live[1648] * t3177);
+    let t3191 = live[1889] - 0.002838197420805067 * live[1671]
+        - 1842.9129686423132 * live[812] * live[1927];
+    let t3192 = live[277] * live[722] + 0.0001636201578415 * live[1671]
+        + 0.014 * live[1751] - 0.008674079908742902 * live[1827]
+        - 0.003148870268177618 * live[61] - live[56] * live[1830]
+        - live[57] * live[1829];
+    let t3193 = t3192 - 1842.9129686423132 * live[241] * live[1927]
+        - live[1595] * live[1596] * t3191;
+    let t3194 = -1842.9129686423132 * live[236] * live[1927] - live[1678]
+        - live[1595] * live[1597] * t3191 - live[1603] * live[1604] * t3193;
+    let t3195 = 1842.9129686423132 * live[237] * live[1927] - live[1752]
+        - live[1595] * live[1598] * t3191 - live[1603] * live[1605] * t3193
+        - live[1627] * live[1628] * t3194;
+    let t3196 = -1842.9129686423132 * live[238] * live[1927] - live[1811]
+        - live[1595] * live[1599] * t3191 - live[1603] * live[1606] * t3193
+        - live[1627] * live[1629] * t3194 - live[1633] * live[1634] * t3195;
+    let t3197 = 0.0875 * live[1811] + t3192 - live[1595] * live[1600] * t3191
+        - live[1603] * live[1607] * t3193 - live[1627] * live[1630] * t3194
+        - live[1633] * live[1635] * t3195 - live[1638] * live[1639] * t3196
+        - 1842.9129686423132 * live[239] * live[1927];
+    let t3198 = 0.1946 * live[1811] + live[45] * (live[1886] + live[1891])
+        + live[46] * (live[1888] - live[1890]) - live[1595] * live[1601] * t3191
+        - live[1603] * live[1608] * t3193 - live[1627] * live[1631] * t3194
+        - live[1633] * live[1636] * t3195 - live[1638] * live[1640] * t3196
+        - live[1643] * live[1644] * t3197 - 1842.9129686423132 * live[813] * live[1927];
+    let t3199 = live[45] * (live[1888] - live[1890]) - 0.0875 * live[1678]
+        - 0.1946 * live[1752] - live[1595] * live[1602] * t3191
+        - live[1603] * live[1610] * t3193 - live[1627] * live[1632] * t3194
+        - live[1633] * live[1637] * t3195 - live[1638] * live[1641] * t3196
+        - live[1643] * live[1645] * t3197 - live[1646] * live[1647] * t3198
+        - 1842.9129686423132 * live[814] * live[1927]
+        - live[46] * (live[1886] + live[1891]);
+    let t3200 = live[1646] * (t3198 - live[1647] * live[1648] * t3199);
+    let t3201 = live[1643]
+        * (t3197 - live[1644] * t3200 - live[1645] * live[1648] * t3199);
+    let t3202 = live[1638]
+        * (t3196 - live[1639] * t3201 - live[1640] * t3200
+            - live[1641] * live[1648] * t3199);
+    let t3203 = live[1633]
+        * (t3195 - live[1634] * t3202 - live[1635] * t3201 - live[1636] * t3200
+            - live[1637] * live[1648] * t3199);
+    let t3204 = live[1627]
+        * (t3194 - live[1628] * t3203 - live[1629] * t3202 - live[1630] * t3201
+            - live[1631] * t3200 - live[1632] * live[1648] * t3199);
+    let t3205 = -live[1619]
+        * (live[1620] * t3204 + live[1621] * t3203 + live[1622] * t3202
+            + live[1623] * t3201 + live[1624] * t3200 + live[1626] * live[1648] * t3199);
+    let t3206 = -live[1611]
+        * (live[1612] * t3205 + live[1613] * t3204 + live[1614] * t3203
+            + live[1615] * t3202 + live[1616] * t3201 + live[1617] * t3200
+            + live[1618] * live[1648] * t3199);
+    let t3207 = live[1603]
+        * (t3193 - live[1604] * t3204 - live[1605] * t3203 - live[1606] * t3202
+            - live[1607] * t3201 - live[1608] * t3200 - live[1610] * live[1648] * t3199);
+    let t3208 = live[1595]
+        * (t3191 - live[1596] * t3207 - live[1597] * t3204 - live[1598] * t3203
+            - live[1599] * t3202 - live[1600] * t3201 - live[1601] * t3200
+            - live[1602] * live[1648] * t3199);
+    let t3209 = -live[1587]
+        * (live[1588] * t3204 + live[1589] * t3203 + live[1590] * t3202
+            + live[1591] * t3201 + live[1592] * t3200 + live[1594] * live[1648] * t3199);
+    let t3210 = -live[1579]
+        * (live[1580] * t3209 + live[1581] * t3204 + live[1582] * t3203
+            + live[1583] * t3202 + live[1584] * t3201 + live[1585] * t3200
+            + live[1586] * live[1648] * t3199);
+    let t3211 = -live[1571]
+        * (live[1572] * t3204 + live[1573] * t3203 + live[1574] * t3202
+            + live[1575] * t3201 + live[1576] * t3200 + live[1578] * live[1648] * t3199);
+    let t3212 = -live[1563]
+        * (live[1564] * t3211 + live[1565] * t3204 + live[1566] * t3203
+            + live[1567] * t3202 + live[1568] * t3201 + live[1569] * t3200
+            + live[1570] * live[1648] * t3199);
+    let t3213 = -1842.9129686423132 * live[812] * live[1892] - live[1893];
+    let t3214 = 0.014 * live[1756] + live[1887] - live[57] * live[1834]
+        - live[56] * live[1835];
+    let t3215 = t3214 - 1842.9129686423132 * live[241] * live[1892]
+        - live[1595] * live[1596] * t3213;
+    let t3216 = -1842.9129686423132 * live[236] * live[1892] - live[1685]
+        - live[1595] * live[1597] * t3213 - live[1603] * live[1604] * t3215;
+    let t3217 = 1842.9129686423132 * live[237] * live[1892] - live[1757]
+        - live[1595] * live[1598] * t3213 - live[1603] * live[1605] * t3215
+        - live[1627] * live[1628] * t3216;
+    let t3218 = -1842.9129686423132 * live[238] * live[1892] - live[1812]
+        - live[1595] * live[1599] * t3213 - live[1603] * live[1606] * t3215
+        - live[1627] * live[1629] * t3216 - live[1633] * live[1634] * t3217;
+    let t3219 = 0.0875 * live[1812] + t3214 - live[1595] * live[1600] * t3213
+        - live[1603] * live[1607] * t3215 - live[1627] * live[1630] * t3216
+        - live[1633] * live[1635] * t3217 - live[1638] * live[1639] * t3218
+        - 1842.9129686423132 * live[239] * live[1892];
+    let t3220 = 0.1946 * live[1812] + live[45] * live[1894] - live[46] * live[1893]
+        - live[1595] * live[1601] * t3213 - live[1603] * live[1608] * t3215
+        - live[1627] * live[1631] * t3216 - live[1633] * live[1636] * t3217
+        - live[1638] * live[1640] * t3218 - live[1643] * live[1644] * t3219
+        - 1842.9129686423132 * live[813] * live[1892];
+    let t3221 = -0.0875 * live[1685] - 0.1946 * live[1757] - live[45] * live[1893]
+        - live[46] * live[1894] - live[1595] * live[1602] * t3213
+        - live[1603] * live[1610] * t3215 - live[1627] * live[1632] * t3216
+        - live[1633] * live[1637] * t3217 - live[1638] * live[1641] * t3218
+        - live[1643] * live[1645] * t3219 - live[1646] * live[1647] * t3220
+        - 1842.9129686423132 * live[814] * live[1892];
+    let t3222 = live[1646] * (t3220 - live[1647] * live[1648] * t3221);
+    let t3223 = live[1643]
+        * (t3219 - live[1644] * t3222 - live[1645] * live[1648] * t3221);
+    let t3224 = live[1638]
+        * (t3218 - live[1639] * t3223 - live[1640] * t3222
+            - live[1641] * live[1648] * t3221);
+    let t3225 = live[1633]
+        * (t3217 - live[1634] * t3224 - live[1635] * t3223 - live[1636] * t3222
+            - live[1637] * live[1648] * t3221);
+    let t3226 = live[1627]
+        * (t3216 - live[1628] * t3225 - live[1629] * t3224 - live[1630] * t3223
+            - live[1631] * t3222 - live[1632] * live[1648] * t3221);
+    let t3227 = -live[1619]
+        * (live[1620] * t3226 + live[1621] * t3225 + live[1622] * t3224
+            + live[1623] * t3223 + live[1624] * t3222 + live[1626] * live[1648] * t3221);
+    let t3228 = -live[1611]
+        * (live[1612] * t3227 + live[1613] * t3226 + live[1614] * t3225
+            + live[1615] * t3224 + live[1616] * t3223 + live[1617] * t3222
+            + live[1618] * live[1648] * t3221);
+    let t3229 = live[1603]
+        * (t3215 - live[1604] * t3226 - live[1605] * t3225 - live[1606] * t3224
+            - live[1607] * t3223 - live[1608] * t3222 - live[1610] * live[1648] * t3221);
+    let t3230 = live[1595]
+        * (t3213 - live[1596] * t3229 - live[1597] * t3226 - live[1598] * t3225
+            - live[1599] * t3224 - live[1600] * t3223 - live[1601] * t3222
+            - live[1602] * live[1648] * t3221);
+    let t3231 = -live[1587]
+        * (live[1588] * t3226 + live[1589] * t3225 + live[1590] * t3224
+            + live[1591] * t3223 + live[1592] * t3222 + live[1594] * live[1648] * t3221);
+    let t3232 = -live[1579]
+        * (live[1580] * t3231 + live[1581] * t3226 + live[1582] * t3225
+            + live[1583] * t3224 + live[1584] * t3223 + live[1585] * t3222
+            + live[1586] * live[1648] * t3221);
+    let t3233 = -live[1571]
+        * (live[1572] * t3226 + live[1573] * t3225 + live[1574] * t3224
+            + live[1575] * t3223 + live[1576] * t3222 + live[1578] * live[1648] * t3221);
+    let t3234 = -live[1563]
+        * (live[1564] * t3233 + live[1565] * t3226 + live[1566] * t3225
+            + live[1567] * t3224 + live[1568] * t3223 + live[1569] * t3222
+            + live[1570] * live[1648] * t3221);
+    let t3235 = -1842.9129686423132 * live[812] * live[1895] - live[1896];
+    let t3236 = 0.014 * live[1759] - live[57] * live[1837] - live[56] * live[1838];
+    let t3237 = t3236 - 1842.9129686423132 * live[241] * live[1895]
+        - live[1595] * live[1596] * t3235;
+    let t3238 = -1842.9129686423132 * live[236] * live[1895] - live[1688]
+        - live[1595] * live[1597] * t3235 - live[1603] * live[1604] * t3237;
+    let t3239 = 1842.9129686423132 * live[237] * live[1895] - live[1760]
+        - live[1595] * live[1598] * t3235 - live[1603] * live[1605] * t3237
+        - live[1627] * live[1628] * t3238;
+    let t3240 = -1842.9129686423132 * live[238] * live[1895] - live[1813]
+        - live[1595] * live[1599] * t3235 - live[1603] * live[1606] * t3237
+        - live[1627] * live[1629] * t3238 - live[1633] * live[1634] * t3239;
+    let t3241 = 0.0875 * live[1813] + t3236 - live[1595] * live[1600] * t3235
+        - live[1603] * live[1607] * t3237 - live[1627] * live[1630] * t3238
+        - live[1633] * live[1635] * t3239 - live[1638] * live[1639] * t3240
+        - 1842.9129686423132 * live[239] * live[1895];
+    let t3242 = 0.1946 * live[1813] + live[45] * live[1897] - live[46] * live[1896]
+        - live[1595] * live[1601] * t3235 - live[1603] * live[1608] * t3237
+        - live[1627] * live[1631] * t3238 - live[1633] * live[1636] * t3239
+        - live[1638] * live[1640] * t3240 - live[1643] * live[1644] * t3241
+        - 1842.9129686423132 * live[813] * live[1895];
+    let t3243 = -0.0875 * live[1688] - 0.1946 * live[1760] - live[45] * live[1896]
+        - live[46] * live[1897] - live[1595] * live[1602] * t3235
+        - live[1603] * live[1610] * t3237 - live[1627] * live[1632] * t3238
+        - live[1633] * live[1637] * t3239 - live[1638] * live[1641] * t3240
+        - live[1643] * live[1645] * t3241 - live[1646] * live[1647] * t3242
+        - 1842.9129686423132 * live[814] * live[1895];
+    let t3244 = live[1646] * (t3242 - live[1647] * live[1648] * t3243);
+    let t3245 = live[1643]
+        * (t3241 - live[1644] * t3244 - live[1645] * live[1648] * t3243);
+    let t3246 = live[1638]
+        * (t3240 - live[1639] * t3245 - live[1640] * t3244
+            - live[1641] * live[1648] * t3243);
+    let t3247 = live[1633]
+        * (t3239 - live[1634] * t3246 - live[1635] * t3245 - live[1636] * t3244
+            - live[1637] * live[1648] * t3243);
+    live[1946] = t3235;
+    live[1947] = t3237;
+    live[1948] = t3238;
+    live[1949] = t3243;
+    live[1950] = t3244;
+    live[1951] = t3245;
+    live[1952] = t3246;
+    live[1953] = t3247;
+    out.0[0][5] = t3116;
+    out.0[0][6] = t3138;
+    out.0[0][7] = t3160;
+    out.0[0][8] = t3182;
+    out.0[0][9] = t3204;
+    out.0[0][10] = t3226;
+    out.0[1][5] = t3115;
+    out.0[1][6] = t3137;
+    out.0[1][7] = t3159;
+    out.0[1][8] = t3181;
+    out.0[1][9] = t3203;
+    out.0[1][10] = t3225;
+    out.0[1][11] = t3247;
+    out.0[2][5] = t3114;
+    out.0[2][6] = t3136;
+    out.0[2][7] = t3158;
+    out.0[2][8] = t3180;
+    out.0[2][9] = t3202;
+    out.0[2][10] = t3224;
+    out.0[2][11] = t3246;
+    out.0[3][5] = t3113;
+    out.0[3][6] = t3135;
+    out.0[3][7] = t3157;
+    out.0[3][8] = t3179;
+    out.0[3][9] = t3201;
+    out.0[3][10] = t3223;
+    out.0[3][11] = t3245;
+    out.0[4][5] = t3112;
+    out.0[4][6] = t3134;
+    out.0[4][7] = t3156;
+    out.0[4][8] = t3178;
+    out.0[4][9] = t3200;
+    out.0[4][10] = t3222;
+    out.0[4][11] = t3244;
+    out.0[5][5] = live[1648] * t3111;
+    out.0[5][6] = live[1648] * t3133;
+    out.0[5][7] = live[1648] * t3155;
+    out.0[5][8] = live[1648] * t3177;
+    out.0[5][9] = live[1648] * t3199;
+    out.0[5][10] = live[1648] * t3221;
+    out.0[5][11] = live[1648] * t3243;
+    out.0[6][5] = t3117;
+    out.0[6][6] = t3139;
+    out.0[6][7] = t3161;
+    out.0[6][8] = t3183;
+    out.0[6][9] = t3205;
+    out.0[6][10] = t3227;
+    out.0[7][5] = t3118;
+    out.0[7][6] = t3140;
+    out.0[7][7] = t3162;
+    out.0[7][8] = t3184;
+    out.0[7][9] = t3206;
+    out.0[7][10] = t3228;
+    out.0[8][5] = 7.091992922587524 * live[892]
+        + 1842.9129686423132
+            * (live[229] * t3115 - live[809] * t3118 - live[233] * t3117
+                - live[228] * t3116 - live[230] * t3114 - live[231] * t3113
+                - live[810] * t3112 - live[811] * live[1648] * t3111);
+    out.0[8][6] = 1842.9129686423132
+        * (live[1922] + live[229] * t3137 - live[809] * t3140 - live[233] * t3139
+            - live[228] * t3138 - live[230] * t3136 - live[231] * t3135
+            - live[810] * t3134 - live[811] * live[1648] * t3133);
+    out.0[8][7] = 1842.9129686423132
+        * (live[1873] + live[229] * t3159 - live[809] * t3162 - live[233] * t3161
+            - live[228] * t3160 - live[230] * t3158 - live[231] * t3157
+            - live[810] * t3156 - live[811] * live[1648] * t3155);
+    out.0[8][8] = 1842.9129686423132
+        * (live[1876] + live[229] * t3181 - live[809] * t3184 - live[233] * t3183
+            - live[228] * t3182 - live[230] * t3180 - live[231] * t3179
+            - live[810] * t3178 - live[811] * live[1648] * t3177);
+    out.0[8][9] = 1842.9129686423132
+        * (live[229] * t3203 - live[809] * t3206 - live[233] * t3205 - live[228] * t3204
+            - live[230] * t3202 - live[231] * t3201 - live[810] * t3200
+            - live[811] * live[1648] * t3199);
+    out.0[8][10] = 1842.9129686423132
+        * (live[229] * t3225 - live[809] * t3228 - live[233] * t3227 - live[228] * t3226
+            - live[230] * t3224 - live[231] * t3223 - live[810] * t3222
+            - live[811] * live[1648] * t3221);
+    out.0[9][5] = t3119;
+    out.0[9][6] = t3141;
+    out.0[9][7] = t3163;
+    out.0[9][8] = t3185;
+    out.0[9][9] = t3207;
+    out.0[9][10] = t3229;
+    out.0[10][5] = t3120;
+    out.0[10][6] = t3142;
+    out.0[10][7] = t3164;
+    out.0[10][8] = t3186;
+    out.0[10][9] = t3208;
+    out.0[10][10] = t3230;
+    out.0[11][5] = 7.091992922587524 * live[889]
+        + 1842.9129686423132
+            * (live[237] * t3115 - live[812] * t3120 - live[241] * t3119
+                - live[236] * t3116 - live[238] * t3114 - live[239] * t3113
+                - live[813] * t3112 - live[814] * live[1648] * t3111);
+    out.0[11][6] = 1842.9129686423132
+        * (live[237] * t3137 - live[812] * t3142 - live[241] * t3141 - live[236] * t3138
+            - live[238] * t3136 - live[239] * t3135 - live[813] * t3134
+            - live[814] * live[1648] * t3133);
+    out.0[11][7] = 1842.9129686423132
+        * (live[237] * t3159 - live[812] * t3164 - live[241] * t3163 - live[236] * t3160
+            - live[238] * t3158 - live[239] * t3157 - live[813] * t3156
+            - live[814] * live[1648] * t3155);
+    out.0[11][8] = 1842.9129686423132
+        * (live[237] * t3181 - live[812] * t3186 - live[241] * t3185 - live[236] * t3182
+            - live[238] * t3180 - live[239] * t3179 - live[813] * t3178
+            - live[814] * live[1648] * t3177);
+    out.0[11][9] = 1842.9129686423132
+        * (live[1927] + live[237] * t3203 - live[812] * t3208 - live[241] * t3207
+            - live[236] * t3204 - live[238] * t3202 - live[239] * t3201
+            - live[813] * t3200 - live[814] * live[1648] * t3199);
+    out.0[11][10] = 1842.9129686423132
+        * (live[1892] + live[237] * t3225 - live[812] * t3230 - live[241] * t3229
+            - live[236] * t3226 - live[238] * t3224 - live[239] * t3223
+            - live[813] * t3222 - live[814] * live[1648] * t3221);
+    out.0[12][5] = t3121;
+    out.0[12][6] = t3143;
+    out.0[12][7] = t3165;
+    out.0[12][8] = t3187;
+    out.0[12][9] = t3209;
+    out.0[12][10] = t3231;
+    out.0[13][5] = t3122;
+    out.0[13][6] = t3144;
+    out.0[13][7] = t3166;
+    out.0[13][8] = t3188;
+    out.0[13][9] = t3210;
+    out.0[13][10] = t3232;
+    out.0[14][5] = 7.091992922587524 * live[886]
+        + 1842.9129686423132
+            * (live[245] * t3115 - live[815] * t3122 - live[249] * t3121
+                - live[244] * t3116 - live[246] * t3114 - live[247] * t3113
+                - live[816] * t3112 - live[817] * live[1648] * t3111);
+    out.0[14][6] = 1842.9129686423132
+        * (live[245] * t3137 - live[815] * t3144 - live[249] * t3143 - live[244] * t3138
+            - live[246] * t3136 - live[247] * t3135 - live[816] * t3134
+            - live[817] * live[1648] * t3133);
+    out.0[14][7] = 1842.9129686423132
+        * (live[245] * t3159 - live[815] * t3166 - live[249] * t3165 - live[244] * t3160
+            - live[246] * t3158 - live[247] * t3157 - live[816] * t3156
+            - live[817] * live[1648] * t3155);
+    out.0[14][8] = 1842.9129686423132
+        * (live[245] * t3181 - live[815] * t3188 - live[249] * t3187 - live[244] * t3182
+            - live[246] * t3180 - live[247] * t3179 - live[816] * t3178
+            - live[817] * live[1648] * t3177);
+    out.0[14][9] = 1842.9129686423132
+        * (live[245] * t3203 - live[815] * t3210 - live[249] * t3209 - live[244] * t3204
+            - live[246] * t3202 - live[247] * t3201 - live[816] * t3200
+            - live[817] * live[1648] * t3199);
+    out.0[14][10] = 1842.9129686423132
+        * (live[245] * t3225 - live[815] * t3232 - live[249] * t3231 - live[244] * t3226
+            - live[246] * t3224 - live[247] * t3223 - live[816] * t3222
+            - live[817] * live[1648] * t3221);
+    out.0[15][5] = t3123;
+    out.0[15][6] = t3145;
+    out.0[15][7] = t3167;
+    out.0[15][8] = t3189;
+    out.0[15][9] = t3211;
+    out.0[15][10] = t3233;
+    out.0[16][5] = t3124;
+    out.0[16][6] = t3146;
+    out.0[16][7] = t3168;
+    out.0[16][8] = t3190;
+    out.0[16][9] = t3212;
+    out.0[16][10] = t3234;
+    out.0[17][5] = 7.091992922587524 * live[883]
+        + 1842.9129686423132
+            * (live[253] * t3115 - live[818] * t3124 - live[257] * t3123
+                - live[252] * t3116 - live[254] * t3114 - live[255] * t3113
+                - live[819] * t3112 - live[820] * live[1648] * t3111);
+    out.0[17][6] = 1842.9129686423132
+        * (live[253] * t3137 - live[818] * t3146 - live[257] * t3145 - live[252] * t3138
+            - live[254] * t3136 - live[255] * t3135 - live[819] * t3134
+            - live[820] * live[1648] * t3133);
+    out.0[17][7] = 1842.9129686423132
+        * (live[253] * t3159 - live[818] * t3168 - live[257] * t3167 - live[252] * t3160
+            - live[254] * t3158 - live[255] * t3157 - live[819] * t3156
+            - live[820] * live[1648] * t3155);
+    out.0[17][8] = 1842.9129686423132
+        * (live[253] * t3181 - live[818] * t3190 - live[257] * t3189 - live[252] * t3182
+            - live[254] * t3180 - live[255] * t3179 - live[819] * t3178
+            - live[820] * live[1648] * t3177);
+    out.0[17][9] = 1842.9129686423132
+        * (live[253] * t3203 - live[818] * t3212 - live[257] * t3211 - live[252] * t3204
+            - live[254] * t3202 - live[255] * t3201 - live[819] * t3200
+            - live[820] * live[1648] * t3199);
+    out.0[17][10] = 1842.9129686423132
+        * (live[253] * t3225 - live[818] * t3234 - live[257] * t3233 - live[252] * t3226
+            - live[254] * t3224 - live[255] * t3223 - live[819] * t3222
+            - live[820] * live[1648] * t3221);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part22(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part22_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part22`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part22_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part22`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part22_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3248 = live[1627]
+        * (live[1948] - live[1628] * live[1953] - live[1629] * live[1952]
+            - live[1630] * live[1951] - live[1631] * live[1950]
+            - live[1632] * live[1648] * live[1949]);
+    let t3249 = -live[1619]
+        * (live[1620] * t3248 + live[1621] * live[1953] + live[1622] * live[1952]
+            + live[1623] * live[1951] + live[1624] * live[1950]
+            + live[1626] * live[1648] * live[1949]);
+    let t3250 = -live[1611]
+        * (live[1612] * t3249 + live[1613] * t3248 + live[1614] * live[1953]
+            + live[1615] * live[1952] + live[1616] * live[1951] + live[1617] * live[1950]
+            + live[1618] * live[1648] * live[1949]);
+    let t3251 = live[1603]
+        * (live[1947] - live[1604] * t3248 - live[1605] * live[1953]
+            - live[1606] * live[1952] - live[1607] * live[1951] - live[1608] * live[1950]
+            - live[1610] * live[1648] * live[1949]);
+    let t3252 = live[1595]
+        * (live[1946] - live[1596] * t3251 - live[1597] * t3248 - live[1598] * live[1953]
+            - live[1599] * live[1952] - live[1600] * live[1951] - live[1601] * live[1950]
+            - live[1602] * live[1648] * live[1949]);
+    let t3253 = -live[1587]
+        * (live[1588] * t3248 + live[1589] * live[1953] + live[1590] * live[1952]
+            + live[1591] * live[1951] + live[1592] * live[1950]
+            + live[1594] * live[1648] * live[1949]);
+    let t3254 = -live[1579]
+        * (live[1580] * t3253 + live[1581] * t3248 + live[1582] * live[1953]
+            + live[1583] * live[1952] + live[1584] * live[1951] + live[1585] * live[1950]
+            + live[1586] * live[1648] * live[1949]);
+    let t3255 = -live[1571]
+        * (live[1572] * t3248 + live[1573] * live[1953] + live[1574] * live[1952]
+            + live[1575] * live[1951] + live[1576] * live[1950]
+            + live[1578] * live[1648] * live[1949]);
+    let t3256 = -live[1563]
+        * (live[1564] * t3255 + live[1565] * t3248 + live[1566] * live[1953]
+            + live[1567] * live[1952] + live[1568] * live[1951] + live[1569] * live[1950]
+            + live[1570] * live[1648] * live[1949]);
+    let t3257 = live[1901] - 0.002838197420805067 * live[1690]
+        - 1842.9129686423132 * live[815] * live[1932];
+    let t3258 = live[292] * live[731] + 0.0000702001578415 * live[1690]
+        + 0.008674079908742902 * live[1839] - 0.014 * live[1772]
+        - 0.003148870268177618 * live[97] - live[92] * live[1843]
+        - live[93] * live[1842];
+    let t3259 = t3258 - 1842.9129686423132 * live[249] * live[1932]
+        - live[1579] * live[1580] * t3257;
+    let t3260 = -1842.9129686423132 * live[244] * live[1932] - live[1697]
+        - live[1579] * live[1581] * t3257 - live[1587] * live[1588] * t3259;
+    let t3261 = 1842.9129686423132 * live[245] * live[1932] - live[1773]
+        - live[1579] * live[1582] * t3257 - live[1587] * live[1589] * t3259
+        - live[1627] * live[1628] * t3260;
+    let t3262 = -1842.9129686423132 * live[246] * live[1932] - live[1814]
+        - live[1579] * live[1583] * t3257 - live[1587] * live[1590] * t3259
+        - live[1627] * live[1629] * t3260 - live[1633] * live[1634] * t3261;
+    let t3263 = t3258 - 0.0875 * live[1814] - live[1579] * live[1584] * t3257
+        - live[1587] * live[1591] * t3259 - live[1627] * live[1630] * t3260
+        - live[1633] * live[1635] * t3261 - live[1638] * live[1639] * t3262
+        - 1842.9129686423132 * live[247] * live[1932];
+    let t3264 = live[81] * (live[1898] + live[1903])
+        + live[82] * (live[1900] - live[1902]) - 0.1946 * live[1814]
+        - live[1579] * live[1585] * t3257 - live[1587] * live[1592] * t3259
+        - live[1627] * live[1631] * t3260 - live[1633] * live[1636] * t3261
+        - live[1638] * live[1640] * t3262 - live[1643] * live[1644] * t3263
+        - 1842.9129686423132 * live[816] * live[1932];
+    let t3265 = 0.0875 * live[1697] + 0.1946 * live[1773]
+        + live[81] * (live[1900] - live[1902]) - live[1579] * live[1586] * t3257
+        - live[1587] * live[1594] * t3259 - live[1627] * live[1632] * t3260
+        - live[1633] * live[1637] * t3261 - live[1638] * live[1641] * t3262
+        - live[1643] * live[1645] * t3263 - live[1646] * live[1647] * t3264
+        - 1842.9129686423132 * live[817] * live[1932]
+        - live[82] * (live[1898] + live[1903]);
+    let t3266 = live[1646] * (t3264 - live[1647] * live[1648] * t3265);
+    let t3267 = live[1643]
+        * (t3263 - live[1644] * t3266 - live[1645] * live[1648] * t3265);
+    let t3268 = live[1638]
+        * (t3262 - live[1639] * t3267 - live[1640] * t3266
+            - live[1641] * live[1648] * t3265);
+    let t3269 = live[1633]
+        * (t3261 - live[1634] * t3268 - live[1635] * t3267 - live[1636] * t3266
+            - live[1637] * live[1648] * t3265);
+    let t3270 = live[1627]
+        * (t3260 - live[1628] * t3269 - live[1629] * t3268 - live[1630] * t3267
+            - live[1631] * t3266 - live[1632] * live[1648] * t3265);
+    let t3271 = -live[1619]
+        * (live[1620] * t3270 + live[1621] * t3269 + live[1622] * t3268
+            + live[1623] * t3267 + live[1624] * t3266 + live[1626] * live[1648] * t3265);
+    let t3272 = -live[1611]
+        * (live[1612] * t3271 + live[1613] * t3270 + live[1614] * t3269
+            + live[1615] * t3268 + live[1616] * t3267 + live[1617] * t3266
+            + live[1618] * live[1648] * t3265);
+    let t3273 = -live[1603]
+        * (live[1604] * t3270 + live[1605] * t3269 + live[1606] * t3268
+            + live[1607] * t3267 + live[1608] * t3266 + live[1610] * live[1648] * t3265);
+    let t3274 = -live[1595]
+        * (live[1596] * t3273 + live[1597] * t3270 + live[1598] * t3269
+            + live[1599] * t3268 + live[1600] * t3267 + live[1601] * t3266
+            + live[1602] * live[1648] * t3265);
+    let t3275 = live[1587]
+        * (t3259 - live[1588] * t3270 - live[1589] * t3269 - live[1590] * t3268
+            - live[1591] * t3267 - live[1592] * t3266 - live[1594] * live[1648] * t3265);
+    let t3276 = live[1579]
+        * (t3257 - live[1580] * t3275 - live[1581] * t3270 - live[1582] * t3269
+            - live[1583] * t3268 - live[1584] * t3267 - live[1585] * t3266
+            - live[1586] * live[1648] * t3265);
+    let t3277 = -live[1571]
+        * (live[1572] * t3270 + live[1573] * t3269 + live[1574] * t3268
+            + live[1575] * t3267 + live[1576] * t3266 + live[1578] * live[1648] * t3265);
+    let t3278 = -live[1563]
+        * (live[1564] * t3277 + live[1565] * t3270 + live[1566] * t3269
+            + live[1567] * t3268 + live[1568] * t3267 + live[1569] * t3266
+            + live[1570] * live[1648] * t3265);
+    let t3279 = -1842.9129686423132 * live[815] * live[1904] - live[1905];
+    let t3280 = live[1899] - 0.014 * live[1777] - live[93] * live[1847]
+        - live[92] * live[1848];
+    let t3281 = t3280 - 1842.9129686423132 * live[249] * live[1904]
+        - live[1579] * live[1580] * t3279;
+    let t3282 = -1842.9129686423132 * live[244] * live[1904] - live[1701]
+        - live[1579] * live[1581] * t3279 - live[1587] * live[1588] * t3281;
+    let t3283 = 1842.9129686423132 * live[245] * live[1904] - live[1778]
+        - live[1579] * live[1582] * t3279 - live[1587] * live[1589] * t3281
+        - live[1627] * live[1628] * t3282;
+    let t3284 = -1842.9129686423132 * live[246] * live[1904] - live[1815]
+        - live[1579] * live[1583] * t3279 - live[1587] * live[1590] * t3281
+        - live[1627] * live[1629] * t3282 - live[1633] * live[1634] * t3283;
+    let t3285 = t3280 - 0.0875 * live[1815] - live[1579] * live[1584] * t3279
+        - live[1587] * live[1591] * t3281 - live[1627] * live[1630] * t3282
+        - live[1633] * live[1635] * t3283 - live[1638] * live[1639] * t3284
+        - 1842.9129686423132 * live[247] * live[1904];
+    let t3286 = live[81] * live[1906] - 0.1946 * live[1815] - live[82] * live[1905]
+        - live[1579] * live[1585] * t3279 - live[1587] * live[1592] * t3281
+        - live[1627] * live[1631] * t3282 - live[1633] * live[1636] * t3283
+        - live[1638] * live[1640] * t3284 - live[1643] * live[1644] * t3285
+        - 1842.9129686423132 * live[816] * live[1904];
+    let t3287 = 0.0875 * live[1701] + 0.1946 * live[1778] - live[81] * live[1905]
+        - live[82] * live[1906] - live[1579] * live[1586] * t3279
+        - live[1587] * live[1594] * t3281 - live[1627] * live[1632] * t3282
+        - live[1633] * live[1637] * t3283 - live[1638] * live[1641] * t3284
+        - live[1643] * live[1645] * t3285 - live[1646] * live[1647] * t3286
+        - 1842.9129686423132 * live[817] * live[1904];
+    let t3288 = live[1646] * (t3286 - live[1647] * live[1648] * t3287);
+    let t3289 = live[1643]
+        * (t3285 - live[1644] * t3288 - live[1645] * live[1648] * t3287);
+    let t3290 = live[1638]
+        * (t3284 - live[1639] * t3289 - live[1640] * t3288
+            - live[1641] * live[1648] * t3287);
+    let t3291 = live[1633]
+        * (t3283 - live[1634] * t3290 - live[1635] * t3289 - live[1636] * t3288
+            - live[1637] * live[1648] * t3287);
+    let t3292 = live[1627]
+        * (t3282 - live[1628] * t3291 - live[1629] * t3290 - live[1630] * t3289
+            - live[1631] * t3288 - live[1632] * live[1648] * t3287);
+    let t3293 = -live[1619]
+        * (live[1620] * t3292 + live[1621] * t3291 + live[1622] * t3290
+            + live[1623] * t3289 + live[1624] * t3288 + live[1626] * live[1648] * t3287);
+    let t3294 = -live[1611]
+        * (live[1612] * t3293 + live[1613] * t3292 + live[1614] * t3291
+            + live[1615] * t3290 + live[1616] * t3289 + live[1617] * t3288
+            + live[1618] * live[1648] * t3287);
+    let t3295 = -live[1603]
+        * (live[1604] * t3292 + live[1605] * t3291 + live[1606] * t3290
+            + live[1607] * t3289 + live[1608] * t3288 + live[1610] * live[1648] * t3287);
+    let t3296 = -live[1595]
+        * (live[1596] * t3295 + live[1597] * t3292 + live[1598] * t3291
+            + live[1599] * t3290 + live[1600] * t3289 + live[1601] * t3288
+            + live[1602] * live[1648] * t3287);
+    let t3297 = live[1587]
+        * (t3281 - live[1588] * t3292 - live[1589] * t3291 - live[1590] * t3290
+            - live[1591] * t3289 - live[1592] * t3288 - live[1594] * live[1648] * t3287);
+    let t3298 = live[1579]
+        * (t3279 - live[1580] * t3297 - live[1581] * t3292 - live[1582] * t3291
+            - live[1583] * t3290 - live[1584] * t3289 - live[1585] * t3288
+            - live[1586] * live[1648] * t3287);
+    let t3299 = -live[1571]
+        * (live[1572] * t3292 + live[1573] * t3291 + live[1574] * t3290
+            + live[1575] * t3289 + live[1576] * t3288 + live[1578] * live[1648] * t3287);
+    let t3300 = -live[1563]
+        * (live[1564] * t3299 + live[1565] * t3292 + live[1566] * t3291
+            + live[1567] * t3290 + live[1568] * t3289 + live[1569] * t3288
+            + live[1570] * live[1648] * t3287);
+    let t3301 = -1842.9129686423132 * live[815] * live[1907] - live[1908];
+    let t3302 = -0.014 * live[1780] - live[93] * live[1850] - live[92] * live[1851];
+    let t3303 = t3302 - 1842.9129686423132 * live[249] * live[1907]
+        - live[1579] * live[1580] * t3301;
+    let t3304 = -1842.9129686423132 * live[244] * live[1907] - live[1704]
+        - live[1579] * live[1581] * t3301 - live[1587] * live[1588] * t3303;
+    let t3305 = 1842.9129686423132 * live[245] * live[1907] - live[1781]
+        - live[1579] * live[1582] * t3301 - live[1587] * live[1589] * t3303
+        - live[1627] * live[1628] * t3304;
+    let t3306 = -1842.9129686423132 * live[246] * live[1907] - live[1816]
+        - live[1579] * live[1583] * t3301 - live[1587] * live[1590] * t3303
+        - live[1627] * live[1629] * t3304 - live[1633] * live[1634] * t3305;
+    let t3307 = t3302 - 0.0875 * live[1816] - live[1579] * live[1584] * t3301
+        - live[1587] * live[1591] * t3303 - live[1627] * live[1630] * t3304
+        - live[1633] * live[1635] * t3305 - live[1638] * live[1639] * t3306
+        - 1842.9129686423132 * live[247] * live[1907];
+    let t3308 = live[81] * live[1909] - 0.1946 * live[1816] - live[82] * live[1908]
+        - live[1579] * live[1585] * t3301 - live[1587] * live[1592] * t3303
+        - live[1627] * live[1631] * t3304 - live[1633] * live[1636] * t3305
+        - live[1638] * live[1640] * t3306 - live[1643] * live[1644] * t3307
+        - 1842.9129686423132 * live[816] * live[1907];
+    let t3309 = 0.0875 * live[1704] + 0.1946 * live[1781] - live[81] * live[1908]
+        - live[82] * live[1909] - live[1579] * live[1586] * t3301
+        - live[1587] * live[1594] * t3303 - live[1627] * live[1632] * t3304
+        - live[1633] * live[1637] * t3305 - live[1638] * live[1641] * t3306
+        - live[1643] * live[1645] * t3307 - live[1646] * live[1647] * t3308
+        - 1842.9129686423132 * live[817] * live[1907];
+    let t3310 = live[1646] * (t3308 - live[1647] * live[1648] * t3309);
+    let t3311 = live[1643]
+        * (t3307 - live[1644] * t3310 - live[1645] * live[1648] * t3309);
+    let t3312 = live[1638]
+        * (t3306 - live[1639] * t3311 - live[1640] * t3310
+            - live[1641] * live[1648] * t3309);
+    let t3313 = live[1633]
+        * (t3305 - live[1634] * t3312 - live[1635] * t3311 - live[1636] * t3310
+            - live[1637] * live[1648] * t3309);
+    let t3314 = live[1627]
+        * (t3304 - live[1628] * t3313 - live[1629] * t3312 - live[1630] * t3311
+            - live[1631] * t3310 - live[1632] * live[1648] * t3309);
+    let t3315 = -live[1619]
+        * (live[1620] * t3314 + live[1621] * t3313 + live[1622] * t3312
+            + live[1623] * t3311 + live[1624] * t3310 + live[1626] * live[1648] * t3309);
+    let t3316 = -live[1611]
+        * (live[1612] * t3315 + live[1613] * t3314 + live[1614] * t3313
+            + live[1615] * t3312 + live[1616] * t3311 + live[1617] * t3310
+            + live[1618] * live[1648] * t3309);
+    let t3317 = -live[1603]
+        * (live[1604] * t3314 + live[1605] * t3313 + live[1606] * t3312
+            + live[1607] * t3311 + live[1608] * t3310 + live[1610] * live[1648] * t3309);
+    let t3318 = -live[1595]
+        * (live[1596] * t3317 + live[1597] * t3314 + live[1598] * t3313
+            + live[1599] * t3312 + live[1600] * t3311 + live[1601] * t3310
+            + live[1602] * live[1648] * t3309);
+    let t3319 = live[1587]
+        * (t3303 - live[1588] * t3314 - live[1589] * t3313 - live[1590] * t3312
+            - live[1591] * t3311 - live[1592] * t3310 - live[1594] * live[1648] * t3309);
+    let t3320 = live[1579]
+        * (t3301 - live[1580] * t3319 - live[1581] * t3314 - live[1582] * t3313
+            - live[1583] * t3312 - live[1584] * t3311 - live[1585] * t3310
+            - live[1586] * live[1648] * t3309);
+    let t3321 = -live[1571]
+        * (live[1572] * t3314 + live[1573] * t3313 + live[1574] * t3312
+            + live[1575] * t3311 + live[1576] * t3310 + live[1578] * live[1648] * t3309);
+    let t3322 = -live[1563]
+        * (live[1564] * t3321 + live[1565] * t3314 + live[1566] * t3313
+            + live[1567] * t3312 + live[1568] * t3311 + live[1569] * t3310
+            + live[1570] * live[1648] * t3309);
+    let t3323 = live[1913] - 0.002838197420805067 * live[1706]
+        - 1842.9129686423132 * live[818] * live[1937];
+    let t3324 = live[307] * live[740] + 0.014 * live[1796]
+        - 0.008674079908742902 * live[1852] - 0.003148870268177618 * live[133]
+        - live[128] * live[1856] - 0.0000702001578415 * live[1706]
+        - live[129] * live[1855];
+    let t3325 = t3324 - 1842.9129686423132 * live[257] * live[1937]
+        - live[1563] * live[1564] * t3323;
+    let t3326 = -1842.9129686423132 * live[252] * live[1937] - live[1711]
+        - live[1563] * live[1565] * t3323 - live[1571] * live[1572] * t3325;
+    let t3327 = 1842.9129686423132 * live[253] * live[1937] - live[1798]
+        - live[1563] * live[1566] * t3323 - live[1571] * live[1573] * t3325
+        - live[1627] * live[1628] * t3326;
+    let t3328 = -1842.9129686423132 * live[254] * live[1937] - live[1817]
+        - live[1563] * live[1567] * t3323 - live[1571] * live[1574] * t3325
+        - live[1627] * live[1629] * t3326 - live[1633] * live[1634] * t3327;
+    let t3329 = 0.0875 * live[1817] + t3324 - live[1563] * live[1568] * t3323
+        - live[1571] * live[1575] * t3325 - live[1627] * live[1630] * t3326
+        - live[1633] * live[1635] * t3327 - live[1638] * live[1639] * t3328
+        - 1842.9129686423132 * live[255] * live[1937];
+    let t3330 = live[117] * (live[1910] + live[1915])
+        + live[118] * (live[1912] - live[1914]) - 0.1946 * live[1817]
+        - live[1563] * live[1569] * t3323 - live[1571] * live[1576] * t3325
+        - live[1627] * live[1631] * t3326 - live[1633] * live[1636] * t3327
+        - live[1638] * live[1640] * t3328 - live[1643] * live[1644] * t3329
+        - 1842.9129686423132 * live[819] * live[1937];
+    let t3331 = 0.1946 * live[1798] + live[117] * (live[1912] - live[1914])
+        - 0.0875 * live[1711] - live[1563] * live[1570] * t3323
+        - live[1571] * live[1578] * t3325 - live[1627] * live[1632] * t3326
+        - live[1633] * live[1637] * t3327 - live[1638] * live[1641] * t3328
+        - live[1643] * live[1645] * t3329 - live[1646] * live[1647] * t3330
+        - 1842.9129686423132 * live[820] * live[1937]
+        - live[118] * (live[1910] + live[1915]);
+    let t3332 = live[1646] * (t3330 - live[1647] * live[1648] * t3331);
+    let t3333 = live[1643]
+        * (t3329 - live[1644] * t3332 - live[1645] * live[1648] * t3331);
+    let t3334 = live[1638]
+        * (t3328 - live[1639] * t3333 - live[1640] * t3332
+            - live[1641] * live[1648] * t3331);
+    let t3335 = live[1633]
+        * (t3327 - live[1634] * t3334 - live[1635] * t3333 - live[1636] * t3332
+            - live[1637] * live[1648] * t3331);
+    let t3336 = live[1627]
+        * (t3326 - live[1628] * t3335 - live[1629] * t3334 - live[1630] * t3333
+            - live[1631] * t3332 - live[1632] * live[1648] * t3331);
+    let t3337 = -live[1619]
+        * (live[1620] * t3336 + live[1621] * t3335 + live[1622] * t3334
+            + live[1623] * t3333 + live[1624] * t3332 + live[1626] * live[1648] * t3331);
+    let t3338 = -live[1611]
+        * (live[1612] * t3337 + live[1613] * t3336 + live[1614] * t3335
+            + live[1615] * t3334 + live[1616] * t3333 + live[1617] * t3332
+            + live[1618] * live[1648] * t3331);
+    let t3339 = -live[1603]
+        * (live[1604] * t3336 + live[1605] * t3335 + live[1606] * t3334
+            + live[1607] * t3333 + live[1608] * t3332 + live[1610] * live[1648] * t3331);
+    let t3340 = -live[1595]
+        * (live[1596] * t3339 + live[1597] * t3336 + live[1598] * t3335
+            + live[1599] * t3334 + live[1600] * t3333 + live[1601] * t3332
+            + live[1602] * live[1648] * t3331);
+    let t3341 = -live[1587]
+        * (live[1588] * t3336 + live[1589] * t3335 + live[1590] * t3334
+            + live[1591] * t3333 + live[1592] * t3332 + live[1594] * live[1648] * t3331);
+    let t3342 = -live[1579]
+        * (live[1580] * t3341 + live[1581] * t3336 + live[1582] * t3335
+            + live[1583] * t3334 + live[1584] * t3333 + live[1585] * t3332
+            + live[1586] * live[1648] * t3331);
+    let t3343 = live[1571]
+        * (t3325 - live[1572] * t3336 - live[1573] * t3335 - live[1574] * t3334
+            - live[1575] * t3333 - live[1576] * t3332 - live[1578] * live[1648] * t3331);
+    let t3344 = live[1563]
+        * (t3323 - live[1564] * t3343 - live[1565] * t3336 - live[1566] * t3335
+            - live[1567] * t3334 - live[1568] * t3333 - live[1569] * t3332
+            - live[1570] * live[1648] * t3331);
+    let t3345 = -1842.9129686423132 * live[818] * live[1916] - live[1917];
+    let t3346 = 0.014 * live[1803] + live[1911] - live[129] * live[1860]
+        - live[128] * live[1861];
+    let t3347 = t3346 - 1842.9129686423132 * live[257] * live[1916]
+        - live[1563] * live[1564] * t3345;
+    let t3348 = -1842.9129686423132 * live[252] * live[1916] - live[1715]
+        - live[1563] * live[1565] * t3345 - live[1571] * live[1572] * t3347;
+    let t3349 = 1842.9129686423132 * live[253] * live[1916] - live[1804]
+        - live[1563] * live[1566] * t3345 - live[1571] * live[1573] * t3347
+        - live[1627] * live[1628] * t3348;
+    let t3350 = -1842.9129686423132 * live[254] * live[1916] - live[1818]
+        - live[1563] * live[1567] * t3345 - live[1571] * live[1574] * t3347
+        - live[1627] * live[1629] * t3348 - live[1633] * live[1634] * t3349;
+    let t3351 = 0.0875 * live[1818] + t3346 - live[1563] * live[1568] * t3345
+        - live[1571] * live[1575] * t3347 - live[1627] * live[1630] * t3348
+        - live[1633] * live[1635] * t3349 - live[1638] * live[1639] * t3350
+        - 1842.9129686423132 * live[255] * live[1916];
+    let t3352 = live[117] * live[1918] - 0.1946 * live[1818] - live[118] * live[1917]
+        - live[1563] * live[1569] * t3345 - live[1571] * live[1576] * t3347
+        - live[1627] * live[1631] * t3348 - live[1633] * live[1636] * t3349
+        - live[1638] * live[1640] * t3350 - live[1643] * live[1644] * t3351
+        - 1842.9129686423132 * live[819] * live[1916];
+    let t3353 = 0.1946 * live[1804] - 0.0875 * live[1715] - live[117] * live[1917]
+        - live[118] * live[1918] - live[1563] * live[1570] * t3345
+        - live[1571] * live[1578] * t3347 - live[1627] * live[1632] * t3348
+        - live[1633] * live[1637] * t3349 - live[1638] * live[1641] * t3350
+        - live[1643] * live[1645] * t3351 - live[1646] * live[1647] * t3352
+        - 1842.9129686423132 * live[820] * live[1916];
+    let t3354 = live[1646] * (t3352 - live[1647] * live[1648] * t3353);
+    let t3355 = live[1643]
+        * (t3351 - live[1644] * t3354 - live[1645] * live[1648] * t3353);
+    let t3356 = live[1638]
+        * (t3350 - live[1639] * t3355 - live[1640] * t3354
+            - live[1641] * live[1648] * t3353);
+    let t3357 = live[1633]
+        * (t3349 - live[1634] * t3356 - live[1635] * t3355 - live[1636] * t3354
+            - live[1637] * live[1648] * t3353);
+    let t3358 = live[1627]
+        * (t3348 - live[1628] * t3357 - live[1629] * t3356 - live[1630] * t3355
+            - live[1631] * t3354 - live[1632] * live[1648] * t3353);
+    let t3359 = -live[1619]
+        * (live[1620] * t3358 + live[1621] * t3357 + live[1622] * t3356
+            + live[1623] * t3355 + live[1624] * t3354 + live[1626] * live[1648] * t3353);
+    let t3360 = -live[1611]
+        * (live[1612] * t3359 + live[1613] * t3358 + live[1614] * t3357
+            + live[1615] * t3356 + live[1616] * t3355 + live[1617] * t3354
+            + live[1618] * live[1648] * t3353);
+    let t3361 = -live[1603]
+        * (live[1604] * t3358 + live[1605] * t3357 + live[1606] * t3356
+            + live[1607] * t3355 + live[1608] * t3354 + live[1610] * live[1648] * t3353);
+    let t3362 = -live[1595]
+        * (live[1596] * t3361 + live[1597] * t3358 + live[1598] * t3357
+            + live[1599] * t3356 + live[1600] * t3355 + live[1601] * t3354
+            + live[1602] * live[1648] * t3353);
+    let t3363 = -live[1587]
+        * (live[1588] * t3358 + live[1589] * t3357 + live[1590] * t3356
+            + live[1591] * t3355 + live[1592] * t3354 + live[1594] * live[1648] * t3353);
+    let t3364 = -live[1579]
+        * (live[1580] * t3363 + live[1581] * t3358 + live[1582] * t3357
+            + live[1583] * t3356 + live[1584] * t3355 + live[1585] * t3354
+            + live[1586] * live[1648] * t3353);
+    let t3365 = live[1571]
+        * (t3347 - live[1572] * t3358 - live[1573] * t3357 - live[1574] * t3356
+            - live[1575] * t3355 - live[1576] * t3354 - live[1578] * live[1648] * t3353);
+    let t3366 = live[1563]
+        * (t3345 - live[1564] * t3365 - live[1565] * t3358 - live[1566] * t3357
+            - live[1567] * t3356 - live[1568] * t3355 - live[1569] * t3354
+            - live[1570] * live[1648] * t3353);
+    let t3367 = -1842.9129686423132 * live[818] * live[1919] - live[1920];
+    let t3368 = 0.014 * live[1806] - live[129] * live[1863] - live[128] * live[1864];
+    let t3369 = t3368 - 1842.9129686423132 * live[257] * live[1919]
+        - live[1563] * live[1564] * t3367;
+    let t3370 = -1842.9129686423132 * live[252] * live[1919] - live[1718]
+        - live[1563] * live[1565] * t3367 - live[1571] * live[1572] * t3369;
+    let t3371 = 1842.9129686423132 * live[253] * live[1919] - live[1807]
+        - live[1563] * live[1566] * t3367 - live[1571] * live[1573] * t3369
+        - live[1627] * live[1628] * t3370;
+    let t3372 = -1842.9129686423132 * live[254] * live[1919] - live[1819]
+        - live[1563] * live[1567] * t3367 - live[1571] * live[1574] * t3369
+        - live[1627] * live[1629] * t3370 - live[1633] * live[1634] * t3371;
+    let t3373 = 0.0875 * live[1819] + t3368 - live[1563] * live[1568] * t3367
+        - live[1571] * live[1575] * t3369 - live[1627] * live[1630] * t3370
+        - live[1633] * live[1635] * t3371 - live[1638] * live[1639] * t3372
+        - 1842.9129686423132 * live[255] * live[1919];
+    let t3374 = live[117] * live[1921] - 0.1946 * live[1819] - live[118] * live[1920]
+        - live[1563] * live[1569] * t3367 - live[1571] * live[1576] * t3369
+        - live[1627] * live[1631] * t3370 - live[1633] * live[1636] * t3371
+        - live[1638] * live[1640] * t3372 - live[1643] * live[1644] * t3373
+        - 1842.9129686423132 * live[819] * live[1919];
+    let t3375 = 0.1946 * live[1807] - 0.0875 * live[1718] - live[117] * live[1920]
+        - live[118] * live[1921] - live[1563] * live[1570] * t3367
+        - live[1571] * live[1578] * t3369 - live[1627] * live[1632] * t3370
+        - live[1633] * live[1637] * t3371 - live[1638] * live[1641] * t3372
+        - live[1643] * live[1645] * t3373 - live[1646] * live[1647] * t3374
+        - 1842.9129686423132 * live[820] * live[1919];
+    let t3376 = live[1646] * (t3374 - live[1647] * live[1648] * t3375);
+    let t3377 = live[1643]
+        * (t3373 - live[1644] * t3376 - live[1645] * live[1648] * t3375);
+    let t3378 = live[1638]
+        * (t3372 - live[1639] * t3377 - live[1640] * t3376
+            - live[1641] * live[1648] * t3375);
+    let t3379 = live[1633]
+        * (t3371 - live[1634] * t3378 - live[1635] * t3377 - live[1636] * t3376
+            - live[1637] * live[1648] * t3375);
+    let t3380 = live[1627]
+        * (t3370 - live[1628] * t3379 - live[1629] * t3378 - live[1630] * t3377
+            - live[1631] * t3376 - live[1632] * live[1648] * t3375);
+    let t3381 = -live[1619]
+        * (live[1620] * t3380 + live[1621] * t3379 + live[1622] * t3378
+            + live[1623] * t3377 + live[1624] * t3376 + live[1626] * live[1648] * t3375);
+    let t3382 = -live[1611]
+        * (live[1612] * t3381 + live[1613] * t3380 + live[1614] * t3379
+            + live[1615] * t3378 + live[1616] * t3377 + live[1617] * t3376
+            + live[1618] * live[1648] * t3375);
+    let t3383 = -live[1603]
+        * (live[1604] * t3380 + live[1605] * t3379 + live[1606] * t3378
+            + live[1607] * t3377 + live[1608] * t3376 + live[1610] * live[1648] * t3375);
+    let t3384 = -live[1595]
+        * (live[1596] * t3383 + live[1597] * t3380 + live[1598] * t3379
+            + live[1599] * t3378 + live[1600] * t3377 + live[1601] * t3376
+            + live[1602] * live[1648] * t3375);
+    let t3385 = -live[1587]
+        * (live[1588] * t3380 + live[1589] * t3379 + live[1590] * t3378
+            + live[1591] * t3377 + live[1592] * t3376 + live[1594] * live[1648] * t3375);
+    let t3386 = -live[1579]
+        * (live[1580] * t3385 + live[1581] * t3380 + live[1582] * t3379
+            + live[1583] * t3378 + live[1584] * t3377 + live[1585] * t3376
+            + live[1586] * live[1648] * t3375);
+    let t3387 = live[1571]
+        * (t3369 - live[1572] * t3380 - live[1573] * t3379 - live[1574] * t3378
+            - live[1575] * t3377 - live[1576] * t3376 - live[1578] * live[1648] * t3375);
+    let t3388 = live[1563]
+        * (t3367 - live[1564] * t3387 - live[1565] * t3380 - live[1566] * t3379
+            - live[1567] * t3378 - live[1568] * t3377 - live[1569] * t3376
+            - live[1570] * live[1648] * t3375);
+    let t3389 = 7.091992922587524 * live[744] * live[818] - live[1011];
+    let t3390 = 0.008674079908742902 * live[740] - live[129] * live[1003]
+        - live[128] * live[1004];
+    let t3391 = t3390 + 7.091992922587524 * live[257] * live[744]
+        - live[1563] * live[1564] * t3389;
+    let t3392 = 7.091992922587524 * live[735] * live[815] - live[1013];
+    let t3393 = -0.008674079908742902 * live[731] - live[93] * live[1005]
+        - live[92] * live[1006];
+    let t3394 = t3393 + 7.091992922587524 * live[249] * live[735]
+        - live[1579] * live[1580] * t3392;
+    let t3395 = 7.091992922587524 * live[726] * live[812] - live[1015];
+    let t3396 = 0.008674079908742902 * live[722] - live[57] * live[1007]
+        - live[56] * live[1008];
+    let t3397 = t3396 + 7.091992922587524 * live[241] * live[726]
+        - live[1595] * live[1596] * t3395;
+    live[1954] = t3389;
+    live[1955] = t3390;
+    live[1956] = t3391;
+    live[1957] = t3392;
+    live[1958] = t3393;
+    live[1959] = t3394;
+    live[1960] = t3395;
+    live[1961] = t3396;
+    live[1962] = t3397;
+    out.0[0][11] = t3248;
+    out.0[0][12] = t3270;
+    out.0[0][13] = t3292;
+    out.0[0][14] = t3314;
+    out.0[0][15] = t3336;
+    out.0[0][16] = t3358;
+    out.0[0][17] = t3380;
+    out.0[1][12] = t3269;
+    out.0[1][13] = t3291;
+    out.0[1][14] = t3313;
+    out.0[1][15] = t3335;
+    out.0[1][16] = t3357;
+    out.0[1][17] = t3379;
+    out.0[2][12] = t3268;
+    out.0[2][13] = t3290;
+    out.0[2][14] = t3312;
+    out.0[2][15] = t3334;
+    out.0[2][16] = t3356;
+    out.0[2][17] = t3378;
+    out.0[3][12] = t3267;
+    out.0[3][13] = t3289;
+    out.0[3][14] = t3311;
+    out.0[3][15] = t3333;
+    out.0[3][16] = t3355;
+    out.0[3][17] = t3377;
+    out.0[4][12] = t3266;
+    out.0[4][13] = t3288;
+    out.0[4][14] = t3310;
+    out.0[4][15] = t3332;
+    out.0[4][16] = t3354;
+    out.0[4][17] = t3376;
+    out.0[5][12] = live[1648] * t3265;
+    out.0[5][13] = live[1648] * t3287;
+    out.0[5][14] = live[1648] * t3309;
+    out.0[5][15] = live[1648] * t3331;
+    out.0[5][16] = live[1648] * t3353;
+    out.0[5][17] = live[1648] * t3375;
+    out.0[6][11] = t3249;
+    out.0[6][12] = t3271;
+    out.0[6][13] = t3293;
+    out.0[6][14] = t3315;
+    out.0[6][15] = t3337;
+    out.0[6][16] = t3359;
+    out.0[6][17] = t3381;
+    out.0[7][11] = t3250;
+    out.0[7][12] = t3272;
+    out.0[7][13] = t3294;
+    out.0[7][14] = t3316;
+    out.0[7][15] = t3338;
+    out.0[7][16] = t3360;
+    out.0[7][17] = t3382;
+    out.0[8][11] = 1842.9129686423132
+        * (live[229] * live[1953] - live[809] * t3250 - live[233] * t3249
+            - live[228] * t3248 - live[230] * live[1952] - live[231] * live[1951]
+            - live[810] * live[1950] - live[811] * live[1648] * live[1949]);
+    out.0[8][12] = 1842.9129686423132
+        * (live[229] * t3269 - live[809] * t3272 - live[233] * t3271 - live[228] * t3270
+            - live[230] * t3268 - live[231] * t3267 - live[810] * t3266
+            - live[811] * live[1648] * t3265);
+    out.0[8][13] = 1842.9129686423132
+        * (live[229] * t3291 - live[809] * t3294 - live[233] * t3293 - live[228] * t3292
+            - live[230] * t3290 - live[231] * t3289 - live[810] * t3288
+            - live[811] * live[1648] * t3287);
+    out.0[8][14] = 1842.9129686423132
+        * (live[229] * t3313 - live[809] * t3316 - live[233] * t3315 - live[228] * t3314
+            - live[230] * t3312 - live[231] * t3311 - live[810] * t3310
+            - live[811] * live[1648] * t3309);
+    out.0[8][15] = 1842.9129686423132
+        * (live[229] * t3335 - live[809] * t3338 - live[233] * t3337 - live[228] * t3336
+            - live[230] * t3334 - live[231] * t3333 - live[810] * t3332
+            - live[811] * live[1648] * t3331);
+    out.0[8][16] = 1842.9129686423132
+        * (live[229] * t3357 - live[809] * t3360 - live[233] * t3359 - live[228] * t3358
+            - live[230] * t3356 - live[231] * t3355 - live[810] * t3354
+            - live[811] * live[1648] * t3353);
+    out.0[8][17] = 1842.9129686423132
+        * (live[229] * t3379 - live[809] * t3382 - live[233] * t3381 - live[228] * t3380
+            - live[230] * t3378 - live[231] * t3377 - live[810] * t3376
+            - live[811] * live[1648] * t3375);
+    out.0[9][11] = t3251;
+    out.0[9][12] = t3273;
+    out.0[9][13] = t3295;
+    out.0[9][14] = t3317;
+    out.0[9][15] = t3339;
+    out.0[9][16] = t3361;
+    out.0[9][17] = t3383;
+    out.0[10][11] = t3252;
+    out.0[10][12] = t3274;
+    out.0[10][13] = t3296;
+    out.0[10][14] = t3318;
+    out.0[10][15] = t3340;
+    out.0[10][16] = t3362;
+    out.0[10][17] = t3384;
+    out.0[11][11] = 1842.9129686423132
+        * (live[1895] + live[237] * live[1953] - live[812] * t3252 - live[241] * t3251
+            - live[236] * t3248 - live[238] * live[1952] - live[239] * live[1951]
+            - live[813] * live[1950] - live[814] * live[1648] * live[1949]);
+    out.0[11][12] = 1842.9129686423132
+        * (live[237] * t3269 - live[812] * t3274 - live[241] * t3273 - live[236] * t3270
+            - live[238] * t3268 - live[239] * t3267 - live[813] * t3266
+            - live[814] * live[1648] * t3265);
+    out.0[11][13] = 1842.9129686423132
+        * (live[237] * t3291 - live[812] * t3296 - live[241] * t3295 - live[236] * t3292
+            - live[238] * t3290 - live[239] * t3289 - live[813] * t3288
+            - live[814] * live[1648] * t3287);
+    out.0[11][14] = 1842.9129686423132
+        * (live[237] * t3313 - live[812] * t3318 - live[241] * t3317 - live[236] * t3314
+            - live[238] * t3312 - live[239] * t3311 - live[813] * t3310
+            - live[814] * live[1648] * t3309);
+    out.0[11][15] = 1842.9129686423132
+        * (live[237] * t3335 - live[812] * t3340 - live[241] * t3339 - live[236] * t3336
+            - live[238] * t3334 - live[239] * t3333 - live[813] * t3332
+            - live[814] * live[1648] * t3331);
+    out.0[11][16] = 1842.9129686423132
+        * (live[237] * t3357 - live[812] * t3362 - live[241] * t3361 - live[236] * t3358
+            - live[238] * t3356 - live[239] * t3355 - live[813] * t3354
+            - live[814] * live[1648] * t3353);
+    out.0[11][17] = 1842.9129686423132
+        * (live[237] * t3379 - live[812] * t3384 - live[241] * t3383 - live[236] * t3380
+            - live[238] * t3378 - live[239] * t3377 - live[813] * t3376
+            - live[814] * live[1648] * t3375);
+    out.0[12][11] = t3253;
+    out.0[12][12] = t3275;
+    out.0[12][13] = t3297;
+    out.0[12][14] = t3319;
+    out.0[12][15] = t3341;
+    out.0[12][16] = t3363;
+    out.0[12][17] = t3385;
+    out.0[13][11] = t3254;
+    out.0[13][12] = t3276;
+    out.0[13][13] = t3298;
+    out.0[13][14] = t3320;
+    out.0[13][15] = t3342;
+    out.0[13][16] = t3364;
+    out.0[13][17] = t3386;
+    out.0[14][11] = 1842.9129686423132
+        * (live[245] * live[1953] - live[815] * t3254 - live[249] * t3253
+            - live[244] * t3248 - live[246] * live[1952] - live[247] * live[1951]
+            - live[816] * live[1950] - live[817] * live[1648] * live[1949]);
+    out.0[14][12] = 1842.9129686423132
+        * (live[1932] + live[245] * t3269 - live[815] * t3276 - live[249] * t3275
+            - live[244] * t3270 - live[246] * t3268 - live[247] * t3267
+            - live[816] * t3266 - live[817] * live[1648] * t3265);
+    out.0[14][13] = 1842.9129686423132
+        * (live[1904] + live[245] * t3291 - live[815] * t3298 - live[249] * t3297
+            - live[244] * t3292 - live[246] * t3290 - live[247] * t3289
+            - live[816] * t3288 - live[817] * live[1648] * t3287);
+    out.0[14][14] = 1842.9129686423132
+        * (live[1907] + live[245] * t3313 - live[815] * t3320 - live[249] * t3319
+            - live[244] * t3314 - live[246] * t3312 - live[247] * t3311
+            - live[816] * t3310 - live[817] * live[1648] * t3309);
+    out.0[14][15] = 1842.9129686423132
+        * (live[245] * t3335 - live[815] * t3342 - live[249] * t3341 - live[244] * t3336
+            - live[246] * t3334 - live[247] * t3333 - live[816] * t3332
+            - live[817] * live[1648] * t3331);
+    out.0[14][16] = 1842.9129686423132
+        * (live[245] * t3357 - live[815] * t3364 - live[249] * t3363 - live[244] * t3358
+            - live[246] * t3356 - live[247] * t3355 - live[816] * t3354
+            - live[817] * live[1648] * t3353);
+    out.0[14][17] = 1842.9129686423132
+        * (live[245] * t3379 - live[815] * t3386 - live[249] * t3385 - live[244] * t3380
+            - live[246] * t3378 - live[247] * t3377 - live[816] * t3376
+            - live[817] * live[1648] * t3375);
+    out.0[15][11] = t3255;
+    out.0[15][12] = t3277;
+    out.0[15][13] = t3299;
+    out.0[15][14] = t3321;
+    out.0[15][15] = t3343;
+    out.0[15][16] = t3365;
+    out.0[15][17] = t3387;
+    out.0[16][11] = t3256;
+    out.0[16][12] = t3278;
+    out.0[16][13] = t3300;
+    out.0[16][14] = t3322;
+    out.0[16][15] = t3344;
+    out.0[16][16] = t3366;
+    out.0[16][17] = t3388;
+    out.0[17][11] = 1842.9129686423132
+        * (live[253] * live[1953] - live[818] * t3256 - live[257] * t3255
+            - live[252] * t3248 - live[254] * live[1952] - live[255] * live[1951]
+            - live[819] * live[1950] - live[820] * live[1648] * live[1949]);
+    out.0[17][12] = 1842.9129686423132
+        * (live[253] * t3269 - live[818] * t3278 - live[257] * t3277 - live[252] * t3270
+            - live[254] * t3268 - live[255] * t3267 - live[819] * t3266
+            - live[820] * live[1648] * t3265);
+    out.0[17][13] = 1842.9129686423132
+        * (live[253] * t3291 - live[818] * t3300 - live[257] * t3299 - live[252] * t3292
+            - live[254] * t3290 - live[255] * t3289 - live[819] * t3288
+            - live[820] * live[1648] * t3287);
+    out.0[17][14] = 1842.9129686423132
+        * (live[253] * t3313 - live[818] * t3322 - live[257] * t3321 - live[252] * t3314
+            - live[254] * t3312 - live[255] * t3311 - live[819] * t3310
+            - live[820] * live[1648] * t3309);
+    out.0[17][15] = 1842.9129686423132
+        * (live[1937] + live[253] * t3335 - live[818] * t3344 - live[257] * t3343
+            - live[252] * t3336 - live[254] * t3334 - live[255] * t3333
+            - live[819] * t3332 - live[820] * live[1648] * t3331);
+    out.0[17][16] = 1842.9129686423132
+        * (live[1916] + live[253] * t3357 - live[818] * t3366 - live[257] * t3365
+            - live[252] * t3358 - live[254] * t3356 - live[255] * t3355
+            - live[819] * t3354 - live[820] * live[1648] * t3353);
+    out.0[17][17] = 1842.9129686423132
+        * (live[1919] + live[253] * t3379 - live[818] * t3388 - live[257] * t3387
+            - live[252] * t3380 - live[254] * t3378 - live[255] * t3377
+            - live[819] * t3376 - live[820] * live[1648] * t3375);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part23(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part23_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part23`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part23_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part23`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part23_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3398 = 7.091992922587524 * live[717] * live[809] - live[1017];
+    let t3399 = -0.008674079908742902 * live[713] - live[21] * live[1009]
+        - live[20] * live[1010];
+    let t3400 = t3399 + 7.091992922587524 * live[233] * live[717]
+        - live[1611] * live[1612] * t3398;
+    let t3401 = 7.091992922587524
+        * (live[252] * live[744] + live[244] * live[735] + live[236] * live[726]
+            + live[228] * live[717]) - live[1563] * live[1565] * live[1954]
+        - live[1571] * live[1572] * live[1956] - live[1579] * live[1581] * live[1957]
+        - live[1587] * live[1588] * live[1959] - live[1595] * live[1597] * live[1960]
+        - live[1603] * live[1604] * live[1962] - live[1611] * live[1613] * t3398
+        - live[1619] * live[1620] * t3400;
+    let t3402 = -7.091992922587524
+        * (live[253] * live[744] + live[245] * live[735] + live[237] * live[726]
+            + live[229] * live[717]) - 2.50000279 * qd[5]
+        - live[1563] * live[1566] * live[1954] - live[1571] * live[1573] * live[1956]
+        - live[1579] * live[1582] * live[1957] - live[1587] * live[1589] * live[1959]
+        - live[1595] * live[1598] * live[1960] - live[1603] * live[1605] * live[1962]
+        - live[1611] * live[1614] * t3398 - live[1619] * live[1621] * t3400
+        - live[1627] * live[1628] * t3401;
+    let t3403 = 2.50000279 * qd[4]
+        + 7.091992922587524
+            * (live[254] * live[744] + live[246] * live[735] + live[238] * live[726]
+                + live[230] * live[717]) - live[1563] * live[1567] * live[1954]
+        - live[1571] * live[1574] * live[1956] - live[1579] * live[1583] * live[1957]
+        - live[1587] * live[1590] * live[1959] - live[1595] * live[1599] * live[1960]
+        - live[1603] * live[1606] * live[1962] - live[1611] * live[1615] * t3398
+        - live[1619] * live[1622] * t3400 - live[1627] * live[1629] * t3401
+        - live[1633] * live[1634] * t3402;
+    let t3404 = live[1955] + live[1958] + live[1961] + t3399
+        + 7.091992922587524
+            * (live[255] * live[744] + live[247] * live[735] + live[239] * live[726]
+                + live[231] * live[717]) - live[1563] * live[1568] * live[1954]
+        - live[1571] * live[1575] * live[1956] - live[1579] * live[1584] * live[1957]
+        - live[1587] * live[1591] * live[1959] - live[1595] * live[1600] * live[1960]
+        - live[1603] * live[1607] * live[1962] - live[1611] * live[1616] * t3398
+        - live[1619] * live[1623] * t3400 - live[1627] * live[1630] * t3401
+        - live[1633] * live[1635] * t3402 - live[1638] * live[1639] * t3403;
+    let t3405 = live[117] * live[1012] + live[81] * live[1014] + live[45] * live[1016]
+        + live[6] * live[1018]
+        + 7.091992922587524
+            * (live[744] * live[819] + live[735] * live[816] + live[726] * live[813]
+                + live[717] * live[810]) - live[118] * live[1011] - live[82] * live[1013]
+        - live[46] * live[1015] - live[7] * live[1017]
+        - live[1563] * live[1569] * live[1954] - live[1571] * live[1576] * live[1956]
+        - live[1579] * live[1585] * live[1957] - live[1587] * live[1592] * live[1959]
+        - live[1595] * live[1601] * live[1960] - live[1603] * live[1608] * live[1962]
+        - live[1611] * live[1617] * t3398 - live[1619] * live[1624] * t3400
+        - live[1627] * live[1631] * t3401 - live[1633] * live[1636] * t3402
+        - live[1638] * live[1640] * t3403 - live[1643] * live[1644] * t3404;
+    let t3406 = 7.091992922587524
+        * (live[744] * live[820] + live[735] * live[817] + live[726] * live[814]
+            + live[717] * live[811]) - live[117] * live[1011] - live[118] * live[1012]
+        - live[81] * live[1013] - live[82] * live[1014] - live[45] * live[1015]
+        - live[46] * live[1016] - live[6] * live[1017] - live[7] * live[1018]
+        - live[1563] * live[1570] * live[1954] - live[1571] * live[1578] * live[1956]
+        - live[1579] * live[1586] * live[1957] - live[1587] * live[1594] * live[1959]
+        - live[1595] * live[1602] * live[1960] - live[1603] * live[1610] * live[1962]
+        - live[1611] * live[1618] * t3398 - live[1619] * live[1626] * t3400
+        - live[1627] * live[1632] * t3401 - live[1633] * live[1637] * t3402
+        - live[1638] * live[1641] * t3403 - live[1643] * live[1645] * t3404
+        - live[1646] * live[1647] * t3405;
+    let t3407 = live[1646] * (t3405 - live[1647] * live[1648] * t3406);
+    let t3408 = live[1643]
+        * (t3404 - live[1644] * t3407 - live[1645] * live[1648] * t3406);
+    let t3409 = live[1638]
+        * (t3403 - live[1639] * t3408 - live[1640] * t3407
+            - live[1641] * live[1648] * t3406);
+    let t3410 = live[1633]
+        * (t3402 - live[1634] * t3409 - live[1635] * t3408 - live[1636] * t3407
+            - live[1637] * live[1648] * t3406);
+    let t3411 = live[1627]
+        * (t3401 - live[1628] * t3410 - live[1629] * t3409 - live[1630] * t3408
+            - live[1631] * t3407 - live[1632] * live[1648] * t3406);
+    let t3412 = live[1619]
+        * (t3400 - live[1620] * t3411 - live[1621] * t3410 - live[1622] * t3409
+            - live[1623] * t3408 - live[1624] * t3407 - live[1626] * live[1648] * t3406);
+    let t3413 = live[1611]
+        * (t3398 - live[1612] * t3412 - live[1613] * t3411 - live[1614] * t3410
+            - live[1615] * t3409 - live[1616] * t3408 - live[1617] * t3407
+            - live[1618] * live[1648] * t3406);
+    let t3414 = live[1603]
+        * (live[1962] - live[1604] * t3411 - live[1605] * t3410 - live[1606] * t3409
+            - live[1607] * t3408 - live[1608] * t3407 - live[1610] * live[1648] * t3406);
+    let t3415 = live[1595]
+        * (live[1960] - live[1596] * t3414 - live[1597] * t3411 - live[1598] * t3410
+            - live[1599] * t3409 - live[1600] * t3408 - live[1601] * t3407
+            - live[1602] * live[1648] * t3406);
+    let t3416 = live[1587]
+        * (live[1959] - live[1588] * t3411 - live[1589] * t3410 - live[1590] * t3409
+            - live[1591] * t3408 - live[1592] * t3407 - live[1594] * live[1648] * t3406);
+    let t3417 = live[1579]
+        * (live[1957] - live[1580] * t3416 - live[1581] * t3411 - live[1582] * t3410
+            - live[1583] * t3409 - live[1584] * t3408 - live[1585] * t3407
+            - live[1586] * live[1648] * t3406);
+    let t3418 = live[1571]
+        * (live[1956] - live[1572] * t3411 - live[1573] * t3410 - live[1574] * t3409
+            - live[1575] * t3408 - live[1576] * t3407 - live[1578] * live[1648] * t3406);
+    let t3419 = live[1563]
+        * (live[1954] - live[1564] * t3418 - live[1565] * t3411 - live[1566] * t3410
+            - live[1567] * t3409 - live[1568] * t3408 - live[1569] * t3407
+            - live[1570] * live[1648] * t3406);
+    let t3420 = -7.091992922587524 * live[818] * live[1035] - live[1036];
+    let t3421 = 0.008674079908742902 * live[1022] - live[129] * live[1024]
+        - live[128] * live[1025];
+    let t3422 = t3421 - 7.091992922587524 * live[257] * live[1035]
+        - live[1563] * live[1564] * t3420;
+    let t3423 = -7.091992922587524 * live[815] * live[1038] - live[1039];
+    let t3424 = -0.008674079908742902 * live[1021] - live[93] * live[1027]
+        - live[92] * live[1028];
+    let t3425 = t3424 - 7.091992922587524 * live[249] * live[1038]
+        - live[1579] * live[1580] * t3423;
+    let t3426 = -7.091992922587524 * live[812] * live[1041] - live[1042];
+    let t3427 = 0.008674079908742902 * live[1020] - live[57] * live[1030]
+        - live[56] * live[1031];
+    let t3428 = t3427 - 7.091992922587524 * live[241] * live[1041]
+        - live[1595] * live[1596] * t3426;
+    let t3429 = -7.091992922587524 * live[809] * live[1044] - live[1045];
+    let t3430 = -0.008674079908742902 * live[1019] - live[21] * live[1033]
+        - live[20] * live[1034];
+    let t3431 = t3430 - 7.091992922587524 * live[233] * live[1044]
+        - live[1611] * live[1612] * t3429;
+    let t3432 = 2.50000279 * qd[5]
+        - 7.091992922587524
+            * (live[252] * live[1035] + live[244] * live[1038] + live[236] * live[1041]
+                + live[228] * live[1044]) - live[1563] * live[1565] * t3420
+        - live[1571] * live[1572] * t3422 - live[1579] * live[1581] * t3423
+        - live[1587] * live[1588] * t3425 - live[1595] * live[1597] * t3426
+        - live[1603] * live[1604] * t3428 - live[1611] * live[1613] * t3429
+        - live[1619] * live[1620] * t3431;
+    let t3433 = 7.091992922587524
+        * (live[253] * live[1035] + live[245] * live[1038] + live[237] * live[1041]
+            + live[229] * live[1044]) - live[1563] * live[1566] * t3420
+        - live[1571] * live[1573] * t3422 - live[1579] * live[1582] * t3423
+        - live[1587] * live[1589] * t3425 - live[1595] * live[1598] * t3426
+        - live[1603] * live[1605] * t3428 - live[1611] * live[1614] * t3429
+        - live[1619] * live[1621] * t3431 - live[1627] * live[1628] * t3432;
+    let t3434 = -2.50000279 * qd[3]
+        - 7.091992922587524
+            * (live[254] * live[1035] + live[246] * live[1038] + live[238] * live[1041]
+                + live[230] * live[1044]) - live[1563] * live[1567] * t3420
+        - live[1571] * live[1574] * t3422 - live[1579] * live[1583] * t3423
+        - live[1587] * live[1590] * t3425 - live[1595] * live[1599] * t3426
+        - live[1603] * live[1606] * t3428 - live[1611] * live[1615] * t3429
+        - live[1619] * live[1622] * t3431 - live[1627] * live[1629] * t3432
+        - live[1633] * live[1634] * t3433;
+    let t3435 = t3421 + t3424 + t3427 + t3430 - live[1563] * live[1568] * t3420
+        - live[1571] * live[1575] * t3422 - live[1579] * live[1584] * t3423
+        - live[1587] * live[1591] * t3425 - live[1595] * live[1600] * t3426
+        - live[1603] * live[1607] * t3428 - live[1611] * live[1616] * t3429
+        - live[1619] * live[1623] * t3431 - live[1627] * live[1630] * t3432
+        - live[1633] * live[1635] * t3433 - live[1638] * live[1639] * t3434
+        - 7.091992922587524
+            * (live[255] * live[1035] + live[247] * live[1038] + live[239] * live[1041]
+                + live[231] * live[1044]);
+    let t3436 = live[117] * live[1037] + live[81] * live[1040] + live[45] * live[1043]
+        + live[6] * live[1046] - live[118] * live[1036] - live[82] * live[1039]
+        - live[46] * live[1042] - live[7] * live[1045] - live[1563] * live[1569] * t3420
+        - live[1571] * live[1576] * t3422 - live[1579] * live[1585] * t3423
+        - live[1587] * live[1592] * t3425 - live[1595] * live[1601] * t3426
+        - live[1603] * live[1608] * t3428 - live[1611] * live[1617] * t3429
+        - live[1619] * live[1624] * t3431 - live[1627] * live[1631] * t3432
+        - live[1633] * live[1636] * t3433 - live[1638] * live[1640] * t3434
+        - live[1643] * live[1644] * t3435
+        - 7.091992922587524
+            * (live[819] * live[1035] + live[816] * live[1038] + live[813] * live[1041]
+                + live[810] * live[1044]);
+    let t3437 = -7.091992922587524
+        * (live[820] * live[1035] + live[817] * live[1038] + live[814] * live[1041]
+            + live[811] * live[1044]) - live[117] * live[1036] - live[118] * live[1037]
+        - live[81] * live[1039] - live[82] * live[1040] - live[45] * live[1042]
+        - live[46] * live[1043] - live[6] * live[1045] - live[7] * live[1046]
+        - live[1563] * live[1570] * t3420 - live[1571] * live[1578] * t3422
+        - live[1579] * live[1586] * t3423 - live[1587] * live[1594] * t3425
+        - live[1595] * live[1602] * t3426 - live[1603] * live[1610] * t3428
+        - live[1611] * live[1618] * t3429 - live[1619] * live[1626] * t3431
+        - live[1627] * live[1632] * t3432 - live[1633] * live[1637] * t3433
+        - live[1638] * live[1641] * t3434 - live[1643] * live[1645] * t3435
+        - live[1646] * live[1647] * t3436;
+    let t3438 = live[1646] * (t3436 - live[1647] * live[1648] * t3437);
+    let t3439 = live[1643]
+        * (t3435 - live[1644] * t3438 - live[1645] * live[1648] * t3437);
+    let t3440 = live[1638]
+        * (t3434 - live[1639] * t3439 - live[1640] * t3438
+            - live[1641] * live[1648] * t3437);
+    let t3441 = live[1633]
+        * (t3433 - live[1634] * t3440 - live[1635] * t3439 - live[1636] * t3438
+            - live[1637] * live[1648] * t3437);
+    let t3442 = live[1627]
+        * (t3432 - live[1628] * t3441 - live[1629] * t3440 - live[1630] * t3439
+            - live[1631] * t3438 - live[1632] * live[1648] * t3437);
+    let t3443 = live[1619]
+        * (t3431 - live[1620] * t3442 - live[1621] * t3441 - live[1622] * t3440
+            - live[1623] * t3439 - live[1624] * t3438 - live[1626] * live[1648] * t3437);
+    let t3444 = live[1611]
+        * (t3429 - live[1612] * t3443 - live[1613] * t3442 - live[1614] * t3441
+            - live[1615] * t3440 - live[1616] * t3439 - live[1617] * t3438
+            - live[1618] * live[1648] * t3437);
+    let t3445 = live[1603]
+        * (t3428 - live[1604] * t3442 - live[1605] * t3441 - live[1606] * t3440
+            - live[1607] * t3439 - live[1608] * t3438 - live[1610] * live[1648] * t3437);
+    let t3446 = live[1595]
+        * (t3426 - live[1596] * t3445 - live[1597] * t3442 - live[1598] * t3441
+            - live[1599] * t3440 - live[1600] * t3439 - live[1601] * t3438
+            - live[1602] * live[1648] * t3437);
+    let t3447 = live[1587]
+        * (t3425 - live[1588] * t3442 - live[1589] * t3441 - live[1590] * t3440
+            - live[1591] * t3439 - live[1592] * t3438 - live[1594] * live[1648] * t3437);
+    let t3448 = live[1579]
+        * (t3423 - live[1580] * t3447 - live[1581] * t3442 - live[1582] * t3441
+            - live[1583] * t3440 - live[1584] * t3439 - live[1585] * t3438
+            - live[1586] * live[1648] * t3437);
+    let t3449 = live[1571]
+        * (t3422 - live[1572] * t3442 - live[1573] * t3441 - live[1574] * t3440
+            - live[1575] * t3439 - live[1576] * t3438 - live[1578] * live[1648] * t3437);
+    let t3450 = live[1563]
+        * (t3420 - live[1564] * t3449 - live[1565] * t3442 - live[1566] * t3441
+            - live[1567] * t3440 - live[1568] * t3439 - live[1569] * t3438
+            - live[1570] * live[1648] * t3437);
+    let t3451 = -7.091992922587524 * live[818] * live[1055] - live[1056];
+    let t3452 = 0.008674079908742902 * live[1023] - live[129] * live[1047]
+        - live[128] * live[1048];
+    let t3453 = t3452 - 7.091992922587524 * live[257] * live[1055]
+        - live[1563] * live[1564] * t3451;
+    let t3454 = -7.091992922587524 * live[815] * live[1058] - live[1059];
+    let t3455 = -0.008674079908742902 * live[1026] - live[93] * live[1049]
+        - live[92] * live[1050];
+    let t3456 = t3455 - 7.091992922587524 * live[249] * live[1058]
+        - live[1579] * live[1580] * t3454;
+    let t3457 = -7.091992922587524 * live[812] * live[1061] - live[1062];
+    let t3458 = 0.008674079908742902 * live[1029] - live[57] * live[1051]
+        - live[56] * live[1052];
+    let t3459 = t3458 - 7.091992922587524 * live[241] * live[1061]
+        - live[1595] * live[1596] * t3457;
+    let t3460 = -7.091992922587524 * live[809] * live[1064] - live[1065];
+    let t3461 = -0.008674079908742902 * live[1032] - live[21] * live[1053]
+        - live[20] * live[1054];
+    let t3462 = t3461 - 7.091992922587524 * live[233] * live[1064]
+        - live[1611] * live[1612] * t3460;
+    let t3463 = -2.50000279 * qd[4]
+        - 7.091992922587524
+            * (live[252] * live[1055] + live[244] * live[1058] + live[236] * live[1061]
+                + live[228] * live[1064]) - live[1563] * live[1565] * t3451
+        - live[1571] * live[1572] * t3453 - live[1579] * live[1581] * t3454
+        - live[1587] * live[1588] * t3456 - live[1595] * live[1597] * t3457
+        - live[1603] * live[1604] * t3459 - live[1611] * live[1613] * t3460
+        - live[1619] * live[1620] * t3462;
+    let t3464 = 2.50000279 * qd[3]
+        + 7.091992922587524
+            * (live[253] * live[1055] + live[245] * live[1058] + live[237] * live[1061]
+                + live[229] * live[1064]) - live[1563] * live[1566] * t3451
+        - live[1571] * live[1573] * t3453 - live[1579] * live[1582] * t3454
+        - live[1587] * live[1589] * t3456 - live[1595] * live[1598] * t3457
+        - live[1603] * live[1605] * t3459 - live[1611] * live[1614] * t3460
+        - live[1619] * live[1621] * t3462 - live[1627] * live[1628] * t3463;
+    let t3465 = -7.091992922587524
+        * (live[254] * live[1055] + live[246] * live[1058] + live[238] * live[1061]
+            + live[230] * live[1064]) - live[1563] * live[1567] * t3451
+        - live[1571] * live[1574] * t3453 - live[1579] * live[1583] * t3454
+        - live[1587] * live[1590] * t3456 - live[1595] * live[1599] * t3457
+        - live[1603] * live[1606] * t3459 - live[1611] * live[1615] * t3460
+        - live[1619] * live[1622] * t3462 - live[1627] * live[1629] * t3463
+        - live[1633] * live[1634] * t3464;
+    let t3466 = t3452 + t3455 + t3458 + t3461 - live[1563] * live[1568] * t3451
+        - live[1571] * live[1575] * t3453 - live[1579] * live[1584] * t3454
+        - live[1587] * live[1591] * t3456 - live[1595] * live[1600] * t3457
+        - live[1603] * live[1607] * t3459 - live[1611] * live[1616] * t3460
+        - live[1619] * live[1623] * t3462 - live[1627] * live[1630] * t3463
+        - live[1633] * live[1635] * t3464 - live[1638] * live[1639] * t3465
+        - 7.091992922587524
+            * (live[255] * live[1055] + live[247] * live[1058] + live[239] * live[1061]
+                + live[231] * live[1064]);
+    let t3467 = live[117] * live[1057] + live[81] * live[1060] + live[45] * live[1063]
+        + live[6] * live[1066] - live[118] * live[1056] - live[82] * live[1059]
+        - live[46] * live[1062] - live[7] * live[1065] - live[1563] * live[1569] * t3451
+        - live[1571] * live[1576] * t3453 - live[1579] * live[1585] * t3454
+        - live[1587] * live[1592] * t3456 - live[1595] * live[1601] * t3457
+        - live[1603] * live[1608] * t3459 - live[1611] * live[1617] * t3460
+        - live[1619] * live[1624] * t3462 - live[1627] * live[1631] * t3463
+        - live[1633] * live[1636] * t3464 - live[1638] * live[1640] * t3465
+        - live[1643] * live[1644] * t3466
+        - 7.091992922587524
+            * (live[819] * live[1055] + live[816] * live[1058] + live[813] * live[1061]
+                + live[810] * live[1064]);
+    let t3468 = -7.091992922587524
+        * (live[820] * live[1055] + live[817] * live[1058] + live[814] * live[1061]
+            + live[811] * live[1064]) - live[117] * live[1056] - live[118] * live[1057]
+        - live[81] * live[1059] - live[82] * live[1060] - live[45] * live[1062]
+        - live[46] * live[1063] - live[6] * live[1065] - live[7] * live[1066]
+        - live[1563] * live[1570] * t3451 - live[1571] * live[1578] * t3453
+        - live[1579] * live[1586] * t3454 - live[1587] * live[1594] * t3456
+        - live[1595] * live[1602] * t3457 - live[1603] * live[1610] * t3459
+        - live[1611] * live[1618] * t3460 - live[1619] * live[1626] * t3462
+        - live[1627] * live[1632] * t3463 - live[1633] * live[1637] * t3464
+        - live[1638] * live[1641] * t3465 - live[1643] * live[1645] * t3466
+        - live[1646] * live[1647] * t3467;
+    let t3469 = live[1646] * (t3467 - live[1647] * live[1648] * t3468);
+    let t3470 = live[1643]
+        * (t3466 - live[1644] * t3469 - live[1645] * live[1648] * t3468);
+    let t3471 = live[1638]
+        * (t3465 - live[1639] * t3470 - live[1640] * t3469
+            - live[1641] * live[1648] * t3468);
+    let t3472 = live[1633]
+        * (t3464 - live[1634] * t3471 - live[1635] * t3470 - live[1636] * t3469
+            - live[1637] * live[1648] * t3468);
+    let t3473 = live[1627]
+        * (t3463 - live[1628] * t3472 - live[1629] * t3471 - live[1630] * t3470
+            - live[1631] * t3469 - live[1632] * live[1648] * t3468);
+    let t3474 = live[1619]
+        * (t3462 - live[1620] * t3473 - live[1621] * t3472 - live[1622] * t3471
+            - live[1623] * t3470 - live[1624] * t3469 - live[1626] * live[1648] * t3468);
+    let t3475 = live[1611]
+        * (t3460 - live[1612] * t3474 - live[1613] * t3473 - live[1614] * t3472
+            - live[1615] * t3471 - live[1616] * t3470 - live[1617] * t3469
+            - live[1618] * live[1648] * t3468);
+    let t3476 = live[1603]
+        * (t3459 - live[1604] * t3473 - live[1605] * t3472 - live[1606] * t3471
+            - live[1607] * t3470 - live[1608] * t3469 - live[1610] * live[1648] * t3468);
+    let t3477 = live[1595]
+        * (t3457 - live[1596] * t3476 - live[1597] * t3473 - live[1598] * t3472
+            - live[1599] * t3471 - live[1600] * t3470 - live[1601] * t3469
+            - live[1602] * live[1648] * t3468);
+    let t3478 = live[1587]
+        * (t3456 - live[1588] * t3473 - live[1589] * t3472 - live[1590] * t3471
+            - live[1591] * t3470 - live[1592] * t3469 - live[1594] * live[1648] * t3468);
+    let t3479 = live[1579]
+        * (t3454 - live[1580] * t3478 - live[1581] * t3473 - live[1582] * t3472
+            - live[1583] * t3471 - live[1584] * t3470 - live[1585] * t3469
+            - live[1586] * live[1648] * t3468);
+    let t3480 = live[1571]
+        * (t3453 - live[1572] * t3473 - live[1573] * t3472 - live[1574] * t3471
+            - live[1575] * t3470 - live[1576] * t3469 - live[1578] * live[1648] * t3468);
+    let t3481 = live[1563]
+        * (t3451 - live[1564] * t3480 - live[1565] * t3473 - live[1566] * t3472
+            - live[1567] * t3471 - live[1568] * t3470 - live[1569] * t3469
+            - live[1570] * live[1648] * t3468);
+    let t3482 = live[1184] - 1842.9129686423132 * live[818] * live[1938];
+    let t3483 = 0.008674079908742902 * live[1144] + 0.0000702001578415 * live[120]
+        + 0.014 * live[1122] - live[129] * live[1149] - live[128] * live[1151];
+    let t3484 = t3483 - 1842.9129686423132 * live[257] * live[1938]
+        - live[1563] * live[1564] * t3482;
+    let t3485 = live[1193] - 1842.9129686423132 * live[815] * live[1933];
+    let t3486 = -0.008674079908742902 * live[1143] - 0.0000702001578415 * live[84]
+        - live[93] * live[1157] - 0.014 * live[1128] - live[92] * live[1159];
+    let t3487 = t3486 - 1842.9129686423132 * live[249] * live[1933]
+        - live[1579] * live[1580] * t3485;
+    let t3488 = live[1202] - 1842.9129686423132 * live[812] * live[1928];
+    let t3489 = 0.008674079908742902 * live[1142] + 0.014 * live[1134]
+        - live[57] * live[1165] - 0.0001636201578415 * live[48] - live[56] * live[1167];
+    let t3490 = t3489 - 1842.9129686423132 * live[241] * live[1928]
+        - live[1595] * live[1596] * t3488;
+    let t3491 = live[1210] - 1842.9129686423132 * live[809] * live[1923];
+    let t3492 = 0.0001636201578415 * live[9] - 0.008674079908742902 * live[1141]
+        - live[21] * live[1175] - 0.014 * live[1140] - live[20] * live[1178];
+    let t3493 = t3492 - 1842.9129686423132 * live[233] * live[1923]
+        - live[1611] * live[1612] * t3491;
+    let t3494 = -1842.9129686423132
+        * (live[252] * live[1938] + live[244] * live[1933] + live[236] * live[1928]
+            + live[228] * live[1923]) - live[1214] - live[1216] - live[1218] - live[1220]
+        - live[1563] * live[1565] * t3482 - live[1571] * live[1572] * t3484
+        - live[1579] * live[1581] * t3485 - live[1587] * live[1588] * t3487
+        - live[1595] * live[1597] * t3488 - live[1603] * live[1604] * t3490
+        - live[1611] * live[1613] * t3491 - live[1619] * live[1620] * t3493;
+    let t3495 = 2.50000279 * qd[2]
+        + 1842.9129686423132
+            * (live[253] * live[1938] + live[245] * live[1933] + live[237] * live[1928]
+                + live[229] * live[1923]) - live[1215] - live[1217] - live[1219]
+        - live[1221] - live[1563] * live[1566] * t3482 - live[1571] * live[1573] * t3484
+        - live[1579] * live[1582] * t3485 - live[1587] * live[1589] * t3487
+        - live[1595] * live[1598] * t3488 - live[1603] * live[1605] * t3490
+        - live[1611] * live[1614] * t3491 - live[1619] * live[1621] * t3493
+        - live[1627] * live[1628] * t3494;
+    let t3496 = -2.50000279 * qd[1] - live[1152] - live[1160] - live[1168] - live[1179]
+        - live[1563] * live[1567] * t3482 - live[1571] * live[1574] * t3484
+        - live[1579] * live[1583] * t3485 - live[1587] * live[1590] * t3487
+        - live[1595] * live[1599] * t3488 - live[1603] * live[1606] * t3490
+        - live[1611] * live[1615] * t3491 - live[1619] * live[1622] * t3493
+        - live[1627] * live[1629] * t3494 - live[1633] * live[1634] * t3495
+        - 1842.9129686423132
+            * (live[254] * live[1938] + live[246] * live[1933] + live[238] * live[1928]
+                + live[230] * live[1923]);
+    let t3497 = live[1152] - live[1179];
+    let t3498 = live[1168] - live[1160];
+    let t3499 = t3483 + t3486 + t3489 + t3492 + 0.0875 * (t3497 + t3498)
+        - live[1563] * live[1568] * t3482 - live[1571] * live[1575] * t3484
+        - live[1579] * live[1584] * t3485 - live[1587] * live[1591] * t3487
+        - live[1595] * live[1600] * t3488 - live[1603] * live[1607] * t3490
+        - live[1611] * live[1616] * t3491 - live[1619] * live[1623] * t3493
+        - live[1627] * live[1630] * t3494 - live[1633] * live[1635] * t3495
+        - live[1638] * live[1639] * t3496
+        - 1842.9129686423132
+            * (live[255] * live[1938] + live[247] * live[1933] + live[239] * live[1928]
+                + live[231] * live[1923]);
+    let t3500 = 0.06939998287725893 * qd[5] + live[117] * live[1188]
+        + live[81] * live[1197] + live[45] * live[1205] + live[6] * live[1213]
+        + 0.1946 * (t3498 - t3497) - live[118] * live[1185] - live[82] * live[1194]
+        - live[46] * live[1203] - live[7] * live[1211] - live[1563] * live[1569] * t3482
+        - live[1571] * live[1576] * t3484 - live[1579] * live[1585] * t3485
+        - live[1587] * live[1592] * t3487 - live[1595] * live[1601] * t3488
+        - live[1603] * live[1608] * t3490 - live[1611] * live[1617] * t3491
+        - live[1619] * live[1624] * t3493 - live[1627] * live[1631] * t3494
+        - live[1633] * live[1636] * t3495 - live[1638] * live[1640] * t3496
+        - live[1643] * live[1644] * t3499
+        - 1842.9129686423132
+            * (live[819] * live[1938] + live[816] * live[1933] + live[813] * live[1928]
+                + live[810] * live[1923]);
+    let t3501 = 0.0875 * (live[1216] + live[1220] - live[1214] - live[1218])
+        + 0.1946 * (live[1215] + live[1217] - live[1219] - live[1221])
+        - 0.05376923817100892 * qd[4] - live[117] * live[1185] - live[118] * live[1188]
+        - live[81] * live[1194] - live[82] * live[1197] - live[45] * live[1203]
+        - live[46] * live[1205] - live[6] * live[1211] - live[7] * live[1213]
+        - live[1563] * live[1570] * t3482 - live[1571] * live[1578] * t3484
+        - live[1579] * live[1586] * t3485 - live[1587] * live[1594] * t3487
+        - live[1595] * live[1602] * t3488 - live[1603] * live[1610] * t3490
+        - live[1611] * live[1618] * t3491 - live[1619] * live[1626] * t3493
+        - live[1627] * live[1632] * t3494 - live[1633] * live[1637] * t3495
+        - live[1638] * live[1641] * t3496 - live[1643] * live[1645] * t3499
+        - live[1646] * live[1647] * t3500
+        - 1842.9129686423132
+            * (live[820] * live[1938] + live[817] * live[1933] + live[814] * live[1928]
+                + live[811] * live[1923]);
+    let t3502 = live[1646] * (t3500 - live[1647] * live[1648] * t3501);
+    let t3503 = live[1643]
+        * (t3499 - live[1644] * t3502 - live[1645] * live[1648] * t3501);
+    let t3504 = live[1638]
+        * (t3496 - live[1639] * t3503 - live[1640] * t3502
+            - live[1641] * live[1648] * t3501);
+    let t3505 = live[1633]
+        * (t3495 - live[1634] * t3504 - live[1635] * t3503 - live[1636] * t3502
+            - live[1637] * live[1648] * t3501);
+    let t3506 = live[1627]
+        * (t3494 - live[1628] * t3505 - live[1629] * t3504 - live[1630] * t3503
+            - live[1631] * t3502 - live[1632] * live[1648] * t3501);
+    let t3507 = live[1619]
+        * (t3493 - live[1620] * t3506 - live[1621] * t3505 - live[1622] * t3504
+            - live[1623] * t3503 - live[1624] * t3502 - live[1626] * live[1648] * t3501);
+    let t3508 = live[1611]
+        * (t3491 - live[1612] * t3507 - live[1613] * t3506 - live[1614] * t3505
+            - live[1615] * t3504 - live[1616] * t3503 - live[1617] * t3502
+            - live[1618] * live[1648] * t3501);
+    let t3509 = live[1603]
+        * (t3490 - live[1604] * t3506 - live[1605] * t3505 - live[1606] * t3504
+            - live[1607] * t3503 - live[1608] * t3502 - live[1610] * live[1648] * t3501);
+    let t3510 = live[1595]
+        * (t3488 - live[1596] * t3509 - live[1597] * t3506 - live[1598] * t3505
+            - live[1599] * t3504 - live[1600] * t3503 - live[1601] * t3502
+            - live[1602] * live[1648] * t3501);
+    let t3511 = live[1587]
+        * (t3487 - live[1588] * t3506 - live[1589] * t3505 - live[1590] * t3504
+            - live[1591] * t3503 - live[1592] * t3502 - live[1594] * live[1648] * t3501);
+    let t3512 = live[1579]
+        * (t3485 - live[1580] * t3511 - live[1581] * t3506 - live[1582] * t3505
+            - live[1583] * t3504 - live[1584] * t3503 - live[1585] * t3502
+            - live[1586] * live[1648] * t3501);
+    let t3513 = live[1571]
+        * (t3484 - live[1572] * t3506 - live[1573] * t3505 - live[1574] * t3504
+            - live[1575] * t3503 - live[1576] * t3502 - live[1578] * live[1648] * t3501);
+    let t3514 = live[1563]
+        * (t3482 - live[1564] * t3513 - live[1565] * t3506 - live[1566] * t3505
+            - live[1567] * t3504 - live[1568] * t3503 - live[1569] * t3502
+            - live[1570] * live[1648] * t3501);
+    let t3515 = 0.002838197420805067 * live[392] - live[1322]
+        - 1842.9129686423132 * live[818] * live[1939];
+    let t3516 = 0.0000702001578415 * live[392] + 0.008674079908742902 * live[1301]
+        + 0.014 * live[1263] - 0.003148870268177618 * live[1260] - live[128] * live[1306]
+        - live[117] * live[307] - live[129] * live[1304];
+    let t3517 = t3516 - 1842.9129686423132 * live[257] * live[1939]
+        - live[1563] * live[1564] * t3515;
+    let t3518 = 0.002838197420805067 * live[383] - live[1328]
+        - 1842.9129686423132 * live[815] * live[1934];
+    let t3519 = -0.0000702001578415 * live[383] - 0.008674079908742902 * live[1300]
+        - 0.014 * live[1272] - 0.003148870268177618 * live[1269] - live[92] * live[1312]
+        - live[81] * live[292] - live[93] * live[1310];
+    let t3520 = t3519 - 1842.9129686423132 * live[249] * live[1934]
+        - live[1579] * live[1580] * t3518;
+    let t3521 = 0.002838197420805067 * live[374] - live[1335]
+        - 1842.9129686423132 * live[812] * live[1929];
+    let t3522 = 0.008674079908742902 * live[1299] + 0.014 * live[1283]
+        - 0.0001636201578415 * live[374] - 0.003148870268177618 * live[1280]
+        - live[56] * live[1315] - live[45] * live[277] - live[57] * live[1314];
+    let t3523 = t3522 - 1842.9129686423132 * live[241] * live[1929]
+        - live[1595] * live[1596] * t3521;
+    let t3524 = 0.002838197420805067 * live[365] - live[1342]
+        - 1842.9129686423132 * live[809] * live[1924];
+    let t3525 = 0.0001636201578415 * live[365] - 0.008674079908742902 * live[1297]
+        - 0.014 * live[1294] - 0.003148870268177618 * live[1291] - live[20] * live[1318]
+        - live[6] * live[262] - live[21] * live[1317];
+    let t3526 = t3525 - 1842.9129686423132 * live[233] * live[1924]
+        - live[1611] * live[1612] * t3524;
+    let t3527 = -2.50000279 * qd[2] - live[1347] - live[1349] - live[1351] - live[1353]
+        - live[1563] * live[1565] * t3515 - live[1571] * live[1572] * t3517
+        - live[1579] * live[1581] * t3518 - live[1587] * live[1588] * t3520
+        - live[1595] * live[1597] * t3521 - live[1603] * live[1604] * t3523
+        - live[1611] * live[1613] * t3524 - live[1619] * live[1620] * t3526
+        - 1842.9129686423132
+            * (live[252] * live[1939] + live[244] * live[1934] + live[236] * live[1929]
+                + live[228] * live[1924]);
+    let t3528 = 1842.9129686423132
+        * (live[253] * live[1939] + live[245] * live[1934] + live[237] * live[1929]
+            + live[229] * live[1924]) - live[1348] - live[1350] - live[1352] - live[1354]
+        - live[1563] * live[1566] * t3515 - live[1571] * live[1573] * t3517
+        - live[1579] * live[1582] * t3518 - live[1587] * live[1589] * t3520
+        - live[1595] * live[1598] * t3521 - live[1603] * live[1605] * t3523
+        - live[1611] * live[1614] * t3524 - live[1619] * live[1621] * t3526
+        - live[1627] * live[1628] * t3527;
+    let t3529 = 2.50000279 * qd[0] - live[1307] - live[1313] - live[1316] - live[1319]
+        - live[1563] * live[1567] * t3515 - live[1571] * live[1574] * t3517
+        - live[1579] * live[1583] * t3518 - live[1587] * live[1590] * t3520
+        - live[1595] * live[1599] * t3521 - live[1603] * live[1606] * t3523
+        - live[1611] * live[1615] * t3524 - live[1619] * live[1622] * t3526
+        - live[1627] * live[1629] * t3527 - live[1633] * live[1634] * t3528
+        - 1842.9129686423132
+            * (live[254] * live[1939] + live[246] * live[1934] + live[238] * live[1929]
+                + live[230] * live[1924]);
+    let t3530 = live[1307] - live[1319];
+    let t3531 = live[1316] - live[1313];
+    let t3532 = t3516 + t3519 + t3522 + t3525 + 0.0875 * (t3530 + t3531)
+        - 0.015630744706250005 * qd[5] - live[1563] * live[1568] * t3515
+        - live[1571] * live[1575] * t3517 - live[1579] * live[1584] * t3518
+        - live[1587] * live[1591] * t3520 - live[1595] * live[1600] * t3521
+        - live[1603] * live[1607] * t3523 - live[1611] * live[1616] * t3524
+        - live[1619] * live[1623] * t3526 - live[1627] * live[1630] * t3527
+        - live[1633] * live[1635] * t3528 - live[1638] * live[1639] * t3529
+        - 1842.9129686423132
+            * (live[255] * live[1939] + live[247] * live[1934] + live[239] * live[1929]
+                + live[231] * live[1924]);
+    let t3533 = live[117] * live[1325] + live[81] * live[1332] + live[45] * live[1339]
+        + live[6] * live[1346] + 0.1946 * (t3531 - t3530) - live[118] * live[1323]
+        - live[82] * live[1329] - live[46] * live[1336] - live[7] * live[1343]
+        - live[1563] * live[1569] * t3515 - live[1571] * live[1576] * t3517
+        - live[1579] * live[1585] * t3518 - live[1587] * live[1592] * t3520
+        - live[1595] * live[1601] * t3521 - live[1603] * live[1608] * t3523
+        - live[1611] * live[1617] * t3524 - live[1619] * live[1624] * t3526
+        - live[1627] * live[1631] * t3527 - live[1633] * live[1636] * t3528
+        - live[1638] * live[1640] * t3529 - live[1643] * live[1644] * t3532
+        - 1842.9129686423132
+            * (live[819] * live[1939] + live[816] * live[1934] + live[813] * live[1929]
+                + live[810] * live[1924]);
+    let t3534 = 0.0875 * (live[1349] + live[1353] - live[1347] - live[1351])
+        + 0.1946 * (live[1348] + live[1350] - live[1352] - live[1354])
+        - 0.05376923817100892 * qd[3] - live[117] * live[1323] - live[118] * live[1325]
+        - live[81] * live[1329] - live[82] * live[1332] - live[45] * live[1336]
+        - live[46] * live[1339] - live[6] * live[1343] - live[7] * live[1346]
+        - live[1563] * live[1570] * t3515 - live[1571] * live[1578] * t3517
+        - live[1579] * live[1586] * t3518 - live[1587] * live[1594] * t3520
+        - live[1595] * live[1602] * t3521 - live[1603] * live[1610] * t3523
+        - live[1611] * live[1618] * t3524 - live[1619] * live[1626] * t3526
+        - live[1627] * live[1632] * t3527 - live[1633] * live[1637] * t3528
+        - live[1638] * live[1641] * t3529 - live[1643] * live[1645] * t3532
+        - live[1646] * live[1647] * t3533
+        - 1842.9129686423132
+            * (live[820] * live[1939] + live[817] * live[1934] + live[814] * live[1929]
+                + live[811] * live[1924]);
+    let t3535 = live[1646] * (t3533 - live[1647] * live[1648] * t3534);
+    let t3536 = live[1643]
+        * (t3532 - live[1644] * t3535 - live[1645] * live[1648] * t3534);
+    let t3537 = live[1638]
+        * (t3529 - live[1639] * t3536 - live[1640] * t3535
+            - live[1641] * live[1648] * t3534);
+    let t3538 = live[1633]
+        * (t3528 - live[1634] * t3537 - live[1635] * t3536 - live[1636] * t3535
+            - live[1637] * live[1648] * t3534);
+    let t3539 = live[1627]
+        * (t3527 - live[1628] * t3538 - live[1629] * t3537 - live[1630] * t3536
+            - live[1631] * t3535 - live[1632] * live[1648] * t3534);
+    let t3540 = live[1619]
+        * (t3526 - live[1620] * t3539 - live[1621] * t3538 - live[1622] * t3537
+            - live[1623] * t3536 - live[1624] * t3535 - live[1626] * live[1648] * t3534);
+    let t3541 = live[1611]
+        * (t3524 - live[1612] * t3540 - live[1613] * t3539 - live[1614] * t3538
+            - live[1615] * t3537 - live[1616] * t3536 - live[1617] * t3535
+            - live[1618] * live[1648] * t3534);
+    let t3542 = live[1603]
+        * (t3523 - live[1604] * t3539 - live[1605] * t3538 - live[1606] * t3537
+            - live[1607] * t3536 - live[1608] * t3535 - live[1610] * live[1648] * t3534);
+    let t3543 = live[1595]
+        * (t3521 - live[1596] * t3542 - live[1597] * t3539 - live[1598] * t3538
+            - live[1599] * t3537 - live[1600] * t3536 - live[1601] * t3535
+            - live[1602] * live[1648] * t3534);
+    let t3544 = live[1587]
+        * (t3520 - live[1588] * t3539 - live[1589] * t3538 - live[1590] * t3537
+            - live[1591] * t3536 - live[1592] * t3535 - live[1594] * live[1648] * t3534);
+    let t3545 = live[1579]
+        * (t3518 - live[1580] * t3544 - live[1581] * t3539 - live[1582] * t3538
+            - live[1583] * t3537 - live[1584] * t3536 - live[1585] * t3535
+            - live[1586] * live[1648] * t3534);
+    let t3546 = live[1571]
+        * (t3517 - live[1572] * t3539 - live[1573] * t3538 - live[1574] * t3537
+            - live[1575] * t3536 - live[1576] * t3535 - live[1578] * live[1648] * t3534);
+    let t3547 = live[1563]
+        * (t3515 - live[1564] * t3546 - live[1565] * t3539 - live[1566] * t3538
+            - live[1567] * t3537 - live[1568] * t3536 - live[1569] * t3535
+            - live[1570] * live[1648] * t3534);
+    out.1[0][0] = t3411;
+    out.1[0][1] = t3442;
+    out.1[0][2] = t3473;
+    out.1[0][3] = t3506;
+    out.1[0][4] = t3539;
+    out.1[1][0] = t3410;
+    out.1[1][1] = t3441;
+    out.1[1][2] = t3472;
+    out.1[1][3] = t3505;
+    out.1[1][4] = t3538;
+    out.1[2][0] = t3409;
+    out.1[2][1] = t3440;
+    out.1[2][2] = t3471;
+    out.1[2][3] = t3504;
+    out.1[2][4] = t3537;
+    out.1[3][0] = t3408;
+    out.1[3][1] = t3439;
+    out.1[3][2] = t3470;
+    out.1[3][3] = t3503;
+    out.1[3][4] = t3536;
+    out.1[4][0] = t3407;
+    out.1[4][1] = t3438;
+    out.1[4][2] = t3469;
+    out.1[4][3] = t3502;
+    out.1[4][4] = t3535;
+    out.1[5][0] = live[1648] * t3406;
+    out.1[5][1] = live[1648] * t3437;
+    out.1[5][2] = live[1648] * t3468;
+    out.1[5][3] = live[1648] * t3501;
+    out.1[5][4] = live[1648] * t3534;
+    out.1[6][0] = t3412;
+    out.1[6][1] = t3443;
+    out.1[6][2] = t3474;
+    out.1[6][3] = t3507;
+    out.1[6][4] = t3540;
+    out.1[7][0] = t3413;
+    out.1[7][1] = t3444;
+    out.1[7][2] = t3475;
+    out.1[7][3] = t3508;
+    out.1[7][4] = t3541;
+    out.1[8][0] = 1842.9129686423132
+        * (live[229] * t3410 - live[809] * t3413 - live[233] * t3412 - live[228] * t3411
+            - live[230] * t3409 - live[231] * t3408 - live[810] * t3407
+            - live[811] * live[1648] * t3406) - 7.091992922587524 * live[717];
+    out.1[8][1] = 7.091992922587524 * live[1044]
+        + 1842.9129686423132
+            * (live[229] * t3441 - live[809] * t3444 - live[233] * t3443
+                - live[228] * t3442 - live[230] * t3440 - live[231] * t3439
+                - live[810] * t3438 - live[811] * live[1648] * t3437);
+    out.1[8][2] = 7.091992922587524 * live[1064]
+        + 1842.9129686423132
+            * (live[229] * t3472 - live[809] * t3475 - live[233] * t3474
+                - live[228] * t3473 - live[230] * t3471 - live[231] * t3470
+                - live[810] * t3469 - live[811] * live[1648] * t3468);
+    out.1[8][3] = 1842.9129686423132
+        * (live[1923] + live[229] * t3505 - live[809] * t3508 - live[233] * t3507
+            - live[228] * t3506 - live[230] * t3504 - live[231] * t3503
+            - live[810] * t3502 - live[811] * live[1648] * t3501);
+    out.1[8][4] = 1842.9129686423132
+        * (live[1924] + live[229] * t3538 - live[809] * t3541 - live[233] * t3540
+            - live[228] * t3539 - live[230] * t3537 - live[231] * t3536
+            - live[810] * t3535 - live[811] * live[1648] * t3534);
+    out.1[9][0] = t3414;
+    out.1[9][1] = t3445;
+    out.1[9][2] = t3476;
+    out.1[9][3] = t3509;
+    out.1[9][4] = t3542;
+    out.1[10][0] = t3415;
+    out.1[10][1] = t3446;
+    out.1[10][2] = t3477;
+    out.1[10][3] = t3510;
+    out.1[10][4] = t3543;
+    out.1[11][0] = 1842.9129686423132
+        * (live[237] * t3410 - live[812] * t3415 - live[241] * t3414 - live[236] * t3411
+            - live[238] * t3409 - live[239] * t3408 - live[813] * t3407
+            - live[814] * live[1648] * t3406) - 7.091992922587524 * live[726];
+    out.1[11][1] = 7.091992922587524 * live[1041]
+        + 1842.9129686423132
+            * (live[237] * t3441 - live[812] * t3446 - live[241] * t3445
+                - live[236] * t3442 - live[238] * t3440 - live[239] * t3439
+                - live[813] * t3438 - live[814] * live[1648] * t3437);
+    out.1[11][2] = 7.091992922587524 * live[1061]
+        + 1842.9129686423132
+            * (live[237] * t3472 - live[812] * t3477 - live[241] * t3476
+                - live[236] * t3473 - live[238] * t3471 - live[239] * t3470
+                - live[813] * t3469 - live[814] * live[1648] * t3468);
+    out.1[11][3] = 1842.9129686423132
+        * (live[1928] + live[237] * t3505 - live[812] * t3510 - live[241] * t3509
+            - live[236] * t3506 - live[238] * t3504 - live[239] * t3503
+            - live[813] * t3502 - live[814] * live[1648] * t3501);
+    out.1[11][4] = 1842.9129686423132
+        * (live[1929] + live[237] * t3538 - live[812] * t3543 - live[241] * t3542
+            - live[236] * t3539 - live[238] * t3537 - live[239] * t3536
+            - live[813] * t3535 - live[814] * live[1648] * t3534);
+    out.1[12][0] = t3416;
+    out.1[12][1] = t3447;
+    out.1[12][2] = t3478;
+    out.1[12][3] = t3511;
+    out.1[12][4] = t3544;
+    out.1[13][0] = t3417;
+    out.1[13][1] = t3448;
+    out.1[13][2] = t3479;
+    out.1[13][3] = t3512;
+    out.1[13][4] = t3545;
+    out.1[14][0] = 1842.9129686423132
+        * (live[245] * t3410 - live[815] * t3417 - live[249] * t3416 - live[244] * t3411
+            - live[246] * t3409 - live[247] * t3408 - live[816] * t3407
+            - live[817] * live[1648] * t3406) - 7.091992922587524 * live[735];
+    out.1[14][1] = 7.091992922587524 * live[1038]
+        + 1842.9129686423132
+            * (live[245] * t3441 - live[815] * t3448 - live[249] * t3447
+                - live[244] * t3442 - live[246] * t3440 - live[247] * t3439
+                - live[816] * t3438 - live[817] * live[1648] * t3437);
+    out.1[14][2] = 7.091992922587524 * live[1058]
+        + 1842.9129686423132
+            * (live[245] * t3472 - live[815] * t3479 - live[249] * t3478
+                - live[244] * t3473 - live[246] * t3471 - live[247] * t3470
+                - live[816] * t3469 - live[817] * live[1648] * t3468);
+    out.1[14][3] = 1842.9129686423132
+        * (live[1933] + live[245] * t3505 - live[815] * t3512 - live[249] * t3511
+            - live[244] * t3506 - live[246] * t3504 - live[247] * t3503
+            - live[816] * t3502 - live[817] * live[1648] * t3501);
+    out.1[14][4] = 1842.9129686423132
+        * (live[1934] + live[245] * t3538 - live[815] * t3545 - live[249] * t3544
+            - live[244] * t3539 - live[246] * t3537 - live[247] * t3536
+            - live[816] * t3535 - live[817] * live[1648] * t3534);
+    out.1[15][0] = t3418;
+    out.1[15][1] = t3449;
+    out.1[15][2] = t3480;
+    out.1[15][3] = t3513;
+    out.1[15][4] = t3546;
+    out.1[16][0] = t3419;
+    out.1[16][1] = t3450;
+    out.1[16][2] = t3481;
+    out.1[16][3] = t3514;
+    out.1[16][4] = t3547;
+    out.1[17][0] = 1842.9129686423132
+        * (live[253] * t3410 - live[818] * t3419 - live[257] * t3418 - live[252] * t3411
+            - live[254] * t3409 - live[255] * t3408 - live[819] * t3407
+            - live[820] * live[1648] * t3406) - 7.091992922587524 * live[744];
+    out.1[17][1] = 7.091992922587524 * live[1035]
+        + 1842.9129686423132
+            * (live[253] * t3441 - live[818] * t3450 - live[257] * t3449
+                - live[252] * t3442 - live[254] * t3440 - live[255] * t3439
+                - live[819] * t3438 - live[820] * live[1648] * t3437);
+    out.1[17][2] = 7.091992922587524 * live[1055]
+        + 1842.9129686423132
+            * (live[253] * t3472 - live[818] * t3481 - live[257] * t3480
+                - live[252] * t3473 - live[254] * t3471 - live[255] * t3470
+                - live[819] * t3469 - live[820] * live[1648] * t3468);
+    out.1[17][3] = 1842.9129686423132
+        * (live[1938] + live[253] * t3505 - live[818] * t3514 - live[257] * t3513
+            - live[252] * t3506 - live[254] * t3504 - live[255] * t3503
+            - live[819] * t3502 - live[820] * live[1648] * t3501);
+    out.1[17][4] = 1842.9129686423132
+        * (live[1939] + live[253] * t3538 - live[818] * t3547 - live[257] * t3546
+            - live[252] * t3539 - live[254] * t3537 - live[255] * t3536
+            - live[819] * t3535 - live[820] * live[1648] * t3534);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part24(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part24_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part24`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part24_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part24`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part24_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3548 = -0.002838197420805067 * live[393] - live[1424]
+        - 1842.9129686423132 * live[818] * live[1940];
+    let t3549 = live[118] * live[307] + 0.008674079908742902 * live[1410]
+        + 0.014 * live[1401] - 0.0000702001578415 * live[393]
+        - 0.003148870268177618 * live[1256] - live[128] * live[1412]
+        - live[129] * live[1411];
+    let t3550 = t3549 - 1842.9129686423132 * live[257] * live[1940]
+        - live[1563] * live[1564] * t3548;
+    let t3551 = -0.002838197420805067 * live[384] - live[1428]
+        - 1842.9129686423132 * live[815] * live[1935];
+    let t3552 = 0.0000702001578415 * live[384] + live[82] * live[292]
+        - 0.014 * live[1404] - 0.003148870268177618 * live[1265] - live[92] * live[1415]
+        - 0.008674079908742902 * live[1409] - live[93] * live[1414];
+    let t3553 = t3552 - 1842.9129686423132 * live[249] * live[1935]
+        - live[1579] * live[1580] * t3551;
+    let t3554 = -0.002838197420805067 * live[375] - live[1432]
+        - 1842.9129686423132 * live[812] * live[1930];
+    let t3555 = 0.0001636201578415 * live[375] + live[46] * live[277]
+        + 0.008674079908742902 * live[1408] + 0.014 * live[1405]
+        - 0.003148870268177618 * live[1274] - live[56] * live[1418]
+        - live[57] * live[1417];
+    let t3556 = t3555 - 1842.9129686423132 * live[241] * live[1930]
+        - live[1595] * live[1596] * t3554;
+    let t3557 = -0.002838197420805067 * live[366] - live[1436]
+        - 1842.9129686423132 * live[809] * live[1925];
+    let t3558 = live[7] * live[262] - 0.0001636201578415 * live[366] - 0.014 * live[1406]
+        - 0.003148870268177618 * live[1285] - live[20] * live[1421]
+        - 0.008674079908742902 * live[1407] - live[21] * live[1420];
+    let t3559 = t3558 - 1842.9129686423132 * live[233] * live[1925]
+        - live[1611] * live[1612] * t3557;
+    let t3560 = 2.50000279 * qd[1] - live[1439] - live[1441] - live[1443] - live[1445]
+        - live[1563] * live[1565] * t3548 - live[1571] * live[1572] * t3550
+        - live[1579] * live[1581] * t3551 - live[1587] * live[1588] * t3553
+        - live[1595] * live[1597] * t3554 - live[1603] * live[1604] * t3556
+        - live[1611] * live[1613] * t3557 - live[1619] * live[1620] * t3559
+        - 1842.9129686423132
+            * (live[252] * live[1940] + live[244] * live[1935] + live[236] * live[1930]
+                + live[228] * live[1925]);
+    let t3561 = 1842.9129686423132
+        * (live[253] * live[1940] + live[245] * live[1935] + live[237] * live[1930]
+            + live[229] * live[1925]) - 2.50000279 * qd[0] - live[1440] - live[1442]
+        - live[1444] - live[1446] - live[1563] * live[1566] * t3548
+        - live[1571] * live[1573] * t3550 - live[1579] * live[1582] * t3551
+        - live[1587] * live[1589] * t3553 - live[1595] * live[1598] * t3554
+        - live[1603] * live[1605] * t3556 - live[1611] * live[1614] * t3557
+        - live[1619] * live[1621] * t3559 - live[1627] * live[1628] * t3560;
+    let t3562 = -1842.9129686423132
+        * (live[254] * live[1940] + live[246] * live[1935] + live[238] * live[1930]
+            + live[230] * live[1925]) - live[1413] - live[1416] - live[1419] - live[1422]
+        - live[1563] * live[1567] * t3548 - live[1571] * live[1574] * t3550
+        - live[1579] * live[1583] * t3551 - live[1587] * live[1590] * t3553
+        - live[1595] * live[1599] * t3554 - live[1603] * live[1606] * t3556
+        - live[1611] * live[1615] * t3557 - live[1619] * live[1622] * t3559
+        - live[1627] * live[1629] * t3560 - live[1633] * live[1634] * t3561;
+    let t3563 = live[1413] - live[1422];
+    let t3564 = live[1419] - live[1416];
+    let t3565 = t3549 + t3552 + t3555 + t3558 + 0.0875 * (t3563 + t3564)
+        - 0.015630744706250005 * qd[4] - live[1563] * live[1568] * t3548
+        - live[1571] * live[1575] * t3550 - live[1579] * live[1584] * t3551
+        - live[1587] * live[1591] * t3553 - live[1595] * live[1600] * t3554
+        - live[1603] * live[1607] * t3556 - live[1611] * live[1616] * t3557
+        - live[1619] * live[1623] * t3559 - live[1627] * live[1630] * t3560
+        - live[1633] * live[1635] * t3561 - live[1638] * live[1639] * t3562
+        - 1842.9129686423132
+            * (live[255] * live[1940] + live[247] * live[1935] + live[239] * live[1930]
+                + live[231] * live[1925]);
+    let t3566 = 0.06939998287725893 * qd[3] + live[117] * live[1426]
+        + live[81] * live[1430] + live[45] * live[1434] + live[6] * live[1438]
+        + 0.1946 * (t3564 - t3563) - live[118] * live[1425] - live[82] * live[1429]
+        - live[46] * live[1433] - live[7] * live[1437] - live[1563] * live[1569] * t3548
+        - live[1571] * live[1576] * t3550 - live[1579] * live[1585] * t3551
+        - live[1587] * live[1592] * t3553 - live[1595] * live[1601] * t3554
+        - live[1603] * live[1608] * t3556 - live[1611] * live[1617] * t3557
+        - live[1619] * live[1624] * t3559 - live[1627] * live[1631] * t3560
+        - live[1633] * live[1636] * t3561 - live[1638] * live[1640] * t3562
+        - live[1643] * live[1644] * t3565
+        - 1842.9129686423132
+            * (live[819] * live[1940] + live[816] * live[1935] + live[813] * live[1930]
+                + live[810] * live[1925]);
+    let t3567 = 0.0875 * (live[1441] + live[1445] - live[1439] - live[1443])
+        + 0.1946 * (live[1440] + live[1442] - live[1444] - live[1446])
+        - live[117] * live[1425] - live[118] * live[1426] - live[81] * live[1429]
+        - live[82] * live[1430] - live[45] * live[1433] - live[46] * live[1434]
+        - live[6] * live[1437] - live[7] * live[1438] - live[1563] * live[1570] * t3548
+        - live[1571] * live[1578] * t3550 - live[1579] * live[1586] * t3551
+        - live[1587] * live[1594] * t3553 - live[1595] * live[1602] * t3554
+        - live[1603] * live[1610] * t3556 - live[1611] * live[1618] * t3557
+        - live[1619] * live[1626] * t3559 - live[1627] * live[1632] * t3560
+        - live[1633] * live[1637] * t3561 - live[1638] * live[1641] * t3562
+        - live[1643] * live[1645] * t3565 - live[1646] * live[1647] * t3566
+        - 1842.9129686423132
+            * (live[820] * live[1940] + live[817] * live[1935] + live[814] * live[1930]
+                + live[811] * live[1925]);
+    let t3568 = live[1646] * (t3566 - live[1647] * live[1648] * t3567);
+    let t3569 = live[1643]
+        * (t3565 - live[1644] * t3568 - live[1645] * live[1648] * t3567);
+    let t3570 = live[1638]
+        * (t3562 - live[1639] * t3569 - live[1640] * t3568
+            - live[1641] * live[1648] * t3567);
+    let t3571 = live[1633]
+        * (t3561 - live[1634] * t3570 - live[1635] * t3569 - live[1636] * t3568
+            - live[1637] * live[1648] * t3567);
+    let t3572 = live[1627]
+        * (t3560 - live[1628] * t3571 - live[1629] * t3570 - live[1630] * t3569
+            - live[1631] * t3568 - live[1632] * live[1648] * t3567);
+    let t3573 = live[1619]
+        * (t3559 - live[1620] * t3572 - live[1621] * t3571 - live[1622] * t3570
+            - live[1623] * t3569 - live[1624] * t3568 - live[1626] * live[1648] * t3567);
+    let t3574 = live[1611]
+        * (t3557 - live[1612] * t3573 - live[1613] * t3572 - live[1614] * t3571
+            - live[1615] * t3570 - live[1616] * t3569 - live[1617] * t3568
+            - live[1618] * live[1648] * t3567);
+    let t3575 = live[1603]
+        * (t3556 - live[1604] * t3572 - live[1605] * t3571 - live[1606] * t3570
+            - live[1607] * t3569 - live[1608] * t3568 - live[1610] * live[1648] * t3567);
+    let t3576 = live[1595]
+        * (t3554 - live[1596] * t3575 - live[1597] * t3572 - live[1598] * t3571
+            - live[1599] * t3570 - live[1600] * t3569 - live[1601] * t3568
+            - live[1602] * live[1648] * t3567);
+    let t3577 = live[1587]
+        * (t3553 - live[1588] * t3572 - live[1589] * t3571 - live[1590] * t3570
+            - live[1591] * t3569 - live[1592] * t3568 - live[1594] * live[1648] * t3567);
+    let t3578 = live[1579]
+        * (t3551 - live[1580] * t3577 - live[1581] * t3572 - live[1582] * t3571
+            - live[1583] * t3570 - live[1584] * t3569 - live[1585] * t3568
+            - live[1586] * live[1648] * t3567);
+    let t3579 = live[1571]
+        * (t3550 - live[1572] * t3572 - live[1573] * t3571 - live[1574] * t3570
+            - live[1575] * t3569 - live[1576] * t3568 - live[1578] * live[1648] * t3567);
+    let t3580 = live[1563]
+        * (t3548 - live[1564] * t3579 - live[1565] * t3572 - live[1566] * t3571
+            - live[1567] * t3570 - live[1568] * t3569 - live[1569] * t3568
+            - live[1570] * live[1648] * t3567);
+    let t3581 = live[1455] - 0.002838197420805067 * live[9]
+        - 1842.9129686423132 * live[809] * live[1926];
+    let t3582 = -0.014 * live[1449] - live[21] * live[1452] - live[20] * live[1453];
+    let t3583 = t3582 - 1842.9129686423132 * live[233] * live[1926]
+        - live[1611] * live[1612] * t3581;
+    let t3584 = -1842.9129686423132 * live[228] * live[1926] - live[1448]
+        - live[1611] * live[1613] * t3581 - live[1619] * live[1620] * t3583;
+    let t3585 = 1842.9129686423132 * live[229] * live[1926] - live[1450]
+        - live[1611] * live[1614] * t3581 - live[1619] * live[1621] * t3583
+        - live[1627] * live[1628] * t3584;
+    let t3586 = -1842.9129686423132 * live[230] * live[1926] - live[1451]
+        - live[1611] * live[1615] * t3581 - live[1619] * live[1622] * t3583
+        - live[1627] * live[1629] * t3584 - live[1633] * live[1634] * t3585;
+    let t3587 = t3582 - 0.0875 * live[1451] - live[1611] * live[1616] * t3581
+        - live[1619] * live[1623] * t3583 - live[1627] * live[1630] * t3584
+        - live[1633] * live[1635] * t3585 - live[1638] * live[1639] * t3586
+        - 1842.9129686423132 * live[231] * live[1926];
+    let t3588 = 0.1946 * live[1451] + live[6] * live[1457] - live[7] * live[1456]
+        - live[1611] * live[1617] * t3581 - live[1619] * live[1624] * t3583
+        - live[1627] * live[1631] * t3584 - live[1633] * live[1636] * t3585
+        - live[1638] * live[1640] * t3586 - live[1643] * live[1644] * t3587
+        - 1842.9129686423132 * live[810] * live[1926];
+    let t3589 = 0.0875 * live[1448] - 0.1946 * live[1450] - live[6] * live[1456]
+        - live[7] * live[1457] - live[1611] * live[1618] * t3581
+        - live[1619] * live[1626] * t3583 - live[1627] * live[1632] * t3584
+        - live[1633] * live[1637] * t3585 - live[1638] * live[1641] * t3586
+        - live[1643] * live[1645] * t3587 - live[1646] * live[1647] * t3588
+        - 1842.9129686423132 * live[811] * live[1926];
+    let t3590 = live[1646] * (t3588 - live[1647] * live[1648] * t3589);
+    let t3591 = live[1643]
+        * (t3587 - live[1644] * t3590 - live[1645] * live[1648] * t3589);
+    let t3592 = live[1638]
+        * (t3586 - live[1639] * t3591 - live[1640] * t3590
+            - live[1641] * live[1648] * t3589);
+    let t3593 = live[1633]
+        * (t3585 - live[1634] * t3592 - live[1635] * t3591 - live[1636] * t3590
+            - live[1637] * live[1648] * t3589);
+    let t3594 = live[1627]
+        * (t3584 - live[1628] * t3593 - live[1629] * t3592 - live[1630] * t3591
+            - live[1631] * t3590 - live[1632] * live[1648] * t3589);
+    let t3595 = live[1619]
+        * (t3583 - live[1620] * t3594 - live[1621] * t3593 - live[1622] * t3592
+            - live[1623] * t3591 - live[1624] * t3590 - live[1626] * live[1648] * t3589);
+    let t3596 = live[1611]
+        * (t3581 - live[1612] * t3595 - live[1613] * t3594 - live[1614] * t3593
+            - live[1615] * t3592 - live[1616] * t3591 - live[1617] * t3590
+            - live[1618] * live[1648] * t3589);
+    let t3597 = -live[1603]
+        * (live[1604] * t3594 + live[1605] * t3593 + live[1606] * t3592
+            + live[1607] * t3591 + live[1608] * t3590 + live[1610] * live[1648] * t3589);
+    let t3598 = -live[1595]
+        * (live[1596] * t3597 + live[1597] * t3594 + live[1598] * t3593
+            + live[1599] * t3592 + live[1600] * t3591 + live[1601] * t3590
+            + live[1602] * live[1648] * t3589);
+    let t3599 = -live[1587]
+        * (live[1588] * t3594 + live[1589] * t3593 + live[1590] * t3592
+            + live[1591] * t3591 + live[1592] * t3590 + live[1594] * live[1648] * t3589);
+    let t3600 = -live[1579]
+        * (live[1580] * t3599 + live[1581] * t3594 + live[1582] * t3593
+            + live[1583] * t3592 + live[1584] * t3591 + live[1585] * t3590
+            + live[1586] * live[1648] * t3589);
+    let t3601 = -live[1571]
+        * (live[1572] * t3594 + live[1573] * t3593 + live[1574] * t3592
+            + live[1575] * t3591 + live[1576] * t3590 + live[1578] * live[1648] * t3589);
+    let t3602 = -live[1563]
+        * (live[1564] * t3601 + live[1565] * t3594 + live[1566] * t3593
+            + live[1567] * t3592 + live[1568] * t3591 + live[1569] * t3590
+            + live[1570] * live[1648] * t3589);
+    let t3603 = -1842.9129686423132 * live[809] * live[1465] - live[1466];
+    let t3604 = -0.014 * live[1460] - live[21] * live[1463] - live[20] * live[1464];
+    let t3605 = t3604 - 1842.9129686423132 * live[233] * live[1465]
+        - live[1611] * live[1612] * t3603;
+    let t3606 = -1842.9129686423132 * live[228] * live[1465] - live[1459]
+        - live[1611] * live[1613] * t3603 - live[1619] * live[1620] * t3605;
+    let t3607 = 1842.9129686423132 * live[229] * live[1465] - live[1461]
+        - live[1611] * live[1614] * t3603 - live[1619] * live[1621] * t3605
+        - live[1627] * live[1628] * t3606;
+    let t3608 = -1842.9129686423132 * live[230] * live[1465] - live[1462]
+        - live[1611] * live[1615] * t3603 - live[1619] * live[1622] * t3605
+        - live[1627] * live[1629] * t3606 - live[1633] * live[1634] * t3607;
+    let t3609 = t3604 - 0.0875 * live[1462] - live[1611] * live[1616] * t3603
+        - live[1619] * live[1623] * t3605 - live[1627] * live[1630] * t3606
+        - live[1633] * live[1635] * t3607 - live[1638] * live[1639] * t3608
+        - 1842.9129686423132 * live[231] * live[1465];
+    let t3610 = 0.1946 * live[1462] + live[6] * live[1467] - live[7] * live[1466]
+        - live[1611] * live[1617] * t3603 - live[1619] * live[1624] * t3605
+        - live[1627] * live[1631] * t3606 - live[1633] * live[1636] * t3607
+        - live[1638] * live[1640] * t3608 - live[1643] * live[1644] * t3609
+        - 1842.9129686423132 * live[810] * live[1465];
+    let t3611 = 0.0875 * live[1459] - 0.1946 * live[1461] - live[6] * live[1466]
+        - live[7] * live[1467] - live[1611] * live[1618] * t3603
+        - live[1619] * live[1626] * t3605 - live[1627] * live[1632] * t3606
+        - live[1633] * live[1637] * t3607 - live[1638] * live[1641] * t3608
+        - live[1643] * live[1645] * t3609 - live[1646] * live[1647] * t3610
+        - 1842.9129686423132 * live[811] * live[1465];
+    let t3612 = live[1646] * (t3610 - live[1647] * live[1648] * t3611);
+    let t3613 = live[1643]
+        * (t3609 - live[1644] * t3612 - live[1645] * live[1648] * t3611);
+    let t3614 = live[1638]
+        * (t3608 - live[1639] * t3613 - live[1640] * t3612
+            - live[1641] * live[1648] * t3611);
+    let t3615 = live[1633]
+        * (t3607 - live[1634] * t3614 - live[1635] * t3613 - live[1636] * t3612
+            - live[1637] * live[1648] * t3611);
+    let t3616 = live[1627]
+        * (t3606 - live[1628] * t3615 - live[1629] * t3614 - live[1630] * t3613
+            - live[1631] * t3612 - live[1632] * live[1648] * t3611);
+    let t3617 = live[1619]
+        * (t3605 - live[1620] * t3616 - live[1621] * t3615 - live[1622] * t3614
+            - live[1623] * t3613 - live[1624] * t3612 - live[1626] * live[1648] * t3611);
+    let t3618 = live[1611]
+        * (t3603 - live[1612] * t3617 - live[1613] * t3616 - live[1614] * t3615
+            - live[1615] * t3614 - live[1616] * t3613 - live[1617] * t3612
+            - live[1618] * live[1648] * t3611);
+    let t3619 = -live[1603]
+        * (live[1604] * t3616 + live[1605] * t3615 + live[1606] * t3614
+            + live[1607] * t3613 + live[1608] * t3612 + live[1610] * live[1648] * t3611);
+    let t3620 = -live[1595]
+        * (live[1596] * t3619 + live[1597] * t3616 + live[1598] * t3615
+            + live[1599] * t3614 + live[1600] * t3613 + live[1601] * t3612
+            + live[1602] * live[1648] * t3611);
+    let t3621 = -live[1587]
+        * (live[1588] * t3616 + live[1589] * t3615 + live[1590] * t3614
+            + live[1591] * t3613 + live[1592] * t3612 + live[1594] * live[1648] * t3611);
+    let t3622 = -live[1579]
+        * (live[1580] * t3621 + live[1581] * t3616 + live[1582] * t3615
+            + live[1583] * t3614 + live[1584] * t3613 + live[1585] * t3612
+            + live[1586] * live[1648] * t3611);
+    let t3623 = -live[1571]
+        * (live[1572] * t3616 + live[1573] * t3615 + live[1574] * t3614
+            + live[1575] * t3613 + live[1576] * t3612 + live[1578] * live[1648] * t3611);
+    let t3624 = -live[1563]
+        * (live[1564] * t3623 + live[1565] * t3616 + live[1566] * t3615
+            + live[1567] * t3614 + live[1568] * t3613 + live[1569] * t3612
+            + live[1570] * live[1648] * t3611);
+    let t3625 = -0.014 * live[1469] - live[21] * live[1472] - live[20] * live[1473];
+    let t3626 = t3625 - 0.001231440536717216 * live[1458] * live[1611] * live[1612];
+    let t3627 = -0.001231440536717216 * live[1458] * live[1611] * live[1613] - live[1468]
+        - live[1619] * live[1620] * t3626;
+    let t3628 = -0.001231440536717216 * live[1458] * live[1611] * live[1614] - live[1470]
+        - live[1619] * live[1621] * t3626 - live[1627] * live[1628] * t3627;
+    let t3629 = -0.001231440536717216 * live[1458] * live[1611] * live[1615] - live[1471]
+        - live[1619] * live[1622] * t3626 - live[1627] * live[1629] * t3627
+        - live[1633] * live[1634] * t3628;
+    let t3630 = t3625 - 0.0875 * live[1471] - live[1619] * live[1623] * t3626
+        - live[1627] * live[1630] * t3627 - live[1633] * live[1635] * t3628
+        - live[1638] * live[1639] * t3629
+        - 0.001231440536717216 * live[1458] * live[1611] * live[1616];
+    let t3631 = 0.1946 * live[1471]
+        + 0.001231440536717216 * live[1458] * (live[7] - live[1611] * live[1617])
+        + live[6] * live[1474] - live[1619] * live[1624] * t3626
+        - live[1627] * live[1631] * t3627 - live[1633] * live[1636] * t3628
+        - live[1638] * live[1640] * t3629 - live[1643] * live[1644] * t3630;
+    let t3632 = 0.0875 * live[1468]
+        + 0.001231440536717216 * live[1458] * (live[6] - live[1611] * live[1618])
+        - 0.1946 * live[1470] - live[7] * live[1474] - live[1619] * live[1626] * t3626
+        - live[1627] * live[1632] * t3627 - live[1633] * live[1637] * t3628
+        - live[1638] * live[1641] * t3629 - live[1643] * live[1645] * t3630
+        - live[1646] * live[1647] * t3631;
+    let t3633 = live[1646] * (t3631 - live[1647] * live[1648] * t3632);
+    let t3634 = live[1643]
+        * (t3630 - live[1644] * t3633 - live[1645] * live[1648] * t3632);
+    let t3635 = live[1638]
+        * (t3629 - live[1639] * t3634 - live[1640] * t3633
+            - live[1641] * live[1648] * t3632);
+    let t3636 = live[1633]
+        * (t3628 - live[1634] * t3635 - live[1635] * t3634 - live[1636] * t3633
+            - live[1637] * live[1648] * t3632);
+    let t3637 = live[1627]
+        * (t3627 - live[1628] * t3636 - live[1629] * t3635 - live[1630] * t3634
+            - live[1631] * t3633 - live[1632] * live[1648] * t3632);
+    let t3638 = live[1619]
+        * (t3626 - live[1620] * t3637 - live[1621] * t3636 - live[1622] * t3635
+            - live[1623] * t3634 - live[1624] * t3633 - live[1626] * live[1648] * t3632);
+    let t3639 = live[1611]
+        * (0.001231440536717216 * live[1458] - live[1612] * t3638 - live[1613] * t3637
+            - live[1614] * t3636 - live[1615] * t3635 - live[1616] * t3634
+            - live[1617] * t3633 - live[1618] * live[1648] * t3632);
+    let t3640 = -live[1603]
+        * (live[1604] * t3637 + live[1605] * t3636 + live[1606] * t3635
+            + live[1607] * t3634 + live[1608] * t3633 + live[1610] * live[1648] * t3632);
+    let t3641 = -live[1595]
+        * (live[1596] * t3640 + live[1597] * t3637 + live[1598] * t3636
+            + live[1599] * t3635 + live[1600] * t3634 + live[1601] * t3633
+            + live[1602] * live[1648] * t3632);
+    let t3642 = -live[1587]
+        * (live[1588] * t3637 + live[1589] * t3636 + live[1590] * t3635
+            + live[1591] * t3634 + live[1592] * t3633 + live[1594] * live[1648] * t3632);
+    let t3643 = -live[1579]
+        * (live[1580] * t3642 + live[1581] * t3637 + live[1582] * t3636
+            + live[1583] * t3635 + live[1584] * t3634 + live[1585] * t3633
+            + live[1586] * live[1648] * t3632);
+    let t3644 = -live[1571]
+        * (live[1572] * t3637 + live[1573] * t3636 + live[1574] * t3635
+            + live[1575] * t3634 + live[1576] * t3633 + live[1578] * live[1648] * t3632);
+    let t3645 = -live[1563]
+        * (live[1564] * t3644 + live[1565] * t3637 + live[1566] * t3636
+            + live[1567] * t3635 + live[1568] * t3634 + live[1569] * t3633
+            + live[1570] * live[1648] * t3632);
+    let t3646 = live[1482] - 0.002838197420805067 * live[48]
+        - 1842.9129686423132 * live[812] * live[1931];
+    let t3647 = 0.014 * live[1476] - live[57] * live[1479] - live[56] * live[1480];
+    let t3648 = t3647 - 1842.9129686423132 * live[241] * live[1931]
+        - live[1595] * live[1596] * t3646;
+    let t3649 = -1842.9129686423132 * live[236] * live[1931] - live[1475]
+        - live[1595] * live[1597] * t3646 - live[1603] * live[1604] * t3648;
+    let t3650 = 1842.9129686423132 * live[237] * live[1931] - live[1477]
+        - live[1595] * live[1598] * t3646 - live[1603] * live[1605] * t3648
+        - live[1627] * live[1628] * t3649;
+    let t3651 = -1842.9129686423132 * live[238] * live[1931] - live[1478]
+        - live[1595] * live[1599] * t3646 - live[1603] * live[1606] * t3648
+        - live[1627] * live[1629] * t3649 - live[1633] * live[1634] * t3650;
+    let t3652 = 0.0875 * live[1478] + t3647 - live[1595] * live[1600] * t3646
+        - live[1603] * live[1607] * t3648 - live[1627] * live[1630] * t3649
+        - live[1633] * live[1635] * t3650 - live[1638] * live[1639] * t3651
+        - 1842.9129686423132 * live[239] * live[1931];
+    let t3653 = 0.1946 * live[1478] + live[45] * live[1484] - live[46] * live[1483]
+        - live[1595] * live[1601] * t3646 - live[1603] * live[1608] * t3648
+        - live[1627] * live[1631] * t3649 - live[1633] * live[1636] * t3650
+        - live[1638] * live[1640] * t3651 - live[1643] * live[1644] * t3652
+        - 1842.9129686423132 * live[813] * live[1931];
+    let t3654 = -0.0875 * live[1475] - 0.1946 * live[1477] - live[45] * live[1483]
+        - live[46] * live[1484] - live[1595] * live[1602] * t3646
+        - live[1603] * live[1610] * t3648 - live[1627] * live[1632] * t3649
+        - live[1633] * live[1637] * t3650 - live[1638] * live[1641] * t3651
+        - live[1643] * live[1645] * t3652 - live[1646] * live[1647] * t3653
+        - 1842.9129686423132 * live[814] * live[1931];
+    let t3655 = live[1646] * (t3653 - live[1647] * live[1648] * t3654);
+    let t3656 = live[1643]
+        * (t3652 - live[1644] * t3655 - live[1645] * live[1648] * t3654);
+    let t3657 = live[1638]
+        * (t3651 - live[1639] * t3656 - live[1640] * t3655
+            - live[1641] * live[1648] * t3654);
+    let t3658 = live[1633]
+        * (t3650 - live[1634] * t3657 - live[1635] * t3656 - live[1636] * t3655
+            - live[1637] * live[1648] * t3654);
+    let t3659 = live[1627]
+        * (t3649 - live[1628] * t3658 - live[1629] * t3657 - live[1630] * t3656
+            - live[1631] * t3655 - live[1632] * live[1648] * t3654);
+    let t3660 = -live[1619]
+        * (live[1620] * t3659 + live[1621] * t3658 + live[1622] * t3657
+            + live[1623] * t3656 + live[1624] * t3655 + live[1626] * live[1648] * t3654);
+    let t3661 = -live[1611]
+        * (live[1612] * t3660 + live[1613] * t3659 + live[1614] * t3658
+            + live[1615] * t3657 + live[1616] * t3656 + live[1617] * t3655
+            + live[1618] * live[1648] * t3654);
+    let t3662 = live[1603]
+        * (t3648 - live[1604] * t3659 - live[1605] * t3658 - live[1606] * t3657
+            - live[1607] * t3656 - live[1608] * t3655 - live[1610] * live[1648] * t3654);
+    let t3663 = live[1595]
+        * (t3646 - live[1596] * t3662 - live[1597] * t3659 - live[1598] * t3658
+            - live[1599] * t3657 - live[1600] * t3656 - live[1601] * t3655
+            - live[1602] * live[1648] * t3654);
+    let t3664 = -live[1587]
+        * (live[1588] * t3659 + live[1589] * t3658 + live[1590] * t3657
+            + live[1591] * t3656 + live[1592] * t3655 + live[1594] * live[1648] * t3654);
+    let t3665 = -live[1579]
+        * (live[1580] * t3664 + live[1581] * t3659 + live[1582] * t3658
+            + live[1583] * t3657 + live[1584] * t3656 + live[1585] * t3655
+            + live[1586] * live[1648] * t3654);
+    let t3666 = -live[1571]
+        * (live[1572] * t3659 + live[1573] * t3658 + live[1574] * t3657
+            + live[1575] * t3656 + live[1576] * t3655 + live[1578] * live[1648] * t3654);
+    let t3667 = -live[1563]
+        * (live[1564] * t3666 + live[1565] * t3659 + live[1566] * t3658
+            + live[1567] * t3657 + live[1568] * t3656 + live[1569] * t3655
+            + live[1570] * live[1648] * t3654);
+    let t3668 = -1842.9129686423132 * live[812] * live[1492] - live[1493];
+    let t3669 = 0.014 * live[1487] - live[57] * live[1490] - live[56] * live[1491];
+    let t3670 = t3669 - 1842.9129686423132 * live[241] * live[1492]
+        - live[1595] * live[1596] * t3668;
+    let t3671 = -1842.9129686423132 * live[236] * live[1492] - live[1486]
+        - live[1595] * live[1597] * t3668 - live[1603] * live[1604] * t3670;
+    let t3672 = 1842.9129686423132 * live[237] * live[1492] - live[1488]
+        - live[1595] * live[1598] * t3668 - live[1603] * live[1605] * t3670
+        - live[1627] * live[1628] * t3671;
+    let t3673 = -1842.9129686423132 * live[238] * live[1492] - live[1489]
+        - live[1595] * live[1599] * t3668 - live[1603] * live[1606] * t3670
+        - live[1627] * live[1629] * t3671 - live[1633] * live[1634] * t3672;
+    let t3674 = 0.0875 * live[1489] + t3669 - live[1595] * live[1600] * t3668
+        - live[1603] * live[1607] * t3670 - live[1627] * live[1630] * t3671
+        - live[1633] * live[1635] * t3672 - live[1638] * live[1639] * t3673
+        - 1842.9129686423132 * live[239] * live[1492];
+    let t3675 = 0.1946 * live[1489] + live[45] * live[1494] - live[46] * live[1493]
+        - live[1595] * live[1601] * t3668 - live[1603] * live[1608] * t3670
+        - live[1627] * live[1631] * t3671 - live[1633] * live[1636] * t3672
+        - live[1638] * live[1640] * t3673 - live[1643] * live[1644] * t3674
+        - 1842.9129686423132 * live[813] * live[1492];
+    let t3676 = -0.0875 * live[1486] - 0.1946 * live[1488] - live[45] * live[1493]
+        - live[46] * live[1494] - live[1595] * live[1602] * t3668
+        - live[1603] * live[1610] * t3670 - live[1627] * live[1632] * t3671
+        - live[1633] * live[1637] * t3672 - live[1638] * live[1641] * t3673
+        - live[1643] * live[1645] * t3674 - live[1646] * live[1647] * t3675
+        - 1842.9129686423132 * live[814] * live[1492];
+    let t3677 = live[1646] * (t3675 - live[1647] * live[1648] * t3676);
+    let t3678 = live[1643]
+        * (t3674 - live[1644] * t3677 - live[1645] * live[1648] * t3676);
+    let t3679 = live[1638]
+        * (t3673 - live[1639] * t3678 - live[1640] * t3677
+            - live[1641] * live[1648] * t3676);
+    let t3680 = live[1633]
+        * (t3672 - live[1634] * t3679 - live[1635] * t3678 - live[1636] * t3677
+            - live[1637] * live[1648] * t3676);
+    let t3681 = live[1627]
+        * (t3671 - live[1628] * t3680 - live[1629] * t3679 - live[1630] * t3678
+            - live[1631] * t3677 - live[1632] * live[1648] * t3676);
+    let t3682 = -live[1619]
+        * (live[1620] * t3681 + live[1621] * t3680 + live[1622] * t3679
+            + live[1623] * t3678 + live[1624] * t3677 + live[1626] * live[1648] * t3676);
+    let t3683 = -live[1611]
+        * (live[1612] * t3682 + live[1613] * t3681 + live[1614] * t3680
+            + live[1615] * t3679 + live[1616] * t3678 + live[1617] * t3677
+            + live[1618] * live[1648] * t3676);
+    let t3684 = live[1603]
+        * (t3670 - live[1604] * t3681 - live[1605] * t3680 - live[1606] * t3679
+            - live[1607] * t3678 - live[1608] * t3677 - live[1610] * live[1648] * t3676);
+    let t3685 = live[1595]
+        * (t3668 - live[1596] * t3684 - live[1597] * t3681 - live[1598] * t3680
+            - live[1599] * t3679 - live[1600] * t3678 - live[1601] * t3677
+            - live[1602] * live[1648] * t3676);
+    let t3686 = -live[1587]
+        * (live[1588] * t3681 + live[1589] * t3680 + live[1590] * t3679
+            + live[1591] * t3678 + live[1592] * t3677 + live[1594] * live[1648] * t3676);
+    let t3687 = -live[1579]
+        * (live[1580] * t3686 + live[1581] * t3681 + live[1582] * t3680
+            + live[1583] * t3679 + live[1584] * t3678 + live[1585] * t3677
+            + live[1586] * live[1648] * t3676);
+    let t3688 = -live[1571]
+        * (live[1572] * t3681 + live[1573] * t3680 + live[1574] * t3679
+            + live[1575] * t3678 + live[1576] * t3677 + live[1578] * live[1648] * t3676);
+    let t3689 = -live[1563]
+        * (live[1564] * t3688 + live[1565] * t3681 + live[1566] * t3680
+            + live[1567] * t3679 + live[1568] * t3678 + live[1569] * t3677
+            + live[1570] * live[1648] * t3676);
+    let t3690 = 0.014 * live[1496] - live[57] * live[1499] - live[56] * live[1500];
+    let t3691 = t3690 - 0.001231440536717216 * live[1485] * live[1595] * live[1596];
+    let t3692 = -0.001231440536717216 * live[1485] * live[1595] * live[1597] - live[1495]
+        - live[1603] * live[1604] * t3691;
+    let t3693 = -0.001231440536717216 * live[1485] * live[1595] * live[1598] - live[1497]
+        - live[1603] * live[1605] * t3691 - live[1627] * live[1628] * t3692;
+    let t3694 = -0.001231440536717216 * live[1485] * live[1595] * live[1599] - live[1498]
+        - live[1603] * live[1606] * t3691 - live[1627] * live[1629] * t3692
+        - live[1633] * live[1634] * t3693;
+    let t3695 = 0.0875 * live[1498] + t3690 - live[1603] * live[1607] * t3691
+        - live[1627] * live[1630] * t3692 - live[1633] * live[1635] * t3693
+        - live[1638] * live[1639] * t3694
+        - 0.001231440536717216 * live[1485] * live[1595] * live[1600];
+    let t3696 = 0.1946 * live[1498]
+        + 0.001231440536717216 * live[1485] * (live[46] - live[1595] * live[1601])
+        + live[45] * live[1501] - live[1603] * live[1608] * t3691
+        - live[1627] * live[1631] * t3692 - live[1633] * live[1636] * t3693
+        - live[1638] * live[1640] * t3694 - live[1643] * live[1644] * t3695;
+    let t3697 = 0.001231440536717216 * live[1485] * (live[45] - live[1595] * live[1602])
+        - 0.0875 * live[1495] - 0.1946 * live[1497] - live[46] * live[1501]
+        - live[1603] * live[1610] * t3691 - live[1627] * live[1632] * t3692
+        - live[1633] * live[1637] * t3693 - live[1638] * live[1641] * t3694
+        - live[1643] * live[1645] * t3695 - live[1646] * live[1647] * t3696;
+    live[1963] = t3691;
+    live[1964] = t3692;
+    live[1965] = t3693;
+    live[1966] = t3694;
+    live[1967] = t3695;
+    live[1968] = t3696;
+    live[1969] = t3697;
+    out.1[0][5] = t3572;
+    out.1[0][6] = t3594;
+    out.1[0][7] = t3616;
+    out.1[0][8] = t3637;
+    out.1[0][9] = t3659;
+    out.1[0][10] = t3681;
+    out.1[1][5] = t3571;
+    out.1[1][6] = t3593;
+    out.1[1][7] = t3615;
+    out.1[1][8] = t3636;
+    out.1[1][9] = t3658;
+    out.1[1][10] = t3680;
+    out.1[2][5] = t3570;
+    out.1[2][6] = t3592;
+    out.1[2][7] = t3614;
+    out.1[2][8] = t3635;
+    out.1[2][9] = t3657;
+    out.1[2][10] = t3679;
+    out.1[3][5] = t3569;
+    out.1[3][6] = t3591;
+    out.1[3][7] = t3613;
+    out.1[3][8] = t3634;
+    out.1[3][9] = t3656;
+    out.1[3][10] = t3678;
+    out.1[4][5] = t3568;
+    out.1[4][6] = t3590;
+    out.1[4][7] = t3612;
+    out.1[4][8] = t3633;
+    out.1[4][9] = t3655;
+    out.1[4][10] = t3677;
+    out.1[5][5] = live[1648] * t3567;
+    out.1[5][6] = live[1648] * t3589;
+    out.1[5][7] = live[1648] * t3611;
+    out.1[5][8] = live[1648] * t3632;
+    out.1[5][9] = live[1648] * t3654;
+    out.1[5][10] = live[1648] * t3676;
+    out.1[5][11] = live[1648] * t3697;
+    out.1[6][5] = t3573;
+    out.1[6][6] = t3595;
+    out.1[6][7] = t3617;
+    out.1[6][8] = t3638;
+    out.1[6][9] = t3660;
+    out.1[6][10] = t3682;
+    out.1[7][5] = t3574;
+    out.1[7][6] = t3596;
+    out.1[7][7] = t3618;
+    out.1[7][8] = t3639;
+    out.1[7][9] = t3661;
+    out.1[7][10] = t3683;
+    out.1[8][5] = 1842.9129686423132
+        * (live[1925] + live[229] * t3571 - live[809] * t3574 - live[233] * t3573
+            - live[228] * t3572 - live[230] * t3570 - live[231] * t3569
+            - live[810] * t3568 - live[811] * live[1648] * t3567);
+    out.1[8][6] = 1842.9129686423132
+        * (live[1926] + live[229] * t3593 - live[809] * t3596 - live[233] * t3595
+            - live[228] * t3594 - live[230] * t3592 - live[231] * t3591
+            - live[810] * t3590 - live[811] * live[1648] * t3589);
+    out.1[8][7] = 1842.9129686423132
+        * (live[1465] + live[229] * t3615 - live[809] * t3618 - live[233] * t3617
+            - live[228] * t3616 - live[230] * t3614 - live[231] * t3613
+            - live[810] * t3612 - live[811] * live[1648] * t3611);
+    out.1[8][8] = 1842.9129686423132
+        * (live[229] * t3636 - live[809] * t3639 - live[233] * t3638 - live[228] * t3637
+            - live[230] * t3635 - live[231] * t3634 - live[810] * t3633
+            - live[811] * live[1648] * t3632);
+    out.1[8][9] = 1842.9129686423132
+        * (live[229] * t3658 - live[809] * t3661 - live[233] * t3660 - live[228] * t3659
+            - live[230] * t3657 - live[231] * t3656 - live[810] * t3655
+            - live[811] * live[1648] * t3654);
+    out.1[8][10] = 1842.9129686423132
+        * (live[229] * t3680 - live[809] * t3683 - live[233] * t3682 - live[228] * t3681
+            - live[230] * t3679 - live[231] * t3678 - live[810] * t3677
+            - live[811] * live[1648] * t3676);
+    out.1[9][5] = t3575;
+    out.1[9][6] = t3597;
+    out.1[9][7] = t3619;
+    out.1[9][8] = t3640;
+    out.1[9][9] = t3662;
+    out.1[9][10] = t3684;
+    out.1[10][5] = t3576;
+    out.1[10][6] = t3598;
+    out.1[10][7] = t3620;
+    out.1[10][8] = t3641;
+    out.1[10][9] = t3663;
+    out.1[10][10] = t3685;
+    out.1[11][5] = 1842.9129686423132
+        * (live[1930] + live[237] * t3571 - live[812] * t3576 - live[241] * t3575
+            - live[236] * t3572 - live[238] * t3570 - live[239] * t3569
+            - live[813] * t3568 - live[814] * live[1648] * t3567);
+    out.1[11][6] = 1842.9129686423132
+        * (live[237] * t3593 - live[812] * t3598 - live[241] * t3597 - live[236] * t3594
+            - live[238] * t3592 - live[239] * t3591 - live[813] * t3590
+            - live[814] * live[1648] * t3589);
+    out.1[11][7] = 1842.9129686423132
+        * (live[237] * t3615 - live[812] * t3620 - live[241] * t3619 - live[236] * t3616
+            - live[238] * t3614 - live[239] * t3613 - live[813] * t3612
+            - live[814] * live[1648] * t3611);
+    out.1[11][8] = 1842.9129686423132
+        * (live[237] * t3636 - live[812] * t3641 - live[241] * t3640 - live[236] * t3637
+            - live[238] * t3635 - live[239] * t3634 - live[813] * t3633
+            - live[814] * live[1648] * t3632);
+    out.1[11][9] = 1842.9129686423132
+        * (live[1931] + live[237] * t3658 - live[812] * t3663 - live[241] * t3662
+            - live[236] * t3659 - live[238] * t3657 - live[239] * t3656
+            - live[813] * t3655 - live[814] * live[1648] * t3654);
+    out.1[11][10] = 1842.9129686423132
+        * (live[1492] + live[237] * t3680 - live[812] * t3685 - live[241] * t3684
+            - live[236] * t3681 - live[238] * t3679 - live[239] * t3678
+            - live[813] * t3677 - live[814] * live[1648] * t3676);
+    out.1[12][5] = t3577;
+    out.1[12][6] = t3599;
+    out.1[12][7] = t3621;
+    out.1[12][8] = t3642;
+    out.1[12][9] = t3664;
+    out.1[12][10] = t3686;
+    out.1[13][5] = t3578;
+    out.1[13][6] = t3600;
+    out.1[13][7] = t3622;
+    out.1[13][8] = t3643;
+    out.1[13][9] = t3665;
+    out.1[13][10] = t3687;
+    out.1[14][5] = 1842.9129686423132
+        * (live[1935] + live[245] * t3571 - live[815] * t3578 - live[249] * t3577
+            - live[244] * t3572 - live[246] * t3570 - live[247] * t3569
+            - live[816] * t3568 - live[817] * live[1648] * t3567);
+    out.1[14][6] = 1842.9129686423132
+        * (live[245] * t3593 - live[815] * t3600 - live[249] * t3599 - live[244] * t3594
+            - live[246] * t3592 - live[247] * t3591 - live[816] * t3590
+            - live[817] * live[1648] * t3589);
+    out.1[14][7] = 1842.9129686423132
+        * (live[245] * t3615 - live[815] * t3622 - live[249] * t3621 - live[244] * t3616
+            - live[246] * t3614 - live[247] * t3613 - live[816] * t3612
+            - live[817] * live[1648] * t3611);
+    out.1[14][8] = 1842.9129686423132
+        * (live[245] * t3636 - live[815] * t3643 - live[249] * t3642 - live[244] * t3637
+            - live[246] * t3635 - live[247] * t3634 - live[816] * t3633
+            - live[817] * live[1648] * t3632);
+    out.1[14][9] = 1842.9129686423132
+        * (live[245] * t3658 - live[815] * t3665 - live[249] * t3664 - live[244] * t3659
+            - live[246] * t3657 - live[247] * t3656 - live[816] * t3655
+            - live[817] * live[1648] * t3654);
+    out.1[14][10] = 1842.9129686423132
+        * (live[245] * t3680 - live[815] * t3687 - live[249] * t3686 - live[244] * t3681
+            - live[246] * t3679 - live[247] * t3678 - live[816] * t3677
+            - live[817] * live[1648] * t3676);
+    out.1[15][5] = t3579;
+    out.1[15][6] = t3601;
+    out.1[15][7] = t3623;
+    out.1[15][8] = t3644;
+    out.1[15][9] = t3666;
+    out.1[15][10] = t3688;
+    out.1[16][5] = t3580;
+    out.1[16][6] = t3602;
+    out.1[16][7] = t3624;
+    out.1[16][8] = t3645;
+    out.1[16][9] = t3667;
+    out.1[16][10] = t3689;
+    out.1[17][5] = 1842.9129686423132
+        * (live[1940] + live[253] * t3571 - live[818] * t3580 - live[257] * t3579
+            - live[252] * t3572 - live[254] * t3570 - live[255] * t3569
+            - live[819] * t3568 - live[820] * live[1648] * t3567);
+    out.1[17][6] = 1842.9129686423132
+        * (live[253] * t3593 - live[818] * t3602 - live[257] * t3601 - live[252] * t3594
+            - live[254] * t3592 - live[255] * t3591 - live[819] * t3590
+            - live[820] * live[1648] * t3589);
+    out.1[17][7] = 1842.9129686423132
+        * (live[253] * t3615 - live[818] * t3624 - live[257] * t3623 - live[252] * t3616
+            - live[254] * t3614 - live[255] * t3613 - live[819] * t3612
+            - live[820] * live[1648] * t3611);
+    out.1[17][8] = 1842.9129686423132
+        * (live[253] * t3636 - live[818] * t3645 - live[257] * t3644 - live[252] * t3637
+            - live[254] * t3635 - live[255] * t3634 - live[819] * t3633
+            - live[820] * live[1648] * t3632);
+    out.1[17][9] = 1842.9129686423132
+        * (live[253] * t3658 - live[818] * t3667 - live[257] * t3666 - live[252] * t3659
+            - live[254] * t3657 - live[255] * t3656 - live[819] * t3655
+            - live[820] * live[1648] * t3654);
+    out.1[17][10] = 1842.9129686423132
+        * (live[253] * t3680 - live[818] * t3689 - live[257] * t3688 - live[252] * t3681
+            - live[254] * t3679 - live[255] * t3678 - live[819] * t3677
+            - live[820] * live[1648] * t3676);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part25(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part25_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part25`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part25_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part25`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part25_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 1970],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3698 = live[1646] * (live[1968] - live[1647] * live[1648] * live[1969]);
+    let t3699 = live[1643]
+        * (live[1967] - live[1644] * t3698 - live[1645] * live[1648] * live[1969]);
+    let t3700 = live[1638]
+        * (live[1966] - live[1639] * t3699 - live[1640] * t3698
+            - live[1641] * live[1648] * live[1969]);
+    let t3701 = live[1633]
+        * (live[1965] - live[1634] * t3700 - live[1635] * t3699 - live[1636] * t3698
+            - live[1637] * live[1648] * live[1969]);
+    let t3702 = live[1627]
+        * (live[1964] - live[1628] * t3701 - live[1629] * t3700 - live[1630] * t3699
+            - live[1631] * t3698 - live[1632] * live[1648] * live[1969]);
+    let t3703 = -live[1619]
+        * (live[1620] * t3702 + live[1621] * t3701 + live[1622] * t3700
+            + live[1623] * t3699 + live[1624] * t3698
+            + live[1626] * live[1648] * live[1969]);
+    let t3704 = -live[1611]
+        * (live[1612] * t3703 + live[1613] * t3702 + live[1614] * t3701
+            + live[1615] * t3700 + live[1616] * t3699 + live[1617] * t3698
+            + live[1618] * live[1648] * live[1969]);
+    let t3705 = live[1603]
+        * (live[1963] - live[1604] * t3702 - live[1605] * t3701 - live[1606] * t3700
+            - live[1607] * t3699 - live[1608] * t3698
+            - live[1610] * live[1648] * live[1969]);
+    let t3706 = live[1595]
+        * (0.001231440536717216 * live[1485] - live[1596] * t3705 - live[1597] * t3702
+            - live[1598] * t3701 - live[1599] * t3700 - live[1600] * t3699
+            - live[1601] * t3698 - live[1602] * live[1648] * live[1969]);
+    let t3707 = -live[1587]
+        * (live[1588] * t3702 + live[1589] * t3701 + live[1590] * t3700
+            + live[1591] * t3699 + live[1592] * t3698
+            + live[1594] * live[1648] * live[1969]);
+    let t3708 = -live[1579]
+        * (live[1580] * t3707 + live[1581] * t3702 + live[1582] * t3701
+            + live[1583] * t3700 + live[1584] * t3699 + live[1585] * t3698
+            + live[1586] * live[1648] * live[1969]);
+    let t3709 = -live[1571]
+        * (live[1572] * t3702 + live[1573] * t3701 + live[1574] * t3700
+            + live[1575] * t3699 + live[1576] * t3698
+            + live[1578] * live[1648] * live[1969]);
+    let t3710 = -live[1563]
+        * (live[1564] * t3709 + live[1565] * t3702 + live[1566] * t3701
+            + live[1567] * t3700 + live[1568] * t3699 + live[1569] * t3698
+            + live[1570] * live[1648] * live[1969]);
+    let t3711 = live[1509] - 0.002838197420805067 * live[84]
+        - 1842.9129686423132 * live[815] * live[1936];
+    let t3712 = -0.014 * live[1503] - live[93] * live[1506] - live[92] * live[1507];
+    let t3713 = t3712 - 1842.9129686423132 * live[249] * live[1936]
+        - live[1579] * live[1580] * t3711;
+    let t3714 = -1842.9129686423132 * live[244] * live[1936] - live[1502]
+        - live[1579] * live[1581] * t3711 - live[1587] * live[1588] * t3713;
+    let t3715 = 1842.9129686423132 * live[245] * live[1936] - live[1504]
+        - live[1579] * live[1582] * t3711 - live[1587] * live[1589] * t3713
+        - live[1627] * live[1628] * t3714;
+    let t3716 = -1842.9129686423132 * live[246] * live[1936] - live[1505]
+        - live[1579] * live[1583] * t3711 - live[1587] * live[1590] * t3713
+        - live[1627] * live[1629] * t3714 - live[1633] * live[1634] * t3715;
+    let t3717 = t3712 - 0.0875 * live[1505] - live[1579] * live[1584] * t3711
+        - live[1587] * live[1591] * t3713 - live[1627] * live[1630] * t3714
+        - live[1633] * live[1635] * t3715 - live[1638] * live[1639] * t3716
+        - 1842.9129686423132 * live[247] * live[1936];
+    let t3718 = live[81] * live[1511] - 0.1946 * live[1505] - live[82] * live[1510]
+        - live[1579] * live[1585] * t3711 - live[1587] * live[1592] * t3713
+        - live[1627] * live[1631] * t3714 - live[1633] * live[1636] * t3715
+        - live[1638] * live[1640] * t3716 - live[1643] * live[1644] * t3717
+        - 1842.9129686423132 * live[816] * live[1936];
+    let t3719 = 0.0875 * live[1502] + 0.1946 * live[1504] - live[81] * live[1510]
+        - live[82] * live[1511] - live[1579] * live[1586] * t3711
+        - live[1587] * live[1594] * t3713 - live[1627] * live[1632] * t3714
+        - live[1633] * live[1637] * t3715 - live[1638] * live[1641] * t3716
+        - live[1643] * live[1645] * t3717 - live[1646] * live[1647] * t3718
+        - 1842.9129686423132 * live[817] * live[1936];
+    let t3720 = live[1646] * (t3718 - live[1647] * live[1648] * t3719);
+    let t3721 = live[1643]
+        * (t3717 - live[1644] * t3720 - live[1645] * live[1648] * t3719);
+    let t3722 = live[1638]
+        * (t3716 - live[1639] * t3721 - live[1640] * t3720
+            - live[1641] * live[1648] * t3719);
+    let t3723 = live[1633]
+        * (t3715 - live[1634] * t3722 - live[1635] * t3721 - live[1636] * t3720
+            - live[1637] * live[1648] * t3719);
+    let t3724 = live[1627]
+        * (t3714 - live[1628] * t3723 - live[1629] * t3722 - live[1630] * t3721
+            - live[1631] * t3720 - live[1632] * live[1648] * t3719);
+    let t3725 = -live[1619]
+        * (live[1620] * t3724 + live[1621] * t3723 + live[1622] * t3722
+            + live[1623] * t3721 + live[1624] * t3720 + live[1626] * live[1648] * t3719);
+    let t3726 = -live[1611]
+        * (live[1612] * t3725 + live[1613] * t3724 + live[1614] * t3723
+            + live[1615] * t3722 + live[1616] * t3721 + live[1617] * t3720
+            + live[1618] * live[1648] * t3719);
+    let t3727 = -live[1603]
+        * (live[1604] * t3724 + live[1605] * t3723 + live[1606] * t3722
+            + live[1607] * t3721 + live[1608] * t3720 + live[1610] * live[1648] * t3719);
+    let t3728 = -live[1595]
+        * (live[1596] * t3727 + live[1597] * t3724 + live[1598] * t3723
+            + live[1599] * t3722 + live[1600] * t3721 + live[1601] * t3720
+            + live[1602] * live[1648] * t3719);
+    let t3729 = live[1587]
+        * (t3713 - live[1588] * t3724 - live[1589] * t3723 - live[1590] * t3722
+            - live[1591] * t3721 - live[1592] * t3720 - live[1594] * live[1648] * t3719);
+    let t3730 = live[1579]
+        * (t3711 - live[1580] * t3729 - live[1581] * t3724 - live[1582] * t3723
+            - live[1583] * t3722 - live[1584] * t3721 - live[1585] * t3720
+            - live[1586] * live[1648] * t3719);
+    let t3731 = -live[1571]
+        * (live[1572] * t3724 + live[1573] * t3723 + live[1574] * t3722
+            + live[1575] * t3721 + live[1576] * t3720 + live[1578] * live[1648] * t3719);
+    let t3732 = -live[1563]
+        * (live[1564] * t3731 + live[1565] * t3724 + live[1566] * t3723
+            + live[1567] * t3722 + live[1568] * t3721 + live[1569] * t3720
+            + live[1570] * live[1648] * t3719);
+    let t3733 = -1842.9129686423132 * live[815] * live[1519] - live[1520];
+    let t3734 = -0.014 * live[1514] - live[93] * live[1517] - live[92] * live[1518];
+    let t3735 = t3734 - 1842.9129686423132 * live[249] * live[1519]
+        - live[1579] * live[1580] * t3733;
+    let t3736 = -1842.9129686423132 * live[244] * live[1519] - live[1513]
+        - live[1579] * live[1581] * t3733 - live[1587] * live[1588] * t3735;
+    let t3737 = 1842.9129686423132 * live[245] * live[1519] - live[1515]
+        - live[1579] * live[1582] * t3733 - live[1587] * live[1589] * t3735
+        - live[1627] * live[1628] * t3736;
+    let t3738 = -1842.9129686423132 * live[246] * live[1519] - live[1516]
+        - live[1579] * live[1583] * t3733 - live[1587] * live[1590] * t3735
+        - live[1627] * live[1629] * t3736 - live[1633] * live[1634] * t3737;
+    let t3739 = t3734 - 0.0875 * live[1516] - live[1579] * live[1584] * t3733
+        - live[1587] * live[1591] * t3735 - live[1627] * live[1630] * t3736
+        - live[1633] * live[1635] * t3737 - live[1638] * live[1639] * t3738
+        - 1842.9129686423132 * live[247] * live[1519];
+    let t3740 = live[81] * live[1521] - 0.1946 * live[1516] - live[82] * live[1520]
+        - live[1579] * live[1585] * t3733 - live[1587] * live[1592] * t3735
+        - live[1627] * live[1631] * t3736 - live[1633] * live[1636] * t3737
+        - live[1638] * live[1640] * t3738 - live[1643] * live[1644] * t3739
+        - 1842.9129686423132 * live[816] * live[1519];
+    let t3741 = 0.0875 * live[1513] + 0.1946 * live[1515] - live[81] * live[1520]
+        - live[82] * live[1521] - live[1579] * live[1586] * t3733
+        - live[1587] * live[1594] * t3735 - live[1627] * live[1632] * t3736
+        - live[1633] * live[1637] * t3737 - live[1638] * live[1641] * t3738
+        - live[1643] * live[1645] * t3739 - live[1646] * live[1647] * t3740
+        - 1842.9129686423132 * live[817] * live[1519];
+    let t3742 = live[1646] * (t3740 - live[1647] * live[1648] * t3741);
+    let t3743 = live[1643]
+        * (t3739 - live[1644] * t3742 - live[1645] * live[1648] * t3741);
+    let t3744 = live[1638]
+        * (t3738 - live[1639] * t3743 - live[1640] * t3742
+            - live[1641] * live[1648] * t3741);
+    let t3745 = live[1633]
+        * (t3737 - live[1634] * t3744 - live[1635] * t3743 - live[1636] * t3742
+            - live[1637] * live[1648] * t3741);
+    let t3746 = live[1627]
+        * (t3736 - live[1628] * t3745 - live[1629] * t3744 - live[1630] * t3743
+            - live[1631] * t3742 - live[1632] * live[1648] * t3741);
+    let t3747 = -live[1619]
+        * (live[1620] * t3746 + live[1621] * t3745 + live[1622] * t3744
+            + live[1623] * t3743 + live[1624] * t3742 + live[1626] * live[1648] * t3741);
+    let t3748 = -live[1611]
+        * (live[1612] * t3747 + live[1613] * t3746 + live[1614] * t3745
+            + live[1615] * t3744 + live[1616] * t3743 + live[1617] * t3742
+            + live[1618] * live[1648] * t3741);
+    let t3749 = -live[1603]
+        * (live[1604] * t3746 + live[1605] * t3745 + live[1606] * t3744
+            + live[1607] * t3743 + live[1608] * t3742 + live[1610] * live[1648] * t3741);
+    let t3750 = -live[1595]
+        * (live[1596] * t3749 + live[1597] * t3746 + live[1598] * t3745
+            + live[1599] * t3744 + live[1600] * t3743 + live[1601] * t3742
+            + live[1602] * live[1648] * t3741);
+    let t3751 = live[1587]
+        * (t3735 - live[1588] * t3746 - live[1589] * t3745 - live[1590] * t3744
+            - live[1591] * t3743 - live[1592] * t3742 - live[1594] * live[1648] * t3741);
+    let t3752 = live[1579]
+        * (t3733 - live[1580] * t3751 - live[1581] * t3746 - live[1582] * t3745
+            - live[1583] * t3744 - live[1584] * t3743 - live[1585] * t3742
+            - live[1586] * live[1648] * t3741);
+    let t3753 = -live[1571]
+        * (live[1572] * t3746 + live[1573] * t3745 + live[1574] * t3744
+            + live[1575] * t3743 + live[1576] * t3742 + live[1578] * live[1648] * t3741);
+    let t3754 = -live[1563]
+        * (live[1564] * t3753 + live[1565] * t3746 + live[1566] * t3745
+            + live[1567] * t3744 + live[1568] * t3743 + live[1569] * t3742
+            + live[1570] * live[1648] * t3741);
+    let t3755 = -0.014 * live[1523] - live[93] * live[1526] - live[92] * live[1527];
+    let t3756 = t3755 - 0.001231440536717216 * live[1512] * live[1579] * live[1580];
+    let t3757 = -0.001231440536717216 * live[1512] * live[1579] * live[1581] - live[1522]
+        - live[1587] * live[1588] * t3756;
+    let t3758 = -0.001231440536717216 * live[1512] * live[1579] * live[1582] - live[1524]
+        - live[1587] * live[1589] * t3756 - live[1627] * live[1628] * t3757;
+    let t3759 = -0.001231440536717216 * live[1512] * live[1579] * live[1583] - live[1525]
+        - live[1587] * live[1590] * t3756 - live[1627] * live[1629] * t3757
+        - live[1633] * live[1634] * t3758;
+    let t3760 = t3755 - 0.0875 * live[1525] - live[1587] * live[1591] * t3756
+        - live[1627] * live[1630] * t3757 - live[1633] * live[1635] * t3758
+        - live[1638] * live[1639] * t3759
+        - 0.001231440536717216 * live[1512] * live[1579] * live[1584];
+    let t3761 = 0.001231440536717216 * live[1512] * (live[82] - live[1579] * live[1585])
+        + live[81] * live[1528] - 0.1946 * live[1525] - live[1587] * live[1592] * t3756
+        - live[1627] * live[1631] * t3757 - live[1633] * live[1636] * t3758
+        - live[1638] * live[1640] * t3759 - live[1643] * live[1644] * t3760;
+    let t3762 = 0.0875 * live[1522] + 0.1946 * live[1524]
+        + 0.001231440536717216 * live[1512] * (live[81] - live[1579] * live[1586])
+        - live[82] * live[1528] - live[1587] * live[1594] * t3756
+        - live[1627] * live[1632] * t3757 - live[1633] * live[1637] * t3758
+        - live[1638] * live[1641] * t3759 - live[1643] * live[1645] * t3760
+        - live[1646] * live[1647] * t3761;
+    let t3763 = live[1646] * (t3761 - live[1647] * live[1648] * t3762);
+    let t3764 = live[1643]
+        * (t3760 - live[1644] * t3763 - live[1645] * live[1648] * t3762);
+    let t3765 = live[1638]
+        * (t3759 - live[1639] * t3764 - live[1640] * t3763
+            - live[1641] * live[1648] * t3762);
+    let t3766 = live[1633]
+        * (t3758 - live[1634] * t3765 - live[1635] * t3764 - live[1636] * t3763
+            - live[1637] * live[1648] * t3762);
+    let t3767 = live[1627]
+        * (t3757 - live[1628] * t3766 - live[1629] * t3765 - live[1630] * t3764
+            - live[1631] * t3763 - live[1632] * live[1648] * t3762);
+    let t3768 = -live[1619]
+        * (live[1620] * t3767 + live[1621] * t3766 + live[1622] * t3765
+            + live[1623] * t3764 + live[1624] * t3763 + live[1626] * live[1648] * t3762);
+    let t3769 = -live[1611]
+        * (live[1612] * t3768 + live[1613] * t3767 + live[1614] * t3766
+            + live[1615] * t3765 + live[1616] * t3764 + live[1617] * t3763
+            + live[1618] * live[1648] * t3762);
+    let t3770 = -live[1603]
+        * (live[1604] * t3767 + live[1605] * t3766 + live[1606] * t3765
+            + live[1607] * t3764 + live[1608] * t3763 + live[1610] * live[1648] * t3762);
+    let t3771 = -live[1595]
+        * (live[1596] * t3770 + live[1597] * t3767 + live[1598] * t3766
+            + live[1599] * t3765 + live[1600] * t3764 + live[1601] * t3763
+            + live[1602] * live[1648] * t3762);
+    let t3772 = live[1587]
+        * (t3756 - live[1588] * t3767 - live[1589] * t3766 - live[1590] * t3765
+            - live[1591] * t3764 - live[1592] * t3763 - live[1594] * live[1648] * t3762);
+    let t3773 = live[1579]
+        * (0.001231440536717216 * live[1512] - live[1580] * t3772 - live[1581] * t3767
+            - live[1582] * t3766 - live[1583] * t3765 - live[1584] * t3764
+            - live[1585] * t3763 - live[1586] * live[1648] * t3762);
+    let t3774 = -live[1571]
+        * (live[1572] * t3767 + live[1573] * t3766 + live[1574] * t3765
+            + live[1575] * t3764 + live[1576] * t3763 + live[1578] * live[1648] * t3762);
+    let t3775 = -live[1563]
+        * (live[1564] * t3774 + live[1565] * t3767 + live[1566] * t3766
+            + live[1567] * t3765 + live[1568] * t3764 + live[1569] * t3763
+            + live[1570] * live[1648] * t3762);
+    let t3776 = live[1543] - 0.002838197420805067 * live[120]
+        - 1842.9129686423132 * live[818] * live[1941];
+    let t3777 = 0.014 * live[1537] - live[129] * live[1540] - live[128] * live[1541];
+    let t3778 = t3777 - 1842.9129686423132 * live[257] * live[1941]
+        - live[1563] * live[1564] * t3776;
+    let t3779 = -1842.9129686423132 * live[252] * live[1941] - live[1536]
+        - live[1563] * live[1565] * t3776 - live[1571] * live[1572] * t3778;
+    let t3780 = 1842.9129686423132 * live[253] * live[1941] - live[1538]
+        - live[1563] * live[1566] * t3776 - live[1571] * live[1573] * t3778
+        - live[1627] * live[1628] * t3779;
+    let t3781 = -1842.9129686423132 * live[254] * live[1941] - live[1539]
+        - live[1563] * live[1567] * t3776 - live[1571] * live[1574] * t3778
+        - live[1627] * live[1629] * t3779 - live[1633] * live[1634] * t3780;
+    let t3782 = 0.0875 * live[1539] + t3777 - live[1563] * live[1568] * t3776
+        - live[1571] * live[1575] * t3778 - live[1627] * live[1630] * t3779
+        - live[1633] * live[1635] * t3780 - live[1638] * live[1639] * t3781
+        - 1842.9129686423132 * live[255] * live[1941];
+    let t3783 = live[117] * live[1545] - 0.1946 * live[1539] - live[118] * live[1544]
+        - live[1563] * live[1569] * t3776 - live[1571] * live[1576] * t3778
+        - live[1627] * live[1631] * t3779 - live[1633] * live[1636] * t3780
+        - live[1638] * live[1640] * t3781 - live[1643] * live[1644] * t3782
+        - 1842.9129686423132 * live[819] * live[1941];
+    let t3784 = 0.1946 * live[1538] - 0.0875 * live[1536] - live[117] * live[1544]
+        - live[118] * live[1545] - live[1563] * live[1570] * t3776
+        - live[1571] * live[1578] * t3778 - live[1627] * live[1632] * t3779
+        - live[1633] * live[1637] * t3780 - live[1638] * live[1641] * t3781
+        - live[1643] * live[1645] * t3782 - live[1646] * live[1647] * t3783
+        - 1842.9129686423132 * live[820] * live[1941];
+    let t3785 = live[1646] * (t3783 - live[1647] * live[1648] * t3784);
+    let t3786 = live[1643]
+        * (t3782 - live[1644] * t3785 - live[1645] * live[1648] * t3784);
+    let t3787 = live[1638]
+        * (t3781 - live[1639] * t3786 - live[1640] * t3785
+            - live[1641] * live[1648] * t3784);
+    let t3788 = live[1633]
+        * (t3780 - live[1634] * t3787 - live[1635] * t3786 - live[1636] * t3785
+            - live[1637] * live[1648] * t3784);
+    let t3789 = live[1627]
+        * (t3779 - live[1628] * t3788 - live[1629] * t3787 - live[1630] * t3786
+            - live[1631] * t3785 - live[1632] * live[1648] * t3784);
+    let t3790 = -live[1619]
+        * (live[1620] * t3789 + live[1621] * t3788 + live[1622] * t3787
+            + live[1623] * t3786 + live[1624] * t3785 + live[1626] * live[1648] * t3784);
+    let t3791 = -live[1611]
+        * (live[1612] * t3790 + live[1613] * t3789 + live[1614] * t3788
+            + live[1615] * t3787 + live[1616] * t3786 + live[1617] * t3785
+            + live[1618] * live[1648] * t3784);
+    let t3792 = -live[1603]
+        * (live[1604] * t3789 + live[1605] * t3788 + live[1606] * t3787
+            + live[1607] * t3786 + live[1608] * t3785 + live[1610] * live[1648] * t3784);
+    let t3793 = -live[1595]
+        * (live[1596] * t3792 + live[1597] * t3789 + live[1598] * t3788
+            + live[1599] * t3787 + live[1600] * t3786 + live[1601] * t3785
+            + live[1602] * live[1648] * t3784);
+    let t3794 = -live[1587]
+        * (live[1588] * t3789 + live[1589] * t3788 + live[1590] * t3787
+            + live[1591] * t3786 + live[1592] * t3785 + live[1594] * live[1648] * t3784);
+    let t3795 = -live[1579]
+        * (live[1580] * t3794 + live[1581] * t3789 + live[1582] * t3788
+            + live[1583] * t3787 + live[1584] * t3786 + live[1585] * t3785
+            + live[1586] * live[1648] * t3784);
+    let t3796 = live[1571]
+        * (t3778 - live[1572] * t3789 - live[1573] * t3788 - live[1574] * t3787
+            - live[1575] * t3786 - live[1576] * t3785 - live[1578] * live[1648] * t3784);
+    let t3797 = live[1563]
+        * (t3776 - live[1564] * t3796 - live[1565] * t3789 - live[1566] * t3788
+            - live[1567] * t3787 - live[1568] * t3786 - live[1569] * t3785
+            - live[1570] * live[1648] * t3784);
+    let t3798 = -1842.9129686423132 * live[818] * live[1553] - live[1554];
+    let t3799 = 0.014 * live[1548] - live[129] * live[1551] - live[128] * live[1552];
+    let t3800 = t3799 - 1842.9129686423132 * live[257] * live[1553]
+        - live[1563] * live[1564] * t3798;
+    let t3801 = -1842.9129686423132 * live[252] * live[1553] - live[1547]
+        - live[1563] * live[1565] * t3798 - live[1571] * live[1572] * t3800;
+    let t3802 = 1842.9129686423132 * live[253] * live[1553] - live[1549]
+        - live[1563] * live[1566] * t3798 - live[1571] * live[1573] * t3800
+        - live[1627] * live[1628] * t3801;
+    let t3803 = -1842.9129686423132 * live[254] * live[1553] - live[1550]
+        - live[1563] * live[1567] * t3798 - live[1571] * live[1574] * t3800
+        - live[1627] * live[1629] * t3801 - live[1633] * live[1634] * t3802;
+    let t3804 = 0.0875 * live[1550] + t3799 - live[1563] * live[1568] * t3798
+        - live[1571] * live[1575] * t3800 - live[1627] * live[1630] * t3801
+        - live[1633] * live[1635] * t3802 - live[1638] * live[1639] * t3803
+        - 1842.9129686423132 * live[255] * live[1553];
+    let t3805 = live[117] * live[1555] - 0.1946 * live[1550] - live[118] * live[1554]
+        - live[1563] * live[1569] * t3798 - live[1571] * live[1576] * t3800
+        - live[1627] * live[1631] * t3801 - live[1633] * live[1636] * t3802
+        - live[1638] * live[1640] * t3803 - live[1643] * live[1644] * t3804
+        - 1842.9129686423132 * live[819] * live[1553];
+    let t3806 = 0.1946 * live[1549] - 0.0875 * live[1547] - live[117] * live[1554]
+        - live[118] * live[1555] - live[1563] * live[1570] * t3798
+        - live[1571] * live[1578] * t3800 - live[1627] * live[1632] * t3801
+        - live[1633] * live[1637] * t3802 - live[1638] * live[1641] * t3803
+        - live[1643] * live[1645] * t3804 - live[1646] * live[1647] * t3805
+        - 1842.9129686423132 * live[820] * live[1553];
+    let t3807 = live[1646] * (t3805 - live[1647] * live[1648] * t3806);
+    let t3808 = live[1643]
+        * (t3804 - live[1644] * t3807 - live[1645] * live[1648] * t3806);
+    let t3809 = live[1638]
+        * (t3803 - live[1639] * t3808 - live[1640] * t3807
+            - live[1641] * live[1648] * t3806);
+    let t3810 = live[1633]
+        * (t3802 - live[1634] * t3809 - live[1635] * t3808 - live[1636] * t3807
+            - live[1637] * live[1648] * t3806);
+    let t3811 = live[1627]
+        * (t3801 - live[1628] * t3810 - live[1629] * t3809 - live[1630] * t3808
+            - live[1631] * t3807 - live[1632] * live[1648] * t3806);
+    let t3812 = -live[1619]
+        * (live[1620] * t3811 + live[1621] * t3810 + live[1622] * t3809
+            + live[1623] * t3808 + live[1624] * t3807 + live[1626] * live[1648] * t3806);
+    let t3813 = -live[1611]
+        * (live[1612] * t3812 + live[1613] * t3811 + live[1614] * t3810
+            + live[1615] * t3809 + live[1616] * t3808 + live[1617] * t3807
+            + live[1618] * live[1648] * t3806);
+    let t3814 = -live[1603]
+        * (live[1604] * t3811 + live[1605] * t3810 + live[1606] * t3809
+            + live[1607] * t3808 + live[1608] * t3807 + live[1610] * live[1648] * t3806);
+    let t3815 = -live[1595]
+        * (live[1596] * t3814 + live[1597] * t3811 + live[1598] * t3810
+            + live[1599] * t3809 + live[1600] * t3808 + live[1601] * t3807
+            + live[1602] * live[1648] * t3806);
+    let t3816 = -live[1587]
+        * (live[1588] * t3811 + live[1589] * t3810 + live[1590] * t3809
+            + live[1591] * t3808 + live[1592] * t3807 + live[1594] * live[1648] * t3806);
+    let t3817 = -live[1579]
+        * (live[1580] * t3816 + live[1581] * t3811 + live[1582] * t3810
+            + live[1583] * t3809 + live[1584] * t3808 + live[1585] * t3807
+            + live[1586] * live[1648] * t3806);
+    let t3818 = live[1571]
+        * (t3800 - live[1572] * t3811 - live[1573] * t3810 - live[1574] * t3809
+            - live[1575] * t3808 - live[1576] * t3807 - live[1578] * live[1648] * t3806);
+    let t3819 = live[1563]
+        * (t3798 - live[1564] * t3818 - live[1565] * t3811 - live[1566] * t3810
+            - live[1567] * t3809 - live[1568] * t3808 - live[1569] * t3807
+            - live[1570] * live[1648] * t3806);
+    let t3820 = 0.014 * live[1557] - live[129] * live[1560] - live[128] * live[1561];
+    let t3821 = t3820 - 0.001231440536717216 * live[1546] * live[1563] * live[1564];
+    let t3822 = -0.001231440536717216 * live[1546] * live[1563] * live[1565] - live[1556]
+        - live[1571] * live[1572] * t3821;
+    let t3823 = -0.001231440536717216 * live[1546] * live[1563] * live[1566] - live[1558]
+        - live[1571] * live[1573] * t3821 - live[1627] * live[1628] * t3822;
+    let t3824 = -0.001231440536717216 * live[1546] * live[1563] * live[1567] - live[1559]
+        - live[1571] * live[1574] * t3821 - live[1627] * live[1629] * t3822
+        - live[1633] * live[1634] * t3823;
+    let t3825 = 0.0875 * live[1559] + t3820 - live[1571] * live[1575] * t3821
+        - live[1627] * live[1630] * t3822 - live[1633] * live[1635] * t3823
+        - live[1638] * live[1639] * t3824
+        - 0.001231440536717216 * live[1546] * live[1563] * live[1568];
+    let t3826 = 0.001231440536717216 * live[1546] * (live[118] - live[1563] * live[1569])
+        + live[117] * live[1562] - 0.1946 * live[1559] - live[1571] * live[1576] * t3821
+        - live[1627] * live[1631] * t3822 - live[1633] * live[1636] * t3823
+        - live[1638] * live[1640] * t3824 - live[1643] * live[1644] * t3825;
+    let t3827 = 0.1946 * live[1558]
+        + 0.001231440536717216 * live[1546] * (live[117] - live[1563] * live[1570])
+        - 0.0875 * live[1556] - live[118] * live[1562] - live[1571] * live[1578] * t3821
+        - live[1627] * live[1632] * t3822 - live[1633] * live[1637] * t3823
+        - live[1638] * live[1641] * t3824 - live[1643] * live[1645] * t3825
+        - live[1646] * live[1647] * t3826;
+    let t3828 = live[1646] * (t3826 - live[1647] * live[1648] * t3827);
+    let t3829 = live[1643]
+        * (t3825 - live[1644] * t3828 - live[1645] * live[1648] * t3827);
+    let t3830 = live[1638]
+        * (t3824 - live[1639] * t3829 - live[1640] * t3828
+            - live[1641] * live[1648] * t3827);
+    let t3831 = live[1633]
+        * (t3823 - live[1634] * t3830 - live[1635] * t3829 - live[1636] * t3828
+            - live[1637] * live[1648] * t3827);
+    let t3832 = live[1627]
+        * (t3822 - live[1628] * t3831 - live[1629] * t3830 - live[1630] * t3829
+            - live[1631] * t3828 - live[1632] * live[1648] * t3827);
+    let t3833 = -live[1619]
+        * (live[1620] * t3832 + live[1621] * t3831 + live[1622] * t3830
+            + live[1623] * t3829 + live[1624] * t3828 + live[1626] * live[1648] * t3827);
+    let t3834 = -live[1611]
+        * (live[1612] * t3833 + live[1613] * t3832 + live[1614] * t3831
+            + live[1615] * t3830 + live[1616] * t3829 + live[1617] * t3828
+            + live[1618] * live[1648] * t3827);
+    let t3835 = -live[1603]
+        * (live[1604] * t3832 + live[1605] * t3831 + live[1606] * t3830
+            + live[1607] * t3829 + live[1608] * t3828 + live[1610] * live[1648] * t3827);
+    let t3836 = -live[1595]
+        * (live[1596] * t3835 + live[1597] * t3832 + live[1598] * t3831
+            + live[1599] * t3830 + live[1600] * t3829 + live[1601] * t3828
+            + live[1602] * live[1648] * t3827);
+    let t3837 = -live[1587]
+        * (live[1588] * t3832 + live[1589] * t3831 + live[1590] * t3830
+            + live[1591] * t3829 + live[1592] * t3828 + live[1594] * live[1648] * t3827);
+    let t3838 = -live[1579]
+        * (live[1580] * t3837 + live[1581] * t3832 + live[1582] * t3831
+            + live[1583] * t3830 + live[1584] * t3829 + live[1585] * t3828
+            + live[1586] * live[1648] * t3827);
+    let t3839 = live[1571]
+        * (t3821 - live[1572] * t3832 - live[1573] * t3831 - live[1574] * t3830
+            - live[1575] * t3829 - live[1576] * t3828 - live[1578] * live[1648] * t3827);
+    let t3840 = live[1563]
+        * (0.001231440536717216 * live[1546] - live[1564] * t3839 - live[1565] * t3832
+            - live[1566] * t3831 - live[1567] * t3830 - live[1568] * t3829
+            - live[1569] * t3828 - live[1570] * live[1648] * t3827);
+    out.1[0][11] = t3702;
+    out.1[0][12] = t3724;
+    out.1[0][13] = t3746;
+    out.1[0][14] = t3767;
+    out.1[0][15] = t3789;
+    out.1[0][16] = t3811;
+    out.1[0][17] = t3832;
+    out.1[1][11] = t3701;
+    out.1[1][12] = t3723;
+    out.1[1][13] = t3745;
+    out.1[1][14] = t3766;
+    out.1[1][15] = t3788;
+    out.1[1][16] = t3810;
+    out.1[1][17] = t3831;
+    out.1[2][11] = t3700;
+    out.1[2][12] = t3722;
+    out.1[2][13] = t3744;
+    out.1[2][14] = t3765;
+    out.1[2][15] = t3787;
+    out.1[2][16] = t3809;
+    out.1[2][17] = t3830;
+    out.1[3][11] = t3699;
+    out.1[3][12] = t3721;
+    out.1[3][13] = t3743;
+    out.1[3][14] = t3764;
+    out.1[3][15] = t3786;
+    out.1[3][16] = t3808;
+    out.1[3][17] = t3829;
+    out.1[4][11] = t3698;
+    out.1[4][12] = t3720;
+    out.1[4][13] = t3742;
+    out.1[4][14] = t3763;
+    out.1[4][15] = t3785;
+    out.1[4][16] = t3807;
+    out.1[4][17] = t3828;
+    out.1[5][12] = live[1648] * t3719;
+    out.1[5][13] = live[1648] * t3741;
+    out.1[5][14] = live[1648] * t3762;
+    out.1[5][15] = live[1648] * t3784;
+    out.1[5][16] = live[1648] * t3806;
+    out.1[5][17] = live[1648] * t3827;
+    out.1[6][11] = t3703;
+    out.1[6][12] = t3725;
+    out.1[6][13] = t3747;
+    out.1[6][14] = t3768;
+    out.1[6][15] = t3790;
+    out.1[6][16] = t3812;
+    out.1[6][17] = t3833;
+    out.1[7][11] = t3704;
+    out.1[7][12] = t3726;
+    out.1[7][13] = t3748;
+    out.1[7][14] = t3769;
+    out.1[7][15] = t3791;
+    out.1[7][16] = t3813;
+    out.1[7][17] = t3834;
+    out.1[8][11] = 1842.9129686423132
+        * (live[229] * t3701 - live[809] * t3704 - live[233] * t3703 - live[228] * t3702
+            - live[230] * t3700 - live[231] * t3699 - live[810] * t3698
+            - live[811] * live[1648] * live[1969]);
+    out.1[8][12] = 1842.9129686423132
+        * (live[229] * t3723 - live[809] * t3726 - live[233] * t3725 - live[228] * t3724
+            - live[230] * t3722 - live[231] * t3721 - live[810] * t3720
+            - live[811] * live[1648] * t3719);
+    out.1[8][13] = 1842.9129686423132
+        * (live[229] * t3745 - live[809] * t3748 - live[233] * t3747 - live[228] * t3746
+            - live[230] * t3744 - live[231] * t3743 - live[810] * t3742
+            - live[811] * live[1648] * t3741);
+    out.1[8][14] = 1842.9129686423132
+        * (live[229] * t3766 - live[809] * t3769 - live[233] * t3768 - live[228] * t3767
+            - live[230] * t3765 - live[231] * t3764 - live[810] * t3763
+            - live[811] * live[1648] * t3762);
+    out.1[8][15] = 1842.9129686423132
+        * (live[229] * t3788 - live[809] * t3791 - live[233] * t3790 - live[228] * t3789
+            - live[230] * t3787 - live[231] * t3786 - live[810] * t3785
+            - live[811] * live[1648] * t3784);
+    out.1[8][16] = 1842.9129686423132
+        * (live[229] * t3810 - live[809] * t3813 - live[233] * t3812 - live[228] * t3811
+            - live[230] * t3809 - live[231] * t3808 - live[810] * t3807
+            - live[811] * live[1648] * t3806);
+    out.1[8][17] = 1842.9129686423132
+        * (live[229] * t3831 - live[809] * t3834 - live[233] * t3833 - live[228] * t3832
+            - live[230] * t3830 - live[231] * t3829 - live[810] * t3828
+            - live[811] * live[1648] * t3827);
+    out.1[9][11] = t3705;
+    out.1[9][12] = t3727;
+    out.1[9][13] = t3749;
+    out.1[9][14] = t3770;
+    out.1[9][15] = t3792;
+    out.1[9][16] = t3814;
+    out.1[9][17] = t3835;
+    out.1[10][11] = t3706;
+    out.1[10][12] = t3728;
+    out.1[10][13] = t3750;
+    out.1[10][14] = t3771;
+    out.1[10][15] = t3793;
+    out.1[10][16] = t3815;
+    out.1[10][17] = t3836;
+    out.1[11][11] = 1842.9129686423132
+        * (live[237] * t3701 - live[812] * t3706 - live[241] * t3705 - live[236] * t3702
+            - live[238] * t3700 - live[239] * t3699 - live[813] * t3698
+            - live[814] * live[1648] * live[1969]);
+    out.1[11][12] = 1842.9129686423132
+        * (live[237] * t3723 - live[812] * t3728 - live[241] * t3727 - live[236] * t3724
+            - live[238] * t3722 - live[239] * t3721 - live[813] * t3720
+            - live[814] * live[1648] * t3719);
+    out.1[11][13] = 1842.9129686423132
+        * (live[237] * t3745 - live[812] * t3750 - live[241] * t3749 - live[236] * t3746
+            - live[238] * t3744 - live[239] * t3743 - live[813] * t3742
+            - live[814] * live[1648] * t3741);
+    out.1[11][14] = 1842.9129686423132
+        * (live[237] * t3766 - live[812] * t3771 - live[241] * t3770 - live[236] * t3767
+            - live[238] * t3765 - live[239] * t3764 - live[813] * t3763
+            - live[814] * live[1648] * t3762);
+    out.1[11][15] = 1842.9129686423132
+        * (live[237] * t3788 - live[812] * t3793 - live[241] * t3792 - live[236] * t3789
+            - live[238] * t3787 - live[239] * t3786 - live[813] * t3785
+            - live[814] * live[1648] * t3784);
+    out.1[11][16] = 1842.9129686423132
+        * (live[237] * t3810 - live[812] * t3815 - live[241] * t3814 - live[236] * t3811
+            - live[238] * t3809 - live[239] * t3808 - live[813] * t3807
+            - live[814] * live[1648] * t3806);
+    out.1[11][17] = 1842.9129686423132
+        * (live[237] * t3831 - live[812] * t3836 - live[241] * t3835 - live[236] * t3832
+            - live[238] * t3830 - live[239] * t3829 - live[813] * t3828
+            - live[814] * live[1648] * t3827);
+    out.1[12][11] = t3707;
+    out.1[12][12] = t3729;
+    out.1[12][13] = t3751;
+    out.1[12][14] = t3772;
+    out.1[12][15] = t3794;
+    out.1[12][16] = t3816;
+    out.1[12][17] = t3837;
+    out.1[13][11] = t3708;
+    out.1[13][12] = t3730;
+    out.1[13][13] = t3752;
+    out.1[13][14] = t3773;
+    out.1[13][15] = t3795;
+    out.1[13][16] = t3817;
+    out.1[13][17] = t3838;
+    out.1[14][11] = 1842.9129686423132
+        * (live[245] * t3701 - live[815] * t3708 - live[249] * t3707 - live[244] * t3702
+            - live[246] * t3700 - live[247] * t3699 - live[816] * t3698
+            - live[817] * live[1648] * live[1969]);
+    out.1[14][12] = 1842.9129686423132
+        * (live[1936] + live[245] * t3723 - live[815] * t3730 - live[249] * t3729
+            - live[244] * t3724 - live[246] * t3722 - live[247] * t3721
+            - live[816] * t3720 - live[817] * live[1648] * t3719);
+    out.1[14][13] = 1842.9129686423132
+        * (live[1519] + live[245] * t3745 - live[815] * t3752 - live[249] * t3751
+            - live[244] * t3746 - live[246] * t3744 - live[247] * t3743
+            - live[816] * t3742 - live[817] * live[1648] * t3741);
+    out.1[14][14] = 1842.9129686423132
+        * (live[245] * t3766 - live[815] * t3773 - live[249] * t3772 - live[244] * t3767
+            - live[246] * t3765 - live[247] * t3764 - live[816] * t3763
+            - live[817] * live[1648] * t3762);
+    out.1[14][15] = 1842.9129686423132
+        * (live[245] * t3788 - live[815] * t3795 - live[249] * t3794 - live[244] * t3789
+            - live[246] * t3787 - live[247] * t3786 - live[816] * t3785
+            - live[817] * live[1648] * t3784);
+    out.1[14][16] = 1842.9129686423132
+        * (live[245] * t3810 - live[815] * t3817 - live[249] * t3816 - live[244] * t3811
+            - live[246] * t3809 - live[247] * t3808 - live[816] * t3807
+            - live[817] * live[1648] * t3806);
+    out.1[14][17] = 1842.9129686423132
+        * (live[245] * t3831 - live[815] * t3838 - live[249] * t3837 - live[244] * t3832
+            - live[246] * t3830 - live[247] * t3829 - live[816] * t3828
+            - live[817] * live[1648] * t3827);
+    out.1[15][11] = t3709;
+    out.1[15][12] = t3731;
+    out.1[15][13] = t3753;
+    out.1[15][14] = t3774;
+    out.1[15][15] = t3796;
+    out.1[15][16] = t3818;
+    out.1[15][17] = t3839;
+    out.1[16][11] = t3710;
+    out.1[16][12] = t3732;
+    out.1[16][13] = t3754;
+    out.1[16][14] = t3775;
+    out.1[16][15] = t3797;
+    out.1[16][16] = t3819;
+    out.1[16][17] = t3840;
+    out.1[17][11] = 1842.9129686423132
+        * (live[253] * t3701 - live[818] * t3710 - live[257] * t3709 - live[252] * t3702
+            - live[254] * t3700 - live[255] * t3699 - live[819] * t3698
+            - live[820] * live[1648] * live[1969]);
+    out.1[17][12] = 1842.9129686423132
+        * (live[253] * t3723 - live[818] * t3732 - live[257] * t3731 - live[252] * t3724
+            - live[254] * t3722 - live[255] * t3721 - live[819] * t3720
+            - live[820] * live[1648] * t3719);
+    out.1[17][13] = 1842.9129686423132
+        * (live[253] * t3745 - live[818] * t3754 - live[257] * t3753 - live[252] * t3746
+            - live[254] * t3744 - live[255] * t3743 - live[819] * t3742
+            - live[820] * live[1648] * t3741);
+    out.1[17][14] = 1842.9129686423132
+        * (live[253] * t3766 - live[818] * t3775 - live[257] * t3774 - live[252] * t3767
+            - live[254] * t3765 - live[255] * t3764 - live[819] * t3763
+            - live[820] * live[1648] * t3762);
+    out.1[17][15] = 1842.9129686423132
+        * (live[1941] + live[253] * t3788 - live[818] * t3797 - live[257] * t3796
+            - live[252] * t3789 - live[254] * t3787 - live[255] * t3786
+            - live[819] * t3785 - live[820] * live[1648] * t3784);
+    out.1[17][16] = 1842.9129686423132
+        * (live[1553] + live[253] * t3810 - live[818] * t3819 - live[257] * t3818
+            - live[252] * t3811 - live[254] * t3809 - live[255] * t3808
+            - live[819] * t3807 - live[820] * live[1648] * t3806);
+    out.1[17][17] = 1842.9129686423132
+        * (live[253] * t3831 - live[818] * t3840 - live[257] * t3839 - live[252] * t3832
+            - live[254] * t3830 - live[255] * t3829 - live[819] * t3828
+            - live[820] * live[1648] * t3827);
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -22,6 +22,11 @@
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
 //! rotate body-frame vectors into the joint frame; angular velocities of spherical
 //! and free joints are in the body frame.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `root_joint_vx`, `root_joint_vy`, `root_joint_vz`, `root_joint_wx`, `root_joint_wy`, `root_joint_wz`, `FL_HAA`, `FL_HFE`, `FL_KFE`, `FR_HAA`, `FR_HFE`, `FR_KFE`, `HL_HAA`, `HL_HFE`, `HL_KFE`, `HR_HAA`, `HR_HFE`, `HR_KFE`.
 //!
@@ -42,6 +47,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 4925 | 3774 | 0 | 0 | 16 | 16 |
+//! | `gravity_derivatives` | 666 | 344 | 0 | 0 | 12 | 12 |
+//! | `mass_matrix_inverse` | 2741 | 1656 | 14 | 0 | 12 | 12 |
+//! | `forward_dynamics_derivatives` | 17089 | 11594 | 28 | 0 | 16 | 16 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -184,6 +193,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -8610,6 +8623,19085 @@ pub fn friction_forces_with(
         0.0,
         0.0,
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 4925,
+    add: 3774,
+    div: 0,
+    sqrt: 0,
+    sin: 16,
+    cos: 16,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let mut live = [0.0; 1018];
+    let mut out: (JointMatrix, JointMatrix) = ([[0.0; NV]; NV], [[0.0; NV]; NV]);
+    inverse_dynamics_derivatives_part0(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part1(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part2(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part3(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part4(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part5(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part6(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part7(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part8(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part9(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part10(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part11(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part12(d, q, qd, qdd, &mut live, &mut out);
+    inverse_dynamics_derivatives_part13(d, q, qd, qdd, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part0_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part0_body(avx2, d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part0_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[11], q[12], q[13], q[14]);
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = lanes
+        .sin_cos_quad(q[15], q[16], q[17], q[18]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t6 = qd[4] * c_q7 + qd[5] * s_q7;
+    let t7 = qd[5] * c_q7 - qd[4] * s_q7;
+    let t8 = qd[5] * qd[5];
+    let t9 = qd[6] + qd[3];
+    let t10 = qdd[3] + qdd[6];
+    let t11 = qd[6] * t7 + qdd[4] * c_q7 + qdd[5] * s_q7;
+    let t12 = qdd[5] * c_q7 - qdd[4] * s_q7;
+    let t13 = t12 - qd[6] * t6;
+    let t14 = t9 * c_q8 - t7 * s_q8;
+    let t15 = t9 * s_q8 + t7 * c_q8;
+    let t16 = t7 * t7;
+    let t17 = t6 * t7;
+    let t18 = qd[7] + t6;
+    let t19 = t11 + qdd[7];
+    let t20 = t10 * c_q8 - t13 * s_q8;
+    let t21 = t20 - qd[7] * t15;
+    let t22 = qd[7] * t14 + t10 * s_q8 + t13 * c_q8;
+    let t23 = t14 * c_q9;
+    let t24 = t23 - t15 * s_q9;
+    let t25 = t14 * s_q9;
+    let t26 = t15 * c_q9;
+    let t27 = t25 + t26;
+    let t28 = t14 * t18;
+    let t29 = t14 * t15;
+    let t30 = t14 * t14;
+    let t31 = qd[8] + t18;
+    let t32 = t19 + qdd[8];
+    let t33 = qd[8] * t24 + t21 * s_q9 + t22 * c_q9;
+    let t34 = qd[4] * c_q10 + qd[5] * s_q10;
+    let t35 = qd[5] * c_q10 - qd[4] * s_q10;
+    let t36 = qd[9] + qd[3];
+    let t37 = qdd[3] + qdd[9];
+    let t38 = qd[9] * t35 + qdd[4] * c_q10 + qdd[5] * s_q10;
+    let t39 = qdd[5] * c_q10 - qdd[4] * s_q10;
+    let t40 = t39 - qd[9] * t34;
+    let t41 = t36 * c_q11 - t35 * s_q11;
+    let t42 = t36 * s_q11 + t35 * c_q11;
+    let t43 = t35 * t35;
+    let t44 = t34 * t35;
+    let t45 = qd[10] + t34;
+    let t46 = t38 + qdd[10];
+    let t47 = t37 * c_q11 - t40 * s_q11;
+    let t48 = t47 - qd[10] * t42;
+    let t49 = qd[10] * t41 + t37 * s_q11 + t40 * c_q11;
+    let t50 = t41 * c_q12;
+    let t51 = t50 - t42 * s_q12;
+    let t52 = t41 * s_q12;
+    let t53 = t42 * c_q12;
+    let t54 = t52 + t53;
+    let t55 = t41 * t45;
+    let t56 = t41 * t42;
+    let t57 = t41 * t41;
+    let t58 = qd[11] + t45;
+    let t59 = t46 + qdd[11];
+    let t60 = qd[11] * t51 + t48 * s_q12 + t49 * c_q12;
+    let t61 = qd[4] * c_q13 + qd[5] * s_q13;
+    let t62 = qd[5] * c_q13 - qd[4] * s_q13;
+    let t63 = qd[12] + qd[3];
+    let t64 = qdd[3] + qdd[12];
+    let t65 = qd[12] * t62 + qdd[4] * c_q13 + qdd[5] * s_q13;
+    let t66 = qdd[5] * c_q13 - qdd[4] * s_q13;
+    let t67 = t66 - qd[12] * t61;
+    let t68 = t63 * c_q14 - t62 * s_q14;
+    let t69 = t63 * s_q14 + t62 * c_q14;
+    let t70 = t62 * t62;
+    let t71 = t61 * t62;
+    let t72 = qd[13] + t61;
+    let t73 = t65 + qdd[13];
+    let t74 = t64 * c_q14 - t67 * s_q14;
+    let t75 = t74 - qd[13] * t69;
+    let t76 = qd[13] * t68 + t64 * s_q14 + t67 * c_q14;
+    let t77 = t68 * c_q15;
+    let t78 = t77 - t69 * s_q15;
+    let t79 = t68 * s_q15;
+    let t80 = t69 * c_q15;
+    let t81 = t79 + t80;
+    let t82 = t68 * t72;
+    let t83 = t68 * t69;
+    let t84 = t68 * t68;
+    let t85 = qd[14] + t72;
+    let t86 = t73 + qdd[14];
+    let t87 = qd[14] * t78 + t75 * s_q15 + t76 * c_q15;
+    let t88 = qd[4] * c_q16 + qd[5] * s_q16;
+    let t89 = qd[5] * c_q16 - qd[4] * s_q16;
+    let t90 = qd[15] + qd[3];
+    let t91 = qdd[3] + qdd[15];
+    let t92 = qd[15] * t89 + qdd[4] * c_q16 + qdd[5] * s_q16;
+    let t93 = qdd[5] * c_q16 - qdd[4] * s_q16;
+    let t94 = t93 - qd[15] * t88;
+    let t95 = t90 * c_q17 - t89 * s_q17;
+    let t96 = t90 * s_q17 + t89 * c_q17;
+    let t97 = t89 * t89;
+    let t98 = t88 * t89;
+    let t99 = qd[16] + t88;
+    let t100 = t92 + qdd[16];
+    let t101 = t91 * c_q17 - t94 * s_q17;
+    let t102 = t101 - qd[16] * t96;
+    let t103 = qd[16] * t95 + t91 * s_q17 + t94 * c_q17;
+    let t104 = t95 * c_q18;
+    let t105 = t104 - t96 * s_q18;
+    let t106 = t95 * s_q18;
+    let t107 = t96 * c_q18;
+    let t108 = t106 + t107;
+    let t109 = t95 * t99;
+    let t110 = t95 * t96;
+    let t111 = t95 * t95;
+    let t112 = qd[17] + t99;
+    let t113 = t100 + qdd[17];
+    let t114 = qd[17] * t105 + t102 * s_q18 + t103 * c_q18;
+    let t115 = qd[3] * qd[4];
+    let t116 = t7 * t9;
+    let t117 = t24 * t31;
+    let t118 = t24 * t27;
+    let t119 = t24 * t24;
+    let t120 = t35 * t36;
+    let t121 = t51 * t58;
+    let t122 = t51 * t54;
+    let t123 = t51 * t51;
+    let t124 = t62 * t63;
+    let t125 = t78 * t85;
+    live[6] = s_q7;
+    live[7] = c_q7;
+    live[16] = s_q8;
+    live[17] = c_q8;
+    live[27] = s_q9;
+    live[28] = c_q9;
+    live[40] = s_q10;
+    live[41] = c_q10;
+    live[49] = s_q11;
+    live[50] = c_q11;
+    live[60] = s_q12;
+    live[61] = c_q12;
+    live[73] = s_q13;
+    live[74] = c_q13;
+    live[82] = s_q14;
+    live[83] = c_q14;
+    live[93] = s_q15;
+    live[94] = c_q15;
+    live[106] = s_q16;
+    live[107] = c_q16;
+    live[115] = s_q17;
+    live[116] = c_q17;
+    live[126] = s_q18;
+    live[127] = c_q18;
+    live[0] = t0;
+    live[1] = t1;
+    live[2] = t2;
+    live[3] = t3;
+    live[4] = t4;
+    live[5] = t5;
+    live[8] = t6;
+    live[9] = t7;
+    live[10] = t8;
+    live[11] = t9;
+    live[12] = t10;
+    live[13] = t11;
+    live[14] = t12;
+    live[15] = t13;
+    live[18] = t14;
+    live[19] = t15;
+    live[20] = t16;
+    live[21] = t17;
+    live[22] = t18;
+    live[23] = t19;
+    live[24] = t20;
+    live[25] = t21;
+    live[26] = t22;
+    live[29] = t23;
+    live[30] = t24;
+    live[31] = t25;
+    live[32] = t26;
+    live[33] = t27;
+    live[34] = t28;
+    live[35] = t29;
+    live[36] = t30;
+    live[37] = t31;
+    live[38] = t32;
+    live[39] = t33;
+    live[42] = t34;
+    live[43] = t35;
+    live[44] = t36;
+    live[45] = t37;
+    live[46] = t38;
+    live[47] = t39;
+    live[48] = t40;
+    live[51] = t41;
+    live[52] = t42;
+    live[53] = t43;
+    live[54] = t44;
+    live[55] = t45;
+    live[56] = t46;
+    live[57] = t47;
+    live[58] = t48;
+    live[59] = t49;
+    live[62] = t50;
+    live[63] = t51;
+    live[64] = t52;
+    live[65] = t53;
+    live[66] = t54;
+    live[67] = t55;
+    live[68] = t56;
+    live[69] = t57;
+    live[70] = t58;
+    live[71] = t59;
+    live[72] = t60;
+    live[75] = t61;
+    live[76] = t62;
+    live[77] = t63;
+    live[78] = t64;
+    live[79] = t65;
+    live[80] = t66;
+    live[81] = t67;
+    live[84] = t68;
+    live[85] = t69;
+    live[86] = t70;
+    live[87] = t71;
+    live[88] = t72;
+    live[89] = t73;
+    live[90] = t74;
+    live[91] = t75;
+    live[92] = t76;
+    live[95] = t77;
+    live[96] = t78;
+    live[97] = t79;
+    live[98] = t80;
+    live[99] = t81;
+    live[100] = t82;
+    live[101] = t83;
+    live[102] = t84;
+    live[103] = t85;
+    live[104] = t86;
+    live[105] = t87;
+    live[108] = t88;
+    live[109] = t89;
+    live[110] = t90;
+    live[111] = t91;
+    live[112] = t92;
+    live[113] = t93;
+    live[114] = t94;
+    live[117] = t95;
+    live[118] = t96;
+    live[119] = t97;
+    live[120] = t98;
+    live[121] = t99;
+    live[122] = t100;
+    live[123] = t101;
+    live[124] = t102;
+    live[125] = t103;
+    live[128] = t104;
+    live[129] = t105;
+    live[130] = t106;
+    live[131] = t107;
+    live[132] = t108;
+    live[133] = t109;
+    live[134] = t110;
+    live[135] = t111;
+    live[136] = t112;
+    live[137] = t113;
+    live[138] = t114;
+    live[139] = t115;
+    live[140] = t116;
+    live[141] = t117;
+    live[142] = t118;
+    live[143] = t119;
+    live[144] = t120;
+    live[145] = t121;
+    live[146] = t122;
+    live[147] = t123;
+    live[148] = t124;
+    live[149] = t125;
+    out.0[2][3] = 24.5250273699 * t5;
+    out.0[2][4] = 24.5250273699 * t4;
+    out.1[0][1] = -2.50000279 * qd[5];
+    out.1[0][2] = 2.50000279 * qd[4];
+    out.1[1][0] = 2.50000279 * qd[5];
+    out.1[1][2] = -2.50000279 * qd[3];
+    out.1[2][0] = -2.50000279 * qd[4];
+    out.1[2][1] = 2.50000279 * qd[3];
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part1_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part1_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    _out: &mut (JointMatrix, JointMatrix),
+) {
+    let t126 = live[96] * live[99];
+    let t127 = live[96] * live[96];
+    let t128 = live[109] * live[110];
+    let t129 = live[129] * live[136];
+    let t130 = live[129] * live[132];
+    let t131 = live[129] * live[129];
+    let t132 = live[106] * live[115];
+    let t133 = live[106] * live[116];
+    let t134 = live[73] * live[82];
+    let t135 = live[73] * live[83];
+    let t136 = live[40] * live[49];
+    let t137 = live[40] * live[50];
+    let t138 = live[6] * live[16];
+    let t139 = live[6] * live[17];
+    let t140 = live[107] * live[115];
+    let t141 = live[107] * live[116];
+    let t142 = live[74] * live[82];
+    let t143 = live[74] * live[83];
+    let t144 = live[41] * live[49];
+    let t145 = live[41] * live[50];
+    let t146 = live[7] * live[16];
+    let t147 = live[7] * live[17];
+    let t148 = 0.0001636201578415 * live[8] + 0.0031799702681776175 * live[11];
+    let t149 = 0.0001636201578415 * live[11] - 0.003148870268177618 * live[8];
+    let t150 = live[9] * t148;
+    let t151 = live[22] * live[22];
+    let t152 = live[19] * live[22];
+    let t153 = 0.0000001609852873477455 * live[19]
+        - 0.000000039595442777388946 * live[22];
+    let t154 = 0.0005461134539102453 * live[19] + 0.0022955781994879005 * live[22]
+        - 0.000000039595442777388946 * live[18];
+    let t155 = live[18] + 3392.3190305619773 * live[22];
+    let t156 = 0.0000001609852873477455 * t155 - 0.0022644781431582876 * live[19];
+    let t157 = live[18] * t154;
+    let t158 = 0.00003349734004227557 * live[33] + 0.0005426192213171667 * live[37];
+    let t159 = 0.00003349734004227557 * live[37] - 0.0005396092213171667 * live[33];
+    let t160 = live[30] * t158;
+    let t161 = 0.00003349734004227557 * live[38] + t160
+        - 0.0005396092213171667 * live[39];
+    let t162 = 0.0031799702681776175 * live[44] - 0.0001636201578415 * live[42];
+    let t163 = -0.003148870268177618 * live[42] - 0.0001636201578415 * live[44];
+    let t164 = live[43] * t162;
+    let t165 = live[55] * live[55];
+    let t166 = live[52] * live[55];
+    let t167 = -0.0000001609852873477455 * live[52]
+        - 0.000000039595442777388946 * live[55];
+    let t168 = 0.0022955781994879005 * live[55] - 0.000000039595442777388946 * live[51]
+        - 0.0005461134539102453 * live[52];
+    let t169 = -3392.3190305619773 * live[55] - live[51];
+    let t170 = 0.0000001609852873477455 * t169 - 0.0022644781431582876 * live[52];
+    let t171 = live[51] * t168;
+    let t172 = 0.0005426192213171667 * live[70] - 0.00003349734004227557 * live[66];
+    let t173 = -0.0005396092213171667 * live[66] - 0.00003349734004227557 * live[70];
+    let t174 = live[63] * t172;
+    let t175 = t174 - 0.00003349734004227557 * live[71]
+        - 0.0005396092213171667 * live[72];
+    let t176 = 0.0031799702681776175 * live[77] - 0.0000702001578415 * live[75];
+    let t177 = -0.003148870268177618 * live[75] - 0.0000702001578415 * live[77];
+    let t178 = live[76] * t176;
+    let t179 = live[88] * live[88];
+    let t180 = live[85] * live[88];
+    let t181 = 0.0000001609852873477455 * live[85]
+        - 0.000000039595442777388946 * live[88];
+    let t182 = 0.0005461134539102453 * live[85] + 0.0022955781994879005 * live[88]
+        - 0.000000039595442777388946 * live[84];
+    let t183 = live[84] + 3392.3190305619773 * live[88];
+    let t184 = 0.0000001609852873477455 * t183 - 0.0022644781431582876 * live[85];
+    let t185 = live[84] * t182;
+    let t186 = 0.00003349734004227557 * live[99] + 0.0005426192213171667 * live[103];
+    let t187 = 0.00003349734004227557 * live[103] - 0.0005396092213171667 * live[99];
+    let t188 = live[96] * t186;
+    let t189 = 0.00003349734004227557 * live[104] + t188
+        - 0.0005396092213171667 * live[105];
+    let t190 = 0.0000702001578415 * live[108] + 0.0031799702681776175 * live[110];
+    let t191 = 0.0000702001578415 * live[110] - 0.003148870268177618 * live[108];
+    let t192 = live[109] * t190;
+    let t193 = live[121] * live[121];
+    let t194 = live[118] * live[121];
+    let t195 = -0.0000001609852873477455 * live[118]
+        - 0.000000039595442777388946 * live[121];
+    let t196 = 0.0022955781994879005 * live[121] - 0.000000039595442777388946 * live[117]
+        - 0.0005461134539102453 * live[118];
+    let t197 = -3392.3190305619773 * live[121] - live[117];
+    let t198 = 0.0000001609852873477455 * t197 - 0.0022644781431582876 * live[118];
+    let t199 = live[117] * t196;
+    let t200 = 0.0005426192213171667 * live[136] - 0.00003349734004227557 * live[132];
+    let t201 = -0.0005396092213171667 * live[132] - 0.00003349734004227557 * live[136];
+    let t202 = live[129] * t200;
+    let t203 = t202 - 0.00003349734004227557 * live[137]
+        - 0.0005396092213171667 * live[138];
+    let t204 = live[10] + qd[4] * qd[4];
+    let t205 = live[139] - qdd[5];
+    let t206 = qdd[5] + live[139];
+    let t207 = live[10] + qd[3] * qd[3];
+    let t208 = qd[3] * qd[5] - qdd[4];
+    let t209 = qdd[3] + qd[4] * qd[5];
+    let t210 = 9.81 * live[4] + qdd[0] + qd[2] * qd[4] - qd[1] * qd[5];
+    let t211 = 0.0875 * t205 - 0.1946 * t204;
+    let t212 = t210 + t211;
+    let t213 = qdd[1] + qd[0] * qd[5] - 9.81 * live[5] - qd[2] * qd[3];
+    let t214 = 0.1946 * t206 - 0.0875 * t207;
+    let t215 = t213 + t214;
+    let t216 = 9.81 * (1.0 - 2.0 * (live[0] + live[1])) + qdd[2] + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t217 = 0.1946 * t208 + 0.0875 * t209;
+    let t218 = t216 + t217;
+    let t219 = live[13] + live[140];
+    let t220 = live[20] + live[11] * live[11];
+    let t221 = live[12] + live[21];
+    let t222 = t212 + 0.014 * (live[8] * live[11] - live[15]);
+    let t223 = live[7] * t215 + live[6] * t218;
+    let t224 = t223 - 0.014 * t220;
+    let t225 = live[7] * t218 - live[6] * t215;
+    let t226 = 0.014 * t221 + t225;
+    let t227 = live[17] * t222 - live[16] * t226;
+    let t228 = live[16] * t222 + live[17] * t226;
+    let t229 = live[19] * live[19];
+    let t230 = live[23] + live[35];
+    let t231 = live[26] + live[34];
+    let t232 = t152 - live[25];
+    let t233 = live[36] + t151;
+    let t234 = t227 + 0.03745 * (live[34] - live[26]);
+    let t235 = t234 - 0.16 * t230;
+    let t236 = t228 + 0.03745 * (live[25] + t152) + 0.16 * t233;
+    let t237 = live[38] + live[142];
+    let t238 = live[39] + live[141];
+    let t239 = live[25] * live[28] - live[26] * live[27];
+    let t240 = live[33] * (qd[8] + live[37]) - t239;
+    let t241 = -live[143] - live[37] * live[37];
+    let t242 = -0.1946 * t204 - 0.0875 * t205;
+    let t243 = t210 + t242;
+    let t244 = 0.1946 * t206 + 0.0875 * t207;
+    let t245 = t213 + t244;
+    let t246 = 0.1946 * t208 - 0.0875 * t209;
+    let t247 = t216 + t246;
+    let t248 = live[46] + live[144];
+    let t249 = live[53] + live[44] * live[44];
+    let t250 = live[45] + live[54];
+    let t251 = t243 - 0.014 * (live[42] * live[44] - live[48]);
+    let t252 = live[41] * t245 + live[40] * t247;
+    let t253 = t252 + 0.014 * t249;
+    let t254 = live[41] * t247 - live[40] * t245;
+    let t255 = t254 - 0.014 * t250;
+    let t256 = live[50] * t251 - live[49] * t255;
+    let t257 = live[49] * t251 + live[50] * t255;
+    let t258 = live[52] * live[52];
+    let t259 = live[56] + live[68];
+    let t260 = live[59] + live[67];
+    let t261 = t166 - live[58];
+    let t262 = live[69] + t165;
+    let t263 = t256 - 0.03745 * (live[67] - live[59]);
+    let t264 = t263 - 0.16 * t259;
+    let t265 = t257 + 0.16 * t262 - 0.03745 * (live[58] + t166);
+    let t266 = live[71] + live[146];
+    let t267 = live[72] + live[145];
+    let t268 = live[58] * live[61] - live[59] * live[60];
+    let t269 = live[66] * (qd[11] + live[70]) - t268;
+    let t270 = -live[147] - live[70] * live[70];
+    let t271 = t210 - t242;
+    let t272 = t213 - t244;
+    let t273 = t216 - t246;
+    let t274 = live[79] + live[148];
+    let t275 = live[86] + live[77] * live[77];
+    live[150] = t126;
+    live[151] = t127;
+    live[152] = t128;
+    live[153] = t129;
+    live[154] = t130;
+    live[155] = t131;
+    live[156] = t132;
+    live[157] = t133;
+    live[158] = t134;
+    live[159] = t135;
+    live[160] = t136;
+    live[161] = t137;
+    live[162] = t138;
+    live[163] = t139;
+    live[164] = t140;
+    live[165] = t141;
+    live[166] = t142;
+    live[167] = t143;
+    live[168] = t144;
+    live[169] = t145;
+    live[170] = t146;
+    live[171] = t147;
+    live[172] = t148;
+    live[173] = t149;
+    live[174] = t150;
+    live[175] = t151;
+    live[176] = t153;
+    live[177] = t154;
+    live[178] = t155;
+    live[179] = t156;
+    live[180] = t157;
+    live[181] = t158;
+    live[182] = t159;
+    live[183] = t160;
+    live[184] = t161;
+    live[185] = t162;
+    live[186] = t163;
+    live[187] = t164;
+    live[188] = t165;
+    live[189] = t167;
+    live[190] = t168;
+    live[191] = t169;
+    live[192] = t170;
+    live[193] = t171;
+    live[194] = t172;
+    live[195] = t173;
+    live[196] = t174;
+    live[197] = t175;
+    live[198] = t176;
+    live[199] = t177;
+    live[200] = t178;
+    live[201] = t179;
+    live[202] = t180;
+    live[203] = t181;
+    live[204] = t182;
+    live[205] = t183;
+    live[206] = t184;
+    live[207] = t185;
+    live[208] = t186;
+    live[209] = t187;
+    live[210] = t188;
+    live[211] = t189;
+    live[212] = t190;
+    live[213] = t191;
+    live[214] = t192;
+    live[215] = t193;
+    live[216] = t194;
+    live[217] = t195;
+    live[218] = t196;
+    live[219] = t197;
+    live[220] = t198;
+    live[221] = t199;
+    live[222] = t200;
+    live[223] = t201;
+    live[224] = t202;
+    live[225] = t203;
+    live[226] = t210;
+    live[227] = t211;
+    live[228] = t212;
+    live[229] = t213;
+    live[230] = t214;
+    live[231] = t216;
+    live[232] = t217;
+    live[233] = t219;
+    live[234] = t220;
+    live[235] = t221;
+    live[236] = t223;
+    live[237] = t224;
+    live[238] = t225;
+    live[239] = t227;
+    live[240] = t228;
+    live[241] = t229;
+    live[242] = t230;
+    live[243] = t231;
+    live[244] = t232;
+    live[245] = t233;
+    live[246] = t234;
+    live[247] = t235;
+    live[248] = t236;
+    live[249] = t237;
+    live[250] = t238;
+    live[251] = t239;
+    live[252] = t240;
+    live[253] = t241;
+    live[254] = t243;
+    live[255] = t248;
+    live[256] = t249;
+    live[257] = t250;
+    live[258] = t252;
+    live[259] = t253;
+    live[260] = t254;
+    live[261] = t256;
+    live[262] = t257;
+    live[263] = t258;
+    live[264] = t259;
+    live[265] = t260;
+    live[266] = t261;
+    live[267] = t262;
+    live[268] = t263;
+    live[269] = t264;
+    live[270] = t265;
+    live[271] = t266;
+    live[272] = t267;
+    live[273] = t268;
+    live[274] = t269;
+    live[275] = t270;
+    live[276] = t271;
+    live[277] = t272;
+    live[278] = t273;
+    live[279] = t274;
+    live[280] = t275;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part2_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part2_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    _out: &mut (JointMatrix, JointMatrix),
+) {
+    let t276 = live[78] + live[87];
+    let t277 = live[276] + 0.014 * (live[75] * live[77] - live[81]);
+    let t278 = live[74] * live[277] + live[73] * live[278];
+    let t279 = t278 - 0.014 * live[280];
+    let t280 = live[74] * live[278] - live[73] * live[277];
+    let t281 = 0.014 * t276 + t280;
+    let t282 = live[83] * t277 - live[82] * t281;
+    let t283 = live[82] * t277 + live[83] * t281;
+    let t284 = live[85] * live[85];
+    let t285 = live[89] + live[101];
+    let t286 = live[92] + live[100];
+    let t287 = live[202] - live[91];
+    let t288 = live[102] + live[201];
+    let t289 = t282 + 0.03745 * (live[100] - live[92]);
+    let t290 = t289 - 0.16 * t285;
+    let t291 = t283 + 0.03745 * (live[91] + live[202]) + 0.16 * t288;
+    let t292 = live[104] + live[150];
+    let t293 = live[105] + live[149];
+    let t294 = live[91] * live[94] - live[92] * live[93];
+    let t295 = live[99] * (qd[14] + live[103]) - t294;
+    let t296 = -live[151] - live[103] * live[103];
+    let t297 = live[226] - live[227];
+    let t298 = live[229] - live[230];
+    let t299 = live[231] - live[232];
+    let t300 = live[112] + live[152];
+    let t301 = live[119] + live[110] * live[110];
+    let t302 = live[111] + live[120];
+    let t303 = t297 - 0.014 * (live[108] * live[110] - live[114]);
+    let t304 = live[107] * t298 + live[106] * t299;
+    let t305 = t304 + 0.014 * t301;
+    let t306 = live[107] * t299 - live[106] * t298;
+    let t307 = t306 - 0.014 * t302;
+    let t308 = live[116] * t303 - live[115] * t307;
+    let t309 = live[115] * t303 + live[116] * t307;
+    let t310 = live[118] * live[118];
+    let t311 = live[122] + live[134];
+    let t312 = live[125] + live[133];
+    let t313 = live[216] - live[124];
+    let t314 = live[135] + live[215];
+    let t315 = t308 - 0.03745 * (live[133] - live[125]);
+    let t316 = t315 - 0.16 * t311;
+    let t317 = t309 + 0.16 * t314 - 0.03745 * (live[124] + live[216]);
+    let t318 = live[137] + live[154];
+    let t319 = live[138] + live[153];
+    let t320 = live[124] * live[127] - live[125] * live[126];
+    let t321 = live[132] * (qd[17] + live[136]) - t320;
+    let t322 = -live[155] - live[136] * live[136];
+    let t323 = live[37] * live[182]
+        + 0.0038482516772412995
+            * (live[237] - 0.03745 * (live[36] + live[241]) - 0.16 * live[244])
+        - live[33] * live[181];
+    let t324 = live[70] * live[195]
+        + 0.0038482516772412995
+            * (live[259] + 0.03745 * (live[69] + live[263]) - 0.16 * live[266])
+        - live[66] * live[194];
+    let t325 = live[103] * live[209]
+        + 0.0038482516772412995 * (t279 - 0.03745 * (live[102] + t284) - 0.16 * t287)
+        - live[99] * live[208];
+    let t326 = live[136] * live[223]
+        + 0.0038482516772412995 * (t305 + 0.03745 * (live[135] + t310) - 0.16 * t313)
+        - live[132] * live[222];
+    let t327 = live[127] * t318;
+    let t328 = live[126] * t322;
+    let t329 = -0.0038482516772412995 * (t327 + t328);
+    let t330 = live[126] * t318;
+    let t331 = live[127] * t322;
+    let t332 = 0.0038482516772412995 * (t330 - t331);
+    let t333 = t329 + 0.0000020453744565 * (live[215] + t310) - 0.01771278698415 * t311;
+    let t334 = t332 + 0.01771278698415 * t314
+        - 0.0000020453744565 * (live[134] - live[122]);
+    let t335 = live[126] * live[225] + live[127] * t326;
+    let t336 = live[121] * live[220] + t335 + 0.01771278698415 * t305
+        - 0.000000039595442777388946 * live[122] - 0.0000001609852873477455 * live[125]
+        - live[118] * live[218] - 0.000615720268358608 * t321 - 0.03745 * t332;
+    let t337 = live[127] * live[225] - live[126] * t326;
+    let t338 = live[221] + t337 + 0.03745 * t329 - 0.0005461134539102453 * live[122]
+        - 0.0000001609852873477455 * live[124] - 0.0022644781431582876 * live[125]
+        - live[121] * live[217] - 0.0000020453744565 * t305;
+    let t339 = live[116] * t333 + live[115] * t334;
+    let t340 = 0.008674079908742902 * t301 - 0.0000020453744565 * t312
+        - 0.01771278698415 * t313 - 0.0038482516772412995 * t321;
+    let t341 = live[116] * t334 - live[115] * t333;
+    let t342 = t341 - 0.008674079908742902 * t302;
+    let t343 = 0.0000702001578415 * live[111] + 0.0022955781994879005 * live[122]
+        + 0.0005426192213171667 * live[137] + live[214] + live[118] * live[217]
+        + 0.0000020453744565 * t309 - 0.003148870268177618 * live[112]
+        - 0.000000039595442777388946 * live[124] - 0.0005461134539102453 * live[125]
+        - 0.00003349734004227557 * live[138] - live[117] * live[220]
+        - live[129] * live[223] - 0.01771278698415 * t308
+        - 0.0038482516772412995 * (live[127] * t316 - live[126] * t317) - 0.16 * t329;
+    let t344 = live[116] * t338 - live[115] * t336;
+    let t345 = live[110] * live[213] + t344 + 0.008674079908742902 * t297 + 0.014 * t339
+        - live[108] * live[212];
+    let t346 = live[94] * t292;
+    let t347 = live[93] * t296;
+    let t348 = -0.0038482516772412995 * (t346 + t347);
+    let t349 = live[93] * t292;
+    let t350 = live[94] * t296;
+    let t351 = 0.0038482516772412995 * (t349 - t350);
+    let t352 = t348 - 0.0000020453744565 * (live[201] + t284) - 0.01771278698415 * t285;
+    let t353 = 0.0000020453744565 * (live[101] - live[89]) + t351
+        + 0.01771278698415 * t288;
+    let t354 = live[93] * live[211] + live[94] * t325;
+    let t355 = 0.0000001609852873477455 * live[92] + live[88] * live[206] + t354
+        + 0.01771278698415 * t279 + 0.03745 * t351
+        - 0.000000039595442777388946 * live[89] - live[85] * live[204]
+        - 0.000615720268358608 * t295;
+    let t356 = live[94] * live[211] - live[93] * t325;
+    let t357 = 0.0005461134539102453 * live[89] + 0.0000001609852873477455 * live[91]
+        + live[207] + t356 + 0.0000020453744565 * t279 - 0.0022644781431582876 * live[92]
+        - live[88] * live[203] - 0.03745 * t348;
+    let t358 = live[83] * t352 + live[82] * t353;
+    let t359 = 0.0000020453744565 * t286 - 0.008674079908742902 * live[280]
+        - 0.01771278698415 * t287 - 0.0038482516772412995 * t295;
+    let t360 = live[83] * t353 - live[82] * t352;
+    let t361 = 0.008674079908742902 * t276 + t360;
+    let t362 = 0.0022955781994879005 * live[89] + 0.0005461134539102453 * live[92]
+        + 0.0005426192213171667 * live[104] + 0.00003349734004227557 * live[105]
+        + live[200] + live[85] * live[203] - 0.0000702001578415 * live[78]
+        - 0.003148870268177618 * live[79] - 0.000000039595442777388946 * live[91]
+        - live[84] * live[206] - live[96] * live[209] - 0.01771278698415 * t282
+        - 0.0000020453744565 * t283
+        - 0.0038482516772412995 * (live[94] * t290 - live[93] * t291) - 0.16 * t348;
+    let t363 = live[83] * t357 - live[82] * t355;
+    let t364 = live[77] * live[199] + t363 - live[75] * live[198]
+        - 0.008674079908742902 * live[276] - 0.014 * t358;
+    let t365 = live[61] * live[271];
+    let t366 = live[60] * live[275];
+    let t367 = -0.0038482516772412995 * (t365 + t366);
+    let t368 = live[60] * live[271];
+    let t369 = live[61] * live[275];
+    let t370 = 0.0038482516772412995 * (t368 - t369);
+    let t371 = t367 + 0.0000020453744565 * (live[188] + live[263])
+        - 0.01771278698415 * live[264];
+    let t372 = t370 + 0.01771278698415 * live[267]
+        - 0.0000020453744565 * (live[68] - live[56]);
+    let t373 = live[60] * live[197] + live[61] * t324;
+    let t374 = live[55] * live[192] + t373 + 0.01771278698415 * live[259]
+        - 0.000000039595442777388946 * live[56] - 0.0000001609852873477455 * live[59]
+        - live[52] * live[190] - 0.000615720268358608 * live[274] - 0.03745 * t370;
+    let t375 = live[61] * live[197] - live[60] * t324;
+    let t376 = live[193] + t375 + 0.03745 * t367 - 0.0005461134539102453 * live[56]
+        - 0.0000001609852873477455 * live[58] - 0.0022644781431582876 * live[59]
+        - live[55] * live[189] - 0.0000020453744565 * live[259];
+    let t377 = live[50] * t371 + live[49] * t372;
+    let t378 = 0.008674079908742902 * live[256] - 0.0000020453744565 * live[265]
+        - 0.01771278698415 * live[266] - 0.0038482516772412995 * live[274];
+    let t379 = live[50] * t372 - live[49] * t371;
+    let t380 = t379 - 0.008674079908742902 * live[257];
+    let t381 = 0.0022955781994879005 * live[56] + 0.0005426192213171667 * live[71]
+        + live[187] + live[52] * live[189] + 0.0000020453744565 * live[262]
+        - 0.0001636201578415 * live[45] - 0.003148870268177618 * live[46]
+        - 0.000000039595442777388946 * live[58] - 0.0005461134539102453 * live[59]
+        - 0.00003349734004227557 * live[72] - live[51] * live[192] - live[63] * live[195]
+        - 0.01771278698415 * live[261]
+        - 0.0038482516772412995 * (live[61] * live[269] - live[60] * live[270])
+        - 0.16 * t367;
+    let t382 = live[50] * t376 - live[49] * t374;
+    let t383 = live[44] * live[186] + t382 + 0.008674079908742902 * live[254]
+        + 0.014 * t377 - live[42] * live[185];
+    let t384 = live[28] * live[249];
+    let t385 = live[27] * live[253];
+    let t386 = -0.0038482516772412995 * (t384 + t385);
+    let t387 = live[27] * live[249];
+    let t388 = live[28] * live[253];
+    let t389 = 0.0038482516772412995 * (t387 - t388);
+    let t390 = t386 - 0.0000020453744565 * (live[175] + live[241])
+        - 0.01771278698415 * live[242];
+    let t391 = 0.0000020453744565 * (live[35] - live[23]) + t389
+        + 0.01771278698415 * live[245];
+    let t392 = live[27] * live[184] + live[28] * t323;
+    let t393 = 0.0000001609852873477455 * live[26] + live[22] * live[179] + t392
+        + 0.01771278698415 * live[237] + 0.03745 * t389
+        - 0.000000039595442777388946 * live[23] - live[19] * live[177]
+        - 0.000615720268358608 * live[252];
+    let t394 = live[28] * live[184] - live[27] * t323;
+    let t395 = 0.0005461134539102453 * live[23] + 0.0000001609852873477455 * live[25]
+        + live[180] + t394 + 0.0000020453744565 * live[237]
+        - 0.0022644781431582876 * live[26] - live[22] * live[176] - 0.03745 * t386;
+    let t396 = live[17] * t390 + live[16] * t391;
+    let t397 = 0.0000020453744565 * live[243] - 0.008674079908742902 * live[234]
+        - 0.01771278698415 * live[244] - 0.0038482516772412995 * live[252];
+    let t398 = live[17] * t391 - live[16] * t390;
+    let t399 = 0.008674079908742902 * live[235] + t398;
+    let t400 = 0.0001636201578415 * live[12] + 0.0022955781994879005 * live[23]
+        + 0.0005461134539102453 * live[26] + 0.0005426192213171667 * live[38]
+        + 0.00003349734004227557 * live[39] + live[174] + live[19] * live[176]
+        - 0.003148870268177618 * live[13] - 0.000000039595442777388946 * live[25]
+        - live[18] * live[179] - live[30] * live[182] - 0.01771278698415 * live[239]
+        - 0.0000020453744565 * live[240]
+        - 0.0038482516772412995 * (live[28] * live[247] - live[27] * live[248])
+        - 0.16 * t386;
+    let t401 = live[17] * t395 - live[16] * t393;
+    let t402 = live[11] * live[173] + t401 - live[8] * live[172]
+        - 0.008674079908742902 * live[228] - 0.014 * t396;
+    let t403 = qd[1] + 0.1946 * qd[5];
+    let t404 = qd[1] - 0.1946 * qd[5];
+    let t405 = qd[6] * live[6];
+    let t406 = qd[6] * live[7];
+    let t407 = qd[7] * live[16];
+    let t408 = qd[7] * live[17];
+    let t409 = qd[6] * live[170] + qd[7] * live[163];
+    let t410 = qd[7] * live[162] - qd[6] * live[171];
+    let t411 = qd[6] * live[162] - qd[7] * live[171];
+    let t412 = qd[6] * live[163] + qd[7] * live[170];
+    let t413 = qd[9] * live[40];
+    let t414 = qd[9] * live[41];
+    let t415 = qd[10] * live[49];
+    let t416 = qd[10] * live[50];
+    let t417 = qd[9] * live[168] + qd[10] * live[161];
+    let t418 = qd[10] * live[160] - qd[9] * live[169];
+    let t419 = qd[9] * live[160] - qd[10] * live[169];
+    let t420 = qd[9] * live[161] + qd[10] * live[168];
+    let t421 = qd[12] * live[73];
+    let t422 = qd[12] * live[74];
+    let t423 = qd[13] * live[82];
+    let t424 = qd[13] * live[83];
+    let t425 = qd[12] * live[166] + qd[13] * live[159];
+    live[281] = t278;
+    live[282] = t280;
+    live[283] = t282;
+    live[284] = t283;
+    live[285] = t286;
+    live[286] = t289;
+    live[287] = t290;
+    live[288] = t291;
+    live[289] = t293;
+    live[290] = t294;
+    live[291] = t300;
+    live[292] = t304;
+    live[293] = t306;
+    live[294] = t308;
+    live[295] = t309;
+    live[296] = t312;
+    live[297] = t315;
+    live[298] = t316;
+    live[299] = t317;
+    live[300] = t319;
+    live[301] = t320;
+    live[302] = t327;
+    live[303] = t328;
+    live[304] = t330;
+    live[305] = t331;
+    live[306] = t335;
+    live[307] = t336;
+    live[308] = t337;
+    live[309] = t338;
+    live[310] = t339;
+    live[311] = t340;
+    live[312] = t341;
+    live[313] = t342;
+    live[314] = t343;
+    live[315] = t344;
+    live[316] = t345;
+    live[317] = t346;
+    live[318] = t347;
+    live[319] = t349;
+    live[320] = t350;
+    live[321] = t354;
+    live[322] = t355;
+    live[323] = t356;
+    live[324] = t357;
+    live[325] = t358;
+    live[326] = t359;
+    live[327] = t360;
+    live[328] = t361;
+    live[329] = t362;
+    live[330] = t363;
+    live[331] = t364;
+    live[332] = t365;
+    live[333] = t366;
+    live[334] = t368;
+    live[335] = t369;
+    live[336] = t373;
+    live[337] = t374;
+    live[338] = t375;
+    live[339] = t376;
+    live[340] = t377;
+    live[341] = t378;
+    live[342] = t379;
+    live[343] = t380;
+    live[344] = t381;
+    live[345] = t382;
+    live[346] = t383;
+    live[347] = t384;
+    live[348] = t385;
+    live[349] = t387;
+    live[350] = t388;
+    live[351] = t392;
+    live[352] = t393;
+    live[353] = t394;
+    live[354] = t395;
+    live[355] = t396;
+    live[356] = t397;
+    live[357] = t398;
+    live[358] = t399;
+    live[359] = t400;
+    live[360] = t401;
+    live[361] = t402;
+    live[362] = t403;
+    live[363] = t404;
+    live[364] = t405;
+    live[365] = t406;
+    live[366] = t407;
+    live[367] = t408;
+    live[368] = t409;
+    live[369] = t410;
+    live[370] = t411;
+    live[371] = t412;
+    live[372] = t413;
+    live[373] = t414;
+    live[374] = t415;
+    live[375] = t416;
+    live[376] = t417;
+    live[377] = t418;
+    live[378] = t419;
+    live[379] = t420;
+    live[380] = t421;
+    live[381] = t422;
+    live[382] = t423;
+    live[383] = t424;
+    live[384] = t425;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part3_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part3_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t426 = qd[13] * live[158] - qd[12] * live[167];
+    let t427 = qd[12] * live[158] - qd[13] * live[167];
+    let t428 = qd[12] * live[159] + qd[13] * live[166];
+    let t429 = qd[15] * live[106];
+    let t430 = qd[15] * live[107];
+    let t431 = qd[16] * live[115];
+    let t432 = qd[16] * live[116];
+    let t433 = qd[15] * live[164] + qd[16] * live[157];
+    let t434 = qd[16] * live[156] - qd[15] * live[165];
+    let t435 = qd[15] * live[156] - qd[16] * live[165];
+    let t436 = qd[15] * live[157] + qd[16] * live[164];
+    let t437 = -live[8];
+    let t438 = live[17] * t437;
+    let t439 = live[16] * t437;
+    let t440 = -live[19];
+    let t441 = live[29] + live[27] * t440;
+    let t442 = live[28] * t440;
+    let t443 = t442 - live[31];
+    let t444 = -live[42];
+    let t445 = live[50] * t444;
+    let t446 = live[49] * t444;
+    let t447 = -live[52];
+    let t448 = live[62] + live[60] * t447;
+    let t449 = live[61] * t447;
+    let t450 = t449 - live[64];
+    let t451 = -live[75];
+    let t452 = live[83] * t451;
+    let t453 = live[82] * t451;
+    let t454 = -live[85];
+    let t455 = live[95] + live[93] * t454;
+    let t456 = live[94] * t454;
+    let t457 = t456 - live[97];
+    let t458 = -live[108];
+    let t459 = live[116] * t458;
+    let t460 = live[115] * t458;
+    let t461 = -live[118];
+    let t462 = live[128] + live[126] * t461;
+    let t463 = live[127] * t461;
+    let t464 = t463 - live[130];
+    let t465 = q[17] + q[18];
+    let t466 = cos(t465);
+    let t467 = sin(t465);
+    let t468 = q[14] + q[15];
+    let t469 = cos(t468);
+    let t470 = sin(t468);
+    let t471 = q[11] + q[12];
+    let t472 = cos(t471);
+    let t473 = sin(t471);
+    let t474 = q[8] + q[9];
+    let t475 = cos(t474);
+    let t476 = sin(t474);
+    let t477 = live[106] * t466;
+    let t478 = live[73] * t469;
+    let t479 = live[40] * t472;
+    let t480 = live[6] * t475;
+    let t481 = live[107] * t466;
+    let t482 = live[74] * t469;
+    let t483 = live[41] * t472;
+    let t484 = live[7] * t475;
+    let t485 = 0.0005396092213171667 * t477 - 0.00003349734004227557 * live[107];
+    let t486 = 0.00003349734004227557 * live[74] + 0.0005396092213171667 * t478;
+    let t487 = 0.0005396092213171667 * t479 - 0.00003349734004227557 * live[41];
+    let t488 = 0.00003349734004227557 * live[7] + 0.0005396092213171667 * t480;
+    let t489 = -0.00003349734004227557 * live[106] - 0.0005396092213171667 * t481;
+    let t490 = 0.00003349734004227557 * live[73] - 0.0005396092213171667 * t482;
+    let t491 = -0.00003349734004227557 * live[40] - 0.0005396092213171667 * t483;
+    let t492 = 0.00003349734004227557 * live[6] - 0.0005396092213171667 * t484;
+    let t493 = qd[8] * t475;
+    let t494 = qd[7] * t475 + t493;
+    let t495 = live[6] * t476;
+    let t496 = live[7] * t476;
+    let t497 = qd[11] * t472;
+    let t498 = qd[10] * t472 + t497;
+    let t499 = live[40] * t473;
+    let t500 = live[41] * t473;
+    let t501 = qd[14] * t469;
+    let t502 = qd[13] * t469 + t501;
+    let t503 = live[73] * t470;
+    let t504 = live[74] * t470;
+    let t505 = qd[17] * t466;
+    let t506 = qd[16] * t466 + t505;
+    let t507 = live[106] * t467;
+    let t508 = live[107] * t467;
+    let t509 = q[6] * q[6];
+    let t510 = 2.0 * (0.5 * (live[2] - live[1]) + 0.5 * (t509 - live[0]));
+    let t511 = 9.81 * (live[5] * live[7] - live[6] * t510);
+    let t512 = 9.81 * (live[5] * live[41] - live[40] * t510);
+    let t513 = 9.81 * (live[5] * live[74] - live[73] * t510);
+    let t514 = 9.81 * (live[5] * live[107] - live[106] * t510);
+    let t515 = 9.81 * (live[107] * t510 + live[5] * live[106]);
+    let t516 = t515 * (0.01771278698415 + 0.0038482516772412995 * live[127]);
+    let t517 = t515 * (-0.0000020453744565 - 0.0038482516772412995 * live[126]);
+    let t518 = 9.81 * (live[74] * t510 + live[5] * live[73]);
+    let t519 = t518 * (0.01771278698415 + 0.0038482516772412995 * live[94]);
+    let t520 = t518 * (0.0000020453744565 - 0.0038482516772412995 * live[93]);
+    let t521 = 9.81 * (live[41] * t510 + live[5] * live[40]);
+    let t522 = t521 * (0.01771278698415 + 0.0038482516772412995 * live[61]);
+    let t523 = t521 * (-0.0000020453744565 - 0.0038482516772412995 * live[60]);
+    let t524 = 9.81 * (live[7] * t510 + live[5] * live[6]);
+    let t525 = t524 * (0.01771278698415 + 0.0038482516772412995 * live[28]);
+    let t526 = t524 * (0.0000020453744565 - 0.0038482516772412995 * live[27]);
+    let t527 = live[16] * t526 + 0.008674079908742902 * t511 + live[17] * t525;
+    let t528 = live[49] * t523 + live[50] * t522 - 0.008674079908742902 * t512;
+    let t529 = live[82] * t520 + 0.008674079908742902 * t513 + live[83] * t519;
+    let t530 = live[115] * t517 + live[116] * t516 - 0.008674079908742902 * t514;
+    let t531 = live[116] * t517 - live[115] * t516;
+    let t532 = live[83] * t520 - live[82] * t519;
+    let t533 = live[50] * t523 - live[49] * t522;
+    let t534 = live[17] * t526 - live[16] * t525;
+    let t535 = 2.0 * (0.5 * (live[0] - live[2]) - 0.5 * (t509 - live[1]));
+    let t536 = 9.81 * (live[4] * live[7]);
+    let t537 = 9.81 * (live[4] * live[41]);
+    let t538 = 9.81 * (live[4] * live[74]);
+    let t539 = 9.81 * (live[4] * live[107]);
+    let t540 = 9.81 * (live[4] * live[106]);
+    let t541 = t540 * (0.01771278698415 + 0.0038482516772412995 * live[127]);
+    let t542 = t540 * (-0.0000020453744565 - 0.0038482516772412995 * live[126]);
+    let t543 = 9.81 * (live[4] * live[73]);
+    let t544 = t543 * (0.01771278698415 + 0.0038482516772412995 * live[94]);
+    let t545 = t543 * (0.0000020453744565 - 0.0038482516772412995 * live[93]);
+    let t546 = 9.81 * (live[4] * live[40]);
+    let t547 = t546 * (0.01771278698415 + 0.0038482516772412995 * live[61]);
+    let t548 = t546 * (-0.0000020453744565 - 0.0038482516772412995 * live[60]);
+    let t549 = 9.81 * (live[4] * live[6]);
+    let t550 = t549 * (0.01771278698415 + 0.0038482516772412995 * live[28]);
+    let t551 = t549 * (0.0000020453744565 - 0.0038482516772412995 * live[27]);
+    let t552 = live[16] * t551 + 0.008674079908742902 * t536 + live[17] * t550;
+    let t553 = live[49] * t548 + live[50] * t547 - 0.008674079908742902 * t537;
+    let t554 = live[82] * t545 + 0.008674079908742902 * t538 + live[83] * t544;
+    let t555 = live[115] * t542 + live[116] * t541 - 0.008674079908742902 * t539;
+    let t556 = 9.81 * live[116] * t535 - live[115] * t539;
+    let t557 = 9.81 * live[115] * t535 + live[116] * t539;
+    let t558 = live[127] * t556 - live[126] * t557;
+    let t559 = 0.0000020453744565 * t557 - 0.01771278698415 * t556
+        - 0.0038482516772412995 * t558;
+    let t560 = 0.08509272390476787 * t535 + live[116] * t542 - live[115] * t541;
+    let t561 = 9.81 * live[83] * t535 - live[82] * t538;
+    let t562 = 9.81 * live[82] * t535 + live[83] * t538;
+    let t563 = live[94] * t561 - live[93] * t562;
+    let t564 = -0.01771278698415 * t561 - 0.0000020453744565 * t562
+        - 0.0038482516772412995 * t563;
+    let t565 = live[83] * t545 - 0.08509272390476787 * t535 - live[82] * t544;
+    let t566 = 9.81 * live[50] * t535 - live[49] * t537;
+    let t567 = 9.81 * live[49] * t535 + live[50] * t537;
+    let t568 = live[61] * t566 - live[60] * t567;
+    let t569 = 0.0000020453744565 * t567 - 0.01771278698415 * t566
+        - 0.0038482516772412995 * t568;
+    let t570 = 0.08509272390476787 * t535 + live[50] * t548 - live[49] * t547;
+    let t571 = 9.81 * live[17] * t535 - live[16] * t536;
+    let t572 = 9.81 * live[16] * t535 + live[17] * t536;
+    let t573 = live[28] * t571 - live[27] * t572;
+    let t574 = -0.01771278698415 * t571 - 0.0000020453744565 * t572
+        - 0.0038482516772412995 * t573;
+    let t575 = live[17] * t551 - 0.08509272390476787 * t535 - live[16] * t550;
+    live[385] = t426;
+    live[386] = t427;
+    live[387] = t428;
+    live[388] = t429;
+    live[389] = t430;
+    live[390] = t431;
+    live[391] = t432;
+    live[392] = t433;
+    live[393] = t434;
+    live[394] = t435;
+    live[395] = t436;
+    live[396] = t437;
+    live[397] = t438;
+    live[398] = t439;
+    live[399] = t440;
+    live[400] = t441;
+    live[401] = t442;
+    live[402] = t443;
+    live[403] = t444;
+    live[404] = t445;
+    live[405] = t446;
+    live[406] = t447;
+    live[407] = t448;
+    live[408] = t449;
+    live[409] = t450;
+    live[410] = t451;
+    live[411] = t452;
+    live[412] = t453;
+    live[413] = t454;
+    live[414] = t455;
+    live[415] = t456;
+    live[416] = t457;
+    live[417] = t458;
+    live[418] = t459;
+    live[419] = t460;
+    live[420] = t461;
+    live[421] = t462;
+    live[422] = t463;
+    live[423] = t464;
+    live[424] = t466;
+    live[425] = t467;
+    live[426] = t469;
+    live[427] = t470;
+    live[428] = t472;
+    live[429] = t473;
+    live[430] = t475;
+    live[431] = t476;
+    live[432] = t477;
+    live[433] = t478;
+    live[434] = t479;
+    live[435] = t480;
+    live[436] = t481;
+    live[437] = t482;
+    live[438] = t483;
+    live[439] = t484;
+    live[440] = t485;
+    live[441] = t486;
+    live[442] = t487;
+    live[443] = t488;
+    live[444] = t489;
+    live[445] = t490;
+    live[446] = t491;
+    live[447] = t492;
+    live[448] = t493;
+    live[449] = t494;
+    live[450] = t495;
+    live[451] = t496;
+    live[452] = t497;
+    live[453] = t498;
+    live[454] = t499;
+    live[455] = t500;
+    live[456] = t501;
+    live[457] = t502;
+    live[458] = t503;
+    live[459] = t504;
+    live[460] = t505;
+    live[461] = t506;
+    live[462] = t507;
+    live[463] = t508;
+    live[464] = t511;
+    live[465] = t512;
+    live[466] = t513;
+    live[467] = t514;
+    live[468] = t531;
+    live[469] = t532;
+    live[470] = t533;
+    live[471] = t534;
+    out.0[0][4] = 24.5250273699 * t535;
+    out.0[1][3] = 24.5250273699 * t510;
+    out.0[3][3] = t527 + t528 + t529 + t530;
+    out.0[3][4] = t552 + t553 + t554 + t555;
+    out.0[4][4] = live[107] * t559 + live[74] * t564 + live[41] * t569 + live[7] * t574
+        - live[106] * t560 - live[73] * t565 - live[40] * t570 - live[6] * t575;
+    out.0[5][4] = live[106] * t559 + live[107] * t560 + live[73] * t564 + live[74] * t565
+        + live[40] * t569 + live[41] * t570 + live[6] * t574 + live[7] * t575;
+    out.0[6][3] = t527;
+    out.0[6][4] = t552;
+    out.0[7][4] = t574;
+    out.0[8][4] = -0.0038482516772412995 * t573;
+    out.0[9][3] = t528;
+    out.0[9][4] = t553;
+    out.0[10][4] = t569;
+    out.0[11][4] = -0.0038482516772412995 * t568;
+    out.0[12][3] = t529;
+    out.0[12][4] = t554;
+    out.0[13][4] = t564;
+    out.0[14][4] = -0.0038482516772412995 * t563;
+    out.0[15][3] = t530;
+    out.0[15][4] = t555;
+    out.0[16][4] = t559;
+    out.0[17][4] = -0.0038482516772412995 * t558;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part4_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part4_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t576 = -live[5];
+    let t577 = -0.5 * live[3];
+    let t578 = live[107] * t577;
+    let t579 = t578 * (0.695049761258046 + 0.1510053958149486 * live[127]);
+    let t580 = t578 * (-0.00008026049367306 - 0.1510053958149486 * live[126]);
+    let t581 = live[74] * t577;
+    let t582 = t581 * (0.695049761258046 + 0.1510053958149486 * live[94]);
+    let t583 = t581 * (0.00008026049367306 - 0.1510053958149486 * live[93]);
+    let t584 = live[41] * t577;
+    let t585 = t584 * (0.695049761258046 + 0.1510053958149486 * live[61]);
+    let t586 = t584 * (-0.00008026049367306 - 0.1510053958149486 * live[60]);
+    let t587 = live[7] * t577;
+    let t588 = t587 * (0.695049761258046 + 0.1510053958149486 * live[28]);
+    let t589 = t587 * (0.00008026049367306 - 0.1510053958149486 * live[27]);
+    let t590 = live[16] * t589 + 0.9999999999999999 * live[17] * t588
+        - 0.34037089561907147 * live[6] * t577;
+    let t591 = live[49] * t586 + 0.34037089561907147 * live[40] * t577
+        + 0.9999999999999999 * live[50] * t585;
+    let t592 = live[82] * t583 + 0.9999999999999999 * live[83] * t582
+        - 0.34037089561907147 * live[73] * t577;
+    let t593 = live[115] * t580 + 0.34037089561907147 * live[106] * t577
+        + 0.9999999999999999 * live[116] * t579;
+    let t594 = 9.81 * live[116] * t576 + 39.24 * live[156] * t577;
+    let t595 = 9.81 * live[115] * t576 - 39.24 * live[157] * t577;
+    let t596 = live[127] * t594 - live[126] * t595;
+    let t597 = 0.0000020453744565 * t595 - 0.01771278698415 * t594
+        - 0.0038482516772412995 * t596;
+    let t598 = 0.08509272390476787 * t576 + live[116] * t580 - live[115] * t579;
+    let t599 = 9.81 * live[83] * t576 + 39.24 * live[158] * t577;
+    let t600 = 9.81 * live[82] * t576 - 39.24 * live[159] * t577;
+    let t601 = live[94] * t599 - live[93] * t600;
+    let t602 = -0.01771278698415 * t599 - 0.0000020453744565 * t600
+        - 0.0038482516772412995 * t601;
+    let t603 = live[83] * t583 - 0.08509272390476787 * t576 - live[82] * t582;
+    let t604 = 9.81 * live[50] * t576 + 39.24 * live[160] * t577;
+    let t605 = 9.81 * live[49] * t576 - 39.24 * live[161] * t577;
+    let t606 = live[61] * t604 - live[60] * t605;
+    let t607 = 0.0000020453744565 * t605 - 0.01771278698415 * t604
+        - 0.0038482516772412995 * t606;
+    let t608 = 0.08509272390476787 * t576 + live[50] * t586 - live[49] * t585;
+    let t609 = 9.81 * live[17] * t576 + 39.24 * live[162] * t577;
+    let t610 = 9.81 * live[16] * t576 - 39.24 * live[163] * t577;
+    let t611 = live[28] * t609 - live[27] * t610;
+    let t612 = -0.01771278698415 * t609 - 0.0000020453744565 * t610
+        - 0.0038482516772412995 * t611;
+    let t613 = live[17] * t589 - 0.08509272390476787 * t576 - live[16] * t588;
+    let t614 = live[9] * live[22];
+    let t615 = live[19] * live[397];
+    let t616 = live[14] + qd[6] * live[396];
+    let t617 = live[18] * live[397] - live[19] * live[398];
+    let t618 = t616 + t617;
+    let t619 = live[18] * live[398];
+    let t620 = 2.0 * (t619 - t614);
+    let t621 = live[9] * live[396];
+    let t622 = live[17] * live[13] + qd[7] * live[398];
+    let t623 = live[9] * live[18] - live[22] * live[398];
+    let t624 = live[16] * live[13] - qd[7] * live[397];
+    let t625 = live[22] * live[397] + live[9] * live[19];
+    let t626 = t625 - t624;
+    let t627 = live[20] + live[8] * live[396];
+    let t628 = 0.0005461134539102453 * live[9] - 0.0022644781431582876 * live[397]
+        - 0.0000001609852873477455 * live[398];
+    let t629 = 0.0022955781994879005 * live[9] + 0.0005461134539102453 * live[397]
+        + 0.000000039595442777388946 * live[398];
+    let t630 = live[238] - 0.028 * t621;
+    let t631 = 0.0000001609852873477455 * live[397]
+        - 0.000000039595442777388946 * live[9];
+    let t632 = 0.014 * t627 - live[236];
+    let t633 = 0.014 * live[17] * live[233] - live[16] * t632;
+    let t634 = 0.014 * live[16] * live[233] + live[17] * t632;
+    let t635 = live[36] + live[19] * live[399];
+    let t636 = live[30] * live[400];
+    let t637 = live[33] * live[402] + t636;
+    let t638 = live[27] * live[30];
+    let t639 = 0.007696503354482599 * live[402] * t638
+        - 0.0038482516772412995 * live[28] * t637;
+    let t640 = t639 - 0.000004090748913 * live[35] - 0.01771278698415 * t635;
+    let t641 = live[18] * live[399];
+    let t642 = live[28] * live[30];
+    let t643 = 0.0038482516772412995 * live[27] * t637
+        + 0.007696503354482599 * live[402] * t642;
+    let t644 = 0.0000020453744565 * t635 + 0.0354255739683 * t641 + t643;
+    let t645 = live[357] + live[17] * t640 + live[16] * t644;
+    let t646 = live[22] * live[399];
+    let t647 = live[24] + qd[7] * live[399];
+    let t648 = live[37] * live[400];
+    let t649 = live[27] * t647 + qd[8] * live[400] + t648 + live[28] * live[26];
+    let t650 = 0.0000020453744565 * (t646 + t647) - 0.01771278698415 * live[243]
+        - 0.0038482516772412995 * t649;
+    let t651 = live[17] * t644 - live[355] - live[16] * t640;
+    let t652 = live[7] * t650 - live[6] * t651;
+    let t653 = live[6] * t650 + live[7] * t651;
+    let t654 = 0.0000001609852873477455 * live[399] - 0.0022644781431582876 * live[18];
+    let t655 = 0.0005461134539102453 * live[18] - 0.000000039595442777388946 * live[399];
+    let t656 = live[28] * t647 + qd[8] * live[402] - live[27] * live[26];
+    let t657 = 0.00003349734004227557 * t636 + live[181] * live[402]
+        - 0.0005396092213171667 * t656;
+    let t658 = 0.0038482516772412995 * (-0.0749 * (live[35] + t641) - 0.16 * live[243])
+        - 0.0005396092213171667 * t648
+        - live[400] * (live[181] + 0.00003349734004227557 * live[33]);
+    let t659 = live[22] * t654 + live[27] * t657 + live[28] * t658 + 0.03745 * t643
+        + 0.0000001609852873477455 * t647 - live[180] - live[19] * t655
+        - 0.000615720268358608 * t649;
+    let t660 = live[177] * live[399] + live[18] * t655 + live[28] * t657
+        - 0.0000001609852873477455 * (live[26] + live[34]) - 0.03745 * t639
+        - 0.0022644781431582876 * t647 - live[27] * t658;
+    let t661 = 0.014 * t651 + live[17] * t659 + live[360] + live[16] * t660;
+    let t662 = 0.0005396092213171667 * t636 + 0.00003349734004227557 * t656
+        - 0.0038482516772412995
+            * (live[28] * (0.03745 * (t646 - t647) - live[240] - 0.16 * t635)
+                - live[27] * (live[246] + 0.32 * t641)) - live[182] * live[402];
+    let t663 = 0.0000001609852873477455 * live[35] + 0.0005461134539102453 * t647 + t662
+        + live[18] * (live[176] - t654) + 0.000000039595442777388946 * live[26]
+        + 0.01771278698415 * live[240] - 0.0000020453744565 * live[239] - 0.16 * t639
+        - live[179] * live[399];
+    let t664 = live[17] * (t660 - live[352]) - 0.014 * t645
+        - live[16] * (live[354] + t659);
+    let t665 = live[143] - live[33] * live[33];
+    let t666 = -0.0038482516772412995
+        * (live[28] * t665 + live[350] + 2.0 * live[33] * t638 - live[349]);
+    let t667 = 0.0038482516772412995
+        * (live[347] + live[27] * t665 + live[348] - 2.0 * live[33] * t642);
+    let t668 = live[17] * t666 + live[16] * t667;
+    let t669 = live[17] * t667 - live[16] * t666;
+    let t670 = -0.0038482516772412995 * live[7] * live[250] - live[6] * t669;
+    let t671 = live[7] * t669 - 0.0038482516772412995 * live[6] * live[250];
+    let t672 = live[251] - qd[8] * live[33];
+    let t673 = 0.00003349734004227557 * live[143] - live[181] * live[33]
+        - 0.0005396092213171667 * t672;
+    let t674 = -0.0005396092213171667 * live[141] - 0.00003349734004227557 * live[142]
+        - live[183];
+    let t675 = live[353] + live[27] * t673 + live[28] * t674 + 0.03745 * t667
+        - 0.000615720268358608 * live[250];
+    let t676 = live[28] * t673 - live[351] - live[27] * t674 - 0.03745 * t666;
+    let t677 = live[16] * t676 + 0.014 * t669 + live[17] * t675;
+    let t678 = 0.0005396092213171667 * live[143] + 0.00003349734004227557 * t672
+        + live[182] * live[33]
+        + 0.0038482516772412995 * (live[27] * live[247] + live[28] * live[248]);
+    let t679 = t678 - 0.16 * t666;
+    let t680 = live[17] * t676 - 0.014 * t668 - live[16] * t675;
+    let t681 = live[43] * live[55];
+    let t682 = live[52] * live[404];
+    let t683 = live[47] + qd[9] * live[403];
+    let t684 = live[51] * live[404] - live[52] * live[405];
+    let t685 = t683 + t684;
+    let t686 = live[51] * live[405];
+    let t687 = 2.0 * (t686 - t681);
+    let t688 = live[43] * live[403];
+    let t689 = live[50] * live[46] + qd[10] * live[405];
+    let t690 = live[43] * live[51] - live[55] * live[405];
+    let t691 = live[49] * live[46] - qd[10] * live[404];
+    let t692 = live[55] * live[404] + live[43] * live[52];
+    let t693 = t692 - t691;
+    let t694 = live[53] + live[42] * live[403];
+    let t695 = 0.0000001609852873477455 * live[405] - 0.0005461134539102453 * live[43]
+        - 0.0022644781431582876 * live[404];
+    let t696 = 0.0022955781994879005 * live[43] + 0.000000039595442777388946 * live[405]
+        - 0.0005461134539102453 * live[404];
+    let t697 = live[260] + 0.028 * t688;
+    let t698 = -0.000000039595442777388946 * live[43]
+        - 0.0000001609852873477455 * live[404];
+    let t699 = -0.014 * t694 - live[258];
+    let t700 = -0.014 * live[50] * live[255] - live[49] * t699;
+    let t701 = live[50] * t699 - 0.014 * live[49] * live[255];
+    let t702 = live[69] + live[52] * live[406];
+    let t703 = live[63] * live[407];
+    let t704 = live[66] * live[409] + t703;
+    let t705 = live[60] * live[63];
+    let t706 = 0.007696503354482599 * live[409] * t705
+        - 0.0038482516772412995 * live[61] * t704;
+    let t707 = 0.000004090748913 * live[68] + t706 - 0.01771278698415 * t702;
+    let t708 = live[51] * live[406];
+    let t709 = live[61] * live[63];
+    let t710 = 0.0038482516772412995 * live[60] * t704
+        + 0.007696503354482599 * live[409] * t709;
+    let t711 = 0.0354255739683 * t708 + t710 - 0.0000020453744565 * t702;
+    let t712 = live[342] + live[50] * t707 + live[49] * t711;
+    let t713 = live[55] * live[406];
+    let t714 = live[57] + qd[10] * live[406];
+    let t715 = live[70] * live[407];
+    let t716 = live[60] * t714 + qd[11] * live[407] + t715 + live[61] * live[59];
+    let t717 = -0.01771278698415 * live[265] - 0.0000020453744565 * (t713 + t714)
+        - 0.0038482516772412995 * t716;
+    let t718 = live[50] * t711 - live[340] - live[49] * t707;
+    let t719 = live[41] * t717 - live[40] * t718;
+    let t720 = live[40] * t717 + live[41] * t718;
+    let t721 = -0.0022644781431582876 * live[51] - 0.0000001609852873477455 * live[406];
+    let t722 = -0.0005461134539102453 * live[51]
+        - 0.000000039595442777388946 * live[406];
+    let t723 = live[61] * t714 + qd[11] * live[409] - live[60] * live[59];
+    let t724 = live[194] * live[409] - 0.00003349734004227557 * t703
+        - 0.0005396092213171667 * t723;
+    let t725 = 0.0038482516772412995 * (0.0749 * (live[68] + t708) - 0.16 * live[265])
+        + live[407] * (0.00003349734004227557 * live[66] - live[194])
+        - 0.0005396092213171667 * t715;
+    live[472] = t614;
+    live[473] = t615;
+    live[474] = t616;
+    live[475] = t617;
+    live[476] = t618;
+    live[477] = t619;
+    live[478] = t620;
+    live[479] = t621;
+    live[480] = t622;
+    live[481] = t623;
+    live[482] = t624;
+    live[483] = t625;
+    live[484] = t626;
+    live[485] = t627;
+    live[486] = t628;
+    live[487] = t629;
+    live[488] = t630;
+    live[489] = t631;
+    live[490] = t633;
+    live[491] = t634;
+    live[492] = t638;
+    live[493] = t642;
+    live[494] = t681;
+    live[495] = t682;
+    live[496] = t683;
+    live[497] = t684;
+    live[498] = t685;
+    live[499] = t686;
+    live[500] = t687;
+    live[501] = t688;
+    live[502] = t689;
+    live[503] = t690;
+    live[504] = t691;
+    live[505] = t692;
+    live[506] = t693;
+    live[507] = t694;
+    live[508] = t695;
+    live[509] = t696;
+    live[510] = t697;
+    live[511] = t698;
+    live[512] = t700;
+    live[513] = t701;
+    live[514] = t702;
+    live[515] = t703;
+    live[516] = t705;
+    live[517] = t706;
+    live[518] = t708;
+    live[519] = t709;
+    live[520] = t710;
+    live[521] = t712;
+    live[522] = t713;
+    live[523] = t714;
+    live[524] = t716;
+    live[525] = t718;
+    live[526] = t719;
+    live[527] = t720;
+    live[528] = t721;
+    live[529] = t722;
+    live[530] = t723;
+    live[531] = t724;
+    live[532] = t725;
+    out.0[0][5] = 24.5250273699 * t576;
+    out.0[0][7] = t645;
+    out.0[0][8] = t668;
+    out.0[0][10] = t712;
+    out.0[1][5] = 98.1001094796 * t577;
+    out.0[1][7] = t652;
+    out.0[1][8] = t670;
+    out.0[1][10] = t719;
+    out.0[2][7] = t653;
+    out.0[2][8] = t671;
+    out.0[2][10] = t720;
+    out.0[3][5] = t590 + t591 + t592 + t593;
+    out.0[3][7] = 0.0875 * t653 + t661;
+    out.0[3][8] = 0.0875 * t671 + t677;
+    out.0[4][5] = live[107] * t597 + live[74] * t602 + live[41] * t607 + live[7] * t612
+        - live[106] * t598 - live[73] * t603 - live[40] * t608 - live[6] * t613;
+    out.0[4][7] = live[7] * t663 - 0.1946 * t653 - live[6] * t664;
+    out.0[4][8] = live[7] * t679 - 0.1946 * t671 - live[6] * t680;
+    out.0[5][5] = live[106] * t597 + live[107] * t598 + live[73] * t602 + live[74] * t603
+        + live[40] * t607 + live[41] * t608 + live[6] * t612 + live[7] * t613;
+    out.0[5][7] = 0.1946 * t652 + live[6] * t663 + live[7] * t664 - 0.0875 * t645;
+    out.0[5][8] = 0.1946 * t670 + live[6] * t679 + live[7] * t680 - 0.0875 * t668;
+    out.0[6][5] = t590;
+    out.0[6][7] = t661;
+    out.0[6][8] = t677;
+    out.0[7][5] = t612;
+    out.0[7][7] = t663;
+    out.0[7][8] = t679;
+    out.0[8][5] = -0.0038482516772412995 * t611;
+    out.0[8][7] = t662;
+    out.0[8][8] = t678;
+    out.0[9][5] = t591;
+    out.0[10][5] = t607;
+    out.0[11][5] = -0.0038482516772412995 * t606;
+    out.0[12][5] = t592;
+    out.0[13][5] = t602;
+    out.0[14][5] = -0.0038482516772412995 * t601;
+    out.0[15][5] = t593;
+    out.0[16][5] = t597;
+    out.0[17][5] = -0.0038482516772412995 * t596;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part5_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part5_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t726 = live[55] * live[528] + live[60] * live[531] + live[61] * live[532]
+        - live[193] - live[52] * live[529] - 0.03745 * live[520]
+        - 0.0000001609852873477455 * live[523] - 0.000615720268358608 * live[524];
+    let t727 = 0.0000001609852873477455 * (live[67] + live[59]) + 0.03745 * live[517]
+        + live[190] * live[406] + live[51] * live[529] + live[61] * live[531]
+        - 0.0022644781431582876 * live[523] - live[60] * live[532];
+    let t728 = live[50] * t726 + live[345] + live[49] * t727 - 0.014 * live[525];
+    let t729 = 0.0005396092213171667 * live[515]
+        - 0.0038482516772412995
+            * (live[61]
+                * (-0.16 * live[514] - live[262] - 0.03745 * (live[522] - live[523]))
+                - live[60] * (live[268] + 0.32 * live[518]))
+        - 0.00003349734004227557 * live[530] - live[195] * live[409];
+    let t730 = 0.0000020453744565 * live[261] + t729 + live[51] * (live[189] - live[528])
+        + 0.000000039595442777388946 * live[59] + 0.01771278698415 * live[262]
+        - 0.0000001609852873477455 * live[68] - 0.16 * live[517]
+        - 0.0005461134539102453 * live[523] - live[192] * live[406];
+    let t731 = 0.014 * live[521] + live[50] * (t727 - live[337])
+        - live[49] * (live[339] + t726);
+    let t732 = live[147] - live[66] * live[66];
+    let t733 = -0.0038482516772412995
+        * (live[61] * t732 + live[335] + 2.0 * live[66] * live[516] - live[334]);
+    let t734 = 0.0038482516772412995
+        * (live[332] + live[60] * t732 + live[333] - 2.0 * live[66] * live[519]);
+    let t735 = live[50] * t733 + live[49] * t734;
+    let t736 = live[50] * t734 - live[49] * t733;
+    let t737 = -0.0038482516772412995 * live[41] * live[272] - live[40] * t736;
+    let t738 = live[41] * t736 - 0.0038482516772412995 * live[40] * live[272];
+    let t739 = live[273] - qd[11] * live[66];
+    let t740 = -0.00003349734004227557 * live[147] - live[194] * live[66]
+        - 0.0005396092213171667 * t739;
+    let t741 = 0.00003349734004227557 * live[146] - 0.0005396092213171667 * live[145]
+        - live[196];
+    let t742 = live[338] + live[60] * t740 + live[61] * t741
+        - 0.000615720268358608 * live[272] - 0.03745 * t734;
+    let t743 = live[61] * t740 + 0.03745 * t733 - live[336] - live[60] * t741;
+    let t744 = live[49] * t743 + live[50] * t742 - 0.014 * t736;
+    let t745 = 0.0005396092213171667 * live[147] + live[195] * live[66]
+        + 0.0038482516772412995 * (live[60] * live[269] + live[61] * live[270])
+        - 0.00003349734004227557 * t739;
+    let t746 = t745 - 0.16 * t733;
+    let t747 = 0.014 * t735 + live[50] * t743 - live[49] * t742;
+    let t748 = live[76] * live[88];
+    let t749 = live[85] * live[411];
+    let t750 = live[80] + qd[12] * live[410];
+    let t751 = live[84] * live[411] - live[85] * live[412];
+    let t752 = t750 + t751;
+    let t753 = live[84] * live[412];
+    let t754 = 2.0 * (t753 - t748);
+    let t755 = live[76] * live[410];
+    let t756 = live[83] * live[79] + qd[13] * live[412];
+    let t757 = live[76] * live[84] - live[88] * live[412];
+    let t758 = live[82] * live[79] - qd[13] * live[411];
+    let t759 = live[88] * live[411] + live[76] * live[85];
+    let t760 = t759 - t758;
+    let t761 = live[86] + live[75] * live[410];
+    let t762 = 0.0005461134539102453 * live[76] - 0.0022644781431582876 * live[411]
+        - 0.0000001609852873477455 * live[412];
+    let t763 = 0.0022955781994879005 * live[76] + 0.0005461134539102453 * live[411]
+        + 0.000000039595442777388946 * live[412];
+    let t764 = live[282] - 0.028 * t755;
+    let t765 = 0.0000001609852873477455 * live[411]
+        - 0.000000039595442777388946 * live[76];
+    let t766 = 0.014 * t761 - live[281];
+    let t767 = 0.014 * live[83] * live[279] - live[82] * t766;
+    let t768 = 0.014 * live[82] * live[279] + live[83] * t766;
+    let t769 = live[102] + live[85] * live[413];
+    let t770 = live[96] * live[414];
+    let t771 = live[99] * live[416] + t770;
+    let t772 = live[93] * live[96];
+    let t773 = 0.007696503354482599 * live[416] * t772
+        - 0.0038482516772412995 * live[94] * t771;
+    let t774 = t773 - 0.000004090748913 * live[101] - 0.01771278698415 * t769;
+    let t775 = live[84] * live[413];
+    let t776 = live[94] * live[96];
+    let t777 = 0.0038482516772412995 * live[93] * t771
+        + 0.007696503354482599 * live[416] * t776;
+    let t778 = 0.0000020453744565 * t769 + 0.0354255739683 * t775 + t777;
+    let t779 = live[327] + live[83] * t774 + live[82] * t778;
+    let t780 = live[88] * live[413];
+    let t781 = live[90] + qd[13] * live[413];
+    let t782 = live[103] * live[414];
+    let t783 = live[93] * t781 + qd[14] * live[414] + t782 + live[94] * live[92];
+    let t784 = 0.0000020453744565 * (t780 + t781) - 0.01771278698415 * live[285]
+        - 0.0038482516772412995 * t783;
+    let t785 = live[83] * t778 - live[325] - live[82] * t774;
+    let t786 = live[74] * t784 - live[73] * t785;
+    let t787 = live[73] * t784 + live[74] * t785;
+    let t788 = 0.0000001609852873477455 * live[413] - 0.0022644781431582876 * live[84];
+    let t789 = 0.0005461134539102453 * live[84] - 0.000000039595442777388946 * live[413];
+    let t790 = live[94] * t781 + qd[14] * live[416] - live[93] * live[92];
+    let t791 = 0.00003349734004227557 * t770 + live[208] * live[416]
+        - 0.0005396092213171667 * t790;
+    let t792 = 0.0038482516772412995 * (-0.0749 * (live[101] + t775) - 0.16 * live[285])
+        - 0.0005396092213171667 * t782
+        - live[414] * (live[208] + 0.00003349734004227557 * live[99]);
+    let t793 = live[88] * t788 + live[93] * t791 + live[94] * t792 + 0.03745 * t777
+        + 0.0000001609852873477455 * t781 - live[207] - live[85] * t789
+        - 0.000615720268358608 * t783;
+    let t794 = live[204] * live[413] + live[84] * t789 + live[94] * t791
+        - 0.0000001609852873477455 * (live[92] + live[100]) - 0.03745 * t773
+        - 0.0022644781431582876 * t781 - live[93] * t792;
+    let t795 = 0.014 * t785 + live[83] * t793 + live[330] + live[82] * t794;
+    let t796 = 0.0005396092213171667 * t770 + 0.00003349734004227557 * t790
+        - 0.0038482516772412995
+            * (live[94] * (0.03745 * (t780 - t781) - live[284] - 0.16 * t769)
+                - live[93] * (live[286] + 0.32 * t775)) - live[209] * live[416];
+    let t797 = 0.0000001609852873477455 * live[101] + 0.0005461134539102453 * t781 + t796
+        + live[84] * (live[203] - t788) + 0.000000039595442777388946 * live[92]
+        + 0.01771278698415 * live[284] - 0.0000020453744565 * live[283] - 0.16 * t773
+        - live[206] * live[413];
+    let t798 = live[83] * (t794 - live[322]) - 0.014 * t779
+        - live[82] * (live[324] + t793);
+    let t799 = live[151] - live[99] * live[99];
+    let t800 = -0.0038482516772412995
+        * (live[94] * t799 + live[320] + 2.0 * live[99] * t772 - live[319]);
+    let t801 = 0.0038482516772412995
+        * (live[317] + live[93] * t799 + live[318] - 2.0 * live[99] * t776);
+    let t802 = live[83] * t800 + live[82] * t801;
+    let t803 = live[83] * t801 - live[82] * t800;
+    let t804 = -0.0038482516772412995 * live[74] * live[289] - live[73] * t803;
+    let t805 = live[74] * t803 - 0.0038482516772412995 * live[73] * live[289];
+    let t806 = live[290] - qd[14] * live[99];
+    let t807 = 0.00003349734004227557 * live[151] - live[208] * live[99]
+        - 0.0005396092213171667 * t806;
+    let t808 = -0.0005396092213171667 * live[149] - 0.00003349734004227557 * live[150]
+        - live[210];
+    let t809 = live[323] + live[93] * t807 + live[94] * t808 + 0.03745 * t801
+        - 0.000615720268358608 * live[289];
+    let t810 = live[94] * t807 - live[321] - live[93] * t808 - 0.03745 * t800;
+    let t811 = live[82] * t810 + 0.014 * t803 + live[83] * t809;
+    let t812 = 0.0005396092213171667 * live[151] + 0.00003349734004227557 * t806
+        + live[209] * live[99]
+        + 0.0038482516772412995 * (live[93] * live[287] + live[94] * live[288]);
+    let t813 = t812 - 0.16 * t800;
+    let t814 = live[83] * t810 - 0.014 * t802 - live[82] * t809;
+    let t815 = live[109] * live[121];
+    let t816 = live[118] * live[418];
+    let t817 = live[113] + qd[15] * live[417];
+    let t818 = live[117] * live[418] - live[118] * live[419];
+    let t819 = t817 + t818;
+    let t820 = live[117] * live[419];
+    let t821 = 2.0 * (t820 - t815);
+    let t822 = live[109] * live[417];
+    let t823 = live[116] * live[112] + qd[16] * live[419];
+    let t824 = live[109] * live[117] - live[121] * live[419];
+    let t825 = live[115] * live[112] - qd[16] * live[418];
+    let t826 = live[121] * live[418] + live[109] * live[118];
+    let t827 = t826 - t825;
+    let t828 = live[119] + live[108] * live[417];
+    let t829 = 0.0000001609852873477455 * live[419] - 0.0005461134539102453 * live[109]
+        - 0.0022644781431582876 * live[418];
+    let t830 = 0.0022955781994879005 * live[109] + 0.000000039595442777388946 * live[419]
+        - 0.0005461134539102453 * live[418];
+    let t831 = live[293] + 0.028 * t822;
+    let t832 = -0.000000039595442777388946 * live[109]
+        - 0.0000001609852873477455 * live[418];
+    let t833 = -0.014 * t828 - live[292];
+    let t834 = -0.014 * live[116] * live[291] - live[115] * t833;
+    let t835 = live[116] * t833 - 0.014 * live[115] * live[291];
+    let t836 = live[135] + live[118] * live[420];
+    let t837 = live[129] * live[421];
+    let t838 = live[132] * live[423] + t837;
+    let t839 = live[126] * live[129];
+    let t840 = 0.007696503354482599 * live[423] * t839
+        - 0.0038482516772412995 * live[127] * t838;
+    let t841 = 0.000004090748913 * live[134] + t840 - 0.01771278698415 * t836;
+    let t842 = live[117] * live[420];
+    let t843 = live[127] * live[129];
+    let t844 = 0.0038482516772412995 * live[126] * t838
+        + 0.007696503354482599 * live[423] * t843;
+    let t845 = 0.0354255739683 * t842 + t844 - 0.0000020453744565 * t836;
+    let t846 = live[312] + live[116] * t841 + live[115] * t845;
+    let t847 = live[121] * live[420];
+    let t848 = live[123] + qd[16] * live[420];
+    let t849 = live[136] * live[421];
+    let t850 = live[126] * t848 + qd[17] * live[421] + t849 + live[127] * live[125];
+    let t851 = -0.01771278698415 * live[296] - 0.0000020453744565 * (t847 + t848)
+        - 0.0038482516772412995 * t850;
+    let t852 = live[116] * t845 - live[310] - live[115] * t841;
+    let t853 = live[107] * t851 - live[106] * t852;
+    let t854 = live[106] * t851 + live[107] * t852;
+    let t855 = -0.0022644781431582876 * live[117] - 0.0000001609852873477455 * live[420];
+    let t856 = -0.0005461134539102453 * live[117]
+        - 0.000000039595442777388946 * live[420];
+    let t857 = live[127] * t848 + qd[17] * live[423] - live[126] * live[125];
+    let t858 = live[222] * live[423] - 0.00003349734004227557 * t837
+        - 0.0005396092213171667 * t857;
+    let t859 = 0.0038482516772412995 * (0.0749 * (live[134] + t842) - 0.16 * live[296])
+        + live[421] * (0.00003349734004227557 * live[132] - live[222])
+        - 0.0005396092213171667 * t849;
+    let t860 = live[121] * t855 + live[126] * t858 + live[127] * t859 - live[221]
+        - live[118] * t856 - 0.03745 * t844 - 0.0000001609852873477455 * t848
+        - 0.000615720268358608 * t850;
+    let t861 = 0.0000001609852873477455 * (live[133] + live[125]) + 0.03745 * t840
+        + live[218] * live[420] + live[117] * t856 + live[127] * t858
+        - 0.0022644781431582876 * t848 - live[126] * t859;
+    let t862 = live[116] * t860 + live[315] + live[115] * t861 - 0.014 * t852;
+    let t863 = 0.0005396092213171667 * t837
+        - 0.0038482516772412995
+            * (live[127] * (-0.16 * t836 - live[295] - 0.03745 * (t847 - t848))
+                - live[126] * (live[297] + 0.32 * t842)) - 0.00003349734004227557 * t857
+        - live[223] * live[423];
+    let t864 = 0.0000020453744565 * live[294] + t863 + live[117] * (live[217] - t855)
+        + 0.000000039595442777388946 * live[125] + 0.01771278698415 * live[295]
+        - 0.0000001609852873477455 * live[134] - 0.16 * t840
+        - 0.0005461134539102453 * t848 - live[220] * live[420];
+    let t865 = 0.014 * t846 + live[116] * (t861 - live[307])
+        - live[115] * (live[309] + t860);
+    let t866 = live[155] - live[132] * live[132];
+    let t867 = -0.0038482516772412995
+        * (live[127] * t866 + live[305] + 2.0 * live[132] * t839 - live[304]);
+    let t868 = 0.0038482516772412995
+        * (live[302] + live[126] * t866 + live[303] - 2.0 * live[132] * t843);
+    let t869 = live[116] * t867 + live[115] * t868;
+    let t870 = live[116] * t868 - live[115] * t867;
+    let t871 = -0.0038482516772412995 * live[107] * live[300] - live[106] * t870;
+    let t872 = live[107] * t870 - 0.0038482516772412995 * live[106] * live[300];
+    let t873 = live[301] - qd[17] * live[132];
+    let t874 = -0.00003349734004227557 * live[155] - live[222] * live[132]
+        - 0.0005396092213171667 * t873;
+    let t875 = 0.00003349734004227557 * live[154] - 0.0005396092213171667 * live[153]
+        - live[224];
+    live[533] = t748;
+    live[534] = t749;
+    live[535] = t750;
+    live[536] = t751;
+    live[537] = t752;
+    live[538] = t753;
+    live[539] = t754;
+    live[540] = t755;
+    live[541] = t756;
+    live[542] = t757;
+    live[543] = t758;
+    live[544] = t759;
+    live[545] = t760;
+    live[546] = t761;
+    live[547] = t762;
+    live[548] = t763;
+    live[549] = t764;
+    live[550] = t765;
+    live[551] = t767;
+    live[552] = t768;
+    live[553] = t772;
+    live[554] = t776;
+    live[555] = t815;
+    live[556] = t816;
+    live[557] = t817;
+    live[558] = t818;
+    live[559] = t819;
+    live[560] = t820;
+    live[561] = t821;
+    live[562] = t822;
+    live[563] = t823;
+    live[564] = t824;
+    live[565] = t825;
+    live[566] = t826;
+    live[567] = t827;
+    live[568] = t828;
+    live[569] = t829;
+    live[570] = t830;
+    live[571] = t831;
+    live[572] = t832;
+    live[573] = t834;
+    live[574] = t835;
+    live[575] = t839;
+    live[576] = t843;
+    live[577] = t867;
+    live[578] = t868;
+    live[579] = t869;
+    live[580] = t870;
+    live[581] = t871;
+    live[582] = t872;
+    live[583] = t873;
+    live[584] = t874;
+    live[585] = t875;
+    out.0[0][11] = t735;
+    out.0[0][13] = t779;
+    out.0[0][14] = t802;
+    out.0[0][16] = t846;
+    out.0[0][17] = t869;
+    out.0[1][11] = t737;
+    out.0[1][13] = t786;
+    out.0[1][14] = t804;
+    out.0[1][16] = t853;
+    out.0[1][17] = t871;
+    out.0[2][11] = t738;
+    out.0[2][13] = t787;
+    out.0[2][14] = t805;
+    out.0[2][16] = t854;
+    out.0[2][17] = t872;
+    out.0[3][10] = t728 - 0.0875 * live[527];
+    out.0[3][11] = t744 - 0.0875 * t738;
+    out.0[3][13] = 0.0875 * t787 + t795;
+    out.0[3][14] = 0.0875 * t805 + t811;
+    out.0[3][16] = t862 - 0.0875 * t854;
+    out.0[4][10] = live[41] * t730 - 0.1946 * live[527] - live[40] * t731;
+    out.0[4][11] = live[41] * t746 - 0.1946 * t738 - live[40] * t747;
+    out.0[4][13] = 0.1946 * t787 + live[74] * t797 - live[73] * t798;
+    out.0[4][14] = 0.1946 * t805 + live[74] * t813 - live[73] * t814;
+    out.0[4][16] = 0.1946 * t854 + live[107] * t864 - live[106] * t865;
+    out.0[5][10] = 0.0875 * live[521] + 0.1946 * live[526] + live[40] * t730
+        + live[41] * t731;
+    out.0[5][11] = 0.0875 * t735 + 0.1946 * t737 + live[40] * t746 + live[41] * t747;
+    out.0[5][13] = live[73] * t797 + live[74] * t798 - 0.0875 * t779 - 0.1946 * t786;
+    out.0[5][14] = live[73] * t813 + live[74] * t814 - 0.0875 * t802 - 0.1946 * t804;
+    out.0[5][16] = 0.0875 * t846 + live[106] * t864 + live[107] * t865 - 0.1946 * t853;
+    out.0[9][10] = t728;
+    out.0[9][11] = t744;
+    out.0[10][10] = t730;
+    out.0[10][11] = t746;
+    out.0[11][10] = t729;
+    out.0[11][11] = t745;
+    out.0[12][13] = t795;
+    out.0[12][14] = t811;
+    out.0[13][13] = t797;
+    out.0[13][14] = t813;
+    out.0[14][13] = t796;
+    out.0[14][14] = t812;
+    out.0[15][16] = t862;
+    out.0[16][16] = t864;
+    out.0[17][16] = t863;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part6_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part6_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t876 = live[308] + live[126] * live[584] + live[127] * live[585]
+        - 0.000615720268358608 * live[300] - 0.03745 * live[578];
+    let t877 = live[127] * live[584] + 0.03745 * live[577] - live[306]
+        - live[126] * live[585];
+    let t878 = live[115] * t877 + live[116] * t876 - 0.014 * live[580];
+    let t879 = 0.0005396092213171667 * live[155] + live[223] * live[132]
+        + 0.0038482516772412995 * (live[126] * live[298] + live[127] * live[299])
+        - 0.00003349734004227557 * live[583];
+    let t880 = t879 - 0.16 * live[577];
+    let t881 = 0.014 * live[579] + live[116] * t877 - live[115] * t876;
+    let t882 = live[109] * (0.01771278698415 + 0.0038482516772412995 * live[127]);
+    let t883 = live[109] * (-0.0000020453744565 - 0.0038482516772412995 * live[126]);
+    let t884 = live[76] * (0.01771278698415 + 0.0038482516772412995 * live[94]);
+    let t885 = live[76] * (0.0000020453744565 - 0.0038482516772412995 * live[93]);
+    let t886 = live[43] * (0.01771278698415 + 0.0038482516772412995 * live[61]);
+    let t887 = live[43] * (-0.0000020453744565 - 0.0038482516772412995 * live[60]);
+    let t888 = live[9] * (0.01771278698415 + 0.0038482516772412995 * live[28]);
+    let t889 = live[9] * (0.0000020453744565 - 0.0038482516772412995 * live[27]);
+    let t890 = live[16] * t889 + 0.008674079908742902 * live[396] + live[17] * t888;
+    let t891 = live[49] * t887 + live[50] * t886 - 0.008674079908742902 * live[403];
+    let t892 = live[82] * t885 + 0.008674079908742902 * live[410] + live[83] * t884;
+    let t893 = live[115] * t883 + live[116] * t882 - 0.008674079908742902 * live[417];
+    let t894 = live[116] * t883 - live[115] * t882;
+    let t895 = live[83] * t885 - live[82] * t884;
+    let t896 = live[50] * t887 - live[49] * t886;
+    let t897 = live[17] * t889 - live[16] * t888;
+    let t898 = qd[3] * live[7];
+    let t899 = qd[3] * live[41];
+    let t900 = qd[3] * live[74];
+    let t901 = qd[3] * live[107];
+    let t902 = qd[3] * live[106];
+    let t903 = t902 * (0.01771278698415 + 0.0038482516772412995 * live[127]);
+    let t904 = t902 * (-0.0000020453744565 - 0.0038482516772412995 * live[126]);
+    let t905 = qd[3] * live[73];
+    let t906 = t905 * (0.01771278698415 + 0.0038482516772412995 * live[94]);
+    let t907 = t905 * (0.0000020453744565 - 0.0038482516772412995 * live[93]);
+    let t908 = qd[3] * live[40];
+    let t909 = t908 * (0.01771278698415 + 0.0038482516772412995 * live[61]);
+    let t910 = t908 * (-0.0000020453744565 - 0.0038482516772412995 * live[60]);
+    let t911 = qd[3] * live[6];
+    let t912 = t911 * (0.01771278698415 + 0.0038482516772412995 * live[28]);
+    let t913 = t911 * (0.0000020453744565 - 0.0038482516772412995 * live[27]);
+    let t914 = live[16] * t913 + 0.008674079908742902 * t898 + live[17] * t912;
+    let t915 = live[49] * t910 + live[50] * t909 - 0.008674079908742902 * t899;
+    let t916 = live[82] * t907 + 0.008674079908742902 * t900 + live[83] * t906;
+    let t917 = live[115] * t904 + live[116] * t903 - 0.008674079908742902 * t901;
+    let t918 = -qd[5] * live[116] - qd[3] * live[164];
+    let t919 = qd[3] * live[165] - qd[5] * live[115];
+    let t920 = live[127] * t918 - live[126] * t919;
+    let t921 = 0.0000020453744565 * t919 - 0.01771278698415 * t918
+        - 0.0038482516772412995 * t920;
+    let t922 = live[116] * t904 - 0.008674079908742902 * qd[5] - live[115] * t903;
+    let t923 = -qd[5] * live[83] - qd[3] * live[166];
+    let t924 = qd[3] * live[167] - qd[5] * live[82];
+    let t925 = live[94] * t923 - live[93] * t924;
+    let t926 = -0.01771278698415 * t923 - 0.0000020453744565 * t924
+        - 0.0038482516772412995 * t925;
+    let t927 = 0.008674079908742902 * qd[5] + live[83] * t907 - live[82] * t906;
+    let t928 = -qd[5] * live[50] - qd[3] * live[168];
+    let t929 = qd[3] * live[169] - qd[5] * live[49];
+    let t930 = live[61] * t928 - live[60] * t929;
+    let t931 = 0.0000020453744565 * t929 - 0.01771278698415 * t928
+        - 0.0038482516772412995 * t930;
+    let t932 = live[50] * t910 - 0.008674079908742902 * qd[5] - live[49] * t909;
+    let t933 = -qd[5] * live[17] - qd[3] * live[170];
+    let t934 = qd[3] * live[171] - qd[5] * live[16];
+    let t935 = live[28] * t933 - live[27] * t934;
+    let t936 = -0.01771278698415 * t933 - 0.0000020453744565 * t934
+        - 0.0038482516772412995 * t935;
+    let t937 = 0.008674079908742902 * qd[5] + live[17] * t913 - live[16] * t912;
+    let t938 = t901 * (-0.01771278698415 - 0.0038482516772412995 * live[127]);
+    let t939 = t901 * (0.0000020453744565 + 0.0038482516772412995 * live[126]);
+    let t940 = t900 * (-0.01771278698415 - 0.0038482516772412995 * live[94]);
+    let t941 = t900 * (0.0038482516772412995 * live[93] - 0.0000020453744565);
+    let t942 = t899 * (-0.01771278698415 - 0.0038482516772412995 * live[61]);
+    let t943 = t899 * (0.0000020453744565 + 0.0038482516772412995 * live[60]);
+    let t944 = t898 * (-0.01771278698415 - 0.0038482516772412995 * live[28]);
+    let t945 = t898 * (0.0038482516772412995 * live[27] - 0.0000020453744565);
+    let t946 = live[115] * t939 + live[116] * t938 - 0.008674079908742902 * t902;
+    let t947 = live[82] * t941 + 0.008674079908742902 * t905 + live[83] * t940;
+    let t948 = live[49] * t943 + live[50] * t942 - 0.008674079908742902 * t908;
+    let t949 = live[16] * t945 + 0.008674079908742902 * t911 + live[17] * t944;
+    let t950 = qd[4] * live[116] - qd[3] * live[156];
+    let t951 = qd[4] * live[115] + qd[3] * live[157];
+    let t952 = live[127] * t950 - live[126] * t951;
+    let t953 = 0.0000020453744565 * t951 - 0.01771278698415 * t950
+        - 0.0038482516772412995 * t952;
+    let t954 = 0.008674079908742902 * qd[4] + live[116] * t939 - live[115] * t938;
+    let t955 = qd[4] * live[83] - qd[3] * live[158];
+    let t956 = qd[4] * live[82] + qd[3] * live[159];
+    let t957 = live[94] * t955 - live[93] * t956;
+    let t958 = -0.01771278698415 * t955 - 0.0000020453744565 * t956
+        - 0.0038482516772412995 * t957;
+    let t959 = live[83] * t941 - 0.008674079908742902 * qd[4] - live[82] * t940;
+    let t960 = qd[4] * live[50] - qd[3] * live[160];
+    let t961 = qd[4] * live[49] + qd[3] * live[161];
+    let t962 = live[61] * t960 - live[60] * t961;
+    let t963 = 0.0000020453744565 * t961 - 0.01771278698415 * t960
+        - 0.0038482516772412995 * t962;
+    let t964 = 0.008674079908742902 * qd[4] + live[50] * t943 - live[49] * t942;
+    let t965 = qd[4] * live[17] - qd[3] * live[162];
+    let t966 = qd[4] * live[16] + qd[3] * live[163];
+    let t967 = live[28] * t965 - live[27] * t966;
+    let t968 = -0.01771278698415 * t965 - 0.0000020453744565 * t966
+        - 0.0038482516772412995 * t967;
+    let t969 = live[17] * t945 - 0.008674079908742902 * qd[4] - live[16] * t944;
+    let t970 = live[115] * live[118];
+    let t971 = live[116] * live[118] + live[115] * live[117];
+    let t972 = live[116] * live[117];
+    let t973 = live[82] * live[85];
+    let t974 = live[83] * live[85] + live[82] * live[84];
+    let t975 = live[83] * live[84];
+    let t976 = live[49] * live[52];
+    let t977 = live[50] * live[52] + live[49] * live[51];
+    let t978 = live[50] * live[51];
+    let t979 = live[16] * live[19];
+    let t980 = live[17] * live[19] + live[16] * live[18];
+    let t981 = live[17] * live[18];
+    let t982 = live[116] * live[121];
+    let t983 = live[115] * live[121];
+    let t984 = live[390] + t983;
+    let t985 = live[83] * live[88];
+    let t986 = live[82] * live[88];
+    let t987 = live[382] + t986;
+    let t988 = live[50] * live[55];
+    let t989 = live[49] * live[55];
+    let t990 = live[374] + t989;
+    let t991 = live[17] * live[22];
+    let t992 = live[16] * live[22];
+    let t993 = live[366] + t992;
+    let t994 = -0.175 * qd[3] - qd[2];
+    let t995 = 0.1946 * qd[4] + t994;
+    let t996 = live[7] * live[362] - live[6] * t995;
+    let t997 = 0.175 * qd[3] - qd[2];
+    let t998 = 0.1946 * qd[4] + t997;
+    let t999 = live[41] * live[362] - live[40] * t998;
+    let t1000 = t994 - 0.1946 * qd[4];
+    let t1001 = live[74] * live[363] - live[73] * t1000;
+    let t1002 = t997 - 0.1946 * qd[4];
+    let t1003 = live[107] * live[363] - live[106] * t1002;
+    let t1004 = -0.0022644781431582876 * live[115]
+        - 0.0000001609852873477455 * live[116];
+    let t1005 = -0.0005461134539102453 * live[115]
+        - 0.000000039595442777388946 * live[116];
+    let t1006 = live[107] * t1002 + 0.028 * live[110] + live[106] * live[363];
+    let t1007 = -2.0 * (t970 + t972);
+    let t1008 = 0.0000001609852873477455 * live[83] - 0.0022644781431582876 * live[82];
+    let t1009 = 0.0005461134539102453 * live[82] - 0.000000039595442777388946 * live[83];
+    let t1010 = live[74] * t1000 + live[73] * live[363] - 0.028 * live[77];
+    let t1011 = -2.0 * (t973 + t975);
+    let t1012 = -0.0022644781431582876 * live[49] - 0.0000001609852873477455 * live[50];
+    let t1013 = -0.0005461134539102453 * live[49]
+        - 0.000000039595442777388946 * live[50];
+    let t1014 = live[41] * t998 + 0.028 * live[44] + live[40] * live[362];
+    let t1015 = -2.0 * (t976 + t978);
+    let t1016 = 0.0000001609852873477455 * live[17] - 0.0022644781431582876 * live[16];
+    let t1017 = 0.0005461134539102453 * live[16] - 0.000000039595442777388946 * live[17];
+    let t1018 = live[7] * t995 + live[6] * live[362] - 0.028 * live[11];
+    let t1019 = -2.0 * (t979 + t981);
+    let t1020 = -0.0875 * qd[4] - 0.014 * live[108];
+    let t1021 = live[116] * t1020 - live[115] * t1003;
+    let t1022 = live[115] * t1020 + live[116] * t1003;
+    let t1023 = t983 - live[390];
+    let t1024 = 0.0875 * qd[4] + 0.014 * live[75];
+    let t1025 = live[83] * t1024 - live[82] * t1001;
+    live[586] = t894;
+    live[587] = t895;
+    live[588] = t896;
+    live[589] = t897;
+    live[590] = t898;
+    live[591] = t899;
+    live[592] = t900;
+    live[593] = t901;
+    live[594] = t902;
+    live[595] = t905;
+    live[596] = t908;
+    live[597] = t911;
+    live[598] = t970;
+    live[599] = t971;
+    live[600] = t972;
+    live[601] = t973;
+    live[602] = t974;
+    live[603] = t975;
+    live[604] = t976;
+    live[605] = t977;
+    live[606] = t978;
+    live[607] = t979;
+    live[608] = t980;
+    live[609] = t981;
+    live[610] = t982;
+    live[611] = t983;
+    live[612] = t984;
+    live[613] = t985;
+    live[614] = t986;
+    live[615] = t987;
+    live[616] = t988;
+    live[617] = t989;
+    live[618] = t990;
+    live[619] = t991;
+    live[620] = t992;
+    live[621] = t993;
+    live[622] = t996;
+    live[623] = t999;
+    live[624] = t1001;
+    live[625] = t1003;
+    live[626] = t1004;
+    live[627] = t1005;
+    live[628] = t1006;
+    live[629] = t1007;
+    live[630] = t1008;
+    live[631] = t1009;
+    live[632] = t1010;
+    live[633] = t1011;
+    live[634] = t1012;
+    live[635] = t1013;
+    live[636] = t1014;
+    live[637] = t1015;
+    live[638] = t1016;
+    live[639] = t1017;
+    live[640] = t1018;
+    live[641] = t1019;
+    live[642] = t1021;
+    live[643] = t1022;
+    live[644] = t1023;
+    live[645] = t1024;
+    live[646] = t1025;
+    out.0[3][17] = t878 - 0.0875 * live[582];
+    out.0[4][17] = 0.1946 * live[582] + live[107] * t880 - live[106] * t881;
+    out.0[5][17] = 0.0875 * live[579] + live[106] * t880 + live[107] * t881
+        - 0.1946 * live[581];
+    out.0[15][17] = t878;
+    out.0[16][17] = t880;
+    out.0[17][17] = t879;
+    out.1[3][0] = t890 + t891 + t892 + t893;
+    out.1[3][1] = t914 + t915 + t916 + t917;
+    out.1[3][2] = t946 + t947 + t948 + t949;
+    out.1[4][1] = live[107] * t921 + live[74] * t926 + live[41] * t931 + live[7] * t936
+        - live[106] * t922 - live[73] * t927 - live[40] * t932 - live[6] * t937;
+    out.1[4][2] = live[107] * t953 + live[74] * t958 + live[41] * t963 + live[7] * t968
+        - live[106] * t954 - live[73] * t959 - live[40] * t964 - live[6] * t969;
+    out.1[5][1] = live[106] * t921 + live[107] * t922 + live[73] * t926 + live[74] * t927
+        + live[40] * t931 + live[41] * t932 + live[6] * t936 + live[7] * t937;
+    out.1[5][2] = live[106] * t953 + live[107] * t954 + live[73] * t958 + live[74] * t959
+        + live[40] * t963 + live[41] * t964 + live[6] * t968 + live[7] * t969;
+    out.1[6][0] = t890;
+    out.1[6][1] = t914;
+    out.1[6][2] = t949;
+    out.1[7][1] = t936;
+    out.1[7][2] = t968;
+    out.1[8][1] = -0.0038482516772412995 * t935;
+    out.1[8][2] = -0.0038482516772412995 * t967;
+    out.1[9][0] = t891;
+    out.1[9][1] = t915;
+    out.1[9][2] = t948;
+    out.1[10][1] = t931;
+    out.1[10][2] = t963;
+    out.1[11][1] = -0.0038482516772412995 * t930;
+    out.1[11][2] = -0.0038482516772412995 * t962;
+    out.1[12][0] = t892;
+    out.1[12][1] = t916;
+    out.1[12][2] = t947;
+    out.1[13][1] = t926;
+    out.1[13][2] = t958;
+    out.1[14][1] = -0.0038482516772412995 * t925;
+    out.1[14][2] = -0.0038482516772412995 * t957;
+    out.1[15][0] = t893;
+    out.1[15][1] = t917;
+    out.1[15][2] = t946;
+    out.1[16][1] = t921;
+    out.1[16][2] = t953;
+    out.1[17][1] = -0.0038482516772412995 * t920;
+    out.1[17][2] = -0.0038482516772412995 * t952;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part7_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part7_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    _out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1026 = live[82] * live[645] + live[83] * live[624];
+    let t1027 = live[614] - live[382];
+    let t1028 = -0.0875 * qd[4] - 0.014 * live[42];
+    let t1029 = live[50] * t1028 - live[49] * live[623];
+    let t1030 = live[49] * t1028 + live[50] * live[623];
+    let t1031 = live[617] - live[374];
+    let t1032 = 0.0875 * qd[4] + 0.014 * live[8];
+    let t1033 = live[17] * t1032 - live[16] * live[622];
+    let t1034 = live[16] * t1032 + live[17] * live[622];
+    let t1035 = live[620] - live[366];
+    let t1036 = live[7] * live[11];
+    let t1037 = live[365] + t1036;
+    let t1038 = live[41] * live[44];
+    let t1039 = live[373] + t1038;
+    let t1040 = live[74] * live[77];
+    let t1041 = live[381] + t1040;
+    let t1042 = live[107] * live[110];
+    let t1043 = live[389] + t1042;
+    let t1044 = live[107] * live[121];
+    let t1045 = live[118] * live[157];
+    let t1046 = live[118] * live[156] - live[117] * live[157];
+    let t1047 = t1046 - live[388];
+    let t1048 = live[117] * live[156];
+    let t1049 = -2.0 * (t1044 + t1048);
+    let t1050 = live[74] * live[88];
+    let t1051 = live[85] * live[159];
+    let t1052 = live[85] * live[158] - live[84] * live[159];
+    let t1053 = t1052 - live[380];
+    let t1054 = live[84] * live[158];
+    let t1055 = -2.0 * (t1050 + t1054);
+    let t1056 = live[41] * live[55];
+    let t1057 = live[52] * live[161];
+    let t1058 = live[52] * live[160] - live[51] * live[161];
+    let t1059 = t1058 - live[372];
+    let t1060 = live[51] * live[160];
+    let t1061 = -2.0 * (t1056 + t1060);
+    let t1062 = live[7] * live[22];
+    let t1063 = live[19] * live[163];
+    let t1064 = live[19] * live[162] - live[18] * live[163];
+    let t1065 = t1064 - live[364];
+    let t1066 = live[18] * live[162];
+    let t1067 = -2.0 * (t1062 + t1066);
+    let t1068 = live[106] * live[109];
+    let t1069 = live[121] * live[156] + live[107] * live[117];
+    let t1070 = live[107] * live[118] - live[121] * live[157];
+    let t1071 = t1070 - live[392];
+    let t1072 = live[107] * live[109];
+    let t1073 = live[106] * live[108];
+    let t1074 = t1072 - t1073;
+    let t1075 = live[73] * live[76];
+    let t1076 = live[88] * live[158] + live[74] * live[84];
+    let t1077 = live[74] * live[85] - live[88] * live[159];
+    let t1078 = t1077 - live[384];
+    let t1079 = live[74] * live[76];
+    let t1080 = live[73] * live[75];
+    let t1081 = t1079 - t1080;
+    let t1082 = live[40] * live[43];
+    let t1083 = live[55] * live[160] + live[41] * live[51];
+    let t1084 = live[41] * live[52] - live[55] * live[161];
+    let t1085 = t1084 - live[376];
+    let t1086 = live[41] * live[43];
+    let t1087 = live[40] * live[42];
+    let t1088 = t1086 - t1087;
+    let t1089 = live[6] * live[9];
+    let t1090 = live[22] * live[162] + live[7] * live[18];
+    let t1091 = live[7] * live[19] - live[22] * live[163];
+    let t1092 = t1091 - live[368];
+    let t1093 = live[7] * live[9];
+    let t1094 = live[6] * live[8];
+    let t1095 = t1093 - t1094;
+    let t1096 = 0.0875 * qd[5] - qd[0];
+    let t1097 = live[7] * t1096 - 0.1946 * live[597];
+    let t1098 = -0.0875 * qd[5] - qd[0];
+    let t1099 = live[41] * t1098 - 0.1946 * live[596];
+    let t1100 = 0.1946 * live[595] + live[74] * t1096;
+    let t1101 = 0.1946 * live[594] + live[107] * t1098;
+    let t1102 = 0.0022644781431582876 * live[157] - 0.0005461134539102453 * live[107]
+        - 0.0000001609852873477455 * live[156];
+    let t1103 = 0.0022955781994879005 * live[107] + 0.0005461134539102453 * live[157]
+        - 0.000000039595442777388946 * live[156];
+    let t1104 = live[106] * t1098 - 0.1946 * live[593] - 0.028 * t1068;
+    let t1105 = 0.0000001609852873477455 * live[157]
+        - 0.000000039595442777388946 * live[107];
+    let t1106 = 0.0005461134539102453 * live[74] + 0.0000001609852873477455 * live[158]
+        + 0.0022644781431582876 * live[159];
+    let t1107 = 0.0022955781994879005 * live[74] - 0.000000039595442777388946 * live[158]
+        - 0.0005461134539102453 * live[159];
+    let t1108 = live[73] * t1096 + 0.028 * t1075 - 0.1946 * live[592];
+    let t1109 = -0.000000039595442777388946 * live[74]
+        - 0.0000001609852873477455 * live[159];
+    let t1110 = 0.0022644781431582876 * live[161] - 0.0005461134539102453 * live[41]
+        - 0.0000001609852873477455 * live[160];
+    let t1111 = 0.0022955781994879005 * live[41] + 0.0005461134539102453 * live[161]
+        - 0.000000039595442777388946 * live[160];
+    let t1112 = live[40] * t1098 + 0.1946 * live[591] - 0.028 * t1082;
+    let t1113 = 0.0000001609852873477455 * live[161]
+        - 0.000000039595442777388946 * live[41];
+    let t1114 = 0.0005461134539102453 * live[7] + 0.0000001609852873477455 * live[162]
+        + 0.0022644781431582876 * live[163];
+    let t1115 = 0.0022955781994879005 * live[7] - 0.000000039595442777388946 * live[162]
+        - 0.0005461134539102453 * live[163];
+    let t1116 = live[6] * t1096 + 0.1946 * live[590] + 0.028 * t1089;
+    let t1117 = -0.000000039595442777388946 * live[7]
+        - 0.0000001609852873477455 * live[163];
+    let t1118 = live[106] * live[212];
+    let t1119 = qd[2] - 0.0875 * qd[3];
+    let t1120 = 0.3892 * qd[4] + t1119;
+    let t1121 = t1120 - 0.014 * t1043;
+    let t1122 = t1101 - 0.014 * t1074;
+    let t1123 = live[116] * t1121 - live[115] * t1122;
+    let t1124 = live[115] * t1121 + live[116] * t1122;
+    let t1125 = live[107] * live[212];
+    let t1126 = live[107] * live[108];
+    let t1127 = live[73] * live[198];
+    let t1128 = qd[2] + 0.0875 * qd[3];
+    let t1129 = 0.3892 * qd[4] + t1128;
+    let t1130 = 0.014 * t1041 + t1129;
+    let t1131 = 0.014 * t1081 + t1100;
+    let t1132 = live[83] * t1130 - live[82] * t1131;
+    let t1133 = live[82] * t1130 + live[83] * t1131;
+    let t1134 = live[74] * live[198];
+    let t1135 = live[74] * live[75];
+    let t1136 = live[40] * live[185];
+    let t1137 = t1119 - 0.3892 * qd[4];
+    let t1138 = t1137 - 0.014 * t1039;
+    let t1139 = t1099 - 0.014 * t1088;
+    let t1140 = live[50] * t1138 - live[49] * t1139;
+    let t1141 = live[49] * t1138 + live[50] * t1139;
+    let t1142 = live[41] * live[185];
+    let t1143 = live[41] * live[42];
+    let t1144 = live[6] * live[172];
+    let t1145 = t1128 - 0.3892 * qd[4];
+    let t1146 = 0.014 * t1037 + t1145;
+    let t1147 = 0.014 * t1095 + t1097;
+    let t1148 = live[17] * t1146 - live[16] * t1147;
+    let t1149 = live[16] * t1146 + live[17] * t1147;
+    let t1150 = live[7] * live[172];
+    let t1151 = live[7] * live[8];
+    let t1152 = live[6] * live[11];
+    let t1153 = live[364] + t1152;
+    let t1154 = live[40] * live[44];
+    let t1155 = live[372] + t1154;
+    let t1156 = live[73] * live[77];
+    let t1157 = live[380] + t1156;
+    let t1158 = live[106] * live[110];
+    let t1159 = live[388] + t1158;
+    let t1160 = live[106] * live[121];
+    let t1161 = live[118] * live[165];
+    let t1162 = live[117] * live[165] - live[118] * live[164];
+    let t1163 = live[389] + t1162;
+    let t1164 = live[117] * live[164];
+    let t1165 = 2.0 * (t1164 - t1160);
+    let t1166 = live[73] * live[88];
+    let t1167 = live[85] * live[167];
+    let t1168 = live[84] * live[167] - live[85] * live[166];
+    let t1169 = live[381] + t1168;
+    let t1170 = live[84] * live[166];
+    let t1171 = 2.0 * (t1170 - t1166);
+    let t1172 = live[40] * live[55];
+    let t1173 = live[52] * live[169];
+    let t1174 = live[51] * live[169] - live[52] * live[168];
+    let t1175 = live[373] + t1174;
+    live[647] = t1026;
+    live[648] = t1027;
+    live[649] = t1029;
+    live[650] = t1030;
+    live[651] = t1031;
+    live[652] = t1033;
+    live[653] = t1034;
+    live[654] = t1035;
+    live[655] = t1036;
+    live[656] = t1037;
+    live[657] = t1038;
+    live[658] = t1039;
+    live[659] = t1040;
+    live[660] = t1041;
+    live[661] = t1042;
+    live[662] = t1043;
+    live[663] = t1044;
+    live[664] = t1045;
+    live[665] = t1046;
+    live[666] = t1047;
+    live[667] = t1048;
+    live[668] = t1049;
+    live[669] = t1050;
+    live[670] = t1051;
+    live[671] = t1052;
+    live[672] = t1053;
+    live[673] = t1054;
+    live[674] = t1055;
+    live[675] = t1056;
+    live[676] = t1057;
+    live[677] = t1058;
+    live[678] = t1059;
+    live[679] = t1060;
+    live[680] = t1061;
+    live[681] = t1062;
+    live[682] = t1063;
+    live[683] = t1064;
+    live[684] = t1065;
+    live[685] = t1066;
+    live[686] = t1067;
+    live[687] = t1068;
+    live[688] = t1069;
+    live[689] = t1070;
+    live[690] = t1071;
+    live[691] = t1072;
+    live[692] = t1073;
+    live[693] = t1074;
+    live[694] = t1075;
+    live[695] = t1076;
+    live[696] = t1077;
+    live[697] = t1078;
+    live[698] = t1079;
+    live[699] = t1080;
+    live[700] = t1081;
+    live[701] = t1082;
+    live[702] = t1083;
+    live[703] = t1084;
+    live[704] = t1085;
+    live[705] = t1086;
+    live[706] = t1087;
+    live[707] = t1088;
+    live[708] = t1089;
+    live[709] = t1090;
+    live[710] = t1091;
+    live[711] = t1092;
+    live[712] = t1093;
+    live[713] = t1094;
+    live[714] = t1095;
+    live[715] = t1097;
+    live[716] = t1099;
+    live[717] = t1100;
+    live[718] = t1101;
+    live[719] = t1102;
+    live[720] = t1103;
+    live[721] = t1104;
+    live[722] = t1105;
+    live[723] = t1106;
+    live[724] = t1107;
+    live[725] = t1108;
+    live[726] = t1109;
+    live[727] = t1110;
+    live[728] = t1111;
+    live[729] = t1112;
+    live[730] = t1113;
+    live[731] = t1114;
+    live[732] = t1115;
+    live[733] = t1116;
+    live[734] = t1117;
+    live[735] = t1118;
+    live[736] = t1120;
+    live[737] = t1123;
+    live[738] = t1124;
+    live[739] = t1125;
+    live[740] = t1126;
+    live[741] = t1127;
+    live[742] = t1129;
+    live[743] = t1132;
+    live[744] = t1133;
+    live[745] = t1134;
+    live[746] = t1135;
+    live[747] = t1136;
+    live[748] = t1137;
+    live[749] = t1140;
+    live[750] = t1141;
+    live[751] = t1142;
+    live[752] = t1143;
+    live[753] = t1144;
+    live[754] = t1145;
+    live[755] = t1148;
+    live[756] = t1149;
+    live[757] = t1150;
+    live[758] = t1151;
+    live[759] = t1152;
+    live[760] = t1153;
+    live[761] = t1154;
+    live[762] = t1155;
+    live[763] = t1156;
+    live[764] = t1157;
+    live[765] = t1158;
+    live[766] = t1159;
+    live[767] = t1160;
+    live[768] = t1161;
+    live[769] = t1162;
+    live[770] = t1163;
+    live[771] = t1164;
+    live[772] = t1165;
+    live[773] = t1166;
+    live[774] = t1167;
+    live[775] = t1168;
+    live[776] = t1169;
+    live[777] = t1170;
+    live[778] = t1171;
+    live[779] = t1172;
+    live[780] = t1173;
+    live[781] = t1174;
+    live[782] = t1175;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part8_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part8_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1176 = live[51] * live[168];
+    let t1177 = 2.0 * (t1176 - live[779]);
+    let t1178 = live[6] * live[22];
+    let t1179 = live[19] * live[171];
+    let t1180 = live[18] * live[171] - live[19] * live[170];
+    let t1181 = live[365] + t1180;
+    let t1182 = live[18] * live[170];
+    let t1183 = 2.0 * (t1182 - t1178);
+    let t1184 = live[106] * live[117] - live[121] * live[164];
+    let t1185 = live[121] * live[165] + live[106] * live[118];
+    let t1186 = t1185 - live[394];
+    let t1187 = live[687] + live[740];
+    let t1188 = live[73] * live[84] - live[88] * live[166];
+    let t1189 = live[88] * live[167] + live[73] * live[85];
+    let t1190 = t1189 - live[386];
+    let t1191 = live[694] + live[746];
+    let t1192 = live[40] * live[51] - live[55] * live[168];
+    let t1193 = live[55] * live[169] + live[40] * live[52];
+    let t1194 = t1193 - live[378];
+    let t1195 = live[701] + live[752];
+    let t1196 = live[6] * live[18] - live[22] * live[170];
+    let t1197 = live[22] * live[171] + live[6] * live[19];
+    let t1198 = t1197 - live[370];
+    let t1199 = live[708] + live[758];
+    let t1200 = qd[0] - 0.175 * qd[5];
+    let t1201 = 0.1946 * qd[3] + 0.0875 * qd[4];
+    let t1202 = live[7] * t1201 - live[6] * t1200;
+    let t1203 = qd[0] + 0.175 * qd[5];
+    let t1204 = 0.1946 * qd[3] - 0.0875 * qd[4];
+    let t1205 = live[41] * t1204 - live[40] * t1203;
+    let t1206 = -t1204;
+    let t1207 = live[74] * t1206 - live[73] * t1200;
+    let t1208 = -t1201;
+    let t1209 = live[107] * t1208 - live[106] * t1203;
+    let t1210 = 0.0000001609852873477455 * live[164] - 0.0005461134539102453 * live[106]
+        - 0.0022644781431582876 * live[165];
+    let t1211 = 0.0022955781994879005 * live[106]
+        + 0.000000039595442777388946 * live[164] - 0.0005461134539102453 * live[165];
+    let t1212 = live[106] * t1208 + 0.028 * live[691] + live[107] * t1203;
+    let t1213 = -0.000000039595442777388946 * live[106]
+        - 0.0000001609852873477455 * live[165];
+    let t1214 = 0.0005461134539102453 * live[73] - 0.0000001609852873477455 * live[166]
+        - 0.0022644781431582876 * live[167];
+    let t1215 = 0.0022955781994879005 * live[73] + 0.000000039595442777388946 * live[166]
+        + 0.0005461134539102453 * live[167];
+    let t1216 = live[73] * t1206 + live[74] * t1200 - 0.028 * live[698];
+    let t1217 = 0.0000001609852873477455 * live[167]
+        - 0.000000039595442777388946 * live[73];
+    let t1218 = 0.0000001609852873477455 * live[168] - 0.0005461134539102453 * live[40]
+        - 0.0022644781431582876 * live[169];
+    let t1219 = 0.0022955781994879005 * live[40] + 0.000000039595442777388946 * live[168]
+        - 0.0005461134539102453 * live[169];
+    let t1220 = live[40] * t1204 + 0.028 * live[705] + live[41] * t1203;
+    let t1221 = -0.000000039595442777388946 * live[40]
+        - 0.0000001609852873477455 * live[169];
+    let t1222 = 0.0005461134539102453 * live[6] - 0.0000001609852873477455 * live[170]
+        - 0.0022644781431582876 * live[171];
+    let t1223 = 0.0022955781994879005 * live[6] + 0.000000039595442777388946 * live[170]
+        + 0.0005461134539102453 * live[171];
+    let t1224 = live[6] * t1201 + live[7] * t1200 - 0.028 * live[712];
+    let t1225 = 0.0000001609852873477455 * live[171]
+        - 0.000000039595442777388946 * live[6];
+    let t1226 = 0.3892 * qd[5] - qd[1];
+    let t1227 = t1226 - 0.014 * live[766];
+    let t1228 = t1209 - 0.014 * t1187;
+    let t1229 = live[116] * t1227 - live[115] * t1228;
+    let t1230 = live[115] * t1227 + live[116] * t1228;
+    let t1231 = 0.014 * live[764] + t1226;
+    let t1232 = 0.014 * t1191 + t1207;
+    let t1233 = live[83] * t1231 - live[82] * t1232;
+    let t1234 = live[82] * t1231 + live[83] * t1232;
+    let t1235 = -0.3892 * qd[5] - qd[1];
+    let t1236 = t1235 - 0.014 * live[762];
+    let t1237 = t1205 - 0.014 * t1195;
+    let t1238 = live[50] * t1236 - live[49] * t1237;
+    let t1239 = live[49] * t1236 + live[50] * t1237;
+    let t1240 = 0.014 * live[760] + t1235;
+    let t1241 = 0.014 * t1199 + t1202;
+    let t1242 = live[17] * t1240 - live[16] * t1241;
+    let t1243 = live[16] * t1240 + live[17] * t1241;
+    let t1244 = 2.0 * live[8];
+    let t1245 = live[9] + live[608];
+    let t1246 = live[367] + live[397];
+    let t1247 = live[398] + live[621];
+    let t1248 = live[366] + live[398];
+    let t1249 = live[17] * t1244;
+    let t1250 = live[16] * t1244;
+    let t1251 = live[27] * live[37];
+    let t1252 = 0.007696503354482599 * t1251 - 0.000004090748913 * live[22];
+    let t1253 = live[28] * live[37];
+    let t1254 = 0.0354255739683 * live[22] + 0.007696503354482599 * t1253;
+    let t1255 = live[17] * t1252 + live[16] * t1254;
+    let t1256 = 2.0 * live[19];
+    let t1257 = 2.0 * live[31] + live[32] - live[401];
+    let t1258 = 0.000004090748913 * live[18] - 0.01771278698415 * t1256
+        - 0.0038482516772412995 * t1257;
+    let t1259 = live[17] * t1254 - live[16] * t1252;
+    let t1260 = live[7] * t1258 - live[6] * t1259;
+    let t1261 = live[6] * t1258 + live[7] * t1259;
+    let t1262 = 0.0005426192213171667 * live[30] - 0.0005396092213171667 * live[400];
+    let t1263 = 0.00006699468008455114 * live[37] - 0.0010822284426343334 * live[33];
+    let t1264 = t1263 - 0.000615720268358608 * t1256;
+    let t1265 = 0.000000321970574695491 * live[178] + 0.0002882340506253734 * t1253
+        + live[27] * t1262 + live[28] * t1264 - 0.004560056342646188 * live[19]
+        - 0.000615720268358608 * t1257;
+    let t1266 = 0.0000311000563296129 * live[18] + 0.00000007919088555477789 * live[22]
+        + 0.000000321970574695491 * live[399] + live[28] * t1262
+        - 0.0002882340506253734 * t1251 - live[27] * t1264;
+    let t1267 = live[16] * t1266 + 0.014 * t1259 + live[17] * t1265;
+    let t1268 = 0.001231440536717216 * live[22] * live[27]
+        + 0.00003349734004227557 * (live[400] - live[30]);
+    let t1269 = t1268 - 0.001231440536717216 * t1251;
+    let t1270 = live[17] * t1266 - 0.014 * t1255 - live[16] * t1265;
+    let t1271 = 2.0 * live[33];
+    let t1272 = 0.0000030100000000000135 * live[492] + 0.0002882340506253734 * t1253
+        + live[28] * t1263 - 0.000615720268358608 * t1271;
+    let t1273 = 0.0000030100000000000135 * live[493] - 0.0002882340506253734 * t1251
+        - live[27] * t1263;
+    let t1274 = 2.0 * live[42];
+    let t1275 = live[43] + live[605];
+    let t1276 = live[375] + live[404];
+    let t1277 = live[405] + live[618];
+    let t1278 = live[374] + live[405];
+    let t1279 = live[50] * t1274;
+    let t1280 = live[49] * t1274;
+    let t1281 = live[60] * live[70];
+    let t1282 = 0.000004090748913 * live[55] + 0.007696503354482599 * t1281;
+    let t1283 = live[61] * live[70];
+    let t1284 = 0.0354255739683 * live[55] + 0.007696503354482599 * t1283;
+    let t1285 = live[50] * t1282 + live[49] * t1284;
+    let t1286 = 2.0 * live[52];
+    let t1287 = 2.0 * live[64] + live[65] - live[408];
+    let t1288 = -0.000004090748913 * live[51] - 0.01771278698415 * t1286
+        - 0.0038482516772412995 * t1287;
+    let t1289 = live[50] * t1284 - live[49] * t1282;
+    let t1290 = live[41] * t1288 - live[40] * t1289;
+    let t1291 = live[40] * t1288 + live[41] * t1289;
+    let t1292 = 0.0005426192213171667 * live[63] - 0.0005396092213171667 * live[407];
+    let t1293 = -0.0010822284426343334 * live[66] - 0.00006699468008455114 * live[70];
+    let t1294 = t1293 - 0.000615720268358608 * t1286;
+    let t1295 = 0.000000321970574695491 * live[191] + live[60] * t1292 + live[61] * t1294
+        - 0.004560056342646188 * live[52] - 0.0002882340506253734 * t1283
+        - 0.000615720268358608 * t1287;
+    let t1296 = 0.0000311000563296129 * live[51] + 0.00000007919088555477789 * live[55]
+        + 0.0002882340506253734 * t1281 + live[61] * t1292
+        - 0.000000321970574695491 * live[406] - live[60] * t1294;
+    let t1297 = live[49] * t1296 + live[50] * t1295 - 0.014 * t1289;
+    let t1298 = 0.001231440536717216 * live[55] * live[60]
+        + 0.00003349734004227557 * (live[63] - live[407]);
+    let t1299 = t1298 - 0.001231440536717216 * t1281;
+    let t1300 = 0.014 * t1285 + live[50] * t1296 - live[49] * t1295;
+    let t1301 = 2.0 * live[66];
+    let t1302 = 0.0000030100000000000135 * live[516] + live[61] * t1293
+        - 0.0002882340506253734 * t1283 - 0.000615720268358608 * t1301;
+    let t1303 = 0.0000030100000000000135 * live[519] + 0.0002882340506253734 * t1281
+        - live[60] * t1293;
+    let t1304 = 2.0 * live[75];
+    let t1305 = live[76] + live[602];
+    let t1306 = live[383] + live[411];
+    let t1307 = live[412] + live[615];
+    let t1308 = live[382] + live[412];
+    let t1309 = live[83] * t1304;
+    let t1310 = live[82] * t1304;
+    let t1311 = live[93] * live[103];
+    let t1312 = 0.007696503354482599 * t1311 - 0.000004090748913 * live[88];
+    let t1313 = live[94] * live[103];
+    let t1314 = 0.0354255739683 * live[88] + 0.007696503354482599 * t1313;
+    let t1315 = live[83] * t1312 + live[82] * t1314;
+    let t1316 = 2.0 * live[85];
+    let t1317 = 2.0 * live[97] + live[98] - live[415];
+    let t1318 = 0.000004090748913 * live[84] - 0.01771278698415 * t1316
+        - 0.0038482516772412995 * t1317;
+    let t1319 = live[83] * t1314 - live[82] * t1312;
+    let t1320 = live[74] * t1318 - live[73] * t1319;
+    let t1321 = live[73] * t1318 + live[74] * t1319;
+    let t1322 = 0.0005426192213171667 * live[96] - 0.0005396092213171667 * live[414];
+    let t1323 = 0.00006699468008455114 * live[103] - 0.0010822284426343334 * live[99];
+    let t1324 = t1323 - 0.000615720268358608 * t1316;
+    let t1325 = 0.000000321970574695491 * live[205] + 0.0002882340506253734 * t1313
+        + live[93] * t1322 + live[94] * t1324 - 0.004560056342646188 * live[85]
+        - 0.000615720268358608 * t1317;
+    live[783] = t1176;
+    live[784] = t1177;
+    live[785] = t1178;
+    live[786] = t1179;
+    live[787] = t1180;
+    live[788] = t1181;
+    live[789] = t1182;
+    live[790] = t1183;
+    live[791] = t1184;
+    live[792] = t1185;
+    live[793] = t1186;
+    live[794] = t1187;
+    live[795] = t1188;
+    live[796] = t1189;
+    live[797] = t1190;
+    live[798] = t1191;
+    live[799] = t1192;
+    live[800] = t1193;
+    live[801] = t1194;
+    live[802] = t1195;
+    live[803] = t1196;
+    live[804] = t1197;
+    live[805] = t1198;
+    live[806] = t1199;
+    live[807] = t1202;
+    live[808] = t1205;
+    live[809] = t1207;
+    live[810] = t1209;
+    live[811] = t1210;
+    live[812] = t1211;
+    live[813] = t1212;
+    live[814] = t1213;
+    live[815] = t1214;
+    live[816] = t1215;
+    live[817] = t1216;
+    live[818] = t1217;
+    live[819] = t1218;
+    live[820] = t1219;
+    live[821] = t1220;
+    live[822] = t1221;
+    live[823] = t1222;
+    live[824] = t1223;
+    live[825] = t1224;
+    live[826] = t1225;
+    live[827] = t1226;
+    live[828] = t1229;
+    live[829] = t1230;
+    live[830] = t1233;
+    live[831] = t1234;
+    live[832] = t1235;
+    live[833] = t1238;
+    live[834] = t1239;
+    live[835] = t1242;
+    live[836] = t1243;
+    live[837] = t1244;
+    live[838] = t1245;
+    live[839] = t1246;
+    live[840] = t1247;
+    live[841] = t1248;
+    live[842] = t1249;
+    live[843] = t1250;
+    live[844] = t1251;
+    live[845] = t1271;
+    live[846] = t1272;
+    live[847] = t1273;
+    live[848] = t1274;
+    live[849] = t1275;
+    live[850] = t1276;
+    live[851] = t1277;
+    live[852] = t1278;
+    live[853] = t1279;
+    live[854] = t1280;
+    live[855] = t1281;
+    live[856] = t1301;
+    live[857] = t1302;
+    live[858] = t1303;
+    live[859] = t1304;
+    live[860] = t1305;
+    live[861] = t1306;
+    live[862] = t1307;
+    live[863] = t1308;
+    live[864] = t1309;
+    live[865] = t1310;
+    live[866] = t1311;
+    live[867] = t1313;
+    live[868] = t1315;
+    live[869] = t1319;
+    live[870] = t1320;
+    live[871] = t1321;
+    live[872] = t1322;
+    live[873] = t1323;
+    live[874] = t1324;
+    live[875] = t1325;
+    out.1[0][7] = t1255;
+    out.1[0][10] = t1285;
+    out.1[0][13] = t1315;
+    out.1[1][7] = t1260;
+    out.1[1][10] = t1290;
+    out.1[1][13] = t1320;
+    out.1[2][7] = t1261;
+    out.1[2][10] = t1291;
+    out.1[2][13] = t1321;
+    out.1[3][7] = 0.0875 * t1261 + t1267;
+    out.1[3][10] = t1297 - 0.0875 * t1291;
+    out.1[4][7] = live[7] * t1269 - 0.1946 * t1261 - live[6] * t1270;
+    out.1[4][10] = live[41] * t1299 - 0.1946 * t1291 - live[40] * t1300;
+    out.1[5][7] = 0.1946 * t1260 + live[6] * t1269 + live[7] * t1270 - 0.0875 * t1255;
+    out.1[5][10] = 0.0875 * t1285 + 0.1946 * t1290 + live[40] * t1299 + live[41] * t1300;
+    out.1[6][7] = t1267;
+    out.1[7][7] = t1269;
+    out.1[7][8] = -0.001231440536717216 * t1251;
+    out.1[8][7] = t1268;
+    out.1[9][10] = t1297;
+    out.1[10][10] = t1299;
+    out.1[10][11] = -0.001231440536717216 * t1281;
+    out.1[11][10] = t1298;
+    out.1[13][14] = -0.001231440536717216 * t1311;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part9_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part9_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1326 = 0.0000311000563296129 * live[84] + 0.00000007919088555477789 * live[88]
+        + 0.000000321970574695491 * live[413] + live[94] * live[872]
+        - 0.0002882340506253734 * live[866] - live[93] * live[874];
+    let t1327 = live[82] * t1326 + 0.014 * live[869] + live[83] * live[875];
+    let t1328 = 0.001231440536717216 * live[88] * live[93]
+        + 0.00003349734004227557 * (live[414] - live[96]);
+    let t1329 = t1328 - 0.001231440536717216 * live[866];
+    let t1330 = live[83] * t1326 - 0.014 * live[868] - live[82] * live[875];
+    let t1331 = 2.0 * live[99];
+    let t1332 = 0.0000030100000000000135 * live[553] + 0.0002882340506253734 * live[867]
+        + live[94] * live[873] - 0.000615720268358608 * t1331;
+    let t1333 = 0.0000030100000000000135 * live[554] - 0.0002882340506253734 * live[866]
+        - live[93] * live[873];
+    let t1334 = 2.0 * live[108];
+    let t1335 = live[109] + live[599];
+    let t1336 = live[391] + live[418];
+    let t1337 = live[419] + live[612];
+    let t1338 = live[390] + live[419];
+    let t1339 = live[116] * t1334;
+    let t1340 = live[115] * t1334;
+    let t1341 = live[126] * live[136];
+    let t1342 = 0.000004090748913 * live[121] + 0.007696503354482599 * t1341;
+    let t1343 = live[127] * live[136];
+    let t1344 = 0.0354255739683 * live[121] + 0.007696503354482599 * t1343;
+    let t1345 = live[116] * t1342 + live[115] * t1344;
+    let t1346 = 2.0 * live[118];
+    let t1347 = 2.0 * live[130] + live[131] - live[422];
+    let t1348 = -0.000004090748913 * live[117] - 0.01771278698415 * t1346
+        - 0.0038482516772412995 * t1347;
+    let t1349 = live[116] * t1344 - live[115] * t1342;
+    let t1350 = live[107] * t1348 - live[106] * t1349;
+    let t1351 = live[106] * t1348 + live[107] * t1349;
+    let t1352 = 0.0005426192213171667 * live[129] - 0.0005396092213171667 * live[421];
+    let t1353 = -0.0010822284426343334 * live[132] - 0.00006699468008455114 * live[136];
+    let t1354 = t1353 - 0.000615720268358608 * t1346;
+    let t1355 = 0.000000321970574695491 * live[219] + live[126] * t1352
+        + live[127] * t1354 - 0.004560056342646188 * live[118]
+        - 0.0002882340506253734 * t1343 - 0.000615720268358608 * t1347;
+    let t1356 = 0.0000311000563296129 * live[117] + 0.00000007919088555477789 * live[121]
+        + 0.0002882340506253734 * t1341 + live[127] * t1352
+        - 0.000000321970574695491 * live[420] - live[126] * t1354;
+    let t1357 = live[115] * t1356 + live[116] * t1355 - 0.014 * t1349;
+    let t1358 = 0.001231440536717216 * live[121] * live[126]
+        + 0.00003349734004227557 * (live[129] - live[421]);
+    let t1359 = t1358 - 0.001231440536717216 * t1341;
+    let t1360 = 0.014 * t1345 + live[116] * t1356 - live[115] * t1355;
+    let t1361 = 2.0 * live[132];
+    let t1362 = 0.0000030100000000000135 * live[575] + live[127] * t1353
+        - 0.0002882340506253734 * t1343 - 0.000615720268358608 * t1361;
+    let t1363 = 0.0000030100000000000135 * live[576] + 0.0002882340506253734 * t1341
+        - live[126] * t1353;
+    let t1364 = live[396] * live[430];
+    let t1365 = live[396] * live[431];
+    let t1366 = live[403] * live[428];
+    let t1367 = live[403] * live[429];
+    let t1368 = live[410] * live[426];
+    let t1369 = live[410] * live[427];
+    let t1370 = live[417] * live[424];
+    let t1371 = live[417] * live[425];
+    let t1372 = live[425] * live[467];
+    let t1373 = 0.0038482516772412995 * t1372
+        + live[467] * (0.01771278698415 * live[115] + 0.0000020453744565 * live[116]);
+    let t1374 = live[427] * live[466];
+    let t1375 = 0.0038482516772412995 * t1374
+        + live[466] * (0.01771278698415 * live[82] - 0.0000020453744565 * live[83]);
+    let t1376 = live[429] * live[465];
+    let t1377 = 0.0038482516772412995 * t1376
+        + live[465] * (0.01771278698415 * live[49] + 0.0000020453744565 * live[50]);
+    let t1378 = live[431] * live[464];
+    let t1379 = 0.0038482516772412995 * t1378
+        + live[464] * (0.01771278698415 * live[16] - 0.0000020453744565 * live[17]);
+    let t1380 = live[474] + live[30] * t1364 - live[33] * t1365;
+    let t1381 = 2.0 * (live[30] * t1365 - live[9] * live[37]);
+    let t1382 = -0.0038482516772412995 * (live[28] * t1380 + live[27] * t1381);
+    let t1383 = t1382 - 0.000004090748913 * (live[472] + live[473])
+        - 0.01771278698415 * live[476];
+    let t1384 = 0.0038482516772412995 * (live[27] * t1380 - live[28] * t1381);
+    let t1385 = 0.0000020453744565 * (live[475] - live[474]) + t1384
+        - 0.01771278698415 * live[478];
+    let t1386 = live[17] * t1383 + live[16] * t1385;
+    let t1387 = 0.008674079908742902 * live[233] + t1386;
+    let t1388 = live[9] * live[33] + t1364 * (qd[8] + live[37]) - live[27] * live[480]
+        - live[28] * live[482];
+    let t1389 = 0.0000020453744565 * (live[481] - live[480])
+        - 0.017348159817485803 * live[479] - 0.01771278698415 * live[484]
+        - 0.0038482516772412995 * t1388;
+    let t1390 = live[17] * t1385 - live[16] * t1383;
+    let t1391 = 0.008674079908742902 * live[485] + t1390;
+    let t1392 = live[7] * (t1389 - live[358]) - live[6] * (live[356] + t1391);
+    let t1393 = live[7] * (live[356] + t1391) + live[6] * (t1389 - live[358]);
+    let t1394 = live[27] * live[482] - live[28] * live[480] - qd[8] * t1365;
+    let t1395 = 0.0005426192213171667 * live[9] + 0.00003349734004227557 * t1364;
+    let t1396 = 0.00003349734004227557 * live[474] + live[30] * t1395
+        - 0.0005396092213171667 * t1394 - live[181] * t1365;
+    let t1397 = 0.00003349734004227557 * live[9] - 0.0005396092213171667 * t1364;
+    let t1398 = live[9] * live[182] + live[37] * t1397
+        + 0.0038482516772412995
+            * (live[488] + 0.0749 * (live[477] - live[473]) - 0.16 * live[484])
+        - live[181] * t1364 - live[33] * t1395;
+    let t1399 = live[9] * live[179] + live[22] * live[486] + live[27] * t1396
+        + live[28] * t1398 + 0.01771278698415 * live[488] + 0.03745 * t1384
+        - 0.0000001609852873477455 * live[480] - 0.000000039595442777388946 * live[474]
+        - live[177] * live[397] - live[19] * live[487] - 0.000615720268358608 * t1388;
+    let t1400 = 0.0005461134539102453 * live[474] + 0.0000001609852873477455 * live[482]
+        + 0.0000020453744565 * live[488] + live[18] * live[487] + live[28] * t1396
+        + 0.0022644781431582876 * live[480] - live[177] * live[398] - live[9] * live[176]
+        - live[22] * live[489] - live[27] * t1398 - 0.03745 * t1382;
+    let t1401 = live[16] * t1400 + 0.003148870268177618 * live[20]
+        + 0.00016362015784150002 * live[474] + 0.014 * t1390 + live[17] * t1399
+        - 0.008674079908742902 * live[236] - live[173] * live[396];
+    let t1402 = 0.000033497340042275575 * t1394 + live[182] * t1365
+        - 0.0038482516772412995
+            * (live[28]
+                * (live[490] + 0.03745 * (live[481] + live[480]) - 0.16 * live[476])
+                - live[27]
+                    * (live[491] + 0.03745 * (live[482] + live[483]) - 0.16 * live[478]))
+        - live[30] * t1397;
+    let t1403 = live[179] * live[398] + t1402 + live[176] * live[397]
+        + live[19] * live[489] - 0.01771278698415 * live[490]
+        - 0.0005461134539102452 * live[480] - live[18] * live[486]
+        - 0.0000020453744565 * live[491] - 0.16 * t1382
+        - 0.000000039595442777388946 * live[482];
+    let t1404 = 0.0001636201578415 * live[20] + live[172] * live[396] + t1403
+        - 0.0003106728473725507 * live[474];
+    let t1405 = live[17] * t1400 - 0.0001636201578415 * live[21]
+        - 0.003148870268177618 * live[140] - live[174] - live[16] * t1399
+        - 0.014 * t1386;
+    let t1406 = live[496] + live[63] * t1366 - live[66] * t1367;
+    let t1407 = 2.0 * (live[63] * t1367 - live[43] * live[70]);
+    let t1408 = -0.0038482516772412995 * (live[61] * t1406 + live[60] * t1407);
+    let t1409 = t1408 + 0.000004090748913 * (live[494] + live[495])
+        - 0.01771278698415 * live[498];
+    let t1410 = 0.0038482516772412995 * (live[60] * t1406 - live[61] * t1407);
+    let t1411 = t1410 - 0.0000020453744565 * (live[497] - live[496])
+        - 0.01771278698415 * live[500];
+    let t1412 = live[50] * t1409 + live[49] * t1411;
+    let t1413 = t1412 - 0.008674079908742902 * live[255];
+    let t1414 = live[43] * live[66] + t1366 * (qd[11] + live[70]) - live[60] * live[502]
+        - live[61] * live[504];
+    let t1415 = 0.017348159817485803 * live[501]
+        - 0.0000020453744565 * (live[503] - live[502]) - 0.01771278698415 * live[506]
+        - 0.0038482516772412995 * t1414;
+    let t1416 = live[50] * t1411 - live[49] * t1409;
+    let t1417 = t1416 - 0.008674079908742902 * live[507];
+    let t1418 = live[41] * (t1415 - live[343]) - live[40] * (live[341] + t1417);
+    let t1419 = live[41] * (live[341] + t1417) + live[40] * (t1415 - live[343]);
+    let t1420 = live[60] * live[504] - live[61] * live[502] - qd[11] * t1367;
+    let t1421 = 0.0005426192213171667 * live[43] - 0.00003349734004227557 * t1366;
+    let t1422 = live[63] * t1421 - 0.00003349734004227557 * live[496]
+        - 0.0005396092213171667 * t1420 - live[194] * t1367;
+    let t1423 = -0.00003349734004227557 * live[43] - 0.0005396092213171667 * t1366;
+    let t1424 = live[43] * live[195] + live[70] * t1423
+        + 0.0038482516772412995
+            * (live[510] - 0.16 * live[506] - 0.0749 * (live[499] - live[495]))
+        - live[194] * t1366 - live[66] * t1421;
+    let t1425 = live[43] * live[192] + live[55] * live[508] + live[60] * t1422
+        + live[61] * t1424 + 0.01771278698415 * live[510]
+        + 0.0000001609852873477455 * live[502] - 0.000000039595442777388946 * live[496]
+        - live[190] * live[404] - live[52] * live[509] - 0.03745 * t1410
+        - 0.000615720268358608 * t1414;
+    let t1426 = live[51] * live[509] + live[61] * t1422 + 0.03745 * t1408
+        + 0.0022644781431582876 * live[502] - 0.0005461134539102453 * live[496]
+        - 0.0000001609852873477455 * live[504] - 0.0000020453744565 * live[510]
+        - live[190] * live[405] - live[43] * live[189] - live[55] * live[511]
+        - live[60] * t1424;
+    let t1427 = live[49] * t1426 + 0.003148870268177618 * live[53] + live[50] * t1425
+        + 0.008674079908742902 * live[258] - 0.00016362015784150002 * live[496]
+        - live[186] * live[403] - 0.014 * t1416;
+    let t1428 = live[195] * t1367
+        - 0.0038482516772412995
+            * (live[61]
+                * (live[512] - 0.16 * live[498] - 0.03745 * (live[503] + live[502]))
+                - live[60]
+                    * (live[513] - 0.16 * live[500] - 0.03745 * (live[504] + live[505])))
+        - 0.000033497340042275575 * t1420 - live[63] * t1423;
+    let t1429 = live[192] * live[405] + 0.0000020453744565 * live[513] + t1428
+        + live[189] * live[404] + live[52] * live[511]
+        + 0.0005461134539102452 * live[502] - live[51] * live[508]
+        - 0.01771278698415 * live[512] - 0.16 * t1408
+        - 0.000000039595442777388946 * live[504];
+    let t1430 = live[185] * live[403] + t1429 - 0.0001636201578415 * live[53]
+        - 0.0003106728473725507 * live[496];
+    let t1431 = 0.0001636201578415 * live[54] + live[50] * t1426 + 0.014 * t1412
+        - 0.003148870268177618 * live[144] - live[187] - live[49] * t1425;
+    let t1432 = live[535] + live[96] * t1368 - live[99] * t1369;
+    let t1433 = 2.0 * (live[96] * t1369 - live[76] * live[103]);
+    let t1434 = -0.0038482516772412995 * (live[94] * t1432 + live[93] * t1433);
+    let t1435 = t1434 - 0.000004090748913 * (live[533] + live[534])
+        - 0.01771278698415 * live[537];
+    let t1436 = 0.0038482516772412995 * (live[93] * t1432 - live[94] * t1433);
+    let t1437 = 0.0000020453744565 * (live[536] - live[535]) + t1436
+        - 0.01771278698415 * live[539];
+    let t1438 = live[83] * t1435 + live[82] * t1437;
+    let t1439 = 0.008674079908742902 * live[279] + t1438;
+    let t1440 = live[76] * live[99] + t1368 * (qd[14] + live[103]) - live[93] * live[541]
+        - live[94] * live[543];
+    let t1441 = 0.0000020453744565 * (live[542] - live[541])
+        - 0.017348159817485803 * live[540] - 0.01771278698415 * live[545]
+        - 0.0038482516772412995 * t1440;
+    let t1442 = live[83] * t1437 - live[82] * t1435;
+    let t1443 = 0.008674079908742902 * live[546] + t1442;
+    let t1444 = live[74] * (t1441 - live[328]) - live[73] * (live[326] + t1443);
+    let t1445 = live[74] * (live[326] + t1443) + live[73] * (t1441 - live[328]);
+    let t1446 = live[93] * live[543] - live[94] * live[541] - qd[14] * t1369;
+    let t1447 = 0.0005426192213171667 * live[76] + 0.00003349734004227557 * t1368;
+    let t1448 = 0.00003349734004227557 * live[535] + live[96] * t1447
+        - 0.0005396092213171667 * t1446 - live[208] * t1369;
+    let t1449 = 0.00003349734004227557 * live[76] - 0.0005396092213171667 * t1368;
+    let t1450 = live[76] * live[209] + live[103] * t1449
+        + 0.0038482516772412995
+            * (live[549] + 0.0749 * (live[538] - live[534]) - 0.16 * live[545])
+        - live[208] * t1368 - live[99] * t1447;
+    let t1451 = live[76] * live[206] + live[88] * live[547] + live[93] * t1448
+        + live[94] * t1450 + 0.01771278698415 * live[549] + 0.03745 * t1436
+        - 0.0000001609852873477455 * live[541] - 0.000000039595442777388946 * live[535]
+        - live[204] * live[411] - live[85] * live[548] - 0.000615720268358608 * t1440;
+    let t1452 = 0.0005461134539102453 * live[535] + 0.0000001609852873477455 * live[543]
+        + 0.0000020453744565 * live[549] + live[84] * live[548] + live[94] * t1448
+        + 0.0022644781431582876 * live[541] - live[204] * live[412]
+        - live[76] * live[203] - live[88] * live[550] - live[93] * t1450
+        - 0.03745 * t1434;
+    let t1453 = live[82] * t1452 + 0.003148870268177618 * live[86] + 0.014 * t1442
+        + live[83] * t1451 - 0.008674079908742902 * live[281]
+        - 0.0000702001578415 * live[535] - live[199] * live[410];
+    let t1454 = 0.000033497340042275575 * t1446 + live[209] * t1369
+        - 0.0038482516772412995
+            * (live[94]
+                * (live[551] + 0.03745 * (live[542] + live[541]) - 0.16 * live[537])
+                - live[93]
+                    * (live[552] + 0.03745 * (live[543] + live[544]) - 0.16 * live[539]))
+        - live[96] * t1449;
+    let t1455 = live[206] * live[412] + t1454 + live[203] * live[411]
+        + live[85] * live[550] - 0.01771278698415 * live[551]
+        - 0.0005461134539102452 * live[541] - live[84] * live[547]
+        - 0.0000020453744565 * live[552] - 0.16 * t1434
+        - 0.000000039595442777388946 * live[543];
+    let t1456 = live[198] * live[410] + t1455 - 0.0000702001578415 * live[86]
+        - 0.0003106728473725507 * live[535];
+    let t1457 = 0.0000702001578415 * live[87] + live[83] * t1452
+        - 0.003148870268177618 * live[148] - live[200] - live[82] * t1451
+        - 0.014 * t1438;
+    let t1458 = live[557] + live[129] * t1370 - live[132] * t1371;
+    let t1459 = 2.0 * (live[129] * t1371 - live[109] * live[136]);
+    let t1460 = -0.0038482516772412995 * (live[127] * t1458 + live[126] * t1459);
+    let t1461 = t1460 + 0.000004090748913 * (live[555] + live[556])
+        - 0.01771278698415 * live[559];
+    let t1462 = 0.0038482516772412995 * (live[126] * t1458 - live[127] * t1459);
+    let t1463 = t1462 - 0.0000020453744565 * (live[558] - live[557])
+        - 0.01771278698415 * live[561];
+    let t1464 = live[116] * t1461 + live[115] * t1463;
+    let t1465 = t1464 - 0.008674079908742902 * live[291];
+    let t1466 = live[109] * live[132] + t1370 * (qd[17] + live[136])
+        - live[126] * live[563] - live[127] * live[565];
+    let t1467 = 0.017348159817485803 * live[562]
+        - 0.0000020453744565 * (live[564] - live[563]) - 0.01771278698415 * live[567]
+        - 0.0038482516772412995 * t1466;
+    let t1468 = live[116] * t1463 - live[115] * t1461;
+    let t1469 = t1468 - 0.008674079908742902 * live[568];
+    let t1470 = live[107] * (t1467 - live[313]) - live[106] * (live[311] + t1469);
+    let t1471 = live[107] * (live[311] + t1469) + live[106] * (t1467 - live[313]);
+    let t1472 = live[126] * live[565] - live[127] * live[563] - qd[17] * t1371;
+    let t1473 = 0.0005426192213171667 * live[109] - 0.00003349734004227557 * t1370;
+    let t1474 = live[129] * t1473 - 0.00003349734004227557 * live[557]
+        - 0.0005396092213171667 * t1472 - live[222] * t1371;
+    let t1475 = -0.00003349734004227557 * live[109] - 0.0005396092213171667 * t1370;
+    live[876] = t1331;
+    live[877] = t1332;
+    live[878] = t1333;
+    live[879] = t1334;
+    live[880] = t1335;
+    live[881] = t1336;
+    live[882] = t1337;
+    live[883] = t1338;
+    live[884] = t1339;
+    live[885] = t1340;
+    live[886] = t1341;
+    live[887] = t1361;
+    live[888] = t1362;
+    live[889] = t1363;
+    live[890] = t1365;
+    live[891] = t1367;
+    live[892] = t1369;
+    live[893] = t1370;
+    live[894] = t1371;
+    live[895] = t1460;
+    live[896] = t1462;
+    live[897] = t1464;
+    live[898] = t1465;
+    live[899] = t1466;
+    live[900] = t1468;
+    live[901] = t1470;
+    live[902] = t1471;
+    live[903] = t1472;
+    live[904] = t1473;
+    live[905] = t1474;
+    live[906] = t1475;
+    out.0[0][6] = t1387;
+    out.0[0][9] = t1413;
+    out.0[0][12] = t1439;
+    out.0[0][15] = t1465;
+    out.0[1][6] = t1392;
+    out.0[1][9] = t1418;
+    out.0[1][12] = t1444;
+    out.0[1][15] = t1470;
+    out.0[2][6] = t1393;
+    out.0[2][9] = t1419;
+    out.0[2][12] = t1445;
+    out.0[2][15] = t1471;
+    out.0[3][6] = 0.0875 * t1393 + t1401;
+    out.0[3][9] = t1427 - 0.0875 * t1419;
+    out.0[3][12] = 0.0875 * t1445 + t1453;
+    out.0[4][3] = live[107] * t1373 + live[74] * t1375 + live[41] * t1377
+        + live[7] * t1379 - live[106] * live[468] - live[73] * live[469]
+        - live[40] * live[470] - live[6] * live[471];
+    out.0[4][6] = live[7] * (t1404 - live[361]) - 0.1946 * t1393
+        - live[6] * (live[359] + t1405);
+    out.0[4][9] = live[41] * (t1430 - live[346]) - 0.1946 * t1419
+        - live[40] * (live[344] + t1431);
+    out.0[4][12] = 0.1946 * t1445 + live[74] * (t1456 - live[331])
+        - live[73] * (live[329] + t1457);
+    out.0[5][3] = live[107] * live[468] + live[74] * live[469] + live[41] * live[470]
+        + live[7] * live[471] + live[106] * t1373 + live[73] * t1375 + live[40] * t1377
+        + live[6] * t1379;
+    out.0[5][6] = 0.1946 * t1392 + live[7] * (live[359] + t1405)
+        + live[6] * (t1404 - live[361]) - 0.0875 * t1387;
+    out.0[5][9] = 0.0875 * t1413 + 0.1946 * t1418 + live[41] * (live[344] + t1431)
+        + live[40] * (t1430 - live[346]);
+    out.0[5][12] = live[74] * (live[329] + t1457) + live[73] * (t1456 - live[331])
+        - 0.0875 * t1439 - 0.1946 * t1444;
+    out.0[6][6] = t1401;
+    out.0[7][3] = t1379;
+    out.0[7][6] = 0.002838197420805067 * live[474] + t1403;
+    out.0[8][3] = 0.0038482516772412995 * t1378;
+    out.0[8][6] = 0.0005426192213171667 * live[474] + t1402;
+    out.0[9][9] = t1427;
+    out.0[10][3] = t1377;
+    out.0[10][9] = 0.002838197420805067 * live[496] + t1429;
+    out.0[11][3] = 0.0038482516772412995 * t1376;
+    out.0[11][9] = 0.0005426192213171667 * live[496] + t1428;
+    out.0[12][12] = t1453;
+    out.0[13][3] = t1375;
+    out.0[13][12] = 0.002838197420805067 * live[535] + t1455;
+    out.0[14][3] = 0.0038482516772412995 * t1374;
+    out.0[14][12] = 0.0005426192213171667 * live[535] + t1454;
+    out.0[16][3] = t1373;
+    out.0[17][3] = 0.0038482516772412995 * t1372;
+    out.1[0][16] = t1345;
+    out.1[1][16] = t1350;
+    out.1[2][16] = t1351;
+    out.1[3][13] = 0.0875 * live[871] + t1327;
+    out.1[3][16] = t1357 - 0.0875 * t1351;
+    out.1[4][13] = 0.1946 * live[871] + live[74] * t1329 - live[73] * t1330;
+    out.1[4][16] = 0.1946 * t1351 + live[107] * t1359 - live[106] * t1360;
+    out.1[5][13] = live[73] * t1329 + live[74] * t1330 - 0.0875 * live[868]
+        - 0.1946 * live[870];
+    out.1[5][16] = 0.0875 * t1345 + live[106] * t1359 + live[107] * t1360
+        - 0.1946 * t1350;
+    out.1[8][0] = 0.0038482516772412995 * t1365;
+    out.1[11][0] = 0.0038482516772412995 * t1367;
+    out.1[12][13] = t1327;
+    out.1[13][13] = t1329;
+    out.1[14][0] = 0.0038482516772412995 * t1369;
+    out.1[14][13] = t1328;
+    out.1[15][16] = t1357;
+    out.1[16][16] = t1359;
+    out.1[16][17] = -0.001231440536717216 * t1341;
+    out.1[17][0] = 0.0038482516772412995 * t1371;
+    out.1[17][16] = t1358;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part10_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part10_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1476 = live[109] * live[223] + live[136] * live[906]
+        + 0.0038482516772412995
+            * (live[571] - 0.16 * live[567] - 0.0749 * (live[560] - live[556]))
+        - live[222] * live[893] - live[132] * live[904];
+    let t1477 = live[109] * live[220] + live[121] * live[569] + live[126] * live[905]
+        + live[127] * t1476 + 0.01771278698415 * live[571]
+        + 0.0000001609852873477455 * live[563] - 0.000000039595442777388946 * live[557]
+        - live[218] * live[418] - live[118] * live[570] - 0.03745 * live[896]
+        - 0.000615720268358608 * live[899];
+    let t1478 = live[117] * live[570] + live[127] * live[905] + 0.03745 * live[895]
+        + 0.0022644781431582876 * live[563] - 0.0005461134539102453 * live[557]
+        - 0.0000001609852873477455 * live[565] - 0.0000020453744565 * live[571]
+        - live[218] * live[419] - live[109] * live[217] - live[121] * live[572]
+        - live[126] * t1476;
+    let t1479 = live[115] * t1478 + 0.003148870268177618 * live[119]
+        + 0.0000702001578415 * live[557] + live[116] * t1477
+        + 0.008674079908742902 * live[292] - live[213] * live[417] - 0.014 * live[900];
+    let t1480 = live[223] * live[894]
+        - 0.0038482516772412995
+            * (live[127]
+                * (live[573] - 0.16 * live[559] - 0.03745 * (live[564] + live[563]))
+                - live[126]
+                    * (live[574] - 0.16 * live[561] - 0.03745 * (live[565] + live[566])))
+        - 0.000033497340042275575 * live[903] - live[129] * live[906];
+    let t1481 = live[220] * live[419] + 0.0000020453744565 * live[574] + t1480
+        + live[217] * live[418] + live[118] * live[572]
+        + 0.0005461134539102452 * live[563] - live[117] * live[569]
+        - 0.01771278698415 * live[573] - 0.16 * live[895]
+        - 0.000000039595442777388946 * live[565];
+    let t1482 = 0.0000702001578415 * live[119] + live[212] * live[417] + t1481
+        - 0.0003106728473725507 * live[557];
+    let t1483 = live[116] * t1478 + 0.014 * live[897] - 0.0000702001578415 * live[120]
+        - 0.003148870268177618 * live[152] - live[214] - live[115] * t1477;
+    let t1484 = 0.0000020453744565 * live[418] + 0.01771278698415 * live[419]
+        + 0.0038482516772412995 * live[894];
+    let t1485 = 0.01771278698415 * live[412] + 0.0038482516772412995 * live[892]
+        - 0.0000020453744565 * live[411];
+    let t1486 = 0.0000020453744565 * live[404] + 0.01771278698415 * live[405]
+        + 0.0038482516772412995 * live[891];
+    let t1487 = 0.01771278698415 * live[398] + 0.0038482516772412995 * live[890]
+        - 0.0000020453744565 * live[397];
+    let t1488 = live[129] * live[425];
+    let t1489 = live[132] * live[424] + t1488;
+    let t1490 = live[127] * t1489;
+    let t1491 = live[424] * live[575];
+    let t1492 = 0.000004090748913 * live[598] + 0.007696503354482599 * t1491;
+    let t1493 = t1492 - 0.01771278698415 * live[599] - 0.0038482516772412995 * t1490;
+    let t1494 = live[126] * t1489;
+    let t1495 = live[424] * live[576];
+    let t1496 = 0.0354255739683 * live[600] + 0.007696503354482599 * t1495;
+    let t1497 = 0.0038482516772412995 * t1494 + t1496 - 0.0000020453744565 * live[599];
+    let t1498 = live[96] * live[427];
+    let t1499 = live[99] * live[426] + t1498;
+    let t1500 = live[94] * t1499;
+    let t1501 = live[426] * live[553];
+    let t1502 = 0.007696503354482599 * t1501 - 0.000004090748913 * live[601];
+    let t1503 = t1502 - 0.01771278698415 * live[602] - 0.0038482516772412995 * t1500;
+    let t1504 = live[93] * t1499;
+    let t1505 = live[426] * live[554];
+    let t1506 = 0.0354255739683 * live[603] + 0.007696503354482599 * t1505;
+    let t1507 = 0.0000020453744565 * live[602] + 0.0038482516772412995 * t1504 + t1506;
+    let t1508 = live[63] * live[429];
+    let t1509 = live[66] * live[428] + t1508;
+    let t1510 = live[61] * t1509;
+    let t1511 = live[428] * live[516];
+    let t1512 = 0.000004090748913 * live[604] + 0.007696503354482599 * t1511;
+    let t1513 = t1512 - 0.01771278698415 * live[605] - 0.0038482516772412995 * t1510;
+    let t1514 = live[60] * t1509;
+    let t1515 = live[428] * live[519];
+    let t1516 = 0.0354255739683 * live[606] + 0.007696503354482599 * t1515;
+    let t1517 = 0.0038482516772412995 * t1514 + t1516 - 0.0000020453744565 * live[605];
+    let t1518 = live[30] * live[431];
+    let t1519 = live[33] * live[430] + t1518;
+    let t1520 = live[28] * t1519;
+    let t1521 = live[430] * live[492];
+    let t1522 = 0.007696503354482599 * t1521 - 0.000004090748913 * live[607];
+    let t1523 = t1522 - 0.01771278698415 * live[608] - 0.0038482516772412995 * t1520;
+    let t1524 = live[27] * t1519;
+    let t1525 = live[430] * live[493];
+    let t1526 = 0.0354255739683 * live[609] + 0.007696503354482599 * t1525;
+    let t1527 = 0.0000020453744565 * live[608] + 0.0038482516772412995 * t1524 + t1526;
+    let t1528 = live[116] * t1493 + live[115] * t1497;
+    let t1529 = t1528 - 0.008674079908742902 * live[108];
+    let t1530 = live[83] * t1503 + live[82] * t1507;
+    let t1531 = 0.008674079908742902 * live[75] + t1530;
+    let t1532 = live[50] * t1513 + live[49] * t1517;
+    let t1533 = t1532 - 0.008674079908742902 * live[42];
+    let t1534 = live[17] * t1523 + live[16] * t1527;
+    let t1535 = 0.008674079908742902 * live[8] + t1534;
+    let t1536 = live[136] * live[425];
+    let t1537 = qd[17] * live[425] + t1536;
+    let t1538 = qd[16] * live[425] + t1537;
+    let t1539 = 0.017348159817485803 * live[110]
+        - 0.0000020453744565 * (live[391] + live[610]) - 0.01771278698415 * live[612]
+        - 0.0038482516772412995 * t1538;
+    let t1540 = live[116] * t1497 - live[115] * t1493;
+    let t1541 = live[103] * live[427];
+    let t1542 = qd[14] * live[427] + t1541;
+    let t1543 = qd[13] * live[427] + t1542;
+    let t1544 = 0.0000020453744565 * (live[383] + live[613])
+        - 0.017348159817485803 * live[77] - 0.01771278698415 * live[615]
+        - 0.0038482516772412995 * t1543;
+    let t1545 = live[83] * t1507 - live[82] * t1503;
+    let t1546 = live[70] * live[429];
+    let t1547 = qd[11] * live[429] + t1546;
+    let t1548 = qd[10] * live[429] + t1547;
+    let t1549 = 0.017348159817485803 * live[44]
+        - 0.0000020453744565 * (live[375] + live[616]) - 0.01771278698415 * live[618]
+        - 0.0038482516772412995 * t1548;
+    let t1550 = live[50] * t1517 - live[49] * t1513;
+    let t1551 = live[37] * live[431];
+    let t1552 = qd[8] * live[431] + t1551;
+    let t1553 = qd[7] * live[431] + t1552;
+    let t1554 = 0.0000020453744565 * (live[367] + live[619])
+        - 0.017348159817485803 * live[11] - 0.01771278698415 * live[621]
+        - 0.0038482516772412995 * t1553;
+    let t1555 = live[17] * t1527 - live[16] * t1523;
+    let t1556 = live[107] * t1539 - live[106] * t1540;
+    let t1557 = live[74] * t1544 - live[73] * t1545;
+    let t1558 = live[41] * t1549 - live[40] * t1550;
+    let t1559 = live[7] * t1554 - live[6] * t1555;
+    let t1560 = live[106] * t1539 + live[107] * t1540;
+    let t1561 = live[73] * t1544 + live[74] * t1545;
+    let t1562 = live[40] * t1549 + live[41] * t1550;
+    let t1563 = live[6] * t1554 + live[7] * t1555;
+    let t1564 = live[222] * live[424] - 0.00003349734004227557 * t1488;
+    let t1565 = t1564 - 0.0005396092213171667 * live[461];
+    let t1566 = 0.00003349734004227557 * live[132] * live[425]
+        - 0.0005396092213171667 * t1536 - live[222] * live[425];
+    let t1567 = 0.0038482516772412995
+        * (live[628] - 0.16 * live[612] - 0.03745 * live[629]) + t1566;
+    let t1568 = live[121] * live[626] - live[115] * live[218] - live[118] * live[627];
+    let t1569 = 0.01771278698415 * live[628] + live[126] * t1565 + live[127] * t1567
+        + t1568 - 0.0000001609852873477455 * live[391] - 0.000615720268358608 * t1538
+        - 0.03745 * (0.0038482516772412995 * t1494 + 0.007696503354482599 * t1495);
+    let t1570 = 0.007696503354482599 * t1491 - 0.0038482516772412995 * t1490;
+    let t1571 = live[116] * live[218] + live[117] * live[627];
+    let t1572 = 0.0000001609852873477455 * live[612] + live[127] * t1565 + t1571
+        + 0.03745 * t1570 - 0.0022644781431582876 * live[391]
+        - 0.0000020453744565 * live[628] - live[126] * t1567;
+    let t1573 = 0.00003349734004227557 * t1498 + live[208] * live[426];
+    let t1574 = t1573 - 0.0005396092213171667 * live[457];
+    let t1575 = -0.0005396092213171667 * t1541 - live[208] * live[427]
+        - 0.00003349734004227557 * live[99] * live[427];
+    let t1576 = 0.0038482516772412995
+        * (live[632] + 0.03745 * live[633] - 0.16 * live[615]) + t1575;
+    let t1577 = live[88] * live[630] - live[82] * live[204] - live[85] * live[631];
+    let t1578 = 0.0000001609852873477455 * live[383] + 0.01771278698415 * live[632]
+        + live[93] * t1574 + live[94] * t1576 + t1577
+        + 0.03745 * (0.0038482516772412995 * t1504 + 0.007696503354482599 * t1505)
+        - 0.000615720268358608 * t1543;
+    let t1579 = 0.007696503354482599 * t1501 - 0.0038482516772412995 * t1500;
+    let t1580 = live[83] * live[204] + live[84] * live[631];
+    let t1581 = 0.0000020453744565 * live[632] + live[94] * t1574 + t1580
+        - 0.0022644781431582876 * live[383] - 0.0000001609852873477455 * live[615]
+        - live[93] * t1576 - 0.03745 * t1579;
+    let t1582 = live[194] * live[428] - 0.00003349734004227557 * t1508;
+    let t1583 = t1582 - 0.0005396092213171667 * live[453];
+    let t1584 = 0.00003349734004227557 * live[66] * live[429]
+        - 0.0005396092213171667 * t1546 - live[194] * live[429];
+    let t1585 = 0.0038482516772412995
+        * (live[636] - 0.16 * live[618] - 0.03745 * live[637]) + t1584;
+    let t1586 = live[55] * live[634] - live[49] * live[190] - live[52] * live[635];
+    let t1587 = 0.01771278698415 * live[636] + live[60] * t1583 + live[61] * t1585
+        + t1586 - 0.0000001609852873477455 * live[375] - 0.000615720268358608 * t1548
+        - 0.03745 * (0.0038482516772412995 * t1514 + 0.007696503354482599 * t1515);
+    let t1588 = 0.007696503354482599 * t1511 - 0.0038482516772412995 * t1510;
+    let t1589 = live[50] * live[190] + live[51] * live[635];
+    let t1590 = 0.0000001609852873477455 * live[618] + live[61] * t1583 + t1589
+        + 0.03745 * t1588 - 0.0022644781431582876 * live[375]
+        - 0.0000020453744565 * live[636] - live[60] * t1585;
+    let t1591 = 0.00003349734004227557 * t1518 + live[181] * live[430];
+    let t1592 = t1591 - 0.0005396092213171667 * live[449];
+    let t1593 = -0.0005396092213171667 * t1551 - live[181] * live[431]
+        - 0.00003349734004227557 * live[33] * live[431];
+    let t1594 = 0.0038482516772412995
+        * (live[640] + 0.03745 * live[641] - 0.16 * live[621]) + t1593;
+    let t1595 = live[22] * live[638] - live[16] * live[177] - live[19] * live[639];
+    let t1596 = 0.0000001609852873477455 * live[367] + 0.01771278698415 * live[640]
+        + live[27] * t1592 + live[28] * t1594 + t1595
+        + 0.03745 * (0.0038482516772412995 * t1524 + 0.007696503354482599 * t1525)
+        - 0.000615720268358608 * t1553;
+    let t1597 = 0.007696503354482599 * t1521 - 0.0038482516772412995 * t1520;
+    let t1598 = live[17] * live[177] + live[18] * live[639];
+    let t1599 = 0.0000020453744565 * live[640] + live[28] * t1592 + t1598
+        - 0.0022644781431582876 * live[367] - 0.0000001609852873477455 * live[621]
+        - live[27] * t1594 - 0.03745 * t1597;
+    let t1600 = t1560 - t1563;
+    let t1601 = t1561 - t1562;
+    let t1602 = 0.014 * t1555 + live[17] * t1596 + live[16] * t1599
+        + 0.008674079908742902 * live[622] - 0.0001636201578415 * live[9];
+    let t1603 = live[50] * t1587 + live[49] * t1590 + 0.0001636201578415 * live[43]
+        - 0.014 * t1550 - 0.008674079908742902 * live[623];
+    let t1604 = 0.014 * t1545 + live[83] * t1578 + live[82] * t1581
+        + 0.0000702001578415 * live[76] + 0.008674079908742902 * live[624];
+    let t1605 = live[116] * t1569 + live[115] * t1572 - 0.0000702001578415 * live[109]
+        - 0.014 * t1540 - 0.008674079908742902 * live[625];
+    let t1606 = -0.00003349734004227557 * live[461]
+        - 0.0038482516772412995
+            * (live[127]
+                * (live[642] - 0.16 * live[599] - 0.03745 * (live[610] - live[391]))
+                - live[126] * (0.32 * live[600] + live[643] - 0.03745 * live[644]));
+    let t1607 = 0.0005396092213171667 * t1488 - live[223] * live[424];
+    let t1608 = t1607 + live[115] * live[217] - live[116] * live[220]
+        - live[117] * live[626] - 0.0000001609852873477455 * live[598];
+    let t1609 = t1606 + 0.000000039595442777388946 * live[390]
+        + 0.0000020453744565 * live[643] + t1608 - 0.0005461134539102452 * live[391]
+        - 0.01771278698415 * live[642] - 0.16 * t1570;
+    let t1610 = 0.0031799702681776175 * live[109] + t1609;
+    let t1611 = 0.000140400315683 * live[110] - 0.006328840536355235 * live[108];
+    let t1612 = 0.014 * t1528 + live[116] * t1572 + t1611 - 0.0007589819920150038 * qd[4]
+        - live[115] * t1569;
+    let t1613 = 0.00003349734004227557 * live[457]
+        - 0.0038482516772412995
+            * (live[94]
+                * (live[646] + 0.03745 * (live[613] - live[383]) - 0.16 * live[602])
+                - live[93] * (0.32 * live[603] + live[647] + 0.03745 * live[648]));
+    let t1614 = 0.0005396092213171667 * t1498 - live[209] * live[426];
+    let t1615 = t1614 + 0.0000001609852873477455 * live[601] + live[82] * live[203]
+        - live[83] * live[206] - live[84] * live[630];
+    let t1616 = t1613 + 0.000000039595442777388946 * live[382]
+        + 0.0005461134539102452 * live[383] + t1615 - 0.01771278698415 * live[646]
+        - 0.0000020453744565 * live[647] - 0.16 * t1579;
+    let t1617 = 0.0031799702681776175 * live[76] + t1616;
+    let t1618 = -0.006328840536355235 * live[75] - 0.000140400315683 * live[77];
+    let t1619 = live[83] * t1581 + t1618 - 0.0007589819920150038 * qd[4] - 0.014 * t1530
+        - live[82] * t1578;
+    let t1620 = -0.00003349734004227557 * live[453]
+        - 0.0038482516772412995
+            * (live[61]
+                * (live[649] - 0.16 * live[605] - 0.03745 * (live[616] - live[375]))
+                - live[60] * (0.32 * live[606] + live[650] - 0.03745 * live[651]));
+    let t1621 = 0.0005396092213171667 * t1508 - live[195] * live[428];
+    let t1622 = t1621 + live[49] * live[189] - live[50] * live[192]
+        - live[51] * live[634] - 0.0000001609852873477455 * live[604];
+    let t1623 = t1620 + 0.000000039595442777388946 * live[374]
+        + 0.0000020453744565 * live[650] + t1622 - 0.0005461134539102452 * live[375]
+        - 0.01771278698415 * live[649] - 0.16 * t1588;
+    let t1624 = 0.0031799702681776175 * live[43] + t1623;
+    let t1625 = -0.006328840536355235 * live[42] - 0.000327240315683 * live[44];
+    live[907] = t1489;
+    live[908] = t1491;
+    live[909] = t1492;
+    live[910] = t1495;
+    live[911] = t1496;
+    live[912] = t1499;
+    live[913] = t1501;
+    live[914] = t1502;
+    live[915] = t1505;
+    live[916] = t1506;
+    live[917] = t1509;
+    live[918] = t1511;
+    live[919] = t1512;
+    live[920] = t1515;
+    live[921] = t1516;
+    live[922] = t1518;
+    live[923] = t1519;
+    live[924] = t1521;
+    live[925] = t1522;
+    live[926] = t1525;
+    live[927] = t1526;
+    live[928] = t1529;
+    live[929] = t1531;
+    live[930] = t1532;
+    live[931] = t1533;
+    live[932] = t1534;
+    live[933] = t1535;
+    live[934] = t1536;
+    live[935] = t1537;
+    live[936] = t1541;
+    live[937] = t1542;
+    live[938] = t1546;
+    live[939] = t1547;
+    live[940] = t1551;
+    live[941] = t1552;
+    live[942] = t1556;
+    live[943] = t1557;
+    live[944] = t1558;
+    live[945] = t1559;
+    live[946] = t1564;
+    live[947] = t1566;
+    live[948] = t1568;
+    live[949] = t1571;
+    live[950] = t1573;
+    live[951] = t1575;
+    live[952] = t1577;
+    live[953] = t1580;
+    live[954] = t1582;
+    live[955] = t1584;
+    live[956] = t1586;
+    live[957] = t1587;
+    live[958] = t1589;
+    live[959] = t1590;
+    live[960] = t1591;
+    live[961] = t1593;
+    live[962] = t1595;
+    live[963] = t1596;
+    live[964] = t1597;
+    live[965] = t1598;
+    live[966] = t1599;
+    live[967] = t1600;
+    live[968] = t1601;
+    live[969] = t1607;
+    live[970] = t1608;
+    live[971] = t1610;
+    live[972] = t1611;
+    live[973] = t1612;
+    live[974] = t1614;
+    live[975] = t1615;
+    live[976] = t1617;
+    live[977] = t1618;
+    live[978] = t1619;
+    live[979] = t1621;
+    live[980] = t1622;
+    live[981] = t1624;
+    live[982] = t1625;
+    out.0[3][15] = t1479 - 0.0875 * live[902];
+    out.0[4][15] = 0.1946 * live[902] + live[107] * (t1482 - live[316])
+        - live[106] * (live[314] + t1483);
+    out.0[5][15] = 0.0875 * live[898] + live[107] * (live[314] + t1483)
+        + live[106] * (t1482 - live[316]) - 0.1946 * live[901];
+    out.0[15][15] = t1479;
+    out.0[16][15] = 0.002838197420805067 * live[557] + t1481;
+    out.0[17][15] = 0.0005426192213171667 * live[557] + t1480;
+    out.1[0][3] = t1529 + t1531 + t1533 + t1535;
+    out.1[0][8] = 0.007696503354482599 * t1551;
+    out.1[0][11] = 0.007696503354482599 * t1546;
+    out.1[0][14] = 0.007696503354482599 * t1541;
+    out.1[0][17] = 0.007696503354482599 * t1536;
+    out.1[1][3] = t1556 + t1557 + t1558 + t1559 - 2.50000279 * qd[2];
+    out.1[2][3] = 2.50000279 * qd[1] + t1560 + t1561 + t1562 + t1563;
+    out.1[3][3] = 0.0875 * (t1601 - t1600) + t1602 + t1603 + t1604 + t1605;
+    out.1[4][0] = live[107] * t1484 + live[74] * t1485 + live[41] * t1486
+        + live[7] * t1487 - live[106] * live[586] - live[73] * live[587]
+        - live[40] * live[588] - live[6] * live[589];
+    out.1[5][0] = live[107] * live[586] + live[74] * live[587] + live[41] * live[588]
+        + live[7] * live[589] + live[106] * t1484 + live[73] * t1485 + live[40] * t1486
+        + live[6] * t1487;
+    out.1[6][3] = t1602;
+    out.1[7][0] = t1487;
+    out.1[9][3] = t1603;
+    out.1[10][0] = t1486;
+    out.1[10][3] = t1623;
+    out.1[11][3] = t1620 + t1621;
+    out.1[12][3] = t1604;
+    out.1[13][0] = t1485;
+    out.1[13][3] = t1616;
+    out.1[14][3] = t1613 + t1614;
+    out.1[15][3] = t1605;
+    out.1[16][0] = t1484;
+    out.1[16][3] = t1609;
+    out.1[17][3] = t1606 + t1607;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part11(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part11_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part11_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part11`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part11_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1626 = 0.014 * live[930] + live[50] * live[959] + live[982]
+        - 0.0007589819920150038 * qd[4] - live[49] * live[957];
+    let t1627 = 0.00003349734004227557 * live[449]
+        - 0.0038482516772412995
+            * (live[28]
+                * (live[652] + 0.03745 * (live[619] - live[367]) - 0.16 * live[608])
+                - live[27] * (0.32 * live[609] + live[653] + 0.03745 * live[654]));
+    let t1628 = 0.0005396092213171667 * live[922] - live[182] * live[430];
+    let t1629 = t1628 + 0.0000001609852873477455 * live[607] + live[16] * live[176]
+        - live[17] * live[179] - live[18] * live[638];
+    let t1630 = t1627 + 0.000000039595442777388946 * live[366]
+        + 0.0005461134539102452 * live[367] + t1629 - 0.01771278698415 * live[652]
+        - 0.0000020453744565 * live[653] - 0.16 * live[964];
+    let t1631 = 0.0031799702681776175 * live[9] + t1630;
+    let t1632 = 0.000327240315683 * live[11] - 0.006328840536355235 * live[8];
+    let t1633 = live[17] * live[966] + t1632 - 0.0007589819920150038 * qd[4]
+        - 0.014 * live[932] - live[16] * live[963];
+    let t1634 = live[132] * live[462] - live[388] - live[129] * live[432];
+    let t1635 = -2.0 * (live[107] * live[136] + live[129] * live[462]);
+    let t1636 = -0.0038482516772412995 * (live[127] * t1634 + live[126] * t1635);
+    let t1637 = t1636 - 0.000004090748913 * (live[664] - live[663])
+        - 0.01771278698415 * live[666];
+    let t1638 = 0.0038482516772412995 * (live[126] * t1634 - live[127] * t1635);
+    let t1639 = t1638 - 0.0000020453744565 * (live[388] + live[665])
+        - 0.01771278698415 * live[668];
+    let t1640 = live[99] * live[458] - live[380] - live[96] * live[433];
+    let t1641 = -2.0 * (live[74] * live[103] + live[96] * live[458]);
+    let t1642 = -0.0038482516772412995 * (live[94] * t1640 + live[93] * t1641);
+    let t1643 = 0.000004090748913 * (live[670] - live[669]) + t1642
+        - 0.01771278698415 * live[672];
+    let t1644 = 0.0038482516772412995 * (live[93] * t1640 - live[94] * t1641);
+    let t1645 = 0.0000020453744565 * (live[380] + live[671]) + t1644
+        - 0.01771278698415 * live[674];
+    let t1646 = live[66] * live[454] - live[372] - live[63] * live[434];
+    let t1647 = -2.0 * (live[41] * live[70] + live[63] * live[454]);
+    let t1648 = -0.0038482516772412995 * (live[61] * t1646 + live[60] * t1647);
+    let t1649 = t1648 - 0.000004090748913 * (live[676] - live[675])
+        - 0.01771278698415 * live[678];
+    let t1650 = 0.0038482516772412995 * (live[60] * t1646 - live[61] * t1647);
+    let t1651 = t1650 - 0.0000020453744565 * (live[372] + live[677])
+        - 0.01771278698415 * live[680];
+    let t1652 = live[33] * live[450] - live[364] - live[30] * live[435];
+    let t1653 = -2.0 * (live[7] * live[37] + live[30] * live[450]);
+    let t1654 = -0.0038482516772412995 * (live[28] * t1652 + live[27] * t1653);
+    let t1655 = 0.000004090748913 * (live[682] - live[681]) + t1654
+        - 0.01771278698415 * live[684];
+    let t1656 = 0.0038482516772412995 * (live[27] * t1652 - live[28] * t1653);
+    let t1657 = 0.0000020453744565 * (live[364] + live[683]) + t1656
+        - 0.01771278698415 * live[686];
+    let t1658 = live[116] * t1637 + live[115] * t1639;
+    let t1659 = t1658 - 0.008674079908742902 * live[662];
+    let t1660 = live[83] * t1643 + live[82] * t1645;
+    let t1661 = 0.008674079908742902 * live[660] + t1660;
+    let t1662 = live[50] * t1649 + live[49] * t1651;
+    let t1663 = t1662 - 0.008674079908742902 * live[658];
+    let t1664 = live[17] * t1655 + live[16] * t1657;
+    let t1665 = 0.008674079908742902 * live[656] + t1664;
+    let t1666 = live[136] * live[432];
+    let t1667 = live[126] * live[393] + live[107] * live[132] - qd[17] * live[432]
+        - live[127] * live[392] - t1666;
+    let t1668 = -0.017348159817485803 * live[687]
+        - 0.0000020453744565 * (live[393] + live[688]) - 0.01771278698415 * live[690]
+        - 0.0038482516772412995 * t1667;
+    let t1669 = live[116] * t1639 - live[115] * t1637;
+    let t1670 = t1669 - 0.008674079908742902 * live[693];
+    let t1671 = live[103] * live[433];
+    let t1672 = live[93] * live[385] + live[74] * live[99] - qd[14] * live[433]
+        - live[94] * live[384] - t1671;
+    let t1673 = 0.017348159817485803 * live[694]
+        + 0.0000020453744565 * (live[385] + live[695]) - 0.01771278698415 * live[697]
+        - 0.0038482516772412995 * t1672;
+    let t1674 = live[83] * t1645 - live[82] * t1643;
+    let t1675 = 0.008674079908742902 * live[700] + t1674;
+    let t1676 = live[70] * live[434];
+    let t1677 = live[60] * live[377] + live[41] * live[66] - qd[11] * live[434]
+        - live[61] * live[376] - t1676;
+    let t1678 = -0.017348159817485803 * live[701]
+        - 0.0000020453744565 * (live[377] + live[702]) - 0.01771278698415 * live[704]
+        - 0.0038482516772412995 * t1677;
+    let t1679 = live[50] * t1651 - live[49] * t1649;
+    let t1680 = t1679 - 0.008674079908742902 * live[707];
+    let t1681 = live[37] * live[435];
+    let t1682 = live[27] * live[369] + live[7] * live[33] - qd[8] * live[435]
+        - live[28] * live[368] - t1681;
+    let t1683 = 0.017348159817485803 * live[708]
+        + 0.0000020453744565 * (live[369] + live[709]) - 0.01771278698415 * live[711]
+        - 0.0038482516772412995 * t1682;
+    let t1684 = live[17] * t1657 - live[16] * t1655;
+    let t1685 = 0.008674079908742902 * live[714] + t1684;
+    let t1686 = live[107] * t1668 - live[106] * t1670;
+    let t1687 = live[74] * t1673 - live[73] * t1675;
+    let t1688 = live[41] * t1678 - live[40] * t1680;
+    let t1689 = live[7] * t1683 - live[6] * t1685;
+    let t1690 = live[106] * t1668 + live[107] * t1670;
+    let t1691 = live[73] * t1673 + live[74] * t1675;
+    let t1692 = live[40] * t1678 + live[41] * t1680;
+    let t1693 = live[6] * t1683 + live[7] * t1685;
+    let t1694 = qd[17] * live[462] + live[126] * live[392] + live[127] * live[393];
+    let t1695 = 0.0005426192213171667 * live[107] + 0.00003349734004227557 * live[432];
+    let t1696 = 0.00003349734004227557 * live[388] + live[222] * live[462]
+        + live[129] * t1695 - 0.0005396092213171667 * t1694;
+    let t1697 = live[107] * live[223] + live[136] * live[440] + live[222] * live[432]
+        + 0.0038482516772412995
+            * (live[721] - 0.16 * live[690] - 0.0749 * (live[664] - live[667]))
+        - live[132] * t1695;
+    let t1698 = 0.000000039595442777388946 * live[388] + live[107] * live[220]
+        + live[121] * live[719] + live[157] * live[218] + live[126] * t1696
+        + live[127] * t1697 + 0.01771278698415 * live[721]
+        - 0.0000001609852873477455 * live[393] - live[118] * live[720] - 0.03745 * t1638
+        - 0.000615720268358608 * t1667;
+    let t1699 = 0.0005461134539102453 * live[388] + live[156] * live[218]
+        + live[117] * live[720] + live[127] * t1696 + 0.03745 * t1636
+        - 0.0000001609852873477455 * live[392] - 0.0022644781431582876 * live[393]
+        - 0.0000020453744565 * live[721] - live[107] * live[217] - live[121] * live[722]
+        - live[126] * t1697;
+    let t1700 = qd[14] * live[458] + live[93] * live[384] + live[94] * live[385];
+    let t1701 = 0.0005426192213171667 * live[74] - 0.00003349734004227557 * live[433];
+    let t1702 = live[208] * live[458] + live[96] * t1701
+        - 0.00003349734004227557 * live[380] - 0.0005396092213171667 * t1700;
+    let t1703 = live[74] * live[209] + live[103] * live[441] + live[208] * live[433]
+        + 0.0038482516772412995
+            * (live[725] + 0.0749 * (live[670] - live[673]) - 0.16 * live[697])
+        - live[99] * t1701;
+    let t1704 = 0.000000039595442777388946 * live[380]
+        + 0.0000001609852873477455 * live[385] + live[74] * live[206]
+        + live[88] * live[723] + live[159] * live[204] + live[93] * t1702
+        + live[94] * t1703 + 0.01771278698415 * live[725] + 0.03745 * t1644
+        - live[85] * live[724] - 0.000615720268358608 * t1672;
+    let t1705 = 0.0000001609852873477455 * live[384] + 0.0000020453744565 * live[725]
+        + live[158] * live[204] + live[84] * live[724] + live[94] * t1702
+        - 0.0005461134539102453 * live[380] - 0.0022644781431582876 * live[385]
+        - live[74] * live[203] - live[88] * live[726] - live[93] * t1703
+        - 0.03745 * t1642;
+    let t1706 = qd[11] * live[454] + live[60] * live[376] + live[61] * live[377];
+    let t1707 = 0.0005426192213171667 * live[41] + 0.00003349734004227557 * live[434];
+    let t1708 = 0.00003349734004227557 * live[372] + live[194] * live[454]
+        + live[63] * t1707 - 0.0005396092213171667 * t1706;
+    let t1709 = live[41] * live[195] + live[70] * live[442] + live[194] * live[434]
+        + 0.0038482516772412995
+            * (live[729] - 0.16 * live[704] - 0.0749 * (live[676] - live[679]))
+        - live[66] * t1707;
+    let t1710 = 0.000000039595442777388946 * live[372] + live[41] * live[192]
+        + live[55] * live[727] + live[161] * live[190] + live[60] * t1708
+        + live[61] * t1709 + 0.01771278698415 * live[729]
+        - 0.0000001609852873477455 * live[377] - live[52] * live[728] - 0.03745 * t1650
+        - 0.000615720268358608 * t1677;
+    let t1711 = 0.0005461134539102453 * live[372] + live[160] * live[190]
+        + live[51] * live[728] + live[61] * t1708 + 0.03745 * t1648
+        - 0.0000001609852873477455 * live[376] - 0.0022644781431582876 * live[377]
+        - 0.0000020453744565 * live[729] - live[41] * live[189] - live[55] * live[730]
+        - live[60] * t1709;
+    let t1712 = qd[8] * live[450] + live[27] * live[368] + live[28] * live[369];
+    let t1713 = 0.0005426192213171667 * live[7] - 0.00003349734004227557 * live[435];
+    let t1714 = live[181] * live[450] + live[30] * t1713
+        - 0.00003349734004227557 * live[364] - 0.0005396092213171667 * t1712;
+    let t1715 = live[7] * live[182] + live[37] * live[443] + live[181] * live[435]
+        + 0.0038482516772412995
+            * (live[733] + 0.0749 * (live[682] - live[685]) - 0.16 * live[711])
+        - live[33] * t1713;
+    let t1716 = 0.000000039595442777388946 * live[364]
+        + 0.0000001609852873477455 * live[369] + live[7] * live[179]
+        + live[22] * live[731] + live[163] * live[177] + live[27] * t1714
+        + live[28] * t1715 + 0.01771278698415 * live[733] + 0.03745 * t1656
+        - live[19] * live[732] - 0.000615720268358608 * t1682;
+    let t1717 = 0.0000001609852873477455 * live[368] + 0.0000020453744565 * live[733]
+        + live[162] * live[177] + live[18] * live[732] + live[28] * t1714
+        - 0.0005461134539102453 * live[364] - 0.0022644781431582876 * live[369]
+        - live[7] * live[176] - live[22] * live[734] - live[27] * t1715
+        - 0.03745 * t1654;
+    let t1718 = t1690 - t1693;
+    let t1719 = t1691 - t1692;
+    let t1720 = live[115] * t1699 + 0.003148870268177618 * live[691]
+        + live[106] * live[213] + live[116] * t1698 - 0.0000702001578415 * live[388]
+        - 0.008674079908742902 * live[718] - 0.014 * t1669;
+    let t1721 = live[82] * t1705 + 0.0000702001578415 * live[380]
+        + 0.003148870268177618 * live[698] + live[73] * live[199]
+        + 0.008674079908742902 * live[717] + 0.014 * t1674 + live[83] * t1704;
+    let t1722 = live[49] * t1711 + 0.0001636201578415 * live[372]
+        + 0.003148870268177618 * live[705] + live[40] * live[186] + live[50] * t1710
+        - 0.008674079908742902 * live[716] - 0.014 * t1679;
+    let t1723 = live[16] * t1717 + 0.003148870268177618 * live[712] + live[6] * live[173]
+        + 0.008674079908742902 * live[715] + 0.014 * t1684 + live[17] * t1716
+        - 0.0001636201578415 * live[364];
+    let t1724 = -0.0038482516772412995
+        * (live[127] * (live[737] - 0.16 * live[666] - 0.03745 * (live[688] - live[393]))
+            - live[126]
+                * (live[738] - 0.16 * live[668] - 0.03745 * (live[392] + live[689])))
+        - 0.000033497340042275575 * t1694 - live[223] * live[462]
+        - live[129] * live[440];
+    let t1725 = 0.0000020453744565 * live[738] + t1724 + live[118] * live[722]
+        - 0.000000039595442777388946 * live[392] - live[156] * live[220]
+        - live[117] * live[719] - 0.01771278698415 * live[737] - 0.16 * t1636
+        - 0.0005461134539102452 * live[393] - live[157] * live[217];
+    let t1726 = 0.0003106728473725507 * live[388] + 0.0000702001578415 * live[691]
+        + t1725 - live[735];
+    let t1727 = 0.008674079908742902 * live[736] + live[116] * t1699 + 0.014 * t1658
+        - 0.003148870268177618 * live[661] - live[739] - live[115] * t1698
+        - 0.0000702001578415 * live[740];
+    let t1728 = 0.000033497340042275575 * t1700
+        - 0.0038482516772412995
+            * (live[94]
+                * (live[743] + 0.03745 * (live[695] - live[385]) - 0.16 * live[672])
+                - live[93]
+                    * (live[744] + 0.03745 * (live[384] + live[696]) - 0.16 * live[674]))
+        - live[209] * live[458] - live[96] * live[441];
+    let t1729 = t1728 + 0.0005461134539102452 * live[385] + live[85] * live[726]
+        - 0.01771278698415 * live[743] - live[158] * live[206] - live[84] * live[723]
+        - 0.0000020453744565 * live[744] - 0.16 * t1642
+        - 0.000000039595442777388946 * live[384] - live[159] * live[203];
+    let t1730 = 0.0003106728473725507 * live[380] + t1729
+        - 0.0000702001578415 * live[698] - live[741];
+    let t1731 = live[83] * t1705 + 0.0000702001578415 * live[746]
+        - 0.003148870268177618 * live[659] - 0.008674079908742902 * live[742] - live[745]
+        - live[82] * t1704 - 0.014 * t1660;
+    let t1732 = -0.0038482516772412995
+        * (live[61] * (live[749] - 0.16 * live[678] - 0.03745 * (live[702] - live[377]))
+            - live[60]
+                * (live[750] - 0.16 * live[680] - 0.03745 * (live[376] + live[703])))
+        - 0.000033497340042275575 * t1706 - live[195] * live[454] - live[63] * live[442];
+    let t1733 = 0.0000020453744565 * live[750] + t1732 + live[52] * live[730]
+        - 0.000000039595442777388946 * live[376] - live[160] * live[192]
+        - live[51] * live[727] - 0.01771278698415 * live[749] - 0.16 * t1648
+        - 0.0005461134539102452 * live[377] - live[161] * live[189];
+    let t1734 = 0.0003106728473725507 * live[372] + t1733
+        - 0.0001636201578415 * live[705] - live[747];
+    let t1735 = 0.008674079908742902 * live[748] + live[50] * t1711
+        + 0.0001636201578415 * live[752] + 0.014 * t1662
+        - 0.003148870268177618 * live[657] - live[751] - live[49] * t1710;
+    let t1736 = 0.000033497340042275575 * t1712
+        - 0.0038482516772412995
+            * (live[28]
+                * (live[755] + 0.03745 * (live[709] - live[369]) - 0.16 * live[684])
+                - live[27]
+                    * (live[756] + 0.03745 * (live[368] + live[710]) - 0.16 * live[686]))
+        - live[182] * live[450] - live[30] * live[443];
+    let t1737 = t1736 + 0.0005461134539102452 * live[369] + live[19] * live[734]
+        - 0.01771278698415 * live[755] - live[162] * live[179] - live[18] * live[731]
+        - 0.0000020453744565 * live[756] - 0.16 * t1654
+        - 0.000000039595442777388946 * live[368] - live[163] * live[176];
+    let t1738 = 0.0003106728473725507 * live[364] + 0.0001636201578415 * live[712]
+        + t1737 - live[753];
+    let t1739 = live[17] * t1717 - 0.003148870268177618 * live[655]
+        - 0.008674079908742902 * live[754] - live[757] - live[16] * t1716
+        - 0.0001636201578415 * live[758] - 0.014 * t1664;
+    let t1740 = live[389] + live[129] * live[436] - live[132] * live[463];
+    let t1741 = 2.0 * (live[129] * live[463] - live[106] * live[136]);
+    let t1742 = -0.0038482516772412995 * (live[127] * t1740 + live[126] * t1741);
+    let t1743 = t1742 + 0.000004090748913 * (live[767] + live[768])
+        - 0.01771278698415 * live[770];
+    let t1744 = 0.0038482516772412995 * (live[126] * t1740 - live[127] * t1741);
+    let t1745 = t1744 - 0.0000020453744565 * (live[769] - live[389])
+        - 0.01771278698415 * live[772];
+    let t1746 = live[381] + live[96] * live[437] - live[99] * live[459];
+    let t1747 = 2.0 * (live[96] * live[459] - live[73] * live[103]);
+    let t1748 = -0.0038482516772412995 * (live[94] * t1746 + live[93] * t1747);
+    let t1749 = t1748 - 0.000004090748913 * (live[773] + live[774])
+        - 0.01771278698415 * live[776];
+    let t1750 = 0.0038482516772412995 * (live[93] * t1746 - live[94] * t1747);
+    let t1751 = 0.0000020453744565 * (live[775] - live[381]) + t1750
+        - 0.01771278698415 * live[778];
+    let t1752 = live[373] + live[63] * live[438] - live[66] * live[455];
+    let t1753 = 2.0 * (live[63] * live[455] - live[40] * live[70]);
+    let t1754 = -0.0038482516772412995 * (live[61] * t1752 + live[60] * t1753);
+    let t1755 = t1754 + 0.000004090748913 * (live[779] + live[780])
+        - 0.01771278698415 * live[782];
+    let t1756 = 0.0038482516772412995 * (live[60] * t1752 - live[61] * t1753);
+    let t1757 = t1756 - 0.0000020453744565 * (live[781] - live[373])
+        - 0.01771278698415 * live[784];
+    let t1758 = live[365] + live[30] * live[439] - live[33] * live[451];
+    let t1759 = 2.0 * (live[30] * live[451] - live[6] * live[37]);
+    let t1760 = -0.0038482516772412995 * (live[28] * t1758 + live[27] * t1759);
+    let t1761 = t1760 - 0.000004090748913 * (live[785] + live[786])
+        - 0.01771278698415 * live[788];
+    let t1762 = 0.0038482516772412995 * (live[27] * t1758 - live[28] * t1759);
+    let t1763 = 0.0000020453744565 * (live[787] - live[365]) + t1762
+        - 0.01771278698415 * live[790];
+    let t1764 = live[116] * t1743 + live[115] * t1745;
+    let t1765 = t1764 - 0.008674079908742902 * live[766];
+    let t1766 = live[83] * t1749 + live[82] * t1751;
+    let t1767 = 0.008674079908742902 * live[764] + t1766;
+    let t1768 = live[50] * t1755 + live[49] * t1757;
+    let t1769 = t1768 - 0.008674079908742902 * live[762];
+    let t1770 = live[17] * t1761 + live[16] * t1763;
+    let t1771 = 0.008674079908742902 * live[760] + t1770;
+    let t1772 = live[136] * live[436];
+    let t1773 = qd[17] * live[436] + live[106] * live[132] + t1772
+        - live[126] * live[395] - live[127] * live[394];
+    let t1774 = 0.017348159817485803 * live[691]
+        - 0.0000020453744565 * (live[791] - live[395]) - 0.01771278698415 * live[793]
+        - 0.0038482516772412995 * t1773;
+    let t1775 = live[116] * t1745 - live[115] * t1743;
+    live[983] = t1628;
+    live[984] = t1629;
+    live[985] = t1632;
+    live[986] = t1666;
+    live[987] = t1671;
+    live[988] = t1676;
+    live[989] = t1681;
+    live[990] = t1742;
+    live[991] = t1744;
+    live[992] = t1748;
+    live[993] = t1749;
+    live[994] = t1750;
+    live[995] = t1751;
+    live[996] = t1754;
+    live[997] = t1755;
+    live[998] = t1756;
+    live[999] = t1757;
+    live[1000] = t1760;
+    live[1001] = t1761;
+    live[1002] = t1762;
+    live[1003] = t1763;
+    live[1004] = t1764;
+    live[1005] = t1765;
+    live[1006] = t1766;
+    live[1007] = t1767;
+    live[1008] = t1768;
+    live[1009] = t1769;
+    live[1010] = t1770;
+    live[1011] = t1771;
+    live[1012] = t1772;
+    live[1013] = t1773;
+    live[1014] = t1774;
+    live[1015] = t1775;
+    out.1[0][4] = 2.50000279 * qd[2] + t1659 + t1661 + t1663 + t1665;
+    out.1[0][5] = t1765 + t1767 + t1769 + t1771 - 2.50000279 * qd[1];
+    out.1[1][4] = t1686 + t1687 + t1688 + t1689;
+    out.1[2][4] = t1690 + t1691 + t1692 + t1693 - 2.50000279 * qd[0];
+    out.1[3][4] = 0.015630744706250005 * qd[5] + 0.0875 * (t1719 - t1718) + t1720 + t1721
+        + t1722 + t1723;
+    out.1[4][3] = 0.1946 * (live[967] + live[968]) + live[107] * live[971]
+        + live[74] * live[976] + live[41] * live[981] + live[7] * t1631
+        - 0.06939998287725893 * qd[5] - live[106] * live[973] - live[73] * live[978]
+        - live[40] * t1626 - live[6] * t1633;
+    out.1[4][4] = 0.1946 * (t1718 + t1719) + live[107] * t1726 + live[74] * t1730
+        + live[41] * t1734 + live[7] * t1738 - live[106] * t1727 - live[73] * t1731
+        - live[40] * t1735 - live[6] * t1739;
+    out.1[5][3] = 0.05376923817100892 * qd[4]
+        + 0.0875 * (live[928] + live[931] - live[929] - live[933])
+        + 0.1946 * (live[944] + live[945] - live[942] - live[943])
+        + live[106] * live[971] + live[107] * live[973] + live[73] * live[976]
+        + live[74] * live[978] + live[40] * live[981] + live[41] * t1626
+        + live[6] * t1631 + live[7] * t1633;
+    out.1[5][4] = 0.05376923817100892 * qd[3] + 0.0875 * (t1659 + t1663 - t1661 - t1665)
+        + 0.1946 * (t1688 + t1689 - t1686 - t1687) + live[106] * t1726
+        + live[107] * t1727 + live[73] * t1730 + live[74] * t1731 + live[40] * t1734
+        + live[41] * t1735 + live[6] * t1738 + live[7] * t1739;
+    out.1[6][4] = t1723;
+    out.1[7][3] = t1630;
+    out.1[7][4] = t1737 - 0.002838197420805067 * live[364];
+    out.1[8][3] = t1627 + t1628;
+    out.1[8][4] = t1736 - 0.0005426192213171667 * live[364];
+    out.1[9][4] = t1722;
+    out.1[10][4] = t1733 - 0.002838197420805067 * live[372];
+    out.1[11][4] = t1732 - 0.0005426192213171667 * live[372];
+    out.1[12][4] = t1721;
+    out.1[13][4] = t1729 - 0.002838197420805067 * live[380];
+    out.1[14][4] = t1728 - 0.0005426192213171667 * live[380];
+    out.1[15][4] = t1720;
+    out.1[16][4] = t1725 - 0.002838197420805067 * live[388];
+    out.1[17][4] = t1724 - 0.0005426192213171667 * live[388];
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part12(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part12_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part12_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part12`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part12_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1776 = live[1015] - 0.008674079908742902 * live[794];
+    let t1777 = live[103] * live[437];
+    let t1778 = qd[14] * live[437] + live[73] * live[99] + t1777 - live[93] * live[387]
+        - live[94] * live[386];
+    let t1779 = 0.0000020453744565 * (live[795] - live[387])
+        - 0.017348159817485803 * live[698] - 0.01771278698415 * live[797]
+        - 0.0038482516772412995 * t1778;
+    let t1780 = live[83] * live[995] - live[82] * live[993];
+    let t1781 = 0.008674079908742902 * live[798] + t1780;
+    let t1782 = live[70] * live[438];
+    let t1783 = qd[11] * live[438] + live[40] * live[66] + t1782 - live[60] * live[379]
+        - live[61] * live[378];
+    let t1784 = 0.017348159817485803 * live[705]
+        - 0.0000020453744565 * (live[799] - live[379]) - 0.01771278698415 * live[801]
+        - 0.0038482516772412995 * t1783;
+    let t1785 = live[50] * live[999] - live[49] * live[997];
+    let t1786 = t1785 - 0.008674079908742902 * live[802];
+    let t1787 = live[37] * live[439];
+    let t1788 = qd[8] * live[439] + live[6] * live[33] + t1787 - live[27] * live[371]
+        - live[28] * live[370];
+    let t1789 = 0.0000020453744565 * (live[803] - live[371])
+        - 0.017348159817485803 * live[712] - 0.01771278698415 * live[805]
+        - 0.0038482516772412995 * t1788;
+    let t1790 = live[17] * live[1003] - live[16] * live[1001];
+    let t1791 = 0.008674079908742902 * live[806] + t1790;
+    let t1792 = live[107] * live[1014] - live[106] * t1776;
+    let t1793 = live[74] * t1779 - live[73] * t1781;
+    let t1794 = live[41] * t1784 - live[40] * t1786;
+    let t1795 = live[7] * t1789 - live[6] * t1791;
+    let t1796 = live[106] * live[1014] + live[107] * t1776;
+    let t1797 = live[73] * t1779 + live[74] * t1781;
+    let t1798 = live[40] * t1784 + live[41] * t1786;
+    let t1799 = live[6] * t1789 + live[7] * t1791;
+    let t1800 = live[126] * live[394] - live[127] * live[395] - qd[17] * live[463];
+    let t1801 = 0.0005426192213171667 * live[106] - 0.00003349734004227557 * live[436];
+    let t1802 = live[129] * t1801 - 0.00003349734004227557 * live[389]
+        - 0.0005396092213171667 * t1800 - live[222] * live[463];
+    let t1803 = live[106] * live[223] + live[136] * live[444]
+        + 0.0038482516772412995
+            * (live[813] - 0.16 * live[793] - 0.0749 * (live[771] - live[768]))
+        - live[222] * live[436] - live[132] * t1801;
+    let t1804 = live[106] * live[220] + live[121] * live[811] + live[126] * t1802
+        + live[127] * t1803 + 0.01771278698415 * live[813]
+        + 0.0000001609852873477455 * live[395] - 0.000000039595442777388946 * live[389]
+        - live[165] * live[218] - live[118] * live[812] - 0.03745 * live[991]
+        - 0.000615720268358608 * live[1013];
+    let t1805 = live[117] * live[812] + live[127] * t1802 + 0.03745 * live[990]
+        + 0.0022644781431582876 * live[395] - 0.0005461134539102453 * live[389]
+        - 0.0000001609852873477455 * live[394] - 0.0000020453744565 * live[813]
+        - live[164] * live[218] - live[106] * live[217] - live[121] * live[814]
+        - live[126] * t1803;
+    let t1806 = live[93] * live[386] - live[94] * live[387] - qd[14] * live[459];
+    let t1807 = 0.0005426192213171667 * live[73] + 0.00003349734004227557 * live[437];
+    let t1808 = 0.00003349734004227557 * live[381] + live[96] * t1807
+        - 0.0005396092213171667 * t1806 - live[208] * live[459];
+    let t1809 = live[73] * live[209] + live[103] * live[445]
+        + 0.0038482516772412995
+            * (live[817] + 0.0749 * (live[777] - live[774]) - 0.16 * live[797])
+        - live[208] * live[437] - live[99] * t1807;
+    let t1810 = live[73] * live[206] + live[88] * live[815] + live[93] * t1808
+        + live[94] * t1809 + 0.01771278698415 * live[817] + 0.03745 * live[994]
+        - 0.0000001609852873477455 * live[387] - 0.000000039595442777388946 * live[381]
+        - live[167] * live[204] - live[85] * live[816] - 0.000615720268358608 * t1778;
+    let t1811 = 0.0005461134539102453 * live[381] + 0.0000001609852873477455 * live[386]
+        + 0.0000020453744565 * live[817] + live[84] * live[816] + live[94] * t1808
+        + 0.0022644781431582876 * live[387] - live[166] * live[204]
+        - live[73] * live[203] - live[88] * live[818] - live[93] * t1809
+        - 0.03745 * live[992];
+    let t1812 = live[60] * live[378] - live[61] * live[379] - qd[11] * live[455];
+    let t1813 = 0.0005426192213171667 * live[40] - 0.00003349734004227557 * live[438];
+    let t1814 = live[63] * t1813 - 0.00003349734004227557 * live[373]
+        - 0.0005396092213171667 * t1812 - live[194] * live[455];
+    let t1815 = live[40] * live[195] + live[70] * live[446]
+        + 0.0038482516772412995
+            * (live[821] - 0.16 * live[801] - 0.0749 * (live[783] - live[780]))
+        - live[194] * live[438] - live[66] * t1813;
+    let t1816 = live[40] * live[192] + live[55] * live[819] + live[60] * t1814
+        + live[61] * t1815 + 0.01771278698415 * live[821]
+        + 0.0000001609852873477455 * live[379] - 0.000000039595442777388946 * live[373]
+        - live[169] * live[190] - live[52] * live[820] - 0.03745 * live[998]
+        - 0.000615720268358608 * t1783;
+    let t1817 = live[51] * live[820] + live[61] * t1814 + 0.03745 * live[996]
+        + 0.0022644781431582876 * live[379] - 0.0005461134539102453 * live[373]
+        - 0.0000001609852873477455 * live[378] - 0.0000020453744565 * live[821]
+        - live[168] * live[190] - live[40] * live[189] - live[55] * live[822]
+        - live[60] * t1815;
+    let t1818 = live[27] * live[370] - live[28] * live[371] - qd[8] * live[451];
+    let t1819 = 0.0005426192213171667 * live[6] + 0.00003349734004227557 * live[439];
+    let t1820 = 0.00003349734004227557 * live[365] + live[30] * t1819
+        - 0.0005396092213171667 * t1818 - live[181] * live[451];
+    let t1821 = live[6] * live[182] + live[37] * live[447]
+        + 0.0038482516772412995
+            * (live[825] + 0.0749 * (live[789] - live[786]) - 0.16 * live[805])
+        - live[181] * live[439] - live[33] * t1819;
+    let t1822 = live[6] * live[179] + live[22] * live[823] + live[27] * t1820
+        + live[28] * t1821 + 0.01771278698415 * live[825] + 0.03745 * live[1002]
+        - 0.0000001609852873477455 * live[371] - 0.000000039595442777388946 * live[365]
+        - live[171] * live[177] - live[19] * live[824] - 0.000615720268358608 * t1788;
+    let t1823 = 0.0005461134539102453 * live[365] + 0.0000001609852873477455 * live[370]
+        + 0.0000020453744565 * live[825] + live[18] * live[824] + live[28] * t1820
+        + 0.0022644781431582876 * live[371] - live[170] * live[177] - live[6] * live[176]
+        - live[22] * live[826] - live[27] * t1821 - 0.03745 * live[1000];
+    let t1824 = t1796 - t1799;
+    let t1825 = t1797 - t1798;
+    let t1826 = live[115] * t1805 + 0.0000702001578415 * live[389]
+        + 0.003148870268177618 * live[687] + live[116] * t1804
+        - 0.008674079908742902 * live[810] - live[107] * live[213] - 0.014 * live[1015];
+    let t1827 = live[82] * t1811 + 0.003148870268177618 * live[694]
+        + 0.008674079908742902 * live[809] + 0.014 * t1780 + live[83] * t1810
+        - 0.0000702001578415 * live[381] - live[74] * live[199];
+    let t1828 = live[49] * t1817 + 0.003148870268177618 * live[701] + live[50] * t1816
+        - 0.008674079908742902 * live[808] - 0.0001636201578415 * live[373]
+        - live[41] * live[186] - 0.014 * t1785;
+    let t1829 = live[16] * t1823 + 0.0001636201578415 * live[365]
+        + 0.003148870268177618 * live[708] + 0.008674079908742902 * live[807]
+        + 0.014 * t1790 + live[17] * t1822 - live[7] * live[173];
+    let t1830 = live[223] * live[463]
+        - 0.0038482516772412995
+            * (live[127]
+                * (live[828] - 0.16 * live[770] - 0.03745 * (live[791] + live[395]))
+                - live[126]
+                    * (live[829] - 0.16 * live[772] - 0.03745 * (live[394] + live[792])))
+        - 0.000033497340042275575 * t1800 - live[129] * live[444];
+    let t1831 = live[164] * live[220] + 0.0000020453744565 * live[829] + t1830
+        + live[165] * live[217] + live[118] * live[814]
+        + 0.0005461134539102452 * live[395] - 0.000000039595442777388946 * live[394]
+        - live[117] * live[811] - 0.01771278698415 * live[828] - 0.16 * live[990];
+    let t1832 = 0.0000702001578415 * live[687] + live[739] + t1831
+        - 0.0003106728473725507 * live[389];
+    let t1833 = live[116] * t1805 + 0.008674079908742902 * live[827] + 0.014 * live[1004]
+        - 0.0000702001578415 * live[692] - live[735] - live[115] * t1804
+        - 0.003148870268177618 * live[765];
+    let t1834 = 0.000033497340042275575 * t1806 + live[209] * live[459]
+        - 0.0038482516772412995
+            * (live[94]
+                * (live[830] + 0.03745 * (live[795] + live[387]) - 0.16 * live[776])
+                - live[93]
+                    * (live[831] + 0.03745 * (live[386] + live[796]) - 0.16 * live[778]))
+        - live[96] * live[445];
+    let t1835 = live[166] * live[206] + t1834 + live[167] * live[203]
+        + live[85] * live[818] - 0.01771278698415 * live[830]
+        - 0.0005461134539102452 * live[387] - live[84] * live[815]
+        - 0.0000020453744565 * live[831] - 0.16 * live[992]
+        - 0.000000039595442777388946 * live[386];
+    let t1836 = live[745] + t1835 - 0.0003106728473725507 * live[381]
+        - 0.0000702001578415 * live[694];
+    let t1837 = 0.0000702001578415 * live[699] + live[83] * t1811 - live[741]
+        - live[82] * t1810 - 0.003148870268177618 * live[763]
+        - 0.008674079908742902 * live[827] - 0.014 * live[1006];
+    let t1838 = live[195] * live[455]
+        - 0.0038482516772412995
+            * (live[61]
+                * (live[833] - 0.16 * live[782] - 0.03745 * (live[799] + live[379]))
+                - live[60]
+                    * (live[834] - 0.16 * live[784] - 0.03745 * (live[378] + live[800])))
+        - 0.000033497340042275575 * t1812 - live[63] * live[446];
+    let t1839 = live[168] * live[192] + 0.0000020453744565 * live[834] + t1838
+        + live[169] * live[189] + live[52] * live[822]
+        + 0.0005461134539102452 * live[379] - 0.000000039595442777388946 * live[378]
+        - live[51] * live[819] - 0.01771278698415 * live[833] - 0.16 * live[996];
+    let t1840 = live[751] + t1839 - 0.0003106728473725507 * live[373]
+        - 0.0001636201578415 * live[701];
+    let t1841 = 0.0001636201578415 * live[706] + live[50] * t1817
+        + 0.008674079908742902 * live[832] + 0.014 * live[1008] - live[747]
+        - live[49] * t1816 - 0.003148870268177618 * live[761];
+    let t1842 = 0.000033497340042275575 * t1818 + live[182] * live[451]
+        - 0.0038482516772412995
+            * (live[28]
+                * (live[835] + 0.03745 * (live[803] + live[371]) - 0.16 * live[788])
+                - live[27]
+                    * (live[836] + 0.03745 * (live[370] + live[804]) - 0.16 * live[790]))
+        - live[30] * live[447];
+    let t1843 = live[170] * live[179] + t1842 + live[171] * live[176]
+        + live[19] * live[826] - 0.01771278698415 * live[835]
+        - 0.0005461134539102452 * live[371] - live[18] * live[823]
+        - 0.0000020453744565 * live[836] - 0.16 * live[1000]
+        - 0.000000039595442777388946 * live[370];
+    let t1844 = 0.0001636201578415 * live[708] + live[757] + t1843
+        - 0.0003106728473725507 * live[365];
+    let t1845 = live[17] * t1823 - 0.0001636201578415 * live[713] - live[753]
+        - live[16] * t1822 - 0.003148870268177618 * live[759]
+        - 0.008674079908742902 * live[832] - 0.014 * live[1010];
+    let t1846 = live[9] + live[923];
+    let t1847 = live[28] * t1846;
+    let t1848 = live[925] - 0.01771278698415 * live[838] - 0.0038482516772412995 * t1847;
+    let t1849 = live[27] * t1846;
+    let t1850 = 0.0000020453744565 * (live[608] - live[9]) + live[927]
+        + 0.0038482516772412995 * t1849;
+    let t1851 = live[17] * t1848 + live[16] * t1850;
+    let t1852 = 0.008674079908742902 * live[837] + t1851;
+    let t1853 = live[27] * live[839] + live[941] + live[28] * live[841];
+    let t1854 = 0.0000020453744565 * (live[619] + live[839])
+        - 0.017348159817485803 * live[11] - 0.01771278698415 * live[840]
+        - 0.0038482516772412995 * t1853;
+    let t1855 = live[17] * t1850 - live[16] * t1848;
+    let t1856 = live[7] * t1854 - live[6] * t1855;
+    let t1857 = live[6] * t1854 + live[7] * t1855;
+    let t1858 = live[448] + live[28] * live[839] - live[27] * live[841];
+    let t1859 = 0.00003349734004227557 * live[9] + live[960]
+        - 0.0005396092213171667 * t1858;
+    let t1860 = 0.0038482516772412995
+        * (0.03745 * live[641] - 0.028 * live[11] - 0.16 * live[840]) + live[961];
+    let t1861 = 0.0000001609852873477455 * live[839] + live[962] + live[27] * t1859
+        + live[28] * t1860
+        + 0.03745 * (0.007696503354482599 * live[926] + 0.0038482516772412995 * t1849)
+        - 0.000000039595442777388946 * live[9] - 0.0004959580355562 * live[11]
+        - 0.000615720268358608 * t1853;
+    let t1862 = 0.007696503354482599 * live[924] - 0.0038482516772412995 * t1847;
+    let t1863 = 0.0005461134539102453 * live[9] + live[965] + live[28] * t1859
+        - 0.0000001609852873477455 * (live[841] + live[620])
+        - 0.000000057270484782 * live[11] - 0.0022644781431582876 * live[839]
+        - live[27] * t1860 - 0.03745 * t1862;
+    let t1864 = live[16] * t1863 + 0.014 * t1855 + live[17] * t1861;
+    let t1865 = 0.000033497340042275575 * t1858
+        - 0.0038482516772412995
+            * (live[28]
+                * (0.014 * live[842] + 0.03745 * (live[619] - live[839])
+                    - 0.16 * live[838])
+                - live[27]
+                    * (0.32 * live[609] + 0.014 * live[843]
+                        + 0.03745 * (live[654] - live[398])));
+    let t1866 = t1865 + 0.0005461134539102452 * live[839] + live[984]
+        + 0.000000039595442777388946 * live[841] - 0.0002479790177781 * live[842]
+        - 0.000000028635242391 * live[843] - 0.16 * t1862;
+    let t1867 = 0.002869297420805067 * live[9] + t1866;
+    let t1868 = live[985] + live[17] * t1863 - live[16] * t1861 - 0.014 * t1851;
+    let t1869 = -0.0038482516772412995 * live[7] * live[845]
+        - 0.007696503354482599 * live[989];
+    let t1870 = 0.007696503354482599 * t1787
+        - 0.0038482516772412995 * live[6] * live[845];
+    let t1871 = 0.0001077510469627564 * live[37] * live[430] + live[17] * live[846]
+        + live[16] * live[847];
+    let t1872 = live[17] * live[847] - live[16] * live[846]
+        - 0.0001077510469627564 * live[940];
+    let t1873 = live[43] + live[917];
+    let t1874 = live[61] * t1873;
+    let t1875 = live[919] - 0.01771278698415 * live[849] - 0.0038482516772412995 * t1874;
+    let t1876 = live[60] * t1873;
+    let t1877 = live[921] + 0.0038482516772412995 * t1876
+        - 0.0000020453744565 * (live[605] - live[43]);
+    let t1878 = live[50] * t1875 + live[49] * t1877;
+    let t1879 = t1878 - 0.008674079908742902 * live[848];
+    let t1880 = live[60] * live[850] + live[939] + live[61] * live[852];
+    let t1881 = 0.017348159817485803 * live[44]
+        - 0.0000020453744565 * (live[616] + live[850]) - 0.01771278698415 * live[851]
+        - 0.0038482516772412995 * t1880;
+    let t1882 = live[50] * t1877 - live[49] * t1875;
+    let t1883 = live[41] * t1881 - live[40] * t1882;
+    let t1884 = live[40] * t1881 + live[41] * t1882;
+    let t1885 = live[452] + live[61] * live[850] - live[60] * live[852];
+    let t1886 = live[954] - 0.00003349734004227557 * live[43]
+        - 0.0005396092213171667 * t1885;
+    let t1887 = 0.0038482516772412995
+        * (0.028 * live[44] - 0.03745 * live[637] - 0.16 * live[851]) + live[955];
+    let t1888 = 0.0004959580355562 * live[44] + live[956] + live[60] * t1886
+        + live[61] * t1887 - 0.000000039595442777388946 * live[43]
+        - 0.0000001609852873477455 * live[850] - 0.000615720268358608 * t1880
+        - 0.03745 * (0.007696503354482599 * live[920] + 0.0038482516772412995 * t1876);
+    let t1889 = 0.007696503354482599 * live[918] - 0.0038482516772412995 * t1874;
+    let t1890 = 0.0000001609852873477455 * (live[617] + live[852]) + live[958]
+        + live[61] * t1886 + 0.03745 * t1889 - 0.0005461134539102453 * live[43]
+        - 0.000000057270484782 * live[44] - 0.0022644781431582876 * live[850]
+        - live[60] * t1887;
+    let t1891 = live[49] * t1890 + live[50] * t1888 - 0.014 * t1882;
+    let t1892 = -0.0038482516772412995
+        * (live[61]
+            * (-0.16 * live[849] - 0.014 * live[853] - 0.03745 * (live[616] - live[850]))
+            - live[60]
+                * (0.32 * live[606] - 0.014 * live[854]
+                    - 0.03745 * (live[651] - live[405])))
+        - 0.000033497340042275575 * t1885;
+    let t1893 = t1892 + 0.0002479790177781 * live[853] + live[980]
+        + 0.000000039595442777388946 * live[852] - 0.0005461134539102452 * live[850]
+        - 0.000000028635242391 * live[854] - 0.16 * t1889;
+    let t1894 = 0.002869297420805067 * live[43] + t1893;
+    let t1895 = live[982] + live[50] * t1890 + 0.014 * t1878 - live[49] * t1888;
+    let t1896 = -0.0038482516772412995 * live[41] * live[856]
+        - 0.007696503354482599 * live[988];
+    let t1897 = 0.007696503354482599 * t1782
+        - 0.0038482516772412995 * live[40] * live[856];
+    let t1898 = live[50] * live[857] + live[49] * live[858]
+        - 0.0001077510469627564 * live[70] * live[428];
+    let t1899 = live[50] * live[858] + 0.0001077510469627564 * live[938]
+        - live[49] * live[857];
+    let t1900 = live[76] + live[912];
+    let t1901 = live[94] * t1900;
+    let t1902 = live[914] - 0.01771278698415 * live[860] - 0.0038482516772412995 * t1901;
+    let t1903 = live[93] * t1900;
+    let t1904 = 0.0000020453744565 * (live[602] - live[76]) + live[916]
+        + 0.0038482516772412995 * t1903;
+    let t1905 = live[83] * t1902 + live[82] * t1904;
+    let t1906 = 0.008674079908742902 * live[859] + t1905;
+    let t1907 = live[93] * live[861] + live[937] + live[94] * live[863];
+    let t1908 = 0.0000020453744565 * (live[613] + live[861])
+        - 0.017348159817485803 * live[77] - 0.01771278698415 * live[862]
+        - 0.0038482516772412995 * t1907;
+    let t1909 = live[83] * t1904 - live[82] * t1902;
+    let t1910 = live[74] * t1908 - live[73] * t1909;
+    let t1911 = live[73] * t1908 + live[74] * t1909;
+    let t1912 = live[456] + live[94] * live[861] - live[93] * live[863];
+    let t1913 = 0.00003349734004227557 * live[76] + live[950]
+        - 0.0005396092213171667 * t1912;
+    let t1914 = 0.0038482516772412995
+        * (0.03745 * live[633] - 0.028 * live[77] - 0.16 * live[862]) + live[951];
+    let t1915 = 0.0000001609852873477455 * live[861] + live[952] + live[93] * t1913
+        + live[94] * t1914
+        + 0.03745 * (0.007696503354482599 * live[915] + 0.0038482516772412995 * t1903)
+        - 0.000000039595442777388946 * live[76] - 0.0004959580355562 * live[77]
+        - 0.000615720268358608 * t1907;
+    let t1916 = 0.007696503354482599 * live[913] - 0.0038482516772412995 * t1901;
+    let t1917 = 0.0005461134539102453 * live[76] + live[953] + live[94] * t1913
+        - 0.0000001609852873477455 * (live[863] + live[614])
+        - 0.000000057270484782 * live[77] - 0.0022644781431582876 * live[861]
+        - live[93] * t1914 - 0.03745 * t1916;
+    let t1918 = live[82] * t1917 + 0.014 * t1909 + live[83] * t1915;
+    let t1919 = 0.000033497340042275575 * t1912
+        - 0.0038482516772412995
+            * (live[94]
+                * (0.014 * live[864] + 0.03745 * (live[613] - live[861])
+                    - 0.16 * live[860])
+                - live[93]
+                    * (0.32 * live[603] + 0.014 * live[865]
+                        + 0.03745 * (live[648] - live[412])));
+    let t1920 = t1919 + 0.0005461134539102452 * live[861] + live[975]
+        + 0.000000039595442777388946 * live[863] - 0.0002479790177781 * live[864]
+        - 0.000000028635242391 * live[865] - 0.16 * t1916;
+    let t1921 = 0.002869297420805067 * live[76] + t1920;
+    let t1922 = live[977] + live[83] * t1917 - live[82] * t1915 - 0.014 * t1905;
+    let t1923 = -0.0038482516772412995 * live[74] * live[876]
+        - 0.007696503354482599 * live[987];
+    let t1924 = 0.007696503354482599 * t1777
+        - 0.0038482516772412995 * live[73] * live[876];
+    let t1925 = 0.0001077510469627564 * live[103] * live[426] + live[83] * live[877]
+        + live[82] * live[878];
+    live[1016] = t1923;
+    live[1017] = t1924;
+    out.1[0][6] = t1852;
+    out.1[0][9] = t1879;
+    out.1[0][12] = t1906;
+    out.1[1][5] = 2.50000279 * qd[0] + t1792 + t1793 + t1794 + t1795;
+    out.1[1][6] = t1856;
+    out.1[1][8] = t1869;
+    out.1[1][9] = t1883;
+    out.1[1][11] = t1896;
+    out.1[1][12] = t1910;
+    out.1[1][14] = t1923;
+    out.1[2][5] = t1796 + t1797 + t1798 + t1799;
+    out.1[2][6] = t1857;
+    out.1[2][8] = t1870;
+    out.1[2][9] = t1884;
+    out.1[2][11] = t1897;
+    out.1[2][12] = t1911;
+    out.1[2][14] = t1924;
+    out.1[3][5] = 0.015630744706250005 * qd[4] + 0.0875 * (t1825 - t1824) + t1826 + t1827
+        + t1828 + t1829;
+    out.1[3][6] = 0.0875 * t1857 + t1864;
+    out.1[3][8] = 0.0875 * t1870 + t1871;
+    out.1[3][9] = t1891 - 0.0875 * t1884;
+    out.1[3][11] = t1898 - 0.0875 * t1897;
+    out.1[3][12] = 0.0875 * t1911 + t1918;
+    out.1[3][14] = 0.0875 * t1924 + t1925;
+    out.1[4][5] = 0.1946 * (t1824 + t1825) + live[107] * t1832 + live[74] * t1836
+        + live[41] * t1840 + live[7] * t1844 - 0.06939998287725893 * qd[3]
+        - live[106] * t1833 - live[73] * t1837 - live[40] * t1841 - live[6] * t1845;
+    out.1[4][6] = live[7] * t1867 - 0.1946 * t1857 - live[6] * t1868;
+    out.1[4][8] = -0.001231440536717216 * live[7] * live[844] - 0.1946 * t1870
+        - live[6] * t1872;
+    out.1[4][9] = live[41] * t1894 - 0.1946 * t1884 - live[40] * t1895;
+    out.1[4][11] = -0.001231440536717216 * live[41] * live[855] - 0.1946 * t1897
+        - live[40] * t1899;
+    out.1[4][12] = 0.1946 * t1911 + live[74] * t1921 - live[73] * t1922;
+    out.1[5][5] = 0.0875 * (live[1005] + live[1009] - live[1007] - live[1011])
+        + 0.1946 * (t1794 + t1795 - t1792 - t1793) + live[106] * t1832
+        + live[107] * t1833 + live[73] * t1836 + live[74] * t1837 + live[40] * t1840
+        + live[41] * t1841 + live[6] * t1844 + live[7] * t1845;
+    out.1[5][6] = 0.1946 * t1856 + live[6] * t1867 + live[7] * t1868 - 0.0875 * t1852;
+    out.1[5][8] = 0.1946 * t1869 + live[7] * t1872
+        - 0.001231440536717216 * live[6] * live[844] - 0.0006734440435172274 * live[940];
+    out.1[5][9] = 0.0875 * t1879 + 0.1946 * t1883 + live[40] * t1894 + live[41] * t1895;
+    out.1[5][11] = 0.0006734440435172274 * live[938] + 0.1946 * t1896 + live[41] * t1899
+        - 0.001231440536717216 * live[40] * live[855];
+    out.1[5][12] = live[73] * t1921 + live[74] * t1922 - 0.0875 * t1906 - 0.1946 * t1910;
+    out.1[6][5] = t1829;
+    out.1[6][6] = t1864;
+    out.1[6][8] = t1871;
+    out.1[7][5] = 0.002838197420805067 * live[365] + t1843;
+    out.1[7][6] = 0.002838197420805067 * live[9] + t1866;
+    out.1[8][5] = 0.0005426192213171667 * live[365] + t1842;
+    out.1[8][6] = 0.0005426192213171667 * live[9] + live[983] + t1865;
+    out.1[9][5] = t1828;
+    out.1[9][9] = t1891;
+    out.1[9][11] = t1898;
+    out.1[10][5] = 0.002838197420805067 * live[373] + t1839;
+    out.1[10][9] = 0.002838197420805067 * live[43] + t1893;
+    out.1[11][5] = 0.0005426192213171667 * live[373] + t1838;
+    out.1[11][9] = 0.0005426192213171667 * live[43] + live[979] + t1892;
+    out.1[12][5] = t1827;
+    out.1[12][12] = t1918;
+    out.1[12][14] = t1925;
+    out.1[13][5] = 0.002838197420805067 * live[381] + t1835;
+    out.1[13][12] = 0.002838197420805067 * live[76] + t1920;
+    out.1[14][5] = 0.0005426192213171667 * live[381] + t1834;
+    out.1[14][12] = 0.0005426192213171667 * live[76] + live[974] + t1919;
+    out.1[15][5] = t1826;
+    out.1[16][5] = 0.002838197420805067 * live[389] + t1831;
+    out.1[17][5] = 0.0005426192213171667 * live[389] + t1830;
+}
+#[inline(never)]
+fn inverse_dynamics_derivatives_part13(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            inverse_dynamics_derivatives_part13_avx(avx2, d, q, qd, qdd, live, out)
+        };
+    }
+    inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
+}
+/// [`inverse_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_part13_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
+}
+/// The statements of [`inverse_dynamics_derivatives_part13`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_part13_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    live: &mut [Real; 1018],
+    out: &mut (JointMatrix, JointMatrix),
+) {
+    let t1926 = live[83] * live[878] - live[82] * live[877]
+        - 0.0001077510469627564 * live[936];
+    let t1927 = live[109] + live[907];
+    let t1928 = live[127] * t1927;
+    let t1929 = live[909] - 0.01771278698415 * live[880] - 0.0038482516772412995 * t1928;
+    let t1930 = live[126] * t1927;
+    let t1931 = live[911] + 0.0038482516772412995 * t1930
+        - 0.0000020453744565 * (live[599] - live[109]);
+    let t1932 = live[116] * t1929 + live[115] * t1931;
+    let t1933 = t1932 - 0.008674079908742902 * live[879];
+    let t1934 = live[126] * live[881] + live[935] + live[127] * live[883];
+    let t1935 = 0.017348159817485803 * live[110]
+        - 0.0000020453744565 * (live[610] + live[881]) - 0.01771278698415 * live[882]
+        - 0.0038482516772412995 * t1934;
+    let t1936 = live[116] * t1931 - live[115] * t1929;
+    let t1937 = live[107] * t1935 - live[106] * t1936;
+    let t1938 = live[106] * t1935 + live[107] * t1936;
+    let t1939 = live[460] + live[127] * live[881] - live[126] * live[883];
+    let t1940 = live[946] - 0.00003349734004227557 * live[109]
+        - 0.0005396092213171667 * t1939;
+    let t1941 = 0.0038482516772412995
+        * (0.028 * live[110] - 0.03745 * live[629] - 0.16 * live[882]) + live[947];
+    let t1942 = 0.0004959580355562 * live[110] + live[948] + live[126] * t1940
+        + live[127] * t1941 - 0.000000039595442777388946 * live[109]
+        - 0.0000001609852873477455 * live[881] - 0.000615720268358608 * t1934
+        - 0.03745 * (0.007696503354482599 * live[910] + 0.0038482516772412995 * t1930);
+    let t1943 = 0.007696503354482599 * live[908] - 0.0038482516772412995 * t1928;
+    let t1944 = 0.0000001609852873477455 * (live[611] + live[883]) + live[949]
+        + live[127] * t1940 + 0.03745 * t1943 - 0.0005461134539102453 * live[109]
+        - 0.000000057270484782 * live[110] - 0.0022644781431582876 * live[881]
+        - live[126] * t1941;
+    let t1945 = live[115] * t1944 + live[116] * t1942 - 0.014 * t1936;
+    let t1946 = -0.0038482516772412995
+        * (live[127]
+            * (-0.16 * live[880] - 0.014 * live[884] - 0.03745 * (live[610] - live[881]))
+            - live[126]
+                * (0.32 * live[600] - 0.014 * live[885]
+                    - 0.03745 * (live[644] - live[419])))
+        - 0.000033497340042275575 * t1939;
+    let t1947 = t1946 + 0.0002479790177781 * live[884] + live[970]
+        + 0.000000039595442777388946 * live[883] - 0.0005461134539102452 * live[881]
+        - 0.000000028635242391 * live[885] - 0.16 * t1943;
+    let t1948 = 0.002869297420805067 * live[109] + t1947;
+    let t1949 = live[972] + live[116] * t1944 + 0.014 * t1932 - live[115] * t1942;
+    let t1950 = -0.0038482516772412995 * live[107] * live[887]
+        - 0.007696503354482599 * live[986];
+    let t1951 = 0.007696503354482599 * live[1012]
+        - 0.0038482516772412995 * live[106] * live[887];
+    let t1952 = live[116] * live[888] + live[115] * live[889]
+        - 0.0001077510469627564 * live[136] * live[424];
+    let t1953 = live[116] * live[889] + 0.0001077510469627564 * live[934]
+        - live[115] * live[888];
+    out.1[0][15] = t1933;
+    out.1[1][15] = t1937;
+    out.1[1][17] = t1950;
+    out.1[2][15] = t1938;
+    out.1[2][17] = t1951;
+    out.1[3][15] = t1945 - 0.0875 * t1938;
+    out.1[3][17] = t1952 - 0.0875 * t1951;
+    out.1[4][14] = 0.1946 * live[1017] - 0.001231440536717216 * live[74] * live[866]
+        - live[73] * t1926;
+    out.1[4][15] = 0.1946 * t1938 + live[107] * t1948 - live[106] * t1949;
+    out.1[4][17] = 0.1946 * t1951 - 0.001231440536717216 * live[107] * live[886]
+        - live[106] * t1953;
+    out.1[5][14] = live[74] * t1926 - 0.001231440536717216 * live[73] * live[866]
+        - 0.0006734440435172274 * live[936] - 0.1946 * live[1016];
+    out.1[5][15] = 0.0875 * t1933 + live[106] * t1948 + live[107] * t1949
+        - 0.1946 * t1937;
+    out.1[5][17] = 0.0006734440435172274 * live[934] + live[107] * t1953
+        - 0.001231440536717216 * live[106] * live[886] - 0.1946 * t1950;
+    out.1[15][15] = t1945;
+    out.1[15][17] = t1952;
+    out.1[16][15] = 0.002838197420805067 * live[109] + t1947;
+    out.1[17][15] = 0.0005426192213171667 * live[109] + live[969] + t1946;
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 666,
+    add: 344,
+    div: 0,
+    sqrt: 0,
+    sin: 12,
+    cos: 12,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { gravity_derivatives_with_avx(avx2, d, q) };
+    }
+    gravity_derivatives_with_body(BuildLanes, d, q)
+}
+/// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn gravity_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    gravity_derivatives_with_body(avx2, d, q)
+}
+/// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn gravity_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[11], q[12], q[13], q[14]);
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = lanes
+        .sin_cos_quad(q[15], q[16], q[17], q[18]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5];
+    let t4 = q[4] * q[5];
+    let t5 = q[3] * q[6];
+    let t6 = q[4] * q[6];
+    let t7 = 2.0 * (t3 - t6);
+    let t8 = 2.0 * (t4 + t5);
+    let t9 = 1.0 - 2.0 * (t0 + t1);
+    let t10 = 9.81 * (t9 * c_q16 - t8 * s_q16);
+    let t11 = 9.81 * t7 * c_q17 - s_q17 * t10;
+    let t12 = t7 * s_q17;
+    let t13 = c_q17 * t10;
+    let t14 = 9.81 * t12 + t13;
+    let t15 = s_q18 * t11;
+    let t16 = 9.81 * (t9 * c_q13 - t8 * s_q13);
+    let t17 = 9.81 * t7 * c_q14 - s_q14 * t16;
+    let t18 = t7 * s_q14;
+    let t19 = c_q14 * t16;
+    let t20 = 9.81 * t18 + t19;
+    let t21 = s_q15 * t17;
+    let t22 = 9.81 * (t9 * c_q10 - t8 * s_q10);
+    let t23 = 9.81 * t7 * c_q11 - s_q11 * t22;
+    let t24 = t7 * s_q11;
+    let t25 = c_q11 * t22;
+    let t26 = 9.81 * t24 + t25;
+    let t27 = s_q12 * t23;
+    let t28 = 9.81 * (t9 * c_q7 - t8 * s_q7);
+    let t29 = 9.81 * t7 * c_q8 - s_q8 * t28;
+    let t30 = t7 * s_q8;
+    let t31 = c_q8 * t28;
+    let t32 = 9.81 * t30 + t31;
+    let t33 = s_q9 * t29;
+    let t34 = t8 * c_q16;
+    let t35 = t9 * s_q16;
+    let t36 = 9.81 * (t34 + t35);
+    let t37 = t8 * c_q13;
+    let t38 = t9 * s_q13;
+    let t39 = 9.81 * (t37 + t38);
+    let t40 = t8 * c_q10;
+    let t41 = t9 * s_q10;
+    let t42 = 9.81 * (t40 + t41);
+    let t43 = t8 * c_q7;
+    let t44 = t9 * s_q7;
+    let t45 = 9.81 * (t43 + t44);
+    let t46 = t36 * (0.01771278698415 + 0.0038482516772412995 * c_q18);
+    let t47 = t36 * (-0.0000020453744565 - 0.0038482516772412995 * s_q18);
+    let t48 = t39 * (0.01771278698415 + 0.0038482516772412995 * c_q15);
+    let t49 = t39 * (0.0000020453744565 - 0.0038482516772412995 * s_q15);
+    let t50 = t42 * (0.01771278698415 + 0.0038482516772412995 * c_q12);
+    let t51 = t42 * (-0.0000020453744565 - 0.0038482516772412995 * s_q12);
+    let t52 = t45 * (0.01771278698415 + 0.0038482516772412995 * c_q9);
+    let t53 = t45 * (0.0000020453744565 - 0.0038482516772412995 * s_q9);
+    let t54 = 0.0000020453744565 * t14 - 0.01771278698415 * t11
+        - 0.0038482516772412995 * (c_q18 * t11 - s_q18 * t14);
+    let t55 = s_q17 * t46;
+    let t56 = c_q17 * t47;
+    let t57 = 0.08509272390476787 * t7 + t56 - t55;
+    let t58 = -0.01771278698415 * t17 - 0.0000020453744565 * t20
+        - 0.0038482516772412995 * (c_q15 * t17 - s_q15 * t20);
+    let t59 = s_q14 * t48;
+    let t60 = c_q14 * t49;
+    let t61 = t60 - 0.08509272390476787 * t7 - t59;
+    let t62 = 0.0000020453744565 * t26 - 0.01771278698415 * t23
+        - 0.0038482516772412995 * (c_q12 * t23 - s_q12 * t26);
+    let t63 = s_q11 * t50;
+    let t64 = c_q11 * t51;
+    let t65 = 0.08509272390476787 * t7 + t64 - t63;
+    let t66 = -0.01771278698415 * t29 - 0.0000020453744565 * t32
+        - 0.0038482516772412995 * (c_q9 * t29 - s_q9 * t32);
+    let t67 = s_q8 * t52;
+    let t68 = c_q8 * t53;
+    let t69 = t68 - 0.08509272390476787 * t7 - t67;
+    let t70 = q[6] * q[6];
+    let t71 = 2.0 * (0.5 * (t2 - t1) + 0.5 * (t70 - t0));
+    let t72 = 9.81 * (c_q7 * t8 + s_q7 * t71);
+    let t73 = 9.81 * (c_q10 * t8 + s_q10 * t71);
+    let t74 = 9.81 * (c_q13 * t8 + s_q13 * t71);
+    let t75 = 9.81 * (c_q16 * t8 + s_q16 * t71);
+    let t76 = 9.81 * (c_q16 * t71 - s_q16 * t8);
+    let t77 = t76 * (0.01771278698415 + 0.0038482516772412995 * c_q18);
+    let t78 = c_q17 * t77;
+    let t79 = t76 * (-0.0000020453744565 - 0.0038482516772412995 * s_q18);
+    let t80 = s_q17 * t79;
+    let t81 = 9.81 * (c_q13 * t71 - s_q13 * t8);
+    let t82 = t81 * (0.01771278698415 + 0.0038482516772412995 * c_q15);
+    let t83 = c_q14 * t82;
+    let t84 = t81 * (0.0000020453744565 - 0.0038482516772412995 * s_q15);
+    let t85 = s_q14 * t84;
+    let t86 = 9.81 * (c_q10 * t71 - s_q10 * t8);
+    let t87 = t86 * (0.01771278698415 + 0.0038482516772412995 * c_q12);
+    let t88 = c_q11 * t87;
+    let t89 = t86 * (-0.0000020453744565 - 0.0038482516772412995 * s_q12);
+    let t90 = s_q11 * t89;
+    let t91 = 9.81 * (c_q7 * t71 - s_q7 * t8);
+    let t92 = t91 * (0.01771278698415 + 0.0038482516772412995 * c_q9);
+    let t93 = c_q8 * t92;
+    let t94 = t91 * (0.0000020453744565 - 0.0038482516772412995 * s_q9);
+    let t95 = s_q8 * t94;
+    let t96 = t75 * (s_q17 * c_q18 + c_q17 * s_q18);
+    let t97 = -0.0038482516772412995 * t96
+        - t75 * (0.01771278698415 * s_q17 + 0.0000020453744565 * c_q17);
+    let t98 = c_q17 * t79 - s_q17 * t77;
+    let t99 = t74 * (s_q14 * c_q15 + c_q14 * s_q15);
+    let t100 = -0.0038482516772412995 * t99
+        - t74 * (0.01771278698415 * s_q14 - 0.0000020453744565 * c_q14);
+    let t101 = c_q14 * t84 - s_q14 * t82;
+    let t102 = t73 * (s_q11 * c_q12 + c_q11 * s_q12);
+    let t103 = -0.0038482516772412995 * t102
+        - t73 * (0.01771278698415 * s_q11 + 0.0000020453744565 * c_q11);
+    let t104 = c_q11 * t89 - s_q11 * t87;
+    let t105 = t72 * (s_q8 * c_q9 + c_q8 * s_q9);
+    let t106 = -0.0038482516772412995 * t105
+        - t72 * (0.01771278698415 * s_q8 - 0.0000020453744565 * c_q8);
+    let t107 = c_q8 * t94 - s_q8 * t92;
+    let t108 = 2.0 * (0.5 * (t0 - t2) - 0.5 * (t70 - t1));
+    let t109 = 9.81 * (t7 * c_q7);
+    let t110 = 9.81 * (t7 * c_q10);
+    let t111 = 9.81 * (t7 * c_q13);
+    let t112 = 9.81 * (t7 * c_q16);
+    let t113 = 9.81 * (t7 * s_q16);
+    let t114 = t113 * (0.01771278698415 + 0.0038482516772412995 * c_q18);
+    let t115 = c_q17 * t114;
+    let t116 = t113 * (-0.0000020453744565 - 0.0038482516772412995 * s_q18);
+    let t117 = s_q17 * t116;
+    let t118 = 9.81 * (t7 * s_q13);
+    let t119 = t118 * (0.01771278698415 + 0.0038482516772412995 * c_q15);
+    let t120 = c_q14 * t119;
+    let t121 = t118 * (0.0000020453744565 - 0.0038482516772412995 * s_q15);
+    let t122 = s_q14 * t121;
+    let t123 = 9.81 * (t7 * s_q10);
+    let t124 = t123 * (0.01771278698415 + 0.0038482516772412995 * c_q12);
+    let t125 = c_q11 * t124;
+    let t126 = t123 * (-0.0000020453744565 - 0.0038482516772412995 * s_q12);
+    let t127 = s_q11 * t126;
+    let t128 = 9.81 * (t7 * s_q7);
+    let t129 = t128 * (0.01771278698415 + 0.0038482516772412995 * c_q9);
+    let t130 = c_q8 * t129;
+    let t131 = t128 * (0.0000020453744565 - 0.0038482516772412995 * s_q9);
+    let t132 = s_q8 * t131;
+    let t133 = 9.81 * c_q17 * t108 - s_q17 * t112;
+    let t134 = 9.81 * s_q17 * t108 + c_q17 * t112;
+    let t135 = c_q18 * t133 - s_q18 * t134;
+    let t136 = 0.0000020453744565 * t134 - 0.01771278698415 * t133
+        - 0.0038482516772412995 * t135;
+    let t137 = 0.08509272390476787 * t108 + c_q17 * t116 - s_q17 * t114;
+    let t138 = 9.81 * c_q14 * t108 - s_q14 * t111;
+    let t139 = 9.81 * s_q14 * t108 + c_q14 * t111;
+    let t140 = c_q15 * t138 - s_q15 * t139;
+    let t141 = -0.01771278698415 * t138 - 0.0000020453744565 * t139
+        - 0.0038482516772412995 * t140;
+    let t142 = c_q14 * t121 - 0.08509272390476787 * t108 - s_q14 * t119;
+    let t143 = 9.81 * c_q11 * t108 - s_q11 * t110;
+    let t144 = 9.81 * s_q11 * t108 + c_q11 * t110;
+    let t145 = c_q12 * t143 - s_q12 * t144;
+    let t146 = 0.0000020453744565 * t144 - 0.01771278698415 * t143
+        - 0.0038482516772412995 * t145;
+    let t147 = 0.08509272390476787 * t108 + c_q11 * t126 - s_q11 * t124;
+    let t148 = 9.81 * c_q8 * t108 - s_q8 * t109;
+    let t149 = 9.81 * s_q8 * t108 + c_q8 * t109;
+    let t150 = c_q9 * t148 - s_q9 * t149;
+    let t151 = -0.01771278698415 * t148 - 0.0000020453744565 * t149
+        - 0.0038482516772412995 * t150;
+    let t152 = c_q8 * t131 - 0.08509272390476787 * t108 - s_q8 * t129;
+    let t153 = 2.0 * ((t4 + t5) * (0.5 + 0.5));
+    let t154 = 0.5 * (t6 - t3);
+    let t155 = s_q7 * t154;
+    let t156 = s_q10 * t154;
+    let t157 = s_q13 * t154;
+    let t158 = s_q16 * t154;
+    let t159 = c_q16 * t154;
+    let t160 = t159 * (0.695049761258046 + 0.1510053958149486 * c_q18);
+    let t161 = c_q17 * t160;
+    let t162 = t159 * (-0.00008026049367306 - 0.1510053958149486 * s_q18);
+    let t163 = s_q17 * t162;
+    let t164 = c_q13 * t154;
+    let t165 = t164 * (0.695049761258046 + 0.1510053958149486 * c_q15);
+    let t166 = c_q14 * t165;
+    let t167 = t164 * (0.00008026049367306 - 0.1510053958149486 * s_q15);
+    let t168 = s_q14 * t167;
+    let t169 = c_q10 * t154;
+    let t170 = t169 * (0.695049761258046 + 0.1510053958149486 * c_q12);
+    let t171 = c_q11 * t170;
+    let t172 = t169 * (-0.00008026049367306 - 0.1510053958149486 * s_q12);
+    let t173 = s_q11 * t172;
+    let t174 = c_q7 * t154;
+    let t175 = t174 * (0.695049761258046 + 0.1510053958149486 * c_q9);
+    let t176 = c_q8 * t175;
+    let t177 = t174 * (0.00008026049367306 - 0.1510053958149486 * s_q9);
+    let t178 = s_q8 * t177;
+    let t179 = 9.81 * c_q17 * t153 + 39.24 * t158 * s_q17;
+    let t180 = 9.81 * s_q17 * t153 - 39.24 * t158 * c_q17;
+    let t181 = c_q18 * t179 - s_q18 * t180;
+    let t182 = 0.0000020453744565 * t180 - 0.01771278698415 * t179
+        - 0.0038482516772412995 * t181;
+    let t183 = 0.08509272390476787 * t153 + c_q17 * t162 - s_q17 * t160;
+    let t184 = 9.81 * c_q14 * t153 + 39.24 * t157 * s_q14;
+    let t185 = 9.81 * s_q14 * t153 - 39.24 * t157 * c_q14;
+    let t186 = c_q15 * t184 - s_q15 * t185;
+    let t187 = -0.01771278698415 * t184 - 0.0000020453744565 * t185
+        - 0.0038482516772412995 * t186;
+    let t188 = c_q14 * t167 - 0.08509272390476787 * t153 - s_q14 * t165;
+    let t189 = 9.81 * c_q11 * t153 + 39.24 * t156 * s_q11;
+    let t190 = 9.81 * s_q11 * t153 - 39.24 * t156 * c_q11;
+    let t191 = c_q12 * t189 - s_q12 * t190;
+    let t192 = 0.0000020453744565 * t190 - 0.01771278698415 * t189
+        - 0.0038482516772412995 * t191;
+    let t193 = 0.08509272390476787 * t153 + c_q11 * t172 - s_q11 * t170;
+    let t194 = 9.81 * c_q8 * t153 + 39.24 * t155 * s_q8;
+    let t195 = 9.81 * s_q8 * t153 - 39.24 * t155 * c_q8;
+    let t196 = c_q9 * t194 - s_q9 * t195;
+    let t197 = -0.01771278698415 * t194 - 0.0000020453744565 * t195
+        - 0.0038482516772412995 * t196;
+    let t198 = c_q8 * t177 - 0.08509272390476787 * t153 - s_q8 * t175;
+    let t199 = t28 * (0.01771278698415 + 0.0038482516772412995 * c_q9);
+    let t200 = t28 * (0.0000020453744565 - 0.0038482516772412995 * s_q9);
+    let t201 = c_q8 * t199 + s_q8 * t200 - 0.008674079908742902 * t45;
+    let t202 = t45 * (s_q8 * c_q9 + c_q8 * s_q9);
+    let t203 = -0.0038482516772412995 * t202
+        - t45 * (0.01771278698415 * s_q8 - 0.0000020453744565 * c_q8);
+    let t204 = c_q8 * t200 - s_q8 * t199;
+    let t205 = t68 - t67;
+    let t206 = -t32;
+    let t207 = c_q9 * t206 - t33;
+    let t208 = -0.0000020453744565 * t29 - 0.01771278698415 * t206
+        - 0.0038482516772412995 * t207;
+    let t209 = c_q8 * t52 + s_q8 * t53;
+    let t210 = -0.0038482516772412995 * (t45 * (c_q8 * s_q9 + s_q8 * c_q9));
+    let t211 = t33 + c_q9 * t32;
+    let t212 = 0.0038482516772412995 * t211;
+    let t213 = 0.0038482516772412995 * (t45 * (s_q8 * s_q9 - c_q8 * c_q9));
+    let t214 = t22 * (0.01771278698415 + 0.0038482516772412995 * c_q12);
+    let t215 = t22 * (-0.0000020453744565 - 0.0038482516772412995 * s_q12);
+    let t216 = c_q11 * t214 + s_q11 * t215 + 0.008674079908742902 * t42;
+    let t217 = t42 * (s_q11 * c_q12 + c_q11 * s_q12);
+    let t218 = -0.0038482516772412995 * t217
+        - t42 * (0.01771278698415 * s_q11 + 0.0000020453744565 * c_q11);
+    let t219 = c_q11 * t215 - s_q11 * t214;
+    let t220 = t64 - t63;
+    let t221 = -t26;
+    let t222 = c_q12 * t221 - t27;
+    let t223 = 0.0000020453744565 * t23 - 0.01771278698415 * t221
+        - 0.0038482516772412995 * t222;
+    let t224 = c_q11 * t50 + s_q11 * t51;
+    let t225 = -0.0038482516772412995 * (t42 * (c_q11 * s_q12 + s_q11 * c_q12));
+    let t226 = t27 + c_q12 * t26;
+    let t227 = 0.0038482516772412995 * t226;
+    let t228 = 0.0038482516772412995 * (t42 * (s_q11 * s_q12 - c_q11 * c_q12));
+    let t229 = t16 * (0.01771278698415 + 0.0038482516772412995 * c_q15);
+    let t230 = t16 * (0.0000020453744565 - 0.0038482516772412995 * s_q15);
+    let t231 = c_q14 * t229 + s_q14 * t230 - 0.008674079908742902 * t39;
+    let t232 = t39 * (s_q14 * c_q15 + c_q14 * s_q15);
+    let t233 = -0.0038482516772412995 * t232
+        - t39 * (0.01771278698415 * s_q14 - 0.0000020453744565 * c_q14);
+    let t234 = c_q14 * t230 - s_q14 * t229;
+    let t235 = t60 - t59;
+    let t236 = -t20;
+    let t237 = c_q15 * t236 - t21;
+    let t238 = -0.0000020453744565 * t17 - 0.01771278698415 * t236
+        - 0.0038482516772412995 * t237;
+    let t239 = c_q14 * t48 + s_q14 * t49;
+    let t240 = -0.0038482516772412995 * (t39 * (c_q14 * s_q15 + s_q14 * c_q15));
+    let t241 = t21 + c_q15 * t20;
+    let t242 = 0.0038482516772412995 * t241;
+    let t243 = 0.0038482516772412995 * (t39 * (s_q14 * s_q15 - c_q14 * c_q15));
+    let t244 = t10 * (0.01771278698415 + 0.0038482516772412995 * c_q18);
+    let t245 = t10 * (-0.0000020453744565 - 0.0038482516772412995 * s_q18);
+    let t246 = c_q17 * t244 + s_q17 * t245 + 0.008674079908742902 * t36;
+    let t247 = t36 * (s_q17 * c_q18 + c_q17 * s_q18);
+    let t248 = -0.0038482516772412995 * t247
+        - t36 * (0.01771278698415 * s_q17 + 0.0000020453744565 * c_q17);
+    let t249 = c_q17 * t245 - s_q17 * t244;
+    let t250 = t56 - t55;
+    let t251 = -t14;
+    let t252 = c_q18 * t251 - t15;
+    let t253 = 0.0000020453744565 * t11 - 0.01771278698415 * t251
+        - 0.0038482516772412995 * t252;
+    let t254 = c_q17 * t46 + s_q17 * t47;
+    let t255 = -0.0038482516772412995 * (t36 * (c_q17 * s_q18 + s_q17 * c_q18));
+    let t256 = t15 + c_q18 * t14;
+    let t257 = 0.0038482516772412995 * t256;
+    let t258 = 0.0038482516772412995 * (t36 * (s_q17 * s_q18 - c_q17 * c_q18));
+    let t259 = t93 + t95 - 0.008674079908742902 * t72;
+    let t260 = t88 + t90 + 0.008674079908742902 * t73;
+    let t261 = t83 + t85 - 0.008674079908742902 * t74;
+    let t262 = t78 + t80 + 0.008674079908742902 * t75;
+    let t263 = 0.008674079908742902 * t109 + t130 + t132;
+    let t264 = t125 + t127 - 0.008674079908742902 * t110;
+    let t265 = 0.008674079908742902 * t111 + t120 + t122;
+    let t266 = t115 + t117 - 0.008674079908742902 * t112;
+    let t267 = t176 + t178 - 0.34037089561907147 * t155;
+    let t268 = 0.34037089561907147 * t156 + t171 + t173;
+    let t269 = t166 + t168 - 0.34037089561907147 * t157;
+    let t270 = 0.34037089561907147 * t158 + t161 + t163;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            24.5250273699 * t108,
+            24.5250273699 * t153,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            24.5250273699 * t71,
+            0.0,
+            98.1001094796 * t154,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            -24.5250273699 * t8,
+            24.5250273699 * t7,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t262 + t261 + t260 + t259,
+            t266 + t265 + t264 + t263,
+            t270 + t269 + t268 + t267,
+            t201,
+            t205,
+            t210,
+            t216,
+            t220,
+            t225,
+            t231,
+            t235,
+            t240,
+            t246,
+            t250,
+            t255,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            c_q16 * t97 + c_q13 * t100 + c_q10 * t103 + c_q7 * t106 - s_q16 * t98
+                - s_q13 * t101 - s_q10 * t104 - s_q7 * t107,
+            c_q16 * t136 + c_q13 * t141 + c_q10 * t146 + c_q7 * t151 - s_q16 * t137
+                - s_q13 * t142 - s_q10 * t147 - s_q7 * t152,
+            c_q16 * t182 + c_q13 * t187 + c_q10 * t192 + c_q7 * t197 - s_q16 * t183
+                - s_q13 * t188 - s_q10 * t193 - s_q7 * t198,
+            c_q7 * (t203 - t69) - s_q7 * (t66 + t204),
+            c_q7 * t208 + s_q7 * t209,
+            0.0038482516772412995 * c_q7 * t211 - s_q7 * t213,
+            c_q10 * (t218 - t65) - s_q10 * (t62 + t219),
+            c_q10 * t223 + s_q10 * t224,
+            0.0038482516772412995 * c_q10 * t226 - s_q10 * t228,
+            c_q13 * (t233 - t61) - s_q13 * (t58 + t234),
+            c_q13 * t238 + s_q13 * t239,
+            0.0038482516772412995 * c_q13 * t241 - s_q13 * t243,
+            c_q16 * (t248 - t57) - s_q16 * (t54 + t249),
+            c_q16 * t253 + s_q16 * t254,
+            0.0038482516772412995 * c_q16 * t256 - s_q16 * t258,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            s_q16 * t97 + c_q16 * t98 + s_q13 * t100 + c_q13 * t101 + s_q10 * t103
+                + c_q10 * t104 + s_q7 * t106 + c_q7 * t107,
+            s_q16 * t136 + c_q16 * t137 + s_q13 * t141 + c_q13 * t142 + s_q10 * t146
+                + c_q10 * t147 + s_q7 * t151 + c_q7 * t152,
+            s_q16 * t182 + c_q16 * t183 + s_q13 * t187 + c_q13 * t188 + s_q10 * t192
+                + c_q10 * t193 + s_q7 * t197 + c_q7 * t198,
+            c_q7 * (t66 + t204) + s_q7 * (t203 - t69),
+            s_q7 * t208 - c_q7 * t209,
+            c_q7 * t213 + 0.0038482516772412995 * s_q7 * t211,
+            c_q10 * (t62 + t219) + s_q10 * (t218 - t65),
+            s_q10 * t223 - c_q10 * t224,
+            c_q10 * t228 + 0.0038482516772412995 * s_q10 * t226,
+            c_q13 * (t58 + t234) + s_q13 * (t233 - t61),
+            s_q13 * t238 - c_q13 * t239,
+            c_q13 * t243 + 0.0038482516772412995 * s_q13 * t241,
+            c_q16 * (t54 + t249) + s_q16 * (t248 - t57),
+            s_q16 * t253 - c_q16 * t254,
+            c_q16 * t258 + 0.0038482516772412995 * s_q16 * t256,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t259,
+            t263,
+            t267,
+            t201,
+            t205,
+            t210,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t106,
+            t151,
+            t197,
+            t203,
+            t208,
+            t212,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            -0.0038482516772412995 * t105,
+            -0.0038482516772412995 * t150,
+            -0.0038482516772412995 * t196,
+            -0.0038482516772412995 * t202,
+            -0.0038482516772412995 * t207,
+            t212,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t260,
+            t264,
+            t268,
+            0.0,
+            0.0,
+            0.0,
+            t216,
+            t220,
+            t225,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t103,
+            t146,
+            t192,
+            0.0,
+            0.0,
+            0.0,
+            t218,
+            t223,
+            t227,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            -0.0038482516772412995 * t102,
+            -0.0038482516772412995 * t145,
+            -0.0038482516772412995 * t191,
+            0.0,
+            0.0,
+            0.0,
+            -0.0038482516772412995 * t217,
+            -0.0038482516772412995 * t222,
+            t227,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t261,
+            t265,
+            t269,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t231,
+            t235,
+            t240,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t100,
+            t141,
+            t187,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t233,
+            t238,
+            t242,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            -0.0038482516772412995 * t99,
+            -0.0038482516772412995 * t140,
+            -0.0038482516772412995 * t186,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -0.0038482516772412995 * t232,
+            -0.0038482516772412995 * t237,
+            t242,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t262,
+            t266,
+            t270,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t246,
+            t250,
+            t255,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t97,
+            t136,
+            t182,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t248,
+            t253,
+            t257,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            -0.0038482516772412995 * t96,
+            -0.0038482516772412995 * t135,
+            -0.0038482516772412995 * t181,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -0.0038482516772412995 * t247,
+            -0.0038482516772412995 * t252,
+            t257,
+        ],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 2741,
+    add: 1656,
+    div: 14,
+    sqrt: 0,
+    sin: 12,
+    cos: 12,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[11], q[12], q[13], q[14]);
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = lanes
+        .sin_cos_quad(q[15], q[16], q[17], q[18]);
+    let t0 = s_q9 * s_q9;
+    let t1 = c_q8 * c_q9 - s_q8 * s_q9;
+    let t2 = -0.0038482516772412995 * t1;
+    let t3 = 0.00023148988883634047 * (c_q8 * s_q9 + s_q8 * c_q9);
+    let t4 = 16.623843471461296 * t3;
+    let t5 = s_q7 * t4;
+    let t6 = c_q7 * t4;
+    let t7 = t3 + 0.0875 * t6;
+    let t8 = 0.00023148988883634047 * t1;
+    let t9 = s_q12 * s_q12;
+    let t10 = s_q11 * s_q12 - c_q11 * c_q12;
+    let t11 = 0.0038482516772412995 * t10;
+    let t12 = -0.00023148988883634047 * (c_q11 * s_q12 + s_q11 * c_q12);
+    let t13 = -16.623843471461296 * t12;
+    let t14 = s_q10 * t13;
+    let t15 = c_q10 * t13;
+    let t16 = t12 - 0.0875 * t15;
+    let t17 = 0.00023148988883634047 * t10;
+    let t18 = s_q15 * s_q15;
+    let t19 = c_q14 * c_q15 - s_q14 * s_q15;
+    let t20 = -0.0038482516772412995 * t19;
+    let t21 = 0.00023148988883634047 * (c_q14 * s_q15 + s_q14 * c_q15);
+    let t22 = 16.623843471461296 * t21;
+    let t23 = s_q13 * t22;
+    let t24 = c_q13 * t22;
+    let t25 = t21 + 0.0875 * t24;
+    let t26 = 0.00023148988883634047 * t19;
+    let t27 = s_q18 * s_q18;
+    let t28 = s_q17 * s_q18 - c_q17 * c_q18;
+    let t29 = 0.0038482516772412995 * t28;
+    let t30 = -0.00023148988883634047 * (c_q17 * s_q18 + s_q17 * c_q18);
+    let t31 = -16.623843471461296 * t30;
+    let t32 = s_q16 * t31;
+    let t33 = c_q16 * t31;
+    let t34 = t30 - 0.0875 * t33;
+    let t35 = 0.00023148988883634047 * t28;
+    let t36 = -0.0038482516772412995 * c_q9 - 0.01771278698415;
+    let t37 = 0.00017761436535496228 * s_q9 - 0.000000039595442777388946;
+    let t38 = 0.00017761436535496228 * c_q9 + 0.0005461134539102453;
+    let t39 = -0.0038482516772412995 * c_q12 - 0.01771278698415;
+    let t40 = -0.00017761436535496228 * s_q12 - 0.000000039595442777388946;
+    let t41 = -0.00017761436535496228 * c_q12 - 0.0005461134539102453;
+    let t42 = -0.0038482516772412995 * c_q15 - 0.01771278698415;
+    let t43 = 0.00017761436535496228 * s_q15 - 0.000000039595442777388946;
+    let t44 = 0.00017761436535496228 * c_q15 + 0.0005461134539102453;
+    let t45 = -0.0038482516772412995 * c_q18 - 0.01771278698415;
+    let t46 = -0.00017761436535496228 * s_q18 - 0.000000039595442777388946;
+    let t47 = -0.00017761436535496228 * c_q18 - 0.0005461134539102453;
+    let t48 = -0.0038482516772412995 * s_q18 - 0.0000020453744565;
+    let t49 = 0.0000020453744565 - 0.0038482516772412995 * s_q15;
+    let t50 = -0.0038482516772412995 * s_q12 - 0.0000020453744565;
+    let t51 = 0.0000020453744565 - 0.0038482516772412995 * s_q9;
+    let t52 = s_q18 * (-0.000615720268358608 - 0.0005396092213171667 * c_q18);
+    let t53 = t52 - 0.0000001609852873477455;
+    let t54 = c_q17 * t45 - s_q17 * t48;
+    let t55 = s_q17 * t45 + c_q17 * t48;
+    let t56 = s_q17 * c_q17;
+    let t57 = 0.014 * t54 + c_q17 * t47 - s_q17 * t46;
+    let t58 = 0.014 * t55 + c_q17 * t46 + s_q17 * t47;
+    let t59 = t58 + 0.0000702001578415;
+    let t60 = -0.008674079908742902 * c_q16 - s_q16 * t54;
+    let t61 = c_q16 * t54 - 0.008674079908742902 * s_q16;
+    let t62 = s_q16 * t57;
+    let t63 = s_q15 * (-0.000615720268358608 - 0.0005396092213171667 * c_q15);
+    let t64 = t63 + 0.0000001609852873477455;
+    let t65 = c_q14 * t42 - s_q14 * t49;
+    let t66 = s_q14 * t42 + c_q14 * t49;
+    let t67 = s_q14 * c_q14;
+    let t68 = c_q14 * t44 - s_q14 * t43 - 0.014 * t65;
+    let t69 = c_q14 * t43 + s_q14 * t44 - 0.014 * t66;
+    let t70 = t69 - 0.0000702001578415;
+    let t71 = 0.008674079908742902 * c_q13 - s_q13 * t65;
+    let t72 = 0.008674079908742902 * s_q13 + c_q13 * t65;
+    let t73 = s_q13 * t68;
+    let t74 = s_q12 * (-0.000615720268358608 - 0.0005396092213171667 * c_q12);
+    let t75 = t74 - 0.0000001609852873477455;
+    let t76 = c_q11 * t39 - s_q11 * t50;
+    let t77 = s_q11 * t39 + c_q11 * t50;
+    let t78 = s_q11 * c_q11;
+    let t79 = 0.014 * t76 + c_q11 * t41 - s_q11 * t40;
+    let t80 = 0.014 * t77 + c_q11 * t40 + s_q11 * t41;
+    let t81 = t80 - 0.0001636201578415;
+    let t82 = -0.008674079908742902 * c_q10 - s_q10 * t76;
+    let t83 = c_q10 * t76 - 0.008674079908742902 * s_q10;
+    let t84 = s_q10 * t79;
+    let t85 = s_q9 * (-0.000615720268358608 - 0.0005396092213171667 * c_q9);
+    let t86 = t85 + 0.0000001609852873477455;
+    let t87 = c_q8 * t36 - s_q8 * t51;
+    let t88 = s_q8 * t36 + c_q8 * t51;
+    let t89 = s_q8 * c_q8;
+    let t90 = c_q8 * t38 - s_q8 * t37 - 0.014 * t87;
+    let t91 = c_q8 * t37 + s_q8 * t38 - 0.014 * t88;
+    let t92 = t91 + 0.0001636201578415;
+    let t93 = 0.008674079908742902 * c_q7 - s_q7 * t87;
+    let t94 = 0.008674079908742902 * s_q7 + c_q7 * t87;
+    let t95 = s_q7 * t90;
+    let t96 = 0.001231440536717216 * c_q18 + 0.002838197420805067;
+    let t97 = 0.0010792184426343333 * t27 - 0.001231440536717216 * c_q18
+        - 0.0028040873644754544;
+    let t98 = t52 + t56 * t97 - 2.0 * s_q17 * s_q17 * t53 - 0.0000001609852873477455;
+    let t99 = s_q17 * s_q17 * t97 + 2.0 * t53 * t56 - 0.0005396092213171667 * t27;
+    let t100 = 0.001231440536717216 * c_q18 + t99;
+    let t101 = s_q16 * (t100 + 0.0024934145171029037);
+    let t102 = 0.001231440536717216 * c_q15 + 0.002838197420805067;
+    let t103 = 0.0010792184426343333 * t18 - 0.001231440536717216 * c_q15
+        - 0.0028040873644754544;
+    let t104 = t63 + t67 * t103 + 0.0000001609852873477455 - 2.0 * s_q14 * s_q14 * t64;
+    let t105 = s_q14 * s_q14 * t103 + 2.0 * t64 * t67 - 0.0005396092213171667 * t18;
+    let t106 = 0.001231440536717216 * c_q15 + t105;
+    let t107 = s_q13 * (t106 + 0.0024934145171029037);
+    let t108 = 0.001231440536717216 * c_q12 + 0.002838197420805067;
+    let t109 = 0.0010792184426343333 * t9 - 0.001231440536717216 * c_q12
+        - 0.0028040873644754544;
+    let t110 = t74 + t78 * t109 - 2.0 * s_q11 * s_q11 * t75 - 0.0000001609852873477455;
+    let t111 = s_q11 * s_q11 * t109 + 2.0 * t75 * t78 - 0.0005396092213171667 * t9;
+    let t112 = 0.001231440536717216 * c_q12 + t111;
+    let t113 = s_q10 * (t112 + 0.0024934145171029037);
+    let t114 = 0.001231440536717216 * c_q9 + 0.002838197420805067;
+    let t115 = 0.0010792184426343333 * t0 - 0.001231440536717216 * c_q9
+        - 0.0028040873644754544;
+    let t116 = t85 + t89 * t115 + 0.0000001609852873477455 - 2.0 * s_q8 * s_q8 * t86;
+    let t117 = s_q8 * s_q8 * t115 + 2.0 * t86 * t89 - 0.0005396092213171667 * t0;
+    let t118 = 0.001231440536717216 * c_q9 + t117;
+    let t119 = s_q7 * (t118 + 0.0024934145171029037);
+    let t120 = -t88;
+    let t121 = s_q7 * t120;
+    let t122 = c_q7 * t120;
+    let t123 = -t77;
+    let t124 = s_q10 * t123;
+    let t125 = c_q10 * t123;
+    let t126 = -t66;
+    let t127 = s_q13 * t126;
+    let t128 = c_q13 * t126;
+    let t129 = -t55;
+    let t130 = s_q16 * t129;
+    let t131 = c_q16 * t129;
+    let t132 = 0.000615720268358608 * c_q9 + 0.0005426192213171667;
+    let t133 = c_q7 * t132 - 0.1946 * t6 - s_q7 * t8;
+    let t134 = c_q7 * t8 + s_q7 * t132 - 0.0875 * t2 - 0.1946 * t5;
+    let t135 = 0.000615720268358608 * c_q12 + 0.0005426192213171667;
+    let t136 = c_q10 * t135 - 0.1946 * t15 - s_q10 * t17;
+    let t137 = 0.0875 * t11 + c_q10 * t17 + s_q10 * t135 - 0.1946 * t14;
+    let t138 = 0.000615720268358608 * c_q15 + 0.0005426192213171667;
+    let t139 = 0.1946 * t24 + c_q13 * t138 - s_q13 * t26;
+    let t140 = 0.1946 * t23 + c_q13 * t26 + s_q13 * t138 - 0.0875 * t20;
+    let t141 = 0.000615720268358608 * c_q18 + 0.0005426192213171667;
+    let t142 = 0.1946 * t33 + c_q16 * t141 - s_q16 * t35;
+    let t143 = 0.0875 * t29 + 0.1946 * t32 + c_q16 * t35 + s_q16 * t141;
+    let t144 = 0.001231440536717216 * c_q18 + 0.002838197420805067
+        - 1842.9129686423132 * t141 * t141;
+    let inv0 = 1.0 / t144;
+    let t145 = t58 - 1842.9129686423132 * t30 * t141;
+    let t146 = t54 - 1842.9129686423132 * t29 * t141;
+    let t147 = 1842.9129686423132 * t32 * t141 - t130;
+    let t148 = t131 - 1842.9129686423132 * t33 * t141;
+    let t149 = t58 - 0.0875 * t131 - 1842.9129686423132 * t34 * t141;
+    let t150 = c_q16 * t96 + 0.1946 * t131 - t62 - 1842.9129686423132 * t141 * t142;
+    let t151 = 0.0875 * t54 + s_q16 * t96 + c_q16 * t57 + 0.1946 * t130
+        - 1842.9129686423132 * t141 * t143;
+    let t152 = t100 + 0.0031799702681776175 - inv0 * t145 * t145
+        - 1842.9129686423132 * t30 * t30;
+    let inv1 = 1.0 / t152;
+    let t153 = -1842.9129686423132 * t29 * t30 - inv0 * t145 * t146;
+    let t154 = 1842.9129686423132 * t30 * t32 - t61 - inv0 * t145 * t147;
+    let t155 = t60 - inv0 * t145 * t148 - 1842.9129686423132 * t30 * t33;
+    let t156 = t100 + 0.0031799702681776175 - 0.0875 * t60 - inv0 * t145 * t149
+        - 1842.9129686423132 * t30 * t34;
+    let t157 = 0.1946 * t60 + c_q16 * t59 - s_q16 * t98;
+    let t158 = t157 - 1842.9129686423132 * t30 * t142 - inv0 * t145 * t150;
+    let t159 = c_q16 * t98 + 0.1946 * t61 + s_q16 * t59;
+    let t160 = t159 - 1842.9129686423132 * t30 * t143 - inv0 * t145 * t151;
+    let t161 = 0.001231440536717216 * c_q15 + 0.002838197420805067
+        - 1842.9129686423132 * t138 * t138;
+    let inv2 = 1.0 / t161;
+    let t162 = t69 - 1842.9129686423132 * t21 * t138;
+    let t163 = t65 - 1842.9129686423132 * t20 * t138;
+    let t164 = 1842.9129686423132 * t23 * t138 - t127;
+    let t165 = t128 - 1842.9129686423132 * t24 * t138;
+    let t166 = t69 + 0.0875 * t128 - 1842.9129686423132 * t25 * t138;
+    let t167 = c_q13 * t102 + 0.1946 * t128 - t73 - 1842.9129686423132 * t138 * t139;
+    let t168 = s_q13 * t102 + c_q13 * t68 + 0.1946 * t127 - 0.0875 * t65
+        - 1842.9129686423132 * t138 * t140;
+    let t169 = t106 + 0.0031799702681776175 - inv2 * t162 * t162
+        - 1842.9129686423132 * t21 * t21;
+    let inv3 = 1.0 / t169;
+    let t170 = -1842.9129686423132 * t20 * t21 - inv2 * t162 * t163;
+    let t171 = 1842.9129686423132 * t21 * t23 - t72 - inv2 * t162 * t164;
+    let t172 = t71 - inv2 * t162 * t165 - 1842.9129686423132 * t21 * t24;
+    let t173 = 0.0875 * t71 + t106 + 0.0031799702681776175 - inv2 * t162 * t166
+        - 1842.9129686423132 * t21 * t25;
+    let t174 = 0.1946 * t71 + c_q13 * t70 - s_q13 * t104;
+    let t175 = t174 - 1842.9129686423132 * t21 * t139 - inv2 * t162 * t167;
+    let t176 = c_q13 * t104 + 0.1946 * t72 + s_q13 * t70;
+    let t177 = t176 - 1842.9129686423132 * t21 * t140 - inv2 * t162 * t168;
+    let t178 = 0.001231440536717216 * c_q12 + 0.002838197420805067
+        - 1842.9129686423132 * t135 * t135;
+    let inv4 = 1.0 / t178;
+    let t179 = t80 - 1842.9129686423132 * t12 * t135;
+    let t180 = t76 - 1842.9129686423132 * t11 * t135;
+    let t181 = 1842.9129686423132 * t14 * t135 - t124;
+    let t182 = t125 - 1842.9129686423132 * t15 * t135;
+    let t183 = t80 - 0.0875 * t125 - 1842.9129686423132 * t16 * t135;
+    let t184 = c_q10 * t108 - t84 - 0.1946 * t125 - 1842.9129686423132 * t135 * t136;
+    let t185 = 0.0875 * t76 + s_q10 * t108 + c_q10 * t79 - 0.1946 * t124
+        - 1842.9129686423132 * t135 * t137;
+    let t186 = t112 + 0.0031799702681776175 - inv4 * t179 * t179
+        - 1842.9129686423132 * t12 * t12;
+    let inv5 = 1.0 / t186;
+    let t187 = -1842.9129686423132 * t11 * t12 - inv4 * t179 * t180;
+    let t188 = 1842.9129686423132 * t12 * t14 - t83 - inv4 * t179 * t181;
+    let t189 = t82 - inv4 * t179 * t182 - 1842.9129686423132 * t12 * t15;
+    let t190 = t112 + 0.0031799702681776175 - 0.0875 * t82 - inv4 * t179 * t183
+        - 1842.9129686423132 * t12 * t16;
+    let t191 = c_q10 * t81 - 0.1946 * t82 - s_q10 * t110;
+    let t192 = t191 - 1842.9129686423132 * t12 * t136 - inv4 * t179 * t184;
+    let t193 = c_q10 * t110 + s_q10 * t81 - 0.1946 * t83;
+    let t194 = t193 - 1842.9129686423132 * t12 * t137 - inv4 * t179 * t185;
+    let t195 = 0.001231440536717216 * c_q9 + 0.002838197420805067
+        - 1842.9129686423132 * t132 * t132;
+    let inv6 = 1.0 / t195;
+    let t196 = t91 - 1842.9129686423132 * t3 * t132;
+    let t197 = t87 - 1842.9129686423132 * t2 * t132;
+    let t198 = 1842.9129686423132 * t5 * t132 - t121;
+    let t199 = t122 - 1842.9129686423132 * t6 * t132;
+    let t200 = t91 + 0.0875 * t122 - 1842.9129686423132 * t7 * t132;
+    let t201 = c_q7 * t114 - t95 - 0.1946 * t122 - 1842.9129686423132 * t132 * t133;
+    let t202 = s_q7 * t114 + c_q7 * t90 - 0.0875 * t87 - 0.1946 * t121
+        - 1842.9129686423132 * t132 * t134;
+    let t203 = t118 + 0.0031799702681776175 - inv6 * t196 * t196
+        - 1842.9129686423132 * t3 * t3;
+    let inv7 = 1.0 / t203;
+    let t204 = -1842.9129686423132 * t2 * t3 - inv6 * t196 * t197;
+    let t205 = 1842.9129686423132 * t3 * t5 - t94 - inv6 * t196 * t198;
+    let t206 = t93 - inv6 * t196 * t199 - 1842.9129686423132 * t3 * t6;
+    let t207 = 0.0875 * t93 + t118 + 0.0031799702681776175 - inv6 * t196 * t200
+        - 1842.9129686423132 * t3 * t7;
+    let t208 = c_q7 * t92 - 0.1946 * t93 - s_q7 * t116;
+    let t209 = t208 - 1842.9129686423132 * t3 * t133 - inv6 * t196 * t201;
+    let t210 = c_q7 * t116 + s_q7 * t92 - 0.1946 * t94;
+    let t211 = t210 - 1842.9129686423132 * t3 * t134 - inv6 * t196 * t202;
+    let t212 = 2.50000279
+        - 1842.9129686423132 * (t29 * t29 + t20 * t20 + t11 * t11 + t2 * t2)
+        - inv0 * t146 * t146 - inv1 * t153 * t153 - inv2 * t163 * t163
+        - inv3 * t170 * t170 - inv4 * t180 * t180 - inv5 * t187 * t187
+        - inv6 * t197 * t197 - inv7 * t204 * t204;
+    let inv8 = 1.0 / t212;
+    let t213 = 1842.9129686423132 * (t29 * t32 + t20 * t23 + t11 * t14 + t2 * t5)
+        - inv0 * t146 * t147 - inv1 * t153 * t154 - inv2 * t163 * t164
+        - inv3 * t170 * t171 - inv4 * t180 * t181 - inv5 * t187 * t188
+        - inv6 * t197 * t198 - inv7 * t204 * t205;
+    let t214 = -1842.9129686423132 * (t29 * t33 + t20 * t24 + t11 * t15 + t2 * t6)
+        - inv0 * t146 * t148 - inv1 * t153 * t155 - inv2 * t163 * t165
+        - inv3 * t170 * t172 - inv4 * t180 * t182 - inv5 * t187 * t189
+        - inv6 * t197 * t199 - inv7 * t204 * t206;
+    let t215 = -1842.9129686423132 * (t29 * t34 + t20 * t25 + t11 * t16 + t2 * t7)
+        - inv0 * t146 * t149 - inv1 * t153 * t156 - inv2 * t163 * t166
+        - inv3 * t170 * t173 - inv4 * t180 * t183 - inv5 * t187 * t190
+        - inv6 * t197 * t200 - inv7 * t204 * t207;
+    let t216 = t61 + t72 + t83 + t94;
+    let t217 = t216
+        - 1842.9129686423132 * (t29 * t142 + t20 * t139 + t11 * t136 + t2 * t133)
+        - inv0 * t146 * t150 - inv1 * t153 * t158 - inv2 * t163 * t167
+        - inv3 * t170 * t175 - inv4 * t180 * t184 - inv5 * t187 * t192
+        - inv6 * t197 * t201 - inv7 * t204 * t209;
+    let t218 = t60 + t71 + t82 + t93;
+    let t219 = -1842.9129686423132 * (t29 * t143 + t20 * t140 + t11 * t137 + t2 * t134)
+        - inv0 * t146 * t151 - inv1 * t153 * t160 - inv2 * t163 * t168
+        - inv3 * t170 * t177 - inv4 * t180 * t185 - inv5 * t187 * t194
+        - inv6 * t197 * t202 - inv7 * t204 * t211 - t218;
+    let t220 = 2.50000279
+        - 1842.9129686423132 * (t32 * t32 + t23 * t23 + t14 * t14 + t5 * t5)
+        - inv0 * t147 * t147 - inv1 * t154 * t154 - inv2 * t164 * t164
+        - inv3 * t171 * t171 - inv4 * t181 * t181 - inv5 * t188 * t188
+        - inv6 * t198 * t198 - inv7 * t205 * t205 - inv8 * t213 * t213;
+    let inv9 = 1.0 / t220;
+    let t221 = 1842.9129686423132 * (t32 * t33 + t23 * t24 + t14 * t15 + t5 * t6)
+        - inv0 * t147 * t148 - inv1 * t154 * t155 - inv2 * t164 * t165
+        - inv3 * t171 * t172 - inv4 * t181 * t182 - inv5 * t188 * t189
+        - inv6 * t198 * t199 - inv7 * t205 * t206 - inv8 * t213 * t214;
+    let t222 = 1842.9129686423132 * (t32 * t34 + t23 * t25 + t14 * t16 + t5 * t7) - t216
+        - inv0 * t147 * t149 - inv1 * t154 * t156 - inv2 * t164 * t166
+        - inv3 * t171 * t173 - inv4 * t181 * t183 - inv5 * t188 * t190
+        - inv6 * t198 * t200 - inv7 * t205 * t207 - inv8 * t213 * t215;
+    let t223 = 1842.9129686423132 * (t32 * t142 + t23 * t139 + t14 * t136 + t5 * t133)
+        - inv0 * t147 * t150 - inv1 * t154 * t158 - inv2 * t164 * t167
+        - inv3 * t171 * t175 - inv4 * t181 * t184 - inv5 * t188 * t192
+        - inv6 * t198 * t201 - inv7 * t205 * t209 - inv8 * t213 * t217;
+    let t224 = t55 + t66 + t77 + t88;
+    let t225 = 1842.9129686423132 * (t32 * t143 + t23 * t140 + t14 * t137 + t5 * t134)
+        + t224 - inv0 * t147 * t151 - inv1 * t154 * t160 - inv2 * t164 * t168
+        - inv3 * t171 * t177 - inv4 * t181 * t185 - inv5 * t188 * t194
+        - inv6 * t198 * t202 - inv7 * t205 * t211 - inv8 * t213 * t219;
+    let t226 = 2.50000279
+        - 1842.9129686423132 * (t33 * t33 + t24 * t24 + t15 * t15 + t6 * t6)
+        - inv0 * t148 * t148 - inv1 * t155 * t155 - inv2 * t165 * t165
+        - inv3 * t172 * t172 - inv4 * t182 * t182 - inv5 * t189 * t189
+        - inv6 * t199 * t199 - inv7 * t206 * t206 - inv8 * t214 * t214
+        - inv9 * t221 * t221;
+    let inv10 = 1.0 / t226;
+    let t227 = t218 - inv0 * t148 * t149 - inv1 * t155 * t156 - inv2 * t165 * t166
+        - inv3 * t172 * t173 - inv4 * t182 * t183 - inv5 * t189 * t190
+        - inv6 * t199 * t200 - inv7 * t206 * t207 - inv8 * t214 * t215
+        - inv9 * t221 * t222
+        - 1842.9129686423132 * (t33 * t34 + t24 * t25 + t15 * t16 + t6 * t7);
+    let t228 = -1842.9129686423132 * (t33 * t142 + t24 * t139 + t15 * t136 + t6 * t133)
+        - t224 - inv0 * t148 * t150 - inv1 * t155 * t158 - inv2 * t165 * t167
+        - inv3 * t172 * t175 - inv4 * t182 * t184 - inv5 * t189 * t192
+        - inv6 * t199 * t201 - inv7 * t206 * t209 - inv8 * t214 * t217
+        - inv9 * t221 * t223;
+    let t229 = -1842.9129686423132 * (t33 * t143 + t24 * t140 + t15 * t137 + t6 * t134)
+        - inv0 * t148 * t151 - inv1 * t155 * t160 - inv2 * t165 * t168
+        - inv3 * t172 * t177 - inv4 * t182 * t185 - inv5 * t189 * t194
+        - inv6 * t199 * t202 - inv7 * t206 * t211 - inv8 * t214 * t219
+        - inv9 * t221 * t225;
+    let t230 = 2.0 * (0.0875 * t71 - 0.1946 * t55 - 0.0875 * t60 - 0.1946 * t66)
+        + 2.0 * (0.1946 * t77 + 0.1946 * t88 + 0.0875 * t93 - 0.0875 * t82);
+    let t231 = t55 - t88;
+    let t232 = t66 - t77;
+    let t233 = t100 + t106 + t112 + t118 + t230 + 0.3892 * (t231 + t232)
+        + 0.028756205778960466 - inv0 * t149 * t149 - inv1 * t156 * t156
+        - inv2 * t166 * t166 - inv3 * t173 * t173 - inv4 * t183 * t183
+        - inv5 * t190 * t190 - inv6 * t200 * t200 - inv7 * t207 * t207
+        - inv8 * t215 * t215 - inv9 * t222 * t222 - inv10 * t227 * t227
+        - 1842.9129686423132 * (t34 * t34 + t25 * t25 + t16 * t16 + t7 * t7);
+    let inv11 = 1.0 / t233;
+    let t234 = t157 + t174 + t191 + t208 + 0.0875 * (t231 - t232) - inv0 * t149 * t150
+        - inv1 * t156 * t158 - inv2 * t166 * t167 - inv3 * t173 * t175
+        - inv4 * t183 * t184 - inv5 * t190 * t192 - inv6 * t200 * t201
+        - inv7 * t207 * t209 - inv8 * t215 * t217 - inv9 * t222 * t223
+        - inv10 * t227 * t228
+        - 1842.9129686423132 * (t34 * t142 + t25 * t139 + t16 * t136 + t7 * t133);
+    let t235 = t159 + t176 + t193 + t210 - inv0 * t149 * t151 - inv1 * t156 * t160
+        - inv2 * t166 * t168 - inv3 * t173 * t177 - inv4 * t183 * t185
+        - inv5 * t190 * t194 - inv6 * t200 * t202 - inv7 * t207 * t211
+        - inv8 * t215 * t219 - inv9 * t222 * t225 - inv10 * t227 * t229
+        - 1842.9129686423132 * (t34 * t143 + t25 * t140 + t16 * t137 + t7 * t134);
+    let t236 = 2.0 * (c_q16 * t62 + c_q13 * t73) + 2.0 * (c_q10 * t84 + c_q7 * t95)
+        + s_q16 * t101 + s_q13 * t107 + s_q10 * t113 + s_q7 * t119;
+    let t237 = 0.001231440536717216 * (c_q9 + c_q12 + c_q15 + c_q18)
+        + 0.175 * (t60 + t82 - t71 - t93) + t230 + 0.06856287148776874
+        - inv0 * t150 * t150 - inv1 * t158 * t158 - inv2 * t167 * t167
+        - inv3 * t175 * t175 - inv4 * t184 * t184 - inv5 * t192 * t192
+        - inv6 * t201 * t201 - inv7 * t209 * t209 - inv8 * t217 * t217
+        - inv9 * t223 * t223 - inv10 * t228 * t228 - inv11 * t234 * t234 - t236
+        - 1842.9129686423132 * (t142 * t142 + t139 * t139 + t136 * t136 + t133 * t133);
+    let inv12 = 1.0 / t237;
+    let t238 = t57 + t68 + t79 + t90 + c_q16 * t101 + c_q13 * t107 + c_q10 * t113
+        + c_q7 * t119 + 0.0875 * (t61 + t83 - t72 - t94) - inv0 * t150 * t151
+        - inv1 * t158 * t160 - inv2 * t167 * t168 - inv3 * t175 * t177
+        - inv4 * t184 * t185 - inv5 * t192 * t194 - inv6 * t201 * t202
+        - inv7 * t209 * t211 - inv8 * t217 * t219 - inv9 * t223 * t225
+        - inv10 * t228 * t229 - inv11 * t234 * t235
+        - 2.0 * (s_q16 * t62 + s_q13 * t73 + s_q10 * t84 + s_q7 * t95)
+        - 1842.9129686423132 * (t142 * t143 + t139 * t140 + t136 * t137 + t133 * t134);
+    let t239 = t230 + t236 + 0.07421995812560708 - t99 - t105 - t111 - t117
+        - inv0 * t151 * t151 - inv1 * t160 * t160 - inv2 * t168 * t168
+        - inv3 * t177 * t177 - inv4 * t185 * t185 - inv5 * t194 * t194
+        - inv6 * t202 * t202 - inv7 * t211 * t211 - inv8 * t219 * t219
+        - inv9 * t225 * t225 - inv10 * t229 * t229 - inv11 * t235 * t235
+        - inv12 * t238 * t238
+        - 1842.9129686423132 * (t143 * t143 + t140 * t140 + t137 * t137 + t134 * t134);
+    let inv13 = 1.0 / t239;
+    let t240 = 1842.9129686423132 * (t141 * inv0 * t145 - t30);
+    let t241 = 1842.9129686423132 * (t141 * inv0 * t146 - t29) - inv1 * t153 * t240;
+    let t242 = 1842.9129686423132 * (t32 + t141 * inv0 * t147) - inv1 * t154 * t240
+        - inv8 * t213 * t241;
+    let t243 = 1842.9129686423132 * (t141 * inv0 * t148 - t33) - inv1 * t155 * t240
+        - inv8 * t214 * t241 - inv9 * t221 * t242;
+    let t244 = 1842.9129686423132 * (t141 * inv0 * t149 - t34) - inv1 * t156 * t240
+        - inv8 * t215 * t241 - inv9 * t222 * t242 - inv10 * t227 * t243;
+    let t245 = 1842.9129686423132 * (t141 * inv0 * t150 - t142) - inv1 * t158 * t240
+        - inv8 * t217 * t241 - inv9 * t223 * t242 - inv10 * t228 * t243
+        - inv11 * t234 * t244;
+    let t246 = 1842.9129686423132 * (t141 * inv0 * t151 - t143) - inv1 * t160 * t240
+        - inv8 * t219 * t241 - inv9 * t225 * t242 - inv10 * t229 * t243
+        - inv11 * t235 * t244 - inv12 * t238 * t245;
+    let t247 = inv13 * t246;
+    let t248 = inv12 * (t245 - t238 * inv13 * t246);
+    let t249 = inv11 * (t244 - t234 * t248 - t235 * inv13 * t246);
+    let t250 = inv10 * (t243 - t227 * t249 - t228 * t248 - t229 * inv13 * t246);
+    let t251 = inv9
+        * (t242 - t221 * t250 - t222 * t249 - t223 * t248 - t225 * inv13 * t246);
+    let t252 = inv8
+        * (t241 - t213 * t251 - t214 * t250 - t215 * t249 - t217 * t248
+            - t219 * inv13 * t246);
+    let t253 = -inv7
+        * (t204 * t252 + t205 * t251 + t206 * t250 + t207 * t249 + t209 * t248
+            + t211 * inv13 * t246);
+    let t254 = -inv6
+        * (t196 * t253 + t197 * t252 + t198 * t251 + t199 * t250 + t200 * t249
+            + t201 * t248 + t202 * inv13 * t246);
+    let t255 = 1842.9129686423132
+        * (t5 * t251 - t132 * t254 - t3 * t253 - t2 * t252 - t6 * t250 - t7 * t249
+            - t133 * t248 - t134 * inv13 * t246);
+    let t256 = -inv5
+        * (t187 * t252 + t188 * t251 + t189 * t250 + t190 * t249 + t192 * t248
+            + t194 * inv13 * t246);
+    let t257 = -inv4
+        * (t179 * t256 + t180 * t252 + t181 * t251 + t182 * t250 + t183 * t249
+            + t184 * t248 + t185 * inv13 * t246);
+    let t258 = 1842.9129686423132
+        * (t14 * t251 - t135 * t257 - t12 * t256 - t11 * t252 - t15 * t250 - t16 * t249
+            - t136 * t248 - t137 * inv13 * t246);
+    let t259 = -inv3
+        * (t170 * t252 + t171 * t251 + t172 * t250 + t173 * t249 + t175 * t248
+            + t177 * inv13 * t246);
+    let t260 = -inv2
+        * (t162 * t259 + t163 * t252 + t164 * t251 + t165 * t250 + t166 * t249
+            + t167 * t248 + t168 * inv13 * t246);
+    let t261 = 1842.9129686423132
+        * (t23 * t251 - t138 * t260 - t21 * t259 - t20 * t252 - t24 * t250 - t25 * t249
+            - t139 * t248 - t140 * inv13 * t246);
+    let t262 = inv1
+        * (t240 - t153 * t252 - t154 * t251 - t155 * t250 - t156 * t249 - t158 * t248
+            - t160 * inv13 * t246);
+    let t263 = inv0
+        * (-1842.9129686423132 * t141 - t145 * t262 - t146 * t252 - t147 * t251
+            - t148 * t250 - t149 * t249 - t150 * t248 - t151 * inv13 * t246);
+    let t264 = inv0 * (t145 * inv1 * t153 - t146);
+    let t265 = inv0 * (t145 * inv1 * t154 - t147) - inv8 * t213 * t264;
+    let t266 = inv0 * (t145 * inv1 * t155 - t148) - inv8 * t214 * t264
+        - inv9 * t221 * t265;
+    let t267 = inv0 * (t145 * inv1 * t156 - t149) - inv8 * t215 * t264
+        - inv9 * t222 * t265 - inv10 * t227 * t266;
+    let t268 = inv0 * (t145 * inv1 * t158 - t150) - inv8 * t217 * t264
+        - inv9 * t223 * t265 - inv10 * t228 * t266 - inv11 * t234 * t267;
+    let t269 = inv0 * (t145 * inv1 * t160 - t151) - inv8 * t219 * t264
+        - inv9 * t225 * t265 - inv10 * t229 * t266 - inv11 * t235 * t267
+        - inv12 * t238 * t268;
+    let t270 = inv13 * t269;
+    let t271 = inv12 * (t268 - t238 * inv13 * t269);
+    let t272 = inv11 * (t267 - t234 * t271 - t235 * inv13 * t269);
+    let t273 = inv10 * (t266 - t227 * t272 - t228 * t271 - t229 * inv13 * t269);
+    let t274 = inv9
+        * (t265 - t221 * t273 - t222 * t272 - t223 * t271 - t225 * inv13 * t269);
+    let t275 = inv8
+        * (t264 - t213 * t274 - t214 * t273 - t215 * t272 - t217 * t271
+            - t219 * inv13 * t269);
+    let t276 = -inv7
+        * (t204 * t275 + t205 * t274 + t206 * t273 + t207 * t272 + t209 * t271
+            + t211 * inv13 * t269);
+    let t277 = -inv6
+        * (t196 * t276 + t197 * t275 + t198 * t274 + t199 * t273 + t200 * t272
+            + t201 * t271 + t202 * inv13 * t269);
+    let t278 = 1842.9129686423132
+        * (t5 * t274 - t132 * t277 - t3 * t276 - t2 * t275 - t6 * t273 - t7 * t272
+            - t133 * t271 - t134 * inv13 * t269);
+    let t279 = -inv5
+        * (t187 * t275 + t188 * t274 + t189 * t273 + t190 * t272 + t192 * t271
+            + t194 * inv13 * t269);
+    let t280 = -inv4
+        * (t179 * t279 + t180 * t275 + t181 * t274 + t182 * t273 + t183 * t272
+            + t184 * t271 + t185 * inv13 * t269);
+    let t281 = 1842.9129686423132
+        * (t14 * t274 - t135 * t280 - t12 * t279 - t11 * t275 - t15 * t273 - t16 * t272
+            - t136 * t271 - t137 * inv13 * t269);
+    let t282 = -inv3
+        * (t170 * t275 + t171 * t274 + t172 * t273 + t173 * t272 + t175 * t271
+            + t177 * inv13 * t269);
+    let t283 = -inv2
+        * (t162 * t282 + t163 * t275 + t164 * t274 + t165 * t273 + t166 * t272
+            + t167 * t271 + t168 * inv13 * t269);
+    let t284 = 1842.9129686423132
+        * (t23 * t274 - t138 * t283 - t21 * t282 - t20 * t275 - t24 * t273 - t25 * t272
+            - t139 * t271 - t140 * inv13 * t269);
+    let t285 = -inv1
+        * (inv0 * t145 + t153 * t275 + t154 * t274 + t155 * t273 + t156 * t272
+            + t158 * t271 + t160 * inv13 * t269);
+    let t286 = inv1 * (t153 * inv8 * t213 - t154);
+    let t287 = inv1 * (t153 * inv8 * t214 - t155) - inv9 * t221 * t286;
+    let t288 = inv1 * (t153 * inv8 * t215 - t156) - inv9 * t222 * t286
+        - inv10 * t227 * t287;
+    let t289 = inv1 * (t153 * inv8 * t217 - t158) - inv9 * t223 * t286
+        - inv10 * t228 * t287 - inv11 * t234 * t288;
+    let t290 = inv1 * (t153 * inv8 * t219 - t160) - inv9 * t225 * t286
+        - inv10 * t229 * t287 - inv11 * t235 * t288 - inv12 * t238 * t289;
+    let t291 = inv13 * t290;
+    let t292 = inv12 * (t289 - t238 * inv13 * t290);
+    let t293 = inv11 * (t288 - t234 * t292 - t235 * inv13 * t290);
+    let t294 = inv10 * (t287 - t227 * t293 - t228 * t292 - t229 * inv13 * t290);
+    let t295 = inv9
+        * (t286 - t221 * t294 - t222 * t293 - t223 * t292 - t225 * inv13 * t290);
+    let t296 = -inv8
+        * (inv1 * t153 + t213 * t295 + t214 * t294 + t215 * t293 + t217 * t292
+            + t219 * inv13 * t290);
+    let t297 = -inv7
+        * (t204 * t296 + t205 * t295 + t206 * t294 + t207 * t293 + t209 * t292
+            + t211 * inv13 * t290);
+    let t298 = -inv6
+        * (t196 * t297 + t197 * t296 + t198 * t295 + t199 * t294 + t200 * t293
+            + t201 * t292 + t202 * inv13 * t290);
+    let t299 = 1842.9129686423132
+        * (t5 * t295 - t132 * t298 - t3 * t297 - t2 * t296 - t6 * t294 - t7 * t293
+            - t133 * t292 - t134 * inv13 * t290);
+    let t300 = -inv5
+        * (t187 * t296 + t188 * t295 + t189 * t294 + t190 * t293 + t192 * t292
+            + t194 * inv13 * t290);
+    let t301 = -inv4
+        * (t179 * t300 + t180 * t296 + t181 * t295 + t182 * t294 + t183 * t293
+            + t184 * t292 + t185 * inv13 * t290);
+    let t302 = 1842.9129686423132
+        * (t14 * t295 - t135 * t301 - t12 * t300 - t11 * t296 - t15 * t294 - t16 * t293
+            - t136 * t292 - t137 * inv13 * t290);
+    let t303 = -inv3
+        * (t170 * t296 + t171 * t295 + t172 * t294 + t173 * t293 + t175 * t292
+            + t177 * inv13 * t290);
+    let t304 = -inv2
+        * (t162 * t303 + t163 * t296 + t164 * t295 + t165 * t294 + t166 * t293
+            + t167 * t292 + t168 * inv13 * t290);
+    let t305 = 1842.9129686423132
+        * (t23 * t295 - t138 * t304 - t21 * t303 - t20 * t296 - t24 * t294 - t25 * t293
+            - t139 * t292 - t140 * inv13 * t290);
+    let t306 = 1842.9129686423132 * (t138 * inv2 * t162 - t21);
+    let t307 = 1842.9129686423132 * (t138 * inv2 * t163 - t20) - inv3 * t170 * t306;
+    let t308 = 1842.9129686423132 * (t23 + t138 * inv2 * t164) - inv3 * t171 * t306
+        - inv8 * t213 * t307;
+    let t309 = 1842.9129686423132 * (t138 * inv2 * t165 - t24) - inv3 * t172 * t306
+        - inv8 * t214 * t307 - inv9 * t221 * t308;
+    let t310 = 1842.9129686423132 * (t138 * inv2 * t166 - t25) - inv3 * t173 * t306
+        - inv8 * t215 * t307 - inv9 * t222 * t308 - inv10 * t227 * t309;
+    let t311 = 1842.9129686423132 * (t138 * inv2 * t167 - t139) - inv3 * t175 * t306
+        - inv8 * t217 * t307 - inv9 * t223 * t308 - inv10 * t228 * t309
+        - inv11 * t234 * t310;
+    let t312 = 1842.9129686423132 * (t138 * inv2 * t168 - t140) - inv3 * t177 * t306
+        - inv8 * t219 * t307 - inv9 * t225 * t308 - inv10 * t229 * t309
+        - inv11 * t235 * t310 - inv12 * t238 * t311;
+    let t313 = inv13 * t312;
+    let t314 = inv12 * (t311 - t238 * inv13 * t312);
+    let t315 = inv11 * (t310 - t234 * t314 - t235 * inv13 * t312);
+    let t316 = inv10 * (t309 - t227 * t315 - t228 * t314 - t229 * inv13 * t312);
+    let t317 = inv9
+        * (t308 - t221 * t316 - t222 * t315 - t223 * t314 - t225 * inv13 * t312);
+    let t318 = inv8
+        * (t307 - t213 * t317 - t214 * t316 - t215 * t315 - t217 * t314
+            - t219 * inv13 * t312);
+    let t319 = -inv7
+        * (t204 * t318 + t205 * t317 + t206 * t316 + t207 * t315 + t209 * t314
+            + t211 * inv13 * t312);
+    let t320 = -inv6
+        * (t196 * t319 + t197 * t318 + t198 * t317 + t199 * t316 + t200 * t315
+            + t201 * t314 + t202 * inv13 * t312);
+    let t321 = 1842.9129686423132
+        * (t5 * t317 - t132 * t320 - t3 * t319 - t2 * t318 - t6 * t316 - t7 * t315
+            - t133 * t314 - t134 * inv13 * t312);
+    let t322 = -inv5
+        * (t187 * t318 + t188 * t317 + t189 * t316 + t190 * t315 + t192 * t314
+            + t194 * inv13 * t312);
+    let t323 = -inv4
+        * (t179 * t322 + t180 * t318 + t181 * t317 + t182 * t316 + t183 * t315
+            + t184 * t314 + t185 * inv13 * t312);
+    let t324 = 1842.9129686423132
+        * (t14 * t317 - t135 * t323 - t12 * t322 - t11 * t318 - t15 * t316 - t16 * t315
+            - t136 * t314 - t137 * inv13 * t312);
+    let t325 = inv3
+        * (t306 - t170 * t318 - t171 * t317 - t172 * t316 - t173 * t315 - t175 * t314
+            - t177 * inv13 * t312);
+    let t326 = inv2
+        * (-1842.9129686423132 * t138 - t162 * t325 - t163 * t318 - t164 * t317
+            - t165 * t316 - t166 * t315 - t167 * t314 - t168 * inv13 * t312);
+    let t327 = inv2 * (t162 * inv3 * t170 - t163);
+    let t328 = inv2 * (t162 * inv3 * t171 - t164) - inv8 * t213 * t327;
+    let t329 = inv2 * (t162 * inv3 * t172 - t165) - inv8 * t214 * t327
+        - inv9 * t221 * t328;
+    let t330 = inv2 * (t162 * inv3 * t173 - t166) - inv8 * t215 * t327
+        - inv9 * t222 * t328 - inv10 * t227 * t329;
+    let t331 = inv2 * (t162 * inv3 * t175 - t167) - inv8 * t217 * t327
+        - inv9 * t223 * t328 - inv10 * t228 * t329 - inv11 * t234 * t330;
+    let t332 = inv2 * (t162 * inv3 * t177 - t168) - inv8 * t219 * t327
+        - inv9 * t225 * t328 - inv10 * t229 * t329 - inv11 * t235 * t330
+        - inv12 * t238 * t331;
+    let t333 = inv13 * t332;
+    let t334 = inv12 * (t331 - t238 * inv13 * t332);
+    let t335 = inv11 * (t330 - t234 * t334 - t235 * inv13 * t332);
+    let t336 = inv10 * (t329 - t227 * t335 - t228 * t334 - t229 * inv13 * t332);
+    let t337 = inv9
+        * (t328 - t221 * t336 - t222 * t335 - t223 * t334 - t225 * inv13 * t332);
+    let t338 = inv8
+        * (t327 - t213 * t337 - t214 * t336 - t215 * t335 - t217 * t334
+            - t219 * inv13 * t332);
+    let t339 = -inv7
+        * (t204 * t338 + t205 * t337 + t206 * t336 + t207 * t335 + t209 * t334
+            + t211 * inv13 * t332);
+    let t340 = -inv6
+        * (t196 * t339 + t197 * t338 + t198 * t337 + t199 * t336 + t200 * t335
+            + t201 * t334 + t202 * inv13 * t332);
+    let t341 = 1842.9129686423132
+        * (t5 * t337 - t132 * t340 - t3 * t339 - t2 * t338 - t6 * t336 - t7 * t335
+            - t133 * t334 - t134 * inv13 * t332);
+    let t342 = -inv5
+        * (t187 * t338 + t188 * t337 + t189 * t336 + t190 * t335 + t192 * t334
+            + t194 * inv13 * t332);
+    let t343 = -inv4
+        * (t179 * t342 + t180 * t338 + t181 * t337 + t182 * t336 + t183 * t335
+            + t184 * t334 + t185 * inv13 * t332);
+    let t344 = 1842.9129686423132
+        * (t14 * t337 - t135 * t343 - t12 * t342 - t11 * t338 - t15 * t336 - t16 * t335
+            - t136 * t334 - t137 * inv13 * t332);
+    let t345 = -inv3
+        * (inv2 * t162 + t170 * t338 + t171 * t337 + t172 * t336 + t173 * t335
+            + t175 * t334 + t177 * inv13 * t332);
+    let t346 = inv3 * (t170 * inv8 * t213 - t171);
+    let t347 = inv3 * (t170 * inv8 * t214 - t172) - inv9 * t221 * t346;
+    let t348 = inv3 * (t170 * inv8 * t215 - t173) - inv9 * t222 * t346
+        - inv10 * t227 * t347;
+    let t349 = inv3 * (t170 * inv8 * t217 - t175) - inv9 * t223 * t346
+        - inv10 * t228 * t347 - inv11 * t234 * t348;
+    let t350 = inv3 * (t170 * inv8 * t219 - t177) - inv9 * t225 * t346
+        - inv10 * t229 * t347 - inv11 * t235 * t348 - inv12 * t238 * t349;
+    let t351 = inv13 * t350;
+    let t352 = inv12 * (t349 - t238 * inv13 * t350);
+    let t353 = inv11 * (t348 - t234 * t352 - t235 * inv13 * t350);
+    let t354 = inv10 * (t347 - t227 * t353 - t228 * t352 - t229 * inv13 * t350);
+    let t355 = inv9
+        * (t346 - t221 * t354 - t222 * t353 - t223 * t352 - t225 * inv13 * t350);
+    let t356 = -inv8
+        * (inv3 * t170 + t213 * t355 + t214 * t354 + t215 * t353 + t217 * t352
+            + t219 * inv13 * t350);
+    let t357 = -inv7
+        * (t204 * t356 + t205 * t355 + t206 * t354 + t207 * t353 + t209 * t352
+            + t211 * inv13 * t350);
+    let t358 = -inv6
+        * (t196 * t357 + t197 * t356 + t198 * t355 + t199 * t354 + t200 * t353
+            + t201 * t352 + t202 * inv13 * t350);
+    let t359 = 1842.9129686423132
+        * (t5 * t355 - t132 * t358 - t3 * t357 - t2 * t356 - t6 * t354 - t7 * t353
+            - t133 * t352 - t134 * inv13 * t350);
+    let t360 = -inv5
+        * (t187 * t356 + t188 * t355 + t189 * t354 + t190 * t353 + t192 * t352
+            + t194 * inv13 * t350);
+    let t361 = -inv4
+        * (t179 * t360 + t180 * t356 + t181 * t355 + t182 * t354 + t183 * t353
+            + t184 * t352 + t185 * inv13 * t350);
+    let t362 = 1842.9129686423132
+        * (t14 * t355 - t135 * t361 - t12 * t360 - t11 * t356 - t15 * t354 - t16 * t353
+            - t136 * t352 - t137 * inv13 * t350);
+    let t363 = 1842.9129686423132 * (t135 * inv4 * t179 - t12);
+    let t364 = 1842.9129686423132 * (t135 * inv4 * t180 - t11) - inv5 * t187 * t363;
+    let t365 = 1842.9129686423132 * (t14 + t135 * inv4 * t181) - inv5 * t188 * t363
+        - inv8 * t213 * t364;
+    let t366 = 1842.9129686423132 * (t135 * inv4 * t182 - t15) - inv5 * t189 * t363
+        - inv8 * t214 * t364 - inv9 * t221 * t365;
+    let t367 = 1842.9129686423132 * (t135 * inv4 * t183 - t16) - inv5 * t190 * t363
+        - inv8 * t215 * t364 - inv9 * t222 * t365 - inv10 * t227 * t366;
+    let t368 = 1842.9129686423132 * (t135 * inv4 * t184 - t136) - inv5 * t192 * t363
+        - inv8 * t217 * t364 - inv9 * t223 * t365 - inv10 * t228 * t366
+        - inv11 * t234 * t367;
+    let t369 = 1842.9129686423132 * (t135 * inv4 * t185 - t137) - inv5 * t194 * t363
+        - inv8 * t219 * t364 - inv9 * t225 * t365 - inv10 * t229 * t366
+        - inv11 * t235 * t367 - inv12 * t238 * t368;
+    let t370 = inv13 * t369;
+    let t371 = inv12 * (t368 - t238 * inv13 * t369);
+    let t372 = inv11 * (t367 - t234 * t371 - t235 * inv13 * t369);
+    let t373 = inv10 * (t366 - t227 * t372 - t228 * t371 - t229 * inv13 * t369);
+    let t374 = inv9
+        * (t365 - t221 * t373 - t222 * t372 - t223 * t371 - t225 * inv13 * t369);
+    let t375 = inv8
+        * (t364 - t213 * t374 - t214 * t373 - t215 * t372 - t217 * t371
+            - t219 * inv13 * t369);
+    let t376 = -inv7
+        * (t204 * t375 + t205 * t374 + t206 * t373 + t207 * t372 + t209 * t371
+            + t211 * inv13 * t369);
+    let t377 = -inv6
+        * (t196 * t376 + t197 * t375 + t198 * t374 + t199 * t373 + t200 * t372
+            + t201 * t371 + t202 * inv13 * t369);
+    let t378 = 1842.9129686423132
+        * (t5 * t374 - t132 * t377 - t3 * t376 - t2 * t375 - t6 * t373 - t7 * t372
+            - t133 * t371 - t134 * inv13 * t369);
+    let t379 = inv5
+        * (t363 - t187 * t375 - t188 * t374 - t189 * t373 - t190 * t372 - t192 * t371
+            - t194 * inv13 * t369);
+    let t380 = inv4
+        * (-1842.9129686423132 * t135 - t179 * t379 - t180 * t375 - t181 * t374
+            - t182 * t373 - t183 * t372 - t184 * t371 - t185 * inv13 * t369);
+    let t381 = inv4 * (t179 * inv5 * t187 - t180);
+    let t382 = inv4 * (t179 * inv5 * t188 - t181) - inv8 * t213 * t381;
+    let t383 = inv4 * (t179 * inv5 * t189 - t182) - inv8 * t214 * t381
+        - inv9 * t221 * t382;
+    let t384 = inv4 * (t179 * inv5 * t190 - t183) - inv8 * t215 * t381
+        - inv9 * t222 * t382 - inv10 * t227 * t383;
+    let t385 = inv4 * (t179 * inv5 * t192 - t184) - inv8 * t217 * t381
+        - inv9 * t223 * t382 - inv10 * t228 * t383 - inv11 * t234 * t384;
+    let t386 = inv4 * (t179 * inv5 * t194 - t185) - inv8 * t219 * t381
+        - inv9 * t225 * t382 - inv10 * t229 * t383 - inv11 * t235 * t384
+        - inv12 * t238 * t385;
+    let t387 = inv13 * t386;
+    let t388 = inv12 * (t385 - t238 * inv13 * t386);
+    let t389 = inv11 * (t384 - t234 * t388 - t235 * inv13 * t386);
+    let t390 = inv10 * (t383 - t227 * t389 - t228 * t388 - t229 * inv13 * t386);
+    let t391 = inv9
+        * (t382 - t221 * t390 - t222 * t389 - t223 * t388 - t225 * inv13 * t386);
+    let t392 = inv8
+        * (t381 - t213 * t391 - t214 * t390 - t215 * t389 - t217 * t388
+            - t219 * inv13 * t386);
+    let t393 = -inv7
+        * (t204 * t392 + t205 * t391 + t206 * t390 + t207 * t389 + t209 * t388
+            + t211 * inv13 * t386);
+    let t394 = -inv6
+        * (t196 * t393 + t197 * t392 + t198 * t391 + t199 * t390 + t200 * t389
+            + t201 * t388 + t202 * inv13 * t386);
+    let t395 = 1842.9129686423132
+        * (t5 * t391 - t132 * t394 - t3 * t393 - t2 * t392 - t6 * t390 - t7 * t389
+            - t133 * t388 - t134 * inv13 * t386);
+    let t396 = -inv5
+        * (inv4 * t179 + t187 * t392 + t188 * t391 + t189 * t390 + t190 * t389
+            + t192 * t388 + t194 * inv13 * t386);
+    let t397 = inv5 * (t187 * inv8 * t213 - t188);
+    let t398 = inv5 * (t187 * inv8 * t214 - t189) - inv9 * t221 * t397;
+    let t399 = inv5 * (t187 * inv8 * t215 - t190) - inv9 * t222 * t397
+        - inv10 * t227 * t398;
+    let t400 = inv5 * (t187 * inv8 * t217 - t192) - inv9 * t223 * t397
+        - inv10 * t228 * t398 - inv11 * t234 * t399;
+    let t401 = inv5 * (t187 * inv8 * t219 - t194) - inv9 * t225 * t397
+        - inv10 * t229 * t398 - inv11 * t235 * t399 - inv12 * t238 * t400;
+    let t402 = inv13 * t401;
+    let t403 = inv12 * (t400 - t238 * inv13 * t401);
+    let t404 = inv11 * (t399 - t234 * t403 - t235 * inv13 * t401);
+    let t405 = inv10 * (t398 - t227 * t404 - t228 * t403 - t229 * inv13 * t401);
+    let t406 = inv9
+        * (t397 - t221 * t405 - t222 * t404 - t223 * t403 - t225 * inv13 * t401);
+    let t407 = -inv8
+        * (inv5 * t187 + t213 * t406 + t214 * t405 + t215 * t404 + t217 * t403
+            + t219 * inv13 * t401);
+    let t408 = -inv7
+        * (t204 * t407 + t205 * t406 + t206 * t405 + t207 * t404 + t209 * t403
+            + t211 * inv13 * t401);
+    let t409 = -inv6
+        * (t196 * t408 + t197 * t407 + t198 * t406 + t199 * t405 + t200 * t404
+            + t201 * t403 + t202 * inv13 * t401);
+    let t410 = 1842.9129686423132
+        * (t5 * t406 - t132 * t409 - t3 * t408 - t2 * t407 - t6 * t405 - t7 * t404
+            - t133 * t403 - t134 * inv13 * t401);
+    let t411 = 1842.9129686423132 * (t132 * inv6 * t196 - t3);
+    let t412 = 1842.9129686423132 * (t132 * inv6 * t197 - t2) - inv7 * t204 * t411;
+    let t413 = 1842.9129686423132 * (t5 + t132 * inv6 * t198) - inv7 * t205 * t411
+        - inv8 * t213 * t412;
+    let t414 = 1842.9129686423132 * (t132 * inv6 * t199 - t6) - inv7 * t206 * t411
+        - inv8 * t214 * t412 - inv9 * t221 * t413;
+    let t415 = 1842.9129686423132 * (t132 * inv6 * t200 - t7) - inv7 * t207 * t411
+        - inv8 * t215 * t412 - inv9 * t222 * t413 - inv10 * t227 * t414;
+    let t416 = 1842.9129686423132 * (t132 * inv6 * t201 - t133) - inv7 * t209 * t411
+        - inv8 * t217 * t412 - inv9 * t223 * t413 - inv10 * t228 * t414
+        - inv11 * t234 * t415;
+    let t417 = 1842.9129686423132 * (t132 * inv6 * t202 - t134) - inv7 * t211 * t411
+        - inv8 * t219 * t412 - inv9 * t225 * t413 - inv10 * t229 * t414
+        - inv11 * t235 * t415 - inv12 * t238 * t416;
+    let t418 = inv13 * t417;
+    let t419 = inv12 * (t416 - t238 * inv13 * t417);
+    let t420 = inv11 * (t415 - t234 * t419 - t235 * inv13 * t417);
+    let t421 = inv10 * (t414 - t227 * t420 - t228 * t419 - t229 * inv13 * t417);
+    let t422 = inv9
+        * (t413 - t221 * t421 - t222 * t420 - t223 * t419 - t225 * inv13 * t417);
+    let t423 = inv8
+        * (t412 - t213 * t422 - t214 * t421 - t215 * t420 - t217 * t419
+            - t219 * inv13 * t417);
+    let t424 = inv7
+        * (t411 - t204 * t423 - t205 * t422 - t206 * t421 - t207 * t420 - t209 * t419
+            - t211 * inv13 * t417);
+    let t425 = inv6
+        * (-1842.9129686423132 * t132 - t196 * t424 - t197 * t423 - t198 * t422
+            - t199 * t421 - t200 * t420 - t201 * t419 - t202 * inv13 * t417);
+    let t426 = inv6 * (t196 * inv7 * t204 - t197);
+    let t427 = inv6 * (t196 * inv7 * t205 - t198) - inv8 * t213 * t426;
+    let t428 = inv6 * (t196 * inv7 * t206 - t199) - inv8 * t214 * t426
+        - inv9 * t221 * t427;
+    let t429 = inv6 * (t196 * inv7 * t207 - t200) - inv8 * t215 * t426
+        - inv9 * t222 * t427 - inv10 * t227 * t428;
+    let t430 = inv6 * (t196 * inv7 * t209 - t201) - inv8 * t217 * t426
+        - inv9 * t223 * t427 - inv10 * t228 * t428 - inv11 * t234 * t429;
+    let t431 = inv6 * (t196 * inv7 * t211 - t202) - inv8 * t219 * t426
+        - inv9 * t225 * t427 - inv10 * t229 * t428 - inv11 * t235 * t429
+        - inv12 * t238 * t430;
+    let t432 = inv13 * t431;
+    let t433 = inv12 * (t430 - t238 * inv13 * t431);
+    let t434 = inv11 * (t429 - t234 * t433 - t235 * inv13 * t431);
+    let t435 = inv10 * (t428 - t227 * t434 - t228 * t433 - t229 * inv13 * t431);
+    let t436 = inv9
+        * (t427 - t221 * t435 - t222 * t434 - t223 * t433 - t225 * inv13 * t431);
+    let t437 = inv8
+        * (t426 - t213 * t436 - t214 * t435 - t215 * t434 - t217 * t433
+            - t219 * inv13 * t431);
+    let t438 = -inv7
+        * (inv6 * t196 + t204 * t437 + t205 * t436 + t206 * t435 + t207 * t434
+            + t209 * t433 + t211 * inv13 * t431);
+    let t439 = inv7 * (t204 * inv8 * t213 - t205);
+    let t440 = inv7 * (t204 * inv8 * t214 - t206) - inv9 * t221 * t439;
+    let t441 = inv7 * (t204 * inv8 * t215 - t207) - inv9 * t222 * t439
+        - inv10 * t227 * t440;
+    let t442 = inv7 * (t204 * inv8 * t217 - t209) - inv9 * t223 * t439
+        - inv10 * t228 * t440 - inv11 * t234 * t441;
+    let t443 = inv7 * (t204 * inv8 * t219 - t211) - inv9 * t225 * t439
+        - inv10 * t229 * t440 - inv11 * t235 * t441 - inv12 * t238 * t442;
+    let t444 = inv13 * t443;
+    let t445 = inv12 * (t442 - t238 * inv13 * t443);
+    let t446 = inv11 * (t441 - t234 * t445 - t235 * inv13 * t443);
+    let t447 = inv10 * (t440 - t227 * t446 - t228 * t445 - t229 * inv13 * t443);
+    let t448 = inv9
+        * (t439 - t221 * t447 - t222 * t446 - t223 * t445 - t225 * inv13 * t443);
+    let t449 = -inv8
+        * (inv7 * t204 + t213 * t448 + t214 * t447 + t215 * t446 + t217 * t445
+            + t219 * inv13 * t443);
+    let t450 = inv8 * (t213 * inv9 * t221 - t214);
+    let t451 = inv8 * (t213 * inv9 * t222 - t215) - inv10 * t227 * t450;
+    let t452 = inv8 * (t213 * inv9 * t223 - t217) - inv10 * t228 * t450
+        - inv11 * t234 * t451;
+    let t453 = inv8 * (t213 * inv9 * t225 - t219) - inv10 * t229 * t450
+        - inv11 * t235 * t451 - inv12 * t238 * t452;
+    let t454 = inv13 * t453;
+    let t455 = inv12 * (t452 - t238 * inv13 * t453);
+    let t456 = inv11 * (t451 - t234 * t455 - t235 * inv13 * t453);
+    let t457 = inv10 * (t450 - t227 * t456 - t228 * t455 - t229 * inv13 * t453);
+    let t458 = -inv9
+        * (inv8 * t213 + t221 * t457 + t222 * t456 + t223 * t455 + t225 * inv13 * t453);
+    let t459 = inv9 * (t221 * inv10 * t227 - t222);
+    let t460 = inv9 * (t221 * inv10 * t228 - t223) - inv11 * t234 * t459;
+    let t461 = inv9 * (t221 * inv10 * t229 - t225) - inv11 * t235 * t459
+        - inv12 * t238 * t460;
+    let t462 = inv13 * t461;
+    let t463 = inv12 * (t460 - t238 * inv13 * t461);
+    let t464 = inv11 * (t459 - t234 * t463 - t235 * inv13 * t461);
+    let t465 = -inv10 * (inv9 * t221 + t227 * t464 + t228 * t463 + t229 * inv13 * t461);
+    let t466 = inv10 * (t227 * inv11 * t234 - t228);
+    let t467 = inv10 * (t227 * inv11 * t235 - t229) - inv12 * t238 * t466;
+    let t468 = inv13 * t467;
+    let t469 = inv12 * (t466 - t238 * inv13 * t467);
+    let t470 = -inv11 * (inv10 * t227 + t234 * t469 + t235 * inv13 * t467);
+    let t471 = inv11 * (t234 * inv12 * t238 - t235);
+    let t472 = inv13 * t471;
+    let t473 = -inv12 * (inv11 * t234 + t238 * inv13 * t471);
+    let t474 = -inv12 * t238 * inv13;
+    [
+        [
+            inv8
+                - inv8
+                    * (t213 * t458 + t214 * t457 + t215 * t456 + t217 * t455
+                        + t219 * inv13 * t453),
+            t458,
+            t457,
+            t456,
+            t455,
+            t454,
+            t449,
+            t437,
+            t423,
+            t407,
+            t392,
+            t375,
+            t356,
+            t338,
+            t318,
+            t296,
+            t275,
+            t252,
+        ],
+        [
+            t458,
+            inv9
+                - inv9 * (t221 * t465 + t222 * t464 + t223 * t463 + t225 * inv13 * t461),
+            t465,
+            t464,
+            t463,
+            t462,
+            t448,
+            t436,
+            t422,
+            t406,
+            t391,
+            t374,
+            t355,
+            t337,
+            t317,
+            t295,
+            t274,
+            t251,
+        ],
+        [
+            t457,
+            t465,
+            inv10 - inv10 * (t227 * t470 + t228 * t469 + t229 * inv13 * t467),
+            t470,
+            t469,
+            t468,
+            t447,
+            t435,
+            t421,
+            t405,
+            t390,
+            t373,
+            t354,
+            t336,
+            t316,
+            t294,
+            t273,
+            t250,
+        ],
+        [
+            t456,
+            t464,
+            t470,
+            inv11 - inv11 * (t234 * t473 + t235 * inv13 * t471),
+            t473,
+            t472,
+            t446,
+            t434,
+            t420,
+            t404,
+            t389,
+            t372,
+            t353,
+            t335,
+            t315,
+            t293,
+            t272,
+            t249,
+        ],
+        [
+            t455,
+            t463,
+            t469,
+            t473,
+            inv12 + inv12 * inv12 * t238 * t238 * inv13,
+            t474,
+            t445,
+            t433,
+            t419,
+            t403,
+            t388,
+            t371,
+            t352,
+            t334,
+            t314,
+            t292,
+            t271,
+            t248,
+        ],
+        [
+            t454,
+            t462,
+            t468,
+            t472,
+            t474,
+            inv13,
+            t444,
+            t432,
+            t418,
+            t402,
+            t387,
+            t370,
+            t351,
+            t333,
+            t313,
+            t291,
+            t270,
+            t247,
+        ],
+        [
+            t449,
+            t448,
+            t447,
+            t446,
+            t445,
+            t444,
+            inv7
+                - inv7
+                    * (t204 * t449 + t205 * t448 + t206 * t447 + t207 * t446
+                        + t209 * t445 + t211 * inv13 * t443),
+            t438,
+            t424,
+            t408,
+            t393,
+            t376,
+            t357,
+            t339,
+            t319,
+            t297,
+            t276,
+            t253,
+        ],
+        [
+            t437,
+            t436,
+            t435,
+            t434,
+            t433,
+            t432,
+            t438,
+            inv6
+                - inv6
+                    * (t196 * t438 + t197 * t437 + t198 * t436 + t199 * t435
+                        + t200 * t434 + t201 * t433 + t202 * inv13 * t431),
+            t425,
+            t409,
+            t394,
+            t377,
+            t358,
+            t340,
+            t320,
+            t298,
+            t277,
+            t254,
+        ],
+        [
+            t423,
+            t422,
+            t421,
+            t420,
+            t419,
+            t418,
+            t424,
+            t425,
+            1842.9129686423132
+                * (t5 * t422 - t132 * t425 - t3 * t424 - t2 * t423 - t6 * t421
+                    - t7 * t420 - t133 * t419 - t134 * inv13 * t417)
+                + 1842.9129686423132,
+            t410,
+            t395,
+            t378,
+            t359,
+            t341,
+            t321,
+            t299,
+            t278,
+            t255,
+        ],
+        [
+            t407,
+            t406,
+            t405,
+            t404,
+            t403,
+            t402,
+            t408,
+            t409,
+            t410,
+            inv5
+                - inv5
+                    * (t187 * t407 + t188 * t406 + t189 * t405 + t190 * t404
+                        + t192 * t403 + t194 * inv13 * t401),
+            t396,
+            t379,
+            t360,
+            t342,
+            t322,
+            t300,
+            t279,
+            t256,
+        ],
+        [
+            t392,
+            t391,
+            t390,
+            t389,
+            t388,
+            t387,
+            t393,
+            t394,
+            t395,
+            t396,
+            inv4
+                - inv4
+                    * (t179 * t396 + t180 * t392 + t181 * t391 + t182 * t390
+                        + t183 * t389 + t184 * t388 + t185 * inv13 * t386),
+            t380,
+            t361,
+            t343,
+            t323,
+            t301,
+            t280,
+            t257,
+        ],
+        [
+            t375,
+            t374,
+            t373,
+            t372,
+            t371,
+            t370,
+            t376,
+            t377,
+            t378,
+            t379,
+            t380,
+            1842.9129686423132
+                * (t14 * t374 - t135 * t380 - t12 * t379 - t11 * t375 - t15 * t373
+                    - t16 * t372 - t136 * t371 - t137 * inv13 * t369)
+                + 1842.9129686423132,
+            t362,
+            t344,
+            t324,
+            t302,
+            t281,
+            t258,
+        ],
+        [
+            t356,
+            t355,
+            t354,
+            t353,
+            t352,
+            t351,
+            t357,
+            t358,
+            t359,
+            t360,
+            t361,
+            t362,
+            inv3
+                - inv3
+                    * (t170 * t356 + t171 * t355 + t172 * t354 + t173 * t353
+                        + t175 * t352 + t177 * inv13 * t350),
+            t345,
+            t325,
+            t303,
+            t282,
+            t259,
+        ],
+        [
+            t338,
+            t337,
+            t336,
+            t335,
+            t334,
+            t333,
+            t339,
+            t340,
+            t341,
+            t342,
+            t343,
+            t344,
+            t345,
+            inv2
+                - inv2
+                    * (t162 * t345 + t163 * t338 + t164 * t337 + t165 * t336
+                        + t166 * t335 + t167 * t334 + t168 * inv13 * t332),
+            t326,
+            t304,
+            t283,
+            t260,
+        ],
+        [
+            t318,
+            t317,
+            t316,
+            t315,
+            t314,
+            t313,
+            t319,
+            t320,
+            t321,
+            t322,
+            t323,
+            t324,
+            t325,
+            t326,
+            1842.9129686423132
+                * (t23 * t317 - t138 * t326 - t21 * t325 - t20 * t318 - t24 * t316
+                    - t25 * t315 - t139 * t314 - t140 * inv13 * t312)
+                + 1842.9129686423132,
+            t305,
+            t284,
+            t261,
+        ],
+        [
+            t296,
+            t295,
+            t294,
+            t293,
+            t292,
+            t291,
+            t297,
+            t298,
+            t299,
+            t300,
+            t301,
+            t302,
+            t303,
+            t304,
+            t305,
+            inv1
+                - inv1
+                    * (t153 * t296 + t154 * t295 + t155 * t294 + t156 * t293
+                        + t158 * t292 + t160 * inv13 * t290),
+            t285,
+            t262,
+        ],
+        [
+            t275,
+            t274,
+            t273,
+            t272,
+            t271,
+            t270,
+            t276,
+            t277,
+            t278,
+            t279,
+            t280,
+            t281,
+            t282,
+            t283,
+            t284,
+            t285,
+            inv0
+                - inv0
+                    * (t145 * t285 + t146 * t275 + t147 * t274 + t148 * t273
+                        + t149 * t272 + t150 * t271 + t151 * inv13 * t269),
+            t263,
+        ],
+        [
+            t252,
+            t251,
+            t250,
+            t249,
+            t248,
+            t247,
+            t253,
+            t254,
+            t255,
+            t256,
+            t257,
+            t258,
+            t259,
+            t260,
+            t261,
+            t262,
+            t263,
+            1842.9129686423132
+                * (t32 * t251 - t141 * t263 - t30 * t262 - t29 * t252 - t33 * t250
+                    - t34 * t249 - t142 * t248 - t143 * inv13 * t246)
+                + 1842.9129686423132,
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 17089,
+    add: 11594,
+    div: 28,
+    sqrt: 0,
+    sin: 16,
+    cos: 16,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let mut live = [0.0; 2106];
+    let mut out: (JointMatrix, JointMatrix, JointMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+    );
+    forward_dynamics_derivatives_part0(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part1(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part2(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part3(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part4(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part5(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part6(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part7(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part8(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part9(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part10(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part11(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part12(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part13(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part14(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part15(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part16(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part17(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part18(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part19(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part20(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part21(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part22(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part23(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part24(d, q, qd, tau, &mut live, &mut out);
+    forward_dynamics_derivatives_part25(d, q, qd, tau, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part0_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part0_body(avx2, d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part0_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[11], q[12], q[13], q[14]);
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = lanes
+        .sin_cos_quad(q[15], q[16], q[17], q[18]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[5] - q[4] * q[6];
+    let t4 = 2.0 * t3;
+    let t5 = -2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t6 = qd[4] * c_q7 + qd[5] * s_q7;
+    let t7 = qd[5] * c_q7 - qd[4] * s_q7;
+    let t8 = 0.0875 * qd[3] - 0.1946 * qd[4];
+    let t9 = qd[4] * t8;
+    let t10 = qd[5] * qd[5];
+    let t11 = t9 - 0.1946 * t10;
+    let t12 = -0.0875 * t10 - qd[3] * t8;
+    let t13 = qd[3] * qd[5];
+    let t14 = qd[4] * qd[5];
+    let t15 = 0.1946 * t13 + 0.0875 * t14;
+    let t16 = qd[6] + qd[3];
+    let t17 = qd[6] * t7;
+    let t18 = qd[6] * t6;
+    let t19 = t16 * c_q8 - t7 * s_q8;
+    let t20 = t16 * s_q8 + t7 * c_q8;
+    let t21 = t6 * t16;
+    let t22 = t7 * t7;
+    let t23 = t22 + t16 * t16;
+    let t24 = -0.014 * t23;
+    let t25 = t6 * t7;
+    let t26 = qd[7] + t6;
+    let t27 = qd[7] * t20;
+    let t28 = qd[7] * t19;
+    let t29 = t19 * c_q9;
+    let t30 = t29 - t20 * s_q9;
+    let t31 = t19 * s_q9;
+    let t32 = t20 * c_q9;
+    let t33 = t31 + t32;
+    let t34 = -0.03745 * t20 - 0.16 * t26;
+    let t35 = t19 * t26;
+    let t36 = t19 * t20;
+    let t37 = t19 * t19;
+    let t38 = qd[8] + t26;
+    let t39 = qd[8] * t30;
+    let t40 = qd[4] * c_q10 + qd[5] * s_q10;
+    let t41 = qd[5] * c_q10 - qd[4] * s_q10;
+    let t42 = 0.0875 * qd[3] + 0.1946 * qd[4];
+    let t43 = -t42;
+    let t44 = qd[4] * t43;
+    let t45 = t44 - 0.1946 * t10;
+    let t46 = 0.0875 * t10 - qd[3] * t43;
+    let t47 = 0.1946 * t13 - 0.0875 * t14;
+    let t48 = qd[9] + qd[3];
+    let t49 = qd[9] * t41;
+    let t50 = qd[9] * t40;
+    let t51 = t48 * c_q11 - t41 * s_q11;
+    let t52 = t48 * s_q11 + t41 * c_q11;
+    let t53 = t40 * t48;
+    let t54 = t41 * t41;
+    let t55 = t54 + t48 * t48;
+    let t56 = 0.014 * t55;
+    let t57 = t40 * t41;
+    let t58 = qd[10] + t40;
+    let t59 = qd[10] * t52;
+    let t60 = qd[10] * t51;
+    let t61 = t51 * c_q12;
+    let t62 = t61 - t52 * s_q12;
+    let t63 = t51 * s_q12;
+    let t64 = t52 * c_q12;
+    let t65 = t63 + t64;
+    let t66 = 0.03745 * t52 - 0.16 * t58;
+    let t67 = t51 * t58;
+    let t68 = t51 * t52;
+    let t69 = t51 * t51;
+    let t70 = qd[11] + t58;
+    let t71 = qd[11] * t62;
+    let t72 = qd[4] * c_q13 + qd[5] * s_q13;
+    let t73 = qd[5] * c_q13 - qd[4] * s_q13;
+    let t74 = qd[4] * t42;
+    let t75 = 0.1946 * t10 + t74;
+    let t76 = -0.0875 * t10 - qd[3] * t42;
+    let t77 = -t47;
+    let t78 = qd[12] + qd[3];
+    let t79 = qd[12] * t73;
+    let t80 = qd[12] * t72;
+    let t81 = t78 * c_q14 - t73 * s_q14;
+    let t82 = t78 * s_q14 + t73 * c_q14;
+    let t83 = t72 * t78;
+    let t84 = t73 * t73;
+    let t85 = t84 + t78 * t78;
+    let t86 = -0.014 * t85;
+    let t87 = t72 * t73;
+    let t88 = qd[13] + t72;
+    let t89 = qd[13] * t82;
+    let t90 = qd[13] * t81;
+    let t91 = t81 * c_q15;
+    let t92 = t91 - t82 * s_q15;
+    let t93 = t81 * s_q15;
+    let t94 = t82 * c_q15;
+    let t95 = t93 + t94;
+    let t96 = -0.03745 * t82 - 0.16 * t88;
+    let t97 = t81 * t88;
+    let t98 = t81 * t82;
+    let t99 = t81 * t81;
+    let t100 = qd[14] + t88;
+    let t101 = qd[14] * t92;
+    let t102 = qd[4] * c_q16 + qd[5] * s_q16;
+    let t103 = qd[5] * c_q16 - qd[4] * s_q16;
+    let t104 = -t8;
+    let t105 = qd[4] * t104;
+    let t106 = 0.1946 * t10 + t105;
+    let t107 = 0.0875 * t10 - qd[3] * t104;
+    let t108 = -t15;
+    let t109 = qd[15] + qd[3];
+    let t110 = qd[15] * t103;
+    let t111 = qd[15] * t102;
+    let t112 = t109 * c_q17 - t103 * s_q17;
+    let t113 = t109 * s_q17 + t103 * c_q17;
+    let t114 = t102 * t109;
+    let t115 = t103 * t103;
+    let t116 = t115 + t109 * t109;
+    let t117 = 0.014 * t116;
+    let t118 = t102 * t103;
+    let t119 = qd[16] + t102;
+    let t120 = qd[16] * t113;
+    let t121 = qd[16] * t112;
+    let t122 = t112 * c_q18;
+    let t123 = t122 - t113 * s_q18;
+    let t124 = t112 * s_q18;
+    let t125 = t113 * c_q18;
+    live[6] = s_q7;
+    live[7] = c_q7;
+    live[20] = s_q8;
+    live[21] = c_q8;
+    live[32] = s_q9;
+    live[33] = c_q9;
+    live[45] = s_q10;
+    live[46] = c_q10;
+    live[56] = s_q11;
+    live[57] = c_q11;
+    live[68] = s_q12;
+    live[69] = c_q12;
+    live[81] = s_q13;
+    live[82] = c_q13;
+    live[92] = s_q14;
+    live[93] = c_q14;
+    live[104] = s_q15;
+    live[105] = c_q15;
+    live[117] = s_q16;
+    live[118] = c_q16;
+    live[128] = s_q17;
+    live[129] = c_q17;
+    live[140] = s_q18;
+    live[141] = c_q18;
+    live[0] = t0;
+    live[1] = t1;
+    live[2] = t2;
+    live[3] = t3;
+    live[4] = t4;
+    live[5] = t5;
+    live[8] = t6;
+    live[9] = t7;
+    live[10] = t9;
+    live[11] = t10;
+    live[12] = t11;
+    live[13] = t12;
+    live[14] = t13;
+    live[15] = t14;
+    live[16] = t15;
+    live[17] = t16;
+    live[18] = t17;
+    live[19] = t18;
+    live[22] = t19;
+    live[23] = t20;
+    live[24] = t21;
+    live[25] = t22;
+    live[26] = t23;
+    live[27] = t24;
+    live[28] = t25;
+    live[29] = t26;
+    live[30] = t27;
+    live[31] = t28;
+    live[34] = t29;
+    live[35] = t30;
+    live[36] = t31;
+    live[37] = t32;
+    live[38] = t33;
+    live[39] = t34;
+    live[40] = t35;
+    live[41] = t36;
+    live[42] = t37;
+    live[43] = t38;
+    live[44] = t39;
+    live[47] = t40;
+    live[48] = t41;
+    live[49] = t44;
+    live[50] = t45;
+    live[51] = t46;
+    live[52] = t47;
+    live[53] = t48;
+    live[54] = t49;
+    live[55] = t50;
+    live[58] = t51;
+    live[59] = t52;
+    live[60] = t53;
+    live[61] = t54;
+    live[62] = t55;
+    live[63] = t56;
+    live[64] = t57;
+    live[65] = t58;
+    live[66] = t59;
+    live[67] = t60;
+    live[70] = t61;
+    live[71] = t62;
+    live[72] = t63;
+    live[73] = t64;
+    live[74] = t65;
+    live[75] = t66;
+    live[76] = t67;
+    live[77] = t68;
+    live[78] = t69;
+    live[79] = t70;
+    live[80] = t71;
+    live[83] = t72;
+    live[84] = t73;
+    live[85] = t74;
+    live[86] = t75;
+    live[87] = t76;
+    live[88] = t77;
+    live[89] = t78;
+    live[90] = t79;
+    live[91] = t80;
+    live[94] = t81;
+    live[95] = t82;
+    live[96] = t83;
+    live[97] = t84;
+    live[98] = t85;
+    live[99] = t86;
+    live[100] = t87;
+    live[101] = t88;
+    live[102] = t89;
+    live[103] = t90;
+    live[106] = t91;
+    live[107] = t92;
+    live[108] = t93;
+    live[109] = t94;
+    live[110] = t95;
+    live[111] = t96;
+    live[112] = t97;
+    live[113] = t98;
+    live[114] = t99;
+    live[115] = t100;
+    live[116] = t101;
+    live[119] = t102;
+    live[120] = t103;
+    live[121] = t105;
+    live[122] = t106;
+    live[123] = t107;
+    live[124] = t108;
+    live[125] = t109;
+    live[126] = t110;
+    live[127] = t111;
+    live[130] = t112;
+    live[131] = t113;
+    live[132] = t114;
+    live[133] = t115;
+    live[134] = t116;
+    live[135] = t117;
+    live[136] = t118;
+    live[137] = t119;
+    live[138] = t120;
+    live[139] = t121;
+    live[142] = t122;
+    live[143] = t123;
+    live[144] = t124;
+    live[145] = t125;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part1_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part1_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t126 = live[144] + live[145];
+    let t127 = 0.03745 * live[131] - 0.16 * live[137];
+    let t128 = live[130] * live[137];
+    let t129 = live[130] * live[131];
+    let t130 = live[130] * live[130];
+    let t131 = qd[17] + live[137];
+    let t132 = qd[17] * live[143];
+    let t133 = qd[3] * qd[4];
+    let t134 = live[9] * live[17];
+    let t135 = live[35] * live[43];
+    let t136 = live[35] * live[38];
+    let t137 = live[35] * live[35];
+    let t138 = live[48] * live[53];
+    let t139 = live[71] * live[79];
+    let t140 = live[71] * live[74];
+    let t141 = live[71] * live[71];
+    let t142 = live[84] * live[89];
+    let t143 = live[107] * live[115];
+    let t144 = live[107] * live[110];
+    let t145 = live[107] * live[107];
+    let t146 = live[120] * live[125];
+    let t147 = live[143] * t131;
+    let t148 = live[143] * t126;
+    let t149 = live[143] * live[143];
+    let t150 = live[117] * live[128];
+    let t151 = live[117] * live[129];
+    let t152 = live[81] * live[92];
+    let t153 = live[81] * live[93];
+    let t154 = live[45] * live[56];
+    let t155 = live[45] * live[57];
+    let t156 = live[6] * live[20];
+    let t157 = live[6] * live[21];
+    let t158 = live[118] * live[128];
+    let t159 = live[118] * live[129];
+    let t160 = live[82] * live[92];
+    let t161 = live[82] * live[93];
+    let t162 = live[46] * live[56];
+    let t163 = live[46] * live[57];
+    let t164 = live[7] * live[20];
+    let t165 = live[7] * live[21];
+    let t166 = live[32] * live[32];
+    let t167 = live[32] * live[33];
+    let t168 = live[21] * live[33] - live[20] * live[32];
+    let t169 = -0.0038482516772412995 * t168;
+    let t170 = 0.00023148988883634047 * (live[21] * live[32] + live[20] * live[33]);
+    let t171 = 16.623843471461296 * t170;
+    let t172 = live[6] * t171;
+    let t173 = live[7] * t171;
+    let t174 = t170 + 0.0875 * t173;
+    let t175 = 0.00023148988883634047 * t168;
+    let t176 = live[68] * live[68];
+    let t177 = live[68] * live[69];
+    let t178 = live[56] * live[68] - live[57] * live[69];
+    let t179 = 0.0038482516772412995 * t178;
+    let t180 = -0.00023148988883634047 * (live[57] * live[68] + live[56] * live[69]);
+    let t181 = -16.623843471461296 * t180;
+    let t182 = live[45] * t181;
+    let t183 = live[46] * t181;
+    let t184 = t180 - 0.0875 * t183;
+    let t185 = 0.00023148988883634047 * t178;
+    let t186 = live[104] * live[104];
+    let t187 = live[104] * live[105];
+    let t188 = live[93] * live[105] - live[92] * live[104];
+    let t189 = -0.0038482516772412995 * t188;
+    let t190 = 0.00023148988883634047 * (live[93] * live[104] + live[92] * live[105]);
+    let t191 = 16.623843471461296 * t190;
+    let t192 = live[81] * t191;
+    let t193 = live[82] * t191;
+    let t194 = t190 + 0.0875 * t193;
+    let t195 = 0.00023148988883634047 * t188;
+    let t196 = live[140] * live[140];
+    let t197 = live[140] * live[141];
+    let t198 = live[128] * live[140] - live[129] * live[141];
+    let t199 = 0.0038482516772412995 * t198;
+    let t200 = -0.00023148988883634047 * (live[129] * live[140] + live[128] * live[141]);
+    let t201 = -16.623843471461296 * t200;
+    let t202 = live[117] * t201;
+    let t203 = live[118] * t201;
+    let t204 = t200 - 0.0875 * t203;
+    let t205 = 0.00023148988883634047 * t198;
+    let t206 = 9.81 * live[4] + qd[2] * qd[4] - qd[1] * qd[5];
+    let t207 = qd[0] * qd[5] - 9.81 * live[5] - qd[2] * qd[3];
+    let t208 = 9.81 * (1.0 - 2.0 * (live[0] + live[1])) + qd[1] * qd[3] - qd[0] * qd[4];
+    let t209 = 0.0001636201578415 * live[8] + 0.0031799702681776175 * live[17];
+    let t210 = 0.0001636201578415 * live[17] - 0.003148870268177618 * live[8];
+    let t211 = live[9] * t209;
+    let t212 = 0.01771278698415 * live[22] + 0.0000020453744565 * live[23];
+    let t213 = live[29] * live[29];
+    let t214 = live[23] * live[29];
+    let t215 = 0.0000001609852873477455 * live[23]
+        - 0.000000039595442777388946 * live[29];
+    let t216 = 0.0005461134539102453 * live[23] + 0.0022955781994879005 * live[29]
+        - 0.000000039595442777388946 * live[22];
+    let t217 = live[22] + 3392.3190305619773 * live[29];
+    let t218 = 0.0000001609852873477455 * t217 - 0.0022644781431582876 * live[23];
+    let t219 = live[22] * t216;
+    let t220 = 0.00003349734004227557 * live[38] + 0.0005426192213171667 * live[43];
+    let t221 = 0.00003349734004227557 * live[43] - 0.0005396092213171667 * live[38];
+    let t222 = live[35] * t221;
+    let t223 = live[35] * t220;
+    let t224 = 0.0031799702681776175 * live[53] - 0.0001636201578415 * live[47];
+    let t225 = -0.003148870268177618 * live[47] - 0.0001636201578415 * live[53];
+    let t226 = live[48] * t224;
+    let t227 = 0.01771278698415 * live[58] - 0.0000020453744565 * live[59];
+    let t228 = live[65] * live[65];
+    let t229 = live[59] * live[65];
+    let t230 = -0.0000001609852873477455 * live[59]
+        - 0.000000039595442777388946 * live[65];
+    let t231 = 0.0022955781994879005 * live[65] - 0.000000039595442777388946 * live[58]
+        - 0.0005461134539102453 * live[59];
+    let t232 = -3392.3190305619773 * live[65] - live[58];
+    let t233 = 0.0000001609852873477455 * t232 - 0.0022644781431582876 * live[59];
+    let t234 = live[58] * t231;
+    let t235 = 0.0005426192213171667 * live[79] - 0.00003349734004227557 * live[74];
+    let t236 = -0.0005396092213171667 * live[74] - 0.00003349734004227557 * live[79];
+    let t237 = live[71] * t236;
+    let t238 = live[71] * t235;
+    let t239 = 0.0031799702681776175 * live[89] - 0.0000702001578415 * live[83];
+    let t240 = -0.003148870268177618 * live[83] - 0.0000702001578415 * live[89];
+    let t241 = live[84] * t239;
+    let t242 = 0.01771278698415 * live[94] + 0.0000020453744565 * live[95];
+    let t243 = live[101] * live[101];
+    let t244 = live[95] * live[101];
+    let t245 = 0.0000001609852873477455 * live[95]
+        - 0.000000039595442777388946 * live[101];
+    let t246 = 0.0005461134539102453 * live[95] + 0.0022955781994879005 * live[101]
+        - 0.000000039595442777388946 * live[94];
+    let t247 = live[94] + 3392.3190305619773 * live[101];
+    let t248 = 0.0000001609852873477455 * t247 - 0.0022644781431582876 * live[95];
+    let t249 = live[94] * t246;
+    let t250 = 0.00003349734004227557 * live[110] + 0.0005426192213171667 * live[115];
+    let t251 = 0.00003349734004227557 * live[115] - 0.0005396092213171667 * live[110];
+    let t252 = live[107] * t251;
+    let t253 = live[107] * t250;
+    let t254 = 0.0000702001578415 * live[119] + 0.0031799702681776175 * live[125];
+    let t255 = 0.0000702001578415 * live[125] - 0.003148870268177618 * live[119];
+    let t256 = live[120] * t254;
+    let t257 = 0.01771278698415 * live[130] - 0.0000020453744565 * live[131];
+    let t258 = live[137] * live[137];
+    let t259 = live[131] * live[137];
+    let t260 = -0.0000001609852873477455 * live[131]
+        - 0.000000039595442777388946 * live[137];
+    let t261 = 0.0022955781994879005 * live[137] - 0.000000039595442777388946 * live[130]
+        - 0.0005461134539102453 * live[131];
+    let t262 = -3392.3190305619773 * live[137] - live[130];
+    let t263 = 0.0000001609852873477455 * t262 - 0.0022644781431582876 * live[131];
+    let t264 = live[130] * t261;
+    let t265 = 0.0005426192213171667 * t131 - 0.00003349734004227557 * t126;
+    let t266 = -0.0005396092213171667 * t126 - 0.00003349734004227557 * t131;
+    let t267 = live[143] * t266;
+    let t268 = live[143] * t265;
+    let t269 = -0.0038482516772412995 * live[33] - 0.01771278698415;
+    let t270 = 0.00017761436535496228 * live[32] - 0.000000039595442777388946;
+    let t271 = 0.00017761436535496228 * live[33] + 0.0005461134539102453;
+    let t272 = -0.0038482516772412995 * live[69] - 0.01771278698415;
+    let t273 = -0.00017761436535496228 * live[68] - 0.000000039595442777388946;
+    let t274 = -0.00017761436535496228 * live[69] - 0.0005461134539102453;
+    let t275 = -0.0038482516772412995 * live[105] - 0.01771278698415;
+    live[146] = t126;
+    live[147] = t127;
+    live[148] = t128;
+    live[149] = t129;
+    live[150] = t130;
+    live[151] = t131;
+    live[152] = t132;
+    live[153] = t133;
+    live[154] = t134;
+    live[155] = t135;
+    live[156] = t136;
+    live[157] = t137;
+    live[158] = t138;
+    live[159] = t139;
+    live[160] = t140;
+    live[161] = t141;
+    live[162] = t142;
+    live[163] = t143;
+    live[164] = t144;
+    live[165] = t145;
+    live[166] = t146;
+    live[167] = t147;
+    live[168] = t148;
+    live[169] = t149;
+    live[170] = t150;
+    live[171] = t151;
+    live[172] = t152;
+    live[173] = t153;
+    live[174] = t154;
+    live[175] = t155;
+    live[176] = t156;
+    live[177] = t157;
+    live[178] = t158;
+    live[179] = t159;
+    live[180] = t160;
+    live[181] = t161;
+    live[182] = t162;
+    live[183] = t163;
+    live[184] = t164;
+    live[185] = t165;
+    live[186] = t166;
+    live[187] = t167;
+    live[188] = t169;
+    live[189] = t170;
+    live[190] = t172;
+    live[191] = t173;
+    live[192] = t174;
+    live[193] = t175;
+    live[194] = t176;
+    live[195] = t177;
+    live[196] = t179;
+    live[197] = t180;
+    live[198] = t182;
+    live[199] = t183;
+    live[200] = t184;
+    live[201] = t185;
+    live[202] = t186;
+    live[203] = t187;
+    live[204] = t189;
+    live[205] = t190;
+    live[206] = t192;
+    live[207] = t193;
+    live[208] = t194;
+    live[209] = t195;
+    live[210] = t196;
+    live[211] = t197;
+    live[212] = t199;
+    live[213] = t200;
+    live[214] = t202;
+    live[215] = t203;
+    live[216] = t204;
+    live[217] = t205;
+    live[218] = t206;
+    live[219] = t207;
+    live[220] = t208;
+    live[221] = t209;
+    live[222] = t210;
+    live[223] = t211;
+    live[224] = t212;
+    live[225] = t213;
+    live[226] = t214;
+    live[227] = t215;
+    live[228] = t216;
+    live[229] = t217;
+    live[230] = t218;
+    live[231] = t219;
+    live[232] = t220;
+    live[233] = t221;
+    live[234] = t222;
+    live[235] = t223;
+    live[236] = t224;
+    live[237] = t225;
+    live[238] = t226;
+    live[239] = t227;
+    live[240] = t228;
+    live[241] = t229;
+    live[242] = t230;
+    live[243] = t231;
+    live[244] = t232;
+    live[245] = t233;
+    live[246] = t234;
+    live[247] = t235;
+    live[248] = t236;
+    live[249] = t237;
+    live[250] = t238;
+    live[251] = t239;
+    live[252] = t240;
+    live[253] = t241;
+    live[254] = t242;
+    live[255] = t243;
+    live[256] = t244;
+    live[257] = t245;
+    live[258] = t246;
+    live[259] = t247;
+    live[260] = t248;
+    live[261] = t249;
+    live[262] = t250;
+    live[263] = t251;
+    live[264] = t252;
+    live[265] = t253;
+    live[266] = t254;
+    live[267] = t255;
+    live[268] = t256;
+    live[269] = t257;
+    live[270] = t258;
+    live[271] = t259;
+    live[272] = t260;
+    live[273] = t261;
+    live[274] = t262;
+    live[275] = t263;
+    live[276] = t264;
+    live[277] = t265;
+    live[278] = t266;
+    live[279] = t267;
+    live[280] = t268;
+    live[281] = t269;
+    live[282] = t270;
+    live[283] = t271;
+    live[284] = t272;
+    live[285] = t273;
+    live[286] = t274;
+    live[287] = t275;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part2_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part2_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t276 = 0.00017761436535496228 * live[104] - 0.000000039595442777388946;
+    let t277 = 0.00017761436535496228 * live[105] + 0.0005461134539102453;
+    let t278 = -0.0038482516772412995 * live[141] - 0.01771278698415;
+    let t279 = -0.00017761436535496228 * live[140] - 0.000000039595442777388946;
+    let t280 = -0.00017761436535496228 * live[141] - 0.0005461134539102453;
+    let t281 = live[11] + qd[4] * qd[4];
+    let t282 = live[11] + qd[3] * qd[3];
+    let t283 = live[23] * live[23];
+    let t284 = live[42] + live[225];
+    let t285 = -live[157] - live[43] * live[43];
+    let t286 = live[59] * live[59];
+    let t287 = live[78] + live[240];
+    let t288 = -live[161] - live[79] * live[79];
+    let t289 = live[95] * live[95];
+    let t290 = live[114] + live[255];
+    let t291 = -live[165] - live[115] * live[115];
+    let t292 = live[131] * live[131];
+    let t293 = live[150] + live[270];
+    let t294 = -live[169] - live[151] * live[151];
+    let t295 = live[140] * t294;
+    let t296 = live[141] * t294;
+    let t297 = live[104] * t291;
+    let t298 = live[105] * t291;
+    let t299 = live[68] * t288;
+    let t300 = live[69] * t288;
+    let t301 = live[32] * t285;
+    let t302 = live[33] * t285;
+    let t303 = qd[1] + 0.1946 * qd[5];
+    let t304 = qd[1] - 0.1946 * qd[5];
+    let t305 = qd[6] * live[6];
+    let t306 = qd[6] * live[7];
+    let t307 = qd[7] * live[20];
+    let t308 = qd[7] * live[21];
+    let t309 = qd[6] * live[184] + qd[7] * live[177];
+    let t310 = qd[7] * live[176] - qd[6] * live[185];
+    let t311 = qd[6] * live[176] - qd[7] * live[185];
+    let t312 = qd[6] * live[177] + qd[7] * live[184];
+    let t313 = qd[9] * live[45];
+    let t314 = qd[9] * live[46];
+    let t315 = qd[10] * live[56];
+    let t316 = qd[10] * live[57];
+    let t317 = qd[9] * live[182] + qd[10] * live[175];
+    let t318 = qd[10] * live[174] - qd[9] * live[183];
+    let t319 = qd[9] * live[174] - qd[10] * live[183];
+    let t320 = qd[9] * live[175] + qd[10] * live[182];
+    let t321 = qd[12] * live[81];
+    let t322 = qd[12] * live[82];
+    let t323 = qd[13] * live[92];
+    let t324 = qd[13] * live[93];
+    let t325 = qd[12] * live[180] + qd[13] * live[173];
+    let t326 = qd[13] * live[172] - qd[12] * live[181];
+    let t327 = qd[12] * live[172] - qd[13] * live[181];
+    let t328 = qd[12] * live[173] + qd[13] * live[180];
+    let t329 = qd[15] * live[117];
+    let t330 = qd[15] * live[118];
+    let t331 = qd[16] * live[128];
+    let t332 = qd[16] * live[129];
+    let t333 = qd[15] * live[178] + qd[16] * live[171];
+    let t334 = qd[16] * live[170] - qd[15] * live[179];
+    let t335 = qd[15] * live[170] - qd[16] * live[179];
+    let t336 = qd[15] * live[171] + qd[16] * live[178];
+    let t337 = live[7] * live[13] + live[6] * live[16];
+    let t338 = live[7] * live[16] - live[6] * live[13];
+    let t339 = 0.014 * (live[21] * live[24] - live[20] * live[28]);
+    let t340 = 0.014 * (live[20] * live[24] + live[21] * live[28]);
+    let t341 = live[33] * (0.03745 * live[40] - 0.16 * live[41])
+        - live[32] * (0.16 * live[42] - live[29] * live[39]);
+    let t342 = live[46] * live[51] + live[45] * live[52];
+    let t343 = live[46] * live[52] - live[45] * live[51];
+    let t344 = 0.014 * (live[56] * live[64] - live[57] * live[60]);
+    let t345 = -0.014 * (live[56] * live[60] + live[57] * live[64]);
+    let t346 = live[69] * (-0.03745 * live[76] - 0.16 * live[77])
+        - live[68] * (0.16 * live[78] - live[65] * live[75]);
+    let t347 = live[82] * live[87] + live[81] * live[88];
+    let t348 = live[82] * live[88] - live[81] * live[87];
+    let t349 = 0.014 * (live[93] * live[96] - live[92] * live[100]);
+    let t350 = 0.014 * (live[92] * live[96] + live[93] * live[100]);
+    let t351 = live[105] * (0.03745 * live[112] - 0.16 * live[113])
+        - live[104] * (0.16 * live[114] - live[101] * live[111]);
+    let t352 = live[118] * live[123] + live[117] * live[124];
+    let t353 = live[118] * live[124] - live[117] * live[123];
+    let t354 = 0.014 * (live[128] * live[136] - live[129] * live[132]);
+    let t355 = -0.014 * (live[128] * live[132] + live[129] * live[136]);
+    let t356 = live[141] * (-0.03745 * live[148] - 0.16 * live[149])
+        - live[140] * (0.16 * live[150] - live[137] * live[147]);
+    let t357 = live[141] * live[141];
+    let t358 = 0.0038482516772412995 * live[141] + 0.01771278698415;
+    let t359 = -0.0038482516772412995 * live[140] - 0.0000020453744565;
+    let t360 = 0.0000020453744565 - 0.004366683785492939 * live[211];
+    let t361 = 0.0002015423715275627 * live[211] - 0.000000039595442777388946;
+    let t362 = live[128] * t359;
+    let t363 = live[129] * t358 + t362;
+    let t364 = live[129] * t359;
+    let t365 = live[105] * live[105];
+    let t366 = 0.0038482516772412995 * live[105] + 0.01771278698415;
+    let t367 = 0.0000020453744565 - 0.0038482516772412995 * live[104];
+    let t368 = -0.004366683785492939 * live[203] - 0.0000020453744565;
+    let t369 = -0.0002015423715275627 * live[203] - 0.000000039595442777388946;
+    let t370 = live[92] * t367;
+    let t371 = live[93] * t366 + t370;
+    let t372 = live[93] * t367;
+    let t373 = live[69] * live[69];
+    let t374 = 0.0038482516772412995 * live[69] + 0.01771278698415;
+    let t375 = -0.0038482516772412995 * live[68] - 0.0000020453744565;
+    let t376 = 0.0000020453744565 - 0.004366683785492939 * live[195];
+    let t377 = 0.0002015423715275627 * live[195] - 0.000000039595442777388946;
+    let t378 = live[56] * t375;
+    let t379 = live[57] * t374 + t378;
+    let t380 = live[57] * t375;
+    let t381 = live[33] * live[33];
+    let t382 = 0.0038482516772412995 * live[33] + 0.01771278698415;
+    let t383 = 0.0000020453744565 - 0.0038482516772412995 * live[32];
+    let t384 = -0.004366683785492939 * live[187] - 0.0000020453744565;
+    let t385 = -0.0002015423715275627 * live[187] - 0.000000039595442777388946;
+    let t386 = live[20] * t383;
+    let t387 = live[21] * t382 + t386;
+    let t388 = live[21] * t383;
+    let t389 = 0.0038482516772412995 * t285;
+    let t390 = 0.0038482516772412995 * t288;
+    let t391 = 0.0038482516772412995 * t291;
+    let t392 = 0.0038482516772412995 * t294;
+    let t393 = live[279] + tau[17];
+    let t394 = live[146] * (qd[17] + live[151]);
+    let t395 = live[151] * live[278] - live[146] * live[277];
+    let t396 = -0.0038482516772412995 * (live[131] * live[147] + 0.03745 * live[150])
+        - t395;
+    let t397 = 0.00023756289850532602 * live[152] + 0.0038482516772412995 * live[168]
+        + 0.027291773659330866 * t356 + 7.091992922587524 * t393;
+    let t398 = 0.0005416771019705355 * live[152] + 0.00023756289850532602 * t356
+        + 0.0617326823789311 * t393 - live[280];
+    let t399 = 0.004366683785492939 * t357 - 0.01771278698415;
+    let t400 = 0.0022955781994879005 - 0.0006986694056788702 * t357;
+    let inv0 = 1.0 / t400;
+    let t401 = 0.0002015423715275627 * t357 - 0.0005461134539102453;
+    let t402 = live[141] * t397 + live[140] * t392;
+    let t403 = live[141] * t392 - live[140] * t397;
+    let t404 = live[279] + live[130] * live[275] - live[131] * live[272];
+    let t405 = tau[16] + t404 - t393 - 0.16 * t402;
+    let t406 = -0.027291773659330866 * t357 - t399 * t399 * inv0;
+    let t407 = 0.027291773659330866 * live[211] - t360 * t399 * inv0;
+    let t408 = -0.027291773659330866 * live[210] - t360 * t360 * inv0;
+    let t409 = -0.001259639822047267 * live[211] - t361 * t399 * inv0;
+    let t410 = -0.001259639822047267 * t357 - t399 * inv0 * t401;
+    let t411 = 0.001259639822047267 * live[210] - t360 * t361 * inv0;
+    let t412 = 0.001259639822047267 * live[211] - t360 * inv0 * t401;
+    let t413 = 0.001231440536717216 * live[141] - 0.0005977473438552301 * live[210]
+        - t361 * t361 * inv0;
+    let t414 = -0.000615720268358608 * live[140] - 0.0005977473438552301 * live[211]
+        - t361 * inv0 * t401 - 0.0000001609852873477455;
+    let t415 = -0.0005977473438552301 * t357 - inv0 * t401 * t401
+        - 0.0022644781431582876;
+    let t416 = live[131] * live[269] + t402 + live[138] * t409
+        - 0.0000020453744565 * live[270] - t354 * t406 - t355 * t407 - live[139] * t410
+        - t399 * inv0 * t405;
+    let t417 = t403 + live[138] * t411 - 0.01771278698415 * live[270]
+        - live[130] * live[269] - t354 * t407 - t355 * t408 - live[139] * t412
+        - t360 * inv0 * t405;
+    let t418 = live[137] * live[275] - live[131] * live[273];
+    let t419 = live[141] * t396 + live[140] * t398 + live[138] * t413
+        + 0.000615720268358608 * t394 - live[135] * t358 - t354 * t409 - t355 * t411
+        - live[139] * t414 - t361 * inv0 * t405 - t418 - 0.03745 * t403;
+    let t420 = live[276] - live[137] * live[272];
+    let t421 = live[141] * t398 + live[138] * t414 + 0.03745 * t402 - live[135] * t359
+        - live[140] * t396 - t354 * t410 - t355 * t412 - live[139] * t415
+        - inv0 * t401 * t405 - t420;
+    let t422 = live[128] * t407;
+    let t423 = live[129] * t407;
+    let t424 = t423 - live[128] * t406;
+    live[288] = t276;
+    live[289] = t277;
+    live[290] = t278;
+    live[291] = t279;
+    live[292] = t280;
+    live[293] = t281;
+    live[294] = t282;
+    live[295] = t283;
+    live[296] = t284;
+    live[297] = t286;
+    live[298] = t287;
+    live[299] = t289;
+    live[300] = t290;
+    live[301] = t292;
+    live[302] = t293;
+    live[303] = t295;
+    live[304] = t296;
+    live[305] = t297;
+    live[306] = t298;
+    live[307] = t299;
+    live[308] = t300;
+    live[309] = t301;
+    live[310] = t302;
+    live[311] = t303;
+    live[312] = t304;
+    live[313] = t305;
+    live[314] = t306;
+    live[315] = t307;
+    live[316] = t308;
+    live[317] = t309;
+    live[318] = t310;
+    live[319] = t311;
+    live[320] = t312;
+    live[321] = t313;
+    live[322] = t314;
+    live[323] = t315;
+    live[324] = t316;
+    live[325] = t317;
+    live[326] = t318;
+    live[327] = t319;
+    live[328] = t320;
+    live[329] = t321;
+    live[330] = t322;
+    live[331] = t323;
+    live[332] = t324;
+    live[333] = t325;
+    live[334] = t326;
+    live[335] = t327;
+    live[336] = t328;
+    live[337] = t329;
+    live[338] = t330;
+    live[339] = t331;
+    live[340] = t332;
+    live[341] = t333;
+    live[342] = t334;
+    live[343] = t335;
+    live[344] = t336;
+    live[345] = t337;
+    live[346] = t338;
+    live[347] = t339;
+    live[348] = t340;
+    live[349] = t341;
+    live[350] = t342;
+    live[351] = t343;
+    live[352] = t344;
+    live[353] = t345;
+    live[354] = t346;
+    live[355] = t347;
+    live[356] = t348;
+    live[357] = t349;
+    live[358] = t350;
+    live[359] = t351;
+    live[360] = t352;
+    live[361] = t353;
+    live[362] = t354;
+    live[363] = t355;
+    live[364] = t356;
+    live[365] = t358;
+    live[366] = t359;
+    live[367] = t360;
+    live[368] = t361;
+    live[369] = t362;
+    live[370] = t363;
+    live[371] = t364;
+    live[372] = t365;
+    live[373] = t366;
+    live[374] = t367;
+    live[375] = t368;
+    live[376] = t369;
+    live[377] = t370;
+    live[378] = t371;
+    live[379] = t372;
+    live[380] = t373;
+    live[381] = t374;
+    live[382] = t375;
+    live[383] = t376;
+    live[384] = t377;
+    live[385] = t378;
+    live[386] = t379;
+    live[387] = t380;
+    live[388] = t381;
+    live[389] = t382;
+    live[390] = t383;
+    live[391] = t384;
+    live[392] = t385;
+    live[393] = t386;
+    live[394] = t387;
+    live[395] = t388;
+    live[396] = t389;
+    live[397] = t390;
+    live[398] = t391;
+    live[399] = t393;
+    live[400] = t394;
+    live[401] = t395;
+    live[402] = t399;
+    live[403] = t400;
+    live[404] = inv0;
+    live[405] = t401;
+    live[406] = t404;
+    live[407] = t405;
+    live[408] = t406;
+    live[409] = t408;
+    live[410] = t409;
+    live[411] = t410;
+    live[412] = t411;
+    live[413] = t412;
+    live[414] = t413;
+    live[415] = t414;
+    live[416] = t415;
+    live[417] = t416;
+    live[418] = t417;
+    live[419] = t418;
+    live[420] = t419;
+    live[421] = t420;
+    live[422] = t421;
+    live[423] = t422;
+    live[424] = t423;
+    live[425] = t424;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part3_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part3_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t425 = live[129] * live[409] - live[423];
+    let t426 = live[129] * (live[129] * live[408] + live[423])
+        + live[128] * (live[424] + live[128] * live[409]);
+    let t427 = live[129] * live[425] + live[128] * t425;
+    let t428 = live[129] * t425 - live[128] * live[425];
+    let t429 = live[129] * live[410] + live[128] * live[411];
+    let t430 = live[129] * live[411] - live[128] * live[410];
+    let t431 = live[129] * live[412] + live[128] * live[413];
+    let t432 = live[129] * live[413] - live[128] * live[412];
+    let t433 = live[129] * t429 + live[128] * t431;
+    let t434 = live[129] * t430 + live[128] * t432;
+    let t435 = live[129] * t431 - live[128] * t429;
+    let t436 = live[129] * t432 - live[128] * t430;
+    let t437 = live[128] * live[415];
+    let t438 = live[129] * live[415];
+    let t439 = t438 - live[128] * live[414];
+    let t440 = live[129] * live[416] - t437;
+    let t441 = t433 - 0.014 * t427;
+    let t442 = 0.014 * (t433 - t436) + live[129] * t439 + live[128] * t440
+        - 0.000196 * t427;
+    let t443 = t435 - 0.014 * t428 - 0.008674079908742902;
+    let t444 = 0.000196 * t428 + live[129] * (live[129] * live[414] + t437)
+        + live[128] * (t438 + live[128] * live[416]) + 0.0031799702681776175
+        - 0.028 * t435;
+    let inv1 = 1.0 / t444;
+    let t445 = live[129] * live[417] + live[128] * live[418];
+    let t446 = live[129] * live[418] - live[128] * live[417];
+    let t447 = live[129] * live[420] + live[128] * live[422] + live[120] * live[267]
+        + tau[15] - 0.014 * t446;
+    let t448 = t426 - t441 * t441 * inv1;
+    let t449 = t427 - t441 * t443 * inv1;
+    let t450 = t428 - t443 * t443 * inv1;
+    let t451 = 0.014 * t426 + t434 + 0.008674079908742902 - t441 * t442 * inv1;
+    let t452 = live[371] - live[128] * live[365] - live[370] * t442 * inv1;
+    let t453 = 0.014 * t427 + t436 - t442 * t443 * inv1;
+    let t454 = -0.000000004928062160971514 * inv1 - 0.003148870268177618;
+    let t455 = 0.000196 * t426 + 0.028 * t434 + live[129] * t440 - live[128] * t439
+        - t442 * t442 * inv1;
+    let t456 = live[360] * live[370];
+    let t457 = live[122] * t441;
+    let t458 = live[361] * t443;
+    let t459 = 0.008674079908742902 * live[132] + live[127] * t451 + t445
+        + t441 * (inv1 * (t456 + 0.0000702001578415 * live[126] - t447))
+        - live[122] * t448 - live[361] * t449;
+    let t460 = 0.0000020453744565 * live[148] + 0.01771278698415 * live[271]
+        + live[138] * live[365] + live[127] * t452 + 0.0038482516772412995 * live[400]
+        + live[370]
+            * (inv1 * (t457 + t456 + t458 + 0.0000702001578415 * live[126] - t447))
+        - 0.008674079908742902 * live[134] - live[139] * live[366];
+    let t461 = 0.008674079908742902 * live[136] + t446 + live[127] * t453
+        + t443 * (inv1 * (t456 + 0.0000702001578415 * live[126] - t447))
+        - live[122] * t449 - live[361] * t450;
+    let t462 = 0.0000702001578415 * inv1 * (t457 + t456 + t458 - live[127] * t442 - t447)
+        - live[268] - tau[16] - live[126] * t454;
+    let t463 = live[125] * live[267] - live[119] * live[266];
+    let t464 = 0.014 * t445 + live[129] * live[422] + live[127] * t455
+        + t442 * (inv1 * (0.0000702001578415 * live[126] - t447)) - live[128] * live[420]
+        - live[122] * t451 - live[360] * t452 - live[361] * t453 - t463;
+    let t465 = live[118] * live[370];
+    let t466 = t441 * inv1 * t465 + live[117] * t449;
+    let t467 = live[117] * live[370];
+    let t468 = live[118] * t449 - t441 * inv1 * t467;
+    let t469 = t443 * inv1 * t467;
+    let t470 = t443 * inv1 * t465;
+    let t471 = -live[370] * inv1 * t467 - t470;
+    let t472 = live[118] * t450 - t469;
+    let t473 = live[118] * (t469 - live[370] * inv1 * t465)
+        + live[117] * (t470 + live[117] * t450);
+    let t474 = live[118] * t471 - live[117] * t472;
+    let t475 = live[117] * t471 + live[118] * t472;
+    let t476 = -0.0000702001578415 * live[118] * t441 * inv1 - live[117] * t451;
+    let t477 = live[118] * t451 - 0.0000702001578415 * live[117] * t441 * inv1;
+    let t478 = -0.0000702001578415 * inv1 * t465 - live[117] * t452;
+    let t479 = live[118] * t452 - 0.0000702001578415 * inv1 * t467;
+    let t480 = -0.0000702001578415 * live[118] * t443 * inv1 - live[117] * t453;
+    let t481 = live[118] * t453 - 0.0000702001578415 * live[117] * t443 * inv1;
+    let t482 = live[118] * t478 - live[117] * t480;
+    let t483 = live[118] * t479 - live[117] * t481;
+    let t484 = live[117] * t478 + live[118] * t480;
+    let t485 = live[117] * t479 + live[118] * t481;
+    let t486 = live[117] * t442 * inv1;
+    let t487 = live[118] * t442 * inv1;
+    let t488 = live[117] * t454 - 0.0000702001578415 * t487;
+    let t489 = live[118] * t455 - 0.0000702001578415 * t486;
+    let t490 = -0.1946 * t466 - 0.0875 * t448;
+    let t491 = 0.1946 * t473 + 0.0875 * t466;
+    let t492 = live[118] * t460 - live[117] * t461;
+    let t493 = live[117] * t460 + live[118] * t461;
+    let t494 = live[264] + tau[14];
+    let t495 = live[110] * (qd[14] + live[115]);
+    let t496 = live[115] * live[263] - live[110] * live[262];
+    let t497 = -0.0038482516772412995 * (live[95] * live[111] - 0.03745 * live[114])
+        - t496;
+    let t498 = 0.0038482516772412995 * live[164] + 0.027291773659330866 * live[359]
+        + 7.091992922587524 * t494 - 0.00023756289850532602 * live[116];
+    let t499 = 0.0005416771019705355 * live[116] - live[265]
+        - 0.00023756289850532602 * live[359] - 0.0617326823789311 * t494;
+    let t500 = 0.004366683785492939 * live[372] - 0.01771278698415;
+    let t501 = 0.0022955781994879005 - 0.0006986694056788702 * live[372];
+    let inv2 = 1.0 / t501;
+    let t502 = 0.0005461134539102453 - 0.0002015423715275627 * live[372];
+    let t503 = live[105] * t498 + live[104] * live[398];
+    let t504 = live[105] * live[398] - live[104] * t498;
+    let t505 = live[264] + live[94] * live[260] - live[95] * live[257];
+    let t506 = tau[13] + t505 - t494 - 0.16 * t503;
+    let t507 = -0.027291773659330866 * live[372] - t500 * t500 * inv2;
+    let t508 = 0.027291773659330866 * live[203] - live[375] * t500 * inv2;
+    let t509 = -0.027291773659330866 * live[202] - live[375] * live[375] * inv2;
+    let t510 = 0.001259639822047267 * live[203] - live[376] * t500 * inv2;
+    let t511 = 0.001259639822047267 * live[372] - t500 * inv2 * t502;
+    let t512 = -0.001259639822047267 * live[202] - live[375] * live[376] * inv2;
+    let t513 = -0.001259639822047267 * live[203] - live[375] * inv2 * t502;
+    let t514 = 0.001231440536717216 * live[105] - 0.0005977473438552301 * live[202]
+        - live[376] * live[376] * inv2;
+    let t515 = 0.0000001609852873477455 - 0.000615720268358608 * live[104]
+        - 0.0005977473438552301 * live[203] - live[376] * inv2 * t502;
+    let t516 = -0.0005977473438552301 * live[372] - inv2 * t502 * t502
+        - 0.0022644781431582876;
+    let t517 = 0.0000020453744565 * live[255] + live[95] * live[254] + t503
+        + live[102] * t510 - live[357] * t507 - live[358] * t508 - live[103] * t511
+        - t500 * inv2 * t506;
+    let t518 = t504 + live[102] * t512 - 0.01771278698415 * live[255]
+        - live[94] * live[254] - live[357] * t508 - live[358] * t509 - live[103] * t513
+        - live[375] * inv2 * t506;
+    let t519 = live[101] * live[260] - live[95] * live[258];
+    let t520 = live[105] * t497 + live[104] * t499 + live[102] * t514
+        + 0.000615720268358608 * t495 + 0.03745 * t504 - live[99] * live[373]
+        - live[357] * t510 - live[358] * t512 - live[103] * t515
+        - live[376] * inv2 * t506 - t519;
+    let t521 = live[261] - live[101] * live[257];
+    let t522 = live[105] * t499 + live[102] * t515 - live[99] * live[374]
+        - live[104] * t497 - live[357] * t511 - live[358] * t513 - live[103] * t516
+        - inv2 * t502 * t506 - t521 - 0.03745 * t503;
+    let t523 = live[92] * t508;
+    let t524 = live[93] * t508;
+    let t525 = t524 - live[92] * t507;
+    let t526 = live[93] * t509 - t523;
+    let t527 = live[93] * (live[93] * t507 + t523) + live[92] * (t524 + live[92] * t509);
+    let t528 = live[93] * t525 + live[92] * t526;
+    let t529 = live[93] * t526 - live[92] * t525;
+    let t530 = live[93] * t510 + live[92] * t511;
+    let t531 = live[93] * t511 - live[92] * t510;
+    let t532 = live[93] * t512 + live[92] * t513;
+    let t533 = live[93] * t513 - live[92] * t512;
+    let t534 = live[93] * t530 + live[92] * t532;
+    let t535 = live[93] * t531 + live[92] * t533;
+    let t536 = live[93] * t532 - live[92] * t530;
+    let t537 = live[93] * t533 - live[92] * t531;
+    let t538 = live[92] * t515;
+    let t539 = live[93] * t515;
+    let t540 = t539 - live[92] * t514;
+    let t541 = live[93] * t516 - t538;
+    let t542 = 0.014 * t528 + t534;
+    let t543 = 0.014 * (t537 - t534) + live[93] * t540 + live[92] * t541
+        - 0.000196 * t528;
+    let t544 = 0.014 * t529 + t536 + 0.008674079908742902;
+    let t545 = 0.000196 * t529 + 0.028 * t536 + live[93] * (live[93] * t514 + t538)
+        + live[92] * (t539 + live[92] * t516) + 0.0031799702681776175;
+    let inv3 = 1.0 / t545;
+    let t546 = live[93] * t517 + live[92] * t518;
+    let t547 = live[93] * t518 - live[92] * t517;
+    let t548 = 0.014 * t547 + live[93] * t520 + live[92] * t522 + live[84] * live[252]
+        + tau[12];
+    let t549 = t527 - t542 * t542 * inv3;
+    let t550 = t528 - t542 * t544 * inv3;
+    let t551 = t529 - t544 * t544 * inv3;
+    let t552 = t535 - 0.014 * t527 - t542 * t543 * inv3 - 0.008674079908742902;
+    let t553 = live[379] - live[92] * live[373] - live[378] * t543 * inv3;
+    let t554 = t537 - 0.014 * t528 - t543 * t544 * inv3;
+    let t555 = -0.000000004928062160971514 * inv3 - 0.003148870268177618;
+    let t556 = 0.000196 * t527 + live[93] * t541 - 0.028 * t535 - live[92] * t540
+        - t543 * t543 * inv3;
+    let t557 = live[355] * live[378];
+    let t558 = live[86] * t542;
+    let t559 = live[356] * t544;
+    let t560 = live[91] * t552 + t546
+        + t542 * (inv3 * (t557 - 0.0000702001578415 * live[90] - t548))
+        - 0.008674079908742902 * live[96] - live[86] * t549 - live[356] * t550;
+    let t561 = 0.01771278698415 * live[256] + live[102] * live[373] + live[91] * t553
+        + 0.0038482516772412995 * t495
+        + live[378]
+            * (inv3 * (t558 + t557 + t559 - t548 - 0.0000702001578415 * live[90]))
+        + 0.008674079908742902 * live[98] - 0.0000020453744565 * live[112]
+        - live[103] * live[374];
+    let t562 = t547 + live[91] * t554
+        + t544 * (inv3 * (t557 - t548 - 0.0000702001578415 * live[90]))
+        - 0.008674079908742902 * live[100] - live[86] * t550 - live[356] * t551;
+    let t563 = 0.0000702001578415 * inv3 * (live[91] * t543 + t548 - t558 - t557 - t559)
+        - live[253] - tau[13] - live[90] * t555;
+    let t564 = live[89] * live[252] - live[83] * live[251];
+    let t565 = live[93] * t522 + live[91] * t556 - 0.014 * t546 - live[92] * t520
+        - live[86] * t552 - live[355] * t553 - live[356] * t554 - t564
+        - t543 * (inv3 * (t548 + 0.0000702001578415 * live[90]));
+    let t566 = live[82] * live[378];
+    let t567 = t542 * inv3 * t566 + live[81] * t550;
+    let t568 = live[81] * live[378];
+    let t569 = live[82] * t550 - t542 * inv3 * t568;
+    let t570 = t544 * inv3 * t568;
+    let t571 = t544 * inv3 * t566;
+    live[426] = t441;
+    live[427] = t442;
+    live[428] = t443;
+    live[429] = t444;
+    live[430] = inv1;
+    live[431] = t447;
+    live[432] = t448;
+    live[433] = t454;
+    live[434] = t455;
+    live[435] = t459;
+    live[436] = t462;
+    live[437] = t463;
+    live[438] = t464;
+    live[439] = t466;
+    live[440] = t468;
+    live[441] = t473;
+    live[442] = t474;
+    live[443] = t475;
+    live[444] = t476;
+    live[445] = t477;
+    live[446] = t482;
+    live[447] = t483;
+    live[448] = t484;
+    live[449] = t485;
+    live[450] = t486;
+    live[451] = t487;
+    live[452] = t488;
+    live[453] = t489;
+    live[454] = t490;
+    live[455] = t491;
+    live[456] = t492;
+    live[457] = t493;
+    live[458] = t494;
+    live[459] = t495;
+    live[460] = t496;
+    live[461] = t500;
+    live[462] = t501;
+    live[463] = inv2;
+    live[464] = t502;
+    live[465] = t505;
+    live[466] = t506;
+    live[467] = t519;
+    live[468] = t521;
+    live[469] = t542;
+    live[470] = t543;
+    live[471] = t544;
+    live[472] = t545;
+    live[473] = inv3;
+    live[474] = t548;
+    live[475] = t549;
+    live[476] = t551;
+    live[477] = t552;
+    live[478] = t553;
+    live[479] = t554;
+    live[480] = t555;
+    live[481] = t556;
+    live[482] = t560;
+    live[483] = t561;
+    live[484] = t562;
+    live[485] = t563;
+    live[486] = t564;
+    live[487] = t565;
+    live[488] = t566;
+    live[489] = t567;
+    live[490] = t568;
+    live[491] = t569;
+    live[492] = t570;
+    live[493] = t571;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part4_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part4_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t572 = -live[378] * live[473] * live[490] - live[493];
+    let t573 = live[82] * live[476] - live[492];
+    let t574 = live[82] * (live[492] - live[378] * live[473] * live[488])
+        + live[81] * (live[493] + live[81] * live[476]);
+    let t575 = live[82] * t572 - live[81] * t573;
+    let t576 = live[81] * t572 + live[82] * t573;
+    let t577 = 0.0000702001578415 * live[82] * live[469] * live[473]
+        - live[81] * live[477];
+    let t578 = 0.0000702001578415 * live[81] * live[469] * live[473]
+        + live[82] * live[477];
+    let t579 = 0.0000702001578415 * live[473] * live[488] - live[81] * live[478];
+    let t580 = 0.0000702001578415 * live[473] * live[490] + live[82] * live[478];
+    let t581 = 0.0000702001578415 * live[82] * live[471] * live[473]
+        - live[81] * live[479];
+    let t582 = 0.0000702001578415 * live[81] * live[471] * live[473]
+        + live[82] * live[479];
+    let t583 = live[82] * t579 - live[81] * t581;
+    let t584 = live[82] * t580 - live[81] * t582;
+    let t585 = live[81] * t579 + live[82] * t581;
+    let t586 = live[81] * t580 + live[82] * t582;
+    let t587 = live[81] * live[470] * live[473];
+    let t588 = live[82] * live[470] * live[473];
+    let t589 = live[81] * live[480] + 0.0000702001578415 * t588;
+    let t590 = 0.0000702001578415 * t587 + live[82] * live[481];
+    let t591 = 0.0875 * live[475] - 0.1946 * live[489];
+    let t592 = 0.1946 * t574 - 0.0875 * live[489];
+    let t593 = live[82] * live[483] - live[81] * live[484];
+    let t594 = live[81] * live[483] + live[82] * live[484];
+    let t595 = live[249] + tau[11];
+    let t596 = live[74] * (qd[11] + live[79]);
+    let t597 = live[79] * live[248] - live[74] * live[247];
+    let t598 = -0.0038482516772412995 * (live[59] * live[75] + 0.03745 * live[78])
+        - t597;
+    let t599 = 0.00023756289850532602 * live[80] + 0.0038482516772412995 * live[160]
+        + 0.027291773659330866 * live[354] + 7.091992922587524 * t595;
+    let t600 = 0.0005416771019705355 * live[80] + 0.00023756289850532602 * live[354]
+        + 0.0617326823789311 * t595 - live[250];
+    let t601 = 0.004366683785492939 * live[380] - 0.01771278698415;
+    let t602 = 0.0022955781994879005 - 0.0006986694056788702 * live[380];
+    let inv4 = 1.0 / t602;
+    let t603 = 0.0002015423715275627 * live[380] - 0.0005461134539102453;
+    let t604 = live[69] * t599 + live[68] * live[397];
+    let t605 = live[69] * live[397] - live[68] * t599;
+    let t606 = live[249] + live[58] * live[245] - live[59] * live[242];
+    let t607 = tau[10] + t606 - t595 - 0.16 * t604;
+    let t608 = -0.027291773659330866 * live[380] - t601 * t601 * inv4;
+    let t609 = 0.027291773659330866 * live[195] - live[383] * t601 * inv4;
+    let t610 = -0.027291773659330866 * live[194] - live[383] * live[383] * inv4;
+    let t611 = -0.001259639822047267 * live[195] - live[384] * t601 * inv4;
+    let t612 = -0.001259639822047267 * live[380] - t601 * inv4 * t603;
+    let t613 = 0.001259639822047267 * live[194] - live[383] * live[384] * inv4;
+    let t614 = 0.001259639822047267 * live[195] - live[383] * inv4 * t603;
+    let t615 = 0.001231440536717216 * live[69] - 0.0005977473438552301 * live[194]
+        - live[384] * live[384] * inv4;
+    let t616 = -0.000615720268358608 * live[68] - 0.0005977473438552301 * live[195]
+        - live[384] * inv4 * t603 - 0.0000001609852873477455;
+    let t617 = -0.0005977473438552301 * live[380] - inv4 * t603 * t603
+        - 0.0022644781431582876;
+    let t618 = live[59] * live[239] + t604 + live[66] * t611
+        - 0.0000020453744565 * live[240] - live[352] * t608 - live[353] * t609
+        - live[67] * t612 - t601 * inv4 * t607;
+    let t619 = t605 + live[66] * t613 - 0.01771278698415 * live[240]
+        - live[58] * live[239] - live[352] * t609 - live[353] * t610 - live[67] * t614
+        - live[383] * inv4 * t607;
+    let t620 = live[65] * live[245] - live[59] * live[243];
+    let t621 = live[69] * t598 + live[68] * t600 + live[66] * t615
+        + 0.000615720268358608 * t596 - live[63] * live[381] - live[352] * t611
+        - live[353] * t613 - live[67] * t616 - live[384] * inv4 * t607 - t620
+        - 0.03745 * t605;
+    let t622 = live[246] - live[65] * live[242];
+    let t623 = live[69] * t600 + live[66] * t616 + 0.03745 * t604 - live[63] * live[382]
+        - live[68] * t598 - live[352] * t612 - live[353] * t614 - live[67] * t617
+        - inv4 * t603 * t607 - t622;
+    let t624 = live[56] * t609;
+    let t625 = live[57] * t609;
+    let t626 = t625 - live[56] * t608;
+    let t627 = live[57] * t610 - t624;
+    let t628 = live[57] * (live[57] * t608 + t624) + live[56] * (t625 + live[56] * t610);
+    let t629 = live[57] * t626 + live[56] * t627;
+    let t630 = live[57] * t627 - live[56] * t626;
+    let t631 = live[57] * t611 + live[56] * t612;
+    let t632 = live[57] * t612 - live[56] * t611;
+    let t633 = live[57] * t613 + live[56] * t614;
+    let t634 = live[57] * t614 - live[56] * t613;
+    let t635 = live[57] * t631 + live[56] * t633;
+    let t636 = live[57] * t632 + live[56] * t634;
+    let t637 = live[57] * t633 - live[56] * t631;
+    let t638 = live[57] * t634 - live[56] * t632;
+    let t639 = live[56] * t616;
+    let t640 = live[57] * t616;
+    let t641 = t640 - live[56] * t615;
+    let t642 = live[57] * t617 - t639;
+    let t643 = t635 - 0.014 * t629;
+    let t644 = 0.014 * (t635 - t638) + live[57] * t641 + live[56] * t642
+        - 0.000196 * t629;
+    let t645 = t637 - 0.014 * t630 - 0.008674079908742902;
+    let t646 = 0.000196 * t630 + live[57] * (live[57] * t615 + t639)
+        + live[56] * (t640 + live[56] * t617) + 0.0031799702681776175 - 0.028 * t637;
+    let inv5 = 1.0 / t646;
+    let t647 = live[57] * t618 + live[56] * t619;
+    let t648 = live[57] * t619 - live[56] * t618;
+    let t649 = live[57] * t621 + live[56] * t623 + live[48] * live[237] + tau[9]
+        - 0.014 * t648;
+    let t650 = t628 - t643 * t643 * inv5;
+    let t651 = t629 - t643 * t645 * inv5;
+    let t652 = t630 - t645 * t645 * inv5;
+    let t653 = 0.014 * t628 + t636 + 0.008674079908742902 - t643 * t644 * inv5;
+    let t654 = live[387] - live[56] * live[381] - live[386] * t644 * inv5;
+    let t655 = 0.014 * t629 + t638 - t644 * t645 * inv5;
+    let t656 = -0.000000026771556052077376 * inv5 - 0.003148870268177618;
+    let t657 = 0.000196 * t628 + 0.028 * t636 + live[57] * t642 - live[56] * t641
+        - t644 * t644 * inv5;
+    let t658 = live[350] * live[386];
+    let t659 = live[50] * t643;
+    let t660 = live[351] * t645;
+    let t661 = 0.008674079908742902 * live[60] + live[55] * t653 + t647
+        + t643 * (inv5 * (t658 - 0.0001636201578415 * live[54] - t649)) - live[50] * t650
+        - live[351] * t651;
+    let t662 = 0.0000020453744565 * live[76] + 0.01771278698415 * live[241]
+        + live[66] * live[381] + live[55] * t654 + 0.0038482516772412995 * t596
+        + live[386]
+            * (inv5 * (t659 + t658 + t660 - t649 - 0.0001636201578415 * live[54]))
+        - 0.008674079908742902 * live[62] - live[67] * live[382];
+    let t663 = 0.008674079908742902 * live[64] + t648 + live[55] * t655
+        + t645 * (inv5 * (t658 - t649 - 0.0001636201578415 * live[54])) - live[50] * t651
+        - live[351] * t652;
+    let t664 = 0.0001636201578415 * inv5 * (live[55] * t644 + t649 - t659 - t658 - t660)
+        - live[238] - tau[10] - live[54] * t656;
+    let t665 = live[53] * live[237] - live[47] * live[236];
+    let t666 = 0.014 * t647 + live[57] * t623 + live[55] * t657 - live[56] * t621
+        - live[50] * t653 - live[350] * t654 - live[351] * t655 - t665
+        - t644 * (inv5 * (t649 + 0.0001636201578415 * live[54]));
+    let t667 = live[46] * live[386];
+    let t668 = t643 * inv5 * t667 + live[45] * t651;
+    let t669 = live[45] * live[386];
+    let t670 = live[46] * t651 - t643 * inv5 * t669;
+    let t671 = t645 * inv5 * t669;
+    let t672 = t645 * inv5 * t667;
+    let t673 = -live[386] * inv5 * t669 - t672;
+    let t674 = live[46] * t652 - t671;
+    let t675 = live[46] * (t671 - live[386] * inv5 * t667)
+        + live[45] * (t672 + live[45] * t652);
+    let t676 = live[46] * t673 - live[45] * t674;
+    let t677 = live[45] * t673 + live[46] * t674;
+    let t678 = 0.0001636201578415 * live[46] * t643 * inv5 - live[45] * t653;
+    let t679 = 0.0001636201578415 * live[45] * t643 * inv5 + live[46] * t653;
+    let t680 = 0.0001636201578415 * inv5 * t667 - live[45] * t654;
+    let t681 = 0.0001636201578415 * inv5 * t669 + live[46] * t654;
+    let t682 = 0.0001636201578415 * live[46] * t645 * inv5 - live[45] * t655;
+    let t683 = 0.0001636201578415 * live[45] * t645 * inv5 + live[46] * t655;
+    let t684 = live[46] * t680 - live[45] * t682;
+    let t685 = live[46] * t681 - live[45] * t683;
+    let t686 = live[45] * t680 + live[46] * t682;
+    let t687 = live[45] * t681 + live[46] * t683;
+    let t688 = live[45] * t644 * inv5;
+    let t689 = live[46] * t644 * inv5;
+    let t690 = live[45] * t656 + 0.0001636201578415 * t689;
+    let t691 = 0.0001636201578415 * t688 + live[46] * t657;
+    let t692 = 0.1946 * t668 - 0.0875 * t650;
+    let t693 = 0.0875 * t668 - 0.1946 * t675;
+    let t694 = live[46] * t662 - live[45] * t663;
+    let t695 = live[45] * t662 + live[46] * t663;
+    let t696 = live[234] + tau[8];
+    let t697 = live[38] * (qd[8] + live[43]);
+    let t698 = live[43] * live[233] - live[38] * live[232];
+    let t699 = -0.0038482516772412995 * (live[23] * live[39] - 0.03745 * live[42])
+        - t698;
+    let t700 = 0.0038482516772412995 * live[156] + 0.027291773659330866 * live[349]
+        + 7.091992922587524 * t696 - 0.00023756289850532602 * live[44];
+    let t701 = 0.0005416771019705355 * live[44] - live[235]
+        - 0.00023756289850532602 * live[349] - 0.0617326823789311 * t696;
+    let t702 = 0.004366683785492939 * live[388] - 0.01771278698415;
+    let t703 = 0.0022955781994879005 - 0.0006986694056788702 * live[388];
+    let inv6 = 1.0 / t703;
+    let t704 = 0.0005461134539102453 - 0.0002015423715275627 * live[388];
+    let t705 = live[33] * t700 + live[32] * live[396];
+    let t706 = live[33] * live[396] - live[32] * t700;
+    let t707 = live[234] + live[22] * live[230] - live[23] * live[227];
+    let t708 = tau[7] + t707 - t696 - 0.16 * t705;
+    let t709 = -0.027291773659330866 * live[388] - t702 * t702 * inv6;
+    let t710 = 0.027291773659330866 * live[187] - live[391] * t702 * inv6;
+    let t711 = -0.027291773659330866 * live[186] - live[391] * live[391] * inv6;
+    let t712 = 0.001259639822047267 * live[187] - live[392] * t702 * inv6;
+    let t713 = 0.001259639822047267 * live[388] - t702 * inv6 * t704;
+    let t714 = -0.001259639822047267 * live[186] - live[391] * live[392] * inv6;
+    let t715 = -0.001259639822047267 * live[187] - live[391] * inv6 * t704;
+    let t716 = 0.001231440536717216 * live[33] - 0.0005977473438552301 * live[186]
+        - live[392] * live[392] * inv6;
+    let t717 = 0.0000001609852873477455 - 0.000615720268358608 * live[32]
+        - 0.0005977473438552301 * live[187] - live[392] * inv6 * t704;
+    let t718 = -0.0005977473438552301 * live[388] - inv6 * t704 * t704
+        - 0.0022644781431582876;
+    live[494] = t574;
+    live[495] = t575;
+    live[496] = t576;
+    live[497] = t577;
+    live[498] = t578;
+    live[499] = t583;
+    live[500] = t584;
+    live[501] = t585;
+    live[502] = t586;
+    live[503] = t587;
+    live[504] = t588;
+    live[505] = t589;
+    live[506] = t590;
+    live[507] = t591;
+    live[508] = t592;
+    live[509] = t593;
+    live[510] = t594;
+    live[511] = t595;
+    live[512] = t596;
+    live[513] = t597;
+    live[514] = t601;
+    live[515] = t602;
+    live[516] = inv4;
+    live[517] = t603;
+    live[518] = t606;
+    live[519] = t607;
+    live[520] = t620;
+    live[521] = t622;
+    live[522] = t643;
+    live[523] = t644;
+    live[524] = t645;
+    live[525] = t646;
+    live[526] = inv5;
+    live[527] = t649;
+    live[528] = t650;
+    live[529] = t656;
+    live[530] = t657;
+    live[531] = t661;
+    live[532] = t664;
+    live[533] = t665;
+    live[534] = t666;
+    live[535] = t668;
+    live[536] = t670;
+    live[537] = t675;
+    live[538] = t676;
+    live[539] = t677;
+    live[540] = t678;
+    live[541] = t679;
+    live[542] = t684;
+    live[543] = t685;
+    live[544] = t686;
+    live[545] = t687;
+    live[546] = t688;
+    live[547] = t689;
+    live[548] = t690;
+    live[549] = t691;
+    live[550] = t692;
+    live[551] = t693;
+    live[552] = t694;
+    live[553] = t695;
+    live[554] = t696;
+    live[555] = t697;
+    live[556] = t698;
+    live[557] = t699;
+    live[558] = t701;
+    live[559] = t702;
+    live[560] = t703;
+    live[561] = inv6;
+    live[562] = t704;
+    live[563] = t705;
+    live[564] = t706;
+    live[565] = t707;
+    live[566] = t708;
+    live[567] = t709;
+    live[568] = t710;
+    live[569] = t711;
+    live[570] = t712;
+    live[571] = t713;
+    live[572] = t714;
+    live[573] = t715;
+    live[574] = t716;
+    live[575] = t717;
+    live[576] = t718;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part5_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part5_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t719 = 0.0000020453744565 * live[225] + live[23] * live[224] + live[563]
+        + live[30] * live[570] - live[347] * live[567] - live[348] * live[568]
+        - live[31] * live[571] - live[559] * live[561] * live[566];
+    let t720 = live[564] + live[30] * live[572] - 0.01771278698415 * live[225]
+        - live[22] * live[224] - live[347] * live[568] - live[348] * live[569]
+        - live[31] * live[573] - live[391] * live[561] * live[566];
+    let t721 = live[29] * live[230] - live[23] * live[228];
+    let t722 = live[33] * live[557] + live[32] * live[558] + live[30] * live[574]
+        + 0.000615720268358608 * live[555] + 0.03745 * live[564] - live[27] * live[389]
+        - live[347] * live[570] - live[348] * live[572] - live[31] * live[575]
+        - live[392] * live[561] * live[566] - t721;
+    let t723 = live[231] - live[29] * live[227];
+    let t724 = live[33] * live[558] + live[30] * live[575] - live[27] * live[390]
+        - live[32] * live[557] - live[347] * live[571] - live[348] * live[573]
+        - live[31] * live[576] - live[561] * live[562] * live[566] - t723
+        - 0.03745 * live[563];
+    let t725 = live[20] * live[568];
+    let t726 = live[21] * live[568];
+    let t727 = t726 - live[20] * live[567];
+    let t728 = live[21] * live[569] - t725;
+    let t729 = live[21] * (live[21] * live[567] + t725)
+        + live[20] * (t726 + live[20] * live[569]);
+    let t730 = live[21] * t727 + live[20] * t728;
+    let t731 = live[21] * t728 - live[20] * t727;
+    let t732 = live[21] * live[570] + live[20] * live[571];
+    let t733 = live[21] * live[571] - live[20] * live[570];
+    let t734 = live[21] * live[572] + live[20] * live[573];
+    let t735 = live[21] * live[573] - live[20] * live[572];
+    let t736 = live[21] * t732 + live[20] * t734;
+    let t737 = live[21] * t733 + live[20] * t735;
+    let t738 = live[21] * t734 - live[20] * t732;
+    let t739 = live[21] * t735 - live[20] * t733;
+    let t740 = live[20] * live[575];
+    let t741 = live[21] * live[575];
+    let t742 = t741 - live[20] * live[574];
+    let t743 = live[21] * live[576] - t740;
+    let t744 = 0.014 * t730 + t736;
+    let t745 = 0.014 * (t739 - t736) + live[21] * t742 + live[20] * t743
+        - 0.000196 * t730;
+    let t746 = 0.014 * t731 + t738 + 0.008674079908742902;
+    let t747 = 0.000196 * t731 + 0.028 * t738 + live[21] * (live[21] * live[574] + t740)
+        + live[20] * (t741 + live[20] * live[576]) + 0.0031799702681776175;
+    let inv7 = 1.0 / t747;
+    let t748 = live[21] * t719 + live[20] * t720;
+    let t749 = live[21] * t720 - live[20] * t719;
+    let t750 = 0.014 * t749 + live[21] * t722 + live[20] * t724 + live[9] * live[222]
+        + tau[6];
+    let t751 = t729 - t744 * t744 * inv7;
+    let t752 = t730 - t744 * t746 * inv7;
+    let t753 = t731 - t746 * t746 * inv7;
+    let t754 = t737 - 0.014 * t729 - t744 * t745 * inv7 - 0.008674079908742902;
+    let t755 = live[395] - live[20] * live[389] - live[394] * t745 * inv7;
+    let t756 = t739 - 0.014 * t730 - t745 * t746 * inv7;
+    let t757 = -0.000000026771556052077376 * inv7 - 0.003148870268177618;
+    let t758 = 0.000196 * t729 + live[21] * t743 - 0.028 * t737 - live[20] * t742
+        - t745 * t745 * inv7;
+    let t759 = live[345] * live[394];
+    let t760 = live[12] * t744;
+    let t761 = live[346] * t746;
+    let t762 = live[19] * t754 + t748
+        + t744 * (inv7 * (t759 + 0.0001636201578415 * live[18] - t750))
+        - 0.008674079908742902 * live[24] - live[12] * t751 - live[346] * t752;
+    let t763 = 0.01771278698415 * live[226] + live[30] * live[389] + live[19] * t755
+        + 0.0038482516772412995 * live[555]
+        + live[394]
+            * (inv7 * (t760 + t759 + t761 + 0.0001636201578415 * live[18] - t750))
+        + 0.008674079908742902 * live[26] - 0.0000020453744565 * live[40]
+        - live[31] * live[390];
+    let t764 = t749 + live[19] * t756
+        + t746 * (inv7 * (t759 + 0.0001636201578415 * live[18] - t750))
+        - 0.008674079908742902 * live[28] - live[12] * t752 - live[346] * t753;
+    let t765 = 0.0001636201578415 * inv7 * (t760 + t759 + t761 - live[19] * t745 - t750)
+        - live[223] - tau[7] - live[18] * t757;
+    let t766 = live[17] * live[222] - live[8] * live[221];
+    let t767 = live[21] * t724 + live[19] * t758
+        + t745 * (inv7 * (0.0001636201578415 * live[18] - t750)) - 0.014 * t748
+        - live[20] * t722 - live[12] * t754 - live[345] * t755 - live[346] * t756 - t766;
+    let t768 = live[7] * live[394];
+    let t769 = -t744 * inv7 * t768 - live[6] * t752;
+    let t770 = live[6] * live[394];
+    let t771 = live[7] * t752 - t744 * inv7 * t770;
+    let t772 = t746 * inv7 * t770;
+    let t773 = t746 * inv7 * t768;
+    let t774 = -live[394] * inv7 * t770 - t773;
+    let t775 = live[7] * t753 - t772;
+    let t776 = live[7] * (t772 - live[394] * inv7 * t768)
+        + live[6] * (t773 + live[6] * t753);
+    let t777 = live[7] * t774 - live[6] * t775;
+    let t778 = live[6] * t774 + live[7] * t775;
+    let t779 = -0.0001636201578415 * live[7] * t744 * inv7 - live[6] * t754;
+    let t780 = live[7] * t754 - 0.0001636201578415 * live[6] * t744 * inv7;
+    let t781 = -0.0001636201578415 * inv7 * t768 - live[6] * t755;
+    let t782 = live[7] * t755 - 0.0001636201578415 * inv7 * t770;
+    let t783 = -0.0001636201578415 * live[7] * t746 * inv7 - live[6] * t756;
+    let t784 = live[7] * t756 - 0.0001636201578415 * live[6] * t746 * inv7;
+    let t785 = live[7] * t781 - live[6] * t783;
+    let t786 = live[7] * t782 - live[6] * t784;
+    let t787 = live[6] * t781 + live[7] * t783;
+    let t788 = live[6] * t782 + live[7] * t784;
+    let t789 = live[6] * t745 * inv7;
+    let t790 = live[7] * t745 * inv7;
+    let t791 = live[6] * t757 - 0.0001636201578415 * t790;
+    let t792 = live[7] * t758 - 0.0001636201578415 * t789;
+    let t793 = 0.0875 * t751 - 0.1946 * t769;
+    let t794 = 0.0875 * t769 - 0.1946 * t776;
+    let t795 = live[432] + live[475] + live[528] + t751 + 2.50000279;
+    let inv8 = 1.0 / t795;
+    let t796 = t769 - live[439] - live[489] - live[535];
+    let t797 = live[440] + live[491] + live[536] + t771;
+    let t798 = live[441] + live[494] + live[537] + t776;
+    let t799 = live[442] + live[495] + live[538] + t777;
+    let t800 = live[443] + live[496] + live[539] + t778;
+    let t801 = 0.0875 * (live[440] - t771);
+    let t802 = 0.0875 * (live[491] - live[536]);
+    let t803 = t802 - t801;
+    let t804 = live[444] + live[497] + live[540] + t779 + 2.224 * (t801 + t802);
+    let t805 = live[445] + live[498] + live[541] + t780 - live[454] - live[507]
+        - live[550] - t793;
+    let t806 = 0.1946 * (t777 - live[442]);
+    let t807 = 0.1946 * (live[495] - live[538]);
+    let t808 = 0.44964028776978415 * (t806 + t807);
+    let t809 = t806 - t807;
+    let t810 = live[499] + live[542] + t785 + live[446] - t809;
+    let t811 = live[447] + live[500] + live[543] + t786 - live[455] - live[508]
+        - live[551] - t794;
+    let t812 = 0.0875 * (live[443] + live[539]);
+    let t813 = 0.0875 * (live[496] + t778);
+    let t814 = t813 - t812;
+    let t815 = 0.1946 * (live[443] - live[539]);
+    let t816 = 0.1946 * (live[496] - t778);
+    let t817 = t815 + t816 + live[448] + live[501] + live[544] + t787;
+    let t818 = t788 + live[449] + t809 + live[502] + live[545] - t803;
+    let t819 = live[7] * t763 - live[6] * t764;
+    let t820 = live[6] * t763 + live[7] * t764;
+    let t821 = t798 + 2.50000279 - inv8 * t796 * t796;
+    let inv9 = 1.0 / t821;
+    let t822 = t799 - inv8 * t796 * t797;
+    let t823 = t808 - inv8 * t796 * t803;
+    let t824 = t810 - inv8 * t796 * t804;
+    let t825 = t811 - inv8 * t796 * t805;
+    let t826 = t800 + 2.50000279 - inv8 * t797 * t797 - inv9 * t822 * t822;
+    let inv10 = 1.0 / t826;
+    let t827 = t814 - inv8 * t797 * t803 - inv9 * t822 * t823;
+    let t828 = t817 - inv8 * t797 * t804 - inv9 * t822 * t824;
+    let t829 = t818 - inv8 * t797 * t805 - inv9 * t822 * t825;
+    let t830 = t812 + t813;
+    let t831 = 0.0875 * t830 + 0.01603632470625 - inv8 * t803 * t803 - inv9 * t823 * t823
+        - inv10 * t827 * t827;
+    let inv11 = 1.0 / t831;
+    let t832 = live[448] - t787;
+    let t833 = live[501] - live[544];
+    let t834 = 0.0875 * (t816 + t833 - t815 - t832) - inv8 * t803 * t804
+        - inv9 * t823 * t824 - inv10 * t827 * t828;
+    let t835 = live[502] - 0.0875 * live[536] - 0.0875 * live[491] - 0.1946 * live[495]
+        - 0.1946 * live[538] - live[545];
+    let t836 = live[449] + 0.0875 * live[440] + 0.0875 * t771 - 0.1946 * live[442] - t788
+        - 0.1946 * t777;
+    let t837 = 0.0875 * (t835 - t836) - inv8 * t803 * t805 - inv9 * t823 * t825
+        - inv10 * t827 * t829;
+    let t838 = live[118] * (live[118] * live[433] + 0.0000702001578415 * live[450])
+        + live[82] * (live[82] * live[480] - 0.0000702001578415 * live[503])
+        + live[46] * (live[46] * live[529] - 0.0001636201578415 * live[546])
+        + live[7] * (live[7] * t757 + 0.0001636201578415 * t789) + 0.4327904 * t830
+        + 0.3892 * (t832 + t833) + 0.06980556287725892
+        - live[117] * (-0.0000702001578415 * live[451] - live[117] * live[434])
+        - live[81] * (0.0000702001578415 * live[504] - live[81] * live[481])
+        - live[45] * (0.0001636201578415 * live[547] - live[45] * live[530])
+        - live[6] * (-0.0001636201578415 * t790 - live[6] * t758) - inv8 * t804 * t804
+        - inv9 * t824 * t824 - inv10 * t828 * t828 - inv11 * t834 * t834;
+    let inv12 = 1.0 / t838;
+    let t839 = 0.0875 * (live[444] + live[540] - live[497] - t779)
+        + 0.1946 * (live[542] + t785 + t835 + t836 - live[446] - live[499])
+        + live[118] * live[452] + live[82] * live[505] + live[46] * live[548]
+        + live[7] * t791 - live[117] * live[453] - live[81] * live[506]
+        - live[45] * live[549] - live[6] * t792 - inv8 * t804 * t805 - inv9 * t824 * t825
+        - inv10 * t828 * t829 - inv11 * t834 * t837;
+    let t840 = 0.175 * (live[445] + live[541] - live[498] - t780)
+        + 0.3892 * (live[543] + t786 - live[447] - live[500]) + live[117] * live[452]
+        + live[118] * live[453] + live[81] * live[505] + live[82] * live[506]
+        + live[45] * live[548] + live[46] * live[549] + live[6] * t791 + live[7] * t792
+        + 0.0875 * (live[507] + t793 - live[454] - live[550])
+        + 0.1946 * (live[455] + live[508] - live[551] - t794) + 0.08543630758350892
+        - inv8 * t805 * t805 - inv9 * t825 * t825 - inv10 * t829 * t829
+        - inv11 * t837 * t837 - inv12 * t839 * t839;
+    let inv13 = 1.0 / t840;
+    let t841 = inv8 * (t796 * inv9 * t822 - t797);
+    let t842 = inv8 * (t796 * inv9 * t823 - t803) - inv10 * t827 * t841;
+    let t843 = inv8 * (t796 * inv9 * t824 - t804) - inv10 * t828 * t841
+        - inv11 * t834 * t842;
+    let t844 = inv8 * (t796 * inv9 * t825 - t805) - inv10 * t829 * t841
+        - inv11 * t837 * t842 - inv12 * t839 * t843;
+    let t845 = inv12 * (t843 - t839 * inv13 * t844);
+    let t846 = inv11 * (t842 - t834 * t845 - t837 * inv13 * t844);
+    let t847 = inv10 * (t841 - t827 * t846 - t828 * t845 - t829 * inv13 * t844);
+    let t848 = inv9
+        * (inv8 * t796 + t822 * t847 + t823 * t846 + t824 * t845 + t825 * inv13 * t844);
+    let t849 = inv9 * (t822 * inv10 * t827 - t823);
+    let t850 = inv9 * (t822 * inv10 * t828 - t824) - inv11 * t834 * t849;
+    let t851 = inv9 * (t822 * inv10 * t829 - t825) - inv11 * t837 * t849
+        - inv12 * t839 * t850;
+    let t852 = inv12 * (t850 - t839 * inv13 * t851);
+    let t853 = inv11 * (t849 - t834 * t852 - t837 * inv13 * t851);
+    let t854 = inv10 * (inv9 * t822 + t827 * t853 + t828 * t852 + t829 * inv13 * t851);
+    let t855 = inv10 * (t827 * inv11 * t834 - t828);
+    let t856 = inv10 * (t827 * inv11 * t837 - t829) - inv12 * t839 * t855;
+    let t857 = inv12 * (t855 - t839 * inv13 * t856);
+    let t858 = inv11 * (inv10 * t827 + t834 * t857 + t837 * inv13 * t856);
+    let t859 = inv11 * (t834 * inv12 * t839 - t837);
+    let t860 = inv12 * (inv11 * t834 + t839 * inv13 * t859);
+    let t861 = tau[0] + live[435] + live[482] + live[531] + t762 - live[218] * t795
+        - live[219] * t796 - live[220] * t797;
+    live[577] = t721;
+    live[578] = t723;
+    live[579] = t744;
+    live[580] = t745;
+    live[581] = t746;
+    live[582] = t747;
+    live[583] = inv7;
+    live[584] = t750;
+    live[585] = t762;
+    live[586] = t765;
+    live[587] = t766;
+    live[588] = t767;
+    live[589] = inv8;
+    live[590] = t796;
+    live[591] = t797;
+    live[592] = t798;
+    live[593] = t799;
+    live[594] = t800;
+    live[595] = t803;
+    live[596] = t804;
+    live[597] = t805;
+    live[598] = t808;
+    live[599] = t810;
+    live[600] = t811;
+    live[601] = t814;
+    live[602] = t817;
+    live[603] = t818;
+    live[604] = t819;
+    live[605] = t820;
+    live[606] = inv9;
+    live[607] = t822;
+    live[608] = t823;
+    live[609] = t824;
+    live[610] = t825;
+    live[611] = inv10;
+    live[612] = t827;
+    live[613] = t828;
+    live[614] = t829;
+    live[615] = inv11;
+    live[616] = t834;
+    live[617] = t837;
+    live[618] = inv12;
+    live[619] = t839;
+    live[620] = inv13;
+    live[621] = t844;
+    live[622] = t845;
+    live[623] = t846;
+    live[624] = t847;
+    live[625] = t848;
+    live[626] = t851;
+    live[627] = t852;
+    live[628] = t853;
+    live[629] = t854;
+    live[630] = t856;
+    live[631] = t857;
+    live[632] = t858;
+    live[633] = t859;
+    live[634] = t860;
+    live[635] = t861;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part6_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part6_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t862 = tau[1] + live[456] + live[509] + live[552] + live[604]
+        - live[218] * live[590] - live[219] * (live[592] + 2.50000279)
+        - live[220] * live[593];
+    let t863 = tau[2] + live[457] + live[510] + live[553] + live[605]
+        - live[218] * live[591] - live[219] * live[593]
+        - live[220] * (live[594] + 2.50000279);
+    let t864 = live[457] - live[605];
+    let t865 = live[510] - live[553];
+    let t866 = tau[3] + 0.0875 * (t865 - t864) - 0.015630744706250005 * live[15]
+        - tau[15] - tau[12] - tau[9] - tau[6] - live[218] * live[595]
+        - live[219] * live[598] - live[220] * live[601];
+    let t867 = 0.06939998287725893 * live[14] + tau[4] + live[118] * live[436]
+        + live[82] * live[485] + live[46] * live[532] + live[7] * live[586]
+        + 0.1946 * (t864 + t865) - live[117] * live[438] - live[81] * live[487]
+        - live[45] * live[534] - live[6] * live[588] - live[218] * live[596]
+        - live[219] * live[599] - live[220] * live[602];
+    let t868 = tau[5] + live[117] * live[436] + live[118] * live[438]
+        + live[81] * live[485] + live[82] * live[487] + live[45] * live[532]
+        + live[46] * live[534] + live[6] * live[586] + live[7] * live[588]
+        + 0.0875 * (live[435] + live[531] - live[482] - live[585])
+        + 0.1946 * (live[552] + live[604] - live[456] - live[509])
+        - 0.05376923817100892 * live[153] - live[218] * live[597] - live[219] * live[600]
+        - live[220] * live[603];
+    let t869 = live[620] * live[633] * t868 + live[623] * live[635] + live[628] * t862
+        + (live[615]
+            - live[615] * (live[617] * live[620] * live[633] - live[616] * live[634]))
+            * t866 - live[634] * t867 - live[632] * t863;
+    let t870 = (live[618] + live[618] * live[618] * live[619] * live[619] * live[620])
+        * t867 + live[622] * live[635] + live[627] * t862 + live[631] * t863
+        - live[634] * t866 - live[618] * live[619] * live[620] * t868;
+    let t871 = live[620]
+        * (t868 + live[621] * live[635] + live[626] * t862 + live[630] * t863
+            + live[633] * t866 - live[618] * live[619] * t867);
+    let t872 = live[219]
+        + (live[606]
+            - live[606]
+                * (live[608] * live[628] + live[609] * live[627]
+                    + live[610] * live[620] * live[626] - live[607] * live[629])) * t862
+        + live[628] * t866 + live[627] * t867 + live[620] * live[626] * t868
+        - live[625] * live[635] - live[629] * t863;
+    let t873 = 0.1946 * t871 + t872;
+    let t874 = live[220] + live[624] * live[635]
+        + (live[611]
+            - live[611]
+                * (live[613] * live[631] + live[614] * live[620] * live[630]
+                    - live[612] * live[632])) * t863 + live[631] * t867
+        + live[620] * live[630] * t868 - live[629] * t862 - live[632] * t866;
+    let t875 = 0.0875 * t869 - 0.1946 * t870;
+    let t876 = t874 + t875;
+    let t877 = 0.1946 * live[11] + 0.0875 * t871;
+    let t878 = live[218]
+        + (live[589]
+            - live[589]
+                * (live[591] * live[624] + live[595] * live[623] + live[596] * live[622]
+                    + live[597] * live[620] * live[621] - live[590] * live[625]))
+            * live[635] + live[624] * t863 + live[623] * t866 + live[622] * t867
+        + live[620] * live[621] * t868 - live[625] * t862;
+    let t879 = live[10] + t878 - t877;
+    let t880 = live[346] + live[7] * t876 - live[6] * t873;
+    let t881 = live[6] * t871 + live[18] + live[7] * t870;
+    let t882 = live[7] * t871 - live[6] * t870;
+    let t883 = t882 - live[19];
+    let t884 = t869
+        + live[583]
+            * (live[584] - live[579] * t879
+                - live[394] * (live[345] + live[7] * t873 + live[6] * t876)
+                - live[581] * t880 - live[582] * t869 - live[580] * t883
+                - 0.0001636201578415 * t881);
+    let t885 = t879 - 0.014 * t883;
+    let t886 = t880 + 0.014 * t884;
+    let t887 = live[347] + live[21] * t885 - live[20] * t886;
+    let t888 = live[348] + live[20] * t885 + live[21] * t886;
+    let t889 = live[21] * t884 - live[20] * t883;
+    let t890 = t889 - live[30];
+    let t891 = live[21] * t883 + live[31] + live[20] * t884;
+    let t892 = t881
+        + live[561]
+            * (live[566] - live[559] * t887 - live[391] * t888 - live[392] * t890
+                - live[560] * t881 - live[562] * t891);
+    let t893 = live[33] * t891 + live[44] + live[32] * t890;
+    let t894 = live[554]
+        + 0.0038482516772412995
+            * (live[349] + live[33] * (t887 - 0.03745 * t891 - 0.16 * t892)
+                - live[32] * (t888 + 0.03745 * t890)) - 0.00003349734004227557 * t893;
+    let t895 = 1842.9129686423132 * t894;
+    let t896 = 0.0875 * t869 + 0.1946 * t870;
+    let t897 = t874 - t896;
+    let t898 = 0.1946 * live[11] - 0.0875 * t871;
+    let t899 = live[49] + t878 - t898;
+    let t900 = live[351] + live[46] * t897 - live[45] * t873;
+    let t901 = live[45] * t871 + live[54] + live[46] * t870;
+    let t902 = live[46] * t871 - live[45] * t870;
+    let t903 = t902 - live[55];
+    let t904 = t869
+        + live[526]
+            * (live[527] + 0.0001636201578415 * t901 - live[522] * t899
+                - live[386] * (live[350] + live[46] * t873 + live[45] * t897)
+                - live[524] * t900 - live[525] * t869 - live[523] * t903);
+    let t905 = t899 + 0.014 * t903;
+    let t906 = t900 - 0.014 * t904;
+    let t907 = live[352] + live[57] * t905 - live[56] * t906;
+    let t908 = live[353] + live[56] * t905 + live[57] * t906;
+    let t909 = live[57] * t904 - live[56] * t903;
+    let t910 = t909 - live[66];
+    let t911 = live[57] * t903 + live[67] + live[56] * t904;
+    let t912 = t901
+        + live[516]
+            * (live[519] - live[514] * t907 - live[383] * t908 - live[384] * t910
+                - live[515] * t901 - live[517] * t911);
+    let t913 = live[69] * t911 + live[80] + live[68] * t910;
+    let t914 = live[511]
+        + 0.0038482516772412995
+            * (live[354] + live[69] * (t907 + 0.03745 * t911 - 0.16 * t912)
+                - live[68] * (t908 - 0.03745 * t910)) + 0.00003349734004227557 * t913;
+    let t915 = 1842.9129686423132 * t914;
+    let t916 = t872 - 0.1946 * t871;
+    let t917 = t874 + t896;
+    let t918 = t898 + live[85] + t878;
+    let t919 = live[356] + live[82] * t917 - live[81] * t916;
+    let t920 = live[81] * t871 + live[90] + live[82] * t870;
+    let t921 = live[82] * t871 - live[81] * t870;
+    let t922 = t921 - live[91];
+    let t923 = t869
+        + live[473]
+            * (live[474] + 0.0000702001578415 * t920 - live[469] * t918
+                - live[378] * (live[355] + live[82] * t916 + live[81] * t917)
+                - live[471] * t919 - live[472] * t869 - live[470] * t922);
+    let t924 = t918 - 0.014 * t922;
+    let t925 = t919 + 0.014 * t923;
+    let t926 = live[357] + live[93] * t924 - live[92] * t925;
+    let t927 = live[358] + live[92] * t924 + live[93] * t925;
+    let t928 = live[93] * t923 - live[92] * t922;
+    let t929 = t928 - live[102];
+    let t930 = live[93] * t922 + live[103] + live[92] * t923;
+    let t931 = t920
+        + live[463]
+            * (live[466] - live[461] * t926 - live[375] * t927 - live[376] * t929
+                - live[462] * t920 - live[464] * t930);
+    let t932 = live[105] * t930 + live[116] + live[104] * t929;
+    let t933 = live[458]
+        + 0.0038482516772412995
+            * (live[359] + live[105] * (t926 - 0.03745 * t930 - 0.16 * t931)
+                - live[104] * (t927 + 0.03745 * t929)) - 0.00003349734004227557 * t932;
+    let t934 = 1842.9129686423132 * t933;
+    let t935 = t874 - t875;
+    let t936 = t877 + live[121] + t878;
+    let t937 = live[361] + live[118] * t935 - live[117] * t916;
+    let t938 = live[117] * t871 + live[126] + live[118] * t870;
+    let t939 = live[118] * t871 - live[117] * t870;
+    let t940 = t939 - live[127];
+    let t941 = t869
+        + live[430]
+            * (live[431] - live[426] * t936
+                - live[370] * (live[360] + live[118] * t916 + live[117] * t935)
+                - live[428] * t937 - live[429] * t869 - live[427] * t940
+                - 0.0000702001578415 * t938);
+    let t942 = t936 + 0.014 * t940;
+    let t943 = t937 - 0.014 * t941;
+    let t944 = live[362] + live[129] * t942 - live[128] * t943;
+    let t945 = live[363] + live[128] * t942 + live[129] * t943;
+    let t946 = live[129] * t941 - live[128] * t940;
+    let t947 = t946 - live[138];
+    let t948 = live[129] * t940 + live[139] + live[128] * t941;
+    let t949 = t938
+        + live[404]
+            * (live[407] - live[402] * t944 - live[367] * t945 - live[368] * t947
+                - live[403] * t938 - live[405] * t948);
+    let t950 = live[141] * t948 + live[152] + live[140] * t947;
+    let t951 = live[399]
+        + 0.0038482516772412995
+            * (live[364] + live[141] * (t944 + 0.03745 * t948 - 0.16 * t949)
+                - live[140] * (t945 - 0.03745 * t947)) + 0.00003349734004227557 * t950;
+    let t952 = 1842.9129686423132 * t951;
+    let t953 = -live[8];
+    let t954 = live[21] * t953;
+    let t955 = live[20] * t953;
+    let t956 = -live[23];
+    let t957 = live[34] + live[32] * t956;
+    let t958 = live[33] * t956;
+    let t959 = t958 - live[36];
+    let t960 = -live[47];
+    let t961 = live[57] * t960;
+    let t962 = live[56] * t960;
+    let t963 = -live[59];
+    let t964 = live[70] + live[68] * t963;
+    let t965 = live[69] * t963;
+    let t966 = t965 - live[72];
+    let t967 = -live[83];
+    let t968 = live[93] * t967;
+    let t969 = live[92] * t967;
+    let t970 = -live[95];
+    let t971 = live[106] + live[104] * t970;
+    let t972 = live[105] * t970;
+    let t973 = t972 - live[108];
+    let t974 = -live[119];
+    let t975 = live[129] * t974;
+    let t976 = live[128] * t974;
+    let t977 = -live[131];
+    let t978 = live[142] + live[140] * t977;
+    let t979 = live[141] * t977;
+    let t980 = t979 - live[144];
+    let t981 = q[17] + q[18];
+    let t982 = cos(t981);
+    let t983 = sin(t981);
+    let t984 = q[14] + q[15];
+    let t985 = cos(t984);
+    let t986 = sin(t984);
+    let t987 = q[11] + q[12];
+    let t988 = cos(t987);
+    let t989 = sin(t987);
+    let t990 = q[8] + q[9];
+    let t991 = cos(t990);
+    let t992 = sin(t990);
+    let t993 = live[117] * t982;
+    let t994 = live[81] * t985;
+    let t995 = live[45] * t988;
+    let t996 = live[6] * t991;
+    let t997 = live[118] * t982;
+    let t998 = live[82] * t985;
+    let t999 = live[46] * t988;
+    let t1000 = live[7] * t991;
+    let t1001 = 0.0005396092213171667 * t993 - 0.00003349734004227557 * live[118];
+    let t1002 = 0.00003349734004227557 * live[82] + 0.0005396092213171667 * t994;
+    let t1003 = 0.0005396092213171667 * t995 - 0.00003349734004227557 * live[46];
+    let t1004 = 0.00003349734004227557 * live[7] + 0.0005396092213171667 * t996;
+    let t1005 = -0.00003349734004227557 * live[117] - 0.0005396092213171667 * t997;
+    let t1006 = 0.00003349734004227557 * live[81] - 0.0005396092213171667 * t998;
+    let t1007 = -0.00003349734004227557 * live[45] - 0.0005396092213171667 * t999;
+    let t1008 = 0.00003349734004227557 * live[6] - 0.0005396092213171667 * t1000;
+    let t1009 = qd[8] * t991;
+    let t1010 = qd[7] * t991 + t1009;
+    let t1011 = live[6] * t992;
+    live[636] = t869;
+    live[637] = t870;
+    live[638] = t871;
+    live[639] = t872;
+    live[640] = t874;
+    live[641] = t878;
+    live[642] = t881;
+    live[643] = t882;
+    live[644] = t883;
+    live[645] = t884;
+    live[646] = t889;
+    live[647] = t890;
+    live[648] = t891;
+    live[649] = t892;
+    live[650] = t893;
+    live[651] = t894;
+    live[652] = t895;
+    live[653] = t901;
+    live[654] = t902;
+    live[655] = t903;
+    live[656] = t904;
+    live[657] = t909;
+    live[658] = t910;
+    live[659] = t911;
+    live[660] = t912;
+    live[661] = t913;
+    live[662] = t914;
+    live[663] = t915;
+    live[664] = t920;
+    live[665] = t921;
+    live[666] = t922;
+    live[667] = t923;
+    live[668] = t928;
+    live[669] = t929;
+    live[670] = t930;
+    live[671] = t931;
+    live[672] = t932;
+    live[673] = t933;
+    live[674] = t934;
+    live[675] = t938;
+    live[676] = t939;
+    live[677] = t940;
+    live[678] = t941;
+    live[679] = t946;
+    live[680] = t947;
+    live[681] = t948;
+    live[682] = t949;
+    live[683] = t950;
+    live[684] = t951;
+    live[685] = t952;
+    live[686] = t953;
+    live[687] = t954;
+    live[688] = t955;
+    live[689] = t956;
+    live[690] = t957;
+    live[691] = t958;
+    live[692] = t959;
+    live[693] = t960;
+    live[694] = t961;
+    live[695] = t962;
+    live[696] = t963;
+    live[697] = t964;
+    live[698] = t965;
+    live[699] = t966;
+    live[700] = t967;
+    live[701] = t968;
+    live[702] = t969;
+    live[703] = t970;
+    live[704] = t971;
+    live[705] = t972;
+    live[706] = t973;
+    live[707] = t974;
+    live[708] = t975;
+    live[709] = t976;
+    live[710] = t977;
+    live[711] = t978;
+    live[712] = t979;
+    live[713] = t980;
+    live[714] = t982;
+    live[715] = t983;
+    live[716] = t985;
+    live[717] = t986;
+    live[718] = t988;
+    live[719] = t989;
+    live[720] = t991;
+    live[721] = t992;
+    live[722] = t993;
+    live[723] = t994;
+    live[724] = t995;
+    live[725] = t996;
+    live[726] = t997;
+    live[727] = t998;
+    live[728] = t999;
+    live[729] = t1000;
+    live[730] = t1001;
+    live[731] = t1002;
+    live[732] = t1003;
+    live[733] = t1004;
+    live[734] = t1005;
+    live[735] = t1006;
+    live[736] = t1007;
+    live[737] = t1008;
+    live[738] = t1009;
+    live[739] = t1010;
+    live[740] = t1011;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part7_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part7_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1012 = live[7] * live[721];
+    let t1013 = qd[11] * live[718];
+    let t1014 = qd[10] * live[718] + t1013;
+    let t1015 = live[45] * live[719];
+    let t1016 = live[46] * live[719];
+    let t1017 = qd[14] * live[716];
+    let t1018 = qd[13] * live[716] + t1017;
+    let t1019 = live[81] * live[717];
+    let t1020 = live[82] * live[717];
+    let t1021 = qd[17] * live[714];
+    let t1022 = qd[16] * live[714] + t1021;
+    let t1023 = live[117] * live[715];
+    let t1024 = live[118] * live[715];
+    let t1025 = -0.000615720268358608 * live[140] - 0.0005396092213171667 * live[211];
+    let t1026 = t1025 - 0.0000001609852873477455;
+    let t1027 = live[129] * live[290] - live[369];
+    let t1028 = live[128] * live[290] + live[371];
+    let t1029 = live[128] * live[129];
+    let t1030 = 0.014 * t1027 + live[129] * live[292] - live[128] * live[291];
+    let t1031 = 0.014 * t1028 + live[129] * live[291] + live[128] * live[292];
+    let t1032 = t1031 + 0.0000702001578415;
+    let t1033 = -0.008674079908742902 * live[118] - live[117] * t1027;
+    let t1034 = live[118] * t1027 - 0.008674079908742902 * live[117];
+    let t1035 = live[117] * t1030;
+    let t1036 = -0.000615720268358608 * live[104] - 0.0005396092213171667 * live[203];
+    let t1037 = t1036 + 0.0000001609852873477455;
+    let t1038 = live[93] * live[287] - live[377];
+    let t1039 = live[92] * live[287] + live[379];
+    let t1040 = live[92] * live[93];
+    let t1041 = live[93] * live[289] - live[92] * live[288] - 0.014 * t1038;
+    let t1042 = live[93] * live[288] + live[92] * live[289] - 0.014 * t1039;
+    let t1043 = t1042 - 0.0000702001578415;
+    let t1044 = 0.008674079908742902 * live[82] - live[81] * t1038;
+    let t1045 = 0.008674079908742902 * live[81] + live[82] * t1038;
+    let t1046 = live[81] * t1041;
+    let t1047 = -0.000615720268358608 * live[68] - 0.0005396092213171667 * live[195];
+    let t1048 = t1047 - 0.0000001609852873477455;
+    let t1049 = live[57] * live[284] - live[385];
+    let t1050 = live[56] * live[284] + live[387];
+    let t1051 = live[56] * live[57];
+    let t1052 = 0.014 * t1049 + live[57] * live[286] - live[56] * live[285];
+    let t1053 = 0.014 * t1050 + live[57] * live[285] + live[56] * live[286];
+    let t1054 = t1053 - 0.0001636201578415;
+    let t1055 = -0.008674079908742902 * live[46] - live[45] * t1049;
+    let t1056 = live[46] * t1049 - 0.008674079908742902 * live[45];
+    let t1057 = live[45] * t1052;
+    let t1058 = -0.000615720268358608 * live[32] - 0.0005396092213171667 * live[187];
+    let t1059 = t1058 + 0.0000001609852873477455;
+    let t1060 = live[21] * live[281] - live[393];
+    let t1061 = live[20] * live[281] + live[395];
+    let t1062 = live[20] * live[21];
+    let t1063 = live[21] * live[283] - live[20] * live[282] - 0.014 * t1060;
+    let t1064 = live[21] * live[282] + live[20] * live[283] - 0.014 * t1061;
+    let t1065 = t1064 + 0.0001636201578415;
+    let t1066 = 0.008674079908742902 * live[7] - live[6] * t1060;
+    let t1067 = 0.008674079908742902 * live[6] + live[7] * t1060;
+    let t1068 = live[6] * t1063;
+    let t1069 = 0.001231440536717216 * live[141] + 0.002838197420805067;
+    let t1070 = 0.0010792184426343333 * live[210] - 0.001231440536717216 * live[141]
+        - 0.0028040873644754544;
+    let t1071 = t1025 + t1029 * t1070 - 2.0 * live[128] * live[128] * t1026
+        - 0.0000001609852873477455;
+    let t1072 = live[128] * live[128] * t1070 + 2.0 * t1026 * t1029
+        - 0.0005396092213171667 * live[210];
+    let t1073 = 0.001231440536717216 * live[141] + t1072;
+    let t1074 = live[117] * (t1073 + 0.0024934145171029037);
+    let t1075 = 0.001231440536717216 * live[105] + 0.002838197420805067;
+    let t1076 = 0.0010792184426343333 * live[202] - 0.001231440536717216 * live[105]
+        - 0.0028040873644754544;
+    let t1077 = t1036 + t1040 * t1076 + 0.0000001609852873477455
+        - 2.0 * live[92] * live[92] * t1037;
+    let t1078 = live[92] * live[92] * t1076 + 2.0 * t1037 * t1040
+        - 0.0005396092213171667 * live[202];
+    let t1079 = 0.001231440536717216 * live[105] + t1078;
+    let t1080 = live[81] * (t1079 + 0.0024934145171029037);
+    let t1081 = 0.001231440536717216 * live[69] + 0.002838197420805067;
+    let t1082 = 0.0010792184426343333 * live[194] - 0.001231440536717216 * live[69]
+        - 0.0028040873644754544;
+    let t1083 = t1047 + t1051 * t1082 - 2.0 * live[56] * live[56] * t1048
+        - 0.0000001609852873477455;
+    let t1084 = live[56] * live[56] * t1082 + 2.0 * t1048 * t1051
+        - 0.0005396092213171667 * live[194];
+    let t1085 = 0.001231440536717216 * live[69] + t1084;
+    let t1086 = live[45] * (t1085 + 0.0024934145171029037);
+    let t1087 = 0.001231440536717216 * live[33] + 0.002838197420805067;
+    let t1088 = 0.0010792184426343333 * live[186] - 0.001231440536717216 * live[33]
+        - 0.0028040873644754544;
+    let t1089 = t1058 + t1062 * t1088 + 0.0000001609852873477455
+        - 2.0 * live[20] * live[20] * t1059;
+    let t1090 = live[20] * live[20] * t1088 + 2.0 * t1059 * t1062
+        - 0.0005396092213171667 * live[186];
+    let t1091 = 0.001231440536717216 * live[33] + t1090;
+    let t1092 = live[6] * (t1091 + 0.0024934145171029037);
+    let t1093 = -t1061;
+    let t1094 = live[6] * t1093;
+    let t1095 = live[7] * t1093;
+    let t1096 = -t1050;
+    let t1097 = live[45] * t1096;
+    let t1098 = live[46] * t1096;
+    let t1099 = -t1039;
+    let t1100 = live[81] * t1099;
+    let t1101 = live[82] * t1099;
+    let t1102 = -t1028;
+    let t1103 = live[117] * t1102;
+    let t1104 = live[118] * t1102;
+    let t1105 = 0.000615720268358608 * live[33] + 0.0005426192213171667;
+    let t1106 = live[7] * t1105 - 0.1946 * live[191] - live[6] * live[193];
+    let t1107 = live[7] * live[193] + live[6] * t1105 - 0.0875 * live[188]
+        - 0.1946 * live[190];
+    let t1108 = 0.000615720268358608 * live[69] + 0.0005426192213171667;
+    let t1109 = live[46] * t1108 - 0.1946 * live[199] - live[45] * live[201];
+    let t1110 = 0.0875 * live[196] + live[46] * live[201] + live[45] * t1108
+        - 0.1946 * live[198];
+    let t1111 = 0.000615720268358608 * live[105] + 0.0005426192213171667;
+    let t1112 = 0.1946 * live[207] + live[82] * t1111 - live[81] * live[209];
+    let t1113 = 0.1946 * live[206] + live[82] * live[209] + live[81] * t1111
+        - 0.0875 * live[204];
+    let t1114 = 0.000615720268358608 * live[141] + 0.0005426192213171667;
+    let t1115 = 0.1946 * live[215] + live[118] * t1114 - live[117] * live[217];
+    let t1116 = 0.0875 * live[212] + 0.1946 * live[214] + live[118] * live[217]
+        + live[117] * t1114;
+    let t1117 = q[6] * q[6];
+    let t1118 = 2.0 * (0.5 * (live[2] - live[1]) + 0.5 * (t1117 - live[0]));
+    let t1119 = 9.81 * (live[5] * live[7] - live[6] * t1118);
+    let t1120 = 9.81 * (live[5] * live[46] - live[45] * t1118);
+    let t1121 = 9.81 * (live[5] * live[82] - live[81] * t1118);
+    let t1122 = 9.81 * (live[5] * live[118] - live[117] * t1118);
+    let t1123 = 9.81 * (live[118] * t1118 + live[5] * live[117]);
+    let t1124 = t1123 * (0.01771278698415 + 0.0038482516772412995 * live[141]);
+    let t1125 = t1123 * (-0.0000020453744565 - 0.0038482516772412995 * live[140]);
+    let t1126 = 9.81 * (live[82] * t1118 + live[5] * live[81]);
+    let t1127 = t1126 * (0.01771278698415 + 0.0038482516772412995 * live[105]);
+    let t1128 = t1126 * (0.0000020453744565 - 0.0038482516772412995 * live[104]);
+    let t1129 = 9.81 * (live[46] * t1118 + live[5] * live[45]);
+    let t1130 = t1129 * (0.01771278698415 + 0.0038482516772412995 * live[69]);
+    let t1131 = t1129 * (-0.0000020453744565 - 0.0038482516772412995 * live[68]);
+    let t1132 = 9.81 * (live[7] * t1118 + live[5] * live[6]);
+    let t1133 = t1132 * (0.01771278698415 + 0.0038482516772412995 * live[33]);
+    let t1134 = t1132 * (0.0000020453744565 - 0.0038482516772412995 * live[32]);
+    let t1135 = live[129] * t1125 - live[128] * t1124;
+    let t1136 = live[93] * t1128 - live[92] * t1127;
+    let t1137 = live[57] * t1131 - live[56] * t1130;
+    let t1138 = live[21] * t1134 - live[20] * t1133;
+    let t1139 = 2.0 * (0.5 * (live[0] - live[2]) - 0.5 * (t1117 - live[1]));
+    let t1140 = 9.81 * (live[4] * live[7]);
+    let t1141 = 9.81 * (live[4] * live[46]);
+    let t1142 = 9.81 * (live[4] * live[82]);
+    let t1143 = 9.81 * (live[4] * live[118]);
+    let t1144 = 9.81 * (live[4] * live[117]);
+    let t1145 = t1144 * (0.01771278698415 + 0.0038482516772412995 * live[141]);
+    let t1146 = t1144 * (-0.0000020453744565 - 0.0038482516772412995 * live[140]);
+    let t1147 = 9.81 * (live[4] * live[81]);
+    let t1148 = t1147 * (0.01771278698415 + 0.0038482516772412995 * live[105]);
+    let t1149 = t1147 * (0.0000020453744565 - 0.0038482516772412995 * live[104]);
+    let t1150 = 9.81 * (live[4] * live[45]);
+    let t1151 = t1150 * (0.01771278698415 + 0.0038482516772412995 * live[69]);
+    let t1152 = t1150 * (-0.0000020453744565 - 0.0038482516772412995 * live[68]);
+    let t1153 = 9.81 * (live[4] * live[6]);
+    let t1154 = t1153 * (0.01771278698415 + 0.0038482516772412995 * live[33]);
+    let t1155 = t1153 * (0.0000020453744565 - 0.0038482516772412995 * live[32]);
+    let t1156 = 9.81 * live[129] * t1139 - live[128] * t1143;
+    let t1157 = 9.81 * live[128] * t1139 + live[129] * t1143;
+    let t1158 = live[141] * t1156 - live[140] * t1157;
+    let t1159 = 0.0000020453744565 * t1157 - 0.0038482516772412995 * t1158
+        - 0.01771278698415 * t1156;
+    let t1160 = 0.08509272390476787 * t1139 + live[129] * t1146 - live[128] * t1145;
+    let t1161 = 9.81 * live[93] * t1139 - live[92] * t1142;
+    live[741] = t1012;
+    live[742] = t1013;
+    live[743] = t1014;
+    live[744] = t1015;
+    live[745] = t1016;
+    live[746] = t1017;
+    live[747] = t1018;
+    live[748] = t1019;
+    live[749] = t1020;
+    live[750] = t1021;
+    live[751] = t1022;
+    live[752] = t1023;
+    live[753] = t1024;
+    live[754] = t1027;
+    live[755] = t1028;
+    live[756] = t1030;
+    live[757] = t1031;
+    live[758] = t1032;
+    live[759] = t1033;
+    live[760] = t1034;
+    live[761] = t1035;
+    live[762] = t1038;
+    live[763] = t1039;
+    live[764] = t1041;
+    live[765] = t1042;
+    live[766] = t1043;
+    live[767] = t1044;
+    live[768] = t1045;
+    live[769] = t1046;
+    live[770] = t1049;
+    live[771] = t1050;
+    live[772] = t1052;
+    live[773] = t1053;
+    live[774] = t1054;
+    live[775] = t1055;
+    live[776] = t1056;
+    live[777] = t1057;
+    live[778] = t1060;
+    live[779] = t1061;
+    live[780] = t1063;
+    live[781] = t1064;
+    live[782] = t1065;
+    live[783] = t1066;
+    live[784] = t1067;
+    live[785] = t1068;
+    live[786] = t1069;
+    live[787] = t1071;
+    live[788] = t1072;
+    live[789] = t1073;
+    live[790] = t1074;
+    live[791] = t1075;
+    live[792] = t1077;
+    live[793] = t1078;
+    live[794] = t1079;
+    live[795] = t1080;
+    live[796] = t1081;
+    live[797] = t1083;
+    live[798] = t1084;
+    live[799] = t1085;
+    live[800] = t1086;
+    live[801] = t1087;
+    live[802] = t1089;
+    live[803] = t1090;
+    live[804] = t1091;
+    live[805] = t1092;
+    live[806] = t1094;
+    live[807] = t1095;
+    live[808] = t1097;
+    live[809] = t1098;
+    live[810] = t1100;
+    live[811] = t1101;
+    live[812] = t1103;
+    live[813] = t1104;
+    live[814] = t1105;
+    live[815] = t1106;
+    live[816] = t1107;
+    live[817] = t1108;
+    live[818] = t1109;
+    live[819] = t1110;
+    live[820] = t1111;
+    live[821] = t1112;
+    live[822] = t1113;
+    live[823] = t1114;
+    live[824] = t1115;
+    live[825] = t1116;
+    live[826] = t1118;
+    live[827] = t1119;
+    live[828] = t1120;
+    live[829] = t1121;
+    live[830] = t1122;
+    live[831] = t1124;
+    live[832] = t1125;
+    live[833] = t1127;
+    live[834] = t1128;
+    live[835] = t1130;
+    live[836] = t1131;
+    live[837] = t1133;
+    live[838] = t1134;
+    live[839] = t1135;
+    live[840] = t1136;
+    live[841] = t1137;
+    live[842] = t1138;
+    live[843] = t1139;
+    live[844] = t1140;
+    live[845] = t1141;
+    live[846] = t1142;
+    live[847] = t1143;
+    live[848] = t1145;
+    live[849] = t1146;
+    live[850] = t1148;
+    live[851] = t1149;
+    live[852] = t1151;
+    live[853] = t1152;
+    live[854] = t1154;
+    live[855] = t1155;
+    live[856] = t1158;
+    live[857] = t1159;
+    live[858] = t1160;
+    live[859] = t1161;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part8_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part8_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1162 = 9.81 * live[92] * live[843] + live[93] * live[846];
+    let t1163 = live[105] * live[859] - live[104] * t1162;
+    let t1164 = -0.0038482516772412995 * t1163 - 0.01771278698415 * live[859]
+        - 0.0000020453744565 * t1162;
+    let t1165 = live[93] * live[851] - 0.08509272390476787 * live[843]
+        - live[92] * live[850];
+    let t1166 = 9.81 * live[57] * live[843] - live[56] * live[845];
+    let t1167 = 9.81 * live[56] * live[843] + live[57] * live[845];
+    let t1168 = live[69] * t1166 - live[68] * t1167;
+    let t1169 = 0.0000020453744565 * t1167 - 0.0038482516772412995 * t1168
+        - 0.01771278698415 * t1166;
+    let t1170 = 0.08509272390476787 * live[843] + live[57] * live[853]
+        - live[56] * live[852];
+    let t1171 = 9.81 * live[21] * live[843] - live[20] * live[844];
+    let t1172 = 9.81 * live[20] * live[843] + live[21] * live[844];
+    let t1173 = live[33] * t1171 - live[32] * t1172;
+    let t1174 = -0.0038482516772412995 * t1173 - 0.01771278698415 * t1171
+        - 0.0000020453744565 * t1172;
+    let t1175 = live[21] * live[855] - 0.08509272390476787 * live[843]
+        - live[20] * live[854];
+    let t1176 = -live[5];
+    let t1177 = -0.5 * live[3];
+    let t1178 = live[118] * t1177;
+    let t1179 = t1178 * (0.695049761258046 + 0.1510053958149486 * live[141]);
+    let t1180 = t1178 * (-0.00008026049367306 - 0.1510053958149486 * live[140]);
+    let t1181 = live[82] * t1177;
+    let t1182 = t1181 * (0.695049761258046 + 0.1510053958149486 * live[105]);
+    let t1183 = t1181 * (0.00008026049367306 - 0.1510053958149486 * live[104]);
+    let t1184 = live[46] * t1177;
+    let t1185 = t1184 * (0.695049761258046 + 0.1510053958149486 * live[69]);
+    let t1186 = t1184 * (-0.00008026049367306 - 0.1510053958149486 * live[68]);
+    let t1187 = live[7] * t1177;
+    let t1188 = t1187 * (0.695049761258046 + 0.1510053958149486 * live[33]);
+    let t1189 = t1187 * (0.00008026049367306 - 0.1510053958149486 * live[32]);
+    let t1190 = 9.81 * live[129] * t1176 + 39.24 * live[170] * t1177;
+    let t1191 = 9.81 * live[128] * t1176 - 39.24 * live[171] * t1177;
+    let t1192 = live[141] * t1190 - live[140] * t1191;
+    let t1193 = 0.0000020453744565 * t1191 - 0.0038482516772412995 * t1192
+        - 0.01771278698415 * t1190;
+    let t1194 = 0.08509272390476787 * t1176 + live[129] * t1180 - live[128] * t1179;
+    let t1195 = 9.81 * live[93] * t1176 + 39.24 * live[172] * t1177;
+    let t1196 = 9.81 * live[92] * t1176 - 39.24 * live[173] * t1177;
+    let t1197 = live[105] * t1195 - live[104] * t1196;
+    let t1198 = -0.0038482516772412995 * t1197 - 0.01771278698415 * t1195
+        - 0.0000020453744565 * t1196;
+    let t1199 = live[93] * t1183 - 0.08509272390476787 * t1176 - live[92] * t1182;
+    let t1200 = 9.81 * live[57] * t1176 + 39.24 * live[174] * t1177;
+    let t1201 = 9.81 * live[56] * t1176 - 39.24 * live[175] * t1177;
+    let t1202 = live[69] * t1200 - live[68] * t1201;
+    let t1203 = 0.0000020453744565 * t1201 - 0.0038482516772412995 * t1202
+        - 0.01771278698415 * t1200;
+    let t1204 = 0.08509272390476787 * t1176 + live[57] * t1186 - live[56] * t1185;
+    let t1205 = 9.81 * live[21] * t1176 + 39.24 * live[176] * t1177;
+    let t1206 = 9.81 * live[20] * t1176 - 39.24 * live[177] * t1177;
+    let t1207 = live[33] * t1205 - live[32] * t1206;
+    let t1208 = -0.0038482516772412995 * t1207 - 0.01771278698415 * t1205
+        - 0.0000020453744565 * t1206;
+    let t1209 = live[21] * t1189 - 0.08509272390476787 * t1176 - live[20] * t1188;
+    let t1210 = live[9] * live[29];
+    let t1211 = live[23] * live[687];
+    let t1212 = live[22] * live[688];
+    let t1213 = 2.0 * (t1212 - t1210);
+    let t1214 = live[9] * live[686];
+    let t1215 = live[25] + live[8] * live[686];
+    let t1216 = 0.0005461134539102453 * live[9] - 0.0022644781431582876 * live[687]
+        - 0.0000001609852873477455 * live[688];
+    let t1217 = 0.0022955781994879005 * live[9] + 0.0005461134539102453 * live[687]
+        + 0.000000039595442777388946 * live[688];
+    let t1218 = 0.0000001609852873477455 * live[687]
+        - 0.000000039595442777388946 * live[9];
+    let t1219 = live[42] + live[23] * live[689];
+    let t1220 = live[35] * live[690];
+    let t1221 = live[38] * live[692] + t1220;
+    let t1222 = live[32] * live[35];
+    let t1223 = 0.007696503354482599 * live[692] * t1222
+        - 0.0038482516772412995 * live[33] * t1221;
+    let t1224 = t1223 - 0.000004090748913 * live[41] - 0.01771278698415 * t1219;
+    let t1225 = live[22] * live[689];
+    let t1226 = live[33] * live[35];
+    let t1227 = 0.0038482516772412995 * live[32] * t1221
+        + 0.007696503354482599 * live[692] * t1226;
+    let t1228 = 0.0000020453744565 * t1219 + 0.0354255739683 * t1225 + t1227;
+    let t1229 = live[29] * live[689];
+    let t1230 = live[43] * live[690];
+    let t1231 = 0.0000001609852873477455 * live[689] - 0.0022644781431582876 * live[22];
+    let t1232 = 0.0005461134539102453 * live[22]
+        - 0.000000039595442777388946 * live[689];
+    let t1233 = live[157] - live[38] * live[38];
+    let t1234 = -0.0005396092213171667 * live[155] - 0.00003349734004227557 * live[156]
+        - live[235];
+    let t1235 = live[48] * live[65];
+    let t1236 = live[59] * live[694];
+    let t1237 = live[58] * live[695];
+    let t1238 = 2.0 * (t1237 - t1235);
+    let t1239 = live[48] * live[693];
+    let t1240 = live[61] + live[47] * live[693];
+    let t1241 = 0.0000001609852873477455 * live[695] - 0.0005461134539102453 * live[48]
+        - 0.0022644781431582876 * live[694];
+    let t1242 = 0.0022955781994879005 * live[48] + 0.000000039595442777388946 * live[695]
+        - 0.0005461134539102453 * live[694];
+    let t1243 = -0.000000039595442777388946 * live[48]
+        - 0.0000001609852873477455 * live[694];
+    let t1244 = live[78] + live[59] * live[696];
+    let t1245 = live[71] * live[697];
+    let t1246 = live[74] * live[699] + t1245;
+    let t1247 = live[68] * live[71];
+    let t1248 = 0.007696503354482599 * live[699] * t1247
+        - 0.0038482516772412995 * live[69] * t1246;
+    let t1249 = 0.000004090748913 * live[77] + t1248 - 0.01771278698415 * t1244;
+    let t1250 = live[58] * live[696];
+    let t1251 = live[69] * live[71];
+    let t1252 = 0.0038482516772412995 * live[68] * t1246
+        + 0.007696503354482599 * live[699] * t1251;
+    let t1253 = 0.0354255739683 * t1250 + t1252 - 0.0000020453744565 * t1244;
+    let t1254 = live[65] * live[696];
+    let t1255 = live[79] * live[697];
+    let t1256 = -0.0022644781431582876 * live[58] - 0.0000001609852873477455 * live[696];
+    let t1257 = -0.0005461134539102453 * live[58]
+        - 0.000000039595442777388946 * live[696];
+    let t1258 = live[161] - live[74] * live[74];
+    let t1259 = 0.00003349734004227557 * live[160] - 0.0005396092213171667 * live[159]
+        - live[250];
+    let t1260 = live[84] * live[101];
+    let t1261 = live[95] * live[701];
+    let t1262 = live[94] * live[702];
+    let t1263 = 2.0 * (t1262 - t1260);
+    let t1264 = live[84] * live[700];
+    let t1265 = live[97] + live[83] * live[700];
+    let t1266 = 0.0005461134539102453 * live[84] - 0.0022644781431582876 * live[701]
+        - 0.0000001609852873477455 * live[702];
+    let t1267 = 0.0022955781994879005 * live[84] + 0.0005461134539102453 * live[701]
+        + 0.000000039595442777388946 * live[702];
+    let t1268 = 0.0000001609852873477455 * live[701]
+        - 0.000000039595442777388946 * live[84];
+    let t1269 = live[114] + live[95] * live[703];
+    let t1270 = live[107] * live[704];
+    let t1271 = live[110] * live[706] + t1270;
+    let t1272 = live[104] * live[107];
+    let t1273 = 0.007696503354482599 * live[706] * t1272
+        - 0.0038482516772412995 * live[105] * t1271;
+    let t1274 = t1273 - 0.000004090748913 * live[113] - 0.01771278698415 * t1269;
+    let t1275 = live[94] * live[703];
+    let t1276 = live[105] * live[107];
+    let t1277 = 0.0038482516772412995 * live[104] * t1271
+        + 0.007696503354482599 * live[706] * t1276;
+    let t1278 = 0.0000020453744565 * t1269 + 0.0354255739683 * t1275 + t1277;
+    let t1279 = live[101] * live[703];
+    let t1280 = live[115] * live[704];
+    let t1281 = 0.0000001609852873477455 * live[703] - 0.0022644781431582876 * live[94];
+    let t1282 = 0.0005461134539102453 * live[94]
+        - 0.000000039595442777388946 * live[703];
+    let t1283 = live[165] - live[110] * live[110];
+    let t1284 = -0.0005396092213171667 * live[163] - 0.00003349734004227557 * live[164]
+        - live[265];
+    let t1285 = live[120] * live[137];
+    let t1286 = live[131] * live[708];
+    let t1287 = live[130] * live[709];
+    let t1288 = 2.0 * (t1287 - t1285);
+    let t1289 = live[120] * live[707];
+    let t1290 = live[133] + live[119] * live[707];
+    let t1291 = 0.0000001609852873477455 * live[709] - 0.0005461134539102453 * live[120]
+        - 0.0022644781431582876 * live[708];
+    let t1292 = 0.0022955781994879005 * live[120]
+        + 0.000000039595442777388946 * live[709] - 0.0005461134539102453 * live[708];
+    let t1293 = -0.000000039595442777388946 * live[120]
+        - 0.0000001609852873477455 * live[708];
+    let t1294 = live[150] + live[131] * live[710];
+    let t1295 = live[143] * live[711];
+    let t1296 = live[146] * live[713] + t1295;
+    let t1297 = live[140] * live[143];
+    let t1298 = 0.007696503354482599 * live[713] * t1297
+        - 0.0038482516772412995 * live[141] * t1296;
+    let t1299 = 0.000004090748913 * live[149] + t1298 - 0.01771278698415 * t1294;
+    let t1300 = live[130] * live[710];
+    let t1301 = live[141] * live[143];
+    let t1302 = 0.0038482516772412995 * live[140] * t1296
+        + 0.007696503354482599 * live[713] * t1301;
+    let t1303 = 0.0354255739683 * t1300 + t1302 - 0.0000020453744565 * t1294;
+    let t1304 = live[137] * live[710];
+    let t1305 = live[151] * live[711];
+    let t1306 = -0.0022644781431582876 * live[130]
+        - 0.0000001609852873477455 * live[710];
+    let t1307 = -0.0005461134539102453 * live[130]
+        - 0.000000039595442777388946 * live[710];
+    let t1308 = live[169] - live[146] * live[146];
+    let t1309 = 0.00003349734004227557 * live[168] - 0.0005396092213171667 * live[167]
+        - live[280];
+    let t1310 = live[120] * (0.01771278698415 + 0.0038482516772412995 * live[141]);
+    let t1311 = live[120] * (-0.0000020453744565 - 0.0038482516772412995 * live[140]);
+    live[860] = t1163;
+    live[861] = t1164;
+    live[862] = t1165;
+    live[863] = t1168;
+    live[864] = t1169;
+    live[865] = t1170;
+    live[866] = t1173;
+    live[867] = t1174;
+    live[868] = t1175;
+    live[869] = t1176;
+    live[870] = t1177;
+    live[871] = t1179;
+    live[872] = t1180;
+    live[873] = t1182;
+    live[874] = t1183;
+    live[875] = t1185;
+    live[876] = t1186;
+    live[877] = t1188;
+    live[878] = t1189;
+    live[879] = t1192;
+    live[880] = t1193;
+    live[881] = t1194;
+    live[882] = t1197;
+    live[883] = t1198;
+    live[884] = t1199;
+    live[885] = t1202;
+    live[886] = t1203;
+    live[887] = t1204;
+    live[888] = t1207;
+    live[889] = t1208;
+    live[890] = t1209;
+    live[891] = t1210;
+    live[892] = t1211;
+    live[893] = t1212;
+    live[894] = t1213;
+    live[895] = t1214;
+    live[896] = t1215;
+    live[897] = t1216;
+    live[898] = t1217;
+    live[899] = t1218;
+    live[900] = t1219;
+    live[901] = t1220;
+    live[902] = t1222;
+    live[903] = t1223;
+    live[904] = t1224;
+    live[905] = t1225;
+    live[906] = t1226;
+    live[907] = t1227;
+    live[908] = t1228;
+    live[909] = t1229;
+    live[910] = t1230;
+    live[911] = t1231;
+    live[912] = t1232;
+    live[913] = t1233;
+    live[914] = t1234;
+    live[915] = t1235;
+    live[916] = t1236;
+    live[917] = t1237;
+    live[918] = t1238;
+    live[919] = t1239;
+    live[920] = t1240;
+    live[921] = t1241;
+    live[922] = t1242;
+    live[923] = t1243;
+    live[924] = t1244;
+    live[925] = t1245;
+    live[926] = t1247;
+    live[927] = t1248;
+    live[928] = t1249;
+    live[929] = t1250;
+    live[930] = t1251;
+    live[931] = t1252;
+    live[932] = t1253;
+    live[933] = t1254;
+    live[934] = t1255;
+    live[935] = t1256;
+    live[936] = t1257;
+    live[937] = t1258;
+    live[938] = t1259;
+    live[939] = t1260;
+    live[940] = t1261;
+    live[941] = t1262;
+    live[942] = t1263;
+    live[943] = t1264;
+    live[944] = t1265;
+    live[945] = t1266;
+    live[946] = t1267;
+    live[947] = t1268;
+    live[948] = t1269;
+    live[949] = t1270;
+    live[950] = t1272;
+    live[951] = t1273;
+    live[952] = t1274;
+    live[953] = t1275;
+    live[954] = t1276;
+    live[955] = t1277;
+    live[956] = t1278;
+    live[957] = t1279;
+    live[958] = t1280;
+    live[959] = t1281;
+    live[960] = t1282;
+    live[961] = t1283;
+    live[962] = t1284;
+    live[963] = t1285;
+    live[964] = t1286;
+    live[965] = t1287;
+    live[966] = t1288;
+    live[967] = t1289;
+    live[968] = t1290;
+    live[969] = t1291;
+    live[970] = t1292;
+    live[971] = t1293;
+    live[972] = t1294;
+    live[973] = t1295;
+    live[974] = t1297;
+    live[975] = t1298;
+    live[976] = t1299;
+    live[977] = t1300;
+    live[978] = t1301;
+    live[979] = t1302;
+    live[980] = t1303;
+    live[981] = t1304;
+    live[982] = t1305;
+    live[983] = t1306;
+    live[984] = t1307;
+    live[985] = t1308;
+    live[986] = t1309;
+    live[987] = t1310;
+    live[988] = t1311;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part9_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part9_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1312 = live[84] * (0.01771278698415 + 0.0038482516772412995 * live[105]);
+    let t1313 = live[84] * (0.0000020453744565 - 0.0038482516772412995 * live[104]);
+    let t1314 = live[48] * (0.01771278698415 + 0.0038482516772412995 * live[69]);
+    let t1315 = live[48] * (-0.0000020453744565 - 0.0038482516772412995 * live[68]);
+    let t1316 = live[9] * (0.01771278698415 + 0.0038482516772412995 * live[33]);
+    let t1317 = live[9] * (0.0000020453744565 - 0.0038482516772412995 * live[32]);
+    let t1318 = live[129] * live[988] - live[128] * live[987];
+    let t1319 = live[93] * t1313 - live[92] * t1312;
+    let t1320 = live[57] * t1315 - live[56] * t1314;
+    let t1321 = live[21] * t1317 - live[20] * t1316;
+    let t1322 = qd[3] * live[7];
+    let t1323 = qd[3] * live[46];
+    let t1324 = qd[3] * live[82];
+    let t1325 = qd[3] * live[118];
+    let t1326 = qd[3] * live[117];
+    let t1327 = t1326 * (0.01771278698415 + 0.0038482516772412995 * live[141]);
+    let t1328 = t1326 * (-0.0000020453744565 - 0.0038482516772412995 * live[140]);
+    let t1329 = qd[3] * live[81];
+    let t1330 = t1329 * (0.01771278698415 + 0.0038482516772412995 * live[105]);
+    let t1331 = t1329 * (0.0000020453744565 - 0.0038482516772412995 * live[104]);
+    let t1332 = qd[3] * live[45];
+    let t1333 = t1332 * (0.01771278698415 + 0.0038482516772412995 * live[69]);
+    let t1334 = t1332 * (-0.0000020453744565 - 0.0038482516772412995 * live[68]);
+    let t1335 = qd[3] * live[6];
+    let t1336 = t1335 * (0.01771278698415 + 0.0038482516772412995 * live[33]);
+    let t1337 = t1335 * (0.0000020453744565 - 0.0038482516772412995 * live[32]);
+    let t1338 = -qd[5] * live[129] - qd[3] * live[178];
+    let t1339 = qd[3] * live[179] - qd[5] * live[128];
+    let t1340 = live[141] * t1338 - live[140] * t1339;
+    let t1341 = 0.0000020453744565 * t1339 - 0.0038482516772412995 * t1340
+        - 0.01771278698415 * t1338;
+    let t1342 = live[129] * t1328 - 0.008674079908742902 * qd[5] - live[128] * t1327;
+    let t1343 = -qd[5] * live[93] - qd[3] * live[180];
+    let t1344 = qd[3] * live[181] - qd[5] * live[92];
+    let t1345 = live[105] * t1343 - live[104] * t1344;
+    let t1346 = -0.0038482516772412995 * t1345 - 0.01771278698415 * t1343
+        - 0.0000020453744565 * t1344;
+    let t1347 = 0.008674079908742902 * qd[5] + live[93] * t1331 - live[92] * t1330;
+    let t1348 = -qd[5] * live[57] - qd[3] * live[182];
+    let t1349 = qd[3] * live[183] - qd[5] * live[56];
+    let t1350 = live[69] * t1348 - live[68] * t1349;
+    let t1351 = 0.0000020453744565 * t1349 - 0.0038482516772412995 * t1350
+        - 0.01771278698415 * t1348;
+    let t1352 = live[57] * t1334 - 0.008674079908742902 * qd[5] - live[56] * t1333;
+    let t1353 = -qd[5] * live[21] - qd[3] * live[184];
+    let t1354 = qd[3] * live[185] - qd[5] * live[20];
+    let t1355 = live[33] * t1353 - live[32] * t1354;
+    let t1356 = -0.0038482516772412995 * t1355 - 0.01771278698415 * t1353
+        - 0.0000020453744565 * t1354;
+    let t1357 = 0.008674079908742902 * qd[5] + live[21] * t1337 - live[20] * t1336;
+    let t1358 = t1325 * (-0.01771278698415 - 0.0038482516772412995 * live[141]);
+    let t1359 = t1325 * (0.0000020453744565 + 0.0038482516772412995 * live[140]);
+    let t1360 = t1324 * (-0.01771278698415 - 0.0038482516772412995 * live[105]);
+    let t1361 = t1324 * (0.0038482516772412995 * live[104] - 0.0000020453744565);
+    let t1362 = t1323 * (-0.01771278698415 - 0.0038482516772412995 * live[69]);
+    let t1363 = t1323 * (0.0000020453744565 + 0.0038482516772412995 * live[68]);
+    let t1364 = t1322 * (-0.01771278698415 - 0.0038482516772412995 * live[33]);
+    let t1365 = t1322 * (0.0038482516772412995 * live[32] - 0.0000020453744565);
+    let t1366 = qd[4] * live[129] - qd[3] * live[170];
+    let t1367 = qd[4] * live[128] + qd[3] * live[171];
+    let t1368 = live[141] * t1366 - live[140] * t1367;
+    let t1369 = 0.0000020453744565 * t1367 - 0.0038482516772412995 * t1368
+        - 0.01771278698415 * t1366;
+    let t1370 = 0.008674079908742902 * qd[4] + live[129] * t1359 - live[128] * t1358;
+    let t1371 = qd[4] * live[93] - qd[3] * live[172];
+    let t1372 = qd[4] * live[92] + qd[3] * live[173];
+    let t1373 = live[105] * t1371 - live[104] * t1372;
+    let t1374 = -0.0038482516772412995 * t1373 - 0.01771278698415 * t1371
+        - 0.0000020453744565 * t1372;
+    let t1375 = live[93] * t1361 - 0.008674079908742902 * qd[4] - live[92] * t1360;
+    let t1376 = qd[4] * live[57] - qd[3] * live[174];
+    let t1377 = qd[4] * live[56] + qd[3] * live[175];
+    let t1378 = live[69] * t1376 - live[68] * t1377;
+    let t1379 = 0.0000020453744565 * t1377 - 0.0038482516772412995 * t1378
+        - 0.01771278698415 * t1376;
+    let t1380 = 0.008674079908742902 * qd[4] + live[57] * t1363 - live[56] * t1362;
+    let t1381 = qd[4] * live[21] - qd[3] * live[176];
+    let t1382 = qd[4] * live[20] + qd[3] * live[177];
+    let t1383 = live[33] * t1381 - live[32] * t1382;
+    let t1384 = -0.0038482516772412995 * t1383 - 0.01771278698415 * t1381
+        - 0.0000020453744565 * t1382;
+    let t1385 = live[21] * t1365 - 0.008674079908742902 * qd[4] - live[20] * t1364;
+    let t1386 = live[128] * live[131];
+    let t1387 = live[129] * live[131] + live[128] * live[130];
+    let t1388 = live[129] * live[130];
+    let t1389 = live[92] * live[95];
+    let t1390 = live[93] * live[95] + live[92] * live[94];
+    let t1391 = live[93] * live[94];
+    let t1392 = live[56] * live[59];
+    let t1393 = live[57] * live[59] + live[56] * live[58];
+    let t1394 = live[57] * live[58];
+    let t1395 = live[20] * live[23];
+    let t1396 = live[21] * live[23] + live[20] * live[22];
+    let t1397 = live[21] * live[22];
+    let t1398 = live[129] * live[137];
+    let t1399 = live[128] * live[137];
+    let t1400 = live[339] + t1399;
+    let t1401 = live[93] * live[101];
+    let t1402 = live[92] * live[101];
+    let t1403 = live[331] + t1402;
+    let t1404 = live[57] * live[65];
+    let t1405 = live[56] * live[65];
+    let t1406 = live[323] + t1405;
+    let t1407 = live[21] * live[29];
+    let t1408 = live[20] * live[29];
+    let t1409 = live[315] + t1408;
+    let t1410 = -0.175 * qd[3] - qd[2];
+    let t1411 = 0.1946 * qd[4] + t1410;
+    let t1412 = live[7] * live[311] - live[6] * t1411;
+    let t1413 = 0.175 * qd[3] - qd[2];
+    let t1414 = 0.1946 * qd[4] + t1413;
+    let t1415 = live[46] * live[311] - live[45] * t1414;
+    let t1416 = t1410 - 0.1946 * qd[4];
+    let t1417 = live[82] * live[312] - live[81] * t1416;
+    let t1418 = t1413 - 0.1946 * qd[4];
+    let t1419 = live[118] * live[312] - live[117] * t1418;
+    let t1420 = -0.0022644781431582876 * live[128]
+        - 0.0000001609852873477455 * live[129];
+    let t1421 = -0.0005461134539102453 * live[128]
+        - 0.000000039595442777388946 * live[129];
+    let t1422 = live[118] * t1418 + 0.028 * live[125] + live[117] * live[312];
+    let t1423 = -2.0 * (t1386 + t1388);
+    let t1424 = 0.0000001609852873477455 * live[93] - 0.0022644781431582876 * live[92];
+    let t1425 = 0.0005461134539102453 * live[92] - 0.000000039595442777388946 * live[93];
+    let t1426 = live[82] * t1416 + live[81] * live[312] - 0.028 * live[89];
+    let t1427 = -2.0 * (t1389 + t1391);
+    let t1428 = -0.0022644781431582876 * live[56] - 0.0000001609852873477455 * live[57];
+    let t1429 = -0.0005461134539102453 * live[56]
+        - 0.000000039595442777388946 * live[57];
+    let t1430 = live[46] * t1414 + 0.028 * live[53] + live[45] * live[311];
+    let t1431 = -2.0 * (t1392 + t1394);
+    let t1432 = 0.0000001609852873477455 * live[21] - 0.0022644781431582876 * live[20];
+    let t1433 = 0.0005461134539102453 * live[20] - 0.000000039595442777388946 * live[21];
+    let t1434 = live[7] * t1411 + live[6] * live[311] - 0.028 * live[17];
+    let t1435 = -2.0 * (t1395 + t1397);
+    let t1436 = -0.0875 * qd[4] - 0.014 * live[119];
+    let t1437 = live[129] * t1436 - live[128] * t1419;
+    let t1438 = live[128] * t1436 + live[129] * t1419;
+    let t1439 = t1399 - live[339];
+    let t1440 = 0.0875 * qd[4] + 0.014 * live[83];
+    let t1441 = live[93] * t1440 - live[92] * t1417;
+    let t1442 = live[92] * t1440 + live[93] * t1417;
+    let t1443 = t1402 - live[331];
+    let t1444 = -0.0875 * qd[4] - 0.014 * live[47];
+    let t1445 = live[57] * t1444 - live[56] * t1415;
+    let t1446 = live[56] * t1444 + live[57] * t1415;
+    let t1447 = t1405 - live[323];
+    let t1448 = 0.0875 * qd[4] + 0.014 * live[8];
+    let t1449 = live[21] * t1448 - live[20] * t1412;
+    let t1450 = live[20] * t1448 + live[21] * t1412;
+    let t1451 = t1408 - live[315];
+    let t1452 = live[7] * live[17];
+    let t1453 = live[314] + t1452;
+    let t1454 = live[46] * live[53];
+    let t1455 = live[322] + t1454;
+    let t1456 = live[82] * live[89];
+    let t1457 = live[330] + t1456;
+    let t1458 = live[118] * live[125];
+    let t1459 = live[338] + t1458;
+    let t1460 = live[118] * live[137];
+    let t1461 = live[131] * live[171];
+    live[989] = t1312;
+    live[990] = t1313;
+    live[991] = t1314;
+    live[992] = t1315;
+    live[993] = t1316;
+    live[994] = t1317;
+    live[995] = t1318;
+    live[996] = t1319;
+    live[997] = t1320;
+    live[998] = t1321;
+    live[999] = t1322;
+    live[1000] = t1323;
+    live[1001] = t1324;
+    live[1002] = t1325;
+    live[1003] = t1326;
+    live[1004] = t1327;
+    live[1005] = t1328;
+    live[1006] = t1329;
+    live[1007] = t1330;
+    live[1008] = t1331;
+    live[1009] = t1332;
+    live[1010] = t1333;
+    live[1011] = t1334;
+    live[1012] = t1335;
+    live[1013] = t1336;
+    live[1014] = t1337;
+    live[1015] = t1340;
+    live[1016] = t1341;
+    live[1017] = t1342;
+    live[1018] = t1345;
+    live[1019] = t1346;
+    live[1020] = t1347;
+    live[1021] = t1350;
+    live[1022] = t1351;
+    live[1023] = t1352;
+    live[1024] = t1355;
+    live[1025] = t1356;
+    live[1026] = t1357;
+    live[1027] = t1358;
+    live[1028] = t1359;
+    live[1029] = t1360;
+    live[1030] = t1361;
+    live[1031] = t1362;
+    live[1032] = t1363;
+    live[1033] = t1364;
+    live[1034] = t1365;
+    live[1035] = t1368;
+    live[1036] = t1369;
+    live[1037] = t1370;
+    live[1038] = t1373;
+    live[1039] = t1374;
+    live[1040] = t1375;
+    live[1041] = t1378;
+    live[1042] = t1379;
+    live[1043] = t1380;
+    live[1044] = t1383;
+    live[1045] = t1384;
+    live[1046] = t1385;
+    live[1047] = t1386;
+    live[1048] = t1387;
+    live[1049] = t1388;
+    live[1050] = t1389;
+    live[1051] = t1390;
+    live[1052] = t1391;
+    live[1053] = t1392;
+    live[1054] = t1393;
+    live[1055] = t1394;
+    live[1056] = t1395;
+    live[1057] = t1396;
+    live[1058] = t1397;
+    live[1059] = t1398;
+    live[1060] = t1399;
+    live[1061] = t1400;
+    live[1062] = t1401;
+    live[1063] = t1402;
+    live[1064] = t1403;
+    live[1065] = t1404;
+    live[1066] = t1405;
+    live[1067] = t1406;
+    live[1068] = t1407;
+    live[1069] = t1408;
+    live[1070] = t1409;
+    live[1071] = t1412;
+    live[1072] = t1415;
+    live[1073] = t1417;
+    live[1074] = t1419;
+    live[1075] = t1420;
+    live[1076] = t1421;
+    live[1077] = t1422;
+    live[1078] = t1423;
+    live[1079] = t1424;
+    live[1080] = t1425;
+    live[1081] = t1426;
+    live[1082] = t1427;
+    live[1083] = t1428;
+    live[1084] = t1429;
+    live[1085] = t1430;
+    live[1086] = t1431;
+    live[1087] = t1432;
+    live[1088] = t1433;
+    live[1089] = t1434;
+    live[1090] = t1435;
+    live[1091] = t1437;
+    live[1092] = t1438;
+    live[1093] = t1439;
+    live[1094] = t1441;
+    live[1095] = t1442;
+    live[1096] = t1443;
+    live[1097] = t1445;
+    live[1098] = t1446;
+    live[1099] = t1447;
+    live[1100] = t1449;
+    live[1101] = t1450;
+    live[1102] = t1451;
+    live[1103] = t1452;
+    live[1104] = t1453;
+    live[1105] = t1454;
+    live[1106] = t1455;
+    live[1107] = t1456;
+    live[1108] = t1457;
+    live[1109] = t1458;
+    live[1110] = t1459;
+    live[1111] = t1460;
+    live[1112] = t1461;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part10_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part10_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1462 = live[131] * live[170] - live[130] * live[171];
+    let t1463 = t1462 - live[337];
+    let t1464 = live[130] * live[170];
+    let t1465 = -2.0 * (live[1111] + t1464);
+    let t1466 = live[82] * live[101];
+    let t1467 = live[95] * live[173];
+    let t1468 = live[95] * live[172] - live[94] * live[173];
+    let t1469 = t1468 - live[329];
+    let t1470 = live[94] * live[172];
+    let t1471 = -2.0 * (t1466 + t1470);
+    let t1472 = live[46] * live[65];
+    let t1473 = live[59] * live[175];
+    let t1474 = live[59] * live[174] - live[58] * live[175];
+    let t1475 = t1474 - live[321];
+    let t1476 = live[58] * live[174];
+    let t1477 = -2.0 * (t1472 + t1476);
+    let t1478 = live[7] * live[29];
+    let t1479 = live[23] * live[177];
+    let t1480 = live[23] * live[176] - live[22] * live[177];
+    let t1481 = t1480 - live[313];
+    let t1482 = live[22] * live[176];
+    let t1483 = -2.0 * (t1478 + t1482);
+    let t1484 = live[117] * live[120];
+    let t1485 = live[137] * live[170] + live[118] * live[130];
+    let t1486 = live[118] * live[131] - live[137] * live[171];
+    let t1487 = t1486 - live[341];
+    let t1488 = live[118] * live[120];
+    let t1489 = live[117] * live[119];
+    let t1490 = t1488 - t1489;
+    let t1491 = live[81] * live[84];
+    let t1492 = live[101] * live[172] + live[82] * live[94];
+    let t1493 = live[82] * live[95] - live[101] * live[173];
+    let t1494 = t1493 - live[333];
+    let t1495 = live[82] * live[84];
+    let t1496 = live[81] * live[83];
+    let t1497 = t1495 - t1496;
+    let t1498 = live[45] * live[48];
+    let t1499 = live[65] * live[174] + live[46] * live[58];
+    let t1500 = live[46] * live[59] - live[65] * live[175];
+    let t1501 = t1500 - live[325];
+    let t1502 = live[46] * live[48];
+    let t1503 = live[45] * live[47];
+    let t1504 = t1502 - t1503;
+    let t1505 = live[6] * live[9];
+    let t1506 = live[29] * live[176] + live[7] * live[22];
+    let t1507 = live[7] * live[23] - live[29] * live[177];
+    let t1508 = t1507 - live[317];
+    let t1509 = live[7] * live[9];
+    let t1510 = live[6] * live[8];
+    let t1511 = t1509 - t1510;
+    let t1512 = 0.0875 * qd[5] - qd[0];
+    let t1513 = live[7] * t1512 - 0.1946 * live[1012];
+    let t1514 = -0.0875 * qd[5] - qd[0];
+    let t1515 = live[46] * t1514 - 0.1946 * live[1009];
+    let t1516 = 0.1946 * live[1006] + live[82] * t1512;
+    let t1517 = 0.1946 * live[1003] + live[118] * t1514;
+    let t1518 = 0.0022644781431582876 * live[171] - 0.0005461134539102453 * live[118]
+        - 0.0000001609852873477455 * live[170];
+    let t1519 = 0.0022955781994879005 * live[118] + 0.0005461134539102453 * live[171]
+        - 0.000000039595442777388946 * live[170];
+    let t1520 = live[117] * t1514 - 0.1946 * live[1002] - 0.028 * t1484;
+    let t1521 = 0.0000001609852873477455 * live[171]
+        - 0.000000039595442777388946 * live[118];
+    let t1522 = 0.0005461134539102453 * live[82] + 0.0000001609852873477455 * live[172]
+        + 0.0022644781431582876 * live[173];
+    let t1523 = 0.0022955781994879005 * live[82] - 0.000000039595442777388946 * live[172]
+        - 0.0005461134539102453 * live[173];
+    let t1524 = live[81] * t1512 + 0.028 * t1491 - 0.1946 * live[1001];
+    let t1525 = -0.000000039595442777388946 * live[82]
+        - 0.0000001609852873477455 * live[173];
+    let t1526 = 0.0022644781431582876 * live[175] - 0.0005461134539102453 * live[46]
+        - 0.0000001609852873477455 * live[174];
+    let t1527 = 0.0022955781994879005 * live[46] + 0.0005461134539102453 * live[175]
+        - 0.000000039595442777388946 * live[174];
+    let t1528 = live[45] * t1514 + 0.1946 * live[1000] - 0.028 * t1498;
+    let t1529 = 0.0000001609852873477455 * live[175]
+        - 0.000000039595442777388946 * live[46];
+    let t1530 = 0.0005461134539102453 * live[7] + 0.0000001609852873477455 * live[176]
+        + 0.0022644781431582876 * live[177];
+    let t1531 = 0.0022955781994879005 * live[7] - 0.000000039595442777388946 * live[176]
+        - 0.0005461134539102453 * live[177];
+    let t1532 = live[6] * t1512 + 0.1946 * live[999] + 0.028 * t1505;
+    let t1533 = -0.000000039595442777388946 * live[7]
+        - 0.0000001609852873477455 * live[177];
+    let t1534 = live[117] * live[266];
+    let t1535 = qd[2] - 0.0875 * qd[3];
+    let t1536 = 0.3892 * qd[4] + t1535;
+    let t1537 = t1536 - 0.014 * live[1110];
+    let t1538 = t1517 - 0.014 * t1490;
+    let t1539 = live[129] * t1537 - live[128] * t1538;
+    let t1540 = live[128] * t1537 + live[129] * t1538;
+    let t1541 = live[118] * live[266];
+    let t1542 = live[118] * live[119];
+    let t1543 = live[81] * live[251];
+    let t1544 = qd[2] + 0.0875 * qd[3];
+    let t1545 = 0.3892 * qd[4] + t1544;
+    let t1546 = 0.014 * live[1108] + t1545;
+    let t1547 = 0.014 * t1497 + t1516;
+    let t1548 = live[93] * t1546 - live[92] * t1547;
+    let t1549 = live[92] * t1546 + live[93] * t1547;
+    let t1550 = live[82] * live[251];
+    let t1551 = live[82] * live[83];
+    let t1552 = live[45] * live[236];
+    let t1553 = t1535 - 0.3892 * qd[4];
+    let t1554 = t1553 - 0.014 * live[1106];
+    let t1555 = t1515 - 0.014 * t1504;
+    let t1556 = live[57] * t1554 - live[56] * t1555;
+    let t1557 = live[56] * t1554 + live[57] * t1555;
+    let t1558 = live[46] * live[236];
+    let t1559 = live[46] * live[47];
+    let t1560 = live[6] * live[221];
+    let t1561 = t1544 - 0.3892 * qd[4];
+    let t1562 = 0.014 * live[1104] + t1561;
+    let t1563 = 0.014 * t1511 + t1513;
+    let t1564 = live[21] * t1562 - live[20] * t1563;
+    let t1565 = live[20] * t1562 + live[21] * t1563;
+    let t1566 = live[7] * live[221];
+    let t1567 = live[7] * live[8];
+    let t1568 = live[6] * live[17];
+    let t1569 = live[313] + t1568;
+    let t1570 = live[45] * live[53];
+    let t1571 = live[321] + t1570;
+    let t1572 = live[81] * live[89];
+    let t1573 = live[329] + t1572;
+    let t1574 = live[117] * live[125];
+    let t1575 = live[337] + t1574;
+    let t1576 = live[117] * live[137];
+    let t1577 = live[131] * live[179];
+    let t1578 = live[130] * live[179] - live[131] * live[178];
+    let t1579 = live[338] + t1578;
+    let t1580 = live[130] * live[178];
+    let t1581 = 2.0 * (t1580 - t1576);
+    let t1582 = live[81] * live[101];
+    let t1583 = live[95] * live[181];
+    let t1584 = live[94] * live[181] - live[95] * live[180];
+    let t1585 = live[330] + t1584;
+    let t1586 = live[94] * live[180];
+    let t1587 = 2.0 * (t1586 - t1582);
+    let t1588 = live[45] * live[65];
+    let t1589 = live[59] * live[183];
+    let t1590 = live[58] * live[183] - live[59] * live[182];
+    let t1591 = live[322] + t1590;
+    let t1592 = live[58] * live[182];
+    let t1593 = 2.0 * (t1592 - t1588);
+    let t1594 = live[6] * live[29];
+    let t1595 = live[23] * live[185];
+    let t1596 = live[22] * live[185] - live[23] * live[184];
+    let t1597 = live[314] + t1596;
+    let t1598 = live[22] * live[184];
+    let t1599 = 2.0 * (t1598 - t1594);
+    let t1600 = live[117] * live[130] - live[137] * live[178];
+    let t1601 = live[137] * live[179] + live[117] * live[131];
+    let t1602 = t1601 - live[343];
+    let t1603 = t1484 + t1542;
+    let t1604 = live[81] * live[94] - live[101] * live[180];
+    let t1605 = live[101] * live[181] + live[81] * live[95];
+    let t1606 = t1605 - live[335];
+    let t1607 = t1491 + t1551;
+    let t1608 = live[45] * live[58] - live[65] * live[182];
+    let t1609 = live[65] * live[183] + live[45] * live[59];
+    let t1610 = t1609 - live[327];
+    let t1611 = t1498 + t1559;
+    live[1113] = t1462;
+    live[1114] = t1463;
+    live[1115] = t1464;
+    live[1116] = t1465;
+    live[1117] = t1466;
+    live[1118] = t1467;
+    live[1119] = t1468;
+    live[1120] = t1469;
+    live[1121] = t1470;
+    live[1122] = t1471;
+    live[1123] = t1472;
+    live[1124] = t1473;
+    live[1125] = t1474;
+    live[1126] = t1475;
+    live[1127] = t1476;
+    live[1128] = t1477;
+    live[1129] = t1478;
+    live[1130] = t1479;
+    live[1131] = t1480;
+    live[1132] = t1481;
+    live[1133] = t1482;
+    live[1134] = t1483;
+    live[1135] = t1484;
+    live[1136] = t1485;
+    live[1137] = t1486;
+    live[1138] = t1487;
+    live[1139] = t1488;
+    live[1140] = t1489;
+    live[1141] = t1490;
+    live[1142] = t1491;
+    live[1143] = t1492;
+    live[1144] = t1493;
+    live[1145] = t1494;
+    live[1146] = t1495;
+    live[1147] = t1496;
+    live[1148] = t1497;
+    live[1149] = t1498;
+    live[1150] = t1499;
+    live[1151] = t1500;
+    live[1152] = t1501;
+    live[1153] = t1502;
+    live[1154] = t1503;
+    live[1155] = t1504;
+    live[1156] = t1505;
+    live[1157] = t1506;
+    live[1158] = t1507;
+    live[1159] = t1508;
+    live[1160] = t1509;
+    live[1161] = t1510;
+    live[1162] = t1511;
+    live[1163] = t1513;
+    live[1164] = t1515;
+    live[1165] = t1516;
+    live[1166] = t1517;
+    live[1167] = t1518;
+    live[1168] = t1519;
+    live[1169] = t1520;
+    live[1170] = t1521;
+    live[1171] = t1522;
+    live[1172] = t1523;
+    live[1173] = t1524;
+    live[1174] = t1525;
+    live[1175] = t1526;
+    live[1176] = t1527;
+    live[1177] = t1528;
+    live[1178] = t1529;
+    live[1179] = t1530;
+    live[1180] = t1531;
+    live[1181] = t1532;
+    live[1182] = t1533;
+    live[1183] = t1534;
+    live[1184] = t1536;
+    live[1185] = t1539;
+    live[1186] = t1540;
+    live[1187] = t1541;
+    live[1188] = t1542;
+    live[1189] = t1543;
+    live[1190] = t1545;
+    live[1191] = t1548;
+    live[1192] = t1549;
+    live[1193] = t1550;
+    live[1194] = t1551;
+    live[1195] = t1552;
+    live[1196] = t1553;
+    live[1197] = t1556;
+    live[1198] = t1557;
+    live[1199] = t1558;
+    live[1200] = t1559;
+    live[1201] = t1560;
+    live[1202] = t1561;
+    live[1203] = t1564;
+    live[1204] = t1565;
+    live[1205] = t1566;
+    live[1206] = t1567;
+    live[1207] = t1568;
+    live[1208] = t1569;
+    live[1209] = t1570;
+    live[1210] = t1571;
+    live[1211] = t1572;
+    live[1212] = t1573;
+    live[1213] = t1574;
+    live[1214] = t1575;
+    live[1215] = t1576;
+    live[1216] = t1577;
+    live[1217] = t1578;
+    live[1218] = t1579;
+    live[1219] = t1580;
+    live[1220] = t1581;
+    live[1221] = t1582;
+    live[1222] = t1583;
+    live[1223] = t1584;
+    live[1224] = t1585;
+    live[1225] = t1586;
+    live[1226] = t1587;
+    live[1227] = t1588;
+    live[1228] = t1589;
+    live[1229] = t1590;
+    live[1230] = t1591;
+    live[1231] = t1592;
+    live[1232] = t1593;
+    live[1233] = t1594;
+    live[1234] = t1595;
+    live[1235] = t1596;
+    live[1236] = t1597;
+    live[1237] = t1598;
+    live[1238] = t1599;
+    live[1239] = t1600;
+    live[1240] = t1601;
+    live[1241] = t1602;
+    live[1242] = t1603;
+    live[1243] = t1604;
+    live[1244] = t1605;
+    live[1245] = t1606;
+    live[1246] = t1607;
+    live[1247] = t1608;
+    live[1248] = t1609;
+    live[1249] = t1610;
+    live[1250] = t1611;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part11(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part11_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part11_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part11`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part11_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1612 = live[6] * live[22] - live[29] * live[184];
+    let t1613 = live[29] * live[185] + live[6] * live[23];
+    let t1614 = t1613 - live[319];
+    let t1615 = live[1156] + live[1206];
+    let t1616 = qd[0] - 0.175 * qd[5];
+    let t1617 = 0.1946 * qd[3] + 0.0875 * qd[4];
+    let t1618 = live[7] * t1617 - live[6] * t1616;
+    let t1619 = qd[0] + 0.175 * qd[5];
+    let t1620 = 0.1946 * qd[3] - 0.0875 * qd[4];
+    let t1621 = live[46] * t1620 - live[45] * t1619;
+    let t1622 = -t1620;
+    let t1623 = live[82] * t1622 - live[81] * t1616;
+    let t1624 = -t1617;
+    let t1625 = live[118] * t1624 - live[117] * t1619;
+    let t1626 = 0.0000001609852873477455 * live[178] - 0.0005461134539102453 * live[117]
+        - 0.0022644781431582876 * live[179];
+    let t1627 = 0.0022955781994879005 * live[117]
+        + 0.000000039595442777388946 * live[178] - 0.0005461134539102453 * live[179];
+    let t1628 = live[117] * t1624 + 0.028 * live[1139] + live[118] * t1619;
+    let t1629 = -0.000000039595442777388946 * live[117]
+        - 0.0000001609852873477455 * live[179];
+    let t1630 = 0.0005461134539102453 * live[81] - 0.0000001609852873477455 * live[180]
+        - 0.0022644781431582876 * live[181];
+    let t1631 = 0.0022955781994879005 * live[81] + 0.000000039595442777388946 * live[180]
+        + 0.0005461134539102453 * live[181];
+    let t1632 = live[81] * t1622 + live[82] * t1616 - 0.028 * live[1146];
+    let t1633 = 0.0000001609852873477455 * live[181]
+        - 0.000000039595442777388946 * live[81];
+    let t1634 = 0.0000001609852873477455 * live[182] - 0.0005461134539102453 * live[45]
+        - 0.0022644781431582876 * live[183];
+    let t1635 = 0.0022955781994879005 * live[45] + 0.000000039595442777388946 * live[182]
+        - 0.0005461134539102453 * live[183];
+    let t1636 = live[45] * t1620 + 0.028 * live[1153] + live[46] * t1619;
+    let t1637 = -0.000000039595442777388946 * live[45]
+        - 0.0000001609852873477455 * live[183];
+    let t1638 = 0.0005461134539102453 * live[6] - 0.0000001609852873477455 * live[184]
+        - 0.0022644781431582876 * live[185];
+    let t1639 = 0.0022955781994879005 * live[6] + 0.000000039595442777388946 * live[184]
+        + 0.0005461134539102453 * live[185];
+    let t1640 = live[6] * t1617 + live[7] * t1616 - 0.028 * live[1160];
+    let t1641 = 0.0000001609852873477455 * live[185]
+        - 0.000000039595442777388946 * live[6];
+    let t1642 = 0.3892 * qd[5] - qd[1];
+    let t1643 = t1642 - 0.014 * live[1214];
+    let t1644 = t1625 - 0.014 * live[1242];
+    let t1645 = live[129] * t1643 - live[128] * t1644;
+    let t1646 = live[128] * t1643 + live[129] * t1644;
+    let t1647 = 0.014 * live[1212] + t1642;
+    let t1648 = 0.014 * live[1246] + t1623;
+    let t1649 = live[93] * t1647 - live[92] * t1648;
+    let t1650 = live[92] * t1647 + live[93] * t1648;
+    let t1651 = -0.3892 * qd[5] - qd[1];
+    let t1652 = t1651 - 0.014 * live[1210];
+    let t1653 = t1621 - 0.014 * live[1250];
+    let t1654 = live[57] * t1652 - live[56] * t1653;
+    let t1655 = live[56] * t1652 + live[57] * t1653;
+    let t1656 = 0.014 * live[1208] + t1651;
+    let t1657 = 0.014 * t1615 + t1618;
+    let t1658 = live[21] * t1656 - live[20] * t1657;
+    let t1659 = live[20] * t1656 + live[21] * t1657;
+    let t1660 = 2.0 * live[8];
+    let t1661 = live[9] + live[1057];
+    let t1662 = live[316] + live[687];
+    let t1663 = live[688] + live[1070];
+    let t1664 = live[315] + live[688];
+    let t1665 = live[21] * t1660;
+    let t1666 = live[20] * t1660;
+    let t1667 = live[32] * live[43];
+    let t1668 = 0.007696503354482599 * t1667 - 0.000004090748913 * live[29];
+    let t1669 = live[33] * live[43];
+    let t1670 = 0.0354255739683 * live[29] + 0.007696503354482599 * t1669;
+    let t1671 = live[21] * t1668 + live[20] * t1670;
+    let t1672 = 2.0 * live[23];
+    let t1673 = 2.0 * live[36] + live[37] - live[691];
+    let t1674 = 0.000004090748913 * live[22] - 0.01771278698415 * t1672
+        - 0.0038482516772412995 * t1673;
+    let t1675 = live[21] * t1670 - live[20] * t1668;
+    let t1676 = live[7] * t1674 - live[6] * t1675;
+    let t1677 = live[6] * t1674 + live[7] * t1675;
+    let t1678 = 0.0005426192213171667 * live[35] - 0.0005396092213171667 * live[690];
+    let t1679 = 0.00006699468008455114 * live[43] - 0.0010822284426343334 * live[38];
+    let t1680 = t1679 - 0.000615720268358608 * t1672;
+    let t1681 = 0.000000321970574695491 * live[229] + 0.0002882340506253734 * t1669
+        + live[32] * t1678 + live[33] * t1680 - 0.004560056342646188 * live[23]
+        - 0.000615720268358608 * t1673;
+    let t1682 = 0.0000311000563296129 * live[22] + 0.00000007919088555477789 * live[29]
+        + 0.000000321970574695491 * live[689] + live[33] * t1678
+        - 0.0002882340506253734 * t1667 - live[32] * t1680;
+    let t1683 = 0.00003349734004227557 * (live[35] - live[690])
+        - 0.001231440536717216 * live[29] * live[32];
+    let t1684 = -0.001231440536717216 * t1667 - t1683;
+    let t1685 = live[21] * t1682 - 0.014 * t1671 - live[20] * t1681;
+    let t1686 = 2.0 * live[38];
+    let t1687 = 0.0000030100000000000135 * live[902] + 0.0002882340506253734 * t1669
+        + live[33] * t1679 - 0.000615720268358608 * t1686;
+    let t1688 = 0.0000030100000000000135 * live[906] - 0.0002882340506253734 * t1667
+        - live[32] * t1679;
+    let t1689 = 2.0 * live[47];
+    let t1690 = live[48] + live[1054];
+    let t1691 = live[324] + live[694];
+    let t1692 = live[695] + live[1067];
+    let t1693 = live[323] + live[695];
+    let t1694 = live[57] * t1689;
+    let t1695 = live[56] * t1689;
+    let t1696 = live[68] * live[79];
+    let t1697 = 0.000004090748913 * live[65] + 0.007696503354482599 * t1696;
+    let t1698 = live[69] * live[79];
+    let t1699 = 0.0354255739683 * live[65] + 0.007696503354482599 * t1698;
+    let t1700 = live[57] * t1697 + live[56] * t1699;
+    let t1701 = 2.0 * live[59];
+    let t1702 = 2.0 * live[72] + live[73] - live[698];
+    let t1703 = -0.000004090748913 * live[58] - 0.01771278698415 * t1701
+        - 0.0038482516772412995 * t1702;
+    let t1704 = live[57] * t1699 - live[56] * t1697;
+    let t1705 = live[46] * t1703 - live[45] * t1704;
+    let t1706 = live[45] * t1703 + live[46] * t1704;
+    let t1707 = 0.0005426192213171667 * live[71] - 0.0005396092213171667 * live[697];
+    let t1708 = -0.0010822284426343334 * live[74] - 0.00006699468008455114 * live[79];
+    let t1709 = t1708 - 0.000615720268358608 * t1701;
+    let t1710 = 0.000000321970574695491 * live[244] + live[68] * t1707 + live[69] * t1709
+        - 0.004560056342646188 * live[59] - 0.0002882340506253734 * t1698
+        - 0.000615720268358608 * t1702;
+    let t1711 = 0.0000311000563296129 * live[58] + 0.00000007919088555477789 * live[65]
+        + 0.0002882340506253734 * t1696 + live[69] * t1707
+        - 0.000000321970574695491 * live[696] - live[68] * t1709;
+    let t1712 = 0.00003349734004227557 * (live[697] - live[71])
+        - 0.001231440536717216 * live[65] * live[68];
+    let t1713 = -0.001231440536717216 * t1696 - t1712;
+    let t1714 = 0.014 * t1700 + live[57] * t1711 - live[56] * t1710;
+    let t1715 = 2.0 * live[74];
+    let t1716 = 0.0000030100000000000135 * live[926] + live[69] * t1708
+        - 0.0002882340506253734 * t1698 - 0.000615720268358608 * t1715;
+    let t1717 = 0.0000030100000000000135 * live[930] + 0.0002882340506253734 * t1696
+        - live[68] * t1708;
+    let t1718 = 2.0 * live[83];
+    let t1719 = live[84] + live[1051];
+    let t1720 = live[332] + live[701];
+    let t1721 = live[702] + live[1064];
+    let t1722 = live[331] + live[702];
+    let t1723 = live[93] * t1718;
+    let t1724 = live[92] * t1718;
+    let t1725 = live[104] * live[115];
+    let t1726 = 0.007696503354482599 * t1725 - 0.000004090748913 * live[101];
+    let t1727 = live[105] * live[115];
+    let t1728 = 0.0354255739683 * live[101] + 0.007696503354482599 * t1727;
+    let t1729 = live[93] * t1726 + live[92] * t1728;
+    let t1730 = 2.0 * live[95];
+    let t1731 = 2.0 * live[108] + live[109] - live[705];
+    let t1732 = 0.000004090748913 * live[94] - 0.01771278698415 * t1730
+        - 0.0038482516772412995 * t1731;
+    let t1733 = live[93] * t1728 - live[92] * t1726;
+    let t1734 = live[82] * t1732 - live[81] * t1733;
+    let t1735 = live[81] * t1732 + live[82] * t1733;
+    let t1736 = 0.0005426192213171667 * live[107] - 0.0005396092213171667 * live[704];
+    let t1737 = 0.00006699468008455114 * live[115] - 0.0010822284426343334 * live[110];
+    let t1738 = t1737 - 0.000615720268358608 * t1730;
+    let t1739 = 0.000000321970574695491 * live[259] + 0.0002882340506253734 * t1727
+        + live[104] * t1736 + live[105] * t1738 - 0.004560056342646188 * live[95]
+        - 0.000615720268358608 * t1731;
+    let t1740 = 0.0000311000563296129 * live[94] + 0.00000007919088555477789 * live[101]
+        + 0.000000321970574695491 * live[703] + live[105] * t1736
+        - 0.0002882340506253734 * t1725 - live[104] * t1738;
+    let t1741 = 0.00003349734004227557 * (live[107] - live[704])
+        - 0.001231440536717216 * live[101] * live[104];
+    let t1742 = -0.001231440536717216 * t1725 - t1741;
+    let t1743 = live[93] * t1740 - 0.014 * t1729 - live[92] * t1739;
+    let t1744 = 2.0 * live[110];
+    let t1745 = 0.0000030100000000000135 * live[950] + 0.0002882340506253734 * t1727
+        + live[105] * t1737 - 0.000615720268358608 * t1744;
+    let t1746 = 0.0000030100000000000135 * live[954] - 0.0002882340506253734 * t1725
+        - live[104] * t1737;
+    let t1747 = 2.0 * live[119];
+    let t1748 = live[120] + live[1048];
+    let t1749 = live[340] + live[708];
+    let t1750 = live[709] + live[1061];
+    let t1751 = live[339] + live[709];
+    let t1752 = live[129] * t1747;
+    let t1753 = live[128] * t1747;
+    let t1754 = live[140] * live[151];
+    let t1755 = 0.000004090748913 * live[137] + 0.007696503354482599 * t1754;
+    let t1756 = live[141] * live[151];
+    let t1757 = 0.0354255739683 * live[137] + 0.007696503354482599 * t1756;
+    let t1758 = live[129] * t1755 + live[128] * t1757;
+    let t1759 = 2.0 * live[131];
+    let t1760 = 2.0 * live[144] + live[145] - live[712];
+    let t1761 = -0.000004090748913 * live[130] - 0.01771278698415 * t1759
+        - 0.0038482516772412995 * t1760;
+    live[1251] = t1612;
+    live[1252] = t1613;
+    live[1253] = t1614;
+    live[1254] = t1615;
+    live[1255] = t1618;
+    live[1256] = t1621;
+    live[1257] = t1623;
+    live[1258] = t1625;
+    live[1259] = t1626;
+    live[1260] = t1627;
+    live[1261] = t1628;
+    live[1262] = t1629;
+    live[1263] = t1630;
+    live[1264] = t1631;
+    live[1265] = t1632;
+    live[1266] = t1633;
+    live[1267] = t1634;
+    live[1268] = t1635;
+    live[1269] = t1636;
+    live[1270] = t1637;
+    live[1271] = t1638;
+    live[1272] = t1639;
+    live[1273] = t1640;
+    live[1274] = t1641;
+    live[1275] = t1642;
+    live[1276] = t1645;
+    live[1277] = t1646;
+    live[1278] = t1649;
+    live[1279] = t1650;
+    live[1280] = t1651;
+    live[1281] = t1654;
+    live[1282] = t1655;
+    live[1283] = t1658;
+    live[1284] = t1659;
+    live[1285] = t1660;
+    live[1286] = t1661;
+    live[1287] = t1662;
+    live[1288] = t1663;
+    live[1289] = t1664;
+    live[1290] = t1665;
+    live[1291] = t1666;
+    live[1292] = t1667;
+    live[1293] = t1671;
+    live[1294] = t1675;
+    live[1295] = t1676;
+    live[1296] = t1677;
+    live[1297] = t1681;
+    live[1298] = t1682;
+    live[1299] = t1683;
+    live[1300] = t1684;
+    live[1301] = t1685;
+    live[1302] = t1686;
+    live[1303] = t1687;
+    live[1304] = t1688;
+    live[1305] = t1689;
+    live[1306] = t1690;
+    live[1307] = t1691;
+    live[1308] = t1692;
+    live[1309] = t1693;
+    live[1310] = t1694;
+    live[1311] = t1695;
+    live[1312] = t1696;
+    live[1313] = t1700;
+    live[1314] = t1704;
+    live[1315] = t1705;
+    live[1316] = t1706;
+    live[1317] = t1710;
+    live[1318] = t1711;
+    live[1319] = t1712;
+    live[1320] = t1713;
+    live[1321] = t1714;
+    live[1322] = t1715;
+    live[1323] = t1716;
+    live[1324] = t1717;
+    live[1325] = t1718;
+    live[1326] = t1719;
+    live[1327] = t1720;
+    live[1328] = t1721;
+    live[1329] = t1722;
+    live[1330] = t1723;
+    live[1331] = t1724;
+    live[1332] = t1725;
+    live[1333] = t1729;
+    live[1334] = t1733;
+    live[1335] = t1734;
+    live[1336] = t1735;
+    live[1337] = t1739;
+    live[1338] = t1740;
+    live[1339] = t1741;
+    live[1340] = t1742;
+    live[1341] = t1743;
+    live[1342] = t1744;
+    live[1343] = t1745;
+    live[1344] = t1746;
+    live[1345] = t1747;
+    live[1346] = t1748;
+    live[1347] = t1749;
+    live[1348] = t1750;
+    live[1349] = t1751;
+    live[1350] = t1752;
+    live[1351] = t1753;
+    live[1352] = t1754;
+    live[1353] = t1755;
+    live[1354] = t1756;
+    live[1355] = t1757;
+    live[1356] = t1758;
+    live[1357] = t1759;
+    live[1358] = t1760;
+    live[1359] = t1761;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part12(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part12_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part12_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part12`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part12_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1762 = live[129] * live[1355] - live[128] * live[1353];
+    let t1763 = live[118] * live[1359] - live[117] * t1762;
+    let t1764 = live[117] * live[1359] + live[118] * t1762;
+    let t1765 = 0.0005426192213171667 * live[143] - 0.0005396092213171667 * live[711];
+    let t1766 = -0.0010822284426343334 * live[146] - 0.00006699468008455114 * live[151];
+    let t1767 = t1766 - 0.000615720268358608 * live[1357];
+    let t1768 = 0.000000321970574695491 * live[274] + live[140] * t1765
+        + live[141] * t1767 - 0.004560056342646188 * live[131]
+        - 0.0002882340506253734 * live[1354] - 0.000615720268358608 * live[1358];
+    let t1769 = 0.0000311000563296129 * live[130] + 0.00000007919088555477789 * live[137]
+        + 0.0002882340506253734 * live[1352] + live[141] * t1765
+        - 0.000000321970574695491 * live[710] - live[140] * t1767;
+    let t1770 = 0.00003349734004227557 * (live[711] - live[143])
+        - 0.001231440536717216 * live[137] * live[140];
+    let t1771 = -0.001231440536717216 * live[1352] - t1770;
+    let t1772 = 0.014 * live[1356] + live[129] * t1769 - live[128] * t1768;
+    let t1773 = 2.0 * live[146];
+    let t1774 = 0.0000030100000000000135 * live[974] + live[141] * t1766
+        - 0.0002882340506253734 * live[1354] - 0.000615720268358608 * t1773;
+    let t1775 = 0.0000030100000000000135 * live[978] + 0.0002882340506253734 * live[1352]
+        - live[140] * t1766;
+    let t1776 = live[686] * live[720];
+    let t1777 = live[686] * live[721];
+    let t1778 = live[693] * live[718];
+    let t1779 = live[693] * live[719];
+    let t1780 = live[700] * live[716];
+    let t1781 = live[700] * live[717];
+    let t1782 = live[707] * live[714];
+    let t1783 = live[707] * live[715];
+    let t1784 = live[715] * live[830];
+    let t1785 = 0.0038482516772412995 * t1784
+        + live[830] * (0.01771278698415 * live[128] + 0.0000020453744565 * live[129]);
+    let t1786 = live[717] * live[829];
+    let t1787 = 0.0038482516772412995 * t1786
+        + live[829] * (0.01771278698415 * live[92] - 0.0000020453744565 * live[93]);
+    let t1788 = live[719] * live[828];
+    let t1789 = 0.0038482516772412995 * t1788
+        + live[828] * (0.01771278698415 * live[56] + 0.0000020453744565 * live[57]);
+    let t1790 = live[721] * live[827];
+    let t1791 = 0.0038482516772412995 * t1790
+        + live[827] * (0.01771278698415 * live[20] - 0.0000020453744565 * live[21]);
+    let t1792 = 2.0 * (live[35] * t1777 - live[9] * live[43]);
+    let t1793 = 0.0005426192213171667 * live[9] + 0.00003349734004227557 * t1776;
+    let t1794 = 0.00003349734004227557 * live[9] - 0.0005396092213171667 * t1776;
+    let t1795 = 2.0 * (live[71] * t1779 - live[48] * live[79]);
+    let t1796 = 0.0005426192213171667 * live[48] - 0.00003349734004227557 * t1778;
+    let t1797 = -0.00003349734004227557 * live[48] - 0.0005396092213171667 * t1778;
+    let t1798 = 2.0 * (live[107] * t1781 - live[84] * live[115]);
+    let t1799 = 0.0005426192213171667 * live[84] + 0.00003349734004227557 * t1780;
+    let t1800 = 0.00003349734004227557 * live[84] - 0.0005396092213171667 * t1780;
+    let t1801 = 2.0 * (live[143] * t1783 - live[120] * live[151]);
+    let t1802 = 0.0005426192213171667 * live[120] - 0.00003349734004227557 * t1782;
+    let t1803 = -0.00003349734004227557 * live[120] - 0.0005396092213171667 * t1782;
+    let t1804 = 0.0038482516772412995 * t1783 + 0.0000020453744565 * live[708]
+        + 0.01771278698415 * live[709];
+    let t1805 = 0.0038482516772412995 * t1781 + 0.01771278698415 * live[702]
+        - 0.0000020453744565 * live[701];
+    let t1806 = 0.0038482516772412995 * t1779 + 0.0000020453744565 * live[694]
+        + 0.01771278698415 * live[695];
+    let t1807 = 0.0038482516772412995 * t1777 + 0.01771278698415 * live[688]
+        - 0.0000020453744565 * live[687];
+    let t1808 = live[143] * live[715];
+    let t1809 = live[146] * live[714] + t1808;
+    let t1810 = live[141] * t1809;
+    let t1811 = live[714] * live[974];
+    let t1812 = 0.000004090748913 * live[1047] + 0.007696503354482599 * t1811;
+    let t1813 = t1812 - 0.01771278698415 * live[1048] - 0.0038482516772412995 * t1810;
+    let t1814 = live[140] * t1809;
+    let t1815 = live[714] * live[978];
+    let t1816 = 0.0354255739683 * live[1049] + 0.007696503354482599 * t1815;
+    let t1817 = 0.0038482516772412995 * t1814 + t1816 - 0.0000020453744565 * live[1048];
+    let t1818 = live[107] * live[717];
+    let t1819 = live[110] * live[716] + t1818;
+    let t1820 = live[105] * t1819;
+    let t1821 = live[716] * live[950];
+    let t1822 = 0.007696503354482599 * t1821 - 0.000004090748913 * live[1050];
+    let t1823 = t1822 - 0.01771278698415 * live[1051] - 0.0038482516772412995 * t1820;
+    let t1824 = live[104] * t1819;
+    let t1825 = live[716] * live[954];
+    let t1826 = 0.0354255739683 * live[1052] + 0.007696503354482599 * t1825;
+    let t1827 = 0.0000020453744565 * live[1051] + 0.0038482516772412995 * t1824 + t1826;
+    let t1828 = live[71] * live[719];
+    let t1829 = live[74] * live[718] + t1828;
+    let t1830 = live[69] * t1829;
+    let t1831 = live[718] * live[926];
+    let t1832 = 0.000004090748913 * live[1053] + 0.007696503354482599 * t1831;
+    let t1833 = t1832 - 0.01771278698415 * live[1054] - 0.0038482516772412995 * t1830;
+    let t1834 = live[68] * t1829;
+    let t1835 = live[718] * live[930];
+    let t1836 = 0.0354255739683 * live[1055] + 0.007696503354482599 * t1835;
+    let t1837 = 0.0038482516772412995 * t1834 + t1836 - 0.0000020453744565 * live[1054];
+    let t1838 = live[35] * live[721];
+    let t1839 = live[38] * live[720] + t1838;
+    let t1840 = live[33] * t1839;
+    let t1841 = live[720] * live[902];
+    let t1842 = 0.007696503354482599 * t1841 - 0.000004090748913 * live[1056];
+    let t1843 = t1842 - 0.01771278698415 * live[1057] - 0.0038482516772412995 * t1840;
+    let t1844 = live[32] * t1839;
+    let t1845 = live[720] * live[906];
+    let t1846 = 0.0354255739683 * live[1058] + 0.007696503354482599 * t1845;
+    let t1847 = 0.0000020453744565 * live[1057] + 0.0038482516772412995 * t1844 + t1846;
+    let t1848 = live[151] * live[715];
+    let t1849 = qd[17] * live[715] + t1848;
+    let t1850 = qd[16] * live[715] + t1849;
+    let t1851 = 0.017348159817485803 * live[125]
+        - 0.0000020453744565 * (live[340] + live[1059]) - 0.01771278698415 * live[1061]
+        - 0.0038482516772412995 * t1850;
+    let t1852 = live[129] * t1817 - live[128] * t1813;
+    let t1853 = live[115] * live[717];
+    let t1854 = qd[14] * live[717] + t1853;
+    let t1855 = qd[13] * live[717] + t1854;
+    let t1856 = 0.0000020453744565 * (live[332] + live[1062])
+        - 0.017348159817485803 * live[89] - 0.01771278698415 * live[1064]
+        - 0.0038482516772412995 * t1855;
+    let t1857 = live[93] * t1827 - live[92] * t1823;
+    let t1858 = live[79] * live[719];
+    let t1859 = qd[11] * live[719] + t1858;
+    let t1860 = qd[10] * live[719] + t1859;
+    let t1861 = 0.017348159817485803 * live[53]
+        - 0.0000020453744565 * (live[324] + live[1065]) - 0.01771278698415 * live[1067]
+        - 0.0038482516772412995 * t1860;
+    let t1862 = live[57] * t1837 - live[56] * t1833;
+    let t1863 = live[43] * live[721];
+    let t1864 = qd[8] * live[721] + t1863;
+    let t1865 = qd[7] * live[721] + t1864;
+    let t1866 = 0.0000020453744565 * (live[316] + live[1068])
+        - 0.017348159817485803 * live[17] - 0.01771278698415 * live[1070]
+        - 0.0038482516772412995 * t1865;
+    let t1867 = live[21] * t1847 - live[20] * t1843;
+    let t1868 = live[277] * live[714] - 0.00003349734004227557 * t1808;
+    let t1869 = t1868 - 0.0005396092213171667 * live[751];
+    let t1870 = 0.00003349734004227557 * live[146] * live[715]
+        - 0.0005396092213171667 * t1848 - live[277] * live[715];
+    let t1871 = 0.0038482516772412995
+        * (live[1077] - 0.16 * live[1061] - 0.03745 * live[1078]) + t1870;
+    let t1872 = live[137] * live[1075] - live[128] * live[273] - live[131] * live[1076];
+    let t1873 = 0.01771278698415 * live[1077] + live[140] * t1869 + live[141] * t1871
+        + t1872 - 0.0000001609852873477455 * live[340] - 0.000615720268358608 * t1850
+        - 0.03745 * (0.0038482516772412995 * t1814 + 0.007696503354482599 * t1815);
+    let t1874 = 0.007696503354482599 * t1811 - 0.0038482516772412995 * t1810;
+    let t1875 = live[129] * live[273] + live[130] * live[1076];
+    let t1876 = 0.0000001609852873477455 * live[1061] + live[141] * t1869 + t1875
+        + 0.03745 * t1874 - 0.0022644781431582876 * live[340]
+        - 0.0000020453744565 * live[1077] - live[140] * t1871;
+    let t1877 = live[117] * t1851 + live[118] * t1852;
+    let t1878 = 0.00003349734004227557 * t1818 + live[262] * live[716];
+    let t1879 = t1878 - 0.0005396092213171667 * live[747];
+    let t1880 = -0.0005396092213171667 * t1853 - live[262] * live[717]
+        - 0.00003349734004227557 * live[110] * live[717];
+    let t1881 = 0.0038482516772412995
+        * (live[1081] + 0.03745 * live[1082] - 0.16 * live[1064]) + t1880;
+    let t1882 = live[101] * live[1079] - live[92] * live[258] - live[95] * live[1080];
+    let t1883 = 0.0000001609852873477455 * live[332] + 0.01771278698415 * live[1081]
+        + live[104] * t1879 + live[105] * t1881 + t1882
+        + 0.03745 * (0.0038482516772412995 * t1824 + 0.007696503354482599 * t1825)
+        - 0.000615720268358608 * t1855;
+    let t1884 = 0.007696503354482599 * t1821 - 0.0038482516772412995 * t1820;
+    let t1885 = live[93] * live[258] + live[94] * live[1080];
+    let t1886 = 0.0000020453744565 * live[1081] + live[105] * t1879 + t1885
+        - 0.0022644781431582876 * live[332] - 0.0000001609852873477455 * live[1064]
+        - live[104] * t1881 - 0.03745 * t1884;
+    let t1887 = live[81] * t1856 + live[82] * t1857;
+    let t1888 = live[247] * live[718] - 0.00003349734004227557 * t1828;
+    let t1889 = t1888 - 0.0005396092213171667 * live[743];
+    let t1890 = 0.00003349734004227557 * live[74] * live[719]
+        - 0.0005396092213171667 * t1858 - live[247] * live[719];
+    let t1891 = 0.0038482516772412995
+        * (live[1085] - 0.16 * live[1067] - 0.03745 * live[1086]) + t1890;
+    let t1892 = live[65] * live[1083] - live[56] * live[243] - live[59] * live[1084];
+    let t1893 = 0.01771278698415 * live[1085] + live[68] * t1889 + live[69] * t1891
+        + t1892 - 0.0000001609852873477455 * live[324] - 0.000615720268358608 * t1860
+        - 0.03745 * (0.0038482516772412995 * t1834 + 0.007696503354482599 * t1835);
+    let t1894 = 0.007696503354482599 * t1831 - 0.0038482516772412995 * t1830;
+    let t1895 = live[57] * live[243] + live[58] * live[1084];
+    let t1896 = 0.0000001609852873477455 * live[1067] + live[69] * t1889 + t1895
+        + 0.03745 * t1894 - 0.0022644781431582876 * live[324]
+        - 0.0000020453744565 * live[1085] - live[68] * t1891;
+    let t1897 = live[45] * t1861 + live[46] * t1862;
+    let t1898 = 0.00003349734004227557 * t1838 + live[232] * live[720];
+    let t1899 = t1898 - 0.0005396092213171667 * live[739];
+    let t1900 = -0.0005396092213171667 * t1863 - live[232] * live[721]
+        - 0.00003349734004227557 * live[38] * live[721];
+    let t1901 = 0.0038482516772412995
+        * (live[1089] + 0.03745 * live[1090] - 0.16 * live[1070]) + t1900;
+    let t1902 = live[29] * live[1087] - live[20] * live[228] - live[23] * live[1088];
+    let t1903 = 0.0000001609852873477455 * live[316] + 0.01771278698415 * live[1089]
+        + live[32] * t1899 + live[33] * t1901 + t1902
+        + 0.03745 * (0.0038482516772412995 * t1844 + 0.007696503354482599 * t1845)
+        - 0.000615720268358608 * t1865;
+    let t1904 = 0.007696503354482599 * t1841 - 0.0038482516772412995 * t1840;
+    let t1905 = live[21] * live[228] + live[22] * live[1088];
+    let t1906 = 0.0000020453744565 * live[1089] + live[33] * t1899 + t1905
+        - 0.0022644781431582876 * live[316] - 0.0000001609852873477455 * live[1070]
+        - live[32] * t1901 - 0.03745 * t1904;
+    let t1907 = live[6] * t1866 + live[7] * t1867;
+    let t1908 = 0.00003349734004227557 * live[751]
+        + 0.0038482516772412995
+            * (live[141]
+                * (live[1091] - 0.16 * live[1048] - 0.03745 * (live[1059] - live[340]))
+                - live[140] * (0.32 * live[1049] + live[1092] - 0.03745 * live[1093]));
+    let t1909 = live[278] * live[714] - 0.0005396092213171667 * t1808;
+    let t1910 = live[129] * live[275] + live[130] * live[1075] + t1909
+        + 0.0000001609852873477455 * live[1047] - live[128] * live[272];
+    let t1911 = t1908 + 0.0005461134539102452 * live[340] + 0.01771278698415 * live[1091]
+        + 0.16 * t1874 + t1910 - 0.000000039595442777388946 * live[339]
+        - 0.0000020453744565 * live[1092];
+    live[1360] = t1762;
+    live[1361] = t1763;
+    live[1362] = t1764;
+    live[1363] = t1768;
+    live[1364] = t1769;
+    live[1365] = t1770;
+    live[1366] = t1771;
+    live[1367] = t1772;
+    live[1368] = t1773;
+    live[1369] = t1774;
+    live[1370] = t1775;
+    live[1371] = t1776;
+    live[1372] = t1777;
+    live[1373] = t1778;
+    live[1374] = t1779;
+    live[1375] = t1780;
+    live[1376] = t1781;
+    live[1377] = t1782;
+    live[1378] = t1783;
+    live[1379] = t1784;
+    live[1380] = t1785;
+    live[1381] = t1786;
+    live[1382] = t1787;
+    live[1383] = t1788;
+    live[1384] = t1789;
+    live[1385] = t1790;
+    live[1386] = t1791;
+    live[1387] = t1792;
+    live[1388] = t1793;
+    live[1389] = t1794;
+    live[1390] = t1795;
+    live[1391] = t1796;
+    live[1392] = t1797;
+    live[1393] = t1798;
+    live[1394] = t1799;
+    live[1395] = t1800;
+    live[1396] = t1801;
+    live[1397] = t1802;
+    live[1398] = t1803;
+    live[1399] = t1804;
+    live[1400] = t1805;
+    live[1401] = t1806;
+    live[1402] = t1807;
+    live[1403] = t1809;
+    live[1404] = t1811;
+    live[1405] = t1812;
+    live[1406] = t1813;
+    live[1407] = t1815;
+    live[1408] = t1816;
+    live[1409] = t1817;
+    live[1410] = t1818;
+    live[1411] = t1819;
+    live[1412] = t1821;
+    live[1413] = t1822;
+    live[1414] = t1823;
+    live[1415] = t1825;
+    live[1416] = t1826;
+    live[1417] = t1827;
+    live[1418] = t1828;
+    live[1419] = t1829;
+    live[1420] = t1831;
+    live[1421] = t1832;
+    live[1422] = t1833;
+    live[1423] = t1835;
+    live[1424] = t1836;
+    live[1425] = t1837;
+    live[1426] = t1838;
+    live[1427] = t1839;
+    live[1428] = t1841;
+    live[1429] = t1842;
+    live[1430] = t1843;
+    live[1431] = t1845;
+    live[1432] = t1846;
+    live[1433] = t1847;
+    live[1434] = t1848;
+    live[1435] = t1849;
+    live[1436] = t1851;
+    live[1437] = t1852;
+    live[1438] = t1853;
+    live[1439] = t1854;
+    live[1440] = t1856;
+    live[1441] = t1857;
+    live[1442] = t1858;
+    live[1443] = t1859;
+    live[1444] = t1861;
+    live[1445] = t1862;
+    live[1446] = t1863;
+    live[1447] = t1864;
+    live[1448] = t1866;
+    live[1449] = t1867;
+    live[1450] = t1868;
+    live[1451] = t1870;
+    live[1452] = t1872;
+    live[1453] = t1873;
+    live[1454] = t1875;
+    live[1455] = t1876;
+    live[1456] = t1877;
+    live[1457] = t1878;
+    live[1458] = t1880;
+    live[1459] = t1882;
+    live[1460] = t1883;
+    live[1461] = t1884;
+    live[1462] = t1885;
+    live[1463] = t1886;
+    live[1464] = t1887;
+    live[1465] = t1888;
+    live[1466] = t1890;
+    live[1467] = t1892;
+    live[1468] = t1893;
+    live[1469] = t1894;
+    live[1470] = t1895;
+    live[1471] = t1896;
+    live[1472] = t1897;
+    live[1473] = t1898;
+    live[1474] = t1900;
+    live[1475] = t1902;
+    live[1476] = t1903;
+    live[1477] = t1904;
+    live[1478] = t1905;
+    live[1479] = t1906;
+    live[1480] = t1907;
+    live[1481] = t1908;
+    live[1482] = t1909;
+    live[1483] = t1910;
+    live[1484] = t1911;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part13(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part13_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part13_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part13`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part13_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t1912 = 0.0031799702681776175 * live[120] - live[1484];
+    let t1913 = live[129] * live[1406] + live[128] * live[1409];
+    let t1914 = 0.000140400315683 * live[125] - 0.006328840536355235 * live[119];
+    let t1915 = 0.014 * t1913 + live[129] * live[1455] + t1914
+        - 0.0007589819920150038 * qd[4] - live[128] * live[1453];
+    let t1916 = 0.0038482516772412995
+        * (live[105]
+            * (live[1094] + 0.03745 * (live[1062] - live[332]) - 0.16 * live[1051])
+            - live[104] * (0.32 * live[1052] + live[1095] + 0.03745 * live[1096]))
+        - 0.00003349734004227557 * live[747];
+    let t1917 = live[263] * live[716] - 0.0005396092213171667 * live[1410];
+    let t1918 = live[93] * live[260] + live[94] * live[1079] + t1917
+        - 0.0000001609852873477455 * live[1050] - live[92] * live[257];
+    let t1919 = t1916 + 0.01771278698415 * live[1094] + 0.0000020453744565 * live[1095]
+        + 0.16 * live[1461] + t1918 - 0.000000039595442777388946 * live[331]
+        - 0.0005461134539102452 * live[332];
+    let t1920 = 0.0031799702681776175 * live[84] - t1919;
+    let t1921 = live[93] * live[1414] + live[92] * live[1417];
+    let t1922 = -0.006328840536355235 * live[83] - 0.000140400315683 * live[89];
+    let t1923 = live[93] * live[1463] + t1922 - 0.0007589819920150038 * qd[4]
+        - 0.014 * t1921 - live[92] * live[1460];
+    let t1924 = 0.00003349734004227557 * live[743]
+        + 0.0038482516772412995
+            * (live[69]
+                * (live[1097] - 0.16 * live[1054] - 0.03745 * (live[1065] - live[324]))
+                - live[68] * (0.32 * live[1055] + live[1098] - 0.03745 * live[1099]));
+    let t1925 = live[248] * live[718] - 0.0005396092213171667 * live[1418];
+    let t1926 = live[57] * live[245] + live[58] * live[1083] + t1925
+        + 0.0000001609852873477455 * live[1053] - live[56] * live[242];
+    let t1927 = t1924 + 0.0005461134539102452 * live[324] + 0.01771278698415 * live[1097]
+        + 0.16 * live[1469] + t1926 - 0.000000039595442777388946 * live[323]
+        - 0.0000020453744565 * live[1098];
+    let t1928 = 0.0031799702681776175 * live[48] - t1927;
+    let t1929 = live[57] * live[1422] + live[56] * live[1425];
+    let t1930 = -0.006328840536355235 * live[47] - 0.000327240315683 * live[53];
+    let t1931 = 0.014 * t1929 + live[57] * live[1471] + t1930
+        - 0.0007589819920150038 * qd[4] - live[56] * live[1468];
+    let t1932 = 0.0038482516772412995
+        * (live[33]
+            * (live[1100] + 0.03745 * (live[1068] - live[316]) - 0.16 * live[1057])
+            - live[32] * (0.32 * live[1058] + live[1101] + 0.03745 * live[1102]))
+        - 0.00003349734004227557 * live[739];
+    let t1933 = live[233] * live[720] - 0.0005396092213171667 * live[1426];
+    let t1934 = live[21] * live[230] + live[22] * live[1087] + t1933
+        - 0.0000001609852873477455 * live[1056] - live[20] * live[227];
+    let t1935 = t1932 + 0.01771278698415 * live[1100] + 0.0000020453744565 * live[1101]
+        + 0.16 * live[1477] + t1934 - 0.000000039595442777388946 * live[315]
+        - 0.0005461134539102452 * live[316];
+    let t1936 = 0.0031799702681776175 * live[9] - t1935;
+    let t1937 = live[21] * live[1430] + live[20] * live[1433];
+    let t1938 = 0.000327240315683 * live[17] - 0.006328840536355235 * live[8];
+    let t1939 = live[21] * live[1479] + t1938 - 0.0007589819920150038 * qd[4]
+        - 0.014 * t1937 - live[20] * live[1476];
+    let t1940 = t1913 - 0.008674079908742902 * live[119];
+    let t1941 = live[118] * live[1436] - live[117] * live[1437];
+    let t1942 = 0.008674079908742902 * live[83] + t1921;
+    let t1943 = live[82] * live[1440] - live[81] * live[1441];
+    let t1944 = t1929 - 0.008674079908742902 * live[47];
+    let t1945 = live[46] * live[1444] - live[45] * live[1445];
+    let t1946 = 0.008674079908742902 * live[8] + t1937;
+    let t1947 = live[7] * live[1448] - live[6] * live[1449];
+    let t1948 = live[146] * live[752] - live[337] - live[143] * live[722];
+    let t1949 = -2.0 * (live[118] * live[151] + live[143] * live[752]);
+    let t1950 = -0.0038482516772412995 * (live[141] * t1948 + live[140] * t1949);
+    let t1951 = t1950 - 0.000004090748913 * (live[1112] - live[1111])
+        - 0.01771278698415 * live[1114];
+    let t1952 = 0.0038482516772412995 * (live[140] * t1948 - live[141] * t1949);
+    let t1953 = t1952 - 0.0000020453744565 * (live[337] + live[1113])
+        - 0.01771278698415 * live[1116];
+    let t1954 = live[110] * live[748] - live[329] - live[107] * live[723];
+    let t1955 = -2.0 * (live[82] * live[115] + live[107] * live[748]);
+    let t1956 = -0.0038482516772412995 * (live[105] * t1954 + live[104] * t1955);
+    let t1957 = 0.000004090748913 * (live[1118] - live[1117]) + t1956
+        - 0.01771278698415 * live[1120];
+    let t1958 = 0.0038482516772412995 * (live[104] * t1954 - live[105] * t1955);
+    let t1959 = 0.0000020453744565 * (live[329] + live[1119]) + t1958
+        - 0.01771278698415 * live[1122];
+    let t1960 = live[74] * live[744] - live[321] - live[71] * live[724];
+    let t1961 = -2.0 * (live[46] * live[79] + live[71] * live[744]);
+    let t1962 = -0.0038482516772412995 * (live[69] * t1960 + live[68] * t1961);
+    let t1963 = t1962 - 0.000004090748913 * (live[1124] - live[1123])
+        - 0.01771278698415 * live[1126];
+    let t1964 = 0.0038482516772412995 * (live[68] * t1960 - live[69] * t1961);
+    let t1965 = t1964 - 0.0000020453744565 * (live[321] + live[1125])
+        - 0.01771278698415 * live[1128];
+    let t1966 = live[38] * live[740] - live[313] - live[35] * live[725];
+    let t1967 = -2.0 * (live[7] * live[43] + live[35] * live[740]);
+    let t1968 = -0.0038482516772412995 * (live[33] * t1966 + live[32] * t1967);
+    let t1969 = 0.000004090748913 * (live[1130] - live[1129]) + t1968
+        - 0.01771278698415 * live[1132];
+    let t1970 = 0.0038482516772412995 * (live[32] * t1966 - live[33] * t1967);
+    let t1971 = 0.0000020453744565 * (live[313] + live[1131]) + t1970
+        - 0.01771278698415 * live[1134];
+    let t1972 = live[151] * live[722];
+    let t1973 = live[140] * live[342] + live[118] * live[146] - qd[17] * live[722]
+        - live[141] * live[341] - t1972;
+    let t1974 = -0.017348159817485803 * live[1135]
+        - 0.0000020453744565 * (live[342] + live[1136]) - 0.01771278698415 * live[1138]
+        - 0.0038482516772412995 * t1973;
+    let t1975 = live[129] * t1953 - live[128] * t1951;
+    let t1976 = t1975 - 0.008674079908742902 * live[1141];
+    let t1977 = live[115] * live[723];
+    let t1978 = live[104] * live[334] + live[82] * live[110] - qd[14] * live[723]
+        - live[105] * live[333] - t1977;
+    let t1979 = 0.017348159817485803 * live[1142]
+        + 0.0000020453744565 * (live[334] + live[1143]) - 0.01771278698415 * live[1145]
+        - 0.0038482516772412995 * t1978;
+    let t1980 = live[93] * t1959 - live[92] * t1957;
+    let t1981 = 0.008674079908742902 * live[1148] + t1980;
+    let t1982 = live[79] * live[724];
+    let t1983 = live[68] * live[326] + live[46] * live[74] - qd[11] * live[724]
+        - live[69] * live[325] - t1982;
+    let t1984 = -0.017348159817485803 * live[1149]
+        - 0.0000020453744565 * (live[326] + live[1150]) - 0.01771278698415 * live[1152]
+        - 0.0038482516772412995 * t1983;
+    let t1985 = live[57] * t1965 - live[56] * t1963;
+    let t1986 = t1985 - 0.008674079908742902 * live[1155];
+    let t1987 = live[43] * live[725];
+    let t1988 = live[32] * live[318] + live[7] * live[38] - qd[8] * live[725]
+        - live[33] * live[317] - t1987;
+    let t1989 = 0.017348159817485803 * live[1156]
+        + 0.0000020453744565 * (live[318] + live[1157]) - 0.01771278698415 * live[1159]
+        - 0.0038482516772412995 * t1988;
+    let t1990 = live[21] * t1971 - live[20] * t1969;
+    let t1991 = 0.008674079908742902 * live[1162] + t1990;
+    let t1992 = qd[17] * live[752] + live[140] * live[341] + live[141] * live[342];
+    let t1993 = 0.0005426192213171667 * live[118] + 0.00003349734004227557 * live[722];
+    let t1994 = 0.00003349734004227557 * live[337] + live[277] * live[752]
+        + live[143] * t1993 - 0.0005396092213171667 * t1992;
+    let t1995 = live[118] * live[278] + live[151] * live[730] + live[277] * live[722]
+        + 0.0038482516772412995
+            * (live[1169] - 0.16 * live[1138] - 0.0749 * (live[1112] - live[1115]))
+        - live[146] * t1993;
+    let t1996 = 0.000000039595442777388946 * live[337] + live[118] * live[275]
+        + live[137] * live[1167] + live[171] * live[273] + live[140] * t1994
+        + live[141] * t1995 + 0.01771278698415 * live[1169]
+        - 0.0000001609852873477455 * live[342] - live[131] * live[1168] - 0.03745 * t1952
+        - 0.000615720268358608 * t1973;
+    let t1997 = 0.0005461134539102453 * live[337] + live[170] * live[273]
+        + live[130] * live[1168] + live[141] * t1994 + 0.03745 * t1950
+        - 0.0000001609852873477455 * live[341] - 0.0022644781431582876 * live[342]
+        - 0.0000020453744565 * live[1169] - live[118] * live[272]
+        - live[137] * live[1170] - live[140] * t1995;
+    let t1998 = live[117] * t1974 + live[118] * t1976;
+    let t1999 = qd[14] * live[748] + live[104] * live[333] + live[105] * live[334];
+    let t2000 = 0.0005426192213171667 * live[82] - 0.00003349734004227557 * live[723];
+    let t2001 = live[262] * live[748] + live[107] * t2000
+        - 0.00003349734004227557 * live[329] - 0.0005396092213171667 * t1999;
+    let t2002 = live[82] * live[263] + live[115] * live[731] + live[262] * live[723]
+        + 0.0038482516772412995
+            * (live[1173] + 0.0749 * (live[1118] - live[1121]) - 0.16 * live[1145])
+        - live[110] * t2000;
+    let t2003 = 0.000000039595442777388946 * live[329]
+        + 0.0000001609852873477455 * live[334] + live[82] * live[260]
+        + live[101] * live[1171] + live[173] * live[258] + live[104] * t2001
+        + live[105] * t2002 + 0.01771278698415 * live[1173] + 0.03745 * t1958
+        - live[95] * live[1172] - 0.000615720268358608 * t1978;
+    let t2004 = 0.0000001609852873477455 * live[333] + 0.0000020453744565 * live[1173]
+        + live[172] * live[258] + live[94] * live[1172] + live[105] * t2001
+        - 0.0005461134539102453 * live[329] - 0.0022644781431582876 * live[334]
+        - live[82] * live[257] - live[101] * live[1174] - live[104] * t2002
+        - 0.03745 * t1956;
+    let t2005 = live[81] * t1979 + live[82] * t1981;
+    let t2006 = qd[11] * live[744] + live[68] * live[325] + live[69] * live[326];
+    let t2007 = 0.0005426192213171667 * live[46] + 0.00003349734004227557 * live[724];
+    let t2008 = 0.00003349734004227557 * live[321] + live[247] * live[744]
+        + live[71] * t2007 - 0.0005396092213171667 * t2006;
+    let t2009 = live[46] * live[248] + live[79] * live[732] + live[247] * live[724]
+        + 0.0038482516772412995
+            * (live[1177] - 0.16 * live[1152] - 0.0749 * (live[1124] - live[1127]))
+        - live[74] * t2007;
+    let t2010 = 0.000000039595442777388946 * live[321] + live[46] * live[245]
+        + live[65] * live[1175] + live[175] * live[243] + live[68] * t2008
+        + live[69] * t2009 + 0.01771278698415 * live[1177]
+        - 0.0000001609852873477455 * live[326] - live[59] * live[1176] - 0.03745 * t1964
+        - 0.000615720268358608 * t1983;
+    let t2011 = 0.0005461134539102453 * live[321] + live[174] * live[243]
+        + live[58] * live[1176] + live[69] * t2008 + 0.03745 * t1962
+        - 0.0000001609852873477455 * live[325] - 0.0022644781431582876 * live[326]
+        - 0.0000020453744565 * live[1177] - live[46] * live[242] - live[65] * live[1178]
+        - live[68] * t2009;
+    let t2012 = live[45] * t1984 + live[46] * t1986;
+    let t2013 = qd[8] * live[740] + live[32] * live[317] + live[33] * live[318];
+    let t2014 = 0.0005426192213171667 * live[7] - 0.00003349734004227557 * live[725];
+    let t2015 = live[232] * live[740] + live[35] * t2014
+        - 0.00003349734004227557 * live[313] - 0.0005396092213171667 * t2013;
+    let t2016 = live[7] * live[233] + live[43] * live[733] + live[232] * live[725]
+        + 0.0038482516772412995
+            * (live[1181] + 0.0749 * (live[1130] - live[1133]) - 0.16 * live[1159])
+        - live[38] * t2014;
+    let t2017 = 0.000000039595442777388946 * live[313]
+        + 0.0000001609852873477455 * live[318] + live[7] * live[230]
+        + live[29] * live[1179] + live[177] * live[228] + live[32] * t2015
+        + live[33] * t2016 + 0.01771278698415 * live[1181] + 0.03745 * t1970
+        - live[23] * live[1180] - 0.000615720268358608 * t1988;
+    let t2018 = 0.0000001609852873477455 * live[317] + 0.0000020453744565 * live[1181]
+        + live[176] * live[228] + live[22] * live[1180] + live[33] * t2015
+        - 0.0005461134539102453 * live[313] - 0.0022644781431582876 * live[318]
+        - live[7] * live[227] - live[29] * live[1182] - live[32] * t2016
+        - 0.03745 * t1968;
+    let t2019 = live[6] * t1989 + live[7] * t1991;
+    let t2020 = 0.0038482516772412995
+        * (live[141]
+            * (live[1185] - 0.16 * live[1114] - 0.03745 * (live[1136] - live[342]))
+            - live[140]
+                * (live[1186] - 0.16 * live[1116] - 0.03745 * (live[341] + live[1137])))
+        + 0.000033497340042275575 * t1992 + live[278] * live[752]
+        + live[143] * live[730];
+    let t2021 = live[170] * live[275] + live[130] * live[1167]
+        + 0.01771278698415 * live[1185] + 0.16 * t1950 + t2020
+        + 0.000000039595442777388946 * live[341] + 0.0005461134539102452 * live[342]
+        + live[171] * live[272] - 0.0000020453744565 * live[1186]
+        - live[131] * live[1170];
+    let t2022 = 0.0003106728473725507 * live[337] + 0.0000702001578415 * live[1139]
+        - live[1183] - t2021;
+    let t2023 = live[129] * t1951 + live[128] * t1953;
+    let t2024 = 0.008674079908742902 * live[1184] + live[129] * t1997 + 0.014 * t2023
+        - 0.003148870268177618 * live[1109] - live[1187] - live[128] * t1996
+        - 0.0000702001578415 * live[1188];
+    let t2025 = 0.0038482516772412995
+        * (live[105]
+            * (live[1191] + 0.03745 * (live[1143] - live[334]) - 0.16 * live[1120])
+            - live[104]
+                * (live[1192] + 0.03745 * (live[333] + live[1144]) - 0.16 * live[1122]))
+        + live[263] * live[748] + live[107] * live[731]
+        - 0.000033497340042275575 * t1999;
+    let t2026 = live[172] * live[260] + live[94] * live[1171]
+        + 0.01771278698415 * live[1191] + 0.0000020453744565 * live[1192] + 0.16 * t1956
+        + t2025 + 0.000000039595442777388946 * live[333] + live[173] * live[257]
+        - 0.0005461134539102452 * live[334] - live[95] * live[1174];
+    let t2027 = 0.0003106728473725507 * live[329] - 0.0000702001578415 * live[1146]
+        - live[1189] - t2026;
+    let t2028 = live[93] * t1957 + live[92] * t1959;
+    let t2029 = live[93] * t2004 + 0.0000702001578415 * live[1194]
+        - 0.003148870268177618 * live[1107] - 0.008674079908742902 * live[1190]
+        - live[1193] - live[92] * t2003 - 0.014 * t2028;
+    let t2030 = 0.0038482516772412995
+        * (live[69]
+            * (live[1197] - 0.16 * live[1126] - 0.03745 * (live[1150] - live[326]))
+            - live[68]
+                * (live[1198] - 0.16 * live[1128] - 0.03745 * (live[325] + live[1151])))
+        + 0.000033497340042275575 * t2006 + live[248] * live[744] + live[71] * live[732];
+    let t2031 = live[174] * live[245] + live[58] * live[1175]
+        + 0.01771278698415 * live[1197] + 0.16 * t1962 + t2030
+        + 0.000000039595442777388946 * live[325] + 0.0005461134539102452 * live[326]
+        + live[175] * live[242] - 0.0000020453744565 * live[1198]
+        - live[59] * live[1178];
+    let t2032 = 0.0003106728473725507 * live[321] - 0.0001636201578415 * live[1153]
+        - live[1195] - t2031;
+    let t2033 = live[57] * t1963 + live[56] * t1965;
+    let t2034 = 0.008674079908742902 * live[1196] + live[57] * t2011
+        + 0.0001636201578415 * live[1200] + 0.014 * t2033
+        - 0.003148870268177618 * live[1105] - live[1199] - live[56] * t2010;
+    let t2035 = 0.0038482516772412995
+        * (live[33]
+            * (live[1203] + 0.03745 * (live[1157] - live[318]) - 0.16 * live[1132])
+            - live[32]
+                * (live[1204] + 0.03745 * (live[317] + live[1158]) - 0.16 * live[1134]))
+        + live[233] * live[740] + live[35] * live[733] - 0.000033497340042275575 * t2013;
+    let t2036 = live[176] * live[230] + live[22] * live[1179]
+        + 0.01771278698415 * live[1203] + 0.0000020453744565 * live[1204] + 0.16 * t1968
+        + t2035 + 0.000000039595442777388946 * live[317] + live[177] * live[227]
+        - 0.0005461134539102452 * live[318] - live[23] * live[1182];
+    let t2037 = 0.0003106728473725507 * live[313] + 0.0001636201578415 * live[1160]
+        - live[1201] - t2036;
+    let t2038 = live[21] * t1969 + live[20] * t1971;
+    let t2039 = live[21] * t2018 - 0.003148870268177618 * live[1103]
+        - 0.008674079908742902 * live[1202] - live[1205] - live[20] * t2017
+        - 0.0001636201578415 * live[1206] - 0.014 * t2038;
+    let t2040 = t2023 - 0.008674079908742902 * live[1110];
+    let t2041 = live[118] * t1974 - live[117] * t1976;
+    let t2042 = 0.008674079908742902 * live[1108] + t2028;
+    let t2043 = live[82] * t1979 - live[81] * t1981;
+    let t2044 = t2033 - 0.008674079908742902 * live[1106];
+    let t2045 = live[46] * t1984 - live[45] * t1986;
+    let t2046 = 0.008674079908742902 * live[1104] + t2038;
+    let t2047 = live[7] * t1989 - live[6] * t1991;
+    let t2048 = live[338] + live[143] * live[726] - live[146] * live[753];
+    let t2049 = 2.0 * (live[143] * live[753] - live[117] * live[151]);
+    let t2050 = -0.0038482516772412995 * (live[141] * t2048 + live[140] * t2049);
+    let t2051 = t2050 + 0.000004090748913 * (live[1215] + live[1216])
+        - 0.01771278698415 * live[1218];
+    let t2052 = 0.0038482516772412995 * (live[140] * t2048 - live[141] * t2049);
+    let t2053 = t2052 - 0.0000020453744565 * (live[1217] - live[338])
+        - 0.01771278698415 * live[1220];
+    let t2054 = live[330] + live[107] * live[727] - live[110] * live[749];
+    let t2055 = 2.0 * (live[107] * live[749] - live[81] * live[115]);
+    let t2056 = -0.0038482516772412995 * (live[105] * t2054 + live[104] * t2055);
+    let t2057 = t2056 - 0.000004090748913 * (live[1221] + live[1222])
+        - 0.01771278698415 * live[1224];
+    let t2058 = 0.0038482516772412995 * (live[104] * t2054 - live[105] * t2055);
+    let t2059 = 0.0000020453744565 * (live[1223] - live[330]) + t2058
+        - 0.01771278698415 * live[1226];
+    let t2060 = live[322] + live[71] * live[728] - live[74] * live[745];
+    let t2061 = 2.0 * (live[71] * live[745] - live[45] * live[79]);
+    live[1485] = t1912;
+    live[1486] = t1914;
+    live[1487] = t1915;
+    live[1488] = t1916;
+    live[1489] = t1917;
+    live[1490] = t1918;
+    live[1491] = t1919;
+    live[1492] = t1920;
+    live[1493] = t1922;
+    live[1494] = t1923;
+    live[1495] = t1924;
+    live[1496] = t1925;
+    live[1497] = t1926;
+    live[1498] = t1927;
+    live[1499] = t1928;
+    live[1500] = t1930;
+    live[1501] = t1931;
+    live[1502] = t1932;
+    live[1503] = t1933;
+    live[1504] = t1934;
+    live[1505] = t1935;
+    live[1506] = t1936;
+    live[1507] = t1938;
+    live[1508] = t1939;
+    live[1509] = t1940;
+    live[1510] = t1941;
+    live[1511] = t1942;
+    live[1512] = t1943;
+    live[1513] = t1944;
+    live[1514] = t1945;
+    live[1515] = t1946;
+    live[1516] = t1947;
+    live[1517] = t1972;
+    live[1518] = t1975;
+    live[1519] = t1977;
+    live[1520] = t1980;
+    live[1521] = t1982;
+    live[1522] = t1985;
+    live[1523] = t1987;
+    live[1524] = t1990;
+    live[1525] = t1996;
+    live[1526] = t1997;
+    live[1527] = t1998;
+    live[1528] = t2003;
+    live[1529] = t2004;
+    live[1530] = t2005;
+    live[1531] = t2010;
+    live[1532] = t2011;
+    live[1533] = t2012;
+    live[1534] = t2017;
+    live[1535] = t2018;
+    live[1536] = t2019;
+    live[1537] = t2020;
+    live[1538] = t2021;
+    live[1539] = t2022;
+    live[1540] = t2024;
+    live[1541] = t2025;
+    live[1542] = t2026;
+    live[1543] = t2027;
+    live[1544] = t2029;
+    live[1545] = t2030;
+    live[1546] = t2031;
+    live[1547] = t2032;
+    live[1548] = t2034;
+    live[1549] = t2035;
+    live[1550] = t2036;
+    live[1551] = t2037;
+    live[1552] = t2039;
+    live[1553] = t2040;
+    live[1554] = t2041;
+    live[1555] = t2042;
+    live[1556] = t2043;
+    live[1557] = t2044;
+    live[1558] = t2045;
+    live[1559] = t2046;
+    live[1560] = t2047;
+    live[1561] = t2050;
+    live[1562] = t2051;
+    live[1563] = t2052;
+    live[1564] = t2053;
+    live[1565] = t2056;
+    live[1566] = t2057;
+    live[1567] = t2058;
+    live[1568] = t2059;
+    live[1569] = t2060;
+    live[1570] = t2061;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part14(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part14_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part14`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part14_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part14`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part14_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2062 = -0.0038482516772412995 * (live[69] * live[1569] + live[68] * live[1570]);
+    let t2063 = t2062 + 0.000004090748913 * (live[1227] + live[1228])
+        - 0.01771278698415 * live[1230];
+    let t2064 = 0.0038482516772412995 * (live[68] * live[1569] - live[69] * live[1570]);
+    let t2065 = t2064 - 0.0000020453744565 * (live[1229] - live[322])
+        - 0.01771278698415 * live[1232];
+    let t2066 = live[314] + live[35] * live[729] - live[38] * live[741];
+    let t2067 = 2.0 * (live[35] * live[741] - live[6] * live[43]);
+    let t2068 = -0.0038482516772412995 * (live[33] * t2066 + live[32] * t2067);
+    let t2069 = t2068 - 0.000004090748913 * (live[1233] + live[1234])
+        - 0.01771278698415 * live[1236];
+    let t2070 = 0.0038482516772412995 * (live[32] * t2066 - live[33] * t2067);
+    let t2071 = 0.0000020453744565 * (live[1235] - live[314]) + t2070
+        - 0.01771278698415 * live[1238];
+    let t2072 = live[151] * live[726];
+    let t2073 = qd[17] * live[726] + live[117] * live[146] + t2072
+        - live[140] * live[344] - live[141] * live[343];
+    let t2074 = 0.017348159817485803 * live[1139]
+        - 0.0000020453744565 * (live[1239] - live[344]) - 0.01771278698415 * live[1241]
+        - 0.0038482516772412995 * t2073;
+    let t2075 = live[129] * live[1564] - live[128] * live[1562];
+    let t2076 = t2075 - 0.008674079908742902 * live[1242];
+    let t2077 = live[115] * live[727];
+    let t2078 = qd[14] * live[727] + live[81] * live[110] + t2077 - live[104] * live[336]
+        - live[105] * live[335];
+    let t2079 = 0.0000020453744565 * (live[1243] - live[336])
+        - 0.017348159817485803 * live[1146] - 0.01771278698415 * live[1245]
+        - 0.0038482516772412995 * t2078;
+    let t2080 = live[93] * live[1568] - live[92] * live[1566];
+    let t2081 = 0.008674079908742902 * live[1246] + t2080;
+    let t2082 = live[79] * live[728];
+    let t2083 = qd[11] * live[728] + live[45] * live[74] + t2082 - live[68] * live[328]
+        - live[69] * live[327];
+    let t2084 = 0.017348159817485803 * live[1153]
+        - 0.0000020453744565 * (live[1247] - live[328]) - 0.01771278698415 * live[1249]
+        - 0.0038482516772412995 * t2083;
+    let t2085 = live[57] * t2065 - live[56] * t2063;
+    let t2086 = t2085 - 0.008674079908742902 * live[1250];
+    let t2087 = live[43] * live[729];
+    let t2088 = qd[8] * live[729] + live[6] * live[38] + t2087 - live[32] * live[320]
+        - live[33] * live[319];
+    let t2089 = 0.0000020453744565 * (live[1251] - live[320])
+        - 0.017348159817485803 * live[1160] - 0.01771278698415 * live[1253]
+        - 0.0038482516772412995 * t2088;
+    let t2090 = live[21] * t2071 - live[20] * t2069;
+    let t2091 = 0.008674079908742902 * live[1254] + t2090;
+    let t2092 = live[140] * live[343] - live[141] * live[344] - qd[17] * live[753];
+    let t2093 = 0.0005426192213171667 * live[117] - 0.00003349734004227557 * live[726];
+    let t2094 = live[143] * t2093 - 0.00003349734004227557 * live[338]
+        - 0.0005396092213171667 * t2092 - live[277] * live[753];
+    let t2095 = live[117] * live[278] + live[151] * live[734]
+        + 0.0038482516772412995
+            * (live[1261] - 0.16 * live[1241] - 0.0749 * (live[1219] - live[1216]))
+        - live[277] * live[726] - live[146] * t2093;
+    let t2096 = live[117] * live[275] + live[137] * live[1259] + live[140] * t2094
+        + live[141] * t2095 + 0.01771278698415 * live[1261]
+        + 0.0000001609852873477455 * live[344] - 0.000000039595442777388946 * live[338]
+        - live[179] * live[273] - live[131] * live[1260] - 0.03745 * live[1563]
+        - 0.000615720268358608 * t2073;
+    let t2097 = live[130] * live[1260] + live[141] * t2094 + 0.03745 * live[1561]
+        + 0.0022644781431582876 * live[344] - 0.0005461134539102453 * live[338]
+        - 0.0000001609852873477455 * live[343] - 0.0000020453744565 * live[1261]
+        - live[178] * live[273] - live[117] * live[272] - live[137] * live[1262]
+        - live[140] * t2095;
+    let t2098 = live[117] * t2074 + live[118] * t2076;
+    let t2099 = live[104] * live[335] - live[105] * live[336] - qd[14] * live[749];
+    let t2100 = 0.0005426192213171667 * live[81] + 0.00003349734004227557 * live[727];
+    let t2101 = 0.00003349734004227557 * live[330] + live[107] * t2100
+        - 0.0005396092213171667 * t2099 - live[262] * live[749];
+    let t2102 = live[81] * live[263] + live[115] * live[735]
+        + 0.0038482516772412995
+            * (live[1265] + 0.0749 * (live[1225] - live[1222]) - 0.16 * live[1245])
+        - live[262] * live[727] - live[110] * t2100;
+    let t2103 = live[81] * live[260] + live[101] * live[1263] + live[104] * t2101
+        + live[105] * t2102 + 0.01771278698415 * live[1265] + 0.03745 * live[1567]
+        - 0.0000001609852873477455 * live[336] - 0.000000039595442777388946 * live[330]
+        - live[181] * live[258] - live[95] * live[1264] - 0.000615720268358608 * t2078;
+    let t2104 = 0.0005461134539102453 * live[330] + 0.0000001609852873477455 * live[335]
+        + 0.0000020453744565 * live[1265] + live[94] * live[1264] + live[105] * t2101
+        + 0.0022644781431582876 * live[336] - live[180] * live[258]
+        - live[81] * live[257] - live[101] * live[1266] - live[104] * t2102
+        - 0.03745 * live[1565];
+    let t2105 = live[81] * t2079 + live[82] * t2081;
+    let t2106 = live[68] * live[327] - live[69] * live[328] - qd[11] * live[745];
+    let t2107 = 0.0005426192213171667 * live[45] - 0.00003349734004227557 * live[728];
+    let t2108 = live[71] * t2107 - 0.00003349734004227557 * live[322]
+        - 0.0005396092213171667 * t2106 - live[247] * live[745];
+    let t2109 = live[45] * live[248] + live[79] * live[736]
+        + 0.0038482516772412995
+            * (live[1269] - 0.16 * live[1249] - 0.0749 * (live[1231] - live[1228]))
+        - live[247] * live[728] - live[74] * t2107;
+    let t2110 = live[45] * live[245] + live[65] * live[1267] + live[68] * t2108
+        + live[69] * t2109 + 0.01771278698415 * live[1269]
+        + 0.0000001609852873477455 * live[328] - 0.000000039595442777388946 * live[322]
+        - live[183] * live[243] - live[59] * live[1268] - 0.03745 * t2064
+        - 0.000615720268358608 * t2083;
+    let t2111 = live[58] * live[1268] + live[69] * t2108 + 0.03745 * t2062
+        + 0.0022644781431582876 * live[328] - 0.0005461134539102453 * live[322]
+        - 0.0000001609852873477455 * live[327] - 0.0000020453744565 * live[1269]
+        - live[182] * live[243] - live[45] * live[242] - live[65] * live[1270]
+        - live[68] * t2109;
+    let t2112 = live[45] * t2084 + live[46] * t2086;
+    let t2113 = live[32] * live[319] - live[33] * live[320] - qd[8] * live[741];
+    let t2114 = 0.0005426192213171667 * live[6] + 0.00003349734004227557 * live[729];
+    let t2115 = 0.00003349734004227557 * live[314] + live[35] * t2114
+        - 0.0005396092213171667 * t2113 - live[232] * live[741];
+    let t2116 = live[6] * live[233] + live[43] * live[737]
+        + 0.0038482516772412995
+            * (live[1273] + 0.0749 * (live[1237] - live[1234]) - 0.16 * live[1253])
+        - live[232] * live[729] - live[38] * t2114;
+    let t2117 = live[6] * live[230] + live[29] * live[1271] + live[32] * t2115
+        + live[33] * t2116 + 0.01771278698415 * live[1273] + 0.03745 * t2070
+        - 0.0000001609852873477455 * live[320] - 0.000000039595442777388946 * live[314]
+        - live[185] * live[228] - live[23] * live[1272] - 0.000615720268358608 * t2088;
+    let t2118 = 0.0005461134539102453 * live[314] + 0.0000001609852873477455 * live[319]
+        + 0.0000020453744565 * live[1273] + live[22] * live[1272] + live[33] * t2115
+        + 0.0022644781431582876 * live[320] - live[184] * live[228] - live[6] * live[227]
+        - live[29] * live[1274] - live[32] * t2116 - 0.03745 * t2068;
+    let t2119 = live[6] * t2089 + live[7] * t2091;
+    let t2120 = 0.0038482516772412995
+        * (live[141]
+            * (live[1276] - 0.16 * live[1218] - 0.03745 * (live[1239] + live[344]))
+            - live[140]
+                * (live[1277] - 0.16 * live[1220] - 0.03745 * (live[343] + live[1240])))
+        + 0.000033497340042275575 * t2092 + live[143] * live[734]
+        - live[278] * live[753];
+    let t2121 = live[178] * live[275] + 0.0000020453744565 * live[1277]
+        + live[179] * live[272] + live[131] * live[1262]
+        + 0.0005461134539102452 * live[344] - live[130] * live[1259]
+        - 0.01771278698415 * live[1276] - 0.16 * live[1561] - t2120
+        - 0.000000039595442777388946 * live[343];
+    let t2122 = 0.0000702001578415 * live[1135] + live[1187] + t2121
+        - 0.0003106728473725507 * live[338];
+    let t2123 = live[129] * live[1562] + live[128] * live[1564];
+    let t2124 = live[129] * t2097 + 0.008674079908742902 * live[1275] + 0.014 * t2123
+        - 0.0000702001578415 * live[1140] - live[1183] - live[128] * t2096
+        - 0.003148870268177618 * live[1213];
+    let t2125 = 0.0038482516772412995
+        * (live[105]
+            * (live[1278] + 0.03745 * (live[1243] + live[336]) - 0.16 * live[1224])
+            - live[104]
+                * (live[1279] + 0.03745 * (live[335] + live[1244]) - 0.16 * live[1226]))
+        + live[107] * live[735] - 0.000033497340042275575 * t2099
+        - live[263] * live[749];
+    let t2126 = live[180] * live[260] + live[181] * live[257] + live[95] * live[1266]
+        - 0.0005461134539102452 * live[336] - live[94] * live[1263]
+        - 0.01771278698415 * live[1278] - 0.0000020453744565 * live[1279]
+        - 0.16 * live[1565] - t2125 - 0.000000039595442777388946 * live[335];
+    let t2127 = live[1193] + t2126 - 0.0003106728473725507 * live[330]
+        - 0.0000702001578415 * live[1142];
+    let t2128 = live[93] * live[1566] + live[92] * live[1568];
+    let t2129 = 0.0000702001578415 * live[1147] + live[93] * t2104 - live[1189]
+        - live[92] * t2103 - 0.003148870268177618 * live[1211]
+        - 0.008674079908742902 * live[1275] - 0.014 * t2128;
+    let t2130 = 0.0038482516772412995
+        * (live[69]
+            * (live[1281] - 0.16 * live[1230] - 0.03745 * (live[1247] + live[328]))
+            - live[68]
+                * (live[1282] - 0.16 * live[1232] - 0.03745 * (live[327] + live[1248])))
+        + 0.000033497340042275575 * t2106 + live[71] * live[736] - live[248] * live[745];
+    let t2131 = live[182] * live[245] + 0.0000020453744565 * live[1282]
+        + live[183] * live[242] + live[59] * live[1270]
+        + 0.0005461134539102452 * live[328] - live[58] * live[1267]
+        - 0.01771278698415 * live[1281] - 0.16 * t2062 - t2130
+        - 0.000000039595442777388946 * live[327];
+    let t2132 = live[1199] + t2131 - 0.0003106728473725507 * live[322]
+        - 0.0001636201578415 * live[1149];
+    let t2133 = live[57] * t2063 + live[56] * t2065;
+    let t2134 = 0.0001636201578415 * live[1154] + live[57] * t2111
+        + 0.008674079908742902 * live[1280] + 0.014 * t2133 - live[1195]
+        - live[56] * t2110 - 0.003148870268177618 * live[1209];
+    let t2135 = 0.0038482516772412995
+        * (live[33]
+            * (live[1283] + 0.03745 * (live[1251] + live[320]) - 0.16 * live[1236])
+            - live[32]
+                * (live[1284] + 0.03745 * (live[319] + live[1252]) - 0.16 * live[1238]))
+        + live[35] * live[737] - 0.000033497340042275575 * t2113 - live[233] * live[741];
+    let t2136 = live[184] * live[230] + live[185] * live[227] + live[23] * live[1274]
+        - 0.0005461134539102452 * live[320] - live[22] * live[1271]
+        - 0.01771278698415 * live[1283] - 0.0000020453744565 * live[1284] - 0.16 * t2068
+        - t2135 - 0.000000039595442777388946 * live[319];
+    let t2137 = 0.0001636201578415 * live[1156] + live[1205] + t2136
+        - 0.0003106728473725507 * live[314];
+    let t2138 = live[21] * t2069 + live[20] * t2071;
+    let t2139 = live[21] * t2118 - 0.0001636201578415 * live[1161] - live[1201]
+        - live[20] * t2117 - 0.003148870268177618 * live[1207]
+        - 0.008674079908742902 * live[1280] - 0.014 * t2138;
+    let t2140 = t2123 - 0.008674079908742902 * live[1214];
+    let t2141 = live[118] * t2074 - live[117] * t2076;
+    let t2142 = 0.008674079908742902 * live[1212] + t2128;
+    let t2143 = live[82] * t2079 - live[81] * t2081;
+    let t2144 = t2133 - 0.008674079908742902 * live[1210];
+    let t2145 = live[46] * t2084 - live[45] * t2086;
+    let t2146 = 0.008674079908742902 * live[1208] + t2138;
+    let t2147 = live[7] * t2089 - live[6] * t2091;
+    let t2148 = live[9] + live[1427];
+    let t2149 = live[33] * t2148;
+    let t2150 = live[1429] - 0.01771278698415 * live[1286]
+        - 0.0038482516772412995 * t2149;
+    let t2151 = live[32] * t2148;
+    let t2152 = 0.0000020453744565 * (live[1057] - live[9]) + live[1432]
+        + 0.0038482516772412995 * t2151;
+    let t2153 = live[21] * t2150 + live[20] * t2152;
+    let t2154 = 0.008674079908742902 * live[1285] + t2153;
+    let t2155 = live[32] * live[1287] + live[1447] + live[33] * live[1289];
+    let t2156 = 0.0000020453744565 * (live[1068] + live[1287])
+        - 0.017348159817485803 * live[17] - 0.01771278698415 * live[1288]
+        - 0.0038482516772412995 * t2155;
+    let t2157 = live[21] * t2152 - live[20] * t2150;
+    let t2158 = live[7] * t2156 - live[6] * t2157;
+    let t2159 = live[6] * t2156 + live[7] * t2157;
+    let t2160 = live[738] + live[33] * live[1287] - live[32] * live[1289];
+    let t2161 = 0.00003349734004227557 * live[9] + live[1473]
+        - 0.0005396092213171667 * t2160;
+    let t2162 = 0.0038482516772412995
+        * (0.03745 * live[1090] - 0.028 * live[17] - 0.16 * live[1288]) + live[1474];
+    let t2163 = 0.0000001609852873477455 * live[1287] + live[1475] + live[32] * t2161
+        + live[33] * t2162
+        + 0.03745 * (0.007696503354482599 * live[1431] + 0.0038482516772412995 * t2151)
+        - 0.000000039595442777388946 * live[9] - 0.0004959580355562 * live[17]
+        - 0.000615720268358608 * t2155;
+    let t2164 = 0.007696503354482599 * live[1428] - 0.0038482516772412995 * t2149;
+    let t2165 = 0.0005461134539102453 * live[9] + live[1478] + live[33] * t2161
+        - 0.0000001609852873477455 * (live[1289] + live[1069])
+        - 0.000000057270484782 * live[17] - 0.0022644781431582876 * live[1287]
+        - live[32] * t2162 - 0.03745 * t2164;
+    let t2166 = 0.0038482516772412995
+        * (live[33]
+            * (0.014 * live[1290] + 0.03745 * (live[1068] - live[1287])
+                - 0.16 * live[1286])
+            - live[32]
+                * (0.32 * live[1058] + 0.014 * live[1291]
+                    + 0.03745 * (live[1102] - live[688])))
+        - 0.000033497340042275575 * t2160;
+    let t2167 = t2166 + 0.0002479790177781 * live[1290]
+        + 0.000000028635242391 * live[1291] + live[1504] + 0.16 * t2164
+        - 0.000000039595442777388946 * live[1289] - 0.0005461134539102452 * live[1287];
+    let t2168 = 0.002869297420805067 * live[9] - t2167;
+    let t2169 = live[1507] + live[21] * t2165 - live[20] * t2163 - 0.014 * t2153;
+    let t2170 = -0.0038482516772412995 * live[7] * live[1302]
+        - 0.007696503354482599 * live[1523];
+    let t2171 = 0.007696503354482599 * t2087
+        - 0.0038482516772412995 * live[6] * live[1302];
+    let t2172 = live[21] * live[1304] - live[20] * live[1303]
+        - 0.0001077510469627564 * live[1446];
+    let t2173 = live[48] + live[1419];
+    let t2174 = live[69] * t2173;
+    let t2175 = live[1421] - 0.01771278698415 * live[1306]
+        - 0.0038482516772412995 * t2174;
+    let t2176 = live[68] * t2173;
+    let t2177 = live[1424] + 0.0038482516772412995 * t2176
+        - 0.0000020453744565 * (live[1054] - live[48]);
+    let t2178 = live[57] * t2175 + live[56] * t2177;
+    let t2179 = t2178 - 0.008674079908742902 * live[1305];
+    let t2180 = live[68] * live[1307] + live[1443] + live[69] * live[1309];
+    let t2181 = 0.017348159817485803 * live[53]
+        - 0.0000020453744565 * (live[1065] + live[1307]) - 0.01771278698415 * live[1308]
+        - 0.0038482516772412995 * t2180;
+    let t2182 = live[57] * t2177 - live[56] * t2175;
+    let t2183 = live[46] * t2181 - live[45] * t2182;
+    let t2184 = live[45] * t2181 + live[46] * t2182;
+    let t2185 = live[742] + live[69] * live[1307] - live[68] * live[1309];
+    let t2186 = live[1465] - 0.00003349734004227557 * live[48]
+        - 0.0005396092213171667 * t2185;
+    let t2187 = 0.0038482516772412995
+        * (0.028 * live[53] - 0.03745 * live[1086] - 0.16 * live[1308]) + live[1466];
+    let t2188 = 0.0004959580355562 * live[53] + live[1467] + live[68] * t2186
+        + live[69] * t2187 - 0.000000039595442777388946 * live[48]
+        - 0.0000001609852873477455 * live[1307] - 0.000615720268358608 * t2180
+        - 0.03745 * (0.007696503354482599 * live[1423] + 0.0038482516772412995 * t2176);
+    let t2189 = 0.007696503354482599 * live[1420] - 0.0038482516772412995 * t2174;
+    let t2190 = 0.0000001609852873477455 * (live[1066] + live[1309]) + live[1470]
+        + live[69] * t2186 + 0.03745 * t2189 - 0.0005461134539102453 * live[48]
+        - 0.000000057270484782 * live[53] - 0.0022644781431582876 * live[1307]
+        - live[68] * t2187;
+    let t2191 = 0.0038482516772412995
+        * (live[69]
+            * (-0.16 * live[1306] - 0.014 * live[1310]
+                - 0.03745 * (live[1065] - live[1307]))
+            - live[68]
+                * (0.32 * live[1055] - 0.014 * live[1311]
+                    - 0.03745 * (live[1099] - live[695])))
+        + 0.000033497340042275575 * t2185;
+    let t2192 = t2191 + 0.0005461134539102452 * live[1307]
+        + 0.000000028635242391 * live[1311] + live[1497] + 0.16 * t2189
+        - 0.000000039595442777388946 * live[1309] - 0.0002479790177781 * live[1310];
+    let t2193 = 0.002869297420805067 * live[48] - t2192;
+    let t2194 = live[1500] + live[57] * t2190 + 0.014 * t2178 - live[56] * t2188;
+    let t2195 = -0.0038482516772412995 * live[46] * live[1322]
+        - 0.007696503354482599 * live[1521];
+    let t2196 = 0.007696503354482599 * t2082
+        - 0.0038482516772412995 * live[45] * live[1322];
+    let t2197 = live[57] * live[1324] + 0.0001077510469627564 * live[1442]
+        - live[56] * live[1323];
+    let t2198 = live[84] + live[1411];
+    let t2199 = live[105] * t2198;
+    let t2200 = live[1413] - 0.01771278698415 * live[1326]
+        - 0.0038482516772412995 * t2199;
+    let t2201 = live[104] * t2198;
+    let t2202 = 0.0000020453744565 * (live[1051] - live[84]) + live[1416]
+        + 0.0038482516772412995 * t2201;
+    let t2203 = live[93] * t2200 + live[92] * t2202;
+    let t2204 = 0.008674079908742902 * live[1325] + t2203;
+    let t2205 = live[104] * live[1327] + live[1439] + live[105] * live[1329];
+    let t2206 = 0.0000020453744565 * (live[1062] + live[1327])
+        - 0.017348159817485803 * live[89] - 0.01771278698415 * live[1328]
+        - 0.0038482516772412995 * t2205;
+    let t2207 = live[93] * t2202 - live[92] * t2200;
+    let t2208 = live[82] * t2206 - live[81] * t2207;
+    let t2209 = live[81] * t2206 + live[82] * t2207;
+    let t2210 = live[746] + live[105] * live[1327] - live[104] * live[1329];
+    let t2211 = 0.00003349734004227557 * live[84] + live[1457]
+        - 0.0005396092213171667 * t2210;
+    live[1571] = t2072;
+    live[1572] = t2075;
+    live[1573] = t2077;
+    live[1574] = t2080;
+    live[1575] = t2085;
+    live[1576] = t2090;
+    live[1577] = t2096;
+    live[1578] = t2097;
+    live[1579] = t2098;
+    live[1580] = t2103;
+    live[1581] = t2104;
+    live[1582] = t2105;
+    live[1583] = t2110;
+    live[1584] = t2111;
+    live[1585] = t2112;
+    live[1586] = t2117;
+    live[1587] = t2118;
+    live[1588] = t2119;
+    live[1589] = t2120;
+    live[1590] = t2121;
+    live[1591] = t2122;
+    live[1592] = t2124;
+    live[1593] = t2125;
+    live[1594] = t2126;
+    live[1595] = t2127;
+    live[1596] = t2129;
+    live[1597] = t2130;
+    live[1598] = t2131;
+    live[1599] = t2132;
+    live[1600] = t2134;
+    live[1601] = t2135;
+    live[1602] = t2136;
+    live[1603] = t2137;
+    live[1604] = t2139;
+    live[1605] = t2140;
+    live[1606] = t2141;
+    live[1607] = t2142;
+    live[1608] = t2143;
+    live[1609] = t2144;
+    live[1610] = t2145;
+    live[1611] = t2146;
+    live[1612] = t2147;
+    live[1613] = t2154;
+    live[1614] = t2157;
+    live[1615] = t2158;
+    live[1616] = t2159;
+    live[1617] = t2163;
+    live[1618] = t2165;
+    live[1619] = t2166;
+    live[1620] = t2167;
+    live[1621] = t2168;
+    live[1622] = t2169;
+    live[1623] = t2170;
+    live[1624] = t2171;
+    live[1625] = t2172;
+    live[1626] = t2179;
+    live[1627] = t2182;
+    live[1628] = t2183;
+    live[1629] = t2184;
+    live[1630] = t2188;
+    live[1631] = t2190;
+    live[1632] = t2191;
+    live[1633] = t2192;
+    live[1634] = t2193;
+    live[1635] = t2194;
+    live[1636] = t2195;
+    live[1637] = t2196;
+    live[1638] = t2197;
+    live[1639] = t2199;
+    live[1640] = t2201;
+    live[1641] = t2203;
+    live[1642] = t2204;
+    live[1643] = t2205;
+    live[1644] = t2207;
+    live[1645] = t2208;
+    live[1646] = t2209;
+    live[1647] = t2210;
+    live[1648] = t2211;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part15(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part15_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part15`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part15_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part15`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part15_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2212 = 0.0038482516772412995
+        * (0.03745 * live[1082] - 0.028 * live[89] - 0.16 * live[1328]) + live[1458];
+    let t2213 = 0.0000001609852873477455 * live[1327] + live[1459]
+        + live[104] * live[1648] + live[105] * t2212
+        + 0.03745
+            * (0.007696503354482599 * live[1415] + 0.0038482516772412995 * live[1640])
+        - 0.000000039595442777388946 * live[84] - 0.0004959580355562 * live[89]
+        - 0.000615720268358608 * live[1643];
+    let t2214 = 0.007696503354482599 * live[1412] - 0.0038482516772412995 * live[1639];
+    let t2215 = 0.0005461134539102453 * live[84] + live[1462] + live[105] * live[1648]
+        - 0.0000001609852873477455 * (live[1329] + live[1063])
+        - 0.000000057270484782 * live[89] - 0.0022644781431582876 * live[1327]
+        - live[104] * t2212 - 0.03745 * t2214;
+    let t2216 = 0.0038482516772412995
+        * (live[105]
+            * (0.014 * live[1330] + 0.03745 * (live[1062] - live[1327])
+                - 0.16 * live[1326])
+            - live[104]
+                * (0.32 * live[1052] + 0.014 * live[1331]
+                    + 0.03745 * (live[1096] - live[702])))
+        - 0.000033497340042275575 * live[1647];
+    let t2217 = t2216 + 0.0002479790177781 * live[1330]
+        + 0.000000028635242391 * live[1331] + live[1490] + 0.16 * t2214
+        - 0.000000039595442777388946 * live[1329] - 0.0005461134539102452 * live[1327];
+    let t2218 = 0.002869297420805067 * live[84] - t2217;
+    let t2219 = live[1493] + live[93] * t2215 - live[92] * t2213 - 0.014 * live[1641];
+    let t2220 = -0.0038482516772412995 * live[82] * live[1342]
+        - 0.007696503354482599 * live[1519];
+    let t2221 = 0.007696503354482599 * live[1573]
+        - 0.0038482516772412995 * live[81] * live[1342];
+    let t2222 = live[93] * live[1344] - live[92] * live[1343]
+        - 0.0001077510469627564 * live[1438];
+    let t2223 = live[120] + live[1403];
+    let t2224 = live[141] * t2223;
+    let t2225 = live[1405] - 0.01771278698415 * live[1346]
+        - 0.0038482516772412995 * t2224;
+    let t2226 = live[140] * t2223;
+    let t2227 = live[1408] + 0.0038482516772412995 * t2226
+        - 0.0000020453744565 * (live[1048] - live[120]);
+    let t2228 = live[129] * t2225 + live[128] * t2227;
+    let t2229 = t2228 - 0.008674079908742902 * live[1345];
+    let t2230 = live[140] * live[1347] + live[1435] + live[141] * live[1349];
+    let t2231 = 0.017348159817485803 * live[125]
+        - 0.0000020453744565 * (live[1059] + live[1347]) - 0.01771278698415 * live[1348]
+        - 0.0038482516772412995 * t2230;
+    let t2232 = live[129] * t2227 - live[128] * t2225;
+    let t2233 = live[118] * t2231 - live[117] * t2232;
+    let t2234 = live[117] * t2231 + live[118] * t2232;
+    let t2235 = live[750] + live[141] * live[1347] - live[140] * live[1349];
+    let t2236 = live[1450] - 0.00003349734004227557 * live[120]
+        - 0.0005396092213171667 * t2235;
+    let t2237 = 0.0038482516772412995
+        * (0.028 * live[125] - 0.03745 * live[1078] - 0.16 * live[1348]) + live[1451];
+    let t2238 = 0.0004959580355562 * live[125] + live[1452] + live[140] * t2236
+        + live[141] * t2237 - 0.000000039595442777388946 * live[120]
+        - 0.0000001609852873477455 * live[1347] - 0.000615720268358608 * t2230
+        - 0.03745 * (0.007696503354482599 * live[1407] + 0.0038482516772412995 * t2226);
+    let t2239 = 0.007696503354482599 * live[1404] - 0.0038482516772412995 * t2224;
+    let t2240 = 0.0000001609852873477455 * (live[1060] + live[1349]) + live[1454]
+        + live[141] * t2236 + 0.03745 * t2239 - 0.0005461134539102453 * live[120]
+        - 0.000000057270484782 * live[125] - 0.0022644781431582876 * live[1347]
+        - live[140] * t2237;
+    let t2241 = 0.0038482516772412995
+        * (live[141]
+            * (-0.16 * live[1346] - 0.014 * live[1350]
+                - 0.03745 * (live[1059] - live[1347]))
+            - live[140]
+                * (0.32 * live[1049] - 0.014 * live[1351]
+                    - 0.03745 * (live[1093] - live[709])))
+        + 0.000033497340042275575 * t2235;
+    let t2242 = t2241 + 0.0005461134539102452 * live[1347]
+        + 0.000000028635242391 * live[1351] + live[1483] + 0.16 * t2239
+        - 0.000000039595442777388946 * live[1349] - 0.0002479790177781 * live[1350];
+    let t2243 = 0.002869297420805067 * live[120] - t2242;
+    let t2244 = live[1486] + live[129] * t2240 + 0.014 * t2228 - live[128] * t2238;
+    let t2245 = -0.0038482516772412995 * live[118] * live[1368]
+        - 0.007696503354482599 * live[1517];
+    let t2246 = 0.007696503354482599 * live[1571]
+        - 0.0038482516772412995 * live[117] * live[1368];
+    let t2247 = live[129] * live[1370] + 0.0001077510469627564 * live[1434]
+        - live[128] * live[1369];
+    let t2248 = 0.001231440536717216 * live[141] + 0.002838197420805067
+        - 1842.9129686423132 * live[823] * live[823];
+    let inv14 = 1.0 / t2248;
+    let t2249 = live[757] - 1842.9129686423132 * live[213] * live[823];
+    let t2250 = live[754] - 1842.9129686423132 * live[212] * live[823];
+    let t2251 = 1842.9129686423132 * live[214] * live[823] - live[812];
+    let t2252 = live[813] - 1842.9129686423132 * live[215] * live[823];
+    let t2253 = live[757] - 0.0875 * live[813]
+        - 1842.9129686423132 * live[216] * live[823];
+    let t2254 = live[118] * live[786] + 0.1946 * live[813] - live[761]
+        - 1842.9129686423132 * live[823] * live[824];
+    let t2255 = 0.0875 * live[754] + live[117] * live[786] + live[118] * live[756]
+        + 0.1946 * live[812] - 1842.9129686423132 * live[823] * live[825];
+    let t2256 = live[789] + 0.0031799702681776175 - inv14 * t2249 * t2249
+        - 1842.9129686423132 * live[213] * live[213];
+    let inv15 = 1.0 / t2256;
+    let t2257 = -1842.9129686423132 * live[212] * live[213] - inv14 * t2249 * t2250;
+    let t2258 = 1842.9129686423132 * live[213] * live[214] - live[760]
+        - inv14 * t2249 * t2251;
+    let t2259 = live[759] - inv14 * t2249 * t2252
+        - 1842.9129686423132 * live[213] * live[215];
+    let t2260 = live[789] + 0.0031799702681776175 - 0.0875 * live[759]
+        - inv14 * t2249 * t2253 - 1842.9129686423132 * live[213] * live[216];
+    let t2261 = 0.1946 * live[759] + live[118] * live[758] - live[117] * live[787];
+    let t2262 = t2261 - 1842.9129686423132 * live[213] * live[824]
+        - inv14 * t2249 * t2254;
+    let t2263 = live[118] * live[787] + 0.1946 * live[760] + live[117] * live[758];
+    let t2264 = t2263 - 1842.9129686423132 * live[213] * live[825]
+        - inv14 * t2249 * t2255;
+    let t2265 = 0.001231440536717216 * live[105] + 0.002838197420805067
+        - 1842.9129686423132 * live[820] * live[820];
+    let inv16 = 1.0 / t2265;
+    let t2266 = live[765] - 1842.9129686423132 * live[205] * live[820];
+    let t2267 = live[762] - 1842.9129686423132 * live[204] * live[820];
+    let t2268 = 1842.9129686423132 * live[206] * live[820] - live[810];
+    let t2269 = live[811] - 1842.9129686423132 * live[207] * live[820];
+    let t2270 = live[765] + 0.0875 * live[811]
+        - 1842.9129686423132 * live[208] * live[820];
+    let t2271 = live[82] * live[791] + 0.1946 * live[811] - live[769]
+        - 1842.9129686423132 * live[820] * live[821];
+    let t2272 = live[81] * live[791] + live[82] * live[764] + 0.1946 * live[810]
+        - 0.0875 * live[762] - 1842.9129686423132 * live[820] * live[822];
+    let t2273 = live[794] + 0.0031799702681776175 - inv16 * t2266 * t2266
+        - 1842.9129686423132 * live[205] * live[205];
+    let inv17 = 1.0 / t2273;
+    let t2274 = -1842.9129686423132 * live[204] * live[205] - inv16 * t2266 * t2267;
+    let t2275 = 1842.9129686423132 * live[205] * live[206] - live[768]
+        - inv16 * t2266 * t2268;
+    let t2276 = live[767] - inv16 * t2266 * t2269
+        - 1842.9129686423132 * live[205] * live[207];
+    let t2277 = 0.0875 * live[767] + live[794] + 0.0031799702681776175
+        - inv16 * t2266 * t2270 - 1842.9129686423132 * live[205] * live[208];
+    let t2278 = 0.1946 * live[767] + live[82] * live[766] - live[81] * live[792];
+    let t2279 = t2278 - 1842.9129686423132 * live[205] * live[821]
+        - inv16 * t2266 * t2271;
+    let t2280 = live[82] * live[792] + 0.1946 * live[768] + live[81] * live[766];
+    let t2281 = t2280 - 1842.9129686423132 * live[205] * live[822]
+        - inv16 * t2266 * t2272;
+    let t2282 = 0.001231440536717216 * live[69] + 0.002838197420805067
+        - 1842.9129686423132 * live[817] * live[817];
+    let inv18 = 1.0 / t2282;
+    let t2283 = live[773] - 1842.9129686423132 * live[197] * live[817];
+    let t2284 = live[770] - 1842.9129686423132 * live[196] * live[817];
+    let t2285 = 1842.9129686423132 * live[198] * live[817] - live[808];
+    let t2286 = live[809] - 1842.9129686423132 * live[199] * live[817];
+    let t2287 = live[773] - 0.0875 * live[809]
+        - 1842.9129686423132 * live[200] * live[817];
+    let t2288 = live[46] * live[796] - live[777] - 0.1946 * live[809]
+        - 1842.9129686423132 * live[817] * live[818];
+    let t2289 = 0.0875 * live[770] + live[45] * live[796] + live[46] * live[772]
+        - 0.1946 * live[808] - 1842.9129686423132 * live[817] * live[819];
+    let t2290 = live[799] + 0.0031799702681776175 - inv18 * t2283 * t2283
+        - 1842.9129686423132 * live[197] * live[197];
+    let inv19 = 1.0 / t2290;
+    let t2291 = -1842.9129686423132 * live[196] * live[197] - inv18 * t2283 * t2284;
+    let t2292 = 1842.9129686423132 * live[197] * live[198] - live[776]
+        - inv18 * t2283 * t2285;
+    let t2293 = live[775] - inv18 * t2283 * t2286
+        - 1842.9129686423132 * live[197] * live[199];
+    let t2294 = live[799] + 0.0031799702681776175 - 0.0875 * live[775]
+        - inv18 * t2283 * t2287 - 1842.9129686423132 * live[197] * live[200];
+    let t2295 = live[46] * live[774] - 0.1946 * live[775] - live[45] * live[797];
+    let t2296 = t2295 - 1842.9129686423132 * live[197] * live[818]
+        - inv18 * t2283 * t2288;
+    let t2297 = live[46] * live[797] + live[45] * live[774] - 0.1946 * live[776];
+    let t2298 = t2297 - 1842.9129686423132 * live[197] * live[819]
+        - inv18 * t2283 * t2289;
+    let t2299 = 0.001231440536717216 * live[33] + 0.002838197420805067
+        - 1842.9129686423132 * live[814] * live[814];
+    let inv20 = 1.0 / t2299;
+    let t2300 = live[781] - 1842.9129686423132 * live[189] * live[814];
+    let t2301 = live[778] - 1842.9129686423132 * live[188] * live[814];
+    let t2302 = 1842.9129686423132 * live[190] * live[814] - live[806];
+    let t2303 = live[807] - 1842.9129686423132 * live[191] * live[814];
+    let t2304 = live[781] + 0.0875 * live[807]
+        - 1842.9129686423132 * live[192] * live[814];
+    let t2305 = live[7] * live[801] - live[785] - 0.1946 * live[807]
+        - 1842.9129686423132 * live[814] * live[815];
+    let t2306 = live[6] * live[801] + live[7] * live[780] - 0.0875 * live[778]
+        - 0.1946 * live[806] - 1842.9129686423132 * live[814] * live[816];
+    let t2307 = live[804] + 0.0031799702681776175 - inv20 * t2300 * t2300
+        - 1842.9129686423132 * live[189] * live[189];
+    let inv21 = 1.0 / t2307;
+    let t2308 = -1842.9129686423132 * live[188] * live[189] - inv20 * t2300 * t2301;
+    let t2309 = 1842.9129686423132 * live[189] * live[190] - live[784]
+        - inv20 * t2300 * t2302;
+    let t2310 = live[783] - inv20 * t2300 * t2303
+        - 1842.9129686423132 * live[189] * live[191];
+    let t2311 = 0.0875 * live[783] + live[804] + 0.0031799702681776175
+        - inv20 * t2300 * t2304 - 1842.9129686423132 * live[189] * live[192];
+    let t2312 = live[7] * live[782] - 0.1946 * live[783] - live[6] * live[802];
+    let t2313 = t2312 - 1842.9129686423132 * live[189] * live[815]
+        - inv20 * t2300 * t2305;
+    let t2314 = live[7] * live[802] + live[6] * live[782] - 0.1946 * live[784];
+    let t2315 = t2314 - 1842.9129686423132 * live[189] * live[816]
+        - inv20 * t2300 * t2306;
+    let t2316 = 2.50000279
+        - 1842.9129686423132
+            * (live[212] * live[212] + live[204] * live[204] + live[196] * live[196]
+                + live[188] * live[188]) - inv14 * t2250 * t2250 - inv15 * t2257 * t2257
+        - inv16 * t2267 * t2267 - inv17 * t2274 * t2274 - inv18 * t2284 * t2284
+        - inv19 * t2291 * t2291 - inv20 * t2301 * t2301 - inv21 * t2308 * t2308;
+    let inv22 = 1.0 / t2316;
+    let t2317 = 1842.9129686423132
+        * (live[212] * live[214] + live[204] * live[206] + live[196] * live[198]
+            + live[188] * live[190]) - inv14 * t2250 * t2251 - inv15 * t2257 * t2258
+        - inv16 * t2267 * t2268 - inv17 * t2274 * t2275 - inv18 * t2284 * t2285
+        - inv19 * t2291 * t2292 - inv20 * t2301 * t2302 - inv21 * t2308 * t2309;
+    let t2318 = -1842.9129686423132
+        * (live[212] * live[215] + live[204] * live[207] + live[196] * live[199]
+            + live[188] * live[191]) - inv14 * t2250 * t2252 - inv15 * t2257 * t2259
+        - inv16 * t2267 * t2269 - inv17 * t2274 * t2276 - inv18 * t2284 * t2286
+        - inv19 * t2291 * t2293 - inv20 * t2301 * t2303 - inv21 * t2308 * t2310;
+    let t2319 = -1842.9129686423132
+        * (live[212] * live[216] + live[204] * live[208] + live[196] * live[200]
+            + live[188] * live[192]) - inv14 * t2250 * t2253 - inv15 * t2257 * t2260
+        - inv16 * t2267 * t2270 - inv17 * t2274 * t2277 - inv18 * t2284 * t2287
+        - inv19 * t2291 * t2294 - inv20 * t2301 * t2304 - inv21 * t2308 * t2311;
+    let t2320 = live[760] + live[768] + live[776] + live[784];
+    let t2321 = t2320
+        - 1842.9129686423132
+            * (live[212] * live[824] + live[204] * live[821] + live[196] * live[818]
+                + live[188] * live[815]) - inv14 * t2250 * t2254 - inv15 * t2257 * t2262
+        - inv16 * t2267 * t2271 - inv17 * t2274 * t2279 - inv18 * t2284 * t2288
+        - inv19 * t2291 * t2296 - inv20 * t2301 * t2305 - inv21 * t2308 * t2313;
+    let t2322 = live[759] + live[767] + live[775] + live[783];
+    let t2323 = -1842.9129686423132
+        * (live[212] * live[825] + live[204] * live[822] + live[196] * live[819]
+            + live[188] * live[816]) - inv14 * t2250 * t2255 - inv15 * t2257 * t2264
+        - inv16 * t2267 * t2272 - inv17 * t2274 * t2281 - inv18 * t2284 * t2289
+        - inv19 * t2291 * t2298 - inv20 * t2301 * t2306 - inv21 * t2308 * t2315 - t2322;
+    let t2324 = 2.50000279
+        - 1842.9129686423132
+            * (live[214] * live[214] + live[206] * live[206] + live[198] * live[198]
+                + live[190] * live[190]) - inv14 * t2251 * t2251 - inv15 * t2258 * t2258
+        - inv16 * t2268 * t2268 - inv17 * t2275 * t2275 - inv18 * t2285 * t2285
+        - inv19 * t2292 * t2292 - inv20 * t2302 * t2302 - inv21 * t2309 * t2309
+        - inv22 * t2317 * t2317;
+    let inv23 = 1.0 / t2324;
+    let t2325 = 1842.9129686423132
+        * (live[214] * live[215] + live[206] * live[207] + live[198] * live[199]
+            + live[190] * live[191]) - inv14 * t2251 * t2252 - inv15 * t2258 * t2259
+        - inv16 * t2268 * t2269 - inv17 * t2275 * t2276 - inv18 * t2285 * t2286
+        - inv19 * t2292 * t2293 - inv20 * t2302 * t2303 - inv21 * t2309 * t2310
+        - inv22 * t2317 * t2318;
+    let t2326 = 1842.9129686423132
+        * (live[214] * live[216] + live[206] * live[208] + live[198] * live[200]
+            + live[190] * live[192]) - t2320 - inv14 * t2251 * t2253
+        - inv15 * t2258 * t2260 - inv16 * t2268 * t2270 - inv17 * t2275 * t2277
+        - inv18 * t2285 * t2287 - inv19 * t2292 * t2294 - inv20 * t2302 * t2304
+        - inv21 * t2309 * t2311 - inv22 * t2317 * t2319;
+    let t2327 = 1842.9129686423132
+        * (live[214] * live[824] + live[206] * live[821] + live[198] * live[818]
+            + live[190] * live[815]) - inv14 * t2251 * t2254 - inv15 * t2258 * t2262
+        - inv16 * t2268 * t2271 - inv17 * t2275 * t2279 - inv18 * t2285 * t2288
+        - inv19 * t2292 * t2296 - inv20 * t2302 * t2305 - inv21 * t2309 * t2313
+        - inv22 * t2317 * t2321;
+    let t2328 = live[755] + live[763] + live[771] + live[779];
+    let t2329 = 1842.9129686423132
+        * (live[214] * live[825] + live[206] * live[822] + live[198] * live[819]
+            + live[190] * live[816]) + t2328 - inv14 * t2251 * t2255
+        - inv15 * t2258 * t2264 - inv16 * t2268 * t2272 - inv17 * t2275 * t2281
+        - inv18 * t2285 * t2289 - inv19 * t2292 * t2298 - inv20 * t2302 * t2306
+        - inv21 * t2309 * t2315 - inv22 * t2317 * t2323;
+    let t2330 = 2.50000279
+        - 1842.9129686423132
+            * (live[215] * live[215] + live[207] * live[207] + live[199] * live[199]
+                + live[191] * live[191]) - inv14 * t2252 * t2252 - inv15 * t2259 * t2259
+        - inv16 * t2269 * t2269 - inv17 * t2276 * t2276 - inv18 * t2286 * t2286
+        - inv19 * t2293 * t2293 - inv20 * t2303 * t2303 - inv21 * t2310 * t2310
+        - inv22 * t2318 * t2318 - inv23 * t2325 * t2325;
+    let inv24 = 1.0 / t2330;
+    let t2331 = t2322 - inv14 * t2252 * t2253 - inv15 * t2259 * t2260
+        - inv16 * t2269 * t2270 - inv17 * t2276 * t2277 - inv18 * t2286 * t2287
+        - inv19 * t2293 * t2294 - inv20 * t2303 * t2304 - inv21 * t2310 * t2311
+        - inv22 * t2318 * t2319 - inv23 * t2325 * t2326
+        - 1842.9129686423132
+            * (live[215] * live[216] + live[207] * live[208] + live[199] * live[200]
+                + live[191] * live[192]);
+    let t2332 = -1842.9129686423132
+        * (live[215] * live[824] + live[207] * live[821] + live[199] * live[818]
+            + live[191] * live[815]) - t2328 - inv14 * t2252 * t2254
+        - inv15 * t2259 * t2262 - inv16 * t2269 * t2271 - inv17 * t2276 * t2279
+        - inv18 * t2286 * t2288 - inv19 * t2293 * t2296 - inv20 * t2303 * t2305
+        - inv21 * t2310 * t2313 - inv22 * t2318 * t2321 - inv23 * t2325 * t2327;
+    let t2333 = -1842.9129686423132
+        * (live[215] * live[825] + live[207] * live[822] + live[199] * live[819]
+            + live[191] * live[816]) - inv14 * t2252 * t2255 - inv15 * t2259 * t2264
+        - inv16 * t2269 * t2272 - inv17 * t2276 * t2281 - inv18 * t2286 * t2289
+        - inv19 * t2293 * t2298 - inv20 * t2303 * t2306 - inv21 * t2310 * t2315
+        - inv22 * t2318 * t2323 - inv23 * t2325 * t2329;
+    let t2334 = 2.0
+        * (0.0875 * live[767] - 0.1946 * live[755] - 0.0875 * live[759]
+            - 0.1946 * live[763])
+        + 2.0
+            * (0.1946 * live[771] + 0.1946 * live[779] + 0.0875 * live[783]
+                - 0.0875 * live[775]);
+    let t2335 = live[755] - live[779];
+    let t2336 = live[763] - live[771];
+    let t2337 = live[789] + live[794] + live[799] + live[804] + t2334
+        + 0.3892 * (t2335 + t2336) + 0.028756205778960466 - inv14 * t2253 * t2253
+        - inv15 * t2260 * t2260 - inv16 * t2270 * t2270 - inv17 * t2277 * t2277
+        - inv18 * t2287 * t2287 - inv19 * t2294 * t2294 - inv20 * t2304 * t2304
+        - inv21 * t2311 * t2311 - inv22 * t2319 * t2319 - inv23 * t2326 * t2326
+        - inv24 * t2331 * t2331
+        - 1842.9129686423132
+            * (live[216] * live[216] + live[208] * live[208] + live[200] * live[200]
+                + live[192] * live[192]);
+    let inv25 = 1.0 / t2337;
+    let t2338 = t2261 + t2278 + t2295 + t2312 + 0.0875 * (t2335 - t2336)
+        - inv14 * t2253 * t2254 - inv15 * t2260 * t2262 - inv16 * t2270 * t2271
+        - inv17 * t2277 * t2279 - inv18 * t2287 * t2288 - inv19 * t2294 * t2296
+        - inv20 * t2304 * t2305 - inv21 * t2311 * t2313 - inv22 * t2319 * t2321
+        - inv23 * t2326 * t2327 - inv24 * t2331 * t2332
+        - 1842.9129686423132
+            * (live[216] * live[824] + live[208] * live[821] + live[200] * live[818]
+                + live[192] * live[815]);
+    let t2339 = t2263 + t2280 + t2297 + t2314 - inv14 * t2253 * t2255
+        - inv15 * t2260 * t2264 - inv16 * t2270 * t2272 - inv17 * t2277 * t2281
+        - inv18 * t2287 * t2289 - inv19 * t2294 * t2298 - inv20 * t2304 * t2306
+        - inv21 * t2311 * t2315 - inv22 * t2319 * t2323 - inv23 * t2326 * t2329
+        - inv24 * t2331 * t2333
+        - 1842.9129686423132
+            * (live[216] * live[825] + live[208] * live[822] + live[200] * live[819]
+                + live[192] * live[816]);
+    let t2340 = 2.0 * (live[118] * live[761] + live[82] * live[769])
+        + 2.0 * (live[46] * live[777] + live[7] * live[785]) + live[117] * live[790]
+        + live[81] * live[795] + live[45] * live[800] + live[6] * live[805];
+    let t2341 = 0.001231440536717216 * (live[33] + live[69] + live[105] + live[141])
+        + 0.175 * (live[759] + live[775] - live[767] - live[783]) + t2334
+        + 0.06856287148776874 - inv14 * t2254 * t2254 - inv15 * t2262 * t2262
+        - inv16 * t2271 * t2271 - inv17 * t2279 * t2279 - inv18 * t2288 * t2288
+        - inv19 * t2296 * t2296 - inv20 * t2305 * t2305 - inv21 * t2313 * t2313
+        - inv22 * t2321 * t2321 - inv23 * t2327 * t2327 - inv24 * t2332 * t2332
+        - inv25 * t2338 * t2338 - t2340
+        - 1842.9129686423132
+            * (live[824] * live[824] + live[821] * live[821] + live[818] * live[818]
+                + live[815] * live[815]);
+    let inv26 = 1.0 / t2341;
+    let t2342 = live[756] + live[764] + live[772] + live[780] + live[118] * live[790]
+        + live[82] * live[795] + live[46] * live[800] + live[7] * live[805]
+        + 0.0875 * (live[760] + live[776] - live[768] - live[784])
+        - inv14 * t2254 * t2255 - inv15 * t2262 * t2264 - inv16 * t2271 * t2272
+        - inv17 * t2279 * t2281 - inv18 * t2288 * t2289 - inv19 * t2296 * t2298
+        - inv20 * t2305 * t2306 - inv21 * t2313 * t2315 - inv22 * t2321 * t2323
+        - inv23 * t2327 * t2329 - inv24 * t2332 * t2333 - inv25 * t2338 * t2339
+        - 2.0
+            * (live[117] * live[761] + live[81] * live[769] + live[45] * live[777]
+                + live[6] * live[785])
+        - 1842.9129686423132
+            * (live[824] * live[825] + live[821] * live[822] + live[818] * live[819]
+                + live[815] * live[816]);
+    let t2343 = t2334 + t2340 + 0.07421995812560708 - live[788] - live[793] - live[798]
+        - live[803] - inv14 * t2255 * t2255 - inv15 * t2264 * t2264
+        - inv16 * t2272 * t2272 - inv17 * t2281 * t2281 - inv18 * t2289 * t2289
+        - inv19 * t2298 * t2298 - inv20 * t2306 * t2306 - inv21 * t2315 * t2315
+        - inv22 * t2323 * t2323 - inv23 * t2329 * t2329 - inv24 * t2333 * t2333
+        - inv25 * t2339 * t2339 - inv26 * t2342 * t2342
+        - 1842.9129686423132
+            * (live[825] * live[825] + live[822] * live[822] + live[819] * live[819]
+                + live[816] * live[816]);
+    let inv27 = 1.0 / t2343;
+    let t2344 = 1842.9129686423132 * (live[823] * inv14 * t2249 - live[213]);
+    let t2345 = 1842.9129686423132 * (live[823] * inv14 * t2250 - live[212])
+        - inv15 * t2257 * t2344;
+    let t2346 = 1842.9129686423132 * (live[214] + live[823] * inv14 * t2251)
+        - inv15 * t2258 * t2344 - inv22 * t2317 * t2345;
+    let t2347 = 1842.9129686423132 * (live[823] * inv14 * t2252 - live[215])
+        - inv15 * t2259 * t2344 - inv22 * t2318 * t2345 - inv23 * t2325 * t2346;
+    live[1649] = t2213;
+    live[1650] = t2215;
+    live[1651] = t2216;
+    live[1652] = t2217;
+    live[1653] = t2218;
+    live[1654] = t2219;
+    live[1655] = t2220;
+    live[1656] = t2221;
+    live[1657] = t2222;
+    live[1658] = t2229;
+    live[1659] = t2232;
+    live[1660] = t2233;
+    live[1661] = t2234;
+    live[1662] = t2238;
+    live[1663] = t2240;
+    live[1664] = t2241;
+    live[1665] = t2242;
+    live[1666] = t2243;
+    live[1667] = t2244;
+    live[1668] = t2245;
+    live[1669] = t2246;
+    live[1670] = t2247;
+    live[1671] = inv14;
+    live[1672] = t2249;
+    live[1673] = t2250;
+    live[1674] = t2251;
+    live[1675] = t2252;
+    live[1676] = t2253;
+    live[1677] = t2254;
+    live[1678] = t2255;
+    live[1679] = inv15;
+    live[1680] = t2257;
+    live[1681] = t2258;
+    live[1682] = t2259;
+    live[1683] = t2260;
+    live[1684] = t2262;
+    live[1685] = t2264;
+    live[1686] = inv16;
+    live[1687] = t2266;
+    live[1688] = t2267;
+    live[1689] = t2268;
+    live[1690] = t2269;
+    live[1691] = t2270;
+    live[1692] = t2271;
+    live[1693] = t2272;
+    live[1694] = inv17;
+    live[1695] = t2274;
+    live[1696] = t2275;
+    live[1697] = t2276;
+    live[1698] = t2277;
+    live[1699] = t2279;
+    live[1700] = t2281;
+    live[1701] = inv18;
+    live[1702] = t2283;
+    live[1703] = t2284;
+    live[1704] = t2285;
+    live[1705] = t2286;
+    live[1706] = t2287;
+    live[1707] = t2288;
+    live[1708] = t2289;
+    live[1709] = inv19;
+    live[1710] = t2291;
+    live[1711] = t2292;
+    live[1712] = t2293;
+    live[1713] = t2294;
+    live[1714] = t2296;
+    live[1715] = t2298;
+    live[1716] = inv20;
+    live[1717] = t2300;
+    live[1718] = t2301;
+    live[1719] = t2302;
+    live[1720] = t2303;
+    live[1721] = t2304;
+    live[1722] = t2305;
+    live[1723] = t2306;
+    live[1724] = inv21;
+    live[1725] = t2308;
+    live[1726] = t2309;
+    live[1727] = t2310;
+    live[1728] = t2311;
+    live[1729] = t2313;
+    live[1730] = t2315;
+    live[1731] = inv22;
+    live[1732] = t2317;
+    live[1733] = t2318;
+    live[1734] = t2319;
+    live[1735] = t2321;
+    live[1736] = t2323;
+    live[1737] = inv23;
+    live[1738] = t2325;
+    live[1739] = t2326;
+    live[1740] = t2327;
+    live[1741] = t2329;
+    live[1742] = inv24;
+    live[1743] = t2331;
+    live[1744] = t2332;
+    live[1745] = t2333;
+    live[1746] = inv25;
+    live[1747] = t2338;
+    live[1748] = t2339;
+    live[1749] = inv26;
+    live[1750] = t2342;
+    live[1751] = inv27;
+    live[1752] = t2344;
+    live[1753] = t2345;
+    live[1754] = t2346;
+    live[1755] = t2347;
+    out.2[4][4] = inv26 + inv26 * inv26 * t2342 * t2342 * inv27;
+    out.2[5][5] = inv27;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part16(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part16_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part16`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part16_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part16`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part16_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2348 = 1842.9129686423132 * (live[823] * live[1671] * live[1676] - live[216])
+        - live[1679] * live[1683] * live[1752] - live[1731] * live[1734] * live[1753]
+        - live[1737] * live[1739] * live[1754] - live[1742] * live[1743] * live[1755];
+    let t2349 = 1842.9129686423132 * (live[823] * live[1671] * live[1677] - live[824])
+        - live[1679] * live[1684] * live[1752] - live[1731] * live[1735] * live[1753]
+        - live[1737] * live[1740] * live[1754] - live[1742] * live[1744] * live[1755]
+        - live[1746] * live[1747] * t2348;
+    let t2350 = 1842.9129686423132 * (live[823] * live[1671] * live[1678] - live[825])
+        - live[1679] * live[1685] * live[1752] - live[1731] * live[1736] * live[1753]
+        - live[1737] * live[1741] * live[1754] - live[1742] * live[1745] * live[1755]
+        - live[1746] * live[1748] * t2348 - live[1749] * live[1750] * t2349;
+    let t2351 = live[1751] * t2350;
+    let t2352 = live[1749] * (t2349 - live[1750] * live[1751] * t2350);
+    let t2353 = live[1746]
+        * (t2348 - live[1747] * t2352 - live[1748] * live[1751] * t2350);
+    let t2354 = live[1742]
+        * (live[1755] - live[1743] * t2353 - live[1744] * t2352
+            - live[1745] * live[1751] * t2350);
+    let t2355 = live[1737]
+        * (live[1754] - live[1738] * t2354 - live[1739] * t2353 - live[1740] * t2352
+            - live[1741] * live[1751] * t2350);
+    let t2356 = live[1731]
+        * (live[1753] - live[1732] * t2355 - live[1733] * t2354 - live[1734] * t2353
+            - live[1735] * t2352 - live[1736] * live[1751] * t2350);
+    let t2357 = -live[1724]
+        * (live[1725] * t2356 + live[1726] * t2355 + live[1727] * t2354
+            + live[1728] * t2353 + live[1729] * t2352 + live[1730] * live[1751] * t2350);
+    let t2358 = -live[1716]
+        * (live[1717] * t2357 + live[1718] * t2356 + live[1719] * t2355
+            + live[1720] * t2354 + live[1721] * t2353 + live[1722] * t2352
+            + live[1723] * live[1751] * t2350);
+    let t2359 = 1842.9129686423132
+        * (live[190] * t2355 - live[814] * t2358 - live[189] * t2357 - live[188] * t2356
+            - live[191] * t2354 - live[192] * t2353 - live[815] * t2352
+            - live[816] * live[1751] * t2350);
+    let t2360 = -live[1709]
+        * (live[1710] * t2356 + live[1711] * t2355 + live[1712] * t2354
+            + live[1713] * t2353 + live[1714] * t2352 + live[1715] * live[1751] * t2350);
+    let t2361 = -live[1701]
+        * (live[1702] * t2360 + live[1703] * t2356 + live[1704] * t2355
+            + live[1705] * t2354 + live[1706] * t2353 + live[1707] * t2352
+            + live[1708] * live[1751] * t2350);
+    let t2362 = 1842.9129686423132
+        * (live[198] * t2355 - live[817] * t2361 - live[197] * t2360 - live[196] * t2356
+            - live[199] * t2354 - live[200] * t2353 - live[818] * t2352
+            - live[819] * live[1751] * t2350);
+    let t2363 = -live[1694]
+        * (live[1695] * t2356 + live[1696] * t2355 + live[1697] * t2354
+            + live[1698] * t2353 + live[1699] * t2352 + live[1700] * live[1751] * t2350);
+    let t2364 = -live[1686]
+        * (live[1687] * t2363 + live[1688] * t2356 + live[1689] * t2355
+            + live[1690] * t2354 + live[1691] * t2353 + live[1692] * t2352
+            + live[1693] * live[1751] * t2350);
+    let t2365 = 1842.9129686423132
+        * (live[206] * t2355 - live[820] * t2364 - live[205] * t2363 - live[204] * t2356
+            - live[207] * t2354 - live[208] * t2353 - live[821] * t2352
+            - live[822] * live[1751] * t2350);
+    let t2366 = live[1679]
+        * (live[1752] - live[1680] * t2356 - live[1681] * t2355 - live[1682] * t2354
+            - live[1683] * t2353 - live[1684] * t2352 - live[1685] * live[1751] * t2350);
+    let t2367 = live[1671]
+        * (-1842.9129686423132 * live[823] - live[1672] * t2366 - live[1673] * t2356
+            - live[1674] * t2355 - live[1675] * t2354 - live[1676] * t2353
+            - live[1677] * t2352 - live[1678] * live[1751] * t2350);
+    let t2368 = live[1671] * (live[1672] * live[1679] * live[1680] - live[1673]);
+    let t2369 = live[1671] * (live[1672] * live[1679] * live[1681] - live[1674])
+        - live[1731] * live[1732] * t2368;
+    let t2370 = live[1671] * (live[1672] * live[1679] * live[1682] - live[1675])
+        - live[1731] * live[1733] * t2368 - live[1737] * live[1738] * t2369;
+    let t2371 = live[1671] * (live[1672] * live[1679] * live[1683] - live[1676])
+        - live[1731] * live[1734] * t2368 - live[1737] * live[1739] * t2369
+        - live[1742] * live[1743] * t2370;
+    let t2372 = live[1671] * (live[1672] * live[1679] * live[1684] - live[1677])
+        - live[1731] * live[1735] * t2368 - live[1737] * live[1740] * t2369
+        - live[1742] * live[1744] * t2370 - live[1746] * live[1747] * t2371;
+    let t2373 = live[1671] * (live[1672] * live[1679] * live[1685] - live[1678])
+        - live[1731] * live[1736] * t2368 - live[1737] * live[1741] * t2369
+        - live[1742] * live[1745] * t2370 - live[1746] * live[1748] * t2371
+        - live[1749] * live[1750] * t2372;
+    let t2374 = live[1751] * t2373;
+    let t2375 = live[1749] * (t2372 - live[1750] * live[1751] * t2373);
+    let t2376 = live[1746]
+        * (t2371 - live[1747] * t2375 - live[1748] * live[1751] * t2373);
+    let t2377 = live[1742]
+        * (t2370 - live[1743] * t2376 - live[1744] * t2375
+            - live[1745] * live[1751] * t2373);
+    let t2378 = live[1737]
+        * (t2369 - live[1738] * t2377 - live[1739] * t2376 - live[1740] * t2375
+            - live[1741] * live[1751] * t2373);
+    let t2379 = live[1731]
+        * (t2368 - live[1732] * t2378 - live[1733] * t2377 - live[1734] * t2376
+            - live[1735] * t2375 - live[1736] * live[1751] * t2373);
+    let t2380 = -live[1724]
+        * (live[1725] * t2379 + live[1726] * t2378 + live[1727] * t2377
+            + live[1728] * t2376 + live[1729] * t2375 + live[1730] * live[1751] * t2373);
+    let t2381 = -live[1716]
+        * (live[1717] * t2380 + live[1718] * t2379 + live[1719] * t2378
+            + live[1720] * t2377 + live[1721] * t2376 + live[1722] * t2375
+            + live[1723] * live[1751] * t2373);
+    let t2382 = 1842.9129686423132
+        * (live[190] * t2378 - live[814] * t2381 - live[189] * t2380 - live[188] * t2379
+            - live[191] * t2377 - live[192] * t2376 - live[815] * t2375
+            - live[816] * live[1751] * t2373);
+    let t2383 = -live[1709]
+        * (live[1710] * t2379 + live[1711] * t2378 + live[1712] * t2377
+            + live[1713] * t2376 + live[1714] * t2375 + live[1715] * live[1751] * t2373);
+    let t2384 = -live[1701]
+        * (live[1702] * t2383 + live[1703] * t2379 + live[1704] * t2378
+            + live[1705] * t2377 + live[1706] * t2376 + live[1707] * t2375
+            + live[1708] * live[1751] * t2373);
+    let t2385 = 1842.9129686423132
+        * (live[198] * t2378 - live[817] * t2384 - live[197] * t2383 - live[196] * t2379
+            - live[199] * t2377 - live[200] * t2376 - live[818] * t2375
+            - live[819] * live[1751] * t2373);
+    let t2386 = -live[1694]
+        * (live[1695] * t2379 + live[1696] * t2378 + live[1697] * t2377
+            + live[1698] * t2376 + live[1699] * t2375 + live[1700] * live[1751] * t2373);
+    let t2387 = -live[1686]
+        * (live[1687] * t2386 + live[1688] * t2379 + live[1689] * t2378
+            + live[1690] * t2377 + live[1691] * t2376 + live[1692] * t2375
+            + live[1693] * live[1751] * t2373);
+    let t2388 = 1842.9129686423132
+        * (live[206] * t2378 - live[820] * t2387 - live[205] * t2386 - live[204] * t2379
+            - live[207] * t2377 - live[208] * t2376 - live[821] * t2375
+            - live[822] * live[1751] * t2373);
+    let t2389 = -live[1679]
+        * (live[1671] * live[1672] + live[1680] * t2379 + live[1681] * t2378
+            + live[1682] * t2377 + live[1683] * t2376 + live[1684] * t2375
+            + live[1685] * live[1751] * t2373);
+    let t2390 = live[1679] * (live[1680] * live[1731] * live[1732] - live[1681]);
+    let t2391 = live[1679] * (live[1680] * live[1731] * live[1733] - live[1682])
+        - live[1737] * live[1738] * t2390;
+    let t2392 = live[1679] * (live[1680] * live[1731] * live[1734] - live[1683])
+        - live[1737] * live[1739] * t2390 - live[1742] * live[1743] * t2391;
+    let t2393 = live[1679] * (live[1680] * live[1731] * live[1735] - live[1684])
+        - live[1737] * live[1740] * t2390 - live[1742] * live[1744] * t2391
+        - live[1746] * live[1747] * t2392;
+    let t2394 = live[1679] * (live[1680] * live[1731] * live[1736] - live[1685])
+        - live[1737] * live[1741] * t2390 - live[1742] * live[1745] * t2391
+        - live[1746] * live[1748] * t2392 - live[1749] * live[1750] * t2393;
+    let t2395 = live[1751] * t2394;
+    let t2396 = live[1749] * (t2393 - live[1750] * live[1751] * t2394);
+    let t2397 = live[1746]
+        * (t2392 - live[1747] * t2396 - live[1748] * live[1751] * t2394);
+    let t2398 = live[1742]
+        * (t2391 - live[1743] * t2397 - live[1744] * t2396
+            - live[1745] * live[1751] * t2394);
+    let t2399 = live[1737]
+        * (t2390 - live[1738] * t2398 - live[1739] * t2397 - live[1740] * t2396
+            - live[1741] * live[1751] * t2394);
+    let t2400 = -live[1731]
+        * (live[1679] * live[1680] + live[1732] * t2399 + live[1733] * t2398
+            + live[1734] * t2397 + live[1735] * t2396 + live[1736] * live[1751] * t2394);
+    let t2401 = -live[1724]
+        * (live[1725] * t2400 + live[1726] * t2399 + live[1727] * t2398
+            + live[1728] * t2397 + live[1729] * t2396 + live[1730] * live[1751] * t2394);
+    let t2402 = -live[1716]
+        * (live[1717] * t2401 + live[1718] * t2400 + live[1719] * t2399
+            + live[1720] * t2398 + live[1721] * t2397 + live[1722] * t2396
+            + live[1723] * live[1751] * t2394);
+    let t2403 = 1842.9129686423132
+        * (live[190] * t2399 - live[814] * t2402 - live[189] * t2401 - live[188] * t2400
+            - live[191] * t2398 - live[192] * t2397 - live[815] * t2396
+            - live[816] * live[1751] * t2394);
+    let t2404 = -live[1709]
+        * (live[1710] * t2400 + live[1711] * t2399 + live[1712] * t2398
+            + live[1713] * t2397 + live[1714] * t2396 + live[1715] * live[1751] * t2394);
+    let t2405 = -live[1701]
+        * (live[1702] * t2404 + live[1703] * t2400 + live[1704] * t2399
+            + live[1705] * t2398 + live[1706] * t2397 + live[1707] * t2396
+            + live[1708] * live[1751] * t2394);
+    let t2406 = 1842.9129686423132
+        * (live[198] * t2399 - live[817] * t2405 - live[197] * t2404 - live[196] * t2400
+            - live[199] * t2398 - live[200] * t2397 - live[818] * t2396
+            - live[819] * live[1751] * t2394);
+    let t2407 = -live[1694]
+        * (live[1695] * t2400 + live[1696] * t2399 + live[1697] * t2398
+            + live[1698] * t2397 + live[1699] * t2396 + live[1700] * live[1751] * t2394);
+    let t2408 = -live[1686]
+        * (live[1687] * t2407 + live[1688] * t2400 + live[1689] * t2399
+            + live[1690] * t2398 + live[1691] * t2397 + live[1692] * t2396
+            + live[1693] * live[1751] * t2394);
+    let t2409 = 1842.9129686423132
+        * (live[206] * t2399 - live[820] * t2408 - live[205] * t2407 - live[204] * t2400
+            - live[207] * t2398 - live[208] * t2397 - live[821] * t2396
+            - live[822] * live[1751] * t2394);
+    let t2410 = 1842.9129686423132 * (live[820] * live[1686] * live[1687] - live[205]);
+    let t2411 = 1842.9129686423132 * (live[820] * live[1686] * live[1688] - live[204])
+        - live[1694] * live[1695] * t2410;
+    let t2412 = 1842.9129686423132 * (live[206] + live[820] * live[1686] * live[1689])
+        - live[1694] * live[1696] * t2410 - live[1731] * live[1732] * t2411;
+    let t2413 = 1842.9129686423132 * (live[820] * live[1686] * live[1690] - live[207])
+        - live[1694] * live[1697] * t2410 - live[1731] * live[1733] * t2411
+        - live[1737] * live[1738] * t2412;
+    let t2414 = 1842.9129686423132 * (live[820] * live[1686] * live[1691] - live[208])
+        - live[1694] * live[1698] * t2410 - live[1731] * live[1734] * t2411
+        - live[1737] * live[1739] * t2412 - live[1742] * live[1743] * t2413;
+    let t2415 = 1842.9129686423132 * (live[820] * live[1686] * live[1692] - live[821])
+        - live[1694] * live[1699] * t2410 - live[1731] * live[1735] * t2411
+        - live[1737] * live[1740] * t2412 - live[1742] * live[1744] * t2413
+        - live[1746] * live[1747] * t2414;
+    let t2416 = 1842.9129686423132 * (live[820] * live[1686] * live[1693] - live[822])
+        - live[1694] * live[1700] * t2410 - live[1731] * live[1736] * t2411
+        - live[1737] * live[1741] * t2412 - live[1742] * live[1745] * t2413
+        - live[1746] * live[1748] * t2414 - live[1749] * live[1750] * t2415;
+    let t2417 = live[1751] * t2416;
+    let t2418 = live[1749] * (t2415 - live[1750] * live[1751] * t2416);
+    let t2419 = live[1746]
+        * (t2414 - live[1747] * t2418 - live[1748] * live[1751] * t2416);
+    let t2420 = live[1742]
+        * (t2413 - live[1743] * t2419 - live[1744] * t2418
+            - live[1745] * live[1751] * t2416);
+    let t2421 = live[1737]
+        * (t2412 - live[1738] * t2420 - live[1739] * t2419 - live[1740] * t2418
+            - live[1741] * live[1751] * t2416);
+    let t2422 = live[1731]
+        * (t2411 - live[1732] * t2421 - live[1733] * t2420 - live[1734] * t2419
+            - live[1735] * t2418 - live[1736] * live[1751] * t2416);
+    let t2423 = -live[1724]
+        * (live[1725] * t2422 + live[1726] * t2421 + live[1727] * t2420
+            + live[1728] * t2419 + live[1729] * t2418 + live[1730] * live[1751] * t2416);
+    let t2424 = -live[1716]
+        * (live[1717] * t2423 + live[1718] * t2422 + live[1719] * t2421
+            + live[1720] * t2420 + live[1721] * t2419 + live[1722] * t2418
+            + live[1723] * live[1751] * t2416);
+    let t2425 = 1842.9129686423132
+        * (live[190] * t2421 - live[814] * t2424 - live[189] * t2423 - live[188] * t2422
+            - live[191] * t2420 - live[192] * t2419 - live[815] * t2418
+            - live[816] * live[1751] * t2416);
+    let t2426 = -live[1709]
+        * (live[1710] * t2422 + live[1711] * t2421 + live[1712] * t2420
+            + live[1713] * t2419 + live[1714] * t2418 + live[1715] * live[1751] * t2416);
+    let t2427 = -live[1701]
+        * (live[1702] * t2426 + live[1703] * t2422 + live[1704] * t2421
+            + live[1705] * t2420 + live[1706] * t2419 + live[1707] * t2418
+            + live[1708] * live[1751] * t2416);
+    let t2428 = 1842.9129686423132
+        * (live[198] * t2421 - live[817] * t2427 - live[197] * t2426 - live[196] * t2422
+            - live[199] * t2420 - live[200] * t2419 - live[818] * t2418
+            - live[819] * live[1751] * t2416);
+    let t2429 = live[1694]
+        * (t2410 - live[1695] * t2422 - live[1696] * t2421 - live[1697] * t2420
+            - live[1698] * t2419 - live[1699] * t2418 - live[1700] * live[1751] * t2416);
+    let t2430 = live[1686]
+        * (-1842.9129686423132 * live[820] - live[1687] * t2429 - live[1688] * t2422
+            - live[1689] * t2421 - live[1690] * t2420 - live[1691] * t2419
+            - live[1692] * t2418 - live[1693] * live[1751] * t2416);
+    let t2431 = live[1686] * (live[1687] * live[1694] * live[1695] - live[1688]);
+    let t2432 = live[1686] * (live[1687] * live[1694] * live[1696] - live[1689])
+        - live[1731] * live[1732] * t2431;
+    let t2433 = live[1686] * (live[1687] * live[1694] * live[1697] - live[1690])
+        - live[1731] * live[1733] * t2431 - live[1737] * live[1738] * t2432;
+    let t2434 = live[1686] * (live[1687] * live[1694] * live[1698] - live[1691])
+        - live[1731] * live[1734] * t2431 - live[1737] * live[1739] * t2432
+        - live[1742] * live[1743] * t2433;
+    let t2435 = live[1686] * (live[1687] * live[1694] * live[1699] - live[1692])
+        - live[1731] * live[1735] * t2431 - live[1737] * live[1740] * t2432
+        - live[1742] * live[1744] * t2433 - live[1746] * live[1747] * t2434;
+    let t2436 = live[1686] * (live[1687] * live[1694] * live[1700] - live[1693])
+        - live[1731] * live[1736] * t2431 - live[1737] * live[1741] * t2432
+        - live[1742] * live[1745] * t2433 - live[1746] * live[1748] * t2434
+        - live[1749] * live[1750] * t2435;
+    let t2437 = live[1751] * t2436;
+    let t2438 = live[1749] * (t2435 - live[1750] * live[1751] * t2436);
+    let t2439 = live[1746]
+        * (t2434 - live[1747] * t2438 - live[1748] * live[1751] * t2436);
+    let t2440 = live[1742]
+        * (t2433 - live[1743] * t2439 - live[1744] * t2438
+            - live[1745] * live[1751] * t2436);
+    let t2441 = live[1737]
+        * (t2432 - live[1738] * t2440 - live[1739] * t2439 - live[1740] * t2438
+            - live[1741] * live[1751] * t2436);
+    let t2442 = live[1731]
+        * (t2431 - live[1732] * t2441 - live[1733] * t2440 - live[1734] * t2439
+            - live[1735] * t2438 - live[1736] * live[1751] * t2436);
+    let t2443 = -live[1724]
+        * (live[1725] * t2442 + live[1726] * t2441 + live[1727] * t2440
+            + live[1728] * t2439 + live[1729] * t2438 + live[1730] * live[1751] * t2436);
+    let t2444 = -live[1716]
+        * (live[1717] * t2443 + live[1718] * t2442 + live[1719] * t2441
+            + live[1720] * t2440 + live[1721] * t2439 + live[1722] * t2438
+            + live[1723] * live[1751] * t2436);
+    let t2445 = 1842.9129686423132
+        * (live[190] * t2441 - live[814] * t2444 - live[189] * t2443 - live[188] * t2442
+            - live[191] * t2440 - live[192] * t2439 - live[815] * t2438
+            - live[816] * live[1751] * t2436);
+    let t2446 = -live[1709]
+        * (live[1710] * t2442 + live[1711] * t2441 + live[1712] * t2440
+            + live[1713] * t2439 + live[1714] * t2438 + live[1715] * live[1751] * t2436);
+    let t2447 = -live[1701]
+        * (live[1702] * t2446 + live[1703] * t2442 + live[1704] * t2441
+            + live[1705] * t2440 + live[1706] * t2439 + live[1707] * t2438
+            + live[1708] * live[1751] * t2436);
+    let t2448 = 1842.9129686423132
+        * (live[198] * t2441 - live[817] * t2447 - live[197] * t2446 - live[196] * t2442
+            - live[199] * t2440 - live[200] * t2439 - live[818] * t2438
+            - live[819] * live[1751] * t2436);
+    let t2449 = -live[1694]
+        * (live[1686] * live[1687] + live[1695] * t2442 + live[1696] * t2441
+            + live[1697] * t2440 + live[1698] * t2439 + live[1699] * t2438
+            + live[1700] * live[1751] * t2436);
+    let t2450 = live[1694] * (live[1695] * live[1731] * live[1732] - live[1696]);
+    let t2451 = live[1694] * (live[1695] * live[1731] * live[1733] - live[1697])
+        - live[1737] * live[1738] * t2450;
+    let t2452 = live[1694] * (live[1695] * live[1731] * live[1734] - live[1698])
+        - live[1737] * live[1739] * t2450 - live[1742] * live[1743] * t2451;
+    let t2453 = live[1694] * (live[1695] * live[1731] * live[1735] - live[1699])
+        - live[1737] * live[1740] * t2450 - live[1742] * live[1744] * t2451
+        - live[1746] * live[1747] * t2452;
+    let t2454 = live[1694] * (live[1695] * live[1731] * live[1736] - live[1700])
+        - live[1737] * live[1741] * t2450 - live[1742] * live[1745] * t2451
+        - live[1746] * live[1748] * t2452 - live[1749] * live[1750] * t2453;
+    let t2455 = live[1751] * t2454;
+    let t2456 = live[1749] * (t2453 - live[1750] * live[1751] * t2454);
+    let t2457 = live[1746]
+        * (t2452 - live[1747] * t2456 - live[1748] * live[1751] * t2454);
+    let t2458 = live[1742]
+        * (t2451 - live[1743] * t2457 - live[1744] * t2456
+            - live[1745] * live[1751] * t2454);
+    let t2459 = live[1737]
+        * (t2450 - live[1738] * t2458 - live[1739] * t2457 - live[1740] * t2456
+            - live[1741] * live[1751] * t2454);
+    let t2460 = -live[1731]
+        * (live[1694] * live[1695] + live[1732] * t2459 + live[1733] * t2458
+            + live[1734] * t2457 + live[1735] * t2456 + live[1736] * live[1751] * t2454);
+    let t2461 = -live[1724]
+        * (live[1725] * t2460 + live[1726] * t2459 + live[1727] * t2458
+            + live[1728] * t2457 + live[1729] * t2456 + live[1730] * live[1751] * t2454);
+    let t2462 = -live[1716]
+        * (live[1717] * t2461 + live[1718] * t2460 + live[1719] * t2459
+            + live[1720] * t2458 + live[1721] * t2457 + live[1722] * t2456
+            + live[1723] * live[1751] * t2454);
+    let t2463 = 1842.9129686423132
+        * (live[190] * t2459 - live[814] * t2462 - live[189] * t2461 - live[188] * t2460
+            - live[191] * t2458 - live[192] * t2457 - live[815] * t2456
+            - live[816] * live[1751] * t2454);
+    let t2464 = -live[1709]
+        * (live[1710] * t2460 + live[1711] * t2459 + live[1712] * t2458
+            + live[1713] * t2457 + live[1714] * t2456 + live[1715] * live[1751] * t2454);
+    let t2465 = -live[1701]
+        * (live[1702] * t2464 + live[1703] * t2460 + live[1704] * t2459
+            + live[1705] * t2458 + live[1706] * t2457 + live[1707] * t2456
+            + live[1708] * live[1751] * t2454);
+    let t2466 = 1842.9129686423132
+        * (live[198] * t2459 - live[817] * t2465 - live[197] * t2464 - live[196] * t2460
+            - live[199] * t2458 - live[200] * t2457 - live[818] * t2456
+            - live[819] * live[1751] * t2454);
+    let t2467 = 1842.9129686423132 * (live[817] * live[1701] * live[1702] - live[197]);
+    let t2468 = 1842.9129686423132 * (live[817] * live[1701] * live[1703] - live[196])
+        - live[1709] * live[1710] * t2467;
+    let t2469 = 1842.9129686423132 * (live[198] + live[817] * live[1701] * live[1704])
+        - live[1709] * live[1711] * t2467 - live[1731] * live[1732] * t2468;
+    let t2470 = 1842.9129686423132 * (live[817] * live[1701] * live[1705] - live[199])
+        - live[1709] * live[1712] * t2467 - live[1731] * live[1733] * t2468
+        - live[1737] * live[1738] * t2469;
+    let t2471 = 1842.9129686423132 * (live[817] * live[1701] * live[1706] - live[200])
+        - live[1709] * live[1713] * t2467 - live[1731] * live[1734] * t2468
+        - live[1737] * live[1739] * t2469 - live[1742] * live[1743] * t2470;
+    let t2472 = 1842.9129686423132 * (live[817] * live[1701] * live[1707] - live[818])
+        - live[1709] * live[1714] * t2467 - live[1731] * live[1735] * t2468
+        - live[1737] * live[1740] * t2469 - live[1742] * live[1744] * t2470
+        - live[1746] * live[1747] * t2471;
+    let t2473 = 1842.9129686423132 * (live[817] * live[1701] * live[1708] - live[819])
+        - live[1709] * live[1715] * t2467 - live[1731] * live[1736] * t2468
+        - live[1737] * live[1741] * t2469 - live[1742] * live[1745] * t2470
+        - live[1746] * live[1748] * t2471 - live[1749] * live[1750] * t2472;
+    let t2474 = live[1751] * t2473;
+    let t2475 = live[1749] * (t2472 - live[1750] * live[1751] * t2473);
+    let t2476 = live[1746]
+        * (t2471 - live[1747] * t2475 - live[1748] * live[1751] * t2473);
+    let t2477 = live[1742]
+        * (t2470 - live[1743] * t2476 - live[1744] * t2475
+            - live[1745] * live[1751] * t2473);
+    let t2478 = live[1737]
+        * (t2469 - live[1738] * t2477 - live[1739] * t2476 - live[1740] * t2475
+            - live[1741] * live[1751] * t2473);
+    let t2479 = live[1731]
+        * (t2468 - live[1732] * t2478 - live[1733] * t2477 - live[1734] * t2476
+            - live[1735] * t2475 - live[1736] * live[1751] * t2473);
+    let t2480 = -live[1724]
+        * (live[1725] * t2479 + live[1726] * t2478 + live[1727] * t2477
+            + live[1728] * t2476 + live[1729] * t2475 + live[1730] * live[1751] * t2473);
+    let t2481 = -live[1716]
+        * (live[1717] * t2480 + live[1718] * t2479 + live[1719] * t2478
+            + live[1720] * t2477 + live[1721] * t2476 + live[1722] * t2475
+            + live[1723] * live[1751] * t2473);
+    let t2482 = 1842.9129686423132
+        * (live[190] * t2478 - live[814] * t2481 - live[189] * t2480 - live[188] * t2479
+            - live[191] * t2477 - live[192] * t2476 - live[815] * t2475
+            - live[816] * live[1751] * t2473);
+    let t2483 = live[1709]
+        * (t2467 - live[1710] * t2479 - live[1711] * t2478 - live[1712] * t2477
+            - live[1713] * t2476 - live[1714] * t2475 - live[1715] * live[1751] * t2473);
+    let t2484 = live[1701]
+        * (-1842.9129686423132 * live[817] - live[1702] * t2483 - live[1703] * t2479
+            - live[1704] * t2478 - live[1705] * t2477 - live[1706] * t2476
+            - live[1707] * t2475 - live[1708] * live[1751] * t2473);
+    let t2485 = live[1701] * (live[1702] * live[1709] * live[1710] - live[1703]);
+    let t2486 = live[1701] * (live[1702] * live[1709] * live[1711] - live[1704])
+        - live[1731] * live[1732] * t2485;
+    let t2487 = live[1701] * (live[1702] * live[1709] * live[1712] - live[1705])
+        - live[1731] * live[1733] * t2485 - live[1737] * live[1738] * t2486;
+    let t2488 = live[1701] * (live[1702] * live[1709] * live[1713] - live[1706])
+        - live[1731] * live[1734] * t2485 - live[1737] * live[1739] * t2486
+        - live[1742] * live[1743] * t2487;
+    let t2489 = live[1701] * (live[1702] * live[1709] * live[1714] - live[1707])
+        - live[1731] * live[1735] * t2485 - live[1737] * live[1740] * t2486
+        - live[1742] * live[1744] * t2487 - live[1746] * live[1747] * t2488;
+    let t2490 = live[1701] * (live[1702] * live[1709] * live[1715] - live[1708])
+        - live[1731] * live[1736] * t2485 - live[1737] * live[1741] * t2486
+        - live[1742] * live[1745] * t2487 - live[1746] * live[1748] * t2488
+        - live[1749] * live[1750] * t2489;
+    let t2491 = live[1751] * t2490;
+    let t2492 = live[1749] * (t2489 - live[1750] * live[1751] * t2490);
+    let t2493 = live[1746]
+        * (t2488 - live[1747] * t2492 - live[1748] * live[1751] * t2490);
+    let t2494 = live[1742]
+        * (t2487 - live[1743] * t2493 - live[1744] * t2492
+            - live[1745] * live[1751] * t2490);
+    let t2495 = live[1737]
+        * (t2486 - live[1738] * t2494 - live[1739] * t2493 - live[1740] * t2492
+            - live[1741] * live[1751] * t2490);
+    let t2496 = live[1731]
+        * (t2485 - live[1732] * t2495 - live[1733] * t2494 - live[1734] * t2493
+            - live[1735] * t2492 - live[1736] * live[1751] * t2490);
+    let t2497 = -live[1724]
+        * (live[1725] * t2496 + live[1726] * t2495 + live[1727] * t2494
+            + live[1728] * t2493 + live[1729] * t2492 + live[1730] * live[1751] * t2490);
+    live[1756] = t2490;
+    live[1757] = t2492;
+    live[1758] = t2493;
+    live[1759] = t2494;
+    live[1760] = t2495;
+    live[1761] = t2496;
+    live[1762] = t2497;
+    out.2[0][10] = t2496;
+    out.2[0][11] = t2479;
+    out.2[0][12] = t2460;
+    out.2[0][13] = t2442;
+    out.2[0][14] = t2422;
+    out.2[0][15] = t2400;
+    out.2[0][16] = t2379;
+    out.2[0][17] = t2356;
+    out.2[1][10] = t2495;
+    out.2[1][11] = t2478;
+    out.2[1][12] = t2459;
+    out.2[1][13] = t2441;
+    out.2[1][14] = t2421;
+    out.2[1][15] = t2399;
+    out.2[1][16] = t2378;
+    out.2[1][17] = t2355;
+    out.2[2][10] = t2494;
+    out.2[2][11] = t2477;
+    out.2[2][12] = t2458;
+    out.2[2][13] = t2440;
+    out.2[2][14] = t2420;
+    out.2[2][15] = t2398;
+    out.2[2][16] = t2377;
+    out.2[2][17] = t2354;
+    out.2[3][10] = t2493;
+    out.2[3][11] = t2476;
+    out.2[3][12] = t2457;
+    out.2[3][13] = t2439;
+    out.2[3][14] = t2419;
+    out.2[3][15] = t2397;
+    out.2[3][16] = t2376;
+    out.2[3][17] = t2353;
+    out.2[4][10] = t2492;
+    out.2[4][11] = t2475;
+    out.2[4][12] = t2456;
+    out.2[4][13] = t2438;
+    out.2[4][14] = t2418;
+    out.2[4][15] = t2396;
+    out.2[4][16] = t2375;
+    out.2[4][17] = t2352;
+    out.2[5][10] = t2491;
+    out.2[5][11] = t2474;
+    out.2[5][12] = t2455;
+    out.2[5][13] = t2437;
+    out.2[5][14] = t2417;
+    out.2[5][15] = t2395;
+    out.2[5][16] = t2374;
+    out.2[5][17] = t2351;
+    out.2[6][10] = t2497;
+    out.2[6][11] = t2480;
+    out.2[6][12] = t2461;
+    out.2[6][13] = t2443;
+    out.2[6][14] = t2423;
+    out.2[6][15] = t2401;
+    out.2[6][16] = t2380;
+    out.2[6][17] = t2357;
+    out.2[7][11] = t2481;
+    out.2[7][12] = t2462;
+    out.2[7][13] = t2444;
+    out.2[7][14] = t2424;
+    out.2[7][15] = t2402;
+    out.2[7][16] = t2381;
+    out.2[7][17] = t2358;
+    out.2[8][11] = t2482;
+    out.2[8][12] = t2463;
+    out.2[8][13] = t2445;
+    out.2[8][14] = t2425;
+    out.2[8][15] = t2403;
+    out.2[8][16] = t2382;
+    out.2[8][17] = t2359;
+    out.2[9][11] = t2483;
+    out.2[9][12] = t2464;
+    out.2[9][13] = t2446;
+    out.2[9][14] = t2426;
+    out.2[9][15] = t2404;
+    out.2[9][16] = t2383;
+    out.2[9][17] = t2360;
+    out.2[10][0] = t2496;
+    out.2[10][1] = t2495;
+    out.2[10][2] = t2494;
+    out.2[10][3] = t2493;
+    out.2[10][4] = t2492;
+    out.2[10][5] = t2491;
+    out.2[10][6] = t2497;
+    out.2[10][11] = t2484;
+    out.2[10][12] = t2465;
+    out.2[10][13] = t2447;
+    out.2[10][14] = t2427;
+    out.2[10][15] = t2405;
+    out.2[10][16] = t2384;
+    out.2[10][17] = t2361;
+    out.2[11][0] = t2479;
+    out.2[11][1] = t2478;
+    out.2[11][2] = t2477;
+    out.2[11][3] = t2476;
+    out.2[11][4] = t2475;
+    out.2[11][5] = t2474;
+    out.2[11][6] = t2480;
+    out.2[11][7] = t2481;
+    out.2[11][8] = t2482;
+    out.2[11][9] = t2483;
+    out.2[11][10] = t2484;
+    out.2[11][11] = 1842.9129686423132
+        * (live[198] * t2478 - live[817] * t2484 - live[197] * t2483 - live[196] * t2479
+            - live[199] * t2477 - live[200] * t2476 - live[818] * t2475
+            - live[819] * live[1751] * t2473) + 1842.9129686423132;
+    out.2[11][12] = t2466;
+    out.2[11][13] = t2448;
+    out.2[11][14] = t2428;
+    out.2[11][15] = t2406;
+    out.2[11][16] = t2385;
+    out.2[11][17] = t2362;
+    out.2[12][0] = t2460;
+    out.2[12][1] = t2459;
+    out.2[12][2] = t2458;
+    out.2[12][3] = t2457;
+    out.2[12][4] = t2456;
+    out.2[12][5] = t2455;
+    out.2[12][6] = t2461;
+    out.2[12][7] = t2462;
+    out.2[12][8] = t2463;
+    out.2[12][9] = t2464;
+    out.2[12][10] = t2465;
+    out.2[12][11] = t2466;
+    out.2[12][12] = live[1694]
+        - live[1694]
+            * (live[1695] * t2460 + live[1696] * t2459 + live[1697] * t2458
+                + live[1698] * t2457 + live[1699] * t2456
+                + live[1700] * live[1751] * t2454);
+    out.2[12][13] = t2449;
+    out.2[12][14] = t2429;
+    out.2[12][15] = t2407;
+    out.2[12][16] = t2386;
+    out.2[12][17] = t2363;
+    out.2[13][0] = t2442;
+    out.2[13][1] = t2441;
+    out.2[13][2] = t2440;
+    out.2[13][3] = t2439;
+    out.2[13][4] = t2438;
+    out.2[13][5] = t2437;
+    out.2[13][6] = t2443;
+    out.2[13][7] = t2444;
+    out.2[13][8] = t2445;
+    out.2[13][9] = t2446;
+    out.2[13][10] = t2447;
+    out.2[13][11] = t2448;
+    out.2[13][12] = t2449;
+    out.2[13][13] = live[1686]
+        - live[1686]
+            * (live[1687] * t2449 + live[1688] * t2442 + live[1689] * t2441
+                + live[1690] * t2440 + live[1691] * t2439 + live[1692] * t2438
+                + live[1693] * live[1751] * t2436);
+    out.2[13][14] = t2430;
+    out.2[13][15] = t2408;
+    out.2[13][16] = t2387;
+    out.2[13][17] = t2364;
+    out.2[14][0] = t2422;
+    out.2[14][1] = t2421;
+    out.2[14][2] = t2420;
+    out.2[14][3] = t2419;
+    out.2[14][4] = t2418;
+    out.2[14][5] = t2417;
+    out.2[14][6] = t2423;
+    out.2[14][7] = t2424;
+    out.2[14][8] = t2425;
+    out.2[14][9] = t2426;
+    out.2[14][10] = t2427;
+    out.2[14][11] = t2428;
+    out.2[14][12] = t2429;
+    out.2[14][13] = t2430;
+    out.2[14][14] = 1842.9129686423132
+        * (live[206] * t2421 - live[820] * t2430 - live[205] * t2429 - live[204] * t2422
+            - live[207] * t2420 - live[208] * t2419 - live[821] * t2418
+            - live[822] * live[1751] * t2416) + 1842.9129686423132;
+    out.2[14][15] = t2409;
+    out.2[14][16] = t2388;
+    out.2[14][17] = t2365;
+    out.2[15][0] = t2400;
+    out.2[15][1] = t2399;
+    out.2[15][2] = t2398;
+    out.2[15][3] = t2397;
+    out.2[15][4] = t2396;
+    out.2[15][5] = t2395;
+    out.2[15][6] = t2401;
+    out.2[15][7] = t2402;
+    out.2[15][8] = t2403;
+    out.2[15][9] = t2404;
+    out.2[15][10] = t2405;
+    out.2[15][11] = t2406;
+    out.2[15][12] = t2407;
+    out.2[15][13] = t2408;
+    out.2[15][14] = t2409;
+    out.2[15][15] = live[1679]
+        - live[1679]
+            * (live[1680] * t2400 + live[1681] * t2399 + live[1682] * t2398
+                + live[1683] * t2397 + live[1684] * t2396
+                + live[1685] * live[1751] * t2394);
+    out.2[15][16] = t2389;
+    out.2[15][17] = t2366;
+    out.2[16][0] = t2379;
+    out.2[16][1] = t2378;
+    out.2[16][2] = t2377;
+    out.2[16][3] = t2376;
+    out.2[16][4] = t2375;
+    out.2[16][5] = t2374;
+    out.2[16][6] = t2380;
+    out.2[16][7] = t2381;
+    out.2[16][8] = t2382;
+    out.2[16][9] = t2383;
+    out.2[16][10] = t2384;
+    out.2[16][11] = t2385;
+    out.2[16][12] = t2386;
+    out.2[16][13] = t2387;
+    out.2[16][14] = t2388;
+    out.2[16][15] = t2389;
+    out.2[16][16] = live[1671]
+        - live[1671]
+            * (live[1672] * t2389 + live[1673] * t2379 + live[1674] * t2378
+                + live[1675] * t2377 + live[1676] * t2376 + live[1677] * t2375
+                + live[1678] * live[1751] * t2373);
+    out.2[16][17] = t2367;
+    out.2[17][0] = t2356;
+    out.2[17][1] = t2355;
+    out.2[17][2] = t2354;
+    out.2[17][3] = t2353;
+    out.2[17][4] = t2352;
+    out.2[17][5] = t2351;
+    out.2[17][6] = t2357;
+    out.2[17][7] = t2358;
+    out.2[17][8] = t2359;
+    out.2[17][9] = t2360;
+    out.2[17][10] = t2361;
+    out.2[17][11] = t2362;
+    out.2[17][12] = t2363;
+    out.2[17][13] = t2364;
+    out.2[17][14] = t2365;
+    out.2[17][15] = t2366;
+    out.2[17][16] = t2367;
+    out.2[17][17] = 1842.9129686423132
+        * (live[214] * t2355 - live[823] * t2367 - live[213] * t2366 - live[212] * t2356
+            - live[215] * t2354 - live[216] * t2353 - live[824] * t2352
+            - live[825] * live[1751] * t2350) + 1842.9129686423132;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part17(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part17_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part17`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part17_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part17`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part17_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2498 = -live[1716]
+        * (live[1717] * live[1762] + live[1718] * live[1761] + live[1719] * live[1760]
+            + live[1720] * live[1759] + live[1721] * live[1758] + live[1722] * live[1757]
+            + live[1723] * live[1751] * live[1756]);
+    let t2499 = 1842.9129686423132
+        * (live[190] * live[1760] - live[814] * t2498 - live[189] * live[1762]
+            - live[188] * live[1761] - live[191] * live[1759] - live[192] * live[1758]
+            - live[815] * live[1757] - live[816] * live[1751] * live[1756]);
+    let t2500 = -live[1709]
+        * (live[1701] * live[1702] + live[1710] * live[1761] + live[1711] * live[1760]
+            + live[1712] * live[1759] + live[1713] * live[1758] + live[1714] * live[1757]
+            + live[1715] * live[1751] * live[1756]);
+    let t2501 = live[1709] * (live[1710] * live[1731] * live[1732] - live[1711]);
+    let t2502 = live[1709] * (live[1710] * live[1731] * live[1733] - live[1712])
+        - live[1737] * live[1738] * t2501;
+    let t2503 = live[1709] * (live[1710] * live[1731] * live[1734] - live[1713])
+        - live[1737] * live[1739] * t2501 - live[1742] * live[1743] * t2502;
+    let t2504 = live[1709] * (live[1710] * live[1731] * live[1735] - live[1714])
+        - live[1737] * live[1740] * t2501 - live[1742] * live[1744] * t2502
+        - live[1746] * live[1747] * t2503;
+    let t2505 = live[1709] * (live[1710] * live[1731] * live[1736] - live[1715])
+        - live[1737] * live[1741] * t2501 - live[1742] * live[1745] * t2502
+        - live[1746] * live[1748] * t2503 - live[1749] * live[1750] * t2504;
+    let t2506 = live[1751] * t2505;
+    let t2507 = live[1749] * (t2504 - live[1750] * live[1751] * t2505);
+    let t2508 = live[1746]
+        * (t2503 - live[1747] * t2507 - live[1748] * live[1751] * t2505);
+    let t2509 = live[1742]
+        * (t2502 - live[1743] * t2508 - live[1744] * t2507
+            - live[1745] * live[1751] * t2505);
+    let t2510 = live[1737]
+        * (t2501 - live[1738] * t2509 - live[1739] * t2508 - live[1740] * t2507
+            - live[1741] * live[1751] * t2505);
+    let t2511 = -live[1731]
+        * (live[1709] * live[1710] + live[1732] * t2510 + live[1733] * t2509
+            + live[1734] * t2508 + live[1735] * t2507 + live[1736] * live[1751] * t2505);
+    let t2512 = -live[1724]
+        * (live[1725] * t2511 + live[1726] * t2510 + live[1727] * t2509
+            + live[1728] * t2508 + live[1729] * t2507 + live[1730] * live[1751] * t2505);
+    let t2513 = -live[1716]
+        * (live[1717] * t2512 + live[1718] * t2511 + live[1719] * t2510
+            + live[1720] * t2509 + live[1721] * t2508 + live[1722] * t2507
+            + live[1723] * live[1751] * t2505);
+    let t2514 = 1842.9129686423132
+        * (live[190] * t2510 - live[814] * t2513 - live[189] * t2512 - live[188] * t2511
+            - live[191] * t2509 - live[192] * t2508 - live[815] * t2507
+            - live[816] * live[1751] * t2505);
+    let t2515 = 1842.9129686423132 * (live[814] * live[1716] * live[1717] - live[189]);
+    let t2516 = 1842.9129686423132 * (live[814] * live[1716] * live[1718] - live[188])
+        - live[1724] * live[1725] * t2515;
+    let t2517 = 1842.9129686423132 * (live[190] + live[814] * live[1716] * live[1719])
+        - live[1724] * live[1726] * t2515 - live[1731] * live[1732] * t2516;
+    let t2518 = 1842.9129686423132 * (live[814] * live[1716] * live[1720] - live[191])
+        - live[1724] * live[1727] * t2515 - live[1731] * live[1733] * t2516
+        - live[1737] * live[1738] * t2517;
+    let t2519 = 1842.9129686423132 * (live[814] * live[1716] * live[1721] - live[192])
+        - live[1724] * live[1728] * t2515 - live[1731] * live[1734] * t2516
+        - live[1737] * live[1739] * t2517 - live[1742] * live[1743] * t2518;
+    let t2520 = 1842.9129686423132 * (live[814] * live[1716] * live[1722] - live[815])
+        - live[1724] * live[1729] * t2515 - live[1731] * live[1735] * t2516
+        - live[1737] * live[1740] * t2517 - live[1742] * live[1744] * t2518
+        - live[1746] * live[1747] * t2519;
+    let t2521 = 1842.9129686423132 * (live[814] * live[1716] * live[1723] - live[816])
+        - live[1724] * live[1730] * t2515 - live[1731] * live[1736] * t2516
+        - live[1737] * live[1741] * t2517 - live[1742] * live[1745] * t2518
+        - live[1746] * live[1748] * t2519 - live[1749] * live[1750] * t2520;
+    let t2522 = live[1751] * t2521;
+    let t2523 = live[1749] * (t2520 - live[1750] * live[1751] * t2521);
+    let t2524 = live[1746]
+        * (t2519 - live[1747] * t2523 - live[1748] * live[1751] * t2521);
+    let t2525 = live[1742]
+        * (t2518 - live[1743] * t2524 - live[1744] * t2523
+            - live[1745] * live[1751] * t2521);
+    let t2526 = live[1737]
+        * (t2517 - live[1738] * t2525 - live[1739] * t2524 - live[1740] * t2523
+            - live[1741] * live[1751] * t2521);
+    let t2527 = live[1731]
+        * (t2516 - live[1732] * t2526 - live[1733] * t2525 - live[1734] * t2524
+            - live[1735] * t2523 - live[1736] * live[1751] * t2521);
+    let t2528 = live[1724]
+        * (t2515 - live[1725] * t2527 - live[1726] * t2526 - live[1727] * t2525
+            - live[1728] * t2524 - live[1729] * t2523 - live[1730] * live[1751] * t2521);
+    let t2529 = live[1716]
+        * (-1842.9129686423132 * live[814] - live[1717] * t2528 - live[1718] * t2527
+            - live[1719] * t2526 - live[1720] * t2525 - live[1721] * t2524
+            - live[1722] * t2523 - live[1723] * live[1751] * t2521);
+    let t2530 = live[1716] * (live[1717] * live[1724] * live[1725] - live[1718]);
+    let t2531 = live[1716] * (live[1717] * live[1724] * live[1726] - live[1719])
+        - live[1731] * live[1732] * t2530;
+    let t2532 = live[1716] * (live[1717] * live[1724] * live[1727] - live[1720])
+        - live[1731] * live[1733] * t2530 - live[1737] * live[1738] * t2531;
+    let t2533 = live[1716] * (live[1717] * live[1724] * live[1728] - live[1721])
+        - live[1731] * live[1734] * t2530 - live[1737] * live[1739] * t2531
+        - live[1742] * live[1743] * t2532;
+    let t2534 = live[1716] * (live[1717] * live[1724] * live[1729] - live[1722])
+        - live[1731] * live[1735] * t2530 - live[1737] * live[1740] * t2531
+        - live[1742] * live[1744] * t2532 - live[1746] * live[1747] * t2533;
+    let t2535 = live[1716] * (live[1717] * live[1724] * live[1730] - live[1723])
+        - live[1731] * live[1736] * t2530 - live[1737] * live[1741] * t2531
+        - live[1742] * live[1745] * t2532 - live[1746] * live[1748] * t2533
+        - live[1749] * live[1750] * t2534;
+    let t2536 = live[1751] * t2535;
+    let t2537 = live[1749] * (t2534 - live[1750] * live[1751] * t2535);
+    let t2538 = live[1746]
+        * (t2533 - live[1747] * t2537 - live[1748] * live[1751] * t2535);
+    let t2539 = live[1742]
+        * (t2532 - live[1743] * t2538 - live[1744] * t2537
+            - live[1745] * live[1751] * t2535);
+    let t2540 = live[1737]
+        * (t2531 - live[1738] * t2539 - live[1739] * t2538 - live[1740] * t2537
+            - live[1741] * live[1751] * t2535);
+    let t2541 = live[1731]
+        * (t2530 - live[1732] * t2540 - live[1733] * t2539 - live[1734] * t2538
+            - live[1735] * t2537 - live[1736] * live[1751] * t2535);
+    let t2542 = -live[1724]
+        * (live[1716] * live[1717] + live[1725] * t2541 + live[1726] * t2540
+            + live[1727] * t2539 + live[1728] * t2538 + live[1729] * t2537
+            + live[1730] * live[1751] * t2535);
+    let t2543 = live[1724] * (live[1725] * live[1731] * live[1732] - live[1726]);
+    let t2544 = live[1724] * (live[1725] * live[1731] * live[1733] - live[1727])
+        - live[1737] * live[1738] * t2543;
+    let t2545 = live[1724] * (live[1725] * live[1731] * live[1734] - live[1728])
+        - live[1737] * live[1739] * t2543 - live[1742] * live[1743] * t2544;
+    let t2546 = live[1724] * (live[1725] * live[1731] * live[1735] - live[1729])
+        - live[1737] * live[1740] * t2543 - live[1742] * live[1744] * t2544
+        - live[1746] * live[1747] * t2545;
+    let t2547 = live[1724] * (live[1725] * live[1731] * live[1736] - live[1730])
+        - live[1737] * live[1741] * t2543 - live[1742] * live[1745] * t2544
+        - live[1746] * live[1748] * t2545 - live[1749] * live[1750] * t2546;
+    let t2548 = live[1751] * t2547;
+    let t2549 = live[1749] * (t2546 - live[1750] * live[1751] * t2547);
+    let t2550 = live[1746]
+        * (t2545 - live[1747] * t2549 - live[1748] * live[1751] * t2547);
+    let t2551 = live[1742]
+        * (t2544 - live[1743] * t2550 - live[1744] * t2549
+            - live[1745] * live[1751] * t2547);
+    let t2552 = live[1737]
+        * (t2543 - live[1738] * t2551 - live[1739] * t2550 - live[1740] * t2549
+            - live[1741] * live[1751] * t2547);
+    let t2553 = -live[1731]
+        * (live[1724] * live[1725] + live[1732] * t2552 + live[1733] * t2551
+            + live[1734] * t2550 + live[1735] * t2549 + live[1736] * live[1751] * t2547);
+    let t2554 = live[1731] * (live[1732] * live[1737] * live[1738] - live[1733]);
+    let t2555 = live[1731] * (live[1732] * live[1737] * live[1739] - live[1734])
+        - live[1742] * live[1743] * t2554;
+    let t2556 = live[1731] * (live[1732] * live[1737] * live[1740] - live[1735])
+        - live[1742] * live[1744] * t2554 - live[1746] * live[1747] * t2555;
+    let t2557 = live[1731] * (live[1732] * live[1737] * live[1741] - live[1736])
+        - live[1742] * live[1745] * t2554 - live[1746] * live[1748] * t2555
+        - live[1749] * live[1750] * t2556;
+    let t2558 = live[1751] * t2557;
+    let t2559 = live[1749] * (t2556 - live[1750] * live[1751] * t2557);
+    let t2560 = live[1746]
+        * (t2555 - live[1747] * t2559 - live[1748] * live[1751] * t2557);
+    let t2561 = live[1742]
+        * (t2554 - live[1743] * t2560 - live[1744] * t2559
+            - live[1745] * live[1751] * t2557);
+    let t2562 = -live[1737]
+        * (live[1731] * live[1732] + live[1738] * t2561 + live[1739] * t2560
+            + live[1740] * t2559 + live[1741] * live[1751] * t2557);
+    let t2563 = live[1737] * (live[1738] * live[1742] * live[1743] - live[1739]);
+    let t2564 = live[1737] * (live[1738] * live[1742] * live[1744] - live[1740])
+        - live[1746] * live[1747] * t2563;
+    let t2565 = live[1737] * (live[1738] * live[1742] * live[1745] - live[1741])
+        - live[1746] * live[1748] * t2563 - live[1749] * live[1750] * t2564;
+    let t2566 = live[1751] * t2565;
+    let t2567 = live[1749] * (t2564 - live[1750] * live[1751] * t2565);
+    let t2568 = live[1746]
+        * (t2563 - live[1747] * t2567 - live[1748] * live[1751] * t2565);
+    let t2569 = -live[1742]
+        * (live[1737] * live[1738] + live[1743] * t2568 + live[1744] * t2567
+            + live[1745] * live[1751] * t2565);
+    let t2570 = live[1742] * (live[1743] * live[1746] * live[1747] - live[1744]);
+    let t2571 = live[1742] * (live[1743] * live[1746] * live[1748] - live[1745])
+        - live[1749] * live[1750] * t2570;
+    let t2572 = live[1751] * t2571;
+    let t2573 = live[1749] * (t2570 - live[1750] * live[1751] * t2571);
+    let t2574 = -live[1746]
+        * (live[1742] * live[1743] + live[1747] * t2573
+            + live[1748] * live[1751] * t2571);
+    let t2575 = live[1746] * (live[1747] * live[1749] * live[1750] - live[1748]);
+    let t2576 = live[1751] * t2575;
+    let t2577 = -live[1749]
+        * (live[1746] * live[1747] + live[1750] * live[1751] * t2575);
+    let t2578 = -live[1749] * live[1750] * live[1751];
+    let t2579 = live[154] + live[642];
+    let t2580 = live[643] + qd[6] * live[686];
+    let t2581 = live[22] * live[687] - live[23] * live[688];
+    let t2582 = t2580 + t2581;
+    let t2583 = live[35] * live[1371] + t2580 - live[38] * live[1372];
+    let t2584 = -0.0038482516772412995 * (live[32] * live[1387] + live[33] * t2583);
+    let t2585 = t2584 - 0.000004090748913 * (live[891] + live[892])
+        - 0.01771278698415 * t2582;
+    let t2586 = 0.0038482516772412995 * (live[32] * t2583 - live[33] * live[1387]);
+    let t2587 = 0.0000020453744565 * (t2581 - t2580) + t2586
+        - 0.01771278698415 * live[894];
+    let t2588 = live[21] * t2585 + live[20] * t2587;
+    let t2589 = 0.008674079908742902 * t2579 + t2588;
+    let t2590 = live[41] + live[649];
+    let t2591 = live[156] + 1842.9129686423132 * live[651];
+    let t2592 = live[33] * t2591;
+    let t2593 = -0.0038482516772412995 * (live[309] + t2592);
+    let t2594 = t2593 - 0.0000020453744565 * (live[225] + live[295])
+        - 0.01771278698415 * t2590;
+    let t2595 = live[32] * t2591;
+    let t2596 = 0.0038482516772412995 * (t2595 - live[310]);
+    let t2597 = 0.0000020453744565 * (live[41] - live[649]) + t2596
+        + 0.01771278698415 * live[296];
+    let t2598 = live[21] * t2597 - live[20] * t2594;
+    let t2599 = t2598 + live[21] * live[904] + live[20] * live[908];
+    let t2600 = -0.0038482516772412995
+        * (live[310] + live[33] * live[913] + 2.0 * live[38] * live[902] - t2595);
+    let t2601 = 0.0038482516772412995
+        * (live[32] * live[913] + t2592 + live[309] - 2.0 * live[38] * live[906]);
+    let t2602 = live[21] * t2600 + live[20] * t2601;
+    let t2603 = live[158] + live[653];
+    let t2604 = live[654] + qd[9] * live[693];
+    let t2605 = live[58] * live[694] - live[59] * live[695];
+    let t2606 = t2604 + t2605;
+    let t2607 = live[71] * live[1373] + t2604 - live[74] * live[1374];
+    let t2608 = -0.0038482516772412995 * (live[68] * live[1390] + live[69] * t2607);
+    let t2609 = t2608 + 0.000004090748913 * (live[915] + live[916])
+        - 0.01771278698415 * t2606;
+    let t2610 = 0.0038482516772412995 * (live[68] * t2607 - live[69] * live[1390]);
+    let t2611 = t2610 - 0.01771278698415 * live[918]
+        - 0.0000020453744565 * (t2605 - t2604);
+    let t2612 = live[57] * t2609 + live[56] * t2611;
+    let t2613 = t2612 - 0.008674079908742902 * t2603;
+    let t2614 = live[77] + live[660];
+    let t2615 = live[160] + 1842.9129686423132 * live[662];
+    let t2616 = live[69] * t2615;
+    let t2617 = -0.0038482516772412995 * (live[307] + t2616);
+    let t2618 = t2617 + 0.0000020453744565 * (live[240] + live[297])
+        - 0.01771278698415 * t2614;
+    let t2619 = live[68] * t2615;
+    let t2620 = 0.0038482516772412995 * (t2619 - live[308]);
+    let t2621 = t2620 + 0.01771278698415 * live[298]
+        - 0.0000020453744565 * (live[77] - live[660]);
+    let t2622 = live[57] * t2621 - live[56] * t2618;
+    let t2623 = t2622 + live[57] * live[928] + live[56] * live[932];
+    let t2624 = -0.0038482516772412995
+        * (live[308] + live[69] * live[937] + 2.0 * live[74] * live[926] - t2619);
+    let t2625 = 0.0038482516772412995
+        * (live[68] * live[937] + t2616 + live[307] - 2.0 * live[74] * live[930]);
+    let t2626 = live[57] * t2624 + live[56] * t2625;
+    let t2627 = live[162] + live[664];
+    let t2628 = live[665] + qd[12] * live[700];
+    let t2629 = live[94] * live[701] - live[95] * live[702];
+    let t2630 = t2628 + t2629;
+    let t2631 = live[107] * live[1375] + t2628 - live[110] * live[1376];
+    let t2632 = -0.0038482516772412995 * (live[104] * live[1393] + live[105] * t2631);
+    let t2633 = t2632 - 0.000004090748913 * (live[939] + live[940])
+        - 0.01771278698415 * t2630;
+    let t2634 = 0.0038482516772412995 * (live[104] * t2631 - live[105] * live[1393]);
+    let t2635 = 0.0000020453744565 * (t2629 - t2628) + t2634
+        - 0.01771278698415 * live[942];
+    let t2636 = live[93] * t2633 + live[92] * t2635;
+    let t2637 = 0.008674079908742902 * t2627 + t2636;
+    let t2638 = live[113] + live[671];
+    let t2639 = live[164] + 1842.9129686423132 * live[673];
+    let t2640 = live[105] * t2639;
+    let t2641 = -0.0038482516772412995 * (live[305] + t2640);
+    let t2642 = t2641 - 0.0000020453744565 * (live[255] + live[299])
+        - 0.01771278698415 * t2638;
+    let t2643 = live[104] * t2639;
+    let t2644 = 0.0038482516772412995 * (t2643 - live[306]);
+    let t2645 = 0.0000020453744565 * (live[113] - live[671]) + t2644
+        + 0.01771278698415 * live[300];
+    let t2646 = live[93] * t2645 - live[92] * t2642;
+    let t2647 = t2646 + live[93] * live[952] + live[92] * live[956];
+    live[1763] = t2579;
+    live[1764] = t2580;
+    live[1765] = t2582;
+    live[1766] = t2584;
+    live[1767] = t2585;
+    live[1768] = t2586;
+    live[1769] = t2587;
+    live[1770] = t2588;
+    live[1771] = t2589;
+    live[1772] = t2590;
+    live[1773] = t2593;
+    live[1774] = t2594;
+    live[1775] = t2596;
+    live[1776] = t2597;
+    live[1777] = t2598;
+    live[1778] = t2599;
+    live[1779] = t2600;
+    live[1780] = t2601;
+    live[1781] = t2602;
+    live[1782] = t2603;
+    live[1783] = t2604;
+    live[1784] = t2606;
+    live[1785] = t2608;
+    live[1786] = t2609;
+    live[1787] = t2610;
+    live[1788] = t2611;
+    live[1789] = t2612;
+    live[1790] = t2613;
+    live[1791] = t2614;
+    live[1792] = t2617;
+    live[1793] = t2618;
+    live[1794] = t2620;
+    live[1795] = t2621;
+    live[1796] = t2622;
+    live[1797] = t2623;
+    live[1798] = t2624;
+    live[1799] = t2625;
+    live[1800] = t2626;
+    live[1801] = t2627;
+    live[1802] = t2628;
+    live[1803] = t2630;
+    live[1804] = t2632;
+    live[1805] = t2633;
+    live[1806] = t2634;
+    live[1807] = t2635;
+    live[1808] = t2636;
+    live[1809] = t2637;
+    live[1810] = t2638;
+    live[1811] = t2640;
+    live[1812] = t2641;
+    live[1813] = t2642;
+    live[1814] = t2643;
+    live[1815] = t2644;
+    live[1816] = t2645;
+    live[1817] = t2646;
+    live[1818] = t2647;
+    out.2[0][0] = live[1731]
+        - live[1731]
+            * (live[1732] * t2562 + live[1733] * t2561 + live[1734] * t2560
+                + live[1735] * t2559 + live[1736] * live[1751] * t2557);
+    out.2[0][1] = t2562;
+    out.2[0][2] = t2561;
+    out.2[0][3] = t2560;
+    out.2[0][4] = t2559;
+    out.2[0][5] = t2558;
+    out.2[0][6] = t2553;
+    out.2[0][7] = t2541;
+    out.2[0][8] = t2527;
+    out.2[0][9] = t2511;
+    out.2[1][0] = t2562;
+    out.2[1][1] = live[1737]
+        - live[1737]
+            * (live[1738] * t2569 + live[1739] * t2568 + live[1740] * t2567
+                + live[1741] * live[1751] * t2565);
+    out.2[1][2] = t2569;
+    out.2[1][3] = t2568;
+    out.2[1][4] = t2567;
+    out.2[1][5] = t2566;
+    out.2[1][6] = t2552;
+    out.2[1][7] = t2540;
+    out.2[1][8] = t2526;
+    out.2[1][9] = t2510;
+    out.2[2][0] = t2561;
+    out.2[2][1] = t2569;
+    out.2[2][2] = live[1742]
+        - live[1742]
+            * (live[1743] * t2574 + live[1744] * t2573
+                + live[1745] * live[1751] * t2571);
+    out.2[2][3] = t2574;
+    out.2[2][4] = t2573;
+    out.2[2][5] = t2572;
+    out.2[2][6] = t2551;
+    out.2[2][7] = t2539;
+    out.2[2][8] = t2525;
+    out.2[2][9] = t2509;
+    out.2[3][0] = t2560;
+    out.2[3][1] = t2568;
+    out.2[3][2] = t2574;
+    out.2[3][3] = live[1746]
+        - live[1746] * (live[1747] * t2577 + live[1748] * live[1751] * t2575);
+    out.2[3][4] = t2577;
+    out.2[3][5] = t2576;
+    out.2[3][6] = t2550;
+    out.2[3][7] = t2538;
+    out.2[3][8] = t2524;
+    out.2[3][9] = t2508;
+    out.2[4][0] = t2559;
+    out.2[4][1] = t2567;
+    out.2[4][2] = t2573;
+    out.2[4][3] = t2577;
+    out.2[4][5] = t2578;
+    out.2[4][6] = t2549;
+    out.2[4][7] = t2537;
+    out.2[4][8] = t2523;
+    out.2[4][9] = t2507;
+    out.2[5][0] = t2558;
+    out.2[5][1] = t2566;
+    out.2[5][2] = t2572;
+    out.2[5][3] = t2576;
+    out.2[5][4] = t2578;
+    out.2[5][6] = t2548;
+    out.2[5][7] = t2536;
+    out.2[5][8] = t2522;
+    out.2[5][9] = t2506;
+    out.2[6][0] = t2553;
+    out.2[6][1] = t2552;
+    out.2[6][2] = t2551;
+    out.2[6][3] = t2550;
+    out.2[6][4] = t2549;
+    out.2[6][5] = t2548;
+    out.2[6][6] = live[1724]
+        - live[1724]
+            * (live[1725] * t2553 + live[1726] * t2552 + live[1727] * t2551
+                + live[1728] * t2550 + live[1729] * t2549
+                + live[1730] * live[1751] * t2547);
+    out.2[6][7] = t2542;
+    out.2[6][8] = t2528;
+    out.2[6][9] = t2512;
+    out.2[7][0] = t2541;
+    out.2[7][1] = t2540;
+    out.2[7][2] = t2539;
+    out.2[7][3] = t2538;
+    out.2[7][4] = t2537;
+    out.2[7][5] = t2536;
+    out.2[7][6] = t2542;
+    out.2[7][7] = live[1716]
+        - live[1716]
+            * (live[1717] * t2542 + live[1718] * t2541 + live[1719] * t2540
+                + live[1720] * t2539 + live[1721] * t2538 + live[1722] * t2537
+                + live[1723] * live[1751] * t2535);
+    out.2[7][8] = t2529;
+    out.2[7][9] = t2513;
+    out.2[7][10] = t2498;
+    out.2[8][0] = t2527;
+    out.2[8][1] = t2526;
+    out.2[8][2] = t2525;
+    out.2[8][3] = t2524;
+    out.2[8][4] = t2523;
+    out.2[8][5] = t2522;
+    out.2[8][6] = t2528;
+    out.2[8][7] = t2529;
+    out.2[8][8] = 1842.9129686423132
+        * (live[190] * t2526 - live[814] * t2529 - live[189] * t2528 - live[188] * t2527
+            - live[191] * t2525 - live[192] * t2524 - live[815] * t2523
+            - live[816] * live[1751] * t2521) + 1842.9129686423132;
+    out.2[8][9] = t2514;
+    out.2[8][10] = t2499;
+    out.2[9][0] = t2511;
+    out.2[9][1] = t2510;
+    out.2[9][2] = t2509;
+    out.2[9][3] = t2508;
+    out.2[9][4] = t2507;
+    out.2[9][5] = t2506;
+    out.2[9][6] = t2512;
+    out.2[9][7] = t2513;
+    out.2[9][8] = t2514;
+    out.2[9][9] = live[1709]
+        - live[1709]
+            * (live[1710] * t2511 + live[1711] * t2510 + live[1712] * t2509
+                + live[1713] * t2508 + live[1714] * t2507
+                + live[1715] * live[1751] * t2505);
+    out.2[9][10] = t2500;
+    out.2[10][7] = t2498;
+    out.2[10][8] = t2499;
+    out.2[10][9] = t2500;
+    out.2[10][10] = live[1701]
+        - live[1701]
+            * (live[1702] * t2500 + live[1703] * live[1761] + live[1704] * live[1760]
+                + live[1705] * live[1759] + live[1706] * live[1758]
+                + live[1707] * live[1757] + live[1708] * live[1751] * live[1756]);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part18(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part18_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part18`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part18_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part18`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part18_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2648 = -0.0038482516772412995
+        * (live[306] + live[105] * live[961] + 2.0 * live[110] * live[950] - live[1814]);
+    let t2649 = 0.0038482516772412995
+        * (live[104] * live[961] + live[1811] + live[305] - 2.0 * live[110] * live[954]);
+    let t2650 = live[93] * t2648 + live[92] * t2649;
+    let t2651 = live[166] + live[675];
+    let t2652 = live[676] + qd[15] * live[707];
+    let t2653 = live[130] * live[708] - live[131] * live[709];
+    let t2654 = t2652 + t2653;
+    let t2655 = live[143] * live[1377] + t2652 - live[146] * live[1378];
+    let t2656 = -0.0038482516772412995 * (live[140] * live[1396] + live[141] * t2655);
+    let t2657 = t2656 + 0.000004090748913 * (live[963] + live[964])
+        - 0.01771278698415 * t2654;
+    let t2658 = 0.0038482516772412995 * (live[140] * t2655 - live[141] * live[1396]);
+    let t2659 = t2658 - 0.01771278698415 * live[966]
+        - 0.0000020453744565 * (t2653 - t2652);
+    let t2660 = live[129] * t2657 + live[128] * t2659;
+    let t2661 = t2660 - 0.008674079908742902 * t2651;
+    let t2662 = live[149] + live[682];
+    let t2663 = live[168] + 1842.9129686423132 * live[684];
+    let t2664 = live[141] * t2663;
+    let t2665 = -0.0038482516772412995 * (live[303] + t2664);
+    let t2666 = t2665 + 0.0000020453744565 * (live[270] + live[301])
+        - 0.01771278698415 * t2662;
+    let t2667 = live[140] * t2663;
+    let t2668 = 0.0038482516772412995 * (t2667 - live[304]);
+    let t2669 = t2668 + 0.01771278698415 * live[302]
+        - 0.0000020453744565 * (live[149] - live[682]);
+    let t2670 = live[129] * t2669 - live[128] * t2666;
+    let t2671 = t2670 + live[129] * live[976] + live[128] * live[980];
+    let t2672 = -0.0038482516772412995
+        * (live[304] + live[141] * live[985] + 2.0 * live[146] * live[974] - t2667);
+    let t2673 = 0.0038482516772412995
+        * (live[140] * live[985] + t2664 + live[303] - 2.0 * live[146] * live[978]);
+    let t2674 = live[129] * t2672 + live[128] * t2673;
+    let t2675 = live[40] + live[648];
+    let t2676 = live[226] - live[647];
+    let t2677 = live[33] * live[647] - live[32] * live[648];
+    let t2678 = live[555] - t2677;
+    let t2679 = 0.0000020453744565 * t2675 - 0.008674079908742902 * live[26]
+        - 0.01771278698415 * t2676 - 0.0038482516772412995 * t2678;
+    let t2680 = live[28] + live[645];
+    let t2681 = live[1777] + 0.008674079908742902 * t2680;
+    let t2682 = live[21] * live[642] + qd[7] * live[688];
+    let t2683 = live[9] * live[22] - live[29] * live[688];
+    let t2684 = live[20] * live[642] - qd[7] * live[687];
+    let t2685 = live[29] * live[687] + live[9] * live[23];
+    let t2686 = t2685 - t2684;
+    let t2687 = live[9] * live[38] + live[1371] * (qd[8] + live[43]) - live[32] * t2682
+        - live[33] * t2684;
+    let t2688 = 0.0000020453744565 * (t2683 - t2682) - 0.017348159817485803 * live[895]
+        - 0.01771278698415 * t2686 - 0.0038482516772412995 * t2687;
+    let t2689 = live[21] * live[1769] - live[20] * live[1767];
+    let t2690 = 0.008674079908742902 * live[896] + t2689;
+    let t2691 = live[7] * (t2688 - t2681) - live[6] * (t2690 + t2679);
+    let t2692 = live[646] + qd[7] * live[689];
+    let t2693 = qd[8] * live[690] + live[910] + live[32] * t2692 + live[33] * live[648];
+    let t2694 = 0.0000020453744565 * (live[909] + t2692) - 0.01771278698415 * t2675
+        - 0.0038482516772412995 * t2693;
+    let t2695 = live[21] * live[1774] + live[20] * live[1776];
+    let t2696 = live[21] * live[908] - live[20] * live[904] - t2695;
+    let t2697 = live[7] * t2694 - live[6] * t2696;
+    let t2698 = live[155] + live[650];
+    let t2699 = live[21] * live[1780] - live[20] * live[1779];
+    let t2700 = -0.0038482516772412995 * live[7] * t2698 - live[6] * t2699;
+    let t2701 = live[76] + live[659];
+    let t2702 = live[241] - live[658];
+    let t2703 = live[69] * live[658] - live[68] * live[659];
+    let t2704 = live[512] - t2703;
+    let t2705 = 0.008674079908742902 * live[62] - 0.0000020453744565 * t2701
+        - 0.01771278698415 * t2702 - 0.0038482516772412995 * t2704;
+    let t2706 = live[64] + live[656];
+    let t2707 = live[1796] - 0.008674079908742902 * t2706;
+    let t2708 = live[57] * live[653] + qd[10] * live[695];
+    let t2709 = live[48] * live[58] - live[65] * live[695];
+    let t2710 = live[56] * live[653] - qd[10] * live[694];
+    let t2711 = live[65] * live[694] + live[48] * live[59];
+    let t2712 = t2711 - t2710;
+    let t2713 = live[48] * live[74] + live[1373] * (qd[11] + live[79]) - live[68] * t2708
+        - live[69] * t2710;
+    let t2714 = 0.017348159817485803 * live[919] - 0.0000020453744565 * (t2709 - t2708)
+        - 0.01771278698415 * t2712 - 0.0038482516772412995 * t2713;
+    let t2715 = live[57] * live[1788] - live[56] * live[1786];
+    let t2716 = t2715 - 0.008674079908742902 * live[920];
+    let t2717 = live[46] * (t2714 - t2707) - live[45] * (t2716 + t2705);
+    let t2718 = live[657] + qd[10] * live[696];
+    let t2719 = qd[11] * live[697] + live[934] + live[68] * t2718 + live[69] * live[659];
+    let t2720 = -0.01771278698415 * t2701 - 0.0000020453744565 * (live[933] + t2718)
+        - 0.0038482516772412995 * t2719;
+    let t2721 = live[57] * live[1793] + live[56] * live[1795];
+    let t2722 = live[57] * live[932] - live[56] * live[928] - t2721;
+    let t2723 = live[46] * t2720 - live[45] * t2722;
+    let t2724 = live[159] + live[661];
+    let t2725 = live[57] * live[1799] - live[56] * live[1798];
+    let t2726 = -0.0038482516772412995 * live[46] * t2724 - live[45] * t2725;
+    let t2727 = live[112] + live[670];
+    let t2728 = live[256] - live[669];
+    let t2729 = live[105] * live[669] - live[104] * live[670];
+    let t2730 = live[459] - t2729;
+    let t2731 = 0.0000020453744565 * t2727 - 0.008674079908742902 * live[98]
+        - 0.01771278698415 * t2728 - 0.0038482516772412995 * t2730;
+    let t2732 = live[100] + live[667];
+    let t2733 = live[1817] + 0.008674079908742902 * t2732;
+    let t2734 = live[93] * live[664] + qd[13] * live[702];
+    let t2735 = live[84] * live[94] - live[101] * live[702];
+    let t2736 = live[92] * live[664] - qd[13] * live[701];
+    let t2737 = live[101] * live[701] + live[84] * live[95];
+    let t2738 = t2737 - t2736;
+    let t2739 = live[84] * live[110] + live[1375] * (qd[14] + live[115])
+        - live[104] * t2734 - live[105] * t2736;
+    let t2740 = 0.0000020453744565 * (t2735 - t2734) - 0.017348159817485803 * live[943]
+        - 0.01771278698415 * t2738 - 0.0038482516772412995 * t2739;
+    let t2741 = live[93] * live[1807] - live[92] * live[1805];
+    let t2742 = 0.008674079908742902 * live[944] + t2741;
+    let t2743 = live[82] * (t2740 - t2733) - live[81] * (t2742 + t2731);
+    let t2744 = live[668] + qd[13] * live[703];
+    let t2745 = qd[14] * live[704] + live[958] + live[104] * t2744
+        + live[105] * live[670];
+    let t2746 = 0.0000020453744565 * (live[957] + t2744) - 0.01771278698415 * t2727
+        - 0.0038482516772412995 * t2745;
+    let t2747 = live[93] * live[1813] + live[92] * live[1816];
+    let t2748 = live[93] * live[956] - live[92] * live[952] - t2747;
+    let t2749 = live[82] * t2746 - live[81] * t2748;
+    let t2750 = live[163] + live[672];
+    let t2751 = live[93] * t2649 - live[92] * t2648;
+    let t2752 = -0.0038482516772412995 * live[82] * t2750 - live[81] * t2751;
+    let t2753 = live[148] + live[681];
+    let t2754 = live[271] - live[680];
+    let t2755 = live[141] * live[680] - live[140] * live[681];
+    let t2756 = live[400] - t2755;
+    let t2757 = 0.008674079908742902 * live[134] - 0.0000020453744565 * t2753
+        - 0.01771278698415 * t2754 - 0.0038482516772412995 * t2756;
+    let t2758 = live[136] + live[678];
+    let t2759 = t2670 - 0.008674079908742902 * t2758;
+    let t2760 = live[129] * live[675] + qd[16] * live[709];
+    let t2761 = live[120] * live[130] - live[137] * live[709];
+    let t2762 = live[128] * live[675] - qd[16] * live[708];
+    let t2763 = live[137] * live[708] + live[120] * live[131];
+    let t2764 = t2763 - t2762;
+    let t2765 = live[120] * live[146] + live[1377] * (qd[17] + live[151])
+        - live[140] * t2760 - live[141] * t2762;
+    let t2766 = 0.017348159817485803 * live[967] - 0.0000020453744565 * (t2761 - t2760)
+        - 0.01771278698415 * t2764 - 0.0038482516772412995 * t2765;
+    let t2767 = live[129] * t2659 - live[128] * t2657;
+    let t2768 = t2767 - 0.008674079908742902 * live[968];
+    let t2769 = live[118] * (t2766 - t2759) - live[117] * (t2768 + t2757);
+    let t2770 = live[679] + qd[16] * live[710];
+    let t2771 = qd[17] * live[711] + live[982] + live[140] * t2770
+        + live[141] * live[681];
+    let t2772 = -0.01771278698415 * t2753 - 0.0000020453744565 * (live[981] + t2770)
+        - 0.0038482516772412995 * t2771;
+    let t2773 = live[129] * t2666 + live[128] * t2669;
+    let t2774 = live[129] * live[980] - live[128] * live[976] - t2773;
+    let t2775 = live[118] * t2772 - live[117] * t2774;
+    let t2776 = live[167] + live[683];
+    let t2777 = live[129] * t2673 - live[128] * t2672;
+    let t2778 = -0.0038482516772412995 * live[118] * t2776 - live[117] * t2777;
+    let t2779 = live[7] * (t2679 + t2690) + live[6] * (t2688 - t2681);
+    let t2780 = live[6] * t2694 + live[7] * t2696;
+    let t2781 = live[7] * t2699 - 0.0038482516772412995 * live[6] * t2698;
+    let t2782 = live[46] * (t2705 + t2716) + live[45] * (t2714 - t2707);
+    let t2783 = live[45] * t2720 + live[46] * t2722;
+    let t2784 = live[46] * t2725 - 0.0038482516772412995 * live[45] * t2724;
+    let t2785 = live[82] * (t2731 + t2742) + live[81] * (t2740 - t2733);
+    let t2786 = live[81] * t2746 + live[82] * t2748;
+    let t2787 = live[82] * t2751 - 0.0038482516772412995 * live[81] * t2750;
+    let t2788 = live[118] * (t2757 + t2768) + live[117] * (t2766 - t2759);
+    let t2789 = live[117] * t2772 + live[118] * t2774;
+    let t2790 = live[118] * t2777 - 0.0038482516772412995 * live[117] * t2776;
+    let t2791 = live[153] + live[638];
+    let t2792 = 0.1946 * t2791 - 0.0875 * live[294];
+    let t2793 = live[639] + t2792;
+    let t2794 = live[14] - live[637];
+    let t2795 = live[15] + live[636];
+    let t2796 = 0.1946 * t2794 + 0.0875 * t2795;
+    let t2797 = live[640] + t2796;
+    live[1819] = t2648;
+    live[1820] = t2649;
+    live[1821] = t2650;
+    live[1822] = t2651;
+    live[1823] = t2652;
+    live[1824] = t2654;
+    live[1825] = t2656;
+    live[1826] = t2658;
+    live[1827] = t2660;
+    live[1828] = t2661;
+    live[1829] = t2662;
+    live[1830] = t2665;
+    live[1831] = t2668;
+    live[1832] = t2671;
+    live[1833] = t2672;
+    live[1834] = t2673;
+    live[1835] = t2674;
+    live[1836] = t2675;
+    live[1837] = t2676;
+    live[1838] = t2677;
+    live[1839] = t2678;
+    live[1840] = t2680;
+    live[1841] = t2682;
+    live[1842] = t2683;
+    live[1843] = t2684;
+    live[1844] = t2685;
+    live[1845] = t2686;
+    live[1846] = t2687;
+    live[1847] = t2689;
+    live[1848] = t2691;
+    live[1849] = t2692;
+    live[1850] = t2693;
+    live[1851] = t2695;
+    live[1852] = t2696;
+    live[1853] = t2697;
+    live[1854] = t2698;
+    live[1855] = t2699;
+    live[1856] = t2700;
+    live[1857] = t2701;
+    live[1858] = t2702;
+    live[1859] = t2703;
+    live[1860] = t2704;
+    live[1861] = t2706;
+    live[1862] = t2708;
+    live[1863] = t2709;
+    live[1864] = t2710;
+    live[1865] = t2711;
+    live[1866] = t2712;
+    live[1867] = t2713;
+    live[1868] = t2715;
+    live[1869] = t2717;
+    live[1870] = t2718;
+    live[1871] = t2719;
+    live[1872] = t2721;
+    live[1873] = t2722;
+    live[1874] = t2723;
+    live[1875] = t2724;
+    live[1876] = t2725;
+    live[1877] = t2726;
+    live[1878] = t2727;
+    live[1879] = t2728;
+    live[1880] = t2729;
+    live[1881] = t2730;
+    live[1882] = t2732;
+    live[1883] = t2734;
+    live[1884] = t2735;
+    live[1885] = t2736;
+    live[1886] = t2737;
+    live[1887] = t2738;
+    live[1888] = t2739;
+    live[1889] = t2741;
+    live[1890] = t2743;
+    live[1891] = t2744;
+    live[1892] = t2745;
+    live[1893] = t2747;
+    live[1894] = t2748;
+    live[1895] = t2749;
+    live[1896] = t2750;
+    live[1897] = t2751;
+    live[1898] = t2752;
+    live[1899] = t2753;
+    live[1900] = t2754;
+    live[1901] = t2755;
+    live[1902] = t2756;
+    live[1903] = t2758;
+    live[1904] = t2760;
+    live[1905] = t2761;
+    live[1906] = t2762;
+    live[1907] = t2763;
+    live[1908] = t2764;
+    live[1909] = t2765;
+    live[1910] = t2767;
+    live[1911] = t2769;
+    live[1912] = t2770;
+    live[1913] = t2771;
+    live[1914] = t2773;
+    live[1915] = t2774;
+    live[1916] = t2775;
+    live[1917] = t2776;
+    live[1918] = t2777;
+    live[1919] = t2778;
+    live[1920] = t2779;
+    live[1921] = t2780;
+    live[1922] = t2781;
+    live[1923] = t2782;
+    live[1924] = t2783;
+    live[1925] = t2784;
+    live[1926] = t2785;
+    live[1927] = t2786;
+    live[1928] = t2787;
+    live[1929] = t2788;
+    live[1930] = t2789;
+    live[1931] = t2790;
+    live[1932] = t2791;
+    live[1933] = t2792;
+    live[1934] = t2793;
+    live[1935] = t2794;
+    live[1936] = t2795;
+    live[1937] = t2796;
+    live[1938] = t2797;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part19(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part19_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part19`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part19_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part19`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part19_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    _out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2798 = live[7] * live[1934] + live[6] * live[1938];
+    let t2799 = live[7] * live[1938] - live[6] * live[1934];
+    let t2800 = t2799 - 0.028 * live[895];
+    let t2801 = live[32] * live[1843] - live[33] * live[1841] - qd[8] * live[1372];
+    let t2802 = live[35] * live[1388] + 0.00003349734004227557 * live[1764]
+        - live[232] * live[1372] - 0.0005396092213171667 * t2801;
+    let t2803 = live[9] * live[233] + live[43] * live[1389]
+        + 0.0038482516772412995
+            * (0.0749 * (live[893] - live[892]) + t2800 - 0.16 * live[1845])
+        - live[232] * live[1371] - live[38] * live[1388];
+    let t2804 = live[9] * live[230] + live[29] * live[897] + live[32] * t2802
+        + live[33] * t2803 + 0.03745 * live[1768] + 0.01771278698415 * t2800
+        - 0.0000001609852873477455 * live[1841] - live[228] * live[687]
+        - live[23] * live[898] - 0.000000039595442777388946 * live[1764]
+        - 0.000615720268358608 * live[1846];
+    let t2805 = live[22] * live[898] + live[33] * t2802
+        + 0.0005461134539102453 * live[1764] + 0.0000001609852873477455 * live[1843]
+        + 0.0000020453744565 * t2800 + 0.0022644781431582876 * live[1841]
+        - live[228] * live[688] - live[9] * live[227] - live[29] * live[899]
+        - live[32] * t2803 - 0.03745 * live[1766];
+    let t2806 = live[235] + 0.00003349734004227557 * live[652]
+        - 0.0005396092213171667 * live[650];
+    let t2807 = t2798 - 0.014 * live[26];
+    let t2808 = live[556]
+        + 0.0038482516772412995
+            * (t2807 - 0.03745 * (live[42] + live[295]) - 0.16 * live[1837]);
+    let t2809 = live[32] * t2806 + live[33] * t2808;
+    let t2810 = live[577] + t2809 + 0.0000001609852873477455 * live[648]
+        + 0.03745 * live[1775] + 0.01771278698415 * t2807
+        - 0.000000039595442777388946 * live[649] - 0.000615720268358608 * live[1839];
+    let t2811 = live[33] * t2806 - live[32] * t2808;
+    let t2812 = live[578] + t2811 + 0.0000001609852873477455 * live[647]
+        + 0.0005461134539102453 * live[649] + 0.0000020453744565 * t2807
+        - 0.0022644781431582876 * live[648] - 0.03745 * live[1773];
+    let t2813 = qd[8] * live[692] + live[33] * live[1849] - live[32] * live[648];
+    let t2814 = 0.00003349734004227557 * live[901] + live[232] * live[692]
+        - 0.0005396092213171667 * t2813;
+    let t2815 = 0.0038482516772412995
+        * (-0.0749 * (live[41] + live[905]) - 0.16 * live[1836])
+        - 0.0005396092213171667 * live[910]
+        - live[690] * (live[232] + 0.00003349734004227557 * live[38]);
+    let t2816 = live[29] * live[911] + live[32] * t2814 + live[33] * t2815
+        + 0.03745 * live[907] + 0.0000001609852873477455 * live[1849] - live[231]
+        - live[23] * live[912] - 0.000615720268358608 * live[1850];
+    let t2817 = live[228] * live[689] + live[22] * live[912] + live[33] * t2814
+        - 0.0000001609852873477455 * (live[648] + live[40]) - 0.03745 * live[903]
+        - live[32] * t2815 - 0.0022644781431582876 * live[1849];
+    let t2818 = live[1838] - qd[8] * live[38];
+    let t2819 = 0.00003349734004227557 * live[157] - live[232] * live[38]
+        - 0.0005396092213171667 * t2818;
+    let t2820 = live[33] * live[914] + t2811 + live[32] * t2819 + 0.03745 * live[1780]
+        - 0.000615720268358608 * live[1854];
+    let t2821 = live[33] * t2819 - live[32] * live[914] - t2809 - 0.03745 * live[1779];
+    let t2822 = -0.0875 * live[294] - 0.1946 * live[1932];
+    let t2823 = live[639] - t2822;
+    let t2824 = 0.1946 * live[1935] - 0.0875 * live[1936];
+    let t2825 = live[640] + t2824;
+    let t2826 = live[46] * t2823 + live[45] * t2825;
+    let t2827 = live[46] * t2825 - live[45] * t2823;
+    let t2828 = 0.028 * live[919] + t2827;
+    let t2829 = live[68] * live[1864] - live[69] * live[1862] - qd[11] * live[1374];
+    let t2830 = live[71] * live[1391] - live[247] * live[1374]
+        - 0.00003349734004227557 * live[1783] - 0.0005396092213171667 * t2829;
+    let t2831 = live[48] * live[248] + live[79] * live[1392]
+        + 0.0038482516772412995
+            * (t2828 - 0.0749 * (live[917] - live[916]) - 0.16 * live[1866])
+        - live[247] * live[1373] - live[74] * live[1391];
+    let t2832 = live[48] * live[245] + live[65] * live[921] + live[68] * t2830
+        + live[69] * t2831 + 0.01771278698415 * t2828
+        + 0.0000001609852873477455 * live[1862] - live[243] * live[694]
+        - live[59] * live[922] - 0.000000039595442777388946 * live[1783]
+        - 0.03745 * live[1787] - 0.000615720268358608 * live[1867];
+    let t2833 = live[58] * live[922] + live[69] * t2830 + 0.03745 * live[1785]
+        + 0.0022644781431582876 * live[1862] - live[243] * live[695]
+        - live[48] * live[242] - live[65] * live[923] - live[68] * t2831
+        - 0.0005461134539102453 * live[1783] - 0.0000001609852873477455 * live[1864]
+        - 0.0000020453744565 * t2828;
+    let t2834 = live[250] - 0.0005396092213171667 * live[661]
+        - 0.00003349734004227557 * live[663];
+    let t2835 = t2826 + 0.014 * live[62];
+    let t2836 = live[513]
+        + 0.0038482516772412995
+            * (t2835 + 0.03745 * (live[78] + live[297]) - 0.16 * live[1858]);
+    let t2837 = live[68] * t2834 + live[69] * t2836;
+    let t2838 = live[520] + t2837 + 0.01771278698415 * t2835
+        - 0.0000001609852873477455 * live[659] - 0.000000039595442777388946 * live[660]
+        - 0.03745 * live[1794] - 0.000615720268358608 * live[1860];
+    let t2839 = live[69] * t2834 - live[68] * t2836;
+    let t2840 = live[521] + t2839 + 0.03745 * live[1792]
+        - 0.0000001609852873477455 * live[658] - 0.0022644781431582876 * live[659]
+        - 0.0005461134539102453 * live[660] - 0.0000020453744565 * t2835;
+    let t2841 = qd[11] * live[699] + live[69] * live[1870] - live[68] * live[659];
+    let t2842 = live[247] * live[699] - 0.00003349734004227557 * live[925]
+        - 0.0005396092213171667 * t2841;
+    let t2843 = 0.0038482516772412995
+        * (0.0749 * (live[77] + live[929]) - 0.16 * live[1857])
+        + live[697] * (0.00003349734004227557 * live[74] - live[247])
+        - 0.0005396092213171667 * live[934];
+    let t2844 = live[65] * live[935] + live[68] * t2842 + live[69] * t2843 - live[246]
+        - live[59] * live[936] - 0.03745 * live[931]
+        - 0.0000001609852873477455 * live[1870] - 0.000615720268358608 * live[1871];
+    let t2845 = 0.0000001609852873477455 * (live[76] + live[659]) + 0.03745 * live[927]
+        + live[243] * live[696] + live[58] * live[936] + live[69] * t2842
+        - live[68] * t2843 - 0.0022644781431582876 * live[1870];
+    let t2846 = live[1859] - qd[11] * live[74];
+    let t2847 = -0.00003349734004227557 * live[161] - live[247] * live[74]
+        - 0.0005396092213171667 * t2846;
+    let t2848 = live[69] * live[938] + t2839 + live[68] * t2847 - 0.03745 * live[1799]
+        - 0.000615720268358608 * live[1875];
+    let t2849 = live[69] * t2847 + 0.03745 * live[1798] - live[68] * live[938] - t2837;
+    let t2850 = live[639] + t2822;
+    let t2851 = live[640] - t2824;
+    let t2852 = live[82] * t2850 + live[81] * t2851;
+    let t2853 = live[82] * t2851 - live[81] * t2850;
+    let t2854 = t2853 - 0.028 * live[943];
+    let t2855 = live[104] * live[1885] - live[105] * live[1883] - qd[14] * live[1376];
+    let t2856 = live[107] * live[1394] + 0.00003349734004227557 * live[1802]
+        - live[262] * live[1376] - 0.0005396092213171667 * t2855;
+    let t2857 = live[84] * live[263] + live[115] * live[1395]
+        + 0.0038482516772412995
+            * (0.0749 * (live[941] - live[940]) + t2854 - 0.16 * live[1887])
+        - live[262] * live[1375] - live[110] * live[1394];
+    let t2858 = live[84] * live[260] + live[101] * live[945] + live[104] * t2856
+        + live[105] * t2857 + 0.03745 * live[1806] + 0.01771278698415 * t2854
+        - 0.0000001609852873477455 * live[1883] - live[258] * live[701]
+        - live[95] * live[946] - 0.000000039595442777388946 * live[1802]
+        - 0.000615720268358608 * live[1888];
+    let t2859 = live[94] * live[946] + live[105] * t2856
+        + 0.0005461134539102453 * live[1802] + 0.0000001609852873477455 * live[1885]
+        + 0.0000020453744565 * t2854 + 0.0022644781431582876 * live[1883]
+        - live[258] * live[702] - live[84] * live[257] - live[101] * live[947]
+        - live[104] * t2857 - 0.03745 * live[1804];
+    let t2860 = live[265] + 0.00003349734004227557 * live[674]
+        - 0.0005396092213171667 * live[672];
+    let t2861 = t2852 - 0.014 * live[98];
+    let t2862 = live[460]
+        + 0.0038482516772412995
+            * (t2861 - 0.03745 * (live[114] + live[299]) - 0.16 * live[1879]);
+    let t2863 = live[104] * t2860 + live[105] * t2862;
+    let t2864 = live[467] + t2863 + 0.0000001609852873477455 * live[670]
+        + 0.03745 * live[1815] + 0.01771278698415 * t2861
+        - 0.000000039595442777388946 * live[671] - 0.000615720268358608 * live[1881];
+    let t2865 = live[105] * t2860 - live[104] * t2862;
+    let t2866 = live[468] + t2865 + 0.0000001609852873477455 * live[669]
+        + 0.0005461134539102453 * live[671] + 0.0000020453744565 * t2861
+        - 0.0022644781431582876 * live[670] - 0.03745 * live[1812];
+    let t2867 = qd[14] * live[706] + live[105] * live[1891] - live[104] * live[670];
+    let t2868 = 0.00003349734004227557 * live[949] + live[262] * live[706]
+        - 0.0005396092213171667 * t2867;
+    let t2869 = 0.0038482516772412995
+        * (-0.0749 * (live[113] + live[953]) - 0.16 * live[1878])
+        - 0.0005396092213171667 * live[958]
+        - live[704] * (live[262] + 0.00003349734004227557 * live[110]);
+    let t2870 = live[101] * live[959] + live[104] * t2868 + live[105] * t2869
+        + 0.03745 * live[955] + 0.0000001609852873477455 * live[1891] - live[261]
+        - live[95] * live[960] - 0.000615720268358608 * live[1892];
+    let t2871 = live[258] * live[703] + live[94] * live[960] + live[105] * t2868
+        - 0.0000001609852873477455 * (live[670] + live[112]) - 0.03745 * live[951]
+        - live[104] * t2869 - 0.0022644781431582876 * live[1891];
+    let t2872 = live[1880] - qd[14] * live[110];
+    let t2873 = 0.00003349734004227557 * live[165] - live[262] * live[110]
+        - 0.0005396092213171667 * t2872;
+    let t2874 = live[105] * live[962] + t2865 + live[104] * t2873 + 0.03745 * live[1820]
+        - 0.000615720268358608 * live[1896];
+    let t2875 = live[105] * t2873 - live[104] * live[962] - t2863 - 0.03745 * live[1819];
+    let t2876 = live[639] - live[1933];
+    let t2877 = live[640] - live[1937];
+    let t2878 = live[118] * t2876 + live[117] * t2877;
+    let t2879 = live[118] * t2877 - live[117] * t2876;
+    let t2880 = 0.028 * live[967] + t2879;
+    let t2881 = live[140] * live[1906] - live[141] * live[1904] - qd[17] * live[1378];
+    let t2882 = live[143] * live[1397] - live[277] * live[1378]
+        - 0.00003349734004227557 * live[1823] - 0.0005396092213171667 * t2881;
+    let t2883 = live[120] * live[278] + live[151] * live[1398]
+        + 0.0038482516772412995
+            * (t2880 - 0.0749 * (live[965] - live[964]) - 0.16 * live[1908])
+        - live[277] * live[1377] - live[146] * live[1397];
+    let t2884 = live[120] * live[275] + live[137] * live[969] + live[140] * t2882
+        + live[141] * t2883 + 0.01771278698415 * t2880
+        + 0.0000001609852873477455 * live[1904] - live[273] * live[708]
+        - live[131] * live[970] - 0.000000039595442777388946 * live[1823]
+        - 0.03745 * live[1826] - 0.000615720268358608 * live[1909];
+    let t2885 = live[130] * live[970] + live[141] * t2882 + 0.03745 * live[1825]
+        + 0.0022644781431582876 * live[1904] - live[273] * live[709]
+        - live[120] * live[272] - live[137] * live[971] - live[140] * t2883
+        - 0.0005461134539102453 * live[1823] - 0.0000001609852873477455 * live[1906]
+        - 0.0000020453744565 * t2880;
+    let t2886 = live[280] - 0.0005396092213171667 * live[683]
+        - 0.00003349734004227557 * live[685];
+    let t2887 = t2878 + 0.014 * live[134];
+    let t2888 = live[401]
+        + 0.0038482516772412995
+            * (t2887 + 0.03745 * (live[150] + live[301]) - 0.16 * live[1900]);
+    let t2889 = live[140] * t2886 + live[141] * t2888;
+    let t2890 = live[419] + t2889 + 0.01771278698415 * t2887
+        - 0.0000001609852873477455 * live[681] - 0.000000039595442777388946 * live[682]
+        - 0.03745 * live[1831] - 0.000615720268358608 * live[1902];
+    let t2891 = live[141] * t2886 - live[140] * t2888;
+    let t2892 = live[421] + t2891 + 0.03745 * live[1830]
+        - 0.0000001609852873477455 * live[680] - 0.0022644781431582876 * live[681]
+        - 0.0005461134539102453 * live[682] - 0.0000020453744565 * t2887;
+    let t2893 = qd[17] * live[713] + live[141] * live[1912] - live[140] * live[681];
+    let t2894 = live[277] * live[713] - 0.00003349734004227557 * live[973]
+        - 0.0005396092213171667 * t2893;
+    let t2895 = 0.0038482516772412995
+        * (0.0749 * (live[149] + live[977]) - 0.16 * live[1899])
+        + live[711] * (0.00003349734004227557 * live[146] - live[277])
+        - 0.0005396092213171667 * live[982];
+    let t2896 = live[137] * live[983] + live[140] * t2894 + live[141] * t2895 - live[276]
+        - live[131] * live[984] - 0.03745 * live[979]
+        - 0.0000001609852873477455 * live[1912] - 0.000615720268358608 * live[1913];
+    let t2897 = 0.0000001609852873477455 * (live[148] + live[681]) + 0.03745 * live[975]
+        + live[273] * live[710] + live[130] * live[984] + live[141] * t2894
+        - live[140] * t2895 - 0.0022644781431582876 * live[1912];
+    let t2898 = live[1901] - qd[17] * live[146];
+    let t2899 = -0.00003349734004227557 * live[169] - live[277] * live[146]
+        - 0.0005396092213171667 * t2898;
+    let t2900 = live[141] * live[986] + t2891 + live[140] * t2899 - 0.03745 * live[1834]
+        - 0.000615720268358608 * live[1917];
+    let t2901 = live[141] * t2899 + 0.03745 * live[1833] - live[140] * live[986] - t2889;
+    let t2902 = live[153] - live[638];
+    let t2903 = 0.0875 * t2902 - 0.1946 * live[293];
+    let t2904 = live[641] + t2903;
+    let t2905 = 0.014 * (live[24] - live[644]) + t2904;
+    let t2906 = 0.014 * live[1840] + t2799;
+    let t2907 = live[21] * t2905 - live[20] * t2906;
+    let t2908 = live[20] * t2905 + live[21] * t2906;
+    let t2909 = t2907 + 0.03745 * (live[40] - live[648]);
+    let t2910 = t2909 - 0.16 * live[1772];
+    let t2911 = t2908 + 0.03745 * (live[226] + live[647]) + 0.16 * live[296];
+    let t2912 = live[223] + 0.0001636201578415 * live[645]
+        + 0.0005461134539102453 * live[648] + 0.0022955781994879005 * live[649]
+        + 0.00003349734004227557 * live[650] + 0.0005426192213171667 * live[652]
+        - live[565] - 0.003148870268177618 * live[642]
+        - 0.000000039595442777388946 * live[647] - 0.16 * live[1773]
+        - 0.01771278698415 * t2907 - 0.0000020453744565 * t2908
+        - 0.0038482516772412995 * (live[33] * t2910 - live[32] * t2911);
+    let t2913 = live[20] * t2810 - live[21] * t2812;
+    let t2914 = live[587] - t2913 - 0.014 * live[1851] - 0.008674079908742902 * t2904;
+    let t2915 = 0.014 * live[896] - t2798;
+    let t2916 = 0.014 * live[21] * live[1763] - live[20] * t2915;
+    let t2917 = 0.014 * live[20] * live[1763] + live[21] * t2915;
+    let t2918 = live[35] * live[1389]
+        + 0.0038482516772412995
+            * (live[33]
+                * (t2916 + 0.03745 * (live[1842] + live[1841]) - 0.16 * live[1765])
+                - live[32]
+                    * (t2917 + 0.03745 * (live[1843] + live[1844]) - 0.16 * live[894]))
+        - live[233] * live[1372] - 0.00003349734004227557 * t2801;
+    let t2919 = 0.000000039595442777388946 * live[1843] + 0.16 * live[1766]
+        + 0.01771278698415 * t2916 + 0.0000020453744565 * t2917 + t2918
+        + live[22] * live[897] + 0.0005461134539102452 * live[1841]
+        - live[227] * live[687] - live[23] * live[899] - live[230] * live[688];
+    let t2920 = 0.0001636201578415 * live[25] + live[221] * live[686] - t2919
+        - 0.0003106728473725507 * live[1764];
+    let t2921 = live[21] * t2805 - 0.0001636201578415 * live[28]
+        - 0.003148870268177618 * live[154] - live[223] - live[20] * t2804
+        - 0.014 * live[1770];
+    let t2922 = live[233] * live[692]
+        + 0.0038482516772412995
+            * (live[33] * (0.03745 * (live[909] - live[1849]) - 0.16 * live[900] - t2908)
+                - live[32] * (0.32 * live[905] + t2909))
+        - 0.0005396092213171667 * live[901] - 0.00003349734004227557 * t2813;
+    let t2923 = 0.0005461134539102453 * live[1849] + 0.0000001609852873477455 * live[41]
+        + live[22] * (live[227] - live[911]) + 0.000000039595442777388946 * live[648]
+        + 0.01771278698415 * t2908 - 0.0000020453744565 * t2907 - t2922
+        - 0.16 * live[903] - live[230] * live[689];
+    let t2924 = live[21] * (t2817 - t2810) - 0.014 * live[1778]
+        - live[20] * (t2812 + t2816);
+    let t2925 = -0.0038482516772412995 * (live[32] * t2910 + live[33] * t2911)
+        - live[233] * live[38] - 0.0005396092213171667 * live[157]
+        - 0.00003349734004227557 * t2818;
+    let t2926 = -0.16 * live[1779] - t2925;
+    let t2927 = live[21] * t2821 - 0.014 * live[1781] - live[20] * t2820;
+    let t2928 = -0.1946 * live[293] - 0.0875 * t2902;
+    let t2929 = live[641] + t2928;
+    let t2930 = t2929 - 0.014 * (live[60] - live[655]);
+    let t2931 = t2827 - 0.014 * live[1861];
+    let t2932 = live[57] * t2930 - live[56] * t2931;
+    let t2933 = live[56] * t2930 + live[57] * t2931;
+    let t2934 = t2932 - 0.03745 * (live[76] - live[659]);
+    let t2935 = t2934 - 0.16 * live[1791];
+    let t2936 = t2933 + 0.16 * live[298] - 0.03745 * (live[241] + live[658]);
+    let t2937 = live[238] + 0.0022955781994879005 * live[660]
+        + 0.0005426192213171667 * live[663] + 0.0000020453744565 * t2933 - live[518]
+        - 0.003148870268177618 * live[653] - 0.0001636201578415 * live[656]
+        - 0.000000039595442777388946 * live[658] - 0.0005461134539102453 * live[659]
+        - 0.00003349734004227557 * live[661] - 0.16 * live[1792]
+        - 0.01771278698415 * t2932
+        - 0.0038482516772412995 * (live[69] * t2935 - live[68] * t2936);
+    let t2938 = live[56] * t2838 - live[57] * t2840;
+    let t2939 = live[533] + 0.014 * live[1872] + 0.008674079908742902 * t2929 - t2938;
+    let t2940 = -0.014 * live[920] - t2826;
+    let t2941 = -0.014 * live[57] * live[1782] - live[56] * t2940;
+    let t2942 = live[57] * t2940 - 0.014 * live[56] * live[1782];
+    let t2943 = live[71] * live[1392] + 0.00003349734004227557 * t2829
+        + 0.0038482516772412995
+            * (live[69]
+                * (t2941 - 0.16 * live[1784] - 0.03745 * (live[1863] + live[1862]))
+                - live[68]
+                    * (t2942 - 0.16 * live[918] - 0.03745 * (live[1864] + live[1865])))
+        - live[248] * live[1374];
+    let t2944 = 0.000000039595442777388946 * live[1864] + 0.16 * live[1785]
+        + 0.01771278698415 * t2941 + t2943 + live[58] * live[921]
+        - 0.0005461134539102452 * live[1862] - 0.0000020453744565 * t2942
+        - live[242] * live[694] - live[59] * live[923] - live[245] * live[695];
+    let t2945 = live[236] * live[693] - 0.0001636201578415 * live[61] - t2944
+        - 0.0003106728473725507 * live[1783];
+    let t2946 = 0.0001636201578415 * live[64] + live[57] * t2833 + 0.014 * live[1789]
+        - 0.003148870268177618 * live[158] - live[238] - live[56] * t2832;
+    let t2947 = live[248] * live[699] + 0.00003349734004227557 * t2841
+        + 0.0038482516772412995
+            * (live[69]
+                * (-0.16 * live[924] - t2933 - 0.03745 * (live[933] - live[1870]))
+                - live[68] * (0.32 * live[929] + t2934))
+        - 0.0005396092213171667 * live[925];
+    live[1939] = t2798;
+    live[1940] = t2804;
+    live[1941] = t2805;
+    live[1942] = t2816;
+    live[1943] = t2817;
+    live[1944] = t2820;
+    live[1945] = t2821;
+    live[1946] = t2826;
+    live[1947] = t2832;
+    live[1948] = t2833;
+    live[1949] = t2838;
+    live[1950] = t2840;
+    live[1951] = t2844;
+    live[1952] = t2845;
+    live[1953] = t2846;
+    live[1954] = t2848;
+    live[1955] = t2849;
+    live[1956] = t2852;
+    live[1957] = t2853;
+    live[1958] = t2855;
+    live[1959] = t2858;
+    live[1960] = t2859;
+    live[1961] = t2864;
+    live[1962] = t2866;
+    live[1963] = t2867;
+    live[1964] = t2870;
+    live[1965] = t2871;
+    live[1966] = t2872;
+    live[1967] = t2874;
+    live[1968] = t2875;
+    live[1969] = t2878;
+    live[1970] = t2879;
+    live[1971] = t2881;
+    live[1972] = t2884;
+    live[1973] = t2885;
+    live[1974] = t2890;
+    live[1975] = t2892;
+    live[1976] = t2893;
+    live[1977] = t2896;
+    live[1978] = t2897;
+    live[1979] = t2898;
+    live[1980] = t2900;
+    live[1981] = t2901;
+    live[1982] = t2903;
+    live[1983] = t2912;
+    live[1984] = t2913;
+    live[1985] = t2914;
+    live[1986] = t2918;
+    live[1987] = t2919;
+    live[1988] = t2920;
+    live[1989] = t2921;
+    live[1990] = t2922;
+    live[1991] = t2923;
+    live[1992] = t2924;
+    live[1993] = t2925;
+    live[1994] = t2926;
+    live[1995] = t2927;
+    live[1996] = t2928;
+    live[1997] = t2932;
+    live[1998] = t2933;
+    live[1999] = t2935;
+    live[2000] = t2936;
+    live[2001] = t2937;
+    live[2002] = t2938;
+    live[2003] = t2939;
+    live[2004] = t2943;
+    live[2005] = t2944;
+    live[2006] = t2945;
+    live[2007] = t2946;
+    live[2008] = t2947;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part20(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part20_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part20`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part20_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part20`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part20_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t2948 = 0.0000020453744565 * live[1997] + live[58] * (live[242] - live[935])
+        + 0.000000039595442777388946 * live[659] + 0.01771278698415 * live[1998]
+        - 0.0005461134539102453 * live[1870] - live[2008]
+        - 0.0000001609852873477455 * live[77] - 0.16 * live[927] - live[245] * live[696];
+    let t2949 = 0.014 * live[1797] + live[57] * (live[1952] - live[1949])
+        - live[56] * (live[1950] + live[1951]);
+    let t2950 = 0.00003349734004227557 * live[1953] - live[248] * live[74]
+        - 0.0038482516772412995 * (live[68] * live[1999] + live[69] * live[2000])
+        - 0.0005396092213171667 * live[161];
+    let t2951 = -0.16 * live[1798] - t2950;
+    let t2952 = 0.014 * live[1800] + live[57] * live[1955] - live[56] * live[1954];
+    let t2953 = live[641] - live[1996];
+    let t2954 = 0.014 * (live[96] - live[666]) + t2953;
+    let t2955 = 0.014 * live[1882] + live[1957];
+    let t2956 = live[93] * t2954 - live[92] * t2955;
+    let t2957 = live[92] * t2954 + live[93] * t2955;
+    let t2958 = t2956 + 0.03745 * (live[112] - live[670]);
+    let t2959 = t2958 - 0.16 * live[1810];
+    let t2960 = t2957 + 0.03745 * (live[256] + live[669]) + 0.16 * live[300];
+    let t2961 = live[253] + 0.0005461134539102453 * live[670]
+        + 0.0022955781994879005 * live[671] + 0.00003349734004227557 * live[672]
+        + 0.0005426192213171667 * live[674] - live[465]
+        - 0.003148870268177618 * live[664] - 0.0000702001578415 * live[667]
+        - 0.000000039595442777388946 * live[669] - 0.16 * live[1812]
+        - 0.01771278698415 * t2956 - 0.0000020453744565 * t2957
+        - 0.0038482516772412995 * (live[105] * t2959 - live[104] * t2960);
+    let t2962 = live[92] * live[1961] - live[93] * live[1962];
+    let t2963 = live[486] - t2962 - 0.014 * live[1893] - 0.008674079908742902 * t2953;
+    let t2964 = 0.014 * live[944] - live[1956];
+    let t2965 = 0.014 * live[93] * live[1801] - live[92] * t2964;
+    let t2966 = 0.014 * live[92] * live[1801] + live[93] * t2964;
+    let t2967 = live[107] * live[1395]
+        + 0.0038482516772412995
+            * (live[105]
+                * (t2965 + 0.03745 * (live[1884] + live[1883]) - 0.16 * live[1803])
+                - live[104]
+                    * (t2966 + 0.03745 * (live[1885] + live[1886]) - 0.16 * live[942]))
+        - live[263] * live[1376] - 0.00003349734004227557 * live[1958];
+    let t2968 = 0.000000039595442777388946 * live[1885] + 0.16 * live[1804]
+        + 0.01771278698415 * t2965 + 0.0000020453744565 * t2966 + t2967
+        + live[94] * live[945] + 0.0005461134539102452 * live[1883]
+        - live[257] * live[701] - live[95] * live[947] - live[260] * live[702];
+    let t2969 = live[251] * live[700] - 0.0000702001578415 * live[97] - t2968
+        - 0.0003106728473725507 * live[1802];
+    let t2970 = 0.0000702001578415 * live[100] + live[93] * live[1960]
+        - 0.003148870268177618 * live[162] - live[253] - live[92] * live[1959]
+        - 0.014 * live[1808];
+    let t2971 = live[263] * live[706]
+        + 0.0038482516772412995
+            * (live[105]
+                * (0.03745 * (live[957] - live[1891]) - 0.16 * live[948] - t2957)
+                - live[104] * (0.32 * live[953] + t2958))
+        - 0.0005396092213171667 * live[949] - 0.00003349734004227557 * live[1963];
+    let t2972 = 0.0005461134539102453 * live[1891] + 0.0000001609852873477455 * live[113]
+        + live[94] * (live[257] - live[959]) + 0.000000039595442777388946 * live[670]
+        + 0.01771278698415 * t2957 - 0.0000020453744565 * t2956 - t2971
+        - 0.16 * live[951] - live[260] * live[703];
+    let t2973 = live[93] * (live[1965] - live[1961]) - 0.014 * live[1818]
+        - live[92] * (live[1962] + live[1964]);
+    let t2974 = -0.0038482516772412995 * (live[104] * t2959 + live[105] * t2960)
+        - live[263] * live[110] - 0.0005396092213171667 * live[165]
+        - 0.00003349734004227557 * live[1966];
+    let t2975 = -0.16 * live[1819] - t2974;
+    let t2976 = live[93] * live[1968] - 0.014 * live[1821] - live[92] * live[1967];
+    let t2977 = live[641] - live[1982];
+    let t2978 = t2977 - 0.014 * (live[132] - live[677]);
+    let t2979 = live[1970] - 0.014 * live[1903];
+    let t2980 = live[129] * t2978 - live[128] * t2979;
+    let t2981 = live[128] * t2978 + live[129] * t2979;
+    let t2982 = t2980 - 0.03745 * (live[148] - live[681]);
+    let t2983 = t2982 - 0.16 * live[1829];
+    let t2984 = t2981 + 0.16 * live[302] - 0.03745 * (live[271] + live[680]);
+    let t2985 = live[268] + 0.0000702001578415 * live[678]
+        + 0.0022955781994879005 * live[682] + 0.0005426192213171667 * live[685]
+        + 0.0000020453744565 * t2981 - live[406] - 0.003148870268177618 * live[675]
+        - 0.000000039595442777388946 * live[680] - 0.0005461134539102453 * live[681]
+        - 0.00003349734004227557 * live[683] - 0.16 * live[1830]
+        - 0.01771278698415 * t2980
+        - 0.0038482516772412995 * (live[141] * t2983 - live[140] * t2984);
+    let t2986 = live[128] * live[1974] - live[129] * live[1975];
+    let t2987 = live[437] + 0.014 * live[1914] + 0.008674079908742902 * t2977 - t2986;
+    let t2988 = -0.014 * live[968] - live[1969];
+    let t2989 = -0.014 * live[129] * live[1822] - live[128] * t2988;
+    let t2990 = live[129] * t2988 - 0.014 * live[128] * live[1822];
+    let t2991 = live[143] * live[1398] + 0.00003349734004227557 * live[1971]
+        + 0.0038482516772412995
+            * (live[141]
+                * (t2989 - 0.16 * live[1824] - 0.03745 * (live[1905] + live[1904]))
+                - live[140]
+                    * (t2990 - 0.16 * live[966] - 0.03745 * (live[1906] + live[1907])))
+        - live[278] * live[1378];
+    let t2992 = 0.000000039595442777388946 * live[1906] + 0.16 * live[1825]
+        + 0.01771278698415 * t2989 + t2991 + live[130] * live[969]
+        - 0.0005461134539102452 * live[1904] - 0.0000020453744565 * t2990
+        - live[272] * live[708] - live[131] * live[971] - live[275] * live[709];
+    let t2993 = 0.0000702001578415 * live[133] + live[266] * live[707] - t2992
+        - 0.0003106728473725507 * live[1823];
+    let t2994 = live[129] * live[1973] + 0.014 * live[1827]
+        - 0.0000702001578415 * live[136] - 0.003148870268177618 * live[166] - live[268]
+        - live[128] * live[1972];
+    let t2995 = live[278] * live[713] + 0.00003349734004227557 * live[1976]
+        + 0.0038482516772412995
+            * (live[141]
+                * (-0.16 * live[972] - t2981 - 0.03745 * (live[981] - live[1912]))
+                - live[140] * (0.32 * live[977] + t2982))
+        - 0.0005396092213171667 * live[973];
+    let t2996 = 0.0000020453744565 * t2980 + live[130] * (live[272] - live[983])
+        + 0.000000039595442777388946 * live[681] + 0.01771278698415 * t2981
+        - 0.0005461134539102453 * live[1912] - t2995
+        - 0.0000001609852873477455 * live[149] - 0.16 * live[975]
+        - live[275] * live[710];
+    let t2997 = 0.014 * live[1832] + live[129] * (live[1978] - live[1974])
+        - live[128] * (live[1975] + live[1977]);
+    let t2998 = 0.00003349734004227557 * live[1979] - live[278] * live[146]
+        - 0.0038482516772412995 * (live[140] * t2983 + live[141] * t2984)
+        - 0.0005396092213171667 * live[169];
+    let t2999 = -0.16 * live[1833] - t2998;
+    let t3000 = 0.014 * live[1835] + live[129] * live[1981] - live[128] * live[1980];
+    let t3001 = live[1986] - 0.0005426192213171667 * live[1764];
+    let t3002 = live[1502] + live[1503];
+    let t3003 = 0.0005426192213171667 * live[313] + live[1549];
+    let t3004 = live[1601] - 0.0005426192213171667 * live[314];
+    let t3005 = live[1503] + live[1619] - 0.0005426192213171667 * live[9];
+    let t3006 = live[2004] - 0.0005426192213171667 * live[1783];
+    let t3007 = live[1495] + live[1496];
+    let t3008 = 0.0005426192213171667 * live[321] + live[1545];
+    let t3009 = live[1597] - 0.0005426192213171667 * live[322];
+    let t3010 = live[1496] + live[1632] - 0.0005426192213171667 * live[48];
+    let t3011 = t2967 - 0.0005426192213171667 * live[1802];
+    let t3012 = live[1488] + live[1489];
+    let t3013 = 0.0005426192213171667 * live[329] + live[1541];
+    let t3014 = live[1593] - 0.0005426192213171667 * live[330];
+    let t3015 = live[1489] + live[1651] - 0.0005426192213171667 * live[84];
+    let t3016 = t2991 - 0.0005426192213171667 * live[1823];
+    let t3017 = live[1481] + live[1482];
+    let t3018 = 0.0005426192213171667 * live[337] + live[1537];
+    let t3019 = live[1589] - 0.0005426192213171667 * live[338];
+    let t3020 = live[1482] + live[1664] - 0.0005426192213171667 * live[120];
+    let t3021 = 7.091992922587524 * live[823] * live[1379] - live[1380];
+    let t3022 = 0.008674079908742902 * live[830] - live[129] * live[831]
+        - live[128] * live[832];
+    let t3023 = 7.091992922587524 * live[213] * live[1379] + t3022
+        - live[1671] * live[1672] * t3021;
+    let t3024 = 7.091992922587524 * live[820] * live[1381] - live[1382];
+    let t3025 = -0.008674079908742902 * live[829] - live[93] * live[833]
+        - live[92] * live[834];
+    let t3026 = 7.091992922587524 * live[205] * live[1381] + t3025
+        - live[1686] * live[1687] * t3024;
+    let t3027 = 7.091992922587524 * live[817] * live[1383] - live[1384];
+    let t3028 = 0.008674079908742902 * live[828] - live[57] * live[835]
+        - live[56] * live[836];
+    let t3029 = 7.091992922587524 * live[197] * live[1383] + t3028
+        - live[1701] * live[1702] * t3027;
+    let t3030 = 7.091992922587524 * live[814] * live[1385] - live[1386];
+    let t3031 = -0.008674079908742902 * live[827] - live[21] * live[837]
+        - live[20] * live[838];
+    let t3032 = 7.091992922587524 * live[189] * live[1385] + t3031
+        - live[1716] * live[1717] * t3030;
+    let t3033 = 7.091992922587524
+        * (live[212] * live[1379] + live[204] * live[1381] + live[196] * live[1383]
+            + live[188] * live[1385]) - live[1671] * live[1673] * t3021
+        - live[1679] * live[1680] * t3023 - live[1686] * live[1688] * t3024
+        - live[1694] * live[1695] * t3026 - live[1701] * live[1703] * t3027
+        - live[1709] * live[1710] * t3029 - live[1716] * live[1718] * t3030
+        - live[1724] * live[1725] * t3032;
+    let t3034 = -24.5250273699 * live[826]
+        - 7.091992922587524
+            * (live[214] * live[1379] + live[206] * live[1381] + live[198] * live[1383]
+                + live[190] * live[1385]) - live[1671] * live[1674] * t3021
+        - live[1679] * live[1681] * t3023 - live[1686] * live[1689] * t3024
+        - live[1694] * live[1696] * t3026 - live[1701] * live[1704] * t3027
+        - live[1709] * live[1711] * t3029 - live[1716] * live[1719] * t3030
+        - live[1724] * live[1726] * t3032 - live[1731] * live[1732] * t3033;
+    let t3035 = 7.091992922587524
+        * (live[215] * live[1379] + live[207] * live[1381] + live[199] * live[1383]
+            + live[191] * live[1385]) - 24.5250273699 * live[5]
+        - live[1671] * live[1675] * t3021 - live[1679] * live[1682] * t3023
+        - live[1686] * live[1690] * t3024 - live[1694] * live[1697] * t3026
+        - live[1701] * live[1705] * t3027 - live[1709] * live[1712] * t3029
+        - live[1716] * live[1720] * t3030 - live[1724] * live[1727] * t3032
+        - live[1731] * live[1733] * t3033 - live[1737] * live[1738] * t3034;
+    let t3036 = t3022 + t3025 + t3028 + t3031
+        + 7.091992922587524
+            * (live[216] * live[1379] + live[208] * live[1381] + live[200] * live[1383]
+                + live[192] * live[1385]) - live[1671] * live[1676] * t3021
+        - live[1679] * live[1683] * t3023 - live[1686] * live[1691] * t3024
+        - live[1694] * live[1698] * t3026 - live[1701] * live[1706] * t3027
+        - live[1709] * live[1713] * t3029 - live[1716] * live[1721] * t3030
+        - live[1724] * live[1728] * t3032 - live[1731] * live[1734] * t3033
+        - live[1737] * live[1739] * t3034 - live[1742] * live[1743] * t3035;
+    let t3037 = live[117] * live[839] + live[81] * live[840] + live[45] * live[841]
+        + live[6] * live[842]
+        + 7.091992922587524
+            * (live[824] * live[1379] + live[821] * live[1381] + live[818] * live[1383]
+                + live[815] * live[1385]) - live[118] * live[1380]
+        - live[82] * live[1382] - live[46] * live[1384] - live[7] * live[1386]
+        - live[1671] * live[1677] * t3021 - live[1679] * live[1684] * t3023
+        - live[1686] * live[1692] * t3024 - live[1694] * live[1699] * t3026
+        - live[1701] * live[1707] * t3027 - live[1709] * live[1714] * t3029
+        - live[1716] * live[1722] * t3030 - live[1724] * live[1729] * t3032
+        - live[1731] * live[1735] * t3033 - live[1737] * live[1740] * t3034
+        - live[1742] * live[1744] * t3035 - live[1746] * live[1747] * t3036;
+    let t3038 = 7.091992922587524
+        * (live[825] * live[1379] + live[822] * live[1381] + live[819] * live[1383]
+            + live[816] * live[1385]) - live[118] * live[839] - live[82] * live[840]
+        - live[46] * live[841] - live[7] * live[842] - live[117] * live[1380]
+        - live[81] * live[1382] - live[45] * live[1384] - live[6] * live[1386]
+        - live[1671] * live[1678] * t3021 - live[1679] * live[1685] * t3023
+        - live[1686] * live[1693] * t3024 - live[1694] * live[1700] * t3026
+        - live[1701] * live[1708] * t3027 - live[1709] * live[1715] * t3029
+        - live[1716] * live[1723] * t3030 - live[1724] * live[1730] * t3032
+        - live[1731] * live[1736] * t3033 - live[1737] * live[1741] * t3034
+        - live[1742] * live[1745] * t3035 - live[1746] * live[1748] * t3036
+        - live[1749] * live[1750] * t3037;
+    let t3039 = live[1749] * (t3037 - live[1750] * live[1751] * t3038);
+    let t3040 = live[1746]
+        * (t3036 - live[1747] * t3039 - live[1748] * live[1751] * t3038);
+    let t3041 = live[1742]
+        * (t3035 - live[1743] * t3040 - live[1744] * t3039
+            - live[1745] * live[1751] * t3038);
+    let t3042 = live[1737]
+        * (t3034 - live[1738] * t3041 - live[1739] * t3040 - live[1740] * t3039
+            - live[1741] * live[1751] * t3038);
+    let t3043 = live[1731]
+        * (t3033 - live[1732] * t3042 - live[1733] * t3041 - live[1734] * t3040
+            - live[1735] * t3039 - live[1736] * live[1751] * t3038);
+    let t3044 = live[1724]
+        * (t3032 - live[1725] * t3043 - live[1726] * t3042 - live[1727] * t3041
+            - live[1728] * t3040 - live[1729] * t3039 - live[1730] * live[1751] * t3038);
+    let t3045 = live[1716]
+        * (t3030 - live[1717] * t3044 - live[1718] * t3043 - live[1719] * t3042
+            - live[1720] * t3041 - live[1721] * t3040 - live[1722] * t3039
+            - live[1723] * live[1751] * t3038);
+    let t3046 = live[1709]
+        * (t3029 - live[1710] * t3043 - live[1711] * t3042 - live[1712] * t3041
+            - live[1713] * t3040 - live[1714] * t3039 - live[1715] * live[1751] * t3038);
+    let t3047 = live[1701]
+        * (t3027 - live[1702] * t3046 - live[1703] * t3043 - live[1704] * t3042
+            - live[1705] * t3041 - live[1706] * t3040 - live[1707] * t3039
+            - live[1708] * live[1751] * t3038);
+    let t3048 = live[1694]
+        * (t3026 - live[1695] * t3043 - live[1696] * t3042 - live[1697] * t3041
+            - live[1698] * t3040 - live[1699] * t3039 - live[1700] * live[1751] * t3038);
+    let t3049 = live[1686]
+        * (t3024 - live[1687] * t3048 - live[1688] * t3043 - live[1689] * t3042
+            - live[1690] * t3041 - live[1691] * t3040 - live[1692] * t3039
+            - live[1693] * live[1751] * t3038);
+    let t3050 = live[1679]
+        * (t3023 - live[1680] * t3043 - live[1681] * t3042 - live[1682] * t3041
+            - live[1683] * t3040 - live[1684] * t3039 - live[1685] * live[1751] * t3038);
+    let t3051 = live[1671]
+        * (t3021 - live[1672] * t3050 - live[1673] * t3043 - live[1674] * t3042
+            - live[1675] * t3041 - live[1676] * t3040 - live[1677] * t3039
+            - live[1678] * live[1751] * t3038);
+    let t3052 = -7.091992922587524 * live[823] * live[856] - live[857];
+    let t3053 = 0.008674079908742902 * live[847] - live[129] * live[848]
+        - live[128] * live[849];
+    let t3054 = t3053 - 7.091992922587524 * live[213] * live[856]
+        - live[1671] * live[1672] * t3052;
+    let t3055 = -7.091992922587524 * live[820] * live[860] - live[861];
+    let t3056 = -0.008674079908742902 * live[846] - live[93] * live[850]
+        - live[92] * live[851];
+    let t3057 = t3056 - 7.091992922587524 * live[205] * live[860]
+        - live[1686] * live[1687] * t3055;
+    let t3058 = -7.091992922587524 * live[817] * live[863] - live[864];
+    let t3059 = 0.008674079908742902 * live[845] - live[57] * live[852]
+        - live[56] * live[853];
+    let t3060 = t3059 - 7.091992922587524 * live[197] * live[863]
+        - live[1701] * live[1702] * t3058;
+    let t3061 = -7.091992922587524 * live[814] * live[866] - live[867];
+    let t3062 = -0.008674079908742902 * live[844] - live[21] * live[854]
+        - live[20] * live[855];
+    let t3063 = t3062 - 7.091992922587524 * live[189] * live[866]
+        - live[1716] * live[1717] * t3061;
+    let t3064 = -24.5250273699 * live[843]
+        - 7.091992922587524
+            * (live[212] * live[856] + live[204] * live[860] + live[196] * live[863]
+                + live[188] * live[866]) - live[1671] * live[1673] * t3052
+        - live[1679] * live[1680] * t3054 - live[1686] * live[1688] * t3055
+        - live[1694] * live[1695] * t3057 - live[1701] * live[1703] * t3058
+        - live[1709] * live[1710] * t3060 - live[1716] * live[1718] * t3061
+        - live[1724] * live[1725] * t3063;
+    let t3065 = 7.091992922587524
+        * (live[214] * live[856] + live[206] * live[860] + live[198] * live[863]
+            + live[190] * live[866]) - live[1671] * live[1674] * t3052
+        - live[1679] * live[1681] * t3054 - live[1686] * live[1689] * t3055
+        - live[1694] * live[1696] * t3057 - live[1701] * live[1704] * t3058
+        - live[1709] * live[1711] * t3060 - live[1716] * live[1719] * t3061
+        - live[1724] * live[1726] * t3063 - live[1731] * live[1732] * t3064;
+    let t3066 = -24.5250273699 * live[4]
+        - 7.091992922587524
+            * (live[215] * live[856] + live[207] * live[860] + live[199] * live[863]
+                + live[191] * live[866]) - live[1671] * live[1675] * t3052
+        - live[1679] * live[1682] * t3054 - live[1686] * live[1690] * t3055
+        - live[1694] * live[1697] * t3057 - live[1701] * live[1705] * t3058
+        - live[1709] * live[1712] * t3060 - live[1716] * live[1720] * t3061
+        - live[1724] * live[1727] * t3063 - live[1731] * live[1733] * t3064
+        - live[1737] * live[1738] * t3065;
+    let t3067 = t3053 + t3056 + t3059 + t3062 - live[1671] * live[1676] * t3052
+        - live[1679] * live[1683] * t3054 - live[1686] * live[1691] * t3055
+        - live[1694] * live[1698] * t3057 - live[1701] * live[1706] * t3058
+        - live[1709] * live[1713] * t3060 - live[1716] * live[1721] * t3061
+        - live[1724] * live[1728] * t3063 - live[1731] * live[1734] * t3064
+        - live[1737] * live[1739] * t3065 - live[1742] * live[1743] * t3066
+        - 7.091992922587524
+            * (live[216] * live[856] + live[208] * live[860] + live[200] * live[863]
+                + live[192] * live[866]);
+    let t3068 = live[117] * live[858] + live[81] * live[862] + live[45] * live[865]
+        + live[6] * live[868] - live[118] * live[857] - live[82] * live[861]
+        - live[46] * live[864] - live[7] * live[867] - live[1671] * live[1677] * t3052
+        - live[1679] * live[1684] * t3054 - live[1686] * live[1692] * t3055
+        - live[1694] * live[1699] * t3057 - live[1701] * live[1707] * t3058
+        - live[1709] * live[1714] * t3060 - live[1716] * live[1722] * t3061
+        - live[1724] * live[1729] * t3063 - live[1731] * live[1735] * t3064
+        - live[1737] * live[1740] * t3065 - live[1742] * live[1744] * t3066
+        - live[1746] * live[1747] * t3067
+        - 7.091992922587524
+            * (live[824] * live[856] + live[821] * live[860] + live[818] * live[863]
+                + live[815] * live[866]);
+    let t3069 = -7.091992922587524
+        * (live[825] * live[856] + live[822] * live[860] + live[819] * live[863]
+            + live[816] * live[866]) - live[117] * live[857] - live[118] * live[858]
+        - live[81] * live[861] - live[82] * live[862] - live[45] * live[864]
+        - live[46] * live[865] - live[6] * live[867] - live[7] * live[868]
+        - live[1671] * live[1678] * t3052 - live[1679] * live[1685] * t3054
+        - live[1686] * live[1693] * t3055 - live[1694] * live[1700] * t3057
+        - live[1701] * live[1708] * t3058 - live[1709] * live[1715] * t3060
+        - live[1716] * live[1723] * t3061 - live[1724] * live[1730] * t3063
+        - live[1731] * live[1736] * t3064 - live[1737] * live[1741] * t3065
+        - live[1742] * live[1745] * t3066 - live[1746] * live[1748] * t3067
+        - live[1749] * live[1750] * t3068;
+    let t3070 = live[1749] * (t3068 - live[1750] * live[1751] * t3069);
+    let t3071 = live[1746]
+        * (t3067 - live[1747] * t3070 - live[1748] * live[1751] * t3069);
+    let t3072 = live[1742]
+        * (t3066 - live[1743] * t3071 - live[1744] * t3070
+            - live[1745] * live[1751] * t3069);
+    let t3073 = live[1737]
+        * (t3065 - live[1738] * t3072 - live[1739] * t3071 - live[1740] * t3070
+            - live[1741] * live[1751] * t3069);
+    let t3074 = live[1731]
+        * (t3064 - live[1732] * t3073 - live[1733] * t3072 - live[1734] * t3071
+            - live[1735] * t3070 - live[1736] * live[1751] * t3069);
+    let t3075 = live[1724]
+        * (t3063 - live[1725] * t3074 - live[1726] * t3073 - live[1727] * t3072
+            - live[1728] * t3071 - live[1729] * t3070 - live[1730] * live[1751] * t3069);
+    let t3076 = live[1716]
+        * (t3061 - live[1717] * t3075 - live[1718] * t3074 - live[1719] * t3073
+            - live[1720] * t3072 - live[1721] * t3071 - live[1722] * t3070
+            - live[1723] * live[1751] * t3069);
+    let t3077 = live[1709]
+        * (t3060 - live[1710] * t3074 - live[1711] * t3073 - live[1712] * t3072
+            - live[1713] * t3071 - live[1714] * t3070 - live[1715] * live[1751] * t3069);
+    let t3078 = live[1701]
+        * (t3058 - live[1702] * t3077 - live[1703] * t3074 - live[1704] * t3073
+            - live[1705] * t3072 - live[1706] * t3071 - live[1707] * t3070
+            - live[1708] * live[1751] * t3069);
+    let t3079 = live[1694]
+        * (t3057 - live[1695] * t3074 - live[1696] * t3073 - live[1697] * t3072
+            - live[1698] * t3071 - live[1699] * t3070 - live[1700] * live[1751] * t3069);
+    let t3080 = live[1686]
+        * (t3055 - live[1687] * t3079 - live[1688] * t3074 - live[1689] * t3073
+            - live[1690] * t3072 - live[1691] * t3071 - live[1692] * t3070
+            - live[1693] * live[1751] * t3069);
+    let t3081 = live[1679]
+        * (t3054 - live[1680] * t3074 - live[1681] * t3073 - live[1682] * t3072
+            - live[1683] * t3071 - live[1684] * t3070 - live[1685] * live[1751] * t3069);
+    let t3082 = live[1671]
+        * (t3052 - live[1672] * t3081 - live[1673] * t3074 - live[1674] * t3073
+            - live[1675] * t3072 - live[1676] * t3071 - live[1677] * t3070
+            - live[1678] * live[1751] * t3069);
+    let t3083 = -7.091992922587524 * live[823] * live[879] - live[880];
+    let t3084 = -0.34037089561907147 * live[117] * live[870]
+        - 0.9999999999999999 * live[129] * live[871] - live[128] * live[872];
+    let t3085 = t3084 - 7.091992922587524 * live[213] * live[879]
+        - live[1671] * live[1672] * t3083;
+    let t3086 = -7.091992922587524 * live[820] * live[882] - live[883];
+    let t3087 = 0.34037089561907147 * live[81] * live[870]
+        - 0.9999999999999999 * live[93] * live[873] - live[92] * live[874];
+    let t3088 = t3087 - 7.091992922587524 * live[205] * live[882]
+        - live[1686] * live[1687] * t3086;
+    let t3089 = -7.091992922587524 * live[817] * live[885] - live[886];
+    let t3090 = -0.34037089561907147 * live[45] * live[870]
+        - 0.9999999999999999 * live[57] * live[875] - live[56] * live[876];
+    let t3091 = t3090 - 7.091992922587524 * live[197] * live[885]
+        - live[1701] * live[1702] * t3089;
+    let t3092 = -7.091992922587524 * live[814] * live[888] - live[889];
+    let t3093 = 0.34037089561907147 * live[6] * live[870]
+        - 0.9999999999999999 * live[21] * live[877] - live[20] * live[878];
+    let t3094 = t3093 - 7.091992922587524 * live[189] * live[888]
+        - live[1716] * live[1717] * t3092;
+    let t3095 = -24.5250273699 * live[869]
+        - 7.091992922587524
+            * (live[212] * live[879] + live[204] * live[882] + live[196] * live[885]
+                + live[188] * live[888]) - live[1671] * live[1673] * t3083
+        - live[1679] * live[1680] * t3085 - live[1686] * live[1688] * t3086
+        - live[1694] * live[1695] * t3088 - live[1701] * live[1703] * t3089
+        - live[1709] * live[1710] * t3091 - live[1716] * live[1718] * t3092
+        - live[1724] * live[1725] * t3094;
+    let t3096 = 7.091992922587524
+        * (live[214] * live[879] + live[206] * live[882] + live[198] * live[885]
+            + live[190] * live[888]) - 98.1001094796 * live[870]
+        - live[1671] * live[1674] * t3083 - live[1679] * live[1681] * t3085
+        - live[1686] * live[1689] * t3086 - live[1694] * live[1696] * t3088
+        - live[1701] * live[1704] * t3089 - live[1709] * live[1711] * t3091
+        - live[1716] * live[1719] * t3092 - live[1724] * live[1726] * t3094
+        - live[1731] * live[1732] * t3095;
+    let t3097 = -7.091992922587524
+        * (live[215] * live[879] + live[207] * live[882] + live[199] * live[885]
+            + live[191] * live[888]) - live[1671] * live[1675] * t3083
+        - live[1679] * live[1682] * t3085 - live[1686] * live[1690] * t3086
+        - live[1694] * live[1697] * t3088 - live[1701] * live[1705] * t3089
+        - live[1709] * live[1712] * t3091 - live[1716] * live[1720] * t3092
+        - live[1724] * live[1727] * t3094 - live[1731] * live[1733] * t3095
+        - live[1737] * live[1738] * t3096;
+    live[2009] = t2948;
+    live[2010] = t2949;
+    live[2011] = t2950;
+    live[2012] = t2951;
+    live[2013] = t2952;
+    live[2014] = t2961;
+    live[2015] = t2962;
+    live[2016] = t2963;
+    live[2017] = t2968;
+    live[2018] = t2969;
+    live[2019] = t2970;
+    live[2020] = t2971;
+    live[2021] = t2972;
+    live[2022] = t2973;
+    live[2023] = t2974;
+    live[2024] = t2975;
+    live[2025] = t2976;
+    live[2026] = t2985;
+    live[2027] = t2986;
+    live[2028] = t2987;
+    live[2029] = t2992;
+    live[2030] = t2993;
+    live[2031] = t2994;
+    live[2032] = t2995;
+    live[2033] = t2996;
+    live[2034] = t2997;
+    live[2035] = t2998;
+    live[2036] = t2999;
+    live[2037] = t3000;
+    live[2038] = t3001;
+    live[2039] = t3002;
+    live[2040] = t3003;
+    live[2041] = t3004;
+    live[2042] = t3005;
+    live[2043] = t3006;
+    live[2044] = t3007;
+    live[2045] = t3008;
+    live[2046] = t3009;
+    live[2047] = t3010;
+    live[2048] = t3011;
+    live[2049] = t3012;
+    live[2050] = t3013;
+    live[2051] = t3014;
+    live[2052] = t3015;
+    live[2053] = t3016;
+    live[2054] = t3017;
+    live[2055] = t3018;
+    live[2056] = t3019;
+    live[2057] = t3020;
+    live[2058] = t3083;
+    live[2059] = t3084;
+    live[2060] = t3085;
+    live[2061] = t3086;
+    live[2062] = t3087;
+    live[2063] = t3088;
+    live[2064] = t3089;
+    live[2065] = t3090;
+    live[2066] = t3091;
+    live[2067] = t3092;
+    live[2068] = t3093;
+    live[2069] = t3094;
+    live[2070] = t3095;
+    live[2071] = t3096;
+    live[2072] = t3097;
+    out.0[0][3] = t3043;
+    out.0[0][4] = t3074;
+    out.0[1][3] = t3042;
+    out.0[1][4] = t3073;
+    out.0[2][3] = t3041;
+    out.0[2][4] = t3072;
+    out.0[3][3] = t3040;
+    out.0[3][4] = t3071;
+    out.0[4][3] = t3039;
+    out.0[4][4] = t3070;
+    out.0[5][3] = live[1751] * t3038;
+    out.0[5][4] = live[1751] * t3069;
+    out.0[6][3] = t3044;
+    out.0[6][4] = t3075;
+    out.0[7][3] = t3045;
+    out.0[7][4] = t3076;
+    out.0[8][3] = 1842.9129686423132
+        * (live[190] * t3042 - live[814] * t3045 - live[189] * t3044 - live[188] * t3043
+            - live[191] * t3041 - live[192] * t3040 - live[815] * t3039
+            - live[816] * live[1751] * t3038) - 7.091992922587524 * live[1385];
+    out.0[8][4] = 7.091992922587524 * live[866]
+        + 1842.9129686423132
+            * (live[190] * t3073 - live[814] * t3076 - live[189] * t3075
+                - live[188] * t3074 - live[191] * t3072 - live[192] * t3071
+                - live[815] * t3070 - live[816] * live[1751] * t3069);
+    out.0[9][3] = t3046;
+    out.0[9][4] = t3077;
+    out.0[10][3] = t3047;
+    out.0[10][4] = t3078;
+    out.0[11][3] = 1842.9129686423132
+        * (live[198] * t3042 - live[817] * t3047 - live[197] * t3046 - live[196] * t3043
+            - live[199] * t3041 - live[200] * t3040 - live[818] * t3039
+            - live[819] * live[1751] * t3038) - 7.091992922587524 * live[1383];
+    out.0[11][4] = 7.091992922587524 * live[863]
+        + 1842.9129686423132
+            * (live[198] * t3073 - live[817] * t3078 - live[197] * t3077
+                - live[196] * t3074 - live[199] * t3072 - live[200] * t3071
+                - live[818] * t3070 - live[819] * live[1751] * t3069);
+    out.0[12][3] = t3048;
+    out.0[12][4] = t3079;
+    out.0[13][3] = t3049;
+    out.0[13][4] = t3080;
+    out.0[14][3] = 1842.9129686423132
+        * (live[206] * t3042 - live[820] * t3049 - live[205] * t3048 - live[204] * t3043
+            - live[207] * t3041 - live[208] * t3040 - live[821] * t3039
+            - live[822] * live[1751] * t3038) - 7.091992922587524 * live[1381];
+    out.0[14][4] = 7.091992922587524 * live[860]
+        + 1842.9129686423132
+            * (live[206] * t3073 - live[820] * t3080 - live[205] * t3079
+                - live[204] * t3074 - live[207] * t3072 - live[208] * t3071
+                - live[821] * t3070 - live[822] * live[1751] * t3069);
+    out.0[15][3] = t3050;
+    out.0[15][4] = t3081;
+    out.0[16][3] = t3051;
+    out.0[16][4] = t3082;
+    out.0[17][3] = 1842.9129686423132
+        * (live[214] * t3042 - live[823] * t3051 - live[213] * t3050 - live[212] * t3043
+            - live[215] * t3041 - live[216] * t3040 - live[824] * t3039
+            - live[825] * live[1751] * t3038) - 7.091992922587524 * live[1379];
+    out.0[17][4] = 7.091992922587524 * live[856]
+        + 1842.9129686423132
+            * (live[214] * t3073 - live[823] * t3082 - live[213] * t3081
+                - live[212] * t3074 - live[215] * t3072 - live[216] * t3071
+                - live[824] * t3070 - live[825] * live[1751] * t3069);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part21(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part21_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part21`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part21_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part21`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part21_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3098 = live[2059] + live[2062] + live[2065] + live[2068]
+        - live[1671] * live[1676] * live[2058] - live[1679] * live[1683] * live[2060]
+        - live[1686] * live[1691] * live[2061] - live[1694] * live[1698] * live[2063]
+        - live[1701] * live[1706] * live[2064] - live[1709] * live[1713] * live[2066]
+        - live[1716] * live[1721] * live[2067] - live[1724] * live[1728] * live[2069]
+        - live[1731] * live[1734] * live[2070] - live[1737] * live[1739] * live[2071]
+        - live[1742] * live[1743] * live[2072]
+        - 7.091992922587524
+            * (live[216] * live[879] + live[208] * live[882] + live[200] * live[885]
+                + live[192] * live[888]);
+    let t3099 = live[117] * live[881] + live[81] * live[884] + live[45] * live[887]
+        + live[6] * live[890] - live[118] * live[880] - live[82] * live[883]
+        - live[46] * live[886] - live[7] * live[889]
+        - live[1671] * live[1677] * live[2058] - live[1679] * live[1684] * live[2060]
+        - live[1686] * live[1692] * live[2061] - live[1694] * live[1699] * live[2063]
+        - live[1701] * live[1707] * live[2064] - live[1709] * live[1714] * live[2066]
+        - live[1716] * live[1722] * live[2067] - live[1724] * live[1729] * live[2069]
+        - live[1731] * live[1735] * live[2070] - live[1737] * live[1740] * live[2071]
+        - live[1742] * live[1744] * live[2072] - live[1746] * live[1747] * t3098
+        - 7.091992922587524
+            * (live[824] * live[879] + live[821] * live[882] + live[818] * live[885]
+                + live[815] * live[888]);
+    let t3100 = -7.091992922587524
+        * (live[825] * live[879] + live[822] * live[882] + live[819] * live[885]
+            + live[816] * live[888]) - live[117] * live[880] - live[118] * live[881]
+        - live[81] * live[883] - live[82] * live[884] - live[45] * live[886]
+        - live[46] * live[887] - live[6] * live[889] - live[7] * live[890]
+        - live[1671] * live[1678] * live[2058] - live[1679] * live[1685] * live[2060]
+        - live[1686] * live[1693] * live[2061] - live[1694] * live[1700] * live[2063]
+        - live[1701] * live[1708] * live[2064] - live[1709] * live[1715] * live[2066]
+        - live[1716] * live[1723] * live[2067] - live[1724] * live[1730] * live[2069]
+        - live[1731] * live[1736] * live[2070] - live[1737] * live[1741] * live[2071]
+        - live[1742] * live[1745] * live[2072] - live[1746] * live[1748] * t3098
+        - live[1749] * live[1750] * t3099;
+    let t3101 = live[1749] * (t3099 - live[1750] * live[1751] * t3100);
+    let t3102 = live[1746]
+        * (t3098 - live[1747] * t3101 - live[1748] * live[1751] * t3100);
+    let t3103 = live[1742]
+        * (live[2072] - live[1743] * t3102 - live[1744] * t3101
+            - live[1745] * live[1751] * t3100);
+    let t3104 = live[1737]
+        * (live[2071] - live[1738] * t3103 - live[1739] * t3102 - live[1740] * t3101
+            - live[1741] * live[1751] * t3100);
+    let t3105 = live[1731]
+        * (live[2070] - live[1732] * t3104 - live[1733] * t3103 - live[1734] * t3102
+            - live[1735] * t3101 - live[1736] * live[1751] * t3100);
+    let t3106 = live[1724]
+        * (live[2069] - live[1725] * t3105 - live[1726] * t3104 - live[1727] * t3103
+            - live[1728] * t3102 - live[1729] * t3101 - live[1730] * live[1751] * t3100);
+    let t3107 = live[1716]
+        * (live[2067] - live[1717] * t3106 - live[1718] * t3105 - live[1719] * t3104
+            - live[1720] * t3103 - live[1721] * t3102 - live[1722] * t3101
+            - live[1723] * live[1751] * t3100);
+    let t3108 = live[1709]
+        * (live[2066] - live[1710] * t3105 - live[1711] * t3104 - live[1712] * t3103
+            - live[1713] * t3102 - live[1714] * t3101 - live[1715] * live[1751] * t3100);
+    let t3109 = live[1701]
+        * (live[2064] - live[1702] * t3108 - live[1703] * t3105 - live[1704] * t3104
+            - live[1705] * t3103 - live[1706] * t3102 - live[1707] * t3101
+            - live[1708] * live[1751] * t3100);
+    let t3110 = live[1694]
+        * (live[2063] - live[1695] * t3105 - live[1696] * t3104 - live[1697] * t3103
+            - live[1698] * t3102 - live[1699] * t3101 - live[1700] * live[1751] * t3100);
+    let t3111 = live[1686]
+        * (live[2061] - live[1687] * t3110 - live[1688] * t3105 - live[1689] * t3104
+            - live[1690] * t3103 - live[1691] * t3102 - live[1692] * t3101
+            - live[1693] * live[1751] * t3100);
+    let t3112 = live[1679]
+        * (live[2060] - live[1680] * t3105 - live[1681] * t3104 - live[1682] * t3103
+            - live[1683] * t3102 - live[1684] * t3101 - live[1685] * live[1751] * t3100);
+    let t3113 = live[1671]
+        * (live[2058] - live[1672] * t3112 - live[1673] * t3105 - live[1674] * t3104
+            - live[1675] * t3103 - live[1676] * t3102 - live[1677] * t3101
+            - live[1678] * live[1751] * t3100);
+    let t3114 = live[1987] - 0.002838197420805067 * live[1764]
+        - 1842.9129686423132 * live[814] * live[2038];
+    let t3115 = live[222] * live[686] + 0.008674079908742902 * live[1939]
+        - 0.0001636201578415 * live[1764] - 0.014 * live[1847]
+        - 0.003148870268177618 * live[25] - live[20] * live[1941]
+        - live[21] * live[1940];
+    let t3116 = t3115 - 1842.9129686423132 * live[189] * live[2038]
+        - live[1716] * live[1717] * t3114;
+    let t3117 = -1842.9129686423132 * live[188] * live[2038] - live[1771]
+        - live[1716] * live[1718] * t3114 - live[1724] * live[1725] * t3116;
+    let t3118 = 1842.9129686423132 * live[190] * live[2038] - live[1848]
+        - live[1716] * live[1719] * t3114 - live[1724] * live[1726] * t3116
+        - live[1731] * live[1732] * t3117;
+    let t3119 = -1842.9129686423132 * live[191] * live[2038] - live[1920]
+        - live[1716] * live[1720] * t3114 - live[1724] * live[1727] * t3116
+        - live[1731] * live[1733] * t3117 - live[1737] * live[1738] * t3118;
+    let t3120 = t3115 - 0.0875 * live[1920] - live[1716] * live[1721] * t3114
+        - live[1724] * live[1728] * t3116 - live[1731] * live[1734] * t3117
+        - live[1737] * live[1739] * t3118 - live[1742] * live[1743] * t3119
+        - 1842.9129686423132 * live[192] * live[2038];
+    let t3121 = 0.1946 * live[1920] + live[6] * (live[1983] + live[1989])
+        + live[7] * (live[1985] - live[1988]) - live[1716] * live[1722] * t3114
+        - live[1724] * live[1729] * t3116 - live[1731] * live[1735] * t3117
+        - live[1737] * live[1740] * t3118 - live[1742] * live[1744] * t3119
+        - live[1746] * live[1747] * t3120 - 1842.9129686423132 * live[815] * live[2038];
+    let t3122 = 0.0875 * live[1771] + live[6] * (live[1985] - live[1988])
+        - 0.1946 * live[1848] - live[1716] * live[1723] * t3114
+        - live[1724] * live[1730] * t3116 - live[1731] * live[1736] * t3117
+        - live[1737] * live[1741] * t3118 - live[1742] * live[1745] * t3119
+        - live[1746] * live[1748] * t3120 - live[1749] * live[1750] * t3121
+        - 1842.9129686423132 * live[816] * live[2038]
+        - live[7] * (live[1983] + live[1989]);
+    let t3123 = live[1749] * (t3121 - live[1750] * live[1751] * t3122);
+    let t3124 = live[1746]
+        * (t3120 - live[1747] * t3123 - live[1748] * live[1751] * t3122);
+    let t3125 = live[1742]
+        * (t3119 - live[1743] * t3124 - live[1744] * t3123
+            - live[1745] * live[1751] * t3122);
+    let t3126 = live[1737]
+        * (t3118 - live[1738] * t3125 - live[1739] * t3124 - live[1740] * t3123
+            - live[1741] * live[1751] * t3122);
+    let t3127 = live[1731]
+        * (t3117 - live[1732] * t3126 - live[1733] * t3125 - live[1734] * t3124
+            - live[1735] * t3123 - live[1736] * live[1751] * t3122);
+    let t3128 = live[1724]
+        * (t3116 - live[1725] * t3127 - live[1726] * t3126 - live[1727] * t3125
+            - live[1728] * t3124 - live[1729] * t3123 - live[1730] * live[1751] * t3122);
+    let t3129 = live[1716]
+        * (t3114 - live[1717] * t3128 - live[1718] * t3127 - live[1719] * t3126
+            - live[1720] * t3125 - live[1721] * t3124 - live[1722] * t3123
+            - live[1723] * live[1751] * t3122);
+    let t3130 = -live[1709]
+        * (live[1710] * t3127 + live[1711] * t3126 + live[1712] * t3125
+            + live[1713] * t3124 + live[1714] * t3123 + live[1715] * live[1751] * t3122);
+    let t3131 = -live[1701]
+        * (live[1702] * t3130 + live[1703] * t3127 + live[1704] * t3126
+            + live[1705] * t3125 + live[1706] * t3124 + live[1707] * t3123
+            + live[1708] * live[1751] * t3122);
+    let t3132 = -live[1694]
+        * (live[1695] * t3127 + live[1696] * t3126 + live[1697] * t3125
+            + live[1698] * t3124 + live[1699] * t3123 + live[1700] * live[1751] * t3122);
+    let t3133 = -live[1686]
+        * (live[1687] * t3132 + live[1688] * t3127 + live[1689] * t3126
+            + live[1690] * t3125 + live[1691] * t3124 + live[1692] * t3123
+            + live[1693] * live[1751] * t3122);
+    let t3134 = -live[1679]
+        * (live[1680] * t3127 + live[1681] * t3126 + live[1682] * t3125
+            + live[1683] * t3124 + live[1684] * t3123 + live[1685] * live[1751] * t3122);
+    let t3135 = -live[1671]
+        * (live[1672] * t3134 + live[1673] * t3127 + live[1674] * t3126
+            + live[1675] * t3125 + live[1676] * t3124 + live[1677] * t3123
+            + live[1678] * live[1751] * t3122);
+    let t3136 = -1842.9129686423132 * live[814] * live[1990] - live[1991];
+    let t3137 = live[1984] - 0.014 * live[1852] - live[21] * live[1942]
+        - live[20] * live[1943];
+    let t3138 = t3137 - 1842.9129686423132 * live[189] * live[1990]
+        - live[1716] * live[1717] * t3136;
+    let t3139 = -1842.9129686423132 * live[188] * live[1990] - live[1778]
+        - live[1716] * live[1718] * t3136 - live[1724] * live[1725] * t3138;
+    let t3140 = 1842.9129686423132 * live[190] * live[1990] - live[1853]
+        - live[1716] * live[1719] * t3136 - live[1724] * live[1726] * t3138
+        - live[1731] * live[1732] * t3139;
+    let t3141 = -1842.9129686423132 * live[191] * live[1990] - live[1921]
+        - live[1716] * live[1720] * t3136 - live[1724] * live[1727] * t3138
+        - live[1731] * live[1733] * t3139 - live[1737] * live[1738] * t3140;
+    let t3142 = t3137 - 0.0875 * live[1921] - live[1716] * live[1721] * t3136
+        - live[1724] * live[1728] * t3138 - live[1731] * live[1734] * t3139
+        - live[1737] * live[1739] * t3140 - live[1742] * live[1743] * t3141
+        - 1842.9129686423132 * live[192] * live[1990];
+    let t3143 = 0.1946 * live[1921] + live[6] * live[1992] - live[7] * live[1991]
+        - live[1716] * live[1722] * t3136 - live[1724] * live[1729] * t3138
+        - live[1731] * live[1735] * t3139 - live[1737] * live[1740] * t3140
+        - live[1742] * live[1744] * t3141 - live[1746] * live[1747] * t3142
+        - 1842.9129686423132 * live[815] * live[1990];
+    let t3144 = 0.0875 * live[1778] - 0.1946 * live[1853] - live[6] * live[1991]
+        - live[7] * live[1992] - live[1716] * live[1723] * t3136
+        - live[1724] * live[1730] * t3138 - live[1731] * live[1736] * t3139
+        - live[1737] * live[1741] * t3140 - live[1742] * live[1745] * t3141
+        - live[1746] * live[1748] * t3142 - live[1749] * live[1750] * t3143
+        - 1842.9129686423132 * live[816] * live[1990];
+    let t3145 = live[1749] * (t3143 - live[1750] * live[1751] * t3144);
+    let t3146 = live[1746]
+        * (t3142 - live[1747] * t3145 - live[1748] * live[1751] * t3144);
+    let t3147 = live[1742]
+        * (t3141 - live[1743] * t3146 - live[1744] * t3145
+            - live[1745] * live[1751] * t3144);
+    let t3148 = live[1737]
+        * (t3140 - live[1738] * t3147 - live[1739] * t3146 - live[1740] * t3145
+            - live[1741] * live[1751] * t3144);
+    let t3149 = live[1731]
+        * (t3139 - live[1732] * t3148 - live[1733] * t3147 - live[1734] * t3146
+            - live[1735] * t3145 - live[1736] * live[1751] * t3144);
+    let t3150 = live[1724]
+        * (t3138 - live[1725] * t3149 - live[1726] * t3148 - live[1727] * t3147
+            - live[1728] * t3146 - live[1729] * t3145 - live[1730] * live[1751] * t3144);
+    let t3151 = live[1716]
+        * (t3136 - live[1717] * t3150 - live[1718] * t3149 - live[1719] * t3148
+            - live[1720] * t3147 - live[1721] * t3146 - live[1722] * t3145
+            - live[1723] * live[1751] * t3144);
+    let t3152 = -live[1709]
+        * (live[1710] * t3149 + live[1711] * t3148 + live[1712] * t3147
+            + live[1713] * t3146 + live[1714] * t3145 + live[1715] * live[1751] * t3144);
+    let t3153 = -live[1701]
+        * (live[1702] * t3152 + live[1703] * t3149 + live[1704] * t3148
+            + live[1705] * t3147 + live[1706] * t3146 + live[1707] * t3145
+            + live[1708] * live[1751] * t3144);
+    let t3154 = -live[1694]
+        * (live[1695] * t3149 + live[1696] * t3148 + live[1697] * t3147
+            + live[1698] * t3146 + live[1699] * t3145 + live[1700] * live[1751] * t3144);
+    let t3155 = -live[1686]
+        * (live[1687] * t3154 + live[1688] * t3149 + live[1689] * t3148
+            + live[1690] * t3147 + live[1691] * t3146 + live[1692] * t3145
+            + live[1693] * live[1751] * t3144);
+    let t3156 = -live[1679]
+        * (live[1680] * t3149 + live[1681] * t3148 + live[1682] * t3147
+            + live[1683] * t3146 + live[1684] * t3145 + live[1685] * live[1751] * t3144);
+    let t3157 = -live[1671]
+        * (live[1672] * t3156 + live[1673] * t3149 + live[1674] * t3148
+            + live[1675] * t3147 + live[1676] * t3146 + live[1677] * t3145
+            + live[1678] * live[1751] * t3144);
+    let t3158 = -1842.9129686423132 * live[814] * live[1993] - live[1994];
+    let t3159 = -0.014 * live[1855] - live[21] * live[1944] - live[20] * live[1945];
+    let t3160 = t3159 - 1842.9129686423132 * live[189] * live[1993]
+        - live[1716] * live[1717] * t3158;
+    let t3161 = -1842.9129686423132 * live[188] * live[1993] - live[1781]
+        - live[1716] * live[1718] * t3158 - live[1724] * live[1725] * t3160;
+    let t3162 = 1842.9129686423132 * live[190] * live[1993] - live[1856]
+        - live[1716] * live[1719] * t3158 - live[1724] * live[1726] * t3160
+        - live[1731] * live[1732] * t3161;
+    let t3163 = -1842.9129686423132 * live[191] * live[1993] - live[1922]
+        - live[1716] * live[1720] * t3158 - live[1724] * live[1727] * t3160
+        - live[1731] * live[1733] * t3161 - live[1737] * live[1738] * t3162;
+    let t3164 = t3159 - 0.0875 * live[1922] - live[1716] * live[1721] * t3158
+        - live[1724] * live[1728] * t3160 - live[1731] * live[1734] * t3161
+        - live[1737] * live[1739] * t3162 - live[1742] * live[1743] * t3163
+        - 1842.9129686423132 * live[192] * live[1993];
+    let t3165 = 0.1946 * live[1922] + live[6] * live[1995] - live[7] * live[1994]
+        - live[1716] * live[1722] * t3158 - live[1724] * live[1729] * t3160
+        - live[1731] * live[1735] * t3161 - live[1737] * live[1740] * t3162
+        - live[1742] * live[1744] * t3163 - live[1746] * live[1747] * t3164
+        - 1842.9129686423132 * live[815] * live[1993];
+    let t3166 = 0.0875 * live[1781] - 0.1946 * live[1856] - live[6] * live[1994]
+        - live[7] * live[1995] - live[1716] * live[1723] * t3158
+        - live[1724] * live[1730] * t3160 - live[1731] * live[1736] * t3161
+        - live[1737] * live[1741] * t3162 - live[1742] * live[1745] * t3163
+        - live[1746] * live[1748] * t3164 - live[1749] * live[1750] * t3165
+        - 1842.9129686423132 * live[816] * live[1993];
+    let t3167 = live[1749] * (t3165 - live[1750] * live[1751] * t3166);
+    let t3168 = live[1746]
+        * (t3164 - live[1747] * t3167 - live[1748] * live[1751] * t3166);
+    let t3169 = live[1742]
+        * (t3163 - live[1743] * t3168 - live[1744] * t3167
+            - live[1745] * live[1751] * t3166);
+    let t3170 = live[1737]
+        * (t3162 - live[1738] * t3169 - live[1739] * t3168 - live[1740] * t3167
+            - live[1741] * live[1751] * t3166);
+    let t3171 = live[1731]
+        * (t3161 - live[1732] * t3170 - live[1733] * t3169 - live[1734] * t3168
+            - live[1735] * t3167 - live[1736] * live[1751] * t3166);
+    let t3172 = live[1724]
+        * (t3160 - live[1725] * t3171 - live[1726] * t3170 - live[1727] * t3169
+            - live[1728] * t3168 - live[1729] * t3167 - live[1730] * live[1751] * t3166);
+    let t3173 = live[1716]
+        * (t3158 - live[1717] * t3172 - live[1718] * t3171 - live[1719] * t3170
+            - live[1720] * t3169 - live[1721] * t3168 - live[1722] * t3167
+            - live[1723] * live[1751] * t3166);
+    let t3174 = -live[1709]
+        * (live[1710] * t3171 + live[1711] * t3170 + live[1712] * t3169
+            + live[1713] * t3168 + live[1714] * t3167 + live[1715] * live[1751] * t3166);
+    let t3175 = -live[1701]
+        * (live[1702] * t3174 + live[1703] * t3171 + live[1704] * t3170
+            + live[1705] * t3169 + live[1706] * t3168 + live[1707] * t3167
+            + live[1708] * live[1751] * t3166);
+    let t3176 = -live[1694]
+        * (live[1695] * t3171 + live[1696] * t3170 + live[1697] * t3169
+            + live[1698] * t3168 + live[1699] * t3167 + live[1700] * live[1751] * t3166);
+    let t3177 = -live[1686]
+        * (live[1687] * t3176 + live[1688] * t3171 + live[1689] * t3170
+            + live[1690] * t3169 + live[1691] * t3168 + live[1692] * t3167
+            + live[1693] * live[1751] * t3166);
+    let t3178 = -live[1679]
+        * (live[1680] * t3171 + live[1681] * t3170 + live[1682] * t3169
+            + live[1683] * t3168 + live[1684] * t3167 + live[1685] * live[1751] * t3166);
+    let t3179 = -live[1671]
+        * (live[1672] * t3178 + live[1673] * t3171 + live[1674] * t3170
+            + live[1675] * t3169 + live[1676] * t3168 + live[1677] * t3167
+            + live[1678] * live[1751] * t3166);
+    let t3180 = live[2005] - 0.002838197420805067 * live[1783]
+        - 1842.9129686423132 * live[817] * live[2043];
+    let t3181 = live[237] * live[693] + 0.0001636201578415 * live[1783]
+        + 0.014 * live[1868] - 0.008674079908742902 * live[1946]
+        - 0.003148870268177618 * live[61] - live[56] * live[1948]
+        - live[57] * live[1947];
+    let t3182 = t3181 - 1842.9129686423132 * live[197] * live[2043]
+        - live[1701] * live[1702] * t3180;
+    let t3183 = -1842.9129686423132 * live[196] * live[2043] - live[1790]
+        - live[1701] * live[1703] * t3180 - live[1709] * live[1710] * t3182;
+    let t3184 = 1842.9129686423132 * live[198] * live[2043] - live[1869]
+        - live[1701] * live[1704] * t3180 - live[1709] * live[1711] * t3182
+        - live[1731] * live[1732] * t3183;
+    let t3185 = -1842.9129686423132 * live[199] * live[2043] - live[1923]
+        - live[1701] * live[1705] * t3180 - live[1709] * live[1712] * t3182
+        - live[1731] * live[1733] * t3183 - live[1737] * live[1738] * t3184;
+    let t3186 = 0.0875 * live[1923] + t3181 - live[1701] * live[1706] * t3180
+        - live[1709] * live[1713] * t3182 - live[1731] * live[1734] * t3183
+        - live[1737] * live[1739] * t3184 - live[1742] * live[1743] * t3185
+        - 1842.9129686423132 * live[200] * live[2043];
+    let t3187 = 0.1946 * live[1923] + live[45] * (live[2001] + live[2007])
+        + live[46] * (live[2003] - live[2006]) - live[1701] * live[1707] * t3180
+        - live[1709] * live[1714] * t3182 - live[1731] * live[1735] * t3183
+        - live[1737] * live[1740] * t3184 - live[1742] * live[1744] * t3185
+        - live[1746] * live[1747] * t3186 - 1842.9129686423132 * live[818] * live[2043];
+    let t3188 = live[45] * (live[2003] - live[2006]) - 0.0875 * live[1790]
+        - 0.1946 * live[1869] - live[1701] * live[1708] * t3180
+        - live[1709] * live[1715] * t3182 - live[1731] * live[1736] * t3183
+        - live[1737] * live[1741] * t3184 - live[1742] * live[1745] * t3185
+        - live[1746] * live[1748] * t3186 - live[1749] * live[1750] * t3187
+        - 1842.9129686423132 * live[819] * live[2043]
+        - live[46] * (live[2001] + live[2007]);
+    let t3189 = live[1749] * (t3187 - live[1750] * live[1751] * t3188);
+    let t3190 = live[1746]
+        * (t3186 - live[1747] * t3189 - live[1748] * live[1751] * t3188);
+    let t3191 = live[1742]
+        * (t3185 - live[1743] * t3190 - live[1744] * t3189
+            - live[1745] * live[1751] * t3188);
+    let t3192 = live[1737]
+        * (t3184 - live[1738] * t3191 - live[1739] * t3190 - live[1740] * t3189
+            - live[1741] * live[1751] * t3188);
+    let t3193 = live[1731]
+        * (t3183 - live[1732] * t3192 - live[1733] * t3191 - live[1734] * t3190
+            - live[1735] * t3189 - live[1736] * live[1751] * t3188);
+    let t3194 = -live[1724]
+        * (live[1725] * t3193 + live[1726] * t3192 + live[1727] * t3191
+            + live[1728] * t3190 + live[1729] * t3189 + live[1730] * live[1751] * t3188);
+    let t3195 = -live[1716]
+        * (live[1717] * t3194 + live[1718] * t3193 + live[1719] * t3192
+            + live[1720] * t3191 + live[1721] * t3190 + live[1722] * t3189
+            + live[1723] * live[1751] * t3188);
+    let t3196 = live[1709]
+        * (t3182 - live[1710] * t3193 - live[1711] * t3192 - live[1712] * t3191
+            - live[1713] * t3190 - live[1714] * t3189 - live[1715] * live[1751] * t3188);
+    let t3197 = live[1701]
+        * (t3180 - live[1702] * t3196 - live[1703] * t3193 - live[1704] * t3192
+            - live[1705] * t3191 - live[1706] * t3190 - live[1707] * t3189
+            - live[1708] * live[1751] * t3188);
+    let t3198 = -live[1694]
+        * (live[1695] * t3193 + live[1696] * t3192 + live[1697] * t3191
+            + live[1698] * t3190 + live[1699] * t3189 + live[1700] * live[1751] * t3188);
+    let t3199 = -live[1686]
+        * (live[1687] * t3198 + live[1688] * t3193 + live[1689] * t3192
+            + live[1690] * t3191 + live[1691] * t3190 + live[1692] * t3189
+            + live[1693] * live[1751] * t3188);
+    let t3200 = -live[1679]
+        * (live[1680] * t3193 + live[1681] * t3192 + live[1682] * t3191
+            + live[1683] * t3190 + live[1684] * t3189 + live[1685] * live[1751] * t3188);
+    let t3201 = -live[1671]
+        * (live[1672] * t3200 + live[1673] * t3193 + live[1674] * t3192
+            + live[1675] * t3191 + live[1676] * t3190 + live[1677] * t3189
+            + live[1678] * live[1751] * t3188);
+    let t3202 = -1842.9129686423132 * live[817] * live[2008] - live[2009];
+    let t3203 = 0.014 * live[1873] + live[2002] - live[57] * live[1951]
+        - live[56] * live[1952];
+    let t3204 = t3203 - 1842.9129686423132 * live[197] * live[2008]
+        - live[1701] * live[1702] * t3202;
+    let t3205 = -1842.9129686423132 * live[196] * live[2008] - live[1797]
+        - live[1701] * live[1703] * t3202 - live[1709] * live[1710] * t3204;
+    let t3206 = 1842.9129686423132 * live[198] * live[2008] - live[1874]
+        - live[1701] * live[1704] * t3202 - live[1709] * live[1711] * t3204
+        - live[1731] * live[1732] * t3205;
+    let t3207 = -1842.9129686423132 * live[199] * live[2008] - live[1924]
+        - live[1701] * live[1705] * t3202 - live[1709] * live[1712] * t3204
+        - live[1731] * live[1733] * t3205 - live[1737] * live[1738] * t3206;
+    let t3208 = 0.0875 * live[1924] + t3203 - live[1701] * live[1706] * t3202
+        - live[1709] * live[1713] * t3204 - live[1731] * live[1734] * t3205
+        - live[1737] * live[1739] * t3206 - live[1742] * live[1743] * t3207
+        - 1842.9129686423132 * live[200] * live[2008];
+    let t3209 = 0.1946 * live[1924] + live[45] * live[2010] - live[46] * live[2009]
+        - live[1701] * live[1707] * t3202 - live[1709] * live[1714] * t3204
+        - live[1731] * live[1735] * t3205 - live[1737] * live[1740] * t3206
+        - live[1742] * live[1744] * t3207 - live[1746] * live[1747] * t3208
+        - 1842.9129686423132 * live[818] * live[2008];
+    let t3210 = -0.0875 * live[1797] - 0.1946 * live[1874] - live[45] * live[2009]
+        - live[46] * live[2010] - live[1701] * live[1708] * t3202
+        - live[1709] * live[1715] * t3204 - live[1731] * live[1736] * t3205
+        - live[1737] * live[1741] * t3206 - live[1742] * live[1745] * t3207
+        - live[1746] * live[1748] * t3208 - live[1749] * live[1750] * t3209
+        - 1842.9129686423132 * live[819] * live[2008];
+    let t3211 = live[1749] * (t3209 - live[1750] * live[1751] * t3210);
+    let t3212 = live[1746]
+        * (t3208 - live[1747] * t3211 - live[1748] * live[1751] * t3210);
+    let t3213 = live[1742]
+        * (t3207 - live[1743] * t3212 - live[1744] * t3211
+            - live[1745] * live[1751] * t3210);
+    let t3214 = live[1737]
+        * (t3206 - live[1738] * t3213 - live[1739] * t3212 - live[1740] * t3211
+            - live[1741] * live[1751] * t3210);
+    let t3215 = live[1731]
+        * (t3205 - live[1732] * t3214 - live[1733] * t3213 - live[1734] * t3212
+            - live[1735] * t3211 - live[1736] * live[1751] * t3210);
+    let t3216 = -live[1724]
+        * (live[1725] * t3215 + live[1726] * t3214 + live[1727] * t3213
+            + live[1728] * t3212 + live[1729] * t3211 + live[1730] * live[1751] * t3210);
+    let t3217 = -live[1716]
+        * (live[1717] * t3216 + live[1718] * t3215 + live[1719] * t3214
+            + live[1720] * t3213 + live[1721] * t3212 + live[1722] * t3211
+            + live[1723] * live[1751] * t3210);
+    let t3218 = live[1709]
+        * (t3204 - live[1710] * t3215 - live[1711] * t3214 - live[1712] * t3213
+            - live[1713] * t3212 - live[1714] * t3211 - live[1715] * live[1751] * t3210);
+    let t3219 = live[1701]
+        * (t3202 - live[1702] * t3218 - live[1703] * t3215 - live[1704] * t3214
+            - live[1705] * t3213 - live[1706] * t3212 - live[1707] * t3211
+            - live[1708] * live[1751] * t3210);
+    let t3220 = -live[1694]
+        * (live[1695] * t3215 + live[1696] * t3214 + live[1697] * t3213
+            + live[1698] * t3212 + live[1699] * t3211 + live[1700] * live[1751] * t3210);
+    let t3221 = -live[1686]
+        * (live[1687] * t3220 + live[1688] * t3215 + live[1689] * t3214
+            + live[1690] * t3213 + live[1691] * t3212 + live[1692] * t3211
+            + live[1693] * live[1751] * t3210);
+    let t3222 = -live[1679]
+        * (live[1680] * t3215 + live[1681] * t3214 + live[1682] * t3213
+            + live[1683] * t3212 + live[1684] * t3211 + live[1685] * live[1751] * t3210);
+    let t3223 = -live[1671]
+        * (live[1672] * t3222 + live[1673] * t3215 + live[1674] * t3214
+            + live[1675] * t3213 + live[1676] * t3212 + live[1677] * t3211
+            + live[1678] * live[1751] * t3210);
+    let t3224 = -1842.9129686423132 * live[817] * live[2011] - live[2012];
+    let t3225 = 0.014 * live[1876] - live[57] * live[1954] - live[56] * live[1955];
+    let t3226 = t3225 - 1842.9129686423132 * live[197] * live[2011]
+        - live[1701] * live[1702] * t3224;
+    let t3227 = -1842.9129686423132 * live[196] * live[2011] - live[1800]
+        - live[1701] * live[1703] * t3224 - live[1709] * live[1710] * t3226;
+    let t3228 = 1842.9129686423132 * live[198] * live[2011] - live[1877]
+        - live[1701] * live[1704] * t3224 - live[1709] * live[1711] * t3226
+        - live[1731] * live[1732] * t3227;
+    let t3229 = -1842.9129686423132 * live[199] * live[2011] - live[1925]
+        - live[1701] * live[1705] * t3224 - live[1709] * live[1712] * t3226
+        - live[1731] * live[1733] * t3227 - live[1737] * live[1738] * t3228;
+    let t3230 = 0.0875 * live[1925] + t3225 - live[1701] * live[1706] * t3224
+        - live[1709] * live[1713] * t3226 - live[1731] * live[1734] * t3227
+        - live[1737] * live[1739] * t3228 - live[1742] * live[1743] * t3229
+        - 1842.9129686423132 * live[200] * live[2011];
+    let t3231 = 0.1946 * live[1925] + live[45] * live[2013] - live[46] * live[2012]
+        - live[1701] * live[1707] * t3224 - live[1709] * live[1714] * t3226
+        - live[1731] * live[1735] * t3227 - live[1737] * live[1740] * t3228
+        - live[1742] * live[1744] * t3229 - live[1746] * live[1747] * t3230
+        - 1842.9129686423132 * live[818] * live[2011];
+    let t3232 = -0.0875 * live[1800] - 0.1946 * live[1877] - live[45] * live[2012]
+        - live[46] * live[2013] - live[1701] * live[1708] * t3224
+        - live[1709] * live[1715] * t3226 - live[1731] * live[1736] * t3227
+        - live[1737] * live[1741] * t3228 - live[1742] * live[1745] * t3229
+        - live[1746] * live[1748] * t3230 - live[1749] * live[1750] * t3231
+        - 1842.9129686423132 * live[819] * live[2011];
+    let t3233 = live[1749] * (t3231 - live[1750] * live[1751] * t3232);
+    let t3234 = live[1746]
+        * (t3230 - live[1747] * t3233 - live[1748] * live[1751] * t3232);
+    let t3235 = live[1742]
+        * (t3229 - live[1743] * t3234 - live[1744] * t3233
+            - live[1745] * live[1751] * t3232);
+    let t3236 = live[1737]
+        * (t3228 - live[1738] * t3235 - live[1739] * t3234 - live[1740] * t3233
+            - live[1741] * live[1751] * t3232);
+    let t3237 = live[1731]
+        * (t3227 - live[1732] * t3236 - live[1733] * t3235 - live[1734] * t3234
+            - live[1735] * t3233 - live[1736] * live[1751] * t3232);
+    let t3238 = -live[1724]
+        * (live[1725] * t3237 + live[1726] * t3236 + live[1727] * t3235
+            + live[1728] * t3234 + live[1729] * t3233 + live[1730] * live[1751] * t3232);
+    let t3239 = -live[1716]
+        * (live[1717] * t3238 + live[1718] * t3237 + live[1719] * t3236
+            + live[1720] * t3235 + live[1721] * t3234 + live[1722] * t3233
+            + live[1723] * live[1751] * t3232);
+    let t3240 = live[1709]
+        * (t3226 - live[1710] * t3237 - live[1711] * t3236 - live[1712] * t3235
+            - live[1713] * t3234 - live[1714] * t3233 - live[1715] * live[1751] * t3232);
+    let t3241 = live[1701]
+        * (t3224 - live[1702] * t3240 - live[1703] * t3237 - live[1704] * t3236
+            - live[1705] * t3235 - live[1706] * t3234 - live[1707] * t3233
+            - live[1708] * live[1751] * t3232);
+    let t3242 = -live[1694]
+        * (live[1695] * t3237 + live[1696] * t3236 + live[1697] * t3235
+            + live[1698] * t3234 + live[1699] * t3233 + live[1700] * live[1751] * t3232);
+    let t3243 = -live[1686]
+        * (live[1687] * t3242 + live[1688] * t3237 + live[1689] * t3236
+            + live[1690] * t3235 + live[1691] * t3234 + live[1692] * t3233
+            + live[1693] * live[1751] * t3232);
+    let t3244 = -live[1679]
+        * (live[1680] * t3237 + live[1681] * t3236 + live[1682] * t3235
+            + live[1683] * t3234 + live[1684] * t3233 + live[1685] * live[1751] * t3232);
+    let t3245 = -live[1671]
+        * (live[1672] * t3244 + live[1673] * t3237 + live[1674] * t3236
+            + live[1675] * t3235 + live[1676] * t3234 + live[1677] * t3233
+            + live[1678] * live[1751] * t3232);
+    let t3246 = live[2017] - 0.002838197420805067 * live[1802]
+        - 1842.9129686423132 * live[820] * live[2048];
+    let t3247 = live[252] * live[700] + 0.0000702001578415 * live[1802]
+        + 0.008674079908742902 * live[1956] - 0.014 * live[1889]
+        - 0.003148870268177618 * live[97] - live[92] * live[1960]
+        - live[93] * live[1959];
+    live[2073] = t3246;
+    live[2074] = t3247;
+    out.0[0][5] = t3105;
+    out.0[0][6] = t3127;
+    out.0[0][7] = t3149;
+    out.0[0][8] = t3171;
+    out.0[0][9] = t3193;
+    out.0[0][10] = t3215;
+    out.0[0][11] = t3237;
+    out.0[1][5] = t3104;
+    out.0[1][6] = t3126;
+    out.0[1][7] = t3148;
+    out.0[1][8] = t3170;
+    out.0[1][9] = t3192;
+    out.0[1][10] = t3214;
+    out.0[1][11] = t3236;
+    out.0[2][5] = t3103;
+    out.0[2][6] = t3125;
+    out.0[2][7] = t3147;
+    out.0[2][8] = t3169;
+    out.0[2][9] = t3191;
+    out.0[2][10] = t3213;
+    out.0[2][11] = t3235;
+    out.0[3][5] = t3102;
+    out.0[3][6] = t3124;
+    out.0[3][7] = t3146;
+    out.0[3][8] = t3168;
+    out.0[3][9] = t3190;
+    out.0[3][10] = t3212;
+    out.0[3][11] = t3234;
+    out.0[4][5] = t3101;
+    out.0[4][6] = t3123;
+    out.0[4][7] = t3145;
+    out.0[4][8] = t3167;
+    out.0[4][9] = t3189;
+    out.0[4][10] = t3211;
+    out.0[4][11] = t3233;
+    out.0[5][5] = live[1751] * t3100;
+    out.0[5][6] = live[1751] * t3122;
+    out.0[5][7] = live[1751] * t3144;
+    out.0[5][8] = live[1751] * t3166;
+    out.0[5][9] = live[1751] * t3188;
+    out.0[5][10] = live[1751] * t3210;
+    out.0[5][11] = live[1751] * t3232;
+    out.0[6][5] = t3106;
+    out.0[6][6] = t3128;
+    out.0[6][7] = t3150;
+    out.0[6][8] = t3172;
+    out.0[6][9] = t3194;
+    out.0[6][10] = t3216;
+    out.0[6][11] = t3238;
+    out.0[7][5] = t3107;
+    out.0[7][6] = t3129;
+    out.0[7][7] = t3151;
+    out.0[7][8] = t3173;
+    out.0[7][9] = t3195;
+    out.0[7][10] = t3217;
+    out.0[7][11] = t3239;
+    out.0[8][5] = 7.091992922587524 * live[888]
+        + 1842.9129686423132
+            * (live[190] * t3104 - live[814] * t3107 - live[189] * t3106
+                - live[188] * t3105 - live[191] * t3103 - live[192] * t3102
+                - live[815] * t3101 - live[816] * live[1751] * t3100);
+    out.0[8][6] = 1842.9129686423132
+        * (live[2038] + live[190] * t3126 - live[814] * t3129 - live[189] * t3128
+            - live[188] * t3127 - live[191] * t3125 - live[192] * t3124
+            - live[815] * t3123 - live[816] * live[1751] * t3122);
+    out.0[8][7] = 1842.9129686423132
+        * (live[1990] + live[190] * t3148 - live[814] * t3151 - live[189] * t3150
+            - live[188] * t3149 - live[191] * t3147 - live[192] * t3146
+            - live[815] * t3145 - live[816] * live[1751] * t3144);
+    out.0[8][8] = 1842.9129686423132
+        * (live[1993] + live[190] * t3170 - live[814] * t3173 - live[189] * t3172
+            - live[188] * t3171 - live[191] * t3169 - live[192] * t3168
+            - live[815] * t3167 - live[816] * live[1751] * t3166);
+    out.0[8][9] = 1842.9129686423132
+        * (live[190] * t3192 - live[814] * t3195 - live[189] * t3194 - live[188] * t3193
+            - live[191] * t3191 - live[192] * t3190 - live[815] * t3189
+            - live[816] * live[1751] * t3188);
+    out.0[8][10] = 1842.9129686423132
+        * (live[190] * t3214 - live[814] * t3217 - live[189] * t3216 - live[188] * t3215
+            - live[191] * t3213 - live[192] * t3212 - live[815] * t3211
+            - live[816] * live[1751] * t3210);
+    out.0[8][11] = 1842.9129686423132
+        * (live[190] * t3236 - live[814] * t3239 - live[189] * t3238 - live[188] * t3237
+            - live[191] * t3235 - live[192] * t3234 - live[815] * t3233
+            - live[816] * live[1751] * t3232);
+    out.0[9][5] = t3108;
+    out.0[9][6] = t3130;
+    out.0[9][7] = t3152;
+    out.0[9][8] = t3174;
+    out.0[9][9] = t3196;
+    out.0[9][10] = t3218;
+    out.0[9][11] = t3240;
+    out.0[10][5] = t3109;
+    out.0[10][6] = t3131;
+    out.0[10][7] = t3153;
+    out.0[10][8] = t3175;
+    out.0[10][9] = t3197;
+    out.0[10][10] = t3219;
+    out.0[10][11] = t3241;
+    out.0[11][5] = 7.091992922587524 * live[885]
+        + 1842.9129686423132
+            * (live[198] * t3104 - live[817] * t3109 - live[197] * t3108
+                - live[196] * t3105 - live[199] * t3103 - live[200] * t3102
+                - live[818] * t3101 - live[819] * live[1751] * t3100);
+    out.0[11][6] = 1842.9129686423132
+        * (live[198] * t3126 - live[817] * t3131 - live[197] * t3130 - live[196] * t3127
+            - live[199] * t3125 - live[200] * t3124 - live[818] * t3123
+            - live[819] * live[1751] * t3122);
+    out.0[11][7] = 1842.9129686423132
+        * (live[198] * t3148 - live[817] * t3153 - live[197] * t3152 - live[196] * t3149
+            - live[199] * t3147 - live[200] * t3146 - live[818] * t3145
+            - live[819] * live[1751] * t3144);
+    out.0[11][8] = 1842.9129686423132
+        * (live[198] * t3170 - live[817] * t3175 - live[197] * t3174 - live[196] * t3171
+            - live[199] * t3169 - live[200] * t3168 - live[818] * t3167
+            - live[819] * live[1751] * t3166);
+    out.0[11][9] = 1842.9129686423132
+        * (live[2043] + live[198] * t3192 - live[817] * t3197 - live[197] * t3196
+            - live[196] * t3193 - live[199] * t3191 - live[200] * t3190
+            - live[818] * t3189 - live[819] * live[1751] * t3188);
+    out.0[11][10] = 1842.9129686423132
+        * (live[2008] + live[198] * t3214 - live[817] * t3219 - live[197] * t3218
+            - live[196] * t3215 - live[199] * t3213 - live[200] * t3212
+            - live[818] * t3211 - live[819] * live[1751] * t3210);
+    out.0[11][11] = 1842.9129686423132
+        * (live[2011] + live[198] * t3236 - live[817] * t3241 - live[197] * t3240
+            - live[196] * t3237 - live[199] * t3235 - live[200] * t3234
+            - live[818] * t3233 - live[819] * live[1751] * t3232);
+    out.0[12][5] = t3110;
+    out.0[12][6] = t3132;
+    out.0[12][7] = t3154;
+    out.0[12][8] = t3176;
+    out.0[12][9] = t3198;
+    out.0[12][10] = t3220;
+    out.0[12][11] = t3242;
+    out.0[13][5] = t3111;
+    out.0[13][6] = t3133;
+    out.0[13][7] = t3155;
+    out.0[13][8] = t3177;
+    out.0[13][9] = t3199;
+    out.0[13][10] = t3221;
+    out.0[13][11] = t3243;
+    out.0[14][5] = 7.091992922587524 * live[882]
+        + 1842.9129686423132
+            * (live[206] * t3104 - live[820] * t3111 - live[205] * t3110
+                - live[204] * t3105 - live[207] * t3103 - live[208] * t3102
+                - live[821] * t3101 - live[822] * live[1751] * t3100);
+    out.0[14][6] = 1842.9129686423132
+        * (live[206] * t3126 - live[820] * t3133 - live[205] * t3132 - live[204] * t3127
+            - live[207] * t3125 - live[208] * t3124 - live[821] * t3123
+            - live[822] * live[1751] * t3122);
+    out.0[14][7] = 1842.9129686423132
+        * (live[206] * t3148 - live[820] * t3155 - live[205] * t3154 - live[204] * t3149
+            - live[207] * t3147 - live[208] * t3146 - live[821] * t3145
+            - live[822] * live[1751] * t3144);
+    out.0[14][8] = 1842.9129686423132
+        * (live[206] * t3170 - live[820] * t3177 - live[205] * t3176 - live[204] * t3171
+            - live[207] * t3169 - live[208] * t3168 - live[821] * t3167
+            - live[822] * live[1751] * t3166);
+    out.0[14][9] = 1842.9129686423132
+        * (live[206] * t3192 - live[820] * t3199 - live[205] * t3198 - live[204] * t3193
+            - live[207] * t3191 - live[208] * t3190 - live[821] * t3189
+            - live[822] * live[1751] * t3188);
+    out.0[14][10] = 1842.9129686423132
+        * (live[206] * t3214 - live[820] * t3221 - live[205] * t3220 - live[204] * t3215
+            - live[207] * t3213 - live[208] * t3212 - live[821] * t3211
+            - live[822] * live[1751] * t3210);
+    out.0[14][11] = 1842.9129686423132
+        * (live[206] * t3236 - live[820] * t3243 - live[205] * t3242 - live[204] * t3237
+            - live[207] * t3235 - live[208] * t3234 - live[821] * t3233
+            - live[822] * live[1751] * t3232);
+    out.0[15][5] = t3112;
+    out.0[15][6] = t3134;
+    out.0[15][7] = t3156;
+    out.0[15][8] = t3178;
+    out.0[15][9] = t3200;
+    out.0[15][10] = t3222;
+    out.0[15][11] = t3244;
+    out.0[16][5] = t3113;
+    out.0[16][6] = t3135;
+    out.0[16][7] = t3157;
+    out.0[16][8] = t3179;
+    out.0[16][9] = t3201;
+    out.0[16][10] = t3223;
+    out.0[16][11] = t3245;
+    out.0[17][5] = 7.091992922587524 * live[879]
+        + 1842.9129686423132
+            * (live[214] * t3104 - live[823] * t3113 - live[213] * t3112
+                - live[212] * t3105 - live[215] * t3103 - live[216] * t3102
+                - live[824] * t3101 - live[825] * live[1751] * t3100);
+    out.0[17][6] = 1842.9129686423132
+        * (live[214] * t3126 - live[823] * t3135 - live[213] * t3134 - live[212] * t3127
+            - live[215] * t3125 - live[216] * t3124 - live[824] * t3123
+            - live[825] * live[1751] * t3122);
+    out.0[17][7] = 1842.9129686423132
+        * (live[214] * t3148 - live[823] * t3157 - live[213] * t3156 - live[212] * t3149
+            - live[215] * t3147 - live[216] * t3146 - live[824] * t3145
+            - live[825] * live[1751] * t3144);
+    out.0[17][8] = 1842.9129686423132
+        * (live[214] * t3170 - live[823] * t3179 - live[213] * t3178 - live[212] * t3171
+            - live[215] * t3169 - live[216] * t3168 - live[824] * t3167
+            - live[825] * live[1751] * t3166);
+    out.0[17][9] = 1842.9129686423132
+        * (live[214] * t3192 - live[823] * t3201 - live[213] * t3200 - live[212] * t3193
+            - live[215] * t3191 - live[216] * t3190 - live[824] * t3189
+            - live[825] * live[1751] * t3188);
+    out.0[17][10] = 1842.9129686423132
+        * (live[214] * t3214 - live[823] * t3223 - live[213] * t3222 - live[212] * t3215
+            - live[215] * t3213 - live[216] * t3212 - live[824] * t3211
+            - live[825] * live[1751] * t3210);
+    out.0[17][11] = 1842.9129686423132
+        * (live[214] * t3236 - live[823] * t3245 - live[213] * t3244 - live[212] * t3237
+            - live[215] * t3235 - live[216] * t3234 - live[824] * t3233
+            - live[825] * live[1751] * t3232);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part22(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part22_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part22`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part22_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part22`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part22_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3248 = live[2074] - 1842.9129686423132 * live[205] * live[2048]
+        - live[1686] * live[1687] * live[2073];
+    let t3249 = -1842.9129686423132 * live[204] * live[2048] - live[1809]
+        - live[1686] * live[1688] * live[2073] - live[1694] * live[1695] * t3248;
+    let t3250 = 1842.9129686423132 * live[206] * live[2048] - live[1890]
+        - live[1686] * live[1689] * live[2073] - live[1694] * live[1696] * t3248
+        - live[1731] * live[1732] * t3249;
+    let t3251 = -1842.9129686423132 * live[207] * live[2048] - live[1926]
+        - live[1686] * live[1690] * live[2073] - live[1694] * live[1697] * t3248
+        - live[1731] * live[1733] * t3249 - live[1737] * live[1738] * t3250;
+    let t3252 = live[2074] - 0.0875 * live[1926] - live[1686] * live[1691] * live[2073]
+        - live[1694] * live[1698] * t3248 - live[1731] * live[1734] * t3249
+        - live[1737] * live[1739] * t3250 - live[1742] * live[1743] * t3251
+        - 1842.9129686423132 * live[208] * live[2048];
+    let t3253 = live[81] * (live[2014] + live[2019])
+        + live[82] * (live[2016] - live[2018]) - 0.1946 * live[1926]
+        - live[1686] * live[1692] * live[2073] - live[1694] * live[1699] * t3248
+        - live[1731] * live[1735] * t3249 - live[1737] * live[1740] * t3250
+        - live[1742] * live[1744] * t3251 - live[1746] * live[1747] * t3252
+        - 1842.9129686423132 * live[821] * live[2048];
+    let t3254 = 0.0875 * live[1809] + 0.1946 * live[1890]
+        + live[81] * (live[2016] - live[2018]) - live[1686] * live[1693] * live[2073]
+        - live[1694] * live[1700] * t3248 - live[1731] * live[1736] * t3249
+        - live[1737] * live[1741] * t3250 - live[1742] * live[1745] * t3251
+        - live[1746] * live[1748] * t3252 - live[1749] * live[1750] * t3253
+        - 1842.9129686423132 * live[822] * live[2048]
+        - live[82] * (live[2014] + live[2019]);
+    let t3255 = live[1749] * (t3253 - live[1750] * live[1751] * t3254);
+    let t3256 = live[1746]
+        * (t3252 - live[1747] * t3255 - live[1748] * live[1751] * t3254);
+    let t3257 = live[1742]
+        * (t3251 - live[1743] * t3256 - live[1744] * t3255
+            - live[1745] * live[1751] * t3254);
+    let t3258 = live[1737]
+        * (t3250 - live[1738] * t3257 - live[1739] * t3256 - live[1740] * t3255
+            - live[1741] * live[1751] * t3254);
+    let t3259 = live[1731]
+        * (t3249 - live[1732] * t3258 - live[1733] * t3257 - live[1734] * t3256
+            - live[1735] * t3255 - live[1736] * live[1751] * t3254);
+    let t3260 = -live[1724]
+        * (live[1725] * t3259 + live[1726] * t3258 + live[1727] * t3257
+            + live[1728] * t3256 + live[1729] * t3255 + live[1730] * live[1751] * t3254);
+    let t3261 = -live[1716]
+        * (live[1717] * t3260 + live[1718] * t3259 + live[1719] * t3258
+            + live[1720] * t3257 + live[1721] * t3256 + live[1722] * t3255
+            + live[1723] * live[1751] * t3254);
+    let t3262 = -live[1709]
+        * (live[1710] * t3259 + live[1711] * t3258 + live[1712] * t3257
+            + live[1713] * t3256 + live[1714] * t3255 + live[1715] * live[1751] * t3254);
+    let t3263 = -live[1701]
+        * (live[1702] * t3262 + live[1703] * t3259 + live[1704] * t3258
+            + live[1705] * t3257 + live[1706] * t3256 + live[1707] * t3255
+            + live[1708] * live[1751] * t3254);
+    let t3264 = live[1694]
+        * (t3248 - live[1695] * t3259 - live[1696] * t3258 - live[1697] * t3257
+            - live[1698] * t3256 - live[1699] * t3255 - live[1700] * live[1751] * t3254);
+    let t3265 = live[1686]
+        * (live[2073] - live[1687] * t3264 - live[1688] * t3259 - live[1689] * t3258
+            - live[1690] * t3257 - live[1691] * t3256 - live[1692] * t3255
+            - live[1693] * live[1751] * t3254);
+    let t3266 = -live[1679]
+        * (live[1680] * t3259 + live[1681] * t3258 + live[1682] * t3257
+            + live[1683] * t3256 + live[1684] * t3255 + live[1685] * live[1751] * t3254);
+    let t3267 = -live[1671]
+        * (live[1672] * t3266 + live[1673] * t3259 + live[1674] * t3258
+            + live[1675] * t3257 + live[1676] * t3256 + live[1677] * t3255
+            + live[1678] * live[1751] * t3254);
+    let t3268 = -1842.9129686423132 * live[820] * live[2020] - live[2021];
+    let t3269 = live[2015] - 0.014 * live[1894] - live[93] * live[1964]
+        - live[92] * live[1965];
+    let t3270 = t3269 - 1842.9129686423132 * live[205] * live[2020]
+        - live[1686] * live[1687] * t3268;
+    let t3271 = -1842.9129686423132 * live[204] * live[2020] - live[1818]
+        - live[1686] * live[1688] * t3268 - live[1694] * live[1695] * t3270;
+    let t3272 = 1842.9129686423132 * live[206] * live[2020] - live[1895]
+        - live[1686] * live[1689] * t3268 - live[1694] * live[1696] * t3270
+        - live[1731] * live[1732] * t3271;
+    let t3273 = -1842.9129686423132 * live[207] * live[2020] - live[1927]
+        - live[1686] * live[1690] * t3268 - live[1694] * live[1697] * t3270
+        - live[1731] * live[1733] * t3271 - live[1737] * live[1738] * t3272;
+    let t3274 = t3269 - 0.0875 * live[1927] - live[1686] * live[1691] * t3268
+        - live[1694] * live[1698] * t3270 - live[1731] * live[1734] * t3271
+        - live[1737] * live[1739] * t3272 - live[1742] * live[1743] * t3273
+        - 1842.9129686423132 * live[208] * live[2020];
+    let t3275 = live[81] * live[2022] - 0.1946 * live[1927] - live[82] * live[2021]
+        - live[1686] * live[1692] * t3268 - live[1694] * live[1699] * t3270
+        - live[1731] * live[1735] * t3271 - live[1737] * live[1740] * t3272
+        - live[1742] * live[1744] * t3273 - live[1746] * live[1747] * t3274
+        - 1842.9129686423132 * live[821] * live[2020];
+    let t3276 = 0.0875 * live[1818] + 0.1946 * live[1895] - live[81] * live[2021]
+        - live[82] * live[2022] - live[1686] * live[1693] * t3268
+        - live[1694] * live[1700] * t3270 - live[1731] * live[1736] * t3271
+        - live[1737] * live[1741] * t3272 - live[1742] * live[1745] * t3273
+        - live[1746] * live[1748] * t3274 - live[1749] * live[1750] * t3275
+        - 1842.9129686423132 * live[822] * live[2020];
+    let t3277 = live[1749] * (t3275 - live[1750] * live[1751] * t3276);
+    let t3278 = live[1746]
+        * (t3274 - live[1747] * t3277 - live[1748] * live[1751] * t3276);
+    let t3279 = live[1742]
+        * (t3273 - live[1743] * t3278 - live[1744] * t3277
+            - live[1745] * live[1751] * t3276);
+    let t3280 = live[1737]
+        * (t3272 - live[1738] * t3279 - live[1739] * t3278 - live[1740] * t3277
+            - live[1741] * live[1751] * t3276);
+    let t3281 = live[1731]
+        * (t3271 - live[1732] * t3280 - live[1733] * t3279 - live[1734] * t3278
+            - live[1735] * t3277 - live[1736] * live[1751] * t3276);
+    let t3282 = -live[1724]
+        * (live[1725] * t3281 + live[1726] * t3280 + live[1727] * t3279
+            + live[1728] * t3278 + live[1729] * t3277 + live[1730] * live[1751] * t3276);
+    let t3283 = -live[1716]
+        * (live[1717] * t3282 + live[1718] * t3281 + live[1719] * t3280
+            + live[1720] * t3279 + live[1721] * t3278 + live[1722] * t3277
+            + live[1723] * live[1751] * t3276);
+    let t3284 = -live[1709]
+        * (live[1710] * t3281 + live[1711] * t3280 + live[1712] * t3279
+            + live[1713] * t3278 + live[1714] * t3277 + live[1715] * live[1751] * t3276);
+    let t3285 = -live[1701]
+        * (live[1702] * t3284 + live[1703] * t3281 + live[1704] * t3280
+            + live[1705] * t3279 + live[1706] * t3278 + live[1707] * t3277
+            + live[1708] * live[1751] * t3276);
+    let t3286 = live[1694]
+        * (t3270 - live[1695] * t3281 - live[1696] * t3280 - live[1697] * t3279
+            - live[1698] * t3278 - live[1699] * t3277 - live[1700] * live[1751] * t3276);
+    let t3287 = live[1686]
+        * (t3268 - live[1687] * t3286 - live[1688] * t3281 - live[1689] * t3280
+            - live[1690] * t3279 - live[1691] * t3278 - live[1692] * t3277
+            - live[1693] * live[1751] * t3276);
+    let t3288 = -live[1679]
+        * (live[1680] * t3281 + live[1681] * t3280 + live[1682] * t3279
+            + live[1683] * t3278 + live[1684] * t3277 + live[1685] * live[1751] * t3276);
+    let t3289 = -live[1671]
+        * (live[1672] * t3288 + live[1673] * t3281 + live[1674] * t3280
+            + live[1675] * t3279 + live[1676] * t3278 + live[1677] * t3277
+            + live[1678] * live[1751] * t3276);
+    let t3290 = -1842.9129686423132 * live[820] * live[2023] - live[2024];
+    let t3291 = -0.014 * live[1897] - live[93] * live[1967] - live[92] * live[1968];
+    let t3292 = t3291 - 1842.9129686423132 * live[205] * live[2023]
+        - live[1686] * live[1687] * t3290;
+    let t3293 = -1842.9129686423132 * live[204] * live[2023] - live[1821]
+        - live[1686] * live[1688] * t3290 - live[1694] * live[1695] * t3292;
+    let t3294 = 1842.9129686423132 * live[206] * live[2023] - live[1898]
+        - live[1686] * live[1689] * t3290 - live[1694] * live[1696] * t3292
+        - live[1731] * live[1732] * t3293;
+    let t3295 = -1842.9129686423132 * live[207] * live[2023] - live[1928]
+        - live[1686] * live[1690] * t3290 - live[1694] * live[1697] * t3292
+        - live[1731] * live[1733] * t3293 - live[1737] * live[1738] * t3294;
+    let t3296 = t3291 - 0.0875 * live[1928] - live[1686] * live[1691] * t3290
+        - live[1694] * live[1698] * t3292 - live[1731] * live[1734] * t3293
+        - live[1737] * live[1739] * t3294 - live[1742] * live[1743] * t3295
+        - 1842.9129686423132 * live[208] * live[2023];
+    let t3297 = live[81] * live[2025] - 0.1946 * live[1928] - live[82] * live[2024]
+        - live[1686] * live[1692] * t3290 - live[1694] * live[1699] * t3292
+        - live[1731] * live[1735] * t3293 - live[1737] * live[1740] * t3294
+        - live[1742] * live[1744] * t3295 - live[1746] * live[1747] * t3296
+        - 1842.9129686423132 * live[821] * live[2023];
+    let t3298 = 0.0875 * live[1821] + 0.1946 * live[1898] - live[81] * live[2024]
+        - live[82] * live[2025] - live[1686] * live[1693] * t3290
+        - live[1694] * live[1700] * t3292 - live[1731] * live[1736] * t3293
+        - live[1737] * live[1741] * t3294 - live[1742] * live[1745] * t3295
+        - live[1746] * live[1748] * t3296 - live[1749] * live[1750] * t3297
+        - 1842.9129686423132 * live[822] * live[2023];
+    let t3299 = live[1749] * (t3297 - live[1750] * live[1751] * t3298);
+    let t3300 = live[1746]
+        * (t3296 - live[1747] * t3299 - live[1748] * live[1751] * t3298);
+    let t3301 = live[1742]
+        * (t3295 - live[1743] * t3300 - live[1744] * t3299
+            - live[1745] * live[1751] * t3298);
+    let t3302 = live[1737]
+        * (t3294 - live[1738] * t3301 - live[1739] * t3300 - live[1740] * t3299
+            - live[1741] * live[1751] * t3298);
+    let t3303 = live[1731]
+        * (t3293 - live[1732] * t3302 - live[1733] * t3301 - live[1734] * t3300
+            - live[1735] * t3299 - live[1736] * live[1751] * t3298);
+    let t3304 = -live[1724]
+        * (live[1725] * t3303 + live[1726] * t3302 + live[1727] * t3301
+            + live[1728] * t3300 + live[1729] * t3299 + live[1730] * live[1751] * t3298);
+    let t3305 = -live[1716]
+        * (live[1717] * t3304 + live[1718] * t3303 + live[1719] * t3302
+            + live[1720] * t3301 + live[1721] * t3300 + live[1722] * t3299
+            + live[1723] * live[1751] * t3298);
+    let t3306 = -live[1709]
+        * (live[1710] * t3303 + live[1711] * t3302 + live[1712] * t3301
+            + live[1713] * t3300 + live[1714] * t3299 + live[1715] * live[1751] * t3298);
+    let t3307 = -live[1701]
+        * (live[1702] * t3306 + live[1703] * t3303 + live[1704] * t3302
+            + live[1705] * t3301 + live[1706] * t3300 + live[1707] * t3299
+            + live[1708] * live[1751] * t3298);
+    let t3308 = live[1694]
+        * (t3292 - live[1695] * t3303 - live[1696] * t3302 - live[1697] * t3301
+            - live[1698] * t3300 - live[1699] * t3299 - live[1700] * live[1751] * t3298);
+    let t3309 = live[1686]
+        * (t3290 - live[1687] * t3308 - live[1688] * t3303 - live[1689] * t3302
+            - live[1690] * t3301 - live[1691] * t3300 - live[1692] * t3299
+            - live[1693] * live[1751] * t3298);
+    let t3310 = -live[1679]
+        * (live[1680] * t3303 + live[1681] * t3302 + live[1682] * t3301
+            + live[1683] * t3300 + live[1684] * t3299 + live[1685] * live[1751] * t3298);
+    let t3311 = -live[1671]
+        * (live[1672] * t3310 + live[1673] * t3303 + live[1674] * t3302
+            + live[1675] * t3301 + live[1676] * t3300 + live[1677] * t3299
+            + live[1678] * live[1751] * t3298);
+    let t3312 = live[2029] - 0.002838197420805067 * live[1823]
+        - 1842.9129686423132 * live[823] * live[2053];
+    let t3313 = live[267] * live[707] + 0.014 * live[1910]
+        - 0.008674079908742902 * live[1969] - 0.003148870268177618 * live[133]
+        - live[128] * live[1973] - 0.0000702001578415 * live[1823]
+        - live[129] * live[1972];
+    let t3314 = t3313 - 1842.9129686423132 * live[213] * live[2053]
+        - live[1671] * live[1672] * t3312;
+    let t3315 = -1842.9129686423132 * live[212] * live[2053] - live[1828]
+        - live[1671] * live[1673] * t3312 - live[1679] * live[1680] * t3314;
+    let t3316 = 1842.9129686423132 * live[214] * live[2053] - live[1911]
+        - live[1671] * live[1674] * t3312 - live[1679] * live[1681] * t3314
+        - live[1731] * live[1732] * t3315;
+    let t3317 = -1842.9129686423132 * live[215] * live[2053] - live[1929]
+        - live[1671] * live[1675] * t3312 - live[1679] * live[1682] * t3314
+        - live[1731] * live[1733] * t3315 - live[1737] * live[1738] * t3316;
+    let t3318 = 0.0875 * live[1929] + t3313 - live[1671] * live[1676] * t3312
+        - live[1679] * live[1683] * t3314 - live[1731] * live[1734] * t3315
+        - live[1737] * live[1739] * t3316 - live[1742] * live[1743] * t3317
+        - 1842.9129686423132 * live[216] * live[2053];
+    let t3319 = live[117] * (live[2026] + live[2031])
+        + live[118] * (live[2028] - live[2030]) - 0.1946 * live[1929]
+        - live[1671] * live[1677] * t3312 - live[1679] * live[1684] * t3314
+        - live[1731] * live[1735] * t3315 - live[1737] * live[1740] * t3316
+        - live[1742] * live[1744] * t3317 - live[1746] * live[1747] * t3318
+        - 1842.9129686423132 * live[824] * live[2053];
+    let t3320 = 0.1946 * live[1911] + live[117] * (live[2028] - live[2030])
+        - 0.0875 * live[1828] - live[1671] * live[1678] * t3312
+        - live[1679] * live[1685] * t3314 - live[1731] * live[1736] * t3315
+        - live[1737] * live[1741] * t3316 - live[1742] * live[1745] * t3317
+        - live[1746] * live[1748] * t3318 - live[1749] * live[1750] * t3319
+        - 1842.9129686423132 * live[825] * live[2053]
+        - live[118] * (live[2026] + live[2031]);
+    let t3321 = live[1749] * (t3319 - live[1750] * live[1751] * t3320);
+    let t3322 = live[1746]
+        * (t3318 - live[1747] * t3321 - live[1748] * live[1751] * t3320);
+    let t3323 = live[1742]
+        * (t3317 - live[1743] * t3322 - live[1744] * t3321
+            - live[1745] * live[1751] * t3320);
+    let t3324 = live[1737]
+        * (t3316 - live[1738] * t3323 - live[1739] * t3322 - live[1740] * t3321
+            - live[1741] * live[1751] * t3320);
+    let t3325 = live[1731]
+        * (t3315 - live[1732] * t3324 - live[1733] * t3323 - live[1734] * t3322
+            - live[1735] * t3321 - live[1736] * live[1751] * t3320);
+    let t3326 = -live[1724]
+        * (live[1725] * t3325 + live[1726] * t3324 + live[1727] * t3323
+            + live[1728] * t3322 + live[1729] * t3321 + live[1730] * live[1751] * t3320);
+    let t3327 = -live[1716]
+        * (live[1717] * t3326 + live[1718] * t3325 + live[1719] * t3324
+            + live[1720] * t3323 + live[1721] * t3322 + live[1722] * t3321
+            + live[1723] * live[1751] * t3320);
+    let t3328 = -live[1709]
+        * (live[1710] * t3325 + live[1711] * t3324 + live[1712] * t3323
+            + live[1713] * t3322 + live[1714] * t3321 + live[1715] * live[1751] * t3320);
+    let t3329 = -live[1701]
+        * (live[1702] * t3328 + live[1703] * t3325 + live[1704] * t3324
+            + live[1705] * t3323 + live[1706] * t3322 + live[1707] * t3321
+            + live[1708] * live[1751] * t3320);
+    let t3330 = -live[1694]
+        * (live[1695] * t3325 + live[1696] * t3324 + live[1697] * t3323
+            + live[1698] * t3322 + live[1699] * t3321 + live[1700] * live[1751] * t3320);
+    let t3331 = -live[1686]
+        * (live[1687] * t3330 + live[1688] * t3325 + live[1689] * t3324
+            + live[1690] * t3323 + live[1691] * t3322 + live[1692] * t3321
+            + live[1693] * live[1751] * t3320);
+    let t3332 = live[1679]
+        * (t3314 - live[1680] * t3325 - live[1681] * t3324 - live[1682] * t3323
+            - live[1683] * t3322 - live[1684] * t3321 - live[1685] * live[1751] * t3320);
+    let t3333 = live[1671]
+        * (t3312 - live[1672] * t3332 - live[1673] * t3325 - live[1674] * t3324
+            - live[1675] * t3323 - live[1676] * t3322 - live[1677] * t3321
+            - live[1678] * live[1751] * t3320);
+    let t3334 = -1842.9129686423132 * live[823] * live[2032] - live[2033];
+    let t3335 = 0.014 * live[1915] + live[2027] - live[129] * live[1977]
+        - live[128] * live[1978];
+    let t3336 = t3335 - 1842.9129686423132 * live[213] * live[2032]
+        - live[1671] * live[1672] * t3334;
+    let t3337 = -1842.9129686423132 * live[212] * live[2032] - live[1832]
+        - live[1671] * live[1673] * t3334 - live[1679] * live[1680] * t3336;
+    let t3338 = 1842.9129686423132 * live[214] * live[2032] - live[1916]
+        - live[1671] * live[1674] * t3334 - live[1679] * live[1681] * t3336
+        - live[1731] * live[1732] * t3337;
+    let t3339 = -1842.9129686423132 * live[215] * live[2032] - live[1930]
+        - live[1671] * live[1675] * t3334 - live[1679] * live[1682] * t3336
+        - live[1731] * live[1733] * t3337 - live[1737] * live[1738] * t3338;
+    let t3340 = 0.0875 * live[1930] + t3335 - live[1671] * live[1676] * t3334
+        - live[1679] * live[1683] * t3336 - live[1731] * live[1734] * t3337
+        - live[1737] * live[1739] * t3338 - live[1742] * live[1743] * t3339
+        - 1842.9129686423132 * live[216] * live[2032];
+    let t3341 = live[117] * live[2034] - 0.1946 * live[1930] - live[118] * live[2033]
+        - live[1671] * live[1677] * t3334 - live[1679] * live[1684] * t3336
+        - live[1731] * live[1735] * t3337 - live[1737] * live[1740] * t3338
+        - live[1742] * live[1744] * t3339 - live[1746] * live[1747] * t3340
+        - 1842.9129686423132 * live[824] * live[2032];
+    let t3342 = 0.1946 * live[1916] - 0.0875 * live[1832] - live[117] * live[2033]
+        - live[118] * live[2034] - live[1671] * live[1678] * t3334
+        - live[1679] * live[1685] * t3336 - live[1731] * live[1736] * t3337
+        - live[1737] * live[1741] * t3338 - live[1742] * live[1745] * t3339
+        - live[1746] * live[1748] * t3340 - live[1749] * live[1750] * t3341
+        - 1842.9129686423132 * live[825] * live[2032];
+    let t3343 = live[1749] * (t3341 - live[1750] * live[1751] * t3342);
+    let t3344 = live[1746]
+        * (t3340 - live[1747] * t3343 - live[1748] * live[1751] * t3342);
+    let t3345 = live[1742]
+        * (t3339 - live[1743] * t3344 - live[1744] * t3343
+            - live[1745] * live[1751] * t3342);
+    let t3346 = live[1737]
+        * (t3338 - live[1738] * t3345 - live[1739] * t3344 - live[1740] * t3343
+            - live[1741] * live[1751] * t3342);
+    let t3347 = live[1731]
+        * (t3337 - live[1732] * t3346 - live[1733] * t3345 - live[1734] * t3344
+            - live[1735] * t3343 - live[1736] * live[1751] * t3342);
+    let t3348 = -live[1724]
+        * (live[1725] * t3347 + live[1726] * t3346 + live[1727] * t3345
+            + live[1728] * t3344 + live[1729] * t3343 + live[1730] * live[1751] * t3342);
+    let t3349 = -live[1716]
+        * (live[1717] * t3348 + live[1718] * t3347 + live[1719] * t3346
+            + live[1720] * t3345 + live[1721] * t3344 + live[1722] * t3343
+            + live[1723] * live[1751] * t3342);
+    let t3350 = -live[1709]
+        * (live[1710] * t3347 + live[1711] * t3346 + live[1712] * t3345
+            + live[1713] * t3344 + live[1714] * t3343 + live[1715] * live[1751] * t3342);
+    let t3351 = -live[1701]
+        * (live[1702] * t3350 + live[1703] * t3347 + live[1704] * t3346
+            + live[1705] * t3345 + live[1706] * t3344 + live[1707] * t3343
+            + live[1708] * live[1751] * t3342);
+    let t3352 = -live[1694]
+        * (live[1695] * t3347 + live[1696] * t3346 + live[1697] * t3345
+            + live[1698] * t3344 + live[1699] * t3343 + live[1700] * live[1751] * t3342);
+    let t3353 = -live[1686]
+        * (live[1687] * t3352 + live[1688] * t3347 + live[1689] * t3346
+            + live[1690] * t3345 + live[1691] * t3344 + live[1692] * t3343
+            + live[1693] * live[1751] * t3342);
+    let t3354 = live[1679]
+        * (t3336 - live[1680] * t3347 - live[1681] * t3346 - live[1682] * t3345
+            - live[1683] * t3344 - live[1684] * t3343 - live[1685] * live[1751] * t3342);
+    let t3355 = live[1671]
+        * (t3334 - live[1672] * t3354 - live[1673] * t3347 - live[1674] * t3346
+            - live[1675] * t3345 - live[1676] * t3344 - live[1677] * t3343
+            - live[1678] * live[1751] * t3342);
+    let t3356 = -1842.9129686423132 * live[823] * live[2035] - live[2036];
+    let t3357 = 0.014 * live[1918] - live[129] * live[1980] - live[128] * live[1981];
+    let t3358 = t3357 - 1842.9129686423132 * live[213] * live[2035]
+        - live[1671] * live[1672] * t3356;
+    let t3359 = -1842.9129686423132 * live[212] * live[2035] - live[1835]
+        - live[1671] * live[1673] * t3356 - live[1679] * live[1680] * t3358;
+    let t3360 = 1842.9129686423132 * live[214] * live[2035] - live[1919]
+        - live[1671] * live[1674] * t3356 - live[1679] * live[1681] * t3358
+        - live[1731] * live[1732] * t3359;
+    let t3361 = -1842.9129686423132 * live[215] * live[2035] - live[1931]
+        - live[1671] * live[1675] * t3356 - live[1679] * live[1682] * t3358
+        - live[1731] * live[1733] * t3359 - live[1737] * live[1738] * t3360;
+    let t3362 = 0.0875 * live[1931] + t3357 - live[1671] * live[1676] * t3356
+        - live[1679] * live[1683] * t3358 - live[1731] * live[1734] * t3359
+        - live[1737] * live[1739] * t3360 - live[1742] * live[1743] * t3361
+        - 1842.9129686423132 * live[216] * live[2035];
+    let t3363 = live[117] * live[2037] - 0.1946 * live[1931] - live[118] * live[2036]
+        - live[1671] * live[1677] * t3356 - live[1679] * live[1684] * t3358
+        - live[1731] * live[1735] * t3359 - live[1737] * live[1740] * t3360
+        - live[1742] * live[1744] * t3361 - live[1746] * live[1747] * t3362
+        - 1842.9129686423132 * live[824] * live[2035];
+    let t3364 = 0.1946 * live[1919] - 0.0875 * live[1835] - live[117] * live[2036]
+        - live[118] * live[2037] - live[1671] * live[1678] * t3356
+        - live[1679] * live[1685] * t3358 - live[1731] * live[1736] * t3359
+        - live[1737] * live[1741] * t3360 - live[1742] * live[1745] * t3361
+        - live[1746] * live[1748] * t3362 - live[1749] * live[1750] * t3363
+        - 1842.9129686423132 * live[825] * live[2035];
+    let t3365 = live[1749] * (t3363 - live[1750] * live[1751] * t3364);
+    let t3366 = live[1746]
+        * (t3362 - live[1747] * t3365 - live[1748] * live[1751] * t3364);
+    let t3367 = live[1742]
+        * (t3361 - live[1743] * t3366 - live[1744] * t3365
+            - live[1745] * live[1751] * t3364);
+    let t3368 = live[1737]
+        * (t3360 - live[1738] * t3367 - live[1739] * t3366 - live[1740] * t3365
+            - live[1741] * live[1751] * t3364);
+    let t3369 = live[1731]
+        * (t3359 - live[1732] * t3368 - live[1733] * t3367 - live[1734] * t3366
+            - live[1735] * t3365 - live[1736] * live[1751] * t3364);
+    let t3370 = -live[1724]
+        * (live[1725] * t3369 + live[1726] * t3368 + live[1727] * t3367
+            + live[1728] * t3366 + live[1729] * t3365 + live[1730] * live[1751] * t3364);
+    let t3371 = -live[1716]
+        * (live[1717] * t3370 + live[1718] * t3369 + live[1719] * t3368
+            + live[1720] * t3367 + live[1721] * t3366 + live[1722] * t3365
+            + live[1723] * live[1751] * t3364);
+    let t3372 = -live[1709]
+        * (live[1710] * t3369 + live[1711] * t3368 + live[1712] * t3367
+            + live[1713] * t3366 + live[1714] * t3365 + live[1715] * live[1751] * t3364);
+    let t3373 = -live[1701]
+        * (live[1702] * t3372 + live[1703] * t3369 + live[1704] * t3368
+            + live[1705] * t3367 + live[1706] * t3366 + live[1707] * t3365
+            + live[1708] * live[1751] * t3364);
+    let t3374 = -live[1694]
+        * (live[1695] * t3369 + live[1696] * t3368 + live[1697] * t3367
+            + live[1698] * t3366 + live[1699] * t3365 + live[1700] * live[1751] * t3364);
+    let t3375 = -live[1686]
+        * (live[1687] * t3374 + live[1688] * t3369 + live[1689] * t3368
+            + live[1690] * t3367 + live[1691] * t3366 + live[1692] * t3365
+            + live[1693] * live[1751] * t3364);
+    let t3376 = live[1679]
+        * (t3358 - live[1680] * t3369 - live[1681] * t3368 - live[1682] * t3367
+            - live[1683] * t3366 - live[1684] * t3365 - live[1685] * live[1751] * t3364);
+    let t3377 = live[1671]
+        * (t3356 - live[1672] * t3376 - live[1673] * t3369 - live[1674] * t3368
+            - live[1675] * t3367 - live[1676] * t3366 - live[1677] * t3365
+            - live[1678] * live[1751] * t3364);
+    let t3378 = 7.091992922587524 * live[823] * live[1378] - live[1399];
+    let t3379 = 0.008674079908742902 * live[707] - live[129] * live[987]
+        - live[128] * live[988];
+    let t3380 = 7.091992922587524 * live[213] * live[1378] + t3379
+        - live[1671] * live[1672] * t3378;
+    let t3381 = 7.091992922587524 * live[820] * live[1376] - live[1400];
+    let t3382 = -0.008674079908742902 * live[700] - live[93] * live[989]
+        - live[92] * live[990];
+    let t3383 = 7.091992922587524 * live[205] * live[1376] + t3382
+        - live[1686] * live[1687] * t3381;
+    let t3384 = 7.091992922587524 * live[817] * live[1374] - live[1401];
+    let t3385 = 0.008674079908742902 * live[693] - live[57] * live[991]
+        - live[56] * live[992];
+    let t3386 = 7.091992922587524 * live[197] * live[1374] + t3385
+        - live[1701] * live[1702] * t3384;
+    let t3387 = 7.091992922587524 * live[814] * live[1372] - live[1402];
+    let t3388 = -0.008674079908742902 * live[686] - live[21] * live[993]
+        - live[20] * live[994];
+    let t3389 = 7.091992922587524 * live[189] * live[1372] + t3388
+        - live[1716] * live[1717] * t3387;
+    let t3390 = 7.091992922587524
+        * (live[212] * live[1378] + live[204] * live[1376] + live[196] * live[1374]
+            + live[188] * live[1372]) - live[1671] * live[1673] * t3378
+        - live[1679] * live[1680] * t3380 - live[1686] * live[1688] * t3381
+        - live[1694] * live[1695] * t3383 - live[1701] * live[1703] * t3384
+        - live[1709] * live[1710] * t3386 - live[1716] * live[1718] * t3387
+        - live[1724] * live[1725] * t3389;
+    let t3391 = -2.50000279 * qd[5]
+        - 7.091992922587524
+            * (live[214] * live[1378] + live[206] * live[1376] + live[198] * live[1374]
+                + live[190] * live[1372]) - live[1671] * live[1674] * t3378
+        - live[1679] * live[1681] * t3380 - live[1686] * live[1689] * t3381
+        - live[1694] * live[1696] * t3383 - live[1701] * live[1704] * t3384
+        - live[1709] * live[1711] * t3386 - live[1716] * live[1719] * t3387
+        - live[1724] * live[1726] * t3389 - live[1731] * live[1732] * t3390;
+    let t3392 = 2.50000279 * qd[4]
+        + 7.091992922587524
+            * (live[215] * live[1378] + live[207] * live[1376] + live[199] * live[1374]
+                + live[191] * live[1372]) - live[1671] * live[1675] * t3378
+        - live[1679] * live[1682] * t3380 - live[1686] * live[1690] * t3381
+        - live[1694] * live[1697] * t3383 - live[1701] * live[1705] * t3384
+        - live[1709] * live[1712] * t3386 - live[1716] * live[1720] * t3387
+        - live[1724] * live[1727] * t3389 - live[1731] * live[1733] * t3390
+        - live[1737] * live[1738] * t3391;
+    let t3393 = t3379 + t3382 + t3385 + t3388
+        + 7.091992922587524
+            * (live[216] * live[1378] + live[208] * live[1376] + live[200] * live[1374]
+                + live[192] * live[1372]) - live[1671] * live[1676] * t3378
+        - live[1679] * live[1683] * t3380 - live[1686] * live[1691] * t3381
+        - live[1694] * live[1698] * t3383 - live[1701] * live[1706] * t3384
+        - live[1709] * live[1713] * t3386 - live[1716] * live[1721] * t3387
+        - live[1724] * live[1728] * t3389 - live[1731] * live[1734] * t3390
+        - live[1737] * live[1739] * t3391 - live[1742] * live[1743] * t3392;
+    let t3394 = live[117] * live[995] + live[81] * live[996] + live[45] * live[997]
+        + live[6] * live[998]
+        + 7.091992922587524
+            * (live[824] * live[1378] + live[821] * live[1376] + live[818] * live[1374]
+                + live[815] * live[1372]) - live[118] * live[1399]
+        - live[82] * live[1400] - live[46] * live[1401] - live[7] * live[1402]
+        - live[1671] * live[1677] * t3378 - live[1679] * live[1684] * t3380
+        - live[1686] * live[1692] * t3381 - live[1694] * live[1699] * t3383
+        - live[1701] * live[1707] * t3384 - live[1709] * live[1714] * t3386
+        - live[1716] * live[1722] * t3387 - live[1724] * live[1729] * t3389
+        - live[1731] * live[1735] * t3390 - live[1737] * live[1740] * t3391
+        - live[1742] * live[1744] * t3392 - live[1746] * live[1747] * t3393;
+    let t3395 = 7.091992922587524
+        * (live[825] * live[1378] + live[822] * live[1376] + live[819] * live[1374]
+            + live[816] * live[1372]) - live[118] * live[995] - live[82] * live[996]
+        - live[46] * live[997] - live[7] * live[998] - live[117] * live[1399]
+        - live[81] * live[1400] - live[45] * live[1401] - live[6] * live[1402]
+        - live[1671] * live[1678] * t3378 - live[1679] * live[1685] * t3380
+        - live[1686] * live[1693] * t3381 - live[1694] * live[1700] * t3383
+        - live[1701] * live[1708] * t3384 - live[1709] * live[1715] * t3386
+        - live[1716] * live[1723] * t3387 - live[1724] * live[1730] * t3389
+        - live[1731] * live[1736] * t3390 - live[1737] * live[1741] * t3391
+        - live[1742] * live[1745] * t3392 - live[1746] * live[1748] * t3393
+        - live[1749] * live[1750] * t3394;
+    let t3396 = live[1749] * (t3394 - live[1750] * live[1751] * t3395);
+    let t3397 = live[1746]
+        * (t3393 - live[1747] * t3396 - live[1748] * live[1751] * t3395);
+    live[2075] = t3378;
+    live[2076] = t3380;
+    live[2077] = t3381;
+    live[2078] = t3383;
+    live[2079] = t3384;
+    live[2080] = t3386;
+    live[2081] = t3387;
+    live[2082] = t3389;
+    live[2083] = t3390;
+    live[2084] = t3391;
+    live[2085] = t3392;
+    live[2086] = t3395;
+    live[2087] = t3396;
+    live[2088] = t3397;
+    out.0[0][12] = t3259;
+    out.0[0][13] = t3281;
+    out.0[0][14] = t3303;
+    out.0[0][15] = t3325;
+    out.0[0][16] = t3347;
+    out.0[0][17] = t3369;
+    out.0[1][12] = t3258;
+    out.0[1][13] = t3280;
+    out.0[1][14] = t3302;
+    out.0[1][15] = t3324;
+    out.0[1][16] = t3346;
+    out.0[1][17] = t3368;
+    out.0[2][12] = t3257;
+    out.0[2][13] = t3279;
+    out.0[2][14] = t3301;
+    out.0[2][15] = t3323;
+    out.0[2][16] = t3345;
+    out.0[2][17] = t3367;
+    out.0[3][12] = t3256;
+    out.0[3][13] = t3278;
+    out.0[3][14] = t3300;
+    out.0[3][15] = t3322;
+    out.0[3][16] = t3344;
+    out.0[3][17] = t3366;
+    out.0[4][12] = t3255;
+    out.0[4][13] = t3277;
+    out.0[4][14] = t3299;
+    out.0[4][15] = t3321;
+    out.0[4][16] = t3343;
+    out.0[4][17] = t3365;
+    out.0[5][12] = live[1751] * t3254;
+    out.0[5][13] = live[1751] * t3276;
+    out.0[5][14] = live[1751] * t3298;
+    out.0[5][15] = live[1751] * t3320;
+    out.0[5][16] = live[1751] * t3342;
+    out.0[5][17] = live[1751] * t3364;
+    out.0[6][12] = t3260;
+    out.0[6][13] = t3282;
+    out.0[6][14] = t3304;
+    out.0[6][15] = t3326;
+    out.0[6][16] = t3348;
+    out.0[6][17] = t3370;
+    out.0[7][12] = t3261;
+    out.0[7][13] = t3283;
+    out.0[7][14] = t3305;
+    out.0[7][15] = t3327;
+    out.0[7][16] = t3349;
+    out.0[7][17] = t3371;
+    out.0[8][12] = 1842.9129686423132
+        * (live[190] * t3258 - live[814] * t3261 - live[189] * t3260 - live[188] * t3259
+            - live[191] * t3257 - live[192] * t3256 - live[815] * t3255
+            - live[816] * live[1751] * t3254);
+    out.0[8][13] = 1842.9129686423132
+        * (live[190] * t3280 - live[814] * t3283 - live[189] * t3282 - live[188] * t3281
+            - live[191] * t3279 - live[192] * t3278 - live[815] * t3277
+            - live[816] * live[1751] * t3276);
+    out.0[8][14] = 1842.9129686423132
+        * (live[190] * t3302 - live[814] * t3305 - live[189] * t3304 - live[188] * t3303
+            - live[191] * t3301 - live[192] * t3300 - live[815] * t3299
+            - live[816] * live[1751] * t3298);
+    out.0[8][15] = 1842.9129686423132
+        * (live[190] * t3324 - live[814] * t3327 - live[189] * t3326 - live[188] * t3325
+            - live[191] * t3323 - live[192] * t3322 - live[815] * t3321
+            - live[816] * live[1751] * t3320);
+    out.0[8][16] = 1842.9129686423132
+        * (live[190] * t3346 - live[814] * t3349 - live[189] * t3348 - live[188] * t3347
+            - live[191] * t3345 - live[192] * t3344 - live[815] * t3343
+            - live[816] * live[1751] * t3342);
+    out.0[8][17] = 1842.9129686423132
+        * (live[190] * t3368 - live[814] * t3371 - live[189] * t3370 - live[188] * t3369
+            - live[191] * t3367 - live[192] * t3366 - live[815] * t3365
+            - live[816] * live[1751] * t3364);
+    out.0[9][12] = t3262;
+    out.0[9][13] = t3284;
+    out.0[9][14] = t3306;
+    out.0[9][15] = t3328;
+    out.0[9][16] = t3350;
+    out.0[9][17] = t3372;
+    out.0[10][12] = t3263;
+    out.0[10][13] = t3285;
+    out.0[10][14] = t3307;
+    out.0[10][15] = t3329;
+    out.0[10][16] = t3351;
+    out.0[10][17] = t3373;
+    out.0[11][12] = 1842.9129686423132
+        * (live[198] * t3258 - live[817] * t3263 - live[197] * t3262 - live[196] * t3259
+            - live[199] * t3257 - live[200] * t3256 - live[818] * t3255
+            - live[819] * live[1751] * t3254);
+    out.0[11][13] = 1842.9129686423132
+        * (live[198] * t3280 - live[817] * t3285 - live[197] * t3284 - live[196] * t3281
+            - live[199] * t3279 - live[200] * t3278 - live[818] * t3277
+            - live[819] * live[1751] * t3276);
+    out.0[11][14] = 1842.9129686423132
+        * (live[198] * t3302 - live[817] * t3307 - live[197] * t3306 - live[196] * t3303
+            - live[199] * t3301 - live[200] * t3300 - live[818] * t3299
+            - live[819] * live[1751] * t3298);
+    out.0[11][15] = 1842.9129686423132
+        * (live[198] * t3324 - live[817] * t3329 - live[197] * t3328 - live[196] * t3325
+            - live[199] * t3323 - live[200] * t3322 - live[818] * t3321
+            - live[819] * live[1751] * t3320);
+    out.0[11][16] = 1842.9129686423132
+        * (live[198] * t3346 - live[817] * t3351 - live[197] * t3350 - live[196] * t3347
+            - live[199] * t3345 - live[200] * t3344 - live[818] * t3343
+            - live[819] * live[1751] * t3342);
+    out.0[11][17] = 1842.9129686423132
+        * (live[198] * t3368 - live[817] * t3373 - live[197] * t3372 - live[196] * t3369
+            - live[199] * t3367 - live[200] * t3366 - live[818] * t3365
+            - live[819] * live[1751] * t3364);
+    out.0[12][12] = t3264;
+    out.0[12][13] = t3286;
+    out.0[12][14] = t3308;
+    out.0[12][15] = t3330;
+    out.0[12][16] = t3352;
+    out.0[12][17] = t3374;
+    out.0[13][12] = t3265;
+    out.0[13][13] = t3287;
+    out.0[13][14] = t3309;
+    out.0[13][15] = t3331;
+    out.0[13][16] = t3353;
+    out.0[13][17] = t3375;
+    out.0[14][12] = 1842.9129686423132
+        * (live[2048] + live[206] * t3258 - live[820] * t3265 - live[205] * t3264
+            - live[204] * t3259 - live[207] * t3257 - live[208] * t3256
+            - live[821] * t3255 - live[822] * live[1751] * t3254);
+    out.0[14][13] = 1842.9129686423132
+        * (live[2020] + live[206] * t3280 - live[820] * t3287 - live[205] * t3286
+            - live[204] * t3281 - live[207] * t3279 - live[208] * t3278
+            - live[821] * t3277 - live[822] * live[1751] * t3276);
+    out.0[14][14] = 1842.9129686423132
+        * (live[2023] + live[206] * t3302 - live[820] * t3309 - live[205] * t3308
+            - live[204] * t3303 - live[207] * t3301 - live[208] * t3300
+            - live[821] * t3299 - live[822] * live[1751] * t3298);
+    out.0[14][15] = 1842.9129686423132
+        * (live[206] * t3324 - live[820] * t3331 - live[205] * t3330 - live[204] * t3325
+            - live[207] * t3323 - live[208] * t3322 - live[821] * t3321
+            - live[822] * live[1751] * t3320);
+    out.0[14][16] = 1842.9129686423132
+        * (live[206] * t3346 - live[820] * t3353 - live[205] * t3352 - live[204] * t3347
+            - live[207] * t3345 - live[208] * t3344 - live[821] * t3343
+            - live[822] * live[1751] * t3342);
+    out.0[14][17] = 1842.9129686423132
+        * (live[206] * t3368 - live[820] * t3375 - live[205] * t3374 - live[204] * t3369
+            - live[207] * t3367 - live[208] * t3366 - live[821] * t3365
+            - live[822] * live[1751] * t3364);
+    out.0[15][12] = t3266;
+    out.0[15][13] = t3288;
+    out.0[15][14] = t3310;
+    out.0[15][15] = t3332;
+    out.0[15][16] = t3354;
+    out.0[15][17] = t3376;
+    out.0[16][12] = t3267;
+    out.0[16][13] = t3289;
+    out.0[16][14] = t3311;
+    out.0[16][15] = t3333;
+    out.0[16][16] = t3355;
+    out.0[16][17] = t3377;
+    out.0[17][12] = 1842.9129686423132
+        * (live[214] * t3258 - live[823] * t3267 - live[213] * t3266 - live[212] * t3259
+            - live[215] * t3257 - live[216] * t3256 - live[824] * t3255
+            - live[825] * live[1751] * t3254);
+    out.0[17][13] = 1842.9129686423132
+        * (live[214] * t3280 - live[823] * t3289 - live[213] * t3288 - live[212] * t3281
+            - live[215] * t3279 - live[216] * t3278 - live[824] * t3277
+            - live[825] * live[1751] * t3276);
+    out.0[17][14] = 1842.9129686423132
+        * (live[214] * t3302 - live[823] * t3311 - live[213] * t3310 - live[212] * t3303
+            - live[215] * t3301 - live[216] * t3300 - live[824] * t3299
+            - live[825] * live[1751] * t3298);
+    out.0[17][15] = 1842.9129686423132
+        * (live[2053] + live[214] * t3324 - live[823] * t3333 - live[213] * t3332
+            - live[212] * t3325 - live[215] * t3323 - live[216] * t3322
+            - live[824] * t3321 - live[825] * live[1751] * t3320);
+    out.0[17][16] = 1842.9129686423132
+        * (live[2032] + live[214] * t3346 - live[823] * t3355 - live[213] * t3354
+            - live[212] * t3347 - live[215] * t3345 - live[216] * t3344
+            - live[824] * t3343 - live[825] * live[1751] * t3342);
+    out.0[17][17] = 1842.9129686423132
+        * (live[2035] + live[214] * t3368 - live[823] * t3377 - live[213] * t3376
+            - live[212] * t3369 - live[215] * t3367 - live[216] * t3366
+            - live[824] * t3365 - live[825] * live[1751] * t3364);
+    out.1[3][0] = t3397;
+    out.1[4][0] = t3396;
+    out.1[5][0] = live[1751] * t3395;
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part23(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part23_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part23`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part23_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part23`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part23_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3398 = live[1742]
+        * (live[2085] - live[1743] * live[2088] - live[1744] * live[2087]
+            - live[1745] * live[1751] * live[2086]);
+    let t3399 = live[1737]
+        * (live[2084] - live[1738] * t3398 - live[1739] * live[2088]
+            - live[1740] * live[2087] - live[1741] * live[1751] * live[2086]);
+    let t3400 = live[1731]
+        * (live[2083] - live[1732] * t3399 - live[1733] * t3398 - live[1734] * live[2088]
+            - live[1735] * live[2087] - live[1736] * live[1751] * live[2086]);
+    let t3401 = live[1724]
+        * (live[2082] - live[1725] * t3400 - live[1726] * t3399 - live[1727] * t3398
+            - live[1728] * live[2088] - live[1729] * live[2087]
+            - live[1730] * live[1751] * live[2086]);
+    let t3402 = live[1716]
+        * (live[2081] - live[1717] * t3401 - live[1718] * t3400 - live[1719] * t3399
+            - live[1720] * t3398 - live[1721] * live[2088] - live[1722] * live[2087]
+            - live[1723] * live[1751] * live[2086]);
+    let t3403 = live[1709]
+        * (live[2080] - live[1710] * t3400 - live[1711] * t3399 - live[1712] * t3398
+            - live[1713] * live[2088] - live[1714] * live[2087]
+            - live[1715] * live[1751] * live[2086]);
+    let t3404 = live[1701]
+        * (live[2079] - live[1702] * t3403 - live[1703] * t3400 - live[1704] * t3399
+            - live[1705] * t3398 - live[1706] * live[2088] - live[1707] * live[2087]
+            - live[1708] * live[1751] * live[2086]);
+    let t3405 = live[1694]
+        * (live[2078] - live[1695] * t3400 - live[1696] * t3399 - live[1697] * t3398
+            - live[1698] * live[2088] - live[1699] * live[2087]
+            - live[1700] * live[1751] * live[2086]);
+    let t3406 = live[1686]
+        * (live[2077] - live[1687] * t3405 - live[1688] * t3400 - live[1689] * t3399
+            - live[1690] * t3398 - live[1691] * live[2088] - live[1692] * live[2087]
+            - live[1693] * live[1751] * live[2086]);
+    let t3407 = live[1679]
+        * (live[2076] - live[1680] * t3400 - live[1681] * t3399 - live[1682] * t3398
+            - live[1683] * live[2088] - live[1684] * live[2087]
+            - live[1685] * live[1751] * live[2086]);
+    let t3408 = live[1671]
+        * (live[2075] - live[1672] * t3407 - live[1673] * t3400 - live[1674] * t3399
+            - live[1675] * t3398 - live[1676] * live[2088] - live[1677] * live[2087]
+            - live[1678] * live[1751] * live[2086]);
+    let t3409 = -7.091992922587524 * live[823] * live[1015] - live[1016];
+    let t3410 = 0.008674079908742902 * live[1002] - live[129] * live[1004]
+        - live[128] * live[1005];
+    let t3411 = t3410 - 7.091992922587524 * live[213] * live[1015]
+        - live[1671] * live[1672] * t3409;
+    let t3412 = -7.091992922587524 * live[820] * live[1018] - live[1019];
+    let t3413 = -0.008674079908742902 * live[1001] - live[93] * live[1007]
+        - live[92] * live[1008];
+    let t3414 = t3413 - 7.091992922587524 * live[205] * live[1018]
+        - live[1686] * live[1687] * t3412;
+    let t3415 = -7.091992922587524 * live[817] * live[1021] - live[1022];
+    let t3416 = 0.008674079908742902 * live[1000] - live[57] * live[1010]
+        - live[56] * live[1011];
+    let t3417 = t3416 - 7.091992922587524 * live[197] * live[1021]
+        - live[1701] * live[1702] * t3415;
+    let t3418 = -7.091992922587524 * live[814] * live[1024] - live[1025];
+    let t3419 = -0.008674079908742902 * live[999] - live[21] * live[1013]
+        - live[20] * live[1014];
+    let t3420 = t3419 - 7.091992922587524 * live[189] * live[1024]
+        - live[1716] * live[1717] * t3418;
+    let t3421 = 2.50000279 * qd[5]
+        - 7.091992922587524
+            * (live[212] * live[1015] + live[204] * live[1018] + live[196] * live[1021]
+                + live[188] * live[1024]) - live[1671] * live[1673] * t3409
+        - live[1679] * live[1680] * t3411 - live[1686] * live[1688] * t3412
+        - live[1694] * live[1695] * t3414 - live[1701] * live[1703] * t3415
+        - live[1709] * live[1710] * t3417 - live[1716] * live[1718] * t3418
+        - live[1724] * live[1725] * t3420;
+    let t3422 = 7.091992922587524
+        * (live[214] * live[1015] + live[206] * live[1018] + live[198] * live[1021]
+            + live[190] * live[1024]) - live[1671] * live[1674] * t3409
+        - live[1679] * live[1681] * t3411 - live[1686] * live[1689] * t3412
+        - live[1694] * live[1696] * t3414 - live[1701] * live[1704] * t3415
+        - live[1709] * live[1711] * t3417 - live[1716] * live[1719] * t3418
+        - live[1724] * live[1726] * t3420 - live[1731] * live[1732] * t3421;
+    let t3423 = -2.50000279 * qd[3]
+        - 7.091992922587524
+            * (live[215] * live[1015] + live[207] * live[1018] + live[199] * live[1021]
+                + live[191] * live[1024]) - live[1671] * live[1675] * t3409
+        - live[1679] * live[1682] * t3411 - live[1686] * live[1690] * t3412
+        - live[1694] * live[1697] * t3414 - live[1701] * live[1705] * t3415
+        - live[1709] * live[1712] * t3417 - live[1716] * live[1720] * t3418
+        - live[1724] * live[1727] * t3420 - live[1731] * live[1733] * t3421
+        - live[1737] * live[1738] * t3422;
+    let t3424 = t3410 + t3413 + t3416 + t3419 - live[1671] * live[1676] * t3409
+        - live[1679] * live[1683] * t3411 - live[1686] * live[1691] * t3412
+        - live[1694] * live[1698] * t3414 - live[1701] * live[1706] * t3415
+        - live[1709] * live[1713] * t3417 - live[1716] * live[1721] * t3418
+        - live[1724] * live[1728] * t3420 - live[1731] * live[1734] * t3421
+        - live[1737] * live[1739] * t3422 - live[1742] * live[1743] * t3423
+        - 7.091992922587524
+            * (live[216] * live[1015] + live[208] * live[1018] + live[200] * live[1021]
+                + live[192] * live[1024]);
+    let t3425 = live[117] * live[1017] + live[81] * live[1020] + live[45] * live[1023]
+        + live[6] * live[1026] - live[118] * live[1016] - live[82] * live[1019]
+        - live[46] * live[1022] - live[7] * live[1025] - live[1671] * live[1677] * t3409
+        - live[1679] * live[1684] * t3411 - live[1686] * live[1692] * t3412
+        - live[1694] * live[1699] * t3414 - live[1701] * live[1707] * t3415
+        - live[1709] * live[1714] * t3417 - live[1716] * live[1722] * t3418
+        - live[1724] * live[1729] * t3420 - live[1731] * live[1735] * t3421
+        - live[1737] * live[1740] * t3422 - live[1742] * live[1744] * t3423
+        - live[1746] * live[1747] * t3424
+        - 7.091992922587524
+            * (live[824] * live[1015] + live[821] * live[1018] + live[818] * live[1021]
+                + live[815] * live[1024]);
+    let t3426 = -7.091992922587524
+        * (live[825] * live[1015] + live[822] * live[1018] + live[819] * live[1021]
+            + live[816] * live[1024]) - live[117] * live[1016] - live[118] * live[1017]
+        - live[81] * live[1019] - live[82] * live[1020] - live[45] * live[1022]
+        - live[46] * live[1023] - live[6] * live[1025] - live[7] * live[1026]
+        - live[1671] * live[1678] * t3409 - live[1679] * live[1685] * t3411
+        - live[1686] * live[1693] * t3412 - live[1694] * live[1700] * t3414
+        - live[1701] * live[1708] * t3415 - live[1709] * live[1715] * t3417
+        - live[1716] * live[1723] * t3418 - live[1724] * live[1730] * t3420
+        - live[1731] * live[1736] * t3421 - live[1737] * live[1741] * t3422
+        - live[1742] * live[1745] * t3423 - live[1746] * live[1748] * t3424
+        - live[1749] * live[1750] * t3425;
+    let t3427 = live[1749] * (t3425 - live[1750] * live[1751] * t3426);
+    let t3428 = live[1746]
+        * (t3424 - live[1747] * t3427 - live[1748] * live[1751] * t3426);
+    let t3429 = live[1742]
+        * (t3423 - live[1743] * t3428 - live[1744] * t3427
+            - live[1745] * live[1751] * t3426);
+    let t3430 = live[1737]
+        * (t3422 - live[1738] * t3429 - live[1739] * t3428 - live[1740] * t3427
+            - live[1741] * live[1751] * t3426);
+    let t3431 = live[1731]
+        * (t3421 - live[1732] * t3430 - live[1733] * t3429 - live[1734] * t3428
+            - live[1735] * t3427 - live[1736] * live[1751] * t3426);
+    let t3432 = live[1724]
+        * (t3420 - live[1725] * t3431 - live[1726] * t3430 - live[1727] * t3429
+            - live[1728] * t3428 - live[1729] * t3427 - live[1730] * live[1751] * t3426);
+    let t3433 = live[1716]
+        * (t3418 - live[1717] * t3432 - live[1718] * t3431 - live[1719] * t3430
+            - live[1720] * t3429 - live[1721] * t3428 - live[1722] * t3427
+            - live[1723] * live[1751] * t3426);
+    let t3434 = live[1709]
+        * (t3417 - live[1710] * t3431 - live[1711] * t3430 - live[1712] * t3429
+            - live[1713] * t3428 - live[1714] * t3427 - live[1715] * live[1751] * t3426);
+    let t3435 = live[1701]
+        * (t3415 - live[1702] * t3434 - live[1703] * t3431 - live[1704] * t3430
+            - live[1705] * t3429 - live[1706] * t3428 - live[1707] * t3427
+            - live[1708] * live[1751] * t3426);
+    let t3436 = live[1694]
+        * (t3414 - live[1695] * t3431 - live[1696] * t3430 - live[1697] * t3429
+            - live[1698] * t3428 - live[1699] * t3427 - live[1700] * live[1751] * t3426);
+    let t3437 = live[1686]
+        * (t3412 - live[1687] * t3436 - live[1688] * t3431 - live[1689] * t3430
+            - live[1690] * t3429 - live[1691] * t3428 - live[1692] * t3427
+            - live[1693] * live[1751] * t3426);
+    let t3438 = live[1679]
+        * (t3411 - live[1680] * t3431 - live[1681] * t3430 - live[1682] * t3429
+            - live[1683] * t3428 - live[1684] * t3427 - live[1685] * live[1751] * t3426);
+    let t3439 = live[1671]
+        * (t3409 - live[1672] * t3438 - live[1673] * t3431 - live[1674] * t3430
+            - live[1675] * t3429 - live[1676] * t3428 - live[1677] * t3427
+            - live[1678] * live[1751] * t3426);
+    let t3440 = -7.091992922587524 * live[823] * live[1035] - live[1036];
+    let t3441 = 0.008674079908742902 * live[1003] - live[129] * live[1027]
+        - live[128] * live[1028];
+    let t3442 = t3441 - 7.091992922587524 * live[213] * live[1035]
+        - live[1671] * live[1672] * t3440;
+    let t3443 = -7.091992922587524 * live[820] * live[1038] - live[1039];
+    let t3444 = -0.008674079908742902 * live[1006] - live[93] * live[1029]
+        - live[92] * live[1030];
+    let t3445 = t3444 - 7.091992922587524 * live[205] * live[1038]
+        - live[1686] * live[1687] * t3443;
+    let t3446 = -7.091992922587524 * live[817] * live[1041] - live[1042];
+    let t3447 = 0.008674079908742902 * live[1009] - live[57] * live[1031]
+        - live[56] * live[1032];
+    let t3448 = t3447 - 7.091992922587524 * live[197] * live[1041]
+        - live[1701] * live[1702] * t3446;
+    let t3449 = -7.091992922587524 * live[814] * live[1044] - live[1045];
+    let t3450 = -0.008674079908742902 * live[1012] - live[21] * live[1033]
+        - live[20] * live[1034];
+    let t3451 = t3450 - 7.091992922587524 * live[189] * live[1044]
+        - live[1716] * live[1717] * t3449;
+    let t3452 = -2.50000279 * qd[4]
+        - 7.091992922587524
+            * (live[212] * live[1035] + live[204] * live[1038] + live[196] * live[1041]
+                + live[188] * live[1044]) - live[1671] * live[1673] * t3440
+        - live[1679] * live[1680] * t3442 - live[1686] * live[1688] * t3443
+        - live[1694] * live[1695] * t3445 - live[1701] * live[1703] * t3446
+        - live[1709] * live[1710] * t3448 - live[1716] * live[1718] * t3449
+        - live[1724] * live[1725] * t3451;
+    let t3453 = 2.50000279 * qd[3]
+        + 7.091992922587524
+            * (live[214] * live[1035] + live[206] * live[1038] + live[198] * live[1041]
+                + live[190] * live[1044]) - live[1671] * live[1674] * t3440
+        - live[1679] * live[1681] * t3442 - live[1686] * live[1689] * t3443
+        - live[1694] * live[1696] * t3445 - live[1701] * live[1704] * t3446
+        - live[1709] * live[1711] * t3448 - live[1716] * live[1719] * t3449
+        - live[1724] * live[1726] * t3451 - live[1731] * live[1732] * t3452;
+    let t3454 = -7.091992922587524
+        * (live[215] * live[1035] + live[207] * live[1038] + live[199] * live[1041]
+            + live[191] * live[1044]) - live[1671] * live[1675] * t3440
+        - live[1679] * live[1682] * t3442 - live[1686] * live[1690] * t3443
+        - live[1694] * live[1697] * t3445 - live[1701] * live[1705] * t3446
+        - live[1709] * live[1712] * t3448 - live[1716] * live[1720] * t3449
+        - live[1724] * live[1727] * t3451 - live[1731] * live[1733] * t3452
+        - live[1737] * live[1738] * t3453;
+    let t3455 = t3441 + t3444 + t3447 + t3450 - live[1671] * live[1676] * t3440
+        - live[1679] * live[1683] * t3442 - live[1686] * live[1691] * t3443
+        - live[1694] * live[1698] * t3445 - live[1701] * live[1706] * t3446
+        - live[1709] * live[1713] * t3448 - live[1716] * live[1721] * t3449
+        - live[1724] * live[1728] * t3451 - live[1731] * live[1734] * t3452
+        - live[1737] * live[1739] * t3453 - live[1742] * live[1743] * t3454
+        - 7.091992922587524
+            * (live[216] * live[1035] + live[208] * live[1038] + live[200] * live[1041]
+                + live[192] * live[1044]);
+    let t3456 = live[117] * live[1037] + live[81] * live[1040] + live[45] * live[1043]
+        + live[6] * live[1046] - live[118] * live[1036] - live[82] * live[1039]
+        - live[46] * live[1042] - live[7] * live[1045] - live[1671] * live[1677] * t3440
+        - live[1679] * live[1684] * t3442 - live[1686] * live[1692] * t3443
+        - live[1694] * live[1699] * t3445 - live[1701] * live[1707] * t3446
+        - live[1709] * live[1714] * t3448 - live[1716] * live[1722] * t3449
+        - live[1724] * live[1729] * t3451 - live[1731] * live[1735] * t3452
+        - live[1737] * live[1740] * t3453 - live[1742] * live[1744] * t3454
+        - live[1746] * live[1747] * t3455
+        - 7.091992922587524
+            * (live[824] * live[1035] + live[821] * live[1038] + live[818] * live[1041]
+                + live[815] * live[1044]);
+    let t3457 = -7.091992922587524
+        * (live[825] * live[1035] + live[822] * live[1038] + live[819] * live[1041]
+            + live[816] * live[1044]) - live[117] * live[1036] - live[118] * live[1037]
+        - live[81] * live[1039] - live[82] * live[1040] - live[45] * live[1042]
+        - live[46] * live[1043] - live[6] * live[1045] - live[7] * live[1046]
+        - live[1671] * live[1678] * t3440 - live[1679] * live[1685] * t3442
+        - live[1686] * live[1693] * t3443 - live[1694] * live[1700] * t3445
+        - live[1701] * live[1708] * t3446 - live[1709] * live[1715] * t3448
+        - live[1716] * live[1723] * t3449 - live[1724] * live[1730] * t3451
+        - live[1731] * live[1736] * t3452 - live[1737] * live[1741] * t3453
+        - live[1742] * live[1745] * t3454 - live[1746] * live[1748] * t3455
+        - live[1749] * live[1750] * t3456;
+    let t3458 = live[1749] * (t3456 - live[1750] * live[1751] * t3457);
+    let t3459 = live[1746]
+        * (t3455 - live[1747] * t3458 - live[1748] * live[1751] * t3457);
+    let t3460 = live[1742]
+        * (t3454 - live[1743] * t3459 - live[1744] * t3458
+            - live[1745] * live[1751] * t3457);
+    let t3461 = live[1737]
+        * (t3453 - live[1738] * t3460 - live[1739] * t3459 - live[1740] * t3458
+            - live[1741] * live[1751] * t3457);
+    let t3462 = live[1731]
+        * (t3452 - live[1732] * t3461 - live[1733] * t3460 - live[1734] * t3459
+            - live[1735] * t3458 - live[1736] * live[1751] * t3457);
+    let t3463 = live[1724]
+        * (t3451 - live[1725] * t3462 - live[1726] * t3461 - live[1727] * t3460
+            - live[1728] * t3459 - live[1729] * t3458 - live[1730] * live[1751] * t3457);
+    let t3464 = live[1716]
+        * (t3449 - live[1717] * t3463 - live[1718] * t3462 - live[1719] * t3461
+            - live[1720] * t3460 - live[1721] * t3459 - live[1722] * t3458
+            - live[1723] * live[1751] * t3457);
+    let t3465 = live[1709]
+        * (t3448 - live[1710] * t3462 - live[1711] * t3461 - live[1712] * t3460
+            - live[1713] * t3459 - live[1714] * t3458 - live[1715] * live[1751] * t3457);
+    let t3466 = live[1701]
+        * (t3446 - live[1702] * t3465 - live[1703] * t3462 - live[1704] * t3461
+            - live[1705] * t3460 - live[1706] * t3459 - live[1707] * t3458
+            - live[1708] * live[1751] * t3457);
+    let t3467 = live[1694]
+        * (t3445 - live[1695] * t3462 - live[1696] * t3461 - live[1697] * t3460
+            - live[1698] * t3459 - live[1699] * t3458 - live[1700] * live[1751] * t3457);
+    let t3468 = live[1686]
+        * (t3443 - live[1687] * t3467 - live[1688] * t3462 - live[1689] * t3461
+            - live[1690] * t3460 - live[1691] * t3459 - live[1692] * t3458
+            - live[1693] * live[1751] * t3457);
+    let t3469 = live[1679]
+        * (t3442 - live[1680] * t3462 - live[1681] * t3461 - live[1682] * t3460
+            - live[1683] * t3459 - live[1684] * t3458 - live[1685] * live[1751] * t3457);
+    let t3470 = live[1671]
+        * (t3440 - live[1672] * t3469 - live[1673] * t3462 - live[1674] * t3461
+            - live[1675] * t3460 - live[1676] * t3459 - live[1677] * t3458
+            - live[1678] * live[1751] * t3457);
+    let t3471 = live[1484] - 1842.9129686423132 * live[823] * live[2054];
+    let t3472 = 0.014 * live[1437] + 0.0000702001578415 * live[120]
+        + 0.008674079908742902 * live[1074] - live[129] * live[1453]
+        - live[128] * live[1455];
+    let t3473 = t3472 - 1842.9129686423132 * live[213] * live[2054]
+        - live[1671] * live[1672] * t3471;
+    let t3474 = live[1491] - 1842.9129686423132 * live[820] * live[2049];
+    let t3475 = -0.014 * live[1441] - 0.0000702001578415 * live[84]
+        - live[93] * live[1460] - 0.008674079908742902 * live[1073]
+        - live[92] * live[1463];
+    let t3476 = t3475 - 1842.9129686423132 * live[205] * live[2049]
+        - live[1686] * live[1687] * t3474;
+    let t3477 = live[1498] - 1842.9129686423132 * live[817] * live[2044];
+    let t3478 = 0.014 * live[1445] + 0.008674079908742902 * live[1072]
+        - live[57] * live[1468] - 0.0001636201578415 * live[48] - live[56] * live[1471];
+    let t3479 = t3478 - 1842.9129686423132 * live[197] * live[2044]
+        - live[1701] * live[1702] * t3477;
+    let t3480 = live[1505] - 1842.9129686423132 * live[814] * live[2039];
+    let t3481 = 0.0001636201578415 * live[9] - 0.014 * live[1449] - live[21] * live[1476]
+        - 0.008674079908742902 * live[1071] - live[20] * live[1479];
+    let t3482 = t3481 - 1842.9129686423132 * live[189] * live[2039]
+        - live[1716] * live[1717] * t3480;
+    let t3483 = -1842.9129686423132
+        * (live[212] * live[2054] + live[204] * live[2049] + live[196] * live[2044]
+            + live[188] * live[2039]) - live[1509] - live[1511] - live[1513] - live[1515]
+        - live[1671] * live[1673] * t3471 - live[1679] * live[1680] * t3473
+        - live[1686] * live[1688] * t3474 - live[1694] * live[1695] * t3476
+        - live[1701] * live[1703] * t3477 - live[1709] * live[1710] * t3479
+        - live[1716] * live[1718] * t3480 - live[1724] * live[1725] * t3482;
+    let t3484 = 2.50000279 * qd[2]
+        + 1842.9129686423132
+            * (live[214] * live[2054] + live[206] * live[2049] + live[198] * live[2044]
+                + live[190] * live[2039]) - live[1510] - live[1512] - live[1514]
+        - live[1516] - live[1671] * live[1674] * t3471 - live[1679] * live[1681] * t3473
+        - live[1686] * live[1689] * t3474 - live[1694] * live[1696] * t3476
+        - live[1701] * live[1704] * t3477 - live[1709] * live[1711] * t3479
+        - live[1716] * live[1719] * t3480 - live[1724] * live[1726] * t3482
+        - live[1731] * live[1732] * t3483;
+    let t3485 = -2.50000279 * qd[1] - live[1456] - live[1464] - live[1472] - live[1480]
+        - live[1671] * live[1675] * t3471 - live[1679] * live[1682] * t3473
+        - live[1686] * live[1690] * t3474 - live[1694] * live[1697] * t3476
+        - live[1701] * live[1705] * t3477 - live[1709] * live[1712] * t3479
+        - live[1716] * live[1720] * t3480 - live[1724] * live[1727] * t3482
+        - live[1731] * live[1733] * t3483 - live[1737] * live[1738] * t3484
+        - 1842.9129686423132
+            * (live[215] * live[2054] + live[207] * live[2049] + live[199] * live[2044]
+                + live[191] * live[2039]);
+    let t3486 = live[1456] - live[1480];
+    let t3487 = live[1472] - live[1464];
+    let t3488 = t3472 + t3475 + t3478 + t3481 + 0.0875 * (t3486 + t3487)
+        - live[1671] * live[1676] * t3471 - live[1679] * live[1683] * t3473
+        - live[1686] * live[1691] * t3474 - live[1694] * live[1698] * t3476
+        - live[1701] * live[1706] * t3477 - live[1709] * live[1713] * t3479
+        - live[1716] * live[1721] * t3480 - live[1724] * live[1728] * t3482
+        - live[1731] * live[1734] * t3483 - live[1737] * live[1739] * t3484
+        - live[1742] * live[1743] * t3485
+        - 1842.9129686423132
+            * (live[216] * live[2054] + live[208] * live[2049] + live[200] * live[2044]
+                + live[192] * live[2039]);
+    let t3489 = 0.06939998287725893 * qd[5] + live[117] * live[1487]
+        + live[81] * live[1494] + live[45] * live[1501] + live[6] * live[1508]
+        + 0.1946 * (t3487 - t3486) - live[118] * live[1485] - live[82] * live[1492]
+        - live[46] * live[1499] - live[7] * live[1506] - live[1671] * live[1677] * t3471
+        - live[1679] * live[1684] * t3473 - live[1686] * live[1692] * t3474
+        - live[1694] * live[1699] * t3476 - live[1701] * live[1707] * t3477
+        - live[1709] * live[1714] * t3479 - live[1716] * live[1722] * t3480
+        - live[1724] * live[1729] * t3482 - live[1731] * live[1735] * t3483
+        - live[1737] * live[1740] * t3484 - live[1742] * live[1744] * t3485
+        - live[1746] * live[1747] * t3488
+        - 1842.9129686423132
+            * (live[824] * live[2054] + live[821] * live[2049] + live[818] * live[2044]
+                + live[815] * live[2039]);
+    let t3490 = 0.0875 * (live[1511] + live[1515] - live[1509] - live[1513])
+        + 0.1946 * (live[1510] + live[1512] - live[1514] - live[1516])
+        - 0.05376923817100892 * qd[4] - live[117] * live[1485] - live[118] * live[1487]
+        - live[81] * live[1492] - live[82] * live[1494] - live[45] * live[1499]
+        - live[46] * live[1501] - live[6] * live[1506] - live[7] * live[1508]
+        - live[1671] * live[1678] * t3471 - live[1679] * live[1685] * t3473
+        - live[1686] * live[1693] * t3474 - live[1694] * live[1700] * t3476
+        - live[1701] * live[1708] * t3477 - live[1709] * live[1715] * t3479
+        - live[1716] * live[1723] * t3480 - live[1724] * live[1730] * t3482
+        - live[1731] * live[1736] * t3483 - live[1737] * live[1741] * t3484
+        - live[1742] * live[1745] * t3485 - live[1746] * live[1748] * t3488
+        - live[1749] * live[1750] * t3489
+        - 1842.9129686423132
+            * (live[825] * live[2054] + live[822] * live[2049] + live[819] * live[2044]
+                + live[816] * live[2039]);
+    let t3491 = live[1749] * (t3489 - live[1750] * live[1751] * t3490);
+    let t3492 = live[1746]
+        * (t3488 - live[1747] * t3491 - live[1748] * live[1751] * t3490);
+    let t3493 = live[1742]
+        * (t3485 - live[1743] * t3492 - live[1744] * t3491
+            - live[1745] * live[1751] * t3490);
+    let t3494 = live[1737]
+        * (t3484 - live[1738] * t3493 - live[1739] * t3492 - live[1740] * t3491
+            - live[1741] * live[1751] * t3490);
+    let t3495 = live[1731]
+        * (t3483 - live[1732] * t3494 - live[1733] * t3493 - live[1734] * t3492
+            - live[1735] * t3491 - live[1736] * live[1751] * t3490);
+    let t3496 = live[1724]
+        * (t3482 - live[1725] * t3495 - live[1726] * t3494 - live[1727] * t3493
+            - live[1728] * t3492 - live[1729] * t3491 - live[1730] * live[1751] * t3490);
+    let t3497 = live[1716]
+        * (t3480 - live[1717] * t3496 - live[1718] * t3495 - live[1719] * t3494
+            - live[1720] * t3493 - live[1721] * t3492 - live[1722] * t3491
+            - live[1723] * live[1751] * t3490);
+    let t3498 = live[1709]
+        * (t3479 - live[1710] * t3495 - live[1711] * t3494 - live[1712] * t3493
+            - live[1713] * t3492 - live[1714] * t3491 - live[1715] * live[1751] * t3490);
+    let t3499 = live[1701]
+        * (t3477 - live[1702] * t3498 - live[1703] * t3495 - live[1704] * t3494
+            - live[1705] * t3493 - live[1706] * t3492 - live[1707] * t3491
+            - live[1708] * live[1751] * t3490);
+    let t3500 = live[1694]
+        * (t3476 - live[1695] * t3495 - live[1696] * t3494 - live[1697] * t3493
+            - live[1698] * t3492 - live[1699] * t3491 - live[1700] * live[1751] * t3490);
+    let t3501 = live[1686]
+        * (t3474 - live[1687] * t3500 - live[1688] * t3495 - live[1689] * t3494
+            - live[1690] * t3493 - live[1691] * t3492 - live[1692] * t3491
+            - live[1693] * live[1751] * t3490);
+    let t3502 = live[1679]
+        * (t3473 - live[1680] * t3495 - live[1681] * t3494 - live[1682] * t3493
+            - live[1683] * t3492 - live[1684] * t3491 - live[1685] * live[1751] * t3490);
+    let t3503 = live[1671]
+        * (t3471 - live[1672] * t3502 - live[1673] * t3495 - live[1674] * t3494
+            - live[1675] * t3493 - live[1676] * t3492 - live[1677] * t3491
+            - live[1678] * live[1751] * t3490);
+    let t3504 = 0.002838197420805067 * live[337] + live[1538]
+        - 1842.9129686423132 * live[823] * live[2055];
+    let t3505 = 0.0000702001578415 * live[337] + 0.008674079908742902 * live[1166]
+        + 0.014 * live[1518] - 0.003148870268177618 * live[1139] - live[128] * live[1526]
+        - live[117] * live[267] - live[129] * live[1525];
+    let t3506 = t3505 - 1842.9129686423132 * live[213] * live[2055]
+        - live[1671] * live[1672] * t3504;
+    let t3507 = 0.002838197420805067 * live[329] + live[1542]
+        - 1842.9129686423132 * live[820] * live[2050];
+    let t3508 = -0.0000702001578415 * live[329] - 0.008674079908742902 * live[1165]
+        - 0.014 * live[1520] - 0.003148870268177618 * live[1146] - live[92] * live[1529]
+        - live[81] * live[252] - live[93] * live[1528];
+    let t3509 = t3508 - 1842.9129686423132 * live[205] * live[2050]
+        - live[1686] * live[1687] * t3507;
+    let t3510 = 0.002838197420805067 * live[321] + live[1546]
+        - 1842.9129686423132 * live[817] * live[2045];
+    let t3511 = 0.008674079908742902 * live[1164] + 0.014 * live[1522]
+        - 0.0001636201578415 * live[321] - 0.003148870268177618 * live[1153]
+        - live[56] * live[1532] - live[45] * live[237] - live[57] * live[1531];
+    let t3512 = t3511 - 1842.9129686423132 * live[197] * live[2045]
+        - live[1701] * live[1702] * t3510;
+    let t3513 = 0.002838197420805067 * live[313] + live[1550]
+        - 1842.9129686423132 * live[814] * live[2040];
+    let t3514 = 0.0001636201578415 * live[313] - 0.008674079908742902 * live[1163]
+        - 0.014 * live[1524] - 0.003148870268177618 * live[1160] - live[20] * live[1535]
+        - live[6] * live[222] - live[21] * live[1534];
+    let t3515 = t3514 - 1842.9129686423132 * live[189] * live[2040]
+        - live[1716] * live[1717] * t3513;
+    let t3516 = -2.50000279 * qd[2] - live[1553] - live[1555] - live[1557] - live[1559]
+        - live[1671] * live[1673] * t3504 - live[1679] * live[1680] * t3506
+        - live[1686] * live[1688] * t3507 - live[1694] * live[1695] * t3509
+        - live[1701] * live[1703] * t3510 - live[1709] * live[1710] * t3512
+        - live[1716] * live[1718] * t3513 - live[1724] * live[1725] * t3515
+        - 1842.9129686423132
+            * (live[212] * live[2055] + live[204] * live[2050] + live[196] * live[2045]
+                + live[188] * live[2040]);
+    let t3517 = 1842.9129686423132
+        * (live[214] * live[2055] + live[206] * live[2050] + live[198] * live[2045]
+            + live[190] * live[2040]) - live[1554] - live[1556] - live[1558] - live[1560]
+        - live[1671] * live[1674] * t3504 - live[1679] * live[1681] * t3506
+        - live[1686] * live[1689] * t3507 - live[1694] * live[1696] * t3509
+        - live[1701] * live[1704] * t3510 - live[1709] * live[1711] * t3512
+        - live[1716] * live[1719] * t3513 - live[1724] * live[1726] * t3515
+        - live[1731] * live[1732] * t3516;
+    let t3518 = 2.50000279 * qd[0] - live[1527] - live[1530] - live[1533] - live[1536]
+        - live[1671] * live[1675] * t3504 - live[1679] * live[1682] * t3506
+        - live[1686] * live[1690] * t3507 - live[1694] * live[1697] * t3509
+        - live[1701] * live[1705] * t3510 - live[1709] * live[1712] * t3512
+        - live[1716] * live[1720] * t3513 - live[1724] * live[1727] * t3515
+        - live[1731] * live[1733] * t3516 - live[1737] * live[1738] * t3517
+        - 1842.9129686423132
+            * (live[215] * live[2055] + live[207] * live[2050] + live[199] * live[2045]
+                + live[191] * live[2040]);
+    let t3519 = live[1527] - live[1536];
+    let t3520 = live[1533] - live[1530];
+    let t3521 = t3505 + t3508 + t3511 + t3514 + 0.0875 * (t3519 + t3520)
+        - 0.015630744706250005 * qd[5] - live[1671] * live[1676] * t3504
+        - live[1679] * live[1683] * t3506 - live[1686] * live[1691] * t3507
+        - live[1694] * live[1698] * t3509 - live[1701] * live[1706] * t3510
+        - live[1709] * live[1713] * t3512 - live[1716] * live[1721] * t3513
+        - live[1724] * live[1728] * t3515 - live[1731] * live[1734] * t3516
+        - live[1737] * live[1739] * t3517 - live[1742] * live[1743] * t3518
+        - 1842.9129686423132
+            * (live[216] * live[2055] + live[208] * live[2050] + live[200] * live[2045]
+                + live[192] * live[2040]);
+    let t3522 = live[117] * live[1540] + live[81] * live[1544] + live[45] * live[1548]
+        + live[6] * live[1552] + 0.1946 * (t3520 - t3519) - live[118] * live[1539]
+        - live[82] * live[1543] - live[46] * live[1547] - live[7] * live[1551]
+        - live[1671] * live[1677] * t3504 - live[1679] * live[1684] * t3506
+        - live[1686] * live[1692] * t3507 - live[1694] * live[1699] * t3509
+        - live[1701] * live[1707] * t3510 - live[1709] * live[1714] * t3512
+        - live[1716] * live[1722] * t3513 - live[1724] * live[1729] * t3515
+        - live[1731] * live[1735] * t3516 - live[1737] * live[1740] * t3517
+        - live[1742] * live[1744] * t3518 - live[1746] * live[1747] * t3521
+        - 1842.9129686423132
+            * (live[824] * live[2055] + live[821] * live[2050] + live[818] * live[2045]
+                + live[815] * live[2040]);
+    let t3523 = 0.0875 * (live[1555] + live[1559] - live[1553] - live[1557])
+        + 0.1946 * (live[1554] + live[1556] - live[1558] - live[1560])
+        - 0.05376923817100892 * qd[3] - live[117] * live[1539] - live[118] * live[1540]
+        - live[81] * live[1543] - live[82] * live[1544] - live[45] * live[1547]
+        - live[46] * live[1548] - live[6] * live[1551] - live[7] * live[1552]
+        - live[1671] * live[1678] * t3504 - live[1679] * live[1685] * t3506
+        - live[1686] * live[1693] * t3507 - live[1694] * live[1700] * t3509
+        - live[1701] * live[1708] * t3510 - live[1709] * live[1715] * t3512
+        - live[1716] * live[1723] * t3513 - live[1724] * live[1730] * t3515
+        - live[1731] * live[1736] * t3516 - live[1737] * live[1741] * t3517
+        - live[1742] * live[1745] * t3518 - live[1746] * live[1748] * t3521
+        - live[1749] * live[1750] * t3522
+        - 1842.9129686423132
+            * (live[825] * live[2055] + live[822] * live[2050] + live[819] * live[2045]
+                + live[816] * live[2040]);
+    let t3524 = live[1749] * (t3522 - live[1750] * live[1751] * t3523);
+    let t3525 = live[1746]
+        * (t3521 - live[1747] * t3524 - live[1748] * live[1751] * t3523);
+    let t3526 = live[1742]
+        * (t3518 - live[1743] * t3525 - live[1744] * t3524
+            - live[1745] * live[1751] * t3523);
+    let t3527 = live[1737]
+        * (t3517 - live[1738] * t3526 - live[1739] * t3525 - live[1740] * t3524
+            - live[1741] * live[1751] * t3523);
+    let t3528 = live[1731]
+        * (t3516 - live[1732] * t3527 - live[1733] * t3526 - live[1734] * t3525
+            - live[1735] * t3524 - live[1736] * live[1751] * t3523);
+    let t3529 = live[1724]
+        * (t3515 - live[1725] * t3528 - live[1726] * t3527 - live[1727] * t3526
+            - live[1728] * t3525 - live[1729] * t3524 - live[1730] * live[1751] * t3523);
+    let t3530 = live[1716]
+        * (t3513 - live[1717] * t3529 - live[1718] * t3528 - live[1719] * t3527
+            - live[1720] * t3526 - live[1721] * t3525 - live[1722] * t3524
+            - live[1723] * live[1751] * t3523);
+    let t3531 = live[1709]
+        * (t3512 - live[1710] * t3528 - live[1711] * t3527 - live[1712] * t3526
+            - live[1713] * t3525 - live[1714] * t3524 - live[1715] * live[1751] * t3523);
+    let t3532 = live[1701]
+        * (t3510 - live[1702] * t3531 - live[1703] * t3528 - live[1704] * t3527
+            - live[1705] * t3526 - live[1706] * t3525 - live[1707] * t3524
+            - live[1708] * live[1751] * t3523);
+    let t3533 = live[1694]
+        * (t3509 - live[1695] * t3528 - live[1696] * t3527 - live[1697] * t3526
+            - live[1698] * t3525 - live[1699] * t3524 - live[1700] * live[1751] * t3523);
+    let t3534 = live[1686]
+        * (t3507 - live[1687] * t3533 - live[1688] * t3528 - live[1689] * t3527
+            - live[1690] * t3526 - live[1691] * t3525 - live[1692] * t3524
+            - live[1693] * live[1751] * t3523);
+    let t3535 = live[1679]
+        * (t3506 - live[1680] * t3528 - live[1681] * t3527 - live[1682] * t3526
+            - live[1683] * t3525 - live[1684] * t3524 - live[1685] * live[1751] * t3523);
+    let t3536 = live[1671]
+        * (t3504 - live[1672] * t3535 - live[1673] * t3528 - live[1674] * t3527
+            - live[1675] * t3526 - live[1676] * t3525 - live[1677] * t3524
+            - live[1678] * live[1751] * t3523);
+    let t3537 = -0.002838197420805067 * live[338] - live[1590]
+        - 1842.9129686423132 * live[823] * live[2056];
+    let t3538 = live[118] * live[267] + 0.008674079908742902 * live[1258]
+        + 0.014 * live[1572] - 0.0000702001578415 * live[338]
+        - 0.003148870268177618 * live[1135] - live[128] * live[1578]
+        - live[129] * live[1577];
+    let t3539 = t3538 - 1842.9129686423132 * live[213] * live[2056]
+        - live[1671] * live[1672] * t3537;
+    let t3540 = -0.002838197420805067 * live[330] - live[1594]
+        - 1842.9129686423132 * live[820] * live[2051];
+    let t3541 = 0.0000702001578415 * live[330] + live[82] * live[252]
+        - 0.014 * live[1574] - 0.003148870268177618 * live[1142] - live[92] * live[1581]
+        - 0.008674079908742902 * live[1257] - live[93] * live[1580];
+    let t3542 = t3541 - 1842.9129686423132 * live[205] * live[2051]
+        - live[1686] * live[1687] * t3540;
+    let t3543 = -0.002838197420805067 * live[322] - live[1598]
+        - 1842.9129686423132 * live[817] * live[2046];
+    let t3544 = 0.0001636201578415 * live[322] + live[46] * live[237]
+        + 0.008674079908742902 * live[1256] + 0.014 * live[1575]
+        - 0.003148870268177618 * live[1149] - live[56] * live[1584]
+        - live[57] * live[1583];
+    let t3545 = t3544 - 1842.9129686423132 * live[197] * live[2046]
+        - live[1701] * live[1702] * t3543;
+    let t3546 = -0.002838197420805067 * live[314] - live[1602]
+        - 1842.9129686423132 * live[814] * live[2041];
+    let t3547 = live[7] * live[222] - 0.0001636201578415 * live[314] - 0.014 * live[1576]
+        - 0.003148870268177618 * live[1156] - live[20] * live[1587]
+        - 0.008674079908742902 * live[1255] - live[21] * live[1586];
+    live[2089] = t3537;
+    live[2090] = t3538;
+    live[2091] = t3539;
+    live[2092] = t3540;
+    live[2093] = t3541;
+    live[2094] = t3542;
+    live[2095] = t3543;
+    live[2096] = t3544;
+    live[2097] = t3545;
+    live[2098] = t3546;
+    live[2099] = t3547;
+    out.1[0][0] = t3400;
+    out.1[0][1] = t3431;
+    out.1[0][2] = t3462;
+    out.1[0][3] = t3495;
+    out.1[0][4] = t3528;
+    out.1[1][0] = t3399;
+    out.1[1][1] = t3430;
+    out.1[1][2] = t3461;
+    out.1[1][3] = t3494;
+    out.1[1][4] = t3527;
+    out.1[2][0] = t3398;
+    out.1[2][1] = t3429;
+    out.1[2][2] = t3460;
+    out.1[2][3] = t3493;
+    out.1[2][4] = t3526;
+    out.1[3][1] = t3428;
+    out.1[3][2] = t3459;
+    out.1[3][3] = t3492;
+    out.1[3][4] = t3525;
+    out.1[4][1] = t3427;
+    out.1[4][2] = t3458;
+    out.1[4][3] = t3491;
+    out.1[4][4] = t3524;
+    out.1[5][1] = live[1751] * t3426;
+    out.1[5][2] = live[1751] * t3457;
+    out.1[5][3] = live[1751] * t3490;
+    out.1[5][4] = live[1751] * t3523;
+    out.1[6][0] = t3401;
+    out.1[6][1] = t3432;
+    out.1[6][2] = t3463;
+    out.1[6][3] = t3496;
+    out.1[6][4] = t3529;
+    out.1[7][0] = t3402;
+    out.1[7][1] = t3433;
+    out.1[7][2] = t3464;
+    out.1[7][3] = t3497;
+    out.1[7][4] = t3530;
+    out.1[8][0] = 1842.9129686423132
+        * (live[190] * t3399 - live[814] * t3402 - live[189] * t3401 - live[188] * t3400
+            - live[191] * t3398 - live[192] * live[2088] - live[815] * live[2087]
+            - live[816] * live[1751] * live[2086]) - 7.091992922587524 * live[1372];
+    out.1[8][1] = 7.091992922587524 * live[1024]
+        + 1842.9129686423132
+            * (live[190] * t3430 - live[814] * t3433 - live[189] * t3432
+                - live[188] * t3431 - live[191] * t3429 - live[192] * t3428
+                - live[815] * t3427 - live[816] * live[1751] * t3426);
+    out.1[8][2] = 7.091992922587524 * live[1044]
+        + 1842.9129686423132
+            * (live[190] * t3461 - live[814] * t3464 - live[189] * t3463
+                - live[188] * t3462 - live[191] * t3460 - live[192] * t3459
+                - live[815] * t3458 - live[816] * live[1751] * t3457);
+    out.1[8][3] = 1842.9129686423132
+        * (live[2039] + live[190] * t3494 - live[814] * t3497 - live[189] * t3496
+            - live[188] * t3495 - live[191] * t3493 - live[192] * t3492
+            - live[815] * t3491 - live[816] * live[1751] * t3490);
+    out.1[8][4] = 1842.9129686423132
+        * (live[2040] + live[190] * t3527 - live[814] * t3530 - live[189] * t3529
+            - live[188] * t3528 - live[191] * t3526 - live[192] * t3525
+            - live[815] * t3524 - live[816] * live[1751] * t3523);
+    out.1[9][0] = t3403;
+    out.1[9][1] = t3434;
+    out.1[9][2] = t3465;
+    out.1[9][3] = t3498;
+    out.1[9][4] = t3531;
+    out.1[10][0] = t3404;
+    out.1[10][1] = t3435;
+    out.1[10][2] = t3466;
+    out.1[10][3] = t3499;
+    out.1[10][4] = t3532;
+    out.1[11][0] = 1842.9129686423132
+        * (live[198] * t3399 - live[817] * t3404 - live[197] * t3403 - live[196] * t3400
+            - live[199] * t3398 - live[200] * live[2088] - live[818] * live[2087]
+            - live[819] * live[1751] * live[2086]) - 7.091992922587524 * live[1374];
+    out.1[11][1] = 7.091992922587524 * live[1021]
+        + 1842.9129686423132
+            * (live[198] * t3430 - live[817] * t3435 - live[197] * t3434
+                - live[196] * t3431 - live[199] * t3429 - live[200] * t3428
+                - live[818] * t3427 - live[819] * live[1751] * t3426);
+    out.1[11][2] = 7.091992922587524 * live[1041]
+        + 1842.9129686423132
+            * (live[198] * t3461 - live[817] * t3466 - live[197] * t3465
+                - live[196] * t3462 - live[199] * t3460 - live[200] * t3459
+                - live[818] * t3458 - live[819] * live[1751] * t3457);
+    out.1[11][3] = 1842.9129686423132
+        * (live[2044] + live[198] * t3494 - live[817] * t3499 - live[197] * t3498
+            - live[196] * t3495 - live[199] * t3493 - live[200] * t3492
+            - live[818] * t3491 - live[819] * live[1751] * t3490);
+    out.1[11][4] = 1842.9129686423132
+        * (live[2045] + live[198] * t3527 - live[817] * t3532 - live[197] * t3531
+            - live[196] * t3528 - live[199] * t3526 - live[200] * t3525
+            - live[818] * t3524 - live[819] * live[1751] * t3523);
+    out.1[12][0] = t3405;
+    out.1[12][1] = t3436;
+    out.1[12][2] = t3467;
+    out.1[12][3] = t3500;
+    out.1[12][4] = t3533;
+    out.1[13][0] = t3406;
+    out.1[13][1] = t3437;
+    out.1[13][2] = t3468;
+    out.1[13][3] = t3501;
+    out.1[13][4] = t3534;
+    out.1[14][0] = 1842.9129686423132
+        * (live[206] * t3399 - live[820] * t3406 - live[205] * t3405 - live[204] * t3400
+            - live[207] * t3398 - live[208] * live[2088] - live[821] * live[2087]
+            - live[822] * live[1751] * live[2086]) - 7.091992922587524 * live[1376];
+    out.1[14][1] = 7.091992922587524 * live[1018]
+        + 1842.9129686423132
+            * (live[206] * t3430 - live[820] * t3437 - live[205] * t3436
+                - live[204] * t3431 - live[207] * t3429 - live[208] * t3428
+                - live[821] * t3427 - live[822] * live[1751] * t3426);
+    out.1[14][2] = 7.091992922587524 * live[1038]
+        + 1842.9129686423132
+            * (live[206] * t3461 - live[820] * t3468 - live[205] * t3467
+                - live[204] * t3462 - live[207] * t3460 - live[208] * t3459
+                - live[821] * t3458 - live[822] * live[1751] * t3457);
+    out.1[14][3] = 1842.9129686423132
+        * (live[2049] + live[206] * t3494 - live[820] * t3501 - live[205] * t3500
+            - live[204] * t3495 - live[207] * t3493 - live[208] * t3492
+            - live[821] * t3491 - live[822] * live[1751] * t3490);
+    out.1[14][4] = 1842.9129686423132
+        * (live[2050] + live[206] * t3527 - live[820] * t3534 - live[205] * t3533
+            - live[204] * t3528 - live[207] * t3526 - live[208] * t3525
+            - live[821] * t3524 - live[822] * live[1751] * t3523);
+    out.1[15][0] = t3407;
+    out.1[15][1] = t3438;
+    out.1[15][2] = t3469;
+    out.1[15][3] = t3502;
+    out.1[15][4] = t3535;
+    out.1[16][0] = t3408;
+    out.1[16][1] = t3439;
+    out.1[16][2] = t3470;
+    out.1[16][3] = t3503;
+    out.1[16][4] = t3536;
+    out.1[17][0] = 1842.9129686423132
+        * (live[214] * t3399 - live[823] * t3408 - live[213] * t3407 - live[212] * t3400
+            - live[215] * t3398 - live[216] * live[2088] - live[824] * live[2087]
+            - live[825] * live[1751] * live[2086]) - 7.091992922587524 * live[1378];
+    out.1[17][1] = 7.091992922587524 * live[1015]
+        + 1842.9129686423132
+            * (live[214] * t3430 - live[823] * t3439 - live[213] * t3438
+                - live[212] * t3431 - live[215] * t3429 - live[216] * t3428
+                - live[824] * t3427 - live[825] * live[1751] * t3426);
+    out.1[17][2] = 7.091992922587524 * live[1035]
+        + 1842.9129686423132
+            * (live[214] * t3461 - live[823] * t3470 - live[213] * t3469
+                - live[212] * t3462 - live[215] * t3460 - live[216] * t3459
+                - live[824] * t3458 - live[825] * live[1751] * t3457);
+    out.1[17][3] = 1842.9129686423132
+        * (live[2054] + live[214] * t3494 - live[823] * t3503 - live[213] * t3502
+            - live[212] * t3495 - live[215] * t3493 - live[216] * t3492
+            - live[824] * t3491 - live[825] * live[1751] * t3490);
+    out.1[17][4] = 1842.9129686423132
+        * (live[2055] + live[214] * t3527 - live[823] * t3536 - live[213] * t3535
+            - live[212] * t3528 - live[215] * t3526 - live[216] * t3525
+            - live[824] * t3524 - live[825] * live[1751] * t3523);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part24(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part24_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part24`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part24_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part24`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part24_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3548 = live[2099] - 1842.9129686423132 * live[189] * live[2041]
+        - live[1716] * live[1717] * live[2098];
+    let t3549 = 2.50000279 * qd[1] - live[1605] - live[1607] - live[1609] - live[1611]
+        - live[1671] * live[1673] * live[2089] - live[1679] * live[1680] * live[2091]
+        - live[1686] * live[1688] * live[2092] - live[1694] * live[1695] * live[2094]
+        - live[1701] * live[1703] * live[2095] - live[1709] * live[1710] * live[2097]
+        - live[1716] * live[1718] * live[2098] - live[1724] * live[1725] * t3548
+        - 1842.9129686423132
+            * (live[212] * live[2056] + live[204] * live[2051] + live[196] * live[2046]
+                + live[188] * live[2041]);
+    let t3550 = 1842.9129686423132
+        * (live[214] * live[2056] + live[206] * live[2051] + live[198] * live[2046]
+            + live[190] * live[2041]) - 2.50000279 * qd[0] - live[1606] - live[1608]
+        - live[1610] - live[1612] - live[1671] * live[1674] * live[2089]
+        - live[1679] * live[1681] * live[2091] - live[1686] * live[1689] * live[2092]
+        - live[1694] * live[1696] * live[2094] - live[1701] * live[1704] * live[2095]
+        - live[1709] * live[1711] * live[2097] - live[1716] * live[1719] * live[2098]
+        - live[1724] * live[1726] * t3548 - live[1731] * live[1732] * t3549;
+    let t3551 = -1842.9129686423132
+        * (live[215] * live[2056] + live[207] * live[2051] + live[199] * live[2046]
+            + live[191] * live[2041]) - live[1579] - live[1582] - live[1585] - live[1588]
+        - live[1671] * live[1675] * live[2089] - live[1679] * live[1682] * live[2091]
+        - live[1686] * live[1690] * live[2092] - live[1694] * live[1697] * live[2094]
+        - live[1701] * live[1705] * live[2095] - live[1709] * live[1712] * live[2097]
+        - live[1716] * live[1720] * live[2098] - live[1724] * live[1727] * t3548
+        - live[1731] * live[1733] * t3549 - live[1737] * live[1738] * t3550;
+    let t3552 = live[1579] - live[1588];
+    let t3553 = live[1585] - live[1582];
+    let t3554 = live[2090] + live[2093] + live[2096] + live[2099]
+        + 0.0875 * (t3552 + t3553) - 0.015630744706250005 * qd[4]
+        - live[1671] * live[1676] * live[2089] - live[1679] * live[1683] * live[2091]
+        - live[1686] * live[1691] * live[2092] - live[1694] * live[1698] * live[2094]
+        - live[1701] * live[1706] * live[2095] - live[1709] * live[1713] * live[2097]
+        - live[1716] * live[1721] * live[2098] - live[1724] * live[1728] * t3548
+        - live[1731] * live[1734] * t3549 - live[1737] * live[1739] * t3550
+        - live[1742] * live[1743] * t3551
+        - 1842.9129686423132
+            * (live[216] * live[2056] + live[208] * live[2051] + live[200] * live[2046]
+                + live[192] * live[2041]);
+    let t3555 = 0.06939998287725893 * qd[3] + live[117] * live[1592]
+        + live[81] * live[1596] + live[45] * live[1600] + live[6] * live[1604]
+        + 0.1946 * (t3553 - t3552) - live[118] * live[1591] - live[82] * live[1595]
+        - live[46] * live[1599] - live[7] * live[1603]
+        - live[1671] * live[1677] * live[2089] - live[1679] * live[1684] * live[2091]
+        - live[1686] * live[1692] * live[2092] - live[1694] * live[1699] * live[2094]
+        - live[1701] * live[1707] * live[2095] - live[1709] * live[1714] * live[2097]
+        - live[1716] * live[1722] * live[2098] - live[1724] * live[1729] * t3548
+        - live[1731] * live[1735] * t3549 - live[1737] * live[1740] * t3550
+        - live[1742] * live[1744] * t3551 - live[1746] * live[1747] * t3554
+        - 1842.9129686423132
+            * (live[824] * live[2056] + live[821] * live[2051] + live[818] * live[2046]
+                + live[815] * live[2041]);
+    let t3556 = 0.0875 * (live[1607] + live[1611] - live[1605] - live[1609])
+        + 0.1946 * (live[1606] + live[1608] - live[1610] - live[1612])
+        - live[117] * live[1591] - live[118] * live[1592] - live[81] * live[1595]
+        - live[82] * live[1596] - live[45] * live[1599] - live[46] * live[1600]
+        - live[6] * live[1603] - live[7] * live[1604]
+        - live[1671] * live[1678] * live[2089] - live[1679] * live[1685] * live[2091]
+        - live[1686] * live[1693] * live[2092] - live[1694] * live[1700] * live[2094]
+        - live[1701] * live[1708] * live[2095] - live[1709] * live[1715] * live[2097]
+        - live[1716] * live[1723] * live[2098] - live[1724] * live[1730] * t3548
+        - live[1731] * live[1736] * t3549 - live[1737] * live[1741] * t3550
+        - live[1742] * live[1745] * t3551 - live[1746] * live[1748] * t3554
+        - live[1749] * live[1750] * t3555
+        - 1842.9129686423132
+            * (live[825] * live[2056] + live[822] * live[2051] + live[819] * live[2046]
+                + live[816] * live[2041]);
+    let t3557 = live[1749] * (t3555 - live[1750] * live[1751] * t3556);
+    let t3558 = live[1746]
+        * (t3554 - live[1747] * t3557 - live[1748] * live[1751] * t3556);
+    let t3559 = live[1742]
+        * (t3551 - live[1743] * t3558 - live[1744] * t3557
+            - live[1745] * live[1751] * t3556);
+    let t3560 = live[1737]
+        * (t3550 - live[1738] * t3559 - live[1739] * t3558 - live[1740] * t3557
+            - live[1741] * live[1751] * t3556);
+    let t3561 = live[1731]
+        * (t3549 - live[1732] * t3560 - live[1733] * t3559 - live[1734] * t3558
+            - live[1735] * t3557 - live[1736] * live[1751] * t3556);
+    let t3562 = live[1724]
+        * (t3548 - live[1725] * t3561 - live[1726] * t3560 - live[1727] * t3559
+            - live[1728] * t3558 - live[1729] * t3557 - live[1730] * live[1751] * t3556);
+    let t3563 = live[1716]
+        * (live[2098] - live[1717] * t3562 - live[1718] * t3561 - live[1719] * t3560
+            - live[1720] * t3559 - live[1721] * t3558 - live[1722] * t3557
+            - live[1723] * live[1751] * t3556);
+    let t3564 = live[1709]
+        * (live[2097] - live[1710] * t3561 - live[1711] * t3560 - live[1712] * t3559
+            - live[1713] * t3558 - live[1714] * t3557 - live[1715] * live[1751] * t3556);
+    let t3565 = live[1701]
+        * (live[2095] - live[1702] * t3564 - live[1703] * t3561 - live[1704] * t3560
+            - live[1705] * t3559 - live[1706] * t3558 - live[1707] * t3557
+            - live[1708] * live[1751] * t3556);
+    let t3566 = live[1694]
+        * (live[2094] - live[1695] * t3561 - live[1696] * t3560 - live[1697] * t3559
+            - live[1698] * t3558 - live[1699] * t3557 - live[1700] * live[1751] * t3556);
+    let t3567 = live[1686]
+        * (live[2092] - live[1687] * t3566 - live[1688] * t3561 - live[1689] * t3560
+            - live[1690] * t3559 - live[1691] * t3558 - live[1692] * t3557
+            - live[1693] * live[1751] * t3556);
+    let t3568 = live[1679]
+        * (live[2091] - live[1680] * t3561 - live[1681] * t3560 - live[1682] * t3559
+            - live[1683] * t3558 - live[1684] * t3557 - live[1685] * live[1751] * t3556);
+    let t3569 = live[1671]
+        * (live[2089] - live[1672] * t3568 - live[1673] * t3561 - live[1674] * t3560
+            - live[1675] * t3559 - live[1676] * t3558 - live[1677] * t3557
+            - live[1678] * live[1751] * t3556);
+    let t3570 = live[1620] - 0.002838197420805067 * live[9]
+        - 1842.9129686423132 * live[814] * live[2042];
+    let t3571 = -0.014 * live[1614] - live[21] * live[1617] - live[20] * live[1618];
+    let t3572 = t3571 - 1842.9129686423132 * live[189] * live[2042]
+        - live[1716] * live[1717] * t3570;
+    let t3573 = -1842.9129686423132 * live[188] * live[2042] - live[1613]
+        - live[1716] * live[1718] * t3570 - live[1724] * live[1725] * t3572;
+    let t3574 = 1842.9129686423132 * live[190] * live[2042] - live[1615]
+        - live[1716] * live[1719] * t3570 - live[1724] * live[1726] * t3572
+        - live[1731] * live[1732] * t3573;
+    let t3575 = -1842.9129686423132 * live[191] * live[2042] - live[1616]
+        - live[1716] * live[1720] * t3570 - live[1724] * live[1727] * t3572
+        - live[1731] * live[1733] * t3573 - live[1737] * live[1738] * t3574;
+    let t3576 = t3571 - 0.0875 * live[1616] - live[1716] * live[1721] * t3570
+        - live[1724] * live[1728] * t3572 - live[1731] * live[1734] * t3573
+        - live[1737] * live[1739] * t3574 - live[1742] * live[1743] * t3575
+        - 1842.9129686423132 * live[192] * live[2042];
+    let t3577 = 0.1946 * live[1616] + live[6] * live[1622] - live[7] * live[1621]
+        - live[1716] * live[1722] * t3570 - live[1724] * live[1729] * t3572
+        - live[1731] * live[1735] * t3573 - live[1737] * live[1740] * t3574
+        - live[1742] * live[1744] * t3575 - live[1746] * live[1747] * t3576
+        - 1842.9129686423132 * live[815] * live[2042];
+    let t3578 = 0.0875 * live[1613] - 0.1946 * live[1615] - live[6] * live[1621]
+        - live[7] * live[1622] - live[1716] * live[1723] * t3570
+        - live[1724] * live[1730] * t3572 - live[1731] * live[1736] * t3573
+        - live[1737] * live[1741] * t3574 - live[1742] * live[1745] * t3575
+        - live[1746] * live[1748] * t3576 - live[1749] * live[1750] * t3577
+        - 1842.9129686423132 * live[816] * live[2042];
+    let t3579 = live[1749] * (t3577 - live[1750] * live[1751] * t3578);
+    let t3580 = live[1746]
+        * (t3576 - live[1747] * t3579 - live[1748] * live[1751] * t3578);
+    let t3581 = live[1742]
+        * (t3575 - live[1743] * t3580 - live[1744] * t3579
+            - live[1745] * live[1751] * t3578);
+    let t3582 = live[1737]
+        * (t3574 - live[1738] * t3581 - live[1739] * t3580 - live[1740] * t3579
+            - live[1741] * live[1751] * t3578);
+    let t3583 = live[1731]
+        * (t3573 - live[1732] * t3582 - live[1733] * t3581 - live[1734] * t3580
+            - live[1735] * t3579 - live[1736] * live[1751] * t3578);
+    let t3584 = live[1724]
+        * (t3572 - live[1725] * t3583 - live[1726] * t3582 - live[1727] * t3581
+            - live[1728] * t3580 - live[1729] * t3579 - live[1730] * live[1751] * t3578);
+    let t3585 = live[1716]
+        * (t3570 - live[1717] * t3584 - live[1718] * t3583 - live[1719] * t3582
+            - live[1720] * t3581 - live[1721] * t3580 - live[1722] * t3579
+            - live[1723] * live[1751] * t3578);
+    let t3586 = -live[1709]
+        * (live[1710] * t3583 + live[1711] * t3582 + live[1712] * t3581
+            + live[1713] * t3580 + live[1714] * t3579 + live[1715] * live[1751] * t3578);
+    let t3587 = -live[1701]
+        * (live[1702] * t3586 + live[1703] * t3583 + live[1704] * t3582
+            + live[1705] * t3581 + live[1706] * t3580 + live[1707] * t3579
+            + live[1708] * live[1751] * t3578);
+    let t3588 = -live[1694]
+        * (live[1695] * t3583 + live[1696] * t3582 + live[1697] * t3581
+            + live[1698] * t3580 + live[1699] * t3579 + live[1700] * live[1751] * t3578);
+    let t3589 = -live[1686]
+        * (live[1687] * t3588 + live[1688] * t3583 + live[1689] * t3582
+            + live[1690] * t3581 + live[1691] * t3580 + live[1692] * t3579
+            + live[1693] * live[1751] * t3578);
+    let t3590 = -live[1679]
+        * (live[1680] * t3583 + live[1681] * t3582 + live[1682] * t3581
+            + live[1683] * t3580 + live[1684] * t3579 + live[1685] * live[1751] * t3578);
+    let t3591 = -live[1671]
+        * (live[1672] * t3590 + live[1673] * t3583 + live[1674] * t3582
+            + live[1675] * t3581 + live[1676] * t3580 + live[1677] * t3579
+            + live[1678] * live[1751] * t3578);
+    let t3592 = -1842.9129686423132 * live[814] * live[1299] - live[1300];
+    let t3593 = -0.014 * live[1294] - live[21] * live[1297] - live[20] * live[1298];
+    let t3594 = t3593 - 1842.9129686423132 * live[189] * live[1299]
+        - live[1716] * live[1717] * t3592;
+    let t3595 = -1842.9129686423132 * live[188] * live[1299] - live[1293]
+        - live[1716] * live[1718] * t3592 - live[1724] * live[1725] * t3594;
+    let t3596 = 1842.9129686423132 * live[190] * live[1299] - live[1295]
+        - live[1716] * live[1719] * t3592 - live[1724] * live[1726] * t3594
+        - live[1731] * live[1732] * t3595;
+    let t3597 = -1842.9129686423132 * live[191] * live[1299] - live[1296]
+        - live[1716] * live[1720] * t3592 - live[1724] * live[1727] * t3594
+        - live[1731] * live[1733] * t3595 - live[1737] * live[1738] * t3596;
+    let t3598 = t3593 - 0.0875 * live[1296] - live[1716] * live[1721] * t3592
+        - live[1724] * live[1728] * t3594 - live[1731] * live[1734] * t3595
+        - live[1737] * live[1739] * t3596 - live[1742] * live[1743] * t3597
+        - 1842.9129686423132 * live[192] * live[1299];
+    let t3599 = 0.1946 * live[1296] + live[6] * live[1301] - live[7] * live[1300]
+        - live[1716] * live[1722] * t3592 - live[1724] * live[1729] * t3594
+        - live[1731] * live[1735] * t3595 - live[1737] * live[1740] * t3596
+        - live[1742] * live[1744] * t3597 - live[1746] * live[1747] * t3598
+        - 1842.9129686423132 * live[815] * live[1299];
+    let t3600 = 0.0875 * live[1293] - 0.1946 * live[1295] - live[6] * live[1300]
+        - live[7] * live[1301] - live[1716] * live[1723] * t3592
+        - live[1724] * live[1730] * t3594 - live[1731] * live[1736] * t3595
+        - live[1737] * live[1741] * t3596 - live[1742] * live[1745] * t3597
+        - live[1746] * live[1748] * t3598 - live[1749] * live[1750] * t3599
+        - 1842.9129686423132 * live[816] * live[1299];
+    let t3601 = live[1749] * (t3599 - live[1750] * live[1751] * t3600);
+    let t3602 = live[1746]
+        * (t3598 - live[1747] * t3601 - live[1748] * live[1751] * t3600);
+    let t3603 = live[1742]
+        * (t3597 - live[1743] * t3602 - live[1744] * t3601
+            - live[1745] * live[1751] * t3600);
+    let t3604 = live[1737]
+        * (t3596 - live[1738] * t3603 - live[1739] * t3602 - live[1740] * t3601
+            - live[1741] * live[1751] * t3600);
+    let t3605 = live[1731]
+        * (t3595 - live[1732] * t3604 - live[1733] * t3603 - live[1734] * t3602
+            - live[1735] * t3601 - live[1736] * live[1751] * t3600);
+    let t3606 = live[1724]
+        * (t3594 - live[1725] * t3605 - live[1726] * t3604 - live[1727] * t3603
+            - live[1728] * t3602 - live[1729] * t3601 - live[1730] * live[1751] * t3600);
+    let t3607 = live[1716]
+        * (t3592 - live[1717] * t3606 - live[1718] * t3605 - live[1719] * t3604
+            - live[1720] * t3603 - live[1721] * t3602 - live[1722] * t3601
+            - live[1723] * live[1751] * t3600);
+    let t3608 = -live[1709]
+        * (live[1710] * t3605 + live[1711] * t3604 + live[1712] * t3603
+            + live[1713] * t3602 + live[1714] * t3601 + live[1715] * live[1751] * t3600);
+    let t3609 = -live[1701]
+        * (live[1702] * t3608 + live[1703] * t3605 + live[1704] * t3604
+            + live[1705] * t3603 + live[1706] * t3602 + live[1707] * t3601
+            + live[1708] * live[1751] * t3600);
+    let t3610 = -live[1694]
+        * (live[1695] * t3605 + live[1696] * t3604 + live[1697] * t3603
+            + live[1698] * t3602 + live[1699] * t3601 + live[1700] * live[1751] * t3600);
+    let t3611 = -live[1686]
+        * (live[1687] * t3610 + live[1688] * t3605 + live[1689] * t3604
+            + live[1690] * t3603 + live[1691] * t3602 + live[1692] * t3601
+            + live[1693] * live[1751] * t3600);
+    let t3612 = -live[1679]
+        * (live[1680] * t3605 + live[1681] * t3604 + live[1682] * t3603
+            + live[1683] * t3602 + live[1684] * t3601 + live[1685] * live[1751] * t3600);
+    let t3613 = -live[1671]
+        * (live[1672] * t3612 + live[1673] * t3605 + live[1674] * t3604
+            + live[1675] * t3603 + live[1676] * t3602 + live[1677] * t3601
+            + live[1678] * live[1751] * t3600);
+    let t3614 = -0.0001077510469627564 * live[43] * live[720] - live[21] * live[1303]
+        - live[20] * live[1304];
+    let t3615 = t3614 - 0.001231440536717216 * live[1292] * live[1716] * live[1717];
+    let t3616 = -0.007696503354482599 * live[1446]
+        - 0.001231440536717216 * live[1292] * live[1716] * live[1718]
+        - live[1724] * live[1725] * t3615;
+    let t3617 = -0.001231440536717216 * live[1292] * live[1716] * live[1719] - live[1623]
+        - live[1724] * live[1726] * t3615 - live[1731] * live[1732] * t3616;
+    let t3618 = -0.001231440536717216 * live[1292] * live[1716] * live[1720] - live[1624]
+        - live[1724] * live[1727] * t3615 - live[1731] * live[1733] * t3616
+        - live[1737] * live[1738] * t3617;
+    let t3619 = t3614 - 0.0875 * live[1624] - live[1724] * live[1728] * t3615
+        - live[1731] * live[1734] * t3616 - live[1737] * live[1739] * t3617
+        - live[1742] * live[1743] * t3618
+        - 0.001231440536717216 * live[1292] * live[1716] * live[1721];
+    let t3620 = 0.001231440536717216 * live[1292] * (live[7] - live[1716] * live[1722])
+        + 0.1946 * live[1624] + live[6] * live[1625] - live[1724] * live[1729] * t3615
+        - live[1731] * live[1735] * t3616 - live[1737] * live[1740] * t3617
+        - live[1742] * live[1744] * t3618 - live[1746] * live[1747] * t3619;
+    let t3621 = 0.001231440536717216 * live[1292] * (live[6] - live[1716] * live[1723])
+        + 0.0006734440435172274 * live[1446] - 0.1946 * live[1623] - live[7] * live[1625]
+        - live[1724] * live[1730] * t3615 - live[1731] * live[1736] * t3616
+        - live[1737] * live[1741] * t3617 - live[1742] * live[1745] * t3618
+        - live[1746] * live[1748] * t3619 - live[1749] * live[1750] * t3620;
+    let t3622 = live[1749] * (t3620 - live[1750] * live[1751] * t3621);
+    let t3623 = live[1746]
+        * (t3619 - live[1747] * t3622 - live[1748] * live[1751] * t3621);
+    let t3624 = live[1742]
+        * (t3618 - live[1743] * t3623 - live[1744] * t3622
+            - live[1745] * live[1751] * t3621);
+    let t3625 = live[1737]
+        * (t3617 - live[1738] * t3624 - live[1739] * t3623 - live[1740] * t3622
+            - live[1741] * live[1751] * t3621);
+    let t3626 = live[1731]
+        * (t3616 - live[1732] * t3625 - live[1733] * t3624 - live[1734] * t3623
+            - live[1735] * t3622 - live[1736] * live[1751] * t3621);
+    let t3627 = live[1724]
+        * (t3615 - live[1725] * t3626 - live[1726] * t3625 - live[1727] * t3624
+            - live[1728] * t3623 - live[1729] * t3622 - live[1730] * live[1751] * t3621);
+    let t3628 = live[1716]
+        * (0.001231440536717216 * live[1292] - live[1717] * t3627 - live[1718] * t3626
+            - live[1719] * t3625 - live[1720] * t3624 - live[1721] * t3623
+            - live[1722] * t3622 - live[1723] * live[1751] * t3621);
+    let t3629 = -live[1709]
+        * (live[1710] * t3626 + live[1711] * t3625 + live[1712] * t3624
+            + live[1713] * t3623 + live[1714] * t3622 + live[1715] * live[1751] * t3621);
+    let t3630 = -live[1701]
+        * (live[1702] * t3629 + live[1703] * t3626 + live[1704] * t3625
+            + live[1705] * t3624 + live[1706] * t3623 + live[1707] * t3622
+            + live[1708] * live[1751] * t3621);
+    let t3631 = -live[1694]
+        * (live[1695] * t3626 + live[1696] * t3625 + live[1697] * t3624
+            + live[1698] * t3623 + live[1699] * t3622 + live[1700] * live[1751] * t3621);
+    let t3632 = -live[1686]
+        * (live[1687] * t3631 + live[1688] * t3626 + live[1689] * t3625
+            + live[1690] * t3624 + live[1691] * t3623 + live[1692] * t3622
+            + live[1693] * live[1751] * t3621);
+    let t3633 = -live[1679]
+        * (live[1680] * t3626 + live[1681] * t3625 + live[1682] * t3624
+            + live[1683] * t3623 + live[1684] * t3622 + live[1685] * live[1751] * t3621);
+    let t3634 = -live[1671]
+        * (live[1672] * t3633 + live[1673] * t3626 + live[1674] * t3625
+            + live[1675] * t3624 + live[1676] * t3623 + live[1677] * t3622
+            + live[1678] * live[1751] * t3621);
+    let t3635 = live[1633] - 0.002838197420805067 * live[48]
+        - 1842.9129686423132 * live[817] * live[2047];
+    let t3636 = 0.014 * live[1627] - live[57] * live[1630] - live[56] * live[1631];
+    let t3637 = t3636 - 1842.9129686423132 * live[197] * live[2047]
+        - live[1701] * live[1702] * t3635;
+    let t3638 = -1842.9129686423132 * live[196] * live[2047] - live[1626]
+        - live[1701] * live[1703] * t3635 - live[1709] * live[1710] * t3637;
+    let t3639 = 1842.9129686423132 * live[198] * live[2047] - live[1628]
+        - live[1701] * live[1704] * t3635 - live[1709] * live[1711] * t3637
+        - live[1731] * live[1732] * t3638;
+    let t3640 = -1842.9129686423132 * live[199] * live[2047] - live[1629]
+        - live[1701] * live[1705] * t3635 - live[1709] * live[1712] * t3637
+        - live[1731] * live[1733] * t3638 - live[1737] * live[1738] * t3639;
+    let t3641 = 0.0875 * live[1629] + t3636 - live[1701] * live[1706] * t3635
+        - live[1709] * live[1713] * t3637 - live[1731] * live[1734] * t3638
+        - live[1737] * live[1739] * t3639 - live[1742] * live[1743] * t3640
+        - 1842.9129686423132 * live[200] * live[2047];
+    let t3642 = 0.1946 * live[1629] + live[45] * live[1635] - live[46] * live[1634]
+        - live[1701] * live[1707] * t3635 - live[1709] * live[1714] * t3637
+        - live[1731] * live[1735] * t3638 - live[1737] * live[1740] * t3639
+        - live[1742] * live[1744] * t3640 - live[1746] * live[1747] * t3641
+        - 1842.9129686423132 * live[818] * live[2047];
+    let t3643 = -0.0875 * live[1626] - 0.1946 * live[1628] - live[45] * live[1634]
+        - live[46] * live[1635] - live[1701] * live[1708] * t3635
+        - live[1709] * live[1715] * t3637 - live[1731] * live[1736] * t3638
+        - live[1737] * live[1741] * t3639 - live[1742] * live[1745] * t3640
+        - live[1746] * live[1748] * t3641 - live[1749] * live[1750] * t3642
+        - 1842.9129686423132 * live[819] * live[2047];
+    let t3644 = live[1749] * (t3642 - live[1750] * live[1751] * t3643);
+    let t3645 = live[1746]
+        * (t3641 - live[1747] * t3644 - live[1748] * live[1751] * t3643);
+    let t3646 = live[1742]
+        * (t3640 - live[1743] * t3645 - live[1744] * t3644
+            - live[1745] * live[1751] * t3643);
+    let t3647 = live[1737]
+        * (t3639 - live[1738] * t3646 - live[1739] * t3645 - live[1740] * t3644
+            - live[1741] * live[1751] * t3643);
+    let t3648 = live[1731]
+        * (t3638 - live[1732] * t3647 - live[1733] * t3646 - live[1734] * t3645
+            - live[1735] * t3644 - live[1736] * live[1751] * t3643);
+    let t3649 = -live[1724]
+        * (live[1725] * t3648 + live[1726] * t3647 + live[1727] * t3646
+            + live[1728] * t3645 + live[1729] * t3644 + live[1730] * live[1751] * t3643);
+    let t3650 = -live[1716]
+        * (live[1717] * t3649 + live[1718] * t3648 + live[1719] * t3647
+            + live[1720] * t3646 + live[1721] * t3645 + live[1722] * t3644
+            + live[1723] * live[1751] * t3643);
+    let t3651 = live[1709]
+        * (t3637 - live[1710] * t3648 - live[1711] * t3647 - live[1712] * t3646
+            - live[1713] * t3645 - live[1714] * t3644 - live[1715] * live[1751] * t3643);
+    let t3652 = live[1701]
+        * (t3635 - live[1702] * t3651 - live[1703] * t3648 - live[1704] * t3647
+            - live[1705] * t3646 - live[1706] * t3645 - live[1707] * t3644
+            - live[1708] * live[1751] * t3643);
+    let t3653 = -live[1694]
+        * (live[1695] * t3648 + live[1696] * t3647 + live[1697] * t3646
+            + live[1698] * t3645 + live[1699] * t3644 + live[1700] * live[1751] * t3643);
+    let t3654 = -live[1686]
+        * (live[1687] * t3653 + live[1688] * t3648 + live[1689] * t3647
+            + live[1690] * t3646 + live[1691] * t3645 + live[1692] * t3644
+            + live[1693] * live[1751] * t3643);
+    let t3655 = -live[1679]
+        * (live[1680] * t3648 + live[1681] * t3647 + live[1682] * t3646
+            + live[1683] * t3645 + live[1684] * t3644 + live[1685] * live[1751] * t3643);
+    let t3656 = -live[1671]
+        * (live[1672] * t3655 + live[1673] * t3648 + live[1674] * t3647
+            + live[1675] * t3646 + live[1676] * t3645 + live[1677] * t3644
+            + live[1678] * live[1751] * t3643);
+    let t3657 = -1842.9129686423132 * live[817] * live[1319] - live[1320];
+    let t3658 = 0.014 * live[1314] - live[57] * live[1317] - live[56] * live[1318];
+    let t3659 = t3658 - 1842.9129686423132 * live[197] * live[1319]
+        - live[1701] * live[1702] * t3657;
+    let t3660 = -1842.9129686423132 * live[196] * live[1319] - live[1313]
+        - live[1701] * live[1703] * t3657 - live[1709] * live[1710] * t3659;
+    let t3661 = 1842.9129686423132 * live[198] * live[1319] - live[1315]
+        - live[1701] * live[1704] * t3657 - live[1709] * live[1711] * t3659
+        - live[1731] * live[1732] * t3660;
+    let t3662 = -1842.9129686423132 * live[199] * live[1319] - live[1316]
+        - live[1701] * live[1705] * t3657 - live[1709] * live[1712] * t3659
+        - live[1731] * live[1733] * t3660 - live[1737] * live[1738] * t3661;
+    let t3663 = 0.0875 * live[1316] + t3658 - live[1701] * live[1706] * t3657
+        - live[1709] * live[1713] * t3659 - live[1731] * live[1734] * t3660
+        - live[1737] * live[1739] * t3661 - live[1742] * live[1743] * t3662
+        - 1842.9129686423132 * live[200] * live[1319];
+    let t3664 = 0.1946 * live[1316] + live[45] * live[1321] - live[46] * live[1320]
+        - live[1701] * live[1707] * t3657 - live[1709] * live[1714] * t3659
+        - live[1731] * live[1735] * t3660 - live[1737] * live[1740] * t3661
+        - live[1742] * live[1744] * t3662 - live[1746] * live[1747] * t3663
+        - 1842.9129686423132 * live[818] * live[1319];
+    let t3665 = -0.0875 * live[1313] - 0.1946 * live[1315] - live[45] * live[1320]
+        - live[46] * live[1321] - live[1701] * live[1708] * t3657
+        - live[1709] * live[1715] * t3659 - live[1731] * live[1736] * t3660
+        - live[1737] * live[1741] * t3661 - live[1742] * live[1745] * t3662
+        - live[1746] * live[1748] * t3663 - live[1749] * live[1750] * t3664
+        - 1842.9129686423132 * live[819] * live[1319];
+    let t3666 = live[1749] * (t3664 - live[1750] * live[1751] * t3665);
+    let t3667 = live[1746]
+        * (t3663 - live[1747] * t3666 - live[1748] * live[1751] * t3665);
+    let t3668 = live[1742]
+        * (t3662 - live[1743] * t3667 - live[1744] * t3666
+            - live[1745] * live[1751] * t3665);
+    let t3669 = live[1737]
+        * (t3661 - live[1738] * t3668 - live[1739] * t3667 - live[1740] * t3666
+            - live[1741] * live[1751] * t3665);
+    let t3670 = live[1731]
+        * (t3660 - live[1732] * t3669 - live[1733] * t3668 - live[1734] * t3667
+            - live[1735] * t3666 - live[1736] * live[1751] * t3665);
+    let t3671 = -live[1724]
+        * (live[1725] * t3670 + live[1726] * t3669 + live[1727] * t3668
+            + live[1728] * t3667 + live[1729] * t3666 + live[1730] * live[1751] * t3665);
+    let t3672 = -live[1716]
+        * (live[1717] * t3671 + live[1718] * t3670 + live[1719] * t3669
+            + live[1720] * t3668 + live[1721] * t3667 + live[1722] * t3666
+            + live[1723] * live[1751] * t3665);
+    let t3673 = live[1709]
+        * (t3659 - live[1710] * t3670 - live[1711] * t3669 - live[1712] * t3668
+            - live[1713] * t3667 - live[1714] * t3666 - live[1715] * live[1751] * t3665);
+    let t3674 = live[1701]
+        * (t3657 - live[1702] * t3673 - live[1703] * t3670 - live[1704] * t3669
+            - live[1705] * t3668 - live[1706] * t3667 - live[1707] * t3666
+            - live[1708] * live[1751] * t3665);
+    let t3675 = -live[1694]
+        * (live[1695] * t3670 + live[1696] * t3669 + live[1697] * t3668
+            + live[1698] * t3667 + live[1699] * t3666 + live[1700] * live[1751] * t3665);
+    let t3676 = -live[1686]
+        * (live[1687] * t3675 + live[1688] * t3670 + live[1689] * t3669
+            + live[1690] * t3668 + live[1691] * t3667 + live[1692] * t3666
+            + live[1693] * live[1751] * t3665);
+    let t3677 = -live[1679]
+        * (live[1680] * t3670 + live[1681] * t3669 + live[1682] * t3668
+            + live[1683] * t3667 + live[1684] * t3666 + live[1685] * live[1751] * t3665);
+    let t3678 = -live[1671]
+        * (live[1672] * t3677 + live[1673] * t3670 + live[1674] * t3669
+            + live[1675] * t3668 + live[1676] * t3667 + live[1677] * t3666
+            + live[1678] * live[1751] * t3665);
+    let t3679 = 0.0001077510469627564 * live[79] * live[718] - live[57] * live[1323]
+        - live[56] * live[1324];
+    let t3680 = t3679 - 0.001231440536717216 * live[1312] * live[1701] * live[1702];
+    let t3681 = -0.007696503354482599 * live[1442]
+        - 0.001231440536717216 * live[1312] * live[1701] * live[1703]
+        - live[1709] * live[1710] * t3680;
+    let t3682 = -0.001231440536717216 * live[1312] * live[1701] * live[1704] - live[1636]
+        - live[1709] * live[1711] * t3680 - live[1731] * live[1732] * t3681;
+    let t3683 = -0.001231440536717216 * live[1312] * live[1701] * live[1705] - live[1637]
+        - live[1709] * live[1712] * t3680 - live[1731] * live[1733] * t3681
+        - live[1737] * live[1738] * t3682;
+    let t3684 = 0.0875 * live[1637] + t3679 - live[1709] * live[1713] * t3680
+        - live[1731] * live[1734] * t3681 - live[1737] * live[1739] * t3682
+        - live[1742] * live[1743] * t3683
+        - 0.001231440536717216 * live[1312] * live[1701] * live[1706];
+    let t3685 = 0.001231440536717216 * live[1312] * (live[46] - live[1701] * live[1707])
+        + 0.1946 * live[1637] + live[45] * live[1638] - live[1709] * live[1714] * t3680
+        - live[1731] * live[1735] * t3681 - live[1737] * live[1740] * t3682
+        - live[1742] * live[1744] * t3683 - live[1746] * live[1747] * t3684;
+    let t3686 = 0.001231440536717216 * live[1312] * (live[45] - live[1701] * live[1708])
+        - 0.0006734440435172274 * live[1442] - 0.1946 * live[1636]
+        - live[46] * live[1638] - live[1709] * live[1715] * t3680
+        - live[1731] * live[1736] * t3681 - live[1737] * live[1741] * t3682
+        - live[1742] * live[1745] * t3683 - live[1746] * live[1748] * t3684
+        - live[1749] * live[1750] * t3685;
+    let t3687 = live[1749] * (t3685 - live[1750] * live[1751] * t3686);
+    let t3688 = live[1746]
+        * (t3684 - live[1747] * t3687 - live[1748] * live[1751] * t3686);
+    let t3689 = live[1742]
+        * (t3683 - live[1743] * t3688 - live[1744] * t3687
+            - live[1745] * live[1751] * t3686);
+    let t3690 = live[1737]
+        * (t3682 - live[1738] * t3689 - live[1739] * t3688 - live[1740] * t3687
+            - live[1741] * live[1751] * t3686);
+    let t3691 = live[1731]
+        * (t3681 - live[1732] * t3690 - live[1733] * t3689 - live[1734] * t3688
+            - live[1735] * t3687 - live[1736] * live[1751] * t3686);
+    let t3692 = -live[1724]
+        * (live[1725] * t3691 + live[1726] * t3690 + live[1727] * t3689
+            + live[1728] * t3688 + live[1729] * t3687 + live[1730] * live[1751] * t3686);
+    let t3693 = -live[1716]
+        * (live[1717] * t3692 + live[1718] * t3691 + live[1719] * t3690
+            + live[1720] * t3689 + live[1721] * t3688 + live[1722] * t3687
+            + live[1723] * live[1751] * t3686);
+    let t3694 = live[1709]
+        * (t3680 - live[1710] * t3691 - live[1711] * t3690 - live[1712] * t3689
+            - live[1713] * t3688 - live[1714] * t3687 - live[1715] * live[1751] * t3686);
+    let t3695 = live[1701]
+        * (0.001231440536717216 * live[1312] - live[1702] * t3694 - live[1703] * t3691
+            - live[1704] * t3690 - live[1705] * t3689 - live[1706] * t3688
+            - live[1707] * t3687 - live[1708] * live[1751] * t3686);
+    let t3696 = -live[1694]
+        * (live[1695] * t3691 + live[1696] * t3690 + live[1697] * t3689
+            + live[1698] * t3688 + live[1699] * t3687 + live[1700] * live[1751] * t3686);
+    let t3697 = -live[1686]
+        * (live[1687] * t3696 + live[1688] * t3691 + live[1689] * t3690
+            + live[1690] * t3689 + live[1691] * t3688 + live[1692] * t3687
+            + live[1693] * live[1751] * t3686);
+    live[2100] = t3686;
+    live[2101] = t3687;
+    live[2102] = t3688;
+    live[2103] = t3689;
+    live[2104] = t3690;
+    live[2105] = t3691;
+    out.1[0][5] = t3561;
+    out.1[0][6] = t3583;
+    out.1[0][7] = t3605;
+    out.1[0][8] = t3626;
+    out.1[0][9] = t3648;
+    out.1[0][10] = t3670;
+    out.1[0][11] = t3691;
+    out.1[1][5] = t3560;
+    out.1[1][6] = t3582;
+    out.1[1][7] = t3604;
+    out.1[1][8] = t3625;
+    out.1[1][9] = t3647;
+    out.1[1][10] = t3669;
+    out.1[1][11] = t3690;
+    out.1[2][5] = t3559;
+    out.1[2][6] = t3581;
+    out.1[2][7] = t3603;
+    out.1[2][8] = t3624;
+    out.1[2][9] = t3646;
+    out.1[2][10] = t3668;
+    out.1[2][11] = t3689;
+    out.1[3][5] = t3558;
+    out.1[3][6] = t3580;
+    out.1[3][7] = t3602;
+    out.1[3][8] = t3623;
+    out.1[3][9] = t3645;
+    out.1[3][10] = t3667;
+    out.1[3][11] = t3688;
+    out.1[4][5] = t3557;
+    out.1[4][6] = t3579;
+    out.1[4][7] = t3601;
+    out.1[4][8] = t3622;
+    out.1[4][9] = t3644;
+    out.1[4][10] = t3666;
+    out.1[4][11] = t3687;
+    out.1[5][5] = live[1751] * t3556;
+    out.1[5][6] = live[1751] * t3578;
+    out.1[5][7] = live[1751] * t3600;
+    out.1[5][8] = live[1751] * t3621;
+    out.1[5][9] = live[1751] * t3643;
+    out.1[5][10] = live[1751] * t3665;
+    out.1[5][11] = live[1751] * t3686;
+    out.1[6][5] = t3562;
+    out.1[6][6] = t3584;
+    out.1[6][7] = t3606;
+    out.1[6][8] = t3627;
+    out.1[6][9] = t3649;
+    out.1[6][10] = t3671;
+    out.1[6][11] = t3692;
+    out.1[7][5] = t3563;
+    out.1[7][6] = t3585;
+    out.1[7][7] = t3607;
+    out.1[7][8] = t3628;
+    out.1[7][9] = t3650;
+    out.1[7][10] = t3672;
+    out.1[7][11] = t3693;
+    out.1[8][5] = 1842.9129686423132
+        * (live[2041] + live[190] * t3560 - live[814] * t3563 - live[189] * t3562
+            - live[188] * t3561 - live[191] * t3559 - live[192] * t3558
+            - live[815] * t3557 - live[816] * live[1751] * t3556);
+    out.1[8][6] = 1842.9129686423132
+        * (live[2042] + live[190] * t3582 - live[814] * t3585 - live[189] * t3584
+            - live[188] * t3583 - live[191] * t3581 - live[192] * t3580
+            - live[815] * t3579 - live[816] * live[1751] * t3578);
+    out.1[8][7] = 1842.9129686423132
+        * (live[1299] + live[190] * t3604 - live[814] * t3607 - live[189] * t3606
+            - live[188] * t3605 - live[191] * t3603 - live[192] * t3602
+            - live[815] * t3601 - live[816] * live[1751] * t3600);
+    out.1[8][8] = 1842.9129686423132
+        * (live[190] * t3625 - live[814] * t3628 - live[189] * t3627 - live[188] * t3626
+            - live[191] * t3624 - live[192] * t3623 - live[815] * t3622
+            - live[816] * live[1751] * t3621);
+    out.1[8][9] = 1842.9129686423132
+        * (live[190] * t3647 - live[814] * t3650 - live[189] * t3649 - live[188] * t3648
+            - live[191] * t3646 - live[192] * t3645 - live[815] * t3644
+            - live[816] * live[1751] * t3643);
+    out.1[8][10] = 1842.9129686423132
+        * (live[190] * t3669 - live[814] * t3672 - live[189] * t3671 - live[188] * t3670
+            - live[191] * t3668 - live[192] * t3667 - live[815] * t3666
+            - live[816] * live[1751] * t3665);
+    out.1[8][11] = 1842.9129686423132
+        * (live[190] * t3690 - live[814] * t3693 - live[189] * t3692 - live[188] * t3691
+            - live[191] * t3689 - live[192] * t3688 - live[815] * t3687
+            - live[816] * live[1751] * t3686);
+    out.1[9][5] = t3564;
+    out.1[9][6] = t3586;
+    out.1[9][7] = t3608;
+    out.1[9][8] = t3629;
+    out.1[9][9] = t3651;
+    out.1[9][10] = t3673;
+    out.1[9][11] = t3694;
+    out.1[10][5] = t3565;
+    out.1[10][6] = t3587;
+    out.1[10][7] = t3609;
+    out.1[10][8] = t3630;
+    out.1[10][9] = t3652;
+    out.1[10][10] = t3674;
+    out.1[10][11] = t3695;
+    out.1[11][5] = 1842.9129686423132
+        * (live[2046] + live[198] * t3560 - live[817] * t3565 - live[197] * t3564
+            - live[196] * t3561 - live[199] * t3559 - live[200] * t3558
+            - live[818] * t3557 - live[819] * live[1751] * t3556);
+    out.1[11][6] = 1842.9129686423132
+        * (live[198] * t3582 - live[817] * t3587 - live[197] * t3586 - live[196] * t3583
+            - live[199] * t3581 - live[200] * t3580 - live[818] * t3579
+            - live[819] * live[1751] * t3578);
+    out.1[11][7] = 1842.9129686423132
+        * (live[198] * t3604 - live[817] * t3609 - live[197] * t3608 - live[196] * t3605
+            - live[199] * t3603 - live[200] * t3602 - live[818] * t3601
+            - live[819] * live[1751] * t3600);
+    out.1[11][8] = 1842.9129686423132
+        * (live[198] * t3625 - live[817] * t3630 - live[197] * t3629 - live[196] * t3626
+            - live[199] * t3624 - live[200] * t3623 - live[818] * t3622
+            - live[819] * live[1751] * t3621);
+    out.1[11][9] = 1842.9129686423132
+        * (live[2047] + live[198] * t3647 - live[817] * t3652 - live[197] * t3651
+            - live[196] * t3648 - live[199] * t3646 - live[200] * t3645
+            - live[818] * t3644 - live[819] * live[1751] * t3643);
+    out.1[11][10] = 1842.9129686423132
+        * (live[1319] + live[198] * t3669 - live[817] * t3674 - live[197] * t3673
+            - live[196] * t3670 - live[199] * t3668 - live[200] * t3667
+            - live[818] * t3666 - live[819] * live[1751] * t3665);
+    out.1[11][11] = 1842.9129686423132
+        * (live[198] * t3690 - live[817] * t3695 - live[197] * t3694 - live[196] * t3691
+            - live[199] * t3689 - live[200] * t3688 - live[818] * t3687
+            - live[819] * live[1751] * t3686);
+    out.1[12][5] = t3566;
+    out.1[12][6] = t3588;
+    out.1[12][7] = t3610;
+    out.1[12][8] = t3631;
+    out.1[12][9] = t3653;
+    out.1[12][10] = t3675;
+    out.1[12][11] = t3696;
+    out.1[13][5] = t3567;
+    out.1[13][6] = t3589;
+    out.1[13][7] = t3611;
+    out.1[13][8] = t3632;
+    out.1[13][9] = t3654;
+    out.1[13][10] = t3676;
+    out.1[13][11] = t3697;
+    out.1[14][5] = 1842.9129686423132
+        * (live[2051] + live[206] * t3560 - live[820] * t3567 - live[205] * t3566
+            - live[204] * t3561 - live[207] * t3559 - live[208] * t3558
+            - live[821] * t3557 - live[822] * live[1751] * t3556);
+    out.1[14][6] = 1842.9129686423132
+        * (live[206] * t3582 - live[820] * t3589 - live[205] * t3588 - live[204] * t3583
+            - live[207] * t3581 - live[208] * t3580 - live[821] * t3579
+            - live[822] * live[1751] * t3578);
+    out.1[14][7] = 1842.9129686423132
+        * (live[206] * t3604 - live[820] * t3611 - live[205] * t3610 - live[204] * t3605
+            - live[207] * t3603 - live[208] * t3602 - live[821] * t3601
+            - live[822] * live[1751] * t3600);
+    out.1[14][8] = 1842.9129686423132
+        * (live[206] * t3625 - live[820] * t3632 - live[205] * t3631 - live[204] * t3626
+            - live[207] * t3624 - live[208] * t3623 - live[821] * t3622
+            - live[822] * live[1751] * t3621);
+    out.1[14][9] = 1842.9129686423132
+        * (live[206] * t3647 - live[820] * t3654 - live[205] * t3653 - live[204] * t3648
+            - live[207] * t3646 - live[208] * t3645 - live[821] * t3644
+            - live[822] * live[1751] * t3643);
+    out.1[14][10] = 1842.9129686423132
+        * (live[206] * t3669 - live[820] * t3676 - live[205] * t3675 - live[204] * t3670
+            - live[207] * t3668 - live[208] * t3667 - live[821] * t3666
+            - live[822] * live[1751] * t3665);
+    out.1[14][11] = 1842.9129686423132
+        * (live[206] * t3690 - live[820] * t3697 - live[205] * t3696 - live[204] * t3691
+            - live[207] * t3689 - live[208] * t3688 - live[821] * t3687
+            - live[822] * live[1751] * t3686);
+    out.1[15][5] = t3568;
+    out.1[15][6] = t3590;
+    out.1[15][7] = t3612;
+    out.1[15][8] = t3633;
+    out.1[15][9] = t3655;
+    out.1[15][10] = t3677;
+    out.1[16][5] = t3569;
+    out.1[16][6] = t3591;
+    out.1[16][7] = t3613;
+    out.1[16][8] = t3634;
+    out.1[16][9] = t3656;
+    out.1[16][10] = t3678;
+    out.1[17][5] = 1842.9129686423132
+        * (live[2056] + live[214] * t3560 - live[823] * t3569 - live[213] * t3568
+            - live[212] * t3561 - live[215] * t3559 - live[216] * t3558
+            - live[824] * t3557 - live[825] * live[1751] * t3556);
+    out.1[17][6] = 1842.9129686423132
+        * (live[214] * t3582 - live[823] * t3591 - live[213] * t3590 - live[212] * t3583
+            - live[215] * t3581 - live[216] * t3580 - live[824] * t3579
+            - live[825] * live[1751] * t3578);
+    out.1[17][7] = 1842.9129686423132
+        * (live[214] * t3604 - live[823] * t3613 - live[213] * t3612 - live[212] * t3605
+            - live[215] * t3603 - live[216] * t3602 - live[824] * t3601
+            - live[825] * live[1751] * t3600);
+    out.1[17][8] = 1842.9129686423132
+        * (live[214] * t3625 - live[823] * t3634 - live[213] * t3633 - live[212] * t3626
+            - live[215] * t3624 - live[216] * t3623 - live[824] * t3622
+            - live[825] * live[1751] * t3621);
+    out.1[17][9] = 1842.9129686423132
+        * (live[214] * t3647 - live[823] * t3656 - live[213] * t3655 - live[212] * t3648
+            - live[215] * t3646 - live[216] * t3645 - live[824] * t3644
+            - live[825] * live[1751] * t3643);
+    out.1[17][10] = 1842.9129686423132
+        * (live[214] * t3669 - live[823] * t3678 - live[213] * t3677 - live[212] * t3670
+            - live[215] * t3668 - live[216] * t3667 - live[824] * t3666
+            - live[825] * live[1751] * t3665);
+}
+#[inline(never)]
+fn forward_dynamics_derivatives_part25(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            forward_dynamics_derivatives_part25_avx(avx2, d, q, qd, tau, live, out)
+        };
+    }
+    forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
+}
+/// [`forward_dynamics_derivatives_part25`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_part25_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
+}
+/// The statements of [`forward_dynamics_derivatives_part25`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_part25_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _tau: &[Real; NV],
+    live: &mut [Real; 2106],
+    out: &mut (JointMatrix, JointMatrix, JointMatrix),
+) {
+    let t3698 = -live[1679]
+        * (live[1680] * live[2105] + live[1681] * live[2104] + live[1682] * live[2103]
+            + live[1683] * live[2102] + live[1684] * live[2101]
+            + live[1685] * live[1751] * live[2100]);
+    let t3699 = -live[1671]
+        * (live[1672] * t3698 + live[1673] * live[2105] + live[1674] * live[2104]
+            + live[1675] * live[2103] + live[1676] * live[2102] + live[1677] * live[2101]
+            + live[1678] * live[1751] * live[2100]);
+    let t3700 = live[1652] - 0.002838197420805067 * live[84]
+        - 1842.9129686423132 * live[820] * live[2052];
+    let t3701 = -0.014 * live[1644] - live[93] * live[1649] - live[92] * live[1650];
+    let t3702 = t3701 - 1842.9129686423132 * live[205] * live[2052]
+        - live[1686] * live[1687] * t3700;
+    let t3703 = -1842.9129686423132 * live[204] * live[2052] - live[1642]
+        - live[1686] * live[1688] * t3700 - live[1694] * live[1695] * t3702;
+    let t3704 = 1842.9129686423132 * live[206] * live[2052] - live[1645]
+        - live[1686] * live[1689] * t3700 - live[1694] * live[1696] * t3702
+        - live[1731] * live[1732] * t3703;
+    let t3705 = -1842.9129686423132 * live[207] * live[2052] - live[1646]
+        - live[1686] * live[1690] * t3700 - live[1694] * live[1697] * t3702
+        - live[1731] * live[1733] * t3703 - live[1737] * live[1738] * t3704;
+    let t3706 = t3701 - 0.0875 * live[1646] - live[1686] * live[1691] * t3700
+        - live[1694] * live[1698] * t3702 - live[1731] * live[1734] * t3703
+        - live[1737] * live[1739] * t3704 - live[1742] * live[1743] * t3705
+        - 1842.9129686423132 * live[208] * live[2052];
+    let t3707 = live[81] * live[1654] - 0.1946 * live[1646] - live[82] * live[1653]
+        - live[1686] * live[1692] * t3700 - live[1694] * live[1699] * t3702
+        - live[1731] * live[1735] * t3703 - live[1737] * live[1740] * t3704
+        - live[1742] * live[1744] * t3705 - live[1746] * live[1747] * t3706
+        - 1842.9129686423132 * live[821] * live[2052];
+    let t3708 = 0.0875 * live[1642] + 0.1946 * live[1645] - live[81] * live[1653]
+        - live[82] * live[1654] - live[1686] * live[1693] * t3700
+        - live[1694] * live[1700] * t3702 - live[1731] * live[1736] * t3703
+        - live[1737] * live[1741] * t3704 - live[1742] * live[1745] * t3705
+        - live[1746] * live[1748] * t3706 - live[1749] * live[1750] * t3707
+        - 1842.9129686423132 * live[822] * live[2052];
+    let t3709 = live[1749] * (t3707 - live[1750] * live[1751] * t3708);
+    let t3710 = live[1746]
+        * (t3706 - live[1747] * t3709 - live[1748] * live[1751] * t3708);
+    let t3711 = live[1742]
+        * (t3705 - live[1743] * t3710 - live[1744] * t3709
+            - live[1745] * live[1751] * t3708);
+    let t3712 = live[1737]
+        * (t3704 - live[1738] * t3711 - live[1739] * t3710 - live[1740] * t3709
+            - live[1741] * live[1751] * t3708);
+    let t3713 = live[1731]
+        * (t3703 - live[1732] * t3712 - live[1733] * t3711 - live[1734] * t3710
+            - live[1735] * t3709 - live[1736] * live[1751] * t3708);
+    let t3714 = -live[1724]
+        * (live[1725] * t3713 + live[1726] * t3712 + live[1727] * t3711
+            + live[1728] * t3710 + live[1729] * t3709 + live[1730] * live[1751] * t3708);
+    let t3715 = -live[1716]
+        * (live[1717] * t3714 + live[1718] * t3713 + live[1719] * t3712
+            + live[1720] * t3711 + live[1721] * t3710 + live[1722] * t3709
+            + live[1723] * live[1751] * t3708);
+    let t3716 = -live[1709]
+        * (live[1710] * t3713 + live[1711] * t3712 + live[1712] * t3711
+            + live[1713] * t3710 + live[1714] * t3709 + live[1715] * live[1751] * t3708);
+    let t3717 = -live[1701]
+        * (live[1702] * t3716 + live[1703] * t3713 + live[1704] * t3712
+            + live[1705] * t3711 + live[1706] * t3710 + live[1707] * t3709
+            + live[1708] * live[1751] * t3708);
+    let t3718 = live[1694]
+        * (t3702 - live[1695] * t3713 - live[1696] * t3712 - live[1697] * t3711
+            - live[1698] * t3710 - live[1699] * t3709 - live[1700] * live[1751] * t3708);
+    let t3719 = live[1686]
+        * (t3700 - live[1687] * t3718 - live[1688] * t3713 - live[1689] * t3712
+            - live[1690] * t3711 - live[1691] * t3710 - live[1692] * t3709
+            - live[1693] * live[1751] * t3708);
+    let t3720 = -live[1679]
+        * (live[1680] * t3713 + live[1681] * t3712 + live[1682] * t3711
+            + live[1683] * t3710 + live[1684] * t3709 + live[1685] * live[1751] * t3708);
+    let t3721 = -live[1671]
+        * (live[1672] * t3720 + live[1673] * t3713 + live[1674] * t3712
+            + live[1675] * t3711 + live[1676] * t3710 + live[1677] * t3709
+            + live[1678] * live[1751] * t3708);
+    let t3722 = -1842.9129686423132 * live[820] * live[1339] - live[1340];
+    let t3723 = -0.014 * live[1334] - live[93] * live[1337] - live[92] * live[1338];
+    let t3724 = t3723 - 1842.9129686423132 * live[205] * live[1339]
+        - live[1686] * live[1687] * t3722;
+    let t3725 = -1842.9129686423132 * live[204] * live[1339] - live[1333]
+        - live[1686] * live[1688] * t3722 - live[1694] * live[1695] * t3724;
+    let t3726 = 1842.9129686423132 * live[206] * live[1339] - live[1335]
+        - live[1686] * live[1689] * t3722 - live[1694] * live[1696] * t3724
+        - live[1731] * live[1732] * t3725;
+    let t3727 = -1842.9129686423132 * live[207] * live[1339] - live[1336]
+        - live[1686] * live[1690] * t3722 - live[1694] * live[1697] * t3724
+        - live[1731] * live[1733] * t3725 - live[1737] * live[1738] * t3726;
+    let t3728 = t3723 - 0.0875 * live[1336] - live[1686] * live[1691] * t3722
+        - live[1694] * live[1698] * t3724 - live[1731] * live[1734] * t3725
+        - live[1737] * live[1739] * t3726 - live[1742] * live[1743] * t3727
+        - 1842.9129686423132 * live[208] * live[1339];
+    let t3729 = live[81] * live[1341] - 0.1946 * live[1336] - live[82] * live[1340]
+        - live[1686] * live[1692] * t3722 - live[1694] * live[1699] * t3724
+        - live[1731] * live[1735] * t3725 - live[1737] * live[1740] * t3726
+        - live[1742] * live[1744] * t3727 - live[1746] * live[1747] * t3728
+        - 1842.9129686423132 * live[821] * live[1339];
+    let t3730 = 0.0875 * live[1333] + 0.1946 * live[1335] - live[81] * live[1340]
+        - live[82] * live[1341] - live[1686] * live[1693] * t3722
+        - live[1694] * live[1700] * t3724 - live[1731] * live[1736] * t3725
+        - live[1737] * live[1741] * t3726 - live[1742] * live[1745] * t3727
+        - live[1746] * live[1748] * t3728 - live[1749] * live[1750] * t3729
+        - 1842.9129686423132 * live[822] * live[1339];
+    let t3731 = live[1749] * (t3729 - live[1750] * live[1751] * t3730);
+    let t3732 = live[1746]
+        * (t3728 - live[1747] * t3731 - live[1748] * live[1751] * t3730);
+    let t3733 = live[1742]
+        * (t3727 - live[1743] * t3732 - live[1744] * t3731
+            - live[1745] * live[1751] * t3730);
+    let t3734 = live[1737]
+        * (t3726 - live[1738] * t3733 - live[1739] * t3732 - live[1740] * t3731
+            - live[1741] * live[1751] * t3730);
+    let t3735 = live[1731]
+        * (t3725 - live[1732] * t3734 - live[1733] * t3733 - live[1734] * t3732
+            - live[1735] * t3731 - live[1736] * live[1751] * t3730);
+    let t3736 = -live[1724]
+        * (live[1725] * t3735 + live[1726] * t3734 + live[1727] * t3733
+            + live[1728] * t3732 + live[1729] * t3731 + live[1730] * live[1751] * t3730);
+    let t3737 = -live[1716]
+        * (live[1717] * t3736 + live[1718] * t3735 + live[1719] * t3734
+            + live[1720] * t3733 + live[1721] * t3732 + live[1722] * t3731
+            + live[1723] * live[1751] * t3730);
+    let t3738 = -live[1709]
+        * (live[1710] * t3735 + live[1711] * t3734 + live[1712] * t3733
+            + live[1713] * t3732 + live[1714] * t3731 + live[1715] * live[1751] * t3730);
+    let t3739 = -live[1701]
+        * (live[1702] * t3738 + live[1703] * t3735 + live[1704] * t3734
+            + live[1705] * t3733 + live[1706] * t3732 + live[1707] * t3731
+            + live[1708] * live[1751] * t3730);
+    let t3740 = live[1694]
+        * (t3724 - live[1695] * t3735 - live[1696] * t3734 - live[1697] * t3733
+            - live[1698] * t3732 - live[1699] * t3731 - live[1700] * live[1751] * t3730);
+    let t3741 = live[1686]
+        * (t3722 - live[1687] * t3740 - live[1688] * t3735 - live[1689] * t3734
+            - live[1690] * t3733 - live[1691] * t3732 - live[1692] * t3731
+            - live[1693] * live[1751] * t3730);
+    let t3742 = -live[1679]
+        * (live[1680] * t3735 + live[1681] * t3734 + live[1682] * t3733
+            + live[1683] * t3732 + live[1684] * t3731 + live[1685] * live[1751] * t3730);
+    let t3743 = -live[1671]
+        * (live[1672] * t3742 + live[1673] * t3735 + live[1674] * t3734
+            + live[1675] * t3733 + live[1676] * t3732 + live[1677] * t3731
+            + live[1678] * live[1751] * t3730);
+    let t3744 = -0.0001077510469627564 * live[115] * live[716] - live[93] * live[1343]
+        - live[92] * live[1344];
+    let t3745 = t3744 - 0.001231440536717216 * live[1332] * live[1686] * live[1687];
+    let t3746 = -0.007696503354482599 * live[1438]
+        - 0.001231440536717216 * live[1332] * live[1686] * live[1688]
+        - live[1694] * live[1695] * t3745;
+    let t3747 = -0.001231440536717216 * live[1332] * live[1686] * live[1689] - live[1655]
+        - live[1694] * live[1696] * t3745 - live[1731] * live[1732] * t3746;
+    let t3748 = -0.001231440536717216 * live[1332] * live[1686] * live[1690] - live[1656]
+        - live[1694] * live[1697] * t3745 - live[1731] * live[1733] * t3746
+        - live[1737] * live[1738] * t3747;
+    let t3749 = t3744 - 0.0875 * live[1656] - live[1694] * live[1698] * t3745
+        - live[1731] * live[1734] * t3746 - live[1737] * live[1739] * t3747
+        - live[1742] * live[1743] * t3748
+        - 0.001231440536717216 * live[1332] * live[1686] * live[1691];
+    let t3750 = 0.001231440536717216 * live[1332] * (live[82] - live[1686] * live[1692])
+        + live[81] * live[1657] - 0.1946 * live[1656] - live[1694] * live[1699] * t3745
+        - live[1731] * live[1735] * t3746 - live[1737] * live[1740] * t3747
+        - live[1742] * live[1744] * t3748 - live[1746] * live[1747] * t3749;
+    let t3751 = 0.001231440536717216 * live[1332] * (live[81] - live[1686] * live[1693])
+        + 0.0006734440435172274 * live[1438] + 0.1946 * live[1655]
+        - live[82] * live[1657] - live[1694] * live[1700] * t3745
+        - live[1731] * live[1736] * t3746 - live[1737] * live[1741] * t3747
+        - live[1742] * live[1745] * t3748 - live[1746] * live[1748] * t3749
+        - live[1749] * live[1750] * t3750;
+    let t3752 = live[1749] * (t3750 - live[1750] * live[1751] * t3751);
+    let t3753 = live[1746]
+        * (t3749 - live[1747] * t3752 - live[1748] * live[1751] * t3751);
+    let t3754 = live[1742]
+        * (t3748 - live[1743] * t3753 - live[1744] * t3752
+            - live[1745] * live[1751] * t3751);
+    let t3755 = live[1737]
+        * (t3747 - live[1738] * t3754 - live[1739] * t3753 - live[1740] * t3752
+            - live[1741] * live[1751] * t3751);
+    let t3756 = live[1731]
+        * (t3746 - live[1732] * t3755 - live[1733] * t3754 - live[1734] * t3753
+            - live[1735] * t3752 - live[1736] * live[1751] * t3751);
+    let t3757 = -live[1724]
+        * (live[1725] * t3756 + live[1726] * t3755 + live[1727] * t3754
+            + live[1728] * t3753 + live[1729] * t3752 + live[1730] * live[1751] * t3751);
+    let t3758 = -live[1716]
+        * (live[1717] * t3757 + live[1718] * t3756 + live[1719] * t3755
+            + live[1720] * t3754 + live[1721] * t3753 + live[1722] * t3752
+            + live[1723] * live[1751] * t3751);
+    let t3759 = -live[1709]
+        * (live[1710] * t3756 + live[1711] * t3755 + live[1712] * t3754
+            + live[1713] * t3753 + live[1714] * t3752 + live[1715] * live[1751] * t3751);
+    let t3760 = -live[1701]
+        * (live[1702] * t3759 + live[1703] * t3756 + live[1704] * t3755
+            + live[1705] * t3754 + live[1706] * t3753 + live[1707] * t3752
+            + live[1708] * live[1751] * t3751);
+    let t3761 = live[1694]
+        * (t3745 - live[1695] * t3756 - live[1696] * t3755 - live[1697] * t3754
+            - live[1698] * t3753 - live[1699] * t3752 - live[1700] * live[1751] * t3751);
+    let t3762 = live[1686]
+        * (0.001231440536717216 * live[1332] - live[1687] * t3761 - live[1688] * t3756
+            - live[1689] * t3755 - live[1690] * t3754 - live[1691] * t3753
+            - live[1692] * t3752 - live[1693] * live[1751] * t3751);
+    let t3763 = -live[1679]
+        * (live[1680] * t3756 + live[1681] * t3755 + live[1682] * t3754
+            + live[1683] * t3753 + live[1684] * t3752 + live[1685] * live[1751] * t3751);
+    let t3764 = -live[1671]
+        * (live[1672] * t3763 + live[1673] * t3756 + live[1674] * t3755
+            + live[1675] * t3754 + live[1676] * t3753 + live[1677] * t3752
+            + live[1678] * live[1751] * t3751);
+    let t3765 = live[1665] - 0.002838197420805067 * live[120]
+        - 1842.9129686423132 * live[823] * live[2057];
+    let t3766 = 0.014 * live[1659] - live[129] * live[1662] - live[128] * live[1663];
+    let t3767 = t3766 - 1842.9129686423132 * live[213] * live[2057]
+        - live[1671] * live[1672] * t3765;
+    let t3768 = -1842.9129686423132 * live[212] * live[2057] - live[1658]
+        - live[1671] * live[1673] * t3765 - live[1679] * live[1680] * t3767;
+    let t3769 = 1842.9129686423132 * live[214] * live[2057] - live[1660]
+        - live[1671] * live[1674] * t3765 - live[1679] * live[1681] * t3767
+        - live[1731] * live[1732] * t3768;
+    let t3770 = -1842.9129686423132 * live[215] * live[2057] - live[1661]
+        - live[1671] * live[1675] * t3765 - live[1679] * live[1682] * t3767
+        - live[1731] * live[1733] * t3768 - live[1737] * live[1738] * t3769;
+    let t3771 = 0.0875 * live[1661] + t3766 - live[1671] * live[1676] * t3765
+        - live[1679] * live[1683] * t3767 - live[1731] * live[1734] * t3768
+        - live[1737] * live[1739] * t3769 - live[1742] * live[1743] * t3770
+        - 1842.9129686423132 * live[216] * live[2057];
+    let t3772 = live[117] * live[1667] - 0.1946 * live[1661] - live[118] * live[1666]
+        - live[1671] * live[1677] * t3765 - live[1679] * live[1684] * t3767
+        - live[1731] * live[1735] * t3768 - live[1737] * live[1740] * t3769
+        - live[1742] * live[1744] * t3770 - live[1746] * live[1747] * t3771
+        - 1842.9129686423132 * live[824] * live[2057];
+    let t3773 = 0.1946 * live[1660] - 0.0875 * live[1658] - live[117] * live[1666]
+        - live[118] * live[1667] - live[1671] * live[1678] * t3765
+        - live[1679] * live[1685] * t3767 - live[1731] * live[1736] * t3768
+        - live[1737] * live[1741] * t3769 - live[1742] * live[1745] * t3770
+        - live[1746] * live[1748] * t3771 - live[1749] * live[1750] * t3772
+        - 1842.9129686423132 * live[825] * live[2057];
+    let t3774 = live[1749] * (t3772 - live[1750] * live[1751] * t3773);
+    let t3775 = live[1746]
+        * (t3771 - live[1747] * t3774 - live[1748] * live[1751] * t3773);
+    let t3776 = live[1742]
+        * (t3770 - live[1743] * t3775 - live[1744] * t3774
+            - live[1745] * live[1751] * t3773);
+    let t3777 = live[1737]
+        * (t3769 - live[1738] * t3776 - live[1739] * t3775 - live[1740] * t3774
+            - live[1741] * live[1751] * t3773);
+    let t3778 = live[1731]
+        * (t3768 - live[1732] * t3777 - live[1733] * t3776 - live[1734] * t3775
+            - live[1735] * t3774 - live[1736] * live[1751] * t3773);
+    let t3779 = -live[1724]
+        * (live[1725] * t3778 + live[1726] * t3777 + live[1727] * t3776
+            + live[1728] * t3775 + live[1729] * t3774 + live[1730] * live[1751] * t3773);
+    let t3780 = -live[1716]
+        * (live[1717] * t3779 + live[1718] * t3778 + live[1719] * t3777
+            + live[1720] * t3776 + live[1721] * t3775 + live[1722] * t3774
+            + live[1723] * live[1751] * t3773);
+    let t3781 = -live[1709]
+        * (live[1710] * t3778 + live[1711] * t3777 + live[1712] * t3776
+            + live[1713] * t3775 + live[1714] * t3774 + live[1715] * live[1751] * t3773);
+    let t3782 = -live[1701]
+        * (live[1702] * t3781 + live[1703] * t3778 + live[1704] * t3777
+            + live[1705] * t3776 + live[1706] * t3775 + live[1707] * t3774
+            + live[1708] * live[1751] * t3773);
+    let t3783 = -live[1694]
+        * (live[1695] * t3778 + live[1696] * t3777 + live[1697] * t3776
+            + live[1698] * t3775 + live[1699] * t3774 + live[1700] * live[1751] * t3773);
+    let t3784 = -live[1686]
+        * (live[1687] * t3783 + live[1688] * t3778 + live[1689] * t3777
+            + live[1690] * t3776 + live[1691] * t3775 + live[1692] * t3774
+            + live[1693] * live[1751] * t3773);
+    let t3785 = live[1679]
+        * (t3767 - live[1680] * t3778 - live[1681] * t3777 - live[1682] * t3776
+            - live[1683] * t3775 - live[1684] * t3774 - live[1685] * live[1751] * t3773);
+    let t3786 = live[1671]
+        * (t3765 - live[1672] * t3785 - live[1673] * t3778 - live[1674] * t3777
+            - live[1675] * t3776 - live[1676] * t3775 - live[1677] * t3774
+            - live[1678] * live[1751] * t3773);
+    let t3787 = -1842.9129686423132 * live[823] * live[1365] - live[1366];
+    let t3788 = 0.014 * live[1360] - live[129] * live[1363] - live[128] * live[1364];
+    let t3789 = t3788 - 1842.9129686423132 * live[213] * live[1365]
+        - live[1671] * live[1672] * t3787;
+    let t3790 = -1842.9129686423132 * live[212] * live[1365] - live[1356]
+        - live[1671] * live[1673] * t3787 - live[1679] * live[1680] * t3789;
+    let t3791 = 1842.9129686423132 * live[214] * live[1365] - live[1361]
+        - live[1671] * live[1674] * t3787 - live[1679] * live[1681] * t3789
+        - live[1731] * live[1732] * t3790;
+    let t3792 = -1842.9129686423132 * live[215] * live[1365] - live[1362]
+        - live[1671] * live[1675] * t3787 - live[1679] * live[1682] * t3789
+        - live[1731] * live[1733] * t3790 - live[1737] * live[1738] * t3791;
+    let t3793 = 0.0875 * live[1362] + t3788 - live[1671] * live[1676] * t3787
+        - live[1679] * live[1683] * t3789 - live[1731] * live[1734] * t3790
+        - live[1737] * live[1739] * t3791 - live[1742] * live[1743] * t3792
+        - 1842.9129686423132 * live[216] * live[1365];
+    let t3794 = live[117] * live[1367] - 0.1946 * live[1362] - live[118] * live[1366]
+        - live[1671] * live[1677] * t3787 - live[1679] * live[1684] * t3789
+        - live[1731] * live[1735] * t3790 - live[1737] * live[1740] * t3791
+        - live[1742] * live[1744] * t3792 - live[1746] * live[1747] * t3793
+        - 1842.9129686423132 * live[824] * live[1365];
+    let t3795 = 0.1946 * live[1361] - 0.0875 * live[1356] - live[117] * live[1366]
+        - live[118] * live[1367] - live[1671] * live[1678] * t3787
+        - live[1679] * live[1685] * t3789 - live[1731] * live[1736] * t3790
+        - live[1737] * live[1741] * t3791 - live[1742] * live[1745] * t3792
+        - live[1746] * live[1748] * t3793 - live[1749] * live[1750] * t3794
+        - 1842.9129686423132 * live[825] * live[1365];
+    let t3796 = live[1749] * (t3794 - live[1750] * live[1751] * t3795);
+    let t3797 = live[1746]
+        * (t3793 - live[1747] * t3796 - live[1748] * live[1751] * t3795);
+    let t3798 = live[1742]
+        * (t3792 - live[1743] * t3797 - live[1744] * t3796
+            - live[1745] * live[1751] * t3795);
+    let t3799 = live[1737]
+        * (t3791 - live[1738] * t3798 - live[1739] * t3797 - live[1740] * t3796
+            - live[1741] * live[1751] * t3795);
+    let t3800 = live[1731]
+        * (t3790 - live[1732] * t3799 - live[1733] * t3798 - live[1734] * t3797
+            - live[1735] * t3796 - live[1736] * live[1751] * t3795);
+    let t3801 = -live[1724]
+        * (live[1725] * t3800 + live[1726] * t3799 + live[1727] * t3798
+            + live[1728] * t3797 + live[1729] * t3796 + live[1730] * live[1751] * t3795);
+    let t3802 = -live[1716]
+        * (live[1717] * t3801 + live[1718] * t3800 + live[1719] * t3799
+            + live[1720] * t3798 + live[1721] * t3797 + live[1722] * t3796
+            + live[1723] * live[1751] * t3795);
+    let t3803 = -live[1709]
+        * (live[1710] * t3800 + live[1711] * t3799 + live[1712] * t3798
+            + live[1713] * t3797 + live[1714] * t3796 + live[1715] * live[1751] * t3795);
+    let t3804 = -live[1701]
+        * (live[1702] * t3803 + live[1703] * t3800 + live[1704] * t3799
+            + live[1705] * t3798 + live[1706] * t3797 + live[1707] * t3796
+            + live[1708] * live[1751] * t3795);
+    let t3805 = -live[1694]
+        * (live[1695] * t3800 + live[1696] * t3799 + live[1697] * t3798
+            + live[1698] * t3797 + live[1699] * t3796 + live[1700] * live[1751] * t3795);
+    let t3806 = -live[1686]
+        * (live[1687] * t3805 + live[1688] * t3800 + live[1689] * t3799
+            + live[1690] * t3798 + live[1691] * t3797 + live[1692] * t3796
+            + live[1693] * live[1751] * t3795);
+    let t3807 = live[1679]
+        * (t3789 - live[1680] * t3800 - live[1681] * t3799 - live[1682] * t3798
+            - live[1683] * t3797 - live[1684] * t3796 - live[1685] * live[1751] * t3795);
+    let t3808 = live[1671]
+        * (t3787 - live[1672] * t3807 - live[1673] * t3800 - live[1674] * t3799
+            - live[1675] * t3798 - live[1676] * t3797 - live[1677] * t3796
+            - live[1678] * live[1751] * t3795);
+    let t3809 = 0.0001077510469627564 * live[151] * live[714] - live[129] * live[1369]
+        - live[128] * live[1370];
+    let t3810 = t3809 - 0.001231440536717216 * live[1352] * live[1671] * live[1672];
+    let t3811 = -0.007696503354482599 * live[1434]
+        - 0.001231440536717216 * live[1352] * live[1671] * live[1673]
+        - live[1679] * live[1680] * t3810;
+    let t3812 = -0.001231440536717216 * live[1352] * live[1671] * live[1674] - live[1668]
+        - live[1679] * live[1681] * t3810 - live[1731] * live[1732] * t3811;
+    let t3813 = -0.001231440536717216 * live[1352] * live[1671] * live[1675] - live[1669]
+        - live[1679] * live[1682] * t3810 - live[1731] * live[1733] * t3811
+        - live[1737] * live[1738] * t3812;
+    let t3814 = 0.0875 * live[1669] + t3809 - live[1679] * live[1683] * t3810
+        - live[1731] * live[1734] * t3811 - live[1737] * live[1739] * t3812
+        - live[1742] * live[1743] * t3813
+        - 0.001231440536717216 * live[1352] * live[1671] * live[1676];
+    let t3815 = 0.001231440536717216 * live[1352] * (live[118] - live[1671] * live[1677])
+        + live[117] * live[1670] - 0.1946 * live[1669] - live[1679] * live[1684] * t3810
+        - live[1731] * live[1735] * t3811 - live[1737] * live[1740] * t3812
+        - live[1742] * live[1744] * t3813 - live[1746] * live[1747] * t3814;
+    let t3816 = 0.001231440536717216 * live[1352] * (live[117] - live[1671] * live[1678])
+        + 0.1946 * live[1668] - 0.0006734440435172274 * live[1434]
+        - live[118] * live[1670] - live[1679] * live[1685] * t3810
+        - live[1731] * live[1736] * t3811 - live[1737] * live[1741] * t3812
+        - live[1742] * live[1745] * t3813 - live[1746] * live[1748] * t3814
+        - live[1749] * live[1750] * t3815;
+    let t3817 = live[1749] * (t3815 - live[1750] * live[1751] * t3816);
+    let t3818 = live[1746]
+        * (t3814 - live[1747] * t3817 - live[1748] * live[1751] * t3816);
+    let t3819 = live[1742]
+        * (t3813 - live[1743] * t3818 - live[1744] * t3817
+            - live[1745] * live[1751] * t3816);
+    let t3820 = live[1737]
+        * (t3812 - live[1738] * t3819 - live[1739] * t3818 - live[1740] * t3817
+            - live[1741] * live[1751] * t3816);
+    let t3821 = live[1731]
+        * (t3811 - live[1732] * t3820 - live[1733] * t3819 - live[1734] * t3818
+            - live[1735] * t3817 - live[1736] * live[1751] * t3816);
+    let t3822 = -live[1724]
+        * (live[1725] * t3821 + live[1726] * t3820 + live[1727] * t3819
+            + live[1728] * t3818 + live[1729] * t3817 + live[1730] * live[1751] * t3816);
+    let t3823 = -live[1716]
+        * (live[1717] * t3822 + live[1718] * t3821 + live[1719] * t3820
+            + live[1720] * t3819 + live[1721] * t3818 + live[1722] * t3817
+            + live[1723] * live[1751] * t3816);
+    let t3824 = -live[1709]
+        * (live[1710] * t3821 + live[1711] * t3820 + live[1712] * t3819
+            + live[1713] * t3818 + live[1714] * t3817 + live[1715] * live[1751] * t3816);
+    let t3825 = -live[1701]
+        * (live[1702] * t3824 + live[1703] * t3821 + live[1704] * t3820
+            + live[1705] * t3819 + live[1706] * t3818 + live[1707] * t3817
+            + live[1708] * live[1751] * t3816);
+    let t3826 = -live[1694]
+        * (live[1695] * t3821 + live[1696] * t3820 + live[1697] * t3819
+            + live[1698] * t3818 + live[1699] * t3817 + live[1700] * live[1751] * t3816);
+    let t3827 = -live[1686]
+        * (live[1687] * t3826 + live[1688] * t3821 + live[1689] * t3820
+            + live[1690] * t3819 + live[1691] * t3818 + live[1692] * t3817
+            + live[1693] * live[1751] * t3816);
+    let t3828 = live[1679]
+        * (t3810 - live[1680] * t3821 - live[1681] * t3820 - live[1682] * t3819
+            - live[1683] * t3818 - live[1684] * t3817 - live[1685] * live[1751] * t3816);
+    let t3829 = live[1671]
+        * (0.001231440536717216 * live[1352] - live[1672] * t3828 - live[1673] * t3821
+            - live[1674] * t3820 - live[1675] * t3819 - live[1676] * t3818
+            - live[1677] * t3817 - live[1678] * live[1751] * t3816);
+    out.1[0][12] = t3713;
+    out.1[0][13] = t3735;
+    out.1[0][14] = t3756;
+    out.1[0][15] = t3778;
+    out.1[0][16] = t3800;
+    out.1[0][17] = t3821;
+    out.1[1][12] = t3712;
+    out.1[1][13] = t3734;
+    out.1[1][14] = t3755;
+    out.1[1][15] = t3777;
+    out.1[1][16] = t3799;
+    out.1[1][17] = t3820;
+    out.1[2][12] = t3711;
+    out.1[2][13] = t3733;
+    out.1[2][14] = t3754;
+    out.1[2][15] = t3776;
+    out.1[2][16] = t3798;
+    out.1[2][17] = t3819;
+    out.1[3][12] = t3710;
+    out.1[3][13] = t3732;
+    out.1[3][14] = t3753;
+    out.1[3][15] = t3775;
+    out.1[3][16] = t3797;
+    out.1[3][17] = t3818;
+    out.1[4][12] = t3709;
+    out.1[4][13] = t3731;
+    out.1[4][14] = t3752;
+    out.1[4][15] = t3774;
+    out.1[4][16] = t3796;
+    out.1[4][17] = t3817;
+    out.1[5][12] = live[1751] * t3708;
+    out.1[5][13] = live[1751] * t3730;
+    out.1[5][14] = live[1751] * t3751;
+    out.1[5][15] = live[1751] * t3773;
+    out.1[5][16] = live[1751] * t3795;
+    out.1[5][17] = live[1751] * t3816;
+    out.1[6][12] = t3714;
+    out.1[6][13] = t3736;
+    out.1[6][14] = t3757;
+    out.1[6][15] = t3779;
+    out.1[6][16] = t3801;
+    out.1[6][17] = t3822;
+    out.1[7][12] = t3715;
+    out.1[7][13] = t3737;
+    out.1[7][14] = t3758;
+    out.1[7][15] = t3780;
+    out.1[7][16] = t3802;
+    out.1[7][17] = t3823;
+    out.1[8][12] = 1842.9129686423132
+        * (live[190] * t3712 - live[814] * t3715 - live[189] * t3714 - live[188] * t3713
+            - live[191] * t3711 - live[192] * t3710 - live[815] * t3709
+            - live[816] * live[1751] * t3708);
+    out.1[8][13] = 1842.9129686423132
+        * (live[190] * t3734 - live[814] * t3737 - live[189] * t3736 - live[188] * t3735
+            - live[191] * t3733 - live[192] * t3732 - live[815] * t3731
+            - live[816] * live[1751] * t3730);
+    out.1[8][14] = 1842.9129686423132
+        * (live[190] * t3755 - live[814] * t3758 - live[189] * t3757 - live[188] * t3756
+            - live[191] * t3754 - live[192] * t3753 - live[815] * t3752
+            - live[816] * live[1751] * t3751);
+    out.1[8][15] = 1842.9129686423132
+        * (live[190] * t3777 - live[814] * t3780 - live[189] * t3779 - live[188] * t3778
+            - live[191] * t3776 - live[192] * t3775 - live[815] * t3774
+            - live[816] * live[1751] * t3773);
+    out.1[8][16] = 1842.9129686423132
+        * (live[190] * t3799 - live[814] * t3802 - live[189] * t3801 - live[188] * t3800
+            - live[191] * t3798 - live[192] * t3797 - live[815] * t3796
+            - live[816] * live[1751] * t3795);
+    out.1[8][17] = 1842.9129686423132
+        * (live[190] * t3820 - live[814] * t3823 - live[189] * t3822 - live[188] * t3821
+            - live[191] * t3819 - live[192] * t3818 - live[815] * t3817
+            - live[816] * live[1751] * t3816);
+    out.1[9][12] = t3716;
+    out.1[9][13] = t3738;
+    out.1[9][14] = t3759;
+    out.1[9][15] = t3781;
+    out.1[9][16] = t3803;
+    out.1[9][17] = t3824;
+    out.1[10][12] = t3717;
+    out.1[10][13] = t3739;
+    out.1[10][14] = t3760;
+    out.1[10][15] = t3782;
+    out.1[10][16] = t3804;
+    out.1[10][17] = t3825;
+    out.1[11][12] = 1842.9129686423132
+        * (live[198] * t3712 - live[817] * t3717 - live[197] * t3716 - live[196] * t3713
+            - live[199] * t3711 - live[200] * t3710 - live[818] * t3709
+            - live[819] * live[1751] * t3708);
+    out.1[11][13] = 1842.9129686423132
+        * (live[198] * t3734 - live[817] * t3739 - live[197] * t3738 - live[196] * t3735
+            - live[199] * t3733 - live[200] * t3732 - live[818] * t3731
+            - live[819] * live[1751] * t3730);
+    out.1[11][14] = 1842.9129686423132
+        * (live[198] * t3755 - live[817] * t3760 - live[197] * t3759 - live[196] * t3756
+            - live[199] * t3754 - live[200] * t3753 - live[818] * t3752
+            - live[819] * live[1751] * t3751);
+    out.1[11][15] = 1842.9129686423132
+        * (live[198] * t3777 - live[817] * t3782 - live[197] * t3781 - live[196] * t3778
+            - live[199] * t3776 - live[200] * t3775 - live[818] * t3774
+            - live[819] * live[1751] * t3773);
+    out.1[11][16] = 1842.9129686423132
+        * (live[198] * t3799 - live[817] * t3804 - live[197] * t3803 - live[196] * t3800
+            - live[199] * t3798 - live[200] * t3797 - live[818] * t3796
+            - live[819] * live[1751] * t3795);
+    out.1[11][17] = 1842.9129686423132
+        * (live[198] * t3820 - live[817] * t3825 - live[197] * t3824 - live[196] * t3821
+            - live[199] * t3819 - live[200] * t3818 - live[818] * t3817
+            - live[819] * live[1751] * t3816);
+    out.1[12][12] = t3718;
+    out.1[12][13] = t3740;
+    out.1[12][14] = t3761;
+    out.1[12][15] = t3783;
+    out.1[12][16] = t3805;
+    out.1[12][17] = t3826;
+    out.1[13][12] = t3719;
+    out.1[13][13] = t3741;
+    out.1[13][14] = t3762;
+    out.1[13][15] = t3784;
+    out.1[13][16] = t3806;
+    out.1[13][17] = t3827;
+    out.1[14][12] = 1842.9129686423132
+        * (live[2052] + live[206] * t3712 - live[820] * t3719 - live[205] * t3718
+            - live[204] * t3713 - live[207] * t3711 - live[208] * t3710
+            - live[821] * t3709 - live[822] * live[1751] * t3708);
+    out.1[14][13] = 1842.9129686423132
+        * (live[1339] + live[206] * t3734 - live[820] * t3741 - live[205] * t3740
+            - live[204] * t3735 - live[207] * t3733 - live[208] * t3732
+            - live[821] * t3731 - live[822] * live[1751] * t3730);
+    out.1[14][14] = 1842.9129686423132
+        * (live[206] * t3755 - live[820] * t3762 - live[205] * t3761 - live[204] * t3756
+            - live[207] * t3754 - live[208] * t3753 - live[821] * t3752
+            - live[822] * live[1751] * t3751);
+    out.1[14][15] = 1842.9129686423132
+        * (live[206] * t3777 - live[820] * t3784 - live[205] * t3783 - live[204] * t3778
+            - live[207] * t3776 - live[208] * t3775 - live[821] * t3774
+            - live[822] * live[1751] * t3773);
+    out.1[14][16] = 1842.9129686423132
+        * (live[206] * t3799 - live[820] * t3806 - live[205] * t3805 - live[204] * t3800
+            - live[207] * t3798 - live[208] * t3797 - live[821] * t3796
+            - live[822] * live[1751] * t3795);
+    out.1[14][17] = 1842.9129686423132
+        * (live[206] * t3820 - live[820] * t3827 - live[205] * t3826 - live[204] * t3821
+            - live[207] * t3819 - live[208] * t3818 - live[821] * t3817
+            - live[822] * live[1751] * t3816);
+    out.1[15][11] = t3698;
+    out.1[15][12] = t3720;
+    out.1[15][13] = t3742;
+    out.1[15][14] = t3763;
+    out.1[15][15] = t3785;
+    out.1[15][16] = t3807;
+    out.1[15][17] = t3828;
+    out.1[16][11] = t3699;
+    out.1[16][12] = t3721;
+    out.1[16][13] = t3743;
+    out.1[16][14] = t3764;
+    out.1[16][15] = t3786;
+    out.1[16][16] = t3808;
+    out.1[16][17] = t3829;
+    out.1[17][11] = 1842.9129686423132
+        * (live[214] * live[2104] - live[823] * t3699 - live[213] * t3698
+            - live[212] * live[2105] - live[215] * live[2103] - live[216] * live[2102]
+            - live[824] * live[2101] - live[825] * live[1751] * live[2100]);
+    out.1[17][12] = 1842.9129686423132
+        * (live[214] * t3712 - live[823] * t3721 - live[213] * t3720 - live[212] * t3713
+            - live[215] * t3711 - live[216] * t3710 - live[824] * t3709
+            - live[825] * live[1751] * t3708);
+    out.1[17][13] = 1842.9129686423132
+        * (live[214] * t3734 - live[823] * t3743 - live[213] * t3742 - live[212] * t3735
+            - live[215] * t3733 - live[216] * t3732 - live[824] * t3731
+            - live[825] * live[1751] * t3730);
+    out.1[17][14] = 1842.9129686423132
+        * (live[214] * t3755 - live[823] * t3764 - live[213] * t3763 - live[212] * t3756
+            - live[215] * t3754 - live[216] * t3753 - live[824] * t3752
+            - live[825] * live[1751] * t3751);
+    out.1[17][15] = 1842.9129686423132
+        * (live[2057] + live[214] * t3777 - live[823] * t3786 - live[213] * t3785
+            - live[212] * t3778 - live[215] * t3776 - live[216] * t3775
+            - live[824] * t3774 - live[825] * live[1751] * t3773);
+    out.1[17][16] = 1842.9129686423132
+        * (live[1365] + live[214] * t3799 - live[823] * t3808 - live[213] * t3807
+            - live[212] * t3800 - live[215] * t3798 - live[216] * t3797
+            - live[824] * t3796 - live[825] * live[1751] * t3795);
+    out.1[17][17] = 1842.9129686423132
+        * (live[214] * t3820 - live[823] * t3829 - live[213] * t3828 - live[212] * t3821
+            - live[215] * t3819 - live[216] * t3818 - live[824] * t3817
+            - live[825] * live[1751] * t3816);
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

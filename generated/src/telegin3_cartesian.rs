@@ -17,12 +17,17 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 15 | 4 | 1 | 0 | 0 | 0 |
+//! | `derived` | 22 | 4 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 14 | 7 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix` | 2 | 1 | 0 | 0 | 1 | 1 |
 //! | `bias` | 5 | 2 | 0 | 0 | 1 | 1 |
@@ -37,6 +42,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 14 | 6 | 0 | 0 | 1 | 1 |
+//! | `gravity_derivatives` | 1 | 1 | 0 | 0 | 1 | 0 |
+//! | `mass_matrix_inverse` | 26 | 10 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics_derivatives` | 72 | 32 | 2 | 0 | 1 | 1 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -87,6 +96,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -183,6 +196,10 @@ pub struct Derived {
     pub k11: Real,
     /// Parameter group 12.
     pub k12: Real,
+    /// Parameter group 13.
+    pub k13: Real,
+    /// Parameter group 14.
+    pub k14: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -209,12 +226,14 @@ impl Params {
             k10: t2,
             k11: p.m02 * p.g,
             k12: p.m03 * p.g,
+            k13: t0 * t0 * t0 * (inv0 * inv0),
+            k14: t0 * t0 * t0 * inv0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 15,
+    mul: 22,
     add: 4,
     div: 1,
     sqrt: 0,
@@ -675,11 +694,212 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0]
 }
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 14,
+    add: 6,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[2] * d.k0;
+    let t1 = qd[2] * t0;
+    let t2 = qdd[2] * d.k0;
+    (
+        [
+            [0.0, 0.0, -c_q2 * t1 - s_q2 * t2],
+            [0.0, 0.0, s_q2 * t1 - c_q2 * t2],
+            [0.0, 0.0, (-qdd[1] * c_q2 - (p.g + qdd[0]) * s_q2) * d.k0],
+        ],
+        [[0.0, 0.0, -2.0 * (s_q2 * t0)], [0.0, 0.0, -2.0 * (c_q2 * t0)], [0.0, 0.0, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 1,
+    add: 1,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q2 = sin(q[2]);
+    [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, -s_q2 * d.k5]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 26,
+    add: 10,
+    div: 2,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = d.k2 - s_q2 * s_q2 * d.k6;
+    let inv0 = 1.0 / t0;
+    let t1 = s_q2 * c_q2;
+    let t2 = t1 * (d.k7 * t1);
+    let t3 = d.k1 - c_q2 * c_q2 * d.k6 - inv0 * t2;
+    let inv1 = 1.0 / t3;
+    let t4 = d.k6 * t1;
+    let t5 = -inv0 * inv1 * t4;
+    let t6 = c_q2 * d.k8;
+    let t7 = -t6 - s_q2 * inv0 * t1 * d.k13;
+    let t8 = inv1 * t7;
+    let t9 = s_q2 * d.k8;
+    let t10 = inv0 * (t9 - inv1 * t4 * t7);
+    [
+        [inv1, t5, t8],
+        [t5, inv0 + inv0 * inv0 * t2 * inv1, t10],
+        [t8, t10, d.k9 + t9 * t10 - inv1 * t6 * t7],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 72,
+    add: 32,
+    div: 2,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[2] * d.k0;
+    let t1 = s_q2 * t0;
+    let t2 = qd[2] * t1;
+    let t3 = c_q2 * qd[2];
+    let t4 = t0 * t3;
+    let t5 = c_q2 * d.k6;
+    let t6 = s_q2 * d.k6;
+    let t7 = d.k2 - s_q2 * t6;
+    let inv0 = 1.0 / t7;
+    let t8 = s_q2 * c_q2;
+    let t9 = t8 * (d.k7 * t8);
+    let t10 = d.k1 - c_q2 * t5 - inv0 * t9;
+    let inv1 = 1.0 / t10;
+    let t11 = c_q2 * d.k8;
+    let t12 = s_q2 * d.k8;
+    let t13 = tau[2] * t12 + tau[1] + t4;
+    let t14 = d.k6 * t8;
+    let t15 = p.g + inv1 * (tau[0] + t2 - tau[2] * t11 - inv0 * t13 * t14 - p.g * t10);
+    let t16 = t13 - t14 * t15;
+    let t17 = tau[2] - d.k0 * (c_q2 * t15 - s_q2 * inv0 * t16);
+    let t18 = -inv0 * inv1 * t14;
+    let t19 = -t11 - s_q2 * inv0 * t8 * d.k13;
+    let t20 = inv1 * t19;
+    let t21 = inv0 * (t12 - inv1 * t14 * t19);
+    let t22 = c_q2 * inv0 * t16 + s_q2 * t15;
+    let t23 = t11 * t17 + t6 * t22 - t2;
+    let t24 = t4 + t12 * t17 - t5 * t22 - inv0 * t14 * t23;
+    let t25 = inv0 * (t23 - inv1 * t14 * t24);
+    let t26 = 2.0 * (t1 - t3 * inv0 * t8 * d.k14);
+    let t27 = inv0 * (2.0 * c_q2 * t0 - inv1 * t14 * t26);
+    (
+        [
+            [0.0, 0.0, inv1 * t24],
+            [0.0, 0.0, t25],
+            [0.0, 0.0, t12 * t25 + d.k8 * t22 - inv1 * t11 * t24],
+        ],
+        [
+            [0.0, 0.0, inv1 * t26],
+            [0.0, 0.0, t27],
+            [0.0, 0.0, t12 * t27 - inv1 * t11 * t26],
+        ],
+        [
+            [inv1, t18, t20],
+            [t18, inv0 + inv0 * inv0 * t9 * inv1, t21],
+            [t20, t21, d.k9 + t12 * t21 - inv1 * t11 * t19],
+        ],
+    )
+}
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
 }
 /// Trigonometry of this module, by `libm`: the cosine of `x`.
 #[inline(always)]

@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`.
 //!
@@ -37,6 +42,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 10 | 6 | 0 | 0 | 1 | 1 |
+//! | `gravity_derivatives` | 1 | 0 | 0 | 0 | 1 | 0 |
+//! | `mass_matrix_inverse` | 29 | 8 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics_derivatives` | 84 | 34 | 3 | 0 | 1 | 1 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -87,6 +96,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -588,11 +601,209 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0]
 }
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 10,
+    add: 6,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = c_q2 * qd[2];
+    let t1 = s_q2 * qd[2];
+    (
+        [
+            [0.0, 0.0, -qd[2] * t0 - s_q2 * qdd[2]],
+            [0.0, 0.0, qd[2] * t1 - c_q2 * qdd[2]],
+            [0.0, 0.0, -qdd[1] * c_q2 - (qdd[0] + 9.81) * s_q2],
+        ],
+        [[0.0, 0.0, -2.0 * t1], [0.0, 0.0, -2.0 * t0], [0.0, 0.0, 0.0]],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 1,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q2 = sin(q[2]);
+    [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, -9.81 * s_q2]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 29,
+    add: 8,
+    div: 2,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 14.0 - 3.003003003003003 * s_q2 * s_q2;
+    let inv0 = 1.0 / t0;
+    let t1 = s_q2 * c_q2;
+    let t2 = 34.0 - 3.003003003003003 * c_q2 * c_q2 - 9.018027036045053 * inv0 * t1 * t1;
+    let inv1 = 1.0 / t2;
+    let t3 = -3.003003003003003 * c_q2 - 9.018027036045053 * s_q2 * inv0 * t1;
+    let t4 = inv1 * t3;
+    let t5 = 3.003003003003003 * (inv0 * (s_q2 - t1 * inv1 * t3));
+    let t6 = -3.003003003003003 * (inv0 * t1 * inv1);
+    [
+        [inv1, t6, t4],
+        [t6, inv0 + 9.018027036045053 * inv0 * inv0 * t1 * t1 * inv1, t5],
+        [t4, t5, 3.003003003003003 * (s_q2 * t5 - c_q2 * inv1 * t3) + 3.003003003003003],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 84,
+    add: 34,
+    div: 3,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = s_q2 * s_q2;
+    let t1 = c_q2 * c_q2;
+    let t2 = c_q2 * qd[2];
+    let t3 = s_q2 * qd[2];
+    let t4 = 14.0 - 3.003003003003003 * t0;
+    let inv0 = 1.0 / t4;
+    let t5 = s_q2 * c_q2;
+    let t6 = 34.0 - 3.003003003003003 * t1 - 9.018027036045053 * inv0 * t5 * t5;
+    let inv1 = 1.0 / t6;
+    let t7 = 39.24 * s_q2 - qd[2] * qd[2];
+    let t8 = 39.24 * c_q2;
+    let t9 = tau[0] - s_q2 * t7 - c_q2 * t8 - 294.3;
+    let t10 = tau[1] + s_q2 * t8 - c_q2 * t7;
+    let t11 = 0.333 - 0.07142857142857142 * t0 - 0.029411764705882353 * t1;
+    let inv2 = 1.0 / t11;
+    let t12 = tau[2] + 0.07142857142857142 * s_q2 * t10 - 0.25 * t8
+        - 0.029411764705882353 * c_q2 * t9;
+    let t13 = s_q2 * inv2 * t12;
+    let t14 = c_q2 * inv2 * t12;
+    let t15 = -3.003003003003003 * c_q2 - 9.018027036045053 * s_q2 * inv0 * t5;
+    let t16 = inv1 * t15;
+    let t17 = 3.003003003003003 * (inv0 * (s_q2 - t5 * inv1 * t15));
+    let t18 = -3.003003003003003 * (inv0 * t5 * inv1);
+    let t19 = 0.07142857142857142 * c_q2 * (t10 + t13)
+        + s_q2 * (0.029411764705882353 * (t9 - t14) + 9.81);
+    let t20 = t14 + 3.003003003003003 * s_q2 * t19 - qd[2] * t3;
+    let t21 = qd[2] * t2 + t13 - 3.003003003003003 * (c_q2 * t19 + inv0 * t5 * t20);
+    let t22 = inv0 * (t20 - 3.003003003003003 * t5 * inv1 * t21);
+    let t23 = 2.0 * t3 - 6.006006006006006 * t2 * inv0 * t5;
+    let t24 = inv0 * (2.0 * t2 - 3.003003003003003 * t5 * inv1 * t23);
+    (
+        [
+            [0.0, 0.0, inv1 * t21],
+            [0.0, 0.0, t22],
+            [0.0, 0.0, 3.003003003003003 * (t19 + s_q2 * t22 - c_q2 * inv1 * t21)],
+        ],
+        [
+            [0.0, 0.0, inv1 * t23],
+            [0.0, 0.0, t24],
+            [0.0, 0.0, 3.003003003003003 * (s_q2 * t24 - c_q2 * inv1 * t23)],
+        ],
+        [
+            [inv1, t18, t16],
+            [t18, inv0 + 9.018027036045053 * inv0 * inv0 * t5 * t5 * inv1, t17],
+            [
+                t16,
+                t17,
+                3.003003003003003 * (s_q2 * t17 - c_q2 * inv1 * t15) + 3.003003003003003,
+            ],
+        ],
+    )
+}
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
 }
 /// Trigonometry of this module, by `libm`: the cosine of `x`.
 #[inline(always)]

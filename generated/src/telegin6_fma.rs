@@ -26,12 +26,17 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
 //!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 42 | 31 | 2 | 0 | 0 | 0 | 0 |
+//! | `derived` | 80 | 31 | 2 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 42 | 32 | 0 | 0 | 3 | 3 | 21 |
 //! | `mass_matrix` | 20 | 11 | 0 | 0 | 3 | 3 | 5 |
 //! | `bias` | 44 | 20 | 0 | 0 | 3 | 3 | 11 |
@@ -46,6 +51,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 127 | 74 | 0 | 0 | 3 | 3 | 42 |
+//! | `gravity_derivatives` | 1 | 1 | 0 | 0 | 0 | 1 | 0 |
+//! | `mass_matrix_inverse` | 103 | 35 | 4 | 0 | 3 | 3 | 32 |
+//! | `forward_dynamics_derivatives` | 479 | 197 | 7 | 0 | 4 | 4 | 204 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -120,6 +129,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -346,6 +359,40 @@ pub struct Derived {
     pub k46: Real,
     /// Parameter group 47.
     pub k47: Real,
+    /// Parameter group 48.
+    pub k48: Real,
+    /// Parameter group 49.
+    pub k49: Real,
+    /// Parameter group 50.
+    pub k50: Real,
+    /// Parameter group 51.
+    pub k51: Real,
+    /// Parameter group 52.
+    pub k52: Real,
+    /// Parameter group 53.
+    pub k53: Real,
+    /// Parameter group 54.
+    pub k54: Real,
+    /// Parameter group 55.
+    pub k55: Real,
+    /// Parameter group 56.
+    pub k56: Real,
+    /// Parameter group 57.
+    pub k57: Real,
+    /// Parameter group 58.
+    pub k58: Real,
+    /// Parameter group 59.
+    pub k59: Real,
+    /// Parameter group 60.
+    pub k60: Real,
+    /// Parameter group 61.
+    pub k61: Real,
+    /// Parameter group 62.
+    pub k62: Real,
+    /// Parameter group 63.
+    pub k63: Real,
+    /// Parameter group 64.
+    pub k64: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -376,6 +423,10 @@ impl Params {
         let t20 = p.icy5 + p.icy6;
         let t21 = t12 + t20;
         let t22 = t21 + t4 + p.l2 * t17;
+        let t23 = p.l2 * t9;
+        let t24 = t9 * t23;
+        let t25 = t9 * t10;
+        let t26 = p.icy6 * t9;
         Derived {
             params: *self,
             k0: t3,
@@ -395,7 +446,7 @@ impl Params {
             k14: -t18,
             k15: t22,
             k16: t21,
-            k17: p.l2 * t9,
+            k17: t23,
             k18: t9,
             k19: t8,
             k20: p.l1 * t1,
@@ -426,12 +477,29 @@ impl Params {
             k45: p.m05 * p.g,
             k46: p.m06 * p.g,
             k47: -p.m03 * p.b3 * p.g,
+            k48: inv0 * inv0 * (t9 * t9),
+            k49: inv0 * (t23 * t23),
+            k50: inv0 * inv0 * (t24 * t24),
+            k51: inv0 * t23,
+            k52: inv0 * inv0 * t9 * t24,
+            k53: inv0 * t24,
+            k54: inv0 * t10,
+            k55: inv0 * inv0 * t9 * t25,
+            k56: inv0 * t10 * t23,
+            k57: inv0 * inv0 * t24 * t25,
+            k58: inv0 * t25,
+            k59: inv0 * t10 * t24,
+            k60: p.icy6 * inv0,
+            k61: inv0 * inv0 * t9 * t26,
+            k62: p.icy6 * inv0 * t23,
+            k63: inv0 * inv0 * t24 * t26,
+            k64: inv0 * t26,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 42,
+    mul: 80,
     add: 31,
     div: 2,
     sqrt: 0,
@@ -1736,6 +1804,845 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 127,
+    add: 74,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+    fma: 42,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
+    let p = &d.params;
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = p.l1 * qd[0];
+    let t1 = c_q1 * t0;
+    let t2 = p.l1 * qdd[0];
+    let t3 = s_q1 * t2 - qd[0] * t1;
+    let t4 = qd[0] * s_q1;
+    let t5 = qd[0] + qd[1];
+    let t6 = qdd[0] + qdd[1];
+    let t7 = p.l2 * t5;
+    let t8 = t3 - t5 * t7;
+    let t9 = fma(c_q1, t2, t0 * t4);
+    let t10 = fma(p.l2, t6, t9);
+    let t11 = fma(s_q2, t10, c_q2 * t8);
+    let t12 = s_q2 * t8 - c_q2 * t10;
+    let t13 = t5 + qd[2];
+    let t14 = t6 + qdd[2];
+    let t15 = t13 * c_q4;
+    let t16 = qd[4] * t15;
+    let t17 = t13 * s_q4;
+    let t18 = qd[4] * t17;
+    let t19 = fma(t14, s_q4, t16);
+    let t20 = t14 * c_q4 - t18;
+    let t21 = p.icy5 * t15;
+    let t22 = -t19;
+    let t23 = -2.0 * (t1 + t7);
+    let t24 = s_q1 * t0;
+    let t25 = s_q4 * qd[4];
+    let t26 = p.icy6 * t25;
+    let t27 = -t26;
+    let t28 = p.icy6 * t17;
+    let t29 = p.icy6 * (qd[5] + t15);
+    let t30 = p.icy6 * t22;
+    let t31 = p.icy5 * t17;
+    let t32 = c_q4 * qd[4];
+    let t33 = s_q4 * t15;
+    let t34 = t15 * d.k4;
+    let t35 = t17 * t34 - qdd[4] * d.k4;
+    let t36 = t17 * t17 * d.k4;
+    let t37 = fma(qd[4] * qd[4], d.k4, t36);
+    let t38 = fma(s_q4, t37, c_q4 * t35);
+    let t39 = d.k4 * (t19 + t16);
+    let t40 = t5 * d.k5;
+    let t41 = t5 * d.k8;
+    let t42 = fma(s_q2, t39, c_q2 * t38);
+    let t43 = c_q2 * t39 - s_q2 * t38;
+    let t44 = s_q4 * d.k4;
+    let t45 = t15 * t44;
+    let t46 = t32 * d.k4;
+    let t47 = 2.0 * fma(c_q4, t45, s_q4 * t17 * t44);
+    let t48 = 2.0 * c_q2 * t46 - s_q2 * t47;
+    let t49 = fma(2.0 * s_q2, t46, c_q2 * t47);
+    let t50 = c_q1 * t48;
+    let t51 = qd[4] * t44;
+    let t52 = 2.0 * (c_q2 * t34 - s_q2 * t51);
+    let t53 = c_q4 * d.k4;
+    let t54 = t5 * d.k10;
+    let t55 = fma(t3, c_q2, s_q2 * t9) * t44;
+    let t56 = t55 - t3 * (d.k5 + d.k8);
+    let t57 = t11 * t44;
+    let t58 = fma(p.l2, t42, t57);
+    let t59 = t15 * t34 - t36;
+    let t60 = fma(c_q4, t59 + t37, 2.0 * t17 * t45) - s_q4 * t35;
+    let t61 = d.k4 * (t20 - t18);
+    let t62 = c_q2 * t61 - s_q2 * t60;
+    let t63 = fma(
+        s_q4,
+        fma(t20, d.k2 + d.k3, t18 * (p.icy5 + p.icy6 - (d.k2 + d.k3)))
+            - fma(t20, p.icy5 + p.icy6, p.icy6 * qdd[5]),
+        fma(
+            c_q4,
+            fma(p.icy5, t22, fma(t19, d.k2 + d.k3, fma(t16, d.k2 + d.k3 - p.icy5, t30)))
+                - qd[4] * t29,
+            t12 * t53,
+        ),
+    );
+    let t64 = t63 - p.l2 * t62;
+    let t65 = t15 * d.k2;
+    let t66 = t15 * d.k3;
+    let t67 = p.l1 * (t50 - s_q1 * fma(-2.0, t40 + t41, t49));
+    let t68 = s_q4 * t32 * (2.0 * (d.k2 + d.k3) - (p.icy5 + p.icy6))
+        - c_q4 * fma(p.icy5, t25, t26);
+    let t69 = fma(fma(-2.0 * c_q2, t24, s_q2 * t23), t44, t68);
+    let t70 = fma(2.0 * t4, d.k20, t69) - p.l2 * fma(-2.0 * t4, d.k21, t48);
+    let t71 = s_q2 * s_q4 * t54;
+    let t72 = t68 - p.l2 * t48;
+    let t73 = fma(-2.0, t71, t72);
+    let t74 = s_q4 * (2.0 * (t65 + t66) - (t21 + t29)) - c_q4 * (t28 + t31);
+    let t75 = t74 - p.l2 * t52;
+    let t76 = fma(
+        t33,
+        fma(-2.0, d.k3, fma(-2.0, d.k2, fma(2.0, p.icy5, p.icy6))),
+        s_q4 * t29,
+    );
+    (
+        [
+            [
+                0.0,
+                fma(
+                    p.l1,
+                    fma(s_q1, t43 - t6 * (d.k5 + d.k8), c_q1 * (t42 - t5 * (t40 + t41))),
+                    t56,
+                ),
+                fma(p.l1, fma(s_q1, t43, c_q1 * t42), t58),
+                0.0,
+                t64 - p.l1 * (c_q1 * t62 - s_q1 * fma(s_q2, t61, c_q2 * t60)),
+                0.0,
+            ],
+            [0.0, t56, t58, 0.0, t64, 0.0],
+            [0.0, t55, t57, 0.0, t63, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 2.0 * t15 * t45 - fma(s_q4, t59, t38), 0.0],
+            [
+                0.0,
+                -(c_q2 * t9 - t3 * s_q2) * t53,
+                t12 * t53,
+                0.0,
+                fma(
+                    t17,
+                    t17 * (d.k2 + d.k3) - (t31 + t28),
+                    t15 * (t21 + t29 - (t65 + t66)),
+                ) - ((p.g - qdd[3]) * c_q4 - t11 * s_q4) * d.k4,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, t30, 0.0],
+        ],
+        [
+            [
+                t70 - t67,
+                t73 - t67,
+                t72 - p.l1 * (t50 - s_q1 * t49),
+                0.0,
+                t75 - p.l1 * fma(-2.0 * s_q1, fma(s_q2, t34, c_q2 * t51), c_q1 * t52),
+                t27,
+            ],
+            [t70, t73, t72, 0.0, t75, t27],
+            [t69, fma(-2.0, t71, t68), t68, 0.0, t74, t27],
+            [0.0, 0.0, 0.0, 0.0, 2.0 * t46, 0.0],
+            [
+                t76 - fma(2.0 * s_q2, t24, c_q2 * t23) * t53,
+                fma(2.0 * c_q2 * c_q4, t54, t76),
+                t76,
+                0.0,
+                0.0,
+                t28,
+            ],
+            [t27, t27, t27, 0.0, -t28, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 1,
+    add: 1,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 1,
+    exp: 0,
+    fma: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q4 = cos(q[4]);
+    [
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, -c_q4 * d.k23, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 103,
+    add: 35,
+    div: 4,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+    fma: 32,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
+    let p = &d.params;
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = c_q2 * s_q4;
+    let t1 = d.k10 * t0;
+    let t2 = s_q1 * s_q2 * s_q4 * d.k4;
+    let t3 = d.k4 * t0;
+    let t4 = s_q2 * c_q4;
+    let t5 = fma(p.l1, d.k18 * fma(c_q1, t4, s_q1 * c_q2 * c_q4), d.k17 * t4);
+    let t6 = d.k9 - s_q4 * s_q4 * d.k24;
+    let inv0 = 1.0 / t6;
+    let t7 = t5 * d.k39;
+    let t8 = s_q4 * t5;
+    let t9 = d.k48 * t8;
+    let t10 = s_q4 * s_q4 * d.k11 - p.icy6 * c_q4 * c_q4;
+    let t11 = d.k16 + t10;
+    let inv1 = 1.0 / t11;
+    let t12 = t11 - t1;
+    let t13 = t12 - p.l1 * (c_q1 * t3 - t2);
+    let t14 = s_q4 * t4;
+    let t15 = fma(-2.0, t1, t10);
+    let t16 = d.k15 + t15;
+    let t17 = t16 - fma(inv1 * t12, t12, fma(inv0 * d.k50 * t14, t14, t4 * t4 * d.k49));
+    let inv2 = 1.0 / t17;
+    let t18 = t4 * d.k51;
+    let t19 = t14 * d.k52;
+    let t20 = t16
+        - fma(
+            inv1 * t12,
+            t13,
+            fma(inv0 * t8, t19, fma(t5, t18, p.l1 * (c_q1 * (t3 + d.k14) - t2))),
+        );
+    let t21 = fma(2.0 * p.l1, fma(c_q1, d.k12 - t3, t2), d.k13 + t15)
+        - fma(inv2 * t20, t20, fma(inv1 * t13, t13, fma(inv0 * t8, t9, t5 * t7)));
+    let inv3 = 1.0 / t21;
+    let t22 = -inv2 * t20 * inv3;
+    let t23 = inv1 * (t12 * inv2 * t20 - t13);
+    let t24 = inv3 * t23;
+    let t25 = d.k35 * t8;
+    let t26 = t14 * d.k53;
+    let t27 = inv0 * (inv2 * t20 * t26 - t25);
+    let t28 = inv3 * t27;
+    let t29 = fma(s_q4 * inv0, t19, t18);
+    let t30 = inv2 * t20 * t29 - fma(s_q4 * inv0, t9, t7);
+    let t31 = inv3 * t30;
+    let t32 = c_q4 * inv1 * t12 - c_q4;
+    let t33 = c_q4 * inv1 * t13 - fma(inv2 * t20, t32, c_q4);
+    let t34 = inv3 * t33;
+    let t35 = -inv2 * fma(t20 * inv3, t23, inv1 * t12);
+    let t36 = -inv2 * fma(t20 * inv3, t27, inv0 * t26);
+    let t37 = -inv2 * fma(t20 * inv3, t30, t29);
+    let t38 = inv2 * (t32 - t20 * inv3 * t33);
+    let t39 = -inv1 * fma(t13 * inv3, t27, t12 * t36);
+    let t40 = -inv1 * fma(t13 * inv3, t30, t12 * t37);
+    let t41 = -inv1 * fma(t13 * inv3, t33, fma(t12, t38, c_q4));
+    let t42 = s_q4 * d.k35;
+    let t43 = inv0 * (t42 - fma(inv3 * t25, t30, t26 * t37));
+    let t44 = -inv0 * fma(inv3 * t25, t33, t26 * t38);
+    let t45 = t42 * t44 - fma(t7 * inv3, t33, t18 * t38);
+    [
+        [inv3, t22, t24, t28, t31, t34],
+        [t22, fma(inv2 * inv2 * t20 * t20, inv3, inv2), t35, t36, t37, t38],
+        [t24, t35, inv1 - inv1 * fma(t13 * inv3, t23, t12 * t35), t39, t40, t41],
+        [t28, t36, t39, inv0 - inv0 * fma(inv3 * t25, t27, t26 * t36), t43, t44],
+        [t31, t37, t40, t43, fma(t42, t43, d.k39) - fma(t7 * inv3, t30, t18 * t37), t45],
+        [t34, t38, t41, t44, t45, d.k40 - c_q4 * fma(inv3, t33, t41 + t38)],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 479,
+    add: 197,
+    div: 7,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+    fma: 204,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = lanes
+        .sin_cos_quad(q[1], q[2], q[4], q[5]);
+    let t0 = p.l1 * qd[0];
+    let t1 = qd[0] * t0;
+    let t2 = c_q1 * t1;
+    let t3 = s_q1 * t1;
+    let t4 = qd[0] + qd[1];
+    let t5 = p.l2 * t4;
+    let t6 = t4 * t5;
+    let t7 = t4 + qd[2];
+    let t8 = t7 * s_q4;
+    let t9 = t7 * c_q4;
+    let t10 = qd[4] * t9;
+    let t11 = qd[4] * t8;
+    let t12 = t8 * c_q5 - qd[4] * s_q5;
+    let t13 = fma(qd[4], c_q5, t8 * s_q5);
+    let t14 = p.icy5 * t9;
+    let t15 = p.icy6 * (t9 + qd[5]);
+    let t16 = c_q5 * t15;
+    let t17 = s_q5 * t15;
+    let t18 = p.icy6 * c_q4;
+    let t19 = -2.0 * fma(c_q1, t0, t5);
+    let t20 = s_q1 * c_q2;
+    let t21 = s_q4 * qd[4];
+    let t22 = p.icy6 * t21;
+    let t23 = s_q1 * s_q2;
+    let t24 = p.icy6 * t8;
+    let t25 = p.icy6 * (qd[5] + t9);
+    let t26 = p.icy5 * t8;
+    let t27 = c_q4 * qd[4];
+    let t28 = c_q4 * t8;
+    let t29 = p.icy6 * t28;
+    let t30 = s_q4 * c_q4;
+    let t31 = qd[4] * t30;
+    let t32 = t9 * d.k4;
+    let t33 = t8 * t32;
+    let t34 = qd[4] * d.k4;
+    let t35 = t8 * d.k4;
+    let t36 = t8 * t35;
+    let t37 = fma(qd[4], t34, t36);
+    let t38 = t10 * d.k4;
+    let t39 = t4 * d.k5;
+    let t40 = t4 * d.k8;
+    let t41 = c_q2 * d.k10;
+    let t42 = s_q4 * t41;
+    let t43 = s_q4 * d.k4;
+    let t44 = t23 * t43;
+    let t45 = c_q2 * t43;
+    let t46 = s_q2 * c_q4;
+    let t47 = fma(p.l1, d.k18 * fma(c_q1, t46, c_q4 * t20), d.k17 * t46);
+    let t48 = s_q4 * s_q4 * d.k24;
+    let t49 = d.k9 - t48;
+    let inv0 = 1.0 / t49;
+    let t50 = d.k9 - fma(t30 * t30 * inv0, d.k25, c_q4 * c_q4 * d.k24);
+    let t51 = c_q2 * t50;
+    let t52 = fma(s_q4 * s_q4, d.k26, d.k27);
+    let inv1 = 1.0 / t52;
+    let t53 = d.k9 - s_q4 * s_q4 * inv1 * d.k28;
+    let t54 = s_q2 * t53;
+    let t55 = c_q2 * t54 - s_q2 * t51;
+    let t56 = fma(c_q2 * c_q2, t53, s_q2 * s_q2 * t50);
+    let t57 = fma(t56, d.k29, d.k30);
+    let inv2 = 1.0 / t57;
+    let t58 = t55 * d.k29;
+    let t59 = fma(s_q2, t54, c_q2 * t51) - t55 * inv2 * t58;
+    let t60 = d.k31 - p.l2 * t56;
+    let t61 = p.l2 * t55;
+    let t62 = fma(inv2 * t60, t61, t55);
+    let t63 = t56 - inv2 * t60 * t60;
+    let t64 = fma(
+        c_q1 * (c_q1 * t63 - s_q1 * t62) - s_q1 * (c_q1 * t62 - s_q1 * t59),
+        d.k32,
+        d.k33,
+    );
+    let inv3 = 1.0 / t64;
+    let t65 = fma(t8 * t9, d.k26, tau[4]) - fma(t12, t16, t13 * t17);
+    let t66 = fma(t65, d.k35, t33);
+    let t67 = fma(s_q4, t66, tau[3]) - c_q4 * t37;
+    let t68 = t30 * d.k24;
+    let t69 = t6 * t51 - fma(inv0 * t67, t68, fma(s_q4, t37, c_q4 * t66));
+    let t70 = fma(
+        s_q4,
+        t13 * t16 - fma(t10, d.k19 + d.k26, t12 * t17),
+        fma(c_q4, t11 * (d.k19 - d.k26) - tau[5], tau[2]),
+    );
+    let t71 = fma(-2.0, t38, t6 * t54) - t43 * inv1 * t70;
+    let t72 = c_q2 * t71 - s_q2 * t69;
+    let t73 = tau[1] - fma(p.l2, t72, tau[2]);
+    let t74 = t48 + d.k36;
+    let t75 = -fma(inv0 * t68, t74, t68);
+    let t76 = s_q2 * t75;
+    let t77 = tau[0]
+        - fma(
+            p.l1,
+            c_q1 * (fma(t3, t63, fma(t2, t62, t72)) - inv2 * t60 * t73)
+                - s_q1
+                    * fma(
+                        inv2 * t61,
+                        t73,
+                        fma(
+                            t3,
+                            t62,
+                            fma(t2, t59, fma(s_q2, t71, fma(c_q2, t69, t4 * t4 * d.k34))),
+                        ),
+                    ),
+            fma(
+                fma(
+                    s_q1,
+                    fma(inv2 * t58, t76, c_q2 * t75),
+                    c_q1 * fma(p.l2 * inv2 * t60, t76, t76),
+                ),
+                d.k37,
+                tau[1],
+            ),
+        );
+    let t78 = p.l1 * t77;
+    let t79 = s_q1 * inv3 * t78 - t2;
+    let t80 = fma(c_q1 * inv3, t78, t3);
+    let t81 = s_q2 * t79;
+    let t82 = fma(
+        inv2,
+        fma(t60, t80, fma(t61, t79, t73)) - fma(t57 * inv3, t77, t76 * d.k38),
+        inv3 * t77,
+    );
+    let t83 = -fma(p.l2, t82, t80);
+    let t84 = c_q2 * t83;
+    let t85 = c_q2 * t79;
+    let t86 = s_q2 * t83;
+    let t87 = t85 - fma(c_q2, t6, t86);
+    let t88 = p.g - inv0 * (t67 - fma(p.g, t74, t68 * t87));
+    let t89 = fma(inv1, t70 - fma(t52, t82, t43 * (t81 + t84 - s_q2 * t6)), t82);
+    let t90 = c_q4 * t89 - t11;
+    let t91 = s_q4 * t8;
+    let t92 = c_q4 * d.k4;
+    let t93 = 2.0 * fma(t28, t92, t43 * t91);
+    let t94 = t27 * d.k4;
+    let t95 = 2.0 * c_q2 * t94 - s_q2 * t93;
+    let t96 = fma(2.0 * t34, t46, c_q2 * t93);
+    let t97 = c_q1 * t95;
+    let t98 = 2.0 * (c_q2 * t32 - s_q2 * qd[4] * t43);
+    let t99 = t9 * t32 - t36;
+    let t100 = t9 * d.k2;
+    let t101 = t9 * d.k3;
+    let t102 = qd[0] * s_q1;
+    let t103 = p.l1 * (t97 - s_q1 * fma(-2.0, t39 + t40, t96));
+    let t104 = t4 * s_q2 * s_q4 * d.k10;
+    let t105 = t47 * d.k39;
+    let t106 = s_q4 * t47;
+    let t107 = d.k48 * t106;
+    let t108 = s_q4 * s_q4 * d.k11 - c_q4 * t18;
+    let t109 = d.k16 + t108;
+    let inv4 = 1.0 / t109;
+    let t110 = t109 - t42;
+    let t111 = t110 - p.l1 * (c_q1 * t45 - t44);
+    let t112 = s_q4 * t46;
+    let t113 = fma(-2.0, t42, t108);
+    let t114 = d.k15 + t113;
+    let t115 = t114
+        - fma(inv4 * t110, t110, fma(inv0 * d.k50 * t112, t112, t46 * t46 * d.k49));
+    let inv5 = 1.0 / t115;
+    let t116 = t46 * d.k51;
+    let t117 = t114
+        - fma(
+            inv4 * t110,
+            t111,
+            fma(
+                inv0 * t106 * t112,
+                d.k52,
+                fma(t47, t116, p.l1 * (c_q1 * (t45 + d.k14) - t44)),
+            ),
+        );
+    let t118 = fma(2.0 * p.l1, fma(c_q1, d.k12 - t45, t44), d.k13 + t113)
+        - fma(
+            inv5 * t117,
+            t117,
+            fma(inv4 * t111, t111, fma(inv0 * t106, t107, t47 * t105)),
+        );
+    let inv6 = 1.0 / t118;
+    let t119 = -inv5 * t117 * inv6;
+    let t120 = inv4 * (t110 * inv5 * t117 - t111);
+    let t121 = inv6 * t120;
+    let t122 = s_q4 * d.k35;
+    let t123 = t47 * t122;
+    let t124 = t112 * d.k53;
+    let t125 = inv0 * (inv5 * t117 * t124 - t123);
+    let t126 = inv6 * t125;
+    let t127 = s_q4 * t107;
+    let t128 = s_q4 * t112;
+    let t129 = d.k52 * t128;
+    let t130 = fma(inv0, t129, t116);
+    let t131 = inv5 * t117 * t130 - fma(inv0, t127, t105);
+    let t132 = inv6 * t131;
+    let t133 = c_q4 * inv4 * t110 - c_q4;
+    let t134 = c_q4 * inv4 * t111 - fma(inv5 * t117, t133, c_q4);
+    let t135 = inv6 * t134;
+    let t136 = -inv5 * fma(t117 * inv6, t120, inv4 * t110);
+    let t137 = -inv5 * fma(t117 * inv6, t125, inv0 * t124);
+    let t138 = -inv5 * fma(t117 * inv6, t131, t130);
+    let t139 = inv5 * (t133 - t117 * inv6 * t134);
+    let t140 = -inv4 * fma(t111 * inv6, t125, t110 * t137);
+    let t141 = -inv4 * fma(t111 * inv6, t131, t110 * t138);
+    let t142 = -inv4 * fma(t111 * inv6, t134, fma(t110, t139, c_q4));
+    let t143 = inv0 * (t122 - fma(inv6 * t123, t131, t124 * t138));
+    let t144 = -inv0 * fma(inv6 * t123, t134, t124 * t139);
+    let t145 = t122 * t144 - fma(t105 * inv6, t134, t116 * t139);
+    let t146 = t43 * fma(s_q2, t80, t85);
+    let t147 = t33 - (t65 - d.k18 * fma(s_q4, t88, c_q4 * t87)) * d.k54;
+    let t148 = fma(s_q4, t37, c_q4 * t147);
+    let t149 = fma(s_q4, t89, t10);
+    let t150 = fma(d.k4, t149, t38);
+    let t151 = -fma(s_q2, t150, c_q2 * t148);
+    let t152 = c_q2 * t150 - s_q2 * t148;
+    let t153 = c_q2 * t80 - t81;
+    let t154 = c_q4 * d.k54;
+    let t155 = t47 * t154;
+    let t156 = t30 * t153;
+    let t157 = t106 * d.k55;
+    let t158 = t46 * (c_q4 * d.k56);
+    let t159 = t112 * d.k57;
+    let t160 = t79 * (d.k8 + d.k5) - t146;
+    let t161 = fma(inv4 * t110, t146, t160) - fma(inv0 * t156, t159, t153 * t158);
+    let t162 = fma(
+        inv4 * t111,
+        t146,
+        fma(
+            p.l1,
+            c_q1 * fma(t4, t39 + t40, t151) - s_q1 * (t152 - t82 * (d.k5 + d.k8)),
+            t160,
+        ),
+    ) - fma(inv5 * t117, t161, fma(inv0 * t156, t157, t153 * t155));
+    let t163 = t79 - t6;
+    let t164 = c_q2 * t163 - t86;
+    let t165 = t43 * t164;
+    let t166 = fma(s_q2, t163, t84);
+    let t167 = -t166;
+    let t168 = t30 * t167;
+    let t169 = p.l2 * t151 - t165;
+    let t170 = fma(inv4 * t110, t165, t169) - fma(inv0 * t159, t168, t158 * t167);
+    let t171 = fma(inv4 * t111, t165, fma(p.l1, c_q1 * t151 - s_q1 * t152, t169))
+        - fma(inv5 * t117, t170, fma(inv0 * t157, t168, t155 * t167));
+    let t172 = fma(c_q4, t99 + t37, 2.0 * t28 * t35) - s_q4 * t147;
+    let t173 = d.k4 * (t90 - t11);
+    let t174 = c_q2 * t173 - s_q2 * t172;
+    let t175 = fma(
+        t9,
+        t100 + t101 - (t14 + t25),
+        fma(t8, t26 + t24 - t8 * (d.k2 + d.k3), d.k4 * (c_q4 * t88 - s_q4 * t164)),
+    );
+    let t176 = fma(-2.0 * t28, t32, fma(t122, t175, fma(s_q4, t99, t148)));
+    let t177 = s_q4
+        * (fma(p.icy5, t90, tau[5])
+            - fma(t90, d.k2 + d.k3, t11 * (p.icy5 + p.icy6 - (d.k2 + d.k3))))
+        - fma(
+            c_q4,
+            fma(t149, d.k2 + d.k3, t10 * (d.k2 + d.k3 - p.icy5)) - qd[4] * t25,
+            fma(t92, t166, t149 * (t18 - c_q4 * (p.icy5 + p.icy6))),
+        );
+    let t178 = fma(p.l2, t174, t177);
+    let t179 = t178 - fma(inv4 * t110, t177, fma(inv0 * t124, t176, t116 * t175));
+    let t180 = fma(p.l1, c_q1 * t174 - s_q1 * fma(s_q2, t173, c_q2 * t172), t178)
+        - fma(
+            inv5 * t117,
+            t179,
+            fma(inv4 * t111, t177, fma(inv0 * t123, t176, t105 * t175)),
+        );
+    let t181 = inv5 * (t161 - t117 * inv6 * t162);
+    let t182 = inv5 * (t170 - t117 * inv6 * t171);
+    let t183 = inv5 * (t179 - t117 * inv6 * t180);
+    let t184 = -inv4 * fma(t111 * inv6, t162, fma(t110, t181, t146));
+    let t185 = -inv4 * fma(t111 * inv6, t171, fma(t110, t182, t165));
+    let t186 = inv4 * (t177 - fma(t111 * inv6, t180, t110 * t183));
+    let t187 = inv0 * (t156 * d.k58 - fma(inv6 * t123, t162, t124 * t181));
+    let t188 = inv0 * (t168 * d.k58 - fma(inv6 * t123, t171, t124 * t182));
+    let t189 = inv0 * (t176 - fma(inv6 * t123, t180, t124 * t183));
+    let t190 = t28 * fma(-2.0, p.icy5, fma(2.0, d.k3, 2.0 * d.k2)) - fma(s_q4, t25, t29);
+    let t191 = fma(fma(2.0 * t0, t23, c_q2 * t19), t92, t190);
+    let t192 = c_q4 * fma(p.icy5, t21, t22)
+        - fma(s_q4 * t27, 2.0 * (d.k2 + d.k3) - (p.icy5 + p.icy6), p.icy6 * t31);
+    let t193 = t192 - fma(-2.0 * t0, t20, s_q2 * t19) * t43;
+    let t194 = fma(-2.0 * d.k20, t102, fma(p.l2, fma(-2.0 * d.k21, t102, t95), t193));
+    let t195 = t194 - fma(t191, fma(inv0, t129, t116), inv4 * t110 * t193);
+    let t196 = t103 + t194
+        - fma(t191, fma(inv0, t127, t105), fma(inv5 * t117, t195, inv4 * t111 * t193));
+    let t197 = fma(-2.0 * t4 * c_q4, t41, t190);
+    let t198 = fma(2.0, t104, t192);
+    let t199 = fma(p.l2, t95, t192);
+    let t200 = fma(2.0, t104, t199);
+    let t201 = t200 - fma(t197, fma(inv0, t129, t116), inv4 * t110 * t198);
+    let t202 = t103 + t200
+        - fma(t197, fma(inv0, t127, t105), fma(inv5 * t117, t201, inv4 * t111 * t198));
+    let t203 = t199 - fma(t190, fma(inv0, t129, t116), inv4 * t110 * t192);
+    let t204 = fma(p.l1, t97 - s_q1 * t96, t199)
+        - fma(t190, fma(inv0, t127, t105), fma(inv5 * t117, t203, inv4 * t111 * t192));
+    let t205 = c_q4 * (t24 + t26) - fma(s_q4, 2.0 * (t100 + t101) - (t14 + t25), t29);
+    let t206 = fma(p.l2, t98, t205);
+    let t207 = fma(2.0 * t27 * inv0 * t112, d.k59, t206) - inv4 * t110 * t205;
+    let t208 = fma(
+        2.0 * t31 * t47 * inv0,
+        d.k58,
+        fma(p.l1, fma(-2.0 * s_q1, fma(t7 * d.k4, t46, qd[4] * t45), c_q1 * t98), t206),
+    ) - fma(inv5 * t117, t207, inv4 * t111 * t205);
+    let t209 = t8 * d.k60;
+    let t210 = fma(t8, fma(inv0 * t128, d.k63, t46 * d.k62), t22) - t22 * inv4 * t110;
+    let t211 = fma(inv0 * t91 * t106, d.k61, fma(t47, t209, t22))
+        - fma(inv5 * t117, t210, t22 * inv4 * t111);
+    let t212 = inv5 * (t195 - t117 * inv6 * t196);
+    let t213 = inv5 * (t201 - t117 * inv6 * t202);
+    let t214 = inv5 * (t203 - t117 * inv6 * t204);
+    let t215 = inv5 * (t207 - t117 * inv6 * t208);
+    let t216 = inv5 * (t210 - t117 * inv6 * t211);
+    let t217 = inv4 * (t193 - fma(t111 * inv6, t196, t110 * t212));
+    let t218 = inv4 * (t198 - fma(t111 * inv6, t202, t110 * t213));
+    let t219 = inv4 * (t192 - fma(t111 * inv6, t204, t110 * t214));
+    let t220 = inv4 * (t205 - fma(t111 * inv6, t208, t110 * t215));
+    let t221 = inv4 * (t22 - fma(t111 * inv6, t211, t110 * t216));
+    let t222 = inv0 * (t122 * t191 - fma(inv6 * t123, t196, t124 * t212));
+    let t223 = inv0 * (t122 * t197 - fma(inv6 * t123, t202, t124 * t213));
+    let t224 = inv0 * (t122 * t190 - fma(inv6 * t123, t204, t124 * t214));
+    let t225 = inv0 * (-2.0 * t94 - fma(inv6 * t123, t208, t124 * t215));
+    let t226 = -inv0 * fma(inv6 * t123, t211, fma(t124, t216, t91 * d.k64));
+    (
+        [
+            [0.0, inv6 * t162, inv6 * t171, 0.0, inv6 * t180, 0.0],
+            [0.0, t181, t182, 0.0, t183, 0.0],
+            [0.0, t184, t185, 0.0, t186, 0.0],
+            [0.0, t187, t188, 0.0, t189, 0.0],
+            [
+                0.0,
+                fma(t122, t187, t153 * t154) - fma(t105 * inv6, t162, t116 * t181),
+                fma(t122, t188, t154 * t167) - fma(t105 * inv6, t171, t116 * t182),
+                0.0,
+                fma(t122, t189, d.k39 * t175) - fma(t105 * inv6, t180, t116 * t183),
+                0.0,
+            ],
+            [
+                0.0,
+                -c_q4 * fma(inv6, t162, t184 + t181),
+                -c_q4 * fma(inv6, t171, t185 + t182),
+                0.0,
+                t149 - c_q4 * fma(inv6, t180, t186 + t183),
+                0.0,
+            ],
+        ],
+        [
+            [inv6 * t196, inv6 * t202, inv6 * t204, 0.0, inv6 * t208, inv6 * t211],
+            [t212, t213, t214, 0.0, t215, t216],
+            [t217, t218, t219, 0.0, t220, t221],
+            [t222, t223, t224, 0.0, t225, t226],
+            [
+                fma(t122, t222, d.k39 * t191) - fma(t105 * inv6, t196, t116 * t212),
+                fma(t122, t223, d.k39 * t197) - fma(t105 * inv6, t202, t116 * t213),
+                fma(t122, t224, d.k39 * t190) - fma(t105 * inv6, t204, t116 * t214),
+                0.0,
+                t122 * t225 - fma(t105 * inv6, t208, t116 * t215),
+                t122 * t226 - fma(t105 * inv6, t211, fma(t116, t216, t209)),
+            ],
+            [
+                t21 - c_q4 * fma(inv6, t196, t217 + t212),
+                t21 - c_q4 * fma(inv6, t202, t218 + t213),
+                t21 - c_q4 * fma(inv6, t204, t219 + t214),
+                0.0,
+                t8 - c_q4 * fma(inv6, t208, t220 + t215),
+                -c_q4 * fma(inv6, t211, t221 + t216),
+            ],
+        ],
+        [
+            [inv6, t119, t121, t126, t132, t135],
+            [t119, fma(inv5 * inv5 * t117 * t117, inv6, inv5), t136, t137, t138, t139],
+            [
+                t121,
+                t136,
+                inv4 - inv4 * fma(t111 * inv6, t120, t110 * t136),
+                t140,
+                t141,
+                t142,
+            ],
+            [
+                t126,
+                t137,
+                t140,
+                inv0 - inv0 * fma(inv6 * t123, t125, t124 * t137),
+                t143,
+                t144,
+            ],
+            [
+                t132,
+                t138,
+                t141,
+                t143,
+                fma(t122, t143, d.k39) - fma(t105 * inv6, t131, t116 * t138),
+                t145,
+            ],
+            [t135, t139, t142, t144, t145, d.k40 - c_q4 * fma(inv6, t134, t142 + t139)],
+        ],
+    )
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -15,8 +15,15 @@
 //!
 //! Parameter values are folded into constants (`--fold`); `Params` is empty.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
 //!
@@ -37,6 +44,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 158 | 82 | 0 | 0 | 3 | 3 |
+//! | `gravity_derivatives` | 1 | 0 | 0 | 0 | 0 | 1 |
+//! | `mass_matrix_inverse` | 147 | 67 | 4 | 0 | 3 | 3 |
+//! | `forward_dynamics_derivatives` | 748 | 360 | 7 | 0 | 4 | 4 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -94,6 +105,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1025,6 +1040,839 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 158,
+    add: 82,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = qd[0] * c_q1;
+    let t1 = 0.5 * (qdd[0] * s_q1 - qd[0] * t0);
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let t5 = t3 * t3;
+    let t6 = t1 - 0.5 * t5;
+    let t7 = 0.5 * (qd[0] * t2 + qdd[0] * c_q1);
+    let t8 = -0.5 * t4 - t7;
+    let t9 = s_q2 * t6 + c_q2 * t8;
+    let t10 = t3 + qd[2];
+    let t11 = t4 + qdd[2];
+    let t12 = t10 * s_q4;
+    let t13 = t10 * c_q4;
+    let t14 = t11 * s_q4;
+    let t15 = (c_q2 * t6 - s_q2 * t8) * s_q4;
+    let t16 = qd[4] * t13;
+    let t17 = qd[4] * t12;
+    let t18 = t11 * c_q4 - t17;
+    let t19 = t12 * t12;
+    let t20 = 0.27 * (qd[4] * qd[4] + t19);
+    let t21 = 0.27 * (qdd[4] - t12 * t13);
+    let t22 = -0.27 * t14 - 0.54 * t16;
+    let t23 = c_q4 * t21 - s_q4 * t20;
+    let t24 = s_q4 * t13;
+    let t25 = t14 + t16;
+    let t26 = c_q4 * qd[4];
+    let t27 = s_q4 * t26;
+    let t28 = t0 + t3;
+    let t29 = s_q4 * qd[4];
+    let t30 = -0.1 * t29;
+    let t31 = -0.54 * (c_q4 * t24 + s_q4 * s_q4 * t12);
+    let t32 = -0.54 * c_q2 * t26 - s_q2 * t31;
+    let t33 = c_q2 * t31 - 0.54 * s_q2 * t26;
+    let t34 = c_q1 * t32;
+    let t35 = 0.54 * (s_q2 * t29 - c_q2 * t13);
+    let t36 = t3 * s_q2 * s_q4;
+    let t37 = c_q2 * t22 - s_q2 * t23;
+    let t38 = c_q2 * t23 + s_q2 * t22;
+    let t39 = 0.1 * (t13 + qd[5]);
+    let t40 = s_q4 * (s_q2 * t7 + t1 * c_q2);
+    let t41 = -7.9 * t1 - 0.27 * t40;
+    let t42 = 0.5 * t38 - 0.27 * t15;
+    let t43 = t13 * t13 - t19;
+    let t44 = -0.54 * t12 * t24 - s_q4 * t21 - c_q4 * (t20 + 0.27 * t43);
+    let t45 = 0.27 * (t17 - t18);
+    let t46 = c_q2 * t45 - s_q2 * t44;
+    let t47 = c_q4 * (0.7249 * t14 + 1.3498 * t16 - 0.2 * t25 - qd[4] * t39 - 0.27 * t9)
+        + s_q4 * (0.7249 * t18 - 0.5249 * t17 - 0.2 * t18 - 0.1 * qdd[5]);
+    let t48 = t47 - 0.5 * t46;
+    let t49 = t34 - s_q1 * (t33 - 15.8 * t3);
+    let t50 = 1.0498 * t27 + 0.27 * s_q4 * (s_q2 * t28 + t2 * c_q2);
+    let t51 = t50 + 7.9 * t2 - 0.5 * t32;
+    let t52 = s_q4 * t39 - 1.1498 * t24;
+    let t53 = 1.0498 * t27 - 0.5 * t32;
+    let t54 = 0.27 * t36 + t53;
+    let t55 = s_q4 * (1.2498 * t13 - 0.1 * qd[5]) - 0.2 * t24;
+    let t56 = t55 - 0.5 * t35;
+    (
+        [
+            [
+                0.0,
+                t41 + 0.5 * (c_q1 * (t38 - 7.9 * t5) + s_q1 * (t37 - 7.9 * t4)),
+                t42 + 0.5 * (c_q1 * t38 + s_q1 * t37),
+                0.0,
+                t48 - 0.5 * (c_q1 * t46 - s_q1 * (c_q2 * t44 + s_q2 * t45)),
+                0.0,
+            ],
+            [0.0, t41, t42, 0.0, t48, 0.0],
+            [0.0, -0.27 * t40, -0.27 * t15, 0.0, t47, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.27 * s_q4 * t43 - t23 - 0.54 * t13 * t24, 0.0],
+            [
+                0.0,
+                0.27 * (c_q4 * (c_q2 * t7 - t1 * s_q2)),
+                -0.27 * (c_q4 * t9),
+                0.0,
+                0.27 * ((9.81 - qdd[3]) * c_q4 - t15) + t13 * t39 - 0.1 * t19
+                    - 0.6249 * t43,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, -0.1 * t25, 0.0],
+        ],
+        [
+            [
+                t51 - 0.5 * t49,
+                t54 - 0.5 * t49,
+                t53 - 0.5 * (t34 - s_q1 * t33),
+                0.0,
+                t56 - 0.5 * (c_q1 * t35 + 0.54 * s_q1 * (s_q2 * t13 + c_q2 * t29)),
+                t30,
+            ],
+            [t51, t54, t53, 0.0, t56, t30],
+            [t50, 1.0498 * t27 + 0.27 * t36, 1.0498 * t27, 0.0, t55, t30],
+            [0.0, 0.0, 0.0, 0.0, -0.54 * t26, 0.0],
+            [
+                0.27 * c_q4 * (t2 * s_q2 - c_q2 * t28) + t52,
+                t52 - 0.27 * t3 * c_q2 * c_q4,
+                t52,
+                0.0,
+                0.0,
+                0.1 * t12,
+            ],
+            [t30, t30, t30, 0.0, -0.1 * t12, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 1,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 1,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q4 = cos(q[4]);
+    [
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 2.6487 * c_q4, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 147,
+    add: 67,
+    div: 4,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = s_q2 * c_q4;
+    let t1 = 0.135 * t0 + 0.135 * (s_q1 * c_q2 * c_q4 + c_q1 * t0);
+    let t2 = s_q4 * s_q4;
+    let t3 = c_q2 * s_q4;
+    let t4 = s_q1 * s_q2 * s_q4;
+    let t5 = 6.0 - 0.10056559525451786 * t2;
+    let inv0 = 1.0 / t5;
+    let t6 = c_q1 * (0.27 * t3 + 7.9) - 0.27 * t4;
+    let t7 = s_q4 * t1;
+    let t8 = 0.5249 * t2 - 0.1 * c_q4 * c_q4;
+    let t9 = t8 + 0.7;
+    let inv1 = 1.0 / t9;
+    let t10 = 0.27 * t3 + t8;
+    let t11 = t10 - 0.5 * (0.27 * t3 + 5.5);
+    let t12 = t11 + 3.45;
+    let t13 = t11 + 3.45 - 0.135 * (t4 - c_q1 * t3);
+    let t14 = s_q4 * t0;
+    let t15 = t10 + 4.97 - 0.025141398813629465 * t0 * t0 - inv1 * t12 * t12
+        - 0.0025283597372238766 * inv0 * t14 * t14;
+    let inv2 = 1.0 / t15;
+    let t16 = t6 + t10;
+    let t17 = t16 + 9.72 - 0.5 * (t6 + 9.5) - 0.1862325838046627 * t0 * t1
+        - 0.01872859064610279 * inv0 * t7 * t14 - inv1 * t12 * t13;
+    let t18 = t16 + 11.02 - inv1 * t13 * t13 - inv2 * t17 * t17
+        - 1.3795006207752794 * t1 * t1 - 0.13873030108224288 * inv0 * t7 * t7;
+    let inv3 = 1.0 / t18;
+    let t19 = c_q4 * inv1 * t12 - c_q4;
+    let t20 = c_q4 * inv1 * t13 - c_q4 - inv2 * t17 * t19;
+    let t21 = inv3 * t20;
+    let t22 = inv2 * (t19 - t17 * inv3 * t20);
+    let t23 = -inv1 * (c_q4 + t12 * t22 + t13 * inv3 * t20);
+    let t24 = inv0
+        * (-0.05028279762725893 * t14 * t22 - 0.3724651676093254 * t7 * inv3 * t20);
+    let t25 = 0.3724651676093254 * s_q4 * t24 - 0.1862325838046627 * t0 * t22
+        - 1.3795006207752794 * t1 * inv3 * t20;
+    let t26 = -0.1862325838046627 * t0 - 0.01872859064610279 * s_q4 * inv0 * t14;
+    let t27 = -1.3795006207752794 * t1 - 0.13873030108224288 * s_q4 * inv0 * t7
+        - inv2 * t17 * t26;
+    let t28 = inv3 * t27;
+    let t29 = inv2 * (t26 - t17 * inv3 * t27);
+    let t30 = -inv1 * (t12 * t29 + t13 * inv3 * t27);
+    let t31 = inv0
+        * (0.3724651676093254 * (s_q4 - t7 * inv3 * t27)
+            - 0.05028279762725893 * t14 * t29);
+    let t32 = inv0 * (0.05028279762725893 * t14 * inv2 * t17 - 0.3724651676093254 * t7);
+    let t33 = inv3 * t32;
+    let t34 = inv2 * (-0.05028279762725893 * inv0 * t14 - t17 * inv3 * t32);
+    let t35 = -inv1 * (t12 * t34 + t13 * inv3 * t32);
+    let t36 = inv1 * (t12 * inv2 * t17 - t13);
+    let t37 = inv3 * t36;
+    let t38 = -inv2 * (inv1 * t12 + t17 * inv3 * t36);
+    let t39 = -inv2 * t17 * inv3;
+    [
+        [inv3, t39, t37, t33, t28, t21],
+        [t39, inv2 + inv2 * inv2 * t17 * t17 * inv3, t38, t34, t29, t22],
+        [t37, t38, inv1 - inv1 * (t12 * t38 + t13 * inv3 * t36), t35, t30, t23],
+        [
+            t33,
+            t34,
+            t35,
+            inv0
+                - inv0
+                    * (0.05028279762725893 * t14 * t34
+                        + 0.3724651676093254 * t7 * inv3 * t32),
+            t31,
+            t24,
+        ],
+        [
+            t28,
+            t29,
+            t30,
+            t31,
+            0.3724651676093254 * s_q4 * t31 + 1.3795006207752794
+                - 0.1862325838046627 * t0 * t29 - 1.3795006207752794 * t1 * inv3 * t27,
+            t25,
+        ],
+        [t21, t22, t23, t24, t25, 10.0 - c_q4 * (t23 + t22 + inv3 * t20)],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 748,
+    add: 360,
+    div: 7,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = lanes
+        .sin_cos_quad(q[1], q[2], q[4], q[5]);
+    let t0 = qd[0] * c_q1;
+    let t1 = qd[0] * t0;
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] * t2;
+    let t4 = qd[0] + qd[1];
+    let t5 = t4 * t4;
+    let t6 = t4 + qd[2];
+    let t7 = t6 * s_q4;
+    let t8 = t6 * c_q4;
+    let t9 = qd[4] * t8;
+    let t10 = qd[4] * t7;
+    let t11 = t7 * c_q5 - qd[4] * s_q5;
+    let t12 = t7 * s_q5 + qd[4] * c_q5;
+    let t13 = t8 + qd[5];
+    let t14 = s_q4 * c_q4;
+    let t15 = t6 * t14;
+    let t16 = t6 * t15;
+    let t17 = t7 * t7;
+    let t18 = c_q4 * c_q4;
+    let t19 = s_q2 * c_q4;
+    let t20 = 0.135 * t19 + 0.135 * (s_q1 * c_q2 * c_q4 + c_q1 * t19);
+    let t21 = 0.27 * (qd[4] * qd[4] + t17);
+    let t22 = c_q5 * t13;
+    let t23 = s_q5 * t13;
+    let t24 = s_q4 * s_q4;
+    let t25 = c_q2 * s_q4;
+    let t26 = s_q1 * s_q2 * s_q4;
+    let t27 = qd[4] * t14;
+    let t28 = s_q4 * t7;
+    let t29 = s_q4 * qd[4];
+    let t30 = t4 * c_q2;
+    let t31 = c_q4 * qd[4];
+    let t32 = -0.54 * (t8 * t14 + s_q4 * t28);
+    let t33 = -0.54 * c_q2 * t31 - s_q2 * t32;
+    let t34 = c_q2 * t32 - 0.54 * qd[4] * t19;
+    let t35 = c_q1 * t33;
+    let t36 = 0.54 * (s_q2 * t29 - c_q2 * t8);
+    let t37 = t4 * t30;
+    let t38 = t4 * s_q2;
+    let t39 = t4 * t38;
+    let t40 = tau[4] - 0.1 * (t12 * t23 + t11 * t22);
+    let t41 = 0.03724651676093254 * t16 - 0.3724651676093254 * t40;
+    let t42 = 6.0 - 0.10056559525451786 * t24;
+    let inv0 = 1.0 / t42;
+    let t43 = 0.10056559525451786 * t24 - 6.0;
+    let t44 = tau[3] + c_q4 * t21 - s_q4 * t41;
+    let t45 = 6.0 - 0.10056559525451786 * t18 - 0.010113438948895506 * t14 * t14 * inv0;
+    let t46 = -0.10056559525451786 * (t14 + t14 * inv0 * t43);
+    let t47 = 0.6249 * t24 + 0.6;
+    let inv1 = 1.0 / t47;
+    let t48 = s_q4 * (0.1 * (t12 * t22 - t11 * t23) - 1.3498 * t9)
+        + c_q4 * (0.1 * t10 - tau[5]) + tau[2];
+    let t49 = 6.0 - 0.0729 * s_q4 * s_q4 * inv1;
+    let t50 = c_q4 * t41 + 0.5 * t37 * t45 + s_q4 * t21
+        - 0.10056559525451786 * t14 * inv0 * t44;
+    let t51 = 0.54 * t9 + 0.5 * t39 * t49 + 0.27 * s_q4 * inv1 * t48;
+    let t52 = s_q2 * t46;
+    let t53 = c_q2 * t45;
+    let t54 = s_q2 * t49;
+    let t55 = c_q2 * t54 - s_q2 * t53;
+    let t56 = s_q2 * s_q2 * t45 + c_q2 * c_q2 * t49;
+    let t57 = -0.5 * t56 - 4.9;
+    let t58 = 0.25 * t56 + 2.77;
+    let inv2 = 1.0 / t58;
+    let t59 = c_q2 * t51 - s_q2 * t50;
+    let t60 = tau[1] - tau[2] - 0.5 * t59;
+    let t61 = c_q2 * t53 + s_q2 * t54 - 0.25 * t55 * t55 * inv2;
+    let t62 = t55 + 0.5 * t55 * t57 * inv2;
+    let t63 = t56 - t57 * t57 * inv2;
+    let t64 = 0.25
+        * (c_q1 * (c_q1 * t63 - s_q1 * t62) - s_q1 * (c_q1 * t62 - s_q1 * t61)) + 4.55;
+    let inv3 = 1.0 / t64;
+    let t65 = tau[0]
+        + 4.905
+            * (c_q1 * (-0.5 * t52 * t57 * inv2 - t52)
+                - s_q1 * (c_q2 * t46 + 0.25 * t52 * t55 * inv2)) - tau[1]
+        - 0.5
+            * (c_q1 * (t59 + 0.5 * (t1 * t62 + t3 * t63) - t57 * inv2 * t60)
+                - s_q1
+                    * (4.9 * t5 + c_q2 * t50 + s_q2 * t51
+                        + 0.5 * (t1 * t61 + t3 * t62 + t55 * inv2 * t60)));
+    let t66 = 0.5 * (s_q1 * inv3 * t65 - t1);
+    let t67 = -0.5 * (t3 + c_q1 * inv3 * t65);
+    let t68 = inv3 * t65
+        + inv2 * (t60 + 0.5 * t55 * t66 - 4.905 * t52 - t57 * t67 - t58 * inv3 * t65);
+    let t69 = t67 - 0.5 * t68;
+    let t70 = c_q2 * t66;
+    let t71 = s_q2 * t69;
+    let t72 = s_q2 * t66;
+    let t73 = c_q2 * t69;
+    let t74 = t70 - 0.5 * t37 - t71;
+    let t75 = t68 + inv1 * (t48 + 0.27 * s_q4 * (t72 + t73 - 0.5 * t39) - t47 * t68);
+    let t76 = 9.81 - inv0 * (t44 - 9.81 * t43 - 0.10056559525451786 * t14 * t74);
+    let t77 = s_q4 * t75;
+    let t78 = c_q4 * t75 - t10;
+    let t79 = s_q4 * t38;
+    let t80 = 0.1 * t13;
+    let t81 = c_q1 * (0.27 * t25 + 7.9) - 0.27 * t26;
+    let t82 = t8 * t8 - t17;
+    let t83 = t35 - s_q1 * (t34 - 15.8 * t4);
+    let t84 = s_q4 * t20;
+    let t85 = 0.5249 * t24 - 0.1 * t18;
+    let t86 = t85 + 0.7;
+    let inv4 = 1.0 / t86;
+    let t87 = 0.27 * t25 + t85;
+    let t88 = t87 - 0.5 * (0.27 * t25 + 5.5);
+    let t89 = t88 + 3.45;
+    let t90 = t88 + 3.45 - 0.135 * (t26 - c_q1 * t25);
+    let t91 = s_q4 * t19;
+    let t92 = t87 + 4.97 - 0.025141398813629465 * t19 * t19 - inv4 * t89 * t89
+        - 0.0025283597372238766 * inv0 * t91 * t91;
+    let inv5 = 1.0 / t92;
+    let t93 = t81 + t87;
+    let t94 = t93 + 9.72 - 0.5 * (t81 + 9.5) - 0.1862325838046627 * t19 * t20
+        - 0.01872859064610279 * inv0 * t84 * t91 - inv4 * t89 * t90;
+    let t95 = t93 + 11.02 - inv4 * t90 * t90 - inv5 * t94 * t94
+        - 1.3795006207752794 * t20 * t20 - 0.13873030108224288 * inv0 * t84 * t84;
+    let inv6 = 1.0 / t95;
+    let t96 = c_q4 * inv4 * t89 - c_q4;
+    let t97 = c_q4 * inv4 * t90 - c_q4 - inv5 * t94 * t96;
+    let t98 = inv6 * t97;
+    let t99 = inv5 * (t96 - t94 * inv6 * t97);
+    let t100 = -inv4 * (c_q4 + t89 * t99 + t90 * inv6 * t97);
+    let t101 = inv0
+        * (-0.05028279762725893 * t91 * t99 - 0.3724651676093254 * t84 * inv6 * t97);
+    let t102 = 0.3724651676093254 * s_q4 * t101 - 0.1862325838046627 * t19 * t99
+        - 1.3795006207752794 * t20 * inv6 * t97;
+    let t103 = s_q4 * t91;
+    let t104 = -0.1862325838046627 * t19 - 0.01872859064610279 * inv0 * t103;
+    let t105 = s_q4 * t84;
+    let t106 = -1.3795006207752794 * t20 - 0.13873030108224288 * inv0 * t105
+        - inv5 * t94 * t104;
+    let t107 = inv6 * t106;
+    let t108 = inv5 * (t104 - t94 * inv6 * t106);
+    let t109 = -inv4 * (t89 * t108 + t90 * inv6 * t106);
+    let t110 = inv0
+        * (0.3724651676093254 * (s_q4 - t84 * inv6 * t106)
+            - 0.05028279762725893 * t91 * t108);
+    let t111 = inv0
+        * (0.05028279762725893 * t91 * inv5 * t94 - 0.3724651676093254 * t84);
+    let t112 = inv6 * t111;
+    let t113 = inv5 * (-0.05028279762725893 * inv0 * t91 - t94 * inv6 * t111);
+    let t114 = -inv4 * (t89 * t113 + t90 * inv6 * t111);
+    let t115 = inv4 * (t89 * inv5 * t94 - t90);
+    let t116 = inv6 * t115;
+    let t117 = -inv5 * (inv4 * t89 + t94 * inv6 * t115);
+    let t118 = -inv5 * t94 * inv6;
+    let t119 = 0.3724651676093254 * (t40 - 0.27 * (c_q4 * t74 + s_q4 * t76))
+        - 0.03724651676093254 * t16;
+    let t120 = c_q4 * t119 - s_q4 * t21;
+    let t121 = -0.54 * t9 - 0.27 * t77;
+    let t122 = c_q2 * t120 + s_q2 * t121;
+    let t123 = c_q2 * t121 - s_q2 * t120;
+    let t124 = -t67;
+    let t125 = s_q4 * (t70 + s_q2 * t124);
+    let t126 = t66 - 0.5 * t5;
+    let t127 = s_q4 * (c_q2 * t126 - t71);
+    let t128 = -0.54 * t7 * t15 - s_q4 * t119 - c_q4 * (t21 + 0.27 * t82);
+    let t129 = 0.27 * (t10 - t78);
+    let t130 = c_q2 * t129 - s_q2 * t128;
+    let t131 = t9 + t77;
+    let t132 = t73 + s_q2 * t126;
+    let t133 = c_q2 * t124 - t72;
+    let t134 = c_q4 * t133;
+    let t135 = -t132;
+    let t136 = c_q4 * t135;
+    let t137 = t0 + t4;
+    let t138 = 0.1 * t17 + 0.6249 * t82 - t8 * t80 - 0.27 * (c_q4 * t76 - t127);
+    let t139 = 1.1498 * t15 - s_q4 * t80;
+    let t140 = t139 - 0.27 * c_q4 * (t2 * s_q2 - c_q2 * t137);
+    let t141 = 0.27 * c_q4 * t30 + t139;
+    let t142 = t14 * t133;
+    let t143 = 7.9 * t66 + 0.27 * t125;
+    let t144 = 0.05028279762725893 * t19 * t134
+        + 0.005056719474447753 * inv0 * t91 * t142 + t143 - 0.27 * inv4 * t89 * t125;
+    let t145 = t143 + 0.3724651676093254 * t20 * t134
+        + 0.03745718129220558 * inv0 * t84 * t142
+        - 0.5 * (c_q1 * (t122 - 7.9 * t5) + s_q1 * (t123 - 7.9 * t68))
+        - inv5 * t94 * t144 - 0.27 * inv4 * t90 * t125;
+    let t146 = inv5 * (t144 - t94 * inv6 * t145);
+    let t147 = inv4 * (0.27 * t125 - t89 * t146 - t90 * inv6 * t145);
+    let t148 = inv0
+        * (-0.10056559525451786 * t142 - 0.05028279762725893 * t91 * t146
+            - 0.3724651676093254 * t84 * inv6 * t145);
+    let t149 = t14 * t135;
+    let t150 = 0.27 * t127 - 0.5 * t122;
+    let t151 = 0.05028279762725893 * t19 * t136
+        + 0.005056719474447753 * inv0 * t91 * t149 + t150 - 0.27 * inv4 * t89 * t127;
+    let t152 = t150 + 0.3724651676093254 * t20 * t136
+        + 0.03745718129220558 * inv0 * t84 * t149 - 0.5 * (c_q1 * t122 + s_q1 * t123)
+        - inv5 * t94 * t151 - 0.27 * inv4 * t90 * t127;
+    let t153 = inv5 * (t151 - t94 * inv6 * t152);
+    let t154 = inv4 * (0.27 * t127 - t89 * t153 - t90 * inv6 * t152);
+    let t155 = inv0
+        * (-0.10056559525451786 * t149 - 0.05028279762725893 * t91 * t153
+            - 0.3724651676093254 * t84 * inv6 * t152);
+    let t156 = 0.54 * t8 * t15 + t120 + s_q4 * (0.3724651676093254 * t138 - 0.27 * t82);
+    let t157 = c_q4
+        * (0.27 * t132 + qd[4] * t80 + 0.1 * t131 - 1.3498 * t9 - 0.7249 * t77)
+        + s_q4 * (tau[5] + 0.1 * t78 + 0.5249 * t10 - 0.7249 * t78);
+    let t158 = 0.5 * t130 + t157;
+    let t159 = t158 - 0.1862325838046627 * t19 * t138
+        - 0.05028279762725893 * inv0 * t91 * t156 - inv4 * t89 * t157;
+    let t160 = 0.5 * (c_q1 * t130 - s_q1 * (c_q2 * t128 + s_q2 * t129)) + t158
+        - inv4 * t90 * t157 - inv5 * t94 * t159 - 1.3795006207752794 * t20 * t138
+        - 0.3724651676093254 * inv0 * t84 * t156;
+    let t161 = inv5 * (t159 - t94 * inv6 * t160);
+    let t162 = inv4 * (t157 - t89 * t161 - t90 * inv6 * t160);
+    let t163 = inv0
+        * (t156 - 0.05028279762725893 * t91 * t161
+            - 0.3724651676093254 * t84 * inv6 * t160);
+    let t164 = -0.27 * s_q4 * (s_q2 * t137 + t2 * c_q2) - 1.1498 * t27;
+    let t165 = t164 + 0.5 * t33 - 7.9 * t2;
+    let t166 = t165 - inv4 * t89 * t164
+        - t140 * (0.1862325838046627 * t19 + 0.01872859064610279 * inv0 * t103);
+    let t167 = 0.5 * t83 + t165 - inv4 * t90 * t164 - inv5 * t94 * t166
+        - t140 * (1.3795006207752794 * t20 + 0.13873030108224288 * inv0 * t105);
+    let t168 = inv5 * (t166 - t94 * inv6 * t167);
+    let t169 = inv4 * (t164 - t89 * t168 - t90 * inv6 * t167);
+    let t170 = inv0
+        * (0.3724651676093254 * (s_q4 * t140 - t84 * inv6 * t167)
+            - 0.05028279762725893 * t91 * t168);
+    let t171 = -1.1498 * t27 - 0.27 * t79;
+    let t172 = 0.5 * t33 - 1.1498 * t27;
+    let t173 = t172 - 0.27 * t79;
+    let t174 = t173 - inv4 * t89 * t171
+        - t141 * (0.1862325838046627 * t19 + 0.01872859064610279 * inv0 * t103);
+    let t175 = 0.5 * t83 + t173 - inv4 * t90 * t171 - inv5 * t94 * t174
+        - t141 * (1.3795006207752794 * t20 + 0.13873030108224288 * inv0 * t105);
+    let t176 = inv5 * (t174 - t94 * inv6 * t175);
+    let t177 = inv4 * (t171 - t89 * t176 - t90 * inv6 * t175);
+    let t178 = inv0
+        * (0.3724651676093254 * (s_q4 * t141 - t84 * inv6 * t175)
+            - 0.05028279762725893 * t91 * t176);
+    let t179 = t172 + 1.1498 * t27 * inv4 * t89
+        - t139 * (0.1862325838046627 * t19 + 0.01872859064610279 * inv0 * t103);
+    let t180 = 0.5 * (t35 - s_q1 * t34) + t172 + 1.1498 * t27 * inv4 * t90
+        - inv5 * t94 * t179
+        - t139 * (1.3795006207752794 * t20 + 0.13873030108224288 * inv0 * t105);
+    let t181 = inv5 * (t179 - t94 * inv6 * t180);
+    let t182 = inv4 * (-1.1498 * t27 - t89 * t181 - t90 * inv6 * t180);
+    let t183 = inv0
+        * (0.3724651676093254 * (s_q4 * t139 - t84 * inv6 * t180)
+            - 0.05028279762725893 * t91 * t181);
+    let t184 = 0.1 * t15 - s_q4 * (1.2498 * t8 - 0.1 * qd[5]);
+    let t185 = 0.5 * t36 + t184;
+    let t186 = t185 - 0.027152710718719823 * t31 * inv0 * t91 - inv4 * t89 * t184;
+    let t187 = 0.5 * (c_q1 * t36 + 0.54 * s_q1 * (t6 * t19 + c_q2 * t29)) + t185
+        - inv4 * t90 * t184 - inv5 * t94 * t186 - 0.20113119050903572 * t31 * inv0 * t84;
+    let t188 = inv5 * (t186 - t94 * inv6 * t187);
+    let t189 = inv4 * (t184 - t89 * t188 - t90 * inv6 * t187);
+    let t190 = inv0
+        * (0.54 * t31 - 0.05028279762725893 * t91 * t188
+            - 0.3724651676093254 * t84 * inv6 * t187);
+    let t191 = 0.1 * (t29 - t29 * inv4 * t89) + 0.01862325838046627 * t6 * t91
+        + 0.0018728590646102789 * t7 * inv0 * t103;
+    let t192 = 0.1 * (t29 - t29 * inv4 * t90) + 0.13795006207752794 * t6 * t84
+        + 0.013873030108224289 * t7 * inv0 * t105 - inv5 * t94 * t191;
+    let t193 = inv5 * (t191 - t94 * inv6 * t192);
+    let t194 = inv4 * (0.1 * t29 - t89 * t193 - t90 * inv6 * t192);
+    let t195 = inv0
+        * (-0.03724651676093254 * t28 - 0.05028279762725893 * t91 * t193
+            - 0.3724651676093254 * t84 * inv6 * t192);
+    (
+        [
+            [0.0, inv6 * t145, inv6 * t152, 0.0, inv6 * t160, 0.0],
+            [0.0, t146, t153, 0.0, t161, 0.0],
+            [0.0, t147, t154, 0.0, t162, 0.0],
+            [0.0, t148, t155, 0.0, t163, 0.0],
+            [
+                0.0,
+                0.3724651676093254 * (s_q4 * t148 - t134)
+                    - 0.1862325838046627 * t19 * t146
+                    - 1.3795006207752794 * t20 * inv6 * t145,
+                0.3724651676093254 * (s_q4 * t155 - t136)
+                    - 0.1862325838046627 * t19 * t153
+                    - 1.3795006207752794 * t20 * inv6 * t152,
+                0.0,
+                1.3795006207752794 * (t138 - t20 * inv6 * t160)
+                    + 0.3724651676093254 * s_q4 * t163 - 0.1862325838046627 * t19 * t161,
+                0.0,
+            ],
+            [
+                0.0,
+                -c_q4 * (t147 + t146 + inv6 * t145),
+                -c_q4 * (t154 + t153 + inv6 * t152),
+                0.0,
+                t131 - c_q4 * (t162 + t161 + inv6 * t160),
+                0.0,
+            ],
+        ],
+        [
+            [inv6 * t167, inv6 * t175, inv6 * t180, 0.0, inv6 * t187, inv6 * t192],
+            [t168, t176, t181, 0.0, t188, t193],
+            [t169, t177, t182, 0.0, t189, t194],
+            [t170, t178, t183, 0.0, t190, t195],
+            [
+                1.3795006207752794 * (t140 - t20 * inv6 * t167)
+                    + 0.3724651676093254 * s_q4 * t170 - 0.1862325838046627 * t19 * t168,
+                1.3795006207752794 * (t141 - t20 * inv6 * t175)
+                    + 0.3724651676093254 * s_q4 * t178 - 0.1862325838046627 * t19 * t176,
+                1.3795006207752794 * (t139 - t20 * inv6 * t180)
+                    + 0.3724651676093254 * s_q4 * t183 - 0.1862325838046627 * t19 * t181,
+                0.0,
+                0.3724651676093254 * s_q4 * t190 - 0.1862325838046627 * t19 * t188
+                    - 1.3795006207752794 * t20 * inv6 * t187,
+                0.3724651676093254 * s_q4 * t195 - 0.13795006207752794 * t7
+                    - 0.1862325838046627 * t19 * t193
+                    - 1.3795006207752794 * t20 * inv6 * t192,
+            ],
+            [
+                t29 - c_q4 * (t169 + t168 + inv6 * t167),
+                t29 - c_q4 * (t177 + t176 + inv6 * t175),
+                t29 - c_q4 * (t182 + t181 + inv6 * t180),
+                0.0,
+                t7 - c_q4 * (t189 + t188 + inv6 * t187),
+                -c_q4 * (t194 + t193 + inv6 * t192),
+            ],
+        ],
+        [
+            [inv6, t118, t116, t112, t107, t98],
+            [t118, inv5 + inv5 * inv5 * t94 * t94 * inv6, t117, t113, t108, t99],
+            [
+                t116,
+                t117,
+                inv4 - inv4 * (t89 * t117 + t90 * inv6 * t115),
+                t114,
+                t109,
+                t100,
+            ],
+            [
+                t112,
+                t113,
+                t114,
+                inv0
+                    - inv0
+                        * (0.05028279762725893 * t91 * t113
+                            + 0.3724651676093254 * t84 * inv6 * t111),
+                t110,
+                t101,
+            ],
+            [
+                t107,
+                t108,
+                t109,
+                t110,
+                0.3724651676093254 * s_q4 * t110 + 1.3795006207752794
+                    - 0.1862325838046627 * t19 * t108
+                    - 1.3795006207752794 * t20 * inv6 * t106,
+                t102,
+            ],
+            [t98, t99, t100, t101, t102, 10.0 - c_q4 * (t100 + t99 + inv6 * t97)],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
+trait Lanes: Copy {
+    /// The sines and cosines of `a`, `b`, `c` and `d`.
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+}
+/// The build's own routines: the module's helpers.
+#[derive(Clone, Copy)]
+struct BuildLanes;
+impl Lanes for BuildLanes {
+    #[inline(always)]
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+        sin_cos_quad(a, b, c, d)
+    }
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    impl super::Lanes for Avx2 {
+        #[inline(always)]
+        fn sin_cos_quad(
+            self,
+            a: super::Real,
+            b: super::Real,
+            c: super::Real,
+            d: super::Real,
+        ) -> [(super::Real, super::Real); 4] {
+            unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+        }
+    }
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
@@ -1182,7 +2030,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 /// The processor must run AVX2 and the operating system save its
 /// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
 /// touch no memory.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
 #[target_feature(enable = "avx,avx2")]
 #[inline]
@@ -1301,7 +2149,7 @@ pub unsafe fn sin_cos_quad_avx2(
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {

@@ -15,14 +15,21 @@
 //!
 //! Parameters are read at run time from `Params`.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `theta1`, `theta2`, `theta3`.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 19 | 5 | 1 | 0 | 0 | 0 |
+//! | `derived` | 20 | 5 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 42 | 23 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 13 | 9 | 0 | 0 | 2 | 2 |
 //! | `bias` | 35 | 13 | 0 | 0 | 3 | 3 |
@@ -37,6 +44,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 81 | 43 | 0 | 0 | 3 | 3 |
+//! | `gravity_derivatives` | 7 | 4 | 0 | 0 | 3 | 0 |
+//! | `mass_matrix_inverse` | 35 | 20 | 2 | 0 | 2 | 2 |
+//! | `forward_dynamics_derivatives` | 266 | 143 | 4 | 0 | 3 | 3 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -87,6 +98,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -179,6 +194,8 @@ pub struct Derived {
     pub k15: Real,
     /// Parameter group 16.
     pub k16: Real,
+    /// Parameter group 17.
+    pub k17: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -210,12 +227,13 @@ impl Params {
             k14: p.l * p.g,
             k15: inv0,
             k16: p.m * p.g,
+            k17: t1 * inv0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 19,
+    mul: 20,
     add: 5,
     div: 1,
     sqrt: 0,
@@ -849,6 +867,481 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 81,
+    add: 43,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = p.l * qd[0];
+    let t3 = t0 - qd[0] * t2;
+    let t4 = t1 + p.l * qdd[0];
+    let t5 = c_q1 * t4 - s_q1 * t3;
+    let t6 = qd[0] + qd[1];
+    let t7 = qdd[0] + qdd[1];
+    let t8 = p.l * t6;
+    let t9 = -c_q1 * t3 - s_q1 * t4;
+    let t10 = t6 + qd[2];
+    let t11 = -t1 * s_q1 - t0 * c_q1;
+    let t12 = t10 * d.k3;
+    let t13 = s_q2 * t10;
+    let t14 = (t7 + qdd[2]) * d.k3;
+    let t15 = t6 * d.k3;
+    let t16 = c_q2 * t12;
+    let t17 = -0.5 * (t10 * t16 + s_q2 * t14);
+    let t18 = 0.5 * (t12 * t13 - c_q2 * t14);
+    let t19 = (2.0 * s_q1 * t2 * c_q2 + 2.0 * s_q2 * (t8 + c_q1 * t2)) * d.k3;
+    let t20 = t13 * d.k5;
+    let t21 = c_q1 * s_q2 * t12;
+    let t22 = 3.0 * qd[0] * s_q1 * d.k5 + 0.5 * t19;
+    let t23 = p.l * (s_q1 * (-3.0 * t15 - t16) - t21) - t20;
+    let t24 = t6 * s_q2 * d.k5;
+    let t25 = (c_q2 * t11 - s_q2 * (t1 * c_q1 - t0 * s_q1)) * d.k3;
+    let t26 = 1.5 * t11 * d.k3 + 0.5 * t25;
+    let t27 = (c_q2 * t9 - t5 * s_q2) * d.k3;
+    let t28 = 1.5 * t9 * d.k3 + 0.5 * t27;
+    let t29 = (c_q2 * (t6 * t8 + t9) - s_q2 * (t5 + p.l * t7)) * d.k3;
+    let t30 = 0.5 * t29 + p.l * t17;
+    (
+        [
+            [
+                t26 - 2.5 * s_q0 * d.k0,
+                p.l * (c_q1 * (t17 - 1.5 * t6 * t15) - s_q1 * (1.5 * t7 * d.k3 - t18))
+                    + t28,
+                p.l * (s_q1 * t18 + c_q1 * t17) + t30,
+            ],
+            [t26, t28, t30],
+            [0.5 * t25, 0.5 * t27, 0.5 * t29],
+        ],
+        [
+            [t22 + t23, t23 + t24, -p.l * (t21 + s_q1 * t16) - t20],
+            [t22 - t20, t24 - t20, -t20],
+            [0.5 * t19, t24, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 7,
+    add: 4,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = sin(t0);
+    let t2 = sin(q[2] + t0);
+    let t3 = t2 * d.k0;
+    let t4 = -1.5 * t1 * d.k0 - 0.5 * t3;
+    let t5 = -0.5 * t3;
+    [[t4 - 2.5 * s_q0 * d.k0, t4, t5], [t4, t4, t5], [t5, t5, t5]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 35,
+    add: 20,
+    div: 2,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let t0 = c_q2 * d.k5;
+    let t1 = s_q1 * s_q2 * d.k3;
+    let t2 = c_q2 * d.k3;
+    let t3 = p.l * (c_q1 * (0.5 * t2 + d.k6) - 0.5 * t1);
+    let t4 = d.k4 + 0.5 * t0;
+    let t5 = 0.5 * p.l * (c_q1 * t2 - t1) + t4;
+    let t6 = t5 * d.k15;
+    let t7 = t4 * d.k15;
+    let t8 = t0 + d.k8;
+    let t9 = t8 - t4 * t7;
+    let inv0 = 1.0 / t9;
+    let t10 = t3 + t8 - t5 * t7;
+    let t11 = t0 + d.k7 + 2.0 * t3 - t5 * t6 - inv0 * t10 * t10;
+    let inv1 = 1.0 / t11;
+    let t12 = -inv0 * t10 * inv1;
+    let t13 = t7 * inv0 * t10 - t6;
+    let t14 = inv1 * t13;
+    let t15 = -inv0 * (t7 + t10 * inv1 * t13);
+    [
+        [inv1, t12, t14],
+        [t12, inv0 + inv0 * inv0 * t10 * t10 * inv1, t15],
+        [t14, t15, d.k15 - t7 * t15 - t6 * inv1 * t13],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 266,
+    add: 143,
+    div: 4,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = p.l * qd[0];
+    let t3 = qd[0] * t2;
+    let t4 = t0 - t3;
+    let t5 = s_q1 * t4;
+    let t6 = qd[0] + qd[1];
+    let t7 = p.l * t6;
+    let t8 = t6 + qd[2];
+    let t9 = t0 * s_q1;
+    let t10 = t0 * c_q1;
+    let t11 = 2.0 * s_q1 * t2 * c_q2 + 2.0 * s_q2 * (t7 + c_q1 * t2);
+    let t12 = c_q1 * t3;
+    let t13 = s_q1 * t3;
+    let t14 = t6 * s_q2;
+    let t15 = p.m * c_q2;
+    let t16 = -t1 * s_q1 - t10;
+    let t17 = c_q2 * t16 - s_q2 * (t1 * c_q1 - t9);
+    let t18 = s_q2 * t8;
+    let t19 = t8 * d.k3;
+    let t20 = t6 * d.k3;
+    let t21 = t6 * t20;
+    let t22 = c_q2 * d.k3;
+    let t23 = t8 * t22;
+    let t24 = c_q2 * d.k5;
+    let t25 = s_q2 * d.k3;
+    let t26 = s_q1 * t25;
+    let t27 = p.l * (c_q1 * (0.5 * t22 + d.k6) - 0.5 * t26);
+    let t28 = d.k4 + 0.5 * t24;
+    let t29 = 0.5 * p.l * (c_q1 * t22 - t26) + t28;
+    let t30 = s_q2 * d.k9;
+    let t31 = s_q2 * t15 - c_q2 * t30;
+    let t32 = p.m * s_q2 * s_q2 + c_q2 * c_q2 * d.k9;
+    let t33 = d.k4 + t32 * d.k10;
+    let inv0 = 1.0 / t33;
+    let t34 = p.m + c_q2 * t15 + s_q2 * t30 - t31 * t31 * d.k10 * inv0;
+    let t35 = p.l * t32 + d.k11;
+    let t36 = p.l * t31;
+    let t37 = t31 - inv0 * t35 * t36;
+    let t38 = s_q1 * t34 + c_q1 * t37;
+    let t39 = p.m + t32 - inv0 * t35 * t35;
+    let t40 = s_q1 * t37 + c_q1 * t39;
+    let t41 = s_q1 * t38 + c_q1 * t40;
+    let t42 = d.k4 + d.k10 * t41;
+    let inv1 = 1.0 / t42;
+    let t43 = 0.5 * t8 * t19 + t6 * t6 * t22;
+    let t44 = -0.5 * tau[2] * d.k13 - t6 * t14 * d.k12;
+    let t45 = s_q2 * t43 + c_q2 * t44;
+    let t46 = p.l * t45 + tau[1] - tau[2];
+    let t47 = tau[0]
+        + p.l
+            * (s_q1
+                * (0.5 * t21 + c_q2 * t43 + t12 * t34 - s_q2 * t44 - t13 * t37
+                    - inv0 * t36 * t46)
+                + c_q1 * (t45 + t12 * t37 - t13 * t39 - inv0 * t35 * t46)) - tau[1]
+        - s_q0 * (c_q1 * t38 - s_q1 * t40) * d.k14 - t1 * (d.k11 + p.l * t41);
+    let t48 = t1 + p.l * inv1 * t47;
+    let t49 = s_q1 * t48;
+    let t50 = t10 + t49 - t12;
+    let t51 = c_q1 * t48;
+    let t52 = t13 - t9;
+    let t53 = inv1 * t47
+        + inv0 * (t46 - t36 * t50 - t35 * (t51 + t52) - t33 * inv1 * t47);
+    let t54 = t51 + p.l * t53;
+    let t55 = t18 * d.k5;
+    let t56 = c_q1 * d.k3 * t18;
+    let t57 = t14 * d.k5;
+    let t58 = t29 * d.k15;
+    let t59 = t28 * d.k15;
+    let t60 = t24 + d.k8;
+    let t61 = t60 - t28 * t59;
+    let inv2 = 1.0 / t61;
+    let t62 = t27 + t60 - t29 * t59;
+    let t63 = t24 + d.k7 + 2.0 * t27 - t29 * t58 - inv2 * t62 * t62;
+    let inv3 = 1.0 / t63;
+    let t64 = -inv2 * t62 * inv3;
+    let t65 = t59 * inv2 * t62 - t58;
+    let t66 = inv3 * t65;
+    let t67 = -inv2 * (t59 + t62 * inv3 * t65);
+    let t68 = t29 * d.k13;
+    let t69 = t28 * d.k13;
+    let t70 = d.k3 * (-1.5 * t16 - 0.5 * t17);
+    let t71 = 0.5 * t17 * t69 + t70;
+    let t72 = 2.5 * s_q0 * d.k0 + 0.5 * t17 * t68 + t70 - inv2 * t62 * t71;
+    let t73 = -c_q1 * t4 - t49;
+    let t74 = c_q2 * t73 - s_q2 * (t51 - t5);
+    let t75 = t53
+        + (tau[2] - d.k4 * t53
+            - 0.5 * d.k3 * (t7 * t14 + c_q2 * (t52 + t54) - s_q2 * t50)) * d.k15;
+    let t76 = -0.5 * (t8 * t23 + t25 * t75);
+    let t77 = 0.5 * (t18 * t19 - t22 * t75);
+    let t78 = d.k3 * (-1.5 * t73 - 0.5 * t74);
+    let t79 = 0.5 * t69 * t74 + t78;
+    let t80 = t78 + 0.5 * t68 * t74
+        - p.l * (c_q1 * (t76 - 1.5 * t21) - s_q1 * (1.5 * d.k3 * t53 - t77))
+        - inv2 * t62 * t79;
+    let t81 = c_q2 * (t6 * t7 + t73) - s_q2 * (t54 - t5);
+    let t82 = -0.5 * d.k3 * t81 - p.l * t76;
+    let t83 = 0.5 * t69 * t81 + t82;
+    let t84 = t82 + 0.5 * t68 * t81 - p.l * (s_q1 * t77 + c_q1 * t76) - inv2 * t62 * t83;
+    let t85 = inv2 * (t71 - t62 * inv3 * t72);
+    let t86 = inv2 * (t79 - t62 * inv3 * t80);
+    let t87 = inv2 * (t83 - t62 * inv3 * t84);
+    let t88 = -3.0 * qd[0] * s_q1 * d.k5 - 0.5 * t11 * d.k3;
+    let t89 = t55 + t88 + 0.5 * t11 * t69;
+    let t90 = t55 - p.l * (s_q1 * (-3.0 * t20 - t23) - t56);
+    let t91 = 0.5 * t11 * t68 + t88 + t90 - inv2 * t62 * t89;
+    let t92 = t14 * d.k17;
+    let t93 = t55 + t28 * t92 - t57;
+    let t94 = t90 + t29 * t92 - t57 - inv2 * t62 * t93;
+    let t95 = t55 + p.l * (t56 + s_q1 * t23) - t55 * inv2 * t62;
+    let t96 = inv2 * (t89 - t62 * inv3 * t91);
+    let t97 = inv2 * (t93 - t62 * inv3 * t94);
+    let t98 = inv2 * (t55 - t62 * inv3 * t95);
+    (
+        [
+            [inv3 * t72, inv3 * t80, inv3 * t84],
+            [t85, t86, t87],
+            [
+                -0.5 * t17 * d.k13 - t59 * t85 - t58 * inv3 * t72,
+                -0.5 * d.k13 * t74 - t59 * t86 - t58 * inv3 * t80,
+                -0.5 * d.k13 * t81 - t59 * t87 - t58 * inv3 * t84,
+            ],
+        ],
+        [
+            [inv3 * t91, inv3 * t94, inv3 * t95],
+            [t96, t97, t98],
+            [
+                -0.5 * t11 * d.k13 - t59 * t96 - t58 * inv3 * t91,
+                -t92 - t59 * t97 - t58 * inv3 * t94,
+                -t59 * t98 - t58 * inv3 * t95,
+            ],
+        ],
+        [
+            [inv3, t64, t66],
+            [t64, inv2 + inv2 * inv2 * t62 * t62 * inv3, t67],
+            [t66, t67, d.k15 - t59 * t67 - t58 * inv3 * t65],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

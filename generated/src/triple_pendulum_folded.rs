@@ -15,8 +15,15 @@
 //!
 //! Parameter values are folded into constants (`--fold`); `Params` is empty.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `theta1`, `theta2`, `theta3`.
 //!
@@ -37,6 +44,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 60 | 41 | 0 | 0 | 3 | 3 |
+//! | `gravity_derivatives` | 2 | 5 | 0 | 0 | 3 | 0 |
+//! | `mass_matrix_inverse` | 35 | 21 | 2 | 0 | 2 | 2 |
+//! | `forward_dynamics_derivatives` | 230 | 130 | 4 | 0 | 3 | 3 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -87,6 +98,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -720,6 +735,448 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 60,
+    add: 41,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = s_q0 - 2.0 * qd[0] * qd[0];
+    let t1 = c_q0 + 2.0 * qdd[0];
+    let t2 = c_q1 * t1 - s_q1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let t5 = t3 * t3;
+    let t6 = -c_q1 * t0 - s_q1 * t1;
+    let t7 = t3 + qd[2];
+    let t8 = t4 + qdd[2];
+    let t9 = c_q2 * t7;
+    let t10 = t7 * t9 + s_q2 * t8;
+    let t11 = s_q2 * t7;
+    let t12 = t7 * t11 - c_q2 * t8;
+    let t13 = qd[0] * s_q1;
+    let t14 = c_q1 * t11;
+    let t15 = s_q1 * (-6.0 * t3 - 2.0 * t9) - 2.0 * t14;
+    let t16 = 4.0 * c_q2 * t13 + 4.0 * s_q2 * (t3 + qd[0] * c_q1);
+    let t17 = t16 + 12.0 * t13 - 4.0 * t11;
+    let t18 = t3 * s_q2;
+    let t19 = 4.0 * (t18 - t11);
+    let t20 = -c_q0 * s_q1 - s_q0 * c_q1;
+    let t21 = c_q2 * t20 - s_q2 * (c_q0 * c_q1 - s_q0 * s_q1);
+    let t22 = c_q2 * t6 - t2 * s_q2;
+    let t23 = -c_q2 * (-2.0 * t5 - t6) - s_q2 * (t2 + 2.0 * t4);
+    let t24 = t23 - 2.0 * t10;
+    let t25 = 3.0 * t20 + t21;
+    let t26 = 3.0 * t6 + t22;
+    (
+        [
+            [
+                t25 - 5.0 * s_q0,
+                t26 - 2.0 * (c_q1 * (t10 + 3.0 * t5) + s_q1 * (3.0 * t4 - t12)),
+                2.0 * (s_q1 * t12 - c_q1 * t10) + t24,
+            ],
+            [t25, t26, t24],
+            [t21, t22, t23],
+        ],
+        [
+            [2.0 * t15 + t17, 2.0 * t15 + t19, -4.0 * (t14 + s_q1 * t9) - 4.0 * t11],
+            [t17, t19, -4.0 * t11],
+            [t16, 4.0 * t18, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 2,
+    add: 5,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 0,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q0 = sin(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = sin(t0);
+    let t2 = sin(q[2] + t0);
+    let t3 = -t2;
+    let t4 = -3.0 * t1 - t2;
+    [[t4 - 5.0 * s_q0, t4, t3], [t4, t4, t3], [t3, t3, t3]]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 35,
+    add: 21,
+    div: 2,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let t0 = s_q1 * s_q2;
+    let t1 = 2.0 * c_q2 + 2.0;
+    let t2 = 2.0 * (c_q2 + c_q1 * c_q2 - t0) + 2.0;
+    let t3 = c_q1 * (c_q2 + 3.0) - t0;
+    let t4 = 4.0 * c_q2 + 8.0 - 0.5 * t1 * t1;
+    let inv0 = 1.0 / t4;
+    let t5 = 4.0 * c_q2 + 2.0 * t3 + 8.0 - 0.5 * t1 * t2;
+    let t6 = 4.0 * (c_q2 + t3) + 18.0 - 0.5 * t2 * t2 - inv0 * t5 * t5;
+    let inv1 = 1.0 / t6;
+    let t7 = 0.5 * (t1 * inv0 * t5 - t2);
+    let t8 = inv1 * t7;
+    let t9 = inv0 * (-0.5 * t1 - t5 * inv1 * t7);
+    let t10 = -inv0 * t5 * inv1;
+    [
+        [inv1, t10, t8],
+        [t10, inv0 + inv0 * inv0 * t5 * t5 * inv1, t9],
+        [t8, t9, 0.5 - 0.5 * (t1 * t9 + t2 * inv1 * t7)],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 230,
+    add: 130,
+    div: 4,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = s_q0 - 2.0 * qd[0] * qd[0];
+    let t1 = s_q1 * t0;
+    let t2 = qd[0] + qd[1];
+    let t3 = t2 * t2;
+    let t4 = t2 + qd[2];
+    let t5 = s_q1 * s_q2;
+    let t6 = s_q2 * c_q2;
+    let t7 = 2.0 * c_q2 + 2.0;
+    let t8 = 2.0 * (c_q2 + c_q1 * c_q2 - t5) + 2.0;
+    let t9 = s_q0 * s_q1;
+    let t10 = s_q0 * c_q1;
+    let t11 = c_q2 * t4;
+    let t12 = t4 * t11;
+    let t13 = s_q2 * t4;
+    let t14 = t4 * t13;
+    let t15 = c_q1 * (c_q2 + 3.0) - t5;
+    let t16 = qd[0] * c_q1;
+    let t17 = qd[0] * s_q1;
+    let t18 = c_q1 * t13;
+    let t19 = s_q1 * (-6.0 * t2 - 2.0 * t11) - 2.0 * t18;
+    let t20 = t2 * s_q2;
+    let t21 = c_q0 * s_q1 + t10;
+    let t22 = qd[0] * t16;
+    let t23 = qd[0] * t17;
+    let t24 = c_q2 * c_q2;
+    let t25 = t2 * t20 - 0.5 * tau[2];
+    let t26 = 3.0 - t24;
+    let t27 = 6.0 - 2.0 * t24;
+    let inv0 = 1.0 / t27;
+    let t28 = t14 + c_q2 * t25;
+    let t29 = 2.0 * t28 + tau[1] - tau[2];
+    let t30 = -0.5 * s_q2 * s_q2 - t6 * t6 * inv0;
+    let t31 = t6 * (0.5 - t26 * inv0);
+    let t32 = -0.5 * t24 - t26 * t26 * inv0;
+    let t33 = 3.0 * t3 + t12;
+    let t34 = s_q1 * t30 + c_q1 * t31;
+    let t35 = s_q1 * t31 + c_q1 * t32;
+    let t36 = s_q1 * t34 + c_q1 * t35;
+    let t37 = 4.0 * t36 + 10.0;
+    let inv1 = 1.0 / t37;
+    let t38 = tau[0]
+        + 2.0
+            * (s_q1
+                * (t33 + 2.0 * (t22 * t30 - t23 * t31) - s_q2 * t25 - t6 * inv0 * t29)
+                + c_q1 * (t28 + 2.0 * (t22 * t31 - t23 * t32) - t26 * inv0 * t29)
+                - s_q0 * (c_q1 * t34 - s_q1 * t35)) - tau[1] - c_q0 * (2.0 * t36 + 5.0);
+    let t39 = inv1 * t38;
+    let t40 = c_q0 + 2.0 * t39;
+    let t41 = s_q1 * t40;
+    let t42 = c_q1 * t40;
+    let t43 = t10 + t41 - 2.0 * t22;
+    let t44 = 2.0 * t23 - t9;
+    let t45 = t39 + inv0 * (t29 - t6 * t43 - t26 * (t42 + t44) - t27 * inv1 * t38);
+    let t46 = t42 + 2.0 * t45;
+    let t47 = 0.5 * (s_q2 * t43 - 2.0 * t25 - c_q2 * (t44 + t46));
+    let t48 = 4.0 * c_q2 + 8.0 - 0.5 * t7 * t7;
+    let inv2 = 1.0 / t48;
+    let t49 = 4.0 * c_q2 + 2.0 * t15 + 8.0 - 0.5 * t7 * t8;
+    let t50 = 4.0 * (c_q2 + t15) + 18.0 - 0.5 * t8 * t8 - inv2 * t49 * t49;
+    let inv3 = 1.0 / t50;
+    let t51 = 0.5 * (t7 * inv2 * t49 - t8);
+    let t52 = inv3 * t51;
+    let t53 = inv2 * (-0.5 * t7 - t49 * inv3 * t51);
+    let t54 = -inv2 * t49 * inv3;
+    let t55 = s_q2 * t47;
+    let t56 = t14 - c_q2 * t47;
+    let t57 = c_q1 * t0 + t41;
+    let t58 = t12 + t55;
+    let t59 = s_q2 * (c_q0 * c_q1 - t9) + c_q2 * t21;
+    let t60 = s_q2 * (t42 - t1) + c_q2 * t57;
+    let t61 = c_q2 * (t57 - 2.0 * t3) + s_q2 * (t46 - t1);
+    let t62 = -4.0 * s_q2 * (t2 + t16) - 4.0 * c_q2 * t17;
+    let t63 = t59 + 3.0 * t21;
+    let t64 = t63 - 0.5 * t7 * t59;
+    let t65 = 5.0 * s_q0 + t63 - inv2 * t49 * t64 - 0.5 * t8 * t59;
+    let t66 = inv2 * (t64 - t49 * inv3 * t65);
+    let t67 = t60 + 3.0 * t57;
+    let t68 = t67 - 0.5 * t7 * t60;
+    let t69 = t67 + 2.0 * (c_q1 * (t33 + t55) + s_q1 * (3.0 * t45 - t56))
+        - inv2 * t49 * t68 - 0.5 * t8 * t60;
+    let t70 = inv2 * (t68 - t49 * inv3 * t69);
+    let t71 = t61 + 2.0 * t58;
+    let t72 = t71 - 0.5 * t7 * t61;
+    let t73 = t71 - 2.0 * (s_q1 * t56 - c_q1 * t58) - inv2 * t49 * t72 - 0.5 * t8 * t61;
+    let t74 = inv2 * (t72 - t49 * inv3 * t73);
+    let t75 = t62 + 4.0 * t13 - 12.0 * t17;
+    let t76 = t75 - 0.5 * t7 * t62;
+    let t77 = t75 - 2.0 * t19 - inv2 * t49 * t76 - 0.5 * t8 * t62;
+    let t78 = inv2 * (t76 - t49 * inv3 * t77);
+    let t79 = 4.0 * (t13 - t20);
+    let t80 = 2.0 * t7 * t20 + t79;
+    let t81 = 2.0 * (t8 * t20 - t19) + t79 - inv2 * t49 * t80;
+    let t82 = inv2 * (t80 - t49 * inv3 * t81);
+    let t83 = 4.0 * (t13 - t13 * inv2 * t49) + 4.0 * (t18 + s_q1 * t11);
+    let t84 = inv2 * (4.0 * t13 - t49 * inv3 * t83);
+    (
+        [
+            [inv3 * t65, inv3 * t69, inv3 * t73],
+            [t66, t70, t74],
+            [
+                0.5 * (t59 - t7 * t66 - t8 * inv3 * t65),
+                0.5 * (t60 - t7 * t70 - t8 * inv3 * t69),
+                0.5 * (t61 - t7 * t74 - t8 * inv3 * t73),
+            ],
+        ],
+        [
+            [inv3 * t77, inv3 * t81, inv3 * t83],
+            [t78, t82, t84],
+            [
+                0.5 * (t62 - t7 * t78 - t8 * inv3 * t77),
+                -2.0 * t20 - 0.5 * (t7 * t82 + t8 * inv3 * t81),
+                -0.5 * (t7 * t84 + t8 * inv3 * t83),
+            ],
+        ],
+        [
+            [inv3, t54, t52],
+            [t54, inv2 + inv2 * inv2 * t49 * t49 * inv3, t53],
+            [t52, t53, 0.5 - 0.5 * (t7 * t53 + t8 * inv3 * t51)],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

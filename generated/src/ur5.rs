@@ -19,6 +19,11 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `shoulder_pan_joint`, `shoulder_lift_joint`, `elbow_joint`, `wrist_1_joint`, `wrist_2_joint`, `wrist_3_joint`.
 //!
@@ -39,6 +44,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 762 | 534 | 0 | 0 | 8 | 8 |
+//! | `gravity_derivatives` | 7 | 4 | 0 | 0 | 2 | 1 |
+//! | `mass_matrix_inverse` | 215 | 113 | 5 | 0 | 5 | 5 |
+//! | `forward_dynamics_derivatives` | 1834 | 1173 | 9 | 0 | 8 | 8 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -110,6 +119,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1905,6 +1918,1706 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 762,
+    add: 534,
+    div: 0,
+    sqrt: 0,
+    sin: 8,
+    cos: 8,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[0] * c_q1;
+    let t2 = qd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qdd[0] * s_q1;
+    let t5 = p.g * s_q1;
+    let t6 = qd[1] * t2;
+    let t7 = qd[1] * t1;
+    let t8 = t6 - t3;
+    let t9 = t4 + t7;
+    let t10 = t1 * t2;
+    let t11 = t1 * t1;
+    let t12 = qd[1] + qd[2];
+    let t13 = qdd[1] + qdd[2];
+    let t14 = qd[3] + t12;
+    let t15 = t13 + qdd[3];
+    let t16 = 1.77012693841 * qd[1] - 0.19371331275 * t2;
+    let t17 = 0.19371331275 * qd[1] + 1.75501953841 * t2;
+    let t18 = t2 * t2;
+    let t19 = qdd[1] + t10;
+    let t20 = -2.0 * t7 - t4;
+    let t21 = qd[1] * qd[1] + t11;
+    let t22 = 0.01615 * t4 - p.g * c_q1;
+    let t23 = 0.425 * t19 + t22;
+    let t24 = 0.425 * (t3 - 2.0 * t6) + 0.1197 * (t11 + t18) - 0.13585 * t0;
+    let t25 = 0.01615 * t3 + t5;
+    let t26 = 0.425 * t21 + t25;
+    let t27 = s_q1 * t1;
+    let t28 = c_q1 * t1;
+    let t29 = qd[1] * s_q1;
+    let t30 = s_q1 * t2;
+    let t31 = 0.2394 * (t28 + t30) - 0.2717 * qd[0] - 0.85 * t29;
+    let t32 = qd[1] * c_q1;
+    let t33 = c_q3 * t14;
+    let t34 = 0.03556947 * s_q3 * t14 - 3.19751855 * t12;
+    let t35 = s_q2 * t34 - 0.03556947 * c_q2 * t33;
+    let t36 = s_q1 * t35;
+    let t37 = 0.03556947 * s_q2 * t33 + c_q2 * t34;
+    let t38 = qd[5] * c_q5;
+    let t39 = qd[1] * s_q2;
+    let t40 = -0.85 * s_q3 * t39 - c_q3 * (-0.7845 * t12 - 0.85 * qd[1] * c_q2);
+    let t41 = t12 * c_q3;
+    let t42 = q[1] + q[2];
+    let t43 = cos(t42);
+    let t44 = qd[0] * t43;
+    let t45 = sin(t42);
+    let t46 = qd[0] * t45;
+    let t47 = t8 * c_q2 + qd[2] * t46;
+    let t48 = t47 + t9 * s_q2;
+    let t49 = t8 * s_q2 - qd[2] * t44;
+    let t50 = t49 - t9 * c_q2;
+    let t51 = q[3] + t42;
+    let (t52, t54) = sin_cos(t51);
+    let t53 = qd[0] * t52;
+    let t55 = qd[0] * t54;
+    let t56 = t44 * t46;
+    let t57 = t44 * t44;
+    let t58 = qd[3] * t55;
+    let t59 = qd[3] * t53;
+    let t60 = t58 - s_q3 * t48;
+    let t61 = t60 - c_q3 * t50;
+    let t62 = c_q3 * t48 + t59;
+    let t63 = t62 - s_q3 * t50;
+    let t64 = t14 * s_q4 + c_q4 * t53;
+    let t65 = t14 * c_q4 - s_q4 * t53;
+    let t66 = t53 * t53;
+    let t67 = qd[4] - t55;
+    let t68 = qdd[4] + t63;
+    let t69 = qd[4] * t65 + t15 * s_q4 + c_q4 * t61;
+    let t70 = c_q5 * t64 - s_q5 * t67;
+    let t71 = s_q5 * t64 + c_q5 * t67;
+    let t72 = t65 * t67;
+    let t73 = qd[5] + t65;
+    let t74 = t15 * c_q4 - s_q4 * t61;
+    let t75 = t53 * t55;
+    let t76 = 0.59565195167475 * t12 + 0.051322656825 * t46;
+    let t77 = 0.59155695167475 * t46 - 0.051322656825 * t12;
+    let t78 = t46 * t76;
+    let t79 = t44 * t76;
+    let t80 = 0.22402883622975 * t14 + 0.001653980355 * t55;
+    let t81 = 0.00460883622975 * t55 - 0.001653980355 * t14;
+    let t82 = t55 * t80;
+    let t83 = t53 * t80;
+    let t84 = 0.0166855268546 * (s_q5 * t69 + c_q5 * t68 + qd[5] * t70)
+        + 0.0171364731454 * t70 * t73;
+    let t85 = c_q5 * t73;
+    let t86 = t71 * t85;
+    let t87 = s_q5 * t84;
+    let t88 = s_q5 * t73;
+    let t89 = t71 * t88;
+    let t90 = c_q5 * t84;
+    let t91 = 0.0171364731454 * t69 + 0.2365564731454 * t72 + t87
+        - 0.0004509462908 * t86;
+    let t92 = 0.0171364731454 * (qdd[5] + t74 - qd[4] * t64) - 0.21942 * t64 * t67
+        - 0.0166855268546 * t70 * t71;
+    let t93 = 0.2365564731454 * t68 + t83 + t90 + 0.0004509462908 * t89
+        - 0.001653980355 * t15 - 0.00460883622975 * t63 - 0.0171364731454 * t64 * t65;
+    let t94 = t13 + t56;
+    let t95 = t48 + t12 * t46;
+    let t96 = t12 * t12 + t57;
+    let t97 = c_q2 * t23 + s_q2 * t26;
+    let t98 = c_q2 * t26 - s_q2 * t23;
+    let t99 = t15 - t75;
+    let t100 = t61 + t14 * t55;
+    let t101 = -t14 * t14 - t66;
+    let t102 = c_q4 * t91 - s_q4 * t92;
+    let t103 = t14 * t81 + t82 + t102 - 0.017784735 * (t24 - 0.39225 * t95);
+    let t104 = s_q3 * t99;
+    let t105 = c_q3 * t101;
+    let t106 = c_q3 * t99;
+    let t107 = s_q3 * t101;
+    let t108 = 1.598759275 * t94 + 0.017784735 * (t105 - t104);
+    let t109 = -1.598759275 * t96 - 0.017784735 * (t106 + t107);
+    let t110 = s_q3 * t93 + c_q3 * t103;
+    let t111 = -0.051322656825 * t13 - t110 - 0.59155695167475 * t50 - t79;
+    let t112 = c_q3 * t93 - s_q3 * t103;
+    let t113 = t12 * t77 + t78 + t112 + 0.00697606230375 * t100 - 1.598759275 * t24;
+    let t114 = c_q2 * t108 + s_q2 * t109;
+    let t115 = c_q2 * t109 - s_q2 * t108;
+    let t116 = c_q2 * t113 + s_q2 * t111;
+    let t117 = c_q2 * t111 - s_q2 * t113;
+    let t118 = c_q4 * t52;
+    let t119 = s_q5 * t118 - c_q5 * t54;
+    let t120 = s_q3 * t75;
+    let t121 = c_q3 * t75;
+    let t122 = c_q5 * t118 + s_q5 * t54;
+    let t123 = t43 * t46;
+    let t124 = t45 * t53;
+    let t125 = 3.19751855 * t123 - 0.03556947 * t124;
+    let t126 = t43 * t44;
+    let t127 = 0.03556947 * t43 * t53 - 3.19751855 * t126;
+    let t128 = c_q2 * t125 + s_q2 * t127;
+    let t129 = c_q2 * t127 - s_q2 * t125;
+    let t130 = t12 * t45;
+    let t131 = t45 * (qd[2] + qd[1]);
+    let t132 = t130 + t131;
+    let t133 = t14 * t54;
+    let t134 = t43 * (qd[2] + qd[1]);
+    let t135 = qd[3] * t54 + c_q3 * t134 - s_q3 * t131;
+    let t136 = t133 + t135;
+    let t137 = s_q4 * t52;
+    let t138 = qd[3] * t52 + c_q3 * t131 + s_q3 * t134;
+    let t139 = t52 * t55;
+    let t140 = s_q5 * t71;
+    let t141 = c_q4 * t135 - qd[4] * t137;
+    let t142 = 0.0171364731454 * (t73 * t122 - t70 * t137)
+        + 0.0166855268546 * (qd[5] * t122 + s_q5 * t141 + c_q5 * t138);
+    let t143 = c_q5 * t142 + 0.0004509462908 * (t88 * t119 - t137 * t140)
+        - 0.0171364731454 * (t65 * t118 - t64 * t137);
+    let t144 = 0.23194763691565 * t138 + t52 * t80 + t143 + 0.001653980355 * t139;
+    let t145 = c_q5 * t71;
+    let t146 = 0.0171364731454 * t141 + s_q5 * t142
+        - 0.2365564731454 * (t67 * t137 + t54 * t65)
+        - 0.0004509462908 * (t85 * t119 - t137 * t145);
+    let t147 = -0.0171364731454 * (qd[4] * t118 + s_q4 * t135)
+        - 0.0166855268546 * (t71 * t122 + t70 * t119);
+    let t148 = t147 - 0.21942 * (t67 * t118 - t54 * t64);
+    let t149 = 0.00460883622975 * t133 + c_q4 * t146 + t54 * (t80 + 0.001653980355 * t55)
+        - s_q4 * t148 - 0.017784735 * (t31 - 0.39225 * t132);
+    let t150 = 0.59155695167475 * t130 + c_q3 * t144 + t45 * (t76 + 0.051322656825 * t46)
+        + 0.00697606230375 * t136 - 1.598759275 * t31 - s_q3 * t149;
+    let t151 = 0.59155695167475 * t134 - 0.051322656825 * t123 - t43 * t76 - s_q3 * t144
+        - c_q3 * t149;
+    let t152 = c_q1 * t46;
+    let t153 = c_q4 * t148 + s_q4 * t146 - 0.001653980355 * t138
+        - 0.017784735
+            * (s_q3 * (0.7845 * t123 + 0.85 * t152)
+                + c_q3 * (-0.7845 * t126 - 0.85 * t1 * t43)) - 0.00460883622975 * t139
+        - t52 * t81;
+    let t154 = 1.35894538375 * t152 + t153 + 0.59155695167475 * t123 + t43 * t77
+        + 0.051322656825 * t134 - 0.0139521246075 * t124;
+    let t155 = s_q4 * s_q5;
+    let t156 = c_q4 * t55;
+    let t157 = qd[4] * c_q4 + t156;
+    let t158 = c_q5 * t53;
+    let t159 = 0.0171364731454 * (s_q4 * t85 + c_q4 * t70)
+        + 0.0166855268546 * (s_q4 * t38 + s_q5 * t157 + t158);
+    let t160 = c_q5 * t159 + 0.0004509462908 * (t88 * t155 + c_q4 * t140)
+        - 0.0171364731454 * (s_q4 * t65 + c_q4 * t64);
+    let t161 = 0.4559764731454 * t53 + t160;
+    let t162 = 0.0171364731454 * t157 + 0.2365564731454 * c_q4 * t67 + s_q5 * t159
+        - 0.0004509462908 * (t85 * t155 + c_q4 * t145);
+    let t163 = s_q4 * t55;
+    let t164 = -0.0171364731454 * (qd[4] * s_q4 + t163)
+        - 0.0166855268546 * (s_q4 * t145 + t70 * t155);
+    let t165 = t164 - 0.21942 * s_q4 * t67;
+    let t166 = 0.2286376724595 * t55 + c_q4 * t162 - 0.00330796071 * t14 - s_q4 * t165;
+    let t167 = t166 - 0.017784735 * (-0.85 * t2 - 0.7845 * t46);
+    let t168 = 0.0139521246075 * t55 + c_q3 * t161;
+    let t169 = t168 + 1.1872089033495 * t46 - 0.10264531365 * t12;
+    let t170 = 1.35894538375 * t2 + t169 - s_q3 * t167;
+    let t171 = s_q3 * t161;
+    let t172 = -0.004095 * t44 - t171;
+    let t173 = t172 - c_q3 * t167;
+    let t174 = -0.1197 * t37 - 0.425 * (-3.19751855 * t46 - 0.03556947 * t55);
+    let t175 = 1.35894538375 * t39 + 0.017784735 * t40;
+    let t176 = s_q4 * t162 + c_q4 * t165;
+    let t177 = t176 - 0.0139521246075 * t33;
+    let t178 = 0.425 * t35 + t177;
+    let t179 = 0.2365564731454 * t53 + t160;
+    let t180 = 0.0139521246075 * t46 + t166;
+    let t181 = t169 - s_q3 * t180;
+    let t182 = t172 - c_q3 * t180;
+    let t183 = q[2] + q[3];
+    let t184 = cos(t183);
+    let t185 = t14 * t184;
+    let t186 = sin(t183);
+    let t187 = t168 - s_q3 * t166;
+    let t188 = t171 + c_q3 * t166;
+    let t189 = s_q5 * t65;
+    let t190 = 0.0166855268546 * (t189 - qd[5] * s_q5) - 0.0171364731454 * t88;
+    let t191 = 0.0004509462908 * s_q5 * t85 + c_q5 * t190;
+    let t192 = 0.2536929462908 * t65 + s_q5 * t190 - 0.0004509462908 * c_q5 * t85;
+    let t193 = c_q5 * t70;
+    let t194 = t193 - t140;
+    let t195 = -0.2365564731454 * t64 - 0.0166855268546 * t194;
+    let t196 = c_q4 * t192 - s_q4 * t195;
+    let t197 = c_q3 * t191 - s_q3 * t196;
+    let t198 = s_q3 * t191 + c_q3 * t196;
+    let t199 = s_q4 * t192 + c_q4 * t195;
+    let t200 = 0.0004509462908 * t140 + 0.033822 * t193;
+    let t201 = 0.033822 * s_q5 * t70 - 0.0004509462908 * t145;
+    let t202 = c_q4 * t201;
+    let t203 = c_q3 * t200 - s_q3 * t202;
+    let t204 = s_q3 * t200 + c_q3 * t202;
+    let t205 = s_q4 * t201;
+    let t206 = t11 - t18;
+    let t207 = t25 + 0.425 * t206;
+    let t208 = 0.85 * t10 + t22;
+    let t209 = c_q2 * t207 - s_q2 * t208;
+    let t210 = t14 * t53;
+    let t211 = t12 * t44;
+    let t212 = t50 - t211;
+    let t213 = t63 + t210;
+    let t214 = c_q5 * t156 - s_q5 * t53;
+    let t215 = t158 + s_q5 * t156;
+    let t216 = t57 - t46 * t46;
+    let t217 = t66 - t55 * t55;
+    let t218 = s_q3 * t217;
+    let t219 = -0.03556947 * t121 - 0.017784735 * t218;
+    let t220 = 1.598759275 * t216 + t219;
+    let t221 = c_q3 * t217;
+    let t222 = 3.19751855 * t56 + 0.03556947 * t120 - 0.017784735 * t221;
+    let t223 = c_q2 * t220 + s_q2 * t222;
+    let t224 = c_q2 * t222 - s_q2 * t220;
+    let t225 = t9 * c_q2 - t49;
+    let t226 = t211 + t225;
+    let t227 = t47 + t9 * s_q2;
+    let t228 = c_q3 * t227 + t59 + s_q3 * t225;
+    let t229 = t210 + t228;
+    let t230 = t58 + c_q3 * t225 - s_q3 * t227;
+    let t231 = qd[4] * t163;
+    let t232 = c_q4 * t228 + t231;
+    let t233 = qd[5] * t214;
+    let t234 = t73 * t214 - t70 * t163;
+    let t235 = 0.0166855268546 * (c_q5 * t230 + t233 - s_q5 * t232)
+        + 0.0171364731454 * t234;
+    let t236 = c_q5 * t235;
+    let t237 = 0.0004509462908 * (t88 * t215 - t140 * t163)
+        - 0.0171364731454 * (t65 * t156 - t64 * t163);
+    let t238 = t237 + t82 - 0.001653980355 * t66;
+    let t239 = 0.23194763691565 * t230 + t236 + t238;
+    let t240 = 0.2365564731454 * (t53 * t65 - t67 * t163)
+        - 0.0004509462908 * (t85 * t215 - t145 * t163);
+    let t241 = s_q5 * t235 + t240 - 0.0171364731454 * t232;
+    let t242 = qd[4] * t156;
+    let t243 = s_q4 * t228 - t242;
+    let t244 = t71 * t214 + t70 * t215;
+    let t245 = -0.21942 * (t67 * t156 + t53 * t64) - 0.0166855268546 * t244;
+    let t246 = 0.0171364731454 * t243 + t245;
+    let t247 = -0.001653980355 * t75 - t83 - 0.00460883622975 * t210;
+    let t248 = c_q4 * t241 + t247 - s_q4 * t246
+        - 0.017784735 * (0.425 * t20 - 0.39225 * t226);
+    let t249 = 0.59155695167475 * t211 + 0.051322656825 * t56 + t79;
+    let t250 = c_q3 * t239 + t249 - 0.679472691875 * t20 - 0.00697606230375 * t229
+        - s_q3 * t248;
+    let t251 = t78 - 0.051322656825 * t57;
+    let t252 = t251 - 0.59155695167475 * t227 - s_q3 * t239 - c_q3 * t248;
+    let t253 = 0.00460883622975 * t66 - t55 * t81;
+    let t254 = 0.59155695167475 * t57 + 0.39225 * t219 + t253 - t46 * t77;
+    let t255 = s_q4 * t241 + c_q4 * t246
+        - 0.017784735
+            * (s_q3 * (t209 + 0.39225 * t216)
+                + c_q3 * (0.7845 * t56 + s_q2 * t207 + c_q2 * t208))
+        - 0.001653980355 * t230;
+    let t256 = 1.598759275 * t209 + t254 + t255 - 0.051322656825 * t227;
+    let t257 = t115 + t223;
+    let t258 = t224 - t114;
+    let t259 = s_q3 * t50 - t62;
+    let t260 = t210 - t259;
+    let t261 = t60 - c_q3 * t50;
+    let t262 = c_q4 * t259 - t231;
+    let t263 = 0.0171364731454 * t234
+        + 0.0166855268546 * (t233 + s_q5 * t262 + c_q5 * t261);
+    let t264 = c_q5 * t263;
+    let t265 = t238 + t264 + 0.23194763691565 * t261;
+    let t266 = t240 + s_q5 * t263 + 0.0171364731454 * t262;
+    let t267 = t242 + s_q4 * t259;
+    let t268 = t245 - 0.0171364731454 * t267;
+    let t269 = t247 + c_q4 * t266 - 0.00697606230375 * t212 - s_q4 * t268;
+    let t270 = t249 + c_q3 * t265 - s_q3 * t269 - 0.00697606230375 * t260;
+    let t271 = t251 - 0.59155695167475 * t48 - s_q3 * t265 - c_q3 * t269;
+    let t272 = s_q4 * t266 + c_q4 * t268
+        - 0.017784735 * (s_q3 * (t98 + 0.39225 * t216) + c_q3 * (0.7845 * t56 + t97))
+        - 0.001653980355 * t261;
+    let t273 = 1.598759275 * t98 + t254 + t272 - 0.051322656825 * t48;
+    let t274 = 0.017784735 * (-2.0 * t121 - t107 - t106 - t218);
+    let t275 = -0.017784735 * (t221 + t105 - t104 - 2.0 * t120);
+    let t276 = c_q2 * t274 + s_q2 * t275;
+    let t277 = c_q2 * t275 - s_q2 * t274;
+    let t278 = c_q4 * t63 + t231;
+    let t279 = 0.0171364731454 * t234
+        + 0.0166855268546 * (t233 + c_q5 * t61 - s_q5 * t278);
+    let t280 = c_q5 * t279;
+    let t281 = 0.23194763691565 * t61 + t238 + t280;
+    let t282 = t240 + s_q5 * t279 - 0.0171364731454 * t278;
+    let t283 = s_q4 * t63 - t242;
+    let t284 = t245 + 0.0171364731454 * t283;
+    let t285 = t247 + c_q4 * t282 - s_q4 * t284;
+    let t286 = c_q3 * t281 - t110 - s_q3 * t285 - 0.00697606230375 * t213;
+    let t287 = t112 + s_q3 * t281 + c_q3 * t285;
+    let t288 = c_q4 * t284 + t253 + s_q4 * t282
+        - 0.017784735 * (s_q3 * (0.39225 * t96 + t98) + c_q3 * (0.39225 * t94 + t97))
+        - 0.001653980355 * t61;
+    let t289 = 0.39225 * t274 + t288;
+    let t290 = t74 - qd[4] * t64;
+    let t291 = 0.0166855268546 * (s_q5 * t290 + t38 * t65)
+        + 0.0171364731454 * (t65 * t85 - t70 * t64);
+    let t292 = 0.0004509462908 * (t88 * t189 - t140 * t64) + c_q5 * t291
+        - 0.0171364731454 * (t65 * t65 - t64 * t64);
+    let t293 = 0.0171364731454 * t290 + s_q5 * t291 - 0.2365564731454 * t67 * t64
+        - 0.0004509462908 * (t85 * t189 - t145 * t64);
+    let t294 = -0.0171364731454 * t69 - 0.0166855268546 * (t65 * t145 + t70 * t189);
+    let t295 = t294 - 0.21942 * t72;
+    let t296 = c_q4 * (t293 - t92) - s_q4 * (t91 + t295);
+    let t297 = c_q3 * t292 - s_q3 * t296;
+    let t298 = s_q3 * t292 + c_q3 * t296;
+    let t299 = t102 + s_q4 * t293 + c_q4 * t295;
+    let t300 = 0.0166855268546 * (c_q5 * t69 - qd[5] * t71 - s_q5 * t68)
+        - 0.0171364731454 * t73 * t71;
+    let t301 = c_q5 * t300 + 0.0004509462908 * (t86 + t70 * t88) - t87;
+    let t302 = t90 + s_q5 * t300 - 0.0004509462908 * (t70 * t85 - t89);
+    let t303 = t70 * t70 - t71 * t71;
+    let t304 = c_q4 * t302 + 0.0166855268546 * s_q4 * t303;
+    let t305 = c_q3 * t301 - s_q3 * t304;
+    let t306 = s_q3 * t301 + c_q3 * t304;
+    let t307 = s_q4 * t302 - 0.0166855268546 * c_q4 * t303;
+    (
+        [
+            [
+                0.0,
+                s_q1
+                    * (0.602212521625 * t0 + qd[1] * t17 + t116
+                        + 0.425 * (1.598759275 * t95 + 0.017784735 * t100)
+                        + 1.75501953841 * t8 + s_q2 * t250 - 0.1197 * t115
+                        - 0.19371331275 * t11 - c_q2 * t252 - 0.1197 * t223)
+                    - 0.13585
+                        * (c_q1 * (8.865845 * t10 + t224 - 4.4329225 * t19 - t114)
+                            - s_q1 * (t115 + 4.4329225 * t206 + t223 - 4.4329225 * t21))
+                    - c_q1
+                        * (0.19371331275 * qdd[1] + t117 + 0.1197 * t114
+                            + 1.75501953841 * t9 + 1.75501953841 * t7 + c_q2 * t250
+                            + s_q2 * t252 - 0.19371331275 * t10 - 0.1197 * t224
+                            - 0.425 * (0.017784735 * t229 - 1.598759275 * t226)),
+                -0.13585 * (c_q1 * t258 - s_q1 * t257)
+                    - c_q1
+                        * (t117 + c_q2 * t270 + s_q2 * t271 - 0.1197 * t258
+                            - 0.425 * (1.598759275 * t212 + 0.017784735 * t260))
+                    - s_q1 * (c_q2 * t271 + 0.1197 * t257 - t116 - s_q2 * t270),
+                -0.13585 * (c_q1 * t277 - s_q1 * t276)
+                    - c_q1
+                        * (c_q2 * t286 - s_q2 * t287 - 0.007558512375 * t213
+                            - 0.1197 * t277)
+                    - s_q1 * (0.1197 * t276 - c_q2 * t287 - s_q2 * t286),
+                s_q1 * (c_q2 * t298 + s_q2 * t297) - c_q1 * (c_q2 * t297 - s_q2 * t298),
+                s_q1 * (c_q2 * t306 + s_q2 * t305) - c_q1 * (c_q2 * t305 - s_q2 * t306),
+            ],
+            [
+                0.0,
+                0.19371331275 * t8 + 1.75501953841 * t11
+                    + 4.4329225 * (0.13585 * t3 + t5) + t256 + 0.425 * t223 - t2 * t17,
+                0.425 * t257 + t273,
+                0.425 * t276 + t289,
+                t299,
+                t307,
+            ],
+            [0.0, t256, t273, t289, t299, t307],
+            [0.0, t253 + t255, t253 + t272, t288, t299, t307],
+            [
+                0.0,
+                0.2365564731454 * t230 + t236 + t237,
+                t237 + t264 + 0.2365564731454 * t261,
+                0.2365564731454 * t61 + t237 + t280,
+                t292,
+                t301,
+            ],
+            [
+                0.0,
+                0.0171364731454 * t243 - 0.0166855268546 * t244,
+                -0.0171364731454 * t267 - 0.0166855268546 * t244,
+                0.0171364731454 * t283 - 0.0166855268546 * t244,
+                t294,
+                -0.0166855268546 * t303,
+            ],
+        ],
+        [
+            [
+                -0.13585
+                    * (c_q1 * (t129 - 8.865845 * t28) - s_q1 * (8.865845 * t27 + t128))
+                    - c_q1
+                        * (1.20442504325 * qd[0] + 1.75501953841 * t29 + s_q1 * t16
+                            + c_q2 * t150 + s_q2 * t151
+                            + 0.425 * (1.598759275 * t132 + 0.017784735 * t136)
+                            - 0.19371331275 * t30 - 0.1197 * t129)
+                    - s_q1
+                        * (0.19371331275 * t27 + 1.75501953841 * t32 + c_q2 * t151
+                            + 0.1197 * t128 - c_q1 * t16 - s_q2 * t150),
+                -0.13585 * (c_q1 * (t37 - 8.865845 * qd[1]) - t36)
+                    - c_q1
+                        * (0.3874266255 * qd[1] + 3.52514647682 * t2 + c_q2 * t170
+                            + s_q2 * t173 + t174)
+                    - s_q1 * (0.1197 * t35 + c_q2 * t173 - 0.0151074 * t1 - s_q2 * t170),
+                -0.13585 * (c_q1 * t37 - t36) - c_q1 * (t174 + c_q2 * t181 + s_q2 * t182)
+                    - s_q1 * (0.1197 * t35 + c_q2 * t182 - s_q2 * t181),
+                s_q1 * (c_q2 * t188 + 0.004257665559 * t185 + s_q2 * t187)
+                    - 0.0048321124995 * t14 * t52
+                    - c_q1
+                        * (0.01511702475 * t55 + c_q2 * t187 - s_q2 * t188
+                            - 0.004257665559 * t14 * t186),
+                s_q1 * (c_q2 * t198 + s_q2 * t197) - c_q1 * (c_q2 * t197 - s_q2 * t198),
+                s_q1 * (c_q2 * t204 + s_q2 * t203) - c_q1 * (c_q2 * t203 - s_q2 * t204),
+            ],
+            [
+                1.75501953841 * t27 + c_q1 * t17 + t154 + 0.425 * t128
+                    - 0.19371331275 * t32,
+                t175 + t178,
+                0.0139521246075 * t41 + t178,
+                t177 - 0.01511702475 * t185,
+                t199,
+                t205,
+            ],
+            [t154, t175 + t177, 0.0139521246075 * t41 + t177, t177, t199, t205],
+            [
+                t153,
+                0.017784735 * t40 + t176,
+                0.0139521246075 * t41 + t176,
+                t176,
+                t199,
+                t205,
+            ],
+            [0.2365564731454 * t138 + t143, t179, t179, t179, t191, t200],
+            [
+                t147,
+                t164,
+                t164,
+                t164,
+                -0.0171364731454 * t64 - 0.0166855268546 * t194,
+                0.0,
+            ],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 7,
+    add: 4,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 1,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let p = &d.params;
+    let s_q1 = sin(q[1]);
+    let t0 = q[1] + q[2];
+    let t1 = sin(t0);
+    let t2 = cos(q[3] + t0);
+    let t3 = p.g * t2;
+    let t4 = 1.598759275 * p.g * t1 + 0.017784735 * t3;
+    let t5 = 0.017784735 * t3;
+    [
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 4.4329225 * p.g * s_q1 + t4, t4, t5, 0.0, 0.0],
+        [0.0, t4, t4, t5, 0.0, 0.0],
+        [0.0, t5, t5, t5, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 215,
+    add: 113,
+    div: 5,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t1 = s_q1 * s_q2 - c_q1 * c_q2;
+    let t2 = c_q3 * t1 + s_q3 * t0;
+    let t3 = c_q3 * t0 - s_q3 * t1;
+    let t4 = s_q4 * t3;
+    let t5 = c_q4 * t3;
+    let t6 = s_q5 * t5 + c_q5 * t2;
+    let t7 = c_q5 * t6;
+    let t8 = s_q2 * c_q3;
+    let t9 = -0.425 * t8 - s_q3 * (0.425 * c_q2 + 0.39225);
+    let t10 = s_q4 * s_q5;
+    let t11 = 0.0171364731454 * t5 + 0.0166855268546 * s_q5 * t6;
+    let t12 = c_q4 * t11 + 0.0171364731454 * s_q4 * t4
+        - 0.017784735 * (0.425 * c_q1 - 0.39225 * t1);
+    let t13 = 0.23194763691565 * t2 + 0.0166855268546 * t7;
+    let t14 = 0.00697606230375 * t3 + c_q3 * t13 - 0.679472691875 * c_q1 - s_q3 * t12;
+    let t15 = 0.59155695167475 * t0 - c_q3 * t12 - s_q3 * t13;
+    let t16 = 0.2365564731454 * t2 + 0.0166855268546 * t7;
+    let t17 = 0.0166855268546 * c_q5 * c_q5 + 0.2365564731454;
+    let inv0 = 1.0 / t17;
+    let t18 = c_q5 * t10;
+    let t19 = inv0 * t18;
+    let t20 = s_q4 * (0.0171364731454 * s_q4 + 0.0166855268546 * s_q5 * t10)
+        - 0.0002784068064155778 * inv0 * t18 * t18;
+    let t21 = t20 + 0.22402883622975;
+    let inv1 = 1.0 / t21;
+    let t22 = t20 - 0.00697606230375 * s_q3;
+    let t23 = t22 + 0.22402883622975;
+    let t24 = 0.017784735 * t9 + t20 + 0.22402883622975;
+    let t25 = 0.017784735 * (-0.01615 * s_q3 * t0 - 0.01615 * c_q3 * t1) + s_q4 * t11
+        - 0.001653980355 * t2 - 0.0166855268546 * t16 * inv0 * t18;
+    let t26 = t20 + 0.8196807879045 - 0.0139521246075 * s_q3 - inv1 * t23 * t23;
+    let inv2 = 1.0 / t26;
+    let t27 = t22 + 0.679472691875 * c_q2 + 0.017784735 * t9;
+    let t28 = t27 + 0.8196807879045 - inv1 * t23 * t24;
+    let t29 = t25 + 0.07714261911625 * t0;
+    let t30 = t29 - inv1 * t23 * t25;
+    let t31 = 0.425 * (c_q2 * (1.598759275 - 0.017784735 * s_q3) - 0.017784735 * t8)
+        + t27 + 2.5898077263145 - inv1 * t24 * t24 - inv2 * t28 * t28;
+    let inv3 = 1.0 / t31;
+    let t32 = 0.408499208875 * s_q1 + t29 - inv1 * t24 * t25 - inv2 * t28 * t30;
+    let t33 = 2.76903513875725
+        - c_q1
+            * (c_q2 * t14 + s_q2 * t15 - 0.425 * (-1.598759275 * t1 - 0.017784735 * t3))
+        - s_q1 * (1.75501953841 * s_q1 + c_q2 * t15 - s_q2 * t14) - t16 * t16 * inv0
+        - inv1 * t25 * t25 - inv2 * t30 * t30 - inv3 * t32 * t32
+        - 0.0171364731454 * t4 * t4;
+    let inv4 = 1.0 / t33;
+    let t34 = c_q4 * inv1 * t23 - c_q4;
+    let t35 = c_q4 * inv1 * t24 - c_q4 - inv2 * t28 * t34;
+    let t36 = t4 + c_q4 * inv1 * t25 - inv2 * t30 * t34 - inv3 * t32 * t35;
+    let t37 = inv4 * t36;
+    let t38 = inv3 * (t35 - t32 * inv4 * t36);
+    let t39 = inv2 * (t34 - t28 * t38 - t30 * inv4 * t36);
+    let t40 = -inv1 * (c_q4 + t23 * t39 + t24 * t38 + t25 * inv4 * t36);
+    let t41 = inv0 * (-0.0166855268546 * t18 * (t40 + t39 + t38) - t16 * inv4 * t36);
+    let t42 = 0.0166855268546 * (inv0 * t18 * inv1 * t23 - t19);
+    let t43 = 0.0166855268546 * (inv0 * t18 * inv1 * t24 - t19) - inv2 * t28 * t42;
+    let t44 = inv0 * (0.0166855268546 * t18 * inv1 * t25 - t16) - inv2 * t30 * t42
+        - inv3 * t32 * t43;
+    let t45 = inv4 * t44;
+    let t46 = inv3 * (t43 - t32 * inv4 * t44);
+    let t47 = inv2 * (t42 - t28 * t46 - t30 * inv4 * t44);
+    let t48 = inv1
+        * (-0.0166855268546 * inv0 * t18 - t23 * t47 - t24 * t46 - t25 * inv4 * t44);
+    let t49 = inv1 * (t23 * inv2 * t28 - t24);
+    let t50 = inv1 * (t23 * inv2 * t30 - t25) - inv3 * t32 * t49;
+    let t51 = inv4 * t50;
+    let t52 = inv3 * (t49 - t32 * inv4 * t50);
+    let t53 = -inv2 * (inv1 * t23 + t28 * t52 + t30 * inv4 * t50);
+    let t54 = inv2 * (t28 * inv3 * t32 - t30);
+    let t55 = inv4 * t54;
+    let t56 = -inv3 * (inv2 * t28 + t32 * inv4 * t54);
+    let t57 = -inv3 * t32 * inv4;
+    [
+        [inv4, t57, t55, t51, t45, t37],
+        [t57, inv3 + inv3 * inv3 * t32 * t32 * inv4, t56, t52, t46, t38],
+        [t55, t56, inv2 - inv2 * (t28 * t56 + t30 * inv4 * t54), t53, t47, t39],
+        [
+            t51,
+            t52,
+            t53,
+            inv1 - inv1 * (t23 * t53 + t24 * t52 + t25 * inv4 * t50),
+            t48,
+            t40,
+        ],
+        [
+            t45,
+            t46,
+            t47,
+            t48,
+            inv0 - inv0 * (t16 * inv4 * t44 + 0.0166855268546 * t18 * (t48 + t47 + t46)),
+            t41,
+        ],
+        [
+            t37,
+            t38,
+            t39,
+            t40,
+            t41,
+            t4 * inv4 * t36 + 58.355064750790525 - c_q4 * (t40 + t39 + t38),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1834,
+    add: 1173,
+    div: 9,
+    sqrt: 0,
+    sin: 8,
+    cos: 8,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[0] * c_q1;
+    let t2 = qd[0] * s_q1;
+    let t3 = p.g * c_q1;
+    let t4 = p.g * s_q1;
+    let t5 = qd[1] * t2;
+    let t6 = qd[1] * t1;
+    let t7 = t2 * s_q2 - t1 * c_q2;
+    let t8 = -t1 * s_q2 - t2 * c_q2;
+    let t9 = 0.425 * qd[1] - 0.1197 * t2;
+    let t10 = t1 * t2;
+    let t11 = 0.1197 * t6 + 0.425 * t10;
+    let t12 = t1 * t1;
+    let t13 = 0.1197 * t12 - t2 * t9;
+    let t14 = -0.425 * t12 - qd[1] * t9;
+    let t15 = qd[1] + qd[2];
+    let t16 = qd[2] * t8;
+    let t17 = qd[2] * t7;
+    let t18 = t7 * s_q3;
+    let t19 = -t18 - t8 * c_q3;
+    let t20 = t7 * c_q3 - t8 * s_q3;
+    let t21 = t8 * t15;
+    let t22 = t15 * t15;
+    let t23 = t7 * t7 + t22;
+    let t24 = qd[3] + t15;
+    let t25 = qd[3] * t20;
+    let t26 = qd[3] * t19;
+    let t27 = t24 * s_q4;
+    let t28 = t19 * c_q4 + t27;
+    let t29 = t24 * c_q4;
+    let t30 = t29 - t19 * s_q4;
+    let t31 = qd[4] + t20;
+    let t32 = qd[4] * t30;
+    let t33 = t28 * c_q5 - t31 * s_q5;
+    let t34 = t28 * s_q5 + t31 * c_q5;
+    let t35 = qd[5] + t30;
+    let t36 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t37 = s_q1 * s_q2 - c_q1 * c_q2;
+    let t38 = c_q3 * t37 + s_q3 * t36;
+    let t39 = c_q3 * t36 - s_q3 * t37;
+    let t40 = s_q4 * t39;
+    let t41 = c_q4 * t39;
+    let t42 = s_q5 * t41 + c_q5 * t38;
+    let t43 = c_q5 * t42;
+    let t44 = s_q2 * c_q3;
+    let t45 = -0.425 * t44 - s_q3 * (0.425 * c_q2 + 0.39225);
+    let t46 = s_q4 * s_q5;
+    let t47 = 1.77012693841 * qd[1] - 0.19371331275 * t2;
+    let t48 = 0.19371331275 * qd[1] + 1.75501953841 * t2;
+    let t49 = t2 * t47;
+    let t50 = t1 * t47;
+    let t51 = 0.59565195167475 * t15 - 0.051322656825 * t8;
+    let t52 = -0.59155695167475 * t8 - 0.051322656825 * t15;
+    let t53 = t24 * t24;
+    let t54 = 0.22402883622975 * t24 - 0.001653980355 * t20;
+    let t55 = -0.00460883622975 * t20 - 0.001653980355 * t24;
+    let t56 = t34 * t35;
+    let t57 = 0.0171364731454 * t41 + 0.0166855268546 * s_q5 * t42;
+    let t58 = c_q4 * t57 + 0.0171364731454 * s_q4 * t40
+        - 0.017784735 * (0.425 * c_q1 - 0.39225 * t37);
+    let t59 = 0.23194763691565 * t38 + 0.0166855268546 * t43;
+    let t60 = 0.00697606230375 * t39 + c_q3 * t59 - 0.679472691875 * c_q1 - s_q3 * t58;
+    let t61 = 0.59155695167475 * t36 - c_q3 * t58 - s_q3 * t59;
+    let t62 = 0.2365564731454 * t38 + 0.0166855268546 * t43;
+    let t63 = 0.0166855268546 * c_q5 * c_q5 + 0.2365564731454;
+    let inv0 = 1.0 / t63;
+    let t64 = t2 * t2;
+    let t65 = qd[1] * qd[1] + t12;
+    let t66 = s_q1 * t1;
+    let t67 = c_q1 * t1;
+    let t68 = qd[1] * s_q1;
+    let t69 = s_q1 * t2;
+    let t70 = 0.2394 * (t67 + t69) - 0.2717 * qd[0] - 0.85 * t68;
+    let t71 = qd[1] * c_q1;
+    let t72 = c_q3 * t24;
+    let t73 = 0.03556947 * s_q3 * t24 - 3.19751855 * t15;
+    let t74 = s_q2 * t73 - 0.03556947 * c_q2 * t72;
+    let t75 = s_q1 * t74;
+    let t76 = 0.03556947 * s_q2 * t72 + c_q2 * t73;
+    let t77 = qd[5] * c_q5;
+    let t78 = qd[1] * s_q2;
+    let t79 = -0.85 * s_q3 * t78 - c_q3 * (-0.7845 * t15 - 0.85 * qd[1] * c_q2);
+    let t80 = t15 * c_q3;
+    let t81 = c_q2 * t11 - s_q2 * t14;
+    let t82 = s_q2 * t11 + c_q2 * t14;
+    let t83 = 0.39225 * c_q3 * t23 - 0.39225 * t8 * t18;
+    let t84 = 0.017784735 * s_q3 - 1.598759275;
+    let t85 = 0.017784735 * t44 + c_q2 * t84;
+    let t86 = 0.017784735 * c_q2 * c_q3 - s_q2 * t84;
+    let t87 = 0.017784735 * (t19 * t19 + t53);
+    let t88 = t33 * (-0.0166855268546 * qd[5] - 0.0171364731454 * t35);
+    let t89 = 0.21942 * t28 * t31 - tau[5];
+    let t90 = 0.0171364731454 * t28 * t30 + tau[4] + c_q5 * t88
+        - 0.0004509462908 * s_q5 * t56;
+    let t91 = s_q5 * c_q5;
+    let t92 = 0.0166855268546 * s_q5 * s_q5 + 0.0171364731454
+        - 0.0002784068064155778 * inv0 * t91 * t91;
+    let t93 = 0.0004509462908 * c_q5 * t56 + s_q5 * t88 - 0.2365564731454 * t30 * t31
+        - t32 * t92 - 0.0166855268546 * inv0 * t90 * t91;
+    let t94 = c_q4 * t92;
+    let t95 = s_q4 * s_q4 * t92 + 0.22402883622975;
+    let inv1 = 1.0 / t95;
+    let t96 = t19 * t55 + tau[3] + s_q4 * t93 + c_q4 * t89;
+    let t97 = s_q4 * t94;
+    let t98 = c_q4 * t94 - inv1 * t97 * t97;
+    let t99 = -0.000002735651014725926 * inv1 - 0.00460883622975;
+    let t100 = -0.017784735 * (t25 + t20 * t24);
+    let t101 = inv1 * (t96 - 0.017784735 * (t83 - 56.227995525376116 * t25 * t97));
+    let t102 = -0.017784735 * (t19 * t20 + t101) - 0.000029415602308880924 * t26 * inv1;
+    let t103 = 0.00697606230375 * t21 + t20 * t54 + c_q4 * t93 + t25 * t98
+        + inv1 * (t97 * (0.017784735 * t83 - t96 - 0.001653980355 * t26)) - t24 * t55
+        - s_q4 * t89;
+    let t104 = 0.001653980355 * t101 - t19 * t54 - tau[4] - t26 * t99;
+    let t105 = s_q3 * s_q3 * inv1;
+    let t106 = s_q3 * c_q3;
+    let t107 = s_q3 * inv1 * t97;
+    let t108 = 0.000029415602308880924 * c_q3 * inv1 + 0.017784735 * t107;
+    let t109 = c_q3 * inv1 * t97;
+    let t110 = 0.017784735 * t109 - 0.000029415602308880924 * s_q3 * inv1;
+    let t111 = s_q3 * t108;
+    let t112 = s_q3 * t110;
+    let t113 = -0.001653980355 * t107 - c_q3 * t98;
+    let t114 = -0.001653980355 * t109 - s_q3 * t99;
+    let t115 = 1.598759275 - 0.00012406741941568326 * t105;
+    let t116 = 0.59565195167475 - 0.00004866544526580176 * t105;
+    let inv2 = 1.0 / t116;
+    let t117 = -0.39225 * t112 - 0.051322656825;
+    let t118 = c_q3 * t87 - s_q3 * t102;
+    let t119 = t7 * t52 + tau[2] + 0.39225 * t118 - tau[3];
+    let t120 = -0.000316296799020225 * t105 - t115 * t115 * inv2;
+    let t121 = inv1
+        * (t106 * (0.00012406741941568326 * t115 * inv2 - 0.000316296799020225));
+    let t122 = inv1
+        * (-0.000316296799020225 * c_q3 * c_q3
+            - 0.00000001539272456046706 * inv1 * t106 * t106 * inv2);
+    let t123 = 0.39225 * t111 * t115 * inv2 - t111;
+    let t124 = -t112 - t115 * inv2 * t117;
+    let t125 = -0.00004866544526580176 * inv1 * t106 * t111 * inv2 - c_q3 * t108;
+    let t126 = 0.00012406741941568326 * inv1 * t106 * inv2 * t117 - c_q3 * t110;
+    let t127 = c_q3 * (c_q3 * t99 - 0.001653980355 * t107)
+        - 0.1538600625 * t111 * t111 * inv2
+        - s_q3 * (0.0139521246075 + 0.001653980355 * t109 - s_q3 * t98);
+    let t128 = 0.39225 * t111 * inv2 * t117 + c_q3 * (t114 - 0.00697606230375)
+        - s_q3 * t113;
+    let t129 = -0.59155695167475 - c_q3 * t113 - s_q3 * t114 - inv2 * t117 * t117;
+    let t130 = t118 + t16 * t123 - 1.598759275 * t7 * t8 - t81 * t120 - t82 * t121
+        - t17 * t124 - t115 * inv2 * t119;
+    let t131 = t16 * t125 + 0.00012406741941568326 * inv1 * t106 * inv2 * t119
+        + 1.598759275 * t23 - c_q3 * t102 - s_q3 * t87 - t81 * t121 - t82 * t122
+        - t17 * t126;
+    let t132 = t8 * t51 + c_q3 * t104 + t16 * t127
+        + 0.39225 * (t111 * inv2 * t119 - t100) - t15 * t52 - t13 * t84 - s_q3 * t103
+        - t81 * t123 - t82 * t125 - t17 * t128;
+    let t133 = t16 * t128 - t7 * t51 - s_q3 * t104 - t81 * t124 - t82 * t126 - t17 * t129
+        - inv2 * t117 * t119 - c_q3 * (t103 + 0.017784735 * t13);
+    let t134 = s_q2 * t121;
+    let t135 = c_q2 * t121;
+    let t136 = t135 - s_q2 * t120;
+    let t137 = c_q2 * t122 - t134;
+    let t138 = c_q2 * (c_q2 * t120 + t134) + s_q2 * (t135 + s_q2 * t122);
+    let t139 = c_q2 * t136 + s_q2 * t137;
+    let t140 = c_q2 * t137 - s_q2 * t136;
+    let t141 = c_q2 * t123 + s_q2 * t124;
+    let t142 = c_q2 * t124 - s_q2 * t123;
+    let t143 = c_q2 * t125 + s_q2 * t126;
+    let t144 = c_q2 * t126 - s_q2 * t125;
+    let t145 = c_q2 * t141 + s_q2 * t143;
+    let t146 = c_q2 * t142 + s_q2 * t144;
+    let t147 = c_q2 * t143 - s_q2 * t141;
+    let t148 = c_q2 * t144 - s_q2 * t142;
+    let t149 = s_q2 * t128;
+    let t150 = c_q2 * t128;
+    let t151 = t150 - s_q2 * t127;
+    let t152 = c_q2 * t129 - t149;
+    let t153 = 8.35421888053467 * t145 - t139;
+    let t154 = 0.0508725 * t153;
+    let t155 = 0.425 * t138 + 4.4329225;
+    let t156 = 0.180625 * t138 + 1.77012693841;
+    let inv3 = 1.0 / t156;
+    let t157 = 0.0508725 * t138 + 0.425 * t146 + 0.19371331275;
+    let t158 = c_q2 * t130 + s_q2 * t131;
+    let t159 = c_q2 * t131 - s_q2 * t130;
+    let t160 = tau[1] + 0.425 * t158 - t1 * t48 - tau[2];
+    let t161 = t138 - t155 * t155 * inv3;
+    let t162 = t139 - 0.425 * t139 * t155 * inv3;
+    let t163 = t140 - 0.180625 * t139 * t139 * inv3;
+    let t164 = t145 - 0.1197 * t139 - t154 * t155 * inv3;
+    let t165 = 0.1197 * t138 + t146 - t155 * inv3 * t157;
+    let t166 = t147 - 0.1197 * t140 - 0.425 * t139 * t154 * inv3;
+    let t167 = t148 + t139 * (0.1197 - 0.425 * inv3 * t157);
+    let t168 = 0.01432809 * t140 + c_q2 * (c_q2 * t127 + t149)
+        + s_q2 * (t150 + s_q2 * t129) - 0.85 * t85 - 0.2394 * t147 - t154 * t154 * inv3;
+    let t169 = c_q2 * t151 + s_q2 * t152 + 0.01432809 * t153 - 0.425 * t86
+        - 0.1197 * t148 - t154 * inv3 * t157;
+    let t170 = 0.01432809 * t138 + 0.2394 * t146 + c_q2 * t152 - s_q2 * t151
+        - inv3 * t157 * t157 - 1.75501953841;
+    let t171 = qd[1] * t48 + t49;
+    let t172 = c_q1 * t162;
+    let t173 = s_q1 * t162;
+    let t174 = c_q1 * t164 + s_q1 * t165;
+    let t175 = c_q1 * t166 + s_q1 * t167;
+    let t176 = 0.0184552225 * (c_q1 * (c_q1 * t163 - t173) - s_q1 * (t172 - s_q1 * t161))
+        + 2.76903513875725 + c_q1 * (c_q1 * t168 + s_q1 * t169)
+        + s_q1 * (c_q1 * t169 + s_q1 * t170) - 0.2717 * (s_q1 * t174 - c_q1 * t175);
+    let inv4 = 1.0 / t176;
+    let t177 = tau[0]
+        - c_q1
+            * (0.13585 * t0 * (t85 - 4.4329225) + c_q2 * t132 + s_q2 * t133 + t6 * t169
+                - 0.425
+                    * (t16 * t84 + t100 - 1.598759275 * t21 - 0.017784735 * t17 * c_q3)
+                - 0.1197 * t159 - t5 * t168 - t154 * inv3 * t160 - t171)
+        - s_q1
+            * (t50 + c_q2 * t133 + t6 * t170 + 0.13585 * t0 * t86 + 0.1197 * t158
+                - s_q2 * t132 - t5 * t169 - inv3 * t157 * t160)
+        - p.g
+            * (c_q1 * t174 + s_q1 * t175
+                - 0.13585 * (s_q1 * (c_q1 * t161 + t173) - c_q1 * (t172 + s_q1 * t163)))
+        - 0.13585
+            * (c_q1
+                * (t159 + t6 * t167 + 4.4329225 * t65 - t5 * t166
+                    - 0.425 * t139 * inv3 * t160)
+                - s_q1
+                    * (t158 + t6 * t165 - 4.4329225 * t10 - t5 * t164
+                        - t155 * inv3 * t160));
+    let t178 = s_q1 * inv4 * t177;
+    let t179 = 0.13585 * t178 - t3;
+    let t180 = c_q1 * inv4 * t177;
+    let t181 = -0.13585 * t180 - t4;
+    let t182 = t5 - t180;
+    let t183 = t6 + t178;
+    let t184 = -t183;
+    let t185 = t160 - t155 * t179 - t154 * t182 - t157 * t184 - 0.425 * t139 * t181;
+    let t186 = inv3 * t185;
+    let t187 = t179 + 0.1197 * t184 + 0.425 * t186;
+    let t188 = t181 - 0.1197 * t182;
+    let t189 = c_q2 * t182;
+    let t190 = s_q2 * t182;
+    let t191 = c_q2 * t184;
+    let t192 = t81 + c_q2 * t187 - s_q2 * t188;
+    let t193 = t82 + s_q2 * t187 + c_q2 * t188;
+    let t194 = t189 - s_q2 * t184;
+    let t195 = t194 - t16;
+    let t196 = t17 + t190 + t191;
+    let t197 = t186
+        + inv2
+            * (t119 + 0.00012406741941568326 * inv1 * t106 * t193 + 0.39225 * t111 * t195
+                - t115 * t192 - t116 * inv3 * t185 - t117 * t196);
+    let t198 = t25 + s_q3 * t195 + c_q3 * t196;
+    let t199 = t26 + c_q3 * t195 - s_q3 * t196;
+    let t200 = t197
+        + inv1
+            * (t96 + 0.001653980355 * t199 + t97 * t198 - t95 * t197
+                - 0.017784735 * (t83 - s_q3 * (t192 + 0.39225 * t197) - c_q3 * t193));
+    let t201 = s_q4 * t200;
+    let t202 = c_q4 * t200;
+    let t203 = q[1] + q[2];
+    let t204 = cos(t203);
+    let t205 = qd[0] * t204;
+    let t206 = sin(t203);
+    let t207 = qd[0] * t206;
+    let t208 = qd[2] * t207;
+    let t209 = q[3] + t203;
+    let (t210, t212) = sin_cos(t209);
+    let t211 = qd[0] * t210;
+    let t213 = qd[0] * t212;
+    let t214 = t205 * t207;
+    let t215 = t205 * t205;
+    let t216 = qd[3] * t213;
+    let t217 = qd[3] * t211;
+    let t218 = t27 + c_q4 * t211;
+    let t219 = t29 - s_q4 * t211;
+    let t220 = t211 * t211;
+    let t221 = qd[4] - t213;
+    let t222 = c_q5 * t218 - s_q5 * t221;
+    let t223 = s_q5 * t218 + c_q5 * t221;
+    let t224 = t219 * t221;
+    let t225 = qd[5] + t219;
+    let t226 = t211 * t213;
+    let t227 = 0.59565195167475 * t15 + 0.051322656825 * t207;
+    let t228 = 0.59155695167475 * t207 - 0.051322656825 * t15;
+    let t229 = t207 * t227;
+    let t230 = t205 * t227;
+    let t231 = 0.22402883622975 * t24 + 0.001653980355 * t213;
+    let t232 = 0.00460883622975 * t213 - 0.001653980355 * t24;
+    let t233 = t213 * t231;
+    let t234 = t211 * t231;
+    let t235 = c_q5 * t225;
+    let t236 = t223 * t235;
+    let t237 = s_q5 * t225;
+    let t238 = t223 * t237;
+    let t239 = t22 + t215;
+    let t240 = -t53 - t220;
+    let t241 = c_q3 * t240;
+    let t242 = s_q3 * t240;
+    let t243 = c_q4 * t210;
+    let t244 = s_q5 * t243 - c_q5 * t212;
+    let t245 = s_q3 * t226;
+    let t246 = c_q3 * t226;
+    let t247 = c_q5 * t243 + s_q5 * t212;
+    let t248 = t204 * t207;
+    let t249 = t206 * t211;
+    let t250 = 3.19751855 * t248 - 0.03556947 * t249;
+    let t251 = t204 * t205;
+    let t252 = 0.03556947 * t204 * t211 - 3.19751855 * t251;
+    let t253 = c_q2 * t250 + s_q2 * t252;
+    let t254 = c_q2 * t252 - s_q2 * t250;
+    let t255 = t15 * t206;
+    let t256 = t206 * (qd[2] + qd[1]);
+    let t257 = t255 + t256;
+    let t258 = t24 * t212;
+    let t259 = t204 * (qd[2] + qd[1]);
+    let t260 = qd[3] * t212 + c_q3 * t259 - s_q3 * t256;
+    let t261 = t258 + t260;
+    let t262 = s_q4 * t210;
+    let t263 = qd[3] * t210 + c_q3 * t256 + s_q3 * t259;
+    let t264 = t210 * t213;
+    let t265 = t46 * t223;
+    let t266 = c_q4 * t260 - qd[4] * t262;
+    let t267 = 0.0171364731454 * (t225 * t247 - t222 * t262)
+        + 0.0166855268546 * (qd[5] * t247 + s_q5 * t266 + c_q5 * t263);
+    let t268 = c_q5 * t267 + 0.0004509462908 * (t237 * t244 - t210 * t265)
+        - 0.0171364731454 * (t219 * t243 - t218 * t262);
+    let t269 = 0.23194763691565 * t263 + t210 * t231 + t268 + 0.001653980355 * t264;
+    let t270 = c_q5 * t223;
+    let t271 = 0.0171364731454 * t266 + s_q5 * t267
+        - 0.2365564731454 * (t221 * t262 + t212 * t219)
+        - 0.0004509462908 * (t235 * t244 - t262 * t270);
+    let t272 = 0.0166855268546 * (t223 * t247 + t222 * t244)
+        + 0.0171364731454 * (qd[4] * t243 + s_q4 * t260);
+    let t273 = -0.21942 * (t221 * t243 - t212 * t218) - t272;
+    let t274 = 0.00460883622975 * t258 + c_q4 * t271
+        + t212 * (t231 + 0.001653980355 * t213) - s_q4 * t273
+        - 0.017784735 * (t70 - 0.39225 * t257);
+    let t275 = 0.59155695167475 * t255 + c_q3 * t269
+        + t206 * (t227 + 0.051322656825 * t207) + 0.00697606230375 * t261
+        - 1.598759275 * t70 - s_q3 * t274;
+    let t276 = 0.59155695167475 * t259 - 0.051322656825 * t248 - t204 * t227
+        - s_q3 * t269 - c_q3 * t274;
+    let t277 = t1 * t206;
+    let t278 = s_q5 * t223;
+    let t279 = c_q4 * t213;
+    let t280 = qd[4] * c_q4 + t279;
+    let t281 = c_q5 * t211;
+    let t282 = 0.0171364731454 * (s_q4 * t235 + c_q4 * t222)
+        + 0.0166855268546 * (s_q4 * t77 + s_q5 * t280 + t281);
+    let t283 = c_q5 * t282 + 0.0004509462908 * (t46 * t237 + c_q4 * t278)
+        - 0.0171364731454 * (s_q4 * t219 + c_q4 * t218);
+    let t284 = 0.4559764731454 * t211 + t283;
+    let t285 = c_q5 * t46;
+    let t286 = 0.0171364731454 * t280 + 0.2365564731454 * c_q4 * t221 + s_q5 * t282
+        - 0.0004509462908 * (t225 * t285 + c_q4 * t270);
+    let t287 = s_q4 * t213;
+    let t288 = 0.0166855268546 * (s_q4 * t270 + t46 * t222)
+        + 0.0171364731454 * (qd[4] * s_q4 + t287);
+    let t289 = -0.21942 * s_q4 * t221 - t288;
+    let t290 = 0.2286376724595 * t213 + c_q4 * t286 - 0.00330796071 * t24 - s_q4 * t289;
+    let t291 = t290 - 0.017784735 * (-0.85 * t2 - 0.7845 * t207);
+    let t292 = 0.0139521246075 * t213 + c_q3 * t284;
+    let t293 = t292 + 1.1872089033495 * t207 - 0.10264531365 * t15;
+    let t294 = 1.35894538375 * t2 + t293 - s_q3 * t291;
+    let t295 = s_q3 * t284;
+    let t296 = -0.004095 * t205 - t295;
+    let t297 = t296 - c_q3 * t291;
+    let t298 = -0.1197 * t76 - 0.425 * (-3.19751855 * t207 - 0.03556947 * t213);
+    let t299 = 0.0139521246075 * t207 + t290;
+    let t300 = t293 - s_q3 * t299;
+    let t301 = t296 - c_q3 * t299;
+    let t302 = q[2] + q[3];
+    let t303 = cos(t302);
+    let t304 = t24 * t303;
+    let t305 = sin(t302);
+    let t306 = t292 - s_q3 * t290;
+    let t307 = t295 + c_q3 * t290;
+    let t308 = s_q5 * t219;
+    let t309 = 0.0166855268546 * (t308 - qd[5] * s_q5) - 0.0171364731454 * t237;
+    let t310 = 0.0004509462908 * s_q5 * t235 + c_q5 * t309;
+    let t311 = 0.2536929462908 * t219 + s_q5 * t309 - 0.0004509462908 * c_q5 * t235;
+    let t312 = c_q5 * t222;
+    let t313 = t312 - t278;
+    let t314 = -0.2365564731454 * t218 - 0.0166855268546 * t313;
+    let t315 = c_q4 * t311 - s_q4 * t314;
+    let t316 = c_q3 * t310 - s_q3 * t315;
+    let t317 = s_q3 * t310 + c_q3 * t315;
+    let t318 = 0.0004509462908 * t278 + 0.033822 * t312;
+    let t319 = 0.033822 * s_q5 * t222 - 0.0004509462908 * t270;
+    let t320 = c_q4 * t319;
+    let t321 = c_q3 * t318 - s_q3 * t320;
+    let t322 = s_q3 * t318 + c_q3 * t320;
+    let t323 = t12 - t64;
+    let t324 = t24 * t211;
+    let t325 = t15 * t205;
+    let t326 = c_q5 * t279 - s_q5 * t211;
+    let t327 = t281 + s_q5 * t279;
+    let t328 = t215 - t207 * t207;
+    let t329 = t220 - t213 * t213;
+    let t330 = s_q3 * t329;
+    let t331 = -0.03556947 * t246 - 0.017784735 * t330;
+    let t332 = 1.598759275 * t328 + t331;
+    let t333 = c_q3 * t329;
+    let t334 = 3.19751855 * t214 + 0.03556947 * t245 - 0.017784735 * t333;
+    let t335 = c_q2 * t332 + s_q2 * t334;
+    let t336 = c_q2 * t334 - s_q2 * t332;
+    let t337 = qd[4] * t287;
+    let t338 = qd[5] * t326;
+    let t339 = t225 * t326 - t222 * t287;
+    let t340 = qd[4] * t279;
+    let t341 = t223 * t326 + t222 * t327;
+    let t342 = t222 * t222 - t223 * t223;
+    let t343 = inv0 * t285;
+    let t344 = s_q4 * (0.0171364731454 * s_q4 + 0.0166855268546 * s_q5 * t46)
+        - 0.0002784068064155778 * inv0 * t285 * t285;
+    let t345 = t344 + 0.22402883622975;
+    let inv5 = 1.0 / t345;
+    let t346 = t344 - 0.00697606230375 * s_q3;
+    let t347 = t346 + 0.22402883622975;
+    let t348 = 0.017784735 * t45 + t344 + 0.22402883622975;
+    let t349 = 0.017784735 * (-0.01615 * s_q3 * t36 - 0.01615 * c_q3 * t37) + s_q4 * t57
+        - 0.001653980355 * t38 - 0.0166855268546 * t62 * inv0 * t285;
+    let t350 = t344 + 0.8196807879045 - 0.0139521246075 * s_q3 - inv5 * t347 * t347;
+    let inv6 = 1.0 / t350;
+    let t351 = t346 + 0.679472691875 * c_q2 + 0.017784735 * t45;
+    let t352 = t351 + 0.8196807879045 - inv5 * t347 * t348;
+    let t353 = t349 + 0.07714261911625 * t36;
+    let t354 = t353 - inv5 * t347 * t349;
+    let t355 = 0.425 * (c_q2 * (1.598759275 - 0.017784735 * s_q3) - 0.017784735 * t44)
+        + t351 + 2.5898077263145 - inv5 * t348 * t348 - inv6 * t352 * t352;
+    let inv7 = 1.0 / t355;
+    let t356 = 0.408499208875 * s_q1 + t353 - inv5 * t348 * t349 - inv6 * t352 * t354;
+    let t357 = 2.76903513875725
+        - c_q1
+            * (c_q2 * t60 + s_q2 * t61
+                - 0.425 * (-1.598759275 * t37 - 0.017784735 * t39))
+        - s_q1 * (1.75501953841 * s_q1 + c_q2 * t61 - s_q2 * t60) - t62 * t62 * inv0
+        - inv5 * t349 * t349 - inv6 * t354 * t354 - inv7 * t356 * t356
+        - 0.0171364731454 * t40 * t40;
+    let inv8 = 1.0 / t357;
+    let t358 = c_q4 * inv5 * t347 - c_q4;
+    let t359 = c_q4 * inv5 * t348 - c_q4 - inv6 * t352 * t358;
+    let t360 = t40 + c_q4 * inv5 * t349 - inv6 * t354 * t358 - inv7 * t356 * t359;
+    let t361 = inv8 * t360;
+    let t362 = inv7 * (t359 - t356 * inv8 * t360);
+    let t363 = inv6 * (t358 - t352 * t362 - t354 * inv8 * t360);
+    let t364 = -inv5 * (c_q4 + t347 * t363 + t348 * t362 + t349 * inv8 * t360);
+    let t365 = inv0
+        * (-0.0166855268546 * t285 * (t364 + t363 + t362) - t62 * inv8 * t360);
+    let t366 = 0.0166855268546 * (inv0 * t285 * inv5 * t347 - t343);
+    let t367 = 0.0166855268546 * (inv0 * t285 * inv5 * t348 - t343) - inv6 * t352 * t366;
+    let t368 = inv0 * (0.0166855268546 * t285 * inv5 * t349 - t62) - inv6 * t354 * t366
+        - inv7 * t356 * t367;
+    let t369 = inv8 * t368;
+    let t370 = inv7 * (t367 - t356 * inv8 * t368);
+    let t371 = inv6 * (t366 - t352 * t370 - t354 * inv8 * t368);
+    let t372 = inv5
+        * (-0.0166855268546 * inv0 * t285 - t347 * t371 - t348 * t370
+            - t349 * inv8 * t368);
+    let t373 = inv5 * (t347 * inv6 * t352 - t348);
+    let t374 = inv5 * (t347 * inv6 * t354 - t349) - inv7 * t356 * t373;
+    let t375 = inv8 * t374;
+    let t376 = inv7 * (t373 - t356 * inv8 * t374);
+    let t377 = -inv6 * (inv5 * t347 + t352 * t376 + t354 * inv8 * t374);
+    let t378 = inv6 * (t352 * inv7 * t356 - t354);
+    let t379 = inv8 * t378;
+    let t380 = -inv7 * (inv6 * t352 + t356 * inv8 * t378);
+    let t381 = -inv7 * t356 * inv8;
+    let t382 = t194 + t208;
+    let t383 = t15 * t207 + t382;
+    let t384 = t190 - qd[2] * t205;
+    let t385 = t191 + t384;
+    let t386 = t216 - s_q3 * t382;
+    let t387 = t386 - c_q3 * t385;
+    let t388 = t24 * t213 + t387;
+    let t389 = t197 + t214;
+    let t390 = t200 - t226;
+    let t391 = s_q3 * t390;
+    let t392 = 0.017784735 * (t241 - t391) + 1.598759275 * t389;
+    let t393 = c_q3 * t390;
+    let t394 = -1.598759275 * t239 - 0.017784735 * (t242 + t393);
+    let t395 = c_q2 * t394 - s_q2 * t392;
+    let t396 = 0.425 * (t180 - 2.0 * t5) + 0.1197 * (t12 + t64) - 0.13585 * t0;
+    let t397 = t217 + c_q3 * t382;
+    let t398 = t397 - s_q3 * t385;
+    let t399 = inv0
+        * (t90 - t63 * t199 - 0.0166855268546 * t91 * (t32 + t201 - c_q4 * t198)) + t398;
+    let t400 = c_q4 * t387 + t201 + qd[4] * t219;
+    let t401 = 0.0171364731454 * t222 * t225
+        + 0.0166855268546 * (qd[5] * t222 + s_q5 * t400 + c_q5 * t399);
+    let t402 = c_q5 * t401;
+    let t403 = t234 + t402 + 0.0004509462908 * t238 + 0.2365564731454 * t399
+        - 0.001653980355 * t200 - 0.0171364731454 * t218 * t219
+        - 0.00460883622975 * t398;
+    let t404 = s_q5 * t401;
+    let t405 = 0.2365564731454 * t224 + 0.0171364731454 * t400 + t404
+        - 0.0004509462908 * t236;
+    let t406 = t202 - s_q4 * t387;
+    let t407 = 0.0171364731454
+        * (58.355064750790525
+            * (0.0166855268546 * t33 * t34 + tau[5]
+                - 0.0171364731454 * (t202 + s_q4 * t198 - qd[4] * t28)) + t406
+            - qd[4] * t218) - 0.21942 * t218 * t221 - 0.0166855268546 * t222 * t223;
+    let t408 = s_q4 * t407 - c_q4 * t405;
+    let t409 = t24 * t232 + t233 - t408 - 0.017784735 * (t396 - 0.39225 * t383);
+    let t410 = c_q3 * t403 - s_q3 * t409;
+    let t411 = t15 * t228 + t229 + t410 + 0.00697606230375 * t388 - 1.598759275 * t396;
+    let t412 = s_q3 * t403 + c_q3 * t409;
+    let t413 = -0.051322656825 * t197 - t412 - t230 - 0.59155695167475 * t385;
+    let t414 = c_q2 * t411 + s_q2 * t413;
+    let t415 = c_q2 * t392 + s_q2 * t394;
+    let t416 = c_q2 * t413 - s_q2 * t411;
+    let t417 = t10 + t186;
+    let t418 = c_q2 * t183 - t384;
+    let t419 = t325 + t418;
+    let t420 = t189 + t208 + s_q2 * t183;
+    let t421 = c_q3 * t420 + t217 + s_q3 * t418;
+    let t422 = t324 + t421;
+    let t423 = -2.0 * t6 - t178;
+    let t424 = t216 + c_q3 * t418 - s_q3 * t420;
+    let t425 = c_q4 * t421 + t337;
+    let t426 = 0.0171364731454 * t339
+        + 0.0166855268546 * (t338 + c_q5 * t424 - s_q5 * t425);
+    let t427 = c_q5 * t426;
+    let t428 = 0.0171364731454 * (t219 * t279 - t218 * t287)
+        - 0.0004509462908 * (t237 * t327 - t213 * t265);
+    let t429 = t233 - 0.001653980355 * t220 - t428;
+    let t430 = 0.23194763691565 * t424 + t427 + t429;
+    let t431 = 0.2365564731454 * (t211 * t219 - t221 * t287)
+        - 0.0004509462908 * (t235 * t327 - t270 * t287);
+    let t432 = s_q5 * t426 + t431 - 0.0171364731454 * t425;
+    let t433 = s_q4 * t421 - t340;
+    let t434 = -0.21942 * (t221 * t279 + t211 * t218) - 0.0166855268546 * t341;
+    let t435 = 0.0171364731454 * t433 + t434;
+    let t436 = -0.001653980355 * t226 - t234 - 0.00460883622975 * t324;
+    let t437 = c_q4 * t432 + t436 - s_q4 * t435
+        - 0.017784735 * (0.425 * t423 - 0.39225 * t419);
+    let t438 = 0.59155695167475 * t325 + 0.051322656825 * t214 + t230;
+    let t439 = c_q3 * t430 + t438 - 0.00697606230375 * t422 - 0.679472691875 * t423
+        - s_q3 * t437;
+    let t440 = t229 - 0.051322656825 * t215;
+    let t441 = t440 - 0.59155695167475 * t420 - s_q3 * t430 - c_q3 * t437;
+    let t442 = t335 + t395;
+    let t443 = t336 - t415;
+    let t444 = t385 - t325;
+    let t445 = s_q3 * t385 - t397;
+    let t446 = t324 - t445;
+    let t447 = t386 - c_q3 * t385;
+    let t448 = c_q4 * t445 - t337;
+    let t449 = 0.0171364731454 * t339
+        + 0.0166855268546 * (t338 + s_q5 * t448 + c_q5 * t447);
+    let t450 = c_q5 * t449;
+    let t451 = t429 + t450 + 0.23194763691565 * t447;
+    let t452 = t431 + s_q5 * t449 + 0.0171364731454 * t448;
+    let t453 = t340 + s_q4 * t445;
+    let t454 = t434 - 0.0171364731454 * t453;
+    let t455 = t436 + c_q4 * t452 - s_q4 * t454 - 0.00697606230375 * t444;
+    let t456 = t438 + c_q3 * t451 - s_q3 * t455 - 0.00697606230375 * t446;
+    let t457 = t440 - 0.59155695167475 * t382 - s_q3 * t451 - c_q3 * t455;
+    let t458 = 0.017784735 * (-2.0 * t246 - t242 - t330 - t393);
+    let t459 = -0.017784735 * (t241 + t333 - 2.0 * t245 - t391);
+    let t460 = c_q2 * t458 + s_q2 * t459;
+    let t461 = c_q2 * t459 - s_q2 * t458;
+    let t462 = t324 + t398;
+    let t463 = c_q4 * t398 + t337;
+    let t464 = 0.0171364731454 * t339
+        + 0.0166855268546 * (t338 + c_q5 * t387 - s_q5 * t463);
+    let t465 = c_q5 * t464;
+    let t466 = 0.23194763691565 * t387 + t429 + t465;
+    let t467 = t431 + s_q5 * t464 - 0.0171364731454 * t463;
+    let t468 = s_q4 * t398 - t340;
+    let t469 = t434 + 0.0171364731454 * t468;
+    let t470 = t436 + c_q4 * t467 - s_q4 * t469;
+    let t471 = c_q3 * t466 - t412 - s_q3 * t470 - 0.00697606230375 * t462;
+    let t472 = t410 + s_q3 * t466 + c_q3 * t470;
+    let t473 = t406 - qd[4] * t218;
+    let t474 = 0.0171364731454 * (t219 * t235 - t222 * t218)
+        + 0.0166855268546 * (t77 * t219 + s_q5 * t473);
+    let t475 = c_q5 * t474 + 0.0004509462908 * (t237 * t308 - t278 * t218)
+        - 0.0171364731454 * (t219 * t219 - t218 * t218);
+    let t476 = 0.0171364731454 * t473 + s_q5 * t474 - 0.2365564731454 * t221 * t218
+        - 0.0004509462908 * (t235 * t308 - t270 * t218);
+    let t477 = 0.0166855268546 * (t219 * t270 + t222 * t308) + 0.0171364731454 * t400;
+    let t478 = -0.21942 * t224 - t477;
+    let t479 = c_q4 * (t476 - t407) - s_q4 * (t405 + t478);
+    let t480 = c_q3 * t475 - s_q3 * t479;
+    let t481 = s_q3 * t475 + c_q3 * t479;
+    let t482 = 0.0166855268546 * (c_q5 * t400 - qd[5] * t223 - s_q5 * t399)
+        - 0.0171364731454 * t225 * t223;
+    let t483 = c_q5 * t482 + 0.0004509462908 * (t236 + t222 * t237) - t404;
+    let t484 = t402 + s_q5 * t482 - 0.0004509462908 * (t222 * t235 - t238);
+    let t485 = 0.0166855268546 * s_q4 * t342 + c_q4 * t484;
+    let t486 = c_q3 * t483 - s_q3 * t485;
+    let t487 = s_q3 * t483 + c_q3 * t485;
+    let t488 = t4 + 0.01615 * t180;
+    let t489 = 0.425 * t323 + t488;
+    let t490 = 0.01615 * t178 - t3;
+    let t491 = 0.85 * t10 + t490;
+    let t492 = c_q2 * t489 - s_q2 * t491;
+    let t493 = 0.425 * t417 + t490;
+    let t494 = 0.425 * t65 + t488;
+    let t495 = c_q2 * t494 - s_q2 * t493;
+    let t496 = c_q2 * t493 + s_q2 * t494;
+    let t497 = t428 - 0.2365564731454 * t424 - t427;
+    let t498 = t428 - t450 - 0.2365564731454 * t447;
+    let t499 = t428 - 0.2365564731454 * t387 - t465;
+    let t500 = -t475;
+    let t501 = -t483;
+    let t502 = -0.2365564731454 * t263 - t268;
+    let t503 = -0.2365564731454 * t211 - t283;
+    let t504 = -t310;
+    let t505 = -t318;
+    let t506 = 0.0166855268546 * t341 - 0.0171364731454 * t433;
+    let t507 = 0.0166855268546 * t341 + 0.0171364731454 * t453;
+    let t508 = 0.0166855268546 * t341 - 0.0171364731454 * t468;
+    let t509 = 0.0166855268546 * t313 + 0.0171364731454 * t218;
+    let t510 = t213 * t232 - 0.00460883622975 * t220;
+    let t511 = 0.001653980355 * t424
+        + 0.017784735
+            * (s_q3 * (0.39225 * t328 + t492)
+                + c_q3 * (0.7845 * t214 + s_q2 * t489 + c_q2 * t491))
+        - 0.0166855268546 * inv0 * t285 * t497 - s_q4 * t432 - c_q4 * (t506 + t435);
+    let t512 = t510 + t511;
+    let t513 = t207 * t228 + t510 - 0.59155695167475 * t215 - 0.39225 * t331;
+    let t514 = 0.051322656825 * t420 + t511 + t513 - 1.598759275 * t492;
+    let t515 = t514 - inv5 * t347 * t512;
+    let t516 = t2 * t48 + t514 + 4.4329225 * t181 - 1.75501953841 * t12
+        - 0.19371331275 * t182 - inv5 * t348 * t512 - inv6 * t352 * t515 - 0.425 * t335;
+    let t517 = t40 * t506
+        + 0.13585
+            * (c_q1 * (8.865845 * t10 + t336 - t415 - 4.4329225 * t417)
+                - s_q1 * (4.4329225 * t323 + t335 + t395 - 4.4329225 * t65))
+        + c_q1
+            * (t416 + 0.19371331275 * t186 + 0.1197 * t415 + 1.75501953841 * t6
+                + c_q2 * t439 + s_q2 * t441 - 1.75501953841 * t184 - 0.19371331275 * t10
+                - 0.1197 * t336 - 0.425 * (0.017784735 * t422 - 1.598759275 * t419))
+        + s_q1
+            * (0.19371331275 * t12 + t49 + c_q2 * t441 + 0.1197 * t335 + 0.1197 * t395
+                - s_q2 * t439 - 1.75501953841 * t182 - 0.602212521625 * t0 - t171 - t414
+                - 0.425 * (1.598759275 * t383 + 0.017784735 * t388)) - t62 * inv0 * t497
+        - inv5 * t349 * t512 - inv6 * t354 * t515 - inv7 * t356 * t516;
+    let t518 = inv7 * (t516 - t356 * inv8 * t517);
+    let t519 = inv6 * (t515 - t352 * t518 - t354 * inv8 * t517);
+    let t520 = inv5 * (t512 - t347 * t519 - t348 * t518 - t349 * inv8 * t517);
+    let t521 = 0.001653980355 * t447
+        + 0.017784735 * (s_q3 * (0.39225 * t328 + t495) + c_q3 * (0.7845 * t214 + t496))
+        - 0.0166855268546 * inv0 * t285 * t498 - s_q4 * t452 - c_q4 * (t507 + t454);
+    let t522 = t510 + t521;
+    let t523 = 0.051322656825 * t382 + t513 + t521 - 1.598759275 * t495;
+    let t524 = t523 - inv5 * t347 * t522;
+    let t525 = t523 - 0.425 * t442 - inv5 * t348 * t522 - inv6 * t352 * t524;
+    let t526 = 0.13585 * (c_q1 * t443 - s_q1 * t442)
+        + c_q1
+            * (t416 + c_q2 * t456 + s_q2 * t457 - 0.1197 * t443
+                - 0.425 * (1.598759275 * t444 + 0.017784735 * t446))
+        + s_q1 * (c_q2 * t457 + 0.1197 * t442 - t414 - s_q2 * t456) + t40 * t507
+        - t62 * inv0 * t498 - inv5 * t349 * t522 - inv6 * t354 * t524
+        - inv7 * t356 * t525;
+    let t527 = inv7 * (t525 - t356 * inv8 * t526);
+    let t528 = inv6 * (t524 - t352 * t527 - t354 * inv8 * t526);
+    let t529 = inv5 * (t522 - t347 * t528 - t348 * t527 - t349 * inv8 * t526);
+    let t530 = t510 + 0.001653980355 * t387
+        + 0.017784735 * (s_q3 * (0.39225 * t239 + t495) + c_q3 * (0.39225 * t389 + t496))
+        - 0.0166855268546 * inv0 * t285 * t499 - s_q4 * t467 - c_q4 * (t469 + t508);
+    let t531 = t530 - 0.39225 * t458;
+    let t532 = t531 - inv5 * t347 * t530;
+    let t533 = t531 - 0.425 * t460 - inv5 * t348 * t530 - inv6 * t352 * t532;
+    let t534 = 0.13585 * (c_q1 * t461 - s_q1 * t460)
+        + c_q1 * (c_q2 * t471 - s_q2 * t472 - 0.1197 * t461 - 0.007558512375 * t462)
+        + s_q1 * (0.1197 * t460 - c_q2 * t472 - s_q2 * t471) + t40 * t508
+        - t62 * inv0 * t499 - inv5 * t349 * t530 - inv6 * t354 * t532
+        - inv7 * t356 * t533;
+    let t535 = inv7 * (t533 - t356 * inv8 * t534);
+    let t536 = inv6 * (t532 - t352 * t535 - t354 * inv8 * t534);
+    let t537 = inv5 * (t530 - t347 * t536 - t348 * t535 - t349 * inv8 * t534);
+    let t538 = t408 - 0.0166855268546 * inv0 * t285 * t500 - s_q4 * t476
+        - c_q4 * (t477 + t478);
+    let t539 = t538 - inv5 * t347 * t538;
+    let t540 = t538 - inv5 * t348 * t538 - inv6 * t352 * t539;
+    let t541 = c_q1 * (c_q2 * t480 - s_q2 * t481) + t40 * t477
+        - s_q1 * (c_q2 * t481 + s_q2 * t480) - t62 * inv0 * t500 - inv5 * t349 * t538
+        - inv6 * t354 * t539 - inv7 * t356 * t540;
+    let t542 = inv7 * (t540 - t356 * inv8 * t541);
+    let t543 = inv6 * (t539 - t352 * t542 - t354 * inv8 * t541);
+    let t544 = inv5 * (t538 - t347 * t543 - t348 * t542 - t349 * inv8 * t541);
+    let t545 = -0.0166855268546 * inv0 * t285 * t501 - s_q4 * t484;
+    let t546 = t545 - inv5 * t347 * t545;
+    let t547 = t545 - inv5 * t348 * t545 - inv6 * t352 * t546;
+    let t548 = c_q1 * (c_q2 * t486 - s_q2 * t487) + 0.0166855268546 * t40 * t342
+        - s_q1 * (c_q2 * t487 + s_q2 * t486) - t62 * inv0 * t501 - inv5 * t349 * t545
+        - inv6 * t354 * t546 - inv7 * t356 * t547;
+    let t549 = inv7 * (t547 - t356 * inv8 * t548);
+    let t550 = inv6 * (t546 - t352 * t549 - t354 * inv8 * t548);
+    let t551 = inv5 * (t545 - t347 * t550 - t348 * t549 - t349 * inv8 * t548);
+    let t552 = 0.001653980355 * t263 + 0.00460883622975 * t264 + t210 * t232
+        + 0.017784735
+            * (s_q3 * (0.7845 * t248 + 0.85 * t277)
+                + c_q3 * (-0.7845 * t251 - 0.85 * t1 * t204))
+        - 0.0166855268546 * inv0 * t285 * t502 - s_q4 * t271 - c_q4 * (t273 + t272);
+    let t553 = t552 + 0.0139521246075 * t249 - 0.051322656825 * t259
+        - 1.35894538375 * t277 - 0.59155695167475 * t248 - t204 * t228;
+    let t554 = t553 - inv5 * t347 * t552;
+    let t555 = 0.19371331275 * t71 + t553 - 1.75501953841 * t66 - c_q1 * t48
+        - inv5 * t348 * t552 - inv6 * t352 * t554 - 0.425 * t253;
+    let t556 = 0.13585
+        * (c_q1 * (t254 - 8.865845 * t67) - s_q1 * (8.865845 * t66 + t253))
+        + c_q1
+            * (1.20442504325 * qd[0] + 1.75501953841 * t68 + s_q1 * t47 + c_q2 * t275
+                + s_q2 * t276 + 0.425 * (1.598759275 * t257 + 0.017784735 * t261)
+                - 0.19371331275 * t69 - 0.1197 * t254)
+        + s_q1
+            * (0.19371331275 * t66 + 1.75501953841 * t71 + c_q2 * t276 + 0.1197 * t253
+                - c_q1 * t47 - s_q2 * t275) + t40 * t272 - t62 * inv0 * t502
+        - inv5 * t349 * t552 - inv6 * t354 * t554 - inv7 * t356 * t555;
+    let t557 = inv7 * (t555 - t356 * inv8 * t556);
+    let t558 = inv6 * (t554 - t352 * t557 - t354 * inv8 * t556);
+    let t559 = inv5 * (t552 - t347 * t558 - t348 * t557 - t349 * inv8 * t556);
+    let t560 = -0.0166855268546 * inv0 * t285 * t503 - s_q4 * t286
+        - c_q4 * (t289 + t288);
+    let t561 = t560 - 0.017784735 * t79;
+    let t562 = 0.0139521246075 * t72 + t560;
+    let t563 = -1.35894538375 * t78 - 0.017784735 * t79;
+    let t564 = t562 + t563 - inv5 * t347 * t561;
+    let t565 = t562 - 0.425 * t74;
+    let t566 = t563 + t565 - inv5 * t348 * t561 - inv6 * t352 * t564;
+    let t567 = t40 * t288 - t62 * inv0 * t503;
+    let t568 = 0.13585 * (c_q1 * (t76 - 8.865845 * qd[1]) - t75)
+        + c_q1
+            * (0.3874266255 * qd[1] + 3.52514647682 * t2 + c_q2 * t294 + s_q2 * t297
+                + t298)
+        + s_q1 * (0.1197 * t74 + c_q2 * t297 - 0.0151074 * t1 - s_q2 * t294) + t567
+        - inv5 * t349 * t561 - inv6 * t354 * t564 - inv7 * t356 * t566;
+    let t569 = inv0 * t503;
+    let t570 = inv7 * (t566 - t356 * inv8 * t568);
+    let t571 = inv6 * (t564 - t352 * t570 - t354 * inv8 * t568);
+    let t572 = inv5 * (t561 - t347 * t571 - t348 * t570 - t349 * inv8 * t568);
+    let t573 = t560 - 0.0139521246075 * t80;
+    let t574 = t562 - 0.0139521246075 * t80 - inv5 * t347 * t573;
+    let t575 = t565 - 0.0139521246075 * t80 - inv5 * t348 * t573 - inv6 * t352 * t574;
+    let t576 = 0.13585 * (c_q1 * t76 - t75) + c_q1 * (t298 + c_q2 * t300 + s_q2 * t301)
+        + s_q1 * (0.1197 * t74 + c_q2 * t301 - s_q2 * t300) + t567 - inv5 * t349 * t573
+        - inv6 * t354 * t574 - inv7 * t356 * t575;
+    let t577 = inv7 * (t575 - t356 * inv8 * t576);
+    let t578 = inv6 * (t574 - t352 * t577 - t354 * inv8 * t576);
+    let t579 = inv5 * (t573 - t347 * t578 - t348 * t577 - t349 * inv8 * t576);
+    let t580 = t562 - inv5 * t347 * t560;
+    let t581 = 0.01511702475 * t304 + t562 - inv5 * t348 * t560 - inv6 * t352 * t580;
+    let t582 = 0.0048321124995 * t24 * t210
+        + c_q1
+            * (0.01511702475 * t213 + c_q2 * t306 - s_q2 * t307
+                - 0.004257665559 * t24 * t305) + t567
+        - s_q1 * (c_q2 * t307 + 0.004257665559 * t304 + s_q2 * t306) - inv5 * t349 * t560
+        - inv6 * t354 * t580 - inv7 * t356 * t581;
+    let t583 = inv7 * (t581 - t356 * inv8 * t582);
+    let t584 = inv6 * (t580 - t352 * t583 - t354 * inv8 * t582);
+    let t585 = inv5 * (t560 - t347 * t584 - t348 * t583 - t349 * inv8 * t582);
+    let t586 = -0.0166855268546 * inv0 * t285 * t504 - s_q4 * t311
+        - c_q4 * (t314 + t509);
+    let t587 = t586 - inv5 * t347 * t586;
+    let t588 = t586 - inv5 * t348 * t586 - inv6 * t352 * t587;
+    let t589 = c_q1 * (c_q2 * t316 - s_q2 * t317) + t40 * t509
+        - s_q1 * (c_q2 * t317 + s_q2 * t316) - t62 * inv0 * t504 - inv5 * t349 * t586
+        - inv6 * t354 * t587 - inv7 * t356 * t588;
+    let t590 = inv7 * (t588 - t356 * inv8 * t589);
+    let t591 = inv6 * (t587 - t352 * t590 - t354 * inv8 * t589);
+    let t592 = inv5 * (t586 - t347 * t591 - t348 * t590 - t349 * inv8 * t589);
+    let t593 = -0.0166855268546 * inv0 * t285 * t505 - s_q4 * t319;
+    let t594 = t593 - inv5 * t347 * t593;
+    let t595 = t593 - inv5 * t348 * t593 - inv6 * t352 * t594;
+    let t596 = c_q1 * (c_q2 * t321 - s_q2 * t322) - s_q1 * (c_q2 * t322 + s_q2 * t321)
+        - t62 * inv0 * t505 - inv5 * t349 * t593 - inv6 * t354 * t594
+        - inv7 * t356 * t595;
+    let t597 = inv7 * (t595 - t356 * inv8 * t596);
+    let t598 = inv6 * (t594 - t352 * t597 - t354 * inv8 * t596);
+    let t599 = inv5 * (t593 - t347 * t598 - t348 * t597 - t349 * inv8 * t596);
+    (
+        [
+            [0.0, inv8 * t517, inv8 * t526, inv8 * t534, inv8 * t541, inv8 * t548],
+            [0.0, t518, t527, t535, t542, t549],
+            [0.0, t519, t528, t536, t543, t550],
+            [0.0, t520, t529, t537, t544, t551],
+            [
+                0.0,
+                inv0
+                    * (t497 - t62 * inv8 * t517
+                        - 0.0166855268546 * t285 * (t520 + t519 + t518)),
+                inv0
+                    * (t498 - t62 * inv8 * t526
+                        - 0.0166855268546 * t285 * (t529 + t528 + t527)),
+                inv0
+                    * (t499 - t62 * inv8 * t534
+                        - 0.0166855268546 * t285 * (t537 + t536 + t535)),
+                inv0
+                    * (t500 - t62 * inv8 * t541
+                        - 0.0166855268546 * t285 * (t544 + t543 + t542)),
+                inv0
+                    * (t501 - t62 * inv8 * t548
+                        - 0.0166855268546 * t285 * (t551 + t550 + t549)),
+            ],
+            [
+                0.0,
+                58.355064750790525 * t506 + t40 * inv8 * t517
+                    - c_q4 * (t520 + t519 + t518),
+                58.355064750790525 * t507 + t40 * inv8 * t526
+                    - c_q4 * (t529 + t528 + t527),
+                58.355064750790525 * t508 + t40 * inv8 * t534
+                    - c_q4 * (t537 + t536 + t535),
+                58.355064750790525 * t477 + t40 * inv8 * t541
+                    - c_q4 * (t544 + t543 + t542),
+                0.9736850000012371 * t342 + t40 * inv8 * t548
+                    - c_q4 * (t551 + t550 + t549),
+            ],
+        ],
+        [
+            [
+                inv8 * t556,
+                inv8 * t568,
+                inv8 * t576,
+                inv8 * t582,
+                inv8 * t589,
+                inv8 * t596,
+            ],
+            [t557, t570, t577, t583, t590, t597],
+            [t558, t571, t578, t584, t591, t598],
+            [t559, t572, t579, t585, t592, t599],
+            [
+                inv0
+                    * (t502 - t62 * inv8 * t556
+                        - 0.0166855268546 * t285 * (t559 + t558 + t557)),
+                t569
+                    - inv0
+                        * (t62 * inv8 * t568
+                            + 0.0166855268546 * t285 * (t572 + t571 + t570)),
+                t569
+                    - inv0
+                        * (t62 * inv8 * t576
+                            + 0.0166855268546 * t285 * (t579 + t578 + t577)),
+                t569
+                    - inv0
+                        * (t62 * inv8 * t582
+                            + 0.0166855268546 * t285 * (t585 + t584 + t583)),
+                inv0
+                    * (t504 - t62 * inv8 * t589
+                        - 0.0166855268546 * t285 * (t592 + t591 + t590)),
+                inv0
+                    * (t505 - t62 * inv8 * t596
+                        - 0.0166855268546 * t285 * (t599 + t598 + t597)),
+            ],
+            [
+                58.355064750790525 * t272 + t40 * inv8 * t556
+                    - c_q4 * (t559 + t558 + t557),
+                58.355064750790525 * t288 + t40 * inv8 * t568
+                    - c_q4 * (t572 + t571 + t570),
+                58.355064750790525 * t288 + t40 * inv8 * t576
+                    - c_q4 * (t579 + t578 + t577),
+                58.355064750790525 * t288 + t40 * inv8 * t582
+                    - c_q4 * (t585 + t584 + t583),
+                58.355064750790525 * t509 + t40 * inv8 * t589
+                    - c_q4 * (t592 + t591 + t590),
+                t40 * inv8 * t596 - c_q4 * (t599 + t598 + t597),
+            ],
+        ],
+        [
+            [inv8, t381, t379, t375, t369, t361],
+            [t381, inv7 + inv7 * inv7 * t356 * t356 * inv8, t380, t376, t370, t362],
+            [
+                t379,
+                t380,
+                inv6 - inv6 * (t352 * t380 + t354 * inv8 * t378),
+                t377,
+                t371,
+                t363,
+            ],
+            [
+                t375,
+                t376,
+                t377,
+                inv5 - inv5 * (t347 * t377 + t348 * t376 + t349 * inv8 * t374),
+                t372,
+                t364,
+            ],
+            [
+                t369,
+                t370,
+                t371,
+                t372,
+                inv0
+                    - inv0
+                        * (t62 * inv8 * t368
+                            + 0.0166855268546 * t285 * (t372 + t371 + t370)),
+                t365,
+            ],
+            [
+                t361,
+                t362,
+                t363,
+                t364,
+                t365,
+                t40 * inv8 * t360 + 58.355064750790525 - c_q4 * (t364 + t363 + t362),
+            ],
+        ],
+    )
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

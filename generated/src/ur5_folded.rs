@@ -19,6 +19,11 @@
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `shoulder_pan_joint`, `shoulder_lift_joint`, `elbow_joint`, `wrist_1_joint`, `wrist_2_joint`, `wrist_3_joint`.
 //!
@@ -39,6 +44,10 @@
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics_derivatives` | 763 | 534 | 0 | 0 | 8 | 8 |
+//! | `gravity_derivatives` | 4 | 4 | 0 | 0 | 2 | 1 |
+//! | `mass_matrix_inverse` | 215 | 113 | 5 | 0 | 5 | 5 |
+//! | `forward_dynamics_derivatives` | 1836 | 1173 | 9 | 0 | 8 | 8 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -110,6 +119,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1875,6 +1888,1699 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 763,
+    add: 534,
+    div: 0,
+    sqrt: 0,
+    sin: 8,
+    cos: 8,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_derivatives_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[0] * c_q1;
+    let t2 = qd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qdd[0] * s_q1;
+    let t5 = qd[1] * t2;
+    let t6 = qd[1] * t1;
+    let t7 = t5 - t3;
+    let t8 = t4 + t6;
+    let t9 = t1 * t2;
+    let t10 = t1 * t1;
+    let t11 = qd[1] + qd[2];
+    let t12 = qdd[1] + qdd[2];
+    let t13 = qd[3] + t11;
+    let t14 = t12 + qdd[3];
+    let t15 = 1.77012693841 * qd[1] - 0.19371331275 * t2;
+    let t16 = 0.19371331275 * qd[1] + 1.75501953841 * t2;
+    let t17 = t2 * t2;
+    let t18 = qdd[1] + t9;
+    let t19 = -2.0 * t6 - t4;
+    let t20 = qd[1] * qd[1] + t10;
+    let t21 = 0.01615 * t4 - 9.81 * c_q1;
+    let t22 = 0.425 * t18 + t21;
+    let t23 = 0.425 * (t3 - 2.0 * t5) + 0.1197 * (t10 + t17) - 0.13585 * t0;
+    let t24 = 9.81 * s_q1 + 0.01615 * t3;
+    let t25 = 0.425 * t20 + t24;
+    let t26 = s_q1 * t1;
+    let t27 = c_q1 * t1;
+    let t28 = qd[1] * s_q1;
+    let t29 = s_q1 * t2;
+    let t30 = 0.2394 * (t27 + t29) - 0.2717 * qd[0] - 0.85 * t28;
+    let t31 = qd[1] * c_q1;
+    let t32 = c_q3 * t13;
+    let t33 = 0.03556947 * s_q3 * t13 - 3.19751855 * t11;
+    let t34 = s_q2 * t33 - 0.03556947 * c_q2 * t32;
+    let t35 = s_q1 * t34;
+    let t36 = 0.03556947 * s_q2 * t32 + c_q2 * t33;
+    let t37 = qd[5] * c_q5;
+    let t38 = qd[1] * s_q2;
+    let t39 = -0.85 * s_q3 * t38 - c_q3 * (-0.7845 * t11 - 0.85 * qd[1] * c_q2);
+    let t40 = t11 * c_q3;
+    let t41 = q[1] + q[2];
+    let t42 = cos(t41);
+    let t43 = qd[0] * t42;
+    let t44 = sin(t41);
+    let t45 = qd[0] * t44;
+    let t46 = t7 * c_q2 + qd[2] * t45;
+    let t47 = t46 + t8 * s_q2;
+    let t48 = t7 * s_q2 - qd[2] * t43;
+    let t49 = t48 - t8 * c_q2;
+    let t50 = q[3] + t41;
+    let (t51, t53) = sin_cos(t50);
+    let t52 = qd[0] * t51;
+    let t54 = qd[0] * t53;
+    let t55 = t43 * t45;
+    let t56 = t43 * t43;
+    let t57 = qd[3] * t54;
+    let t58 = qd[3] * t52;
+    let t59 = t57 - s_q3 * t47;
+    let t60 = t59 - c_q3 * t49;
+    let t61 = c_q3 * t47 + t58;
+    let t62 = t61 - s_q3 * t49;
+    let t63 = t13 * s_q4 + c_q4 * t52;
+    let t64 = t13 * c_q4 - s_q4 * t52;
+    let t65 = t52 * t52;
+    let t66 = qd[4] - t54;
+    let t67 = qdd[4] + t62;
+    let t68 = qd[4] * t64 + t14 * s_q4 + c_q4 * t60;
+    let t69 = c_q5 * t63 - s_q5 * t66;
+    let t70 = s_q5 * t63 + c_q5 * t66;
+    let t71 = t64 * t66;
+    let t72 = qd[5] + t64;
+    let t73 = t14 * c_q4 - s_q4 * t60;
+    let t74 = t52 * t54;
+    let t75 = 0.59565195167475 * t11 + 0.051322656825 * t45;
+    let t76 = 0.59155695167475 * t45 - 0.051322656825 * t11;
+    let t77 = t45 * t75;
+    let t78 = t43 * t75;
+    let t79 = 0.22402883622975 * t13 + 0.001653980355 * t54;
+    let t80 = 0.00460883622975 * t54 - 0.001653980355 * t13;
+    let t81 = t54 * t79;
+    let t82 = t52 * t79;
+    let t83 = 0.0166855268546 * (s_q5 * t68 + c_q5 * t67 + qd[5] * t69)
+        + 0.0171364731454 * t69 * t72;
+    let t84 = c_q5 * t72;
+    let t85 = t70 * t84;
+    let t86 = s_q5 * t83;
+    let t87 = s_q5 * t72;
+    let t88 = t70 * t87;
+    let t89 = c_q5 * t83;
+    let t90 = 0.0171364731454 * t68 + 0.2365564731454 * t71 + t86
+        - 0.0004509462908 * t85;
+    let t91 = 0.0171364731454 * (qdd[5] + t73 - qd[4] * t63) - 0.21942 * t63 * t66
+        - 0.0166855268546 * t69 * t70;
+    let t92 = 0.2365564731454 * t67 + t82 + t89 + 0.0004509462908 * t88
+        - 0.001653980355 * t14 - 0.00460883622975 * t62 - 0.0171364731454 * t63 * t64;
+    let t93 = t12 + t55;
+    let t94 = t47 + t11 * t45;
+    let t95 = t11 * t11 + t56;
+    let t96 = c_q2 * t22 + s_q2 * t25;
+    let t97 = c_q2 * t25 - s_q2 * t22;
+    let t98 = t14 - t74;
+    let t99 = t60 + t13 * t54;
+    let t100 = -t13 * t13 - t65;
+    let t101 = c_q4 * t90 - s_q4 * t91;
+    let t102 = t13 * t80 + t81 + t101 - 0.017784735 * (t23 - 0.39225 * t94);
+    let t103 = s_q3 * t98;
+    let t104 = c_q3 * t100;
+    let t105 = c_q3 * t98;
+    let t106 = s_q3 * t100;
+    let t107 = 1.598759275 * t93 + 0.017784735 * (t104 - t103);
+    let t108 = -1.598759275 * t95 - 0.017784735 * (t105 + t106);
+    let t109 = s_q3 * t92 + c_q3 * t102;
+    let t110 = -0.051322656825 * t12 - t109 - 0.59155695167475 * t49 - t78;
+    let t111 = c_q3 * t92 - s_q3 * t102;
+    let t112 = t11 * t76 + t77 + t111 + 0.00697606230375 * t99 - 1.598759275 * t23;
+    let t113 = c_q2 * t107 + s_q2 * t108;
+    let t114 = c_q2 * t108 - s_q2 * t107;
+    let t115 = c_q2 * t112 + s_q2 * t110;
+    let t116 = c_q2 * t110 - s_q2 * t112;
+    let t117 = c_q4 * t51;
+    let t118 = s_q5 * t117 - c_q5 * t53;
+    let t119 = s_q3 * t74;
+    let t120 = c_q3 * t74;
+    let t121 = c_q5 * t117 + s_q5 * t53;
+    let t122 = t42 * t45;
+    let t123 = t44 * t52;
+    let t124 = 3.19751855 * t122 - 0.03556947 * t123;
+    let t125 = t42 * t43;
+    let t126 = 0.03556947 * t42 * t52 - 3.19751855 * t125;
+    let t127 = c_q2 * t124 + s_q2 * t126;
+    let t128 = c_q2 * t126 - s_q2 * t124;
+    let t129 = t11 * t44;
+    let t130 = t44 * (qd[2] + qd[1]);
+    let t131 = t129 + t130;
+    let t132 = t13 * t53;
+    let t133 = t42 * (qd[2] + qd[1]);
+    let t134 = qd[3] * t53 + c_q3 * t133 - s_q3 * t130;
+    let t135 = t132 + t134;
+    let t136 = s_q4 * t51;
+    let t137 = qd[3] * t51 + c_q3 * t130 + s_q3 * t133;
+    let t138 = t51 * t54;
+    let t139 = s_q5 * t70;
+    let t140 = c_q4 * t134 - qd[4] * t136;
+    let t141 = 0.0171364731454 * (t72 * t121 - t69 * t136)
+        + 0.0166855268546 * (qd[5] * t121 + s_q5 * t140 + c_q5 * t137);
+    let t142 = c_q5 * t141 + 0.0004509462908 * (t87 * t118 - t136 * t139)
+        - 0.0171364731454 * (t64 * t117 - t63 * t136);
+    let t143 = 0.23194763691565 * t137 + t51 * t79 + t142 + 0.001653980355 * t138;
+    let t144 = c_q5 * t70;
+    let t145 = 0.0171364731454 * t140 + s_q5 * t141
+        - 0.2365564731454 * (t66 * t136 + t53 * t64)
+        - 0.0004509462908 * (t84 * t118 - t136 * t144);
+    let t146 = -0.0171364731454 * (qd[4] * t117 + s_q4 * t134)
+        - 0.0166855268546 * (t70 * t121 + t69 * t118);
+    let t147 = t146 - 0.21942 * (t66 * t117 - t53 * t63);
+    let t148 = 0.00460883622975 * t132 + c_q4 * t145 + t53 * (t79 + 0.001653980355 * t54)
+        - s_q4 * t147 - 0.017784735 * (t30 - 0.39225 * t131);
+    let t149 = 0.59155695167475 * t129 + c_q3 * t143 + t44 * (t75 + 0.051322656825 * t45)
+        + 0.00697606230375 * t135 - 1.598759275 * t30 - s_q3 * t148;
+    let t150 = 0.59155695167475 * t133 - 0.051322656825 * t122 - t42 * t75 - s_q3 * t143
+        - c_q3 * t148;
+    let t151 = c_q1 * t45;
+    let t152 = c_q4 * t147 + s_q4 * t145 - 0.001653980355 * t137
+        - 0.017784735
+            * (s_q3 * (0.7845 * t122 + 0.85 * t151)
+                + c_q3 * (-0.7845 * t125 - 0.85 * t1 * t42)) - 0.00460883622975 * t138
+        - t51 * t80;
+    let t153 = 1.35894538375 * t151 + t152 + 0.59155695167475 * t122 + t42 * t76
+        + 0.051322656825 * t133 - 0.0139521246075 * t123;
+    let t154 = s_q4 * s_q5;
+    let t155 = c_q4 * t54;
+    let t156 = qd[4] * c_q4 + t155;
+    let t157 = c_q5 * t52;
+    let t158 = 0.0171364731454 * (s_q4 * t84 + c_q4 * t69)
+        + 0.0166855268546 * (s_q4 * t37 + s_q5 * t156 + t157);
+    let t159 = c_q5 * t158 + 0.0004509462908 * (t87 * t154 + c_q4 * t139)
+        - 0.0171364731454 * (s_q4 * t64 + c_q4 * t63);
+    let t160 = 0.4559764731454 * t52 + t159;
+    let t161 = 0.0171364731454 * t156 + 0.2365564731454 * c_q4 * t66 + s_q5 * t158
+        - 0.0004509462908 * (t84 * t154 + c_q4 * t144);
+    let t162 = s_q4 * t54;
+    let t163 = -0.0171364731454 * (qd[4] * s_q4 + t162)
+        - 0.0166855268546 * (s_q4 * t144 + t69 * t154);
+    let t164 = t163 - 0.21942 * s_q4 * t66;
+    let t165 = 0.2286376724595 * t54 + c_q4 * t161 - 0.00330796071 * t13 - s_q4 * t164;
+    let t166 = t165 - 0.017784735 * (-0.85 * t2 - 0.7845 * t45);
+    let t167 = 0.0139521246075 * t54 + c_q3 * t160;
+    let t168 = t167 + 1.1872089033495 * t45 - 0.10264531365 * t11;
+    let t169 = 1.35894538375 * t2 + t168 - s_q3 * t166;
+    let t170 = s_q3 * t160;
+    let t171 = -0.004095 * t43 - t170;
+    let t172 = t171 - c_q3 * t166;
+    let t173 = -0.1197 * t36 - 0.425 * (-3.19751855 * t45 - 0.03556947 * t54);
+    let t174 = 1.35894538375 * t38 + 0.017784735 * t39;
+    let t175 = s_q4 * t161 + c_q4 * t164;
+    let t176 = t175 - 0.0139521246075 * t32;
+    let t177 = 0.425 * t34 + t176;
+    let t178 = 0.2365564731454 * t52 + t159;
+    let t179 = 0.0139521246075 * t45 + t165;
+    let t180 = t168 - s_q3 * t179;
+    let t181 = t171 - c_q3 * t179;
+    let t182 = q[2] + q[3];
+    let t183 = cos(t182);
+    let t184 = t13 * t183;
+    let t185 = sin(t182);
+    let t186 = t167 - s_q3 * t165;
+    let t187 = t170 + c_q3 * t165;
+    let t188 = s_q5 * t64;
+    let t189 = 0.0166855268546 * (t188 - qd[5] * s_q5) - 0.0171364731454 * t87;
+    let t190 = 0.0004509462908 * s_q5 * t84 + c_q5 * t189;
+    let t191 = 0.2536929462908 * t64 + s_q5 * t189 - 0.0004509462908 * c_q5 * t84;
+    let t192 = c_q5 * t69;
+    let t193 = t192 - t139;
+    let t194 = -0.2365564731454 * t63 - 0.0166855268546 * t193;
+    let t195 = c_q4 * t191 - s_q4 * t194;
+    let t196 = c_q3 * t190 - s_q3 * t195;
+    let t197 = s_q3 * t190 + c_q3 * t195;
+    let t198 = s_q4 * t191 + c_q4 * t194;
+    let t199 = 0.0004509462908 * t139 + 0.033822 * t192;
+    let t200 = 0.033822 * s_q5 * t69 - 0.0004509462908 * t144;
+    let t201 = c_q4 * t200;
+    let t202 = c_q3 * t199 - s_q3 * t201;
+    let t203 = s_q3 * t199 + c_q3 * t201;
+    let t204 = s_q4 * t200;
+    let t205 = t10 - t17;
+    let t206 = t24 + 0.425 * t205;
+    let t207 = 0.85 * t9 + t21;
+    let t208 = c_q2 * t206 - s_q2 * t207;
+    let t209 = t13 * t52;
+    let t210 = t11 * t43;
+    let t211 = t49 - t210;
+    let t212 = t62 + t209;
+    let t213 = c_q5 * t155 - s_q5 * t52;
+    let t214 = t157 + s_q5 * t155;
+    let t215 = t56 - t45 * t45;
+    let t216 = t65 - t54 * t54;
+    let t217 = s_q3 * t216;
+    let t218 = -0.03556947 * t120 - 0.017784735 * t217;
+    let t219 = 1.598759275 * t215 + t218;
+    let t220 = c_q3 * t216;
+    let t221 = 3.19751855 * t55 + 0.03556947 * t119 - 0.017784735 * t220;
+    let t222 = c_q2 * t219 + s_q2 * t221;
+    let t223 = c_q2 * t221 - s_q2 * t219;
+    let t224 = t8 * c_q2 - t48;
+    let t225 = t210 + t224;
+    let t226 = t46 + t8 * s_q2;
+    let t227 = c_q3 * t226 + t58 + s_q3 * t224;
+    let t228 = t209 + t227;
+    let t229 = t57 + c_q3 * t224 - s_q3 * t226;
+    let t230 = qd[4] * t162;
+    let t231 = c_q4 * t227 + t230;
+    let t232 = qd[5] * t213;
+    let t233 = t72 * t213 - t69 * t162;
+    let t234 = 0.0166855268546 * (c_q5 * t229 + t232 - s_q5 * t231)
+        + 0.0171364731454 * t233;
+    let t235 = c_q5 * t234;
+    let t236 = 0.0004509462908 * (t87 * t214 - t139 * t162)
+        - 0.0171364731454 * (t64 * t155 - t63 * t162);
+    let t237 = t236 + t81 - 0.001653980355 * t65;
+    let t238 = 0.23194763691565 * t229 + t235 + t237;
+    let t239 = 0.2365564731454 * (t52 * t64 - t66 * t162)
+        - 0.0004509462908 * (t84 * t214 - t144 * t162);
+    let t240 = s_q5 * t234 + t239 - 0.0171364731454 * t231;
+    let t241 = qd[4] * t155;
+    let t242 = s_q4 * t227 - t241;
+    let t243 = t70 * t213 + t69 * t214;
+    let t244 = -0.21942 * (t66 * t155 + t52 * t63) - 0.0166855268546 * t243;
+    let t245 = 0.0171364731454 * t242 + t244;
+    let t246 = -0.001653980355 * t74 - t82 - 0.00460883622975 * t209;
+    let t247 = c_q4 * t240 + t246 - s_q4 * t245
+        - 0.017784735 * (0.425 * t19 - 0.39225 * t225);
+    let t248 = 0.59155695167475 * t210 + 0.051322656825 * t55 + t78;
+    let t249 = c_q3 * t238 + t248 - 0.679472691875 * t19 - 0.00697606230375 * t228
+        - s_q3 * t247;
+    let t250 = t77 - 0.051322656825 * t56;
+    let t251 = t250 - 0.59155695167475 * t226 - s_q3 * t238 - c_q3 * t247;
+    let t252 = 0.00460883622975 * t65 - t54 * t80;
+    let t253 = 0.59155695167475 * t56 + 0.39225 * t218 + t252 - t45 * t76;
+    let t254 = s_q4 * t240 + c_q4 * t245
+        - 0.017784735
+            * (s_q3 * (t208 + 0.39225 * t215)
+                + c_q3 * (0.7845 * t55 + s_q2 * t206 + c_q2 * t207))
+        - 0.001653980355 * t229;
+    let t255 = 1.598759275 * t208 + t253 + t254 - 0.051322656825 * t226;
+    let t256 = t114 + t222;
+    let t257 = t223 - t113;
+    let t258 = s_q3 * t49 - t61;
+    let t259 = t209 - t258;
+    let t260 = t59 - c_q3 * t49;
+    let t261 = c_q4 * t258 - t230;
+    let t262 = 0.0171364731454 * t233
+        + 0.0166855268546 * (t232 + s_q5 * t261 + c_q5 * t260);
+    let t263 = c_q5 * t262;
+    let t264 = t237 + t263 + 0.23194763691565 * t260;
+    let t265 = t239 + s_q5 * t262 + 0.0171364731454 * t261;
+    let t266 = t241 + s_q4 * t258;
+    let t267 = t244 - 0.0171364731454 * t266;
+    let t268 = t246 + c_q4 * t265 - 0.00697606230375 * t211 - s_q4 * t267;
+    let t269 = t248 + c_q3 * t264 - s_q3 * t268 - 0.00697606230375 * t259;
+    let t270 = t250 - 0.59155695167475 * t47 - s_q3 * t264 - c_q3 * t268;
+    let t271 = s_q4 * t265 + c_q4 * t267
+        - 0.017784735 * (s_q3 * (t97 + 0.39225 * t215) + c_q3 * (0.7845 * t55 + t96))
+        - 0.001653980355 * t260;
+    let t272 = 1.598759275 * t97 + t253 + t271 - 0.051322656825 * t47;
+    let t273 = 0.017784735 * (-2.0 * t120 - t106 - t105 - t217);
+    let t274 = -0.017784735 * (t220 + t104 - t103 - 2.0 * t119);
+    let t275 = c_q2 * t273 + s_q2 * t274;
+    let t276 = c_q2 * t274 - s_q2 * t273;
+    let t277 = c_q4 * t62 + t230;
+    let t278 = 0.0171364731454 * t233
+        + 0.0166855268546 * (t232 + c_q5 * t60 - s_q5 * t277);
+    let t279 = c_q5 * t278;
+    let t280 = 0.23194763691565 * t60 + t237 + t279;
+    let t281 = t239 + s_q5 * t278 - 0.0171364731454 * t277;
+    let t282 = s_q4 * t62 - t241;
+    let t283 = t244 + 0.0171364731454 * t282;
+    let t284 = t246 + c_q4 * t281 - s_q4 * t283;
+    let t285 = c_q3 * t280 - t109 - s_q3 * t284 - 0.00697606230375 * t212;
+    let t286 = t111 + s_q3 * t280 + c_q3 * t284;
+    let t287 = c_q4 * t283 + t252 + s_q4 * t281
+        - 0.017784735 * (s_q3 * (0.39225 * t95 + t97) + c_q3 * (0.39225 * t93 + t96))
+        - 0.001653980355 * t60;
+    let t288 = 0.39225 * t273 + t287;
+    let t289 = t73 - qd[4] * t63;
+    let t290 = 0.0166855268546 * (s_q5 * t289 + t37 * t64)
+        + 0.0171364731454 * (t64 * t84 - t69 * t63);
+    let t291 = 0.0004509462908 * (t87 * t188 - t139 * t63) + c_q5 * t290
+        - 0.0171364731454 * (t64 * t64 - t63 * t63);
+    let t292 = 0.0171364731454 * t289 + s_q5 * t290 - 0.2365564731454 * t66 * t63
+        - 0.0004509462908 * (t84 * t188 - t144 * t63);
+    let t293 = -0.0171364731454 * t68 - 0.0166855268546 * (t64 * t144 + t69 * t188);
+    let t294 = t293 - 0.21942 * t71;
+    let t295 = c_q4 * (t292 - t91) - s_q4 * (t90 + t294);
+    let t296 = c_q3 * t291 - s_q3 * t295;
+    let t297 = s_q3 * t291 + c_q3 * t295;
+    let t298 = t101 + s_q4 * t292 + c_q4 * t294;
+    let t299 = 0.0166855268546 * (c_q5 * t68 - qd[5] * t70 - s_q5 * t67)
+        - 0.0171364731454 * t72 * t70;
+    let t300 = c_q5 * t299 + 0.0004509462908 * (t85 + t69 * t87) - t86;
+    let t301 = t89 + s_q5 * t299 - 0.0004509462908 * (t69 * t84 - t88);
+    let t302 = t69 * t69 - t70 * t70;
+    let t303 = c_q4 * t301 + 0.0166855268546 * s_q4 * t302;
+    let t304 = c_q3 * t300 - s_q3 * t303;
+    let t305 = s_q3 * t300 + c_q3 * t303;
+    let t306 = s_q4 * t301 - 0.0166855268546 * c_q4 * t302;
+    (
+        [
+            [
+                0.0,
+                s_q1
+                    * (0.602212521625 * t0 + qd[1] * t16 + t115
+                        + 0.425 * (1.598759275 * t94 + 0.017784735 * t99)
+                        + 1.75501953841 * t7 + s_q2 * t249 - 0.1197 * t114
+                        - 0.19371331275 * t10 - c_q2 * t251 - 0.1197 * t222)
+                    - 0.13585
+                        * (c_q1 * (8.865845 * t9 + t223 - 4.4329225 * t18 - t113)
+                            - s_q1 * (t114 + 4.4329225 * t205 + t222 - 4.4329225 * t20))
+                    - c_q1
+                        * (0.19371331275 * qdd[1] + t116 + 0.1197 * t113
+                            + 1.75501953841 * t8 + 1.75501953841 * t6 + c_q2 * t249
+                            + s_q2 * t251 - 0.19371331275 * t9 - 0.1197 * t223
+                            - 0.425 * (0.017784735 * t228 - 1.598759275 * t225)),
+                -0.13585 * (c_q1 * t257 - s_q1 * t256)
+                    - c_q1
+                        * (t116 + c_q2 * t269 + s_q2 * t270 - 0.1197 * t257
+                            - 0.425 * (1.598759275 * t211 + 0.017784735 * t259))
+                    - s_q1 * (c_q2 * t270 + 0.1197 * t256 - t115 - s_q2 * t269),
+                -0.13585 * (c_q1 * t276 - s_q1 * t275)
+                    - c_q1
+                        * (c_q2 * t285 - s_q2 * t286 - 0.007558512375 * t212
+                            - 0.1197 * t276)
+                    - s_q1 * (0.1197 * t275 - c_q2 * t286 - s_q2 * t285),
+                s_q1 * (c_q2 * t297 + s_q2 * t296) - c_q1 * (c_q2 * t296 - s_q2 * t297),
+                s_q1 * (c_q2 * t305 + s_q2 * t304) - c_q1 * (c_q2 * t304 - s_q2 * t305),
+            ],
+            [
+                0.0,
+                0.19371331275 * t7 + 1.75501953841 * t10
+                    + 4.4329225 * (9.81 * s_q1 + 0.13585 * t3) + t255 + 0.425 * t222
+                    - t2 * t16,
+                0.425 * t256 + t272,
+                0.425 * t275 + t288,
+                t298,
+                t306,
+            ],
+            [0.0, t255, t272, t288, t298, t306],
+            [0.0, t252 + t254, t252 + t271, t287, t298, t306],
+            [
+                0.0,
+                0.2365564731454 * t229 + t235 + t236,
+                t236 + t263 + 0.2365564731454 * t260,
+                0.2365564731454 * t60 + t236 + t279,
+                t291,
+                t300,
+            ],
+            [
+                0.0,
+                0.0171364731454 * t242 - 0.0166855268546 * t243,
+                -0.0171364731454 * t266 - 0.0166855268546 * t243,
+                0.0171364731454 * t282 - 0.0166855268546 * t243,
+                t293,
+                -0.0166855268546 * t302,
+            ],
+        ],
+        [
+            [
+                -0.13585
+                    * (c_q1 * (t128 - 8.865845 * t27) - s_q1 * (8.865845 * t26 + t127))
+                    - c_q1
+                        * (1.20442504325 * qd[0] + 1.75501953841 * t28 + s_q1 * t15
+                            + c_q2 * t149 + s_q2 * t150
+                            + 0.425 * (1.598759275 * t131 + 0.017784735 * t135)
+                            - 0.19371331275 * t29 - 0.1197 * t128)
+                    - s_q1
+                        * (0.19371331275 * t26 + 1.75501953841 * t31 + c_q2 * t150
+                            + 0.1197 * t127 - c_q1 * t15 - s_q2 * t149),
+                -0.13585 * (c_q1 * (t36 - 8.865845 * qd[1]) - t35)
+                    - c_q1
+                        * (0.3874266255 * qd[1] + 3.52514647682 * t2 + c_q2 * t169
+                            + s_q2 * t172 + t173)
+                    - s_q1 * (0.1197 * t34 + c_q2 * t172 - 0.0151074 * t1 - s_q2 * t169),
+                -0.13585 * (c_q1 * t36 - t35) - c_q1 * (t173 + c_q2 * t180 + s_q2 * t181)
+                    - s_q1 * (0.1197 * t34 + c_q2 * t181 - s_q2 * t180),
+                s_q1 * (c_q2 * t187 + 0.004257665559 * t184 + s_q2 * t186)
+                    - 0.0048321124995 * t13 * t51
+                    - c_q1
+                        * (0.01511702475 * t54 + c_q2 * t186 - s_q2 * t187
+                            - 0.004257665559 * t13 * t185),
+                s_q1 * (c_q2 * t197 + s_q2 * t196) - c_q1 * (c_q2 * t196 - s_q2 * t197),
+                s_q1 * (c_q2 * t203 + s_q2 * t202) - c_q1 * (c_q2 * t202 - s_q2 * t203),
+            ],
+            [
+                1.75501953841 * t26 + c_q1 * t16 + t153 + 0.425 * t127
+                    - 0.19371331275 * t31,
+                t174 + t177,
+                0.0139521246075 * t40 + t177,
+                t176 - 0.01511702475 * t184,
+                t198,
+                t204,
+            ],
+            [t153, t174 + t176, 0.0139521246075 * t40 + t176, t176, t198, t204],
+            [
+                t152,
+                0.017784735 * t39 + t175,
+                0.0139521246075 * t40 + t175,
+                t175,
+                t198,
+                t204,
+            ],
+            [0.2365564731454 * t137 + t142, t178, t178, t178, t190, t199],
+            [
+                t146,
+                t163,
+                t163,
+                t163,
+                -0.0171364731454 * t63 - 0.0166855268546 * t193,
+                0.0,
+            ],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 4,
+    add: 4,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 1,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let s_q1 = sin(q[1]);
+    let t0 = q[1] + q[2];
+    let t1 = sin(t0);
+    let t2 = cos(q[3] + t0);
+    let t3 = 15.68382848775 * t1 + 0.17446825035 * t2;
+    let t4 = 0.17446825035 * t2;
+    [
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 43.486969725 * s_q1 + t3, t3, t4, 0.0, 0.0],
+        [0.0, t3, t3, t4, 0.0, 0.0],
+        [0.0, t4, t4, t4, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 215,
+    add: 113,
+    div: 5,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_inverse_with_avx(avx2, d, q) };
+    }
+    mass_matrix_inverse_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_inverse_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_inverse_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t1 = s_q1 * s_q2 - c_q1 * c_q2;
+    let t2 = c_q3 * t1 + s_q3 * t0;
+    let t3 = c_q3 * t0 - s_q3 * t1;
+    let t4 = s_q4 * t3;
+    let t5 = c_q4 * t3;
+    let t6 = s_q5 * t5 + c_q5 * t2;
+    let t7 = c_q5 * t6;
+    let t8 = s_q2 * c_q3;
+    let t9 = -0.425 * t8 - s_q3 * (0.425 * c_q2 + 0.39225);
+    let t10 = s_q4 * s_q5;
+    let t11 = 0.0171364731454 * t5 + 0.0166855268546 * s_q5 * t6;
+    let t12 = c_q4 * t11 + 0.0171364731454 * s_q4 * t4
+        - 0.017784735 * (0.425 * c_q1 - 0.39225 * t1);
+    let t13 = 0.23194763691565 * t2 + 0.0166855268546 * t7;
+    let t14 = 0.00697606230375 * t3 + c_q3 * t13 - 0.679472691875 * c_q1 - s_q3 * t12;
+    let t15 = 0.59155695167475 * t0 - c_q3 * t12 - s_q3 * t13;
+    let t16 = 0.2365564731454 * t2 + 0.0166855268546 * t7;
+    let t17 = 0.0166855268546 * c_q5 * c_q5 + 0.2365564731454;
+    let inv0 = 1.0 / t17;
+    let t18 = c_q5 * t10;
+    let t19 = inv0 * t18;
+    let t20 = s_q4 * (0.0171364731454 * s_q4 + 0.0166855268546 * s_q5 * t10)
+        - 0.0002784068064155778 * inv0 * t18 * t18;
+    let t21 = t20 + 0.22402883622975;
+    let inv1 = 1.0 / t21;
+    let t22 = t20 - 0.00697606230375 * s_q3;
+    let t23 = t22 + 0.22402883622975;
+    let t24 = 0.017784735 * t9 + t20 + 0.22402883622975;
+    let t25 = 0.017784735 * (-0.01615 * s_q3 * t0 - 0.01615 * c_q3 * t1) + s_q4 * t11
+        - 0.001653980355 * t2 - 0.0166855268546 * t16 * inv0 * t18;
+    let t26 = t20 + 0.8196807879045 - 0.0139521246075 * s_q3 - inv1 * t23 * t23;
+    let inv2 = 1.0 / t26;
+    let t27 = t22 + 0.679472691875 * c_q2 + 0.017784735 * t9;
+    let t28 = t27 + 0.8196807879045 - inv1 * t23 * t24;
+    let t29 = t25 + 0.07714261911625 * t0;
+    let t30 = t29 - inv1 * t23 * t25;
+    let t31 = 0.425 * (c_q2 * (1.598759275 - 0.017784735 * s_q3) - 0.017784735 * t8)
+        + t27 + 2.5898077263145 - inv1 * t24 * t24 - inv2 * t28 * t28;
+    let inv3 = 1.0 / t31;
+    let t32 = 0.408499208875 * s_q1 + t29 - inv1 * t24 * t25 - inv2 * t28 * t30;
+    let t33 = 2.76903513875725
+        - c_q1
+            * (c_q2 * t14 + s_q2 * t15 - 0.425 * (-1.598759275 * t1 - 0.017784735 * t3))
+        - s_q1 * (1.75501953841 * s_q1 + c_q2 * t15 - s_q2 * t14) - t16 * t16 * inv0
+        - inv1 * t25 * t25 - inv2 * t30 * t30 - inv3 * t32 * t32
+        - 0.0171364731454 * t4 * t4;
+    let inv4 = 1.0 / t33;
+    let t34 = c_q4 * inv1 * t23 - c_q4;
+    let t35 = c_q4 * inv1 * t24 - c_q4 - inv2 * t28 * t34;
+    let t36 = t4 + c_q4 * inv1 * t25 - inv2 * t30 * t34 - inv3 * t32 * t35;
+    let t37 = inv4 * t36;
+    let t38 = inv3 * (t35 - t32 * inv4 * t36);
+    let t39 = inv2 * (t34 - t28 * t38 - t30 * inv4 * t36);
+    let t40 = -inv1 * (c_q4 + t23 * t39 + t24 * t38 + t25 * inv4 * t36);
+    let t41 = inv0 * (-0.0166855268546 * t18 * (t40 + t39 + t38) - t16 * inv4 * t36);
+    let t42 = 0.0166855268546 * (inv0 * t18 * inv1 * t23 - t19);
+    let t43 = 0.0166855268546 * (inv0 * t18 * inv1 * t24 - t19) - inv2 * t28 * t42;
+    let t44 = inv0 * (0.0166855268546 * t18 * inv1 * t25 - t16) - inv2 * t30 * t42
+        - inv3 * t32 * t43;
+    let t45 = inv4 * t44;
+    let t46 = inv3 * (t43 - t32 * inv4 * t44);
+    let t47 = inv2 * (t42 - t28 * t46 - t30 * inv4 * t44);
+    let t48 = inv1
+        * (-0.0166855268546 * inv0 * t18 - t23 * t47 - t24 * t46 - t25 * inv4 * t44);
+    let t49 = inv1 * (t23 * inv2 * t28 - t24);
+    let t50 = inv1 * (t23 * inv2 * t30 - t25) - inv3 * t32 * t49;
+    let t51 = inv4 * t50;
+    let t52 = inv3 * (t49 - t32 * inv4 * t50);
+    let t53 = -inv2 * (inv1 * t23 + t28 * t52 + t30 * inv4 * t50);
+    let t54 = inv2 * (t28 * inv3 * t32 - t30);
+    let t55 = inv4 * t54;
+    let t56 = -inv3 * (inv2 * t28 + t32 * inv4 * t54);
+    let t57 = -inv3 * t32 * inv4;
+    [
+        [inv4, t57, t55, t51, t45, t37],
+        [t57, inv3 + inv3 * inv3 * t32 * t32 * inv4, t56, t52, t46, t38],
+        [t55, t56, inv2 - inv2 * (t28 * t56 + t30 * inv4 * t54), t53, t47, t39],
+        [
+            t51,
+            t52,
+            t53,
+            inv1 - inv1 * (t23 * t53 + t24 * t52 + t25 * inv4 * t50),
+            t48,
+            t40,
+        ],
+        [
+            t45,
+            t46,
+            t47,
+            t48,
+            inv0 - inv0 * (t16 * inv4 * t44 + 0.0166855268546 * t18 * (t48 + t47 + t46)),
+            t41,
+        ],
+        [
+            t37,
+            t38,
+            t39,
+            t40,
+            t41,
+            t4 * inv4 * t36 + 58.355064750790525 - c_q4 * (t40 + t39 + t38),
+        ],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1836,
+    add: 1173,
+    div: 9,
+    sqrt: 0,
+    sin: 8,
+    cos: 8,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[0] * c_q1;
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[1] * t2;
+    let t4 = qd[1] * t1;
+    let t5 = t2 * s_q2 - t1 * c_q2;
+    let t6 = -t1 * s_q2 - t2 * c_q2;
+    let t7 = 0.425 * qd[1] - 0.1197 * t2;
+    let t8 = t1 * t2;
+    let t9 = 0.1197 * t4 + 0.425 * t8;
+    let t10 = t1 * t1;
+    let t11 = 0.1197 * t10 - t2 * t7;
+    let t12 = -0.425 * t10 - qd[1] * t7;
+    let t13 = qd[1] + qd[2];
+    let t14 = qd[2] * t6;
+    let t15 = qd[2] * t5;
+    let t16 = t5 * s_q3;
+    let t17 = -t16 - t6 * c_q3;
+    let t18 = t5 * c_q3 - t6 * s_q3;
+    let t19 = t6 * t13;
+    let t20 = t13 * t13;
+    let t21 = t5 * t5 + t20;
+    let t22 = qd[3] + t13;
+    let t23 = qd[3] * t18;
+    let t24 = qd[3] * t17;
+    let t25 = t22 * s_q4;
+    let t26 = t17 * c_q4 + t25;
+    let t27 = t22 * c_q4;
+    let t28 = t27 - t17 * s_q4;
+    let t29 = qd[4] + t18;
+    let t30 = qd[4] * t28;
+    let t31 = t26 * c_q5 - t29 * s_q5;
+    let t32 = t26 * s_q5 + t29 * c_q5;
+    let t33 = qd[5] + t28;
+    let t34 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t35 = s_q1 * s_q2 - c_q1 * c_q2;
+    let t36 = c_q3 * t35 + s_q3 * t34;
+    let t37 = c_q3 * t34 - s_q3 * t35;
+    let t38 = s_q4 * t37;
+    let t39 = c_q4 * t37;
+    let t40 = s_q5 * t39 + c_q5 * t36;
+    let t41 = c_q5 * t40;
+    let t42 = s_q2 * c_q3;
+    let t43 = -0.425 * t42 - s_q3 * (0.425 * c_q2 + 0.39225);
+    let t44 = s_q4 * s_q5;
+    let t45 = 1.77012693841 * qd[1] - 0.19371331275 * t2;
+    let t46 = 0.19371331275 * qd[1] + 1.75501953841 * t2;
+    let t47 = t2 * t45;
+    let t48 = t1 * t45;
+    let t49 = 0.59565195167475 * t13 - 0.051322656825 * t6;
+    let t50 = -0.59155695167475 * t6 - 0.051322656825 * t13;
+    let t51 = t22 * t22;
+    let t52 = 0.22402883622975 * t22 - 0.001653980355 * t18;
+    let t53 = -0.00460883622975 * t18 - 0.001653980355 * t22;
+    let t54 = t32 * t33;
+    let t55 = 0.0171364731454 * t39 + 0.0166855268546 * s_q5 * t40;
+    let t56 = c_q4 * t55 + 0.0171364731454 * s_q4 * t38
+        - 0.017784735 * (0.425 * c_q1 - 0.39225 * t35);
+    let t57 = 0.23194763691565 * t36 + 0.0166855268546 * t41;
+    let t58 = 0.00697606230375 * t37 + c_q3 * t57 - 0.679472691875 * c_q1 - s_q3 * t56;
+    let t59 = 0.59155695167475 * t34 - c_q3 * t56 - s_q3 * t57;
+    let t60 = 0.2365564731454 * t36 + 0.0166855268546 * t41;
+    let t61 = 0.0166855268546 * c_q5 * c_q5 + 0.2365564731454;
+    let inv0 = 1.0 / t61;
+    let t62 = t2 * t2;
+    let t63 = qd[1] * qd[1] + t10;
+    let t64 = s_q1 * t1;
+    let t65 = c_q1 * t1;
+    let t66 = qd[1] * s_q1;
+    let t67 = s_q1 * t2;
+    let t68 = 0.2394 * (t65 + t67) - 0.2717 * qd[0] - 0.85 * t66;
+    let t69 = qd[1] * c_q1;
+    let t70 = c_q3 * t22;
+    let t71 = 0.03556947 * s_q3 * t22 - 3.19751855 * t13;
+    let t72 = s_q2 * t71 - 0.03556947 * c_q2 * t70;
+    let t73 = s_q1 * t72;
+    let t74 = 0.03556947 * s_q2 * t70 + c_q2 * t71;
+    let t75 = qd[5] * c_q5;
+    let t76 = qd[1] * s_q2;
+    let t77 = -0.85 * s_q3 * t76 - c_q3 * (-0.7845 * t13 - 0.85 * qd[1] * c_q2);
+    let t78 = t13 * c_q3;
+    let t79 = c_q2 * t9 - s_q2 * t12;
+    let t80 = s_q2 * t9 + c_q2 * t12;
+    let t81 = 0.39225 * c_q3 * t21 - 0.39225 * t6 * t16;
+    let t82 = 0.017784735 * s_q3 - 1.598759275;
+    let t83 = 0.017784735 * t42 + c_q2 * t82;
+    let t84 = 0.017784735 * c_q2 * c_q3 - s_q2 * t82;
+    let t85 = 0.017784735 * (t17 * t17 + t51);
+    let t86 = t31 * (-0.0166855268546 * qd[5] - 0.0171364731454 * t33);
+    let t87 = 0.21942 * t26 * t29 - tau[5];
+    let t88 = 0.0171364731454 * t26 * t28 + tau[4] + c_q5 * t86
+        - 0.0004509462908 * s_q5 * t54;
+    let t89 = s_q5 * c_q5;
+    let t90 = 0.0166855268546 * s_q5 * s_q5 + 0.0171364731454
+        - 0.0002784068064155778 * inv0 * t89 * t89;
+    let t91 = 0.0004509462908 * c_q5 * t54 + s_q5 * t86 - 0.2365564731454 * t28 * t29
+        - t30 * t90 - 0.0166855268546 * inv0 * t88 * t89;
+    let t92 = c_q4 * t90;
+    let t93 = s_q4 * s_q4 * t90 + 0.22402883622975;
+    let inv1 = 1.0 / t93;
+    let t94 = t17 * t53 + tau[3] + s_q4 * t91 + c_q4 * t87;
+    let t95 = s_q4 * t92;
+    let t96 = c_q4 * t92 - inv1 * t95 * t95;
+    let t97 = -0.000002735651014725926 * inv1 - 0.00460883622975;
+    let t98 = -0.017784735 * (t23 + t18 * t22);
+    let t99 = inv1 * (t94 - 0.017784735 * (t81 - 56.227995525376116 * t23 * t95));
+    let t100 = -0.017784735 * (t17 * t18 + t99) - 0.000029415602308880924 * t24 * inv1;
+    let t101 = 0.00697606230375 * t19 + t18 * t52 + c_q4 * t91 + t23 * t96
+        + inv1 * (t95 * (0.017784735 * t81 - t94 - 0.001653980355 * t24)) - t22 * t53
+        - s_q4 * t87;
+    let t102 = 0.001653980355 * t99 - t17 * t52 - tau[4] - t24 * t97;
+    let t103 = s_q3 * s_q3 * inv1;
+    let t104 = s_q3 * c_q3;
+    let t105 = s_q3 * inv1 * t95;
+    let t106 = 0.000029415602308880924 * c_q3 * inv1 + 0.017784735 * t105;
+    let t107 = c_q3 * inv1 * t95;
+    let t108 = 0.017784735 * t107 - 0.000029415602308880924 * s_q3 * inv1;
+    let t109 = s_q3 * t106;
+    let t110 = s_q3 * t108;
+    let t111 = -0.001653980355 * t105 - c_q3 * t96;
+    let t112 = -0.001653980355 * t107 - s_q3 * t97;
+    let t113 = 1.598759275 - 0.00012406741941568326 * t103;
+    let t114 = 0.59565195167475 - 0.00004866544526580176 * t103;
+    let inv2 = 1.0 / t114;
+    let t115 = -0.39225 * t110 - 0.051322656825;
+    let t116 = c_q3 * t85 - s_q3 * t100;
+    let t117 = t5 * t50 + tau[2] + 0.39225 * t116 - tau[3];
+    let t118 = -0.000316296799020225 * t103 - t113 * t113 * inv2;
+    let t119 = inv1
+        * (t104 * (0.00012406741941568326 * t113 * inv2 - 0.000316296799020225));
+    let t120 = inv1
+        * (-0.000316296799020225 * c_q3 * c_q3
+            - 0.00000001539272456046706 * inv1 * t104 * t104 * inv2);
+    let t121 = 0.39225 * t109 * t113 * inv2 - t109;
+    let t122 = -t110 - t113 * inv2 * t115;
+    let t123 = -0.00004866544526580176 * inv1 * t104 * t109 * inv2 - c_q3 * t106;
+    let t124 = 0.00012406741941568326 * inv1 * t104 * inv2 * t115 - c_q3 * t108;
+    let t125 = c_q3 * (c_q3 * t97 - 0.001653980355 * t105)
+        - 0.1538600625 * t109 * t109 * inv2
+        - s_q3 * (0.0139521246075 + 0.001653980355 * t107 - s_q3 * t96);
+    let t126 = 0.39225 * t109 * inv2 * t115 + c_q3 * (t112 - 0.00697606230375)
+        - s_q3 * t111;
+    let t127 = -0.59155695167475 - c_q3 * t111 - s_q3 * t112 - inv2 * t115 * t115;
+    let t128 = t116 + t14 * t121 - 1.598759275 * t5 * t6 - t79 * t118 - t80 * t119
+        - t15 * t122 - t113 * inv2 * t117;
+    let t129 = t14 * t123 + 0.00012406741941568326 * inv1 * t104 * inv2 * t117
+        + 1.598759275 * t21 - c_q3 * t100 - s_q3 * t85 - t79 * t119 - t80 * t120
+        - t15 * t124;
+    let t130 = t6 * t49 + c_q3 * t102 + t14 * t125 + 0.39225 * (t109 * inv2 * t117 - t98)
+        - t13 * t50 - t11 * t82 - s_q3 * t101 - t79 * t121 - t80 * t123 - t15 * t126;
+    let t131 = t14 * t126 - t5 * t49 - s_q3 * t102 - t79 * t122 - t80 * t124 - t15 * t127
+        - inv2 * t115 * t117 - c_q3 * (t101 + 0.017784735 * t11);
+    let t132 = s_q2 * t119;
+    let t133 = c_q2 * t119;
+    let t134 = t133 - s_q2 * t118;
+    let t135 = c_q2 * t120 - t132;
+    let t136 = c_q2 * (c_q2 * t118 + t132) + s_q2 * (t133 + s_q2 * t120);
+    let t137 = c_q2 * t134 + s_q2 * t135;
+    let t138 = c_q2 * t135 - s_q2 * t134;
+    let t139 = c_q2 * t121 + s_q2 * t122;
+    let t140 = c_q2 * t122 - s_q2 * t121;
+    let t141 = c_q2 * t123 + s_q2 * t124;
+    let t142 = c_q2 * t124 - s_q2 * t123;
+    let t143 = c_q2 * t139 + s_q2 * t141;
+    let t144 = c_q2 * t140 + s_q2 * t142;
+    let t145 = c_q2 * t141 - s_q2 * t139;
+    let t146 = c_q2 * t142 - s_q2 * t140;
+    let t147 = s_q2 * t126;
+    let t148 = c_q2 * t126;
+    let t149 = t148 - s_q2 * t125;
+    let t150 = c_q2 * t127 - t147;
+    let t151 = 8.35421888053467 * t143 - t137;
+    let t152 = 0.0508725 * t151;
+    let t153 = 0.425 * t136 + 4.4329225;
+    let t154 = 0.180625 * t136 + 1.77012693841;
+    let inv3 = 1.0 / t154;
+    let t155 = 0.0508725 * t136 + 0.425 * t144 + 0.19371331275;
+    let t156 = c_q2 * t128 + s_q2 * t129;
+    let t157 = c_q2 * t129 - s_q2 * t128;
+    let t158 = tau[1] + 0.425 * t156 - t1 * t46 - tau[2];
+    let t159 = t136 - t153 * t153 * inv3;
+    let t160 = t137 - 0.425 * t137 * t153 * inv3;
+    let t161 = t138 - 0.180625 * t137 * t137 * inv3;
+    let t162 = t143 - 0.1197 * t137 - t152 * t153 * inv3;
+    let t163 = 0.1197 * t136 + t144 - t153 * inv3 * t155;
+    let t164 = t145 - 0.1197 * t138 - 0.425 * t137 * t152 * inv3;
+    let t165 = t146 + t137 * (0.1197 - 0.425 * inv3 * t155);
+    let t166 = 0.01432809 * t138 + c_q2 * (c_q2 * t125 + t147)
+        + s_q2 * (t148 + s_q2 * t127) - 0.85 * t83 - 0.2394 * t145 - t152 * t152 * inv3;
+    let t167 = c_q2 * t149 + s_q2 * t150 + 0.01432809 * t151 - 0.425 * t84
+        - 0.1197 * t146 - t152 * inv3 * t155;
+    let t168 = 0.01432809 * t136 + 0.2394 * t144 + c_q2 * t150 - s_q2 * t149
+        - inv3 * t155 * t155 - 1.75501953841;
+    let t169 = qd[1] * t46 + t47;
+    let t170 = c_q1 * t160;
+    let t171 = s_q1 * t160;
+    let t172 = c_q1 * t162 + s_q1 * t163;
+    let t173 = c_q1 * t164 + s_q1 * t165;
+    let t174 = 0.0184552225 * (c_q1 * (c_q1 * t161 - t171) - s_q1 * (t170 - s_q1 * t159))
+        + 2.76903513875725 + c_q1 * (c_q1 * t166 + s_q1 * t167)
+        + s_q1 * (c_q1 * t167 + s_q1 * t168) - 0.2717 * (s_q1 * t172 - c_q1 * t173);
+    let inv4 = 1.0 / t174;
+    let t175 = tau[0]
+        - c_q1
+            * (0.13585 * t0 * (t83 - 4.4329225) + c_q2 * t130 + s_q2 * t131 + t4 * t167
+                - 0.425
+                    * (t14 * t82 + t98 - 1.598759275 * t19 - 0.017784735 * t15 * c_q3)
+                - 0.1197 * t157 - t3 * t166 - t152 * inv3 * t158 - t169)
+        - s_q1
+            * (t48 + c_q2 * t131 + t4 * t168 + 0.13585 * t0 * t84 + 0.1197 * t156
+                - s_q2 * t130 - t3 * t167 - inv3 * t155 * t158)
+        - 9.81
+            * (c_q1 * t172 + s_q1 * t173
+                - 0.13585 * (s_q1 * (c_q1 * t159 + t171) - c_q1 * (t170 + s_q1 * t161)))
+        - 0.13585
+            * (c_q1
+                * (t157 + t4 * t165 + 4.4329225 * t63 - t3 * t164
+                    - 0.425 * t137 * inv3 * t158)
+                - s_q1
+                    * (t156 + t4 * t163 - 4.4329225 * t8 - t3 * t162
+                        - t153 * inv3 * t158));
+    let t176 = s_q1 * inv4 * t175;
+    let t177 = 0.13585 * t176 - 9.81 * c_q1;
+    let t178 = c_q1 * inv4 * t175;
+    let t179 = -9.81 * s_q1 - 0.13585 * t178;
+    let t180 = t3 - t178;
+    let t181 = t4 + t176;
+    let t182 = -t181;
+    let t183 = t158 - t153 * t177 - t152 * t180 - t155 * t182 - 0.425 * t137 * t179;
+    let t184 = inv3 * t183;
+    let t185 = t177 + 0.1197 * t182 + 0.425 * t184;
+    let t186 = t179 - 0.1197 * t180;
+    let t187 = c_q2 * t180;
+    let t188 = s_q2 * t180;
+    let t189 = c_q2 * t182;
+    let t190 = t79 + c_q2 * t185 - s_q2 * t186;
+    let t191 = t80 + s_q2 * t185 + c_q2 * t186;
+    let t192 = t187 - s_q2 * t182;
+    let t193 = t192 - t14;
+    let t194 = t15 + t188 + t189;
+    let t195 = t184
+        + inv2
+            * (t117 + 0.00012406741941568326 * inv1 * t104 * t191 + 0.39225 * t109 * t193
+                - t113 * t190 - t114 * inv3 * t183 - t115 * t194);
+    let t196 = t23 + s_q3 * t193 + c_q3 * t194;
+    let t197 = t24 + c_q3 * t193 - s_q3 * t194;
+    let t198 = t195
+        + inv1
+            * (t94 + 0.001653980355 * t197 + t95 * t196 - t93 * t195
+                - 0.017784735 * (t81 - s_q3 * (t190 + 0.39225 * t195) - c_q3 * t191));
+    let t199 = s_q4 * t198;
+    let t200 = c_q4 * t198;
+    let t201 = q[1] + q[2];
+    let t202 = cos(t201);
+    let t203 = qd[0] * t202;
+    let t204 = sin(t201);
+    let t205 = qd[0] * t204;
+    let t206 = qd[2] * t205;
+    let t207 = q[3] + t201;
+    let (t208, t210) = sin_cos(t207);
+    let t209 = qd[0] * t208;
+    let t211 = qd[0] * t210;
+    let t212 = t203 * t205;
+    let t213 = t203 * t203;
+    let t214 = qd[3] * t211;
+    let t215 = qd[3] * t209;
+    let t216 = t25 + c_q4 * t209;
+    let t217 = t27 - s_q4 * t209;
+    let t218 = t209 * t209;
+    let t219 = qd[4] - t211;
+    let t220 = c_q5 * t216 - s_q5 * t219;
+    let t221 = s_q5 * t216 + c_q5 * t219;
+    let t222 = t217 * t219;
+    let t223 = qd[5] + t217;
+    let t224 = t209 * t211;
+    let t225 = 0.59565195167475 * t13 + 0.051322656825 * t205;
+    let t226 = 0.59155695167475 * t205 - 0.051322656825 * t13;
+    let t227 = t205 * t225;
+    let t228 = t203 * t225;
+    let t229 = 0.22402883622975 * t22 + 0.001653980355 * t211;
+    let t230 = 0.00460883622975 * t211 - 0.001653980355 * t22;
+    let t231 = t211 * t229;
+    let t232 = t209 * t229;
+    let t233 = c_q5 * t223;
+    let t234 = t221 * t233;
+    let t235 = s_q5 * t223;
+    let t236 = t221 * t235;
+    let t237 = t20 + t213;
+    let t238 = -t51 - t218;
+    let t239 = c_q3 * t238;
+    let t240 = s_q3 * t238;
+    let t241 = c_q4 * t208;
+    let t242 = s_q5 * t241 - c_q5 * t210;
+    let t243 = s_q3 * t224;
+    let t244 = c_q3 * t224;
+    let t245 = c_q5 * t241 + s_q5 * t210;
+    let t246 = t202 * t205;
+    let t247 = t204 * t209;
+    let t248 = 3.19751855 * t246 - 0.03556947 * t247;
+    let t249 = t202 * t203;
+    let t250 = 0.03556947 * t202 * t209 - 3.19751855 * t249;
+    let t251 = c_q2 * t248 + s_q2 * t250;
+    let t252 = c_q2 * t250 - s_q2 * t248;
+    let t253 = t13 * t204;
+    let t254 = t204 * (qd[2] + qd[1]);
+    let t255 = t253 + t254;
+    let t256 = t22 * t210;
+    let t257 = t202 * (qd[2] + qd[1]);
+    let t258 = qd[3] * t210 + c_q3 * t257 - s_q3 * t254;
+    let t259 = t256 + t258;
+    let t260 = s_q4 * t208;
+    let t261 = qd[3] * t208 + c_q3 * t254 + s_q3 * t257;
+    let t262 = t208 * t211;
+    let t263 = t44 * t221;
+    let t264 = c_q4 * t258 - qd[4] * t260;
+    let t265 = 0.0171364731454 * (t223 * t245 - t220 * t260)
+        + 0.0166855268546 * (qd[5] * t245 + s_q5 * t264 + c_q5 * t261);
+    let t266 = c_q5 * t265 + 0.0004509462908 * (t235 * t242 - t208 * t263)
+        - 0.0171364731454 * (t217 * t241 - t216 * t260);
+    let t267 = 0.23194763691565 * t261 + t208 * t229 + t266 + 0.001653980355 * t262;
+    let t268 = c_q5 * t221;
+    let t269 = 0.0171364731454 * t264 + s_q5 * t265
+        - 0.2365564731454 * (t219 * t260 + t210 * t217)
+        - 0.0004509462908 * (t233 * t242 - t260 * t268);
+    let t270 = 0.0166855268546 * (t221 * t245 + t220 * t242)
+        + 0.0171364731454 * (qd[4] * t241 + s_q4 * t258);
+    let t271 = -0.21942 * (t219 * t241 - t210 * t216) - t270;
+    let t272 = 0.00460883622975 * t256 + c_q4 * t269
+        + t210 * (t229 + 0.001653980355 * t211) - s_q4 * t271
+        - 0.017784735 * (t68 - 0.39225 * t255);
+    let t273 = 0.59155695167475 * t253 + c_q3 * t267
+        + t204 * (t225 + 0.051322656825 * t205) + 0.00697606230375 * t259
+        - 1.598759275 * t68 - s_q3 * t272;
+    let t274 = 0.59155695167475 * t257 - 0.051322656825 * t246 - t202 * t225
+        - s_q3 * t267 - c_q3 * t272;
+    let t275 = t1 * t204;
+    let t276 = s_q5 * t221;
+    let t277 = c_q4 * t211;
+    let t278 = qd[4] * c_q4 + t277;
+    let t279 = c_q5 * t209;
+    let t280 = 0.0171364731454 * (s_q4 * t233 + c_q4 * t220)
+        + 0.0166855268546 * (s_q4 * t75 + s_q5 * t278 + t279);
+    let t281 = c_q5 * t280 + 0.0004509462908 * (t44 * t235 + c_q4 * t276)
+        - 0.0171364731454 * (s_q4 * t217 + c_q4 * t216);
+    let t282 = 0.4559764731454 * t209 + t281;
+    let t283 = c_q5 * t44;
+    let t284 = 0.0171364731454 * t278 + 0.2365564731454 * c_q4 * t219 + s_q5 * t280
+        - 0.0004509462908 * (t223 * t283 + c_q4 * t268);
+    let t285 = s_q4 * t211;
+    let t286 = 0.0166855268546 * (s_q4 * t268 + t44 * t220)
+        + 0.0171364731454 * (qd[4] * s_q4 + t285);
+    let t287 = -0.21942 * s_q4 * t219 - t286;
+    let t288 = 0.2286376724595 * t211 + c_q4 * t284 - 0.00330796071 * t22 - s_q4 * t287;
+    let t289 = t288 - 0.017784735 * (-0.85 * t2 - 0.7845 * t205);
+    let t290 = 0.0139521246075 * t211 + c_q3 * t282;
+    let t291 = t290 + 1.1872089033495 * t205 - 0.10264531365 * t13;
+    let t292 = 1.35894538375 * t2 + t291 - s_q3 * t289;
+    let t293 = s_q3 * t282;
+    let t294 = -0.004095 * t203 - t293;
+    let t295 = t294 - c_q3 * t289;
+    let t296 = -0.1197 * t74 - 0.425 * (-3.19751855 * t205 - 0.03556947 * t211);
+    let t297 = 0.0139521246075 * t205 + t288;
+    let t298 = t291 - s_q3 * t297;
+    let t299 = t294 - c_q3 * t297;
+    let t300 = q[2] + q[3];
+    let t301 = cos(t300);
+    let t302 = t22 * t301;
+    let t303 = sin(t300);
+    let t304 = t290 - s_q3 * t288;
+    let t305 = t293 + c_q3 * t288;
+    let t306 = s_q5 * t217;
+    let t307 = 0.0166855268546 * (t306 - qd[5] * s_q5) - 0.0171364731454 * t235;
+    let t308 = 0.0004509462908 * s_q5 * t233 + c_q5 * t307;
+    let t309 = 0.2536929462908 * t217 + s_q5 * t307 - 0.0004509462908 * c_q5 * t233;
+    let t310 = c_q5 * t220;
+    let t311 = t310 - t276;
+    let t312 = -0.2365564731454 * t216 - 0.0166855268546 * t311;
+    let t313 = c_q4 * t309 - s_q4 * t312;
+    let t314 = c_q3 * t308 - s_q3 * t313;
+    let t315 = s_q3 * t308 + c_q3 * t313;
+    let t316 = 0.0004509462908 * t276 + 0.033822 * t310;
+    let t317 = 0.033822 * s_q5 * t220 - 0.0004509462908 * t268;
+    let t318 = c_q4 * t317;
+    let t319 = c_q3 * t316 - s_q3 * t318;
+    let t320 = s_q3 * t316 + c_q3 * t318;
+    let t321 = t10 - t62;
+    let t322 = t22 * t209;
+    let t323 = t13 * t203;
+    let t324 = c_q5 * t277 - s_q5 * t209;
+    let t325 = t279 + s_q5 * t277;
+    let t326 = t213 - t205 * t205;
+    let t327 = t218 - t211 * t211;
+    let t328 = s_q3 * t327;
+    let t329 = -0.03556947 * t244 - 0.017784735 * t328;
+    let t330 = 1.598759275 * t326 + t329;
+    let t331 = c_q3 * t327;
+    let t332 = 3.19751855 * t212 + 0.03556947 * t243 - 0.017784735 * t331;
+    let t333 = c_q2 * t330 + s_q2 * t332;
+    let t334 = c_q2 * t332 - s_q2 * t330;
+    let t335 = qd[4] * t285;
+    let t336 = qd[5] * t324;
+    let t337 = t223 * t324 - t220 * t285;
+    let t338 = qd[4] * t277;
+    let t339 = t221 * t324 + t220 * t325;
+    let t340 = t220 * t220 - t221 * t221;
+    let t341 = inv0 * t283;
+    let t342 = s_q4 * (0.0171364731454 * s_q4 + 0.0166855268546 * s_q5 * t44)
+        - 0.0002784068064155778 * inv0 * t283 * t283;
+    let t343 = t342 + 0.22402883622975;
+    let inv5 = 1.0 / t343;
+    let t344 = t342 - 0.00697606230375 * s_q3;
+    let t345 = t344 + 0.22402883622975;
+    let t346 = 0.017784735 * t43 + t342 + 0.22402883622975;
+    let t347 = 0.017784735 * (-0.01615 * s_q3 * t34 - 0.01615 * c_q3 * t35) + s_q4 * t55
+        - 0.001653980355 * t36 - 0.0166855268546 * t60 * inv0 * t283;
+    let t348 = t342 + 0.8196807879045 - 0.0139521246075 * s_q3 - inv5 * t345 * t345;
+    let inv6 = 1.0 / t348;
+    let t349 = t344 + 0.679472691875 * c_q2 + 0.017784735 * t43;
+    let t350 = t349 + 0.8196807879045 - inv5 * t345 * t346;
+    let t351 = t347 + 0.07714261911625 * t34;
+    let t352 = t351 - inv5 * t345 * t347;
+    let t353 = 0.425 * (c_q2 * (1.598759275 - 0.017784735 * s_q3) - 0.017784735 * t42)
+        + t349 + 2.5898077263145 - inv5 * t346 * t346 - inv6 * t350 * t350;
+    let inv7 = 1.0 / t353;
+    let t354 = 0.408499208875 * s_q1 + t351 - inv5 * t346 * t347 - inv6 * t350 * t352;
+    let t355 = 2.76903513875725
+        - c_q1
+            * (c_q2 * t58 + s_q2 * t59
+                - 0.425 * (-1.598759275 * t35 - 0.017784735 * t37))
+        - s_q1 * (1.75501953841 * s_q1 + c_q2 * t59 - s_q2 * t58) - t60 * t60 * inv0
+        - inv5 * t347 * t347 - inv6 * t352 * t352 - inv7 * t354 * t354
+        - 0.0171364731454 * t38 * t38;
+    let inv8 = 1.0 / t355;
+    let t356 = c_q4 * inv5 * t345 - c_q4;
+    let t357 = c_q4 * inv5 * t346 - c_q4 - inv6 * t350 * t356;
+    let t358 = t38 + c_q4 * inv5 * t347 - inv6 * t352 * t356 - inv7 * t354 * t357;
+    let t359 = inv8 * t358;
+    let t360 = inv7 * (t357 - t354 * inv8 * t358);
+    let t361 = inv6 * (t356 - t350 * t360 - t352 * inv8 * t358);
+    let t362 = -inv5 * (c_q4 + t345 * t361 + t346 * t360 + t347 * inv8 * t358);
+    let t363 = inv0
+        * (-0.0166855268546 * t283 * (t362 + t361 + t360) - t60 * inv8 * t358);
+    let t364 = 0.0166855268546 * (inv0 * t283 * inv5 * t345 - t341);
+    let t365 = 0.0166855268546 * (inv0 * t283 * inv5 * t346 - t341) - inv6 * t350 * t364;
+    let t366 = inv0 * (0.0166855268546 * t283 * inv5 * t347 - t60) - inv6 * t352 * t364
+        - inv7 * t354 * t365;
+    let t367 = inv8 * t366;
+    let t368 = inv7 * (t365 - t354 * inv8 * t366);
+    let t369 = inv6 * (t364 - t350 * t368 - t352 * inv8 * t366);
+    let t370 = inv5
+        * (-0.0166855268546 * inv0 * t283 - t345 * t369 - t346 * t368
+            - t347 * inv8 * t366);
+    let t371 = inv5 * (t345 * inv6 * t350 - t346);
+    let t372 = inv5 * (t345 * inv6 * t352 - t347) - inv7 * t354 * t371;
+    let t373 = inv8 * t372;
+    let t374 = inv7 * (t371 - t354 * inv8 * t372);
+    let t375 = -inv6 * (inv5 * t345 + t350 * t374 + t352 * inv8 * t372);
+    let t376 = inv6 * (t350 * inv7 * t354 - t352);
+    let t377 = inv8 * t376;
+    let t378 = -inv7 * (inv6 * t350 + t354 * inv8 * t376);
+    let t379 = -inv7 * t354 * inv8;
+    let t380 = t192 + t206;
+    let t381 = t13 * t205 + t380;
+    let t382 = t188 - qd[2] * t203;
+    let t383 = t189 + t382;
+    let t384 = t214 - s_q3 * t380;
+    let t385 = t384 - c_q3 * t383;
+    let t386 = t22 * t211 + t385;
+    let t387 = t195 + t212;
+    let t388 = t198 - t224;
+    let t389 = s_q3 * t388;
+    let t390 = 0.017784735 * (t239 - t389) + 1.598759275 * t387;
+    let t391 = c_q3 * t388;
+    let t392 = -1.598759275 * t237 - 0.017784735 * (t240 + t391);
+    let t393 = c_q2 * t392 - s_q2 * t390;
+    let t394 = 0.425 * (t178 - 2.0 * t3) + 0.1197 * (t10 + t62) - 0.13585 * t0;
+    let t395 = t215 + c_q3 * t380;
+    let t396 = t395 - s_q3 * t383;
+    let t397 = inv0
+        * (t88 - t61 * t197 - 0.0166855268546 * t89 * (t30 + t199 - c_q4 * t196)) + t396;
+    let t398 = c_q4 * t385 + t199 + qd[4] * t217;
+    let t399 = 0.0171364731454 * t220 * t223
+        + 0.0166855268546 * (qd[5] * t220 + s_q5 * t398 + c_q5 * t397);
+    let t400 = c_q5 * t399;
+    let t401 = t232 + t400 + 0.0004509462908 * t236 + 0.2365564731454 * t397
+        - 0.001653980355 * t198 - 0.0171364731454 * t216 * t217
+        - 0.00460883622975 * t396;
+    let t402 = s_q5 * t399;
+    let t403 = 0.2365564731454 * t222 + 0.0171364731454 * t398 + t402
+        - 0.0004509462908 * t234;
+    let t404 = t200 - s_q4 * t385;
+    let t405 = 0.0171364731454
+        * (58.355064750790525
+            * (0.0166855268546 * t31 * t32 + tau[5]
+                - 0.0171364731454 * (t200 + s_q4 * t196 - qd[4] * t26)) + t404
+            - qd[4] * t216) - 0.21942 * t216 * t219 - 0.0166855268546 * t220 * t221;
+    let t406 = s_q4 * t405 - c_q4 * t403;
+    let t407 = t22 * t230 + t231 - t406 - 0.017784735 * (t394 - 0.39225 * t381);
+    let t408 = c_q3 * t401 - s_q3 * t407;
+    let t409 = t13 * t226 + t227 + t408 + 0.00697606230375 * t386 - 1.598759275 * t394;
+    let t410 = s_q3 * t401 + c_q3 * t407;
+    let t411 = -0.051322656825 * t195 - t410 - t228 - 0.59155695167475 * t383;
+    let t412 = c_q2 * t409 + s_q2 * t411;
+    let t413 = c_q2 * t390 + s_q2 * t392;
+    let t414 = c_q2 * t411 - s_q2 * t409;
+    let t415 = t8 + t184;
+    let t416 = c_q2 * t181 - t382;
+    let t417 = t323 + t416;
+    let t418 = t187 + t206 + s_q2 * t181;
+    let t419 = c_q3 * t418 + t215 + s_q3 * t416;
+    let t420 = t322 + t419;
+    let t421 = -2.0 * t4 - t176;
+    let t422 = t214 + c_q3 * t416 - s_q3 * t418;
+    let t423 = c_q4 * t419 + t335;
+    let t424 = 0.0171364731454 * t337
+        + 0.0166855268546 * (t336 + c_q5 * t422 - s_q5 * t423);
+    let t425 = c_q5 * t424;
+    let t426 = 0.0171364731454 * (t217 * t277 - t216 * t285)
+        - 0.0004509462908 * (t235 * t325 - t211 * t263);
+    let t427 = t231 - 0.001653980355 * t218 - t426;
+    let t428 = 0.23194763691565 * t422 + t425 + t427;
+    let t429 = 0.2365564731454 * (t209 * t217 - t219 * t285)
+        - 0.0004509462908 * (t233 * t325 - t268 * t285);
+    let t430 = s_q5 * t424 + t429 - 0.0171364731454 * t423;
+    let t431 = s_q4 * t419 - t338;
+    let t432 = -0.21942 * (t219 * t277 + t209 * t216) - 0.0166855268546 * t339;
+    let t433 = 0.0171364731454 * t431 + t432;
+    let t434 = -0.001653980355 * t224 - t232 - 0.00460883622975 * t322;
+    let t435 = c_q4 * t430 + t434 - s_q4 * t433
+        - 0.017784735 * (0.425 * t421 - 0.39225 * t417);
+    let t436 = 0.59155695167475 * t323 + 0.051322656825 * t212 + t228;
+    let t437 = c_q3 * t428 + t436 - 0.00697606230375 * t420 - 0.679472691875 * t421
+        - s_q3 * t435;
+    let t438 = t227 - 0.051322656825 * t213;
+    let t439 = t438 - 0.59155695167475 * t418 - s_q3 * t428 - c_q3 * t435;
+    let t440 = t333 + t393;
+    let t441 = t334 - t413;
+    let t442 = t383 - t323;
+    let t443 = s_q3 * t383 - t395;
+    let t444 = t322 - t443;
+    let t445 = t384 - c_q3 * t383;
+    let t446 = c_q4 * t443 - t335;
+    let t447 = 0.0171364731454 * t337
+        + 0.0166855268546 * (t336 + s_q5 * t446 + c_q5 * t445);
+    let t448 = c_q5 * t447;
+    let t449 = t427 + t448 + 0.23194763691565 * t445;
+    let t450 = t429 + s_q5 * t447 + 0.0171364731454 * t446;
+    let t451 = t338 + s_q4 * t443;
+    let t452 = t432 - 0.0171364731454 * t451;
+    let t453 = t434 + c_q4 * t450 - s_q4 * t452 - 0.00697606230375 * t442;
+    let t454 = t436 + c_q3 * t449 - s_q3 * t453 - 0.00697606230375 * t444;
+    let t455 = t438 - 0.59155695167475 * t380 - s_q3 * t449 - c_q3 * t453;
+    let t456 = 0.017784735 * (-2.0 * t244 - t240 - t328 - t391);
+    let t457 = -0.017784735 * (t239 + t331 - 2.0 * t243 - t389);
+    let t458 = c_q2 * t456 + s_q2 * t457;
+    let t459 = c_q2 * t457 - s_q2 * t456;
+    let t460 = t322 + t396;
+    let t461 = c_q4 * t396 + t335;
+    let t462 = 0.0171364731454 * t337
+        + 0.0166855268546 * (t336 + c_q5 * t385 - s_q5 * t461);
+    let t463 = c_q5 * t462;
+    let t464 = 0.23194763691565 * t385 + t427 + t463;
+    let t465 = t429 + s_q5 * t462 - 0.0171364731454 * t461;
+    let t466 = s_q4 * t396 - t338;
+    let t467 = t432 + 0.0171364731454 * t466;
+    let t468 = t434 + c_q4 * t465 - s_q4 * t467;
+    let t469 = c_q3 * t464 - t410 - s_q3 * t468 - 0.00697606230375 * t460;
+    let t470 = t408 + s_q3 * t464 + c_q3 * t468;
+    let t471 = t404 - qd[4] * t216;
+    let t472 = 0.0171364731454 * (t217 * t233 - t220 * t216)
+        + 0.0166855268546 * (t75 * t217 + s_q5 * t471);
+    let t473 = c_q5 * t472 + 0.0004509462908 * (t235 * t306 - t276 * t216)
+        - 0.0171364731454 * (t217 * t217 - t216 * t216);
+    let t474 = 0.0171364731454 * t471 + s_q5 * t472 - 0.2365564731454 * t219 * t216
+        - 0.0004509462908 * (t233 * t306 - t268 * t216);
+    let t475 = 0.0166855268546 * (t217 * t268 + t220 * t306) + 0.0171364731454 * t398;
+    let t476 = -0.21942 * t222 - t475;
+    let t477 = c_q4 * (t474 - t405) - s_q4 * (t403 + t476);
+    let t478 = c_q3 * t473 - s_q3 * t477;
+    let t479 = s_q3 * t473 + c_q3 * t477;
+    let t480 = 0.0166855268546 * (c_q5 * t398 - qd[5] * t221 - s_q5 * t397)
+        - 0.0171364731454 * t223 * t221;
+    let t481 = c_q5 * t480 + 0.0004509462908 * (t234 + t220 * t235) - t402;
+    let t482 = t400 + s_q5 * t480 - 0.0004509462908 * (t220 * t233 - t236);
+    let t483 = 0.0166855268546 * s_q4 * t340 + c_q4 * t482;
+    let t484 = c_q3 * t481 - s_q3 * t483;
+    let t485 = s_q3 * t481 + c_q3 * t483;
+    let t486 = 9.81 * s_q1 + 0.01615 * t178;
+    let t487 = 0.425 * t321 + t486;
+    let t488 = 0.01615 * t176 - 9.81 * c_q1;
+    let t489 = 0.85 * t8 + t488;
+    let t490 = c_q2 * t487 - s_q2 * t489;
+    let t491 = 0.425 * t415 + t488;
+    let t492 = 0.425 * t63 + t486;
+    let t493 = c_q2 * t492 - s_q2 * t491;
+    let t494 = c_q2 * t491 + s_q2 * t492;
+    let t495 = t426 - 0.2365564731454 * t422 - t425;
+    let t496 = t426 - t448 - 0.2365564731454 * t445;
+    let t497 = t426 - 0.2365564731454 * t385 - t463;
+    let t498 = -t473;
+    let t499 = -t481;
+    let t500 = -0.2365564731454 * t261 - t266;
+    let t501 = -0.2365564731454 * t209 - t281;
+    let t502 = -t308;
+    let t503 = -t316;
+    let t504 = 0.0166855268546 * t339 - 0.0171364731454 * t431;
+    let t505 = 0.0166855268546 * t339 + 0.0171364731454 * t451;
+    let t506 = 0.0166855268546 * t339 - 0.0171364731454 * t466;
+    let t507 = 0.0166855268546 * t311 + 0.0171364731454 * t216;
+    let t508 = t211 * t230 - 0.00460883622975 * t218;
+    let t509 = 0.001653980355 * t422
+        + 0.017784735
+            * (s_q3 * (0.39225 * t326 + t490)
+                + c_q3 * (0.7845 * t212 + s_q2 * t487 + c_q2 * t489))
+        - 0.0166855268546 * inv0 * t283 * t495 - s_q4 * t430 - c_q4 * (t504 + t433);
+    let t510 = t508 + t509;
+    let t511 = t205 * t226 + t508 - 0.59155695167475 * t213 - 0.39225 * t329;
+    let t512 = 0.051322656825 * t418 + t509 + t511 - 1.598759275 * t490;
+    let t513 = t512 - inv5 * t345 * t510;
+    let t514 = t2 * t46 + t512 + 4.4329225 * t179 - 1.75501953841 * t10
+        - 0.19371331275 * t180 - inv5 * t346 * t510 - inv6 * t350 * t513 - 0.425 * t333;
+    let t515 = t38 * t504
+        + 0.13585
+            * (c_q1 * (8.865845 * t8 + t334 - t413 - 4.4329225 * t415)
+                - s_q1 * (4.4329225 * t321 + t333 + t393 - 4.4329225 * t63))
+        + c_q1
+            * (t414 + 0.19371331275 * t184 + 0.1197 * t413 + 1.75501953841 * t4
+                + c_q2 * t437 + s_q2 * t439 - 1.75501953841 * t182 - 0.19371331275 * t8
+                - 0.1197 * t334 - 0.425 * (0.017784735 * t420 - 1.598759275 * t417))
+        + s_q1
+            * (0.19371331275 * t10 + t47 + c_q2 * t439 + 0.1197 * t333 + 0.1197 * t393
+                - s_q2 * t437 - 1.75501953841 * t180 - 0.602212521625 * t0 - t169 - t412
+                - 0.425 * (1.598759275 * t381 + 0.017784735 * t386)) - t60 * inv0 * t495
+        - inv5 * t347 * t510 - inv6 * t352 * t513 - inv7 * t354 * t514;
+    let t516 = inv7 * (t514 - t354 * inv8 * t515);
+    let t517 = inv6 * (t513 - t350 * t516 - t352 * inv8 * t515);
+    let t518 = inv5 * (t510 - t345 * t517 - t346 * t516 - t347 * inv8 * t515);
+    let t519 = 0.001653980355 * t445
+        + 0.017784735 * (s_q3 * (0.39225 * t326 + t493) + c_q3 * (0.7845 * t212 + t494))
+        - 0.0166855268546 * inv0 * t283 * t496 - s_q4 * t450 - c_q4 * (t505 + t452);
+    let t520 = t508 + t519;
+    let t521 = 0.051322656825 * t380 + t511 + t519 - 1.598759275 * t493;
+    let t522 = t521 - inv5 * t345 * t520;
+    let t523 = t521 - 0.425 * t440 - inv5 * t346 * t520 - inv6 * t350 * t522;
+    let t524 = 0.13585 * (c_q1 * t441 - s_q1 * t440)
+        + c_q1
+            * (t414 + c_q2 * t454 + s_q2 * t455 - 0.1197 * t441
+                - 0.425 * (1.598759275 * t442 + 0.017784735 * t444))
+        + s_q1 * (c_q2 * t455 + 0.1197 * t440 - t412 - s_q2 * t454) + t38 * t505
+        - t60 * inv0 * t496 - inv5 * t347 * t520 - inv6 * t352 * t522
+        - inv7 * t354 * t523;
+    let t525 = inv7 * (t523 - t354 * inv8 * t524);
+    let t526 = inv6 * (t522 - t350 * t525 - t352 * inv8 * t524);
+    let t527 = inv5 * (t520 - t345 * t526 - t346 * t525 - t347 * inv8 * t524);
+    let t528 = t508 + 0.001653980355 * t385
+        + 0.017784735 * (s_q3 * (0.39225 * t237 + t493) + c_q3 * (0.39225 * t387 + t494))
+        - 0.0166855268546 * inv0 * t283 * t497 - s_q4 * t465 - c_q4 * (t467 + t506);
+    let t529 = t528 - 0.39225 * t456;
+    let t530 = t529 - inv5 * t345 * t528;
+    let t531 = t529 - 0.425 * t458 - inv5 * t346 * t528 - inv6 * t350 * t530;
+    let t532 = 0.13585 * (c_q1 * t459 - s_q1 * t458)
+        + c_q1 * (c_q2 * t469 - s_q2 * t470 - 0.1197 * t459 - 0.007558512375 * t460)
+        + s_q1 * (0.1197 * t458 - c_q2 * t470 - s_q2 * t469) + t38 * t506
+        - t60 * inv0 * t497 - inv5 * t347 * t528 - inv6 * t352 * t530
+        - inv7 * t354 * t531;
+    let t533 = inv7 * (t531 - t354 * inv8 * t532);
+    let t534 = inv6 * (t530 - t350 * t533 - t352 * inv8 * t532);
+    let t535 = inv5 * (t528 - t345 * t534 - t346 * t533 - t347 * inv8 * t532);
+    let t536 = t406 - 0.0166855268546 * inv0 * t283 * t498 - s_q4 * t474
+        - c_q4 * (t475 + t476);
+    let t537 = t536 - inv5 * t345 * t536;
+    let t538 = t536 - inv5 * t346 * t536 - inv6 * t350 * t537;
+    let t539 = c_q1 * (c_q2 * t478 - s_q2 * t479) + t38 * t475
+        - s_q1 * (c_q2 * t479 + s_q2 * t478) - t60 * inv0 * t498 - inv5 * t347 * t536
+        - inv6 * t352 * t537 - inv7 * t354 * t538;
+    let t540 = inv7 * (t538 - t354 * inv8 * t539);
+    let t541 = inv6 * (t537 - t350 * t540 - t352 * inv8 * t539);
+    let t542 = inv5 * (t536 - t345 * t541 - t346 * t540 - t347 * inv8 * t539);
+    let t543 = -0.0166855268546 * inv0 * t283 * t499 - s_q4 * t482;
+    let t544 = t543 - inv5 * t345 * t543;
+    let t545 = t543 - inv5 * t346 * t543 - inv6 * t350 * t544;
+    let t546 = c_q1 * (c_q2 * t484 - s_q2 * t485) + 0.0166855268546 * t38 * t340
+        - s_q1 * (c_q2 * t485 + s_q2 * t484) - t60 * inv0 * t499 - inv5 * t347 * t543
+        - inv6 * t352 * t544 - inv7 * t354 * t545;
+    let t547 = inv7 * (t545 - t354 * inv8 * t546);
+    let t548 = inv6 * (t544 - t350 * t547 - t352 * inv8 * t546);
+    let t549 = inv5 * (t543 - t345 * t548 - t346 * t547 - t347 * inv8 * t546);
+    let t550 = 0.001653980355 * t261 + 0.00460883622975 * t262 + t208 * t230
+        + 0.017784735
+            * (s_q3 * (0.7845 * t246 + 0.85 * t275)
+                + c_q3 * (-0.7845 * t249 - 0.85 * t1 * t202))
+        - 0.0166855268546 * inv0 * t283 * t500 - s_q4 * t269 - c_q4 * (t271 + t270);
+    let t551 = t550 + 0.0139521246075 * t247 - 0.051322656825 * t257
+        - 1.35894538375 * t275 - 0.59155695167475 * t246 - t202 * t226;
+    let t552 = t551 - inv5 * t345 * t550;
+    let t553 = 0.19371331275 * t69 + t551 - 1.75501953841 * t64 - c_q1 * t46
+        - inv5 * t346 * t550 - inv6 * t350 * t552 - 0.425 * t251;
+    let t554 = 0.13585
+        * (c_q1 * (t252 - 8.865845 * t65) - s_q1 * (8.865845 * t64 + t251))
+        + c_q1
+            * (1.20442504325 * qd[0] + 1.75501953841 * t66 + s_q1 * t45 + c_q2 * t273
+                + s_q2 * t274 + 0.425 * (1.598759275 * t255 + 0.017784735 * t259)
+                - 0.19371331275 * t67 - 0.1197 * t252)
+        + s_q1
+            * (0.19371331275 * t64 + 1.75501953841 * t69 + c_q2 * t274 + 0.1197 * t251
+                - c_q1 * t45 - s_q2 * t273) + t38 * t270 - t60 * inv0 * t500
+        - inv5 * t347 * t550 - inv6 * t352 * t552 - inv7 * t354 * t553;
+    let t555 = inv7 * (t553 - t354 * inv8 * t554);
+    let t556 = inv6 * (t552 - t350 * t555 - t352 * inv8 * t554);
+    let t557 = inv5 * (t550 - t345 * t556 - t346 * t555 - t347 * inv8 * t554);
+    let t558 = -0.0166855268546 * inv0 * t283 * t501 - s_q4 * t284
+        - c_q4 * (t287 + t286);
+    let t559 = t558 - 0.017784735 * t77;
+    let t560 = 0.0139521246075 * t70 + t558;
+    let t561 = -1.35894538375 * t76 - 0.017784735 * t77;
+    let t562 = t560 + t561 - inv5 * t345 * t559;
+    let t563 = t560 - 0.425 * t72;
+    let t564 = t561 + t563 - inv5 * t346 * t559 - inv6 * t350 * t562;
+    let t565 = t38 * t286 - t60 * inv0 * t501;
+    let t566 = 0.13585 * (c_q1 * (t74 - 8.865845 * qd[1]) - t73)
+        + c_q1
+            * (0.3874266255 * qd[1] + 3.52514647682 * t2 + c_q2 * t292 + s_q2 * t295
+                + t296)
+        + s_q1 * (0.1197 * t72 + c_q2 * t295 - 0.0151074 * t1 - s_q2 * t292) + t565
+        - inv5 * t347 * t559 - inv6 * t352 * t562 - inv7 * t354 * t564;
+    let t567 = inv0 * t501;
+    let t568 = inv7 * (t564 - t354 * inv8 * t566);
+    let t569 = inv6 * (t562 - t350 * t568 - t352 * inv8 * t566);
+    let t570 = inv5 * (t559 - t345 * t569 - t346 * t568 - t347 * inv8 * t566);
+    let t571 = t558 - 0.0139521246075 * t78;
+    let t572 = t560 - 0.0139521246075 * t78 - inv5 * t345 * t571;
+    let t573 = t563 - 0.0139521246075 * t78 - inv5 * t346 * t571 - inv6 * t350 * t572;
+    let t574 = 0.13585 * (c_q1 * t74 - t73) + c_q1 * (t296 + c_q2 * t298 + s_q2 * t299)
+        + s_q1 * (0.1197 * t72 + c_q2 * t299 - s_q2 * t298) + t565 - inv5 * t347 * t571
+        - inv6 * t352 * t572 - inv7 * t354 * t573;
+    let t575 = inv7 * (t573 - t354 * inv8 * t574);
+    let t576 = inv6 * (t572 - t350 * t575 - t352 * inv8 * t574);
+    let t577 = inv5 * (t571 - t345 * t576 - t346 * t575 - t347 * inv8 * t574);
+    let t578 = t560 - inv5 * t345 * t558;
+    let t579 = 0.01511702475 * t302 + t560 - inv5 * t346 * t558 - inv6 * t350 * t578;
+    let t580 = 0.0048321124995 * t22 * t208
+        + c_q1
+            * (0.01511702475 * t211 + c_q2 * t304 - s_q2 * t305
+                - 0.004257665559 * t22 * t303) + t565
+        - s_q1 * (c_q2 * t305 + 0.004257665559 * t302 + s_q2 * t304) - inv5 * t347 * t558
+        - inv6 * t352 * t578 - inv7 * t354 * t579;
+    let t581 = inv7 * (t579 - t354 * inv8 * t580);
+    let t582 = inv6 * (t578 - t350 * t581 - t352 * inv8 * t580);
+    let t583 = inv5 * (t558 - t345 * t582 - t346 * t581 - t347 * inv8 * t580);
+    let t584 = -0.0166855268546 * inv0 * t283 * t502 - s_q4 * t309
+        - c_q4 * (t312 + t507);
+    let t585 = t584 - inv5 * t345 * t584;
+    let t586 = t584 - inv5 * t346 * t584 - inv6 * t350 * t585;
+    let t587 = c_q1 * (c_q2 * t314 - s_q2 * t315) + t38 * t507
+        - s_q1 * (c_q2 * t315 + s_q2 * t314) - t60 * inv0 * t502 - inv5 * t347 * t584
+        - inv6 * t352 * t585 - inv7 * t354 * t586;
+    let t588 = inv7 * (t586 - t354 * inv8 * t587);
+    let t589 = inv6 * (t585 - t350 * t588 - t352 * inv8 * t587);
+    let t590 = inv5 * (t584 - t345 * t589 - t346 * t588 - t347 * inv8 * t587);
+    let t591 = -0.0166855268546 * inv0 * t283 * t503 - s_q4 * t317;
+    let t592 = t591 - inv5 * t345 * t591;
+    let t593 = t591 - inv5 * t346 * t591 - inv6 * t350 * t592;
+    let t594 = c_q1 * (c_q2 * t319 - s_q2 * t320) - s_q1 * (c_q2 * t320 + s_q2 * t319)
+        - t60 * inv0 * t503 - inv5 * t347 * t591 - inv6 * t352 * t592
+        - inv7 * t354 * t593;
+    let t595 = inv7 * (t593 - t354 * inv8 * t594);
+    let t596 = inv6 * (t592 - t350 * t595 - t352 * inv8 * t594);
+    let t597 = inv5 * (t591 - t345 * t596 - t346 * t595 - t347 * inv8 * t594);
+    (
+        [
+            [0.0, inv8 * t515, inv8 * t524, inv8 * t532, inv8 * t539, inv8 * t546],
+            [0.0, t516, t525, t533, t540, t547],
+            [0.0, t517, t526, t534, t541, t548],
+            [0.0, t518, t527, t535, t542, t549],
+            [
+                0.0,
+                inv0
+                    * (t495 - t60 * inv8 * t515
+                        - 0.0166855268546 * t283 * (t518 + t517 + t516)),
+                inv0
+                    * (t496 - t60 * inv8 * t524
+                        - 0.0166855268546 * t283 * (t527 + t526 + t525)),
+                inv0
+                    * (t497 - t60 * inv8 * t532
+                        - 0.0166855268546 * t283 * (t535 + t534 + t533)),
+                inv0
+                    * (t498 - t60 * inv8 * t539
+                        - 0.0166855268546 * t283 * (t542 + t541 + t540)),
+                inv0
+                    * (t499 - t60 * inv8 * t546
+                        - 0.0166855268546 * t283 * (t549 + t548 + t547)),
+            ],
+            [
+                0.0,
+                58.355064750790525 * t504 + t38 * inv8 * t515
+                    - c_q4 * (t518 + t517 + t516),
+                58.355064750790525 * t505 + t38 * inv8 * t524
+                    - c_q4 * (t527 + t526 + t525),
+                58.355064750790525 * t506 + t38 * inv8 * t532
+                    - c_q4 * (t535 + t534 + t533),
+                58.355064750790525 * t475 + t38 * inv8 * t539
+                    - c_q4 * (t542 + t541 + t540),
+                0.9736850000012371 * t340 + t38 * inv8 * t546
+                    - c_q4 * (t549 + t548 + t547),
+            ],
+        ],
+        [
+            [
+                inv8 * t554,
+                inv8 * t566,
+                inv8 * t574,
+                inv8 * t580,
+                inv8 * t587,
+                inv8 * t594,
+            ],
+            [t555, t568, t575, t581, t588, t595],
+            [t556, t569, t576, t582, t589, t596],
+            [t557, t570, t577, t583, t590, t597],
+            [
+                inv0
+                    * (t500 - t60 * inv8 * t554
+                        - 0.0166855268546 * t283 * (t557 + t556 + t555)),
+                t567
+                    - inv0
+                        * (t60 * inv8 * t566
+                            + 0.0166855268546 * t283 * (t570 + t569 + t568)),
+                t567
+                    - inv0
+                        * (t60 * inv8 * t574
+                            + 0.0166855268546 * t283 * (t577 + t576 + t575)),
+                t567
+                    - inv0
+                        * (t60 * inv8 * t580
+                            + 0.0166855268546 * t283 * (t583 + t582 + t581)),
+                inv0
+                    * (t502 - t60 * inv8 * t587
+                        - 0.0166855268546 * t283 * (t590 + t589 + t588)),
+                inv0
+                    * (t503 - t60 * inv8 * t594
+                        - 0.0166855268546 * t283 * (t597 + t596 + t595)),
+            ],
+            [
+                58.355064750790525 * t270 + t38 * inv8 * t554
+                    - c_q4 * (t557 + t556 + t555),
+                58.355064750790525 * t286 + t38 * inv8 * t566
+                    - c_q4 * (t570 + t569 + t568),
+                58.355064750790525 * t286 + t38 * inv8 * t574
+                    - c_q4 * (t577 + t576 + t575),
+                58.355064750790525 * t286 + t38 * inv8 * t580
+                    - c_q4 * (t583 + t582 + t581),
+                58.355064750790525 * t507 + t38 * inv8 * t587
+                    - c_q4 * (t590 + t589 + t588),
+                t38 * inv8 * t594 - c_q4 * (t597 + t596 + t595),
+            ],
+        ],
+        [
+            [inv8, t379, t377, t373, t367, t359],
+            [t379, inv7 + inv7 * inv7 * t354 * t354 * inv8, t378, t374, t368, t360],
+            [
+                t377,
+                t378,
+                inv6 - inv6 * (t350 * t378 + t352 * inv8 * t376),
+                t375,
+                t369,
+                t361,
+            ],
+            [
+                t373,
+                t374,
+                t375,
+                inv5 - inv5 * (t345 * t375 + t346 * t374 + t347 * inv8 * t372),
+                t370,
+                t362,
+            ],
+            [
+                t367,
+                t368,
+                t369,
+                t370,
+                inv0
+                    - inv0
+                        * (t60 * inv8 * t366
+                            + 0.0166855268546 * t283 * (t370 + t369 + t368)),
+                t363,
+            ],
+            [
+                t359,
+                t360,
+                t361,
+                t362,
+                t363,
+                t38 * inv8 * t358 + 58.355064750790525 - c_q4 * (t362 + t361 + t360),
+            ],
+        ],
+    )
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

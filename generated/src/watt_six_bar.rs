@@ -15,8 +15,15 @@
 //!
 //! Parameters are read at run time from `Params`.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `crank`, `coupler`, `rocker`, `coupler2`, `output`.
 //!
@@ -31,7 +38,7 @@
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 59 | 18 | 5 | 0 | 0 | 0 |
+//! | `derived` | 75 | 18 | 6 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 51 | 26 | 0 | 0 | 4 | 5 |
 //! | `mass_matrix` | 5 | 6 | 0 | 0 | 1 | 2 |
 //! | `bias` | 32 | 13 | 0 | 0 | 4 | 5 |
@@ -50,6 +57,10 @@
 //! | `constraint_jacobian` | 54 | 45 | 0 | 0 | 5 | 5 |
 //! | `constraint_bias` | 82 | 76 | 0 | 0 | 7 | 7 |
 //! | `reactions_of_multipliers` | 8 | 6 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics_derivatives` | 67 | 28 | 0 | 0 | 5 | 4 |
+//! | `gravity_derivatives` | 11 | 5 | 0 | 0 | 5 | 1 |
+//! | `mass_matrix_inverse` | 24 | 9 | 2 | 0 | 1 | 2 |
+//! | `forward_dynamics_derivatives` | 210 | 81 | 4 | 0 | 5 | 4 |
 //! | `constrained_forward_dynamics` | 445 | 398 | 74 | 9 | 16 | 17 |
 //! | `cut_joint_reactions` | 453 | 404 | 74 | 9 | 18 | 19 |
 //! | `dependent_velocities` | 160 | 151 | 14 | 4 | 5 | 5 |
@@ -146,6 +157,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -338,6 +353,20 @@ pub struct Derived {
     pub k44: Real,
     /// Parameter group 45.
     pub k45: Real,
+    /// Parameter group 46.
+    pub k46: Real,
+    /// Parameter group 47.
+    pub k47: Real,
+    /// Parameter group 48.
+    pub k48: Real,
+    /// Parameter group 49.
+    pub k49: Real,
+    /// Parameter group 50.
+    pub k50: Real,
+    /// Parameter group 51.
+    pub k51: Real,
+    /// Parameter group 52.
+    pub k52: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -346,6 +375,9 @@ impl Params {
         let p = self;
         let inv0 = 1.0 / p.b;
         let inv1 = 1.0 / p.f;
+        let inv2 = 1.0 / p.h;
+        let inv3 = 1.0 / p.m2;
+        let inv4 = 1.0 / p.m4;
         let t0 = p.a * p.m1;
         let t1 = p.a * t0;
         let t2 = p.b * p.m2;
@@ -373,6 +405,9 @@ impl Params {
         let t22 = p.a * t21;
         let t23 = 0.3333333333333333 * t1 + t22;
         let t24 = 0.5 * t0 + t21;
+        let t25 = inv2 * inv2 / p.m5;
+        let t26 = inv1 * inv1 * inv4;
+        let t27 = inv0 * inv0 * inv3;
         Derived {
             params: *self,
             k0: t3,
@@ -401,14 +436,14 @@ impl Params {
             k23: t21,
             k24: inv0,
             k25: t24,
-            k26: inv0 * inv0 / p.m2,
+            k26: t27,
             k27: t17,
             k28: t16,
             k29: inv1,
             k30: -t20,
             k31: t19,
-            k32: inv1 * inv1 / p.m4,
-            k33: 1.0 / (p.h * p.h * p.m5),
+            k32: t26,
+            k33: t25,
             k34: t1,
             k35: p.a * p.a,
             k36: t5,
@@ -421,14 +456,21 @@ impl Params {
             k43: p.g * p.m4,
             k44: p.g * p.m5,
             k45: p.xO3 - p.d,
+            k46: inv0 * inv0 * inv0 * inv0 * (inv3 * inv3),
+            k47: 3.0 * t27,
+            k48: inv1 * inv1 * inv1 * inv1 * (inv4 * inv4),
+            k49: 3.0 * t26,
+            k50: 3.0 * t25,
+            k51: p.g * inv2,
+            k52: p.a * inv0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 59,
+    mul: 75,
     add: 18,
-    div: 5,
+    div: 6,
     sqrt: 0,
     sin: 0,
     cos: 0,
@@ -1349,6 +1391,516 @@ pub fn reactions_of_multipliers_with(
         ],
     ]
 }
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 67,
+    add: 28,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 4,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let s_q4 = sin(q[4]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = qd[0] + qd[1];
+    let t3 = p.g * s_q2;
+    let t4 = p.g * c_q2;
+    let t5 = p.ex * qd[2];
+    let t6 = p.ey * qd[2];
+    let t7 = qd[2] + qd[3];
+    let t8 = s_q3 * t7;
+    let t9 = t7 * d.k8;
+    let t10 = (qdd[2] + qdd[3]) * d.k8;
+    let t11 = c_q3 * t7;
+    let t12 = s_q1 * d.k11;
+    let t13 = qd[0] * t12;
+    let t14 = t2 * t12;
+    let t15 = 2.0 * (s_q3 * t5 - c_q3 * t6) * d.k8;
+    let t16 = t11 * d.k15 - t8 * d.k14;
+    let t17 = (s_q1 * t1 + c_q1 * t0) * d.k3;
+    let t18 = (c_q1 * (t0 - p.a * qd[0] * qd[0]) + s_q1 * (t1 + p.a * qdd[0])) * d.k3;
+    let t19 = (c_q3 * t3 + s_q3 * t4) * d.k8;
+    let t20 = (c_q3 * (t3 - p.ey * qdd[2] - qd[2] * t5)
+        + s_q3 * (t4 + p.ex * qdd[2] - qd[2] * t6)) * d.k8;
+    (
+        [
+            [
+                -0.5 * t17 - s_q0 * d.k2,
+                -0.5 * p.a * d.k3 * (c_q1 * t2 * t2 + s_q1 * (qdd[0] + qdd[1]))
+                    - 0.5 * t18,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [-0.5 * t17, -0.5 * t18, 0.0, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                -0.5 * t19 - s_q2 * d.k6 - c_q2 * d.k7,
+                -0.5 * p.ex * (t9 * t11 + s_q3 * t10) - 0.5 * t20
+                    - 0.5 * p.ey * (t8 * t9 - c_q3 * t10),
+                0.0,
+            ],
+            [0.0, 0.0, -0.5 * t19, -0.5 * t20, 0.0],
+            [0.0, 0.0, 0.0, 0.0, -0.5 * (s_q4 * d.k10)],
+        ],
+        [
+            [t13 - t14, -t14, 0.0, 0.0, 0.0],
+            [t13, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.5 * t15 + t16, t16, 0.0],
+            [0.0, 0.0, 0.5 * t15, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 11,
+    add: 5,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 1,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let s_q0 = sin(q[0]);
+    let s_q4 = sin(q[4]);
+    let t0 = sin(q[0] + q[1]);
+    let t1 = sin(q[2] + q[3]);
+    let t2 = t0 * d.k19;
+    let t3 = -0.5 * t2;
+    let t4 = t1 * d.k20;
+    let t5 = -0.5 * t4;
+    [
+        [-0.5 * t2 - s_q0 * d.k2, t3, 0.0, 0.0, 0.0],
+        [t3, t3, 0.0, 0.0, 0.0],
+        [0.0, 0.0, -0.5 * t4 - s_q2 * d.k6 - c_q2 * d.k7, t5, 0.0],
+        [0.0, 0.0, t5, t5, 0.0],
+        [0.0, 0.0, 0.0, 0.0, -0.5 * (s_q4 * d.k10)],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 24,
+    add: 9,
+    div: 2,
+    sqrt: 0,
+    sin: 1,
+    cos: 2,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let c_q1 = cos(q[1]);
+    let t0 = c_q1 * d.k11;
+    let t1 = 0.5 * t0 + d.k13;
+    let t2 = 0.5 * (c_q3 * d.k14 + s_q3 * d.k15);
+    let t3 = t2 + d.k17;
+    let t4 = t1 * d.k26;
+    let t5 = t0 + d.k12 - 3.0 * t1 * t4;
+    let inv0 = 1.0 / t5;
+    let t6 = -3.0 * (t4 * inv0);
+    let t7 = t3 * d.k32;
+    let t8 = 2.0 * t2 + d.k16 - 3.0 * t3 * t7;
+    let inv1 = 1.0 / t8;
+    let t9 = -3.0 * (t7 * inv1);
+    [
+        [inv0, t6, 0.0, 0.0, 0.0],
+        [t6, 9.0 * t1 * t1 * inv0 * d.k46 + d.k47, 0.0, 0.0, 0.0],
+        [0.0, 0.0, inv1, t9, 0.0],
+        [0.0, 0.0, t9, 9.0 * t3 * t3 * inv1 * d.k48 + d.k49, 0.0],
+        [0.0, 0.0, 0.0, 0.0, d.k50],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 210,
+    add: 81,
+    div: 4,
+    sqrt: 0,
+    sin: 5,
+    cos: 4,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_derivatives_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let s_q4 = sin(q[4]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = p.a * qd[0];
+    let t3 = qd[0] + qd[1];
+    let t4 = p.g * s_q2;
+    let t5 = p.g * c_q2;
+    let t6 = p.ex * qd[2];
+    let t7 = qd[2] * t6;
+    let t8 = p.ey * qd[2];
+    let t9 = qd[2] * t8;
+    let t10 = qd[2] + qd[3];
+    let t11 = 2.0 * (s_q3 * t6 - c_q3 * t8);
+    let t12 = s_q1 * qd[0];
+    let t13 = s_q3 * t7 - c_q3 * t9;
+    let t14 = -s_q1 * t1 - c_q1 * t0;
+    let t15 = c_q3 * t4 + s_q3 * t5;
+    let t16 = s_q1 * t3;
+    let t17 = t3 * d.k3;
+    let t18 = s_q3 * t10;
+    let t19 = t10 * d.k8;
+    let t20 = t18 * t19;
+    let t21 = c_q3 * t10;
+    let t22 = t19 * t21;
+    let t23 = c_q1 * d.k11;
+    let t24 = 0.5 * t23 + d.k13;
+    let t25 = 0.5 * (c_q3 * d.k14 + s_q3 * d.k15);
+    let t26 = t25 + d.k17;
+    let t27 = d.k1 - 0.75 * c_q1 * c_q1 * d.k21;
+    let inv0 = 1.0 / t27;
+    let t28 = tau[0]
+        + p.a
+            * (0.5 * t16 * t17
+                + c_q1 * (0.75 * qd[0] * t12 * d.k23 - 1.5 * tau[1] * d.k24)) - tau[1]
+        - t1 * (d.k25 - 0.75 * c_q1 * c_q1 * d.k23) - 0.75 * s_q0 * s_q1 * c_q1 * d.k22;
+    let t29 = t1 + p.a * inv0 * t28;
+    let t30 = s_q3 * c_q3;
+    let t31 = 0.75 * (d.k27 * t30 + c_q3 * c_q3 * d.k28);
+    let t32 = -0.75 * (t30 * d.k28 + s_q3 * s_q3 * d.k27);
+    let t33 = d.k5 + p.ey * t32 - p.ex * t31;
+    let inv1 = 1.0 / t33;
+    let t34 = 0.75 * p.m4 * t13 - 1.5 * tau[3] * d.k29;
+    let t35 = tau[2] + p.ex * (0.5 * t20 + c_q3 * t34) - tau[3]
+        - p.ey * (0.5 * t22 - s_q3 * t34) - t4 * (d.k30 - t32) - t5 * (d.k31 - t31);
+    let t36 = t4 - p.ey * inv1 * t35;
+    let t37 = t5 + p.ex * inv1 * t35;
+    let t38 = t16 * d.k11;
+    let t39 = t24 * d.k26;
+    let t40 = t23 + d.k12 - 3.0 * t24 * t39;
+    let inv2 = 1.0 / t40;
+    let t41 = -3.0 * (t39 * inv2);
+    let t42 = t26 * d.k32;
+    let t43 = 2.0 * t25 + d.k16 - 3.0 * t26 * t42;
+    let inv3 = 1.0 / t43;
+    let t44 = -3.0 * (t42 * inv3);
+    let t45 = t14 * d.k24;
+    let t46 = s_q0 * d.k2 + 1.5 * t24 * t45 - 0.5 * t14 * d.k3;
+    let t47 = -c_q1 * (t0 - qd[0] * t2) - s_q1 * t29;
+    let t48 = d.k24 * t47;
+    let t49 = 1.5 * t24 * t48
+        + 0.5 * p.a
+            * (c_q1 * t3 * t17
+                + s_q1 * d.k3
+                    * (inv0 * t28
+                        + 3.0
+                            * (tau[1] - 0.5 * d.k3 * (t2 * t12 + c_q1 * t29 - s_q1 * t0)
+                                - 0.3333333333333333 * d.k0 * inv0 * t28) * d.k26))
+        - 0.5 * d.k3 * t47;
+    let t50 = t26 * d.k29;
+    let t51 = s_q2 * d.k6 + c_q2 * d.k7 - t15 * (1.5 * t50 - 0.5 * d.k8);
+    let t52 = c_q3 * (t36 - t7) + s_q3 * (t37 - t9);
+    let t53 = d.k8
+        * (inv1 * t35
+            + 3.0
+                * (tau[3] - 0.5 * d.k8 * (t13 + c_q3 * t37 - s_q3 * t36)
+                    - 0.3333333333333333 * d.k4 * inv1 * t35) * d.k32);
+    let t54 = 0.5 * p.ey * (t20 - c_q3 * t53) + 0.5 * p.ex * (t22 + s_q3 * t53)
+        - t52 * (1.5 * t50 - 0.5 * d.k8);
+    let t55 = t24 * d.k52;
+    let t56 = t38 + t12 * (3.0 * t55 - d.k11);
+    let t57 = t18 * d.k14 - t21 * d.k15;
+    let t58 = t57 + t11 * (1.5 * t50 - 0.5 * d.k8);
+    (
+        [
+            [inv2 * t46, inv2 * t49, 0.0, 0.0, 0.0],
+            [
+                -1.5 * t45 - 3.0 * t39 * inv2 * t46,
+                -1.5 * t48 - 3.0 * t39 * inv2 * t49,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, inv3 * t51, inv3 * t54, 0.0],
+            [
+                0.0,
+                0.0,
+                1.5 * t15 * d.k29 - 3.0 * t42 * inv3 * t51,
+                1.5 * d.k29 * t52 - 3.0 * t42 * inv3 * t54,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 1.5 * (s_q4 * d.k51)],
+        ],
+        [
+            [inv2 * t56, t38 * inv2, 0.0, 0.0, 0.0],
+            [
+                -3.0 * (t12 * d.k52 + t39 * inv2 * t56),
+                -3.0 * (t16 * inv2 * t55),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, inv3 * t58, inv3 * t57, 0.0],
+            [
+                0.0,
+                0.0,
+                -1.5 * t11 * d.k29 - 3.0 * t42 * inv3 * t58,
+                -3.0 * (t42 * inv3 * t57),
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [inv2, t41, 0.0, 0.0, 0.0],
+            [t41, 9.0 * t24 * t24 * inv2 * d.k46 + d.k47, 0.0, 0.0, 0.0],
+            [0.0, 0.0, inv3, t44, 0.0],
+            [0.0, 0.0, t44, 9.0 * t26 * t26 * inv3 * d.k48 + d.k49, 0.0],
+            [0.0, 0.0, 0.0, 0.0, d.k50],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
+trait Lanes: Copy {
+    /// The sines and cosines of `a`, `b`, `c` and `d`.
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+}
+/// The build's own routines: the module's helpers.
+#[derive(Clone, Copy)]
+struct BuildLanes;
+impl Lanes for BuildLanes {
+    #[inline(always)]
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+        sin_cos_quad(a, b, c, d)
+    }
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    impl super::Lanes for Avx2 {
+        #[inline(always)]
+        fn sin_cos_quad(
+            self,
+            a: super::Real,
+            b: super::Real,
+            c: super::Real,
+            d: super::Real,
+        ) -> [(super::Real, super::Real); 4] {
+            unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+        }
+    }
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations
 /// are inconsistent (a configuration the loops cannot take), or the
@@ -1895,7 +2447,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 /// The processor must run AVX2 and the operating system save its
 /// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
 /// touch no memory.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
 #[target_feature(enable = "avx,avx2")]
 #[inline]
@@ -2014,7 +2566,7 @@ pub unsafe fn sin_cos_quad_avx2(
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {

@@ -17,6 +17,11 @@
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
+//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
+//! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along
+//! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the
+//! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its
+//! body axes (`p + R δ`).
 //!
 //! Coordinates, in order: `crank`, `coupler`, `rocker`, `coupler2`, `output`.
 //!
@@ -50,6 +55,10 @@
 //! | `constraint_jacobian` | 32 | 29 | 0 | 0 | 7 | 7 |
 //! | `constraint_bias` | 106 | 81 | 0 | 0 | 5 | 5 |
 //! | `reactions_of_multipliers` | 8 | 6 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics_derivatives` | 50 | 21 | 0 | 0 | 5 | 4 |
+//! | `gravity_derivatives` | 8 | 5 | 0 | 0 | 5 | 1 |
+//! | `mass_matrix_inverse` | 18 | 8 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics_derivatives` | 146 | 63 | 4 | 0 | 5 | 4 |
 //! | `constrained_forward_dynamics` | 439 | 384 | 74 | 9 | 16 | 17 |
 //! | `cut_joint_reactions` | 447 | 390 | 74 | 9 | 18 | 19 |
 //! | `dependent_velocities` | 138 | 135 | 14 | 4 | 7 | 7 |
@@ -145,6 +154,10 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+/// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+/// output, column: coordinate): what the derivative functions and
+/// `mass_matrix_inverse` return.
+pub type JointMatrix = [[Real; NV]; NV];
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1025,6 +1038,288 @@ pub fn reactions_of_multipliers_with(
             0.0,
         ],
     ]
+}
+/// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 50,
+    add: 21,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 4,
+    exp: 0,
+};
+///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`inverse_dynamics_derivatives_with`]; its cost is [`OPS_INVERSE_DYNAMICS_DERIVATIVES`].
+pub fn inverse_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
+}
+/// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn inverse_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> (JointMatrix, JointMatrix) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let s_q4 = sin(q[4]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[2] + qd[3];
+    let t2 = s_q1 * qd[0];
+    let t3 = s_q1 * t0;
+    let t4 = c_q3 * qd[2];
+    let t5 = c_q3 * t1;
+    let t6 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t7 = -9.81 * (c_q2 * s_q3 + s_q2 * c_q3);
+    let t8 = c_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0])
+        + s_q1 * (9.81 * c_q0 + 0.2 * qdd[0]);
+    let t9 = c_q3 * (9.81 * s_q2 + 0.3 * qdd[2])
+        + s_q3 * (9.81 * c_q2 + 0.3 * qd[2] * qd[2]);
+    (
+        [
+            [
+                0.36 * t6 - 2.7468 * s_q0,
+                -0.072 * (c_q1 * t0 * t0 + s_q1 * (qdd[0] + qdd[1])) - 0.36 * t8,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.36 * t6, -0.36 * t8, 0.0, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                3.8259 * c_q2 + 0.2 * t7 - 2.4525 * s_q2,
+                0.06 * (s_q3 * t1 * t1 - c_q3 * (qdd[2] + qdd[3])) - 0.2 * t9,
+                0.0,
+            ],
+            [0.0, 0.0, 0.2 * t7, -0.2 * t9, 0.0],
+            [0.0, 0.0, 0.0, 0.0, -0.8829 * s_q4],
+        ],
+        [
+            [0.144 * (t2 - t3), -0.144 * t3, 0.0, 0.0, 0.0],
+            [0.144 * t2, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.12 * (t4 - t5), -0.12 * t5, 0.0],
+            [0.0, 0.0, 0.12 * t4, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+    )
+}
+/// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
+    mul: 8,
+    add: 5,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 1,
+    exp: 0,
+};
+///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+///Pinocchio's convention): the stiffness of the static joint forces, as
+///compliance control and identification need it.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_derivatives_with`]; its cost is [`OPS_GRAVITY_DERIVATIVES`].
+pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    gravity_derivatives_with(&p.derived(), q)
+}
+/// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let s_q0 = sin(q[0]);
+    let s_q4 = sin(q[4]);
+    let t0 = sin(q[0] + q[1]);
+    let t1 = sin(q[2] + q[3]);
+    let t2 = -3.5316 * t0;
+    let t3 = -1.962 * t1;
+    [
+        [-2.7468 * s_q0 - 3.5316 * t0, t2, 0.0, 0.0, 0.0],
+        [t2, t2, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 3.8259 * c_q2 - 2.4525 * s_q2 - 1.962 * t1, t3, 0.0],
+        [0.0, 0.0, t3, t3, 0.0],
+        [0.0, 0.0, 0.0, 0.0, -0.8829 * s_q4],
+    ]
+}
+/// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
+    mul: 18,
+    add: 8,
+    div: 2,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+///pivots are taken outboard bodies first (no fill-in on a tree).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`mass_matrix_inverse_with`]; its cost is [`OPS_MASS_MATRIX_INVERSE`].
+pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    mass_matrix_inverse_with(&p.derived(), q)
+}
+/// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
+pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let s_q3 = sin(q[3]);
+    let t0 = 0.072 * c_q1 + 0.144;
+    let t1 = 0.06666666666666667 - 0.06 * s_q3;
+    let t2 = 0.22366666666666668 - 0.12 * s_q3 - 15.0 * t1 * t1;
+    let inv0 = 1.0 / t2;
+    let t3 = 0.144 * c_q1 + 0.19733333333333333 - 6.944444444444445 * t0 * t0;
+    let inv1 = 1.0 / t3;
+    let t4 = -15.0 * (t1 * inv0);
+    let t5 = -6.944444444444445 * (t0 * inv1);
+    [
+        [inv1, t5, 0.0, 0.0, 0.0],
+        [t5, 48.22530864197531 * t0 * t0 * inv1 + 6.944444444444445, 0.0, 0.0, 0.0],
+        [0.0, 0.0, inv0, t4, 0.0],
+        [0.0, 0.0, t4, 225.0 * t1 * t1 * inv0 + 15.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 55.55555555555556],
+    ]
+}
+/// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 146,
+    add: 63,
+    div: 4,
+    sqrt: 0,
+    sin: 5,
+    cos: 4,
+    exp: 0,
+};
+///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+///`q̈ = forward_dynamics(q, q̇, τ)`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`forward_dynamics_derivatives_with`]; its cost is [`OPS_FORWARD_DYNAMICS_DERIVATIVES`].
+pub fn forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn forward_dynamics_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> (JointMatrix, JointMatrix, JointMatrix) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let t0 = s_q0 * s_q1;
+    let s_q4 = sin(q[4]);
+    let t1 = qd[0] + qd[1];
+    let t2 = qd[2] + qd[3];
+    let t3 = 0.072 * c_q1 + 0.144;
+    let t4 = 0.06666666666666667 - 0.06 * s_q3;
+    let t5 = c_q3 * t2;
+    let t6 = s_q1 * t1;
+    let t7 = s_q1 * qd[0];
+    let t8 = c_q3 * qd[2];
+    let t9 = qd[0] * t7;
+    let t10 = qd[2] * t8;
+    let t11 = s_q3 * s_q3;
+    let t12 = c_q1 * c_q1;
+    let t13 = 9.81 * c_q0
+        + 0.2
+            * ((tau[0] + 0.2 * (0.36 * t1 * t6 + c_q1 * (0.18 * t9 - 2.5 * tau[1]))
+                - tau[1] - 1.7658 * c_q1 * t0 - 9.81 * c_q0 * (0.28 - 0.18 * t12))
+                / (0.05333333333333334 - 0.036 * t12));
+    let t14 = 9.81 * s_q2
+        + 0.3
+            * ((tau[2] + 0.3 * (0.2 * t2 * t5 - s_q3 * (0.18 * t10 - 3.0 * tau[3]))
+                - tau[3]
+                - 9.81
+                    * (c_q2 * (0.18 * s_q3 * c_q3 + 0.25) + s_q2 * (0.39 - 0.18 * t11)))
+                / (0.157 - 0.054 * t11));
+    let t15 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
+    let t16 = -9.81 * (c_q2 * s_q3 + s_q2 * c_q3);
+    let t17 = 0.22366666666666668 - 0.12 * s_q3 - 15.0 * t4 * t4;
+    let inv0 = 1.0 / t17;
+    let t18 = 0.144 * c_q1 + 0.19733333333333333 - 6.944444444444445 * t3 * t3;
+    let inv1 = 1.0 / t18;
+    let t19 = -15.0 * (t4 * inv0);
+    let t20 = -6.944444444444445 * (t3 * inv1);
+    let t21 = c_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]) + s_q1 * t13;
+    let t22 = s_q3 * (9.81 * c_q2 + 0.3 * qd[2] * qd[2]) + c_q3 * t14;
+    let t23 = 2.7468 * s_q0 + t15 * (2.5 * t3 - 0.36);
+    let t24 = 0.072
+        * (c_q1 * t1 * t1
+            + 6.944444444444445 * s_q1
+                * (tau[1] - 0.36 * (0.2 * t9 + c_q1 * t13 - 9.81 * t0)))
+        - t21 * (2.5 * t3 - 0.36);
+    let t25 = 2.4525 * s_q2 + t16 * (3.0 * t4 - 0.2) - 3.8259 * c_q2;
+    let t26 = -0.06
+        * (s_q3 * t2 * t2
+            - 15.0 * c_q3
+                * (tau[3] - 0.2 * (9.81 * c_q2 * c_q3 + 0.3 * t10 - s_q3 * t14)))
+        - t22 * (3.0 * t4 - 0.2);
+    let t27 = 0.144 * (t6 - t7) + t3 * t7;
+    let t28 = 0.12 * (t5 - t8) + 1.8 * t4 * t8;
+    (
+        [
+            [inv1 * t23, inv1 * t24, 0.0, 0.0, 0.0],
+            [
+                -2.5 * t15 - 6.944444444444445 * t3 * inv1 * t23,
+                2.5 * t21 - 6.944444444444445 * t3 * inv1 * t24,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, inv0 * t25, inv0 * t26, 0.0],
+            [
+                0.0,
+                0.0,
+                -3.0 * t16 - 15.0 * t4 * inv0 * t25,
+                3.0 * t22 - 15.0 * t4 * inv0 * t26,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 49.05 * s_q4],
+        ],
+        [
+            [inv1 * t27, 0.144 * (t6 * inv1), 0.0, 0.0, 0.0],
+            [-6.944444444444445 * t3 * inv1 * t27 - t7, -t3 * t6 * inv1, 0.0, 0.0, 0.0],
+            [0.0, 0.0, inv0 * t28, 0.12 * (t5 * inv0), 0.0],
+            [0.0, 0.0, -1.8 * t8 - 15.0 * t4 * inv0 * t28, -1.8 * (t4 * t5 * inv0), 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [inv1, t20, 0.0, 0.0, 0.0],
+            [t20, 48.22530864197531 * t3 * t3 * inv1 + 6.944444444444445, 0.0, 0.0, 0.0],
+            [0.0, 0.0, inv0, t19, 0.0],
+            [0.0, 0.0, t19, 225.0 * t4 * t4 * inv0 + 15.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 55.55555555555556],
+        ],
+    )
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

@@ -2,6 +2,7 @@
 //! published formulas, shared by the end-to-end tests.
 
 pub mod chains;
+pub mod derivatives;
 pub mod geometry;
 pub mod inputs;
 pub mod loop_oracle;

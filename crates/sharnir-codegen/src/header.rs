@@ -172,6 +172,24 @@ pub(crate) fn header(
              //! and free joints are in the body frame.\n",
         );
     }
+    let derivatives = [
+        "inverse_dynamics_derivatives",
+        "gravity_derivatives",
+        "forward_dynamics_derivatives",
+    ];
+    if plan
+        .functions
+        .iter()
+        .any(|f| derivatives.contains(&f.name.as_str()))
+    {
+        h.push_str(
+            "//! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity\n\
+             //! coordinate (Pinocchio's convention): a derivative with respect to `q` is taken along\n\
+             //! `q ⊕ δ`, a revolute or prismatic coordinate moved by `δ`, a quaternion turned on the\n\
+             //! right, in the body frame (`Q ⊗ exp(δ/2)`), a free joint's position moved along its\n\
+             //! body axes (`p + R δ`).\n",
+        );
+    }
     h.push_str("//!\n//! Coordinates, in order: ");
     h.push_str(&quoted(plan.facts.coordinates.iter()));
     h.push('.');

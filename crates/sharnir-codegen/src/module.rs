@@ -49,6 +49,12 @@ pub enum Shape {
     PositionVector,
     /// `[[Real; NV]; NV]`, row-major.
     JointMatrix,
+    /// `([[Real; NV]; NV], [[Real; NV]; NV])`: two joint matrices, each
+    /// row-major, the first's entries first.
+    JointMatrixPair,
+    /// `([[Real; NV]; NV], [[Real; NV]; NV], [[Real; NV]; NV])`: three
+    /// joint matrices, likewise.
+    JointMatrixTriple,
     /// `(Real, Real)`.
     Pair,
     /// `[Pose; NB]`: per body, 9 rotation entries (row-major) then 3

@@ -158,6 +158,11 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
             pub position: [Real; 3],
         }
 
+        /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
+        /// output, column: coordinate): what the derivative functions and
+        /// `mass_matrix_inverse` return.
+        pub type JointMatrix = [[Real; NV]; NV];
+
         /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
         /// computed together so that they share every subexpression.
         #[derive(Clone, Copy, Debug, PartialEq)]

@@ -16,6 +16,8 @@ pub(crate) fn result_type(shape: Shape) -> TokenStream {
         Shape::JointVector | Shape::LimitForces => quote!([Real; NV]),
         Shape::PositionVector => quote!([Real; NQ]),
         Shape::JointMatrix => quote!([[Real; NV]; NV]),
+        Shape::JointMatrixPair => quote!((JointMatrix, JointMatrix)),
+        Shape::JointMatrixTriple => quote!((JointMatrix, JointMatrix, JointMatrix)),
         Shape::Pair => quote!((Real, Real)),
         Shape::Poses => quote!([Pose; NB]),
         Shape::BodyJacobians => quote!([[[Real; NV]; 6]; NB]),
@@ -52,6 +54,13 @@ pub(crate) fn result_value(
         Shape::JointMatrix | Shape::ConstraintJacobian => {
             let rows = rows(outputs, row);
             quote!([#(#rows),*])
+        }
+        Shape::JointMatrixPair | Shape::JointMatrixTriple => {
+            let matrices = outputs.chunks(row * row).map(|matrix| {
+                let rows = rows(matrix, row);
+                quote!([#(#rows),*])
+            });
+            quote!((#(#matrices),*))
         }
         Shape::Pair => quote!((#(#outputs),*)),
         Shape::Poses => {
@@ -94,6 +103,10 @@ pub(crate) fn zero(shape: Shape) -> TokenStream {
         Shape::JointVector | Shape::LimitForces => quote!([0.0; NV]),
         Shape::PositionVector => quote!([0.0; NQ]),
         Shape::JointMatrix => quote!([[0.0; NV]; NV]),
+        Shape::JointMatrixPair => quote!(([[0.0; NV]; NV], [[0.0; NV]; NV])),
+        Shape::JointMatrixTriple => {
+            quote!(([[0.0; NV]; NV], [[0.0; NV]; NV], [[0.0; NV]; NV]))
+        }
         Shape::Pair => quote!((0.0, 0.0)),
         Shape::Poses => quote!(
             [Pose {
@@ -135,6 +148,11 @@ pub(crate) fn places(shape: Shape, dof: usize, count: usize) -> Option<Vec<Token
             Shape::JointMatrix | Shape::ConstraintJacobian => {
                 let (i, j) = (index(j / row), index(j % row));
                 quote!([#i][#j])
+            }
+            Shape::JointMatrixPair | Shape::JointMatrixTriple => {
+                let (matrix, entry) = (index(j / (row * row)), j % (row * row));
+                let (i, k) = (index(entry / row), index(entry % row));
+                quote!(.#matrix[#i][#k])
             }
             Shape::Pair => {
                 let j = index(j);
@@ -230,6 +248,8 @@ mod tests {
             (Shape::JointVector, dof),
             (Shape::PositionVector, 4),
             (Shape::JointMatrix, dof * dof),
+            (Shape::JointMatrixPair, 2 * dof * dof),
+            (Shape::JointMatrixTriple, 3 * dof * dof),
             (Shape::Pair, 2),
             (Shape::Poses, 24),
             (Shape::BodyJacobians, 2 * 6 * dof),

@@ -19,6 +19,7 @@
 
 mod choice;
 pub mod cost;
+mod derivatives;
 mod evaluate;
 mod functions;
 pub mod outputs;
@@ -253,6 +254,7 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     let (inverse_dynamics, terms) = choice::newton_euler(mechanism, &mut costs, outputs);
     let fixed = functions::FixedOutputs::derive(mechanism, &terms.bias, outputs);
     let newton_euler_bias = terms.bias.clone();
+    let newton_euler_inverse = inverse_dynamics.clone();
     let dynamics = match options.method {
         Some(method) => Dynamics::derive(
             mechanism,
@@ -266,6 +268,7 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     };
     let mut provenance = dynamics.provenance.clone();
     let chosen_terms = dynamics.terms.clone();
+    let (chosen_inverse, chosen_forward) = (dynamics.inverse.clone(), dynamics.forward.clone());
     let (mut specs, loops) = functions::functions(mechanism, dynamics, fixed, outputs)?;
     if let Some(closed) = &mechanism.loops {
         // `J̇ q̇` summed per coordinate or by one walk, each with its angle
@@ -340,6 +343,19 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
         // operations (Talos: 43 of 47 000).
         function.outputs = choice::cheapest(pool, &mut costs, [current, walked.concat()]);
     }
+    // The derivatives last of all, from what the module computes.
+    let sources = derivatives::Sources {
+        inverse: chosen_inverse,
+        newton_euler: newton_euler_inverse,
+        forward: chosen_forward,
+        mass_matrix: specs
+            .iter()
+            .find(|f| f.name == "mass_matrix")
+            .map(|f| f.outputs.clone())
+            .unwrap_or_default(),
+    };
+    let derivative_functions = derivatives::functions(mechanism, &mut costs, sources, outputs);
+    specs.extend(derivative_functions);
     if mechanism.pool.overflowed() {
         return Err(EmitError::TooLarge);
     }
@@ -393,6 +409,13 @@ fn outputs_of(mechanism: &Mechanism, options: &PlanOptions) -> (Outputs, bool) {
         outputs
             .with(Function::InverseDynamics)
             .with(Function::JointSpace)
+    } else {
+        outputs
+    };
+    // The forward dynamics' derivatives are taken along the forward
+    // dynamics, which the module then has.
+    let outputs = if outputs.contains(Function::ForwardDynamicsDerivatives) {
+        outputs.with(Function::ForwardDynamics)
     } else {
         outputs
     };

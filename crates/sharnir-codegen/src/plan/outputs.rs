@@ -53,11 +53,20 @@ pub enum Function {
     CoordinateRates,
     /// `body_jacobians`: `6 n` rows of `n`.
     BodyJacobians,
+    /// `inverse_dynamics_derivatives`: `∂τ/∂q` and `∂τ/∂q̇`, `n²` entries
+    /// each.
+    InverseDynamicsDerivatives,
+    /// `gravity_derivatives`: `∂g/∂q`, `n²` entries.
+    GravityDerivatives,
+    /// `mass_matrix_inverse`: `M⁻¹`, `n²` entries.
+    MassMatrixInverse,
+    /// `forward_dynamics_derivatives`: `∂q̈/∂q`, `∂q̈/∂q̇` and `∂q̈/∂τ = M⁻¹`.
+    ForwardDynamicsDerivatives,
 }
 
 impl Function {
     /// Every function, in the order a module emits them.
-    pub const ALL: [Function; 11] = [
+    pub const ALL: [Function; 15] = [
         Function::InverseDynamics,
         Function::MassMatrix,
         Function::Bias,
@@ -69,6 +78,10 @@ impl Function {
         Function::BodyPoses,
         Function::CoordinateRates,
         Function::BodyJacobians,
+        Function::InverseDynamicsDerivatives,
+        Function::GravityDerivatives,
+        Function::MassMatrixInverse,
+        Function::ForwardDynamicsDerivatives,
     ];
 
     /// The function's name in a module and on the command line.
@@ -85,6 +98,10 @@ impl Function {
             Function::BodyPoses => "body_poses",
             Function::CoordinateRates => "coordinate_rates",
             Function::BodyJacobians => "body_jacobians",
+            Function::InverseDynamicsDerivatives => "inverse_dynamics_derivatives",
+            Function::GravityDerivatives => "gravity_derivatives",
+            Function::MassMatrixInverse => "mass_matrix_inverse",
+            Function::ForwardDynamicsDerivatives => "forward_dynamics_derivatives",
         }
     }
 
@@ -98,6 +115,10 @@ impl Function {
                 | Function::JointSpace
                 | Function::CoriolisMatrix
                 | Function::BodyJacobians
+                | Function::InverseDynamicsDerivatives
+                | Function::GravityDerivatives
+                | Function::MassMatrixInverse
+                | Function::ForwardDynamicsDerivatives
         )
     }
 
@@ -298,7 +319,11 @@ mod tests {
                 "mass_matrix",
                 "joint_space",
                 "coriolis_matrix",
-                "body_jacobians"
+                "body_jacobians",
+                "inverse_dynamics_derivatives",
+                "gravity_derivatives",
+                "mass_matrix_inverse",
+                "forward_dynamics_derivatives"
             ]
         );
         assert!(big.contains_name("constraints") && !big.needs_mass_matrix());

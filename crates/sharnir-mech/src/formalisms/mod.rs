@@ -20,11 +20,15 @@
 //! - [`energy`]: kinetic and potential energy; [`coriolis`]: the Coriolis
 //!   matrix;
 //! - [`reactions`]: the wrenches cut joints and detachable joints transmit;
+//! - [`derivatives`]: derivatives with respect to the state (in velocity
+//!   coordinates, Pinocchio's convention) and the inverse of the mass
+//!   matrix;
 //! - `spd`: symbolic `L D Lᵀ` solves and inverses.
 
 pub mod base_parameters;
 pub mod coriolis;
 pub mod crba;
+pub mod derivatives;
 pub mod energy;
 pub mod joint_space;
 pub mod lagrange;

@@ -94,6 +94,75 @@ pub(crate) fn spd_inverse(pool: &mut Pool, a: &[Vec<Id>]) -> Vec<Vec<Id>> {
         .collect()
 }
 
+/// `A⁻¹` with the pivots taken in `order` (a permutation of `0..n`): for the
+/// mass matrix of a tree, the coordinates of outboard bodies before those
+/// of their ancestors, so that the factors have no fill-in (the entries of
+/// different branches stay structural zeros, Featherstone's `LTDL`).
+pub(crate) fn spd_inverse_in_order(
+    pool: &mut Pool,
+    a: &[Vec<Id>],
+    order: &[usize],
+) -> Vec<Vec<Id>> {
+    let permuted = permuted(pool, a, order);
+    let inverse = spd_inverse(pool, &permuted);
+    unpermuted(pool, &inverse, order)
+}
+
+/// `X` with `A X = B` for every column of `B` (given as columns), the
+/// pivots taken in `order` as for [`spd_inverse_in_order`].
+pub(crate) fn spd_solve_in_order(
+    pool: &mut Pool,
+    a: &[Vec<Id>],
+    columns: &[Vec<Id>],
+    order: &[usize],
+) -> Vec<Vec<Id>> {
+    let permuted = permuted(pool, a, order);
+    let factors = Factors::new(pool, &permuted);
+    let zero = pool.zero();
+    columns
+        .iter()
+        .map(|b| {
+            let b: Vec<Id> = order
+                .iter()
+                .map(|&i| b.get(i).copied().unwrap_or(zero))
+                .collect();
+            let y = factors.solve(pool, &b);
+            let mut x = vec![zero; y.len()];
+            for (&i, yi) in order.iter().zip(y) {
+                if let Some(slot) = x.get_mut(i) {
+                    *slot = yi;
+                }
+            }
+            x
+        })
+        .collect()
+}
+
+/// `P A Pᵀ`: row and column `k` are `A`'s row and column `order[k]`.
+fn permuted(pool: &mut Pool, a: &[Vec<Id>], order: &[usize]) -> Vec<Vec<Id>> {
+    let zero = pool.zero();
+    let entry = |i: usize, j: usize| a.get(i).and_then(|row| row.get(j)).copied().unwrap_or(zero);
+    order
+        .iter()
+        .map(|&i| order.iter().map(|&j| entry(i, j)).collect())
+        .collect()
+}
+
+/// `Pᵀ B P`, the inverse of [`permuted`].
+fn unpermuted(pool: &mut Pool, b: &[Vec<Id>], order: &[usize]) -> Vec<Vec<Id>> {
+    let zero = pool.zero();
+    let n = order.len();
+    let mut a = vec![vec![zero; n]; n];
+    for (k, &i) in order.iter().enumerate() {
+        for (l, &j) in order.iter().enumerate() {
+            if let Some(slot) = a.get_mut(i).and_then(|row| row.get_mut(j)) {
+                *slot = b.get(k).and_then(|row| row.get(l)).copied().unwrap_or(zero);
+            }
+        }
+    }
+    a
+}
+
 /// `x` with `A x = b` for a symmetric positive-definite `A` (only the lower
 /// triangle is read): cheaper than multiplying by [`spd_inverse`], and
 /// every product with a structural zero of `A` vanishes as the pool

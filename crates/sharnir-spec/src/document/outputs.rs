@@ -10,7 +10,7 @@ use crate::toml_tree::{Node, Value};
 /// The standard functions of a generated module that `outputs` can name,
 /// in emission order (the same list as `sharnir-codegen`'s
 /// `plan::outputs::Function`, which a test of that crate compares).
-pub const OUTPUT_NAMES: [&str; 11] = [
+pub const OUTPUT_NAMES: [&str; 15] = [
     "inverse_dynamics",
     "mass_matrix",
     "bias",
@@ -22,6 +22,10 @@ pub const OUTPUT_NAMES: [&str; 11] = [
     "body_poses",
     "coordinate_rates",
     "body_jacobians",
+    "inverse_dynamics_derivatives",
+    "gravity_derivatives",
+    "mass_matrix_inverse",
+    "forward_dynamics_derivatives",
 ];
 
 /// The words `outputs` takes besides the names: every function, or every
