@@ -34,7 +34,11 @@ fn a_long_chain_plans_only_its_linear_outputs_and_they_agree_with_the_oracle() {
             "mass_matrix",
             "joint_space",
             "coriolis_matrix",
-            "body_jacobians"
+            "body_jacobians",
+            "inverse_dynamics_derivatives",
+            "gravity_derivatives",
+            "mass_matrix_inverse",
+            "forward_dynamics_derivatives"
         ])
     );
     for function in Function::ALL {

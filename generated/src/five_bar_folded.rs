@@ -58,6 +58,7 @@
 //! | `gravity_derivatives` | 6 | 4 | 0 | 0 | 4 | 0 |
 //! | `mass_matrix_inverse` | 18 | 8 | 2 | 0 | 0 | 2 |
 //! | `forward_dynamics_derivatives` | 146 | 60 | 4 | 0 | 4 | 4 |
+//! | `linearization` | 146 | 60 | 4 | 0 | 4 | 4 |
 //! | `constrained_forward_dynamics` | 212 | 177 | 35 | 6 | 13 | 13 |
 //! | `cut_joint_reactions` | 216 | 180 | 35 | 6 | 14 | 14 |
 //! | `dependent_velocities` | 47 | 45 | 9 | 2 | 5 | 5 |
@@ -1222,6 +1223,71 @@ pub fn forward_dynamics_derivatives_with(
             [0.0, 0.0, t20, 27777.777777777777 * t5 * t5 * inv0 + 166.66666666666666],
         ],
     )
+}
+/// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
+/// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
+/// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
+/// regulator, a model-predictive controller or a stability check
+/// (the eigenvalues of `A` at an equilibrium) needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Linearization {
+    /// `A = ∂ẋ/∂x`, `2 NV × 2 NV`: `[[∂δ̇/∂δ, I], [∂q̈/∂q, ∂q̈/∂q̇]]`, where
+    /// `∂δ̇/∂δ` is zero but for the velocity-dependent blocks of
+    /// spherical (`−½ [ω]×`) and free joints (`−½ ad_ν`).
+    pub a: [[Real; 2 * NV]; 2 * NV],
+    /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
+    pub b: [[Real; NV]; 2 * NV],
+}
+/// Operation count of [`linearization_with`] (and of [`linearization`]
+/// after [`OPS_DERIVED`]).
+pub const OPS_LINEARIZATION: OpCount = OpCount {
+    mul: 146,
+    add: 60,
+    div: 4,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+/// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
+/// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`linearization_with`]; its cost is [`OPS_LINEARIZATION`].
+pub fn linearization(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Linearization {
+    linearization_with(&p.derived(), q, qd, tau)
+}
+/// [`linearization`] with the parameter groups already computed by
+/// [`Params::derived`].
+pub fn linearization_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Linearization {
+    let (by_position, by_velocity, by_force) = forward_dynamics_derivatives_with(
+        d,
+        q,
+        qd,
+        tau,
+    );
+    let mut a = [[0.0; 2 * NV]; 2 * NV];
+    let mut b = [[0.0; NV]; 2 * NV];
+    for i in 0..NV {
+        a[i][NV + i] = 1.0;
+        for j in 0..NV {
+            a[NV + i][j] = by_position[i][j];
+            a[NV + i][NV + j] = by_velocity[i][j];
+            b[NV + i][j] = by_force[i][j];
+        }
+    }
+    Linearization { a, b }
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

@@ -49,6 +49,7 @@
 //! | `gravity_derivatives` | 21 | 10 | 0 | 0 | 2 | 0 |
 //! | `mass_matrix_inverse` | 9 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 91 | 44 | 2 | 0 | 2 | 2 |
+//! | `linearization` | 109 | 44 | 2 | 0 | 2 | 2 |
 
 #![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
@@ -1137,6 +1138,89 @@ pub fn forward_dynamics_derivatives_with(
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 400.0],
         ],
     )
+}
+/// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
+/// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
+/// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
+/// regulator, a model-predictive controller or a stability check
+/// (the eigenvalues of `A` at an equilibrium) needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Linearization {
+    /// `A = ∂ẋ/∂x`, `2 NV × 2 NV`: `[[∂δ̇/∂δ, I], [∂q̈/∂q, ∂q̈/∂q̇]]`, where
+    /// `∂δ̇/∂δ` is zero but for the velocity-dependent blocks of
+    /// spherical (`−½ [ω]×`) and free joints (`−½ ad_ν`).
+    pub a: [[Real; 2 * NV]; 2 * NV],
+    /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
+    pub b: [[Real; NV]; 2 * NV],
+}
+/// Operation count of [`linearization_with`] (and of [`linearization`]
+/// after [`OPS_DERIVED`]).
+pub const OPS_LINEARIZATION: OpCount = OpCount {
+    mul: 109,
+    add: 44,
+    div: 2,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+/// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
+/// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`linearization_with`]; its cost is [`OPS_LINEARIZATION`].
+pub fn linearization(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Linearization {
+    linearization_with(&p.derived(), q, qd, tau)
+}
+/// [`linearization`] with the parameter groups already computed by
+/// [`Params::derived`].
+pub fn linearization_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Linearization {
+    let (by_position, by_velocity, by_force) = forward_dynamics_derivatives_with(
+        d,
+        q,
+        qd,
+        tau,
+    );
+    let mut a = [[0.0; 2 * NV]; 2 * NV];
+    let mut b = [[0.0; NV]; 2 * NV];
+    for i in 0..NV {
+        a[i][NV + i] = 1.0;
+        for j in 0..NV {
+            a[NV + i][j] = by_position[i][j];
+            a[NV + i][NV + j] = by_velocity[i][j];
+            b[NV + i][j] = by_force[i][j];
+        }
+    }
+    a[2][3] = 0.5 * qd[7];
+    a[2][4] = -0.5 * qd[6];
+    a[3][2] = -0.5 * qd[7];
+    a[3][4] = 0.5 * qd[5];
+    a[4][2] = 0.5 * qd[6];
+    a[4][3] = -0.5 * qd[5];
+    a[2][6] = 0.5 * qd[4];
+    a[2][7] = -0.5 * qd[3];
+    a[3][5] = -0.5 * qd[4];
+    a[3][7] = 0.5 * qd[2];
+    a[4][5] = 0.5 * qd[3];
+    a[4][6] = -0.5 * qd[2];
+    a[5][6] = 0.5 * qd[7];
+    a[5][7] = -0.5 * qd[6];
+    a[6][5] = -0.5 * qd[7];
+    a[6][7] = 0.5 * qd[5];
+    a[7][5] = 0.5 * qd[6];
+    a[7][6] = -0.5 * qd[5];
+    Linearization { a, b }
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

@@ -95,8 +95,10 @@ fn outputs_choose_the_standard_functions_and_the_header_names_the_others() {
     assert!(
         header.contains(
             "Not generated: `mass_matrix`, `bias`, `gravity`, `joint_space`, `coriolis_matrix`, \
-             `energy`, `body_poses`, `coordinate_rates`, `body_jacobians` (not asked for by \
-             `--outputs` or the spec's `outputs`); `sharnir gen --outputs all` generates them."
+             `energy`, `body_poses`, `coordinate_rates`, `body_jacobians`, \
+             `inverse_dynamics_derivatives`, `gravity_derivatives`, `mass_matrix_inverse`, \
+             `forward_dynamics_derivatives` (not asked for by `--outputs` or the spec's \
+             `outputs`); `sharnir gen --outputs all` generates them."
         ),
         "{header}"
     );
@@ -118,7 +120,9 @@ fn a_mechanism_past_the_limit_skips_its_superlinear_outputs_with_a_note() {
     assert!(
         stderr.contains(
             "note: chain: more than 48 velocity coordinates, so mass_matrix, joint_space, \
-             coriolis_matrix, body_jacobians are not generated; ask for them with --outputs all"
+             coriolis_matrix, body_jacobians, inverse_dynamics_derivatives, gravity_derivatives, \
+             mass_matrix_inverse, forward_dynamics_derivatives are not generated; ask for them \
+             with --outputs all"
         ),
         "{stderr}"
     );
@@ -142,8 +146,9 @@ fn a_mechanism_past_the_limit_skips_its_superlinear_outputs_with_a_note() {
     }
     assert!(
         header(&module).contains(
-            "Not generated: `mass_matrix`, `joint_space`, `coriolis_matrix`, `body_jacobians` \
-             (the mechanism has more than 48 velocity coordinates, and their size grows faster \
+            "Not generated: `mass_matrix`, `joint_space`, `coriolis_matrix`, `body_jacobians`, \
+             `inverse_dynamics_derivatives`, `gravity_derivatives`, `mass_matrix_inverse`, \
+             `forward_dynamics_derivatives` (the mechanism has more than 48 velocity coordinates, and their size grows faster \
              than linearly)"
         ),
         "{module}"

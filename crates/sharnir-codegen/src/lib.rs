@@ -25,6 +25,7 @@ pub mod error;
 mod function;
 pub mod generate;
 mod header;
+mod linearization;
 mod lines;
 mod math;
 pub mod method;

@@ -19,7 +19,7 @@ use quote::quote;
 use sharnir_cas::{Id, OpCount, Program};
 use sharnir_mech::model::detachment::Detachment;
 use sharnir_mech::model::loops::Mobility;
-use sharnir_mech::Mechanism;
+use sharnir_mech::{JointKind, Mechanism};
 
 /// An argument of a generated function after `p: &Params`; each is a
 /// fixed-size array read by constant indices.
@@ -141,6 +141,20 @@ pub(crate) struct Facts {
     pub(crate) joint_forces: bool,
     /// The joints that let go, in the order of `DETACHMENTS`.
     pub(crate) detachments: Vec<Detachment>,
+    /// The joints whose orientation is a quaternion, in velocity order.
+    pub(crate) rotations: Vec<Rotation>,
+}
+
+/// A joint whose orientation is a quaternion, by its first velocity index:
+/// what the linearization's velocity-dependent chart blocks are written
+/// for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rotation {
+    /// A spherical joint: angular velocity at `velocity..velocity + 3`.
+    Spherical { velocity: usize },
+    /// A free joint: linear velocity at `velocity..velocity + 3`, angular
+    /// velocity after it.
+    Free { velocity: usize },
 }
 
 /// The names a module with loops declares.
@@ -164,6 +178,20 @@ impl Facts {
             loops,
             contacts: contacts::facts(mechanism),
             detachments: mechanism.detachments.clone(),
+            rotations: mechanism
+                .bodies
+                .iter()
+                .filter(|b| b.coupling.is_none())
+                .filter_map(|b| match b.kind {
+                    JointKind::Spherical => Some(Rotation::Spherical {
+                        velocity: b.velocity,
+                    }),
+                    JointKind::Free => Some(Rotation::Free {
+                        velocity: b.velocity,
+                    }),
+                    JointKind::Revolute | JointKind::Prismatic => None,
+                })
+                .collect(),
             joint_forces: !mechanism.contacts.is_empty() || mechanism.friction_forces.is_some(),
             dof: mechanism.dof(),
             nq: mechanism.nq(),
@@ -280,6 +308,15 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         crate::math::called(&items, &mut used);
         tail.extend(items);
     }
+    let derivatives = op_counts
+        .iter()
+        .find(|(name, _)| name == "forward_dynamics_derivatives")
+        .map(|(_, ops)| *ops);
+    if let Some(derivatives) = derivatives {
+        let (items, ops) = crate::linearization::items(&plan.facts, derivatives, fma);
+        tail.extend(items);
+        op_counts.push(("linearization".to_owned(), ops));
+    }
     if let Some(loops) = &plan.facts.loops {
         let (solves, ops) = constrained::items(loops, plan.facts.dof, &op_counts, fma);
         crate::math::called(&solves, &mut used);
@@ -382,6 +419,7 @@ mod tests {
             contacts: Vec::new(),
             joint_forces: false,
             detachments: Vec::new(),
+            rotations: Vec::new(),
         };
         let header = HeaderFacts {
             source_name: "tiny.spec".to_owned(),

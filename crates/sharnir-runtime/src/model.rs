@@ -6,6 +6,7 @@
 //! …). [`crate::model!`] turns that shape into a [`Model`] impl, so no module
 //! needs hand-written glue and the modules stay independent of this crate.
 
+use crate::jacobian::{model_jacobian, ForwardDynamicsDerivatives};
 use crate::{OdeSystem, Real, RhsError};
 
 /// A mechanism the runtime can integrate: one generated module with its
@@ -84,6 +85,22 @@ pub trait Model<const NQ: usize, const NV: usize> {
 
     /// The gravity forces `g(q) = ∂V/∂q`.
     fn gravity(&self, q: &[Self::Real; NQ]) -> [Self::Real; NV];
+
+    /// `∂q̈/∂q`, `∂q̈/∂q̇` and `∂q̈/∂τ = M⁻¹` of [`Model::forward_dynamics`]
+    /// at `(q, q̇, τ)` (`∂q̈/∂q` in velocity coordinates, the module's
+    /// convention), from the module's `forward_dynamics_derivatives`; `None`
+    /// for a module without it (`model!(…, linear)`). What the Newton
+    /// iterations of an implicit integrator need ([`ModelSystem`]'s
+    /// [`OdeSystem::jacobian`]).
+    fn forward_dynamics_derivatives(
+        &self,
+        q: &[Self::Real; NQ],
+        qd: &[Self::Real; NV],
+        tau: &[Self::Real; NV],
+    ) -> Option<ForwardDynamicsDerivatives<Self::Real, NV>> {
+        let _ = (q, qd, tau);
+        None
+    }
 
     /// The spec's applied joint forces at time `t` (zero when the spec has no
     /// `[forces]`).
@@ -286,6 +303,28 @@ where
         Ok(())
     }
 
+    /// From the module's `forward_dynamics_derivatives` where it has them
+    /// and every position coordinate is its own rate (no quaternion); the
+    /// model's and the control's forces differentiated numerically (see
+    /// [`crate::jacobian`]). `Ok(false)` otherwise: the integrator then
+    /// differentiates [`OdeSystem::rhs`] numerically.
+    fn jacobian(
+        &mut self,
+        t: M::Real,
+        y: &[M::Real],
+        jacobian: &mut [M::Real],
+    ) -> Result<bool, RhsError> {
+        let (q, v) = split_state::<M::Real, NQ, NV>(y).ok_or(WRONG_LENGTH)?;
+        Ok(model_jacobian(
+            &self.model,
+            &mut self.control,
+            t,
+            &q,
+            &v,
+            jacobian,
+        ))
+    }
+
     fn project(&mut self, y: &mut [M::Real]) -> bool {
         let end = NQ.min(y.len());
         normalize_quaternions(M::QUATERNIONS, &mut y[..end])
@@ -305,13 +344,14 @@ where
 /// generated module provides (`NQ`, `NV`, `POSITION_NAMES`,
 /// `COORDINATE_NAMES`, `QUATERNIONS`, `INITIAL_POSITIONS`,
 /// `INITIAL_VELOCITIES`, `Params`, `Derived`, and the `_with` functions of
-/// the forward dynamics, coordinate rates, energy, mass matrix, Coriolis
-/// matrix and gravity).
+/// the forward dynamics and its derivatives, coordinate rates, energy, mass
+/// matrix, Coriolis matrix and gravity).
 ///
 /// Add `, linear` (after `, forces` if both) for a module generated
 /// without its superlinear outputs (`sharnir gen --outputs linear`, and the
-/// default above 48 velocity coordinates): it needs no `mass_matrix_with`
-/// or `coriolis_matrix_with`. The mass matrix is then computed from
+/// default above 48 velocity coordinates): it needs no `mass_matrix_with`,
+/// `coriolis_matrix_with` or `forward_dynamics_derivatives_with` (implicit
+/// integrators then differentiate the dynamics numerically). The mass matrix is then computed from
 /// `inverse_dynamics_with`, column `j` as `τ(q, 0, eⱼ) − τ(q, 0, 0)` (`n`
 /// calls of an `O(n)` function, exact up to rounding), so closed loops
 /// and the state maps still have it; the Coriolis matrix is NaN and
@@ -486,6 +526,8 @@ macro_rules! model {
                 $($module)::+::gravity_with(&self.derived, q)
             }
 
+            $crate::model!(@derivatives $kind $($module)::+);
+
             const HAS_JOINT_FORCES: bool = $($module)::+::HAS_JOINT_FORCES;
             const CONTACT_NAMES: &'static [&'static str] = &$($module)::+::CONTACT_NAMES;
 
@@ -563,6 +605,23 @@ macro_rules! model {
             [[nan; $($module)::+::NV]; $($module)::+::NV]
         }
     };
+    (@derivatives full $($module:ident)::+) => {
+        fn forward_dynamics_derivatives(
+            &self,
+            q: &[Self::Real; $($module)::+::NQ],
+            qd: &[Self::Real; $($module)::+::NV],
+            tau: &[Self::Real; $($module)::+::NV],
+        ) -> Option<$crate::ForwardDynamicsDerivatives<Self::Real, { $($module)::+::NV }>> {
+            let (by_position, by_velocity, by_force) =
+                $($module)::+::forward_dynamics_derivatives_with(&self.derived, q, qd, tau);
+            Some($crate::ForwardDynamicsDerivatives {
+                by_position,
+                by_velocity,
+                by_force,
+            })
+        }
+    };
+    (@derivatives linear $($module:ident)::+) => {};
     (@default_forces const HAS_APPLIED_FORCES: bool = true; $($rest:tt)*) => {};
     (@default_forces) => {
         const HAS_APPLIED_FORCES: bool = false;

@@ -55,6 +55,15 @@ mod spring {
     ) -> [Real; NV] {
         [(tau[0] - d.params.k * q[0]) * d.k0]
     }
+    #[allow(clippy::type_complexity)]
+    pub fn forward_dynamics_derivatives_with(
+        d: &Derived,
+        _q: &[Real; NQ],
+        _qd: &[Real; NV],
+        _tau: &[Real; NV],
+    ) -> ([[Real; NV]; NV], [[Real; NV]; NV], [[Real; NV]; NV]) {
+        ([[-d.params.k * d.k0]], [[0.0]], [[d.k0]])
+    }
     pub fn coordinate_rates_with(_d: &Derived, _q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
         [qd[0]]
     }
@@ -132,6 +141,30 @@ mod rotor {
             (tau[1] - (i[0] - i[2]) * w[2] * w[0]) / i[1],
             (tau[2] - (i[1] - i[0]) * w[0] * w[1]) / i[2],
         ]
+    }
+    /// Euler's equations do not depend on the orientation.
+    #[allow(clippy::type_complexity)]
+    pub fn forward_dynamics_derivatives_with(
+        _d: &Derived,
+        _q: &[Real; NQ],
+        w: &[Real; NV],
+        _tau: &[Real; NV],
+    ) -> ([[Real; NV]; NV], [[Real; NV]; NV], [[Real; NV]; NV]) {
+        let i = INERTIA;
+        let (a, b, c) = ((i[2] - i[1]) / i[0], (i[0] - i[2]) / i[1], (i[1] - i[0]) / i[2]);
+        (
+            [[0.0; NV]; NV],
+            [
+                [0.0, -a * w[2], -a * w[1]],
+                [-b * w[2], 0.0, -b * w[0]],
+                [-c * w[1], -c * w[0], 0.0],
+            ],
+            [
+                [1.0 / i[0], 0.0, 0.0],
+                [0.0, 1.0 / i[1], 0.0],
+                [0.0, 0.0, 1.0 / i[2]],
+            ],
+        )
     }
     /// `q̇ = ½ q ⊗ (ω, 0)` with ω in the body frame.
     pub fn coordinate_rates_with(_d: &Derived, q: &[Real; NQ], w: &[Real; NV]) -> [Real; NQ] {

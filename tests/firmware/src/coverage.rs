@@ -2,7 +2,8 @@
 //! with inputs the optimiser cannot see, so that the firmware's link check
 //! (no reachable panic path) covers all the code shapes the generator
 //! emits, not only the dynamics the workload times: quaternions and a free
-//! joint (`floating_chain`), joint stops with their exponential law
+//! joint (`floating_chain`, whose linearization has a free joint's
+//! velocity-dependent chart block), the derivative functions, joint stops with their exponential law
 //! (`pendulum_stop`), damping, friction and applied forces
 //! (`damped_pendulum`), loops with the emitted Cholesky and pivoted
 //! Cholesky solves and the dependent-velocity map (`delta`, `four_bar`),
@@ -55,6 +56,11 @@ macro_rules! tree_functions {
         black_box($m::contact_gaps_with(&d, &q));
         black_box($m::limit_forces_with(&d, &q, &qd));
         black_box($m::friction_forces_with(&d, &q, &qd));
+        black_box($m::inverse_dynamics_derivatives_with(&d, &q, &qd, &qdd));
+        black_box($m::gravity_derivatives_with(&d, &q));
+        black_box($m::mass_matrix_inverse_with(&d, &q));
+        black_box($m::forward_dynamics_derivatives_with(&d, &q, &qd, &qdd));
+        black_box($m::linearization_with(&d, &q, &qd, &qdd));
         (d, q, qd, qdd)
     }};
 }

@@ -1,0 +1,357 @@
+//! The derivative functions as they ship, beyond their values (which
+//! `shipped_programs.rs`, `random_mechanisms.rs` and the Pinocchio tests
+//! check): the convention they are taken in, and `linearization` built on
+//! them.
+//!
+//! - A floating base perturbed in ground axes gives derivatives that are not
+//!   the module's (nor Pinocchio's): the checks elsewhere tell the
+//!   conventions apart.
+//! - `linearization`'s lower half is `forward_dynamics_derivatives` exactly;
+//!   its upper half moves the chart coordinates `δ` of `q = q̄ ⊕ δ` as the
+//!   oracle's exact exponentials do: `(q̄ ⊕ δ) ⊕ q̇ h` is
+//!   `q̄ ⊕ (δ + h (q̇ + A_qq δ))` up to second-order terms, and the
+//!   velocity-dependent blocks of spherical and free joints are what makes it
+//!   so.
+
+use sharnir_tests::derivatives::{by_position, by_vector};
+use sharnir_tests::oracle::{relative_error, Oracle, States};
+
+/// `(q̄ ⊕ δ) ⊕ q̇ h` against `q̄ ⊕ (δ + h (q̇ + A_qq δ))` for every unit
+/// direction of `δ` with `|δ| = h = STEP`: the second-order remainder is
+/// about `STEP²` times the velocities squared, while an `A_qq` missing its
+/// `−½ [ω]×` is off by `STEP² |ω| / 2`; the tolerance sits between.
+const STEP: f64 = 1e-4;
+const CHART_TOLERANCE: f64 = 1e-10;
+
+/// Runs `check` with the state of `states` and the module's sizes.
+macro_rules! linearization_moves_the_chart_as_the_exponential_does {
+    ($test:ident, $module:ident) => {
+        #[test]
+        fn $test() {
+            use sharnir_generated::$module as generated;
+            const NQ: usize = generated::NQ;
+            const NV: usize = generated::NV;
+            let oracle = Oracle::for_spec(stringify!($module));
+            let p = generated::Params::default();
+            let mut states = States::seeded(7);
+            for _ in 0..3 {
+                let (q, qd, tau) = states.next::<NQ, NV>(&oracle.sampling);
+                let lin = generated::linearization(&p, &q, &qd, &tau);
+                let (by_q, by_v, by_tau) =
+                    generated::forward_dynamics_derivatives(&p, &q, &qd, &tau);
+                for i in 0..NV {
+                    assert_eq!(lin.a[i][NV + i], 1.0);
+                    for j in 0..NV {
+                        assert_eq!(lin.a[NV + i][j], by_q[i][j]);
+                        assert_eq!(lin.a[NV + i][NV + j], by_v[i][j]);
+                        assert_eq!(lin.b[NV + i][j], by_tau[i][j]);
+                        assert_eq!(lin.b[i][j], 0.0);
+                        if i != j {
+                            assert_eq!(lin.a[i][NV + j], 0.0);
+                        }
+                    }
+                }
+                let chart: Vec<Vec<f64>> = (0..NV).map(|i| lin.a[i][..NV].to_vec()).collect();
+                let zero = vec![vec![0.0; NV]; NV];
+                let mut spins = false;
+                for j in 0..NV {
+                    let error = chart_error(&oracle, &q, &qd, &chart, j);
+                    assert!(
+                        error < CHART_TOLERANCE,
+                        "{}: direction {j}: the chart moves by {error:e} otherwise",
+                        stringify!($module)
+                    );
+                    spins |= chart_error(&oracle, &q, &qd, &zero, j) > 10.0 * CHART_TOLERANCE;
+                }
+                assert!(
+                    spins,
+                    "the chart blocks are never needed: the test cannot fail"
+                );
+            }
+        }
+    };
+}
+
+/// `|(q̄ ⊕ δ) ⊕ q̇ h − q̄ ⊕ (δ + h (q̇ + A_qq δ))|∞` for `δ = STEP eⱼ`,
+/// `h = STEP`.
+fn chart_error(oracle: &Oracle, q: &[f64], qd: &[f64], chart: &[Vec<f64>], j: usize) -> f64 {
+    let nv = qd.len();
+    let mut delta = vec![0.0; nv];
+    delta[j] = STEP;
+    let moved = oracle.integrate(&oracle.integrate(q, &delta, 1.0), qd, STEP);
+    let predicted: Vec<f64> = (0..nv)
+        .map(|i| delta[i] + STEP * (qd[i] + (0..nv).map(|k| chart[i][k] * delta[k]).sum::<f64>()))
+        .collect();
+    let reached = oracle.integrate(q, &predicted, 1.0);
+    moved
+        .iter()
+        .zip(&reached)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max)
+}
+
+linearization_moves_the_chart_as_the_exponential_does!(solo12_linearization, solo12);
+linearization_moves_the_chart_as_the_exponential_does!(joint_zoo_linearization, joint_zoo);
+
+/// Solo12's `∂τ/∂q` against central differences of its own inverse
+/// dynamics with the base moved on the right, in the base frame (the
+/// module's convention: agrees), and in ground axes (position along the
+/// ground axes, orientation turned on the left: disagrees in the base's
+/// columns by the order of the entries).
+#[test]
+fn a_floating_base_perturbed_in_ground_axes_is_told_apart() {
+    use sharnir_generated::solo12 as generated;
+    const NQ: usize = generated::NQ;
+    const NV: usize = generated::NV;
+    let oracle = Oracle::for_spec("solo12");
+    let p = generated::Params::default();
+    let mut states = States::seeded(11);
+    let (q, qd, qdd) = states.next::<NQ, NV>(&oracle.sampling);
+    let tau = |q: &[f64]| {
+        let q: [f64; NQ] = q.try_into().expect("NQ entries");
+        generated::inverse_dynamics(&p, &q, &qd, &qdd).to_vec()
+    };
+    let (by_q, _) = generated::inverse_dynamics_derivatives(&p, &q, &qd, &qdd);
+    let shipped: Vec<f64> = by_q.concat();
+    let body_frame = by_position(&oracle, &q, tau);
+    assert!(relative_error(&shipped, &body_frame) < 1e-6);
+    let ground_axes = by_vector(&[0.0; 6], |motion| tau(&moved_in_ground_axes(&q, motion)));
+    let base_columns = |m: &[f64], stride: usize, offset: usize| -> Vec<f64> {
+        (0..NV)
+            .flat_map(|i| (0..6).map(move |j| (i, j)))
+            .map(|(i, j)| m[i * stride + offset + j])
+            .collect()
+    };
+    let error = relative_error(
+        &base_columns(&ground_axes, 6, 0),
+        &base_columns(&shipped, NV, 0),
+    );
+    assert!(
+        error > 1e-2,
+        "ground axes agree to {error:e}: the check cannot tell them apart"
+    );
+}
+
+/// A free flyer's `q = (p, Q)` moved by `(Δp, Δθ)` in ground axes:
+/// `p + Δp`, `exp(Δθ) ⊗ Q`.
+fn moved_in_ground_axes(q: &[f64], motion: &[f64]) -> Vec<f64> {
+    let mut moved = q.to_vec();
+    for i in 0..3 {
+        moved[i] += motion[i];
+    }
+    let angle = (motion[3] * motion[3] + motion[4] * motion[4] + motion[5] * motion[5]).sqrt();
+    let (s, c) = (0.5 * angle).sin_cos();
+    let k = if angle > 0.0 { s / angle } else { 0.5 };
+    let turn = [k * motion[3], k * motion[4], k * motion[5], c];
+    let quaternion = [q[3], q[4], q[5], q[6]];
+    let product = hamilton(turn, quaternion);
+    moved[3..7].copy_from_slice(&product);
+    moved
+}
+
+/// Hamilton's product of quaternions stored `(x, y, z, w)`.
+fn hamilton(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    let [ax, ay, az, aw] = a;
+    let [bx, by, bz, bw] = b;
+    [
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    ]
+}
+
+mod runtime {
+    //! `ModelSystem`'s Jacobian from the emitted derivatives, and Radau IIA
+    //! with it.
+
+    use sharnir_runtime::adaptive::{Dop853, Radau5};
+    use sharnir_runtime::{
+        model, Model, ModelSystem, OdeSystem, RhsError, Stepper, Tolerances, Trajectory,
+    };
+    use sharnir_tests::oracle::relative_error;
+
+    model!(Chain = sharnir_generated::chain10);
+    model!(Pendulum = sharnir_generated::damped_pendulum, forces);
+    model!(Stop = sharnir_generated::pendulum_stop);
+    model!(Floating = sharnir_generated::floating_chain);
+
+    /// `∂f/∂y` of `system` at `(t, y)` by central differences of its
+    /// right-hand side.
+    fn numeric_jacobian<S: OdeSystem>(system: &mut S, t: f64, y: &[f64]) -> Vec<f64> {
+        let n = y.len();
+        let mut jacobian = vec![0.0; n * n];
+        let (mut ahead, mut behind) = (vec![0.0; n], vec![0.0; n]);
+        for j in 0..n {
+            let h = 1e-6 * y[j].abs().max(1.0);
+            let mut moved = y.to_vec();
+            moved[j] = y[j] + h;
+            system.rhs(t, &moved, &mut ahead).expect("evaluates");
+            moved[j] = y[j] - h;
+            system.rhs(t, &moved, &mut behind).expect("evaluates");
+            for i in 0..n {
+                jacobian[i * n + j] = (ahead[i] - behind[i]) / (2.0 * h);
+            }
+        }
+        jacobian
+    }
+
+    /// The system's own Jacobian at a few states against central
+    /// differences, to `tolerance` of its largest entry.
+    fn jacobian_is_the_numeric_one<S: OdeSystem>(
+        name: &str,
+        system: &mut S,
+        states: &[Vec<f64>],
+        tolerance: f64,
+    ) {
+        for (k, y) in states.iter().enumerate() {
+            let n = y.len();
+            let mut analytic = vec![0.0; n * n];
+            let t = 0.3 * k as f64;
+            assert!(
+                system.jacobian(t, y, &mut analytic).expect("evaluates"),
+                "{name}: no analytic Jacobian"
+            );
+            let numeric = numeric_jacobian(system, t, y);
+            let error = relative_error(&analytic, &numeric);
+            assert!(error < tolerance, "{name}, state {k}: off by {error:e}");
+        }
+    }
+
+    /// Deterministic states of `n` coordinates: angles in ±1.5, rates in ±2.
+    fn states(n: usize) -> Vec<Vec<f64>> {
+        let mut x = 0.41_f64;
+        (0..3)
+            .map(|_| {
+                (0..2 * n)
+                    .map(|i| {
+                        x = (x * 7.13 + 0.29).fract();
+                        if i < n {
+                            3.0 * x - 1.5
+                        } else {
+                            4.0 * x - 2.0
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_model_systems_jacobian_is_its_right_hand_sides() {
+        jacobian_is_the_numeric_one(
+            "chain10 (passive)",
+            &mut ModelSystem::new(Chain::default()),
+            &states(10),
+            1e-6,
+        );
+        jacobian_is_the_numeric_one(
+            "damped_pendulum ([forces], time-dependent)",
+            &mut ModelSystem::new(Pendulum::default()),
+            &states(1),
+            1e-6,
+        );
+        jacobian_is_the_numeric_one(
+            "pendulum_stop (a stop's law)",
+            &mut ModelSystem::new(Stop::default()),
+            &[vec![1.2, 0.5], vec![-0.3, 2.0]],
+            // The stop's law is differentiated by forward differences, whose
+            // error is √ε times its curvature: 1.6e-6 here.
+            1e-5,
+        );
+        let control = |_t: f64, q: &[f64; 10], qd: &[f64; 10]| -> [f64; 10] {
+            std::array::from_fn(|i| -3.0 * q[i] - 0.5 * qd[i] * qd[i])
+        };
+        jacobian_is_the_numeric_one(
+            "chain10 with a controller",
+            &mut ModelSystem::with_control(Chain::default(), control),
+            &states(10),
+            1e-6,
+        );
+    }
+
+    #[test]
+    fn a_model_with_quaternions_leaves_the_jacobian_to_the_integrator() {
+        let model = Floating::default();
+        let mut y = model.initial_positions().to_vec();
+        y.extend(model.initial_velocities());
+        let n = y.len();
+        let mut jacobian = vec![f64::NAN; n * n];
+        let mut system = ModelSystem::new(model);
+        assert!(!system.jacobian(0.0, &y, &mut jacobian).expect("evaluates"));
+        assert!(jacobian.iter().all(|x| x.is_nan()), "written to");
+    }
+
+    /// A system that hides its Jacobian, so that Radau IIA differentiates
+    /// its right-hand side numerically.
+    struct Numeric<S>(S);
+
+    impl<S: OdeSystem> OdeSystem for Numeric<S> {
+        fn dimension(&self) -> usize {
+            self.0.dimension()
+        }
+
+        fn rhs(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
+            self.0.rhs(t, y, dy)
+        }
+
+        fn project(&mut self, y: &mut [f64]) -> bool {
+            self.0.project(y)
+        }
+    }
+
+    /// Radau IIA through `t_end` of `system` from `y`: the final state and
+    /// the right-hand-side evaluations.
+    fn radau<S: OdeSystem>(system: &mut S, y: &[f64], t_end: f64) -> (Vec<f64>, u64, u64) {
+        let tolerances = Tolerances {
+            rtol: 1e-9,
+            atol: 1e-11,
+        };
+        let mut stepper = Radau5::new(system, 0.0, y, tolerances).expect("starts");
+        while stepper.t() < t_end {
+            stepper.step(system, t_end).expect("steps");
+        }
+        let stats = stepper.stats();
+        (
+            stepper.y().to_vec(),
+            stats.rhs_evaluations,
+            stats.jacobian_evaluations,
+        )
+    }
+
+    /// The ten-rod chain over one second from 0.1 rad (a regular motion:
+    /// from 0.8 rad it is chaotic, and no two integrations agree after two
+    /// seconds): with the emitted Jacobian the same motion as with numeric
+    /// differences and as DOP853 at 1e-13, for fewer evaluations of the
+    /// dynamics (each numeric Jacobian costs 20).
+    #[test]
+    fn radau_takes_the_emitted_jacobian() {
+        let model = Chain::default();
+        let mut y = model.initial_positions().to_vec();
+        y.extend(model.initial_velocities());
+        y[0] = 0.1;
+        let (analytic, rhs_analytic, jacobians) = radau(&mut ModelSystem::new(model), &y, 1.0);
+        let (numeric, rhs_numeric, _) = radau(&mut Numeric(ModelSystem::new(model)), &y, 1.0);
+        let reference = {
+            let mut system = ModelSystem::new(model);
+            let tight = Tolerances {
+                rtol: 1e-13,
+                atol: 1e-13,
+            };
+            let mut stepper = Dop853::new(&mut system, 0.0, &y, tight).expect("starts");
+            while stepper.t() < 1.0 {
+                stepper.step(&mut system, 1.0).expect("steps");
+            }
+            stepper.y().to_vec()
+        };
+        for (name, run) in [("emitted", &analytic), ("numeric", &numeric)] {
+            let error = relative_error(run, &reference);
+            assert!(error < 1e-7, "{name} Jacobian: off DOP853 by {error:e}");
+        }
+        assert!(jacobians > 0);
+        assert!(
+            rhs_analytic + 10 * jacobians <= rhs_numeric,
+            "{rhs_analytic} evaluations with the emitted Jacobian, {rhs_numeric} without"
+        );
+    }
+}
