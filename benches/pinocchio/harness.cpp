@@ -1,7 +1,10 @@
-// Pinocchio against sharnir's generated code: RNEA, CRBA, ABA on UR5,
-// Panda, KUKA iiwa, Solo12 (free flyer) and Talos (free flyer). Built and run by
-// run.sh; see README.md. Usage: harness <models dir> [batches], where the
-// directory holds export_models.py's <robot>.txt.
+// Pinocchio against sharnir's generated code: RNEA, CRBA, ABA and the
+// derivatives (computeRNEADerivatives, computeABADerivatives,
+// computeMinverse; and sharnir's forward differences of its own inverse and
+// forward dynamics) on UR5, Panda, KUKA iiwa, Solo12 (free flyer) and Talos
+// (free flyer). Built and run by run.sh; see README.md. Usage: harness
+// <models dir> [batches], where the directory holds export_models.py's
+// <robot>.txt.
 //
 // For each robot: rebuild Pinocchio's model (as Pinocchio's URDF parser
 // made it from tests/fixtures, exported by export_models.py), map sharnir's coordinates
@@ -10,10 +13,13 @@
 // tests/support/pinocchio.rs: Pinocchio's layout, quaternion scalar last,
 // velocity in the base's local frame, linear first, which is sharnir's
 // convention too), draw 64 random states, check that both sides agree
-// (relative 1e-8) and only then time interleaved batches.
+// (relative 1e-8; sharnir's forward differences 1e-4) and only then time
+// interleaved batches.
 
+#include <pinocchio/algorithm/aba-derivatives.hpp>
 #include <pinocchio/algorithm/aba.hpp>
 #include <pinocchio/algorithm/crba.hpp>
+#include <pinocchio/algorithm/rnea-derivatives.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
 #include <pinocchio/multibody.hpp>
 
@@ -47,7 +53,17 @@ extern "C" {
   Doubles<nv> sharnir_##r##_inverse_dynamics(const double *, const double *,               \
                                              const double *);                              \
   Doubles<nv * nv> sharnir_##r##_mass_matrix(const double *);                              \
-  Doubles<nv> sharnir_##r##_forward_dynamics(const double *, const double *, const double *);
+  Doubles<nv> sharnir_##r##_forward_dynamics(const double *, const double *,               \
+                                             const double *);                              \
+  Doubles<2 * nv * nv> sharnir_##r##_inverse_dynamics_derivatives(                         \
+      const double *, const double *, const double *);                                     \
+  Doubles<3 * nv * nv> sharnir_##r##_forward_dynamics_derivatives(                         \
+      const double *, const double *, const double *);                                     \
+  Doubles<nv * nv> sharnir_##r##_mass_matrix_inverse(const double *);                      \
+  Doubles<2 * nv * nv> sharnir_##r##_inverse_dynamics_differences(                         \
+      const double *, const double *, const double *);                                     \
+  Doubles<2 * nv * nv> sharnir_##r##_forward_dynamics_differences(                         \
+      const double *, const double *, const double *);
 SHARNIR_DECLARE(ur5, 6)
 SHARNIR_DECLARE(panda, 7)
 SHARNIR_DECLARE(iiwa, 7)
@@ -67,6 +83,13 @@ struct Sharnir {
   void (*id)(const double *, const double *, const double *, double *);
   void (*mm)(const double *, double *);
   void (*fd)(const double *, const double *, const double *, double *);
+  // [dtau/dq, dtau/dqd], [dqdd/dq, dqdd/dqd, Minv], Minv, and the two
+  // pairs by forward differences: nv x nv row-major matrices in a row.
+  void (*idd)(const double *, const double *, const double *, double *);
+  void (*fdd)(const double *, const double *, const double *, double *);
+  void (*minv)(const double *, double *);
+  void (*iddiff)(const double *, const double *, const double *, double *);
+  void (*fddiff)(const double *, const double *, const double *, double *);
 };
 // Out-parameter adapters: placement new from the returned prvalue is
 // C++17's guaranteed copy elision, so `out` is the hidden result pointer.
@@ -82,6 +105,25 @@ struct Sharnir {
         },                                                                                 \
         [](const double *q, const double *qd, const double *tau, double *out) {            \
           new (out) Doubles<n>(sharnir_##r##_forward_dynamics(q, qd, tau));                \
+        },                                                                                 \
+        [](const double *q, const double *qd, const double *qdd, double *out) {            \
+          new (out)                                                                        \
+              Doubles<2 * n * n>(sharnir_##r##_inverse_dynamics_derivatives(q, qd, qdd));  \
+        },                                                                                 \
+        [](const double *q, const double *qd, const double *tau, double *out) {            \
+          new (out)                                                                        \
+              Doubles<3 * n * n>(sharnir_##r##_forward_dynamics_derivatives(q, qd, tau));  \
+        },                                                                                 \
+        [](const double *q, double *out) {                                                 \
+          new (out) Doubles<n * n>(sharnir_##r##_mass_matrix_inverse(q));                  \
+        },                                                                                 \
+        [](const double *q, const double *qd, const double *qdd, double *out) {            \
+          new (out)                                                                        \
+              Doubles<2 * n * n>(sharnir_##r##_inverse_dynamics_differences(q, qd, qdd));  \
+        },                                                                                 \
+        [](const double *q, const double *qd, const double *tau, double *out) {            \
+          new (out)                                                                        \
+              Doubles<2 * n * n>(sharnir_##r##_forward_dynamics_differences(q, qd, tau));  \
         }                                                                                  \
   }
 
@@ -215,6 +257,9 @@ int main(int argc, char **argv) {
   const int batches = argc > 2 ? std::atoi(argv[2]) : 201;
   const int nstates = 64;
   const double tolerance = 1e-8;
+  // Forward differences with a step of 2^-26 carry errors of about 1e-7
+  // relative; a wrong step (axis, frame, sign) gives errors of order 1.
+  const double difference_tolerance = 1e-4;
   Robot robots[] = {
       {"ur5", SHARNIR(ur5, 6)},
       {"panda", SHARNIR(panda, 7)},
@@ -226,6 +271,8 @@ int main(int argc, char **argv) {
               "| agreement |\n|---|---:|---|---:|---:|---:|---:|\n");
   std::fflush(stdout);
   bool refused = false;
+  // The derivatives' table, printed after the first one.
+  std::string derivative_rows;
   for (const Robot &r : robots) {
     const pin::Model model = load_model(models + "/" + r.name + ".txt");
     pin::Data data(model);
@@ -379,6 +426,142 @@ int main(int argc, char **argv) {
                   p, s, p / s, err[f]);
       std::fflush(stdout);
     }
+
+    // Derivatives. Agreement on every state: sharnir's emitted derivatives
+    // against Pinocchio's analytical ones (1e-8 relative), sharnir's
+    // forward differences against the same (1e-4); Pinocchio's Minv
+    // (upper triangle) symmetrised.
+    const int n2 = nv * nv;
+    std::vector<double> d(3 * n2), dd(2 * n2), refd(3 * n2);
+    auto gather = [&](const auto &P, double *dst) {
+      for (int i = 0; i < nv; ++i)
+        for (int j = 0; j < nv; ++j) dst[i * nv + j] = P(vi[i], vi[j]);
+    };
+    auto symmetric = [](Eigen::MatrixXd P) {
+      P.triangularView<Eigen::StrictlyLower>() = P.transpose();
+      return P;
+    };
+    double derr[3] = {0, 0, 0}, ferr[2] = {0, 0};
+    for (int k = 0; k < nstates; ++k) {
+      pin::computeRNEADerivatives(model, data, Q[k], V[k], A[k]);
+      gather(data.dtau_dq, refd.data());
+      gather(data.dtau_dv, refd.data() + n2);
+      r.s.idd(Qs[k].data(), Vs[k].data(), As[k].data(), d.data());
+      derr[0] = std::max(derr[0], rel_err(d.data(), refd.data(), 2 * n2));
+      r.s.iddiff(Qs[k].data(), Vs[k].data(), As[k].data(), dd.data());
+      ferr[0] = std::max(ferr[0], rel_err(dd.data(), refd.data(), 2 * n2));
+
+      pin::computeABADerivatives(model, data, Q[k], V[k], T[k]);
+      gather(data.ddq_dq, refd.data());
+      gather(data.ddq_dv, refd.data() + n2);
+      gather(symmetric(data.Minv), refd.data() + 2 * n2);
+      r.s.fdd(Qs[k].data(), Vs[k].data(), Ts[k].data(), d.data());
+      derr[1] = std::max(derr[1], rel_err(d.data(), refd.data(), 3 * n2));
+      r.s.fddiff(Qs[k].data(), Vs[k].data(), Ts[k].data(), dd.data());
+      ferr[1] = std::max(ferr[1], rel_err(dd.data(), refd.data(), 2 * n2));
+
+      pin::computeMinverse(model, data, Q[k]);
+      gather(symmetric(data.Minv), refd.data());
+      r.s.minv(Qs[k].data(), d.data());
+      derr[2] = std::max(derr[2], rel_err(d.data(), refd.data(), n2));
+    }
+    const char *dalg[3] = {"∇ID: computeRNEADerivatives / inverse_dynamics_derivatives",
+                           "∇FD: computeABADerivatives / forward_dynamics_derivatives",
+                           "M⁻¹: computeMinverse / mass_matrix_inverse"};
+    for (int c = 0; c < 3; ++c)
+      if (!(derr[c] <= tolerance) || (c < 2 && !(ferr[c] <= difference_tolerance))) {
+        std::fprintf(stderr, "%s %s: sharnir and Pinocchio differ by %.3e (relative; forward "
+                             "differences %.3e): not timed\n",
+                     r.name, dalg[c], derr[c], c < 2 ? ferr[c] : 0.0);
+        ok = false;
+      }
+    if (!ok) {
+      refused = true;
+      continue;
+    }
+
+    // Timing as above: per batch, every state once per contender,
+    // interleaved (Pinocchio, sharnir's emitted derivatives, sharnir's
+    // forward differences); sweeps per batch chosen so that the emitted
+    // derivatives' take at least ~100 µs.
+    auto sweep = [&](int reps, auto &&call) {
+      return time([&] {
+               for (int s = 0; s < reps; ++s)
+                 for (int k = 0; k < nstates; ++k) call(k);
+             }) /
+             (reps * nstates);
+    };
+    auto time_case = [&](int c, auto &&pin_call, auto &&sharnir_call, auto &&difference_call,
+                         bool differences) {
+      int reps = 1;
+      while (sweep(reps, sharnir_call) * reps * nstates <= 1e5 && reps <= 1 << 16) reps *= 2;
+      std::vector<double> tp, ts, tf;
+      for (int b = 0; b < batches; ++b) {
+        tp.push_back(sweep(reps, pin_call));
+        ts.push_back(sweep(reps, sharnir_call));
+        if (differences) tf.push_back(sweep(reps, difference_call));
+      }
+      double p = median(tp), s = median(ts);
+      char row[512];
+      if (differences) {
+        double f = median(tf);
+        std::snprintf(row, sizeof row,
+                      "| %s | %d | %s | %.0f | %.0f | %.1f× | %.0f | %.1f× | %.1e | %.1e |\n",
+                      r.name, nv, dalg[c], p, s, p / s, f, f / s, derr[c], ferr[c]);
+      } else {
+        std::snprintf(row, sizeof row,
+                      "| %s | %d | %s | %.0f | %.0f | %.1f× | — | — | %.1e | — |\n", r.name, nv,
+                      dalg[c], p, s, p / s, derr[c]);
+      }
+      derivative_rows += row;
+      std::fprintf(stderr, "%s", row);
+    };
+    time_case(
+        0,
+        [&](int k) {
+          pin::computeRNEADerivatives(model, data, Q[k], V[k], A[k]);
+          sink = data.dtau_dq(0, nv - 1);
+        },
+        [&](int k) {
+          r.s.idd(Qs[k].data(), Vs[k].data(), As[k].data(), d.data());
+          sink = d[nv - 1];
+        },
+        [&](int k) {
+          r.s.iddiff(Qs[k].data(), Vs[k].data(), As[k].data(), dd.data());
+          sink = dd[nv - 1];
+        },
+        true);
+    time_case(
+        1,
+        [&](int k) {
+          pin::computeABADerivatives(model, data, Q[k], V[k], T[k]);
+          sink = data.ddq_dq(0, nv - 1);
+        },
+        [&](int k) {
+          r.s.fdd(Qs[k].data(), Vs[k].data(), Ts[k].data(), d.data());
+          sink = d[nv - 1];
+        },
+        [&](int k) {
+          r.s.fddiff(Qs[k].data(), Vs[k].data(), Ts[k].data(), dd.data());
+          sink = dd[nv - 1];
+        },
+        true);
+    time_case(
+        2,
+        [&](int k) {
+          pin::computeMinverse(model, data, Q[k]);
+          sink = data.Minv(0, nv - 1);
+        },
+        [&](int k) {
+          r.s.minv(Qs[k].data(), d.data());
+          sink = d[nv - 1];
+        },
+        [](int) {}, false);
   }
+  std::printf("\n| robot | nv | derivatives: Pinocchio / sharnir | Pinocchio (ns) | sharnir (ns) "
+              "| Pinocchio / sharnir | sharnir's forward differences (ns) | differences / "
+              "sharnir | agreement | differences' agreement |\n"
+              "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n%s",
+              derivative_rows.c_str());
   return refused ? 1 : 0;
 }

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# sharnir's generated dynamics against Pinocchio 4.1.0 (RNEA, CRBA, ABA) on
-# UR5, Panda, KUKA iiwa, Solo12 and Talos. Opt-in, not part of CI; see README.md.
+# sharnir's generated dynamics against Pinocchio 4.1.0 (RNEA, CRBA, ABA,
+# computeRNEADerivatives, computeABADerivatives, computeMinverse; and
+# sharnir's forward differences of its own dynamics) on UR5, Panda, KUKA
+# iiwa, Solo12 and Talos, with the time of generating Talos and of compiling
+# the modules. Opt-in, not part of CI; see README.md.
 #
 #   bash benches/pinocchio/run.sh            # native and portable builds
 #   SHARNIR_PINOCCHIO_BUILDS=native bash benches/pinocchio/run.sh
@@ -51,13 +54,20 @@ fi
 prefix=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/cmeel.prefix
 test -f "$prefix/include/pinocchio/algorithm/crba.hpp" || { echo "no Pinocchio headers under $prefix" >&2; exit 1; }
 
+seconds() { "$venv/bin/python" -c "print(f'{$2 - $1:.2f}')"; }
+
 # 2. The iiwa's and Talos's modules (the other three are generated/src's,
-# included by path).
+# included by path), Talos's generation timed (xtask's release build, the
+# whole process).
 mkdir -p "$build" "$here/ffi/src/gen"
-(cd "$repo" && cargo run --quiet --release -p xtask -- gen tests/fixtures/kuka_iiwa.urdf \
+(cd "$repo" && cargo build --quiet --release -p xtask)
+(cd "$repo" && target/release/xtask gen tests/fixtures/kuka_iiwa.urdf \
     --name iiwa --out "$here/ffi/src/gen") >&2
-(cd "$repo" && cargo run --quiet --release -p xtask -- gen tests/fixtures/talos_reduced.urdf \
+start=$(date +%s.%N)
+(cd "$repo" && target/release/xtask gen tests/fixtures/talos_reduced.urdf \
     --floating --name talos --out "$here/ffi/src/gen") >&2
+end=$(date +%s.%N)
+times="talos: \`xtask gen tests/fixtures/talos_reduced.urdf --floating --name talos\` (release build) in $(seconds "$start" "$end") s; $(wc -c < "$here/ffi/src/gen/talos.rs") bytes, $(wc -l < "$here/ffi/src/gen/talos.rs") lines"
 
 # 3. Pinocchio's models, built by its URDF parser from tests/fixtures.
 mkdir -p "$build/models"
@@ -74,8 +84,19 @@ for variant in $builds; do
     esac
     target="$build/$variant"
     echo "building $variant: g++ $cxxflags, RUSTFLAGS='$rustflags'" >&2
+    # The crate rebuilt from scratch (its dependency libm kept), timed: it
+    # compiles the five generated modules.
+    RUSTFLAGS="$rustflags" CARGO_TARGET_DIR="$target/cargo" \
+        cargo build --quiet --release --manifest-path "$here/ffi/Cargo.toml" -p libm
+    RUSTFLAGS="$rustflags" CARGO_TARGET_DIR="$target/cargo" \
+        cargo clean --quiet --release --manifest-path "$here/ffi/Cargo.toml" -p sharnir-pinocchio-ffi
+    start=$(date +%s.%N)
     RUSTFLAGS="$rustflags" CARGO_TARGET_DIR="$target/cargo" \
         cargo build --quiet --release --manifest-path "$here/ffi/Cargo.toml"
+    end=$(date +%s.%N)
+    times="$times
+ffi, $variant: \`cargo build --release\` of the crate (the five modules; libm built) in $(seconds "$start" "$end") s"
+    start=$(date +%s.%N)
     # Pinocchio's algorithms are templates: without
     # PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION they are compiled here, with
     # the harness's flags; nothing is linked from the wheel (the models come
@@ -87,11 +108,18 @@ for variant in $builds; do
         -isystem "$prefix/include" -isystem "$prefix/include/eigen3" -o "$target/harness" "$here/harness.cpp" \
         "$target/cargo/release/libsharnir_pinocchio_ffi.a" \
         -lpthread -ldl -lm
+    end=$(date +%s.%N)
+    times="$times
+harness, $variant: g++ (Pinocchio's templates) in $(seconds "$start" "$end") s"
     echo
     echo "### $variant: g++ $cxxflags; rustc ${rustflags:-(default)}"
     echo
     "$target/harness" "$build/models" "$batches"
 done
+echo
+echo "### generation and build times"
+echo
+echo "$times"
 
 # 5. Generation time: SymPy's Kane method against sharnir on UR5 and the
 # iiwa, each followed by `xtask gen` of the same model (the whole process).
