@@ -11,7 +11,11 @@
 //!   oracle's exact exponentials do: `(q̄ ⊕ δ) ⊕ q̇ h` is
 //!   `q̄ ⊕ (δ + h (q̇ + A_qq δ))` up to second-order terms, and the
 //!   velocity-dependent blocks of spherical and free joints are what makes it
-//!   so.
+//!   so; `Plan::linearization` (what `sharnir linearize` prints) is the
+//!   emitted one.
+//! - A loop module's `constrained_forward_dynamics_derivatives` are central
+//!   differences of its `constrained_forward_dynamics`.
+//! - The runtime's `ModelSystem` Jacobian, and Radau IIA with it.
 
 use sharnir_tests::derivatives::{by_position, by_vector};
 use sharnir_tests::oracle::{relative_error, Oracle, States};
@@ -67,9 +71,37 @@ macro_rules! linearization_moves_the_chart_as_the_exponential_does {
                     spins,
                     "the chart blocks are never needed: the test cannot fail"
                 );
+                let planned = planned_linearization(stringify!($module), &q, &qd, &tau);
+                let emitted_a: Vec<f64> = lin.a.iter().flatten().copied().collect();
+                let emitted_b: Vec<f64> = lin.b.iter().flatten().copied().collect();
+                assert!(relative_error(&planned.a.concat(), &emitted_a) < 1e-12);
+                assert!(relative_error(&planned.b.concat(), &emitted_b) < 1e-12);
             }
         }
     };
+}
+
+/// `Plan::linearization` (what `sharnir linearize` prints) of the bundled
+/// spec `stem` at `(q, q̇, τ)`, with the spec's parameter values.
+fn planned_linearization(
+    stem: &str,
+    q: &[f64],
+    qd: &[f64],
+    tau: &[f64],
+) -> sharnir_codegen::linearization::StateSpace {
+    use sharnir_codegen::plan::outputs::{Function, Outputs};
+    use sharnir_codegen::{plan, PlanOptions};
+    use sharnir_mech::{Mechanism, ParameterMode};
+    let spec = sharnir_tests::oracle::load_spec(stem);
+    let values = spec.parameter_values();
+    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+    let options = PlanOptions {
+        outputs: Some(Outputs::NONE.with(Function::ForwardDynamicsDerivatives)),
+        ..PlanOptions::default()
+    };
+    let plan = plan(&mut mechanism, &options).expect("plans");
+    let input = sharnir_tests::inputs::environment(&values, q, qd, &[], tau);
+    plan.linearization(&input).expect("evaluates")
 }
 
 /// `|(q̄ ⊕ δ) ⊕ q̇ h − q̄ ⊕ (δ + h (q̇ + A_qq δ))|∞` for `δ = STEP eⱼ`,
@@ -354,4 +386,131 @@ mod runtime {
             "{rhs_analytic} evaluations with the emitted Jacobian, {rhs_numeric} without"
         );
     }
+}
+
+/// A loop module's `constrained_forward_dynamics_derivatives` at its
+/// assembled initial configuration, with velocities on the constraints
+/// (`dependent_velocities` of the independent ones), against central
+/// differences of its own `constrained_forward_dynamics`, `q` moved along
+/// the manifold by the oracle's `integrate`: the accelerations' and the
+/// multipliers' derivatives to 1e-6 of each matrix's largest entry.
+macro_rules! constrained_derivatives_are_central_differences {
+    ($test:ident, $module:ident) => {
+        #[test]
+        fn $test() {
+            use sharnir_generated::$module as generated;
+            const NQ: usize = generated::NQ;
+            const NV: usize = generated::NV;
+            let oracle = Oracle::for_spec(stringify!($module));
+            let p = generated::Params::default();
+            let q = generated::INITIAL_POSITIONS;
+            let independent: [f64; generated::N_INDEPENDENT] =
+                std::array::from_fn(|i| 0.7 - 0.4 * i as f64);
+            let qd = generated::dependent_velocities(&p, &q, &independent).expect("assembled");
+            let tau: [f64; NV] = std::array::from_fn(|i| 0.3 * (i as f64) - 0.5);
+            let solve = |q: &[f64], qd: &[f64], tau: &[f64]| -> Vec<f64> {
+                let q: [f64; NQ] = q.try_into().expect("NQ");
+                let qd: [f64; NV] = qd.try_into().expect("NV");
+                let tau: [f64; NV] = tau.try_into().expect("NV");
+                let (qdd, lambda) =
+                    generated::constrained_forward_dynamics(&p, &q, &qd, &tau).expect("solves");
+                qdd.iter().chain(&lambda).copied().collect()
+            };
+            let by_q = by_position(&oracle, &q, |q| solve(q, &qd, &tau));
+            let by_v = by_vector(&qd, |qd| solve(&q, qd, &tau));
+            let got = generated::constrained_forward_dynamics_derivatives(&p, &q, &qd, &tau)
+                .expect("solves");
+            let rows =
+                |m: &[f64], from: usize, to: usize| -> Vec<f64> { m[from * NV..to * NV].to_vec() };
+            let nc = generated::NC;
+            for (what, emitted, differences) in [
+                (
+                    "∂q̈/∂q",
+                    got.accelerations_by_position.concat(),
+                    rows(&by_q, 0, NV),
+                ),
+                (
+                    "∂q̈/∂q̇",
+                    got.accelerations_by_velocity.concat(),
+                    rows(&by_v, 0, NV),
+                ),
+                (
+                    "∂λ/∂q",
+                    got.multipliers_by_position.concat(),
+                    rows(&by_q, NV, NV + nc),
+                ),
+                (
+                    "∂λ/∂q̇",
+                    got.multipliers_by_velocity.concat(),
+                    rows(&by_v, NV, NV + nc),
+                ),
+            ] {
+                let error = relative_error(&emitted, &differences);
+                assert!(
+                    error < 1e-6,
+                    "{}: {what} differs from central differences by {error:e}",
+                    stringify!($module)
+                );
+            }
+        }
+    };
+}
+
+constrained_derivatives_are_central_differences!(four_bar_constrained_derivatives, four_bar);
+constrained_derivatives_are_central_differences!(
+    crank_slider_constrained_derivatives,
+    crank_slider
+);
+constrained_derivatives_are_central_differences!(delta_constrained_derivatives, delta);
+constrained_derivatives_are_central_differences!(rssr_constrained_derivatives, rssr);
+constrained_derivatives_are_central_differences!(
+    watt_six_bar_constrained_derivatives,
+    watt_six_bar
+);
+
+/// The parallelogram's third rocker repeats a constraint only on the
+/// constraint manifold: off it the constrained dynamics have no solution,
+/// so its derivatives are checked along the manifold, in the direction `u`
+/// of a motion (`J u = 0`): `∂q̈/∂q · u` against central differences of the
+/// accelerations from `q ⊕ ±h u`.
+#[test]
+fn parallelogram_constrained_derivatives_along_the_manifold() {
+    use sharnir_generated::parallelogram as generated;
+    const NQ: usize = generated::NQ;
+    const NV: usize = generated::NV;
+    let oracle = Oracle::for_spec("parallelogram");
+    let p = generated::Params::default();
+    let q = generated::INITIAL_POSITIONS;
+    let qd = generated::dependent_velocities(&p, &q, &[0.8]).expect("assembled");
+    let u = generated::dependent_velocities(&p, &q, &[1.0]).expect("assembled");
+    let tau: [f64; NV] = [0.4, 0.0, 0.0, 0.0];
+    let accelerations = |q: &[f64]| -> Vec<f64> {
+        let q: [f64; NQ] = q.try_into().expect("NQ");
+        let (qdd, _) = generated::constrained_forward_dynamics(&p, &q, &qd, &tau).expect("solves");
+        qdd.to_vec()
+    };
+    let h = sharnir_tests::derivatives::STEP;
+    let ahead = accelerations(&oracle.integrate(&q, &u, h));
+    let behind = accelerations(&oracle.integrate(&q, &u, -h));
+    let differences: Vec<f64> = ahead
+        .iter()
+        .zip(&behind)
+        .map(|(a, b)| (a - b) / (2.0 * h))
+        .collect();
+    let got =
+        generated::constrained_forward_dynamics_derivatives(&p, &q, &qd, &tau).expect("solves");
+    let along: Vec<f64> = got
+        .accelerations_by_position
+        .iter()
+        .map(|row| row.iter().zip(&u).map(|(d, u)| d * u).sum())
+        .collect();
+    let error = relative_error(&along, &differences);
+    assert!(
+        error < 1e-6,
+        "∂q̈/∂q · u differs from central differences by {error:e}"
+    );
+    assert!(
+        differences.iter().any(|x| x.abs() > 1e-3),
+        "the direction changes nothing"
+    );
 }

@@ -15,6 +15,8 @@
 //!
 //! Parameters are read at run time from `Params`.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
@@ -58,11 +60,13 @@
 //! | `gravity_derivatives` | 27 | 8 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix_inverse` | 14 | 5 | 1 | 0 | 1 | 1 |
 //! | `forward_dynamics_derivatives` | 108 | 38 | 2 | 0 | 3 | 3 |
+//! | `constrained_residual_derivatives` | 293 | 234 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 108 | 38 | 2 | 0 | 3 | 3 |
 //! | `constrained_forward_dynamics` | 245 | 182 | 26 | 5 | 9 | 9 |
 //! | `cut_joint_reactions` | 268 | 192 | 26 | 5 | 11 | 11 |
 //! | `dependent_velocities` | 69 | 53 | 5 | 2 | 3 | 3 |
 //! | `constrained_inverse_dynamics` | 104 | 70 | 5 | 2 | 6 | 6 |
+//! | `constrained_forward_dynamics_derivatives` | 778 | 634 | 107 | 20 | 18 | 18 |
 
 #![allow(
     clippy::approx_constant,
@@ -116,6 +120,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["B.fx", "B.fy"];
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1363,6 +1371,368 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 293,
+    add: 234,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t2 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t3 = -t2;
+    let t4 = 0.5 * s_q0 * d.k2 - c_q0 * d.k3;
+    let t5 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t6 = p.g * t1;
+    let t7 = qd[0] * d.k0 * t3;
+    let t8 = t0 * d.k0 * t2;
+    let t9 = t4 * t5;
+    let t10 = t1 * t2;
+    let t11 = t9 + t10;
+    let t12 = p.l * t11;
+    let t13 = -t4;
+    let t14 = t1 * t5;
+    let t15 = t2 * t13;
+    let t16 = t14 + t15;
+    let t17 = t1 * t3;
+    let t18 = t5 * t13;
+    let t19 = t17 + t18;
+    let t20 = t3 * t4;
+    let t21 = t14 + t20;
+    let t22 = p.l * t16;
+    let t23 = s_q2 * d.k28 - 0.5 * c_q2 * d.k27;
+    let t24 = -p.l * t1 - t22;
+    let t25 = p.d + t23 + t24;
+    let t26 = -0.5 * s_q2 * d.k27 - c_q2 * d.k28;
+    let t27 = p.l * t4 + t12;
+    let t28 = t26 - t27;
+    let t29 = -t1;
+    let t30 = t18 + t2 * t29;
+    let t31 = p.l * t30;
+    let t32 = -p.l * t13 - t31;
+    let t33 = p.l * t19;
+    let t34 = t16 * t33;
+    let t35 = -t26;
+    let t36 = t3 * t13;
+    let t37 = t5 * t29;
+    let t38 = t36 + t37;
+    let t39 = t19 * t32;
+    let t40 = -t5;
+    let t41 = t1 * t40;
+    let t42 = t36 + t41;
+    let t43 = t19 * t33;
+    let t44 = t17 + t4 * t40;
+    let t45 = p.l * t21;
+    let t46 = t19 * t35;
+    let t47 = t46 + t21 * t23;
+    let t48 = t2 * t4;
+    let t49 = t37 + t48;
+    let t50 = p.l * (t29 + t49);
+    let t51 = 2.0 * (t30 * t32 + t16 * t24) + t25 * t49 + t28 * t30 + t11 * t32
+        - t16 * t50;
+    let t52 = t39 + t19 * t28 + t38 * (t25 - t22) + t21 * (t24 - t22)
+        - t33 * (t30 + t11);
+    let t53 = t30 * t35 + t16 * t23;
+    let t54 = t42 * (t25 - t22) + t44 * (t28 - t12) - 2.0 * (t43 + t21 * t45);
+    let t55 = t11 * t35 - t16 * t23;
+    let t56 = t32 * t38;
+    let t57 = t3 * t29;
+    let t58 = t9 + t57;
+    let t59 = t19 * t24;
+    let t60 = t25 * t58 + t28 * t38 + t21 * t32 - t19 * t50;
+    let t61 = t60 + 2.0 * (t56 + t59);
+    let t62 = t13 * t40;
+    let t63 = t57 + t62;
+    let t64 = t33 * (t38 + t21);
+    let t65 = t25 * t63 + t24 * t44 + t42 * (t32 + t28);
+    let t66 = t65 - 2.0 * t64;
+    let t67 = t35 * t38 + t19 * t23;
+    let t68 = qd[2] * t67;
+    let t69 = t10 + t62;
+    let t70 = t41 + t48;
+    let t71 = t33 * t42 + t44 * t45;
+    let t72 = t25 * t69 + t28 * t70;
+    let t73 = t72 - 3.0 * t71;
+    let t74 = t35 * t42 + t23 * t44;
+    let t75 = qd[2] * t74;
+    let t76 = t21 * t35 - t19 * t23;
+    let t77 = qd[2] * t76 + qd[0] * t67 + qd[1] * t74;
+    let t78 = d.k5 * (t3 * t6 + p.g * t18);
+    let t79 = d.k5 * ((p.g * t4 - p.l * qd[0] * qd[0]) * t40 + t3 * (p.l * qdd[0] + t6));
+    let t80 = lambda[0] * t52 + lambda[1] * t66;
+    let t81 = -lambda[0] * t53 - lambda[1] * t67;
+    let t82 = -lambda[0] * t47 - lambda[1] * t74;
+    let t83 = t31 * t38;
+    let t84 = t33 * t49 + t22 * t58 + t30 * t45 + t12 * t38;
+    let t85 = t61 - t84 - 2.0 * (t34 + t83);
+    let t86 = t35 * t49 + t23 * t30;
+    let t87 = t65 - 4.0 * t64 - t42 * (t31 + t12) - t22 * (t63 + t44);
+    let t88 = t68 + qd[1] * t87;
+    let t89 = t16 * t35 - t30 * t23;
+    let t90 = qd[0] * t86 + qd[1] * t67 + qd[2] * t89;
+    let t91 = t32 * t63;
+    let t92 = t29 * t40;
+    let t93 = p.l * t38;
+    let t94 = t38 * t93;
+    let t95 = t33 * t58;
+    let t96 = t24 * t42;
+    let t97 = t38 * t45;
+    let t98 = t25 * (t20 + t92) + t32 * t44 + t28 * t63 - t42 * t50;
+    let t99 = 2.0 * (t91 + t96 - t94 - t95 - t43 - t97) + t98;
+    let t100 = t35 * t58 + t23 * t38;
+    let t101 = t25 * (t15 + t92) + t24 * t70 + t69 * (t32 + t28)
+        - 3.0 * (t42 * (t93 + t45) + t33 * (t63 + t44));
+    let t102 = qd[1] * t101;
+    let t103 = t35 * t63 + t23 * t42;
+    let t104 = qd[2] * t103;
+    let t105 = t46 - t38 * t23;
+    let t106 = qd[0] * t100 + qd[1] * t103 + qd[2] * t105;
+    let t107 = t35 * t69 + t23 * t70;
+    let t108 = t35 * t44 - t42 * t23;
+    let t109 = qd[0] * t103 + qd[1] * t107 + qd[2] * t108;
+    (
+        [
+            [
+                d.k4 * t13 + 0.5 * t78 - lambda[0] * t51 - lambda[1] * t61,
+                0.5 * t79 + 0.5 * p.l * d.k5 * ((qdd[0] + qdd[1]) * t3 - t0 * t0 * t5)
+                    - t80,
+                t81,
+            ],
+            [0.5 * t78 - t80, 0.5 * t79 - lambda[0] * t54 - lambda[1] * t73, t82],
+            [
+                t81,
+                t82,
+                0.5 * c_q2 * d.k7 - s_q2 * d.k6 - lambda[0] * t55 - lambda[1] * t76,
+            ],
+        ],
+        [[-t7 - t8, -t8, 0.0], [-t7, 0.0, 0.0], [0.0, 0.0, 0.0]],
+        [
+            [
+                qd[0]
+                    * (qd[0]
+                        * (3.0 * (t32 * (t16 + t49) + t30 * (t24 - t50)) + t28 * t49
+                            + t11 * (t25 - t50) - t16 * t27) + qd[1] * t85 + qd[2] * t86)
+                    + qd[1] * (qd[0] * t85 + t88) + qd[2] * t90 + qdd[0] * t51
+                    + qdd[1] * t52 + qdd[2] * t53,
+                qd[2] * t77 + qdd[2] * t47
+                    + qd[0] * (t88 + qd[0] * (t60 + 2.0 * (t56 + t59 - t83 - t34) - t84))
+                    + qd[1]
+                        * (t75 + qd[0] * t87
+                            + qd[1] * (t72 - 6.0 * t71 - t22 * t69 - t12 * t70))
+                    + qdd[0] * t52 + qdd[1] * t54,
+                qd[0] * t90 + qd[1] * t77
+                    + qd[2]
+                        * (qd[0] * t89 + qd[1] * t76 + qd[2] * (t16 * t26 - t11 * t23))
+                    + qdd[0] * t53 + qdd[1] * t47 + qdd[2] * t55,
+            ],
+            [
+                qd[0]
+                    * (qd[0]
+                        * (3.0 * (t39 + t32 * t58 + t38 * (t24 - t50)) + t28 * t58
+                            + t21 * (t25 - t50) - t19 * t27) + qd[1] * t99
+                        + qd[2] * t100) + qd[1] * (qd[0] * t99 + t102 + t104)
+                    + qd[2] * t106 + qdd[0] * t61 + qdd[1] * t66 + qdd[2] * t67,
+                qd[0]
+                    * (t102 + t104
+                        + qd[0] * (2.0 * (t91 + t96 - t94 - t43 - t95 - t97) + t98))
+                    + qd[1]
+                        * (qd[0] * t101
+                            + qd[1]
+                                * (t16 * t25 + t11 * t28 - 4.0 * (t33 * t69 + t45 * t70)
+                                    - 3.0 * p.l * (t42 * t42 + t44 * t44)) + qd[2] * t107)
+                    + qd[2] * t109 + qdd[0] * t66 + qdd[1] * t73 + qdd[2] * t74,
+                qd[0] * t106 + qd[1] * t109
+                    + qd[2]
+                        * (qd[0] * t105 + qd[1] * t108 + qd[2] * (t19 * t26 - t21 * t23))
+                    + qdd[0] * t67 + qdd[1] * t74 + qdd[2] * t76,
+            ],
+        ],
+        [
+            [
+                2.0 * (qd[0] * t51 + qd[1] * t52 + qd[2] * t53),
+                2.0 * (qd[2] * t47 + qd[0] * t52 + qd[1] * t54),
+                2.0 * (qd[0] * t53 + qd[1] * t47 + qd[2] * t55),
+            ],
+            [
+                2.0 * (qd[0] * t61 + qd[1] * t66 + t68),
+                2.0 * (qd[0] * t66 + qd[1] * t73 + t75),
+                2.0 * t77,
+            ],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -1476,10 +1846,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1534,8 +1907,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1621,7 +1995,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -1816,6 +2190,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 778,
+    add: 634,
+    div: 107,
+    sqrt: 20,
+    sin: 18,
+    cos: 18,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// The square root of `x`, by `libm` (`core` has none without `std`).
 #[inline(always)]

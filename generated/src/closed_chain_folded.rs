@@ -15,6 +15,8 @@
 //!
 //! Parameter values are folded into constants (`--fold`); `Params` is empty.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
@@ -58,11 +60,13 @@
 //! | `gravity_derivatives` | 18 | 8 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix_inverse` | 11 | 5 | 1 | 0 | 1 | 1 |
 //! | `forward_dynamics_derivatives` | 84 | 36 | 2 | 0 | 3 | 3 |
+//! | `constrained_residual_derivatives` | 289 | 236 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 84 | 36 | 2 | 0 | 3 | 3 |
 //! | `constrained_forward_dynamics` | 228 | 183 | 26 | 5 | 9 | 9 |
 //! | `cut_joint_reactions` | 247 | 193 | 26 | 5 | 11 | 11 |
 //! | `dependent_velocities` | 64 | 54 | 5 | 2 | 3 | 3 |
 //! | `constrained_inverse_dynamics` | 90 | 71 | 5 | 2 | 6 | 6 |
+//! | `constrained_forward_dynamics_derivatives` | 747 | 638 | 107 | 20 | 18 | 18 |
 
 #![allow(
     clippy::approx_constant,
@@ -116,6 +120,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["B.fx", "B.fy"];
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1153,6 +1161,382 @@ pub fn forward_dynamics_derivatives_with(
         [[inv0, t15, 0.0], [t15, 576.0 * t7 * t7 * inv0 + 24.0, 0.0], [0.0, 0.0, 12.0]],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 289,
+    add: 236,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.24999999999999997 * c_q0;
+    let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+    let t2 = -t1;
+    let t3 = 0.9682458365518543 * s_q1 - 0.24999999999999997 * c_q1;
+    let t4 = -t3;
+    let t5 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let t6 = -t5;
+    let t7 = t0 * t4;
+    let t8 = t2 * t5;
+    let t9 = t7 + t8;
+    let t10 = t0 * t6;
+    let t11 = t2 * t4;
+    let t12 = t10 + t11;
+    let t13 = t1 * t4;
+    let t14 = t0 * t5;
+    let t15 = t13 + t14;
+    let t16 = t1 * t6;
+    let t17 = t7 + t16;
+    let t18 = 0.4841229182759271 * s_q2 - 0.12499999999999999 * c_q2;
+    let t19 = -0.125 * s_q2 - 0.4841229182759271 * c_q2;
+    let t20 = -0.5 * (t0 + t9);
+    let t21 = -0.5 * (t1 + t15);
+    let t22 = t18 + t20 + 0.75;
+    let t23 = t19 + t21;
+    let t24 = -t0;
+    let t25 = t11 + t5 * t24;
+    let t26 = -0.5 * (t2 + t25);
+    let t27 = t2 * t6;
+    let t28 = t4 * t24;
+    let t29 = t27 + t28;
+    let t30 = t12 * t26;
+    let t31 = t9 * t12;
+    let t32 = t0 * t3;
+    let t33 = t27 + t32;
+    let t34 = t12 * t12;
+    let t35 = t10 + t1 * t3;
+    let t36 = -t19;
+    let t37 = t12 * t36;
+    let t38 = t37 + t17 * t18;
+    let t39 = t1 * t5;
+    let t40 = t28 + t39;
+    let t41 = -0.5 * (t24 + t40);
+    let t42 = 2.0 * (t25 * t26 + t9 * t20) + t22 * t40 + t9 * t41 + t23 * t25
+        + t15 * t26;
+    let t43 = t22 * t29 + t30 + t12 * t23 + t17 * t20
+        - 0.5 * (t12 * (t25 + t15) + t9 * (t29 + t17));
+    let t44 = qd[1] * t43;
+    let t45 = t25 * t36 + t9 * t18;
+    let t46 = t26 * t29;
+    let t47 = t6 * t24;
+    let t48 = t13 + t47;
+    let t49 = t12 * t20;
+    let t50 = t22 * t48 + t12 * t41 + t23 * t29 + t17 * t26;
+    let t51 = t50 + 2.0 * (t46 + t49);
+    let t52 = t2 * t3;
+    let t53 = t47 + t52;
+    let t54 = t12 * (t29 + t17);
+    let t55 = t22 * t53 + t20 * t35 + t33 * (t26 + t23);
+    let t56 = t55 - t54;
+    let t57 = t29 * t36 + t12 * t18;
+    let t58 = qd[2] * t57;
+    let t59 = qd[0] * t43;
+    let t60 = t22 * t33 + t23 * t35 - t34 - t17 * t17 - 0.5 * (t9 * t33 + t15 * t35);
+    let t61 = t14 + t52;
+    let t62 = t32 + t39;
+    let t63 = t12 * t33 + t17 * t35;
+    let t64 = t22 * t61 + t23 * t62;
+    let t65 = t64 - 1.5 * t63;
+    let t66 = t33 * t36 + t18 * t35;
+    let t67 = qd[2] * t66;
+    let t68 = t15 * t36 - t9 * t18;
+    let t69 = t17 * t36 - t12 * t18;
+    let t70 = qd[2] * t69 + qd[0] * t57 + qd[1] * t66;
+    let t71 = qd[0] + qd[1];
+    let t72 = t6 * qd[0];
+    let t73 = t5 * t71;
+    let t74 = 9.81 * t12;
+    let t75 = t3 * (9.81 * t1 - 0.5 * qd[0] * qd[0]) + t6 * (9.81 * t0 + 0.5 * qdd[0]);
+    let t76 = t43 * lambda[0];
+    let t77 = t56 * lambda[1];
+    let t78 = -t45 * lambda[0] - t57 * lambda[1];
+    let t79 = t25 * t29;
+    let t80 = t12 * t40;
+    let t81 = t9 * t48;
+    let t82 = t80 + t81;
+    let t83 = t17 * t25;
+    let t84 = t15 * t29;
+    let t85 = t83 + t84;
+    let t86 = t36 * t40 + t18 * t25;
+    let t87 = t55 - 2.0 * t54 - 0.5 * (t33 * (t25 + t15) + t9 * (t53 + t35));
+    let t88 = t58 + qd[1] * t87;
+    let t89 = t9 * t36 - t25 * t18;
+    let t90 = qd[0] * t86 + qd[1] * t57 + qd[2] * t89;
+    let t91 = t3 * t24;
+    let t92 = 2.0 * t20 * t33 - t34;
+    let t93 = t26 * t53 - 0.5 * t29 * t29;
+    let t94 = t23 * t53 + t33 * t41 + t22 * (t16 + t91) + t26 * t35 - t17 * t29
+        - t12 * t48;
+    let t95 = t92 + t94 + 2.0 * t93;
+    let t96 = t36 * t48 + t18 * t29;
+    let t97 = t22 * (t8 + t91) + t20 * t62 + t61 * (t26 + t23)
+        - 1.5 * (t33 * (t29 + t17) + t12 * (t53 + t35));
+    let t98 = qd[1] * t97;
+    let t99 = t36 * t53 + t18 * t33;
+    let t100 = qd[2] * t99;
+    let t101 = t37 - t29 * t18;
+    let t102 = qd[0] * t96 + qd[1] * t99 + qd[2] * t101;
+    let t103 = -t38 * lambda[0] - t66 * lambda[1];
+    let t104 = t36 * t61 + t18 * t62;
+    let t105 = t35 * t36 - t33 * t18;
+    let t106 = qd[0] * t99 + qd[1] * t104 + qd[2] * t105;
+    (
+        [
+            [
+                3.67875 * t2 + 0.125 * t74 - t42 * lambda[0] - t51 * lambda[1],
+                0.0625 * (t6 * (qdd[0] + qdd[1]) - t4 * t71 * t71) + 0.125 * t75 - t76
+                    - t77,
+                t78,
+            ],
+            [
+                0.125 * t74 - t76 - t77,
+                0.125 * t75 - t60 * lambda[0] - t65 * lambda[1],
+                t103,
+            ],
+            [
+                t78,
+                t103,
+                1.1873114570717114 * c_q2 - 0.9196875 * s_q2 - t68 * lambda[0]
+                    - t69 * lambda[1],
+            ],
+        ],
+        [
+            [-0.125 * (t72 + t73), -0.125 * t73, 0.0],
+            [-0.125 * t72, 0.0, 0.0],
+            [0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                qd[0]
+                    * (qd[0]
+                        * (3.0 * (t26 * (t9 + t40) + t25 * (t41 + t20)) + t9 * t21
+                            + t23 * t40 + t15 * (t22 + t41))
+                        + qd[1] * (t51 - 0.5 * (2.0 * t79 + t82 + 2.0 * t31 + t85))
+                        + qd[2] * t86)
+                    + qd[1]
+                        * (qd[0]
+                            * (t51
+                                - 0.5 * (t79 + t80 + t79 + t81 + t31 + t83 + t31 + t84))
+                            + t88) + qd[2] * t90 + t42 * qdd[0] + t43 * qdd[1]
+                    + t45 * qdd[2],
+                qd[2] * t70 + t38 * qdd[2]
+                    + qd[0]
+                        * (t88
+                            + qd[0]
+                                * (t50 + 2.0 * (t46 + t49 - 0.5 * t79 - 0.5 * t31)
+                                    - 0.5 * (t82 + t85)))
+                    + qd[1]
+                        * (t67 + qd[0] * t87
+                            + qd[1] * (t64 - 3.0 * t63 - 0.5 * (t9 * t61 + t15 * t62)))
+                    + t43 * qdd[0] + t60 * qdd[1],
+                qd[0] * t90 + qd[1] * t70
+                    + qd[2]
+                        * (qd[0] * t89 + qd[1] * t69 + qd[2] * (t9 * t19 - t15 * t18))
+                    + t45 * qdd[0] + t38 * qdd[1] + t68 * qdd[2],
+            ],
+            [
+                qd[0]
+                    * (qd[0]
+                        * (3.0 * (t30 + t26 * t48 + t29 * (t41 + t20)) + t12 * t21
+                            + t23 * t48 + t17 * (t22 + t41)) + qd[1] * t95 + qd[2] * t96)
+                    + qd[1] * (qd[0] * t95 + t98 + t100) + qd[2] * t102 + t51 * qdd[0]
+                    + t56 * qdd[1] + t57 * qdd[2],
+                qd[0] * (t98 + t100 + qd[0] * (2.0 * (t93 + 0.5 * t92) + t94))
+                    + qd[1]
+                        * (qd[0] * t97
+                            + qd[1]
+                                * (t9 * t22 + t15 * t23 - 1.5 * (t33 * t33 + t35 * t35)
+                                    - 2.0 * (t12 * t61 + t17 * t62)) + qd[2] * t104)
+                    + qd[2] * t106 + t56 * qdd[0] + t65 * qdd[1] + t66 * qdd[2],
+                qd[0] * t102 + qd[1] * t106
+                    + qd[2]
+                        * (qd[0] * t101 + qd[1] * t105 + qd[2] * (t12 * t19 - t17 * t18))
+                    + t57 * qdd[0] + t66 * qdd[1] + t69 * qdd[2],
+            ],
+        ],
+        [
+            [
+                2.0 * (qd[0] * t42 + qd[2] * t45) + t44 + t44,
+                2.0 * (qd[2] * t38 + qd[1] * t60) + t59 + t59,
+                2.0 * (qd[0] * t45 + qd[1] * t38 + qd[2] * t68),
+            ],
+            [
+                2.0 * (qd[0] * t51 + qd[1] * t56 + t58),
+                2.0 * (qd[0] * t56 + qd[1] * t65 + t67),
+                2.0 * t70,
+            ],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -1266,10 +1650,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1324,8 +1711,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1411,7 +1799,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -1606,6 +1994,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 747,
+    add: 638,
+    div: 107,
+    sqrt: 20,
+    sin: 18,
+    cos: 18,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

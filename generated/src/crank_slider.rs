@@ -15,6 +15,8 @@
 //!
 //! Parameters are read at run time from `Params`.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
@@ -58,11 +60,13 @@
 //! | `gravity_derivatives` | 4 | 2 | 0 | 0 | 2 | 0 |
 //! | `mass_matrix_inverse` | 11 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 95 | 34 | 2 | 0 | 2 | 2 |
+//! | `constrained_residual_derivatives` | 132 | 126 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 95 | 34 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 118 | 106 | 26 | 5 | 6 | 6 |
 //! | `cut_joint_reactions` | 122 | 109 | 26 | 5 | 7 | 7 |
 //! | `dependent_velocities` | 31 | 32 | 5 | 2 | 2 | 2 |
 //! | `constrained_inverse_dynamics` | 51 | 43 | 5 | 2 | 4 | 4 |
+//! | `constrained_forward_dynamics_derivatives` | 437 | 424 | 107 | 20 | 13 | 13 |
 
 #![allow(
     clippy::approx_constant,
@@ -116,6 +120,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["pin.fx", "pin.fy"];
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1180,6 +1188,289 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 132,
+    add: 126,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = p.a * qd[0];
+    let t1 = s_q0 * t0;
+    let t2 = c_q0 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = q[0] + q[1];
+    let t5 = cos(t4);
+    let t6 = sin(t4);
+    let t7 = p.l * t5;
+    let t8 = p.l * t6;
+    let t9 = -p.a * c_q0 - t7;
+    let t10 = q[2] + t9;
+    let t11 = p.a * s_q0 + t8;
+    let t12 = p.e - t11;
+    let t13 = t5 * t9;
+    let t14 = -t5 * t10 - t6 * t12;
+    let t15 = t14 - t6 * t11;
+    let t16 = 2.0 * t13 + t15 - t5 * t9;
+    let t17 = t13 + t15;
+    let t18 = t6 * t9;
+    let t19 = t6 * t10 - t5 * t12;
+    let t20 = t19 - t5 * t11;
+    let t21 = t20 + t6 * t9 - 2.0 * t18;
+    let t22 = t20 - t18;
+    let t23 = qd[2] * t5;
+    let t24 = t14 - t6 * t8 - t5 * t7;
+    let t25 = -t6 * (qd[0] + qd[1]);
+    let t26 = -t5 * (qd[0] + qd[1]);
+    let t27 = t1 - p.l * t25;
+    let t28 = qd[2] + t27;
+    let t29 = p.l * t26 - t2;
+    let t30 = t11 * t25;
+    let t31 = t2 - p.l * t26;
+    let t32 = t6 * t27;
+    let t33 = t8 * t25;
+    let t34 = t7 * t26;
+    let t35 = -t25;
+    let t36 = lambda[0] * t6 + lambda[1] * t5;
+    let t37 = t1 + p.l * t35;
+    let t38 = t10 * t35 + t12 * t26 - t5 * t28 - t6 * t29;
+    let t39 = t38 - t6 * t31;
+    let t40 = t5 * t27 + t11 * t26 + t9 * t25;
+    let t41 = t8 * t26 - t7 * t25;
+    let t42 = t8 * t26 + t7 * t35;
+    let t43 = t39 + t40;
+    let t44 = t41 + t43 - t42;
+    let t45 = qd[2] * t26 - qdd[2] * t6;
+    let t46 = t12 * t35 - t10 * t26;
+    let t47 = t6 * t28 - t5 * t29;
+    let t48 = t47 - t5 * t31;
+    let t49 = t46 + t48;
+    let t50 = t9 * t26 + t11 * t35 - t32;
+    let t51 = t8 * t35;
+    let t52 = 2.0 * (t51 + t33);
+    let t53 = t49 + t50;
+    let t54 = qd[2] * t35 - qdd[2] * t5;
+    let t55 = t33 + t51;
+    let t56 = t12 * t25 + t10 * t26 - qd[2] * t6;
+    let t57 = s_q1 * d.k4;
+    let t58 = qd[0] * t57;
+    let t59 = t3 * t57;
+    let t60 = (c_q1 * (p.g * s_q0 - qd[0] * t0) + s_q1 * (p.g * c_q0 + p.a * qdd[0]))
+        * d.k3;
+    let t61 = t6 * d.k7;
+    let t62 = lambda[0] * t17 + lambda[1] * t22;
+    (
+        [
+            [
+                -0.5 * t61 - lambda[0] * t16 - lambda[1] * t21 - s_q0 * d.k2,
+                -0.5 * p.a * d.k3 * (c_q1 * t3 * t3 + s_q1 * (qdd[0] + qdd[1]))
+                    - 0.5 * t60 - t62,
+                t36,
+            ],
+            [-0.5 * t61 - t62, -0.5 * t60 - lambda[0] * t24 - lambda[1] * t19, t36],
+            [t36, t36, 0.0],
+        ],
+        [[t58 - t59, -t59, 0.0], [t58, 0.0, 0.0], [0.0, 0.0, 0.0]],
+        [
+            [
+                qd[0] * (t39 + 2.0 * t40 - t9 * t25 - t5 * t37 - t11 * t26) + qd[1] * t44
+                    + qdd[0] * t16 + qdd[1] * t17 + t45,
+                qdd[0] * t17 + qdd[1] * t24 + t45 + qd[0] * t44
+                    + qd[1] * (t38 + 3.0 * t41 - t42),
+                t26 * (qd[0] + qd[1]) - t6 * (qdd[0] + qdd[1]),
+            ],
+            [
+                qd[0] * (t30 + t49 + 2.0 * t50 + t6 * t37 - t9 * t26)
+                    + qd[1] * (t52 + t53) + qdd[0] * t21 + qdd[1] * t22 + t54,
+                t54 + qd[0] * (t53 + 2.0 * t55) + qd[1] * (t46 + t47 + t52 + t55)
+                    + qdd[0] * t22 + qdd[1] * t19,
+                t35 * (qd[0] + qd[1]) - t5 * (qdd[0] + qdd[1]),
+            ],
+        ],
+        [
+            [
+                qd[0] * t16 + qd[1] * t17 + t30 + t32 + t56 - t9 * t26 - t48,
+                qd[0] * t17 + qd[1] * t24 + t56 + t7 * t26 - t34 - t47,
+                2.0 * t25,
+            ],
+            [
+                qd[0] * t21 + qd[1] * t22 + t43 - t23,
+                qd[0] * t22 + qd[1] * t19 + t38 + 2.0 * t41 - t23,
+                2.0 * t26,
+            ],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -1293,10 +1584,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1351,8 +1645,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1438,7 +1733,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -1633,6 +1928,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 437,
+    add: 424,
+    div: 107,
+    sqrt: 20,
+    sin: 13,
+    cos: 13,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

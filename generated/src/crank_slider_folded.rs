@@ -58,11 +58,13 @@
 //! | `gravity_derivatives` | 3 | 2 | 0 | 0 | 2 | 0 |
 //! | `mass_matrix_inverse` | 9 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 73 | 30 | 2 | 0 | 2 | 2 |
+//! | `constrained_residual_derivatives` | 101 | 87 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 73 | 30 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 114 | 103 | 26 | 5 | 6 | 6 |
 //! | `cut_joint_reactions` | 118 | 106 | 26 | 5 | 7 | 7 |
 //! | `dependent_velocities` | 29 | 30 | 5 | 2 | 2 | 2 |
 //! | `constrained_inverse_dynamics` | 45 | 41 | 5 | 2 | 4 | 4 |
+//! | `constrained_forward_dynamics_derivatives` | 400 | 380 | 107 | 20 | 13 | 13 |
 
 #![allow(
     clippy::approx_constant,
@@ -116,6 +118,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["pin.fx", "pin.fy"];
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1029,6 +1035,121 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 101,
+    add: 87,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn constrained_residual_derivatives_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = s_q1 * qd[0];
+    let t2 = s_q1 * t0;
+    let t3 = q[0] + q[1];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = -0.1 * c_q0 - 0.35 * t4;
+    let t7 = q[2] + t6;
+    let t8 = -0.1 * s_q0 - 0.35 * t5;
+    let t9 = t8 + 0.02;
+    let t10 = -t8;
+    let t11 = t4 * t6;
+    let t12 = qd[2] * t5;
+    let t13 = -t6;
+    let t14 = t4 * t13;
+    let t15 = t4 * t7 + t5 * t9;
+    let t16 = t5 * t10 + t15;
+    let t17 = t16 - 2.0 * t11 - t14;
+    let t18 = t11 - t16;
+    let t19 = qd[1] * t18;
+    let t20 = t5 * t13;
+    let t21 = t5 * t6;
+    let t22 = t5 * t7 - t4 * t9;
+    let t23 = t22 - t4 * t10;
+    let t24 = t23 - 2.0 * t21 - t20;
+    let t25 = t23 - t21;
+    let t26 = qd[2] * t4;
+    let t27 = qd[0] * t24 + qd[1] * t25 - t26;
+    let t28 = qd[0] * t18;
+    let t29 = -0.35 - t15;
+    let t30 = qd[1] * t22 + qd[0] * t25 - t26;
+    let t31 = -t4 * (qd[0] + qd[1]);
+    let t32 = t5 * (qd[0] + qd[1]);
+    let t33 = lambda[0] * t5 + lambda[1] * t4;
+    let t34 = c_q1 * (9.81 * s_q0 - 0.1 * qd[0] * qd[0])
+        + s_q1 * (9.81 * c_q0 + 0.1 * qdd[0]);
+    let t35 = qd[2] * t31 - qdd[2] * t5;
+    let t36 = qd[0] * t17 + t12 - qd[1] * t18;
+    let t37 = qd[2] * t32 - qdd[2] * t4;
+    let t38 = lambda[0] * t18 + lambda[1] * t25;
+    (
+        [
+            [
+                lambda[0] * t17 - 1.03005 * s_q0 - 1.3734 * t5 - lambda[1] * t24,
+                -0.014000000000000002 * (c_q1 * t0 * t0 + s_q1 * (qdd[0] + qdd[1]))
+                    - 0.14 * t34 - t38,
+                t33,
+            ],
+            [-1.3734 * t5 - t38, -0.14 * t34 - lambda[0] * t29 - lambda[1] * t22, t33],
+            [t33, t33, 0.0],
+        ],
+        [[0.028 * (t1 - t2), -0.028 * t2, 0.0], [0.028 * t1, 0.0, 0.0], [0.0, 0.0, 0.0]],
+        [
+            [
+                qd[0]
+                    * (qd[0] * (t22 + t4 * t8 - 2.0 * t20 - 3.0 * t21) + qd[1] * t24
+                        - t26) + qd[1] * t27 + qdd[1] * t18 + t35 - qdd[0] * t17,
+                qd[1] * t30 + qdd[0] * t18 + qdd[1] * t29 + t35 + qd[0] * t27,
+                t31 * (qd[0] + qd[1]) - t5 * (qdd[0] + qdd[1]),
+            ],
+            [
+                qd[0]
+                    * (t12 + qd[0] * (t15 - 3.0 * t11 - 2.0 * t14 - t5 * t8)
+                        + qd[1] * t17) + qd[1] * t36 + qdd[0] * t24 + qdd[1] * t25 + t37,
+                t37 + qd[0] * t36 + qd[1] * (t12 + qd[1] * (0.35 + t15) - qd[0] * t18)
+                    + qdd[0] * t25 + qdd[1] * t22,
+                t32 * (qd[0] + qd[1]) - t4 * (qdd[0] + qdd[1]),
+            ],
+        ],
+        [
+            [
+                t19 + t19 - 2.0 * (qd[0] * t17 + t12),
+                2.0 * (qd[1] * t29 - t12) + t28 + t28,
+                -2.0 * t32,
+            ],
+            [2.0 * t27, 2.0 * t30, 2.0 * t31],
+        ],
+    )
+}
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -1142,10 +1263,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1200,8 +1324,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1287,7 +1412,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -1482,6 +1607,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 400,
+    add: 380,
+    div: 107,
+    sqrt: 20,
+    sin: 13,
+    cos: 13,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

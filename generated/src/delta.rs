@@ -61,11 +61,13 @@
 //! | `gravity_derivatives` | 67 | 32 | 0 | 0 | 12 | 9 |
 //! | `mass_matrix_inverse` | 201 | 94 | 8 | 0 | 8 | 8 |
 //! | `forward_dynamics_derivatives` | 1738 | 949 | 14 | 0 | 11 | 11 |
+//! | `constrained_residual_derivatives` | 4331 | 4086 | 0 | 0 | 15 | 15 |
 //! | `linearization` | 1738 | 949 | 14 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3647 | 3247 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3737 | 3293 | 297 | 19 | 40 | 40 |
 //! | `dependent_velocities` | 1307 | 1207 | 76 | 8 | 11 | 11 |
 //! | `constrained_inverse_dynamics` | 1508 | 1326 | 76 | 8 | 22 | 22 |
+//! | `constrained_forward_dynamics_derivatives` | 19746 | 19057 | 1980 | 206 | 70 | 70 |
 
 #![allow(
     clippy::approx_constant,
@@ -180,6 +182,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 3] = [0, 1, 2];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -5729,6 +5735,4565 @@ fn forward_dynamics_derivatives_with_body(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 4331,
+    add: 4086,
+    div: 0,
+    sqrt: 0,
+    sin: 15,
+    cos: 15,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let mut live = [0.0; 1106];
+    let mut out: (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NC],
+        [[0.0; NV]; NC],
+    );
+    constrained_residual_derivatives_part0(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part1(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part2(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part3(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part4(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part5(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part6(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part7(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part8(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part9(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part10(d, q, qd, qdd, lambda, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part0_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part0_body(
+        BuildLanes,
+        d,
+        q,
+        qd,
+        qdd,
+        lambda,
+        live,
+        out,
+    )
+}
+/// [`constrained_residual_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part0_body(avx2, d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part0_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    _out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = p.lb * s_q4;
+    let t1 = p.lb * c_q4;
+    let t2 = p.la * qd[0];
+    let t3 = c_q0 * t2;
+    let t4 = s_q10 * qd[10];
+    let t5 = qd[4] * t1;
+    let t6 = p.la * qd[1];
+    let t7 = t0 * qd[4];
+    let t8 = p.la * qd[2];
+    let t9 = -p.g * s_q0 - qd[0] * t2;
+    let t10 = p.g * c_q0 - p.la * qdd[0];
+    let t11 = c_q3 * t9 - s_q3 * t10;
+    let t12 = s_q3 * t9 + c_q3 * t10;
+    let t13 = qd[0] + qd[3];
+    let t14 = qdd[0] + qdd[3];
+    let t15 = s_q4 * t14;
+    let t16 = c_q4 * t14;
+    let t17 = c_q4 * t11;
+    let t18 = s_q4 * t11;
+    let t19 = c_q4 * t13;
+    let t20 = qd[4] * t19;
+    let t21 = s_q4 * t13;
+    let t22 = qd[4] * t21;
+    let t23 = t15 + t20;
+    let t24 = t16 - t22;
+    let t25 = -p.g * s_q1 - qd[1] * t6;
+    let t26 = p.g * c_q1 - p.la * qdd[1];
+    let t27 = s_q5 * t25 + c_q5 * t26;
+    let t28 = qd[1] + qd[5];
+    let t29 = qdd[1] + qdd[5];
+    let t30 = s_q6 * t29;
+    let t31 = c_q6 * t29;
+    let t32 = c_q6 * t28;
+    let t33 = qd[6] * t32;
+    let t34 = s_q6 * t28;
+    let t35 = qd[6] * t34;
+    let t36 = -p.g * s_q2 - qd[2] * t8;
+    let t37 = p.g * c_q2 - p.la * qdd[2];
+    let t38 = s_q7 * t36 + c_q7 * t37;
+    let t39 = qd[2] + qd[7];
+    let t40 = qdd[2] + qdd[7];
+    let t41 = s_q8 * t40;
+    let t42 = c_q8 * t40;
+    let t43 = c_q8 * t39;
+    let t44 = qd[8] * t43;
+    let t45 = s_q8 * t39;
+    let t46 = qd[8] * t45;
+    let t47 = t0 * t19;
+    let t48 = qd[4] + qd[9];
+    let t49 = qdd[4] + qdd[9];
+    let t50 = t19 * t19;
+    let t51 = t50 + qd[4] * qd[4];
+    let t52 = qdd[4] + t19 * t21;
+    let t53 = -t23;
+    let t54 = 2.0 * t22 - t16;
+    let t55 = t15 + 2.0 * t20;
+    let t56 = t32 * t32;
+    let t57 = t56 + qd[6] * qd[6];
+    let t58 = qdd[6] + t32 * t34;
+    let t59 = t43 * t43;
+    let t60 = t59 + qd[8] * qd[8];
+    let t61 = qdd[8] + t43 * t45;
+    let t62 = t17 - p.lb * t51;
+    let t63 = p.lb * t52 - t18;
+    let t64 = t12 + p.lb * t54;
+    let t65 = c_q9 * t62 + s_q9 * t63;
+    let t66 = c_q9 * t63 - s_q9 * t62;
+    let t67 = c_q3 * s_q4;
+    let t68 = 2.0 * (t47 + t2 * t67);
+    let t69 = -2.0 * (c_q3 * c_q4 * t2 + t1 * t19);
+    let t70 = q[0] + q[3];
+    let t71 = cos(t70);
+    let t72 = sin(t70);
+    let t73 = q[1] + q[5];
+    let t74 = cos(t73);
+    let t75 = sin(t73);
+    let t76 = q[2] + q[7];
+    let t77 = cos(t76);
+    let t78 = sin(t76);
+    let t79 = t1 * t71;
+    let t80 = t1 * t72;
+    let t81 = q[4] + q[9];
+    let t82 = cos(t81);
+    let t83 = sin(t81);
+    let t84 = c_q10 * t82;
+    let t85 = t71 * t84;
+    let t86 = t85 - s_q10 * t72;
+    let t87 = s_q10 * t82;
+    let t88 = t71 * t87;
+    let t89 = c_q10 * t72;
+    let t90 = t72 * t84;
+    let t91 = t90 + s_q10 * t71;
+    let t92 = -t91;
+    let t93 = c_q10 * t71;
+    let t94 = c_q6 * t75;
+    let t95 = p.lb * t94;
+    let t96 = c_q8 * t78;
+    let t97 = p.lb * t96;
+    let t98 = -t86;
+    let t99 = c_q6 * t74;
+    let t100 = p.lb * t99;
+    let t101 = p.la * c_q1 + t100;
+    let t102 = s_q6 * t75;
+    let t103 = c_q8 * t77;
+    let t104 = p.lb * t103;
+    let t105 = p.la * c_q2 + t104;
+    let t106 = s_q8 * t78;
+    let t107 = t0 * t71;
+    let t108 = t0 * t72;
+    let t109 = s_q6 * t74;
+    let t110 = t95 * t109;
+    let t111 = t95 * t102;
+    let t112 = p.lb * t102;
+    let t113 = s_q8 * t77;
+    let t114 = t97 * t113;
+    let t115 = t97 * t106;
+    let t116 = p.lb * t106;
+    let t117 = t88 + t89;
+    let t118 = -t117;
+    let t119 = t72 * t87 - t93;
+    let t120 = p.la * s_q1 + t95;
+    let t121 = t94 * t95;
+    let t122 = p.lb * t109;
+    let t123 = t74 * t95;
+    let t124 = p.la * s_q2 + t97;
+    let t125 = t96 * t97;
+    let t126 = p.lb * t113;
+    let t127 = t77 * t97;
+    live[0] = s_q0;
+    live[1] = c_q0;
+    live[2] = s_q1;
+    live[3] = c_q1;
+    live[4] = s_q2;
+    live[5] = c_q2;
+    live[6] = s_q3;
+    live[7] = c_q3;
+    live[8] = s_q4;
+    live[9] = c_q4;
+    live[10] = s_q5;
+    live[11] = c_q5;
+    live[12] = s_q6;
+    live[13] = c_q6;
+    live[14] = s_q7;
+    live[15] = c_q7;
+    live[16] = s_q8;
+    live[17] = c_q8;
+    live[18] = s_q9;
+    live[19] = c_q9;
+    live[21] = s_q10;
+    live[22] = c_q10;
+    live[20] = t0;
+    live[23] = t1;
+    live[24] = t2;
+    live[25] = t3;
+    live[26] = t4;
+    live[27] = t5;
+    live[28] = t6;
+    live[29] = t7;
+    live[30] = t8;
+    live[31] = t11;
+    live[32] = t12;
+    live[33] = t13;
+    live[34] = t17;
+    live[35] = t18;
+    live[36] = t19;
+    live[37] = t21;
+    live[38] = t23;
+    live[39] = t24;
+    live[40] = t25;
+    live[41] = t26;
+    live[42] = t27;
+    live[43] = t30;
+    live[44] = t31;
+    live[45] = t32;
+    live[46] = t33;
+    live[47] = t34;
+    live[48] = t35;
+    live[49] = t36;
+    live[50] = t37;
+    live[51] = t38;
+    live[52] = t41;
+    live[53] = t42;
+    live[54] = t43;
+    live[55] = t44;
+    live[56] = t45;
+    live[57] = t46;
+    live[58] = t47;
+    live[59] = t48;
+    live[60] = t49;
+    live[61] = t50;
+    live[62] = t51;
+    live[63] = t52;
+    live[64] = t53;
+    live[65] = t54;
+    live[66] = t55;
+    live[67] = t56;
+    live[68] = t57;
+    live[69] = t58;
+    live[70] = t59;
+    live[71] = t60;
+    live[72] = t61;
+    live[73] = t64;
+    live[74] = t65;
+    live[75] = t66;
+    live[76] = t67;
+    live[77] = t68;
+    live[78] = t69;
+    live[79] = t71;
+    live[80] = t72;
+    live[81] = t74;
+    live[82] = t75;
+    live[83] = t77;
+    live[84] = t78;
+    live[85] = t79;
+    live[86] = t80;
+    live[87] = t82;
+    live[88] = t83;
+    live[89] = t84;
+    live[90] = t85;
+    live[91] = t86;
+    live[92] = t87;
+    live[93] = t88;
+    live[94] = t89;
+    live[95] = t90;
+    live[96] = t91;
+    live[97] = t92;
+    live[98] = t93;
+    live[99] = t94;
+    live[100] = t95;
+    live[101] = t96;
+    live[102] = t97;
+    live[103] = t98;
+    live[104] = t99;
+    live[105] = t100;
+    live[106] = t101;
+    live[107] = t102;
+    live[108] = t103;
+    live[109] = t104;
+    live[110] = t105;
+    live[111] = t106;
+    live[112] = t107;
+    live[113] = t108;
+    live[114] = t109;
+    live[115] = t110;
+    live[116] = t111;
+    live[117] = t112;
+    live[118] = t113;
+    live[119] = t114;
+    live[120] = t115;
+    live[121] = t116;
+    live[122] = t117;
+    live[123] = t118;
+    live[124] = t119;
+    live[125] = t120;
+    live[126] = t121;
+    live[127] = t122;
+    live[128] = t123;
+    live[129] = t124;
+    live[130] = t125;
+    live[131] = t126;
+    live[132] = t127;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part1_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part1_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    _out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let p = &d.params;
+    let t128 = live[79] * (qd[3] + qd[0]);
+    let t129 = -t128;
+    let t130 = live[29] * live[80];
+    let t131 = live[80] * live[88];
+    let t132 = t131 * (qd[4] + qd[9]);
+    let t133 = live[87] * t129 + t132;
+    let t134 = qd[10] * live[92];
+    let t135 = live[80] * t134;
+    let t136 = live[80] * (qd[0] + qd[3]);
+    let t137 = -t136;
+    let t138 = qd[10] * live[98] - t135;
+    let t139 = t138 + live[21] * t137 - live[22] * t133;
+    let t140 = live[80] * live[87];
+    let t141 = -t140 * (qd[9] + qd[4]);
+    let t142 = live[88] * t129 + t141;
+    let t143 = -t142;
+    let t144 = live[81] * (qd[1] + qd[5]);
+    let t145 = -t144;
+    let t146 = live[29] * live[79];
+    let t147 = live[23] * t136;
+    let t148 = live[79] * t134;
+    let t149 = live[79] * live[88];
+    let t150 = t149 * (qd[4] + qd[9]);
+    let t151 = live[87] * t136 + t150;
+    let t152 = t148 + qd[10] * live[94];
+    let t153 = live[22] * t151 + t152 - live[21] * t129;
+    let t154 = live[79] * live[87];
+    let t155 = t154 * (qd[9] + qd[4]);
+    let t156 = t155 - live[88] * t136;
+    let t157 = live[23] * t137;
+    let t158 = live[87] * t137 - t150;
+    let t159 = t152 + live[21] * t128 - live[22] * t158;
+    let t160 = t155 + live[88] * t137;
+    let t161 = -t160;
+    let t162 = live[87] * (qd[4] + qd[9]);
+    let t163 = live[88] * (qd[4] + qd[9]);
+    let t164 = -t163;
+    let t165 = p.lb * live[13];
+    let t166 = t145 * t165;
+    let t167 = qd[6] * live[107];
+    let t168 = p.lb * t167;
+    let t169 = live[82] * (qd[1] + qd[5]);
+    let t170 = live[13] * t145;
+    let t171 = qd[6] * live[114];
+    let t172 = t165 * t169;
+    let t173 = -p.lb * t171 - t172;
+    let t174 = t173 - live[2] * live[28];
+    let t175 = live[27] * live[79];
+    let t176 = -t158;
+    let t177 = -t133;
+    let t178 = live[104] * t166;
+    let t179 = qd[6] * live[99];
+    let t180 = live[127] * t179;
+    let t181 = live[99] * t172;
+    let t182 = live[12] * t145;
+    let t183 = live[100] * t182;
+    let t184 = live[100] * t179;
+    let t185 = live[117] * t167;
+    let t186 = qd[10] * live[89];
+    let t187 = live[79] * t186 - live[26] * live[80];
+    let t188 = -live[21] * t158 - live[22] * t128 - t187;
+    let t189 = live[80] * t186 + live[26] * live[79] - live[21] * t133 - live[22] * t137;
+    let t190 = live[105] * t182;
+    let t191 = live[105] * t179;
+    let t192 = live[127] * t167;
+    let t193 = live[12] * t169;
+    let t194 = live[100] * t193;
+    let t195 = live[117] * t182;
+    let t196 = live[100] * t167;
+    let t197 = -t169;
+    let t198 = p.lb * live[81];
+    let t199 = live[83] * (qd[2] + qd[7]);
+    let t200 = -t199;
+    let t201 = p.lb * live[17];
+    let t202 = t200 * t201;
+    let t203 = qd[8] * live[111];
+    let t204 = p.lb * t203;
+    let t205 = live[84] * (qd[2] + qd[7]);
+    let t206 = live[17] * t200;
+    let t207 = qd[8] * live[118];
+    let t208 = t201 * t205;
+    let t209 = -p.lb * t207 - t208;
+    let t210 = t209 - live[4] * live[30];
+    let t211 = live[108] * t202;
+    let t212 = qd[8] * live[101];
+    let t213 = live[131] * t212;
+    let t214 = live[101] * t208;
+    let t215 = live[16] * t200;
+    let t216 = live[102] * t215;
+    let t217 = live[102] * t212;
+    let t218 = live[121] * t203;
+    let t219 = live[109] * t215;
+    let t220 = live[109] * t212;
+    let t221 = live[131] * t203;
+    let t222 = live[16] * t205;
+    let t223 = live[102] * t222;
+    let t224 = live[121] * t215;
+    let t225 = live[102] * t203;
+    let t226 = -t205;
+    let t227 = p.lb * live[83];
+    let t228 = live[33] * live[88];
+    let t229 = live[33] * live[87];
+    let t230 = live[18] * live[39] + qd[9] * t229;
+    let t231 = live[19] * live[38] + t230;
+    let t232 = live[22] * live[88];
+    let t233 = live[33] * t232 - live[21] * live[59];
+    let t234 = live[21] * live[88];
+    let t235 = live[22] * live[59] + live[33] * t234;
+    let t236 = qd[10] + t229;
+    let t237 = live[19] * live[39] - qd[9] * t228;
+    let t238 = t237 - live[18] * live[38];
+    let t239 = qdd[10] + t238;
+    let t240 = qd[10] * t233 + live[22] * live[60] + live[21] * t231;
+    let t241 = t233 * t235;
+    let t242 = t236 * t236 + t235 * t235;
+    let t243 = t240 + t233 * t236;
+    let t244 = t241 - t239;
+    let t245 = qd[10] * t232;
+    let t246 = live[21] * t162;
+    let t247 = t245 + t246;
+    let t248 = -2.0 * (live[87] * t236 + t234 * t235);
+    let t249 = t163 + t232 * t235 + t233 * t234;
+    let t250 = t247 + t232 * t236 + live[87] * t233;
+    let t251 = live[33] * live[92];
+    let t252 = t251 - live[26];
+    let t253 = live[21] * t235;
+    let t254 = t228 + live[22] * t233 - t253;
+    let t255 = live[21] * t236;
+    let t256 = t252 - t255;
+    let t257 = 2.0 * t233;
+    let t258 = -live[32];
+    let t259 = 2.0 * live[33] * live[58] - live[35];
+    let t260 = live[61] - live[37] * live[37];
+    let t261 = p.lb * t260 - live[34];
+    let t262 = p.g * (live[93] + live[94]);
+    let t263 = live[22] * live[31] + live[92] * t258;
+    let t264 = t237 + live[18] * live[64];
+    let t265 = live[33] * t186;
+    let t266 = live[21] * t264 + t265;
+    let t267 = live[19] * live[64] - t230;
+    let t268 = 2.0 * (t228 * t236 - t235 * t251);
+    let t269 = live[33] * live[89];
+    let t270 = t235 * t269 + t233 * t251;
+    let t271 = t270 - t267;
+    let t272 = t236 * t269 - t228 * t233;
+    let t273 = t266 + t272;
+    let t274 = t265 + live[21] * t238;
+    let t275 = t231 + t270;
+    let t276 = t272 + t274;
+    let t277 = live[22] * t231 - qd[10] * t235 - live[21] * live[60];
+    live[133] = t128;
+    live[134] = t129;
+    live[135] = t130;
+    live[136] = t131;
+    live[137] = t132;
+    live[138] = t134;
+    live[139] = t135;
+    live[140] = t136;
+    live[141] = t137;
+    live[142] = t138;
+    live[143] = t139;
+    live[144] = t140;
+    live[145] = t141;
+    live[146] = t142;
+    live[147] = t143;
+    live[148] = t144;
+    live[149] = t145;
+    live[150] = t146;
+    live[151] = t147;
+    live[152] = t148;
+    live[153] = t149;
+    live[154] = t151;
+    live[155] = t153;
+    live[156] = t154;
+    live[157] = t156;
+    live[158] = t157;
+    live[159] = t159;
+    live[160] = t160;
+    live[161] = t161;
+    live[162] = t162;
+    live[163] = t163;
+    live[164] = t164;
+    live[165] = t165;
+    live[166] = t166;
+    live[167] = t167;
+    live[168] = t168;
+    live[169] = t169;
+    live[170] = t170;
+    live[171] = t171;
+    live[172] = t172;
+    live[173] = t173;
+    live[174] = t174;
+    live[175] = t175;
+    live[176] = t176;
+    live[177] = t177;
+    live[178] = t178;
+    live[179] = t179;
+    live[180] = t180;
+    live[181] = t181;
+    live[182] = t182;
+    live[183] = t183;
+    live[184] = t184;
+    live[185] = t185;
+    live[186] = t186;
+    live[187] = t187;
+    live[188] = t188;
+    live[189] = t189;
+    live[190] = t190;
+    live[191] = t191;
+    live[192] = t192;
+    live[193] = t193;
+    live[194] = t194;
+    live[195] = t195;
+    live[196] = t196;
+    live[197] = t197;
+    live[198] = t198;
+    live[199] = t199;
+    live[200] = t200;
+    live[201] = t201;
+    live[202] = t202;
+    live[203] = t203;
+    live[204] = t204;
+    live[205] = t205;
+    live[206] = t206;
+    live[207] = t207;
+    live[208] = t208;
+    live[209] = t209;
+    live[210] = t210;
+    live[211] = t211;
+    live[212] = t212;
+    live[213] = t213;
+    live[214] = t214;
+    live[215] = t215;
+    live[216] = t216;
+    live[217] = t217;
+    live[218] = t218;
+    live[219] = t219;
+    live[220] = t220;
+    live[221] = t221;
+    live[222] = t222;
+    live[223] = t223;
+    live[224] = t224;
+    live[225] = t225;
+    live[226] = t226;
+    live[227] = t227;
+    live[228] = t228;
+    live[229] = t229;
+    live[230] = t231;
+    live[231] = t232;
+    live[232] = t233;
+    live[233] = t234;
+    live[234] = t235;
+    live[235] = t236;
+    live[236] = t238;
+    live[237] = t239;
+    live[238] = t240;
+    live[239] = t241;
+    live[240] = t242;
+    live[241] = t243;
+    live[242] = t244;
+    live[243] = t245;
+    live[244] = t246;
+    live[245] = t247;
+    live[246] = t248;
+    live[247] = t249;
+    live[248] = t250;
+    live[249] = t251;
+    live[250] = t252;
+    live[251] = t253;
+    live[252] = t254;
+    live[253] = t255;
+    live[254] = t256;
+    live[255] = t257;
+    live[256] = t258;
+    live[257] = t259;
+    live[258] = t260;
+    live[259] = t261;
+    live[260] = t262;
+    live[261] = t263;
+    live[262] = t264;
+    live[263] = t266;
+    live[264] = t267;
+    live[265] = t268;
+    live[266] = t269;
+    live[267] = t271;
+    live[268] = t273;
+    live[269] = t274;
+    live[270] = t275;
+    live[271] = t276;
+    live[272] = t277;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part2_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part2_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let p = &d.params;
+    let t278 = live[232] * live[232] - live[234] * live[234];
+    let t279 = live[272] - live[235] * live[234];
+    let t280 = live[142] + live[22] * (live[87] * live[133] - live[137])
+        - live[21] * live[140];
+    let t281 = live[145] - live[88] * live[133];
+    let t282 = -live[154];
+    let t283 = live[187] - live[21] * live[154] - live[22] * live[134];
+    let t284 = live[13] * live[169];
+    let t285 = live[148] * live[165];
+    let t286 = live[3] * live[28] - live[168];
+    let t287 = t285 + t286;
+    let t288 = live[99] * live[166];
+    let t289 = live[104] * live[172];
+    let t290 = live[105] * live[171];
+    let t291 = t290 - live[196];
+    let t292 = live[190] + live[194];
+    let t293 = qd[6] * live[104];
+    let t294 = live[105] * live[193];
+    let t295 = live[12] * live[148];
+    let t296 = live[127] * live[182];
+    let t297 = live[117] * live[193];
+    let t298 = t296 + t297;
+    let t299 = live[100] * live[197];
+    let t300 = live[105] * live[149];
+    let t301 = live[167] * live[198];
+    let t302 = live[117] * live[149];
+    let t303 = p.lb * live[179];
+    let t304 = qd[6] * live[105];
+    let t305 = live[17] * live[205];
+    let t306 = live[199] * live[201];
+    let t307 = live[5] * live[30] - live[204];
+    let t308 = t306 + t307;
+    let t309 = live[101] * live[202];
+    let t310 = live[108] * live[208];
+    let t311 = live[109] * live[207];
+    let t312 = t311 - live[225];
+    let t313 = live[219] + live[223];
+    let t314 = qd[8] * live[108];
+    let t315 = live[109] * live[222];
+    let t316 = live[16] * live[199];
+    let t317 = live[131] * live[215];
+    let t318 = live[121] * live[222];
+    let t319 = t317 + t318;
+    let t320 = live[102] * live[226];
+    let t321 = live[109] * live[200];
+    let t322 = live[203] * live[227];
+    let t323 = live[121] * live[200];
+    let t324 = p.lb * live[212];
+    let t325 = qd[8] * live[109];
+    let t326 = qd[10] * live[233];
+    let t327 = live[22] * live[147] - live[80] * t326;
+    let t328 = live[79] * t326;
+    let t329 = live[22] * live[157] - t328;
+    let t330 = t328 + live[22] * live[161];
+    let t331 = live[21] * live[161];
+    let t332 = live[79] * live[243] - t331;
+    let t333 = live[21] * live[147];
+    let t334 = t333 + live[80] * live[243];
+    let t335 = live[104] * live[173];
+    let t336 = live[168] - t285;
+    let t337 = p.lb * live[182] - t303;
+    let t338 = p.lb * live[193] - t304;
+    let t339 = live[108] * live[209];
+    let t340 = live[204] - t306;
+    let t341 = p.lb * live[215] - t324;
+    let t342 = p.lb * live[222] - t325;
+    let t343 = qd[4] * d.k2;
+    let t344 = qd[4] * d.k3;
+    let t345 = live[13] * d.k13;
+    let t346 = live[12] * d.k13;
+    let t347 = live[17] * d.k13;
+    let t348 = live[16] * d.k13;
+    let t349 = live[36] * d.k8;
+    let t350 = live[45] * d.k12;
+    let t351 = live[54] * d.k12;
+    let t352 = live[59] * d.k4;
+    let t353 = live[235] * d.k5;
+    let t354 = live[234] * d.k5;
+    let t355 = live[235] * d.k6;
+    let t356 = live[234] * d.k6;
+    let t357 = live[233] * (t353 - t355) + live[87] * (t354 - t356);
+    let t358 = live[232] * d.k6;
+    let t359 = live[245] * d.k5 + live[231] * t355 + live[87] * t358;
+    let t360 = t359 - (live[19] * live[77] - live[18] * live[78]) * d.k7;
+    let t361 = 0.08333333333333333 * live[162] * d.k4
+        + 0.08333333333333333 * live[87] * t352 + live[22] * t357;
+    let t362 = live[21] * t360 + t361;
+    let t363 = live[232] * d.k5;
+    let t364 = live[164] * d.k6 - live[231] * t354 - live[233] * t363;
+    let t365 = (2.0 * live[22] * (live[29] - live[6] * live[24])
+        + live[21] * (live[18] * live[77] + live[19] * live[78])) * d.k7 + t364;
+    let t366 = live[9] * (t343 + t344);
+    let t367 = qd[0] * d.k48;
+    let t368 = live[21] * d.k7;
+    let t369 = live[22] * d.k7;
+    let t370 = live[246] * t368 - live[247] * t369;
+    let t371 = live[8] * (t344 - t343) - p.lb * t370;
+    let t372 = -live[246] * t369 - live[247] * t368;
+    let t373 = live[18] * d.k7;
+    let t374 = live[8] * d.k8;
+    let t375 = live[19] * d.k7;
+    let t376 = live[18] * t372 - live[248] * t375;
+    let t377 = p.la
+        * (live[7] * (t370 + 2.0 * qd[4] * t374)
+            - live[6]
+                * (live[9] * (live[19] * t372 + live[248] * t373 - 2.0 * live[9] * t349)
+                    - live[8] * (2.0 * live[36] * t374 + t376)));
+    let t378 = live[8] * (live[19] * t362 + t366 - live[18] * t365)
+        + live[9] * (2.0 * live[6] * t367 + live[18] * t362 + live[19] * t365 + t371);
+    let t379 = t359 - 2.0 * live[36] * live[88] * d.k14;
+    let t380 = t361 + live[21] * t379;
+    let t381 = t364 + 2.0 * (live[22] * live[29] - p.lb * live[36] * live[92]) * d.k7;
+    let t382 = live[8] * (t366 + live[19] * t380 - live[18] * t381)
+        + live[9] * (t371 + live[18] * t380 + live[19] * t381);
+    let t383 = live[36] * d.k3;
+    let t384 = live[229] * d.k4;
+    let t385 = live[22] * (t353 - t355);
+    let t386 = live[250] * d.k5 - live[21] * t355;
+    let t387 = t386 - 2.0 * live[18] * qd[4] * d.k14;
+    let t388 = 0.16666666666666666 * t384 + live[22] * t385;
+    let t389 = live[21] * t387 + t388;
+    let t390 = live[21] * t354 - live[22] * t363 - live[228] * d.k6;
+    let t391 = 2.0
+        * (live[20] * live[22] * live[33] - p.lb * live[19] * live[21] * qd[4]) * d.k7
+        + t390;
+    let t392 = live[37] * d.k3;
+    let t393 = t369 * (-2.0 * live[251] - live[252]);
+    let t394 = p.lb * t393;
+    let t395 = 2.0 * live[22] * live[234] * t369 - live[252] * t368;
+    let t396 = live[19] * t395 + live[254] * t373;
+    let t397 = live[18] * t395 - live[254] * t375;
+    let t398 = live[8] * t397;
+    let t399 = live[8] * (live[36] * d.k2 + t383 + live[19] * t389 - live[18] * t391)
+        + live[9] * (t392 + live[18] * t389 + live[19] * t391 - live[37] * d.k2 - t394);
+    let t400 = t388 + live[21] * t386;
+    let t401 = live[8] * (live[19] * t400 - live[18] * t390)
+        + live[9] * (live[18] * t400 + live[19] * t390 - t394);
+    let t402 = t354 - t356;
+    let t403 = t358 + t363;
+    let t404 = live[22] * t402 + live[21] * t403;
+    let t405 = live[235] * t369;
+    let t406 = 2.0 * live[18] * t405 - live[255] * t375;
+    let t407 = live[8] * live[19] * t404
+        + live[9] * (live[18] * t404 + 2.0 * live[253] * d.k14);
+    let t408 = live[13] * qd[6];
+    let t409 = live[12] * (t408 * (0.3333333333333333 * d.k11 + d.k12));
+    let t410 = live[12] * qd[6];
+    let t411 = qd[1] * d.k19;
+    let t412 = t410 * (d.k12 - 0.3333333333333333 * d.k11);
+    let t413 = live[45] * t346;
+    let t414 = p.la
+        * (live[11] * qd[6] * t346
+            + live[10] * (live[12] * t413 + live[13] * live[45] * t345));
+    let t415 = t409 + live[13] * (live[10] * t411 + t412);
+    let t416 = t409 + live[13] * t412;
+    let t417 = live[47] * d.k12;
+    let t418 = live[11] * d.k13;
+    let t419 = live[10] * d.k13;
+    let t420 = live[12] * (t350 + 0.3333333333333333 * live[45] * d.k11)
+        + live[13] * (t417 - 0.3333333333333333 * live[47] * d.k11);
+    let t421 = live[17] * qd[8];
+    let t422 = live[16] * (t421 * (0.3333333333333333 * d.k11 + d.k12));
+    let t423 = live[16] * qd[8];
+    let t424 = qd[2] * d.k19;
+    let t425 = t423 * (d.k12 - 0.3333333333333333 * d.k11);
+    let t426 = live[54] * t348;
+    let t427 = p.la
+        * (live[15] * qd[8] * t348
+            + live[14] * (live[16] * t426 + live[17] * live[54] * t347));
+    live[273] = t278;
+    live[274] = t279;
+    live[275] = t280;
+    live[276] = t281;
+    live[277] = t282;
+    live[278] = t283;
+    live[279] = t284;
+    live[280] = t285;
+    live[281] = t286;
+    live[282] = t287;
+    live[283] = t288;
+    live[284] = t289;
+    live[285] = t290;
+    live[286] = t291;
+    live[287] = t292;
+    live[288] = t293;
+    live[289] = t294;
+    live[290] = t295;
+    live[291] = t296;
+    live[292] = t297;
+    live[293] = t298;
+    live[294] = t299;
+    live[295] = t300;
+    live[296] = t301;
+    live[297] = t302;
+    live[298] = t303;
+    live[299] = t304;
+    live[300] = t305;
+    live[301] = t306;
+    live[302] = t307;
+    live[303] = t308;
+    live[304] = t309;
+    live[305] = t310;
+    live[306] = t311;
+    live[307] = t312;
+    live[308] = t313;
+    live[309] = t314;
+    live[310] = t315;
+    live[311] = t316;
+    live[312] = t317;
+    live[313] = t318;
+    live[314] = t319;
+    live[315] = t320;
+    live[316] = t321;
+    live[317] = t322;
+    live[318] = t323;
+    live[319] = t324;
+    live[320] = t325;
+    live[321] = t326;
+    live[322] = t327;
+    live[323] = t329;
+    live[324] = t330;
+    live[325] = t331;
+    live[326] = t332;
+    live[327] = t333;
+    live[328] = t334;
+    live[329] = t335;
+    live[330] = t336;
+    live[331] = t337;
+    live[332] = t338;
+    live[333] = t339;
+    live[334] = t340;
+    live[335] = t341;
+    live[336] = t342;
+    live[337] = t344;
+    live[338] = t345;
+    live[339] = t346;
+    live[340] = t347;
+    live[341] = t348;
+    live[342] = t349;
+    live[343] = t350;
+    live[344] = t351;
+    live[345] = t352;
+    live[346] = t353;
+    live[347] = t354;
+    live[348] = t355;
+    live[349] = t356;
+    live[350] = t357;
+    live[351] = t358;
+    live[352] = t360;
+    live[353] = t363;
+    live[354] = t367;
+    live[355] = t368;
+    live[356] = t369;
+    live[357] = t373;
+    live[358] = t374;
+    live[359] = t375;
+    live[360] = t376;
+    live[361] = t379;
+    live[362] = t383;
+    live[363] = t384;
+    live[364] = t385;
+    live[365] = t386;
+    live[366] = t387;
+    live[367] = t392;
+    live[368] = t397;
+    live[369] = t402;
+    live[370] = t403;
+    live[371] = t406;
+    live[372] = t408;
+    live[373] = t410;
+    live[374] = t411;
+    live[375] = t413;
+    live[376] = t417;
+    live[377] = t418;
+    live[378] = t419;
+    live[379] = t421;
+    live[380] = t422;
+    live[381] = t423;
+    live[382] = t424;
+    live[383] = t425;
+    live[384] = t426;
+    live[385] = t427;
+    out.1[0][0] = t378 - t377;
+    out.1[0][3] = t382 - t377;
+    out.1[0][4] = t399
+        - p.la
+            * (live[7] * (t393 + 2.0 * live[37] * d.k8)
+                - live[6] * (live[9] * (t396 - 2.0 * qd[4] * d.k8) - t398));
+    out.1[0][9] = t401 - p.la * (live[7] * t393 - live[6] * (live[9] * t396 - t398));
+    out.1[0][10] = t407
+        - p.la
+            * (-2.0 * live[7] * live[235] * t368
+                - live[6]
+                    * (live[9] * (2.0 * live[19] * t405 + live[255] * t373)
+                        - live[8] * t406));
+    out.1[1][1] = t415 - t414;
+    out.1[1][5] = t416 - t414;
+    out.1[1][6] = t420 - p.la * (live[47] * t418 + t408 * t419);
+    out.1[3][0] = t378;
+    out.1[3][3] = t382;
+    out.1[3][4] = t399;
+    out.1[3][9] = t401;
+    out.1[3][10] = t407;
+    out.1[5][1] = t415;
+    out.1[5][5] = t416;
+    out.1[5][6] = t420;
+    out.1[10][0] = t365;
+    out.1[10][3] = t381;
+    out.1[10][4] = t391;
+    out.1[10][9] = t390;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part3_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part3_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let p = &d.params;
+    let t428 = live[380] + live[17] * (live[14] * live[382] + live[383]);
+    let t429 = live[380] + live[17] * live[383];
+    let t430 = live[56] * d.k12;
+    let t431 = live[15] * d.k13;
+    let t432 = live[14] * d.k13;
+    let t433 = live[16] * (live[344] + 0.3333333333333333 * live[54] * d.k11)
+        + live[17] * (t430 - 0.3333333333333333 * live[56] * d.k11);
+    let t434 = live[228] * d.k4;
+    let t435 = p.lb * live[360] - 2.0 * live[8] * live[362];
+    let t436 = -0.16666666666666666 * live[87] * t434 - live[21] * live[350];
+    let t437 = live[22] * live[352] + t436;
+    let t438 = t436 + live[22] * live[361];
+    let t439 = live[21] * live[364];
+    let t440 = p.lb * live[368];
+    let t441 = live[22] * live[366] - t439;
+    let t442 = live[22] * live[365] - t439;
+    let t443 = live[22] * live[370] - live[21] * live[369];
+    let t444 = live[12] * live[343];
+    let t445 = live[16] * live[344];
+    let t446 = live[12] * d.k56 - live[104] * d.k54;
+    let t447 = -t446;
+    let t448 = live[13] * d.k56 + live[114] * d.k54;
+    let t449 = -t448;
+    let t450 = live[12] * d.k54 + live[104] * d.k56;
+    let t451 = live[13] * d.k54 - live[114] * d.k56;
+    let t452 = live[3] * d.k64;
+    let t453 = live[3] * d.k65;
+    let t454 = live[16] * d.k61 - live[108] * d.k59;
+    let t455 = -t454;
+    let t456 = live[17] * d.k61 + live[118] * d.k59;
+    let t457 = -t456;
+    let t458 = live[16] * d.k59 + live[108] * d.k61;
+    let t459 = live[17] * d.k59 - live[118] * d.k61;
+    let t460 = live[5] * d.k66;
+    let t461 = live[5] * d.k67;
+    let t462 = live[97] * d.k68;
+    let t463 = live[136] * d.k69;
+    let t464 = p.la * live[0] + live[86];
+    let t465 = t463 - t464;
+    let t466 = t462 + t465;
+    let t467 = t466 + live[125];
+    let t468 = live[99] * t467;
+    let t469 = p.lb * t447;
+    let t470 = live[153] * d.k69;
+    let t471 = p.la * live[1] + live[85];
+    let t472 = t470 - t471;
+    let t473 = live[91] * d.k68 + d.k70 - t452 - t469 - t472;
+    let t474 = p.lb * t450;
+    let t475 = live[231] * d.k68;
+    let t476 = -t475 - live[87] * d.k69;
+    let t477 = t476 - live[20];
+    let t478 = d.k71 - t453 - t474 - t477;
+    let t479 = live[107] * t467;
+    let t480 = live[82] * d.k54;
+    let t481 = live[82] * d.k56;
+    let t482 = live[153] * d.k54;
+    let t483 = live[91] * d.k56 + t482;
+    let t484 = live[231] * d.k56 - live[87] * d.k54;
+    let t485 = live[136] * d.k54;
+    let t486 = t485 - live[97] * d.k56;
+    let t487 = live[97] * d.k72;
+    let t488 = live[136] * d.k73;
+    let t489 = t488 - t464;
+    let t490 = t487 + t489;
+    let t491 = t490 + live[129];
+    let t492 = live[101] * t491;
+    let t493 = p.lb * t455;
+    let t494 = live[153] * d.k73;
+    let t495 = t494 - t471;
+    let t496 = live[91] * d.k72 + d.k74 - t460 - t493 - t495;
+    let t497 = p.lb * t458;
+    let t498 = live[231] * d.k72;
+    let t499 = -t498 - live[87] * d.k73;
+    let t500 = t499 - live[20];
+    let t501 = d.k75 - t461 - t497 - t500;
+    let t502 = live[111] * t491;
+    let t503 = live[84] * d.k59;
+    let t504 = live[84] * d.k61;
+    let t505 = live[153] * d.k59;
+    let t506 = live[91] * d.k61 + t505;
+    let t507 = live[231] * d.k61 - live[87] * d.k59;
+    let t508 = live[136] * d.k59;
+    let t509 = t508 - live[97] * d.k61;
+    let t510 = live[103] * d.k68;
+    let t511 = t472 + t510;
+    let t512 = live[99] * d.k54;
+    let t513 = live[99] * d.k56;
+    let t514 = live[99] * d.k76;
+    let t515 = live[2] * d.k64 + t514;
+    let t516 = live[99] * d.k77;
+    let t517 = live[2] * d.k65 + t516;
+    let t518 = t470 - live[85];
+    let t519 = t510 + t518;
+    let t520 = live[86] - t463;
+    let t521 = t462 - t520;
+    let t522 = live[80] * t475 + live[144] * d.k69;
+    let t523 = live[113] + t522;
+    let t524 = live[79] * t475 + live[156] * d.k69;
+    let t525 = live[112] + t524;
+    let t526 = live[89] * d.k68 - live[88] * d.k69;
+    let t527 = live[23] + t526;
+    let t528 = live[124] * d.k68;
+    let t529 = t449 * t466 + live[107] * t511;
+    let t530 = live[107] * d.k54;
+    let t531 = live[107] * d.k56;
+    let t532 = t449 * t521 + live[107] * t519;
+    let t533 = t451 * t527 + live[107] * t523 - t449 * t525;
+    let t534 = p.lb * t449;
+    let t535 = p.lb * t451;
+    let t536 = t451 * t526 + live[107] * t522 - t449 * t524;
+    let t537 = live[123] * d.k68;
+    let t538 = live[233] * d.k68;
+    let t539 = t449 * t537 + live[107] * t528 - t451 * t538;
+    let t540 = t482 - live[103] * d.k56;
+    let t541 = live[79] * d.k56;
+    let t542 = live[231] * t541 - live[156] * d.k54;
+    let t543 = live[89] * d.k56 + live[88] * d.k54;
+    let t544 = live[80] * d.k56;
+    let t545 = live[144] * d.k54 - live[231] * t544;
+    let t546 = live[103] * d.k72;
+    let t547 = t495 + t546;
+    let t548 = live[101] * d.k59;
+    let t549 = live[101] * d.k61;
+    let t550 = live[101] * d.k84;
+    let t551 = live[4] * d.k66 + t550;
+    let t552 = live[101] * d.k85;
+    let t553 = live[4] * d.k67 + t552;
+    let t554 = t494 - live[85];
+    let t555 = t546 + t554;
+    let t556 = live[86] - t488;
+    let t557 = t487 - t556;
+    let t558 = live[80] * t498 + live[144] * d.k73;
+    let t559 = live[113] + t558;
+    let t560 = live[79] * t498 + live[156] * d.k73;
+    let t561 = live[112] + t560;
+    let t562 = live[89] * d.k72 - live[88] * d.k73;
+    let t563 = live[23] + t562;
+    let t564 = live[124] * d.k72;
+    let t565 = t457 * t490 + live[111] * t547;
+    let t566 = live[111] * d.k59;
+    let t567 = live[111] * d.k61;
+    let t568 = t457 * t557 + live[111] * t555;
+    let t569 = t459 * t563 + live[111] * t559 - t457 * t561;
+    let t570 = p.lb * t457;
+    let t571 = p.lb * t459;
+    let t572 = t459 * t562 + live[111] * t558 - t457 * t560;
+    let t573 = live[123] * d.k72;
+    let t574 = live[233] * d.k72;
+    let t575 = t457 * t573 + live[111] * t564 - t459 * t574;
+    let t576 = t505 - live[103] * d.k61;
+    let t577 = live[79] * d.k61;
+    live[386] = t430;
+    live[387] = t431;
+    live[388] = t432;
+    live[389] = t434;
+    live[390] = t446;
+    live[391] = t447;
+    live[392] = t448;
+    live[393] = t449;
+    live[394] = t450;
+    live[395] = t451;
+    live[396] = t452;
+    live[397] = t453;
+    live[398] = t454;
+    live[399] = t455;
+    live[400] = t456;
+    live[401] = t457;
+    live[402] = t458;
+    live[403] = t459;
+    live[404] = t460;
+    live[405] = t461;
+    live[406] = t463;
+    live[407] = t465;
+    live[408] = t466;
+    live[409] = t467;
+    live[410] = t468;
+    live[411] = t469;
+    live[412] = t470;
+    live[413] = t473;
+    live[414] = t474;
+    live[415] = t475;
+    live[416] = t476;
+    live[417] = t477;
+    live[418] = t478;
+    live[419] = t479;
+    live[420] = t480;
+    live[421] = t481;
+    live[422] = t482;
+    live[423] = t483;
+    live[424] = t484;
+    live[425] = t485;
+    live[426] = t486;
+    live[427] = t488;
+    live[428] = t489;
+    live[429] = t490;
+    live[430] = t491;
+    live[431] = t492;
+    live[432] = t493;
+    live[433] = t494;
+    live[434] = t496;
+    live[435] = t497;
+    live[436] = t498;
+    live[437] = t499;
+    live[438] = t500;
+    live[439] = t501;
+    live[440] = t502;
+    live[441] = t503;
+    live[442] = t504;
+    live[443] = t505;
+    live[444] = t506;
+    live[445] = t507;
+    live[446] = t508;
+    live[447] = t509;
+    live[448] = t510;
+    live[449] = t511;
+    live[450] = t512;
+    live[451] = t513;
+    live[452] = t514;
+    live[453] = t515;
+    live[454] = t516;
+    live[455] = t517;
+    live[456] = t518;
+    live[457] = t519;
+    live[458] = t520;
+    live[459] = t521;
+    live[460] = t522;
+    live[461] = t523;
+    live[462] = t524;
+    live[463] = t525;
+    live[464] = t526;
+    live[465] = t527;
+    live[466] = t528;
+    live[467] = t529;
+    live[468] = t530;
+    live[469] = t531;
+    live[470] = t532;
+    live[471] = t533;
+    live[472] = t534;
+    live[473] = t535;
+    live[474] = t536;
+    live[475] = t537;
+    live[476] = t538;
+    live[477] = t539;
+    live[478] = t540;
+    live[479] = t541;
+    live[480] = t542;
+    live[481] = t543;
+    live[482] = t544;
+    live[483] = t545;
+    live[484] = t546;
+    live[485] = t547;
+    live[486] = t548;
+    live[487] = t549;
+    live[488] = t550;
+    live[489] = t551;
+    live[490] = t552;
+    live[491] = t553;
+    live[492] = t554;
+    live[493] = t555;
+    live[494] = t556;
+    live[495] = t557;
+    live[496] = t558;
+    live[497] = t559;
+    live[498] = t560;
+    live[499] = t561;
+    live[500] = t562;
+    live[501] = t563;
+    live[502] = t564;
+    live[503] = t565;
+    live[504] = t566;
+    live[505] = t567;
+    live[506] = t568;
+    live[507] = t569;
+    live[508] = t570;
+    live[509] = t571;
+    live[510] = t572;
+    live[511] = t573;
+    live[512] = t574;
+    live[513] = t575;
+    live[514] = t576;
+    live[515] = t577;
+    out.1[2][2] = t428 - live[385];
+    out.1[2][7] = t429 - live[385];
+    out.1[2][8] = t433 - p.la * (live[56] * t431 + live[379] * t432);
+    out.1[4][0] = 2.0 * live[76] * live[354] + t435 + t437;
+    out.1[4][3] = t435 + t438;
+    out.1[4][4] = t440 + t441;
+    out.1[4][9] = t440 + t442;
+    out.1[4][10] = p.lb * live[371] + t443;
+    out.1[6][1] = live[11] * live[12] * live[374] - 2.0 * t444;
+    out.1[6][5] = -2.0 * t444;
+    out.1[7][2] = t428;
+    out.1[7][7] = t429;
+    out.1[7][8] = t433;
+    out.1[8][2] = live[15] * live[16] * live[382] - 2.0 * t445;
+    out.1[8][7] = -2.0 * t445;
+    out.1[9][0] = t437;
+    out.1[9][3] = t438;
+    out.1[9][4] = t441;
+    out.1[9][9] = t442;
+    out.1[9][10] = t443;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part4_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part4_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    _out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let p = &d.params;
+    let t578 = live[231] * live[515] - live[156] * d.k59;
+    let t579 = live[89] * d.k61 + live[88] * d.k59;
+    let t580 = live[80] * d.k61;
+    let t581 = live[144] * d.k59 - live[231] * t580;
+    let t582 = live[420] * (qd[1] + qd[5]);
+    let t583 = live[171] * d.k54 + live[372] * d.k56 + live[13] * t582;
+    let t584 = -t583;
+    let t585 = live[23] * live[134] + live[135];
+    let t586 = t585 - live[25];
+    let t587 = live[147] * d.k69 - live[143] * d.k68;
+    let t588 = t586 + t587;
+    let t589 = live[155] * d.k68 + live[157] * d.k69;
+    let t590 = live[0] * live[24] + live[150];
+    let t591 = live[151] + t590;
+    let t592 = t589 + t591;
+    let t593 = live[167] * d.k54;
+    let t594 = live[2] * qd[1];
+    let t595 = d.k64 * t594;
+    let t596 = live[158] - t590;
+    let t597 = t595 + live[161] * d.k69 + t596 - live[159] * d.k68 - p.lb * t584;
+    let t598 = live[81] * d.k54;
+    let t599 = t598 * (qd[5] + qd[1]);
+    let t600 = -t599;
+    let t601 = live[13] * t600;
+    let t602 = live[3] * qd[1];
+    let t603 = d.k64 * t602;
+    let t604 = live[167] * d.k76;
+    let t605 = live[165] * t600;
+    let t606 = t603 - t604 - t605;
+    let t607 = d.k56 * live[418];
+    let t608 = d.k65 * t594;
+    let t609 = live[421] * (qd[1] + qd[5]);
+    let t610 = -t609;
+    let t611 = live[171] * d.k56 - live[372] * d.k54 - live[13] * t610;
+    let t612 = live[22] * live[162];
+    let t613 = qd[10] * live[476];
+    let t614 = live[27] - t613;
+    let t615 = t608 + d.k68 * t612 + live[164] * d.k69 + t614 + p.lb * t611;
+    let t616 = live[81] * d.k56;
+    let t617 = t616 * (qd[5] + qd[1]);
+    let t618 = -t617;
+    let t619 = live[13] * t618;
+    let t620 = d.k65 * t602;
+    let t621 = live[167] * d.k77;
+    let t622 = live[165] * t618;
+    let t623 = t620 - t621 - t622;
+    let t624 = live[281] + t588 - live[166];
+    let t625 = t585 + t587;
+    let t626 = live[150] + live[151];
+    let t627 = t589 + t626;
+    let t628 = live[22] * d.k68;
+    let t629 = live[79] * live[476];
+    let t630 = qd[10] * t629;
+    let t631 = live[176] * d.k69;
+    let t632 = live[20] * live[141] + live[175];
+    let t633 = t631 + live[161] * t628 + t630;
+    let t634 = t633 - t632;
+    let t635 = live[164] * t628 - live[162] * d.k69 - live[138] * d.k68;
+    let t636 = t635 - live[29];
+    let t637 = live[80] * live[476];
+    let t638 = live[177] * d.k69;
+    let t639 = live[27] * live[80] - live[20] * live[134];
+    let t640 = t638 + live[147] * t628 - qd[10] * t637;
+    let t641 = t639 + t640;
+    let t642 = live[99] * t641;
+    let t643 = live[391] * d.k76;
+    let t644 = live[394] * d.k77;
+    let t645 = live[288] * d.k54 - live[12] * t582 - live[373] * d.k56;
+    let t646 = live[288] * d.k56 + live[373] * d.k54 + live[12] * t610;
+    let t647 = -t646;
+    let t648 = live[391] * d.k68;
+    let t649 = live[394] * d.k68;
+    let t650 = live[189] * d.k68;
+    let t651 = live[107] * t592 + live[393] * t588 + live[449] * (live[179] - live[182])
+        - live[408] * t645;
+    let t652 = live[179] * d.k54;
+    let t653 = live[12] * t600;
+    let t654 = live[12] * t618;
+    let t655 = live[107] * t627 + live[393] * t625 + live[457] * (live[179] - live[182])
+        - live[459] * t645;
+    let t656 = live[395] * t636 + live[463] * t645 + live[465] * t647
+        + live[461] * (live[179] - live[182]);
+    let t657 = t656 + live[393] * t634 + live[107] * t641;
+    let t658 = live[393] * d.k76;
+    let t659 = live[395] * d.k77;
+    let t660 = live[395] * t635 + live[462] * t645 + live[464] * t647
+        + live[460] * (live[179] - live[182]);
+    let t661 = t660 + live[393] * t633 + live[107] * t640;
+    let t662 = live[393] * d.k68;
+    let t663 = live[395] * d.k68;
+    let t664 = live[107] * t650 + live[188] * t662 + live[466] * (live[179] - live[182])
+        - live[475] * t645 - live[476] * t647;
+    let t665 = t664 - t663 * (live[244] + live[243]);
+    let t666 = live[82] * d.k78;
+    let t667 = live[82] * d.k79;
+    let t668 = live[82] * d.k76;
+    let t669 = live[82] * d.k77;
+    let t670 = live[82] * d.k80;
+    let t671 = live[82] * d.k81;
+    let t672 = live[147] * d.k54 + live[143] * d.k56;
+    let t673 = live[157] * d.k54 - live[155] * d.k56;
+    let t674 = live[161] * d.k54 + live[159] * d.k56;
+    let t675 = live[321] * d.k56;
+    let t676 = t675 + live[164] * d.k54 - d.k56 * t612;
+    let t677 = live[22] * d.k56;
+    let t678 = live[321] * live[479];
+    let t679 = live[176] * d.k54;
+    let t680 = t679 - live[161] * t677 - t678;
+    let t681 = live[138] * d.k56 - live[162] * d.k54 - live[164] * t677;
+    let t682 = live[177] * d.k54;
+    let t683 = live[321] * live[482] + t682 - live[147] * t677;
+    let t684 = d.k56 * t599;
+    let t685 = live[82] * d.k82;
+    let t686 = d.k56 * t617;
+    let t687 = live[82] * d.k83;
+    let t688 = live[197] * d.k56;
+    let t689 = live[441] * (qd[2] + qd[7]);
+    let t690 = live[207] * d.k59 + live[379] * d.k61 + live[17] * t689;
+    let t691 = -t690;
+    let t692 = live[147] * d.k73 - live[143] * d.k72;
+    let t693 = t586 + t692;
+    let t694 = live[155] * d.k72 + live[157] * d.k73;
+    let t695 = t591 + t694;
+    let t696 = live[203] * d.k59;
+    let t697 = live[4] * qd[2];
+    let t698 = d.k66 * t697;
+    let t699 = t596 + t698 + live[161] * d.k73 - live[159] * d.k72 - p.lb * t691;
+    let t700 = live[83] * d.k59;
+    let t701 = t700 * (qd[7] + qd[2]);
+    let t702 = -t701;
+    let t703 = live[17] * t702;
+    let t704 = live[5] * qd[2];
+    let t705 = d.k66 * t704;
+    let t706 = live[203] * d.k84;
+    let t707 = live[201] * t702;
+    let t708 = t705 - t706 - t707;
+    let t709 = d.k61 * live[439];
+    let t710 = d.k67 * t697;
+    let t711 = live[442] * (qd[2] + qd[7]);
+    let t712 = -t711;
+    let t713 = live[207] * d.k61 - live[379] * d.k59 - live[17] * t712;
+    let t714 = qd[10] * live[512];
+    let t715 = live[27] - t714;
+    let t716 = t710 + d.k72 * t612 + live[164] * d.k73 + t715 + p.lb * t713;
+    let t717 = live[83] * d.k61;
+    let t718 = t717 * (qd[7] + qd[2]);
+    let t719 = -t718;
+    let t720 = live[17] * t719;
+    let t721 = d.k67 * t704;
+    let t722 = live[203] * d.k85;
+    let t723 = live[201] * t719;
+    let t724 = t721 - t722 - t723;
+    let t725 = live[302] + t693 - live[202];
+    let t726 = t585 + t692;
+    let t727 = t626 + t694;
+    live[516] = t578;
+    live[517] = t579;
+    live[518] = t580;
+    live[519] = t581;
+    live[520] = t582;
+    live[521] = t583;
+    live[522] = t584;
+    live[523] = t585;
+    live[524] = t588;
+    live[525] = t592;
+    live[526] = t593;
+    live[527] = t595;
+    live[528] = t597;
+    live[529] = t598;
+    live[530] = t599;
+    live[531] = t600;
+    live[532] = t601;
+    live[533] = t603;
+    live[534] = t604;
+    live[535] = t605;
+    live[536] = t606;
+    live[537] = t607;
+    live[538] = t608;
+    live[539] = t609;
+    live[540] = t610;
+    live[541] = t611;
+    live[542] = t612;
+    live[543] = t613;
+    live[544] = t614;
+    live[545] = t615;
+    live[546] = t616;
+    live[547] = t617;
+    live[548] = t618;
+    live[549] = t619;
+    live[550] = t620;
+    live[551] = t621;
+    live[552] = t622;
+    live[553] = t623;
+    live[554] = t624;
+    live[555] = t625;
+    live[556] = t627;
+    live[557] = t628;
+    live[558] = t629;
+    live[559] = t630;
+    live[560] = t631;
+    live[561] = t632;
+    live[562] = t633;
+    live[563] = t634;
+    live[564] = t635;
+    live[565] = t636;
+    live[566] = t637;
+    live[567] = t638;
+    live[568] = t639;
+    live[569] = t640;
+    live[570] = t641;
+    live[571] = t642;
+    live[572] = t643;
+    live[573] = t644;
+    live[574] = t645;
+    live[575] = t646;
+    live[576] = t647;
+    live[577] = t648;
+    live[578] = t649;
+    live[579] = t650;
+    live[580] = t651;
+    live[581] = t652;
+    live[582] = t653;
+    live[583] = t654;
+    live[584] = t655;
+    live[585] = t656;
+    live[586] = t657;
+    live[587] = t658;
+    live[588] = t659;
+    live[589] = t660;
+    live[590] = t661;
+    live[591] = t662;
+    live[592] = t663;
+    live[593] = t664;
+    live[594] = t665;
+    live[595] = t666;
+    live[596] = t667;
+    live[597] = t668;
+    live[598] = t669;
+    live[599] = t670;
+    live[600] = t671;
+    live[601] = t672;
+    live[602] = t673;
+    live[603] = t674;
+    live[604] = t675;
+    live[605] = t676;
+    live[606] = t677;
+    live[607] = t678;
+    live[608] = t679;
+    live[609] = t680;
+    live[610] = t681;
+    live[611] = t682;
+    live[612] = t683;
+    live[613] = t684;
+    live[614] = t685;
+    live[615] = t686;
+    live[616] = t687;
+    live[617] = t688;
+    live[618] = t689;
+    live[619] = t690;
+    live[620] = t691;
+    live[621] = t693;
+    live[622] = t695;
+    live[623] = t696;
+    live[624] = t698;
+    live[625] = t699;
+    live[626] = t700;
+    live[627] = t701;
+    live[628] = t702;
+    live[629] = t703;
+    live[630] = t705;
+    live[631] = t706;
+    live[632] = t707;
+    live[633] = t708;
+    live[634] = t709;
+    live[635] = t710;
+    live[636] = t711;
+    live[637] = t712;
+    live[638] = t713;
+    live[639] = t714;
+    live[640] = t715;
+    live[641] = t716;
+    live[642] = t717;
+    live[643] = t718;
+    live[644] = t719;
+    live[645] = t720;
+    live[646] = t721;
+    live[647] = t722;
+    live[648] = t723;
+    live[649] = t724;
+    live[650] = t725;
+    live[651] = t726;
+    live[652] = t727;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part5_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part5_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let p = &d.params;
+    let t728 = live[22] * d.k72;
+    let t729 = live[79] * live[512];
+    let t730 = qd[10] * t729;
+    let t731 = live[176] * d.k73;
+    let t732 = t731 + live[161] * t728 + t730;
+    let t733 = t732 - live[561];
+    let t734 = live[164] * t728 - live[162] * d.k73 - live[138] * d.k72;
+    let t735 = t734 - live[29];
+    let t736 = live[80] * live[512];
+    let t737 = live[177] * d.k73;
+    let t738 = t737 + live[147] * t728 - qd[10] * t736;
+    let t739 = live[568] + t738;
+    let t740 = live[101] * t739;
+    let t741 = live[399] * d.k84;
+    let t742 = live[402] * d.k85;
+    let t743 = live[309] * d.k59 - live[16] * live[618] - live[381] * d.k61;
+    let t744 = live[309] * d.k61 + live[381] * d.k59 + live[16] * live[637];
+    let t745 = -t744;
+    let t746 = live[399] * d.k72;
+    let t747 = live[402] * d.k72;
+    let t748 = live[189] * d.k72;
+    let t749 = live[111] * live[622] + live[401] * live[621]
+        + live[485] * (live[212] - live[215]) - live[429] * t743;
+    let t750 = live[212] * d.k59;
+    let t751 = live[16] * live[628];
+    let t752 = live[16] * live[644];
+    let t753 = live[111] * live[652] + live[401] * live[651]
+        + live[493] * (live[212] - live[215]) - live[495] * t743;
+    let t754 = live[403] * t735 + live[499] * t743 + live[501] * t745
+        + live[497] * (live[212] - live[215]);
+    let t755 = t754 + live[401] * t733 + live[111] * t739;
+    let t756 = live[401] * d.k84;
+    let t757 = live[403] * d.k85;
+    let t758 = live[403] * t734 + live[498] * t743 + live[500] * t745
+        + live[496] * (live[212] - live[215]);
+    let t759 = t758 + live[401] * t732 + live[111] * t738;
+    let t760 = live[401] * d.k72;
+    let t761 = live[403] * d.k72;
+    let t762 = live[111] * t748 + live[188] * t760 + live[502] * (live[212] - live[215])
+        - live[511] * t743 - live[512] * t745;
+    let t763 = t762 - t761 * (live[244] + live[243]);
+    let t764 = live[84] * d.k86;
+    let t765 = live[84] * d.k87;
+    let t766 = live[84] * d.k84;
+    let t767 = live[84] * d.k85;
+    let t768 = live[84] * d.k88;
+    let t769 = live[84] * d.k89;
+    let t770 = live[147] * d.k59 + live[143] * d.k61;
+    let t771 = live[157] * d.k59 - live[155] * d.k61;
+    let t772 = live[161] * d.k59 + live[159] * d.k61;
+    let t773 = live[321] * d.k61;
+    let t774 = t773 + live[164] * d.k59 - d.k61 * live[542];
+    let t775 = live[22] * d.k61;
+    let t776 = live[321] * live[515];
+    let t777 = live[176] * d.k59;
+    let t778 = t777 - live[161] * t775 - t776;
+    let t779 = live[138] * d.k61 - live[162] * d.k59 - live[164] * t775;
+    let t780 = live[177] * d.k59;
+    let t781 = live[321] * live[518] + t780 - live[147] * t775;
+    let t782 = d.k61 * live[627];
+    let t783 = live[84] * d.k90;
+    let t784 = d.k61 * live[643];
+    let t785 = live[84] * d.k91;
+    let t786 = live[226] * d.k61;
+    let t787 = (live[11] * live[40] - live[10] * live[41]) * live[338];
+    let t788 = (live[15] * live[49] - live[14] * live[50]) * live[340];
+    let t789 = live[79] * live[233];
+    let t790 = d.k24 * t789;
+    let t791 = live[79] * live[231] * d.k24;
+    let t792 = live[96] * d.k68;
+    let t793 = t792 - live[407];
+    let t794 = live[391] * live[449] - live[99] * t793;
+    let t795 = live[393] * live[449] + live[107] * t793;
+    let t796 = live[420] * live[449] + live[81] * t793;
+    let t797 = live[425] + live[96] * d.k56;
+    let t798 = live[420] * live[478] - live[81] * t797;
+    let t799 = live[96] * d.k72;
+    let t800 = t799 - live[428];
+    let t801 = live[399] * live[485] - live[101] * t800;
+    let t802 = live[401] * live[485] + live[111] * t800;
+    let t803 = live[441] * live[485] + live[83] * t800;
+    let t804 = live[446] + live[96] * d.k61;
+    let t805 = live[441] * live[514] - live[83] * t804;
+    let t806 = -lambda[3] * t798 - lambda[7] * t805;
+    let t807 = live[8] * (live[260] * live[357] - live[19] * t790)
+        + live[9] * (live[80] * d.k25 - live[260] * live[359] - live[18] * t790);
+    let t808 = live[408] * live[450] + live[104] * live[449];
+    let t809 = live[408] * live[468] + live[114] * live[449];
+    let t810 = live[408] * live[529] - live[82] * live[449];
+    let t811 = live[426] * live[529] - live[82] * live[478];
+    let t812 = lambda[3] * t811;
+    let t813 = lambda[0] * t808 - lambda[1] * t809 - lambda[2] * t810 - t812;
+    let t814 = live[429] * live[486] + live[108] * live[485];
+    let t815 = live[429] * live[504] + live[118] * live[485];
+    let t816 = live[429] * live[626] - live[84] * live[485];
+    let t817 = live[447] * live[626] - live[84] * live[514];
+    let t818 = lambda[7] * t817;
+    let t819 = lambda[4] * t814 - lambda[5] * t815 - lambda[6] * t816 - t818;
+    let t820 = live[233] * live[256];
+    let t821 = live[240] * live[356] - live[242] * live[355];
+    let t822 = live[19] * t821 + live[241] * live[357];
+    let t823 = t822 - live[62] * d.k8;
+    let t824 = live[18] * t821 - live[241] * live[359];
+    let t825 = live[63] * d.k8 + t824;
+    let t826 = live[240] * live[355] + live[242] * live[356];
+    let t827 = live[458] + t792;
+    let t828 = live[391] * live[457] - live[99] * t827;
+    let t829 = live[393] * live[457] + live[107] * t827;
+    let t830 = live[420] * live[457] + live[81] * t827;
+    let t831 = live[494] + t799;
+    let t832 = live[399] * live[493] - live[101] * t831;
+    let t833 = live[401] * live[493] + live[111] * t831;
+    let t834 = live[441] * live[493] + live[83] * t831;
+    let t835 = t806 - lambda[0] * t828 - lambda[1] * t829 - lambda[2] * t830
+        - lambda[4] * t832 - lambda[5] * t833 - lambda[6] * t834;
+    let t836 = t835 + live[8] * (live[359] * t820 - live[261] * live[357])
+        + live[9] * (live[357] * t820 + live[261] * live[359] - live[31] * d.k8);
+    let t837 = live[235] * live[347] - live[234] * live[348];
+    let t838 = live[232] * live[348];
+    let t839 = live[238] * d.k5 + t838 - live[75] * d.k7;
+    let t840 = live[22] * t837 + live[21] * t839;
+    let t841 = 0.08333333333333333 * (live[230] * d.k4 + live[229] * live[345]) + t840;
+    let t842 = (live[21] * live[74] + live[22] * live[73]) * d.k7 + live[237] * d.k6
+        - live[232] * live[347];
+    let t843 = live[19] * t841 - live[18] * t842;
+    let t844 = live[18] * t841 + live[19] * t842;
+    let t845 = live[249] * (live[346] - live[348]) + live[228] * (live[349] - live[347]);
+    let t846 = live[266] * live[348] - live[228] * live[351];
+    let t847 = live[263] * d.k5 + t846
+        - (live[19] * live[259] - live[18] * live[257]) * d.k7;
+    let t848 = live[22] * t845 - 0.08333333333333333 * live[228] * live[345];
+    let t849 = 0.08333333333333333 * live[262] * d.k4 + live[21] * t847 + t848;
+    let t850 = live[266] * live[347] + live[249] * live[353];
+    let t851 = (live[21] * (live[19] * live[257] + live[18] * live[259])
+        + p.lb * live[22] * live[66]) * d.k7 + live[264] * d.k6;
+    let t852 = t851 - t850;
+    let t853 = live[265] * live[355];
+    let t854 = t853 - live[267] * live[356];
+    let t855 = live[265] * live[356];
+    let t856 = -t855 - live[267] * live[355];
+    let t857 = live[18] * t856 - live[268] * live[359];
+    let t858 = live[391] * live[461] - live[99] * live[463];
+    let t859 = live[393] * live[461] + live[107] * live[463];
+    let t860 = live[420] * live[461] + live[81] * live[463];
+    let t861 = live[420] * live[483] - live[81] * live[480];
+    let t862 = live[399] * live[497] - live[101] * live[499];
+    let t863 = live[401] * live[497] + live[111] * live[499];
+    let t864 = live[441] * live[497] + live[83] * live[499];
+    let t865 = live[441] * live[519] - live[83] * live[516];
+    let t866 = -lambda[3] * t861 - lambda[7] * t865;
+    let t867 = t866 - lambda[0] * t858 - lambda[1] * t859 - lambda[2] * t860
+        - lambda[4] * t862 - lambda[5] * t863 - lambda[6] * t864;
+    let t868 = t867
+        + live[8]
+            * (live[39] * d.k3 + live[19] * t849 + live[32] * d.k8 - live[18] * t852
+                - live[37] * live[337] - t844 - p.lb * t826)
+        + live[9]
+            * (live[36] * live[337] + live[18] * t849 + live[19] * t852 + live[38] * d.k3
+                + t843 - p.lb * t854);
+    let t869 = live[99] * live[449] + live[390] * live[408];
+    let t870 = -lambda[0] * live[467] - lambda[1] * t869;
+    let t871 = live[101] * live[485] + live[398] * live[429];
+    let t872 = -lambda[4] * live[503] - lambda[5] * t871;
+    let t873 = t846 + live[269] * d.k5 + live[74] * d.k7;
+    let t874 = t848 + live[21] * t873 + 0.08333333333333333 * live[236] * d.k4;
+    let t875 = live[75] * live[355] - live[230] * d.k6;
+    let t876 = t875 - t850;
+    let t877 = t853 - live[270] * live[356];
+    live[653] = t728;
+    live[654] = t729;
+    live[655] = t730;
+    live[656] = t731;
+    live[657] = t732;
+    live[658] = t733;
+    live[659] = t734;
+    live[660] = t735;
+    live[661] = t736;
+    live[662] = t737;
+    live[663] = t738;
+    live[664] = t739;
+    live[665] = t740;
+    live[666] = t741;
+    live[667] = t742;
+    live[668] = t743;
+    live[669] = t744;
+    live[670] = t745;
+    live[671] = t746;
+    live[672] = t747;
+    live[673] = t748;
+    live[674] = t749;
+    live[675] = t750;
+    live[676] = t751;
+    live[677] = t752;
+    live[678] = t753;
+    live[679] = t754;
+    live[680] = t755;
+    live[681] = t756;
+    live[682] = t757;
+    live[683] = t758;
+    live[684] = t759;
+    live[685] = t760;
+    live[686] = t761;
+    live[687] = t762;
+    live[688] = t763;
+    live[689] = t764;
+    live[690] = t765;
+    live[691] = t766;
+    live[692] = t767;
+    live[693] = t768;
+    live[694] = t769;
+    live[695] = t770;
+    live[696] = t771;
+    live[697] = t772;
+    live[698] = t773;
+    live[699] = t774;
+    live[700] = t775;
+    live[701] = t776;
+    live[702] = t777;
+    live[703] = t778;
+    live[704] = t779;
+    live[705] = t780;
+    live[706] = t781;
+    live[707] = t782;
+    live[708] = t783;
+    live[709] = t784;
+    live[710] = t785;
+    live[711] = t786;
+    live[712] = t787;
+    live[713] = t788;
+    live[714] = t789;
+    live[715] = t791;
+    live[716] = t792;
+    live[717] = t793;
+    live[718] = t794;
+    live[719] = t795;
+    live[720] = t796;
+    live[721] = t797;
+    live[722] = t798;
+    live[723] = t799;
+    live[724] = t800;
+    live[725] = t801;
+    live[726] = t802;
+    live[727] = t803;
+    live[728] = t804;
+    live[729] = t805;
+    live[730] = t808;
+    live[731] = t809;
+    live[732] = t810;
+    live[733] = t811;
+    live[734] = t812;
+    live[735] = t814;
+    live[736] = t815;
+    live[737] = t816;
+    live[738] = t817;
+    live[739] = t818;
+    live[740] = t821;
+    live[741] = t822;
+    live[742] = t824;
+    live[743] = t826;
+    live[744] = t827;
+    live[745] = t828;
+    live[746] = t829;
+    live[747] = t830;
+    live[748] = t831;
+    live[749] = t832;
+    live[750] = t833;
+    live[751] = t834;
+    live[752] = t837;
+    live[753] = t838;
+    live[754] = t839;
+    live[755] = t840;
+    live[756] = t843;
+    live[757] = t844;
+    live[758] = t845;
+    live[759] = t847;
+    live[760] = t850;
+    live[761] = t851;
+    live[762] = t855;
+    live[763] = t857;
+    live[764] = t858;
+    live[765] = t859;
+    live[766] = t860;
+    live[767] = t861;
+    live[768] = t862;
+    live[769] = t863;
+    live[770] = t864;
+    live[771] = t865;
+    live[772] = t866;
+    live[773] = t867;
+    live[774] = t869;
+    live[775] = t871;
+    live[776] = t873;
+    live[777] = t874;
+    live[778] = t875;
+    live[779] = t876;
+    live[780] = t877;
+    out.0[0][0] = live[0] * d.k1 + t806 + t807 - lambda[0] * t794 - lambda[1] * t795
+        - lambda[2] * t796 - lambda[4] * t801 - lambda[5] * t802 - lambda[6] * t803;
+    out.0[0][1] = t813;
+    out.0[0][2] = t819;
+    out.0[0][3] = t836
+        + p.la
+            * (live[7] * (live[9] * t823 - live[8] * t825)
+                + live[6] * (live[65] * d.k8 - t826));
+    out.0[0][4] = t868
+        - p.la
+            * (live[7] * (live[66] * d.k8 + t854)
+                - live[6]
+                    * (live[9]
+                        * (2.0 * live[37] * live[342] + live[19] * t856
+                            + live[268] * live[357] - t825)
+                        - live[8] * (t823 + live[258] * d.k8 + t857)));
+    out.0[0][5] = t813;
+    out.0[0][6] = t870;
+    out.0[0][7] = t819;
+    out.0[0][8] = t872;
+    out.0[1][0] = t813;
+    out.0[2][0] = t819;
+    out.0[3][0] = t807 + t835;
+    out.0[3][3] = t836;
+    out.0[3][4] = t868;
+    out.0[4][0] = live[8] * live[79] * d.k25 + t867 - t791;
+    out.0[5][0] = t813;
+    out.0[6][0] = t870;
+    out.0[7][0] = t819;
+    out.0[8][0] = t872;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part6_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part6_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let p = &d.params;
+    let t878 = live[762] + live[270] * live[355];
+    let t879 = live[741] - live[18] * t878 - live[271] * live[359];
+    let t880 = live[391] * live[460] - live[99] * live[462];
+    let t881 = live[393] * live[460] + live[107] * live[462];
+    let t882 = live[420] * live[460] + live[81] * live[462];
+    let t883 = live[399] * live[496] - live[101] * live[498];
+    let t884 = live[401] * live[496] + live[111] * live[498];
+    let t885 = live[441] * live[496] + live[83] * live[498];
+    let t886 = live[772] - lambda[0] * t880 - lambda[1] * t881 - lambda[2] * t882
+        - lambda[4] * t883 - lambda[5] * t884 - lambda[6] * t885;
+    let t887 = t886 + live[8] * (live[19] * live[777] - live[757] - live[18] * live[779])
+        + live[9]
+            * (live[756] + live[18] * live[777] + live[19] * live[779]
+                - p.lb * live[780]);
+    let t888 = live[235] * live[353] - live[753];
+    let t889 = live[272] * d.k5 - live[234] * live[348];
+    let t890 = live[22] * (live[754] + t888) + live[21] * (t889 - live[752]);
+    let t891 = (live[22] * live[74] - live[21] * live[73]) * d.k7 + live[234] * live[347]
+        - live[232] * live[353];
+    let t892 = -2.0 * live[239] * live[355] - live[740] - live[273] * live[356];
+    let t893 = 2.0 * live[239] * live[356] - live[743] - live[273] * live[355];
+    let t894 = live[18] * t893 - live[274] * live[359];
+    let t895 = live[122] * d.k68;
+    let t896 = live[391] * live[466] - live[99] * t895;
+    let t897 = live[393] * live[466] + live[107] * t895;
+    let t898 = live[124] * live[599] + live[81] * t895;
+    let t899 = live[124] * live[614] + live[122] * live[546];
+    let t900 = live[122] * d.k72;
+    let t901 = live[399] * live[502] - live[101] * t900;
+    let t902 = live[401] * live[502] + live[111] * t900;
+    let t903 = live[124] * live[693] + live[83] * t900;
+    let t904 = live[124] * live[708] + live[122] * live[642];
+    let t905 = lambda[3] * t899 + lambda[7] * t904 - lambda[0] * t896 - lambda[1] * t897
+        - lambda[2] * t898 - lambda[4] * t901 - lambda[5] * t902 - lambda[6] * t903;
+    let t906 = t905 + live[8] * (live[19] * t890 - live[18] * t891)
+        + live[9] * (live[18] * t890 + live[19] * t891 - p.lb * t892);
+    let t907 = d.k54 * live[413];
+    let t908 = live[104] * d.k76;
+    let t909 = live[396] + t908;
+    let t910 = live[104] * d.k77;
+    let t911 = live[397] + t910;
+    let t912 = live[410] - live[104] * (t907 + live[537]);
+    let t913 = live[104] * live[106] + live[450] * live[453] + live[451] * live[455];
+    let t914 = live[391] * t909 + live[394] * t911 + t912 + live[99] * live[125]
+        - 2.0 * t913;
+    let t915 = live[114] * (live[537] + t907) - live[419];
+    let t916 = live[455] * live[469] + live[106] * live[114] + live[453] * live[468];
+    let t917 = live[393] * t909 + live[395] * t911 + t915 + 2.0 * t916
+        - live[107] * live[125];
+    let t918 = live[413] * live[420] + live[418] * live[421] + live[81] * live[409];
+    let t919 = live[455] * live[546] + live[453] * live[529] - live[82] * live[106];
+    let t920 = live[420] * t909 + live[421] * t911 + 2.0 * t919 - live[81] * live[125]
+        - t918;
+    let t921 = live[420] * live[423] + live[421] * live[424] - live[81] * live[426];
+    let t922 = lambda[3] * t921;
+    let t923 = 0.5 * live[99] * d.k26 - t922;
+    let t924 = live[450] * live[459] + live[104] * live[457];
+    let t925 = live[459] * live[468] + live[114] * live[457];
+    let t926 = live[459] * live[529] - live[82] * live[457];
+    let t927 = lambda[0] * t924 - live[734] - lambda[1] * t925 - lambda[2] * t926;
+    let t928 = live[450] * live[463] - live[451] * live[465] - live[104] * live[461];
+    let t929 = live[465] * live[469] + live[114] * live[461] - live[463] * live[468];
+    let t930 = live[465] * live[546] - live[463] * live[529] - live[82] * live[461];
+    let t931 = live[480] * live[529] - live[481] * live[546] - live[82] * live[483];
+    let t932 = lambda[3] * t931;
+    let t933 = -lambda[0] * t928 - lambda[1] * t929 - lambda[2] * t930 - t932;
+    let t934 = live[99] * d.k78;
+    let t935 = live[99] * d.k79;
+    let t936 = live[104] * live[105] + live[99] * (t934 + t935);
+    let t937 = live[126] + live[391] * t908 + t912 + live[394] * t910;
+    let t938 = t937 - t913 - t936;
+    let t939 = live[105] * live[114] + live[107] * (t935 + t934);
+    let t940 = live[393] * t908 + t915 + live[395] * t910 - live[116];
+    let t941 = t916 + t939 + t940;
+    let t942 = live[81] * (t935 + t934) - live[128];
+    let t943 = t919 + 2.0 * t942 - t918;
+    let t944 = -0.5 * live[712] - t922;
+    let t945 = lambda[0] * t938 + lambda[1] * t941 + lambda[2] * t943;
+    let t946 = live[107] * d.k76;
+    let t947 = live[107] * d.k77;
+    let t948 = live[393] * live[452] + live[395] * live[454];
+    let t949 = live[114] * live[409] + live[413] * live[468] + live[418] * live[469]
+        - live[391] * t946 - live[394] * t947;
+    let t950 = live[106] * live[107] + live[393] * live[453] + live[395] * live[455]
+        + t948 + t949 + 2.0 * live[115];
+    let t951 = live[413] * live[450] + live[418] * live[451] + live[104] * live[409]
+        - 2.0 * (live[393] * t946 + live[395] * t947) - 2.0 * live[107] * live[127];
+    let t952 = live[99] * live[106] + live[390] * live[453] + t951
+        - live[455] * live[394];
+    let t953 = live[82] * live[117] - live[81] * (live[127] + live[587] + live[588])
+        - live[107] * (live[595] + live[596]);
+    let t954 = lambda[2] * t953;
+    let t955 = live[13] * ((live[43] + live[46]) * d.k12 + qd[6] * live[343])
+        + live[12]
+            * ((live[44] - live[48]) * d.k12 + 0.5 * live[42] * d.k13
+                - live[48] * d.k12);
+    let t956 = lambda[0] * t950 + lambda[1] * t952 + t954;
+    let t957 = live[450] * live[462] - live[451] * live[464] - live[104] * live[460];
+    let t958 = live[464] * live[469] + live[114] * live[460] - live[462] * live[468];
+    let t959 = live[464] * live[546] - live[462] * live[529] - live[82] * live[460];
+    let t960 = -t932 - lambda[0] * t957 - lambda[1] * t958 - lambda[2] * t959;
+    let t961 = live[123] * d.k80;
+    let t962 = live[233] * d.k81;
+    let t963 = live[99] * (t962 - t961) - live[104] * live[466];
+    let t964 = live[114] * live[466] + live[107] * (t961 - t962);
+    let t965 = live[81] * (t961 - t962) - live[82] * live[466];
+    let t966 = live[81] * d.k82;
+    let t967 = live[81] * d.k83;
+    let t968 = live[233] * t967 + live[124] * live[421] - live[123] * t966;
+    let t969 = -lambda[0] * t963 - lambda[1] * t964 - lambda[2] * t965
+        - lambda[3] * t968;
+    let t970 = d.k59 * live[434];
+    let t971 = live[108] * d.k84;
+    let t972 = live[404] + t971;
+    let t973 = live[108] * d.k85;
+    let t974 = live[405] + t973;
+    let t975 = live[431] - live[108] * (t970 + live[634]);
+    let t976 = live[108] * live[110] + live[486] * live[489] + live[487] * live[491];
+    let t977 = live[399] * t972 + live[402] * t974 + t975 + live[101] * live[129]
+        - 2.0 * t976;
+    let t978 = live[118] * (live[634] + t970) - live[440];
+    let t979 = live[491] * live[505] + live[110] * live[118] + live[489] * live[504];
+    let t980 = live[401] * t972 + live[403] * t974 + t978 + 2.0 * t979
+        - live[111] * live[129];
+    let t981 = live[434] * live[441] + live[439] * live[442] + live[83] * live[430];
+    let t982 = live[491] * live[642] + live[489] * live[626] - live[84] * live[110];
+    let t983 = live[441] * t972 + live[442] * t974 + 2.0 * t982 - live[83] * live[129]
+        - t981;
+    let t984 = live[441] * live[444] + live[442] * live[445] - live[83] * live[447];
+    let t985 = lambda[7] * t984;
+    let t986 = 0.5 * live[101] * d.k26 - t985;
+    let t987 = live[486] * live[495] + live[108] * live[493];
+    let t988 = live[495] * live[504] + live[118] * live[493];
+    let t989 = live[495] * live[626] - live[84] * live[493];
+    let t990 = lambda[4] * t987 - live[739] - lambda[5] * t988 - lambda[6] * t989;
+    let t991 = live[486] * live[499] - live[487] * live[501] - live[108] * live[497];
+    let t992 = live[501] * live[505] + live[118] * live[497] - live[499] * live[504];
+    let t993 = live[501] * live[642] - live[499] * live[626] - live[84] * live[497];
+    let t994 = live[516] * live[626] - live[517] * live[642] - live[84] * live[519];
+    let t995 = lambda[7] * t994;
+    let t996 = -lambda[4] * t991 - lambda[5] * t992 - lambda[6] * t993 - t995;
+    let t997 = live[101] * d.k86;
+    let t998 = live[101] * d.k87;
+    let t999 = live[108] * live[109] + live[101] * (t997 + t998);
+    let t1000 = live[130] + live[399] * t971 + t975 + live[402] * t973;
+    let t1001 = t1000 - t976 - t999;
+    let t1002 = live[109] * live[118] + live[111] * (t998 + t997);
+    let t1003 = live[401] * t971 + t978 + live[403] * t973 - live[120];
+    let t1004 = t979 + t1002 + t1003;
+    let t1005 = live[83] * (t998 + t997) - live[132];
+    let t1006 = t982 + 2.0 * t1005 - t981;
+    let t1007 = -0.5 * live[713] - t985;
+    let t1008 = lambda[4] * t1001 + lambda[5] * t1004 + lambda[6] * t1006;
+    let t1009 = live[111] * d.k84;
+    let t1010 = live[111] * d.k85;
+    let t1011 = live[401] * live[488] + live[403] * live[490];
+    let t1012 = live[118] * live[430] + live[434] * live[504] + live[439] * live[505]
+        - live[399] * t1009 - live[402] * t1010;
+    let t1013 = live[110] * live[111] + live[401] * live[489] + live[403] * live[491]
+        + t1011 + t1012 + 2.0 * live[119];
+    let t1014 = live[434] * live[486] + live[439] * live[487] + live[108] * live[430]
+        - 2.0 * (live[401] * t1009 + live[403] * t1010) - 2.0 * live[111] * live[131];
+    let t1015 = live[101] * live[110] + live[398] * live[489] + t1014
+        - live[491] * live[402];
+    let t1016 = live[84] * live[121] - live[83] * (live[131] + live[681] + live[682])
+        - live[111] * (live[689] + live[690]);
+    let t1017 = lambda[6] * t1016;
+    let t1018 = live[17] * ((live[52] + live[55]) * d.k12 + qd[8] * live[344])
+        + live[16]
+            * ((live[53] - live[57]) * d.k12 + 0.5 * live[51] * d.k13
+                - live[57] * d.k12);
+    let t1019 = lambda[4] * t1013 + lambda[5] * t1015 + t1017;
+    let t1020 = live[486] * live[498] - live[487] * live[500] - live[108] * live[496];
+    let t1021 = live[500] * live[505] + live[118] * live[496] - live[498] * live[504];
+    let t1022 = live[500] * live[642] - live[498] * live[626] - live[84] * live[496];
+    let t1023 = -t995 - lambda[4] * t1020 - lambda[5] * t1021 - lambda[6] * t1022;
+    let t1024 = live[123] * d.k88;
+    let t1025 = live[233] * d.k89;
+    let t1026 = live[101] * (t1025 - t1024) - live[108] * live[502];
+    let t1027 = live[118] * live[502] + live[111] * (t1024 - t1025);
+    live[781] = t879;
+    live[782] = t880;
+    live[783] = t881;
+    live[784] = t882;
+    live[785] = t883;
+    live[786] = t884;
+    live[787] = t885;
+    live[788] = t886;
+    live[789] = t888;
+    live[790] = t889;
+    live[791] = t891;
+    live[792] = t894;
+    live[793] = t895;
+    live[794] = t896;
+    live[795] = t897;
+    live[796] = t898;
+    live[797] = t899;
+    live[798] = t900;
+    live[799] = t901;
+    live[800] = t902;
+    live[801] = t903;
+    live[802] = t904;
+    live[803] = t907;
+    live[804] = t908;
+    live[805] = t909;
+    live[806] = t910;
+    live[807] = t911;
+    live[808] = t914;
+    live[809] = t917;
+    live[810] = t918;
+    live[811] = t920;
+    live[812] = t921;
+    live[813] = t924;
+    live[814] = t925;
+    live[815] = t926;
+    live[816] = t928;
+    live[817] = t929;
+    live[818] = t930;
+    live[819] = t931;
+    live[820] = t934;
+    live[821] = t935;
+    live[822] = t936;
+    live[823] = t937;
+    live[824] = t938;
+    live[825] = t939;
+    live[826] = t940;
+    live[827] = t941;
+    live[828] = t942;
+    live[829] = t943;
+    live[830] = t944;
+    live[831] = t946;
+    live[832] = t947;
+    live[833] = t948;
+    live[834] = t949;
+    live[835] = t950;
+    live[836] = t951;
+    live[837] = t952;
+    live[838] = t953;
+    live[839] = t954;
+    live[840] = t955;
+    live[841] = t957;
+    live[842] = t958;
+    live[843] = t959;
+    live[844] = t961;
+    live[845] = t962;
+    live[846] = t963;
+    live[847] = t964;
+    live[848] = t965;
+    live[849] = t966;
+    live[850] = t967;
+    live[851] = t968;
+    live[852] = t970;
+    live[853] = t971;
+    live[854] = t972;
+    live[855] = t973;
+    live[856] = t974;
+    live[857] = t977;
+    live[858] = t980;
+    live[859] = t981;
+    live[860] = t983;
+    live[861] = t984;
+    live[862] = t987;
+    live[863] = t988;
+    live[864] = t989;
+    live[865] = t991;
+    live[866] = t992;
+    live[867] = t993;
+    live[868] = t994;
+    live[869] = t997;
+    live[870] = t998;
+    live[871] = t999;
+    live[872] = t1000;
+    live[873] = t1001;
+    live[874] = t1002;
+    live[875] = t1003;
+    live[876] = t1004;
+    live[877] = t1005;
+    live[878] = t1006;
+    live[879] = t1007;
+    live[880] = t1009;
+    live[881] = t1010;
+    live[882] = t1011;
+    live[883] = t1012;
+    live[884] = t1013;
+    live[885] = t1014;
+    live[886] = t1015;
+    live[887] = t1016;
+    live[888] = t1017;
+    live[889] = t1018;
+    live[890] = t1020;
+    live[891] = t1021;
+    live[892] = t1022;
+    live[893] = t1024;
+    live[894] = t1025;
+    live[895] = t1026;
+    live[896] = t1027;
+    out.0[0][9] = t887
+        - p.la
+            * (live[7] * live[780]
+                - live[6]
+                    * (live[9] * (live[271] * live[357] - live[19] * t878 - live[742])
+                        - live[8] * t879));
+    out.0[0][10] = t906
+        - p.la
+            * (live[7] * t892
+                - live[6]
+                    * (live[9] * (live[19] * t893 + live[274] * live[357])
+                        - live[8] * t894));
+    out.0[1][1] = live[2] * d.k10 + t923 - lambda[0] * t914 - lambda[1] * t917
+        - lambda[2] * t920;
+    out.0[1][3] = t927;
+    out.0[1][4] = t933;
+    out.0[1][5] = t944
+        + p.la
+            * (0.5 * (2.0 * live[48] - live[44]) * live[378]
+                - 0.5 * live[11] * (live[68] * live[338] + live[69] * live[339])) - t945;
+    out.0[1][6] = t955 - t956
+        - p.la
+            * (0.5 * (live[43] + 2.0 * live[46]) * live[377]
+                - 0.5 * live[10]
+                    * (2.0 * live[45] * live[375] - live[69] * live[338]
+                        - live[339] * (live[67] - live[68] - live[47] * live[47])));
+    out.0[1][9] = t960;
+    out.0[1][10] = t969;
+    out.0[2][2] = live[4] * d.k10 + t986 - lambda[4] * t977 - lambda[5] * t980
+        - lambda[6] * t983;
+    out.0[2][3] = t990;
+    out.0[2][4] = t996;
+    out.0[2][7] = t1007
+        + p.la
+            * (0.5 * (2.0 * live[57] - live[53]) * live[388]
+                - 0.5 * live[15] * (live[71] * live[340] + live[72] * live[341]))
+        - t1008;
+    out.0[2][8] = t1018 - t1019
+        - p.la
+            * (0.5 * (live[52] + 2.0 * live[55]) * live[387]
+                - 0.5 * live[14]
+                    * (2.0 * live[54] * live[384] - live[72] * live[340]
+                        - live[341] * (live[70] - live[71] - live[56] * live[56])));
+    out.0[2][9] = t1023;
+    out.0[3][1] = t927;
+    out.0[3][2] = t990;
+    out.0[3][5] = t927;
+    out.0[3][7] = t990;
+    out.0[3][9] = t887;
+    out.0[3][10] = t906;
+    out.0[4][1] = t933;
+    out.0[4][2] = t996;
+    out.0[4][5] = t933;
+    out.0[4][7] = t996;
+    out.0[5][1] = t923 - t945;
+    out.0[5][3] = t927;
+    out.0[5][4] = t933;
+    out.0[5][9] = t960;
+    out.0[5][10] = t969;
+    out.0[6][1] = 0.5 * live[114] * d.k26 - t956;
+    out.0[7][2] = t986 - t1008;
+    out.0[7][3] = t990;
+    out.0[7][4] = t996;
+    out.0[7][9] = t1023;
+    out.0[8][2] = 0.5 * live[118] * d.k26 - t1019;
+    out.0[9][0] = t886 - live[715];
+    out.0[9][1] = t960;
+    out.0[9][2] = t1023;
+    out.0[9][5] = t960;
+    out.0[9][7] = t1023;
+    out.0[10][0] = t905 - live[260] * d.k7;
+    out.0[10][1] = t969;
+    out.0[10][3] = t905 + live[261] * d.k7;
+    out.0[10][5] = t969;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part7_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part7_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let p = &d.params;
+    let t1028 = live[83] * (live[893] - live[894]) - live[84] * live[502];
+    let t1029 = live[83] * d.k90;
+    let t1030 = live[83] * d.k91;
+    let t1031 = live[233] * t1030 + live[124] * live[442] - live[123] * t1029;
+    let t1032 = -lambda[4] * live[895] - lambda[5] * live[896] - lambda[6] * t1028
+        - lambda[7] * t1031;
+    let t1033 = live[99] * live[457] + live[390] * live[459];
+    let t1034 = -lambda[0] * live[470] - lambda[1] * t1033;
+    let t1035 = live[101] * live[493] + live[398] * live[495];
+    let t1036 = -lambda[4] * live[506] - lambda[5] * t1035;
+    let t1037 = live[231] * live[256] * d.k7;
+    let t1038 = live[22] * live[759];
+    let t1039 = live[90] * d.k68;
+    let t1040 = live[456] - t1039;
+    let t1041 = live[95] * d.k68;
+    let t1042 = live[458] + t1041;
+    let t1043 = live[391] * t1040 + live[394] * live[417] - live[99] * t1042;
+    let t1044 = live[393] * t1040 + live[395] * live[417] + live[107] * t1042;
+    let t1045 = live[420] * t1040 + live[417] * live[421] + live[81] * t1042;
+    let t1046 = live[422] + live[89] * live[479];
+    let t1047 = live[425] + live[89] * live[482];
+    let t1048 = live[420] * t1046 + live[421] * live[424] - live[81] * t1047;
+    let t1049 = live[90] * d.k72;
+    let t1050 = live[492] - t1049;
+    let t1051 = live[95] * d.k72;
+    let t1052 = live[494] + t1051;
+    let t1053 = live[399] * t1050 + live[402] * live[438] - live[101] * t1052;
+    let t1054 = live[401] * t1050 + live[403] * live[438] + live[111] * t1052;
+    let t1055 = live[441] * t1050 + live[438] * live[442] + live[83] * t1052;
+    let t1056 = live[443] + live[89] * live[515];
+    let t1057 = live[446] + live[89] * live[518];
+    let t1058 = live[441] * t1056 + live[442] * live[445] - live[83] * t1057;
+    let t1059 = -0.08333333333333333 * (live[229] * live[363] - live[228] * live[389])
+        - live[21] * live[758] - lambda[3] * t1048 - lambda[7] * t1058;
+    let t1060 = live[99] * live[461] - live[390] * live[463] - live[465] * live[394];
+    let t1061 = -lambda[0] * live[471] - lambda[1] * t1060;
+    let t1062 = live[101] * live[497] - live[398] * live[499] - live[501] * live[402];
+    let t1063 = -lambda[4] * live[507] - lambda[5] * t1062;
+    let t1064 = live[412] - t1039;
+    let t1065 = t1041 - live[406];
+    let t1066 = live[391] * t1064 + live[394] * live[416] - live[99] * t1065;
+    let t1067 = live[393] * t1064 + live[395] * live[416] + live[107] * t1065;
+    let t1068 = live[420] * t1064 + live[416] * live[421] + live[81] * t1065;
+    let t1069 = live[433] - t1049;
+    let t1070 = t1051 - live[427];
+    let t1071 = live[399] * t1069 + live[402] * live[437] - live[101] * t1070;
+    let t1072 = live[401] * t1069 + live[403] * live[437] + live[111] * t1070;
+    let t1073 = live[441] * t1069 + live[437] * live[442] + live[83] * t1070;
+    let t1074 = t1059 - lambda[0] * t1066 - lambda[1] * t1067 - lambda[2] * t1068
+        - lambda[4] * t1071 - lambda[5] * t1072 - lambda[6] * t1073;
+    let t1075 = live[22] * live[776] + t1074;
+    let t1076 = live[391] * live[558] + live[99] * live[566] - live[92] * live[578];
+    let t1077 = live[393] * live[558] - live[92] * live[592] - live[107] * live[566];
+    let t1078 = live[599] * live[714] - live[92] * live[600] - live[81] * live[566];
+    let t1079 = live[80] * live[233];
+    let t1080 = live[92] * live[616] + live[546] * t1079 - live[614] * live[714];
+    let t1081 = live[399] * live[654] + live[101] * live[661] - live[92] * live[672];
+    let t1082 = live[401] * live[654] - live[92] * live[686] - live[111] * live[661];
+    let t1083 = live[693] * live[714] - live[92] * live[694] - live[83] * live[661];
+    let t1084 = live[92] * live[710] + live[642] * t1079 - live[708] * live[714];
+    let t1085 = -lambda[0] * t1076 - lambda[1] * t1077 - lambda[2] * t1078
+        - lambda[3] * t1080 - lambda[4] * t1081 - lambda[5] * t1082 - lambda[6] * t1083
+        - lambda[7] * t1084;
+    let t1086 = live[22] * live[790] + t1085 - live[755] - live[21] * live[789];
+    let t1087 = live[823] - 2.0 * live[822];
+    let t1088 = 2.0 * live[825] + live[826];
+    let t1089 = 3.0 * live[828] - live[810];
+    let t1090 = 3.0 * live[115] + 2.0 * live[833] + live[834];
+    let t1091 = live[99] * live[105] + live[836] + live[390] * live[452]
+        - live[454] * live[394];
+    let t1092 = live[839] + lambda[0] * t1090 + lambda[1] * t1091;
+    let t1093 = live[126] + live[410] + live[390] * (live[413] - live[411])
+        - live[394] * (live[418] - live[414])
+        - 2.0 * (live[107] * live[117] + live[393] * live[472] + live[395] * live[473]);
+    let t1094 = live[392] * live[413] - live[418] * live[395]
+        - 3.0 * (live[116] + live[390] * live[472] - live[394] * live[473]) - live[419];
+    let t1095 = live[394] * live[598] - live[128] - live[390] * live[597];
+    let t1096 = live[99] * live[460] - live[390] * live[462] - live[464] * live[394];
+    let t1097 = -lambda[0] * live[474] - lambda[1] * t1096;
+    let t1098 = live[99] * live[466] + live[390] * live[475] + live[394] * live[476];
+    let t1099 = -lambda[0] * live[477] - lambda[1] * t1098;
+    let t1100 = live[872] - 2.0 * live[871];
+    let t1101 = 2.0 * live[874] + live[875];
+    let t1102 = 3.0 * live[877] - live[859];
+    let t1103 = 3.0 * live[119] + 2.0 * live[882] + live[883];
+    let t1104 = live[101] * live[109] + live[885] + live[398] * live[488]
+        - live[490] * live[402];
+    let t1105 = live[888] + lambda[4] * t1103 + lambda[5] * t1104;
+    let t1106 = live[130] + live[431] + live[398] * (live[434] - live[432])
+        - live[402] * (live[439] - live[435])
+        - 2.0 * (live[111] * live[121] + live[401] * live[508] + live[403] * live[509]);
+    let t1107 = live[400] * live[434] - live[439] * live[403]
+        - 3.0 * (live[120] + live[398] * live[508] - live[402] * live[509]) - live[440];
+    let t1108 = live[402] * live[692] - live[132] - live[398] * live[691];
+    let t1109 = live[101] * live[496] - live[398] * live[498] - live[500] * live[402];
+    let t1110 = -lambda[4] * live[510] - lambda[5] * t1109;
+    let t1111 = live[101] * live[502] + live[398] * live[511] + live[402] * live[512];
+    let t1112 = -lambda[4] * live[513] - lambda[5] * t1111;
+    let t1113 = t1085 - live[760];
+    let t1114 = live[391] * live[448] - live[394] * live[415] - live[99] * live[716];
+    let t1115 = live[393] * live[448] + live[107] * live[716] - live[395] * live[415];
+    let t1116 = live[103] * live[599] + live[81] * live[716] - live[231] * live[600];
+    let t1117 = live[231] * live[616] - live[103] * live[614] - live[96] * live[546];
+    let t1118 = live[399] * live[484] - live[402] * live[436] - live[101] * live[723];
+    let t1119 = live[401] * live[484] + live[111] * live[723] - live[403] * live[436];
+    let t1120 = live[103] * live[693] + live[83] * live[723] - live[231] * live[694];
+    let t1121 = live[231] * live[710] - live[103] * live[708] - live[96] * live[642];
+    let t1122 = live[275] * d.k68 + live[276] * d.k69;
+    let t1123 = live[23] * live[133] - live[135];
+    let t1124 = live[25] + t1123;
+    let t1125 = t1122 + t1124;
+    let t1126 = live[449] * (live[171] + live[279]) - live[450] * live[524]
+        - live[104] * live[525];
+    let t1127 = t1126 + live[408] * (live[526] + live[532]);
+    let t1128 = t1122 + t1123;
+    let t1129 = live[457] * live[522] + live[391] * live[556]
+        + live[744] * (live[170] + live[167]) - live[99] * t1128;
+    let t1130 = live[277] * d.k69;
+    let t1131 = live[175] - live[20] * live[140];
+    let t1132 = t1130 + live[157] * live[557] - live[559];
+    let t1133 = t1131 + t1132;
+    let t1134 = live[461] * live[522] + live[463] * (live[167] + live[170]);
+    let t1135 = live[460] * live[522] + live[462] * (live[167] + live[170]);
+    let t1136 = live[99] * d.k68;
+    let t1137 = live[466] * live[522] + live[391] * live[579]
+        + live[793] * (live[170] + live[167]) - live[278] * t1136;
+    let t1138 = qd[3] * t1129
+        + qd[4] * (live[391] * live[570] + t1134 - live[99] * t1133)
+        + qd[9] * (live[391] * live[569] + t1135 - live[99] * t1132) + qd[10] * t1137
+        + qdd[3] * live[745] + qdd[4] * live[764] + qdd[9] * live[782]
+        + qdd[10] * live[794];
+    let t1139 = live[526] + live[532];
+    let t1140 = d.k54 * live[528];
+    let t1141 = live[533] - p.lb * t1139;
+    let t1142 = live[413] * live[520];
+    let t1143 = live[165] * live[520];
+    let t1144 = -live[171] * d.k76 - t1143;
+    let t1145 = t1144 - live[527];
+    let t1146 = live[167] * d.k56;
+    let t1147 = d.k56 * live[545];
+    let t1148 = live[549] + t1146;
+    let t1149 = live[550] - p.lb * t1148;
+    let t1150 = live[418] * live[539];
+    let t1151 = live[165] * live[539];
+    let t1152 = -live[171] * d.k77 - t1151;
+    let t1153 = t1152 - live[538];
+    let t1154 = live[99] * live[554] - live[167] * live[409];
+    let t1155 = t1154 + live[13] * (t1142 + t1150 + live[148] * live[409])
+        + live[171] * (live[803] + live[537]) - live[104] * (t1140 + t1147);
+    let t1156 = live[106] * (live[279] + live[171]) - live[104] * live[174];
+    let t1157 = live[453] * t1139 + live[455] * t1148 - live[450] * live[536]
+        - live[451] * live[553];
+    let t1158 = live[455] * (live[549] + t1146) + live[453] * (live[526] + live[532])
+        - live[451] * t1149 - live[450] * t1141;
+    let t1159 = live[457] * (live[279] + live[171]) - live[450] * live[555]
+        - live[104] * live[556];
+    let t1160 = live[461] * (live[171] + live[279]) - live[451] * live[565];
+    let t1161 = live[454] * (t1148 + live[549]) + live[167] * (live[820] + live[821])
+        + live[452] * (t1139 + live[532]);
+    let t1162 = live[522] * live[804] + t1155 - live[541] * live[806] - live[283];
+    let t1163 = t1161 + t1156 + t1162;
+    let t1164 = 2.0 * live[286] + live[99] * live[280] - live[394] * t1151
+        - live[391] * t1143 - live[171] * (live[573] + live[572]);
+    let t1165 = live[581] - live[582];
+    let t1166 = live[179] * d.k56;
+    let t1167 = t1166 - live[583];
+    let t1168 = live[107] * live[174] + live[455] * live[576]
+        + live[106] * (live[179] - live[182]) - live[453] * live[574];
+    let t1169 = live[454] * live[576] - live[452] * live[574];
+    let t1170 = t1169 - live[472] * t1139 - live[473] * t1148;
+    let t1171 = live[114] * live[554] + live[468] * live[528] + live[469] * live[545]
+        + live[409] * (live[288] - live[193]);
+    let t1172 = t1171 + live[541] * live[832] - live[522] * live[831];
+    let t1173 = t1172 - 2.0 * live[192];
+    let t1174 = t1173 + t1167 * (live[418] - live[414]) + t1165 * (live[413] - live[411])
+        - 2.0 * live[287];
+    let t1175 = live[460] * (live[171] + live[279]) - live[451] * live[564];
+    let t1176 = live[188] * d.k80;
+    let t1177 = live[244] * d.k81;
+    live[897] = t1028;
+    live[898] = t1029;
+    live[899] = t1030;
+    live[900] = t1031;
+    live[901] = t1033;
+    live[902] = t1035;
+    live[903] = t1040;
+    live[904] = t1042;
+    live[905] = t1043;
+    live[906] = t1044;
+    live[907] = t1045;
+    live[908] = t1046;
+    live[909] = t1047;
+    live[910] = t1048;
+    live[911] = t1050;
+    live[912] = t1052;
+    live[913] = t1053;
+    live[914] = t1054;
+    live[915] = t1055;
+    live[916] = t1056;
+    live[917] = t1057;
+    live[918] = t1058;
+    live[919] = t1060;
+    live[920] = t1062;
+    live[921] = t1064;
+    live[922] = t1065;
+    live[923] = t1066;
+    live[924] = t1067;
+    live[925] = t1068;
+    live[926] = t1069;
+    live[927] = t1070;
+    live[928] = t1071;
+    live[929] = t1072;
+    live[930] = t1073;
+    live[931] = t1076;
+    live[932] = t1077;
+    live[933] = t1078;
+    live[934] = t1080;
+    live[935] = t1081;
+    live[936] = t1082;
+    live[937] = t1083;
+    live[938] = t1084;
+    live[939] = t1087;
+    live[940] = t1088;
+    live[941] = t1089;
+    live[942] = t1090;
+    live[943] = t1091;
+    live[944] = t1093;
+    live[945] = t1094;
+    live[946] = t1095;
+    live[947] = t1096;
+    live[948] = t1098;
+    live[949] = t1100;
+    live[950] = t1101;
+    live[951] = t1102;
+    live[952] = t1103;
+    live[953] = t1104;
+    live[954] = t1106;
+    live[955] = t1107;
+    live[956] = t1108;
+    live[957] = t1109;
+    live[958] = t1111;
+    live[959] = t1114;
+    live[960] = t1115;
+    live[961] = t1116;
+    live[962] = t1117;
+    live[963] = t1118;
+    live[964] = t1119;
+    live[965] = t1120;
+    live[966] = t1121;
+    live[967] = t1123;
+    live[968] = t1124;
+    live[969] = t1125;
+    live[970] = t1126;
+    live[971] = t1128;
+    live[972] = t1129;
+    live[973] = t1130;
+    live[974] = t1131;
+    live[975] = t1132;
+    live[976] = t1133;
+    live[977] = t1134;
+    live[978] = t1135;
+    live[979] = t1136;
+    live[980] = t1137;
+    live[981] = t1138;
+    live[982] = t1139;
+    live[983] = t1140;
+    live[984] = t1141;
+    live[985] = t1142;
+    live[986] = t1143;
+    live[987] = t1144;
+    live[988] = t1145;
+    live[989] = t1146;
+    live[990] = t1147;
+    live[991] = t1148;
+    live[992] = t1149;
+    live[993] = t1150;
+    live[994] = t1151;
+    live[995] = t1152;
+    live[996] = t1153;
+    live[997] = t1154;
+    live[998] = t1155;
+    live[999] = t1156;
+    live[1000] = t1157;
+    live[1001] = t1158;
+    live[1002] = t1159;
+    live[1003] = t1160;
+    live[1004] = t1161;
+    live[1005] = t1162;
+    live[1006] = t1163;
+    live[1007] = t1164;
+    live[1008] = t1165;
+    live[1009] = t1166;
+    live[1010] = t1167;
+    live[1011] = t1168;
+    live[1012] = t1169;
+    live[1013] = t1170;
+    live[1014] = t1171;
+    live[1015] = t1172;
+    live[1016] = t1173;
+    live[1017] = t1174;
+    live[1018] = t1175;
+    live[1019] = t1176;
+    live[1020] = t1177;
+    out.0[2][10] = t1032;
+    out.0[3][6] = t1034;
+    out.0[3][8] = t1036;
+    out.0[4][3] = live[773] + t1037 - live[256] * live[358];
+    out.0[4][4] = live[37] * live[367] + t1038 + p.lb * live[763] + t1059
+        - live[36] * live[362] - live[34] * d.k8 - lambda[0] * t1043 - lambda[1] * t1044
+        - lambda[2] * t1045 - lambda[4] * t1053 - lambda[5] * t1054 - lambda[6] * t1055;
+    out.0[4][6] = t1061;
+    out.0[4][8] = t1063;
+    out.0[4][9] = p.lb * live[781] + t1075;
+    out.0[4][10] = p.lb * live[792] + t1086;
+    out.0[5][5] = live[830] - lambda[0] * t1087 - lambda[1] * t1088 - lambda[2] * t1089;
+    out.0[5][6] = live[840] - t1092;
+    out.0[6][3] = t1034;
+    out.0[6][4] = t1061;
+    out.0[6][5] = 0.5 * live[42] * live[339] - t1092;
+    out.0[6][6] = live[47] * live[376] - 0.5 * live[712] - live[45] * live[343]
+        - lambda[0] * t1093 - lambda[1] * t1094 - lambda[2] * t1095;
+    out.0[6][9] = t1097;
+    out.0[6][10] = t1099;
+    out.0[7][7] = live[879] - lambda[4] * t1100 - lambda[5] * t1101 - lambda[6] * t1102;
+    out.0[7][8] = live[889] - t1105;
+    out.0[7][10] = t1032;
+    out.0[8][3] = t1036;
+    out.0[8][4] = t1063;
+    out.0[8][7] = 0.5 * live[51] * live[341] - t1105;
+    out.0[8][8] = live[56] * live[386] - 0.5 * live[713] - live[54] * live[344]
+        - lambda[4] * t1106 - lambda[5] * t1107 - lambda[6] * t1108;
+    out.0[8][9] = t1110;
+    out.0[8][10] = t1112;
+    out.0[9][3] = live[788] + t1037;
+    out.0[9][4] = t1038 + t1074;
+    out.0[9][6] = t1097;
+    out.0[9][8] = t1110;
+    out.0[9][9] = t1075;
+    out.0[9][10] = t1086;
+    out.0[10][2] = t1032;
+    out.0[10][4] = live[761] + t1113;
+    out.0[10][6] = t1099;
+    out.0[10][7] = t1032;
+    out.0[10][8] = t1112;
+    out.0[10][9] = live[778] + t1113;
+    out.0[10][10] = live[791] - lambda[0] * t1114 - lambda[1] * t1115 - lambda[2] * t1116
+        - lambda[3] * t1117 - lambda[4] * t1118 - lambda[5] * t1119 - lambda[6] * t1120
+        - lambda[7] * t1121;
+    out.2[0][0] = qd[0]
+        * (live[449] * live[522] + live[391] * live[525]
+            + live[717] * (live[170] + live[167]) - live[99] * t1125) + qd[6] * live[580]
+        + qdd[0] * live[718] + qdd[6] * live[467] + t1138 + t1127 * (qd[1] + qd[5])
+        - live[730] * (qdd[1] + qdd[5]);
+    out.3[1][10] = live[594] + qd[6] * t1098 + qd[10] * t1115
+        + live[795] * (qd[0] + qd[3]) + live[847] * (qd[1] + qd[5])
+        + t1077 * (qd[4] + qd[9]);
+    out.3[2][6] = live[127] * live[149] + qd[6] * t1095 + live[838] * (qd[1] + qd[5])
+        + live[574] * live[597] - live[117] * live[197] - live[179] * live[198]
+        - live[472] * live[530] - live[473] * live[547] - live[576] * live[598];
+    out.3[2][10] = live[475] * live[530] + live[188] * live[599] + live[197] * live[466]
+        + live[81] * live[579] + qd[10] * t1116 + live[796] * (qd[0] + qd[3])
+        + live[848] * (qd[1] + qd[5]) + t1078 * (qd[4] + qd[9]) - live[476] * live[547]
+        - live[600] * (live[244] + live[243]);
+    out.3[3][10] = live[233] * live[615] + qd[10] * t1117
+        + live[616] * (live[244] + live[243]) + live[851] * (qd[1] + qd[5])
+        + t1080 * (qd[4] + qd[9]) - live[797] * (qd[0] + qd[3]) - live[123] * live[613]
+        - live[188] * live[614] - live[124] * live[617] - live[189] * live[546];
+    out.3[5][10] = live[688] + qd[8] * t1111 + qd[10] * t1119
+        + live[800] * (qd[0] + qd[3]) + live[896] * (qd[2] + qd[7])
+        + t1082 * (qd[4] + qd[9]);
+    out.3[6][8] = live[131] * live[200] + qd[8] * t1108 + live[887] * (qd[2] + qd[7])
+        + live[668] * live[691] - live[121] * live[226] - live[212] * live[227]
+        - live[508] * live[627] - live[509] * live[643] - live[670] * live[692];
+    out.3[6][10] = live[511] * live[627] + live[188] * live[693] + live[226] * live[502]
+        + live[83] * live[673] + qd[10] * t1120 + live[801] * (qd[0] + qd[3])
+        + t1028 * (qd[2] + qd[7]) + t1083 * (qd[4] + qd[9]) - live[512] * live[643]
+        - live[694] * (live[244] + live[243]);
+    out.3[7][10] = live[233] * live[709] + qd[10] * t1121
+        + live[710] * (live[244] + live[243]) + t1031 * (qd[2] + qd[7])
+        + t1084 * (qd[4] + qd[9]) - live[802] * (qd[0] + qd[3]) - live[123] * live[707]
+        - live[188] * live[708] - live[124] * live[711] - live[189] * live[642];
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part8_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part8_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let p = &d.params;
+    let t1178 = live[243] * d.k81;
+    let t1179 = live[466] * (live[279] + live[171]) - live[99] * live[1019]
+        - live[104] * live[579];
+    let t1180 = qd[10]
+        * (live[475] * live[982] + t1179 + live[99] * (live[1020] + t1178)
+            - live[476] * live[991]) + qdd[4] * live[816] + qdd[9] * live[841]
+        + qdd[10] * live[846] + qd[0] * (live[970] + live[408] * live[982])
+        + qd[3] * (live[459] * live[982] + live[1002])
+        + qd[4]
+            * (live[465] * live[991] + live[1003] - live[463] * live[982]
+                - live[450] * live[563] - live[104] * live[570])
+        + qd[9]
+            * (live[464] * live[991] + live[1018] - live[462] * live[982]
+                - live[450] * live[562] - live[104] * live[569]) - qdd[0] * live[730]
+        - qdd[3] * live[813];
+    let t1181 = live[1002] + live[459] * (live[526] + live[532]);
+    let t1182 = live[567] + live[322] * d.k68;
+    let t1183 = live[568] + t1182;
+    let t1184 = live[973] + live[323] * d.k68;
+    let t1185 = live[974] + t1184;
+    let t1186 = live[977] + live[391] * t1183 - live[99] * t1185;
+    let t1187 = live[560] + live[324] * d.k68;
+    let t1188 = t1187 - live[561];
+    let t1189 = live[1003] + live[465] * (live[989] + live[549])
+        - live[463] * (live[526] + live[532]) - live[450] * t1188 - live[104] * t1183;
+    let t1190 = live[150] - live[158];
+    let t1191 = live[160] * d.k69 + live[176] * live[557] + live[152] * d.k68;
+    let t1192 = t1190 + t1191;
+    let t1193 = live[163] * d.k69 - live[162] * live[557];
+    let t1194 = t1193 - live[544];
+    let t1195 = live[146] * d.k69 + live[177] * live[557] - live[139] * d.k68;
+    let t1196 = t1195 - live[523];
+    let t1197 = live[543] + t1193;
+    let t1198 = live[522] * live[921] + live[391] * t1191 + live[394] * t1197
+        + live[922] * (live[170] + live[167]) - live[416] * live[541] - live[99] * t1195;
+    let t1199 = live[92] * d.k68;
+    let t1200 = live[21] * live[164];
+    let t1201 = live[522] * live[558] + live[541] * t1199
+        - live[566] * (live[170] + live[167]);
+    let t1202 = qd[9] * t1198
+        + qd[10]
+            * (live[326] * live[577] + t1201 + live[328] * live[979]
+                - live[578] * (t1200 + live[186])) + qdd[9] * live[923]
+        + qdd[10] * live[931];
+    let t1203 = p.lb * live[582] - live[179] * d.k76;
+    let t1204 = p.lb * live[583] - live[179] * d.k77;
+    let t1205 = live[179] * live[537] + live[413] * (live[581] - live[582])
+        - live[418] * live[583];
+    let t1206 = t1205 - live[104] * live[331];
+    let t1207 = live[1012] - live[395] * live[552] - live[393] * live[535]
+        - live[167] * (live[588] + live[587]);
+    let t1208 = t1207 - live[287];
+    let t1209 = live[1011] + live[393] * live[536] + live[395] * live[553];
+    let t1210 = p.lb * live[390];
+    let t1211 = p.lb * live[394];
+    let t1212 = live[472] * live[574] - live[473] * live[576];
+    let t1213 = live[418] * live[541] + live[997] + live[390] * live[528]
+        + live[413] * live[521] - live[394] * live[545] - live[170] * live[409];
+    let t1214 = live[978] + live[391] * t1182 - live[99] * t1184;
+    let t1215 = live[1018] + live[464] * (live[989] + live[549])
+        - live[462] * (live[526] + live[532]) - live[450] * t1187 - live[104] * t1182;
+    let t1216 = live[244] * d.k68;
+    let t1217 = live[243] * d.k68;
+    let t1218 = t1216 + t1217;
+    let t1219 = t1179 + live[475] * live[532] + live[167] * (live[844] - live[845])
+        + live[451] * t1218 - live[476] * live[549];
+    let t1220 = live[79] * t1217 - live[325] * d.k68;
+    let t1221 = d.k68 * (t1200 + live[186]);
+    let t1222 = live[327] * d.k68 + live[80] * t1217;
+    let t1223 = t1201 + live[391] * t1220 + live[99] * t1222 - live[394] * t1221;
+    let t1224 = live[468] * live[524] + live[114] * live[525]
+        + live[449] * (live[288] - live[193]);
+    let t1225 = t1224 + live[408] * (live[581] - live[582]);
+    let t1226 = live[393] * live[556] + live[107] * live[971]
+        + live[744] * (live[179] - live[182]) - live[457] * live[574];
+    let t1227 = live[463] * (live[179] - live[182]) - live[461] * live[574];
+    let t1228 = live[99] * live[525] - live[449] * (live[170] + live[167]);
+    let t1229 = live[390] * live[524] + live[408] * live[521] + t1228;
+    let t1230 = live[462] * (live[179] - live[182]) - live[460] * live[574];
+    let t1231 = live[107] * d.k68;
+    let t1232 = live[393] * live[579] + live[278] * t1231
+        + live[793] * (live[179] - live[182]) - live[466] * live[574];
+    let t1233 = qd[3] * t1226
+        + qd[4] * (live[393] * live[570] + live[107] * live[976] + t1227)
+        + qd[9] * (live[393] * live[569] + live[107] * live[975] + t1230)
+        + qd[10] * t1232 + qdd[3] * live[746] + qdd[4] * live[765] + qdd[9] * live[783]
+        + qdd[10] * live[795];
+    let t1234 = live[179] * live[409] + live[107] * live[554];
+    let t1235 = live[288] * (live[803] + live[537]) + live[114] * (live[983] + live[990])
+        - t1234 - live[290] * live[409] - live[12] * (live[985] + live[993]);
+    let t1236 = live[114] * live[174] + live[106] * (live[288] - live[193]);
+    let t1237 = live[453] * live[1008] + live[468] * live[536] + live[455] * live[1010]
+        + live[469] * live[553];
+    let t1238 = live[469] * live[992] + live[468] * live[984]
+        + live[455] * (live[1009] - live[583]) + live[453] * (live[581] - live[582]);
+    let t1239 = live[468] * live[555] + live[114] * live[556]
+        + live[457] * (live[288] - live[193]);
+    let t1240 = live[469] * live[565] + live[461] * (live[288] - live[193]);
+    let t1241 = live[107] * live[167];
+    let t1242 = live[105] * live[288] - live[452] * live[582] - live[454] * live[583];
+    let t1243 = t1236 + t1242;
+    let t1244 = live[576] * live[806] + t1235 + live[183] - live[574] * live[804]
+        - live[184];
+    let t1245 = live[454] * live[1010] + t1244 + live[185] + live[452] * live[1008]
+        - live[395] * live[994] - live[100] * live[290] - live[393] * live[986]
+        - live[171] * (live[127] + live[587] + live[588]) - t1241 * (d.k79 + d.k78);
+    let t1246 = live[574] * live[831];
+    let t1247 = live[576] * live[832];
+    let t1248 = live[99] * live[174] - live[106] * (live[170] + live[167]);
+    let t1249 = t1248 + live[453] * live[521] + live[455] * live[541];
+    let t1250 = live[104] * live[554] + live[450] * live[528] + live[451] * live[545]
+        - live[409] * (live[171] + live[279]);
+    let t1251 = t1250 + 2.0 * live[293] - live[413] * live[982] - live[418] * live[991]
+        - 2.0 * (t1247 + live[473] * live[1010])
+        - 2.0 * (live[472] * live[1008] - t1246);
+    let t1252 = live[469] * live[564] + live[460] * (live[288] - live[193]);
+    let t1253 = live[107] * live[1019] + live[114] * live[579]
+        + live[466] * (live[288] - live[193]);
+    let t1254 = qd[10]
+        * (live[475] * live[1008] + t1253 - live[476] * live[1010]
+            - live[107] * (live[1020] + t1178)) + qdd[0] * live[731] + qdd[3] * live[814]
+        + qdd[4] * live[817] + qdd[9] * live[842] + qdd[10] * live[847]
+        + qd[0] * (t1224 + live[408] * live[1008])
+        + qd[3] * (live[459] * live[1008] + t1239)
+        + qd[4]
+            * (live[468] * live[563] + live[465] * live[1010] + live[114] * live[570]
+                + t1240 - live[463] * live[1008])
+        + qd[9]
+            * (live[468] * live[562] + live[464] * live[1010] + live[114] * live[569]
+                + t1252 - live[462] * live[1008]);
+    let t1255 = t1239 + live[459] * (live[581] - live[582]);
+    let t1256 = live[99] * live[556] - live[457] * (live[170] + live[167]);
+    let t1257 = live[390] * live[555] + live[459] * live[521] + t1256;
+    let t1258 = t1227 + live[393] * t1183 + live[107] * t1185;
+    let t1259 = t1240 + live[468] * t1188 + live[114] * t1183
+        + live[465] * (live[1009] - live[583]) - live[463] * (live[581] - live[582]);
+    let t1260 = live[461] * (live[170] + live[167]);
+    let t1261 = live[465] * live[541] - live[463] * live[521] - live[394] * live[565]
+        - t1260;
+    let t1262 = live[393] * t1191 + live[416] * live[576] + live[395] * t1197
+        + live[107] * t1195 + live[922] * (live[179] - live[182])
+        - live[574] * live[921];
+    let t1263 = live[566] * (live[182] - live[179]) - live[558] * live[574]
+        - live[576] * t1199;
+    let t1264 = qd[9] * t1262
+        + qd[10]
+            * (live[326] * live[591] + t1263 - live[328] * t1231
+                - live[592] * (t1200 + live[186])) + qdd[9] * live[924]
+        + qdd[10] * live[932];
+    let t1265 = live[114] * live[173] + live[179] * (live[821] + live[820])
+        - live[831] * live[982] - live[832] * live[991];
+    let t1266 = live[452] * live[521] + live[454] * live[541] - 5.0 * live[180]
+        - live[178];
+    let t1267 = live[167] * live[537] + live[418] * live[549]
+        + live[413] * (live[526] + live[532]) - t1250;
+    let t1268 = 2.0 * live[180] + t1267;
+    let t1269 = live[114] * live[331] + 2.0 * t1246 - 2.0 * t1247;
+    let t1270 = live[472] * live[582] + live[473] * live[583]
+        - live[179] * (live[587] + live[588]);
+    let t1271 = live[182] * live[409] - t1234;
+    let t1272 = live[460] * (live[170] + live[167]);
+    let t1273 = live[99] * live[569] - t1272;
+    let t1274 = live[464] * live[541] - live[394] * live[564] - live[462] * live[521];
+    let t1275 = live[99] * live[579] - live[466] * (live[170] + live[167]);
+    let t1276 = live[475] * live[521] + live[188] * live[390] * d.k68 + t1275
+        - live[476] * live[541];
+    let t1277 = t1230 + live[393] * t1182 + live[107] * t1184;
+    let t1278 = t1252 + live[468] * t1187 + live[114] * t1182
+        + live[464] * (live[1009] - live[583]) - live[462] * (live[581] - live[582]);
+    let t1279 = t1253 + live[476] * live[583] + live[179] * (live[844] - live[845])
+        - live[469] * t1218 - live[475] * live[582];
+    let t1280 = t1263 + live[393] * t1220 - live[395] * t1221 - live[107] * t1222;
+    let t1281 = live[524] * live[529] + live[149] * live[449] - live[408] * live[520]
+        - live[82] * live[525];
+    let t1282 = live[457] * live[530] + live[420] * live[556] + live[197] * live[744]
+        + live[81] * live[971];
+    let t1283 = live[461] * live[530] + live[197] * live[463];
+    let t1284 = live[460] * live[530] + live[197] * live[462];
+    let t1285 = live[81] * d.k68;
+    let t1286 = live[466] * live[530] + live[189] * live[599] + live[197] * live[793]
+        + live[278] * t1285;
+    let t1287 = qd[3] * t1282
+        + qd[4] * (live[420] * live[570] + live[81] * live[976] + t1283)
+        + qd[9] * (live[420] * live[569] + live[81] * live[975] + t1284) + qd[10] * t1286
+        + qdd[3] * live[747] + qdd[4] * live[766] + qdd[9] * live[784]
+        + qdd[10] * live[796];
+    let t1288 = live[169] * live[409] + live[413] * live[531] + live[418] * live[548]
+        - live[81] * live[554] - live[420] * live[528] - live[421] * live[545];
+    let t1289 = live[106] * live[149] + live[455] * live[540] - live[453] * live[520]
+        - live[82] * live[174];
+    let t1290 = live[529] * live[984] + live[546] * live[992];
+    let t1291 = live[529] * live[536] + live[546] * live[553];
+    let t1292 = live[529] * live[555] + live[149] * live[457] - live[459] * live[520]
+        - live[82] * live[556];
+    let t1293 = live[463] * live[520] + live[465] * live[540] + live[546] * live[565]
+        + live[149] * live[461];
+    let t1294 = live[81] * live[167];
+    let t1295 = live[295] - live[294];
+    let t1296 = live[454] * live[540] - live[452] * live[520];
+    let t1297 = t1289 + t1295 + t1296;
+    let t1298 = t1288 + live[530] * live[804] + live[547] * live[806];
+    let t1299 = t1298 + 2.0 * live[296] + live[100] * live[169]
+        + t1294 * (-2.0 * d.k79 - 2.0 * d.k78) - live[531] * live[804]
+        - live[452] * live[520] - live[548] * live[806] - live[454] * live[539]
+        - live[105] * live[148];
+    let t1300 = live[81] * d.k76;
+    let t1301 = live[81] * d.k77;
+    let t1302 = live[472] * live[520] + live[574] * t1300 - live[127] * live[197]
+        - live[530] * live[831] - live[576] * t1301 - live[547] * live[832]
+        - live[473] * live[540];
+    let t1303 = t1302 + live[127] * live[169] - live[81] * live[299];
+    let t1304 = live[462] * live[520] + live[464] * live[540] + live[546] * live[564]
+        + live[149] * live[460];
+    let t1305 = live[149] * live[466] + live[81] * live[1019] - live[475] * live[520]
+        - live[476] * live[540] - live[82] * live[579];
+    let t1306 = qdd[4] * live[818] + qdd[6] * live[838] + qdd[9] * live[843]
+        + qdd[10] * live[848] + qd[0] * t1281 + qd[3] * t1292
+        + qd[4] * (live[529] * live[563] + t1293 - live[82] * live[570])
+        + qd[6]
+            * (live[82] * live[298] + t1303 - 2.0 * live[297] - live[597] * live[1008]
+                - live[598] * live[1010])
+        + qd[9] * (live[529] * live[562] + t1304 - live[82] * live[569])
+        + qd[10] * (t1305 - live[81] * (live[1020] + t1178)) + qdd[0] * live[732]
+        + qdd[3] * live[815];
+    let t1307 = t1283 + live[420] * t1183 + live[81] * t1185;
+    let t1308 = t1293 + live[529] * t1188 - live[82] * t1183;
+    let t1309 = live[530] * live[921] + live[420] * t1191 + live[416] * live[547]
+        + live[421] * t1197 + live[197] * live[922] + live[81] * t1195;
+    let t1310 = live[530] * live[558] - live[547] * t1199 - live[197] * live[566];
+    let t1311 = qd[9] * t1309
+        + qd[10]
+            * (live[326] * live[599] + t1310 - live[328] * t1285
+                - live[600] * (t1200 + live[186])) + qdd[9] * live[925]
+        + qdd[10] * live[933];
+    let t1312 = live[82] * live[173] + live[982] * t1300 + live[991] * t1301;
+    let t1313 = live[297] + live[82] * live[331];
+    let t1314 = t1284 + live[420] * t1182 + live[81] * t1184;
+    let t1315 = t1304 + live[529] * t1187 - live[82] * t1182;
+    let t1316 = t1305 - live[546] * t1218;
+    let t1317 = t1310 + live[420] * t1220 - live[421] * t1221 - live[81] * t1222;
+    let t1318 = live[478] * live[530] + live[420] * live[602]
+        + live[81] * (live[276] * d.k54 - live[275] * d.k56) - live[197] * live[721];
+    let t1319 = live[529] * live[601] + live[149] * live[478] - live[426] * live[520]
+        - live[82] * live[602];
+    let t1320 = live[277] * d.k54;
+    let t1321 = live[483] * live[530] - live[197] * live[480];
+    let t1322 = live[420] * live[612]
+        + live[81] * (live[607] + t1320 - live[157] * live[606]) + t1321;
+    let t1323 = live[124] * live[613] + live[189] * live[614] + live[122] * live[617]
+        + live[278] * live[546];
+    let t1324 = t1318 * (qd[0] + qd[3]) + t1319 * (qd[1] + qd[5])
+        + t1322 * (qd[4] + qd[9]) + live[722] * (qdd[0] + qdd[3])
+        + live[733] * (qdd[1] + qdd[5]) + live[767] * (qdd[4] + qdd[9]) - qd[10] * t1323
+        - qdd[10] * live[797];
+    let t1325 = live[169] * live[426] - live[423] * live[531] - live[424] * live[548]
+        - live[420] * live[603] - live[421] * live[605] - live[81] * live[601];
+    let t1326 = live[546] * live[610] + live[149] * live[483] - live[480] * live[520]
+        - live[481] * live[540];
+    let t1327 = live[529] * live[609] + t1326 - live[82] * live[612];
+    live[1021] = t1190;
+    live[1022] = t1200;
+    live[1023] = t1205;
+    live[1024] = t1208;
+    live[1025] = t1209;
+    live[1026] = t1228;
+    live[1027] = t1248;
+    live[1028] = t1256;
+    live[1029] = t1260;
+    live[1030] = t1267;
+    live[1031] = t1268;
+    live[1032] = t1273;
+    live[1033] = t1319;
+    live[1034] = t1320;
+    live[1035] = t1321;
+    live[1036] = t1323;
+    live[1037] = t1325;
+    live[1038] = t1326;
+    live[1039] = t1327;
+    out.2[0][1] = qd[1]
+        * (live[522] * live[805] + live[391] * live[988] + live[394] * live[996]
+            + live[998] + live[1000] + live[1001] + 2.0 * live[999]
+            + live[99] * live[282] - live[541] * live[807]
+            - live[125] * (live[170] + live[167]))
+        + qd[5] * (2.0 * live[284] + live[1001] + live[1006] + live[1007])
+        + qd[6]
+            * (2.0 * live[191] + live[393] * live[984] + live[395] * live[992]
+                + live[1011] + live[1013] + live[1017]) + qdd[1] * live[808]
+        + qdd[5] * live[824] + qdd[6] * live[835] + t1180;
+    out.2[0][3] = live[981] + qd[0] * live[972] + qd[6] * live[584] + qdd[0] * live[745]
+        + qdd[6] * live[470] + t1181 * (qd[1] + qd[5]) - live[813] * (qdd[1] + qdd[5]);
+    out.2[0][4] = qd[4]
+        * (live[522] * live[903] + live[391] * t1192 + live[394] * t1194
+            + live[904] * (live[170] + live[167]) - live[417] * live[541]
+            - live[99] * t1196)
+        + qd[6] * (live[585] + live[393] * t1188 + live[107] * t1183)
+        + qdd[4] * live[905] + qdd[6] * live[471] + t1202 + t1186 * (qd[0] + qd[3])
+        + t1189 * (qd[1] + qd[5]) + live[764] * (qdd[0] + qdd[3])
+        + live[816] * (qdd[1] + qdd[5]);
+    out.2[0][5] = t1180
+        + qd[1]
+            * (live[284] + live[286] + live[1000] + live[1006] + live[391] * live[987]
+                + live[394] * live[995] - live[329] - live[99] * live[330])
+        + qd[5]
+            * (3.0 * live[284] + live[285] + live[1005] + live[1007] + 2.0 * live[1004]
+                - live[329])
+        + qd[6]
+            * (live[107] * live[173] + live[1017] + 3.0 * live[191] + 2.0 * live[1013]
+                - live[190]) + qdd[1] * live[824] + qdd[5] * live[939]
+        + qdd[6] * live[942];
+    out.2[0][6] = qd[0] * live[580] + qd[3] * live[584] + qd[4] * live[586]
+        + qd[9] * live[590] + qd[10] * live[594] + qdd[0] * live[467]
+        + qdd[3] * live[470] + qdd[4] * live[471] + qdd[9] * live[474]
+        + qdd[10] * live[477]
+        + qd[1]
+            * (live[1016] + live[391] * t1203 + live[394] * t1204 + t1206 + t1208 + t1209
+                - live[99] * live[332])
+        + qd[5]
+            * (2.0 * (live[191] + t1207 - live[190]) + live[1015] + t1206
+                + live[411] * live[582] + live[414] * live[583]
+                - 3.0 * (live[192] + live[194]) - live[179] * (live[572] + live[573]))
+        + qd[6]
+            * (3.0 * live[195] + live[107] * live[331] + t1213 + 4.0 * t1212
+                - 5.0 * live[196] - 2.0 * live[283] - live[522] * t1210
+                - live[411] * live[521] - live[541] * t1211 - live[414] * live[541])
+        + qdd[1] * live[835] + qdd[5] * live[942] + qdd[6] * live[944];
+    out.2[0][9] = t1202 + qd[4] * t1198
+        + qd[6] * (live[589] + live[393] * t1187 + live[107] * t1182)
+        + qdd[4] * live[923] + qdd[6] * live[474] + t1214 * (qd[0] + qd[3])
+        + t1215 * (qd[1] + qd[5]) + live[782] * (qdd[0] + qdd[3])
+        + live[841] * (qdd[1] + qdd[5]);
+    out.2[0][10] = qd[6] * (live[593] - live[395] * t1218)
+        + qd[10]
+            * (live[448] * live[522] + live[159] * live[577] + live[394] * live[543]
+                + live[716] * (live[170] + live[167]) + live[415] * live[541]
+                - live[542] * live[578] - live[143] * live[979]) + qdd[6] * live[477]
+        + qdd[10] * live[959] + live[980] * (qd[0] + qd[3]) + t1219 * (qd[1] + qd[5])
+        + t1223 * (qd[4] + qd[9]) + live[794] * (qdd[0] + qdd[3])
+        + live[846] * (qdd[1] + qdd[5]) + live[931] * (qdd[4] + qdd[9]);
+    out.2[1][0] = qd[0]
+        * (live[393] * live[525] + live[107] * live[969]
+            + live[717] * (live[179] - live[182]) - live[449] * live[574])
+        + qd[6] * t1229 + qdd[0] * live[719] + qdd[6] * live[774] + t1233
+        + t1225 * (qd[1] + qd[5]) + live[731] * (qdd[1] + qdd[5]);
+    out.2[1][1] = qd[1]
+        * (live[393] * live[988] + live[576] * live[807] + live[395] * live[996] + t1235
+            + t1237 + t1238 + 2.0 * t1236 - live[107] * live[282] - live[574] * live[805]
+            - live[125] * (live[179] - live[182]))
+        + qd[5] * (t1238 + t1243 + t1245 - 2.0 * live[289])
+        + qd[6]
+            * (live[390] * live[984] + t1249 + t1251 - live[394] * live[992]
+                - 4.0 * live[180]) + qdd[1] * live[809] + qdd[5] * live[827]
+        + qdd[6] * live[837] + t1254;
+    out.2[1][3] = t1233 + qd[0] * t1226 + qd[6] * t1257 + qdd[0] * live[746]
+        + qdd[6] * live[901] + t1255 * (qd[1] + qd[5]) + live[814] * (qdd[1] + qdd[5]);
+    out.2[1][4] = qd[4]
+        * (live[393] * t1192 + live[417] * live[576] + live[395] * t1194
+            + live[107] * t1196 + live[904] * (live[179] - live[182])
+            - live[574] * live[903])
+        + qd[6] * (live[99] * t1183 + live[390] * t1188 + t1261) + qdd[4] * live[906]
+        + qdd[6] * live[919] + t1264 + t1258 * (qd[0] + qd[3]) + t1259 * (qd[1] + qd[5])
+        + live[765] * (qdd[0] + qdd[3]) + live[817] * (qdd[1] + qdd[5]);
+    out.2[1][5] = t1254
+        + qd[1]
+            * (live[107] * live[330] + t1237 + t1243 + t1244 + live[393] * live[987]
+                + live[395] * live[995] + t1265 - live[289])
+        + qd[5] * (2.0 * t1242 + t1245 + t1265 - 3.0 * live[289])
+        + qd[6]
+            * (live[99] * live[173] + t1251 + t1266 + live[991] * t1211
+                - live[982] * t1210) + qdd[1] * live[827] + qdd[5] * live[940]
+        + qdd[6] * live[943];
+    out.2[1][6] = qd[0] * t1229
+        + qd[1]
+            * (live[293] + live[107] * live[332] + t1249 + live[390] * live[536]
+                + live[393] * t1203 + live[395] * t1204 + t1269 + t1270
+                - live[394] * live[553] - t1268) + qd[3] * t1257
+        + qd[4] * (live[571] + t1261 + live[390] * live[563])
+        + qd[5]
+            * (live[291] + t1266 + t1269 + 2.0 * (live[292] + t1270)
+                + live[394] * (live[551] + live[552]) - live[181] - t1267
+                - live[390] * (live[534] + live[535]))
+        + qd[6]
+            * (5.0 * live[183]
+                + 3.0
+                    * (live[185] + live[574] * t1210 + live[576] * t1211
+                        - live[472] * live[521] - live[473] * live[541])
+                + live[99] * live[331] + live[392] * live[528] + live[413] * live[574]
+                + live[418] * live[575] + t1271 - live[545] * live[395]
+                - 2.0 * live[184]) + qd[9] * (live[390] * live[562] + t1273 + t1274)
+        + qd[10] * (t1276 + live[394] * (t1216 + t1217)) + qdd[0] * live[774]
+        + qdd[1] * live[837] + qdd[3] * live[901] + qdd[4] * live[919]
+        + qdd[5] * live[943] + qdd[6] * live[945] + qdd[9] * live[947]
+        + qdd[10] * live[948];
+    out.2[1][9] = t1264 + qd[4] * t1262
+        + qd[6] * (t1274 + live[99] * t1182 + live[390] * t1187 - t1272)
+        + qdd[4] * live[924] + qdd[6] * live[947] + t1277 * (qd[0] + qd[3])
+        + t1278 * (qd[1] + qd[5]) + live[783] * (qdd[0] + qdd[3])
+        + live[842] * (qdd[1] + qdd[5]);
+    out.2[1][10] = qd[6] * (t1276 + live[394] * t1218)
+        + qd[10]
+            * (live[159] * live[591] + live[395] * live[543] + live[143] * t1231
+                + live[716] * (live[179] - live[182]) - live[448] * live[574]
+                - live[415] * live[576] - live[542] * live[592]) + qdd[6] * live[948]
+        + qdd[10] * live[960] + t1232 * (qd[0] + qd[3]) + t1279 * (qd[1] + qd[5])
+        + t1280 * (qd[4] + qd[9]) + live[795] * (qdd[0] + qdd[3])
+        + live[847] * (qdd[1] + qdd[5]) + live[932] * (qdd[4] + qdd[9]);
+    out.2[2][0] = qd[0]
+        * (live[449] * live[530] + live[420] * live[525] + live[197] * live[717]
+            + live[81] * live[969]) + qdd[0] * live[720] + t1287
+        + t1281 * (qd[1] + qd[5]) + live[732] * (qdd[1] + qdd[5]);
+    out.2[2][1] = qd[1]
+        * (live[530] * live[805] + live[420] * live[988] + live[547] * live[807]
+            + live[421] * live[996] + t1288 + t1290 + t1291 + 2.0 * t1289
+            - live[125] * live[197] - live[81] * live[282])
+        + qd[5] * (t1290 + t1297 + t1299) + qdd[1] * live[811] + qdd[5] * live[829]
+        + t1306;
+    out.2[2][3] = t1287 + qd[0] * t1282 + qdd[0] * live[747] + t1292 * (qd[1] + qd[5])
+        + live[815] * (qdd[1] + qdd[5]);
+    out.2[2][4] = qd[4]
+        * (live[530] * live[903] + live[420] * t1192 + live[417] * live[547]
+            + live[421] * t1194 + live[197] * live[904] + live[81] * t1196)
+        + qdd[4] * live[907] + t1311 + t1307 * (qd[0] + qd[3]) + t1308 * (qd[1] + qd[5])
+        + live[766] * (qdd[0] + qdd[3]) + live[818] * (qdd[1] + qdd[5]);
+    out.2[2][5] = t1306
+        + qd[1]
+            * (live[81] * live[330] + t1291 + t1297 + t1298 + live[420] * live[987]
+                + live[421] * live[995] - t1312)
+        + qd[5] * (t1299 + 2.0 * (live[295] + t1296) - t1312 - live[294])
+        + qdd[1] * live[829] + qdd[5] * live[941];
+    out.2[2][6] = qd[1]
+        * (live[81] * live[332] + t1302 + live[420] * t1203 + live[421] * t1204 - t1313)
+        + qd[5]
+            * (t1303 + live[531] * live[831] + live[548] * live[832] - t1313
+                - live[179] * (live[595] + live[596]))
+        + qd[6]
+            * (live[296] + t1295 + live[547] * t1211 - live[530] * t1210
+                - live[521] * live[597] - live[541] * live[598]) + qdd[6] * live[946]
+        + live[838] * (qdd[1] + qdd[5]);
+    out.2[2][9] = t1311 + qd[4] * t1309 + qdd[4] * live[925] + t1314 * (qd[0] + qd[3])
+        + t1315 * (qd[1] + qd[5]) + live[784] * (qdd[0] + qdd[3])
+        + live[843] * (qdd[1] + qdd[5]);
+    out.2[2][10] = qd[10]
+        * (live[448] * live[530] + live[159] * live[599] + live[197] * live[716]
+            + live[143] * t1285 + live[600] * (live[321] - live[542])
+            - live[415] * live[547]) + qdd[10] * live[961] + t1286 * (qd[0] + qd[3])
+        + t1316 * (qd[1] + qd[5]) + t1317 * (qd[4] + qd[9])
+        + live[796] * (qdd[0] + qdd[3]) + live[848] * (qdd[1] + qdd[5])
+        + live[933] * (qdd[4] + qdd[9]);
+    out.2[3][0] = t1324;
+    out.2[3][3] = t1324;
+    out.3[0][6] = live[184] + live[393] * live[528] + live[395] * live[545]
+        + qd[0] * live[467] + qd[3] * live[470] + qd[4] * live[471] + qd[9] * live[474]
+        + qd[10] * live[477] + qd[1] * live[835] + qd[5] * live[942] + qd[6] * live[944]
+        + live[576] * (live[418] - live[414]) + live[473] * live[541]
+        - live[574] * (live[413] - live[411]) - 2.0 * live[183] - live[185]
+        - live[472] * live[522] - t1271;
+    out.3[0][10] = live[475] * live[522] + live[188] * live[577] + qd[6] * live[477]
+        + qd[10] * live[959] + live[794] * (qd[0] + qd[3]) + live[846] * (qd[1] + qd[5])
+        + live[931] * (qd[4] + qd[9]) + live[476] * live[541] - t1275
+        - live[578] * (live[244] + live[243]);
+    out.3[1][6] = 2.0 * (live[195] + t1212 - live[196]) + t1213 + qd[0] * live[774]
+        + qd[1] * live[837] + qd[3] * live[901] + qd[4] * live[919] + qd[5] * live[943]
+        + qd[6] * live[945] + qd[9] * live[947] + qd[10] * live[948];
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part9_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part9_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let p = &d.params;
+    let t1328 = live[189] * live[421]
+        + d.k56 * (live[233] * live[540] + live[123] * live[520] - live[124] * live[149])
+        - live[188] * live[849];
+    let t1329 = qd[10] * (t1328 + live[850] * (live[244] + live[243]))
+        + qdd[10] * live[851] + live[1033] * (qd[0] + qd[3])
+        + live[1037] * (qd[1] + qd[5]) + live[1039] * (qd[4] + qd[9])
+        + live[733] * (qdd[0] + qdd[3]) + live[812] * (qdd[1] + qdd[5])
+        + live[819] * (qdd[4] + qdd[9]);
+    let t1330 = live[611] - live[322] * d.k56;
+    let t1331 = live[1035] + live[420] * t1330
+        + live[81] * (live[1034] - live[323] * d.k56);
+    let t1332 = live[1038] + live[529] * (live[608] - live[324] * d.k56)
+        - live[82] * t1330;
+    let t1333 = live[530] * live[908]
+        + live[420] * (live[160] * d.k54 - live[176] * live[606] - live[138] * live[479])
+        + live[424] * live[547]
+        + live[421] * (live[163] * d.k54 + live[162] * live[606] - live[604])
+        + live[81] * (live[138] * live[482] + live[146] * d.k54 - live[177] * live[606])
+        - live[197] * live[909];
+    let t1334 = live[197] * live[233] * live[482] + live[92] * live[615]
+        - live[613] * live[714];
+    let t1335 = qd[10]
+        * (t1334 + live[616] * (live[1022] + live[186]) + live[328] * live[546]
+            - live[326] * live[614]) + qdd[10] * live[934] + t1331 * (qd[0] + qd[3])
+        + t1332 * (qd[1] + qd[5]) + t1333 * (qd[4] + qd[9])
+        + live[767] * (qdd[0] + qdd[3]) + live[819] * (qdd[1] + qdd[5])
+        + live[910] * (qdd[4] + qdd[9]);
+    let t1336 = t1328 + live[546] * d.k56 * (live[244] + live[243]);
+    let t1337 = t1334 + live[420] * (live[325] * d.k56 - live[243] * live[479])
+        + live[421] * d.k56 * (live[1022] + live[186])
+        + live[81] * (live[327] * d.k56 + live[243] * live[482]);
+    let t1338 = live[275] * d.k72 + live[276] * d.k73;
+    let t1339 = live[968] + t1338;
+    let t1340 = live[485] * (live[207] + live[300]) - live[486] * live[621]
+        - live[108] * live[622];
+    let t1341 = t1340 + live[429] * (live[623] + live[629]);
+    let t1342 = live[967] + t1338;
+    let t1343 = live[493] * live[620] + live[399] * live[652]
+        + live[748] * (live[206] + live[203]) - live[101] * t1342;
+    let t1344 = live[277] * d.k73;
+    let t1345 = t1344 + live[157] * live[653] - live[655];
+    let t1346 = live[974] + t1345;
+    let t1347 = live[497] * live[620] + live[499] * (live[203] + live[206]);
+    let t1348 = live[496] * live[620] + live[498] * (live[203] + live[206]);
+    let t1349 = live[101] * d.k72;
+    let t1350 = live[502] * live[620] + live[399] * live[673]
+        + live[798] * (live[206] + live[203]) - live[278] * t1349;
+    let t1351 = qd[3] * t1343
+        + qd[4] * (live[399] * live[664] + t1347 - live[101] * t1346)
+        + qd[9] * (live[399] * live[663] + t1348 - live[101] * t1345) + qd[10] * t1350
+        + qdd[3] * live[749] + qdd[4] * live[768] + qdd[9] * live[785]
+        + qdd[10] * live[799];
+    let t1352 = live[623] + live[629];
+    let t1353 = d.k59 * live[625];
+    let t1354 = live[630] - p.lb * t1352;
+    let t1355 = live[434] * live[618];
+    let t1356 = live[201] * live[618];
+    let t1357 = -live[207] * d.k84 - t1356;
+    let t1358 = t1357 - live[624];
+    let t1359 = live[203] * d.k61;
+    let t1360 = d.k61 * live[641];
+    let t1361 = live[645] + t1359;
+    let t1362 = live[646] - p.lb * t1361;
+    let t1363 = live[439] * live[636];
+    let t1364 = live[201] * live[636];
+    let t1365 = -live[207] * d.k85 - t1364;
+    let t1366 = t1365 - live[635];
+    let t1367 = live[101] * live[650] - live[203] * live[430];
+    let t1368 = t1367 + live[17] * (t1355 + t1363 + live[199] * live[430])
+        + live[207] * (live[852] + live[634]) - live[108] * (t1353 + t1360);
+    let t1369 = live[110] * (live[300] + live[207]) - live[108] * live[210];
+    let t1370 = live[489] * t1352 + live[491] * t1361 - live[486] * live[633]
+        - live[487] * live[649];
+    let t1371 = live[491] * (live[645] + t1359) + live[489] * (live[623] + live[629])
+        - live[487] * t1362 - live[486] * t1354;
+    let t1372 = live[493] * (live[300] + live[207]) - live[486] * live[651]
+        - live[108] * live[652];
+    let t1373 = live[497] * (live[207] + live[300]) - live[487] * live[660];
+    let t1374 = live[490] * (t1361 + live[645]) + live[203] * (live[869] + live[870])
+        + live[488] * (t1352 + live[629]);
+    let t1375 = live[620] * live[853] + t1368 - live[638] * live[855] - live[304];
+    let t1376 = t1374 + t1369 + t1375;
+    let t1377 = 2.0 * live[307] + live[101] * live[301] - live[402] * t1364
+        - live[399] * t1356 - live[207] * (live[667] + live[666]);
+    let t1378 = live[675] - live[676];
+    let t1379 = live[212] * d.k61;
+    let t1380 = t1379 - live[677];
+    let t1381 = live[111] * live[210] + live[491] * live[670]
+        + live[110] * (live[212] - live[215]) - live[489] * live[668];
+    let t1382 = live[490] * live[670] - live[488] * live[668];
+    let t1383 = t1382 - live[508] * t1352 - live[509] * t1361;
+    let t1384 = live[118] * live[650] + live[504] * live[625] + live[505] * live[641]
+        + live[430] * (live[309] - live[222]);
+    let t1385 = t1384 + live[638] * live[881] - live[620] * live[880];
+    let t1386 = t1385 - 2.0 * live[221];
+    let t1387 = t1386 + t1380 * (live[439] - live[435]) + t1378 * (live[434] - live[432])
+        - 2.0 * live[308];
+    let t1388 = live[496] * (live[207] + live[300]) - live[487] * live[659];
+    let t1389 = live[188] * d.k88;
+    let t1390 = live[244] * d.k89;
+    let t1391 = live[243] * d.k89;
+    let t1392 = live[502] * (live[300] + live[207]) - live[101] * t1389
+        - live[108] * live[673];
+    let t1393 = qd[10]
+        * (live[511] * t1352 + t1392 + live[101] * (t1390 + t1391) - live[512] * t1361)
+        + qdd[4] * live[865] + qdd[9] * live[890] + qdd[10] * live[895]
+        + qd[0] * (t1340 + live[429] * t1352) + qd[3] * (live[495] * t1352 + t1372)
+        + qd[4]
+            * (live[501] * t1361 + t1373 - live[499] * t1352 - live[486] * live[658]
+                - live[108] * live[664])
+        + qd[9]
+            * (live[500] * t1361 + t1388 - live[498] * t1352 - live[486] * live[657]
+                - live[108] * live[663]) - qdd[0] * live[735] - qdd[3] * live[862];
+    let t1394 = t1372 + live[495] * (live[623] + live[629]);
+    let t1395 = live[662] + live[322] * d.k72;
+    let t1396 = live[568] + t1395;
+    let t1397 = t1344 + live[323] * d.k72;
+    let t1398 = live[974] + t1397;
+    let t1399 = t1347 + live[399] * t1396 - live[101] * t1398;
+    let t1400 = live[656] + live[324] * d.k72;
+    let t1401 = t1400 - live[561];
+    let t1402 = t1373 + live[501] * (t1359 + live[645])
+        - live[499] * (live[623] + live[629]) - live[486] * t1401 - live[108] * t1396;
+    let t1403 = live[160] * d.k73 + live[176] * live[653] + live[152] * d.k72;
+    let t1404 = live[1021] + t1403;
+    let t1405 = live[163] * d.k73 - live[162] * live[653];
+    let t1406 = t1405 - live[640];
+    let t1407 = live[146] * d.k73 + live[177] * live[653] - live[139] * d.k72;
+    let t1408 = t1407 - live[523];
+    let t1409 = live[639] + t1405;
+    let t1410 = live[620] * live[926] + live[399] * t1403 + live[402] * t1409
+        + live[927] * (live[206] + live[203]) - live[437] * live[638]
+        - live[101] * t1407;
+    let t1411 = live[92] * d.k72;
+    let t1412 = live[620] * live[654] + live[638] * t1411
+        - live[661] * (live[206] + live[203]);
+    let t1413 = qd[9] * t1410
+        + qd[10]
+            * (live[326] * live[671] + t1412 + live[328] * t1349
+                - live[672] * (live[1022] + live[186])) + qdd[9] * live[928]
+        + qdd[10] * live[935];
+    let t1414 = p.lb * live[676] - live[212] * d.k84;
+    let t1415 = p.lb * live[677] - live[212] * d.k85;
+    let t1416 = live[212] * live[634] + live[434] * (live[675] - live[676])
+        - live[439] * live[677];
+    let t1417 = t1416 - live[108] * live[335];
+    let t1418 = t1382 - live[403] * live[648] - live[401] * live[632]
+        - live[203] * (live[682] + live[681]);
+    let t1419 = t1418 - live[308];
+    let t1420 = t1381 + live[401] * live[633] + live[403] * live[649];
+    let t1421 = p.lb * live[398];
+    let t1422 = p.lb * live[402];
+    let t1423 = live[508] * live[668] - live[509] * live[670];
+    let t1424 = live[439] * live[638] + t1367 + live[398] * live[625]
+        + live[434] * live[619] - live[402] * live[641] - live[206] * live[430];
+    let t1425 = t1348 + live[399] * t1395 - live[101] * t1397;
+    let t1426 = t1388 + live[500] * (t1359 + live[645])
+        - live[498] * (live[623] + live[629]) - live[486] * t1400 - live[108] * t1395;
+    let t1427 = live[244] * d.k72;
+    let t1428 = live[243] * d.k72;
+    let t1429 = t1427 + t1428;
+    let t1430 = t1392 + live[511] * live[629] + live[203] * (live[893] - live[894])
+        + live[487] * t1429 - live[512] * live[645];
+    let t1431 = live[79] * t1428 - live[325] * d.k72;
+    let t1432 = d.k72 * (live[1022] + live[186]);
+    let t1433 = live[327] * d.k72 + live[80] * t1428;
+    let t1434 = t1412 + live[399] * t1431 + live[101] * t1433 - live[402] * t1432;
+    let t1435 = live[504] * live[621] + live[118] * live[622]
+        + live[485] * (live[309] - live[222]);
+    let t1436 = t1435 + live[429] * (live[675] - live[676]);
+    let t1437 = live[401] * live[652] + live[111] * t1342
+        + live[748] * (live[212] - live[215]) - live[493] * live[668];
+    let t1438 = live[499] * (live[212] - live[215]) - live[497] * live[668];
+    let t1439 = live[101] * live[622] - live[485] * (live[206] + live[203]);
+    let t1440 = live[398] * live[621] + live[429] * live[619] + t1439;
+    let t1441 = live[498] * (live[212] - live[215]) - live[496] * live[668];
+    let t1442 = live[111] * d.k72;
+    let t1443 = live[401] * live[673] + live[278] * t1442
+        + live[798] * (live[212] - live[215]) - live[502] * live[668];
+    let t1444 = qd[3] * t1437
+        + qd[4] * (live[401] * live[664] + live[111] * t1346 + t1438)
+        + qd[9] * (live[401] * live[663] + live[111] * t1345 + t1441) + qd[10] * t1443
+        + qdd[3] * live[750] + qdd[4] * live[769] + qdd[9] * live[786]
+        + qdd[10] * live[800];
+    let t1445 = live[212] * live[430] + live[111] * live[650];
+    let t1446 = live[309] * (live[852] + live[634]) + live[118] * (t1353 + t1360) - t1445
+        - live[311] * live[430] - live[16] * (t1355 + t1363);
+    let t1447 = live[118] * live[210] + live[110] * (live[309] - live[222]);
+    let t1448 = live[489] * t1378 + live[504] * live[633] + live[491] * t1380
+        + live[505] * live[649];
+    let t1449 = live[505] * t1362 + live[504] * t1354 + live[491] * (t1379 - live[677])
+        + live[489] * (live[675] - live[676]);
+    let t1450 = live[504] * live[651] + live[118] * live[652]
+        + live[493] * (live[309] - live[222]);
+    let t1451 = live[505] * live[660] + live[497] * (live[309] - live[222]);
+    let t1452 = live[111] * live[203];
+    let t1453 = live[109] * live[309] - live[488] * live[676] - live[490] * live[677];
+    let t1454 = t1447 + t1453;
+    let t1455 = live[670] * live[855] + t1446 + live[216] - live[668] * live[853]
+        - live[217];
+    let t1456 = live[490] * t1380 + t1455 + live[218] + live[488] * t1378
+        - live[403] * t1364 - live[102] * live[311] - live[401] * t1356
+        - live[207] * (live[131] + live[681] + live[682]) - t1452 * (d.k87 + d.k86);
+    let t1457 = live[668] * live[880];
+    let t1458 = live[670] * live[881];
+    let t1459 = live[101] * live[210] - live[110] * (live[206] + live[203]);
+    let t1460 = t1459 + live[489] * live[619] + live[491] * live[638];
+    let t1461 = live[108] * live[650] + live[486] * live[625] + live[487] * live[641]
+        - live[430] * (live[207] + live[300]);
+    let t1462 = t1461 + 2.0 * live[314] - live[434] * t1352 - live[439] * t1361
+        - 2.0 * (t1458 + live[509] * t1380) - 2.0 * (live[508] * t1378 - t1457);
+    let t1463 = live[505] * live[659] + live[496] * (live[309] - live[222]);
+    let t1464 = live[111] * t1389 + live[118] * live[673]
+        + live[502] * (live[309] - live[222]);
+    let t1465 = qd[10]
+        * (live[511] * t1378 + t1464 - live[512] * t1380 - live[111] * (t1390 + t1391))
+        + qdd[0] * live[736] + qdd[3] * live[863] + qdd[4] * live[866]
+        + qdd[9] * live[891] + qdd[10] * live[896] + qd[0] * (t1435 + live[429] * t1378)
+        + qd[3] * (live[495] * t1378 + t1450)
+        + qd[4]
+            * (live[504] * live[658] + live[501] * t1380 + live[118] * live[664] + t1451
+                - live[499] * t1378)
+        + qd[9]
+            * (live[504] * live[657] + live[500] * t1380 + live[118] * live[663] + t1463
+                - live[498] * t1378);
+    let t1466 = t1450 + live[495] * (live[675] - live[676]);
+    let t1467 = live[101] * live[652] - live[493] * (live[206] + live[203]);
+    let t1468 = live[398] * live[651] + live[495] * live[619] + t1467;
+    let t1469 = t1438 + live[401] * t1396 + live[111] * t1398;
+    let t1470 = t1451 + live[504] * t1401 + live[118] * t1396
+        + live[501] * (t1379 - live[677]) - live[499] * (live[675] - live[676]);
+    let t1471 = live[497] * (live[206] + live[203]);
+    let t1472 = live[501] * live[638] - live[499] * live[619] - live[402] * live[660]
+        - t1471;
+    let t1473 = live[401] * t1403 + live[437] * live[670] + live[403] * t1409
+        + live[111] * t1407 + live[927] * (live[212] - live[215])
+        - live[668] * live[926];
+    let t1474 = live[661] * (live[215] - live[212]) - live[654] * live[668]
+        - live[670] * t1411;
+    let t1475 = qd[9] * t1473
+        + qd[10]
+            * (live[326] * live[685] + t1474 - live[328] * t1442
+                - live[686] * (live[1022] + live[186])) + qdd[9] * live[929]
+        + qdd[10] * live[936];
+    let t1476 = live[118] * live[209] + live[212] * (live[870] + live[869])
+        - live[880] * t1352 - live[881] * t1361;
+    let t1477 = live[488] * live[619] + live[490] * live[638] - 5.0 * live[213]
+        - live[211];
+    live[1040] = t1339;
+    live[1041] = t1342;
+    live[1042] = t1345;
+    live[1043] = t1346;
+    live[1044] = t1352;
+    live[1045] = t1354;
+    live[1046] = t1357;
+    live[1047] = t1358;
+    live[1048] = t1361;
+    live[1049] = t1362;
+    live[1050] = t1365;
+    live[1051] = t1366;
+    live[1052] = t1378;
+    live[1053] = t1379;
+    live[1054] = t1380;
+    live[1055] = t1384;
+    live[1056] = t1389;
+    live[1057] = t1390;
+    live[1058] = t1391;
+    live[1059] = t1395;
+    live[1060] = t1396;
+    live[1061] = t1397;
+    live[1062] = t1398;
+    live[1063] = t1400;
+    live[1064] = t1401;
+    live[1065] = t1403;
+    live[1066] = t1404;
+    live[1067] = t1406;
+    live[1068] = t1407;
+    live[1069] = t1408;
+    live[1070] = t1409;
+    live[1071] = t1411;
+    live[1072] = t1414;
+    live[1073] = t1415;
+    live[1074] = t1416;
+    live[1075] = t1419;
+    live[1076] = t1420;
+    live[1077] = t1421;
+    live[1078] = t1422;
+    live[1079] = t1427;
+    live[1080] = t1428;
+    live[1081] = t1429;
+    live[1082] = t1431;
+    live[1083] = t1432;
+    live[1084] = t1433;
+    live[1085] = t1439;
+    live[1086] = t1440;
+    live[1087] = t1441;
+    live[1088] = t1442;
+    live[1089] = t1443;
+    live[1090] = t1445;
+    live[1091] = t1457;
+    live[1092] = t1458;
+    live[1093] = t1459;
+    live[1094] = t1460;
+    live[1095] = t1461;
+    live[1096] = t1463;
+    live[1097] = t1464;
+    live[1098] = t1467;
+    live[1099] = t1468;
+    live[1100] = t1471;
+    live[1101] = t1472;
+    live[1102] = t1473;
+    live[1103] = t1474;
+    live[1104] = t1475;
+    live[1105] = t1477;
+    out.2[3][1] = t1329;
+    out.2[3][4] = t1335;
+    out.2[3][5] = t1329;
+    out.2[3][9] = t1335;
+    out.2[3][10] = qd[10]
+        * (live[231] * live[615] + live[616] * (live[542] - live[321])
+            - live[103] * live[613] - live[159] * live[614] - live[96] * live[617]
+            - live[143] * live[546]) + qdd[10] * live[962] + t1336 * (qd[1] + qd[5])
+        + t1337 * (qd[4] + qd[9]) + live[851] * (qdd[1] + qdd[5])
+        + live[934] * (qdd[4] + qdd[9]) - live[1036] * (qd[0] + qd[3])
+        - live[797] * (qdd[0] + qdd[3]);
+    out.2[4][0] = qd[0]
+        * (live[485] * live[620] + live[399] * live[622]
+            + live[724] * (live[206] + live[203]) - live[101] * t1339)
+        + qd[8] * live[674] + qdd[0] * live[725] + qdd[8] * live[503] + t1351
+        + t1341 * (qd[2] + qd[7]) - live[735] * (qdd[2] + qdd[7]);
+    out.2[4][2] = qd[2]
+        * (live[620] * live[854] + live[399] * t1358 + live[402] * t1366 + t1368 + t1370
+            + t1371 + 2.0 * t1369 + live[101] * live[303] - live[638] * live[856]
+            - live[129] * (live[206] + live[203]))
+        + qd[7] * (2.0 * live[305] + t1371 + t1376 + t1377)
+        + qd[8]
+            * (2.0 * live[220] + live[401] * t1354 + live[403] * t1362 + t1381 + t1383
+                + t1387) + qdd[2] * live[857] + qdd[7] * live[873] + qdd[8] * live[884]
+        + t1393;
+    out.2[4][3] = t1351 + qd[0] * t1343 + qd[8] * live[678] + qdd[0] * live[749]
+        + qdd[8] * live[506] + t1394 * (qd[2] + qd[7]) - live[862] * (qdd[2] + qdd[7]);
+    out.2[4][4] = qd[4]
+        * (live[620] * live[911] + live[399] * t1404 + live[402] * t1406
+            + live[912] * (live[206] + live[203]) - live[438] * live[638]
+            - live[101] * t1408)
+        + qd[8] * (live[679] + live[401] * t1401 + live[111] * t1396)
+        + qdd[4] * live[913] + qdd[8] * live[507] + t1413 + t1399 * (qd[0] + qd[3])
+        + t1402 * (qd[2] + qd[7]) + live[768] * (qdd[0] + qdd[3])
+        + live[865] * (qdd[2] + qdd[7]);
+    out.2[4][7] = t1393
+        + qd[2]
+            * (live[305] + live[307] + t1370 + t1376 + live[399] * t1357
+                + live[402] * t1365 - live[333] - live[101] * live[334])
+        + qd[7] * (3.0 * live[305] + live[306] + t1375 + t1377 + 2.0 * t1374 - live[333])
+        + qd[8]
+            * (live[111] * live[209] + t1387 + 3.0 * live[220] + 2.0 * t1383 - live[219])
+        + qdd[2] * live[873] + qdd[7] * live[949] + qdd[8] * live[952];
+    out.2[4][8] = qd[0] * live[674] + qd[3] * live[678] + qd[4] * live[680]
+        + qd[9] * live[684] + qd[10] * live[688] + qdd[0] * live[503]
+        + qdd[3] * live[506] + qdd[4] * live[507] + qdd[9] * live[510]
+        + qdd[10] * live[513]
+        + qd[2]
+            * (t1386 + live[399] * t1414 + live[402] * t1415 + t1417 + t1419 + t1420
+                - live[101] * live[336])
+        + qd[7]
+            * (2.0 * (live[220] + t1418 - live[219]) + t1385 + t1417
+                + live[432] * live[676] + live[435] * live[677]
+                - 3.0 * (live[221] + live[223]) - live[212] * (live[666] + live[667]))
+        + qd[8]
+            * (3.0 * live[224] + live[111] * live[335] + t1424 + 4.0 * t1423
+                - 5.0 * live[225] - 2.0 * live[304] - live[620] * t1421
+                - live[432] * live[619] - live[638] * t1422 - live[435] * live[638])
+        + qdd[2] * live[884] + qdd[7] * live[952] + qdd[8] * live[954];
+    out.2[4][9] = t1413 + qd[4] * t1410
+        + qd[8] * (live[683] + live[401] * t1400 + live[111] * t1395)
+        + qdd[4] * live[928] + qdd[8] * live[510] + t1425 * (qd[0] + qd[3])
+        + t1426 * (qd[2] + qd[7]) + live[785] * (qdd[0] + qdd[3])
+        + live[890] * (qdd[2] + qdd[7]);
+    out.2[4][10] = qd[8] * (live[687] - live[403] * t1429)
+        + qd[10]
+            * (live[484] * live[620] + live[159] * live[671] + live[402] * live[639]
+                + live[723] * (live[206] + live[203]) + live[436] * live[638]
+                - live[542] * live[672] - live[143] * t1349) + qdd[8] * live[513]
+        + qdd[10] * live[963] + t1350 * (qd[0] + qd[3]) + t1430 * (qd[2] + qd[7])
+        + t1434 * (qd[4] + qd[9]) + live[799] * (qdd[0] + qdd[3])
+        + live[895] * (qdd[2] + qdd[7]) + live[935] * (qdd[4] + qdd[9]);
+    out.2[5][0] = qd[0]
+        * (live[401] * live[622] + live[111] * t1339
+            + live[724] * (live[212] - live[215]) - live[485] * live[668])
+        + qd[8] * t1440 + qdd[0] * live[726] + qdd[8] * live[775] + t1444
+        + t1436 * (qd[2] + qd[7]) + live[736] * (qdd[2] + qdd[7]);
+    out.2[5][2] = qd[2]
+        * (live[401] * t1358 + live[670] * live[856] + live[403] * t1366 + t1446 + t1448
+            + t1449 + 2.0 * t1447 - live[111] * live[303] - live[668] * live[854]
+            - live[129] * (live[212] - live[215]))
+        + qd[7] * (t1449 + t1454 + t1456 - 2.0 * live[310])
+        + qd[8]
+            * (live[398] * t1354 + t1460 + t1462 - live[402] * t1362 - 4.0 * live[213])
+        + qdd[2] * live[858] + qdd[7] * live[876] + qdd[8] * live[886] + t1465;
+    out.2[5][3] = t1444 + qd[0] * t1437 + qd[8] * t1468 + qdd[0] * live[750]
+        + qdd[8] * live[902] + t1466 * (qd[2] + qd[7]) + live[863] * (qdd[2] + qdd[7]);
+    out.2[5][4] = qd[4]
+        * (live[401] * t1404 + live[438] * live[670] + live[403] * t1406
+            + live[111] * t1408 + live[912] * (live[212] - live[215])
+            - live[668] * live[911])
+        + qd[8] * (live[101] * t1396 + live[398] * t1401 + t1472) + qdd[4] * live[914]
+        + qdd[8] * live[920] + t1475 + t1469 * (qd[0] + qd[3]) + t1470 * (qd[2] + qd[7])
+        + live[769] * (qdd[0] + qdd[3]) + live[866] * (qdd[2] + qdd[7]);
+    out.2[5][7] = t1465
+        + qd[2]
+            * (live[111] * live[334] + t1448 + t1454 + t1455 + live[401] * t1357
+                + live[403] * t1365 + t1476 - live[310])
+        + qd[7] * (2.0 * t1453 + t1456 + t1476 - 3.0 * live[310])
+        + qd[8] * (live[101] * live[209] + t1462 + t1477 + t1361 * t1422 - t1352 * t1421)
+        + qdd[2] * live[876] + qdd[7] * live[950] + qdd[8] * live[953];
+    out.3[5][8] = 2.0 * (live[224] + t1423 - live[225]) + t1424 + qd[0] * live[775]
+        + qd[2] * live[886] + qd[3] * live[902] + qd[4] * live[920] + qd[7] * live[953]
+        + qd[8] * live[955] + qd[9] * live[957] + qd[10] * live[958];
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part10_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part10_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1106],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let t1478 = live[203] * live[634] + live[439] * live[645]
+        + live[434] * (live[623] + live[629]) - live[1095];
+    let t1479 = 2.0 * live[213] + t1478;
+    let t1480 = live[118] * live[335] + 2.0 * live[1091] - 2.0 * live[1092];
+    let t1481 = live[508] * live[676] + live[509] * live[677]
+        - live[212] * (live[681] + live[682]);
+    let t1482 = live[215] * live[430] - live[1090];
+    let t1483 = live[496] * (live[206] + live[203]);
+    let t1484 = live[101] * live[663] - t1483;
+    let t1485 = live[500] * live[638] - live[402] * live[659] - live[498] * live[619];
+    let t1486 = live[101] * live[673] - live[502] * (live[206] + live[203]);
+    let t1487 = live[511] * live[619] + live[188] * live[398] * d.k72 + t1486
+        - live[512] * live[638];
+    let t1488 = live[1087] + live[401] * live[1059] + live[111] * live[1061];
+    let t1489 = live[1096] + live[504] * live[1063] + live[118] * live[1059]
+        + live[500] * (live[1053] - live[677]) - live[498] * (live[675] - live[676]);
+    let t1490 = live[1097] + live[512] * live[677] + live[212] * (live[893] - live[894])
+        - live[505] * live[1081] - live[511] * live[676];
+    let t1491 = live[1103] + live[401] * live[1082] - live[403] * live[1083]
+        - live[111] * live[1084];
+    let t1492 = live[621] * live[626] + live[200] * live[485] - live[429] * live[618]
+        - live[84] * live[622];
+    let t1493 = live[493] * live[627] + live[441] * live[652] + live[226] * live[748]
+        + live[83] * live[1041];
+    let t1494 = live[497] * live[627] + live[226] * live[499];
+    let t1495 = live[496] * live[627] + live[226] * live[498];
+    let t1496 = live[83] * d.k72;
+    let t1497 = live[502] * live[627] + live[189] * live[693] + live[226] * live[798]
+        + live[278] * t1496;
+    let t1498 = qd[3] * t1493
+        + qd[4] * (live[441] * live[664] + live[83] * live[1043] + t1494)
+        + qd[9] * (live[441] * live[663] + live[83] * live[1042] + t1495)
+        + qd[10] * t1497 + qdd[3] * live[751] + qdd[4] * live[770] + qdd[9] * live[787]
+        + qdd[10] * live[801];
+    let t1499 = live[205] * live[430] + live[434] * live[628] + live[439] * live[644]
+        - live[83] * live[650] - live[441] * live[625] - live[442] * live[641];
+    let t1500 = live[110] * live[200] + live[491] * live[637] - live[489] * live[618]
+        - live[84] * live[210];
+    let t1501 = live[626] * live[1045] + live[642] * live[1049];
+    let t1502 = live[626] * live[633] + live[642] * live[649];
+    let t1503 = live[626] * live[651] + live[200] * live[493] - live[495] * live[618]
+        - live[84] * live[652];
+    let t1504 = live[499] * live[618] + live[501] * live[637] + live[642] * live[660]
+        + live[200] * live[497];
+    let t1505 = live[83] * live[203];
+    let t1506 = live[316] - live[315];
+    let t1507 = live[490] * live[637] - live[488] * live[618];
+    let t1508 = t1500 + t1506 + t1507;
+    let t1509 = t1499 + live[627] * live[853] + live[643] * live[855];
+    let t1510 = t1509 + 2.0 * live[317] + live[102] * live[205]
+        + t1505 * (-2.0 * d.k87 - 2.0 * d.k86) - live[628] * live[853]
+        - live[488] * live[618] - live[644] * live[855] - live[490] * live[636]
+        - live[109] * live[199];
+    let t1511 = live[83] * d.k84;
+    let t1512 = live[83] * d.k85;
+    let t1513 = live[508] * live[618] + live[668] * t1511 - live[131] * live[226]
+        - live[627] * live[880] - live[670] * t1512 - live[643] * live[881]
+        - live[509] * live[637];
+    let t1514 = t1513 + live[131] * live[205] - live[83] * live[320];
+    let t1515 = live[498] * live[618] + live[500] * live[637] + live[642] * live[659]
+        + live[200] * live[496];
+    let t1516 = live[200] * live[502] + live[83] * live[1056] - live[511] * live[618]
+        - live[512] * live[637] - live[84] * live[673];
+    let t1517 = qdd[4] * live[867] + qdd[8] * live[887] + qdd[9] * live[892]
+        + qdd[10] * live[897] + qd[0] * t1492 + qd[3] * t1503
+        + qd[4] * (live[626] * live[658] + t1504 - live[84] * live[664])
+        + qd[8]
+            * (live[84] * live[319] + t1514 - 2.0 * live[318] - live[691] * live[1052]
+                - live[692] * live[1054])
+        + qd[9] * (live[626] * live[657] + t1515 - live[84] * live[663])
+        + qd[10] * (t1516 - live[83] * (live[1057] + live[1058])) + qdd[0] * live[737]
+        + qdd[3] * live[864];
+    let t1518 = t1494 + live[441] * live[1060] + live[83] * live[1062];
+    let t1519 = t1504 + live[626] * live[1064] - live[84] * live[1060];
+    let t1520 = live[627] * live[926] + live[441] * live[1065] + live[437] * live[643]
+        + live[442] * live[1070] + live[226] * live[927] + live[83] * live[1068];
+    let t1521 = live[627] * live[654] - live[643] * live[1071] - live[226] * live[661];
+    let t1522 = qd[9] * t1520
+        + qd[10]
+            * (live[326] * live[693] + t1521 - live[328] * t1496
+                - live[694] * (live[1022] + live[186])) + qdd[9] * live[930]
+        + qdd[10] * live[937];
+    let t1523 = live[84] * live[209] + live[1044] * t1511 + live[1048] * t1512;
+    let t1524 = live[318] + live[84] * live[335];
+    let t1525 = t1495 + live[441] * live[1059] + live[83] * live[1061];
+    let t1526 = t1515 + live[626] * live[1063] - live[84] * live[1059];
+    let t1527 = t1516 - live[642] * live[1081];
+    let t1528 = t1521 + live[441] * live[1082] - live[442] * live[1083]
+        - live[83] * live[1084];
+    let t1529 = live[514] * live[627] + live[441] * live[696]
+        + live[83] * (live[276] * d.k59 - live[275] * d.k61) - live[226] * live[728];
+    let t1530 = live[626] * live[695] + live[200] * live[514] - live[447] * live[618]
+        - live[84] * live[696];
+    let t1531 = live[277] * d.k59;
+    let t1532 = live[519] * live[627] - live[226] * live[516];
+    let t1533 = live[441] * live[706]
+        + live[83] * (live[701] + t1531 - live[157] * live[700]) + t1532;
+    let t1534 = live[124] * live[707] + live[189] * live[708] + live[122] * live[711]
+        + live[278] * live[642];
+    let t1535 = t1529 * (qd[0] + qd[3]) + t1530 * (qd[2] + qd[7])
+        + t1533 * (qd[4] + qd[9]) + live[729] * (qdd[0] + qdd[3])
+        + live[738] * (qdd[2] + qdd[7]) + live[771] * (qdd[4] + qdd[9]) - qd[10] * t1534
+        - qdd[10] * live[802];
+    let t1536 = live[205] * live[447] - live[444] * live[628] - live[445] * live[644]
+        - live[441] * live[697] - live[442] * live[699] - live[83] * live[695];
+    let t1537 = live[642] * live[704] + live[200] * live[519] - live[516] * live[618]
+        - live[517] * live[637];
+    let t1538 = live[626] * live[703] + t1537 - live[84] * live[706];
+    let t1539 = live[189] * live[442]
+        + d.k61 * (live[233] * live[637] + live[123] * live[618] - live[124] * live[200])
+        - live[188] * live[898];
+    let t1540 = qd[10] * (t1539 + live[899] * (live[244] + live[243]))
+        + qdd[10] * live[900] + t1530 * (qd[0] + qd[3]) + t1536 * (qd[2] + qd[7])
+        + t1538 * (qd[4] + qd[9]) + live[738] * (qdd[0] + qdd[3])
+        + live[861] * (qdd[2] + qdd[7]) + live[868] * (qdd[4] + qdd[9]);
+    let t1541 = live[705] - live[322] * d.k61;
+    let t1542 = t1532 + live[441] * t1541 + live[83] * (t1531 - live[323] * d.k61);
+    let t1543 = t1537 + live[626] * (live[702] - live[324] * d.k61) - live[84] * t1541;
+    let t1544 = live[627] * live[916]
+        + live[441] * (live[160] * d.k59 - live[176] * live[700] - live[138] * live[515])
+        + live[445] * live[643]
+        + live[442] * (live[163] * d.k59 + live[162] * live[700] - live[698])
+        + live[83] * (live[138] * live[518] + live[146] * d.k59 - live[177] * live[700])
+        - live[226] * live[917];
+    let t1545 = live[226] * live[233] * live[518] + live[92] * live[709]
+        - live[707] * live[714];
+    let t1546 = qd[10]
+        * (t1545 + live[710] * (live[1022] + live[186]) + live[328] * live[642]
+            - live[326] * live[708]) + qdd[10] * live[938] + t1542 * (qd[0] + qd[3])
+        + t1543 * (qd[2] + qd[7]) + t1544 * (qd[4] + qd[9])
+        + live[771] * (qdd[0] + qdd[3]) + live[868] * (qdd[2] + qdd[7])
+        + live[918] * (qdd[4] + qdd[9]);
+    let t1547 = t1539 + live[642] * d.k61 * (live[244] + live[243]);
+    let t1548 = t1545 + live[441] * (live[325] * d.k61 - live[243] * live[515])
+        + live[442] * d.k61 * (live[1022] + live[186])
+        + live[83] * (live[327] * d.k61 + live[243] * live[518]);
+    let t1549 = qd[3] * live[745] + qd[4] * live[764] + qd[9] * live[782]
+        + qd[10] * live[794];
+    let t1550 = qd[4] * live[816] + qd[9] * live[841] + qd[10] * live[846]
+        - qd[0] * live[730] - qd[3] * live[813];
+    let t1551 = qd[9] * live[923] + qd[10] * live[931];
+    let t1552 = qd[3] * live[746] + qd[4] * live[765] + qd[9] * live[783]
+        + qd[10] * live[795];
+    let t1553 = live[1023] + qd[0] * live[731] + qd[3] * live[814] + qd[4] * live[817]
+        + qd[9] * live[842] + live[1014] + qd[10] * live[847];
+    let t1554 = qd[9] * live[924] + qd[10] * live[932];
+    let t1555 = qd[3] * live[747] + qd[4] * live[766] + qd[9] * live[784]
+        + qd[10] * live[796];
+    let t1556 = qd[4] * live[818] + qd[6] * live[838] + qd[9] * live[843]
+        + qd[10] * live[848] + live[528] * live[529] + live[418] * live[540]
+        + live[545] * live[546] + live[149] * live[409] + qd[0] * live[732]
+        + qd[3] * live[815] - live[413] * live[520] - live[82] * live[554];
+    let t1557 = qd[9] * live[925] + qd[10] * live[933];
+    let t1558 = live[426] * live[530] + live[420] * live[601] + live[197] * live[478]
+        + live[81] * live[602] + live[722] * (qd[0] + qd[3])
+        + live[733] * (qd[1] + qd[5]) + live[767] * (qd[4] + qd[9]) - qd[10] * live[797];
+    let t1559 = live[423] * live[520] + live[529] * live[603] + live[546] * live[605]
+        + live[149] * live[426] + qd[10] * live[851] + live[733] * (qd[0] + qd[3])
+        + live[812] * (qd[1] + qd[5]) + live[819] * (qd[4] + qd[9])
+        - live[424] * live[540] - live[82] * live[601];
+    let t1560 = live[480] * live[530] + live[420] * live[609] + live[421] * live[610]
+        + live[197] * live[483] + live[81] * live[612] + qd[10] * live[934]
+        + live[767] * (qd[0] + qd[3]) + live[819] * (qd[1] + qd[5])
+        + live[910] * (qd[4] + qd[9]) - live[481] * live[547];
+    let t1561 = qd[3] * live[749] + qd[4] * live[768] + qd[9] * live[785]
+        + qd[10] * live[799];
+    let t1562 = qd[4] * live[865] + qd[9] * live[890] + qd[10] * live[895]
+        - qd[0] * live[735] - qd[3] * live[862];
+    let t1563 = qd[9] * live[928] + qd[10] * live[935];
+    let t1564 = qd[3] * live[750] + qd[4] * live[769] + qd[9] * live[786]
+        + qd[10] * live[800];
+    let t1565 = live[1074] + qd[0] * live[736] + qd[3] * live[863] + qd[4] * live[866]
+        + qd[9] * live[891] + live[1055] + qd[10] * live[896];
+    let t1566 = qd[9] * live[929] + qd[10] * live[936];
+    let t1567 = qd[3] * live[751] + qd[4] * live[770] + qd[9] * live[787]
+        + qd[10] * live[801];
+    let t1568 = qd[4] * live[867] + qd[8] * live[887] + qd[9] * live[892]
+        + qd[10] * live[897] + live[625] * live[626] + live[439] * live[637]
+        + live[641] * live[642] + live[200] * live[430] + qd[0] * live[737]
+        + qd[3] * live[864] - live[434] * live[618] - live[84] * live[650];
+    let t1569 = qd[9] * live[930] + qd[10] * live[937];
+    let t1570 = live[447] * live[627] + live[441] * live[695] + live[226] * live[514]
+        + live[83] * live[696] + live[729] * (qd[0] + qd[3])
+        + live[738] * (qd[2] + qd[7]) + live[771] * (qd[4] + qd[9]) - qd[10] * live[802];
+    let t1571 = live[444] * live[618] + live[626] * live[697] + live[642] * live[699]
+        + live[200] * live[447] + qd[10] * live[900] + live[738] * (qd[0] + qd[3])
+        + live[861] * (qd[2] + qd[7]) + live[868] * (qd[4] + qd[9])
+        - live[445] * live[637] - live[84] * live[695];
+    let t1572 = live[516] * live[627] + live[441] * live[703] + live[442] * live[704]
+        + live[226] * live[519] + live[83] * live[706] + qd[10] * live[938]
+        + live[771] * (qd[0] + qd[3]) + live[868] * (qd[2] + qd[7])
+        + live[918] * (qd[4] + qd[9]) - live[517] * live[643];
+    out.2[5][8] = qd[0] * live[1086]
+        + qd[2]
+            * (live[314] + live[111] * live[336] + live[1094] + live[398] * live[633]
+                + live[401] * live[1072] + live[403] * live[1073] + t1480 + t1481
+                - live[402] * live[649] - t1479) + qd[3] * live[1099]
+        + qd[4] * (live[665] + live[1101] + live[398] * live[658])
+        + qd[7]
+            * (live[312] + live[1105] + t1480 + 2.0 * (live[313] + t1481)
+                + live[402] * (live[647] + live[648]) - live[214] - t1478
+                - live[398] * (live[631] + live[632]))
+        + qd[8]
+            * (5.0 * live[216]
+                + 3.0
+                    * (live[218] + live[668] * live[1077] + live[670] * live[1078]
+                        - live[508] * live[619] - live[509] * live[638])
+                + live[101] * live[335] + live[400] * live[625] + live[434] * live[668]
+                + live[439] * live[669] + t1482 - live[641] * live[403]
+                - 2.0 * live[217]) + qd[9] * (live[398] * live[657] + t1484 + t1485)
+        + qd[10] * (t1487 + live[402] * (live[1079] + live[1080])) + qdd[0] * live[775]
+        + qdd[2] * live[886] + qdd[3] * live[902] + qdd[4] * live[920]
+        + qdd[7] * live[953] + qdd[8] * live[955] + qdd[9] * live[957]
+        + qdd[10] * live[958];
+    out.2[5][9] = live[1104] + qd[4] * live[1102]
+        + qd[8] * (t1485 + live[101] * live[1059] + live[398] * live[1063] - t1483)
+        + qdd[4] * live[929] + qdd[8] * live[957] + t1488 * (qd[0] + qd[3])
+        + t1489 * (qd[2] + qd[7]) + live[786] * (qdd[0] + qdd[3])
+        + live[891] * (qdd[2] + qdd[7]);
+    out.2[5][10] = qd[8] * (t1487 + live[402] * live[1081])
+        + qd[10]
+            * (live[159] * live[685] + live[403] * live[639] + live[143] * live[1088]
+                + live[723] * (live[212] - live[215]) - live[484] * live[668]
+                - live[436] * live[670] - live[542] * live[686]) + qdd[8] * live[958]
+        + qdd[10] * live[964] + live[1089] * (qd[0] + qd[3]) + t1490 * (qd[2] + qd[7])
+        + t1491 * (qd[4] + qd[9]) + live[800] * (qdd[0] + qdd[3])
+        + live[896] * (qdd[2] + qdd[7]) + live[936] * (qdd[4] + qdd[9]);
+    out.2[6][0] = qd[0]
+        * (live[485] * live[627] + live[441] * live[622] + live[226] * live[724]
+            + live[83] * live[1040]) + qdd[0] * live[727] + t1498
+        + t1492 * (qd[2] + qd[7]) + live[737] * (qdd[2] + qdd[7]);
+    out.2[6][2] = qd[2]
+        * (live[627] * live[854] + live[441] * live[1047] + live[643] * live[856]
+            + live[442] * live[1051] + t1499 + t1501 + t1502 + 2.0 * t1500
+            - live[129] * live[226] - live[83] * live[303])
+        + qd[7] * (t1501 + t1508 + t1510) + qdd[2] * live[860] + qdd[7] * live[878]
+        + t1517;
+    out.2[6][3] = t1498 + qd[0] * t1493 + qdd[0] * live[751] + t1503 * (qd[2] + qd[7])
+        + live[864] * (qdd[2] + qdd[7]);
+    out.2[6][4] = qd[4]
+        * (live[627] * live[911] + live[441] * live[1066] + live[438] * live[643]
+            + live[442] * live[1067] + live[226] * live[912] + live[83] * live[1069])
+        + qdd[4] * live[915] + t1522 + t1518 * (qd[0] + qd[3]) + t1519 * (qd[2] + qd[7])
+        + live[770] * (qdd[0] + qdd[3]) + live[867] * (qdd[2] + qdd[7]);
+    out.2[6][7] = t1517
+        + qd[2]
+            * (live[83] * live[334] + t1502 + t1508 + t1509 + live[441] * live[1046]
+                + live[442] * live[1050] - t1523)
+        + qd[7] * (t1510 + 2.0 * (live[316] + t1507) - t1523 - live[315])
+        + qdd[2] * live[878] + qdd[7] * live[951];
+    out.2[6][8] = qd[2]
+        * (live[83] * live[336] + t1513 + live[441] * live[1072] + live[442] * live[1073]
+            - t1524)
+        + qd[7]
+            * (t1514 + live[628] * live[880] + live[644] * live[881] - t1524
+                - live[212] * (live[689] + live[690]))
+        + qd[8]
+            * (live[317] + t1506 + live[643] * live[1078] - live[627] * live[1077]
+                - live[619] * live[691] - live[638] * live[692]) + qdd[8] * live[956]
+        + live[887] * (qdd[2] + qdd[7]);
+    out.2[6][9] = t1522 + qd[4] * t1520 + qdd[4] * live[930] + t1525 * (qd[0] + qd[3])
+        + t1526 * (qd[2] + qd[7]) + live[787] * (qdd[0] + qdd[3])
+        + live[892] * (qdd[2] + qdd[7]);
+    out.2[6][10] = qd[10]
+        * (live[484] * live[627] + live[159] * live[693] + live[226] * live[723]
+            + live[143] * t1496 + live[694] * (live[321] - live[542])
+            - live[436] * live[643]) + qdd[10] * live[965] + t1497 * (qd[0] + qd[3])
+        + t1527 * (qd[2] + qd[7]) + t1528 * (qd[4] + qd[9])
+        + live[801] * (qdd[0] + qdd[3]) + live[897] * (qdd[2] + qdd[7])
+        + live[937] * (qdd[4] + qdd[9]);
+    out.2[7][0] = t1535;
+    out.2[7][2] = t1540;
+    out.2[7][3] = t1535;
+    out.2[7][4] = t1546;
+    out.2[7][7] = t1540;
+    out.2[7][9] = t1546;
+    out.2[7][10] = qd[10]
+        * (live[231] * live[709] + live[710] * (live[542] - live[321])
+            - live[103] * live[707] - live[159] * live[708] - live[96] * live[711]
+            - live[143] * live[642]) + qdd[10] * live[966] + t1547 * (qd[2] + qd[7])
+        + t1548 * (qd[4] + qd[9]) + live[900] * (qdd[2] + qdd[7])
+        + live[938] * (qdd[4] + qdd[9]) - t1534 * (qd[0] + qd[3])
+        - live[802] * (qdd[0] + qdd[3]);
+    out.3[0][0] = live[408] * live[522] + live[391] * live[524] + qd[0] * live[718]
+        + qd[6] * live[467] + t1549 - live[730] * (qd[1] + qd[5]) - live[1026];
+    out.3[0][1] = live[453] * live[522] + live[391] * live[536] + live[394] * live[553]
+        + live[1030] + qd[1] * live[808] + qd[5] * live[824] + qd[6] * live[835] + t1550
+        - live[455] * live[541] - live[1027];
+    out.3[0][3] = live[459] * live[522] + live[391] * live[555] + t1549
+        + qd[0] * live[745] + qd[6] * live[470] - live[813] * (qd[1] + qd[5])
+        - live[1028];
+    out.3[0][4] = live[391] * live[563] + live[394] * live[565] + qd[4] * live[905]
+        + qd[6] * live[471] + t1551 + live[764] * (qd[0] + qd[3])
+        + live[816] * (qd[1] + qd[5]) + live[1029] - live[463] * live[522]
+        - live[465] * live[541] - live[571];
+    out.3[0][5] = live[178] + live[181] + live[452] * live[522] + live[1031] + t1550
+        + qd[1] * live[824] + qd[5] * live[939] + qd[6] * live[942]
+        - live[454] * live[541] - live[391] * live[535] - live[394] * live[552]
+        - live[167] * (live[572] + live[573]);
+    out.3[0][9] = live[391] * live[562] + live[394] * live[564] + t1551
+        + qd[4] * live[923] + qd[6] * live[474] + live[782] * (qd[0] + qd[3])
+        + live[841] * (qd[1] + qd[5]) - live[462] * live[522] - live[464] * live[541]
+        - live[1032];
+    out.3[1][0] = live[580] + qd[0] * live[719] + qd[6] * live[774] + t1552
+        + live[731] * (qd[1] + qd[5]);
+    out.3[1][1] = live[1025] + qd[1] * live[809] + qd[5] * live[827] + qd[6] * live[837]
+        + t1553;
+    out.3[1][3] = live[584] + t1552 + qd[0] * live[746] + qd[6] * live[901]
+        + live[814] * (qd[1] + qd[5]);
+    out.3[1][4] = live[586] + qd[4] * live[906] + qd[6] * live[919] + t1554
+        + live[765] * (qd[0] + qd[3]) + live[817] * (qd[1] + qd[5]);
+    out.3[1][5] = live[191] + live[1024] + t1553 + qd[1] * live[827] + qd[5] * live[940]
+        + qd[6] * live[943] - live[192];
+    out.3[1][9] = live[590] + t1554 + qd[4] * live[924] + qd[6] * live[947]
+        + live[783] * (qd[0] + qd[3]) + live[842] * (qd[1] + qd[5]);
+    out.3[2][0] = live[408] * live[530] + live[420] * live[524] + live[197] * live[449]
+        + live[81] * live[525] + qd[0] * live[720] + t1555 + live[732] * (qd[1] + qd[5]);
+    out.3[2][1] = live[106] * live[197] + live[81] * live[174] + live[453] * live[530]
+        + live[420] * live[536] + live[455] * live[547] + live[421] * live[553]
+        + qd[1] * live[811] + qd[5] * live[829] + t1556;
+    out.3[2][3] = live[459] * live[530] + live[420] * live[555] + live[197] * live[457]
+        + live[81] * live[556] + t1555 + qd[0] * live[747] + live[815] * (qd[1] + qd[5]);
+    out.3[2][4] = live[420] * live[563] + live[465] * live[547] + live[421] * live[565]
+        + live[197] * live[461] + live[81] * live[570] + qd[4] * live[907] + t1557
+        + live[766] * (qd[0] + qd[3]) + live[818] * (qd[1] + qd[5])
+        - live[463] * live[530];
+    out.3[2][5] = t1556 + qd[1] * live[829] + qd[5] * live[941]
+        + live[105] * (live[197] - live[169]) + live[452] * (live[530] - live[531])
+        + live[454] * (live[547] - live[548]) - live[171] * live[198]
+        - live[167] * (live[595] + live[596]);
+    out.3[2][9] = live[420] * live[562] + live[464] * live[547] + live[421] * live[564]
+        + live[197] * live[460] + live[81] * live[569] + t1557 + qd[4] * live[925]
+        + live[784] * (qd[0] + qd[3]) + live[843] * (qd[1] + qd[5])
+        - live[462] * live[530];
+    out.3[3][0] = t1558;
+    out.3[3][1] = t1559;
+    out.3[3][3] = t1558;
+    out.3[3][4] = t1560;
+    out.3[3][5] = t1559;
+    out.3[3][9] = t1560;
+    out.3[4][0] = live[429] * live[620] + live[399] * live[621] + qd[0] * live[725]
+        + qd[8] * live[503] + t1561 - live[735] * (qd[2] + qd[7]) - live[1085];
+    out.3[4][2] = live[489] * live[620] + live[399] * live[633] + live[402] * live[649]
+        + t1478 + qd[2] * live[857] + qd[7] * live[873] + qd[8] * live[884] + t1562
+        - live[491] * live[638] - live[1093];
+    out.3[4][3] = live[495] * live[620] + live[399] * live[651] + t1561
+        + qd[0] * live[749] + qd[8] * live[506] - live[862] * (qd[2] + qd[7])
+        - live[1098];
+    out.3[4][4] = live[399] * live[658] + live[402] * live[660] + qd[4] * live[913]
+        + qd[8] * live[507] + t1563 + live[768] * (qd[0] + qd[3])
+        + live[865] * (qd[2] + qd[7]) + live[1100] - live[499] * live[620]
+        - live[501] * live[638] - live[665];
+    out.3[4][7] = live[211] + live[214] + live[488] * live[620] + t1479 + t1562
+        + qd[2] * live[873] + qd[7] * live[949] + qd[8] * live[952]
+        - live[490] * live[638] - live[399] * live[632] - live[402] * live[648]
+        - live[203] * (live[666] + live[667]);
+    out.3[4][8] = live[217] + live[401] * live[625] + live[403] * live[641]
+        + qd[0] * live[503] + qd[3] * live[506] + qd[4] * live[507] + qd[9] * live[510]
+        + qd[10] * live[513] + qd[2] * live[884] + qd[7] * live[952] + qd[8] * live[954]
+        + live[670] * (live[439] - live[435]) + live[509] * live[638]
+        - live[668] * (live[434] - live[432]) - 2.0 * live[216] - live[218]
+        - live[508] * live[620] - t1482;
+    out.3[4][9] = live[399] * live[657] + live[402] * live[659] + t1563
+        + qd[4] * live[928] + qd[8] * live[510] + live[785] * (qd[0] + qd[3])
+        + live[890] * (qd[2] + qd[7]) - live[498] * live[620] - live[500] * live[638]
+        - t1484;
+    out.3[4][10] = live[511] * live[620] + live[188] * live[671] + qd[8] * live[513]
+        + qd[10] * live[963] + live[799] * (qd[0] + qd[3]) + live[895] * (qd[2] + qd[7])
+        + live[935] * (qd[4] + qd[9]) + live[512] * live[638] - t1486
+        - live[672] * (live[244] + live[243]);
+    out.3[5][0] = live[674] + qd[0] * live[726] + qd[8] * live[775] + t1564
+        + live[736] * (qd[2] + qd[7]);
+    out.3[5][2] = live[1076] + qd[2] * live[858] + qd[7] * live[876] + qd[8] * live[886]
+        + t1565;
+    out.3[5][3] = live[678] + t1564 + qd[0] * live[750] + qd[8] * live[902]
+        + live[863] * (qd[2] + qd[7]);
+    out.3[5][4] = live[680] + qd[4] * live[914] + qd[8] * live[920] + t1566
+        + live[769] * (qd[0] + qd[3]) + live[866] * (qd[2] + qd[7]);
+    out.3[5][7] = live[220] + live[1075] + t1565 + qd[2] * live[876] + qd[7] * live[950]
+        + qd[8] * live[953] - live[221];
+    out.3[5][9] = live[684] + t1566 + qd[4] * live[929] + qd[8] * live[957]
+        + live[786] * (qd[0] + qd[3]) + live[891] * (qd[2] + qd[7]);
+    out.3[6][0] = live[429] * live[627] + live[441] * live[621] + live[226] * live[485]
+        + live[83] * live[622] + qd[0] * live[727] + t1567 + live[737] * (qd[2] + qd[7]);
+    out.3[6][2] = live[110] * live[226] + live[83] * live[210] + live[489] * live[627]
+        + live[441] * live[633] + live[491] * live[643] + live[442] * live[649]
+        + qd[2] * live[860] + qd[7] * live[878] + t1568;
+    out.3[6][3] = live[495] * live[627] + live[441] * live[651] + live[226] * live[493]
+        + live[83] * live[652] + t1567 + qd[0] * live[751] + live[864] * (qd[2] + qd[7]);
+    out.3[6][4] = live[441] * live[658] + live[501] * live[643] + live[442] * live[660]
+        + live[226] * live[497] + live[83] * live[664] + qd[4] * live[915] + t1569
+        + live[770] * (qd[0] + qd[3]) + live[867] * (qd[2] + qd[7])
+        - live[499] * live[627];
+    out.3[6][7] = t1568 + qd[2] * live[878] + qd[7] * live[951]
+        + live[109] * (live[226] - live[205]) + live[488] * (live[627] - live[628])
+        + live[490] * (live[643] - live[644]) - live[207] * live[227]
+        - live[203] * (live[689] + live[690]);
+    out.3[6][9] = live[441] * live[657] + live[500] * live[643] + live[442] * live[659]
+        + live[226] * live[496] + live[83] * live[663] + t1569 + qd[4] * live[930]
+        + live[787] * (qd[0] + qd[3]) + live[892] * (qd[2] + qd[7])
+        - live[498] * live[627];
+    out.3[7][0] = t1570;
+    out.3[7][2] = t1571;
+    out.3[7][3] = t1570;
+    out.3[7][4] = t1572;
+    out.3[7][7] = t1571;
+    out.3[7][9] = t1572;
+}
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
@@ -5976,10 +10541,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -6034,8 +10602,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -6121,7 +10690,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -6316,6 +10885,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 19746,
+    add: 19057,
+    div: 1980,
+    sqrt: 206,
+    sin: 70,
+    cos: 70,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

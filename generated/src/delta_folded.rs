@@ -61,11 +61,13 @@
 //! | `gravity_derivatives` | 81 | 29 | 0 | 0 | 13 | 10 |
 //! | `mass_matrix_inverse` | 215 | 97 | 8 | 0 | 8 | 8 |
 //! | `forward_dynamics_derivatives` | 1753 | 882 | 16 | 0 | 11 | 11 |
+//! | `constrained_residual_derivatives` | 4463 | 4118 | 0 | 0 | 15 | 15 |
 //! | `linearization` | 1753 | 882 | 16 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3780 | 3233 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3870 | 3279 | 297 | 19 | 40 | 40 |
 //! | `dependent_velocities` | 1357 | 1203 | 76 | 8 | 11 | 11 |
 //! | `constrained_inverse_dynamics` | 1541 | 1315 | 76 | 8 | 22 | 22 |
+//! | `constrained_forward_dynamics_derivatives` | 20078 | 19067 | 1980 | 206 | 70 | 70 |
 
 #![allow(
     clippy::approx_constant,
@@ -180,6 +182,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 3] = [0, 1, 2];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -5290,6 +5296,4542 @@ fn forward_dynamics_derivatives_with_body(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 4463,
+    add: 4118,
+    div: 0,
+    sqrt: 0,
+    sin: 15,
+    cos: 15,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let mut live = [0.0; 1074];
+    let mut out: (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) = (
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NV],
+        [[0.0; NV]; NC],
+        [[0.0; NV]; NC],
+    );
+    constrained_residual_derivatives_part0(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part1(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part2(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part3(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part4(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part5(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part6(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part7(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part8(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part9(d, q, qd, qdd, lambda, &mut live, &mut out);
+    constrained_residual_derivatives_part10(d, q, qd, qdd, lambda, &mut live, &mut out);
+    out
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part0(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part0_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part0_body(
+        BuildLanes,
+        d,
+        q,
+        qd,
+        qdd,
+        lambda,
+        live,
+        out,
+    )
+}
+/// [`constrained_residual_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part0_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part0_body(avx2, d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part0`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part0_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = s_q1 * qd[1];
+    let t1 = c_q1 * qd[1];
+    let t2 = s_q6 * qd[6];
+    let t3 = c_q0 * qd[0];
+    let t4 = s_q0 * qd[0];
+    let t5 = s_q4 * qd[4];
+    let t6 = c_q4 * qd[4];
+    let t7 = s_q10 * qd[10];
+    let t8 = s_q2 * qd[2];
+    let t9 = c_q2 * qd[2];
+    let t10 = s_q8 * qd[8];
+    let t11 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t12 = 9.81 * c_q0 - 0.2 * qdd[0];
+    let t13 = c_q3 * t11 - s_q3 * t12;
+    let t14 = s_q3 * t11 + c_q3 * t12;
+    let t15 = qd[0] + qd[3];
+    let t16 = qdd[0] + qdd[3];
+    let t17 = s_q4 * t15;
+    let t18 = c_q4 * t15;
+    let t19 = c_q4 * t13;
+    let t20 = s_q4 * t13;
+    let t21 = qd[4] * t18;
+    let t22 = t5 * t15;
+    let t23 = s_q4 * t16 + t21;
+    let t24 = c_q4 * t16 - t22;
+    let t25 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
+    let t26 = 9.81 * c_q1 - 0.2 * qdd[1];
+    let t27 = s_q5 * t25 + c_q5 * t26;
+    let t28 = qd[1] + qd[5];
+    let t29 = qdd[1] + qdd[5];
+    let t30 = s_q6 * t29;
+    let t31 = c_q6 * t29;
+    let t32 = c_q6 * (c_q5 * t25 - s_q5 * t26);
+    let t33 = c_q6 * t28;
+    let t34 = qd[6] * t33;
+    let t35 = t2 * t28;
+    let t36 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
+    let t37 = 9.81 * c_q2 - 0.2 * qdd[2];
+    let t38 = s_q7 * t36 + c_q7 * t37;
+    let t39 = qd[2] + qd[7];
+    let t40 = qdd[2] + qdd[7];
+    let t41 = s_q8 * t40;
+    let t42 = c_q8 * t40;
+    let t43 = c_q8 * (c_q7 * t36 - s_q7 * t37);
+    let t44 = c_q8 * t39;
+    let t45 = qd[8] * t44;
+    let t46 = t10 * t39;
+    let t47 = t18 * t18;
+    let t48 = t17 * t18;
+    let t49 = t47 + qd[4] * qd[4];
+    let t50 = t19 - 0.45 * t49;
+    let t51 = qdd[4] + t48;
+    let t52 = 0.45 * t51 - t20;
+    let t53 = t22 - t24;
+    let t54 = t14 + 0.45 * t53;
+    let t55 = c_q9 * t50 + s_q9 * t52;
+    let t56 = c_q9 * t52 - s_q9 * t50;
+    let t57 = qd[4] + qd[9];
+    let t58 = qdd[4] + qdd[9];
+    let t59 = t33 * t33;
+    let t60 = s_q6 * t33;
+    let t61 = t44 * t44;
+    let t62 = s_q8 * t44;
+    let t63 = -0.0225 * (t59 + qd[6] * qd[6]);
+    let t64 = 0.0225 * (qdd[6] + t28 * t60);
+    let t65 = -0.0225 * (t61 + qd[8] * qd[8]);
+    let t66 = 0.0225 * (qdd[8] + t39 * t62);
+    let t67 = s_q6 * t28;
+    let t68 = s_q8 * t39;
+    let t69 = s_q4 * t18;
+    let t70 = c_q3 * qd[0];
+    let t71 = s_q4 * t70;
+    let t72 = 0.9 * t69 + 0.4 * t71;
+    let t73 = c_q4 * t18;
+    let t74 = -0.4 * c_q4 * t70 - 0.9 * t73;
+    let t75 = s_q3 * qd[0];
+    let t76 = c_q6 * t2;
+    let t77 = 0.045 * c_q5 * t2 + 0.045 * s_q5 * (s_q6 * t60 + c_q6 * c_q6 * t33);
+    let t78 = 0.00001 * t76 + c_q6 * (0.009 * s_q5 * qd[1] - 0.01349 * t2);
+    let t79 = c_q8 * t10;
+    let t80 = 0.045 * c_q7 * t10 + 0.045 * s_q7 * (s_q8 * t62 + c_q8 * c_q8 * t44);
+    let t81 = 0.00001 * t79 + c_q8 * (0.009 * s_q7 * qd[2] - 0.01349 * t10);
+    let t82 = c_q6 * qd[6];
+    let t83 = c_q8 * qd[8];
+    let t84 = q[0] + q[3];
+    let t85 = cos(t84);
+    let t86 = sin(t84);
+    let t87 = c_q4 * t85;
+    let t88 = s_q4 * t85;
+    let t89 = c_q4 * t86;
+    let t90 = s_q4 * t86;
+    let t91 = q[1] + q[5];
+    let t92 = cos(t91);
+    let t93 = sin(t91);
+    let t94 = c_q6 * t93;
+    let t95 = q[2] + q[7];
+    let t96 = cos(t95);
+    let t97 = sin(t95);
+    let t98 = c_q8 * t97;
+    let t99 = q[4] + q[9];
+    let t100 = cos(t99);
+    let t101 = sin(t99);
+    let t102 = c_q10 * t100;
+    let t103 = t85 * t102;
+    let t104 = t103 - s_q10 * t86;
+    let t105 = s_q10 * t100;
+    let t106 = c_q10 * t86;
+    let t107 = t86 * t102;
+    let t108 = t107 + s_q10 * t85;
+    let t109 = -t108;
+    let t110 = c_q10 * t85;
+    let t111 = -t104;
+    let t112 = c_q6 * t92;
+    let t113 = 0.2 * c_q1 + 0.45 * t112;
+    let t114 = s_q6 * t93;
+    let t115 = c_q8 * t96;
+    let t116 = 0.2 * c_q2 + 0.45 * t115;
+    let t117 = s_q8 * t97;
+    let t118 = s_q6 * t92;
+    let t119 = t94 * t118;
+    let t120 = t94 * t114;
+    let t121 = s_q8 * t96;
+    let t122 = t98 * t121;
+    let t123 = t98 * t117;
+    let t124 = -t85 * t105 - t106;
+    let t125 = t86 * t105 - t110;
+    let t126 = -0.2 * s_q1 - 0.45 * t94;
+    let t127 = t112 * t112;
+    live[0] = s_q0;
+    live[1] = c_q0;
+    live[2] = s_q1;
+    live[3] = c_q1;
+    live[4] = s_q2;
+    live[5] = c_q2;
+    live[6] = s_q3;
+    live[7] = c_q3;
+    live[8] = s_q4;
+    live[9] = c_q4;
+    live[10] = s_q5;
+    live[11] = c_q5;
+    live[12] = s_q6;
+    live[13] = c_q6;
+    live[14] = s_q7;
+    live[15] = c_q7;
+    live[16] = s_q8;
+    live[17] = c_q8;
+    live[18] = s_q9;
+    live[19] = c_q9;
+    live[20] = s_q10;
+    live[21] = c_q10;
+    live[22] = t0;
+    live[23] = t1;
+    live[24] = t2;
+    live[25] = t3;
+    live[26] = t4;
+    live[27] = t5;
+    live[28] = t6;
+    live[29] = t7;
+    live[30] = t8;
+    live[31] = t9;
+    live[32] = t10;
+    live[33] = t13;
+    live[34] = t14;
+    live[35] = t15;
+    live[36] = t17;
+    live[37] = t18;
+    live[38] = t19;
+    live[39] = t20;
+    live[40] = t21;
+    live[41] = t22;
+    live[42] = t23;
+    live[43] = t24;
+    live[44] = t27;
+    live[45] = t30;
+    live[46] = t31;
+    live[47] = t32;
+    live[48] = t33;
+    live[49] = t34;
+    live[50] = t35;
+    live[51] = t38;
+    live[52] = t41;
+    live[53] = t42;
+    live[54] = t43;
+    live[55] = t44;
+    live[56] = t45;
+    live[57] = t46;
+    live[58] = t47;
+    live[59] = t48;
+    live[60] = t49;
+    live[61] = t51;
+    live[62] = t53;
+    live[63] = t54;
+    live[64] = t55;
+    live[65] = t56;
+    live[66] = t57;
+    live[67] = t58;
+    live[68] = t59;
+    live[69] = t60;
+    live[70] = t61;
+    live[71] = t62;
+    live[72] = t63;
+    live[73] = t64;
+    live[74] = t65;
+    live[75] = t66;
+    live[76] = t67;
+    live[77] = t68;
+    live[78] = t69;
+    live[79] = t71;
+    live[80] = t72;
+    live[81] = t73;
+    live[82] = t74;
+    live[83] = t75;
+    live[84] = t82;
+    live[85] = t83;
+    live[86] = t85;
+    live[87] = t86;
+    live[88] = t87;
+    live[89] = t88;
+    live[90] = t89;
+    live[91] = t90;
+    live[92] = t92;
+    live[93] = t93;
+    live[94] = t94;
+    live[95] = t96;
+    live[96] = t97;
+    live[97] = t98;
+    live[98] = t100;
+    live[99] = t101;
+    live[100] = t102;
+    live[101] = t103;
+    live[102] = t104;
+    live[103] = t105;
+    live[104] = t106;
+    live[105] = t107;
+    live[106] = t108;
+    live[107] = t109;
+    live[108] = t110;
+    live[109] = t111;
+    live[110] = t112;
+    live[111] = t113;
+    live[112] = t114;
+    live[113] = t115;
+    live[114] = t116;
+    live[115] = t117;
+    live[116] = t118;
+    live[117] = t119;
+    live[118] = t120;
+    live[119] = t121;
+    live[120] = t122;
+    live[121] = t123;
+    live[122] = t124;
+    live[123] = t125;
+    live[124] = t126;
+    live[125] = t127;
+    out.1[1][1] = t78 - 0.2 * t77;
+    out.1[1][5] = -0.01348 * t76 - 0.2 * t77;
+    out.1[1][6] = -0.01348 * t60 - 0.009 * (c_q5 * t67 + s_q5 * t82);
+    out.1[2][2] = t81 - 0.2 * t80;
+    out.1[2][7] = -0.01348 * t79 - 0.2 * t80;
+    out.1[2][8] = -0.01348 * t62 - 0.009 * (c_q7 * t68 + s_q7 * t83);
+    out.1[5][1] = t78;
+    out.1[5][5] = -0.01348 * t76;
+    out.1[5][6] = -0.01348 * t60;
+    out.1[6][1] = 0.01348 * t60 + 0.009 * c_q5 * s_q6 * qd[1];
+    out.1[6][5] = 0.01348 * t60;
+    out.1[7][2] = t81;
+    out.1[7][7] = -0.01348 * t79;
+    out.1[7][8] = -0.01348 * t62;
+    out.1[8][2] = 0.01348 * t62 + 0.009 * c_q7 * s_q8 * qd[2];
+    out.1[8][7] = 0.01348 * t62;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part1(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part1_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part1_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part1`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part1_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    _out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let t128 = live[94] * live[94];
+    let t129 = live[110] * live[116];
+    let t130 = live[92] * live[94];
+    let t131 = live[93] * live[112] - live[92] * live[116];
+    let t132 = -0.2 * live[4] - 0.45 * live[97];
+    let t133 = live[113] * live[113];
+    let t134 = live[97] * live[97];
+    let t135 = live[113] * live[119];
+    let t136 = live[95] * live[97];
+    let t137 = live[96] * live[115] - live[95] * live[119];
+    let t138 = live[86] * (qd[3] + qd[0]);
+    let t139 = -t138;
+    let t140 = live[27] * live[87];
+    let t141 = live[9] * t139 + t140;
+    let t142 = live[87] * live[99];
+    let t143 = t142 * (qd[4] + qd[9]);
+    let t144 = live[98] * t139 + t143;
+    let t145 = qd[10] * live[103];
+    let t146 = live[87] * t145;
+    let t147 = live[87] * (qd[0] + qd[3]);
+    let t148 = -t147;
+    let t149 = qd[10] * live[108] - t146;
+    let t150 = t149 + live[20] * t148 - live[21] * t144;
+    let t151 = live[87] * live[98];
+    let t152 = -t151 * (qd[9] + qd[4]);
+    let t153 = live[99] * t139 + t152;
+    let t154 = -t153;
+    let t155 = live[92] * (qd[1] + qd[5]);
+    let t156 = -t155;
+    let t157 = live[27] * live[86];
+    let t158 = t157 + live[9] * t147;
+    let t159 = live[86] * t145;
+    let t160 = live[86] * live[99];
+    let t161 = t160 * (qd[4] + qd[9]);
+    let t162 = live[98] * t147 + t161;
+    let t163 = t159 + qd[10] * live[104];
+    let t164 = live[21] * t162 + t163 - live[20] * t139;
+    let t165 = live[86] * live[98];
+    let t166 = t165 * (qd[9] + qd[4]);
+    let t167 = t166 - live[99] * t147;
+    let t168 = live[9] * t148 - t157;
+    let t169 = live[98] * t148 - t161;
+    let t170 = t163 + live[20] * t138 - live[21] * t169;
+    let t171 = t166 + live[99] * t148;
+    let t172 = -t171;
+    let t173 = live[98] * (qd[4] + qd[9]);
+    let t174 = live[99] * (qd[4] + qd[9]);
+    let t175 = -t174;
+    let t176 = live[13] * t156;
+    let t177 = qd[6] * live[112];
+    let t178 = live[93] * (qd[1] + qd[5]);
+    let t179 = qd[6] * live[116];
+    let t180 = live[13] * t178;
+    let t181 = t179 + t180;
+    let t182 = -0.2 * live[22] - 0.45 * t181;
+    let t183 = live[28] * live[86];
+    let t184 = live[8] * t148 + t183;
+    let t185 = -t169;
+    let t186 = live[8] * t139 - live[28] * live[87];
+    let t187 = -t144;
+    let t188 = live[110] * t176;
+    let t189 = qd[6] * live[94];
+    let t190 = live[116] * t189;
+    let t191 = t188 + live[94] * t180;
+    let t192 = live[12] * t156;
+    let t193 = live[94] * t192;
+    let t194 = live[94] * t189;
+    let t195 = live[112] * t177;
+    let t196 = t194 - t195;
+    let t197 = qd[10] * live[100];
+    let t198 = live[86] * t197 - live[29] * live[87];
+    let t199 = -live[20] * t169 - live[21] * t138 - t198;
+    let t200 = live[87] * t197 + live[29] * live[86] - live[20] * t144 - live[21] * t148;
+    let t201 = live[110] * t192;
+    let t202 = live[110] * t189;
+    let t203 = live[116] * t177;
+    let t204 = live[12] * t178;
+    let t205 = live[94] * t204;
+    let t206 = t201 + t205;
+    let t207 = t202 - t203;
+    let t208 = live[112] * t192;
+    let t209 = live[94] * t177;
+    let t210 = -t178;
+    let t211 = live[95] * (qd[2] + qd[7]);
+    let t212 = -t211;
+    let t213 = live[17] * t212;
+    let t214 = qd[8] * live[115];
+    let t215 = live[96] * (qd[2] + qd[7]);
+    let t216 = qd[8] * live[119];
+    let t217 = live[17] * t215;
+    let t218 = t216 + t217;
+    let t219 = -0.2 * live[30] - 0.45 * t218;
+    let t220 = live[113] * t213;
+    let t221 = qd[8] * live[97];
+    let t222 = live[119] * t221;
+    let t223 = t220 + live[97] * t217;
+    let t224 = live[16] * t212;
+    let t225 = live[97] * t224;
+    let t226 = live[97] * t221;
+    let t227 = live[115] * t214;
+    let t228 = t226 - t227;
+    let t229 = live[113] * t224;
+    let t230 = live[113] * t221;
+    let t231 = live[119] * t214;
+    let t232 = live[16] * t215;
+    let t233 = live[97] * t232;
+    let t234 = t229 + t233;
+    let t235 = t230 - t231;
+    let t236 = live[115] * t224;
+    let t237 = live[97] * t214;
+    let t238 = -t215;
+    let t239 = live[35] * live[99];
+    let t240 = live[35] * live[98];
+    let t241 = -live[18] * live[43] - qd[9] * t240;
+    let t242 = live[19] * live[42] - t241;
+    let t243 = live[21] * live[99];
+    let t244 = live[35] * t243 - live[20] * live[66];
+    let t245 = live[20] * live[99];
+    let t246 = live[21] * live[66] + live[35] * t245;
+    let t247 = qd[10] + t240;
+    let t248 = live[19] * live[43] - qd[9] * t239;
+    let t249 = t248 - live[18] * live[42];
+    let t250 = qdd[10] + t249;
+    let t251 = live[21] * live[67] + live[20] * t242 + qd[10] * t244;
+    let t252 = t244 * t247;
+    let t253 = t244 * t246;
+    let t254 = 0.015 * (t247 * t247 + t246 * t246);
+    let t255 = -0.015 * (t251 + t252);
+    let t256 = 0.015 * (t250 - t253);
+    let t257 = 0.015 * (live[20] * live[64] + live[21] * live[63]) + 0.00094 * t250
+        - 0.000935 * t253;
+    let t258 = 0.000935 * t251 + 0.00094 * t252 - 0.015 * live[65];
+    let t259 = live[21] * t254 + live[20] * t256;
+    let t260 = live[21] * t256 - live[20] * t254;
+    let t261 = live[21] * t247;
+    let t262 = t246 * t261;
+    let t263 = live[20] * t258;
+    let t264 = live[20] * t247;
+    let t265 = 0.00019 * (t242 + live[66] * t240) + t263 - 0.000005 * t262;
+    let t266 = live[19] * t259 - live[18] * t255;
+    let t267 = t266 - 0.1575 * live[60];
+    let t268 = live[18] * t259 + live[19] * t255;
+    let t269 = 0.1575 * live[61] + t268;
+    let t270 = live[19] * t265 - live[18] * t257;
+    let t271 = live[18] * t265 + live[19] * t257;
+    let t272 = t243 * t247 + live[98] * t244;
+    let t273 = qd[10] * t243;
+    let t274 = live[20] * t173;
+    let t275 = t273 + t274;
+    let t276 = 0.00094 * t272 + 0.000935 * t275;
+    let t277 = t276 - 0.015 * (live[19] * live[80] - live[18] * live[82]);
+    live[126] = t128;
+    live[127] = t129;
+    live[128] = t130;
+    live[129] = t131;
+    live[130] = t132;
+    live[131] = t133;
+    live[132] = t134;
+    live[133] = t135;
+    live[134] = t136;
+    live[135] = t137;
+    live[136] = t138;
+    live[137] = t139;
+    live[138] = t140;
+    live[139] = t141;
+    live[140] = t142;
+    live[141] = t143;
+    live[142] = t145;
+    live[143] = t146;
+    live[144] = t147;
+    live[145] = t149;
+    live[146] = t150;
+    live[147] = t151;
+    live[148] = t152;
+    live[149] = t153;
+    live[150] = t154;
+    live[151] = t155;
+    live[152] = t156;
+    live[153] = t158;
+    live[154] = t159;
+    live[155] = t160;
+    live[156] = t162;
+    live[157] = t164;
+    live[158] = t165;
+    live[159] = t167;
+    live[160] = t168;
+    live[161] = t170;
+    live[162] = t171;
+    live[163] = t172;
+    live[164] = t173;
+    live[165] = t174;
+    live[166] = t175;
+    live[167] = t176;
+    live[168] = t177;
+    live[169] = t178;
+    live[170] = t179;
+    live[171] = t180;
+    live[172] = t181;
+    live[173] = t182;
+    live[174] = t183;
+    live[175] = t184;
+    live[176] = t185;
+    live[177] = t186;
+    live[178] = t187;
+    live[179] = t188;
+    live[180] = t189;
+    live[181] = t190;
+    live[182] = t191;
+    live[183] = t192;
+    live[184] = t193;
+    live[185] = t194;
+    live[186] = t195;
+    live[187] = t196;
+    live[188] = t197;
+    live[189] = t198;
+    live[190] = t199;
+    live[191] = t200;
+    live[192] = t201;
+    live[193] = t202;
+    live[194] = t203;
+    live[195] = t204;
+    live[196] = t205;
+    live[197] = t206;
+    live[198] = t207;
+    live[199] = t208;
+    live[200] = t209;
+    live[201] = t210;
+    live[202] = t211;
+    live[203] = t212;
+    live[204] = t213;
+    live[205] = t214;
+    live[206] = t215;
+    live[207] = t216;
+    live[208] = t217;
+    live[209] = t218;
+    live[210] = t219;
+    live[211] = t220;
+    live[212] = t221;
+    live[213] = t222;
+    live[214] = t223;
+    live[215] = t224;
+    live[216] = t225;
+    live[217] = t226;
+    live[218] = t227;
+    live[219] = t228;
+    live[220] = t229;
+    live[221] = t230;
+    live[222] = t231;
+    live[223] = t232;
+    live[224] = t233;
+    live[225] = t234;
+    live[226] = t235;
+    live[227] = t236;
+    live[228] = t237;
+    live[229] = t238;
+    live[230] = t239;
+    live[231] = t240;
+    live[232] = t241;
+    live[233] = t242;
+    live[234] = t243;
+    live[235] = t244;
+    live[236] = t245;
+    live[237] = t246;
+    live[238] = t247;
+    live[239] = t248;
+    live[240] = t249;
+    live[241] = t253;
+    live[242] = t258;
+    live[243] = t259;
+    live[244] = t260;
+    live[245] = t261;
+    live[246] = t262;
+    live[247] = t263;
+    live[248] = t264;
+    live[249] = t266;
+    live[250] = t267;
+    live[251] = t268;
+    live[252] = t269;
+    live[253] = t270;
+    live[254] = t271;
+    live[255] = t272;
+    live[256] = t273;
+    live[257] = t274;
+    live[258] = t275;
+    live[259] = t276;
+    live[260] = t277;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part2(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part2_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part2_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part2`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part2_body(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let t278 = 0.00019 * (live[164] + live[66] * live[98])
+        - 0.000005 * (live[236] * live[245] + live[100] * live[237]);
+    let t279 = live[20] * live[260] + t278;
+    let t280 = live[234] * live[237] + live[235] * live[236];
+    let t281 = 0.00094 * live[166] - 0.000935 * t280;
+    let t282 = 0.015
+        * (live[21] * (0.9 * live[27] - 0.4 * live[83])
+            + live[20] * (live[18] * live[80] + live[19] * live[82])) + t281;
+    let t283 = 0.000005 * (live[236] * live[248] + live[103] * live[237])
+        - 0.00038 * live[98] * live[230];
+    let t284 = live[21] * live[260] + t283;
+    let t285 = live[259] - 0.0135 * live[37] * live[99];
+    let t286 = t278 + live[20] * t285;
+    let t287 = t281 + 0.0135 * (live[21] * live[27] - live[37] * live[103]);
+    let t288 = t283 + live[21] * t285;
+    let t289 = live[35] * live[103];
+    let t290 = t289 - live[29];
+    let t291 = 0.000935 * t290 - 0.00094 * live[248];
+    let t292 = t291 - 0.0135 * live[18] * qd[4];
+    let t293 = 0.00038 * live[231] - 0.000005 * live[21] * live[245];
+    let t294 = live[20] * t292 + t293;
+    let t295 = live[20] * live[237];
+    let t296 = live[21] * live[235];
+    let t297 = t296 - t295;
+    let t298 = -0.00094 * live[230] - 0.000935 * t297;
+    let t299 = 0.0135 * (live[21] * live[36] - live[19] * live[20] * qd[4]) + t298;
+    let t300 = live[21] * live[237];
+    let t301 = live[20] * live[245];
+    let t302 = 0.000005 * t301 + live[21] * t292;
+    let t303 = t293 + live[20] * t291;
+    let t304 = 0.000005 * t301 + live[21] * t291;
+    let t305 = 0.001875 * live[20] * live[235] - 0.000005 * t300;
+    let t306 = live[8] * live[19] * t305
+        + live[9] * (0.0135 * live[248] + live[18] * t305);
+    let t307 = 0.000005 * t295 + 0.001875 * t296;
+    let t308 = live[86] * live[234];
+    let t309 = -live[34];
+    let t310 = 0.9 * live[59] - live[39];
+    let t311 = live[58] - live[36] * live[36];
+    let t312 = 0.45 * t311 - live[38];
+    let t313 = live[40] + live[42];
+    let t314 = live[68] - live[76] * live[76];
+    let t315 = live[70] - live[77] * live[77];
+    let t316 = -live[237];
+    let t317 = live[86] * live[236];
+    let t318 = 9.81 * live[122];
+    let t319 = live[236] * t309;
+    let t320 = live[21] * live[33] + live[103] * t309;
+    let t321 = live[234] * t309;
+    let t322 = live[239] - live[18] * live[42];
+    let t323 = live[35] * live[237];
+    let t324 = live[35] * live[188];
+    let t325 = live[20] * t322 + t324;
+    let t326 = live[35] * live[100] * live[238] - live[230] * live[235];
+    let t327 = 0.000935 * t325 + 0.00094 * t326
+        - 0.015 * (live[19] * t312 - live[18] * t310);
+    let t328 = -0.00019 * live[66] * live[230]
+        - 0.000005 * (live[245] * t289 - live[234] * t323);
+    let t329 = 0.00019 * t322 + live[20] * t327 + t328;
+    let t330 = live[232] - live[19] * live[42];
+    let t331 = live[100] * t323 + live[235] * t289;
+    let t332 = 0.015
+        * (live[20] * (live[19] * t310 + live[18] * t312) + 0.45 * live[21] * t313)
+        + 0.00094 * t330;
+    let t333 = t332 - 0.000935 * t331;
+    let t334 = 0.03 * (live[237] * t289 - live[230] * live[238]);
+    let t335 = live[20] * t334;
+    let t336 = 0.015 * (t330 - t331);
+    let t337 = live[21] * t336 - t335;
+    let t338 = live[21] * t334;
+    let t339 = t338 + live[20] * t336;
+    let t340 = -0.015 * (t325 + t326);
+    let t341 = live[18] * t339 + live[19] * t340;
+    let t342 = live[21] * t327;
+    let t343 = t324 + live[20] * live[240];
+    let t344 = 0.00094 * t326 + 0.000935 * t343 + 0.015 * live[64];
+    let t345 = 0.00019 * live[240] + t328 + live[20] * t344;
+    let t346 = 0.015 * live[20] * live[65] - 0.00094 * live[233];
+    let t347 = t346 - 0.000935 * t331;
+    let t348 = -0.015 * (live[233] + t331);
+    let t349 = live[21] * t348 - t335;
+    let t350 = t338 + live[20] * t348;
+    let t351 = -0.015 * (t326 + t343);
+    let t352 = live[249] + live[18] * t350 + live[19] * t351;
+    let t353 = live[21] * live[233] + qd[10] * t316 - live[20] * live[67];
+    let t354 = live[238] * t316;
+    let t355 = 0.000935 * t353 + 0.00094 * t354;
+    let t356 = live[21] * live[242] + live[20] * t355
+        - 0.000005 * (live[235] * live[245] - live[237] * live[248]);
+    let t357 = live[235] * live[235] + live[237] * t316;
+    let t358 = 0.015 * (live[21] * live[64] - live[20] * live[63]) - 0.000935 * t357;
+    let t359 = -0.03 * live[20] * live[241] - live[243] - 0.015 * live[21] * t357;
+    let t360 = live[244] + 0.03 * live[235] * t300 - 0.015 * live[20] * t357;
+    let t361 = -0.015 * (t353 + t354);
+    let t362 = live[18] * t360 + live[19] * t361;
+    let t363 = 0.03 * (live[98] * live[238] + live[236] * live[237]);
+    let t364 = 0.015 * (live[166] - t280);
+    let t365 = live[21] * t364 - live[20] * t363;
+    let t366 = -0.13499 * live[27] - 0.45 * t365;
+    let t367 = live[21] * t363 + live[20] * t364;
+    let t368 = -0.015 * (live[255] + live[258]);
+    let t369 = live[18] * t367 + live[19] * t368;
+    let t370 = live[7] * (0.315 * live[27] + t365)
+        - live[6]
+            * (live[9] * (live[19] * t367 - 0.315 * live[81] - live[18] * t368)
+                - live[8] * (0.315 * live[78] + t369));
+    let t371 = live[8] * (0.00001 * live[28] + live[19] * t279 - live[18] * t282)
+        + live[9] * (0.063 * live[83] + live[18] * t279 + live[19] * t282 + t366);
+    let t372 = 0.13498 * live[78] + 0.45 * t369;
+    let t373 = live[8] * (0.00001 * live[28] + live[19] * t286 - live[18] * t287)
+        + live[9] * (live[18] * t286 + live[19] * t287 + t366);
+    let t374 = -0.015 * (live[230] + t297);
+    let t375 = live[21] * t374 - 0.03 * live[20] * t300;
+    let t376 = 0.03 * live[21] * t300 + live[20] * t374;
+    let t377 = 0.015 * (live[248] - t290);
+    let t378 = live[19] * t376 - live[18] * t377;
+    let t379 = live[18] * t376 + live[19] * t377;
+    let t380 = live[8] * t379;
+    let t381 = live[8] * (0.00001 * live[37] + live[19] * t294 - live[18] * t299)
+        + live[9]
+            * (live[18] * t294 + live[19] * t299 - 0.13499 * live[36] - 0.45 * t375);
+    let t382 = live[8] * (live[19] * t303 - live[18] * t298)
+        + live[9] * (live[18] * t303 + live[19] * t298 - 0.45 * t375);
+    let t383 = 0.03 * (live[18] * live[245] - live[19] * live[235]);
+    let t384 = live[9] * live[136] - live[138];
+    let t385 = live[145] + live[21] * (live[98] * live[136] - live[141])
+        - live[20] * live[144];
+    let t386 = live[148] - live[99] * live[136];
+    let t387 = live[174] - live[8] * live[144];
+    let t388 = -live[156];
+    let t389 = live[189] - live[20] * live[156] - live[21] * live[137];
+    let t390 = live[13] * live[151];
+    let t391 = t390 - live[168];
+    let t392 = -0.2 * live[23] - 0.45 * t391;
+    let t393 = live[94] * live[167];
+    let t394 = live[110] * live[171];
+    let t395 = live[110] * live[170];
+    let t396 = t395 - live[200];
+    let t397 = qd[6] * live[110];
+    let t398 = live[110] * live[195];
+    let t399 = live[110] * t397;
+    let t400 = live[12] * live[151];
+    let t401 = live[184] + t399;
+    let t402 = live[116] * live[183];
+    let t403 = live[112] * live[195];
+    let t404 = t402 + t403;
+    let t405 = live[110] * live[152];
+    let t406 = live[92] * live[168];
+    let t407 = t405 - live[94] * live[201];
+    let t408 = live[112] * live[152];
+    let t409 = live[116] * live[201];
+    let t410 = live[92] * t397 + t409 - live[116] * live[169];
+    let t411 = live[17] * live[202];
+    let t412 = t411 - live[205];
+    let t413 = -0.2 * live[31] - 0.45 * t412;
+    let t414 = live[97] * live[204];
+    let t415 = live[113] * live[208];
+    let t416 = live[113] * live[207];
+    let t417 = t416 - live[228];
+    let t418 = qd[8] * live[113];
+    let t419 = live[113] * live[223];
+    let t420 = live[113] * t418;
+    let t421 = live[16] * live[202];
+    let t422 = live[216] + t420;
+    let t423 = live[119] * live[215];
+    let t424 = live[115] * live[223];
+    let t425 = t423 + t424;
+    let t426 = live[113] * live[203];
+    let t427 = live[95] * live[205];
+    live[261] = t289;
+    live[262] = t308;
+    live[263] = t309;
+    live[264] = t311;
+    live[265] = t313;
+    live[266] = t314;
+    live[267] = t315;
+    live[268] = t317;
+    live[269] = t318;
+    live[270] = t319;
+    live[271] = t320;
+    live[272] = t321;
+    live[273] = t323;
+    live[274] = t329;
+    live[275] = t331;
+    live[276] = t332;
+    live[277] = t333;
+    live[278] = t337;
+    live[279] = t339;
+    live[280] = t340;
+    live[281] = t341;
+    live[282] = t342;
+    live[283] = t344;
+    live[284] = t345;
+    live[285] = t346;
+    live[286] = t347;
+    live[287] = t349;
+    live[288] = t350;
+    live[289] = t351;
+    live[290] = t352;
+    live[291] = t355;
+    live[292] = t356;
+    live[293] = t358;
+    live[294] = t359;
+    live[295] = t360;
+    live[296] = t361;
+    live[297] = t362;
+    live[298] = t384;
+    live[299] = t385;
+    live[300] = t386;
+    live[301] = t387;
+    live[302] = t388;
+    live[303] = t389;
+    live[304] = t390;
+    live[305] = t391;
+    live[306] = t392;
+    live[307] = t393;
+    live[308] = t394;
+    live[309] = t395;
+    live[310] = t396;
+    live[311] = t397;
+    live[312] = t398;
+    live[313] = t399;
+    live[314] = t400;
+    live[315] = t401;
+    live[316] = t402;
+    live[317] = t403;
+    live[318] = t404;
+    live[319] = t405;
+    live[320] = t406;
+    live[321] = t407;
+    live[322] = t408;
+    live[323] = t409;
+    live[324] = t410;
+    live[325] = t411;
+    live[326] = t412;
+    live[327] = t413;
+    live[328] = t414;
+    live[329] = t415;
+    live[330] = t416;
+    live[331] = t417;
+    live[332] = t418;
+    live[333] = t419;
+    live[334] = t420;
+    live[335] = t421;
+    live[336] = t422;
+    live[337] = t423;
+    live[338] = t424;
+    live[339] = t425;
+    live[340] = t426;
+    live[341] = t427;
+    out.1[0][0] = t371 - 0.2 * t370;
+    out.1[0][3] = t373 - 0.2 * t370;
+    out.1[0][4] = t381
+        - 0.2
+            * (live[7] * (0.315 * live[36] + t375)
+                - live[6] * (live[9] * (t378 - 0.315 * qd[4]) - t380));
+    out.1[0][9] = t382 - 0.2 * (live[7] * t375 - live[6] * (live[9] * t378 - t380));
+    out.1[0][10] = t306
+        - 0.2
+            * (-0.03 * live[7] * live[248]
+                - live[6]
+                    * (0.03 * live[9] * (live[19] * live[245] + live[18] * live[235])
+                        - live[8] * t383));
+    out.1[3][0] = t371;
+    out.1[3][3] = t373;
+    out.1[3][4] = t381;
+    out.1[3][9] = t382;
+    out.1[3][10] = t306;
+    out.1[4][0] = 0.063 * live[79] + t284 + t372;
+    out.1[4][3] = t288 + t372;
+    out.1[4][4] = t302 + 0.45 * t379;
+    out.1[4][9] = t304 + 0.45 * t379;
+    out.1[4][10] = t307 + 0.45 * t383;
+    out.1[9][0] = t284;
+    out.1[9][3] = t288;
+    out.1[9][4] = t302;
+    out.1[9][9] = t304;
+    out.1[9][10] = t307;
+    out.1[10][0] = t282;
+    out.1[10][3] = t287;
+    out.1[10][4] = t299;
+    out.1[10][9] = t298;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part3(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part3_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part3_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part3`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part3_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    _out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let t428 = live[340] - live[97] * live[229];
+    let t429 = live[115] * live[203];
+    let t430 = live[119] * live[229];
+    let t431 = live[95] * live[332] + t430 - live[119] * live[206];
+    let t432 = qd[10] * live[236];
+    let t433 = live[21] * live[150] - live[87] * t432;
+    let t434 = live[86] * t432;
+    let t435 = live[21] * live[159] - t434;
+    let t436 = t434 + live[21] * live[163];
+    let t437 = live[20] * live[163];
+    let t438 = live[86] * live[256] - t437;
+    let t439 = live[20] * live[150];
+    let t440 = t439 + live[87] * live[256];
+    let t441 = live[180] - live[183];
+    let t442 = live[311] - live[195];
+    let t443 = live[212] - live[215];
+    let t444 = live[332] - live[223];
+    let t445 = live[3] * d.k0;
+    let t446 = live[3] * d.k2;
+    let t447 = live[5] * d.k5;
+    let t448 = live[5] * d.k7;
+    let t449 = live[110] * d.k0;
+    let t450 = live[12] * d.k2 - t449;
+    let t451 = -t450;
+    let t452 = live[116] * d.k0;
+    let t453 = live[13] * d.k2 + t452;
+    let t454 = -t453;
+    let t455 = live[110] * d.k2;
+    let t456 = live[12] * d.k0 + t455;
+    let t457 = live[116] * d.k2;
+    let t458 = live[13] * d.k0 - t457;
+    let t459 = live[113] * d.k5;
+    let t460 = live[16] * d.k7 - t459;
+    let t461 = -t460;
+    let t462 = live[119] * d.k5;
+    let t463 = live[17] * d.k7 + t462;
+    let t464 = -t463;
+    let t465 = live[113] * d.k7;
+    let t466 = live[16] * d.k5 + t465;
+    let t467 = live[119] * d.k7;
+    let t468 = live[17] * d.k5 - t467;
+    let t469 = live[107] * d.k10;
+    let t470 = live[87] * d.k2;
+    let t471 = live[99] * t470;
+    let t472 = -0.2 * live[0] - 0.45 * live[90];
+    let t473 = 0.05 * t471 + t472;
+    let t474 = t469 + t473;
+    let t475 = t474 - live[124];
+    let t476 = live[94] * t475;
+    let t477 = live[86] * d.k2;
+    let t478 = live[99] * t477;
+    let t479 = 0.2 * live[1] + 0.45 * live[88];
+    let t480 = 0.05 * t478 - t479;
+    let t481 = live[102] * d.k10 + d.k11 - 0.2 * t445 - 0.45 * t451 - t480;
+    let t482 = live[234] * d.k10;
+    let t483 = -0.05 * live[98] * d.k2 - t482;
+    let t484 = t483 - 0.45 * live[8];
+    let t485 = d.k12 - 0.2 * t446 - 0.45 * t456 - t484;
+    let t486 = live[112] * t475;
+    let t487 = live[93] * d.k0;
+    let t488 = live[93] * d.k2;
+    let t489 = live[155] * d.k0;
+    let t490 = live[102] * d.k2 + t489;
+    let t491 = live[234] * d.k2 - live[98] * d.k0;
+    let t492 = live[140] * d.k0;
+    let t493 = t492 - live[107] * d.k2;
+    let t494 = live[107] * d.k13;
+    let t495 = live[87] * d.k7;
+    let t496 = live[99] * t495;
+    let t497 = t472 + 0.05 * t496;
+    let t498 = t494 + t497;
+    let t499 = t498 - live[130];
+    let t500 = live[97] * t499;
+    let t501 = live[86] * d.k7;
+    let t502 = live[99] * t501;
+    let t503 = 0.05 * t502 - t479;
+    let t504 = live[102] * d.k13 + d.k14 - 0.2 * t447 - 0.45 * t461 - t503;
+    let t505 = live[234] * d.k13;
+    let t506 = -0.05 * live[98] * d.k7 - t505;
+    let t507 = t506 - 0.45 * live[8];
+    let t508 = d.k15 - 0.2 * t448 - 0.45 * t466 - t507;
+    let t509 = live[115] * t499;
+    let t510 = live[96] * d.k5;
+    let t511 = live[96] * d.k7;
+    let t512 = live[155] * d.k5;
+    let t513 = live[102] * d.k7 + t512;
+    let t514 = live[234] * d.k7 - live[98] * d.k5;
+    let t515 = live[140] * d.k5;
+    let t516 = t515 - live[107] * d.k7;
+    let t517 = live[109] * d.k10;
+    let t518 = t480 + t517;
+    let t519 = live[94] * d.k0;
+    let t520 = live[94] * d.k2;
+    let t521 = 0.2 * live[2] * d.k0 + 0.45 * t519;
+    let t522 = 0.2 * live[2] * d.k2 + 0.45 * t520;
+    let t523 = 0.05 * t478 - 0.45 * live[88];
+    let t524 = t517 + t523;
+    let t525 = 0.45 * live[90] - 0.05 * t471;
+    let t526 = t469 - t525;
+    let t527 = live[87] * t482 + 0.05 * live[98] * t470;
+    let t528 = 0.45 * live[91] + t527;
+    let t529 = live[86] * t482 + 0.05 * live[98] * t477;
+    let t530 = 0.45 * live[89] + t529;
+    let t531 = live[100] * d.k10 - 0.05 * live[99] * d.k2;
+    let t532 = 0.45 * live[9] + t531;
+    let t533 = live[123] * d.k10;
+    let t534 = t454 * t474 + live[112] * t518;
+    let t535 = live[112] * d.k0;
+    let t536 = live[112] * d.k2;
+    let t537 = t454 * t526 + live[112] * t524;
+    let t538 = t458 * t532 + live[112] * t528 - t454 * t530;
+    let t539 = t454 * t519;
+    let t540 = t458 * t520;
+    let t541 = t458 * t531 + live[112] * t527 - t454 * t529;
+    let t542 = live[122] * d.k10;
+    let t543 = live[236] * d.k10;
+    let t544 = t454 * t542 + live[112] * t533 - t458 * t543;
+    let t545 = t489 - live[109] * d.k2;
+    let t546 = live[234] * t477 - live[158] * d.k0;
+    let t547 = live[100] * d.k2 + live[99] * d.k0;
+    let t548 = live[147] * d.k0 - live[234] * t470;
+    let t549 = live[109] * d.k13;
+    let t550 = t503 + t549;
+    let t551 = live[97] * d.k5;
+    let t552 = live[97] * d.k7;
+    let t553 = 0.2 * live[4] * d.k5 + 0.45 * t551;
+    let t554 = 0.2 * live[4] * d.k7 + 0.45 * t552;
+    let t555 = 0.05 * t502 - 0.45 * live[88];
+    let t556 = t549 + t555;
+    let t557 = 0.45 * live[90] - 0.05 * t496;
+    let t558 = t494 - t557;
+    let t559 = live[87] * t505 + 0.05 * live[98] * t495;
+    let t560 = 0.45 * live[91] + t559;
+    let t561 = live[86] * t505 + 0.05 * live[98] * t501;
+    let t562 = 0.45 * live[89] + t561;
+    let t563 = live[100] * d.k13 - 0.05 * live[99] * d.k7;
+    let t564 = 0.45 * live[9] + t563;
+    let t565 = live[123] * d.k13;
+    let t566 = t464 * t498 + live[115] * t550;
+    let t567 = live[115] * d.k5;
+    let t568 = live[115] * d.k7;
+    let t569 = t464 * t558 + live[115] * t556;
+    let t570 = t468 * t564 + live[115] * t560 - t464 * t562;
+    let t571 = t464 * t551;
+    let t572 = t468 * t552;
+    let t573 = t468 * t563 + live[115] * t559 - t464 * t561;
+    let t574 = live[122] * d.k13;
+    let t575 = live[236] * d.k13;
+    let t576 = t464 * t574 + live[115] * t565 - t468 * t575;
+    let t577 = t512 - live[109] * d.k7;
+    live[342] = t428;
+    live[343] = t429;
+    live[344] = t430;
+    live[345] = t431;
+    live[346] = t432;
+    live[347] = t433;
+    live[348] = t435;
+    live[349] = t436;
+    live[350] = t437;
+    live[351] = t438;
+    live[352] = t439;
+    live[353] = t440;
+    live[354] = t441;
+    live[355] = t442;
+    live[356] = t443;
+    live[357] = t444;
+    live[358] = t445;
+    live[359] = t446;
+    live[360] = t447;
+    live[361] = t448;
+    live[362] = t449;
+    live[363] = t450;
+    live[364] = t451;
+    live[365] = t452;
+    live[366] = t453;
+    live[367] = t454;
+    live[368] = t455;
+    live[369] = t456;
+    live[370] = t457;
+    live[371] = t458;
+    live[372] = t459;
+    live[373] = t460;
+    live[374] = t461;
+    live[375] = t462;
+    live[376] = t463;
+    live[377] = t464;
+    live[378] = t465;
+    live[379] = t466;
+    live[380] = t467;
+    live[381] = t468;
+    live[382] = t470;
+    live[383] = t471;
+    live[384] = t473;
+    live[385] = t474;
+    live[386] = t475;
+    live[387] = t476;
+    live[388] = t477;
+    live[389] = t478;
+    live[390] = t481;
+    live[391] = t482;
+    live[392] = t483;
+    live[393] = t484;
+    live[394] = t485;
+    live[395] = t486;
+    live[396] = t487;
+    live[397] = t488;
+    live[398] = t489;
+    live[399] = t490;
+    live[400] = t491;
+    live[401] = t492;
+    live[402] = t493;
+    live[403] = t495;
+    live[404] = t496;
+    live[405] = t497;
+    live[406] = t498;
+    live[407] = t499;
+    live[408] = t500;
+    live[409] = t501;
+    live[410] = t502;
+    live[411] = t504;
+    live[412] = t505;
+    live[413] = t506;
+    live[414] = t507;
+    live[415] = t508;
+    live[416] = t509;
+    live[417] = t510;
+    live[418] = t511;
+    live[419] = t512;
+    live[420] = t513;
+    live[421] = t514;
+    live[422] = t515;
+    live[423] = t516;
+    live[424] = t517;
+    live[425] = t518;
+    live[426] = t519;
+    live[427] = t520;
+    live[428] = t521;
+    live[429] = t522;
+    live[430] = t523;
+    live[431] = t524;
+    live[432] = t525;
+    live[433] = t526;
+    live[434] = t527;
+    live[435] = t528;
+    live[436] = t529;
+    live[437] = t530;
+    live[438] = t531;
+    live[439] = t532;
+    live[440] = t533;
+    live[441] = t534;
+    live[442] = t535;
+    live[443] = t536;
+    live[444] = t537;
+    live[445] = t538;
+    live[446] = t539;
+    live[447] = t540;
+    live[448] = t541;
+    live[449] = t542;
+    live[450] = t543;
+    live[451] = t544;
+    live[452] = t545;
+    live[453] = t546;
+    live[454] = t547;
+    live[455] = t548;
+    live[456] = t549;
+    live[457] = t550;
+    live[458] = t551;
+    live[459] = t552;
+    live[460] = t553;
+    live[461] = t554;
+    live[462] = t555;
+    live[463] = t556;
+    live[464] = t557;
+    live[465] = t558;
+    live[466] = t559;
+    live[467] = t560;
+    live[468] = t561;
+    live[469] = t562;
+    live[470] = t563;
+    live[471] = t564;
+    live[472] = t565;
+    live[473] = t566;
+    live[474] = t567;
+    live[475] = t568;
+    live[476] = t569;
+    live[477] = t570;
+    live[478] = t571;
+    live[479] = t572;
+    live[480] = t573;
+    live[481] = t574;
+    live[482] = t575;
+    live[483] = t576;
+    live[484] = t577;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part4(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part4_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part4_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part4`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part4_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    _out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let t578 = live[234] * live[409] - live[158] * d.k5;
+    let t579 = live[100] * d.k7 + live[99] * d.k5;
+    let t580 = live[147] * d.k5 - live[234] * live[403];
+    let t581 = live[396] * (qd[1] + qd[5]);
+    let t582 = live[170] * d.k0;
+    let t583 = t582 + live[84] * d.k2 + live[13] * t581;
+    let t584 = -t583;
+    let t585 = 0.45 * live[139] - 0.2 * live[25];
+    let t586 = 0.05 * live[150] * d.k2 - live[146] * d.k10;
+    let t587 = t585 + t586;
+    let t588 = 0.2 * live[26] + 0.45 * live[153];
+    let t589 = live[157] * d.k10 + 0.05 * live[159] * d.k2;
+    let t590 = t588 + t589;
+    let t591 = live[168] * d.k0;
+    let t592 = live[22] * d.k0;
+    let t593 = 0.45 * live[160] - 0.2 * live[26];
+    let t594 = 0.2 * t592 + t593 + 0.05 * live[163] * d.k2 - live[161] * d.k10
+        - 0.45 * t584;
+    let t595 = live[92] * d.k0;
+    let t596 = t595 * (qd[5] + qd[1]);
+    let t597 = -t596;
+    let t598 = live[13] * t597;
+    let t599 = t591 + t598;
+    let t600 = 0.2 * live[23] * d.k0 - 0.45 * t599;
+    let t601 = live[168] * d.k2;
+    let t602 = live[22] * d.k2;
+    let t603 = live[397] * (qd[1] + qd[5]);
+    let t604 = live[170] * d.k2;
+    let t605 = t604 + live[13] * t603 - live[84] * d.k0;
+    let t606 = -t605;
+    let t607 = live[21] * live[164];
+    let t608 = qd[10] * live[450];
+    let t609 = 0.45 * live[28] - t608;
+    let t610 = 0.2 * t602 + d.k10 * t607 + t609 + 0.05 * live[166] * d.k2 - 0.45 * t606;
+    let t611 = live[92] * d.k2;
+    let t612 = t611 * (qd[5] + qd[1]);
+    let t613 = -t612;
+    let t614 = live[13] * t613;
+    let t615 = t601 + t614;
+    let t616 = 0.2 * live[23] * d.k2 - 0.45 * t615;
+    let t617 = 0.2 * live[23] + t587 - 0.45 * (live[167] + live[168]);
+    let t618 = 0.45 * live[139] + t586;
+    let t619 = 0.45 * live[153] + t589;
+    let t620 = live[21] * d.k10;
+    let t621 = live[86] * live[450];
+    let t622 = qd[10] * t621;
+    let t623 = live[176] * d.k2;
+    let t624 = 0.05 * t623 + live[163] * t620 + t622;
+    let t625 = t624 - 0.45 * live[175];
+    let t626 = live[166] * t620 - 0.05 * live[164] * d.k2 - live[142] * d.k10;
+    let t627 = t626 - 0.45 * live[27];
+    let t628 = live[87] * live[450];
+    let t629 = live[178] * d.k2;
+    let t630 = 0.05 * t629 + live[150] * t620 - qd[10] * t628;
+    let t631 = t630 - 0.45 * live[177];
+    let t632 = live[94] * t631;
+    let t633 = live[311] * d.k0;
+    let t634 = t633 - live[12] * t581 - live[24] * d.k2;
+    let t635 = -t634;
+    let t636 = live[311] * d.k2;
+    let t637 = t636 + live[24] * d.k0 - live[12] * t603;
+    let t638 = -t637;
+    let t639 = live[364] * d.k10;
+    let t640 = live[369] * d.k10;
+    let t641 = live[191] * d.k10;
+    let t642 = live[112] * t590 + live[385] * t635 + live[367] * t587
+        + live[425] * (live[180] - live[183]);
+    let t643 = live[180] * d.k0;
+    let t644 = live[12] * t597;
+    let t645 = live[180] * d.k2;
+    let t646 = live[12] * t613;
+    let t647 = live[112] * t619 + live[433] * t635 + live[367] * t618
+        + live[431] * (live[180] - live[183]);
+    let t648 = live[371] * t627 + live[439] * t638 + live[435] * (live[180] - live[183])
+        - live[437] * t635;
+    let t649 = t648 + live[367] * t625 + live[112] * t631;
+    let t650 = live[426] * t635;
+    let t651 = live[367] * (t598 + t591) - t650;
+    let t652 = live[427] * t638;
+    let t653 = live[371] * (t614 + t601) - t652;
+    let t654 = live[371] * t626 + live[438] * t638 + live[434] * (live[180] - live[183])
+        - live[436] * t635;
+    let t655 = t654 + live[367] * t624 + live[112] * t630;
+    let t656 = live[367] * d.k10;
+    let t657 = live[371] * d.k10;
+    let t658 = live[112] * t641 + live[449] * t635 + live[190] * t656
+        + live[440] * (live[180] - live[183]) - live[450] * t638;
+    let t659 = t658 - t657 * (live[257] + live[256]);
+    let t660 = live[93] * d.k16;
+    let t661 = live[93] * d.k17;
+    let t662 = live[93] * d.k18;
+    let t663 = live[93] * d.k19;
+    let t664 = live[150] * d.k0 + live[146] * d.k2;
+    let t665 = live[159] * d.k0 - live[157] * d.k2;
+    let t666 = live[163] * d.k0 + live[161] * d.k2;
+    let t667 = live[346] * d.k2;
+    let t668 = t667 + live[166] * d.k0 - d.k2 * t607;
+    let t669 = live[21] * d.k2;
+    let t670 = live[346] * live[388];
+    let t671 = live[176] * d.k0;
+    let t672 = t671 - live[163] * t669 - t670;
+    let t673 = live[142] * d.k2 - live[164] * d.k0 - live[166] * t669;
+    let t674 = live[178] * d.k0;
+    let t675 = live[346] * live[382] + t674 - live[150] * t669;
+    let t676 = d.k2 * t596;
+    let t677 = live[93] * d.k20;
+    let t678 = d.k2 * t612;
+    let t679 = live[201] * d.k2;
+    let t680 = live[417] * (qd[2] + qd[7]);
+    let t681 = live[207] * d.k5;
+    let t682 = t681 + live[85] * d.k7 + live[17] * t680;
+    let t683 = -t682;
+    let t684 = 0.05 * live[150] * d.k7 - live[146] * d.k13;
+    let t685 = t585 + t684;
+    let t686 = live[157] * d.k13 + 0.05 * live[159] * d.k7;
+    let t687 = t588 + t686;
+    let t688 = live[205] * d.k5;
+    let t689 = live[30] * d.k5;
+    let t690 = t593 + 0.2 * t689 + 0.05 * live[163] * d.k7 - live[161] * d.k13
+        - 0.45 * t683;
+    let t691 = live[95] * d.k5;
+    let t692 = t691 * (qd[7] + qd[2]);
+    let t693 = -t692;
+    let t694 = live[17] * t693;
+    let t695 = t688 + t694;
+    let t696 = 0.2 * live[31] * d.k5 - 0.45 * t695;
+    let t697 = live[205] * d.k7;
+    let t698 = live[30] * d.k7;
+    let t699 = live[418] * (qd[2] + qd[7]);
+    let t700 = live[207] * d.k7;
+    let t701 = t700 + live[17] * t699 - live[85] * d.k5;
+    let t702 = -t701;
+    let t703 = qd[10] * live[482];
+    let t704 = 0.45 * live[28] - t703;
+    let t705 = 0.2 * t698 + d.k13 * t607 + t704 + 0.05 * live[166] * d.k7 - 0.45 * t702;
+    let t706 = live[95] * d.k7;
+    let t707 = t706 * (qd[7] + qd[2]);
+    let t708 = -t707;
+    let t709 = live[17] * t708;
+    let t710 = t697 + t709;
+    let t711 = 0.2 * live[31] * d.k7 - 0.45 * t710;
+    let t712 = 0.2 * live[31] + t685 - 0.45 * (live[204] + live[205]);
+    let t713 = 0.45 * live[139] + t684;
+    let t714 = 0.45 * live[153] + t686;
+    let t715 = live[21] * d.k13;
+    let t716 = live[86] * live[482];
+    let t717 = qd[10] * t716;
+    let t718 = live[176] * d.k7;
+    let t719 = 0.05 * t718 + live[163] * t715 + t717;
+    let t720 = t719 - 0.45 * live[175];
+    let t721 = live[166] * t715 - 0.05 * live[164] * d.k7 - live[142] * d.k13;
+    let t722 = t721 - 0.45 * live[27];
+    let t723 = live[87] * live[482];
+    let t724 = live[178] * d.k7;
+    let t725 = 0.05 * t724 + live[150] * t715 - qd[10] * t723;
+    let t726 = t725 - 0.45 * live[177];
+    let t727 = live[97] * t726;
+    live[485] = t578;
+    live[486] = t579;
+    live[487] = t580;
+    live[488] = t581;
+    live[489] = t582;
+    live[490] = t583;
+    live[491] = t584;
+    live[492] = t587;
+    live[493] = t590;
+    live[494] = t591;
+    live[495] = t592;
+    live[496] = t594;
+    live[497] = t595;
+    live[498] = t596;
+    live[499] = t597;
+    live[500] = t598;
+    live[501] = t599;
+    live[502] = t600;
+    live[503] = t601;
+    live[504] = t602;
+    live[505] = t603;
+    live[506] = t604;
+    live[507] = t605;
+    live[508] = t606;
+    live[509] = t607;
+    live[510] = t608;
+    live[511] = t609;
+    live[512] = t610;
+    live[513] = t611;
+    live[514] = t612;
+    live[515] = t613;
+    live[516] = t614;
+    live[517] = t615;
+    live[518] = t616;
+    live[519] = t617;
+    live[520] = t618;
+    live[521] = t619;
+    live[522] = t620;
+    live[523] = t621;
+    live[524] = t622;
+    live[525] = t623;
+    live[526] = t624;
+    live[527] = t625;
+    live[528] = t626;
+    live[529] = t627;
+    live[530] = t628;
+    live[531] = t629;
+    live[532] = t630;
+    live[533] = t631;
+    live[534] = t632;
+    live[535] = t633;
+    live[536] = t634;
+    live[537] = t635;
+    live[538] = t636;
+    live[539] = t637;
+    live[540] = t638;
+    live[541] = t639;
+    live[542] = t640;
+    live[543] = t641;
+    live[544] = t642;
+    live[545] = t643;
+    live[546] = t644;
+    live[547] = t645;
+    live[548] = t646;
+    live[549] = t647;
+    live[550] = t648;
+    live[551] = t649;
+    live[552] = t650;
+    live[553] = t651;
+    live[554] = t652;
+    live[555] = t653;
+    live[556] = t654;
+    live[557] = t655;
+    live[558] = t656;
+    live[559] = t657;
+    live[560] = t658;
+    live[561] = t659;
+    live[562] = t660;
+    live[563] = t661;
+    live[564] = t662;
+    live[565] = t663;
+    live[566] = t664;
+    live[567] = t665;
+    live[568] = t666;
+    live[569] = t667;
+    live[570] = t668;
+    live[571] = t669;
+    live[572] = t670;
+    live[573] = t671;
+    live[574] = t672;
+    live[575] = t673;
+    live[576] = t674;
+    live[577] = t675;
+    live[578] = t676;
+    live[579] = t677;
+    live[580] = t678;
+    live[581] = t679;
+    live[582] = t680;
+    live[583] = t681;
+    live[584] = t682;
+    live[585] = t683;
+    live[586] = t685;
+    live[587] = t687;
+    live[588] = t688;
+    live[589] = t689;
+    live[590] = t690;
+    live[591] = t691;
+    live[592] = t692;
+    live[593] = t693;
+    live[594] = t694;
+    live[595] = t695;
+    live[596] = t696;
+    live[597] = t697;
+    live[598] = t698;
+    live[599] = t699;
+    live[600] = t700;
+    live[601] = t701;
+    live[602] = t702;
+    live[603] = t703;
+    live[604] = t704;
+    live[605] = t705;
+    live[606] = t706;
+    live[607] = t707;
+    live[608] = t708;
+    live[609] = t709;
+    live[610] = t710;
+    live[611] = t711;
+    live[612] = t712;
+    live[613] = t713;
+    live[614] = t714;
+    live[615] = t715;
+    live[616] = t716;
+    live[617] = t717;
+    live[618] = t718;
+    live[619] = t719;
+    live[620] = t720;
+    live[621] = t721;
+    live[622] = t722;
+    live[623] = t723;
+    live[624] = t724;
+    live[625] = t725;
+    live[626] = t726;
+    live[627] = t727;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part5(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part5_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part5_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part5`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part5_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let t728 = live[332] * d.k5;
+    let t729 = t728 - live[16] * live[582] - live[32] * d.k7;
+    let t730 = -t729;
+    let t731 = live[332] * d.k7;
+    let t732 = t731 + live[32] * d.k5 - live[16] * live[599];
+    let t733 = -t732;
+    let t734 = live[374] * d.k13;
+    let t735 = live[379] * d.k13;
+    let t736 = live[191] * d.k13;
+    let t737 = live[115] * live[587] + live[406] * t730 + live[377] * live[586]
+        + live[457] * (live[212] - live[215]);
+    let t738 = live[212] * d.k5;
+    let t739 = live[16] * live[593];
+    let t740 = live[212] * d.k7;
+    let t741 = live[16] * live[608];
+    let t742 = live[115] * live[614] + live[465] * t730 + live[377] * live[613]
+        + live[463] * (live[212] - live[215]);
+    let t743 = live[381] * live[622] + live[471] * t733
+        + live[467] * (live[212] - live[215]) - live[469] * t730;
+    let t744 = t743 + live[377] * live[620] + live[115] * live[626];
+    let t745 = live[458] * t730;
+    let t746 = live[377] * (live[594] + live[588]) - t745;
+    let t747 = live[459] * t733;
+    let t748 = live[381] * (live[609] + live[597]) - t747;
+    let t749 = live[381] * live[621] + live[470] * t733
+        + live[466] * (live[212] - live[215]) - live[468] * t730;
+    let t750 = t749 + live[377] * live[619] + live[115] * live[625];
+    let t751 = live[377] * d.k13;
+    let t752 = live[381] * d.k13;
+    let t753 = live[115] * t736 + live[481] * t730 + live[190] * t751
+        + live[472] * (live[212] - live[215]) - live[482] * t733;
+    let t754 = t753 - t752 * (live[257] + live[256]);
+    let t755 = live[96] * d.k21;
+    let t756 = live[96] * d.k22;
+    let t757 = live[96] * d.k23;
+    let t758 = live[96] * d.k24;
+    let t759 = live[150] * d.k5 + live[146] * d.k7;
+    let t760 = live[159] * d.k5 - live[157] * d.k7;
+    let t761 = live[163] * d.k5 + live[161] * d.k7;
+    let t762 = live[346] * d.k7;
+    let t763 = t762 + live[166] * d.k5 - d.k7 * live[509];
+    let t764 = live[21] * d.k7;
+    let t765 = live[346] * live[409];
+    let t766 = live[176] * d.k5;
+    let t767 = t766 - live[163] * t764 - t765;
+    let t768 = live[142] * d.k7 - live[164] * d.k5 - live[166] * t764;
+    let t769 = live[178] * d.k5;
+    let t770 = live[346] * live[403] + t769 - live[150] * t764;
+    let t771 = d.k7 * live[592];
+    let t772 = live[96] * d.k25;
+    let t773 = d.k7 * live[607];
+    let t774 = live[229] * d.k7;
+    let t775 = live[106] * d.k10;
+    let t776 = t775 - live[384];
+    let t777 = live[364] * live[425] - live[94] * t776;
+    let t778 = live[367] * live[425] + live[112] * t776;
+    let t779 = live[396] * live[425] + live[92] * t776;
+    let t780 = live[401] + live[106] * d.k2;
+    let t781 = live[396] * live[452] - live[92] * t780;
+    let t782 = live[106] * d.k13;
+    let t783 = t782 - live[405];
+    let t784 = live[374] * live[457] - live[97] * t783;
+    let t785 = live[377] * live[457] + live[115] * t783;
+    let t786 = live[417] * live[457] + live[95] * t783;
+    let t787 = live[422] + live[106] * d.k7;
+    let t788 = live[417] * live[484] - live[95] * t787;
+    let t789 = -lambda[3] * t781 - lambda[7] * t788;
+    let t790 = live[8] * (-0.14715 * live[19] * live[268] - 0.015 * live[18] * live[269])
+        + live[9]
+            * (1.545075 * live[87] + 0.015 * live[19] * live[269]
+                - 0.14715 * live[18] * live[268]);
+    let t791 = live[385] * live[426] + live[110] * live[425];
+    let t792 = live[385] * live[442] + live[116] * live[425];
+    let t793 = live[385] * live[497] - live[93] * live[425];
+    let t794 = live[402] * live[497] - live[93] * live[452];
+    let t795 = lambda[3] * t794;
+    let t796 = lambda[0] * t791 - lambda[1] * t792 - lambda[2] * t793 - t795;
+    let t797 = live[406] * live[458] + live[113] * live[457];
+    let t798 = live[406] * live[474] + live[119] * live[457];
+    let t799 = live[406] * live[591] - live[96] * live[457];
+    let t800 = live[423] * live[591] - live[96] * live[484];
+    let t801 = lambda[7] * t800;
+    let t802 = lambda[4] * t797 - lambda[5] * t798 - lambda[6] * t799 - t801;
+    let t803 = live[432] + t775;
+    let t804 = live[364] * live[431] - live[94] * t803;
+    let t805 = live[367] * live[431] + live[112] * t803;
+    let t806 = live[396] * live[431] + live[92] * t803;
+    let t807 = live[464] + t782;
+    let t808 = live[374] * live[463] - live[97] * t807;
+    let t809 = live[377] * live[463] + live[115] * t807;
+    let t810 = live[417] * live[463] + live[95] * t807;
+    let t811 = t789 - lambda[0] * t804 - lambda[1] * t805 - lambda[2] * t806
+        - lambda[4] * t808 - lambda[5] * t809 - lambda[6] * t810;
+    let t812 = t811 + 0.015 * live[8] * (live[19] * live[270] - live[18] * live[271])
+        + live[9]
+            * (0.015 * (live[18] * live[270] + live[19] * live[271])
+                - 0.1575 * live[33]);
+    let t813 = live[364] * live[435] - live[94] * live[437];
+    let t814 = live[367] * live[435] + live[112] * live[437];
+    let t815 = live[396] * live[435] + live[92] * live[437];
+    let t816 = live[396] * live[455] - live[92] * live[453];
+    let t817 = live[374] * live[467] - live[97] * live[469];
+    let t818 = live[377] * live[467] + live[115] * live[469];
+    let t819 = live[417] * live[467] + live[95] * live[469];
+    let t820 = live[417] * live[487] - live[95] * live[485];
+    let t821 = -lambda[3] * t816 - lambda[7] * t820;
+    let t822 = t821 - lambda[0] * t813 - lambda[1] * t814 - lambda[2] * t815
+        - lambda[4] * t817 - lambda[5] * t818 - lambda[6] * t819;
+    let t823 = t822
+        + live[8]
+            * (live[19] * live[274] + 0.1575 * live[34] + 0.13499 * live[41]
+                + 0.45 * live[244] - 0.0675 * live[41] - 0.06749 * live[43]
+                - live[18] * live[277] - live[254])
+        + live[9]
+            * (live[18] * live[274] + live[19] * live[277] + 0.0675 * live[40]
+                + live[253] - 0.13499 * live[40] - 0.45 * live[278]
+                - 0.06749 * live[42]);
+    let t824 = live[94] * live[425] + live[363] * live[385];
+    let t825 = -lambda[0] * live[441] - lambda[1] * t824;
+    let t826 = live[97] * live[457] + live[373] * live[406];
+    let t827 = -lambda[4] * live[473] - lambda[5] * t826;
+    let t828 = live[364] * live[434] - live[94] * live[436];
+    let t829 = live[367] * live[434] + live[112] * live[436];
+    let t830 = live[396] * live[434] + live[92] * live[436];
+    let t831 = live[374] * live[466] - live[97] * live[468];
+    let t832 = live[377] * live[466] + live[115] * live[468];
+    let t833 = live[417] * live[466] + live[95] * live[468];
+    let t834 = t821 - lambda[0] * t828 - lambda[1] * t829 - lambda[2] * t830
+        - lambda[4] * t831 - lambda[5] * t832 - lambda[6] * t833;
+    let t835 = t834 + live[8] * (live[19] * live[284] - live[254] - live[18] * live[286])
+        + live[9]
+            * (live[253] + live[18] * live[284] + live[19] * live[286]
+                - 0.45 * live[287]);
+    let t836 = live[122] * d.k10;
+    let t837 = live[364] * live[440] + live[94] * t836;
+    let t838 = live[367] * live[440] - live[112] * t836;
+    let t839 = live[123] * live[564] - live[92] * t836;
+    let t840 = live[122] * live[513] - live[123] * live[579];
+    let t841 = live[122] * d.k13;
+    let t842 = live[374] * live[472] + live[97] * t841;
+    let t843 = live[377] * live[472] - live[115] * t841;
+    let t844 = live[123] * t757 - live[95] * t841;
+    let t845 = live[122] * live[606] - live[123] * t772;
+    let t846 = lambda[0] * t837 + lambda[1] * t838 + lambda[2] * t839 + lambda[3] * t840
+        + lambda[4] * t842 + lambda[5] * t843 + lambda[6] * t844 + lambda[7] * t845;
+    let t847 = live[8] * (live[19] * live[292] - live[18] * live[293])
+        + live[9] * (live[18] * live[292] + live[19] * live[293] - 0.45 * live[294])
+        - t846;
+    let t848 = 0.2 * live[358] + 0.45 * live[362];
+    let t849 = 0.2 * live[359] + 0.45 * live[368];
+    let t850 = live[387] - live[362] * live[390] - live[368] * live[394];
+    let t851 = live[110] * live[111] + live[426] * live[428] + live[427] * live[429];
+    let t852 = live[364] * t848 + live[369] * t849 + t850 - 2.0 * t851
+        - live[94] * live[124];
+    let t853 = live[370] * live[394] + live[365] * live[390] - live[395];
+    let t854 = live[429] * live[443] + live[111] * live[116] + live[428] * live[442];
+    let t855 = live[112] * live[124] + live[367] * t848 + live[371] * t849 + t853
+        + 2.0 * t854;
+    let t856 = live[390] * live[396] + live[394] * live[397] + live[92] * live[386];
+    let t857 = live[429] * live[513] + live[428] * live[497] - live[93] * live[111];
+    let t858 = live[92] * live[124] + live[396] * t848 + live[397] * t849 + 2.0 * t857
+        - t856;
+    let t859 = live[396] * live[399] + live[397] * live[400] - live[92] * live[402];
+    let t860 = lambda[3] * t859;
+    let t861 = 0.220725 * live[94] - t860;
+    let t862 = live[426] * live[433] + live[110] * live[431];
+    let t863 = live[433] * live[442] + live[116] * live[431];
+    let t864 = live[433] * live[497] - live[93] * live[431];
+    let t865 = lambda[0] * t862 - t795 - lambda[1] * t863 - lambda[2] * t864;
+    let t866 = live[426] * live[437] - live[427] * live[439] - live[110] * live[435];
+    let t867 = live[439] * live[443] + live[116] * live[435] - live[437] * live[442];
+    let t868 = live[439] * live[513] - live[437] * live[497] - live[93] * live[435];
+    let t869 = live[453] * live[497] - live[454] * live[513] - live[93] * live[455];
+    let t870 = lambda[3] * t869;
+    let t871 = -lambda[0] * t866 - lambda[1] * t867 - lambda[2] * t868 - t870;
+    let t872 = live[94] * d.k16;
+    let t873 = live[92] * d.k17;
+    let t874 = live[94] * t873 + live[92] * t872 - live[128];
+    let t875 = t857 + 0.9 * t874 - t856;
+    let t876 = lambda[2] * t875;
+    let t877 = live[94] * t872;
+    live[628] = t728;
+    live[629] = t729;
+    live[630] = t730;
+    live[631] = t731;
+    live[632] = t732;
+    live[633] = t733;
+    live[634] = t734;
+    live[635] = t735;
+    live[636] = t736;
+    live[637] = t737;
+    live[638] = t738;
+    live[639] = t739;
+    live[640] = t740;
+    live[641] = t741;
+    live[642] = t742;
+    live[643] = t743;
+    live[644] = t744;
+    live[645] = t745;
+    live[646] = t746;
+    live[647] = t747;
+    live[648] = t748;
+    live[649] = t749;
+    live[650] = t750;
+    live[651] = t751;
+    live[652] = t752;
+    live[653] = t753;
+    live[654] = t754;
+    live[655] = t755;
+    live[656] = t756;
+    live[657] = t757;
+    live[658] = t758;
+    live[659] = t759;
+    live[660] = t760;
+    live[661] = t761;
+    live[662] = t762;
+    live[663] = t763;
+    live[664] = t764;
+    live[665] = t765;
+    live[666] = t766;
+    live[667] = t767;
+    live[668] = t768;
+    live[669] = t769;
+    live[670] = t770;
+    live[671] = t771;
+    live[672] = t772;
+    live[673] = t773;
+    live[674] = t774;
+    live[675] = t775;
+    live[676] = t776;
+    live[677] = t777;
+    live[678] = t778;
+    live[679] = t779;
+    live[680] = t780;
+    live[681] = t781;
+    live[682] = t782;
+    live[683] = t783;
+    live[684] = t784;
+    live[685] = t785;
+    live[686] = t786;
+    live[687] = t787;
+    live[688] = t788;
+    live[689] = t791;
+    live[690] = t792;
+    live[691] = t793;
+    live[692] = t794;
+    live[693] = t797;
+    live[694] = t798;
+    live[695] = t799;
+    live[696] = t800;
+    live[697] = t801;
+    live[698] = t803;
+    live[699] = t804;
+    live[700] = t805;
+    live[701] = t806;
+    live[702] = t807;
+    live[703] = t808;
+    live[704] = t809;
+    live[705] = t810;
+    live[706] = t813;
+    live[707] = t814;
+    live[708] = t815;
+    live[709] = t816;
+    live[710] = t817;
+    live[711] = t818;
+    live[712] = t819;
+    live[713] = t820;
+    live[714] = t824;
+    live[715] = t826;
+    live[716] = t828;
+    live[717] = t829;
+    live[718] = t830;
+    live[719] = t831;
+    live[720] = t832;
+    live[721] = t833;
+    live[722] = t836;
+    live[723] = t837;
+    live[724] = t838;
+    live[725] = t839;
+    live[726] = t840;
+    live[727] = t841;
+    live[728] = t842;
+    live[729] = t843;
+    live[730] = t844;
+    live[731] = t845;
+    live[732] = t848;
+    live[733] = t849;
+    live[734] = t850;
+    live[735] = t851;
+    live[736] = t852;
+    live[737] = t853;
+    live[738] = t854;
+    live[739] = t855;
+    live[740] = t856;
+    live[741] = t858;
+    live[742] = t859;
+    live[743] = t860;
+    live[744] = t861;
+    live[745] = t862;
+    live[746] = t863;
+    live[747] = t864;
+    live[748] = t866;
+    live[749] = t867;
+    live[750] = t868;
+    live[751] = t869;
+    live[752] = t870;
+    live[753] = t872;
+    live[754] = t873;
+    live[755] = t874;
+    live[756] = t875;
+    live[757] = t876;
+    live[758] = t877;
+    out.0[0][0] = 0.93195 * live[0] + t789 + t790 - lambda[0] * t777 - lambda[1] * t778
+        - lambda[2] * t779 - lambda[4] * t784 - lambda[5] * t785 - lambda[6] * t786;
+    out.0[0][1] = t796;
+    out.0[0][2] = t802;
+    out.0[0][3] = t812
+        + 0.2
+            * (live[7] * (live[9] * live[250] - live[8] * live[252])
+                + live[6] * (0.1575 * live[62] + live[244]));
+    out.0[0][4] = t823
+        - 0.2
+            * (live[7] * (0.1575 * live[265] + live[278])
+                - live[6]
+                    * (live[9]
+                        * (0.315 * live[59] + live[19] * live[279] - live[18] * live[280]
+                            - live[252])
+                        - live[8] * (live[250] + 0.1575 * live[264] + live[281])));
+    out.0[0][5] = t796;
+    out.0[0][6] = t825;
+    out.0[0][7] = t802;
+    out.0[0][8] = t827;
+    out.0[0][9] = t835
+        - 0.2
+            * (live[7] * live[287]
+                - live[6]
+                    * (live[9]
+                        * (live[19] * live[288] - live[251] - live[18] * live[289])
+                        - live[8] * live[290]));
+    out.0[0][10] = t847
+        - 0.2
+            * (live[7] * live[294]
+                - live[6]
+                    * (live[9] * (live[19] * live[295] - live[18] * live[296])
+                        - live[8] * live[297]));
+    out.0[1][0] = t796;
+    out.0[1][1] = 0.34335 * live[2] + t861 - lambda[0] * t852 - lambda[1] * t855
+        - lambda[2] * t858;
+    out.0[1][3] = t865;
+    out.0[1][4] = t871;
+    out.0[2][0] = t802;
+    out.0[3][0] = t790 + t811;
+    out.0[3][1] = t865;
+    out.0[3][3] = t812;
+    out.0[3][4] = t823;
+    out.0[3][5] = t865;
+    out.0[3][9] = t835;
+    out.0[3][10] = t847;
+    out.0[4][0] = 1.545075 * live[89] + t822 - 0.14715 * live[262];
+    out.0[4][1] = t871;
+    out.0[4][3] = 0.015 * live[272] + t822 - 0.1575 * live[8] * live[263];
+    out.0[4][5] = t871;
+    out.0[5][0] = t796;
+    out.0[5][3] = t865;
+    out.0[5][4] = t871;
+    out.0[6][0] = t825;
+    out.0[7][0] = t802;
+    out.0[8][0] = t827;
+    out.0[9][0] = t834 - 0.14715 * live[262];
+    out.0[9][3] = 0.015 * live[272] + t834;
+    out.0[10][0] = 0.015 * live[269] - t846;
+    out.0[10][3] = 0.015 * live[271] - t846;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part6(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part6_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part6_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part6`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part6_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+    _qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let t878 = live[362] * live[364];
+    let t879 = live[94] * d.k17;
+    let t880 = live[94] * t879;
+    let t881 = -0.45 * (live[125] + live[758]);
+    let t882 = live[368] * live[369] - t880;
+    let t883 = 0.45 * (live[126] + t878 + t882) + live[734] + t881 - live[735];
+    let t884 = live[112] * live[753];
+    let t885 = live[362] * live[367];
+    let t886 = live[112] * t879;
+    let t887 = 0.45 * (live[127] + t884);
+    let t888 = t886 + live[368] * live[371];
+    let t889 = 0.45 * (t885 + t888 - live[118]) + live[737] + live[738] + t887;
+    let t890 = -0.0225 * live[47] - live[743];
+    let t891 = live[390] * live[426] + live[394] * live[427] + live[110] * live[386]
+        - 0.9 * (live[367] * live[442] + live[371] * live[443])
+        - 0.9 * live[112] * live[116];
+    let t892 = live[94] * live[111] + live[363] * live[428] + t891
+        - live[429] * live[369];
+    let t893 = lambda[1] * t892;
+    let t894 = live[364] * live[442];
+    let t895 = live[369] * live[443];
+    let t896 = 0.45 * (live[446] + live[447]);
+    let t897 = -0.45 * (t894 + t895);
+    let t898 = live[116] * live[386] + live[390] * live[442] + live[394] * live[443];
+    let t899 = live[367] * live[428] + live[371] * live[429] + t898
+        + live[111] * live[112] + 0.9 * live[117];
+    let t900 = t896 + t897 + t899;
+    let t901 = live[367] * live[497] + live[112] * live[562];
+    let t902 = live[371] * live[513] + live[112] * live[563];
+    let t903 = 0.45 * (live[129] - t901 - t902);
+    let t904 = live[13] * (0.00001 * live[49] - 0.00674 * live[45])
+        + live[12]
+            * (0.01349 * live[50] + 0.0225 * live[44] - 0.00674 * live[46]
+                - 0.00001 * live[50]) - 0.01349 * live[48] * live[84] - lambda[2] * t903;
+    let t905 = live[426] * live[436] - live[427] * live[438] - live[110] * live[434];
+    let t906 = live[438] * live[443] + live[116] * live[434] - live[436] * live[442];
+    let t907 = live[438] * live[513] - live[436] * live[497] - live[93] * live[434];
+    let t908 = -live[752] - lambda[0] * t905 - lambda[1] * t906 - lambda[2] * t907;
+    let t909 = live[122] * d.k18;
+    let t910 = live[236] * d.k19;
+    let t911 = live[94] * (t910 - t909) - live[110] * live[440];
+    let t912 = live[116] * live[440] + live[112] * (t909 - t910);
+    let t913 = live[92] * (t909 - t910) - live[93] * live[440];
+    let t914 = live[92] * d.k20;
+    let t915 = live[236] * live[754] + live[123] * live[397] - live[122] * t914;
+    let t916 = -lambda[0] * t911 - lambda[1] * t912 - lambda[2] * t913
+        - lambda[3] * t915;
+    let t917 = 0.2 * live[360] + 0.45 * live[372];
+    let t918 = 0.2 * live[361] + 0.45 * live[378];
+    let t919 = live[408] - live[372] * live[411] - live[378] * live[415];
+    let t920 = live[113] * live[114] + live[458] * live[460] + live[459] * live[461];
+    let t921 = live[374] * t917 + live[379] * t918 + t919 - 2.0 * t920
+        - live[97] * live[130];
+    let t922 = live[380] * live[415] + live[375] * live[411] - live[416];
+    let t923 = live[461] * live[475] + live[114] * live[119] + live[460] * live[474];
+    let t924 = live[115] * live[130] + live[377] * t917 + live[381] * t918 + t922
+        + 2.0 * t923;
+    let t925 = live[411] * live[417] + live[415] * live[418] + live[95] * live[407];
+    let t926 = live[461] * live[606] + live[460] * live[591] - live[96] * live[114];
+    let t927 = live[95] * live[130] + live[417] * t917 + live[418] * t918 + 2.0 * t926
+        - t925;
+    let t928 = live[417] * live[420] + live[418] * live[421] - live[95] * live[423];
+    let t929 = lambda[7] * t928;
+    let t930 = 0.220725 * live[97] - t929;
+    let t931 = live[458] * live[465] + live[113] * live[463];
+    let t932 = live[465] * live[474] + live[119] * live[463];
+    let t933 = live[465] * live[591] - live[96] * live[463];
+    let t934 = lambda[4] * t931 - live[697] - lambda[5] * t932 - lambda[6] * t933;
+    let t935 = live[458] * live[469] - live[459] * live[471] - live[113] * live[467];
+    let t936 = live[471] * live[475] + live[119] * live[467] - live[469] * live[474];
+    let t937 = live[471] * live[606] - live[469] * live[591] - live[96] * live[467];
+    let t938 = live[485] * live[591] - live[486] * live[606] - live[96] * live[487];
+    let t939 = lambda[7] * t938;
+    let t940 = -lambda[4] * t935 - lambda[5] * t936 - lambda[6] * t937 - t939;
+    let t941 = live[97] * d.k21;
+    let t942 = live[95] * d.k22;
+    let t943 = live[97] * t942 + live[95] * t941 - live[134];
+    let t944 = t926 + 0.9 * t943 - t925;
+    let t945 = lambda[6] * t944;
+    let t946 = live[97] * t941;
+    let t947 = live[372] * live[374];
+    let t948 = live[97] * d.k22;
+    let t949 = live[97] * t948;
+    let t950 = -0.45 * (live[131] + t946);
+    let t951 = live[378] * live[379] - t949;
+    let t952 = 0.45 * (live[132] + t947 + t951) + t919 + t950 - t920;
+    let t953 = live[115] * t941;
+    let t954 = live[372] * live[377];
+    let t955 = live[115] * t948;
+    let t956 = 0.45 * (live[133] + t953);
+    let t957 = t955 + live[378] * live[381];
+    let t958 = 0.45 * (t954 + t957 - live[121]) + t922 + t923 + t956;
+    let t959 = -0.0225 * live[54] - t929;
+    let t960 = live[411] * live[458] + live[415] * live[459] + live[113] * live[407]
+        - 0.9 * (live[377] * live[474] + live[381] * live[475])
+        - 0.9 * live[115] * live[119];
+    let t961 = live[97] * live[114] + live[373] * live[460] + t960
+        - live[461] * live[379];
+    let t962 = lambda[5] * t961;
+    let t963 = live[374] * live[474];
+    let t964 = live[379] * live[475];
+    let t965 = 0.45 * (live[478] + live[479]);
+    let t966 = -0.45 * (t963 + t964);
+    let t967 = live[119] * live[407] + live[411] * live[474] + live[415] * live[475];
+    let t968 = live[377] * live[460] + live[381] * live[461] + t967
+        + live[114] * live[115] + 0.9 * live[120];
+    let t969 = t965 + t966 + t968;
+    let t970 = live[377] * live[591] + live[115] * live[655];
+    let t971 = live[381] * live[606] + live[115] * live[656];
+    let t972 = 0.45 * (live[135] - t970 - t971);
+    let t973 = live[17] * (0.00001 * live[56] - 0.00674 * live[52])
+        + live[16]
+            * (0.01349 * live[57] + 0.0225 * live[51] - 0.00674 * live[53]
+                - 0.00001 * live[57]) - 0.01349 * live[55] * live[85] - lambda[6] * t972;
+    let t974 = live[458] * live[468] - live[459] * live[470] - live[113] * live[466];
+    let t975 = live[470] * live[475] + live[119] * live[466] - live[468] * live[474];
+    let t976 = live[470] * live[606] - live[468] * live[591] - live[96] * live[466];
+    let t977 = -t939 - lambda[4] * t974 - lambda[5] * t975 - lambda[6] * t976;
+    let t978 = live[122] * d.k23;
+    let t979 = live[236] * d.k24;
+    let t980 = live[97] * (t979 - t978) - live[113] * live[472];
+    let t981 = live[119] * live[472] + live[115] * (t978 - t979);
+    let t982 = live[95] * (t978 - t979) - live[96] * live[472];
+    let t983 = live[95] * d.k25;
+    let t984 = live[236] * t942 + live[123] * live[418] - live[122] * t983;
+    let t985 = -lambda[4] * t980 - lambda[5] * t981 - lambda[6] * t982
+        - lambda[7] * t984;
+    let t986 = live[94] * live[431] + live[363] * live[433];
+    let t987 = -lambda[0] * live[444] - lambda[1] * t986;
+    let t988 = live[97] * live[463] + live[373] * live[465];
+    let t989 = -lambda[4] * live[476] - lambda[5] * t988;
+    let t990 = live[101] * d.k10;
+    let t991 = live[430] - t990;
+    let t992 = live[105] * d.k10;
+    let t993 = live[432] + t992;
+    let t994 = live[364] * t991 + live[369] * live[393] - live[94] * t993;
+    let t995 = live[367] * t991 + live[371] * live[393] + live[112] * t993;
+    let t996 = live[396] * t991 + live[393] * live[397] + live[92] * t993;
+    let t997 = live[398] + live[100] * live[388];
+    let t998 = live[401] + live[100] * live[382];
+    let t999 = live[396] * t997 + live[397] * live[400] - live[92] * t998;
+    let t1000 = live[101] * d.k13;
+    let t1001 = live[462] - t1000;
+    let t1002 = live[105] * d.k13;
+    let t1003 = live[464] + t1002;
+    let t1004 = live[374] * t1001 + live[379] * live[414] - live[97] * t1003;
+    let t1005 = live[377] * t1001 + live[381] * live[414] + live[115] * t1003;
+    let t1006 = live[417] * t1001 + live[414] * live[418] + live[95] * t1003;
+    let t1007 = live[419] + live[100] * live[409];
+    let t1008 = live[422] + live[100] * live[403];
+    let t1009 = live[417] * t1007 + live[418] * live[421] - live[95] * t1008;
+    let t1010 = 0.000005 * (live[248] * live[261] - live[236] * live[273])
+        - 0.00019 * (live[231] * live[231] - live[230] * live[230]) - lambda[3] * t999
+        - lambda[7] * t1009;
+    let t1011 = live[94] * live[435] - live[363] * live[437] - live[439] * live[369];
+    let t1012 = -lambda[0] * live[445] - lambda[1] * t1011;
+    let t1013 = live[97] * live[467] - live[373] * live[469] - live[471] * live[379];
+    let t1014 = -lambda[4] * live[477] - lambda[5] * t1013;
+    let t1015 = 0.05 * live[389] - t990;
+    let t1016 = t992 - 0.05 * live[383];
+    let t1017 = live[364] * t1015 + live[369] * live[392] - live[94] * t1016;
+    let t1018 = live[367] * t1015 + live[371] * live[392] + live[112] * t1016;
+    let t1019 = live[396] * t1015 + live[392] * live[397] + live[92] * t1016;
+    let t1020 = 0.05 * live[410] - t1000;
+    let t1021 = t1002 - 0.05 * live[404];
+    let t1022 = live[374] * t1020 + live[379] * live[413] - live[97] * t1021;
+    let t1023 = live[377] * t1020 + live[381] * live[413] + live[115] * t1021;
+    let t1024 = live[417] * t1020 + live[413] * live[418] + live[95] * t1021;
+    let t1025 = t1010 - lambda[0] * t1017 - lambda[1] * t1018 - lambda[2] * t1019
+        - lambda[4] * t1022 - lambda[5] * t1023 - lambda[6] * t1024;
+    let t1026 = live[21] * live[283] + t1025;
+    let t1027 = live[364] * live[523] + live[94] * live[530] - live[103] * live[542];
+    live[759] = t878;
+    live[760] = t879;
+    live[761] = t880;
+    live[762] = t881;
+    live[763] = t882;
+    live[764] = t883;
+    live[765] = t884;
+    live[766] = t885;
+    live[767] = t886;
+    live[768] = t887;
+    live[769] = t888;
+    live[770] = t889;
+    live[771] = t890;
+    live[772] = t891;
+    live[773] = t892;
+    live[774] = t893;
+    live[775] = t894;
+    live[776] = t895;
+    live[777] = t896;
+    live[778] = t897;
+    live[779] = t898;
+    live[780] = t899;
+    live[781] = t900;
+    live[782] = t901;
+    live[783] = t902;
+    live[784] = t903;
+    live[785] = t904;
+    live[786] = t905;
+    live[787] = t906;
+    live[788] = t907;
+    live[789] = t909;
+    live[790] = t910;
+    live[791] = t911;
+    live[792] = t912;
+    live[793] = t913;
+    live[794] = t914;
+    live[795] = t915;
+    live[796] = t917;
+    live[797] = t918;
+    live[798] = t919;
+    live[799] = t920;
+    live[800] = t921;
+    live[801] = t922;
+    live[802] = t923;
+    live[803] = t924;
+    live[804] = t925;
+    live[805] = t927;
+    live[806] = t928;
+    live[807] = t930;
+    live[808] = t931;
+    live[809] = t932;
+    live[810] = t933;
+    live[811] = t935;
+    live[812] = t936;
+    live[813] = t937;
+    live[814] = t938;
+    live[815] = t941;
+    live[816] = t942;
+    live[817] = t943;
+    live[818] = t944;
+    live[819] = t945;
+    live[820] = t946;
+    live[821] = t947;
+    live[822] = t948;
+    live[823] = t949;
+    live[824] = t950;
+    live[825] = t951;
+    live[826] = t952;
+    live[827] = t953;
+    live[828] = t954;
+    live[829] = t955;
+    live[830] = t956;
+    live[831] = t957;
+    live[832] = t958;
+    live[833] = t959;
+    live[834] = t960;
+    live[835] = t961;
+    live[836] = t962;
+    live[837] = t963;
+    live[838] = t964;
+    live[839] = t965;
+    live[840] = t966;
+    live[841] = t967;
+    live[842] = t968;
+    live[843] = t969;
+    live[844] = t970;
+    live[845] = t971;
+    live[846] = t972;
+    live[847] = t973;
+    live[848] = t974;
+    live[849] = t975;
+    live[850] = t976;
+    live[851] = t978;
+    live[852] = t979;
+    live[853] = t980;
+    live[854] = t981;
+    live[855] = t982;
+    live[856] = t983;
+    live[857] = t984;
+    live[858] = t986;
+    live[859] = t988;
+    live[860] = t991;
+    live[861] = t993;
+    live[862] = t994;
+    live[863] = t995;
+    live[864] = t996;
+    live[865] = t997;
+    live[866] = t998;
+    live[867] = t999;
+    live[868] = t1001;
+    live[869] = t1003;
+    live[870] = t1004;
+    live[871] = t1005;
+    live[872] = t1006;
+    live[873] = t1007;
+    live[874] = t1008;
+    live[875] = t1009;
+    live[876] = t1011;
+    live[877] = t1013;
+    live[878] = t1015;
+    live[879] = t1016;
+    live[880] = t1017;
+    live[881] = t1018;
+    live[882] = t1019;
+    live[883] = t1020;
+    live[884] = t1021;
+    live[885] = t1022;
+    live[886] = t1023;
+    live[887] = t1024;
+    live[888] = t1027;
+    out.0[1][5] = t890
+        + 0.2
+            * (live[11] * (live[13] * live[72] - live[12] * live[73])
+                + live[10] * (0.045 * live[50] - 0.0225 * live[46])) - live[757]
+        - lambda[0] * t883 - lambda[1] * t889;
+    out.0[1][6] = t904
+        - 0.2
+            * (live[11] * (0.0225 * live[45] + 0.045 * live[49])
+                - live[10]
+                    * (0.045 * live[48] * live[69] - live[13] * live[73]
+                        - live[12] * (live[72] + 0.0225 * live[266]))) - t893
+        - lambda[0] * t900;
+    out.0[1][9] = t908;
+    out.0[1][10] = t916;
+    out.0[2][2] = 0.34335 * live[4] + t930 - lambda[4] * t921 - lambda[5] * t924
+        - lambda[6] * t927;
+    out.0[2][3] = t934;
+    out.0[2][4] = t940;
+    out.0[2][7] = t959
+        + 0.2
+            * (live[15] * (live[17] * live[74] - live[16] * live[75])
+                + live[14] * (0.045 * live[57] - 0.0225 * live[53])) - t945
+        - lambda[4] * t952 - lambda[5] * t958;
+    out.0[2][8] = t973
+        - 0.2
+            * (live[15] * (0.0225 * live[52] + 0.045 * live[56])
+                - live[14]
+                    * (0.045 * live[55] * live[71] - live[17] * live[75]
+                        - live[16] * (live[74] + 0.0225 * live[267]))) - t962
+        - lambda[4] * t969;
+    out.0[2][9] = t977;
+    out.0[2][10] = t985;
+    out.0[3][2] = t934;
+    out.0[3][6] = t987;
+    out.0[3][7] = t934;
+    out.0[3][8] = t989;
+    out.0[4][2] = t940;
+    out.0[4][4] = 0.06749 * live[264] + 0.45 * live[281] + live[282] + t1010
+        - 0.1575 * live[38] - lambda[0] * t994 - lambda[1] * t995 - lambda[2] * t996
+        - lambda[4] * t1004 - lambda[5] * t1005 - lambda[6] * t1006;
+    out.0[4][6] = t1012;
+    out.0[4][7] = t940;
+    out.0[4][8] = t1014;
+    out.0[4][9] = 0.45 * live[290] + t1026;
+    out.0[5][9] = t908;
+    out.0[5][10] = t916;
+    out.0[6][3] = t987;
+    out.0[6][4] = t1012;
+    out.0[7][3] = t934;
+    out.0[7][4] = t940;
+    out.0[7][9] = t977;
+    out.0[7][10] = t985;
+    out.0[8][3] = t989;
+    out.0[8][4] = t1014;
+    out.0[9][1] = t908;
+    out.0[9][2] = t977;
+    out.0[9][4] = live[282] + t1025;
+    out.0[9][5] = t908;
+    out.0[9][7] = t977;
+    out.0[9][9] = t1026;
+    out.0[10][1] = t916;
+    out.0[10][2] = t985;
+    out.0[10][5] = t916;
+    out.0[10][7] = t985;
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part7(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part7_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part7_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part7`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part7_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let t1028 = live[367] * live[523] - live[103] * live[559] - live[112] * live[530];
+    let t1029 = live[268] * live[564] - live[103] * live[565] - live[92] * live[530];
+    let t1030 = live[87] * live[236];
+    let t1031 = live[103] * live[563] + live[513] * t1030 - live[268] * live[579];
+    let t1032 = live[374] * live[616] + live[97] * live[623] - live[103] * live[635];
+    let t1033 = live[377] * live[616] - live[103] * live[652] - live[115] * live[623];
+    let t1034 = live[268] * live[657] - live[103] * live[658] - live[95] * live[623];
+    let t1035 = live[103] * live[656] + live[606] * t1030 - live[268] * live[672];
+    let t1036 = lambda[0] * live[888] + lambda[1] * t1028 + lambda[2] * t1029
+        + lambda[3] * t1031 + lambda[4] * t1032 + lambda[5] * t1033 + lambda[6] * t1034
+        + lambda[7] * t1035;
+    let t1037 = 0.000005 * (live[246] + live[235] * live[248]) + live[21] * live[291]
+        - t1036 - live[247];
+    let t1038 = live[758] - live[759];
+    let t1039 = 0.45 * (live[763] - t1038);
+    let t1040 = live[734] - 0.45 * (live[125] - live[126]);
+    let t1041 = t1040 - live[735];
+    let t1042 = t1039 + t1041;
+    let t1043 = live[765] + live[766];
+    let t1044 = 0.45 * (live[769] + t1043);
+    let t1045 = 0.45 * (live[127] - live[118]) + live[737];
+    let t1046 = live[738] + t1045;
+    let t1047 = t1044 + t1046;
+    let t1048 = live[762] + t1040 - 0.45 * live[761];
+    let t1049 = t1039 + t1048;
+    let t1050 = live[768] + 0.45 * live[767] + t1045;
+    let t1051 = t1044 + t1050;
+    let t1052 = 1.35 * live[755] - live[740];
+    let t1053 = 1.35 * live[117] + live[779];
+    let t1054 = 2.0 * live[777] + live[778] + t1053;
+    let t1055 = 0.45 * (live[94] * live[110] + live[363] * live[426]) + live[772]
+        - 0.45 * live[427] * live[369];
+    let t1056 = lambda[1] * t1055;
+    let t1057 = -0.45 * (live[775] + live[776] - live[446] - live[447]);
+    let t1058 = live[780] + t1057;
+    let t1059 = -0.45 * (live[782] + live[783]);
+    let t1060 = t1059 + 0.45 * live[129];
+    let t1061 = lambda[2] * t1060;
+    let t1062 = live[777] + t1053 + t1057;
+    let t1063 = 0.45 * (live[126] + live[369] * live[369] - live[363] * live[364])
+        + live[387] + live[363] * live[390] - live[394] * live[369]
+        - 0.9 * (live[112] * live[112] + live[367] * live[367] + live[371] * live[371]);
+    let t1064 = live[366] * live[390] - live[394] * live[371]
+        - 1.35 * (live[118] + live[363] * live[367] - live[371] * live[369]) - live[395];
+    let t1065 = -0.45 * (live[128] + live[363] * live[396] - live[397] * live[369]);
+    let t1066 = live[94] * live[434] - live[363] * live[436] - live[438] * live[369];
+    let t1067 = -lambda[0] * live[448] - lambda[1] * t1066;
+    let t1068 = live[94] * live[440] + live[363] * live[449] + live[369] * live[450];
+    let t1069 = -lambda[0] * live[451] - lambda[1] * t1068;
+    let t1070 = live[820] - live[821];
+    let t1071 = 0.45 * (live[825] - t1070);
+    let t1072 = live[798] - 0.45 * (live[131] - live[132]);
+    let t1073 = t1072 - live[799];
+    let t1074 = t1071 + t1073;
+    let t1075 = live[827] + live[828];
+    let t1076 = 0.45 * (live[831] + t1075);
+    let t1077 = 0.45 * (live[133] - live[121]) + live[801];
+    let t1078 = live[802] + t1077;
+    let t1079 = t1076 + t1078;
+    let t1080 = live[824] + t1072 - 0.45 * live[823];
+    let t1081 = t1071 + t1080;
+    let t1082 = live[830] + 0.45 * live[829] + t1077;
+    let t1083 = t1076 + t1082;
+    let t1084 = 1.35 * live[817] - live[804];
+    let t1085 = 1.35 * live[120] + live[841];
+    let t1086 = 2.0 * live[839] + live[840] + t1085;
+    let t1087 = 0.45 * (live[97] * live[113] + live[373] * live[458]) + live[834]
+        - 0.45 * live[459] * live[379];
+    let t1088 = lambda[5] * t1087;
+    let t1089 = -0.45 * (live[837] + live[838] - live[478] - live[479]);
+    let t1090 = live[842] + t1089;
+    let t1091 = -0.45 * (live[844] + live[845]);
+    let t1092 = t1091 + 0.45 * live[135];
+    let t1093 = lambda[6] * t1092;
+    let t1094 = live[839] + t1085 + t1089;
+    let t1095 = 0.45 * (live[132] + live[379] * live[379] - live[373] * live[374])
+        + live[408] + live[373] * live[411] - live[415] * live[379]
+        - 0.9 * (live[115] * live[115] + live[377] * live[377] + live[381] * live[381]);
+    let t1096 = live[376] * live[411] - live[415] * live[381]
+        - 1.35 * (live[121] + live[373] * live[377] - live[381] * live[379]) - live[416];
+    let t1097 = -0.45 * (live[134] + live[373] * live[417] - live[418] * live[379]);
+    let t1098 = live[97] * live[466] - live[373] * live[468] - live[470] * live[379];
+    let t1099 = -lambda[4] * live[480] - lambda[5] * t1098;
+    let t1100 = live[97] * live[472] + live[373] * live[481] + live[379] * live[482];
+    let t1101 = -lambda[4] * live[483] - lambda[5] * t1100;
+    let t1102 = -0.000935 * live[275] - t1036;
+    let t1103 = live[364] * live[424] - live[369] * live[391] - live[94] * live[675];
+    let t1104 = live[367] * live[424] + live[112] * live[675] - live[371] * live[391];
+    let t1105 = live[109] * live[564] + live[92] * live[675] - live[234] * live[565];
+    let t1106 = live[234] * live[563] - live[109] * live[579] - live[106] * live[513];
+    let t1107 = live[374] * live[456] - live[379] * live[412] - live[97] * live[682];
+    let t1108 = live[377] * live[456] + live[115] * live[682] - live[381] * live[412];
+    let t1109 = live[109] * live[657] + live[95] * live[682] - live[234] * live[658];
+    let t1110 = live[234] * live[656] - live[109] * live[672] - live[106] * live[606];
+    let t1111 = 0.2 * live[25] + 0.45 * live[298];
+    let t1112 = live[299] * d.k10 + 0.05 * live[300] * d.k2;
+    let t1113 = t1111 + t1112;
+    let t1114 = live[425] * (live[170] + live[171]) - live[426] * live[492]
+        - live[110] * live[493];
+    let t1115 = t1114 + live[385] * (live[494] + live[500]);
+    let t1116 = 0.45 * live[298] + t1112;
+    let t1117 = live[431] * live[491] + live[364] * live[521]
+        + live[698] * (live[167] + live[168]) - live[94] * t1116;
+    let t1118 = live[302] * d.k2;
+    let t1119 = 0.05 * t1118 + live[159] * live[522] - live[524];
+    let t1120 = t1119 + 0.45 * live[301];
+    let t1121 = live[435] * live[491] + live[437] * (live[168] + live[167]);
+    let t1122 = live[434] * live[491] + live[436] * (live[168] + live[167]);
+    let t1123 = live[94] * d.k10;
+    let t1124 = live[440] * live[491] + live[364] * live[543]
+        - live[722] * (live[167] + live[168]) - live[303] * t1123;
+    let t1125 = qd[3] * t1117
+        + qd[4] * (live[364] * live[533] + t1121 - live[94] * t1120)
+        + qd[9] * (live[364] * live[532] + t1122 - live[94] * t1119) + qd[10] * t1124
+        + qdd[3] * live[699] + qdd[4] * live[706] + qdd[9] * live[716]
+        + qdd[10] * live[723];
+    let t1126 = live[13] * live[488];
+    let t1127 = live[489] + t1126;
+    let t1128 = -0.2 * live[495] - 0.45 * t1127;
+    let t1129 = live[13] * live[505];
+    let t1130 = live[506] + t1129;
+    let t1131 = -0.2 * live[504] - 0.45 * t1130;
+    let t1132 = live[111] * (live[171] + live[170]) - live[426] * live[502]
+        - live[110] * live[173] - live[427] * live[518];
+    let t1133 = live[94] * live[519] - live[168] * live[386];
+    let t1134 = live[304] * live[386] + t1133 + live[390] * (live[489] + t1126)
+        + live[394] * (live[506] + t1129) - live[362] * live[496]
+        - live[368] * live[512];
+    let t1135 = t1134 + live[428] * live[501] + live[429] * live[517];
+    let t1136 = live[428] * (live[494] + live[500])
+        + live[429] * (live[503] + live[516]);
+    let t1137 = live[431] * (live[171] + live[170]) - live[426] * live[520]
+        - live[110] * live[521];
+    let t1138 = live[435] * (live[170] + live[171]) - live[427] * live[529];
+    let t1139 = live[168] * live[753] + live[426] * (live[500] + live[501]);
+    let t1140 = live[362] * live[491] + t1139;
+    let t1141 = live[168] * live[760] + live[427] * (live[516] + live[517]);
+    let t1142 = live[368] * live[508] + t1141;
+    let t1143 = t1134
+        - 0.45
+            * (live[307] + live[364] * (live[489] + t1126) - live[94] * live[304]
+                - 2.0 * (live[308] + live[310]) - t1140)
+        - 0.45 * (live[369] * (live[506] + t1129) - t1142);
+    let t1144 = live[545] - live[546];
+    let t1145 = live[547] - live[548];
+    let t1146 = live[442] * live[491];
+    let t1147 = live[552] - live[367] * live[501];
+    let t1148 = t1146 + live[364] * t1144;
+    let t1149 = live[443] * live[508];
+    let t1150 = live[554] - live[371] * live[517];
+    let t1151 = t1149 + live[369] * t1145;
+    let t1152 = live[371] * live[518] + live[112] * live[173] + live[428] * live[537]
+        + live[367] * live[502] + live[429] * live[540]
+        + live[111] * (live[180] - live[183]);
+    let t1153 = live[116] * live[519] + live[442] * live[496] + live[443] * live[512]
+        + live[386] * (live[311] - live[195]);
+    let t1154 = t1153 + 0.9 * (live[198] - live[197]) + live[390] * t1144
+        + live[394] * t1145 - 0.45 * (t1151 - t1150) - 0.45 * (t1148 - t1147);
+    let t1155 = live[434] * (live[170] + live[171]) - live[427] * live[528];
+    let t1156 = live[190] * d.k18;
+    let t1157 = live[257] * d.k19;
+    let t1158 = live[256] * d.k19;
+    let t1159 = live[440] * (live[171] + live[170]) - live[94] * t1156
+        - live[110] * live[543];
+    let t1160 = qd[10]
+        * (live[449] * live[501] + t1159 + live[94] * (t1157 + t1158)
+            - live[450] * live[517]) + qdd[4] * live[748] + qdd[9] * live[786]
+        + qdd[10] * live[791] + qd[0] * (t1114 + live[385] * live[501])
+        + qd[3] * (live[433] * live[501] + t1137)
+        + qd[4]
+            * (live[439] * live[517] + t1138 - live[437] * live[501]
+                - live[426] * live[527] - live[110] * live[533])
+        + qd[9]
+            * (live[438] * live[517] + t1155 - live[436] * live[501]
+                - live[426] * live[526] - live[110] * live[532]) - qdd[0] * live[689]
+        - qdd[3] * live[745];
+    let t1161 = t1137 + live[433] * (live[494] + live[500]);
+    let t1162 = 0.05 * live[531] + live[347] * d.k10;
+    let t1163 = t1162 - 0.45 * live[177];
+    let t1164 = 0.05 * t1118 + live[348] * d.k10;
+    let t1165 = 0.45 * live[301] + t1164;
+    let t1166 = t1121 + live[364] * t1163 - live[94] * t1165;
+    let t1167 = 0.05 * live[525] + live[349] * d.k10;
+    let t1168 = t1167 - 0.45 * live[175];
+    let t1169 = t1138 + live[439] * (live[503] + live[516])
+        - live[437] * (live[494] + live[500]) - live[426] * t1168 - live[110] * t1163;
+    let t1170 = 0.05 * live[162] * d.k2 + live[176] * live[522] + live[154] * d.k10;
+    let t1171 = t1170 - 0.45 * live[160];
+    let t1172 = 0.05 * live[165] * d.k2 - live[164] * live[522];
+    let t1173 = t1172 - live[511];
+    let t1174 = 0.05 * live[149] * d.k2 + live[178] * live[522] - live[143] * d.k10;
+    let t1175 = t1174 - 0.45 * live[139];
+    let t1176 = live[510] + t1172;
+    let t1177 = live[491] * live[878] + live[364] * t1170 + live[392] * live[508]
+        + live[369] * t1176 + live[879] * (live[167] + live[168]) - live[94] * t1174;
+    live[889] = t1028;
+    live[890] = t1029;
+    live[891] = t1031;
+    live[892] = t1032;
+    live[893] = t1033;
+    live[894] = t1034;
+    live[895] = t1035;
+    live[896] = t1038;
+    live[897] = t1041;
+    live[898] = t1043;
+    live[899] = t1046;
+    live[900] = t1047;
+    live[901] = t1048;
+    live[902] = t1049;
+    live[903] = t1050;
+    live[904] = t1051;
+    live[905] = t1052;
+    live[906] = t1054;
+    live[907] = t1055;
+    live[908] = t1058;
+    live[909] = t1059;
+    live[910] = t1060;
+    live[911] = t1062;
+    live[912] = t1063;
+    live[913] = t1064;
+    live[914] = t1065;
+    live[915] = t1066;
+    live[916] = t1068;
+    live[917] = t1070;
+    live[918] = t1073;
+    live[919] = t1074;
+    live[920] = t1075;
+    live[921] = t1078;
+    live[922] = t1079;
+    live[923] = t1080;
+    live[924] = t1081;
+    live[925] = t1082;
+    live[926] = t1083;
+    live[927] = t1084;
+    live[928] = t1086;
+    live[929] = t1087;
+    live[930] = t1090;
+    live[931] = t1091;
+    live[932] = t1092;
+    live[933] = t1094;
+    live[934] = t1095;
+    live[935] = t1096;
+    live[936] = t1097;
+    live[937] = t1098;
+    live[938] = t1100;
+    live[939] = t1103;
+    live[940] = t1104;
+    live[941] = t1105;
+    live[942] = t1106;
+    live[943] = t1107;
+    live[944] = t1108;
+    live[945] = t1109;
+    live[946] = t1110;
+    live[947] = t1111;
+    live[948] = t1113;
+    live[949] = t1116;
+    live[950] = t1119;
+    live[951] = t1120;
+    live[952] = t1122;
+    live[953] = t1123;
+    live[954] = t1124;
+    live[955] = t1126;
+    live[956] = t1127;
+    live[957] = t1128;
+    live[958] = t1129;
+    live[959] = t1130;
+    live[960] = t1131;
+    live[961] = t1132;
+    live[962] = t1133;
+    live[963] = t1135;
+    live[964] = t1139;
+    live[965] = t1140;
+    live[966] = t1141;
+    live[967] = t1142;
+    live[968] = t1143;
+    live[969] = t1144;
+    live[970] = t1145;
+    live[971] = t1146;
+    live[972] = t1147;
+    live[973] = t1148;
+    live[974] = t1149;
+    live[975] = t1150;
+    live[976] = t1151;
+    live[977] = t1152;
+    live[978] = t1153;
+    live[979] = t1154;
+    live[980] = t1155;
+    live[981] = t1156;
+    live[982] = t1157;
+    live[983] = t1158;
+    live[984] = t1159;
+    live[985] = t1160;
+    live[986] = t1162;
+    live[987] = t1163;
+    live[988] = t1164;
+    live[989] = t1165;
+    live[990] = t1166;
+    live[991] = t1167;
+    live[992] = t1168;
+    live[993] = t1169;
+    live[994] = t1170;
+    live[995] = t1171;
+    live[996] = t1173;
+    live[997] = t1174;
+    live[998] = t1175;
+    live[999] = t1176;
+    live[1000] = t1177;
+    out.0[4][10] = 0.45 * live[297] + t1037;
+    out.0[5][1] = live[744] - live[757] - lambda[0] * t1042 - lambda[1] * t1047;
+    out.0[5][5] = live[771] - lambda[0] * t1049 - lambda[1] * t1051 - lambda[2] * t1052;
+    out.0[5][6] = live[785] - lambda[0] * t1054 - t1056;
+    out.0[6][1] = 0.220725 * live[116] - live[774] - lambda[0] * t1058 - t1061;
+    out.0[6][5] = 0.0225 * live[12] * live[44] - t1056 - t1061 - lambda[0] * t1062;
+    out.0[6][6] = 0.00674 * live[266] - 0.0225 * live[47] - lambda[0] * t1063
+        - lambda[1] * t1064 - lambda[2] * t1065;
+    out.0[6][9] = t1067;
+    out.0[6][10] = t1069;
+    out.0[7][2] = live[807] - live[819] - lambda[4] * t1074 - lambda[5] * t1079;
+    out.0[7][7] = live[833] - lambda[4] * t1081 - lambda[5] * t1083 - lambda[6] * t1084;
+    out.0[7][8] = live[847] - lambda[4] * t1086 - t1088;
+    out.0[8][2] = 0.220725 * live[119] - live[836] - lambda[4] * t1090 - t1093;
+    out.0[8][7] = 0.0225 * live[16] * live[51] - t1088 - t1093 - lambda[4] * t1094;
+    out.0[8][8] = 0.00674 * live[267] - 0.0225 * live[54] - lambda[4] * t1095
+        - lambda[5] * t1096 - lambda[6] * t1097;
+    out.0[8][9] = t1099;
+    out.0[8][10] = t1101;
+    out.0[9][6] = t1067;
+    out.0[9][8] = t1099;
+    out.0[9][10] = t1037;
+    out.0[10][4] = live[276] + t1102;
+    out.0[10][6] = t1069;
+    out.0[10][8] = t1101;
+    out.0[10][9] = live[285] + t1102;
+    out.0[10][10] = live[293] - lambda[0] * t1103 - lambda[1] * t1104 - lambda[2] * t1105
+        - lambda[3] * t1106 - lambda[4] * t1107 - lambda[5] * t1108 - lambda[6] * t1109
+        - lambda[7] * t1110;
+    out.2[0][0] = qd[0]
+        * (live[425] * live[491] + live[364] * live[493]
+            + live[676] * (live[167] + live[168]) - live[94] * t1113) + qd[6] * live[544]
+        + qdd[0] * live[677] + qdd[6] * live[441] + t1125 + t1115 * (qd[1] + qd[5])
+        - live[689] * (qdd[1] + qdd[5]);
+    out.2[0][1] = qd[1]
+        * (live[491] * live[732] + live[364] * t1128 + live[508] * live[733]
+            + live[369] * t1131 + t1135 + t1136 + 2.0 * t1132
+            + live[124] * (live[167] + live[168]) - live[94] * live[306])
+        + qd[5] * (t1132 + t1136 + t1143) + qd[6] * (t1152 + t1154) + qdd[1] * live[736]
+        + qdd[5] * t1042 + qdd[6] * t1058 + t1160;
+    out.2[0][3] = t1125 + qd[0] * t1117 + qd[6] * live[549] + qdd[0] * live[699]
+        + qdd[6] * live[444] + t1161 * (qd[1] + qd[5]) - live[745] * (qdd[1] + qdd[5]);
+    out.3[1][10] = live[561] + qd[6] * t1068 + qd[10] * t1104
+        + live[724] * (qd[0] + qd[3]) + live[792] * (qd[1] + qd[5])
+        + t1028 * (qd[4] + qd[9]);
+    out.3[2][6] = 0.45
+        * (live[116] * live[152] - live[112] * live[201] - live[92] * live[180]
+            - live[367] * live[498] - live[396] * live[537] - live[371] * live[514]
+            - live[397] * live[540]) + qd[6] * t1065 + live[784] * (qd[1] + qd[5]);
+    out.3[2][10] = live[449] * live[498] + live[190] * live[564] + live[201] * live[440]
+        + live[92] * live[543] + qd[10] * t1105 + live[725] * (qd[0] + qd[3])
+        + live[793] * (qd[1] + qd[5]) + t1029 * (qd[4] + qd[9]) - live[450] * live[514]
+        - live[565] * (live[257] + live[256]);
+    out.3[3][10] = live[236] * live[580] + qd[10] * t1106
+        + live[563] * (live[257] + live[256]) + live[726] * (qd[0] + qd[3])
+        + live[795] * (qd[1] + qd[5]) + t1031 * (qd[4] + qd[9]) - live[122] * live[578]
+        - live[190] * live[579] - live[123] * live[581] - live[191] * live[513];
+    out.3[5][10] = live[654] + qd[8] * t1100 + qd[10] * t1108
+        + live[729] * (qd[0] + qd[3]) + live[854] * (qd[2] + qd[7])
+        + t1033 * (qd[4] + qd[9]);
+    out.3[6][8] = 0.45
+        * (live[119] * live[203] - live[115] * live[229] - live[95] * live[212]
+            - live[377] * live[592] - live[417] * live[630] - live[381] * live[607]
+            - live[418] * live[633]) + qd[8] * t1097 + live[846] * (qd[2] + qd[7]);
+    out.3[6][10] = live[481] * live[592] + live[190] * live[657] + live[229] * live[472]
+        + live[95] * live[636] + qd[10] * t1109 + live[730] * (qd[0] + qd[3])
+        + live[855] * (qd[2] + qd[7]) + t1034 * (qd[4] + qd[9]) - live[482] * live[607]
+        - live[658] * (live[257] + live[256]);
+    out.3[7][10] = live[236] * live[673] + qd[10] * t1110
+        + live[656] * (live[257] + live[256]) + live[731] * (qd[0] + qd[3])
+        + live[857] * (qd[2] + qd[7]) + t1035 * (qd[4] + qd[9]) - live[122] * live[671]
+        - live[190] * live[672] - live[123] * live[674] - live[191] * live[606];
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part8(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part8_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part8_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part8`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part8_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let t1178 = live[103] * d.k10;
+    let t1179 = live[20] * live[166];
+    let t1180 = live[491] * live[523] - live[508] * t1178
+        - live[530] * (live[167] + live[168]);
+    let t1181 = qd[9] * live[1000]
+        + qd[10]
+            * (live[351] * live[541] + t1180 + live[353] * live[953]
+                - live[542] * (t1179 + live[188])) + qdd[9] * live[880]
+        + qdd[10] * live[888];
+    let t1182 = 0.45 * (live[308] + live[110] * live[172]);
+    let t1183 = live[978] + live[394] * (live[547] - live[548])
+        + live[390] * (live[545] - live[546]);
+    let t1184 = 0.45 * live[110] * live[354] + t1183;
+    let t1185 = live[553] + live[555];
+    let t1186 = live[367] * live[537] + live[371] * live[540];
+    let t1187 = live[394] * live[507] + live[962] + live[363] * live[496]
+        + live[390] * live[490] - live[369] * live[512] - live[167] * live[386];
+    let t1188 = live[952] + live[364] * live[986] - live[94] * live[988];
+    let t1189 = live[980] + live[438] * (live[503] + live[516])
+        - live[436] * (live[494] + live[500]) - live[426] * live[991]
+        - live[110] * live[986];
+    let t1190 = live[257] * d.k10;
+    let t1191 = live[256] * d.k10;
+    let t1192 = t1190 + t1191;
+    let t1193 = live[984] + live[449] * live[500] + live[168] * (live[789] - live[790])
+        + live[427] * t1192 - live[450] * live[516];
+    let t1194 = live[86] * t1191 - live[350] * d.k10;
+    let t1195 = d.k10 * (t1179 + live[188]);
+    let t1196 = live[352] * d.k10 + live[87] * t1191;
+    let t1197 = t1180 + live[364] * t1194 + live[94] * t1196 - live[369] * t1195;
+    let t1198 = live[442] * live[492] + live[116] * live[493]
+        + live[425] * (live[311] - live[195]);
+    let t1199 = t1198 + live[385] * (live[545] - live[546]);
+    let t1200 = live[431] * live[537] + live[367] * live[521] + live[112] * live[949]
+        + live[698] * (live[180] - live[183]);
+    let t1201 = live[435] * live[537] + live[437] * (live[180] - live[183]);
+    let t1202 = live[94] * live[493] - live[425] * (live[167] + live[168]);
+    let t1203 = live[363] * live[492] + live[385] * live[490] + t1202;
+    let t1204 = live[434] * live[537] + live[436] * (live[180] - live[183]);
+    let t1205 = live[112] * d.k10;
+    let t1206 = live[440] * live[537] + live[367] * live[543] + live[303] * t1205
+        - live[722] * (live[180] - live[183]);
+    let t1207 = qd[3] * t1200
+        + qd[4] * (live[367] * live[533] + live[112] * live[951] + t1201)
+        + qd[9] * (live[367] * live[532] + live[112] * live[950] + t1204)
+        + qd[10] * t1206 + qdd[3] * live[700] + qdd[4] * live[707] + qdd[9] * live[717]
+        + qdd[10] * live[724];
+    let t1208 = live[442] * live[502] + live[443] * live[518] + live[116] * live[173]
+        + live[111] * (live[311] - live[195]);
+    let t1209 = live[180] * live[386] + live[112] * live[519];
+    let t1210 = live[365] * live[496] + live[370] * live[512]
+        + live[390] * (live[535] - live[12] * live[488])
+        + live[394] * (live[538] - live[12] * live[505]) - t1209 - live[314] * live[386];
+    let t1211 = t1210 + live[428] * live[969] + live[429] * live[970];
+    let t1212 = live[428] * (live[545] - live[546])
+        + live[429] * (live[547] - live[548]);
+    let t1213 = live[442] * live[520] + live[116] * live[521]
+        + live[431] * (live[311] - live[195]);
+    let t1214 = live[443] * live[529] + live[435] * (live[311] - live[195]);
+    let t1215 = live[426] * live[546];
+    let t1216 = live[362] * live[537] - t1215;
+    let t1217 = live[427] * live[548];
+    let t1218 = live[368] * live[540] - t1217;
+    let t1219 = 0.45
+        * (live[315] + live[426] * live[969] + t1216 - live[187] - live[116] * live[170]
+            - live[94] * live[314] - 2.0 * live[312] - live[186] * d.k16
+            - live[367] * (live[489] + live[955])) + t1210
+        - 0.45
+            * (live[186] * d.k17 + live[371] * (live[506] + live[958])
+                - live[427] * live[970] - t1218);
+    let t1220 = live[442] * live[537];
+    let t1221 = live[367] * live[969];
+    let t1222 = live[443] * live[540];
+    let t1223 = live[371] * live[970];
+    let t1224 = live[94] * live[173] - live[111] * (live[167] + live[168]);
+    let t1225 = live[429] * live[507] + t1224 + live[363] * live[502]
+        + live[428] * live[490] - live[369] * live[518];
+    let t1226 = live[110] * live[519] + live[426] * live[496] + live[427] * live[512]
+        - live[386] * (live[170] + live[171]);
+    let t1227 = t1226 - live[390] * live[501] - live[394] * live[517]
+        - 0.9 * (t1222 + t1223) - 0.45 * (4.0 * live[181] - 2.0 * live[318])
+        - 0.9 * (t1220 + t1221);
+    let t1228 = live[443] * live[528] + live[434] * (live[311] - live[195]);
+    let t1229 = live[112] * live[981] + live[116] * live[543]
+        + live[440] * (live[311] - live[195]);
+    let t1230 = qd[10]
+        * (live[449] * live[969] + t1229 - live[450] * live[970]
+            - live[112] * (live[982] + live[983])) + qdd[0] * live[690]
+        + qdd[3] * live[746] + qdd[4] * live[749] + qdd[9] * live[787]
+        + qdd[10] * live[792] + qd[0] * (t1198 + live[385] * live[969])
+        + qd[3] * (live[433] * live[969] + t1213)
+        + qd[4]
+            * (live[442] * live[527] + live[439] * live[970] + live[116] * live[533]
+                + t1214 - live[437] * live[969])
+        + qd[9]
+            * (live[442] * live[526] + live[438] * live[970] + live[116] * live[532]
+                + t1228 - live[436] * live[969]);
+    let t1231 = t1213 + live[433] * (live[545] - live[546]);
+    let t1232 = live[94] * live[521] - live[431] * (live[167] + live[168]);
+    let t1233 = live[363] * live[520] + live[433] * live[490] + t1232;
+    let t1234 = t1201 + live[367] * live[987] + live[112] * live[989];
+    let t1235 = t1214 + live[442] * live[992] + live[116] * live[987]
+        + live[439] * (live[547] - live[548]) - live[437] * (live[545] - live[546]);
+    let t1236 = live[435] * (live[167] + live[168]);
+    let t1237 = live[439] * live[507] - live[437] * live[490] - live[369] * live[529]
+        - t1236;
+    let t1238 = live[537] * live[878] + live[367] * live[994] + live[392] * live[540]
+        + live[371] * live[999] + live[112] * live[997]
+        + live[879] * (live[180] - live[183]);
+    let t1239 = live[523] * live[537] + live[530] * (live[183] - live[180])
+        - live[540] * t1178;
+    let t1240 = qd[9] * t1238
+        + qd[10]
+            * (live[351] * live[558] + t1239 - live[353] * t1205
+                - live[559] * (t1179 + live[188])) + qdd[9] * live[881]
+        + qdd[10] * live[889];
+    let t1241 = 0.45 * (live[180] * live[760] - live[443] * live[517])
+        + 0.45 * (live[180] * live[753] - live[442] * live[501])
+        - 0.45 * (live[312] + live[116] * live[172]);
+    let t1242 = live[426] * live[490];
+    let t1243 = live[427] * live[507];
+    let t1244 = live[367] * (live[546] - live[545])
+        + live[371] * (live[548] - live[547]);
+    let t1245 = live[394] * (live[503] + live[516]) + live[390] * (live[494] + live[500])
+        - t1226;
+    let t1246 = -0.45 * live[116] * live[354] - 0.9 * t1222 - 0.9 * t1220 - t1245;
+    let t1247 = live[183] * live[386] - t1209;
+    let t1248 = live[434] * (live[167] + live[168]);
+    let t1249 = live[94] * live[532] - t1248;
+    let t1250 = live[438] * live[507] - live[369] * live[528] - live[436] * live[490];
+    let t1251 = live[94] * live[543] - live[440] * (live[167] + live[168]);
+    let t1252 = live[449] * live[490] + live[190] * live[363] * d.k10 + t1251
+        - live[450] * live[507];
+    let t1253 = t1204 + live[367] * live[986] + live[112] * live[988];
+    let t1254 = t1228 + live[442] * live[991] + live[116] * live[986]
+        + live[438] * (live[547] - live[548]) - live[436] * (live[545] - live[546]);
+    let t1255 = t1229 + live[450] * live[548] + live[180] * (live[789] - live[790])
+        - live[443] * t1192 - live[449] * live[546];
+    let t1256 = t1239 + live[367] * t1194 - live[371] * t1195 - live[112] * t1196;
+    let t1257 = live[492] * live[497] + live[152] * live[425] - live[385] * live[488]
+        - live[93] * live[493];
+    let t1258 = live[431] * live[498] + live[396] * live[521] + live[201] * live[698]
+        + live[92] * live[949];
+    let t1259 = live[435] * live[498] + live[201] * live[437];
+    let t1260 = live[434] * live[498] + live[201] * live[436];
+    let t1261 = live[92] * d.k10;
+    let t1262 = live[440] * live[498] + live[191] * live[564] + live[303] * t1261
+        - live[201] * live[722];
+    let t1263 = qd[3] * t1258
+        + qd[4] * (live[396] * live[533] + live[92] * live[951] + t1259)
+        + qd[9] * (live[396] * live[532] + live[92] * live[950] + t1260) + qd[10] * t1262
+        + qdd[3] * live[701] + qdd[4] * live[708] + qdd[9] * live[718]
+        + qdd[10] * live[725];
+    let t1264 = live[169] * live[386] + live[390] * live[499] + live[394] * live[515]
+        - live[92] * live[519] - live[396] * live[496] - live[397] * live[512];
+    let t1265 = live[513] * live[518] + live[111] * live[152] + live[497] * live[502]
+        - live[429] * live[505] - live[428] * live[488] - live[93] * live[173];
+    let t1266 = live[497] * live[520] + live[152] * live[431] - live[433] * live[488]
+        - live[93] * live[521];
+    let t1267 = live[437] * live[488] + live[513] * live[529] + live[152] * live[435]
+        - live[439] * live[505];
+    let t1268 = live[426] * live[488];
+    let t1269 = live[362] * live[498] - t1268;
+    let t1270 = live[427] * live[505];
+    let t1271 = live[368] * live[514] - t1270;
+    let t1272 = t1264
+        - 0.45
+            * (live[110] * live[151] + live[362] * live[499] + live[426] * live[488]
+                + live[320] * (2.0 * d.k16 - 2.0) - live[94] * live[169] - live[321]
+                - t1269)
+        - 0.45
+            * (2.0 * live[168] * live[754] + live[368] * live[515]
+                + live[427] * live[505] - t1271);
+    let t1273 = live[442] * live[498];
+    let t1274 = live[367] * live[488] - live[497] * live[537];
+    let t1275 = t1273 + live[396] * live[969];
+    let t1276 = live[443] * live[514];
+    let t1277 = live[371] * live[505] - live[513] * live[540];
+    let t1278 = t1276 + live[397] * live[970];
+    let t1279 = live[436] * live[488] + live[513] * live[528] + live[152] * live[434]
+        - live[438] * live[505];
+    let t1280 = live[152] * live[440] + live[92] * live[981] + live[450] * live[505]
+        - live[449] * live[488] - live[93] * live[543];
+    let t1281 = qdd[4] * live[750] + qdd[6] * live[910] + qdd[9] * live[788]
+        + qdd[10] * live[793] + qd[0] * t1257 + qd[3] * t1266
+        + qd[4] * (live[497] * live[527] + t1267 - live[93] * live[533])
+        + 0.45 * qd[6]
+            * (live[93] * live[180] + t1274 + t1277 - 2.0 * live[322] - live[324] - t1275
+                - t1278) + qd[9] * (live[497] * live[526] + t1279 - live[93] * live[532])
+        + qd[10] * (t1280 - live[92] * (live[982] + live[983])) + qdd[0] * live[691]
+        + qdd[3] * live[747];
+    let t1282 = t1259 + live[396] * live[987] + live[92] * live[989];
+    let t1283 = t1267 + live[497] * live[992] - live[93] * live[987];
+    let t1284 = live[498] * live[878] + live[396] * live[994] + live[392] * live[514]
+        + live[397] * live[999] + live[201] * live[879] + live[92] * live[997];
+    let t1285 = live[498] * live[523] - live[514] * t1178 - live[201] * live[530];
+    let t1286 = qd[9] * t1284
+        + qd[10]
+            * (live[351] * live[564] + t1285 - live[353] * t1261
+                - live[565] * (t1179 + live[188])) + qdd[9] * live[882]
+        + qdd[10] * live[890];
+    let t1287 = 0.45 * (live[93] * live[172] - live[497] * live[501])
+        - 0.45 * live[513] * live[517];
+    let t1288 = 0.45 * (live[93] * live[354] - live[322]) + 0.45 * (t1274 + t1277);
+    let t1289 = t1260 + live[396] * live[986] + live[92] * live[988];
+    let t1290 = t1279 + live[497] * live[991] - live[93] * live[986];
+    let t1291 = t1280 - live[513] * t1192;
+    let t1292 = t1285 + live[396] * t1194 - live[397] * t1195 - live[92] * t1196;
+    let t1293 = live[452] * live[498] + live[396] * live[567]
+        + live[92] * (live[300] * d.k0 - live[299] * d.k2) - live[201] * live[680];
+    let t1294 = live[497] * live[566] + live[152] * live[452] - live[402] * live[488]
+        - live[93] * live[567];
+    let t1295 = live[302] * d.k0;
+    let t1296 = live[455] * live[498] - live[201] * live[453];
+    let t1297 = live[396] * live[577]
+        + live[92] * (live[572] + t1295 - live[159] * live[571]) + t1296;
+    let t1298 = live[122] * live[581] - live[123] * live[578] - live[191] * live[579]
+        - live[303] * live[513];
+    let t1299 = qd[10] * t1298 + qdd[10] * live[726] + t1293 * (qd[0] + qd[3])
+        + t1294 * (qd[1] + qd[5]) + t1297 * (qd[4] + qd[9])
+        + live[681] * (qdd[0] + qdd[3]) + live[692] * (qdd[1] + qdd[5])
+        + live[709] * (qdd[4] + qdd[9]);
+    let t1300 = live[169] * live[402] - live[399] * live[499] - live[400] * live[515]
+        - live[396] * live[568] - live[397] * live[570] - live[92] * live[566];
+    let t1301 = live[454] * live[505] + live[513] * live[575] + live[152] * live[455]
+        - live[453] * live[488];
+    let t1302 = live[497] * live[574] + t1301 - live[93] * live[577];
+    let t1303 = live[191] * live[397]
+        + d.k2 * (live[122] * live[488] - live[236] * live[505] - live[123] * live[152])
+        - live[190] * live[794];
+    let t1304 = qd[10] * (t1303 + live[754] * (live[257] + live[256]))
+        + qdd[10] * live[795] + t1294 * (qd[0] + qd[3]) + t1300 * (qd[1] + qd[5])
+        + t1302 * (qd[4] + qd[9]) + live[692] * (qdd[0] + qdd[3])
+        + live[742] * (qdd[1] + qdd[5]) + live[751] * (qdd[4] + qdd[9]);
+    let t1305 = live[576] - live[347] * d.k2;
+    let t1306 = t1296 + live[396] * t1305 + live[92] * (t1295 - live[348] * d.k2);
+    let t1307 = t1301 + live[497] * (live[573] - live[349] * d.k2) - live[93] * t1305;
+    let t1308 = live[498] * live[865]
+        + live[396] * (live[162] * d.k0 - live[176] * live[571] - live[142] * live[388])
+        + live[400] * live[514]
+        + live[397] * (live[165] * d.k0 + live[164] * live[571] - live[569])
+        + live[92] * (live[142] * live[382] + live[149] * d.k0 - live[178] * live[571])
+        - live[201] * live[866];
+    let t1309 = live[103] * live[580]
+        + live[236] * (live[201] * live[382] - live[388] * live[498]);
+    let t1310 = qd[10]
+        * (t1309 + live[563] * (t1179 + live[188]) + live[353] * live[513]
+            - live[351] * live[579]) + qdd[10] * live[891] + t1306 * (qd[0] + qd[3])
+        + t1307 * (qd[1] + qd[5]) + t1308 * (qd[4] + qd[9])
+        + live[709] * (qdd[0] + qdd[3]) + live[751] * (qdd[1] + qdd[5])
+        + live[867] * (qdd[4] + qdd[9]);
+    let t1311 = t1303 + live[513] * d.k2 * (live[257] + live[256]);
+    let t1312 = t1309 + live[396] * (live[350] * d.k2 - live[256] * live[388])
+        + live[397] * d.k2 * (t1179 + live[188])
+        + live[92] * (live[352] * d.k2 + live[256] * live[382]);
+    let t1313 = live[299] * d.k13 + 0.05 * live[300] * d.k7;
+    let t1314 = live[947] + t1313;
+    let t1315 = live[457] * (live[207] + live[208]) - live[458] * live[586]
+        - live[113] * live[587];
+    let t1316 = t1315 + live[406] * (live[588] + live[594]);
+    let t1317 = 0.45 * live[298] + t1313;
+    let t1318 = live[463] * live[585] + live[374] * live[614]
+        + live[702] * (live[204] + live[205]) - live[97] * t1317;
+    let t1319 = live[302] * d.k7;
+    let t1320 = 0.05 * t1319 + live[159] * live[615] - live[617];
+    let t1321 = t1320 + 0.45 * live[301];
+    let t1322 = live[467] * live[585] + live[469] * (live[205] + live[204]);
+    let t1323 = live[466] * live[585] + live[468] * (live[205] + live[204]);
+    let t1324 = live[97] * d.k13;
+    let t1325 = live[472] * live[585] + live[374] * live[636]
+        - live[727] * (live[204] + live[205]) - live[303] * t1324;
+    let t1326 = qd[3] * t1318
+        + qd[4] * (live[374] * live[626] + t1322 - live[97] * t1321)
+        + qd[9] * (live[374] * live[625] + t1323 - live[97] * t1320) + qd[10] * t1325
+        + qdd[3] * live[703] + qdd[4] * live[710] + qdd[9] * live[719]
+        + qdd[10] * live[728];
+    let t1327 = live[17] * live[582];
+    live[1001] = t1179;
+    live[1002] = t1183;
+    live[1003] = t1202;
+    live[1004] = t1224;
+    live[1005] = t1232;
+    live[1006] = t1236;
+    live[1007] = t1245;
+    live[1008] = t1249;
+    live[1009] = t1314;
+    live[1010] = t1315;
+    live[1011] = t1317;
+    live[1012] = t1318;
+    live[1013] = t1319;
+    live[1014] = t1320;
+    live[1015] = t1321;
+    live[1016] = t1322;
+    live[1017] = t1323;
+    live[1018] = t1324;
+    live[1019] = t1325;
+    live[1020] = t1326;
+    live[1021] = t1327;
+    out.2[0][4] = qd[4]
+        * (live[491] * live[860] + live[364] * live[995] + live[393] * live[508]
+            + live[369] * live[996] + live[861] * (live[167] + live[168])
+            - live[94] * live[998])
+        + qd[6] * (live[550] + live[367] * live[992] + live[112] * live[987])
+        + qdd[4] * live[862] + qdd[6] * live[445] + t1181 + live[990] * (qd[0] + qd[3])
+        + live[993] * (qd[1] + qd[5]) + live[706] * (qdd[0] + qdd[3])
+        + live[748] * (qdd[1] + qdd[5]);
+    out.2[0][5] = live[985]
+        + qd[1]
+            * (0.45
+                * (live[310] + live[94] * live[305] + live[965] + live[967] - live[307]
+                    - live[364] * live[956] - live[369] * live[959]) + live[961]
+                + live[963] + t1182)
+        + qd[5] * (0.45 * (live[309] + live[964] + live[966]) + live[968] + t1182)
+        + qd[6]
+            * (0.45
+                * (live[193] + live[972] + live[975] - live[192] - live[112] * live[172])
+                + live[979]) + qdd[1] * live[764] + qdd[5] * live[902]
+        + qdd[6] * live[911];
+    out.2[0][6] = qd[0] * live[544] + qd[3] * live[549] + qd[4] * live[551]
+        + qd[9] * live[557] + qd[10] * live[561] + qdd[0] * live[441]
+        + qdd[3] * live[444] + qdd[4] * live[445] + qdd[9] * live[448]
+        + qdd[10] * live[451]
+        + qd[1]
+            * (0.45 * (live[94] * live[355] - t1185 - live[197] - live[973] - live[976])
+                + live[977] + t1184 - 0.9 * live[194])
+        + qd[5]
+            * (t1184 - 0.9 * t1185
+                - 0.45
+                    * (live[194] + 2.0 * (live[192] - live[198]) + live[971] + live[974]
+                        + live[364] * (live[545] - live[546])
+                        + live[369] * (live[547] - live[548])) - 1.35 * live[196])
+        + qd[6]
+            * (0.45
+                * (live[199] + live[369] * live[508] - live[112] * live[354]
+                    - live[363] * live[491] - live[364] * live[490]
+                    - live[369] * live[507]) + t1187 - 1.8 * t1186 - 2.25 * live[200]
+                - 0.9 * (live[307] - live[199])) + qdd[1] * live[781]
+        + qdd[5] * live[906] + qdd[6] * live[912];
+    out.2[0][9] = t1181 + qd[4] * live[1000]
+        + qd[6] * (live[556] + live[367] * live[991] + live[112] * live[986])
+        + qdd[4] * live[880] + qdd[6] * live[448] + t1188 * (qd[0] + qd[3])
+        + t1189 * (qd[1] + qd[5]) + live[716] * (qdd[0] + qdd[3])
+        + live[786] * (qdd[1] + qdd[5]);
+    out.2[0][10] = qd[6] * (live[560] - live[371] * t1192)
+        + qd[10]
+            * (live[424] * live[491] + live[161] * live[541] + live[369] * live[510]
+                + live[675] * (live[167] + live[168]) - live[391] * live[508]
+                - live[509] * live[542] - live[146] * live[953]) + qdd[6] * live[451]
+        + qdd[10] * live[939] + live[954] * (qd[0] + qd[3]) + t1193 * (qd[1] + qd[5])
+        + t1197 * (qd[4] + qd[9]) + live[723] * (qdd[0] + qdd[3])
+        + live[791] * (qdd[1] + qdd[5]) + live[888] * (qdd[4] + qdd[9]);
+    out.2[1][0] = qd[0]
+        * (live[425] * live[537] + live[367] * live[493] + live[112] * live[948]
+            + live[676] * (live[180] - live[183])) + qd[6] * t1203 + qdd[0] * live[678]
+        + qdd[6] * live[714] + t1207 + t1199 * (qd[1] + qd[5])
+        + live[690] * (qdd[1] + qdd[5]);
+    out.2[1][1] = qd[1]
+        * (live[112] * live[306] + live[537] * live[732] + live[367] * live[957]
+            + live[540] * live[733] + live[371] * live[960] + t1211 + t1212 + 2.0 * t1208
+            + live[124] * (live[180] - live[183])) + qd[5] * (t1208 + t1212 + t1219)
+        + qd[6] * (t1225 + t1227) + qdd[1] * live[739] + qdd[5] * live[900]
+        + qdd[6] * live[773] + t1230;
+    out.2[1][3] = t1207 + qd[0] * t1200 + qd[6] * t1233 + qdd[0] * live[700]
+        + qdd[6] * live[858] + t1231 * (qd[1] + qd[5]) + live[746] * (qdd[1] + qdd[5]);
+    out.2[1][4] = qd[4]
+        * (live[537] * live[860] + live[367] * live[995] + live[393] * live[540]
+            + live[371] * live[996] + live[112] * live[998]
+            + live[861] * (live[180] - live[183]))
+        + qd[6] * (live[94] * live[987] + live[363] * live[992] + t1237)
+        + qdd[4] * live[863] + qdd[6] * live[876] + t1240 + t1234 * (qd[0] + qd[3])
+        + t1235 * (qd[1] + qd[5]) + live[707] * (qdd[0] + qdd[3])
+        + live[749] * (qdd[1] + qdd[5]);
+    out.2[1][5] = t1230
+        + qd[1]
+            * (0.45
+                * (live[315] + t1216 + t1218 - live[185] - live[112] * live[305]
+                    - live[367] * live[956] - live[371] * live[959]) + t1208 + t1211
+                + t1241) + qd[5] * (0.45 * (live[313] - t1215 - t1217) + t1219 + t1241)
+        + qd[6]
+            * (0.45
+                * (t1242 + t1243 + live[369] * live[517] - live[179] - live[181]
+                    - live[94] * live[172] - live[363] * live[501]) + t1227)
+        + qdd[1] * live[770] + qdd[5] * live[904] + qdd[6] * live[907];
+    out.2[1][6] = qd[0] * t1203
+        + qd[1]
+            * (0.45 * (live[318] + t1244 - live[112] * live[355] - t1221 - t1223) + t1225
+                + t1246 - 0.9 * live[181]) + qd[3] * t1233
+        + qd[4] * (live[534] + t1237 + live[363] * live[527])
+        + qd[5]
+            * (0.9 * (live[317] + t1244)
+                + 0.45
+                    * (live[316] + t1242 + t1243 + live[369] * (live[503] + live[516])
+                        - live[182] - live[363] * (live[494] + live[500])) + t1246
+                - 2.25 * live[181])
+        + qd[6]
+            * (2.25 * live[184] + 0.45 * (live[186] - live[94] * live[354])
+                + live[366] * live[496] + live[390] * live[536] + live[394] * live[539]
+                + t1247 - live[512] * live[371] - 0.9 * live[187]
+                - 1.35
+                    * (live[363] * live[537] + live[367] * live[490]
+                        + live[371] * live[507] - live[369] * live[540]))
+        + qd[9] * (live[363] * live[526] + t1249 + t1250)
+        + qd[10] * (t1252 + live[369] * (t1190 + t1191)) + qdd[0] * live[714]
+        + qdd[1] * live[773] + qdd[3] * live[858] + qdd[4] * live[876]
+        + qdd[5] * live[907] + qdd[6] * live[913] + qdd[9] * live[915]
+        + qdd[10] * live[916];
+    out.2[1][9] = t1240 + qd[4] * t1238
+        + qd[6] * (t1250 + live[94] * live[986] + live[363] * live[991] - t1248)
+        + qdd[4] * live[881] + qdd[6] * live[915] + t1253 * (qd[0] + qd[3])
+        + t1254 * (qd[1] + qd[5]) + live[717] * (qdd[0] + qdd[3])
+        + live[787] * (qdd[1] + qdd[5]);
+    out.2[1][10] = qd[6] * (t1252 + live[369] * t1192)
+        + qd[10]
+            * (live[424] * live[537] + live[161] * live[558] + live[371] * live[510]
+                + live[146] * t1205 + live[675] * (live[180] - live[183])
+                - live[391] * live[540] - live[509] * live[559]) + qdd[6] * live[916]
+        + qdd[10] * live[940] + t1206 * (qd[0] + qd[3]) + t1255 * (qd[1] + qd[5])
+        + t1256 * (qd[4] + qd[9]) + live[724] * (qdd[0] + qdd[3])
+        + live[792] * (qdd[1] + qdd[5]) + live[889] * (qdd[4] + qdd[9]);
+    out.2[2][0] = qd[0]
+        * (live[425] * live[498] + live[396] * live[493] + live[201] * live[676]
+            + live[92] * live[948]) + qdd[0] * live[679] + t1263
+        + t1257 * (qd[1] + qd[5]) + live[691] * (qdd[1] + qdd[5]);
+    out.2[2][1] = qd[1]
+        * (live[124] * live[201] + live[92] * live[306] + live[498] * live[732]
+            + live[396] * live[957] + live[514] * live[733] + live[397] * live[960]
+            + t1264 + 2.0 * t1265) + qd[5] * (t1265 + t1272) + qdd[1] * live[741]
+        + qdd[5] * live[756] + t1281;
+    out.2[2][3] = t1263 + qd[0] * t1258 + qdd[0] * live[701] + t1266 * (qd[1] + qd[5])
+        + live[747] * (qdd[1] + qdd[5]);
+    out.2[2][4] = qd[4]
+        * (live[498] * live[860] + live[396] * live[995] + live[393] * live[514]
+            + live[397] * live[996] + live[201] * live[861] + live[92] * live[998])
+        + qdd[4] * live[864] + t1286 + t1282 * (qd[0] + qd[3]) + t1283 * (qd[1] + qd[5])
+        + live[708] * (qdd[0] + qdd[3]) + live[750] * (qdd[1] + qdd[5]);
+    out.2[2][5] = t1281
+        + qd[1]
+            * (0.45
+                * (live[321] + t1269 + t1271 - live[92] * live[305]
+                    - live[396] * live[956] - live[397] * live[959]) + t1264 + t1265
+                + t1287) + qd[5] * (0.45 * (live[319] - t1268 - t1270) + t1272 + t1287)
+        + qdd[1] * live[756] + qdd[5] * live[905];
+    out.2[2][6] = qd[1]
+        * (t1288 - 0.45 * (live[323] + live[92] * live[355] + t1275 + t1278))
+        + qd[5]
+            * (t1288
+                - 0.45
+                    * (live[324] + t1273 + t1276 + live[180] * (live[562] + live[563])
+                        - live[442] * live[499] - live[443] * live[515]))
+        + 0.45 * qd[6]
+            * (live[320] + live[321] + live[369] * live[514] - live[363] * live[498]
+                - live[396] * live[490] - live[397] * live[507]) + qdd[6] * live[914]
+        + live[784] * (qdd[1] + qdd[5]);
+    out.2[2][9] = t1286 + qd[4] * t1284 + qdd[4] * live[882] + t1289 * (qd[0] + qd[3])
+        + t1290 * (qd[1] + qd[5]) + live[718] * (qdd[0] + qdd[3])
+        + live[788] * (qdd[1] + qdd[5]);
+    out.2[2][10] = qd[10]
+        * (live[424] * live[498] + live[161] * live[564] + live[201] * live[675]
+            + live[146] * t1261 + live[565] * (live[346] - live[509])
+            - live[391] * live[514]) + qdd[10] * live[941] + t1262 * (qd[0] + qd[3])
+        + t1291 * (qd[1] + qd[5]) + t1292 * (qd[4] + qd[9])
+        + live[725] * (qdd[0] + qdd[3]) + live[793] * (qdd[1] + qdd[5])
+        + live[890] * (qdd[4] + qdd[9]);
+    out.2[3][0] = t1299;
+    out.2[3][1] = t1304;
+    out.2[3][3] = t1299;
+    out.2[3][4] = t1310;
+    out.2[3][5] = t1304;
+    out.2[3][9] = t1310;
+    out.2[3][10] = qd[10]
+        * (live[234] * live[580] + live[563] * (live[509] - live[346])
+            - live[109] * live[578] - live[161] * live[579] - live[106] * live[581]
+            - live[146] * live[513]) + qdd[10] * live[942] + t1298 * (qd[0] + qd[3])
+        + t1311 * (qd[1] + qd[5]) + t1312 * (qd[4] + qd[9])
+        + live[726] * (qdd[0] + qdd[3]) + live[795] * (qdd[1] + qdd[5])
+        + live[891] * (qdd[4] + qdd[9]);
+    out.2[4][0] = qd[0]
+        * (live[457] * live[585] + live[374] * live[587]
+            + live[683] * (live[204] + live[205]) - live[97] * t1314) + qd[8] * live[637]
+        + qdd[0] * live[684] + qdd[8] * live[473] + t1326 + t1316 * (qd[2] + qd[7])
+        - live[693] * (qdd[2] + qdd[7]);
+    out.3[0][6] = 0.45
+        * (live[187] - 2.0 * live[184] - live[367] * live[491] - live[364] * live[537]
+            - live[371] * live[508] - live[369] * live[540]) + live[390] * live[537]
+        + live[367] * live[496] + live[394] * live[540] + live[371] * live[512]
+        + qd[0] * live[441] + qd[3] * live[444] + qd[4] * live[445] + qd[9] * live[448]
+        + qd[10] * live[451] + qd[1] * live[781] + qd[5] * live[911] + qd[6] * live[912]
+        - t1247;
+    out.3[0][10] = live[449] * live[491] + live[190] * live[541] + qd[6] * live[451]
+        + qd[10] * live[939] + live[723] * (qd[0] + qd[3]) + live[791] * (qd[1] + qd[5])
+        + live[888] * (qd[4] + qd[9]) - live[450] * live[508] - t1251
+        - live[542] * (live[257] + live[256]);
+    out.3[1][6] = t1187 + qd[0] * live[714] + qd[1] * live[773] + qd[3] * live[858]
+        + qd[4] * live[876] + qd[5] * live[907] + qd[6] * live[913] + qd[9] * live[915]
+        + qd[10] * live[916] - 0.9 * t1186 - 0.9 * (live[200] - live[199]);
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part9(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part9_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part9_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part9`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part9_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let t1328 = live[583] + live[1021];
+    let t1329 = -0.2 * live[589] - 0.45 * t1328;
+    let t1330 = live[17] * live[599];
+    let t1331 = live[600] + t1330;
+    let t1332 = -0.2 * live[598] - 0.45 * t1331;
+    let t1333 = live[114] * (live[208] + live[207]) - live[458] * live[596]
+        - live[113] * live[210] - live[459] * live[611];
+    let t1334 = live[97] * live[612] - live[205] * live[407];
+    let t1335 = live[325] * live[407] + t1334 + live[411] * (live[583] + live[1021])
+        + live[415] * (live[600] + t1330) - live[372] * live[590]
+        - live[378] * live[605];
+    let t1336 = t1335 + live[460] * live[595] + live[461] * live[610];
+    let t1337 = live[460] * (live[588] + live[594])
+        + live[461] * (live[597] + live[609]);
+    let t1338 = live[463] * (live[208] + live[207]) - live[458] * live[613]
+        - live[113] * live[614];
+    let t1339 = live[467] * (live[207] + live[208]) - live[459] * live[622];
+    let t1340 = live[205] * live[815] + live[458] * (live[594] + live[595]);
+    let t1341 = live[372] * live[585] + t1340;
+    let t1342 = live[205] * live[822] + live[459] * (live[609] + live[610]);
+    let t1343 = live[378] * live[602] + t1342;
+    let t1344 = t1335
+        - 0.45
+            * (live[328] + live[374] * (live[583] + live[1021]) - live[97] * live[325]
+                - 2.0 * (live[329] + live[331]) - t1341)
+        - 0.45 * (live[379] * (live[600] + t1330) - t1343);
+    let t1345 = live[638] - live[639];
+    let t1346 = live[640] - live[641];
+    let t1347 = live[474] * live[585];
+    let t1348 = live[645] - live[377] * live[595];
+    let t1349 = t1347 + live[374] * t1345;
+    let t1350 = live[475] * live[602];
+    let t1351 = live[647] - live[381] * live[610];
+    let t1352 = t1350 + live[379] * t1346;
+    let t1353 = live[381] * live[611] + live[115] * live[210] + live[460] * live[630]
+        + live[377] * live[596] + live[461] * live[633]
+        + live[114] * (live[212] - live[215]);
+    let t1354 = live[119] * live[612] + live[474] * live[590] + live[475] * live[605]
+        + live[407] * (live[332] - live[223]);
+    let t1355 = t1354 + 0.9 * (live[226] - live[225]) + live[411] * t1345
+        + live[415] * t1346 - 0.45 * (t1352 - t1351) - 0.45 * (t1349 - t1348);
+    let t1356 = live[466] * (live[207] + live[208]) - live[459] * live[621];
+    let t1357 = live[190] * d.k23;
+    let t1358 = live[257] * d.k24;
+    let t1359 = live[256] * d.k24;
+    let t1360 = live[472] * (live[208] + live[207]) - live[97] * t1357
+        - live[113] * live[636];
+    let t1361 = qd[10]
+        * (live[481] * live[595] + t1360 + live[97] * (t1358 + t1359)
+            - live[482] * live[610]) + qdd[4] * live[811] + qdd[9] * live[848]
+        + qdd[10] * live[853] + qd[0] * (live[1010] + live[406] * live[595])
+        + qd[3] * (live[465] * live[595] + t1338)
+        + qd[4]
+            * (live[471] * live[610] + t1339 - live[469] * live[595]
+                - live[458] * live[620] - live[113] * live[626])
+        + qd[9]
+            * (live[470] * live[610] + t1356 - live[468] * live[595]
+                - live[458] * live[619] - live[113] * live[625]) - qdd[0] * live[693]
+        - qdd[3] * live[808];
+    let t1362 = t1338 + live[465] * (live[588] + live[594]);
+    let t1363 = 0.05 * live[624] + live[347] * d.k13;
+    let t1364 = t1363 - 0.45 * live[177];
+    let t1365 = 0.05 * live[1013] + live[348] * d.k13;
+    let t1366 = 0.45 * live[301] + t1365;
+    let t1367 = live[1016] + live[374] * t1364 - live[97] * t1366;
+    let t1368 = 0.05 * live[618] + live[349] * d.k13;
+    let t1369 = t1368 - 0.45 * live[175];
+    let t1370 = t1339 + live[471] * (live[597] + live[609])
+        - live[469] * (live[588] + live[594]) - live[458] * t1369 - live[113] * t1364;
+    let t1371 = 0.05 * live[162] * d.k7 + live[176] * live[615] + live[154] * d.k13;
+    let t1372 = t1371 - 0.45 * live[160];
+    let t1373 = 0.05 * live[165] * d.k7 - live[164] * live[615];
+    let t1374 = t1373 - live[604];
+    let t1375 = 0.05 * live[149] * d.k7 + live[178] * live[615] - live[143] * d.k13;
+    let t1376 = t1375 - 0.45 * live[139];
+    let t1377 = live[603] + t1373;
+    let t1378 = live[585] * live[883] + live[374] * t1371 + live[413] * live[602]
+        + live[379] * t1377 + live[884] * (live[204] + live[205]) - live[97] * t1375;
+    let t1379 = live[103] * d.k13;
+    let t1380 = live[585] * live[616] - live[602] * t1379
+        - live[623] * (live[204] + live[205]);
+    let t1381 = qd[9] * t1378
+        + qd[10]
+            * (live[351] * live[634] + t1380 + live[353] * live[1018]
+                - live[635] * (live[1001] + live[188])) + qdd[9] * live[885]
+        + qdd[10] * live[892];
+    let t1382 = 0.45 * (live[329] + live[113] * live[209]);
+    let t1383 = t1354 + live[415] * (live[640] - live[641])
+        + live[411] * (live[638] - live[639]);
+    let t1384 = 0.45 * live[113] * live[356] + t1383;
+    let t1385 = live[646] + live[648];
+    let t1386 = live[377] * live[630] + live[381] * live[633];
+    let t1387 = live[415] * live[601] + t1334 + live[373] * live[590]
+        + live[411] * live[584] - live[379] * live[605] - live[204] * live[407];
+    let t1388 = live[1017] + live[374] * t1363 - live[97] * t1365;
+    let t1389 = t1356 + live[470] * (live[597] + live[609])
+        - live[468] * (live[588] + live[594]) - live[458] * t1368 - live[113] * t1363;
+    let t1390 = live[257] * d.k13;
+    let t1391 = live[256] * d.k13;
+    let t1392 = t1390 + t1391;
+    let t1393 = t1360 + live[481] * live[594] + live[205] * (live[851] - live[852])
+        + live[459] * t1392 - live[482] * live[609];
+    let t1394 = live[86] * t1391 - live[350] * d.k13;
+    let t1395 = d.k13 * (live[1001] + live[188]);
+    let t1396 = live[352] * d.k13 + live[87] * t1391;
+    let t1397 = t1380 + live[374] * t1394 + live[97] * t1396 - live[379] * t1395;
+    let t1398 = live[474] * live[586] + live[119] * live[587]
+        + live[457] * (live[332] - live[223]);
+    let t1399 = t1398 + live[406] * (live[638] - live[639]);
+    let t1400 = live[463] * live[630] + live[377] * live[614] + live[115] * live[1011]
+        + live[702] * (live[212] - live[215]);
+    let t1401 = live[467] * live[630] + live[469] * (live[212] - live[215]);
+    let t1402 = live[97] * live[587] - live[457] * (live[204] + live[205]);
+    let t1403 = live[373] * live[586] + live[406] * live[584] + t1402;
+    let t1404 = live[466] * live[630] + live[468] * (live[212] - live[215]);
+    let t1405 = live[115] * d.k13;
+    let t1406 = live[472] * live[630] + live[377] * live[636] + live[303] * t1405
+        - live[727] * (live[212] - live[215]);
+    let t1407 = qd[3] * t1400
+        + qd[4] * (live[377] * live[626] + live[115] * live[1015] + t1401)
+        + qd[9] * (live[377] * live[625] + live[115] * live[1014] + t1404)
+        + qd[10] * t1406 + qdd[3] * live[704] + qdd[4] * live[711] + qdd[9] * live[720]
+        + qdd[10] * live[729];
+    let t1408 = live[474] * live[596] + live[475] * live[611] + live[119] * live[210]
+        + live[114] * (live[332] - live[223]);
+    let t1409 = live[212] * live[407] + live[115] * live[612];
+    let t1410 = live[375] * live[590] + live[380] * live[605]
+        + live[411] * (live[628] - live[16] * live[582])
+        + live[415] * (live[631] - live[16] * live[599]) - t1409 - live[335] * live[407];
+    let t1411 = t1410 + live[460] * t1345 + live[461] * t1346;
+    let t1412 = live[460] * (live[638] - live[639])
+        + live[461] * (live[640] - live[641]);
+    let t1413 = live[474] * live[613] + live[119] * live[614]
+        + live[463] * (live[332] - live[223]);
+    let t1414 = live[475] * live[622] + live[467] * (live[332] - live[223]);
+    let t1415 = live[458] * live[639];
+    let t1416 = live[372] * live[630] - t1415;
+    let t1417 = live[459] * live[641];
+    let t1418 = live[378] * live[633] - t1417;
+    let t1419 = 0.45
+        * (live[336] + live[458] * t1345 + t1416 - live[219] - live[119] * live[207]
+            - live[97] * live[335] - 2.0 * live[333] - live[218] * d.k21
+            - live[377] * (live[583] + live[1021])) + t1410
+        - 0.45
+            * (live[218] * d.k22 + live[381] * (live[600] + t1330) - live[459] * t1346
+                - t1418);
+    let t1420 = live[474] * live[630];
+    let t1421 = live[377] * t1345;
+    let t1422 = live[475] * live[633];
+    let t1423 = live[381] * t1346;
+    let t1424 = live[97] * live[210] - live[114] * (live[204] + live[205]);
+    let t1425 = live[461] * live[601] + t1424 + live[373] * live[596]
+        + live[460] * live[584] - live[379] * live[611];
+    let t1426 = live[113] * live[612] + live[458] * live[590] + live[459] * live[605]
+        - live[407] * (live[207] + live[208]);
+    let t1427 = t1426 - live[411] * live[595] - live[415] * live[610]
+        - 0.9 * (t1422 + t1423) - 0.45 * (4.0 * live[213] - 2.0 * live[339])
+        - 0.9 * (t1420 + t1421);
+    let t1428 = live[475] * live[621] + live[466] * (live[332] - live[223]);
+    let t1429 = live[115] * t1357 + live[119] * live[636]
+        + live[472] * (live[332] - live[223]);
+    let t1430 = qd[10]
+        * (live[481] * t1345 + t1429 - live[482] * t1346 - live[115] * (t1358 + t1359))
+        + qdd[0] * live[694] + qdd[3] * live[809] + qdd[4] * live[812]
+        + qdd[9] * live[849] + qdd[10] * live[854] + qd[0] * (t1398 + live[406] * t1345)
+        + qd[3] * (live[465] * t1345 + t1413)
+        + qd[4]
+            * (live[474] * live[620] + live[471] * t1346 + live[119] * live[626] + t1414
+                - live[469] * t1345)
+        + qd[9]
+            * (live[474] * live[619] + live[470] * t1346 + live[119] * live[625] + t1428
+                - live[468] * t1345);
+    let t1431 = t1413 + live[465] * (live[638] - live[639]);
+    let t1432 = live[97] * live[614] - live[463] * (live[204] + live[205]);
+    let t1433 = live[373] * live[613] + live[465] * live[584] + t1432;
+    let t1434 = t1401 + live[377] * t1364 + live[115] * t1366;
+    let t1435 = t1414 + live[474] * t1369 + live[119] * t1364
+        + live[471] * (live[640] - live[641]) - live[469] * (live[638] - live[639]);
+    let t1436 = live[467] * (live[204] + live[205]);
+    let t1437 = live[471] * live[601] - live[469] * live[584] - live[379] * live[622]
+        - t1436;
+    let t1438 = live[630] * live[883] + live[377] * t1371 + live[413] * live[633]
+        + live[381] * t1377 + live[115] * t1375 + live[884] * (live[212] - live[215]);
+    let t1439 = live[616] * live[630] + live[623] * (live[215] - live[212])
+        - live[633] * t1379;
+    let t1440 = qd[9] * t1438
+        + qd[10]
+            * (live[351] * live[651] + t1439 - live[353] * t1405
+                - live[652] * (live[1001] + live[188])) + qdd[9] * live[886]
+        + qdd[10] * live[893];
+    let t1441 = 0.45 * (live[212] * live[822] - live[475] * live[610])
+        + 0.45 * (live[212] * live[815] - live[474] * live[595])
+        - 0.45 * (live[333] + live[119] * live[209]);
+    let t1442 = live[458] * live[584];
+    let t1443 = live[459] * live[601];
+    let t1444 = live[377] * (live[639] - live[638])
+        + live[381] * (live[641] - live[640]);
+    let t1445 = live[415] * (live[597] + live[609]) + live[411] * (live[588] + live[594])
+        - t1426;
+    let t1446 = -0.45 * live[119] * live[356] - 0.9 * t1422 - 0.9 * t1420 - t1445;
+    let t1447 = live[215] * live[407] - t1409;
+    let t1448 = live[466] * (live[204] + live[205]);
+    let t1449 = live[97] * live[625] - t1448;
+    let t1450 = live[470] * live[601] - live[379] * live[621] - live[468] * live[584];
+    let t1451 = live[97] * live[636] - live[472] * (live[204] + live[205]);
+    let t1452 = live[481] * live[584] + live[190] * live[373] * d.k13 + t1451
+        - live[482] * live[601];
+    let t1453 = t1404 + live[377] * t1363 + live[115] * t1365;
+    let t1454 = t1428 + live[474] * t1368 + live[119] * t1363
+        + live[470] * (live[640] - live[641]) - live[468] * (live[638] - live[639]);
+    let t1455 = t1429 + live[482] * live[641] + live[212] * (live[851] - live[852])
+        - live[475] * t1392 - live[481] * live[639];
+    let t1456 = t1439 + live[377] * t1394 - live[381] * t1395 - live[115] * t1396;
+    let t1457 = live[586] * live[591] + live[203] * live[457] - live[406] * live[582]
+        - live[96] * live[587];
+    let t1458 = live[463] * live[592] + live[417] * live[614] + live[229] * live[702]
+        + live[95] * live[1011];
+    let t1459 = live[467] * live[592] + live[229] * live[469];
+    let t1460 = live[466] * live[592] + live[229] * live[468];
+    let t1461 = live[95] * d.k13;
+    let t1462 = live[472] * live[592] + live[191] * live[657] + live[303] * t1461
+        - live[229] * live[727];
+    let t1463 = qd[3] * t1458
+        + qd[4] * (live[417] * live[626] + live[95] * live[1015] + t1459)
+        + qd[9] * (live[417] * live[625] + live[95] * live[1014] + t1460)
+        + qd[10] * t1462 + qdd[3] * live[705] + qdd[4] * live[712] + qdd[9] * live[721]
+        + qdd[10] * live[730];
+    let t1464 = live[206] * live[407] + live[411] * live[593] + live[415] * live[608]
+        - live[95] * live[612] - live[417] * live[590] - live[418] * live[605];
+    let t1465 = live[606] * live[611] + live[114] * live[203] + live[591] * live[596]
+        - live[461] * live[599] - live[460] * live[582] - live[96] * live[210];
+    let t1466 = live[591] * live[613] + live[203] * live[463] - live[465] * live[582]
+        - live[96] * live[614];
+    let t1467 = live[469] * live[582] + live[606] * live[622] + live[203] * live[467]
+        - live[471] * live[599];
+    let t1468 = live[458] * live[582];
+    let t1469 = live[372] * live[592] - t1468;
+    let t1470 = live[459] * live[599];
+    let t1471 = live[378] * live[607] - t1470;
+    let t1472 = t1464
+        - 0.45
+            * (live[113] * live[202] + live[372] * live[593] + live[458] * live[582]
+                + live[341] * (2.0 * d.k21 - 2.0) - live[97] * live[206] - live[342]
+                - t1469)
+        - 0.45
+            * (2.0 * live[205] * live[816] + live[378] * live[608]
+                + live[459] * live[599] - t1471);
+    let t1473 = live[474] * live[592];
+    let t1474 = live[377] * live[582] - live[591] * live[630];
+    let t1475 = t1473 + live[417] * t1345;
+    let t1476 = live[475] * live[607];
+    let t1477 = live[381] * live[599] - live[606] * live[633];
+    live[1022] = t1328;
+    live[1023] = t1329;
+    live[1024] = t1331;
+    live[1025] = t1332;
+    live[1026] = t1346;
+    live[1027] = t1353;
+    live[1028] = t1357;
+    live[1029] = t1358;
+    live[1030] = t1359;
+    live[1031] = t1363;
+    live[1032] = t1364;
+    live[1033] = t1365;
+    live[1034] = t1366;
+    live[1035] = t1368;
+    live[1036] = t1369;
+    live[1037] = t1371;
+    live[1038] = t1372;
+    live[1039] = t1374;
+    live[1040] = t1375;
+    live[1041] = t1376;
+    live[1042] = t1377;
+    live[1043] = t1379;
+    live[1044] = t1383;
+    live[1045] = t1392;
+    live[1046] = t1394;
+    live[1047] = t1395;
+    live[1048] = t1396;
+    live[1049] = t1402;
+    live[1050] = t1424;
+    live[1051] = t1432;
+    live[1052] = t1436;
+    live[1053] = t1445;
+    live[1054] = t1449;
+    live[1055] = t1457;
+    live[1056] = t1459;
+    live[1057] = t1460;
+    live[1058] = t1461;
+    live[1059] = t1462;
+    live[1060] = t1464;
+    live[1061] = t1465;
+    live[1062] = t1466;
+    live[1063] = t1467;
+    live[1064] = t1468;
+    live[1065] = t1469;
+    live[1066] = t1470;
+    live[1067] = t1471;
+    live[1068] = t1472;
+    live[1069] = t1473;
+    live[1070] = t1474;
+    live[1071] = t1475;
+    live[1072] = t1476;
+    live[1073] = t1477;
+    out.2[4][2] = qd[2]
+        * (live[585] * live[796] + live[374] * t1329 + live[602] * live[797]
+            + live[379] * t1332 + t1336 + t1337 + 2.0 * t1333
+            + live[130] * (live[204] + live[205]) - live[97] * live[327])
+        + qd[7] * (t1333 + t1337 + t1344) + qd[8] * (t1353 + t1355) + qdd[2] * live[800]
+        + qdd[7] * live[919] + qdd[8] * live[930] + t1361;
+    out.2[4][3] = live[1020] + qd[0] * live[1012] + qd[8] * live[642]
+        + qdd[0] * live[703] + qdd[8] * live[476] + t1362 * (qd[2] + qd[7])
+        - live[808] * (qdd[2] + qdd[7]);
+    out.2[4][4] = qd[4]
+        * (live[585] * live[868] + live[374] * t1372 + live[414] * live[602]
+            + live[379] * t1374 + live[869] * (live[204] + live[205]) - live[97] * t1376)
+        + qd[8] * (live[643] + live[377] * t1369 + live[115] * t1364)
+        + qdd[4] * live[870] + qdd[8] * live[477] + t1381 + t1367 * (qd[0] + qd[3])
+        + t1370 * (qd[2] + qd[7]) + live[710] * (qdd[0] + qdd[3])
+        + live[811] * (qdd[2] + qdd[7]);
+    out.2[4][7] = t1361
+        + qd[2]
+            * (0.45
+                * (live[331] + live[97] * live[326] + t1341 + t1343 - live[328]
+                    - live[374] * t1328 - live[379] * t1331) + t1333 + t1336 + t1382)
+        + qd[7] * (0.45 * (live[330] + t1340 + t1342) + t1344 + t1382)
+        + qd[8]
+            * (0.45 * (live[221] + t1348 + t1351 - live[220] - live[115] * live[209])
+                + t1355) + qdd[2] * live[826] + qdd[7] * live[924] + qdd[8] * live[933];
+    out.2[4][8] = qd[0] * live[637] + qd[3] * live[642] + qd[4] * live[644]
+        + qd[9] * live[650] + qd[10] * live[654] + qdd[0] * live[473]
+        + qdd[3] * live[476] + qdd[4] * live[477] + qdd[9] * live[480]
+        + qdd[10] * live[483]
+        + qd[2]
+            * (0.45 * (live[97] * live[357] - t1385 - live[225] - t1349 - t1352) + t1353
+                + t1384 - 0.9 * live[222])
+        + qd[7]
+            * (t1384 - 0.9 * t1385
+                - 0.45
+                    * (live[222] + 2.0 * (live[220] - live[226]) + t1347 + t1350
+                        + live[374] * (live[638] - live[639])
+                        + live[379] * (live[640] - live[641])) - 1.35 * live[224])
+        + qd[8]
+            * (0.45
+                * (live[227] + live[379] * live[602] - live[115] * live[356]
+                    - live[373] * live[585] - live[374] * live[584]
+                    - live[379] * live[601]) + t1387 - 1.8 * t1386 - 2.25 * live[228]
+                - 0.9 * (live[328] - live[227])) + qdd[2] * live[843]
+        + qdd[7] * live[928] + qdd[8] * live[934];
+    out.2[4][9] = t1381 + qd[4] * t1378
+        + qd[8] * (live[649] + live[377] * t1368 + live[115] * t1363)
+        + qdd[4] * live[885] + qdd[8] * live[480] + t1388 * (qd[0] + qd[3])
+        + t1389 * (qd[2] + qd[7]) + live[719] * (qdd[0] + qdd[3])
+        + live[848] * (qdd[2] + qdd[7]);
+    out.2[4][10] = qd[8] * (live[653] - live[381] * t1392)
+        + qd[10]
+            * (live[456] * live[585] + live[161] * live[634] + live[379] * live[603]
+                + live[682] * (live[204] + live[205]) - live[412] * live[602]
+                - live[509] * live[635] - live[146] * live[1018]) + qdd[8] * live[483]
+        + qdd[10] * live[943] + live[1019] * (qd[0] + qd[3]) + t1393 * (qd[2] + qd[7])
+        + t1397 * (qd[4] + qd[9]) + live[728] * (qdd[0] + qdd[3])
+        + live[853] * (qdd[2] + qdd[7]) + live[892] * (qdd[4] + qdd[9]);
+    out.2[5][0] = qd[0]
+        * (live[457] * live[630] + live[377] * live[587] + live[115] * live[1009]
+            + live[683] * (live[212] - live[215])) + qd[8] * t1403 + qdd[0] * live[685]
+        + qdd[8] * live[715] + t1407 + t1399 * (qd[2] + qd[7])
+        + live[694] * (qdd[2] + qdd[7]);
+    out.2[5][2] = qd[2]
+        * (live[115] * live[327] + live[630] * live[796] + live[377] * t1329
+            + live[633] * live[797] + live[381] * t1332 + t1411 + t1412 + 2.0 * t1408
+            + live[130] * (live[212] - live[215])) + qd[7] * (t1408 + t1412 + t1419)
+        + qd[8] * (t1425 + t1427) + qdd[2] * live[803] + qdd[7] * live[922]
+        + qdd[8] * live[835] + t1430;
+    out.2[5][3] = t1407 + qd[0] * t1400 + qd[8] * t1433 + qdd[0] * live[704]
+        + qdd[8] * live[859] + t1431 * (qd[2] + qd[7]) + live[809] * (qdd[2] + qdd[7]);
+    out.2[5][4] = qd[4]
+        * (live[630] * live[868] + live[377] * t1372 + live[414] * live[633]
+            + live[381] * t1374 + live[115] * t1376
+            + live[869] * (live[212] - live[215]))
+        + qd[8] * (live[97] * t1364 + live[373] * t1369 + t1437) + qdd[4] * live[871]
+        + qdd[8] * live[877] + t1440 + t1434 * (qd[0] + qd[3]) + t1435 * (qd[2] + qd[7])
+        + live[711] * (qdd[0] + qdd[3]) + live[812] * (qdd[2] + qdd[7]);
+    out.2[5][7] = t1430
+        + qd[2]
+            * (0.45
+                * (live[336] + t1416 + t1418 - live[217] - live[115] * live[326]
+                    - live[377] * t1328 - live[381] * t1331) + t1408 + t1411 + t1441)
+        + qd[7] * (0.45 * (live[334] - t1415 - t1417) + t1419 + t1441)
+        + qd[8]
+            * (0.45
+                * (t1442 + t1443 + live[379] * live[610] - live[211] - live[213]
+                    - live[97] * live[209] - live[373] * live[595]) + t1427)
+        + qdd[2] * live[832] + qdd[7] * live[926] + qdd[8] * live[929];
+    out.2[5][8] = qd[0] * t1403
+        + qd[2]
+            * (0.45 * (live[339] + t1444 - live[115] * live[357] - t1421 - t1423) + t1425
+                + t1446 - 0.9 * live[213]) + qd[3] * t1433
+        + qd[4] * (live[627] + t1437 + live[373] * live[620])
+        + qd[7]
+            * (0.9 * (live[338] + t1444)
+                + 0.45
+                    * (live[337] + t1442 + t1443 + live[379] * (live[597] + live[609])
+                        - live[214] - live[373] * (live[588] + live[594])) + t1446
+                - 2.25 * live[213])
+        + qd[8]
+            * (2.25 * live[216] + 0.45 * (live[218] - live[97] * live[356])
+                + live[376] * live[590] + live[411] * live[629] + live[415] * live[632]
+                + t1447 - live[605] * live[381] - 0.9 * live[219]
+                - 1.35
+                    * (live[373] * live[630] + live[377] * live[584]
+                        + live[381] * live[601] - live[379] * live[633]))
+        + qd[9] * (live[373] * live[619] + t1449 + t1450)
+        + qd[10] * (t1452 + live[379] * (t1390 + t1391)) + qdd[0] * live[715]
+        + qdd[2] * live[835] + qdd[3] * live[859] + qdd[4] * live[877]
+        + qdd[7] * live[929] + qdd[8] * live[935] + qdd[9] * live[937]
+        + qdd[10] * live[938];
+    out.2[5][9] = t1440 + qd[4] * t1438
+        + qd[8] * (t1450 + live[97] * t1363 + live[373] * t1368 - t1448)
+        + qdd[4] * live[886] + qdd[8] * live[937] + t1453 * (qd[0] + qd[3])
+        + t1454 * (qd[2] + qd[7]) + live[720] * (qdd[0] + qdd[3])
+        + live[849] * (qdd[2] + qdd[7]);
+    out.2[5][10] = qd[8] * (t1452 + live[379] * t1392)
+        + qd[10]
+            * (live[456] * live[630] + live[161] * live[651] + live[381] * live[603]
+                + live[146] * t1405 + live[682] * (live[212] - live[215])
+                - live[412] * live[633] - live[509] * live[652]) + qdd[8] * live[938]
+        + qdd[10] * live[944] + t1406 * (qd[0] + qd[3]) + t1455 * (qd[2] + qd[7])
+        + t1456 * (qd[4] + qd[9]) + live[729] * (qdd[0] + qdd[3])
+        + live[854] * (qdd[2] + qdd[7]) + live[893] * (qdd[4] + qdd[9]);
+    out.2[6][0] = qd[0]
+        * (live[457] * live[592] + live[417] * live[587] + live[229] * live[683]
+            + live[95] * live[1009]) + qdd[0] * live[686] + t1463
+        + t1457 * (qd[2] + qd[7]) + live[695] * (qdd[2] + qdd[7]);
+    out.2[6][3] = t1463 + qd[0] * t1458 + qdd[0] * live[705] + t1466 * (qd[2] + qd[7])
+        + live[810] * (qdd[2] + qdd[7]);
+    out.3[4][8] = 0.45
+        * (live[219] - 2.0 * live[216] - live[377] * live[585] - live[374] * live[630]
+            - live[381] * live[602] - live[379] * live[633]) + live[411] * live[630]
+        + live[377] * live[590] + live[415] * live[633] + live[381] * live[605]
+        + qd[0] * live[473] + qd[3] * live[476] + qd[4] * live[477] + qd[9] * live[480]
+        + qd[10] * live[483] + qd[2] * live[843] + qd[7] * live[933] + qd[8] * live[934]
+        - t1447;
+    out.3[4][10] = live[481] * live[585] + live[190] * live[634] + qd[8] * live[483]
+        + qd[10] * live[943] + live[728] * (qd[0] + qd[3]) + live[853] * (qd[2] + qd[7])
+        + live[892] * (qd[4] + qd[9]) - live[482] * live[602] - t1451
+        - live[635] * (live[257] + live[256]);
+    out.3[5][8] = t1387 + qd[0] * live[715] + qd[2] * live[835] + qd[3] * live[859]
+        + qd[4] * live[877] + qd[7] * live[929] + qd[8] * live[935] + qd[9] * live[937]
+        + qd[10] * live[938] - 0.9 * t1386 - 0.9 * (live[228] - live[227]);
+}
+#[inline(never)]
+fn constrained_residual_derivatives_part10(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_part10_avx(
+                avx2,
+                d,
+                q,
+                qd,
+                qdd,
+                lambda,
+                live,
+                out,
+            )
+        };
+    }
+    constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
+}
+/// [`constrained_residual_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn constrained_residual_derivatives_part10_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
+}
+/// The statements of [`constrained_residual_derivatives_part10`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn constrained_residual_derivatives_part10_body(
+    d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    _lambda: &[Real; NC],
+    live: &mut [Real; 1074],
+    out: &mut (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix),
+) {
+    let t1478 = live[1072] + live[418] * live[1026];
+    let t1479 = live[468] * live[582] + live[606] * live[621] + live[203] * live[466]
+        - live[470] * live[599];
+    let t1480 = live[203] * live[472] + live[95] * live[1028] + live[482] * live[599]
+        - live[481] * live[582] - live[96] * live[636];
+    let t1481 = qdd[4] * live[813] + qdd[8] * live[932] + qdd[9] * live[850]
+        + qdd[10] * live[855] + qd[0] * live[1055] + qd[3] * live[1062]
+        + qd[4] * (live[591] * live[620] + live[1063] - live[96] * live[626])
+        + 0.45 * qd[8]
+            * (live[96] * live[212] + live[1070] + live[1073] - 2.0 * live[343]
+                - live[345] - live[1071] - t1478)
+        + qd[9] * (live[591] * live[619] + t1479 - live[96] * live[625])
+        + qd[10] * (t1480 - live[95] * (live[1029] + live[1030])) + qdd[0] * live[695]
+        + qdd[3] * live[810];
+    let t1482 = live[1056] + live[417] * live[1032] + live[95] * live[1034];
+    let t1483 = live[1063] + live[591] * live[1036] - live[96] * live[1032];
+    let t1484 = live[592] * live[883] + live[417] * live[1037] + live[413] * live[607]
+        + live[418] * live[1042] + live[229] * live[884] + live[95] * live[1040];
+    let t1485 = live[592] * live[616] - live[607] * live[1043] - live[229] * live[623];
+    let t1486 = qd[9] * t1484
+        + qd[10]
+            * (live[351] * live[657] + t1485 - live[353] * live[1058]
+                - live[658] * (live[1001] + live[188])) + qdd[9] * live[887]
+        + qdd[10] * live[894];
+    let t1487 = 0.45 * (live[96] * live[209] - live[591] * live[595])
+        - 0.45 * live[606] * live[610];
+    let t1488 = 0.45 * (live[96] * live[356] - live[343])
+        + 0.45 * (live[1070] + live[1073]);
+    let t1489 = live[1057] + live[417] * live[1031] + live[95] * live[1033];
+    let t1490 = t1479 + live[591] * live[1035] - live[96] * live[1031];
+    let t1491 = t1480 - live[606] * live[1045];
+    let t1492 = t1485 + live[417] * live[1046] - live[418] * live[1047]
+        - live[95] * live[1048];
+    let t1493 = live[484] * live[592] + live[417] * live[660]
+        + live[95] * (live[300] * d.k5 - live[299] * d.k7) - live[229] * live[687];
+    let t1494 = live[591] * live[659] + live[203] * live[484] - live[423] * live[582]
+        - live[96] * live[660];
+    let t1495 = live[302] * d.k5;
+    let t1496 = live[487] * live[592] - live[229] * live[485];
+    let t1497 = live[417] * live[670]
+        + live[95] * (live[665] + t1495 - live[159] * live[664]) + t1496;
+    let t1498 = live[122] * live[674] - live[123] * live[671] - live[191] * live[672]
+        - live[303] * live[606];
+    let t1499 = qd[10] * t1498 + qdd[10] * live[731] + t1493 * (qd[0] + qd[3])
+        + t1494 * (qd[2] + qd[7]) + t1497 * (qd[4] + qd[9])
+        + live[688] * (qdd[0] + qdd[3]) + live[696] * (qdd[2] + qdd[7])
+        + live[713] * (qdd[4] + qdd[9]);
+    let t1500 = live[206] * live[423] - live[420] * live[593] - live[421] * live[608]
+        - live[417] * live[661] - live[418] * live[663] - live[95] * live[659];
+    let t1501 = live[486] * live[599] + live[606] * live[668] + live[203] * live[487]
+        - live[485] * live[582];
+    let t1502 = live[591] * live[667] + t1501 - live[96] * live[670];
+    let t1503 = live[191] * live[418]
+        + d.k7 * (live[122] * live[582] - live[236] * live[599] - live[123] * live[203])
+        - live[190] * live[856];
+    let t1504 = qd[10] * (t1503 + live[816] * (live[257] + live[256]))
+        + qdd[10] * live[857] + t1494 * (qd[0] + qd[3]) + t1500 * (qd[2] + qd[7])
+        + t1502 * (qd[4] + qd[9]) + live[696] * (qdd[0] + qdd[3])
+        + live[806] * (qdd[2] + qdd[7]) + live[814] * (qdd[4] + qdd[9]);
+    let t1505 = live[669] - live[347] * d.k7;
+    let t1506 = t1496 + live[417] * t1505 + live[95] * (t1495 - live[348] * d.k7);
+    let t1507 = t1501 + live[591] * (live[666] - live[349] * d.k7) - live[96] * t1505;
+    let t1508 = live[592] * live[873]
+        + live[417] * (live[162] * d.k5 - live[176] * live[664] - live[142] * live[409])
+        + live[421] * live[607]
+        + live[418] * (live[165] * d.k5 + live[164] * live[664] - live[662])
+        + live[95] * (live[142] * live[403] + live[149] * d.k5 - live[178] * live[664])
+        - live[229] * live[874];
+    let t1509 = live[103] * live[673]
+        + live[236] * (live[229] * live[403] - live[409] * live[592]);
+    let t1510 = qd[10]
+        * (t1509 + live[656] * (live[1001] + live[188]) + live[353] * live[606]
+            - live[351] * live[672]) + qdd[10] * live[895] + t1506 * (qd[0] + qd[3])
+        + t1507 * (qd[2] + qd[7]) + t1508 * (qd[4] + qd[9])
+        + live[713] * (qdd[0] + qdd[3]) + live[814] * (qdd[2] + qdd[7])
+        + live[875] * (qdd[4] + qdd[9]);
+    let t1511 = t1503 + live[606] * d.k7 * (live[257] + live[256]);
+    let t1512 = t1509 + live[417] * (live[350] * d.k7 - live[256] * live[409])
+        + live[418] * d.k7 * (live[1001] + live[188])
+        + live[95] * (live[352] * d.k7 + live[256] * live[403]);
+    let t1513 = qd[3] * live[699] + qd[4] * live[706] + qd[9] * live[716]
+        + qd[10] * live[723];
+    let t1514 = -0.45 * (live[896] - live[763]);
+    let t1515 = live[1007] + qd[10] * live[791] + qd[4] * live[748] + qd[9] * live[786]
+        - qd[0] * live[689] - qd[3] * live[745];
+    let t1516 = qd[9] * live[880] + qd[10] * live[888];
+    let t1517 = qd[3] * live[700] + qd[4] * live[707] + qd[9] * live[717]
+        + qd[10] * live[724];
+    let t1518 = 0.45 * (live[898] + live[769]);
+    let t1519 = live[1002] + qd[10] * live[792] + qd[0] * live[690] + qd[3] * live[746]
+        + qd[4] * live[749] + qd[9] * live[787];
+    let t1520 = qd[9] * live[881] + qd[10] * live[889];
+    let t1521 = qd[3] * live[701] + qd[4] * live[708] + qd[9] * live[718]
+        + qd[10] * live[725];
+    let t1522 = qd[4] * live[750] + qd[6] * (0.45 * live[129] + live[909])
+        + qd[9] * live[788] + qd[10] * live[793] + live[496] * live[497]
+        + live[512] * live[513] + live[152] * live[386] + qd[0] * live[691]
+        + qd[3] * live[747] - live[390] * live[488] - live[394] * live[505]
+        - live[93] * live[519];
+    let t1523 = qd[9] * live[882] + qd[10] * live[890];
+    let t1524 = live[402] * live[498] + live[396] * live[566] + live[201] * live[452]
+        + live[92] * live[567] + qd[10] * live[726] + live[681] * (qd[0] + qd[3])
+        + live[692] * (qd[1] + qd[5]) + live[709] * (qd[4] + qd[9]);
+    let t1525 = live[399] * live[488] + live[497] * live[568] + live[400] * live[505]
+        + live[513] * live[570] + live[152] * live[402] + qd[10] * live[795]
+        + live[692] * (qd[0] + qd[3]) + live[742] * (qd[1] + qd[5])
+        + live[751] * (qd[4] + qd[9]) - live[93] * live[566];
+    let t1526 = live[453] * live[498] + live[396] * live[574] + live[397] * live[575]
+        + live[201] * live[455] + live[92] * live[577] + qd[10] * live[891]
+        + live[709] * (qd[0] + qd[3]) + live[751] * (qd[1] + qd[5])
+        + live[867] * (qd[4] + qd[9]) - live[454] * live[514];
+    let t1527 = qd[3] * live[703] + qd[4] * live[710] + qd[9] * live[719]
+        + qd[10] * live[728];
+    let t1528 = -0.45 * (live[917] - live[825]);
+    let t1529 = live[1053] + qd[10] * live[853] + qd[4] * live[811] + qd[9] * live[848]
+        - qd[0] * live[693] - qd[3] * live[808];
+    let t1530 = qd[9] * live[885] + qd[10] * live[892];
+    let t1531 = qd[3] * live[704] + qd[4] * live[711] + qd[9] * live[720]
+        + qd[10] * live[729];
+    let t1532 = 0.45 * (live[920] + live[831]);
+    let t1533 = live[1044] + qd[10] * live[854] + qd[0] * live[694] + qd[3] * live[809]
+        + qd[4] * live[812] + qd[9] * live[849];
+    let t1534 = qd[9] * live[886] + qd[10] * live[893];
+    let t1535 = qd[3] * live[705] + qd[4] * live[712] + qd[9] * live[721]
+        + qd[10] * live[730];
+    let t1536 = qd[4] * live[813] + qd[8] * (0.45 * live[135] + live[931])
+        + qd[9] * live[850] + qd[10] * live[855] + live[590] * live[591]
+        + live[605] * live[606] + live[203] * live[407] + qd[0] * live[695]
+        + qd[3] * live[810] - live[411] * live[582] - live[415] * live[599]
+        - live[96] * live[612];
+    let t1537 = qd[9] * live[887] + qd[10] * live[894];
+    let t1538 = live[423] * live[592] + live[417] * live[659] + live[229] * live[484]
+        + live[95] * live[660] + qd[10] * live[731] + live[688] * (qd[0] + qd[3])
+        + live[696] * (qd[2] + qd[7]) + live[713] * (qd[4] + qd[9]);
+    let t1539 = live[420] * live[582] + live[591] * live[661] + live[421] * live[599]
+        + live[606] * live[663] + live[203] * live[423] + qd[10] * live[857]
+        + live[696] * (qd[0] + qd[3]) + live[806] * (qd[2] + qd[7])
+        + live[814] * (qd[4] + qd[9]) - live[96] * live[659];
+    let t1540 = live[485] * live[592] + live[417] * live[667] + live[418] * live[668]
+        + live[229] * live[487] + live[95] * live[670] + qd[10] * live[895]
+        + live[713] * (qd[0] + qd[3]) + live[814] * (qd[2] + qd[7])
+        + live[875] * (qd[4] + qd[9]) - live[486] * live[607];
+    out.2[6][2] = qd[2]
+        * (live[130] * live[229] + live[95] * live[327] + live[592] * live[796]
+            + live[417] * live[1023] + live[607] * live[797] + live[418] * live[1025]
+            + live[1060] + 2.0 * live[1061]) + qd[7] * (live[1061] + live[1068])
+        + qdd[2] * live[805] + qdd[7] * live[818] + t1481;
+    out.2[6][4] = qd[4]
+        * (live[592] * live[868] + live[417] * live[1038] + live[414] * live[607]
+            + live[418] * live[1039] + live[229] * live[869] + live[95] * live[1041])
+        + qdd[4] * live[872] + t1486 + t1482 * (qd[0] + qd[3]) + t1483 * (qd[2] + qd[7])
+        + live[712] * (qdd[0] + qdd[3]) + live[813] * (qdd[2] + qdd[7]);
+    out.2[6][7] = t1481
+        + qd[2]
+            * (0.45
+                * (live[342] + live[1065] + live[1067] - live[95] * live[326]
+                    - live[417] * live[1022] - live[418] * live[1024]) + live[1060]
+                + live[1061] + t1487)
+        + qd[7] * (0.45 * (live[340] - live[1064] - live[1066]) + live[1068] + t1487)
+        + qdd[2] * live[818] + qdd[7] * live[927];
+    out.2[6][8] = qd[2]
+        * (t1488 - 0.45 * (live[344] + live[95] * live[357] + live[1071] + t1478))
+        + qd[7]
+            * (t1488
+                - 0.45
+                    * (live[345] + live[1069] + live[1072]
+                        + live[212] * (live[655] + live[656]) - live[474] * live[593]
+                        - live[475] * live[608]))
+        + 0.45 * qd[8]
+            * (live[341] + live[342] + live[379] * live[607] - live[373] * live[592]
+                - live[417] * live[584] - live[418] * live[601]) + qdd[8] * live[936]
+        + live[846] * (qdd[2] + qdd[7]);
+    out.2[6][9] = t1486 + qd[4] * t1484 + qdd[4] * live[887] + t1489 * (qd[0] + qd[3])
+        + t1490 * (qd[2] + qd[7]) + live[721] * (qdd[0] + qdd[3])
+        + live[850] * (qdd[2] + qdd[7]);
+    out.2[6][10] = qd[10]
+        * (live[456] * live[592] + live[161] * live[657] + live[229] * live[682]
+            + live[146] * live[1058] + live[658] * (live[346] - live[509])
+            - live[412] * live[607]) + qdd[10] * live[945] + live[1059] * (qd[0] + qd[3])
+        + t1491 * (qd[2] + qd[7]) + t1492 * (qd[4] + qd[9])
+        + live[730] * (qdd[0] + qdd[3]) + live[855] * (qdd[2] + qdd[7])
+        + live[894] * (qdd[4] + qdd[9]);
+    out.2[7][0] = t1499;
+    out.2[7][2] = t1504;
+    out.2[7][3] = t1499;
+    out.2[7][4] = t1510;
+    out.2[7][7] = t1504;
+    out.2[7][9] = t1510;
+    out.2[7][10] = qd[10]
+        * (live[234] * live[673] + live[656] * (live[509] - live[346])
+            - live[109] * live[671] - live[161] * live[672] - live[106] * live[674]
+            - live[146] * live[606]) + qdd[10] * live[946] + t1498 * (qd[0] + qd[3])
+        + t1511 * (qd[2] + qd[7]) + t1512 * (qd[4] + qd[9])
+        + live[731] * (qdd[0] + qdd[3]) + live[857] * (qdd[2] + qdd[7])
+        + live[895] * (qdd[4] + qdd[9]);
+    out.3[0][0] = live[385] * live[491] + live[364] * live[492] + qd[0] * live[677]
+        + qd[6] * live[441] + t1513 - live[689] * (qd[1] + qd[5]) - live[1003];
+    out.3[0][1] = live[428] * live[491] + live[364] * live[502] + live[429] * live[508]
+        + live[369] * live[518] + qd[1] * live[736] + qd[5] * (live[897] + t1514)
+        + qd[6] * live[908] + t1515 - live[1004];
+    out.3[0][3] = live[433] * live[491] + live[364] * live[520] + t1513
+        + qd[0] * live[699] + qd[6] * live[444] - live[745] * (qd[1] + qd[5])
+        - live[1005];
+    out.3[0][4] = live[364] * live[527] + live[439] * live[508] + live[369] * live[529]
+        + qd[4] * live[862] + qd[6] * live[445] + t1516 + live[706] * (qd[0] + qd[3])
+        + live[748] * (qd[1] + qd[5]) + live[1006] - live[437] * live[491] - live[534];
+    out.3[0][5] = t1515 + qd[1] * live[764] + qd[5] * (live[901] + t1514)
+        + qd[6] * live[911]
+        - 0.45
+            * (live[364] * (live[494] + live[500]) + live[369] * (live[503] + live[516])
+                - live[182] - 2.0 * live[181] - live[426] * live[491]
+                - live[427] * live[508]);
+    out.3[0][9] = live[364] * live[526] + live[438] * live[508] + live[369] * live[528]
+        + t1516 + qd[4] * live[880] + qd[6] * live[448] + live[716] * (qd[0] + qd[3])
+        + live[786] * (qd[1] + qd[5]) - live[436] * live[491] - live[1008];
+    out.3[1][0] = live[544] + qd[0] * live[678] + qd[6] * live[714] + t1517
+        + live[690] * (qd[1] + qd[5]);
+    out.3[1][1] = live[977] + qd[1] * live[739] + qd[5] * (live[899] + t1518)
+        + qd[6] * live[773] + t1519;
+    out.3[1][3] = live[549] + t1517 + qd[0] * live[700] + qd[6] * live[858]
+        + live[746] * (qd[1] + qd[5]);
+    out.3[1][4] = live[551] + qd[4] * live[863] + qd[6] * live[876] + t1520
+        + live[707] * (qd[0] + qd[3]) + live[749] * (qd[1] + qd[5]);
+    out.3[1][5] = 0.45 * (live[198] - live[197] - live[553] - live[555]) + t1519
+        + qd[1] * live[770] + qd[5] * (live[903] + t1518) + qd[6] * live[907];
+    out.3[1][9] = live[557] + t1520 + qd[4] * live[881] + qd[6] * live[915]
+        + live[717] * (qd[0] + qd[3]) + live[787] * (qd[1] + qd[5]);
+    out.3[2][0] = live[385] * live[498] + live[396] * live[492] + live[201] * live[425]
+        + live[92] * live[493] + qd[0] * live[679] + t1521 + live[691] * (qd[1] + qd[5]);
+    out.3[2][1] = live[111] * live[201] + live[92] * live[173] + live[428] * live[498]
+        + live[396] * live[502] + live[429] * live[514] + live[397] * live[518]
+        + qd[1] * live[741] + qd[5] * live[756] + t1522;
+    out.3[2][3] = live[433] * live[498] + live[396] * live[520] + live[201] * live[431]
+        + live[92] * live[521] + t1521 + qd[0] * live[701] + live[747] * (qd[1] + qd[5]);
+    out.3[2][4] = live[396] * live[527] + live[439] * live[514] + live[397] * live[529]
+        + live[201] * live[435] + live[92] * live[533] + qd[4] * live[864] + t1523
+        + live[708] * (qd[0] + qd[3]) + live[750] * (qd[1] + qd[5])
+        - live[437] * live[498];
+    out.3[2][5] = t1522 + qd[1] * live[756] + qd[5] * live[905]
+        - 0.45
+            * (live[92] * live[170] + live[110] * (live[169] - live[201])
+                + live[168] * (live[562] + live[563])
+                + live[426] * (live[499] - live[498])
+                + live[427] * (live[515] - live[514]));
+    out.3[2][9] = live[396] * live[526] + live[438] * live[514] + live[397] * live[528]
+        + live[201] * live[434] + live[92] * live[532] + t1523 + qd[4] * live[882]
+        + live[718] * (qd[0] + qd[3]) + live[788] * (qd[1] + qd[5])
+        - live[436] * live[498];
+    out.3[3][0] = t1524;
+    out.3[3][1] = t1525;
+    out.3[3][3] = t1524;
+    out.3[3][4] = t1526;
+    out.3[3][5] = t1525;
+    out.3[3][9] = t1526;
+    out.3[4][0] = live[406] * live[585] + live[374] * live[586] + qd[0] * live[684]
+        + qd[8] * live[473] + t1527 - live[693] * (qd[2] + qd[7]) - live[1049];
+    out.3[4][2] = live[460] * live[585] + live[374] * live[596] + live[461] * live[602]
+        + live[379] * live[611] + qd[2] * live[800] + qd[7] * (live[918] + t1528)
+        + qd[8] * live[930] + t1529 - live[1050];
+    out.3[4][3] = live[465] * live[585] + live[374] * live[613] + t1527
+        + qd[0] * live[703] + qd[8] * live[476] - live[808] * (qd[2] + qd[7])
+        - live[1051];
+    out.3[4][4] = live[374] * live[620] + live[471] * live[602] + live[379] * live[622]
+        + qd[4] * live[870] + qd[8] * live[477] + t1530 + live[710] * (qd[0] + qd[3])
+        + live[811] * (qd[2] + qd[7]) + live[1052] - live[469] * live[585] - live[627];
+    out.3[4][7] = t1529 + qd[2] * live[826] + qd[7] * (live[923] + t1528)
+        + qd[8] * live[933]
+        - 0.45
+            * (live[374] * (live[588] + live[594]) + live[379] * (live[597] + live[609])
+                - live[214] - 2.0 * live[213] - live[458] * live[585]
+                - live[459] * live[602]);
+    out.3[4][9] = live[374] * live[619] + live[470] * live[602] + live[379] * live[621]
+        + t1530 + qd[4] * live[885] + qd[8] * live[480] + live[719] * (qd[0] + qd[3])
+        + live[848] * (qd[2] + qd[7]) - live[468] * live[585] - live[1054];
+    out.3[5][0] = live[637] + qd[0] * live[685] + qd[8] * live[715] + t1531
+        + live[694] * (qd[2] + qd[7]);
+    out.3[5][2] = live[1027] + qd[2] * live[803] + qd[7] * (live[921] + t1532)
+        + qd[8] * live[835] + t1533;
+    out.3[5][3] = live[642] + t1531 + qd[0] * live[704] + qd[8] * live[859]
+        + live[809] * (qd[2] + qd[7]);
+    out.3[5][4] = live[644] + qd[4] * live[871] + qd[8] * live[877] + t1534
+        + live[711] * (qd[0] + qd[3]) + live[812] * (qd[2] + qd[7]);
+    out.3[5][7] = 0.45 * (live[226] - live[225] - live[646] - live[648]) + t1533
+        + qd[2] * live[832] + qd[7] * (live[925] + t1532) + qd[8] * live[929];
+    out.3[5][9] = live[650] + t1534 + qd[4] * live[886] + qd[8] * live[937]
+        + live[720] * (qd[0] + qd[3]) + live[849] * (qd[2] + qd[7]);
+    out.3[6][0] = live[406] * live[592] + live[417] * live[586] + live[229] * live[457]
+        + live[95] * live[587] + qd[0] * live[686] + t1535 + live[695] * (qd[2] + qd[7]);
+    out.3[6][2] = live[114] * live[229] + live[95] * live[210] + live[460] * live[592]
+        + live[417] * live[596] + live[461] * live[607] + live[418] * live[611]
+        + qd[2] * live[805] + qd[7] * live[818] + t1536;
+    out.3[6][3] = live[465] * live[592] + live[417] * live[613] + live[229] * live[463]
+        + live[95] * live[614] + t1535 + qd[0] * live[705] + live[810] * (qd[2] + qd[7]);
+    out.3[6][4] = live[417] * live[620] + live[471] * live[607] + live[418] * live[622]
+        + live[229] * live[467] + live[95] * live[626] + qd[4] * live[872] + t1537
+        + live[712] * (qd[0] + qd[3]) + live[813] * (qd[2] + qd[7])
+        - live[469] * live[592];
+    out.3[6][7] = t1536 + qd[2] * live[818] + qd[7] * live[927]
+        - 0.45
+            * (live[95] * live[207] + live[113] * (live[206] - live[229])
+                + live[205] * (live[655] + live[656])
+                + live[458] * (live[593] - live[592])
+                + live[459] * (live[608] - live[607]));
+    out.3[6][9] = live[417] * live[619] + live[470] * live[607] + live[418] * live[621]
+        + live[229] * live[466] + live[95] * live[625] + t1537 + qd[4] * live[887]
+        + live[721] * (qd[0] + qd[3]) + live[850] * (qd[2] + qd[7])
+        - live[468] * live[592];
+    out.3[7][0] = t1538;
+    out.3[7][2] = t1539;
+    out.3[7][3] = t1538;
+    out.3[7][4] = t1540;
+    out.3[7][7] = t1539;
+    out.3[7][9] = t1540;
+}
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
@@ -5537,10 +10079,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -5595,8 +10140,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -5682,7 +10228,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -5877,6 +10423,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 20078,
+    add: 19067,
+    div: 1980,
+    sqrt: 206,
+    sin: 70,
+    cos: 70,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

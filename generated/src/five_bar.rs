@@ -60,11 +60,13 @@
 //! | `gravity_derivatives` | 8 | 4 | 0 | 0 | 4 | 0 |
 //! | `mass_matrix_inverse` | 22 | 8 | 2 | 0 | 0 | 2 |
 //! | `forward_dynamics_derivatives` | 190 | 68 | 4 | 0 | 4 | 4 |
+//! | `constrained_residual_derivatives` | 227 | 227 | 0 | 0 | 7 | 7 |
 //! | `linearization` | 190 | 68 | 4 | 0 | 4 | 4 |
 //! | `constrained_forward_dynamics` | 207 | 179 | 35 | 6 | 13 | 13 |
 //! | `cut_joint_reactions` | 211 | 182 | 35 | 6 | 14 | 14 |
 //! | `dependent_velocities` | 49 | 46 | 9 | 2 | 5 | 5 |
 //! | `constrained_inverse_dynamics` | 87 | 68 | 9 | 2 | 9 | 9 |
+//! | `constrained_forward_dynamics_derivatives` | 794 | 771 | 161 | 26 | 29 | 29 |
 
 #![allow(
     clippy::approx_constant,
@@ -119,6 +121,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["effector.fx", "effector.fy"];
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 2] = [0, 2];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1451,6 +1457,272 @@ fn forward_dynamics_derivatives_with_body(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 227,
+    add: 227,
+    div: 0,
+    sqrt: 0,
+    sin: 7,
+    cos: 7,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(BuildLanes, d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(avx2, d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let t0 = p.l1 * qd[0];
+    let t1 = s_q0 * t0;
+    let t2 = p.l1 * qd[2];
+    let t3 = s_q2 * t2;
+    let t4 = c_q0 * t0;
+    let t5 = c_q2 * t2;
+    let t6 = qd[0] + qd[1];
+    let t7 = qd[2] + qd[3];
+    let t8 = q[0] + q[1];
+    let t9 = cos(t8);
+    let t10 = sin(t8);
+    let t11 = q[2] + q[3];
+    let t12 = cos(t11);
+    let t13 = sin(t11);
+    let t14 = p.l2 * t9;
+    let t15 = p.l2 * t10;
+    let t16 = p.l2 * t12;
+    let t17 = p.l2 * t13;
+    let t18 = -p.l1 * c_q0 - t14;
+    let t19 = p.l1 * c_q2 + t16;
+    let t20 = p.d + t18 + t19;
+    let t21 = p.l1 * s_q0 + t15;
+    let t22 = -p.l1 * s_q2 - t17;
+    let t23 = t21 + t22;
+    let t24 = t9 * t18;
+    let t25 = t9 * t22;
+    let t26 = t10 * t22;
+    let t27 = t9 * t19 - t26;
+    let t28 = t8 - t11;
+    let t29 = cos(t28);
+    let t30 = p.l2 * t29;
+    let t31 = qd[3] * t30;
+    let t32 = t10 * t23 - t9 * t20;
+    let t33 = t32 - t10 * t21;
+    let t34 = 2.0 * t24 + t33 - t9 * t18;
+    let t35 = t24 + t33;
+    let t36 = t10 * t18;
+    let t37 = t10 * t20 + t9 * t23;
+    let t38 = t37 - t9 * t21;
+    let t39 = t38 + t10 * t18 - 2.0 * t36;
+    let t40 = t38 - t36;
+    let t41 = t25 + t10 * t19;
+    let t42 = sin(t28);
+    let t43 = p.l2 * t42;
+    let t44 = qd[3] * t43;
+    let t45 = t32 - t10 * t15 - t9 * t14;
+    let t46 = t26 - t9 * t19;
+    let t47 = t25 + t10 * t19;
+    let t48 = t9 * (qd[1] + qd[0]);
+    let t49 = -t48;
+    let t50 = t10 * (qd[0] + qd[1]);
+    let t51 = -t50;
+    let t52 = t13 * (qd[2] + qd[3]);
+    let t53 = -t52;
+    let t54 = t1 - p.l2 * t51;
+    let t55 = p.l2 * t53 - t3;
+    let t56 = t54 + t55;
+    let t57 = t12 * (qd[3] + qd[2]);
+    let t58 = t5 + p.l2 * (t57 - t48) - t4;
+    let t59 = t21 * t51;
+    let t60 = t4 - p.l2 * t49;
+    let t61 = t10 * t54;
+    let t62 = t15 * t51;
+    let t63 = t14 * t49;
+    let t64 = t22 * t51;
+    let t65 = -t57;
+    let t66 = p.l2 * t65 - t5;
+    let t67 = t9 * t66;
+    let t68 = t17 * t51;
+    let t69 = t14 * t65;
+    let t70 = t10 * t66;
+    let t71 = t22 * t49 + t19 * t51 + t9 * t55 - t70;
+    let t72 = t16 * t51 - t15 * t65;
+    let t73 = t72 + t14 * t53 - t17 * t49;
+    let t74 = qdd[3] * t43;
+    let t75 = qdd[3] * t30;
+    let t76 = lambda[1] * t41 - lambda[0] * t27;
+    let t77 = lambda[1] * t43 - lambda[0] * t30;
+    let t78 = t1 + p.l2 * t50;
+    let t79 = t20 * t50 - t23 * t49 - t9 * t56 - t10 * t58;
+    let t80 = t79 - t10 * t60;
+    let t81 = t9 * t54 + t21 * t49 + t18 * t51;
+    let t82 = t15 * t49 - t14 * t51;
+    let t83 = t15 * t48 - t14 * t50;
+    let t84 = t80 + t81;
+    let t85 = t82 + t83 + t84;
+    let t86 = qd[2] * t71 + qd[3] * t73 + qdd[2] * t27 + t75;
+    let t87 = t20 * t48 - t23 * t50;
+    let t88 = t10 * t56 - t9 * t58;
+    let t89 = t88 - t9 * t60;
+    let t90 = t87 + t89;
+    let t91 = t18 * t49 + t21 * t50 - t61;
+    let t92 = t15 * t50;
+    let t93 = 2.0 * (t92 + t62);
+    let t94 = t90 + t91;
+    let t95 = t67 + t10 * t55;
+    let t96 = t22 * t50 + t19 * t49 - t95;
+    let t97 = t16 * t49;
+    let t98 = t69 + t15 * t53;
+    let t99 = t97 - t17 * t50 - t98;
+    let t100 = qd[2] * t96 + qd[3] * t99 - qdd[2] * t41 - t74;
+    let t101 = t62 + t92;
+    let t102 = t3 + p.l2 * t52;
+    let t103 = t14 * t52 - t72 - t17 * t48;
+    let t104 = qd[3] * t103 - t75;
+    let t105 = t69 - t68 - t97 - t15 * t52;
+    let t106 = t74 + qd[3] * t105;
+    let t107 = qd[2] * t27 + t31 + t20 * t49 - t23 * t51;
+    let t108 = qd[2] * t41 + t44;
+    let t109 = s_q1 * d.k4;
+    let t110 = qd[0] * t109;
+    let t111 = t6 * t109;
+    let t112 = s_q3 * d.k4;
+    let t113 = qd[2] * t112;
+    let t114 = t7 * t112;
+    let t115 = (c_q1 * (p.g * s_q0 - qd[0] * t0) + s_q1 * (p.g * c_q0 + p.l1 * qdd[0]))
+        * d.k3;
+    let t116 = t10 * d.k7;
+    let t117 = t13 * d.k7;
+    let t118 = lambda[0] * t35 + lambda[1] * t40;
+    let t119 = -0.5
+        * (c_q3 * (p.g * s_q2 - qd[2] * t2) + s_q3 * (p.g * c_q2 + p.l1 * qdd[2])) * d.k3
+        - t77;
+    (
+        [
+            [
+                -0.5 * t116 - lambda[0] * t34 - lambda[1] * t39 - s_q0 * d.k2,
+                -0.5 * p.l1 * d.k3 * (c_q1 * t6 * t6 + s_q1 * (qdd[0] + qdd[1]))
+                    - 0.5 * t115 - t118,
+                t76,
+                t77,
+            ],
+            [
+                -0.5 * t116 - t118,
+                -0.5 * t115 - lambda[0] * t45 - lambda[1] * t37,
+                t76,
+                t77,
+            ],
+            [
+                t76,
+                t76,
+                -0.5 * t117 - lambda[0] * t46 - lambda[1] * t47 - s_q2 * d.k2,
+                t119 - 0.5 * p.l1 * d.k3 * (c_q3 * t7 * t7 + s_q3 * (qdd[2] + qdd[3])),
+            ],
+            [t77, t77, -0.5 * t117 - t77, t119],
+        ],
+        [
+            [t110 - t111, -t111, 0.0, 0.0],
+            [t110, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t113 - t114, -t114],
+            [0.0, 0.0, t113, 0.0],
+        ],
+        [
+            [
+                qd[0] * (t21 * t48 + t80 + 2.0 * t81 - t18 * t51 - t9 * t78)
+                    + qd[1] * t85 + qdd[0] * t34 + qdd[1] * t35 + t86,
+                qdd[0] * t35 + qdd[1] * t45 + t86 + qd[0] * t85
+                    + qd[1] * (t79 + t83 + 3.0 * t82),
+                qd[2] * (t70 + t9 * t102 + t22 * t48 - t19 * t51) + qdd[2] * t46 + t104
+                    + t71 * (qd[0] + qd[1]) + t27 * (qdd[0] + qdd[1]),
+                t104 + qd[2] * t103 + t30 * (qdd[0] + qdd[1] - qdd[2])
+                    + t73 * (qd[0] + qd[1]),
+            ],
+            [
+                qd[0] * (t59 + t90 + 2.0 * t91 + t10 * t78 - t18 * t49)
+                    + qd[1] * (t93 + t94) + qdd[0] * t39 + qdd[1] * t40 + t100,
+                t100 + qd[0] * (t94 + 2.0 * t101) + qd[1] * (t87 + t88 + t93 + t101)
+                    + qdd[0] * t40 + qdd[1] * t37,
+                qd[2] * (t64 + t67 - t19 * t49 - t10 * t102) + qdd[2] * t47 + t106
+                    + t96 * (qd[0] + qd[1]) - t41 * (qdd[0] + qdd[1]),
+                t106 + qd[2] * t105 + t43 * (qdd[2] - qdd[0] - qdd[1])
+                    + t99 * (qd[0] + qd[1]),
+            ],
+        ],
+        [
+            [
+                qd[0] * t34 + qd[1] * t35 + t59 + t18 * t48 + t61 + t107 - t89,
+                qd[0] * t35 + qd[1] * t45 + t107 - t63 - t14 * t48 - t88,
+                qd[2] * t46 + t64 + t19 * t48 + t95 + t27 * (qd[0] + qd[1]) - t31,
+                t16 * t48 + t98 + t30 * (qd[0] + qd[1] - qd[2]) - t31 - t68,
+            ],
+            [
+                qd[0] * t39 + qd[1] * t40 + t84 - t108,
+                qd[0] * t40 + qd[1] * t37 + t79 + 2.0 * t82 - t108,
+                t44 + qd[2] * t47 + t71 - t41 * (qd[0] + qd[1]),
+                t44 + t73 + t43 * (qd[2] - qd[0] - qd[1]),
+            ],
+        ],
+    )
+}
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
@@ -1698,10 +1970,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1756,8 +2031,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1843,7 +2119,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -2038,6 +2314,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 794,
+    add: 771,
+    div: 161,
+    sqrt: 26,
+    sin: 29,
+    cos: 29,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

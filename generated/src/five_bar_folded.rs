@@ -15,6 +15,8 @@
 //!
 //! Parameter values are folded into constants (`--fold`); `Params` is empty.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
@@ -58,11 +60,13 @@
 //! | `gravity_derivatives` | 6 | 4 | 0 | 0 | 4 | 0 |
 //! | `mass_matrix_inverse` | 18 | 8 | 2 | 0 | 0 | 2 |
 //! | `forward_dynamics_derivatives` | 146 | 60 | 4 | 0 | 4 | 4 |
+//! | `constrained_residual_derivatives` | 249 | 231 | 0 | 0 | 7 | 7 |
 //! | `linearization` | 146 | 60 | 4 | 0 | 4 | 4 |
 //! | `constrained_forward_dynamics` | 212 | 177 | 35 | 6 | 13 | 13 |
 //! | `cut_joint_reactions` | 216 | 180 | 35 | 6 | 14 | 14 |
 //! | `dependent_velocities` | 47 | 45 | 9 | 2 | 5 | 5 |
 //! | `constrained_inverse_dynamics` | 77 | 67 | 9 | 2 | 9 | 9 |
+//! | `constrained_forward_dynamics_derivatives` | 819 | 772 | 161 | 26 | 29 | 29 |
 
 #![allow(
     clippy::approx_constant,
@@ -117,6 +121,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["effector.fx", "effector.fy"];
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 2] = [0, 2];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1224,6 +1232,400 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 249,
+    add: 231,
+    div: 0,
+    sqrt: 0,
+    sin: 7,
+    cos: 7,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(BuildLanes, d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(avx2, d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let t0 = s_q0 * qd[0];
+    let t1 = c_q0 * qd[0];
+    let t2 = s_q2 * qd[2];
+    let t3 = c_q2 * qd[2];
+    let t4 = qd[0] + qd[1];
+    let t5 = qd[2] + qd[3];
+    let t6 = s_q1 * qd[0];
+    let t7 = s_q1 * t4;
+    let t8 = s_q3 * qd[2];
+    let t9 = s_q3 * t5;
+    let t10 = q[0] + q[1];
+    let t11 = cos(t10);
+    let t12 = sin(t10);
+    let t13 = q[2] + q[3];
+    let t14 = cos(t13);
+    let t15 = sin(t13);
+    let t16 = -0.2 * c_q0 - 0.3 * t11;
+    let t17 = 0.2 * c_q2 + 0.3 * t14;
+    let t18 = t16 + t17 + 0.25;
+    let t19 = 0.2 * s_q0 + 0.3 * t12;
+    let t20 = -0.2 * s_q2 - 0.3 * t15;
+    let t21 = t19 + t20;
+    let t22 = t11 * t16;
+    let t23 = t11 * t20;
+    let t24 = t12 * t20;
+    let t25 = t11 * t17 - t24;
+    let t26 = t10 - t13;
+    let t27 = cos(t26);
+    let t28 = qd[3] * t27;
+    let t29 = t12 * t21 - t11 * t18;
+    let t30 = t29 - t12 * t19;
+    let t31 = 2.0 * t22 + t30 - t11 * t16;
+    let t32 = t22 + t30;
+    let t33 = t12 * t16;
+    let t34 = t12 * t18 + t11 * t21;
+    let t35 = t34 - t11 * t19;
+    let t36 = t35 + t12 * t16 - 2.0 * t33;
+    let t37 = t35 - t33;
+    let t38 = t23 + t12 * t17;
+    let t39 = sin(t26);
+    let t40 = qd[3] * t39;
+    let t41 = t29 - 0.3;
+    let t42 = t24 - t11 * t17;
+    let t43 = t23 + t12 * t17;
+    let t44 = t11 * (qd[1] + qd[0]);
+    let t45 = -t44;
+    let t46 = t12 * (qd[0] + qd[1]);
+    let t47 = -t46;
+    let t48 = t15 * (qd[2] + qd[3]);
+    let t49 = -t48;
+    let t50 = 0.2 * t0 - 0.3 * t47;
+    let t51 = 0.3 * t49 - 0.2 * t2;
+    let t52 = t50 + t51;
+    let t53 = t14 * (qd[3] + qd[2]);
+    let t54 = 0.2 * (t3 - t1) + 0.3 * (t53 - t44);
+    let t55 = t19 * t47;
+    let t56 = 0.2 * t1 - 0.3 * t45;
+    let t57 = t12 * t50;
+    let t58 = t12 * t47;
+    let t59 = t11 * t45;
+    let t60 = t59 - t58;
+    let t61 = t20 * t47;
+    let t62 = -t53;
+    let t63 = 0.3 * t62 - 0.2 * t3;
+    let t64 = t11 * t63;
+    let t65 = t11 * t62;
+    let t66 = t65 - t15 * t47;
+    let t67 = t12 * t49;
+    let t68 = t12 * t45;
+    let t69 = t11 * t47;
+    let t70 = t12 * t63;
+    let t71 = t20 * t45 + t17 * t47 + t11 * t51 - t70;
+    let t72 = t14 * t47;
+    let t73 = t12 * t62;
+    let t74 = 0.3 * (t72 + t11 * t49 - t15 * t45 - t73);
+    let t75 = c_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0])
+        + s_q1 * (9.81 * c_q0 + 0.2 * qdd[0]);
+    let t76 = qdd[3] * t39;
+    let t77 = qdd[3] * t27;
+    let t78 = lambda[1] * t38 - lambda[0] * t25;
+    let t79 = 0.3 * (lambda[1] * t39 - lambda[0] * t27);
+    let t80 = -0.2 * t0 - 0.3 * t46;
+    let t81 = t18 * t46 - t21 * t45 - t11 * t52 - t12 * t54;
+    let t82 = t81 - t12 * t56;
+    let t83 = t11 * t50 + t19 * t45 + t16 * t47;
+    let t84 = t11 * t46;
+    let t85 = t12 * t44;
+    let t86 = t82 + t83;
+    let t87 = -0.3 * (t84 + t68 + 2.0 * t69 - 2.0 * t68 - t69 - t85);
+    let t88 = qd[2] * t71 + qd[3] * t74 + qdd[2] * t25 + 0.3 * t77;
+    let t89 = t18 * t44 - t21 * t46;
+    let t90 = t12 * t52 - t11 * t54;
+    let t91 = t90 - t11 * t56;
+    let t92 = t89 + t91;
+    let t93 = t16 * t45 + t19 * t46 - t57;
+    let t94 = t12 * t46;
+    let t95 = 0.6 * (t59 + t94 - t60);
+    let t96 = t92 + t93;
+    let t97 = t64 + t12 * t51;
+    let t98 = t20 * t46 + t17 * t45 - t97;
+    let t99 = t14 * t45;
+    let t100 = 0.3 * (t99 - t67 - t65 - t15 * t46);
+    let t101 = qd[2] * t98 + qd[3] * t100 - qdd[2] * t38 - 0.3 * t76;
+    let t102 = lambda[0] * t32 + lambda[1] * t37;
+    let t103 = 0.6 * (t68 - t69);
+    let t104 = t81 + t103;
+    let t105 = t58 + t94;
+    let t106 = 0.2 * t2 + 0.3 * t48;
+    let t107 = 0.3 * (t11 * t48 + t73 - t72 - t15 * t44);
+    let t108 = qd[3] * t107 - 0.3 * t77;
+    let t109 = 0.3 * (t66 - t99 - t12 * t48);
+    let t110 = 0.3 * t76 + qd[3] * t109;
+    let t111 = -0.03
+        * (c_q3 * (9.81 * s_q2 - 0.2 * qd[2] * qd[2])
+            + s_q3 * (9.81 * c_q2 + 0.2 * qdd[2])) - t79;
+    let t112 = qd[2] * t25 + 0.3 * t28 + t18 * t45 - t21 * t47;
+    let t113 = -0.3 * t40 - qd[2] * t38;
+    (
+        [
+            [
+                -0.6867 * s_q0 - 0.2943 * t12 - lambda[0] * t31 - lambda[1] * t36,
+                -0.006 * (c_q1 * t4 * t4 + s_q1 * (qdd[0] + qdd[1])) - 0.03 * t75 - t102,
+                t78,
+                t79,
+            ],
+            [
+                -0.2943 * t12 - t102,
+                -0.03 * t75 - lambda[0] * t41 - lambda[1] * t34,
+                t78,
+                t79,
+            ],
+            [
+                t78,
+                t78,
+                -0.6867 * s_q2 - 0.2943 * t15 - lambda[0] * t42 - lambda[1] * t43,
+                t111 - 0.006 * (c_q3 * t5 * t5 + s_q3 * (qdd[2] + qdd[3])),
+            ],
+            [t79, t79, -0.2943 * t15 - t79, t111],
+        ],
+        [
+            [0.012 * (t6 - t7), -0.012 * t7, 0.0, 0.0],
+            [0.012 * t6, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.012 * (t8 - t9), -0.012 * t9],
+            [0.0, 0.0, 0.012 * t8, 0.0],
+        ],
+        [
+            [
+                qd[0] * (t11 * t80 + t19 * t44 + t82 + 2.0 * t83 - t16 * t47)
+                    + qd[1] * (t86 + t87) + qdd[0] * t31 + qdd[1] * t32 + t88,
+                qdd[0] * t32 + qdd[1] * t41 + t88
+                    + qd[0] * (0.3 * (t85 - t84) + t86 + 0.5 * t103)
+                    + qd[1] * (t87 + t104),
+                qd[2] * (t70 + t11 * t106 + t20 * t44 - t17 * t47) + qdd[2] * t42 + t108
+                    + t71 * (qd[0] + qd[1]) + t25 * (qdd[0] + qdd[1]),
+                t108 + qd[2] * t107 + 0.3 * t27 * (qdd[0] + qdd[1] - qdd[2])
+                    + t74 * (qd[0] + qd[1]),
+            ],
+            [
+                qd[0] * (t55 + t92 + 2.0 * t93 - t16 * t45 - t12 * t80)
+                    + qd[1] * (t95 + t96) + qdd[0] * t36 + qdd[1] * t37 + t101,
+                t101 + qd[0] * (t96 + 0.6 * t105)
+                    + qd[1] * (t89 + t90 + t95 + 0.3 * t105) + qdd[0] * t37
+                    + qdd[1] * t34,
+                qd[2] * (t61 + t64 - t17 * t45 - t12 * t106) + qdd[2] * t43 + t110
+                    + t98 * (qd[0] + qd[1]) - t38 * (qdd[0] + qdd[1]),
+                t110 + qd[2] * t109 + 0.3 * t39 * (qdd[2] - qdd[0] - qdd[1])
+                    + t100 * (qd[0] + qd[1]),
+            ],
+        ],
+        [
+            [
+                qd[0] * t31 + qd[1] * t32 + t55 + t16 * t44 + t57 + t112 - t91,
+                qd[0] * t32 + qd[1] * t41 + t112 - t90 - 0.3 * (t60 + t58 + t11 * t44),
+                qd[2] * t42 + t61 + t17 * t44 + t97 + t25 * (qd[0] + qd[1]) - 0.3 * t28,
+                0.3 * (t66 + t14 * t44 + t67 + t27 * (qd[0] + qd[1] - qd[2]) - t28),
+            ],
+            [
+                qd[0] * t36 + qd[1] * t37 + t86 + t113,
+                qd[0] * t37 + qd[1] * t34 + t104 + t113,
+                0.3 * t40 + qd[2] * t43 + t71 - t38 * (qd[0] + qd[1]),
+                0.3 * (t40 + t39 * (qd[2] - qd[0] - qd[1])) + t74,
+            ],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
+trait Lanes: Copy {
+    /// The sines and cosines of `a`, `b`, `c` and `d`.
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+}
+/// The build's own routines: the module's helpers.
+#[derive(Clone, Copy)]
+struct BuildLanes;
+impl Lanes for BuildLanes {
+    #[inline(always)]
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+        sin_cos_quad(a, b, c, d)
+    }
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    impl super::Lanes for Avx2 {
+        #[inline(always)]
+        fn sin_cos_quad(
+            self,
+            a: super::Real,
+            b: super::Real,
+            c: super::Real,
+            d: super::Real,
+        ) -> [(super::Real, super::Real); 4] {
+            unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+        }
+    }
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -1337,10 +1739,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1395,8 +1800,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1482,7 +1888,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -1678,6 +2084,125 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 819,
+    add: 772,
+    div: 161,
+    sqrt: 26,
+    sin: 29,
+    cos: 29,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
+}
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
@@ -1835,7 +2360,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 /// The processor must run AVX2 and the operating system save its
 /// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
 /// touch no memory.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
 #[target_feature(enable = "avx,avx2")]
 #[inline]
@@ -1954,7 +2479,7 @@ pub unsafe fn sin_cos_quad_avx2(
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {

@@ -58,11 +58,13 @@
 //! | `gravity_derivatives` | 6 | 2 | 0 | 0 | 3 | 0 |
 //! | `mass_matrix_inverse` | 11 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 97 | 34 | 2 | 0 | 3 | 2 |
+//! | `constrained_residual_derivatives` | 113 | 95 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 97 | 34 | 2 | 0 | 3 | 2 |
 //! | `constrained_forward_dynamics` | 136 | 117 | 26 | 5 | 9 | 10 |
 //! | `cut_joint_reactions` | 140 | 120 | 26 | 5 | 10 | 11 |
 //! | `dependent_velocities` | 43 | 38 | 5 | 2 | 3 | 3 |
 //! | `constrained_inverse_dynamics` | 66 | 50 | 5 | 2 | 5 | 6 |
+//! | `constrained_forward_dynamics_derivatives` | 450 | 410 | 107 | 20 | 19 | 21 |
 
 #![allow(
     clippy::approx_constant,
@@ -112,6 +114,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["pin.fx", "pin.fy"];
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1204,6 +1210,132 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 113,
+    add: 95,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = q[0] + q[1];
+    let t2 = cos(t1);
+    let t3 = sin(t1);
+    let t4 = p.b * t2;
+    let t5 = p.b * t3;
+    let t6 = -p.a * c_q0 - t4;
+    let t7 = p.d + p.c * c_q2 + t6;
+    let t8 = p.a * s_q0 + t5;
+    let t9 = p.c * s_q2 - t8;
+    let t10 = t2 * t6;
+    let t11 = t1 - q[2];
+    let t12 = cos(t11);
+    let t13 = p.c * t12;
+    let t14 = qd[2] * t13;
+    let t15 = -t6;
+    let t16 = t2 * t15;
+    let t17 = t2 * t7 + t3 * t9;
+    let t18 = t3 * t8 + t17;
+    let t19 = t18 - 2.0 * t10 - t16;
+    let t20 = t10 - t18;
+    let t21 = t3 * t15;
+    let t22 = t3 * t6;
+    let t23 = t3 * t7 - t2 * t9;
+    let t24 = t23 - t2 * t8;
+    let t25 = t24 - 2.0 * t22 - t21;
+    let t26 = t24 - t22;
+    let t27 = sin(t11);
+    let t28 = p.c * t27;
+    let t29 = qd[2] * t28;
+    let t30 = qd[0] * t25 + qd[1] * t26 - t29;
+    let t31 = t17 + t3 * t5 + t2 * t4;
+    let t32 = qd[1] * t23 + qd[0] * t26 - t29;
+    let t33 = t13 * (qd[1] + qd[0]) - t14;
+    let t34 = t29 - t28 * (qd[0] + qd[1]);
+    let t35 = qd[0] * t19 - qd[1] * t20 - t14;
+    let t36 = -t33;
+    let t37 = qdd[2] * t13;
+    let t38 = lambda[1] * t28 - lambda[0] * t13;
+    let t39 = qd[2] * t34 + t37;
+    let t40 = qdd[2] * t28;
+    let t41 = qd[2] * t36 - t40;
+    let t42 = s_q1 * d.k6;
+    let t43 = qd[0] * t42;
+    let t44 = t0 * t42;
+    let t45 = (c_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])
+        + s_q1 * (p.g * c_q0 + p.a * qdd[0])) * d.k3;
+    let t46 = t3 * d.k10;
+    let t47 = lambda[0] * t20 + lambda[1] * t26;
+    (
+        [
+            [
+                lambda[0] * t19 - 0.5 * t46 - lambda[1] * t25 - s_q0 * d.k2,
+                -0.5 * p.a * d.k3 * (c_q1 * t0 * t0 + s_q1 * (qdd[0] + qdd[1]))
+                    - 0.5 * t45 - t47,
+                t38,
+            ],
+            [-0.5 * t46 - t47, lambda[0] * t31 - 0.5 * t45 - lambda[1] * t23, t38],
+            [t38, t38, -0.5 * s_q2 * d.k5 - t38],
+        ],
+        [[t43 - t44, -t44, 0.0], [t43, 0.0, 0.0], [0.0, 0.0, 0.0]],
+        [
+            [
+                qd[0]
+                    * (qd[0] * (t23 - t2 * t8 - 2.0 * t21 - 3.0 * t22) + qd[1] * t25
+                        - t29) + qd[1] * t30 + qdd[1] * t20 + t39 - qdd[0] * t19,
+                qd[1] * t32 + qd[0] * t30 + t39 + qdd[0] * t20 - qdd[1] * t31,
+                t34 * (qd[0] + qd[1]) + t13 * (qdd[0] + qdd[1]) - qd[2] * t34 - t37,
+            ],
+            [
+                qd[0]
+                    * (qd[0] * (t17 + t3 * t8 - 3.0 * t10 - 2.0 * t16) + qd[1] * t19
+                        - t14) + qd[1] * t35 + qdd[0] * t25 + qdd[1] * t26 + t41,
+                qd[0] * t35 + qd[1] * (qd[1] * t31 - qd[0] * t20 - t14) + t41
+                    + qdd[0] * t26 + qdd[1] * t23,
+                qd[2] * t33 + t40 + t36 * (qd[0] + qd[1]) - t28 * (qdd[0] + qdd[1]),
+            ],
+        ],
+        [
+            [
+                2.0 * (t14 + qd[1] * t20 - qd[0] * t19),
+                2.0 * (t14 + qd[0] * t20 - qd[1] * t31),
+                2.0 * t33,
+            ],
+            [2.0 * t30, 2.0 * t32, 2.0 * t34],
+        ],
+    )
+}
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -1317,10 +1449,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1375,8 +1510,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1462,7 +1598,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -1657,6 +1793,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 450,
+    add: 410,
+    div: 107,
+    sqrt: 20,
+    sin: 19,
+    cos: 21,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

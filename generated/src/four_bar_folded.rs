@@ -15,6 +15,8 @@
 //!
 //! Parameter values are folded into constants (`--fold`); `Params` is empty.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
@@ -58,11 +60,13 @@
 //! | `gravity_derivatives` | 4 | 2 | 0 | 0 | 3 | 0 |
 //! | `mass_matrix_inverse` | 9 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 71 | 31 | 2 | 0 | 3 | 2 |
+//! | `constrained_residual_derivatives` | 174 | 161 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 71 | 31 | 2 | 0 | 3 | 2 |
 //! | `constrained_forward_dynamics` | 153 | 120 | 26 | 5 | 8 | 9 |
 //! | `cut_joint_reactions` | 157 | 123 | 26 | 5 | 9 | 10 |
 //! | `dependent_velocities` | 46 | 38 | 5 | 2 | 3 | 3 |
 //! | `constrained_inverse_dynamics` | 63 | 50 | 5 | 2 | 5 | 6 |
+//! | `constrained_forward_dynamics_derivatives` | 530 | 479 | 107 | 20 | 18 | 20 |
 
 #![allow(
     clippy::approx_constant,
@@ -112,6 +116,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["pin.fx", "pin.fy"];
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1041,6 +1049,318 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 174,
+    add: 161,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = s_q0 * qd[0];
+    let t1 = c_q0 * qd[0];
+    let t2 = s_q2 * qd[2];
+    let t3 = c_q2 * qd[2];
+    let t4 = qd[0] + qd[1];
+    let t5 = s_q1 * qd[0];
+    let t6 = s_q1 * t4;
+    let t7 = q[0] + q[1];
+    let t8 = cos(t7);
+    let t9 = sin(t7);
+    let t10 = -0.2 * c_q0 - 0.6 * t8;
+    let t11 = 0.5 * c_q2 + t10 + 0.7;
+    let t12 = 0.2 * s_q0 + 0.6 * t9;
+    let t13 = 0.5 * s_q2 - t12;
+    let t14 = t8 * t10;
+    let t15 = t7 - q[2];
+    let t16 = cos(t15);
+    let t17 = qd[2] * t16;
+    let t18 = -t8 * t11 - t9 * t13;
+    let t19 = t18 - t9 * t12;
+    let t20 = 2.0 * t14 + t19 - t8 * t10;
+    let t21 = t14 + t19;
+    let t22 = t9 * t10;
+    let t23 = t9 * t11 - t8 * t13;
+    let t24 = t23 - t8 * t12;
+    let t25 = t24 + t9 * t10 - 2.0 * t22;
+    let t26 = t24 - t22;
+    let t27 = sin(t15);
+    let t28 = qd[2] * t27;
+    let t29 = t18 - 0.6;
+    let t30 = t8 * (qd[1] + qd[0]);
+    let t31 = -t30;
+    let t32 = t9 * (qd[0] + qd[1]);
+    let t33 = -t32;
+    let t34 = 0.2 * t0 - 0.6 * t33;
+    let t35 = t34 - 0.5 * t2;
+    let t36 = 0.5 * t3 - 0.2 * t1 - 0.6 * t30;
+    let t37 = t12 * t33;
+    let t38 = 0.2 * t1 - 0.6 * t31;
+    let t39 = t9 * t34;
+    let t40 = t9 * t33;
+    let t41 = t8 * t31;
+    let t42 = t41 - t40;
+    let t43 = t3 * t8;
+    let t44 = s_q2 * t33 + t43;
+    let t45 = t2 * t9;
+    let t46 = t9 * t31;
+    let t47 = t8 * t33;
+    let t48 = c_q2 * t33;
+    let t49 = t48 - t2 * t8;
+    let t50 = s_q2 * t31;
+    let t51 = t3 * t9;
+    let t52 = 0.5 * (t49 + t51 - t50);
+    let t53 = c_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0])
+        + s_q1 * (9.81 * c_q0 + 0.2 * qdd[0]);
+    let t54 = -0.2 * t0 - 0.6 * t32;
+    let t55 = t11 * t32 + t13 * t31 - t8 * t35 - t9 * t36;
+    let t56 = t55 - t9 * t38;
+    let t57 = t8 * t34 + t12 * t31 + t10 * t33;
+    let t58 = t8 * t32;
+    let t59 = t9 * t30;
+    let t60 = t56 + t57;
+    let t61 = -0.6 * (t58 + t46 + 2.0 * t47 - 2.0 * t46 - t47 - t59);
+    let t62 = t11 * t30 + t13 * t32;
+    let t63 = t9 * t35 - t8 * t36;
+    let t64 = t63 - t8 * t38;
+    let t65 = t62 + t64;
+    let t66 = t10 * t31 + t12 * t32 - t39;
+    let t67 = t9 * t32;
+    let t68 = 1.2 * (t41 + t67 - t42);
+    let t69 = t65 + t66;
+    let t70 = c_q2 * t31;
+    let t71 = t45 + t70;
+    let t72 = s_q2 * t32;
+    let t73 = 1.2 * (t46 - t47);
+    let t74 = t55 + t73;
+    let t75 = t40 + t67;
+    let t76 = qdd[2] * t16;
+    let t77 = lambda[0] * t21;
+    let t78 = lambda[1] * t26;
+    let t79 = 0.5 * (lambda[1] * t27 - lambda[0] * t16);
+    let t80 = qd[2] * t52 + 0.5 * t76;
+    let t81 = qdd[2] * t27;
+    let t82 = 0.5 * qd[2] * (t71 + t43 - t72) - 0.5 * t81;
+    let t83 = 0.5 * (t28 + t48 - t50);
+    let t84 = 0.5 * (t17 + t70 - t72);
+    let t85 = t13 * t33 + 0.5 * t17 + t11 * t31;
+    (
+        [
+            [
+                -2.7468 * s_q0 - 3.5316 * t9 - lambda[0] * t20 - lambda[1] * t25,
+                -0.072 * (c_q1 * t4 * t4 + s_q1 * (qdd[0] + qdd[1])) - 0.36 * t53 - t77
+                    - t78,
+                t79,
+            ],
+            [
+                -3.5316 * t9 - t77 - t78,
+                -0.36 * t53 - lambda[0] * t29 - lambda[1] * t23,
+                t79,
+            ],
+            [t79, t79, -2.4525 * s_q2 - t79],
+        ],
+        [[0.144 * (t5 - t6), -0.144 * t6, 0.0], [0.144 * t5, 0.0, 0.0], [0.0, 0.0, 0.0]],
+        [
+            [
+                qd[0] * (t8 * t54 + t12 * t30 + t56 + 2.0 * t57 - t10 * t33)
+                    + qd[1] * (t60 + t61) + qdd[0] * t20 + qdd[1] * t21 + t80,
+                qd[0] * (0.6 * (t59 - t58) + t60 + 0.5 * t73) + qd[1] * (t61 + t74) + t80
+                    + qdd[0] * t21 + qdd[1] * t29,
+                0.5 * (t16 * (qdd[0] + qdd[1]) - t76) + t83 * (qd[0] + qd[1])
+                    - 0.5 * qd[2] * (t51 + s_q2 * t30 + t49),
+            ],
+            [
+                qd[0] * (t37 + t65 + 2.0 * t66 - t10 * t31 - t9 * t54)
+                    + qd[1] * (t68 + t69) + qdd[0] * t25 + qdd[1] * t26 + t82,
+                qd[0] * (t69 + 1.2 * t75) + qd[1] * (t62 + t63 + t68 + 0.6 * t75) + t82
+                    + qdd[0] * t26 + qdd[1] * t23,
+                0.5 * (t81 - t27 * (qdd[0] + qdd[1])) + t84 * (qd[0] + qd[1])
+                    - 0.5 * qd[2] * (t44 + t71),
+            ],
+        ],
+        [
+            [
+                qd[0] * t20 + qd[1] * t21 + t37 + t10 * t30 + t39 + t85 - t64,
+                qd[0] * t21 + qd[1] * t29 + t85 - t63 - 0.6 * (t42 + t40 + t8 * t30),
+                0.5 * (c_q2 * t30 + t16 * (qd[0] + qd[1]) - t45 - t17 - t44),
+            ],
+            [
+                qd[0] * t25 + qd[1] * t26 + t60 - 0.5 * t28,
+                qd[0] * t26 + qd[1] * t23 + t74 - 0.5 * t28,
+                0.5 * (t28 - t27 * (qd[0] + qd[1])) + t52,
+            ],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -1154,10 +1474,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1212,8 +1535,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1299,7 +1623,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -1494,6 +1818,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 530,
+    add: 479,
+    div: 107,
+    sqrt: 20,
+    sin: 18,
+    cos: 20,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

@@ -15,6 +15,8 @@
 //!
 //! Parameters are read at run time from `Params`.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
@@ -59,11 +61,13 @@
 //! | `gravity_derivatives` | 6 | 4 | 0 | 0 | 4 | 0 |
 //! | `mass_matrix_inverse` | 11 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 95 | 34 | 2 | 0 | 4 | 2 |
+//! | `constrained_residual_derivatives` | 198 | 179 | 0 | 0 | 7 | 7 |
 //! | `linearization` | 95 | 34 | 2 | 0 | 4 | 2 |
 //! | `constrained_forward_dynamics` | 328 | 295 | 60 | 8 | 12 | 14 |
 //! | `cut_joint_reactions` | 336 | 300 | 60 | 8 | 13 | 15 |
 //! | `dependent_velocities` | 105 | 96 | 9 | 3 | 4 | 4 |
 //! | `constrained_inverse_dynamics` | 130 | 109 | 9 | 3 | 6 | 8 |
+//! | `constrained_forward_dynamics_derivatives` | 1239 | 1184 | 274 | 44 | 25 | 29 |
 
 #![allow(
     clippy::approx_constant,
@@ -114,6 +118,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["pin2.fx", "pin2.fy", "pin3.fx", "pin3
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1318,6 +1326,387 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 198,
+    add: 179,
+    div: 0,
+    sqrt: 0,
+    sin: 7,
+    cos: 7,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(BuildLanes, d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(avx2, d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let t0 = p.L * c_q0;
+    let t1 = p.L * s_q0;
+    let t2 = qd[0] + qd[3];
+    let t3 = q[0] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = p.a * t4;
+    let t7 = p.a * t5;
+    let t8 = -t0 - t6;
+    let t9 = p.a + p.L * c_q1 + t8;
+    let t10 = t1 + t7;
+    let t11 = p.L * s_q1 - t10;
+    let t12 = -2.0 * t6 - t0;
+    let t13 = -2.0 * t7 - t1;
+    let t14 = p.L * s_q2 + t13;
+    let t15 = t4 * t8;
+    let t16 = t4 * t12;
+    let t17 = t3 - q[1];
+    let t18 = cos(t17);
+    let t19 = p.L * t18;
+    let t20 = qd[1] * t19;
+    let t21 = t3 - q[2];
+    let t22 = cos(t21);
+    let t23 = p.L * t22;
+    let t24 = qd[2] * t23;
+    let t25 = -t8;
+    let t26 = t4 * t25;
+    let t27 = t4 * t9 + t5 * t11;
+    let t28 = t5 * t10 + t27;
+    let t29 = t28 - 2.0 * t15 - t26;
+    let t30 = t15 - t28;
+    let t31 = t5 * t25;
+    let t32 = t5 * t8;
+    let t33 = t5 * t9 - t4 * t11;
+    let t34 = t33 - t4 * t10;
+    let t35 = t34 - 2.0 * t32 - t31;
+    let t36 = sin(t17);
+    let t37 = p.L * t36;
+    let t38 = qd[1] * t37;
+    let t39 = t34 - t32;
+    let t40 = qd[0] * t35 + qd[3] * t39 - t38;
+    let t41 = -t12;
+    let t42 = t4 * t41;
+    let t43 = t5 * t41;
+    let t44 = t5 * t12;
+    let t45 = sin(t21);
+    let t46 = p.L * t45;
+    let t47 = qd[2] * t46;
+    let t48 = t19 * (qd[3] + qd[0]) - t20;
+    let t49 = t38 - t37 * (qd[0] + qd[3]);
+    let t50 = t23 * (qd[3] + qd[0]) - t24;
+    let t51 = t47 - t46 * (qd[0] + qd[3]);
+    let t52 = t5 * t7 + t4 * t6;
+    let t53 = t27 + t52;
+    let t54 = qd[3] * t33 + qd[0] * t39 - t38;
+    let t55 = -t48;
+    let t56 = qd[0] * t29 - qd[3] * t30 - t20;
+    let t57 = -t50;
+    let t58 = qdd[1] * t19;
+    let t59 = qdd[2] * t23;
+    let t60 = lambda[1] * t37 - lambda[0] * t19;
+    let t61 = lambda[3] * t46 - lambda[2] * t23;
+    let t62 = qd[1] * t49 + t58;
+    let t63 = qdd[1] * t37;
+    let t64 = qd[1] * t55 - t63;
+    let t65 = qdd[2] * t46;
+    let t66 = s_q3 * d.k6;
+    let t67 = qd[0] * t66;
+    let t68 = t2 * t66;
+    let t69 = p.L * c_q2 + t12 + d.k20;
+    let t70 = t5 * t14 + t4 * t69;
+    let t71 = t70 - t5 * t13;
+    let t72 = t71 - 2.0 * t16 - t42;
+    let t73 = t16 - t71;
+    let t74 = qd[3] * t73;
+    let t75 = qd[0] * t73;
+    let t76 = 2.0 * t52 + t70;
+    let t77 = t5 * t69 - t4 * t14;
+    let t78 = t77 + t4 * t13;
+    let t79 = t78 - 2.0 * t44 - t43;
+    let t80 = t78 - t44;
+    let t81 = qd[0] * t79 + qd[3] * t80 - t47;
+    let t82 = qd[3] * t77 + qd[0] * t80 - t47;
+    let t83 = (c_q3 * (p.g * s_q0 - p.L * qd[0] * qd[0])
+        + s_q3 * (p.g * c_q0 + p.L * qdd[0])) * d.k3;
+    let t84 = t5 * d.k10;
+    let t85 = lambda[2] * t73;
+    let t86 = -lambda[0] * t30 - lambda[1] * t39 - lambda[3] * t80;
+    let t87 = qd[2] * t51 + t59;
+    let t88 = qd[0] * t72 - qd[3] * t73 - t24;
+    let t89 = qd[2] * t57 - t65;
+    (
+        [
+            [
+                lambda[0] * t29 + lambda[2] * t72 - lambda[1] * t35 - s_q0 * d.k2 - t84
+                    - lambda[3] * t79,
+                t60,
+                t61,
+                t86 - t83 - p.L * (d.k3 * (c_q3 * t2 * t2 + s_q3 * (qdd[0] + qdd[3])))
+                    - t85,
+            ],
+            [t60, -0.5 * s_q1 * d.k5 - t60, 0.0, t60],
+            [t61, 0.0, -0.5 * s_q2 * d.k5 - t61, t61],
+            [
+                t86 - t84 - t85,
+                t60,
+                t61,
+                lambda[0] * t53 + lambda[2] * t76 - t83 - lambda[1] * t33
+                    - lambda[3] * t77,
+            ],
+        ],
+        [
+            [2.0 * (t67 - t68), 0.0, 0.0, -2.0 * t68],
+            [0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0],
+            [2.0 * t67, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                qd[0]
+                    * (qd[0] * (t33 - t4 * t10 - 2.0 * t31 - 3.0 * t32) + qd[3] * t35
+                        - t38) + qd[3] * t40 + qdd[3] * t30 + t62 - qdd[0] * t29,
+                t49 * (qd[0] + qd[3]) + t19 * (qdd[0] + qdd[3]) - qd[1] * t49 - t58,
+                0.0,
+                qd[3] * t54 + qd[0] * t40 + t62 + qdd[0] * t30 - qdd[3] * t53,
+            ],
+            [
+                qd[0]
+                    * (qd[0] * (t27 + t5 * t10 - 3.0 * t15 - 2.0 * t26) + qd[3] * t29
+                        - t20) + qd[3] * t56 + qdd[0] * t35 + qdd[3] * t39 + t64,
+                qd[1] * t48 + t63 + t55 * (qd[0] + qd[3]) - t37 * (qdd[0] + qdd[3]),
+                0.0,
+                qd[0] * t56 + qd[3] * (qd[3] * t53 - qd[0] * t30 - t20) + t64
+                    + qdd[0] * t39 + qdd[3] * t33,
+            ],
+            [
+                qd[0]
+                    * (qd[0] * (t4 * t13 + t77 - 2.0 * t43 - 3.0 * t44) + qd[3] * t79
+                        - t47) + qd[3] * t81 + qdd[3] * t73 + t87 - qdd[0] * t72,
+                0.0,
+                t51 * (qd[0] + qd[3]) + t23 * (qdd[0] + qdd[3]) - qd[2] * t51 - t59,
+                qd[3] * t82 + t87 + qd[0] * t81 + qdd[0] * t73 - qdd[3] * t76,
+            ],
+            [
+                qd[0]
+                    * (qd[0] * (t70 - 3.0 * t16 - 2.0 * t42 - t5 * t13) + qd[3] * t72
+                        - t24) + qd[3] * t88 + qdd[0] * t79 + qdd[3] * t80 + t89,
+                0.0,
+                qd[2] * t50 + t65 + t57 * (qd[0] + qd[3]) - t46 * (qdd[0] + qdd[3]),
+                t89 + qd[0] * t88 + qd[3] * (qd[3] * t76 - qd[0] * t73 - t24)
+                    + qdd[0] * t80 + qdd[3] * t77,
+            ],
+        ],
+        [
+            [
+                2.0 * (t20 + qd[3] * t30 - qd[0] * t29),
+                2.0 * t48,
+                0.0,
+                2.0 * (t20 + qd[0] * t30 - qd[3] * t53),
+            ],
+            [2.0 * t40, 2.0 * t49, 0.0, 2.0 * t54],
+            [
+                2.0 * (t24 - qd[0] * t72) + t74 + t74,
+                0.0,
+                2.0 * t50,
+                2.0 * (t24 - qd[3] * t76) + t75 + t75,
+            ],
+            [2.0 * t81, 0.0, 2.0 * t51, 2.0 * t82],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
+trait Lanes: Copy {
+    /// The sines and cosines of `a`, `b`, `c` and `d`.
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+}
+/// The build's own routines: the module's helpers.
+#[derive(Clone, Copy)]
+struct BuildLanes;
+impl Lanes for BuildLanes {
+    #[inline(always)]
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+        sin_cos_quad(a, b, c, d)
+    }
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    impl super::Lanes for Avx2 {
+        #[inline(always)]
+        fn sin_cos_quad(
+            self,
+            a: super::Real,
+            b: super::Real,
+            c: super::Real,
+            d: super::Real,
+        ) -> [(super::Real, super::Real); 4] {
+            unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+        }
+    }
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -1431,10 +1820,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1489,8 +1881,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1576,7 +1969,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -1772,6 +2165,125 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1239,
+    add: 1184,
+    div: 274,
+    sqrt: 44,
+    sin: 25,
+    cos: 29,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
+}
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
@@ -1929,7 +2441,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 /// The processor must run AVX2 and the operating system save its
 /// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
 /// touch no memory.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
 #[target_feature(enable = "avx,avx2")]
 #[inline]
@@ -2048,7 +2560,7 @@ pub unsafe fn sin_cos_quad_avx2(
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {

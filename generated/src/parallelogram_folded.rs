@@ -15,6 +15,8 @@
 //!
 //! Parameter values are folded into constants (`--fold`); `Params` is empty.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
@@ -59,11 +61,13 @@
 //! | `gravity_derivatives` | 5 | 2 | 0 | 0 | 4 | 0 |
 //! | `mass_matrix_inverse` | 9 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 75 | 30 | 2 | 0 | 4 | 2 |
+//! | `constrained_residual_derivatives` | 310 | 292 | 0 | 0 | 7 | 7 |
 //! | `linearization` | 75 | 30 | 2 | 0 | 4 | 2 |
 //! | `constrained_forward_dynamics` | 364 | 303 | 60 | 8 | 10 | 12 |
 //! | `cut_joint_reactions` | 372 | 308 | 60 | 8 | 11 | 13 |
 //! | `dependent_velocities` | 111 | 95 | 9 | 3 | 4 | 4 |
 //! | `constrained_inverse_dynamics` | 130 | 108 | 9 | 3 | 6 | 8 |
+//! | `constrained_forward_dynamics_derivatives` | 1395 | 1304 | 274 | 44 | 23 | 27 |
 
 #![allow(
     clippy::approx_constant,
@@ -113,6 +117,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["pin2.fx", "pin2.fy", "pin3.fx", "pin3
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1141,6 +1149,457 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 310,
+    add: 292,
+    div: 0,
+    sqrt: 0,
+    sin: 7,
+    cos: 7,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(BuildLanes, d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(avx2, d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let t0 = s_q0 * qd[0];
+    let t1 = c_q0 * qd[0];
+    let t2 = s_q1 * qd[1];
+    let t3 = c_q1 * qd[1];
+    let t4 = s_q2 * qd[2];
+    let t5 = c_q2 * qd[2];
+    let t6 = qd[0] + qd[3];
+    let t7 = s_q3 * qd[0];
+    let t8 = s_q3 * t6;
+    let t9 = q[0] + q[3];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
+    let t12 = -0.4 * c_q0 - 0.3 * t10;
+    let t13 = 0.4 * c_q1 + t12 + 0.3;
+    let t14 = 0.4 * s_q0 + 0.3 * t11;
+    let t15 = 0.4 * s_q1 - t14;
+    let t16 = -0.4 * c_q0 - 0.6 * t10;
+    let t17 = 0.4 * c_q2 + t16 + 0.6;
+    let t18 = 0.4 * s_q0 + 0.6 * t11;
+    let t19 = 0.4 * s_q2 - t18;
+    let t20 = t10 * t12;
+    let t21 = t10 * t16;
+    let t22 = t9 - q[1];
+    let t23 = cos(t22);
+    let t24 = qd[1] * t23;
+    let t25 = t9 - q[2];
+    let t26 = cos(t25);
+    let t27 = qd[2] * t26;
+    let t28 = -t10 * t13 - t11 * t15;
+    let t29 = t28 - t11 * t14;
+    let t30 = 2.0 * t20 + t29 - t10 * t12;
+    let t31 = t20 + t29;
+    let t32 = t11 * t12;
+    let t33 = t11 * t13 - t10 * t15;
+    let t34 = t33 - t10 * t14;
+    let t35 = t34 + t11 * t12 - 2.0 * t32;
+    let t36 = sin(t22);
+    let t37 = qd[1] * t36;
+    let t38 = t34 - t32;
+    let t39 = -t10 * t17 - t11 * t19;
+    let t40 = t39 - t11 * t18;
+    let t41 = 2.0 * t21 + t40 - t10 * t16;
+    let t42 = t21 + t40;
+    let t43 = t11 * t16;
+    let t44 = t11 * t17 - t10 * t19;
+    let t45 = t44 - t10 * t18;
+    let t46 = t45 + t11 * t16 - 2.0 * t43;
+    let t47 = sin(t25);
+    let t48 = qd[2] * t47;
+    let t49 = t45 - t43;
+    let t50 = t28 - 0.3;
+    let t51 = t39 - 0.6;
+    let t52 = t10 * (qd[3] + qd[0]);
+    let t53 = -t52;
+    let t54 = t11 * (qd[0] + qd[3]);
+    let t55 = -t54;
+    let t56 = 0.4 * t0 - 0.3 * t55;
+    let t57 = t56 - 0.4 * t2;
+    let t58 = 0.4 * (t3 - t1) - 0.3 * t52;
+    let t59 = t14 * t55;
+    let t60 = 0.4 * t1 - 0.3 * t53;
+    let t61 = t11 * t56;
+    let t62 = t3 * t10;
+    let t63 = t62 + s_q1 * t55;
+    let t64 = t2 * t11;
+    let t65 = t11 * t55;
+    let t66 = t10 * t53;
+    let t67 = t66 - t65;
+    let t68 = c_q1 * t55;
+    let t69 = t68 - t2 * t10;
+    let t70 = t3 * t11;
+    let t71 = s_q1 * t53;
+    let t72 = 0.4 * (t69 + t70 - t71);
+    let t73 = t11 * t53;
+    let t74 = t10 * t55;
+    let t75 = 0.4 * t0 - 0.6 * t55;
+    let t76 = t75 - 0.4 * t4;
+    let t77 = 0.4 * (t5 - t1) - 0.6 * t52;
+    let t78 = t18 * t55;
+    let t79 = 0.4 * t1 - 0.6 * t53;
+    let t80 = t11 * t75;
+    let t81 = t5 * t10;
+    let t82 = t81 + s_q2 * t55;
+    let t83 = t4 * t11;
+    let t84 = c_q2 * t55;
+    let t85 = t84 - t4 * t10;
+    let t86 = t5 * t11;
+    let t87 = s_q2 * t53;
+    let t88 = 0.4 * (t85 + t86 - t87);
+    let t89 = c_q3 * (9.81 * s_q0 - 0.4 * qd[0] * qd[0])
+        + s_q3 * (9.81 * c_q0 + 0.4 * qdd[0]);
+    let t90 = -0.4 * t0 - 0.3 * t54;
+    let t91 = t13 * t54 + t15 * t53 - t10 * t57 - t11 * t58;
+    let t92 = t91 - t11 * t60;
+    let t93 = t10 * t56 + t14 * t53 + t12 * t55;
+    let t94 = t10 * t54;
+    let t95 = t11 * t52;
+    let t96 = -0.3 * (t94 + t73 + 2.0 * t74 - 2.0 * t73 - t74 - t95);
+    let t97 = t92 + t93;
+    let t98 = t13 * t52 + t15 * t54;
+    let t99 = t11 * t57 - t10 * t58;
+    let t100 = t99 - t10 * t60;
+    let t101 = t98 + t100;
+    let t102 = t12 * t53 + t14 * t54 - t61;
+    let t103 = c_q1 * t53;
+    let t104 = t64 + t103;
+    let t105 = s_q1 * t54;
+    let t106 = t11 * t54;
+    let t107 = 0.6 * (t66 + t106 - t67);
+    let t108 = t101 + t102;
+    let t109 = -0.4 * t0 - 0.6 * t54;
+    let t110 = t17 * t54 + t19 * t53 - t10 * t76 - t11 * t77;
+    let t111 = t110 - t11 * t79;
+    let t112 = t10 * t75 + t18 * t53 + t16 * t55;
+    let t113 = t111 + t112;
+    let t114 = t17 * t52 + t19 * t54;
+    let t115 = t11 * t76 - t10 * t77;
+    let t116 = t115 - t10 * t79;
+    let t117 = t114 + t116;
+    let t118 = t16 * t53 + t18 * t54 - t80;
+    let t119 = c_q2 * t53;
+    let t120 = t83 + t119;
+    let t121 = s_q2 * t54;
+    let t122 = t117 + t118;
+    let t123 = 0.6 * (t73 - t74);
+    let t124 = t123 + 0.6 * (t95 - t94);
+    let t125 = t91 + t123;
+    let t126 = 0.6 * (t65 + t106);
+    let t127 = t107 + 0.5 * t126;
+    let t128 = t110 + 2.0 * t123;
+    let t129 = qdd[1] * t23;
+    let t130 = qdd[2] * t26;
+    let t131 = 0.4 * (lambda[1] * t36 - lambda[0] * t23);
+    let t132 = 0.4 * (lambda[3] * t47 - lambda[2] * t26);
+    let t133 = lambda[0] * t31;
+    let t134 = lambda[2] * t42;
+    let t135 = lambda[1] * t38 + lambda[3] * t49;
+    let t136 = qd[1] * t72 + 0.4 * t129;
+    let t137 = qdd[1] * t36;
+    let t138 = 0.4 * qd[1] * (t104 + t62 - t105) - 0.4 * t137;
+    let t139 = qd[2] * t88 + 0.4 * t130;
+    let t140 = qdd[2] * t47;
+    let t141 = 0.4 * qd[2] * (t120 + t81 - t121) - 0.4 * t140;
+    let t142 = 0.4 * (t37 + t68 - t71);
+    let t143 = 0.4 * (t24 + t103 - t105);
+    let t144 = 0.4 * (t48 + t84 - t87);
+    let t145 = 0.4 * (t27 + t119 - t121);
+    let t146 = t15 * t55 + 0.4 * t24 + t13 * t53;
+    let t147 = t19 * t55 + 0.4 * t27 + t17 * t53;
+    let t148 = t67 + t65 + t10 * t52;
+    (
+        [
+            [
+                -6.867 * s_q0 - 4.4145 * t11 - lambda[0] * t30 - lambda[1] * t35
+                    - lambda[2] * t41 - lambda[3] * t46,
+                t131,
+                t132,
+                -0.18000000000000002 * (c_q3 * t6 * t6 + s_q3 * (qdd[0] + qdd[3]))
+                    - 0.45 * t89 - t135 - t133 - t134,
+            ],
+            [t131, -0.981 * s_q1 - t131, 0.0, t131],
+            [t132, 0.0, -0.981 * s_q2 - t132, t132],
+            [
+                -4.4145 * t11 - t135 - t133 - t134,
+                t131,
+                t132,
+                -0.45 * t89 - lambda[0] * t50 - lambda[1] * t33 - lambda[2] * t51
+                    - lambda[3] * t44,
+            ],
+        ],
+        [
+            [0.36 * (t7 - t8), 0.0, 0.0, -0.36 * t8],
+            [0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0],
+            [0.36 * t7, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                qd[0] * (t10 * t90 + t14 * t52 + t92 + 2.0 * t93 - t12 * t55)
+                    + qd[3] * (t96 + t97) + qdd[0] * t30 + qdd[3] * t31 + t136,
+                0.4 * (t23 * (qdd[0] + qdd[3]) - t129) + t142 * (qd[0] + qd[3])
+                    - 0.4 * qd[1] * (t70 + s_q1 * t52 + t69),
+                0.0,
+                qd[0] * (t97 + 0.5 * t124) + qd[3] * (t96 + t125) + t136 + qdd[0] * t31
+                    + qdd[3] * t50,
+            ],
+            [
+                qd[0] * (t59 + t101 + 2.0 * t102 - t12 * t53 - t11 * t90)
+                    + qd[3] * (t107 + t108) + qdd[0] * t35 + qdd[3] * t38 + t138,
+                0.4 * (t137 - t36 * (qdd[0] + qdd[3])) + t143 * (qd[0] + qd[3])
+                    - 0.4 * qd[1] * (t63 + t104),
+                0.0,
+                qd[0] * (t108 + t126) + qd[3] * (t98 + t99 + t127) + t138 + qdd[0] * t38
+                    + qdd[3] * t33,
+            ],
+            [
+                qd[0] * (t10 * t109 + t18 * t52 + t111 + 2.0 * t112 - t16 * t55)
+                    + qd[3] * (2.0 * t96 + t113) + qdd[0] * t41 + qdd[3] * t42 + t139,
+                0.0,
+                0.4 * (t26 * (qdd[0] + qdd[3]) - t130) + t144 * (qd[0] + qd[3])
+                    - 0.4 * qd[2] * (t86 + s_q2 * t52 + t85),
+                qd[0] * (t113 + t124) + qd[3] * (2.0 * t96 + t128) + t139 + qdd[0] * t42
+                    + qdd[3] * t51,
+            ],
+            [
+                qd[0] * (t78 + t117 + 2.0 * t118 - t16 * t53 - t11 * t109)
+                    + qd[3] * (2.0 * t107 + t122) + qdd[0] * t46 + qdd[3] * t49 + t141,
+                0.0,
+                0.4 * (t140 - t47 * (qdd[0] + qdd[3])) + t145 * (qd[0] + qd[3])
+                    - 0.4 * qd[2] * (t82 + t120),
+                qd[0] * (t122 + 2.0 * t126) + qd[3] * (t114 + t115 + 2.0 * t127) + t141
+                    + qdd[0] * t49 + qdd[3] * t44,
+            ],
+        ],
+        [
+            [
+                qd[0] * t30 + qd[3] * t31 + t59 + t12 * t52 + t61 + t146 - t100,
+                0.4 * (c_q1 * t52 + t23 * (qd[0] + qd[3]) - t64 - t24 - t63),
+                0.0,
+                qd[0] * t31 + qd[3] * t50 + t146 - 0.3 * t148 - t99,
+            ],
+            [
+                qd[0] * t35 + qd[3] * t38 + t97 - 0.4 * t37,
+                0.4 * (t37 - t36 * (qd[0] + qd[3])) + t72,
+                0.0,
+                qd[0] * t38 + qd[3] * t33 + t125 - 0.4 * t37,
+            ],
+            [
+                qd[0] * t41 + qd[3] * t42 + t78 + t16 * t52 + t80 + t147 - t116,
+                0.0,
+                0.4 * (c_q2 * t52 + t26 * (qd[0] + qd[3]) - t83 - t27 - t82),
+                qd[0] * t42 + qd[3] * t51 + t147 - 0.6 * t148 - t115,
+            ],
+            [
+                qd[0] * t46 + qd[3] * t49 + t113 - 0.4 * t48,
+                0.0,
+                0.4 * (t48 - t47 * (qd[0] + qd[3])) + t88,
+                qd[0] * t49 + qd[3] * t44 + t128 - 0.4 * t48,
+            ],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
+trait Lanes: Copy {
+    /// The sines and cosines of `a`, `b`, `c` and `d`.
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+}
+/// The build's own routines: the module's helpers.
+#[derive(Clone, Copy)]
+struct BuildLanes;
+impl Lanes for BuildLanes {
+    #[inline(always)]
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+        sin_cos_quad(a, b, c, d)
+    }
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    impl super::Lanes for Avx2 {
+        #[inline(always)]
+        fn sin_cos_quad(
+            self,
+            a: super::Real,
+            b: super::Real,
+            c: super::Real,
+            d: super::Real,
+        ) -> [(super::Real, super::Real); 4] {
+            unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+        }
+    }
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -1254,10 +1713,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1312,8 +1774,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1399,7 +1862,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -1595,6 +2058,125 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1395,
+    add: 1304,
+    div: 274,
+    sqrt: 44,
+    sin: 23,
+    cos: 27,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
+}
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
@@ -1752,7 +2334,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 /// The processor must run AVX2 and the operating system save its
 /// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
 /// touch no memory.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
 #[target_feature(enable = "avx,avx2")]
 #[inline]
@@ -1871,7 +2453,7 @@ pub unsafe fn sin_cos_quad_avx2(
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {

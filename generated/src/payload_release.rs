@@ -64,11 +64,13 @@
 //! | `gravity_derivatives` | 28 | 10 | 0 | 0 | 2 | 0 |
 //! | `mass_matrix_inverse` | 11 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 119 | 48 | 2 | 0 | 2 | 2 |
+//! | `constrained_residual_derivatives` | 1577 | 1298 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 137 | 48 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 1311 | 1160 | 167 | 14 | 6 | 6 |
 //! | `cut_joint_reactions` | 1319 | 1165 | 167 | 14 | 7 | 7 |
 //! | `dependent_velocities` | 498 | 464 | 39 | 6 | 2 | 2 |
 //! | `constrained_inverse_dynamics` | 544 | 489 | 39 | 6 | 4 | 4 |
+//! | `constrained_forward_dynamics_derivatives` | 7214 | 6818 | 979 | 118 | 13 | 13 |
 
 #![allow(
     clippy::approx_constant,
@@ -144,6 +146,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 2] = [0, 1];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1905,6 +1911,1035 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 1577,
+    add: 1298,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = t3 - t8;
+    let t11 = 2.0 * t10;
+    let t12 = -2.0 * (t4 + t7);
+    let t13 = -2.0 * (t3 + t8);
+    let t14 = 1.0 - 2.0 * (t0 + t2);
+    let t15 = t5 - t6;
+    let t16 = 2.0 * t15;
+    let t17 = t4 - t7;
+    let t18 = 2.0 * t17;
+    let t19 = t9 * qd[2] + t11 * qd[3] - t12 * qd[4];
+    let t20 = t16 * qd[4] + t14 * qd[3] - t13 * qd[2];
+    let t21 = q[8] * qd[5];
+    let t22 = q[8] * qd[6];
+    let t23 = q[8] * qd[7];
+    let t24 = q[6] * qd[7];
+    let t25 = q[7] * qd[6];
+    let t26 = q[7] * qd[5];
+    let t27 = q[5] * qd[7];
+    let t28 = q[5] * qd[6];
+    let t29 = q[6] * qd[5];
+    let t30 = t21 + t24;
+    let t31 = t30 - t25;
+    let t32 = t22 + t26;
+    let t33 = t32 - t27;
+    let t34 = t23 + t28;
+    let t35 = t34 - t29;
+    let t36 = q[5] * qd[5];
+    let t37 = q[6] * qd[6];
+    let t38 = q[7] * qd[7];
+    let t39 = t36 + t37;
+    let t40 = t38 + t39;
+    let t41 = p.l1 * qd[0];
+    let t42 = s_q0 * t41;
+    let t43 = c_q0 * t41;
+    let t44 = q[6] * t33;
+    let t45 = q[7] * t35;
+    let t46 = -2.0 * (t44 + t45);
+    let t47 = q[6] * t31;
+    let t48 = q[5] * t33;
+    let t49 = 0.5 * (t47 + t48);
+    let t50 = q[8] * t35;
+    let t51 = q[7] * t40;
+    let t52 = 0.5 * (t50 - t51);
+    let t53 = 2.0 * (t49 - t52);
+    let t54 = q[7] * t31;
+    let t55 = q[5] * t35;
+    let t56 = 0.5 * (t54 + t55);
+    let t57 = q[8] * t33;
+    let t58 = q[6] * t40;
+    let t59 = 0.5 * (t57 - t58);
+    let t60 = 2.0 * (t56 + t59);
+    let t61 = qd[2] * t46 + qd[3] * t53 + qd[4] * t60;
+    let t62 = 2.0 * (t49 + t52);
+    let t63 = q[5] * t31;
+    let t64 = -2.0 * (t45 + t63);
+    let t65 = q[7] * t33;
+    let t66 = q[6] * t35;
+    let t67 = 0.5 * (t65 + t66);
+    let t68 = q[8] * t31;
+    let t69 = q[5] * t40;
+    let t70 = 0.5 * (t68 - t69);
+    let t71 = 2.0 * (t67 - t70);
+    let t72 = qd[2] * t62 + qd[3] * t64 + qd[4] * t71;
+    let t73 = 0.5 * (qd[7] * t33 - qd[5] * t40 - qd[6] * t35);
+    let t74 = 0.5 * (qd[5] * t35 - qd[6] * t40 - qd[7] * t31);
+    let t75 = 0.5 * (qd[6] * t31 - qd[7] * t40 - qd[5] * t33);
+    let t76 = 0.5 * (qd[5] * t31 + qd[6] * t33 + qd[7] * t35);
+    let t77 = qd[0] + qd[1];
+    let t78 = p.mp * qd[2];
+    let t79 = p.mp * qd[3];
+    let t80 = p.mp * qd[4];
+    let t81 = q[0] + q[1];
+    let t82 = cos(t81);
+    let t83 = sin(t81);
+    let t84 = p.l2 * t82;
+    let t85 = p.l2 * t83;
+    let t86 = -p.l1 * c_q0 - t84;
+    let t87 = q[2] + t86;
+    let t88 = p.l1 * s_q0 + t85;
+    let t89 = q[3] - t88;
+    let t90 = t82 * t86;
+    let t91 = t16 * t83;
+    let t92 = q[7] * t83;
+    let t93 = q[8] * t82;
+    let t94 = t92 + t93;
+    let t95 = q[8] + t94;
+    let t96 = 2.0 * t95;
+    let t97 = q[7] * t82;
+    let t98 = q[8] * t83;
+    let t99 = t97 - t98;
+    let t100 = q[7] - t99;
+    let t101 = -2.0 * t100;
+    let t102 = q[6] * t82;
+    let t103 = q[5] * t83;
+    let t104 = 2.0 * t100;
+    let t105 = q[5] * t82;
+    let t106 = q[6] * t83;
+    let t107 = t102 - t103;
+    let t108 = q[6] - t107;
+    let t109 = 2.0 * t108;
+    let t110 = t105 + t106;
+    let t111 = t110 - q[5];
+    let t112 = 2.0 * t111;
+    let t113 = 8.0 * t92 + 4.0 * t93;
+    let t114 = q[5] + t110;
+    let t115 = 2.0 * t114;
+    let t116 = q[6] + t107;
+    let t117 = 2.0 * t116;
+    let t118 = -t82 * t87 - t83 * t89;
+    let t119 = t118 - t83 * t88;
+    let t120 = 2.0 * t90 + t119 - t82 * t86;
+    let t121 = t90 + t119;
+    let t122 = t83 * t86;
+    let t123 = t83 * t87 - t82 * t89;
+    let t124 = t123 - t82 * t88;
+    let t125 = t124 + t83 * t86 - 2.0 * t122;
+    let t126 = t124 - t122;
+    let t127 = t16 * t82;
+    let t128 = t127 + t12 * t83;
+    let t129 = qd[0] * t128;
+    let t130 = qd[1] * t128;
+    let t131 = 2.0 * t99;
+    let t132 = 2.0 * t94;
+    let t133 = 2.0 * t110;
+    let t134 = 2.0 * t107;
+    let t135 = t12 * t82 - t91;
+    let t136 = qd[0] * t135;
+    let t137 = qd[1] * t135;
+    let t138 = -2.0 * t94;
+    let t139 = -2.0 * t110;
+    let t140 = t11 * t82;
+    let t141 = t140 + t14 * t83;
+    let t142 = t13 * t82 + t9 * t83;
+    let t143 = t141 + t142;
+    let t144 = qd[0] * t143;
+    let t145 = qd[1] * t143;
+    let t146 = 8.0 * t97 - 4.0 * t98;
+    let t147 = t118 - t83 * t85 - t82 * t84;
+    let t148 = t83 * (qd[0] + qd[1]);
+    let t149 = -t148;
+    let t150 = t82 * (qd[0] + qd[1]);
+    let t151 = -t150;
+    let t152 = t35 * t83;
+    let t153 = t40 * t83;
+    let t154 = t31 * t83;
+    let t155 = t33 * t83;
+    let t156 = t40 * t82;
+    let t157 = t35 * t82;
+    let t158 = t42 - p.l2 * t149;
+    let t159 = t19 + t158;
+    let t160 = t20 - t43 - p.l2 * t150;
+    let t161 = t88 * t149;
+    let t162 = t43 - p.l2 * t151;
+    let t163 = t83 * t158;
+    let t164 = t85 * t149;
+    let t165 = t84 * t151;
+    let t166 = q[7] * t151;
+    let t167 = t166 - 0.5 * t152;
+    let t168 = q[8] * t149;
+    let t169 = t168 - 0.5 * t156;
+    let t170 = 2.0 * (t167 - t169);
+    let t171 = t40 + t170;
+    let t172 = q[7] * t149;
+    let t173 = 0.5 * t157 + t172;
+    let t174 = q[8] * t151;
+    let t175 = 0.5 * t153 + t174;
+    let t176 = 2.0 * (t173 + t175);
+    let t177 = t35 - t176;
+    let t178 = q[6] * t149;
+    let t179 = t33 * t82;
+    let t180 = t178 + 0.5 * t179;
+    let t181 = q[5] * t151;
+    let t182 = t181 - 0.5 * t154;
+    let t183 = 2.0 * (t180 + t182);
+    let t184 = t33 - t183;
+    let t185 = q[5] * t149;
+    let t186 = t31 * t82;
+    let t187 = t185 + 0.5 * t186;
+    let t188 = q[6] * t151;
+    let t189 = t188 - 0.5 * t155;
+    let t190 = 2.0 * (t189 - t187);
+    let t191 = t31 - t190;
+    let t192 = t16 * t149;
+    let t193 = q[8] * t150;
+    let t194 = 2.0 * (t173 + 0.5 * t153 - t193) - t35;
+    let t195 = q[7] * t150;
+    let t196 = 0.5 * t152 + t195;
+    let t197 = 2.0 * (t169 + t196) - t40;
+    let t198 = q[6] * t150;
+    let t199 = 2.0 * (t187 + 0.5 * t155 + t198) - t31;
+    let t200 = q[5] * t150;
+    let t201 = t33 + 2.0 * (t180 - 0.5 * t154 - t200);
+    let t202 = 4.0 * t196 - 2.0 * t170;
+    let t203 = t11 * t83;
+    let t204 = t14 * t82 - t203;
+    let t205 = q[8] * t96;
+    let t206 = q[7] * t104;
+    let t207 = q[6] * t109;
+    let t208 = q[5] * t115;
+    let t209 = q[7] * t96;
+    let t210 = q[8] * t104;
+    let t211 = q[5] * t109;
+    let t212 = q[6] * t115;
+    let t213 = q[6] * t96;
+    let t214 = q[5] * t104;
+    let t215 = q[8] * t109;
+    let t216 = q[7] * t115;
+    let t217 = q[8] * t101;
+    let t218 = q[6] * t112;
+    let t219 = q[5] * t117;
+    let t220 = q[7] * t101;
+    let t221 = q[5] * t112;
+    let t222 = q[6] * t117;
+    let t223 = q[6] * t101;
+    let t224 = q[5] * t96;
+    let t225 = q[8] * t112;
+    let t226 = q[7] * t117;
+    let t227 = q[7] * t106;
+    let t228 = q[6] * t113;
+    let t229 = q[5] * t97;
+    let t230 = q[7] * t103;
+    let t231 = q[5] * t113;
+    let t232 = q[6] * t97;
+    let t233 = q[8] * t113;
+    let t234 = q[7] * t97;
+    let t235 = 0.5 * (t2 - t1);
+    let t236 = q[8] * q[8];
+    let t237 = 0.5 * (t236 - t0);
+    let t238 = 2.0 * (t235 - t237);
+    let t239 = -0.5 * t15;
+    let t240 = -t13;
+    let t241 = 0.5 * (t1 - t0);
+    let t242 = 0.5 * (t236 - t2);
+    let t243 = 2.0 * (t241 + t242);
+    let t244 = -0.5 * t17;
+    let t245 = p.mp * qd[7];
+    let t246 = p.mp * qd[6];
+    let t247 = p.mp * qd[5];
+    let t248 = t13 * t83 - t9 * t82;
+    let t249 = lambda[0] * t142 - lambda[1] * t248;
+    let t250 = lambda[1] * t141 - lambda[0] * t204;
+    let t251 = -lambda[0] * t128 - lambda[1] * t135;
+    let t252 = q[8] * t131;
+    let t253 = q[5] * t134;
+    let t254 = 0.25 * (t252 + q[7] * t132 - q[6] * t133 - t253);
+    let t255 = q[7] * t131;
+    let t256 = q[6] * t134;
+    let t257 = 0.25 * (t255 + q[8] * t138 - t256 - q[5] * t139);
+    let t258 = t232 + q[8] * t105;
+    let t259 = t230 + t258 - 0.25 * q[6] * t146;
+    let t260 = -lambda[3] * t254 - lambda[4] * t257 - lambda[5] * t259;
+    let t261 = 0.25 * (q[8] * t132 + q[5] * t133 - t255 - t256);
+    let t262 = 0.25 * (t252 + t253 - q[7] * t138 - q[6] * t139);
+    let t263 = t229 - q[8] * t102;
+    let t264 = t227 + 0.25 * q[5] * t146 - t263;
+    let t265 = -lambda[3] * t261 - lambda[4] * t262 - lambda[5] * t264;
+    let t266 = 0.25 * (q[6] * t131 + q[8] * t133 - q[5] * t132 - q[7] * t134);
+    let t267 = 0.25 * (q[6] * t138 + q[8] * t134 - q[5] * t131 - q[7] * t139);
+    let t268 = q[7] * t92;
+    let t269 = 0.25 * q[8] * t146 + t268;
+    let t270 = -lambda[3] * t266 - lambda[4] * t267 - lambda[5] * t269;
+    let t271 = t42 + p.l2 * t148;
+    let t272 = t87 * t148 + t89 * t151 - t82 * t159 - t83 * t160;
+    let t273 = t272 - t83 * t162;
+    let t274 = t82 * t158 + t88 * t151 + t86 * t149;
+    let t275 = t85 * t151 - t84 * t149;
+    let t276 = t85 * t150 - t84 * t148;
+    let t277 = t273 + t274;
+    let t278 = t275 + t276 + t277;
+    let t279 = qdd[4] * t128 + t19 * t151 + t20 * t149 + t72 * t82 + qdd[3] * t204
+        - qdd[2] * t142 - t61 * t83;
+    let t280 = t87 * t150 + t89 * t148;
+    let t281 = t83 * t159 - t82 * t160;
+    let t282 = t281 - t82 * t162;
+    let t283 = t280 + t282;
+    let t284 = t86 * t151 + t88 * t148 - t163;
+    let t285 = t85 * t148;
+    let t286 = 2.0 * (t285 + t164);
+    let t287 = t283 + t284;
+    let t288 = qdd[4] * t135 + t19 * t148 + t20 * t151 + qdd[2] * t248 - qdd[3] * t141
+        - t61 * t82 - t72 * t83;
+    let t289 = t71 * t82 - t60 * t83;
+    let t290 = t289 + t12 * t150 - t16 * t148;
+    let t291 = q[7] * t148 - 0.5 * t157;
+    let t292 = t128 * (qdd[0] + qdd[1]);
+    let t293 = 0.5 * (t292 + t290 * (qd[0] + qd[1]))
+        + 0.25
+            * (t73 * t131 + 2.0 * t31 * (t175 - t291) + t74 * t132 + t75 * t133
+                - 2.0 * t33 * (t167 + 0.5 * t156 + q[8] * t148)
+                - 2.0 * t35 * (t189 + q[5] * t148 - 0.5 * t186) - t76 * t134
+                - 2.0 * t40 * (t182 + 0.5 * t179 - q[6] * t148)) + qdd[5] * t254
+        + qdd[6] * t261 + qdd[7] * t266;
+    let t294 = t60 * t82 + t71 * t83;
+    let t295 = t16 * t151 - t12 * t148;
+    let t296 = t295 - t294;
+    let t297 = t135 * (qdd[0] + qdd[1]);
+    let t298 = 0.5 * (t297 + t296 * (qd[0] + qd[1]))
+        + 0.25
+            * (t73 * t138 + t31 * t170 + t74 * t131 + t33 * t176 + t75 * t134
+                + t35 * t183 - t76 * t139 - t40 * t190) + qdd[5] * t257 + qdd[6] * t262
+        + qdd[7] * t267;
+    let t299 = t11 * t148;
+    let t300 = t299 + t14 * t151;
+    let t301 = t53 * t82 + t64 * t83;
+    let t302 = t46 * t83 - t62 * t82;
+    let t303 = t9 * t150 + t301 + t302 - t13 * t148 - t300;
+    let t304 = 0.5
+        * (t31 * t186 + t33 * t179 + t35 * t153 + t303 * (qd[0] + qd[1])
+            + t143 * (qdd[0] + qdd[1])) + t31 * t185 + t73 * t105 + t74 * t102
+        + t76 * t92 + qdd[5] * t259 + qdd[6] * t264 + qdd[7] * t269
+        + 0.25 * (t75 * t146 + t35 * (2.0 * t176 - 4.0 * t291)) - t44 * t148
+        - t40 * t166;
+    let t305 = t164 + t285;
+    let t306 = t9 * t151 - t13 * t149;
+    let t307 = t9 * t148 - t13 * t151;
+    let t308 = t11 * t151 + t14 * t149;
+    let t309 = t192 - t12 * t151;
+    let t310 = -0.5 * t10;
+    let t311 = 4.0 * t82 * t310 + t83 * t238;
+    let t312 = t82 * t238 - 4.0 * t83 * t310;
+    let t313 = -t12;
+    let t314 = t127 - t83 * t313;
+    let t315 = -0.5 * (lambda[3] * t311 + lambda[4] * t312 - lambda[5] * t314);
+    let t316 = 2.0 * (t235 + t237);
+    let t317 = t91 + t82 * t313;
+    let t318 = t5 + t6;
+    let t319 = -2.0 * t318;
+    let t320 = -t114;
+    let t321 = q[8] * t320 - 0.5 * t224;
+    let t322 = q[6] * t104;
+    let t323 = -t108;
+    let t324 = q[7] * t109;
+    let t325 = q[6] * t100;
+    let t326 = q[8] * t115;
+    let t327 = q[5] * t95;
+    let t328 = 0.25
+        * (t321 + q[7] * t323 - 0.5 * t322 - 0.5 * t324 - t325 - 0.5 * t326 - t327);
+    let t329 = q[7] * t320;
+    let t330 = t329 - 0.5 * t213;
+    let t331 = q[5] * t101;
+    let t332 = q[7] * t112;
+    let t333 = q[8] - t94;
+    let t334 = -t333;
+    let t335 = q[6] * t334;
+    let t336 = q[8] * t117;
+    let t337 = q[7] + t99;
+    let t338 = 0.25
+        * (t330 + q[8] * t108 - 0.5 * t331 - 0.5 * t332 - t335 - 0.5 * t336
+            - q[5] * t337);
+    let t339 = q[7] * t113;
+    let t340 = -2.0 * t105 - 4.0 * t106;
+    let t341 = q[8] * t97;
+    let t342 = q[5] * t102;
+    let t343 = 0.5 * (t268 + q[8] * t98) - 0.5 * (q[5] * t103 + q[6] * t106)
+        - 0.5 * t341;
+    let t344 = 0.5 * t342 + t343 - 0.25 * (0.5 * t339 + q[6] * t340);
+    let t345 = q[8] * t323;
+    let t346 = q[5] * t100;
+    let t347 = q[6] * t95;
+    let t348 = 0.25 * (t345 + 0.5 * t215 + t346 - 0.5 * t214 - t330 - 0.5 * t216 - t347);
+    let t349 = 0.25
+        * (t321 + 0.5 * t225 + q[5] * t334 + 0.5 * t223 - q[7] * t108 - 0.5 * t226
+            - q[6] * t337);
+    let t350 = 0.5 * (q[6] * t102 - t234) + 0.25 * (0.5 * t233 + q[5] * t340);
+    let t351 = q[6] * t320;
+    let t352 = q[5] * t323;
+    let t353 = q[8] * t100;
+    let t354 = q[7] * t95;
+    let t355 = 0.25
+        * (0.5 * t209 + t351 + t353 + 0.5 * t212 - 0.5 * t211 - 0.5 * t210 - t352
+            - t354);
+    let t356 = q[5] * t320;
+    let t357 = q[8] * t334;
+    let t358 = 0.25
+        * (0.5 * t220 + q[6] * t108 + t357 + 0.5 * t222 - 0.5 * t221 - 0.5 * t205 - t356
+            - q[7] * t337);
+    let t359 = t232 + 0.25 * (q[8] * t340 - 0.5 * t231);
+    let t360 = qd[3] * t313 + 4.0 * qd[4] * t310;
+    let t361 = t16 * qd[3] + qd[4] * t238;
+    let t362 = t82 * t361 - t83 * t360;
+    let t363 = -0.5 * (t34 + t29);
+    let t364 = 0.5 * t65 + q[6] * t363;
+    let t365 = 0.5 * (t22 - t26);
+    let t366 = t365 - 0.5 * t27;
+    let t367 = q[7] * t366 - 0.5 * t66;
+    let t368 = -2.0 * (t364 + t367);
+    let t369 = 0.5 * (t36 - t37);
+    let t370 = 0.5 * t38 - t369;
+    let t371 = 0.5 * (0.5 * t54 + q[6] * t370 + 0.5 * t57 + q[5] * t363);
+    let t372 = 0.5 * (t21 - t24);
+    let t373 = 0.5 * t25 + t372;
+    let t374 = 0.5 * (q[8] * t366 + 0.5 * t58 - 0.5 * t55 - q[7] * t373);
+    let t375 = 2.0 * (t371 - t374);
+    let t376 = 0.5 * (q[7] * t370 + 0.5 * t50 + q[5] * t366 - 0.5 * t47);
+    let t377 = 0.5 * (q[8] * t363 - 0.5 * t48 - 0.5 * t51 - q[6] * t373);
+    let t378 = 2.0 * (t376 + t377);
+    let t379 = qd[2] * t368 + qd[3] * t375 + qd[4] * t378;
+    let t380 = 2.0 * (t371 + t374);
+    let t381 = 0.5 * t68 + q[5] * t370;
+    let t382 = -2.0 * (t367 + t381);
+    let t383 = 0.5 * (q[7] * t363 + 0.5 * t45 + q[6] * t366 - 0.5 * t44);
+    let t384 = q[8] * t40;
+    let t385 = 0.5 * (q[8] * t370 - 0.5 * t63 - 0.5 * t384 - q[5] * t373);
+    let t386 = 2.0 * (t383 - t385);
+    let t387 = qd[2] * t380 + qd[3] * t382 + qd[4] * t386;
+    let t388 = t82 * t360 + t83 * t361;
+    let t389 = t82 * t378 + t83 * t386 - t151 * t238 - 4.0 * t148 * t310;
+    let t390 = 0.5 * (qd[7] * t363 - qd[5] * t373 - qd[6] * t366);
+    let t391 = t83 * t366;
+    let t392 = -0.5 * (t185 + t82 * t373);
+    let t393 = t392 + 0.5 * (t188 + t391);
+    let t394 = 0.5 * (qd[5] * t366 - qd[6] * t373 - qd[7] * t370);
+    let t395 = t83 * t373;
+    let t396 = t82 * t366 - t178 - t366;
+    let t397 = 0.5 * (qd[6] * t370 - qd[7] * t373 - qd[5] * t363);
+    let t398 = t75 * t100;
+    let t399 = 0.5 * (t172 + t82 * t363);
+    let t400 = t83 * t370;
+    let t401 = 0.5 * (qd[5] * t370 + qd[6] * t363 + qd[7] * t366);
+    let t402 = t76 * t95;
+    let t403 = 0.5 * (t168 + t82 * t370);
+    let t404 = t83 * t363;
+    let t405 = 4.0 * t151 * t310 + t149 * t238 + t82 * t386 - t83 * t378;
+    let t406 = 0.5 * (t391 - t198);
+    let t407 = t83 * (t375 - t380) - t192 - t151 * t313 - t82 * (t382 + t368);
+    let t408 = t31 * t150;
+    let t409 = 0.5 * (t0 - t2);
+    let t410 = 0.5 * (t236 - t1);
+    let t411 = 2.0 * (t409 + t410);
+    let t412 = t82 * t411 + t83 * t240;
+    let t413 = t82 * t240 - t83 * t411;
+    let t414 = t12 * t82 + 4.0 * t83 * t239;
+    let t415 = -0.5 * (lambda[3] * t412 + lambda[4] * t413 - lambda[5] * t414);
+    let t416 = 2.0 * (t409 - t410);
+    let t417 = 4.0 * t82 * t239 - t12 * t83;
+    let t418 = -0.5 * t213 - q[8] * t116;
+    let t419 = -t337;
+    let t420 = q[5] * t419;
+    let t421 = 0.25
+        * (t418 + 0.5 * t214 + 0.5 * t216 - q[7] * t111 - 0.5 * t215 - q[6] * t333
+            - t420);
+    let t422 = 0.5 * t224 - q[7] * t116;
+    let t423 = q[8] * t111;
+    let t424 = 0.25 * (t422 + t423 + 0.5 * t226 - 0.5 * t223 - 0.5 * t225 - t325 - t327);
+    let t425 = 4.0 * t103 - 2.0 * t102;
+    let t426 = 0.5 * (t234 - q[5] * t105) - 0.25 * (0.5 * t233 + q[6] * t425);
+    let t427 = q[5] * t333;
+    let t428 = q[6] * t419;
+    let t429 = 0.25
+        * (t427 - q[8] * t111 - 0.5 * t322 - 0.5 * t324 - t422 - 0.5 * t326 - t428);
+    let t430 = 0.25
+        * (t418 + t346 - 0.5 * t332 - 0.5 * t331 - q[7] * t111 - 0.5 * t336 - t347);
+    let t431 = t343 + 0.25 * (q[5] * t425 - 0.5 * t339) - 0.5 * t342;
+    let t432 = q[8] * t333;
+    let t433 = q[7] * t419;
+    let t434 = 0.25
+        * (0.5 * t205 + t432 + 0.5 * t206 + q[5] * t111 - q[6] * t116 - 0.5 * t207
+            - 0.5 * t208 - t433);
+    let t435 = q[6] * t111;
+    let t436 = 0.25
+        * (0.5 * t217 + t435 + t353 + 0.5 * t209 + q[5] * t116 - 0.5 * t218 - 0.5 * t219
+            - t354);
+    let t437 = 0.25 * (q[8] * t425 - 0.5 * t228) - t229;
+    let t438 = t12 * qd[2] + qd[4] * t411;
+    let t439 = 4.0 * qd[2] * t239 + qd[4] * t240;
+    let t440 = t82 * t439 - t83 * t438;
+    let t441 = 0.5 * t38 + t369;
+    let t442 = 0.5 * t57 + q[6] * t441;
+    let t443 = -0.5 * (t25 + t30);
+    let t444 = 0.5 * t55 + q[7] * t443;
+    let t445 = -2.0 * (t442 + t444);
+    let t446 = 0.5 * (t23 - t28);
+    let t447 = t446 - 0.5 * t29;
+    let t448 = 0.5 * (0.5 * t68 + q[6] * t447 + q[5] * t441 - 0.5 * t65);
+    let t449 = 0.5 * t27 + t365;
+    let t450 = 0.5 * (q[8] * t443 - 0.5 * t66 - 0.5 * t69 - q[7] * t449);
+    let t451 = 2.0 * (t448 - t450);
+    let t452 = 0.5 * (0.5 * t63 + q[7] * t447 + q[5] * t443 - 0.5 * t45);
+    let t453 = 0.5 * (q[8] * t441 - 0.5 * t44 - 0.5 * t384 - q[6] * t449);
+    let t454 = 2.0 * (t452 + t453);
+    let t455 = qd[2] * t445 + qd[3] * t451 + qd[4] * t454;
+    let t456 = 2.0 * (t448 + t450);
+    let t457 = q[5] * t447 - 0.5 * t54;
+    let t458 = -2.0 * (t444 + t457);
+    let t459 = 0.5 * (0.5 * t48 + q[7] * t441 + 0.5 * t50 + q[6] * t443);
+    let t460 = 0.5 * (q[8] * t447 + 0.5 * t51 - 0.5 * t47 - q[5] * t449);
+    let t461 = 2.0 * (t459 - t460);
+    let t462 = qd[2] * t456 + qd[3] * t458 + qd[4] * t461;
+    let t463 = t82 * t438 + t83 * t439;
+    let t464 = t82 * t454 + t83 * t461 - t148 * t411 - t151 * t240;
+    let t465 = 0.5 * (qd[7] * t441 - qd[5] * t449 - qd[6] * t443);
+    let t466 = t83 * t443;
+    let t467 = -0.5 * (t178 + t82 * t449);
+    let t468 = t467 - 0.5 * (t181 - t466);
+    let t469 = 0.5 * (qd[5] * t443 - qd[6] * t449 - qd[7] * t447);
+    let t470 = t83 * t449;
+    let t471 = t185 + t82 * t443 - t443;
+    let t472 = 0.5 * (qd[6] * t447 - qd[7] * t449 - qd[5] * t441);
+    let t473 = 0.5 * (t168 + t82 * t441);
+    let t474 = t83 * t447;
+    let t475 = 0.5 * (qd[5] * t447 + qd[6] * t441 + qd[7] * t443);
+    let t476 = 0.5 * (t82 * t447 - t172);
+    let t477 = t83 * t441;
+    let t478 = t151 * t411 + t149 * t240 + t82 * t461 - t83 * t454;
+    let t479 = 0.5 * (t200 + t466);
+    let t480 = t12 * t148 + 4.0 * t151 * t239 + t83 * (t451 - t456)
+        - t82 * (t458 + t445);
+    let t481 = 2.0 * (t241 - t242);
+    let t482 = t140 + t83 * t243;
+    let t483 = t13 * t82 - t83 * t481;
+    let t484 = t482 + t483;
+    let t485 = 0.5 * (lambda[5] * t484);
+    let t486 = 2.0 * t318;
+    let t487 = t82 * t243 - t203;
+    let t488 = t82 * t481 + t13 * t83;
+    let t489 = q[8] * t419 - 0.5 * t209;
+    let t490 = 0.25
+        * (t489 + 0.5 * t210 + q[7] * t333 + 0.5 * t211 - t435 - 0.5 * t212
+            - q[5] * t116);
+    let t491 = 0.5 * t205 + t433;
+    let t492 = 0.25
+        * (t491 + t357 + 0.5 * t221 - 0.5 * t220 - q[6] * t323 - 0.5 * t222 - t356);
+    let t493 = 4.0 * t98 - 2.0 * t97;
+    let t494 = q[8] * t106 - t230 - 0.5 * t258 - 0.25 * (q[6] * t493 - 0.5 * t231);
+    let t495 = 0.25
+        * (t432 + 0.5 * t207 + q[5] * t111 + 0.5 * t208 - 0.5 * t206 - t491
+            - q[6] * t116);
+    let t496 = 0.25
+        * (t489 + 0.5 * t218 + t352 + 0.5 * t219 - 0.5 * t217 - q[7] * t334 - t351);
+    let t497 = 0.5 * t263 + 0.25 * (0.5 * t228 + q[5] * t493) - q[8] * t103 - t227;
+    let t498 = 0.25
+        * (t428 + t423 - 0.5 * t224 - 0.5 * t324 - 0.5 * t322 - t427 - 0.5 * t326
+            - q[7] * t116);
+    let t499 = 0.25
+        * (t335 + t345 - 0.5 * t331 - 0.5 * t332 - 0.5 * t213 - t420 - t329
+            - 0.5 * t336);
+    let t500 = 0.25 * (q[8] * t493 - 0.5 * t339) - t341;
+    let t501 = t11 * qd[2] + qd[3] * t481;
+    let t502 = qd[2] * t243 + t13 * qd[3];
+    let t503 = t82 * t502 - t83 * t501;
+    let t504 = t372 - 0.5 * t25;
+    let t505 = q[6] * t504 - 0.5 * t48;
+    let t506 = 0.5 * (t39 - t38);
+    let t507 = 0.5 * t50 + q[7] * t506;
+    let t508 = -2.0 * (t505 + t507);
+    let t509 = -0.5 * (t27 + t32);
+    let t510 = 0.5 * (q[6] * t509 + 0.5 * t44 + q[5] * t504 - 0.5 * t63);
+    let t511 = 0.5 * t29 + t446;
+    let t512 = 0.5 * (q[8] * t506 - 0.5 * t45 - 0.5 * t384 - q[7] * t511);
+    let t513 = 2.0 * (t510 - t512);
+    let t514 = 0.5 * (0.5 * t68 + q[7] * t509 + 0.5 * t66 + q[5] * t506);
+    let t515 = 0.5 * (q[8] * t504 + 0.5 * t69 - 0.5 * t65 - q[6] * t511);
+    let t516 = 2.0 * (t514 + t515);
+    let t517 = qd[2] * t508 + qd[3] * t513 + qd[4] * t516;
+    let t518 = 2.0 * (t510 + t512);
+    let t519 = 0.5 * t47 + q[5] * t509;
+    let t520 = -2.0 * (t507 + t519);
+    let t521 = 0.5 * (0.5 * t57 + q[7] * t504 + q[6] * t506 - 0.5 * t55);
+    let t522 = 0.5 * (q[8] * t509 - 0.5 * t54 - 0.5 * t58 - q[5] * t511);
+    let t523 = 2.0 * (t521 - t522);
+    let t524 = qd[2] * t518 + qd[3] * t520 + qd[4] * t523;
+    let t525 = t82 * t501 + t83 * t502;
+    let t526 = t82 * t516 + t83 * t523;
+    let t527 = 0.5 * (qd[7] * t504 - qd[5] * t511 - qd[6] * t506);
+    let t528 = t83 * t506;
+    let t529 = -0.5 * (t172 + t82 * t511);
+    let t530 = t529 - 0.5 * (t174 - t528);
+    let t531 = 0.5 * (qd[5] * t506 - qd[6] * t511 - qd[7] * t509);
+    let t532 = t83 * t511;
+    let t533 = t168 + t82 * t506 - t506;
+    let t534 = 0.5 * (qd[6] * t509 - qd[7] * t511 - qd[5] * t504);
+    let t535 = 0.5 * (t82 * t504 - t185);
+    let t536 = t83 * t509;
+    let t537 = 0.5 * (qd[5] * t509 + qd[6] * t504 + qd[7] * t506);
+    let t538 = 0.5 * (t178 + t82 * t509);
+    let t539 = t83 * t504;
+    let t540 = t82 * t523 - t83 * t516;
+    let t541 = 0.5 * (t193 + t528);
+    let t542 = t299 + t83 * (t513 - t518) + t151 * (t243 - t481) - t13 * t149
+        - t82 * (t520 + t508);
+    let t543 = t20 * t82 + t87 * t151 + t89 * t149 - t19 * t83;
+    let t544 = t19 * t82 + t20 * t83;
+    let t545 = 0.25 * (t31 * t131 + t33 * t132) + 0.25 * (t35 * t133 - t40 * t134);
+    let t546 = t289 + t309;
+    let t547 = t136 + t546;
+    let t548 = 0.25 * (t31 * t138 + t33 * t131) + 0.25 * (t35 * t134 - t40 * t139);
+    let t549 = t53 * t83 - t64 * t82 - t308;
+    let t550 = t46 * t82 + t62 * t83;
+    let t551 = t549 + t307 - t550;
+    let t552 = t31 * t105 + t33 * t102 + 0.25 * t35 * t146 + t40 * t92;
+    let t553 = t35 * t100;
+    let t554 = t40 * t95;
+    let t555 = s_q1 * d.k5;
+    let t556 = qd[0] * t555;
+    let t557 = t77 * t555;
+    let t558 = -0.5 * (lambda[3] * t128 + lambda[4] * t135) - 0.5 * lambda[5] * t143;
+    let t559 = t558 - 0.5 * t83 * d.k9;
+    let t560 = lambda[0] * t121 + lambda[1] * t126;
+    let t561 = t558
+        - 0.5 * (c_q1 * (p.g * s_q0 - qd[0] * t41) + s_q1 * (p.g * c_q0 + p.l1 * qdd[0]))
+            * d.k3;
+    (
+        [
+            [
+                t559 - lambda[0] * t120 - lambda[1] * t125 - s_q0 * d.k2,
+                t561 - 0.5 * p.l1 * d.k3 * (c_q1 * t77 * t77 + s_q1 * (qdd[0] + qdd[1]))
+                    - t560,
+                t249,
+                t250,
+                t251,
+                t315,
+                t415,
+                t485,
+            ],
+            [
+                t559 - t560,
+                t561 - lambda[0] * t147 - lambda[1] * t123,
+                t249,
+                t250,
+                t251,
+                t315,
+                t415,
+                t485,
+            ],
+            [
+                t249,
+                t249,
+                0.0,
+                0.0,
+                0.0,
+                -0.0,
+                4.0 * t239 * d.k10 - lambda[2] * t416 - lambda[0] * t414
+                    - lambda[1] * t417,
+                t243 * d.k10 - lambda[2] * t486 - lambda[0] * t482 - lambda[1] * t487,
+            ],
+            [
+                t250,
+                t250,
+                0.0,
+                0.0,
+                0.0,
+                t16 * d.k10 - lambda[2] * t316 - lambda[0] * t317 - lambda[1] * t314,
+                -0.0,
+                t13 * d.k10 - 4.0 * lambda[2] * t244 - lambda[0] * t488
+                    - lambda[1] * t483,
+            ],
+            [
+                t251,
+                t251,
+                0.0,
+                0.0,
+                0.0,
+                t238 * d.k10 - lambda[2] * t319 - lambda[0] * t311 - lambda[1] * t312,
+                t240 * d.k10 - t18 * lambda[2] - lambda[0] * t412 - lambda[1] * t413,
+                0.0,
+            ],
+            [
+                t260,
+                t260,
+                0.0,
+                0.0,
+                0.0,
+                -lambda[3] * t328 - lambda[4] * t338 - lambda[5] * t344,
+                -lambda[3] * t421 - lambda[4] * t424 - lambda[5] * t426,
+                -lambda[3] * t490 - lambda[4] * t492 - lambda[5] * t494,
+            ],
+            [
+                t265,
+                t265,
+                0.0,
+                0.0,
+                0.0,
+                -lambda[3] * t348 - lambda[4] * t349 - lambda[5] * t350,
+                -lambda[3] * t429 - lambda[4] * t430 - lambda[5] * t431,
+                -lambda[3] * t495 - lambda[4] * t496 - lambda[5] * t497,
+            ],
+            [
+                t270,
+                t270,
+                0.0,
+                0.0,
+                0.0,
+                -lambda[3] * t355 - lambda[4] * t358 - lambda[5] * t359,
+                -lambda[3] * t434 - lambda[4] * t436 - lambda[5] * t437,
+                -lambda[3] * t498 - lambda[4] * t499 - lambda[5] * t500,
+            ],
+        ],
+        [
+            [t556 - t557, -t557, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t556, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, -t245, t246, 0.0, t80, -t79],
+            [0.0, 0.0, t245, 0.0, -t247, -t80, 0.0, t78],
+            [0.0, 0.0, -t246, t247, 0.0, t79, -t78, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                qd[0] * (t88 * t150 + t273 + 2.0 * t274 - t86 * t149 - t82 * t271)
+                    + qd[1] * t278 + qdd[0] * t120 + qdd[1] * t121 + t279,
+                qdd[0] * t121 + qdd[1] * t147 + t279 + qd[0] * t278
+                    + qd[1] * (t272 + t276 + 3.0 * t275),
+                t306 * (qd[0] + qd[1]) - t142 * (qdd[0] + qdd[1]),
+                t308 * (qd[0] + qd[1]) + t204 * (qdd[0] + qdd[1]),
+                t292 + t309 * (qd[0] + qd[1]),
+                t149 * t360 + t150 * t361 + t82 * t379 + t83 * t387 + qdd[3] * t317
+                    + qdd[4] * t311 + t362 * (qd[0] + qd[1]),
+                t149 * t438 + t150 * t439 + t82 * t455 + t83 * t462 + qdd[2] * t414
+                    + qdd[4] * t412 + t440 * (qd[0] + qd[1]),
+                t149 * t501 + t150 * t502 + t82 * t517 + t83 * t524 + qdd[2] * t482
+                    + qdd[3] * t488 + t503 * (qd[0] + qd[1]),
+            ],
+            [
+                qd[0] * (t161 + t283 + 2.0 * t284 + t83 * t271 - t86 * t151)
+                    + qd[1] * (t286 + t287) + qdd[0] * t125 + qdd[1] * t126 + t288,
+                t288 + qd[0] * (t287 + 2.0 * t305) + qd[1] * (t280 + t281 + t286 + t305)
+                    + qdd[0] * t126 + qdd[1] * t123,
+                t307 * (qd[0] + qd[1]) + t248 * (qdd[0] + qdd[1]),
+                t300 * (qd[0] + qd[1]) - t141 * (qdd[0] + qdd[1]),
+                t297 + t295 * (qd[0] + qd[1]),
+                t151 * t360 + t149 * t361 + t82 * t387 + qdd[3] * t314 + qdd[4] * t312
+                    - t388 * (qd[0] + qd[1]) - t83 * t379,
+                t151 * t438 + t149 * t439 + t82 * t462 + qdd[2] * t417 + qdd[4] * t413
+                    - t463 * (qd[0] + qd[1]) - t83 * t455,
+                t151 * t501 + t149 * t502 + t82 * t524 + qdd[2] * t487 + qdd[3] * t483
+                    - t525 * (qd[0] + qd[1]) - t83 * t517,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                2.0 * qd[2] * (t376 - t377) + 2.0 * qd[3] * (t383 + t385) + qdd[3] * t316
+                    + qdd[4] * t319 - 2.0 * qd[4] * (t364 + t381),
+                2.0 * qd[2] * (t452 - t453) + 2.0 * qd[3] * (t459 + t460) + qdd[2] * t416
+                    + t18 * qdd[4] - 2.0 * qd[4] * (t442 + t457),
+                2.0 * qd[2] * (t514 - t515) + 2.0 * qd[3] * (t521 + t522) + qdd[2] * t486
+                    + 4.0 * qdd[3] * t244 - 2.0 * qd[4] * (t505 + t519),
+            ],
+            [
+                t293,
+                t293,
+                0.0,
+                0.0,
+                0.0,
+                0.5 * (t389 * (qd[0] + qd[1]) + t311 * (qdd[0] + qdd[1]))
+                    + 0.25
+                        * (t96 * t390 + t73 * t320 + t31 * (2.0 * t393 - t373)
+                            + t104 * t394 + t74 * t323 + t177 * t363
+                            + t33 * (t181 - t395 - t396) + t109 * t397 + t398
+                            + t184 * t366
+                            + t35 * (t363 - 2.0 * (t399 + 0.5 * (t174 - t400)))
+                            - t171 * t370 - t115 * t401 - t402 - t191 * t373
+                            - t40 * (t370 + 2.0 * (t403 - 0.5 * (t166 - t404))))
+                    + qdd[5] * t328 + qdd[6] * t348 + qdd[7] * t355,
+                0.5 * (t464 * (qd[0] + qd[1]) + t412 * (qdd[0] + qdd[1]))
+                    + 0.25
+                        * (t96 * t465 + t31 * (2.0 * t468 - t449) + t104 * t469
+                            + t177 * t441 + t33 * (t188 - t470 - t471) + t109 * t472
+                            + t75 * t333 + t184 * t443
+                            + t35 * (t441 - 2.0 * (t473 - 0.5 * (t166 + t474)))
+                            - t73 * t116 - t171 * t447 - t74 * t111 - t115 * t475
+                            - t76 * t419 - t191 * t449
+                            - t40 * (t447 + 2.0 * (t476 - 0.5 * (t174 - t477))))
+                    + qdd[5] * t421 + qdd[6] * t429 + qdd[7] * t434,
+                0.5 * (t526 * (qd[0] + qd[1]))
+                    + 0.25
+                        * (t96 * t527 + t73 * t419 + t31 * (2.0 * t530 - t511)
+                            + t104 * t531 + t74 * t333 + t177 * t504
+                            + t33 * (t166 - t532 - t533) + t109 * t534 + t75 * t111
+                            + t184 * t506
+                            + t35 * (t504 - 2.0 * (t535 + 0.5 * (t188 - t536)))
+                            - t171 * t509 - t115 * t537 - t76 * t116 - t191 * t511
+                            - t40 * (t509 + 2.0 * (t538 + 0.5 * (t181 + t539))))
+                    + qdd[5] * t490 + qdd[6] * t495 + qdd[7] * t498,
+            ],
+            [
+                t298,
+                t298,
+                0.0,
+                0.0,
+                0.0,
+                0.5 * (t405 * (qd[0] + qd[1]) + t312 * (qdd[0] + qdd[1]))
+                    + 0.25
+                        * (t101 * t390 + t73 * t108 + t194 * t370
+                            + t31 * (t396 + t200 + t395) + t96 * t394 + t74 * t320
+                            + t197 * t363 + t33 * (2.0 * (t392 + t406) - t373)
+                            + t112 * t397 + t75 * t334 + t199 * t366
+                            + t35 * (2.0 * (t403 + 0.5 * (t195 + t404)) - t370)
+                            - t117 * t401 - t76 * t337 - t201 * t373
+                            - t40 * (t363 + 2.0 * (t399 - 0.5 * (t193 + t400))))
+                    + qdd[5] * t338 + qdd[6] * t349 + qdd[7] * t358,
+                0.5 * (t478 * (qd[0] + qd[1]) + t413 * (qdd[0] + qdd[1]))
+                    + 0.25
+                        * (t101 * t465 + t73 * t111 + t194 * t447
+                            + t31 * (t471 + t198 + t470) + t96 * t469 + t197 * t441
+                            + t33 * (2.0 * (t467 + t479) - t449) + t398 + t112 * t472
+                            + t199 * t443
+                            + t35 * (2.0 * (t476 + 0.5 * (t193 + t477)) - t447)
+                            - t74 * t116 - t402 - t117 * t475 - t201 * t449
+                            - t40 * (t441 + 2.0 * (t473 - 0.5 * (t474 - t195))))
+                    + qdd[5] * t424 + qdd[6] * t430 + qdd[7] * t436,
+                0.5 * (t540 * (qd[0] + qd[1]))
+                    + 0.25
+                        * (t101 * t527 + t73 * t334 + t194 * t509
+                            + t31 * (t533 + t195 + t532) + t96 * t531 + t74 * t419
+                            + t197 * t504 + t33 * (2.0 * (t529 + t541) - t511)
+                            + t112 * t534 + t75 * t323 + t199 * t506
+                            + t35 * (2.0 * (t538 + 0.5 * (t539 - t200)) - t509)
+                            - t117 * t537 - t76 * t320 - t201 * t511
+                            - t40 * (t504 + 2.0 * (t535 - 0.5 * (t198 + t536))))
+                    + qdd[5] * t492 + qdd[6] * t496 + qdd[7] * t499,
+            ],
+            [
+                t304,
+                t304,
+                0.0,
+                0.0,
+                0.0,
+                0.5
+                    * (q[8] * t408 + t73 * t98 + t74 * t92 + t58 * t149 + t76 * t102
+                        + t407 * (qd[0] + qd[1]) - t314 * (qdd[0] + qdd[1]) - t33 * t166
+                        - t156 * t366 - t157 * t373) + t103 * t390 + t106 * t394
+                    + qdd[5] * t344 + qdd[6] * t350 + qdd[7] * t359
+                    + 0.25
+                        * (t113 * t397 + t75 * t340 + t202 * t366
+                            + 4.0 * t35 * (t393 + t406)) + t370 * (t200 + t154)
+                    + t363 * (t155 - t188) - t172 * t373 - t97 * t401,
+                0.5
+                    * (t74 * t98 + t480 * (qd[0] + qd[1]) - t414 * (qdd[0] + qdd[1])
+                        - q[7] * t408 - t73 * t92 - t57 * t151 - t40 * t185 - t156 * t443
+                        - t157 * t449 - t76 * t105) + t103 * t465 + t106 * t469
+                    + qdd[5] * t426 + qdd[6] * t431 + qdd[7] * t437
+                    + 0.25
+                        * (t113 * t472 + t75 * t425 + t202 * t443
+                            + 4.0 * t35 * (t468 + t479)) + t447 * (t200 + t154)
+                    + t441 * (t155 - t188) - t172 * t449 - t97 * t475,
+                0.5
+                    * (q[6] * t408 + t73 * t106 + t48 * t151 + t542 * (qd[0] + qd[1])
+                        - t484 * (qdd[0] + qdd[1]) - t74 * t103 - t40 * t168
+                        - t156 * t506 - t157 * t511 - t76 * t93) + t103 * t527
+                    + t106 * t531 + qdd[5] * t494 + qdd[6] * t497 + qdd[7] * t500
+                    + 0.25
+                        * (t113 * t534 + t75 * t493 + t202 * t506
+                            + 4.0 * t35 * (t530 + t541)) + t509 * (t200 + t154)
+                    + t504 * (t155 - t188) - t172 * t511 - t97 * t537,
+            ],
+        ],
+        [
+            [
+                qd[0] * t120 + qd[1] * t121 + t161 + t86 * t150 + t163 + t543 - t282,
+                qd[0] * t121 + qd[1] * t147 + t543 - t165 - t84 * t150 - t281,
+                t9 * t149 + t550 - t13 * t150 - t142 * (qd[0] + qd[1]),
+                t301 + t11 * t149 + t14 * t150 + t204 * (qd[0] + qd[1]),
+                t129 + t130 + t294 + t16 * t150 - t12 * t149,
+                t388,
+                t463,
+                t525,
+            ],
+            [
+                qd[0] * t125 + qd[1] * t126 + t277 - t544,
+                qd[0] * t126 + qd[1] * t123 + t272 + 2.0 * t275 - t544,
+                t306 + t248 * (qd[0] + qd[1]) - t302,
+                -t141 * (qd[0] + qd[1]) - t549,
+                t137 + t547,
+                t362,
+                t440,
+                t503,
+            ],
+            [
+                0.0,
+                0.0,
+                2.0 * (t56 - t59),
+                2.0 * (t67 + t70),
+                -2.0 * (t44 + t63),
+                qd[3] * t316 + qd[4] * t319,
+                qd[2] * t416 + t18 * qd[4],
+                qd[2] * t486 + 4.0 * qd[3] * t244,
+            ],
+            [
+                0.5 * (t130 + t129 - t296) + t545,
+                0.5 * (t129 + t130 - t296) + t545,
+                0.0,
+                0.0,
+                0.0,
+                0.5 * t311 * (qd[0] + qd[1])
+                    + 0.25
+                        * (t31 * t320 + q[7] * t177 + t33 * t323 + t553 - t96 * t36
+                            - q[8] * t171 - t104 * t29 - t109 * t26 - q[6] * t184
+                            - t21 * t115 - q[5] * t191 - t554),
+                0.5 * t412 * (qd[0] + qd[1])
+                    + 0.25
+                        * (q[8] * t177 + q[5] * t184 + t35 * t333 + q[7] * t171
+                            - t96 * t28 - t31 * t116 - t104 * t37 - t33 * t111
+                            - t109 * t25 - t22 * t115 - q[6] * t191 - t40 * t419),
+                0.25
+                    * (t31 * t419 + t33 * t333 + q[8] * t184 + t35 * t111 - t96 * t27
+                        - q[6] * t171 - t104 * t24 - t109 * t38 - q[5] * t177
+                        - t23 * t115 - q[7] * t191 - t40 * t116),
+            ],
+            [
+                0.5 * (t137 + t547) + t548,
+                0.5 * (t136 + t137 + t546) + t548,
+                0.0,
+                0.0,
+                0.0,
+                0.5 * t312 * (qd[0] + qd[1])
+                    + 0.25
+                        * (q[8] * t194 + t31 * t108 + q[7] * t197 + t33 * t320
+                            + t35 * t334 - t101 * t36 - t96 * t29 - t112 * t26
+                            - q[6] * t199 - t21 * t117 - q[5] * t201 - t40 * t337),
+                0.5 * t413 * (qd[0] + qd[1])
+                    + 0.25
+                        * (t31 * t111 + q[8] * t197 + t553 + q[5] * t199 - t101 * t28
+                            - t96 * t37 - t33 * t116 - t112 * t25 - q[7] * t194 - t554
+                            - t22 * t117 - q[6] * t201),
+                0.25
+                    * (q[6] * t194 + t31 * t334 + t33 * t419 + q[8] * t199 + t35 * t323
+                        - t101 * t27 - t96 * t24 - t112 * t38 - q[5] * t197 - t23 * t117
+                        - q[7] * t201 - t40 * t320),
+            ],
+            [
+                0.5 * (t145 + t144 + t551) + t552,
+                0.5 * (t144 + t145 + t551) + t552,
+                0.0,
+                0.0,
+                0.0,
+                0.5 * (t40 * t102 - t314 * (qd[0] + qd[1]) - t35 * t105) + q[8] * t200
+                    + t31 * t98 + t33 * t92
+                    + 0.25 * (t35 * t340 - t113 * t26 - q[6] * t202) - t103 * t36
+                    - t106 * t29 - q[7] * t188 - q[5] * t172 - t21 * t97,
+                t33 * t98 + 0.25 * (q[5] * t202 + t35 * t425 - t113 * t25)
+                    - 0.5 * (t414 * (qd[0] + qd[1]) + t40 * t105 + t35 * t102)
+                    - t103 * t28 - t106 * t37 - q[7] * t200 - t31 * t92 - q[8] * t188
+                    - q[6] * t172 - t22 * t97,
+                q[6] * t200 + q[5] * t188
+                    + 0.25 * (q[8] * t202 + t35 * t493 - t113 * t38) + t106 * (t31 - t24)
+                    - 0.5 * (t484 * (qd[0] + qd[1]) + q[8] * t156 + t35 * t97)
+                    - t103 * (t27 + t33) - q[7] * t172 - t23 * t97,
+            ],
+        ],
+    )
+}
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
@@ -2139,10 +3174,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -2197,8 +3235,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -2284,7 +3323,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -2479,6 +3518,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 7214,
+    add: 6818,
+    div: 979,
+    sqrt: 118,
+    sin: 13,
+    cos: 13,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

@@ -64,11 +64,13 @@
 //! | `gravity_derivatives` | 21 | 10 | 0 | 0 | 2 | 0 |
 //! | `mass_matrix_inverse` | 9 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 91 | 44 | 2 | 0 | 2 | 2 |
+//! | `constrained_residual_derivatives` | 1583 | 1291 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 109 | 44 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 1311 | 1159 | 167 | 14 | 6 | 6 |
 //! | `cut_joint_reactions` | 1319 | 1164 | 167 | 14 | 7 | 7 |
 //! | `dependent_velocities` | 496 | 462 | 39 | 6 | 2 | 2 |
 //! | `constrained_inverse_dynamics` | 533 | 487 | 39 | 6 | 4 | 4 |
+//! | `constrained_forward_dynamics_derivatives` | 7218 | 6808 | 979 | 118 | 13 | 13 |
 
 #![allow(
     clippy::approx_constant,
@@ -144,6 +146,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 2] = [0, 1];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1688,6 +1694,1024 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 1583,
+    add: 1291,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = t3 - t8;
+    let t11 = 2.0 * t10;
+    let t12 = -2.0 * (t4 + t7);
+    let t13 = -2.0 * (t3 + t8);
+    let t14 = 1.0 - 2.0 * (t0 + t2);
+    let t15 = t5 - t6;
+    let t16 = 2.0 * t15;
+    let t17 = t4 - t7;
+    let t18 = 2.0 * t17;
+    let t19 = t9 * qd[2] + t11 * qd[3] - t12 * qd[4];
+    let t20 = t16 * qd[4] + t14 * qd[3] - t13 * qd[2];
+    let t21 = q[8] * qd[5];
+    let t22 = q[8] * qd[6];
+    let t23 = q[8] * qd[7];
+    let t24 = q[6] * qd[7];
+    let t25 = q[7] * qd[6];
+    let t26 = q[7] * qd[5];
+    let t27 = q[5] * qd[7];
+    let t28 = q[5] * qd[6];
+    let t29 = q[6] * qd[5];
+    let t30 = t21 + t24;
+    let t31 = t30 - t25;
+    let t32 = t22 + t26;
+    let t33 = t32 - t27;
+    let t34 = t23 + t28;
+    let t35 = t34 - t29;
+    let t36 = q[5] * qd[5];
+    let t37 = q[6] * qd[6];
+    let t38 = q[7] * qd[7];
+    let t39 = t36 + t37;
+    let t40 = t38 + t39;
+    let t41 = s_q0 * qd[0];
+    let t42 = c_q0 * qd[0];
+    let t43 = q[6] * t33;
+    let t44 = q[7] * t35;
+    let t45 = -2.0 * (t43 + t44);
+    let t46 = q[6] * t31;
+    let t47 = q[5] * t33;
+    let t48 = 0.5 * (t46 + t47);
+    let t49 = q[8] * t35;
+    let t50 = q[7] * t40;
+    let t51 = 0.5 * (t49 - t50);
+    let t52 = 2.0 * (t48 - t51);
+    let t53 = q[7] * t31;
+    let t54 = q[5] * t35;
+    let t55 = 0.5 * (t53 + t54);
+    let t56 = q[8] * t33;
+    let t57 = q[6] * t40;
+    let t58 = 0.5 * (t56 - t57);
+    let t59 = 2.0 * (t55 + t58);
+    let t60 = qd[2] * t45 + qd[3] * t52 + qd[4] * t59;
+    let t61 = 2.0 * (t48 + t51);
+    let t62 = q[5] * t31;
+    let t63 = -2.0 * (t44 + t62);
+    let t64 = q[7] * t33;
+    let t65 = q[6] * t35;
+    let t66 = 0.5 * (t64 + t65);
+    let t67 = q[8] * t31;
+    let t68 = q[5] * t40;
+    let t69 = 0.5 * (t67 - t68);
+    let t70 = 2.0 * (t66 - t69);
+    let t71 = qd[2] * t61 + qd[3] * t63 + qd[4] * t70;
+    let t72 = 0.5 * (qd[7] * t33 - qd[5] * t40 - qd[6] * t35);
+    let t73 = 0.5 * (qd[5] * t35 - qd[6] * t40 - qd[7] * t31);
+    let t74 = 0.5 * (qd[6] * t31 - qd[7] * t40 - qd[5] * t33);
+    let t75 = 0.5 * (qd[5] * t31 + qd[6] * t33 + qd[7] * t35);
+    let t76 = qd[0] + qd[1];
+    let t77 = s_q1 * qd[0];
+    let t78 = q[0] + q[1];
+    let t79 = cos(t78);
+    let t80 = sin(t78);
+    let t81 = -0.6 * c_q0 - 0.5 * t79;
+    let t82 = q[2] + t81;
+    let t83 = 0.6 * s_q0 + 0.5 * t80;
+    let t84 = q[3] - t83;
+    let t85 = t79 * t81;
+    let t86 = t16 * t80;
+    let t87 = q[7] * t80;
+    let t88 = q[8] * t79;
+    let t89 = t87 + t88;
+    let t90 = q[8] + t89;
+    let t91 = 2.0 * t90;
+    let t92 = q[7] * t79;
+    let t93 = q[8] * t80;
+    let t94 = t92 - t93;
+    let t95 = q[7] - t94;
+    let t96 = -2.0 * t95;
+    let t97 = q[6] * t79;
+    let t98 = q[5] * t80;
+    let t99 = 2.0 * t95;
+    let t100 = q[5] * t79;
+    let t101 = q[6] * t80;
+    let t102 = t97 - t98;
+    let t103 = q[6] - t102;
+    let t104 = 2.0 * t103;
+    let t105 = t100 + t101;
+    let t106 = t105 - q[5];
+    let t107 = 2.0 * t106;
+    let t108 = 8.0 * t87 + 4.0 * t88;
+    let t109 = q[5] + t105;
+    let t110 = 2.0 * t109;
+    let t111 = q[6] + t102;
+    let t112 = 2.0 * t111;
+    let t113 = -t79 * t82 - t80 * t84;
+    let t114 = t113 - t80 * t83;
+    let t115 = 2.0 * t85 + t114 - t79 * t81;
+    let t116 = t85 + t114;
+    let t117 = t80 * t81;
+    let t118 = t80 * t82 - t79 * t84;
+    let t119 = t118 - t79 * t83;
+    let t120 = t119 + t80 * t81 - 2.0 * t117;
+    let t121 = t119 - t117;
+    let t122 = t16 * t79;
+    let t123 = t122 + t12 * t80;
+    let t124 = qd[0] * t123;
+    let t125 = qd[1] * t123;
+    let t126 = 2.0 * t94;
+    let t127 = 2.0 * t89;
+    let t128 = 2.0 * t105;
+    let t129 = 2.0 * t102;
+    let t130 = t12 * t79 - t86;
+    let t131 = qd[0] * t130;
+    let t132 = qd[1] * t130;
+    let t133 = -2.0 * t89;
+    let t134 = -2.0 * t105;
+    let t135 = t11 * t79;
+    let t136 = t135 + t14 * t80;
+    let t137 = t13 * t79 + t9 * t80;
+    let t138 = t136 + t137;
+    let t139 = qd[0] * t138;
+    let t140 = qd[1] * t138;
+    let t141 = 8.0 * t92 - 4.0 * t93;
+    let t142 = t113 - 0.5;
+    let t143 = t80 * (qd[0] + qd[1]);
+    let t144 = -t143;
+    let t145 = t79 * (qd[0] + qd[1]);
+    let t146 = -t145;
+    let t147 = t35 * t80;
+    let t148 = t40 * t80;
+    let t149 = t31 * t80;
+    let t150 = t33 * t80;
+    let t151 = t40 * t79;
+    let t152 = t35 * t79;
+    let t153 = 0.6 * t41 - 0.5 * t144;
+    let t154 = t19 + t153;
+    let t155 = t20 - 0.6 * t42 - 0.5 * t145;
+    let t156 = t83 * t144;
+    let t157 = 0.6 * t42 - 0.5 * t146;
+    let t158 = t80 * t153;
+    let t159 = t80 * t144;
+    let t160 = t80 * t146;
+    let t161 = t79 * t144;
+    let t162 = q[7] * t146;
+    let t163 = t162 - 0.5 * t147;
+    let t164 = q[8] * t144;
+    let t165 = t164 - 0.5 * t151;
+    let t166 = 2.0 * (t163 - t165);
+    let t167 = t40 + t166;
+    let t168 = q[7] * t144;
+    let t169 = 0.5 * t152 + t168;
+    let t170 = q[8] * t146;
+    let t171 = 0.5 * t148 + t170;
+    let t172 = 2.0 * (t169 + t171);
+    let t173 = t35 - t172;
+    let t174 = q[6] * t144;
+    let t175 = t33 * t79;
+    let t176 = t174 + 0.5 * t175;
+    let t177 = q[5] * t146;
+    let t178 = t177 - 0.5 * t149;
+    let t179 = 2.0 * (t176 + t178);
+    let t180 = t33 - t179;
+    let t181 = q[5] * t144;
+    let t182 = t31 * t79;
+    let t183 = t181 + 0.5 * t182;
+    let t184 = q[6] * t146;
+    let t185 = t184 - 0.5 * t150;
+    let t186 = 2.0 * (t185 - t183);
+    let t187 = t31 - t186;
+    let t188 = t16 * t144;
+    let t189 = q[8] * t145;
+    let t190 = 2.0 * (t169 + 0.5 * t148 - t189) - t35;
+    let t191 = q[7] * t145;
+    let t192 = 0.5 * t147 + t191;
+    let t193 = 2.0 * (t165 + t192) - t40;
+    let t194 = q[6] * t145;
+    let t195 = 2.0 * (t183 + 0.5 * t150 + t194) - t31;
+    let t196 = q[5] * t145;
+    let t197 = t33 + 2.0 * (t176 - 0.5 * t149 - t196);
+    let t198 = 4.0 * t192 - 2.0 * t166;
+    let t199 = t11 * t80;
+    let t200 = t14 * t79 - t199;
+    let t201 = q[8] * t91;
+    let t202 = q[7] * t99;
+    let t203 = q[6] * t104;
+    let t204 = q[5] * t110;
+    let t205 = q[7] * t91;
+    let t206 = q[8] * t99;
+    let t207 = q[5] * t104;
+    let t208 = q[6] * t110;
+    let t209 = q[6] * t91;
+    let t210 = q[5] * t99;
+    let t211 = q[8] * t104;
+    let t212 = q[7] * t110;
+    let t213 = q[8] * t96;
+    let t214 = q[6] * t107;
+    let t215 = q[5] * t112;
+    let t216 = q[7] * t96;
+    let t217 = q[5] * t107;
+    let t218 = q[6] * t112;
+    let t219 = q[6] * t96;
+    let t220 = q[5] * t91;
+    let t221 = q[8] * t107;
+    let t222 = q[7] * t112;
+    let t223 = q[7] * t101;
+    let t224 = q[6] * t108;
+    let t225 = q[5] * t92;
+    let t226 = q[7] * t98;
+    let t227 = q[5] * t108;
+    let t228 = q[6] * t92;
+    let t229 = q[8] * t108;
+    let t230 = q[7] * t92;
+    let t231 = 0.5 * (t2 - t1);
+    let t232 = q[8] * q[8];
+    let t233 = 0.5 * (t232 - t0);
+    let t234 = 2.0 * (t231 - t233);
+    let t235 = -0.5 * t15;
+    let t236 = -t13;
+    let t237 = 0.5 * (t1 - t0);
+    let t238 = 0.5 * (t232 - t2);
+    let t239 = 2.0 * (t237 + t238);
+    let t240 = -0.5 * t17;
+    let t241 = s_q1 * t76;
+    let t242 = t13 * t80 - t9 * t79;
+    let t243 = lambda[0] * t137 - lambda[1] * t242;
+    let t244 = lambda[1] * t136 - lambda[0] * t200;
+    let t245 = -lambda[0] * t123 - lambda[1] * t130;
+    let t246 = q[8] * t126;
+    let t247 = q[5] * t129;
+    let t248 = 0.25 * (t246 + q[7] * t127 - q[6] * t128 - t247);
+    let t249 = q[7] * t126;
+    let t250 = q[6] * t129;
+    let t251 = 0.25 * (t249 + q[8] * t133 - t250 - q[5] * t134);
+    let t252 = t228 + q[8] * t100;
+    let t253 = t226 + t252 - 0.25 * q[6] * t141;
+    let t254 = -lambda[3] * t248 - lambda[4] * t251 - lambda[5] * t253;
+    let t255 = 0.25 * (q[8] * t127 + q[5] * t128 - t249 - t250);
+    let t256 = 0.25 * (t246 + t247 - q[7] * t133 - q[6] * t134);
+    let t257 = t225 - q[8] * t97;
+    let t258 = t223 + 0.25 * q[5] * t141 - t257;
+    let t259 = -lambda[3] * t255 - lambda[4] * t256 - lambda[5] * t258;
+    let t260 = 0.25 * (q[6] * t126 + q[8] * t128 - q[5] * t127 - q[7] * t129);
+    let t261 = 0.25 * (q[6] * t133 + q[8] * t129 - q[5] * t126 - q[7] * t134);
+    let t262 = q[7] * t87;
+    let t263 = 0.25 * q[8] * t141 + t262;
+    let t264 = -lambda[3] * t260 - lambda[4] * t261 - lambda[5] * t263;
+    let t265 = -0.6 * t41 - 0.5 * t143;
+    let t266 = t82 * t143 + t84 * t146 - t79 * t154 - t80 * t155;
+    let t267 = t266 - t80 * t157;
+    let t268 = t79 * t153 + t83 * t146 + t81 * t144;
+    let t269 = t79 * t143;
+    let t270 = t80 * t145;
+    let t271 = t267 + t268;
+    let t272 = -0.5 * (t269 + t160 + 2.0 * t161 - 2.0 * t160 - t161 - t270);
+    let t273 = qdd[4] * t123 + t19 * t146 + t20 * t144 + t71 * t79 + qdd[3] * t200
+        - qdd[2] * t137 - t60 * t80;
+    let t274 = t82 * t145 + t84 * t143;
+    let t275 = t80 * t154 - t79 * t155;
+    let t276 = t275 - t79 * t157;
+    let t277 = t274 + t276;
+    let t278 = t81 * t146 + t83 * t143 - t158;
+    let t279 = t159 + t80 * t143;
+    let t280 = t277 + t278 + t279;
+    let t281 = qdd[4] * t130 + t19 * t143 + t20 * t146 + qdd[2] * t242 - qdd[3] * t136
+        - t60 * t79 - t71 * t80;
+    let t282 = t70 * t79 - t59 * t80;
+    let t283 = t282 + t12 * t145 - t16 * t143;
+    let t284 = q[7] * t143 - 0.5 * t152;
+    let t285 = t123 * (qdd[0] + qdd[1]);
+    let t286 = 0.5 * (t285 + t283 * (qd[0] + qd[1]))
+        + 0.25
+            * (t72 * t126 + 2.0 * t31 * (t171 - t284) + t73 * t127 + t74 * t128
+                - 2.0 * t33 * (t163 + 0.5 * t151 + q[8] * t143)
+                - 2.0 * t35 * (t185 + q[5] * t143 - 0.5 * t182) - t75 * t129
+                - 2.0 * t40 * (t178 + 0.5 * t175 - q[6] * t143)) + qdd[5] * t248
+        + qdd[6] * t255 + qdd[7] * t260;
+    let t287 = t59 * t79 + t70 * t80;
+    let t288 = t16 * t146 - t12 * t143;
+    let t289 = t288 - t287;
+    let t290 = t130 * (qdd[0] + qdd[1]);
+    let t291 = 0.5 * (t290 + t289 * (qd[0] + qd[1]))
+        + 0.25
+            * (t72 * t133 + t31 * t166 + t73 * t126 + t33 * t172 + t74 * t129
+                + t35 * t179 - t75 * t134 - t40 * t186) + qdd[5] * t251 + qdd[6] * t256
+        + qdd[7] * t261;
+    let t292 = t11 * t143;
+    let t293 = t292 + t14 * t146;
+    let t294 = t52 * t79 + t63 * t80;
+    let t295 = t45 * t80 - t61 * t79;
+    let t296 = t9 * t145 + t294 + t295 - t13 * t143 - t293;
+    let t297 = 0.5
+        * (t31 * t182 + t33 * t175 + t35 * t148 + t296 * (qd[0] + qd[1])
+            + t138 * (qdd[0] + qdd[1])) + t31 * t181 + t72 * t100 + t73 * t97 + t75 * t87
+        + qdd[5] * t253 + qdd[6] * t258 + qdd[7] * t263
+        + 0.25 * (t74 * t141 + t35 * (2.0 * t172 - 4.0 * t284)) - t43 * t143
+        - t40 * t162;
+    let t298 = lambda[0] * t116 + lambda[1] * t121;
+    let t299 = -0.5 * (lambda[3] * t123 + lambda[4] * t130) - 0.5 * lambda[5] * t138;
+    let t300 = t299
+        - 0.5
+            * (c_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0])
+                + s_q1 * (9.81 * c_q0 + 0.6 * qdd[0]));
+    let t301 = t160 - t161;
+    let t302 = t266 + t301;
+    let t303 = t9 * t146 - t13 * t144;
+    let t304 = t9 * t143 - t13 * t146;
+    let t305 = t11 * t146 + t14 * t144;
+    let t306 = t188 - t12 * t146;
+    let t307 = -0.5 * t10;
+    let t308 = 4.0 * t79 * t307 + t80 * t234;
+    let t309 = t79 * t234 - 4.0 * t80 * t307;
+    let t310 = -t12;
+    let t311 = t122 - t80 * t310;
+    let t312 = -0.5 * (lambda[3] * t308 + lambda[4] * t309 - lambda[5] * t311);
+    let t313 = 2.0 * (t231 + t233);
+    let t314 = t86 + t79 * t310;
+    let t315 = t5 + t6;
+    let t316 = -2.0 * t315;
+    let t317 = -t109;
+    let t318 = q[8] * t317 - 0.5 * t220;
+    let t319 = q[6] * t99;
+    let t320 = -t103;
+    let t321 = q[7] * t104;
+    let t322 = q[6] * t95;
+    let t323 = q[8] * t110;
+    let t324 = q[5] * t90;
+    let t325 = 0.25
+        * (t318 + q[7] * t320 - 0.5 * t319 - 0.5 * t321 - t322 - 0.5 * t323 - t324);
+    let t326 = q[7] * t317;
+    let t327 = t326 - 0.5 * t209;
+    let t328 = q[5] * t96;
+    let t329 = q[7] * t107;
+    let t330 = q[8] - t89;
+    let t331 = -t330;
+    let t332 = q[6] * t331;
+    let t333 = q[8] * t112;
+    let t334 = q[7] + t94;
+    let t335 = 0.25
+        * (t327 + q[8] * t103 - 0.5 * t328 - 0.5 * t329 - t332 - 0.5 * t333
+            - q[5] * t334);
+    let t336 = q[7] * t108;
+    let t337 = -2.0 * t100 - 4.0 * t101;
+    let t338 = q[8] * t92;
+    let t339 = q[5] * t97;
+    let t340 = 0.5 * (t262 + q[8] * t93) - 0.5 * (q[5] * t98 + q[6] * t101) - 0.5 * t338;
+    let t341 = 0.5 * t339 + t340 - 0.25 * (0.5 * t336 + q[6] * t337);
+    let t342 = q[8] * t320;
+    let t343 = q[5] * t95;
+    let t344 = q[6] * t90;
+    let t345 = 0.25 * (t342 + 0.5 * t211 + t343 - 0.5 * t210 - t327 - 0.5 * t212 - t344);
+    let t346 = 0.25
+        * (t318 + 0.5 * t221 + q[5] * t331 + 0.5 * t219 - q[7] * t103 - 0.5 * t222
+            - q[6] * t334);
+    let t347 = 0.5 * (q[6] * t97 - t230) + 0.25 * (0.5 * t229 + q[5] * t337);
+    let t348 = q[6] * t317;
+    let t349 = q[5] * t320;
+    let t350 = q[8] * t95;
+    let t351 = q[7] * t90;
+    let t352 = 0.25
+        * (0.5 * t205 + t348 + t350 + 0.5 * t208 - 0.5 * t207 - 0.5 * t206 - t349
+            - t351);
+    let t353 = q[5] * t317;
+    let t354 = q[8] * t331;
+    let t355 = 0.25
+        * (0.5 * t216 + q[6] * t103 + t354 + 0.5 * t218 - 0.5 * t217 - 0.5 * t201 - t353
+            - q[7] * t334);
+    let t356 = t228 + 0.25 * (q[8] * t337 - 0.5 * t227);
+    let t357 = qd[3] * t310 + 4.0 * qd[4] * t307;
+    let t358 = t16 * qd[3] + qd[4] * t234;
+    let t359 = t79 * t358 - t80 * t357;
+    let t360 = -0.5 * (t34 + t29);
+    let t361 = 0.5 * t64 + q[6] * t360;
+    let t362 = 0.5 * (t22 - t26);
+    let t363 = t362 - 0.5 * t27;
+    let t364 = q[7] * t363 - 0.5 * t65;
+    let t365 = -2.0 * (t361 + t364);
+    let t366 = 0.5 * (t36 - t37);
+    let t367 = 0.5 * t38 - t366;
+    let t368 = 0.5 * (0.5 * t53 + q[6] * t367 + 0.5 * t56 + q[5] * t360);
+    let t369 = 0.5 * (t21 - t24);
+    let t370 = 0.5 * t25 + t369;
+    let t371 = 0.5 * (q[8] * t363 + 0.5 * t57 - 0.5 * t54 - q[7] * t370);
+    let t372 = 2.0 * (t368 - t371);
+    let t373 = 0.5 * (q[7] * t367 + 0.5 * t49 + q[5] * t363 - 0.5 * t46);
+    let t374 = 0.5 * (q[8] * t360 - 0.5 * t47 - 0.5 * t50 - q[6] * t370);
+    let t375 = 2.0 * (t373 + t374);
+    let t376 = qd[2] * t365 + qd[3] * t372 + qd[4] * t375;
+    let t377 = 2.0 * (t368 + t371);
+    let t378 = 0.5 * t67 + q[5] * t367;
+    let t379 = -2.0 * (t364 + t378);
+    let t380 = 0.5 * (q[7] * t360 + 0.5 * t44 + q[6] * t363 - 0.5 * t43);
+    let t381 = q[8] * t40;
+    let t382 = 0.5 * (q[8] * t367 - 0.5 * t62 - 0.5 * t381 - q[5] * t370);
+    let t383 = 2.0 * (t380 - t382);
+    let t384 = qd[2] * t377 + qd[3] * t379 + qd[4] * t383;
+    let t385 = t79 * t357 + t80 * t358;
+    let t386 = t79 * t375 + t80 * t383 - t146 * t234 - 4.0 * t143 * t307;
+    let t387 = 0.5 * (qd[7] * t360 - qd[5] * t370 - qd[6] * t363);
+    let t388 = t80 * t363;
+    let t389 = -0.5 * (t181 + t79 * t370);
+    let t390 = t389 + 0.5 * (t184 + t388);
+    let t391 = 0.5 * (qd[5] * t363 - qd[6] * t370 - qd[7] * t367);
+    let t392 = t80 * t370;
+    let t393 = t79 * t363 - t174 - t363;
+    let t394 = 0.5 * (qd[6] * t367 - qd[7] * t370 - qd[5] * t360);
+    let t395 = t74 * t95;
+    let t396 = 0.5 * (t168 + t79 * t360);
+    let t397 = t80 * t367;
+    let t398 = 0.5 * (qd[5] * t367 + qd[6] * t360 + qd[7] * t363);
+    let t399 = t75 * t90;
+    let t400 = 0.5 * (t164 + t79 * t367);
+    let t401 = t80 * t360;
+    let t402 = 4.0 * t146 * t307 + t144 * t234 + t79 * t383 - t80 * t375;
+    let t403 = 0.5 * (t388 - t194);
+    let t404 = t80 * (t372 - t377) - t188 - t146 * t310 - t79 * (t379 + t365);
+    let t405 = t31 * t145;
+    let t406 = 0.5 * (t0 - t2);
+    let t407 = 0.5 * (t232 - t1);
+    let t408 = 2.0 * (t406 + t407);
+    let t409 = t79 * t408 + t80 * t236;
+    let t410 = t79 * t236 - t80 * t408;
+    let t411 = t12 * t79 + 4.0 * t80 * t235;
+    let t412 = -0.5 * (lambda[3] * t409 + lambda[4] * t410 - lambda[5] * t411);
+    let t413 = 2.0 * (t406 - t407);
+    let t414 = 4.0 * t79 * t235 - t12 * t80;
+    let t415 = -0.5 * t209 - q[8] * t111;
+    let t416 = -t334;
+    let t417 = q[5] * t416;
+    let t418 = 0.25
+        * (t415 + 0.5 * t210 + 0.5 * t212 - q[7] * t106 - 0.5 * t211 - q[6] * t330
+            - t417);
+    let t419 = 0.5 * t220 - q[7] * t111;
+    let t420 = q[8] * t106;
+    let t421 = 0.25 * (t419 + t420 + 0.5 * t222 - 0.5 * t219 - 0.5 * t221 - t322 - t324);
+    let t422 = 4.0 * t98 - 2.0 * t97;
+    let t423 = 0.5 * (t230 - q[5] * t100) - 0.25 * (0.5 * t229 + q[6] * t422);
+    let t424 = q[5] * t330;
+    let t425 = q[6] * t416;
+    let t426 = 0.25
+        * (t424 - q[8] * t106 - 0.5 * t319 - 0.5 * t321 - t419 - 0.5 * t323 - t425);
+    let t427 = 0.25
+        * (t415 + t343 - 0.5 * t329 - 0.5 * t328 - q[7] * t106 - 0.5 * t333 - t344);
+    let t428 = t340 + 0.25 * (q[5] * t422 - 0.5 * t336) - 0.5 * t339;
+    let t429 = q[8] * t330;
+    let t430 = q[7] * t416;
+    let t431 = 0.25
+        * (0.5 * t201 + t429 + 0.5 * t202 + q[5] * t106 - q[6] * t111 - 0.5 * t203
+            - 0.5 * t204 - t430);
+    let t432 = q[6] * t106;
+    let t433 = 0.25
+        * (0.5 * t213 + t432 + t350 + 0.5 * t205 + q[5] * t111 - 0.5 * t214 - 0.5 * t215
+            - t351);
+    let t434 = 0.25 * (q[8] * t422 - 0.5 * t224) - t225;
+    let t435 = t12 * qd[2] + qd[4] * t408;
+    let t436 = 4.0 * qd[2] * t235 + qd[4] * t236;
+    let t437 = t79 * t436 - t80 * t435;
+    let t438 = 0.5 * t38 + t366;
+    let t439 = 0.5 * t56 + q[6] * t438;
+    let t440 = -0.5 * (t25 + t30);
+    let t441 = 0.5 * t54 + q[7] * t440;
+    let t442 = -2.0 * (t439 + t441);
+    let t443 = 0.5 * (t23 - t28);
+    let t444 = t443 - 0.5 * t29;
+    let t445 = 0.5 * (0.5 * t67 + q[6] * t444 + q[5] * t438 - 0.5 * t64);
+    let t446 = 0.5 * t27 + t362;
+    let t447 = 0.5 * (q[8] * t440 - 0.5 * t65 - 0.5 * t68 - q[7] * t446);
+    let t448 = 2.0 * (t445 - t447);
+    let t449 = 0.5 * (0.5 * t62 + q[7] * t444 + q[5] * t440 - 0.5 * t44);
+    let t450 = 0.5 * (q[8] * t438 - 0.5 * t43 - 0.5 * t381 - q[6] * t446);
+    let t451 = 2.0 * (t449 + t450);
+    let t452 = qd[2] * t442 + qd[3] * t448 + qd[4] * t451;
+    let t453 = 2.0 * (t445 + t447);
+    let t454 = q[5] * t444 - 0.5 * t53;
+    let t455 = -2.0 * (t441 + t454);
+    let t456 = 0.5 * (0.5 * t47 + q[7] * t438 + 0.5 * t49 + q[6] * t440);
+    let t457 = 0.5 * (q[8] * t444 + 0.5 * t50 - 0.5 * t46 - q[5] * t446);
+    let t458 = 2.0 * (t456 - t457);
+    let t459 = qd[2] * t453 + qd[3] * t455 + qd[4] * t458;
+    let t460 = t79 * t435 + t80 * t436;
+    let t461 = t79 * t451 + t80 * t458 - t143 * t408 - t146 * t236;
+    let t462 = 0.5 * (qd[7] * t438 - qd[5] * t446 - qd[6] * t440);
+    let t463 = t80 * t440;
+    let t464 = -0.5 * (t174 + t79 * t446);
+    let t465 = t464 - 0.5 * (t177 - t463);
+    let t466 = 0.5 * (qd[5] * t440 - qd[6] * t446 - qd[7] * t444);
+    let t467 = t80 * t446;
+    let t468 = t181 + t79 * t440 - t440;
+    let t469 = 0.5 * (qd[6] * t444 - qd[7] * t446 - qd[5] * t438);
+    let t470 = 0.5 * (t164 + t79 * t438);
+    let t471 = t80 * t444;
+    let t472 = 0.5 * (qd[5] * t444 + qd[6] * t438 + qd[7] * t440);
+    let t473 = 0.5 * (t79 * t444 - t168);
+    let t474 = t80 * t438;
+    let t475 = t146 * t408 + t144 * t236 + t79 * t458 - t80 * t451;
+    let t476 = 0.5 * (t196 + t463);
+    let t477 = t12 * t143 + 4.0 * t146 * t235 + t80 * (t448 - t453)
+        - t79 * (t455 + t442);
+    let t478 = 2.0 * (t237 - t238);
+    let t479 = t135 + t80 * t239;
+    let t480 = t13 * t79 - t80 * t478;
+    let t481 = t479 + t480;
+    let t482 = 0.5 * (lambda[5] * t481);
+    let t483 = 2.0 * t315;
+    let t484 = t79 * t239 - t199;
+    let t485 = t79 * t478 + t13 * t80;
+    let t486 = q[8] * t416 - 0.5 * t205;
+    let t487 = 0.25
+        * (t486 + 0.5 * t206 + q[7] * t330 + 0.5 * t207 - t432 - 0.5 * t208
+            - q[5] * t111);
+    let t488 = 0.5 * t201 + t430;
+    let t489 = 0.25
+        * (t488 + t354 + 0.5 * t217 - 0.5 * t216 - q[6] * t320 - 0.5 * t218 - t353);
+    let t490 = 4.0 * t93 - 2.0 * t92;
+    let t491 = q[8] * t101 - t226 - 0.5 * t252 - 0.25 * (q[6] * t490 - 0.5 * t227);
+    let t492 = 0.25
+        * (t429 + 0.5 * t203 + q[5] * t106 + 0.5 * t204 - 0.5 * t202 - t488
+            - q[6] * t111);
+    let t493 = 0.25
+        * (t486 + 0.5 * t214 + t349 + 0.5 * t215 - 0.5 * t213 - q[7] * t331 - t348);
+    let t494 = 0.5 * t257 + 0.25 * (0.5 * t224 + q[5] * t490) - q[8] * t98 - t223;
+    let t495 = 0.25
+        * (t425 + t420 - 0.5 * t220 - 0.5 * t321 - 0.5 * t319 - t424 - 0.5 * t323
+            - q[7] * t111);
+    let t496 = 0.25
+        * (t332 + t342 - 0.5 * t328 - 0.5 * t329 - 0.5 * t209 - t417 - t326
+            - 0.5 * t333);
+    let t497 = 0.25 * (q[8] * t490 - 0.5 * t336) - t338;
+    let t498 = t11 * qd[2] + qd[3] * t478;
+    let t499 = qd[2] * t239 + t13 * qd[3];
+    let t500 = t79 * t499 - t80 * t498;
+    let t501 = t369 - 0.5 * t25;
+    let t502 = q[6] * t501 - 0.5 * t47;
+    let t503 = 0.5 * (t39 - t38);
+    let t504 = 0.5 * t49 + q[7] * t503;
+    let t505 = -2.0 * (t502 + t504);
+    let t506 = -0.5 * (t27 + t32);
+    let t507 = 0.5 * (q[6] * t506 + 0.5 * t43 + q[5] * t501 - 0.5 * t62);
+    let t508 = 0.5 * t29 + t443;
+    let t509 = 0.5 * (q[8] * t503 - 0.5 * t44 - 0.5 * t381 - q[7] * t508);
+    let t510 = 2.0 * (t507 - t509);
+    let t511 = 0.5 * (0.5 * t67 + q[7] * t506 + 0.5 * t65 + q[5] * t503);
+    let t512 = 0.5 * (q[8] * t501 + 0.5 * t68 - 0.5 * t64 - q[6] * t508);
+    let t513 = 2.0 * (t511 + t512);
+    let t514 = qd[2] * t505 + qd[3] * t510 + qd[4] * t513;
+    let t515 = 2.0 * (t507 + t509);
+    let t516 = 0.5 * t46 + q[5] * t506;
+    let t517 = -2.0 * (t504 + t516);
+    let t518 = 0.5 * (0.5 * t56 + q[7] * t501 + q[6] * t503 - 0.5 * t54);
+    let t519 = 0.5 * (q[8] * t506 - 0.5 * t53 - 0.5 * t57 - q[5] * t508);
+    let t520 = 2.0 * (t518 - t519);
+    let t521 = qd[2] * t515 + qd[3] * t517 + qd[4] * t520;
+    let t522 = t79 * t498 + t80 * t499;
+    let t523 = t79 * t513 + t80 * t520;
+    let t524 = 0.5 * (qd[7] * t501 - qd[5] * t508 - qd[6] * t503);
+    let t525 = t80 * t503;
+    let t526 = -0.5 * (t168 + t79 * t508);
+    let t527 = t526 - 0.5 * (t170 - t525);
+    let t528 = 0.5 * (qd[5] * t503 - qd[6] * t508 - qd[7] * t506);
+    let t529 = t80 * t508;
+    let t530 = t164 + t79 * t503 - t503;
+    let t531 = 0.5 * (qd[6] * t506 - qd[7] * t508 - qd[5] * t501);
+    let t532 = 0.5 * (t79 * t501 - t181);
+    let t533 = t80 * t506;
+    let t534 = 0.5 * (qd[5] * t506 + qd[6] * t501 + qd[7] * t503);
+    let t535 = 0.5 * (t174 + t79 * t506);
+    let t536 = t80 * t501;
+    let t537 = t79 * t520 - t80 * t513;
+    let t538 = 0.5 * (t189 + t525);
+    let t539 = t292 + t80 * (t510 - t515) + t146 * (t239 - t478) - t13 * t144
+        - t79 * (t517 + t505);
+    let t540 = t20 * t79 + t82 * t146 + t84 * t144 - t19 * t80;
+    let t541 = t19 * t79 + t20 * t80;
+    let t542 = 0.25 * (t31 * t126 + t33 * t127) + 0.25 * (t35 * t128 - t40 * t129);
+    let t543 = t282 + t306;
+    let t544 = t131 + t543;
+    let t545 = 0.25 * (t31 * t133 + t33 * t126) + 0.25 * (t35 * t129 - t40 * t134);
+    let t546 = t52 * t80 - t63 * t79 - t305;
+    let t547 = t45 * t79 + t61 * t80;
+    let t548 = t546 + t304 - t547;
+    let t549 = t31 * t100 + t33 * t97 + 0.25 * t35 * t141 + t40 * t87;
+    let t550 = t35 * t95;
+    let t551 = t40 * t90;
+    let t552 = t299 - 4.905 * t80;
+    (
+        [
+            [
+                t552 - 20.601 * s_q0 - lambda[0] * t115 - lambda[1] * t120,
+                t300 - 0.3 * (c_q1 * t76 * t76 + s_q1 * (qdd[0] + qdd[1])) - t298,
+                t243,
+                t244,
+                t245,
+                t312,
+                t412,
+                t482,
+            ],
+            [
+                t552 - t298,
+                t300 - lambda[0] * t142 - lambda[1] * t118,
+                t243,
+                t244,
+                t245,
+                t312,
+                t412,
+                t482,
+            ],
+            [
+                t243,
+                t243,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                58.86 * t235 - lambda[2] * t413 - lambda[0] * t411 - lambda[1] * t414,
+                14.715 * t239 - lambda[2] * t483 - lambda[0] * t479 - lambda[1] * t484,
+            ],
+            [
+                t244,
+                t244,
+                0.0,
+                0.0,
+                0.0,
+                14.715 * t16 - lambda[2] * t313 - lambda[0] * t314 - lambda[1] * t311,
+                -0.0,
+                14.715 * t13 - 4.0 * lambda[2] * t240 - lambda[0] * t485
+                    - lambda[1] * t480,
+            ],
+            [
+                t245,
+                t245,
+                0.0,
+                0.0,
+                0.0,
+                14.715 * t234 - lambda[2] * t316 - lambda[0] * t308 - lambda[1] * t309,
+                14.715 * t236 - t18 * lambda[2] - lambda[0] * t409 - lambda[1] * t410,
+                0.0,
+            ],
+            [
+                t254,
+                t254,
+                0.0,
+                0.0,
+                0.0,
+                -lambda[3] * t325 - lambda[4] * t335 - lambda[5] * t341,
+                -lambda[3] * t418 - lambda[4] * t421 - lambda[5] * t423,
+                -lambda[3] * t487 - lambda[4] * t489 - lambda[5] * t491,
+            ],
+            [
+                t259,
+                t259,
+                0.0,
+                0.0,
+                0.0,
+                -lambda[3] * t345 - lambda[4] * t346 - lambda[5] * t347,
+                -lambda[3] * t426 - lambda[4] * t427 - lambda[5] * t428,
+                -lambda[3] * t492 - lambda[4] * t493 - lambda[5] * t494,
+            ],
+            [
+                t264,
+                t264,
+                0.0,
+                0.0,
+                0.0,
+                -lambda[3] * t352 - lambda[4] * t355 - lambda[5] * t356,
+                -lambda[3] * t431 - lambda[4] * t433 - lambda[5] * t434,
+                -lambda[3] * t495 - lambda[4] * t496 - lambda[5] * t497,
+            ],
+        ],
+        [
+            [0.6 * (t77 - t241), -0.6 * t241, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.6 * t77, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, -1.5 * qd[7], 1.5 * qd[6], 0.0, 1.5 * qd[4], -1.5 * qd[3]],
+            [0.0, 0.0, 1.5 * qd[7], 0.0, -1.5 * qd[5], -1.5 * qd[4], 0.0, 1.5 * qd[2]],
+            [0.0, 0.0, -1.5 * qd[6], 1.5 * qd[5], 0.0, 1.5 * qd[3], -1.5 * qd[2], 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                qd[0] * (t79 * t265 + t83 * t145 + t267 + 2.0 * t268 - t81 * t144)
+                    + qd[1] * (t271 + t272) + qdd[0] * t115 + qdd[1] * t116 + t273,
+                qdd[0] * t116 + qdd[1] * t142 + t273
+                    + qd[0] * (0.5 * (t270 + t301 - t269) + t271)
+                    + qd[1] * (t272 + t302),
+                t303 * (qd[0] + qd[1]) - t137 * (qdd[0] + qdd[1]),
+                t305 * (qd[0] + qd[1]) + t200 * (qdd[0] + qdd[1]),
+                t285 + t306 * (qd[0] + qd[1]),
+                t144 * t357 + t145 * t358 + t79 * t376 + t80 * t384 + qdd[3] * t314
+                    + qdd[4] * t308 + t359 * (qd[0] + qd[1]),
+                t144 * t435 + t145 * t436 + t79 * t452 + t80 * t459 + qdd[2] * t411
+                    + qdd[4] * t409 + t437 * (qd[0] + qd[1]),
+                t144 * t498 + t145 * t499 + t79 * t514 + t80 * t521 + qdd[2] * t479
+                    + qdd[3] * t485 + t500 * (qd[0] + qd[1]),
+            ],
+            [
+                qd[0] * (t156 + t277 + 2.0 * t278 - t81 * t146 - t80 * t265)
+                    + qd[1] * t280 + qdd[0] * t120 + qdd[1] * t121 + t281,
+                t281 + qd[0] * t280 + qd[1] * (t274 + t275 + 1.5 * t279) + qdd[0] * t121
+                    + qdd[1] * t118,
+                t304 * (qd[0] + qd[1]) + t242 * (qdd[0] + qdd[1]),
+                t293 * (qd[0] + qd[1]) - t136 * (qdd[0] + qdd[1]),
+                t290 + t288 * (qd[0] + qd[1]),
+                t146 * t357 + t144 * t358 + t79 * t384 + qdd[3] * t311 + qdd[4] * t309
+                    - t385 * (qd[0] + qd[1]) - t80 * t376,
+                t146 * t435 + t144 * t436 + t79 * t459 + qdd[2] * t414 + qdd[4] * t410
+                    - t460 * (qd[0] + qd[1]) - t80 * t452,
+                t146 * t498 + t144 * t499 + t79 * t521 + qdd[2] * t484 + qdd[3] * t480
+                    - t522 * (qd[0] + qd[1]) - t80 * t514,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                2.0 * qd[2] * (t373 - t374) + 2.0 * qd[3] * (t380 + t382) + qdd[3] * t313
+                    + qdd[4] * t316 - 2.0 * qd[4] * (t361 + t378),
+                2.0 * qd[2] * (t449 - t450) + 2.0 * qd[3] * (t456 + t457) + qdd[2] * t413
+                    + t18 * qdd[4] - 2.0 * qd[4] * (t439 + t454),
+                2.0 * qd[2] * (t511 - t512) + 2.0 * qd[3] * (t518 + t519) + qdd[2] * t483
+                    + 4.0 * qdd[3] * t240 - 2.0 * qd[4] * (t502 + t516),
+            ],
+            [
+                t286,
+                t286,
+                0.0,
+                0.0,
+                0.0,
+                0.5 * (t386 * (qd[0] + qd[1]) + t308 * (qdd[0] + qdd[1]))
+                    + 0.25
+                        * (t91 * t387 + t72 * t317 + t31 * (2.0 * t390 - t370)
+                            + t99 * t391 + t73 * t320 + t173 * t360
+                            + t33 * (t177 - t392 - t393) + t104 * t394 + t395
+                            + t180 * t363
+                            + t35 * (t360 - 2.0 * (t396 + 0.5 * (t170 - t397)))
+                            - t167 * t367 - t110 * t398 - t399 - t187 * t370
+                            - t40 * (t367 + 2.0 * (t400 - 0.5 * (t162 - t401))))
+                    + qdd[5] * t325 + qdd[6] * t345 + qdd[7] * t352,
+                0.5 * (t461 * (qd[0] + qd[1]) + t409 * (qdd[0] + qdd[1]))
+                    + 0.25
+                        * (t91 * t462 + t31 * (2.0 * t465 - t446) + t99 * t466
+                            + t173 * t438 + t33 * (t184 - t467 - t468) + t104 * t469
+                            + t74 * t330 + t180 * t440
+                            + t35 * (t438 - 2.0 * (t470 - 0.5 * (t162 + t471)))
+                            - t72 * t111 - t167 * t444 - t73 * t106 - t110 * t472
+                            - t75 * t416 - t187 * t446
+                            - t40 * (t444 + 2.0 * (t473 - 0.5 * (t170 - t474))))
+                    + qdd[5] * t418 + qdd[6] * t426 + qdd[7] * t431,
+                0.5 * (t523 * (qd[0] + qd[1]))
+                    + 0.25
+                        * (t91 * t524 + t72 * t416 + t31 * (2.0 * t527 - t508)
+                            + t99 * t528 + t73 * t330 + t173 * t501
+                            + t33 * (t162 - t529 - t530) + t104 * t531 + t74 * t106
+                            + t180 * t503
+                            + t35 * (t501 - 2.0 * (t532 + 0.5 * (t184 - t533)))
+                            - t167 * t506 - t110 * t534 - t75 * t111 - t187 * t508
+                            - t40 * (t506 + 2.0 * (t535 + 0.5 * (t177 + t536))))
+                    + qdd[5] * t487 + qdd[6] * t492 + qdd[7] * t495,
+            ],
+            [
+                t291,
+                t291,
+                0.0,
+                0.0,
+                0.0,
+                0.5 * (t402 * (qd[0] + qd[1]) + t309 * (qdd[0] + qdd[1]))
+                    + 0.25
+                        * (t96 * t387 + t72 * t103 + t190 * t367
+                            + t31 * (t393 + t196 + t392) + t91 * t391 + t73 * t317
+                            + t193 * t360 + t33 * (2.0 * (t389 + t403) - t370)
+                            + t107 * t394 + t74 * t331 + t195 * t363
+                            + t35 * (2.0 * (t400 + 0.5 * (t191 + t401)) - t367)
+                            - t112 * t398 - t75 * t334 - t197 * t370
+                            - t40 * (t360 + 2.0 * (t396 - 0.5 * (t189 + t397))))
+                    + qdd[5] * t335 + qdd[6] * t346 + qdd[7] * t355,
+                0.5 * (t475 * (qd[0] + qd[1]) + t410 * (qdd[0] + qdd[1]))
+                    + 0.25
+                        * (t96 * t462 + t72 * t106 + t190 * t444
+                            + t31 * (t468 + t194 + t467) + t91 * t466 + t193 * t438
+                            + t33 * (2.0 * (t464 + t476) - t446) + t395 + t107 * t469
+                            + t195 * t440
+                            + t35 * (2.0 * (t473 + 0.5 * (t189 + t474)) - t444)
+                            - t73 * t111 - t399 - t112 * t472 - t197 * t446
+                            - t40 * (t438 + 2.0 * (t470 - 0.5 * (t471 - t191))))
+                    + qdd[5] * t421 + qdd[6] * t427 + qdd[7] * t433,
+                0.5 * (t537 * (qd[0] + qd[1]))
+                    + 0.25
+                        * (t96 * t524 + t72 * t331 + t190 * t506
+                            + t31 * (t530 + t191 + t529) + t91 * t528 + t73 * t416
+                            + t193 * t501 + t33 * (2.0 * (t526 + t538) - t508)
+                            + t107 * t531 + t74 * t320 + t195 * t503
+                            + t35 * (2.0 * (t535 + 0.5 * (t536 - t196)) - t506)
+                            - t112 * t534 - t75 * t317 - t197 * t508
+                            - t40 * (t501 + 2.0 * (t532 - 0.5 * (t194 + t533))))
+                    + qdd[5] * t489 + qdd[6] * t493 + qdd[7] * t496,
+            ],
+            [
+                t297,
+                t297,
+                0.0,
+                0.0,
+                0.0,
+                0.5
+                    * (q[8] * t405 + t72 * t93 + t73 * t87 + t57 * t144 + t75 * t97
+                        + t404 * (qd[0] + qd[1]) - t311 * (qdd[0] + qdd[1]) - t33 * t162
+                        - t151 * t363 - t152 * t370) + t98 * t387 + t101 * t391
+                    + qdd[5] * t341 + qdd[6] * t347 + qdd[7] * t356
+                    + 0.25
+                        * (t108 * t394 + t74 * t337 + t198 * t363
+                            + 4.0 * t35 * (t390 + t403)) + t367 * (t196 + t149)
+                    + t360 * (t150 - t184) - t168 * t370 - t92 * t398,
+                0.5
+                    * (t73 * t93 + t477 * (qd[0] + qd[1]) - t411 * (qdd[0] + qdd[1])
+                        - q[7] * t405 - t72 * t87 - t56 * t146 - t40 * t181 - t151 * t440
+                        - t152 * t446 - t75 * t100) + t98 * t462 + t101 * t466
+                    + qdd[5] * t423 + qdd[6] * t428 + qdd[7] * t434
+                    + 0.25
+                        * (t108 * t469 + t74 * t422 + t198 * t440
+                            + 4.0 * t35 * (t465 + t476)) + t444 * (t196 + t149)
+                    + t438 * (t150 - t184) - t168 * t446 - t92 * t472,
+                0.5
+                    * (q[6] * t405 + t72 * t101 + t47 * t146 + t539 * (qd[0] + qd[1])
+                        - t481 * (qdd[0] + qdd[1]) - t73 * t98 - t40 * t164 - t151 * t503
+                        - t152 * t508 - t75 * t88) + t98 * t524 + t101 * t528
+                    + qdd[5] * t491 + qdd[6] * t494 + qdd[7] * t497
+                    + 0.25
+                        * (t108 * t531 + t74 * t490 + t198 * t503
+                            + 4.0 * t35 * (t527 + t538)) + t506 * (t196 + t149)
+                    + t501 * (t150 - t184) - t168 * t508 - t92 * t534,
+            ],
+        ],
+        [
+            [
+                qd[0] * t115 + qd[1] * t116 + t156 + t81 * t145 + t158 + t540 - t276,
+                qd[0] * t116 + qd[1] * t142 + t540 - t275 - 0.5 * (t79 * (t146 + t145)),
+                t9 * t144 + t547 - t13 * t145 - t137 * (qd[0] + qd[1]),
+                t294 + t11 * t144 + t14 * t145 + t200 * (qd[0] + qd[1]),
+                t124 + t125 + t287 + t16 * t145 - t12 * t144,
+                t385,
+                t460,
+                t522,
+            ],
+            [
+                qd[0] * t120 + qd[1] * t121 + t271 - t541,
+                qd[0] * t121 + qd[1] * t118 + t302 - t541,
+                t303 + t242 * (qd[0] + qd[1]) - t295,
+                -t136 * (qd[0] + qd[1]) - t546,
+                t132 + t544,
+                t359,
+                t437,
+                t500,
+            ],
+            [
+                0.0,
+                0.0,
+                2.0 * (t55 - t58),
+                2.0 * (t66 + t69),
+                -2.0 * (t43 + t62),
+                qd[3] * t313 + qd[4] * t316,
+                qd[2] * t413 + t18 * qd[4],
+                qd[2] * t483 + 4.0 * qd[3] * t240,
+            ],
+            [
+                0.5 * (t125 + t124 - t289) + t542,
+                0.5 * (t124 + t125 - t289) + t542,
+                0.0,
+                0.0,
+                0.0,
+                0.5 * t308 * (qd[0] + qd[1])
+                    + 0.25
+                        * (t31 * t317 + q[7] * t173 + t33 * t320 + t550 - t91 * t36
+                            - q[8] * t167 - t99 * t29 - t104 * t26 - q[6] * t180
+                            - t21 * t110 - q[5] * t187 - t551),
+                0.5 * t409 * (qd[0] + qd[1])
+                    + 0.25
+                        * (q[8] * t173 + q[5] * t180 + t35 * t330 + q[7] * t167
+                            - t91 * t28 - t31 * t111 - t99 * t37 - t33 * t106
+                            - t104 * t25 - t22 * t110 - q[6] * t187 - t40 * t416),
+                0.25
+                    * (t31 * t416 + t33 * t330 + q[8] * t180 + t35 * t106 - t91 * t27
+                        - q[6] * t167 - t99 * t24 - t104 * t38 - q[5] * t173 - t23 * t110
+                        - q[7] * t187 - t40 * t111),
+            ],
+            [
+                0.5 * (t132 + t544) + t545,
+                0.5 * (t131 + t132 + t543) + t545,
+                0.0,
+                0.0,
+                0.0,
+                0.5 * t309 * (qd[0] + qd[1])
+                    + 0.25
+                        * (q[8] * t190 + t31 * t103 + q[7] * t193 + t33 * t317
+                            + t35 * t331 - t96 * t36 - t91 * t29 - t107 * t26
+                            - q[6] * t195 - t21 * t112 - q[5] * t197 - t40 * t334),
+                0.5 * t410 * (qd[0] + qd[1])
+                    + 0.25
+                        * (t31 * t106 + q[8] * t193 + t550 + q[5] * t195 - t96 * t28
+                            - t91 * t37 - t33 * t111 - t107 * t25 - q[7] * t190 - t551
+                            - t22 * t112 - q[6] * t197),
+                0.25
+                    * (q[6] * t190 + t31 * t331 + t33 * t416 + q[8] * t195 + t35 * t320
+                        - t96 * t27 - t91 * t24 - t107 * t38 - q[5] * t193 - t23 * t112
+                        - q[7] * t197 - t40 * t317),
+            ],
+            [
+                0.5 * (t140 + t139 + t548) + t549,
+                0.5 * (t139 + t140 + t548) + t549,
+                0.0,
+                0.0,
+                0.0,
+                0.5 * (t40 * t97 - t311 * (qd[0] + qd[1]) - t35 * t100) + q[8] * t196
+                    + t31 * t93 + t33 * t87
+                    + 0.25 * (t35 * t337 - t108 * t26 - q[6] * t198) - t98 * t36
+                    - t101 * t29 - q[7] * t184 - q[5] * t168 - t21 * t92,
+                t33 * t93 + 0.25 * (q[5] * t198 + t35 * t422 - t108 * t25)
+                    - 0.5 * (t411 * (qd[0] + qd[1]) + t40 * t100 + t35 * t97) - t98 * t28
+                    - t101 * t37 - q[7] * t196 - t31 * t87 - q[8] * t184 - q[6] * t168
+                    - t22 * t92,
+                q[6] * t196 + q[5] * t184
+                    + 0.25 * (q[8] * t198 + t35 * t490 - t108 * t38) + t101 * (t31 - t24)
+                    - 0.5 * (t481 * (qd[0] + qd[1]) + q[8] * t151 + t35 * t92)
+                    - t98 * (t27 + t33) - q[7] * t168 - t23 * t92,
+            ],
+        ],
+    )
+}
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
@@ -1922,10 +2946,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1980,8 +3007,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -2067,7 +3095,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -2262,6 +3290,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 7218,
+    add: 6808,
+    div: 979,
+    sqrt: 118,
+    sin: 13,
+    cos: 13,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

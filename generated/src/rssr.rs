@@ -60,11 +60,13 @@
 //! | `gravity_derivatives` | 4 | 0 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix_inverse` | 28 | 9 | 2 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 242 | 92 | 4 | 0 | 2 | 3 |
+//! | `constrained_residual_derivatives` | 376 | 286 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 242 | 92 | 4 | 0 | 2 | 3 |
 //! | `constrained_forward_dynamics` | 325 | 260 | 47 | 7 | 11 | 10 |
 //! | `cut_joint_reactions` | 333 | 266 | 47 | 7 | 13 | 12 |
 //! | `dependent_velocities` | 91 | 81 | 9 | 3 | 4 | 4 |
 //! | `constrained_inverse_dynamics` | 140 | 103 | 9 | 3 | 7 | 6 |
+//! | `constrained_forward_dynamics_derivatives` | 1240 | 1066 | 213 | 35 | 23 | 21 |
 
 #![allow(
     clippy::approx_constant,
@@ -120,6 +122,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["ball.fx", "ball.fy", "ball.fz"];
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1545,6 +1551,330 @@ fn forward_dynamics_derivatives_with_body(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 376,
+    add: 286,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(BuildLanes, d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(avx2, d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let t0 = p.b * s_q2;
+    let t1 = p.c * s_q3;
+    let t2 = p.c * c_q3;
+    let t3 = p.zD + t0 - t2;
+    let t4 = p.a * c_q1;
+    let t5 = p.a * s_q1;
+    let t6 = qd[0] * qd[0] * t4 - qdd[0] * t5;
+    let t7 = qd[0] * qd[0] * t5 + qdd[0] * t4;
+    let t8 = qd[0] + qd[1];
+    let t9 = qdd[0] + qdd[1];
+    let t10 = s_q2 * t9;
+    let t11 = c_q2 * t9;
+    let t12 = c_q2 * t8;
+    let t13 = qd[2] * t12;
+    let t14 = s_q2 * t8;
+    let t15 = qd[2] * t14;
+    let t16 = t12 * t12;
+    let t17 = qd[2] * qd[2] + t16;
+    let t18 = qdd[2] + t12 * t14;
+    let t19 = q[0] + q[1];
+    let t20 = cos(t19);
+    let t21 = sin(t19);
+    let t22 = c_q2 * t20;
+    let t23 = p.b * t22;
+    let t24 = c_q2 * t21;
+    let t25 = p.b * t24;
+    let t26 = -p.a * c_q0 - t23;
+    let t27 = p.xD + t26;
+    let t28 = p.a * s_q0 + t25;
+    let t29 = p.yD + t1 - t28;
+    let t30 = s_q2 * t20;
+    let t31 = s_q2 * t21;
+    let t32 = t24 * t26;
+    let t33 = t26 * t31;
+    let t34 = t2 * t24;
+    let t35 = s_q2 * t1 - t34;
+    let t36 = t2 * t31;
+    let t37 = -t26;
+    let t38 = t22 * t26;
+    let t39 = -t22 * t27 - t24 * t29;
+    let t40 = t39 - t24 * t28;
+    let t41 = t40 + t22 * t37 + 2.0 * t38;
+    let t42 = t38 + t40;
+    let t43 = t27 * t31 - t29 * t30;
+    let t44 = t43 - t30 * t28;
+    let t45 = t44 - t33;
+    let t46 = t2 * t22;
+    let t47 = qd[3] * t46;
+    let t48 = qd[0] * t41 + t47 + qd[1] * t42 + qd[2] * t45;
+    let t49 = t21 * t26;
+    let t50 = t21 * t27 - t20 * t29;
+    let t51 = t50 - t20 * t28;
+    let t52 = t51 - t21 * t37 - 2.0 * t49;
+    let t53 = t51 - t49;
+    let t54 = t2 * t21;
+    let t55 = qd[3] * t54;
+    let t56 = t26 * t30;
+    let t57 = t27 * t30 + t29 * t31;
+    let t58 = t31 * t28 + t57;
+    let t59 = t58 - 2.0 * t56 - t30 * t37;
+    let t60 = t56 - t58;
+    let t61 = t24 * t27 - t22 * t29;
+    let t62 = t61 - t22 * t28;
+    let t63 = t32 - t62;
+    let t64 = t2 * t30;
+    let t65 = qd[3] * t64;
+    let t66 = t24 * t25 + t22 * t23;
+    let t67 = t39 - t66;
+    let t68 = t47 + qd[0] * t42 + qd[1] * t67 + qd[2] * t43;
+    let t69 = t23 * t30 + t25 * t31;
+    let t70 = t57 + t69;
+    let t71 = s_q2 * t3 + t39;
+    let t72 = s_q2 * t0 + t66;
+    let t73 = p.b * (c_q2 * c_q2 + t30 * t30 + t31 * t31);
+    let t74 = t71 + t72 - 2.0 * t73;
+    let t75 = -c_q2 * t1 - t36;
+    let t76 = qd[3] * t75;
+    let t77 = c_q2 * t3 + t57;
+    let t78 = c_q2 * t0 - t69;
+    let t79 = -3.0 * t78 - t77;
+    let t80 = s_q2 * t2 + t1 * t24;
+    let t81 = qd[2] * t75 + t46 * (qd[0] + qd[1]) - qd[3] * t80;
+    let t82 = qd[3] * t1;
+    let t83 = c_q2 * t2 - t1 * t31;
+    let t84 = t20 * t26;
+    let t85 = -lambda[0] * t42 - lambda[1] * t53 - lambda[2] * t60;
+    let t86 = -lambda[0] * t45 - lambda[2] * t63;
+    let t87 = lambda[1] * t54 - lambda[0] * t46 - lambda[2] * t64;
+    let t88 = t24 * t37;
+    let t89 = t62 - 2.0 * t32 - t88;
+    let t90 = qd[3] * t34;
+    let t91 = qd[0] * t89 - qd[2] * t60 - qd[1] * t63 - t90;
+    let t92 = qd[0] * t59 - qd[2] * t63 - qd[1] * t60 - t65;
+    let t93 = qd[2] * t64 + t22 * t82 + t34 * (qd[0] + qd[1]);
+    let t94 = qdd[3] * t46 - qd[3] * t93;
+    let t95 = t20 * t37;
+    let t96 = t20 * t27 + t21 * t29;
+    let t97 = t21 * t28 + t96;
+    let t98 = t97 - 2.0 * t84 - t95;
+    let t99 = t2 * t20;
+    let t100 = qd[3] * t99;
+    let t101 = t97 - t84;
+    let t102 = qd[0] * t98 + qd[1] * t101 - t100;
+    let t103 = t21 * t82 - t99 * (qd[0] + qd[1]);
+    let t104 = qd[3] * t103 - qdd[3] * t54;
+    let t105 = t31 * t37;
+    let t106 = t44 - 2.0 * t33 - t105;
+    let t107 = qd[3] * t36;
+    let t108 = qd[0] * t106 + qd[2] * t42 + qd[1] * t45 - t107;
+    let t109 = qd[2] * t46 - t30 * t82 - t36 * (qd[0] + qd[1]);
+    let t110 = qd[3] * t109 + qdd[3] * t64;
+    let t111 = qd[1] * t61 - qd[0] * t63;
+    let t112 = qd[1] * t70 + qd[2] * t61 - qd[0] * t60 - t65;
+    let t113 = qd[0] * t45 + qd[1] * t43;
+    let t114 = lambda[2] * t35 - lambda[0] * t75;
+    let t115 = qd[3] * t35;
+    let t116 = t64 * (qd[0] + qd[1]);
+    let t117 = qd[2] * t35 - qd[3] * t83 - t116;
+    let t118 = t76 + t113;
+    let t119 = t1 * t20;
+    let t120 = qd[0] * t1;
+    let t121 = qd[1] * t1;
+    let t122 = qd[2] * d.k1;
+    let t123 = qd[2] * d.k2;
+    let t124 = c_q2 * d.k3;
+    let t125 = s_q2 * d.k3;
+    let t126 = s_q2 * (c_q2 * (t123 - 0.3333333333333333 * t122));
+    let t127 = qd[0] * d.k6;
+    let t128 = s_q2 * (-0.3333333333333333 * t122 - t123);
+    let t129 = t12 * t125;
+    let t130 = p.a * (s_q1 * (c_q2 * t12 * t124 + s_q2 * t129) + c_q1 * qd[2] * t125);
+    let t131 = c_q2 * (s_q1 * t127 + t128) - t126;
+    let t132 = c_q2 * t128 - t126;
+    let t133 = t12 * d.k2;
+    let t134 = t14 * d.k2;
+    let t135 = c_q1 * d.k3;
+    let t136 = c_q2 * (-0.3333333333333333 * t14 * d.k1 - t134)
+        - s_q2 * (t133 - 0.3333333333333333 * t12 * d.k1);
+    let t137 = s_q2 * t133;
+    let t138 = t6 * t124;
+    let t139 = c_q2 * (-(t10 + t13) * d.k2 - t12 * t123)
+        - s_q2 * ((t11 - t15) * d.k2 + 0.5 * t7 * d.k3 - t14 * t123);
+    let t140 = lambda[2] * t61 - lambda[0] * t43;
+    (
+        [
+            [
+                lambda[2] * t59 - lambda[0] * t41 - lambda[1] * t52,
+                t85 + 0.5 * t138
+                    - p.a
+                        * (0.5 * c_q1 * (t17 * t124 + t18 * t125)
+                            + 0.5 * s_q1 * (t11 - 2.0 * t15) * d.k3),
+                t86
+                    + p.a
+                        * (0.5 * s_q1
+                            * (2.0 * t12 * t129 + t125 * (t14 * t14 + t17 - t16)
+                                - t18 * t124) + 0.5 * (-2.0 * t13 - t10) * t135) + t139,
+                t87,
+            ],
+            [
+                t85,
+                0.5 * t138 + lambda[2] * t70 - lambda[0] * t67 - lambda[1] * t50,
+                t139 + t140,
+                t87,
+            ],
+            [
+                t86,
+                t140 - 0.5 * t7 * t125,
+                t12 * t133 + 0.5 * (c_q2 * t6 + p.g * s_q2) * d.k3 - lambda[0] * t74
+                    - lambda[2] * t79 - t14 * t134,
+                t114,
+            ],
+            [
+                t87,
+                t87,
+                t114,
+                lambda[1] * t119 + 0.5 * c_q3 * d.k5 + lambda[0] * t80 - lambda[2] * t83,
+            ],
+        ],
+        [
+            [
+                t131 - t130,
+                t132 - t130,
+                t136 - p.a * (s_q1 * qd[2] * t124 + t14 * t135),
+                0.0,
+            ],
+            [t131, t132, t136, 0.0],
+            [2.0 * t137 + c_q1 * s_q2 * t127, 2.0 * t137, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                qd[0]
+                    * (qd[0] * (t61 - t22 * t28 - 3.0 * t32 - 2.0 * t88) + qd[1] * t89
+                        + qd[2] * t59 - t90) + qd[1] * t91 + qd[2] * t92 + qdd[0] * t41
+                    + qdd[1] * t42 + qdd[2] * t45 + t94,
+                t94 + qd[0] * t91 + qd[1] * (qd[2] * t70 + t111 - t90) + qd[2] * t112
+                    + qdd[0] * t42 + qdd[1] * t67 + qdd[2] * t43,
+                qd[0] * t92 + qd[1] * t112
+                    + qd[2] * (t111 + qd[2] * (t77 + 7.0 * t78) + t115) + qd[3] * t117
+                    + qdd[0] * t45 + qdd[1] * t43 + qdd[2] * t74 + qdd[3] * t75,
+                qd[2] * t117 + qd[3] * (t115 - qd[2] * t83 - t22 * (t120 + t121))
+                    + qdd[2] * t75 + t46 * (qdd[0] + qdd[1]) - qdd[3] * t80
+                    - t93 * (qd[0] + qd[1]),
+            ],
+            [
+                qd[0]
+                    * (qd[0] * (t96 + t21 * t28 - 3.0 * t84 - 2.0 * t95) + qd[1] * t98
+                        - t100) + qd[1] * t102 + qdd[0] * t52 + qdd[1] * t53 + t104,
+                t104 + qd[0] * t102
+                    + qd[1]
+                        * (qd[0] * t101 + qd[1] * (t21 * t25 + t20 * t23 + t96) - t100)
+                    + qdd[0] * t53 + qdd[1] * t50,
+                0.0,
+                qd[3] * (t21 * (t120 + t121) - t100) + t103 * (qd[0] + qd[1])
+                    - qdd[3] * t119 - t54 * (qdd[0] + qdd[1]),
+            ],
+            [
+                qd[0]
+                    * (qd[0] * (t43 - t28 * t30 - 3.0 * t33 - 2.0 * t105) + qd[1] * t106
+                        + qd[2] * t41 - t107) + qd[1] * t108 + qd[2] * t48 + qdd[1] * t60
+                    + qdd[2] * t63 + t110 - qdd[0] * t59,
+                t110 + qd[0] * t108 + qd[1] * (qd[2] * t67 + t113 - t107) + qd[2] * t68
+                    + qdd[0] * t60 - qdd[1] * t70 - qdd[2] * t61,
+                qd[1] * t68 + qd[3] * t81 + qdd[0] * t63 + qd[0] * t48
+                    + qd[2] * (qd[2] * (t71 + 3.0 * t72 - 4.0 * t73) + t118)
+                    + qdd[2] * t79 - qdd[1] * t61 - qdd[3] * t35,
+                qd[2] * t81 + qd[3] * (t76 - qd[2] * t80 - t30 * (t120 + t121))
+                    + qdd[3] * t83 + t109 * (qd[0] + qd[1]) + t64 * (qdd[0] + qdd[1])
+                    - qdd[2] * t35,
+            ],
+        ],
+        [
+            [2.0 * t48, 2.0 * t68, 2.0 * (qd[2] * t74 + t118), 2.0 * t81],
+            [
+                2.0 * (qd[0] * t52 + qd[1] * t53 - t55),
+                2.0 * (qd[0] * t53 + qd[1] * t50 - t55),
+                0.0,
+                -2.0 * (t20 * t82 + t54 * (qd[0] + qd[1])),
+            ],
+            [
+                2.0 * (qd[1] * t60 + qd[2] * t63 + t65 - qd[0] * t59),
+                2.0 * (t65 + qd[0] * t60 - qd[1] * t70 - qd[2] * t61),
+                2.0 * (qd[0] * t63 + qd[2] * t79 - qd[3] * t35 - qd[1] * t61),
+                2.0 * (qd[3] * t83 + t116 - qd[2] * t35),
+            ],
+        ],
+    )
+}
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
@@ -1564,6 +1894,25 @@ pub fn avx_copies() -> bool {
 /// where [`avx_copies`] is always `false`.
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
+}
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
+trait Lanes: Copy {
+    /// The sines and cosines of `a`, `b`, `c` and `d`.
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+}
+/// The build's own routines: the module's helpers.
+#[derive(Clone, Copy)]
+struct BuildLanes;
+impl Lanes for BuildLanes {
+    #[inline(always)]
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+        sin_cos_quad(a, b, c, d)
+    }
 }
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
@@ -1585,6 +1934,18 @@ mod avx {
     /// system saves their registers; each copy takes one.
     #[derive(Clone, Copy)]
     pub(super) struct Avx2(());
+    impl super::Lanes for Avx2 {
+        #[inline(always)]
+        fn sin_cos_quad(
+            self,
+            a: super::Real,
+            b: super::Real,
+            c: super::Real,
+            d: super::Real,
+        ) -> [(super::Real, super::Real); 4] {
+            unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+        }
+    }
     /// An [`Avx2`] where the AVX copies run now.
     #[inline]
     pub(super) fn usable() -> Option<Avx2> {
@@ -1761,10 +2122,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1819,8 +2183,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1906,7 +2271,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -2102,6 +2467,125 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1240,
+    add: 1066,
+    div: 213,
+    sqrt: 35,
+    sin: 23,
+    cos: 21,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
+}
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
@@ -2227,6 +2711,162 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 #[inline(never)]
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
+}
+/// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
+/// build does not enable AVX2). Public, like the AVX2 routine it stands
+/// for, which tests measure.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+#[inline(always)]
+pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    let (first, second) = sin_cos_pair(a, b);
+    let (third, fourth) = sin_cos_pair(c, d);
+    [first, second, third, fourth]
+}
+/// Sines and cosines of four angles in the four lanes of AVX2 registers
+/// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
+/// tests can hold it to `libm` (`tests/trigonometry.rs`).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    unsafe { sin_cos_quad_avx2(a, b, c, d) }
+}
+/// Sines and cosines of four angles in the four lanes of AVX2 registers:
+/// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
+/// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
+/// tiny or too close to a multiple of π/2. [`sin_cos_quad`] in builds that
+/// enable AVX2, and what the AVX copies of the long functions call in the
+/// others. Public so that tests can hold it to `libm`
+/// (`tests/trigonometry.rs`).
+///
+/// # Safety
+///
+/// The processor must run AVX2 and the operating system save its
+/// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
+/// touch no memory.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
+#[target_feature(enable = "avx,avx2")]
+#[inline]
+pub unsafe fn sin_cos_quad_avx2(
+    a: Real,
+    b: Real,
+    c: Real,
+    d: Real,
+) -> [(Real, Real); 4] {
+    use core::arch::x86_64::*;
+    const BOUND: f64 = 1_048_576.0;
+    const FRAC_2_PI: f64 = 0.636_619_772_367_581_4;
+    const PIO2_1: f64 = 1.570_796_326_734_125_6;
+    const PIO2_1T: f64 = 6.077_100_506_506_192e-11;
+    const CANCELLATION: f64 = 3.552_713_678_800_501e-15;
+    const ROUND: f64 = 6_755_399_441_055_744.0;
+    const S: [f64; 6] = [
+        -1.666_666_666_666_663_2e-1,
+        8.333_333_333_322_49e-3,
+        -1.984_126_982_985_795e-4,
+        2.755_731_370_707_006_8e-6,
+        -2.505_076_025_340_686_3e-8,
+        1.589_690_995_211_55e-10,
+    ];
+    const C: [f64; 6] = [
+        4.166_666_666_666_66e-2,
+        -1.388_888_888_887_411e-3,
+        2.480_158_728_947_673e-5,
+        -2.755_731_435_139_066_3e-7,
+        2.087_572_321_298_175e-9,
+        -1.135_964_755_778_819_5e-11,
+    ];
+    unsafe {
+        let all = _mm256_set1_pd;
+        let x = _mm256_set_pd(f64::from(d), f64::from(c), f64::from(b), f64::from(a));
+        let t = _mm256_add_pd(_mm256_mul_pd(x, all(FRAC_2_PI)), all(ROUND));
+        let k = _mm256_sub_pd(t, all(ROUND));
+        let e = _mm256_sub_pd(x, _mm256_mul_pd(k, all(PIO2_1)));
+        let w = _mm256_mul_pd(k, all(PIO2_1T));
+        let r = _mm256_sub_pd(e, w);
+        let rr = _mm256_sub_pd(_mm256_sub_pd(e, r), w);
+        let z = _mm256_mul_pd(r, r);
+        let fine = _mm256_and_pd(
+            _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_andnot_pd(all(-0.0), x), all(BOUND)),
+            _mm256_cmp_pd::<
+                _CMP_GT_OQ,
+            >(z, _mm256_mul_pd(_mm256_mul_pd(k, k), all(CANCELLATION))),
+        );
+        if _mm256_movemask_pd(fine) != 15 {
+            return sin_cos_quad_by_libm(a, b, c, d);
+        }
+        let z2 = _mm256_mul_pd(z, z);
+        let z4 = _mm256_mul_pd(z2, z2);
+        let estrin = |p: [f64; 6]| {
+            let pair = |p0, p1| _mm256_add_pd(all(p0), _mm256_mul_pd(all(p1), z));
+            _mm256_add_pd(
+                _mm256_add_pd(pair(p[0], p[1]), _mm256_mul_pd(z2, pair(p[2], p[3]))),
+                _mm256_mul_pd(z4, pair(p[4], p[5])),
+            )
+        };
+        let sp = estrin(S);
+        let cp = estrin(C);
+        let h = _mm256_mul_pd(all(0.5), z);
+        let one_h = _mm256_sub_pd(all(1.0), h);
+        let s = _mm256_add_pd(
+            r,
+            _mm256_add_pd(
+                _mm256_mul_pd(_mm256_mul_pd(r, z), sp),
+                _mm256_mul_pd(rr, one_h),
+            ),
+        );
+        let co = _mm256_add_pd(
+            one_h,
+            _mm256_add_pd(
+                _mm256_sub_pd(_mm256_sub_pd(all(1.0), one_h), h),
+                _mm256_sub_pd(_mm256_mul_pd(z2, cp), _mm256_mul_pd(r, rr)),
+            ),
+        );
+        let quadrant = _mm256_and_si256(_mm256_castpd_si256(t), _mm256_set1_epi64x(3));
+        let odd = _mm256_castsi256_pd(
+            _mm256_sub_epi64(
+                _mm256_setzero_si256(),
+                _mm256_and_si256(quadrant, _mm256_set1_epi64x(1)),
+            ),
+        );
+        let sign = |q| {
+            _mm256_castsi256_pd(
+                _mm256_slli_epi64::<62>(_mm256_and_si256(q, _mm256_set1_epi64x(2))),
+            )
+        };
+        let sine = _mm256_xor_pd(_mm256_blendv_pd(s, co, odd), sign(quadrant));
+        let cosine = _mm256_xor_pd(
+            _mm256_blendv_pd(co, s, odd),
+            sign(_mm256_add_epi64(quadrant, _mm256_set1_epi64x(1))),
+        );
+        let even = _mm256_unpacklo_pd(sine, cosine);
+        let odd = _mm256_unpackhi_pd(sine, cosine);
+        let low = |v| _mm_cvtsd_f64(v) as Real;
+        let high = |v| _mm_cvtsd_f64(_mm_unpackhi_pd(v, v)) as Real;
+        let (ac_low, ac_high) = (
+            _mm256_castpd256_pd128(even),
+            _mm256_extractf128_pd::<1>(even),
+        );
+        let (bd_low, bd_high) = (
+            _mm256_castpd256_pd128(odd),
+            _mm256_extractf128_pd::<1>(odd),
+        );
+        [
+            (low(ac_low), high(ac_low)),
+            (low(bd_low), high(bd_low)),
+            (low(ac_high), high(ac_high)),
+            (low(bd_high), high(bd_high)),
+        ]
+    }
+}
+/// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
+/// four-lane routine leaves to it; out of line, so that the rare case does
+/// not bloat every call site.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]

@@ -60,11 +60,13 @@
 //! | `gravity_derivatives` | 2 | 0 | 0 | 0 | 1 | 1 |
 //! | `mass_matrix_inverse` | 27 | 10 | 2 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 204 | 78 | 3 | 0 | 2 | 3 |
+//! | `constrained_residual_derivatives` | 404 | 285 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 204 | 78 | 3 | 0 | 2 | 3 |
 //! | `constrained_forward_dynamics` | 335 | 257 | 47 | 7 | 11 | 10 |
 //! | `cut_joint_reactions` | 343 | 263 | 47 | 7 | 13 | 12 |
 //! | `dependent_velocities` | 97 | 80 | 9 | 3 | 4 | 4 |
 //! | `constrained_inverse_dynamics` | 133 | 100 | 9 | 3 | 7 | 6 |
+//! | `constrained_forward_dynamics_derivatives` | 1274 | 1060 | 213 | 35 | 23 | 21 |
 
 #![allow(
     clippy::approx_constant,
@@ -119,6 +121,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = ["ball.fx", "ball.fy", "ball.fz"];
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1354,6 +1360,336 @@ fn forward_dynamics_derivatives_with_body(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 404,
+    add: 285,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(BuildLanes, d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(avx2, d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let t0 = 0.32 * s_q2 + 0.1 - 0.2 * c_q3;
+    let t1 = s_q2 * qd[2];
+    let t2 = c_q2 * t1;
+    let t3 = c_q1 * qd[0];
+    let t4 = 0.1 * (qd[0] * t3 - s_q1 * qdd[0]);
+    let t5 = s_q1 * qd[0];
+    let t6 = 0.1 * (qd[0] * t5 + c_q1 * qdd[0]);
+    let t7 = qd[0] + qd[1];
+    let t8 = qdd[0] + qdd[1];
+    let t9 = s_q2 * t8;
+    let t10 = c_q2 * t8;
+    let t11 = c_q2 * t7;
+    let t12 = qd[2] * t11;
+    let t13 = t1 * t7;
+    let t14 = t11 * t11;
+    let t15 = s_q2 * t7;
+    let t16 = c_q2 * qd[2];
+    let t17 = qd[2] * qd[2] + t14;
+    let t18 = qdd[2] + t11 * t15;
+    let t19 = s_q2 * t11;
+    let t20 = -0.16 * s_q1 * (s_q2 * t19 + c_q2 * c_q2 * t11) - 0.16 * c_q1 * t1;
+    let t21 = 0.00001 * t2 + c_q2 * (0.016 * t5 - 0.03412333333333333 * t1);
+    let t22 = q[0] + q[1];
+    let t23 = cos(t22);
+    let t24 = sin(t22);
+    let t25 = c_q2 * t23;
+    let t26 = c_q2 * t24;
+    let t27 = c_q3 * t26;
+    let t28 = s_q2 * t24;
+    let t29 = c_q3 * t28;
+    let t30 = -0.1 * c_q0 - 0.32 * t25;
+    let t31 = t30 + 0.05;
+    let t32 = -0.1 * s_q0 - 0.32 * t26;
+    let t33 = 0.2 * s_q3 + t32 + 0.3;
+    let t34 = s_q2 * t23;
+    let t35 = t26 * t30;
+    let t36 = t28 * t30;
+    let t37 = 0.2 * (s_q2 * s_q3 - t27);
+    let t38 = -t30;
+    let t39 = t25 * t30;
+    let t40 = t25 * t31 + t26 * t33;
+    let t41 = t26 * t32 - t40;
+    let t42 = t41 + t25 * t38 + 2.0 * t39;
+    let t43 = qd[0] * t42;
+    let t44 = t39 + t41;
+    let t45 = qd[1] * t44;
+    let t46 = t28 * t31 - t33 * t34;
+    let t47 = t46 + t34 * t32;
+    let t48 = t47 - t36;
+    let t49 = c_q3 * t25;
+    let t50 = qd[3] * t49;
+    let t51 = t24 * t30;
+    let t52 = t24 * t31 - t23 * t33;
+    let t53 = t52 + t23 * t32;
+    let t54 = t53 - t24 * t38 - 2.0 * t51;
+    let t55 = t53 - t51;
+    let t56 = c_q3 * t24;
+    let t57 = t30 * t34;
+    let t58 = t31 * t34 + t28 * t33;
+    let t59 = t58 - t28 * t32;
+    let t60 = t59 - 2.0 * t57 - t34 * t38;
+    let t61 = t57 - t59;
+    let t62 = qd[1] * t61;
+    let t63 = t26 * t31 - t25 * t33;
+    let t64 = t63 + t25 * t32;
+    let t65 = t64 - t35;
+    let t66 = c_q3 * t34;
+    let t67 = qd[3] * t66;
+    let t68 = qd[0] * t44;
+    let t69 = -0.32 * (t26 * t26 + t25 * t25);
+    let t70 = t69 - t40;
+    let t71 = qd[1] * t70;
+    let t72 = qd[0] * t61;
+    let t73 = 0.32 * (t25 * t34 + t26 * t28);
+    let t74 = t58 + t73;
+    let t75 = -t63;
+    let t76 = qd[2] * t75;
+    let t77 = s_q2 * t0 - t40;
+    let t78 = 0.32 * s_q2 * s_q2 - t69;
+    let t79 = c_q2 * c_q2 + t34 * t34 + t28 * t28;
+    let t80 = t77 + t78 - 0.64 * t79;
+    let t81 = -0.2 * (c_q2 * s_q3 + t29);
+    let t82 = qd[3] * t81;
+    let t83 = qd[1] * t75;
+    let t84 = c_q2 * t0 + t58;
+    let t85 = s_q2 * c_q2 - 3.125 * t73;
+    let t86 = -0.96 * t85 - t84;
+    let t87 = -0.2 * (s_q2 * c_q3 + s_q3 * t26);
+    let t88 = 0.2 * t49 * (qd[0] + qd[1]) + qd[2] * t81 + qd[3] * t87;
+    let t89 = s_q3 * qd[3];
+    let t90 = 0.2 * (c_q2 * c_q3 - s_q3 * t28);
+    let t91 = t23 * t30;
+    let t92 = c_q2 * t4;
+    let t93 = t14 - t15 * t15;
+    let t94 = -lambda[0] * t44 - lambda[1] * t55 - lambda[2] * t61;
+    let t95 = lambda[2] * t65 - lambda[0] * t48;
+    let t96 = 0.2 * (lambda[1] * t56 - lambda[0] * t49 - lambda[2] * t66);
+    let t97 = t26 * t38;
+    let t98 = t64 - 2.0 * t35 - t97;
+    let t99 = qd[3] * t27;
+    let t100 = qd[0] * t98 + qd[1] * t65 - qd[2] * t61 - 0.2 * t99;
+    let t101 = qd[0] * t60 + qd[2] * t65 - qd[1] * t61 - 0.2 * t67;
+    let t102 = -0.2 * (qd[2] * t66 + t25 * t89 + t27 * (qd[0] + qd[1]));
+    let t103 = qd[3] * t102 + 0.2 * qdd[3] * t49;
+    let t104 = t23 * t38;
+    let t105 = t23 * t31 + t24 * t33;
+    let t106 = t105 - t24 * t32;
+    let t107 = t106 - 2.0 * t91 - t104;
+    let t108 = c_q3 * t23;
+    let t109 = qd[3] * t108;
+    let t110 = t106 - t91;
+    let t111 = qd[0] * t107 + qd[1] * t110 - 0.2 * t109;
+    let t112 = 0.2 * (t24 * t89 - t108 * (qd[0] + qd[1]));
+    let t113 = qd[3] * t112 - 0.2 * qdd[3] * t56;
+    let t114 = t28 * t38;
+    let t115 = t47 - 2.0 * t36 - t114;
+    let t116 = qd[3] * t29;
+    let t117 = qd[0] * t115 + qd[2] * t44 + qd[1] * t48 - 0.2 * t116;
+    let t118 = qd[2] * t48 + 0.2 * t50;
+    let t119 = t43 + t118;
+    let t120 = 0.2 * (qd[2] * t49 - t34 * t89 - t29 * (qd[0] + qd[1]));
+    let t121 = qd[3] * t120 + 0.2 * qdd[3] * t66;
+    let t122 = lambda[0] * t46 + lambda[2] * t75;
+    let t123 = qd[0] * t65 + qd[1] * t63;
+    let t124 = qd[1] * t74 + qd[2] * t63 - qd[0] * t61 - 0.2 * t67;
+    let t125 = qd[0] * t48 + qd[1] * t46;
+    let t126 = 0.2 * t50 + qd[2] * t46;
+    let t127 = t71 + t68 + t126;
+    let t128 = c_q2 * (-0.017056666666666668 * t9 - 0.03412333333333333 * t12)
+        + 0.00001 * (t11 * t16 - t1 * t15)
+        - s_q2 * (0.08 * t6 + 0.017056666666666668 * t10 - 0.03412333333333333 * t13);
+    let t129 = lambda[2] * t37 - lambda[0] * t81;
+    let t130 = qd[3] * t37;
+    let t131 = t66 * (qd[0] + qd[1]);
+    let t132 = qd[2] * t37 - qd[3] * t90 - 0.2 * t131;
+    let t133 = t82 + t125;
+    let t134 = s_q3 * t23;
+    let t135 = s_q3 * qd[0];
+    let t136 = s_q3 * qd[1];
+    let t137 = -0.4 * qd[3] * t56;
+    (
+        [
+            [
+                lambda[2] * t60 - lambda[0] * t42 - lambda[1] * t54,
+                0.08 * t92 + t94
+                    - 0.1
+                        * (0.08 * c_q1 * (c_q2 * t17 + s_q2 * t18)
+                            + 0.08 * s_q1 * (t10 - 2.0 * t13)),
+                0.1
+                    * (0.08 * s_q1 * (2.0 * t11 * t19 + s_q2 * (t17 - t93) - c_q2 * t18)
+                        + 0.08 * c_q1 * (-2.0 * t12 - t9)) + t95 + t128,
+                t96,
+            ],
+            [
+                t94,
+                0.08 * t92 + lambda[2] * t74 - lambda[0] * t70 - lambda[1] * t52,
+                t128 - t122,
+                t96,
+            ],
+            [
+                t95,
+                -0.08 * s_q2 * t6 - t122,
+                0.017056666666666668 * t93 + 0.08 * (c_q2 * t4 + 9.81 * s_q2)
+                    - lambda[0] * t80 - lambda[2] * t86,
+                t129,
+            ],
+            [
+                t96,
+                t96,
+                t129,
+                0.3924 * c_q3 + 0.2 * lambda[1] * t134 - lambda[0] * t87
+                    - lambda[2] * t90,
+            ],
+        ],
+        [
+            [
+                0.1 * t20 + t21,
+                0.1 * t20 - 0.034113333333333336 * t2,
+                -0.016 * (c_q1 * t15 + s_q1 * t16) - 0.034113333333333336 * t19,
+                0.0,
+            ],
+            [t21, -0.034113333333333336 * t2, -0.034113333333333336 * t19, 0.0],
+            [
+                0.034113333333333336 * t19 + 0.016 * s_q2 * t3,
+                0.034113333333333336 * t19,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                qd[0]
+                    * (qd[0] * (t63 + t25 * t32 - 3.0 * t35 - 2.0 * t97) + qd[1] * t98
+                        + qd[2] * t60 - 0.2 * t99) + qd[1] * t100 + qd[2] * t101
+                    + qdd[0] * t42 + qdd[1] * t44 + qdd[2] * t48 + t103,
+                t103 + qd[0] * t100 + qd[1] * (qd[2] * t74 + t123 - 0.2 * t99)
+                    + qd[2] * t124 + qdd[0] * t44 + qdd[1] * t70 + qdd[2] * t46,
+                qd[0] * t101 + qd[1] * t124
+                    + qd[2] * (t123 + qd[2] * (t84 + 2.24 * t85) + t130) + qd[3] * t132
+                    + qdd[0] * t48 + qdd[1] * t46 + qdd[2] * t80 + qdd[3] * t81,
+                qd[2] * t132 + qd[3] * (t130 - qd[2] * t90 - 0.2 * t25 * (t135 + t136))
+                    + qdd[2] * t81 + qdd[3] * t87 + 0.2 * t49 * (qdd[0] + qdd[1])
+                    + t102 * (qd[0] + qd[1]),
+            ],
+            [
+                qd[0]
+                    * (qd[0] * (t105 - 3.0 * t91 - 2.0 * t104 - t24 * t32) + qd[1] * t107
+                        - 0.2 * t109) + qd[1] * t111 + qdd[0] * t54 + qdd[1] * t55
+                    + t113,
+                t113 + qd[0] * t111
+                    + qd[1]
+                        * (qd[0] * t110 + qd[1] * (0.32 * (t24 * t26 + t23 * t25) + t105)
+                            - 0.2 * t109) + qdd[0] * t55 + qdd[1] * t52,
+                0.0,
+                0.2 * qd[3] * (t24 * (t135 + t136) - t109) + t112 * (qd[0] + qd[1])
+                    - 0.2 * (qdd[3] * t134 + t56 * (qdd[0] + qdd[1])),
+            ],
+            [
+                qd[0]
+                    * (qd[0] * (t46 + t32 * t34 - 3.0 * t36 - 2.0 * t114) + qd[1] * t115
+                        + qd[2] * t42 - 0.2 * t116) + qd[1] * t117 + qd[2] * (t45 + t119)
+                    + qdd[1] * t61 + t121 - qdd[0] * t60 - qdd[2] * t65,
+                t121 + qd[0] * t117 + qd[1] * (qd[2] * t70 + t125 - 0.2 * t116)
+                    + qd[2] * t127 + qdd[0] * t61 + qdd[2] * t75 - qdd[1] * t74,
+                qd[3] * t88 + qdd[1] * t75 + qd[0] * (t119 + t45) + qd[1] * t127
+                    + qd[2] * (qd[2] * (t77 + 3.0 * t78 - 1.28 * t79) + t133)
+                    + qdd[2] * t86 - qdd[0] * t65 - qdd[3] * t37,
+                qd[2] * t88 + qd[3] * (t82 + qd[2] * t87 - 0.2 * t34 * (t135 + t136))
+                    + qdd[3] * t90 + 0.2 * t66 * (qdd[0] + qdd[1])
+                    + t120 * (qd[0] + qd[1]) - qdd[2] * t37,
+            ],
+        ],
+        [
+            [
+                t45 + t45 + 2.0 * t119,
+                t68 + t68 + 2.0 * (t71 + t126),
+                2.0 * (qd[2] * t80 + t133),
+                2.0 * t88,
+            ],
+            [
+                2.0 * (qd[0] * t54 + qd[1] * t55) + t137,
+                2.0 * (qd[0] * t55 + qd[1] * t52) + t137,
+                0.0,
+                -0.4 * (t23 * t89 + t56 * (qd[0] + qd[1])),
+            ],
+            [
+                t62 + t62 + 0.4 * t67 - 2.0 * (qd[0] * t60 + qd[2] * t65),
+                0.4 * t67 + t72 + t72 + t76 + t76 - 2.0 * qd[1] * t74,
+                2.0 * (qd[2] * t86 - qd[3] * t37 - qd[0] * t65) + t83 + t83,
+                2.0 * (qd[3] * t90 - qd[2] * t37) + 0.4 * t131,
+            ],
+        ],
+    )
+}
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
@@ -1373,6 +1709,25 @@ pub fn avx_copies() -> bool {
 /// where [`avx_copies`] is always `false`.
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
+}
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
+trait Lanes: Copy {
+    /// The sines and cosines of `a`, `b`, `c` and `d`.
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+}
+/// The build's own routines: the module's helpers.
+#[derive(Clone, Copy)]
+struct BuildLanes;
+impl Lanes for BuildLanes {
+    #[inline(always)]
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+        sin_cos_quad(a, b, c, d)
+    }
 }
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
@@ -1394,6 +1749,18 @@ mod avx {
     /// system saves their registers; each copy takes one.
     #[derive(Clone, Copy)]
     pub(super) struct Avx2(());
+    impl super::Lanes for Avx2 {
+        #[inline(always)]
+        fn sin_cos_quad(
+            self,
+            a: super::Real,
+            b: super::Real,
+            c: super::Real,
+            d: super::Real,
+        ) -> [(super::Real, super::Real); 4] {
+            unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+        }
+    }
     /// An [`Avx2`] where the AVX copies run now.
     #[inline]
     pub(super) fn usable() -> Option<Avx2> {
@@ -1570,10 +1937,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1628,8 +1998,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1715,7 +2086,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -1911,6 +2282,125 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1274,
+    add: 1060,
+    div: 213,
+    sqrt: 35,
+    sin: 23,
+    cos: 21,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
+}
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
@@ -2036,6 +2526,162 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 #[inline(never)]
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
+}
+/// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
+/// build does not enable AVX2). Public, like the AVX2 routine it stands
+/// for, which tests measure.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+#[inline(always)]
+pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    let (first, second) = sin_cos_pair(a, b);
+    let (third, fourth) = sin_cos_pair(c, d);
+    [first, second, third, fourth]
+}
+/// Sines and cosines of four angles in the four lanes of AVX2 registers
+/// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
+/// tests can hold it to `libm` (`tests/trigonometry.rs`).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    unsafe { sin_cos_quad_avx2(a, b, c, d) }
+}
+/// Sines and cosines of four angles in the four lanes of AVX2 registers:
+/// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
+/// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
+/// tiny or too close to a multiple of π/2. [`sin_cos_quad`] in builds that
+/// enable AVX2, and what the AVX copies of the long functions call in the
+/// others. Public so that tests can hold it to `libm`
+/// (`tests/trigonometry.rs`).
+///
+/// # Safety
+///
+/// The processor must run AVX2 and the operating system save its
+/// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
+/// touch no memory.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
+#[target_feature(enable = "avx,avx2")]
+#[inline]
+pub unsafe fn sin_cos_quad_avx2(
+    a: Real,
+    b: Real,
+    c: Real,
+    d: Real,
+) -> [(Real, Real); 4] {
+    use core::arch::x86_64::*;
+    const BOUND: f64 = 1_048_576.0;
+    const FRAC_2_PI: f64 = 0.636_619_772_367_581_4;
+    const PIO2_1: f64 = 1.570_796_326_734_125_6;
+    const PIO2_1T: f64 = 6.077_100_506_506_192e-11;
+    const CANCELLATION: f64 = 3.552_713_678_800_501e-15;
+    const ROUND: f64 = 6_755_399_441_055_744.0;
+    const S: [f64; 6] = [
+        -1.666_666_666_666_663_2e-1,
+        8.333_333_333_322_49e-3,
+        -1.984_126_982_985_795e-4,
+        2.755_731_370_707_006_8e-6,
+        -2.505_076_025_340_686_3e-8,
+        1.589_690_995_211_55e-10,
+    ];
+    const C: [f64; 6] = [
+        4.166_666_666_666_66e-2,
+        -1.388_888_888_887_411e-3,
+        2.480_158_728_947_673e-5,
+        -2.755_731_435_139_066_3e-7,
+        2.087_572_321_298_175e-9,
+        -1.135_964_755_778_819_5e-11,
+    ];
+    unsafe {
+        let all = _mm256_set1_pd;
+        let x = _mm256_set_pd(f64::from(d), f64::from(c), f64::from(b), f64::from(a));
+        let t = _mm256_add_pd(_mm256_mul_pd(x, all(FRAC_2_PI)), all(ROUND));
+        let k = _mm256_sub_pd(t, all(ROUND));
+        let e = _mm256_sub_pd(x, _mm256_mul_pd(k, all(PIO2_1)));
+        let w = _mm256_mul_pd(k, all(PIO2_1T));
+        let r = _mm256_sub_pd(e, w);
+        let rr = _mm256_sub_pd(_mm256_sub_pd(e, r), w);
+        let z = _mm256_mul_pd(r, r);
+        let fine = _mm256_and_pd(
+            _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_andnot_pd(all(-0.0), x), all(BOUND)),
+            _mm256_cmp_pd::<
+                _CMP_GT_OQ,
+            >(z, _mm256_mul_pd(_mm256_mul_pd(k, k), all(CANCELLATION))),
+        );
+        if _mm256_movemask_pd(fine) != 15 {
+            return sin_cos_quad_by_libm(a, b, c, d);
+        }
+        let z2 = _mm256_mul_pd(z, z);
+        let z4 = _mm256_mul_pd(z2, z2);
+        let estrin = |p: [f64; 6]| {
+            let pair = |p0, p1| _mm256_add_pd(all(p0), _mm256_mul_pd(all(p1), z));
+            _mm256_add_pd(
+                _mm256_add_pd(pair(p[0], p[1]), _mm256_mul_pd(z2, pair(p[2], p[3]))),
+                _mm256_mul_pd(z4, pair(p[4], p[5])),
+            )
+        };
+        let sp = estrin(S);
+        let cp = estrin(C);
+        let h = _mm256_mul_pd(all(0.5), z);
+        let one_h = _mm256_sub_pd(all(1.0), h);
+        let s = _mm256_add_pd(
+            r,
+            _mm256_add_pd(
+                _mm256_mul_pd(_mm256_mul_pd(r, z), sp),
+                _mm256_mul_pd(rr, one_h),
+            ),
+        );
+        let co = _mm256_add_pd(
+            one_h,
+            _mm256_add_pd(
+                _mm256_sub_pd(_mm256_sub_pd(all(1.0), one_h), h),
+                _mm256_sub_pd(_mm256_mul_pd(z2, cp), _mm256_mul_pd(r, rr)),
+            ),
+        );
+        let quadrant = _mm256_and_si256(_mm256_castpd_si256(t), _mm256_set1_epi64x(3));
+        let odd = _mm256_castsi256_pd(
+            _mm256_sub_epi64(
+                _mm256_setzero_si256(),
+                _mm256_and_si256(quadrant, _mm256_set1_epi64x(1)),
+            ),
+        );
+        let sign = |q| {
+            _mm256_castsi256_pd(
+                _mm256_slli_epi64::<62>(_mm256_and_si256(q, _mm256_set1_epi64x(2))),
+            )
+        };
+        let sine = _mm256_xor_pd(_mm256_blendv_pd(s, co, odd), sign(quadrant));
+        let cosine = _mm256_xor_pd(
+            _mm256_blendv_pd(co, s, odd),
+            sign(_mm256_add_epi64(quadrant, _mm256_set1_epi64x(1))),
+        );
+        let even = _mm256_unpacklo_pd(sine, cosine);
+        let odd = _mm256_unpackhi_pd(sine, cosine);
+        let low = |v| _mm_cvtsd_f64(v) as Real;
+        let high = |v| _mm_cvtsd_f64(_mm_unpackhi_pd(v, v)) as Real;
+        let (ac_low, ac_high) = (
+            _mm256_castpd256_pd128(even),
+            _mm256_extractf128_pd::<1>(even),
+        );
+        let (bd_low, bd_high) = (
+            _mm256_castpd256_pd128(odd),
+            _mm256_extractf128_pd::<1>(odd),
+        );
+        [
+            (low(ac_low), high(ac_low)),
+            (low(bd_low), high(bd_low)),
+            (low(ac_high), high(ac_high)),
+            (low(bd_high), high(bd_high)),
+        ]
+    }
+}
+/// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
+/// four-lane routine leaves to it; out of line, so that the rare case does
+/// not bloat every call site.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]

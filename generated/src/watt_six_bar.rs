@@ -61,11 +61,13 @@
 //! | `gravity_derivatives` | 11 | 5 | 0 | 0 | 5 | 1 |
 //! | `mass_matrix_inverse` | 24 | 9 | 2 | 0 | 1 | 2 |
 //! | `forward_dynamics_derivatives` | 210 | 81 | 4 | 0 | 5 | 4 |
+//! | `constrained_residual_derivatives` | 241 | 198 | 0 | 0 | 9 | 9 |
 //! | `linearization` | 210 | 81 | 4 | 0 | 5 | 4 |
 //! | `constrained_forward_dynamics` | 445 | 398 | 74 | 9 | 16 | 17 |
 //! | `cut_joint_reactions` | 453 | 404 | 74 | 9 | 18 | 19 |
 //! | `dependent_velocities` | 160 | 151 | 14 | 4 | 5 | 5 |
 //! | `constrained_inverse_dynamics` | 211 | 178 | 14 | 4 | 9 | 10 |
+//! | `constrained_forward_dynamics_derivatives` | 1787 | 1697 | 364 | 54 | 34 | 36 |
 
 #![allow(
     clippy::approx_constant,
@@ -139,6 +141,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1768,6 +1774,288 @@ fn forward_dynamics_derivatives_with_body(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 241,
+    add: 198,
+    div: 0,
+    sqrt: 0,
+    sin: 9,
+    cos: 9,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(BuildLanes, d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(avx2, d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = qd[0] + qd[1];
+    let t1 = p.ex * qd[2];
+    let t2 = p.ey * qd[2];
+    let t3 = qd[2] + qd[3];
+    let t4 = q[0] + q[1];
+    let t5 = cos(t4);
+    let t6 = sin(t4);
+    let t7 = q[2] + q[3];
+    let t8 = cos(t7);
+    let t9 = sin(t7);
+    let t10 = p.b * t5;
+    let t11 = p.b * t6;
+    let t12 = -p.a * c_q0 - t10;
+    let t13 = p.d + p.c * c_q2 + t12;
+    let t14 = p.a * s_q0 + t11;
+    let t15 = p.c * s_q2 - t14;
+    let t16 = p.f * t8;
+    let t17 = p.f * t9;
+    let t18 = p.ex * s_q2 + p.ey * c_q2 + t17;
+    let t19 = p.yO3 + p.h * s_q4 - t18;
+    let t20 = t5 * t12;
+    let t21 = t4 - q[2];
+    let t22 = cos(t21);
+    let t23 = p.ey * s_q2 - p.ex * c_q2 - t16;
+    let t24 = t8 * t23;
+    let t25 = p.c * t22;
+    let t26 = qd[2] * t25;
+    let t27 = t7 - q[4];
+    let t28 = cos(t27);
+    let t29 = p.h * t28;
+    let t30 = qd[4] * t29;
+    let t31 = -t12;
+    let t32 = t5 * t31;
+    let t33 = t5 * t13 + t6 * t15;
+    let t34 = t6 * t14 + t33;
+    let t35 = t34 - 2.0 * t20 - t32;
+    let t36 = t20 - t34;
+    let t37 = t6 * t31;
+    let t38 = t6 * t12;
+    let t39 = t6 * t13 - t5 * t15;
+    let t40 = t39 - t5 * t14;
+    let t41 = t40 - 2.0 * t38 - t37;
+    let t42 = t40 - t38;
+    let t43 = sin(t21);
+    let t44 = p.c * t43;
+    let t45 = qd[2] * t44;
+    let t46 = qd[0] * t41 + qd[1] * t42 - t45;
+    let t47 = t33 + t6 * t11 + t5 * t10;
+    let t48 = qd[1] * t39 + qd[0] * t42 - t45;
+    let t49 = t25 * (qd[1] + qd[0]) - t26;
+    let t50 = t45 - t44 * (qd[0] + qd[1]);
+    let t51 = -t23;
+    let t52 = t8 * t51;
+    let t53 = t9 * t51;
+    let t54 = t9 * t23;
+    let t55 = sin(t27);
+    let t56 = p.h * t55;
+    let t57 = qd[4] * t56;
+    let t58 = t29 * (qd[3] + qd[2]) - t30;
+    let t59 = t57 - t56 * (qd[2] + qd[3]);
+    let t60 = qd[0] * t35 - qd[1] * t36 - t26;
+    let t61 = -t49;
+    let t62 = -t58;
+    let t63 = qdd[2] * t25;
+    let t64 = qdd[4] * t29;
+    let t65 = lambda[1] * t44 - lambda[0] * t25;
+    let t66 = qd[2] * t50 + t63;
+    let t67 = qdd[2] * t44;
+    let t68 = qd[2] * t61 - t67;
+    let t69 = lambda[3] * t56 - lambda[2] * t29;
+    let t70 = qdd[4] * t56;
+    let t71 = s_q3 * t3;
+    let t72 = t3 * d.k8;
+    let t73 = (qdd[2] + qdd[3]) * d.k8;
+    let t74 = c_q3 * t3;
+    let t75 = s_q1 * d.k11;
+    let t76 = qd[0] * t75;
+    let t77 = t0 * t75;
+    let t78 = 2.0 * (s_q3 * t1 - c_q3 * t2) * d.k8;
+    let t79 = t74 * d.k15 - t71 * d.k14;
+    let t80 = p.h * c_q4 + t23 + d.k45;
+    let t81 = t9 * t19 + t8 * t80;
+    let t82 = t9 * t18 + t81;
+    let t83 = t82 - 2.0 * t24 - t52;
+    let t84 = t24 - t82;
+    let t85 = t81 + t9 * t17 + t8 * t16;
+    let t86 = t9 * t80 - t8 * t19;
+    let t87 = t86 - t8 * t18;
+    let t88 = t87 - 2.0 * t54 - t53;
+    let t89 = t87 - t54;
+    let t90 = qd[2] * t88 + qd[3] * t89 - t57;
+    let t91 = qd[3] * t86 + qd[2] * t89 - t57;
+    let t92 = (c_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])
+        + s_q1 * (p.g * c_q0 + p.a * qdd[0])) * d.k3;
+    let t93 = (c_q3 * (p.g * s_q2 - p.ey * qdd[2] - qd[2] * t1)
+        + s_q3 * (p.g * c_q2 + p.ex * qdd[2] - qd[2] * t2)) * d.k8;
+    let t94 = t6 * d.k19;
+    let t95 = t9 * d.k20;
+    let t96 = lambda[0] * t36 + lambda[1] * t42;
+    let t97 = lambda[2] * t84 + lambda[3] * t89;
+    let t98 = qd[4] * t59 + t64;
+    let t99 = qd[2] * t83 - qd[3] * t84 - t30;
+    let t100 = qd[4] * t62 - t70;
+    (
+        [
+            [
+                lambda[0] * t35 - 0.5 * t94 - lambda[1] * t41 - s_q0 * d.k2,
+                -0.5 * p.a * d.k3 * (c_q1 * t0 * t0 + s_q1 * (qdd[0] + qdd[1]))
+                    - 0.5 * t92 - t96,
+                t65,
+                0.0,
+                0.0,
+            ],
+            [
+                -0.5 * t94 - t96,
+                lambda[0] * t47 - 0.5 * t92 - lambda[1] * t39,
+                t65,
+                0.0,
+                0.0,
+            ],
+            [
+                t65,
+                t65,
+                lambda[2] * t83 - 0.5 * t95 - t65 - s_q2 * d.k6 - c_q2 * d.k7
+                    - lambda[3] * t88,
+                -0.5 * p.ex * (t72 * t74 + s_q3 * t73) - 0.5 * t93 - t97
+                    - 0.5 * p.ey * (t71 * t72 - c_q3 * t73),
+                t69,
+            ],
+            [
+                0.0,
+                0.0,
+                -0.5 * t95 - t97,
+                lambda[2] * t85 - 0.5 * t93 - lambda[3] * t86,
+                t69,
+            ],
+            [0.0, 0.0, t69, t69, -0.5 * s_q4 * d.k10 - t69],
+        ],
+        [
+            [t76 - t77, -t77, 0.0, 0.0, 0.0],
+            [t76, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.5 * t78 + t79, t79, 0.0],
+            [0.0, 0.0, 0.5 * t78, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                qd[0]
+                    * (qd[0] * (t39 - t5 * t14 - 2.0 * t37 - 3.0 * t38) + qd[1] * t41
+                        - t45) + qd[1] * t46 + qdd[1] * t36 + t66 - qdd[0] * t35,
+                qd[1] * t48 + qd[0] * t46 + t66 + qdd[0] * t36 - qdd[1] * t47,
+                t50 * (qd[0] + qd[1]) + t25 * (qdd[0] + qdd[1]) - qd[2] * t50 - t63,
+                0.0,
+                0.0,
+            ],
+            [
+                qd[0]
+                    * (qd[0] * (t33 + t6 * t14 - 3.0 * t20 - 2.0 * t32) + qd[1] * t35
+                        - t26) + qd[1] * t60 + qdd[0] * t41 + qdd[1] * t42 + t68,
+                qd[0] * t60 + qd[1] * (qd[1] * t47 - qd[0] * t36 - t26) + t68
+                    + qdd[0] * t42 + qdd[1] * t39,
+                qd[2] * t49 + t67 + t61 * (qd[0] + qd[1]) - t44 * (qdd[0] + qdd[1]),
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                qd[2]
+                    * (qd[2] * (t86 - t8 * t18 - 2.0 * t53 - 3.0 * t54) + qd[3] * t88
+                        - t57) + qd[3] * t90 + qdd[3] * t84 + t98 - qdd[2] * t83,
+                qd[3] * t91 + t98 + qd[2] * t90 + qdd[2] * t84 - qdd[3] * t85,
+                t59 * (qd[2] + qd[3]) + t29 * (qdd[2] + qdd[3]) - qd[4] * t59 - t64,
+            ],
+            [
+                0.0,
+                0.0,
+                qd[2]
+                    * (qd[2] * (t81 + t9 * t18 - 3.0 * t24 - 2.0 * t52) + qd[3] * t83
+                        - t30) + qd[3] * t99 + qdd[2] * t88 + qdd[3] * t89 + t100,
+                t100 + qd[2] * t99 + qd[3] * (qd[3] * t85 - qd[2] * t84 - t30)
+                    + qdd[2] * t89 + qdd[3] * t86,
+                qd[4] * t58 + t70 + t62 * (qd[2] + qd[3]) - t56 * (qdd[2] + qdd[3]),
+            ],
+        ],
+        [
+            [
+                2.0 * (t26 + qd[1] * t36 - qd[0] * t35),
+                2.0 * (t26 + qd[0] * t36 - qd[1] * t47),
+                2.0 * t49,
+                0.0,
+                0.0,
+            ],
+            [2.0 * t46, 2.0 * t48, 2.0 * t50, 0.0, 0.0],
+            [
+                0.0,
+                0.0,
+                2.0 * (t30 + qd[3] * t84 - qd[2] * t83),
+                2.0 * (t30 + qd[2] * t84 - qd[3] * t85),
+                2.0 * t58,
+            ],
+            [0.0, 0.0, 2.0 * t90, 2.0 * t91, 2.0 * t59],
+        ],
+    )
+}
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
@@ -2015,10 +2303,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -2073,8 +2364,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -2160,7 +2452,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -2355,6 +2647,125 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1787,
+    add: 1697,
+    div: 364,
+    sqrt: 54,
+    sin: 34,
+    cos: 36,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

@@ -15,6 +15,8 @@
 //!
 //! Parameter values are folded into constants (`--fold`); `Params` is empty.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //! Derivatives (`*_derivatives`) are `NV × NV`, row: output, column: velocity
@@ -59,11 +61,13 @@
 //! | `gravity_derivatives` | 8 | 5 | 0 | 0 | 5 | 1 |
 //! | `mass_matrix_inverse` | 18 | 8 | 2 | 0 | 1 | 1 |
 //! | `forward_dynamics_derivatives` | 146 | 63 | 4 | 0 | 5 | 4 |
+//! | `constrained_residual_derivatives` | 340 | 316 | 0 | 0 | 9 | 9 |
 //! | `linearization` | 146 | 63 | 4 | 0 | 5 | 4 |
 //! | `constrained_forward_dynamics` | 439 | 384 | 74 | 9 | 16 | 17 |
 //! | `cut_joint_reactions` | 447 | 390 | 74 | 9 | 18 | 19 |
 //! | `dependent_velocities` | 138 | 135 | 14 | 4 | 7 | 7 |
 //! | `constrained_inverse_dynamics` | 171 | 158 | 14 | 4 | 11 | 12 |
+//! | `constrained_forward_dynamics_derivatives` | 1850 | 1782 | 364 | 54 | 36 | 38 |
 
 #![allow(
     clippy::approx_constant,
@@ -136,6 +140,10 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+/// An `NC × NV` matrix, one row per constraint (row-major): the
+/// constraint Jacobian's shape, and that of the multipliers' and the
+/// constraints' derivatives.
+pub type ConstraintMatrix = [[Real; NV]; NC];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1322,6 +1330,500 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+/// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
+    mul: 340,
+    add: 316,
+    div: 0,
+    sqrt: 0,
+    sin: 9,
+    cos: 9,
+    exp: 0,
+};
+///`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
+///`r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
+///`q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
+///solves with.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`constrained_residual_derivatives_with`]; its cost is [`OPS_CONSTRAINED_RESIDUAL_DERIVATIVES`].
+pub fn constrained_residual_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn constrained_residual_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe {
+            constrained_residual_derivatives_with_avx(avx2, d, q, qd, qdd, lambda)
+        };
+    }
+    constrained_residual_derivatives_with_body(BuildLanes, d, q, qd, qdd, lambda)
+}
+/// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn constrained_residual_derivatives_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    constrained_residual_derivatives_with_body(avx2, d, q, qd, qdd, lambda)
+}
+/// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constrained_residual_derivatives_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+    lambda: &[Real; NC],
+) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = s_q0 * qd[0];
+    let t1 = c_q0 * qd[0];
+    let t2 = s_q2 * qd[2];
+    let t3 = c_q2 * qd[2];
+    let t4 = s_q4 * qd[4];
+    let t5 = c_q4 * qd[4];
+    let t6 = qd[0] + qd[1];
+    let t7 = qd[2] + qd[3];
+    let t8 = s_q1 * qd[0];
+    let t9 = s_q1 * t6;
+    let t10 = c_q3 * qd[2];
+    let t11 = c_q3 * t7;
+    let t12 = q[0] + q[1];
+    let t13 = cos(t12);
+    let t14 = sin(t12);
+    let t15 = q[2] + q[3];
+    let t16 = cos(t15);
+    let t17 = sin(t15);
+    let t18 = -0.2 * c_q0 - 0.6 * t13;
+    let t19 = 0.5 * c_q2 + t18 + 0.7;
+    let t20 = 0.2 * s_q0 + 0.6 * t14;
+    let t21 = 0.5 * s_q2 - t20;
+    let t22 = -0.3 * s_q2 - 0.5 * t16;
+    let t23 = 0.3 * c_q4 + t22 + 0.7;
+    let t24 = 0.5 * t17 - 0.3 * c_q2;
+    let t25 = 0.3 * s_q4 + 0.5 - t24;
+    let t26 = t13 * t18;
+    let t27 = t12 - q[2];
+    let t28 = cos(t27);
+    let t29 = t16 * t22;
+    let t30 = qd[2] * t28;
+    let t31 = t15 - q[4];
+    let t32 = cos(t31);
+    let t33 = qd[4] * t32;
+    let t34 = -t13 * t19 - t14 * t21;
+    let t35 = t34 - t14 * t20;
+    let t36 = 2.0 * t26 + t35 - t13 * t18;
+    let t37 = t26 + t35;
+    let t38 = t14 * t18;
+    let t39 = t14 * t19 - t13 * t21;
+    let t40 = t39 - t13 * t20;
+    let t41 = t40 + t14 * t18 - 2.0 * t38;
+    let t42 = t40 - t38;
+    let t43 = sin(t27);
+    let t44 = qd[2] * t43;
+    let t45 = t34 - 0.6;
+    let t46 = -t16 * t23 - t17 * t25;
+    let t47 = t46 - t17 * t24;
+    let t48 = 2.0 * t29 + t47 - t16 * t22;
+    let t49 = t29 + t47;
+    let t50 = t17 * t22;
+    let t51 = t17 * t23 - t16 * t25;
+    let t52 = t51 - t16 * t24;
+    let t53 = t52 + t17 * t22 - 2.0 * t50;
+    let t54 = t52 - t50;
+    let t55 = sin(t31);
+    let t56 = qd[4] * t55;
+    let t57 = t46 - 0.5;
+    let t58 = t13 * (qd[1] + qd[0]);
+    let t59 = -t58;
+    let t60 = t14 * (qd[0] + qd[1]);
+    let t61 = -t60;
+    let t62 = 0.2 * t0 - 0.6 * t61;
+    let t63 = t62 - 0.5 * t2;
+    let t64 = 0.5 * t3 - 0.2 * t1 - 0.6 * t58;
+    let t65 = t20 * t61;
+    let t66 = 0.2 * t1 - 0.6 * t59;
+    let t67 = t14 * t62;
+    let t68 = t14 * t61;
+    let t69 = t13 * t59;
+    let t70 = t69 - t68;
+    let t71 = t3 * t13;
+    let t72 = s_q2 * t61 + t71;
+    let t73 = t2 * t14;
+    let t74 = t14 * t59;
+    let t75 = t13 * t61;
+    let t76 = c_q2 * t61;
+    let t77 = t76 - t2 * t13;
+    let t78 = s_q2 * t59;
+    let t79 = t3 * t14;
+    let t80 = 0.5 * (t77 + t79 - t78);
+    let t81 = t16 * (qd[3] + qd[2]);
+    let t82 = -t81;
+    let t83 = t17 * (qd[2] + qd[3]);
+    let t84 = -t83;
+    let t85 = -0.3 * t3 - 0.5 * t84;
+    let t86 = t85 - 0.3 * t4;
+    let t87 = 0.3 * (t5 - t2) - 0.5 * t81;
+    let t88 = t24 * t84;
+    let t89 = 0.3 * t2 - 0.5 * t82;
+    let t90 = t17 * t85;
+    let t91 = t17 * t84;
+    let t92 = t5 * t16;
+    let t93 = s_q4 * t84 + t92;
+    let t94 = t4 * t17;
+    let t95 = t17 * t82;
+    let t96 = t16 * t84;
+    let t97 = c_q4 * t84;
+    let t98 = t97 - t4 * t16;
+    let t99 = s_q4 * t82;
+    let t100 = t5 * t17;
+    let t101 = 0.3 * (t98 + t100 - t99);
+    let t102 = c_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0])
+        + s_q1 * (9.81 * c_q0 + 0.2 * qdd[0]);
+    let t103 = c_q3 * (9.81 * s_q2 + 0.3 * qdd[2])
+        + s_q3 * (9.81 * c_q2 + 0.3 * qd[2] * qd[2]);
+    let t104 = qdd[2] * t43;
+    let t105 = qdd[2] * t28;
+    let t106 = qdd[4] * t55;
+    let t107 = qdd[4] * t32;
+    let t108 = 0.5 * (lambda[1] * t43 - lambda[0] * t28);
+    let t109 = -0.2 * t0 - 0.6 * t60;
+    let t110 = t19 * t60 + t21 * t59 - t13 * t63 - t14 * t64;
+    let t111 = t110 - t14 * t66;
+    let t112 = t13 * t62 + t20 * t59 + t18 * t61;
+    let t113 = t13 * t60;
+    let t114 = t14 * t58;
+    let t115 = t111 + t112;
+    let t116 = -0.6 * (t113 + t74 + 2.0 * t75 - 2.0 * t74 - t75 - t114);
+    let t117 = qd[2] * t80 + 0.5 * t105;
+    let t118 = t19 * t58 + t21 * t60;
+    let t119 = t14 * t63 - t13 * t64;
+    let t120 = t119 - t13 * t66;
+    let t121 = t118 + t120;
+    let t122 = t18 * t59 + t20 * t60 - t67;
+    let t123 = t14 * t60;
+    let t124 = 1.2 * (t69 + t123 - t70);
+    let t125 = t121 + t122;
+    let t126 = c_q2 * t59;
+    let t127 = t73 + t126;
+    let t128 = s_q2 * t60;
+    let t129 = 0.5 * qd[2] * (t127 + t71 - t128) - 0.5 * t104;
+    let t130 = lambda[0] * t37 + lambda[1] * t42;
+    let t131 = 1.2 * (t74 - t75);
+    let t132 = t110 + t131;
+    let t133 = t68 + t123;
+    let t134 = 0.3 * (lambda[3] * t55 - lambda[2] * t32);
+    let t135 = 0.3 * t3 - 0.5 * t83;
+    let t136 = t23 * t83 + t25 * t82 - t16 * t86 - t17 * t87;
+    let t137 = t136 - t17 * t89;
+    let t138 = t16 * t85 + t24 * t82 + t22 * t84;
+    let t139 = t16 * t83;
+    let t140 = t17 * t81;
+    let t141 = t137 + t138;
+    let t142 = -0.5 * (t139 + t95 + 2.0 * t96 - 2.0 * t95 - t96 - t140);
+    let t143 = qd[4] * t101 + 0.3 * t107;
+    let t144 = t23 * t81 + t25 * t83;
+    let t145 = t17 * t86 - t16 * t87;
+    let t146 = t145 - t16 * t89;
+    let t147 = t144 + t146;
+    let t148 = t22 * t82 + t24 * t83 - t90;
+    let t149 = t91 + t17 * t83;
+    let t150 = t147 + t148 + t149;
+    let t151 = c_q4 * t82;
+    let t152 = t94 + t151;
+    let t153 = s_q4 * t83;
+    let t154 = 0.3 * qd[4] * (t152 + t92 - t153) - 0.3 * t106;
+    let t155 = lambda[2] * t49 + lambda[3] * t54;
+    let t156 = t95 - t96;
+    let t157 = t136 + t156;
+    let t158 = 0.5 * (t44 + t76 - t78);
+    let t159 = 0.5 * (t30 + t126 - t128);
+    let t160 = 0.3 * (t56 + t97 - t99);
+    let t161 = 0.3 * (t33 + t151 - t153);
+    let t162 = t21 * t61 + 0.5 * t30 + t19 * t59;
+    let t163 = t25 * t84 + 0.3 * t33 + t23 * t82;
+    (
+        [
+            [
+                -2.7468 * s_q0 - 3.5316 * t14 - lambda[0] * t36 - lambda[1] * t41,
+                -0.072 * (c_q1 * t6 * t6 + s_q1 * (qdd[0] + qdd[1])) - 0.36 * t102
+                    - t130,
+                t108,
+                0.0,
+                0.0,
+            ],
+            [
+                -3.5316 * t14 - t130,
+                -0.36 * t102 - lambda[0] * t45 - lambda[1] * t39,
+                t108,
+                0.0,
+                0.0,
+            ],
+            [
+                t108,
+                t108,
+                3.8259 * c_q2 - 2.4525 * s_q2 - 1.962 * t17 - t108 - lambda[2] * t48
+                    - lambda[3] * t53,
+                0.06 * (s_q3 * t7 * t7 - c_q3 * (qdd[2] + qdd[3])) - 0.2 * t103 - t155,
+                t134,
+            ],
+            [
+                0.0,
+                0.0,
+                -1.962 * t17 - t155,
+                -0.2 * t103 - lambda[2] * t57 - lambda[3] * t51,
+                t134,
+            ],
+            [0.0, 0.0, t134, t134, -0.8829 * s_q4 - t134],
+        ],
+        [
+            [0.144 * (t8 - t9), -0.144 * t9, 0.0, 0.0, 0.0],
+            [0.144 * t8, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.12 * (t10 - t11), -0.12 * t11, 0.0],
+            [0.0, 0.0, 0.12 * t10, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                qd[0] * (t13 * t109 + t20 * t58 + t111 + 2.0 * t112 - t18 * t61)
+                    + qd[1] * (t115 + t116) + qdd[0] * t36 + qdd[1] * t37 + t117,
+                qdd[0] * t37 + qdd[1] * t45 + t117
+                    + qd[0] * (0.6 * (t114 - t113) + t115 + 0.5 * t131)
+                    + qd[1] * (t116 + t132),
+                0.5 * (t28 * (qdd[0] + qdd[1]) - t105) + t158 * (qd[0] + qd[1])
+                    - 0.5 * qd[2] * (t79 + s_q2 * t58 + t77),
+                0.0,
+                0.0,
+            ],
+            [
+                qd[0] * (t65 + t121 + 2.0 * t122 - t18 * t59 - t14 * t109)
+                    + qd[1] * (t124 + t125) + qdd[0] * t41 + qdd[1] * t42 + t129,
+                t129 + qd[0] * (t125 + 1.2 * t133)
+                    + qd[1] * (t118 + t119 + t124 + 0.6 * t133) + qdd[0] * t42
+                    + qdd[1] * t39,
+                0.5 * (t104 - t43 * (qdd[0] + qdd[1])) + t159 * (qd[0] + qd[1])
+                    - 0.5 * qd[2] * (t72 + t127),
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                qd[2] * (t16 * t135 + t24 * t81 + t137 + 2.0 * t138 - t22 * t84)
+                    + qd[3] * (t141 + t142) + qdd[2] * t48 + qdd[3] * t49 + t143,
+                qdd[2] * t49 + qdd[3] * t57 + t143
+                    + qd[2] * (0.5 * (t140 + t156 - t139) + t141)
+                    + qd[3] * (t142 + t157),
+                0.3 * (t32 * (qdd[2] + qdd[3]) - t107) + t160 * (qd[2] + qd[3])
+                    - 0.3 * qd[4] * (t100 + s_q4 * t81 + t98),
+            ],
+            [
+                0.0,
+                0.0,
+                qd[2] * (t88 + t147 + 2.0 * t148 - t22 * t82 - t17 * t135) + qd[3] * t150
+                    + qdd[2] * t53 + qdd[3] * t54 + t154,
+                t154 + qd[2] * t150 + qd[3] * (t144 + t145 + 1.5 * t149) + qdd[2] * t54
+                    + qdd[3] * t51,
+                0.3 * (t106 - t55 * (qdd[2] + qdd[3])) + t161 * (qd[2] + qd[3])
+                    - 0.3 * qd[4] * (t93 + t152),
+            ],
+        ],
+        [
+            [
+                qd[0] * t36 + qd[1] * t37 + t65 + t18 * t58 + t67 + t162 - t120,
+                qd[0] * t37 + qd[1] * t45 + t162 - t119 - 0.6 * (t70 + t68 + t13 * t58),
+                0.5 * (c_q2 * t58 + t28 * (qd[0] + qd[1]) - t73 - t30 - t72),
+                0.0,
+                0.0,
+            ],
+            [
+                qd[0] * t41 + qd[1] * t42 + t115 - 0.5 * t44,
+                qd[0] * t42 + qd[1] * t39 + t132 - 0.5 * t44,
+                0.5 * (t44 - t43 * (qd[0] + qd[1])) + t80,
+                0.0,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                qd[2] * t48 + qd[3] * t49 + t88 + t22 * t81 + t90 + t163 - t146,
+                qd[2] * t49 + qd[3] * t57 + t163 - t145 - 0.5 * (t16 * (t82 + t81)),
+                0.3 * (c_q4 * t81 + t32 * (qd[2] + qd[3]) - t94 - t33 - t93),
+            ],
+            [
+                0.0,
+                0.0,
+                qd[2] * t53 + qd[3] * t54 + t141 - 0.3 * t56,
+                qd[2] * t54 + qd[3] * t51 + t157 - 0.3 * t56,
+                0.3 * (t56 - t55 * (qd[2] + qd[3])) + t101,
+            ],
+        ],
+    )
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
+trait Lanes: Copy {
+    /// The sines and cosines of `a`, `b`, `c` and `d`.
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+}
+/// The build's own routines: the module's helpers.
+#[derive(Clone, Copy)]
+struct BuildLanes;
+impl Lanes for BuildLanes {
+    #[inline(always)]
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+        sin_cos_quad(a, b, c, d)
+    }
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    impl super::Lanes for Avx2 {
+        #[inline(always)]
+        fn sin_cos_quad(
+            self,
+            a: super::Real,
+            b: super::Real,
+            c: super::Real,
+            d: super::Real,
+        ) -> [(super::Real, super::Real); 4] {
+            unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+        }
+    }
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -1435,10 +1937,13 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
 }
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-/// `1e-10` of the largest are zero, provided their equations hold.
+/// `1e-10` of the largest are zero, provided their equations hold
+/// (when `consistent` asks; otherwise the equations of the dropped
+/// pivots are dropped with them).
 fn semidefinite_solve<const N: usize>(
     mut a: [[Real; N]; N],
     mut b: [Real; N],
+    consistent: bool,
 ) -> Result<[Real; N], Singular> {
     let mut order: [usize; N] = core::array::from_fn(|i| i);
     let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -1493,8 +1998,9 @@ fn semidefinite_solve<const N: usize>(
         for k in 0..rank {
             rest -= a[i][k] * b[k];
         }
-        if !(libm::Libm::<Real>::fabs(rest)
-            <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
+        if consistent
+            && !(libm::Libm::<Real>::fabs(rest)
+                <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale)
         {
             return Err(Singular);
         }
@@ -1580,7 +2086,7 @@ pub fn constrained_forward_dynamics_with(
         }
         -sum
     });
-    let lambda = semidefinite_solve(coupling, rhs)?;
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
     let mut qdd = free;
     for (row, &l) in mobility.iter().zip(&lambda) {
         for (a, &m) in qdd.iter_mut().zip(row) {
@@ -1776,6 +2282,125 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+/// The derivatives of the constrained motion at one state, in tree
+/// coordinates (`∂/∂q` in velocity coordinates, as every derivative
+/// of the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedDerivatives {
+    /// `∂q̈/∂q` of `constrained_forward_dynamics`' accelerations.
+    pub accelerations_by_position: JointMatrix,
+    /// `∂q̈/∂q̇`.
+    pub accelerations_by_velocity: JointMatrix,
+    /// `∂λ/∂q` of its multipliers (rows of `CONSTRAINT_NAMES`).
+    pub multipliers_by_position: ConstraintMatrix,
+    /// `∂λ/∂q̇`.
+    pub multipliers_by_velocity: ConstraintMatrix,
+}
+/// Operation count of [`constrained_forward_dynamics_derivatives_with`]
+/// at full constraint rank (the called functions included).
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
+    mul: 1850,
+    add: 1782,
+    div: 364,
+    sqrt: 54,
+    sin: 36,
+    cos: 38,
+    exp: 0,
+};
+/// The derivatives of [`constrained_forward_dynamics`] in the state,
+/// with `tau` held: of the accelerations and of the multipliers.
+/// `Err` where the constrained dynamics has no solution.
+pub fn constrained_forward_dynamics_derivatives(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
+}
+/// [`constrained_forward_dynamics_derivatives`] with the parameter
+/// groups already computed by [`Params::derived`].
+pub fn constrained_forward_dynamics_derivatives_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Result<ConstrainedDerivatives, Singular> {
+    let (qdd, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
+    let (force_q, force_v, constraint_q, constraint_v) = constrained_residual_derivatives_with(
+        d,
+        q,
+        qd,
+        &qdd,
+        &lambda,
+    );
+    let terms = joint_space_with(d, q, qd);
+    let jacobian = constraint_jacobian_with(d, q);
+    let mut factor = terms.mass_matrix;
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    let mut mobility = jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let mut sum = 0.0;
+            for k in 0..NV {
+                sum += jacobian[i][k] * mobility[j][k];
+            }
+            sum
+        })
+    });
+    let mut out = ConstrainedDerivatives {
+        accelerations_by_position: [[0.0; NV]; NV],
+        accelerations_by_velocity: [[0.0; NV]; NV],
+        multipliers_by_position: [[0.0; NV]; NC],
+        multipliers_by_velocity: [[0.0; NV]; NC],
+    };
+    for column in 0..2 * NV {
+        let by_velocity = column >= NV;
+        let c = if by_velocity { column - NV } else { column };
+        let mut free: [Real; NV] = core::array::from_fn(|i| {
+            if by_velocity { -force_v[i][c] } else { -force_q[i][c] }
+        });
+        cholesky_solve(&factor, &mut free);
+        let rhs: [Real; NC] = core::array::from_fn(|k| {
+            let mut sum = if by_velocity {
+                constraint_v[k][c]
+            } else {
+                constraint_q[k][c]
+            };
+            for i in 0..NV {
+                sum += jacobian[k][i] * free[i];
+            }
+            -sum
+        });
+        let multipliers = semidefinite_solve(coupling, rhs, false)?;
+        let mut accelerations = free;
+        for (row, &m) in mobility.iter().zip(&multipliers) {
+            for (a, &entry) in accelerations.iter_mut().zip(row) {
+                *a += entry * m;
+            }
+        }
+        for i in 0..NV {
+            if by_velocity {
+                out.accelerations_by_velocity[i][c] = accelerations[i];
+            } else {
+                out.accelerations_by_position[i][c] = accelerations[i];
+            }
+        }
+        for k in 0..NC {
+            if by_velocity {
+                out.multipliers_by_velocity[k][c] = multipliers[k];
+            } else {
+                out.multipliers_by_position[k][c] = multipliers[k];
+            }
+        }
+    }
+    Ok(out)
+}
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
@@ -1933,7 +2558,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 /// The processor must run AVX2 and the operating system save its
 /// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
 /// touch no memory.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
 #[target_feature(enable = "avx,avx2")]
 #[inline]
@@ -2052,7 +2677,7 @@ pub unsafe fn sin_cos_quad_avx2(
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {

@@ -37,12 +37,13 @@ pub(crate) struct GenArgs {
     /// The standard functions to generate, comma-separated: any of
     /// inverse_dynamics, mass_matrix, bias, gravity, joint_space,
     /// forward_dynamics, coriolis_matrix, energy, body_poses,
-    /// coordinate_rates, body_jacobians, or `all`, or `linear` (all but
-    /// the four whose size grows like n²). Default: all, except that a
-    /// mechanism of more than 48 velocity coordinates skips mass_matrix,
-    /// joint_space, coriolis_matrix and body_jacobians (with a note on
-    /// stderr). The functions of the spec's forces, contacts, detachments
-    /// and loops always come with it.
+    /// coordinate_rates, body_jacobians, inverse_dynamics_derivatives,
+    /// gravity_derivatives, mass_matrix_inverse,
+    /// forward_dynamics_derivatives, or `all`, or `linear` (all but the
+    /// eight whose size grows like n²). Default: all, except that a
+    /// mechanism of more than 48 velocity coordinates skips those eight
+    /// (with a note on stderr). The functions of the spec's forces,
+    /// contacts, detachments and loops always come with it.
     #[arg(long, value_name = "LIST", value_parser = parse_outputs, conflicts_with = "all")]
     pub(crate) outputs: Option<Outputs>,
     /// Also write a single-precision twin `<name>_f32` (`Real = f32`) of each

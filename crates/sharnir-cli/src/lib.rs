@@ -11,6 +11,7 @@
 
 mod args;
 mod context;
+mod linearize;
 mod ops;
 mod sim;
 
@@ -59,6 +60,10 @@ enum Command {
     /// Report the operation counts of every output, by every formalism, with
     /// runtime parameters and folded, next to the published anchors.
     Ops(OpsArgs),
+    /// Print the state-space matrices A and B of a spec at its initial state (or
+    /// `--set` one), with the eigenvalues of A: is this equilibrium stable?
+    /// Example: `sharnir linearize pendulum.spec --set q.theta=3.14159`.
+    Linearize(linearize::LinearizeArgs),
     /// Simulate a spec (or URDF) with its generated dynamics: compiles the module
     /// into a simulation binary (once per spec) and integrates it, with CSV
     /// output, a PNG plot and a summary (see docs/simulation.md).
@@ -182,6 +187,7 @@ where
         Command::Gen(args) => gen(args, context),
         Command::Urdf2spec(args) => urdf2spec(args, context),
         Command::Ops(args) => ops(args, context),
+        Command::Linearize(args) => linearize::run(&args, &context.root()),
         Command::Sim(args) => simulate(args, context),
     };
     match result {

@@ -19,7 +19,7 @@ use quote::quote;
 use sharnir_cas::OpCount;
 
 /// Operations of `cholesky::<N>` on a positive definite matrix.
-fn cholesky_ops(n: u32) -> OpCount {
+pub(crate) fn cholesky_ops(n: u32) -> OpCount {
     let products: u32 = (0..n).map(|j| j + (n - 1 - j) * j).sum();
     OpCount {
         mul: products,
@@ -31,7 +31,7 @@ fn cholesky_ops(n: u32) -> OpCount {
 }
 
 /// Operations of `cholesky_solve::<N>`.
-fn solve_ops(n: u32) -> OpCount {
+pub(crate) fn solve_ops(n: u32) -> OpCount {
     let products = n * n.saturating_sub(1);
     OpCount {
         mul: products,
@@ -43,7 +43,7 @@ fn solve_ops(n: u32) -> OpCount {
 
 /// Operations of `semidefinite_solve::<N>` at full rank (the pivoted
 /// factorisation's rank-one updates, then the two triangular solves).
-fn semidefinite_ops(n: u32) -> OpCount {
+pub(crate) fn semidefinite_ops(n: u32) -> OpCount {
     let updates: u32 = (0..n).map(|j| (n - 1 - j) * (n - j) / 2).sum();
     let factor = OpCount {
         mul: updates,
@@ -56,7 +56,7 @@ fn semidefinite_ops(n: u32) -> OpCount {
 }
 
 /// The count of a function already emitted, by name.
-fn count_of(counts: &[(String, OpCount)], name: &str) -> OpCount {
+pub(crate) fn count_of(counts: &[(String, OpCount)], name: &str) -> OpCount {
     counts
         .iter()
         .find(|(n, _)| n == name)
@@ -181,10 +181,13 @@ pub(crate) fn items(
 
         /// A solution of `A x = b` for a symmetric positive semi-definite
         /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
-        /// `1e-10` of the largest are zero, provided their equations hold.
+        /// `1e-10` of the largest are zero, provided their equations hold
+        /// (when `consistent` asks; otherwise the equations of the dropped
+        /// pivots are dropped with them).
         fn semidefinite_solve<const N: usize>(
             mut a: [[Real; N]; N],
             mut b: [Real; N],
+            consistent: bool,
         ) -> Result<[Real; N], Singular> {
             let mut order: [usize; N] = core::array::from_fn(|i| i);
             let largest = (0..N).fold(0.0, |m: Real, i| libm::Libm::<Real>::fmax(m, a[i][i]));
@@ -236,7 +239,7 @@ pub(crate) fn items(
                 for k in 0..rank {
                     rest -= a[i][k] * b[k];
                 }
-                if !(libm::Libm::<Real>::fabs(rest) <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale) {
+                if consistent && !(libm::Libm::<Real>::fabs(rest) <= libm::Libm::<Real>::sqrt(Real::EPSILON) * scale) {
                     return Err(Singular);
                 }
                 b[i] = 0.0;
@@ -320,7 +323,7 @@ pub(crate) fn items(
                 }
                 -sum
             });
-            let lambda = semidefinite_solve(coupling, rhs)?;
+            let lambda = semidefinite_solve(coupling, rhs, true)?;
             let mut qdd = free;
             for (row, &l) in mobility.iter().zip(&lambda) {
                 for (a, &m) in qdd.iter_mut().zip(row) {

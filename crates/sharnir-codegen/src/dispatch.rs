@@ -163,12 +163,25 @@ pub(crate) fn function(function: Function<'_>, with_copy: bool) -> TokenStream {
         body,
         lanes: _,
     } = function;
+    let allow = many_arguments(parameters.len());
     let parameters = parameters.iter().map(Parameter::declared);
     quote! {
         #outer
+        #allow
         #visibility fn #name(#(#parameters),*) #returns {
             #body
         }
+    }
+}
+
+/// Clippy's allowance for a function of more than seven arguments (a part
+/// of a split function reads the state, the multipliers, `live` and `out`,
+/// and its copies also their lanes), on that function alone.
+fn many_arguments(count: usize) -> TokenStream {
+    if count > 7 {
+        quote!(#[allow(clippy::too_many_arguments)])
+    } else {
+        TokenStream::new()
     }
 }
 
@@ -183,6 +196,8 @@ fn dispatched(function: Function<'_>) -> TokenStream {
         body,
         lanes,
     } = function;
+    let allow = many_arguments(parameters.len());
+    let allow_with_lanes = many_arguments(parameters.len() + 1);
     let passed_parameters: Vec<TokenStream> = parameters.iter().map(Parameter::passed).collect();
     let names: Vec<Ident> = parameters.iter().map(Parameter::ident).collect();
     let parameters = parameters.iter().map(Parameter::declared);
@@ -235,6 +250,7 @@ fn dispatched(function: Function<'_>) -> TokenStream {
     quote! {
         #outer
         #note
+        #allow
         #visibility fn #name(#(#passed_parameters),*) #returns {
             #[cfg(#avx_missing)]
             if let Some(avx2) = avx::usable() {
@@ -246,12 +262,14 @@ fn dispatched(function: Function<'_>) -> TokenStream {
         #(#[doc = #avx_doc])*
         #[cfg(#avx_missing)]
         #[target_feature(enable = "avx,avx2,fma")]
+        #allow_with_lanes
         unsafe fn #avx_name(#avx2: avx::Avx2, #(#passed_parameters),*) #returns {
             #body_name(#copy_lanes #(#names),*)
         }
 
         #(#[doc = #body_doc])*
         #[inline(always)]
+        #allow_with_lanes
         fn #body_name(#lanes_parameter #(#parameters),*) #returns {
             #fma
             #body

@@ -16,6 +16,7 @@
 
 mod body;
 mod constrained;
+mod constrained_derivatives;
 mod contacts;
 mod derived;
 mod detachments;
@@ -25,7 +26,7 @@ pub mod error;
 mod function;
 pub mod generate;
 mod header;
-mod linearization;
+pub mod linearization;
 mod lines;
 mod math;
 pub mod method;

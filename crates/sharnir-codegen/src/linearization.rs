@@ -17,33 +17,84 @@
 //! an equilibrium are the familiar `[[0, I], [∂q̈/∂q, ∂q̈/∂q̇]]`.
 
 use crate::module::{op_count_literal, Facts, Rotation};
+use crate::plan::Plan;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use sharnir_cas::OpCount;
+use sharnir_mech::Input;
+
+/// One entry of `∂δ̇/∂δ`: `A[row][column] = coefficient · q̇[velocity]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ChartEntry {
+    pub(crate) row: usize,
+    pub(crate) column: usize,
+    pub(crate) velocity: usize,
+    pub(crate) coefficient: f64,
+}
+
+/// Every nonzero entry of `∂δ̇/∂δ` for the joints `rotations`: what both
+/// the emitted `linearization_with` and [`Plan::linearization`] write.
+pub(crate) fn chart_entries(rotations: &[Rotation]) -> Vec<ChartEntry> {
+    let mut entries = Vec::new();
+    for rotation in rotations {
+        match *rotation {
+            Rotation::Spherical { velocity } => {
+                entries.extend(cross_block(velocity, velocity, velocity));
+            }
+            Rotation::Free { velocity } => {
+                let spin = velocity + 3;
+                entries.extend(cross_block(velocity, velocity, spin));
+                entries.extend(cross_block(velocity, spin, velocity));
+                entries.extend(cross_block(spin, spin, spin));
+            }
+        }
+    }
+    entries
+}
+
+/// The entries of `A[rows..rows + 3][columns..columns + 3] = −½ [u]×` for
+/// the vector `u` at velocity index `u`: its six off-diagonal entries.
+fn cross_block(rows: usize, columns: usize, u: usize) -> impl Iterator<Item = ChartEntry> {
+    // −½ [u]× = ½ [[0, u_z, −u_y], [−u_z, 0, u_x], [u_y, −u_x, 0]].
+    [
+        (0, 1, 2, 0.5),
+        (0, 2, 1, -0.5),
+        (1, 0, 2, -0.5),
+        (1, 2, 0, 0.5),
+        (2, 0, 1, 0.5),
+        (2, 1, 0, -0.5),
+    ]
+    .into_iter()
+    .map(move |(i, j, k, coefficient)| ChartEntry {
+        row: rows + i,
+        column: columns + j,
+        velocity: u + k,
+        coefficient,
+    })
+}
 
 /// The items (`Linearization`, `OPS_LINEARIZATION`, `linearization` and
 /// `linearization_with`) and the operation count of `linearization_with`,
 /// given the count of `forward_dynamics_derivatives_with`.
 pub(crate) fn items(facts: &Facts, derivatives: OpCount, fma: bool) -> (TokenStream, OpCount) {
-    let mut statements = TokenStream::new();
-    let mut products = 0;
-    for rotation in &facts.rotations {
-        let (block, count) = match *rotation {
-            Rotation::Spherical { velocity } => (cross_block(velocity, velocity, velocity), 6),
-            Rotation::Free { velocity } => {
-                let spin = velocity + 3;
-                let mut block = cross_block(velocity, velocity, spin);
-                block.extend(cross_block(velocity, spin, velocity));
-                block.extend(cross_block(spin, spin, spin));
-                (block, 18)
-            }
-        };
-        statements.extend(block);
-        products += count;
-    }
+    let entries = chart_entries(&facts.rotations);
+    let index = Literal::usize_unsuffixed;
+    let statements: TokenStream = entries
+        .iter()
+        .map(|e| {
+            let (row, column, velocity) = (index(e.row), index(e.column), index(e.velocity));
+            let magnitude = Literal::f64_unsuffixed(e.coefficient.abs());
+            let coefficient = if e.coefficient < 0.0 {
+                quote!(-#magnitude)
+            } else {
+                quote!(#magnitude)
+            };
+            quote!(a[#row][#column] = #coefficient * qd[#velocity];)
+        })
+        .collect();
     let ops = derivatives
         + OpCount {
-            mul: products,
+            mul: u32::try_from(entries.len()).unwrap_or(u32::MAX),
             ..OpCount::default()
         };
     let ops_literal = op_count_literal(ops, fma);
@@ -109,25 +160,40 @@ pub(crate) fn items(facts: &Facts, derivatives: OpCount, fma: bool) -> (TokenStr
     (items, ops)
 }
 
-/// `A[rows..rows + 3][columns..columns + 3] = −½ [u]×` for the vector `u`
-/// at velocity index `u`: its six off-diagonal entries.
-fn cross_block(rows: usize, columns: usize, u: usize) -> TokenStream {
-    let index = Literal::usize_unsuffixed;
-    // −½ [u]× = ½ [[0, u_z, −u_y], [−u_z, 0, u_x], [u_y, −u_x, 0]].
-    let entries = [
-        (0, 1, 2, false),
-        (0, 2, 1, true),
-        (1, 0, 2, true),
-        (1, 2, 0, false),
-        (2, 0, 1, false),
-        (2, 1, 0, true),
-    ];
-    entries
-        .into_iter()
-        .map(|(i, j, k, negative)| {
-            let (row, column, component) = (index(rows + i), index(columns + j), index(u + k));
-            let half = if negative { quote!(-0.5) } else { quote!(0.5) };
-            quote!(a[#row][#column] = #half * qd[#component];)
-        })
-        .collect()
+/// The state-space matrices of one linearization, rows as vectors: what
+/// the emitted `Linearization` holds, for code that evaluates plans.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateSpace {
+    /// `A`, `2 NV × 2 NV`.
+    pub a: Vec<Vec<f64>>,
+    /// `B`, `2 NV × NV`.
+    pub b: Vec<Vec<f64>>,
+}
+
+impl Plan {
+    /// `A` (`2 NV × 2 NV`) and `B` (`2 NV × NV`) of the emitted
+    /// `linearization` at the state `input` gives (`q`, `q̇`, `τ` and the
+    /// parameters), computed from the planned `forward_dynamics_derivatives`
+    /// as the emitted function computes them; `None` without that function
+    /// or for an input `input` does not give.
+    pub fn linearization(&self, input: &dyn Fn(&Input) -> Option<f64>) -> Option<StateSpace> {
+        let nv = self.facts.dof;
+        let values = self.evaluate("forward_dynamics_derivatives", input)?;
+        let entry =
+            |matrix: usize, i: usize, j: usize| values.get((matrix * nv + i) * nv + j).copied();
+        let mut a = vec![vec![0.0; 2 * nv]; 2 * nv];
+        let mut b = vec![vec![0.0; nv]; 2 * nv];
+        for i in 0..nv {
+            a[i][nv + i] = 1.0;
+            for j in 0..nv {
+                a[nv + i][j] = entry(0, i, j)?;
+                a[nv + i][nv + j] = entry(1, i, j)?;
+                b[nv + i][j] = entry(2, i, j)?;
+            }
+        }
+        for e in chart_entries(&self.facts.rotations) {
+            a[e.row][e.column] = e.coefficient * input(&Input::Velocity(e.velocity))?;
+        }
+        Some(StateSpace { a, b })
+    }
 }

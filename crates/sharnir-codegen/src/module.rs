@@ -55,6 +55,9 @@ pub enum Shape {
     /// `([[Real; NV]; NV], [[Real; NV]; NV], [[Real; NV]; NV])`: three
     /// joint matrices, likewise.
     JointMatrixTriple,
+    /// `(JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix)`:
+    /// two `NV × NV` then two `NC × NV` matrices, each row-major.
+    ResidualDerivatives,
     /// `(Real, Real)`.
     Pair,
     /// `[Pose; NB]`: per body, 9 rotation entries (row-major) then 3
@@ -322,6 +325,16 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         crate::math::called(&solves, &mut used);
         tail.extend(solves);
         op_counts.extend(ops);
+        if op_counts
+            .iter()
+            .any(|(name, _)| name == "constrained_residual_derivatives")
+        {
+            let nc = loops.constraint_names.len();
+            let (items, ops) =
+                crate::constrained_derivatives::items(plan.facts.dof, nc, &op_counts, fma);
+            tail.extend(items);
+            op_counts.push(("constrained_forward_dynamics_derivatives".to_owned(), ops));
+        }
     }
     tail.extend(crate::math::helpers(
         &used,

@@ -255,6 +255,10 @@ fn loop_constants(loops: &LoopFacts) -> TokenStream {
         /// Velocity indices of the independent coordinates (the spec's
         /// `independent`), which assembly holds and actuators drive.
         pub const INDEPENDENT: [usize; #n_independent] = [#(#independent),*];
+        /// An `NC × NV` matrix, one row per constraint (row-major): the
+        /// constraint Jacobian's shape, and that of the multipliers' and the
+        /// constraints' derivatives.
+        pub type ConstraintMatrix = [[Real; NV]; NC];
     }
 }
 

@@ -18,6 +18,9 @@ pub(crate) fn result_type(shape: Shape) -> TokenStream {
         Shape::JointMatrix => quote!([[Real; NV]; NV]),
         Shape::JointMatrixPair => quote!((JointMatrix, JointMatrix)),
         Shape::JointMatrixTriple => quote!((JointMatrix, JointMatrix, JointMatrix)),
+        Shape::ResidualDerivatives => {
+            quote!((JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix))
+        }
         Shape::Pair => quote!((Real, Real)),
         Shape::Poses => quote!([Pose; NB]),
         Shape::BodyJacobians => quote!([[[Real; NV]; 6]; NB]),
@@ -60,6 +63,18 @@ pub(crate) fn result_value(
                 let rows = rows(matrix, row);
                 quote!([#(#rows),*])
             });
+            quote!((#(#matrices),*))
+        }
+        Shape::ResidualDerivatives => {
+            let (square, wide) = outputs.split_at((2 * row * row).min(outputs.len()));
+            let half = wide.len() / 2;
+            let matrices = square
+                .chunks(row * row)
+                .chain([&wide[..half], &wide[half..]])
+                .map(|matrix| {
+                    let rows = rows(matrix, row);
+                    quote!([#(#rows),*])
+                });
             quote!((#(#matrices),*))
         }
         Shape::Pair => quote!((#(#outputs),*)),
@@ -107,6 +122,12 @@ pub(crate) fn zero(shape: Shape) -> TokenStream {
         Shape::JointMatrixTriple => {
             quote!(([[0.0; NV]; NV], [[0.0; NV]; NV], [[0.0; NV]; NV]))
         }
+        Shape::ResidualDerivatives => quote!((
+            [[0.0; NV]; NV],
+            [[0.0; NV]; NV],
+            [[0.0; NV]; NC],
+            [[0.0; NV]; NC]
+        )),
         Shape::Pair => quote!((0.0, 0.0)),
         Shape::Poses => quote!(
             [Pose {
@@ -153,6 +174,19 @@ pub(crate) fn places(shape: Shape, dof: usize, count: usize) -> Option<Vec<Token
                 let (matrix, entry) = (index(j / (row * row)), j % (row * row));
                 let (i, k) = (index(entry / row), index(entry % row));
                 quote!(.#matrix[#i][#k])
+            }
+            Shape::ResidualDerivatives => {
+                let square = 2 * row * row;
+                let half = count.saturating_sub(square) / 2;
+                let (matrix, entry) = if j < square {
+                    (j / (row * row), j % (row * row))
+                } else if j < square + half {
+                    (2, j - square)
+                } else {
+                    (3, j - square - half)
+                };
+                let (m, i, k) = (index(matrix), index(entry / row), index(entry % row));
+                quote!(.#m[#i][#k])
             }
             Shape::Pair => {
                 let j = index(j);
@@ -250,6 +284,7 @@ mod tests {
             (Shape::JointMatrix, dof * dof),
             (Shape::JointMatrixPair, 2 * dof * dof),
             (Shape::JointMatrixTriple, 3 * dof * dof),
+            (Shape::ResidualDerivatives, 2 * dof * dof + 2 * 2 * dof),
             (Shape::Pair, 2),
             (Shape::Poses, 24),
             (Shape::BodyJacobians, 2 * 6 * dof),

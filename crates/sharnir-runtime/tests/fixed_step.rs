@@ -151,7 +151,11 @@ mod rotor {
         _tau: &[Real; NV],
     ) -> ([[Real; NV]; NV], [[Real; NV]; NV], [[Real; NV]; NV]) {
         let i = INERTIA;
-        let (a, b, c) = ((i[2] - i[1]) / i[0], (i[0] - i[2]) / i[1], (i[1] - i[0]) / i[2]);
+        let (a, b, c) = (
+            (i[2] - i[1]) / i[0],
+            (i[0] - i[2]) / i[1],
+            (i[1] - i[0]) / i[2],
+        );
         (
             [[0.0; NV]; NV],
             [

@@ -31,7 +31,7 @@ mod release;
 #[cfg(feature = "output")]
 mod run;
 
-pub use options::{Assignment, CoordinateKind, MethodName, SimOptions};
+pub use options::{parse_assignment, Assignment, CoordinateKind, MethodName, SimOptions};
 #[cfg(feature = "output")]
 pub use release::run_releasing;
 #[cfg(feature = "output")]

@@ -185,8 +185,9 @@ impl SimOptions {
     }
 }
 
-/// Parses `q.<name>=<value>` or `v.<name>=<value>`.
-fn parse_assignment(text: &str) -> Result<Assignment, String> {
+/// Parses `q.<name>=<value>` or `v.<name>=<value>`, as `--set` takes it
+/// (also `sharnir linearize`'s).
+pub fn parse_assignment(text: &str) -> Result<Assignment, String> {
     let hint = "write --set q.<position name>=<value> or --set v.<velocity name>=<value>";
     let (target, value) = text
         .split_once('=')

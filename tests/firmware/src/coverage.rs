@@ -79,6 +79,7 @@ macro_rules! loop_functions {
         let independent = black_box([0.0; $m::N_INDEPENDENT]);
         black_box($m::dependent_velocities_with(d, q, &independent).is_ok());
         black_box($m::constrained_inverse_dynamics_with(d, q, qd, qdd).is_ok());
+        black_box($m::constrained_forward_dynamics_derivatives_with(d, q, qd, qdd).is_ok());
         lambda
     }};
 }

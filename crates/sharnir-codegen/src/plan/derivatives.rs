@@ -22,13 +22,16 @@ use sharnir_mech::formalisms::derivatives as d;
 use sharnir_mech::Mechanism;
 
 /// What the derivative functions are derived from: the inverse dynamics
-/// (the chosen and Newton–Euler's), the forward dynamics and the mass
-/// matrix as the module computes them (empty where the module has none).
+/// (the chosen and Newton–Euler's), the forward dynamics, the mass matrix
+/// and, for loops, the constraint Jacobian (row-major) and `J̇ q̇` as the
+/// module computes them (empty where the module has none).
 pub(crate) struct Sources {
     pub(crate) inverse: Vec<Id>,
     pub(crate) newton_euler: Vec<Id>,
     pub(crate) forward: Vec<Id>,
     pub(crate) mass_matrix: Vec<Id>,
+    pub(crate) constraint_jacobian: Vec<Id>,
+    pub(crate) constraint_bias: Vec<Id>,
 }
 
 /// The derivative functions among `outputs`, in emission order.
@@ -142,8 +145,78 @@ pub(crate) fn functions(
             shape: Shape::JointMatrixTriple,
             outputs: [dq, dv, inverse_mass].concat(),
         });
+        if !sources.constraint_bias.is_empty() {
+            functions.push(residual_derivatives(mechanism, costs, &sources));
+        }
     }
     functions
+}
+
+/// For a mechanism with loops, `constrained_residual_derivatives`: the
+/// partial derivatives of the constrained dynamics' two residuals,
+/// `r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇`, with `q̈` and `λ` held,
+/// from which `constrained_forward_dynamics_derivatives` (`constrained.rs`)
+/// solves the derivatives of the constrained motion.
+fn residual_derivatives(
+    mechanism: &mut Mechanism,
+    costs: &mut Costs,
+    sources: &Sources,
+) -> FunctionSpec {
+    use sharnir_mech::Input;
+    let nv = mechanism.dof();
+    let nc = sources.constraint_bias.len();
+    let pool = &mut mechanism.pool;
+    let zero = pool.zero();
+    let jacobian = |k: usize, i: usize| {
+        sources
+            .constraint_jacobian
+            .get(k * nv + i)
+            .copied()
+            .unwrap_or(zero)
+    };
+    let multipliers: Vec<Id> = (0..nc).map(|k| pool.input(Input::Multiplier(k))).collect();
+    let accelerations: Vec<Id> = (0..nv)
+        .map(|i| pool.input(Input::Acceleration(i)))
+        .collect();
+    let mut residual = Vec::with_capacity(nv + nc);
+    for i in 0..nv {
+        let force = sources.inverse.get(i).copied().unwrap_or(zero);
+        let reaction: Vec<Id> = (0..nc)
+            .map(|k| pool.mul(jacobian(k, i), multipliers[k]))
+            .collect();
+        let reaction = pool.sum(&reaction);
+        residual.push(pool.sub(force, reaction));
+    }
+    for (k, &bias) in sources.constraint_bias.iter().enumerate() {
+        let mut terms: Vec<Id> = (0..nv)
+            .map(|i| pool.mul(jacobian(k, i), accelerations[i]))
+            .collect();
+        terms.push(bias);
+        residual.push(pool.sum(&terms));
+    }
+    let by_position = d::configuration_jacobian(mechanism, &residual);
+    let by_velocity = d::velocity_jacobian(mechanism, &residual);
+    let (force_q, constraint_q) = by_position.split_at(nv.min(by_position.len()));
+    let (force_v, constraint_v) = by_velocity.split_at(nv.min(by_velocity.len()));
+    let outputs = [force_q, force_v, constraint_q, constraint_v]
+        .concat()
+        .concat();
+    FunctionSpec {
+        name: "constrained_residual_derivatives".to_owned(),
+        doc: "`(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals\n\
+              `r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in\n\
+              `q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`\n\
+              solves with."
+            .to_owned(),
+        arguments: vec![
+            Argument::Position,
+            Argument::Velocity,
+            Argument::Acceleration,
+            Argument::Multipliers,
+        ],
+        shape: Shape::ResidualDerivatives,
+        outputs: choice::with_angle_sums(&mut mechanism.pool, costs, &outputs),
+    }
 }
 
 /// `∂τ/∂q` and `∂τ/∂q̇` (each row-major), of the chosen inverse dynamics

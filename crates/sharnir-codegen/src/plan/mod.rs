@@ -344,15 +344,20 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
         function.outputs = choice::cheapest(pool, &mut costs, [current, walked.concat()]);
     }
     // The derivatives last of all, from what the module computes.
+    let outputs_of = |name: &str| {
+        specs
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.outputs.clone())
+            .unwrap_or_default()
+    };
     let sources = derivatives::Sources {
         inverse: chosen_inverse,
         newton_euler: newton_euler_inverse,
         forward: chosen_forward,
-        mass_matrix: specs
-            .iter()
-            .find(|f| f.name == "mass_matrix")
-            .map(|f| f.outputs.clone())
-            .unwrap_or_default(),
+        mass_matrix: outputs_of("mass_matrix"),
+        constraint_jacobian: outputs_of("constraint_jacobian"),
+        constraint_bias: outputs_of("constraint_bias"),
     };
     let derivative_functions = derivatives::functions(mechanism, &mut costs, sources, outputs);
     specs.extend(derivative_functions);
