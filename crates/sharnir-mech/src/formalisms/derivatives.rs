@@ -11,7 +11,7 @@
 //! `NV × NV` (row: output, column: coordinate), and `∂f/∂q · v` is the rate
 //! of `f` along the velocity `v`: column `j` is the derivative along the
 //! motion in which the coordinates move at the rates
-//! [`coordinate_rates`](crate::geometry::kinematics::coordinate_rates) of
+//! [`coordinate_rates`] of
 //! the unit velocity `eⱼ`, which is how it is computed — one forward walk of
 //! the expression DAG per column ([`Derivative`]), shared subexpressions
 //! differentiated once.
