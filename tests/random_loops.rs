@@ -33,6 +33,11 @@
 //!   `J̇ v` against fourth-order central differences of `J(q(s)) v` along
 //!   `q(s) = q ⊕ s v`, both to 1e-6 relative.
 //!
+//! - the planned `constrained_residual_derivatives` (the closed
+//!   mechanism's derivatives are solved from them) against central
+//!   differences of the residuals built from the plan's own programs, at
+//!   one random state with random `q̈` and `λ`, to 1e-6.
+//!
 //! `spherical_cut_joints_parse` checks that the parser takes the spherical
 //! cut joints of these specs as written.
 //!
@@ -44,14 +49,21 @@ use rand::{Rng, SeedableRng};
 use sharnir_cas::{Id, Program};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_spec::{JointKind, Spec};
+use sharnir_tests::derivatives::{by_position, by_vector};
 use sharnir_tests::geometry::Frame;
 use sharnir_tests::loop_oracle::LoopOracle;
 use sharnir_tests::oracle::{relative_error, Sampling};
 use sharnir_tests::random_loop_spec::{random_loop_spec, RandomLoop, MAX_BODIES};
 use std::collections::BTreeMap;
 
-/// How many random mechanisms are checked.
-const MECHANISMS: u64 = 100;
+/// How many random mechanisms are checked: 100, the slice CI runs, or
+/// `$SHARNIR_RANDOM_LOOPS` (the long run of docs/derivatives.md).
+fn mechanisms() -> u64 {
+    std::env::var("SHARNIR_RANDOM_LOOPS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100)
+}
 /// The mechanisms are split into this many tests, so both cores work.
 const SHARDS: u64 = 4;
 /// Random states per mechanism, besides `q*`.
@@ -375,16 +387,96 @@ fn check_mechanism(seed: u64) {
     let (_, v) = sample(&mut rng, sampling, pipeline.nv);
     let mut states = vec![(closed.clone(), v)];
     states.extend((0..STATES).map(|_| sample(&mut rng, sampling, pipeline.nv)));
-    for (q, v) in states {
-        if let Err(problem) = check_state(&pipeline, &oracle, &values, &q, &v) {
+    for (q, v) in &states {
+        if let Err(problem) = check_state(&pipeline, &oracle, &values, q, v) {
+            report(&format!("q = {q:?}\nv = {v:?}"), problem);
+        }
+    }
+    if let Some((q, v)) = states.get(1) {
+        if let Err(problem) = check_residual_derivatives(&spec, &oracle, &values, q, v, &mut rng) {
             report(&format!("q = {q:?}\nv = {v:?}"), problem);
         }
     }
 }
 
+/// The planned `constrained_residual_derivatives` at `(q, v)` with random
+/// `q̈` and `λ`, against central differences (`q` moved along the
+/// manifold) of the residuals `τ(q, v, q̈) − Jᵀλ` and `J q̈ + J̇ v` built
+/// from the plan's own `inverse_dynamics`, `constraint_jacobian` and
+/// `constraint_bias` (each checked against the oracles elsewhere): every
+/// one of the four matrices to 1e-6 of its largest entry.
+fn check_residual_derivatives(
+    spec: &Spec,
+    oracle: &LoopOracle,
+    values: &BTreeMap<String, f64>,
+    q: &[f64],
+    v: &[f64],
+    rng: &mut SmallRng,
+) -> Result<(), String> {
+    use sharnir_codegen::plan::outputs::{Function, Outputs};
+    use sharnir_codegen::{plan, PlanOptions};
+    let mut mechanism =
+        Mechanism::from_spec(spec, ParameterMode::Runtime).map_err(|e| format!("{e:?}"))?;
+    let options = PlanOptions {
+        outputs: Some(Outputs::NONE.with(Function::ForwardDynamicsDerivatives)),
+        ..PlanOptions::default()
+    };
+    let plan = plan(&mut mechanism, &options).map_err(|e| e.to_string())?;
+    let nv = v.len();
+    let nc = plan.loops().map_or(0, |l| l.constraint_names.len());
+    let qdd: Vec<f64> = (0..nv).map(|_| rng.gen_range(-5.0..5.0)).collect();
+    let lambda: Vec<f64> = (0..nc).map(|_| rng.gen_range(-5.0..5.0)).collect();
+    let evaluate = |function: &str, q: &[f64], v: &[f64]| -> Vec<f64> {
+        let env = |symbol: &Input| match symbol {
+            Input::Parameter(name) => values.get(name).copied(),
+            Input::Position(i) => q.get(*i).copied(),
+            Input::Velocity(i) => v.get(*i).copied(),
+            Input::Acceleration(i) => qdd.get(*i).copied(),
+            Input::Multiplier(k) => lambda.get(*k).copied(),
+            _ => None,
+        };
+        plan.evaluate(function, &env).unwrap_or_default()
+    };
+    let residual = |q: &[f64], v: &[f64]| -> Vec<f64> {
+        let tau = evaluate("inverse_dynamics", q, v);
+        let jacobian = evaluate("constraint_jacobian", q, v);
+        let bias = evaluate("constraint_bias", q, v);
+        let forces = (0..nv).map(|i| {
+            tau[i]
+                - (0..nc)
+                    .map(|k| jacobian[k * nv + i] * lambda[k])
+                    .sum::<f64>()
+        });
+        let constraints =
+            (0..nc).map(|k| bias[k] + (0..nv).map(|i| jacobian[k * nv + i] * qdd[i]).sum::<f64>());
+        forces.chain(constraints).collect()
+    };
+    let by_q = by_position(oracle.oracle(), q, |q| residual(q, v));
+    let by_v = by_vector(v, |v| residual(q, v));
+    let got = evaluate("constrained_residual_derivatives", q, v);
+    if got.len() != 2 * nv * nv + 2 * nc * nv {
+        return Err(format!(
+            "constrained_residual_derivatives has {} entries",
+            got.len()
+        ));
+    }
+    let (forces_q, rest) = got.split_at(nv * nv);
+    let (forces_v, rest) = rest.split_at(nv * nv);
+    let (constraints_q, constraints_v) = rest.split_at(nc * nv);
+    for (what, got, want) in [
+        ("∂r₁/∂q", forces_q, &by_q[..nv * nv]),
+        ("∂r₁/∂q̇", forces_v, &by_v[..nv * nv]),
+        ("∂r₂/∂q", constraints_q, &by_q[nv * nv..]),
+        ("∂r₂/∂q̇", constraints_v, &by_v[nv * nv..]),
+    ] {
+        expect(what, got, want, 1e-6)?;
+    }
+    Ok(())
+}
+
 /// Checks the mechanisms whose seed is `shard` modulo `SHARDS`.
 fn check_shard(shard: u64) {
-    for seed in (shard..MECHANISMS).step_by(SHARDS as usize) {
+    for seed in (shard..mechanisms()).step_by(SHARDS as usize) {
         check_mechanism(seed);
     }
 }
@@ -424,7 +516,7 @@ fn random_loop_specs_cover_the_format() {
     let (mut to_ground, mut two_loops, mut found, mut marked) = (0, 0, 0, 0);
     let (mut child_origins, mut on_welded, mut with_parameters, mut dropping) = (0, 0, 0, 0);
     let (mut planar, mut one_dof) = (0, 0);
-    for seed in 0..MECHANISMS {
+    for seed in 0..mechanisms() {
         let generated = random_loop_spec(seed);
         assert_eq!(
             generated.text,
@@ -533,7 +625,7 @@ fn random_loop_specs_cover_the_format() {
 #[test]
 fn spherical_cut_joints_parse() {
     let mut checked = 0;
-    for seed in 0..MECHANISMS {
+    for seed in 0..mechanisms() {
         let generated = random_loop_spec(seed);
         let spec = parse(seed, &generated.text);
         let spherical: Vec<&str> = spec

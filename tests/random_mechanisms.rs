@@ -42,8 +42,14 @@ use sharnir_tests::oracle::{relative_error, Oracle, Sampling};
 use sharnir_tests::random_spec::{random_spec, MAX_BODIES};
 use std::collections::BTreeMap;
 
-/// How many random mechanisms are checked.
-const MECHANISMS: u64 = 200;
+/// How many random mechanisms are checked: 200, the slice CI runs, or
+/// `$SHARNIR_RANDOM_MECHANISMS` (the long run of docs/derivatives.md).
+fn mechanisms() -> u64 {
+    std::env::var("SHARNIR_RANDOM_MECHANISMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200)
+}
 /// The mechanisms are split into this many tests, so both cores work.
 const SHARDS: u64 = 4;
 /// Random states per mechanism.
@@ -569,7 +575,7 @@ fn check_mechanism(seed: u64) {
 
 /// Checks the mechanisms whose seed is `shard` modulo `SHARDS`.
 fn check_shard(shard: u64) {
-    for seed in (shard..MECHANISMS).step_by(SHARDS as usize) {
+    for seed in (shard..mechanisms()).step_by(SHARDS as usize) {
         check_mechanism(seed);
     }
 }
@@ -603,7 +609,7 @@ fn random_specs_cover_the_format() {
     let mut sizes = vec![0_usize; MAX_BODIES + 1];
     let (mut floating, mut fixed_chains, mut runtime, mut derived) = (0, 0, 0, 0);
     let (mut coupled, mut followers) = (0, 0);
-    for seed in 0..MECHANISMS {
+    for seed in 0..mechanisms() {
         let text = random_spec(seed);
         assert_eq!(text, random_spec(seed), "spec {seed} is not deterministic");
         let spec = parse(seed, text);

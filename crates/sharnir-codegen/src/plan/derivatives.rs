@@ -145,7 +145,7 @@ pub(crate) fn functions(
             shape: Shape::JointMatrixTriple,
             outputs: [dq, dv, inverse_mass].concat(),
         });
-        if !sources.constraint_bias.is_empty() {
+        if mechanism.has_loops() {
             functions.push(residual_derivatives(mechanism, costs, &sources));
         }
     }
