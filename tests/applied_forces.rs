@@ -7,7 +7,7 @@
 use sharnir_generated::{damped_pendulum as m, damped_pendulum_folded as folded};
 use sharnir_runtime::{model, Method, Model, Sample, Simulation, Tolerances};
 
-model!(Pendulum = sharnir_generated::damped_pendulum, forces);
+model!(Pendulum = sharnir_generated::damped_pendulum);
 
 fn closed_form(p: &m::Params, t: f64, theta: f64, rate: f64) -> f64 {
     -p.k * theta - p.c * rate + p.tau0 * (p.w * t).sin()

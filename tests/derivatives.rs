@@ -204,7 +204,7 @@ mod runtime {
     use sharnir_tests::oracle::relative_error;
 
     model!(Chain = sharnir_generated::chain10);
-    model!(Pendulum = sharnir_generated::damped_pendulum, forces);
+    model!(Pendulum = sharnir_generated::damped_pendulum);
     model!(Stop = sharnir_generated::pendulum_stop);
     model!(Floating = sharnir_generated::floating_chain);
 

@@ -90,6 +90,15 @@ pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+/// Whether the spec has a `[forces]` table (`applied_forces` is zero
+/// otherwise): what `sharnir_runtime::model!` reads, so that a
+/// model's forces cannot be left out.
+pub const HAS_APPLIED_FORCES: bool = true;
+/// Whether the mechanism has closed loops (`NC`, `constraints`, …):
+/// its `forward_dynamics` is then its spanning tree's, and a
+/// simulation must close the loops (`sharnir_runtime::model!(…,
+/// loops)` refuses to compile without it).
+pub const HAS_LOOPS: bool = false;
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {

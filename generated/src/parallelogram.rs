@@ -50,6 +50,7 @@
 //! | `body_poses` | 2 | 5 | 0 | 0 | 4 | 4 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 2 | 1 | 0 | 0 | 1 | 1 |
+//! | `applied_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -133,6 +134,15 @@ pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+/// Whether the spec has a `[forces]` table (`applied_forces` is zero
+/// otherwise): what `sharnir_runtime::model!` reads, so that a
+/// model's forces cannot be left out.
+pub const HAS_APPLIED_FORCES: bool = false;
+/// Whether the mechanism has closed loops (`NC`, `constraints`, …):
+/// its `forward_dynamics` is then its spanning tree's, and a
+/// simulation must close the loops (`sharnir_runtime::model!(…,
+/// loops)` refuses to compile without it).
+pub const HAS_LOOPS: bool = true;
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -770,6 +780,39 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 1.0],
         ],
     ]
+}
+/// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
+pub const OPS_APPLIED_FORCES: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
+///this function, so that a simulation adds it whatever the spec says.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`applied_forces_with`]; its cost is [`OPS_APPLIED_FORCES`].
+pub fn applied_forces(
+    p: &Params,
+    t: Real,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NV] {
+    applied_forces_with(&p.derived(), t, q, qd)
+}
+/// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
+pub fn applied_forces_with(
+    _d: &Derived,
+    _t: Real,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
+    [0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
 pub const OPS_CONTACT_GAPS: OpCount = OpCount {

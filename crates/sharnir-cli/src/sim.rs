@@ -205,17 +205,18 @@ fn main_header(name: &str, modules: &[&GeneratedModule]) -> String {
 
 /// The `model!` line that makes `module` the type `ty`, and the expression
 /// of its simulation: the constrained one for a mechanism with loops
-/// (`, linear` for a module without `mass_matrix` or `coriolis_matrix`).
+/// (`, linear` for a module without `mass_matrix`, `coriolis_matrix` or
+/// `forward_dynamics_derivatives`).
 fn model_of(ty: &str, module: &GeneratedModule) -> (String, String) {
-    let forces = if module.op_counts.iter().any(|(f, _)| f == "applied_forces") {
-        ", forces"
-    } else {
-        ""
-    };
     // A module without the quadratic outputs (a big mechanism) computes
     // its mass matrix from its inverse dynamics instead.
     let has = |name: &str| module.op_counts.iter().any(|(f, _)| f == name);
-    let linear = if has("mass_matrix") && has("coriolis_matrix") {
+    let full = [
+        "mass_matrix",
+        "coriolis_matrix",
+        "forward_dynamics_derivatives",
+    ];
+    let linear = if full.into_iter().all(has) {
         ""
     } else {
         ", linear"
@@ -233,7 +234,7 @@ fn model_of(ty: &str, module: &GeneratedModule) -> (String, String) {
     };
     (
         format!(
-            "sharnir_runtime::model!({ty} = {}{forces}{linear}{loops});\n",
+            "sharnir_runtime::model!({ty} = {}{linear}{loops});\n",
             module.name
         ),
         simulation,

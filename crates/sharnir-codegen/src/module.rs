@@ -146,6 +146,8 @@ pub(crate) struct Facts {
     pub(crate) detachments: Vec<Detachment>,
     /// The joints whose orientation is a quaternion, in velocity order.
     pub(crate) rotations: Vec<Rotation>,
+    /// Whether the spec has `[forces]`.
+    pub(crate) applied_forces: bool,
 }
 
 /// A joint whose orientation is a quaternion, by its first velocity index:
@@ -196,6 +198,7 @@ impl Facts {
                 })
                 .collect(),
             joint_forces: !mechanism.contacts.is_empty() || mechanism.friction_forces.is_some(),
+            applied_forces: mechanism.applied_forces.is_some(),
             dof: mechanism.dof(),
             nq: mechanism.nq(),
             coordinates: mechanism.coordinates.clone(),
@@ -433,6 +436,7 @@ mod tests {
             joint_forces: false,
             detachments: Vec::new(),
             rotations: Vec::new(),
+            applied_forces: false,
         };
         let header = HeaderFacts {
             source_name: "tiny.spec".to_owned(),

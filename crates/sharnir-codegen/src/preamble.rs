@@ -55,6 +55,8 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
     let contact_names = facts.contacts.iter().map(|c| c.name.as_str());
     let n_contacts = Literal::usize_unsuffixed(facts.contacts.len());
     let joint_forces = facts.joint_forces;
+    let applied_forces = facts.applied_forces;
+    let has_loops = facts.loops.is_some();
     let detachment_items = detachments::items(&facts.detachments)?;
     let (op_count_doc, fma_field, fma_helper) = if fma {
         (
@@ -147,6 +149,15 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
         /// `friction_forces` not identically zero): without any, and without
         /// `[forces]`, a passive motion conserves energy.
         pub const HAS_JOINT_FORCES: bool = #joint_forces;
+        /// Whether the spec has a `[forces]` table (`applied_forces` is zero
+        /// otherwise): what `sharnir_runtime::model!` reads, so that a
+        /// model's forces cannot be left out.
+        pub const HAS_APPLIED_FORCES: bool = #applied_forces;
+        /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
+        /// its `forward_dynamics` is then its spanning tree's, and a
+        /// simulation must close the loops (`sharnir_runtime::model!(…,
+        /// loops)` refuses to compile without it).
+        pub const HAS_LOOPS: bool = #has_loops;
         #detachment_items
 
         /// Where a body is: `p_ground = position + rotation · p_body`.

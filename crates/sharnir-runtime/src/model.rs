@@ -32,7 +32,8 @@ pub trait Model<const NQ: usize, const NV: usize> {
     /// Index in `q` of the first component of every unit quaternion
     /// (`qx, qy, qz, qw`, scalar last), which integration keeps unit.
     const QUATERNIONS: &'static [usize];
-    /// Whether the module has `applied_forces` (the spec's `[forces]`).
+    /// Whether the module's `applied_forces` can be nonzero (the spec has
+    /// `[forces]`).
     const HAS_APPLIED_FORCES: bool;
     /// Whether the joints apply forces of their own: stops, clearances,
     /// gear meshes, damping or friction (the module's `HAS_JOINT_FORCES`).
@@ -337,8 +338,9 @@ where
 /// `model!(pub TriplePendulum = path::to::triple_pendulum)` defines a type
 /// `TriplePendulum` holding the module's `Params` (and the parameter groups
 /// computed from them once), with `new(params)`, `Default` (the spec's
-/// values) and the `Model` impl. Add `, forces` when the module has
-/// `applied_forces` (the spec has a `[forces]` table).
+/// values) and the `Model` impl. What the mechanism applies by itself (the
+/// spec's `[forces]`, `HAS_APPLIED_FORCES`; stops, damping and friction,
+/// `HAS_JOINT_FORCES`) is read from the module, so it cannot be left out.
 ///
 /// The module must be in scope at the macro call and provide what every
 /// generated module provides (`NQ`, `NV`, `POSITION_NAMES`,
@@ -347,7 +349,7 @@ where
 /// the forward dynamics and its derivatives, coordinate rates, energy, mass
 /// matrix, Coriolis matrix and gravity).
 ///
-/// Add `, linear` (after `, forces` if both) for a module generated
+/// Add `, linear` for a module generated
 /// without its superlinear outputs (`sharnir gen --outputs linear`, and the
 /// default above 48 velocity coordinates): it needs no `mass_matrix_with`,
 /// `coriolis_matrix_with` or `forward_dynamics_derivatives_with` (implicit
@@ -360,36 +362,49 @@ where
 /// Without `, linear`, a module lacking those functions fails to compile
 /// with "cannot find function `mass_matrix_with`".
 ///
-/// Add `, loops` (after `, forces` and `, linear`) for a module of a mechanism
-/// with closed loops (it has `NC` and `constraints`): the type then also
+/// Add `, loops` (after `, linear`) for a module of a mechanism with closed
+/// loops (`HAS_LOOPS`; it has `NC` and `constraints`), and only then: a
+/// loop module declared without it does not compile (its tree dynamics
+/// would leave the loops open):
+///
+/// ```compile_fail,E0080
+/// sharnir_runtime::model!(FourBar = sharnir_generated::four_bar);
+/// ```
+///
+/// The type then also
 /// implements [`LoopClosure`](crate::LoopClosure), so
 /// [`assemble`](crate::assemble) and
 /// [`ConstrainedSystem`](crate::ConstrainedSystem) take it.
 #[macro_export]
 macro_rules! model {
     ($vis:vis $name:ident = $($module:ident)::+) => {
+        $crate::model!(@tree $($module)::+);
         $crate::model!(@define $vis $name = $($module)::+);
-        $crate::model!(@impl full $name = $($module)::+ ; {});
+        $crate::model!(@impl full $name = $($module)::+);
     };
     ($vis:vis $name:ident = $($module:ident)::+, linear) => {
+        $crate::model!(@tree $($module)::+);
         $crate::model!(@define $vis $name = $($module)::+);
-        $crate::model!(@impl linear $name = $($module)::+ ; {});
+        $crate::model!(@impl linear $name = $($module)::+);
     };
     ($vis:vis $name:ident = $($module:ident)::+, loops) => {
-        $crate::model!($vis $name = $($module)::+);
+        $crate::model!(@define $vis $name = $($module)::+);
+        $crate::model!(@impl full $name = $($module)::+);
         $crate::model!(@loops $name = $($module)::+);
     };
     ($vis:vis $name:ident = $($module:ident)::+, linear, loops) => {
-        $crate::model!($vis $name = $($module)::+, linear);
+        $crate::model!(@define $vis $name = $($module)::+);
+        $crate::model!(@impl linear $name = $($module)::+);
         $crate::model!(@loops $name = $($module)::+);
     };
-    ($vis:vis $name:ident = $($module:ident)::+, forces, loops) => {
-        $crate::model!($vis $name = $($module)::+, forces);
-        $crate::model!(@loops $name = $($module)::+);
-    };
-    ($vis:vis $name:ident = $($module:ident)::+, forces, linear, loops) => {
-        $crate::model!($vis $name = $($module)::+, forces, linear);
-        $crate::model!(@loops $name = $($module)::+);
+    (@tree $($module:ident)::+) => {
+        const _: () = assert!(
+            !$($module)::+::HAS_LOOPS,
+            concat!(
+                "`", stringify!($($module)::+), "` has closed loops, which this model would ",
+                "leave open: write `model!(Name = ", stringify!($($module)::+), ", loops)`"
+            )
+        );
     };
     (@loops $name:ident = $($module:ident)::+) => {
         impl $crate::LoopClosure<{ $($module)::+::NQ }, { $($module)::+::NV }, { $($module)::+::NC }>
@@ -420,27 +435,6 @@ macro_rules! model {
             }
         }
     };
-    ($vis:vis $name:ident = $($module:ident)::+, forces) => {
-        $crate::model!(@define $vis $name = $($module)::+);
-        $crate::model!(@forces full $name = $($module)::+);
-    };
-    ($vis:vis $name:ident = $($module:ident)::+, forces, linear) => {
-        $crate::model!(@define $vis $name = $($module)::+);
-        $crate::model!(@forces linear $name = $($module)::+);
-    };
-    (@forces $kind:ident $name:ident = $($module:ident)::+) => {
-        $crate::model!(@impl $kind $name = $($module)::+ ; {
-            const HAS_APPLIED_FORCES: bool = true;
-            fn applied_forces(
-                &self,
-                t: Self::Real,
-                q: &[Self::Real; $($module)::+::NQ],
-                qd: &[Self::Real; $($module)::+::NV],
-            ) -> [Self::Real; $($module)::+::NV] {
-                $($module)::+::applied_forces_with(&self.derived, t, q, qd)
-            }
-        });
-    };
     (@define $vis:vis $name:ident = $($module:ident)::+) => {
         #[doc = concat!("The generated module `", stringify!($($module)::+), "` with its parameter values, as a [`", stringify!($crate), "::Model`].")]
         #[derive(Clone, Copy, Debug)]
@@ -470,7 +464,7 @@ macro_rules! model {
             }
         }
     };
-    (@impl $kind:ident $name:ident = $($module:ident)::+ ; { $($extra:tt)* }) => {
+    (@impl $kind:ident $name:ident = $($module:ident)::+) => {
         impl $crate::Model<{ $($module)::+::NQ }, { $($module)::+::NV }> for $name {
             type Real = $($module)::+::Real;
             type Params = $($module)::+::Params;
@@ -478,7 +472,7 @@ macro_rules! model {
             const POSITION_NAMES: [&'static str; $($module)::+::NQ] = $($module)::+::POSITION_NAMES;
             const VELOCITY_NAMES: [&'static str; $($module)::+::NV] = $($module)::+::COORDINATE_NAMES;
             const QUATERNIONS: &'static [usize] = &$($module)::+::QUATERNIONS;
-            $crate::model!(@default_forces $($extra)*);
+            const HAS_APPLIED_FORCES: bool = $($module)::+::HAS_APPLIED_FORCES;
 
             fn params(&self) -> &Self::Params {
                 &self.params
@@ -551,7 +545,14 @@ macro_rules! model {
                 }
             }
 
-            $($extra)*
+            fn applied_forces(
+                &self,
+                t: Self::Real,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+            ) -> [Self::Real; $($module)::+::NV] {
+                $($module)::+::applied_forces_with(&self.derived, t, q, qd)
+            }
         }
     };
     (@matrices full $($module:ident)::+) => {
@@ -622,8 +623,4 @@ macro_rules! model {
         }
     };
     (@derivatives linear $($module:ident)::+) => {};
-    (@default_forces const HAS_APPLIED_FORCES: bool = true; $($rest:tt)*) => {};
-    (@default_forces) => {
-        const HAS_APPLIED_FORCES: bool = false;
-    };
 }

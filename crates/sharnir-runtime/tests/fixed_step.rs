@@ -84,6 +84,8 @@ mod spring {
         [[0.0]]
     }
     pub const HAS_JOINT_FORCES: bool = false;
+    pub const HAS_APPLIED_FORCES: bool = true;
+    pub const HAS_LOOPS: bool = false;
     pub const CONTACT_NAMES: [&str; 0] = [];
     pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
         [0.0; NV]
@@ -190,6 +192,16 @@ mod rotor {
         [[0.0, l[2], -l[1]], [-l[2], 0.0, l[0]], [l[1], -l[0], 0.0]]
     }
     pub const HAS_JOINT_FORCES: bool = false;
+    pub const HAS_APPLIED_FORCES: bool = false;
+    pub const HAS_LOOPS: bool = false;
+    pub fn applied_forces_with(
+        _d: &Derived,
+        _t: Real,
+        _q: &[Real; NQ],
+        _qd: &[Real; NV],
+    ) -> [Real; NV] {
+        [0.0; NV]
+    }
     pub const CONTACT_NAMES: [&str; 0] = [];
     pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
         [0.0; NV]
@@ -212,7 +224,7 @@ mod rotor {
     }
 }
 
-sharnir_runtime::model!(Spring = spring, forces);
+sharnir_runtime::model!(Spring = spring);
 sharnir_runtime::model!(Rotor = rotor);
 
 /// Exact solution of the free spring from x = 1 at rest: cos(ω t), ω = 2.

@@ -216,18 +216,31 @@ pub(crate) fn functions(
         },
     ];
     functions.retain(|f| outputs.contains_name(&f.name));
-    if let Some(forces) = mechanism.applied_forces.clone() {
-        functions.push(FunctionSpec {
-            name: "applied_forces".to_owned(),
-            doc: "The joint forces of the spec's `[forces]` table at time `t` (zero for the\n\
-                  coordinates it does not name): add them to `tau` before `forward_dynamics`,\n\
-                  so that `M q̈ + bias = tau + applied_forces`."
-                .to_owned(),
-            arguments: vec![Argument::Time, Position, Velocity],
-            shape: Shape::JointVector,
-            outputs: forces,
-        });
-    }
+    // In every module, zero without `[forces]`, so that what the runtime
+    // adds never depends on how a module is declared to it.
+    let (forces, doc) = match mechanism.applied_forces.clone() {
+        Some(forces) => (
+            forces,
+            "The joint forces of the spec's `[forces]` table at time `t` (zero for the\n\
+             coordinates it does not name): add them to `tau` before `forward_dynamics`,\n\
+             so that `M q̈ + bias = tau + applied_forces`.",
+        ),
+        None => {
+            let zero = mechanism.pool.zero();
+            (
+                vec![zero; mechanism.dof()],
+                "Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has\n\
+                 this function, so that a simulation adds it whatever the spec says.",
+            )
+        }
+    };
+    functions.push(FunctionSpec {
+        name: "applied_forces".to_owned(),
+        doc: doc.to_owned(),
+        arguments: vec![Argument::Time, Position, Velocity],
+        shape: Shape::JointVector,
+        outputs: forces,
+    });
     functions.extend(contacts::functions(mechanism));
     functions.extend(detachments::function(mechanism));
     let loops = loop_functions(mechanism, &mut functions)?;
