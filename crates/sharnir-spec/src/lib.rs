@@ -43,7 +43,10 @@ pub fn parse(source: Source) -> Result<Spec, SpecError> {
         Ok(document)
     });
     match checked {
-        Ok(document) => Ok(document.into_spec(source)),
+        Ok(document) => {
+            let initial = validate::initial_state(&document);
+            Ok(document.into_spec(source, initial))
+        }
         Err(problem) => Err(problem.into_error(&source)),
     }
 }

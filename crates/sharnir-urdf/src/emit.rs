@@ -3,8 +3,8 @@
 //! written inline.
 
 use crate::geometry::Placement;
-use crate::merge::{Body, Inboard, Model, FLOATING_BASE_JOINT};
 use crate::mimic::Coupling;
+use crate::model::{Body, Inboard, Model, FLOATING_BASE_JOINT};
 use crate::read::{JointType, Robot};
 use crate::tree::Tree;
 use crate::StopDefaults;

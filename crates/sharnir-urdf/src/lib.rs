@@ -36,6 +36,7 @@ mod input;
 mod lumping;
 mod merge;
 mod mimic;
+mod model;
 mod nesting;
 mod read;
 mod tree;
@@ -48,7 +49,7 @@ pub use input::decode;
 /// same joint, so that its coordinates (`root_joint_x` … `root_joint_qw`,
 /// `root_joint_vx` … `root_joint_wz`) can be matched to Pinocchio's by name;
 /// a URDF joint with this name is rejected when floating.
-pub const FLOATING_BASE_JOINT: &str = merge::FLOATING_BASE_JOINT;
+pub const FLOATING_BASE_JOINT: &str = model::FLOATING_BASE_JOINT;
 
 use error::Problem;
 use sharnir_spec::{Source, Spec};
@@ -229,7 +230,7 @@ fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Pro
 }
 
 /// Every kept link's placement in its body.
-fn frames(robot: &read::Robot, model: &merge::Model) -> Vec<Frame> {
+fn frames(robot: &read::Robot, model: &model::Model) -> Vec<Frame> {
     robot
         .links
         .iter()

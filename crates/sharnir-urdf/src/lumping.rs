@@ -10,21 +10,9 @@
 
 use crate::error::Problem;
 use crate::inertia::{defect, project, rotate, Defect, MassProperties};
-use crate::merge::{Body, Owner};
+use crate::model::{Body, InertiaFix, Owner};
 use crate::read::Robot;
 use crate::tree::Tree;
-
-/// A body inertia that `--fix-inertia` replaced.
-#[derive(Clone, Debug)]
-pub(crate) struct InertiaFix {
-    /// The link the replacement is reported at (see [`culprit`]).
-    pub link: usize,
-    /// The link that names the body.
-    pub body_link: usize,
-    /// Principal moments of the lumped inertia before and after, ascending.
-    pub before: [f64; 3],
-    pub after: [f64; 3],
-}
 
 /// Adds every link's inertial to its body, in the link order of the
 /// depth-first walk from the root (so rounding is reproducible), then checks
@@ -187,79 +175,4 @@ fn inertia_problem(
              this body (it changes the body's principal moments, reported on stderr)"
         ),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::read::read;
-    use crate::tree::build;
-
-    /// A base on a revolute joint with a rank-1 dummy link and a point mass
-    /// bolted on; `base_inertia` is the base link's own tensor.
-    fn robot(base_inertia: &str) -> String {
-        format!(
-            r#"<robot name="r">
-  <link name="world"/>
-  <link name="base"><inertial><mass value="2"/>
-    <inertia {base_inertia}/></inertial></link>
-  <link name="dummy"><inertial><mass value="1e-6"/>
-    <inertia ixx="1e-9" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
-  <link name="point"><inertial><origin xyz="0 0 0.1"/><mass value="0.5"/>
-    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
-  <joint name="j" type="revolute"><parent link="world"/><child link="base"/></joint>
-  <joint name="f1" type="fixed"><parent link="base"/><child link="dummy"/></joint>
-  <joint name="f2" type="fixed"><parent link="base"/><child link="point"/></joint>
-</robot>"#
-        )
-    }
-
-    fn merged(text: &str, fix: bool) -> Result<crate::merge::Model, crate::error::Problem> {
-        let robot = read(text).unwrap_or_else(|p| panic!("{p:?}"));
-        let tree = build(&robot).unwrap_or_else(|p| panic!("{p:?}"));
-        crate::merge::merge(&robot, &tree, false, fix)
-    }
-
-    #[test]
-    fn singular_links_lumped_into_a_physical_body_are_kept_exactly() {
-        let text = robot(r#"ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1""#);
-        let model = merged(&text, false).unwrap_or_else(|p| panic!("{p:?}"));
-        assert!(model.fixes.is_empty());
-        let body = &model.bodies[0];
-        // 2 kg at 0, 1e-6 kg at 0, 0.5 kg at z = 0.1: centre at z = 0.05 / 2.500001.
-        let m = 2.500001;
-        let c = 0.05 / m;
-        assert_eq!(body.mass.mass, m);
-        assert!((body.mass.com[2] - c).abs() < 1e-17);
-        // xx: 0.1 + 1e-9 + 2 c² + 1e-6 c² + 0.5 (0.1 − c)².
-        let xx = 0.1 + 1e-9 + 2.0 * c * c + 1e-6 * c * c + 0.5 * (0.1 - c) * (0.1 - c);
-        assert!(
-            (body.mass.inertia[0][0] - xx).abs() < 1e-16,
-            "{:?}",
-            body.mass
-        );
-        assert_eq!(body.mass.inertia[2][2], 0.1);
-    }
-
-    #[test]
-    fn a_singular_moving_body_is_located_at_the_bad_link() {
-        // The base alone is a rod along z: no moment about z, and the point
-        // mass on the z axis adds none.
-        let text = robot(r#"ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0""#);
-        let problem = merged(&text, false).expect_err("rejected");
-        assert!(
-            problem.message.starts_with(
-                "inertia of the moving body of link `base` with `dummy`, `point` lumped in by \
-                 fixed joints is not positive definite: principal moments (0,"
-            ),
-            "{}",
-            problem.message
-        );
-        assert_eq!(problem.span.offset, text.find("<inertia ").unwrap_or(0));
-        assert!(problem.help.contains("--fix-inertia"), "{}", problem.help);
-        // --fix-inertia replaces the lumped tensor, reported at the same link.
-        let model = merged(&text, true).unwrap_or_else(|p| panic!("{p:?}"));
-        assert_eq!(model.fixes.len(), 1);
-        assert_eq!(model.fixes[0].before[0], 0.0);
-        assert!(model.fixes[0].after[0] > 0.0);
-    }
 }

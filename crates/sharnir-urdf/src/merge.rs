@@ -8,77 +8,10 @@
 use crate::error::Problem;
 use crate::geometry::Placement;
 use crate::inertia::MassProperties;
-use crate::lumping::{lump_masses, InertiaFix};
+use crate::lumping::lump_masses;
+use crate::model::{Body, Inboard, Model, Owner, FLOATING_BASE_JOINT};
 use crate::read::{JointType, Robot};
 use crate::tree::Tree;
-
-/// What attaches a body to its parent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Inboard {
-    /// A moving URDF joint (index into `Robot::joints`).
-    Joint(usize),
-    /// The free joint `--floating` adds between the ground and the root link.
-    FloatingBase,
-}
-
-/// A moving body of the spec: a link attached by a moving joint, with every
-/// link fixed to it lumped in.
-#[derive(Clone, Debug)]
-pub(crate) struct Body {
-    /// The link that names the body. Its frame is the body frame, except
-    /// behind a planar joint (see [`Owner::placement`]).
-    pub link: usize,
-    /// Its moving joint.
-    pub inboard: Inboard,
-    /// The body the joint's parent link belongs to (`None`: the ground).
-    pub parent: Option<usize>,
-    /// The joint frame in the parent body's frame (URDF origin composed
-    /// through any fixed joints between the two).
-    pub origin: Placement,
-    /// Lumped mass properties in the body frame.
-    pub mass: MassProperties,
-    /// The fixed joints merged into this body, in depth-first order.
-    pub merged: Vec<usize>,
-}
-
-/// Where a link ended up: in which body (`None`: the ground) and where.
-#[derive(Clone, Debug)]
-pub(crate) struct Owner {
-    pub body: Option<usize>,
-    /// The link frame in the body frame: the identity for a body's own link
-    /// unless its joint is planar, whose joint (and body) frame is turned by
-    /// [`Placement::z_onto`] the axis.
-    pub placement: Placement,
-}
-
-/// The robot as spec bodies, in the depth-first joint order.
-#[derive(Clone, Debug)]
-pub(crate) struct Model {
-    /// Kept bodies, parents before children.
-    pub bodies: Vec<Body>,
-    /// The fixed joints merged into the ground.
-    pub ground_merged: Vec<usize>,
-    /// For every link, where it ended up (`None` for dropped links).
-    pub owners: Vec<Option<Owner>>,
-    /// Moving joints dropped with their massless leaf links.
-    pub dropped: Vec<usize>,
-    /// Inertias replaced by `--fix-inertia`.
-    pub fixes: Vec<InertiaFix>,
-}
-
-/// The name of the free joint `--floating` adds: Pinocchio's name for the
-/// joint of a floating base, so that coordinates compare by name.
-pub(crate) const FLOATING_BASE_JOINT: &str = "root_joint";
-
-impl Model {
-    /// Whether the root link is a floating base (the first body, on the
-    /// free joint `--floating` adds) rather than the ground.
-    pub fn floating(&self) -> bool {
-        self.bodies
-            .first()
-            .is_some_and(|b| b.inboard == Inboard::FloatingBase)
-    }
-}
 
 /// Builds the bodies. With `floating`, the root link is a body on a free
 /// joint instead of the ground; with `fix_inertia`, unphysical inertias are
@@ -410,5 +343,74 @@ mod tests {
             problem.message,
             "link `sensor` has no mass but carries `probe` through the moving joint `j3`"
         );
+    }
+
+    /// A base on a revolute joint with a rank-1 dummy link and a point mass
+    /// bolted on; `base_inertia` is the base link's own tensor.
+    fn bolted_on(base_inertia: &str) -> String {
+        format!(
+            r#"<robot name="r">
+  <link name="world"/>
+  <link name="base"><inertial><mass value="2"/>
+    <inertia {base_inertia}/></inertial></link>
+  <link name="dummy"><inertial><mass value="1e-6"/>
+    <inertia ixx="1e-9" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <link name="point"><inertial><origin xyz="0 0 0.1"/><mass value="0.5"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="world"/><child link="base"/></joint>
+  <joint name="f1" type="fixed"><parent link="base"/><child link="dummy"/></joint>
+  <joint name="f2" type="fixed"><parent link="base"/><child link="point"/></joint>
+</robot>"#
+        )
+    }
+
+    fn merged(text: &str, fix: bool) -> Result<Model, Problem> {
+        let robot = read(text).unwrap_or_else(|p| panic!("{p:?}"));
+        let tree = build(&robot).unwrap_or_else(|p| panic!("{p:?}"));
+        merge(&robot, &tree, false, fix)
+    }
+
+    #[test]
+    fn singular_links_lumped_into_a_physical_body_are_kept_exactly() {
+        let text = bolted_on(r#"ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1""#);
+        let model = merged(&text, false).unwrap_or_else(|p| panic!("{p:?}"));
+        assert!(model.fixes.is_empty());
+        let body = &model.bodies[0];
+        // 2 kg at 0, 1e-6 kg at 0, 0.5 kg at z = 0.1: centre at z = 0.05 / 2.500001.
+        let m = 2.500001;
+        let c = 0.05 / m;
+        assert_eq!(body.mass.mass, m);
+        assert!((body.mass.com[2] - c).abs() < 1e-17);
+        // xx: 0.1 + 1e-9 + 2 c² + 1e-6 c² + 0.5 (0.1 − c)².
+        let xx = 0.1 + 1e-9 + 2.0 * c * c + 1e-6 * c * c + 0.5 * (0.1 - c) * (0.1 - c);
+        assert!(
+            (body.mass.inertia[0][0] - xx).abs() < 1e-16,
+            "{:?}",
+            body.mass
+        );
+        assert_eq!(body.mass.inertia[2][2], 0.1);
+    }
+
+    #[test]
+    fn a_singular_moving_body_is_located_at_the_bad_link() {
+        // The base alone is a rod along z: no moment about z, and the point
+        // mass on the z axis adds none.
+        let text = bolted_on(r#"ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0""#);
+        let problem = merged(&text, false).expect_err("rejected");
+        assert!(
+            problem.message.starts_with(
+                "inertia of the moving body of link `base` with `dummy`, `point` lumped in by \
+                 fixed joints is not positive definite: principal moments (0,"
+            ),
+            "{}",
+            problem.message
+        );
+        assert_eq!(problem.span.offset, text.find("<inertia ").unwrap_or(0));
+        assert!(problem.help.contains("--fix-inertia"), "{}", problem.help);
+        // --fix-inertia replaces the lumped tensor, reported at the same link.
+        let model = merged(&text, true).unwrap_or_else(|p| panic!("{p:?}"));
+        assert_eq!(model.fixes.len(), 1);
+        assert_eq!(model.fixes[0].before[0], 0.0);
+        assert!(model.fixes[0].after[0] > 0.0);
     }
 }

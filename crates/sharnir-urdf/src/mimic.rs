@@ -7,7 +7,7 @@
 //! `q_b = m_b m_a q_c + (m_b o_a + o_b)`.
 
 use crate::error::Problem;
-use crate::merge::{Inboard, Model};
+use crate::model::{Inboard, Model};
 use crate::read::Robot;
 
 /// A follower's coupling, chains composed: `q = multiplier · q_leader + offset`.

@@ -520,7 +520,17 @@ fn unique<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::offset_of;
+    use crate::input::{offset_of, RUN_XACRO};
+
+    #[test]
+    fn xacro_properties_without_xacro_elements_are_caught_at_the_value() {
+        let used = "<robot name=\"r\"><link name=\"a\"><inertial><mass value=\"${m}\"/>\
+                    <inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>\
+                    </inertial></link></robot>";
+        let problem = read(used).map(|_| ()).expect_err("not a number");
+        assert_eq!(problem.message, "the mass must be a number, found `${m}`");
+        assert_eq!(problem.help, RUN_XACRO);
+    }
 
     #[test]
     fn positions_convert_to_offsets() {

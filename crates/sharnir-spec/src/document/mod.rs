@@ -46,9 +46,10 @@ impl Document {
         (positions, velocities)
     }
 
-    /// The spec, once validation has passed.
-    pub fn into_spec(self, source: Source) -> Spec {
-        let (initial_positions, initial_velocities) = crate::validate::initial_state(&self);
+    /// The spec, once validation has passed and has worked out the initial
+    /// positions and velocities, in coordinate order.
+    pub fn into_spec(self, source: Source, initial: (Vec<f64>, Vec<f64>)) -> Spec {
+        let (initial_positions, initial_velocities) = initial;
         Spec {
             initial_positions,
             initial_velocities,

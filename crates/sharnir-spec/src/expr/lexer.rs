@@ -1,6 +1,6 @@
 //! Splits an expression string into tokens with their byte ranges.
 
-use super::parser::Placement;
+use super::Placement;
 use crate::error::Problem;
 
 /// What a token is.

@@ -12,7 +12,7 @@ mod parser;
 use crate::source::Span;
 
 pub(crate) use eval::{evaluate, evaluate_parameters};
-pub(crate) use parser::{parse_expression, Placement};
+pub(crate) use parser::parse_expression;
 
 /// An expression from the spec with the span of its own characters, so that
 /// a problem in any sub-expression is reported exactly where it is written.
@@ -72,6 +72,29 @@ impl Function {
             Function::Sin => "sin",
             Function::Cos => "cos",
             Function::Sqrt => "sqrt",
+        }
+    }
+}
+
+/// Where an expression's text sits in the file, to turn byte offsets inside
+/// the string into spans of the file: what the lexer and the parser both
+/// place their spans by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// The expression's characters start at this byte offset of the file and
+    /// appear there verbatim.
+    At(usize),
+    /// The string had escapes, so its characters do not map one-to-one onto
+    /// the file: every span is the whole string value.
+    Within(Span),
+}
+
+impl Placement {
+    /// The file span of the expression bytes `start..start + len`.
+    pub fn span(&self, start: usize, len: usize) -> Span {
+        match *self {
+            Placement::At(base) => Span::new(base.saturating_add(start), len),
+            Placement::Within(span) => span,
         }
     }
 }

@@ -13,35 +13,13 @@
 //! most [`MAX_DEPTH`] deep, so every later recursive walk is bounded.
 
 use super::lexer::{tokenize, Token, TokenKind};
-use super::{Expr, ExprKind, Function};
+use super::{Expr, ExprKind, Function, Placement};
 use crate::error::Problem;
 use crate::source::Span;
 
 /// Deepest expression tree accepted; deeper ones (hundreds of chained
 /// terms) are rejected so that no recursive walk can exhaust the stack.
 pub(crate) const MAX_DEPTH: usize = 200;
-
-/// Where an expression's text sits in the file, to turn byte offsets inside
-/// the string into spans of the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Placement {
-    /// The expression's characters start at this byte offset of the file and
-    /// appear there verbatim.
-    At(usize),
-    /// The string had escapes, so its characters do not map one-to-one onto
-    /// the file: every span is the whole string value.
-    Within(Span),
-}
-
-impl Placement {
-    /// The file span of the expression bytes `start..start + len`.
-    pub fn span(&self, start: usize, len: usize) -> Span {
-        match *self {
-            Placement::At(base) => Span::new(base.saturating_add(start), len),
-            Placement::Within(span) => span,
-        }
-    }
-}
 
 /// Parses `text` (the contents of a TOML string placed as `placement` says).
 pub(crate) fn parse_expression(text: &str, placement: Placement) -> Result<Expr, Problem> {
