@@ -1,12 +1,43 @@
-//! The arguments of `gen` that choose what a module contains: the
-//! formalism (`--method`) and the outputs (`--outputs`), parsed and
-//! validated by clap, apart from `lib.rs` so that it stays readable.
+//! The command line's grammar: every command and its arguments, parsed and
+//! validated by clap, apart from what the commands do (one file each) so
+//! that both stay readable.
 
-use crate::UrdfArgs;
-use clap::ValueEnum;
+use clap::{Parser, Subcommand, ValueEnum};
 use sharnir_codegen::plan::outputs::Outputs;
 use sharnir_codegen::Method;
 use std::path::PathBuf;
+
+/// The whole command line: one command and its arguments.
+#[derive(Parser)]
+#[command(
+    name = "sharnir",
+    version,
+    about = "sharnir: compile mechanism specs into Rust equations of motion"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// The commands, each run by the file of its name.
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Generate the Rust module of one or more specs (or URDFs, converted in memory).
+    Gen(GenArgs),
+    /// Convert a URDF to a spec and print it on stdout.
+    Urdf2spec(Urdf2specArgs),
+    /// Report the operation counts of every output, by every formalism, with
+    /// runtime parameters and folded, next to the published anchors.
+    Ops(OpsArgs),
+    /// Print the state-space matrices A and B of a spec at its initial state (or
+    /// `--set` one), with the eigenvalues of A: is this equilibrium stable?
+    /// Example: `sharnir linearize pendulum.spec --set q.theta=3.14159`.
+    Linearize(LinearizeArgs),
+    /// Simulate a spec (or URDF) with its generated dynamics: compiles the module
+    /// into a simulation binary (once per spec) and integrates it, with CSV
+    /// output, a PNG plot and a summary (see docs/simulation.md).
+    Sim(SimArgs),
+}
 
 /// `sharnir gen`'s arguments.
 #[derive(clap::Args)]
@@ -86,5 +117,128 @@ impl From<MethodArg> for Method {
             MethodArg::Lagrange => Method::Lagrange,
             MethodArg::Telegin => Method::Telegin,
         }
+    }
+}
+
+/// `sharnir urdf2spec`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct Urdf2specArgs {
+    /// The URDF file to convert.
+    pub(crate) urdf: PathBuf,
+    #[command(flatten)]
+    pub(crate) options: UrdfArgs,
+}
+
+/// `sharnir ops`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct OpsArgs {
+    /// Specs (or URDFs) to report on.
+    #[arg(required = true)]
+    pub(crate) specs: Vec<PathBuf>,
+    /// Print JSON (one object per spec, one per line) instead of tables.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Count the fused multiply–add twins (`<name>_fma`) instead of the plain
+    /// modules: fused operations in the `fma` column, counted neither as
+    /// `mul` nor as `add`.
+    #[arg(long)]
+    pub(crate) fma: bool,
+    #[command(flatten)]
+    pub(crate) urdf: UrdfArgs,
+}
+
+/// `sharnir linearize`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct LinearizeArgs {
+    /// The spec (`.spec`) or URDF (`.urdf`) to linearize.
+    pub(crate) spec: PathBuf,
+    /// A position or velocity of the state (default: the spec's `[initial]`),
+    /// e.g. `--set q.theta=3.14159 --set v.theta=0`; repeatable.
+    #[arg(long = "set", value_name = "q.NAME=VALUE")]
+    pub(crate) set: Vec<String>,
+    /// A joint force or torque held constant (default: zero), added to the
+    /// mechanism's own (`[forces]`, damping, friction), e.g. `--tau
+    /// shoulder=2.5`; repeatable.
+    #[arg(long = "tau", value_name = "NAME=VALUE")]
+    pub(crate) tau: Vec<String>,
+    /// Print JSON: the state, `A`, `B` and the eigenvalues.
+    #[arg(long, conflicts_with = "csv")]
+    pub(crate) json: bool,
+    /// Print CSV: `A`, then `B`, then the eigenvalues, each with a header row.
+    #[arg(long)]
+    pub(crate) csv: bool,
+    /// The time at which the spec's `[forces]` are evaluated.
+    #[arg(long, default_value_t = 0.0)]
+    pub(crate) time: f64,
+    #[command(flatten)]
+    pub(crate) urdf: UrdfArgs,
+}
+
+/// `sharnir sim`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct SimArgs {
+    /// The spec (`.spec`) or URDF (`.urdf`) to simulate.
+    pub(crate) spec: PathBuf,
+    #[command(flatten)]
+    pub(crate) options: sharnir_sim::SimOptions,
+    /// The sharnir checkout whose `sharnir-runtime` and `sharnir-sim` the
+    /// simulation binary is compiled against (they are not published), and
+    /// under whose `target/` it is built (default: `$SHARNIR_PATH`, else the
+    /// checkout the command runs in, else the one `sharnir` was installed
+    /// from).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) sharnir_path: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) urdf: UrdfArgs,
+}
+
+/// The conversion choices of URDF inputs (see docs/urdf.md).
+#[derive(clap::Args)]
+pub(crate) struct UrdfArgs {
+    /// Mechanism and module name (URDF inputs; default: the robot name in snake case).
+    #[arg(long)]
+    pub(crate) name: Option<String>,
+    /// Make the root link a floating base on a free joint `root_joint` (URDF inputs).
+    #[arg(long)]
+    pub(crate) floating: bool,
+    /// Replace the lumped inertia of a moving body that no rigid body can have
+    /// by the nearest physical one instead of rejecting it (URDF inputs).
+    ///
+    /// Only bodies whose lumped inertia is not positive definite or breaks
+    /// I₁ + I₂ ≥ I₃ change; the others keep their tensors exactly. Same
+    /// principal axes, mass and centre of mass; each principal moment raised
+    /// to at least 1e-6 × the largest (at least 1e-12 kg·m²), then a triangle
+    /// violation v removed by adding v/3 to I₁ and I₂ and taking v/3 from
+    /// I₃. Each replacement is printed on stderr with the moments before and
+    /// after (docs/urdf.md).
+    #[arg(long)]
+    pub(crate) fix_inertia: bool,
+    /// Make position limits stops with the default contact law of docs/urdf.md (URDF inputs).
+    #[arg(long)]
+    pub(crate) stops: bool,
+    /// Write rpy angles as the URDF gives them (URDF inputs).
+    ///
+    /// By default an angle within 1e-9 rad of a multiple of pi/2 becomes
+    /// that multiple, exactly, which makes the code cheaper and changes the
+    /// model by that much (docs/urdf.md, "Right angles").
+    #[arg(long)]
+    pub(crate) keep_angles: bool,
+}
+
+impl UrdfArgs {
+    /// The conversion options these flags choose.
+    pub(crate) fn options(&self) -> sharnir_urdf::Options {
+        sharnir_urdf::Options {
+            name: self.name.clone(),
+            floating: self.floating,
+            fix_inertia: self.fix_inertia,
+            stops: self.stops,
+            keep_angles: self.keep_angles,
+        }
+    }
+
+    /// Whether any URDF flag is given: an error where no input is a URDF.
+    pub(crate) fn any(&self) -> bool {
+        self.name.is_some() || self.floating || self.fix_inertia || self.stops || self.keep_angles
     }
 }

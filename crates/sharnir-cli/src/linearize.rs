@@ -13,7 +13,8 @@
 //! linearization is of the motion with every stop apart), with a note.
 //! The eigenvalues come from `faer` (see ARCHITECTURE.md, "Dependencies").
 
-use crate::{load, UrdfArgs};
+use crate::args::LinearizeArgs;
+use crate::load;
 use faer::Mat;
 use sharnir_codegen::plan::outputs::{Function, Outputs};
 use sharnir_codegen::PlanOptions;
@@ -21,34 +22,7 @@ use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_sim::{parse_assignment, CoordinateKind};
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-
-/// `sharnir linearize`'s arguments.
-#[derive(clap::Args)]
-pub(crate) struct LinearizeArgs {
-    /// The spec (`.spec`) or URDF (`.urdf`) to linearize.
-    spec: PathBuf,
-    /// A position or velocity of the state (default: the spec's `[initial]`),
-    /// e.g. `--set q.theta=3.14159 --set v.theta=0`; repeatable.
-    #[arg(long = "set", value_name = "q.NAME=VALUE")]
-    set: Vec<String>,
-    /// A joint force or torque held constant (default: zero), added to the
-    /// mechanism's own (`[forces]`, damping, friction), e.g. `--tau
-    /// shoulder=2.5`; repeatable.
-    #[arg(long = "tau", value_name = "NAME=VALUE")]
-    tau: Vec<String>,
-    /// Print JSON: the state, `A`, `B` and the eigenvalues.
-    #[arg(long, conflicts_with = "csv")]
-    json: bool,
-    /// Print CSV: `A`, then `B`, then the eigenvalues, each with a header row.
-    #[arg(long)]
-    csv: bool,
-    /// The time at which the spec's `[forces]` are evaluated.
-    #[arg(long, default_value_t = 0.0)]
-    time: f64,
-    #[command(flatten)]
-    urdf: UrdfArgs,
-}
+use std::path::Path;
 
 /// The state, the matrices and the eigenvalues of one linearization.
 struct Linearized {

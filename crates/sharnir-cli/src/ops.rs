@@ -5,6 +5,8 @@
 //! gen` writes, whose mass matrix may come from the composite-rigid-body
 //! algorithm.
 
+use crate::args::OpsArgs;
+use crate::{load, Context};
 use miette::IntoDiagnostic;
 use sharnir_cas::OpCount;
 use sharnir_codegen::method::Method;
@@ -17,13 +19,34 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Counts by function, then formalism, then parameter mode.
-pub(crate) type Counts = BTreeMap<String, BTreeMap<&'static str, BTreeMap<&'static str, OpCount>>>;
+type Counts = BTreeMap<String, BTreeMap<&'static str, BTreeMap<&'static str, OpCount>>>;
 
 /// The modes, as the report names them.
 const MODES: [(ParameterMode, &str); 2] = [
     (ParameterMode::Runtime, "params"),
     (ParameterMode::Folded, "folded"),
 ];
+
+/// `cargo xtask ops`: every formalism's operation counts of each spec.
+pub(crate) fn run(args: OpsArgs, context: &Context) -> miette::Result<()> {
+    let root = context.root();
+    let options = args.urdf.options();
+    for path in &args.specs {
+        let spec = load(&root, path, &options)?;
+        let counts = counts(&spec, args.fma)?;
+        let name = path.display().to_string();
+        if args.json {
+            println!("{}", json(&name, &counts)?);
+        } else {
+            let stem = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
+            println!("{}", table(&name, stem, &counts, args.fma));
+        }
+    }
+    Ok(())
+}
 
 /// The module of `spec` in `mode` with the dynamics by `method` (the
 /// cheapest per output when `None`), plain or fused, and its plan; `None`
@@ -61,7 +84,7 @@ fn module(
 /// [`Provenance::Asked`]). Functions no method chooses (energy, poses, …)
 /// and the parameter groups are listed under Newton–Euler. With `fma`, the
 /// counts are those of each module's fused multiply–add twin.
-pub(crate) fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
+fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
     let mut counts = Counts::new();
     for method in Method::ALL {
         for (mode, mode_name) in MODES {
@@ -113,7 +136,7 @@ pub(crate) fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
 
 /// The report as JSON:
 /// `{"spec": …, "functions": {"inverse_dynamics": {"newton-euler": {"params": {"mul": …}, "folded": {…}}, …}, …}}`.
-pub(crate) fn json(spec_name: &str, counts: &Counts) -> miette::Result<String> {
+fn json(spec_name: &str, counts: &Counts) -> miette::Result<String> {
     let op = |o: &OpCount| serde_json::json!({"mul": o.mul, "add": o.add, "div": o.div, "sqrt": o.sqrt, "sin": o.sin, "cos": o.cos, "exp": o.exp, "fma": o.fma});
     let functions: serde_json::Map<String, serde_json::Value> = counts
         .iter()
@@ -138,7 +161,7 @@ pub(crate) fn json(spec_name: &str, counts: &Counts) -> miette::Result<String> {
 /// The report as a table, followed by the anchors that apply to this spec
 /// (not for fused counts, `fma`: the published counts fuse nothing, so
 /// comparing multiplications and additions alone would flatter sharnir).
-pub(crate) fn table(spec_name: &str, stem: &str, counts: &Counts, fma: bool) -> String {
+fn table(spec_name: &str, stem: &str, counts: &Counts, fma: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{spec_name}");
     let _ = writeln!(

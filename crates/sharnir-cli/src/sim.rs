@@ -10,15 +10,72 @@
 //! cores), a new spec compiles only its module, and a second run of the
 //! same spec starts at once.
 
-use sharnir_codegen::GeneratedModule;
+use crate::args::SimArgs;
+use crate::context::simulation_sources;
+use crate::{is_urdf, load, plan_one, Context};
+use sharnir_codegen::{GeneratedModule, Method};
+use sharnir_mech::ParameterMode;
 use sharnir_sim::{Assignment, CoordinateKind, SimOptions};
 use sharnir_spec::Spec;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-/// Everything `sim` needs from `main.rs`.
-pub struct Request<'a> {
+/// `cargo xtask sim`: checks the options, generates the module, then
+/// compiles and runs it.
+pub(crate) fn run(args: SimArgs, context: &Context) -> miette::Result<()> {
+    let assignments = args.options.check().map_err(|message| {
+        miette::miette!(
+            help = format!("see {} sim --help", context.program),
+            "{message}"
+        )
+    })?;
+    if args.urdf.any() && !is_urdf(&args.spec) {
+        miette::bail!("--name, --floating and --fix-inertia apply to URDF inputs only");
+    }
+    let sources = simulation_sources(args.sharnir_path.as_deref(), context)?;
+    let root = context.root();
+    let started = Instant::now();
+    let spec = load(&root, &args.spec, &args.urdf.options())?;
+    check_assignments(&spec, &assignments)?;
+    let module = generate_one(&spec, ParameterMode::Runtime, None)?;
+    // The mechanism after its first detachable joint lets go, which the
+    // binary continues in.
+    let variant = match spec.detachable_joints().next() {
+        Some(joint) => Some(generate_one(
+            &spec.release(&joint.name)?,
+            ParameterMode::Runtime,
+            None,
+        )?),
+        None => None,
+    };
+    build_and_run(&Request {
+        root: &sources,
+        module: &module,
+        variant: variant.as_ref(),
+        options: &args.options,
+        generation: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The module itself (no twin) of `spec`, with the dynamics by `method`, or
+/// by the cheapest formalism per output when it is `None`.
+fn generate_one(
+    spec: &Spec,
+    mode: ParameterMode,
+    method: Option<Method>,
+) -> miette::Result<GeneratedModule> {
+    let options = sharnir_codegen::PlanOptions {
+        method,
+        ..Default::default()
+    };
+    plan_one(spec, mode, &options)?
+        .render(sharnir_codegen::Variant::PLAIN)
+        .map_err(|e| miette::miette!("{}: {e}", spec.source.name))
+}
+
+/// Everything the simulation binary is built from.
+struct Request<'a> {
     /// The sharnir checkout whose crates the binary depends on, and under
     /// whose `target/` it is built.
     pub root: &'a Path,
@@ -34,7 +91,7 @@ pub struct Request<'a> {
 }
 
 /// Builds the simulation binary of the module (if it changed) and runs it.
-pub fn run(request: &Request<'_>) -> miette::Result<()> {
+fn build_and_run(request: &Request<'_>) -> miette::Result<()> {
     let root = request.root;
     let name = &request.module.name;
     let project = root.join("target").join("sharnir-sim").join(name);
@@ -81,7 +138,7 @@ pub fn run(request: &Request<'_>) -> miette::Result<()> {
 
 /// Refuses a `--set` naming no coordinate of the spec before anything is
 /// generated or compiled.
-pub fn check_assignments(spec: &Spec, assignments: &[Assignment]) -> miette::Result<()> {
+fn check_assignments(spec: &Spec, assignments: &[Assignment]) -> miette::Result<()> {
     for a in assignments {
         let (prefix, names): (&str, Vec<String>) = match a.kind {
             CoordinateKind::Position => (
