@@ -5,7 +5,8 @@
 //! `N = NQ + NV` is a model's `STATE_LEN`; `Vec<R>` with one), and the
 //! stages are copies of it, so nothing is allocated per step.
 
-use crate::{IntegrationError, OdeSystem, Real, Stats, Stepper, Trajectory};
+use crate::stepper::{trajectory, Track};
+use crate::{IntegrationError, OdeSystem, Real, Stats, Stepper};
 
 /// The storage of a state: an owned vector of `R` such as `[R; N]` or
 /// `Vec<R>`.
@@ -63,15 +64,48 @@ fn evaluate<R: Real, S: OdeSystem<R>>(
     }
 }
 
-/// The step to take from `t` towards `t_end`: `h`, shortened so that the
-/// last step lands on `t_end` (and lengthened by at most 1 % rather than
-/// leaving a sliver step behind).
-fn next_step<R: Real>(t: R, t_end: R, h: R) -> R {
-    let remaining = t_end - t;
-    if remaining <= h * R::from_f64(1.01) {
-        remaining
-    } else {
-        h
+impl<R: Real, V: StateVector<R>> Track<R, V> {
+    /// The step to take towards `t_end` with the fixed step `h`: `None` at
+    /// or past `t_end`; else `h`, shortened so that the last step lands on
+    /// `t_end` (and lengthened by at most 1 % rather than leaving a sliver
+    /// step behind).
+    pub(crate) fn next_step(&self, t_end: R, h: R) -> Option<R> {
+        if self.t >= t_end {
+            return None;
+        }
+        let remaining = t_end - self.t;
+        Some(if remaining <= h * R::from_f64(1.01) {
+            remaining
+        } else {
+            h
+        })
+    }
+
+    /// The time a step of `h` (from [`Track::next_step`]) ends at:
+    /// `t_end` exactly when it is the last.
+    pub(crate) fn landing(&self, t_end: R, h: R) -> R {
+        if h == t_end - self.t {
+            t_end
+        } else {
+            self.t + h
+        }
+    }
+
+    /// Stops the integration, at the time the step started, when the new
+    /// state has an infinite or NaN entry.
+    pub(crate) fn check_finite(&self) -> Result<(), IntegrationError> {
+        if self.y.as_ref().iter().all(|c| c.is_finite()) {
+            Ok(())
+        } else {
+            Err(IntegrationError::NonFinite { t: self.t.to_f64() })
+        }
+    }
+
+    /// Ends the step at `t_new` and counts it.
+    pub(crate) fn arrive(&mut self, t_new: R) {
+        self.t_previous = self.t;
+        self.t = t_new;
+        self.stats.steps = self.stats.steps.saturating_add(1);
     }
 }
 
@@ -80,15 +114,12 @@ fn next_step<R: Real>(t: R, t_end: R, h: R) -> R {
 /// first stage) as its dense output.
 #[derive(Clone, Debug)]
 pub struct Rk4<R: Real, V: StateVector<R>> {
-    t: R,
-    t_previous: R,
+    track: Track<R, V>,
     h: R,
-    y: V,
     y_previous: V,
     rate: V,
     rate_previous: V,
     stages: [V; 4],
-    stats: Stats,
 }
 
 impl<R: Real, V: StateVector<R>> Rk4<R, V> {
@@ -107,47 +138,32 @@ impl<R: Real, V: StateVector<R>> Rk4<R, V> {
         evaluate(system, t0, y0.as_ref(), rate.as_mut(), &mut stats)?;
         let zero = zeros(&y0);
         Ok(Rk4 {
-            t: t0,
-            t_previous: t0,
             h,
             y_previous: y0.clone(),
-            y: y0,
+            track: Track::new(t0, y0, stats),
             rate_previous: rate.clone(),
             rate,
             stages: [zero.clone(), zero.clone(), zero.clone(), zero],
-            stats,
         })
     }
 }
 
 impl<R: Real, V: StateVector<R>, S: OdeSystem<R>> Stepper<S, R> for Rk4<R, V> {
     fn step(&mut self, system: &mut S, t_end: R) -> Result<(), IntegrationError> {
-        if self.t >= t_end {
+        let Some(h) = self.track.next_step(t_end, self.h) else {
             return Ok(());
-        }
-        let h = next_step(self.t, t_end, self.h);
+        };
         let half = h * R::from_f64(0.5);
-        let t = self.t;
+        let t = self.track.t;
+        let stats = &mut self.track.stats;
         let [stage, k2, k3, k4] = &mut self.stages;
-        let (y0, k1) = (self.y.as_ref(), self.rate.as_ref());
+        let (y0, k1) = (self.track.y.as_ref(), self.rate.as_ref());
         combine(stage.as_mut(), y0, &[(half, k1)]);
-        evaluate(
-            system,
-            t + half,
-            stage.as_ref(),
-            k2.as_mut(),
-            &mut self.stats,
-        )?;
+        evaluate(system, t + half, stage.as_ref(), k2.as_mut(), stats)?;
         combine(stage.as_mut(), y0, &[(half, k2.as_ref())]);
-        evaluate(
-            system,
-            t + half,
-            stage.as_ref(),
-            k3.as_mut(),
-            &mut self.stats,
-        )?;
+        evaluate(system, t + half, stage.as_ref(), k3.as_mut(), stats)?;
         combine(stage.as_mut(), y0, &[(h, k3.as_ref())]);
-        evaluate(system, t + h, stage.as_ref(), k4.as_mut(), &mut self.stats)?;
+        evaluate(system, t + h, stage.as_ref(), k4.as_mut(), stats)?;
         let sixth = h / R::from_f64(6.0);
         let third = h / R::from_f64(3.0);
         let weights = [
@@ -157,55 +173,38 @@ impl<R: Real, V: StateVector<R>, S: OdeSystem<R>> Stepper<S, R> for Rk4<R, V> {
             (sixth, k4.as_ref()),
         ];
         self.y_previous.as_mut().copy_from_slice(y0);
-        combine(self.y.as_mut(), self.y_previous.as_ref(), &weights);
-        if !self.y.as_ref().iter().all(|c| c.is_finite()) {
-            return Err(IntegrationError::NonFinite { t: t.to_f64() });
-        }
-        system.project(self.y.as_mut());
-        let t_new = if h == t_end - t { t_end } else { t + h };
+        combine(self.track.y.as_mut(), self.y_previous.as_ref(), &weights);
+        self.track.check_finite()?;
+        system.project(self.track.y.as_mut());
+        let t_new = self.track.landing(t_end, h);
         core::mem::swap(&mut self.rate, &mut self.rate_previous);
         evaluate(
             system,
             t_new,
-            self.y.as_ref(),
+            self.track.y.as_ref(),
             self.rate.as_mut(),
-            &mut self.stats,
+            &mut self.track.stats,
         )?;
-        self.t_previous = t;
-        self.t = t_new;
-        self.stats.steps = self.stats.steps.saturating_add(1);
+        self.track.arrive(t_new);
         Ok(())
     }
 }
 
-impl<R: Real, V: StateVector<R>> Trajectory<R> for Rk4<R, V> {
-    fn t(&self) -> R {
-        self.t
-    }
-
-    fn t_previous(&self) -> R {
-        self.t_previous
-    }
-
-    fn y(&self) -> &[R] {
-        self.y.as_ref()
-    }
-
-    fn interpolate(&self, t: R, out: &mut [R]) {
+impl<R: Real, V: StateVector<R>> Rk4<R, V> {
+    /// The cubic Hermite interpolant of the last step at `t`.
+    fn dense_value(&self, t: R, out: &mut [R]) {
         hermite(
-            self.t_previous,
-            self.t,
+            self.track.t_previous,
+            self.track.t,
             (self.y_previous.as_ref(), self.rate_previous.as_ref()),
-            (self.y.as_ref(), self.rate.as_ref()),
+            (self.track.y.as_ref(), self.rate.as_ref()),
             t,
             out,
         );
     }
-
-    fn stats(&self) -> Stats {
-        self.stats
-    }
 }
+
+trajectory!([R: Real, V: StateVector<R>] R, Rk4<R, V>);
 
 /// `out = base + Σ cᵢ·vᵢ`, entry by entry.
 fn combine<R: Real>(out: &mut [R], base: &[R], terms: &[(R, &[R])]) {
@@ -259,14 +258,11 @@ fn hermite<R: Real>(t0: R, t1: R, start: (&[R], &[R]), end: (&[R], &[R]), t: R, 
 /// linear.
 #[derive(Clone, Debug)]
 pub struct SemiImplicitEuler<R: Real, V: StateVector<R>> {
-    t: R,
-    t_previous: R,
+    track: Track<R, V>,
     h: R,
     positions: usize,
-    y: V,
     y_previous: V,
     rate: V,
-    stats: Stats,
 }
 
 impl<R: Real, V: StateVector<R>> SemiImplicitEuler<R, V> {
@@ -287,92 +283,73 @@ impl<R: Real, V: StateVector<R>> SemiImplicitEuler<R, V> {
         }
         system.project(y0.as_mut());
         Ok(SemiImplicitEuler {
-            t: t0,
-            t_previous: t0,
             h,
             positions,
             y_previous: y0.clone(),
             rate: zeros(&y0),
-            y: y0,
-            stats: Stats::default(),
+            track: Track::new(t0, y0, Stats::default()),
         })
     }
 }
 
 impl<R: Real, V: StateVector<R>, S: OdeSystem<R>> Stepper<S, R> for SemiImplicitEuler<R, V> {
     fn step(&mut self, system: &mut S, t_end: R) -> Result<(), IntegrationError> {
-        if self.t >= t_end {
+        let Some(h) = self.track.next_step(t_end, self.h) else {
             return Ok(());
+        };
+        let (t, np) = (self.track.t, self.positions);
+        let track = &mut self.track;
+        self.y_previous.as_mut().copy_from_slice(track.y.as_ref());
+        // The velocities from the rates at (q₀, v₀), then the positions
+        // from those at (q₀, v₁).
+        for positions in [false, true] {
+            evaluate(
+                system,
+                t,
+                track.y.as_ref(),
+                self.rate.as_mut(),
+                &mut track.stats,
+            )?;
+            let entries = track.y.as_mut().iter_mut().zip(self.rate.as_ref());
+            for (i, (y, rate)) in entries.enumerate() {
+                if (i < np) == positions {
+                    *y += h * *rate;
+                }
+            }
         }
-        let h = next_step(self.t, t_end, self.h);
-        let (t, np) = (self.t, self.positions);
-        self.y_previous.as_mut().copy_from_slice(self.y.as_ref());
-        evaluate(
-            system,
-            t,
-            self.y.as_ref(),
-            self.rate.as_mut(),
-            &mut self.stats,
-        )?;
-        for (y, rate) in self.y.as_mut().iter_mut().zip(self.rate.as_ref()).skip(np) {
-            *y += h * *rate;
-        }
-        evaluate(
-            system,
-            t,
-            self.y.as_ref(),
-            self.rate.as_mut(),
-            &mut self.stats,
-        )?;
-        for (y, rate) in self.y.as_mut().iter_mut().zip(self.rate.as_ref()).take(np) {
-            *y += h * *rate;
-        }
-        if !self.y.as_ref().iter().all(|c| c.is_finite()) {
-            return Err(IntegrationError::NonFinite { t: t.to_f64() });
-        }
-        system.project(self.y.as_mut());
-        self.t_previous = t;
-        self.t = if h == t_end - t { t_end } else { t + h };
-        self.stats.steps = self.stats.steps.saturating_add(1);
+        track.check_finite()?;
+        system.project(track.y.as_mut());
+        track.arrive(track.landing(t_end, h));
         Ok(())
     }
 }
 
-impl<R: Real, V: StateVector<R>> Trajectory<R> for SemiImplicitEuler<R, V> {
-    fn t(&self) -> R {
-        self.t
-    }
-
-    fn t_previous(&self) -> R {
-        self.t_previous
-    }
-
-    fn y(&self) -> &[R] {
-        self.y.as_ref()
-    }
-
-    fn interpolate(&self, t: R, out: &mut [R]) {
-        linear(self.t_previous, self.t, &self.y_previous, &self.y, t, out);
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats
+impl<R: Real, V: StateVector<R>> SemiImplicitEuler<R, V> {
+    /// The straight line over the last step at `t`.
+    fn dense_value(&self, t: R, out: &mut [R]) {
+        linear(&self.track, &self.y_previous, t, out);
     }
 }
 
-/// The straight line through `(t0, y0)` and `(t1, y1)` at `t`: the dense
-/// output of the first-order methods.
+trajectory!([R: Real, V: StateVector<R>] R, SemiImplicitEuler<R, V>);
+
+/// The straight line from `y_previous` at the start of the track's last
+/// step to its state at its end, at `t`: the dense output of the
+/// first-order methods.
 pub(crate) fn linear<R: Real, V: StateVector<R>>(
-    t0: R,
-    t1: R,
-    y0: &V,
-    y1: &V,
+    track: &Track<R, V>,
+    y_previous: &V,
     t: R,
     out: &mut [R],
 ) {
-    let h = t1 - t0;
-    let s = if h > R::ZERO { (t - t0) / h } else { R::ONE };
-    for (o, (&a, &b)) in out.iter_mut().zip(y0.as_ref().iter().zip(y1.as_ref())) {
+    let h = track.t - track.t_previous;
+    let s = if h > R::ZERO {
+        (t - track.t_previous) / h
+    } else {
+        R::ONE
+    };
+    let ends = y_previous.as_ref().iter().zip(track.y.as_ref());
+    for (o, (&a, &b)) in out.iter_mut().zip(ends) {
         *o = a + s * (b - a);
     }
 }

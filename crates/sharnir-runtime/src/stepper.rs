@@ -160,3 +160,62 @@ pub trait Stepper<S: OdeSystem<R>, R: Real = f64>: Trajectory<R> {
     /// `t_end` when the step reaches it. Calling it at `t_end` does nothing.
     fn step(&mut self, system: &mut S, t_end: R) -> Result<(), IntegrationError>;
 }
+
+/// Where an integration is: the time now and at the start of the last
+/// accepted step, the state and the work done. Every integrator keeps one
+/// in a field `track`, so that their [`Trajectory`] is written once
+/// ([`trajectory!`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Track<R, V> {
+    /// The current time (the end of the last accepted step).
+    pub t: R,
+    /// The start of the last accepted step (the initial time before it).
+    pub t_previous: R,
+    /// The current state.
+    pub y: V,
+    /// Work done so far.
+    pub stats: Stats,
+}
+
+impl<R: Copy, V> Track<R, V> {
+    /// At `(t0, y)` before the first step, `stats` the work of starting.
+    pub fn new(t0: R, y: V, stats: Stats) -> Self {
+        Track {
+            t: t0,
+            t_previous: t0,
+            y,
+            stats,
+        }
+    }
+}
+
+/// [`Trajectory`] for an integrator that keeps its [`Track`] in a field
+/// `track` and writes its dense output with an inherent
+/// `dense_value(&self, t, out)`: `trajectory!([generics] Real, Integrator)`.
+macro_rules! trajectory {
+    ([$($generics:tt)*] $real:ty, $integrator:ty) => {
+        impl<$($generics)*> $crate::Trajectory<$real> for $integrator {
+            fn t(&self) -> $real {
+                self.track.t
+            }
+
+            fn t_previous(&self) -> $real {
+                self.track.t_previous
+            }
+
+            fn y(&self) -> &[$real] {
+                self.track.y.as_ref()
+            }
+
+            fn interpolate(&self, t: $real, out: &mut [$real]) {
+                self.dense_value(t, out);
+            }
+
+            fn stats(&self) -> $crate::Stats {
+                self.track.stats
+            }
+        }
+    };
+}
+
+pub(crate) use trajectory;

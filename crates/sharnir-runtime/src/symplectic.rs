@@ -20,10 +20,11 @@
 //! one step. Applied forces and control enter through `τ` (the method is then
 //! no longer symplectic, as no method can be for a non-conservative system).
 
-use crate::fixed_step::StateVector;
+use crate::fixed_step::{linear, StateVector};
 use crate::linalg::{cholesky, solve};
 use crate::model::{join_state, split_state, Control};
-use crate::{IntegrationError, Model, ModelSystem, Real, RhsError, Stats, Stepper, Trajectory};
+use crate::stepper::{trajectory, Track};
+use crate::{IntegrationError, Model, ModelSystem, Real, RhsError, Stats, Stepper};
 
 /// Most fixed-point iterations per step.
 const ITERATIONS: usize = 50;
@@ -32,12 +33,9 @@ const ITERATIONS: usize = 50;
 /// documentation); dense output is linear.
 #[derive(Clone, Debug)]
 pub struct SymplecticEuler<R: Real, V: StateVector<R>> {
-    t: R,
-    t_previous: R,
+    track: Track<R, V>,
     h: R,
-    y: V,
     y_previous: V,
-    stats: Stats,
 }
 
 fn refuse(message: &'static str) -> IntegrationError {
@@ -77,12 +75,9 @@ impl<R: Real, V: StateVector<R>> SymplecticEuler<R, V> {
             return Err(refuse("the initial state has an infinite or NaN entry"));
         }
         Ok(SymplecticEuler {
-            t: t0,
-            t_previous: t0,
             h,
             y_previous: y0.clone(),
-            y: y0,
-            stats: Stats::default(),
+            track: Track::new(t0, y0, Stats::default()),
         })
     }
 }
@@ -107,21 +102,15 @@ where
         system: &mut ModelSystem<M, NQ, NV, C>,
         t_end: R,
     ) -> Result<(), IntegrationError> {
-        if self.t >= t_end {
+        let Some(h) = self.track.next_step(t_end, self.h) else {
             return Ok(());
-        }
-        let t = self.t;
+        };
+        let t = self.track.t;
         let fail = |error| IntegrationError::Rhs {
             t: t.to_f64(),
             error,
         };
-        let remaining = t_end - t;
-        let h = if remaining <= self.h * R::from_f64(1.01) {
-            remaining
-        } else {
-            self.h
-        };
-        let (q, v) = split_state::<R, NQ, NV>(self.y.as_ref())
+        let (q, v) = split_state::<R, NQ, NV>(self.track.y.as_ref())
             .ok_or(refuse("the state length differs from NQ + NV"))?;
         let model = &system.model;
         let mass = model.mass_matrix(&q);
@@ -147,7 +136,7 @@ where
                 new_momentum[i] = momentum[i] + h * lagrangian_force;
             }
             let next = solve(&factor, &new_momentum);
-            self.stats.rhs_evaluations = self.stats.rhs_evaluations.saturating_add(1);
+            self.track.stats.rhs_evaluations = self.track.stats.rhs_evaluations.saturating_add(1);
             let (mut change, mut size) = (R::ZERO, R::ZERO);
             for i in 0..NV {
                 let d = (next[i] - velocity[i]).abs();
@@ -179,36 +168,21 @@ where
             core::array::from_fn(|i| q[i] + h * velocity.get(i).copied().unwrap_or(R::ZERO));
         let factor = cholesky(&model.mass_matrix(&q_new)).ok_or(fail(NOT_DEFINITE))?;
         let v_new: [R; NV] = solve(&factor, &new_momentum);
-        self.y_previous.as_mut().copy_from_slice(self.y.as_ref());
-        join_state(&q_new, &v_new, self.y.as_mut());
-        if !self.y.as_ref().iter().all(|c| c.is_finite()) {
-            return Err(IntegrationError::NonFinite { t: t.to_f64() });
-        }
-        self.t_previous = t;
-        self.t = if h == remaining { t_end } else { t + h };
-        self.stats.steps = self.stats.steps.saturating_add(1);
+        self.y_previous
+            .as_mut()
+            .copy_from_slice(self.track.y.as_ref());
+        join_state(&q_new, &v_new, self.track.y.as_mut());
+        self.track.check_finite()?;
+        self.track.arrive(self.track.landing(t_end, h));
         Ok(())
     }
 }
 
-impl<R: Real, V: StateVector<R>> Trajectory<R> for SymplecticEuler<R, V> {
-    fn t(&self) -> R {
-        self.t
-    }
-
-    fn t_previous(&self) -> R {
-        self.t_previous
-    }
-
-    fn y(&self) -> &[R] {
-        self.y.as_ref()
-    }
-
-    fn interpolate(&self, t: R, out: &mut [R]) {
-        crate::fixed_step::linear(self.t_previous, self.t, &self.y_previous, &self.y, t, out);
-    }
-
-    fn stats(&self) -> Stats {
-        self.stats
+impl<R: Real, V: StateVector<R>> SymplecticEuler<R, V> {
+    /// The straight line over the last step at `t`.
+    fn dense_value(&self, t: R, out: &mut [R]) {
+        linear(&self.track, &self.y_previous, t, out);
     }
 }
+
+trajectory!([R: Real, V: StateVector<R>] R, SymplecticEuler<R, V>);

@@ -13,8 +13,10 @@
 //! estimates the local error of order `k`; the order (1 to 12) moves by one
 //! to whichever of `k − 1`, `k`, `k + 1` allows the longest next step.
 
-use super::control::{self, Limits, Start};
-use crate::{IntegrationError, OdeSystem, Stats, Stepper, Tolerances};
+use super::control::{self, AdaptiveTrack};
+use super::step::StepSize;
+use crate::stepper::trajectory;
+use crate::{IntegrationError, OdeSystem, Stepper, Tolerances};
 use std::collections::VecDeque;
 
 /// The highest order of the predictor.
@@ -69,14 +71,10 @@ fn lagrange_integrals(nodes: &[f64], theta: f64) -> Vec<f64> {
 #[derive(Clone, Debug)]
 pub struct Adams {
     tolerances: Tolerances,
-    limits: Limits,
-    t0: f64,
-    t: f64,
-    t_previous: f64,
-    h: Option<f64>,
+    size: StepSize,
+    track: AdaptiveTrack,
     /// The order of the next predictor.
     order: usize,
-    y: Vec<f64>,
     /// Past times and rates, newest first (the newest is `f(t, y)`).
     history: VecDeque<(f64, Vec<f64>)>,
     /// The last step: its start, size, start state, and the corrector's
@@ -84,7 +82,6 @@ pub struct Adams {
     last: Option<LastStep>,
     predicted: Vec<f64>,
     corrected: Vec<f64>,
-    stats: Stats,
 }
 
 #[derive(Clone, Debug)]
@@ -96,40 +93,30 @@ struct LastStep {
 }
 
 impl Adams {
-    /// Starts at `(t0, y0)` (projected onto the system's manifold).
-    pub fn new<S: OdeSystem>(
-        system: &mut S,
-        t0: f64,
-        y0: &[f64],
-        tolerances: Tolerances,
-    ) -> Result<Self, IntegrationError> {
-        let (y, rate, stats) = control::start(system, t0, y0, tolerances)?;
-        let n = y.len();
-        Ok(Adams {
+    /// The integrator at the start of an integration: `track` at the
+    /// initial time, `rate` the rate there.
+    fn starting(track: AdaptiveTrack, rate: Vec<f64>, tolerances: Tolerances) -> Self {
+        let (t0, n) = (track.t, track.y.len());
+        Adams {
             tolerances,
-            limits: Limits::default(),
-            t0,
-            t: t0,
-            t_previous: t0,
-            h: None,
+            size: StepSize::new(t0),
+            track,
             order: 1,
-            y,
             history: VecDeque::from([(t0, rate)]),
             last: None,
             predicted: vec![0.0; n],
             corrected: vec![0.0; n],
-            stats,
-        })
+        }
     }
 
-    super::limit_setters!();
+    super::constructors!();
 
     /// The past nodes `(tⱼ − t)/h` of the last `k` rates, newest first.
     fn nodes(&self, k: usize, h: f64) -> Vec<f64> {
         self.history
             .iter()
             .take(k)
-            .map(|(tj, _)| (tj - self.t) / h)
+            .map(|(tj, _)| (tj - self.track.t) / h)
             .collect()
     }
 
@@ -141,7 +128,7 @@ impl Adams {
             nodes.insert(0, 1.0);
         }
         let weights = lagrange_integrals(&nodes, 1.0);
-        out.copy_from_slice(&self.y);
+        out.copy_from_slice(&self.track.y);
         let rates = extra
             .into_iter()
             .chain(self.history.iter().take(k).map(|(_, f)| f.as_slice()));
@@ -157,7 +144,7 @@ impl Adams {
         let n = a.len();
         let sum: f64 = (0..n)
             .map(|i| {
-                let scale = control::scale(self.tolerances, self.y[i], a[i]);
+                let scale = control::scale(self.tolerances, self.track.y[i], a[i]);
                 ((a[i] - b[i]) / scale).powi(2)
             })
             .sum();
@@ -173,38 +160,29 @@ impl Adams {
 
 impl<S: OdeSystem> Stepper<S> for Adams {
     fn step(&mut self, system: &mut S, t_end: f64) -> Result<(), IntegrationError> {
-        if self.t >= t_end {
+        let rate = &self.history[0].1;
+        let begun = self
+            .size
+            .begin(system, &mut self.track, rate, t_end, self.tolerances, 2)?;
+        let Some((mut h, h_max)) = begun else {
             return Ok(());
-        }
-        let h_max = self.limits.max_step.unwrap_or(t_end - self.t0).abs();
-        let mut h = match self.h.or(self.limits.initial_step) {
-            Some(h) => h,
-            None => control::initial_step(
-                system,
-                Start {
-                    t: self.t,
-                    y: &self.y,
-                    rate: &self.history[0].1,
-                },
-                self.tolerances,
-                2,
-                h_max,
-                &mut self.stats,
-            )?,
         };
-        let n = self.y.len();
+        let n = self.track.y.len();
         let mut rate_end = vec![0.0; n];
         let mut rate_corrected = vec![0.0; n];
         loop {
-            let (h_try, last) =
-                control::next_attempt(&self.limits, &self.stats, self.t, t_end, h, h_max)?;
+            let (h_try, t_new) = self.size.attempt(&self.track, t_end, h, h_max)?;
             let k = self.order.min(self.history.len());
             let mut predicted = std::mem::take(&mut self.predicted);
             let mut corrected = std::mem::take(&mut self.corrected);
             self.combine(h_try, k, None, &mut predicted);
-            let t_new = if last { t_end } else { self.t + h_try };
-            let mut finite =
-                control::evaluate(system, t_new, &predicted, &mut rate_end, &mut self.stats)?;
+            let mut finite = control::evaluate(
+                system,
+                t_new,
+                &predicted,
+                &mut rate_end,
+                &mut self.track.stats,
+            )?;
             if finite {
                 self.combine(h_try, k, Some(&rate_end), &mut corrected);
                 finite = corrected.iter().all(|c| c.is_finite());
@@ -217,7 +195,7 @@ impl<S: OdeSystem> Stepper<S> for Adams {
             if error > 1.0 {
                 self.predicted = predicted;
                 self.corrected = corrected;
-                self.stats.rejected += 1;
+                self.track.stats.rejected += 1;
                 h = if error.is_finite() {
                     Self::allowed(error, k, h_try).min(0.9 * h_try)
                 } else {
@@ -247,46 +225,35 @@ impl<S: OdeSystem> Stepper<S> for Adams {
             rates.extend(self.history.iter().take(k).map(|(_, f)| f.clone()));
             self.last = Some(LastStep {
                 h: h_try,
-                y0: self.y.clone(),
+                y0: self.track.y.clone(),
                 nodes,
                 rates,
             });
-            self.y.copy_from_slice(&corrected);
+            self.track.y.copy_from_slice(&corrected);
             self.predicted = predicted;
             self.corrected = corrected;
-            self.t_previous = self.t;
-            self.t = t_new;
-            system.project(&mut self.y);
-            if !control::evaluate(
-                system,
-                self.t,
-                &self.y,
-                &mut rate_corrected,
-                &mut self.stats,
-            )? {
-                return Err(IntegrationError::NonFinite { t: self.t });
-            }
-            self.history.push_front((self.t, rate_corrected));
+            self.size
+                .finish(system, &mut self.track, t_new, &mut rate_corrected, false)?;
+            self.history.push_front((self.track.t, rate_corrected));
             self.history.truncate(MAX_ORDER + 1);
             self.order = best.1;
-            self.h = Some(best.0.min(h_max).min(2.0 * h_try));
-            self.stats.steps += 1;
+            self.size.next = Some(best.0.min(h_max).min(2.0 * h_try));
             return Ok(());
         }
     }
 }
 
-super::trajectory!(Adams);
+trajectory!([] f64, Adams);
 
 impl Adams {
     /// The corrector's polynomial integrated from the start of the last step
     /// to `t`.
     fn dense_value(&self, t: f64, out: &mut [f64]) {
         let Some(last) = &self.last else {
-            out.copy_from_slice(&self.y);
+            out.copy_from_slice(&self.track.y);
             return;
         };
-        let theta = (t - self.t_previous) / last.h;
+        let theta = (t - self.track.t_previous) / last.h;
         let weights = lagrange_integrals(&last.nodes, theta);
         out.copy_from_slice(&last.y0);
         for (w, f) in weights.iter().zip(&last.rates) {

@@ -2,11 +2,15 @@
 //! the step-size controller and the initial step of Hairer, Nørsett and
 //! Wanner (*Solving ODEs I*, II.4, and their codes `dopri5`, `dop853`).
 
+use crate::stepper::Track;
 use crate::{IntegrationError, OdeSystem, Stats, Tolerances};
 
 /// Unit roundoff of `f64` as HNW's codes use it (a step shorter than
 /// `t · UROUND · 10` cannot advance time).
 pub(crate) const UROUND: f64 = 2.3e-16;
+
+/// The track of an adaptive integration, whose states live on the heap.
+pub(crate) type AdaptiveTrack = Track<f64, Vec<f64>>;
 
 /// Limits every adaptive integrator takes, set by its builder methods.
 #[derive(Clone, Copy, Debug)]
@@ -60,13 +64,13 @@ fn check_start<S: OdeSystem>(
 
 /// Starts an integration at `(t0, y0)`: checks the arguments, projects the
 /// state onto the system's manifold and evaluates its rate. Returns the
-/// state, the rate and the work counted so far.
+/// track (with the work counted so far) and the rate.
 pub(crate) fn start<S: OdeSystem>(
     system: &mut S,
     t0: f64,
     y0: &[f64],
     tolerances: Tolerances,
-) -> Result<(Vec<f64>, Vec<f64>, Stats), IntegrationError> {
+) -> Result<(AdaptiveTrack, Vec<f64>), IntegrationError> {
     check_start(system, t0, y0, tolerances)?;
     let mut y = y0.to_vec();
     system.project(&mut y);
@@ -75,7 +79,7 @@ pub(crate) fn start<S: OdeSystem>(
     if !evaluate(system, t0, &y, &mut rate, &mut stats)? {
         return Err(IntegrationError::NonFinite { t: t0 });
     }
-    Ok((y, rate, stats))
+    Ok((Track::new(t0, y, stats), rate))
 }
 
 /// Evaluates the right-hand side, counting it. `Ok(false)` when a rate is

@@ -5,8 +5,9 @@
 //! Each step costs 12 evaluations (the last reused as the first of the next
 //! step) and 3 more for the continuous extension.
 
-use super::control::{self, Controller, Decision, Limits, Start};
-use crate::{IntegrationError, OdeSystem, Stats, Stepper, Tolerances};
+use super::control::{self, AdaptiveTrack, Controller};
+use super::step::{self, ExplicitPair, StepSize};
+use crate::{IntegrationError, OdeSystem, Tolerances};
 
 // Coefficients of Hairer's `dop853` (Dormand and Prince's 8(5,3) pair and its
 // dense output of order 7), as published with the code; the tests check the
@@ -352,14 +353,11 @@ const DENSE: [[(f64, usize); 12]; 4] = [
 #[derive(Clone, Debug)]
 pub struct Dop853 {
     tolerances: Tolerances,
-    limits: Limits,
+    size: StepSize,
     controller: Controller,
-    t0: f64,
-    t: f64,
-    t_previous: f64,
-    h: Option<f64>,
+    track: AdaptiveTrack,
+    /// The size of the last accepted step, for the dense output.
     h_last: f64,
-    y: Vec<f64>,
     /// Stages 1 to 16 (stage 1 is `f(t, y)`, stage 13 `f(t + h, y₁)`).
     k: Vec<Vec<f64>>,
     stage: Vec<f64>,
@@ -367,42 +365,31 @@ pub struct Dop853 {
     /// `y₀`, `y₁ − y₀`, and the six further coefficients of the
     /// continuous extension of the last step.
     dense: [Vec<f64>; 8],
-    stats: Stats,
 }
 
 impl Dop853 {
-    /// Starts at `(t0, y0)` (projected onto the system's manifold).
-    pub fn new<S: OdeSystem>(
-        system: &mut S,
-        t0: f64,
-        y0: &[f64],
-        tolerances: Tolerances,
-    ) -> Result<Self, IntegrationError> {
-        let (y, rate, stats) = control::start(system, t0, y0, tolerances)?;
-        let n = y.len();
+    /// The integrator at the start of an integration: `track` at the
+    /// initial time, `rate` the rate there.
+    fn starting(track: AdaptiveTrack, rate: Vec<f64>, tolerances: Tolerances) -> Self {
+        let n = track.y.len();
         let mut k = vec![vec![0.0; n]; 17];
         k[1] = rate;
         let mut dense: [Vec<f64>; 8] = core::array::from_fn(|_| vec![0.0; n]);
-        dense[0].copy_from_slice(&y);
-        Ok(Dop853 {
+        dense[0].copy_from_slice(&track.y);
+        Dop853 {
             tolerances,
-            limits: Limits::default(),
+            size: StepSize::new(track.t),
             controller: Controller::dop853(),
-            t0,
-            t: t0,
-            t_previous: t0,
-            h: None,
+            track,
             h_last: 0.0,
-            y,
             k,
             stage: vec![0.0; n],
             y_new: vec![0.0; n],
             dense,
-            stats,
-        })
+        }
     }
 
-    super::limit_setters!();
+    super::constructors!();
 
     /// `Σ aⱼ kⱼ` of component `i`.
     fn weighted(&self, i: usize, terms: &[(f64, usize)]) -> f64 {
@@ -419,30 +406,35 @@ impl Dop853 {
         h: f64,
         terms: &[(f64, usize)],
     ) -> Result<bool, IntegrationError> {
-        for i in 0..self.y.len() {
-            self.stage[i] = self.y[i] + h * self.weighted(i, terms);
+        for i in 0..self.track.y.len() {
+            self.stage[i] = self.track.y[i] + h * self.weighted(i, terms);
         }
         let mut k = std::mem::take(&mut self.k[number]);
-        let finite =
-            control::evaluate(system, self.t + c * h, &self.stage, &mut k, &mut self.stats);
+        let finite = control::evaluate(
+            system,
+            self.track.t + c * h,
+            &self.stage,
+            &mut k,
+            &mut self.track.stats,
+        );
         self.k[number] = k;
         finite
     }
 
-    /// Tries one step of size `h`; returns HNW's error norm (infinite when
-    /// a stage overflowed).
-    fn attempt<S: OdeSystem>(&mut self, system: &mut S, h: f64) -> Result<f64, IntegrationError> {
+    /// HNW's error norm of a step of size `h` (infinite when a stage
+    /// overflowed), its end state in `y_new`.
+    fn estimate<S: OdeSystem>(&mut self, system: &mut S, h: f64) -> Result<f64, IntegrationError> {
         for (s, (c, terms)) in STAGES.iter().enumerate() {
             if !self.evaluate_stage(system, s + 2, *c, h, terms)? {
                 return Ok(f64::INFINITY);
             }
         }
-        let n = self.y.len();
+        let n = self.track.y.len();
         let (mut err, mut err2) = (0.0, 0.0);
         for i in 0..n {
             let increment = self.weighted(i, &WEIGHTS);
-            self.y_new[i] = self.y[i] + h * increment;
-            let sk = control::scale(self.tolerances, self.y[i], self.y_new[i]);
+            self.y_new[i] = self.track.y[i] + h * increment;
+            let sk = control::scale(self.tolerances, self.track.y[i], self.y_new[i]);
             let e3 = increment - BHH1 * self.k[1][i] - BHH2 * self.k[9][i] - BHH3 * self.k[12][i];
             err2 += (e3 / sk).powi(2);
             err += (self.weighted(i, &ERROR5) / sk).powi(2);
@@ -466,7 +458,13 @@ impl Dop853 {
         h: f64,
     ) -> Result<bool, IntegrationError> {
         let mut k13 = std::mem::take(&mut self.k[13]);
-        let finite = control::evaluate(system, self.t + h, &self.y_new, &mut k13, &mut self.stats)?;
+        let finite = control::evaluate(
+            system,
+            self.track.t + h,
+            &self.y_new,
+            &mut k13,
+            &mut self.track.stats,
+        )?;
         self.k[13] = k13;
         if !finite {
             return Ok(false);
@@ -476,10 +474,10 @@ impl Dop853 {
                 return Ok(false);
             }
         }
-        for i in 0..self.y.len() {
-            let difference = self.y_new[i] - self.y[i];
+        for i in 0..self.track.y.len() {
+            let difference = self.y_new[i] - self.track.y[i];
             let bspl = h * self.k[1][i] - difference;
-            self.dense[0][i] = self.y[i];
+            self.dense[0][i] = self.track.y[i];
             self.dense[1][i] = difference;
             self.dense[2][i] = bspl;
             self.dense[3][i] = difference - h * self.k[13][i] - bspl;
@@ -491,84 +489,31 @@ impl Dop853 {
     }
 }
 
-impl<S: OdeSystem> Stepper<S> for Dop853 {
-    fn step(&mut self, system: &mut S, t_end: f64) -> Result<(), IntegrationError> {
-        if self.t >= t_end {
-            return Ok(());
+impl ExplicitPair for Dop853 {
+    const ORDER: i32 = 8;
+
+    fn attempt<S: OdeSystem>(&mut self, system: &mut S, h: f64) -> Result<f64, IntegrationError> {
+        let error = self.estimate(system, h)?;
+        if error <= 1.0 && !self.prepare_dense_output(system, h)? {
+            return Ok(f64::INFINITY);
         }
-        let h_max = self.limits.max_step.unwrap_or(t_end - self.t0).abs();
-        let mut h = match self.h.or(self.limits.initial_step) {
-            Some(h) => h,
-            None => control::initial_step(
-                system,
-                Start {
-                    t: self.t,
-                    y: &self.y,
-                    rate: &self.k[1],
-                },
-                self.tolerances,
-                8,
-                h_max,
-                &mut self.stats,
-            )?,
-        };
-        loop {
-            let (h_try, last) =
-                control::next_attempt(&self.limits, &self.stats, self.t, t_end, h, h_max)?;
-            let mut error = self.attempt(system, h_try)?;
-            if error <= 1.0 && !self.prepare_dense_output(system, h_try)? {
-                error = f64::INFINITY;
-            }
-            match self.controller.decide(error, h_try) {
-                Decision::Accept(h_new) => {
-                    self.t_previous = self.t;
-                    self.t = if last { t_end } else { self.t + h_try };
-                    self.h_last = h_try;
-                    std::mem::swap(&mut self.y, &mut self.y_new);
-                    self.k.swap(1, 13);
-                    if system.project(&mut self.y) {
-                        let mut k1 = std::mem::take(&mut self.k[1]);
-                        let finite =
-                            control::evaluate(system, self.t, &self.y, &mut k1, &mut self.stats)?;
-                        self.k[1] = k1;
-                        if !finite {
-                            return Err(IntegrationError::NonFinite { t: self.t });
-                        }
-                    }
-                    self.h = Some(h_new);
-                    self.stats.steps += 1;
-                    return Ok(());
-                }
-                Decision::Reject(h_new) => {
-                    self.stats.rejected += 1;
-                    h = h_new;
-                }
-            }
-        }
+        Ok(error)
     }
-}
 
-super::trajectory!(Dop853);
+    fn take(&mut self, h: f64) {
+        self.h_last = h;
+        std::mem::swap(&mut self.track.y, &mut self.y_new);
+        self.k.swap(1, 13);
+    }
 
-impl Dop853 {
-    /// The continuous extension of the last step at `t`.
-    fn dense_value(&self, t: f64, out: &mut [f64]) {
-        if self.h_last <= 0.0 {
-            // A wrong-length `out` gets what fits rather than a panic.
-            for (o, y) in out.iter_mut().zip(&self.y) {
-                *o = *y;
-            }
-            return;
-        }
-        let s = (t - self.t_previous) / self.h_last;
-        let s1 = 1.0 - s;
+    fn extension(&self, i: usize, s: f64, s1: f64) -> f64 {
         let d = &self.dense;
-        for (i, o) in out.iter_mut().enumerate().take(self.y.len()) {
-            let inner = d[4][i] + s * (d[5][i] + s1 * (d[6][i] + s * d[7][i]));
-            *o = d[0][i] + s * (d[1][i] + s1 * (d[2][i] + s * (d[3][i] + s1 * inner)));
-        }
+        let inner = d[4][i] + s * (d[5][i] + s1 * (d[6][i] + s * d[7][i]));
+        d[0][i] + s * (d[1][i] + s1 * (d[2][i] + s * (d[3][i] + s1 * inner)))
     }
 }
+
+step::explicit_pair!(Dop853, k[1]);
 
 #[cfg(test)]
 mod tests {

@@ -2,8 +2,9 @@
 //! with the step-size control and the dense output of order 4 of Hairer's
 //! `dopri5` (HNW I, II.5–II.6).
 
-use super::control::{self, Controller, Decision, Limits, Start};
-use crate::{IntegrationError, OdeSystem, Stats, Stepper, Tolerances};
+use super::control::{self, AdaptiveTrack, Controller};
+use super::step::{self, ExplicitPair, StepSize};
+use crate::{IntegrationError, OdeSystem, Tolerances};
 
 const C2: f64 = 1.0 / 5.0;
 const C3: f64 = 3.0 / 10.0;
@@ -61,16 +62,11 @@ const WEIGHTS: [(f64, usize); 5] = [(A71, 0), (A73, 2), (A74, 3), (A75, 4), (A76
 #[derive(Clone, Debug)]
 pub struct Dopri5 {
     tolerances: Tolerances,
-    limits: Limits,
+    size: StepSize,
     controller: Controller,
-    t0: f64,
-    t: f64,
-    t_previous: f64,
-    /// The step to try next (`None` until the first step estimates it).
-    h: Option<f64>,
+    track: AdaptiveTrack,
     /// The size of the last accepted step, for the dense output.
     h_last: f64,
-    y: Vec<f64>,
     /// `f(t, y)`, the first stage of the next step.
     rate: Vec<f64>,
     k: [Vec<f64>; 5],
@@ -79,51 +75,39 @@ pub struct Dopri5 {
     rate_new: Vec<f64>,
     /// Coefficients of the continuous extension of the last step.
     dense: [Vec<f64>; 5],
-    stats: Stats,
 }
 
 impl Dopri5 {
-    /// Starts at `(t0, y0)` (projected onto the system's manifold).
-    pub fn new<S: OdeSystem>(
-        system: &mut S,
-        t0: f64,
-        y0: &[f64],
-        tolerances: Tolerances,
-    ) -> Result<Self, IntegrationError> {
-        let (y, rate, stats) = control::start(system, t0, y0, tolerances)?;
-        let n = y.len();
-        let zeros = vec![0.0; n];
-        Ok(Dopri5 {
+    /// The integrator at the start of an integration: `track` at the
+    /// initial time, `rate` the rate there.
+    fn starting(track: AdaptiveTrack, rate: Vec<f64>, tolerances: Tolerances) -> Self {
+        let zeros = vec![0.0; track.y.len()];
+        Dopri5 {
             tolerances,
-            limits: Limits::default(),
+            size: StepSize::new(track.t),
             controller: Controller::dopri5(),
-            t0,
-            t: t0,
-            t_previous: t0,
-            h: None,
             h_last: 0.0,
             dense: [
-                y.clone(),
+                track.y.clone(),
                 zeros.clone(),
                 zeros.clone(),
                 zeros.clone(),
                 zeros.clone(),
             ],
-            y,
+            track,
             rate,
             k: core::array::from_fn(|_| zeros.clone()),
             stage: zeros.clone(),
             y_new: zeros.clone(),
             rate_new: zeros,
-            stats,
-        })
+        }
     }
 
-    super::limit_setters!();
+    super::constructors!();
 
     /// `stage = y + h Σ aⱼ kⱼ` over the given stages.
     fn combine(&mut self, h: f64, terms: &[(f64, usize)]) {
-        for i in 0..self.y.len() {
+        for i in 0..self.track.y.len() {
             let mut sum = 0.0;
             for &(a, j) in terms {
                 sum += a * if j == 0 {
@@ -132,19 +116,24 @@ impl Dopri5 {
                     self.k[j - 1][i]
                 };
             }
-            self.stage[i] = self.y[i] + h * sum;
+            self.stage[i] = self.track.y[i] + h * sum;
         }
     }
 
-    /// Tries one step of size `h`; returns the scaled error norm
-    /// (infinite when a stage overflowed).
-    fn attempt<S: OdeSystem>(&mut self, system: &mut S, h: f64) -> Result<f64, IntegrationError> {
-        let t = self.t;
+    /// The scaled error norm of a step of size `h` (infinite when a stage
+    /// overflowed), its end state in `y_new` and its rate in `rate_new`.
+    fn estimate<S: OdeSystem>(&mut self, system: &mut S, h: f64) -> Result<f64, IntegrationError> {
+        let t = self.track.t;
         for (s, (c, terms)) in STAGES.iter().enumerate() {
             self.combine(h, terms);
             let mut k = std::mem::take(&mut self.k[s]);
-            let finite =
-                control::evaluate(system, t + c * h, &self.stage, &mut k, &mut self.stats)?;
+            let finite = control::evaluate(
+                system,
+                t + c * h,
+                &self.stage,
+                &mut k,
+                &mut self.track.stats,
+            )?;
             self.k[s] = k;
             if !finite {
                 return Ok(f64::INFINITY);
@@ -162,12 +151,12 @@ impl Dopri5 {
             t + h,
             &self.y_new,
             &mut self.rate_new,
-            &mut self.stats,
+            &mut self.track.stats,
         )?;
         if !finite {
             return Ok(f64::INFINITY);
         }
-        let n = self.y.len();
+        let n = self.track.y.len();
         let mut sum = 0.0;
         for i in 0..n {
             let k = &self.k;
@@ -178,7 +167,7 @@ impl Dopri5 {
                     + E5 * k[3][i]
                     + E6 * k[4][i]
                     + E7 * self.rate_new[i]);
-            let sk = control::scale(self.tolerances, self.y[i], self.y_new[i]);
+            let sk = control::scale(self.tolerances, self.track.y[i], self.y_new[i]);
             sum += (e / sk).powi(2);
         }
         Ok((sum / n as f64).sqrt())
@@ -187,11 +176,11 @@ impl Dopri5 {
     /// The continuous extension of the accepted step of size `h` from
     /// `y` to `y_new` (HNW's `CONTD5` coefficients).
     fn prepare_dense_output(&mut self, h: f64) {
-        for i in 0..self.y.len() {
-            let difference = self.y_new[i] - self.y[i];
+        for i in 0..self.track.y.len() {
+            let difference = self.y_new[i] - self.track.y[i];
             let bspl = h * self.rate[i] - difference;
             let k = &self.k;
-            self.dense[0][i] = self.y[i];
+            self.dense[0][i] = self.track.y[i];
             self.dense[1][i] = difference;
             self.dense[2][i] = bspl;
             self.dense[3][i] = difference - h * self.rate_new[i] - bspl;
@@ -206,83 +195,30 @@ impl Dopri5 {
     }
 }
 
-impl<S: OdeSystem> Stepper<S> for Dopri5 {
-    fn step(&mut self, system: &mut S, t_end: f64) -> Result<(), IntegrationError> {
-        if self.t >= t_end {
-            return Ok(());
+impl ExplicitPair for Dopri5 {
+    const ORDER: i32 = 5;
+
+    fn attempt<S: OdeSystem>(&mut self, system: &mut S, h: f64) -> Result<f64, IntegrationError> {
+        let error = self.estimate(system, h)?;
+        if error <= 1.0 {
+            self.prepare_dense_output(h);
         }
-        let h_max = self.limits.max_step.unwrap_or(t_end - self.t0).abs();
-        let mut h = match self.h.or(self.limits.initial_step) {
-            Some(h) => h,
-            None => control::initial_step(
-                system,
-                Start {
-                    t: self.t,
-                    y: &self.y,
-                    rate: &self.rate,
-                },
-                self.tolerances,
-                5,
-                h_max,
-                &mut self.stats,
-            )?,
-        };
-        loop {
-            let (h_try, last) =
-                control::next_attempt(&self.limits, &self.stats, self.t, t_end, h, h_max)?;
-            let error = self.attempt(system, h_try)?;
-            match self.controller.decide(error, h_try) {
-                Decision::Accept(h_new) => {
-                    self.prepare_dense_output(h_try);
-                    self.t_previous = self.t;
-                    self.t = if last { t_end } else { self.t + h_try };
-                    self.h_last = h_try;
-                    std::mem::swap(&mut self.y, &mut self.y_new);
-                    std::mem::swap(&mut self.rate, &mut self.rate_new);
-                    if system.project(&mut self.y)
-                        && !control::evaluate(
-                            system,
-                            self.t,
-                            &self.y,
-                            &mut self.rate,
-                            &mut self.stats,
-                        )?
-                    {
-                        return Err(IntegrationError::NonFinite { t: self.t });
-                    }
-                    self.h = Some(h_new);
-                    self.stats.steps += 1;
-                    return Ok(());
-                }
-                Decision::Reject(h_new) => {
-                    self.stats.rejected += 1;
-                    h = h_new;
-                }
-            }
-        }
+        Ok(error)
     }
-}
 
-super::trajectory!(Dopri5);
+    fn take(&mut self, h: f64) {
+        self.h_last = h;
+        std::mem::swap(&mut self.track.y, &mut self.y_new);
+        std::mem::swap(&mut self.rate, &mut self.rate_new);
+    }
 
-impl Dopri5 {
-    /// The continuous extension of the last step at `t`.
-    fn dense_value(&self, t: f64, out: &mut [f64]) {
-        if self.h_last <= 0.0 {
-            // A wrong-length `out` gets what fits rather than a panic.
-            for (o, y) in out.iter_mut().zip(&self.y) {
-                *o = *y;
-            }
-            return;
-        }
-        let s = (t - self.t_previous) / self.h_last;
-        let s1 = 1.0 - s;
+    fn extension(&self, i: usize, s: f64, s1: f64) -> f64 {
         let d = &self.dense;
-        for (i, o) in out.iter_mut().enumerate().take(self.y.len()) {
-            *o = d[0][i] + s * (d[1][i] + s1 * (d[2][i] + s * (d[3][i] + s1 * d[4][i])));
-        }
+        d[0][i] + s * (d[1][i] + s1 * (d[2][i] + s * (d[3][i] + s1 * d[4][i])))
     }
 }
+
+step::explicit_pair!(Dopri5, rate);
 
 #[cfg(test)]
 mod tests {

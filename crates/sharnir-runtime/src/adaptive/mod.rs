@@ -8,61 +8,45 @@
 //! and count their work in [`crate::Stats`]. Their control follows Hairer,
 //! Nørsett and Wanner's codes `dopri5`, `dop853` and `RADAU5`.
 
-/// The builder methods of the limits every adaptive integrator keeps in
-/// its `limits` field.
-macro_rules! limit_setters {
+/// The constructor and the builder methods every adaptive integrator has:
+/// `new` starts the integration ([`control::start`]) and hands the track
+/// and the rate to the integrator's own `starting`; the limits are those of
+/// its step size (`size`, a [`step::StepSize`]).
+macro_rules! constructors {
     () => {
+        /// Starts at `(t0, y0)` (projected onto the system's manifold).
+        pub fn new<S: $crate::OdeSystem>(
+            system: &mut S,
+            t0: f64,
+            y0: &[f64],
+            tolerances: $crate::Tolerances,
+        ) -> Result<Self, $crate::IntegrationError> {
+            let (track, rate) = $crate::adaptive::control::start(system, t0, y0, tolerances)?;
+            Ok(Self::starting(track, rate, tolerances))
+        }
+
         /// At most this many steps (accepted and rejected; default 10⁶).
         pub fn max_steps(mut self, steps: u64) -> Self {
-            self.limits.max_steps = steps;
+            self.size.limits.max_steps = steps;
             self
         }
 
         /// Steps no longer than `h` (default: the whole interval).
         pub fn max_step(mut self, h: f64) -> Self {
-            self.limits.max_step = Some(h);
+            self.size.limits.max_step = Some(h);
             self
         }
 
         /// The first step to try (default: estimated from `f`, HNW's
         /// `HINIT`).
         pub fn initial_step(mut self, h: f64) -> Self {
-            self.limits.initial_step = Some(h);
+            self.size.limits.initial_step = Some(h);
             self
         }
     };
 }
 
-/// [`crate::Trajectory`] for an integrator with the fields `t`,
-/// `t_previous`, `y` and `stats` and an inherent `dense_value`.
-macro_rules! trajectory {
-    ($integrator:ty) => {
-        impl crate::Trajectory for $integrator {
-            fn t(&self) -> f64 {
-                self.t
-            }
-
-            fn t_previous(&self) -> f64 {
-                self.t_previous
-            }
-
-            fn y(&self) -> &[f64] {
-                &self.y
-            }
-
-            fn interpolate(&self, t: f64, out: &mut [f64]) {
-                self.dense_value(t, out);
-            }
-
-            fn stats(&self) -> crate::Stats {
-                self.stats
-            }
-        }
-    };
-}
-
-use limit_setters;
-use trajectory;
+use constructors;
 
 mod adams;
 mod control;
@@ -70,6 +54,7 @@ mod dop853;
 mod dopri5;
 mod linear;
 mod radau5;
+mod step;
 
 pub use adams::Adams;
 pub use dop853::Dop853;

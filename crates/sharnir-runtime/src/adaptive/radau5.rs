@@ -12,9 +12,11 @@
 // Index loops over several parallel arrays read like the method's formulas.
 #![allow(clippy::needless_range_loop)]
 
-use super::control::{self, Limits, Start, UROUND};
+use super::control::{self, AdaptiveTrack, UROUND};
 use super::linear::{ComplexLu, RealLu};
-use crate::{IntegrationError, OdeSystem, Stats, Stepper, Tolerances};
+use super::step::StepSize;
+use crate::stepper::trajectory;
+use crate::{IntegrationError, OdeSystem, Stepper, Tolerances};
 
 /// The method's constants: nodes, the eigenvalues of the inverse
 /// coefficient matrix (one real, `γ`, and a complex pair `α ± iβ`), the
@@ -97,16 +99,12 @@ pub struct Radau5 {
     atol: f64,
     /// Newton's stopping tolerance.
     newton_tolerance: f64,
-    limits: Limits,
+    size: StepSize,
     mass: Option<Vec<f64>>,
     n: usize,
-    t0: f64,
-    t: f64,
-    t_previous: f64,
-    h: Option<f64>,
+    track: AdaptiveTrack,
     /// The last accepted step size.
     h_old: f64,
-    y: Vec<f64>,
     /// `f(t, y)`.
     rate: Vec<f64>,
     /// Stage increments `zᵢ = Yᵢ − y` and their transforms `w = TI z`.
@@ -133,36 +131,26 @@ pub struct Radau5 {
     /// Coefficients of the collocation polynomial of the last step.
     dense: [Vec<f64>; 4],
     work: NewtonWork,
-    stats: Stats,
 }
 
 impl Radau5 {
-    /// Starts at `(t0, y0)` (projected onto the system's manifold).
-    pub fn new<S: OdeSystem>(
-        system: &mut S,
-        t0: f64,
-        y0: &[f64],
-        tolerances: Tolerances,
-    ) -> Result<Self, IntegrationError> {
-        let (y, rate, stats) = control::start(system, t0, y0, tolerances)?;
-        let n = y.len();
+    /// The integrator at the start of an integration: `track` at the
+    /// initial time, `rate` the rate there.
+    fn starting(track: AdaptiveTrack, rate: Vec<f64>, tolerances: Tolerances) -> Self {
+        let n = track.y.len();
         let rtol = 0.1 * tolerances.rtol.powf(2.0 / 3.0);
         let atol = rtol * (tolerances.atol / tolerances.rtol);
         let zeros = vec![0.0; n];
-        Ok(Radau5 {
+        Radau5 {
             rtol,
             atol,
             newton_tolerance: (10.0 * UROUND / rtol).max(0.03_f64.min(rtol.sqrt())),
-            limits: Limits::default(),
+            size: StepSize::new(track.t),
             mass: None,
             n,
-            t0,
-            t: t0,
-            t_previous: t0,
-            h: None,
             h_old: 0.0,
-            dense: [y.clone(), zeros.clone(), zeros.clone(), zeros.clone()],
-            y,
+            dense: [track.y.clone(), zeros.clone(), zeros.clone(), zeros.clone()],
+            track,
             rate,
             z: core::array::from_fn(|_| zeros.clone()),
             w: core::array::from_fn(|_| zeros.clone()),
@@ -185,8 +173,7 @@ impl Radau5 {
                 f: core::array::from_fn(|_| vec![0.0; n]),
                 dw: core::array::from_fn(|_| vec![0.0; n]),
             },
-            stats,
-        })
+        }
     }
 
     /// Integrates `M y' = f(t, y)` with the diagonal mass matrix `M`; a zero
@@ -202,7 +189,7 @@ impl Radau5 {
         Ok(self)
     }
 
-    super::limit_setters!();
+    super::constructors!();
 
     fn mass(&self, i: usize) -> f64 {
         self.mass.as_ref().map_or(1.0, |m| m[i])
@@ -210,20 +197,20 @@ impl Radau5 {
 
     /// `∂f/∂y` at `(t, y)`: the system's own, or forward differences.
     fn form_jacobian<S: OdeSystem>(&mut self, system: &mut S) -> Result<(), IntegrationError> {
-        self.stats.jacobian_evaluations += 1;
-        let t = self.t;
+        self.track.stats.jacobian_evaluations += 1;
+        let t = self.track.t;
         let analytic = system
-            .jacobian(t, &self.y, &mut self.jacobian)
+            .jacobian(t, &self.track.y, &mut self.jacobian)
             .map_err(|error| IntegrationError::Rhs { t, error })?;
         if !analytic {
             let n = self.n;
-            let mut shifted = self.y.clone();
+            let mut shifted = self.track.y.clone();
             let mut column = vec![0.0; n];
             for j in 0..n {
                 let saved = shifted[j];
                 let delta = (UROUND * 1e-5_f64.max(saved.abs())).sqrt();
                 shifted[j] = saved + delta;
-                if !control::evaluate(system, t, &shifted, &mut column, &mut self.stats)? {
+                if !control::evaluate(system, t, &shifted, &mut column, &mut self.track.stats)? {
                     return Err(IntegrationError::NonFinite { t });
                 }
                 for i in 0..n {
@@ -243,7 +230,7 @@ impl Radau5 {
     /// Factorises `γ/h·M − J` and `(α + iβ)/h·M − J`; `false` when either
     /// is singular.
     fn factorise(&mut self, h: f64) -> bool {
-        self.stats.decompositions += 1;
+        self.track.stats.decompositions += 1;
         let n = self.n;
         let mut real = vec![0.0; n * n];
         let mut complex_re = vec![0.0; n * n];
@@ -318,9 +305,15 @@ impl Radau5 {
         for iteration in 1..=NEWTON_ITERATIONS {
             for (k, c) in [C1, C2, 1.0].into_iter().enumerate() {
                 for i in 0..n {
-                    stage[i] = self.y[i] + self.z[k][i];
+                    stage[i] = self.track.y[i] + self.z[k][i];
                 }
-                if !control::evaluate(system, self.t + c * h, stage, &mut f[k], &mut self.stats)? {
+                if !control::evaluate(
+                    system,
+                    self.track.t + c * h,
+                    stage,
+                    &mut f[k],
+                    &mut self.track.stats,
+                )? {
                     return Ok(Newton::Diverged);
                 }
             }
@@ -421,9 +414,15 @@ impl Radau5 {
         };
         let mut error = norm(&estimate, &self.scale);
         if error >= 1.0 && (self.first || self.rejected_last) {
-            let shifted: Vec<f64> = (0..n).map(|i| self.y[i] + estimate[i]).collect();
+            let shifted: Vec<f64> = (0..n).map(|i| self.track.y[i] + estimate[i]).collect();
             let mut f1 = vec![0.0; n];
-            if !control::evaluate(system, self.t, &shifted, &mut f1, &mut self.stats)? {
+            if !control::evaluate(
+                system,
+                self.track.t,
+                &shifted,
+                &mut f1,
+                &mut self.track.stats,
+            )? {
                 return Ok(f64::INFINITY);
             }
             for i in 0..n {
@@ -449,33 +448,28 @@ impl Radau5 {
     ) -> Result<(), IntegrationError> {
         for i in 0..self.n {
             let (z1, z2, z3) = (self.z[0][i], self.z[1][i], self.z[2][i]);
-            self.y[i] += z3;
+            self.track.y[i] += z3;
             let d1 = (z2 - z3) / C2M1;
             let ak = (z1 - z2) / C1MC2;
             let acont3 = (ak - z1 / C1) / C2;
             let d2 = (ak - d1) / C1M1;
-            self.dense[0][i] = self.y[i];
+            self.dense[0][i] = self.track.y[i];
             self.dense[1][i] = d1;
             self.dense[2][i] = d2;
             self.dense[3][i] = d2 - acont3;
         }
-        self.t_previous = self.t;
-        self.t = t_new;
         self.h_old = h;
-        system.project(&mut self.y);
-        if !control::evaluate(system, self.t, &self.y, &mut self.rate, &mut self.stats)? {
-            return Err(IntegrationError::NonFinite { t: self.t });
-        }
+        self.size
+            .finish(system, &mut self.track, t_new, &mut self.rate, false)?;
         self.jacobian_current = false;
         self.first = false;
-        self.stats.steps += 1;
         Ok(())
     }
 
     /// After a failed attempt: shrink by `factor` and refactorise, forming
     /// the Jacobian again only if it was not formed at this state.
     fn retry(&mut self, h: f64, factor: f64) -> f64 {
-        self.stats.rejected += 1;
+        self.track.stats.rejected += 1;
         self.rejected_last = true;
         self.jacobian_stale = !self.jacobian_current;
         self.real_lu = None;
@@ -504,31 +498,18 @@ enum Newton {
 
 impl<S: OdeSystem> Stepper<S> for Radau5 {
     fn step(&mut self, system: &mut S, t_end: f64) -> Result<(), IntegrationError> {
-        if self.t >= t_end {
+        let tolerances = Tolerances {
+            rtol: self.rtol,
+            atol: self.atol,
+        };
+        let begun = self
+            .size
+            .begin(system, &mut self.track, &self.rate, t_end, tolerances, 5)?;
+        let Some((mut h, h_max)) = begun else {
             return Ok(());
-        }
-        let h_max = self.limits.max_step.unwrap_or(t_end - self.t0).abs();
-        let mut h = match self.h.or(self.limits.initial_step) {
-            Some(h) => h,
-            None => control::initial_step(
-                system,
-                Start {
-                    t: self.t,
-                    y: &self.y,
-                    rate: &self.rate,
-                },
-                Tolerances {
-                    rtol: self.rtol,
-                    atol: self.atol,
-                },
-                5,
-                h_max,
-                &mut self.stats,
-            )?,
         };
         loop {
-            let (h_try, last) =
-                control::next_attempt(&self.limits, &self.stats, self.t, t_end, h, h_max)?;
+            let (h_try, t_new) = self.size.attempt(&self.track, t_end, h, h_max)?;
             if self.jacobian_stale {
                 self.form_jacobian(system)?;
             }
@@ -537,7 +518,7 @@ impl<S: OdeSystem> Stepper<S> for Radau5 {
                     self.singular_in_a_row += 1;
                     if self.singular_in_a_row >= SINGULAR_LIMIT {
                         return Err(IntegrationError::StepSizeTooSmall {
-                            t: self.t,
+                            t: self.track.t,
                             h: h_try,
                         });
                     }
@@ -547,7 +528,7 @@ impl<S: OdeSystem> Stepper<S> for Radau5 {
                 self.singular_in_a_row = 0;
             }
             for i in 0..self.n {
-                self.scale[i] = self.atol + self.rtol * self.y[i].abs();
+                self.scale[i] = self.atol + self.rtol * self.track.y[i].abs();
             }
             self.start_stages(h_try);
             let iterations = match self.newton(system, h_try)? {
@@ -568,7 +549,7 @@ impl<S: OdeSystem> Stepper<S> for Radau5 {
             );
             let mut quot = (error.powf(0.25) / fac).clamp(1.0 / MAX_GROWTH, MAX_SHRINK);
             if error < 1.0 {
-                if self.stats.steps > 0 {
+                if self.track.stats.steps > 0 {
                     let gustafsson = (self.h_accepted / h_try)
                         * (error * error / self.error_accepted).powf(0.25)
                         / SAFETY;
@@ -581,13 +562,12 @@ impl<S: OdeSystem> Stepper<S> for Radau5 {
                     h_new = h_new.min(h_try);
                 }
                 self.rejected_last = false;
-                let t_new = if last { t_end } else { self.t + h_try };
                 self.accept(system, h_try, t_new)?;
                 let ratio = h_new / h_try;
                 if self.theta <= JACOBIAN_REUSE && (1.0..=1.2).contains(&ratio) {
-                    self.h = Some(h_try);
+                    self.size.next = Some(h_try);
                 } else {
-                    self.h = Some(h_new);
+                    self.size.next = Some(h_new);
                     self.jacobian_stale = self.theta > JACOBIAN_REUSE;
                 }
                 return Ok(());
@@ -598,21 +578,21 @@ impl<S: OdeSystem> Stepper<S> for Radau5 {
     }
 }
 
-super::trajectory!(Radau5);
+trajectory!([] f64, Radau5);
 
 impl Radau5 {
     /// The continuous extension of the last step at `t`.
     fn dense_value(&self, t: f64, out: &mut [f64]) {
         if self.h_old <= 0.0 {
             // A wrong-length `out` gets what fits rather than a panic.
-            for (o, y) in out.iter_mut().zip(&self.y) {
+            for (o, y) in out.iter_mut().zip(&self.track.y) {
                 *o = *y;
             }
             return;
         }
-        let s = (t - self.t) / self.h_old;
+        let s = (t - self.track.t) / self.h_old;
         let d = &self.dense;
-        for (i, o) in out.iter_mut().enumerate().take(self.y.len()) {
+        for (i, o) in out.iter_mut().enumerate().take(self.track.y.len()) {
             *o = d[0][i] + s * (d[1][i] + (s - C2M1) * (d[2][i] + (s - C1M1) * d[3][i]));
         }
     }
