@@ -1,13 +1,17 @@
 //! "Did you mean" hints for misspelt keys and names.
 
 /// The candidate closest to `word` by edit distance, if it is close enough
-/// to be a plausible typo (at most a third of the word, and at least one)
-/// or a plural or abbreviation of it (`bodies`, `desc`).
+/// to be a plausible typo (at most a third of the word, and at least one),
+/// the word in other case (`MASS`, `K` for `k`) or a plural or
+/// abbreviation of it (`bodies`, `desc`). Distances ignore case first, so
+/// that `K` suggests `k` rather than another name one letter away (`g`);
+/// among candidates alike but for case, the closest in case wins.
 pub(crate) fn closest<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
     let limit = (word.chars().count() / 3).max(1);
+    let folded = word.to_lowercase();
     let stem = |c: &str| {
         let shared = word
             .chars()
@@ -18,10 +22,13 @@ pub(crate) fn closest<'c>(
     };
     candidates
         .into_iter()
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|&(d, c)| d <= limit || stem(c))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
+        .map(|c| {
+            let exact = edit_distance(word, c);
+            (edit_distance(&folded, &c.to_lowercase()), exact, c)
+        })
+        .filter(|&(ignoring_case, exact, c)| ignoring_case == 0 || exact <= limit || stem(c))
+        .min_by_key(|&(ignoring_case, exact, _)| (ignoring_case, exact))
+        .map(|(_, _, c)| c)
 }
 
 /// `" (did you mean `x`?)"` when a close candidate exists, else nothing.
@@ -93,5 +100,15 @@ mod tests {
             Some("parameters")
         );
         assert_eq!(closest("bo", ["body"]), None);
+    }
+
+    #[test]
+    fn the_same_name_in_other_case_is_preferred() {
+        assert_eq!(closest("K", ["g", "k"]), Some("k"));
+        assert_eq!(closest("M", ["I", "L", "g", "m"]), Some("m"));
+        assert_eq!(closest("MASS", ["name", "mass", "com"]), Some("mass"));
+        assert_eq!(closest("Gain", ["GAIN", "gain"]), Some("gain"));
+        // Case alone does not make a distant name plausible.
+        assert_eq!(closest("Pi", ["I", "L", "g", "m"]), None);
     }
 }

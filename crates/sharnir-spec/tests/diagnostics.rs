@@ -230,6 +230,13 @@ fn unknown_parameter_is_reported_inside_the_expression() {
         36,
         45,
         "unknown parameter `Pi`",
+    ); // Every parameter is one letter away from `M`: the one it is in other
+       // case is the one meant.
+    rejects(
+        &edited("mass = \"m\"", "mass = \"M\""),
+        14,
+        9,
+        "unknown parameter `M` (did you mean `m`?)",
     );
 }
 
