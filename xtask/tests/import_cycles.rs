@@ -36,11 +36,6 @@ const BEING_REMOVED: &[&[&str]] = &[
         "crates/sharnir-numeric/src/error.rs",
         "crates/sharnir-numeric/src/tree.rs",
     ],
-    // `ModelSystem` calls the Jacobian's assembly, which reads `Model`.
-    &[
-        "crates/sharnir-runtime/src/jacobian.rs",
-        "crates/sharnir-runtime/src/model.rs",
-    ],
     // The oracle walks a `SpecTree`, which holds the oracle's `Sampling`.
     &["tests/support/oracle.rs", "tests/support/spec_tree.rs"],
 ];

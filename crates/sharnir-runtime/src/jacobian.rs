@@ -23,27 +23,31 @@
 //! derivatives are taken in, and the integrator then differentiates
 //! numerically as before.
 
-use crate::model::{Control, Model};
+use crate::model::{Control, Model, ModelSystem};
 use crate::Real;
 
-/// `∂q̈/∂q`, `∂q̈/∂q̇` and `∂q̈/∂τ` of a model's forward dynamics at one
-/// state, each `NV × NV` (row: acceleration, column: velocity coordinate or
-/// joint force); `∂q̈/∂q` in velocity coordinates (`q ⊕ δ`, Pinocchio's
-/// convention).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ForwardDynamicsDerivatives<R, const NV: usize> {
-    /// `∂q̈/∂q`.
-    pub by_position: [[R; NV]; NV],
-    /// `∂q̈/∂q̇`.
-    pub by_velocity: [[R; NV]; NV],
-    /// `∂q̈/∂τ = M(q)⁻¹`.
-    pub by_force: [[R; NV]; NV],
+impl<M, C, const NQ: usize, const NV: usize> ModelSystem<M, NQ, NV, C>
+where
+    M: Model<NQ, NV>,
+    C: Control<M::Real, NQ, NV>,
+{
+    /// Writes `J` (row-major, `(NQ + NV)²` entries) at `(t, q, q̇)` into
+    /// `jacobian` and returns `true`; `false`, writing nothing, where the
+    /// model has no derivatives, has quaternions, or `jacobian` has the
+    /// wrong length.
+    pub(crate) fn emitted_jacobian(
+        &mut self,
+        t: M::Real,
+        q: &[M::Real; NQ],
+        v: &[M::Real; NV],
+        jacobian: &mut [M::Real],
+    ) -> bool {
+        model_jacobian(&self.model, &mut self.control, t, q, v, jacobian)
+    }
 }
 
-/// Writes `J` (row-major, `(NQ + NV)²` entries) at `(t, q, q̇)` into
-/// `jacobian` and returns `true`; `false`, writing nothing, where the model
-/// has no derivatives, has quaternions, or `jacobian` has the wrong length.
-pub(crate) fn model_jacobian<M, C, const NQ: usize, const NV: usize>(
+/// [`ModelSystem::emitted_jacobian`] of `model` driven by `control`.
+fn model_jacobian<M, C, const NQ: usize, const NV: usize>(
     model: &M,
     control: &mut C,
     t: M::Real,

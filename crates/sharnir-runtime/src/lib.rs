@@ -33,7 +33,7 @@ mod detach;
 #[cfg(feature = "std")]
 mod events;
 mod fixed_step;
-pub mod jacobian;
+mod jacobian;
 mod linalg;
 mod loops;
 mod model;
@@ -51,13 +51,13 @@ pub use detach::{
 #[cfg(feature = "std")]
 pub use events::{Direction, Event, EventError, EventLocator, EventRecord};
 pub use fixed_step::{Rk4, SemiImplicitEuler, StateVector};
-pub use jacobian::ForwardDynamicsDerivatives;
 pub use loops::{
     assemble, project_velocities, project_velocities_holding, Accelerations, AssemblyError,
     ConstrainedSystem, DriftControl, LoopClosure,
 };
 pub use model::{
-    join_state, normalize_quaternions, split_state, Control, Model, ModelSystem, Passive,
+    join_state, normalize_quaternions, split_state, Control, ForwardDynamicsDerivatives, Model,
+    ModelSystem, Passive,
 };
 pub use real::Real;
 #[cfg(feature = "std")]

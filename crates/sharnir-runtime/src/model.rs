@@ -6,8 +6,21 @@
 //! …). [`crate::model!`] turns that shape into a [`Model`] impl, so no module
 //! needs hand-written glue and the modules stay independent of this crate.
 
-use crate::jacobian::{model_jacobian, ForwardDynamicsDerivatives};
 use crate::{OdeSystem, Real, RhsError};
+
+/// `∂q̈/∂q`, `∂q̈/∂q̇` and `∂q̈/∂τ` of a model's forward dynamics at one
+/// state, each `NV × NV` (row: acceleration, column: velocity coordinate or
+/// joint force); `∂q̈/∂q` in velocity coordinates (`q ⊕ δ`, Pinocchio's
+/// convention).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ForwardDynamicsDerivatives<R, const NV: usize> {
+    /// `∂q̈/∂q`.
+    pub by_position: [[R; NV]; NV],
+    /// `∂q̈/∂q̇`.
+    pub by_velocity: [[R; NV]; NV],
+    /// `∂q̈/∂τ = M(q)⁻¹`.
+    pub by_force: [[R; NV]; NV],
+}
 
 /// A mechanism the runtime can integrate: one generated module with its
 /// parameter values.
@@ -307,7 +320,7 @@ where
     /// From the module's `forward_dynamics_derivatives` where it has them
     /// and every position coordinate is its own rate (no quaternion); the
     /// model's and the control's forces differentiated numerically (see
-    /// [`crate::jacobian`]). `Ok(false)` otherwise: the integrator then
+    /// the `jacobian` module). `Ok(false)` otherwise: the integrator then
     /// differentiates [`OdeSystem::rhs`] numerically.
     fn jacobian(
         &mut self,
@@ -316,14 +329,7 @@ where
         jacobian: &mut [M::Real],
     ) -> Result<bool, RhsError> {
         let (q, v) = split_state::<M::Real, NQ, NV>(y).ok_or(WRONG_LENGTH)?;
-        Ok(model_jacobian(
-            &self.model,
-            &mut self.control,
-            t,
-            &q,
-            &v,
-            jacobian,
-        ))
+        Ok(self.emitted_jacobian(t, &q, &v, jacobian))
     }
 
     fn project(&mut self, y: &mut [M::Real]) -> bool {
