@@ -71,6 +71,7 @@
 //! | `constrained_forward_dynamics_derivatives` | 20078 | 19067 | 1980 | 206 | 70 | 70 |
 
 #![allow(
+    dead_code,
     clippy::approx_constant,
     clippy::needless_range_loop,
     clippy::neg_cmp_op_on_partial_ord

@@ -54,7 +54,7 @@
 //! | `forward_dynamics_derivatives` | 7602 | 4713 | 19 | 0 | 2 | 2 |
 //! | `linearization` | 7626 | 4713 | 19 | 0 | 2 | 2 |
 
-#![allow(clippy::approx_constant)]
+#![allow(dead_code, clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.

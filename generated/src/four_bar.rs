@@ -68,6 +68,7 @@
 //! | `constrained_forward_dynamics_derivatives` | 450 | 410 | 107 | 20 | 19 | 21 |
 
 #![allow(
+    dead_code,
     clippy::approx_constant,
     clippy::needless_range_loop,
     clippy::neg_cmp_op_on_partial_ord

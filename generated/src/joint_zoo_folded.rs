@@ -54,7 +54,7 @@
 //! | `forward_dynamics_derivatives` | 20631 | 13542 | 26 | 0 | 5 | 5 |
 //! | `linearization` | 20655 | 13542 | 26 | 0 | 5 | 5 |
 
-#![allow(clippy::approx_constant)]
+#![allow(dead_code, clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.

@@ -52,7 +52,7 @@
 //! | `forward_dynamics_derivatives` | 7267 | 5390 | 15 | 0 | 6 | 6 |
 //! | `linearization` | 7267 | 5390 | 15 | 0 | 6 | 6 |
 
-#![allow(clippy::approx_constant)]
+#![allow(dead_code, clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.

@@ -71,6 +71,7 @@
 //! | `constrained_forward_dynamics_derivatives` | 1239 | 1184 | 274 | 44 | 25 | 29 |
 
 #![allow(
+    dead_code,
     clippy::approx_constant,
     non_snake_case,
     clippy::needless_range_loop,

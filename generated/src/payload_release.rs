@@ -74,6 +74,7 @@
 //! | `constrained_forward_dynamics_derivatives` | 7214 | 6818 | 979 | 118 | 13 | 13 |
 
 #![allow(
+    dead_code,
     clippy::approx_constant,
     clippy::needless_range_loop,
     clippy::neg_cmp_op_on_partial_ord

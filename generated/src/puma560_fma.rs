@@ -58,7 +58,7 @@
 //! | `forward_dynamics_derivatives` | 1346 | 568 | 8 | 0 | 6 | 6 | 857 |
 //! | `linearization` | 1346 | 568 | 8 | 0 | 6 | 6 | 857 |
 
-#![allow(clippy::approx_constant)]
+#![allow(dead_code, clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.

@@ -70,6 +70,7 @@
 //! | `constrained_forward_dynamics_derivatives` | 1240 | 1066 | 213 | 35 | 23 | 21 |
 
 #![allow(
+    dead_code,
     clippy::approx_constant,
     non_snake_case,
     clippy::needless_range_loop,

@@ -70,6 +70,7 @@
 //! | `constrained_forward_dynamics_derivatives` | 1274 | 1060 | 213 | 35 | 23 | 21 |
 
 #![allow(
+    dead_code,
     clippy::approx_constant,
     clippy::needless_range_loop,
     clippy::neg_cmp_op_on_partial_ord

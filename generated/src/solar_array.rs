@@ -50,7 +50,7 @@
 //! | `forward_dynamics_derivatives` | 96 | 53 | 3 | 0 | 1 | 1 |
 //! | `linearization` | 96 | 53 | 3 | 0 | 1 | 1 |
 
-#![allow(clippy::approx_constant)]
+#![allow(dead_code, clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.

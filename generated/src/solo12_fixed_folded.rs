@@ -51,7 +51,7 @@
 //! | `forward_dynamics_derivatives` | 2300 | 1496 | 20 | 0 | 12 | 12 |
 //! | `linearization` | 2300 | 1496 | 20 | 0 | 12 | 12 |
 
-#![allow(clippy::approx_constant)]
+#![allow(dead_code, clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.

@@ -54,7 +54,7 @@
 //! | `forward_dynamics_derivatives` | 17089 | 11594 | 28 | 0 | 16 | 16 |
 //! | `linearization` | 17107 | 11594 | 28 | 0 | 16 | 16 |
 
-#![allow(clippy::approx_constant)]
+#![allow(dead_code, clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.

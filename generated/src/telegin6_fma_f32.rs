@@ -60,7 +60,7 @@
 //! | `forward_dynamics_derivatives` | 479 | 197 | 7 | 0 | 4 | 4 | 204 |
 //! | `linearization` | 479 | 197 | 7 | 0 | 4 | 4 | 204 |
 
-#![allow(clippy::approx_constant)]
+#![allow(dead_code, clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.

@@ -51,7 +51,7 @@
 //! | `forward_dynamics_derivatives` | 1836 | 1173 | 9 | 0 | 8 | 8 |
 //! | `linearization` | 1836 | 1173 | 9 | 0 | 8 | 8 |
 
-#![allow(clippy::approx_constant)]
+#![allow(dead_code, clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.

@@ -71,6 +71,7 @@
 //! | `constrained_forward_dynamics_derivatives` | 1787 | 1697 | 364 | 54 | 34 | 36 |
 
 #![allow(
+    dead_code,
     clippy::approx_constant,
     non_snake_case,
     clippy::needless_range_loop,

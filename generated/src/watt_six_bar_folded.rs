@@ -71,6 +71,7 @@
 //! | `constrained_forward_dynamics_derivatives` | 1850 | 1782 | 364 | 54 | 36 | 38 |
 
 #![allow(
+    dead_code,
     clippy::approx_constant,
     clippy::needless_range_loop,
     clippy::neg_cmp_op_on_partial_ord

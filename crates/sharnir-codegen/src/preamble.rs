@@ -217,14 +217,17 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
 }
 
 /// The lints a module allows, each only where its code needs it:
-/// `clippy::approx_constant` always, since a literal that a spec's numbers
+/// `dead_code` always, since a module is a library of which its user calls
+/// some functions, and pasted into a crate as a private module (the way
+/// a controller takes it) the rest must not warn; `clippy::approx_constant`
+/// always, since a literal that a spec's numbers
 /// make equal to `1/√2` or `π/2` is a value, not a constant written out by
 /// hand; `non_snake_case` where a parameter (a field of `Params`, and the
 /// name of a sine of it) is not snake case, as the spec named it; and in a
 /// module with loops, the lints of its hand-written solves, whose index
 /// loops follow the textbook's and whose `!(x > 0.0)` is also true for NaN.
 fn allowed_lints(facts: &Facts) -> Vec<TokenStream> {
-    let mut allowed = vec![quote!(clippy::approx_constant)];
+    let mut allowed = vec![quote!(dead_code), quote!(clippy::approx_constant)];
     if facts
         .parameters
         .iter()

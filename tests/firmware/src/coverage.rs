@@ -11,23 +11,18 @@
 
 use core::hint::black_box;
 
-#[allow(dead_code)]
 #[rustfmt::skip]
 #[path = "../../../generated/src/floating_chain.rs"]
 mod floating_chain;
-#[allow(dead_code)]
 #[rustfmt::skip]
 #[path = "../../../generated/src/pendulum_stop.rs"]
 mod pendulum_stop;
-#[allow(dead_code)]
 #[rustfmt::skip]
 #[path = "../../../generated/src/damped_pendulum.rs"]
 mod damped_pendulum;
-#[allow(dead_code)]
 #[rustfmt::skip]
 #[path = "../../../generated/src/delta.rs"]
 mod delta;
-#[allow(dead_code)]
 #[rustfmt::skip]
 #[path = "../../../generated/src/payload_release.rs"]
 mod payload_release;

@@ -14,15 +14,14 @@
 
 #![no_std]
 
-// The module is included as the user would paste it into firmware.
-#[allow(dead_code)]
+// The module is included as the user would paste it into firmware: a
+// private module, with no lint allowance of its own (it must not warn).
 #[rustfmt::skip]
 #[path = "../../../generated/src/telegin6_f32.rs"]
 mod telegin6_f32;
 
 // Its double-precision original, for the firmware binary to compare the
 // two on the target (`workload`).
-#[allow(dead_code)]
 #[rustfmt::skip]
 #[path = "../../../generated/src/telegin6.rs"]
 mod telegin6;
@@ -30,7 +29,6 @@ mod telegin6;
 // A mechanism with a closed loop: its constrained dynamics are solved in
 // fixed-size arrays inside the module, and the runtime's projection keeps
 // the loop closed, all without `std`.
-#[allow(dead_code)]
 #[rustfmt::skip]
 #[path = "../../../generated/src/four_bar.rs"]
 mod four_bar;
