@@ -155,10 +155,50 @@ pub trait Trajectory<R: Real = f64> {
 ///
 /// Generic over the system rather than over the call, so that a driver can
 /// choose the integrator at run time (`Box<dyn Stepper<S>>`).
+///
+/// A control loop on a microcontroller, as `docs/simulation.md` shows it:
+/// sampling every 10 ms, integrating in steps of 1 ms.
+///
+/// ```
+/// use sharnir_generated::telegin6_f32;
+/// use sharnir_runtime::{model, Model, ModelSystem, Rk4, Stepper, Trajectory};
+/// model!(Arm = telegin6_f32);
+///
+/// # fn main() -> Result<(), sharnir_runtime::IntegrationError> {
+/// let arm = Arm::default();
+/// let mut y = [0.0f32; Arm::STATE_LEN];
+/// y[..6].copy_from_slice(&arm.initial_positions());
+/// let mut system = ModelSystem::new(arm);
+/// let mut rk4 = Rk4::new(&mut system, 0.0, y, 1e-3)?;
+/// let period = 0.01;
+/// for k in 1..=100 {
+///     rk4.advance_to(&mut system, k as f32 * period)?; // one control period
+///     let state = rk4.y(); // (q, q̇) at t = k · period
+///     # assert!((rk4.t() - k as f32 * period).abs() < 1e-6);
+///     # assert!(state.iter().all(|x| x.is_finite()));
+/// }
+/// assert!((rk4.t() - 1.0).abs() < 1e-6);
+/// assert_eq!(rk4.stats().steps, 1000);
+/// # Ok(())
+/// # }
+/// ```
 pub trait Stepper<S: OdeSystem<R>, R: Real = f64>: Trajectory<R> {
-    /// Advances by one accepted step, never past `t_end`; landing exactly on
-    /// `t_end` when the step reaches it. Calling it at `t_end` does nothing.
+    /// Advances by one accepted step (of the fixed step `h`, or of the
+    /// size the error control chooses), never past the *time* `t_end`;
+    /// landing exactly on `t_end` when the step reaches it. Calling it at
+    /// `t_end` does nothing. To integrate up to a time, whatever the steps,
+    /// call [`Stepper::advance_to`].
     fn step(&mut self, system: &mut S, t_end: R) -> Result<(), IntegrationError>;
+
+    /// Steps until the time `t`, landing on it: one control period of a
+    /// controller that samples every `period` is `advance_to(system, t +
+    /// period)`. Does nothing at or past `t`.
+    fn advance_to(&mut self, system: &mut S, t: R) -> Result<(), IntegrationError> {
+        while self.t() < t {
+            self.step(system, t)?;
+        }
+        Ok(())
+    }
 }
 
 /// Where an integration is: the time now and at the start of the last
