@@ -111,6 +111,13 @@ pub(crate) fn run(args: GenArgs, context: &Context) -> miette::Result<()> {
     for module in &modules {
         write_atomically(&out.join(format!("{}.rs", module.name)), &module.source)?;
     }
+    if modules.len() <= 4 {
+        for module in &modules {
+            eprintln!("wrote {}", out.join(format!("{}.rs", module.name)).display());
+        }
+    } else {
+        eprintln!("wrote {} modules into {}", modules.len(), out.display());
+    }
     let into_checkout = generated
         .as_deref()
         .is_some_and(|generated| same_directory(generated, &out));

@@ -98,6 +98,16 @@ fn build_and_run(request: &Request<'_>) -> miette::Result<()> {
     let target = root.join("target").join("sharnir-sim").join("target");
     write_project(root, &project, request.module, request.variant)?;
     eprintln!("generated {name} in {:.2} s", request.generation);
+    let first = !target.join("release").exists();
+    if first {
+        eprintln!(
+            "compiling the simulation of {name} in release mode; the first simulation \
+             also compiles the runtime and its plots (about a minute on two cores), later \
+             ones only the module"
+        );
+    } else {
+        eprintln!("compiling the simulation of {name}");
+    }
 
     let started = Instant::now();
     let status = Command::new(cargo())
