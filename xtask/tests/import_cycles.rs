@@ -18,9 +18,7 @@ const BEING_REMOVED: &[&[&str]] = &[
         "crates/sharnir-codegen/src/body.rs",
         "crates/sharnir-codegen/src/constrained.rs",
         "crates/sharnir-codegen/src/constrained_derivatives.rs",
-        "crates/sharnir-codegen/src/contacts.rs",
         "crates/sharnir-codegen/src/derived.rs",
-        "crates/sharnir-codegen/src/detachments.rs",
         "crates/sharnir-codegen/src/dispatch.rs",
         "crates/sharnir-codegen/src/function.rs",
         "crates/sharnir-codegen/src/header.rs",
@@ -29,7 +27,6 @@ const BEING_REMOVED: &[&[&str]] = &[
         "crates/sharnir-codegen/src/module.rs",
         "crates/sharnir-codegen/src/plan/mod.rs",
         "crates/sharnir-codegen/src/preamble.rs",
-        "crates/sharnir-codegen/src/result.rs",
     ],
     // `TreeError` names `JointKind`; the tree returns `TreeError`.
     &[

@@ -13,7 +13,8 @@
 //! never a panic or a NaN. The operation counts are those of the loops as
 //! written, for full rank, plus the functions they call.
 
-use crate::module::{op_count_literal, LoopFacts};
+use crate::module::op_count_literal;
+use crate::vocabulary::LoopFacts;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use sharnir_cas::OpCount;

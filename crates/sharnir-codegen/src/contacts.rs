@@ -1,7 +1,5 @@
-//! The joints' own forces in a module: `contact_gaps`, `limit_forces` and
-//! `friction_forces`, emitted in every module (zeros when the spec has no
-//! stops, clearances, gear meshes, damping or friction) so that the runtime
-//! adds them without knowing which modules have any.
+//! The contact law of a module's `limit_forces`, written around the
+//! function's program (`plan/contacts.rs` plans the joints' own forces).
 //!
 //! `limit_forces` is a straight-line program for every contact's gap `g`,
 //! its rate `ġ`, the law's `k`, `μ`, `a` and the gap's gradient, with the
@@ -18,131 +16,12 @@
 //! one comparison; the operation counts are those with every contact
 //! engaged.
 
-use crate::module::{Argument, FunctionSpec, Shape};
 use crate::printer::float_literal;
+use crate::vocabulary::ContactFacts;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use sharnir_cas::{Coeff, Id, OpCount};
+use sharnir_cas::OpCount;
 use sharnir_mech::model::joint_forces::CONTACT_REACH;
-use sharnir_mech::{Input, Mechanism};
-
-/// What the emitted law needs to know about one contact beyond its program
-/// outputs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ContactFacts {
-    /// `<joint>.lower`, `<joint>.clearance`, …
-    pub name: String,
-    /// The gradient's entries: velocity index, and `Some(±1)` for a unit
-    /// weight written as a sign, `None` for a weight the program computes.
-    pub weights: Vec<(usize, Option<i8>)>,
-    /// Whether the law's `μ` may be nonzero: without it the law is
-    /// `F = k e^{−a g}`, and `k − μ ġ` is neither printed nor counted.
-    pub dissipative: bool,
-}
-
-/// The facts of every contact of `mechanism`, in the order of its
-/// `contacts`.
-pub(crate) fn facts(mechanism: &Mechanism) -> Vec<ContactFacts> {
-    mechanism
-        .contacts
-        .iter()
-        .map(|contact| ContactFacts {
-            name: contact.name.clone(),
-            weights: contact
-                .gradient
-                .iter()
-                .map(|&(i, w)| (i, unit_sign(mechanism, w)))
-                .collect(),
-            dissipative: mechanism
-                .pool
-                .as_num(contact.dissipation)
-                .is_none_or(|mu| !mu.is_zero()),
-        })
-        .collect()
-}
-
-/// `Some(±1)` when `w` is exactly one or minus one.
-fn unit_sign(mechanism: &Mechanism, w: Id) -> Option<i8> {
-    match mechanism.pool.as_num(w) {
-        Some(c) if c == Coeff::int(1) => Some(1),
-        Some(c) if c == Coeff::int(-1) => Some(-1),
-        _ => None,
-    }
-}
-
-/// `contact_gaps`, `limit_forces` and `friction_forces` for `mechanism`.
-pub(crate) fn functions(mechanism: &mut Mechanism) -> Vec<FunctionSpec> {
-    use Argument::{Position, Velocity};
-    let contacts = mechanism.contacts.clone();
-    let gaps = contacts.iter().map(|c| c.gap).collect();
-    let mut terms = Vec::new();
-    for contact in &contacts {
-        let pool = &mut mechanism.pool;
-        let rates: Vec<Id> = contact
-            .gradient
-            .iter()
-            .map(|&(i, w)| {
-                let v = pool.input(Input::Velocity(i));
-                pool.mul(w, v)
-            })
-            .collect();
-        let rate = pool.sum(&rates);
-        terms.extend([
-            contact.gap,
-            rate,
-            contact.stiffness,
-            contact.dissipation,
-            contact.decay,
-        ]);
-        for &(_, w) in &contact.gradient {
-            if unit_sign(mechanism, w).is_none() {
-                terms.push(w);
-            }
-        }
-    }
-    let zero = mechanism.pool.zero();
-    let friction = mechanism
-        .friction_forces
-        .clone()
-        .unwrap_or_else(|| vec![zero; mechanism.dof()]);
-    vec![
-        FunctionSpec {
-            name: "contact_gaps".to_owned(),
-            doc: "The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to\n\
-                  a clearance's boundary or between a gear mesh's flanks, positive while apart\n\
-                  and negative while the contact is pressed in. A contact begins where its gap\n\
-                  crosses zero downwards: these are the event functions that locate contacts."
-                .to_owned(),
-            arguments: vec![Position],
-            shape: Shape::ContactVector,
-            outputs: gaps,
-        },
-        FunctionSpec {
-            name: "limit_forces".to_owned(),
-            doc: format!(
-                "The joint forces of the stops, clearances and gear meshes: each contact pushes\n\
-                 its gap `g` open with `F = max(0, k − μ ġ) e^{{−a g}}` (the joint-coordinate\n\
-                 package's law; it never pulls), dropped where `a g > {CONTACT_REACH}` (below 1e-12 of the\n\
-                 force at zero gap). Add them to `tau`, with `friction_forces`, before\n\
-                 `forward_dynamics`. The operation count is that with every contact engaged."
-            ),
-            arguments: vec![Position, Velocity],
-            shape: Shape::LimitForces,
-            outputs: terms,
-        },
-        FunctionSpec {
-            name: "friction_forces".to_owned(),
-            doc: "The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on\n\
-                  every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction\n\
-                  regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by\n\
-                  default). Add them to `tau` before `forward_dynamics`."
-                .to_owned(),
-            arguments: vec![Position, Velocity],
-            shape: Shape::JointVector,
-            outputs: friction,
-        },
-    ]
-}
 
 /// Operations the law adds to the program of `limit_forces`, every contact
 /// engaged: `a g`, `−z`, `k − μ ġ` (where `μ` is not zero), the product

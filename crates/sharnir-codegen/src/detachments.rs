@@ -1,54 +1,15 @@
-//! Detachable joints in a module: `N_DETACHABLE`, the `Detachment` table
-//! that names each joint's variant module with its release condition and
-//! state map, and `joint_reactions`, the reactions the conditions watch
-//! (with the multipliers `lambda` as an argument in a mechanism with
-//! loops).
+//! Detachable joints in a module: `N_DETACHABLE` and the `Detachment`
+//! table that names each joint's variant module with its release condition
+//! and state map (`plan/detachments.rs` plans `joint_reactions`, the
+//! reactions the conditions watch).
 //! Emitted only by modules of mechanisms with detachable joints; the
 //! runtime's `detachments!` reads them.
 
 use crate::error::EmitError;
-use crate::module::{Argument, FunctionSpec, Shape};
 use crate::printer::float_literal;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use sharnir_mech::formalisms::reactions::detachable_reactions;
 use sharnir_mech::model::detachment::{Detachment, ReleaseCondition};
-use sharnir_mech::Mechanism;
-
-/// `joint_reactions`, when `mechanism` has detachable joints.
-pub(crate) fn function(mechanism: &mut Mechanism) -> Option<FunctionSpec> {
-    if mechanism.detachments.is_empty() {
-        return None;
-    }
-    let outputs = detachable_reactions(mechanism).concat();
-    let mut arguments = vec![
-        Argument::Position,
-        Argument::Velocity,
-        Argument::Acceleration,
-    ];
-    let doc = if mechanism.has_loops() {
-        arguments.push(Argument::Multipliers);
-        "For every detachable joint (order of `DETACHMENTS`), the force (first three) and\n\
-         moment (last three) its parent exerts on its child, in the joint frame on the\n\
-         child's side, the moment about that frame's origin: at the accelerations `qdd` and\n\
-         multipliers `lambda` of `constrained_forward_dynamics` (with every force the\n\
-         simulation applies), these are the reactions a release condition watches. A tree\n\
-         joint's carries the cut joints' reactions on the bodies beyond it."
-    } else {
-        "For every detachable joint (order of `DETACHMENTS`), the force (first three) and\n\
-         moment (last three) its parent exerts on its child, in the joint frame on the\n\
-         child's side, the moment about that frame's origin: at accelerations `qdd` from\n\
-         `forward_dynamics` (with every force the simulation applies), these are the\n\
-         reactions a release condition watches."
-    };
-    Some(FunctionSpec {
-        name: "joint_reactions".to_owned(),
-        doc: doc.to_owned(),
-        arguments,
-        shape: Shape::JointReactions,
-        outputs,
-    })
-}
 
 /// The constants and types describing `detachments`; nothing when empty.
 /// Fails on a threshold that is not finite.

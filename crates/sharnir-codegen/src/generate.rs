@@ -3,8 +3,8 @@
 
 use crate::error::EmitError;
 use crate::method::Method;
-use crate::module::GeneratedModule;
 use crate::plan::{plan, PlanOptions, Variant};
+use crate::vocabulary::GeneratedModule;
 use sharnir_mech::Mechanism;
 
 /// Derives and emits every function of the module for `mechanism`, each

@@ -6,46 +6,10 @@ use crate::plan::outputs::AUTOMATIC_LIMIT;
 use crate::plan::provenance::header_note;
 use crate::plan::{Plan, Variant};
 use sharnir_cas::OpCount;
-use sharnir_mech::{Mechanism, ParameterMode};
+use sharnir_mech::ParameterMode;
 
 /// The generator's version, in every header.
 const GENERATOR: &str = env!("CARGO_PKG_VERSION");
-
-/// What the header says of the mechanism beyond the module's constants.
-#[derive(Clone, Debug)]
-pub(crate) struct HeaderFacts {
-    /// The spec file, as the user named it.
-    pub(crate) source_name: String,
-    /// The digest of the spec's text.
-    pub(crate) source_digest: u64,
-    /// The spec's free text.
-    pub(crate) description: Option<String>,
-    /// Every coupled joint with its leader.
-    pub(crate) followers: Vec<(String, String)>,
-    /// Whether the independent coordinates were chosen by partitioning
-    /// rather than named by the spec.
-    pub(crate) independent_chosen: bool,
-}
-
-impl HeaderFacts {
-    /// The header facts of `mechanism`.
-    pub(crate) fn of(mechanism: &Mechanism) -> HeaderFacts {
-        HeaderFacts {
-            source_name: mechanism.source_name.clone(),
-            source_digest: mechanism.source_digest,
-            description: mechanism.description.clone(),
-            followers: mechanism
-                .bodies
-                .iter()
-                .filter_map(|b| {
-                    let coupling = b.coupling.as_ref()?;
-                    Some((b.joint.clone(), coupling.leader.clone()))
-                })
-                .collect(),
-            independent_chosen: mechanism.independent_chosen,
-        }
-    }
-}
 
 /// The sentence that names the standard functions a module does not have
 /// and how to get them, as `//!` lines of at most 80 columns; empty when it

@@ -9,10 +9,11 @@
 //! - [`method`]: which formalism derives the dynamics outputs (`--method`);
 //! - `constrained`: the constrained dynamics of loop modules (small dense
 //!   solves emitted once per module);
-//! - `contacts`: the joints' own forces (stops, clearances, gear meshes,
-//!   damping, friction) with the contact law written around their programs;
-//! - `detachments`: the joints that let go, their variant modules and the
-//!   reactions their release conditions watch.
+//! - `contacts`: the contact law written around the program of
+//!   `limit_forces` (stops, clearances, gear meshes);
+//! - `detachments`: the joints that let go and their variant modules;
+//! - `vocabulary`: the words planning and rendering share (`Shape`,
+//!   `Argument`, the facts of a mechanism, `GeneratedModule`).
 
 mod body;
 mod constrained;
@@ -41,9 +42,10 @@ mod syntax;
 mod test_terms;
 mod text;
 mod tokens;
+mod vocabulary;
 
 pub use error::EmitError;
 pub use generate::{generate, generate_with};
 pub use method::{Method, UnknownMethod};
-pub use module::{Argument, GeneratedModule, LoopFacts, Shape};
 pub use plan::{plan, Plan, PlanOptions, PlannedFunction, Twins, Variant};
+pub use vocabulary::{Argument, GeneratedModule, LoopFacts, Shape};

@@ -16,8 +16,9 @@
 //! its body-frame twist `ν = (v, ω)`. At rest both vanish: the matrices of
 //! an equilibrium are the familiar `[[0, I], [∂q̈/∂q, ∂q̈/∂q̇]]`.
 
-use crate::module::{op_count_literal, Facts, Rotation};
+use crate::module::op_count_literal;
 use crate::plan::Plan;
+use crate::vocabulary::{Facts, Rotation};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use sharnir_cas::OpCount;

@@ -9,215 +9,15 @@
 //! from the same programs, so no twin derives anything again.
 
 use crate::constrained;
-use crate::contacts::{self, ContactFacts};
+use crate::contacts;
 use crate::dispatch::LanesUse;
 use crate::error::EmitError;
 use crate::math::HELPERS;
 use crate::plan::{Plan, Variant};
+use crate::vocabulary::{GeneratedModule, Shape};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use sharnir_cas::{Id, OpCount, Program};
-use sharnir_mech::model::detachment::Detachment;
-use sharnir_mech::model::loops::Mobility;
-use sharnir_mech::{JointKind, Mechanism};
-
-/// An argument of a generated function after `p: &Params`; each is a
-/// fixed-size array read by constant indices.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Argument {
-    /// `q: &[Real; NQ]`, joint positions.
-    Position,
-    /// `qd: &[Real; NV]`, joint velocities.
-    Velocity,
-    /// `qdd: &[Real; NV]`, joint accelerations.
-    Acceleration,
-    /// `tau: &[Real; NV]`, joint forces.
-    Force,
-    /// `t: Real`, time (read by the applied forces of `[forces]`).
-    Time,
-    /// `lambda: &[Real; NC]`, the multipliers of the loop-closure
-    /// constraints.
-    Multipliers,
-}
-
-/// The Rust type a function returns, filled from its outputs in order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
-    /// `[Real; NV]`: one entry per velocity coordinate.
-    JointVector,
-    /// `[Real; NQ]`: one entry per position coordinate.
-    PositionVector,
-    /// `[[Real; NV]; NV]`, row-major.
-    JointMatrix,
-    /// `([[Real; NV]; NV], [[Real; NV]; NV])`: two joint matrices, each
-    /// row-major, the first's entries first.
-    JointMatrixPair,
-    /// `([[Real; NV]; NV], [[Real; NV]; NV], [[Real; NV]; NV])`: three
-    /// joint matrices, likewise.
-    JointMatrixTriple,
-    /// `(JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix)`:
-    /// two `NV × NV` then two `NC × NV` matrices, each row-major.
-    ResidualDerivatives,
-    /// `(Real, Real)`.
-    Pair,
-    /// `[Pose; NB]`: per body, 9 rotation entries (row-major) then 3
-    /// position entries.
-    Poses,
-    /// `[[[Real; NV]; 6]; NB]`: per body, six rows of NV entries.
-    BodyJacobians,
-    /// `JointSpace`: the mass matrix (row-major), then the bias, then the
-    /// gravity forces.
-    JointSpace,
-    /// `[Real; NC]`: one entry per loop-closure constraint.
-    ConstraintVector,
-    /// `[[Real; NV]; NC]`, row-major: one row per constraint.
-    ConstraintJacobian,
-    /// `[[Real; 6]; N_CUT]`: per cut joint, force then moment.
-    Reactions,
-    /// `[Real; N_CONTACTS]`: one entry per contact.
-    ContactVector,
-    /// `[[Real; 6]; N_DETACHABLE]`: per detachable joint, force then
-    /// moment.
-    JointReactions,
-    /// `[Real; NV]` from the contact law written around the outputs (per
-    /// contact: gap, gap rate, stiffness, dissipation, decay, then the
-    /// gradient weights that are not signs; see `contacts.rs`).
-    LimitForces,
-}
-
-/// A function to plan: its name, arguments, doc text and outputs.
-#[derive(Clone, Debug)]
-pub(crate) struct FunctionSpec {
-    /// Rust name, e.g. `inverse_dynamics`.
-    pub name: String,
-    /// Doc comment for the emitted function.
-    pub doc: String,
-    /// Arguments after `p: &Params`, in order.
-    pub arguments: Vec<Argument>,
-    /// The returned type.
-    pub shape: Shape,
-    /// Every entry of the result in order (row-major for matrices), as
-    /// expressions in `mechanism.pool`.
-    pub outputs: Vec<Id>,
-}
-
-/// The text of a generated module and what it costs to run.
-#[derive(Clone, Debug)]
-pub struct GeneratedModule {
-    /// Module name (the file is `<name>.rs`).
-    pub name: String,
-    /// Formatted Rust source.
-    pub source: String,
-    /// Operation count of every function, in emission order.
-    pub op_counts: Vec<(String, OpCount)>,
-    /// The loops of a mechanism with cut joints; `None` for a tree.
-    loops: Option<LoopFacts>,
-}
-
-impl GeneratedModule {
-    /// The loops of a module of a mechanism with cut joints (`None` for a
-    /// tree).
-    pub fn loops(&self) -> Option<&LoopFacts> {
-        self.loops.as_ref()
-    }
-}
-
-/// What the preamble and the result shapes read from the mechanism.
-#[derive(Debug)]
-pub(crate) struct Facts {
-    pub(crate) dof: usize,
-    pub(crate) nq: usize,
-    pub(crate) coordinates: Vec<String>,
-    pub(crate) positions: Vec<String>,
-    pub(crate) quaternions: Vec<usize>,
-    pub(crate) initial_positions: Vec<f64>,
-    pub(crate) initial_velocities: Vec<f64>,
-    pub(crate) body_names: Vec<String>,
-    /// Runtime parameters: name and spec value.
-    pub(crate) parameters: Vec<(String, f64)>,
-    /// The loops' constants; `None` for a tree, whose module has none.
-    pub(crate) loops: Option<LoopFacts>,
-    /// The joints' contacts, in the order of `CONTACT_NAMES`.
-    pub(crate) contacts: Vec<ContactFacts>,
-    /// Whether any joint applies a force of its own (a contact, damping or
-    /// friction).
-    pub(crate) joint_forces: bool,
-    /// The joints that let go, in the order of `DETACHMENTS`.
-    pub(crate) detachments: Vec<Detachment>,
-    /// The joints whose orientation is a quaternion, in velocity order.
-    pub(crate) rotations: Vec<Rotation>,
-    /// Whether the spec has `[forces]`.
-    pub(crate) applied_forces: bool,
-}
-
-/// A joint whose orientation is a quaternion, by its first velocity index:
-/// what the linearization's velocity-dependent chart blocks are written
-/// for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Rotation {
-    /// A spherical joint: angular velocity at `velocity..velocity + 3`.
-    Spherical { velocity: usize },
-    /// A free joint: linear velocity at `velocity..velocity + 3`, angular
-    /// velocity after it.
-    Free { velocity: usize },
-}
-
-/// The names a module with loops declares.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LoopFacts {
-    /// The cut joints, in spec order.
-    pub cut_joints: Vec<String>,
-    /// The kept constraint rows (`<cut joint>.<component>`), in order.
-    pub constraint_names: Vec<String>,
-    /// The velocity indices of the independent coordinates.
-    pub independent: Vec<usize>,
-    /// The joints around each loop, starting with its cut joint.
-    pub loops: Vec<Vec<String>>,
-    /// Constraint count, rank and residual at the initial configuration.
-    pub mobility: Mobility,
-}
-
-impl Facts {
-    pub(crate) fn of(mechanism: &Mechanism, loops: Option<LoopFacts>) -> Facts {
-        Facts {
-            loops,
-            contacts: contacts::facts(mechanism),
-            detachments: mechanism.detachments.clone(),
-            rotations: mechanism
-                .bodies
-                .iter()
-                .filter(|b| b.coupling.is_none())
-                .filter_map(|b| match b.kind {
-                    JointKind::Spherical => Some(Rotation::Spherical {
-                        velocity: b.velocity,
-                    }),
-                    JointKind::Free => Some(Rotation::Free {
-                        velocity: b.velocity,
-                    }),
-                    JointKind::Revolute | JointKind::Prismatic => None,
-                })
-                .collect(),
-            joint_forces: !mechanism.contacts.is_empty() || mechanism.friction_forces.is_some(),
-            applied_forces: mechanism.applied_forces.is_some(),
-            dof: mechanism.dof(),
-            nq: mechanism.nq(),
-            coordinates: mechanism.coordinates.clone(),
-            positions: mechanism.positions.clone(),
-            quaternions: mechanism.quaternions.clone(),
-            initial_positions: mechanism.initial_positions.clone(),
-            initial_velocities: mechanism.initial_velocities.clone(),
-            body_names: mechanism
-                .spec_bodies()
-                .map(|(_, b)| b.name.clone())
-                .collect(),
-            parameters: mechanism
-                .parameters
-                .iter()
-                .map(|p| (p.name.clone(), p.default))
-                .collect(),
-        }
-    }
-}
+use sharnir_cas::{OpCount, Program};
 
 /// The module of `plan` in `variant`: the header ([`crate::header`]), then
 /// every item printed from `programs`, one per function of the plan (fused
@@ -382,10 +182,10 @@ pub(crate) fn op_count_literal(ops: OpCount, fma: bool) -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::header::HeaderFacts;
     use crate::plan::outputs::Outputs;
     use crate::plan::provenance::{Provenance, Selection};
     use crate::plan::{lower, Lowering, Twins};
+    use crate::vocabulary::{Argument, Facts, FunctionSpec, HeaderFacts};
     use sharnir_cas::{Coeff, Pool};
     use sharnir_mech::ParameterMode;
 

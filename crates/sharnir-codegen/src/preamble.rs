@@ -5,9 +5,9 @@
 
 use crate::detachments;
 use crate::error::EmitError;
-use crate::module::{Facts, LoopFacts};
 use crate::plan::Variant;
 use crate::printer::float_literal;
+use crate::vocabulary::{Facts, LoopFacts};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 

@@ -5,8 +5,8 @@
 //! `Shape` documents (matrices row-major, a pose's rotation before its
 //! position, the joint-space mass matrix before the bias and gravity).
 
-use crate::contacts::{self, ContactFacts};
-use crate::module::Shape;
+use crate::contacts;
+use crate::vocabulary::{ContactFacts, Shape};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 

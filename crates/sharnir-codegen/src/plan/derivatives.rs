@@ -16,7 +16,7 @@
 use super::choice;
 use super::cost::Costs;
 use super::outputs::{Function, Outputs};
-use crate::module::{Argument, FunctionSpec, Shape};
+use crate::vocabulary::{Argument, FunctionSpec, Shape};
 use sharnir_cas::Id;
 use sharnir_mech::formalisms::derivatives as d;
 use sharnir_mech::Mechanism;

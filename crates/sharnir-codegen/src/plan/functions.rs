@@ -3,9 +3,9 @@
 
 use super::choice::Dynamics;
 use super::outputs::{Function, Outputs, AUTOMATIC_LIMIT};
+use super::{contacts, detachments};
 use crate::error::EmitError;
-use crate::module::{Argument, FunctionSpec, LoopFacts, Shape};
-use crate::{contacts, detachments};
+use crate::vocabulary::{Argument, FunctionSpec, LoopFacts, Shape};
 use sharnir_cas::Id;
 use sharnir_mech::formalisms::{coriolis, energy};
 use sharnir_mech::geometry::{jacobian, kinematics};

@@ -18,19 +18,22 @@
 //!   that says so.
 
 mod choice;
+mod contacts;
 pub mod cost;
 mod derivatives;
+mod detachments;
 mod evaluate;
+mod facts;
 mod functions;
 pub mod outputs;
 pub mod provenance;
 
 use crate::derived::Derived;
 use crate::error::EmitError;
-use crate::header::HeaderFacts;
 use crate::method::Method;
-use crate::module::{Argument, Shape};
-use crate::module::{Facts, FunctionSpec, GeneratedModule, LoopFacts};
+use crate::vocabulary::{
+    Argument, Facts, FunctionSpec, GeneratedModule, HeaderFacts, LoopFacts, Shape,
+};
 use choice::Dynamics;
 use outputs::{Function, Outputs};
 use provenance::{Provenance, Selection};
