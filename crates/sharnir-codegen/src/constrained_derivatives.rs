@@ -24,7 +24,7 @@
 //! manifold, the only directions in which its dynamics are defined.
 
 use crate::constrained::{cholesky_ops, count_of, semidefinite_ops, solve_ops};
-use crate::module::op_count_literal;
+use crate::printer::op_count_literal;
 use proc_macro2::TokenStream;
 use quote::quote;
 use sharnir_cas::OpCount;

@@ -6,7 +6,7 @@
 //! function `f` has a twin `f_with(d: &Derived, …)` that only reads them.
 
 use crate::error::EmitError;
-use crate::module::op_count_literal;
+use crate::printer::op_count_literal;
 use crate::printer::Printer;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;

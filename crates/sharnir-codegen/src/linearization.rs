@@ -16,8 +16,8 @@
 //! its body-frame twist `ν = (v, ω)`. At rest both vanish: the matrices of
 //! an equilibrium are the familiar `[[0, I], [∂q̈/∂q, ∂q̈/∂q̇]]`.
 
-use crate::module::op_count_literal;
 use crate::plan::Plan;
+use crate::printer::op_count_literal;
 use crate::vocabulary::{Facts, Rotation};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;

@@ -7,7 +7,7 @@
 //! statements (a function's body, a part's) goes into the function as one
 //! marker statement ([`marker`]) and its statements are formatted here
 //! ([`Lines`]), and [`splice`] puts the text in place of the markers once
-//! the (now small) function is formatted:
+//! the (now small) function is formatted ([`format_items`]):
 //!
 //! - a short `let` arrives as its line already ([`Line::Text`], written
 //!   straight from its term by `Printer::text`, `text.rs`);
@@ -52,6 +52,14 @@ const BODY_INDENT: &str = "    ";
 pub(crate) enum Line {
     Text(String),
     Tokens(TokenStream),
+}
+
+/// `tokens`, a list of items (the inner attributes of a module first, if
+/// any), formatted as Rust source.
+pub(crate) fn format_items(tokens: TokenStream) -> Result<String, EmitError> {
+    let file: syn::File = syn::parse2(tokens)
+        .map_err(|e| EmitError::Internal(format!("generated tokens do not parse: {e}")))?;
+    Ok(prettyplease::unparse(&file))
 }
 
 #[cfg(test)]
@@ -464,7 +472,7 @@ mod tests {
             long_sum(3),
             long_sum(30),
         ];
-        let whole = crate::module::format_items(quote! {
+        let whole = format_items(quote! {
             fn f() { #(#first)* g(); }
             fn h() { #(#second)* let c = b; }
         })
@@ -486,7 +494,7 @@ mod tests {
         let blocks = lines.finish().expect("formats");
         assert_eq!(blocks.len(), 2, "one text per marker");
         assert!(blocks[0].contains("\n    ) - t16;"), "{}", blocks[0]);
-        let apart = crate::module::format_items(quote! {
+        let apart = format_items(quote! {
             fn f() { #first g(); }
             fn h() { #second }
         })

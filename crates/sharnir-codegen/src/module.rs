@@ -12,18 +12,59 @@ use crate::constrained;
 use crate::contacts;
 use crate::dispatch::LanesUse;
 use crate::error::EmitError;
+use crate::lines::format_items;
 use crate::math::HELPERS;
 use crate::plan::{Plan, Variant};
 use crate::vocabulary::{GeneratedModule, Shape};
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 use sharnir_cas::{OpCount, Program};
+
+impl Plan {
+    /// Every module of the plan, in the order of [`Plan::variants`].
+    /// The fused programs are made once for both fused variants.
+    pub fn render_all(&self) -> Result<Vec<GeneratedModule>, EmitError> {
+        let fused = self.fused_programs(self.twins.fused_multiply_add);
+        self.variants()
+            .into_iter()
+            .map(|variant| render_plan(self, variant, &self.programs(variant, &fused)))
+            .collect()
+    }
+
+    /// The module of one variant.
+    pub fn render(&self, variant: Variant) -> Result<GeneratedModule, EmitError> {
+        let fused = self.fused_programs(variant.fused_multiply_add);
+        render_plan(self, variant, &self.programs(variant, &fused))
+    }
+
+    /// The programs `variant` prints: `fused` for a fused variant, the
+    /// plan's own otherwise.
+    fn programs<'a>(&'a self, variant: Variant, fused: &'a [Program]) -> Vec<&'a Program> {
+        if variant.fused_multiply_add {
+            fused.iter().collect()
+        } else {
+            self.functions.iter().map(|f| &f.program).collect()
+        }
+    }
+
+    /// Every function's program with its sums of products fused
+    /// ([`Program::fuse_multiply_add`]) when `needed`, none otherwise.
+    fn fused_programs(&self, needed: bool) -> Vec<Program> {
+        if !needed {
+            return Vec::new();
+        }
+        self.functions
+            .iter()
+            .map(|f| f.program.fuse_multiply_add())
+            .collect()
+    }
+}
 
 /// The module of `plan` in `variant`: the header ([`crate::header`]), then
 /// every item printed from `programs`, one per function of the plan (fused
 /// for the fused variants), in `f32` with the single-precision sine and cosine
 /// (`math.rs`) for the single-precision variants.
-pub(crate) fn render_plan(
+fn render_plan(
     plan: &Plan,
     variant: Variant,
     programs: &[&Program],
@@ -154,29 +195,6 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         op_counts,
         dispatches,
     })
-}
-
-/// `tokens`, a list of items (the inner attributes of a module first, if
-/// any), formatted as Rust source.
-pub(crate) fn format_items(tokens: TokenStream) -> Result<String, EmitError> {
-    let file: syn::File = syn::parse2(tokens)
-        .map_err(|e| EmitError::Internal(format!("generated tokens do not parse: {e}")))?;
-    Ok(prettyplease::unparse(&file))
-}
-
-/// `OpCount { … }` for `ops`, with the `fma` field only in fused modules
-/// (whose `OpCount` type has it).
-pub(crate) fn op_count_literal(ops: OpCount, fma: bool) -> TokenStream {
-    let [mul, add, div, sqrt, sin, cos, exp, fused] = [
-        ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos, ops.exp, ops.fma,
-    ]
-    .map(Literal::u32_unsuffixed);
-    let fma_field = if fma {
-        quote!(, fma: #fused)
-    } else {
-        TokenStream::new()
-    };
-    quote!(OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos, exp: #exp #fma_field })
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 use crate::error::EmitError;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-use sharnir_cas::Term;
+use sharnir_cas::{OpCount, Term};
 use sharnir_mech::Input;
 
 /// Binding strength of a printed expression.
@@ -182,6 +182,21 @@ pub fn float_literal(value: f64) -> Result<TokenStream, EmitError> {
     }
     let literal = Literal::f64_unsuffixed(value);
     Ok(quote!(#literal))
+}
+
+/// `OpCount { … }` for `ops`, with the `fma` field only in fused modules
+/// (whose `OpCount` type has it).
+pub(crate) fn op_count_literal(ops: OpCount, fma: bool) -> TokenStream {
+    let [mul, add, div, sqrt, sin, cos, exp, fused] = [
+        ops.mul, ops.add, ops.div, ops.sqrt, ops.sin, ops.cos, ops.exp, ops.fma,
+    ]
+    .map(Literal::u32_unsuffixed);
+    let fma_field = if fma {
+        quote!(, fma: #fused)
+    } else {
+        TokenStream::new()
+    };
+    quote!(OpCount { mul: #mul, add: #add, div: #div, sqrt: #sqrt, sin: #sin, cos: #cos, exp: #exp #fma_field })
 }
 
 /// The Rust expression reading an input; an error for a named symbol,

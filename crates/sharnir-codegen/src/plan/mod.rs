@@ -31,9 +31,7 @@ pub mod provenance;
 use crate::derived::Derived;
 use crate::error::EmitError;
 use crate::method::Method;
-use crate::vocabulary::{
-    Argument, Facts, FunctionSpec, GeneratedModule, HeaderFacts, LoopFacts, Shape,
-};
+use crate::vocabulary::{Argument, Facts, FunctionSpec, HeaderFacts, LoopFacts, Shape};
 use choice::Dynamics;
 use outputs::{Function, Outputs};
 use provenance::{Provenance, Selection};
@@ -200,46 +198,6 @@ impl Plan {
         }
         variants.push(Variant::PLAIN);
         variants
-    }
-
-    /// Every module of the plan, in the order of [`Plan::variants`].
-    /// The fused programs are made once for both fused variants.
-    pub fn render_all(&self) -> Result<Vec<GeneratedModule>, EmitError> {
-        let fused = self.fused_programs(self.twins.fused_multiply_add);
-        self.variants()
-            .into_iter()
-            .map(|variant| {
-                crate::module::render_plan(self, variant, &self.programs(variant, &fused))
-            })
-            .collect()
-    }
-
-    /// The module of one variant.
-    pub fn render(&self, variant: Variant) -> Result<GeneratedModule, EmitError> {
-        let fused = self.fused_programs(variant.fused_multiply_add);
-        crate::module::render_plan(self, variant, &self.programs(variant, &fused))
-    }
-
-    /// The programs `variant` prints: `fused` for a fused variant, the
-    /// plan's own otherwise.
-    fn programs<'a>(&'a self, variant: Variant, fused: &'a [Program]) -> Vec<&'a Program> {
-        if variant.fused_multiply_add {
-            fused.iter().collect()
-        } else {
-            self.functions.iter().map(|f| &f.program).collect()
-        }
-    }
-
-    /// Every function's program with its sums of products fused
-    /// ([`Program::fuse_multiply_add`]) when `needed`, none otherwise.
-    fn fused_programs(&self, needed: bool) -> Vec<Program> {
-        if !needed {
-            return Vec::new();
-        }
-        self.functions
-            .iter()
-            .map(|f| f.program.fuse_multiply_add())
-            .collect()
     }
 }
 
