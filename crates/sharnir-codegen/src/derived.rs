@@ -1,51 +1,20 @@
 //! The `Derived` constants of a generated module: parameter groups computed
-//! once per parameter change instead of on every call.
+//! once per parameter change instead of on every call, printed from the
+//! program a plan lowered them to (`plan/derived.rs`).
 //!
 //! `Params::derived()` returns a `Derived` holding a copy of the parameters
 //! and every constant group (`k0`, `k1`, …) the functions read; each
 //! function `f` has a twin `f_with(d: &Derived, …)` that only reads them.
 
 use crate::error::EmitError;
+use crate::plan::derived::Derived;
 use crate::printer::op_count_literal;
 use crate::printer::Printer;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
-use sharnir_cas::{Id, OpCount, Pool, Program};
 use sharnir_mech::Input;
 
-/// The constant groups of a module, lowered to one straight-line program.
-/// Plain data, so that a plan holding it stays `Send`.
-#[derive(Debug)]
-pub(crate) struct Derived {
-    /// The symbol of each group, `Input::Derived(k)`, which names its field.
-    fields: Vec<Input>,
-    program: Program,
-}
-
 impl Derived {
-    /// Lowers the definitions `(symbol, expression)` made by hoisting.
-    pub(crate) fn lower(pool: &Pool, definitions: &[(Input, Id)]) -> Derived {
-        let fields = definitions
-            .iter()
-            .map(|(symbol, _)| symbol.clone())
-            .collect();
-        let roots: Vec<Id> = definitions.iter().map(|(_, d)| *d).collect();
-        Derived {
-            fields,
-            program: Program::lower(pool, &roots),
-        }
-    }
-
-    /// The program computing the groups, `k0`, `k1`, … in order.
-    pub(crate) fn program(&self) -> &Program {
-        &self.program
-    }
-
-    /// What computing the groups costs, once.
-    pub(crate) fn op_count(&self) -> OpCount {
-        self.program.op_count()
-    }
-
     /// The `Derived` struct, `Params::derived` and `OPS_DERIVED` (with an
     /// `fma` field, always zero, in fused modules, whose `OpCount` has one:
     /// the groups are computed once and not fused).
@@ -117,6 +86,7 @@ impl Derived {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sharnir_cas::Program;
 
     #[test]
     fn a_group_whose_symbol_is_no_group_is_an_error_not_an_invented_field() {

@@ -1,19 +1,35 @@
 //! Rust emission: derived expressions in, one self-contained module out.
 //!
-//! - [`printer`]: lowered terms → Rust expressions with minimal parentheses;
-//! - [`mod@plan`]: the planning stage — derive every candidate, choose,
-//!   lower; the plan of a module as data;
-//! - [`module`]: rendering a plan — constants, `Params`, functions and
-//!   operation counts — and `header`, the `//!` header of every variant;
-//! - [`mod@generate`]: plan and render in one call;
-//! - [`method`]: which formalism derives the dynamics outputs (`--method`);
-//! - `constrained`: the constrained dynamics of loop modules (small dense
-//!   solves emitted once per module);
-//! - `contacts`: the contact law written around the program of
-//!   `limit_forces` (stops, clearances, gear meshes);
-//! - `detachments`: the joints that let go and their variant modules;
-//! - `vocabulary`: the words planning and rendering share (`Shape`,
-//!   `Argument`, the facts of a mechanism, `GeneratedModule`).
+//! The files stand in layers, each naming only files of its own layer or
+//! those below it, so planning never reads rendering and nothing reads
+//! back up:
+//!
+//! 1. the words every stage shares: `vocabulary` (`Shape`, `Argument`,
+//!    `FunctionSpec`, the facts of a mechanism a module prints,
+//!    `GeneratedModule`), [`error`] and [`method`] (which formalism derives
+//!    the dynamics outputs, `--method`);
+//! 2. [`mod@plan`], the planning stage: derive every candidate, choose,
+//!    lower; the plan of a module as data;
+//! 3. printing, which reads no plan: [`printer`] (lowered terms → Rust
+//!    expressions with minimal parentheses, and the `OpCount` literal),
+//!    `text` (a short statement's line straight from its term), `syntax`
+//!    (the printer's statements as `syn` trees without `syn`'s parser),
+//!    `lines` (a function's statements formatted apart from it, and
+//!    `format_items`), `tokens` (which names emitted code reads);
+//! 4. rendering a plan, each file one part of the module: `preamble`
+//!    (constants, types, lints), `derived` (`Params::derived`), `function`
+//!    (one function and its `_with` twin), `body` (its statements),
+//!    `result` (its result by `Shape`), `dispatch` (the AVX copies of long
+//!    functions), `contacts` (the contact law around `limit_forces`),
+//!    `detachments` (the joints that let go and their variant modules),
+//!    `constrained` and `constrained_derivatives` (the solves of loop
+//!    modules), [`linearization`] (`A`, `B`), `math`, `single_trig` and
+//!    `double_trig` (the sine and cosine helpers the modules carry),
+//!    `header` (the `//!` header of every variant);
+//! 5. [`module`], which assembles them into a module (`Plan::render`);
+//! 6. [`mod@generate`]: plan and render in one call.
+//!
+//! `test_terms` gives the property tests terms of every shape.
 
 mod body;
 mod constrained;

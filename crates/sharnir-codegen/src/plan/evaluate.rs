@@ -18,7 +18,7 @@ impl Plan {
         input: &dyn Fn(&Input) -> Option<f64>,
     ) -> Option<Vec<f64>> {
         let program = &self.function(function)?.program;
-        let groups = self.derived.program().eval(input)?;
+        let groups = self.derived.program.eval(input)?;
         let env = |symbol: &Input| match symbol {
             Input::Derived(k) => groups.get(*k).copied(),
             other => input(other),

@@ -9,7 +9,13 @@
 //! has, which formalism each came from and which twins are written.
 //!
 //! - `choice`: derive every candidate formalism, cost, choose;
+//! - `contacts` and `detachments`: the functions of the joints' own forces
+//!   and of the reactions that release conditions watch;
 //! - [`cost`]: the one cost model, remembering what it has costed;
+//! - `derivatives`: the derivative functions, derived after all others;
+//! - `derived`: the parameter groups hoisted out of every function;
+//! - `evaluate`: a planned program run numerically;
+//! - `facts`: what rendering reads of the mechanism, kept in the plan;
 //! - `functions`: the functions every module has, from the derived
 //!   expressions;
 //! - [`outputs`]: which of them a plan derives (`--outputs`, and the
@@ -21,6 +27,7 @@ mod choice;
 mod contacts;
 pub mod cost;
 mod derivatives;
+pub(crate) mod derived;
 mod detachments;
 mod evaluate;
 mod facts;
@@ -28,11 +35,11 @@ mod functions;
 pub mod outputs;
 pub mod provenance;
 
-use crate::derived::Derived;
 use crate::error::EmitError;
 use crate::method::Method;
 use crate::vocabulary::{Argument, Facts, FunctionSpec, HeaderFacts, LoopFacts, Shape};
 use choice::Dynamics;
+use derived::Derived;
 use outputs::{Function, Outputs};
 use provenance::{Provenance, Selection};
 use sharnir_cas::{hoist_constants, Id, Pool, Program, Summation};
@@ -168,7 +175,7 @@ impl Plan {
     /// The program computing the parameter groups (`Params::derived`),
     /// whose outputs are `k0`, `k1`, … in order.
     pub fn derived_program(&self) -> &Program {
-        self.derived.program()
+        &self.derived.program
     }
 
     /// The spec's bodies in the order of `BODY_NAMES`, `body_poses` and
