@@ -113,7 +113,10 @@ pub(crate) fn run(args: GenArgs, context: &Context) -> miette::Result<()> {
     }
     if modules.len() <= 4 {
         for module in &modules {
-            eprintln!("wrote {}", out.join(format!("{}.rs", module.name)).display());
+            eprintln!(
+                "wrote {}",
+                out.join(format!("{}.rs", module.name)).display()
+            );
         }
     } else {
         eprintln!("wrote {} modules into {}", modules.len(), out.display());

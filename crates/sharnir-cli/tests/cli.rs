@@ -240,6 +240,28 @@ q = { q1 = 0.7227342478134157, q2 = -1.4454684956268313 }
     );
 }
 
+/// The four-bar with a rocker too short to reach the coupler's tip from
+/// its [initial] crank angle, which assembly holds: refused by `gen` at the
+/// cut joint, naming the constraint that stays open.
+#[test]
+fn a_loop_that_cannot_close_from_its_initial_state_is_refused_at_its_cut_joint() {
+    let spec = include_str!("../../../specs/four_bar.spec").replace("c = 0.5 ", "c = 0.05");
+    assert!(
+        spec.contains("c = 0.05"),
+        "the rocker's length is not where it was"
+    );
+    let line = spec
+        .lines()
+        .position(|l| l == "name = \"pin\"")
+        .expect("the cut joint")
+        + 1;
+    let stderr = rejects(&spec, &format!("{line}:8"), "[initial] cannot be assembled");
+    assert!(
+        stderr.contains("`pin.fx`") && stderr.contains("`crank` held"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn non_positive_mass() {
     rejects(&VALID.replace("m = 2.0", "m = -2.0"), "11:", "mass");

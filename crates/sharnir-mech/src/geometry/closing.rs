@@ -7,6 +7,7 @@
 //! [`Mechanism::from_spec`] is therefore defined here, one layer up, so
 //! that no file of the model reads the geometry.
 
+use crate::geometry::assembly::assemble_initial;
 use crate::geometry::loop_closure::loop_closure;
 use crate::geometry::mobility::mobility;
 use crate::model::loops::ClosedLoops;
@@ -56,6 +57,43 @@ fn closed_loops(spec: &Spec, mechanism: &mut Mechanism) -> Result<ClosedLoops, S
             "remove a joint from a loop or give a joint more freedom; if [initial] is a \
              singular configuration, start from a general one",
         ));
+    }
+    if mobility.residual > 1e-9 {
+        let held = if mechanism.independent.is_empty() {
+            &mobility.partition
+        } else {
+            &mechanism.independent
+        };
+        if let Err(stuck) = assemble_initial(mechanism, &closure, held) {
+            let row = closure.rows.get(stuck.row);
+            let cut = row
+                .and_then(|r| mechanism.cut_joints.get(r.cut_joint))
+                .map(|c| c.name.clone())
+                .unwrap_or_default();
+            let held_names: Vec<String> = held
+                .iter()
+                .filter_map(|&i| mechanism.coordinates.get(i))
+                .map(|name| format!("`{name}`"))
+                .collect();
+            return Err(spec.error_at(
+                span_of(mechanism, &cut),
+                format!(
+                    "[initial] cannot be assembled: the loop this joint closes stays open, its \
+                     constraint `{}` at {:.3e} after Newton's method, with {} held",
+                    row.map_or("", |r| r.name.as_str()),
+                    stuck.residual,
+                    if held_names.is_empty() {
+                        "no coordinate".to_owned()
+                    } else {
+                        held_names.join(", ")
+                    }
+                ),
+                "this joint's loop does not close",
+                "check the lengths around the loop (`origin`, `child_origin`) and the held \
+                 coordinates' [initial] values (the spec's `independent`): a simulation \
+                 assembles [initial] holding them",
+            ));
+        }
     }
     Ok(ClosedLoops { closure, mobility })
 }

@@ -10,9 +10,11 @@
 //! - [`jacobian`]: geometric Jacobians of the body frames;
 //! - [`loop_closure`]: the cut joints' constraints `Ψ`, Jacobian `J` and
 //!   `J̇ q̇`; [`mobility`]: the degrees of freedom they leave;
+//!   [`assembly`]: whether the initial configuration can be assembled;
 //! - [`closing`]: `Mechanism::from_spec`, the model's tree with its loops
 //!   closed.
 
+pub mod assembly;
 pub mod closing;
 pub mod jacobian;
 pub mod kinematics;
