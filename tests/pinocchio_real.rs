@@ -128,7 +128,7 @@ fn symbolic_agrees_with_pinocchio(stem: &str, urdf: &str) {
     use sharnir_mech::formalisms::rnea::PointAcceleration;
     use sharnir_mech::formalisms::{energy, joint_space, rnea, vereshchagin};
     use sharnir_mech::geometry::kinematics;
-    use sharnir_mech::{Input, Mechanism, ParameterMode};
+    use sharnir_mech::{Mechanism, ParameterMode};
     let robot = Robot::convert(stem, urdf, reference(stem));
     let mut mechanism = Mechanism::from_spec(&robot.conversion.spec, ParameterMode::Folded)
         .unwrap_or_else(|e| panic!("{e:?}"));
@@ -153,18 +153,13 @@ fn symbolic_agrees_with_pinocchio(stem: &str, urdf: &str) {
     roots.extend(pose.rotation.concat());
     roots.extend(pose.position);
     let mut worst = std::collections::BTreeMap::<&str, f64>::new();
+    let no_parameters = std::collections::BTreeMap::new();
     for (s, sample) in robot.reference.samples.iter().enumerate() {
         let q = robot.q_to_sharnir(&sample.q);
         let v = robot.v_to_sharnir(&sample.v);
         let a = robot.v_to_sharnir(&sample.a);
         let tau = robot.v_to_sharnir(&sample.tau);
-        let env = |symbol: &Input| match symbol {
-            Input::Position(i) => q.get(*i).copied(),
-            Input::Velocity(i) => v.get(*i).copied(),
-            Input::Acceleration(i) => a.get(*i).copied(),
-            Input::Force(i) => tau.get(*i).copied(),
-            _ => None,
-        };
+        let env = sharnir_tests::inputs::environment(&no_parameters, &q, &v, &a, &tau);
         let values = mechanism
             .pool
             .eval(&roots, &env)
@@ -294,7 +289,7 @@ fn talos_coriolis_matrix_as_planned_gives_pinocchios_velocity_forces() {
 fn talos_derivatives_as_planned_are_pinocchios() {
     use sharnir_codegen::plan::outputs::Outputs;
     use sharnir_codegen::{plan, PlanOptions};
-    use sharnir_mech::{Input, Mechanism, ParameterMode};
+    use sharnir_mech::{Mechanism, ParameterMode};
     let robot = Robot::convert("talos", "talos_reduced.urdf", reference("talos"));
     let derivatives = shared::derivative_reference("talos");
     let mut mechanism = Mechanism::from_spec(&robot.conversion.spec, ParameterMode::Folded)
@@ -312,18 +307,13 @@ fn talos_derivatives_as_planned_are_pinocchios() {
     let plan = plan(&mut mechanism, &options).unwrap_or_else(|e| panic!("{e}"));
     let nv = mechanism.dof();
     let check = Dynamics::Normwise(1e-9);
+    let no_parameters = std::collections::BTreeMap::new();
     for (s, (sample, want)) in robot.reference.samples.iter().zip(&derivatives).enumerate() {
         let q = robot.q_to_sharnir(&sample.q);
         let v = robot.v_to_sharnir(&sample.v);
         let a = robot.v_to_sharnir(&sample.a);
         let tau = robot.v_to_sharnir(&sample.tau);
-        let env = |symbol: &Input| match symbol {
-            Input::Position(i) => q.get(*i).copied(),
-            Input::Velocity(i) => v.get(*i).copied(),
-            Input::Acceleration(i) => a.get(*i).copied(),
-            Input::Force(i) => tau.get(*i).copied(),
-            _ => None,
-        };
+        let env = sharnir_tests::inputs::environment(&no_parameters, &q, &v, &a, &tau);
         let matrices = |function: &str| -> Vec<Vec<f64>> {
             let values = plan.evaluate(function, &env).expect("evaluates");
             values

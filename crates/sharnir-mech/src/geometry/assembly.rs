@@ -12,7 +12,7 @@
 //! position coordinate is its own rate: a quaternion is not moved by
 //! adding a velocity-coordinate step.
 
-use crate::model::inputs::Input;
+use crate::geometry::mobility::at_configuration;
 use crate::model::loops::LoopClosure;
 use crate::model::Mechanism;
 
@@ -53,19 +53,14 @@ pub fn assemble_initial(
         residual: f64::INFINITY,
     };
     for _ in 0..ITERATIONS {
-        let env = |symbol: &Input| match symbol {
-            Input::Parameter(name) => mechanism
-                .parameters
-                .iter()
-                .find(|p| p.name == *name)
-                .map(|p| p.default),
-            Input::Position(i) => q.get(*i).copied(),
-            _ => None,
+        let evaluated = {
+            let env = at_configuration(mechanism, &q);
+            (
+                mechanism.pool.eval(&closure.constraints, &env),
+                mechanism.pool.eval(&flat_jacobian, &env),
+            )
         };
-        let (Ok(psi), Ok(jacobian)) = (
-            mechanism.pool.eval(&closure.constraints, &env),
-            mechanism.pool.eval(&flat_jacobian, &env),
-        ) else {
+        let (Ok(psi), Ok(jacobian)) = evaluated else {
             return Ok(0.0);
         };
         worst = psi

@@ -20,15 +20,7 @@ use sharnir_cas::UnboundSymbol;
 /// [`UnboundSymbol`] if an expression reads something other than the
 /// runtime parameters and positions (a bug in the derivation).
 pub fn mobility(mechanism: &Mechanism, closure: &LoopClosure) -> Result<Mobility, UnboundSymbol> {
-    let env = |symbol: &Input| match symbol {
-        Input::Parameter(name) => mechanism
-            .parameters
-            .iter()
-            .find(|p| p.name == *name)
-            .map(|p| p.default),
-        Input::Position(i) => mechanism.initial_positions.get(*i).copied(),
-        _ => None,
-    };
+    let env = at_configuration(mechanism, &mechanism.initial_positions);
     let residual = mechanism
         .pool
         .eval(&closure.constraints, &env)?
@@ -45,6 +37,24 @@ pub fn mobility(mechanism: &Mechanism, closure: &LoopClosure) -> Result<Mobility
         residual,
         partition: (0..nv).filter(|c| !pivots.contains(c)).collect(),
     })
+}
+
+/// The inputs of the loop equations at the positions `q`, with the
+/// parameters' spec values: what both the mobility and the assembly of the
+/// initial configuration evaluate them at.
+pub(crate) fn at_configuration<'a>(
+    mechanism: &'a Mechanism,
+    q: &'a [f64],
+) -> impl Fn(&Input) -> Option<f64> + 'a {
+    move |symbol: &Input| match symbol {
+        Input::Parameter(name) => mechanism
+            .parameters
+            .iter()
+            .find(|p| p.name == *name)
+            .map(|p| p.default),
+        Input::Position(i) => q.get(*i).copied(),
+        _ => None,
+    }
 }
 
 /// The numeric rank of a matrix given by rows (tests).
