@@ -8,6 +8,45 @@
 //! `sin² + cos² = 1` — happen by construction, and every common
 //! subexpression is one shared node.
 //!
+//! A pendulum's gravity torque `m g l sin q` and its stiffness, built,
+//! simplified, differentiated, lowered to straight-line code, counted and
+//! evaluated:
+//!
+//! ```
+//! use sharnir_cas::{Pool, Program, Symbol};
+//!
+//! let mut pool = Pool::new();
+//! let q = pool.input(Symbol::Position(0));
+//! let [m, g, l] = ["p.m", "p.g", "p.l"].map(|name| pool.symbol(name));
+//! let (s, c) = (pool.sin(q), pool.cos(q));
+//! let torque = pool.mul_all(&[m, g, l, s]);
+//!
+//! // The canonical form simplifies as it builds: sin² q + cos² q is 1, and
+//! // the torque times it is the torque's own node, not a copy.
+//! let (s2, c2) = (pool.powi(s, 2), pool.powi(c, 2));
+//! let one = pool.add(s2, c2);
+//! assert_eq!(one, pool.one());
+//! assert_eq!(pool.mul(torque, one), torque);
+//!
+//! // ∂τ/∂q = m g l cos q; lowered together, m g l is computed once.
+//! let stiffness = pool.diff(torque, q);
+//! let program = Program::lower(&pool, &[torque, stiffness]);
+//! let ops = program.op_count();
+//! assert_eq!((ops.mul, ops.sin, ops.cos), (4, 1, 1));
+//!
+//! let values = program
+//!     .eval(&|symbol: &Symbol| match symbol {
+//!         Symbol::Parameter(name) if name == "m" => Some(2.0),
+//!         Symbol::Parameter(name) if name == "g" => Some(9.81),
+//!         Symbol::Parameter(name) if name == "l" => Some(0.5),
+//!         Symbol::Position(0) => Some(0.3),
+//!         _ => None,
+//!     })
+//!     .expect("every input is bound");
+//! assert!((values[0] - 9.81 * 0.3_f64.sin()).abs() < 1e-12);
+//! assert!((values[1] - 9.81 * 0.3_f64.cos()).abs() < 1e-12);
+//! ```
+//!
 //! - [`coeff`]: exact rational / float coefficients;
 //! - [`pool`]: nodes, ids and the canonicalising constructors;
 //! - [`derivative`]: the derivative along a motion, `Σ ∂e/∂sᵢ ṡᵢ`, one
