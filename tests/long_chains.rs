@@ -38,7 +38,8 @@ fn a_long_chain_plans_only_its_linear_outputs_and_they_agree_with_the_oracle() {
             "inverse_dynamics_derivatives",
             "gravity_derivatives",
             "mass_matrix_inverse",
-            "forward_dynamics_derivatives"
+            "forward_dynamics_derivatives",
+            "standard_regressor"
         ])
     );
     for function in Function::ALL {
@@ -141,12 +142,14 @@ fn asked_outputs_are_the_only_standard_functions_derived() {
     };
     let plan = plan(&mut mechanism, &options).expect("plans");
     let names: Vec<&str> = plan.functions.iter().map(|f| f.name.as_str()).collect();
-    // The joints' own forces always come with a module: the runtime reads them.
+    // The applied forces (zero without `[forces]`) and the joints' own
+    // forces always come with a module: the runtime reads them.
     assert_eq!(
         names,
         [
             "mass_matrix",
             "forward_dynamics",
+            "applied_forces",
             "contact_gaps",
             "limit_forces",
             "friction_forces"

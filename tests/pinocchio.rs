@@ -31,8 +31,8 @@
 mod shared;
 
 use shared::{
-    derivative_reference, numeric_oracle_agrees, placement_entries, reference, Dynamics, GEOMETRY,
-    PLACEMENT,
+    derivative_reference, numeric_oracle_agrees, placement_entries, reference,
+    regressor_in_sharnir_order, Dynamics, GEOMETRY, PLACEMENT,
 };
 use sharnir_tests::pinocchio::{place, Placement, Robot, Tolerance};
 
@@ -170,6 +170,18 @@ macro_rules! generated_derivatives_agree_with_pinocchio {
                 ] {
                     DERIVATIVES.check(&what(name), s, &got, &want.concat());
                 }
+                let regressor = want
+                    .regressor
+                    .as_ref()
+                    .expect("the fixture has the regressor");
+                let regressor =
+                    regressor_in_sharnir_order(&robot, &generated::BODY_NAMES, regressor);
+                DERIVATIVES.check(
+                    &what("standard_regressor"),
+                    s,
+                    &generated::standard_regressor(&p, &q, &v, &a).concat(),
+                    &regressor.concat(),
+                );
             }
         }
     };

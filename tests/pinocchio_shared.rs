@@ -299,6 +299,9 @@ pub struct DerivativeSample {
     pub minv: Vec<Vec<f64>>,
     /// `computeGeneralizedGravityDerivatives`.
     pub gravity_dq: Vec<Vec<f64>>,
+    /// `computeJointTorqueRegressor`, `nv × 10 nbodies`, where the fixture
+    /// has it.
+    pub regressor: Option<Vec<Vec<f64>>>,
 }
 
 /// Reads `tests/fixtures/<stem>_derivatives.json`: the derivatives at the
@@ -326,6 +329,7 @@ pub fn derivative_reference(stem: &str) -> Vec<DerivativeSample> {
             aba_dv: matrix(&s["aba_dv"]),
             minv: matrix(&s["minv"]),
             gravity_dq: matrix(&s["gravity_dq"]),
+            regressor: s.get("regressor").map(matrix),
         })
         .collect();
     assert!(
@@ -334,4 +338,48 @@ pub fn derivative_reference(stem: &str) -> Vec<DerivativeSample> {
         samples.len()
     );
     samples
+}
+
+/// Pinocchio's regressor columns in sharnir's order: for each body of
+/// `body_names` (the module's `BODY_NAMES`), the ten columns of the
+/// Pinocchio body whose joint moves it, rows in sharnir's velocity order.
+pub fn regressor_in_sharnir_order(
+    robot: &Robot,
+    body_names: &[&str],
+    regressor: &[Vec<f64>],
+) -> Vec<Vec<f64>> {
+    let spec = &robot.conversion.spec;
+    let pinocchio_body = |name: &str| -> usize {
+        robot
+            .reference
+            .bodies
+            .iter()
+            .position(|b| {
+                spec.joints
+                    .iter()
+                    .any(|j| j.name == b.joint && j.child == name)
+            })
+            .unwrap_or_else(|| panic!("no Pinocchio body for `{name}`"))
+    };
+    let columns: Vec<usize> = body_names
+        .iter()
+        .flat_map(|name| {
+            let b = pinocchio_body(name);
+            (10 * b..10 * b + 10).collect::<Vec<_>>()
+        })
+        .collect();
+    let nv = regressor.len();
+    (0..nv)
+        .map(|i| {
+            // Row i of sharnir's order is Pinocchio's row `v_index[i]`.
+            let mut unit = vec![0.0; nv];
+            unit[i] = 1.0;
+            let row = robot
+                .v_to_pinocchio(&unit)
+                .iter()
+                .position(|&x| x == 1.0)
+                .unwrap_or(i);
+            columns.iter().map(|&c| regressor[row][c]).collect()
+        })
+        .collect()
 }

@@ -22,7 +22,9 @@
 //! balance `d/dt (T + V) = q̇ᵀτ`, both to 1e-6. The derivative functions
 //! (`∂τ/∂q`, `∂τ/∂q̇`, `∂g/∂q`, `∂q̈/∂q`, `∂q̈/∂q̇`, `∂q̈/∂τ`) agree with the
 //! oracle's central differences along the configuration manifold to 1e-6
-//! of each matrix's largest entry, and `M⁻¹ M = I` to 1e-9. Every second
+//! of each matrix's largest entry, and `M⁻¹ M = I` to 1e-9; the standard
+//! regressor times the oracle's body parameters is its inverse dynamics to
+//! 1e-10. Every second
 //! mechanism is also planned with folded parameters.
 //!
 //! A failure prints the spec text and the state, so it can be reproduced
@@ -532,7 +534,25 @@ fn check_derivatives(
     let identity: Vec<f64> = (0..nv * nv)
         .map(|k| if k / nv == k % nv { 1.0 } else { 0.0 })
         .collect();
-    expect("M⁻¹ M = I", &product, &identity, IDENTITY_TOLERANCE)
+    expect("M⁻¹ M = I", &product, &identity, IDENTITY_TOLERANCE)?;
+    let regressor = pipeline.shipped("standard_regressor", &env)?;
+    let names: Vec<&str> = pipeline
+        .plan
+        .body_names()
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let parameters = oracle.standard_parameters(&names);
+    let tau: Vec<f64> = regressor
+        .chunks(parameters.len().max(1))
+        .map(|row| row.iter().zip(&parameters).map(|(y, p)| y * p).sum())
+        .collect();
+    expect(
+        "Y π vs the oracle's inverse dynamics",
+        &tau,
+        &oracle.inverse_dynamics(q, qd, qdd),
+        ORACLE_TOLERANCE,
+    )
 }
 
 /// Parses random spec `seed`, panicking with its text if it is rejected.

@@ -106,7 +106,28 @@ fn check(plan: &Plan, oracle: &Oracle, parameters: &BTreeMap<String, f64>, seed:
             );
         }
         check_derivatives(plan, oracle, &inputs, &mass);
+        check_regressor(plan, oracle, &inputs);
     }
+}
+
+/// `Y π = τ`: the planned `standard_regressor` times the oracle's bodies'
+/// parameters (mass, first moment, inertia about the body origin) is the
+/// oracle's inverse dynamics, to [`TOLERANCE`].
+fn check_regressor(plan: &Plan, oracle: &Oracle, inputs: &Inputs<'_>) {
+    let regressor = evaluate(plan, "standard_regressor", inputs);
+    let names: Vec<&str> = plan.body_names().iter().map(String::as_str).collect();
+    let parameters = oracle.standard_parameters(&names);
+    let width = parameters.len();
+    let tau: Vec<f64> = regressor
+        .chunks(width.max(1))
+        .map(|row| row.iter().zip(&parameters).map(|(y, p)| y * p).sum())
+        .collect();
+    let error = relative_error(&tau, inputs.tau);
+    assert!(
+        error < TOLERANCE,
+        "{}: Y π differs from τ by {error:e}",
+        plan.name
+    );
 }
 
 /// The derivative functions at one state against the oracle's central

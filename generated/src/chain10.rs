@@ -49,6 +49,7 @@
 //! | `gravity_derivatives` | 21 | 18 | 0 | 0 | 10 | 0 |
 //! | `mass_matrix_inverse` | 1106 | 612 | 9 | 0 | 9 | 9 |
 //! | `forward_dynamics_derivatives` | 5663 | 3314 | 18 | 0 | 10 | 10 |
+//! | `standard_regressor` | 688 | 448 | 0 | 0 | 10 | 10 |
 //! | `linearization` | 5663 | 3314 | 18 | 0 | 10 | 10 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -6632,6 +6633,1627 @@ fn forward_dynamics_derivatives_with_body(
         * (t512 * t1364 + t523 * t1354 + t535 * t1344 + t547 * t1334 + t559 * t1324
             + t571 * t1314 + t583 * t1304 + t595 * t1294 + t511 * inv17 * t1284);
     out
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 688,
+    add: 448,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = t0 - p.l * qd[0] * qd[0];
+    let t3 = t1 + p.l * qdd[0];
+    let t4 = c_q1 * t2;
+    let t5 = s_q1 * t3;
+    let t6 = s_q1 * t2;
+    let t7 = c_q1 * t3;
+    let t8 = t7 - t6;
+    let t9 = qd[0] + qd[1];
+    let t10 = qdd[0] + qdd[1];
+    let t11 = t4 + t5 - p.l * t9 * t9;
+    let t12 = t8 + p.l * t10;
+    let t13 = c_q2 * t11;
+    let t14 = s_q2 * t12;
+    let t15 = t13 + t14;
+    let t16 = s_q2 * t11;
+    let t17 = c_q2 * t12;
+    let t18 = t17 - t16;
+    let t19 = t9 + qd[2];
+    let t20 = t10 + qdd[2];
+    let t21 = t15 - p.l * t19 * t19;
+    let t22 = t18 + p.l * t20;
+    let t23 = c_q3 * t21;
+    let t24 = s_q3 * t22;
+    let t25 = t23 + t24;
+    let t26 = s_q3 * t21;
+    let t27 = c_q3 * t22;
+    let t28 = t27 - t26;
+    let t29 = t19 + qd[3];
+    let t30 = t20 + qdd[3];
+    let t31 = t25 - p.l * t29 * t29;
+    let t32 = t28 + p.l * t30;
+    let t33 = c_q4 * t31;
+    let t34 = s_q4 * t32;
+    let t35 = t33 + t34;
+    let t36 = s_q4 * t31;
+    let t37 = c_q4 * t32;
+    let t38 = t37 - t36;
+    let t39 = t29 + qd[4];
+    let t40 = t30 + qdd[4];
+    let t41 = t35 - p.l * t39 * t39;
+    let t42 = t38 + p.l * t40;
+    let t43 = c_q5 * t41;
+    let t44 = s_q5 * t42;
+    let t45 = t43 + t44;
+    let t46 = s_q5 * t41;
+    let t47 = c_q5 * t42;
+    let t48 = t47 - t46;
+    let t49 = t39 + qd[5];
+    let t50 = t40 + qdd[5];
+    let t51 = t45 - p.l * t49 * t49;
+    let t52 = t48 + p.l * t50;
+    let t53 = c_q6 * t51;
+    let t54 = s_q6 * t52;
+    let t55 = t53 + t54;
+    let t56 = s_q6 * t51;
+    let t57 = c_q6 * t52;
+    let t58 = t57 - t56;
+    let t59 = t49 + qd[6];
+    let t60 = t50 + qdd[6];
+    let t61 = t55 - p.l * t59 * t59;
+    let t62 = t58 + p.l * t60;
+    let t63 = c_q7 * t61;
+    let t64 = s_q7 * t62;
+    let t65 = t63 + t64;
+    let t66 = s_q7 * t61;
+    let t67 = c_q7 * t62;
+    let t68 = t67 - t66;
+    let t69 = t59 + qd[7];
+    let t70 = t60 + qdd[7];
+    let t71 = t65 - p.l * t69 * t69;
+    let t72 = t68 + p.l * t70;
+    let t73 = c_q8 * t71;
+    let t74 = s_q8 * t72;
+    let t75 = t73 + t74;
+    let t76 = s_q8 * t71;
+    let t77 = c_q8 * t72;
+    let t78 = t77 - t76;
+    let t79 = t69 + qd[8];
+    let t80 = t70 + qdd[8];
+    let t81 = t75 - p.l * t79 * t79;
+    let t82 = t78 + p.l * t80;
+    let t83 = c_q9 * t81;
+    let t84 = s_q9 * t82;
+    let t85 = t83 + t84;
+    let t86 = s_q9 * t81;
+    let t87 = c_q9 * t82;
+    let t88 = t87 - t86;
+    let t89 = t79 + qd[9];
+    let t90 = t80 + qdd[9];
+    let t91 = -t20;
+    let t92 = -t30;
+    let t93 = -t40;
+    let t94 = -t50;
+    let t95 = -t60;
+    let t96 = -t70;
+    let t97 = -t80;
+    let t98 = -t90;
+    let t99 = s_q2 * t15 + c_q2 * t18;
+    let t100 = p.l * t99;
+    let t101 = s_q2 * (t19 * t19);
+    let t102 = c_q2 * t20 - t101;
+    let t103 = p.l * t102;
+    let t104 = c_q2 * (t19 * t19);
+    let t105 = s_q2 * t91 - t104;
+    let t106 = p.l * t105;
+    let t107 = s_q3 * t25 + c_q3 * t28;
+    let t108 = p.l * t107;
+    let t109 = c_q3 * t25 - s_q3 * t28;
+    let t110 = s_q2 * t109 + c_q2 * t107;
+    let t111 = p.l * t110;
+    let t112 = s_q3 * (t29 * t29);
+    let t113 = c_q3 * t30 - t112;
+    let t114 = p.l * t113;
+    let t115 = c_q3 * (t29 * t29);
+    let t116 = t115 + s_q3 * t30;
+    let t117 = c_q2 * t113 - s_q2 * t116;
+    let t118 = p.l * t117;
+    let t119 = s_q3 * t92 - t115;
+    let t120 = p.l * t119;
+    let t121 = t112 + c_q3 * t92;
+    let t122 = s_q2 * t121 + c_q2 * t119;
+    let t123 = p.l * t122;
+    let t124 = s_q4 * t35 + c_q4 * t38;
+    let t125 = p.l * t124;
+    let t126 = c_q4 * t35 - s_q4 * t38;
+    let t127 = s_q3 * t126 + c_q3 * t124;
+    let t128 = p.l * t127;
+    let t129 = c_q3 * t126 - s_q3 * t124;
+    let t130 = s_q2 * t129 + c_q2 * t127;
+    let t131 = p.l * t130;
+    let t132 = s_q4 * (t39 * t39);
+    let t133 = c_q4 * t40 - t132;
+    let t134 = p.l * t133;
+    let t135 = c_q4 * (t39 * t39);
+    let t136 = -t135 - s_q4 * t40;
+    let t137 = s_q3 * t136 + c_q3 * t133;
+    let t138 = p.l * t137;
+    let t139 = c_q3 * t136 - s_q3 * t133;
+    let t140 = s_q2 * t139 + c_q2 * t137;
+    let t141 = p.l * t140;
+    let t142 = s_q4 * t93 - t135;
+    let t143 = p.l * t142;
+    let t144 = t132 + c_q4 * t93;
+    let t145 = s_q3 * t144 + c_q3 * t142;
+    let t146 = p.l * t145;
+    let t147 = c_q3 * t144 - s_q3 * t142;
+    let t148 = s_q2 * t147 + c_q2 * t145;
+    let t149 = p.l * t148;
+    let t150 = s_q5 * t45 + c_q5 * t48;
+    let t151 = p.l * t150;
+    let t152 = c_q5 * t45 - s_q5 * t48;
+    let t153 = s_q4 * t152 + c_q4 * t150;
+    let t154 = p.l * t153;
+    let t155 = c_q4 * t152 - s_q4 * t150;
+    let t156 = s_q3 * t155 + c_q3 * t153;
+    let t157 = p.l * t156;
+    let t158 = c_q3 * t155 - s_q3 * t153;
+    let t159 = s_q2 * t158 + c_q2 * t156;
+    let t160 = p.l * t159;
+    let t161 = s_q5 * (t49 * t49);
+    let t162 = c_q5 * t50 - t161;
+    let t163 = p.l * t162;
+    let t164 = c_q5 * (t49 * t49);
+    let t165 = -t164 - s_q5 * t50;
+    let t166 = s_q4 * t165 + c_q4 * t162;
+    let t167 = p.l * t166;
+    let t168 = c_q4 * t165 - s_q4 * t162;
+    let t169 = s_q3 * t168 + c_q3 * t166;
+    let t170 = p.l * t169;
+    let t171 = c_q3 * t168 - s_q3 * t166;
+    let t172 = s_q2 * t171 + c_q2 * t169;
+    let t173 = p.l * t172;
+    let t174 = s_q5 * t94 - t164;
+    let t175 = p.l * t174;
+    let t176 = t161 + c_q5 * t94;
+    let t177 = s_q4 * t176 + c_q4 * t174;
+    let t178 = p.l * t177;
+    let t179 = c_q4 * t176 - s_q4 * t174;
+    let t180 = s_q3 * t179 + c_q3 * t177;
+    let t181 = p.l * t180;
+    let t182 = c_q3 * t179 - s_q3 * t177;
+    let t183 = s_q2 * t182 + c_q2 * t180;
+    let t184 = p.l * t183;
+    let t185 = s_q6 * t55 + c_q6 * t58;
+    let t186 = p.l * t185;
+    let t187 = c_q6 * t55 - s_q6 * t58;
+    let t188 = s_q5 * t187 + c_q5 * t185;
+    let t189 = p.l * t188;
+    let t190 = c_q5 * t187 - s_q5 * t185;
+    let t191 = s_q4 * t190 + c_q4 * t188;
+    let t192 = p.l * t191;
+    let t193 = c_q4 * t190 - s_q4 * t188;
+    let t194 = s_q3 * t193 + c_q3 * t191;
+    let t195 = p.l * t194;
+    let t196 = c_q3 * t193 - s_q3 * t191;
+    let t197 = s_q2 * t196 + c_q2 * t194;
+    let t198 = p.l * t197;
+    let t199 = s_q6 * (t59 * t59);
+    let t200 = c_q6 * t60 - t199;
+    let t201 = p.l * t200;
+    let t202 = c_q6 * (t59 * t59);
+    let t203 = -t202 - s_q6 * t60;
+    let t204 = s_q5 * t203 + c_q5 * t200;
+    let t205 = p.l * t204;
+    let t206 = c_q5 * t203 - s_q5 * t200;
+    let t207 = s_q4 * t206 + c_q4 * t204;
+    let t208 = p.l * t207;
+    let t209 = c_q4 * t206 - s_q4 * t204;
+    let t210 = s_q3 * t209 + c_q3 * t207;
+    let t211 = p.l * t210;
+    let t212 = c_q3 * t209 - s_q3 * t207;
+    let t213 = s_q2 * t212 + c_q2 * t210;
+    let t214 = p.l * t213;
+    let t215 = s_q6 * t95 - t202;
+    let t216 = p.l * t215;
+    let t217 = t199 + c_q6 * t95;
+    let t218 = s_q5 * t217 + c_q5 * t215;
+    let t219 = p.l * t218;
+    let t220 = c_q5 * t217 - s_q5 * t215;
+    let t221 = s_q4 * t220 + c_q4 * t218;
+    let t222 = p.l * t221;
+    let t223 = c_q4 * t220 - s_q4 * t218;
+    let t224 = s_q3 * t223 + c_q3 * t221;
+    let t225 = p.l * t224;
+    let t226 = c_q3 * t223 - s_q3 * t221;
+    let t227 = s_q2 * t226 + c_q2 * t224;
+    let t228 = p.l * t227;
+    let t229 = s_q7 * t65 + c_q7 * t68;
+    let t230 = p.l * t229;
+    let t231 = c_q7 * t65 - s_q7 * t68;
+    let t232 = s_q6 * t231 + c_q6 * t229;
+    let t233 = p.l * t232;
+    let t234 = c_q6 * t231 - s_q6 * t229;
+    let t235 = s_q5 * t234 + c_q5 * t232;
+    let t236 = p.l * t235;
+    let t237 = c_q5 * t234 - s_q5 * t232;
+    let t238 = s_q4 * t237 + c_q4 * t235;
+    let t239 = p.l * t238;
+    let t240 = c_q4 * t237 - s_q4 * t235;
+    let t241 = s_q3 * t240 + c_q3 * t238;
+    let t242 = p.l * t241;
+    let t243 = c_q3 * t240 - s_q3 * t238;
+    let t244 = s_q2 * t243 + c_q2 * t241;
+    let t245 = p.l * t244;
+    let t246 = s_q7 * (t69 * t69);
+    let t247 = c_q7 * t70 - t246;
+    let t248 = p.l * t247;
+    let t249 = c_q7 * (t69 * t69);
+    let t250 = -t249 - s_q7 * t70;
+    let t251 = s_q6 * t250 + c_q6 * t247;
+    let t252 = p.l * t251;
+    let t253 = c_q6 * t250 - s_q6 * t247;
+    let t254 = s_q5 * t253 + c_q5 * t251;
+    let t255 = p.l * t254;
+    let t256 = c_q5 * t253 - s_q5 * t251;
+    let t257 = s_q4 * t256 + c_q4 * t254;
+    let t258 = p.l * t257;
+    let t259 = c_q4 * t256 - s_q4 * t254;
+    let t260 = s_q3 * t259 + c_q3 * t257;
+    let t261 = p.l * t260;
+    let t262 = c_q3 * t259 - s_q3 * t257;
+    let t263 = s_q2 * t262 + c_q2 * t260;
+    let t264 = p.l * t263;
+    let t265 = s_q7 * t96 - t249;
+    let t266 = p.l * t265;
+    let t267 = t246 + c_q7 * t96;
+    let t268 = s_q6 * t267 + c_q6 * t265;
+    let t269 = p.l * t268;
+    let t270 = c_q6 * t267 - s_q6 * t265;
+    let t271 = s_q5 * t270 + c_q5 * t268;
+    let t272 = p.l * t271;
+    let t273 = c_q5 * t270 - s_q5 * t268;
+    let t274 = s_q4 * t273 + c_q4 * t271;
+    let t275 = p.l * t274;
+    let t276 = c_q4 * t273 - s_q4 * t271;
+    let t277 = s_q3 * t276 + c_q3 * t274;
+    let t278 = p.l * t277;
+    let t279 = c_q3 * t276 - s_q3 * t274;
+    let t280 = s_q2 * t279 + c_q2 * t277;
+    let t281 = p.l * t280;
+    let t282 = s_q8 * t75 + c_q8 * t78;
+    let t283 = p.l * t282;
+    let t284 = c_q8 * t75 - s_q8 * t78;
+    let t285 = s_q7 * t284 + c_q7 * t282;
+    let t286 = p.l * t285;
+    let t287 = c_q7 * t284 - s_q7 * t282;
+    let t288 = s_q6 * t287 + c_q6 * t285;
+    let t289 = p.l * t288;
+    let t290 = c_q6 * t287 - s_q6 * t285;
+    let t291 = s_q5 * t290 + c_q5 * t288;
+    let t292 = p.l * t291;
+    let t293 = c_q5 * t290 - s_q5 * t288;
+    let t294 = s_q4 * t293 + c_q4 * t291;
+    let t295 = p.l * t294;
+    let t296 = c_q4 * t293 - s_q4 * t291;
+    let t297 = s_q3 * t296 + c_q3 * t294;
+    let t298 = p.l * t297;
+    let t299 = c_q3 * t296 - s_q3 * t294;
+    let t300 = s_q2 * t299 + c_q2 * t297;
+    let t301 = p.l * t300;
+    let t302 = s_q8 * (t79 * t79);
+    let t303 = c_q8 * t80 - t302;
+    let t304 = p.l * t303;
+    let t305 = c_q8 * (t79 * t79);
+    let t306 = -t305 - s_q8 * t80;
+    let t307 = s_q7 * t306 + c_q7 * t303;
+    let t308 = p.l * t307;
+    let t309 = c_q7 * t306 - s_q7 * t303;
+    let t310 = s_q6 * t309 + c_q6 * t307;
+    let t311 = p.l * t310;
+    let t312 = c_q6 * t309 - s_q6 * t307;
+    let t313 = s_q5 * t312 + c_q5 * t310;
+    let t314 = p.l * t313;
+    let t315 = c_q5 * t312 - s_q5 * t310;
+    let t316 = s_q4 * t315 + c_q4 * t313;
+    let t317 = p.l * t316;
+    let t318 = c_q4 * t315 - s_q4 * t313;
+    let t319 = s_q3 * t318 + c_q3 * t316;
+    let t320 = p.l * t319;
+    let t321 = c_q3 * t318 - s_q3 * t316;
+    let t322 = s_q2 * t321 + c_q2 * t319;
+    let t323 = p.l * t322;
+    let t324 = s_q8 * t97 - t305;
+    let t325 = p.l * t324;
+    let t326 = t302 + c_q8 * t97;
+    let t327 = s_q7 * t326 + c_q7 * t324;
+    let t328 = p.l * t327;
+    let t329 = c_q7 * t326 - s_q7 * t324;
+    let t330 = s_q6 * t329 + c_q6 * t327;
+    let t331 = p.l * t330;
+    let t332 = c_q6 * t329 - s_q6 * t327;
+    let t333 = s_q5 * t332 + c_q5 * t330;
+    let t334 = p.l * t333;
+    let t335 = c_q5 * t332 - s_q5 * t330;
+    let t336 = s_q4 * t335 + c_q4 * t333;
+    let t337 = p.l * t336;
+    let t338 = c_q4 * t335 - s_q4 * t333;
+    let t339 = s_q3 * t338 + c_q3 * t336;
+    let t340 = p.l * t339;
+    let t341 = c_q3 * t338 - s_q3 * t336;
+    let t342 = s_q2 * t341 + c_q2 * t339;
+    let t343 = p.l * t342;
+    let t344 = s_q9 * t85 + c_q9 * t88;
+    let t345 = p.l * t344;
+    let t346 = c_q9 * t85 - s_q9 * t88;
+    let t347 = s_q8 * t346 + c_q8 * t344;
+    let t348 = p.l * t347;
+    let t349 = c_q8 * t346 - s_q8 * t344;
+    let t350 = s_q7 * t349 + c_q7 * t347;
+    let t351 = p.l * t350;
+    let t352 = c_q7 * t349 - s_q7 * t347;
+    let t353 = s_q6 * t352 + c_q6 * t350;
+    let t354 = p.l * t353;
+    let t355 = c_q6 * t352 - s_q6 * t350;
+    let t356 = s_q5 * t355 + c_q5 * t353;
+    let t357 = p.l * t356;
+    let t358 = c_q5 * t355 - s_q5 * t353;
+    let t359 = s_q4 * t358 + c_q4 * t356;
+    let t360 = p.l * t359;
+    let t361 = c_q4 * t358 - s_q4 * t356;
+    let t362 = s_q3 * t361 + c_q3 * t359;
+    let t363 = p.l * t362;
+    let t364 = c_q3 * t361 - s_q3 * t359;
+    let t365 = s_q2 * t364 + c_q2 * t362;
+    let t366 = p.l * t365;
+    let t367 = s_q9 * (t89 * t89);
+    let t368 = c_q9 * t90 - t367;
+    let t369 = p.l * t368;
+    let t370 = c_q9 * (t89 * t89);
+    let t371 = -t370 - s_q9 * t90;
+    let t372 = s_q8 * t371 + c_q8 * t368;
+    let t373 = p.l * t372;
+    let t374 = c_q8 * t371 - s_q8 * t368;
+    let t375 = s_q7 * t374 + c_q7 * t372;
+    let t376 = p.l * t375;
+    let t377 = c_q7 * t374 - s_q7 * t372;
+    let t378 = s_q6 * t377 + c_q6 * t375;
+    let t379 = p.l * t378;
+    let t380 = c_q6 * t377 - s_q6 * t375;
+    let t381 = s_q5 * t380 + c_q5 * t378;
+    let t382 = p.l * t381;
+    let t383 = c_q5 * t380 - s_q5 * t378;
+    let t384 = s_q4 * t383 + c_q4 * t381;
+    let t385 = p.l * t384;
+    let t386 = c_q4 * t383 - s_q4 * t381;
+    let t387 = s_q3 * t386 + c_q3 * t384;
+    let t388 = p.l * t387;
+    let t389 = c_q3 * t386 - s_q3 * t384;
+    let t390 = s_q2 * t389 + c_q2 * t387;
+    let t391 = p.l * t390;
+    let t392 = s_q9 * t98 - t370;
+    let t393 = p.l * t392;
+    let t394 = t367 + c_q9 * t98;
+    let t395 = s_q8 * t394 + c_q8 * t392;
+    let t396 = p.l * t395;
+    let t397 = c_q8 * t394 - s_q8 * t392;
+    let t398 = s_q7 * t397 + c_q7 * t395;
+    let t399 = p.l * t398;
+    let t400 = c_q7 * t397 - s_q7 * t395;
+    let t401 = s_q6 * t400 + c_q6 * t398;
+    let t402 = p.l * t401;
+    let t403 = c_q6 * t400 - s_q6 * t398;
+    let t404 = s_q5 * t403 + c_q5 * t401;
+    let t405 = p.l * t404;
+    let t406 = c_q5 * t403 - s_q5 * t401;
+    let t407 = s_q4 * t406 + c_q4 * t404;
+    let t408 = p.l * t407;
+    let t409 = c_q4 * t406 - s_q4 * t404;
+    let t410 = s_q3 * t409 + c_q3 * t407;
+    let t411 = p.l * t410;
+    let t412 = c_q3 * t409 - s_q3 * t407;
+    let t413 = s_q2 * t412 + c_q2 * t410;
+    let t414 = p.l * t413;
+    let t415 = -t4 - t5;
+    let t416 = -t15;
+    let t417 = -t25;
+    let t418 = -t35;
+    let t419 = -t45;
+    let t420 = -t55;
+    let t421 = -t65;
+    let t422 = -t75;
+    let t423 = -t85;
+    let t424 = t108 + t111;
+    let t425 = t125 + t128;
+    let t426 = t151 + t154;
+    let t427 = t186 + t189;
+    let t428 = t230 + t233;
+    let t429 = t283 + t286;
+    let t430 = t345 + t348;
+    let t431 = t18 + t103;
+    let t432 = t416 + t106;
+    let t433 = t28 + t114;
+    let t434 = t417 + t120;
+    let t435 = t425 + t131;
+    let t436 = t38 + t134;
+    let t437 = t418 + t143;
+    let t438 = t426 + t157;
+    let t439 = t48 + t163;
+    let t440 = t419 + t175;
+    let t441 = t427 + t192;
+    let t442 = t58 + t201;
+    let t443 = t420 + t216;
+    let t444 = t428 + t236;
+    let t445 = t68 + t248;
+    let t446 = t421 + t266;
+    let t447 = t429 + t289;
+    let t448 = t78 + t304;
+    let t449 = t422 + t325;
+    let t450 = t430 + t351;
+    let t451 = t88 + t369;
+    let t452 = t423 + t393;
+    let t453 = t433 + t118;
+    let t454 = t434 + t123;
+    let t455 = t436 + t138;
+    let t456 = t437 + t146;
+    let t457 = t438 + t160;
+    let t458 = t439 + t167;
+    let t459 = t440 + t178;
+    let t460 = t441 + t195;
+    let t461 = t442 + t205;
+    let t462 = t443 + t219;
+    let t463 = t444 + t239;
+    let t464 = t445 + t252;
+    let t465 = t446 + t269;
+    let t466 = t447 + t292;
+    let t467 = t448 + t308;
+    let t468 = t449 + t328;
+    let t469 = t450 + t354;
+    let t470 = t451 + t373;
+    let t471 = t452 + t396;
+    let t472 = t455 + t141;
+    let t473 = t456 + t149;
+    let t474 = t458 + t170;
+    let t475 = t459 + t181;
+    let t476 = t460 + t198;
+    let t477 = t461 + t208;
+    let t478 = t462 + t222;
+    let t479 = t463 + t242;
+    let t480 = t464 + t255;
+    let t481 = t465 + t272;
+    let t482 = t466 + t295;
+    let t483 = t467 + t311;
+    let t484 = t468 + t331;
+    let t485 = t469 + t357;
+    let t486 = t470 + t376;
+    let t487 = t471 + t399;
+    let t488 = t474 + t173;
+    let t489 = t475 + t184;
+    let t490 = t477 + t211;
+    let t491 = t478 + t225;
+    let t492 = t479 + t245;
+    let t493 = t480 + t258;
+    let t494 = t481 + t275;
+    let t495 = t482 + t298;
+    let t496 = t483 + t314;
+    let t497 = t484 + t334;
+    let t498 = t485 + t360;
+    let t499 = t486 + t379;
+    let t500 = t487 + t402;
+    let t501 = t490 + t214;
+    let t502 = t491 + t228;
+    let t503 = t493 + t261;
+    let t504 = t494 + t278;
+    let t505 = t495 + t301;
+    let t506 = t496 + t317;
+    let t507 = t497 + t337;
+    let t508 = t498 + t363;
+    let t509 = t499 + t382;
+    let t510 = t500 + t405;
+    let t511 = t503 + t264;
+    let t512 = t504 + t281;
+    let t513 = t506 + t320;
+    let t514 = t507 + t340;
+    let t515 = t508 + t366;
+    let t516 = t509 + t385;
+    let t517 = t510 + t408;
+    let t518 = t513 + t323;
+    let t519 = t514 + t343;
+    let t520 = t516 + t388;
+    let t521 = t517 + t411;
+    let t522 = t520 + t391;
+    let t523 = t521 + t414;
+    [
+        [
+            0.0,
+            t1,
+            -t0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            p.l * (c_q1 * t8 - s_q1 * t415),
+            t8 + p.l * (c_q1 * t10 - s_q1 * t9 * t9),
+            t415 - p.l * (s_q1 * t10 + c_q1 * t9 * t9),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+            t100 + p.l * (s_q1 * (c_q2 * t15 - s_q2 * t18) + c_q1 * t99),
+            t431 + p.l * (c_q1 * t102 - s_q1 * (t104 + s_q2 * t20)),
+            t432 + p.l * (s_q1 * (t101 + c_q2 * t91) + c_q1 * t105),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t20,
+            t424 + p.l * (s_q1 * (c_q2 * t109 - s_q2 * t107) + c_q1 * t110),
+            t453 + p.l * (c_q1 * t117 - s_q1 * (c_q2 * t116 + s_q2 * t113)),
+            t454 + p.l * (s_q1 * (c_q2 * t121 - s_q2 * t119) + c_q1 * t122),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t30,
+            t435 + p.l * (s_q1 * (c_q2 * t129 - s_q2 * t127) + c_q1 * t130),
+            t472 + p.l * (s_q1 * (c_q2 * t139 - s_q2 * t137) + c_q1 * t140),
+            t473 + p.l * (s_q1 * (c_q2 * t147 - s_q2 * t145) + c_q1 * t148),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t40,
+            t457 + p.l * (s_q1 * (c_q2 * t158 - s_q2 * t156) + c_q1 * t159),
+            t488 + p.l * (s_q1 * (c_q2 * t171 - s_q2 * t169) + c_q1 * t172),
+            t489 + p.l * (s_q1 * (c_q2 * t182 - s_q2 * t180) + c_q1 * t183),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t50,
+            t476 + p.l * (s_q1 * (c_q2 * t196 - s_q2 * t194) + c_q1 * t197),
+            t501 + p.l * (s_q1 * (c_q2 * t212 - s_q2 * t210) + c_q1 * t213),
+            t502 + p.l * (s_q1 * (c_q2 * t226 - s_q2 * t224) + c_q1 * t227),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t60,
+            t492 + p.l * (s_q1 * (c_q2 * t243 - s_q2 * t241) + c_q1 * t244),
+            t511 + p.l * (s_q1 * (c_q2 * t262 - s_q2 * t260) + c_q1 * t263),
+            t512 + p.l * (s_q1 * (c_q2 * t279 - s_q2 * t277) + c_q1 * t280),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t70,
+            t505 + p.l * (s_q1 * (c_q2 * t299 - s_q2 * t297) + c_q1 * t300),
+            t518 + p.l * (s_q1 * (c_q2 * t321 - s_q2 * t319) + c_q1 * t322),
+            t519 + p.l * (s_q1 * (c_q2 * t341 - s_q2 * t339) + c_q1 * t342),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t515 + p.l * (s_q1 * (c_q2 * t364 - s_q2 * t362) + c_q1 * t365),
+            t522 + p.l * (s_q1 * (c_q2 * t389 - s_q2 * t387) + c_q1 * t390),
+            t523 + p.l * (s_q1 * (c_q2 * t412 - s_q2 * t410) + c_q1 * t413),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            t415,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+            t100,
+            t431,
+            t432,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t20,
+            t424,
+            t453,
+            t454,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t30,
+            t435,
+            t472,
+            t473,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t40,
+            t457,
+            t488,
+            t489,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t50,
+            t476,
+            t501,
+            t502,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t60,
+            t492,
+            t511,
+            t512,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t70,
+            t505,
+            t518,
+            t519,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t515,
+            t522,
+            t523,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t18,
+            t416,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t20,
+            t108,
+            t433,
+            t434,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t30,
+            t425,
+            t455,
+            t456,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t40,
+            t438,
+            t474,
+            t475,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t50,
+            t460,
+            t490,
+            t491,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t60,
+            t479,
+            t503,
+            t504,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t70,
+            t495,
+            t513,
+            t514,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t508,
+            t520,
+            t521,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t28,
+            t417,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t30,
+            t125,
+            t436,
+            t437,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t40,
+            t426,
+            t458,
+            t459,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t50,
+            t441,
+            t477,
+            t478,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t60,
+            t463,
+            t493,
+            t494,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t70,
+            t482,
+            t506,
+            t507,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t498,
+            t516,
+            t517,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t38,
+            t418,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t40,
+            t151,
+            t439,
+            t440,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t50,
+            t427,
+            t461,
+            t462,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t60,
+            t444,
+            t480,
+            t481,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t70,
+            t466,
+            t496,
+            t497,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t485,
+            t509,
+            t510,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t48,
+            t419,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t50,
+            t186,
+            t442,
+            t443,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t60,
+            t428,
+            t464,
+            t465,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t70,
+            t447,
+            t483,
+            t484,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t469,
+            t499,
+            t500,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t58,
+            t420,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t60,
+            t230,
+            t445,
+            t446,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t70,
+            t429,
+            t467,
+            t468,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t450,
+            t486,
+            t487,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t68,
+            t421,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t70,
+            t283,
+            t448,
+            t449,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t430,
+            t470,
+            t471,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t78,
+            t422,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t345,
+            t451,
+            t452,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t88,
+            t423,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -62,6 +62,7 @@
 //! | `mass_matrix_inverse` | 14 | 5 | 1 | 0 | 1 | 1 |
 //! | `forward_dynamics_derivatives` | 108 | 38 | 2 | 0 | 3 | 3 |
 //! | `constrained_residual_derivatives` | 293 | 234 | 0 | 0 | 3 | 3 |
+//! | `standard_regressor` | 34 | 18 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 108 | 38 | 2 | 0 | 3 | 3 |
 //! | `constrained_forward_dynamics` | 245 | 182 | 26 | 5 | 9 | 9 |
 //! | `cut_joint_reactions` | 268 | 192 | 26 | 5 | 11 | 11 |
@@ -1673,6 +1674,152 @@ fn constrained_residual_derivatives_with_body(
             ],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 34,
+    add: 18,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t3 = p.g * (0.5 * s_q0 * d.k2 - c_q0 * d.k3);
+    let t4 = t3 - p.l * qd[0] * qd[0];
+    let t5 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t6 = p.g * (0.5 * c_q0 * d.k2 + s_q0 * d.k3);
+    let t7 = p.l * qdd[0] + t6;
+    let t8 = t5 * t7 - t2 * t4;
+    let t9 = -t4 * t5 - t2 * t7;
+    [
+        [
+            0.0,
+            t6,
+            -t3,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            p.l * (t5 * t8 - t2 * t9),
+            t8 + p.l * (t1 * t5 - t0 * t0 * t2),
+            t9 - p.l * (t1 * t2 + t0 * t0 * t5),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t1,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            t9,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t1,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            p.g * c_q2,
+            -p.g * s_q2,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[2],
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

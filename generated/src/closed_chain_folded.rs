@@ -62,6 +62,7 @@
 //! | `mass_matrix_inverse` | 11 | 5 | 1 | 0 | 1 | 1 |
 //! | `forward_dynamics_derivatives` | 84 | 36 | 2 | 0 | 3 | 3 |
 //! | `constrained_residual_derivatives` | 289 | 236 | 0 | 0 | 3 | 3 |
+//! | `standard_regressor` | 32 | 16 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 84 | 36 | 2 | 0 | 3 | 3 |
 //! | `constrained_forward_dynamics` | 228 | 183 | 26 | 5 | 9 | 9 |
 //! | `cut_joint_reactions` | 247 | 193 | 26 | 5 | 11 | 11 |
@@ -1477,6 +1478,155 @@ fn constrained_residual_derivatives_with_body(
             ],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 32,
+    add: 16,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+    let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t3 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let t4 = 9.81 * t1 - 0.5 * qd[0] * qd[0];
+    let t5 = 9.81 * t0 + 0.5 * qdd[0];
+    let t6 = t2 * t4;
+    let t7 = t3 * t5;
+    let t8 = t3 * t4;
+    let t9 = t2 * t5;
+    let t10 = t9 - t8;
+    let t11 = qd[0] + qd[1];
+    let t12 = qdd[0] + qdd[1];
+    let t13 = -t6 - t7;
+    [
+        [
+            0.0,
+            9.81 * t0,
+            -9.81 * t1,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.5 * (t2 * t10 - t3 * t13),
+            t10 + 0.5 * (t2 * t12 - t3 * t11 * t11),
+            t13 - 0.5 * (t3 * t12 + t2 * t11 * t11),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t12,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+            t13,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t12,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            9.81 * c_q2,
+            -9.81 * s_q2,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[2],
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -63,6 +63,7 @@
 //! | `mass_matrix_inverse` | 201 | 94 | 8 | 0 | 8 | 8 |
 //! | `forward_dynamics_derivatives` | 1738 | 949 | 14 | 0 | 11 | 11 |
 //! | `constrained_residual_derivatives` | 4331 | 4086 | 0 | 0 | 15 | 15 |
+//! | `standard_regressor` | 343 | 253 | 0 | 0 | 11 | 11 |
 //! | `linearization` | 1738 | 949 | 14 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3647 | 3247 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3737 | 3293 | 297 | 19 | 40 | 40 |
@@ -10337,6 +10338,1088 @@ fn constrained_residual_derivatives_part10_body(
     out.3[7][4] = t1572;
     out.3[7][7] = t1571;
     out.3[7][9] = t1572;
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 343,
+    add: 253,
+    div: 0,
+    sqrt: 0,
+    sin: 11,
+    cos: 11,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
+    let t4 = p.g * s_q2;
+    let t5 = p.g * c_q2;
+    let t6 = -t0 - p.la * qd[0] * qd[0];
+    let t7 = t1 - p.la * qdd[0];
+    let t8 = c_q3 * t6 - s_q3 * t7;
+    let t9 = s_q3 * t6 + c_q3 * t7;
+    let t10 = qd[0] + qd[3];
+    let t11 = qdd[0] + qdd[3];
+    let t12 = s_q4 * t11;
+    let t13 = c_q4 * t11;
+    let t14 = c_q4 * t8;
+    let t15 = s_q4 * t8;
+    let t16 = c_q4 * t10;
+    let t17 = qd[4] * t16;
+    let t18 = s_q4 * t10;
+    let t19 = qd[4] * t18;
+    let t20 = t12 + t17;
+    let t21 = t13 - t19;
+    let t22 = -t2 - p.la * qd[1] * qd[1];
+    let t23 = t3 - p.la * qdd[1];
+    let t24 = c_q5 * t22 - s_q5 * t23;
+    let t25 = s_q5 * t22 + c_q5 * t23;
+    let t26 = qd[1] + qd[5];
+    let t27 = qdd[1] + qdd[5];
+    let t28 = s_q6 * t27;
+    let t29 = c_q6 * t27;
+    let t30 = c_q6 * t24;
+    let t31 = s_q6 * t24;
+    let t32 = c_q6 * t26;
+    let t33 = qd[6] * t32;
+    let t34 = s_q6 * t26;
+    let t35 = qd[6] * t34;
+    let t36 = -t4 - p.la * qd[2] * qd[2];
+    let t37 = t5 - p.la * qdd[2];
+    let t38 = c_q7 * t36 - s_q7 * t37;
+    let t39 = s_q7 * t36 + c_q7 * t37;
+    let t40 = qd[2] + qd[7];
+    let t41 = qdd[2] + qdd[7];
+    let t42 = s_q8 * t41;
+    let t43 = c_q8 * t41;
+    let t44 = c_q8 * t38;
+    let t45 = s_q8 * t38;
+    let t46 = c_q8 * t40;
+    let t47 = qd[8] * t46;
+    let t48 = s_q8 * t40;
+    let t49 = qd[8] * t48;
+    let t50 = c_q9 * t18 + s_q9 * t16;
+    let t51 = c_q9 * t16 - s_q9 * t18;
+    let t52 = p.lb * t16;
+    let t53 = p.lb * qd[4];
+    let t54 = t14 - t16 * t52 - qd[4] * t53;
+    let t55 = p.lb * qdd[4] + t18 * t52 - t15;
+    let t56 = t9 + t18 * t53 - p.lb * t21;
+    let t57 = c_q9 * t54 + s_q9 * t55;
+    let t58 = s_q9 * t54 - c_q9 * t55;
+    let t59 = -t58;
+    let t60 = qd[4] + qd[9];
+    let t61 = qdd[4] + qdd[9];
+    let t62 = c_q9 * t20 + s_q9 * t21 + qd[9] * t51;
+    let t63 = c_q10 * t50 - s_q10 * t60;
+    let t64 = s_q10 * t50 + c_q10 * t60;
+    let t65 = c_q10 * t57 - s_q10 * t56;
+    let t66 = s_q10 * t57 + c_q10 * t56;
+    let t67 = qd[10] + t51;
+    let t68 = c_q9 * t21 + qdd[10] - s_q9 * t20 - qd[9] * t50;
+    let t69 = c_q10 * t62 - s_q10 * t61 - qd[10] * t64;
+    let t70 = qd[10] * t63 + s_q10 * t62 + c_q10 * t61;
+    let t71 = t18 * t18;
+    let t72 = t16 * t16;
+    let t73 = qd[4] * qd[4];
+    let t74 = t16 * t18;
+    let t75 = qdd[4] - t74;
+    let t76 = t13 - 2.0 * t19;
+    let t77 = t12 + 2.0 * t17;
+    let t78 = t34 * t34;
+    let t79 = t32 * t32;
+    let t80 = qd[6] * qd[6];
+    let t81 = t32 * t34;
+    let t82 = qdd[6] - t81;
+    let t83 = t29 - 2.0 * t35;
+    let t84 = t28 + 2.0 * t33;
+    let t85 = t48 * t48;
+    let t86 = t46 * t46;
+    let t87 = qd[8] * qd[8];
+    let t88 = t46 * t48;
+    let t89 = qdd[8] - t88;
+    let t90 = t43 - 2.0 * t49;
+    let t91 = t42 + 2.0 * t47;
+    let t92 = t63 * t63;
+    let t93 = t67 * t67;
+    let t94 = t64 * t64;
+    let t95 = t63 * t67;
+    let t96 = t63 * t64;
+    let t97 = t64 * t67;
+    let t98 = t95 - t70;
+    let t99 = t68 + t96;
+    let t100 = t70 + t95;
+    let t101 = t97 - t69;
+    let t102 = t96 - t68;
+    let t103 = t69 + t97;
+    let t104 = -t64;
+    let t105 = -c_q4 * t9;
+    let t106 = c_q4 * t14 + s_q4 * t15;
+    let t107 = s_q4 * (qdd[4] + t74);
+    let t108 = s_q4 * t9;
+    let t109 = s_q4 * t17;
+    let t110 = s_q4 * t20 + t109;
+    let t111 = s_q4 * t76 + c_q4 * t77;
+    let t112 = c_q4 * t21 - t109;
+    let t113 = t107 + c_q4 * (t73 - t71);
+    let t114 = s_q4 * (t72 - t73) + c_q4 * t75;
+    let t115 = c_q6 * t30 + s_q6 * t31;
+    let t116 = -c_q6 * t25;
+    let t117 = s_q6 * (qdd[6] + t81);
+    let t118 = s_q6 * t25;
+    let t119 = s_q6 * t33;
+    let t120 = s_q6 * (t28 + t33) + t119;
+    let t121 = s_q6 * t83 + c_q6 * t84;
+    let t122 = c_q6 * (t29 - t35) - t119;
+    let t123 = t117 + c_q6 * (t80 - t78);
+    let t124 = s_q6 * (t79 - t80) + c_q6 * t82;
+    let t125 = c_q8 * t44 + s_q8 * t45;
+    let t126 = -c_q8 * t39;
+    let t127 = s_q8 * (qdd[8] + t88);
+    let t128 = s_q8 * t39;
+    let t129 = s_q8 * t47;
+    let t130 = s_q8 * (t42 + t47) + t129;
+    let t131 = s_q8 * t90 + c_q8 * t91;
+    let t132 = c_q8 * (t43 - t49) - t129;
+    let t133 = t127 + c_q8 * (t87 - t85);
+    let t134 = s_q8 * (t86 - t87) + c_q8 * t89;
+    let t135 = c_q10 * t66;
+    let t136 = t135 - s_q10 * t65;
+    let t137 = p.lb * c_q4 * t136;
+    let t138 = s_q10 * t66;
+    let t139 = c_q10 * t65 + t138;
+    let t140 = s_q9 * t59;
+    let t141 = c_q9 * t59;
+    let t142 = s_q9 * t139 + t141;
+    let t143 = -t66;
+    let t144 = -t67;
+    let t145 = t67 * t144 - t94;
+    let t146 = c_q10 * t102 - s_q10 * t145;
+    let t147 = c_q10 * t145 + s_q10 * t102;
+    let t148 = t70 - t63 * t144;
+    let t149 = s_q9 * t147 + c_q9 * t148;
+    let t150 = s_q4 * (s_q10 * t141 - s_q9 * t143)
+        + c_q4 * (s_q10 * t140 + c_q9 * t143 - p.lb * t146);
+    let t151 = c_q10 * t59;
+    let t152 = -t65;
+    let t153 = t135 + s_q10 * t152;
+    let t154 = t69 - t67 * t104;
+    let t155 = c_q10 * t154 - s_q10 * t98;
+    let t156 = c_q10 * t98 + s_q10 * t154;
+    let t157 = t64 * t104 - t92;
+    let t158 = s_q9 * t156 + c_q9 * t157;
+    let t159 = s_q4 * c_q9 * t153 + c_q4 * (s_q9 * t153 - p.lb * t155);
+    let t160 = c_q10 * t152 - t138;
+    let t161 = c_q10 * t58;
+    let t162 = -t63;
+    let t163 = t68 - t64 * t162;
+    let t164 = t63 * t162 - t93;
+    let t165 = c_q10 * t164 - s_q10 * t163;
+    let t166 = c_q10 * t163 + s_q10 * t164;
+    let t167 = s_q9 * t166 + c_q9 * t101;
+    let t168 = s_q4 * (c_q9 * t161 - s_q9 * t65)
+        + c_q4 * (s_q9 * t161 + c_q9 * t65 - p.lb * t165);
+    let t169 = s_q10 * t58;
+    let t170 = s_q10 * t95;
+    let t171 = c_q10 * t69 - t170;
+    let t172 = s_q9 * t96;
+    let t173 = c_q9 * t96;
+    let t174 = s_q4 * (c_q9 * t171 - t172) + c_q4 * (s_q9 * t171 + t173);
+    let t175 = c_q10 * t95;
+    let t176 = -s_q10 * t69 - t175;
+    let t177 = t92 - t93;
+    let t178 = s_q10 * t177 - c_q10 * t102;
+    let t179 = s_q4 * (c_q9 * t178 - s_q9 * t103) + c_q4 * (s_q9 * t178 + c_q9 * t103);
+    let t180 = c_q10 * t177 + s_q10 * t102;
+    let t181 = c_q10 * t97;
+    let t182 = t170 - t181;
+    let t183 = s_q4 * (c_q9 * t182 - s_q9 * t68) + c_q4 * (s_q9 * t182 + c_q9 * t68);
+    let t184 = s_q10 * t97;
+    let t185 = t175 + t184;
+    let t186 = -t101;
+    let t187 = c_q10 * t100 + s_q10 * t186;
+    let t188 = t94 - t92;
+    let t189 = s_q4 * (c_q9 * t187 - s_q9 * t188) + c_q4 * (s_q9 * t187 + c_q9 * t188);
+    let t190 = c_q10 * t186 - s_q10 * t100;
+    let t191 = t93 - t94;
+    let t192 = c_q10 * t191 + s_q10 * t99;
+    let t193 = -t98;
+    let t194 = s_q4 * (c_q9 * t192 - s_q9 * t193) + c_q4 * (s_q9 * t192 + c_q9 * t193);
+    let t195 = c_q10 * t99 - s_q10 * t191;
+    let t196 = t181 + s_q10 * t70;
+    let t197 = s_q4 * (t172 + c_q9 * t196) + c_q4 * (s_q9 * t196 - t173);
+    let t198 = c_q10 * t70 - t184;
+    [
+        [
+            0.0,
+            -t1,
+            0.0,
+            -t0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -p.la * (c_q3 * t9 - s_q3 * t106),
+            t105 - p.la * (s_q3 * (c_q4 * (t72 + t73) + t107) - c_q3 * t76),
+            t108 - p.la * (c_q3 * t77 - s_q3 * (s_q4 * (t71 + t73) - c_q4 * t75)),
+            t106 + p.la * (c_q3 * (t71 + t72) + s_q3 * (c_q4 * t13 + s_q4 * t12)),
+            t110,
+            t111,
+            t112,
+            t113,
+            t114,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t137
+                - p.la
+                    * (c_q3 * t136 - s_q3 * (c_q4 * (c_q9 * t139 - t140) - s_q4 * t142)),
+            t150
+                - p.la
+                    * (c_q3 * t146
+                        - s_q3 * (c_q4 * (c_q9 * t147 - s_q9 * t148) - s_q4 * t149)),
+            t159
+                - p.la
+                    * (c_q3 * t155
+                        - s_q3 * (c_q4 * (c_q9 * t156 - s_q9 * t157) - s_q4 * t158)),
+            t168
+                - p.la
+                    * (c_q3 * t165
+                        - s_q3 * (c_q4 * (c_q9 * t166 - s_q9 * t101) - s_q4 * t167)),
+            t174,
+            t179,
+            t183,
+            t189,
+            t194,
+            t197,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t3,
+            0.0,
+            -t2,
+            0.0,
+            0.0,
+            qdd[1],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -p.la * (c_q5 * t25 - s_q5 * t115),
+            t116 - p.la * (s_q5 * (c_q6 * (t79 + t80) + t117) - c_q5 * t83),
+            t118 - p.la * (c_q5 * t84 - s_q5 * (s_q6 * (t78 + t80) - c_q6 * t82)),
+            t115 + p.la * (c_q5 * (t78 + t79) + s_q5 * (c_q6 * t29 + s_q6 * t28)),
+            t120,
+            t121,
+            t122,
+            t123,
+            t124,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t5,
+            0.0,
+            -t4,
+            0.0,
+            0.0,
+            qdd[2],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -p.la * (c_q7 * t39 - s_q7 * t125),
+            t126 - p.la * (s_q7 * (c_q8 * (t86 + t87) + t127) - c_q7 * t90),
+            t128 - p.la * (c_q7 * t91 - s_q7 * (s_q8 * (t85 + t87) - c_q8 * t89)),
+            t125 + p.la * (c_q7 * (t85 + t86) + s_q7 * (c_q8 * t43 + s_q8 * t42)),
+            t130,
+            t131,
+            t132,
+            t133,
+            t134,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t105,
+            t108,
+            t106,
+            t110,
+            t111,
+            t112,
+            t113,
+            t114,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t137,
+            t150,
+            t159,
+            t168,
+            t174,
+            t179,
+            t183,
+            t189,
+            t194,
+            t197,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t15,
+            -t14,
+            0.0,
+            -t74,
+            t71 - t72,
+            t74,
+            t12,
+            t13,
+            qdd[4],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            p.lb * t142,
+            t151 + p.lb * t149,
+            p.lb * t158 + t160,
+            p.lb * t167 - t169,
+            t176,
+            t180,
+            t185,
+            t190,
+            t195,
+            t198,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t116,
+            t118,
+            t115,
+            t120,
+            t121,
+            t122,
+            t123,
+            t124,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t31,
+            -t30,
+            0.0,
+            -t81,
+            t78 - t79,
+            t81,
+            t28,
+            t29,
+            qdd[6],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t126,
+            t128,
+            t125,
+            t130,
+            t131,
+            t132,
+            t133,
+            t134,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t45,
+            -t44,
+            0.0,
+            -t88,
+            t85 - t86,
+            t88,
+            t42,
+            t43,
+            qdd[8],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t151,
+            t160,
+            -t169,
+            t176,
+            t180,
+            t185,
+            t190,
+            t195,
+            t198,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t143,
+            0.0,
+            t65,
+            t96,
+            t103,
+            t68,
+            t188,
+            t193,
+            -t96,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -63,6 +63,7 @@
 //! | `mass_matrix_inverse` | 215 | 97 | 8 | 0 | 8 | 8 |
 //! | `forward_dynamics_derivatives` | 1753 | 882 | 16 | 0 | 11 | 11 |
 //! | `constrained_residual_derivatives` | 4463 | 4118 | 0 | 0 | 15 | 15 |
+//! | `standard_regressor` | 345 | 237 | 0 | 0 | 11 | 11 |
 //! | `linearization` | 1753 | 882 | 16 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3780 | 3233 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3870 | 3279 | 297 | 19 | 40 | 40 |
@@ -9875,6 +9876,1081 @@ fn constrained_residual_derivatives_part10_body(
     out.3[7][4] = t1540;
     out.3[7][7] = t1539;
     out.3[7][9] = t1540;
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 345,
+    add: 237,
+    div: 0,
+    sqrt: 0,
+    sin: 11,
+    cos: 11,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 - 0.2 * qdd[0];
+    let t2 = c_q3 * t0 - s_q3 * t1;
+    let t3 = s_q3 * t0 + c_q3 * t1;
+    let t4 = qd[0] + qd[3];
+    let t5 = qdd[0] + qdd[3];
+    let t6 = s_q4 * t5;
+    let t7 = c_q4 * t5;
+    let t8 = c_q4 * t2;
+    let t9 = s_q4 * t2;
+    let t10 = c_q4 * t4;
+    let t11 = qd[4] * t10;
+    let t12 = s_q4 * t4;
+    let t13 = qd[4] * t12;
+    let t14 = t6 + t11;
+    let t15 = t7 - t13;
+    let t16 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
+    let t17 = 9.81 * c_q1 - 0.2 * qdd[1];
+    let t18 = c_q5 * t16 - s_q5 * t17;
+    let t19 = s_q5 * t16 + c_q5 * t17;
+    let t20 = qd[1] + qd[5];
+    let t21 = qdd[1] + qdd[5];
+    let t22 = s_q6 * t21;
+    let t23 = c_q6 * t21;
+    let t24 = c_q6 * t18;
+    let t25 = s_q6 * t18;
+    let t26 = c_q6 * t20;
+    let t27 = qd[6] * t26;
+    let t28 = s_q6 * t20;
+    let t29 = qd[6] * t28;
+    let t30 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
+    let t31 = 9.81 * c_q2 - 0.2 * qdd[2];
+    let t32 = c_q7 * t30 - s_q7 * t31;
+    let t33 = s_q7 * t30 + c_q7 * t31;
+    let t34 = qd[2] + qd[7];
+    let t35 = qdd[2] + qdd[7];
+    let t36 = s_q8 * t35;
+    let t37 = c_q8 * t35;
+    let t38 = c_q8 * t32;
+    let t39 = s_q8 * t32;
+    let t40 = c_q8 * t34;
+    let t41 = qd[8] * t40;
+    let t42 = s_q8 * t34;
+    let t43 = qd[8] * t42;
+    let t44 = c_q9 * t12 + s_q9 * t10;
+    let t45 = c_q9 * t10 - s_q9 * t12;
+    let t46 = t10 * t10;
+    let t47 = qd[4] * qd[4];
+    let t48 = t10 * t12;
+    let t49 = t46 + t47;
+    let t50 = t8 - 0.45 * t49;
+    let t51 = qdd[4] + t48;
+    let t52 = 0.45 * t51 - t9;
+    let t53 = t3 + 0.45 * (t13 - t15);
+    let t54 = c_q9 * t50 + s_q9 * t52;
+    let t55 = s_q9 * t50 - c_q9 * t52;
+    let t56 = -t55;
+    let t57 = qd[4] + qd[9];
+    let t58 = qdd[4] + qdd[9];
+    let t59 = c_q9 * t14 + s_q9 * t15 + qd[9] * t45;
+    let t60 = c_q10 * t44 - s_q10 * t57;
+    let t61 = s_q10 * t44 + c_q10 * t57;
+    let t62 = c_q10 * t54 - s_q10 * t53;
+    let t63 = s_q10 * t54 + c_q10 * t53;
+    let t64 = qd[10] + t45;
+    let t65 = c_q9 * t15 + qdd[10] - s_q9 * t14 - qd[9] * t44;
+    let t66 = c_q10 * t59 - s_q10 * t58 - qd[10] * t61;
+    let t67 = qd[10] * t60 + s_q10 * t59 + c_q10 * t58;
+    let t68 = t26 * t26;
+    let t69 = qd[6] * qd[6];
+    let t70 = t26 * t28;
+    let t71 = t40 * t40;
+    let t72 = qd[8] * qd[8];
+    let t73 = t40 * t42;
+    let t74 = t64 * t64;
+    let t75 = t61 * t61;
+    let t76 = t60 * t64;
+    let t77 = t60 * t61;
+    let t78 = t61 * t64;
+    let t79 = s_q6 * t27;
+    let t80 = s_q8 * t41;
+    let t81 = c_q10 * t78;
+    let t82 = s_q10 * t78;
+    let t83 = t12 * t12;
+    let t84 = qdd[4] - t48;
+    let t85 = t7 - 2.0 * t13;
+    let t86 = t6 + 2.0 * t11;
+    let t87 = t28 * t28;
+    let t88 = qdd[6] - t70;
+    let t89 = t23 - 2.0 * t29;
+    let t90 = t22 + 2.0 * t27;
+    let t91 = t42 * t42;
+    let t92 = qdd[8] - t73;
+    let t93 = t37 - 2.0 * t43;
+    let t94 = t36 + 2.0 * t41;
+    let t95 = t60 * t60;
+    let t96 = t76 - t67;
+    let t97 = t65 + t77;
+    let t98 = t67 + t76;
+    let t99 = t78 - t66;
+    let t100 = t77 - t65;
+    let t101 = t66 + t78;
+    let t102 = s_q8 * (qdd[8] + t73);
+    let t103 = s_q6 * (qdd[6] + t70);
+    let t104 = -t61;
+    let t105 = s_q4 * t11;
+    let t106 = -c_q4 * t3;
+    let t107 = c_q10 * t76;
+    let t108 = s_q10 * t76;
+    let t109 = c_q4 * t8 + s_q4 * t9;
+    let t110 = s_q4 * t51;
+    let t111 = s_q4 * t3;
+    let t112 = t105 + s_q4 * t14;
+    let t113 = s_q4 * t85 + c_q4 * t86;
+    let t114 = c_q4 * t15 - t105;
+    let t115 = t110 + c_q4 * (t47 - t83);
+    let t116 = s_q4 * (t46 - t47) + c_q4 * t84;
+    let t117 = c_q6 * t24 + s_q6 * t25;
+    let t118 = -c_q6 * t19;
+    let t119 = s_q6 * t19;
+    let t120 = s_q6 * (t22 + t27) + t79;
+    let t121 = s_q6 * t89 + c_q6 * t90;
+    let t122 = c_q6 * (t23 - t29) - t79;
+    let t123 = t103 + c_q6 * (t69 - t87);
+    let t124 = s_q6 * (t68 - t69) + c_q6 * t88;
+    let t125 = c_q8 * t38 + s_q8 * t39;
+    let t126 = -c_q8 * t33;
+    let t127 = s_q8 * t33;
+    let t128 = s_q8 * (t36 + t41) + t80;
+    let t129 = s_q8 * t93 + c_q8 * t94;
+    let t130 = c_q8 * (t37 - t43) - t80;
+    let t131 = t102 + c_q8 * (t72 - t91);
+    let t132 = s_q8 * (t71 - t72) + c_q8 * t92;
+    let t133 = c_q10 * t63;
+    let t134 = t133 - s_q10 * t62;
+    let t135 = c_q4 * t134;
+    let t136 = s_q10 * t63;
+    let t137 = c_q10 * t62 + t136;
+    let t138 = s_q9 * t56;
+    let t139 = c_q9 * t56;
+    let t140 = s_q9 * t137 + t139;
+    let t141 = -t63;
+    let t142 = -t64;
+    let t143 = t64 * t142 - t75;
+    let t144 = c_q10 * t100 - s_q10 * t143;
+    let t145 = s_q10 * t100 + c_q10 * t143;
+    let t146 = t67 - t60 * t142;
+    let t147 = s_q9 * t145 + c_q9 * t146;
+    let t148 = s_q4 * (s_q10 * t139 - s_q9 * t141)
+        + c_q4 * (s_q10 * t138 + c_q9 * t141 - 0.45 * t144);
+    let t149 = c_q10 * t56;
+    let t150 = -t62;
+    let t151 = t133 + s_q10 * t150;
+    let t152 = t66 - t64 * t104;
+    let t153 = c_q10 * t152 - s_q10 * t96;
+    let t154 = c_q10 * t96 + s_q10 * t152;
+    let t155 = t61 * t104 - t95;
+    let t156 = s_q9 * t154 + c_q9 * t155;
+    let t157 = s_q4 * c_q9 * t151 + c_q4 * (s_q9 * t151 - 0.45 * t153);
+    let t158 = c_q10 * t150 - t136;
+    let t159 = c_q10 * t55;
+    let t160 = -t60;
+    let t161 = t65 - t61 * t160;
+    let t162 = t60 * t160 - t74;
+    let t163 = c_q10 * t162 - s_q10 * t161;
+    let t164 = c_q10 * t161 + s_q10 * t162;
+    let t165 = s_q9 * t164 + c_q9 * t99;
+    let t166 = s_q4 * (c_q9 * t159 - s_q9 * t62)
+        + c_q4 * (s_q9 * t159 + c_q9 * t62 - 0.45 * t163);
+    let t167 = s_q10 * t55;
+    let t168 = c_q10 * t66 - t108;
+    let t169 = s_q9 * t77;
+    let t170 = c_q9 * t77;
+    let t171 = s_q4 * (c_q9 * t168 - t169) + c_q4 * (s_q9 * t168 + t170);
+    let t172 = -t107 - s_q10 * t66;
+    let t173 = t95 - t74;
+    let t174 = s_q10 * t173 - c_q10 * t100;
+    let t175 = s_q4 * (c_q9 * t174 - s_q9 * t101) + c_q4 * (s_q9 * t174 + c_q9 * t101);
+    let t176 = c_q10 * t173 + s_q10 * t100;
+    let t177 = t108 - t81;
+    let t178 = s_q4 * (c_q9 * t177 - s_q9 * t65) + c_q4 * (s_q9 * t177 + c_q9 * t65);
+    let t179 = t82 + t107;
+    let t180 = -t99;
+    let t181 = c_q10 * t98 + s_q10 * t180;
+    let t182 = t75 - t95;
+    let t183 = s_q4 * (c_q9 * t181 - s_q9 * t182) + c_q4 * (s_q9 * t181 + c_q9 * t182);
+    let t184 = c_q10 * t180 - s_q10 * t98;
+    let t185 = t74 - t75;
+    let t186 = c_q10 * t185 + s_q10 * t97;
+    let t187 = -t96;
+    let t188 = s_q4 * (c_q9 * t186 - s_q9 * t187) + c_q4 * (s_q9 * t186 + c_q9 * t187);
+    let t189 = c_q10 * t97 - s_q10 * t185;
+    let t190 = t81 + s_q10 * t67;
+    let t191 = s_q4 * (t169 + c_q9 * t190) + c_q4 * (s_q9 * t190 - t170);
+    let t192 = c_q10 * t67 - t82;
+    [
+        [
+            0.0,
+            -9.81 * c_q0,
+            0.0,
+            -9.81 * s_q0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -0.2 * (c_q3 * t3 - s_q3 * t109),
+            t106 - 0.2 * (s_q3 * (c_q4 * t49 + t110) - c_q3 * t85),
+            t111 - 0.2 * (c_q3 * t86 - s_q3 * (s_q4 * (t47 + t83) - c_q4 * t84)),
+            t109 + 0.2 * (c_q3 * (t46 + t83) + s_q3 * (c_q4 * t7 + s_q4 * t6)),
+            t112,
+            t113,
+            t114,
+            t115,
+            t116,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -0.45 * t135
+                - 0.2
+                    * (c_q3 * t134 - s_q3 * (c_q4 * (c_q9 * t137 - t138) - s_q4 * t140)),
+            t148
+                - 0.2
+                    * (c_q3 * t144
+                        - s_q3 * (c_q4 * (c_q9 * t145 - s_q9 * t146) - s_q4 * t147)),
+            t157
+                - 0.2
+                    * (c_q3 * t153
+                        - s_q3 * (c_q4 * (c_q9 * t154 - s_q9 * t155) - s_q4 * t156)),
+            t166
+                - 0.2
+                    * (c_q3 * t163
+                        - s_q3 * (c_q4 * (c_q9 * t164 - s_q9 * t99) - s_q4 * t165)),
+            t171,
+            t175,
+            t178,
+            t183,
+            t188,
+            t191,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -9.81 * c_q1,
+            0.0,
+            -9.81 * s_q1,
+            0.0,
+            0.0,
+            qdd[1],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -0.2 * (c_q5 * t19 - s_q5 * t117),
+            t118 - 0.2 * (s_q5 * (c_q6 * (t68 + t69) + t103) - c_q5 * t89),
+            t119 - 0.2 * (c_q5 * t90 - s_q5 * (s_q6 * (t69 + t87) - c_q6 * t88)),
+            t117 + 0.2 * (c_q5 * (t68 + t87) + s_q5 * (c_q6 * t23 + s_q6 * t22)),
+            t120,
+            t121,
+            t122,
+            t123,
+            t124,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -9.81 * c_q2,
+            0.0,
+            -9.81 * s_q2,
+            0.0,
+            0.0,
+            qdd[2],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -0.2 * (c_q7 * t33 - s_q7 * t125),
+            t126 - 0.2 * (s_q7 * (c_q8 * (t71 + t72) + t102) - c_q7 * t93),
+            t127 - 0.2 * (c_q7 * t94 - s_q7 * (s_q8 * (t72 + t91) - c_q8 * t92)),
+            t125 + 0.2 * (c_q7 * (t71 + t91) + s_q7 * (c_q8 * t37 + s_q8 * t36)),
+            t128,
+            t129,
+            t130,
+            t131,
+            t132,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t106,
+            t111,
+            t109,
+            t112,
+            t113,
+            t114,
+            t115,
+            t116,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -0.45 * t135,
+            t148,
+            t157,
+            t166,
+            t171,
+            t175,
+            t178,
+            t183,
+            t188,
+            t191,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t9,
+            -t8,
+            0.0,
+            -t48,
+            t83 - t46,
+            t48,
+            t6,
+            t7,
+            qdd[4],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.45 * t140,
+            0.45 * t147 + t149,
+            0.45 * t156 + t158,
+            0.45 * t165 - t167,
+            t172,
+            t176,
+            t179,
+            t184,
+            t189,
+            t192,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t118,
+            t119,
+            t117,
+            t120,
+            t121,
+            t122,
+            t123,
+            t124,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t25,
+            -t24,
+            0.0,
+            -t70,
+            t87 - t68,
+            t70,
+            t22,
+            t23,
+            qdd[6],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t126,
+            t127,
+            t125,
+            t128,
+            t129,
+            t130,
+            t131,
+            t132,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t39,
+            -t38,
+            0.0,
+            -t73,
+            t91 - t71,
+            t73,
+            t36,
+            t37,
+            qdd[8],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t149,
+            t158,
+            -t167,
+            t172,
+            t176,
+            t179,
+            t184,
+            t189,
+            t192,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t141,
+            0.0,
+            t62,
+            t77,
+            t101,
+            t65,
+            t182,
+            t187,
+            -t77,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

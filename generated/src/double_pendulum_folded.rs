@@ -47,6 +47,7 @@
 //! | `gravity_derivatives` | 4 | 4 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix_inverse` | 11 | 5 | 1 | 0 | 1 | 1 |
 //! | `forward_dynamics_derivatives` | 106 | 54 | 2 | 0 | 2 | 2 |
+//! | `standard_regressor` | 22 | 12 | 0 | 0 | 2 | 2 |
 //! | `linearization` | 106 | 54 | 2 | 0 | 2 | 2 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -923,6 +924,98 @@ pub fn forward_dynamics_derivatives_with(
         ],
         [[inv0, t19], [t19, 48136.96972491954 * t4 * t4 * inv0 + 219.4013895236754]],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 22,
+    add: 12,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = 9.81 * s_q0 - 0.1 * qdd[0];
+    let t1 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
+    let t2 = c_q1 * t0;
+    let t3 = s_q1 * t1;
+    let t4 = s_q1 * t0;
+    let t5 = c_q1 * t1;
+    let t6 = t5 - t4;
+    let t7 = qd[0] + qd[1];
+    let t8 = qdd[0] + qdd[1];
+    let t9 = -t2 - t3;
+    [
+        [
+            0.0,
+            0.0,
+            9.81 * c_q0,
+            -9.81 * s_q0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.1 * (c_q1 * t9 + s_q1 * t6),
+            0.0,
+            t6 + 0.1 * (c_q1 * t7 * t7 + s_q1 * t8),
+            t9 - 0.1 * (s_q1 * t7 * t7 - c_q1 * t8),
+            t8,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t6,
+            t9,
+            t8,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+    ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'

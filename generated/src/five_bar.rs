@@ -62,6 +62,7 @@
 //! | `mass_matrix_inverse` | 22 | 8 | 2 | 0 | 0 | 2 |
 //! | `forward_dynamics_derivatives` | 190 | 68 | 4 | 0 | 4 | 4 |
 //! | `constrained_residual_derivatives` | 227 | 227 | 0 | 0 | 7 | 7 |
+//! | `standard_regressor` | 40 | 26 | 0 | 0 | 4 | 4 |
 //! | `linearization` | 190 | 68 | 4 | 0 | 4 | 4 |
 //! | `constrained_forward_dynamics` | 207 | 179 | 35 | 6 | 13 | 13 |
 //! | `cut_joint_reactions` | 211 | 182 | 35 | 6 | 14 | 14 |
@@ -1766,6 +1767,242 @@ fn constrained_residual_derivatives_with_body(
             ],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 40,
+    add: 26,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = t0 - p.l1 * qd[0] * qd[0];
+    let t3 = t1 + p.l1 * qdd[0];
+    let t4 = c_q1 * t2;
+    let t5 = s_q1 * t3;
+    let t6 = s_q1 * t2;
+    let t7 = c_q1 * t3;
+    let t8 = t7 - t6;
+    let t9 = qd[0] + qd[1];
+    let t10 = qdd[0] + qdd[1];
+    let t11 = p.g * s_q2;
+    let t12 = p.g * c_q2;
+    let t13 = t11 - p.l1 * qd[2] * qd[2];
+    let t14 = t12 + p.l1 * qdd[2];
+    let t15 = c_q3 * t13;
+    let t16 = s_q3 * t14;
+    let t17 = s_q3 * t13;
+    let t18 = c_q3 * t14;
+    let t19 = t18 - t17;
+    let t20 = qd[2] + qd[3];
+    let t21 = qdd[2] + qdd[3];
+    let t22 = -t4 - t5;
+    let t23 = -t15 - t16;
+    [
+        [
+            0.0,
+            t1,
+            -t0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            p.l1 * (c_q1 * t8 - s_q1 * t22),
+            t8 + p.l1 * (c_q1 * t10 - s_q1 * t9 * t9),
+            t22 - p.l1 * (s_q1 * t10 + c_q1 * t9 * t9),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            t22,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t12,
+            -t11,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[2],
+            p.l1 * (c_q3 * t19 - s_q3 * t23),
+            t19 + p.l1 * (c_q3 * t21 - s_q3 * t20 * t20),
+            t23 - p.l1 * (s_q3 * t21 + c_q3 * t20 * t20),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t21,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t19,
+            t23,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t21,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

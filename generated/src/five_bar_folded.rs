@@ -62,6 +62,7 @@
 //! | `mass_matrix_inverse` | 18 | 8 | 2 | 0 | 0 | 2 |
 //! | `forward_dynamics_derivatives` | 146 | 60 | 4 | 0 | 4 | 4 |
 //! | `constrained_residual_derivatives` | 249 | 231 | 0 | 0 | 7 | 7 |
+//! | `standard_regressor` | 44 | 24 | 0 | 0 | 4 | 4 |
 //! | `linearization` | 146 | 60 | 4 | 0 | 4 | 4 |
 //! | `constrained_forward_dynamics` | 212 | 177 | 35 | 6 | 13 | 13 |
 //! | `cut_joint_reactions` | 216 | 180 | 35 | 6 | 14 | 14 |
@@ -1535,6 +1536,237 @@ fn constrained_residual_derivatives_with_body(
             ],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 44,
+    add: 24,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let t0 = 9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 + 0.2 * qdd[0];
+    let t2 = c_q1 * t0;
+    let t3 = s_q1 * t1;
+    let t4 = s_q1 * t0;
+    let t5 = c_q1 * t1;
+    let t6 = t5 - t4;
+    let t7 = qd[0] + qd[1];
+    let t8 = qdd[0] + qdd[1];
+    let t9 = 9.81 * s_q2 - 0.2 * qd[2] * qd[2];
+    let t10 = 9.81 * c_q2 + 0.2 * qdd[2];
+    let t11 = c_q3 * t9;
+    let t12 = s_q3 * t10;
+    let t13 = s_q3 * t9;
+    let t14 = c_q3 * t10;
+    let t15 = t14 - t13;
+    let t16 = qd[2] + qd[3];
+    let t17 = qdd[2] + qdd[3];
+    let t18 = -t2 - t3;
+    let t19 = -t11 - t12;
+    [
+        [
+            0.0,
+            9.81 * c_q0,
+            -9.81 * s_q0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.2 * (c_q1 * t6 - s_q1 * t18),
+            t6 + 0.2 * (c_q1 * t8 - s_q1 * t7 * t7),
+            t18 - 0.2 * (s_q1 * t8 + c_q1 * t7 * t7),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t6,
+            t18,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            9.81 * c_q2,
+            -9.81 * s_q2,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[2],
+            0.2 * (c_q3 * t15 - s_q3 * t19),
+            t15 + 0.2 * (c_q3 * t17 - s_q3 * t16 * t16),
+            t19 - 0.2 * (s_q3 * t17 + c_q3 * t16 * t16),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t17,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t15,
+            t19,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t17,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -52,6 +52,7 @@
 //! | `gravity_derivatives` | 394 | 215 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix_inverse` | 1336 | 702 | 10 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 7855 | 4751 | 19 | 0 | 2 | 2 |
+//! | `standard_regressor` | 615 | 480 | 0 | 0 | 2 | 2 |
 //! | `linearization` | 7879 | 4751 | 19 | 0 | 2 | 2 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -9804,6 +9805,852 @@ fn forward_dynamics_derivatives_part10_body(
     out.1[10][10] = -live[633] * t1531 - live[638] * t1509 - live[632] * t1498
         - live[652] * t1497 - live[659] * t1496 - live[667] * t1495 - live[676] * t1494
         - live[686] * live[687] * t1493;
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 615,
+    add: 480,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = qdd[0] + 2.0 * p.g * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = qdd[1] + 2.0 * p.g * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t3 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t4 = qd[3] * s_q7 - qd[4] * c_q7;
+    let t5 = -t4;
+    let t6 = qd[4] * qd[4];
+    let t7 = qd[5] * qd[5];
+    let t8 = qd[3] * qd[4];
+    let t9 = qd[3] * qd[5];
+    let t10 = -t6 - t7;
+    let t11 = t0 + 0.2 * t10;
+    let t12 = qdd[5] + t8;
+    let t13 = t1 + 0.2 * t12;
+    let t14 = t9 - qdd[4];
+    let t15 = t2 + 0.2 * t14;
+    let t16 = c_q7 * t11 + s_q7 * t13;
+    let t17 = c_q7 * t13 - s_q7 * t11;
+    let t18 = qd[5] + qd[6];
+    let t19 = qdd[5] + qdd[6];
+    let t20 = qd[6] * t5 + qdd[3] * c_q7 + qdd[4] * s_q7;
+    let t21 = qdd[4] * c_q7 - qdd[3] * s_q7 - qd[6] * t3;
+    let t22 = q[8] * q[8];
+    let t23 = q[9] * q[9];
+    let t24 = q[10] * q[10];
+    let t25 = q[8] * q[9];
+    let t26 = q[8] * q[10];
+    let t27 = q[9] * q[10];
+    let t28 = q[8] * q[11];
+    let t29 = q[9] * q[11];
+    let t30 = q[10] * q[11];
+    let t31 = 1.0 - 2.0 * (t23 + t24);
+    let t32 = 2.0 * (t25 - t30);
+    let t33 = 2.0 * (t26 + t29);
+    let t34 = 2.0 * (t25 + t30);
+    let t35 = 1.0 - 2.0 * (t22 + t24);
+    let t36 = 2.0 * (t27 - t28);
+    let t37 = 2.0 * (t26 - t29);
+    let t38 = 2.0 * (t27 + t28);
+    let t39 = 1.0 - 2.0 * (t22 + t23);
+    let t40 = t18 * t37 + t3 * t31 + t5 * t34;
+    let t41 = t18 * t38 + t3 * t32 + t5 * t35;
+    let t42 = t18 * t39 + t3 * t33 + t5 * t36;
+    let t43 = p.l * t5;
+    let t44 = t3 * t18;
+    let t45 = t16 - t5 * t43 - p.l * t18 * t18;
+    let t46 = t17 + p.l * t19 + t3 * t43;
+    let t47 = t15 + p.l * (t44 - t21);
+    let t48 = t37 * t47 + t31 * t45 + t34 * t46;
+    let t49 = t38 * t47 + t32 * t45 + t35 * t46;
+    let t50 = t39 * t47 + t33 * t45 + t36 * t46;
+    let t51 = qd[7] + t40;
+    let t52 = qd[8] + t41;
+    let t53 = qd[9] + t42;
+    let t54 = qd[9] * t41 + qdd[7] + t20 * t31 + t21 * t34 + t19 * t37 - qd[8] * t42;
+    let t55 = qd[7] * t42 + qdd[8] + t20 * t32 + t21 * t35 + t19 * t38 - qd[9] * t40;
+    let t56 = qd[8] * t40 + qdd[9] + t20 * t33 + t21 * t36 + t19 * t39 - qd[7] * t41;
+    let t57 = t51 * c_q12 - t53 * s_q12;
+    let t58 = t51 * s_q12 + t53 * c_q12;
+    let t59 = t51 * t52;
+    let t60 = t51 * t53;
+    let t61 = t48 - p.l * (t52 * t52 + t53 * t53);
+    let t62 = t49 + p.l * (t56 + t59);
+    let t63 = t50 + p.l * (t60 - t55);
+    let t64 = c_q12 * t61 - s_q12 * t63;
+    let t65 = -s_q12 * t61 - c_q12 * t63;
+    let t66 = -t65;
+    let t67 = t52 + qd[10];
+    let t68 = t55 + qdd[10];
+    let t69 = t54 * c_q12 - t56 * s_q12 - qd[10] * t58;
+    let t70 = qd[10] * t57 + t54 * s_q12 + t56 * c_q12;
+    let t71 = t5 * t18;
+    let t72 = t3 * t5;
+    let t73 = t53 * t53;
+    let t74 = t52 * t53;
+    let t75 = t58 * t67;
+    let t76 = t57 * t58;
+    let t77 = t57 * t67;
+    let t78 = qd[3] * qd[3];
+    let t79 = qd[4] * qd[5];
+    let t80 = qdd[5] - t8;
+    let t81 = qdd[4] + t9;
+    let t82 = qdd[3] - t79;
+    let t83 = qdd[3] + t79;
+    let t84 = t3 * t3;
+    let t85 = t5 * t5;
+    let t86 = t18 * t18;
+    let t87 = t72 - t19;
+    let t88 = t21 + t44;
+    let t89 = t19 + t72;
+    let t90 = t71 - t20;
+    let t91 = t44 - t21;
+    let t92 = t20 + t71;
+    let t93 = t51 * t51;
+    let t94 = t52 * t52;
+    let t95 = t59 - t56;
+    let t96 = t55 + t60;
+    let t97 = t56 + t59;
+    let t98 = t74 - t54;
+    let t99 = t60 - t55;
+    let t100 = t54 + t74;
+    let t101 = t57 * t57;
+    let t102 = t67 * t67;
+    let t103 = t58 * t58;
+    let t104 = t77 - t70;
+    let t105 = t68 + t76;
+    let t106 = t70 + t77;
+    let t107 = t75 - t69;
+    let t108 = t76 - t68;
+    let t109 = t69 + t75;
+    let t110 = -t3;
+    let t111 = -t58;
+    let t112 = c_q7 * t16;
+    let t113 = s_q7 * t16;
+    let t114 = t113 + c_q7 * t17;
+    let t115 = t4 * t5 - t86;
+    let t116 = t19 - t3 * t4;
+    let t117 = s_q7 * t115 + c_q7 * t116;
+    let t118 = -t18;
+    let t119 = t18 * t118 - t84;
+    let t120 = s_q7 * t87 + c_q7 * t119;
+    let t121 = t20 - t5 * t118;
+    let t122 = t21 - t18 * t110;
+    let t123 = s_q7 * t122 + c_q7 * t90;
+    let t124 = t3 * t110 - t85;
+    let t125 = -t17;
+    let t126 = s_q7 * t44;
+    let t127 = c_q7 * t44;
+    let t128 = -t72;
+    let t129 = -t91;
+    let t130 = t84 - t85;
+    let t131 = c_q7 * t71;
+    let t132 = s_q7 * t71;
+    let t133 = t86 - t84;
+    let t134 = -t90;
+    let t135 = t85 - t86;
+    let t136 = t31 * t48 + t32 * t49 + t33 * t50;
+    let t137 = t34 * t48 + t35 * t49 + t36 * t50;
+    let t138 = s_q7 * t136 + c_q7 * t137;
+    let t139 = t37 * t48 + t38 * t49 + t39 * t50;
+    let t140 = p.l * t139;
+    let t141 = p.l * t137;
+    let t142 = -t52;
+    let t143 = t52 * t142 - t73;
+    let t144 = t56 - t51 * t142;
+    let t145 = t31 * t143 + t32 * t144 + t33 * t99;
+    let t146 = t34 * t143 + t35 * t144 + t36 * t99;
+    let t147 = s_q7 * t145 + c_q7 * t146;
+    let t148 = t37 * t143 + t38 * t144 + t39 * t99;
+    let t149 = -t50;
+    let t150 = t32 * t149 + t33 * t49;
+    let t151 = t35 * t149 + t36 * t49 - p.l * t148;
+    let t152 = p.l * t146 + t38 * t149 + t39 * t49;
+    let t153 = -t53;
+    let t154 = t53 * t153 - t93;
+    let t155 = t54 - t52 * t153;
+    let t156 = t31 * t95 + t32 * t154 + t33 * t155;
+    let t157 = t34 * t95 + t35 * t154 + t36 * t155;
+    let t158 = s_q7 * t156 + c_q7 * t157;
+    let t159 = t37 * t95 + t38 * t154 + t39 * t155;
+    let t160 = -t48;
+    let t161 = t31 * t50 + t33 * t160;
+    let t162 = t34 * t50 + t36 * t160 - p.l * t159;
+    let t163 = p.l * t157 + t37 * t50 + t39 * t160;
+    let t164 = -t51;
+    let t165 = t55 - t53 * t164;
+    let t166 = t51 * t164 - t94;
+    let t167 = t31 * t165 + t32 * t98 + t33 * t166;
+    let t168 = t34 * t165 + t35 * t98 + t36 * t166;
+    let t169 = s_q7 * t167 + c_q7 * t168;
+    let t170 = t37 * t165 + t38 * t98 + t39 * t166;
+    let t171 = -t49;
+    let t172 = t31 * t171 + t32 * t48;
+    let t173 = t34 * t171 + t35 * t48 - p.l * t170;
+    let t174 = p.l * t168 + t37 * t171 + t38 * t48;
+    let t175 = t32 * t60;
+    let t176 = t33 * t59;
+    let t177 = t31 * t54 + t175 - t176;
+    let t178 = t35 * t60;
+    let t179 = t36 * t59;
+    let t180 = t34 * t54 + t178 - t179;
+    let t181 = t38 * t60;
+    let t182 = t39 * t59;
+    let t183 = t37 * t54 + t181 - t182;
+    let t184 = -t99;
+    let t185 = t93 - t94;
+    let t186 = t31 * t184 + t32 * t100 + t33 * t185;
+    let t187 = t34 * t184 + t35 * t100 + t36 * t185;
+    let t188 = t37 * t184 + t38 * t100 + t39 * t185;
+    let t189 = t31 * t74;
+    let t190 = t176 + t32 * t55 - t189;
+    let t191 = t34 * t74;
+    let t192 = t179 + t35 * t55 - t191;
+    let t193 = t37 * t74;
+    let t194 = t182 + t38 * t55 - t193;
+    let t195 = t73 - t93;
+    let t196 = -t98;
+    let t197 = t31 * t97 + t32 * t195 + t33 * t196;
+    let t198 = t34 * t97 + t35 * t195 + t36 * t196;
+    let t199 = t37 * t97 + t38 * t195 + t39 * t196;
+    let t200 = t94 - t73;
+    let t201 = -t95;
+    let t202 = t31 * t200 + t32 * t201 + t33 * t96;
+    let t203 = t34 * t200 + t35 * t201 + t36 * t96;
+    let t204 = t37 * t200 + t38 * t201 + t39 * t96;
+    let t205 = t189 + t33 * t56 - t175;
+    let t206 = t191 + t36 * t56 - t178;
+    let t207 = t193 + t39 * t56 - t181;
+    let t208 = s_q12 * t66;
+    let t209 = c_q12 * t64 + t208;
+    let t210 = c_q12 * t66;
+    let t211 = t210 - s_q12 * t64;
+    let t212 = t31 * t209 + t32 * t62 + t33 * t211;
+    let t213 = t34 * t209 + t35 * t62 + t36 * t211;
+    let t214 = s_q7 * t212 + c_q7 * t213;
+    let t215 = t37 * t209 + t38 * t62 + t39 * t211;
+    let t216 = p.l * t211;
+    let t217 = p.l * t62;
+    let t218 = t33 * t217 - t32 * t216;
+    let t219 = t36 * t217 - t35 * t216 - p.l * t215;
+    let t220 = p.l * t213 + t39 * t217 - t38 * t216;
+    let t221 = -t67;
+    let t222 = t67 * t221 - t103;
+    let t223 = c_q12 * t222 + s_q12 * t108;
+    let t224 = t70 - t57 * t221;
+    let t225 = c_q12 * t108 - s_q12 * t222;
+    let t226 = t31 * t223 + t32 * t224 + t33 * t225;
+    let t227 = t34 * t223 + t35 * t224 + t36 * t225;
+    let t228 = s_q7 * t226 + c_q7 * t227;
+    let t229 = t37 * t223 + t38 * t224 + t39 * t225;
+    let t230 = s_q12 * t62;
+    let t231 = t65 - p.l * t225;
+    let t232 = c_q12 * t62 + p.l * t224;
+    let t233 = t31 * t230 + t32 * t231 + t33 * t232;
+    let t234 = t34 * t230 + t35 * t231 + t36 * t232 - p.l * t229;
+    let t235 = t37 * t230 + t38 * t231 + t39 * t232 + p.l * t227;
+    let t236 = t69 - t67 * t111;
+    let t237 = c_q12 * t104 + s_q12 * t236;
+    let t238 = t58 * t111 - t101;
+    let t239 = c_q12 * t236 - s_q12 * t104;
+    let t240 = t31 * t237 + t32 * t238 + t33 * t239;
+    let t241 = t34 * t237 + t35 * t238 + t36 * t239;
+    let t242 = s_q7 * t240 + c_q7 * t241;
+    let t243 = t37 * t237 + t38 * t238 + t39 * t239;
+    let t244 = t210 - s_q12 * t64;
+    let t245 = p.l * t239;
+    let t246 = p.l * t238 - c_q12 * t64 - t208;
+    let t247 = t31 * t244 + t33 * t246 - t32 * t245;
+    let t248 = t34 * t244 + t36 * t246 - t35 * t245 - p.l * t243;
+    let t249 = t37 * t244 + t39 * t246 + p.l * t241 - t38 * t245;
+    let t250 = -t57;
+    let t251 = t68 - t58 * t250;
+    let t252 = t57 * t250 - t102;
+    let t253 = c_q12 * t251 + s_q12 * t252;
+    let t254 = c_q12 * t252 - s_q12 * t251;
+    let t255 = t31 * t253 + t32 * t107 + t33 * t254;
+    let t256 = t34 * t253 + t35 * t107 + t36 * t254;
+    let t257 = s_q7 * t255 + c_q7 * t256;
+    let t258 = t37 * t253 + t38 * t107 + t39 * t254;
+    let t259 = -t62;
+    let t260 = c_q12 * t259;
+    let t261 = t64 - p.l * t254;
+    let t262 = p.l * t107 - s_q12 * t259;
+    let t263 = t31 * t260 + t32 * t261 + t33 * t262;
+    let t264 = t34 * t260 + t35 * t261 + t36 * t262 - p.l * t258;
+    let t265 = t37 * t260 + t38 * t261 + t39 * t262 + p.l * t256;
+    let t266 = s_q12 * t77;
+    let t267 = c_q12 * t69 - t266;
+    let t268 = t32 * t76;
+    let t269 = c_q12 * t77;
+    let t270 = -s_q12 * t69 - t269;
+    let t271 = t31 * t267 + t268 + t33 * t270;
+    let t272 = t35 * t76;
+    let t273 = t34 * t267 + t272 + t36 * t270;
+    let t274 = t38 * t76;
+    let t275 = t37 * t267 + t274 + t39 * t270;
+    let t276 = t101 - t102;
+    let t277 = s_q12 * t276 - c_q12 * t108;
+    let t278 = c_q12 * t276 + s_q12 * t108;
+    let t279 = t31 * t277 + t32 * t109 + t33 * t278;
+    let t280 = t34 * t277 + t35 * t109 + t36 * t278;
+    let t281 = t37 * t277 + t38 * t109 + t39 * t278;
+    let t282 = c_q12 * t75;
+    let t283 = t266 - t282;
+    let t284 = s_q12 * t75;
+    let t285 = t269 + t284;
+    let t286 = t31 * t283 + t32 * t68 + t33 * t285;
+    let t287 = t34 * t283 + t35 * t68 + t36 * t285;
+    let t288 = t37 * t283 + t38 * t68 + t39 * t285;
+    let t289 = -t107;
+    let t290 = c_q12 * t106 + s_q12 * t289;
+    let t291 = t103 - t101;
+    let t292 = c_q12 * t289 - s_q12 * t106;
+    let t293 = t31 * t290 + t32 * t291 + t33 * t292;
+    let t294 = t34 * t290 + t35 * t291 + t36 * t292;
+    let t295 = t37 * t290 + t38 * t291 + t39 * t292;
+    let t296 = t102 - t103;
+    let t297 = c_q12 * t296 + s_q12 * t105;
+    let t298 = -t104;
+    let t299 = c_q12 * t105 - s_q12 * t296;
+    let t300 = t31 * t297 + t32 * t298 + t33 * t299;
+    let t301 = t34 * t297 + t35 * t298 + t36 * t299;
+    let t302 = t37 * t297 + t38 * t298 + t39 * t299;
+    let t303 = t282 + s_q12 * t70;
+    let t304 = -t76;
+    let t305 = c_q12 * t70 - t284;
+    let t306 = t31 * t303 + t33 * t305 - t268;
+    let t307 = t34 * t303 + t36 * t305 - t272;
+    let t308 = t37 * t303 + t39 * t305 - t274;
+    [
+        [
+            t0,
+            t10,
+            -t80,
+            t81,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t112 - s_q7 * t17,
+            c_q7 * t115 - s_q7 * t116,
+            c_q7 * t87 - s_q7 * t119,
+            c_q7 * t122 - s_q7 * t90,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t136 - s_q7 * t137,
+            c_q7 * t145 - s_q7 * t146,
+            c_q7 * t156 - s_q7 * t157,
+            c_q7 * t167 - s_q7 * t168,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t212 - s_q7 * t213,
+            c_q7 * t226 - s_q7 * t227,
+            c_q7 * t240 - s_q7 * t241,
+            c_q7 * t255 - s_q7 * t256,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t1,
+            t12,
+            -t7 - t78,
+            -t82,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t114,
+            t117,
+            t120,
+            t123,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t138,
+            t147,
+            t158,
+            t169,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t214,
+            t228,
+            t242,
+            t257,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t2,
+            t14,
+            t83,
+            -t6 - t78,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t15,
+            t91,
+            t121,
+            t124,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t139,
+            t148,
+            t159,
+            t170,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t215,
+            t229,
+            t243,
+            t258,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            t2,
+            -t1,
+            qdd[3],
+            -t14,
+            -t79,
+            t12,
+            t6 - t7,
+            t79,
+            0.0,
+            s_q7 * t15,
+            c_q7 * t15,
+            c_q7 * t125 - t113,
+            c_q7 * t20 - t126,
+            c_q7 * t129 - s_q7 * t92,
+            -t131 - s_q7 * t21,
+            c_q7 * t89 - s_q7 * t133,
+            c_q7 * t135 + s_q7 * t87,
+            t126 + t131,
+            s_q7 * t140,
+            c_q7 * t150 - s_q7 * t151,
+            c_q7 * t161 - s_q7 * t162,
+            c_q7 * t172 - s_q7 * t173,
+            c_q7 * t177 - s_q7 * t180,
+            c_q7 * t186 - s_q7 * t187,
+            c_q7 * t190 - s_q7 * t192,
+            c_q7 * t197 - s_q7 * t198,
+            c_q7 * t202 - s_q7 * t203,
+            c_q7 * t205 - s_q7 * t206,
+            c_q7 * t218 - s_q7 * t219,
+            c_q7 * t233 - s_q7 * t234,
+            c_q7 * t247 - s_q7 * t248,
+            c_q7 * t263 - s_q7 * t264,
+            c_q7 * t271 - s_q7 * t273,
+            c_q7 * t279 - s_q7 * t280,
+            c_q7 * t286 - s_q7 * t287,
+            c_q7 * t293 - s_q7 * t294,
+            c_q7 * t300 - s_q7 * t301,
+            c_q7 * t306 - s_q7 * t307,
+        ],
+        [
+            0.0,
+            -t2,
+            0.0,
+            t0,
+            t9,
+            t83,
+            qdd[4],
+            t7 - t78,
+            t80,
+            -t9,
+            -0.2 * t15,
+            -0.2 * t91 - c_q7 * t15,
+            s_q7 * t15 - 0.2 * t121,
+            t112 + s_q7 * t125 - 0.2 * t124,
+            s_q7 * t20 + t127,
+            s_q7 * t129 + c_q7 * t92,
+            c_q7 * t21 - t132,
+            s_q7 * t89 + c_q7 * t133,
+            s_q7 * t135 - c_q7 * t87,
+            t132 - t127,
+            -0.2 * t139 - c_q7 * t140,
+            s_q7 * t150 + c_q7 * t151 - 0.2 * t148,
+            s_q7 * t161 + c_q7 * t162 - 0.2 * t159,
+            s_q7 * t172 + c_q7 * t173 - 0.2 * t170,
+            s_q7 * t177 + c_q7 * t180,
+            s_q7 * t186 + c_q7 * t187,
+            s_q7 * t190 + c_q7 * t192,
+            s_q7 * t197 + c_q7 * t198,
+            s_q7 * t202 + c_q7 * t203,
+            s_q7 * t205 + c_q7 * t206,
+            s_q7 * t218 + c_q7 * t219 - 0.2 * t215,
+            s_q7 * t233 + c_q7 * t234 - 0.2 * t229,
+            s_q7 * t247 + c_q7 * t248 - 0.2 * t243,
+            s_q7 * t263 + c_q7 * t264 - 0.2 * t258,
+            s_q7 * t271 + c_q7 * t273,
+            s_q7 * t279 + c_q7 * t280,
+            s_q7 * t286 + c_q7 * t287,
+            s_q7 * t293 + c_q7 * t294,
+            s_q7 * t300 + c_q7 * t301,
+            s_q7 * t306 + c_q7 * t307,
+        ],
+        [
+            0.0,
+            t1,
+            -t0,
+            0.0,
+            -t8,
+            t78 - t6,
+            t8,
+            t82,
+            t81,
+            qdd[5],
+            0.2 * t114,
+            t17 + 0.2 * t117,
+            0.2 * t120 - t16,
+            0.2 * t123,
+            t128,
+            t130,
+            t72,
+            t134,
+            t88,
+            t19,
+            0.2 * t138 + t141,
+            0.2 * t147 + t152,
+            0.2 * t158 + t163,
+            0.2 * t169 + t174,
+            t183,
+            t188,
+            t194,
+            t199,
+            t204,
+            t207,
+            0.2 * t214 + t220,
+            0.2 * t228 + t235,
+            0.2 * t242 + t249,
+            0.2 * t257 + t265,
+            t275,
+            t281,
+            t288,
+            t295,
+            t302,
+            t308,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t17,
+            -t16,
+            0.0,
+            t128,
+            t130,
+            t72,
+            t134,
+            t88,
+            t19,
+            t141,
+            t152,
+            t163,
+            t174,
+            t183,
+            t188,
+            t194,
+            t199,
+            t204,
+            t207,
+            t220,
+            t235,
+            t249,
+            t265,
+            t275,
+            t281,
+            t288,
+            t295,
+            t302,
+            t308,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t50,
+            t171,
+            t54,
+            t184,
+            -t74,
+            t97,
+            t200,
+            t74,
+            0.0,
+            t230,
+            t244,
+            t260,
+            t267,
+            t277,
+            t283,
+            t290,
+            t297,
+            t303,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t149,
+            0.0,
+            t48,
+            t60,
+            t100,
+            t55,
+            t195,
+            t201,
+            -t60,
+            -t216,
+            t231,
+            -t245,
+            t261,
+            t76,
+            t109,
+            t68,
+            t291,
+            t298,
+            t304,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t49,
+            t160,
+            0.0,
+            -t59,
+            t185,
+            t59,
+            t196,
+            t96,
+            t56,
+            t217,
+            t232,
+            t246,
+            t262,
+            t270,
+            t278,
+            t285,
+            t292,
+            t299,
+            t305,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t65,
+            0.0,
+            t64,
+            t76,
+            t109,
+            t68,
+            t291,
+            t298,
+            t304,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

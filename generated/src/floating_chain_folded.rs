@@ -52,6 +52,7 @@
 //! | `gravity_derivatives` | 372 | 213 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix_inverse` | 1333 | 699 | 10 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 7602 | 4713 | 19 | 0 | 2 | 2 |
+//! | `standard_regressor` | 612 | 477 | 0 | 0 | 2 | 2 |
 //! | `linearization` | 7626 | 4713 | 19 | 0 | 2 | 2 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -9268,6 +9269,844 @@ fn forward_dynamics_derivatives_part10_body(
         * (live[98] * t1528 + live[101] * t1525 + live[95] * t1524 + live[96] * t1523
             + live[97] * t1522 + live[99] * t1521 + live[100] * t1520
             + live[102] * live[518] * t1519);
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 612,
+    add: 477,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = 19.62 * (q[3] * q[5] - q[4] * q[6]) + qdd[0] + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = 19.62 * (q[4] * q[5] + q[3] * q[6]) + qdd[1] + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qdd[2] + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t3 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t4 = qd[3] * s_q7 - qd[4] * c_q7;
+    let t5 = -t4;
+    let t6 = qd[4] * qd[4];
+    let t7 = qd[5] * qd[5];
+    let t8 = qd[3] * qd[4];
+    let t9 = qd[3] * qd[5];
+    let t10 = -t6 - t7;
+    let t11 = t0 + 0.2 * t10;
+    let t12 = qdd[5] + t8;
+    let t13 = t1 + 0.2 * t12;
+    let t14 = t9 - qdd[4];
+    let t15 = t2 + 0.2 * t14;
+    let t16 = c_q7 * t11 + s_q7 * t13;
+    let t17 = c_q7 * t13 - s_q7 * t11;
+    let t18 = qd[5] + qd[6];
+    let t19 = qdd[5] + qdd[6];
+    let t20 = qd[6] * t5 + qdd[3] * c_q7 + qdd[4] * s_q7;
+    let t21 = qdd[4] * c_q7 - qdd[3] * s_q7 - qd[6] * t3;
+    let t22 = q[8] * q[8];
+    let t23 = q[9] * q[9];
+    let t24 = q[10] * q[10];
+    let t25 = q[8] * q[9];
+    let t26 = q[8] * q[10];
+    let t27 = q[9] * q[10];
+    let t28 = q[8] * q[11];
+    let t29 = q[9] * q[11];
+    let t30 = q[10] * q[11];
+    let t31 = 1.0 - 2.0 * (t23 + t24);
+    let t32 = 2.0 * (t25 - t30);
+    let t33 = 2.0 * (t26 + t29);
+    let t34 = 2.0 * (t25 + t30);
+    let t35 = 1.0 - 2.0 * (t22 + t24);
+    let t36 = 2.0 * (t27 - t28);
+    let t37 = 2.0 * (t26 - t29);
+    let t38 = 2.0 * (t27 + t28);
+    let t39 = 1.0 - 2.0 * (t22 + t23);
+    let t40 = t18 * t37 + t3 * t31 + t5 * t34;
+    let t41 = t18 * t38 + t3 * t32 + t5 * t35;
+    let t42 = t18 * t39 + t3 * t33 + t5 * t36;
+    let t43 = t5 * t5;
+    let t44 = t18 * t18;
+    let t45 = t3 * t5;
+    let t46 = t3 * t18;
+    let t47 = t16 - 0.5 * (t43 + t44);
+    let t48 = t17 + 0.5 * (t19 + t45);
+    let t49 = t15 + 0.5 * (t46 - t21);
+    let t50 = t37 * t49 + t31 * t47 + t34 * t48;
+    let t51 = t38 * t49 + t32 * t47 + t35 * t48;
+    let t52 = t39 * t49 + t33 * t47 + t36 * t48;
+    let t53 = qd[7] + t40;
+    let t54 = qd[8] + t41;
+    let t55 = qd[9] + t42;
+    let t56 = qd[9] * t41 + qdd[7] + t20 * t31 + t21 * t34 + t19 * t37 - qd[8] * t42;
+    let t57 = qd[7] * t42 + qdd[8] + t20 * t32 + t21 * t35 + t19 * t38 - qd[9] * t40;
+    let t58 = qd[8] * t40 + qdd[9] + t20 * t33 + t21 * t36 + t19 * t39 - qd[7] * t41;
+    let t59 = t53 * c_q12 - t55 * s_q12;
+    let t60 = t53 * s_q12 + t55 * c_q12;
+    let t61 = t54 * t54;
+    let t62 = t55 * t55;
+    let t63 = t53 * t54;
+    let t64 = t53 * t55;
+    let t65 = t50 - 0.5 * (t61 + t62);
+    let t66 = t51 + 0.5 * (t58 + t63);
+    let t67 = t52 + 0.5 * (t64 - t57);
+    let t68 = c_q12 * t65 - s_q12 * t67;
+    let t69 = s_q12 * t65 + c_q12 * t67;
+    let t70 = t54 + qd[10];
+    let t71 = t57 + qdd[10];
+    let t72 = t56 * c_q12 - t58 * s_q12 - qd[10] * t60;
+    let t73 = qd[10] * t59 + t56 * s_q12 + t58 * c_q12;
+    let t74 = t5 * t18;
+    let t75 = t54 * t55;
+    let t76 = t70 * t70;
+    let t77 = t60 * t60;
+    let t78 = t59 * t70;
+    let t79 = t59 * t60;
+    let t80 = t60 * t70;
+    let t81 = t4 * t5 - t44;
+    let t82 = t19 - t3 * t4;
+    let t83 = t46 - t21;
+    let t84 = c_q12 * t80;
+    let t85 = s_q12 * t80;
+    let t86 = qd[3] * qd[3];
+    let t87 = qd[4] * qd[5];
+    let t88 = qdd[5] - t8;
+    let t89 = qdd[4] + t9;
+    let t90 = qdd[3] - t87;
+    let t91 = qdd[3] + t87;
+    let t92 = t3 * t3;
+    let t93 = t45 - t19;
+    let t94 = t21 + t46;
+    let t95 = t19 + t45;
+    let t96 = t74 - t20;
+    let t97 = t20 + t74;
+    let t98 = t53 * t53;
+    let t99 = t63 - t58;
+    let t100 = t57 + t64;
+    let t101 = t58 + t63;
+    let t102 = t75 - t56;
+    let t103 = t64 - t57;
+    let t104 = t56 + t75;
+    let t105 = t59 * t59;
+    let t106 = t78 - t73;
+    let t107 = t71 + t79;
+    let t108 = t73 + t78;
+    let t109 = t80 - t72;
+    let t110 = t79 - t71;
+    let t111 = t72 + t80;
+    let t112 = -t3;
+    let t113 = -t60;
+    let t114 = c_q12 * t78;
+    let t115 = s_q12 * t78;
+    let t116 = c_q7 * t16;
+    let t117 = s_q7 * t16;
+    let t118 = t117 + c_q7 * t17;
+    let t119 = s_q7 * t81 + c_q7 * t82;
+    let t120 = -t18;
+    let t121 = t18 * t120 - t92;
+    let t122 = s_q7 * t93 + c_q7 * t121;
+    let t123 = t20 - t5 * t120;
+    let t124 = t21 - t18 * t112;
+    let t125 = s_q7 * t124 + c_q7 * t96;
+    let t126 = t3 * t112 - t43;
+    let t127 = -t17;
+    let t128 = s_q7 * t46;
+    let t129 = c_q7 * t46;
+    let t130 = -t45;
+    let t131 = -t83;
+    let t132 = t92 - t43;
+    let t133 = c_q7 * t74;
+    let t134 = s_q7 * t74;
+    let t135 = t44 - t92;
+    let t136 = -t96;
+    let t137 = t43 - t44;
+    let t138 = t31 * t50 + t32 * t51 + t33 * t52;
+    let t139 = t34 * t50 + t35 * t51 + t36 * t52;
+    let t140 = s_q7 * t138 + c_q7 * t139;
+    let t141 = t37 * t50 + t38 * t51 + t39 * t52;
+    let t142 = -t54;
+    let t143 = t54 * t142 - t62;
+    let t144 = t58 - t53 * t142;
+    let t145 = t31 * t143 + t32 * t144 + t33 * t103;
+    let t146 = t34 * t143 + t35 * t144 + t36 * t103;
+    let t147 = s_q7 * t145 + c_q7 * t146;
+    let t148 = t37 * t143 + t38 * t144 + t39 * t103;
+    let t149 = -t52;
+    let t150 = t32 * t149 + t33 * t51;
+    let t151 = t35 * t149 + t36 * t51 - 0.5 * t148;
+    let t152 = t39 * t51 + 0.5 * t146 + t38 * t149;
+    let t153 = -t55;
+    let t154 = t55 * t153 - t98;
+    let t155 = t56 - t54 * t153;
+    let t156 = t31 * t99 + t32 * t154 + t33 * t155;
+    let t157 = t34 * t99 + t35 * t154 + t36 * t155;
+    let t158 = s_q7 * t156 + c_q7 * t157;
+    let t159 = t37 * t99 + t38 * t154 + t39 * t155;
+    let t160 = -t50;
+    let t161 = t31 * t52 + t33 * t160;
+    let t162 = t34 * t52 + t36 * t160 - 0.5 * t159;
+    let t163 = t39 * t160 + 0.5 * t157 + t37 * t52;
+    let t164 = -t53;
+    let t165 = t57 - t55 * t164;
+    let t166 = t53 * t164 - t61;
+    let t167 = t31 * t165 + t32 * t102 + t33 * t166;
+    let t168 = t34 * t165 + t35 * t102 + t36 * t166;
+    let t169 = s_q7 * t167 + c_q7 * t168;
+    let t170 = t37 * t165 + t38 * t102 + t39 * t166;
+    let t171 = -t51;
+    let t172 = t31 * t171 + t32 * t50;
+    let t173 = t34 * t171 + t35 * t50 - 0.5 * t170;
+    let t174 = t38 * t50 + 0.5 * t168 + t37 * t171;
+    let t175 = t32 * t64;
+    let t176 = t33 * t63;
+    let t177 = t31 * t56 + t175 - t176;
+    let t178 = t35 * t64;
+    let t179 = t36 * t63;
+    let t180 = t34 * t56 + t178 - t179;
+    let t181 = t38 * t64;
+    let t182 = t39 * t63;
+    let t183 = t37 * t56 + t181 - t182;
+    let t184 = -t103;
+    let t185 = t98 - t61;
+    let t186 = t31 * t184 + t32 * t104 + t33 * t185;
+    let t187 = t34 * t184 + t35 * t104 + t36 * t185;
+    let t188 = t37 * t184 + t38 * t104 + t39 * t185;
+    let t189 = t31 * t75;
+    let t190 = t176 + t32 * t57 - t189;
+    let t191 = t34 * t75;
+    let t192 = t179 + t35 * t57 - t191;
+    let t193 = t37 * t75;
+    let t194 = t182 + t38 * t57 - t193;
+    let t195 = t62 - t98;
+    let t196 = -t102;
+    let t197 = t31 * t101 + t32 * t195 + t33 * t196;
+    let t198 = t34 * t101 + t35 * t195 + t36 * t196;
+    let t199 = t37 * t101 + t38 * t195 + t39 * t196;
+    let t200 = t61 - t62;
+    let t201 = -t99;
+    let t202 = t31 * t200 + t32 * t201 + t33 * t100;
+    let t203 = t34 * t200 + t35 * t201 + t36 * t100;
+    let t204 = t37 * t200 + t38 * t201 + t39 * t100;
+    let t205 = t189 + t33 * t58 - t175;
+    let t206 = t191 + t36 * t58 - t178;
+    let t207 = t193 + t39 * t58 - t181;
+    let t208 = s_q12 * t69;
+    let t209 = c_q12 * t68 + t208;
+    let t210 = c_q12 * t69;
+    let t211 = t210 - s_q12 * t68;
+    let t212 = t31 * t209 + t32 * t66 + t33 * t211;
+    let t213 = t34 * t209 + t35 * t66 + t36 * t211;
+    let t214 = s_q7 * t212 + c_q7 * t213;
+    let t215 = t37 * t209 + t38 * t66 + t39 * t211;
+    let t216 = 0.5 * (t33 * t66 - t32 * t211);
+    let t217 = 0.5 * (t36 * t66 - t215 - t35 * t211);
+    let t218 = 0.5 * t39 * t66 + 0.5 * (t213 - t38 * t211);
+    let t219 = -t70;
+    let t220 = t70 * t219 - t77;
+    let t221 = s_q12 * t110 + c_q12 * t220;
+    let t222 = t73 - t59 * t219;
+    let t223 = c_q12 * t110 - s_q12 * t220;
+    let t224 = t31 * t221 + t32 * t222 + t33 * t223;
+    let t225 = t34 * t221 + t35 * t222 + t36 * t223;
+    let t226 = s_q7 * t224 + c_q7 * t225;
+    let t227 = t37 * t221 + t38 * t222 + t39 * t223;
+    let t228 = s_q12 * t66;
+    let t229 = -0.5 * t223 - t69;
+    let t230 = 0.5 * t222 + c_q12 * t66;
+    let t231 = t31 * t228 + t32 * t229 + t33 * t230;
+    let t232 = t34 * t228 + t35 * t229 + t36 * t230 - 0.5 * t227;
+    let t233 = 0.5 * t225 + t37 * t228 + t38 * t229 + t39 * t230;
+    let t234 = t72 - t70 * t113;
+    let t235 = c_q12 * t106 + s_q12 * t234;
+    let t236 = t60 * t113 - t105;
+    let t237 = c_q12 * t234 - s_q12 * t106;
+    let t238 = t31 * t235 + t32 * t236 + t33 * t237;
+    let t239 = t34 * t235 + t35 * t236 + t36 * t237;
+    let t240 = s_q7 * t238 + c_q7 * t239;
+    let t241 = t37 * t235 + t38 * t236 + t39 * t237;
+    let t242 = t210 - s_q12 * t68;
+    let t243 = 0.5 * t236 - c_q12 * t68 - t208;
+    let t244 = t31 * t242 + t33 * t243 - 0.5 * t32 * t237;
+    let t245 = t34 * t242 + t36 * t243 - 0.5 * (t241 + t35 * t237);
+    let t246 = 0.5 * t239 + t37 * t242 + t39 * t243 - 0.5 * t38 * t237;
+    let t247 = -t59;
+    let t248 = t71 - t60 * t247;
+    let t249 = t59 * t247 - t76;
+    let t250 = c_q12 * t248 + s_q12 * t249;
+    let t251 = c_q12 * t249 - s_q12 * t248;
+    let t252 = t31 * t250 + t32 * t109 + t33 * t251;
+    let t253 = t34 * t250 + t35 * t109 + t36 * t251;
+    let t254 = s_q7 * t252 + c_q7 * t253;
+    let t255 = t37 * t250 + t38 * t109 + t39 * t251;
+    let t256 = -t66;
+    let t257 = c_q12 * t256;
+    let t258 = t68 - 0.5 * t251;
+    let t259 = 0.5 * t109 - s_q12 * t256;
+    let t260 = t31 * t257 + t32 * t258 + t33 * t259;
+    let t261 = t34 * t257 + t35 * t258 + t36 * t259 - 0.5 * t255;
+    let t262 = 0.5 * t253 + t37 * t257 + t38 * t258 + t39 * t259;
+    let t263 = c_q12 * t72 - t115;
+    let t264 = t32 * t79;
+    let t265 = -s_q12 * t72 - t114;
+    let t266 = t31 * t263 + t264 + t33 * t265;
+    let t267 = t35 * t79;
+    let t268 = t34 * t263 + t267 + t36 * t265;
+    let t269 = t38 * t79;
+    let t270 = t37 * t263 + t269 + t39 * t265;
+    let t271 = t105 - t76;
+    let t272 = s_q12 * t271 - c_q12 * t110;
+    let t273 = c_q12 * t271 + s_q12 * t110;
+    let t274 = t31 * t272 + t32 * t111 + t33 * t273;
+    let t275 = t34 * t272 + t35 * t111 + t36 * t273;
+    let t276 = t37 * t272 + t38 * t111 + t39 * t273;
+    let t277 = t115 - t84;
+    let t278 = t85 + t114;
+    let t279 = t31 * t277 + t32 * t71 + t33 * t278;
+    let t280 = t34 * t277 + t35 * t71 + t36 * t278;
+    let t281 = t37 * t277 + t38 * t71 + t39 * t278;
+    let t282 = -t109;
+    let t283 = c_q12 * t108 + s_q12 * t282;
+    let t284 = t77 - t105;
+    let t285 = c_q12 * t282 - s_q12 * t108;
+    let t286 = t31 * t283 + t32 * t284 + t33 * t285;
+    let t287 = t34 * t283 + t35 * t284 + t36 * t285;
+    let t288 = t37 * t283 + t38 * t284 + t39 * t285;
+    let t289 = t76 - t77;
+    let t290 = c_q12 * t289 + s_q12 * t107;
+    let t291 = -t106;
+    let t292 = c_q12 * t107 - s_q12 * t289;
+    let t293 = t31 * t290 + t32 * t291 + t33 * t292;
+    let t294 = t34 * t290 + t35 * t291 + t36 * t292;
+    let t295 = t37 * t290 + t38 * t291 + t39 * t292;
+    let t296 = t84 + s_q12 * t73;
+    let t297 = -t79;
+    let t298 = c_q12 * t73 - t85;
+    let t299 = t31 * t296 + t33 * t298 - t264;
+    let t300 = t34 * t296 + t36 * t298 - t267;
+    let t301 = t37 * t296 + t39 * t298 - t269;
+    [
+        [
+            t0,
+            t10,
+            -t88,
+            t89,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t116 - s_q7 * t17,
+            c_q7 * t81 - s_q7 * t82,
+            c_q7 * t93 - s_q7 * t121,
+            c_q7 * t124 - s_q7 * t96,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t138 - s_q7 * t139,
+            c_q7 * t145 - s_q7 * t146,
+            c_q7 * t156 - s_q7 * t157,
+            c_q7 * t167 - s_q7 * t168,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t212 - s_q7 * t213,
+            c_q7 * t224 - s_q7 * t225,
+            c_q7 * t238 - s_q7 * t239,
+            c_q7 * t252 - s_q7 * t253,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t1,
+            t12,
+            -t7 - t86,
+            -t90,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t118,
+            t119,
+            t122,
+            t125,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t140,
+            t147,
+            t158,
+            t169,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t214,
+            t226,
+            t240,
+            t254,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t2,
+            t14,
+            t91,
+            -t6 - t86,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t15,
+            t83,
+            t123,
+            t126,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t141,
+            t148,
+            t159,
+            t170,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t215,
+            t227,
+            t241,
+            t255,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            t2,
+            -t1,
+            qdd[3],
+            -t14,
+            -t87,
+            t12,
+            t6 - t7,
+            t87,
+            0.0,
+            s_q7 * t15,
+            c_q7 * t15,
+            c_q7 * t127 - t117,
+            c_q7 * t20 - t128,
+            c_q7 * t131 - s_q7 * t97,
+            -t133 - s_q7 * t21,
+            c_q7 * t95 - s_q7 * t135,
+            c_q7 * t137 + s_q7 * t93,
+            t128 + t133,
+            0.5 * (s_q7 * t141),
+            c_q7 * t150 - s_q7 * t151,
+            c_q7 * t161 - s_q7 * t162,
+            c_q7 * t172 - s_q7 * t173,
+            c_q7 * t177 - s_q7 * t180,
+            c_q7 * t186 - s_q7 * t187,
+            c_q7 * t190 - s_q7 * t192,
+            c_q7 * t197 - s_q7 * t198,
+            c_q7 * t202 - s_q7 * t203,
+            c_q7 * t205 - s_q7 * t206,
+            c_q7 * t216 - s_q7 * t217,
+            c_q7 * t231 - s_q7 * t232,
+            c_q7 * t244 - s_q7 * t245,
+            c_q7 * t260 - s_q7 * t261,
+            c_q7 * t266 - s_q7 * t268,
+            c_q7 * t274 - s_q7 * t275,
+            c_q7 * t279 - s_q7 * t280,
+            c_q7 * t286 - s_q7 * t287,
+            c_q7 * t293 - s_q7 * t294,
+            c_q7 * t299 - s_q7 * t300,
+        ],
+        [
+            0.0,
+            -t2,
+            0.0,
+            t0,
+            t9,
+            t91,
+            qdd[4],
+            t7 - t86,
+            t88,
+            -t9,
+            -0.2 * t15,
+            -0.2 * t83 - c_q7 * t15,
+            s_q7 * t15 - 0.2 * t123,
+            t116 + s_q7 * t127 - 0.2 * t126,
+            s_q7 * t20 + t129,
+            s_q7 * t131 + c_q7 * t97,
+            c_q7 * t21 - t134,
+            s_q7 * t95 + c_q7 * t135,
+            s_q7 * t137 - c_q7 * t93,
+            t134 - t129,
+            t141 * (-0.2 - 0.5 * c_q7),
+            s_q7 * t150 + c_q7 * t151 - 0.2 * t148,
+            s_q7 * t161 + c_q7 * t162 - 0.2 * t159,
+            s_q7 * t172 + c_q7 * t173 - 0.2 * t170,
+            s_q7 * t177 + c_q7 * t180,
+            s_q7 * t186 + c_q7 * t187,
+            s_q7 * t190 + c_q7 * t192,
+            s_q7 * t197 + c_q7 * t198,
+            s_q7 * t202 + c_q7 * t203,
+            s_q7 * t205 + c_q7 * t206,
+            s_q7 * t216 + c_q7 * t217 - 0.2 * t215,
+            s_q7 * t231 + c_q7 * t232 - 0.2 * t227,
+            s_q7 * t244 + c_q7 * t245 - 0.2 * t241,
+            s_q7 * t260 + c_q7 * t261 - 0.2 * t255,
+            s_q7 * t266 + c_q7 * t268,
+            s_q7 * t274 + c_q7 * t275,
+            s_q7 * t279 + c_q7 * t280,
+            s_q7 * t286 + c_q7 * t287,
+            s_q7 * t293 + c_q7 * t294,
+            s_q7 * t299 + c_q7 * t300,
+        ],
+        [
+            0.0,
+            t1,
+            -t0,
+            0.0,
+            -t8,
+            t86 - t6,
+            t8,
+            t90,
+            t89,
+            qdd[5],
+            0.2 * t118,
+            t17 + 0.2 * t119,
+            0.2 * t122 - t16,
+            0.2 * t125,
+            t130,
+            t132,
+            t45,
+            t136,
+            t94,
+            t19,
+            0.5 * t139 + 0.2 * t140,
+            0.2 * t147 + t152,
+            0.2 * t158 + t163,
+            0.2 * t169 + t174,
+            t183,
+            t188,
+            t194,
+            t199,
+            t204,
+            t207,
+            0.2 * t214 + t218,
+            0.2 * t226 + t233,
+            0.2 * t240 + t246,
+            0.2 * t254 + t262,
+            t270,
+            t276,
+            t281,
+            t288,
+            t295,
+            t301,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t17,
+            -t16,
+            0.0,
+            t130,
+            t132,
+            t45,
+            t136,
+            t94,
+            t19,
+            0.5 * t139,
+            t152,
+            t163,
+            t174,
+            t183,
+            t188,
+            t194,
+            t199,
+            t204,
+            t207,
+            t218,
+            t233,
+            t246,
+            t262,
+            t270,
+            t276,
+            t281,
+            t288,
+            t295,
+            t301,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t52,
+            t171,
+            t56,
+            t184,
+            -t75,
+            t101,
+            t200,
+            t75,
+            0.0,
+            t228,
+            t242,
+            t257,
+            t263,
+            t272,
+            t277,
+            t283,
+            t290,
+            t296,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t149,
+            0.0,
+            t50,
+            t64,
+            t104,
+            t57,
+            t195,
+            t201,
+            -t64,
+            -0.5 * t211,
+            t229,
+            -0.5 * t237,
+            t258,
+            t79,
+            t111,
+            t71,
+            t284,
+            t291,
+            t297,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t51,
+            t160,
+            0.0,
+            -t63,
+            t185,
+            t63,
+            t196,
+            t100,
+            t58,
+            0.5 * t66,
+            t230,
+            t243,
+            t259,
+            t265,
+            t273,
+            t278,
+            t285,
+            t292,
+            t298,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t69,
+            0.0,
+            t68,
+            t79,
+            t111,
+            t71,
+            t284,
+            t291,
+            t297,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -49,6 +49,7 @@
 //! | `gravity_derivatives` | 305 | 197 | 0 | 0 | 6 | 6 |
 //! | `mass_matrix_inverse` | 527 | 325 | 6 | 0 | 6 | 6 |
 //! | `forward_dynamics_derivatives` | 5614 | 4032 | 12 | 0 | 6 | 6 |
+//! | `standard_regressor` | 1148 | 781 | 0 | 0 | 6 | 6 |
 //! | `linearization` | 5614 | 4032 | 12 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -10050,6 +10051,1141 @@ fn forward_dynamics_derivatives_part11_body(
     out.1[6][6] = -149.6076098932297
         * (live[105] * t1642 + live[170] * t1641 + live[171] * t1640 + live[172] * t1639
             + live[174] * t1638 + live[173] * live[586] * t1637);
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 1148,
+    add: 781,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = p.g * s_q1;
+    let t5 = p.g * c_q1;
+    let t6 = qd[1] * t1;
+    let t7 = qd[0] * s_q1;
+    let t8 = qd[1] * t7;
+    let t9 = t2 + t6;
+    let t10 = t8 - t3;
+    let t11 = t7 * c_q2 - qd[1] * s_q2;
+    let t12 = -t11;
+    let t13 = t7 * s_q2 + qd[1] * c_q2;
+    let t14 = t1 * t7;
+    let t15 = t7 * t7;
+    let t16 = 0.316 * (t6 + t9);
+    let t17 = qdd[1] - t14;
+    let t18 = 0.316 * t17 - t4;
+    let t19 = t5 - 0.316 * t0 - 0.316 * t15;
+    let t20 = c_q2 * t18 + s_q2 * t16;
+    let t21 = s_q2 * t18 - c_q2 * t16;
+    let t22 = -t21;
+    let t23 = qd[2] + t1;
+    let t24 = qdd[2] - t10;
+    let t25 = qd[2] * t13 + qdd[1] * s_q2 - t9 * c_q2;
+    let t26 = qdd[1] * c_q2 + t9 * s_q2 - qd[2] * t12;
+    let t27 = t12 * c_q3 + t23 * s_q3;
+    let t28 = t12 * s_q3 - t23 * c_q3;
+    let t29 = -t28;
+    let t30 = -t13;
+    let t31 = t13 * t13;
+    let t32 = t23 * t23;
+    let t33 = t12 * t13;
+    let t34 = t12 * t23;
+    let t35 = t20 - 0.0825 * (t31 + t32);
+    let t36 = t21 - 0.0825 * (t24 + t33);
+    let t37 = -t36;
+    let t38 = t19 + 0.0825 * (t34 - t26);
+    let t39 = c_q3 * t35 + s_q3 * t38;
+    let t40 = s_q3 * t35 - c_q3 * t38;
+    let t41 = -t40;
+    let t42 = qd[3] - t13;
+    let t43 = qdd[3] - t26;
+    let t44 = qd[3] * t29 + t25 * c_q3 + t24 * s_q3;
+    let t45 = t24 * c_q3 - t25 * s_q3 - qd[3] * t27;
+    let t46 = t27 * c_q4 - t42 * s_q4;
+    let t47 = t27 * s_q4 + t42 * c_q4;
+    let t48 = -t47;
+    let t49 = 0.384 * t27 + 0.0825 * t29;
+    let t50 = t42 * t42;
+    let t51 = t27 * t42;
+    let t52 = t29 * t42;
+    let t53 = t39 + t29 * t49 + 0.0825 * t50 - 0.384 * t43;
+    let t54 = 0.0825 * t43 + 0.384 * t50 + t40 + t27 * t49;
+    let t55 = t36 + 0.384 * (t44 + t52) + 0.0825 * (t45 - t51);
+    let t56 = s_q4 * t55 - c_q4 * t53;
+    let t57 = -t56;
+    let t58 = s_q4 * t53 + c_q4 * t55;
+    let t59 = -t58;
+    let t60 = qd[4] - t28;
+    let t61 = t45 + qdd[4];
+    let t62 = qd[4] * t48 + t44 * c_q4 - t43 * s_q4;
+    let t63 = t44 * s_q4 + t43 * c_q4 + qd[4] * t46;
+    let t64 = t46 * c_q5 + t60 * s_q5;
+    let t65 = t46 * s_q5 - t60 * c_q5;
+    let t66 = -t65;
+    let t67 = t57 * c_q5 - t54 * s_q5;
+    let t68 = t57 * s_q5 + t54 * c_q5;
+    let t69 = -t68;
+    let t70 = qd[5] + t47;
+    let t71 = qdd[5] + t63;
+    let t72 = qd[5] * t66 + t62 * c_q5 + t61 * s_q5;
+    let t73 = t61 * c_q5 - t62 * s_q5 - qd[5] * t64;
+    let t74 = t64 * c_q6 + t70 * s_q6;
+    let t75 = t64 * s_q6 - t70 * c_q6;
+    let t76 = -t75;
+    let t77 = t66 * t66;
+    let t78 = t70 * t70;
+    let t79 = t64 * t66;
+    let t80 = t64 * t70;
+    let t81 = t67 - 0.088 * (t77 + t78);
+    let t82 = t68 - 0.088 * (t71 + t79);
+    let t83 = -t82;
+    let t84 = t58 + 0.088 * (t80 - t73);
+    let t85 = c_q6 * t81 + s_q6 * t84;
+    let t86 = s_q6 * t81 - c_q6 * t84;
+    let t87 = -t86;
+    let t88 = qd[6] + t65;
+    let t89 = qdd[6] - t73;
+    let t90 = qd[6] * t76 + t72 * c_q6 + t71 * s_q6;
+    let t91 = t71 * c_q6 - t72 * s_q6 - qd[6] * t74;
+    let t92 = t13 * t23;
+    let t93 = t60 * t60;
+    let t94 = t46 * t60;
+    let t95 = t48 * t60;
+    let t96 = t66 * t70;
+    let t97 = t88 * t88;
+    let t98 = t74 * t88;
+    let t99 = t76 * t88;
+    let t100 = t1 * t1;
+    let t101 = t12 * t12;
+    let t102 = t33 - t24;
+    let t103 = t26 + t34;
+    let t104 = t24 + t33;
+    let t105 = t92 - t25;
+    let t106 = t25 + t92;
+    let t107 = t27 * t27;
+    let t108 = t29 * t29;
+    let t109 = t27 * t29;
+    let t110 = t109 - t43;
+    let t111 = t45 + t51;
+    let t112 = t43 + t109;
+    let t113 = t52 - t44;
+    let t114 = t44 + t52;
+    let t115 = t46 * t46;
+    let t116 = t48 * t48;
+    let t117 = t46 * t48;
+    let t118 = t117 - t61;
+    let t119 = t94 - t63;
+    let t120 = t61 + t117;
+    let t121 = t95 - t62;
+    let t122 = t94 + t63;
+    let t123 = t62 + t95;
+    let t124 = t64 * t64;
+    let t125 = t79 - t71;
+    let t126 = t73 + t80;
+    let t127 = t71 + t79;
+    let t128 = t96 - t72;
+    let t129 = t72 + t96;
+    let t130 = t74 * t74;
+    let t131 = t76 * t76;
+    let t132 = t74 * t76;
+    let t133 = t132 - t89;
+    let t134 = t91 + t98;
+    let t135 = t89 + t132;
+    let t136 = t99 - t90;
+    let t137 = t90 + t99;
+    let t138 = c_q1 * t8;
+    let t139 = s_q2 * t20;
+    let t140 = c_q2 * t20;
+    let t141 = t13 * t30 - t32;
+    let t142 = t24 - t12 * t30;
+    let t143 = t23 * t23 + t101;
+    let t144 = t26 - t11 * t23;
+    let t145 = s_q2 * t34;
+    let t146 = c_q1 * t33;
+    let t147 = c_q2 * t34;
+    let t148 = t26 - t34;
+    let t149 = t31 - t101;
+    let t150 = c_q2 * t92;
+    let t151 = s_q2 * t92;
+    let t152 = t32 - t101;
+    let t153 = t31 - t32;
+    let t154 = c_q3 * t39;
+    let t155 = t154 - s_q3 * t41;
+    let t156 = c_q2 * t37;
+    let t157 = s_q3 * t39;
+    let t158 = t157 + c_q3 * t41;
+    let t159 = s_q2 * t37;
+    let t160 = t28 * t29 - t50;
+    let t161 = t43 - t27 * t28;
+    let t162 = c_q3 * t160 - s_q3 * t161;
+    let t163 = t45 - t51;
+    let t164 = t40 - 0.0825 * (s_q3 * t160 + c_q3 * t161);
+    let t165 = 0.0825 * t163 + c_q3 * t37;
+    let t166 = -t42;
+    let t167 = t42 * t166 - t107;
+    let t168 = c_q3 * t110 - s_q3 * t167;
+    let t169 = t29 * t166 - t44;
+    let t170 = c_q3 * t36;
+    let t171 = t39 - 0.0825 * (s_q3 * t110 + c_q3 * t167);
+    let t172 = 0.0825 * t169 + s_q3 * t36;
+    let t173 = t45 + t42 * t27;
+    let t174 = c_q3 * t173 - s_q3 * t113;
+    let t175 = t108 + t27 * t27;
+    let t176 = c_q3 * t40 - t157;
+    let t177 = s_q3 * t173 + c_q3 * t113;
+    let t178 = s_q3 * t40 + t154 + 0.0825 * t175;
+    let t179 = s_q3 * t51;
+    let t180 = c_q3 * t44 - t179;
+    let t181 = s_q2 * t109;
+    let t182 = c_q3 * t51;
+    let t183 = s_q3 * t44 + t182;
+    let t184 = c_q2 * t109;
+    let t185 = c_q3 * t163 - s_q3 * t114;
+    let t186 = t107 - t108;
+    let t187 = s_q3 * t163 + c_q3 * t114;
+    let t188 = c_q3 * t52;
+    let t189 = -t188 - s_q3 * t45;
+    let t190 = s_q3 * t52;
+    let t191 = t190 - c_q3 * t45;
+    let t192 = t50 - t107;
+    let t193 = c_q3 * t112 - s_q3 * t192;
+    let t194 = s_q3 * t112 + c_q3 * t192;
+    let t195 = t108 - t50;
+    let t196 = c_q3 * t195 + s_q3 * t110;
+    let t197 = s_q3 * t195 - c_q3 * t110;
+    let t198 = t179 + t188;
+    let t199 = t182 - t190;
+    let t200 = c_q4 * t57;
+    let t201 = s_q4 * t59;
+    let t202 = t200 - t201;
+    let t203 = c_q3 * t202 + s_q3 * t54;
+    let t204 = s_q4 * t57;
+    let t205 = c_q4 * t59;
+    let t206 = t204 + t205;
+    let t207 = -t206;
+    let t208 = c_q3 * t207;
+    let t209 = s_q3 * t207;
+    let t210 = 0.384 * t208 - 0.0825 * t209;
+    let t211 = 0.0825 * t54 - 0.384 * t202;
+    let t212 = -0.0825 * (s_q3 * t202 - c_q3 * t54) - t211;
+    let t213 = 0.384 * t209 + 0.0825 * (t206 + t208);
+    let t214 = t47 * t48 - t93;
+    let t215 = t61 - t46 * t47;
+    let t216 = c_q4 * t214 - s_q4 * t215;
+    let t217 = c_q3 * t216 - s_q3 * t122;
+    let t218 = s_q4 * t214 + c_q4 * t215;
+    let t219 = -0.384 * t218 - s_q4 * t54;
+    let t220 = -0.0825 * t218 - t58;
+    let t221 = c_q3 * t219 - s_q3 * t220;
+    let t222 = -0.0825 * t122 - c_q4 * t54 - 0.384 * t216;
+    let t223 = -0.0825 * (s_q3 * t216 + c_q3 * t122) - t222;
+    let t224 = c_q3 * t220 + 0.0825 * t218 + s_q3 * t219;
+    let t225 = -t60;
+    let t226 = t60 * t225 - t115;
+    let t227 = c_q4 * t118 - s_q4 * t226;
+    let t228 = t62 - t48 * t225;
+    let t229 = c_q3 * t227 - s_q3 * t228;
+    let t230 = s_q4 * t118 + c_q4 * t226;
+    let t231 = -0.384 * t230 - c_q4 * t54;
+    let t232 = t56 - 0.0825 * t230;
+    let t233 = c_q3 * t231 - s_q3 * t232;
+    let t234 = s_q4 * t54 - 0.384 * t227 - 0.0825 * t228;
+    let t235 = -0.0825 * (s_q3 * t227 + c_q3 * t228) - t234;
+    let t236 = c_q3 * t232 + 0.0825 * t230 + s_q3 * t231;
+    let t237 = t60 * t46 - t63;
+    let t238 = c_q4 * t237 - s_q4 * t121;
+    let t239 = t46 * t46 + t116;
+    let t240 = c_q3 * t238 + s_q3 * t239;
+    let t241 = s_q4 * t237 + c_q4 * t121;
+    let t242 = c_q4 * t58;
+    let t243 = t242 - 0.384 * t241 - t204;
+    let t244 = c_q3 * t243 + 0.0825 * s_q3 * t241;
+    let t245 = s_q4 * t58;
+    let t246 = 0.0825 * t239 - 0.384 * t238 - t200 - t245;
+    let t247 = -0.0825 * (s_q3 * t238 - c_q3 * t239) - t246;
+    let t248 = 0.0825 * t241 + s_q3 * t243 - 0.0825 * c_q3 * t241;
+    let t249 = s_q4 * t94;
+    let t250 = c_q4 * t62 - t249;
+    let t251 = s_q3 * t117;
+    let t252 = c_q3 * t250 + t251;
+    let t253 = c_q4 * t94;
+    let t254 = s_q4 * t62 + t253;
+    let t255 = c_q3 * t117;
+    let t256 = s_q3 * t250 - t255;
+    let t257 = -t122;
+    let t258 = c_q4 * t257 - s_q4 * t123;
+    let t259 = t115 - t116;
+    let t260 = c_q3 * t258 - s_q3 * t259;
+    let t261 = s_q4 * t257 + c_q4 * t123;
+    let t262 = s_q3 * t258 + c_q3 * t259;
+    let t263 = c_q4 * t95;
+    let t264 = s_q4 * t63 - t263;
+    let t265 = c_q3 * t264 - t251;
+    let t266 = s_q4 * t95;
+    let t267 = t266 + c_q4 * t63;
+    let t268 = t255 + s_q3 * t264;
+    let t269 = t93 - t115;
+    let t270 = c_q4 * t120 - s_q4 * t269;
+    let t271 = -t121;
+    let t272 = c_q3 * t270 - s_q3 * t271;
+    let t273 = s_q4 * t120 + c_q4 * t269;
+    let t274 = s_q3 * t270 + c_q3 * t271;
+    let t275 = t116 - t93;
+    let t276 = c_q4 * t275 + s_q4 * t118;
+    let t277 = c_q3 * t276 - s_q3 * t119;
+    let t278 = s_q4 * t275 - c_q4 * t118;
+    let t279 = s_q3 * t276 + c_q3 * t119;
+    let t280 = t249 + t263;
+    let t281 = c_q3 * t280 - s_q3 * t61;
+    let t282 = t253 - t266;
+    let t283 = s_q3 * t280 + c_q3 * t61;
+    let t284 = c_q5 * t67;
+    let t285 = t284 - s_q5 * t69;
+    let t286 = c_q4 * t285 - t201;
+    let t287 = s_q5 * t67;
+    let t288 = t287 + c_q5 * t69;
+    let t289 = c_q3 * t286 - s_q3 * t288;
+    let t290 = t205 + s_q4 * t285;
+    let t291 = -t290;
+    let t292 = c_q3 * t291;
+    let t293 = s_q3 * t291;
+    let t294 = 0.384 * t292 - 0.0825 * t293;
+    let t295 = -0.384 * t286 - 0.0825 * t288;
+    let t296 = -0.0825 * (s_q3 * t286 + c_q3 * t288) - t295;
+    let t297 = 0.384 * t293 + 0.0825 * (t290 + t292);
+    let t298 = t65 * t66 - t78;
+    let t299 = t71 - t64 * t65;
+    let t300 = c_q5 * t298 - s_q5 * t299;
+    let t301 = t73 - t80;
+    let t302 = c_q4 * t300 - s_q4 * t301;
+    let t303 = s_q5 * t298 + c_q5 * t299;
+    let t304 = c_q3 * t302 - s_q3 * t303;
+    let t305 = s_q4 * t300 + c_q4 * t301;
+    let t306 = -0.384 * t305 - s_q5 * t205 - s_q4 * t68;
+    let t307 = t59 * c_q5;
+    let t308 = t307 - 0.0825 * t305;
+    let t309 = c_q3 * t306 - s_q3 * t308;
+    let t310 = s_q5 * t201 - c_q4 * t68 - 0.384 * t302 - 0.0825 * t303;
+    let t311 = -0.0825 * (s_q3 * t302 + c_q3 * t303) - t310;
+    let t312 = c_q3 * t308 + 0.0825 * t305 + s_q3 * t306;
+    let t313 = -t70;
+    let t314 = t70 * t313 - t124;
+    let t315 = c_q5 * t125 - s_q5 * t314;
+    let t316 = t66 * t313 - t72;
+    let t317 = c_q4 * t315 - s_q4 * t316;
+    let t318 = s_q5 * t125 + c_q5 * t314;
+    let t319 = c_q3 * t317 - s_q3 * t318;
+    let t320 = s_q4 * t315 + c_q4 * t316;
+    let t321 = c_q5 * t242 - 0.384 * t320 - s_q4 * t67;
+    let t322 = t58 * s_q5;
+    let t323 = t322 - 0.0825 * t320;
+    let t324 = c_q3 * t321 - s_q3 * t323;
+    let t325 = -0.384 * t317 - 0.0825 * t318 - c_q5 * t245 - c_q4 * t67;
+    let t326 = -0.0825 * (s_q3 * t317 + c_q3 * t318) - t325;
+    let t327 = c_q3 * t323 + 0.0825 * t320 + s_q3 * t321;
+    let t328 = t73 + t70 * t64;
+    let t329 = c_q5 * t328 - s_q5 * t128;
+    let t330 = t77 + t64 * t64;
+    let t331 = c_q4 * t329 - s_q4 * t330;
+    let t332 = s_q5 * t328 + c_q5 * t128;
+    let t333 = c_q3 * t331 - s_q3 * t332;
+    let t334 = s_q4 * t329 + c_q4 * t330;
+    let t335 = c_q5 * t68 - t287;
+    let t336 = c_q4 * t335 - 0.384 * t334;
+    let t337 = t284 + s_q5 * t68;
+    let t338 = t337 - 0.0825 * t334;
+    let t339 = c_q3 * t336 - s_q3 * t338;
+    let t340 = -0.384 * t331 - s_q4 * t335 - 0.0825 * t332;
+    let t341 = -0.0825 * (s_q3 * t331 + c_q3 * t332) - t340;
+    let t342 = c_q3 * t338 + 0.0825 * t334 + s_q3 * t336;
+    let t343 = s_q5 * t80;
+    let t344 = c_q5 * t72 - t343;
+    let t345 = s_q4 * t79;
+    let t346 = c_q4 * t344 - t345;
+    let t347 = c_q5 * t80;
+    let t348 = s_q5 * t72 + t347;
+    let t349 = c_q3 * t346 - s_q3 * t348;
+    let t350 = c_q4 * t79;
+    let t351 = s_q4 * t344 + t350;
+    let t352 = s_q3 * t346 + c_q3 * t348;
+    let t353 = c_q5 * t301 - s_q5 * t129;
+    let t354 = t77 - t124;
+    let t355 = c_q4 * t353 - s_q4 * t354;
+    let t356 = s_q5 * t301 + c_q5 * t129;
+    let t357 = c_q3 * t355 - s_q3 * t356;
+    let t358 = s_q4 * t353 + c_q4 * t354;
+    let t359 = s_q3 * t355 + c_q3 * t356;
+    let t360 = c_q5 * t96;
+    let t361 = t360 + s_q5 * t73;
+    let t362 = t345 - c_q4 * t361;
+    let t363 = s_q5 * t96;
+    let t364 = c_q5 * t73 - t363;
+    let t365 = c_q3 * t362 - s_q3 * t364;
+    let t366 = t350 + s_q4 * t361;
+    let t367 = s_q3 * t362 + c_q3 * t364;
+    let t368 = t78 - t124;
+    let t369 = c_q5 * t127 - s_q5 * t368;
+    let t370 = c_q4 * t369 - s_q4 * t128;
+    let t371 = s_q5 * t127 + c_q5 * t368;
+    let t372 = c_q3 * t370 - s_q3 * t371;
+    let t373 = s_q4 * t369 + c_q4 * t128;
+    let t374 = s_q3 * t370 + c_q3 * t371;
+    let t375 = t77 - t78;
+    let t376 = c_q5 * t375 + s_q5 * t125;
+    let t377 = c_q4 * t376 + s_q4 * t126;
+    let t378 = s_q5 * t375 - c_q5 * t125;
+    let t379 = c_q3 * t377 - s_q3 * t378;
+    let t380 = s_q4 * t376 - c_q4 * t126;
+    let t381 = s_q3 * t377 + c_q3 * t378;
+    let t382 = t343 + t360;
+    let t383 = c_q4 * t382 + s_q4 * t71;
+    let t384 = t363 - t347;
+    let t385 = c_q3 * t383 - s_q3 * t384;
+    let t386 = s_q4 * t382 - c_q4 * t71;
+    let t387 = s_q3 * t383 + c_q3 * t384;
+    let t388 = c_q6 * t85;
+    let t389 = t388 - s_q6 * t87;
+    let t390 = s_q5 * t83;
+    let t391 = c_q5 * t389 - t390;
+    let t392 = s_q6 * t85;
+    let t393 = t392 + c_q6 * t87;
+    let t394 = c_q4 * t391 + s_q4 * t393;
+    let t395 = c_q5 * t83;
+    let t396 = s_q5 * t389 + t395;
+    let t397 = c_q3 * t394 - s_q3 * t396;
+    let t398 = s_q4 * t391 - c_q4 * t393;
+    let t399 = s_q5 * t393;
+    let t400 = 0.088 * (c_q4 * t399 + s_q4 * t83) - 0.384 * t398;
+    let t401 = c_q5 * t393;
+    let t402 = -0.0825 * t398 - 0.088 * t401;
+    let t403 = c_q3 * t400 - s_q3 * t402;
+    let t404 = -0.088 * (s_q4 * t399 - c_q4 * t83) - 0.384 * t394 - 0.0825 * t396;
+    let t405 = -0.0825 * (s_q3 * t394 + c_q3 * t396) - t404;
+    let t406 = c_q3 * t402 + 0.0825 * t398 + s_q3 * t400;
+    let t407 = t75 * t76 - t97;
+    let t408 = t89 - t74 * t75;
+    let t409 = c_q6 * t407 - s_q6 * t408;
+    let t410 = t91 - t98;
+    let t411 = c_q5 * t409 - s_q5 * t410;
+    let t412 = s_q6 * t407 + c_q6 * t408;
+    let t413 = c_q4 * t411 + s_q4 * t412;
+    let t414 = s_q5 * t409 + c_q5 * t410;
+    let t415 = c_q3 * t413 - s_q3 * t414;
+    let t416 = s_q4 * t411 - c_q4 * t412;
+    let t417 = t86 - 0.088 * t412;
+    let t418 = s_q6 * t395 + s_q5 * t417;
+    let t419 = 0.088 * t410 + c_q6 * t83;
+    let t420 = s_q4 * t419 - 0.384 * t416 - c_q4 * t418;
+    let t421 = c_q5 * t417 - s_q6 * t390;
+    let t422 = t421 - 0.0825 * t416;
+    let t423 = c_q3 * t420 - s_q3 * t422;
+    let t424 = s_q4 * t418 + c_q4 * t419 - 0.384 * t413 - 0.0825 * t414;
+    let t425 = -0.0825 * (s_q3 * t413 + c_q3 * t414) - t424;
+    let t426 = c_q3 * t422 + 0.0825 * t416 + s_q3 * t420;
+    let t427 = -t88;
+    let t428 = t88 * t427 - t130;
+    let t429 = c_q6 * t133 - s_q6 * t428;
+    let t430 = t76 * t427 - t90;
+    let t431 = c_q5 * t429 - s_q5 * t430;
+    let t432 = s_q6 * t133 + c_q6 * t428;
+    let t433 = c_q4 * t431 + s_q4 * t432;
+    let t434 = s_q5 * t429 + c_q5 * t430;
+    let t435 = c_q3 * t433 - s_q3 * t434;
+    let t436 = s_q4 * t431 - c_q4 * t432;
+    let t437 = c_q6 * t82;
+    let t438 = t85 - 0.088 * t432;
+    let t439 = c_q5 * t437 - s_q5 * t438;
+    let t440 = 0.088 * t430 + s_q6 * t82;
+    let t441 = c_q4 * t439 + s_q4 * t440 - 0.384 * t436;
+    let t442 = s_q5 * t437 + c_q5 * t438;
+    let t443 = t442 - 0.0825 * t436;
+    let t444 = c_q3 * t441 - s_q3 * t443;
+    let t445 = c_q4 * t440 - 0.384 * t433 - 0.0825 * t434 - s_q4 * t439;
+    let t446 = -0.0825 * (s_q3 * t433 + c_q3 * t434) - t445;
+    let t447 = c_q3 * t443 + 0.0825 * t436 + s_q3 * t441;
+    let t448 = t91 + t88 * t74;
+    let t449 = c_q6 * t448 - s_q6 * t136;
+    let t450 = t131 + t74 * t74;
+    let t451 = c_q5 * t449 - s_q5 * t450;
+    let t452 = s_q6 * t448 + c_q6 * t136;
+    let t453 = c_q4 * t451 + s_q4 * t452;
+    let t454 = s_q5 * t449 + c_q5 * t450;
+    let t455 = c_q3 * t453 - s_q3 * t454;
+    let t456 = s_q4 * t451 - c_q4 * t452;
+    let t457 = c_q6 * t86 - t392;
+    let t458 = c_q5 * t457 + 0.088 * s_q5 * t452;
+    let t459 = s_q6 * t86 + t388 + 0.088 * t450;
+    let t460 = c_q4 * t458 + s_q4 * t459 - 0.384 * t456;
+    let t461 = s_q5 * t457 - 0.088 * c_q5 * t452;
+    let t462 = t461 - 0.0825 * t456;
+    let t463 = c_q3 * t460 - s_q3 * t462;
+    let t464 = c_q4 * t459 - 0.384 * t453 - 0.0825 * t454 - s_q4 * t458;
+    let t465 = -0.0825 * (s_q3 * t453 + c_q3 * t454) - t464;
+    let t466 = c_q3 * t462 + 0.0825 * t456 + s_q3 * t460;
+    let t467 = s_q6 * t98;
+    let t468 = c_q6 * t90 - t467;
+    let t469 = s_q5 * t132;
+    let t470 = c_q5 * t468 - t469;
+    let t471 = c_q6 * t98;
+    let t472 = s_q6 * t90 + t471;
+    let t473 = c_q4 * t470 + s_q4 * t472;
+    let t474 = c_q5 * t132;
+    let t475 = s_q5 * t468 + t474;
+    let t476 = c_q3 * t473 - s_q3 * t475;
+    let t477 = s_q4 * t470 - c_q4 * t472;
+    let t478 = s_q3 * t473 + c_q3 * t475;
+    let t479 = c_q6 * t410 - s_q6 * t137;
+    let t480 = t130 - t131;
+    let t481 = c_q5 * t479 + s_q5 * t480;
+    let t482 = s_q6 * t410 + c_q6 * t137;
+    let t483 = c_q4 * t481 + s_q4 * t482;
+    let t484 = s_q5 * t479 - c_q5 * t480;
+    let t485 = c_q3 * t483 - s_q3 * t484;
+    let t486 = s_q4 * t481 - c_q4 * t482;
+    let t487 = s_q3 * t483 + c_q3 * t484;
+    let t488 = c_q6 * t99;
+    let t489 = -t488 - s_q6 * t91;
+    let t490 = t469 + c_q5 * t489;
+    let t491 = s_q6 * t99;
+    let t492 = t491 - c_q6 * t91;
+    let t493 = c_q4 * t490 - s_q4 * t492;
+    let t494 = s_q5 * t489 - t474;
+    let t495 = c_q3 * t493 - s_q3 * t494;
+    let t496 = s_q4 * t490 + c_q4 * t492;
+    let t497 = s_q3 * t493 + c_q3 * t494;
+    let t498 = t97 - t130;
+    let t499 = c_q6 * t135 - s_q6 * t498;
+    let t500 = c_q5 * t499 - s_q5 * t136;
+    let t501 = s_q6 * t135 + c_q6 * t498;
+    let t502 = c_q4 * t500 + s_q4 * t501;
+    let t503 = s_q5 * t499 + c_q5 * t136;
+    let t504 = c_q3 * t502 - s_q3 * t503;
+    let t505 = s_q4 * t500 - c_q4 * t501;
+    let t506 = s_q3 * t502 + c_q3 * t503;
+    let t507 = t131 - t97;
+    let t508 = c_q6 * t507 + s_q6 * t133;
+    let t509 = c_q5 * t508 + s_q5 * t134;
+    let t510 = s_q6 * t507 - c_q6 * t133;
+    let t511 = c_q4 * t509 + s_q4 * t510;
+    let t512 = s_q5 * t508 - c_q5 * t134;
+    let t513 = c_q3 * t511 - s_q3 * t512;
+    let t514 = s_q4 * t509 - c_q4 * t510;
+    let t515 = s_q3 * t511 + c_q3 * t512;
+    let t516 = t467 + t488;
+    let t517 = c_q5 * t516 + s_q5 * t89;
+    let t518 = t471 - t491;
+    let t519 = c_q4 * t517 - s_q4 * t518;
+    let t520 = s_q5 * t516 - c_q5 * t89;
+    let t521 = c_q3 * t519 - s_q3 * t520;
+    let t522 = s_q4 * t517 + c_q4 * t518;
+    let t523 = s_q3 * t519 + c_q3 * t520;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t138 + s_q1 * t9,
+            -s_q1 * (2.0 * t8 - t3) - c_q1 * (-2.0 * t6 - t2),
+            -t138 - c_q1 * t10,
+            -s_q1 * (qdd[1] + t14) - c_q1 * (t0 - t15),
+            -s_q1 * (t100 - t0) - c_q1 * t17,
+            0.0,
+            0.316 * (s_q1 * (t139 + c_q2 * t22)),
+            -s_q1 * (s_q2 * t19 - 0.316 * (s_q2 * t141 + c_q2 * t142)) - c_q1 * t21,
+            -s_q1 * (c_q2 * t19 - 0.316 * (s_q2 * t102 - c_q2 * t143)) - c_q1 * t20,
+            -s_q1 * (c_q2 * t21 - t139 - 0.316 * (s_q2 * t144 + c_q2 * t105)),
+            -s_q1 * (c_q2 * t25 - t145) - t146,
+            -s_q1 * (c_q2 * t148 - s_q2 * t106) - c_q1 * t149,
+            t146 + s_q1 * (t150 + s_q2 * t26),
+            -s_q1 * (c_q2 * t104 - s_q2 * t152) - c_q1 * t105,
+            c_q1 * t103 - s_q1 * (c_q2 * t153 + s_q2 * t102),
+            c_q1 * t24 - s_q1 * (t145 + t150),
+            0.0825 * c_q1 * t37
+                - s_q1 * (0.0825 * s_q2 * t158 - 0.316 * (s_q2 * t155 + t156)),
+            c_q1 * t165
+                - s_q1
+                    * (-0.316 * (s_q2 * t162 + c_q2 * t163) - s_q3 * t156 - s_q2 * t164),
+            c_q1 * t172
+                - s_q1
+                    * (c_q2 * t170 - 0.316 * (s_q2 * t168 + c_q2 * t169) - s_q2 * t171),
+            c_q1 * t178
+                - s_q1
+                    * (c_q2 * t176 + 0.0825 * s_q2 * t177
+                        - 0.316 * (s_q2 * t174 + c_q2 * t175)),
+            c_q1 * t183 - s_q1 * (c_q2 * t180 - t181),
+            c_q1 * t187 - s_q1 * (c_q2 * t185 + s_q2 * t186),
+            -s_q1 * (t181 + c_q2 * t189) - c_q1 * t191,
+            c_q1 * t194 - s_q1 * (c_q2 * t193 - s_q2 * t113),
+            c_q1 * t197 - s_q1 * (c_q2 * t196 + s_q2 * t111),
+            -s_q1 * (c_q2 * t198 + s_q2 * t43) - c_q1 * t199,
+            c_q1 * t213
+                - s_q1
+                    * (c_q2 * t210 - 0.316 * (s_q2 * t203 + c_q2 * t206) - s_q2 * t212),
+            c_q1 * t224
+                - s_q1
+                    * (c_q2 * t221 - 0.316 * (s_q2 * t217 + c_q2 * t218) - s_q2 * t223),
+            c_q1 * t236
+                - s_q1
+                    * (c_q2 * t233 - 0.316 * (s_q2 * t229 + c_q2 * t230) - s_q2 * t235),
+            c_q1 * t248
+                - s_q1
+                    * (c_q2 * t244 - 0.316 * (s_q2 * t240 + c_q2 * t241) - s_q2 * t247),
+            c_q1 * t256 - s_q1 * (c_q2 * t252 - s_q2 * t254),
+            c_q1 * t262 - s_q1 * (c_q2 * t260 - s_q2 * t261),
+            c_q1 * t268 - s_q1 * (c_q2 * t265 + s_q2 * t267),
+            c_q1 * t274 - s_q1 * (c_q2 * t272 - s_q2 * t273),
+            c_q1 * t279 - s_q1 * (c_q2 * t277 - s_q2 * t278),
+            c_q1 * t283 - s_q1 * (c_q2 * t281 + s_q2 * t282),
+            c_q1 * t297
+                - s_q1
+                    * (c_q2 * t294 - 0.316 * (s_q2 * t289 + c_q2 * t290) - s_q2 * t296),
+            c_q1 * t312
+                - s_q1
+                    * (c_q2 * t309 - 0.316 * (s_q2 * t304 + c_q2 * t305) - s_q2 * t311),
+            c_q1 * t327
+                - s_q1
+                    * (c_q2 * t324 - 0.316 * (s_q2 * t319 + c_q2 * t320) - s_q2 * t326),
+            c_q1 * t342
+                - s_q1
+                    * (c_q2 * t339 - 0.316 * (s_q2 * t333 + c_q2 * t334) - s_q2 * t341),
+            c_q1 * t352 - s_q1 * (c_q2 * t349 - s_q2 * t351),
+            c_q1 * t359 - s_q1 * (c_q2 * t357 - s_q2 * t358),
+            c_q1 * t367 - s_q1 * (c_q2 * t365 + s_q2 * t366),
+            c_q1 * t374 - s_q1 * (c_q2 * t372 - s_q2 * t373),
+            c_q1 * t381 - s_q1 * (c_q2 * t379 - s_q2 * t380),
+            c_q1 * t387 - s_q1 * (c_q2 * t385 - s_q2 * t386),
+            c_q1 * t406
+                - s_q1
+                    * (c_q2 * t403 - 0.316 * (s_q2 * t397 + c_q2 * t398) - s_q2 * t405),
+            c_q1 * t426
+                - s_q1
+                    * (c_q2 * t423 - 0.316 * (s_q2 * t415 + c_q2 * t416) - s_q2 * t425),
+            c_q1 * t447
+                - s_q1
+                    * (c_q2 * t444 - 0.316 * (s_q2 * t435 + c_q2 * t436) - s_q2 * t446),
+            c_q1 * t466
+                - s_q1
+                    * (c_q2 * t463 - 0.316 * (s_q2 * t455 + c_q2 * t456) - s_q2 * t465),
+            c_q1 * t478 - s_q1 * (c_q2 * t476 - s_q2 * t477),
+            c_q1 * t487 - s_q1 * (c_q2 * t485 - s_q2 * t486),
+            c_q1 * t497 - s_q1 * (c_q2 * t495 - s_q2 * t496),
+            c_q1 * t506 - s_q1 * (c_q2 * t504 - s_q2 * t505),
+            c_q1 * t515 - s_q1 * (c_q2 * t513 - s_q2 * t514),
+            c_q1 * t523 - s_q1 * (c_q2 * t521 - s_q2 * t522),
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t5,
+            t4,
+            0.0,
+            -t14,
+            t15 - t100,
+            t14,
+            -t2,
+            -t3,
+            qdd[1],
+            0.316 * (t140 - s_q2 * t22),
+            0.316 * (c_q2 * t141 - s_q2 * t142) - c_q2 * t19,
+            0.316 * (c_q2 * t102 + s_q2 * t143) + s_q2 * t19,
+            t140 + s_q2 * t21 + 0.316 * (c_q2 * t144 - s_q2 * t105),
+            s_q2 * t25 + t147,
+            s_q2 * t148 + c_q2 * t106,
+            c_q2 * t26 - t151,
+            s_q2 * t104 + c_q2 * t152,
+            s_q2 * t153 - c_q2 * t102,
+            t151 - t147,
+            0.316 * (c_q2 * t155 - t159) - 0.0825 * c_q2 * t158,
+            0.316 * (c_q2 * t162 - s_q2 * t163) + c_q2 * t164 - s_q3 * t159,
+            0.316 * (c_q2 * t168 - s_q2 * t169) + s_q2 * t170 + c_q2 * t171,
+            0.316 * (c_q2 * t174 - s_q2 * t175) + s_q2 * t176 - 0.0825 * c_q2 * t177,
+            s_q2 * t180 + t184,
+            s_q2 * t185 - c_q2 * t186,
+            s_q2 * t189 - t184,
+            s_q2 * t193 + c_q2 * t113,
+            s_q2 * t196 - c_q2 * t111,
+            s_q2 * t198 - c_q2 * t43,
+            0.316 * (c_q2 * t203 - s_q2 * t206) + s_q2 * t210 + c_q2 * t212,
+            0.316 * (c_q2 * t217 - s_q2 * t218) + s_q2 * t221 + c_q2 * t223,
+            0.316 * (c_q2 * t229 - s_q2 * t230) + s_q2 * t233 + c_q2 * t235,
+            0.316 * (c_q2 * t240 - s_q2 * t241) + s_q2 * t244 + c_q2 * t247,
+            s_q2 * t252 + c_q2 * t254,
+            s_q2 * t260 + c_q2 * t261,
+            s_q2 * t265 - c_q2 * t267,
+            s_q2 * t272 + c_q2 * t273,
+            s_q2 * t277 + c_q2 * t278,
+            s_q2 * t281 - c_q2 * t282,
+            0.316 * (c_q2 * t289 - s_q2 * t290) + s_q2 * t294 + c_q2 * t296,
+            0.316 * (c_q2 * t304 - s_q2 * t305) + s_q2 * t309 + c_q2 * t311,
+            0.316 * (c_q2 * t319 - s_q2 * t320) + s_q2 * t324 + c_q2 * t326,
+            0.316 * (c_q2 * t333 - s_q2 * t334) + s_q2 * t339 + c_q2 * t341,
+            s_q2 * t349 + c_q2 * t351,
+            s_q2 * t357 + c_q2 * t358,
+            s_q2 * t365 - c_q2 * t366,
+            s_q2 * t372 + c_q2 * t373,
+            s_q2 * t379 + c_q2 * t380,
+            s_q2 * t385 + c_q2 * t386,
+            0.316 * (c_q2 * t397 - s_q2 * t398) + s_q2 * t403 + c_q2 * t405,
+            0.316 * (c_q2 * t415 - s_q2 * t416) + s_q2 * t423 + c_q2 * t425,
+            0.316 * (c_q2 * t435 - s_q2 * t436) + s_q2 * t444 + c_q2 * t446,
+            0.316 * (c_q2 * t455 - s_q2 * t456) + s_q2 * t463 + c_q2 * t465,
+            s_q2 * t476 + c_q2 * t477,
+            s_q2 * t485 + c_q2 * t486,
+            s_q2 * t495 + c_q2 * t496,
+            s_q2 * t504 + c_q2 * t505,
+            s_q2 * t513 + c_q2 * t514,
+            s_q2 * t521 + c_q2 * t522,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t22,
+            -t20,
+            0.0,
+            -t33,
+            -t149,
+            t33,
+            -t105,
+            t103,
+            t24,
+            0.0825 * t37,
+            t165,
+            t172,
+            t178,
+            t183,
+            t187,
+            -t191,
+            t194,
+            t197,
+            -t199,
+            t213,
+            t224,
+            t236,
+            t248,
+            t256,
+            t262,
+            t268,
+            t274,
+            t279,
+            t283,
+            t297,
+            t312,
+            t327,
+            t342,
+            t352,
+            t359,
+            t367,
+            t374,
+            t381,
+            t387,
+            t406,
+            t426,
+            t447,
+            t466,
+            t478,
+            t487,
+            t497,
+            t506,
+            t515,
+            t523,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t41,
+            -t39,
+            0.0,
+            -t109,
+            t186,
+            t109,
+            -t113,
+            t111,
+            t43,
+            t211,
+            t222,
+            t234,
+            t246,
+            -t254,
+            -t261,
+            t267,
+            -t273,
+            -t278,
+            t282,
+            t295,
+            t310,
+            t325,
+            t340,
+            -t351,
+            -t358,
+            t366,
+            -t373,
+            -t380,
+            -t386,
+            t404,
+            t424,
+            t445,
+            t464,
+            -t477,
+            -t486,
+            -t496,
+            -t505,
+            -t514,
+            -t522,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t59,
+            t56,
+            0.0,
+            -t117,
+            t259,
+            t117,
+            t271,
+            t119,
+            t61,
+            0.0,
+            t307,
+            t322,
+            t337,
+            t348,
+            t356,
+            t364,
+            t371,
+            t378,
+            t384,
+            -0.088 * t401,
+            t421,
+            t442,
+            t461,
+            t475,
+            t484,
+            t494,
+            t503,
+            t512,
+            t520,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t69,
+            -t67,
+            0.0,
+            -t79,
+            -t354,
+            t79,
+            -t128,
+            t126,
+            t71,
+            0.088 * t83,
+            t419,
+            t440,
+            t459,
+            t472,
+            t482,
+            -t492,
+            t501,
+            t510,
+            -t518,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t87,
+            -t85,
+            0.0,
+            -t132,
+            t480,
+            t132,
+            -t136,
+            t134,
+            t89,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

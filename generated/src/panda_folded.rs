@@ -49,6 +49,7 @@
 //! | `gravity_derivatives` | 315 | 198 | 0 | 0 | 6 | 6 |
 //! | `mass_matrix_inverse` | 527 | 325 | 6 | 0 | 6 | 6 |
 //! | `forward_dynamics_derivatives` | 5618 | 4032 | 12 | 0 | 6 | 6 |
+//! | `standard_regressor` | 1150 | 780 | 0 | 0 | 6 | 6 |
 //! | `linearization` | 5618 | 4032 | 12 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -10004,6 +10005,1138 @@ fn forward_dynamics_derivatives_part11_body(
     out.1[6][6] = -149.6076098932297
         * (live[103] * t1641 + live[168] * t1640 + live[169] * t1639 + live[170] * t1638
             + live[172] * t1637 + live[171] * live[583] * t1636);
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 1150,
+    add: 780,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qd[1] * t1;
+    let t5 = qd[0] * s_q1;
+    let t6 = qd[1] * t5;
+    let t7 = t2 + t4;
+    let t8 = t6 - t3;
+    let t9 = t5 * c_q2 - qd[1] * s_q2;
+    let t10 = -t9;
+    let t11 = t5 * s_q2 + qd[1] * c_q2;
+    let t12 = t1 * t5;
+    let t13 = t5 * t5;
+    let t14 = 0.316 * (t4 + t7);
+    let t15 = qdd[1] - t12;
+    let t16 = 0.316 * t15 - 9.81 * s_q1;
+    let t17 = 9.81 * c_q1 - 0.316 * t0 - 0.316 * t13;
+    let t18 = c_q2 * t16 + s_q2 * t14;
+    let t19 = s_q2 * t16 - c_q2 * t14;
+    let t20 = -t19;
+    let t21 = qd[2] + t1;
+    let t22 = qdd[2] - t8;
+    let t23 = qd[2] * t11 + qdd[1] * s_q2 - t7 * c_q2;
+    let t24 = qdd[1] * c_q2 + t7 * s_q2 - qd[2] * t10;
+    let t25 = t10 * c_q3 + t21 * s_q3;
+    let t26 = t10 * s_q3 - t21 * c_q3;
+    let t27 = -t26;
+    let t28 = -t11;
+    let t29 = t11 * t11;
+    let t30 = t21 * t21;
+    let t31 = t10 * t11;
+    let t32 = t10 * t21;
+    let t33 = t18 - 0.0825 * (t29 + t30);
+    let t34 = t19 - 0.0825 * (t22 + t31);
+    let t35 = -t34;
+    let t36 = t17 + 0.0825 * (t32 - t24);
+    let t37 = c_q3 * t33 + s_q3 * t36;
+    let t38 = s_q3 * t33 - c_q3 * t36;
+    let t39 = -t38;
+    let t40 = qd[3] - t11;
+    let t41 = qdd[3] - t24;
+    let t42 = qd[3] * t27 + t23 * c_q3 + t22 * s_q3;
+    let t43 = t22 * c_q3 - t23 * s_q3 - qd[3] * t25;
+    let t44 = t25 * c_q4 - t40 * s_q4;
+    let t45 = t25 * s_q4 + t40 * c_q4;
+    let t46 = -t45;
+    let t47 = 0.384 * t25 + 0.0825 * t27;
+    let t48 = t40 * t40;
+    let t49 = t25 * t40;
+    let t50 = t27 * t40;
+    let t51 = t37 + t27 * t47 + 0.0825 * t48 - 0.384 * t41;
+    let t52 = 0.0825 * t41 + 0.384 * t48 + t38 + t25 * t47;
+    let t53 = t34 + 0.384 * (t42 + t50) + 0.0825 * (t43 - t49);
+    let t54 = s_q4 * t53 - c_q4 * t51;
+    let t55 = -t54;
+    let t56 = s_q4 * t51 + c_q4 * t53;
+    let t57 = -t56;
+    let t58 = qd[4] - t26;
+    let t59 = t43 + qdd[4];
+    let t60 = qd[4] * t46 + t42 * c_q4 - t41 * s_q4;
+    let t61 = t42 * s_q4 + t41 * c_q4 + qd[4] * t44;
+    let t62 = t44 * c_q5 + t58 * s_q5;
+    let t63 = t44 * s_q5 - t58 * c_q5;
+    let t64 = -t63;
+    let t65 = t55 * c_q5 - t52 * s_q5;
+    let t66 = t55 * s_q5 + t52 * c_q5;
+    let t67 = -t66;
+    let t68 = qd[5] + t45;
+    let t69 = qdd[5] + t61;
+    let t70 = qd[5] * t64 + t60 * c_q5 + t59 * s_q5;
+    let t71 = t59 * c_q5 - t60 * s_q5 - qd[5] * t62;
+    let t72 = t62 * c_q6 + t68 * s_q6;
+    let t73 = t62 * s_q6 - t68 * c_q6;
+    let t74 = -t73;
+    let t75 = t64 * t64;
+    let t76 = t68 * t68;
+    let t77 = t62 * t64;
+    let t78 = t62 * t68;
+    let t79 = t65 - 0.088 * (t75 + t76);
+    let t80 = t66 - 0.088 * (t69 + t77);
+    let t81 = -t80;
+    let t82 = t56 + 0.088 * (t78 - t71);
+    let t83 = c_q6 * t79 + s_q6 * t82;
+    let t84 = s_q6 * t79 - c_q6 * t82;
+    let t85 = -t84;
+    let t86 = qd[6] + t63;
+    let t87 = qdd[6] - t71;
+    let t88 = qd[6] * t74 + t70 * c_q6 + t69 * s_q6;
+    let t89 = t69 * c_q6 - t70 * s_q6 - qd[6] * t72;
+    let t90 = t11 * t21;
+    let t91 = t58 * t58;
+    let t92 = t44 * t58;
+    let t93 = t46 * t58;
+    let t94 = t64 * t68;
+    let t95 = t86 * t86;
+    let t96 = t72 * t86;
+    let t97 = t74 * t86;
+    let t98 = t1 * t1;
+    let t99 = t10 * t10;
+    let t100 = t31 - t22;
+    let t101 = t24 + t32;
+    let t102 = t22 + t31;
+    let t103 = t90 - t23;
+    let t104 = t23 + t90;
+    let t105 = t25 * t25;
+    let t106 = t27 * t27;
+    let t107 = t25 * t27;
+    let t108 = t107 - t41;
+    let t109 = t43 + t49;
+    let t110 = t41 + t107;
+    let t111 = t50 - t42;
+    let t112 = t42 + t50;
+    let t113 = t44 * t44;
+    let t114 = t46 * t46;
+    let t115 = t44 * t46;
+    let t116 = t115 - t59;
+    let t117 = t92 - t61;
+    let t118 = t59 + t115;
+    let t119 = t93 - t60;
+    let t120 = t92 + t61;
+    let t121 = t60 + t93;
+    let t122 = t62 * t62;
+    let t123 = t77 - t69;
+    let t124 = t71 + t78;
+    let t125 = t69 + t77;
+    let t126 = t94 - t70;
+    let t127 = t70 + t94;
+    let t128 = t72 * t72;
+    let t129 = t74 * t74;
+    let t130 = t72 * t74;
+    let t131 = t130 - t87;
+    let t132 = t89 + t96;
+    let t133 = t87 + t130;
+    let t134 = t97 - t88;
+    let t135 = t88 + t97;
+    let t136 = c_q1 * t6;
+    let t137 = s_q2 * t18;
+    let t138 = c_q2 * t18;
+    let t139 = t11 * t28 - t30;
+    let t140 = t22 - t10 * t28;
+    let t141 = t21 * t21 + t99;
+    let t142 = t24 - t9 * t21;
+    let t143 = s_q2 * t32;
+    let t144 = c_q1 * t31;
+    let t145 = c_q2 * t32;
+    let t146 = t24 - t32;
+    let t147 = t29 - t99;
+    let t148 = c_q2 * t90;
+    let t149 = s_q2 * t90;
+    let t150 = t30 - t99;
+    let t151 = t29 - t30;
+    let t152 = c_q3 * t37;
+    let t153 = t152 - s_q3 * t39;
+    let t154 = c_q2 * t35;
+    let t155 = s_q3 * t37;
+    let t156 = t155 + c_q3 * t39;
+    let t157 = s_q2 * t35;
+    let t158 = t26 * t27 - t48;
+    let t159 = t41 - t25 * t26;
+    let t160 = c_q3 * t158 - s_q3 * t159;
+    let t161 = t43 - t49;
+    let t162 = t38 - 0.0825 * (s_q3 * t158 + c_q3 * t159);
+    let t163 = 0.0825 * t161 + c_q3 * t35;
+    let t164 = -t40;
+    let t165 = t40 * t164 - t105;
+    let t166 = c_q3 * t108 - s_q3 * t165;
+    let t167 = t27 * t164 - t42;
+    let t168 = c_q3 * t34;
+    let t169 = t37 - 0.0825 * (s_q3 * t108 + c_q3 * t165);
+    let t170 = 0.0825 * t167 + s_q3 * t34;
+    let t171 = t43 + t40 * t25;
+    let t172 = c_q3 * t171 - s_q3 * t111;
+    let t173 = t106 + t25 * t25;
+    let t174 = c_q3 * t38 - t155;
+    let t175 = s_q3 * t171 + c_q3 * t111;
+    let t176 = s_q3 * t38 + t152 + 0.0825 * t173;
+    let t177 = s_q3 * t49;
+    let t178 = c_q3 * t42 - t177;
+    let t179 = s_q2 * t107;
+    let t180 = c_q3 * t49;
+    let t181 = s_q3 * t42 + t180;
+    let t182 = c_q2 * t107;
+    let t183 = c_q3 * t161 - s_q3 * t112;
+    let t184 = t105 - t106;
+    let t185 = s_q3 * t161 + c_q3 * t112;
+    let t186 = c_q3 * t50;
+    let t187 = -t186 - s_q3 * t43;
+    let t188 = s_q3 * t50;
+    let t189 = t188 - c_q3 * t43;
+    let t190 = t48 - t105;
+    let t191 = c_q3 * t110 - s_q3 * t190;
+    let t192 = s_q3 * t110 + c_q3 * t190;
+    let t193 = t106 - t48;
+    let t194 = c_q3 * t193 + s_q3 * t108;
+    let t195 = s_q3 * t193 - c_q3 * t108;
+    let t196 = t177 + t186;
+    let t197 = t180 - t188;
+    let t198 = c_q4 * t55;
+    let t199 = s_q4 * t57;
+    let t200 = t198 - t199;
+    let t201 = c_q3 * t200 + s_q3 * t52;
+    let t202 = s_q4 * t55;
+    let t203 = c_q4 * t57;
+    let t204 = t202 + t203;
+    let t205 = -t204;
+    let t206 = c_q3 * t205;
+    let t207 = s_q3 * t205;
+    let t208 = 0.384 * t206 - 0.0825 * t207;
+    let t209 = 0.0825 * t52 - 0.384 * t200;
+    let t210 = -0.0825 * (s_q3 * t200 - c_q3 * t52) - t209;
+    let t211 = 0.384 * t207 + 0.0825 * (t204 + t206);
+    let t212 = t45 * t46 - t91;
+    let t213 = t59 - t44 * t45;
+    let t214 = c_q4 * t212 - s_q4 * t213;
+    let t215 = c_q3 * t214 - s_q3 * t120;
+    let t216 = s_q4 * t212 + c_q4 * t213;
+    let t217 = -0.384 * t216 - s_q4 * t52;
+    let t218 = -0.0825 * t216 - t56;
+    let t219 = c_q3 * t217 - s_q3 * t218;
+    let t220 = -0.0825 * t120 - c_q4 * t52 - 0.384 * t214;
+    let t221 = -0.0825 * (s_q3 * t214 + c_q3 * t120) - t220;
+    let t222 = c_q3 * t218 + 0.0825 * t216 + s_q3 * t217;
+    let t223 = -t58;
+    let t224 = t58 * t223 - t113;
+    let t225 = c_q4 * t116 - s_q4 * t224;
+    let t226 = t60 - t46 * t223;
+    let t227 = c_q3 * t225 - s_q3 * t226;
+    let t228 = s_q4 * t116 + c_q4 * t224;
+    let t229 = -0.384 * t228 - c_q4 * t52;
+    let t230 = t54 - 0.0825 * t228;
+    let t231 = c_q3 * t229 - s_q3 * t230;
+    let t232 = s_q4 * t52 - 0.384 * t225 - 0.0825 * t226;
+    let t233 = -0.0825 * (s_q3 * t225 + c_q3 * t226) - t232;
+    let t234 = c_q3 * t230 + 0.0825 * t228 + s_q3 * t229;
+    let t235 = t58 * t44 - t61;
+    let t236 = c_q4 * t235 - s_q4 * t119;
+    let t237 = t44 * t44 + t114;
+    let t238 = c_q3 * t236 + s_q3 * t237;
+    let t239 = s_q4 * t235 + c_q4 * t119;
+    let t240 = c_q4 * t56;
+    let t241 = t240 - 0.384 * t239 - t202;
+    let t242 = c_q3 * t241 + 0.0825 * s_q3 * t239;
+    let t243 = s_q4 * t56;
+    let t244 = 0.0825 * t237 - 0.384 * t236 - t198 - t243;
+    let t245 = -0.0825 * (s_q3 * t236 - c_q3 * t237) - t244;
+    let t246 = 0.0825 * t239 + s_q3 * t241 - 0.0825 * c_q3 * t239;
+    let t247 = s_q4 * t92;
+    let t248 = c_q4 * t60 - t247;
+    let t249 = s_q3 * t115;
+    let t250 = c_q3 * t248 + t249;
+    let t251 = c_q4 * t92;
+    let t252 = s_q4 * t60 + t251;
+    let t253 = c_q3 * t115;
+    let t254 = s_q3 * t248 - t253;
+    let t255 = -t120;
+    let t256 = c_q4 * t255 - s_q4 * t121;
+    let t257 = t113 - t114;
+    let t258 = c_q3 * t256 - s_q3 * t257;
+    let t259 = s_q4 * t255 + c_q4 * t121;
+    let t260 = s_q3 * t256 + c_q3 * t257;
+    let t261 = c_q4 * t93;
+    let t262 = s_q4 * t61 - t261;
+    let t263 = c_q3 * t262 - t249;
+    let t264 = s_q4 * t93;
+    let t265 = t264 + c_q4 * t61;
+    let t266 = t253 + s_q3 * t262;
+    let t267 = t91 - t113;
+    let t268 = c_q4 * t118 - s_q4 * t267;
+    let t269 = -t119;
+    let t270 = c_q3 * t268 - s_q3 * t269;
+    let t271 = s_q4 * t118 + c_q4 * t267;
+    let t272 = s_q3 * t268 + c_q3 * t269;
+    let t273 = t114 - t91;
+    let t274 = c_q4 * t273 + s_q4 * t116;
+    let t275 = c_q3 * t274 - s_q3 * t117;
+    let t276 = s_q4 * t273 - c_q4 * t116;
+    let t277 = s_q3 * t274 + c_q3 * t117;
+    let t278 = t247 + t261;
+    let t279 = c_q3 * t278 - s_q3 * t59;
+    let t280 = t251 - t264;
+    let t281 = s_q3 * t278 + c_q3 * t59;
+    let t282 = c_q5 * t65;
+    let t283 = t282 - s_q5 * t67;
+    let t284 = c_q4 * t283 - t199;
+    let t285 = s_q5 * t65;
+    let t286 = t285 + c_q5 * t67;
+    let t287 = c_q3 * t284 - s_q3 * t286;
+    let t288 = t203 + s_q4 * t283;
+    let t289 = -t288;
+    let t290 = c_q3 * t289;
+    let t291 = s_q3 * t289;
+    let t292 = 0.384 * t290 - 0.0825 * t291;
+    let t293 = -0.384 * t284 - 0.0825 * t286;
+    let t294 = -0.0825 * (s_q3 * t284 + c_q3 * t286) - t293;
+    let t295 = 0.384 * t291 + 0.0825 * (t288 + t290);
+    let t296 = t63 * t64 - t76;
+    let t297 = t69 - t62 * t63;
+    let t298 = c_q5 * t296 - s_q5 * t297;
+    let t299 = t71 - t78;
+    let t300 = c_q4 * t298 - s_q4 * t299;
+    let t301 = s_q5 * t296 + c_q5 * t297;
+    let t302 = c_q3 * t300 - s_q3 * t301;
+    let t303 = s_q4 * t298 + c_q4 * t299;
+    let t304 = -0.384 * t303 - s_q5 * t203 - s_q4 * t66;
+    let t305 = t57 * c_q5;
+    let t306 = t305 - 0.0825 * t303;
+    let t307 = c_q3 * t304 - s_q3 * t306;
+    let t308 = s_q5 * t199 - c_q4 * t66 - 0.384 * t300 - 0.0825 * t301;
+    let t309 = -0.0825 * (s_q3 * t300 + c_q3 * t301) - t308;
+    let t310 = c_q3 * t306 + 0.0825 * t303 + s_q3 * t304;
+    let t311 = -t68;
+    let t312 = t68 * t311 - t122;
+    let t313 = c_q5 * t123 - s_q5 * t312;
+    let t314 = t64 * t311 - t70;
+    let t315 = c_q4 * t313 - s_q4 * t314;
+    let t316 = s_q5 * t123 + c_q5 * t312;
+    let t317 = c_q3 * t315 - s_q3 * t316;
+    let t318 = s_q4 * t313 + c_q4 * t314;
+    let t319 = c_q5 * t240 - 0.384 * t318 - s_q4 * t65;
+    let t320 = t56 * s_q5;
+    let t321 = t320 - 0.0825 * t318;
+    let t322 = c_q3 * t319 - s_q3 * t321;
+    let t323 = -0.384 * t315 - 0.0825 * t316 - c_q5 * t243 - c_q4 * t65;
+    let t324 = -0.0825 * (s_q3 * t315 + c_q3 * t316) - t323;
+    let t325 = c_q3 * t321 + 0.0825 * t318 + s_q3 * t319;
+    let t326 = t71 + t68 * t62;
+    let t327 = c_q5 * t326 - s_q5 * t126;
+    let t328 = t75 + t62 * t62;
+    let t329 = c_q4 * t327 - s_q4 * t328;
+    let t330 = s_q5 * t326 + c_q5 * t126;
+    let t331 = c_q3 * t329 - s_q3 * t330;
+    let t332 = s_q4 * t327 + c_q4 * t328;
+    let t333 = c_q5 * t66 - t285;
+    let t334 = c_q4 * t333 - 0.384 * t332;
+    let t335 = t282 + s_q5 * t66;
+    let t336 = t335 - 0.0825 * t332;
+    let t337 = c_q3 * t334 - s_q3 * t336;
+    let t338 = -0.384 * t329 - s_q4 * t333 - 0.0825 * t330;
+    let t339 = -0.0825 * (s_q3 * t329 + c_q3 * t330) - t338;
+    let t340 = c_q3 * t336 + 0.0825 * t332 + s_q3 * t334;
+    let t341 = s_q5 * t78;
+    let t342 = c_q5 * t70 - t341;
+    let t343 = s_q4 * t77;
+    let t344 = c_q4 * t342 - t343;
+    let t345 = c_q5 * t78;
+    let t346 = s_q5 * t70 + t345;
+    let t347 = c_q3 * t344 - s_q3 * t346;
+    let t348 = c_q4 * t77;
+    let t349 = s_q4 * t342 + t348;
+    let t350 = s_q3 * t344 + c_q3 * t346;
+    let t351 = c_q5 * t299 - s_q5 * t127;
+    let t352 = t75 - t122;
+    let t353 = c_q4 * t351 - s_q4 * t352;
+    let t354 = s_q5 * t299 + c_q5 * t127;
+    let t355 = c_q3 * t353 - s_q3 * t354;
+    let t356 = s_q4 * t351 + c_q4 * t352;
+    let t357 = s_q3 * t353 + c_q3 * t354;
+    let t358 = c_q5 * t94;
+    let t359 = t358 + s_q5 * t71;
+    let t360 = t343 - c_q4 * t359;
+    let t361 = s_q5 * t94;
+    let t362 = c_q5 * t71 - t361;
+    let t363 = c_q3 * t360 - s_q3 * t362;
+    let t364 = t348 + s_q4 * t359;
+    let t365 = s_q3 * t360 + c_q3 * t362;
+    let t366 = t76 - t122;
+    let t367 = c_q5 * t125 - s_q5 * t366;
+    let t368 = c_q4 * t367 - s_q4 * t126;
+    let t369 = s_q5 * t125 + c_q5 * t366;
+    let t370 = c_q3 * t368 - s_q3 * t369;
+    let t371 = s_q4 * t367 + c_q4 * t126;
+    let t372 = s_q3 * t368 + c_q3 * t369;
+    let t373 = t75 - t76;
+    let t374 = c_q5 * t373 + s_q5 * t123;
+    let t375 = c_q4 * t374 + s_q4 * t124;
+    let t376 = s_q5 * t373 - c_q5 * t123;
+    let t377 = c_q3 * t375 - s_q3 * t376;
+    let t378 = s_q4 * t374 - c_q4 * t124;
+    let t379 = s_q3 * t375 + c_q3 * t376;
+    let t380 = t341 + t358;
+    let t381 = c_q4 * t380 + s_q4 * t69;
+    let t382 = t361 - t345;
+    let t383 = c_q3 * t381 - s_q3 * t382;
+    let t384 = s_q4 * t380 - c_q4 * t69;
+    let t385 = s_q3 * t381 + c_q3 * t382;
+    let t386 = c_q6 * t83;
+    let t387 = t386 - s_q6 * t85;
+    let t388 = s_q5 * t81;
+    let t389 = c_q5 * t387 - t388;
+    let t390 = s_q6 * t83;
+    let t391 = t390 + c_q6 * t85;
+    let t392 = c_q4 * t389 + s_q4 * t391;
+    let t393 = c_q5 * t81;
+    let t394 = s_q5 * t387 + t393;
+    let t395 = c_q3 * t392 - s_q3 * t394;
+    let t396 = s_q4 * t389 - c_q4 * t391;
+    let t397 = s_q5 * t391;
+    let t398 = 0.088 * (c_q4 * t397 + s_q4 * t81) - 0.384 * t396;
+    let t399 = c_q5 * t391;
+    let t400 = -0.0825 * t396 - 0.088 * t399;
+    let t401 = c_q3 * t398 - s_q3 * t400;
+    let t402 = -0.088 * (s_q4 * t397 - c_q4 * t81) - 0.384 * t392 - 0.0825 * t394;
+    let t403 = -0.0825 * (s_q3 * t392 + c_q3 * t394) - t402;
+    let t404 = c_q3 * t400 + 0.0825 * t396 + s_q3 * t398;
+    let t405 = t73 * t74 - t95;
+    let t406 = t87 - t72 * t73;
+    let t407 = c_q6 * t405 - s_q6 * t406;
+    let t408 = t89 - t96;
+    let t409 = c_q5 * t407 - s_q5 * t408;
+    let t410 = s_q6 * t405 + c_q6 * t406;
+    let t411 = c_q4 * t409 + s_q4 * t410;
+    let t412 = s_q5 * t407 + c_q5 * t408;
+    let t413 = c_q3 * t411 - s_q3 * t412;
+    let t414 = s_q4 * t409 - c_q4 * t410;
+    let t415 = t84 - 0.088 * t410;
+    let t416 = s_q6 * t393 + s_q5 * t415;
+    let t417 = 0.088 * t408 + c_q6 * t81;
+    let t418 = s_q4 * t417 - 0.384 * t414 - c_q4 * t416;
+    let t419 = c_q5 * t415 - s_q6 * t388;
+    let t420 = t419 - 0.0825 * t414;
+    let t421 = c_q3 * t418 - s_q3 * t420;
+    let t422 = s_q4 * t416 + c_q4 * t417 - 0.384 * t411 - 0.0825 * t412;
+    let t423 = -0.0825 * (s_q3 * t411 + c_q3 * t412) - t422;
+    let t424 = c_q3 * t420 + 0.0825 * t414 + s_q3 * t418;
+    let t425 = -t86;
+    let t426 = t86 * t425 - t128;
+    let t427 = c_q6 * t131 - s_q6 * t426;
+    let t428 = t74 * t425 - t88;
+    let t429 = c_q5 * t427 - s_q5 * t428;
+    let t430 = s_q6 * t131 + c_q6 * t426;
+    let t431 = c_q4 * t429 + s_q4 * t430;
+    let t432 = s_q5 * t427 + c_q5 * t428;
+    let t433 = c_q3 * t431 - s_q3 * t432;
+    let t434 = s_q4 * t429 - c_q4 * t430;
+    let t435 = c_q6 * t80;
+    let t436 = t83 - 0.088 * t430;
+    let t437 = c_q5 * t435 - s_q5 * t436;
+    let t438 = 0.088 * t428 + s_q6 * t80;
+    let t439 = c_q4 * t437 + s_q4 * t438 - 0.384 * t434;
+    let t440 = s_q5 * t435 + c_q5 * t436;
+    let t441 = t440 - 0.0825 * t434;
+    let t442 = c_q3 * t439 - s_q3 * t441;
+    let t443 = c_q4 * t438 - 0.384 * t431 - 0.0825 * t432 - s_q4 * t437;
+    let t444 = -0.0825 * (s_q3 * t431 + c_q3 * t432) - t443;
+    let t445 = c_q3 * t441 + 0.0825 * t434 + s_q3 * t439;
+    let t446 = t89 + t86 * t72;
+    let t447 = c_q6 * t446 - s_q6 * t134;
+    let t448 = t129 + t72 * t72;
+    let t449 = c_q5 * t447 - s_q5 * t448;
+    let t450 = s_q6 * t446 + c_q6 * t134;
+    let t451 = c_q4 * t449 + s_q4 * t450;
+    let t452 = s_q5 * t447 + c_q5 * t448;
+    let t453 = c_q3 * t451 - s_q3 * t452;
+    let t454 = s_q4 * t449 - c_q4 * t450;
+    let t455 = c_q6 * t84 - t390;
+    let t456 = c_q5 * t455 + 0.088 * s_q5 * t450;
+    let t457 = s_q6 * t84 + t386 + 0.088 * t448;
+    let t458 = c_q4 * t456 + s_q4 * t457 - 0.384 * t454;
+    let t459 = s_q5 * t455 - 0.088 * c_q5 * t450;
+    let t460 = t459 - 0.0825 * t454;
+    let t461 = c_q3 * t458 - s_q3 * t460;
+    let t462 = c_q4 * t457 - 0.384 * t451 - 0.0825 * t452 - s_q4 * t456;
+    let t463 = -0.0825 * (s_q3 * t451 + c_q3 * t452) - t462;
+    let t464 = c_q3 * t460 + 0.0825 * t454 + s_q3 * t458;
+    let t465 = s_q6 * t96;
+    let t466 = c_q6 * t88 - t465;
+    let t467 = s_q5 * t130;
+    let t468 = c_q5 * t466 - t467;
+    let t469 = c_q6 * t96;
+    let t470 = s_q6 * t88 + t469;
+    let t471 = c_q4 * t468 + s_q4 * t470;
+    let t472 = c_q5 * t130;
+    let t473 = s_q5 * t466 + t472;
+    let t474 = c_q3 * t471 - s_q3 * t473;
+    let t475 = s_q4 * t468 - c_q4 * t470;
+    let t476 = s_q3 * t471 + c_q3 * t473;
+    let t477 = c_q6 * t408 - s_q6 * t135;
+    let t478 = t128 - t129;
+    let t479 = c_q5 * t477 + s_q5 * t478;
+    let t480 = s_q6 * t408 + c_q6 * t135;
+    let t481 = c_q4 * t479 + s_q4 * t480;
+    let t482 = s_q5 * t477 - c_q5 * t478;
+    let t483 = c_q3 * t481 - s_q3 * t482;
+    let t484 = s_q4 * t479 - c_q4 * t480;
+    let t485 = s_q3 * t481 + c_q3 * t482;
+    let t486 = c_q6 * t97;
+    let t487 = -t486 - s_q6 * t89;
+    let t488 = t467 + c_q5 * t487;
+    let t489 = s_q6 * t97;
+    let t490 = t489 - c_q6 * t89;
+    let t491 = c_q4 * t488 - s_q4 * t490;
+    let t492 = s_q5 * t487 - t472;
+    let t493 = c_q3 * t491 - s_q3 * t492;
+    let t494 = s_q4 * t488 + c_q4 * t490;
+    let t495 = s_q3 * t491 + c_q3 * t492;
+    let t496 = t95 - t128;
+    let t497 = c_q6 * t133 - s_q6 * t496;
+    let t498 = c_q5 * t497 - s_q5 * t134;
+    let t499 = s_q6 * t133 + c_q6 * t496;
+    let t500 = c_q4 * t498 + s_q4 * t499;
+    let t501 = s_q5 * t497 + c_q5 * t134;
+    let t502 = c_q3 * t500 - s_q3 * t501;
+    let t503 = s_q4 * t498 - c_q4 * t499;
+    let t504 = s_q3 * t500 + c_q3 * t501;
+    let t505 = t129 - t95;
+    let t506 = c_q6 * t505 + s_q6 * t131;
+    let t507 = c_q5 * t506 + s_q5 * t132;
+    let t508 = s_q6 * t505 - c_q6 * t131;
+    let t509 = c_q4 * t507 + s_q4 * t508;
+    let t510 = s_q5 * t506 - c_q5 * t132;
+    let t511 = c_q3 * t509 - s_q3 * t510;
+    let t512 = s_q4 * t507 - c_q4 * t508;
+    let t513 = s_q3 * t509 + c_q3 * t510;
+    let t514 = t465 + t486;
+    let t515 = c_q5 * t514 + s_q5 * t87;
+    let t516 = t469 - t489;
+    let t517 = c_q4 * t515 - s_q4 * t516;
+    let t518 = s_q5 * t514 - c_q5 * t87;
+    let t519 = c_q3 * t517 - s_q3 * t518;
+    let t520 = s_q4 * t515 + c_q4 * t516;
+    let t521 = s_q3 * t517 + c_q3 * t518;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t136 + s_q1 * t7,
+            -s_q1 * (2.0 * t6 - t3) - c_q1 * (-2.0 * t4 - t2),
+            -t136 - c_q1 * t8,
+            -s_q1 * (qdd[1] + t12) - c_q1 * (t0 - t13),
+            -s_q1 * (t98 - t0) - c_q1 * t15,
+            0.0,
+            0.316 * (s_q1 * (t137 + c_q2 * t20)),
+            -s_q1 * (s_q2 * t17 - 0.316 * (s_q2 * t139 + c_q2 * t140)) - c_q1 * t19,
+            -s_q1 * (c_q2 * t17 - 0.316 * (s_q2 * t100 - c_q2 * t141)) - c_q1 * t18,
+            -s_q1 * (c_q2 * t19 - t137 - 0.316 * (s_q2 * t142 + c_q2 * t103)),
+            -s_q1 * (c_q2 * t23 - t143) - t144,
+            -s_q1 * (c_q2 * t146 - s_q2 * t104) - c_q1 * t147,
+            t144 + s_q1 * (t148 + s_q2 * t24),
+            -s_q1 * (c_q2 * t102 - s_q2 * t150) - c_q1 * t103,
+            c_q1 * t101 - s_q1 * (c_q2 * t151 + s_q2 * t100),
+            c_q1 * t22 - s_q1 * (t143 + t148),
+            0.0825 * c_q1 * t35
+                - s_q1 * (0.0825 * s_q2 * t156 - 0.316 * (s_q2 * t153 + t154)),
+            c_q1 * t163
+                - s_q1
+                    * (-0.316 * (s_q2 * t160 + c_q2 * t161) - s_q3 * t154 - s_q2 * t162),
+            c_q1 * t170
+                - s_q1
+                    * (c_q2 * t168 - 0.316 * (s_q2 * t166 + c_q2 * t167) - s_q2 * t169),
+            c_q1 * t176
+                - s_q1
+                    * (c_q2 * t174 + 0.0825 * s_q2 * t175
+                        - 0.316 * (s_q2 * t172 + c_q2 * t173)),
+            c_q1 * t181 - s_q1 * (c_q2 * t178 - t179),
+            c_q1 * t185 - s_q1 * (c_q2 * t183 + s_q2 * t184),
+            -s_q1 * (t179 + c_q2 * t187) - c_q1 * t189,
+            c_q1 * t192 - s_q1 * (c_q2 * t191 - s_q2 * t111),
+            c_q1 * t195 - s_q1 * (c_q2 * t194 + s_q2 * t109),
+            -s_q1 * (c_q2 * t196 + s_q2 * t41) - c_q1 * t197,
+            c_q1 * t211
+                - s_q1
+                    * (c_q2 * t208 - 0.316 * (s_q2 * t201 + c_q2 * t204) - s_q2 * t210),
+            c_q1 * t222
+                - s_q1
+                    * (c_q2 * t219 - 0.316 * (s_q2 * t215 + c_q2 * t216) - s_q2 * t221),
+            c_q1 * t234
+                - s_q1
+                    * (c_q2 * t231 - 0.316 * (s_q2 * t227 + c_q2 * t228) - s_q2 * t233),
+            c_q1 * t246
+                - s_q1
+                    * (c_q2 * t242 - 0.316 * (s_q2 * t238 + c_q2 * t239) - s_q2 * t245),
+            c_q1 * t254 - s_q1 * (c_q2 * t250 - s_q2 * t252),
+            c_q1 * t260 - s_q1 * (c_q2 * t258 - s_q2 * t259),
+            c_q1 * t266 - s_q1 * (c_q2 * t263 + s_q2 * t265),
+            c_q1 * t272 - s_q1 * (c_q2 * t270 - s_q2 * t271),
+            c_q1 * t277 - s_q1 * (c_q2 * t275 - s_q2 * t276),
+            c_q1 * t281 - s_q1 * (c_q2 * t279 + s_q2 * t280),
+            c_q1 * t295
+                - s_q1
+                    * (c_q2 * t292 - 0.316 * (s_q2 * t287 + c_q2 * t288) - s_q2 * t294),
+            c_q1 * t310
+                - s_q1
+                    * (c_q2 * t307 - 0.316 * (s_q2 * t302 + c_q2 * t303) - s_q2 * t309),
+            c_q1 * t325
+                - s_q1
+                    * (c_q2 * t322 - 0.316 * (s_q2 * t317 + c_q2 * t318) - s_q2 * t324),
+            c_q1 * t340
+                - s_q1
+                    * (c_q2 * t337 - 0.316 * (s_q2 * t331 + c_q2 * t332) - s_q2 * t339),
+            c_q1 * t350 - s_q1 * (c_q2 * t347 - s_q2 * t349),
+            c_q1 * t357 - s_q1 * (c_q2 * t355 - s_q2 * t356),
+            c_q1 * t365 - s_q1 * (c_q2 * t363 + s_q2 * t364),
+            c_q1 * t372 - s_q1 * (c_q2 * t370 - s_q2 * t371),
+            c_q1 * t379 - s_q1 * (c_q2 * t377 - s_q2 * t378),
+            c_q1 * t385 - s_q1 * (c_q2 * t383 - s_q2 * t384),
+            c_q1 * t404
+                - s_q1
+                    * (c_q2 * t401 - 0.316 * (s_q2 * t395 + c_q2 * t396) - s_q2 * t403),
+            c_q1 * t424
+                - s_q1
+                    * (c_q2 * t421 - 0.316 * (s_q2 * t413 + c_q2 * t414) - s_q2 * t423),
+            c_q1 * t445
+                - s_q1
+                    * (c_q2 * t442 - 0.316 * (s_q2 * t433 + c_q2 * t434) - s_q2 * t444),
+            c_q1 * t464
+                - s_q1
+                    * (c_q2 * t461 - 0.316 * (s_q2 * t453 + c_q2 * t454) - s_q2 * t463),
+            c_q1 * t476 - s_q1 * (c_q2 * t474 - s_q2 * t475),
+            c_q1 * t485 - s_q1 * (c_q2 * t483 - s_q2 * t484),
+            c_q1 * t495 - s_q1 * (c_q2 * t493 - s_q2 * t494),
+            c_q1 * t504 - s_q1 * (c_q2 * t502 - s_q2 * t503),
+            c_q1 * t513 - s_q1 * (c_q2 * t511 - s_q2 * t512),
+            c_q1 * t521 - s_q1 * (c_q2 * t519 - s_q2 * t520),
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -9.81 * c_q1,
+            9.81 * s_q1,
+            0.0,
+            -t12,
+            t13 - t98,
+            t12,
+            -t2,
+            -t3,
+            qdd[1],
+            0.316 * (t138 - s_q2 * t20),
+            0.316 * (c_q2 * t139 - s_q2 * t140) - c_q2 * t17,
+            0.316 * (c_q2 * t100 + s_q2 * t141) + s_q2 * t17,
+            t138 + s_q2 * t19 + 0.316 * (c_q2 * t142 - s_q2 * t103),
+            s_q2 * t23 + t145,
+            s_q2 * t146 + c_q2 * t104,
+            c_q2 * t24 - t149,
+            s_q2 * t102 + c_q2 * t150,
+            s_q2 * t151 - c_q2 * t100,
+            t149 - t145,
+            0.316 * (c_q2 * t153 - t157) - 0.0825 * c_q2 * t156,
+            0.316 * (c_q2 * t160 - s_q2 * t161) + c_q2 * t162 - s_q3 * t157,
+            0.316 * (c_q2 * t166 - s_q2 * t167) + s_q2 * t168 + c_q2 * t169,
+            0.316 * (c_q2 * t172 - s_q2 * t173) + s_q2 * t174 - 0.0825 * c_q2 * t175,
+            s_q2 * t178 + t182,
+            s_q2 * t183 - c_q2 * t184,
+            s_q2 * t187 - t182,
+            s_q2 * t191 + c_q2 * t111,
+            s_q2 * t194 - c_q2 * t109,
+            s_q2 * t196 - c_q2 * t41,
+            0.316 * (c_q2 * t201 - s_q2 * t204) + s_q2 * t208 + c_q2 * t210,
+            0.316 * (c_q2 * t215 - s_q2 * t216) + s_q2 * t219 + c_q2 * t221,
+            0.316 * (c_q2 * t227 - s_q2 * t228) + s_q2 * t231 + c_q2 * t233,
+            0.316 * (c_q2 * t238 - s_q2 * t239) + s_q2 * t242 + c_q2 * t245,
+            s_q2 * t250 + c_q2 * t252,
+            s_q2 * t258 + c_q2 * t259,
+            s_q2 * t263 - c_q2 * t265,
+            s_q2 * t270 + c_q2 * t271,
+            s_q2 * t275 + c_q2 * t276,
+            s_q2 * t279 - c_q2 * t280,
+            0.316 * (c_q2 * t287 - s_q2 * t288) + s_q2 * t292 + c_q2 * t294,
+            0.316 * (c_q2 * t302 - s_q2 * t303) + s_q2 * t307 + c_q2 * t309,
+            0.316 * (c_q2 * t317 - s_q2 * t318) + s_q2 * t322 + c_q2 * t324,
+            0.316 * (c_q2 * t331 - s_q2 * t332) + s_q2 * t337 + c_q2 * t339,
+            s_q2 * t347 + c_q2 * t349,
+            s_q2 * t355 + c_q2 * t356,
+            s_q2 * t363 - c_q2 * t364,
+            s_q2 * t370 + c_q2 * t371,
+            s_q2 * t377 + c_q2 * t378,
+            s_q2 * t383 + c_q2 * t384,
+            0.316 * (c_q2 * t395 - s_q2 * t396) + s_q2 * t401 + c_q2 * t403,
+            0.316 * (c_q2 * t413 - s_q2 * t414) + s_q2 * t421 + c_q2 * t423,
+            0.316 * (c_q2 * t433 - s_q2 * t434) + s_q2 * t442 + c_q2 * t444,
+            0.316 * (c_q2 * t453 - s_q2 * t454) + s_q2 * t461 + c_q2 * t463,
+            s_q2 * t474 + c_q2 * t475,
+            s_q2 * t483 + c_q2 * t484,
+            s_q2 * t493 + c_q2 * t494,
+            s_q2 * t502 + c_q2 * t503,
+            s_q2 * t511 + c_q2 * t512,
+            s_q2 * t519 + c_q2 * t520,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t20,
+            -t18,
+            0.0,
+            -t31,
+            -t147,
+            t31,
+            -t103,
+            t101,
+            t22,
+            0.0825 * t35,
+            t163,
+            t170,
+            t176,
+            t181,
+            t185,
+            -t189,
+            t192,
+            t195,
+            -t197,
+            t211,
+            t222,
+            t234,
+            t246,
+            t254,
+            t260,
+            t266,
+            t272,
+            t277,
+            t281,
+            t295,
+            t310,
+            t325,
+            t340,
+            t350,
+            t357,
+            t365,
+            t372,
+            t379,
+            t385,
+            t404,
+            t424,
+            t445,
+            t464,
+            t476,
+            t485,
+            t495,
+            t504,
+            t513,
+            t521,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t39,
+            -t37,
+            0.0,
+            -t107,
+            t184,
+            t107,
+            -t111,
+            t109,
+            t41,
+            t209,
+            t220,
+            t232,
+            t244,
+            -t252,
+            -t259,
+            t265,
+            -t271,
+            -t276,
+            t280,
+            t293,
+            t308,
+            t323,
+            t338,
+            -t349,
+            -t356,
+            t364,
+            -t371,
+            -t378,
+            -t384,
+            t402,
+            t422,
+            t443,
+            t462,
+            -t475,
+            -t484,
+            -t494,
+            -t503,
+            -t512,
+            -t520,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t57,
+            t54,
+            0.0,
+            -t115,
+            t257,
+            t115,
+            t269,
+            t117,
+            t59,
+            0.0,
+            t305,
+            t320,
+            t335,
+            t346,
+            t354,
+            t362,
+            t369,
+            t376,
+            t382,
+            -0.088 * t399,
+            t419,
+            t440,
+            t459,
+            t473,
+            t482,
+            t492,
+            t501,
+            t510,
+            t518,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t67,
+            -t65,
+            0.0,
+            -t77,
+            -t352,
+            t77,
+            -t126,
+            t124,
+            t69,
+            0.088 * t81,
+            t417,
+            t438,
+            t457,
+            t470,
+            t480,
+            -t490,
+            t499,
+            t508,
+            -t516,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t85,
+            -t83,
+            0.0,
+            -t130,
+            t478,
+            t130,
+            -t134,
+            t132,
+            t87,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

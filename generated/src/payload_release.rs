@@ -66,6 +66,7 @@
 //! | `mass_matrix_inverse` | 11 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 119 | 48 | 2 | 0 | 2 | 2 |
 //! | `constrained_residual_derivatives` | 1577 | 1298 | 0 | 0 | 3 | 3 |
+//! | `standard_regressor` | 44 | 50 | 0 | 0 | 2 | 2 |
 //! | `linearization` | 137 | 48 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 1311 | 1160 | 167 | 14 | 6 | 6 |
 //! | `cut_joint_reactions` | 1319 | 1165 | 167 | 14 | 7 | 7 |
@@ -2983,6 +2984,334 @@ fn constrained_residual_derivatives_with_body(
             ],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 44,
+    add: 50,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = t0 - p.l1 * qd[0] * qd[0];
+    let t3 = t1 + p.l1 * qdd[0];
+    let t4 = c_q1 * t2;
+    let t5 = s_q1 * t3;
+    let t6 = s_q1 * t2;
+    let t7 = c_q1 * t3;
+    let t8 = t7 - t6;
+    let t9 = qd[0] + qd[1];
+    let t10 = qdd[0] + qdd[1];
+    let t11 = 2.0 * p.g * (q[5] * q[6] + q[7] * q[8]);
+    let t12 = p.g * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7]));
+    let t13 = 2.0 * p.g * (q[6] * q[7] - q[5] * q[8]);
+    let t14 = qd[4] * qd[6];
+    let t15 = qd[3] * qd[7];
+    let t16 = qd[2] * qd[7];
+    let t17 = qd[4] * qd[5];
+    let t18 = qd[3] * qd[5];
+    let t19 = qd[2] * qd[6];
+    let t20 = qdd[2] + t11 + t14 - t15;
+    let t21 = qdd[3] + t12 + t16 - t17;
+    let t22 = qdd[4] + t13 + t18 - t19;
+    let t23 = qd[5] * qd[5];
+    let t24 = qd[6] * qd[6];
+    let t25 = qd[7] * qd[7];
+    let t26 = qd[5] * qd[6];
+    let t27 = qd[5] * qd[7];
+    let t28 = qd[6] * qd[7];
+    let t29 = qdd[6] + t27;
+    let t30 = qdd[7] + t26;
+    let t31 = qdd[5] + t28;
+    let t32 = -t4 - t5;
+    [
+        [
+            0.0,
+            t1,
+            -t0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            p.l1 * (c_q1 * t8 - s_q1 * t32),
+            t8 + p.l1 * (c_q1 * t10 - s_q1 * t9 * t9),
+            t32 - p.l1 * (s_q1 * t10 + c_q1 * t9 * t9),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            t32,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t20,
+            -t24 - t25,
+            t26 - qdd[7],
+            t29,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t21,
+            t30,
+            -t23 - t25,
+            t28 - qdd[5],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t22,
+            t27 - qdd[6],
+            t31,
+            -t23 - t24,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t22,
+            -t21,
+            qdd[5],
+            qdd[6] - t27,
+            -t28,
+            t30,
+            t24 - t25,
+            t28,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t22,
+            0.0,
+            t20,
+            t27,
+            t31,
+            qdd[6],
+            t25 - t23,
+            qdd[7] - t26,
+            -t27,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t21,
+            -t20,
+            0.0,
+            -t26,
+            t23 - t24,
+            t26,
+            qdd[5] - t28,
+            t29,
+            qdd[7],
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

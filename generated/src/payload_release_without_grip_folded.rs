@@ -50,6 +50,7 @@
 //! | `gravity_derivatives` | 21 | 10 | 0 | 0 | 2 | 0 |
 //! | `mass_matrix_inverse` | 9 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 91 | 44 | 2 | 0 | 2 | 2 |
+//! | `standard_regressor` | 44 | 49 | 0 | 0 | 2 | 2 |
 //! | `linearization` | 109 | 44 | 2 | 0 | 2 | 2 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -1181,6 +1182,324 @@ pub fn forward_dynamics_derivatives_with(
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 400.0],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 44,
+    add: 49,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = 9.81 * s_q0 - 0.6 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 + 0.6 * qdd[0];
+    let t2 = -c_q1 * t0 - s_q1 * t1;
+    let t3 = c_q1 * t1 - s_q1 * t0;
+    let t4 = qd[0] + qd[1];
+    let t5 = qdd[0] + qdd[1];
+    let t6 = 19.62 * (q[5] * q[6] + q[7] * q[8]) + qdd[2] + qd[4] * qd[6]
+        - qd[3] * qd[7];
+    let t7 = 9.81 * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) + qdd[3] + qd[2] * qd[7]
+        - qd[4] * qd[5];
+    let t8 = 19.62 * (q[6] * q[7] - q[5] * q[8]) + qdd[4] + qd[3] * qd[5]
+        - qd[2] * qd[6];
+    let t9 = qd[6] * qd[7];
+    let t10 = qd[5] * qd[7];
+    let t11 = qd[5] * qd[6];
+    let t12 = qd[5] * qd[5];
+    let t13 = qd[6] * qd[6];
+    let t14 = qd[7] * qd[7];
+    let t15 = qdd[7] - t11;
+    let t16 = qdd[6] + t10;
+    let t17 = qdd[7] + t11;
+    let t18 = qdd[5] - t9;
+    let t19 = qdd[6] - t10;
+    let t20 = qdd[5] + t9;
+    [
+        [
+            0.0,
+            9.81 * c_q0,
+            -9.81 * s_q0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.6 * (c_q1 * t3 - s_q1 * t2),
+            t3 + 0.6 * (c_q1 * t5 - s_q1 * t4 * t4),
+            t2 - 0.6 * (s_q1 * t5 + c_q1 * t4 * t4),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t5,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t3,
+            t2,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t5,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t6,
+            -t13 - t14,
+            -t15,
+            t16,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t7,
+            t17,
+            -t12 - t14,
+            -t18,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            -t19,
+            t20,
+            -t12 - t13,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            -t7,
+            qdd[5],
+            t19,
+            -t9,
+            t17,
+            t13 - t14,
+            t9,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t8,
+            0.0,
+            t6,
+            t10,
+            t20,
+            qdd[6],
+            t14 - t12,
+            t15,
+            -t10,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t7,
+            -t6,
+            0.0,
+            -t11,
+            t12 - t13,
+            t11,
+            t18,
+            t16,
+            qdd[7],
+        ],
+    ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'

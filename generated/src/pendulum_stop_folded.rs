@@ -47,6 +47,7 @@
 //! | `gravity_derivatives` | 1 | 0 | 0 | 0 | 0 | 1 | 0 |
 //! | `mass_matrix_inverse` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics_derivatives` | 1 | 0 | 0 | 0 | 0 | 1 | 0 |
+//! | `standard_regressor` | 2 | 0 | 0 | 0 | 1 | 1 | 0 |
 //! | `linearization` | 1 | 0 | 0 | 0 | 0 | 1 | 0 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -727,6 +728,43 @@ pub fn forward_dynamics_derivatives_with(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     let c_q0 = cos(q[0]);
     ([[-29.43 * c_q0]], [[0.0]], [[12.0]])
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 2,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    _qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    [[0.0, 9.81 * c_q0, -9.81 * s_q0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, qdd[0]]]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'

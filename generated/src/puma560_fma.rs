@@ -56,6 +56,7 @@
 //! | `gravity_derivatives` | 66 | 16 | 0 | 0 | 4 | 4 | 20 |
 //! | `mass_matrix_inverse` | 170 | 64 | 4 | 0 | 4 | 4 | 80 |
 //! | `forward_dynamics_derivatives` | 1346 | 568 | 8 | 0 | 6 | 6 | 857 |
+//! | `standard_regressor` | 551 | 312 | 0 | 0 | 5 | 5 | 254 |
 //! | `linearization` | 1346 | 568 | 8 | 0 | 6 | 6 | 857 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -5660,6 +5661,915 @@ fn forward_dynamics_derivatives_with_body(
     out.1[3][5] = t738;
     out.1[5][5] = -25000.0 * t43 * inv7 * t720 - fma(t40, t732 + t726, c_q4 * t738);
     out
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 551,
+    add: 312,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+    fma: 254,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qdd[0] * s_q1;
+    let t1 = qdd[0] * c_q1;
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
+    let t4 = qd[0] * c_q1;
+    let t5 = qd[1] * t4;
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[1] * t6;
+    let t8 = t0 + t5;
+    let t9 = t1 - t7;
+    let t10 = fma(t4, s_q2, t6 * c_q2);
+    let t11 = t6 * s_q2 - t4 * c_q2;
+    let t12 = -t11;
+    let t13 = p.a2 * qd[1] - p.d3 * t6;
+    let t14 = p.a2 * t4;
+    let t15 = t6 * t13 - fma(p.d3 * t4, t4, p.a2 * t9);
+    let t16 = fma(p.d3, t9, t2) - fma(qd[1], t13, t4 * t14);
+    let t17 = fma(p.d3, t5 - t8, fma(t6, t14, fma(p.a2, qdd[1], t3)));
+    let t18 = fma(s_q2, t17, c_q2 * t16);
+    let t19 = c_q2 * t17 - s_q2 * t16;
+    let t20 = qd[1] + qd[2];
+    let t21 = qdd[1] + qdd[2];
+    let t22 = fma(t9, s_q2, fma(t8, c_q2, qd[2] * t12));
+    let t23 = t9 * c_q2 - fma(qd[2], t10, t8 * s_q2);
+    let t24 = t10 * c_q3 - t20 * s_q3;
+    let t25 = fma(t20, c_q3, t10 * s_q3);
+    let t26 = -t25;
+    let t27 = p.d4 * t10 - p.a3 * t12;
+    let t28 = t10 * t20;
+    let t29 = t12 * t20;
+    let t30 = fma(t12, t27, t18) - fma(p.a3 * t20, t20, p.d4 * t21);
+    let t31 = fma(p.a3, t21, t19) - fma(t10, t27, p.d4 * t20 * t20);
+    let t32 = fma(p.a3, t28 - t23, fma(p.d4, t22 + t29, t15));
+    let t33 = s_q3 * t32 - c_q3 * t30;
+    let t34 = -t33;
+    let t35 = -fma(c_q3, t32, s_q3 * t30);
+    let t36 = qd[3] - t11;
+    let t37 = t23 + qdd[3];
+    let t38 = fma(t22, c_q3, qd[3] * t26) - t21 * s_q3;
+    let t39 = fma(qd[3], t24, fma(t21, c_q3, t22 * s_q3));
+    let t40 = fma(t36, s_q4, t24 * c_q4);
+    let t41 = t24 * s_q4 - t36 * c_q4;
+    let t42 = -t41;
+    let t43 = fma(t31, s_q4, t34 * c_q4);
+    let t44 = t34 * s_q4 - t31 * c_q4;
+    let t45 = -t44;
+    let t46 = -t35;
+    let t47 = t25 + qd[4];
+    let t48 = qdd[4] + t39;
+    let t49 = fma(t37, s_q4, fma(t38, c_q4, qd[4] * t42));
+    let t50 = t37 * c_q4 - fma(qd[4], t40, t38 * s_q4);
+    let t51 = t40 * c_q5 - t47 * s_q5;
+    let t52 = fma(t47, c_q5, t40 * s_q5);
+    let t53 = -t52;
+    let t54 = t43 * c_q5 - t46 * s_q5;
+    let t55 = fma(t46, c_q5, t43 * s_q5);
+    let t56 = -t55;
+    let t57 = qd[5] - t41;
+    let t58 = t50 + qdd[5];
+    let t59 = fma(t49, c_q5, qd[5] * t53) - t48 * s_q5;
+    let t60 = fma(qd[5], t51, fma(t48, c_q5, t49 * s_q5));
+    let t61 = t4 * t6;
+    let t62 = t10 * t12;
+    let t63 = t10 * t10;
+    let t64 = t24 * t36;
+    let t65 = t26 * t36;
+    let t66 = t24 * t24;
+    let t67 = t26 * t26;
+    let t68 = t24 * t26;
+    let t69 = t42 * t47;
+    let t70 = t40 * t47;
+    let t71 = t40 * t42;
+    let t72 = t51 * t57;
+    let t73 = t53 * t57;
+    let t74 = t51 * t51;
+    let t75 = t53 * t53;
+    let t76 = t51 * t53;
+    let t77 = c_q5 * t73;
+    let t78 = s_q5 * t72;
+    let t79 = s_q5 * t73;
+    let t80 = c_q5 * t72;
+    let t81 = t6 * t6;
+    let t82 = t4 * t4;
+    let t83 = qd[1] * qd[1];
+    let t84 = t12 * t12;
+    let t85 = t20 * t20;
+    let t86 = t62 - t21;
+    let t87 = t23 + t28;
+    let t88 = t21 + t62;
+    let t89 = t29 - t22;
+    let t90 = t28 - t23;
+    let t91 = t22 + t29;
+    let t92 = t36 * t36;
+    let t93 = t68 - t37;
+    let t94 = t64 - t39;
+    let t95 = t37 + t68;
+    let t96 = t65 - t38;
+    let t97 = t64 + t39;
+    let t98 = t38 + t65;
+    let t99 = t40 * t40;
+    let t100 = t42 * t42;
+    let t101 = t47 * t47;
+    let t102 = t71 - t48;
+    let t103 = t50 + t70;
+    let t104 = t48 + t71;
+    let t105 = t69 - t49;
+    let t106 = t49 + t69;
+    let t107 = t57 * t57;
+    let t108 = t76 - t58;
+    let t109 = t72 - t60;
+    let t110 = t58 + t76;
+    let t111 = t73 - t59;
+    let t112 = t72 + t60;
+    let t113 = t59 + t73;
+    let t114 = s_q1 * t5;
+    let t115 = s_q2 * t18;
+    let t116 = fma(c_q2, t19, t115);
+    let t117 = c_q2 * t18;
+    let t118 = t11 * t12 - t85;
+    let t119 = t21 - t10 * t11;
+    let t120 = fma(c_q2, t119, s_q2 * t118);
+    let t121 = -t20;
+    let t122 = t20 * t121 - t63;
+    let t123 = fma(c_q2, t122, s_q2 * t86);
+    let t124 = fma(t20, t10, t23);
+    let t125 = fma(c_q2, t89, s_q2 * t124);
+    let t126 = s_q2 * t28;
+    let t127 = c_q2 * t28;
+    let t128 = -t62;
+    let t129 = t63 - t84;
+    let t130 = c_q2 * t29;
+    let t131 = s_q2 * t29;
+    let t132 = t85 - t63;
+    let t133 = -t89;
+    let t134 = t84 - t85;
+    let t135 = s_q3 * t34;
+    let t136 = c_q3 * t35;
+    let t137 = t135 + t136;
+    let t138 = p.d4 * c_q2;
+    let t139 = p.a3 * s_q2;
+    let t140 = c_q3 * t34;
+    let t141 = s_q3 * t35;
+    let t142 = t140 - t141;
+    let t143 = fma(c_q2, t31, s_q2 * t142);
+    let t144 = p.d4 * s_q2;
+    let t145 = p.a3 * c_q2;
+    let t146 = p.a3 * t31 - p.d4 * t142;
+    let t147 = t25 * t26 - t92;
+    let t148 = t37 - t24 * t25;
+    let t149 = fma(c_q3, t148, s_q3 * t147);
+    let t150 = s_q3 * t31 - p.d4 * t149;
+    let t151 = fma(p.a3, t149, t35);
+    let t152 = c_q3 * t147 - s_q3 * t148;
+    let t153 = fma(c_q2, t97, s_q2 * t152);
+    let t154 = fma(c_q3, t31, p.a3 * t97) - p.d4 * t152;
+    let t155 = -t36;
+    let t156 = t36 * t155 - t66;
+    let t157 = fma(c_q3, t156, s_q3 * t93);
+    let t158 = c_q3 * t31 - p.d4 * t157;
+    let t159 = fma(p.a3, t157, t33);
+    let t160 = c_q3 * t93 - s_q3 * t156;
+    let t161 = t38 - t26 * t155;
+    let t162 = fma(c_q2, t161, s_q2 * t160);
+    let t163 = p.a3 * t161 - fma(p.d4, t160, s_q3 * t31);
+    let t164 = c_q3 * t46;
+    let t165 = t36 * t24 - t39;
+    let t166 = fma(c_q3, t96, s_q3 * t165);
+    let t167 = t164 - fma(p.d4, t166, t135);
+    let t168 = c_q3 * t165 - s_q3 * t96;
+    let t169 = -fma(t24, t24, t67);
+    let t170 = fma(c_q2, t169, s_q2 * t168);
+    let t171 = s_q3 * t46;
+    let t172 = p.a3 * t169 - fma(p.d4, t168, t140 + t171);
+    let t173 = s_q3 * t64;
+    let t174 = c_q3 * t38 - t173;
+    let t175 = s_q2 * t68;
+    let t176 = c_q2 * t68;
+    let t177 = c_q3 * t64;
+    let t178 = -fma(s_q3, t38, t177);
+    let t179 = fma(s_q3, t98, c_q3 * t97);
+    let t180 = t66 - t67;
+    let t181 = s_q3 * t97 - c_q3 * t98;
+    let t182 = c_q3 * t65;
+    let t183 = s_q3 * t39 - t182;
+    let t184 = s_q3 * t65;
+    let t185 = fma(c_q3, t39, t184);
+    let t186 = t92 - t66;
+    let t187 = c_q3 * t95 - s_q3 * t186;
+    let t188 = -t96;
+    let t189 = -fma(c_q3, t186, s_q3 * t95);
+    let t190 = t67 - t92;
+    let t191 = fma(s_q3, t93, c_q3 * t190);
+    let t192 = c_q3 * t93 - s_q3 * t190;
+    let t193 = t173 + t182;
+    let t194 = t177 - t184;
+    let t195 = c_q4 * t43;
+    let t196 = s_q4 * t45;
+    let t197 = t195 - t196;
+    let t198 = fma(s_q3, t197, t136);
+    let t199 = c_q3 * t197 - t141;
+    let t200 = s_q4 * t43;
+    let t201 = c_q4 * t45;
+    let t202 = t200 + t201;
+    let t203 = fma(c_q2, t202, s_q2 * t199);
+    let t204 = p.a3 * t202 - p.d4 * t199;
+    let t205 = t41 * t42 - t101;
+    let t206 = t48 - t40 * t41;
+    let t207 = c_q4 * t205 - s_q4 * t206;
+    let t208 = t50 - t70;
+    let t209 = -fma(c_q3, t208, s_q3 * t207);
+    let t210 = p.d4 * t209 - fma(s_q3, t44, s_q4 * t136);
+    let t211 = t35 * c_q4;
+    let t212 = t211 - p.a3 * t209;
+    let t213 = c_q3 * t207 - s_q3 * t208;
+    let t214 = fma(c_q4, t206, s_q4 * t205);
+    let t215 = fma(c_q2, t214, s_q2 * t213);
+    let t216 = fma(p.a3, t214, s_q4 * t141) - fma(p.d4, t213, c_q3 * t44);
+    let t217 = -t47;
+    let t218 = t47 * t217 - t99;
+    let t219 = c_q4 * t102 - s_q4 * t218;
+    let t220 = t42 * t217 - t49;
+    let t221 = fma(c_q3, t220, s_q3 * t219);
+    let t222 = c_q4 * t164 - fma(s_q3, t43, p.d4 * t221);
+    let t223 = s_q4 * t46;
+    let t224 = fma(p.a3, t221, t223);
+    let t225 = c_q3 * t219 - s_q3 * t220;
+    let t226 = fma(c_q4, t218, s_q4 * t102);
+    let t227 = fma(c_q2, t226, s_q2 * t225);
+    let t228 = p.a3 * t226 - fma(p.d4, t225, fma(c_q3, t43, c_q4 * t171));
+    let t229 = c_q4 * t44;
+    let t230 = t229 - t200;
+    let t231 = fma(t47, t40, t50);
+    let t232 = c_q4 * t231 - s_q4 * t105;
+    let t233 = fma(t40, t40, t100);
+    let t234 = fma(c_q3, t233, s_q3 * t232);
+    let t235 = c_q3 * t230 - p.d4 * t234;
+    let t236 = s_q4 * t44;
+    let t237 = t195 + t236;
+    let t238 = fma(p.a3, t234, t237);
+    let t239 = c_q3 * t232 - s_q3 * t233;
+    let t240 = fma(c_q4, t105, s_q4 * t231);
+    let t241 = fma(c_q2, t240, s_q2 * t239);
+    let t242 = p.a3 * t240 - fma(p.d4, t239, s_q3 * t230);
+    let t243 = s_q4 * t70;
+    let t244 = c_q4 * t49 - t243;
+    let t245 = s_q3 * t71;
+    let t246 = c_q3 * t244 - t245;
+    let t247 = c_q4 * t70;
+    let t248 = fma(s_q4, t49, t247);
+    let t249 = c_q3 * t71;
+    let t250 = -fma(s_q3, t244, t249);
+    let t251 = c_q4 * t208 - s_q4 * t106;
+    let t252 = t99 - t100;
+    let t253 = fma(s_q3, t252, c_q3 * t251);
+    let t254 = fma(c_q4, t106, s_q4 * t208);
+    let t255 = c_q3 * t252 - s_q3 * t251;
+    let t256 = c_q4 * t69;
+    let t257 = fma(s_q4, t50, t256);
+    let t258 = t245 - c_q3 * t257;
+    let t259 = s_q4 * t69;
+    let t260 = c_q4 * t50 - t259;
+    let t261 = fma(s_q3, t257, t249);
+    let t262 = t101 - t99;
+    let t263 = c_q4 * t104 - s_q4 * t262;
+    let t264 = c_q3 * t263 - s_q3 * t105;
+    let t265 = fma(c_q4, t262, s_q4 * t104);
+    let t266 = -fma(c_q3, t105, s_q3 * t263);
+    let t267 = t100 - t101;
+    let t268 = fma(s_q4, t102, c_q4 * t267);
+    let t269 = fma(s_q3, t103, c_q3 * t268);
+    let t270 = s_q4 * t267 - c_q4 * t102;
+    let t271 = c_q3 * t103 - s_q3 * t268;
+    let t272 = t243 + t256;
+    let t273 = fma(s_q3, t48, c_q3 * t272);
+    let t274 = t259 - t247;
+    let t275 = c_q3 * t48 - s_q3 * t272;
+    let t276 = c_q5 * t54;
+    let t277 = t276 - s_q5 * t56;
+    let t278 = c_q4 * t277 - t196;
+    let t279 = s_q5 * t54;
+    let t280 = fma(c_q5, t56, t279);
+    let t281 = fma(c_q3, t280, s_q3 * t278);
+    let t282 = c_q3 * t278 - s_q3 * t280;
+    let t283 = fma(s_q4, t277, t201);
+    let t284 = fma(c_q2, t283, s_q2 * t282);
+    let t285 = p.a3 * t283 - p.d4 * t282;
+    let t286 = fma(s_q4, t56, s_q5 * t229);
+    let t287 = t44 * c_q5;
+    let t288 = t52 * t53 - t107;
+    let t289 = t58 - t51 * t52;
+    let t290 = c_q5 * t288 - s_q5 * t289;
+    let t291 = c_q4 * t290 - s_q4 * t112;
+    let t292 = fma(c_q5, t289, s_q5 * t288);
+    let t293 = -fma(c_q3, t292, s_q3 * t291);
+    let t294 = p.d4 * t293 - fma(s_q3, t287, c_q3 * t286);
+    let t295 = c_q4 * t56 - s_q5 * t236;
+    let t296 = t295 - p.a3 * t293;
+    let t297 = c_q3 * t291 - s_q3 * t292;
+    let t298 = fma(c_q4, t112, s_q4 * t290);
+    let t299 = fma(c_q2, t298, s_q2 * t297);
+    let t300 = fma(s_q3, t286, p.a3 * t298) - fma(p.d4, t297, c_q3 * t287);
+    let t301 = -t54;
+    let t302 = c_q5 * t201 - s_q4 * t301;
+    let t303 = t45 * s_q5;
+    let t304 = -t57;
+    let t305 = t57 * t304 - t74;
+    let t306 = c_q5 * t108 - s_q5 * t305;
+    let t307 = t59 - t53 * t304;
+    let t308 = c_q4 * t306 - s_q4 * t307;
+    let t309 = fma(c_q5, t305, s_q5 * t108);
+    let t310 = fma(c_q3, t309, s_q3 * t308);
+    let t311 = c_q3 * t302 - fma(s_q3, t303, p.d4 * t310);
+    let t312 = fma(c_q4, t301, c_q5 * t196);
+    let t313 = fma(p.a3, t310, t312);
+    let t314 = c_q3 * t308 - s_q3 * t309;
+    let t315 = fma(c_q4, t307, s_q4 * t306);
+    let t316 = fma(c_q2, t315, s_q2 * t314);
+    let t317 = p.a3 * t315 - fma(p.d4, t314, fma(c_q3, t303, s_q3 * t302));
+    let t318 = c_q5 * t55 - t279;
+    let t319 = c_q4 * t318;
+    let t320 = fma(s_q5, t55, t276);
+    let t321 = t57 * t51 - t60;
+    let t322 = c_q5 * t321 - s_q5 * t111;
+    let t323 = fma(t51, t51, t75);
+    let t324 = fma(s_q4, t323, c_q4 * t322);
+    let t325 = fma(c_q5, t111, s_q5 * t321);
+    let t326 = fma(c_q3, t325, s_q3 * t324);
+    let t327 = c_q3 * t319 - fma(s_q3, t320, p.d4 * t326);
+    let t328 = s_q4 * t318;
+    let t329 = fma(p.a3, t326, t328);
+    let t330 = c_q3 * t324 - s_q3 * t325;
+    let t331 = s_q4 * t322 - c_q4 * t323;
+    let t332 = fma(c_q2, t331, s_q2 * t330);
+    let t333 = p.a3 * t331 - fma(p.d4, t330, fma(c_q3, t320, s_q3 * t319));
+    let t334 = c_q5 * t59 - t78;
+    let t335 = s_q4 * t76;
+    let t336 = fma(c_q4, t334, t335);
+    let t337 = fma(s_q5, t59, t80);
+    let t338 = c_q3 * t336 - s_q3 * t337;
+    let t339 = c_q4 * t76;
+    let t340 = s_q4 * t334 - t339;
+    let t341 = -fma(c_q3, t337, s_q3 * t336);
+    let t342 = -t112;
+    let t343 = c_q5 * t342 - s_q5 * t113;
+    let t344 = t74 - t75;
+    let t345 = c_q4 * t343 - s_q4 * t344;
+    let t346 = fma(c_q5, t113, s_q5 * t342);
+    let t347 = c_q3 * t345 - s_q3 * t346;
+    let t348 = fma(c_q4, t344, s_q4 * t343);
+    let t349 = -fma(c_q3, t346, s_q3 * t345);
+    let t350 = s_q5 * t60 - t77;
+    let t351 = c_q4 * t350 - t335;
+    let t352 = fma(c_q5, t60, t79);
+    let t353 = fma(s_q3, t352, c_q3 * t351);
+    let t354 = fma(s_q4, t350, t339);
+    let t355 = c_q3 * t352 - s_q3 * t351;
+    let t356 = t107 - t74;
+    let t357 = c_q5 * t110 - s_q5 * t356;
+    let t358 = -t111;
+    let t359 = c_q4 * t357 - s_q4 * t358;
+    let t360 = fma(c_q5, t356, s_q5 * t110);
+    let t361 = c_q3 * t359 - s_q3 * t360;
+    let t362 = fma(c_q4, t358, s_q4 * t357);
+    let t363 = -fma(c_q3, t360, s_q3 * t359);
+    let t364 = t75 - t107;
+    let t365 = fma(s_q5, t108, c_q5 * t364);
+    let t366 = c_q4 * t365 - s_q4 * t109;
+    let t367 = s_q5 * t364 - c_q5 * t108;
+    let t368 = c_q3 * t366 - s_q3 * t367;
+    let t369 = fma(c_q4, t109, s_q4 * t365);
+    let t370 = -fma(c_q3, t367, s_q3 * t366);
+    let t371 = t77 + t78;
+    let t372 = c_q4 * t371 - s_q4 * t58;
+    let t373 = t79 - t80;
+    let t374 = c_q3 * t372 - s_q3 * t373;
+    let t375 = fma(c_q4, t58, s_q4 * t371);
+    let t376 = -fma(c_q3, t373, s_q3 * t372);
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            fma(s_q1, t8, t114),
+            fma(c_q1, fma(2.0, t5, t0), s_q1 * fma(-2.0, t7, t1)),
+            c_q1 * t9 - t114,
+            fma(c_q1, t83 - t81, s_q1 * (qdd[1] + t61)),
+            fma(c_q1, qdd[1] - t61, s_q1 * (t82 - t83)),
+            0.0,
+            c_q1 * (p.d3 * (t117 - s_q2 * t19) - p.a2 * t15) - p.d3 * s_q1 * t116,
+            fma(
+                c_q1,
+                p.d3 * (c_q2 * t118 - s_q2 * t119) - fma(p.a2, t90, c_q2 * t15),
+                s_q1 * (s_q2 * t15 - p.d3 * t120),
+            ),
+            fma(
+                c_q1,
+                fma(p.d3, c_q2 * t86 - s_q2 * t122, s_q2 * t15)
+                    - p.a2 * (t22 - t12 * t121),
+                s_q1 * (c_q2 * t15 - p.d3 * t123),
+            ),
+            c_q1
+                * (fma(
+                    p.a2,
+                    fma(t10, t10, t84),
+                    fma(p.d3, c_q2 * t124 - s_q2 * t89, t117),
+                ) - s_q2 * t19) - s_q1 * fma(p.d3, t125, fma(c_q2, t19, t115)),
+            fma(c_q1, fma(s_q2, t22, t127), s_q1 * (c_q2 * t22 - t126)),
+            c_q1 * (c_q2 * t91 - s_q2 * t90) - s_q1 * fma(s_q2, t91, c_q2 * t90),
+            c_q1 * (c_q2 * t23 - t131) - s_q1 * fma(s_q2, t23, t130),
+            fma(c_q1, fma(c_q2, t132, s_q2 * t88), s_q1 * (c_q2 * t88 - s_q2 * t132)),
+            fma(c_q1, s_q2 * t134 - c_q2 * t86, s_q1 * fma(s_q2, t86, c_q2 * t134)),
+            fma(c_q1, t131 - t127, s_q1 * (t126 + t130)),
+            c_q1 * (p.d3 * (c_q2 * t142 - s_q2 * t31) - t137 * (t144 - (t145 + p.a2)))
+                - s_q1 * fma(p.d3, t143, t137 * (t138 + t139)),
+            fma(
+                c_q1,
+                fma(
+                    p.a2,
+                    t149,
+                    fma(p.d3, c_q2 * t152 - s_q2 * t97, fma(c_q2, t151, s_q2 * t150)),
+                ),
+                s_q1 * (c_q2 * t150 - fma(p.d3, t153, s_q2 * t151)),
+            ),
+            fma(
+                c_q1,
+                fma(
+                    p.a2,
+                    t157,
+                    fma(p.d3, c_q2 * t160 - s_q2 * t161, fma(c_q2, t159, s_q2 * t158)),
+                ),
+                s_q1 * (c_q2 * t158 - fma(p.d3, t162, s_q2 * t159)),
+            ),
+            fma(
+                c_q1,
+                fma(
+                    t166,
+                    t145 + p.a2,
+                    fma(p.d3, c_q2 * t168 - s_q2 * t169, s_q2 * t167),
+                ),
+                s_q1 * (c_q2 * t167 - fma(p.d3, t170, t139 * t166)),
+            ),
+            fma(c_q1, s_q2 * t174 - t176, s_q1 * fma(c_q2, t174, t175)),
+            c_q1 * (c_q2 * t180 - s_q2 * t179) - s_q1 * fma(s_q2, t180, c_q2 * t179),
+            fma(c_q1, fma(s_q2, t183, t176), s_q1 * (c_q2 * t183 - t175)),
+            fma(c_q1, fma(c_q2, t188, s_q2 * t187), s_q1 * (c_q2 * t187 - s_q2 * t188)),
+            fma(c_q1, fma(c_q2, t94, s_q2 * t191), s_q1 * (c_q2 * t191 - s_q2 * t94)),
+            fma(c_q1, fma(c_q2, t37, s_q2 * t193), s_q1 * (c_q2 * t193 - s_q2 * t37)),
+            c_q1 * (p.d3 * (c_q2 * t199 - s_q2 * t202) - t198 * (t144 - (t145 + p.a2)))
+                - s_q1 * fma(p.d3, t203, t198 * (t138 + t139)),
+            fma(
+                c_q1,
+                fma(p.d3, c_q2 * t213 - s_q2 * t214, fma(c_q2, t212, s_q2 * t210))
+                    - p.a2 * t209,
+                s_q1 * (c_q2 * t210 - fma(p.d3, t215, s_q2 * t212)),
+            ),
+            fma(
+                c_q1,
+                fma(
+                    p.a2,
+                    t221,
+                    fma(p.d3, c_q2 * t225 - s_q2 * t226, fma(c_q2, t224, s_q2 * t222)),
+                ),
+                s_q1 * (c_q2 * t222 - fma(p.d3, t227, s_q2 * t224)),
+            ),
+            fma(
+                c_q1,
+                fma(
+                    p.a2,
+                    t234,
+                    fma(p.d3, c_q2 * t239 - s_q2 * t240, fma(c_q2, t238, s_q2 * t235)),
+                ),
+                s_q1 * (c_q2 * t235 - fma(p.d3, t241, s_q2 * t238)),
+            ),
+            fma(c_q1, fma(c_q2, t248, s_q2 * t246), s_q1 * (c_q2 * t246 - s_q2 * t248)),
+            fma(c_q1, fma(c_q2, t254, s_q2 * t253), s_q1 * (c_q2 * t253 - s_q2 * t254)),
+            fma(c_q1, fma(c_q2, t260, s_q2 * t258), s_q1 * (c_q2 * t258 - s_q2 * t260)),
+            fma(c_q1, fma(c_q2, t265, s_q2 * t264), s_q1 * (c_q2 * t264 - s_q2 * t265)),
+            fma(c_q1, fma(c_q2, t270, s_q2 * t269), s_q1 * (c_q2 * t269 - s_q2 * t270)),
+            fma(c_q1, fma(c_q2, t274, s_q2 * t273), s_q1 * (c_q2 * t273 - s_q2 * t274)),
+            c_q1 * (p.d3 * (c_q2 * t282 - s_q2 * t283) - t281 * (t144 - (t145 + p.a2)))
+                - s_q1 * fma(p.d3, t284, t281 * (t138 + t139)),
+            fma(
+                c_q1,
+                fma(p.d3, c_q2 * t297 - s_q2 * t298, fma(c_q2, t296, s_q2 * t294))
+                    - p.a2 * t293,
+                s_q1 * (c_q2 * t294 - fma(p.d3, t299, s_q2 * t296)),
+            ),
+            fma(
+                c_q1,
+                fma(
+                    p.a2,
+                    t310,
+                    fma(p.d3, c_q2 * t314 - s_q2 * t315, fma(c_q2, t313, s_q2 * t311)),
+                ),
+                s_q1 * (c_q2 * t311 - fma(p.d3, t316, s_q2 * t313)),
+            ),
+            fma(
+                c_q1,
+                fma(
+                    p.a2,
+                    t326,
+                    fma(p.d3, c_q2 * t330 - s_q2 * t331, fma(c_q2, t329, s_q2 * t327)),
+                ),
+                s_q1 * (c_q2 * t327 - fma(p.d3, t332, s_q2 * t329)),
+            ),
+            fma(c_q1, fma(c_q2, t340, s_q2 * t338), s_q1 * (c_q2 * t338 - s_q2 * t340)),
+            fma(c_q1, fma(c_q2, t348, s_q2 * t347), s_q1 * (c_q2 * t347 - s_q2 * t348)),
+            fma(c_q1, fma(c_q2, t354, s_q2 * t353), s_q1 * (c_q2 * t353 - s_q2 * t354)),
+            fma(c_q1, fma(c_q2, t362, s_q2 * t361), s_q1 * (c_q2 * t361 - s_q2 * t362)),
+            fma(c_q1, fma(c_q2, t369, s_q2 * t368), s_q1 * (c_q2 * t368 - s_q2 * t369)),
+            fma(c_q1, fma(c_q2, t375, s_q2 * t374), s_q1 * (c_q2 * t374 - s_q2 * t375)),
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t3,
+            -t2,
+            0.0,
+            -t61,
+            t81 - t82,
+            t61,
+            t0,
+            t1,
+            qdd[1],
+            p.a2 * t116,
+            fma(p.a2, t120, t19),
+            p.a2 * t123 - t18,
+            p.a2 * t125,
+            t128,
+            t129,
+            t62,
+            t133,
+            t87,
+            t21,
+            fma(p.a2, t143, t146),
+            fma(p.a2, t153, t154),
+            fma(p.a2, t162, t163),
+            fma(p.a2, t170, t172),
+            t178,
+            t181,
+            t185,
+            t189,
+            t192,
+            t194,
+            fma(p.a2, t203, t204),
+            fma(p.a2, t215, t216),
+            fma(p.a2, t227, t228),
+            fma(p.a2, t241, t242),
+            t250,
+            t255,
+            t261,
+            t266,
+            t271,
+            t275,
+            fma(p.a2, t284, t285),
+            fma(p.a2, t299, t300),
+            fma(p.a2, t316, t317),
+            fma(p.a2, t332, t333),
+            t341,
+            t349,
+            t355,
+            t363,
+            t370,
+            t376,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t19,
+            -t18,
+            0.0,
+            t128,
+            t129,
+            t62,
+            t133,
+            t87,
+            t21,
+            t146,
+            t154,
+            t163,
+            t172,
+            t178,
+            t181,
+            t185,
+            t189,
+            t192,
+            t194,
+            t204,
+            t216,
+            t228,
+            t242,
+            t250,
+            t255,
+            t261,
+            t266,
+            t271,
+            t275,
+            t285,
+            t300,
+            t317,
+            t333,
+            t341,
+            t349,
+            t355,
+            t363,
+            t370,
+            t376,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t35,
+            t33,
+            0.0,
+            -t68,
+            t180,
+            t68,
+            t188,
+            t94,
+            t37,
+            0.0,
+            t211,
+            t223,
+            t237,
+            t248,
+            t254,
+            t260,
+            t265,
+            t270,
+            t274,
+            0.0,
+            t295,
+            t312,
+            t328,
+            t340,
+            t348,
+            t354,
+            t362,
+            t369,
+            t375,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t45,
+            -t43,
+            0.0,
+            -t71,
+            t252,
+            t71,
+            -t105,
+            t103,
+            t48,
+            0.0,
+            -t287,
+            -t303,
+            -t320,
+            -t337,
+            -t346,
+            t352,
+            -t360,
+            -t367,
+            -t373,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t56,
+            t301,
+            0.0,
+            -t76,
+            t344,
+            t76,
+            t358,
+            t109,
+            t58,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

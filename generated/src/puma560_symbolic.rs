@@ -49,6 +49,7 @@
 //! | `gravity_derivatives` | 145 | 100 | 0 | 0 | 5 | 5 |
 //! | `mass_matrix_inverse` | 336 | 225 | 5 | 0 | 5 | 5 |
 //! | `forward_dynamics_derivatives` | 3561 | 2632 | 10 | 0 | 6 | 6 |
+//! | `standard_regressor` | 805 | 564 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 3561 | 2632 | 10 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -6162,6 +6163,866 @@ fn forward_dynamics_derivatives_with_body(
     out.1[5][5] = -t240 * d.k59 - t748 * t1160 - t751 * t1154 - t755 * t1148
         - t763 * t1142 - t747 * inv9 * t1136;
     out
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 805,
+    add: 564,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qdd[0] * s_q1;
+    let t1 = qdd[0] * c_q1;
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
+    let t4 = qd[0] * c_q1;
+    let t5 = qd[1] * t4;
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[1] * t6;
+    let t8 = t0 + t5;
+    let t9 = t1 - t7;
+    let t10 = t6 * c_q2 + t4 * s_q2;
+    let t11 = t6 * s_q2 - t4 * c_q2;
+    let t12 = -t11;
+    let t13 = p.a2 * qd[1] - p.d3 * t6;
+    let t14 = p.a2 * t4;
+    let t15 = t6 * t13 - p.a2 * t9 - p.d3 * t4 * t4;
+    let t16 = t2 + p.d3 * t9 - t4 * t14 - qd[1] * t13;
+    let t17 = t3 + p.a2 * qdd[1] + t6 * t14 + p.d3 * (t5 - t8);
+    let t18 = c_q2 * t16 + s_q2 * t17;
+    let t19 = c_q2 * t17 - s_q2 * t16;
+    let t20 = qd[1] + qd[2];
+    let t21 = qdd[1] + qdd[2];
+    let t22 = qd[2] * t12 + t8 * c_q2 + t9 * s_q2;
+    let t23 = t9 * c_q2 - t8 * s_q2 - qd[2] * t10;
+    let t24 = t10 * c_q3 - t20 * s_q3;
+    let t25 = t10 * s_q3 + t20 * c_q3;
+    let t26 = -t25;
+    let t27 = p.d4 * t10 - p.a3 * t12;
+    let t28 = t10 * t20;
+    let t29 = t12 * t20;
+    let t30 = t18 + t12 * t27 - p.d4 * t21 - p.a3 * t20 * t20;
+    let t31 = p.a3 * t21 + t19 - p.d4 * t20 * t20 - t10 * t27;
+    let t32 = t15 + p.d4 * (t22 + t29) + p.a3 * (t28 - t23);
+    let t33 = s_q3 * t32 - c_q3 * t30;
+    let t34 = -t33;
+    let t35 = -s_q3 * t30 - c_q3 * t32;
+    let t36 = qd[3] - t11;
+    let t37 = t23 + qdd[3];
+    let t38 = qd[3] * t26 + t22 * c_q3 - t21 * s_q3;
+    let t39 = t22 * s_q3 + t21 * c_q3 + qd[3] * t24;
+    let t40 = t24 * c_q4 + t36 * s_q4;
+    let t41 = t24 * s_q4 - t36 * c_q4;
+    let t42 = -t41;
+    let t43 = t34 * c_q4 + t31 * s_q4;
+    let t44 = t34 * s_q4 - t31 * c_q4;
+    let t45 = -t44;
+    let t46 = -t35;
+    let t47 = t25 + qd[4];
+    let t48 = qdd[4] + t39;
+    let t49 = qd[4] * t42 + t38 * c_q4 + t37 * s_q4;
+    let t50 = t37 * c_q4 - t38 * s_q4 - qd[4] * t40;
+    let t51 = t40 * c_q5 - t47 * s_q5;
+    let t52 = t40 * s_q5 + t47 * c_q5;
+    let t53 = -t52;
+    let t54 = t43 * c_q5 - t46 * s_q5;
+    let t55 = t43 * s_q5 + t46 * c_q5;
+    let t56 = -t55;
+    let t57 = qd[5] - t41;
+    let t58 = t50 + qdd[5];
+    let t59 = qd[5] * t53 + t49 * c_q5 - t48 * s_q5;
+    let t60 = t49 * s_q5 + t48 * c_q5 + qd[5] * t51;
+    let t61 = t6 * t6;
+    let t62 = t4 * t4;
+    let t63 = qd[1] * qd[1];
+    let t64 = t4 * t6;
+    let t65 = t10 * t10;
+    let t66 = t12 * t12;
+    let t67 = t20 * t20;
+    let t68 = t10 * t12;
+    let t69 = t68 - t21;
+    let t70 = t23 + t28;
+    let t71 = t21 + t68;
+    let t72 = t29 - t22;
+    let t73 = t28 - t23;
+    let t74 = t22 + t29;
+    let t75 = t24 * t24;
+    let t76 = t26 * t26;
+    let t77 = t36 * t36;
+    let t78 = t24 * t26;
+    let t79 = t24 * t36;
+    let t80 = t26 * t36;
+    let t81 = t78 - t37;
+    let t82 = t79 - t39;
+    let t83 = t37 + t78;
+    let t84 = t80 - t38;
+    let t85 = t79 + t39;
+    let t86 = t38 + t80;
+    let t87 = t40 * t40;
+    let t88 = t42 * t42;
+    let t89 = t47 * t47;
+    let t90 = t40 * t42;
+    let t91 = t40 * t47;
+    let t92 = t42 * t47;
+    let t93 = t90 - t48;
+    let t94 = t50 + t91;
+    let t95 = t48 + t90;
+    let t96 = t92 - t49;
+    let t97 = t49 + t92;
+    let t98 = t51 * t51;
+    let t99 = t53 * t53;
+    let t100 = t57 * t57;
+    let t101 = t51 * t53;
+    let t102 = t51 * t57;
+    let t103 = t53 * t57;
+    let t104 = t101 - t58;
+    let t105 = t102 - t60;
+    let t106 = t58 + t101;
+    let t107 = t103 - t59;
+    let t108 = t102 + t60;
+    let t109 = t59 + t103;
+    let t110 = s_q1 * t5;
+    let t111 = s_q2 * t18;
+    let t112 = t111 + c_q2 * t19;
+    let t113 = c_q2 * t18;
+    let t114 = t11 * t12 - t67;
+    let t115 = t21 - t10 * t11;
+    let t116 = s_q2 * t114 + c_q2 * t115;
+    let t117 = -t20;
+    let t118 = t20 * t117 - t65;
+    let t119 = s_q2 * t69 + c_q2 * t118;
+    let t120 = t23 + t20 * t10;
+    let t121 = s_q2 * t120 + c_q2 * t72;
+    let t122 = s_q2 * t28;
+    let t123 = c_q2 * t28;
+    let t124 = -t68;
+    let t125 = t65 - t66;
+    let t126 = c_q2 * t29;
+    let t127 = s_q2 * t29;
+    let t128 = t67 - t65;
+    let t129 = -t72;
+    let t130 = t66 - t67;
+    let t131 = s_q3 * t34;
+    let t132 = c_q3 * t35;
+    let t133 = t131 + t132;
+    let t134 = p.d4 * c_q2;
+    let t135 = p.a3 * s_q2;
+    let t136 = c_q3 * t34;
+    let t137 = s_q3 * t35;
+    let t138 = t136 - t137;
+    let t139 = s_q2 * t138 + c_q2 * t31;
+    let t140 = p.d4 * s_q2;
+    let t141 = p.a3 * c_q2;
+    let t142 = p.a3 * t31 - p.d4 * t138;
+    let t143 = t25 * t26 - t77;
+    let t144 = t37 - t24 * t25;
+    let t145 = s_q3 * t143 + c_q3 * t144;
+    let t146 = s_q3 * t31 - p.d4 * t145;
+    let t147 = t35 + p.a3 * t145;
+    let t148 = c_q3 * t143 - s_q3 * t144;
+    let t149 = s_q2 * t148 + c_q2 * t85;
+    let t150 = p.a3 * t85 + c_q3 * t31 - p.d4 * t148;
+    let t151 = -t36;
+    let t152 = t36 * t151 - t75;
+    let t153 = s_q3 * t81 + c_q3 * t152;
+    let t154 = c_q3 * t31 - p.d4 * t153;
+    let t155 = t33 + p.a3 * t153;
+    let t156 = c_q3 * t81 - s_q3 * t152;
+    let t157 = t38 - t26 * t151;
+    let t158 = s_q2 * t156 + c_q2 * t157;
+    let t159 = p.a3 * t157 - s_q3 * t31 - p.d4 * t156;
+    let t160 = c_q3 * t46;
+    let t161 = t36 * t24 - t39;
+    let t162 = s_q3 * t161 + c_q3 * t84;
+    let t163 = t160 - p.d4 * t162 - t131;
+    let t164 = c_q3 * t161 - s_q3 * t84;
+    let t165 = -t24 * t24 - t76;
+    let t166 = s_q2 * t164 + c_q2 * t165;
+    let t167 = s_q3 * t46;
+    let t168 = p.a3 * t165 - t136 - t167 - p.d4 * t164;
+    let t169 = s_q3 * t79;
+    let t170 = c_q3 * t38 - t169;
+    let t171 = s_q2 * t78;
+    let t172 = c_q2 * t78;
+    let t173 = c_q3 * t79;
+    let t174 = -s_q3 * t38 - t173;
+    let t175 = c_q3 * t85 + s_q3 * t86;
+    let t176 = t75 - t76;
+    let t177 = s_q3 * t85 - c_q3 * t86;
+    let t178 = c_q3 * t80;
+    let t179 = s_q3 * t39 - t178;
+    let t180 = s_q3 * t80;
+    let t181 = t180 + c_q3 * t39;
+    let t182 = t77 - t75;
+    let t183 = c_q3 * t83 - s_q3 * t182;
+    let t184 = -t84;
+    let t185 = -s_q3 * t83 - c_q3 * t182;
+    let t186 = t76 - t77;
+    let t187 = c_q3 * t186 + s_q3 * t81;
+    let t188 = c_q3 * t81 - s_q3 * t186;
+    let t189 = t169 + t178;
+    let t190 = t173 - t180;
+    let t191 = c_q4 * t43;
+    let t192 = s_q4 * t45;
+    let t193 = t191 - t192;
+    let t194 = t132 + s_q3 * t193;
+    let t195 = c_q3 * t193 - t137;
+    let t196 = s_q4 * t43;
+    let t197 = c_q4 * t45;
+    let t198 = t196 + t197;
+    let t199 = s_q2 * t195 + c_q2 * t198;
+    let t200 = p.a3 * t198 - p.d4 * t195;
+    let t201 = t41 * t42 - t89;
+    let t202 = t48 - t40 * t41;
+    let t203 = c_q4 * t201 - s_q4 * t202;
+    let t204 = t50 - t91;
+    let t205 = -s_q3 * t203 - c_q3 * t204;
+    let t206 = p.d4 * t205 - s_q4 * t132 - s_q3 * t44;
+    let t207 = t35 * c_q4;
+    let t208 = t207 - p.a3 * t205;
+    let t209 = c_q3 * t203 - s_q3 * t204;
+    let t210 = s_q4 * t201 + c_q4 * t202;
+    let t211 = s_q2 * t209 + c_q2 * t210;
+    let t212 = s_q4 * t137 + p.a3 * t210 - c_q3 * t44 - p.d4 * t209;
+    let t213 = -t47;
+    let t214 = t47 * t213 - t87;
+    let t215 = c_q4 * t93 - s_q4 * t214;
+    let t216 = t42 * t213 - t49;
+    let t217 = s_q3 * t215 + c_q3 * t216;
+    let t218 = c_q4 * t160 - p.d4 * t217 - s_q3 * t43;
+    let t219 = s_q4 * t46;
+    let t220 = t219 + p.a3 * t217;
+    let t221 = c_q3 * t215 - s_q3 * t216;
+    let t222 = s_q4 * t93 + c_q4 * t214;
+    let t223 = s_q2 * t221 + c_q2 * t222;
+    let t224 = p.a3 * t222 - c_q4 * t167 - c_q3 * t43 - p.d4 * t221;
+    let t225 = c_q4 * t44;
+    let t226 = t225 - t196;
+    let t227 = t50 + t47 * t40;
+    let t228 = c_q4 * t227 - s_q4 * t96;
+    let t229 = t88 + t40 * t40;
+    let t230 = s_q3 * t228 + c_q3 * t229;
+    let t231 = c_q3 * t226 - p.d4 * t230;
+    let t232 = s_q4 * t44;
+    let t233 = t191 + t232;
+    let t234 = t233 + p.a3 * t230;
+    let t235 = c_q3 * t228 - s_q3 * t229;
+    let t236 = s_q4 * t227 + c_q4 * t96;
+    let t237 = s_q2 * t235 + c_q2 * t236;
+    let t238 = p.a3 * t236 - s_q3 * t226 - p.d4 * t235;
+    let t239 = s_q4 * t91;
+    let t240 = c_q4 * t49 - t239;
+    let t241 = s_q3 * t90;
+    let t242 = c_q3 * t240 - t241;
+    let t243 = c_q4 * t91;
+    let t244 = s_q4 * t49 + t243;
+    let t245 = c_q3 * t90;
+    let t246 = -s_q3 * t240 - t245;
+    let t247 = c_q4 * t204 - s_q4 * t97;
+    let t248 = t87 - t88;
+    let t249 = c_q3 * t247 + s_q3 * t248;
+    let t250 = s_q4 * t204 + c_q4 * t97;
+    let t251 = c_q3 * t248 - s_q3 * t247;
+    let t252 = c_q4 * t92;
+    let t253 = t252 + s_q4 * t50;
+    let t254 = t241 - c_q3 * t253;
+    let t255 = s_q4 * t92;
+    let t256 = c_q4 * t50 - t255;
+    let t257 = t245 + s_q3 * t253;
+    let t258 = t89 - t87;
+    let t259 = c_q4 * t95 - s_q4 * t258;
+    let t260 = c_q3 * t259 - s_q3 * t96;
+    let t261 = s_q4 * t95 + c_q4 * t258;
+    let t262 = -s_q3 * t259 - c_q3 * t96;
+    let t263 = t88 - t89;
+    let t264 = c_q4 * t263 + s_q4 * t93;
+    let t265 = c_q3 * t264 + s_q3 * t94;
+    let t266 = s_q4 * t263 - c_q4 * t93;
+    let t267 = c_q3 * t94 - s_q3 * t264;
+    let t268 = t239 + t252;
+    let t269 = c_q3 * t268 + s_q3 * t48;
+    let t270 = t255 - t243;
+    let t271 = c_q3 * t48 - s_q3 * t268;
+    let t272 = c_q5 * t54;
+    let t273 = t272 - s_q5 * t56;
+    let t274 = c_q4 * t273 - t192;
+    let t275 = s_q5 * t54;
+    let t276 = t275 + c_q5 * t56;
+    let t277 = s_q3 * t274 + c_q3 * t276;
+    let t278 = c_q3 * t274 - s_q3 * t276;
+    let t279 = t197 + s_q4 * t273;
+    let t280 = s_q2 * t278 + c_q2 * t279;
+    let t281 = p.a3 * t279 - p.d4 * t278;
+    let t282 = s_q5 * t225 + s_q4 * t56;
+    let t283 = t44 * c_q5;
+    let t284 = t52 * t53 - t100;
+    let t285 = t58 - t51 * t52;
+    let t286 = c_q5 * t284 - s_q5 * t285;
+    let t287 = c_q4 * t286 - s_q4 * t108;
+    let t288 = s_q5 * t284 + c_q5 * t285;
+    let t289 = -s_q3 * t287 - c_q3 * t288;
+    let t290 = p.d4 * t289 - c_q3 * t282 - s_q3 * t283;
+    let t291 = c_q4 * t56 - s_q5 * t232;
+    let t292 = t291 - p.a3 * t289;
+    let t293 = c_q3 * t287 - s_q3 * t288;
+    let t294 = s_q4 * t286 + c_q4 * t108;
+    let t295 = s_q2 * t293 + c_q2 * t294;
+    let t296 = p.a3 * t294 + s_q3 * t282 - c_q3 * t283 - p.d4 * t293;
+    let t297 = -t54;
+    let t298 = c_q5 * t197 - s_q4 * t297;
+    let t299 = t45 * s_q5;
+    let t300 = -t57;
+    let t301 = t57 * t300 - t98;
+    let t302 = c_q5 * t104 - s_q5 * t301;
+    let t303 = t59 - t53 * t300;
+    let t304 = c_q4 * t302 - s_q4 * t303;
+    let t305 = s_q5 * t104 + c_q5 * t301;
+    let t306 = s_q3 * t304 + c_q3 * t305;
+    let t307 = c_q3 * t298 - p.d4 * t306 - s_q3 * t299;
+    let t308 = c_q5 * t192 + c_q4 * t297;
+    let t309 = t308 + p.a3 * t306;
+    let t310 = c_q3 * t304 - s_q3 * t305;
+    let t311 = s_q4 * t302 + c_q4 * t303;
+    let t312 = s_q2 * t310 + c_q2 * t311;
+    let t313 = p.a3 * t311 - s_q3 * t298 - c_q3 * t299 - p.d4 * t310;
+    let t314 = c_q5 * t55 - t275;
+    let t315 = c_q4 * t314;
+    let t316 = t272 + s_q5 * t55;
+    let t317 = t57 * t51 - t60;
+    let t318 = c_q5 * t317 - s_q5 * t107;
+    let t319 = t51 * t51 + t99;
+    let t320 = c_q4 * t318 + s_q4 * t319;
+    let t321 = s_q5 * t317 + c_q5 * t107;
+    let t322 = s_q3 * t320 + c_q3 * t321;
+    let t323 = c_q3 * t315 - p.d4 * t322 - s_q3 * t316;
+    let t324 = s_q4 * t314;
+    let t325 = t324 + p.a3 * t322;
+    let t326 = c_q3 * t320 - s_q3 * t321;
+    let t327 = s_q4 * t318 - c_q4 * t319;
+    let t328 = s_q2 * t326 + c_q2 * t327;
+    let t329 = p.a3 * t327 - s_q3 * t315 - c_q3 * t316 - p.d4 * t326;
+    let t330 = s_q5 * t102;
+    let t331 = c_q5 * t59 - t330;
+    let t332 = s_q4 * t101;
+    let t333 = c_q4 * t331 + t332;
+    let t334 = c_q5 * t102;
+    let t335 = s_q5 * t59 + t334;
+    let t336 = c_q3 * t333 - s_q3 * t335;
+    let t337 = c_q4 * t101;
+    let t338 = s_q4 * t331 - t337;
+    let t339 = -s_q3 * t333 - c_q3 * t335;
+    let t340 = -t108;
+    let t341 = c_q5 * t340 - s_q5 * t109;
+    let t342 = t98 - t99;
+    let t343 = c_q4 * t341 - s_q4 * t342;
+    let t344 = s_q5 * t340 + c_q5 * t109;
+    let t345 = c_q3 * t343 - s_q3 * t344;
+    let t346 = s_q4 * t341 + c_q4 * t342;
+    let t347 = -s_q3 * t343 - c_q3 * t344;
+    let t348 = c_q5 * t103;
+    let t349 = s_q5 * t60 - t348;
+    let t350 = c_q4 * t349 - t332;
+    let t351 = s_q5 * t103;
+    let t352 = t351 + c_q5 * t60;
+    let t353 = c_q3 * t350 + s_q3 * t352;
+    let t354 = t337 + s_q4 * t349;
+    let t355 = c_q3 * t352 - s_q3 * t350;
+    let t356 = t100 - t98;
+    let t357 = c_q5 * t106 - s_q5 * t356;
+    let t358 = -t107;
+    let t359 = c_q4 * t357 - s_q4 * t358;
+    let t360 = s_q5 * t106 + c_q5 * t356;
+    let t361 = c_q3 * t359 - s_q3 * t360;
+    let t362 = s_q4 * t357 + c_q4 * t358;
+    let t363 = -s_q3 * t359 - c_q3 * t360;
+    let t364 = t99 - t100;
+    let t365 = c_q5 * t364 + s_q5 * t104;
+    let t366 = c_q4 * t365 - s_q4 * t105;
+    let t367 = s_q5 * t364 - c_q5 * t104;
+    let t368 = c_q3 * t366 - s_q3 * t367;
+    let t369 = s_q4 * t365 + c_q4 * t105;
+    let t370 = -s_q3 * t366 - c_q3 * t367;
+    let t371 = t330 + t348;
+    let t372 = c_q4 * t371 - s_q4 * t58;
+    let t373 = t334 - t351;
+    let t374 = c_q3 * t372 + s_q3 * t373;
+    let t375 = s_q4 * t371 + c_q4 * t58;
+    let t376 = c_q3 * t373 - s_q3 * t372;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            s_q1 * t8 + t110,
+            s_q1 * (t1 - 2.0 * t7) + c_q1 * (t0 + 2.0 * t5),
+            c_q1 * t9 - t110,
+            s_q1 * (qdd[1] + t64) + c_q1 * (t63 - t61),
+            s_q1 * (t62 - t63) + c_q1 * (qdd[1] - t64),
+            0.0,
+            c_q1 * (p.d3 * (t113 - s_q2 * t19) - p.a2 * t15) - p.d3 * s_q1 * t112,
+            s_q1 * (s_q2 * t15 - p.d3 * t116)
+                + c_q1 * (p.d3 * (c_q2 * t114 - s_q2 * t115) - c_q2 * t15 - p.a2 * t73),
+            s_q1 * (c_q2 * t15 - p.d3 * t119)
+                + c_q1
+                    * (s_q2 * t15 + p.d3 * (c_q2 * t69 - s_q2 * t118)
+                        - p.a2 * (t22 - t12 * t117)),
+            c_q1
+                * (t113 + p.d3 * (c_q2 * t120 - s_q2 * t72) + p.a2 * (t10 * t10 + t66)
+                    - s_q2 * t19) - s_q1 * (c_q2 * t19 + t111 + p.d3 * t121),
+            s_q1 * (c_q2 * t22 - t122) + c_q1 * (s_q2 * t22 + t123),
+            c_q1 * (c_q2 * t74 - s_q2 * t73) - s_q1 * (c_q2 * t73 + s_q2 * t74),
+            c_q1 * (c_q2 * t23 - t127) - s_q1 * (t126 + s_q2 * t23),
+            s_q1 * (c_q2 * t71 - s_q2 * t128) + c_q1 * (s_q2 * t71 + c_q2 * t128),
+            s_q1 * (c_q2 * t130 + s_q2 * t69) + c_q1 * (s_q2 * t130 - c_q2 * t69),
+            s_q1 * (t122 + t126) + c_q1 * (t127 - t123),
+            c_q1 * (p.d3 * (c_q2 * t138 - s_q2 * t31) - t133 * (t140 - t141 - p.a2))
+                - s_q1 * (t133 * (t134 + t135) + p.d3 * t139),
+            s_q1 * (c_q2 * t146 - s_q2 * t147 - p.d3 * t149)
+                + c_q1
+                    * (s_q2 * t146 + c_q2 * t147 + p.d3 * (c_q2 * t148 - s_q2 * t85)
+                        + p.a2 * t145),
+            s_q1 * (c_q2 * t154 - s_q2 * t155 - p.d3 * t158)
+                + c_q1
+                    * (s_q2 * t154 + c_q2 * t155 + p.d3 * (c_q2 * t156 - s_q2 * t157)
+                        + p.a2 * t153),
+            s_q1 * (c_q2 * t163 - t135 * t162 - p.d3 * t166)
+                + c_q1
+                    * (s_q2 * t163 + p.d3 * (c_q2 * t164 - s_q2 * t165)
+                        + t162 * (t141 + p.a2)),
+            s_q1 * (c_q2 * t170 + t171) + c_q1 * (s_q2 * t170 - t172),
+            c_q1 * (c_q2 * t176 - s_q2 * t175) - s_q1 * (c_q2 * t175 + s_q2 * t176),
+            s_q1 * (c_q2 * t179 - t171) + c_q1 * (t172 + s_q2 * t179),
+            s_q1 * (c_q2 * t183 - s_q2 * t184) + c_q1 * (s_q2 * t183 + c_q2 * t184),
+            s_q1 * (c_q2 * t187 - s_q2 * t82) + c_q1 * (s_q2 * t187 + c_q2 * t82),
+            s_q1 * (c_q2 * t189 - s_q2 * t37) + c_q1 * (s_q2 * t189 + c_q2 * t37),
+            c_q1 * (p.d3 * (c_q2 * t195 - s_q2 * t198) - t194 * (t140 - t141 - p.a2))
+                - s_q1 * (t194 * (t134 + t135) + p.d3 * t199),
+            s_q1 * (c_q2 * t206 - s_q2 * t208 - p.d3 * t211)
+                + c_q1
+                    * (s_q2 * t206 + c_q2 * t208 + p.d3 * (c_q2 * t209 - s_q2 * t210)
+                        - p.a2 * t205),
+            s_q1 * (c_q2 * t218 - s_q2 * t220 - p.d3 * t223)
+                + c_q1
+                    * (s_q2 * t218 + c_q2 * t220 + p.d3 * (c_q2 * t221 - s_q2 * t222)
+                        + p.a2 * t217),
+            s_q1 * (c_q2 * t231 - s_q2 * t234 - p.d3 * t237)
+                + c_q1
+                    * (s_q2 * t231 + c_q2 * t234 + p.d3 * (c_q2 * t235 - s_q2 * t236)
+                        + p.a2 * t230),
+            s_q1 * (c_q2 * t242 - s_q2 * t244) + c_q1 * (s_q2 * t242 + c_q2 * t244),
+            s_q1 * (c_q2 * t249 - s_q2 * t250) + c_q1 * (s_q2 * t249 + c_q2 * t250),
+            s_q1 * (c_q2 * t254 - s_q2 * t256) + c_q1 * (s_q2 * t254 + c_q2 * t256),
+            s_q1 * (c_q2 * t260 - s_q2 * t261) + c_q1 * (s_q2 * t260 + c_q2 * t261),
+            s_q1 * (c_q2 * t265 - s_q2 * t266) + c_q1 * (s_q2 * t265 + c_q2 * t266),
+            s_q1 * (c_q2 * t269 - s_q2 * t270) + c_q1 * (s_q2 * t269 + c_q2 * t270),
+            c_q1 * (p.d3 * (c_q2 * t278 - s_q2 * t279) - t277 * (t140 - t141 - p.a2))
+                - s_q1 * (t277 * (t134 + t135) + p.d3 * t280),
+            s_q1 * (c_q2 * t290 - s_q2 * t292 - p.d3 * t295)
+                + c_q1
+                    * (s_q2 * t290 + c_q2 * t292 + p.d3 * (c_q2 * t293 - s_q2 * t294)
+                        - p.a2 * t289),
+            s_q1 * (c_q2 * t307 - s_q2 * t309 - p.d3 * t312)
+                + c_q1
+                    * (s_q2 * t307 + c_q2 * t309 + p.d3 * (c_q2 * t310 - s_q2 * t311)
+                        + p.a2 * t306),
+            s_q1 * (c_q2 * t323 - s_q2 * t325 - p.d3 * t328)
+                + c_q1
+                    * (s_q2 * t323 + c_q2 * t325 + p.d3 * (c_q2 * t326 - s_q2 * t327)
+                        + p.a2 * t322),
+            s_q1 * (c_q2 * t336 - s_q2 * t338) + c_q1 * (s_q2 * t336 + c_q2 * t338),
+            s_q1 * (c_q2 * t345 - s_q2 * t346) + c_q1 * (s_q2 * t345 + c_q2 * t346),
+            s_q1 * (c_q2 * t353 - s_q2 * t354) + c_q1 * (s_q2 * t353 + c_q2 * t354),
+            s_q1 * (c_q2 * t361 - s_q2 * t362) + c_q1 * (s_q2 * t361 + c_q2 * t362),
+            s_q1 * (c_q2 * t368 - s_q2 * t369) + c_q1 * (s_q2 * t368 + c_q2 * t369),
+            s_q1 * (c_q2 * t374 - s_q2 * t375) + c_q1 * (s_q2 * t374 + c_q2 * t375),
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t3,
+            -t2,
+            0.0,
+            -t64,
+            t61 - t62,
+            t64,
+            t0,
+            t1,
+            qdd[1],
+            p.a2 * t112,
+            t19 + p.a2 * t116,
+            p.a2 * t119 - t18,
+            p.a2 * t121,
+            t124,
+            t125,
+            t68,
+            t129,
+            t70,
+            t21,
+            p.a2 * t139 + t142,
+            p.a2 * t149 + t150,
+            p.a2 * t158 + t159,
+            p.a2 * t166 + t168,
+            t174,
+            t177,
+            t181,
+            t185,
+            t188,
+            t190,
+            p.a2 * t199 + t200,
+            p.a2 * t211 + t212,
+            p.a2 * t223 + t224,
+            p.a2 * t237 + t238,
+            t246,
+            t251,
+            t257,
+            t262,
+            t267,
+            t271,
+            p.a2 * t280 + t281,
+            p.a2 * t295 + t296,
+            p.a2 * t312 + t313,
+            p.a2 * t328 + t329,
+            t339,
+            t347,
+            t355,
+            t363,
+            t370,
+            t376,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t19,
+            -t18,
+            0.0,
+            t124,
+            t125,
+            t68,
+            t129,
+            t70,
+            t21,
+            t142,
+            t150,
+            t159,
+            t168,
+            t174,
+            t177,
+            t181,
+            t185,
+            t188,
+            t190,
+            t200,
+            t212,
+            t224,
+            t238,
+            t246,
+            t251,
+            t257,
+            t262,
+            t267,
+            t271,
+            t281,
+            t296,
+            t313,
+            t329,
+            t339,
+            t347,
+            t355,
+            t363,
+            t370,
+            t376,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t35,
+            t33,
+            0.0,
+            -t78,
+            t176,
+            t78,
+            t184,
+            t82,
+            t37,
+            0.0,
+            t207,
+            t219,
+            t233,
+            t244,
+            t250,
+            t256,
+            t261,
+            t266,
+            t270,
+            0.0,
+            t291,
+            t308,
+            t324,
+            t338,
+            t346,
+            t354,
+            t362,
+            t369,
+            t375,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t45,
+            -t43,
+            0.0,
+            -t90,
+            t248,
+            t90,
+            -t96,
+            t94,
+            t48,
+            0.0,
+            -t283,
+            -t299,
+            -t316,
+            -t335,
+            -t344,
+            t352,
+            -t360,
+            -t367,
+            t373,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t56,
+            t297,
+            0.0,
+            -t101,
+            t342,
+            t101,
+            t358,
+            t105,
+            t58,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -49,6 +49,7 @@
 //! | `gravity_derivatives` | 81 | 36 | 0 | 0 | 4 | 4 |
 //! | `mass_matrix_inverse` | 250 | 143 | 4 | 0 | 4 | 4 |
 //! | `forward_dynamics_derivatives` | 2138 | 1388 | 8 | 0 | 6 | 6 |
+//! | `standard_regressor` | 812 | 564 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 2138 | 1388 | 8 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -4010,6 +4011,874 @@ fn forward_dynamics_derivatives_with_body(
     out.1[3][5] = t694;
     out.1[5][5] = -25000.0 * t50 * inv7 * t691 - c_q4 * t694 - t40 * (t693 + t692);
     out
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 812,
+    add: 564,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qdd[0] * s_q1;
+    let t2 = qdd[0] * c_q1;
+    let t3 = qd[0] * c_q1;
+    let t4 = qd[1] * t3;
+    let t5 = qd[1] * t0;
+    let t6 = t1 + t4;
+    let t7 = t2 - t5;
+    let t8 = t0 * c_q2 + t3 * s_q2;
+    let t9 = t0 * s_q2 - t3 * c_q2;
+    let t10 = -t9;
+    let t11 = 0.4318 * qd[1] - 0.15005 * t0;
+    let t12 = t3 * t3;
+    let t13 = t0 * t3;
+    let t14 = t0 * t11 - 0.4318 * t7 - 0.15005 * t12;
+    let t15 = 9.81 * s_q1 + 0.15005 * t7 - 0.4318 * t12 - qd[1] * t11;
+    let t16 = qdd[1] + t13;
+    let t17 = 9.81 * c_q1 + 0.15005 * (t4 - t6) + 0.4318 * t16;
+    let t18 = c_q2 * t15 + s_q2 * t17;
+    let t19 = c_q2 * t17 - s_q2 * t15;
+    let t20 = qd[1] + qd[2];
+    let t21 = qdd[1] + qdd[2];
+    let t22 = qd[2] * t10 + t6 * c_q2 + t7 * s_q2;
+    let t23 = t7 * c_q2 - t6 * s_q2 - qd[2] * t8;
+    let t24 = t8 * c_q3 - t20 * s_q3;
+    let t25 = t8 * s_q3 + t20 * c_q3;
+    let t26 = -t25;
+    let t27 = 0.4318 * t8 - 0.0203 * t10;
+    let t28 = t20 * t20;
+    let t29 = t8 * t20;
+    let t30 = t10 * t20;
+    let t31 = t18 + t10 * t27 - 0.4318 * t21 - 0.0203 * t28;
+    let t32 = 0.0203 * t21 + t19 - 0.4318 * t28 - t8 * t27;
+    let t33 = t14 + 0.4318 * (t22 + t30) + 0.0203 * (t29 - t23);
+    let t34 = s_q3 * t33 - c_q3 * t31;
+    let t35 = -t34;
+    let t36 = -s_q3 * t31 - c_q3 * t33;
+    let t37 = qd[3] - t9;
+    let t38 = t23 + qdd[3];
+    let t39 = qd[3] * t26 + t22 * c_q3 - t21 * s_q3;
+    let t40 = t22 * s_q3 + t21 * c_q3 + qd[3] * t24;
+    let t41 = t24 * c_q4 + t37 * s_q4;
+    let t42 = t24 * s_q4 - t37 * c_q4;
+    let t43 = -t42;
+    let t44 = t35 * c_q4 + t32 * s_q4;
+    let t45 = t35 * s_q4 - t32 * c_q4;
+    let t46 = -t45;
+    let t47 = -t36;
+    let t48 = t25 + qd[4];
+    let t49 = qdd[4] + t40;
+    let t50 = qd[4] * t43 + t39 * c_q4 + t38 * s_q4;
+    let t51 = t38 * c_q4 - t39 * s_q4 - qd[4] * t41;
+    let t52 = t41 * c_q5 - t48 * s_q5;
+    let t53 = t41 * s_q5 + t48 * c_q5;
+    let t54 = -t53;
+    let t55 = t44 * c_q5 - t47 * s_q5;
+    let t56 = t44 * s_q5 + t47 * c_q5;
+    let t57 = -t56;
+    let t58 = qd[5] - t42;
+    let t59 = t51 + qdd[5];
+    let t60 = qd[5] * t54 + t50 * c_q5 - t49 * s_q5;
+    let t61 = t50 * s_q5 + t49 * c_q5 + qd[5] * t52;
+    let t62 = t8 * t10;
+    let t63 = t8 * t8;
+    let t64 = t24 * t37;
+    let t65 = t26 * t37;
+    let t66 = t24 * t24;
+    let t67 = t26 * t26;
+    let t68 = t24 * t26;
+    let t69 = t43 * t48;
+    let t70 = t41 * t48;
+    let t71 = t41 * t43;
+    let t72 = t52 * t58;
+    let t73 = t54 * t58;
+    let t74 = t52 * t52;
+    let t75 = t54 * t54;
+    let t76 = t52 * t54;
+    let t77 = qd[1] * qd[1];
+    let t78 = t48 * t48;
+    let t79 = t41 * t41;
+    let t80 = c_q5 * t73;
+    let t81 = s_q5 * t72;
+    let t82 = s_q5 * t73;
+    let t83 = c_q5 * t72;
+    let t84 = t0 * t0;
+    let t85 = t10 * t10;
+    let t86 = t62 - t21;
+    let t87 = t23 + t29;
+    let t88 = t21 + t62;
+    let t89 = t30 - t22;
+    let t90 = t29 - t23;
+    let t91 = t22 + t30;
+    let t92 = t37 * t37;
+    let t93 = t68 - t38;
+    let t94 = t64 - t40;
+    let t95 = t38 + t68;
+    let t96 = t65 - t39;
+    let t97 = t64 + t40;
+    let t98 = t39 + t65;
+    let t99 = t43 * t43;
+    let t100 = t71 - t49;
+    let t101 = t51 + t70;
+    let t102 = t49 + t71;
+    let t103 = t69 - t50;
+    let t104 = t50 + t69;
+    let t105 = t58 * t58;
+    let t106 = t76 - t59;
+    let t107 = t72 - t61;
+    let t108 = t59 + t76;
+    let t109 = t73 - t60;
+    let t110 = t72 + t61;
+    let t111 = t60 + t73;
+    let t112 = c_q1 * t5;
+    let t113 = s_q5 * t55;
+    let t114 = c_q5 * t55;
+    let t115 = s_q2 * t18;
+    let t116 = t115 + c_q2 * t19;
+    let t117 = c_q2 * t18;
+    let t118 = t9 * t10 - t28;
+    let t119 = t21 - t8 * t9;
+    let t120 = s_q2 * t118 + c_q2 * t119;
+    let t121 = -t20;
+    let t122 = t20 * t121 - t63;
+    let t123 = s_q2 * t86 + c_q2 * t122;
+    let t124 = t23 + t20 * t8;
+    let t125 = s_q2 * t124 + c_q2 * t89;
+    let t126 = s_q2 * t29;
+    let t127 = c_q2 * t29;
+    let t128 = -t62;
+    let t129 = t63 - t85;
+    let t130 = c_q2 * t30;
+    let t131 = s_q2 * t30;
+    let t132 = t28 - t63;
+    let t133 = -t89;
+    let t134 = t85 - t28;
+    let t135 = c_q3 * t35;
+    let t136 = s_q3 * t36;
+    let t137 = t135 - t136;
+    let t138 = s_q2 * t137 + c_q2 * t32;
+    let t139 = s_q3 * t35;
+    let t140 = c_q3 * t36;
+    let t141 = -t139 - t140;
+    let t142 = c_q2 * t141;
+    let t143 = s_q2 * t141;
+    let t144 = 0.0203 * t32 - 0.4318 * t137;
+    let t145 = t25 * t26 - t92;
+    let t146 = t38 - t24 * t25;
+    let t147 = c_q3 * t145 - s_q3 * t146;
+    let t148 = s_q2 * t147 + c_q2 * t97;
+    let t149 = s_q3 * t145 + c_q3 * t146;
+    let t150 = s_q3 * t32 - 0.4318 * t149;
+    let t151 = t36 + 0.0203 * t149;
+    let t152 = 0.0203 * t97 + c_q3 * t32 - 0.4318 * t147;
+    let t153 = -t37;
+    let t154 = t37 * t153 - t66;
+    let t155 = c_q3 * t93 - s_q3 * t154;
+    let t156 = t39 - t26 * t153;
+    let t157 = s_q2 * t155 + c_q2 * t156;
+    let t158 = s_q3 * t93 + c_q3 * t154;
+    let t159 = c_q3 * t32 - 0.4318 * t158;
+    let t160 = t34 + 0.0203 * t158;
+    let t161 = 0.0203 * t156 - 0.4318 * t155 - s_q3 * t32;
+    let t162 = t37 * t24 - t40;
+    let t163 = c_q3 * t162 - s_q3 * t96;
+    let t164 = t24 * t24 + t67;
+    let t165 = s_q2 * t163 - c_q2 * t164;
+    let t166 = s_q3 * t162 + c_q3 * t96;
+    let t167 = c_q3 * t47;
+    let t168 = t167 - 0.4318 * t166 - t139;
+    let t169 = s_q3 * t47;
+    let t170 = -0.4318 * t163 - 0.0203 * t164 - t135 - t169;
+    let t171 = s_q3 * t64;
+    let t172 = c_q3 * t39 - t171;
+    let t173 = s_q2 * t68;
+    let t174 = c_q2 * t68;
+    let t175 = c_q3 * t64;
+    let t176 = -s_q3 * t39 - t175;
+    let t177 = c_q3 * t97 + s_q3 * t98;
+    let t178 = t66 - t67;
+    let t179 = s_q3 * t97 - c_q3 * t98;
+    let t180 = c_q3 * t65;
+    let t181 = s_q3 * t40 - t180;
+    let t182 = s_q3 * t65;
+    let t183 = t182 + c_q3 * t40;
+    let t184 = t92 - t66;
+    let t185 = c_q3 * t95 - s_q3 * t184;
+    let t186 = -t96;
+    let t187 = -s_q3 * t95 - c_q3 * t184;
+    let t188 = t67 - t92;
+    let t189 = c_q3 * t188 + s_q3 * t93;
+    let t190 = c_q3 * t93 - s_q3 * t188;
+    let t191 = t171 + t180;
+    let t192 = t175 - t182;
+    let t193 = c_q4 * t44;
+    let t194 = s_q4 * t46;
+    let t195 = t193 - t194;
+    let t196 = c_q3 * t195 - t136;
+    let t197 = s_q4 * t44;
+    let t198 = c_q4 * t46;
+    let t199 = t197 + t198;
+    let t200 = s_q2 * t196 + c_q2 * t199;
+    let t201 = -t140 - s_q3 * t195;
+    let t202 = c_q2 * t201;
+    let t203 = s_q2 * t201;
+    let t204 = 0.0203 * t199 - 0.4318 * t196;
+    let t205 = t42 * t43 - t78;
+    let t206 = t49 - t41 * t42;
+    let t207 = c_q4 * t205 - s_q4 * t206;
+    let t208 = t51 - t70;
+    let t209 = c_q3 * t207 - s_q3 * t208;
+    let t210 = s_q4 * t205 + c_q4 * t206;
+    let t211 = s_q2 * t209 + c_q2 * t210;
+    let t212 = s_q3 * t207 + c_q3 * t208;
+    let t213 = -0.4318 * t212 - s_q4 * t140 - s_q3 * t45;
+    let t214 = t36 * c_q4;
+    let t215 = t214 + 0.0203 * t212;
+    let t216 = 0.0203 * t210 + s_q4 * t136 - 0.4318 * t209 - c_q3 * t45;
+    let t217 = -t48;
+    let t218 = t48 * t217 - t79;
+    let t219 = c_q4 * t100 - s_q4 * t218;
+    let t220 = t43 * t217 - t50;
+    let t221 = c_q3 * t219 - s_q3 * t220;
+    let t222 = s_q4 * t100 + c_q4 * t218;
+    let t223 = s_q2 * t221 + c_q2 * t222;
+    let t224 = s_q3 * t219 + c_q3 * t220;
+    let t225 = c_q4 * t167 - 0.4318 * t224 - s_q3 * t44;
+    let t226 = s_q4 * t47;
+    let t227 = t226 + 0.0203 * t224;
+    let t228 = 0.0203 * t222 - 0.4318 * t221 - c_q4 * t169 - c_q3 * t44;
+    let t229 = t51 + t48 * t41;
+    let t230 = c_q4 * t229 - s_q4 * t103;
+    let t231 = t99 + t41 * t41;
+    let t232 = c_q3 * t230 - s_q3 * t231;
+    let t233 = s_q4 * t229 + c_q4 * t103;
+    let t234 = s_q2 * t232 + c_q2 * t233;
+    let t235 = s_q3 * t230 + c_q3 * t231;
+    let t236 = c_q4 * t45;
+    let t237 = t236 - t197;
+    let t238 = c_q3 * t237 - 0.4318 * t235;
+    let t239 = s_q4 * t45;
+    let t240 = t193 + t239;
+    let t241 = t240 + 0.0203 * t235;
+    let t242 = 0.0203 * t233 - 0.4318 * t232 - s_q3 * t237;
+    let t243 = s_q4 * t70;
+    let t244 = c_q4 * t50 - t243;
+    let t245 = s_q3 * t71;
+    let t246 = c_q3 * t244 - t245;
+    let t247 = c_q4 * t70;
+    let t248 = s_q4 * t50 + t247;
+    let t249 = c_q3 * t71;
+    let t250 = -s_q3 * t244 - t249;
+    let t251 = c_q4 * t208 - s_q4 * t104;
+    let t252 = t79 - t99;
+    let t253 = c_q3 * t251 + s_q3 * t252;
+    let t254 = s_q4 * t208 + c_q4 * t104;
+    let t255 = c_q3 * t252 - s_q3 * t251;
+    let t256 = c_q4 * t69;
+    let t257 = t256 + s_q4 * t51;
+    let t258 = t245 - c_q3 * t257;
+    let t259 = s_q4 * t69;
+    let t260 = c_q4 * t51 - t259;
+    let t261 = t249 + s_q3 * t257;
+    let t262 = t78 - t79;
+    let t263 = c_q4 * t102 - s_q4 * t262;
+    let t264 = c_q3 * t263 - s_q3 * t103;
+    let t265 = s_q4 * t102 + c_q4 * t262;
+    let t266 = -s_q3 * t263 - c_q3 * t103;
+    let t267 = t99 - t78;
+    let t268 = c_q4 * t267 + s_q4 * t100;
+    let t269 = c_q3 * t268 + s_q3 * t101;
+    let t270 = s_q4 * t267 - c_q4 * t100;
+    let t271 = c_q3 * t101 - s_q3 * t268;
+    let t272 = t243 + t256;
+    let t273 = c_q3 * t272 + s_q3 * t49;
+    let t274 = t259 - t247;
+    let t275 = c_q3 * t49 - s_q3 * t272;
+    let t276 = t114 - s_q5 * t57;
+    let t277 = c_q4 * t276 - t194;
+    let t278 = c_q5 * t57 + t113;
+    let t279 = c_q3 * t277 - s_q3 * t278;
+    let t280 = t198 + s_q4 * t276;
+    let t281 = s_q2 * t279 + c_q2 * t280;
+    let t282 = -s_q3 * t277 - c_q3 * t278;
+    let t283 = c_q2 * t282;
+    let t284 = s_q2 * t282;
+    let t285 = 0.0203 * t280 - 0.4318 * t279;
+    let t286 = t53 * t54 - t105;
+    let t287 = t59 - t52 * t53;
+    let t288 = c_q5 * t286 - s_q5 * t287;
+    let t289 = c_q4 * t288 - s_q4 * t110;
+    let t290 = s_q5 * t286 + c_q5 * t287;
+    let t291 = c_q3 * t289 - s_q3 * t290;
+    let t292 = s_q4 * t288 + c_q4 * t110;
+    let t293 = s_q2 * t291 + c_q2 * t292;
+    let t294 = s_q3 * t289 + c_q3 * t290;
+    let t295 = s_q5 * t236 + s_q4 * t57;
+    let t296 = t45 * c_q5;
+    let t297 = -0.4318 * t294 - c_q3 * t295 - s_q3 * t296;
+    let t298 = c_q4 * t57 - s_q5 * t239;
+    let t299 = t298 + 0.0203 * t294;
+    let t300 = 0.0203 * t292 + s_q3 * t295 - 0.4318 * t291 - c_q3 * t296;
+    let t301 = -t58;
+    let t302 = t58 * t301 - t74;
+    let t303 = c_q5 * t106 - s_q5 * t302;
+    let t304 = t60 - t54 * t301;
+    let t305 = c_q4 * t303 - s_q4 * t304;
+    let t306 = s_q5 * t106 + c_q5 * t302;
+    let t307 = c_q3 * t305 - s_q3 * t306;
+    let t308 = s_q4 * t303 + c_q4 * t304;
+    let t309 = s_q2 * t307 + c_q2 * t308;
+    let t310 = s_q3 * t305 + c_q3 * t306;
+    let t311 = -t55;
+    let t312 = c_q5 * t198 - s_q4 * t311;
+    let t313 = t46 * s_q5;
+    let t314 = c_q3 * t312 - 0.4318 * t310 - s_q3 * t313;
+    let t315 = c_q5 * t194 + c_q4 * t311;
+    let t316 = t315 + 0.0203 * t310;
+    let t317 = 0.0203 * t308 - 0.4318 * t307 - s_q3 * t312 - c_q3 * t313;
+    let t318 = t58 * t52 - t61;
+    let t319 = c_q5 * t318 - s_q5 * t109;
+    let t320 = t52 * t52 + t75;
+    let t321 = c_q4 * t319 + s_q4 * t320;
+    let t322 = s_q5 * t318 + c_q5 * t109;
+    let t323 = c_q3 * t321 - s_q3 * t322;
+    let t324 = s_q4 * t319 - c_q4 * t320;
+    let t325 = s_q2 * t323 + c_q2 * t324;
+    let t326 = s_q3 * t321 + c_q3 * t322;
+    let t327 = c_q5 * t56 - t113;
+    let t328 = c_q4 * t327;
+    let t329 = t114 + s_q5 * t56;
+    let t330 = c_q3 * t328 - 0.4318 * t326 - s_q3 * t329;
+    let t331 = s_q4 * t327;
+    let t332 = t331 + 0.0203 * t326;
+    let t333 = 0.0203 * t324 - 0.4318 * t323 - s_q3 * t328 - c_q3 * t329;
+    let t334 = c_q5 * t60 - t81;
+    let t335 = s_q4 * t76;
+    let t336 = c_q4 * t334 + t335;
+    let t337 = t83 + s_q5 * t60;
+    let t338 = c_q3 * t336 - s_q3 * t337;
+    let t339 = c_q4 * t76;
+    let t340 = s_q4 * t334 - t339;
+    let t341 = -s_q3 * t336 - c_q3 * t337;
+    let t342 = -t110;
+    let t343 = c_q5 * t342 - s_q5 * t111;
+    let t344 = t74 - t75;
+    let t345 = c_q4 * t343 - s_q4 * t344;
+    let t346 = s_q5 * t342 + c_q5 * t111;
+    let t347 = c_q3 * t345 - s_q3 * t346;
+    let t348 = s_q4 * t343 + c_q4 * t344;
+    let t349 = -s_q3 * t345 - c_q3 * t346;
+    let t350 = s_q5 * t61 - t80;
+    let t351 = c_q4 * t350 - t335;
+    let t352 = t82 + c_q5 * t61;
+    let t353 = c_q3 * t351 + s_q3 * t352;
+    let t354 = t339 + s_q4 * t350;
+    let t355 = c_q3 * t352 - s_q3 * t351;
+    let t356 = t105 - t74;
+    let t357 = c_q5 * t108 - s_q5 * t356;
+    let t358 = -t109;
+    let t359 = c_q4 * t357 - s_q4 * t358;
+    let t360 = s_q5 * t108 + c_q5 * t356;
+    let t361 = c_q3 * t359 - s_q3 * t360;
+    let t362 = s_q4 * t357 + c_q4 * t358;
+    let t363 = -s_q3 * t359 - c_q3 * t360;
+    let t364 = t75 - t105;
+    let t365 = c_q5 * t364 + s_q5 * t106;
+    let t366 = c_q4 * t365 - s_q4 * t107;
+    let t367 = s_q5 * t364 - c_q5 * t106;
+    let t368 = c_q3 * t366 - s_q3 * t367;
+    let t369 = s_q4 * t365 + c_q4 * t107;
+    let t370 = -s_q3 * t366 - c_q3 * t367;
+    let t371 = t80 + t81;
+    let t372 = c_q4 * t371 - s_q4 * t59;
+    let t373 = t82 - t83;
+    let t374 = c_q3 * t372 - s_q3 * t373;
+    let t375 = s_q4 * t371 + c_q4 * t59;
+    let t376 = -s_q3 * t372 - c_q3 * t373;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t112 + s_q1 * t6,
+            s_q1 * (t2 - 2.0 * t5) + c_q1 * (t1 + 2.0 * t4),
+            c_q1 * t7 - t112,
+            s_q1 * t16 + c_q1 * (t77 - t84),
+            s_q1 * (t12 - t77) + c_q1 * (qdd[1] - t13),
+            0.0,
+            c_q1 * (0.15005 * (t117 - s_q2 * t19) - 0.4318 * t14)
+                - 0.15005 * s_q1 * t116,
+            s_q1 * (s_q2 * t14 - 0.15005 * t120)
+                + c_q1
+                    * (0.15005 * (c_q2 * t118 - s_q2 * t119) - c_q2 * t14
+                        - 0.4318 * t90),
+            s_q1 * (c_q2 * t14 - 0.15005 * t123)
+                + c_q1
+                    * (0.15005 * (c_q2 * t86 - s_q2 * t122) + s_q2 * t14
+                        - 0.4318 * (t22 - t10 * t121)),
+            c_q1
+                * (t117 + 0.15005 * (c_q2 * t124 - s_q2 * t89) + 0.4318 * (t8 * t8 + t85)
+                    - s_q2 * t19) - s_q1 * (c_q2 * t19 + t115 + 0.15005 * t125),
+            s_q1 * (c_q2 * t22 - t126) + c_q1 * (s_q2 * t22 + t127),
+            c_q1 * (c_q2 * t91 - s_q2 * t90) - s_q1 * (c_q2 * t90 + s_q2 * t91),
+            c_q1 * (c_q2 * t23 - t131) - s_q1 * (t130 + s_q2 * t23),
+            s_q1 * (c_q2 * t88 - s_q2 * t132) + c_q1 * (s_q2 * t88 + c_q2 * t132),
+            s_q1 * (c_q2 * t134 + s_q2 * t86) + c_q1 * (s_q2 * t134 - c_q2 * t86),
+            s_q1 * (t126 + t130) + c_q1 * (t131 - t127),
+            s_q1 * (0.4318 * t142 + 0.0203 * t143 - 0.15005 * t138)
+                + c_q1
+                    * (0.4318 * (t143 - t141) + 0.15005 * (c_q2 * t137 - s_q2 * t32)
+                        - 0.0203 * t142),
+            s_q1 * (c_q2 * t150 - 0.15005 * t148 - s_q2 * t151)
+                + c_q1
+                    * (0.15005 * (c_q2 * t147 - s_q2 * t97) + s_q2 * t150 + c_q2 * t151
+                        + 0.4318 * t149),
+            s_q1 * (c_q2 * t159 - 0.15005 * t157 - s_q2 * t160)
+                + c_q1
+                    * (0.15005 * (c_q2 * t155 - s_q2 * t156) + s_q2 * t159 + c_q2 * t160
+                        + 0.4318 * t158),
+            s_q1 * (c_q2 * t168 - 0.0203 * s_q2 * t166 - 0.15005 * t165)
+                + c_q1
+                    * (0.15005 * (c_q2 * t163 + s_q2 * t164) + s_q2 * t168
+                        + t166 * (0.4318 + 0.0203 * c_q2)),
+            s_q1 * (c_q2 * t172 + t173) + c_q1 * (s_q2 * t172 - t174),
+            c_q1 * (c_q2 * t178 - s_q2 * t177) - s_q1 * (c_q2 * t177 + s_q2 * t178),
+            s_q1 * (c_q2 * t181 - t173) + c_q1 * (t174 + s_q2 * t181),
+            s_q1 * (c_q2 * t185 - s_q2 * t186) + c_q1 * (s_q2 * t185 + c_q2 * t186),
+            s_q1 * (c_q2 * t189 - s_q2 * t94) + c_q1 * (s_q2 * t189 + c_q2 * t94),
+            s_q1 * (c_q2 * t191 - s_q2 * t38) + c_q1 * (s_q2 * t191 + c_q2 * t38),
+            s_q1 * (0.4318 * t202 + 0.0203 * t203 - 0.15005 * t200)
+                + c_q1
+                    * (0.4318 * (t203 - t201) + 0.15005 * (c_q2 * t196 - s_q2 * t199)
+                        - 0.0203 * t202),
+            s_q1 * (c_q2 * t213 - 0.15005 * t211 - s_q2 * t215)
+                + c_q1
+                    * (0.15005 * (c_q2 * t209 - s_q2 * t210) + s_q2 * t213 + c_q2 * t215
+                        + 0.4318 * t212),
+            s_q1 * (c_q2 * t225 - 0.15005 * t223 - s_q2 * t227)
+                + c_q1
+                    * (0.15005 * (c_q2 * t221 - s_q2 * t222) + s_q2 * t225 + c_q2 * t227
+                        + 0.4318 * t224),
+            s_q1 * (c_q2 * t238 - 0.15005 * t234 - s_q2 * t241)
+                + c_q1
+                    * (0.15005 * (c_q2 * t232 - s_q2 * t233) + s_q2 * t238 + c_q2 * t241
+                        + 0.4318 * t235),
+            s_q1 * (c_q2 * t246 - s_q2 * t248) + c_q1 * (s_q2 * t246 + c_q2 * t248),
+            s_q1 * (c_q2 * t253 - s_q2 * t254) + c_q1 * (s_q2 * t253 + c_q2 * t254),
+            s_q1 * (c_q2 * t258 - s_q2 * t260) + c_q1 * (s_q2 * t258 + c_q2 * t260),
+            s_q1 * (c_q2 * t264 - s_q2 * t265) + c_q1 * (s_q2 * t264 + c_q2 * t265),
+            s_q1 * (c_q2 * t269 - s_q2 * t270) + c_q1 * (s_q2 * t269 + c_q2 * t270),
+            s_q1 * (c_q2 * t273 - s_q2 * t274) + c_q1 * (s_q2 * t273 + c_q2 * t274),
+            s_q1 * (0.4318 * t283 + 0.0203 * t284 - 0.15005 * t281)
+                + c_q1
+                    * (0.4318 * (t284 - t282) + 0.15005 * (c_q2 * t279 - s_q2 * t280)
+                        - 0.0203 * t283),
+            s_q1 * (c_q2 * t297 - 0.15005 * t293 - s_q2 * t299)
+                + c_q1
+                    * (0.15005 * (c_q2 * t291 - s_q2 * t292) + s_q2 * t297 + c_q2 * t299
+                        + 0.4318 * t294),
+            s_q1 * (c_q2 * t314 - 0.15005 * t309 - s_q2 * t316)
+                + c_q1
+                    * (0.15005 * (c_q2 * t307 - s_q2 * t308) + s_q2 * t314 + c_q2 * t316
+                        + 0.4318 * t310),
+            s_q1 * (c_q2 * t330 - 0.15005 * t325 - s_q2 * t332)
+                + c_q1
+                    * (0.15005 * (c_q2 * t323 - s_q2 * t324) + s_q2 * t330 + c_q2 * t332
+                        + 0.4318 * t326),
+            s_q1 * (c_q2 * t338 - s_q2 * t340) + c_q1 * (s_q2 * t338 + c_q2 * t340),
+            s_q1 * (c_q2 * t347 - s_q2 * t348) + c_q1 * (s_q2 * t347 + c_q2 * t348),
+            s_q1 * (c_q2 * t353 - s_q2 * t354) + c_q1 * (s_q2 * t353 + c_q2 * t354),
+            s_q1 * (c_q2 * t361 - s_q2 * t362) + c_q1 * (s_q2 * t361 + c_q2 * t362),
+            s_q1 * (c_q2 * t368 - s_q2 * t369) + c_q1 * (s_q2 * t368 + c_q2 * t369),
+            s_q1 * (c_q2 * t374 - s_q2 * t375) + c_q1 * (s_q2 * t374 + c_q2 * t375),
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            9.81 * c_q1,
+            -9.81 * s_q1,
+            0.0,
+            -t13,
+            t84 - t12,
+            t13,
+            t1,
+            t2,
+            qdd[1],
+            0.4318 * t116,
+            t19 + 0.4318 * t120,
+            0.4318 * t123 - t18,
+            0.4318 * t125,
+            t128,
+            t129,
+            t62,
+            t133,
+            t87,
+            t21,
+            0.4318 * t138 + t144,
+            0.4318 * t148 + t152,
+            0.4318 * t157 + t161,
+            0.4318 * t165 + t170,
+            t176,
+            t179,
+            t183,
+            t187,
+            t190,
+            t192,
+            0.4318 * t200 + t204,
+            0.4318 * t211 + t216,
+            0.4318 * t223 + t228,
+            0.4318 * t234 + t242,
+            t250,
+            t255,
+            t261,
+            t266,
+            t271,
+            t275,
+            0.4318 * t281 + t285,
+            0.4318 * t293 + t300,
+            0.4318 * t309 + t317,
+            0.4318 * t325 + t333,
+            t341,
+            t349,
+            t355,
+            t363,
+            t370,
+            t376,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t19,
+            -t18,
+            0.0,
+            t128,
+            t129,
+            t62,
+            t133,
+            t87,
+            t21,
+            t144,
+            t152,
+            t161,
+            t170,
+            t176,
+            t179,
+            t183,
+            t187,
+            t190,
+            t192,
+            t204,
+            t216,
+            t228,
+            t242,
+            t250,
+            t255,
+            t261,
+            t266,
+            t271,
+            t275,
+            t285,
+            t300,
+            t317,
+            t333,
+            t341,
+            t349,
+            t355,
+            t363,
+            t370,
+            t376,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t36,
+            t34,
+            0.0,
+            -t68,
+            t178,
+            t68,
+            t186,
+            t94,
+            t38,
+            0.0,
+            t214,
+            t226,
+            t240,
+            t248,
+            t254,
+            t260,
+            t265,
+            t270,
+            t274,
+            0.0,
+            t298,
+            t315,
+            t331,
+            t340,
+            t348,
+            t354,
+            t362,
+            t369,
+            t375,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t46,
+            -t44,
+            0.0,
+            -t71,
+            t252,
+            t71,
+            -t103,
+            t101,
+            t49,
+            0.0,
+            -t296,
+            -t313,
+            -t329,
+            -t337,
+            -t346,
+            t352,
+            -t360,
+            -t367,
+            -t373,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t57,
+            t311,
+            0.0,
+            -t76,
+            t344,
+            t76,
+            t358,
+            t107,
+            t59,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -62,6 +62,7 @@
 //! | `mass_matrix_inverse` | 28 | 9 | 2 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 242 | 92 | 4 | 0 | 2 | 3 |
 //! | `constrained_residual_derivatives` | 376 | 286 | 0 | 0 | 5 | 5 |
+//! | `standard_regressor` | 57 | 40 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 242 | 92 | 4 | 0 | 2 | 3 |
 //! | `constrained_forward_dynamics` | 325 | 260 | 47 | 7 | 11 | 10 |
 //! | `cut_joint_reactions` | 333 | 266 | 47 | 7 | 13 | 12 |
@@ -1918,6 +1919,206 @@ fn constrained_residual_derivatives_with_body(
             ],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 57,
+    add: 40,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.a * c_q1;
+    let t1 = p.a * s_q1;
+    let t2 = qdd[0] * t1 - qd[0] * qd[0] * t0;
+    let t3 = qd[0] * qd[0] * t1 + qdd[0] * t0;
+    let t4 = qd[0] + qd[1];
+    let t5 = qdd[0] + qdd[1];
+    let t6 = s_q2 * t5;
+    let t7 = c_q2 * t5;
+    let t8 = c_q2 * t2 - p.g * s_q2;
+    let t9 = s_q2 * t2 + p.g * c_q2;
+    let t10 = c_q2 * t4;
+    let t11 = qd[2] * t10;
+    let t12 = s_q2 * t4;
+    let t13 = qd[2] * t12;
+    let t14 = t12 * t12;
+    let t15 = qd[2] * qd[2];
+    let t16 = t10 * t10;
+    let t17 = t10 * t12;
+    let t18 = t7 - 2.0 * t13;
+    let t19 = t6 + 2.0 * t11;
+    let t20 = qdd[2] + t17;
+    let t21 = s_q2 * t9;
+    let t22 = c_q2 * t3;
+    let t23 = -c_q2 * t8 - t21;
+    let t24 = s_q2 * t3;
+    let t25 = c_q2 * (qdd[2] - t17);
+    let t26 = s_q2 * t11;
+    let t27 = t26 + s_q2 * (t6 + t11);
+    let t28 = c_q2 * (t14 - t15) - s_q2 * t20;
+    let t29 = -c_q2 * t19 - s_q2 * t18;
+    let t30 = t25 - s_q2 * (t15 - t16);
+    let t31 = c_q2 * (t7 - t13) - t26;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            p.a * (s_q1 * (c_q2 * t8 + t21) + c_q1 * t3),
+            t22 + p.a * (c_q1 * t18 - s_q1 * (c_q2 * (t15 + t16) + s_q2 * t20)),
+            t23 - p.a * (s_q1 * (c_q2 * t7 + s_q2 * t6) + c_q1 * (t14 + t16)),
+            p.a * (s_q1 * (t25 - s_q2 * (t14 + t15)) + c_q1 * t19) + t24,
+            t27,
+            t28,
+            0.0,
+            t29,
+            t30,
+            t31,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t22,
+            t23,
+            t24,
+            t27,
+            t28,
+            0.0,
+            t29,
+            t30,
+            t31,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t9,
+            0.0,
+            t8,
+            -t17,
+            -t6,
+            qdd[2],
+            t16 - t14,
+            t7,
+            t17,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            p.g * s_q3,
+            p.g * c_q3,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[3],
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

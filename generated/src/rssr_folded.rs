@@ -62,6 +62,7 @@
 //! | `mass_matrix_inverse` | 27 | 10 | 2 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 204 | 78 | 3 | 0 | 2 | 3 |
 //! | `constrained_residual_derivatives` | 404 | 285 | 0 | 0 | 5 | 5 |
+//! | `standard_regressor` | 57 | 40 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 204 | 78 | 3 | 0 | 2 | 3 |
 //! | `constrained_forward_dynamics` | 335 | 257 | 47 | 7 | 11 | 10 |
 //! | `cut_joint_reactions` | 343 | 263 | 47 | 7 | 13 | 12 |
@@ -1733,6 +1734,204 @@ fn constrained_residual_derivatives_with_body(
             ],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 57,
+    add: 40,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = 0.1 * (s_q1 * qdd[0] - c_q1 * qd[0] * qd[0]);
+    let t1 = 0.1 * (s_q1 * qd[0] * qd[0] + c_q1 * qdd[0]);
+    let t2 = qd[0] + qd[1];
+    let t3 = qdd[0] + qdd[1];
+    let t4 = s_q2 * t3;
+    let t5 = c_q2 * t3;
+    let t6 = 9.81 * s_q2 - c_q2 * t0;
+    let t7 = -t6;
+    let t8 = 9.81 * c_q2 + s_q2 * t0;
+    let t9 = c_q2 * t2;
+    let t10 = qd[2] * t9;
+    let t11 = s_q2 * t2;
+    let t12 = qd[2] * t11;
+    let t13 = qd[2] * qd[2];
+    let t14 = t9 * t9;
+    let t15 = t9 * t11;
+    let t16 = s_q2 * t10;
+    let t17 = t11 * t11;
+    let t18 = t5 - 2.0 * t12;
+    let t19 = t4 + 2.0 * t10;
+    let t20 = qdd[2] + t15;
+    let t21 = s_q2 * t8;
+    let t22 = c_q2 * t1;
+    let t23 = c_q2 * t6 - t21;
+    let t24 = s_q2 * t1;
+    let t25 = c_q2 * (qdd[2] - t15);
+    let t26 = t16 + s_q2 * (t4 + t10);
+    let t27 = c_q2 * (t17 - t13) - s_q2 * t20;
+    let t28 = -c_q2 * t19 - s_q2 * t18;
+    let t29 = t25 - s_q2 * (t13 - t14);
+    let t30 = c_q2 * (t5 - t12) - t16;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.1 * (s_q1 * (c_q2 * t7 + t21) + c_q1 * t1),
+            t22 + 0.1 * (c_q1 * t18 - s_q1 * (c_q2 * (t13 + t14) + s_q2 * t20)),
+            t23 - 0.1 * (s_q1 * (c_q2 * t5 + s_q2 * t4) + c_q1 * (t14 + t17)),
+            0.1 * (s_q1 * (t25 - s_q2 * (t13 + t17)) + c_q1 * t19) + t24,
+            t26,
+            t27,
+            0.0,
+            t28,
+            t29,
+            t30,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t22,
+            t23,
+            t24,
+            t26,
+            t27,
+            0.0,
+            t28,
+            t29,
+            t30,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t8,
+            0.0,
+            t7,
+            -t15,
+            -t4,
+            qdd[2],
+            t14 - t17,
+            t5,
+            t15,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            9.81 * s_q3,
+            9.81 * c_q3,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[3],
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -50,6 +50,7 @@
 //! | `gravity_derivatives` | 36 | 8 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix_inverse` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics_derivatives` | 23 | 18 | 0 | 0 | 0 | 0 |
+//! | `standard_regressor` | 22 | 37 | 0 | 0 | 0 | 0 |
 //! | `linearization` | 41 | 18 | 0 | 0 | 0 | 0 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -1070,6 +1071,67 @@ pub fn forward_dynamics_derivatives_with(
             [0.0, d.k8, 0.0, 0.0, 0.0, d.k5],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 22,
+    add: 37,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let t0 = 19.62 * (q[3] * q[4] + q[5] * q[6]) + qdd[0] + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5])) + qdd[1] + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = 19.62 * (q[4] * q[5] - q[3] * q[6]) + qdd[2] + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t3 = qd[3] * qd[3];
+    let t4 = qd[4] * qd[4];
+    let t5 = qd[5] * qd[5];
+    let t6 = qd[3] * qd[4];
+    let t7 = qd[3] * qd[5];
+    let t8 = qd[4] * qd[5];
+    let t9 = qdd[5] - t6;
+    let t10 = qdd[4] + t7;
+    let t11 = qdd[5] + t6;
+    let t12 = qdd[3] - t8;
+    let t13 = qdd[4] - t7;
+    let t14 = qdd[3] + t8;
+    [
+        [t0, -t4 - t5, -t9, t10, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t1, t11, -t3 - t5, -t12, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t2, -t13, t14, -t3 - t4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t2, -t1, qdd[3], t13, -t8, t11, t4 - t5, t8],
+        [0.0, -t2, 0.0, t0, t7, t14, qdd[4], t5 - t3, t9, -t7],
+        [0.0, t1, -t0, 0.0, -t6, t3 - t4, t6, t12, t10, qdd[5]],
+    ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'

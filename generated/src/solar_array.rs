@@ -48,6 +48,7 @@
 //! | `gravity_derivatives` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix_inverse` | 14 | 9 | 1 | 0 | 1 | 1 |
 //! | `forward_dynamics_derivatives` | 96 | 53 | 3 | 0 | 1 | 1 |
+//! | `standard_regressor` | 28 | 17 | 0 | 0 | 1 | 1 |
 //! | `linearization` | 96 | 53 | 3 | 0 | 1 | 1 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -1077,6 +1078,96 @@ pub fn forward_dynamics_derivatives_with(
         [[inv2 * t34, inv2 * t33], [d.k14 * t32 - t22 * inv2 * t34, -t22 * inv2 * t33]],
         [[inv2, t24], [t24, d.k14 + t7 * t7 * inv2 * d.k15]],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 28,
+    add: 17,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = s_q1 * (t0 * t0);
+    let t3 = c_q1 * (t0 * t0);
+    let t4 = qdd[0] * d.k2 + qd[0] * qd[0] * d.k3;
+    let t5 = qdd[0] * d.k3 - qd[0] * qd[0] * d.k2;
+    let t6 = c_q1 * t5 + s_q1 * t4;
+    let t7 = c_q1 * t4 - s_q1 * t5;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            d.k3 * (c_q1 * t6 - s_q1 * t7) + d.k2 * (c_q1 * t7 + s_q1 * t6),
+            t6 + (c_q1 * t1 - t2) * d.k3 + (t3 + s_q1 * t1) * d.k2,
+            t7 - (s_q1 * t1 + t3) * d.k3 - (t2 - c_q1 * t1) * d.k2,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t1,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t6,
+            t7,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t1,
+        ],
+    ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'

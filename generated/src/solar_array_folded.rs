@@ -48,6 +48,7 @@
 //! | `gravity_derivatives` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix_inverse` | 10 | 5 | 1 | 0 | 1 | 1 |
 //! | `forward_dynamics_derivatives` | 89 | 48 | 3 | 0 | 1 | 1 |
+//! | `standard_regressor` | 27 | 18 | 0 | 0 | 1 | 1 |
 //! | `linearization` | 89 | 48 | 3 | 0 | 1 | 1 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -947,6 +948,102 @@ pub fn forward_dynamics_derivatives_with(
         ],
         [[inv2, t23], [t23, 0.010738543316599103 * t8 * t8 * inv2 + 0.10362694300518134]],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 27,
+    add: 18,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * qd[0];
+    let t1 = 0.1 * qdd[0] - 0.7 * t0;
+    let t2 = 0.7 * qdd[0] + 0.1 * t0;
+    let t3 = c_q1 * t1;
+    let t4 = s_q1 * t2;
+    let t5 = t3 + t4;
+    let t6 = s_q1 * t1;
+    let t7 = c_q1 * t2;
+    let t8 = t7 - t6;
+    let t9 = qd[0] + qd[1];
+    let t10 = qdd[0] + qdd[1];
+    let t11 = c_q1 * (t9 * t9);
+    let t12 = s_q1 * (t9 * t9);
+    let t13 = -t5;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.1 * (c_q1 * t5 - s_q1 * t8) + 0.7 * (s_q1 * t5 + c_q1 * t8),
+            t8 + 0.7 * (c_q1 * t10 - t12) - 0.1 * (t11 + s_q1 * t10),
+            t13 + 0.1 * (t12 - c_q1 * t10) - 0.7 * (s_q1 * t10 + t11),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            t13,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+        ],
+    ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'

@@ -50,6 +50,7 @@
 //! | `gravity_derivatives` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix_inverse` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics_derivatives` | 18 | 12 | 0 | 0 | 0 | 0 |
+//! | `standard_regressor` | 12 | 30 | 0 | 0 | 0 | 0 |
 //! | `linearization` | 36 | 12 | 0 | 0 | 0 | 0 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -1041,6 +1042,215 @@ pub fn forward_dynamics_derivatives_with(
             [0.0, 0.020833333333333332, -0.25, 0.0, 0.0, 0.0, 0.4166666666666667],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 12,
+    add: 30,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let t0 = qd[3] * qd[5];
+    let t1 = qd[2] * qd[6];
+    let t2 = qd[1] * qd[6];
+    let t3 = qd[3] * qd[4];
+    let t4 = qd[2] * qd[4];
+    let t5 = qd[1] * qd[5];
+    let t6 = qdd[1] + t0 - t1;
+    let t7 = qdd[2] + t2 - t3;
+    let t8 = qdd[3] + t4 - t5;
+    let t9 = qd[6] * qd[6];
+    let t10 = qd[4] * qd[6];
+    let t11 = qd[5] * qd[6];
+    let t12 = qd[4] * qd[5];
+    let t13 = qd[4] * qd[4];
+    let t14 = qd[5] * qd[5];
+    let t15 = qdd[5] + t10;
+    let t16 = qdd[6] + t12;
+    let t17 = qdd[4] + t11;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t6,
+            -t9 - t14,
+            t12 - qdd[6],
+            t15,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t7,
+            t16,
+            -t9 - t13,
+            t11 - qdd[4],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            t10 - qdd[5],
+            t17,
+            -t13 - t14,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            -t7,
+            qdd[4],
+            qdd[5] - t10,
+            -t11,
+            t16,
+            t14 - t9,
+            t11,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t8,
+            0.0,
+            t6,
+            t10,
+            t17,
+            qdd[5],
+            t9 - t13,
+            qdd[6] - t12,
+            -t10,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t7,
+            -t6,
+            0.0,
+            -t12,
+            t13 - t14,
+            t12,
+            qdd[4] - t11,
+            t15,
+            qdd[6],
+        ],
+    ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'

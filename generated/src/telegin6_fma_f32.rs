@@ -58,6 +58,7 @@
 //! | `gravity_derivatives` | 1 | 1 | 0 | 0 | 0 | 1 | 0 |
 //! | `mass_matrix_inverse` | 103 | 35 | 4 | 0 | 3 | 3 | 32 |
 //! | `forward_dynamics_derivatives` | 479 | 197 | 7 | 0 | 4 | 4 | 204 |
+//! | `standard_regressor` | 187 | 125 | 0 | 0 | 4 | 4 | 61 |
 //! | `linearization` | 479 | 197 | 7 | 0 | 4 | 4 | 204 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -2351,6 +2352,605 @@ fn forward_dynamics_derivatives_with_body(
             [t135, t139, t142, t144, t145, d.k40 - c_q4 * fma(inv6, t134, t142 + t139)],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 187,
+    add: 125,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+    fma: 61,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[4],
+        q[5],
+    );
+    let t0 = qd[0] * (p.l1 * qd[0]);
+    let t1 = p.l1 * qdd[0];
+    let t2 = s_q1 * t1 - c_q1 * t0;
+    let t3 = fma(c_q1, t1, s_q1 * t0);
+    let t4 = qd[0] + qd[1];
+    let t5 = qdd[0] + qdd[1];
+    let t6 = t2 - p.l2 * t4 * t4;
+    let t7 = fma(p.l2, t5, t3);
+    let t8 = fma(s_q2, t7, c_q2 * t6);
+    let t9 = c_q2 * t7 - s_q2 * t6;
+    let t10 = -t9;
+    let t11 = t4 + qd[2];
+    let t12 = t5 + qdd[2];
+    let t13 = p.g - qdd[3];
+    let t14 = t11 * c_q4;
+    let t15 = t12 * s_q4;
+    let t16 = t12 * c_q4;
+    let t17 = fma(t13, s_q4, t8 * c_q4);
+    let t18 = t8 * s_q4 - t13 * c_q4;
+    let t19 = -t18;
+    let t20 = qd[4] * t14;
+    let t21 = t11 * s_q4;
+    let t22 = qd[4] * t21;
+    let t23 = t15 + t20;
+    let t24 = t16 - t22;
+    let t25 = t21 * c_q5 - qd[4] * s_q5;
+    let t26 = fma(qd[4], c_q5, t21 * s_q5);
+    let t27 = t17 * c_q5 - t10 * s_q5;
+    let t28 = fma(t10, c_q5, t17 * s_q5);
+    let t29 = t14 + qd[5];
+    let t30 = t24 + qdd[5];
+    let t31 = t23 * c_q5 - fma(qd[5], t26, qdd[4] * s_q5);
+    let t32 = fma(qdd[4], c_q5, fma(t23, s_q5, qd[5] * t25));
+    let t33 = t21 * t21;
+    let t34 = t14 * t14;
+    let t35 = qd[4] * qd[4];
+    let t36 = t14 * t21;
+    let t37 = t34 + t35;
+    let t38 = qdd[4] - t36;
+    let t39 = qdd[4] + t36;
+    let t40 = t33 + t35;
+    let t41 = fma(-2.0, t22, t16);
+    let t42 = -t41;
+    let t43 = fma(2.0, t20, t15);
+    let t44 = -(t33 + t34);
+    let t45 = t25 * t25;
+    let t46 = t29 * t29;
+    let t47 = t26 * t26;
+    let t48 = t25 * t29;
+    let t49 = t25 * t26;
+    let t50 = t26 * t29;
+    let t51 = t48 - t32;
+    let t52 = t30 + t49;
+    let t53 = t32 + t48;
+    let t54 = t50 - t31;
+    let t55 = t49 - t30;
+    let t56 = t31 + t50;
+    let t57 = -t26;
+    let t58 = t9 * c_q4;
+    let t59 = c_q2 * t10;
+    let t60 = t59 - s_q2 * t8;
+    let t61 = p.l2 * t60;
+    let t62 = s_q2 * t10;
+    let t63 = -fma(p.l1, c_q1 * t60 - s_q1 * fma(c_q2, t8, t62), t61);
+    let t64 = -t61;
+    let t65 = s_q2 * (t11 * t11);
+    let t66 = t65 - c_q2 * t12;
+    let t67 = c_q2 * (t11 * t11);
+    let t68 = t9 - p.l2 * t66;
+    let t69 = t68 - p.l1 * fma(s_q1, fma(s_q2, t12, t67), c_q1 * t66);
+    let t70 = fma(s_q2, t12, t67);
+    let t71 = fma(p.l2, t70, t8);
+    let t72 = fma(p.l1, fma(s_q1, c_q2 * t12 - t65, c_q1 * t70), t71);
+    let t73 = c_q4 * t17;
+    let t74 = s_q4 * t19;
+    let t75 = t73 - t74;
+    let t76 = t59 - s_q2 * t75;
+    let t77 = p.l2 * t76;
+    let t78 = c_q4 * t19;
+    let t79 = s_q4 * t39;
+    let t80 = fma(c_q4, t37, t79);
+    let t81 = fma(s_q2, t80, c_q2 * t42);
+    let t82 = t58 - p.l2 * t81;
+    let t83 = t10 * s_q4;
+    let t84 = s_q4 * t40 - c_q4 * t38;
+    let t85 = c_q2 * t43 - s_q2 * t84;
+    let t86 = t83 - p.l2 * t85;
+    let t87 = s_q4 * t18;
+    let t88 = fma(s_q4, t15, c_q4 * t16);
+    let t89 = c_q2 * t44 - s_q2 * t88;
+    let t90 = t73 + t87;
+    let t91 = t90 - p.l2 * t89;
+    let t92 = c_q4 * t22;
+    let t93 = fma(s_q4, t23, t92);
+    let t94 = fma(c_q4, t43, s_q4 * t41);
+    let t95 = c_q4 * t24 - t92;
+    let t96 = fma(c_q4, t35 - t33, t79);
+    let t97 = fma(c_q4, t38, s_q4 * (t34 - t35));
+    let t98 = s_q5 * t28;
+    let t99 = fma(c_q5, t27, t98);
+    let t100 = c_q4 * t99 - t74;
+    let t101 = c_q5 * t28;
+    let t102 = t101 - s_q5 * t27;
+    let t103 = c_q2 * t102 - s_q2 * t100;
+    let t104 = p.l2 * t103;
+    let t105 = -t28;
+    let t106 = -t29;
+    let t107 = t29 * t106 - t47;
+    let t108 = fma(s_q5, t55, c_q5 * t107);
+    let t109 = t32 - t25 * t106;
+    let t110 = c_q4 * t108 - s_q4 * t109;
+    let t111 = c_q5 * t55 - s_q5 * t107;
+    let t112 = c_q2 * t111 - s_q2 * t110;
+    let t113 = fma(c_q4, t105, s_q5 * t74);
+    let t114 = t113 - p.l2 * t112;
+    let t115 = -t27;
+    let t116 = s_q4 * fma(s_q5, t115, t101);
+    let t117 = t31 - t29 * t57;
+    let t118 = fma(s_q5, t117, c_q5 * t51);
+    let t119 = t26 * t57 - t45;
+    let t120 = c_q4 * t118 - s_q4 * t119;
+    let t121 = c_q5 * t117 - s_q5 * t51;
+    let t122 = c_q2 * t121 - s_q2 * t120;
+    let t123 = t116 - p.l2 * t122;
+    let t124 = -t25;
+    let t125 = t30 - t26 * t124;
+    let t126 = t25 * t124 - t46;
+    let t127 = fma(s_q5, t126, c_q5 * t125);
+    let t128 = c_q4 * t127 - s_q4 * t54;
+    let t129 = c_q5 * t126 - s_q5 * t125;
+    let t130 = c_q2 * t129 - s_q2 * t128;
+    let t131 = fma(c_q4, t27, c_q5 * t87);
+    let t132 = t131 - p.l2 * t130;
+    let t133 = s_q5 * t48;
+    let t134 = c_q4 * t49;
+    let t135 = fma(s_q4, c_q5 * t31 - t133, t134);
+    let t136 = c_q5 * t48;
+    let t137 = t45 - t46;
+    let t138 = fma(c_q4, t56, s_q4 * (s_q5 * t137 - c_q5 * t55));
+    let t139 = c_q5 * t50;
+    let t140 = fma(c_q4, t30, s_q4 * (t133 - t139));
+    let t141 = s_q5 * t50;
+    let t142 = -t54;
+    let t143 = t47 - t45;
+    let t144 = fma(c_q4, t143, s_q4 * fma(s_q5, t142, c_q5 * t53));
+    let t145 = t46 - t47;
+    let t146 = -t51;
+    let t147 = fma(c_q4, t146, s_q4 * fma(s_q5, t52, c_q5 * t145));
+    let t148 = s_q4 * fma(s_q5, t32, t139) - t134;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            p.l1 * fma(s_q1, t2, c_q1 * t3),
+            t3 - p.l1 * (s_q1 * t4 * t4 - c_q1 * t5),
+            0.0,
+            fma(p.l1, fma(c_q1 * t4, t4, s_q1 * t5), t2),
+            0.0,
+            0.0,
+            t5,
+            0.0,
+            0.0,
+            0.0,
+            t63,
+            t69,
+            0.0,
+            t72,
+            0.0,
+            0.0,
+            t12,
+            0.0,
+            0.0,
+            0.0,
+            t63,
+            t69,
+            0.0,
+            t72,
+            0.0,
+            0.0,
+            t12,
+            0.0,
+            0.0,
+            0.0,
+            -fma(p.l1, c_q1 * t76 - s_q1 * fma(c_q2, t75, t62), t77),
+            t82 - p.l1 * (c_q1 * t81 - s_q1 * (s_q2 * t42 - c_q2 * t80)),
+            t86 - p.l1 * (c_q1 * t85 - s_q1 * fma(s_q2, t43, c_q2 * t84)),
+            t91 - p.l1 * (c_q1 * t89 - s_q1 * fma(s_q2, t44, c_q2 * t88)),
+            t93,
+            t94,
+            t95,
+            t96,
+            t97,
+            0.0,
+            -fma(p.l1, c_q1 * t103 - s_q1 * fma(s_q2, t102, c_q2 * t100), t104),
+            t114 - p.l1 * (c_q1 * t112 - s_q1 * fma(s_q2, t111, c_q2 * t110)),
+            t123 - p.l1 * (c_q1 * t122 - s_q1 * fma(s_q2, t121, c_q2 * t120)),
+            t132 - p.l1 * (c_q1 * t130 - s_q1 * fma(s_q2, t129, c_q2 * t128)),
+            t135,
+            t138,
+            t140,
+            t144,
+            t147,
+            t148,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t3,
+            0.0,
+            t2,
+            0.0,
+            0.0,
+            t5,
+            0.0,
+            0.0,
+            0.0,
+            t64,
+            t68,
+            0.0,
+            t71,
+            0.0,
+            0.0,
+            t12,
+            0.0,
+            0.0,
+            0.0,
+            t64,
+            t68,
+            0.0,
+            t71,
+            0.0,
+            0.0,
+            t12,
+            0.0,
+            0.0,
+            0.0,
+            -t77,
+            t82,
+            t86,
+            t91,
+            t93,
+            t94,
+            t95,
+            t96,
+            t97,
+            0.0,
+            -t104,
+            t114,
+            t123,
+            t132,
+            t135,
+            t138,
+            t140,
+            t144,
+            t147,
+            t148,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t9,
+            0.0,
+            t8,
+            0.0,
+            0.0,
+            t12,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t9,
+            0.0,
+            t8,
+            0.0,
+            0.0,
+            t12,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t58,
+            t83,
+            t90,
+            t93,
+            t94,
+            t95,
+            t96,
+            t97,
+            0.0,
+            0.0,
+            t113,
+            t116,
+            t131,
+            t135,
+            t138,
+            t140,
+            t144,
+            t147,
+            t148,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t13,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -fma(s_q4, t17, t78),
+            s_q4 * t37 - c_q4 * t39,
+            fma(c_q4, t40, s_q4 * t38),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -fma(s_q4, t99, t78),
+            -fma(c_q4, t109, s_q4 * t108),
+            -fma(c_q4, t119, s_q4 * t118),
+            -fma(c_q4, t54, s_q4 * t127),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t19,
+            -t17,
+            0.0,
+            -t36,
+            t33 - t34,
+            t36,
+            t15,
+            t16,
+            qdd[4],
+            0.0,
+            t19 * c_q5,
+            c_q5 * t115 - t98,
+            -t18 * s_q5,
+            -fma(s_q5, t31, t136),
+            fma(s_q5, t55, c_q5 * t137),
+            t136 + t141,
+            c_q5 * t142 - s_q5 * t53,
+            c_q5 * t52 - s_q5 * t145,
+            c_q5 * t32 - t141,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t105,
+            0.0,
+            t27,
+            t49,
+            t56,
+            t30,
+            t143,
+            t146,
+            -t49,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -49,6 +49,7 @@
 //! | `gravity_derivatives` | 1 | 0 | 0 | 0 | 0 | 1 |
 //! | `mass_matrix_inverse` | 147 | 67 | 4 | 0 | 3 | 3 |
 //! | `forward_dynamics_derivatives` | 748 | 360 | 7 | 0 | 4 | 4 |
+//! | `standard_regressor` | 249 | 181 | 0 | 0 | 4 | 4 |
 //! | `linearization` | 748 | 360 | 7 | 0 | 4 | 4 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -1782,6 +1783,595 @@ fn forward_dynamics_derivatives_with_body(
             [t98, t99, t100, t101, t102, 10.0 - c_q4 * (t100 + t99 + inv6 * t97)],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 249,
+    add: 181,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = lanes
+        .sin_cos_quad(q[1], q[2], q[4], q[5]);
+    let t0 = 0.5 * (qdd[0] * s_q1 - qd[0] * qd[0] * c_q1);
+    let t1 = 0.5 * (qd[0] * qd[0] * s_q1 + qdd[0] * c_q1);
+    let t2 = qd[0] + qd[1];
+    let t3 = qdd[0] + qdd[1];
+    let t4 = t0 - 0.5 * t2 * t2;
+    let t5 = -0.5 * t3 - t1;
+    let t6 = c_q2 * t4 - s_q2 * t5;
+    let t7 = -s_q2 * t4 - c_q2 * t5;
+    let t8 = -t7;
+    let t9 = t2 + qd[2];
+    let t10 = t3 + qdd[2];
+    let t11 = 9.81 - qdd[3];
+    let t12 = t9 * c_q4;
+    let t13 = t10 * s_q4;
+    let t14 = t10 * c_q4;
+    let t15 = t6 * c_q4 + t11 * s_q4;
+    let t16 = t6 * s_q4 - t11 * c_q4;
+    let t17 = -t16;
+    let t18 = qd[4] * t12;
+    let t19 = t9 * s_q4;
+    let t20 = qd[4] * t19;
+    let t21 = t13 + t18;
+    let t22 = t14 - t20;
+    let t23 = t19 * c_q5 - qd[4] * s_q5;
+    let t24 = t19 * s_q5 + qd[4] * c_q5;
+    let t25 = t15 * c_q5 - t8 * s_q5;
+    let t26 = t15 * s_q5 + t8 * c_q5;
+    let t27 = t12 + qd[5];
+    let t28 = t22 + qdd[5];
+    let t29 = t21 * c_q5 - qdd[4] * s_q5 - qd[5] * t24;
+    let t30 = qd[5] * t23 + t21 * s_q5 + qdd[4] * c_q5;
+    let t31 = t12 * t19;
+    let t32 = qd[4] * qd[4];
+    let t33 = t19 * t19;
+    let t34 = t23 * t27;
+    let t35 = t24 * t24;
+    let t36 = t23 * t23;
+    let t37 = t24 * t27;
+    let t38 = t23 * t24;
+    let t39 = c_q4 * t20;
+    let t40 = c_q5 * t37;
+    let t41 = s_q5 * t34;
+    let t42 = s_q5 * t37;
+    let t43 = c_q5 * t34;
+    let t44 = t12 * t12;
+    let t45 = t32 + t44;
+    let t46 = qdd[4] - t31;
+    let t47 = qdd[4] + t31;
+    let t48 = t32 + t33;
+    let t49 = t14 - 2.0 * t20;
+    let t50 = -t49;
+    let t51 = t13 + 2.0 * t18;
+    let t52 = -t33 - t44;
+    let t53 = t27 * t27;
+    let t54 = t34 - t30;
+    let t55 = t28 + t38;
+    let t56 = t30 + t34;
+    let t57 = t37 - t29;
+    let t58 = t38 - t28;
+    let t59 = t29 + t37;
+    let t60 = -t24;
+    let t61 = c_q5 * t26;
+    let t62 = s_q5 * t26;
+    let t63 = t8 * s_q4;
+    let t64 = t7 * c_q4;
+    let t65 = c_q2 * t8;
+    let t66 = t65 - s_q2 * t6;
+    let t67 = s_q2 * t8;
+    let t68 = -0.5 * (t66 + c_q1 * t66 - s_q1 * (c_q2 * t6 + t67));
+    let t69 = -0.5 * t66;
+    let t70 = s_q2 * (t9 * t9);
+    let t71 = t70 - c_q2 * t10;
+    let t72 = c_q2 * (t9 * t9);
+    let t73 = t7 - 0.5 * t71;
+    let t74 = t73 - 0.5 * (c_q1 * t71 + s_q1 * (s_q2 * t10 + t72));
+    let t75 = t72 + s_q2 * t10;
+    let t76 = t6 + 0.5 * t75;
+    let t77 = t76 + 0.5 * (c_q1 * t75 + s_q1 * (c_q2 * t10 - t70));
+    let t78 = c_q4 * t15;
+    let t79 = s_q4 * t17;
+    let t80 = t78 - t79;
+    let t81 = t65 - s_q2 * t80;
+    let t82 = c_q4 * t17;
+    let t83 = s_q4 * t47;
+    let t84 = c_q4 * t45 + t83;
+    let t85 = c_q2 * t50 + s_q2 * t84;
+    let t86 = t64 - 0.5 * t85;
+    let t87 = s_q4 * t48 - c_q4 * t46;
+    let t88 = c_q2 * t51 - s_q2 * t87;
+    let t89 = t63 - 0.5 * t88;
+    let t90 = s_q4 * t16;
+    let t91 = c_q4 * t14 + s_q4 * t13;
+    let t92 = c_q2 * t52 - s_q2 * t91;
+    let t93 = t78 + t90;
+    let t94 = t93 - 0.5 * t92;
+    let t95 = t39 + s_q4 * t21;
+    let t96 = s_q4 * t49 + c_q4 * t51;
+    let t97 = c_q4 * t22 - t39;
+    let t98 = t83 + c_q4 * (t32 - t33);
+    let t99 = s_q4 * (t44 - t32) + c_q4 * t46;
+    let t100 = t62 + c_q5 * t25;
+    let t101 = c_q4 * t100 - t79;
+    let t102 = t61 - s_q5 * t25;
+    let t103 = c_q2 * t102 - s_q2 * t101;
+    let t104 = -t26;
+    let t105 = -t27;
+    let t106 = t27 * t105 - t35;
+    let t107 = c_q5 * t106 + s_q5 * t58;
+    let t108 = t30 - t23 * t105;
+    let t109 = c_q4 * t107 - s_q4 * t108;
+    let t110 = c_q5 * t58 - s_q5 * t106;
+    let t111 = c_q2 * t110 - s_q2 * t109;
+    let t112 = s_q5 * t79 + c_q4 * t104;
+    let t113 = t112 - 0.5 * t111;
+    let t114 = -t25;
+    let t115 = s_q4 * (t61 + s_q5 * t114);
+    let t116 = t29 - t27 * t60;
+    let t117 = c_q5 * t54 + s_q5 * t116;
+    let t118 = t24 * t60 - t36;
+    let t119 = c_q4 * t117 - s_q4 * t118;
+    let t120 = c_q5 * t116 - s_q5 * t54;
+    let t121 = c_q2 * t120 - s_q2 * t119;
+    let t122 = t115 - 0.5 * t121;
+    let t123 = -t23;
+    let t124 = t28 - t24 * t123;
+    let t125 = t23 * t123 - t53;
+    let t126 = c_q5 * t124 + s_q5 * t125;
+    let t127 = c_q4 * t126 - s_q4 * t57;
+    let t128 = c_q5 * t125 - s_q5 * t124;
+    let t129 = c_q2 * t128 - s_q2 * t127;
+    let t130 = c_q5 * t90 + c_q4 * t25;
+    let t131 = t130 - 0.5 * t129;
+    let t132 = c_q4 * t38;
+    let t133 = s_q4 * (c_q5 * t29 - t41) + t132;
+    let t134 = t36 - t53;
+    let t135 = s_q4 * (s_q5 * t134 - c_q5 * t58) + c_q4 * t59;
+    let t136 = s_q4 * (t41 - t40) + c_q4 * t28;
+    let t137 = -t57;
+    let t138 = t35 - t36;
+    let t139 = s_q4 * (c_q5 * t56 + s_q5 * t137) + c_q4 * t138;
+    let t140 = t53 - t35;
+    let t141 = -t54;
+    let t142 = s_q4 * (c_q5 * t140 + s_q5 * t55) + c_q4 * t141;
+    let t143 = s_q4 * (t40 + s_q5 * t30) - t132;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.5 * (c_q1 * t1 + s_q1 * t0),
+            t1 - 0.5 * (s_q1 * t2 * t2 - c_q1 * t3),
+            0.0,
+            t0 + 0.5 * (s_q1 * t3 + c_q1 * t2 * t2),
+            0.0,
+            0.0,
+            t3,
+            0.0,
+            0.0,
+            0.0,
+            t68,
+            t74,
+            0.0,
+            t77,
+            0.0,
+            0.0,
+            t10,
+            0.0,
+            0.0,
+            0.0,
+            t68,
+            t74,
+            0.0,
+            t77,
+            0.0,
+            0.0,
+            t10,
+            0.0,
+            0.0,
+            0.0,
+            -0.5 * (t81 + c_q1 * t81 - s_q1 * (t67 + c_q2 * t80)),
+            t86 - 0.5 * (c_q1 * t85 - s_q1 * (s_q2 * t50 - c_q2 * t84)),
+            t89 - 0.5 * (c_q1 * t88 - s_q1 * (c_q2 * t87 + s_q2 * t51)),
+            t94 - 0.5 * (c_q1 * t92 - s_q1 * (c_q2 * t91 + s_q2 * t52)),
+            t95,
+            t96,
+            t97,
+            t98,
+            t99,
+            0.0,
+            -0.5 * (t103 + c_q1 * t103 - s_q1 * (c_q2 * t101 + s_q2 * t102)),
+            t113 - 0.5 * (c_q1 * t111 - s_q1 * (c_q2 * t109 + s_q2 * t110)),
+            t122 - 0.5 * (c_q1 * t121 - s_q1 * (c_q2 * t119 + s_q2 * t120)),
+            t131 - 0.5 * (c_q1 * t129 - s_q1 * (c_q2 * t127 + s_q2 * t128)),
+            t133,
+            t135,
+            t136,
+            t139,
+            t142,
+            t143,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t1,
+            0.0,
+            t0,
+            0.0,
+            0.0,
+            t3,
+            0.0,
+            0.0,
+            0.0,
+            t69,
+            t73,
+            0.0,
+            t76,
+            0.0,
+            0.0,
+            t10,
+            0.0,
+            0.0,
+            0.0,
+            t69,
+            t73,
+            0.0,
+            t76,
+            0.0,
+            0.0,
+            t10,
+            0.0,
+            0.0,
+            0.0,
+            -0.5 * t81,
+            t86,
+            t89,
+            t94,
+            t95,
+            t96,
+            t97,
+            t98,
+            t99,
+            0.0,
+            -0.5 * t103,
+            t113,
+            t122,
+            t131,
+            t133,
+            t135,
+            t136,
+            t139,
+            t142,
+            t143,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t7,
+            0.0,
+            t6,
+            0.0,
+            0.0,
+            t10,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t7,
+            0.0,
+            t6,
+            0.0,
+            0.0,
+            t10,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t64,
+            t63,
+            t93,
+            t95,
+            t96,
+            t97,
+            t98,
+            t99,
+            0.0,
+            0.0,
+            t112,
+            t115,
+            t130,
+            t133,
+            t135,
+            t136,
+            t139,
+            t142,
+            t143,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[3] - 9.81,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -s_q4 * t15 - t82,
+            s_q4 * t45 - c_q4 * t47,
+            s_q4 * t46 + c_q4 * t48,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t82 - s_q4 * t100,
+            -s_q4 * t107 - c_q4 * t108,
+            -s_q4 * t117 - c_q4 * t118,
+            -s_q4 * t126 - c_q4 * t57,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t17,
+            -t15,
+            0.0,
+            -t31,
+            t33 - t44,
+            t31,
+            t13,
+            t14,
+            qdd[4],
+            0.0,
+            t17 * c_q5,
+            c_q5 * t114 - t62,
+            -t16 * s_q5,
+            -t43 - s_q5 * t29,
+            c_q5 * t134 + s_q5 * t58,
+            t42 + t43,
+            c_q5 * t137 - s_q5 * t56,
+            c_q5 * t55 - s_q5 * t140,
+            c_q5 * t30 - t42,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t104,
+            0.0,
+            t25,
+            t38,
+            t59,
+            t28,
+            t138,
+            t141,
+            -t38,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -49,6 +49,7 @@
 //! | `gravity_derivatives` | 7 | 4 | 0 | 0 | 3 | 0 |
 //! | `mass_matrix_inverse` | 35 | 20 | 2 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 266 | 143 | 4 | 0 | 3 | 3 |
+//! | `standard_regressor` | 51 | 36 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 266 | 143 | 4 | 0 | 3 | 3 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -1283,6 +1284,176 @@ fn forward_dynamics_derivatives_with_body(
             [t66, t67, d.k15 - t59 * t67 - t58 * inv3 * t65],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 51,
+    add: 36,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = t0 - p.l * qd[0] * qd[0];
+    let t3 = t1 + p.l * qdd[0];
+    let t4 = c_q1 * t2;
+    let t5 = s_q1 * t3;
+    let t6 = s_q1 * t2;
+    let t7 = c_q1 * t3;
+    let t8 = t7 - t6;
+    let t9 = qd[0] + qd[1];
+    let t10 = qdd[0] + qdd[1];
+    let t11 = t4 + t5 - p.l * t9 * t9;
+    let t12 = t8 + p.l * t10;
+    let t13 = c_q2 * t11;
+    let t14 = s_q2 * t12;
+    let t15 = t13 + t14;
+    let t16 = s_q2 * t11;
+    let t17 = c_q2 * t12;
+    let t18 = t17 - t16;
+    let t19 = t9 + qd[2];
+    let t20 = t10 + qdd[2];
+    let t21 = -t20;
+    let t22 = s_q2 * t15 + c_q2 * t18;
+    let t23 = p.l * t22;
+    let t24 = s_q2 * (t19 * t19);
+    let t25 = c_q2 * t20 - t24;
+    let t26 = p.l * t25;
+    let t27 = c_q2 * (t19 * t19);
+    let t28 = s_q2 * t21 - t27;
+    let t29 = p.l * t28;
+    let t30 = -t4 - t5;
+    let t31 = -t15;
+    let t32 = t18 + t26;
+    let t33 = t31 + t29;
+    [
+        [
+            0.0,
+            t1,
+            -t0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            p.l * (c_q1 * t8 - s_q1 * t30),
+            t8 + p.l * (c_q1 * t10 - s_q1 * t9 * t9),
+            t30 - p.l * (s_q1 * t10 + c_q1 * t9 * t9),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+            t23 + p.l * (s_q1 * (c_q2 * t15 - s_q2 * t18) + c_q1 * t22),
+            t32 + p.l * (c_q1 * t25 - s_q1 * (t27 + s_q2 * t20)),
+            t33 + p.l * (s_q1 * (t24 + c_q2 * t21) + c_q1 * t28),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t20,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            t30,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+            t23,
+            t32,
+            t33,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t20,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t18,
+            t31,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t20,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -49,6 +49,7 @@
 //! | `gravity_derivatives` | 2 | 5 | 0 | 0 | 3 | 0 |
 //! | `mass_matrix_inverse` | 35 | 21 | 2 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 230 | 130 | 4 | 0 | 3 | 3 |
+//! | `standard_regressor` | 49 | 35 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 230 | 130 | 4 | 0 | 3 | 3 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -1118,6 +1119,161 @@ fn forward_dynamics_derivatives_with_body(
             [t52, t53, 0.5 - 0.5 * (t7 * t53 + t8 * inv3 * t51)],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 49,
+    add: 35,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn standard_regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = s_q0 - 2.0 * qd[0] * qd[0];
+    let t1 = c_q0 + 2.0 * qdd[0];
+    let t2 = c_q1 * t0 + s_q1 * t1;
+    let t3 = c_q1 * t1 - s_q1 * t0;
+    let t4 = qd[0] + qd[1];
+    let t5 = qdd[0] + qdd[1];
+    let t6 = t2 - 2.0 * t4 * t4;
+    let t7 = t3 + 2.0 * t5;
+    let t8 = c_q2 * t6 + s_q2 * t7;
+    let t9 = c_q2 * t7 - s_q2 * t6;
+    let t10 = t4 + qd[2];
+    let t11 = t5 + qdd[2];
+    let t12 = c_q2 * (t10 * t10);
+    let t13 = s_q2 * (t10 * t10);
+    let t14 = c_q2 * t11 - t13;
+    let t15 = -t11;
+    let t16 = s_q2 * t8 + c_q2 * t9;
+    let t17 = t9 + 2.0 * t14;
+    let t18 = s_q2 * t15 - t12;
+    let t19 = 2.0 * t18 - t8;
+    [
+        [
+            0.0,
+            c_q0,
+            -s_q0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            2.0 * (s_q1 * t2 + c_q1 * t3),
+            t3 + 2.0 * (c_q1 * t5 - s_q1 * t4 * t4),
+            -2.0 * (s_q1 * t5 + c_q1 * t4 * t4) - t2,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t5,
+            2.0 * (t16 + s_q1 * (c_q2 * t8 - s_q2 * t9) + c_q1 * t16),
+            2.0 * (c_q1 * t14 - s_q1 * (t12 + s_q2 * t11)) + t17,
+            2.0 * (s_q1 * (t13 + c_q2 * t15) + c_q1 * t18) + t19,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t11,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t3,
+            -t2,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t5,
+            2.0 * t16,
+            t17,
+            t19,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t11,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t9,
+            -t8,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t11,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

@@ -49,6 +49,7 @@
 //! | `gravity_derivatives` | 7 | 4 | 0 | 0 | 2 | 1 |
 //! | `mass_matrix_inverse` | 215 | 113 | 5 | 0 | 5 | 5 |
 //! | `forward_dynamics_derivatives` | 1834 | 1173 | 9 | 0 | 8 | 8 |
+//! | `standard_regressor` | 869 | 610 | 0 | 0 | 7 | 7 |
 //! | `linearization` | 1834 | 1173 | 9 | 0 | 8 | 8 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -3662,6 +3663,890 @@ fn forward_dynamics_derivatives_with_body(
             ],
         ],
     )
+}
+/// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
+    mul: 869,
+    add: 610,
+    div: 0,
+    sqrt: 0,
+    sin: 7,
+    cos: 7,
+    exp: 0,
+};
+///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+///Pinocchio's dynamic parameters in its order, the mass, the first moment
+///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+///in body axes. It reads the geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`standard_regressor_with`]; its cost is [`OPS_STANDARD_REGRESSOR`].
+pub fn standard_regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn standard_regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn standard_regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    standard_regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`standard_regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn standard_regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; 10 * NB]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * s_q1;
+    let t2 = qdd[0] * c_q1;
+    let t3 = qdd[0] * s_q1;
+    let t4 = p.g * c_q1;
+    let t5 = 0.13585 * t3 - t4;
+    let t6 = -0.13585 * t2 - p.g * s_q1;
+    let t7 = qd[1] * t1;
+    let t8 = qd[0] * c_q1;
+    let t9 = qd[1] * t8;
+    let t10 = t7 - t2;
+    let t11 = t3 + t9;
+    let t12 = 0.425 * qd[1] - 0.1197 * t1;
+    let t13 = t1 * t8;
+    let t14 = t8 * t8;
+    let t15 = qdd[1] + t13;
+    let t16 = 0.01615 * t3 + 0.425 * t15 - t4;
+    let t17 = 0.1197 * t14 - 0.13585 * qd[0] * qd[0] - 0.425 * t10 - t1 * t12;
+    let t18 = t6 - qd[1] * t12 - 0.1197 * t10 - 0.425 * t14;
+    let t19 = c_q2 * t16 - s_q2 * t18;
+    let t20 = s_q2 * t16 + c_q2 * t18;
+    let t21 = qd[1] + qd[2];
+    let t22 = qdd[1] + qdd[2];
+    let t23 = t21 * t21;
+    let t24 = qd[3] + t21;
+    let t25 = t22 + qdd[3];
+    let t26 = t24 * t24;
+    let t27 = t1 * t1;
+    let t28 = qdd[1] - t13;
+    let t29 = c_q1 * t7;
+    let t30 = q[1] + q[2];
+    let t31 = cos(t30);
+    let t32 = sin(t30);
+    let t33 = qd[0] * t32;
+    let t34 = qd[0] * t31;
+    let t35 = qd[2] * t33 + t10 * c_q2 + t11 * s_q2;
+    let t36 = t10 * s_q2 - t11 * c_q2 - qd[2] * t34;
+    let t37 = q[3] + t30;
+    let (t38, t39) = sin_cos(t37);
+    let t40 = qd[0] * t39;
+    let t41 = t33 * t34;
+    let t42 = t21 * t33;
+    let t43 = t34 * t34;
+    let t44 = qd[0] * t38;
+    let t45 = qd[3] * t40 - s_q3 * t35 - c_q3 * t36;
+    let t46 = qd[3] * t44 + c_q3 * t35 - s_q3 * t36;
+    let t47 = t24 * s_q4 + c_q4 * t44;
+    let t48 = t24 * c_q4 - s_q4 * t44;
+    let t49 = t44 * t44;
+    let t50 = t24 * t40;
+    let t51 = qd[4] - t40;
+    let t52 = qdd[4] + t46;
+    let t53 = qd[4] * t48 + t25 * s_q4 + c_q4 * t45;
+    let t54 = c_q5 * t47 - s_q5 * t51;
+    let t55 = s_q5 * t47 + c_q5 * t51;
+    let t56 = t47 * t51;
+    let t57 = t48 * t51;
+    let t58 = qd[5] + t48;
+    let t59 = t25 * c_q4 - s_q4 * t45 - qd[4] * t47;
+    let t60 = qdd[5] + t59;
+    let t61 = qd[5] * t54 + s_q5 * t53 + c_q5 * t52;
+    let t62 = t40 * t44;
+    let t63 = -t62;
+    let t64 = t47 * t48;
+    let t65 = t54 * t55;
+    let t66 = t54 * t58;
+    let t67 = t55 * t58;
+    let t68 = c_q5 * t67;
+    let t69 = s_q5 * t67;
+    let t70 = t22 + t41;
+    let t71 = t35 + t42;
+    let t72 = -t23 - t43;
+    let t73 = t25 - t62;
+    let t74 = t45 + t50;
+    let t75 = t26 + t49;
+    let t76 = s_q3 * t73;
+    let t77 = c_q3 * t73;
+    let t78 = -t47;
+    let t79 = t40 * t40;
+    let t80 = t47 * t47;
+    let t81 = t48 * t48;
+    let t82 = t33 * t33;
+    let t83 = t51 * t51;
+    let t84 = t54 * t54;
+    let t85 = t58 * t58;
+    let t86 = t55 * t55;
+    let t87 = t24 * t44;
+    let t88 = t21 * t34;
+    let t89 = t36 - t88;
+    let t90 = t46 + t87;
+    let t91 = -t55;
+    let t92 = -t41;
+    let t93 = s_q5 * t66;
+    let t94 = c_q5 * t66;
+    let t95 = c_q1 * t6;
+    let t96 = s_q1 * t15;
+    let t97 = s_q2 * t20;
+    let t98 = c_q2 * t19 + t97;
+    let t99 = c_q2 * t20;
+    let t100 = t99 - s_q2 * t19;
+    let t101 = -t21;
+    let t102 = -t24;
+    let t103 = t19 + 0.39225 * (t22 + t41);
+    let t104 = t17 - 0.39225 * (t35 + t42);
+    let t105 = t20 + 0.39225 * t72;
+    let t106 = s_q3 * t103 + c_q3 * t105;
+    let t107 = s_q3 * t105 - c_q3 * t103;
+    let t108 = -t107;
+    let t109 = 0.093 * (t87 - t46) - t106;
+    let t110 = t49 + t79;
+    let t111 = t104 - 0.093 * t110;
+    let t112 = 0.093 * (t45 - t50) - t107;
+    let t113 = c_q4 * t109 + s_q4 * t111;
+    let t114 = c_q4 * t111 - s_q4 * t109;
+    let t115 = 0.09465 * (t56 + t59) + t113;
+    let t116 = t114 - 0.09465 * (t53 - t57);
+    let t117 = t112 - 0.09465 * (t80 + t81);
+    let t118 = c_q5 * t115 - s_q5 * t117;
+    let t119 = s_q5 * t115 + c_q5 * t117;
+    let t120 = c_q5 * t53 - s_q5 * t52 - qd[5] * t55;
+    let t121 = s_q5 * t119;
+    let t122 = c_q5 * t119;
+    let t123 = t36 + t88;
+    let t124 = t41 - t22;
+    let t125 = t35 - t42;
+    let t126 = t87 - t46;
+    let t127 = t25 + t62;
+    let t128 = t45 - t50;
+    let t129 = t64 - t52;
+    let t130 = t56 + t59;
+    let t131 = t52 + t64;
+    let t132 = t57 - t53;
+    let t133 = t56 - t59;
+    let t134 = t53 + t57;
+    let t135 = t66 - t61;
+    let t136 = t60 + t65;
+    let t137 = t61 + t66;
+    let t138 = t67 - t120;
+    let t139 = t65 - t60;
+    let t140 = t67 + t120;
+    let t141 = t21 * t101 - t82;
+    let t142 = c_q2 * t141 + s_q2 * t124;
+    let t143 = c_q2 * t124 - s_q2 * t141;
+    let t144 = s_q2 * t125 - c_q2 * t123;
+    let t145 = c_q2 * t125 + s_q2 * t123;
+    let t146 = c_q2 * t70;
+    let t147 = t146 + s_q2 * t72;
+    let t148 = s_q2 * t70;
+    let t149 = c_q2 * t72 - t148;
+    let t150 = t43 - t23;
+    let t151 = t82 - t43;
+    let t152 = t23 - t82;
+    let t153 = c_q3 * t108;
+    let t154 = t153 + s_q3 * t106;
+    let t155 = s_q3 * t108;
+    let t156 = c_q3 * t106 - t155;
+    let t157 = c_q2 * t154 + s_q2 * t156;
+    let t158 = c_q2 * t156 - s_q2 * t154;
+    let t159 = c_q2 * t104;
+    let t160 = s_q2 * t104;
+    let t161 = t24 * t102 - t79;
+    let t162 = c_q3 * t127 + s_q3 * t161;
+    let t163 = s_q3 * t127 - c_q3 * t161;
+    let t164 = s_q2 * t163 - c_q2 * t162;
+    let t165 = c_q2 * t163 + s_q2 * t162;
+    let t166 = t46 - t44 * t102;
+    let t167 = c_q3 * t104 - 0.39225 * t166;
+    let t168 = t107 - 0.39225 * t162;
+    let t169 = c_q3 * t128 - s_q3 * t126;
+    let t170 = -c_q3 * t126 - s_q3 * t128;
+    let t171 = c_q2 * t169 + s_q2 * t170;
+    let t172 = c_q2 * t170 - s_q2 * t169;
+    let t173 = c_q3 * t106 + 0.39225 * t110 - t155;
+    let t174 = t153 + s_q3 * t106;
+    let t175 = c_q3 * t75 + t76;
+    let t176 = s_q3 * t75 - t77;
+    let t177 = s_q2 * t176 - c_q2 * t175;
+    let t178 = c_q2 * t176 + s_q2 * t175;
+    let t179 = -t104;
+    let t180 = 0.39225 * t74 - s_q3 * t179;
+    let t181 = c_q3 * t179;
+    let t182 = -0.39225 * t175 - t106;
+    let t183 = s_q3 * t45 + c_q3 * t87;
+    let t184 = s_q3 * t87 - c_q3 * t45;
+    let t185 = t49 - t26;
+    let t186 = c_q3 * t185 - s_q3 * t127;
+    let t187 = c_q3 * t127 + s_q3 * t185;
+    let t188 = c_q3 * t74 - s_q3 * t90;
+    let t189 = c_q3 * t90 + s_q3 * t74;
+    let t190 = t79 - t49;
+    let t191 = t26 - t79;
+    let t192 = t77 - s_q3 * t191;
+    let t193 = t76 + c_q3 * t191;
+    let t194 = -t126;
+    let t195 = s_q3 * t50 + c_q3 * t46;
+    let t196 = c_q3 * t50 - s_q3 * t46;
+    let t197 = c_q4 * t113;
+    let t198 = t197 - s_q4 * t114;
+    let t199 = s_q3 * t198 - c_q3 * t112;
+    let t200 = -c_q3 * t198 - s_q3 * t112;
+    let t201 = s_q2 * t200 - c_q2 * t199;
+    let t202 = c_q2 * t200 + s_q2 * t199;
+    let t203 = s_q4 * t113;
+    let t204 = t203 + c_q4 * t114;
+    let t205 = 0.093 * t200 - 0.39225 * t204;
+    let t206 = 0.093 * t199;
+    let t207 = -t48;
+    let t208 = t48 * t207 - t83;
+    let t209 = t52 - t47 * t207;
+    let t210 = c_q4 * t208 - s_q4 * t209;
+    let t211 = c_q3 * t133 - s_q3 * t210;
+    let t212 = -c_q3 * t210 - s_q3 * t133;
+    let t213 = c_q2 * t211 + s_q2 * t212;
+    let t214 = c_q2 * t212 - s_q2 * t211;
+    let t215 = s_q4 * t208 + c_q4 * t209;
+    let t216 = -t112;
+    let t217 = 0.093 * t133 - s_q4 * t216;
+    let t218 = t114 - 0.093 * t210;
+    let t219 = c_q3 * t218 - 0.39225 * t215 - s_q3 * t217;
+    let t220 = c_q3 * t217 + s_q3 * t218;
+    let t221 = c_q4 * t216;
+    let t222 = 0.39225 * t211 + t221;
+    let t223 = -t51;
+    let t224 = t51 * t223 - t80;
+    let t225 = c_q4 * t129 - s_q4 * t224;
+    let t226 = t53 - t48 * t223;
+    let t227 = c_q3 * t226 - s_q3 * t225;
+    let t228 = -c_q3 * t225 - s_q3 * t226;
+    let t229 = c_q2 * t227 + s_q2 * t228;
+    let t230 = c_q2 * t228 - s_q2 * t227;
+    let t231 = s_q4 * t129 + c_q4 * t224;
+    let t232 = 0.093 * t226 + c_q4 * t112;
+    let t233 = -0.093 * t225 - t113;
+    let t234 = c_q3 * t233 - 0.39225 * t231 - s_q3 * t232;
+    let t235 = c_q3 * t232 + s_q3 * t233;
+    let t236 = s_q4 * t112;
+    let t237 = 0.39225 * t227 + t236;
+    let t238 = t59 - t51 * t78;
+    let t239 = c_q4 * t238 - s_q4 * t132;
+    let t240 = s_q3 * t239;
+    let t241 = t47 * t78 - t81;
+    let t242 = c_q3 * t241 - t240;
+    let t243 = c_q3 * t239;
+    let t244 = -t243 - s_q3 * t241;
+    let t245 = c_q2 * t242 + s_q2 * t244;
+    let t246 = c_q2 * t244 - s_q2 * t242;
+    let t247 = s_q4 * t238 + c_q4 * t132;
+    let t248 = 0.093 * t241 - c_q4 * t114 - t203;
+    let t249 = -0.093 * t243 - 0.39225 * t247 - s_q3 * t248;
+    let t250 = 0.093 * t240 - c_q3 * t248;
+    let t251 = t197 - s_q4 * t114;
+    let t252 = 0.39225 * t242 + t251;
+    let t253 = s_q4 * t56;
+    let t254 = c_q4 * t53 - t253;
+    let t255 = c_q3 * t64;
+    let t256 = s_q3 * t254 + t255;
+    let t257 = s_q3 * t64;
+    let t258 = t257 - c_q3 * t254;
+    let t259 = c_q4 * t56;
+    let t260 = s_q4 * t53 + t259;
+    let t261 = -t133;
+    let t262 = c_q4 * t261 - s_q4 * t134;
+    let t263 = t80 - t81;
+    let t264 = c_q3 * t263 - s_q3 * t262;
+    let t265 = c_q3 * t262 + s_q3 * t263;
+    let t266 = s_q4 * t261 + c_q4 * t134;
+    let t267 = c_q4 * t57;
+    let t268 = t267 + s_q4 * t59;
+    let t269 = t255 + s_q3 * t268;
+    let t270 = c_q3 * t268 - t257;
+    let t271 = s_q4 * t57;
+    let t272 = c_q4 * t59 - t271;
+    let t273 = t83 - t80;
+    let t274 = c_q4 * t131 - s_q4 * t273;
+    let t275 = -t132;
+    let t276 = c_q3 * t275 - s_q3 * t274;
+    let t277 = c_q3 * t274 + s_q3 * t275;
+    let t278 = s_q4 * t131 + c_q4 * t273;
+    let t279 = t81 - t83;
+    let t280 = c_q4 * t279 + s_q4 * t129;
+    let t281 = c_q3 * t130 - s_q3 * t280;
+    let t282 = c_q3 * t280 + s_q3 * t130;
+    let t283 = s_q4 * t279 - c_q4 * t129;
+    let t284 = t253 + t267;
+    let t285 = c_q3 * t52 - s_q3 * t284;
+    let t286 = c_q3 * t284 + s_q3 * t52;
+    let t287 = t271 - t259;
+    let t288 = c_q5 * t118 + t121;
+    let t289 = 0.09465 * (c_q4 * t288 - s_q4 * t116);
+    let t290 = 10.565240359218173 * t289;
+    let t291 = s_q3 * t290;
+    let t292 = t122 - s_q5 * t118;
+    let t293 = c_q3 * t292 - t291;
+    let t294 = c_q3 * t290;
+    let t295 = -t294 - s_q3 * t292;
+    let t296 = c_q2 * t293 + s_q2 * t295;
+    let t297 = c_q2 * t295 - s_q2 * t293;
+    let t298 = s_q4 * t288 + c_q4 * t116;
+    let t299 = 0.093 * t292 - 0.09465 * t298;
+    let t300 = -0.093 * t294 - 0.39225 * t298 - s_q3 * t299;
+    let t301 = 0.093 * t291 - c_q3 * t299;
+    let t302 = t289 + 0.39225 * t293;
+    let t303 = -t58;
+    let t304 = t58 * t303 - t86;
+    let t305 = c_q5 * t304 + s_q5 * t139;
+    let t306 = t61 - t54 * t303;
+    let t307 = c_q4 * t305 - s_q4 * t306;
+    let t308 = c_q5 * t139 - s_q5 * t304;
+    let t309 = c_q3 * t308 - s_q3 * t307;
+    let t310 = -c_q3 * t307 - s_q3 * t308;
+    let t311 = c_q2 * t309 + s_q2 * t310;
+    let t312 = c_q2 * t310 - s_q2 * t309;
+    let t313 = s_q4 * t305 + c_q4 * t306;
+    let t314 = s_q5 * t116 - 0.09465 * t306;
+    let t315 = 0.09465 * t305 - t119;
+    let t316 = 0.093 * t308 + c_q4 * t314 - s_q4 * t315;
+    let t317 = c_q5 * t116;
+    let t318 = t317 - 0.093 * t307;
+    let t319 = c_q3 * t318 - 0.39225 * t313 - s_q3 * t316;
+    let t320 = c_q3 * t316 + s_q3 * t318;
+    let t321 = s_q4 * t314 + c_q4 * t315;
+    let t322 = 0.39225 * t309 + t321;
+    let t323 = t120 - t58 * t91;
+    let t324 = c_q5 * t135 + s_q5 * t323;
+    let t325 = c_q4 * t324;
+    let t326 = t55 * t91 - t84;
+    let t327 = t325 - s_q4 * t326;
+    let t328 = c_q5 * t323 - s_q5 * t135;
+    let t329 = c_q3 * t328 - s_q3 * t327;
+    let t330 = -c_q3 * t327 - s_q3 * t328;
+    let t331 = c_q2 * t329 + s_q2 * t330;
+    let t332 = c_q2 * t330 - s_q2 * t329;
+    let t333 = s_q4 * t324;
+    let t334 = t333 + c_q4 * t326;
+    let t335 = -t118;
+    let t336 = t122 + s_q5 * t335 - 0.09465 * t326;
+    let t337 = 0.093 * t328 + c_q4 * t336 - 0.09465 * t333;
+    let t338 = c_q5 * t335 - t121;
+    let t339 = t338 - 0.093 * t327;
+    let t340 = c_q3 * t339 - 0.39225 * t334 - s_q3 * t337;
+    let t341 = c_q3 * t337 + s_q3 * t339;
+    let t342 = 0.09465 * t325 + s_q4 * t336;
+    let t343 = 0.39225 * t329 + t342;
+    let t344 = -t54;
+    let t345 = t60 - t55 * t344;
+    let t346 = t54 * t344 - t85;
+    let t347 = c_q5 * t345 + s_q5 * t346;
+    let t348 = c_q4 * t347 - s_q4 * t138;
+    let t349 = c_q5 * t346 - s_q5 * t345;
+    let t350 = c_q3 * t349 - s_q3 * t348;
+    let t351 = -c_q3 * t348 - s_q3 * t349;
+    let t352 = c_q2 * t350 + s_q2 * t351;
+    let t353 = c_q2 * t351 - s_q2 * t350;
+    let t354 = s_q4 * t347 + c_q4 * t138;
+    let t355 = -t116;
+    let t356 = c_q5 * t355 - 0.09465 * t138;
+    let t357 = t118 + 0.09465 * t347;
+    let t358 = 0.093 * t349 + c_q4 * t356 - s_q4 * t357;
+    let t359 = s_q5 * t355;
+    let t360 = -0.093 * t348 - t359;
+    let t361 = c_q3 * t360 - 0.39225 * t354 - s_q3 * t358;
+    let t362 = c_q3 * t358 + s_q3 * t360;
+    let t363 = s_q4 * t356 + c_q4 * t357;
+    let t364 = 0.39225 * t350 + t363;
+    let t365 = c_q5 * t120 - t93;
+    let t366 = s_q4 * t65;
+    let t367 = c_q4 * t365 - t366;
+    let t368 = -t94 - s_q5 * t120;
+    let t369 = c_q3 * t368 - s_q3 * t367;
+    let t370 = c_q3 * t367 + s_q3 * t368;
+    let t371 = c_q4 * t65;
+    let t372 = s_q4 * t365 + t371;
+    let t373 = t84 - t85;
+    let t374 = s_q5 * t373 - c_q5 * t139;
+    let t375 = c_q4 * t374 - s_q4 * t140;
+    let t376 = c_q5 * t373 + s_q5 * t139;
+    let t377 = c_q3 * t376 - s_q3 * t375;
+    let t378 = c_q3 * t375 + s_q3 * t376;
+    let t379 = s_q4 * t374 + c_q4 * t140;
+    let t380 = t93 - t68;
+    let t381 = c_q4 * t380 - s_q4 * t60;
+    let t382 = t69 + t94;
+    let t383 = c_q3 * t382 - s_q3 * t381;
+    let t384 = c_q3 * t381 + s_q3 * t382;
+    let t385 = s_q4 * t380 + c_q4 * t60;
+    let t386 = -t138;
+    let t387 = c_q5 * t137 + s_q5 * t386;
+    let t388 = t86 - t84;
+    let t389 = c_q4 * t387 - s_q4 * t388;
+    let t390 = c_q5 * t386 - s_q5 * t137;
+    let t391 = c_q3 * t390 - s_q3 * t389;
+    let t392 = c_q3 * t389 + s_q3 * t390;
+    let t393 = s_q4 * t387 + c_q4 * t388;
+    let t394 = t85 - t86;
+    let t395 = c_q5 * t394 + s_q5 * t136;
+    let t396 = -t135;
+    let t397 = c_q4 * t395 - s_q4 * t396;
+    let t398 = c_q5 * t136 - s_q5 * t394;
+    let t399 = c_q3 * t398 - s_q3 * t397;
+    let t400 = c_q3 * t397 + s_q3 * t398;
+    let t401 = s_q4 * t395 + c_q4 * t396;
+    let t402 = t68 + s_q5 * t61;
+    let t403 = t366 + c_q4 * t402;
+    let t404 = c_q5 * t61 - t69;
+    let t405 = c_q3 * t404 - s_q3 * t403;
+    let t406 = c_q3 * t403 + s_q3 * t404;
+    let t407 = s_q4 * t402 - t371;
+    [
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[0],
+            -0.13585 * (t95 - s_q1 * t5),
+            0.13585 * (qd[0] * t1 + c_q1 * t28 - s_q1 * (t0 + t27)),
+            s_q1 * t5 + 0.13585 * (s_q1 * t3 + c_q1 * t2) - t95,
+            -0.13585 * (qd[0] * t8 - c_q1 * (t0 + t14) - t96),
+            -t29 - c_q1 * t10,
+            -c_q1 * t28 - s_q1 * (t14 - t0),
+            0.0,
+            -c_q1 * (-2.0 * t9 - t3) - s_q1 * (2.0 * t7 - t2),
+            -t96 - c_q1 * (t0 - t27),
+            t29 + s_q1 * t11,
+            0.01615 * s_q1 * t98 - c_q1 * (0.13585 * t100 - 0.425 * t17 - 0.1197 * t100),
+            -0.13585 * (c_q1 * t143 - s_q1 * t142)
+                - c_q1 * (s_q2 * t17 - 0.1197 * t143 - 0.425 * (t36 + t34 * t101))
+                - s_q1 * (c_q2 * t17 + 0.1197 * t142),
+            -0.13585 * (c_q1 * t145 - s_q1 * t144)
+                - c_q1 * (t99 + 0.425 * (t43 + t82) - s_q2 * t19 - 0.1197 * t145)
+                - s_q1 * (0.1197 * t144 - c_q2 * t19 - t97),
+            -0.13585 * (c_q1 * t149 - s_q1 * t147)
+                - c_q1 * (0.425 * t71 - c_q2 * t17 - 0.1197 * t149)
+                - s_q1 * (0.1197 * t147 + s_q2 * t17),
+            -c_q1 * (c_q2 * t35 + s_q2 * t88) - s_q1 * (c_q2 * t88 - s_q2 * t35),
+            -c_q1 * (s_q2 * t150 - c_q2 * t124) - s_q1 * (c_q2 * t150 + s_q2 * t124),
+            0.0,
+            -c_q1 * (c_q2 * t89 + s_q2 * t71) - s_q1 * (c_q2 * t71 - s_q2 * t89),
+            -c_q1 * (t148 + c_q2 * t152) - s_q1 * (t146 - s_q2 * t152),
+            -c_q1 * (s_q2 * t36 - c_q2 * t42) - s_q1 * (s_q2 * t42 + c_q2 * t36),
+            -0.13585 * (c_q1 * t158 - s_q1 * t157)
+                - c_q1 * (-0.425 * t104 - 0.1197 * t158 - 0.39225 * t159)
+                - s_q1 * (0.1197 * t157 + 0.39225 * t160),
+            -0.13585 * (c_q1 * t165 - s_q1 * t164)
+                - c_q1 * (c_q2 * t167 - 0.1197 * t165 - 0.425 * t166 - s_q3 * t160)
+                - s_q1 * (0.1197 * t164 - s_q2 * t167 - s_q3 * t159),
+            -0.13585 * (c_q1 * t172 - s_q1 * t171)
+                - c_q1 * (c_q2 * t173 + 0.425 * t110 - s_q2 * t174 - 0.1197 * t172)
+                - s_q1 * (0.1197 * t171 - c_q2 * t174 - s_q2 * t173),
+            -0.13585 * (c_q1 * t178 - s_q1 * t177)
+                - c_q1 * (c_q2 * t180 + 0.425 * t74 - 0.1197 * t178 - s_q2 * t181)
+                - s_q1 * (0.1197 * t177 - s_q2 * t180 - c_q2 * t181),
+            -c_q1 * (s_q2 * t184 - c_q2 * t183) - s_q1 * (c_q2 * t184 + s_q2 * t183),
+            s_q1 * (c_q2 * t187 + s_q2 * t186) - c_q1 * (c_q2 * t186 - s_q2 * t187),
+            0.0,
+            s_q1 * (c_q2 * t189 + s_q2 * t188) - c_q1 * (c_q2 * t188 - s_q2 * t189),
+            s_q1 * (c_q2 * t193 + s_q2 * t192) - c_q1 * (c_q2 * t192 - s_q2 * t193),
+            -c_q1 * (c_q2 * t195 + s_q2 * t196) - s_q1 * (c_q2 * t196 - s_q2 * t195),
+            -0.13585 * (c_q1 * t202 - s_q1 * t201)
+                - c_q1 * (c_q2 * t205 + s_q2 * t206 - 0.1197 * t202 - 0.425 * t204)
+                - s_q1 * (0.1197 * t201 + c_q2 * t206 - s_q2 * t205),
+            -0.13585 * (c_q1 * t214 - s_q1 * t213)
+                - c_q1 * (c_q2 * t219 - s_q2 * t220 - 0.1197 * t214 - 0.425 * t215)
+                - s_q1 * (0.1197 * t213 - c_q2 * t220 - s_q2 * t219),
+            -0.13585 * (c_q1 * t230 - s_q1 * t229)
+                - c_q1 * (c_q2 * t234 - s_q2 * t235 - 0.1197 * t230 - 0.425 * t231)
+                - s_q1 * (0.1197 * t229 - c_q2 * t235 - s_q2 * t234),
+            -0.13585 * (c_q1 * t246 - s_q1 * t245)
+                - c_q1 * (c_q2 * t249 + s_q2 * t250 - 0.1197 * t246 - 0.425 * t247)
+                - s_q1 * (0.1197 * t245 + c_q2 * t250 - s_q2 * t249),
+            -c_q1 * (s_q2 * t258 - c_q2 * t256) - s_q1 * (c_q2 * t258 + s_q2 * t256),
+            s_q1 * (c_q2 * t265 + s_q2 * t264) - c_q1 * (c_q2 * t264 - s_q2 * t265),
+            -c_q1 * (c_q2 * t269 + s_q2 * t270) - s_q1 * (c_q2 * t270 - s_q2 * t269),
+            s_q1 * (c_q2 * t277 + s_q2 * t276) - c_q1 * (c_q2 * t276 - s_q2 * t277),
+            s_q1 * (c_q2 * t282 + s_q2 * t281) - c_q1 * (c_q2 * t281 - s_q2 * t282),
+            s_q1 * (c_q2 * t286 + s_q2 * t285) - c_q1 * (c_q2 * t285 - s_q2 * t286),
+            -0.13585 * (c_q1 * t297 - s_q1 * t296)
+                - c_q1 * (c_q2 * t300 + s_q2 * t301 - 0.1197 * t297 - 0.425 * t298)
+                - s_q1 * (0.1197 * t296 + c_q2 * t301 - s_q2 * t300),
+            -0.13585 * (c_q1 * t312 - s_q1 * t311)
+                - c_q1 * (c_q2 * t319 - s_q2 * t320 - 0.1197 * t312 - 0.425 * t313)
+                - s_q1 * (0.1197 * t311 - c_q2 * t320 - s_q2 * t319),
+            -0.13585 * (c_q1 * t332 - s_q1 * t331)
+                - c_q1 * (c_q2 * t340 - s_q2 * t341 - 0.1197 * t332 - 0.425 * t334)
+                - s_q1 * (0.1197 * t331 - c_q2 * t341 - s_q2 * t340),
+            -0.13585 * (c_q1 * t353 - s_q1 * t352)
+                - c_q1 * (c_q2 * t361 - s_q2 * t362 - 0.1197 * t353 - 0.425 * t354)
+                - s_q1 * (0.1197 * t352 - c_q2 * t362 - s_q2 * t361),
+            s_q1 * (c_q2 * t370 + s_q2 * t369) - c_q1 * (c_q2 * t369 - s_q2 * t370),
+            s_q1 * (c_q2 * t378 + s_q2 * t377) - c_q1 * (c_q2 * t377 - s_q2 * t378),
+            s_q1 * (c_q2 * t384 + s_q2 * t383) - c_q1 * (c_q2 * t383 - s_q2 * t384),
+            s_q1 * (c_q2 * t392 + s_q2 * t391) - c_q1 * (c_q2 * t391 - s_q2 * t392),
+            s_q1 * (c_q2 * t400 + s_q2 * t399) - c_q1 * (c_q2 * t399 - s_q2 * t400),
+            s_q1 * (c_q2 * t406 + s_q2 * t405) - c_q1 * (c_q2 * t405 - s_q2 * t406),
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t6,
+            0.0,
+            t5,
+            t13,
+            -t2,
+            qdd[1],
+            t27 - t14,
+            -t3,
+            -t13,
+            0.425 * t98,
+            0.425 * t142 - t20,
+            0.425 * t144,
+            t19 + 0.425 * t147,
+            t41,
+            t125,
+            t22,
+            t151,
+            t123,
+            t92,
+            0.39225 * t154 + 0.425 * t157,
+            0.425 * t164 + t168,
+            0.39225 * t169 + 0.425 * t171,
+            0.425 * t177 + t182,
+            t63,
+            t128,
+            t25,
+            t190,
+            t194,
+            t62,
+            0.425 * t201 - 0.39225 * t199,
+            0.425 * t213 + t222,
+            0.425 * t229 + t237,
+            0.425 * t245 + t252,
+            t260,
+            t266,
+            t272,
+            t278,
+            t283,
+            t287,
+            0.425 * t296 + t302,
+            0.425 * t311 + t322,
+            0.425 * t331 + t343,
+            0.425 * t352 + t364,
+            t372,
+            t379,
+            t385,
+            t393,
+            t401,
+            t407,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t20,
+            0.0,
+            t19,
+            t41,
+            t125,
+            t22,
+            t151,
+            t123,
+            t92,
+            0.39225 * t154,
+            t168,
+            0.39225 * t169,
+            t182,
+            t63,
+            t128,
+            t25,
+            t190,
+            t194,
+            t62,
+            -0.39225 * t199,
+            t222,
+            t237,
+            t252,
+            t260,
+            t266,
+            t272,
+            t278,
+            t283,
+            t287,
+            t302,
+            t322,
+            t343,
+            t364,
+            t372,
+            t379,
+            t385,
+            t393,
+            t401,
+            t407,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t107,
+            0.0,
+            -t106,
+            t63,
+            t128,
+            t25,
+            t190,
+            t194,
+            t62,
+            0.0,
+            t221,
+            t236,
+            t251,
+            t260,
+            t266,
+            t272,
+            t278,
+            t283,
+            t287,
+            t289,
+            t321,
+            t342,
+            t363,
+            t372,
+            t379,
+            t385,
+            t393,
+            t401,
+            t407,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t114,
+            -t113,
+            0.0,
+            -t64,
+            t263,
+            t64,
+            t275,
+            t130,
+            t52,
+            0.0,
+            t317,
+            t338,
+            -t359,
+            t368,
+            t376,
+            t382,
+            t390,
+            t398,
+            t404,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t119,
+            0.0,
+            t118,
+            t65,
+            t140,
+            t60,
+            t388,
+            t396,
+            -t65,
+        ],
+    ]
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an

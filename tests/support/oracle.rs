@@ -255,6 +255,35 @@ impl Oracle {
         &self.tree.bodies[k.unwrap_or_else(|| panic!("no tree body `{name}` in the oracle"))]
     }
 
+    /// Pinocchio's ten dynamic parameters of each body of `names` in turn
+    /// (the standard regressor's `π`): mass, first moment `m c` and inertia
+    /// about the body origin (xx, xy, yy, xz, yz, zz), body axes.
+    pub fn standard_parameters(&self, names: &[&str]) -> Vec<f64> {
+        names
+            .iter()
+            .flat_map(|name| {
+                let body = self.tree_body(name);
+                let (m, c, j) = (body.mass, body.com, body.inertia);
+                let square: f64 = c.iter().map(|x| x * x).sum();
+                let about_origin = |i: usize, k: usize| {
+                    j[i][k] + m * (if i == k { square } else { 0.0 } - c[i] * c[k])
+                };
+                [
+                    m,
+                    m * c[0],
+                    m * c[1],
+                    m * c[2],
+                    about_origin(0, 0),
+                    about_origin(0, 1),
+                    about_origin(1, 1),
+                    about_origin(0, 2),
+                    about_origin(1, 2),
+                    about_origin(2, 2),
+                ]
+            })
+            .collect()
+    }
+
     /// The pose of every tree body (auxiliary ones included), in tree order.
     pub fn tree_poses(&self, q: &[f64]) -> Vec<sharnir_numeric::Pose> {
         self.tree

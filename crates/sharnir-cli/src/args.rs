@@ -70,9 +70,10 @@ pub(crate) struct GenArgs {
     /// forward_dynamics, coriolis_matrix, energy, body_poses,
     /// coordinate_rates, body_jacobians, inverse_dynamics_derivatives,
     /// gravity_derivatives, mass_matrix_inverse,
-    /// forward_dynamics_derivatives, or `all`, or `linear` (all but the
-    /// eight whose size grows like n²). Default: all, except that a
-    /// mechanism of more than 48 velocity coordinates skips those eight
+    /// forward_dynamics_derivatives, standard_regressor, or `all`, or
+    /// `linear` (all but the nine whose size grows like n²). Default: all,
+    /// except that a mechanism of more than 48 velocity coordinates skips
+    /// those nine
     /// (with a note on stderr). The functions of the spec's forces,
     /// contacts, detachments and loops always come with it.
     #[arg(long, value_name = "LIST", value_parser = parse_outputs, conflicts_with = "all")]

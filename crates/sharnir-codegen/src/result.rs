@@ -18,6 +18,7 @@ pub(crate) fn result_type(shape: Shape) -> TokenStream {
         Shape::JointMatrix => quote!([[Real; NV]; NV]),
         Shape::JointMatrixPair => quote!((JointMatrix, JointMatrix)),
         Shape::JointMatrixTriple => quote!((JointMatrix, JointMatrix, JointMatrix)),
+        Shape::Regressor => quote!([[Real; 10 * NB]; NV]),
         Shape::ResidualDerivatives => {
             quote!((JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix))
         }
@@ -56,6 +57,10 @@ pub(crate) fn result_value(
         | Shape::ContactVector => quote!([#(#outputs),*]),
         Shape::JointMatrix | Shape::ConstraintJacobian => {
             let rows = rows(outputs, row);
+            quote!([#(#rows),*])
+        }
+        Shape::Regressor => {
+            let rows = rows(outputs, (outputs.len() / row).max(1));
             quote!([#(#rows),*])
         }
         Shape::JointMatrixPair | Shape::JointMatrixTriple => {
@@ -118,6 +123,7 @@ pub(crate) fn zero(shape: Shape) -> TokenStream {
         Shape::JointVector | Shape::LimitForces => quote!([0.0; NV]),
         Shape::PositionVector => quote!([0.0; NQ]),
         Shape::JointMatrix => quote!([[0.0; NV]; NV]),
+        Shape::Regressor => quote!([[0.0; 10 * NB]; NV]),
         Shape::JointMatrixPair => quote!(([[0.0; NV]; NV], [[0.0; NV]; NV])),
         Shape::JointMatrixTriple => {
             quote!(([[0.0; NV]; NV], [[0.0; NV]; NV], [[0.0; NV]; NV]))
@@ -168,6 +174,11 @@ pub(crate) fn places(shape: Shape, dof: usize, count: usize) -> Option<Vec<Token
             }
             Shape::JointMatrix | Shape::ConstraintJacobian => {
                 let (i, j) = (index(j / row), index(j % row));
+                quote!([#i][#j])
+            }
+            Shape::Regressor => {
+                let width = (count / row).max(1);
+                let (i, j) = (index(j / width), index(j % width));
                 quote!([#i][#j])
             }
             Shape::JointMatrixPair | Shape::JointMatrixTriple => {
@@ -284,6 +295,7 @@ mod tests {
             (Shape::JointMatrix, dof * dof),
             (Shape::JointMatrixPair, 2 * dof * dof),
             (Shape::JointMatrixTriple, 3 * dof * dof),
+            (Shape::Regressor, dof * 20),
             (Shape::ResidualDerivatives, 2 * dof * dof + 2 * 2 * dof),
             (Shape::Pair, 2),
             (Shape::Poses, 24),

@@ -44,6 +44,9 @@ pub enum Shape {
     /// `([[Real; NV]; NV], [[Real; NV]; NV], [[Real; NV]; NV])`: three
     /// joint matrices, likewise.
     JointMatrixTriple,
+    /// `[[Real; 10 * NB]; NV]`, row-major: one row per velocity coordinate,
+    /// ten columns per body.
+    Regressor,
     /// `(JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix)`:
     /// two `NV × NV` then two `NC × NV` matrices, each row-major.
     ResidualDerivatives,

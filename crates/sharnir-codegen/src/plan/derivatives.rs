@@ -48,6 +48,7 @@ pub(crate) fn functions(
         Function::GravityDerivatives,
         Function::MassMatrixInverse,
         Function::ForwardDynamicsDerivatives,
+        Function::StandardRegressor,
     ]
     .into_iter()
     .any(wanted)
@@ -148,6 +149,21 @@ pub(crate) fn functions(
         if mechanism.has_loops() {
             functions.push(residual_derivatives(mechanism, costs, &sources));
         }
+    }
+    if wanted(Function::StandardRegressor) {
+        let regressor = sharnir_mech::formalisms::regressor::standard_regressor(mechanism).concat();
+        functions.push(FunctionSpec {
+            name: "standard_regressor".to_owned(),
+            doc: "The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of\n\
+                  the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,\n\
+                  Pinocchio's dynamic parameters in its order, the mass, the first moment\n\
+                  `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),\n\
+                  in body axes. It reads the geometry and gravity of `p`, not its masses."
+                .to_owned(),
+            arguments: vec![Position, Velocity, Acceleration],
+            shape: Shape::Regressor,
+            outputs: choice::with_angle_sums(&mut mechanism.pool, costs, &regressor),
+        });
     }
     functions
 }

@@ -62,11 +62,13 @@ pub enum Function {
     MassMatrixInverse,
     /// `forward_dynamics_derivatives`: `∂q̈/∂q`, `∂q̈/∂q̇` and `∂q̈/∂τ = M⁻¹`.
     ForwardDynamicsDerivatives,
+    /// `standard_regressor`: `τ = Y π`, `n` rows of ten columns per body.
+    StandardRegressor,
 }
 
 impl Function {
     /// Every function, in the order a module emits them.
-    pub const ALL: [Function; 15] = [
+    pub const ALL: [Function; 16] = [
         Function::InverseDynamics,
         Function::MassMatrix,
         Function::Bias,
@@ -82,6 +84,7 @@ impl Function {
         Function::GravityDerivatives,
         Function::MassMatrixInverse,
         Function::ForwardDynamicsDerivatives,
+        Function::StandardRegressor,
     ];
 
     /// The function's name in a module and on the command line.
@@ -102,6 +105,7 @@ impl Function {
             Function::GravityDerivatives => "gravity_derivatives",
             Function::MassMatrixInverse => "mass_matrix_inverse",
             Function::ForwardDynamicsDerivatives => "forward_dynamics_derivatives",
+            Function::StandardRegressor => "standard_regressor",
         }
     }
 
@@ -119,18 +123,19 @@ impl Function {
                 | Function::GravityDerivatives
                 | Function::MassMatrixInverse
                 | Function::ForwardDynamicsDerivatives
+                | Function::StandardRegressor
         )
     }
 
-    fn bit(self) -> u16 {
-        1 << (self as u16)
+    fn bit(self) -> u32 {
+        1 << (self as u32)
     }
 }
 
 /// A set of [`Function`]s: a bit set, so that
 /// [`PlanOptions`](super::PlanOptions) stays `Copy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Outputs(u16);
+pub struct Outputs(u32);
 
 impl Default for Outputs {
     /// Every function, as modules always had.
@@ -323,7 +328,8 @@ mod tests {
                 "inverse_dynamics_derivatives",
                 "gravity_derivatives",
                 "mass_matrix_inverse",
-                "forward_dynamics_derivatives"
+                "forward_dynamics_derivatives",
+                "standard_regressor"
             ]
         );
         assert!(big.contains_name("constraints") && !big.needs_mass_matrix());

@@ -20,6 +20,8 @@
 //! - [`energy`]: kinetic and potential energy; [`coriolis`]: the Coriolis
 //!   matrix;
 //! - [`reactions`]: the wrenches cut joints and detachable joints transmit;
+//! - [`regressor`]: the standard regressor, `τ = Y π` in the bodies'
+//!   inertial parameters;
 //! - [`derivatives`]: derivatives with respect to the state (in velocity
 //!   coordinates, Pinocchio's convention) and the inverse of the mass
 //!   matrix;
@@ -33,6 +35,7 @@ pub mod energy;
 pub mod joint_space;
 pub mod lagrange;
 pub mod reactions;
+pub mod regressor;
 pub mod rnea;
 mod spd;
 pub mod telegin;

@@ -107,6 +107,17 @@ pub fn inverse_dynamics_regrouped(mechanism: &mut Mechanism, form: PointAccelera
     inverse_dynamics_with(mechanism, Some(&inertias), form)
 }
 
+/// The joint forces with every tree body's inertia given (`inertias`, in
+/// the order of the bodies): symbols, for the regressor
+/// ([`crate::formalisms::regressor`]).
+pub fn inverse_dynamics_of_inertias(
+    mechanism: &mut Mechanism,
+    inertias: &[RigidInertia],
+    form: PointAcceleration,
+) -> Vec<Id> {
+    inverse_dynamics_with(mechanism, Some(inertias), form)
+}
+
 /// A wrench applied to a tree body from outside the tree (a cut joint's
 /// reaction): force and moment about the body origin, in body coordinates.
 #[derive(Clone, Copy, Debug)]
