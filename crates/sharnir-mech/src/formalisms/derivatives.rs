@@ -161,7 +161,7 @@ fn by_symbol(mechanism: &mut Mechanism, outputs: &[Id], input: fn(usize) -> Inpu
 }
 
 /// The transpose of `columns` (each of `rows` entries).
-fn transposed(columns: &[Vec<Id>], rows: usize, zero: Id) -> Vec<Vec<Id>> {
+pub(crate) fn transposed(columns: &[Vec<Id>], rows: usize, zero: Id) -> Vec<Vec<Id>> {
     (0..rows)
         .map(|i| {
             columns

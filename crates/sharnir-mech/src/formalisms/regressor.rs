@@ -12,6 +12,7 @@
 //! exact since they are linear: no parameter is left in it.
 
 use crate::formalisms::base_parameters::RigidInertia;
+use crate::formalisms::derivatives::transposed;
 use crate::formalisms::rnea::{inverse_dynamics_of_inertias, PointAcceleration};
 use crate::model::inputs::Input;
 use crate::Mechanism;
@@ -57,12 +58,5 @@ pub fn standard_regressor(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
         .map(|&parameter| pool.diff_all(&tau, parameter))
         .collect();
     let zero = pool.zero();
-    (0..tau.len())
-        .map(|i| {
-            columns
-                .iter()
-                .map(|c| c.get(i).copied().unwrap_or(zero))
-                .collect()
-        })
-        .collect()
+    transposed(&columns, tau.len(), zero)
 }
