@@ -1,7 +1,7 @@
-//! The hostile inputs of issue 15 §3, through the command line: each one
-//! used to panic (exit 101), overflow the stack (exit 134) or generate a
-//! useless module; now each is refused with exit 1, `file:line:col` and a
-//! hint, writing nothing (or, for unused parameters, warned about).
+//! Hostile inputs through the command line — expressions nested or sized to
+//! panic (exit 101), overflow the stack (exit 134) or generate a useless
+//! module: each is refused with exit 1, `file:line:col` and a hint,
+//! writing nothing (or, for unused parameters, warned about).
 
 use std::process::{Command, Output};
 
