@@ -400,8 +400,8 @@ pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
-///revolute joints, forces for prismatic ones, in coordinate order.
+/// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
+/// revolute joints, forces for prismatic ones, in coordinate order.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -589,8 +589,8 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///The joint-space mass matrix M(q), symmetric positive definite, so that
-///`M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
+/// The joint-space mass matrix M(q), symmetric positive definite, so that
+/// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -762,8 +762,8 @@ pub const OPS_BIAS: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
-///acceleration zero.
+/// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+/// acceleration zero.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -927,7 +927,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+/// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -999,10 +999,10 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///The mass matrix, bias and gravity forces of one state in one pass: the
-///three share every subexpression (sines and cosines, rotations, velocity
-///products), so this costs less than `mass_matrix`, `bias` and `gravity`
-///called one after the other (compare the `OPS_*` constants).
+/// The mass matrix, bias and gravity forces of one state in one pass: the
+/// three share every subexpression (sines and cosines, rotations, velocity
+/// products), so this costs less than `mass_matrix`, `bias` and `gravity`
+/// called one after the other (compare the `OPS_*` constants).
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -1338,9 +1338,9 @@ pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
-///(articulated-body) method, in O(n) and without forming M(q); they satisfy
-///`M(q) q̈ + bias(q, q̇) = τ`.
+/// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
+/// (articulated-body) method, in O(n) and without forming M(q); they satisfy
+/// `M(q) q̈ + bias(q, q̇) = τ`.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -1825,9 +1825,9 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
-///as passivity-based controllers need (the Christoffel matrix when every velocity
-///is a coordinate rate).
+/// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
+/// as passivity-based controllers need (the Christoffel matrix when every velocity
+/// is a coordinate rate).
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -2516,8 +2516,8 @@ pub const OPS_ENERGY: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
-///centre of mass is at the ground origin's height.
+/// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
+/// centre of mass is at the ground origin's height.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -2650,7 +2650,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///The pose of every body in the ground frame, in the order of `BODY_NAMES`.
+/// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -2755,10 +2755,10 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
     cos: 0,
     exp: 0,
 };
-///The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
-///for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
-///for spherical and free joints. Integrate `q` with them and renormalise
-///the quaternions.
+/// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
+/// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
+/// for spherical and free joints. Integrate `q` with them and renormalise
+/// the quaternions.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -2810,10 +2810,10 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
-///q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
-///all in ground coordinates. A point `p` of the body (ground coordinates,
-///relative to the origin) moves with `v + ω × p`.
+/// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
+/// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
+/// all in ground coordinates. A point `p` of the body (ground coordinates,
+/// relative to the origin) moves with `v + ω × p`.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -3144,8 +3144,8 @@ pub const OPS_APPLIED_FORCES: OpCount = OpCount {
     cos: 0,
     exp: 0,
 };
-///Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
-///this function, so that a simulation adds it whatever the spec says.
+/// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
+/// this function, so that a simulation adds it whatever the spec says.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -3177,10 +3177,10 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
     cos: 0,
     exp: 0,
 };
-///The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
-///a clearance's boundary or between a gear mesh's flanks, positive while apart
-///and negative while the contact is pressed in. A contact begins where its gap
-///crosses zero downwards: these are the event functions that locate contacts.
+/// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
+/// a clearance's boundary or between a gear mesh's flanks, positive while apart
+/// and negative while the contact is pressed in. A contact begins where its gap
+/// crosses zero downwards: these are the event functions that locate contacts.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -3202,11 +3202,11 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
     cos: 0,
     exp: 0,
 };
-///The joint forces of the stops, clearances and gear meshes: each contact pushes
-///its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
-///package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
-///force at zero gap). Add them to `tau`, with `friction_forces`, before
-///`forward_dynamics`. The operation count is that with every contact engaged.
+/// The joint forces of the stops, clearances and gear meshes: each contact pushes
+/// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
+/// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
+/// force at zero gap). Add them to `tau`, with `friction_forces`, before
+/// `forward_dynamics`. The operation count is that with every contact engaged.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -3228,10 +3228,10 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
     cos: 0,
     exp: 0,
 };
-///The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
-///every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
-///regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
-///default). Add them to `tau` before `forward_dynamics`.
+/// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
+/// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
+/// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
+/// default). Add them to `tau` before `forward_dynamics`.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -3257,9 +3257,9 @@ pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///`(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
-///`mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
-///`∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
+/// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
+/// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
+/// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -4306,9 +4306,9 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///`∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
-///Pinocchio's convention): the stiffness of the static joint forces, as
-///compliance control and identification need it.
+/// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
+/// Pinocchio's convention): the stiffness of the static joint forces, as
+/// compliance control and identification need it.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -4573,8 +4573,8 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///`M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
-///pivots are taken outboard bodies first (no fill-in on a tree).
+/// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
+/// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -5140,11 +5140,11 @@ pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///`(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
-///`M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
-///force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
-///header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
-///`q̈ = forward_dynamics(q, q̇, τ)`.
+/// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
+/// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
+/// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
+/// header). `∂q̈/∂x = −M⁻¹ ∂τ/∂x` with `∂τ/∂x` of the inverse dynamics at
+/// `q̈ = forward_dynamics(q, q̇, τ)`.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -9816,11 +9816,11 @@ pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
     cos: 2,
     exp: 0,
 };
-///The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
-///the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
-///Pinocchio's dynamic parameters in its order, the mass, the first moment
-///`m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
-///in body axes. It reads the geometry and gravity of `p`, not its masses.
+/// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
+/// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
+/// Pinocchio's dynamic parameters in its order, the mass, the first moment
+/// `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
+/// in body axes. It reads the geometry and gravity of `p`, not its masses.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call

@@ -287,8 +287,15 @@ pub(crate) fn emit(
 }
 
 /// One `#[doc]` attribute per line, so prettyplease prints `///` comments
-/// rather than a `/** */` block.
+/// rather than a `/** */` block, each with the space after `///` that
+/// rustfmt and every hand-written comment have.
 fn doc_lines(text: &str) -> TokenStream {
-    let lines = text.lines();
+    let lines = text.lines().map(|line| {
+        if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        }
+    });
     quote!(#(#[doc = #lines])*)
 }
