@@ -1036,6 +1036,11 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
+// ---- Support code, written alike into every module that needs it:
+// processor detection, sines, cosines and square roots. Nothing below
+// is specific to this mechanism. ----
+
 /// The square root of `x`, by `libm` (`core` has none without `std`).
 #[inline(always)]
 fn sqrt(x: Real) -> Real {

@@ -4880,6 +4880,76 @@ fn standard_regressor_with_body(
         ],
     ]
 }
+/// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
+/// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
+/// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
+/// regulator, a model-predictive controller or a stability check
+/// (the eigenvalues of `A` at an equilibrium) needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Linearization {
+    /// `A = ∂ẋ/∂x`, `2 NV × 2 NV`: `[[∂δ̇/∂δ, I], [∂q̈/∂q, ∂q̈/∂q̇]]`, where
+    /// `∂δ̇/∂δ` is zero but for the velocity-dependent blocks of
+    /// spherical (`−½ [ω]×`) and free joints (`−½ ad_ν`).
+    pub a: [[Real; 2 * NV]; 2 * NV],
+    /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
+    pub b: [[Real; NV]; 2 * NV],
+}
+/// Operation count of [`linearization_with`] (and of [`linearization`]
+/// after [`OPS_DERIVED`]).
+pub const OPS_LINEARIZATION: OpCount = OpCount {
+    mul: 2138,
+    add: 1388,
+    div: 8,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+/// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
+/// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`linearization_with`]; its cost is [`OPS_LINEARIZATION`].
+pub fn linearization(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Linearization {
+    linearization_with(&p.derived(), q, qd, tau)
+}
+/// [`linearization`] with the parameter groups already computed by
+/// [`Params::derived`].
+pub fn linearization_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> Linearization {
+    let (by_position, by_velocity, by_force) = forward_dynamics_derivatives_with(
+        d,
+        q,
+        qd,
+        tau,
+    );
+    let mut a = [[0.0; 2 * NV]; 2 * NV];
+    let mut b = [[0.0; NV]; 2 * NV];
+    for i in 0..NV {
+        a[i][NV + i] = 1.0;
+        for j in 0..NV {
+            a[NV + i][j] = by_position[i][j];
+            a[NV + i][NV + j] = by_velocity[i][j];
+            b[NV + i][j] = by_force[i][j];
+        }
+    }
+    Linearization { a, b }
+}
+
+// ---- Support code, written alike into every module that needs it:
+// processor detection, sines, cosines and square roots. Nothing below
+// is specific to this mechanism. ----
+
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
@@ -5013,71 +5083,6 @@ mod avx {
     }
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
-}
-/// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
-/// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
-/// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
-/// regulator, a model-predictive controller or a stability check
-/// (the eigenvalues of `A` at an equilibrium) needs.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Linearization {
-    /// `A = ∂ẋ/∂x`, `2 NV × 2 NV`: `[[∂δ̇/∂δ, I], [∂q̈/∂q, ∂q̈/∂q̇]]`, where
-    /// `∂δ̇/∂δ` is zero but for the velocity-dependent blocks of
-    /// spherical (`−½ [ω]×`) and free joints (`−½ ad_ν`).
-    pub a: [[Real; 2 * NV]; 2 * NV],
-    /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
-    pub b: [[Real; NV]; 2 * NV],
-}
-/// Operation count of [`linearization_with`] (and of [`linearization`]
-/// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 2138,
-    add: 1388,
-    div: 8,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
-/// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
-/// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
-///
-/// Computes the parameter groups first; when the parameters do not
-/// change between calls, compute `p.derived()` once and call
-/// [`linearization_with`]; its cost is [`OPS_LINEARIZATION`].
-pub fn linearization(
-    p: &Params,
-    q: &[Real; NQ],
-    qd: &[Real; NV],
-    tau: &[Real; NV],
-) -> Linearization {
-    linearization_with(&p.derived(), q, qd, tau)
-}
-/// [`linearization`] with the parameter groups already computed by
-/// [`Params::derived`].
-pub fn linearization_with(
-    d: &Derived,
-    q: &[Real; NQ],
-    qd: &[Real; NV],
-    tau: &[Real; NV],
-) -> Linearization {
-    let (by_position, by_velocity, by_force) = forward_dynamics_derivatives_with(
-        d,
-        q,
-        qd,
-        tau,
-    );
-    let mut a = [[0.0; 2 * NV]; 2 * NV];
-    let mut b = [[0.0; NV]; 2 * NV];
-    for i in 0..NV {
-        a[i][NV + i] = 1.0;
-        for j in 0..NV {
-            a[NV + i][j] = by_position[i][j];
-            a[NV + i][NV + j] = by_velocity[i][j];
-            b[NV + i][j] = by_force[i][j];
-        }
-    }
-    Linearization { a, b }
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

@@ -1046,6 +1046,11 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
+// ---- Support code, written alike into every module that needs it:
+// processor detection, sines, cosines and square roots. Nothing below
+// is specific to this mechanism. ----
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]

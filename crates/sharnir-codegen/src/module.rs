@@ -149,11 +149,14 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         lanes = lanes.or(reads_lanes);
         op_counts.push((function.name.clone(), *ops));
     }
+    // What this mechanism's functions build on, then the support code
+    // every module carries alike.
     let mut tail = TokenStream::new();
+    let mut support = TokenStream::new();
     if dispatches {
         let items = crate::dispatch::items(lanes);
         crate::math::called(&items, &mut used);
-        tail.extend(items);
+        support.extend(items);
     }
     let derivatives = op_counts
         .iter()
@@ -180,7 +183,7 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
             op_counts.push(("constrained_forward_dynamics_derivatives".to_owned(), ops));
         }
     }
-    tail.extend(crate::math::helpers(
+    support.extend(crate::math::helpers(
         &used,
         variant.single_precision,
         lanes.quads,
@@ -190,12 +193,26 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         #preamble
         #derived
     })?;
+    let support = if support.is_empty() {
+        String::new()
+    } else {
+        format!("\n{SUPPORT_DIVIDER}\n\n{}", format_items(support)?)
+    };
     Ok(Rendered {
-        body: format!("{head}{functions}{}", format_items(tail)?),
+        body: format!("{head}{functions}{}{support}", format_items(tail)?),
         op_counts,
         dispatches,
     })
 }
+
+/// The comment before the support code at the end of a module: the
+/// processor detection and the sine, cosine and square-root routines,
+/// the same text in every module of this sharnir version that needs them,
+/// so that a reader knows where the mechanism's own code ends.
+const SUPPORT_DIVIDER: &str =
+    "// ---- Support code, written alike into every module that needs it:\n\
+    // processor detection, sines, cosines and square roots. Nothing below\n\
+    // is specific to this mechanism. ----";
 
 #[cfg(test)]
 mod tests {
@@ -407,7 +424,9 @@ mod tests {
                 .lines()
                 .skip_while(|l| l.starts_with("//"))
                 .collect::<Vec<_>>();
-            let body = body.join("\n") + "\n";
+            // The divider before the support code is the one line that is
+            // no item's.
+            let body = (body.join("\n") + "\n").replace(&format!("\n{SUPPORT_DIVIDER}\n\n"), "");
             let file = syn::parse_file(&body).expect("the module is valid Rust");
             let whole = prettyplease::unparse(&file);
             assert!(file.items.len() > 3, "{body}");
