@@ -42,67 +42,53 @@ where
         v: &[M::Real; NV],
         jacobian: &mut [M::Real],
     ) -> bool {
-        model_jacobian(&self.model, &mut self.control, t, q, v, jacobian)
-    }
-}
-
-/// [`ModelSystem::emitted_jacobian`] of `model` driven by `control`.
-fn model_jacobian<M, C, const NQ: usize, const NV: usize>(
-    model: &M,
-    control: &mut C,
-    t: M::Real,
-    q: &[M::Real; NQ],
-    v: &[M::Real; NV],
-    jacobian: &mut [M::Real],
-) -> bool
-where
-    M: Model<NQ, NV>,
-    C: Control<M::Real, NQ, NV>,
-{
-    let n = NQ + NV;
-    if NQ != NV || jacobian.len() != n * n {
-        return false;
-    }
-    let zero = <M::Real as Real>::ZERO;
-    let forces = |control: &mut C, q: &[M::Real; NQ], v: &[M::Real; NV]| {
-        let mut tau = model.model_forces(t, q, v);
-        for (total, c) in tau.iter_mut().zip(control.forces(t, q, v)) {
-            *total += c;
+        let (model, control) = (&self.model, &mut self.control);
+        let n = NQ + NV;
+        if NQ != NV || jacobian.len() != n * n {
+            return false;
         }
-        tau
-    };
-    let tau = forces(control, q, v);
-    let Some(derivatives) = model.forward_dynamics_derivatives(q, v, &tau) else {
-        return false;
-    };
-    let mut by_position = derivatives.by_position;
-    let mut by_velocity = derivatives.by_velocity;
-    let applies_forces = M::HAS_APPLIED_FORCES || M::HAS_JOINT_FORCES || !control.is_passive();
-    if applies_forces {
-        let (force_by_position, force_by_velocity) = force_differences(control, q, v, &tau, forces);
-        for i in 0..NV {
-            for j in 0..NV {
-                let (mut p, mut w) = (zero, zero);
-                for k in 0..NV {
-                    p += derivatives.by_force[i][k] * force_by_position[k][j];
-                    w += derivatives.by_force[i][k] * force_by_velocity[k][j];
+        let zero = <M::Real as Real>::ZERO;
+        let forces = |control: &mut C, q: &[M::Real; NQ], v: &[M::Real; NV]| {
+            let mut tau = model.model_forces(t, q, v);
+            for (total, c) in tau.iter_mut().zip(control.forces(t, q, v)) {
+                *total += c;
+            }
+            tau
+        };
+        let tau = forces(control, q, v);
+        let Some(derivatives) = model.forward_dynamics_derivatives(q, v, &tau) else {
+            return false;
+        };
+        let mut by_position = derivatives.by_position;
+        let mut by_velocity = derivatives.by_velocity;
+        let applies_forces = M::HAS_APPLIED_FORCES || M::HAS_JOINT_FORCES || !control.is_passive();
+        if applies_forces {
+            let (force_by_position, force_by_velocity) =
+                force_differences(control, q, v, &tau, forces);
+            for i in 0..NV {
+                for j in 0..NV {
+                    let (mut p, mut w) = (zero, zero);
+                    for k in 0..NV {
+                        p += derivatives.by_force[i][k] * force_by_position[k][j];
+                        w += derivatives.by_force[i][k] * force_by_velocity[k][j];
+                    }
+                    by_position[i][j] += p;
+                    by_velocity[i][j] += w;
                 }
-                by_position[i][j] += p;
-                by_velocity[i][j] += w;
             }
         }
-    }
-    for entry in jacobian.iter_mut() {
-        *entry = zero;
-    }
-    for i in 0..NV {
-        jacobian[i * n + NQ + i] = <M::Real as Real>::ONE;
-        for j in 0..NV {
-            jacobian[(NQ + i) * n + j] = by_position[i][j];
-            jacobian[(NQ + i) * n + NQ + j] = by_velocity[i][j];
+        for entry in jacobian.iter_mut() {
+            *entry = zero;
         }
+        for i in 0..NV {
+            jacobian[i * n + NQ + i] = <M::Real as Real>::ONE;
+            for j in 0..NV {
+                jacobian[(NQ + i) * n + j] = by_position[i][j];
+                jacobian[(NQ + i) * n + NQ + j] = by_velocity[i][j];
+            }
+        }
+        true
     }
-    true
 }
 
 /// `∂τ/∂q` and `∂τ/∂q̇` by forward differences, with the step of

@@ -43,18 +43,6 @@ pub(crate) fn functions(
 ) -> Vec<FunctionSpec> {
     use Argument::{Acceleration, Force, Position, Velocity};
     let wanted = |f: Function| outputs.contains(f);
-    if ![
-        Function::InverseDynamicsDerivatives,
-        Function::GravityDerivatives,
-        Function::MassMatrixInverse,
-        Function::ForwardDynamicsDerivatives,
-        Function::StandardRegressor,
-    ]
-    .into_iter()
-    .any(wanted)
-    {
-        return Vec::new();
-    }
     let nv = mechanism.dof();
     let mut functions = Vec::new();
     let needs_inverse = wanted(Function::InverseDynamicsDerivatives)
@@ -92,15 +80,12 @@ pub(crate) fn functions(
     }
     let needs_inverse_mass =
         wanted(Function::MassMatrixInverse) || wanted(Function::ForwardDynamicsDerivatives);
-    let mass = if needs_inverse_mass {
-        mass_matrix(mechanism, &sources.mass_matrix, nv)
+    let (mass, inverse_mass) = if needs_inverse_mass {
+        let mass = mass_matrix(mechanism, &sources.mass_matrix, nv);
+        let inverse = d::mass_matrix_inverse(mechanism, &mass).concat();
+        (mass, inverse)
     } else {
-        Vec::new()
-    };
-    let inverse_mass = if needs_inverse_mass {
-        d::mass_matrix_inverse(mechanism, &mass).concat()
-    } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     if wanted(Function::MassMatrixInverse) {
         functions.push(FunctionSpec {

@@ -66,12 +66,6 @@ pub fn velocity_jacobian(mechanism: &mut Mechanism, outputs: &[Id]) -> Vec<Vec<I
     by_symbol(mechanism, outputs, Input::Velocity)
 }
 
-/// `∂e/∂τ`: one row per expression of `outputs`, one column per joint
-/// force.
-pub fn force_jacobian(mechanism: &mut Mechanism, outputs: &[Id]) -> Vec<Vec<Id>> {
-    by_symbol(mechanism, outputs, Input::Force)
-}
-
 /// The outputs at rest: velocities and accelerations zero (the gravity
 /// forces, from the inverse dynamics).
 pub fn at_rest(mechanism: &mut Mechanism, outputs: &[Id]) -> Vec<Id> {
