@@ -11,6 +11,7 @@
 
 use sharnir_generated::floating_chain as m;
 use sharnir_runtime::{model, Method, Sample, Simulation, Tolerances};
+use sharnir_tests::momentum::{self, norm, BodyState};
 use sharnir_tests::oracle::{Oracle, States};
 
 model!(FloatingChain = sharnir_generated::floating_chain);
@@ -21,43 +22,12 @@ type State = ([f64; m::NQ], [f64; m::NV]);
 fn momentum(p: &m::Params, oracle: &Oracle, (q, v): &State) -> [f64; 6] {
     let poses = m::body_poses(p, q);
     let jacobians = m::body_jacobians(p, q);
-    let mut total = [0.0; 6];
-    for ((pose, jacobian), name) in poses.iter().zip(&jacobians).zip(m::BODY_NAMES) {
-        let body = oracle.tree_body(name);
-        let rate = |row: &[f64; m::NV]| row.iter().zip(v).map(|(a, b)| a * b).sum::<f64>();
-        let v_origin: [f64; 3] = core::array::from_fn(|i| rate(&jacobian[i]));
-        let omega: [f64; 3] = core::array::from_fn(|i| rate(&jacobian[3 + i]));
-        let r = pose.rotation;
-        let offset: [f64; 3] =
-            core::array::from_fn(|i| (0..3).map(|j| r[i][j] * body.com[j]).sum());
-        let com: [f64; 3] = core::array::from_fn(|i| pose.position[i] + offset[i]);
-        let v_com: [f64; 3] = core::array::from_fn(|i| v_origin[i] + cross(omega, offset)[i]);
-        let linear: [f64; 3] = v_com.map(|x| body.mass * x);
-        // R I_c Rᵀ ω
-        let body_omega: [f64; 3] =
-            core::array::from_fn(|i| (0..3).map(|j| r[j][i] * omega[j]).sum());
-        let spin_body: [f64; 3] =
-            core::array::from_fn(|i| (0..3).map(|j| body.inertia[i][j] * body_omega[j]).sum());
-        let spin: [f64; 3] = core::array::from_fn(|i| (0..3).map(|j| r[i][j] * spin_body[j]).sum());
-        let orbital = cross(com, linear);
-        for i in 0..3 {
-            total[i] += linear[i];
-            total[3 + i] += orbital[i] + spin[i];
-        }
-    }
-    total
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn norm(x: &[f64]) -> f64 {
-    x.iter().map(|a| a * a).sum::<f64>().sqrt()
+    let bodies: Vec<BodyState<'_, { m::NV }>> = m::BODY_NAMES
+        .iter()
+        .zip(poses.iter().zip(jacobians))
+        .map(|(&name, (pose, jacobian))| (name, pose.rotation, pose.position, jacobian))
+        .collect();
+    momentum::momentum(oracle, &bodies, v)
 }
 
 #[test]

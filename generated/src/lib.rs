@@ -38,6 +38,10 @@ pub mod floating_chain;
 #[rustfmt::skip]
 pub mod floating_chain_folded;
 #[rustfmt::skip]
+pub mod floating_four_bar;
+#[rustfmt::skip]
+pub mod floating_four_bar_folded;
+#[rustfmt::skip]
 pub mod four_bar;
 #[rustfmt::skip]
 pub mod four_bar_folded;
@@ -119,6 +123,10 @@ pub mod solo12_fixed;
 pub mod solo12_fixed_folded;
 #[rustfmt::skip]
 pub mod solo12_folded;
+#[rustfmt::skip]
+pub mod stewart;
+#[rustfmt::skip]
+pub mod stewart_folded;
 #[rustfmt::skip]
 pub mod telegin3_cartesian;
 #[rustfmt::skip]

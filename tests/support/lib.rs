@@ -6,6 +6,7 @@ pub mod derivatives;
 pub mod geometry;
 pub mod inputs;
 pub mod loop_oracle;
+pub mod momentum;
 pub mod oracle;
 pub mod pinocchio;
 pub mod processor;

@@ -262,6 +262,34 @@ fn a_loop_that_cannot_close_from_its_initial_state_is_refused_at_its_cut_joint()
     );
 }
 
+/// The Stewart platform, whose tree turns leg 1's ball-joint quaternion:
+/// with leg 1 a centimetre too long its [initial] is assembled on the
+/// manifold (a note with the residual it started from), a metre too long
+/// it is refused at a cut joint.
+#[test]
+fn a_stewart_platform_start_is_assembled_through_its_quaternion_or_refused() {
+    let spec = include_str!("../../../specs/stewart.spec");
+    let leg = "s1 = 0.6426530800466733";
+    assert!(spec.contains(leg), "leg 1's length is not where it was");
+    let (output, _dir) = run(&spec.replace(leg, "s1 = 0.6526530800466733"), &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("[initial] does not close the loops"),
+        "{stdout}"
+    );
+    let far = spec.replace(leg, "s1 = 1.6426530800466733");
+    let stderr = rejects(&far, "", "[initial] cannot be assembled");
+    assert!(
+        stderr.contains("`ball") && stderr.contains("`s1`, `s2`"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn non_positive_mass() {
     rejects(&VALID.replace("m = 2.0", "m = -2.0"), "11:", "mass");

@@ -170,6 +170,39 @@ fn simulates_writes_csv_and_plot_and_reports_bad_runs() {
     for row in &rows {
         assert!((energy(row) - energy(&rows[0])).abs() < 1e-6, "{row:?}");
     }
+    // Loops through a ball joint's quaternion: the Stewart platform with
+    // leg 1 lengthened by 1 cm is assembled (the legs held, the platform
+    // moved) and says what it corrected; a leg no platform pose can reach
+    // is refused at the start, naming a cut joint.
+    let output = sim(&[
+        "specs/stewart.spec",
+        "--t-end",
+        "0.1",
+        "--set",
+        "q.s1=0.6526530800466733",
+        "--csv",
+        csv.to_str().expect("utf-8 path"),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stdout.contains("start: the initial state was made consistent"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&csv).expect("csv written");
+    let first: Vec<&str> = text.lines().nth(1).expect("a row").split(',').collect();
+    assert_eq!(
+        first[3].parse::<f64>().expect("a number"),
+        0.6526530800466733,
+        "leg 1 was not held"
+    );
+    let output = sim(&["specs/stewart.spec", "--t-end", "0.1", "--set", "q.s1=2"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "an unreachable start passed");
+    assert!(stderr.contains("cannot start"), "{stderr}");
+    assert!(stderr.contains("at cut joint `ball"), "{stderr}");
+
     let output = sim(&[
         "specs/four_bar.spec",
         "--t-end",

@@ -15,7 +15,8 @@
 //!   long conservative runs);
 //! - [`LoopClosure`]: mechanisms closed by cut joints — [`assemble`],
 //!   [`project_velocities`] and [`ConstrainedSystem`], the constrained
-//!   dynamics with coordinate projection;
+//!   dynamics with coordinate projection, on trees with quaternions too
+//!   ([`integrate`], `q ⊕ δ`);
 //! - with the `std` feature (default): the adaptive integrators in
 //!   [`adaptive`], event location ([`EventLocator`]: when a function of the
 //!   state crosses zero, on the dense output, optionally stopping there)
@@ -36,6 +37,7 @@ mod fixed_step;
 mod jacobian;
 mod linalg;
 mod loops;
+mod manifold;
 mod model;
 mod real;
 #[cfg(feature = "std")]
@@ -55,6 +57,7 @@ pub use loops::{
     assemble, project_velocities, project_velocities_holding, Accelerations, AssemblyError,
     ConstrainedSystem, DriftControl, LoopClosure,
 };
+pub use manifold::integrate;
 pub use model::{
     join_state, normalize_quaternions, split_state, Control, ForwardDynamicsDerivatives, Model,
     ModelSystem, Passive,

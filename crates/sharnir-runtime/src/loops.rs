@@ -4,10 +4,13 @@
 //! `M q̈ + bias = τ + Jᵀλ`, `J q̈ + J̇ q̇ = 0` as an [`OdeSystem`] whose
 //! `project` removes the drift after every step.
 //!
-//! The constraints come from a [`LoopClosure`] model: today written by hand
-//! on top of a generated tree module (see the tests), later emitted by
-//! sharnir for specs with cut joints. Coordinates must be their own rates
-//! (no spherical or free joint in the tree), `NQ = NV`.
+//! The constraints come from a [`LoopClosure`] model: the generated module
+//! of a spec with cut joints, through [`crate::model!`]`(…, loops)`.
+//! `J` is in velocity coordinates, so the Newton steps of assembly are
+//! velocity increments `δ`, applied as `q ⊕ δ` by [`integrate`]: a tree
+//! with spherical or free joints (a Stewart platform hanging on one leg's
+//! ball joint, a floating base carrying a closed-loop leg) is assembled
+//! and projected like any other, its quaternions kept unit.
 //!
 //! Redundant constraint rows (a planar loop written with spatial joints, a
 //! parallelogram) make `J Jᵀ` singular; every solve here adds a tiny
@@ -15,7 +18,8 @@
 //! minimum-norm correction instead of failing.
 
 use crate::linalg::{cholesky, solve};
-use crate::model::{join_state, split_state, Control, Passive};
+use crate::manifold::integrate;
+use crate::model::{join_state, normalize_quaternions, split_state, Control, Passive};
 use crate::{Model, OdeSystem, Real, RhsError};
 use core::fmt;
 
@@ -25,6 +29,11 @@ pub trait LoopClosure<const NQ: usize, const NV: usize, const NC: usize>: Model<
     /// `independent`): what a simulation's assembly of the initial state
     /// holds. Empty by default.
     const INDEPENDENT: &'static [usize] = &[];
+
+    /// The constraints' names, `<cut joint>.<component>` (the module's
+    /// `CONSTRAINT_NAMES`), in the order of the rows of `Ψ`: what an
+    /// assembly that fails names. Empty by default.
+    const CONSTRAINT_NAMES: &'static [&'static str] = &[];
 
     /// `Ψ(q)`, one row per constraint.
     fn constraints(&self, q: &[Self::Real; NQ]) -> [Self::Real; NC];
@@ -43,18 +52,31 @@ pub struct AssemblyError {
     pub residual: f64,
     /// The index of that constraint row.
     pub row: usize,
+    /// Its name, `<cut joint>.<component>` (empty when the model names no
+    /// constraints).
+    pub constraint: &'static str,
     /// Newton iterations done.
     pub iterations: usize,
 }
 
 impl fmt::Display for AssemblyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cut_joint = self.constraint.split('.').next().unwrap_or_default();
+        if cut_joint.is_empty() {
+            write!(f, "cannot close the loops: constraint row {}", self.row)?;
+        } else {
+            write!(
+                f,
+                "cannot close the loop at cut joint `{cut_joint}`: constraint `{}` (row {})",
+                self.constraint, self.row
+            )?;
+        }
         write!(
             f,
-            "cannot close the loops: constraint row {} keeps a residual of {:e} after {} \
-             iterations; the linkage cannot reach this configuration (check the held \
-             coordinates and the lengths)",
-            self.row, self.residual, self.iterations
+            " keeps a residual of {:.3e} after {} iterations; the linkage cannot reach this \
+             configuration with its independent coordinates held (check their values and \
+             the lengths)",
+            self.residual, self.iterations
         )
     }
 }
@@ -129,8 +151,12 @@ fn without_columns<R: Real, const NV: usize, const NC: usize>(
 }
 
 /// Solves `Ψ(q) = 0` from `q` by damped Newton steps of minimum norm, the
-/// coordinates listed in `held` kept as they are (the independent,
+/// velocity coordinates listed in `held` kept as they are (the independent,
 /// actuated coordinates a user sets). Succeeds when every `|Ψᵢ| ≤ tolerance`.
+///
+/// The steps are taken in velocity coordinates and applied by
+/// [`integrate`] (`q ⊕ δ`), so quaternions turn by the exponential map and
+/// stay unit; `q`'s quaternions are normalised first.
 pub fn assemble<M, const NQ: usize, const NV: usize, const NC: usize>(
     model: &M,
     mut q: [M::Real; NQ],
@@ -141,6 +167,13 @@ where
     M: LoopClosure<NQ, NV, NC>,
 {
     const ITERATIONS: usize = 50;
+    normalize_quaternions(M::QUATERNIONS, &mut q);
+    let failure = |residual: M::Real, row: usize, iterations: usize| AssemblyError {
+        residual: residual.to_f64(),
+        row,
+        constraint: M::CONSTRAINT_NAMES.get(row).copied().unwrap_or_default(),
+        iterations,
+    };
     let mut psi = model.constraints(&q);
     let (mut residual, mut row) = largest_row(&psi);
     for iteration in 0..ITERATIONS {
@@ -157,8 +190,7 @@ where
         let mut scale = M::Real::ONE;
         let mut improved = false;
         for _ in 0..30 {
-            let trial: [M::Real; NQ] =
-                core::array::from_fn(|k| q[k] - scale * step.get(k).copied().unwrap_or_default());
+            let trial = integrate(model, &q, &step.map(|s| -scale * s));
             let trial_psi = model.constraints(&trial);
             let (trial_residual, trial_row) = largest_row(&trial_psi);
             if trial_residual.is_finite() && trial_residual < residual {
@@ -172,21 +204,13 @@ where
             scale *= M::Real::from_f64(0.5);
         }
         if !improved {
-            return Err(AssemblyError {
-                residual: residual.to_f64(),
-                row,
-                iterations: iteration + 1,
-            });
+            return Err(failure(residual, row, iteration + 1));
         }
     }
     if residual <= tolerance {
         Ok(q)
     } else {
-        Err(AssemblyError {
-            residual: residual.to_f64(),
-            row,
-            iterations: ITERATIONS,
-        })
+        Err(failure(residual, row, ITERATIONS))
     }
 }
 
@@ -227,9 +251,9 @@ where
 /// A loop mechanism as a first-order system on `y = (q, q̇)`: the
 /// accelerations of `M q̈ + bias = τ + Jᵀλ` with the constraints'
 /// accelerations held at zero, and, after every step, the state assembled
-/// again (`Ψ = 0` to `tolerance`) and its velocities projected
-/// (coordinate projection, the default drift control), the model's
-/// independent coordinates held and the others corrected.
+/// again (`Ψ = 0` to `tolerance`, quaternions unit) and its velocities
+/// projected (coordinate projection, the default drift control), the
+/// model's independent coordinates held and the others corrected.
 #[derive(Clone, Debug)]
 pub struct ConstrainedSystem<M, const NQ: usize, const NV: usize, const NC: usize, C = Passive> {
     /// The mechanism.
@@ -405,11 +429,13 @@ where
 
     fn project(&mut self, y: &mut [M::Real]) -> bool {
         if self.drift_control != DriftControl::Projection {
-            return false;
+            let end = NQ.min(y.len());
+            return normalize_quaternions(M::QUATERNIONS, &mut y[..end]);
         }
-        let Some((q, v)) = split_state::<M::Real, NQ, NV>(y) else {
+        let Some((mut q, v)) = split_state::<M::Real, NQ, NV>(y) else {
             return false;
         };
+        normalize_quaternions(M::QUATERNIONS, &mut q);
         let tolerance = M::Real::from_f64(self.tolerance);
         let q = assemble(&self.model, q, M::INDEPENDENT, tolerance).unwrap_or(q);
         let v = project_velocities_holding(&self.model, &q, &v, M::INDEPENDENT);

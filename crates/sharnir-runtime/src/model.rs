@@ -417,6 +417,7 @@ macro_rules! model {
             for $name
         {
             const INDEPENDENT: &'static [usize] = &$($module)::+::INDEPENDENT;
+            const CONSTRAINT_NAMES: &'static [&'static str] = &$($module)::+::CONSTRAINT_NAMES;
 
             fn constraints(
                 &self,

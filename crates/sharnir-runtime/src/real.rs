@@ -7,8 +7,8 @@ use core::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
 
 /// A floating-point scalar the fixed-step integrators can work in.
 ///
-/// Only what integration needs: field arithmetic, a square root (through
-/// `libm`, so that it exists without `std`) and conversions to and from
+/// Only what integration needs: field arithmetic, a square root, sine and
+/// cosine (through `libm`, so that they exist without `std`) and conversions to and from
 /// `f64` for step sizes and tolerances given by the caller.
 pub trait Real:
     Copy
@@ -38,6 +38,8 @@ pub trait Real:
     fn sqrt(self) -> Self;
     /// Absolute value.
     fn abs(self) -> Self;
+    /// Sine and cosine (for turning quaternions by the exponential map).
+    fn sin_cos(self) -> (Self, Self);
     /// Neither infinite nor NaN.
     fn is_finite(self) -> bool;
 }
@@ -57,6 +59,9 @@ impl Real for f64 {
     }
     fn abs(self) -> Self {
         libm::fabs(self)
+    }
+    fn sin_cos(self) -> (Self, Self) {
+        libm::sincos(self)
     }
     fn is_finite(self) -> bool {
         f64::is_finite(self)
@@ -78,6 +83,9 @@ impl Real for f32 {
     }
     fn abs(self) -> Self {
         libm::fabsf(self)
+    }
+    fn sin_cos(self) -> (Self, Self) {
+        libm::sincosf(self)
     }
     fn is_finite(self) -> bool {
         f32::is_finite(self)

@@ -288,6 +288,7 @@ where
         self.system
             .start(&mut y)
             .map_err(|message| invalid(message, &y))?;
+        let initial_state = y.clone();
         let mut stepper = self.stepper(&y).map_err(|e| SimulationError {
             t: t0,
             state: y.clone(),
@@ -346,6 +347,7 @@ where
         Ok(Summary {
             t_end: t_final,
             final_state,
+            initial_state,
             events: found,
             terminated_by,
             stats: stepper.stats(),

@@ -7,7 +7,7 @@ use crate::plot::{self, Trace};
 use crate::progress::Progress;
 use sharnir_runtime::{
     Direction, Event, EventRecord, LoopClosure, MechanicalSystem, Method, Model, Observer,
-    ObserverError, Passive, Sample, Simulation, Summary, Tolerances,
+    ObserverError, Passive, Sample, Simulation, SimulationErrorKind, Summary, Tolerances,
 };
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -232,6 +232,15 @@ where
         None => Ok(()),
     };
     let summary = result.map_err(|e| {
+        if let SimulationErrorKind::InvalidArgument(reason) = &e.kind {
+            let hint = if reason.starts_with("the initial state") {
+                "\nhint: the start is the spec's [initial] with the --set values; give the \
+                 independent coordinates values the linkage can reach"
+            } else {
+                ""
+            };
+            return format!("cannot start: {reason}{hint}");
+        }
         let mut message = format!("simulation stopped: {e}");
         if let Some(path) = &options.csv {
             let _ = write!(
@@ -257,13 +266,14 @@ where
             summary.conservative,
         )?;
     }
-    let text = report(
+    let mut text = report_start::<M, NQ, NV>(&q0, &v0, &summary.initial_state);
+    text.push_str(&report(
         &summary,
         options,
         t0,
         started.elapsed().as_secs_f64(),
         watching,
-    );
+    ));
     Ok((text, summary))
 }
 
@@ -381,6 +391,53 @@ fn report(summary: &Summary, options: &SimOptions, t0: f64, wall: f64, watching:
     if watching {
         report_events(&mut text, summary);
     }
+    text
+}
+
+/// Changes of the start below this (rounding, quaternions normalised) go
+/// unreported.
+const UNREPORTED_CORRECTION: f64 = 1e-9;
+
+/// The line that says how the requested initial state had to change to
+/// start (quaternions normalised; loops assembled with the independent
+/// coordinates held, velocities projected), naming the coordinates that moved most; empty when nothing
+/// moved by more than [`UNREPORTED_CORRECTION`].
+fn report_start<M, const NQ: usize, const NV: usize>(
+    q0: &[f64; NQ],
+    v0: &[f64; NV],
+    started: &[f64],
+) -> String
+where
+    M: Model<NQ, NV, Real = f64>,
+{
+    const LISTED: usize = 3;
+    let names = M::POSITION_NAMES
+        .iter()
+        .map(|n| format!("q.{n}"))
+        .chain(M::VELOCITY_NAMES.iter().map(|n| format!("v.{n}")));
+    let mut changes: Vec<(String, f64)> = names
+        .zip(q0.iter().chain(v0))
+        .zip(started)
+        .map(|((name, requested), started)| (name, started - requested))
+        .filter(|(_, change)| change.abs() > UNREPORTED_CORRECTION)
+        .collect();
+    if changes.is_empty() {
+        return String::new();
+    }
+    changes.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
+    let mut text = format!(
+        "start: the initial state was made consistent (quaternions unit, loops closed with the \
+         independent coordinates held, velocities projected); {} value(s) changed: ",
+        changes.len()
+    );
+    for (i, (name, change)) in changes.iter().take(LISTED).enumerate() {
+        let separator = if i == 0 { "" } else { ", " };
+        let _ = write!(text, "{separator}{name} by {change:+.3e}");
+    }
+    if changes.len() > LISTED {
+        text.push_str(", …");
+    }
+    text.push('\n');
     text
 }
 

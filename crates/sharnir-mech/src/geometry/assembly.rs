@@ -8,13 +8,14 @@
 //! Newton's method on `Ψ(q) = 0` with the minimum-norm step of the
 //! dependent coordinates, `δ = −J_dᵀ (J_d J_dᵀ + εI)⁻¹ Ψ` (the small `ε`
 //! keeps redundant rows solvable), with the expressions of the loop
-//! equations evaluated at the parameters' spec values. Only where every
-//! position coordinate is its own rate: a quaternion is not moved by
-//! adding a velocity-coordinate step.
+//! equations evaluated at the parameters' spec values. The step is in
+//! velocity coordinates and moves each joint its own way ([`displace`]): a
+//! quaternion turns by the exponential map of its body-axis rotation and
+//! stays unit, a free joint's origin moves by its body-axis displacement.
 
 use crate::geometry::mobility::at_configuration;
 use crate::model::loops::LoopClosure;
-use crate::model::Mechanism;
+use crate::model::{JointKind, Mechanism};
 
 /// Newton iterations before giving up.
 const ITERATIONS: usize = 50;
@@ -33,17 +34,13 @@ pub struct Unassembled {
 /// Assembles the initial configuration of `mechanism` holding the
 /// coordinates `independent` (velocity indices): `Ok` with the largest
 /// change of a coordinate when the loops close (zero when they already
-/// are), `Err` naming the worst row otherwise. `Ok(0.0)` without trying
-/// for a mechanism with quaternions.
+/// are), `Err` naming the worst row otherwise.
 pub fn assemble_initial(
     mechanism: &Mechanism,
     closure: &LoopClosure,
     independent: &[usize],
 ) -> Result<f64, Unassembled> {
     let nv = mechanism.dof();
-    if mechanism.nq() != nv {
-        return Ok(0.0);
-    }
     let start = mechanism.initial_positions.clone();
     let mut q = start.clone();
     let dependent: Vec<usize> = (0..nv).filter(|i| !independent.contains(i)).collect();
@@ -104,14 +101,96 @@ pub fn assemble_initial(
         let Some(y) = cholesky_solve(normal, psi) else {
             break;
         };
+        let mut step = vec![0.0; nv];
         for &c in &dependent {
-            let step: f64 = (0..rows).map(|r| entry(r, c) * y[r]).sum();
-            if let Some(x) = q.get_mut(c) {
-                *x -= step;
+            step[c] = -(0..rows).map(|r| entry(r, c) * y[r]).sum::<f64>();
+        }
+        displace(mechanism, &mut q, &step);
+    }
+    Err(worst)
+}
+
+/// `q ⊕ δ`: every joint of `mechanism` moved by its velocity-coordinate
+/// step in `delta`. A revolute or prismatic coordinate adds its step; a
+/// quaternion `ρ` (`x, y, z, w`) becomes `ρ ⊗ exp(ω/2)` for its body-axis
+/// rotation `ω`; a free joint's origin moves by `R(ρ) δᵥ`, its body-axis
+/// displacement in the joint frame (the rate `coordinate_rates` gives).
+fn displace(mechanism: &Mechanism, q: &mut [f64], delta: &[f64]) {
+    for body in mechanism.bodies.iter().filter(|b| b.coupling.is_none()) {
+        let (p, v) = (body.position, body.velocity);
+        let step = |k: usize| delta.get(v + k).copied().unwrap_or(0.0);
+        match body.kind {
+            JointKind::Revolute | JointKind::Prismatic => {
+                if let Some(x) = q.get_mut(p) {
+                    *x += step(0);
+                }
+            }
+            JointKind::Spherical => turn(q, p, [step(0), step(1), step(2)]),
+            JointKind::Free => {
+                let Some(&[x, y, z, w]) = q.get(p + 3..p + 7) else {
+                    continue;
+                };
+                let r = [
+                    [
+                        1.0 - 2.0 * (y * y + z * z),
+                        2.0 * (x * y - z * w),
+                        2.0 * (x * z + y * w),
+                    ],
+                    [
+                        2.0 * (x * y + z * w),
+                        1.0 - 2.0 * (x * x + z * z),
+                        2.0 * (y * z - x * w),
+                    ],
+                    [
+                        2.0 * (x * z - y * w),
+                        2.0 * (y * z + x * w),
+                        1.0 - 2.0 * (x * x + y * y),
+                    ],
+                ];
+                for (i, row) in r.iter().enumerate() {
+                    if let Some(c) = q.get_mut(p + i) {
+                        *c += (0..3).map(|k| row[k] * step(k)).sum::<f64>();
+                    }
+                }
+                turn(q, p + 3, [step(3), step(4), step(5)]);
             }
         }
     }
-    Err(worst)
+}
+
+/// The quaternion at `q[start..start + 4]` turned by the body-axis
+/// rotation `omega`: `ρ ⊗ exp(ω/2)`, normalised.
+fn turn(q: &mut [f64], start: usize, omega: [f64; 3]) {
+    let Some(rho) = q.get_mut(start..start + 4) else {
+        return;
+    };
+    let angle = omega.iter().map(|w| w * w).sum::<f64>().sqrt();
+    let half = 0.5 * angle;
+    // sin(|ω|/2)/|ω| by its series where |ω| is too small to divide by.
+    let scale = if half > 1e-4 {
+        half.sin() / angle
+    } else {
+        0.5 * (1.0 - half * half / 6.0)
+    };
+    let e = [
+        scale * omega[0],
+        scale * omega[1],
+        scale * omega[2],
+        half.cos(),
+    ];
+    let (v, w) = ([rho[0], rho[1], rho[2]], rho[3]);
+    let product = [
+        w * e[0] + e[3] * v[0] + v[1] * e[2] - v[2] * e[1],
+        w * e[1] + e[3] * v[1] + v[2] * e[0] - v[0] * e[2],
+        w * e[2] + e[3] * v[2] + v[0] * e[1] - v[1] * e[0],
+        w * e[3] - v[0] * e[0] - v[1] * e[1] - v[2] * e[2],
+    ];
+    let norm = product.iter().map(|c| c * c).sum::<f64>().sqrt();
+    if norm > 0.0 {
+        for (c, p) in rho.iter_mut().zip(product) {
+            *c = p / norm;
+        }
+    }
 }
 
 /// `x` with `A x = b` for a symmetric positive-definite `A` (rows), or

@@ -32,13 +32,20 @@
 //! acting on the child at that point (and its opposite on the parent): the
 //! multipliers are the cut joint's reaction force and moment.
 //!
+//! Both sides are placed relative to the loop's root, the innermost body
+//! both hang from (the ground for a linkage on the ground, a floating base
+//! for a loop carried by it): `R` and `d` do not depend on how the root
+//! moves, so neither do `Ψ`, `J` and `J̇ q̇`, and the rows of a planar loop
+//! on a tumbling base still vanish identically.
+//!
 //! `J` and `J̇ q̇` are exact derivatives: `Ψ̇ = Σ ∂Ψ/∂qᵢ q̇ᵢ(q, v)` with the
 //! coordinate rates of [`crate::geometry::kinematics::coordinate_rates`] (quaternions
 //! included), `J = ∂Ψ̇/∂v`, and `J̇ v = Σ ∂Ψ̇/∂qᵢ q̇ᵢ` at constant `v`. Rows
 //! that vanish identically (a planar loop written with spatial joints), or
 //! are constants no larger than [`ROUNDOFF`], are dropped.
 
-use crate::geometry::kinematics::{coordinate_rates, poses, Pose};
+use crate::geometry::kinematics::{coordinate_rates, placement, poses, Pose};
+use crate::model::body::{AttachedFrame, Placement, TreeBody};
 use crate::model::cut_joints::CutJoint;
 use crate::model::inputs::Input;
 use crate::model::loops::{ConstraintRow, LoopClosure};
@@ -95,18 +102,22 @@ pub fn loop_closure(mechanism: &mut Mechanism) -> Result<LoopClosure, Unclosable
     let rates = coordinate_rates(mechanism);
     let (nq, nv) = (mechanism.nq(), mechanism.dof());
     let Mechanism {
-        pool, cut_joints, ..
+        pool,
+        cut_joints,
+        bodies,
+        ..
     } = mechanism;
     let mut rows = Vec::new();
     let mut constraints = Vec::new();
     let mut parent_rotations = Vec::with_capacity(cut_joints.len());
     for (index, joint) in cut_joints.iter().enumerate() {
-        let parent = Pose::of_attached(pool, &tree_poses, &joint.parent_side);
-        let child = Pose::of_attached(pool, &tree_poses, &joint.child_side);
+        let root = loop_root(bodies, joint.parent_side.host, joint.child_side.host);
+        let parent = pose_in(pool, bodies, &tree_poses, root, &joint.parent_side);
+        let child = pose_in(pool, bodies, &tree_poses, root, &joint.child_side);
         let relative = pool.mat_t_mat(&parent.rotation, &child.rotation);
         let gap = negate_add(pool, child.position, parent.position);
         let offset = pool.mat_t_vec(&parent.rotation, gap);
-        parent_rotations.push(parent.rotation);
+        parent_rotations.push(Pose::of_attached(pool, &tree_poses, &joint.parent_side).rotation);
         for (suffix, row) in rows_of(joint) {
             let (value, force, moment) = row.evaluate(pool, &relative, offset);
             let name = format!("{}.{suffix}", joint.name);
@@ -147,6 +158,66 @@ pub fn loop_closure(mechanism: &mut Mechanism) -> Result<LoopClosure, Unclosable
         bias_by_one_walk,
         parent_rotations,
     })
+}
+
+/// The innermost tree body that both `a` and `b` hang from (either may be
+/// it), `None` for the ground.
+fn loop_root(bodies: &[TreeBody], a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    let chain = |mut body: Option<usize>| {
+        let mut chain = Vec::new();
+        while let Some(index) = body {
+            chain.push(index);
+            body = bodies.get(index).and_then(|b| b.parent);
+        }
+        chain
+    };
+    let above_a = chain(a);
+    chain(b).into_iter().find(|index| above_a.contains(index))
+}
+
+/// The pose of `frame` in the frame of tree body `root`, an ancestor of its
+/// host (or the host itself); in the ground frame (`tree_poses`) when
+/// `root` is `None`. The chain is composed from the root outwards, as
+/// [`poses`] composes it from the ground, so that its angle sums come out
+/// the same.
+fn pose_in(
+    pool: &mut Pool,
+    bodies: &[TreeBody],
+    tree_poses: &[Pose],
+    root: Option<usize>,
+    frame: &AttachedFrame,
+) -> Pose {
+    if root.is_none() {
+        return Pose::of_attached(pool, tree_poses, frame);
+    }
+    let mut chain = Vec::new();
+    let mut host = frame.host;
+    while let Some(index) = host.filter(|&h| Some(h) != root) {
+        chain.push(index);
+        host = bodies.get(index).and_then(|b| b.parent);
+    }
+    let mut pose: Option<Pose> = None;
+    for body in chain.iter().rev().filter_map(|&index| bodies.get(index)) {
+        let (rotation, translation) = placement(pool, body);
+        let step = Placement {
+            rotation,
+            translation,
+        };
+        pose = Some(match pose {
+            Some(inner) => inner.then(pool, &step),
+            None => Pose {
+                rotation,
+                position: translation,
+            },
+        });
+    }
+    match pose {
+        Some(host_pose) => host_pose.then(pool, &frame.placement),
+        None => Pose {
+            rotation: frame.placement.rotation,
+            position: frame.placement.translation,
+        },
+    }
 }
 
 /// `a − b`.

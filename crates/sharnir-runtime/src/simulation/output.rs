@@ -66,6 +66,11 @@ pub struct Summary {
     /// released latch), with [`Simulation::initial_state`](super::Simulation::initial_state)
     /// and [`Simulation::start_time`](super::Simulation::start_time).
     pub final_state: Vec<f64>,
+    /// The state `(q, q̇)` the run started from: the requested one with its
+    /// quaternions normalised and, for a mechanism with loops, assembled
+    /// (independent coordinates held) and its velocities projected. The
+    /// difference from the request is the correction the start needed.
+    pub initial_state: Vec<f64>,
     /// Every event located, in time order.
     pub events: Vec<EventRecord>,
     /// The terminal event that stopped the run, as an index into
