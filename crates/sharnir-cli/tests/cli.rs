@@ -290,6 +290,53 @@ fn a_stewart_platform_start_is_assembled_through_its_quaternion_or_refused() {
     );
 }
 
+/// A body on a free joint tethered to the ground by a cut ball joint, its
+/// [initial] 1 cm and 0.1 rad off the tether: assembled at `gen` by moving
+/// the free joint's origin and turning its quaternion, with a note.
+#[test]
+fn a_free_joint_start_is_assembled_on_the_manifold() {
+    let spec = r#"[mechanism]
+name = "arm"
+gravity = [0, 0, -9.81]
+
+[[body]]
+name = "bob"
+mass = 1.0
+inertia = [0.01, 0.02, 0.03]
+
+[[joint]]
+name = "base"
+type = "free"
+parent = "ground"
+child = "bob"
+
+[[joint]]
+name = "tether"
+type = "spherical"
+parent = "ground"
+child = "bob"
+cut = true
+origin = { xyz = [0, 0, 1] }
+child_origin = { xyz = [0, 0, 0.5] }
+
+[initial]
+q = { base_x = 0.01, base_z = 0.5 }
+rpy = { base = [0.1, 0, 0] }
+"#;
+    let (output, _dir) = run(spec, &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("[initial] does not close the loops"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("3 degree(s) of freedom"), "{stdout}");
+}
+
 #[test]
 fn non_positive_mass() {
     rejects(&VALID.replace("m = 2.0", "m = -2.0"), "11:", "mass");
