@@ -85,6 +85,7 @@ pub(crate) fn run(args: GenArgs, context: &Context) -> miette::Result<()> {
             fused_multiply_add: args.fma,
             single_precision: args.single_precision,
             outputs: args.outputs,
+            body_poses: false,
         };
         let plan = plan_one(spec, *mode, &options)?;
         if let Some(skipped) = plan.skipped_automatically() {

@@ -13,7 +13,9 @@ mod args;
 mod context;
 mod gen;
 mod linearize;
+mod mesh;
 mod ops;
+mod scene;
 mod sim;
 mod urdf2spec;
 

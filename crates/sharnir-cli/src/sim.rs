@@ -49,11 +49,26 @@ pub(crate) fn run(args: SimArgs, context: &Context) -> miette::Result<()> {
         )?),
         None => None,
     };
+    // The animation's shapes and frames, from the spec.
+    let scene = match &args.options.html {
+        Some(_) => {
+            let directory = args.spec.parent().unwrap_or(Path::new("."));
+            let scene = crate::scene::scene(&spec, directory).map_err(|message| {
+                miette::miette!(
+                    help = "a mesh is read relative to the spec's directory; STL and OBJ are read",
+                    "--html: {message}"
+                )
+            })?;
+            Some(scene.to_string())
+        }
+        None => None,
+    };
     build_and_run(&Request {
         root: &sources,
         module: &module,
         variant: variant.as_ref(),
         options: &args.options,
+        scene: scene.as_deref(),
         generation: started.elapsed().as_secs_f64(),
     })
 }
@@ -67,6 +82,7 @@ fn generate_one(
 ) -> miette::Result<GeneratedModule> {
     let options = sharnir_codegen::PlanOptions {
         method,
+        body_poses: true,
         ..Default::default()
     };
     plan_one(spec, mode, &options)?
@@ -86,6 +102,8 @@ struct Request<'a> {
     pub variant: Option<&'a GeneratedModule>,
     /// The checked simulation options.
     pub options: &'a SimOptions,
+    /// What `--html` draws (`crate::scene`), as JSON.
+    pub scene: Option<&'a str>,
     /// Seconds spent generating the module.
     pub generation: f64,
 }
@@ -134,8 +152,15 @@ fn build_and_run(request: &Request<'_>) -> miette::Result<()> {
         package_name(name),
         std::env::consts::EXE_SUFFIX
     ));
+    let mut options = request.options.clone();
+    if let Some(scene) = request.scene {
+        let path = project.join("scene.json");
+        std::fs::write(&path, scene)
+            .map_err(|e| miette::miette!("cannot write {}: {e}", path.display()))?;
+        options.scene = Some(path);
+    }
     let status = Command::new(&binary)
-        .args(request.options.to_args())
+        .args(options.to_args())
         .status()
         .map_err(|e| miette::miette!("cannot run {}: {e}", binary.display()))?;
     if status.success() {
@@ -301,8 +326,9 @@ fn model_of(ty: &str, module: &GeneratedModule) -> (String, String) {
     };
     (
         format!(
-            "sharnir_runtime::model!({ty} = {}{linear}{loops});\n",
-            module.name
+            "sharnir_runtime::model!({ty} = {name}{linear}{loops});\n\
+             sharnir_runtime::body_poses!({ty} = {name});\n",
+            name = module.name
         ),
         simulation,
     )

@@ -50,7 +50,7 @@ pub struct Detachment<R> {
 }
 
 /// Where a body is: `p_ground = position + rotation · p_body`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BodyPose<R> {
     /// Rotation from body to ground axes, row-major.
     pub rotation: [[R; 3]; 3],

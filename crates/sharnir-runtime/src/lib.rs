@@ -39,6 +39,7 @@ mod linalg;
 mod loops;
 mod manifold;
 mod model;
+mod poses;
 mod real;
 #[cfg(feature = "std")]
 mod simulation;
@@ -62,6 +63,7 @@ pub use model::{
     join_state, normalize_quaternions, split_state, Control, ForwardDynamicsDerivatives, Model,
     ModelSystem, Passive,
 };
+pub use poses::BodyPoses;
 pub use real::Real;
 #[cfg(feature = "std")]
 pub use simulation::{

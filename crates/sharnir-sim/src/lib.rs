@@ -1,5 +1,6 @@
 //! The simulation command: runs one compiled model from the command line,
-//! with CSV output, a PNG plot, a progress bar and a summary.
+//! with CSV output, a PNG plot, a 3-D animation page, a progress bar and a
+//! summary.
 //!
 //! `cargo xtask sim specs/robot.spec --t-end 5` generates the mechanism's
 //! module, compiles it once into a small binary whose `main` is
@@ -10,6 +11,7 @@
 //! ```ignore
 //! mod triple_pendulum; // a generated module
 //! sharnir_runtime::model!(TriplePendulum = triple_pendulum);
+//! sharnir_runtime::body_poses!(TriplePendulum = triple_pendulum);
 //! fn main() -> std::process::ExitCode {
 //!     sharnir_sim::main(TriplePendulum::default())
 //! }
@@ -20,6 +22,8 @@
 
 mod options;
 
+#[cfg(feature = "output")]
+mod animation;
 #[cfg(feature = "output")]
 mod csv_output;
 #[cfg(feature = "output")]
@@ -51,10 +55,10 @@ struct Cli {
 #[cfg(feature = "output")]
 pub fn main<M, const NQ: usize, const NV: usize>(model: M) -> std::process::ExitCode
 where
-    M: sharnir_runtime::Model<NQ, NV, Real = f64> + Clone + Send + 'static,
+    M: sharnir_runtime::BodyPoses<NQ, NV, Real = f64> + Clone + Send + 'static,
 {
     use clap::Parser;
-    finish(run(model, &Cli::parse().options))
+    finish(run::run_drawn(model, &Cli::parse().options))
 }
 
 /// [`main`] for a mechanism with closed loops (a module with cut joints,
@@ -64,10 +68,14 @@ pub fn main_closed<M, const NQ: usize, const NV: usize, const NC: usize>(
     model: M,
 ) -> std::process::ExitCode
 where
-    M: sharnir_runtime::LoopClosure<NQ, NV, NC, Real = f64> + Clone + Send + 'static,
+    M: sharnir_runtime::LoopClosure<NQ, NV, NC, Real = f64>
+        + sharnir_runtime::BodyPoses<NQ, NV>
+        + Clone
+        + Send
+        + 'static,
 {
     use clap::Parser;
-    finish(run_closed(model, &Cli::parse().options))
+    finish(run::run_closed_drawn(model, &Cli::parse().options))
 }
 
 /// [`main`] for a mechanism whose first detachable joint lets go: runs
@@ -88,13 +96,21 @@ pub fn main_releasing<
     variant: sharnir_runtime::Simulation<V, NQ2, NV2, sharnir_runtime::Passive, SV>,
 ) -> std::process::ExitCode
 where
-    P: sharnir_runtime::Detachable<NQ, NV, Real = f64> + Clone + Send + 'static,
-    V: sharnir_runtime::Model<NQ2, NV2, Real = f64> + Clone + Send + 'static,
+    P: sharnir_runtime::Detachable<NQ, NV, Real = f64>
+        + sharnir_runtime::BodyPoses<NQ, NV>
+        + Clone
+        + Send
+        + 'static,
+    V: sharnir_runtime::BodyPoses<NQ2, NV2, Real = f64> + Clone + Send + 'static,
     SP: sharnir_runtime::MechanicalSystem<P, NQ, NV>,
     SV: sharnir_runtime::MechanicalSystem<V, NQ2, NV2>,
 {
     use clap::Parser;
-    finish(run_releasing(parent, variant, &Cli::parse().options))
+    finish(release::run_releasing_drawn(
+        parent,
+        variant,
+        &Cli::parse().options,
+    ))
 }
 
 /// Prints the summary or the error and gives the exit code.

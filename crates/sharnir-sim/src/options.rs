@@ -38,6 +38,17 @@ pub struct SimOptions {
     /// Draw the coordinates and the energy error against time into this PNG file.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// Write a 3-D animation of the run into this HTML file: one
+    /// self-contained page (three.js inside) that works offline, with the
+    /// bodies' shapes, play/pause, speed, a time slider and the coordinates'
+    /// curves (see docs/animation.md).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// What the animation draws (bodies' shapes and joint frames, JSON),
+    /// written by `sharnir sim` from the spec; without it the page draws
+    /// each body's frame.
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub scene: Option<PathBuf>,
     /// Interval between samples, s (default: 1000 intervals over the run).
     /// Samples are at exact multiples of it, and at --t-end.
     #[arg(long, value_name = "D", allow_negative_numbers = true)]
@@ -159,6 +170,14 @@ impl SimOptions {
                 "--plot",
                 self.plot.as_ref().map(|p| p.display().to_string()),
             ),
+            (
+                "--html",
+                self.html.as_ref().map(|p| p.display().to_string()),
+            ),
+            (
+                "--scene",
+                self.scene.as_ref().map(|p| p.display().to_string()),
+            ),
         ];
         for (flag, value) in optional {
             if let Some(value) = value {
@@ -273,6 +292,8 @@ mod tests {
             "q.a=-1",
             "--csv",
             "out.csv",
+            "--html",
+            "out.html",
             "--output-dt",
             "0.1",
             "--no-events",

@@ -2,11 +2,12 @@
 //! (a terminal event located on the dense output), then its variant module
 //! from the state mapped across the release, to the end time.
 
+use crate::animation::Drawing;
 use crate::options::SimOptions;
-use crate::run::{contact_events, execute, watched, EventFunction};
+use crate::run::{animate, contact_events, execute, watched, EventFunction};
 use sharnir_runtime::{
-    release_events, release_state, split_state, Detachable, Event, MechanicalSystem, Model,
-    Passive, Simulation, Summary,
+    release_events, release_state, split_state, BodyPoses, Detachable, Event, MechanicalSystem,
+    Model, Passive, Simulation, Summary,
 };
 use std::fmt::Write as _;
 use std::path::Path;
@@ -41,14 +42,60 @@ where
     SP: MechanicalSystem<P, NQ, NV>,
     SV: MechanicalSystem<V, NQ2, NV2>,
 {
+    releasing(parent, variant, options, None)
+}
+
+/// [`run_releasing`] with both models' bodies drawn, so that `--html`
+/// animates the whole run, the released body flying off.
+pub(crate) fn run_releasing_drawn<
+    P,
+    V,
+    SP,
+    SV,
+    const NQ: usize,
+    const NV: usize,
+    const NQ2: usize,
+    const NV2: usize,
+>(
+    parent: Simulation<P, NQ, NV, Passive, SP>,
+    variant: Simulation<V, NQ2, NV2, Passive, SV>,
+    options: &SimOptions,
+) -> Result<String, String>
+where
+    P: Detachable<NQ, NV, Real = f64> + BodyPoses<NQ, NV> + Clone + Send + 'static,
+    V: BodyPoses<NQ2, NV2, Real = f64> + Clone + Send + 'static,
+    SP: MechanicalSystem<P, NQ, NV>,
+    SV: MechanicalSystem<V, NQ2, NV2>,
+{
+    let drawings = (Drawing::of(parent.model()), Drawing::of(variant.model()));
+    releasing(parent, variant, options, Some(drawings))
+}
+
+/// The run through the release, its bodies drawn when `drawings` are given.
+fn releasing<P, V, SP, SV, const NQ: usize, const NV: usize, const NQ2: usize, const NV2: usize>(
+    parent: Simulation<P, NQ, NV, Passive, SP>,
+    variant: Simulation<V, NQ2, NV2, Passive, SV>,
+    options: &SimOptions,
+    drawings: Option<(Drawing, Drawing)>,
+) -> Result<String, String>
+where
+    P: Detachable<NQ, NV, Real = f64> + Clone + Send + 'static,
+    V: Model<NQ2, NV2, Real = f64> + Clone + Send + 'static,
+    SP: MechanicalSystem<P, NQ, NV>,
+    SV: MechanicalSystem<V, NQ2, NV2>,
+{
+    let (before, after) = match drawings {
+        Some((before, after)) => (Some(before), Some(after)),
+        None => (None, None),
+    };
     let model = parent.model().clone();
     let contacts = watched(options, contact_events(&model));
     let watched_contacts = contacts.as_ref().map_or(0, |(events, _)| events.len());
     let releases = release_events(&model);
     let events = merged(contacts, releases);
-    let (mut text, summary) = execute(parent, options, events, None)?;
+    let (mut text, summary, film) = execute(parent, options, events, None, before)?;
     let Some(record) = terminal(&summary) else {
-        return Ok(text);
+        return Ok(text + &animate(options, P::NAME, &[film.as_ref()], &summary.events)?);
     };
     let index = record.index.saturating_sub(watched_contacts);
     let detachment = model
@@ -61,7 +108,7 @@ where
              binary does not hold (it follows the first detachable joint only)",
             detachment.joint, record.t, detachment.variant
         );
-        return Ok(text);
+        return Ok(text + &animate(options, P::NAME, &[film.as_ref()], &summary.events)?);
     }
     let (q, v) = split_state::<f64, NQ, NV>(&record.y).ok_or_else(|| {
         format!(
@@ -86,12 +133,29 @@ where
         .as_deref()
         .map(|p| renamed(p, detachment.variant));
     rest.set = Vec::new();
+    rest.html = None;
     // The same sample spacing on both sides of the release.
     rest.output_dt = Some(options.output_dt.unwrap_or(options.t_end / 1000.0));
     let contacts = watched(&rest, contact_events(variant.model()));
-    let (after, _) = execute(variant, &rest, contacts, Some((record.t, q2, v2)))?;
-    text.push_str(&after);
-    Ok(text)
+    // The variant's samples go into the same page.
+    let mut filming = rest.clone();
+    filming.html = options.html.clone();
+    let (continued, later, rest_film) = execute(
+        variant,
+        if after.is_some() { &filming } else { &rest },
+        contacts,
+        Some((record.t, q2, v2)),
+        after,
+    )?;
+    text.push_str(&continued);
+    let events: Vec<_> = summary
+        .events
+        .iter()
+        .chain(&later.events)
+        .cloned()
+        .collect();
+    let films = [film.as_ref(), rest_film.as_ref()];
+    Ok(text + &animate(options, P::NAME, &films, &events)?)
 }
 
 /// The terminal event that stopped a run, if one did.

@@ -1,13 +1,14 @@
 //! One simulation run from the command line: initial state, integration,
 //! events, CSV, plot, progress and the closing summary.
 
+use crate::animation::{write_page, Drawing, Film};
 use crate::csv_output::{direction_name, events_path, CsvOutput, EventsCsv};
 use crate::options::{Assignment, CoordinateKind, MethodName, SimOptions};
 use crate::plot::{self, Trace};
 use crate::progress::Progress;
 use sharnir_runtime::{
-    Direction, Event, EventRecord, LoopClosure, MechanicalSystem, Method, Model, Observer,
-    ObserverError, Passive, Sample, Simulation, SimulationErrorKind, Summary, Tolerances,
+    BodyPoses, Direction, Event, EventRecord, LoopClosure, MechanicalSystem, Method, Model,
+    Observer, ObserverError, Passive, Sample, Simulation, SimulationErrorKind, Summary, Tolerances,
 };
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -25,7 +26,65 @@ where
     M: Model<NQ, NV, Real = f64> + Clone + Send + 'static,
 {
     let contacts = watched(options, contact_events(&model));
-    execute(Simulation::new(model), options, contacts, None).map(|(text, _)| text)
+    execute(Simulation::new(model), options, contacts, None, None).map(|(text, ..)| text)
+}
+
+/// [`run`] with the model's bodies drawn, so that `--html` can animate
+/// them: what the `main` of a simulation binary runs.
+pub(crate) fn run_drawn<M, const NQ: usize, const NV: usize>(
+    model: M,
+    options: &SimOptions,
+) -> Result<String, String>
+where
+    M: BodyPoses<NQ, NV, Real = f64> + Clone + Send + 'static,
+{
+    let contacts = watched(options, contact_events(&model));
+    let drawing = Drawing::of(&model);
+    let (text, summary, film) = execute(
+        Simulation::new(model),
+        options,
+        contacts,
+        None,
+        Some(drawing),
+    )?;
+    Ok(text + &animate(options, M::NAME, &[film.as_ref()], &summary.events)?)
+}
+
+/// [`run_closed`] with the model's bodies drawn (see [`run_drawn`]).
+pub(crate) fn run_closed_drawn<M, const NQ: usize, const NV: usize, const NC: usize>(
+    model: M,
+    options: &SimOptions,
+) -> Result<String, String>
+where
+    M: LoopClosure<NQ, NV, NC, Real = f64> + BodyPoses<NQ, NV> + Clone + Send + 'static,
+{
+    refuse_symplectic(options)?;
+    let contacts = watched(options, contact_events(&model));
+    let drawing = Drawing::of(&model);
+    let (text, summary, film) = execute(
+        Simulation::new(model).closed(),
+        options,
+        contacts,
+        None,
+        Some(drawing),
+    )?;
+    Ok(text + &animate(options, M::NAME, &[film.as_ref()], &summary.events)?)
+}
+
+/// Writes the `--html` page of a run made of `films`, when asked: the
+/// summary's line that says where it is.
+pub(crate) fn animate(
+    options: &SimOptions,
+    title: &str,
+    films: &[Option<&Film>],
+    events: &[EventRecord],
+) -> Result<String, String> {
+    let Some(path) = &options.html else {
+        return Ok(String::new());
+    };
+    let films: Vec<&Film> = films.iter().flatten().copied().collect();
+    write_page(path, title, options.scene.as_deref(), &films, events)?;
+    Ok(format!("animation: {}\n", path.display()))
 }
 
 /// `events` unless `--no-events` drops them.
@@ -81,8 +140,9 @@ where
         options,
         watched(options, Some((events, Box::new(function)))),
         None,
+        None,
     )
-    .map(|(text, _)| text)
+    .map(|(text, ..)| text)
 }
 
 /// [`run`] for a mechanism with closed loops: the constrained dynamics,
@@ -97,7 +157,14 @@ where
 {
     refuse_symplectic(options)?;
     let contacts = watched(options, contact_events(&model));
-    execute(Simulation::new(model).closed(), options, contacts, None).map(|(text, _)| text)
+    execute(
+        Simulation::new(model).closed(),
+        options,
+        contacts,
+        None,
+        None,
+    )
+    .map(|(text, ..)| text)
 }
 
 /// [`run_closed`] watching events, as [`run_with_events`] does.
@@ -117,8 +184,9 @@ where
         options,
         watched(options, Some((events, Box::new(function)))),
         None,
+        None,
     )
-    .map(|(text, _)| text)
+    .map(|(text, ..)| text)
 }
 
 /// Closed loops have no symplectic integrator: the message that says what
@@ -150,7 +218,8 @@ pub(crate) fn execute<M, S, const NQ: usize, const NV: usize>(
     options: &SimOptions,
     events: Option<(Vec<Event>, EventFunction)>,
     start: Option<Start<NQ, NV>>,
-) -> Result<(String, Summary), String>
+    drawing: Option<Drawing>,
+) -> Result<(String, Summary, Option<Film>), String>
 where
     M: Model<NQ, NV, Real = f64>,
     S: MechanicalSystem<M, NQ, NV>,
@@ -213,10 +282,22 @@ where
         )?),
         _ => None,
     };
+    let film = match (&options.html, drawing) {
+        (None, _) => None,
+        (Some(_), Some(drawing)) => Some(Film::new(drawing, &M::POSITION_NAMES)),
+        (Some(path), None) => {
+            return Err(format!(
+                "--html {}: this binary knows no body poses; declare its model with \
+                 sharnir_runtime::body_poses! and run it through sharnir_sim::main",
+                path.display()
+            ))
+        }
+    };
     let mut recorder = Recorder {
         csv,
         events_csv,
         trace: options.plot.as_ref().map(|_| Trace::default()),
+        film,
         progress: Progress::new(options.t_end),
     };
     let started = Instant::now();
@@ -274,7 +355,7 @@ where
         started.elapsed().as_secs_f64(),
         watching,
     ));
-    Ok((text, summary))
+    Ok((text, summary, recorder.film))
 }
 
 /// The model's initial state with the `--set` values applied; unknown names
@@ -317,6 +398,7 @@ struct Recorder {
     csv: Option<CsvOutput>,
     events_csv: Option<EventsCsv>,
     trace: Option<Trace>,
+    film: Option<Film>,
     progress: Progress,
 }
 
@@ -327,6 +409,9 @@ impl Observer for &mut Recorder {
         }
         if let Some(trace) = self.trace.as_mut() {
             trace.push(sample);
+        }
+        if let Some(film) = self.film.as_mut() {
+            film.record(sample);
         }
         Ok(())
     }

@@ -3,15 +3,28 @@
 //! that a key added to a joint is walked by both.
 
 use crate::expr::Expr;
-use crate::model::{Body, ContactLaw, ElementaryRotation, Joint, Origin};
+use crate::model::{Body, ContactLaw, ElementaryRotation, Joint, Origin, Shape};
 
 impl Body {
-    /// The mass, the centre of mass and the six inertia entries.
+    /// The mass, the centre of mass, the six inertia entries, then every
+    /// visual's sizes, scale and placement.
     pub fn expressions(&self) -> Vec<&Expr> {
         let i = &self.inertia;
         let mut all = vec![&self.mass];
         all.extend(&self.com);
         all.extend([&i.xx, &i.yy, &i.zz, &i.xy, &i.xz, &i.yz]);
+        for visual in &self.visuals {
+            match &visual.shape {
+                Shape::Box(sizes) => all.extend(sizes),
+                Shape::Cylinder { radius, length } | Shape::Capsule { radius, length } => {
+                    all.extend([radius, length])
+                }
+                Shape::Sphere(radius) => all.push(radius),
+                Shape::Mesh { .. } => {}
+            }
+            all.extend(visual.scale.iter().flatten());
+            origin_expressions(&visual.origin, &mut all);
+        }
         all
     }
 }

@@ -75,6 +75,9 @@ pub struct PlanOptions {
     /// superlinear ones of a mechanism with more than
     /// [`outputs::AUTOMATIC_LIMIT`] velocity coordinates.
     pub outputs: Option<Outputs>,
+    /// Add `body_poses` to whatever outputs are chosen: `sim` asks for it,
+    /// because its animation draws the bodies where `body_poses` puts them.
+    pub body_poses: bool,
 }
 
 /// Which modules a plan is rendered into besides its own.
@@ -400,6 +403,11 @@ fn outputs_of(mechanism: &Mechanism, options: &PlanOptions) -> (Outputs, bool) {
         outputs
             .with(Function::BodyPoses)
             .with(Function::BodyJacobians)
+    };
+    let outputs = if options.body_poses {
+        outputs.with(Function::BodyPoses)
+    } else {
+        outputs
     };
     (outputs, asked.is_none())
 }

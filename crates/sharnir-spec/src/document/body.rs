@@ -1,4 +1,4 @@
-//! `[[body]]` tables: name and mass properties.
+//! `[[body]]` tables: name, mass properties and the shapes drawn for it.
 
 use super::fields::{string, wrong_type, zeros, Expressions, Fields};
 use crate::error::Problem;
@@ -8,7 +8,11 @@ use crate::toml_tree::{Node, Value};
 
 /// Reads one `[[body]]` table.
 pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Body, Problem> {
-    let fields = Fields::of(node, "[[body]]", &["name", "mass", "com", "inertia"])?;
+    let fields = Fields::of(
+        node,
+        "[[body]]",
+        &["name", "mass", "com", "inertia", "visual"],
+    )?;
     let name = fields.required("name")?;
     let mass = exprs.expr(fields.required("mass")?, "`mass`")?;
     let com = match fields.optional("com") {
@@ -16,12 +20,17 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Body, Problem> {
         None => zeros(name.span),
     };
     let inertia = inertia(fields.required("inertia")?, exprs)?;
+    let visuals = match fields.optional("visual") {
+        Some(node) => super::visual::read(node, exprs)?,
+        None => Vec::new(),
+    };
     Ok(Body {
         name: string(name, "`name`")?.to_owned(),
         span: name.span,
         mass,
         com,
         inertia,
+        visuals,
     })
 }
 

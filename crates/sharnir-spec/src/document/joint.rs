@@ -320,7 +320,7 @@ fn kind(node: &Node) -> Result<JointKind, Problem> {
 
 /// `origin = { xyz = [...], <at most one rotation key> }`, and the same for
 /// `child_origin`.
-fn origin(node: &Node, exprs: Expressions) -> Result<Origin, Problem> {
+pub(super) fn origin(node: &Node, exprs: Expressions) -> Result<Origin, Problem> {
     let mut allowed = vec!["xyz"];
     allowed.extend(ROTATION_KEYS);
     let fields = Fields::of(node, "`origin`", &allowed)?;

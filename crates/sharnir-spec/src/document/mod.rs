@@ -9,6 +9,7 @@ mod forces;
 mod initial;
 mod joint;
 pub(crate) mod outputs;
+mod visual;
 
 pub(crate) use initial::InitialTable;
 

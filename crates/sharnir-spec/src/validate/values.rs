@@ -6,7 +6,7 @@ use super::inertia::principal_moments;
 use crate::document::Document;
 use crate::error::Problem;
 use crate::expr::{evaluate, evaluate_parameters, Expr};
-use crate::model::{Body, ElementaryRotation, Joint, Limits};
+use crate::model::{Body, ElementaryRotation, Joint, Limits, Origin, Shape};
 use std::collections::BTreeMap;
 
 /// Tolerance of the rotation-matrix and triangle-inequality checks.
@@ -32,6 +32,7 @@ pub(super) fn check(document: &Document) -> Result<(), Problem> {
     for body in &document.bodies {
         mass(body, &values)?;
         inertia(body, &values)?;
+        visuals(body, &values)?;
     }
     for joint in &document.joints {
         rotations(joint, &values)?;
@@ -84,6 +85,56 @@ fn mass(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
     ))
 }
 
+/// Every visual's sizes are positive (a capsule's length may be zero), its
+/// mesh scale nonzero, and its placement's matrix a rotation.
+fn visuals(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
+    for visual in &body.visuals {
+        let sizes: Vec<(&Expr, &str, bool)> = match &visual.shape {
+            Shape::Box(sizes) => sizes.iter().map(|s| (s, "a box's edge", false)).collect(),
+            Shape::Cylinder { radius, length } => {
+                vec![(radius, "a radius", false), (length, "a length", false)]
+            }
+            Shape::Capsule { radius, length } => {
+                vec![(radius, "a radius", false), (length, "a length", true)]
+            }
+            Shape::Sphere(radius) => vec![(radius, "a radius", false)],
+            Shape::Mesh { .. } => Vec::new(),
+        };
+        for (expr, what, zero_allowed) in sizes {
+            let value = evaluate(expr, values)?;
+            if value > 0.0 || (zero_allowed && value == 0.0) {
+                continue;
+            }
+            return Err(Problem::new(
+                expr.span,
+                format!(
+                    "{what} of a visual of body `{}` must be positive, found {}",
+                    body.name,
+                    short(value)
+                ),
+                format!("evaluates to {}", short(value)),
+                "visual sizes are in m, greater than zero",
+            ));
+        }
+        for expr in visual.scale.iter().flatten() {
+            if evaluate(expr, values)? == 0.0 {
+                return Err(Problem::new(
+                    expr.span,
+                    format!("a mesh of body `{}` is scaled by zero", body.name),
+                    "zero scale",
+                    "give each axis a nonzero scale (negative mirrors the mesh)",
+                ));
+            }
+        }
+        placement_rotations(
+            &format!("a visual of body `{}`", body.name),
+            std::iter::once(("origin", &visual.origin)),
+            values,
+        )?;
+    }
+    Ok(())
+}
+
 /// Symmetric positive definite, with principal moments that satisfy the
 /// triangle inequality (as every real mass distribution does).
 fn inertia(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
@@ -129,6 +180,16 @@ fn inertia(body: &Body, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
 fn rotations(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
     let placements = std::iter::once(("origin", &joint.origin))
         .chain(joint.child_origin.iter().map(|o| ("child_origin", o)));
+    placement_rotations(&format!("joint `{}`", joint.name), placements, values)
+}
+
+/// Every rotation matrix of `placements` (key, placement) of `owner` (a
+/// joint, a body's visual) is a rotation.
+fn placement_rotations<'a>(
+    owner: &str,
+    placements: impl Iterator<Item = (&'a str, &'a Origin)>,
+    values: &BTreeMap<String, f64>,
+) -> Result<(), Problem> {
     for (key, rotation) in placements.flat_map(|(key, o)| o.rotation.iter().map(move |r| (key, r)))
     {
         let ElementaryRotation::Matrix(rows) = rotation else {
@@ -166,7 +227,7 @@ fn rotations(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Proble
         };
         return Err(Problem::new(
             span,
-            format!("`{key}.matrix` of joint `{}` is not a rotation: {problem}", joint.name),
+            format!("`{key}.matrix` of {owner} is not a rotation: {problem}"),
             "not a rotation matrix",
             "give an exact rotation (entries like \"sqrt(2)/2\" are exact enough), or use rpy, axis_angle or rotations",
         ));
