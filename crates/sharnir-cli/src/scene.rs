@@ -297,6 +297,7 @@ fn default_shapes(spec: &Spec, body: &Body, values: &Values) -> Result<Vec<Value
         let along: [f64; 3] = std::array::from_fn(|k| (end[k] - inboard[k]) / length);
         shapes.push(json!({
             "shape": "cylinder",
+            "role": "rod",
             "radius": radius,
             "length": length,
             "matrix": Frame { rotation: z_onto(along), translation: middle }.matrix(),
@@ -306,6 +307,7 @@ fn default_shapes(spec: &Spec, body: &Body, values: &Values) -> Result<Vec<Value
     let thin = sizes.map(|s| s.max(radius));
     shapes.push(json!({
         "shape": "box",
+        "role": "inertia",
         "size": thin,
         "matrix": Frame { rotation: columns, translation: com }.matrix(),
     }));

@@ -22,6 +22,7 @@
   }
 
   const run = JSON.parse(document.getElementById("run-data").textContent);
+  const params = new URLSearchParams(window.location.search);
   const films = run.films.map((f) => ({
     bodies: f.bodies,
     coordinates: f.coordinates,
@@ -56,6 +57,8 @@
   const palette = [0x4682b4, 0xd2691e, 0x2e8b57, 0x9370db, 0xb8860b, 0x20b2aa, 0xcd5c5c, 0x708090];
   const groups = new Map();
   const names = [];
+  const qa = new THREE.Quaternion();
+  const qb = new THREE.Quaternion();
   for (const film of films) {
     for (const name of film.bodies) {
       if (!groups.has(name)) {
@@ -106,12 +109,15 @@
     const base = palette[index % palette.length];
     for (const v of body.visuals) {
       const color = v.color ? new THREE.Color(v.color[0], v.color[1], v.color[2]) : new THREE.Color(base);
+      // The default inertia box is a ghost around the rods.
+      const ghost = v.role === "inertia";
       const material = new THREE.MeshStandardMaterial({
         color,
         roughness: 0.6,
         metalness: 0.1,
-        transparent: body.default,
-        opacity: body.default ? 0.85 : 1,
+        transparent: ghost,
+        opacity: ghost ? 0.3 : 1,
+        depthWrite: !ghost,
         side: THREE.DoubleSide,
       });
       const mesh = new THREE.Mesh(geometryOf(v), material);
@@ -122,18 +128,21 @@
     }
   });
 
-  // The length scale of the mechanism: from the bodies' travel and shapes.
+  // The length scale of the mechanism and what the camera frames: where
+  // the bodies go until the first release (a body thrown far away would
+  // shrink the rest to a dot; zoom out to follow it).
   const box = new THREE.Box3();
-  for (const film of films) {
-    const n = film.bodies.length;
-    for (let s = 0; s < film.times.length; s++) {
-      for (let b = 0; b < n; b++) {
-        const k = 7 * (s * n + b);
-        box.expandByPoint(new THREE.Vector3(film.poses[k], film.poses[k + 1], film.poses[k + 2]));
-      }
-    }
+  const point = new THREE.Vector3();
+  const framed = films[0].poses;
+  for (let k = 0; k < framed.length; k += 7) {
+    box.expandByPoint(point.set(framed[k], framed[k + 1], framed[k + 2]));
   }
   box.expandByPoint(new THREE.Vector3(0, 0, 0));
+  // …and the shapes, where they are at the start.
+  pose(start);
+  world.updateMatrixWorld(true);
+  for (const group of groups.values()) if (group.visible) box.expandByObject(group);
+  box.expandByObject(ground);
   const size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.1);
   const frameSize = 0.08 * size;
 
@@ -189,9 +198,9 @@
   if (across.lengthSq() < 1e-6) across.set(1, 0, 0);
   camera.position
     .copy(center)
-    .addScaledVector(across, 1.6 * size)
-    .addScaledVector(up, 0.7 * size)
-    .addScaledVector(new THREE.Vector3().crossVectors(up, across), 0.9 * size);
+    .addScaledVector(across, 1.1 * size)
+    .addScaledVector(up, 0.5 * size)
+    .addScaledVector(new THREE.Vector3().crossVectors(up, across), 0.6 * size);
   const controls = new THREE.OrbitControls(camera, renderer.domElement);
   controls.target.copy(center);
   controls.update();
@@ -214,8 +223,6 @@
     return { film, i: lo, a: span > 0 ? (t - times[lo]) / span : 0 };
   }
 
-  const qa = new THREE.Quaternion();
-  const qb = new THREE.Quaternion();
   function pose(t) {
     const { film, i, a } = locate(t);
     const n = film.bodies.length;
@@ -339,9 +346,17 @@
     clock.textContent = "t = " + t.toFixed(3) + " s";
     drawPlots(t);
   }
+  // ?probe fixes the view at 800 × 500 in the window's corner, so that
+  // every headless run lays it out alike.
+  const fixed = params.has("probe");
+  if (fixed) {
+    Object.assign(renderer.domElement.style, {
+      position: "fixed", left: "0", top: "0", width: "800px", height: "500px", zIndex: "5",
+    });
+  }
   function render() {
-    const width = view.clientWidth;
-    const height = view.clientHeight;
+    const width = fixed ? 800 : view.clientWidth;
+    const height = fixed ? 500 : view.clientHeight;
     if (renderer.domElement.width !== Math.floor(width * renderer.getPixelRatio())) {
       renderer.setSize(width, height, false);
       camera.aspect = width / Math.max(height, 1);
@@ -392,7 +407,6 @@
   window.addEventListener("resize", () => show(t));
 
   // For tests and scripts: seek, and where a body's origin is on screen.
-  const params = new URLSearchParams(window.location.search);
   if (params.has("t")) {
     setPlaying(false);
     show(Number(params.get("t")));
@@ -420,6 +434,48 @@
     },
   };
   render();
+  // ?probe=BODY (with ?t=…): a magenta marker at the body's origin, drawn
+  // over everything, and what a test needs to find it written into the
+  // page: the camera's view-projection matrix, the canvas size, the errors
+  // and how much of the canvas is not background.
+  if (params.has("probe")) {
+    const group = groups.get(params.get("probe"));
+    if (group) {
+      const marker = new THREE.Mesh(
+        new THREE.SphereGeometry(0.04 * size, 16, 12),
+        new THREE.MeshBasicMaterial({ color: 0xff00ff, depthTest: false, transparent: true })
+      );
+      marker.renderOrder = 10;
+      group.add(marker);
+    } else {
+      report("no body " + params.get("probe"));
+    }
+    render();
+    const gl = renderer.getContext();
+    const width = gl.drawingBufferWidth;
+    const height = gl.drawingBufferHeight;
+    const pixels = new Uint8Array(4 * width * height);
+    gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+    let drawn = 0;
+    for (let i = 0; i < pixels.length; i += 4) {
+      if (Math.abs(pixels[i] - 0xf4) + Math.abs(pixels[i + 1] - 0xf5) + Math.abs(pixels[i + 2] - 0xf7) > 24) drawn++;
+    }
+    camera.updateMatrixWorld();
+    const viewProjection = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
+    const rect = renderer.domElement.getBoundingClientRect();
+    const out = document.createElement("pre");
+    out.id = "probe";
+    out.hidden = true;
+    out.textContent = JSON.stringify({
+      t,
+      opened: performance.now(),
+      errors,
+      drawn: drawn / (width * height),
+      viewProjection: viewProjection.elements,
+      canvas: [rect.left, rect.top, rect.width, rect.height],
+    });
+    document.body.appendChild(out);
+  }
   document.body.dataset.ready = "true";
   requestAnimationFrame(frame);
 })();
