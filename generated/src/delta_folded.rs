@@ -91,6 +91,11 @@
 //! platform.zz_r = −platform.xx + platform.zz
 //! ```
 //!
+//! Not all identifiable apart: the regressor's rank is 45 of 46. Kept although
+//! their columns depend on others with coefficients that are not small rationals:
+//! none; the rest are entries of an inertia regrouped about an axis that is not a
+//! coordinate axis, dependent as functions of the standard parameters.
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 22 | 6 | 0 | 0 | 2 | 2 |

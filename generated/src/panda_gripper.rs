@@ -88,8 +88,10 @@
 //! panda_rightfinger.mz = panda_rightfinger.mz
 //! ```
 //!
-//! Not identifiable apart from the others (their columns depend on others with
-//! coefficients that are not small rationals): `panda_rightfinger.mx`, `panda_rightfinger.my`, `panda_rightfinger.mz`.
+//! Not all identifiable apart: the regressor's rank is 48 of 51. Kept although
+//! their columns depend on others with coefficients that are not small rationals:
+//! `panda_rightfinger.mx`, `panda_rightfinger.my`, `panda_rightfinger.mz`; the rest are entries of an inertia regrouped about an axis that is not a
+//! coordinate axis, dependent as functions of the standard parameters.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|

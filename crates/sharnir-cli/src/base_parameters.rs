@@ -43,12 +43,17 @@ fn text(spec_name: &str, facts: &BaseParameterFacts) -> String {
     for (name, formula) in facts.names.iter().zip(&facts.formulas) {
         let _ = writeln!(out, "{name} = {formula}");
     }
-    if !facts.inexact.is_empty() {
+    if facts.rank < facts.names.len() {
         let _ = writeln!(
             out,
-            "not identifiable apart from the others (dependent with coefficients that are not \
-             small rationals): {}",
-            facts.inexact.join(", ")
+            "not all identifiable apart: the regressor's rank is {} (kept although dependent, with \
+             coefficients that are not small rationals: {})",
+            facts.rank,
+            if facts.inexact.is_empty() {
+                "none".to_owned()
+            } else {
+                facts.inexact.join(", ")
+            }
         );
     }
     out
@@ -78,6 +83,7 @@ fn json(spec_name: &str, facts: &BaseParameterFacts) -> miette::Result<String> {
         "standard": facts.standard,
         "base_parameters": parameters,
         "inexact": facts.inexact,
+        "rank": facts.rank,
     }))
     .into_diagnostic()
 }

@@ -226,11 +226,19 @@ fn base_parameter_block(base: &BaseParameterFacts) -> String {
         b.push_str(&format!("\n//! {name} = {formula}"));
     }
     b.push_str("\n//! ```");
-    if !base.inexact.is_empty() {
+    if base.rank < base.names.len() {
         b.push_str(&format!(
-            "\n//!\n//! Not identifiable apart from the others (their columns depend on others with\n\
-             //! coefficients that are not small rationals): {}.",
-            quoted(base.inexact.iter())
+            "\n//!\n//! Not all identifiable apart: the regressor's rank is {} of {}. Kept although\n\
+             //! their columns depend on others with coefficients that are not small rationals:\n\
+             //! {}; the rest are entries of an inertia regrouped about an axis that is not a\n\
+             //! coordinate axis, dependent as functions of the standard parameters.",
+            base.rank,
+            base.names.len(),
+            if base.inexact.is_empty() {
+                "none".to_owned()
+            } else {
+                quoted(base.inexact.iter())
+            }
         ));
     }
     b

@@ -169,6 +169,10 @@ pub struct BaseParameterFacts {
     /// The base parameters kept although their columns depend on others
     /// (with coefficients that are not small rationals).
     pub inexact: Vec<String>,
+    /// The rank of the sampled regressor: the number of identifiable
+    /// combinations, below the number of base parameters where they are
+    /// not all identifiable apart.
+    pub rank: usize,
 }
 
 /// A joint whose orientation is a quaternion, by its first velocity index:

@@ -124,5 +124,6 @@ fn facts(mechanism: &Mechanism, base: &BaseParameters) -> Result<BaseParameterFa
             .collect(),
         coefficients,
         inexact: base.inexact.clone(),
+        rank: base.rank,
     })
 }

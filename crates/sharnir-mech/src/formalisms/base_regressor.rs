@@ -68,6 +68,13 @@ pub struct BaseParameters {
     /// coefficients that are not small rationals: kept, so that `τ = Y_b β`
     /// stays exact, but not identifiable apart from the others.
     pub inexact: Vec<String>,
+    /// The rank of the sampled regressor in the standard parameters,
+    /// `Y_b ∂β/∂π`: the number of identifiable combinations. Below the
+    /// number of base parameters where some are kept inexactly, or where
+    /// regrouped parameters are dependent as functions of `π` (the entries
+    /// of a body regrouped about an axis that is not a coordinate axis:
+    /// the rules regroup the entries, not the combination they form).
+    pub rank: usize,
 }
 
 /// Random states the candidate columns are sampled at, beyond two rows per
@@ -118,7 +125,8 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
         .iter()
         .map(|&(b, k, _)| mechanism.pool.diff_all(&tau, symbols[b][k]))
         .collect();
-    let classes = classify(&sample(mechanism, &columns)?);
+    let sampled = sample(mechanism, &columns)?;
+    let classes = classify(&sampled);
     let actual = base_inertias(mechanism);
     let pool = &mut mechanism.pool;
     // Formulas (coefficient per standard parameter) and values, folded.
@@ -174,11 +182,53 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
             column: columns[j].clone(),
         });
     }
+    let rank = rank_of_formulas(mechanism, &classes, &formulas, &sampled)?;
     Ok(BaseParameters {
         standard,
         parameters,
         inexact,
+        rank,
     })
+}
+
+/// The rank of `Σ_j Y_j ∂β_j/∂π` over the kept candidates, sampled: the
+/// formulas' coefficients at the spec's parameter values times the sampled
+/// columns.
+fn rank_of_formulas(
+    mechanism: &Mechanism,
+    classes: &[Column],
+    formulas: &[Vec<Id>],
+    sampled: &[Vec<f64>],
+) -> Result<usize, UnboundSymbol> {
+    let values: HashMap<&str, f64> = mechanism
+        .parameters
+        .iter()
+        .map(|p| (p.name.as_str(), p.default))
+        .collect();
+    let env = |symbol: &Input| match symbol {
+        Input::Parameter(name) => values.get(name.as_str()).copied(),
+        _ => None,
+    };
+    let rows = sampled.first().map_or(0, Vec::len);
+    let width = formulas.first().map_or(0, Vec::len);
+    let mut combined = vec![vec![0.0; rows]; width];
+    for (j, class) in classes.iter().enumerate() {
+        if !matches!(class, Column::Independent | Column::Inexact) {
+            continue;
+        }
+        let coefficients = mechanism.pool.eval(&formulas[j], &env)?;
+        for (column, c) in combined.iter_mut().zip(coefficients) {
+            if c != 0.0 {
+                for (x, y) in column.iter_mut().zip(&sampled[j]) {
+                    *x += c * y;
+                }
+            }
+        }
+    }
+    Ok(classify(&combined)
+        .iter()
+        .filter(|c| **c == Column::Independent)
+        .count())
 }
 
 /// Every tree body's ten parameter symbols (`<body>.<m, mx, …>`), the spec

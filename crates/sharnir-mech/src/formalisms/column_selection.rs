@@ -42,6 +42,12 @@ pub const RATIONAL_TOLERANCE: f64 = 1e-9;
 /// The largest denominator tried for a dependent column's coefficients.
 pub const MAX_DENOMINATOR: i128 = 12;
 
+/// The largest magnitude of a folded coefficient: the dependencies that
+/// geometry makes exact are between columns of one scale (`±1`, `±2`,
+/// `1/2`); a larger ratio is a tiny column against a large one, whose
+/// folding would lose precision in `β`.
+pub const MAX_COEFFICIENT: f64 = 64.0;
+
 /// What a sampled column is, in the order the columns were given.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Column {
@@ -137,8 +143,8 @@ fn back_substitute(r: &[Vec<f64>], h: &[f64]) -> Vec<f64> {
     x
 }
 
-/// Each value as a rational of denominator at most [`MAX_DENOMINATOR`],
-/// or `None` if one is not.
+/// Each value as a rational of denominator at most [`MAX_DENOMINATOR`] and
+/// magnitude at most [`MAX_COEFFICIENT`], or `None` if one is not.
 fn rational(values: &[f64]) -> Option<Vec<Coeff>> {
     values
         .iter()
@@ -146,7 +152,7 @@ fn rational(values: &[f64]) -> Option<Vec<Coeff>> {
             (1..=MAX_DENOMINATOR).find_map(|d| {
                 let n = (x * d as f64).round();
                 let close = (x - n / d as f64).abs() <= RATIONAL_TOLERANCE * x.abs().max(1.0);
-                (close && n.abs() < 1e15).then(|| Coeff::ratio(n as i128, d))
+                (close && x.abs() <= MAX_COEFFICIENT).then(|| Coeff::ratio(n as i128, d))
             })
         })
         .collect()
