@@ -83,7 +83,7 @@ const EXTRA_STATES: usize = 3;
 
 /// The seed of the sampled states: fixed, so that generation is
 /// deterministic.
-const SEED: u64 = 0x5eed_ba5e_0f_1d;
+const SEED: u64 = 0x5eed_ba5e_0f1d;
 
 /// The base parameters of `mechanism` and their columns; an error only if a
 /// column reads an input that has no value (a bug).
@@ -119,7 +119,7 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
         .collect();
     // Each candidate's column: Newton–Euler with every tree body's inertia
     // symbolic, differentiated in the candidate's symbol.
-    let all: Vec<RigidInertia> = symbols.iter().map(|own| inertia_of(own)).collect();
+    let all: Vec<RigidInertia> = symbols.iter().map(inertia_of).collect();
     let tau = inverse_dynamics_of_inertias(mechanism, &all, PointAcceleration::CrossProducts);
     let columns: Vec<Vec<Id>> = candidates
         .iter()
@@ -144,9 +144,10 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
         for &(j, c) in terms {
             let folded = pool.scale(c, values[d]);
             values[j] = pool.add(values[j], folded);
-            for i in 0..standard.len() {
-                let folded = pool.scale(c, formulas[d][i]);
-                formulas[j][i] = pool.add(formulas[j][i], folded);
+            let source = formulas[d].clone();
+            for (entry, &term) in formulas[j].iter_mut().zip(&source) {
+                let folded = pool.scale(c, term);
+                *entry = pool.add(*entry, folded);
             }
         }
     }
