@@ -39,7 +39,9 @@ fn a_long_chain_plans_only_its_linear_outputs_and_they_agree_with_the_oracle() {
             "gravity_derivatives",
             "mass_matrix_inverse",
             "forward_dynamics_derivatives",
-            "standard_regressor"
+            "standard_regressor",
+            "base_parameters",
+            "regressor"
         ])
     );
     for function in Function::ALL {

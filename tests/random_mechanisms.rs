@@ -38,6 +38,7 @@ use sharnir_mech::formalisms::rnea::PointAcceleration;
 use sharnir_mech::formalisms::{joint_space, lagrange, rnea, vereshchagin};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_spec::{JointKind, ParameterValue, Spec};
+use sharnir_tests::base_parameters;
 use sharnir_tests::derivatives::Derivatives;
 use sharnir_tests::inputs::environment;
 use sharnir_tests::oracle::{relative_error, Oracle, Sampling};
@@ -552,7 +553,9 @@ fn check_derivatives(
         &tau,
         &oracle.inverse_dynamics(q, qd, qdd),
         ORACLE_TOLERANCE,
-    )
+    )?;
+    base_parameters::check(&pipeline.plan, &env, &parameters, nv as u64)
+        .map_err(|problem| format!("base parameters: {problem}"))
 }
 
 /// Parses random spec `seed`, panicking with its text if it is rejected.

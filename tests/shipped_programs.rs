@@ -8,6 +8,7 @@
 
 use sharnir_codegen::{plan, Plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
+use sharnir_tests::base_parameters;
 use sharnir_tests::derivatives::Derivatives;
 use sharnir_tests::oracle::{bundled_specs, load_spec, relative_error, Oracle, States};
 use std::collections::BTreeMap;
@@ -112,7 +113,8 @@ fn check(plan: &Plan, oracle: &Oracle, parameters: &BTreeMap<String, f64>, seed:
 
 /// `Y π = τ`: the planned `standard_regressor` times the oracle's bodies'
 /// parameters (mass, first moment, inertia about the body origin) is the
-/// oracle's inverse dynamics, to [`TOLERANCE`].
+/// oracle's inverse dynamics, to [`TOLERANCE`]; and the base parameters'
+/// identities ([`base_parameters::check`]).
 fn check_regressor(plan: &Plan, oracle: &Oracle, inputs: &Inputs<'_>) {
     let regressor = evaluate(plan, "standard_regressor", inputs);
     let names: Vec<&str> = plan.body_names().iter().map(String::as_str).collect();
@@ -128,6 +130,9 @@ fn check_regressor(plan: &Plan, oracle: &Oracle, inputs: &Inputs<'_>) {
         "{}: Y π differs from τ by {error:e}",
         plan.name
     );
+    if let Err(problem) = base_parameters::check(plan, &|i| inputs.get(i), &parameters, 7) {
+        panic!("{}: base parameters: {problem}", plan.name);
+    }
 }
 
 /// The derivative functions at one state against the oracle's central

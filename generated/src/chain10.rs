@@ -27,9 +27,48 @@
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`, `q7`, `q8`, `q9`, `q10`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! link1.mx_r = link1.mx + l·link2.m + l·link3.m + l·link4.m + l·link5.m + l·link6.m + l·link7.m + l·link8.m + l·link9.m + l·link10.m
+//! link1.my = link1.my
+//! link1.zz_r = link1.zz + l²·link2.m + l²·link3.m + l²·link4.m + l²·link5.m + l²·link6.m + l²·link7.m + l²·link8.m + l²·link9.m + l²·link10.m
+//! link2.mx_r = link2.mx + l·link3.m + l·link4.m + l·link5.m + l·link6.m + l·link7.m + l·link8.m + l·link9.m + l·link10.m
+//! link2.my = link2.my
+//! link2.zz_r = link2.zz + l²·link3.m + l²·link4.m + l²·link5.m + l²·link6.m + l²·link7.m + l²·link8.m + l²·link9.m + l²·link10.m
+//! link3.mx_r = link3.mx + l·link4.m + l·link5.m + l·link6.m + l·link7.m + l·link8.m + l·link9.m + l·link10.m
+//! link3.my = link3.my
+//! link3.zz_r = link3.zz + l²·link4.m + l²·link5.m + l²·link6.m + l²·link7.m + l²·link8.m + l²·link9.m + l²·link10.m
+//! link4.mx_r = link4.mx + l·link5.m + l·link6.m + l·link7.m + l·link8.m + l·link9.m + l·link10.m
+//! link4.my = link4.my
+//! link4.zz_r = link4.zz + l²·link5.m + l²·link6.m + l²·link7.m + l²·link8.m + l²·link9.m + l²·link10.m
+//! link5.mx_r = link5.mx + l·link6.m + l·link7.m + l·link8.m + l·link9.m + l·link10.m
+//! link5.my = link5.my
+//! link5.zz_r = link5.zz + l²·link6.m + l²·link7.m + l²·link8.m + l²·link9.m + l²·link10.m
+//! link6.mx_r = link6.mx + l·link7.m + l·link8.m + l·link9.m + l·link10.m
+//! link6.my = link6.my
+//! link6.zz_r = link6.zz + l²·link7.m + l²·link8.m + l²·link9.m + l²·link10.m
+//! link7.mx_r = link7.mx + l·link8.m + l·link9.m + l·link10.m
+//! link7.my = link7.my
+//! link7.zz_r = link7.zz + l²·link8.m + l²·link9.m + l²·link10.m
+//! link8.mx_r = link8.mx + l·link9.m + l·link10.m
+//! link8.my = link8.my
+//! link8.zz_r = link8.zz + l²·link9.m + l²·link10.m
+//! link9.mx_r = link9.mx + l·link10.m
+//! link9.my = link9.my
+//! link9.zz_r = link9.zz + l²·link10.m
+//! link10.mx = link10.mx
+//! link10.my = link10.my
+//! link10.zz = link10.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 36 | 0 | 2 | 0 | 0 | 0 |
+//! | `derived` | 37 | 0 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 192 | 114 | 0 | 0 | 10 | 10 |
 //! | `mass_matrix` | 217 | 154 | 0 | 0 | 9 | 9 |
 //! | `bias` | 148 | 76 | 0 | 0 | 10 | 10 |
@@ -50,6 +89,8 @@
 //! | `mass_matrix_inverse` | 1106 | 612 | 9 | 0 | 9 | 9 |
 //! | `forward_dynamics_derivatives` | 5663 | 3314 | 18 | 0 | 10 | 10 |
 //! | `standard_regressor` | 688 | 448 | 0 | 0 | 10 | 10 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 481 | 322 | 0 | 0 | 10 | 10 |
 //! | `linearization` | 5663 | 3314 | 18 | 0 | 10 | 10 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -136,6 +177,46 @@ pub const BODY_NAMES: [&str; NB] = [
     "link8",
     "link9",
     "link10",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 30;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "link1.mx_r",
+    "link1.my",
+    "link1.zz_r",
+    "link2.mx_r",
+    "link2.my",
+    "link2.zz_r",
+    "link3.mx_r",
+    "link3.my",
+    "link3.zz_r",
+    "link4.mx_r",
+    "link4.my",
+    "link4.zz_r",
+    "link5.mx_r",
+    "link5.my",
+    "link5.zz_r",
+    "link6.mx_r",
+    "link6.my",
+    "link6.zz_r",
+    "link7.mx_r",
+    "link7.my",
+    "link7.zz_r",
+    "link8.mx_r",
+    "link8.my",
+    "link8.zz_r",
+    "link9.mx_r",
+    "link9.my",
+    "link9.zz_r",
+    "link10.mx",
+    "link10.my",
+    "link10.zz",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -294,6 +375,8 @@ pub struct Derived {
     pub k35: Real,
     /// Parameter group 36.
     pub k36: Real,
+    /// Parameter group 37.
+    pub k37: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -343,12 +426,13 @@ impl Params {
             k34: t2,
             k35: p.m * p.g,
             k36: 3.0 * t2,
+            k37: 0.5 * t0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 36,
+    mul: 37,
     add: 0,
     div: 2,
     sqrt: 0,
@@ -8252,6 +8336,737 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             t90,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    [
+        d.k33,
+        0.0,
+        d.k30,
+        d.k10,
+        0.0,
+        d.k29,
+        d.k9,
+        0.0,
+        d.k17,
+        d.k8,
+        0.0,
+        d.k28,
+        d.k7,
+        0.0,
+        d.k27,
+        d.k6,
+        0.0,
+        d.k26,
+        d.k5,
+        0.0,
+        d.k25,
+        d.k4,
+        0.0,
+        d.k24,
+        d.k3,
+        0.0,
+        d.k21,
+        d.k37,
+        0.0,
+        d.k20,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 481,
+    add: 322,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = t0 - p.l * qd[0] * qd[0];
+    let t3 = t1 + p.l * qdd[0];
+    let t4 = c_q1 * t3 - s_q1 * t2;
+    let t5 = qd[0] + qd[1];
+    let t6 = qdd[0] + qdd[1];
+    let t7 = -c_q1 * t2 - s_q1 * t3;
+    let t8 = p.l * t5 * t5 + t7;
+    let t9 = t4 + p.l * t6;
+    let t10 = c_q2 * t9 + s_q2 * t8;
+    let t11 = t5 + qd[2];
+    let t12 = t6 + qdd[2];
+    let t13 = c_q2 * t8 - s_q2 * t9;
+    let t14 = p.l * t11 * t11 + t13;
+    let t15 = t10 + p.l * t12;
+    let t16 = c_q3 * t15 + s_q3 * t14;
+    let t17 = t11 + qd[3];
+    let t18 = t12 + qdd[3];
+    let t19 = c_q3 * t14 - s_q3 * t15;
+    let t20 = p.l * t17 * t17 + t19;
+    let t21 = t16 + p.l * t18;
+    let t22 = c_q4 * t21 + s_q4 * t20;
+    let t23 = t17 + qd[4];
+    let t24 = t18 + qdd[4];
+    let t25 = c_q4 * t20 - s_q4 * t21;
+    let t26 = p.l * t23 * t23 + t25;
+    let t27 = t22 + p.l * t24;
+    let t28 = c_q5 * t27 + s_q5 * t26;
+    let t29 = t23 + qd[5];
+    let t30 = t24 + qdd[5];
+    let t31 = c_q5 * t26 - s_q5 * t27;
+    let t32 = p.l * t29 * t29 + t31;
+    let t33 = t28 + p.l * t30;
+    let t34 = c_q6 * t33 + s_q6 * t32;
+    let t35 = t29 + qd[6];
+    let t36 = t30 + qdd[6];
+    let t37 = c_q6 * t32 - s_q6 * t33;
+    let t38 = p.l * t35 * t35 + t37;
+    let t39 = t34 + p.l * t36;
+    let t40 = c_q7 * t39 + s_q7 * t38;
+    let t41 = t35 + qd[7];
+    let t42 = t36 + qdd[7];
+    let t43 = c_q7 * t38 - s_q7 * t39;
+    let t44 = p.l * t41 * t41 + t43;
+    let t45 = t40 + p.l * t42;
+    let t46 = c_q8 * t45 + s_q8 * t44;
+    let t47 = t41 + qd[8];
+    let t48 = t42 + qdd[8];
+    let t49 = c_q8 * t44 - s_q8 * t45;
+    let t50 = p.l * t47 * t47 + t49;
+    let t51 = t46 + p.l * t48;
+    let t52 = c_q9 * t51 + s_q9 * t50;
+    let t53 = t47 + qd[9];
+    let t54 = t48 + qdd[9];
+    let t55 = -t12;
+    let t56 = -t18;
+    let t57 = -t24;
+    let t58 = -t30;
+    let t59 = -t36;
+    let t60 = -t42;
+    let t61 = -t48;
+    let t62 = -t54;
+    let t63 = c_q9 * t50 - s_q9 * t51;
+    let t64 = s_q2 * (t11 * t11);
+    let t65 = c_q2 * t12 - t64;
+    let t66 = c_q2 * (t11 * t11);
+    let t67 = t10 + p.l * t65;
+    let t68 = s_q2 * t55 - t66;
+    let t69 = t13 + p.l * t68;
+    let t70 = s_q3 * (t17 * t17);
+    let t71 = c_q3 * t18 - t70;
+    let t72 = c_q3 * (t17 * t17);
+    let t73 = t72 + s_q3 * t18;
+    let t74 = c_q2 * t71 - s_q2 * t73;
+    let t75 = t16 + p.l * t71;
+    let t76 = p.l * t74 + t75;
+    let t77 = s_q3 * t56 - t72;
+    let t78 = t70 + c_q3 * t56;
+    let t79 = s_q2 * t78 + c_q2 * t77;
+    let t80 = t19 + p.l * t77;
+    let t81 = p.l * t79 + t80;
+    let t82 = s_q4 * (t23 * t23);
+    let t83 = c_q4 * t24 - t82;
+    let t84 = c_q4 * (t23 * t23);
+    let t85 = -t84 - s_q4 * t24;
+    let t86 = s_q3 * t85 + c_q3 * t83;
+    let t87 = c_q3 * t85 - s_q3 * t83;
+    let t88 = s_q2 * t87 + c_q2 * t86;
+    let t89 = t22 + p.l * t83;
+    let t90 = p.l * t86 + t89;
+    let t91 = p.l * t88 + t90;
+    let t92 = s_q4 * t57 - t84;
+    let t93 = t82 + c_q4 * t57;
+    let t94 = s_q3 * t93 + c_q3 * t92;
+    let t95 = c_q3 * t93 - s_q3 * t92;
+    let t96 = s_q2 * t95 + c_q2 * t94;
+    let t97 = t25 + p.l * t92;
+    let t98 = p.l * t94 + t97;
+    let t99 = p.l * t96 + t98;
+    let t100 = s_q5 * (t29 * t29);
+    let t101 = c_q5 * t30 - t100;
+    let t102 = c_q5 * (t29 * t29);
+    let t103 = -t102 - s_q5 * t30;
+    let t104 = s_q4 * t103 + c_q4 * t101;
+    let t105 = c_q4 * t103 - s_q4 * t101;
+    let t106 = s_q3 * t105 + c_q3 * t104;
+    let t107 = c_q3 * t105 - s_q3 * t104;
+    let t108 = s_q2 * t107 + c_q2 * t106;
+    let t109 = t28 + p.l * t101;
+    let t110 = p.l * t104 + t109;
+    let t111 = p.l * t106 + t110;
+    let t112 = p.l * t108 + t111;
+    let t113 = s_q5 * t58 - t102;
+    let t114 = t100 + c_q5 * t58;
+    let t115 = s_q4 * t114 + c_q4 * t113;
+    let t116 = c_q4 * t114 - s_q4 * t113;
+    let t117 = s_q3 * t116 + c_q3 * t115;
+    let t118 = c_q3 * t116 - s_q3 * t115;
+    let t119 = s_q2 * t118 + c_q2 * t117;
+    let t120 = t31 + p.l * t113;
+    let t121 = p.l * t115 + t120;
+    let t122 = p.l * t117 + t121;
+    let t123 = p.l * t119 + t122;
+    let t124 = s_q6 * (t35 * t35);
+    let t125 = c_q6 * t36 - t124;
+    let t126 = c_q6 * (t35 * t35);
+    let t127 = -t126 - s_q6 * t36;
+    let t128 = s_q5 * t127 + c_q5 * t125;
+    let t129 = c_q5 * t127 - s_q5 * t125;
+    let t130 = s_q4 * t129 + c_q4 * t128;
+    let t131 = c_q4 * t129 - s_q4 * t128;
+    let t132 = s_q3 * t131 + c_q3 * t130;
+    let t133 = c_q3 * t131 - s_q3 * t130;
+    let t134 = s_q2 * t133 + c_q2 * t132;
+    let t135 = t34 + p.l * t125;
+    let t136 = p.l * t128 + t135;
+    let t137 = p.l * t130 + t136;
+    let t138 = p.l * t132 + t137;
+    let t139 = p.l * t134 + t138;
+    let t140 = s_q6 * t59 - t126;
+    let t141 = t124 + c_q6 * t59;
+    let t142 = s_q5 * t141 + c_q5 * t140;
+    let t143 = c_q5 * t141 - s_q5 * t140;
+    let t144 = s_q4 * t143 + c_q4 * t142;
+    let t145 = c_q4 * t143 - s_q4 * t142;
+    let t146 = s_q3 * t145 + c_q3 * t144;
+    let t147 = c_q3 * t145 - s_q3 * t144;
+    let t148 = s_q2 * t147 + c_q2 * t146;
+    let t149 = t37 + p.l * t140;
+    let t150 = p.l * t142 + t149;
+    let t151 = p.l * t144 + t150;
+    let t152 = p.l * t146 + t151;
+    let t153 = p.l * t148 + t152;
+    let t154 = s_q7 * (t41 * t41);
+    let t155 = c_q7 * t42 - t154;
+    let t156 = c_q7 * (t41 * t41);
+    let t157 = -t156 - s_q7 * t42;
+    let t158 = s_q6 * t157 + c_q6 * t155;
+    let t159 = c_q6 * t157 - s_q6 * t155;
+    let t160 = s_q5 * t159 + c_q5 * t158;
+    let t161 = c_q5 * t159 - s_q5 * t158;
+    let t162 = s_q4 * t161 + c_q4 * t160;
+    let t163 = c_q4 * t161 - s_q4 * t160;
+    let t164 = s_q3 * t163 + c_q3 * t162;
+    let t165 = c_q3 * t163 - s_q3 * t162;
+    let t166 = s_q2 * t165 + c_q2 * t164;
+    let t167 = t40 + p.l * t155;
+    let t168 = p.l * t158 + t167;
+    let t169 = p.l * t160 + t168;
+    let t170 = p.l * t162 + t169;
+    let t171 = p.l * t164 + t170;
+    let t172 = p.l * t166 + t171;
+    let t173 = s_q7 * t60 - t156;
+    let t174 = t154 + c_q7 * t60;
+    let t175 = s_q6 * t174 + c_q6 * t173;
+    let t176 = c_q6 * t174 - s_q6 * t173;
+    let t177 = s_q5 * t176 + c_q5 * t175;
+    let t178 = c_q5 * t176 - s_q5 * t175;
+    let t179 = s_q4 * t178 + c_q4 * t177;
+    let t180 = c_q4 * t178 - s_q4 * t177;
+    let t181 = s_q3 * t180 + c_q3 * t179;
+    let t182 = c_q3 * t180 - s_q3 * t179;
+    let t183 = s_q2 * t182 + c_q2 * t181;
+    let t184 = t43 + p.l * t173;
+    let t185 = p.l * t175 + t184;
+    let t186 = p.l * t177 + t185;
+    let t187 = p.l * t179 + t186;
+    let t188 = p.l * t181 + t187;
+    let t189 = p.l * t183 + t188;
+    let t190 = s_q8 * (t47 * t47);
+    let t191 = c_q8 * t48 - t190;
+    let t192 = c_q8 * (t47 * t47);
+    let t193 = -t192 - s_q8 * t48;
+    let t194 = s_q7 * t193 + c_q7 * t191;
+    let t195 = c_q7 * t193 - s_q7 * t191;
+    let t196 = s_q6 * t195 + c_q6 * t194;
+    let t197 = c_q6 * t195 - s_q6 * t194;
+    let t198 = s_q5 * t197 + c_q5 * t196;
+    let t199 = c_q5 * t197 - s_q5 * t196;
+    let t200 = s_q4 * t199 + c_q4 * t198;
+    let t201 = c_q4 * t199 - s_q4 * t198;
+    let t202 = s_q3 * t201 + c_q3 * t200;
+    let t203 = c_q3 * t201 - s_q3 * t200;
+    let t204 = s_q2 * t203 + c_q2 * t202;
+    let t205 = t46 + p.l * t191;
+    let t206 = p.l * t194 + t205;
+    let t207 = p.l * t196 + t206;
+    let t208 = p.l * t198 + t207;
+    let t209 = p.l * t200 + t208;
+    let t210 = p.l * t202 + t209;
+    let t211 = p.l * t204 + t210;
+    let t212 = s_q8 * t61 - t192;
+    let t213 = t190 + c_q8 * t61;
+    let t214 = s_q7 * t213 + c_q7 * t212;
+    let t215 = c_q7 * t213 - s_q7 * t212;
+    let t216 = s_q6 * t215 + c_q6 * t214;
+    let t217 = c_q6 * t215 - s_q6 * t214;
+    let t218 = s_q5 * t217 + c_q5 * t216;
+    let t219 = c_q5 * t217 - s_q5 * t216;
+    let t220 = s_q4 * t219 + c_q4 * t218;
+    let t221 = c_q4 * t219 - s_q4 * t218;
+    let t222 = s_q3 * t221 + c_q3 * t220;
+    let t223 = c_q3 * t221 - s_q3 * t220;
+    let t224 = s_q2 * t223 + c_q2 * t222;
+    let t225 = t49 + p.l * t212;
+    let t226 = p.l * t214 + t225;
+    let t227 = p.l * t216 + t226;
+    let t228 = p.l * t218 + t227;
+    let t229 = p.l * t220 + t228;
+    let t230 = p.l * t222 + t229;
+    let t231 = p.l * t224 + t230;
+    let t232 = s_q9 * (t53 * t53);
+    let t233 = c_q9 * t54 - t232;
+    let t234 = c_q9 * (t53 * t53);
+    let t235 = -t234 - s_q9 * t54;
+    let t236 = s_q8 * t235 + c_q8 * t233;
+    let t237 = c_q8 * t235 - s_q8 * t233;
+    let t238 = s_q7 * t237 + c_q7 * t236;
+    let t239 = c_q7 * t237 - s_q7 * t236;
+    let t240 = s_q6 * t239 + c_q6 * t238;
+    let t241 = c_q6 * t239 - s_q6 * t238;
+    let t242 = s_q5 * t241 + c_q5 * t240;
+    let t243 = c_q5 * t241 - s_q5 * t240;
+    let t244 = s_q4 * t243 + c_q4 * t242;
+    let t245 = c_q4 * t243 - s_q4 * t242;
+    let t246 = s_q3 * t245 + c_q3 * t244;
+    let t247 = c_q3 * t245 - s_q3 * t244;
+    let t248 = s_q2 * t247 + c_q2 * t246;
+    let t249 = t52 + p.l * t233;
+    let t250 = p.l * t236 + t249;
+    let t251 = p.l * t238 + t250;
+    let t252 = p.l * t240 + t251;
+    let t253 = p.l * t242 + t252;
+    let t254 = p.l * t244 + t253;
+    let t255 = p.l * t246 + t254;
+    let t256 = p.l * t248 + t255;
+    let t257 = s_q9 * t62 - t234;
+    let t258 = t232 + c_q9 * t62;
+    let t259 = s_q8 * t258 + c_q8 * t257;
+    let t260 = c_q8 * t258 - s_q8 * t257;
+    let t261 = s_q7 * t260 + c_q7 * t259;
+    let t262 = c_q7 * t260 - s_q7 * t259;
+    let t263 = s_q6 * t262 + c_q6 * t261;
+    let t264 = c_q6 * t262 - s_q6 * t261;
+    let t265 = s_q5 * t264 + c_q5 * t263;
+    let t266 = c_q5 * t264 - s_q5 * t263;
+    let t267 = s_q4 * t266 + c_q4 * t265;
+    let t268 = c_q4 * t266 - s_q4 * t265;
+    let t269 = s_q3 * t268 + c_q3 * t267;
+    let t270 = c_q3 * t268 - s_q3 * t267;
+    let t271 = s_q2 * t270 + c_q2 * t269;
+    let t272 = t63 + p.l * t257;
+    let t273 = p.l * t259 + t272;
+    let t274 = p.l * t261 + t273;
+    let t275 = p.l * t263 + t274;
+    let t276 = p.l * t265 + t275;
+    let t277 = p.l * t267 + t276;
+    let t278 = p.l * t269 + t277;
+    let t279 = p.l * t271 + t278;
+    [
+        [
+            t1,
+            -t0,
+            qdd[0],
+            t4 + p.l * (c_q1 * t6 - s_q1 * t5 * t5),
+            t7 - p.l * (s_q1 * t6 + c_q1 * t5 * t5),
+            t6,
+            p.l * (c_q1 * t65 - s_q1 * (t66 + s_q2 * t12)) + t67,
+            p.l * (s_q1 * (t64 + c_q2 * t55) + c_q1 * t68) + t69,
+            t12,
+            p.l * (c_q1 * t74 - s_q1 * (c_q2 * t73 + s_q2 * t71)) + t76,
+            p.l * (s_q1 * (c_q2 * t78 - s_q2 * t77) + c_q1 * t79) + t81,
+            t18,
+            p.l * (s_q1 * (c_q2 * t87 - s_q2 * t86) + c_q1 * t88) + t91,
+            p.l * (s_q1 * (c_q2 * t95 - s_q2 * t94) + c_q1 * t96) + t99,
+            t24,
+            p.l * (s_q1 * (c_q2 * t107 - s_q2 * t106) + c_q1 * t108) + t112,
+            p.l * (s_q1 * (c_q2 * t118 - s_q2 * t117) + c_q1 * t119) + t123,
+            t30,
+            p.l * (s_q1 * (c_q2 * t133 - s_q2 * t132) + c_q1 * t134) + t139,
+            p.l * (s_q1 * (c_q2 * t147 - s_q2 * t146) + c_q1 * t148) + t153,
+            t36,
+            p.l * (s_q1 * (c_q2 * t165 - s_q2 * t164) + c_q1 * t166) + t172,
+            p.l * (s_q1 * (c_q2 * t182 - s_q2 * t181) + c_q1 * t183) + t189,
+            t42,
+            p.l * (s_q1 * (c_q2 * t203 - s_q2 * t202) + c_q1 * t204) + t211,
+            p.l * (s_q1 * (c_q2 * t223 - s_q2 * t222) + c_q1 * t224) + t231,
+            t48,
+            p.l * (s_q1 * (c_q2 * t247 - s_q2 * t246) + c_q1 * t248) + t256,
+            p.l * (s_q1 * (c_q2 * t270 - s_q2 * t269) + c_q1 * t271) + t279,
+            t54,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t4,
+            t7,
+            t6,
+            t67,
+            t69,
+            t12,
+            t76,
+            t81,
+            t18,
+            t91,
+            t99,
+            t24,
+            t112,
+            t123,
+            t30,
+            t139,
+            t153,
+            t36,
+            t172,
+            t189,
+            t42,
+            t211,
+            t231,
+            t48,
+            t256,
+            t279,
+            t54,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t10,
+            t13,
+            t12,
+            t75,
+            t80,
+            t18,
+            t90,
+            t98,
+            t24,
+            t111,
+            t122,
+            t30,
+            t138,
+            t152,
+            t36,
+            t171,
+            t188,
+            t42,
+            t210,
+            t230,
+            t48,
+            t255,
+            t278,
+            t54,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t16,
+            t19,
+            t18,
+            t89,
+            t97,
+            t24,
+            t110,
+            t121,
+            t30,
+            t137,
+            t151,
+            t36,
+            t170,
+            t187,
+            t42,
+            t209,
+            t229,
+            t48,
+            t254,
+            t277,
+            t54,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t22,
+            t25,
+            t24,
+            t109,
+            t120,
+            t30,
+            t136,
+            t150,
+            t36,
+            t169,
+            t186,
+            t42,
+            t208,
+            t228,
+            t48,
+            t253,
+            t276,
+            t54,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t28,
+            t31,
+            t30,
+            t135,
+            t149,
+            t36,
+            t168,
+            t185,
+            t42,
+            t207,
+            t227,
+            t48,
+            t252,
+            t275,
+            t54,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t34,
+            t37,
+            t36,
+            t167,
+            t184,
+            t42,
+            t206,
+            t226,
+            t48,
+            t251,
+            t274,
+            t54,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t40,
+            t43,
+            t42,
+            t205,
+            t225,
+            t48,
+            t250,
+            t273,
+            t54,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t46,
+            t49,
+            t48,
+            t249,
+            t272,
+            t54,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t52,
+            t63,
+            t54,
         ],
     ]
 }

@@ -27,6 +27,45 @@
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`, `q7`, `q8`, `q9`, `q10`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! link1.mx_r = link1.mx + 0.1·link2.m + 0.1·link3.m + 0.1·link4.m + 0.1·link5.m + 0.1·link6.m + 0.1·link7.m + 0.1·link8.m + 0.1·link9.m + 0.1·link10.m
+//! link1.my = link1.my
+//! link1.zz_r = link1.zz + 0.01·link2.m + 0.01·link3.m + 0.01·link4.m + 0.01·link5.m + 0.01·link6.m + 0.01·link7.m + 0.01·link8.m + 0.01·link9.m + 0.01·link10.m
+//! link2.mx_r = link2.mx + 0.1·link3.m + 0.1·link4.m + 0.1·link5.m + 0.1·link6.m + 0.1·link7.m + 0.1·link8.m + 0.1·link9.m + 0.1·link10.m
+//! link2.my = link2.my
+//! link2.zz_r = link2.zz + 0.01·link3.m + 0.01·link4.m + 0.01·link5.m + 0.01·link6.m + 0.01·link7.m + 0.01·link8.m + 0.01·link9.m + 0.01·link10.m
+//! link3.mx_r = link3.mx + 0.1·link4.m + 0.1·link5.m + 0.1·link6.m + 0.1·link7.m + 0.1·link8.m + 0.1·link9.m + 0.1·link10.m
+//! link3.my = link3.my
+//! link3.zz_r = link3.zz + 0.01·link4.m + 0.01·link5.m + 0.01·link6.m + 0.01·link7.m + 0.01·link8.m + 0.01·link9.m + 0.01·link10.m
+//! link4.mx_r = link4.mx + 0.1·link5.m + 0.1·link6.m + 0.1·link7.m + 0.1·link8.m + 0.1·link9.m + 0.1·link10.m
+//! link4.my = link4.my
+//! link4.zz_r = link4.zz + 0.01·link5.m + 0.01·link6.m + 0.01·link7.m + 0.01·link8.m + 0.01·link9.m + 0.01·link10.m
+//! link5.mx_r = link5.mx + 0.1·link6.m + 0.1·link7.m + 0.1·link8.m + 0.1·link9.m + 0.1·link10.m
+//! link5.my = link5.my
+//! link5.zz_r = link5.zz + 0.01·link6.m + 0.01·link7.m + 0.01·link8.m + 0.01·link9.m + 0.01·link10.m
+//! link6.mx_r = link6.mx + 0.1·link7.m + 0.1·link8.m + 0.1·link9.m + 0.1·link10.m
+//! link6.my = link6.my
+//! link6.zz_r = link6.zz + 0.01·link7.m + 0.01·link8.m + 0.01·link9.m + 0.01·link10.m
+//! link7.mx_r = link7.mx + 0.1·link8.m + 0.1·link9.m + 0.1·link10.m
+//! link7.my = link7.my
+//! link7.zz_r = link7.zz + 0.01·link8.m + 0.01·link9.m + 0.01·link10.m
+//! link8.mx_r = link8.mx + 0.1·link9.m + 0.1·link10.m
+//! link8.my = link8.my
+//! link8.zz_r = link8.zz + 0.01·link9.m + 0.01·link10.m
+//! link9.mx_r = link9.mx + 0.1·link10.m
+//! link9.my = link9.my
+//! link9.zz_r = link9.zz + 0.01·link10.m
+//! link10.mx = link10.mx
+//! link10.my = link10.my
+//! link10.zz = link10.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -50,6 +89,8 @@
 //! | `mass_matrix_inverse` | 1098 | 656 | 9 | 0 | 9 | 9 |
 //! | `forward_dynamics_derivatives` | 5577 | 3355 | 18 | 0 | 10 | 10 |
 //! | `standard_regressor` | 690 | 446 | 0 | 0 | 10 | 10 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 483 | 329 | 0 | 0 | 10 | 10 |
 //! | `linearization` | 5577 | 3355 | 18 | 0 | 10 | 10 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -136,6 +177,46 @@ pub const BODY_NAMES: [&str; NB] = [
     "link8",
     "link9",
     "link10",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 30;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "link1.mx_r",
+    "link1.my",
+    "link1.zz_r",
+    "link2.mx_r",
+    "link2.my",
+    "link2.zz_r",
+    "link3.mx_r",
+    "link3.my",
+    "link3.zz_r",
+    "link4.mx_r",
+    "link4.my",
+    "link4.zz_r",
+    "link5.mx_r",
+    "link5.my",
+    "link5.zz_r",
+    "link6.mx_r",
+    "link6.my",
+    "link6.zz_r",
+    "link7.mx_r",
+    "link7.my",
+    "link7.zz_r",
+    "link8.mx_r",
+    "link8.my",
+    "link8.zz_r",
+    "link9.mx_r",
+    "link9.my",
+    "link9.zz_r",
+    "link10.mx",
+    "link10.my",
+    "link10.zz",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -7964,6 +8045,734 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             t53,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.95,
+        0.0,
+        0.09333333333333334,
+        0.85,
+        0.0,
+        0.08333333333333333,
+        0.75,
+        0.0,
+        0.07333333333333333,
+        0.65,
+        0.0,
+        0.06333333333333334,
+        0.55,
+        0.0,
+        0.05333333333333334,
+        0.45,
+        0.0,
+        0.043333333333333335,
+        0.35,
+        0.0,
+        0.03333333333333333,
+        0.25,
+        0.0,
+        0.023333333333333334,
+        0.15,
+        0.0,
+        0.013333333333333334,
+        0.05,
+        0.0,
+        0.0033333333333333335,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 483,
+    add: 329,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let t0 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 + 0.1 * qdd[0];
+    let t2 = c_q1 * t1 - s_q1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let t5 = -c_q1 * t0 - s_q1 * t1;
+    let t6 = -0.1 * t3 * t3 - t5;
+    let t7 = t2 + 0.1 * t4;
+    let t8 = c_q2 * t7 - s_q2 * t6;
+    let t9 = t3 + qd[2];
+    let t10 = t4 + qdd[2];
+    let t11 = -c_q2 * t6 - s_q2 * t7;
+    let t12 = -0.1 * t9 * t9 - t11;
+    let t13 = t8 + 0.1 * t10;
+    let t14 = c_q3 * t13 - s_q3 * t12;
+    let t15 = t9 + qd[3];
+    let t16 = t10 + qdd[3];
+    let t17 = -c_q3 * t12 - s_q3 * t13;
+    let t18 = -0.1 * t15 * t15 - t17;
+    let t19 = t14 + 0.1 * t16;
+    let t20 = c_q4 * t19 - s_q4 * t18;
+    let t21 = t15 + qd[4];
+    let t22 = t16 + qdd[4];
+    let t23 = -c_q4 * t18 - s_q4 * t19;
+    let t24 = -0.1 * t21 * t21 - t23;
+    let t25 = t20 + 0.1 * t22;
+    let t26 = c_q5 * t25 - s_q5 * t24;
+    let t27 = t21 + qd[5];
+    let t28 = t22 + qdd[5];
+    let t29 = -c_q5 * t24 - s_q5 * t25;
+    let t30 = -0.1 * t27 * t27 - t29;
+    let t31 = t26 + 0.1 * t28;
+    let t32 = c_q6 * t31 - s_q6 * t30;
+    let t33 = t27 + qd[6];
+    let t34 = t28 + qdd[6];
+    let t35 = -c_q6 * t30 - s_q6 * t31;
+    let t36 = -0.1 * t33 * t33 - t35;
+    let t37 = t32 + 0.1 * t34;
+    let t38 = c_q7 * t37 - s_q7 * t36;
+    let t39 = t33 + qd[7];
+    let t40 = t34 + qdd[7];
+    let t41 = -c_q7 * t36 - s_q7 * t37;
+    let t42 = -0.1 * t39 * t39 - t41;
+    let t43 = t38 + 0.1 * t40;
+    let t44 = c_q8 * t43 - s_q8 * t42;
+    let t45 = t39 + qd[8];
+    let t46 = t40 + qdd[8];
+    let t47 = -c_q8 * t42 - s_q8 * t43;
+    let t48 = -0.1 * t45 * t45 - t47;
+    let t49 = t44 + 0.1 * t46;
+    let t50 = c_q9 * t49 - s_q9 * t48;
+    let t51 = t45 + qd[9];
+    let t52 = t46 + qdd[9];
+    let t53 = c_q9 * (t51 * t51);
+    let t54 = s_q9 * (t51 * t51);
+    let t55 = -t10;
+    let t56 = -t16;
+    let t57 = -t22;
+    let t58 = -t28;
+    let t59 = -t34;
+    let t60 = -t40;
+    let t61 = -t46;
+    let t62 = -t52;
+    let t63 = -c_q9 * t48 - s_q9 * t49;
+    let t64 = s_q2 * (t9 * t9);
+    let t65 = c_q2 * t10 - t64;
+    let t66 = c_q2 * (t9 * t9);
+    let t67 = t8 + 0.1 * t65;
+    let t68 = s_q2 * t55 - t66;
+    let t69 = t11 + 0.1 * t68;
+    let t70 = s_q3 * (t15 * t15);
+    let t71 = c_q3 * t16 - t70;
+    let t72 = c_q3 * (t15 * t15);
+    let t73 = t72 + s_q3 * t16;
+    let t74 = c_q2 * t71 - s_q2 * t73;
+    let t75 = t14 + 0.1 * t71;
+    let t76 = 0.1 * t74 + t75;
+    let t77 = s_q3 * t56 - t72;
+    let t78 = t70 + c_q3 * t56;
+    let t79 = s_q2 * t78 + c_q2 * t77;
+    let t80 = t17 + 0.1 * t77;
+    let t81 = 0.1 * t79 + t80;
+    let t82 = s_q4 * (t21 * t21);
+    let t83 = c_q4 * t22 - t82;
+    let t84 = c_q4 * (t21 * t21);
+    let t85 = -t84 - s_q4 * t22;
+    let t86 = s_q3 * t85 + c_q3 * t83;
+    let t87 = c_q3 * t85 - s_q3 * t83;
+    let t88 = s_q2 * t87 + c_q2 * t86;
+    let t89 = t20 + 0.1 * t83;
+    let t90 = 0.1 * t86 + t89;
+    let t91 = 0.1 * t88 + t90;
+    let t92 = s_q4 * t57 - t84;
+    let t93 = t82 + c_q4 * t57;
+    let t94 = s_q3 * t93 + c_q3 * t92;
+    let t95 = c_q3 * t93 - s_q3 * t92;
+    let t96 = s_q2 * t95 + c_q2 * t94;
+    let t97 = t23 + 0.1 * t92;
+    let t98 = 0.1 * t94 + t97;
+    let t99 = 0.1 * t96 + t98;
+    let t100 = s_q5 * (t27 * t27);
+    let t101 = c_q5 * t28 - t100;
+    let t102 = c_q5 * (t27 * t27);
+    let t103 = -t102 - s_q5 * t28;
+    let t104 = s_q4 * t103 + c_q4 * t101;
+    let t105 = c_q4 * t103 - s_q4 * t101;
+    let t106 = s_q3 * t105 + c_q3 * t104;
+    let t107 = c_q3 * t105 - s_q3 * t104;
+    let t108 = s_q2 * t107 + c_q2 * t106;
+    let t109 = t26 + 0.1 * t101;
+    let t110 = 0.1 * t104 + t109;
+    let t111 = 0.1 * t106 + t110;
+    let t112 = 0.1 * t108 + t111;
+    let t113 = s_q5 * t58 - t102;
+    let t114 = t100 + c_q5 * t58;
+    let t115 = s_q4 * t114 + c_q4 * t113;
+    let t116 = c_q4 * t114 - s_q4 * t113;
+    let t117 = s_q3 * t116 + c_q3 * t115;
+    let t118 = c_q3 * t116 - s_q3 * t115;
+    let t119 = s_q2 * t118 + c_q2 * t117;
+    let t120 = t29 + 0.1 * t113;
+    let t121 = 0.1 * t115 + t120;
+    let t122 = 0.1 * t117 + t121;
+    let t123 = 0.1 * t119 + t122;
+    let t124 = s_q6 * (t33 * t33);
+    let t125 = c_q6 * t34 - t124;
+    let t126 = c_q6 * (t33 * t33);
+    let t127 = -t126 - s_q6 * t34;
+    let t128 = s_q5 * t127 + c_q5 * t125;
+    let t129 = c_q5 * t127 - s_q5 * t125;
+    let t130 = s_q4 * t129 + c_q4 * t128;
+    let t131 = c_q4 * t129 - s_q4 * t128;
+    let t132 = s_q3 * t131 + c_q3 * t130;
+    let t133 = c_q3 * t131 - s_q3 * t130;
+    let t134 = s_q2 * t133 + c_q2 * t132;
+    let t135 = t32 + 0.1 * t125;
+    let t136 = 0.1 * t128 + t135;
+    let t137 = 0.1 * t130 + t136;
+    let t138 = 0.1 * t132 + t137;
+    let t139 = 0.1 * t134 + t138;
+    let t140 = s_q6 * t59 - t126;
+    let t141 = t124 + c_q6 * t59;
+    let t142 = s_q5 * t141 + c_q5 * t140;
+    let t143 = c_q5 * t141 - s_q5 * t140;
+    let t144 = s_q4 * t143 + c_q4 * t142;
+    let t145 = c_q4 * t143 - s_q4 * t142;
+    let t146 = s_q3 * t145 + c_q3 * t144;
+    let t147 = c_q3 * t145 - s_q3 * t144;
+    let t148 = s_q2 * t147 + c_q2 * t146;
+    let t149 = t35 + 0.1 * t140;
+    let t150 = 0.1 * t142 + t149;
+    let t151 = 0.1 * t144 + t150;
+    let t152 = 0.1 * t146 + t151;
+    let t153 = 0.1 * t148 + t152;
+    let t154 = s_q7 * (t39 * t39);
+    let t155 = c_q7 * t40 - t154;
+    let t156 = c_q7 * (t39 * t39);
+    let t157 = -t156 - s_q7 * t40;
+    let t158 = s_q6 * t157 + c_q6 * t155;
+    let t159 = c_q6 * t157 - s_q6 * t155;
+    let t160 = s_q5 * t159 + c_q5 * t158;
+    let t161 = c_q5 * t159 - s_q5 * t158;
+    let t162 = s_q4 * t161 + c_q4 * t160;
+    let t163 = c_q4 * t161 - s_q4 * t160;
+    let t164 = s_q3 * t163 + c_q3 * t162;
+    let t165 = c_q3 * t163 - s_q3 * t162;
+    let t166 = s_q2 * t165 + c_q2 * t164;
+    let t167 = t38 + 0.1 * t155;
+    let t168 = 0.1 * t158 + t167;
+    let t169 = 0.1 * t160 + t168;
+    let t170 = 0.1 * t162 + t169;
+    let t171 = 0.1 * t164 + t170;
+    let t172 = 0.1 * t166 + t171;
+    let t173 = s_q7 * t60 - t156;
+    let t174 = t154 + c_q7 * t60;
+    let t175 = s_q6 * t174 + c_q6 * t173;
+    let t176 = c_q6 * t174 - s_q6 * t173;
+    let t177 = s_q5 * t176 + c_q5 * t175;
+    let t178 = c_q5 * t176 - s_q5 * t175;
+    let t179 = s_q4 * t178 + c_q4 * t177;
+    let t180 = c_q4 * t178 - s_q4 * t177;
+    let t181 = s_q3 * t180 + c_q3 * t179;
+    let t182 = c_q3 * t180 - s_q3 * t179;
+    let t183 = s_q2 * t182 + c_q2 * t181;
+    let t184 = t41 + 0.1 * t173;
+    let t185 = 0.1 * t175 + t184;
+    let t186 = 0.1 * t177 + t185;
+    let t187 = 0.1 * t179 + t186;
+    let t188 = 0.1 * t181 + t187;
+    let t189 = 0.1 * t183 + t188;
+    let t190 = s_q8 * (t45 * t45);
+    let t191 = c_q8 * t46 - t190;
+    let t192 = c_q8 * (t45 * t45);
+    let t193 = -t192 - s_q8 * t46;
+    let t194 = s_q7 * t193 + c_q7 * t191;
+    let t195 = c_q7 * t193 - s_q7 * t191;
+    let t196 = s_q6 * t195 + c_q6 * t194;
+    let t197 = c_q6 * t195 - s_q6 * t194;
+    let t198 = s_q5 * t197 + c_q5 * t196;
+    let t199 = c_q5 * t197 - s_q5 * t196;
+    let t200 = s_q4 * t199 + c_q4 * t198;
+    let t201 = c_q4 * t199 - s_q4 * t198;
+    let t202 = s_q3 * t201 + c_q3 * t200;
+    let t203 = c_q3 * t201 - s_q3 * t200;
+    let t204 = s_q2 * t203 + c_q2 * t202;
+    let t205 = t44 + 0.1 * t191;
+    let t206 = 0.1 * t194 + t205;
+    let t207 = 0.1 * t196 + t206;
+    let t208 = 0.1 * t198 + t207;
+    let t209 = 0.1 * t200 + t208;
+    let t210 = 0.1 * t202 + t209;
+    let t211 = 0.1 * t204 + t210;
+    let t212 = s_q8 * t61 - t192;
+    let t213 = t190 + c_q8 * t61;
+    let t214 = s_q7 * t213 + c_q7 * t212;
+    let t215 = c_q7 * t213 - s_q7 * t212;
+    let t216 = s_q6 * t215 + c_q6 * t214;
+    let t217 = c_q6 * t215 - s_q6 * t214;
+    let t218 = s_q5 * t217 + c_q5 * t216;
+    let t219 = c_q5 * t217 - s_q5 * t216;
+    let t220 = s_q4 * t219 + c_q4 * t218;
+    let t221 = c_q4 * t219 - s_q4 * t218;
+    let t222 = s_q3 * t221 + c_q3 * t220;
+    let t223 = c_q3 * t221 - s_q3 * t220;
+    let t224 = s_q2 * t223 + c_q2 * t222;
+    let t225 = t47 + 0.1 * t212;
+    let t226 = 0.1 * t214 + t225;
+    let t227 = 0.1 * t216 + t226;
+    let t228 = 0.1 * t218 + t227;
+    let t229 = 0.1 * t220 + t228;
+    let t230 = 0.1 * t222 + t229;
+    let t231 = 0.1 * t224 + t230;
+    let t232 = c_q9 * t52 - t54;
+    let t233 = -t53 - s_q9 * t52;
+    let t234 = s_q8 * t233 + c_q8 * t232;
+    let t235 = c_q8 * t233 - s_q8 * t232;
+    let t236 = s_q7 * t235 + c_q7 * t234;
+    let t237 = c_q7 * t235 - s_q7 * t234;
+    let t238 = s_q6 * t237 + c_q6 * t236;
+    let t239 = c_q6 * t237 - s_q6 * t236;
+    let t240 = s_q5 * t239 + c_q5 * t238;
+    let t241 = c_q5 * t239 - s_q5 * t238;
+    let t242 = s_q4 * t241 + c_q4 * t240;
+    let t243 = c_q4 * t241 - s_q4 * t240;
+    let t244 = s_q3 * t243 + c_q3 * t242;
+    let t245 = c_q3 * t243 - s_q3 * t242;
+    let t246 = s_q2 * t245 + c_q2 * t244;
+    let t247 = t50 + 0.1 * t232;
+    let t248 = 0.1 * t234 + t247;
+    let t249 = 0.1 * t236 + t248;
+    let t250 = 0.1 * t238 + t249;
+    let t251 = 0.1 * t240 + t250;
+    let t252 = 0.1 * t242 + t251;
+    let t253 = 0.1 * t244 + t252;
+    let t254 = 0.1 * t246 + t253;
+    let t255 = s_q9 * t62 - t53;
+    let t256 = t54 + c_q9 * t62;
+    let t257 = s_q8 * t256 + c_q8 * t255;
+    let t258 = c_q8 * t256 - s_q8 * t255;
+    let t259 = s_q7 * t258 + c_q7 * t257;
+    let t260 = c_q7 * t258 - s_q7 * t257;
+    let t261 = s_q6 * t260 + c_q6 * t259;
+    let t262 = c_q6 * t260 - s_q6 * t259;
+    let t263 = s_q5 * t262 + c_q5 * t261;
+    let t264 = c_q5 * t262 - s_q5 * t261;
+    let t265 = s_q4 * t264 + c_q4 * t263;
+    let t266 = c_q4 * t264 - s_q4 * t263;
+    let t267 = s_q3 * t266 + c_q3 * t265;
+    let t268 = c_q3 * t266 - s_q3 * t265;
+    let t269 = s_q2 * t268 + c_q2 * t267;
+    let t270 = t63 + 0.1 * t255;
+    let t271 = 0.1 * t257 + t270;
+    let t272 = 0.1 * t259 + t271;
+    let t273 = 0.1 * t261 + t272;
+    let t274 = 0.1 * t263 + t273;
+    let t275 = 0.1 * t265 + t274;
+    let t276 = 0.1 * t267 + t275;
+    let t277 = 0.1 * t269 + t276;
+    [
+        [
+            9.81 * c_q0,
+            -9.81 * s_q0,
+            qdd[0],
+            t2 + 0.1 * (c_q1 * t4 - s_q1 * t3 * t3),
+            t5 - 0.1 * (s_q1 * t4 + c_q1 * t3 * t3),
+            t4,
+            0.1 * (c_q1 * t65 - s_q1 * (t66 + s_q2 * t10)) + t67,
+            0.1 * (s_q1 * (t64 + c_q2 * t55) + c_q1 * t68) + t69,
+            t10,
+            0.1 * (c_q1 * t74 - s_q1 * (c_q2 * t73 + s_q2 * t71)) + t76,
+            0.1 * (s_q1 * (c_q2 * t78 - s_q2 * t77) + c_q1 * t79) + t81,
+            t16,
+            0.1 * (s_q1 * (c_q2 * t87 - s_q2 * t86) + c_q1 * t88) + t91,
+            0.1 * (s_q1 * (c_q2 * t95 - s_q2 * t94) + c_q1 * t96) + t99,
+            t22,
+            0.1 * (s_q1 * (c_q2 * t107 - s_q2 * t106) + c_q1 * t108) + t112,
+            0.1 * (s_q1 * (c_q2 * t118 - s_q2 * t117) + c_q1 * t119) + t123,
+            t28,
+            0.1 * (s_q1 * (c_q2 * t133 - s_q2 * t132) + c_q1 * t134) + t139,
+            0.1 * (s_q1 * (c_q2 * t147 - s_q2 * t146) + c_q1 * t148) + t153,
+            t34,
+            0.1 * (s_q1 * (c_q2 * t165 - s_q2 * t164) + c_q1 * t166) + t172,
+            0.1 * (s_q1 * (c_q2 * t182 - s_q2 * t181) + c_q1 * t183) + t189,
+            t40,
+            0.1 * (s_q1 * (c_q2 * t203 - s_q2 * t202) + c_q1 * t204) + t211,
+            0.1 * (s_q1 * (c_q2 * t223 - s_q2 * t222) + c_q1 * t224) + t231,
+            t46,
+            0.1 * (s_q1 * (c_q2 * t245 - s_q2 * t244) + c_q1 * t246) + t254,
+            0.1 * (s_q1 * (c_q2 * t268 - s_q2 * t267) + c_q1 * t269) + t277,
+            t52,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            t2,
+            t5,
+            t4,
+            t67,
+            t69,
+            t10,
+            t76,
+            t81,
+            t16,
+            t91,
+            t99,
+            t22,
+            t112,
+            t123,
+            t28,
+            t139,
+            t153,
+            t34,
+            t172,
+            t189,
+            t40,
+            t211,
+            t231,
+            t46,
+            t254,
+            t277,
+            t52,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            t11,
+            t10,
+            t75,
+            t80,
+            t16,
+            t90,
+            t98,
+            t22,
+            t111,
+            t122,
+            t28,
+            t138,
+            t152,
+            t34,
+            t171,
+            t188,
+            t40,
+            t210,
+            t230,
+            t46,
+            t253,
+            t276,
+            t52,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t14,
+            t17,
+            t16,
+            t89,
+            t97,
+            t22,
+            t110,
+            t121,
+            t28,
+            t137,
+            t151,
+            t34,
+            t170,
+            t187,
+            t40,
+            t209,
+            t229,
+            t46,
+            t252,
+            t275,
+            t52,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t20,
+            t23,
+            t22,
+            t109,
+            t120,
+            t28,
+            t136,
+            t150,
+            t34,
+            t169,
+            t186,
+            t40,
+            t208,
+            t228,
+            t46,
+            t251,
+            t274,
+            t52,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t26,
+            t29,
+            t28,
+            t135,
+            t149,
+            t34,
+            t168,
+            t185,
+            t40,
+            t207,
+            t227,
+            t46,
+            t250,
+            t273,
+            t52,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t32,
+            t35,
+            t34,
+            t167,
+            t184,
+            t40,
+            t206,
+            t226,
+            t46,
+            t249,
+            t272,
+            t52,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t38,
+            t41,
+            t40,
+            t205,
+            t225,
+            t46,
+            t248,
+            t271,
+            t52,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t44,
+            t47,
+            t46,
+            t247,
+            t270,
+            t52,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t50,
+            t63,
+            t52,
         ],
     ]
 }

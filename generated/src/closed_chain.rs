@@ -35,9 +35,27 @@
 //!
 //! Independent coordinates: `phi1`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! rod1.mx_r = rod1.mx + l·rod2.m
+//! rod1.my = rod1.my
+//! rod1.zz_r = rod1.zz + l²·rod2.m
+//! rod2.mx = rod2.mx
+//! rod2.my = rod2.my
+//! rod2.zz = rod2.zz
+//! rod4.mx = rod4.mx
+//! rod4.my = rod4.my
+//! rod4.zz = rod4.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 58 | 17 | 4 | 1 | 0 | 0 |
+//! | `derived` | 60 | 17 | 4 | 1 | 0 | 0 |
 //! | `inverse_dynamics` | 35 | 16 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 5 | 3 | 0 | 0 | 1 | 1 |
 //! | `bias` | 28 | 10 | 0 | 0 | 3 | 3 |
@@ -63,6 +81,8 @@
 //! | `forward_dynamics_derivatives` | 108 | 38 | 2 | 0 | 3 | 3 |
 //! | `constrained_residual_derivatives` | 293 | 234 | 0 | 0 | 3 | 3 |
 //! | `standard_regressor` | 34 | 18 | 0 | 0 | 3 | 3 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 31 | 17 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 108 | 38 | 2 | 0 | 3 | 3 |
 //! | `constrained_forward_dynamics` | 245 | 182 | 26 | 5 | 9 | 9 |
 //! | `cut_joint_reactions` | 268 | 192 | 26 | 5 | 11 | 11 |
@@ -127,6 +147,25 @@ pub const INDEPENDENT: [usize; 1] = [0];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 9;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "rod1.mx_r",
+    "rod1.my",
+    "rod1.zz_r",
+    "rod2.mx",
+    "rod2.my",
+    "rod2.zz",
+    "rod4.mx",
+    "rod4.my",
+    "rod4.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -294,6 +333,12 @@ pub struct Derived {
     pub k29: Real,
     /// Parameter group 30.
     pub k30: Real,
+    /// Parameter group 31.
+    pub k31: Real,
+    /// Parameter group 32.
+    pub k32: Real,
+    /// Parameter group 33.
+    pub k33: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -312,17 +357,17 @@ impl Params {
         let t7 = p.l4 * p.m4;
         let t8 = p.m3 + p.m4;
         let inv2 = 1.0 / t8;
-        let t9 = 0.5 * t7 - 0.25 * p.m3 * t0;
-        let t10 = inv2 * t9;
-        let t11 = p.m3 * t2;
-        let t12 = inv2 * t11;
-        let t13 = 0.5 * p.l4 - t10;
-        let t14 = inv2 * inv2 * (t11 * t11);
-        let t15 = -0.25 * t0 - t10;
+        let t9 = p.m3 * t2;
+        let t10 = 0.5 * t7 - 0.25 * p.m3 * t0;
+        let t11 = inv2 * t10;
+        let t12 = inv2 * t9;
+        let t13 = 0.5 * p.l4 - t11;
+        let t14 = inv2 * inv2 * (t9 * t9);
+        let t15 = -0.25 * t0 - t11;
         let t16 = 0.5 * (t12 - t2);
         let t17 = 0.08333333333333333 * (p.l4 * t7 + t1 * p.m3)
             + p.m4 * (t13 * t13 + 0.25 * t14) + p.m3 * (t15 * t15 + t16 * t16);
-        let t18 = t17 + inv2 * (t9 * t9 + 0.25 * t11 * t11);
+        let t18 = t17 + inv2 * (t10 * t10 + 0.25 * t9 * t9);
         let t19 = 0.5 * t3 + t5;
         let t20 = inv0 * inv0 * inv1;
         Derived {
@@ -333,8 +378,8 @@ impl Params {
             k3: inv0 * t2,
             k4: p.g * t19,
             k5: t5,
-            k6: p.g * t9,
-            k7: p.g * t11,
+            k6: p.g * t10,
+            k7: p.g * t9,
             k8: t18,
             k9: 0.3333333333333333 * t4 + 1.3333333333333333 * t6,
             k10: 0.3333333333333333 * t6,
@@ -346,24 +391,27 @@ impl Params {
             k16: t4,
             k17: t1,
             k18: t14,
-            k19: inv2 * inv2 * (t9 * t9),
+            k19: inv2 * inv2 * (t10 * t10),
             k20: t8,
             k21: t17,
             k22: p.g * t3,
             k23: p.g * p.m2,
-            k24: t10,
+            k24: t11,
             k25: t12,
             k26: p.g * t8,
             k27: t0,
             k28: t2,
             k29: inv0 * inv0 * inv0 * inv0 * (inv1 * inv1),
             k30: 3.0 * t20,
+            k31: 0.5 * t5,
+            k32: t10,
+            k33: -0.5 * t9,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 58,
+    mul: 60,
     add: 17,
     div: 4,
     sqrt: 1,
@@ -1819,6 +1867,92 @@ pub fn standard_regressor_with(
             0.0,
             qdd[2],
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    [d.k13, 0.0, d.k1, d.k31, 0.0, d.k10, d.k32, d.k33, d.k8]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 31,
+    add: 17,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t3 = p.g * (0.5 * s_q0 * d.k2 - c_q0 * d.k3);
+    let t4 = t3 - p.l * qd[0] * qd[0];
+    let t5 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t6 = p.g * (0.5 * c_q0 * d.k2 + s_q0 * d.k3);
+    let t7 = p.l * qdd[0] + t6;
+    let t8 = t5 * t7 - t2 * t4;
+    let t9 = -t4 * t5 - t2 * t7;
+    [
+        [
+            t6,
+            -t3,
+            qdd[0],
+            t8 + p.l * (t1 * t5 - t0 * t0 * t2),
+            t9 - p.l * (t1 * t2 + t0 * t0 * t5),
+            t1,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, t8, t9, t1, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, p.g * c_q2, -p.g * s_q2, qdd[2]],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

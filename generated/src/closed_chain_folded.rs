@@ -35,6 +35,24 @@
 //!
 //! Independent coordinates: `phi1`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! rod1.mx_r = rod1.mx + 0.5·rod2.m
+//! rod1.my = rod1.my
+//! rod1.zz_r = rod1.zz + 0.25·rod2.m
+//! rod2.mx = rod2.mx
+//! rod2.my = rod2.my
+//! rod2.zz = rod2.zz
+//! rod4.mx = rod4.mx
+//! rod4.my = rod4.my
+//! rod4.zz = rod4.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -63,6 +81,8 @@
 //! | `forward_dynamics_derivatives` | 84 | 36 | 2 | 0 | 3 | 3 |
 //! | `constrained_residual_derivatives` | 289 | 236 | 0 | 0 | 3 | 3 |
 //! | `standard_regressor` | 32 | 16 | 0 | 0 | 3 | 3 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 29 | 15 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 84 | 36 | 2 | 0 | 3 | 3 |
 //! | `constrained_forward_dynamics` | 228 | 183 | 26 | 5 | 9 | 9 |
 //! | `cut_joint_reactions` | 247 | 193 | 26 | 5 | 11 | 11 |
@@ -127,6 +147,25 @@ pub const INDEPENDENT: [usize; 1] = [0];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 9;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "rod1.mx_r",
+    "rod1.my",
+    "rod1.zz_r",
+    "rod2.mx",
+    "rod2.my",
+    "rod2.zz",
+    "rod4.mx",
+    "rod4.my",
+    "rod4.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1626,6 +1665,105 @@ pub fn standard_regressor_with(
             0.0,
             qdd[2],
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.375,
+        0.0,
+        0.16666666666666666,
+        0.125,
+        0.0,
+        0.041666666666666664,
+        0.09375,
+        -0.12103072956898178,
+        0.08333333333333333,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 29,
+    add: 15,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+    let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t3 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let t4 = 9.81 * t1 - 0.5 * qd[0] * qd[0];
+    let t5 = 9.81 * t0 + 0.5 * qdd[0];
+    let t6 = t2 * t4;
+    let t7 = t3 * t5;
+    let t8 = t3 * t4;
+    let t9 = t2 * t5;
+    let t10 = qd[0] + qd[1];
+    let t11 = qdd[0] + qdd[1];
+    let t12 = t9 - t8;
+    let t13 = -t6 - t7;
+    [
+        [
+            9.81 * t0,
+            -9.81 * t1,
+            qdd[0],
+            t12 + 0.5 * (t2 * t11 - t3 * t10 * t10),
+            t13 - 0.5 * (t3 * t11 + t2 * t10 * t10),
+            t11,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, t12, t13, t11, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 9.81 * c_q2, -9.81 * s_q2, qdd[2]],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

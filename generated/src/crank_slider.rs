@@ -35,9 +35,25 @@
 //!
 //! Independent coordinates: `crank`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! crank.mx_r = crank.mx + a·rod.m
+//! crank.my = crank.my
+//! crank.zz_r = crank.zz + a²·rod.m
+//! rod.mx = rod.mx
+//! rod.my = rod.my
+//! rod.zz = rod.zz
+//! slider.m = slider.m
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 28 | 3 | 3 | 0 | 0 | 0 |
+//! | `derived` | 29 | 3 | 3 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 20 | 10 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 2 | 2 | 0 | 0 | 0 | 1 |
 //! | `bias` | 13 | 5 | 0 | 0 | 2 | 2 |
@@ -63,6 +79,8 @@
 //! | `forward_dynamics_derivatives` | 95 | 34 | 2 | 0 | 2 | 2 |
 //! | `constrained_residual_derivatives` | 132 | 126 | 0 | 0 | 3 | 3 |
 //! | `standard_regressor` | 20 | 13 | 0 | 0 | 2 | 2 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 17 | 12 | 0 | 0 | 2 | 2 |
 //! | `linearization` | 95 | 34 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 118 | 106 | 26 | 5 | 6 | 6 |
 //! | `cut_joint_reactions` | 122 | 109 | 26 | 5 | 7 | 7 |
@@ -127,6 +145,23 @@ pub const INDEPENDENT: [usize; 1] = [0];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 7;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "crank.mx_r",
+    "crank.my",
+    "crank.zz_r",
+    "rod.mx",
+    "rod.my",
+    "rod.zz",
+    "slider.m",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -284,6 +319,8 @@ pub struct Derived {
     pub k21: Real,
     /// Parameter group 22.
     pub k22: Real,
+    /// Parameter group 23.
+    pub k23: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -326,12 +363,13 @@ impl Params {
             k20: inv0 * inv0 * inv0 * inv0 * (inv1 * inv1),
             k21: 3.0 * t8,
             k22: p.a * inv0,
+            k23: 0.5 * t2,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 28,
+    mul: 29,
     add: 3,
     div: 3,
     sqrt: 0,
@@ -1558,6 +1596,92 @@ pub fn standard_regressor_with(
             0.0,
             0.0,
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    let p = &d.params;
+    [d.k12, 0.0, d.k1, d.k23, 0.0, d.k6, p.m3]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 17,
+    add: 12,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = t0 - p.a * qd[0] * qd[0];
+    let t3 = t1 + p.a * qdd[0];
+    let t4 = c_q1 * t2;
+    let t5 = s_q1 * t3;
+    let t6 = s_q1 * t2;
+    let t7 = c_q1 * t3;
+    let t8 = qd[0] + qd[1];
+    let t9 = qdd[0] + qdd[1];
+    let t10 = t7 - t6;
+    let t11 = -t4 - t5;
+    [
+        [
+            t1,
+            -t0,
+            qdd[0],
+            t10 + p.a * (c_q1 * t9 - s_q1 * t8 * t8),
+            t11 - p.a * (s_q1 * t9 + c_q1 * t8 * t8),
+            t9,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, t10, t11, t9, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, qdd[2]],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

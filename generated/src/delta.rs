@@ -36,9 +36,69 @@
 //!
 //! Independent coordinates: `base1`, `base2`, `base3`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! upper1.mx_r = upper1.mx + la·lower1.m + la·platform.m
+//! upper1.mz = upper1.mz
+//! upper1.yy_r = upper1.yy + la²·lower1.m + la²·platform.m
+//! upper2.mx_r = upper2.mx + la·lower2.m
+//! upper2.mz = upper2.mz
+//! upper2.yy_r = upper2.yy + la²·lower2.m
+//! upper3.mx_r = upper3.mx + la·lower3.m
+//! upper3.mz = upper3.mz
+//! upper3.yy_r = upper3.yy + la²·lower3.m
+//! lower1.1.mz_r = lower1.mz
+//! lower1.1.yy_r = lower1.yy + lb²·platform.m
+//! lower1.mx_r = lower1.mx + lb·platform.m
+//! lower1.my = lower1.my
+//! lower1.xx_r = lower1.xx − lower1.yy − lb²·platform.m
+//! lower1.xy = lower1.xy
+//! lower1.xz = lower1.xz
+//! lower1.yz = lower1.yz
+//! lower1.zz_r = lower1.zz + lb²·platform.m
+//! lower2.1.mz_r = lower2.mz
+//! lower2.1.yy_r = lower2.yy
+//! lower2.mx = lower2.mx
+//! lower2.my = lower2.my
+//! lower2.xx_r = lower2.xx − lower2.yy
+//! lower2.xy = lower2.xy
+//! lower2.xz = lower2.xz
+//! lower2.yz = lower2.yz
+//! lower2.zz = lower2.zz
+//! lower3.1.mz_r = lower3.mz
+//! lower3.1.yy_r = lower3.yy
+//! lower3.mx = lower3.mx
+//! lower3.my = lower3.my
+//! lower3.xx_r = lower3.xx − lower3.yy
+//! lower3.xy = lower3.xy
+//! lower3.xz = lower3.xz
+//! lower3.yz = lower3.yz
+//! lower3.zz = lower3.zz
+//! platform.1.my_r = platform.my
+//! platform.1.xx_r = platform.xx
+//! platform.1.zz_r = platform.xx
+//! platform.mx = platform.mx
+//! platform.mz = platform.mz
+//! platform.xy = platform.xy
+//! platform.yy = platform.yy
+//! platform.xz = platform.xz
+//! platform.yz = platform.yz
+//! platform.zz_r = −platform.xx + platform.zz
+//! ```
+//!
+//! Not all identifiable apart: the regressor's rank is 45 of 46. Kept although
+//! their columns depend on others with coefficients that are not small rationals:
+//! none; the rest are entries of an inertia regrouped about an axis that is not a
+//! coordinate axis, dependent as functions of the standard parameters.
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 103 | 29 | 3 | 0 | 2 | 2 |
+//! | `derived` | 104 | 30 | 3 | 0 | 2 | 2 |
 //! | `inverse_dynamics` | 201 | 116 | 0 | 0 | 11 | 11 |
 //! | `mass_matrix` | 65 | 38 | 0 | 0 | 8 | 8 |
 //! | `bias` | 171 | 87 | 0 | 0 | 11 | 11 |
@@ -64,6 +124,8 @@
 //! | `forward_dynamics_derivatives` | 1738 | 949 | 14 | 0 | 11 | 11 |
 //! | `constrained_residual_derivatives` | 4331 | 4086 | 0 | 0 | 15 | 15 |
 //! | `standard_regressor` | 343 | 253 | 0 | 0 | 11 | 11 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 306 | 221 | 0 | 0 | 11 | 11 |
 //! | `linearization` | 1738 | 949 | 14 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3647 | 3247 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3737 | 3293 | 297 | 19 | 40 | 40 |
@@ -189,6 +251,62 @@ pub const INDEPENDENT: [usize; 3] = [0, 1, 2];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 46;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "upper1.mx_r",
+    "upper1.mz",
+    "upper1.yy_r",
+    "upper2.mx_r",
+    "upper2.mz",
+    "upper2.yy_r",
+    "upper3.mx_r",
+    "upper3.mz",
+    "upper3.yy_r",
+    "lower1.1.mz_r",
+    "lower1.1.yy_r",
+    "lower1.mx_r",
+    "lower1.my",
+    "lower1.xx_r",
+    "lower1.xy",
+    "lower1.xz",
+    "lower1.yz",
+    "lower1.zz_r",
+    "lower2.1.mz_r",
+    "lower2.1.yy_r",
+    "lower2.mx",
+    "lower2.my",
+    "lower2.xx_r",
+    "lower2.xy",
+    "lower2.xz",
+    "lower2.yz",
+    "lower2.zz",
+    "lower3.1.mz_r",
+    "lower3.1.yy_r",
+    "lower3.mx",
+    "lower3.my",
+    "lower3.xx_r",
+    "lower3.xy",
+    "lower3.xz",
+    "lower3.yz",
+    "lower3.zz",
+    "platform.1.my_r",
+    "platform.1.xx_r",
+    "platform.1.zz_r",
+    "platform.mx",
+    "platform.mz",
+    "platform.xy",
+    "platform.yy",
+    "platform.xz",
+    "platform.yz",
+    "platform.zz_r",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -495,6 +613,14 @@ pub struct Derived {
     pub k97: Real,
     /// Parameter group 98.
     pub k98: Real,
+    /// Parameter group 99.
+    pub k99: Real,
+    /// Parameter group 100.
+    pub k100: Real,
+    /// Parameter group 101.
+    pub k101: Real,
+    /// Parameter group 102.
+    pub k102: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -647,13 +773,17 @@ impl Params {
             k96: 3.0 * t35,
             k97: p.la * inv0 * t24,
             k98: inv0 * inv0 * inv1 * t24,
+            k99: t32,
+            k100: t28,
+            k101: 0.5 * t12,
+            k102: -t15,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 103,
-    add: 29,
+    mul: 104,
+    add: 30,
     div: 3,
     sqrt: 0,
     sin: 2,
@@ -11418,6 +11548,865 @@ fn standard_regressor_with_body(
             t188,
             t193,
             -t96,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    [
+        d.k99,
+        0.0,
+        d.k0,
+        d.k100,
+        0.0,
+        d.k9,
+        d.k100,
+        0.0,
+        d.k9,
+        0.0,
+        d.k2,
+        d.k8,
+        0.0,
+        d.k3,
+        0.0,
+        0.0,
+        0.0,
+        d.k2,
+        0.0,
+        d.k21,
+        d.k101,
+        0.0,
+        d.k12,
+        0.0,
+        0.0,
+        0.0,
+        d.k21,
+        0.0,
+        d.k21,
+        d.k101,
+        0.0,
+        d.k12,
+        0.0,
+        0.0,
+        0.0,
+        d.k21,
+        0.0,
+        d.k28,
+        d.k28,
+        d.k102,
+        0.0,
+        0.0,
+        d.k6,
+        0.0,
+        0.0,
+        d.k5,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 306,
+    add: 221,
+    div: 0,
+    sqrt: 0,
+    sin: 11,
+    cos: 11,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
+    let t4 = p.g * s_q2;
+    let t5 = p.g * c_q2;
+    let t6 = -t0 - p.la * qd[0] * qd[0];
+    let t7 = t1 - p.la * qdd[0];
+    let t8 = c_q3 * t6 - s_q3 * t7;
+    let t9 = s_q3 * t6 + c_q3 * t7;
+    let t10 = qd[0] + qd[3];
+    let t11 = qdd[0] + qdd[3];
+    let t12 = s_q4 * t11;
+    let t13 = c_q4 * t11;
+    let t14 = c_q4 * t8;
+    let t15 = s_q4 * t8;
+    let t16 = c_q4 * t10;
+    let t17 = qd[4] * t16;
+    let t18 = s_q4 * t10;
+    let t19 = qd[4] * t18;
+    let t20 = t12 + t17;
+    let t21 = t13 - t19;
+    let t22 = -t2 - p.la * qd[1] * qd[1];
+    let t23 = t3 - p.la * qdd[1];
+    let t24 = c_q5 * t22 - s_q5 * t23;
+    let t25 = s_q5 * t22 + c_q5 * t23;
+    let t26 = qd[1] + qd[5];
+    let t27 = qdd[1] + qdd[5];
+    let t28 = s_q6 * t27;
+    let t29 = c_q6 * t27;
+    let t30 = c_q6 * t26;
+    let t31 = qd[6] * t30;
+    let t32 = s_q6 * t26;
+    let t33 = -t4 - p.la * qd[2] * qd[2];
+    let t34 = t5 - p.la * qdd[2];
+    let t35 = c_q7 * t33 - s_q7 * t34;
+    let t36 = s_q7 * t33 + c_q7 * t34;
+    let t37 = qd[2] + qd[7];
+    let t38 = qdd[2] + qdd[7];
+    let t39 = s_q8 * t38;
+    let t40 = c_q8 * t38;
+    let t41 = c_q8 * t37;
+    let t42 = qd[8] * t41;
+    let t43 = s_q8 * t37;
+    let t44 = c_q9 * t18 + s_q9 * t16;
+    let t45 = c_q9 * t16 - s_q9 * t18;
+    let t46 = p.lb * t16;
+    let t47 = p.lb * qd[4];
+    let t48 = t14 - t16 * t46 - qd[4] * t47;
+    let t49 = p.lb * qdd[4] + t18 * t46 - t15;
+    let t50 = t9 + t18 * t47 - p.lb * t21;
+    let t51 = c_q9 * t48 + s_q9 * t49;
+    let t52 = s_q9 * t48 - c_q9 * t49;
+    let t53 = -t52;
+    let t54 = qd[4] + qd[9];
+    let t55 = qdd[4] + qdd[9];
+    let t56 = qd[9] * t45 + c_q9 * t20 + s_q9 * t21;
+    let t57 = c_q10 * t44 - s_q10 * t54;
+    let t58 = s_q10 * t44 + c_q10 * t54;
+    let t59 = c_q10 * t51 - s_q10 * t50;
+    let t60 = qd[10] + t45;
+    let t61 = c_q9 * t21 + qdd[10] - s_q9 * t20 - qd[9] * t44;
+    let t62 = qd[10] * t57 + s_q10 * t56 + c_q10 * t55;
+    let t63 = t18 * t18;
+    let t64 = t16 * t16;
+    let t65 = qd[4] * qd[4];
+    let t66 = t16 * t18;
+    let t67 = qdd[4] - t66;
+    let t68 = t13 - 2.0 * t19;
+    let t69 = t12 + 2.0 * t17;
+    let t70 = t32 * t32;
+    let t71 = t30 * t30;
+    let t72 = qd[6] * qd[6];
+    let t73 = t30 * t32;
+    let t74 = qdd[6] - t73;
+    let t75 = t29 - 2.0 * qd[6] * t32;
+    let t76 = t28 + 2.0 * t31;
+    let t77 = t43 * t43;
+    let t78 = t41 * t41;
+    let t79 = qd[8] * qd[8];
+    let t80 = t41 * t43;
+    let t81 = qdd[8] - t80;
+    let t82 = t40 - 2.0 * qd[8] * t43;
+    let t83 = t39 + 2.0 * t42;
+    let t84 = t44 * t45;
+    let t85 = t84 - t55;
+    let t86 = t57 * t57;
+    let t87 = t60 * t60;
+    let t88 = t58 * t58;
+    let t89 = t57 * t60;
+    let t90 = t57 * t58;
+    let t91 = t58 * t60;
+    let t92 = t61 + t90;
+    let t93 = t62 + t89;
+    let t94 = c_q10 * t56 - s_q10 * t55 - qd[10] * t58;
+    let t95 = t91 - t94;
+    let t96 = t90 - t61;
+    let t97 = t91 + t94;
+    let t98 = -c_q4 * t9;
+    let t99 = s_q4 * (qdd[4] + t66);
+    let t100 = s_q4 * t9;
+    let t101 = s_q4 * (t20 + t17);
+    let t102 = s_q4 * t68 + c_q4 * t69;
+    let t103 = t99 + c_q4 * (t65 - t63);
+    let t104 = s_q4 * (t64 - t65) + c_q4 * t67;
+    let t105 = -c_q6 * t25;
+    let t106 = s_q6 * (qdd[6] + t73);
+    let t107 = s_q6 * t25;
+    let t108 = s_q6 * (t28 + t31 + t31);
+    let t109 = s_q6 * t75 + c_q6 * t76;
+    let t110 = t106 + c_q6 * (t72 - t70);
+    let t111 = s_q6 * (t71 - t72) + c_q6 * t74;
+    let t112 = -c_q8 * t36;
+    let t113 = s_q8 * (qdd[8] + t80);
+    let t114 = s_q8 * t36;
+    let t115 = s_q8 * (t39 + t42 + t42);
+    let t116 = s_q8 * t82 + c_q8 * t83;
+    let t117 = t113 + c_q8 * (t79 - t77);
+    let t118 = s_q8 * (t78 - t79) + c_q8 * t81;
+    let t119 = s_q10 * t53;
+    let t120 = -s_q10 * t51 - c_q10 * t50;
+    let t121 = -t60;
+    let t122 = t60 * t121 - t88;
+    let t123 = c_q10 * t96 - s_q10 * t122;
+    let t124 = c_q10 * t122 + s_q10 * t96;
+    let t125 = t62 - t57 * t121;
+    let t126 = s_q9 * t124 + c_q9 * t125;
+    let t127 = s_q4 * (c_q9 * t119 - s_q9 * t120)
+        + c_q4 * (s_q9 * t119 + c_q9 * t120 - p.lb * t123);
+    let t128 = c_q10 * t53;
+    let t129 = c_q10 * t52;
+    let t130 = -t57;
+    let t131 = t61 - t58 * t130;
+    let t132 = t57 * t130 - t87;
+    let t133 = c_q10 * t132 - s_q10 * t131;
+    let t134 = c_q10 * t131 + s_q10 * t132;
+    let t135 = s_q9 * t134 + c_q9 * t95;
+    let t136 = s_q4 * (c_q9 * t129 - s_q9 * t59)
+        + c_q4 * (s_q9 * t129 + c_q9 * t59 - p.lb * t133);
+    let t137 = s_q10 * t52;
+    let t138 = t86 - t87;
+    let t139 = s_q10 * t138 - c_q10 * t96;
+    let t140 = s_q4 * (c_q9 * t139 - s_q9 * t97) + c_q4 * (s_q9 * t139 + c_q9 * t97);
+    let t141 = c_q10 * t138 + s_q10 * t96;
+    let t142 = c_q10 * t91;
+    let t143 = s_q10 * t89 - t142;
+    let t144 = s_q4 * (c_q9 * t143 - s_q9 * t61) + c_q4 * (s_q9 * t143 + c_q9 * t61);
+    let t145 = s_q10 * t91;
+    let t146 = c_q10 * t89 + t145;
+    let t147 = -t95;
+    let t148 = c_q10 * t93 + s_q10 * t147;
+    let t149 = t88 - t86;
+    let t150 = s_q4 * (c_q9 * t148 - s_q9 * t149) + c_q4 * (s_q9 * t148 + c_q9 * t149);
+    let t151 = c_q10 * t147 - s_q10 * t93;
+    let t152 = t87 - t88;
+    let t153 = c_q10 * t152 + s_q10 * t92;
+    let t154 = t62 - t89;
+    let t155 = s_q4 * (c_q9 * t153 - s_q9 * t154) + c_q4 * (s_q9 * t153 + c_q9 * t154);
+    let t156 = c_q10 * t92 - s_q10 * t152;
+    let t157 = t142 + s_q10 * t62;
+    let t158 = s_q4 * (s_q9 * t90 + c_q9 * t157) + c_q4 * (s_q9 * t157 - c_q9 * t90);
+    let t159 = c_q10 * t62 - t145;
+    let t160 = -t54;
+    let t161 = t56 - t45 * t160;
+    let t162 = t54 * t160 - t44 * t44;
+    let t163 = s_q9 * t85 + c_q9 * t162;
+    let t164 = s_q4 * c_q9 * t50 + c_q4 * (s_q9 * t50 - p.lb * t161);
+    let t165 = s_q9 * t54;
+    let t166 = t44 * t165;
+    let t167 = c_q9 * t54;
+    let t168 = t44 * t167;
+    let t169 = s_q4 * (c_q9 * t56 - t166) + c_q4 * (s_q9 * t56 + t168);
+    let t170 = -t84;
+    let t171 = s_q4 * (t166 + t45 * t167) + c_q4 * (t45 * t165 - t168);
+    [
+        [
+            -t1,
+            -t0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8 + p.la * (s_q3 * t11 + c_q3 * t10 * t10),
+            t11,
+            t98 - p.la * (s_q3 * (c_q4 * (t64 + t65) + t99) - c_q3 * t68),
+            t100 - p.la * (c_q3 * t69 - s_q3 * (s_q4 * (t63 + t65) - c_q4 * t67)),
+            t101,
+            t102,
+            t103,
+            t104,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t164
+                - p.la
+                    * (c_q3 * t161
+                        - s_q3 * (c_q4 * (c_q9 * t85 - s_q9 * t162) - s_q4 * t163)),
+            t169,
+            t171,
+            t127
+                - p.la
+                    * (c_q3 * t123
+                        - s_q3 * (c_q4 * (c_q9 * t124 - s_q9 * t125) - s_q4 * t126)),
+            t136
+                - p.la
+                    * (c_q3 * t133
+                        - s_q3 * (c_q4 * (c_q9 * t134 - s_q9 * t95) - s_q4 * t135)),
+            t140,
+            t144,
+            t150,
+            t155,
+            t158,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            -t3,
+            -t2,
+            qdd[1],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t24 + p.la * (s_q5 * t27 + c_q5 * t26 * t26),
+            t27,
+            t105 - p.la * (s_q5 * (c_q6 * (t71 + t72) + t106) - c_q5 * t75),
+            t107 - p.la * (c_q5 * t76 - s_q5 * (s_q6 * (t70 + t72) - c_q6 * t74)),
+            t108,
+            t109,
+            t110,
+            t111,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t5,
+            -t4,
+            qdd[2],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t35 + p.la * (s_q7 * t38 + c_q7 * t37 * t37),
+            t38,
+            t112 - p.la * (s_q7 * (c_q8 * (t78 + t79) + t113) - c_q7 * t82),
+            t114 - p.la * (c_q7 * t83 - s_q7 * (s_q8 * (t77 + t79) - c_q8 * t81)),
+            t115,
+            t116,
+            t117,
+            t118,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8,
+            t11,
+            t98,
+            t100,
+            t101,
+            t102,
+            t103,
+            t104,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t164,
+            t169,
+            t171,
+            t127,
+            t136,
+            t140,
+            t144,
+            t150,
+            t155,
+            t158,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t15,
+            -t14,
+            -t66,
+            t63 - t64,
+            t12,
+            t13,
+            qdd[4],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            p.lb * t163 - t51,
+            t170,
+            t55,
+            t128 + p.lb * t126,
+            p.lb * t135 - t137,
+            t141,
+            t146,
+            t151,
+            t156,
+            t159,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t24,
+            t27,
+            t105,
+            t107,
+            t108,
+            t109,
+            t110,
+            t111,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -s_q6 * t24,
+            -c_q6 * t24,
+            -t73,
+            t70 - t71,
+            t28,
+            t29,
+            qdd[6],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t35,
+            t38,
+            t112,
+            t114,
+            t115,
+            t116,
+            t117,
+            t118,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -s_q8 * t35,
+            -c_q8 * t35,
+            -t80,
+            t77 - t78,
+            t39,
+            t40,
+            qdd[8],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t51,
+            t170,
+            t55,
+            t128,
+            -t137,
+            t141,
+            t146,
+            t151,
+            t156,
+            t159,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t120,
+            t59,
+            t97,
+            t61,
+            t149,
+            t154,
+            -t90,
         ],
     ]
 }

@@ -36,6 +36,66 @@
 //!
 //! Independent coordinates: `base1`, `base2`, `base3`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! upper1.mx_r = upper1.mx + 0.2·lower1.m + 0.2·platform.m
+//! upper1.mz = upper1.mz
+//! upper1.yy_r = upper1.yy + 0.04·lower1.m + 0.04·platform.m
+//! upper2.mx_r = upper2.mx + 0.2·lower2.m
+//! upper2.mz = upper2.mz
+//! upper2.yy_r = upper2.yy + 0.04·lower2.m
+//! upper3.mx_r = upper3.mx + 0.2·lower3.m
+//! upper3.mz = upper3.mz
+//! upper3.yy_r = upper3.yy + 0.04·lower3.m
+//! lower1.1.mz_r = lower1.mz
+//! lower1.1.yy_r = lower1.yy + 0.2025·platform.m
+//! lower1.mx_r = lower1.mx + 0.45·platform.m
+//! lower1.my = lower1.my
+//! lower1.xx_r = lower1.xx − lower1.yy − 0.2025·platform.m
+//! lower1.xy = lower1.xy
+//! lower1.xz = lower1.xz
+//! lower1.yz = lower1.yz
+//! lower1.zz_r = lower1.zz + 0.2025·platform.m
+//! lower2.1.mz_r = lower2.mz
+//! lower2.1.yy_r = lower2.yy
+//! lower2.mx = lower2.mx
+//! lower2.my = lower2.my
+//! lower2.xx_r = lower2.xx − lower2.yy
+//! lower2.xy = lower2.xy
+//! lower2.xz = lower2.xz
+//! lower2.yz = lower2.yz
+//! lower2.zz = lower2.zz
+//! lower3.1.mz_r = lower3.mz
+//! lower3.1.yy_r = lower3.yy
+//! lower3.mx = lower3.mx
+//! lower3.my = lower3.my
+//! lower3.xx_r = lower3.xx − lower3.yy
+//! lower3.xy = lower3.xy
+//! lower3.xz = lower3.xz
+//! lower3.yz = lower3.yz
+//! lower3.zz = lower3.zz
+//! platform.1.my_r = platform.my
+//! platform.1.xx_r = platform.xx
+//! platform.1.zz_r = platform.xx
+//! platform.mx = platform.mx
+//! platform.mz = platform.mz
+//! platform.xy = platform.xy
+//! platform.yy = platform.yy
+//! platform.xz = platform.xz
+//! platform.yz = platform.yz
+//! platform.zz_r = −platform.xx + platform.zz
+//! ```
+//!
+//! Not all identifiable apart: the regressor's rank is 45 of 46. Kept although
+//! their columns depend on others with coefficients that are not small rationals:
+//! none; the rest are entries of an inertia regrouped about an axis that is not a
+//! coordinate axis, dependent as functions of the standard parameters.
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 22 | 6 | 0 | 0 | 2 | 2 |
@@ -64,6 +124,8 @@
 //! | `forward_dynamics_derivatives` | 1753 | 882 | 16 | 0 | 11 | 11 |
 //! | `constrained_residual_derivatives` | 4463 | 4118 | 0 | 0 | 15 | 15 |
 //! | `standard_regressor` | 345 | 237 | 0 | 0 | 11 | 11 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 307 | 210 | 0 | 0 | 11 | 11 |
 //! | `linearization` | 1753 | 882 | 16 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3780 | 3233 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3870 | 3279 | 297 | 19 | 40 | 40 |
@@ -189,6 +251,62 @@ pub const INDEPENDENT: [usize; 3] = [0, 1, 2];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 46;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "upper1.mx_r",
+    "upper1.mz",
+    "upper1.yy_r",
+    "upper2.mx_r",
+    "upper2.mz",
+    "upper2.yy_r",
+    "upper3.mx_r",
+    "upper3.mz",
+    "upper3.yy_r",
+    "lower1.1.mz_r",
+    "lower1.1.yy_r",
+    "lower1.mx_r",
+    "lower1.my",
+    "lower1.xx_r",
+    "lower1.xy",
+    "lower1.xz",
+    "lower1.yz",
+    "lower1.zz_r",
+    "lower2.1.mz_r",
+    "lower2.1.yy_r",
+    "lower2.mx",
+    "lower2.my",
+    "lower2.xx_r",
+    "lower2.xy",
+    "lower2.xz",
+    "lower2.yz",
+    "lower2.zz",
+    "lower3.1.mz_r",
+    "lower3.1.yy_r",
+    "lower3.mx",
+    "lower3.my",
+    "lower3.xx_r",
+    "lower3.xy",
+    "lower3.xz",
+    "lower3.yz",
+    "lower3.zz",
+    "platform.1.my_r",
+    "platform.1.xx_r",
+    "platform.1.zz_r",
+    "platform.mx",
+    "platform.mz",
+    "platform.xy",
+    "platform.yy",
+    "platform.xz",
+    "platform.yz",
+    "platform.zz_r",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -10949,6 +11067,858 @@ fn standard_regressor_with_body(
             t182,
             t187,
             -t77,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.095,
+        0.0,
+        0.018,
+        0.035,
+        0.0,
+        0.006,
+        0.035,
+        0.0,
+        0.006,
+        0.0,
+        0.0675,
+        0.1575,
+        0.0,
+        -0.06749,
+        0.0,
+        0.0,
+        0.0,
+        0.0675,
+        0.0,
+        0.00675,
+        0.0225,
+        0.0,
+        -0.00674,
+        0.0,
+        0.0,
+        0.0,
+        0.00675,
+        0.0,
+        0.00675,
+        0.0225,
+        0.0,
+        -0.00674,
+        0.0,
+        0.0,
+        0.0,
+        0.00675,
+        0.0,
+        0.00019,
+        0.00019,
+        -0.015,
+        0.0,
+        0.0,
+        0.00094,
+        0.0,
+        0.0,
+        0.000935,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 307,
+    add: 210,
+    div: 0,
+    sqrt: 0,
+    sin: 11,
+    cos: 11,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 - 0.2 * qdd[0];
+    let t2 = c_q3 * t0 - s_q3 * t1;
+    let t3 = s_q3 * t0 + c_q3 * t1;
+    let t4 = qd[0] + qd[3];
+    let t5 = qdd[0] + qdd[3];
+    let t6 = s_q4 * t5;
+    let t7 = c_q4 * t5;
+    let t8 = c_q4 * t2;
+    let t9 = s_q4 * t2;
+    let t10 = c_q4 * t4;
+    let t11 = qd[4] * t10;
+    let t12 = s_q4 * t4;
+    let t13 = qd[4] * t12;
+    let t14 = t6 + t11;
+    let t15 = t7 - t13;
+    let t16 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
+    let t17 = 9.81 * c_q1 - 0.2 * qdd[1];
+    let t18 = c_q5 * t16 - s_q5 * t17;
+    let t19 = s_q5 * t16 + c_q5 * t17;
+    let t20 = qd[1] + qd[5];
+    let t21 = qdd[1] + qdd[5];
+    let t22 = s_q6 * t21;
+    let t23 = c_q6 * t21;
+    let t24 = c_q6 * t20;
+    let t25 = qd[6] * t24;
+    let t26 = s_q6 * t20;
+    let t27 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
+    let t28 = 9.81 * c_q2 - 0.2 * qdd[2];
+    let t29 = c_q7 * t27 - s_q7 * t28;
+    let t30 = s_q7 * t27 + c_q7 * t28;
+    let t31 = qd[2] + qd[7];
+    let t32 = qdd[2] + qdd[7];
+    let t33 = s_q8 * t32;
+    let t34 = c_q8 * t32;
+    let t35 = c_q8 * t31;
+    let t36 = qd[8] * t35;
+    let t37 = s_q8 * t31;
+    let t38 = c_q9 * t12 + s_q9 * t10;
+    let t39 = c_q9 * t10 - s_q9 * t12;
+    let t40 = t10 * t10;
+    let t41 = qd[4] * qd[4];
+    let t42 = t10 * t12;
+    let t43 = t40 + t41;
+    let t44 = t8 - 0.45 * t43;
+    let t45 = qdd[4] + t42;
+    let t46 = 0.45 * t45 - t9;
+    let t47 = t3 + 0.45 * (t13 - t15);
+    let t48 = c_q9 * t44 + s_q9 * t46;
+    let t49 = s_q9 * t44 - c_q9 * t46;
+    let t50 = -t49;
+    let t51 = qd[4] + qd[9];
+    let t52 = qdd[4] + qdd[9];
+    let t53 = qd[9] * t39 + c_q9 * t14 + s_q9 * t15;
+    let t54 = c_q10 * t38 - s_q10 * t51;
+    let t55 = s_q10 * t38 + c_q10 * t51;
+    let t56 = c_q10 * t48 - s_q10 * t47;
+    let t57 = qd[10] + t39;
+    let t58 = c_q9 * t15 + qdd[10] - s_q9 * t14 - qd[9] * t38;
+    let t59 = qd[10] * t54 + s_q10 * t53 + c_q10 * t52;
+    let t60 = t24 * t24;
+    let t61 = qd[6] * qd[6];
+    let t62 = t24 * t26;
+    let t63 = t35 * t35;
+    let t64 = qd[8] * qd[8];
+    let t65 = t35 * t37;
+    let t66 = t57 * t57;
+    let t67 = t55 * t55;
+    let t68 = t54 * t57;
+    let t69 = t54 * t55;
+    let t70 = t55 * t57;
+    let t71 = t38 * t39;
+    let t72 = c_q10 * t70;
+    let t73 = s_q10 * t70;
+    let t74 = t12 * t12;
+    let t75 = qdd[4] - t42;
+    let t76 = t7 - 2.0 * t13;
+    let t77 = t6 + 2.0 * t11;
+    let t78 = t26 * t26;
+    let t79 = qdd[6] - t62;
+    let t80 = t23 - 2.0 * qd[6] * t26;
+    let t81 = t22 + 2.0 * t25;
+    let t82 = t37 * t37;
+    let t83 = qdd[8] - t65;
+    let t84 = t34 - 2.0 * qd[8] * t37;
+    let t85 = t33 + 2.0 * t36;
+    let t86 = t71 - t52;
+    let t87 = t54 * t54;
+    let t88 = t58 + t69;
+    let t89 = t59 + t68;
+    let t90 = c_q10 * t53 - s_q10 * t52 - qd[10] * t55;
+    let t91 = t70 - t90;
+    let t92 = t69 - t58;
+    let t93 = t70 + t90;
+    let t94 = s_q8 * (qdd[8] + t65);
+    let t95 = s_q6 * (qdd[6] + t62);
+    let t96 = -c_q4 * t3;
+    let t97 = s_q4 * t45;
+    let t98 = s_q4 * t3;
+    let t99 = s_q4 * (t11 + t14);
+    let t100 = s_q4 * t76 + c_q4 * t77;
+    let t101 = t97 + c_q4 * (t41 - t74);
+    let t102 = s_q4 * (t40 - t41) + c_q4 * t75;
+    let t103 = -c_q6 * t19;
+    let t104 = s_q6 * t19;
+    let t105 = s_q6 * (t22 + t25 + t25);
+    let t106 = s_q6 * t80 + c_q6 * t81;
+    let t107 = t95 + c_q6 * (t61 - t78);
+    let t108 = s_q6 * (t60 - t61) + c_q6 * t79;
+    let t109 = -c_q8 * t30;
+    let t110 = s_q8 * t30;
+    let t111 = s_q8 * (t33 + t36 + t36);
+    let t112 = s_q8 * t84 + c_q8 * t85;
+    let t113 = t94 + c_q8 * (t64 - t82);
+    let t114 = s_q8 * (t63 - t64) + c_q8 * t83;
+    let t115 = s_q10 * t50;
+    let t116 = -s_q10 * t48 - c_q10 * t47;
+    let t117 = -t57;
+    let t118 = t57 * t117 - t67;
+    let t119 = c_q10 * t92 - s_q10 * t118;
+    let t120 = s_q10 * t92 + c_q10 * t118;
+    let t121 = t59 - t54 * t117;
+    let t122 = s_q9 * t120 + c_q9 * t121;
+    let t123 = s_q4 * (c_q9 * t115 - s_q9 * t116)
+        + c_q4 * (s_q9 * t115 + c_q9 * t116 - 0.45 * t119);
+    let t124 = c_q10 * t50;
+    let t125 = c_q10 * t49;
+    let t126 = -t54;
+    let t127 = t58 - t55 * t126;
+    let t128 = t54 * t126 - t66;
+    let t129 = c_q10 * t128 - s_q10 * t127;
+    let t130 = c_q10 * t127 + s_q10 * t128;
+    let t131 = s_q9 * t130 + c_q9 * t91;
+    let t132 = s_q4 * (c_q9 * t125 - s_q9 * t56)
+        + c_q4 * (s_q9 * t125 + c_q9 * t56 - 0.45 * t129);
+    let t133 = s_q10 * t49;
+    let t134 = t87 - t66;
+    let t135 = s_q10 * t134 - c_q10 * t92;
+    let t136 = s_q4 * (c_q9 * t135 - s_q9 * t93) + c_q4 * (s_q9 * t135 + c_q9 * t93);
+    let t137 = c_q10 * t134 + s_q10 * t92;
+    let t138 = s_q10 * t68 - t72;
+    let t139 = s_q4 * (c_q9 * t138 - s_q9 * t58) + c_q4 * (s_q9 * t138 + c_q9 * t58);
+    let t140 = t73 + c_q10 * t68;
+    let t141 = -t91;
+    let t142 = c_q10 * t89 + s_q10 * t141;
+    let t143 = t67 - t87;
+    let t144 = s_q4 * (c_q9 * t142 - s_q9 * t143) + c_q4 * (s_q9 * t142 + c_q9 * t143);
+    let t145 = c_q10 * t141 - s_q10 * t89;
+    let t146 = t66 - t67;
+    let t147 = c_q10 * t146 + s_q10 * t88;
+    let t148 = t59 - t68;
+    let t149 = s_q4 * (c_q9 * t147 - s_q9 * t148) + c_q4 * (s_q9 * t147 + c_q9 * t148);
+    let t150 = c_q10 * t88 - s_q10 * t146;
+    let t151 = t72 + s_q10 * t59;
+    let t152 = s_q4 * (s_q9 * t69 + c_q9 * t151) + c_q4 * (s_q9 * t151 - c_q9 * t69);
+    let t153 = c_q10 * t59 - t73;
+    let t154 = -t51;
+    let t155 = t53 - t39 * t154;
+    let t156 = t51 * t154 - t38 * t38;
+    let t157 = s_q9 * t86 + c_q9 * t156;
+    let t158 = s_q4 * c_q9 * t47 + c_q4 * (s_q9 * t47 - 0.45 * t155);
+    let t159 = s_q9 * t51;
+    let t160 = t38 * t159;
+    let t161 = c_q9 * t51;
+    let t162 = t38 * t161;
+    let t163 = s_q4 * (c_q9 * t53 - t160) + c_q4 * (s_q9 * t53 + t162);
+    let t164 = -t71;
+    let t165 = s_q4 * (t160 + t39 * t161) + c_q4 * (t39 * t159 - t162);
+    [
+        [
+            -9.81 * c_q0,
+            -9.81 * s_q0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t2 + 0.2 * (s_q3 * t5 + c_q3 * t4 * t4),
+            t5,
+            t96 - 0.2 * (s_q3 * (c_q4 * t43 + t97) - c_q3 * t76),
+            t98 - 0.2 * (c_q3 * t77 - s_q3 * (s_q4 * (t41 + t74) - c_q4 * t75)),
+            t99,
+            t100,
+            t101,
+            t102,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t158
+                - 0.2
+                    * (c_q3 * t155
+                        - s_q3 * (c_q4 * (c_q9 * t86 - s_q9 * t156) - s_q4 * t157)),
+            t163,
+            t165,
+            t123
+                - 0.2
+                    * (c_q3 * t119
+                        - s_q3 * (c_q4 * (c_q9 * t120 - s_q9 * t121) - s_q4 * t122)),
+            t132
+                - 0.2
+                    * (c_q3 * t129
+                        - s_q3 * (c_q4 * (c_q9 * t130 - s_q9 * t91) - s_q4 * t131)),
+            t136,
+            t139,
+            t144,
+            t149,
+            t152,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            -9.81 * c_q1,
+            -9.81 * s_q1,
+            qdd[1],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t18 + 0.2 * (s_q5 * t21 + c_q5 * t20 * t20),
+            t21,
+            t103 - 0.2 * (s_q5 * (c_q6 * (t60 + t61) + t95) - c_q5 * t80),
+            t104 - 0.2 * (c_q5 * t81 - s_q5 * (s_q6 * (t61 + t78) - c_q6 * t79)),
+            t105,
+            t106,
+            t107,
+            t108,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -9.81 * c_q2,
+            -9.81 * s_q2,
+            qdd[2],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t29 + 0.2 * (s_q7 * t32 + c_q7 * t31 * t31),
+            t32,
+            t109 - 0.2 * (s_q7 * (c_q8 * (t63 + t64) + t94) - c_q7 * t84),
+            t110 - 0.2 * (c_q7 * t85 - s_q7 * (s_q8 * (t64 + t82) - c_q8 * t83)),
+            t111,
+            t112,
+            t113,
+            t114,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t2,
+            t5,
+            t96,
+            t98,
+            t99,
+            t100,
+            t101,
+            t102,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t158,
+            t163,
+            t165,
+            t123,
+            t132,
+            t136,
+            t139,
+            t144,
+            t149,
+            t152,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t9,
+            -t8,
+            -t42,
+            t74 - t40,
+            t6,
+            t7,
+            qdd[4],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.45 * t157 - t48,
+            t164,
+            t52,
+            0.45 * t122 + t124,
+            0.45 * t131 - t133,
+            t137,
+            t140,
+            t145,
+            t150,
+            t153,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t18,
+            t21,
+            t103,
+            t104,
+            t105,
+            t106,
+            t107,
+            t108,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -s_q6 * t18,
+            -c_q6 * t18,
+            -t62,
+            t78 - t60,
+            t22,
+            t23,
+            qdd[6],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t29,
+            t32,
+            t109,
+            t110,
+            t111,
+            t112,
+            t113,
+            t114,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -s_q8 * t29,
+            -c_q8 * t29,
+            -t65,
+            t82 - t63,
+            t33,
+            t34,
+            qdd[8],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t48,
+            t164,
+            t52,
+            t124,
+            -t133,
+            t137,
+            t140,
+            t145,
+            t150,
+            t153,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t116,
+            t56,
+            t93,
+            t58,
+            t143,
+            t148,
+            -t69,
         ],
     ]
 }

@@ -35,9 +35,30 @@
 //!
 //! Independent coordinates: `motor1`, `motor2`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! proximal1.mx_r = proximal1.mx + l1·distal1.m
+//! proximal1.my = proximal1.my
+//! proximal1.zz_r = proximal1.zz + l1²·distal1.m
+//! distal1.mx = distal1.mx
+//! distal1.my = distal1.my
+//! distal1.zz = distal1.zz
+//! proximal2.mx_r = proximal2.mx + l1·distal2.m
+//! proximal2.my = proximal2.my
+//! proximal2.zz_r = proximal2.zz + l1²·distal2.m
+//! distal2.mx = distal2.mx
+//! distal2.my = distal2.my
+//! distal2.zz = distal2.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 28 | 3 | 2 | 0 | 0 | 0 |
+//! | `derived` | 29 | 3 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 38 | 20 | 0 | 0 | 4 | 4 |
 //! | `mass_matrix` | 4 | 4 | 0 | 0 | 0 | 2 |
 //! | `bias` | 26 | 10 | 0 | 0 | 4 | 4 |
@@ -63,6 +84,8 @@
 //! | `forward_dynamics_derivatives` | 190 | 68 | 4 | 0 | 4 | 4 |
 //! | `constrained_residual_derivatives` | 227 | 227 | 0 | 0 | 7 | 7 |
 //! | `standard_regressor` | 40 | 26 | 0 | 0 | 4 | 4 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 34 | 24 | 0 | 0 | 4 | 4 |
 //! | `linearization` | 190 | 68 | 4 | 0 | 4 | 4 |
 //! | `constrained_forward_dynamics` | 207 | 179 | 35 | 6 | 13 | 13 |
 //! | `cut_joint_reactions` | 211 | 182 | 35 | 6 | 14 | 14 |
@@ -128,6 +151,28 @@ pub const INDEPENDENT: [usize; 2] = [0, 2];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 12;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "proximal1.mx_r",
+    "proximal1.my",
+    "proximal1.zz_r",
+    "distal1.mx",
+    "distal1.my",
+    "distal1.zz",
+    "proximal2.mx_r",
+    "proximal2.my",
+    "proximal2.zz_r",
+    "distal2.mx",
+    "distal2.my",
+    "distal2.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -273,6 +318,8 @@ pub struct Derived {
     pub k21: Real,
     /// Parameter group 22.
     pub k22: Real,
+    /// Parameter group 23.
+    pub k23: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -315,12 +362,13 @@ impl Params {
             k20: inv0 * inv0 * inv0 * inv0 * (inv1 * inv1),
             k21: 3.0 * t8,
             k22: p.l1 * inv0,
+            k23: 0.5 * t2,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 28,
+    mul: 29,
     add: 3,
     div: 2,
     sqrt: 0,
@@ -2002,6 +2050,127 @@ pub fn standard_regressor_with(
             0.0,
             t21,
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    [d.k12, 0.0, d.k1, d.k23, 0.0, d.k6, d.k12, 0.0, d.k1, d.k23, 0.0, d.k6]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 34,
+    add: 24,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = t0 - p.l1 * qd[0] * qd[0];
+    let t3 = t1 + p.l1 * qdd[0];
+    let t4 = c_q1 * t2;
+    let t5 = s_q1 * t3;
+    let t6 = s_q1 * t2;
+    let t7 = c_q1 * t3;
+    let t8 = qd[0] + qd[1];
+    let t9 = qdd[0] + qdd[1];
+    let t10 = p.g * s_q2;
+    let t11 = p.g * c_q2;
+    let t12 = t10 - p.l1 * qd[2] * qd[2];
+    let t13 = t11 + p.l1 * qdd[2];
+    let t14 = c_q3 * t12;
+    let t15 = s_q3 * t13;
+    let t16 = s_q3 * t12;
+    let t17 = c_q3 * t13;
+    let t18 = qd[2] + qd[3];
+    let t19 = qdd[2] + qdd[3];
+    let t20 = t7 - t6;
+    let t21 = t17 - t16;
+    let t22 = -t4 - t5;
+    let t23 = -t14 - t15;
+    [
+        [
+            t1,
+            -t0,
+            qdd[0],
+            t20 + p.l1 * (c_q1 * t9 - s_q1 * t8 * t8),
+            t22 - p.l1 * (s_q1 * t9 + c_q1 * t8 * t8),
+            t9,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, t20, t22, t9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t11,
+            -t10,
+            qdd[2],
+            t21 + p.l1 * (c_q3 * t19 - s_q3 * t18 * t18),
+            t23 - p.l1 * (s_q3 * t19 + c_q3 * t18 * t18),
+            t19,
+        ],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t21, t23, t19],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

@@ -35,6 +35,27 @@
 //!
 //! Independent coordinates: `motor1`, `motor2`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! proximal1.mx_r = proximal1.mx + 0.2·distal1.m
+//! proximal1.my = proximal1.my
+//! proximal1.zz_r = proximal1.zz + 0.04·distal1.m
+//! distal1.mx = distal1.mx
+//! distal1.my = distal1.my
+//! distal1.zz = distal1.zz
+//! proximal2.mx_r = proximal2.mx + 0.2·distal2.m
+//! proximal2.my = proximal2.my
+//! proximal2.zz_r = proximal2.zz + 0.04·distal2.m
+//! distal2.mx = distal2.mx
+//! distal2.my = distal2.my
+//! distal2.zz = distal2.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -63,6 +84,8 @@
 //! | `forward_dynamics_derivatives` | 146 | 60 | 4 | 0 | 4 | 4 |
 //! | `constrained_residual_derivatives` | 249 | 231 | 0 | 0 | 7 | 7 |
 //! | `standard_regressor` | 44 | 24 | 0 | 0 | 4 | 4 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 38 | 22 | 0 | 0 | 4 | 4 |
 //! | `linearization` | 146 | 60 | 4 | 0 | 4 | 4 |
 //! | `constrained_forward_dynamics` | 212 | 177 | 35 | 6 | 13 | 13 |
 //! | `cut_joint_reactions` | 216 | 180 | 35 | 6 | 14 | 14 |
@@ -128,6 +151,28 @@ pub const INDEPENDENT: [usize; 2] = [0, 2];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 12;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "proximal1.mx_r",
+    "proximal1.my",
+    "proximal1.zz_r",
+    "distal1.mx",
+    "distal1.my",
+    "distal1.zz",
+    "proximal2.mx_r",
+    "proximal2.my",
+    "proximal2.zz_r",
+    "distal2.mx",
+    "distal2.my",
+    "distal2.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1766,6 +1811,122 @@ pub fn standard_regressor_with(
             0.0,
             t17,
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [0.07, 0.0, 0.012, 0.03, 0.0, 0.006, 0.07, 0.0, 0.012, 0.03, 0.0, 0.006]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 38,
+    add: 22,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let t0 = 9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 + 0.2 * qdd[0];
+    let t2 = c_q1 * t0;
+    let t3 = s_q1 * t1;
+    let t4 = s_q1 * t0;
+    let t5 = c_q1 * t1;
+    let t6 = qd[0] + qd[1];
+    let t7 = qdd[0] + qdd[1];
+    let t8 = 9.81 * s_q2 - 0.2 * qd[2] * qd[2];
+    let t9 = 9.81 * c_q2 + 0.2 * qdd[2];
+    let t10 = c_q3 * t8;
+    let t11 = s_q3 * t9;
+    let t12 = s_q3 * t8;
+    let t13 = c_q3 * t9;
+    let t14 = qd[2] + qd[3];
+    let t15 = qdd[2] + qdd[3];
+    let t16 = t5 - t4;
+    let t17 = t13 - t12;
+    let t18 = -t2 - t3;
+    let t19 = -t10 - t11;
+    [
+        [
+            9.81 * c_q0,
+            -9.81 * s_q0,
+            qdd[0],
+            t16 + 0.2 * (c_q1 * t7 - s_q1 * t6 * t6),
+            t18 - 0.2 * (s_q1 * t7 + c_q1 * t6 * t6),
+            t7,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, t16, t18, t7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            9.81 * c_q2,
+            -9.81 * s_q2,
+            qdd[2],
+            t17 + 0.2 * (c_q3 * t15 - s_q3 * t14 * t14),
+            t19 - 0.2 * (s_q3 * t15 + c_q3 * t14 * t14),
+            t15,
+        ],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t17, t19, t15],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

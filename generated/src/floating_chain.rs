@@ -30,9 +30,51 @@
 //!
 //! Coordinates, in order: `base_vx`, `base_vy`, `base_vz`, `base_wx`, `base_wy`, `base_wz`, `j1`, `j2_wx`, `j2_wy`, `j2_wz`, `j3`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! base.m_r = base.m + link1.m + link2.m + link3.m
+//! base.mx_r = base.mx + 0.2·link1.m + 0.2·link2.m + 0.2·link3.m
+//! base.my = base.my
+//! base.mz_r = base.mz + link1.mz
+//! base.xx_r = base.xx + link1.yy + l²·link2.m + l²·link3.m
+//! base.xy = base.xy
+//! base.yy_r = base.yy + 0.04·link1.m + link1.yy + (l² + 0.04)·link2.m + (l² + 0.04)·link3.m
+//! base.xz_r = base.xz − 0.2·link1.mz
+//! base.yz = base.yz
+//! base.zz_r = base.zz + 0.04·link1.m + 0.04·link2.m + 0.04·link3.m
+//! link1.mx_r = link1.mx + l·link2.m + l·link3.m
+//! link1.my = link1.my
+//! link1.xx_r = link1.xx − link1.yy − l²·link2.m − l²·link3.m
+//! link1.xy = link1.xy
+//! link1.xz = link1.xz
+//! link1.yz = link1.yz
+//! link1.zz_r = link1.zz + l²·link2.m + l²·link3.m
+//! link2.mx_r = link2.mx + l·link3.m
+//! link2.my_r = link2.my + link3.my
+//! link2.mz = link2.mz
+//! link2.xx_r = link2.xx + link3.xx
+//! link2.xy_r = link2.xy − l·link3.my
+//! link2.yy_r = link2.yy + l²·link3.m
+//! link2.xz = link2.xz
+//! link2.yz = link2.yz
+//! link2.zz_r = link2.zz + l²·link3.m + link3.xx
+//! link3.mx = link3.mx
+//! link3.mz = link3.mz
+//! link3.xy = link3.xy
+//! link3.yy = link3.yy
+//! link3.xz = link3.xz
+//! link3.yz = link3.yz
+//! link3.zz_r = −link3.xx + link3.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 55 | 21 | 1 | 0 | 0 | 0 |
+//! | `derived` | 56 | 21 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 257 | 190 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 204 | 126 | 0 | 0 | 2 | 2 |
 //! | `bias` | 242 | 164 | 0 | 0 | 2 | 2 |
@@ -53,6 +95,8 @@
 //! | `mass_matrix_inverse` | 1336 | 702 | 10 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 7855 | 4751 | 19 | 0 | 2 | 2 |
 //! | `standard_regressor` | 615 | 480 | 0 | 0 | 2 | 2 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 493 | 393 | 0 | 0 | 2 | 2 |
 //! | `linearization` | 7879 | 4751 | 19 | 0 | 2 | 2 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -137,6 +181,49 @@ pub const NB: usize = 4;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["base", "link1", "link2", "link3"];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 33;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "base.m_r",
+    "base.mx_r",
+    "base.my",
+    "base.mz_r",
+    "base.xx_r",
+    "base.xy",
+    "base.yy_r",
+    "base.xz_r",
+    "base.yz",
+    "base.zz_r",
+    "link1.mx_r",
+    "link1.my",
+    "link1.xx_r",
+    "link1.xy",
+    "link1.xz",
+    "link1.yz",
+    "link1.zz_r",
+    "link2.mx_r",
+    "link2.my_r",
+    "link2.mz",
+    "link2.xx_r",
+    "link2.xy_r",
+    "link2.yy_r",
+    "link2.xz",
+    "link2.yz",
+    "link2.zz_r",
+    "link3.mx",
+    "link3.mz",
+    "link3.xy",
+    "link3.yy",
+    "link3.xz",
+    "link3.yz",
+    "link3.zz_r",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -315,6 +402,8 @@ pub struct Derived {
     pub k42: Real,
     /// Parameter group 43.
     pub k43: Real,
+    /// Parameter group 44.
+    pub k44: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -377,12 +466,13 @@ impl Params {
             k41: p.g * p.m0,
             k42: p.g * p.m,
             k43: t1 * inv0,
+            k44: 0.25 * t0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 55,
+    mul: 56,
     add: 21,
     div: 1,
     sqrt: 0,
@@ -10649,6 +10739,775 @@ fn standard_regressor_with_body(
             t291,
             t298,
             t304,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    [
+        d.k0,
+        d.k1,
+        0.0,
+        0.0,
+        d.k3,
+        0.005,
+        d.k5,
+        0.0,
+        0.002,
+        d.k4,
+        d.k14,
+        0.0,
+        d.k6,
+        0.0,
+        0.0,
+        0.0,
+        d.k7,
+        d.k2,
+        d.k36,
+        0.0,
+        d.k8,
+        d.k20,
+        d.k10,
+        0.001,
+        0.0,
+        d.k9,
+        d.k44,
+        0.0,
+        0.0,
+        d.k12,
+        0.0,
+        0.0,
+        d.k11,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 493,
+    add: 393,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = qdd[0] + 2.0 * p.g * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = qdd[1] + 2.0 * p.g * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t3 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t4 = qd[3] * s_q7 - qd[4] * c_q7;
+    let t5 = -t4;
+    let t6 = qd[4] * qd[4];
+    let t7 = qd[5] * qd[5];
+    let t8 = qd[3] * qd[4];
+    let t9 = qd[3] * qd[5];
+    let t10 = -t6 - t7;
+    let t11 = t0 + 0.2 * t10;
+    let t12 = qdd[5] + t8;
+    let t13 = t1 + 0.2 * t12;
+    let t14 = t9 - qdd[4];
+    let t15 = t2 + 0.2 * t14;
+    let t16 = c_q7 * t13 - s_q7 * t11;
+    let t17 = qd[5] + qd[6];
+    let t18 = qdd[5] + qdd[6];
+    let t19 = qd[6] * t5 + qdd[3] * c_q7 + qdd[4] * s_q7;
+    let t20 = qdd[4] * c_q7 - qdd[3] * s_q7 - qd[6] * t3;
+    let t21 = q[8] * q[8];
+    let t22 = q[9] * q[9];
+    let t23 = q[10] * q[10];
+    let t24 = q[8] * q[9];
+    let t25 = q[8] * q[10];
+    let t26 = q[9] * q[10];
+    let t27 = q[8] * q[11];
+    let t28 = q[9] * q[11];
+    let t29 = q[10] * q[11];
+    let t30 = 1.0 - 2.0 * (t22 + t23);
+    let t31 = 2.0 * (t24 - t29);
+    let t32 = 2.0 * (t25 + t28);
+    let t33 = 2.0 * (t24 + t29);
+    let t34 = 1.0 - 2.0 * (t21 + t23);
+    let t35 = 2.0 * (t26 - t27);
+    let t36 = 2.0 * (t25 - t28);
+    let t37 = 2.0 * (t26 + t27);
+    let t38 = 1.0 - 2.0 * (t21 + t22);
+    let t39 = t17 * t36 + t3 * t30 + t5 * t33;
+    let t40 = t17 * t37 + t3 * t31 + t5 * t34;
+    let t41 = t17 * t38 + t3 * t32 + t5 * t35;
+    let t42 = p.l * t5;
+    let t43 = t3 * t17;
+    let t44 = c_q7 * t11 + s_q7 * t13;
+    let t45 = t44 - t5 * t42 - p.l * t17 * t17;
+    let t46 = t16 + p.l * t18 + t3 * t42;
+    let t47 = t15 + p.l * (t43 - t20);
+    let t48 = t36 * t47 + t30 * t45 + t33 * t46;
+    let t49 = t37 * t47 + t31 * t45 + t34 * t46;
+    let t50 = t38 * t47 + t32 * t45 + t35 * t46;
+    let t51 = qd[7] + t39;
+    let t52 = qd[8] + t40;
+    let t53 = qd[9] + t41;
+    let t54 = qd[9] * t40 + qdd[7] + t19 * t30 + t20 * t33 + t18 * t36 - qd[8] * t41;
+    let t55 = qd[7] * t41 + qdd[8] + t19 * t31 + t20 * t34 + t18 * t37 - qd[9] * t39;
+    let t56 = qd[8] * t39 + qdd[9] + t19 * t32 + t20 * t35 + t18 * t38 - qd[7] * t40;
+    let t57 = t51 * c_q12 - t53 * s_q12;
+    let t58 = t51 * s_q12 + t53 * c_q12;
+    let t59 = t51 * t52;
+    let t60 = t51 * t53;
+    let t61 = t48 - p.l * (t52 * t52 + t53 * t53);
+    let t62 = t49 + p.l * (t56 + t59);
+    let t63 = t50 + p.l * (t60 - t55);
+    let t64 = c_q12 * t61 - s_q12 * t63;
+    let t65 = t52 + qd[10];
+    let t66 = t55 + qdd[10];
+    let t67 = qd[10] * t57 + t54 * s_q12 + t56 * c_q12;
+    let t68 = t5 * t17;
+    let t69 = t3 * t5;
+    let t70 = t53 * t53;
+    let t71 = t52 * t53;
+    let t72 = t58 * t65;
+    let t73 = t57 * t58;
+    let t74 = t57 * t65;
+    let t75 = qd[3] * qd[3];
+    let t76 = qd[4] * qd[5];
+    let t77 = qdd[5] - t8;
+    let t78 = qdd[4] + t9;
+    let t79 = qdd[3] - t76;
+    let t80 = qdd[3] + t76;
+    let t81 = t3 * t3;
+    let t82 = t5 * t5;
+    let t83 = t17 * t17;
+    let t84 = t69 - t18;
+    let t85 = t20 + t43;
+    let t86 = t18 + t69;
+    let t87 = t43 - t20;
+    let t88 = t19 + t68;
+    let t89 = t51 * t51;
+    let t90 = t52 * t52;
+    let t91 = t59 - t56;
+    let t92 = t55 + t60;
+    let t93 = t56 + t59;
+    let t94 = t71 - t54;
+    let t95 = t60 - t55;
+    let t96 = t54 + t71;
+    let t97 = t57 * t57;
+    let t98 = t65 * t65;
+    let t99 = t58 * t58;
+    let t100 = t66 + t73;
+    let t101 = t67 + t74;
+    let t102 = t54 * c_q12 - t56 * s_q12 - qd[10] * t58;
+    let t103 = t72 - t102;
+    let t104 = t73 - t66;
+    let t105 = t72 + t102;
+    let t106 = t4 * t5 - t83;
+    let t107 = t18 - t3 * t4;
+    let t108 = s_q7 * t106 + c_q7 * t107;
+    let t109 = -t17;
+    let t110 = t17 * t109 - t81;
+    let t111 = s_q7 * t84 + c_q7 * t110;
+    let t112 = t19 - t5 * t109;
+    let t113 = s_q7 * t43;
+    let t114 = c_q7 * t43;
+    let t115 = -t69;
+    let t116 = -t87;
+    let t117 = t81 - t82;
+    let t118 = t83 - t81;
+    let t119 = t19 - t68;
+    let t120 = t82 - t83;
+    let t121 = -t52;
+    let t122 = t52 * t121 - t70;
+    let t123 = t56 - t51 * t121;
+    let t124 = t30 * t122 + t31 * t123 + t32 * t95;
+    let t125 = t33 * t122 + t34 * t123 + t35 * t95;
+    let t126 = s_q7 * t124 + c_q7 * t125;
+    let t127 = t36 * t122 + t37 * t123 + t38 * t95;
+    let t128 = -t50;
+    let t129 = t31 * t128 + t32 * t49;
+    let t130 = t34 * t128 + t35 * t49 - p.l * t127;
+    let t131 = p.l * t125 + t37 * t128 + t38 * t49;
+    let t132 = -t53;
+    let t133 = t53 * t132 - t89;
+    let t134 = t54 - t52 * t132;
+    let t135 = t30 * t91 + t31 * t133 + t32 * t134;
+    let t136 = t33 * t91 + t34 * t133 + t35 * t134;
+    let t137 = s_q7 * t135 + c_q7 * t136;
+    let t138 = t36 * t91 + t37 * t133 + t38 * t134;
+    let t139 = -t48;
+    let t140 = t30 * t50 + t32 * t139;
+    let t141 = t33 * t50 + t35 * t139 - p.l * t138;
+    let t142 = p.l * t136 + t36 * t50 + t38 * t139;
+    let t143 = -t51;
+    let t144 = t55 - t53 * t143;
+    let t145 = t51 * t143 - t90;
+    let t146 = t30 * t144 + t31 * t94 + t32 * t145;
+    let t147 = t33 * t144 + t34 * t94 + t35 * t145;
+    let t148 = s_q7 * t146 + c_q7 * t147;
+    let t149 = t36 * t144 + t37 * t94 + t38 * t145;
+    let t150 = -t49;
+    let t151 = t30 * t150 + t31 * t48;
+    let t152 = t33 * t150 + t34 * t48 - p.l * t149;
+    let t153 = p.l * t147 + t36 * t150 + t37 * t48;
+    let t154 = t31 * t60;
+    let t155 = t32 * t59;
+    let t156 = t30 * t54 + t154 - t155;
+    let t157 = t34 * t60;
+    let t158 = t35 * t59;
+    let t159 = t33 * t54 + t157 - t158;
+    let t160 = t37 * t60;
+    let t161 = t38 * t59;
+    let t162 = t36 * t54 + t160 - t161;
+    let t163 = -t95;
+    let t164 = t89 - t90;
+    let t165 = t30 * t163 + t31 * t96 + t32 * t164;
+    let t166 = t33 * t163 + t34 * t96 + t35 * t164;
+    let t167 = t36 * t163 + t37 * t96 + t38 * t164;
+    let t168 = t30 * t71;
+    let t169 = t155 + t31 * t55 - t168;
+    let t170 = t33 * t71;
+    let t171 = t158 + t34 * t55 - t170;
+    let t172 = t36 * t71;
+    let t173 = t161 + t37 * t55 - t172;
+    let t174 = t70 - t89;
+    let t175 = -t94;
+    let t176 = t30 * t93 + t31 * t174 + t32 * t175;
+    let t177 = t33 * t93 + t34 * t174 + t35 * t175;
+    let t178 = t36 * t93 + t37 * t174 + t38 * t175;
+    let t179 = t90 - t70;
+    let t180 = -t91;
+    let t181 = t30 * t179 + t31 * t180 + t32 * t92;
+    let t182 = t33 * t179 + t34 * t180 + t35 * t92;
+    let t183 = t36 * t179 + t37 * t180 + t38 * t92;
+    let t184 = t168 + t32 * t56 - t154;
+    let t185 = t170 + t35 * t56 - t157;
+    let t186 = t172 + t38 * t56 - t160;
+    let t187 = -t65;
+    let t188 = t65 * t187 - t99;
+    let t189 = c_q12 * t188 + s_q12 * t104;
+    let t190 = t67 - t57 * t187;
+    let t191 = c_q12 * t104 - s_q12 * t188;
+    let t192 = t30 * t189 + t31 * t190 + t32 * t191;
+    let t193 = t33 * t189 + t34 * t190 + t35 * t191;
+    let t194 = s_q7 * t192 + c_q7 * t193;
+    let t195 = t36 * t189 + t37 * t190 + t38 * t191;
+    let t196 = s_q12 * t62;
+    let t197 = -s_q12 * t61 - c_q12 * t63;
+    let t198 = t197 - p.l * t191;
+    let t199 = c_q12 * t62 + p.l * t190;
+    let t200 = t30 * t196 + t31 * t198 + t32 * t199;
+    let t201 = t33 * t196 + t34 * t198 + t35 * t199 - p.l * t195;
+    let t202 = t36 * t196 + t37 * t198 + t38 * t199 + p.l * t193;
+    let t203 = -t57;
+    let t204 = t66 - t58 * t203;
+    let t205 = t57 * t203 - t98;
+    let t206 = c_q12 * t204 + s_q12 * t205;
+    let t207 = c_q12 * t205 - s_q12 * t204;
+    let t208 = t30 * t206 + t31 * t103 + t32 * t207;
+    let t209 = t33 * t206 + t34 * t103 + t35 * t207;
+    let t210 = s_q7 * t208 + c_q7 * t209;
+    let t211 = t36 * t206 + t37 * t103 + t38 * t207;
+    let t212 = -t62;
+    let t213 = c_q12 * t212;
+    let t214 = t64 - p.l * t207;
+    let t215 = p.l * t103 - s_q12 * t212;
+    let t216 = t30 * t213 + t31 * t214 + t32 * t215;
+    let t217 = t33 * t213 + t34 * t214 + t35 * t215 - p.l * t211;
+    let t218 = t36 * t213 + t37 * t214 + t38 * t215 + p.l * t209;
+    let t219 = t97 - t98;
+    let t220 = s_q12 * t219 - c_q12 * t104;
+    let t221 = c_q12 * t219 + s_q12 * t104;
+    let t222 = t30 * t220 + t31 * t105 + t32 * t221;
+    let t223 = t33 * t220 + t34 * t105 + t35 * t221;
+    let t224 = t36 * t220 + t37 * t105 + t38 * t221;
+    let t225 = c_q12 * t72;
+    let t226 = s_q12 * t74 - t225;
+    let t227 = s_q12 * t72;
+    let t228 = c_q12 * t74 + t227;
+    let t229 = t30 * t226 + t31 * t66 + t32 * t228;
+    let t230 = t33 * t226 + t34 * t66 + t35 * t228;
+    let t231 = t36 * t226 + t37 * t66 + t38 * t228;
+    let t232 = -t103;
+    let t233 = c_q12 * t101 + s_q12 * t232;
+    let t234 = t99 - t97;
+    let t235 = c_q12 * t232 - s_q12 * t101;
+    let t236 = t30 * t233 + t31 * t234 + t32 * t235;
+    let t237 = t33 * t233 + t34 * t234 + t35 * t235;
+    let t238 = t36 * t233 + t37 * t234 + t38 * t235;
+    let t239 = t98 - t99;
+    let t240 = c_q12 * t239 + s_q12 * t100;
+    let t241 = t67 - t74;
+    let t242 = c_q12 * t100 - s_q12 * t239;
+    let t243 = t30 * t240 + t31 * t241 + t32 * t242;
+    let t244 = t33 * t240 + t34 * t241 + t35 * t242;
+    let t245 = t36 * t240 + t37 * t241 + t38 * t242;
+    let t246 = t225 + s_q12 * t67;
+    let t247 = -t73;
+    let t248 = c_q12 * t67 - t227;
+    let t249 = t30 * t246 + t32 * t248 - t31 * t73;
+    let t250 = t33 * t246 + t35 * t248 - t34 * t73;
+    let t251 = t36 * t246 + t38 * t248 - t37 * t73;
+    [
+        [
+            t0,
+            t10,
+            -t77,
+            t78,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t106 - s_q7 * t107,
+            c_q7 * t84 - s_q7 * t110,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t124 - s_q7 * t125,
+            c_q7 * t135 - s_q7 * t136,
+            c_q7 * t146 - s_q7 * t147,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t192 - s_q7 * t193,
+            c_q7 * t208 - s_q7 * t209,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t1,
+            t12,
+            -t7 - t75,
+            -t79,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t108,
+            t111,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t126,
+            t137,
+            t148,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t194,
+            t210,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t2,
+            t14,
+            t80,
+            -t6 - t75,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t87,
+            t112,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t127,
+            t138,
+            t149,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t195,
+            t211,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            t2,
+            -t1,
+            qdd[3],
+            -t14,
+            -t76,
+            t12,
+            t6 - t7,
+            t76,
+            s_q7 * t15,
+            c_q7 * t15,
+            c_q7 * t19 - t113,
+            c_q7 * t116 - s_q7 * t88,
+            c_q7 * t86 - s_q7 * t118,
+            c_q7 * t120 + s_q7 * t84,
+            t113 + c_q7 * t68,
+            c_q7 * t129 - s_q7 * t130,
+            c_q7 * t140 - s_q7 * t141,
+            c_q7 * t151 - s_q7 * t152,
+            c_q7 * t156 - s_q7 * t159,
+            c_q7 * t165 - s_q7 * t166,
+            c_q7 * t169 - s_q7 * t171,
+            c_q7 * t176 - s_q7 * t177,
+            c_q7 * t181 - s_q7 * t182,
+            c_q7 * t184 - s_q7 * t185,
+            c_q7 * t200 - s_q7 * t201,
+            c_q7 * t216 - s_q7 * t217,
+            c_q7 * t222 - s_q7 * t223,
+            c_q7 * t229 - s_q7 * t230,
+            c_q7 * t236 - s_q7 * t237,
+            c_q7 * t243 - s_q7 * t244,
+            c_q7 * t249 - s_q7 * t250,
+        ],
+        [
+            0.0,
+            -t2,
+            0.0,
+            t0,
+            t9,
+            t80,
+            qdd[4],
+            t7 - t75,
+            t77,
+            -t9,
+            -0.2 * t87 - c_q7 * t15,
+            s_q7 * t15 - 0.2 * t112,
+            s_q7 * t19 + t114,
+            s_q7 * t116 + c_q7 * t88,
+            s_q7 * t86 + c_q7 * t118,
+            s_q7 * t120 - c_q7 * t84,
+            s_q7 * t68 - t114,
+            s_q7 * t129 + c_q7 * t130 - 0.2 * t127,
+            s_q7 * t140 + c_q7 * t141 - 0.2 * t138,
+            s_q7 * t151 + c_q7 * t152 - 0.2 * t149,
+            s_q7 * t156 + c_q7 * t159,
+            s_q7 * t165 + c_q7 * t166,
+            s_q7 * t169 + c_q7 * t171,
+            s_q7 * t176 + c_q7 * t177,
+            s_q7 * t181 + c_q7 * t182,
+            s_q7 * t184 + c_q7 * t185,
+            s_q7 * t200 + c_q7 * t201 - 0.2 * t195,
+            s_q7 * t216 + c_q7 * t217 - 0.2 * t211,
+            s_q7 * t222 + c_q7 * t223,
+            s_q7 * t229 + c_q7 * t230,
+            s_q7 * t236 + c_q7 * t237,
+            s_q7 * t243 + c_q7 * t244,
+            s_q7 * t249 + c_q7 * t250,
+        ],
+        [
+            0.0,
+            t1,
+            -t0,
+            0.0,
+            -t8,
+            t75 - t6,
+            t8,
+            t79,
+            t78,
+            qdd[5],
+            t16 + 0.2 * t108,
+            0.2 * t111 - t44,
+            t115,
+            t117,
+            t119,
+            t85,
+            t18,
+            0.2 * t126 + t131,
+            0.2 * t137 + t142,
+            0.2 * t148 + t153,
+            t162,
+            t167,
+            t173,
+            t178,
+            t183,
+            t186,
+            0.2 * t194 + t202,
+            0.2 * t210 + t218,
+            t224,
+            t231,
+            t238,
+            t245,
+            t251,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t16,
+            -t44,
+            t115,
+            t117,
+            t119,
+            t85,
+            t18,
+            t131,
+            t142,
+            t153,
+            t162,
+            t167,
+            t173,
+            t178,
+            t183,
+            t186,
+            t202,
+            t218,
+            t224,
+            t231,
+            t238,
+            t245,
+            t251,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t50,
+            t150,
+            t54,
+            t163,
+            -t71,
+            t93,
+            t179,
+            t71,
+            t196,
+            t213,
+            t220,
+            t226,
+            t233,
+            t240,
+            t246,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t128,
+            0.0,
+            t48,
+            t60,
+            t96,
+            t55,
+            t174,
+            t180,
+            -t60,
+            t198,
+            t214,
+            t105,
+            t66,
+            t234,
+            t241,
+            t247,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t49,
+            t139,
+            0.0,
+            -t59,
+            t164,
+            t59,
+            t175,
+            t92,
+            t56,
+            t199,
+            t215,
+            t221,
+            t228,
+            t235,
+            t242,
+            t248,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t197,
+            t64,
+            t105,
+            t66,
+            t234,
+            t241,
+            t247,
         ],
     ]
 }

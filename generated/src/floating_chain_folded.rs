@@ -30,6 +30,48 @@
 //!
 //! Coordinates, in order: `base_vx`, `base_vy`, `base_vz`, `base_wx`, `base_wy`, `base_wz`, `j1`, `j2_wx`, `j2_wy`, `j2_wz`, `j3`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! base.m_r = base.m + link1.m + link2.m + link3.m
+//! base.mx_r = base.mx + 0.2·link1.m + 0.2·link2.m + 0.2·link3.m
+//! base.my = base.my
+//! base.mz_r = base.mz + link1.mz
+//! base.xx_r = base.xx + link1.yy + 0.25·link2.m + 0.25·link3.m
+//! base.xy = base.xy
+//! base.yy_r = base.yy + 0.04·link1.m + link1.yy + 0.29·link2.m + 0.29·link3.m
+//! base.xz_r = base.xz − 0.2·link1.mz
+//! base.yz = base.yz
+//! base.zz_r = base.zz + 0.04·link1.m + 0.04·link2.m + 0.04·link3.m
+//! link1.mx_r = link1.mx + 0.5·link2.m + 0.5·link3.m
+//! link1.my = link1.my
+//! link1.xx_r = link1.xx − link1.yy − 0.25·link2.m − 0.25·link3.m
+//! link1.xy = link1.xy
+//! link1.xz = link1.xz
+//! link1.yz = link1.yz
+//! link1.zz_r = link1.zz + 0.25·link2.m + 0.25·link3.m
+//! link2.mx_r = link2.mx + 0.5·link3.m
+//! link2.my_r = link2.my + link3.my
+//! link2.mz = link2.mz
+//! link2.xx_r = link2.xx + link3.xx
+//! link2.xy_r = link2.xy − 0.5·link3.my
+//! link2.yy_r = link2.yy + 0.25·link3.m
+//! link2.xz = link2.xz
+//! link2.yz = link2.yz
+//! link2.zz_r = link2.zz + 0.25·link3.m + link3.xx
+//! link3.mx = link3.mx
+//! link3.mz = link3.mz
+//! link3.xy = link3.xy
+//! link3.yy = link3.yy
+//! link3.xz = link3.xz
+//! link3.yz = link3.yz
+//! link3.zz_r = −link3.xx + link3.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -53,6 +95,8 @@
 //! | `mass_matrix_inverse` | 1333 | 699 | 10 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 7602 | 4713 | 19 | 0 | 2 | 2 |
 //! | `standard_regressor` | 612 | 477 | 0 | 0 | 2 | 2 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 485 | 393 | 0 | 0 | 2 | 2 |
 //! | `linearization` | 7626 | 4713 | 19 | 0 | 2 | 2 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -137,6 +181,49 @@ pub const NB: usize = 4;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["base", "link1", "link2", "link3"];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 33;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "base.m_r",
+    "base.mx_r",
+    "base.my",
+    "base.mz_r",
+    "base.xx_r",
+    "base.xy",
+    "base.yy_r",
+    "base.xz_r",
+    "base.yz",
+    "base.zz_r",
+    "link1.mx_r",
+    "link1.my",
+    "link1.xx_r",
+    "link1.xy",
+    "link1.xz",
+    "link1.yz",
+    "link1.zz_r",
+    "link2.mx_r",
+    "link2.my_r",
+    "link2.mz",
+    "link2.xx_r",
+    "link2.xy_r",
+    "link2.yy_r",
+    "link2.xz",
+    "link2.yz",
+    "link2.zz_r",
+    "link3.mx",
+    "link3.mz",
+    "link3.xy",
+    "link3.yy",
+    "link3.xz",
+    "link3.yz",
+    "link3.zz_r",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -10105,6 +10192,773 @@ fn standard_regressor_with_body(
             t284,
             t291,
             t297,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        6.5,
+        0.7,
+        0.0,
+        0.0,
+        0.5585,
+        0.005,
+        0.6885,
+        0.0,
+        0.002,
+        0.19,
+        1.0,
+        0.0,
+        -0.4565,
+        0.0,
+        0.0,
+        0.0,
+        0.4585,
+        0.5,
+        0.01,
+        0.0,
+        0.0051,
+        -0.0025,
+        0.2075,
+        0.001,
+        0.0,
+        0.2106,
+        0.125,
+        0.0,
+        0.0,
+        0.04125,
+        0.0,
+        0.0,
+        0.04025,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 485,
+    add: 393,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
+    let t0 = 19.62 * (q[3] * q[5] - q[4] * q[6]) + qdd[0] + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = 19.62 * (q[4] * q[5] + q[3] * q[6]) + qdd[1] + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qdd[2] + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t3 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t4 = qd[3] * s_q7 - qd[4] * c_q7;
+    let t5 = -t4;
+    let t6 = qd[4] * qd[4];
+    let t7 = qd[5] * qd[5];
+    let t8 = qd[3] * qd[4];
+    let t9 = qd[3] * qd[5];
+    let t10 = -t6 - t7;
+    let t11 = t0 + 0.2 * t10;
+    let t12 = qdd[5] + t8;
+    let t13 = t1 + 0.2 * t12;
+    let t14 = t9 - qdd[4];
+    let t15 = t2 + 0.2 * t14;
+    let t16 = c_q7 * t13 - s_q7 * t11;
+    let t17 = qd[5] + qd[6];
+    let t18 = qdd[5] + qdd[6];
+    let t19 = qd[6] * t5 + qdd[3] * c_q7 + qdd[4] * s_q7;
+    let t20 = qdd[4] * c_q7 - qdd[3] * s_q7 - qd[6] * t3;
+    let t21 = q[8] * q[8];
+    let t22 = q[9] * q[9];
+    let t23 = q[10] * q[10];
+    let t24 = q[8] * q[9];
+    let t25 = q[8] * q[10];
+    let t26 = q[9] * q[10];
+    let t27 = q[8] * q[11];
+    let t28 = q[9] * q[11];
+    let t29 = q[10] * q[11];
+    let t30 = 1.0 - 2.0 * (t22 + t23);
+    let t31 = 2.0 * (t24 - t29);
+    let t32 = 2.0 * (t25 + t28);
+    let t33 = 2.0 * (t24 + t29);
+    let t34 = 1.0 - 2.0 * (t21 + t23);
+    let t35 = 2.0 * (t26 - t27);
+    let t36 = 2.0 * (t25 - t28);
+    let t37 = 2.0 * (t26 + t27);
+    let t38 = 1.0 - 2.0 * (t21 + t22);
+    let t39 = t17 * t36 + t3 * t30 + t5 * t33;
+    let t40 = t17 * t37 + t3 * t31 + t5 * t34;
+    let t41 = t17 * t38 + t3 * t32 + t5 * t35;
+    let t42 = t5 * t5;
+    let t43 = t17 * t17;
+    let t44 = t3 * t5;
+    let t45 = t3 * t17;
+    let t46 = -c_q7 * t11 - s_q7 * t13;
+    let t47 = -0.5 * (t42 + t43) - t46;
+    let t48 = t16 + 0.5 * (t18 + t44);
+    let t49 = t15 + 0.5 * (t45 - t20);
+    let t50 = t36 * t49 + t30 * t47 + t33 * t48;
+    let t51 = t37 * t49 + t31 * t47 + t34 * t48;
+    let t52 = t38 * t49 + t32 * t47 + t35 * t48;
+    let t53 = qd[7] + t39;
+    let t54 = qd[8] + t40;
+    let t55 = qd[9] + t41;
+    let t56 = qd[9] * t40 + qdd[7] + t19 * t30 + t20 * t33 + t18 * t36 - qd[8] * t41;
+    let t57 = qd[7] * t41 + qdd[8] + t19 * t31 + t20 * t34 + t18 * t37 - qd[9] * t39;
+    let t58 = qd[8] * t39 + qdd[9] + t19 * t32 + t20 * t35 + t18 * t38 - qd[7] * t40;
+    let t59 = t53 * c_q12 - t55 * s_q12;
+    let t60 = t53 * s_q12 + t55 * c_q12;
+    let t61 = t54 * t54;
+    let t62 = t55 * t55;
+    let t63 = t53 * t54;
+    let t64 = t53 * t55;
+    let t65 = t50 - 0.5 * (t61 + t62);
+    let t66 = t51 + 0.5 * (t58 + t63);
+    let t67 = t52 + 0.5 * (t64 - t57);
+    let t68 = c_q12 * t65 - s_q12 * t67;
+    let t69 = t54 + qd[10];
+    let t70 = t57 + qdd[10];
+    let t71 = qd[10] * t59 + t56 * s_q12 + t58 * c_q12;
+    let t72 = t5 * t17;
+    let t73 = t54 * t55;
+    let t74 = t69 * t69;
+    let t75 = t60 * t60;
+    let t76 = t59 * t69;
+    let t77 = t59 * t60;
+    let t78 = t60 * t69;
+    let t79 = t4 * t5 - t43;
+    let t80 = t18 - t3 * t4;
+    let t81 = t45 - t20;
+    let t82 = c_q12 * t78;
+    let t83 = s_q12 * t78;
+    let t84 = qd[3] * qd[3];
+    let t85 = qd[4] * qd[5];
+    let t86 = qdd[5] - t8;
+    let t87 = qdd[4] + t9;
+    let t88 = qdd[3] - t85;
+    let t89 = qdd[3] + t85;
+    let t90 = t3 * t3;
+    let t91 = t44 - t18;
+    let t92 = t20 + t45;
+    let t93 = t18 + t44;
+    let t94 = t19 + t72;
+    let t95 = t53 * t53;
+    let t96 = t63 - t58;
+    let t97 = t57 + t64;
+    let t98 = t58 + t63;
+    let t99 = t73 - t56;
+    let t100 = t64 - t57;
+    let t101 = t56 + t73;
+    let t102 = t59 * t59;
+    let t103 = t70 + t77;
+    let t104 = t71 + t76;
+    let t105 = t56 * c_q12 - t58 * s_q12 - qd[10] * t60;
+    let t106 = t78 - t105;
+    let t107 = t77 - t70;
+    let t108 = t78 + t105;
+    let t109 = s_q7 * t79 + c_q7 * t80;
+    let t110 = -t17;
+    let t111 = t17 * t110 - t90;
+    let t112 = s_q7 * t91 + c_q7 * t111;
+    let t113 = t19 - t5 * t110;
+    let t114 = s_q7 * t45;
+    let t115 = c_q7 * t45;
+    let t116 = -t44;
+    let t117 = -t81;
+    let t118 = t90 - t42;
+    let t119 = t43 - t90;
+    let t120 = t19 - t72;
+    let t121 = t42 - t43;
+    let t122 = -t54;
+    let t123 = t54 * t122 - t62;
+    let t124 = t58 - t53 * t122;
+    let t125 = t30 * t123 + t31 * t124 + t32 * t100;
+    let t126 = t33 * t123 + t34 * t124 + t35 * t100;
+    let t127 = s_q7 * t125 + c_q7 * t126;
+    let t128 = t36 * t123 + t37 * t124 + t38 * t100;
+    let t129 = -t52;
+    let t130 = t31 * t129 + t32 * t51;
+    let t131 = t34 * t129 + t35 * t51 - 0.5 * t128;
+    let t132 = t38 * t51 + 0.5 * t126 + t37 * t129;
+    let t133 = -t55;
+    let t134 = t55 * t133 - t95;
+    let t135 = t56 - t54 * t133;
+    let t136 = t30 * t96 + t31 * t134 + t32 * t135;
+    let t137 = t33 * t96 + t34 * t134 + t35 * t135;
+    let t138 = s_q7 * t136 + c_q7 * t137;
+    let t139 = t36 * t96 + t37 * t134 + t38 * t135;
+    let t140 = -t50;
+    let t141 = t30 * t52 + t32 * t140;
+    let t142 = t33 * t52 + t35 * t140 - 0.5 * t139;
+    let t143 = t38 * t140 + 0.5 * t137 + t36 * t52;
+    let t144 = -t53;
+    let t145 = t57 - t55 * t144;
+    let t146 = t53 * t144 - t61;
+    let t147 = t30 * t145 + t31 * t99 + t32 * t146;
+    let t148 = t33 * t145 + t34 * t99 + t35 * t146;
+    let t149 = s_q7 * t147 + c_q7 * t148;
+    let t150 = t36 * t145 + t37 * t99 + t38 * t146;
+    let t151 = -t51;
+    let t152 = t30 * t151 + t31 * t50;
+    let t153 = t33 * t151 + t34 * t50 - 0.5 * t150;
+    let t154 = t37 * t50 + 0.5 * t148 + t36 * t151;
+    let t155 = t31 * t64;
+    let t156 = t32 * t63;
+    let t157 = t30 * t56 + t155 - t156;
+    let t158 = t34 * t64;
+    let t159 = t35 * t63;
+    let t160 = t33 * t56 + t158 - t159;
+    let t161 = t37 * t64;
+    let t162 = t38 * t63;
+    let t163 = t36 * t56 + t161 - t162;
+    let t164 = -t100;
+    let t165 = t95 - t61;
+    let t166 = t30 * t164 + t31 * t101 + t32 * t165;
+    let t167 = t33 * t164 + t34 * t101 + t35 * t165;
+    let t168 = t36 * t164 + t37 * t101 + t38 * t165;
+    let t169 = t30 * t73;
+    let t170 = t156 + t31 * t57 - t169;
+    let t171 = t33 * t73;
+    let t172 = t159 + t34 * t57 - t171;
+    let t173 = t36 * t73;
+    let t174 = t162 + t37 * t57 - t173;
+    let t175 = t62 - t95;
+    let t176 = -t99;
+    let t177 = t30 * t98 + t31 * t175 + t32 * t176;
+    let t178 = t33 * t98 + t34 * t175 + t35 * t176;
+    let t179 = t36 * t98 + t37 * t175 + t38 * t176;
+    let t180 = t61 - t62;
+    let t181 = -t96;
+    let t182 = t30 * t180 + t31 * t181 + t32 * t97;
+    let t183 = t33 * t180 + t34 * t181 + t35 * t97;
+    let t184 = t36 * t180 + t37 * t181 + t38 * t97;
+    let t185 = t169 + t32 * t58 - t155;
+    let t186 = t171 + t35 * t58 - t158;
+    let t187 = t173 + t38 * t58 - t161;
+    let t188 = -t69;
+    let t189 = t69 * t188 - t75;
+    let t190 = s_q12 * t107 + c_q12 * t189;
+    let t191 = t71 - t59 * t188;
+    let t192 = c_q12 * t107 - s_q12 * t189;
+    let t193 = t30 * t190 + t31 * t191 + t32 * t192;
+    let t194 = t33 * t190 + t34 * t191 + t35 * t192;
+    let t195 = s_q7 * t193 + c_q7 * t194;
+    let t196 = t36 * t190 + t37 * t191 + t38 * t192;
+    let t197 = s_q12 * t66;
+    let t198 = -s_q12 * t65 - c_q12 * t67;
+    let t199 = t198 - 0.5 * t192;
+    let t200 = 0.5 * t191 + c_q12 * t66;
+    let t201 = t30 * t197 + t31 * t199 + t32 * t200;
+    let t202 = t33 * t197 + t34 * t199 + t35 * t200 - 0.5 * t196;
+    let t203 = 0.5 * t194 + t36 * t197 + t37 * t199 + t38 * t200;
+    let t204 = -t59;
+    let t205 = t70 - t60 * t204;
+    let t206 = t59 * t204 - t74;
+    let t207 = c_q12 * t205 + s_q12 * t206;
+    let t208 = c_q12 * t206 - s_q12 * t205;
+    let t209 = t30 * t207 + t31 * t106 + t32 * t208;
+    let t210 = t33 * t207 + t34 * t106 + t35 * t208;
+    let t211 = s_q7 * t209 + c_q7 * t210;
+    let t212 = t36 * t207 + t37 * t106 + t38 * t208;
+    let t213 = -t66;
+    let t214 = c_q12 * t213;
+    let t215 = t68 - 0.5 * t208;
+    let t216 = 0.5 * t106 - s_q12 * t213;
+    let t217 = t30 * t214 + t31 * t215 + t32 * t216;
+    let t218 = t33 * t214 + t34 * t215 + t35 * t216 - 0.5 * t212;
+    let t219 = 0.5 * t210 + t36 * t214 + t37 * t215 + t38 * t216;
+    let t220 = t102 - t74;
+    let t221 = s_q12 * t220 - c_q12 * t107;
+    let t222 = c_q12 * t220 + s_q12 * t107;
+    let t223 = t30 * t221 + t31 * t108 + t32 * t222;
+    let t224 = t33 * t221 + t34 * t108 + t35 * t222;
+    let t225 = t36 * t221 + t37 * t108 + t38 * t222;
+    let t226 = s_q12 * t76 - t82;
+    let t227 = t83 + c_q12 * t76;
+    let t228 = t30 * t226 + t31 * t70 + t32 * t227;
+    let t229 = t33 * t226 + t34 * t70 + t35 * t227;
+    let t230 = t36 * t226 + t37 * t70 + t38 * t227;
+    let t231 = -t106;
+    let t232 = c_q12 * t104 + s_q12 * t231;
+    let t233 = t75 - t102;
+    let t234 = c_q12 * t231 - s_q12 * t104;
+    let t235 = t30 * t232 + t31 * t233 + t32 * t234;
+    let t236 = t33 * t232 + t34 * t233 + t35 * t234;
+    let t237 = t36 * t232 + t37 * t233 + t38 * t234;
+    let t238 = t74 - t75;
+    let t239 = c_q12 * t238 + s_q12 * t103;
+    let t240 = t71 - t76;
+    let t241 = c_q12 * t103 - s_q12 * t238;
+    let t242 = t30 * t239 + t31 * t240 + t32 * t241;
+    let t243 = t33 * t239 + t34 * t240 + t35 * t241;
+    let t244 = t36 * t239 + t37 * t240 + t38 * t241;
+    let t245 = t82 + s_q12 * t71;
+    let t246 = -t77;
+    let t247 = c_q12 * t71 - t83;
+    let t248 = t30 * t245 + t32 * t247 - t31 * t77;
+    let t249 = t33 * t245 + t35 * t247 - t34 * t77;
+    let t250 = t36 * t245 + t38 * t247 - t37 * t77;
+    [
+        [
+            t0,
+            t10,
+            -t86,
+            t87,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t79 - s_q7 * t80,
+            c_q7 * t91 - s_q7 * t111,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t125 - s_q7 * t126,
+            c_q7 * t136 - s_q7 * t137,
+            c_q7 * t147 - s_q7 * t148,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            c_q7 * t193 - s_q7 * t194,
+            c_q7 * t209 - s_q7 * t210,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t1,
+            t12,
+            -t7 - t84,
+            -t88,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t109,
+            t112,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t127,
+            t138,
+            t149,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t195,
+            t211,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t2,
+            t14,
+            t89,
+            -t6 - t84,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t81,
+            t113,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t128,
+            t139,
+            t150,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t196,
+            t212,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            t2,
+            -t1,
+            qdd[3],
+            -t14,
+            -t85,
+            t12,
+            t6 - t7,
+            t85,
+            s_q7 * t15,
+            c_q7 * t15,
+            c_q7 * t19 - t114,
+            c_q7 * t117 - s_q7 * t94,
+            c_q7 * t93 - s_q7 * t119,
+            c_q7 * t121 + s_q7 * t91,
+            t114 + c_q7 * t72,
+            c_q7 * t130 - s_q7 * t131,
+            c_q7 * t141 - s_q7 * t142,
+            c_q7 * t152 - s_q7 * t153,
+            c_q7 * t157 - s_q7 * t160,
+            c_q7 * t166 - s_q7 * t167,
+            c_q7 * t170 - s_q7 * t172,
+            c_q7 * t177 - s_q7 * t178,
+            c_q7 * t182 - s_q7 * t183,
+            c_q7 * t185 - s_q7 * t186,
+            c_q7 * t201 - s_q7 * t202,
+            c_q7 * t217 - s_q7 * t218,
+            c_q7 * t223 - s_q7 * t224,
+            c_q7 * t228 - s_q7 * t229,
+            c_q7 * t235 - s_q7 * t236,
+            c_q7 * t242 - s_q7 * t243,
+            c_q7 * t248 - s_q7 * t249,
+        ],
+        [
+            0.0,
+            -t2,
+            0.0,
+            t0,
+            t9,
+            t89,
+            qdd[4],
+            t7 - t84,
+            t86,
+            -t9,
+            -0.2 * t81 - c_q7 * t15,
+            s_q7 * t15 - 0.2 * t113,
+            s_q7 * t19 + t115,
+            s_q7 * t117 + c_q7 * t94,
+            s_q7 * t93 + c_q7 * t119,
+            s_q7 * t121 - c_q7 * t91,
+            s_q7 * t72 - t115,
+            s_q7 * t130 + c_q7 * t131 - 0.2 * t128,
+            s_q7 * t141 + c_q7 * t142 - 0.2 * t139,
+            s_q7 * t152 + c_q7 * t153 - 0.2 * t150,
+            s_q7 * t157 + c_q7 * t160,
+            s_q7 * t166 + c_q7 * t167,
+            s_q7 * t170 + c_q7 * t172,
+            s_q7 * t177 + c_q7 * t178,
+            s_q7 * t182 + c_q7 * t183,
+            s_q7 * t185 + c_q7 * t186,
+            s_q7 * t201 + c_q7 * t202 - 0.2 * t196,
+            s_q7 * t217 + c_q7 * t218 - 0.2 * t212,
+            s_q7 * t223 + c_q7 * t224,
+            s_q7 * t228 + c_q7 * t229,
+            s_q7 * t235 + c_q7 * t236,
+            s_q7 * t242 + c_q7 * t243,
+            s_q7 * t248 + c_q7 * t249,
+        ],
+        [
+            0.0,
+            t1,
+            -t0,
+            0.0,
+            -t8,
+            t84 - t6,
+            t8,
+            t88,
+            t87,
+            qdd[5],
+            t16 + 0.2 * t109,
+            t46 + 0.2 * t112,
+            t116,
+            t118,
+            t120,
+            t92,
+            t18,
+            0.2 * t127 + t132,
+            0.2 * t138 + t143,
+            0.2 * t149 + t154,
+            t163,
+            t168,
+            t174,
+            t179,
+            t184,
+            t187,
+            0.2 * t195 + t203,
+            0.2 * t211 + t219,
+            t225,
+            t230,
+            t237,
+            t244,
+            t250,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t16,
+            t46,
+            t116,
+            t118,
+            t120,
+            t92,
+            t18,
+            t132,
+            t143,
+            t154,
+            t163,
+            t168,
+            t174,
+            t179,
+            t184,
+            t187,
+            t203,
+            t219,
+            t225,
+            t230,
+            t237,
+            t244,
+            t250,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t52,
+            t151,
+            t56,
+            t164,
+            -t73,
+            t98,
+            t180,
+            t73,
+            t197,
+            t214,
+            t221,
+            t226,
+            t232,
+            t239,
+            t245,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t129,
+            0.0,
+            t50,
+            t64,
+            t101,
+            t57,
+            t175,
+            t181,
+            -t64,
+            t199,
+            t215,
+            t108,
+            t70,
+            t233,
+            t240,
+            t246,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t51,
+            t140,
+            0.0,
+            -t63,
+            t165,
+            t63,
+            t176,
+            t97,
+            t58,
+            t200,
+            t216,
+            t222,
+            t227,
+            t234,
+            t241,
+            t247,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t198,
+            t68,
+            t108,
+            t70,
+            t233,
+            t240,
+            t246,
         ],
     ]
 }

@@ -38,9 +38,49 @@
 //!
 //! Independent coordinates: `bus_vx`, `bus_vy`, `bus_vz`, `bus_wx`, `bus_wy`, `bus_wz`, `crank`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! bus.m_r = bus.m + crank.m + coupler.m + rocker.m
+//! bus.mx_r = bus.mx + xA·crank.m + xA·coupler.m + (d + xA)·rocker.m
+//! bus.my_r = bus.my + yA·crank.m + yA·coupler.m + yA·rocker.m
+//! bus.mz_r = bus.mz + zA·crank.m + crank.mz + zA·coupler.m + coupler.mz + zA·rocker.m + rocker.mz
+//! bus.xx_r = bus.xx + (yA² + zA²)·crank.m + 2·zA·crank.mz + crank.yy + (a² + yA² + zA²)·coupler.m + 2·zA·coupler.mz + coupler.yy + (yA² + zA²)·rocker.m + 2·zA·rocker.mz + rocker.yy
+//! bus.xy_r = bus.xy − xA·yA·crank.m − xA·yA·coupler.m − (d + xA)·yA·rocker.m
+//! bus.yy_r = bus.yy + (xA² + zA²)·crank.m + 2·zA·crank.mz + crank.yy + (a² + xA² + zA²)·coupler.m + 2·zA·coupler.mz + coupler.yy + ((d + xA)² + zA²)·rocker.m + 2·zA·rocker.mz + rocker.yy
+//! bus.xz_r = bus.xz − xA·zA·crank.m − xA·crank.mz − xA·zA·coupler.m − xA·coupler.mz − (d + xA)·zA·rocker.m + (−d − xA)·rocker.mz
+//! bus.yz_r = bus.yz − yA·zA·crank.m − yA·crank.mz − yA·zA·coupler.m − yA·coupler.mz − yA·zA·rocker.m − yA·rocker.mz
+//! bus.zz_r = bus.zz + (xA² + yA²)·crank.m + (xA² + yA²)·coupler.m + ((d + xA)² + yA²)·rocker.m
+//! crank.mx_r = crank.mx + a·coupler.m
+//! crank.my = crank.my
+//! crank.xx_r = crank.xx − crank.yy − a²·coupler.m
+//! crank.xy = crank.xy
+//! crank.xz_r = crank.xz − a·coupler.mz
+//! crank.yz = crank.yz
+//! crank.zz_r = crank.zz + a²·coupler.m
+//! coupler.mx = coupler.mx
+//! coupler.my = coupler.my
+//! coupler.xx_r = coupler.xx − coupler.yy
+//! coupler.xy = coupler.xy
+//! coupler.xz = coupler.xz
+//! coupler.yz = coupler.yz
+//! coupler.zz = coupler.zz
+//! rocker.mx = rocker.mx
+//! rocker.my = rocker.my
+//! rocker.xx_r = rocker.xx − rocker.yy
+//! rocker.xy = rocker.xy
+//! rocker.xz = rocker.xz
+//! rocker.yz = rocker.yz
+//! rocker.zz = rocker.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 99 | 54 | 5 | 0 | 0 | 0 |
+//! | `derived` | 101 | 54 | 5 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 218 | 166 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 65 | 52 | 0 | 0 | 3 | 3 |
 //! | `bias` | 195 | 131 | 0 | 0 | 3 | 3 |
@@ -66,6 +106,8 @@
 //! | `forward_dynamics_derivatives` | 3146 | 1915 | 12 | 0 | 4 | 4 |
 //! | `constrained_residual_derivatives` | 922 | 661 | 0 | 0 | 5 | 5 |
 //! | `standard_regressor` | 395 | 328 | 0 | 0 | 3 | 3 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 295 | 251 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 3164 | 1915 | 12 | 0 | 4 | 4 |
 //! | `constrained_forward_dynamics` | 771 | 676 | 95 | 11 | 10 | 10 |
 //! | `cut_joint_reactions` | 816 | 699 | 95 | 11 | 12 | 12 |
@@ -169,6 +211,47 @@ pub const INDEPENDENT: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 31;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "bus.m_r",
+    "bus.mx_r",
+    "bus.my_r",
+    "bus.mz_r",
+    "bus.xx_r",
+    "bus.xy_r",
+    "bus.yy_r",
+    "bus.xz_r",
+    "bus.yz_r",
+    "bus.zz_r",
+    "crank.mx_r",
+    "crank.my",
+    "crank.xx_r",
+    "crank.xy",
+    "crank.xz_r",
+    "crank.yz",
+    "crank.zz_r",
+    "coupler.mx",
+    "coupler.my",
+    "coupler.xx_r",
+    "coupler.xy",
+    "coupler.xz",
+    "coupler.yz",
+    "coupler.zz",
+    "rocker.mx",
+    "rocker.my",
+    "rocker.xx_r",
+    "rocker.xy",
+    "rocker.xz",
+    "rocker.yz",
+    "rocker.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -454,6 +537,10 @@ pub struct Derived {
     pub k82: Real,
     /// Parameter group 83.
     pub k83: Real,
+    /// Parameter group 84.
+    pub k84: Real,
+    /// Parameter group 85.
+    pub k85: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -583,12 +670,14 @@ impl Params {
             k81: t5 * inv3,
             k82: p.a * inv0,
             k83: p.zA * p.a * inv0,
+            k84: 0.5 * t2,
+            k85: 0.5 * t5,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 99,
+    mul: 101,
     add: 54,
     div: 5,
     sqrt: 0,
@@ -6442,6 +6531,601 @@ fn standard_regressor_with_body(
             t202,
             t86,
             t41,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    [
+        d.k0,
+        d.k1,
+        d.k2,
+        d.k3,
+        d.k7,
+        d.k8,
+        d.k12,
+        d.k9,
+        d.k10,
+        d.k11,
+        d.k5,
+        0.0,
+        d.k17,
+        0.0,
+        0.0,
+        0.0,
+        d.k18,
+        d.k84,
+        0.0,
+        d.k20,
+        0.0,
+        0.0,
+        0.0,
+        d.k31,
+        d.k85,
+        0.0,
+        d.k14,
+        0.0,
+        0.0,
+        0.0,
+        d.k32,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 295,
+    add: 251,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let ((s_q7, c_q7), (s_q8, c_q8)) = sin_cos_pair(q[7], q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t0 = qdd[0] + 2.0 * p.g * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = qdd[1] + 2.0 * p.g * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t3 = c_q7 * qd[3] + s_q7 * qd[4];
+    let t4 = s_q7 * qd[3] - c_q7 * qd[4];
+    let t5 = -t4;
+    let t6 = p.zA * qd[4] - p.yA * qd[5];
+    let t7 = p.zA * qd[3];
+    let t8 = p.xA * qd[5] - t7;
+    let t9 = p.yA * qd[3];
+    let t10 = t9 - p.xA * qd[4];
+    let t11 = t0 + p.zA * qdd[4] - p.yA * qdd[5];
+    let t12 = qd[4] * t10 + t11 - qd[5] * t8;
+    let t13 = t1 + qd[5] * t6 - p.zA * qdd[3];
+    let t14 = p.xA * qdd[5] + t13 - qd[3] * t10;
+    let t15 = t2 + p.yA * qdd[3] - qd[4] * t6;
+    let t16 = t15 + qd[3] * t8 - p.xA * qdd[4];
+    let t17 = c_q7 * t14 - s_q7 * t12;
+    let t18 = qd[5] + qd[6];
+    let t19 = qdd[5] + qdd[6];
+    let t20 = qd[6] * t5 + c_q7 * qdd[3] + s_q7 * qdd[4];
+    let t21 = c_q7 * qdd[4] - s_q7 * qdd[3] - qd[6] * t3;
+    let t22 = c_q8 * t3 + s_q8 * t5;
+    let t23 = s_q8 * t3 - c_q8 * t5;
+    let t24 = -t23;
+    let t25 = p.a * t5;
+    let t26 = t3 * t18;
+    let t27 = c_q7 * t12 + s_q7 * t14;
+    let t28 = t27 - t5 * t25 - p.a * t18 * t18;
+    let t29 = t17 + p.a * t19 + t3 * t25;
+    let t30 = t16 + p.a * (t26 - t21);
+    let t31 = c_q8 * t29 - s_q8 * t28;
+    let t32 = qd[7] + t18;
+    let t33 = t19 + qdd[7];
+    let t34 = qd[7] * t24 + c_q8 * t20 + s_q8 * t21;
+    let t35 = c_q9 * qd[3] + s_q9 * qd[4];
+    let t36 = s_q9 * qd[3] - c_q9 * qd[4];
+    let t37 = -t36;
+    let t38 = qd[5] + qd[8];
+    let t39 = qdd[5] + qdd[8];
+    let t40 = qd[8] * t37 + c_q9 * qdd[3] + s_q9 * qdd[4];
+    let t41 = qd[3] * qd[3];
+    let t42 = qd[4] * qd[4];
+    let t43 = qd[5] * qd[5];
+    let t44 = qd[3] * qd[4];
+    let t45 = qd[3] * qd[5];
+    let t46 = qd[4] * qd[5];
+    let t47 = qdd[5] - t44;
+    let t48 = qdd[4] + t45;
+    let t49 = qdd[5] + t44;
+    let t50 = qdd[3] - t46;
+    let t51 = qdd[4] - t45;
+    let t52 = qdd[3] + t46;
+    let t53 = t3 * t3;
+    let t54 = t5 * t5;
+    let t55 = t18 * t18;
+    let t56 = t3 * t5;
+    let t57 = t5 * t18;
+    let t58 = t56 - t19;
+    let t59 = t21 + t26;
+    let t60 = t19 + t56;
+    let t61 = t26 - t21;
+    let t62 = t20 + t57;
+    let t63 = t22 * t22;
+    let t64 = t24 * t24;
+    let t65 = t32 * t32;
+    let t66 = t22 * t24;
+    let t67 = t22 * t32;
+    let t68 = t24 * t32;
+    let t69 = t66 - t33;
+    let t70 = c_q8 * t21 - s_q8 * t20 - qd[7] * t22;
+    let t71 = t67 + t70;
+    let t72 = t33 + t66;
+    let t73 = t67 - t70;
+    let t74 = t34 + t68;
+    let t75 = t35 * t35;
+    let t76 = t37 * t37;
+    let t77 = t38 * t38;
+    let t78 = t35 * t37;
+    let t79 = t35 * t38;
+    let t80 = t37 * t38;
+    let t81 = t78 - t39;
+    let t82 = c_q9 * qdd[4] - s_q9 * qdd[3] - qd[8] * t35;
+    let t83 = t79 + t82;
+    let t84 = t39 + t78;
+    let t85 = t79 - t82;
+    let t86 = t40 + t80;
+    let t87 = t4 * t5 - t55;
+    let t88 = t19 - t3 * t4;
+    let t89 = c_q7 * t87 - s_q7 * t88;
+    let t90 = s_q7 * t87 + c_q7 * t88;
+    let t91 = -t18;
+    let t92 = t18 * t91 - t53;
+    let t93 = c_q7 * t58 - s_q7 * t92;
+    let t94 = s_q7 * t58 + c_q7 * t92;
+    let t95 = t20 - t5 * t91;
+    let t96 = s_q7 * t26;
+    let t97 = c_q7 * t26;
+    let t98 = -t56;
+    let t99 = -t61;
+    let t100 = t53 - t54;
+    let t101 = t55 - t53;
+    let t102 = t20 - t57;
+    let t103 = t54 - t55;
+    let t104 = t23 * t24 - t65;
+    let t105 = t33 - t22 * t23;
+    let t106 = c_q8 * t104 - s_q8 * t105;
+    let t107 = s_q8 * t104 + c_q8 * t105;
+    let t108 = c_q7 * t106 - s_q7 * t107;
+    let t109 = s_q7 * t106 + c_q7 * t107;
+    let t110 = -t30;
+    let t111 = s_q8 * t110;
+    let t112 = c_q8 * t110 - p.a * t73;
+    let t113 = t31 + p.a * t107;
+    let t114 = -t32;
+    let t115 = t32 * t114 - t63;
+    let t116 = c_q8 * t69 - s_q8 * t115;
+    let t117 = s_q8 * t69 + c_q8 * t115;
+    let t118 = c_q7 * t116 - s_q7 * t117;
+    let t119 = s_q7 * t116 + c_q7 * t117;
+    let t120 = t34 - t24 * t114;
+    let t121 = c_q8 * t30;
+    let t122 = s_q8 * t30 - p.a * t120;
+    let t123 = -c_q8 * t28 - s_q8 * t29;
+    let t124 = p.a * t117 + t123;
+    let t125 = s_q8 * t67;
+    let t126 = c_q8 * t34 - t125;
+    let t127 = c_q8 * t67;
+    let t128 = s_q8 * t34 + t127;
+    let t129 = -t66;
+    let t130 = -t73;
+    let t131 = c_q8 * t130 - s_q8 * t74;
+    let t132 = s_q8 * t130 + c_q8 * t74;
+    let t133 = t63 - t64;
+    let t134 = t65 - t63;
+    let t135 = c_q8 * t72 - s_q8 * t134;
+    let t136 = s_q8 * t72 + c_q8 * t134;
+    let t137 = t34 - t68;
+    let t138 = t64 - t65;
+    let t139 = c_q8 * t138 + s_q8 * t69;
+    let t140 = s_q8 * t138 - c_q8 * t69;
+    let t141 = t125 + c_q8 * t68;
+    let t142 = s_q8 * t68 - t127;
+    let t143 = t36 * t37 - t77;
+    let t144 = t39 - t35 * t36;
+    let t145 = c_q9 * t143 - s_q9 * t144;
+    let t146 = s_q9 * t143 + c_q9 * t144;
+    let t147 = -t38;
+    let t148 = t38 * t147 - t75;
+    let t149 = c_q9 * t81 - s_q9 * t148;
+    let t150 = s_q9 * t81 + c_q9 * t148;
+    let t151 = t40 - t37 * t147;
+    let t152 = s_q9 * t79;
+    let t153 = c_q9 * t79;
+    let t154 = -t78;
+    let t155 = -t85;
+    let t156 = t75 - t76;
+    let t157 = t77 - t75;
+    let t158 = t40 - t80;
+    let t159 = t76 - t77;
+    let t160 = t9 - qd[4] * d.k15;
+    let t161 = qd[5] * d.k15 - t7;
+    let t162 = t11 + qd[4] * t160 - qd[5] * t161;
+    let t163 = t13 + qdd[5] * d.k15 - qd[3] * t160;
+    let t164 = c_q9 * t163 - s_q9 * t162;
+    let t165 = t15 + qd[3] * t161 - qdd[4] * d.k15;
+    let t166 = -c_q9 * t162 - s_q9 * t163;
+    [
+        [
+            t0,
+            -t42 - t43,
+            -t47,
+            t48,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t89,
+            t93,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t108,
+            t118,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t145,
+            t149,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t1,
+            t49,
+            -t41 - t43,
+            -t50,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+            t94,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t109,
+            t119,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t146,
+            t150,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t2,
+            -t51,
+            t52,
+            -t41 - t42,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t61,
+            t95,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t73,
+            t120,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t85,
+            t151,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            t2,
+            -t1,
+            qdd[3],
+            t51,
+            -t46,
+            t49,
+            t42 - t43,
+            t46,
+            p.yA * t61 + s_q7 * t16 - p.zA * t90,
+            c_q7 * t16 + p.yA * t95 - p.zA * t94,
+            c_q7 * t20 - t96,
+            c_q7 * t99 - s_q7 * t62,
+            c_q7 * t60 - s_q7 * t101,
+            c_q7 * t103 + s_q7 * t58,
+            t96 + c_q7 * t57,
+            p.yA * t73 - c_q7 * t111 - s_q7 * t112 - p.zA * t109,
+            c_q7 * t121 + p.yA * t120 - s_q7 * t122 - p.zA * t119,
+            c_q7 * t126 - s_q7 * t128,
+            c_q7 * t131 - s_q7 * t132,
+            c_q7 * t135 - s_q7 * t136,
+            c_q7 * t139 - s_q7 * t140,
+            c_q7 * t141 - s_q7 * t142,
+            p.yA * t85 + s_q9 * t165 - p.zA * t146,
+            p.yA * t151 + c_q9 * t165 - p.zA * t150,
+            c_q9 * t40 - t152,
+            c_q9 * t155 - s_q9 * t86,
+            c_q9 * t84 - s_q9 * t157,
+            c_q9 * t159 + s_q9 * t81,
+            t152 + c_q9 * t80,
+        ],
+        [
+            0.0,
+            -t2,
+            0.0,
+            t0,
+            t45,
+            t52,
+            qdd[4],
+            t43 - t41,
+            t47,
+            -t45,
+            p.zA * t89 - c_q7 * t16 - p.xA * t61,
+            s_q7 * t16 + p.zA * t93 - p.xA * t95,
+            s_q7 * t20 + t97,
+            s_q7 * t99 + c_q7 * t62,
+            s_q7 * t60 + c_q7 * t101,
+            s_q7 * t103 - c_q7 * t58,
+            s_q7 * t57 - t97,
+            c_q7 * t112 + p.zA * t108 - s_q7 * t111 - p.xA * t73,
+            s_q7 * t121 + c_q7 * t122 + p.zA * t118 - p.xA * t120,
+            s_q7 * t126 + c_q7 * t128,
+            s_q7 * t131 + c_q7 * t132,
+            s_q7 * t135 + c_q7 * t136,
+            s_q7 * t139 + c_q7 * t140,
+            s_q7 * t141 + c_q7 * t142,
+            p.zA * t145 - c_q9 * t165 - t85 * d.k15,
+            p.zA * t149 + s_q9 * t165 - t151 * d.k15,
+            s_q9 * t40 + t153,
+            s_q9 * t155 + c_q9 * t86,
+            s_q9 * t84 + c_q9 * t157,
+            s_q9 * t159 - c_q9 * t81,
+            s_q9 * t80 - t153,
+        ],
+        [
+            0.0,
+            t1,
+            -t0,
+            0.0,
+            -t44,
+            t41 - t42,
+            t44,
+            t50,
+            t48,
+            qdd[5],
+            t17 + p.xA * t90 - p.yA * t89,
+            p.xA * t94 - t27 - p.yA * t93,
+            t98,
+            t100,
+            t102,
+            t59,
+            t19,
+            p.xA * t109 + t113 - p.yA * t108,
+            p.xA * t119 + t124 - p.yA * t118,
+            t129,
+            t133,
+            t137,
+            t71,
+            t33,
+            t164 + t146 * d.k15 - p.yA * t145,
+            t150 * d.k15 + t166 - p.yA * t149,
+            t154,
+            t156,
+            t158,
+            t83,
+            t39,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t17,
+            -t27,
+            t98,
+            t100,
+            t102,
+            t59,
+            t19,
+            t113,
+            t124,
+            t129,
+            t133,
+            t137,
+            t71,
+            t33,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t31,
+            t123,
+            t129,
+            t133,
+            t137,
+            t71,
+            t33,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t164,
+            t166,
+            t154,
+            t156,
+            t158,
+            t83,
+            t39,
         ],
     ]
 }

@@ -38,6 +38,46 @@
 //!
 //! Independent coordinates: `bus_vx`, `bus_vy`, `bus_vz`, `bus_wx`, `bus_wy`, `bus_wz`, `crank`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! bus.m_r = bus.m + crank.m + coupler.m + rocker.m
+//! bus.mx_r = bus.mx − 0.3·crank.m − 0.3·coupler.m + 0.4·rocker.m
+//! bus.my_r = bus.my + 0.1·crank.m + 0.1·coupler.m + 0.1·rocker.m
+//! bus.mz_r = bus.mz + 0.3·crank.m + crank.mz + 0.3·coupler.m + coupler.mz + 0.3·rocker.m + rocker.mz
+//! bus.xx_r = bus.xx + 0.1·crank.m + 0.6·crank.mz + crank.yy + 0.14·coupler.m + 0.6·coupler.mz + coupler.yy + 0.1·rocker.m + 0.6·rocker.mz + rocker.yy
+//! bus.xy_r = bus.xy + 0.03·crank.m + 0.03·coupler.m − 0.04·rocker.m
+//! bus.yy_r = bus.yy + 0.18·crank.m + 0.6·crank.mz + crank.yy + 0.22·coupler.m + 0.6·coupler.mz + coupler.yy + 0.25·rocker.m + 0.6·rocker.mz + rocker.yy
+//! bus.xz_r = bus.xz + 0.09·crank.m + 0.3·crank.mz + 0.09·coupler.m + 0.3·coupler.mz − 0.12·rocker.m − 0.4·rocker.mz
+//! bus.yz_r = bus.yz − 0.03·crank.m − 0.1·crank.mz − 0.03·coupler.m − 0.1·coupler.mz − 0.03·rocker.m − 0.1·rocker.mz
+//! bus.zz_r = bus.zz + 0.1·crank.m + 0.1·coupler.m + 0.17·rocker.m
+//! crank.mx_r = crank.mx + 0.2·coupler.m
+//! crank.my = crank.my
+//! crank.xx_r = crank.xx − crank.yy − 0.04·coupler.m
+//! crank.xy = crank.xy
+//! crank.xz_r = crank.xz − 0.2·coupler.mz
+//! crank.yz = crank.yz
+//! crank.zz_r = crank.zz + 0.04·coupler.m
+//! coupler.mx = coupler.mx
+//! coupler.my = coupler.my
+//! coupler.xx_r = coupler.xx − coupler.yy
+//! coupler.xy = coupler.xy
+//! coupler.xz = coupler.xz
+//! coupler.yz = coupler.yz
+//! coupler.zz = coupler.zz
+//! rocker.mx = rocker.mx
+//! rocker.my = rocker.my
+//! rocker.xx_r = rocker.xx − rocker.yy
+//! rocker.xy = rocker.xy
+//! rocker.xz = rocker.xz
+//! rocker.yz = rocker.yz
+//! rocker.zz = rocker.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -66,6 +106,8 @@
 //! | `forward_dynamics_derivatives` | 2643 | 1637 | 12 | 0 | 3 | 3 |
 //! | `constrained_residual_derivatives` | 821 | 631 | 0 | 0 | 5 | 5 |
 //! | `standard_regressor` | 374 | 323 | 0 | 0 | 3 | 3 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 276 | 244 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 2661 | 1637 | 12 | 0 | 3 | 3 |
 //! | `constrained_forward_dynamics` | 705 | 640 | 95 | 11 | 10 | 10 |
 //! | `cut_joint_reactions` | 750 | 663 | 95 | 11 | 12 | 12 |
@@ -168,6 +210,47 @@ pub const INDEPENDENT: [usize; 7] = [0, 1, 2, 3, 4, 5, 6];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 31;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "bus.m_r",
+    "bus.mx_r",
+    "bus.my_r",
+    "bus.mz_r",
+    "bus.xx_r",
+    "bus.xy_r",
+    "bus.yy_r",
+    "bus.xz_r",
+    "bus.yz_r",
+    "bus.zz_r",
+    "crank.mx_r",
+    "crank.my",
+    "crank.xx_r",
+    "crank.xy",
+    "crank.xz_r",
+    "crank.yz",
+    "crank.zz_r",
+    "coupler.mx",
+    "coupler.my",
+    "coupler.xx_r",
+    "coupler.xy",
+    "coupler.xz",
+    "coupler.yz",
+    "coupler.zz",
+    "rocker.mx",
+    "rocker.my",
+    "rocker.xx_r",
+    "rocker.xy",
+    "rocker.xz",
+    "rocker.yz",
+    "rocker.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -5449,6 +5532,595 @@ fn standard_regressor_with_body(
             t211,
             t94,
             t52,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        47.5,
+        0.3,
+        0.35,
+        3.45,
+        3.605,
+        0.108,
+        5.192,
+        0.096,
+        -0.193,
+        4.345,
+        0.8,
+        0.0,
+        -0.14566666666666667,
+        0.0,
+        0.0,
+        0.0,
+        0.14666666666666667,
+        0.9,
+        0.0,
+        -0.359,
+        0.0,
+        0.0,
+        0.0,
+        0.36,
+        0.625,
+        0.0,
+        -0.20733333333333334,
+        0.0,
+        0.0,
+        0.0,
+        0.20833333333333334,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 276,
+    add: 244,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let ((s_q7, c_q7), (s_q8, c_q8)) = sin_cos_pair(q[7], q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t0 = qdd[0] + qd[2] * qd[4] - qd[1] * qd[5];
+    let t1 = qdd[1] + qd[0] * qd[5] - qd[2] * qd[3];
+    let t2 = qd[0] * qd[4] - qdd[2] - qd[1] * qd[3];
+    let t3 = -t2;
+    let t4 = c_q7 * qd[3] + s_q7 * qd[4];
+    let t5 = s_q7 * qd[3] - c_q7 * qd[4];
+    let t6 = -t5;
+    let t7 = 0.3 * qd[4] - 0.1 * qd[5];
+    let t8 = -0.3 * (qd[3] + qd[5]);
+    let t9 = 0.1 * qd[3] + 0.3 * qd[4];
+    let t10 = t0 + 0.3 * qdd[4] - 0.1 * qdd[5];
+    let t11 = qd[4] * t9 + t10 - qd[5] * t8;
+    let t12 = t1 + qd[5] * t7 - 0.3 * qdd[3];
+    let t13 = t12 - 0.3 * qdd[5] - qd[3] * t9;
+    let t14 = t2 + qd[4] * t7 - 0.1 * qdd[3];
+    let t15 = t14 - 0.3 * qdd[4] - qd[3] * t8;
+    let t16 = c_q7 * t13 - s_q7 * t11;
+    let t17 = qd[5] + qd[6];
+    let t18 = qdd[5] + qdd[6];
+    let t19 = qd[6] * t6 + c_q7 * qdd[3] + s_q7 * qdd[4];
+    let t20 = c_q7 * qdd[4] - s_q7 * qdd[3] - qd[6] * t4;
+    let t21 = c_q8 * t4 + s_q8 * t6;
+    let t22 = s_q8 * t4 - c_q8 * t6;
+    let t23 = -t22;
+    let t24 = t6 * t6;
+    let t25 = t17 * t17;
+    let t26 = t4 * t6;
+    let t27 = t4 * t17;
+    let t28 = -c_q7 * t11 - s_q7 * t13;
+    let t29 = -0.2 * (t24 + t25) - t28;
+    let t30 = t16 + 0.2 * (t18 + t26);
+    let t31 = t15 + 0.2 * (t20 - t27);
+    let t32 = -t31;
+    let t33 = c_q8 * t30 - s_q8 * t29;
+    let t34 = qd[7] + t17;
+    let t35 = t18 + qdd[7];
+    let t36 = qd[7] * t23 + c_q8 * t19 + s_q8 * t20;
+    let t37 = c_q9 * qd[3] + s_q9 * qd[4];
+    let t38 = s_q9 * qd[3] - c_q9 * qd[4];
+    let t39 = -t38;
+    let t40 = 0.4 * qd[5] - 0.3 * qd[3];
+    let t41 = 0.1 * qd[3] - 0.4 * qd[4];
+    let t42 = t10 + qd[4] * t41 - qd[5] * t40;
+    let t43 = 0.4 * qdd[5] + t12 - qd[3] * t41;
+    let t44 = t14 + 0.4 * qdd[4] - qd[3] * t40;
+    let t45 = c_q9 * t43 - s_q9 * t42;
+    let t46 = qd[5] + qd[8];
+    let t47 = qdd[5] + qdd[8];
+    let t48 = qd[8] * t39 + c_q9 * qdd[3] + s_q9 * qdd[4];
+    let t49 = t6 * t17;
+    let t50 = t23 * t23;
+    let t51 = t34 * t34;
+    let t52 = t21 * t23;
+    let t53 = t21 * t34;
+    let t54 = t23 * t34;
+    let t55 = t39 * t39;
+    let t56 = t46 * t46;
+    let t57 = t37 * t39;
+    let t58 = t37 * t46;
+    let t59 = t39 * t46;
+    let t60 = qd[3] * qd[3];
+    let t61 = qd[4] * qd[4];
+    let t62 = qd[5] * qd[5];
+    let t63 = qd[3] * qd[4];
+    let t64 = qd[3] * qd[5];
+    let t65 = qd[4] * qd[5];
+    let t66 = qdd[5] - t63;
+    let t67 = qdd[4] + t64;
+    let t68 = qdd[5] + t63;
+    let t69 = qdd[3] - t65;
+    let t70 = qdd[4] - t64;
+    let t71 = qdd[3] + t65;
+    let t72 = t4 * t4;
+    let t73 = t26 - t18;
+    let t74 = t20 + t27;
+    let t75 = t18 + t26;
+    let t76 = t27 - t20;
+    let t77 = t19 + t49;
+    let t78 = t21 * t21;
+    let t79 = t52 - t35;
+    let t80 = c_q8 * t20 - s_q8 * t19 - qd[7] * t21;
+    let t81 = t53 + t80;
+    let t82 = t35 + t52;
+    let t83 = t53 - t80;
+    let t84 = t36 + t54;
+    let t85 = t37 * t37;
+    let t86 = t57 - t47;
+    let t87 = c_q9 * qdd[4] - s_q9 * qdd[3] - qd[8] * t37;
+    let t88 = t58 + t87;
+    let t89 = t47 + t57;
+    let t90 = t58 - t87;
+    let t91 = t48 + t59;
+    let t92 = t5 * t6 - t25;
+    let t93 = t18 - t4 * t5;
+    let t94 = c_q7 * t92 - s_q7 * t93;
+    let t95 = s_q7 * t92 + c_q7 * t93;
+    let t96 = -t17;
+    let t97 = t17 * t96 - t72;
+    let t98 = c_q7 * t73 - s_q7 * t97;
+    let t99 = s_q7 * t73 + c_q7 * t97;
+    let t100 = t19 - t6 * t96;
+    let t101 = s_q7 * t27;
+    let t102 = c_q7 * t27;
+    let t103 = -t26;
+    let t104 = -t76;
+    let t105 = t72 - t24;
+    let t106 = t25 - t72;
+    let t107 = t19 - t49;
+    let t108 = t24 - t25;
+    let t109 = t22 * t23 - t51;
+    let t110 = t35 - t21 * t22;
+    let t111 = c_q8 * t109 - s_q8 * t110;
+    let t112 = s_q8 * t109 + c_q8 * t110;
+    let t113 = c_q7 * t111 - s_q7 * t112;
+    let t114 = s_q7 * t111 + c_q7 * t112;
+    let t115 = s_q8 * t31;
+    let t116 = c_q8 * t31 - 0.2 * t83;
+    let t117 = t33 + 0.2 * t112;
+    let t118 = -t34;
+    let t119 = t34 * t118 - t78;
+    let t120 = c_q8 * t79 - s_q8 * t119;
+    let t121 = s_q8 * t79 + c_q8 * t119;
+    let t122 = c_q7 * t120 - s_q7 * t121;
+    let t123 = s_q7 * t120 + c_q7 * t121;
+    let t124 = t36 - t23 * t118;
+    let t125 = c_q8 * t32;
+    let t126 = s_q8 * t32 - 0.2 * t124;
+    let t127 = -c_q8 * t29 - s_q8 * t30;
+    let t128 = 0.2 * t121 + t127;
+    let t129 = s_q8 * t53;
+    let t130 = c_q8 * t36 - t129;
+    let t131 = c_q8 * t53;
+    let t132 = s_q8 * t36 + t131;
+    let t133 = -t52;
+    let t134 = -t83;
+    let t135 = c_q8 * t134 - s_q8 * t84;
+    let t136 = s_q8 * t134 + c_q8 * t84;
+    let t137 = t78 - t50;
+    let t138 = t51 - t78;
+    let t139 = c_q8 * t82 - s_q8 * t138;
+    let t140 = s_q8 * t82 + c_q8 * t138;
+    let t141 = t36 - t54;
+    let t142 = t50 - t51;
+    let t143 = c_q8 * t142 + s_q8 * t79;
+    let t144 = s_q8 * t142 - c_q8 * t79;
+    let t145 = c_q8 * t54 + t129;
+    let t146 = s_q8 * t54 - t131;
+    let t147 = t38 * t39 - t56;
+    let t148 = t47 - t37 * t38;
+    let t149 = c_q9 * t147 - s_q9 * t148;
+    let t150 = s_q9 * t147 + c_q9 * t148;
+    let t151 = -t46;
+    let t152 = t46 * t151 - t85;
+    let t153 = c_q9 * t86 - s_q9 * t152;
+    let t154 = s_q9 * t86 + c_q9 * t152;
+    let t155 = t48 - t39 * t151;
+    let t156 = -c_q9 * t42 - s_q9 * t43;
+    let t157 = s_q9 * t58;
+    let t158 = c_q9 * t58;
+    let t159 = -t57;
+    let t160 = -t90;
+    let t161 = t85 - t55;
+    let t162 = t56 - t85;
+    let t163 = t48 - t59;
+    let t164 = t55 - t56;
+    [
+        [
+            t0,
+            -t61 - t62,
+            -t66,
+            t67,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t94,
+            t98,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t113,
+            t122,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t149,
+            t153,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t1,
+            t68,
+            -t60 - t62,
+            -t69,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t95,
+            t99,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t114,
+            t123,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t150,
+            t154,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t3,
+            -t70,
+            t71,
+            -t60 - t61,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t76,
+            t100,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t83,
+            t124,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t90,
+            t155,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            t3,
+            -t1,
+            qdd[3],
+            t70,
+            -t65,
+            t68,
+            t61 - t62,
+            t65,
+            0.1 * t76 - 0.3 * t95 - s_q7 * t15,
+            0.1 * t100 - c_q7 * t15 - 0.3 * t99,
+            c_q7 * t19 - t101,
+            c_q7 * t104 - s_q7 * t77,
+            c_q7 * t75 - s_q7 * t106,
+            c_q7 * t108 + s_q7 * t73,
+            t101 + c_q7 * t49,
+            0.1 * t83 - 0.3 * t114 - c_q7 * t115 - s_q7 * t116,
+            0.1 * t124 + c_q7 * t125 - 0.3 * t123 - s_q7 * t126,
+            c_q7 * t130 - s_q7 * t132,
+            c_q7 * t135 - s_q7 * t136,
+            c_q7 * t139 - s_q7 * t140,
+            c_q7 * t143 - s_q7 * t144,
+            c_q7 * t145 - s_q7 * t146,
+            0.1 * t90 - 0.3 * t150 - s_q9 * t44,
+            0.1 * t155 - c_q9 * t44 - 0.3 * t154,
+            c_q9 * t48 - t157,
+            c_q9 * t160 - s_q9 * t91,
+            c_q9 * t89 - s_q9 * t162,
+            c_q9 * t164 + s_q9 * t86,
+            c_q9 * t59 + t157,
+        ],
+        [
+            0.0,
+            t2,
+            0.0,
+            t0,
+            t64,
+            t71,
+            qdd[4],
+            t62 - t60,
+            t66,
+            -t64,
+            0.3 * (t76 + t94) + c_q7 * t15,
+            0.3 * (t98 + t100) - s_q7 * t15,
+            s_q7 * t19 + t102,
+            s_q7 * t104 + c_q7 * t77,
+            s_q7 * t75 + c_q7 * t106,
+            s_q7 * t108 - c_q7 * t73,
+            s_q7 * t49 - t102,
+            0.3 * (t83 + t113) + c_q7 * t116 - s_q7 * t115,
+            0.3 * (t122 + t124) + s_q7 * t125 + c_q7 * t126,
+            s_q7 * t130 + c_q7 * t132,
+            s_q7 * t135 + c_q7 * t136,
+            s_q7 * t139 + c_q7 * t140,
+            s_q7 * t143 + c_q7 * t144,
+            s_q7 * t145 + c_q7 * t146,
+            0.3 * t149 + c_q9 * t44 - 0.4 * t90,
+            0.3 * t153 - s_q9 * t44 - 0.4 * t155,
+            s_q9 * t48 + t158,
+            s_q9 * t160 + c_q9 * t91,
+            s_q9 * t89 + c_q9 * t162,
+            s_q9 * t164 - c_q9 * t86,
+            s_q9 * t59 - t158,
+        ],
+        [
+            0.0,
+            t1,
+            -t0,
+            0.0,
+            -t63,
+            t60 - t61,
+            t63,
+            t69,
+            t67,
+            qdd[5],
+            t16 - 0.1 * t94 - 0.3 * t95,
+            t28 - 0.1 * t98 - 0.3 * t99,
+            t103,
+            t105,
+            t107,
+            t74,
+            t18,
+            t117 - 0.1 * t113 - 0.3 * t114,
+            t128 - 0.1 * t122 - 0.3 * t123,
+            t133,
+            t137,
+            t141,
+            t81,
+            t35,
+            t45 + 0.4 * t150 - 0.1 * t149,
+            0.4 * t154 + t156 - 0.1 * t153,
+            t159,
+            t161,
+            t163,
+            t88,
+            t47,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t16,
+            t28,
+            t103,
+            t105,
+            t107,
+            t74,
+            t18,
+            t117,
+            t128,
+            t133,
+            t137,
+            t141,
+            t81,
+            t35,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t33,
+            t127,
+            t133,
+            t137,
+            t141,
+            t81,
+            t35,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t45,
+            t156,
+            t159,
+            t161,
+            t163,
+            t88,
+            t47,
         ],
     ]
 }

@@ -35,6 +35,24 @@
 //!
 //! Independent coordinates: `crank`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! crank.mx_r = crank.mx + 0.2·coupler.m
+//! crank.my = crank.my
+//! crank.zz_r = crank.zz + 0.04·coupler.m
+//! coupler.mx = coupler.mx
+//! coupler.my = coupler.my
+//! coupler.zz = coupler.zz
+//! rocker.mx = rocker.mx
+//! rocker.my = rocker.my
+//! rocker.zz = rocker.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -63,6 +81,8 @@
 //! | `forward_dynamics_derivatives` | 71 | 31 | 2 | 0 | 3 | 2 |
 //! | `constrained_residual_derivatives` | 174 | 161 | 0 | 0 | 5 | 5 |
 //! | `standard_regressor` | 24 | 12 | 0 | 0 | 3 | 3 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 21 | 11 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 71 | 31 | 2 | 0 | 3 | 2 |
 //! | `constrained_forward_dynamics` | 153 | 120 | 26 | 5 | 8 | 9 |
 //! | `cut_joint_reactions` | 157 | 123 | 26 | 5 | 9 | 10 |
@@ -123,6 +143,25 @@ pub const INDEPENDENT: [usize; 1] = [0];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 9;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "crank.mx_r",
+    "crank.my",
+    "crank.zz_r",
+    "coupler.mx",
+    "coupler.my",
+    "coupler.zz",
+    "rocker.mx",
+    "rocker.my",
+    "rocker.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1446,6 +1485,91 @@ pub fn standard_regressor_with(
             0.0,
             qdd[2],
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [0.28, 0.0, 0.05333333333333334, 0.36, 0.0, 0.144, 0.25, 0.0, 0.08333333333333333]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 21,
+    add: 11,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 + 0.2 * qdd[0];
+    let t2 = c_q1 * t0;
+    let t3 = s_q1 * t1;
+    let t4 = s_q1 * t0;
+    let t5 = c_q1 * t1;
+    let t6 = qd[0] + qd[1];
+    let t7 = qdd[0] + qdd[1];
+    let t8 = t5 - t4;
+    let t9 = -t2 - t3;
+    [
+        [
+            9.81 * c_q0,
+            -9.81 * s_q0,
+            qdd[0],
+            t8 + 0.2 * (c_q1 * t7 - s_q1 * t6 * t6),
+            t9 - 0.2 * (s_q1 * t7 + c_q1 * t6 * t6),
+            t7,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, t8, t9, t7, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 9.81 * c_q2, -9.81 * s_q2, qdd[2]],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

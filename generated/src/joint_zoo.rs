@@ -30,9 +30,83 @@
 //!
 //! Coordinates, in order: `base_vx`, `base_vy`, `base_vz`, `base_wx`, `base_wy`, `base_wz`, `shoulder_1`, `shoulder_2`, `elbow_slide`, `elbow_angle`, `wrist_wx`, `wrist_wy`, `wrist_wz`, `slide_x`, `slide_y`, `slide_angle`, `hip`, `knee`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! torso.m_r = torso.m + upper_arm.m + thigh.m
+//! torso.mx_r = torso.mx + 0.1·upper_arm.m
+//! torso.my_r = torso.my + 0.2·upper_arm.m − 0.1·thigh.m + thigh.my
+//! torso.mz_r = torso.mz + 0.3·upper_arm.m − 0.1·thigh.m
+//! torso.xx_r = torso.xx + 0.13·upper_arm.m + 0.0394695029986·upper_arm.xx + sled.yy + 0.02·thigh.m − 0.2·thigh.my + thigh.xx + shin.xx
+//! torso.xy_r = torso.xy − 0.02·upper_arm.m − 0.194709171154·upper_arm.xx
+//! torso.yy_r = torso.yy + 0.1·upper_arm.m + 0.960530497001·upper_arm.xx + 0.960530497001·sled.yy + 0.01·thigh.m
+//! torso.xz_r = torso.xz − 0.03·upper_arm.m
+//! torso.yz_r = torso.yz − 0.06·upper_arm.m + 0.194709171154·sled.yy − 0.01·thigh.m + 0.1·thigh.my
+//! torso.zz_r = torso.zz + 0.05·upper_arm.m + upper_arm.xx + 0.0394695029986·sled.yy + 0.01·thigh.m − 0.2·thigh.my + thigh.xx + shin.xx
+//! upper_arm.1.my_r = upper_arm.my
+//! upper_arm.1.xx_r = upper_arm.xx
+//! upper_arm.1.yy_r = −upper_arm.xx
+//! upper_arm.mx = upper_arm.mx
+//! upper_arm.mz = upper_arm.mz
+//! upper_arm.xy = upper_arm.xy
+//! upper_arm.yy = upper_arm.yy
+//! upper_arm.xz = upper_arm.xz
+//! upper_arm.yz = upper_arm.yz
+//! upper_arm.zz_r = −upper_arm.xx + upper_arm.zz
+//! forearm.1.m_r = forearm.m + hand.m
+//! forearm.1.my_r = −1.11022302463e-16·forearm.my − 0.75·forearm.mz + 0.1875·hand.m
+//! forearm.1.mz_r = forearm.mz − 0.25·hand.m
+//! forearm.mx = forearm.mx
+//! forearm.my_r = forearm.my + 0.75·forearm.mz − 0.1875·hand.m
+//! forearm.xx_r = forearm.xx + 0.0625·hand.m
+//! forearm.xy = forearm.xy
+//! forearm.yy_r = forearm.yy + 0.0625·hand.m
+//! forearm.xz = forearm.xz
+//! forearm.yz = forearm.yz
+//! forearm.zz = forearm.zz
+//! hand.mx = hand.mx
+//! hand.my = hand.my
+//! hand.mz = hand.mz
+//! hand.xx = hand.xx
+//! hand.xy = hand.xy
+//! hand.yy = hand.yy
+//! hand.xz = hand.xz
+//! hand.yz = hand.yz
+//! hand.zz = hand.zz
+//! sled.2.m_r = sled.m
+//! sled.2.mz_r = sled.mz
+//! sled.mx = sled.mx
+//! sled.my = sled.my
+//! sled.xx_r = sled.xx − sled.yy
+//! sled.xy = sled.xy
+//! sled.xz = sled.xz
+//! sled.yz = sled.yz
+//! sled.zz = sled.zz
+//! thigh.mx = thigh.mx
+//! thigh.mz = thigh.mz
+//! thigh.xy_r = thigh.xy + shin.xy
+//! thigh.yy_r = thigh.yy + shin.yy
+//! thigh.xz_r = thigh.xz + shin.xz
+//! thigh.yz_r = thigh.yz + shin.yz
+//! thigh.zz_r = −thigh.xx + thigh.zz − shin.xx + shin.zz
+//! shin.m = shin.m
+//! shin.mx = shin.mx
+//! shin.my = shin.my
+//! shin.mz = shin.mz
+//! ```
+//!
+//! Not all identifiable apart: the regressor's rank is 57 of 60. Kept although
+//! their columns depend on others with coefficients that are not small rationals:
+//! `forearm.zz`; the rest are entries of an inertia regrouped about an axis that is not a
+//! coordinate axis, dependent as functions of the standard parameters.
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 316 | 230 | 4 | 0 | 0 | 0 |
+//! | `derived` | 330 | 245 | 4 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 652 | 518 | 0 | 0 | 5 | 5 |
 //! | `mass_matrix` | 732 | 494 | 0 | 0 | 5 | 5 |
 //! | `bias` | 618 | 460 | 0 | 0 | 5 | 5 |
@@ -53,6 +127,8 @@
 //! | `mass_matrix_inverse` | 3356 | 2150 | 13 | 0 | 5 | 5 |
 //! | `forward_dynamics_derivatives` | 19922 | 13710 | 26 | 0 | 5 | 5 |
 //! | `standard_regressor` | 1666 | 1139 | 0 | 0 | 5 | 5 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 1543 | 1063 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 19946 | 13710 | 26 | 0 | 5 | 5 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -172,6 +248,76 @@ pub const BODY_NAMES: [&str; NB] = [
     "sled",
     "thigh",
     "shin",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 60;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "torso.m_r",
+    "torso.mx_r",
+    "torso.my_r",
+    "torso.mz_r",
+    "torso.xx_r",
+    "torso.xy_r",
+    "torso.yy_r",
+    "torso.xz_r",
+    "torso.yz_r",
+    "torso.zz_r",
+    "upper_arm.1.my_r",
+    "upper_arm.1.xx_r",
+    "upper_arm.1.yy_r",
+    "upper_arm.mx",
+    "upper_arm.mz",
+    "upper_arm.xy",
+    "upper_arm.yy",
+    "upper_arm.xz",
+    "upper_arm.yz",
+    "upper_arm.zz_r",
+    "forearm.1.m_r",
+    "forearm.1.my_r",
+    "forearm.1.mz_r",
+    "forearm.mx",
+    "forearm.my_r",
+    "forearm.xx_r",
+    "forearm.xy",
+    "forearm.yy_r",
+    "forearm.xz",
+    "forearm.yz",
+    "forearm.zz",
+    "hand.mx",
+    "hand.my",
+    "hand.mz",
+    "hand.xx",
+    "hand.xy",
+    "hand.yy",
+    "hand.xz",
+    "hand.yz",
+    "hand.zz",
+    "sled.2.m_r",
+    "sled.2.mz_r",
+    "sled.mx",
+    "sled.my",
+    "sled.xx_r",
+    "sled.xy",
+    "sled.xz",
+    "sled.yz",
+    "sled.zz",
+    "thigh.mx",
+    "thigh.mz",
+    "thigh.xy_r",
+    "thigh.yy_r",
+    "thigh.xz_r",
+    "thigh.yz_r",
+    "thigh.zz_r",
+    "shin.m",
+    "shin.mx",
+    "shin.my",
+    "shin.mz",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -467,6 +613,38 @@ pub struct Derived {
     pub k100: Real,
     /// Parameter group 101.
     pub k101: Real,
+    /// Parameter group 102.
+    pub k102: Real,
+    /// Parameter group 103.
+    pub k103: Real,
+    /// Parameter group 104.
+    pub k104: Real,
+    /// Parameter group 105.
+    pub k105: Real,
+    /// Parameter group 106.
+    pub k106: Real,
+    /// Parameter group 107.
+    pub k107: Real,
+    /// Parameter group 108.
+    pub k108: Real,
+    /// Parameter group 109.
+    pub k109: Real,
+    /// Parameter group 110.
+    pub k110: Real,
+    /// Parameter group 111.
+    pub k111: Real,
+    /// Parameter group 112.
+    pub k112: Real,
+    /// Parameter group 113.
+    pub k113: Real,
+    /// Parameter group 114.
+    pub k114: Real,
+    /// Parameter group 115.
+    pub k115: Real,
+    /// Parameter group 116.
+    pub k116: Real,
+    /// Parameter group 117.
+    pub k117: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -510,51 +688,58 @@ impl Params {
         let t32 = t31 + 0.00005;
         let t33 = t20 + 0.000009 * inv0 + 0.0001 * t22;
         let t34 = t33 + 0.0008;
-        let t35 = p.m_hand + 1.35;
-        let t36 = -0.25 * t0 - 0.144;
-        let t37 = 0.04 * p.m_hand + 0.0135;
-        let t38 = inv1 * t28;
-        let t39 = t29 + 0.00112 - inv1 * t27 * t27;
-        let inv2 = 1.0 / t39;
-        let t40 = t27 * t28;
-        let t41 = t31 + 0.00005 - inv1 * t40;
-        let t42 = t33 + 0.0008 - inv1 * t28 * t28 - inv2 * t41 * t41;
-        let inv3 = 1.0 / t42;
-        let t43 = t27 * t41;
-        let t44 = inv1 * inv2 * t43 - t38;
-        let t45 = inv1 * t27 * inv2;
-        let t46 = -t45 - inv2 * t41 * inv3 * t44;
-        let t47 = t27 * t46;
-        let t48 = t28 * t44;
-        let t49 = inv1 - inv1 * (t47 + inv3 * t48);
-        let t50 = inv2 * t41 * inv3;
-        let t51 = inv2 + inv2 * inv2 * t41 * t41 * inv3;
-        let t52 = t1 * t51;
-        let t53 = t1 * t41;
-        let t54 = t1 * t46;
-        let t55 = p.m_hand * t44;
-        let t56 = t37 * t49;
-        let t57 = t37 * t44;
-        let t58 = p.m_hand * t49;
-        let t59 = t32 * t41;
-        let t60 = t30 * t41;
-        let t61 = 0.01 * (p.m_hand - p.m_hand * inv3 * t48);
-        let t62 = t25 * t44;
-        let t63 = t30 * t46;
-        let t64 = t27 * t44;
-        let t65 = t32 * t46;
-        let t66 = inv2 * inv3 * t59;
-        let t67 = t27 * t51;
-        let t68 = t30 * t51;
-        let t69 = t32 * t51;
-        let t70 = t25 * t49;
-        let t71 = p.l_arm * t35;
-        let t72 = p.m_hand + 3.35;
-        let t73 = p.m_torso + p.m_hand;
-        let t74 = 0.1 * p.m_torso + 0.3 * t72;
-        let t75 = 0.01 * p.m_torso - 0.2 * t72;
-        let t76 = 0.02 * p.m_torso + 0.1 * t72;
-        let t77 = 0.5 * t21 + p.l_arm * t71;
+        let t35 = 0.5 * t21 + 0.03;
+        let t36 = p.m_hand + 1.35;
+        let t37 = -0.25 * t0 - 0.144;
+        let t38 = -0.25 * t0 - 0.64 * t37 - 0.144;
+        let t39 = p.m_torso + 5.0;
+        let t40 = 0.02 * p.m_torso + 0.2;
+        let t41 = 0.1 - 0.01 * p.m_torso;
+        let t42 = 0.1 * p.m_torso + 0.3;
+        let t43 = 0.04 * p.m_hand + 0.0135;
+        let t44 = inv1 * t28;
+        let t45 = t29 + 0.00112 - inv1 * t27 * t27;
+        let inv2 = 1.0 / t45;
+        let t46 = t27 * t28;
+        let t47 = t31 + 0.00005 - inv1 * t46;
+        let t48 = t33 + 0.0008 - inv1 * t28 * t28 - inv2 * t47 * t47;
+        let inv3 = 1.0 / t48;
+        let t49 = t27 * t47;
+        let t50 = inv1 * inv2 * t49 - t44;
+        let t51 = inv1 * t27 * inv2;
+        let t52 = -t51 - inv2 * t47 * inv3 * t50;
+        let t53 = t27 * t52;
+        let t54 = t28 * t50;
+        let t55 = inv1 - inv1 * (t53 + inv3 * t54);
+        let t56 = inv2 * t47 * inv3;
+        let t57 = inv2 + inv2 * inv2 * t47 * t47 * inv3;
+        let t58 = t1 * t57;
+        let t59 = t1 * t47;
+        let t60 = t1 * t52;
+        let t61 = p.m_hand * t50;
+        let t62 = t43 * t55;
+        let t63 = t43 * t50;
+        let t64 = p.m_hand * t55;
+        let t65 = t32 * t47;
+        let t66 = t30 * t47;
+        let t67 = 0.01 * (p.m_hand - p.m_hand * inv3 * t54);
+        let t68 = t25 * t50;
+        let t69 = t30 * t52;
+        let t70 = t27 * t50;
+        let t71 = t32 * t52;
+        let t72 = inv2 * inv3 * t65;
+        let t73 = t27 * t57;
+        let t74 = t30 * t57;
+        let t75 = t32 * t57;
+        let t76 = t25 * t55;
+        let t77 = p.l_arm * t36;
+        let t78 = p.m_hand + 3.35;
+        let t79 = p.m_torso + p.m_hand;
+        let t80 = 0.1 * p.m_torso + 0.3 * t78;
+        let t81 = 0.01 * p.m_torso - 0.2 * t78;
+        let t82 = 0.02 * p.m_torso + 0.1 * t78;
+        let t83 = 0.5 * t21 + p.l_arm * t77;
+        let t84 = 0.4799999999999999 * t37 + 0.75 * t38;
         Derived {
             params: *self,
             k0: inv0,
@@ -568,17 +753,17 @@ impl Params {
             k8: t20 + 0.0008,
             k9: t18 + 0.00112,
             k10: t1,
-            k11: t73 + 9.65,
-            k12: t35,
-            k13: t36,
-            k14: -p.l_arm - t71,
-            k15: t74 - 0.555,
-            k16: t75 + 0.471,
-            k17: t37,
-            k18: 0.555 - t74,
-            k19: t76,
-            k20: -0.471 - t75,
-            k21: -t76,
+            k11: t79 + 9.65,
+            k12: t36,
+            k13: t37,
+            k14: -p.l_arm - t77,
+            k15: t80 - 0.555,
+            k16: t81 + 0.471,
+            k17: t43,
+            k18: 0.555 - t80,
+            k19: t82,
+            k20: -0.471 - t81,
+            k21: -t82,
             k22: t25,
             k23: t27,
             k24: t28,
@@ -587,69 +772,69 @@ impl Params {
             k27: t34,
             k28: 0.0625 * t0 + 0.02928,
             k29: 0.0625 * t0 + 0.0284,
-            k30: -0.026 - t77,
-            k31: t77 + 0.03,
-            k32: t77 + 0.031,
-            k33: 0.0101 * p.m_torso + 0.13 * t72 + 0.919145,
-            k34: 0.0002 * p.m_torso + 0.01 - 0.02 * t72,
-            k35: -0.002 * p.m_torso - 0.03 * t72 - 0.019,
-            k36: 0.0104 * p.m_torso + 0.1 * t72 + 0.8193,
-            k37: 0.001 * p.m_torso - 0.06 * t72 - 0.0421,
-            k38: 0.0005 * p.m_torso + 0.05 * t72 + 0.172295,
-            k39: 0.9999999999999998 * t35,
-            k40: p.g * (p.m_torso + 5.0),
-            k41: p.g * (0.1 - 0.01 * p.m_torso),
-            k42: p.g * (0.1 * p.m_torso + 0.3),
-            k43: -0.25 * t0 - 0.64 * t36 - 0.144,
-            k44: p.g * (0.02 * p.m_torso + 0.2),
-            k45: p.m_hand + 0.15 - t1 * t52
-                - p.m_hand * (inv3 * (0.02 * inv2 * t53 + 0.0001 * p.m_hand)),
-            k46: inv3 * (0.003 * inv2 * t53 + 0.01 * t37 * t55 + 0.00003 * p.m_hand)
-                - t37 * t54,
-            k47: 0.003 * t52
-                + p.m_hand * (inv3 * (0.0001 * t55 + 0.00003 * inv2 * t41) - 0.01 * t54),
-            k48: p.m_hand + 0.15 - t37 * t56 - 0.000009 * inv3 - 0.006 * inv3 * t57,
-            k49: 0.003 * t37 * t46 - 0.000009 * t50 - 0.01 * p.m_hand * t56
-                - 0.00003 * inv3 * t55,
-            k50: p.m_hand + 0.15 + p.m_hand * (0.00006 * t46 - 0.0001 * t58)
-                - 0.000009 * t51,
+            k30: -0.026 - t83,
+            k31: t83 + 0.03,
+            k32: t83 + 0.031,
+            k33: 0.0101 * p.m_torso + 0.13 * t78 + 0.919145,
+            k34: 0.0002 * p.m_torso + 0.01 - 0.02 * t78,
+            k35: -0.002 * p.m_torso - 0.03 * t78 - 0.019,
+            k36: 0.0104 * p.m_torso + 0.1 * t78 + 0.8193,
+            k37: 0.001 * p.m_torso - 0.06 * t78 - 0.0421,
+            k38: 0.0005 * p.m_torso + 0.05 * t78 + 0.172295,
+            k39: 0.9999999999999998 * t36,
+            k40: p.g * t39,
+            k41: p.g * t41,
+            k42: p.g * t42,
+            k43: t38,
+            k44: p.g * t40,
+            k45: p.m_hand + 0.15 - t1 * t58
+                - p.m_hand * (inv3 * (0.02 * inv2 * t59 + 0.0001 * p.m_hand)),
+            k46: inv3 * (0.003 * inv2 * t59 + 0.01 * t43 * t61 + 0.00003 * p.m_hand)
+                - t43 * t60,
+            k47: 0.003 * t58
+                + p.m_hand * (inv3 * (0.0001 * t61 + 0.00003 * inv2 * t47) - 0.01 * t60),
+            k48: p.m_hand + 0.15 - t43 * t62 - 0.000009 * inv3 - 0.006 * inv3 * t63,
+            k49: 0.003 * t43 * t52 - 0.000009 * t56 - 0.01 * p.m_hand * t62
+                - 0.00003 * inv3 * t61,
+            k50: p.m_hand + 0.15 + p.m_hand * (0.00006 * t52 - 0.0001 * t64)
+                - 0.000009 * t57,
             k51: inv3
-                * (t28 * inv2 * t53 + 0.01 * (t25 * t55 + p.m_hand * (t28 - inv2 * t43)))
-                - t25 * t54 - t27 * t52,
-            k52: 0.01 * inv3 * (t27 * t55 + p.m_hand * (t32 - inv2 * t60))
-                + t1 * (inv2 * inv3 * t59 - t47) - 0.04 * p.m_hand - t30 * t52 - 0.0135,
-            k53: inv3 * (t34 * inv2 * t53 + 0.01 * p.m_hand * (t34 - inv2 * t59))
-                - t28 * t54 - t32 * t52 - t61,
+                * (t28 * inv2 * t59 + 0.01 * (t25 * t61 + p.m_hand * (t28 - inv2 * t49)))
+                - t25 * t60 - t27 * t58,
+            k52: 0.01 * inv3 * (t27 * t61 + p.m_hand * (t32 - inv2 * t66))
+                + t1 * (inv2 * inv3 * t65 - t53) - 0.04 * p.m_hand - t30 * t58 - 0.0135,
+            k53: inv3 * (t34 * inv2 * t59 + 0.01 * p.m_hand * (t34 - inv2 * t65))
+                - t28 * t60 - t32 * t58 - t67,
             k54: 0.04 * p.m_hand + 0.0135
-                + inv3 * (0.003 * (inv2 * t43 - t62 - t28) - t37 * t48) - t25 * t56
-                - t37 * t47,
-            k55: inv3 * (0.003 * (inv2 * t60 - t64 - t32) - t32 * t57) - t27 * t56
-                - t37 * t63,
-            k56: 0.003 * (t66 - inv3 * (t48 + t34)) + 0.003 - t28 * t56 - t37 * t65
-                - t34 * inv3 * t57,
-            k57: t61 + 0.003 * (t25 * t46 + t67 - t28 * inv2 * t41 * inv3)
-                - 0.01 * (t25 * t58 + p.m_hand * t47),
-            k58: 0.003 * (t47 + t68 - t66)
-                - 0.01 * (t27 * t58 + p.m_hand * t63 + t32 * inv3 * t55) - 0.003,
-            k59: 0.003 * (t28 * t46 + t69 - t34 * inv2 * t41 * inv3)
-                - 0.01 * (t28 * t58 + p.m_hand * t65 + t34 * inv3 * t55),
-            k60: t24 + 2.0 * (inv3 * (t28 * inv2 * t43 - t25 * t48) - t25 * t47)
-                + 0.00129 - t25 * t70 - t27 * t67 - t28 * t28 * inv3,
+                + inv3 * (0.003 * (inv2 * t49 - t68 - t28) - t43 * t54) - t25 * t62
+                - t43 * t53,
+            k55: inv3 * (0.003 * (inv2 * t66 - t70 - t32) - t32 * t63) - t27 * t62
+                - t43 * t69,
+            k56: 0.003 * (t72 - inv3 * (t54 + t34)) + 0.003 - t28 * t62 - t43 * t71
+                - t34 * inv3 * t63,
+            k57: t67 + 0.003 * (t25 * t52 + t73 - t28 * inv2 * t47 * inv3)
+                - 0.01 * (t25 * t64 + p.m_hand * t53),
+            k58: 0.003 * (t53 + t74 - t72)
+                - 0.01 * (t27 * t64 + p.m_hand * t69 + t32 * inv3 * t61) - 0.003,
+            k59: 0.003 * (t28 * t52 + t75 - t34 * inv2 * t47 * inv3)
+                - 0.01 * (t28 * t64 + p.m_hand * t71 + t34 * inv3 * t61),
+            k60: t24 + 2.0 * (inv3 * (t28 * inv2 * t49 - t25 * t54) - t25 * t53)
+                + 0.00129 - t25 * t76 - t27 * t73 - t28 * t28 * inv3,
             k61: t26 + 0.0001
                 + inv3
-                    * (t27 * (inv2 * t59 - t48) + t28 * (inv2 * t60 - t32) - t32 * t62)
-                - t25 * t63 - t30 * t67 - t27 * (t70 + t47),
-            k62: t28 + inv3 * (t34 * (inv2 * t43 - t62 - t28) + t28 * (inv2 * t59 - t48))
-                - t25 * t65 - t32 * t67 - t28 * (t70 + t47),
-            k63: t29 + 2.0 * (t30 * (inv2 * inv3 * t59 - t47) - t32 * inv3 * t64)
-                + 0.00112 - t27 * t27 * t49 - t30 * t68 - t32 * t32 * inv3,
+                    * (t27 * (inv2 * t65 - t54) + t28 * (inv2 * t66 - t32) - t32 * t68)
+                - t25 * t69 - t30 * t73 - t27 * (t76 + t53),
+            k62: t28 + inv3 * (t34 * (inv2 * t49 - t68 - t28) + t28 * (inv2 * t65 - t54))
+                - t25 * t71 - t32 * t73 - t28 * (t76 + t53),
+            k63: t29 + 2.0 * (t30 * (inv2 * inv3 * t65 - t53) - t32 * inv3 * t70)
+                + 0.00112 - t27 * t27 * t55 - t30 * t74 - t32 * t32 * inv3,
             k64: t31 + 0.00005
-                + inv3 * (t34 * (inv2 * t60 - t64 - t32) + t32 * (inv2 * t59 - t48))
-                - t40 * t49 - t28 * t63 - t32 * (t47 + t68),
-            k65: t33 + 2.0 * (t34 * (inv3 * (inv2 * t59 - t48)) - t28 * t65) + 0.0008
-                - t28 * t28 * t49 - t32 * t69 - t34 * t34 * inv3,
+                + inv3 * (t34 * (inv2 * t66 - t70 - t32) + t32 * (inv2 * t65 - t54))
+                - t46 * t55 - t28 * t69 - t32 * (t53 + t74),
+            k65: t33 + 2.0 * (t34 * (inv3 * (inv2 * t65 - t54)) - t28 * t71) + 0.0008
+                - t28 * t28 * t55 - t32 * t75 - t34 * t34 * inv3,
             k66: 0.5 * t21 + 0.031,
-            k67: 0.5 * t21 + 0.03,
+            k67: t35,
             k68: p.m_torso + 4.859204254497836,
             k69: p.m_torso + 1.4407957455021638,
             k70: 0.4829602127248918 - 0.1 * p.m_torso,
@@ -664,12 +849,12 @@ impl Params {
             k79: -0.002 * p.m_torso - 0.02,
             k80: 0.001 * p.m_torso + 0.005,
             k81: 0.0005 * p.m_torso + 0.12,
-            k82: t46,
-            k83: t51,
-            k84: t50,
-            k85: inv3 * t44,
+            k82: t52,
+            k83: t57,
+            k84: t56,
+            k85: inv3 * t50,
             k86: inv3,
-            k87: t49,
+            k87: t55,
             k88: 0.0101 * p.m_torso + 0.3,
             k89: t21,
             k90: p.g * p.m_torso,
@@ -677,20 +862,36 @@ impl Params {
             k92: inv1,
             k93: inv1 * t27,
             k94: inv2,
-            k95: t38,
-            k96: inv2 * t41,
-            k97: t73 + 8.15,
-            k98: t74 - 0.48,
-            k99: t45,
-            k100: -t45,
-            k101: -t50,
+            k95: t44,
+            k96: inv2 * t47,
+            k97: t79 + 8.15,
+            k98: t80 - 0.48,
+            k99: t51,
+            k100: -t51,
+            k101: -t56,
+            k102: t39,
+            k103: t40,
+            k104: t41,
+            k105: t42,
+            k106: 0.0101 * p.m_torso + 0.03946950299855746 * t35 + 0.860295,
+            k107: 0.0002 * p.m_torso - 0.19470917115432526 * t35 - 0.03,
+            k108: 0.0104 * p.m_torso + 0.9605304970014427 * t35 + 0.4893651723457641,
+            k109: -0.002 * p.m_torso - 0.08,
+            k110: 0.001 * p.m_torso - 0.14310158558124533,
+            k111: 0.0005 * p.m_torso + t35 + 0.480929827654236,
+            k112: -0.5 * t21 - 0.03,
+            k113: -p.l_arm,
+            k114: -0.5 * t21 - 0.026,
+            k115: -t84,
+            k116: t84,
+            k117: 0.01 * p.m_hand,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 316,
-    add: 230,
+    mul: 330,
+    add: 245,
     div: 4,
     sqrt: 0,
     sin: 0,
@@ -30228,6 +30429,1906 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    [
+        d.k102,
+        d.k103,
+        d.k104,
+        d.k105,
+        d.k106,
+        d.k107,
+        d.k108,
+        d.k109,
+        d.k110,
+        d.k111,
+        0.0,
+        d.k67,
+        d.k112,
+        0.0,
+        d.k113,
+        0.001,
+        d.k66,
+        0.0,
+        -0.002,
+        d.k114,
+        d.k12,
+        d.k115,
+        d.k13,
+        0.012,
+        d.k116,
+        d.k28,
+        0.0,
+        d.k29,
+        0.00194,
+        0.0,
+        0.00212,
+        0.003,
+        d.k117,
+        d.k10,
+        d.k22,
+        d.k23,
+        d.k25,
+        d.k24,
+        d.k26,
+        d.k27,
+        1.5,
+        0.0,
+        0.075,
+        0.03,
+        -0.00515,
+        -0.001,
+        0.0,
+        0.0,
+        0.01235,
+        0.0,
+        -0.6,
+        0.0,
+        0.2315,
+        0.001,
+        0.00135,
+        -0.2225,
+        1.8,
+        0.0,
+        0.009,
+        -0.27,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 1543,
+    add: 1063,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = lanes
+        .sin_cos_quad(q[7], q[8], q[10], q[17]);
+    let (s_q18, c_q18) = sin_cos(q[18]);
+    let t0 = qdd[0] + 2.0 * p.g * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = qdd[1] + 2.0 * p.g * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t3 = 9.966644423259238 * c_q7 - s_q7;
+    let t4 = -0.019833838076209875 * t3;
+    let t5 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t6 = 0.09784339500725571 * t3;
+    let t7 = s_q7 + 0.10033467208545054 * c_q7;
+    let t8 = -0.975170327201816 * t7;
+    let t9 = 0.9950041652780258 * t7;
+    let t10 = 0.09983341664682815 * t3;
+    let t11 = qd[5] * t9 + qd[3] * t4 + qd[4] * t6;
+    let t12 = qd[5] * t10 + qd[3] * t5 + qd[4] * t8;
+    let t13 = 0.3 * qd[4] - 0.2 * qd[5];
+    let t14 = 0.1 * qd[5] - 0.3 * qd[3];
+    let t15 = 0.2 * qd[3] - 0.1 * qd[4];
+    let t16 = 0.3 * qdd[4] + t0 + qd[4] * t15 - 0.2 * qdd[5] - qd[5] * t14;
+    let t17 = 0.1 * qdd[5] + t1 + qd[5] * t13 - 0.3 * qdd[3] - qd[3] * t15;
+    let t18 = 0.2 * qdd[3] + t2 + qd[3] * t14 - 0.1 * qdd[4] - qd[4] * t13;
+    let t19 = 0.9800665778412416 * t16 + 0.19866933079506124 * t17;
+    let t20 = t9 * t18 + t4 * t16 + t6 * t17;
+    let t21 = t5 * t16 + t8 * t17 + t10 * t18;
+    let t22 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
+    let t23 = qdd[6] + 0.9800665778412416 * qdd[3] + 0.19866933079506124 * qdd[4];
+    let t24 = qdd[3] * t4 + qdd[4] * t6 + qdd[5] * t9 + qd[6] * t12;
+    let t25 = qdd[3] * t5 + qdd[4] * t8 + qdd[5] * t10 - qd[6] * t11;
+    let t26 = t22 * c_q8 - t12 * s_q8;
+    let t27 = t22 * s_q8 + t12 * c_q8;
+    let t28 = t19 * c_q8 - t21 * s_q8;
+    let t29 = t11 + qd[7];
+    let t30 = t24 + qdd[7];
+    let t31 = t23 * c_q8 - t25 * s_q8 - qd[7] * t27;
+    let t32 = qd[7] * t26 + t23 * s_q8 + t25 * c_q8;
+    let t33 = -0.8 * q[9] - p.l_arm;
+    let t34 = t29 * t33 - 0.5999999999999999 * t27 * q[9];
+    let t35 = t26 * t29;
+    let t36 = t26 * t27;
+    let t37 = t26 * qd[8];
+    let t38 = t28 + 2.0 * qd[8] * (-0.8 * t29 - 0.5999999999999999 * t27)
+        + t33 * (t30 + t36)
+        + q[9] * (0.5999999999999999 * t35 - 0.5999999999999999 * t32);
+    let t39 = t20 + 1.6 * t37 + 0.5999999999999999 * qdd[8] + t27 * t34 - t31 * t33
+        - 0.5999999999999999 * t26 * t26 * q[9];
+    let t40 = -t19 * s_q8 - t21 * c_q8;
+    let t41 = 1.1999999999999997 * t37 + 0.5999999999999999 * t31 * q[9] - t40
+        - 0.8 * qdd[8] - t26 * t26 * t33 - t29 * t34;
+    let t42 = 1.0 - c_q10;
+    let t43 = 1.0 - 0.64 * t42;
+    let t44 = 1.0 - 0.36 * t42;
+    let t45 = t26 * c_q10 - s_q10 * (0.8 * t29 + 0.5999999999999999 * t27);
+    let t46 = t26 * s_q10;
+    let t47 = 0.8 * t46 + t29 * t43 - 0.4799999999999999 * t27 * t42;
+    let t48 = t27 * t44 + 0.5999999999999999 * t46 - 0.4799999999999999 * t29 * t42;
+    let t49 = t38 * s_q10;
+    let t50 = 0.8 * t49 + t39 * t43 - 0.4799999999999999 * t41 * t42;
+    let t51 = t41 * t44 + 0.5999999999999999 * t49 - 0.4799999999999999 * t39 * t42;
+    let t52 = 0.5999999999999999 * qd[9] + t47;
+    let t53 = 0.8 * qd[9] - t48;
+    let t54 = -t53;
+    let t55 = t31 * c_q10 + s_q10 * (-0.5999999999999999 * t32 - 0.8 * t30)
+        - qd[9] * (0.8 * t47 + 0.5999999999999999 * t48);
+    let t56 = 0.5999999999999999 * (t31 * s_q10 + qd[9] * t45);
+    let t57 = 0.5999999999999999 * qdd[9] + t30 * t43 + 1.3333333333333335 * t56
+        - 0.4799999999999999 * t32 * t42;
+    let t58 = t32 * t44 + t56 - 0.8 * qdd[9] - 0.4799999999999999 * t30 * t42;
+    let t59 = q[11] * q[11];
+    let t60 = q[12] * q[12];
+    let t61 = q[13] * q[13];
+    let t62 = q[11] * q[12];
+    let t63 = q[11] * q[13];
+    let t64 = q[12] * q[13];
+    let t65 = q[11] * q[14];
+    let t66 = q[12] * q[14];
+    let t67 = q[13] * q[14];
+    let t68 = 1.0 - 2.0 * (t60 + t61);
+    let t69 = 2.0 * (t62 - t67);
+    let t70 = 2.0 * (t63 + t66);
+    let t71 = 2.0 * (t62 + t67);
+    let t72 = 1.0 - 2.0 * (t59 + t61);
+    let t73 = 2.0 * (t64 - t65);
+    let t74 = 2.0 * (t63 - t66);
+    let t75 = 2.0 * (t64 + t65);
+    let t76 = 1.0 - 2.0 * (t59 + t60);
+    let t77 = 0.977668244562803 * t68 + 0.02233175543719701 * t71
+        + 0.20896434210788312 * t74;
+    let t78 = 0.977668244562803 * t69 + 0.02233175543719701 * t72
+        + 0.20896434210788312 * t75;
+    let t79 = 0.977668244562803 * t70 + 0.02233175543719701 * t73
+        + 0.20896434210788312 * t76;
+    let t80 = 0.02233175543719701 * t68 + 0.977668244562803 * t71
+        - 0.20896434210788312 * t74;
+    let t81 = 0.02233175543719701 * t69 + 0.977668244562803 * t72
+        - 0.20896434210788312 * t75;
+    let t82 = 0.02233175543719701 * t70 + 0.977668244562803 * t73
+        - 0.20896434210788312 * t76;
+    let t83 = 0.20896434210788312 * (t71 - t68) + 0.955336489125606 * t74;
+    let t84 = 0.20896434210788312 * (t72 - t69) + 0.955336489125606 * t75;
+    let t85 = 0.20896434210788312 * (t73 - t70) + 0.955336489125606 * t76;
+    let t86 = t54 * t83 + t45 * t77 + t52 * t80;
+    let t87 = t54 * t84 + t45 * t78 + t52 * t81;
+    let t88 = t54 * t85 + t45 * t79 + t52 * t82;
+    let t89 = t45 * t54;
+    let t90 = t52 * t54;
+    let t91 = t45 * t45;
+    let t92 = t52 * t52;
+    let t93 = s_q10 * (0.5999999999999999 * t41 + 0.8 * t39) - t38 * c_q10;
+    let t94 = -0.25 * (t57 + t89) - t93;
+    let t95 = t50 + 0.25 * (t55 - t90);
+    let t96 = t51 + 0.25 * (t91 + t92);
+    let t97 = t83 * t96 + t77 * t94 + t80 * t95;
+    let t98 = t84 * t96 + t78 * t94 + t81 * t95;
+    let t99 = t85 * t96 + t79 * t94 + t82 * t95;
+    let t100 = qd[10] + t86;
+    let t101 = qd[11] + t87;
+    let t102 = qd[12] + t88;
+    let t103 = qd[12] * t87 + qdd[10] + t55 * t77 + t57 * t80 + t58 * t83 - qd[11] * t88;
+    let t104 = qd[10] * t88 + qdd[11] + t55 * t78 + t57 * t81 + t58 * t84 - qd[12] * t86;
+    let t105 = qd[11] * t86 + qdd[12] + t55 * t79 + t57 * t82 + t58 * t85 - qd[10] * t87;
+    let t106 = q[15] - 0.1;
+    let t107 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
+    let t108 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
+    let t109 = 0.9800665778412416 * qdd[4] + 0.19866933079506124 * qdd[5];
+    let t110 = 0.9800665778412416 * qdd[5] - 0.19866933079506122 * qdd[4];
+    let t111 = 0.05 * qd[3] + qd[5] * t106;
+    let t112 = qd[4] * t106;
+    let t113 = qd[4] * qd[5];
+    let t114 = qd[4] * qd[4];
+    let t115 = qdd[3] - t113;
+    let t116 = t1 + qdd[5] * t106 + qd[3] * t112 + 0.05 * t115;
+    let t117 = t2 + qd[3] * t111 + 0.05 * t114 - qdd[4] * t106;
+    let t118 = qd[3] * q[16];
+    let t119 = t108 * q[16];
+    let t120 = 0.9800665778412416 * t116 + 0.19866933079506124 * t117 + qdd[14]
+        + t108 * (2.0 * qd[13] - t119) - qd[3] * t118;
+    let t121 = t0 + qdd[13] + t107 * t118 - 0.05 * qdd[4] - qd[4] * t112 - qd[5] * t111
+        - t110 * q[16] - 2.0 * t108 * qd[14];
+    let t122 = 2.0 * qd[3] * qd[14] + 0.9800665778412416 * t117 + qdd[3] * q[16]
+        + t107 * (t119 - 2.0 * qd[13]) - 0.19866933079506122 * t116;
+    let t123 = qd[3] * c_q17 + t107 * s_q17;
+    let t124 = qd[3] * s_q17 - t107 * c_q17;
+    let t125 = -t124;
+    let t126 = t120 * c_q17 - t121 * s_q17;
+    let t127 = t108 + qd[15];
+    let t128 = t110 + qdd[15];
+    let t129 = qd[15] * t125 + qdd[3] * c_q17 + t109 * s_q17;
+    let t130 = qd[3] * c_q18 - qd[5] * s_q18;
+    let t131 = qd[3] * s_q18 + qd[5] * c_q18;
+    let t132 = 0.1 * (qd[5] - qd[4]);
+    let t133 = qd[3] * qd[4];
+    let t134 = qd[3] * qd[5];
+    let t135 = qd[3] * qd[3];
+    let t136 = qdd[5] - t133;
+    let t137 = qdd[4] + t134;
+    let t138 = t0 + 0.1 * (t136 - t137);
+    let t139 = 0.1 * qdd[3] + qd[5] * t132 + t1 + 0.1 * t135;
+    let t140 = 0.1 * (t135 - qdd[3]) + t2 - qd[4] * t132;
+    let t141 = c_q18 * t138 - s_q18 * t140;
+    let t142 = qd[4] + qd[16];
+    let t143 = qdd[4] + qdd[16];
+    let t144 = qdd[3] * c_q18 - qdd[5] * s_q18 - qd[16] * t131;
+    let t145 = qd[16] * t130 + qdd[3] * s_q18 + qdd[5] * c_q18;
+    let t146 = -0.4 - q[19];
+    let t147 = t130 * t131;
+    let t148 = t131 * t142;
+    let t149 = -s_q18 * t138 - c_q18 * t140;
+    let t150 = qdd[17] + t149 + t146 * (t130 * t130 + t142 * t142);
+    let t151 = -t150;
+    let t152 = t141 + t146 * (t143 + t147) - 2.0 * t142 * qd[17];
+    let t153 = t139 + 2.0 * t130 * qd[17] + t146 * (t148 - t144);
+    let t154 = t45 * t52;
+    let t155 = t127 * t127;
+    let t156 = t123 * t127;
+    let t157 = t125 * t127;
+    let t158 = t130 * t130;
+    let t159 = t142 * t142;
+    let t160 = t130 * t142;
+    let t161 = t27 * t29;
+    let t162 = t29 * t29;
+    let t163 = t123 * t123;
+    let t164 = t131 * t131;
+    let t165 = qd[5] * qd[5];
+    let t166 = qdd[5] + t133;
+    let t167 = qdd[4] - t134;
+    let t168 = qdd[3] + t113;
+    let t169 = t11 * t22;
+    let t170 = t11 * t12;
+    let t171 = t169 - t25;
+    let t172 = t26 * t26;
+    let t173 = t27 * t27;
+    let t174 = t35 - t32;
+    let t175 = t30 + t36;
+    let t176 = t32 + t35;
+    let t177 = t161 - t31;
+    let t178 = t36 - t30;
+    let t179 = t31 + t161;
+    let t180 = t54 * t54;
+    let t181 = t154 - t58;
+    let t182 = t57 + t89;
+    let t183 = t58 + t154;
+    let t184 = t89 - t57;
+    let t185 = t55 + t90;
+    let t186 = t100 * t100;
+    let t187 = t101 * t101;
+    let t188 = t102 * t102;
+    let t189 = t100 * t101;
+    let t190 = t100 * t102;
+    let t191 = t101 * t102;
+    let t192 = t189 - t105;
+    let t193 = t104 + t190;
+    let t194 = t105 + t189;
+    let t195 = t191 - t103;
+    let t196 = t190 - t104;
+    let t197 = t103 + t191;
+    let t198 = t109 + qd[3] * t108;
+    let t199 = t107 * t108 - qdd[3];
+    let t200 = t135 + t107 * t107;
+    let t201 = t125 * t125;
+    let t202 = t123 * t125;
+    let t203 = t202 - t128;
+    let t204 = t109 * c_q17 - qdd[3] * s_q17 - qd[15] * t123;
+    let t205 = t156 + t204;
+    let t206 = t128 + t202;
+    let t207 = t156 - t204;
+    let t208 = t129 + t157;
+    let t209 = t160 - t145;
+    let t210 = t143 + t147;
+    let t211 = t145 + t160;
+    let t212 = t148 - t144;
+    let t213 = t147 - t143;
+    let t214 = t144 + t148;
+    let t215 = -t27;
+    let t216 = -t131;
+    let t217 = -t142;
+    let t218 = -t212;
+    let t219 = -t29;
+    let t220 = t29 * t219 - t173;
+    let t221 = c_q8 * t220 + s_q8 * t178;
+    let t222 = t32 - t26 * t219;
+    let t223 = c_q8 * t178 - s_q8 * t220;
+    let t224 = 0.9800665778412416 * t221 + t4 * t222 + t5 * t223;
+    let t225 = 0.19866933079506122 * t221 + t6 * t222 + t8 * t223;
+    let t226 = t9 * t222 + t10 * t223;
+    let t227 = t20 * s_q8;
+    let t228 = t20 * c_q8;
+    let t229 = t31 - t29 * t215;
+    let t230 = c_q8 * t174 + s_q8 * t229;
+    let t231 = t27 * t215 - t172;
+    let t232 = c_q8 * t229 - s_q8 * t174;
+    let t233 = 0.9800665778412416 * t230 + t4 * t231 + t5 * t232;
+    let t234 = 0.19866933079506122 * t230 + t6 * t231 + t8 * t232;
+    let t235 = t9 * t231 + t10 * t232;
+    let t236 = -t26;
+    let t237 = t30 - t27 * t236;
+    let t238 = c_q8 * t237;
+    let t239 = t26 * t236 - t162;
+    let t240 = t238 + s_q8 * t239;
+    let t241 = s_q8 * t237;
+    let t242 = c_q8 * t239 - t241;
+    let t243 = 0.9800665778412416 * t240 + t4 * t177 + t5 * t242;
+    let t244 = 0.19866933079506122 * t240 + t6 * t177 + t8 * t242;
+    let t245 = t9 * t177 + t10 * t242;
+    let t246 = -t20;
+    let t247 = c_q8 * t246;
+    let t248 = s_q8 * t246;
+    let t249 = 0.2 * t245 - 0.3 * t244;
+    let t250 = 0.3 * t243 - 0.1 * t245;
+    let t251 = 0.1 * t244 - 0.2 * t243;
+    let t252 = t172 - t162;
+    let t253 = s_q8 * t252 - c_q8 * t178;
+    let t254 = c_q8 * t252 + s_q8 * t178;
+    let t255 = c_q8 * t161;
+    let t256 = s_q8 * t35 - t255;
+    let t257 = s_q8 * t161;
+    let t258 = c_q8 * t35 + t257;
+    let t259 = -t177;
+    let t260 = c_q8 * t176 + s_q8 * t259;
+    let t261 = t173 - t172;
+    let t262 = c_q8 * t259 - s_q8 * t176;
+    let t263 = t162 - t173;
+    let t264 = c_q8 * t263 + s_q8 * t175;
+    let t265 = -t174;
+    let t266 = c_q8 * t175 - s_q8 * t263;
+    let t267 = t255 + s_q8 * t32;
+    let t268 = c_q8 * t32 - t257;
+    let t269 = s_q10 * t51;
+    let t270 = -t52;
+    let t271 = t52 * t270 - t180;
+    let t272 = t58 - t45 * t270;
+    let t273 = c_q10 * t271 + s_q10 * (0.8 * t272 + 0.5999999999999999 * t184);
+    let t274 = s_q10 * t271;
+    let t275 = t44 * t184 - 0.5999999999999999 * t274 - 0.4799999999999999 * t42 * t272;
+    let t276 = c_q8 * t273 + s_q8 * t275;
+    let t277 = t43 * t272 - 0.8 * t274 - 0.4799999999999999 * t42 * t184;
+    let t278 = c_q8 * t275 - s_q8 * t273;
+    let t279 = 0.9800665778412416 * t276 + t4 * t277 + t5 * t278;
+    let t280 = 0.19866933079506122 * t276 + t6 * t277 + t8 * t278;
+    let t281 = t9 * t277 + t10 * t278;
+    let t282 = 0.5999999999999999 * (s_q10 * t50 + q[9] * t275) - 0.8 * s_q10 * t51
+        - t33 * t277;
+    let t283 = t44 * t50 + 0.4799999999999999 * t42 * t51
+        - 0.5999999999999999 * q[9] * t273;
+    let t284 = c_q8 * t282 + s_q8 * t283;
+    let t285 = t33 * t273 - t43 * t51 - 0.4799999999999999 * t42 * t50;
+    let t286 = c_q8 * t283 - s_q8 * t282;
+    let t287 = t53 * t54 - t91;
+    let t288 = t55 - t52 * t53;
+    let t289 = c_q10 * t181 + s_q10 * (0.8 * t287 + 0.5999999999999999 * t288);
+    let t290 = s_q10 * t181;
+    let t291 = t44 * t288 - 0.5999999999999999 * t290 - 0.4799999999999999 * t42 * t287;
+    let t292 = c_q8 * t289 + s_q8 * t291;
+    let t293 = t43 * t287 - 0.8 * t290 - 0.4799999999999999 * t42 * t288;
+    let t294 = c_q8 * t291 - s_q8 * t289;
+    let t295 = 0.9800665778412416 * t292 + t4 * t293 + t5 * t294;
+    let t296 = 0.19866933079506122 * t292 + t6 * t293 + t8 * t294;
+    let t297 = t9 * t293 + t10 * t294;
+    let t298 = c_q10 * t51 + 0.5999999999999999 * (s_q10 * t93 + q[9] * t291)
+        - t33 * t293;
+    let t299 = t44 * t93 - 0.5999999999999999 * (t269 + q[9] * t289);
+    let t300 = c_q8 * t298 + s_q8 * t299;
+    let t301 = t33 * t289 - 0.8 * t269 - 0.4799999999999999 * t42 * t93;
+    let t302 = c_q8 * t299 - s_q8 * t298;
+    let t303 = s_q10 * t89;
+    let t304 = s_q10 * t154;
+    let t305 = c_q10 * t55 + 0.8 * t303 - 0.5999999999999999 * t304;
+    let t306 = s_q10 * t55;
+    let t307 = t42 * t89;
+    let t308 = t44 * t154;
+    let t309 = -0.5999999999999999 * t306 - 0.4799999999999999 * t307 - t308;
+    let t310 = c_q8 * t305 + s_q8 * t309;
+    let t311 = t43 * t89;
+    let t312 = t42 * t154;
+    let t313 = t311 + 0.4799999999999999 * t312 - 0.8 * t306;
+    let t314 = c_q8 * t309 - s_q8 * t305;
+    let t315 = -t184;
+    let t316 = t91 - t92;
+    let t317 = c_q10 * t315 + s_q10 * (0.8 * t185 + 0.5999999999999999 * t316);
+    let t318 = s_q10 * t315;
+    let t319 = t44 * t316 - 0.5999999999999999 * t318 - 0.4799999999999999 * t42 * t185;
+    let t320 = c_q8 * t317 + s_q8 * t319;
+    let t321 = t43 * t185 - 0.8 * t318 - 0.4799999999999999 * t42 * t316;
+    let t322 = c_q8 * t319 - s_q8 * t317;
+    let t323 = c_q10 * t90;
+    let t324 = 0.5999999999999999 * t304 + 0.8 * s_q10 * t57 - t323;
+    let t325 = s_q10 * t90;
+    let t326 = t308 + 0.5999999999999999 * t325 - 0.4799999999999999 * t42 * t57;
+    let t327 = c_q8 * t324 + s_q8 * t326;
+    let t328 = 0.8 * t325 + t43 * t57 - 0.4799999999999999 * t312;
+    let t329 = c_q8 * t326 - s_q8 * t324;
+    let t330 = t180 - t91;
+    let t331 = t55 - t90;
+    let t332 = c_q10 * t183 + s_q10 * (0.8 * t330 + 0.5999999999999999 * t331);
+    let t333 = s_q10 * t183;
+    let t334 = t44 * t331 - 0.5999999999999999 * t333 - 0.4799999999999999 * t42 * t330;
+    let t335 = c_q8 * t332 + s_q8 * t334;
+    let t336 = t43 * t330 - 0.8 * t333 - 0.4799999999999999 * t42 * t331;
+    let t337 = c_q8 * t334 - s_q8 * t332;
+    let t338 = t92 - t180;
+    let t339 = c_q10 * t338 + s_q10 * (0.5999999999999999 * t182 - 0.8 * t181);
+    let t340 = s_q10 * t338;
+    let t341 = t44 * t182 + 0.4799999999999999 * t42 * t181 - 0.5999999999999999 * t340;
+    let t342 = c_q8 * t339 + s_q8 * t341;
+    let t343 = -0.8 * t340 - t43 * t181 - 0.4799999999999999 * t42 * t182;
+    let t344 = c_q8 * t341 - s_q8 * t339;
+    let t345 = t323 + 0.5999999999999999 * s_q10 * t58 - 0.8 * t303;
+    let t346 = 0.4799999999999999 * t307 + t44 * t58 - 0.5999999999999999 * t325;
+    let t347 = c_q8 * t345 + s_q8 * t346;
+    let t348 = -0.8 * t325 - t311 - 0.4799999999999999 * t42 * t58;
+    let t349 = c_q8 * t346 - s_q8 * t345;
+    let t350 = -t101;
+    let t351 = t101 * t350 - t188;
+    let t352 = t105 - t100 * t350;
+    let t353 = t77 * t351 + t78 * t352 + t79 * t196;
+    let t354 = t80 * t351 + t81 * t352 + t82 * t196;
+    let t355 = t83 * t351 + t84 * t352 + t85 * t196;
+    let t356 = c_q10 * t353 + s_q10 * (0.8 * t354 + 0.5999999999999999 * t355);
+    let t357 = s_q10 * t353;
+    let t358 = t44 * t355 - 0.5999999999999999 * t357 - 0.4799999999999999 * t42 * t354;
+    let t359 = c_q8 * t356 + s_q8 * t358;
+    let t360 = t43 * t354 - 0.8 * t357 - 0.4799999999999999 * t42 * t355;
+    let t361 = c_q8 * t358 - s_q8 * t356;
+    let t362 = 0.9800665778412416 * t359 + t4 * t360 + t5 * t361;
+    let t363 = 0.19866933079506122 * t359 + t6 * t360 + t8 * t361;
+    let t364 = t9 * t360 + t10 * t361;
+    let t365 = -t99;
+    let t366 = 0.25 * t354 + t78 * t365 + t79 * t98;
+    let t367 = t81 * t365 + t82 * t98 - 0.25 * t353;
+    let t368 = t84 * t365 + t85 * t98;
+    let t369 = c_q10 * t366 + 0.8 * s_q10 * t367
+        + 0.5999999999999999 * (s_q10 * t368 + q[9] * t358) - t33 * t360;
+    let t370 = s_q10 * t366;
+    let t371 = t44 * t368 - 0.5999999999999999 * (t370 + q[9] * t356)
+        - 0.4799999999999999 * t42 * t367;
+    let t372 = c_q8 * t369 + s_q8 * t371;
+    let t373 = t43 * t367 + t33 * t356 - 0.8 * t370 - 0.4799999999999999 * t42 * t368;
+    let t374 = c_q8 * t371 - s_q8 * t369;
+    let t375 = -t102;
+    let t376 = t102 * t375 - t186;
+    let t377 = t103 - t101 * t375;
+    let t378 = t77 * t192 + t78 * t376 + t79 * t377;
+    let t379 = t80 * t192 + t81 * t376 + t82 * t377;
+    let t380 = t83 * t192 + t84 * t376 + t85 * t377;
+    let t381 = c_q10 * t378 + s_q10 * (0.8 * t379 + 0.5999999999999999 * t380);
+    let t382 = s_q10 * t378;
+    let t383 = t44 * t380 - 0.5999999999999999 * t382 - 0.4799999999999999 * t42 * t379;
+    let t384 = c_q8 * t381 + s_q8 * t383;
+    let t385 = t43 * t379 - 0.8 * t382 - 0.4799999999999999 * t42 * t380;
+    let t386 = c_q8 * t383 - s_q8 * t381;
+    let t387 = 0.9800665778412416 * t384 + t4 * t385 + t5 * t386;
+    let t388 = 0.19866933079506122 * t384 + t6 * t385 + t8 * t386;
+    let t389 = t9 * t385 + t10 * t386;
+    let t390 = -t97;
+    let t391 = 0.25 * t379 + t77 * t99 + t79 * t390;
+    let t392 = t80 * t99 + t82 * t390 - 0.25 * t378;
+    let t393 = t83 * t99 + t85 * t390;
+    let t394 = c_q10 * t391 + 0.8 * s_q10 * t392
+        + 0.5999999999999999 * (s_q10 * t393 + q[9] * t383) - t33 * t385;
+    let t395 = s_q10 * t391;
+    let t396 = t44 * t393 - 0.5999999999999999 * (t395 + q[9] * t381)
+        - 0.4799999999999999 * t42 * t392;
+    let t397 = c_q8 * t394 + s_q8 * t396;
+    let t398 = t43 * t392 + t33 * t381 - 0.8 * t395 - 0.4799999999999999 * t42 * t393;
+    let t399 = c_q8 * t396 - s_q8 * t394;
+    let t400 = -t100;
+    let t401 = t104 - t102 * t400;
+    let t402 = t100 * t400 - t187;
+    let t403 = t77 * t401 + t78 * t195 + t79 * t402;
+    let t404 = t80 * t401 + t81 * t195 + t82 * t402;
+    let t405 = t83 * t401 + t84 * t195 + t85 * t402;
+    let t406 = c_q10 * t403 + s_q10 * (0.8 * t404 + 0.5999999999999999 * t405);
+    let t407 = s_q10 * t403;
+    let t408 = t44 * t405 - 0.5999999999999999 * t407 - 0.4799999999999999 * t42 * t404;
+    let t409 = c_q8 * t406 + s_q8 * t408;
+    let t410 = t43 * t404 - 0.8 * t407 - 0.4799999999999999 * t42 * t405;
+    let t411 = c_q8 * t408 - s_q8 * t406;
+    let t412 = 0.9800665778412416 * t409 + t4 * t410 + t5 * t411;
+    let t413 = 0.19866933079506122 * t409 + t6 * t410 + t8 * t411;
+    let t414 = t9 * t410 + t10 * t411;
+    let t415 = -t98;
+    let t416 = 0.25 * t404 + t77 * t415 + t78 * t97;
+    let t417 = t80 * t415 + t81 * t97 - 0.25 * t403;
+    let t418 = t83 * t415 + t84 * t97;
+    let t419 = c_q10 * t416 + 0.8 * s_q10 * t417
+        + 0.5999999999999999 * (s_q10 * t418 + q[9] * t408) - t33 * t410;
+    let t420 = s_q10 * t416;
+    let t421 = t44 * t418 - 0.5999999999999999 * (t420 + q[9] * t406)
+        - 0.4799999999999999 * t42 * t417;
+    let t422 = c_q8 * t419 + s_q8 * t421;
+    let t423 = t43 * t417 + t33 * t406 - 0.8 * t420 - 0.4799999999999999 * t42 * t418;
+    let t424 = c_q8 * t421 - s_q8 * t419;
+    let t425 = t78 * t190;
+    let t426 = t79 * t189;
+    let t427 = t77 * t103 + t425 - t426;
+    let t428 = t81 * t190;
+    let t429 = t82 * t189;
+    let t430 = t80 * t103 + t428 - t429;
+    let t431 = t84 * t190;
+    let t432 = t85 * t189;
+    let t433 = t83 * t103 + t431 - t432;
+    let t434 = c_q10 * t427 + s_q10 * (0.8 * t430 + 0.5999999999999999 * t433);
+    let t435 = s_q10 * t427;
+    let t436 = t44 * t433 - 0.5999999999999999 * t435 - 0.4799999999999999 * t42 * t430;
+    let t437 = c_q8 * t434 + s_q8 * t436;
+    let t438 = t43 * t430 - 0.8 * t435 - 0.4799999999999999 * t42 * t433;
+    let t439 = c_q8 * t436 - s_q8 * t434;
+    let t440 = -t196;
+    let t441 = t186 - t187;
+    let t442 = t77 * t440 + t78 * t197 + t79 * t441;
+    let t443 = t80 * t440 + t81 * t197 + t82 * t441;
+    let t444 = t83 * t440 + t84 * t197 + t85 * t441;
+    let t445 = c_q10 * t442 + s_q10 * (0.8 * t443 + 0.5999999999999999 * t444);
+    let t446 = s_q10 * t442;
+    let t447 = t44 * t444 - 0.5999999999999999 * t446 - 0.4799999999999999 * t42 * t443;
+    let t448 = c_q8 * t445 + s_q8 * t447;
+    let t449 = t43 * t443 - 0.8 * t446 - 0.4799999999999999 * t42 * t444;
+    let t450 = c_q8 * t447 - s_q8 * t445;
+    let t451 = t77 * t191;
+    let t452 = t426 + t78 * t104 - t451;
+    let t453 = t80 * t191;
+    let t454 = t429 + t81 * t104 - t453;
+    let t455 = t83 * t191;
+    let t456 = t432 + t84 * t104 - t455;
+    let t457 = c_q10 * t452 + s_q10 * (0.8 * t454 + 0.5999999999999999 * t456);
+    let t458 = s_q10 * t452;
+    let t459 = t44 * t456 - 0.5999999999999999 * t458 - 0.4799999999999999 * t42 * t454;
+    let t460 = c_q8 * t457 + s_q8 * t459;
+    let t461 = t43 * t454 - 0.8 * t458 - 0.4799999999999999 * t42 * t456;
+    let t462 = c_q8 * t459 - s_q8 * t457;
+    let t463 = t188 - t186;
+    let t464 = -t195;
+    let t465 = t77 * t194 + t78 * t463 + t79 * t464;
+    let t466 = t80 * t194 + t81 * t463 + t82 * t464;
+    let t467 = t83 * t194 + t84 * t463 + t85 * t464;
+    let t468 = c_q10 * t465 + s_q10 * (0.8 * t466 + 0.5999999999999999 * t467);
+    let t469 = s_q10 * t465;
+    let t470 = t44 * t467 - 0.5999999999999999 * t469 - 0.4799999999999999 * t42 * t466;
+    let t471 = c_q8 * t468 + s_q8 * t470;
+    let t472 = t43 * t466 - 0.8 * t469 - 0.4799999999999999 * t42 * t467;
+    let t473 = c_q8 * t470 - s_q8 * t468;
+    let t474 = t187 - t188;
+    let t475 = -t192;
+    let t476 = t77 * t474 + t78 * t475 + t79 * t193;
+    let t477 = t80 * t474 + t81 * t475 + t82 * t193;
+    let t478 = t83 * t474 + t84 * t475 + t85 * t193;
+    let t479 = c_q10 * t476 + s_q10 * (0.8 * t477 + 0.5999999999999999 * t478);
+    let t480 = s_q10 * t476;
+    let t481 = t44 * t478 - 0.5999999999999999 * t480 - 0.4799999999999999 * t42 * t477;
+    let t482 = c_q8 * t479 + s_q8 * t481;
+    let t483 = t43 * t477 - 0.8 * t480 - 0.4799999999999999 * t42 * t478;
+    let t484 = c_q8 * t481 - s_q8 * t479;
+    let t485 = t451 + t79 * t105 - t425;
+    let t486 = t453 + t82 * t105 - t428;
+    let t487 = t455 + t85 * t105 - t431;
+    let t488 = c_q10 * t485 + s_q10 * (0.8 * t486 + 0.5999999999999999 * t487);
+    let t489 = s_q10 * t485;
+    let t490 = t44 * t487 - 0.5999999999999999 * t489 - 0.4799999999999999 * t42 * t486;
+    let t491 = c_q8 * t488 + s_q8 * t490;
+    let t492 = t43 * t486 - 0.8 * t489 - 0.4799999999999999 * t42 * t487;
+    let t493 = c_q8 * t490 - s_q8 * t488;
+    let t494 = t124 * t125 - t155;
+    let t495 = t128 - t123 * t124;
+    let t496 = c_q17 * t494 - s_q17 * t495;
+    let t497 = s_q17 * t494 + c_q17 * t495;
+    let t498 = 0.9800665778412416 * t497 - 0.19866933079506122 * t207;
+    let t499 = 0.9800665778412416 * t207 + 0.19866933079506122 * t497;
+    let t500 = -t122;
+    let t501 = c_q17 * t500;
+    let t502 = t126 - q[16] * t496;
+    let t503 = -t127;
+    let t504 = t127 * t503 - t163;
+    let t505 = c_q17 * t203 - s_q17 * t504;
+    let t506 = t129 - t125 * t503;
+    let t507 = s_q17 * t203 + c_q17 * t504;
+    let t508 = 0.9800665778412416 * t507 - 0.19866933079506122 * t506;
+    let t509 = 0.9800665778412416 * t506 + 0.19866933079506122 * t507;
+    let t510 = t122 * s_q17;
+    let t511 = -t121 * c_q17 - t120 * s_q17;
+    let t512 = t511 - q[16] * t505;
+    let t513 = s_q17 * t156;
+    let t514 = c_q17 * t156;
+    let t515 = s_q17 * t129 + t514;
+    let t516 = -t207;
+    let t517 = s_q17 * t516 + c_q17 * t208;
+    let t518 = t163 - t201;
+    let t519 = t155 - t163;
+    let t520 = s_q17 * t206 + c_q17 * t519;
+    let t521 = t129 - t157;
+    let t522 = t201 - t155;
+    let t523 = s_q17 * t522 - c_q17 * t203;
+    let t524 = s_q17 * t157 - t514;
+    let t525 = t142 * t217 - t164;
+    let t526 = c_q18 * t525 + s_q18 * t213;
+    let t527 = t145 - t130 * t217;
+    let t528 = c_q18 * t213 - s_q18 * t525;
+    let t529 = 0.1 * (t527 - t528);
+    let t530 = t142 * t216 - t144;
+    let t531 = -t530;
+    let t532 = c_q18 * t209 + s_q18 * t531;
+    let t533 = t131 * t216 - t158;
+    let t534 = c_q18 * t531 - s_q18 * t209;
+    let t535 = t143 + t131 * t130;
+    let t536 = t159 + t130 * t130;
+    let t537 = -t536;
+    let t538 = c_q18 * t535 + s_q18 * t537;
+    let t539 = c_q18 * t537 - s_q18 * t535;
+    let t540 = 0.1 * (t212 - t539);
+    let t541 = -t213;
+    let t542 = t158 - t159;
+    let t543 = c_q18 * t148;
+    let t544 = s_q18 * t148;
+    let t545 = t164 - t158;
+    let t546 = t159 - t164;
+    let t547 = -t209;
+    let t548 = -t147;
+    let t549 = c_q18 * t152 + s_q18 * t151;
+    let t550 = c_q18 * t151 - s_q18 * t152;
+    let t551 = c_q18 * t146;
+    let t552 = t146 * t152;
+    let t553 = s_q18 * t146;
+    let t554 = t150 + t146 * t525;
+    let t555 = t150 + t146 * t533;
+    let t556 = t146 * t209;
+    let t557 = t153 + t146 * t212;
+    let t558 = t152 + t146 * t535;
+    let t559 = -t12;
+    let t560 = t12 * t559 - t22 * t22;
+    let t561 = t23 - t11 * t559;
+    let t562 = 0.9800665778412416 * t171 + t4 * t560 + t5 * t561;
+    let t563 = 0.19866933079506122 * t171 + t6 * t560 + t8 * t561;
+    let t564 = t9 * t560 + t10 * t561;
+    let t565 = t12 * t22;
+    let t566 = t5 * t169;
+    let t567 = t8 * t169;
+    let t568 = t10 * t169;
+    let t569 = c_q8 * t38;
+    let t570 = t569 + s_q8 * t41;
+    let t571 = s_q8 * t38;
+    let t572 = c_q8 * t41 - t571;
+    let t573 = 0.9800665778412416 * t570 + t4 * t39 + t5 * t572;
+    let t574 = 0.19866933079506122 * t570 + t6 * t39 + t8 * t572;
+    let t575 = t9 * t39 + t10 * t572;
+    let t576 = 0.5999999999999999 * q[9] * t41 - t33 * t39;
+    let t577 = c_q8 * t576 - 0.5999999999999999 * q[9] * t571;
+    let t578 = t33 * t38;
+    let t579 = -0.5999999999999999 * q[9] * t569 - s_q8 * t576;
+    let t580 = t41 + 0.5999999999999999 * q[9] * t229 - t33 * t231;
+    let t581 = -0.5999999999999999 * q[9] * t174 - t38;
+    let t582 = c_q8 * t580 + s_q8 * t581;
+    let t583 = t33 * t174;
+    let t584 = c_q8 * t581 - s_q8 * t580;
+    let t585 = 0.5999999999999999 * q[9] * t239 - t39 - t33 * t177;
+    let t586 = c_q8 * t585 - 0.5999999999999999 * q[9] * t241;
+    let t587 = t38 + t33 * t237;
+    let t588 = -0.5999999999999999 * q[9] * t238 - s_q8 * t585;
+    let t589 = 0.9800665778412416 * t120 - 0.19866933079506122 * t122;
+    let t590 = 0.19866933079506122 * t120 + 0.9800665778412416 * t122;
+    let t591 = q[16] * t121;
+    let t592 = 0.9800665778412416 * t199 + 0.19866933079506122 * t200;
+    let t593 = 0.19866933079506122 * t199 - 0.9800665778412416 * t200;
+    let t594 = q[16] * t198;
+    [
+        [
+            t0,
+            -t114 - t165,
+            -t136,
+            t137,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t562,
+            0.0,
+            0.0,
+            t224,
+            t243,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t573,
+            t233,
+            t243,
+            t279,
+            t295,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t362,
+            t387,
+            t412,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t121,
+            t198,
+            t496,
+            t505,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t526,
+            t538,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t549,
+            t526,
+            t532,
+            t538,
+        ],
+        [
+            t1,
+            t166,
+            -t135 - t165,
+            -t115,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t563,
+            0.0,
+            0.0,
+            t225,
+            t244,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t574,
+            t234,
+            t244,
+            t280,
+            t296,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t363,
+            t388,
+            t413,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t589,
+            t592,
+            t498,
+            t508,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t527,
+            t212,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t153,
+            t527,
+            t533,
+            t212,
+        ],
+        [
+            t2,
+            -t167,
+            t168,
+            -t114 - t135,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t564,
+            0.0,
+            0.0,
+            t226,
+            t245,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t575,
+            t235,
+            t245,
+            t281,
+            t297,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t364,
+            t389,
+            t414,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t590,
+            t593,
+            t499,
+            t509,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t528,
+            t539,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t550,
+            t528,
+            t534,
+            t539,
+        ],
+        [
+            0.0,
+            0.0,
+            t2,
+            -t1,
+            qdd[3],
+            t167,
+            -t113,
+            t166,
+            t114 - t165,
+            t113,
+            0.9800665778412416 * t21 + 0.2 * t564 - t5 * t19 - 0.3 * t563,
+            0.9800665778412416 * t23 + t4 * t565 - t566,
+            t566 + t4 * t24 - 0.9800665778412416 * t170,
+            0.2 * t226 + 0.9800665778412416 * t227 + t4 * t40 + t5 * t228 - 0.3 * t225,
+            0.9800665778412416 * t247 + t4 * t28 + t249 - t5 * t248,
+            0.9800665778412416 * t253 + t4 * t179 + t5 * t254,
+            0.9800665778412416 * t256 + t4 * t30 + t5 * t258,
+            0.9800665778412416 * t260 + t4 * t261 + t5 * t262,
+            0.9800665778412416 * t264 + t4 * t265 + t5 * t266,
+            t5 * t268 + 0.9800665778412416 * t267 - t4 * t36,
+            0.2 * t575 + 0.9800665778412416 * t577 + t4 * t578 + t5 * t579 - 0.3 * t574,
+            0.2 * t235 + 0.9800665778412416 * t582 + t4 * t583 + t5 * t584 - 0.3 * t234,
+            t249 + t4 * t587 + t5 * t588 + 0.9800665778412416 * t586,
+            0.2 * t281 + 0.9800665778412416 * t284 + t4 * t285 + t5 * t286 - 0.3 * t280,
+            0.2 * t297 + 0.9800665778412416 * t300 + t4 * t301 + t5 * t302 - 0.3 * t296,
+            0.9800665778412416 * t310 + t4 * t313 + t5 * t314,
+            0.9800665778412416 * t320 + t4 * t321 + t5 * t322,
+            0.9800665778412416 * t327 + t4 * t328 + t5 * t329,
+            0.9800665778412416 * t335 + t4 * t336 + t5 * t337,
+            0.9800665778412416 * t342 + t4 * t343 + t5 * t344,
+            0.9800665778412416 * t347 + t4 * t348 + t5 * t349,
+            0.2 * t364 + 0.9800665778412416 * t372 + t4 * t373 + t5 * t374 - 0.3 * t363,
+            0.2 * t389 + 0.9800665778412416 * t397 + t4 * t398 + t5 * t399 - 0.3 * t388,
+            0.2 * t414 + 0.9800665778412416 * t422 + t4 * t423 + t5 * t424 - 0.3 * t413,
+            0.9800665778412416 * t437 + t4 * t438 + t5 * t439,
+            0.9800665778412416 * t448 + t4 * t449 + t5 * t450,
+            0.9800665778412416 * t460 + t4 * t461 + t5 * t462,
+            0.9800665778412416 * t471 + t4 * t472 + t5 * t473,
+            0.9800665778412416 * t482 + t4 * t483 + t5 * t484,
+            0.9800665778412416 * t491 + t4 * t492 + t5 * t493,
+            q[16] * t122 + 0.05 * t589,
+            0.05 * t592 - q[16] * t200 - t120,
+            0.05 * t498 + q[16] * t207 - s_q17 * t500,
+            0.05 * t508 + t122 * c_q17 + q[16] * t506,
+            c_q17 * t129 - t513,
+            c_q17 * t516 - s_q17 * t208,
+            c_q17 * t206 - s_q17 * t519,
+            c_q17 * t522 + s_q17 * t203,
+            t513 + c_q17 * t157,
+            s_q18 * t139 + t529,
+            t540 - c_q18 * t139,
+            c_q18 * t541 + s_q18 * t542,
+            s_q18 * t160 - t543,
+            c_q18 * t211 + s_q18 * t218,
+            c_q18 * t546 + s_q18 * t210,
+            t543 + s_q18 * t145,
+            0.1 * (t153 - t550) - t153 * t551,
+            t529 + s_q18 * t153 - t527 * t551,
+            0.1 * (t533 - t534) - c_q18 * t555 - s_q18 * t152,
+            t540 - c_q18 * t557,
+        ],
+        [
+            0.0,
+            -t2,
+            0.0,
+            t0,
+            t134,
+            t168,
+            qdd[4],
+            t165 - t135,
+            t136,
+            -t134,
+            0.19866933079506122 * t21 + 0.3 * t562 - t8 * t19 - 0.1 * t564,
+            0.19866933079506122 * t23 + t6 * t565 - t567,
+            t567 + t6 * t24 - 0.19866933079506122 * t170,
+            0.3 * t224 + 0.19866933079506122 * t227 + t6 * t40 + t8 * t228 - 0.1 * t226,
+            0.19866933079506122 * t247 + t6 * t28 + t250 - t8 * t248,
+            0.19866933079506122 * t253 + t6 * t179 + t8 * t254,
+            0.19866933079506122 * t256 + t6 * t30 + t8 * t258,
+            0.19866933079506122 * t260 + t6 * t261 + t8 * t262,
+            0.19866933079506122 * t264 + t6 * t265 + t8 * t266,
+            t8 * t268 + 0.19866933079506122 * t267 - t6 * t36,
+            0.3 * t573 + 0.19866933079506122 * t577 + t6 * t578 + t8 * t579 - 0.1 * t575,
+            0.3 * t233 + 0.19866933079506122 * t582 + t6 * t583 + t8 * t584 - 0.1 * t235,
+            t250 + t6 * t587 + t8 * t588 + 0.19866933079506122 * t586,
+            0.3 * t279 + 0.19866933079506122 * t284 + t6 * t285 + t8 * t286 - 0.1 * t281,
+            0.3 * t295 + 0.19866933079506122 * t300 + t6 * t301 + t8 * t302 - 0.1 * t297,
+            0.19866933079506122 * t310 + t6 * t313 + t8 * t314,
+            0.19866933079506122 * t320 + t6 * t321 + t8 * t322,
+            0.19866933079506122 * t327 + t6 * t328 + t8 * t329,
+            0.19866933079506122 * t335 + t6 * t336 + t8 * t337,
+            0.19866933079506122 * t342 + t6 * t343 + t8 * t344,
+            0.19866933079506122 * t347 + t6 * t348 + t8 * t349,
+            0.3 * t362 + 0.19866933079506122 * t372 + t6 * t373 + t8 * t374 - 0.1 * t364,
+            0.3 * t387 + 0.19866933079506122 * t397 + t6 * t398 + t8 * t399 - 0.1 * t389,
+            0.3 * t412 + 0.19866933079506122 * t422 + t6 * t423 + t8 * t424 - 0.1 * t414,
+            0.19866933079506122 * t437 + t6 * t438 + t8 * t439,
+            0.19866933079506122 * t448 + t6 * t449 + t8 * t450,
+            0.19866933079506122 * t460 + t6 * t461 + t8 * t462,
+            0.19866933079506122 * t471 + t6 * t472 + t8 * t473,
+            0.19866933079506122 * t482 + t6 * t483 + t8 * t484,
+            0.19866933079506122 * t491 + t6 * t492 + t8 * t493,
+            0.19866933079506122 * t591 - 0.05 * t121 - t106 * t590,
+            0.9800665778412416 * t121 + 0.19866933079506122 * t594 - 0.05 * t198
+                - t106 * t593,
+            0.9800665778412416 * t501 - 0.05 * t496 - 0.19866933079506122 * t502
+                - t106 * t499,
+            0.9800665778412416 * t510 - 0.05 * t505 - 0.19866933079506122 * t512
+                - t106 * t509,
+            0.19866933079506122 * t202 + 0.9800665778412416 * t515,
+            0.9800665778412416 * t517 - 0.19866933079506122 * t518,
+            0.9800665778412416 * t520 - 0.19866933079506122 * t521,
+            0.9800665778412416 * t523 - 0.19866933079506122 * t205,
+            0.9800665778412416 * t524 - 0.19866933079506122 * t128,
+            t149 - 0.1 * t526,
+            t141 - 0.1 * t538,
+            t214,
+            t143,
+            t545,
+            t547,
+            t548,
+            t552 - 0.1 * t549,
+            t554 - 0.1 * t526,
+            t556 - 0.1 * t532,
+            t558 - 0.1 * t538,
+        ],
+        [
+            0.0,
+            t1,
+            -t0,
+            0.0,
+            -t133,
+            t135 - t114,
+            t133,
+            t115,
+            t137,
+            qdd[5],
+            0.1 * t563 - t10 * t19 - 0.2 * t562,
+            t9 * t565 - t568,
+            t568 + t9 * t24,
+            0.1 * t225 + t9 * t40 + t10 * t228 - 0.2 * t224,
+            t9 * t28 + t251 - t10 * t248,
+            t9 * t179 + t10 * t254,
+            t9 * t30 + t10 * t258,
+            t9 * t261 + t10 * t262,
+            t9 * t265 + t10 * t266,
+            t10 * t268 - t9 * t36,
+            0.1 * t574 + t9 * t578 + t10 * t579 - 0.2 * t573,
+            0.1 * t234 + t9 * t583 + t10 * t584 - 0.2 * t233,
+            t251 + t9 * t587 + t10 * t588,
+            0.1 * t280 + t9 * t285 + t10 * t286 - 0.2 * t279,
+            0.1 * t296 + t9 * t301 + t10 * t302 - 0.2 * t295,
+            t9 * t313 + t10 * t314,
+            t9 * t321 + t10 * t322,
+            t9 * t328 + t10 * t329,
+            t9 * t336 + t10 * t337,
+            t9 * t343 + t10 * t344,
+            t9 * t348 + t10 * t349,
+            0.1 * t363 + t9 * t373 + t10 * t374 - 0.2 * t362,
+            0.1 * t388 + t9 * t398 + t10 * t399 - 0.2 * t387,
+            0.1 * t413 + t9 * t423 + t10 * t424 - 0.2 * t412,
+            t9 * t438 + t10 * t439,
+            t9 * t449 + t10 * t450,
+            t9 * t461 + t10 * t462,
+            t9 * t472 + t10 * t473,
+            t9 * t483 + t10 * t484,
+            t9 * t492 + t10 * t493,
+            t106 * t589 - 0.9800665778412416 * t591,
+            0.19866933079506122 * t121 + t106 * t592 - 0.9800665778412416 * t594,
+            0.19866933079506122 * t501 + 0.9800665778412416 * t502 + t106 * t498,
+            0.19866933079506122 * t510 + 0.9800665778412416 * t512 + t106 * t508,
+            0.19866933079506122 * t515 - 0.9800665778412416 * t202,
+            0.19866933079506122 * t517 + 0.9800665778412416 * t518,
+            0.19866933079506122 * t520 + 0.9800665778412416 * t521,
+            0.9800665778412416 * t205 + 0.19866933079506122 * t523,
+            0.9800665778412416 * t128 + 0.19866933079506122 * t524,
+            0.1 * t526 + c_q18 * t139,
+            0.1 * t538 + s_q18 * t139,
+            c_q18 * t542 - s_q18 * t541,
+            c_q18 * t160 + t544,
+            c_q18 * t218 - s_q18 * t211,
+            c_q18 * t210 - s_q18 * t546,
+            c_q18 * t145 - t544,
+            0.1 * t549 + t153 * t553,
+            0.1 * t526 + t527 * t553 + c_q18 * t153,
+            0.1 * t532 + s_q18 * t555 - c_q18 * t152,
+            0.1 * t538 + s_q18 * t557,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t21,
+            t23,
+            -t170,
+            t227,
+            t247,
+            t253,
+            t256,
+            t260,
+            t264,
+            t267,
+            t577,
+            t582,
+            t586,
+            t284,
+            t300,
+            t310,
+            t320,
+            t327,
+            t335,
+            t342,
+            t347,
+            t372,
+            t397,
+            t422,
+            t437,
+            t448,
+            t460,
+            t471,
+            t482,
+            t491,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t40,
+            t28,
+            t179,
+            t30,
+            t261,
+            t265,
+            -t36,
+            t578,
+            t583,
+            t587,
+            t285,
+            t301,
+            t313,
+            t321,
+            t328,
+            t336,
+            t343,
+            t348,
+            t373,
+            t398,
+            t423,
+            t438,
+            t449,
+            t461,
+            t472,
+            t483,
+            t492,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5999999999999999 * t39 - 0.8 * t41,
+            0.5999999999999999 * t231 - 0.8 * t229,
+            0.5999999999999999 * t177 - 0.8 * t239,
+            0.5999999999999999 * t277 - 0.8 * t275,
+            0.5999999999999999 * t293 - 0.8 * t291,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5999999999999999 * t360 - 0.8 * t358,
+            0.5999999999999999 * t385 - 0.8 * t383,
+            0.5999999999999999 * t410 - 0.8 * t408,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -0.5999999999999999 * t51 - 0.8 * t50,
+            -0.8 * t93,
+            0.5999999999999999 * t89 + 0.8 * t154,
+            0.5999999999999999 * t185 - 0.8 * t316,
+            0.5999999999999999 * t57 - 0.8 * t154,
+            0.5999999999999999 * t330 - 0.8 * t331,
+            -0.5999999999999999 * t181 - 0.8 * t182,
+            -0.8 * t58 - 0.5999999999999999 * t89,
+            0.5999999999999999 * t367 - 0.8 * t368,
+            0.5999999999999999 * t392 - 0.8 * t393,
+            0.5999999999999999 * t417 - 0.8 * t418,
+            0.5999999999999999 * t430 - 0.8 * t433,
+            0.5999999999999999 * t443 - 0.8 * t444,
+            0.5999999999999999 * t454 - 0.8 * t456,
+            0.5999999999999999 * t466 - 0.8 * t467,
+            0.5999999999999999 * t477 - 0.8 * t478,
+            0.5999999999999999 * t486 - 0.8 * t487,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t99,
+            t415,
+            t103,
+            t440,
+            -t191,
+            t194,
+            t474,
+            t191,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t365,
+            0.0,
+            t97,
+            t190,
+            t197,
+            t104,
+            t463,
+            t475,
+            -t190,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t98,
+            t390,
+            0.0,
+            -t189,
+            t441,
+            t189,
+            t464,
+            t193,
+            t105,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t121,
+            t198,
+            t496,
+            t505,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t120,
+            t199,
+            t497,
+            t507,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t126,
+            t511,
+            -t202,
+            t518,
+            t521,
+            t205,
+            t128,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t149,
+            t141,
+            t214,
+            t143,
+            t545,
+            t547,
+            t548,
+            t552,
+            t554,
+            t556,
+            t558,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t150,
+            t541,
+            t530,
+            t536,
         ],
     ]
 }

@@ -27,6 +27,58 @@
 //!
 //! Coordinates, in order: `panda_joint1`, `panda_joint2`, `panda_joint3`, `panda_joint4`, `panda_joint5`, `panda_joint6`, `panda_joint7`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! panda_link1.zz_r = panda_link1.zz + panda_link2.yy
+//! panda_link2.mx = panda_link2.mx
+//! panda_link2.my_r = panda_link2.my − 0.316·panda_link3.m − panda_link3.mz − 0.316·panda_link4.m − 0.316·panda_link5.m − 0.316·panda_link6.m − 0.316·panda_link7.m
+//! panda_link2.xx_r = panda_link2.xx − panda_link2.yy + 0.099856·panda_link3.m + 0.632·panda_link3.mz + panda_link3.yy + 0.10666225·panda_link4.m + 0.10666225·panda_link5.m + 0.10666225·panda_link6.m + 0.10666225·panda_link7.m
+//! panda_link2.xy = panda_link2.xy
+//! panda_link2.xz = panda_link2.xz
+//! panda_link2.yz = panda_link2.yz
+//! panda_link2.zz_r = panda_link2.zz + 0.099856·panda_link3.m + 0.632·panda_link3.mz + panda_link3.yy + 0.10666225·panda_link4.m + 0.10666225·panda_link5.m + 0.10666225·panda_link6.m + 0.10666225·panda_link7.m
+//! panda_link3.mx_r = panda_link3.mx + 0.0825·panda_link4.m + 0.0825·panda_link5.m + 0.0825·panda_link6.m + 0.0825·panda_link7.m
+//! panda_link3.my_r = panda_link3.my − panda_link4.mz
+//! panda_link3.xx_r = panda_link3.xx − panda_link3.yy − 0.00680625·panda_link4.m + panda_link4.yy
+//! panda_link3.xy_r = panda_link3.xy + 0.0825·panda_link4.mz
+//! panda_link3.xz = panda_link3.xz
+//! panda_link3.yz = panda_link3.yz
+//! panda_link3.zz_r = panda_link3.zz + 0.00680625·panda_link4.m + panda_link4.yy + 0.0136125·panda_link5.m + 0.0136125·panda_link6.m + 0.0136125·panda_link7.m
+//! panda_link4.mx_r = panda_link4.mx − 0.0825·panda_link5.m − 0.0825·panda_link6.m − 0.0825·panda_link7.m
+//! panda_link4.my_r = panda_link4.my + 0.384·panda_link5.m + panda_link5.mz + 0.384·panda_link6.m + 0.384·panda_link7.m
+//! panda_link4.xx_r = panda_link4.xx − panda_link4.yy + 0.14064975·panda_link5.m + 0.768·panda_link5.mz + panda_link5.yy + 0.14064975·panda_link6.m + 0.14064975·panda_link7.m
+//! panda_link4.xy_r = panda_link4.xy + 0.03168·panda_link5.m + 0.0825·panda_link5.mz + 0.03168·panda_link6.m + 0.03168·panda_link7.m
+//! panda_link4.xz = panda_link4.xz
+//! panda_link4.yz = panda_link4.yz
+//! panda_link4.zz_r = panda_link4.zz + 0.15426225·panda_link5.m + 0.768·panda_link5.mz + panda_link5.yy + 0.15426225·panda_link6.m + 0.15426225·panda_link7.m
+//! panda_link5.mx = panda_link5.mx
+//! panda_link5.my_r = panda_link5.my − panda_link6.mz
+//! panda_link5.xx_r = panda_link5.xx − panda_link5.yy + panda_link6.yy + 0.007744·panda_link7.m
+//! panda_link5.xy = panda_link5.xy
+//! panda_link5.xz = panda_link5.xz
+//! panda_link5.yz = panda_link5.yz
+//! panda_link5.zz_r = panda_link5.zz + panda_link6.yy + 0.007744·panda_link7.m
+//! panda_link6.mx_r = panda_link6.mx + 0.088·panda_link7.m
+//! panda_link6.my_r = panda_link6.my − panda_link7.mz
+//! panda_link6.xx_r = panda_link6.xx − panda_link6.yy − 0.007744·panda_link7.m + panda_link7.yy
+//! panda_link6.xy_r = panda_link6.xy + 0.088·panda_link7.mz
+//! panda_link6.xz = panda_link6.xz
+//! panda_link6.yz = panda_link6.yz
+//! panda_link6.zz_r = panda_link6.zz + 0.007744·panda_link7.m + panda_link7.yy
+//! panda_link7.mx = panda_link7.mx
+//! panda_link7.my = panda_link7.my
+//! panda_link7.xx_r = panda_link7.xx − panda_link7.yy
+//! panda_link7.xy = panda_link7.xy
+//! panda_link7.xz = panda_link7.xz
+//! panda_link7.yz = panda_link7.yz
+//! panda_link7.zz = panda_link7.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 1 | 0 | 0 | 0 | 0 | 0 |
@@ -50,6 +102,8 @@
 //! | `mass_matrix_inverse` | 527 | 325 | 6 | 0 | 6 | 6 |
 //! | `forward_dynamics_derivatives` | 5614 | 4032 | 12 | 0 | 6 | 6 |
 //! | `standard_regressor` | 1148 | 781 | 0 | 0 | 6 | 6 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 805 | 563 | 0 | 0 | 6 | 6 |
 //! | `linearization` | 5614 | 4032 | 12 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -105,6 +159,59 @@ pub const BODY_NAMES: [&str; NB] = [
     "panda_link5",
     "panda_link6",
     "panda_link7",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 43;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "panda_link1.zz_r",
+    "panda_link2.mx",
+    "panda_link2.my_r",
+    "panda_link2.xx_r",
+    "panda_link2.xy",
+    "panda_link2.xz",
+    "panda_link2.yz",
+    "panda_link2.zz_r",
+    "panda_link3.mx_r",
+    "panda_link3.my_r",
+    "panda_link3.xx_r",
+    "panda_link3.xy_r",
+    "panda_link3.xz",
+    "panda_link3.yz",
+    "panda_link3.zz_r",
+    "panda_link4.mx_r",
+    "panda_link4.my_r",
+    "panda_link4.xx_r",
+    "panda_link4.xy_r",
+    "panda_link4.xz",
+    "panda_link4.yz",
+    "panda_link4.zz_r",
+    "panda_link5.mx",
+    "panda_link5.my_r",
+    "panda_link5.xx_r",
+    "panda_link5.xy",
+    "panda_link5.xz",
+    "panda_link5.yz",
+    "panda_link5.zz_r",
+    "panda_link6.mx_r",
+    "panda_link6.my_r",
+    "panda_link6.xx_r",
+    "panda_link6.xy_r",
+    "panda_link6.xz",
+    "panda_link6.yz",
+    "panda_link6.zz_r",
+    "panda_link7.mx",
+    "panda_link7.my",
+    "panda_link7.xx_r",
+    "panda_link7.xy",
+    "panda_link7.xz",
+    "panda_link7.yz",
+    "panda_link7.zz",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -11184,6 +11291,852 @@ fn standard_regressor_with_body(
             -t136,
             t134,
             t89,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.03733744848940618,
+        -0.002031994566,
+        -3.3445000435120003,
+        1.0706865997634767,
+        -0.00398335888393552,
+        0.01026110182100817,
+        0.0007689361029464,
+        1.1168423647533403,
+        0.746857959872,
+        0.028227094878,
+        0.011595864095166122,
+        -0.000121912420950744,
+        -0.005487648106562256,
+        -0.004377257121839584,
+        0.1348007061482215,
+        -0.55278027465,
+        2.0125235536029997,
+        0.6477230949391829,
+        0.16284087268546085,
+        0.0039053550262761,
+        -0.00164448757736927,
+        0.7497633672528139,
+        -0.014653732538,
+        0.067870631425,
+        0.030116287133882085,
+        -0.00151524447332703,
+        -0.004600245517563106,
+        0.00216405205209813,
+        0.03301859926393551,
+        0.23184755269499996,
+        -0.173804705569,
+        0.009543771269492202,
+        0.014748570382675316,
+        -0.000103758917218685,
+        0.000093569097314605,
+        0.05258828201066731,
+        0.002573605371338202,
+        0.002034439958661796,
+        0.0024209437785212284,
+        0.0003913912816842481,
+        -0.0009653051699191116,
+        -0.0012555365982728978,
+        0.006684151967360945,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 805,
+    add: 563,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = p.g * s_q1;
+    let t5 = p.g * c_q1;
+    let t6 = qd[1] * t1;
+    let t7 = qd[0] * s_q1;
+    let t8 = qd[1] * t7;
+    let t9 = t2 + t6;
+    let t10 = qd[1] * s_q2 - t7 * c_q2;
+    let t11 = t7 * s_q2 + qd[1] * c_q2;
+    let t12 = t1 * t7;
+    let t13 = t7 * t7;
+    let t14 = 0.316 * (t6 + t9);
+    let t15 = qdd[1] - t12;
+    let t16 = 0.316 * t15 - t4;
+    let t17 = t5 - 0.316 * t0 - 0.316 * t13;
+    let t18 = c_q2 * t16 + s_q2 * t14;
+    let t19 = s_q2 * t16 - c_q2 * t14;
+    let t20 = qd[2] + t1;
+    let t21 = qdd[2] + t3 - t8;
+    let t22 = qd[2] * t11 + qdd[1] * s_q2 - t9 * c_q2;
+    let t23 = qdd[1] * c_q2 + t9 * s_q2 - qd[2] * t10;
+    let t24 = t10 * c_q3 + t20 * s_q3;
+    let t25 = t10 * s_q3 - t20 * c_q3;
+    let t26 = -t25;
+    let t27 = -t11;
+    let t28 = t11 * t11;
+    let t29 = t20 * t20;
+    let t30 = t10 * t11;
+    let t31 = t10 * t20;
+    let t32 = t18 - 0.0825 * (t28 + t29);
+    let t33 = t19 - 0.0825 * (t21 + t30);
+    let t34 = -t33;
+    let t35 = t17 + 0.0825 * (t31 - t23);
+    let t36 = c_q3 * t35 - s_q3 * t32;
+    let t37 = qd[3] - t11;
+    let t38 = qdd[3] - t23;
+    let t39 = qd[3] * t26 + t22 * c_q3 + t21 * s_q3;
+    let t40 = t21 * c_q3 - t22 * s_q3 - qd[3] * t24;
+    let t41 = t24 * c_q4 - t37 * s_q4;
+    let t42 = t24 * s_q4 + t37 * c_q4;
+    let t43 = -t42;
+    let t44 = 0.384 * t24 + 0.0825 * t26;
+    let t45 = t37 * t37;
+    let t46 = t24 * t37;
+    let t47 = t26 * t37;
+    let t48 = -c_q3 * t32 - s_q3 * t35;
+    let t49 = t26 * t44 + 0.0825 * t45 - 0.384 * t38 - t48;
+    let t50 = 0.0825 * t38 + 0.384 * t45 + t24 * t44 - t36;
+    let t51 = t33 + 0.384 * (t39 + t47) + 0.0825 * (t40 - t46);
+    let t52 = s_q4 * t51 - c_q4 * t49;
+    let t53 = -t52;
+    let t54 = s_q4 * t49 + c_q4 * t51;
+    let t55 = -t54;
+    let t56 = qd[4] - t25;
+    let t57 = t40 + qdd[4];
+    let t58 = qd[4] * t43 + t39 * c_q4 - t38 * s_q4;
+    let t59 = t41 * c_q5 + t56 * s_q5;
+    let t60 = t41 * s_q5 - t56 * c_q5;
+    let t61 = -t60;
+    let t62 = t53 * c_q5 - t50 * s_q5;
+    let t63 = t53 * s_q5 + t50 * c_q5;
+    let t64 = qd[5] + t42;
+    let t65 = qd[4] * t41 + t39 * s_q4 + t38 * c_q4;
+    let t66 = qdd[5] + t65;
+    let t67 = qd[5] * t61 + t58 * c_q5 + t57 * s_q5;
+    let t68 = t57 * c_q5 - qd[5] * t59 - t58 * s_q5;
+    let t69 = t59 * c_q6 + t64 * s_q6;
+    let t70 = t59 * s_q6 - t64 * c_q6;
+    let t71 = -t70;
+    let t72 = t61 * t61;
+    let t73 = t64 * t64;
+    let t74 = t59 * t61;
+    let t75 = t59 * t64;
+    let t76 = t62 - 0.088 * (t72 + t73);
+    let t77 = t63 - 0.088 * (t66 + t74);
+    let t78 = -t77;
+    let t79 = t54 + 0.088 * (t75 - t68);
+    let t80 = c_q6 * t79 - s_q6 * t76;
+    let t81 = qd[6] + t60;
+    let t82 = qdd[6] - t68;
+    let t83 = qd[6] * t71 + t67 * c_q6 + t66 * s_q6;
+    let t84 = t11 * t20;
+    let t85 = t56 * t56;
+    let t86 = t41 * t56;
+    let t87 = t43 * t56;
+    let t88 = t61 * t64;
+    let t89 = t81 * t81;
+    let t90 = t69 * t81;
+    let t91 = t71 * t81;
+    let t92 = t1 * t1;
+    let t93 = t10 * t10;
+    let t94 = t30 - t21;
+    let t95 = t23 + t31;
+    let t96 = t21 + t30;
+    let t97 = t84 - t22;
+    let t98 = t22 + t84;
+    let t99 = t24 * t24;
+    let t100 = t26 * t26;
+    let t101 = t24 * t26;
+    let t102 = t101 - t38;
+    let t103 = t40 + t46;
+    let t104 = t38 + t101;
+    let t105 = t47 - t39;
+    let t106 = t39 + t47;
+    let t107 = t41 * t41;
+    let t108 = t43 * t43;
+    let t109 = t41 * t43;
+    let t110 = t109 - t57;
+    let t111 = t86 - t65;
+    let t112 = t57 + t109;
+    let t113 = t65 + t86;
+    let t114 = t58 + t87;
+    let t115 = t59 * t59;
+    let t116 = t74 - t66;
+    let t117 = t68 + t75;
+    let t118 = t66 + t74;
+    let t119 = t88 - t67;
+    let t120 = t67 + t88;
+    let t121 = t69 * t69;
+    let t122 = t71 * t71;
+    let t123 = t69 * t71;
+    let t124 = t123 - t82;
+    let t125 = t66 * c_q6 - t67 * s_q6 - qd[6] * t69;
+    let t126 = t90 + t125;
+    let t127 = t82 + t123;
+    let t128 = t91 - t83;
+    let t129 = t83 + t91;
+    let t130 = t11 * t27 - t29;
+    let t131 = t21 - t10 * t27;
+    let t132 = t20 * t20 + t93;
+    let t133 = s_q2 * t31;
+    let t134 = c_q2 * t31;
+    let t135 = t23 - t31;
+    let t136 = t28 - t93;
+    let t137 = t29 - t93;
+    let t138 = t28 - t29;
+    let t139 = t25 * t26 - t45;
+    let t140 = t38 - t24 * t25;
+    let t141 = c_q3 * t139 - s_q3 * t140;
+    let t142 = t40 - t46;
+    let t143 = s_q3 * t34;
+    let t144 = -0.0825 * (s_q3 * t139 + c_q3 * t140) - t36;
+    let t145 = 0.0825 * t142 + c_q3 * t34;
+    let t146 = -t37;
+    let t147 = t37 * t146 - t99;
+    let t148 = c_q3 * t102 - s_q3 * t147;
+    let t149 = t26 * t146 - t39;
+    let t150 = c_q3 * t33;
+    let t151 = -0.0825 * (s_q3 * t102 + c_q3 * t147) - t48;
+    let t152 = 0.0825 * t149 + s_q3 * t33;
+    let t153 = s_q3 * t46;
+    let t154 = c_q3 * t39 - t153;
+    let t155 = c_q3 * t46;
+    let t156 = s_q3 * t39 + t155;
+    let t157 = c_q3 * t142 - s_q3 * t106;
+    let t158 = t99 - t100;
+    let t159 = s_q3 * t142 + c_q3 * t106;
+    let t160 = t45 - t99;
+    let t161 = c_q3 * t104 - s_q3 * t160;
+    let t162 = s_q3 * t104 + c_q3 * t160;
+    let t163 = t100 - t45;
+    let t164 = c_q3 * t163 + s_q3 * t102;
+    let t165 = s_q3 * t163 - c_q3 * t102;
+    let t166 = t153 + c_q3 * t47;
+    let t167 = t155 - s_q3 * t47;
+    let t168 = t42 * t43 - t85;
+    let t169 = t57 - t41 * t42;
+    let t170 = c_q4 * t168 - s_q4 * t169;
+    let t171 = c_q3 * t170 - s_q3 * t113;
+    let t172 = s_q4 * t168 + c_q4 * t169;
+    let t173 = -0.384 * t172 - s_q4 * t50;
+    let t174 = -0.0825 * t172 - t54;
+    let t175 = c_q3 * t173 - s_q3 * t174;
+    let t176 = -0.0825 * t113 - c_q4 * t50 - 0.384 * t170;
+    let t177 = -0.0825 * (s_q3 * t170 + c_q3 * t113) - t176;
+    let t178 = c_q3 * t174 + 0.0825 * t172 + s_q3 * t173;
+    let t179 = -t56;
+    let t180 = t56 * t179 - t107;
+    let t181 = c_q4 * t110 - s_q4 * t180;
+    let t182 = t58 - t43 * t179;
+    let t183 = c_q3 * t181 - s_q3 * t182;
+    let t184 = s_q4 * t110 + c_q4 * t180;
+    let t185 = -0.384 * t184 - c_q4 * t50;
+    let t186 = t52 - 0.0825 * t184;
+    let t187 = c_q3 * t185 - s_q3 * t186;
+    let t188 = s_q4 * t50 - 0.384 * t181 - 0.0825 * t182;
+    let t189 = -0.0825 * (s_q3 * t181 + c_q3 * t182) - t188;
+    let t190 = c_q3 * t186 + 0.0825 * t184 + s_q3 * t185;
+    let t191 = s_q4 * t86;
+    let t192 = c_q4 * t58 - t191;
+    let t193 = c_q3 * t192 + s_q3 * t109;
+    let t194 = c_q4 * t86;
+    let t195 = s_q4 * t58 + t194;
+    let t196 = s_q3 * t192 - c_q3 * t109;
+    let t197 = -t113;
+    let t198 = c_q4 * t197 - s_q4 * t114;
+    let t199 = t107 - t108;
+    let t200 = c_q3 * t198 - s_q3 * t199;
+    let t201 = s_q4 * t197 + c_q4 * t114;
+    let t202 = s_q3 * t198 + c_q3 * t199;
+    let t203 = t85 - t107;
+    let t204 = c_q4 * t112 - s_q4 * t203;
+    let t205 = t58 - t87;
+    let t206 = c_q3 * t204 - s_q3 * t205;
+    let t207 = s_q4 * t112 + c_q4 * t203;
+    let t208 = s_q3 * t204 + c_q3 * t205;
+    let t209 = t108 - t85;
+    let t210 = c_q4 * t209 + s_q4 * t110;
+    let t211 = c_q3 * t210 - s_q3 * t111;
+    let t212 = s_q4 * t209 - c_q4 * t110;
+    let t213 = s_q3 * t210 + c_q3 * t111;
+    let t214 = t191 + c_q4 * t87;
+    let t215 = c_q3 * t214 - s_q3 * t57;
+    let t216 = t194 - s_q4 * t87;
+    let t217 = s_q3 * t214 + c_q3 * t57;
+    let t218 = t60 * t61 - t73;
+    let t219 = t66 - t59 * t60;
+    let t220 = c_q5 * t218 - s_q5 * t219;
+    let t221 = t68 - t75;
+    let t222 = c_q4 * t220 - s_q4 * t221;
+    let t223 = s_q5 * t218 + c_q5 * t219;
+    let t224 = c_q3 * t222 - s_q3 * t223;
+    let t225 = s_q4 * t220 + c_q4 * t221;
+    let t226 = t55 * s_q5;
+    let t227 = -0.384 * t225 - c_q4 * t226 - s_q4 * t63;
+    let t228 = t55 * c_q5;
+    let t229 = t228 - 0.0825 * t225;
+    let t230 = c_q3 * t227 - s_q3 * t229;
+    let t231 = s_q4 * t226 - c_q4 * t63 - 0.384 * t222 - 0.0825 * t223;
+    let t232 = -0.0825 * (s_q3 * t222 + c_q3 * t223) - t231;
+    let t233 = c_q3 * t229 + 0.0825 * t225 + s_q3 * t227;
+    let t234 = -t64;
+    let t235 = t64 * t234 - t115;
+    let t236 = c_q5 * t116 - s_q5 * t235;
+    let t237 = t61 * t234 - t67;
+    let t238 = c_q4 * t236 - s_q4 * t237;
+    let t239 = s_q5 * t116 + c_q5 * t235;
+    let t240 = c_q3 * t238 - s_q3 * t239;
+    let t241 = s_q4 * t236 + c_q4 * t237;
+    let t242 = t54 * c_q5;
+    let t243 = c_q4 * t242 - 0.384 * t241 - s_q4 * t62;
+    let t244 = t54 * s_q5;
+    let t245 = t244 - 0.0825 * t241;
+    let t246 = c_q3 * t243 - s_q3 * t245;
+    let t247 = -0.384 * t238 - 0.0825 * t239 - s_q4 * t242 - c_q4 * t62;
+    let t248 = -0.0825 * (s_q3 * t238 + c_q3 * t239) - t247;
+    let t249 = c_q3 * t245 + 0.0825 * t241 + s_q3 * t243;
+    let t250 = s_q5 * t75;
+    let t251 = c_q5 * t67 - t250;
+    let t252 = c_q4 * t251 - s_q4 * t74;
+    let t253 = c_q5 * t75;
+    let t254 = s_q5 * t67 + t253;
+    let t255 = c_q3 * t252 - s_q3 * t254;
+    let t256 = s_q4 * t251 + c_q4 * t74;
+    let t257 = s_q3 * t252 + c_q3 * t254;
+    let t258 = c_q5 * t221 - s_q5 * t120;
+    let t259 = t72 - t115;
+    let t260 = c_q4 * t258 - s_q4 * t259;
+    let t261 = s_q5 * t221 + c_q5 * t120;
+    let t262 = c_q3 * t260 - s_q3 * t261;
+    let t263 = s_q4 * t258 + c_q4 * t259;
+    let t264 = s_q3 * t260 + c_q3 * t261;
+    let t265 = t73 - t115;
+    let t266 = c_q5 * t118 - s_q5 * t265;
+    let t267 = c_q4 * t266 - s_q4 * t119;
+    let t268 = s_q5 * t118 + c_q5 * t265;
+    let t269 = c_q3 * t267 - s_q3 * t268;
+    let t270 = s_q4 * t266 + c_q4 * t119;
+    let t271 = s_q3 * t267 + c_q3 * t268;
+    let t272 = t72 - t73;
+    let t273 = c_q5 * t272 + s_q5 * t116;
+    let t274 = c_q4 * t273 + s_q4 * t117;
+    let t275 = s_q5 * t272 - c_q5 * t116;
+    let t276 = c_q3 * t274 - s_q3 * t275;
+    let t277 = s_q4 * t273 - c_q4 * t117;
+    let t278 = s_q3 * t274 + c_q3 * t275;
+    let t279 = t250 + c_q5 * t88;
+    let t280 = c_q4 * t279 + s_q4 * t66;
+    let t281 = s_q5 * t88 - t253;
+    let t282 = c_q3 * t280 - s_q3 * t281;
+    let t283 = s_q4 * t279 - c_q4 * t66;
+    let t284 = s_q3 * t280 + c_q3 * t281;
+    let t285 = t70 * t71 - t89;
+    let t286 = t82 - t69 * t70;
+    let t287 = c_q6 * t285 - s_q6 * t286;
+    let t288 = t125 - t90;
+    let t289 = c_q5 * t287 - s_q5 * t288;
+    let t290 = s_q6 * t285 + c_q6 * t286;
+    let t291 = c_q4 * t289 + s_q4 * t290;
+    let t292 = s_q5 * t287 + c_q5 * t288;
+    let t293 = c_q3 * t291 - s_q3 * t292;
+    let t294 = s_q4 * t289 - c_q4 * t290;
+    let t295 = s_q6 * t78;
+    let t296 = -0.088 * t290 - t80;
+    let t297 = c_q5 * t295 + s_q5 * t296;
+    let t298 = 0.088 * t288 + c_q6 * t78;
+    let t299 = s_q4 * t298 - 0.384 * t294 - c_q4 * t297;
+    let t300 = c_q5 * t296 - s_q5 * t295;
+    let t301 = t300 - 0.0825 * t294;
+    let t302 = c_q3 * t299 - s_q3 * t301;
+    let t303 = s_q4 * t297 + c_q4 * t298 - 0.384 * t291 - 0.0825 * t292;
+    let t304 = -0.0825 * (s_q3 * t291 + c_q3 * t292) - t303;
+    let t305 = c_q3 * t301 + 0.0825 * t294 + s_q3 * t299;
+    let t306 = -t81;
+    let t307 = t81 * t306 - t121;
+    let t308 = c_q6 * t124 - s_q6 * t307;
+    let t309 = t71 * t306 - t83;
+    let t310 = c_q5 * t308 - s_q5 * t309;
+    let t311 = s_q6 * t124 + c_q6 * t307;
+    let t312 = c_q4 * t310 + s_q4 * t311;
+    let t313 = s_q5 * t308 + c_q5 * t309;
+    let t314 = c_q3 * t312 - s_q3 * t313;
+    let t315 = s_q4 * t310 - c_q4 * t311;
+    let t316 = c_q6 * t77;
+    let t317 = -c_q6 * t76 - s_q6 * t79;
+    let t318 = -0.088 * t311 - t317;
+    let t319 = c_q5 * t316 - s_q5 * t318;
+    let t320 = 0.088 * t309 + s_q6 * t77;
+    let t321 = c_q4 * t319 + s_q4 * t320 - 0.384 * t315;
+    let t322 = s_q5 * t316 + c_q5 * t318;
+    let t323 = t322 - 0.0825 * t315;
+    let t324 = c_q3 * t321 - s_q3 * t323;
+    let t325 = c_q4 * t320 - 0.384 * t312 - 0.0825 * t313 - s_q4 * t319;
+    let t326 = -0.0825 * (s_q3 * t312 + c_q3 * t313) - t325;
+    let t327 = c_q3 * t323 + 0.0825 * t315 + s_q3 * t321;
+    let t328 = s_q6 * t90;
+    let t329 = c_q6 * t83 - t328;
+    let t330 = c_q5 * t329 - s_q5 * t123;
+    let t331 = c_q6 * t90;
+    let t332 = s_q6 * t83 + t331;
+    let t333 = c_q4 * t330 + s_q4 * t332;
+    let t334 = s_q5 * t329 + c_q5 * t123;
+    let t335 = c_q3 * t333 - s_q3 * t334;
+    let t336 = s_q4 * t330 - c_q4 * t332;
+    let t337 = s_q3 * t333 + c_q3 * t334;
+    let t338 = c_q6 * t288 - s_q6 * t129;
+    let t339 = t121 - t122;
+    let t340 = c_q5 * t338 + s_q5 * t339;
+    let t341 = s_q6 * t288 + c_q6 * t129;
+    let t342 = c_q4 * t340 + s_q4 * t341;
+    let t343 = s_q5 * t338 - c_q5 * t339;
+    let t344 = c_q3 * t342 - s_q3 * t343;
+    let t345 = s_q4 * t340 - c_q4 * t341;
+    let t346 = s_q3 * t342 + c_q3 * t343;
+    let t347 = t89 - t121;
+    let t348 = c_q6 * t127 - s_q6 * t347;
+    let t349 = c_q5 * t348 - s_q5 * t128;
+    let t350 = s_q6 * t127 + c_q6 * t347;
+    let t351 = c_q4 * t349 + s_q4 * t350;
+    let t352 = s_q5 * t348 + c_q5 * t128;
+    let t353 = c_q3 * t351 - s_q3 * t352;
+    let t354 = s_q4 * t349 - c_q4 * t350;
+    let t355 = s_q3 * t351 + c_q3 * t352;
+    let t356 = t122 - t89;
+    let t357 = c_q6 * t356 + s_q6 * t124;
+    let t358 = c_q5 * t357 + s_q5 * t126;
+    let t359 = s_q6 * t356 - c_q6 * t124;
+    let t360 = c_q4 * t358 + s_q4 * t359;
+    let t361 = s_q5 * t357 - c_q5 * t126;
+    let t362 = c_q3 * t360 - s_q3 * t361;
+    let t363 = s_q4 * t358 - c_q4 * t359;
+    let t364 = s_q3 * t360 + c_q3 * t361;
+    let t365 = t328 + c_q6 * t91;
+    let t366 = c_q5 * t365 + s_q5 * t82;
+    let t367 = t331 - s_q6 * t91;
+    let t368 = c_q4 * t366 - s_q4 * t367;
+    let t369 = s_q5 * t365 - c_q5 * t82;
+    let t370 = c_q3 * t368 - s_q3 * t369;
+    let t371 = s_q4 * t366 + c_q4 * t367;
+    let t372 = s_q3 * t368 + c_q3 * t369;
+    [
+        [
+            qdd[0],
+            0.0,
+            0.0,
+            c_q1 * t8 + s_q1 * t9,
+            -s_q1 * (2.0 * t8 - t3) - c_q1 * (-2.0 * t6 - t2),
+            -s_q1 * (qdd[1] + t12) - c_q1 * (t0 - t13),
+            -s_q1 * (t92 - t0) - c_q1 * t15,
+            0.0,
+            -s_q1 * (s_q2 * t17 - 0.316 * (s_q2 * t130 + c_q2 * t131)) - c_q1 * t19,
+            -s_q1 * (c_q2 * t17 - 0.316 * (s_q2 * t94 - c_q2 * t132)) - c_q1 * t18,
+            -s_q1 * (c_q2 * t22 - t133) - c_q1 * t30,
+            -s_q1 * (c_q2 * t135 - s_q2 * t98) - c_q1 * t136,
+            -s_q1 * (c_q2 * t96 - s_q2 * t137) - c_q1 * t97,
+            c_q1 * t95 - s_q1 * (c_q2 * t138 + s_q2 * t94),
+            c_q1 * t21 - s_q1 * (t133 + c_q2 * t84),
+            c_q1 * t145
+                - s_q1
+                    * (-0.316 * (s_q2 * t141 + c_q2 * t142) - c_q2 * t143 - s_q2 * t144),
+            c_q1 * t152
+                - s_q1
+                    * (c_q2 * t150 - 0.316 * (s_q2 * t148 + c_q2 * t149) - s_q2 * t151),
+            c_q1 * t156 - s_q1 * (c_q2 * t154 - s_q2 * t101),
+            c_q1 * t159 - s_q1 * (c_q2 * t157 + s_q2 * t158),
+            c_q1 * t162 - s_q1 * (c_q2 * t161 - s_q2 * t105),
+            c_q1 * t165 - s_q1 * (c_q2 * t164 + s_q2 * t103),
+            -s_q1 * (c_q2 * t166 + s_q2 * t38) - c_q1 * t167,
+            c_q1 * t178
+                - s_q1
+                    * (c_q2 * t175 - 0.316 * (s_q2 * t171 + c_q2 * t172) - s_q2 * t177),
+            c_q1 * t190
+                - s_q1
+                    * (c_q2 * t187 - 0.316 * (s_q2 * t183 + c_q2 * t184) - s_q2 * t189),
+            c_q1 * t196 - s_q1 * (c_q2 * t193 - s_q2 * t195),
+            c_q1 * t202 - s_q1 * (c_q2 * t200 - s_q2 * t201),
+            c_q1 * t208 - s_q1 * (c_q2 * t206 - s_q2 * t207),
+            c_q1 * t213 - s_q1 * (c_q2 * t211 - s_q2 * t212),
+            c_q1 * t217 - s_q1 * (c_q2 * t215 + s_q2 * t216),
+            c_q1 * t233
+                - s_q1
+                    * (c_q2 * t230 - 0.316 * (s_q2 * t224 + c_q2 * t225) - s_q2 * t232),
+            c_q1 * t249
+                - s_q1
+                    * (c_q2 * t246 - 0.316 * (s_q2 * t240 + c_q2 * t241) - s_q2 * t248),
+            c_q1 * t257 - s_q1 * (c_q2 * t255 - s_q2 * t256),
+            c_q1 * t264 - s_q1 * (c_q2 * t262 - s_q2 * t263),
+            c_q1 * t271 - s_q1 * (c_q2 * t269 - s_q2 * t270),
+            c_q1 * t278 - s_q1 * (c_q2 * t276 - s_q2 * t277),
+            c_q1 * t284 - s_q1 * (c_q2 * t282 - s_q2 * t283),
+            c_q1 * t305
+                - s_q1
+                    * (c_q2 * t302 - 0.316 * (s_q2 * t293 + c_q2 * t294) - s_q2 * t304),
+            c_q1 * t327
+                - s_q1
+                    * (c_q2 * t324 - 0.316 * (s_q2 * t314 + c_q2 * t315) - s_q2 * t326),
+            c_q1 * t337 - s_q1 * (c_q2 * t335 - s_q2 * t336),
+            c_q1 * t346 - s_q1 * (c_q2 * t344 - s_q2 * t345),
+            c_q1 * t355 - s_q1 * (c_q2 * t353 - s_q2 * t354),
+            c_q1 * t364 - s_q1 * (c_q2 * t362 - s_q2 * t363),
+            c_q1 * t372 - s_q1 * (c_q2 * t370 - s_q2 * t371),
+        ],
+        [
+            0.0,
+            -t5,
+            t4,
+            -t12,
+            t13 - t92,
+            -t2,
+            -t3,
+            qdd[1],
+            0.316 * (c_q2 * t130 - s_q2 * t131) - c_q2 * t17,
+            0.316 * (c_q2 * t94 + s_q2 * t132) + s_q2 * t17,
+            s_q2 * t22 + t134,
+            s_q2 * t135 + c_q2 * t98,
+            s_q2 * t96 + c_q2 * t137,
+            s_q2 * t138 - c_q2 * t94,
+            s_q2 * t84 - t134,
+            0.316 * (c_q2 * t141 - s_q2 * t142) + c_q2 * t144 - s_q2 * t143,
+            0.316 * (c_q2 * t148 - s_q2 * t149) + s_q2 * t150 + c_q2 * t151,
+            s_q2 * t154 + c_q2 * t101,
+            s_q2 * t157 - c_q2 * t158,
+            s_q2 * t161 + c_q2 * t105,
+            s_q2 * t164 - c_q2 * t103,
+            s_q2 * t166 - c_q2 * t38,
+            0.316 * (c_q2 * t171 - s_q2 * t172) + s_q2 * t175 + c_q2 * t177,
+            0.316 * (c_q2 * t183 - s_q2 * t184) + s_q2 * t187 + c_q2 * t189,
+            s_q2 * t193 + c_q2 * t195,
+            s_q2 * t200 + c_q2 * t201,
+            s_q2 * t206 + c_q2 * t207,
+            s_q2 * t211 + c_q2 * t212,
+            s_q2 * t215 - c_q2 * t216,
+            0.316 * (c_q2 * t224 - s_q2 * t225) + s_q2 * t230 + c_q2 * t232,
+            0.316 * (c_q2 * t240 - s_q2 * t241) + s_q2 * t246 + c_q2 * t248,
+            s_q2 * t255 + c_q2 * t256,
+            s_q2 * t262 + c_q2 * t263,
+            s_q2 * t269 + c_q2 * t270,
+            s_q2 * t276 + c_q2 * t277,
+            s_q2 * t282 + c_q2 * t283,
+            0.316 * (c_q2 * t293 - s_q2 * t294) + s_q2 * t302 + c_q2 * t304,
+            0.316 * (c_q2 * t314 - s_q2 * t315) + s_q2 * t324 + c_q2 * t326,
+            s_q2 * t335 + c_q2 * t336,
+            s_q2 * t344 + c_q2 * t345,
+            s_q2 * t353 + c_q2 * t354,
+            s_q2 * t362 + c_q2 * t363,
+            s_q2 * t370 + c_q2 * t371,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t19,
+            -t18,
+            -t30,
+            -t136,
+            -t97,
+            t95,
+            t21,
+            t145,
+            t152,
+            t156,
+            t159,
+            t162,
+            t165,
+            -t167,
+            t178,
+            t190,
+            t196,
+            t202,
+            t208,
+            t213,
+            t217,
+            t233,
+            t249,
+            t257,
+            t264,
+            t271,
+            t278,
+            t284,
+            t305,
+            t327,
+            t337,
+            t346,
+            t355,
+            t364,
+            t372,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t36,
+            t48,
+            -t101,
+            t158,
+            -t105,
+            t103,
+            t38,
+            t176,
+            t188,
+            -t195,
+            -t201,
+            -t207,
+            -t212,
+            t216,
+            t231,
+            t247,
+            -t256,
+            -t263,
+            -t270,
+            -t277,
+            -t283,
+            t303,
+            t325,
+            -t336,
+            -t345,
+            -t354,
+            -t363,
+            -t371,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t55,
+            t52,
+            -t109,
+            t199,
+            t205,
+            t111,
+            t57,
+            t228,
+            t244,
+            t254,
+            t261,
+            t268,
+            t275,
+            t281,
+            t300,
+            t322,
+            t334,
+            t343,
+            t352,
+            t361,
+            t369,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t63,
+            -t62,
+            -t74,
+            -t259,
+            -t119,
+            t117,
+            t66,
+            t298,
+            t320,
+            t332,
+            t341,
+            t350,
+            t359,
+            -t367,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t317,
+            -t123,
+            t339,
+            -t128,
+            t126,
+            t82,
         ],
     ]
 }

@@ -27,6 +27,58 @@
 //!
 //! Coordinates, in order: `panda_joint1`, `panda_joint2`, `panda_joint3`, `panda_joint4`, `panda_joint5`, `panda_joint6`, `panda_joint7`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! panda_link1.zz_r = panda_link1.zz + panda_link2.yy
+//! panda_link2.mx = panda_link2.mx
+//! panda_link2.my_r = panda_link2.my − 0.316·panda_link3.m − panda_link3.mz − 0.316·panda_link4.m − 0.316·panda_link5.m − 0.316·panda_link6.m − 0.316·panda_link7.m
+//! panda_link2.xx_r = panda_link2.xx − panda_link2.yy + 0.099856·panda_link3.m + 0.632·panda_link3.mz + panda_link3.yy + 0.10666225·panda_link4.m + 0.10666225·panda_link5.m + 0.10666225·panda_link6.m + 0.10666225·panda_link7.m
+//! panda_link2.xy = panda_link2.xy
+//! panda_link2.xz = panda_link2.xz
+//! panda_link2.yz = panda_link2.yz
+//! panda_link2.zz_r = panda_link2.zz + 0.099856·panda_link3.m + 0.632·panda_link3.mz + panda_link3.yy + 0.10666225·panda_link4.m + 0.10666225·panda_link5.m + 0.10666225·panda_link6.m + 0.10666225·panda_link7.m
+//! panda_link3.mx_r = panda_link3.mx + 0.0825·panda_link4.m + 0.0825·panda_link5.m + 0.0825·panda_link6.m + 0.0825·panda_link7.m
+//! panda_link3.my_r = panda_link3.my − panda_link4.mz
+//! panda_link3.xx_r = panda_link3.xx − panda_link3.yy − 0.00680625·panda_link4.m + panda_link4.yy
+//! panda_link3.xy_r = panda_link3.xy + 0.0825·panda_link4.mz
+//! panda_link3.xz = panda_link3.xz
+//! panda_link3.yz = panda_link3.yz
+//! panda_link3.zz_r = panda_link3.zz + 0.00680625·panda_link4.m + panda_link4.yy + 0.0136125·panda_link5.m + 0.0136125·panda_link6.m + 0.0136125·panda_link7.m
+//! panda_link4.mx_r = panda_link4.mx − 0.0825·panda_link5.m − 0.0825·panda_link6.m − 0.0825·panda_link7.m
+//! panda_link4.my_r = panda_link4.my + 0.384·panda_link5.m + panda_link5.mz + 0.384·panda_link6.m + 0.384·panda_link7.m
+//! panda_link4.xx_r = panda_link4.xx − panda_link4.yy + 0.14064975·panda_link5.m + 0.768·panda_link5.mz + panda_link5.yy + 0.14064975·panda_link6.m + 0.14064975·panda_link7.m
+//! panda_link4.xy_r = panda_link4.xy + 0.03168·panda_link5.m + 0.0825·panda_link5.mz + 0.03168·panda_link6.m + 0.03168·panda_link7.m
+//! panda_link4.xz = panda_link4.xz
+//! panda_link4.yz = panda_link4.yz
+//! panda_link4.zz_r = panda_link4.zz + 0.15426225·panda_link5.m + 0.768·panda_link5.mz + panda_link5.yy + 0.15426225·panda_link6.m + 0.15426225·panda_link7.m
+//! panda_link5.mx = panda_link5.mx
+//! panda_link5.my_r = panda_link5.my − panda_link6.mz
+//! panda_link5.xx_r = panda_link5.xx − panda_link5.yy + panda_link6.yy + 0.007744·panda_link7.m
+//! panda_link5.xy = panda_link5.xy
+//! panda_link5.xz = panda_link5.xz
+//! panda_link5.yz = panda_link5.yz
+//! panda_link5.zz_r = panda_link5.zz + panda_link6.yy + 0.007744·panda_link7.m
+//! panda_link6.mx_r = panda_link6.mx + 0.088·panda_link7.m
+//! panda_link6.my_r = panda_link6.my − panda_link7.mz
+//! panda_link6.xx_r = panda_link6.xx − panda_link6.yy − 0.007744·panda_link7.m + panda_link7.yy
+//! panda_link6.xy_r = panda_link6.xy + 0.088·panda_link7.mz
+//! panda_link6.xz = panda_link6.xz
+//! panda_link6.yz = panda_link6.yz
+//! panda_link6.zz_r = panda_link6.zz + 0.007744·panda_link7.m + panda_link7.yy
+//! panda_link7.mx = panda_link7.mx
+//! panda_link7.my = panda_link7.my
+//! panda_link7.xx_r = panda_link7.xx − panda_link7.yy
+//! panda_link7.xy = panda_link7.xy
+//! panda_link7.xz = panda_link7.xz
+//! panda_link7.yz = panda_link7.yz
+//! panda_link7.zz = panda_link7.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -50,6 +102,8 @@
 //! | `mass_matrix_inverse` | 527 | 325 | 6 | 0 | 6 | 6 |
 //! | `forward_dynamics_derivatives` | 5618 | 4032 | 12 | 0 | 6 | 6 |
 //! | `standard_regressor` | 1150 | 780 | 0 | 0 | 6 | 6 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 807 | 562 | 0 | 0 | 6 | 6 |
 //! | `linearization` | 5618 | 4032 | 12 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -105,6 +159,59 @@ pub const BODY_NAMES: [&str; NB] = [
     "panda_link5",
     "panda_link6",
     "panda_link7",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 43;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "panda_link1.zz_r",
+    "panda_link2.mx",
+    "panda_link2.my_r",
+    "panda_link2.xx_r",
+    "panda_link2.xy",
+    "panda_link2.xz",
+    "panda_link2.yz",
+    "panda_link2.zz_r",
+    "panda_link3.mx_r",
+    "panda_link3.my_r",
+    "panda_link3.xx_r",
+    "panda_link3.xy_r",
+    "panda_link3.xz",
+    "panda_link3.yz",
+    "panda_link3.zz_r",
+    "panda_link4.mx_r",
+    "panda_link4.my_r",
+    "panda_link4.xx_r",
+    "panda_link4.xy_r",
+    "panda_link4.xz",
+    "panda_link4.yz",
+    "panda_link4.zz_r",
+    "panda_link5.mx",
+    "panda_link5.my_r",
+    "panda_link5.xx_r",
+    "panda_link5.xy",
+    "panda_link5.xz",
+    "panda_link5.yz",
+    "panda_link5.zz_r",
+    "panda_link6.mx_r",
+    "panda_link6.my_r",
+    "panda_link6.xx_r",
+    "panda_link6.xy_r",
+    "panda_link6.xz",
+    "panda_link6.yz",
+    "panda_link6.zz_r",
+    "panda_link7.mx",
+    "panda_link7.my",
+    "panda_link7.xx_r",
+    "panda_link7.xy",
+    "panda_link7.xz",
+    "panda_link7.yz",
+    "panda_link7.zz",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -11135,6 +11242,849 @@ fn standard_regressor_with_body(
             -t134,
             t132,
             t87,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.03733744848940618,
+        -0.002031994566,
+        -3.3445000435120003,
+        1.0706865997634767,
+        -0.00398335888393552,
+        0.01026110182100817,
+        0.0007689361029464,
+        1.1168423647533403,
+        0.746857959872,
+        0.028227094878,
+        0.011595864095166122,
+        -0.000121912420950744,
+        -0.005487648106562256,
+        -0.004377257121839584,
+        0.1348007061482215,
+        -0.55278027465,
+        2.0125235536029997,
+        0.6477230949391829,
+        0.16284087268546085,
+        0.0039053550262761,
+        -0.00164448757736927,
+        0.7497633672528139,
+        -0.014653732538,
+        0.067870631425,
+        0.030116287133882085,
+        -0.00151524447332703,
+        -0.004600245517563106,
+        0.00216405205209813,
+        0.03301859926393551,
+        0.23184755269499996,
+        -0.173804705569,
+        0.009543771269492202,
+        0.014748570382675316,
+        -0.000103758917218685,
+        0.000093569097314605,
+        0.05258828201066731,
+        0.002573605371338202,
+        0.002034439958661796,
+        0.0024209437785212284,
+        0.0003913912816842481,
+        -0.0009653051699191116,
+        -0.0012555365982728978,
+        0.006684151967360945,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 807,
+    add: 562,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qd[1] * t1;
+    let t5 = qd[0] * s_q1;
+    let t6 = qd[1] * t5;
+    let t7 = t2 + t4;
+    let t8 = qd[1] * s_q2 - t5 * c_q2;
+    let t9 = t5 * s_q2 + qd[1] * c_q2;
+    let t10 = t1 * t5;
+    let t11 = t5 * t5;
+    let t12 = 0.316 * (t4 + t7);
+    let t13 = qdd[1] - t10;
+    let t14 = 0.316 * t13 - 9.81 * s_q1;
+    let t15 = 9.81 * c_q1 - 0.316 * t0 - 0.316 * t11;
+    let t16 = c_q2 * t14 + s_q2 * t12;
+    let t17 = s_q2 * t14 - c_q2 * t12;
+    let t18 = qd[2] + t1;
+    let t19 = qdd[2] + t3 - t6;
+    let t20 = qd[2] * t9 + qdd[1] * s_q2 - t7 * c_q2;
+    let t21 = qdd[1] * c_q2 + t7 * s_q2 - qd[2] * t8;
+    let t22 = t8 * c_q3 + t18 * s_q3;
+    let t23 = t8 * s_q3 - t18 * c_q3;
+    let t24 = -t23;
+    let t25 = -t9;
+    let t26 = t9 * t9;
+    let t27 = t18 * t18;
+    let t28 = t8 * t9;
+    let t29 = t8 * t18;
+    let t30 = t16 - 0.0825 * (t26 + t27);
+    let t31 = t17 - 0.0825 * (t19 + t28);
+    let t32 = -t31;
+    let t33 = t15 + 0.0825 * (t29 - t21);
+    let t34 = c_q3 * t33 - s_q3 * t30;
+    let t35 = qd[3] - t9;
+    let t36 = qdd[3] - t21;
+    let t37 = qd[3] * t24 + t20 * c_q3 + t19 * s_q3;
+    let t38 = t19 * c_q3 - t20 * s_q3 - qd[3] * t22;
+    let t39 = t22 * c_q4 - t35 * s_q4;
+    let t40 = t22 * s_q4 + t35 * c_q4;
+    let t41 = -t40;
+    let t42 = 0.384 * t22 + 0.0825 * t24;
+    let t43 = t35 * t35;
+    let t44 = t22 * t35;
+    let t45 = t24 * t35;
+    let t46 = -c_q3 * t30 - s_q3 * t33;
+    let t47 = t24 * t42 + 0.0825 * t43 - 0.384 * t36 - t46;
+    let t48 = 0.0825 * t36 + 0.384 * t43 + t22 * t42 - t34;
+    let t49 = t31 + 0.384 * (t37 + t45) + 0.0825 * (t38 - t44);
+    let t50 = s_q4 * t49 - c_q4 * t47;
+    let t51 = -t50;
+    let t52 = s_q4 * t47 + c_q4 * t49;
+    let t53 = -t52;
+    let t54 = qd[4] - t23;
+    let t55 = t38 + qdd[4];
+    let t56 = qd[4] * t41 + t37 * c_q4 - t36 * s_q4;
+    let t57 = t39 * c_q5 + t54 * s_q5;
+    let t58 = t39 * s_q5 - t54 * c_q5;
+    let t59 = -t58;
+    let t60 = t51 * c_q5 - t48 * s_q5;
+    let t61 = t51 * s_q5 + t48 * c_q5;
+    let t62 = qd[5] + t40;
+    let t63 = qd[4] * t39 + t37 * s_q4 + t36 * c_q4;
+    let t64 = qdd[5] + t63;
+    let t65 = qd[5] * t59 + t56 * c_q5 + t55 * s_q5;
+    let t66 = t55 * c_q5 - qd[5] * t57 - t56 * s_q5;
+    let t67 = t57 * c_q6 + t62 * s_q6;
+    let t68 = t57 * s_q6 - t62 * c_q6;
+    let t69 = -t68;
+    let t70 = t59 * t59;
+    let t71 = t62 * t62;
+    let t72 = t57 * t59;
+    let t73 = t57 * t62;
+    let t74 = t60 - 0.088 * (t70 + t71);
+    let t75 = t61 - 0.088 * (t64 + t72);
+    let t76 = -t75;
+    let t77 = t52 + 0.088 * (t73 - t66);
+    let t78 = c_q6 * t77 - s_q6 * t74;
+    let t79 = qd[6] + t58;
+    let t80 = qdd[6] - t66;
+    let t81 = qd[6] * t69 + t65 * c_q6 + t64 * s_q6;
+    let t82 = t9 * t18;
+    let t83 = t54 * t54;
+    let t84 = t39 * t54;
+    let t85 = t41 * t54;
+    let t86 = t59 * t62;
+    let t87 = t79 * t79;
+    let t88 = t67 * t79;
+    let t89 = t69 * t79;
+    let t90 = t1 * t1;
+    let t91 = t8 * t8;
+    let t92 = t28 - t19;
+    let t93 = t21 + t29;
+    let t94 = t19 + t28;
+    let t95 = t82 - t20;
+    let t96 = t20 + t82;
+    let t97 = t22 * t22;
+    let t98 = t24 * t24;
+    let t99 = t22 * t24;
+    let t100 = t99 - t36;
+    let t101 = t38 + t44;
+    let t102 = t36 + t99;
+    let t103 = t45 - t37;
+    let t104 = t37 + t45;
+    let t105 = t39 * t39;
+    let t106 = t41 * t41;
+    let t107 = t39 * t41;
+    let t108 = t107 - t55;
+    let t109 = t84 - t63;
+    let t110 = t55 + t107;
+    let t111 = t63 + t84;
+    let t112 = t56 + t85;
+    let t113 = t57 * t57;
+    let t114 = t72 - t64;
+    let t115 = t66 + t73;
+    let t116 = t64 + t72;
+    let t117 = t86 - t65;
+    let t118 = t65 + t86;
+    let t119 = t67 * t67;
+    let t120 = t69 * t69;
+    let t121 = t67 * t69;
+    let t122 = t121 - t80;
+    let t123 = t64 * c_q6 - t65 * s_q6 - qd[6] * t67;
+    let t124 = t88 + t123;
+    let t125 = t80 + t121;
+    let t126 = t89 - t81;
+    let t127 = t81 + t89;
+    let t128 = t9 * t25 - t27;
+    let t129 = t19 - t8 * t25;
+    let t130 = t18 * t18 + t91;
+    let t131 = s_q2 * t29;
+    let t132 = c_q2 * t29;
+    let t133 = t21 - t29;
+    let t134 = t26 - t91;
+    let t135 = t27 - t91;
+    let t136 = t26 - t27;
+    let t137 = t23 * t24 - t43;
+    let t138 = t36 - t22 * t23;
+    let t139 = c_q3 * t137 - s_q3 * t138;
+    let t140 = t38 - t44;
+    let t141 = s_q3 * t32;
+    let t142 = -0.0825 * (s_q3 * t137 + c_q3 * t138) - t34;
+    let t143 = 0.0825 * t140 + c_q3 * t32;
+    let t144 = -t35;
+    let t145 = t35 * t144 - t97;
+    let t146 = c_q3 * t100 - s_q3 * t145;
+    let t147 = t24 * t144 - t37;
+    let t148 = c_q3 * t31;
+    let t149 = -0.0825 * (s_q3 * t100 + c_q3 * t145) - t46;
+    let t150 = 0.0825 * t147 + s_q3 * t31;
+    let t151 = s_q3 * t44;
+    let t152 = c_q3 * t37 - t151;
+    let t153 = c_q3 * t44;
+    let t154 = s_q3 * t37 + t153;
+    let t155 = c_q3 * t140 - s_q3 * t104;
+    let t156 = t97 - t98;
+    let t157 = s_q3 * t140 + c_q3 * t104;
+    let t158 = t43 - t97;
+    let t159 = c_q3 * t102 - s_q3 * t158;
+    let t160 = s_q3 * t102 + c_q3 * t158;
+    let t161 = t98 - t43;
+    let t162 = c_q3 * t161 + s_q3 * t100;
+    let t163 = s_q3 * t161 - c_q3 * t100;
+    let t164 = t151 + c_q3 * t45;
+    let t165 = t153 - s_q3 * t45;
+    let t166 = t40 * t41 - t83;
+    let t167 = t55 - t39 * t40;
+    let t168 = c_q4 * t166 - s_q4 * t167;
+    let t169 = c_q3 * t168 - s_q3 * t111;
+    let t170 = s_q4 * t166 + c_q4 * t167;
+    let t171 = -0.384 * t170 - s_q4 * t48;
+    let t172 = -0.0825 * t170 - t52;
+    let t173 = c_q3 * t171 - s_q3 * t172;
+    let t174 = -0.0825 * t111 - c_q4 * t48 - 0.384 * t168;
+    let t175 = -0.0825 * (s_q3 * t168 + c_q3 * t111) - t174;
+    let t176 = c_q3 * t172 + 0.0825 * t170 + s_q3 * t171;
+    let t177 = -t54;
+    let t178 = t54 * t177 - t105;
+    let t179 = c_q4 * t108 - s_q4 * t178;
+    let t180 = t56 - t41 * t177;
+    let t181 = c_q3 * t179 - s_q3 * t180;
+    let t182 = s_q4 * t108 + c_q4 * t178;
+    let t183 = -0.384 * t182 - c_q4 * t48;
+    let t184 = t50 - 0.0825 * t182;
+    let t185 = c_q3 * t183 - s_q3 * t184;
+    let t186 = s_q4 * t48 - 0.384 * t179 - 0.0825 * t180;
+    let t187 = -0.0825 * (s_q3 * t179 + c_q3 * t180) - t186;
+    let t188 = c_q3 * t184 + 0.0825 * t182 + s_q3 * t183;
+    let t189 = s_q4 * t84;
+    let t190 = c_q4 * t56 - t189;
+    let t191 = c_q3 * t190 + s_q3 * t107;
+    let t192 = c_q4 * t84;
+    let t193 = s_q4 * t56 + t192;
+    let t194 = s_q3 * t190 - c_q3 * t107;
+    let t195 = -t111;
+    let t196 = c_q4 * t195 - s_q4 * t112;
+    let t197 = t105 - t106;
+    let t198 = c_q3 * t196 - s_q3 * t197;
+    let t199 = s_q4 * t195 + c_q4 * t112;
+    let t200 = s_q3 * t196 + c_q3 * t197;
+    let t201 = t83 - t105;
+    let t202 = c_q4 * t110 - s_q4 * t201;
+    let t203 = t56 - t85;
+    let t204 = c_q3 * t202 - s_q3 * t203;
+    let t205 = s_q4 * t110 + c_q4 * t201;
+    let t206 = s_q3 * t202 + c_q3 * t203;
+    let t207 = t106 - t83;
+    let t208 = c_q4 * t207 + s_q4 * t108;
+    let t209 = c_q3 * t208 - s_q3 * t109;
+    let t210 = s_q4 * t207 - c_q4 * t108;
+    let t211 = s_q3 * t208 + c_q3 * t109;
+    let t212 = t189 + c_q4 * t85;
+    let t213 = c_q3 * t212 - s_q3 * t55;
+    let t214 = t192 - s_q4 * t85;
+    let t215 = s_q3 * t212 + c_q3 * t55;
+    let t216 = t58 * t59 - t71;
+    let t217 = t64 - t57 * t58;
+    let t218 = c_q5 * t216 - s_q5 * t217;
+    let t219 = t66 - t73;
+    let t220 = c_q4 * t218 - s_q4 * t219;
+    let t221 = s_q5 * t216 + c_q5 * t217;
+    let t222 = c_q3 * t220 - s_q3 * t221;
+    let t223 = s_q4 * t218 + c_q4 * t219;
+    let t224 = t53 * s_q5;
+    let t225 = -0.384 * t223 - c_q4 * t224 - s_q4 * t61;
+    let t226 = t53 * c_q5;
+    let t227 = t226 - 0.0825 * t223;
+    let t228 = c_q3 * t225 - s_q3 * t227;
+    let t229 = s_q4 * t224 - c_q4 * t61 - 0.384 * t220 - 0.0825 * t221;
+    let t230 = -0.0825 * (s_q3 * t220 + c_q3 * t221) - t229;
+    let t231 = c_q3 * t227 + 0.0825 * t223 + s_q3 * t225;
+    let t232 = -t62;
+    let t233 = t62 * t232 - t113;
+    let t234 = c_q5 * t114 - s_q5 * t233;
+    let t235 = t59 * t232 - t65;
+    let t236 = c_q4 * t234 - s_q4 * t235;
+    let t237 = s_q5 * t114 + c_q5 * t233;
+    let t238 = c_q3 * t236 - s_q3 * t237;
+    let t239 = s_q4 * t234 + c_q4 * t235;
+    let t240 = t52 * c_q5;
+    let t241 = c_q4 * t240 - 0.384 * t239 - s_q4 * t60;
+    let t242 = t52 * s_q5;
+    let t243 = t242 - 0.0825 * t239;
+    let t244 = c_q3 * t241 - s_q3 * t243;
+    let t245 = -0.384 * t236 - 0.0825 * t237 - s_q4 * t240 - c_q4 * t60;
+    let t246 = -0.0825 * (s_q3 * t236 + c_q3 * t237) - t245;
+    let t247 = c_q3 * t243 + 0.0825 * t239 + s_q3 * t241;
+    let t248 = s_q5 * t73;
+    let t249 = c_q5 * t65 - t248;
+    let t250 = c_q4 * t249 - s_q4 * t72;
+    let t251 = c_q5 * t73;
+    let t252 = s_q5 * t65 + t251;
+    let t253 = c_q3 * t250 - s_q3 * t252;
+    let t254 = s_q4 * t249 + c_q4 * t72;
+    let t255 = s_q3 * t250 + c_q3 * t252;
+    let t256 = c_q5 * t219 - s_q5 * t118;
+    let t257 = t70 - t113;
+    let t258 = c_q4 * t256 - s_q4 * t257;
+    let t259 = s_q5 * t219 + c_q5 * t118;
+    let t260 = c_q3 * t258 - s_q3 * t259;
+    let t261 = s_q4 * t256 + c_q4 * t257;
+    let t262 = s_q3 * t258 + c_q3 * t259;
+    let t263 = t71 - t113;
+    let t264 = c_q5 * t116 - s_q5 * t263;
+    let t265 = c_q4 * t264 - s_q4 * t117;
+    let t266 = s_q5 * t116 + c_q5 * t263;
+    let t267 = c_q3 * t265 - s_q3 * t266;
+    let t268 = s_q4 * t264 + c_q4 * t117;
+    let t269 = s_q3 * t265 + c_q3 * t266;
+    let t270 = t70 - t71;
+    let t271 = c_q5 * t270 + s_q5 * t114;
+    let t272 = c_q4 * t271 + s_q4 * t115;
+    let t273 = s_q5 * t270 - c_q5 * t114;
+    let t274 = c_q3 * t272 - s_q3 * t273;
+    let t275 = s_q4 * t271 - c_q4 * t115;
+    let t276 = s_q3 * t272 + c_q3 * t273;
+    let t277 = t248 + c_q5 * t86;
+    let t278 = c_q4 * t277 + s_q4 * t64;
+    let t279 = s_q5 * t86 - t251;
+    let t280 = c_q3 * t278 - s_q3 * t279;
+    let t281 = s_q4 * t277 - c_q4 * t64;
+    let t282 = s_q3 * t278 + c_q3 * t279;
+    let t283 = t68 * t69 - t87;
+    let t284 = t80 - t67 * t68;
+    let t285 = c_q6 * t283 - s_q6 * t284;
+    let t286 = t123 - t88;
+    let t287 = c_q5 * t285 - s_q5 * t286;
+    let t288 = s_q6 * t283 + c_q6 * t284;
+    let t289 = c_q4 * t287 + s_q4 * t288;
+    let t290 = s_q5 * t285 + c_q5 * t286;
+    let t291 = c_q3 * t289 - s_q3 * t290;
+    let t292 = s_q4 * t287 - c_q4 * t288;
+    let t293 = s_q6 * t76;
+    let t294 = -0.088 * t288 - t78;
+    let t295 = c_q5 * t293 + s_q5 * t294;
+    let t296 = 0.088 * t286 + c_q6 * t76;
+    let t297 = s_q4 * t296 - 0.384 * t292 - c_q4 * t295;
+    let t298 = c_q5 * t294 - s_q5 * t293;
+    let t299 = t298 - 0.0825 * t292;
+    let t300 = c_q3 * t297 - s_q3 * t299;
+    let t301 = s_q4 * t295 + c_q4 * t296 - 0.384 * t289 - 0.0825 * t290;
+    let t302 = -0.0825 * (s_q3 * t289 + c_q3 * t290) - t301;
+    let t303 = c_q3 * t299 + 0.0825 * t292 + s_q3 * t297;
+    let t304 = -t79;
+    let t305 = t79 * t304 - t119;
+    let t306 = c_q6 * t122 - s_q6 * t305;
+    let t307 = t69 * t304 - t81;
+    let t308 = c_q5 * t306 - s_q5 * t307;
+    let t309 = s_q6 * t122 + c_q6 * t305;
+    let t310 = c_q4 * t308 + s_q4 * t309;
+    let t311 = s_q5 * t306 + c_q5 * t307;
+    let t312 = c_q3 * t310 - s_q3 * t311;
+    let t313 = s_q4 * t308 - c_q4 * t309;
+    let t314 = c_q6 * t75;
+    let t315 = -c_q6 * t74 - s_q6 * t77;
+    let t316 = -0.088 * t309 - t315;
+    let t317 = c_q5 * t314 - s_q5 * t316;
+    let t318 = 0.088 * t307 + s_q6 * t75;
+    let t319 = c_q4 * t317 + s_q4 * t318 - 0.384 * t313;
+    let t320 = s_q5 * t314 + c_q5 * t316;
+    let t321 = t320 - 0.0825 * t313;
+    let t322 = c_q3 * t319 - s_q3 * t321;
+    let t323 = c_q4 * t318 - 0.384 * t310 - 0.0825 * t311 - s_q4 * t317;
+    let t324 = -0.0825 * (s_q3 * t310 + c_q3 * t311) - t323;
+    let t325 = c_q3 * t321 + 0.0825 * t313 + s_q3 * t319;
+    let t326 = s_q6 * t88;
+    let t327 = c_q6 * t81 - t326;
+    let t328 = c_q5 * t327 - s_q5 * t121;
+    let t329 = c_q6 * t88;
+    let t330 = s_q6 * t81 + t329;
+    let t331 = c_q4 * t328 + s_q4 * t330;
+    let t332 = s_q5 * t327 + c_q5 * t121;
+    let t333 = c_q3 * t331 - s_q3 * t332;
+    let t334 = s_q4 * t328 - c_q4 * t330;
+    let t335 = s_q3 * t331 + c_q3 * t332;
+    let t336 = c_q6 * t286 - s_q6 * t127;
+    let t337 = t119 - t120;
+    let t338 = c_q5 * t336 + s_q5 * t337;
+    let t339 = s_q6 * t286 + c_q6 * t127;
+    let t340 = c_q4 * t338 + s_q4 * t339;
+    let t341 = s_q5 * t336 - c_q5 * t337;
+    let t342 = c_q3 * t340 - s_q3 * t341;
+    let t343 = s_q4 * t338 - c_q4 * t339;
+    let t344 = s_q3 * t340 + c_q3 * t341;
+    let t345 = t87 - t119;
+    let t346 = c_q6 * t125 - s_q6 * t345;
+    let t347 = c_q5 * t346 - s_q5 * t126;
+    let t348 = s_q6 * t125 + c_q6 * t345;
+    let t349 = c_q4 * t347 + s_q4 * t348;
+    let t350 = s_q5 * t346 + c_q5 * t126;
+    let t351 = c_q3 * t349 - s_q3 * t350;
+    let t352 = s_q4 * t347 - c_q4 * t348;
+    let t353 = s_q3 * t349 + c_q3 * t350;
+    let t354 = t120 - t87;
+    let t355 = c_q6 * t354 + s_q6 * t122;
+    let t356 = c_q5 * t355 + s_q5 * t124;
+    let t357 = s_q6 * t354 - c_q6 * t122;
+    let t358 = c_q4 * t356 + s_q4 * t357;
+    let t359 = s_q5 * t355 - c_q5 * t124;
+    let t360 = c_q3 * t358 - s_q3 * t359;
+    let t361 = s_q4 * t356 - c_q4 * t357;
+    let t362 = s_q3 * t358 + c_q3 * t359;
+    let t363 = t326 + c_q6 * t89;
+    let t364 = c_q5 * t363 + s_q5 * t80;
+    let t365 = t329 - s_q6 * t89;
+    let t366 = c_q4 * t364 - s_q4 * t365;
+    let t367 = s_q5 * t363 - c_q5 * t80;
+    let t368 = c_q3 * t366 - s_q3 * t367;
+    let t369 = s_q4 * t364 + c_q4 * t365;
+    let t370 = s_q3 * t366 + c_q3 * t367;
+    [
+        [
+            qdd[0],
+            0.0,
+            0.0,
+            c_q1 * t6 + s_q1 * t7,
+            -s_q1 * (2.0 * t6 - t3) - c_q1 * (-2.0 * t4 - t2),
+            -s_q1 * (qdd[1] + t10) - c_q1 * (t0 - t11),
+            -s_q1 * (t90 - t0) - c_q1 * t13,
+            0.0,
+            -s_q1 * (s_q2 * t15 - 0.316 * (s_q2 * t128 + c_q2 * t129)) - c_q1 * t17,
+            -s_q1 * (c_q2 * t15 - 0.316 * (s_q2 * t92 - c_q2 * t130)) - c_q1 * t16,
+            -s_q1 * (c_q2 * t20 - t131) - c_q1 * t28,
+            -s_q1 * (c_q2 * t133 - s_q2 * t96) - c_q1 * t134,
+            -s_q1 * (c_q2 * t94 - s_q2 * t135) - c_q1 * t95,
+            c_q1 * t93 - s_q1 * (c_q2 * t136 + s_q2 * t92),
+            c_q1 * t19 - s_q1 * (t131 + c_q2 * t82),
+            c_q1 * t143
+                - s_q1
+                    * (-0.316 * (s_q2 * t139 + c_q2 * t140) - c_q2 * t141 - s_q2 * t142),
+            c_q1 * t150
+                - s_q1
+                    * (c_q2 * t148 - 0.316 * (s_q2 * t146 + c_q2 * t147) - s_q2 * t149),
+            c_q1 * t154 - s_q1 * (c_q2 * t152 - s_q2 * t99),
+            c_q1 * t157 - s_q1 * (c_q2 * t155 + s_q2 * t156),
+            c_q1 * t160 - s_q1 * (c_q2 * t159 - s_q2 * t103),
+            c_q1 * t163 - s_q1 * (c_q2 * t162 + s_q2 * t101),
+            -s_q1 * (c_q2 * t164 + s_q2 * t36) - c_q1 * t165,
+            c_q1 * t176
+                - s_q1
+                    * (c_q2 * t173 - 0.316 * (s_q2 * t169 + c_q2 * t170) - s_q2 * t175),
+            c_q1 * t188
+                - s_q1
+                    * (c_q2 * t185 - 0.316 * (s_q2 * t181 + c_q2 * t182) - s_q2 * t187),
+            c_q1 * t194 - s_q1 * (c_q2 * t191 - s_q2 * t193),
+            c_q1 * t200 - s_q1 * (c_q2 * t198 - s_q2 * t199),
+            c_q1 * t206 - s_q1 * (c_q2 * t204 - s_q2 * t205),
+            c_q1 * t211 - s_q1 * (c_q2 * t209 - s_q2 * t210),
+            c_q1 * t215 - s_q1 * (c_q2 * t213 + s_q2 * t214),
+            c_q1 * t231
+                - s_q1
+                    * (c_q2 * t228 - 0.316 * (s_q2 * t222 + c_q2 * t223) - s_q2 * t230),
+            c_q1 * t247
+                - s_q1
+                    * (c_q2 * t244 - 0.316 * (s_q2 * t238 + c_q2 * t239) - s_q2 * t246),
+            c_q1 * t255 - s_q1 * (c_q2 * t253 - s_q2 * t254),
+            c_q1 * t262 - s_q1 * (c_q2 * t260 - s_q2 * t261),
+            c_q1 * t269 - s_q1 * (c_q2 * t267 - s_q2 * t268),
+            c_q1 * t276 - s_q1 * (c_q2 * t274 - s_q2 * t275),
+            c_q1 * t282 - s_q1 * (c_q2 * t280 - s_q2 * t281),
+            c_q1 * t303
+                - s_q1
+                    * (c_q2 * t300 - 0.316 * (s_q2 * t291 + c_q2 * t292) - s_q2 * t302),
+            c_q1 * t325
+                - s_q1
+                    * (c_q2 * t322 - 0.316 * (s_q2 * t312 + c_q2 * t313) - s_q2 * t324),
+            c_q1 * t335 - s_q1 * (c_q2 * t333 - s_q2 * t334),
+            c_q1 * t344 - s_q1 * (c_q2 * t342 - s_q2 * t343),
+            c_q1 * t353 - s_q1 * (c_q2 * t351 - s_q2 * t352),
+            c_q1 * t362 - s_q1 * (c_q2 * t360 - s_q2 * t361),
+            c_q1 * t370 - s_q1 * (c_q2 * t368 - s_q2 * t369),
+        ],
+        [
+            0.0,
+            -9.81 * c_q1,
+            9.81 * s_q1,
+            -t10,
+            t11 - t90,
+            -t2,
+            -t3,
+            qdd[1],
+            0.316 * (c_q2 * t128 - s_q2 * t129) - c_q2 * t15,
+            0.316 * (c_q2 * t92 + s_q2 * t130) + s_q2 * t15,
+            s_q2 * t20 + t132,
+            s_q2 * t133 + c_q2 * t96,
+            s_q2 * t94 + c_q2 * t135,
+            s_q2 * t136 - c_q2 * t92,
+            s_q2 * t82 - t132,
+            0.316 * (c_q2 * t139 - s_q2 * t140) + c_q2 * t142 - s_q2 * t141,
+            0.316 * (c_q2 * t146 - s_q2 * t147) + s_q2 * t148 + c_q2 * t149,
+            s_q2 * t152 + c_q2 * t99,
+            s_q2 * t155 - c_q2 * t156,
+            s_q2 * t159 + c_q2 * t103,
+            s_q2 * t162 - c_q2 * t101,
+            s_q2 * t164 - c_q2 * t36,
+            0.316 * (c_q2 * t169 - s_q2 * t170) + s_q2 * t173 + c_q2 * t175,
+            0.316 * (c_q2 * t181 - s_q2 * t182) + s_q2 * t185 + c_q2 * t187,
+            s_q2 * t191 + c_q2 * t193,
+            s_q2 * t198 + c_q2 * t199,
+            s_q2 * t204 + c_q2 * t205,
+            s_q2 * t209 + c_q2 * t210,
+            s_q2 * t213 - c_q2 * t214,
+            0.316 * (c_q2 * t222 - s_q2 * t223) + s_q2 * t228 + c_q2 * t230,
+            0.316 * (c_q2 * t238 - s_q2 * t239) + s_q2 * t244 + c_q2 * t246,
+            s_q2 * t253 + c_q2 * t254,
+            s_q2 * t260 + c_q2 * t261,
+            s_q2 * t267 + c_q2 * t268,
+            s_q2 * t274 + c_q2 * t275,
+            s_q2 * t280 + c_q2 * t281,
+            0.316 * (c_q2 * t291 - s_q2 * t292) + s_q2 * t300 + c_q2 * t302,
+            0.316 * (c_q2 * t312 - s_q2 * t313) + s_q2 * t322 + c_q2 * t324,
+            s_q2 * t333 + c_q2 * t334,
+            s_q2 * t342 + c_q2 * t343,
+            s_q2 * t351 + c_q2 * t352,
+            s_q2 * t360 + c_q2 * t361,
+            s_q2 * t368 + c_q2 * t369,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t17,
+            -t16,
+            -t28,
+            -t134,
+            -t95,
+            t93,
+            t19,
+            t143,
+            t150,
+            t154,
+            t157,
+            t160,
+            t163,
+            -t165,
+            t176,
+            t188,
+            t194,
+            t200,
+            t206,
+            t211,
+            t215,
+            t231,
+            t247,
+            t255,
+            t262,
+            t269,
+            t276,
+            t282,
+            t303,
+            t325,
+            t335,
+            t344,
+            t353,
+            t362,
+            t370,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t34,
+            t46,
+            -t99,
+            t156,
+            -t103,
+            t101,
+            t36,
+            t174,
+            t186,
+            -t193,
+            -t199,
+            -t205,
+            -t210,
+            t214,
+            t229,
+            t245,
+            -t254,
+            -t261,
+            -t268,
+            -t275,
+            -t281,
+            t301,
+            t323,
+            -t334,
+            -t343,
+            -t352,
+            -t361,
+            -t369,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t53,
+            t50,
+            -t107,
+            t197,
+            t203,
+            t109,
+            t55,
+            t226,
+            t242,
+            t252,
+            t259,
+            t266,
+            t273,
+            t279,
+            t298,
+            t320,
+            t332,
+            t341,
+            t350,
+            t359,
+            t367,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t61,
+            -t60,
+            -t72,
+            -t257,
+            -t117,
+            t115,
+            t64,
+            t296,
+            t318,
+            t330,
+            t339,
+            t348,
+            t357,
+            -t365,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t78,
+            t315,
+            -t121,
+            t337,
+            -t126,
+            t124,
+            t80,
         ],
     ]
 }

@@ -28,6 +28,71 @@
 //! Coordinates, in order: `panda_joint1`, `panda_joint2`, `panda_joint3`, `panda_joint4`, `panda_joint5`, `panda_joint6`, `panda_joint7`, `panda_finger_joint1`. Coupled joints (no coordinate of their own; their joint forces act on the
 //! leader's): `panda_finger_joint2` follows `panda_finger_joint1`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! panda_link1.zz_r = panda_link1.zz + panda_link2.yy
+//! panda_link2.mx = panda_link2.mx
+//! panda_link2.my_r = panda_link2.my − 0.316·panda_link3.m − panda_link3.mz − 0.316·panda_link4.m − 0.316·panda_link5.m − 0.316·panda_link6.m − 0.316·panda_link7.m
+//! panda_link2.xx_r = panda_link2.xx − panda_link2.yy + 0.099856·panda_link3.m + 0.632·panda_link3.mz + panda_link3.yy + 0.10666225·panda_link4.m + 0.10666225·panda_link5.m + 0.10666225·panda_link6.m + 0.10666225·panda_link7.m
+//! panda_link2.xy = panda_link2.xy
+//! panda_link2.xz = panda_link2.xz
+//! panda_link2.yz = panda_link2.yz
+//! panda_link2.zz_r = panda_link2.zz + 0.099856·panda_link3.m + 0.632·panda_link3.mz + panda_link3.yy + 0.10666225·panda_link4.m + 0.10666225·panda_link5.m + 0.10666225·panda_link6.m + 0.10666225·panda_link7.m
+//! panda_link3.mx_r = panda_link3.mx + 0.0825·panda_link4.m + 0.0825·panda_link5.m + 0.0825·panda_link6.m + 0.0825·panda_link7.m
+//! panda_link3.my_r = panda_link3.my − panda_link4.mz
+//! panda_link3.xx_r = panda_link3.xx − panda_link3.yy − 0.00680625·panda_link4.m + panda_link4.yy
+//! panda_link3.xy_r = panda_link3.xy + 0.0825·panda_link4.mz
+//! panda_link3.xz = panda_link3.xz
+//! panda_link3.yz = panda_link3.yz
+//! panda_link3.zz_r = panda_link3.zz + 0.00680625·panda_link4.m + panda_link4.yy + 0.0136125·panda_link5.m + 0.0136125·panda_link6.m + 0.0136125·panda_link7.m
+//! panda_link4.mx_r = panda_link4.mx − 0.0825·panda_link5.m − 0.0825·panda_link6.m − 0.0825·panda_link7.m
+//! panda_link4.my_r = panda_link4.my + 0.384·panda_link5.m + panda_link5.mz + 0.384·panda_link6.m + 0.384·panda_link7.m
+//! panda_link4.xx_r = panda_link4.xx − panda_link4.yy + 0.14064975·panda_link5.m + 0.768·panda_link5.mz + panda_link5.yy + 0.14064975·panda_link6.m + 0.14064975·panda_link7.m
+//! panda_link4.xy_r = panda_link4.xy + 0.03168·panda_link5.m + 0.0825·panda_link5.mz + 0.03168·panda_link6.m + 0.03168·panda_link7.m
+//! panda_link4.xz = panda_link4.xz
+//! panda_link4.yz = panda_link4.yz
+//! panda_link4.zz_r = panda_link4.zz + 0.15426225·panda_link5.m + 0.768·panda_link5.mz + panda_link5.yy + 0.15426225·panda_link6.m + 0.15426225·panda_link7.m
+//! panda_link5.mx = panda_link5.mx
+//! panda_link5.my_r = panda_link5.my − panda_link6.mz
+//! panda_link5.xx_r = panda_link5.xx − panda_link5.yy + panda_link6.yy + 0.007744·panda_link7.m
+//! panda_link5.xy = panda_link5.xy
+//! panda_link5.xz = panda_link5.xz
+//! panda_link5.yz = panda_link5.yz
+//! panda_link5.zz_r = panda_link5.zz + panda_link6.yy + 0.007744·panda_link7.m
+//! panda_link6.mx_r = panda_link6.mx + 0.088·panda_link7.m
+//! panda_link6.my_r = panda_link6.my − panda_link7.mz
+//! panda_link6.xx_r = panda_link6.xx − panda_link6.yy − 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
+//! panda_link6.xy_r = panda_link6.xy + 0.088·panda_link7.mz
+//! panda_link6.xz = panda_link6.xz
+//! panda_link6.yz = panda_link6.yz
+//! panda_link6.zz_r = panda_link6.zz + 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
+//! panda_link7.mx = panda_link7.mx
+//! panda_link7.my = panda_link7.my
+//! panda_link7.xx_r = panda_link7.xx − panda_link7.yy + 2.22044604925e-16·panda_leftfinger.xx + 2·panda_leftfinger.xy − 2.22044604925e-16·panda_leftfinger.yy + 2.22044604925e-16·panda_rightfinger.xx + 2·panda_rightfinger.xy − 2.22044604925e-16·panda_rightfinger.yy
+//! panda_link7.xy_r = panda_link7.xy − 0.5·panda_leftfinger.xx + 2.22044604925e-16·panda_leftfinger.xy + 0.5·panda_leftfinger.yy − 0.5·panda_rightfinger.xx + 2.22044604925e-16·panda_rightfinger.xy + 0.5·panda_rightfinger.yy
+//! panda_link7.xz_r = panda_link7.xz + 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz + 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
+//! panda_link7.yz_r = panda_link7.yz − 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz − 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
+//! panda_link7.zz_r = panda_link7.zz + panda_leftfinger.zz + panda_rightfinger.zz
+//! panda_leftfinger.m = panda_leftfinger.m
+//! panda_leftfinger.mx = panda_leftfinger.mx
+//! panda_leftfinger.my = panda_leftfinger.my
+//! panda_leftfinger.mz = panda_leftfinger.mz
+//! panda_rightfinger.m = panda_rightfinger.m
+//! panda_rightfinger.mx = panda_rightfinger.mx
+//! panda_rightfinger.my = panda_rightfinger.my
+//! panda_rightfinger.mz = panda_rightfinger.mz
+//! ```
+//!
+//! Not all identifiable apart: the regressor's rank is 48 of 51. Kept although
+//! their columns depend on others with coefficients that are not small rationals:
+//! `panda_rightfinger.mx`, `panda_rightfinger.my`, `panda_rightfinger.mz`; the rest are entries of an inertia regrouped about an axis that is not a
+//! coordinate axis, dependent as functions of the standard parameters.
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 1 | 0 | 0 | 0 | 0 | 0 |
@@ -51,6 +116,8 @@
 //! | `mass_matrix_inverse` | 717 | 458 | 7 | 0 | 6 | 6 |
 //! | `forward_dynamics_derivatives` | 7267 | 5390 | 15 | 0 | 6 | 6 |
 //! | `standard_regressor` | 1794 | 1201 | 0 | 0 | 6 | 6 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 1299 | 891 | 0 | 0 | 6 | 6 |
 //! | `linearization` | 7267 | 5390 | 15 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -110,6 +177,67 @@ pub const BODY_NAMES: [&str; NB] = [
     "panda_link7",
     "panda_leftfinger",
     "panda_rightfinger",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 51;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "panda_link1.zz_r",
+    "panda_link2.mx",
+    "panda_link2.my_r",
+    "panda_link2.xx_r",
+    "panda_link2.xy",
+    "panda_link2.xz",
+    "panda_link2.yz",
+    "panda_link2.zz_r",
+    "panda_link3.mx_r",
+    "panda_link3.my_r",
+    "panda_link3.xx_r",
+    "panda_link3.xy_r",
+    "panda_link3.xz",
+    "panda_link3.yz",
+    "panda_link3.zz_r",
+    "panda_link4.mx_r",
+    "panda_link4.my_r",
+    "panda_link4.xx_r",
+    "panda_link4.xy_r",
+    "panda_link4.xz",
+    "panda_link4.yz",
+    "panda_link4.zz_r",
+    "panda_link5.mx",
+    "panda_link5.my_r",
+    "panda_link5.xx_r",
+    "panda_link5.xy",
+    "panda_link5.xz",
+    "panda_link5.yz",
+    "panda_link5.zz_r",
+    "panda_link6.mx_r",
+    "panda_link6.my_r",
+    "panda_link6.xx_r",
+    "panda_link6.xy_r",
+    "panda_link6.xz",
+    "panda_link6.yz",
+    "panda_link6.zz_r",
+    "panda_link7.mx",
+    "panda_link7.my",
+    "panda_link7.xx_r",
+    "panda_link7.xy_r",
+    "panda_link7.xz_r",
+    "panda_link7.yz_r",
+    "panda_link7.zz_r",
+    "panda_leftfinger.m",
+    "panda_leftfinger.mx",
+    "panda_leftfinger.my",
+    "panda_leftfinger.mz",
+    "panda_rightfinger.m",
+    "panda_rightfinger.mx",
+    "panda_rightfinger.my",
+    "panda_rightfinger.mz",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -15993,6 +16121,1195 @@ fn standard_regressor_with_body(
     out[0][83] = c_q1 * t839 - s_q1 * (c_q2 * t836 - 0.316 * t668 - s_q2 * t838);
     out[2][83] = t839;
     out
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.03733744848940618,
+        -0.002031994566,
+        -3.335020043512,
+        1.0674867322634767,
+        -0.00398335888393552,
+        0.01026110182100817,
+        0.0007689361029464,
+        1.1136424972533403,
+        0.744382959872,
+        0.028227094878,
+        0.01159586409516604,
+        -0.000121912420950744,
+        -0.005487648106562256,
+        -0.004377257121839584,
+        0.13439233114822144,
+        -0.55030527465,
+        2.001003553603,
+        0.643503602439183,
+        0.16189047268546086,
+        0.0039053550262761,
+        -0.00164448757736927,
+        0.7451354997528139,
+        -0.014653732538,
+        0.067870631425,
+        0.029883967133882087,
+        -0.00151524447332703,
+        -0.004600245517563106,
+        0.00216405205209813,
+        0.032786279263935514,
+        0.229207552695,
+        -0.168842705569,
+        0.00895537646949219,
+        0.014311914382675314,
+        -0.000103758917218685,
+        0.000093569097314605,
+        0.0515352472106673,
+        0.002573605371338202,
+        0.002034439958661797,
+        0.002420943778521232,
+        0.00039139128168424813,
+        -0.0009653051699191116,
+        -0.001255536598272898,
+        0.006684151967360945,
+        0.015,
+        0.0,
+        0.0,
+        0.0,
+        0.015,
+        0.0,
+        0.0,
+        0.0,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 1299,
+    add: 891,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = p.g * s_q1;
+    let t5 = p.g * c_q1;
+    let t6 = qd[1] * t1;
+    let t7 = qd[0] * s_q1;
+    let t8 = qd[1] * t7;
+    let t9 = t2 + t6;
+    let t10 = qd[1] * s_q2 - t7 * c_q2;
+    let t11 = t7 * s_q2 + qd[1] * c_q2;
+    let t12 = t1 * t7;
+    let t13 = t7 * t7;
+    let t14 = 0.316 * (t6 + t9);
+    let t15 = qdd[1] - t12;
+    let t16 = 0.316 * t15 - t4;
+    let t17 = t5 - 0.316 * t0 - 0.316 * t13;
+    let t18 = c_q2 * t16 + s_q2 * t14;
+    let t19 = s_q2 * t16 - c_q2 * t14;
+    let t20 = qd[2] + t1;
+    let t21 = qdd[2] + t3 - t8;
+    let t22 = qd[2] * t11 + qdd[1] * s_q2 - t9 * c_q2;
+    let t23 = qdd[1] * c_q2 + t9 * s_q2 - qd[2] * t10;
+    let t24 = t10 * c_q3 + t20 * s_q3;
+    let t25 = t10 * s_q3 - t20 * c_q3;
+    let t26 = -t25;
+    let t27 = -t11;
+    let t28 = t11 * t11;
+    let t29 = t20 * t20;
+    let t30 = t10 * t11;
+    let t31 = t10 * t20;
+    let t32 = t18 - 0.0825 * (t28 + t29);
+    let t33 = t19 - 0.0825 * (t21 + t30);
+    let t34 = -t33;
+    let t35 = t17 + 0.0825 * (t31 - t23);
+    let t36 = c_q3 * t35 - s_q3 * t32;
+    let t37 = qd[3] - t11;
+    let t38 = qdd[3] - t23;
+    let t39 = qd[3] * t26 + t22 * c_q3 + t21 * s_q3;
+    let t40 = t21 * c_q3 - t22 * s_q3 - qd[3] * t24;
+    let t41 = t24 * c_q4 - t37 * s_q4;
+    let t42 = t24 * s_q4 + t37 * c_q4;
+    let t43 = -t42;
+    let t44 = 0.384 * t24 + 0.0825 * t26;
+    let t45 = t37 * t37;
+    let t46 = t24 * t37;
+    let t47 = t26 * t37;
+    let t48 = -c_q3 * t32 - s_q3 * t35;
+    let t49 = t26 * t44 + 0.0825 * t45 - 0.384 * t38 - t48;
+    let t50 = 0.0825 * t38 + 0.384 * t45 + t24 * t44 - t36;
+    let t51 = t33 + 0.384 * (t39 + t47) + 0.0825 * (t40 - t46);
+    let t52 = s_q4 * t51 - c_q4 * t49;
+    let t53 = -t52;
+    let t54 = s_q4 * t49 + c_q4 * t51;
+    let t55 = -t54;
+    let t56 = qd[4] - t25;
+    let t57 = t40 + qdd[4];
+    let t58 = qd[4] * t43 + t39 * c_q4 - t38 * s_q4;
+    let t59 = t41 * c_q5 + t56 * s_q5;
+    let t60 = t41 * s_q5 - t56 * c_q5;
+    let t61 = -t60;
+    let t62 = t53 * c_q5 - t50 * s_q5;
+    let t63 = t53 * s_q5 + t50 * c_q5;
+    let t64 = qd[5] + t42;
+    let t65 = qd[4] * t41 + t39 * s_q4 + t38 * c_q4;
+    let t66 = qdd[5] + t65;
+    let t67 = qd[5] * t61 + t58 * c_q5 + t57 * s_q5;
+    let t68 = t57 * c_q5 - t58 * s_q5 - qd[5] * t59;
+    let t69 = t59 * c_q6 + t64 * s_q6;
+    let t70 = t59 * s_q6 - t64 * c_q6;
+    let t71 = -t70;
+    let t72 = t61 * t61;
+    let t73 = t64 * t64;
+    let t74 = t59 * t61;
+    let t75 = t59 * t64;
+    let t76 = t62 - 0.088 * (t72 + t73);
+    let t77 = t63 - 0.088 * (t66 + t74);
+    let t78 = -t77;
+    let t79 = t54 + 0.088 * (t75 - t68);
+    let t80 = c_q6 * t79 - s_q6 * t76;
+    let t81 = qd[6] + t60;
+    let t82 = qdd[6] - t68;
+    let t83 = qd[6] * t71 + t67 * c_q6 + t66 * s_q6;
+    let t84 = t66 * c_q6 - t67 * s_q6 - qd[6] * t69;
+    let t85 = 0.7071067811865476 * t69 - 0.7071067811865475 * t71;
+    let t86 = 0.7071067811865475 * t69 + 0.7071067811865476 * t71;
+    let t87 = q[7] * t82;
+    let t88 = q[7] * t81;
+    let t89 = 0.1654 * t71 - 0.7071067811865476 * t88;
+    let t90 = 0.7071067811865475 * t88 - 0.1654 * t69;
+    let t91 = q[7] * (0.7071067811865476 * t69 - 0.7071067811865475 * t71);
+    let t92 = -c_q6 * t76 - s_q6 * t79;
+    let t93 = 0.1654 * t84 - t92;
+    let t94 = t71 * t91 + t93 - 0.7071067811865476 * t87 - t81 * t90;
+    let t95 = t80 - 0.1654 * t83;
+    let t96 = 0.7071067811865475 * t87 + t81 * t89 + t95 - t69 * t91;
+    let t97 = qd[7] * t81;
+    let t98 = 0.7071067811865476 * t96 + qdd[7] + 0.7071067811865475 * t94;
+    let t99 = 0.7071067811865476 * t94 - 0.7071067811865475 * t96;
+    let t100 = t99 - 2.0 * t97;
+    let t101 = 2.0 * qd[7] * t85
+        + q[7] * (0.7071067811865476 * t83 - 0.7071067811865475 * t84);
+    let t102 = t69 * t90 + t77 + t101 - t71 * t89;
+    let t103 = 0.1654 * t71 + 0.7071067811865476 * t88;
+    let t104 = -0.1654 * t69 - 0.7071067811865475 * t88;
+    let t105 = 0.7071067811865476 * t87 + t93 - t71 * t91 - t81 * t104;
+    let t106 = t95 + t81 * t103 + t69 * t91 - 0.7071067811865475 * t87;
+    let t107 = 0.7071067811865476 * t106 + 0.7071067811865475 * t105 - qdd[7];
+    let t108 = 0.7071067811865476 * t105 - 0.7071067811865475 * t106;
+    let t109 = 2.0 * t97 + t108;
+    let t110 = t69 * t104 + t77 - t71 * t103 - t101;
+    let t111 = q[7] * t110;
+    let t112 = q[7] * t102;
+    let t113 = t11 * t20;
+    let t114 = t56 * t56;
+    let t115 = t41 * t56;
+    let t116 = t43 * t56;
+    let t117 = t61 * t64;
+    let t118 = t81 * t81;
+    let t119 = t69 * t81;
+    let t120 = t71 * t81;
+    let t121 = t1 * t1;
+    let t122 = t10 * t10;
+    let t123 = t30 - t21;
+    let t124 = t23 + t31;
+    let t125 = t21 + t30;
+    let t126 = t113 - t22;
+    let t127 = t22 + t113;
+    let t128 = t24 * t24;
+    let t129 = t26 * t26;
+    let t130 = t24 * t26;
+    let t131 = t130 - t38;
+    let t132 = t40 + t46;
+    let t133 = t38 + t130;
+    let t134 = t47 - t39;
+    let t135 = t39 + t47;
+    let t136 = t41 * t41;
+    let t137 = t43 * t43;
+    let t138 = t41 * t43;
+    let t139 = t138 - t57;
+    let t140 = t115 - t65;
+    let t141 = t57 + t138;
+    let t142 = t65 + t115;
+    let t143 = t58 + t116;
+    let t144 = t59 * t59;
+    let t145 = t74 - t66;
+    let t146 = t68 + t75;
+    let t147 = t66 + t74;
+    let t148 = t117 - t67;
+    let t149 = t67 + t117;
+    let t150 = t69 * t69;
+    let t151 = t71 * t71;
+    let t152 = t69 * t71;
+    let t153 = t152 - t82;
+    let t154 = t84 + t119;
+    let t155 = t82 + t152;
+    let t156 = t120 - t83;
+    let t157 = t83 + t120;
+    let t158 = t85 * t86 - t82;
+    let t159 = 0.7071067811865476 * t83 - 0.7071067811865475 * t84;
+    let t160 = t81 * t86 - t159;
+    let t161 = 0.7071067811865475 * t83 + 0.7071067811865476 * t84;
+    let t162 = t81 * t85 - t161;
+    let t163 = t11 * t27 - t29;
+    let t164 = t21 - t10 * t27;
+    let t165 = t20 * t20 + t122;
+    let t166 = s_q2 * t31;
+    let t167 = c_q2 * t31;
+    let t168 = t23 - t31;
+    let t169 = t28 - t122;
+    let t170 = t29 - t122;
+    let t171 = t28 - t29;
+    let t172 = t25 * t26 - t45;
+    let t173 = t38 - t24 * t25;
+    let t174 = c_q3 * t172 - s_q3 * t173;
+    let t175 = t40 - t46;
+    let t176 = s_q3 * t34;
+    let t177 = -0.0825 * (s_q3 * t172 + c_q3 * t173) - t36;
+    let t178 = 0.0825 * t175 + c_q3 * t34;
+    let t179 = -t37;
+    let t180 = t37 * t179 - t128;
+    let t181 = c_q3 * t131 - s_q3 * t180;
+    let t182 = t26 * t179 - t39;
+    let t183 = c_q3 * t33;
+    let t184 = -0.0825 * (s_q3 * t131 + c_q3 * t180) - t48;
+    let t185 = 0.0825 * t182 + s_q3 * t33;
+    let t186 = s_q3 * t46;
+    let t187 = c_q3 * t39 - t186;
+    let t188 = c_q3 * t46;
+    let t189 = s_q3 * t39 + t188;
+    let t190 = c_q3 * t175 - s_q3 * t135;
+    let t191 = t128 - t129;
+    let t192 = s_q3 * t175 + c_q3 * t135;
+    let t193 = t45 - t128;
+    let t194 = c_q3 * t133 - s_q3 * t193;
+    let t195 = s_q3 * t133 + c_q3 * t193;
+    let t196 = t129 - t45;
+    let t197 = c_q3 * t196 + s_q3 * t131;
+    let t198 = s_q3 * t196 - c_q3 * t131;
+    let t199 = t186 + c_q3 * t47;
+    let t200 = t188 - s_q3 * t47;
+    let t201 = t42 * t43 - t114;
+    let t202 = t57 - t41 * t42;
+    let t203 = c_q4 * t201 - s_q4 * t202;
+    let t204 = c_q3 * t203 - s_q3 * t142;
+    let t205 = s_q4 * t201 + c_q4 * t202;
+    let t206 = -0.384 * t205 - s_q4 * t50;
+    let t207 = -0.0825 * t205 - t54;
+    let t208 = c_q3 * t206 - s_q3 * t207;
+    let t209 = -0.0825 * t142 - c_q4 * t50 - 0.384 * t203;
+    let t210 = -0.0825 * (s_q3 * t203 + c_q3 * t142) - t209;
+    let t211 = c_q3 * t207 + 0.0825 * t205 + s_q3 * t206;
+    let t212 = -t56;
+    let t213 = t56 * t212 - t136;
+    let t214 = c_q4 * t139 - s_q4 * t213;
+    let t215 = t58 - t43 * t212;
+    let t216 = c_q3 * t214 - s_q3 * t215;
+    let t217 = s_q4 * t139 + c_q4 * t213;
+    let t218 = -0.384 * t217 - c_q4 * t50;
+    let t219 = t52 - 0.0825 * t217;
+    let t220 = c_q3 * t218 - s_q3 * t219;
+    let t221 = s_q4 * t50 - 0.384 * t214 - 0.0825 * t215;
+    let t222 = -0.0825 * (s_q3 * t214 + c_q3 * t215) - t221;
+    let t223 = c_q3 * t219 + 0.0825 * t217 + s_q3 * t218;
+    let t224 = s_q4 * t115;
+    let t225 = c_q4 * t58 - t224;
+    let t226 = c_q3 * t225 + s_q3 * t138;
+    let t227 = c_q4 * t115;
+    let t228 = s_q4 * t58 + t227;
+    let t229 = s_q3 * t225 - c_q3 * t138;
+    let t230 = -t142;
+    let t231 = c_q4 * t230 - s_q4 * t143;
+    let t232 = t136 - t137;
+    let t233 = c_q3 * t231 - s_q3 * t232;
+    let t234 = s_q4 * t230 + c_q4 * t143;
+    let t235 = s_q3 * t231 + c_q3 * t232;
+    let t236 = t114 - t136;
+    let t237 = c_q4 * t141 - s_q4 * t236;
+    let t238 = t58 - t116;
+    let t239 = c_q3 * t237 - s_q3 * t238;
+    let t240 = s_q4 * t141 + c_q4 * t236;
+    let t241 = s_q3 * t237 + c_q3 * t238;
+    let t242 = t137 - t114;
+    let t243 = c_q4 * t242 + s_q4 * t139;
+    let t244 = c_q3 * t243 - s_q3 * t140;
+    let t245 = s_q4 * t242 - c_q4 * t139;
+    let t246 = s_q3 * t243 + c_q3 * t140;
+    let t247 = t224 + c_q4 * t116;
+    let t248 = c_q3 * t247 - s_q3 * t57;
+    let t249 = t227 - s_q4 * t116;
+    let t250 = s_q3 * t247 + c_q3 * t57;
+    let t251 = t60 * t61 - t73;
+    let t252 = t66 - t59 * t60;
+    let t253 = c_q5 * t251 - s_q5 * t252;
+    let t254 = t68 - t75;
+    let t255 = c_q4 * t253 - s_q4 * t254;
+    let t256 = s_q5 * t251 + c_q5 * t252;
+    let t257 = c_q3 * t255 - s_q3 * t256;
+    let t258 = s_q4 * t253 + c_q4 * t254;
+    let t259 = t55 * s_q5;
+    let t260 = -0.384 * t258 - c_q4 * t259 - s_q4 * t63;
+    let t261 = t55 * c_q5;
+    let t262 = t261 - 0.0825 * t258;
+    let t263 = c_q3 * t260 - s_q3 * t262;
+    let t264 = s_q4 * t259 - c_q4 * t63 - 0.384 * t255 - 0.0825 * t256;
+    let t265 = -0.0825 * (s_q3 * t255 + c_q3 * t256) - t264;
+    let t266 = c_q3 * t262 + 0.0825 * t258 + s_q3 * t260;
+    let t267 = -t64;
+    let t268 = t64 * t267 - t144;
+    let t269 = c_q5 * t145 - s_q5 * t268;
+    let t270 = t61 * t267 - t67;
+    let t271 = c_q4 * t269 - s_q4 * t270;
+    let t272 = s_q5 * t145 + c_q5 * t268;
+    let t273 = c_q3 * t271 - s_q3 * t272;
+    let t274 = s_q4 * t269 + c_q4 * t270;
+    let t275 = t54 * c_q5;
+    let t276 = c_q4 * t275 - 0.384 * t274 - s_q4 * t62;
+    let t277 = t54 * s_q5;
+    let t278 = t277 - 0.0825 * t274;
+    let t279 = c_q3 * t276 - s_q3 * t278;
+    let t280 = -0.384 * t271 - 0.0825 * t272 - s_q4 * t275 - c_q4 * t62;
+    let t281 = -0.0825 * (s_q3 * t271 + c_q3 * t272) - t280;
+    let t282 = c_q3 * t278 + 0.0825 * t274 + s_q3 * t276;
+    let t283 = s_q5 * t75;
+    let t284 = c_q5 * t67 - t283;
+    let t285 = c_q4 * t284 - s_q4 * t74;
+    let t286 = c_q5 * t75;
+    let t287 = s_q5 * t67 + t286;
+    let t288 = c_q3 * t285 - s_q3 * t287;
+    let t289 = s_q4 * t284 + c_q4 * t74;
+    let t290 = s_q3 * t285 + c_q3 * t287;
+    let t291 = c_q5 * t254 - s_q5 * t149;
+    let t292 = t72 - t144;
+    let t293 = c_q4 * t291 - s_q4 * t292;
+    let t294 = s_q5 * t254 + c_q5 * t149;
+    let t295 = c_q3 * t293 - s_q3 * t294;
+    let t296 = s_q4 * t291 + c_q4 * t292;
+    let t297 = s_q3 * t293 + c_q3 * t294;
+    let t298 = t73 - t144;
+    let t299 = c_q5 * t147 - s_q5 * t298;
+    let t300 = c_q4 * t299 - s_q4 * t148;
+    let t301 = s_q5 * t147 + c_q5 * t298;
+    let t302 = c_q3 * t300 - s_q3 * t301;
+    let t303 = s_q4 * t299 + c_q4 * t148;
+    let t304 = s_q3 * t300 + c_q3 * t301;
+    let t305 = t72 - t73;
+    let t306 = c_q5 * t305 + s_q5 * t145;
+    let t307 = c_q4 * t306 + s_q4 * t146;
+    let t308 = s_q5 * t305 - c_q5 * t145;
+    let t309 = c_q3 * t307 - s_q3 * t308;
+    let t310 = s_q4 * t306 - c_q4 * t146;
+    let t311 = s_q3 * t307 + c_q3 * t308;
+    let t312 = t283 + c_q5 * t117;
+    let t313 = c_q4 * t312 + s_q4 * t66;
+    let t314 = s_q5 * t117 - t286;
+    let t315 = c_q3 * t313 - s_q3 * t314;
+    let t316 = s_q4 * t312 - c_q4 * t66;
+    let t317 = s_q3 * t313 + c_q3 * t314;
+    let t318 = t70 * t71 - t118;
+    let t319 = t82 - t69 * t70;
+    let t320 = c_q6 * t318 - s_q6 * t319;
+    let t321 = t84 - t119;
+    let t322 = c_q5 * t320 - s_q5 * t321;
+    let t323 = s_q6 * t318 + c_q6 * t319;
+    let t324 = c_q4 * t322 + s_q4 * t323;
+    let t325 = s_q5 * t320 + c_q5 * t321;
+    let t326 = c_q3 * t324 - s_q3 * t325;
+    let t327 = s_q4 * t322 - c_q4 * t323;
+    let t328 = s_q6 * t78;
+    let t329 = -0.088 * t323 - t80;
+    let t330 = c_q5 * t328 + s_q5 * t329;
+    let t331 = 0.088 * t321 + c_q6 * t78;
+    let t332 = s_q4 * t331 - 0.384 * t327 - c_q4 * t330;
+    let t333 = c_q5 * t329 - s_q5 * t328;
+    let t334 = t333 - 0.0825 * t327;
+    let t335 = c_q3 * t332 - s_q3 * t334;
+    let t336 = s_q4 * t330 + c_q4 * t331 - 0.384 * t324 - 0.0825 * t325;
+    let t337 = -0.0825 * (s_q3 * t324 + c_q3 * t325) - t336;
+    let t338 = c_q3 * t334 + 0.0825 * t327 + s_q3 * t332;
+    let t339 = -t81;
+    let t340 = t81 * t339;
+    let t341 = t340 - t150;
+    let t342 = c_q6 * t153 - s_q6 * t341;
+    let t343 = t71 * t339 - t83;
+    let t344 = c_q5 * t342 - s_q5 * t343;
+    let t345 = s_q6 * t153 + c_q6 * t341;
+    let t346 = c_q4 * t344 + s_q4 * t345;
+    let t347 = s_q5 * t342 + c_q5 * t343;
+    let t348 = c_q3 * t346 - s_q3 * t347;
+    let t349 = s_q4 * t344 - c_q4 * t345;
+    let t350 = c_q6 * t77;
+    let t351 = -0.088 * t345 - t92;
+    let t352 = c_q5 * t350 - s_q5 * t351;
+    let t353 = 0.088 * t343 + s_q6 * t77;
+    let t354 = c_q4 * t352 + s_q4 * t353 - 0.384 * t349;
+    let t355 = s_q5 * t350 + c_q5 * t351;
+    let t356 = t355 - 0.0825 * t349;
+    let t357 = c_q3 * t354 - s_q3 * t356;
+    let t358 = c_q4 * t353 - 0.384 * t346 - 0.0825 * t347 - s_q4 * t352;
+    let t359 = -0.0825 * (s_q3 * t346 + c_q3 * t347) - t358;
+    let t360 = c_q3 * t356 + 0.0825 * t349 + s_q3 * t354;
+    let t361 = s_q6 * t119;
+    let t362 = c_q6 * t83 - t361;
+    let t363 = c_q5 * t362 - s_q5 * t152;
+    let t364 = c_q6 * t119;
+    let t365 = s_q6 * t83 + t364;
+    let t366 = c_q4 * t363 + s_q4 * t365;
+    let t367 = s_q5 * t362 + c_q5 * t152;
+    let t368 = c_q3 * t366 - s_q3 * t367;
+    let t369 = s_q4 * t363 - c_q4 * t365;
+    let t370 = s_q3 * t366 + c_q3 * t367;
+    let t371 = c_q6 * t321 - s_q6 * t157;
+    let t372 = t150 - t151;
+    let t373 = c_q5 * t371 + s_q5 * t372;
+    let t374 = s_q6 * t321 + c_q6 * t157;
+    let t375 = c_q4 * t373 + s_q4 * t374;
+    let t376 = s_q5 * t371 - c_q5 * t372;
+    let t377 = c_q3 * t375 - s_q3 * t376;
+    let t378 = s_q4 * t373 - c_q4 * t374;
+    let t379 = s_q3 * t375 + c_q3 * t376;
+    let t380 = t118 - t150;
+    let t381 = c_q6 * t155 - s_q6 * t380;
+    let t382 = c_q5 * t381 - s_q5 * t156;
+    let t383 = s_q6 * t155 + c_q6 * t380;
+    let t384 = c_q4 * t382 + s_q4 * t383;
+    let t385 = s_q5 * t381 + c_q5 * t156;
+    let t386 = c_q3 * t384 - s_q3 * t385;
+    let t387 = s_q4 * t382 - c_q4 * t383;
+    let t388 = s_q3 * t384 + c_q3 * t385;
+    let t389 = t151 - t118;
+    let t390 = c_q6 * t389 + s_q6 * t153;
+    let t391 = c_q5 * t390 + s_q5 * t154;
+    let t392 = s_q6 * t389 - c_q6 * t153;
+    let t393 = c_q4 * t391 + s_q4 * t392;
+    let t394 = s_q5 * t390 - c_q5 * t154;
+    let t395 = c_q3 * t393 - s_q3 * t394;
+    let t396 = s_q4 * t391 - c_q4 * t392;
+    let t397 = s_q3 * t393 + c_q3 * t394;
+    let t398 = t361 + c_q6 * t120;
+    let t399 = c_q5 * t398 + s_q5 * t82;
+    let t400 = t364 - s_q6 * t120;
+    let t401 = c_q4 * t399 - s_q4 * t400;
+    let t402 = s_q5 * t398 - c_q5 * t82;
+    let t403 = c_q3 * t401 - s_q3 * t402;
+    let t404 = s_q4 * t399 + c_q4 * t400;
+    let t405 = s_q3 * t401 + c_q3 * t402;
+    let t406 = 0.7071067811865475 * t98 + 0.7071067811865476 * t100;
+    let t407 = 0.7071067811865476 * t98 - 0.7071067811865475 * t100;
+    let t408 = c_q6 * t406 - s_q6 * t407;
+    let t409 = c_q5 * t408 + s_q5 * t102;
+    let t410 = s_q6 * t406 + c_q6 * t407;
+    let t411 = c_q4 * t409 + s_q4 * t410;
+    let t412 = s_q5 * t408 - c_q5 * t102;
+    let t413 = c_q3 * t411 - s_q3 * t412;
+    let t414 = s_q4 * t409 - c_q4 * t410;
+    let t415 = 0.7071067811865476 * t112 - 0.1654 * t407;
+    let t416 = 0.1654 * t406 - 0.7071067811865475 * t112;
+    let t417 = c_q6 * t415 - s_q6 * t416;
+    let t418 = q[7] * (0.7071067811865475 * t407 - 0.7071067811865476 * t406);
+    let t419 = -0.088 * t410 - t418;
+    let t420 = c_q5 * t417 - s_q5 * t419;
+    let t421 = c_q6 * t416 + s_q6 * t415 - 0.088 * t102;
+    let t422 = c_q4 * t420 + s_q4 * t421 - 0.384 * t414;
+    let t423 = s_q5 * t417 + c_q5 * t419;
+    let t424 = t423 - 0.0825 * t414;
+    let t425 = c_q3 * t422 - s_q3 * t424;
+    let t426 = c_q4 * t421 - 0.384 * t411 - 0.0825 * t412 - s_q4 * t420;
+    let t427 = -0.0825 * (s_q3 * t411 + c_q3 * t412) - t426;
+    let t428 = c_q3 * t424 + 0.0825 * t414 + s_q3 * t422;
+    let t429 = -t86;
+    let t430 = t86 * t429 - t118;
+    let t431 = t85 * t429 - t82;
+    let t432 = -t431;
+    let t433 = 0.7071067811865476 * t430 + 0.7071067811865475 * t432;
+    let t434 = 0.7071067811865476 * t432 - 0.7071067811865475 * t430;
+    let t435 = c_q6 * t433 - s_q6 * t434;
+    let t436 = c_q5 * t435 + s_q5 * t162;
+    let t437 = s_q6 * t433 + c_q6 * t434;
+    let t438 = c_q4 * t436 + s_q4 * t437;
+    let t439 = s_q5 * t435 - c_q5 * t162;
+    let t440 = c_q3 * t438 - s_q3 * t439;
+    let t441 = s_q4 * t436 - c_q4 * t437;
+    let t442 = s_q2 * t440 + c_q2 * t441;
+    let t443 = q[7] * t162;
+    let t444 = 0.7071067811865476 * t443 - 0.7071067811865475 * t102 - 0.1654 * t434;
+    let t445 = 0.1654 * t433 - 0.7071067811865476 * t102 - 0.7071067811865475 * t443;
+    let t446 = c_q6 * t444 - s_q6 * t445;
+    let t447 = q[7] * (0.7071067811865475 * t434 - 0.7071067811865476 * t433);
+    let t448 = t98 + t447;
+    let t449 = -0.088 * t437 - t448;
+    let t450 = c_q5 * t446 - s_q5 * t449;
+    let t451 = c_q6 * t445 + s_q6 * t444 - 0.088 * t162;
+    let t452 = c_q4 * t450 + s_q4 * t451 - 0.384 * t441;
+    let t453 = s_q5 * t446 + c_q5 * t449;
+    let t454 = t453 - 0.0825 * t441;
+    let t455 = c_q3 * t452 - s_q3 * t454;
+    let t456 = s_q4 * t450 - c_q4 * t451;
+    let t457 = 0.384 * t438 + 0.0825 * t439;
+    let t458 = t457 - 0.0825 * (s_q3 * t438 + c_q3 * t439);
+    let t459 = t456 + t458;
+    let t460 = c_q3 * t454 + 0.0825 * t441 + s_q3 * t452;
+    let t461 = c_q2 * t440 - s_q2 * t441;
+    let t462 = t85 * t85 - t340;
+    let t463 = -t462;
+    let t464 = 0.7071067811865476 * t158 + 0.7071067811865475 * t463;
+    let t465 = 0.7071067811865476 * t463 - 0.7071067811865475 * t158;
+    let t466 = c_q6 * t464 - s_q6 * t465;
+    let t467 = t86 * t339 - t159;
+    let t468 = c_q5 * t466 - s_q5 * t467;
+    let t469 = s_q6 * t464 + c_q6 * t465;
+    let t470 = c_q4 * t468 + s_q4 * t469;
+    let t471 = s_q5 * t466 + c_q5 * t467;
+    let t472 = c_q3 * t470 - s_q3 * t471;
+    let t473 = s_q4 * t468 - c_q4 * t469;
+    let t474 = s_q2 * t472 + c_q2 * t473;
+    let t475 = q[7] * t467;
+    let t476 = t102 - t475;
+    let t477 = 0.7071067811865476 * t476 - 0.1654 * t465;
+    let t478 = 0.1654 * t464 - 0.7071067811865475 * t476;
+    let t479 = c_q6 * t477 - s_q6 * t478;
+    let t480 = 0.7071067811865476 * q[7] * t464 - 2.0 * t97
+        - 0.7071067811865475 * q[7] * t465;
+    let t481 = -t99 - t480;
+    let t482 = -0.088 * t469 - t481;
+    let t483 = c_q5 * t479 - s_q5 * t482;
+    let t484 = c_q6 * t478 + 0.088 * t467 + s_q6 * t477;
+    let t485 = c_q4 * t483 + s_q4 * t484 - 0.384 * t473;
+    let t486 = s_q5 * t479 + c_q5 * t482;
+    let t487 = t486 - 0.0825 * t473;
+    let t488 = c_q3 * t485 - s_q3 * t487;
+    let t489 = s_q4 * t483 - c_q4 * t484;
+    let t490 = 0.384 * t470 + 0.0825 * t471;
+    let t491 = t490 - 0.0825 * (s_q3 * t470 + c_q3 * t471);
+    let t492 = t489 + t491;
+    let t493 = c_q3 * t487 + 0.0825 * t473 + s_q3 * t485;
+    let t494 = c_q2 * t472 - s_q2 * t473;
+    let t495 = t161 + t81 * t85;
+    let t496 = 0.7071067811865475 * t160 + 0.7071067811865476 * t495;
+    let t497 = 0.7071067811865476 * t160 - 0.7071067811865475 * t495;
+    let t498 = c_q6 * t496 - s_q6 * t497;
+    let t499 = t86 * t86 + t85 * t85;
+    let t500 = c_q5 * t498 - s_q5 * t499;
+    let t501 = s_q6 * t496 + c_q6 * t497;
+    let t502 = c_q4 * t500 + s_q4 * t501;
+    let t503 = s_q5 * t498 + c_q5 * t499;
+    let t504 = c_q3 * t502 - s_q3 * t503;
+    let t505 = s_q4 * t500 - c_q4 * t501;
+    let t506 = s_q2 * t504 + c_q2 * t505;
+    let t507 = -q[7] * t499;
+    let t508 = t507 - t98;
+    let t509 = 0.7071067811865475 * t100 + 0.7071067811865476 * t508 - 0.1654 * t497;
+    let t510 = 0.7071067811865476 * t100 + 0.1654 * t496 - 0.7071067811865475 * t508;
+    let t511 = c_q6 * t509 - s_q6 * t510;
+    let t512 = q[7] * (0.7071067811865475 * t497 - 0.7071067811865476 * t496);
+    let t513 = -0.088 * t501 - t512;
+    let t514 = c_q5 * t511 - s_q5 * t513;
+    let t515 = c_q6 * t510 + 0.088 * t499 + s_q6 * t509;
+    let t516 = c_q4 * t514 + s_q4 * t515 - 0.384 * t505;
+    let t517 = s_q5 * t511 + c_q5 * t513;
+    let t518 = t517 - 0.0825 * t505;
+    let t519 = c_q3 * t516 - s_q3 * t518;
+    let t520 = s_q4 * t514 - c_q4 * t515;
+    let t521 = 0.384 * t502 + 0.0825 * t503;
+    let t522 = t521 - 0.0825 * (s_q3 * t502 + c_q3 * t503);
+    let t523 = t520 + t522;
+    let t524 = c_q3 * t518 + 0.0825 * t505 + s_q3 * t516;
+    let t525 = c_q2 * t504 - s_q2 * t505;
+    let t526 = 0.7071067811865475 * t107 + 0.7071067811865476 * t109;
+    let t527 = 0.7071067811865476 * t107 - 0.7071067811865475 * t109;
+    let t528 = c_q6 * t526 - s_q6 * t527;
+    let t529 = c_q5 * t528 + s_q5 * t110;
+    let t530 = s_q6 * t526 + c_q6 * t527;
+    let t531 = c_q4 * t529 + s_q4 * t530;
+    let t532 = s_q5 * t528 - c_q5 * t110;
+    let t533 = c_q3 * t531 - s_q3 * t532;
+    let t534 = s_q4 * t529 - c_q4 * t530;
+    let t535 = -0.7071067811865476 * t111 - 0.1654 * t527;
+    let t536 = 0.7071067811865475 * t111 + 0.1654 * t526;
+    let t537 = c_q6 * t535 - s_q6 * t536;
+    let t538 = q[7] * (0.7071067811865476 * t526 - 0.7071067811865475 * t527);
+    let t539 = -0.088 * t530 - t538;
+    let t540 = c_q5 * t537 - s_q5 * t539;
+    let t541 = c_q6 * t536 + s_q6 * t535 - 0.088 * t110;
+    let t542 = c_q4 * t540 + s_q4 * t541 - 0.384 * t534;
+    let t543 = s_q5 * t537 + c_q5 * t539;
+    let t544 = t543 - 0.0825 * t534;
+    let t545 = c_q3 * t542 - s_q3 * t544;
+    let t546 = c_q4 * t541 - 0.384 * t531 - 0.0825 * t532 - s_q4 * t540;
+    let t547 = -0.0825 * (s_q3 * t531 + c_q3 * t532) - t546;
+    let t548 = c_q3 * t544 + 0.0825 * t534 + s_q3 * t542;
+    let t549 = -t107;
+    let t550 = -0.7071067811865475 * t110 - 0.1654 * t434 - 0.7071067811865476 * t443;
+    let t551 = 0.1654 * t433 + 0.7071067811865475 * t443 - 0.7071067811865476 * t110;
+    let t552 = c_q6 * t550 - s_q6 * t551;
+    let t553 = t107 - t447;
+    let t554 = -0.088 * t437 - t553;
+    let t555 = c_q5 * t552 - s_q5 * t554;
+    let t556 = c_q6 * t551 + s_q6 * t550 - 0.088 * t162;
+    let t557 = c_q4 * t555 + s_q4 * t556 - 0.384 * t441;
+    let t558 = s_q5 * t552 + c_q5 * t554;
+    let t559 = t558 - 0.0825 * t441;
+    let t560 = c_q3 * t557 - s_q3 * t559;
+    let t561 = s_q4 * t555 - c_q4 * t556;
+    let t562 = t458 + t561;
+    let t563 = c_q3 * t559 + 0.0825 * t441 + s_q3 * t557;
+    let t564 = t110 + t475;
+    let t565 = 0.7071067811865476 * t564 - 0.1654 * t465;
+    let t566 = 0.1654 * t464 - 0.7071067811865475 * t564;
+    let t567 = c_q6 * t565 - s_q6 * t566;
+    let t568 = t480 - t108;
+    let t569 = -0.088 * t469 - t568;
+    let t570 = c_q5 * t567 - s_q5 * t569;
+    let t571 = c_q6 * t566 + 0.088 * t467 + s_q6 * t565;
+    let t572 = c_q4 * t570 + s_q4 * t571 - 0.384 * t473;
+    let t573 = s_q5 * t567 + c_q5 * t569;
+    let t574 = t573 - 0.0825 * t473;
+    let t575 = c_q3 * t572 - s_q3 * t574;
+    let t576 = s_q4 * t570 - c_q4 * t571;
+    let t577 = t491 + t576;
+    let t578 = c_q3 * t574 + 0.0825 * t473 + s_q3 * t572;
+    let t579 = t507 - t549;
+    let t580 = 0.7071067811865475 * t109 - 0.1654 * t497 - 0.7071067811865476 * t579;
+    let t581 = 0.7071067811865476 * t109 + 0.1654 * t496 + 0.7071067811865475 * t579;
+    let t582 = c_q6 * t580 - s_q6 * t581;
+    let t583 = t512 - 0.088 * t501;
+    let t584 = c_q5 * t582 - s_q5 * t583;
+    let t585 = c_q6 * t581 + 0.088 * t499 + s_q6 * t580;
+    let t586 = c_q4 * t584 + s_q4 * t585 - 0.384 * t505;
+    let t587 = s_q5 * t582 + c_q5 * t583;
+    let t588 = t587 - 0.0825 * t505;
+    let t589 = c_q3 * t586 - s_q3 * t588;
+    let t590 = s_q4 * t584 - c_q4 * t585;
+    let t591 = t522 + t590;
+    let t592 = c_q3 * t588 + 0.0825 * t505 + s_q3 * t586;
+    [
+        [
+            qdd[0],
+            0.0,
+            0.0,
+            c_q1 * t8 + s_q1 * t9,
+            -s_q1 * (2.0 * t8 - t3) - c_q1 * (-2.0 * t6 - t2),
+            -s_q1 * (qdd[1] + t12) - c_q1 * (t0 - t13),
+            -s_q1 * (t121 - t0) - c_q1 * t15,
+            0.0,
+            -s_q1 * (s_q2 * t17 - 0.316 * (s_q2 * t163 + c_q2 * t164)) - c_q1 * t19,
+            -s_q1 * (c_q2 * t17 - 0.316 * (s_q2 * t123 - c_q2 * t165)) - c_q1 * t18,
+            -s_q1 * (c_q2 * t22 - t166) - c_q1 * t30,
+            -s_q1 * (c_q2 * t168 - s_q2 * t127) - c_q1 * t169,
+            -s_q1 * (c_q2 * t125 - s_q2 * t170) - c_q1 * t126,
+            c_q1 * t124 - s_q1 * (c_q2 * t171 + s_q2 * t123),
+            c_q1 * t21 - s_q1 * (t166 + c_q2 * t113),
+            c_q1 * t178
+                - s_q1
+                    * (-0.316 * (s_q2 * t174 + c_q2 * t175) - c_q2 * t176 - s_q2 * t177),
+            c_q1 * t185
+                - s_q1
+                    * (c_q2 * t183 - 0.316 * (s_q2 * t181 + c_q2 * t182) - s_q2 * t184),
+            c_q1 * t189 - s_q1 * (c_q2 * t187 - s_q2 * t130),
+            c_q1 * t192 - s_q1 * (c_q2 * t190 + s_q2 * t191),
+            c_q1 * t195 - s_q1 * (c_q2 * t194 - s_q2 * t134),
+            c_q1 * t198 - s_q1 * (c_q2 * t197 + s_q2 * t132),
+            -s_q1 * (c_q2 * t199 + s_q2 * t38) - c_q1 * t200,
+            c_q1 * t211
+                - s_q1
+                    * (c_q2 * t208 - 0.316 * (s_q2 * t204 + c_q2 * t205) - s_q2 * t210),
+            c_q1 * t223
+                - s_q1
+                    * (c_q2 * t220 - 0.316 * (s_q2 * t216 + c_q2 * t217) - s_q2 * t222),
+            c_q1 * t229 - s_q1 * (c_q2 * t226 - s_q2 * t228),
+            c_q1 * t235 - s_q1 * (c_q2 * t233 - s_q2 * t234),
+            c_q1 * t241 - s_q1 * (c_q2 * t239 - s_q2 * t240),
+            c_q1 * t246 - s_q1 * (c_q2 * t244 - s_q2 * t245),
+            c_q1 * t250 - s_q1 * (c_q2 * t248 + s_q2 * t249),
+            c_q1 * t266
+                - s_q1
+                    * (c_q2 * t263 - 0.316 * (s_q2 * t257 + c_q2 * t258) - s_q2 * t265),
+            c_q1 * t282
+                - s_q1
+                    * (c_q2 * t279 - 0.316 * (s_q2 * t273 + c_q2 * t274) - s_q2 * t281),
+            c_q1 * t290 - s_q1 * (c_q2 * t288 - s_q2 * t289),
+            c_q1 * t297 - s_q1 * (c_q2 * t295 - s_q2 * t296),
+            c_q1 * t304 - s_q1 * (c_q2 * t302 - s_q2 * t303),
+            c_q1 * t311 - s_q1 * (c_q2 * t309 - s_q2 * t310),
+            c_q1 * t317 - s_q1 * (c_q2 * t315 - s_q2 * t316),
+            c_q1 * t338
+                - s_q1
+                    * (c_q2 * t335 - 0.316 * (s_q2 * t326 + c_q2 * t327) - s_q2 * t337),
+            c_q1 * t360
+                - s_q1
+                    * (c_q2 * t357 - 0.316 * (s_q2 * t348 + c_q2 * t349) - s_q2 * t359),
+            c_q1 * t370 - s_q1 * (c_q2 * t368 - s_q2 * t369),
+            c_q1 * t379 - s_q1 * (c_q2 * t377 - s_q2 * t378),
+            c_q1 * t388 - s_q1 * (c_q2 * t386 - s_q2 * t387),
+            c_q1 * t397 - s_q1 * (c_q2 * t395 - s_q2 * t396),
+            c_q1 * t405 - s_q1 * (c_q2 * t403 - s_q2 * t404),
+            c_q1 * t428
+                - s_q1
+                    * (c_q2 * t425 - 0.316 * (s_q2 * t413 + c_q2 * t414) - s_q2 * t427),
+            c_q1 * t460 - s_q1 * (c_q2 * t455 - 0.316 * t442 - s_q2 * t459),
+            c_q1 * t493 - s_q1 * (c_q2 * t488 - 0.316 * t474 - s_q2 * t492),
+            c_q1 * t524 - s_q1 * (c_q2 * t519 - 0.316 * t506 - s_q2 * t523),
+            c_q1 * t548
+                - s_q1
+                    * (c_q2 * t545 - 0.316 * (s_q2 * t533 + c_q2 * t534) - s_q2 * t547),
+            c_q1 * t563 - s_q1 * (c_q2 * t560 - 0.316 * t442 - s_q2 * t562),
+            c_q1 * t578 - s_q1 * (c_q2 * t575 - 0.316 * t474 - s_q2 * t577),
+            c_q1 * t592 - s_q1 * (c_q2 * t589 - 0.316 * t506 - s_q2 * t591),
+        ],
+        [
+            0.0,
+            -t5,
+            t4,
+            -t12,
+            t13 - t121,
+            -t2,
+            -t3,
+            qdd[1],
+            0.316 * (c_q2 * t163 - s_q2 * t164) - c_q2 * t17,
+            0.316 * (c_q2 * t123 + s_q2 * t165) + s_q2 * t17,
+            s_q2 * t22 + t167,
+            s_q2 * t168 + c_q2 * t127,
+            s_q2 * t125 + c_q2 * t170,
+            s_q2 * t171 - c_q2 * t123,
+            s_q2 * t113 - t167,
+            0.316 * (c_q2 * t174 - s_q2 * t175) + c_q2 * t177 - s_q2 * t176,
+            0.316 * (c_q2 * t181 - s_q2 * t182) + s_q2 * t183 + c_q2 * t184,
+            s_q2 * t187 + c_q2 * t130,
+            s_q2 * t190 - c_q2 * t191,
+            s_q2 * t194 + c_q2 * t134,
+            s_q2 * t197 - c_q2 * t132,
+            s_q2 * t199 - c_q2 * t38,
+            0.316 * (c_q2 * t204 - s_q2 * t205) + s_q2 * t208 + c_q2 * t210,
+            0.316 * (c_q2 * t216 - s_q2 * t217) + s_q2 * t220 + c_q2 * t222,
+            s_q2 * t226 + c_q2 * t228,
+            s_q2 * t233 + c_q2 * t234,
+            s_q2 * t239 + c_q2 * t240,
+            s_q2 * t244 + c_q2 * t245,
+            s_q2 * t248 - c_q2 * t249,
+            0.316 * (c_q2 * t257 - s_q2 * t258) + s_q2 * t263 + c_q2 * t265,
+            0.316 * (c_q2 * t273 - s_q2 * t274) + s_q2 * t279 + c_q2 * t281,
+            s_q2 * t288 + c_q2 * t289,
+            s_q2 * t295 + c_q2 * t296,
+            s_q2 * t302 + c_q2 * t303,
+            s_q2 * t309 + c_q2 * t310,
+            s_q2 * t315 + c_q2 * t316,
+            0.316 * (c_q2 * t326 - s_q2 * t327) + s_q2 * t335 + c_q2 * t337,
+            0.316 * (c_q2 * t348 - s_q2 * t349) + s_q2 * t357 + c_q2 * t359,
+            s_q2 * t368 + c_q2 * t369,
+            s_q2 * t377 + c_q2 * t378,
+            s_q2 * t386 + c_q2 * t387,
+            s_q2 * t395 + c_q2 * t396,
+            s_q2 * t403 + c_q2 * t404,
+            0.316 * (c_q2 * t413 - s_q2 * t414) + s_q2 * t425 + c_q2 * t427,
+            0.316 * t461 + s_q2 * t455 + c_q2 * t459,
+            0.316 * t494 + s_q2 * t488 + c_q2 * t492,
+            0.316 * t525 + s_q2 * t519 + c_q2 * t523,
+            0.316 * (c_q2 * t533 - s_q2 * t534) + s_q2 * t545 + c_q2 * t547,
+            0.316 * t461 + s_q2 * t560 + c_q2 * t562,
+            0.316 * t494 + s_q2 * t575 + c_q2 * t577,
+            0.316 * t525 + s_q2 * t589 + c_q2 * t591,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t19,
+            -t18,
+            -t30,
+            -t169,
+            -t126,
+            t124,
+            t21,
+            t178,
+            t185,
+            t189,
+            t192,
+            t195,
+            t198,
+            -t200,
+            t211,
+            t223,
+            t229,
+            t235,
+            t241,
+            t246,
+            t250,
+            t266,
+            t282,
+            t290,
+            t297,
+            t304,
+            t311,
+            t317,
+            t338,
+            t360,
+            t370,
+            t379,
+            t388,
+            t397,
+            t405,
+            t428,
+            t460,
+            t493,
+            t524,
+            t548,
+            t563,
+            t578,
+            t592,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t36,
+            t48,
+            -t130,
+            t191,
+            -t134,
+            t132,
+            t38,
+            t209,
+            t221,
+            -t228,
+            -t234,
+            -t240,
+            -t245,
+            t249,
+            t264,
+            t280,
+            -t289,
+            -t296,
+            -t303,
+            -t310,
+            -t316,
+            t336,
+            t358,
+            -t369,
+            -t378,
+            -t387,
+            -t396,
+            -t404,
+            t426,
+            -t456 - t457,
+            -t489 - t490,
+            -t520 - t521,
+            t546,
+            -t457 - t561,
+            -t490 - t576,
+            -t521 - t590,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t55,
+            t52,
+            -t138,
+            t232,
+            t238,
+            t140,
+            t57,
+            t261,
+            t277,
+            t287,
+            t294,
+            t301,
+            t308,
+            t314,
+            t333,
+            t355,
+            t367,
+            t376,
+            t385,
+            t394,
+            t402,
+            t423,
+            t453,
+            t486,
+            t517,
+            t543,
+            t558,
+            t573,
+            t587,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t63,
+            -t62,
+            -t74,
+            -t292,
+            -t148,
+            t146,
+            t66,
+            t331,
+            t353,
+            t365,
+            t374,
+            t383,
+            t392,
+            -t400,
+            t421,
+            t451,
+            t484,
+            t515,
+            t541,
+            t556,
+            t571,
+            t585,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t80,
+            t92,
+            -t152,
+            t372,
+            -t156,
+            t154,
+            t82,
+            t418,
+            t448,
+            t481,
+            t512,
+            t538,
+            t553,
+            t568,
+            -t512,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t98,
+            t432,
+            t463,
+            t160,
+            t549,
+            t431,
+            t462,
+            -t160,
+        ],
+    ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'

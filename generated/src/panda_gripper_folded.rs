@@ -28,6 +28,71 @@
 //! Coordinates, in order: `panda_joint1`, `panda_joint2`, `panda_joint3`, `panda_joint4`, `panda_joint5`, `panda_joint6`, `panda_joint7`, `panda_finger_joint1`. Coupled joints (no coordinate of their own; their joint forces act on the
 //! leader's): `panda_finger_joint2` follows `panda_finger_joint1`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! panda_link1.zz_r = panda_link1.zz + panda_link2.yy
+//! panda_link2.mx = panda_link2.mx
+//! panda_link2.my_r = panda_link2.my − 0.316·panda_link3.m − panda_link3.mz − 0.316·panda_link4.m − 0.316·panda_link5.m − 0.316·panda_link6.m − 0.316·panda_link7.m
+//! panda_link2.xx_r = panda_link2.xx − panda_link2.yy + 0.099856·panda_link3.m + 0.632·panda_link3.mz + panda_link3.yy + 0.10666225·panda_link4.m + 0.10666225·panda_link5.m + 0.10666225·panda_link6.m + 0.10666225·panda_link7.m
+//! panda_link2.xy = panda_link2.xy
+//! panda_link2.xz = panda_link2.xz
+//! panda_link2.yz = panda_link2.yz
+//! panda_link2.zz_r = panda_link2.zz + 0.099856·panda_link3.m + 0.632·panda_link3.mz + panda_link3.yy + 0.10666225·panda_link4.m + 0.10666225·panda_link5.m + 0.10666225·panda_link6.m + 0.10666225·panda_link7.m
+//! panda_link3.mx_r = panda_link3.mx + 0.0825·panda_link4.m + 0.0825·panda_link5.m + 0.0825·panda_link6.m + 0.0825·panda_link7.m
+//! panda_link3.my_r = panda_link3.my − panda_link4.mz
+//! panda_link3.xx_r = panda_link3.xx − panda_link3.yy − 0.00680625·panda_link4.m + panda_link4.yy
+//! panda_link3.xy_r = panda_link3.xy + 0.0825·panda_link4.mz
+//! panda_link3.xz = panda_link3.xz
+//! panda_link3.yz = panda_link3.yz
+//! panda_link3.zz_r = panda_link3.zz + 0.00680625·panda_link4.m + panda_link4.yy + 0.0136125·panda_link5.m + 0.0136125·panda_link6.m + 0.0136125·panda_link7.m
+//! panda_link4.mx_r = panda_link4.mx − 0.0825·panda_link5.m − 0.0825·panda_link6.m − 0.0825·panda_link7.m
+//! panda_link4.my_r = panda_link4.my + 0.384·panda_link5.m + panda_link5.mz + 0.384·panda_link6.m + 0.384·panda_link7.m
+//! panda_link4.xx_r = panda_link4.xx − panda_link4.yy + 0.14064975·panda_link5.m + 0.768·panda_link5.mz + panda_link5.yy + 0.14064975·panda_link6.m + 0.14064975·panda_link7.m
+//! panda_link4.xy_r = panda_link4.xy + 0.03168·panda_link5.m + 0.0825·panda_link5.mz + 0.03168·panda_link6.m + 0.03168·panda_link7.m
+//! panda_link4.xz = panda_link4.xz
+//! panda_link4.yz = panda_link4.yz
+//! panda_link4.zz_r = panda_link4.zz + 0.15426225·panda_link5.m + 0.768·panda_link5.mz + panda_link5.yy + 0.15426225·panda_link6.m + 0.15426225·panda_link7.m
+//! panda_link5.mx = panda_link5.mx
+//! panda_link5.my_r = panda_link5.my − panda_link6.mz
+//! panda_link5.xx_r = panda_link5.xx − panda_link5.yy + panda_link6.yy + 0.007744·panda_link7.m
+//! panda_link5.xy = panda_link5.xy
+//! panda_link5.xz = panda_link5.xz
+//! panda_link5.yz = panda_link5.yz
+//! panda_link5.zz_r = panda_link5.zz + panda_link6.yy + 0.007744·panda_link7.m
+//! panda_link6.mx_r = panda_link6.mx + 0.088·panda_link7.m
+//! panda_link6.my_r = panda_link6.my − panda_link7.mz
+//! panda_link6.xx_r = panda_link6.xx − panda_link6.yy − 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
+//! panda_link6.xy_r = panda_link6.xy + 0.088·panda_link7.mz
+//! panda_link6.xz = panda_link6.xz
+//! panda_link6.yz = panda_link6.yz
+//! panda_link6.zz_r = panda_link6.zz + 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
+//! panda_link7.mx = panda_link7.mx
+//! panda_link7.my = panda_link7.my
+//! panda_link7.xx_r = panda_link7.xx − panda_link7.yy + 2.22044604925e-16·panda_leftfinger.xx + 2·panda_leftfinger.xy − 2.22044604925e-16·panda_leftfinger.yy + 2.22044604925e-16·panda_rightfinger.xx + 2·panda_rightfinger.xy − 2.22044604925e-16·panda_rightfinger.yy
+//! panda_link7.xy_r = panda_link7.xy − 0.5·panda_leftfinger.xx + 2.22044604925e-16·panda_leftfinger.xy + 0.5·panda_leftfinger.yy − 0.5·panda_rightfinger.xx + 2.22044604925e-16·panda_rightfinger.xy + 0.5·panda_rightfinger.yy
+//! panda_link7.xz_r = panda_link7.xz + 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz + 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
+//! panda_link7.yz_r = panda_link7.yz − 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz − 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
+//! panda_link7.zz_r = panda_link7.zz + panda_leftfinger.zz + panda_rightfinger.zz
+//! panda_leftfinger.m = panda_leftfinger.m
+//! panda_leftfinger.mx = panda_leftfinger.mx
+//! panda_leftfinger.my = panda_leftfinger.my
+//! panda_leftfinger.mz = panda_leftfinger.mz
+//! panda_rightfinger.m = panda_rightfinger.m
+//! panda_rightfinger.mx = panda_rightfinger.mx
+//! panda_rightfinger.my = panda_rightfinger.my
+//! panda_rightfinger.mz = panda_rightfinger.mz
+//! ```
+//!
+//! Not all identifiable apart: the regressor's rank is 48 of 51. Kept although
+//! their columns depend on others with coefficients that are not small rationals:
+//! `panda_rightfinger.mx`, `panda_rightfinger.my`, `panda_rightfinger.mz`; the rest are entries of an inertia regrouped about an axis that is not a
+//! coordinate axis, dependent as functions of the standard parameters.
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -51,6 +116,8 @@
 //! | `mass_matrix_inverse` | 717 | 458 | 7 | 0 | 6 | 6 |
 //! | `forward_dynamics_derivatives` | 7270 | 5390 | 15 | 0 | 6 | 6 |
 //! | `standard_regressor` | 1796 | 1200 | 0 | 0 | 6 | 6 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 1301 | 890 | 0 | 0 | 6 | 6 |
 //! | `linearization` | 7270 | 5390 | 15 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -110,6 +177,67 @@ pub const BODY_NAMES: [&str; NB] = [
     "panda_link7",
     "panda_leftfinger",
     "panda_rightfinger",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 51;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "panda_link1.zz_r",
+    "panda_link2.mx",
+    "panda_link2.my_r",
+    "panda_link2.xx_r",
+    "panda_link2.xy",
+    "panda_link2.xz",
+    "panda_link2.yz",
+    "panda_link2.zz_r",
+    "panda_link3.mx_r",
+    "panda_link3.my_r",
+    "panda_link3.xx_r",
+    "panda_link3.xy_r",
+    "panda_link3.xz",
+    "panda_link3.yz",
+    "panda_link3.zz_r",
+    "panda_link4.mx_r",
+    "panda_link4.my_r",
+    "panda_link4.xx_r",
+    "panda_link4.xy_r",
+    "panda_link4.xz",
+    "panda_link4.yz",
+    "panda_link4.zz_r",
+    "panda_link5.mx",
+    "panda_link5.my_r",
+    "panda_link5.xx_r",
+    "panda_link5.xy",
+    "panda_link5.xz",
+    "panda_link5.yz",
+    "panda_link5.zz_r",
+    "panda_link6.mx_r",
+    "panda_link6.my_r",
+    "panda_link6.xx_r",
+    "panda_link6.xy_r",
+    "panda_link6.xz",
+    "panda_link6.yz",
+    "panda_link6.zz_r",
+    "panda_link7.mx",
+    "panda_link7.my",
+    "panda_link7.xx_r",
+    "panda_link7.xy_r",
+    "panda_link7.xz_r",
+    "panda_link7.yz_r",
+    "panda_link7.zz_r",
+    "panda_leftfinger.m",
+    "panda_leftfinger.mx",
+    "panda_leftfinger.my",
+    "panda_leftfinger.mz",
+    "panda_rightfinger.m",
+    "panda_rightfinger.mx",
+    "panda_rightfinger.my",
+    "panda_rightfinger.mz",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -15918,6 +16046,1192 @@ fn standard_regressor_with_body(
     out[0][83] = c_q1 * t837 - s_q1 * (c_q2 * t834 - 0.316 * t666 - s_q2 * t836);
     out[2][83] = t837;
     out
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.03733744848940618,
+        -0.002031994566,
+        -3.335020043512,
+        1.0674867322634767,
+        -0.00398335888393552,
+        0.01026110182100817,
+        0.0007689361029464,
+        1.1136424972533403,
+        0.744382959872,
+        0.028227094878,
+        0.01159586409516604,
+        -0.000121912420950744,
+        -0.005487648106562256,
+        -0.004377257121839584,
+        0.13439233114822144,
+        -0.55030527465,
+        2.001003553603,
+        0.643503602439183,
+        0.16189047268546086,
+        0.0039053550262761,
+        -0.00164448757736927,
+        0.7451354997528139,
+        -0.014653732538,
+        0.067870631425,
+        0.029883967133882087,
+        -0.00151524447332703,
+        -0.004600245517563106,
+        0.00216405205209813,
+        0.032786279263935514,
+        0.229207552695,
+        -0.168842705569,
+        0.00895537646949219,
+        0.014311914382675314,
+        -0.000103758917218685,
+        0.000093569097314605,
+        0.0515352472106673,
+        0.002573605371338202,
+        0.002034439958661797,
+        0.002420943778521232,
+        0.00039139128168424813,
+        -0.0009653051699191116,
+        -0.001255536598272898,
+        0.006684151967360945,
+        0.015,
+        0.0,
+        0.0,
+        0.0,
+        0.015,
+        0.0,
+        0.0,
+        0.0,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 1301,
+    add: 890,
+    div: 0,
+    sqrt: 0,
+    sin: 6,
+    cos: 6,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qd[1] * t1;
+    let t5 = qd[0] * s_q1;
+    let t6 = qd[1] * t5;
+    let t7 = t2 + t4;
+    let t8 = qd[1] * s_q2 - t5 * c_q2;
+    let t9 = t5 * s_q2 + qd[1] * c_q2;
+    let t10 = t1 * t5;
+    let t11 = t5 * t5;
+    let t12 = 0.316 * (t4 + t7);
+    let t13 = qdd[1] - t10;
+    let t14 = 0.316 * t13 - 9.81 * s_q1;
+    let t15 = 9.81 * c_q1 - 0.316 * t0 - 0.316 * t11;
+    let t16 = c_q2 * t14 + s_q2 * t12;
+    let t17 = s_q2 * t14 - c_q2 * t12;
+    let t18 = qd[2] + t1;
+    let t19 = qdd[2] + t3 - t6;
+    let t20 = qd[2] * t9 + qdd[1] * s_q2 - t7 * c_q2;
+    let t21 = qdd[1] * c_q2 + t7 * s_q2 - qd[2] * t8;
+    let t22 = t8 * c_q3 + t18 * s_q3;
+    let t23 = t8 * s_q3 - t18 * c_q3;
+    let t24 = -t23;
+    let t25 = -t9;
+    let t26 = t9 * t9;
+    let t27 = t18 * t18;
+    let t28 = t8 * t9;
+    let t29 = t8 * t18;
+    let t30 = t16 - 0.0825 * (t26 + t27);
+    let t31 = t17 - 0.0825 * (t19 + t28);
+    let t32 = -t31;
+    let t33 = t15 + 0.0825 * (t29 - t21);
+    let t34 = c_q3 * t33 - s_q3 * t30;
+    let t35 = qd[3] - t9;
+    let t36 = qdd[3] - t21;
+    let t37 = qd[3] * t24 + t20 * c_q3 + t19 * s_q3;
+    let t38 = t19 * c_q3 - t20 * s_q3 - qd[3] * t22;
+    let t39 = t22 * c_q4 - t35 * s_q4;
+    let t40 = t22 * s_q4 + t35 * c_q4;
+    let t41 = -t40;
+    let t42 = 0.384 * t22 + 0.0825 * t24;
+    let t43 = t35 * t35;
+    let t44 = t22 * t35;
+    let t45 = t24 * t35;
+    let t46 = -c_q3 * t30 - s_q3 * t33;
+    let t47 = t24 * t42 + 0.0825 * t43 - 0.384 * t36 - t46;
+    let t48 = 0.0825 * t36 + 0.384 * t43 + t22 * t42 - t34;
+    let t49 = t31 + 0.384 * (t37 + t45) + 0.0825 * (t38 - t44);
+    let t50 = s_q4 * t49 - c_q4 * t47;
+    let t51 = -t50;
+    let t52 = s_q4 * t47 + c_q4 * t49;
+    let t53 = -t52;
+    let t54 = qd[4] - t23;
+    let t55 = t38 + qdd[4];
+    let t56 = qd[4] * t41 + t37 * c_q4 - t36 * s_q4;
+    let t57 = t39 * c_q5 + t54 * s_q5;
+    let t58 = t39 * s_q5 - t54 * c_q5;
+    let t59 = -t58;
+    let t60 = t51 * c_q5 - t48 * s_q5;
+    let t61 = t51 * s_q5 + t48 * c_q5;
+    let t62 = qd[5] + t40;
+    let t63 = qd[4] * t39 + t37 * s_q4 + t36 * c_q4;
+    let t64 = qdd[5] + t63;
+    let t65 = qd[5] * t59 + t56 * c_q5 + t55 * s_q5;
+    let t66 = t55 * c_q5 - t56 * s_q5 - qd[5] * t57;
+    let t67 = t57 * c_q6 + t62 * s_q6;
+    let t68 = t57 * s_q6 - t62 * c_q6;
+    let t69 = -t68;
+    let t70 = t59 * t59;
+    let t71 = t62 * t62;
+    let t72 = t57 * t59;
+    let t73 = t57 * t62;
+    let t74 = t60 - 0.088 * (t70 + t71);
+    let t75 = t61 - 0.088 * (t64 + t72);
+    let t76 = -t75;
+    let t77 = t52 + 0.088 * (t73 - t66);
+    let t78 = c_q6 * t77 - s_q6 * t74;
+    let t79 = qd[6] + t58;
+    let t80 = qdd[6] - t66;
+    let t81 = qd[6] * t69 + t65 * c_q6 + t64 * s_q6;
+    let t82 = t64 * c_q6 - t65 * s_q6 - qd[6] * t67;
+    let t83 = 0.7071067811865476 * t67 - 0.7071067811865475 * t69;
+    let t84 = 0.7071067811865475 * t67 + 0.7071067811865476 * t69;
+    let t85 = q[7] * t80;
+    let t86 = q[7] * t79;
+    let t87 = 0.1654 * t69 - 0.7071067811865476 * t86;
+    let t88 = 0.7071067811865475 * t86 - 0.1654 * t67;
+    let t89 = q[7] * (0.7071067811865476 * t67 - 0.7071067811865475 * t69);
+    let t90 = -c_q6 * t74 - s_q6 * t77;
+    let t91 = 0.1654 * t82 - t90;
+    let t92 = t69 * t89 + t91 - 0.7071067811865476 * t85 - t79 * t88;
+    let t93 = t78 - 0.1654 * t81;
+    let t94 = 0.7071067811865475 * t85 + t79 * t87 + t93 - t67 * t89;
+    let t95 = qd[7] * t79;
+    let t96 = 0.7071067811865476 * t94 + qdd[7] + 0.7071067811865475 * t92;
+    let t97 = 0.7071067811865476 * t92 - 0.7071067811865475 * t94;
+    let t98 = t97 - 2.0 * t95;
+    let t99 = 2.0 * qd[7] * t83
+        + q[7] * (0.7071067811865476 * t81 - 0.7071067811865475 * t82);
+    let t100 = t67 * t88 + t75 + t99 - t69 * t87;
+    let t101 = 0.1654 * t69 + 0.7071067811865476 * t86;
+    let t102 = -0.1654 * t67 - 0.7071067811865475 * t86;
+    let t103 = 0.7071067811865476 * t85 + t91 - t69 * t89 - t79 * t102;
+    let t104 = t93 + t79 * t101 + t67 * t89 - 0.7071067811865475 * t85;
+    let t105 = 0.7071067811865476 * t104 + 0.7071067811865475 * t103 - qdd[7];
+    let t106 = 0.7071067811865476 * t103 - 0.7071067811865475 * t104;
+    let t107 = 2.0 * t95 + t106;
+    let t108 = t67 * t102 + t75 - t69 * t101 - t99;
+    let t109 = q[7] * t108;
+    let t110 = q[7] * t100;
+    let t111 = t9 * t18;
+    let t112 = t54 * t54;
+    let t113 = t39 * t54;
+    let t114 = t41 * t54;
+    let t115 = t59 * t62;
+    let t116 = t79 * t79;
+    let t117 = t67 * t79;
+    let t118 = t69 * t79;
+    let t119 = t1 * t1;
+    let t120 = t8 * t8;
+    let t121 = t28 - t19;
+    let t122 = t21 + t29;
+    let t123 = t19 + t28;
+    let t124 = t111 - t20;
+    let t125 = t20 + t111;
+    let t126 = t22 * t22;
+    let t127 = t24 * t24;
+    let t128 = t22 * t24;
+    let t129 = t128 - t36;
+    let t130 = t38 + t44;
+    let t131 = t36 + t128;
+    let t132 = t45 - t37;
+    let t133 = t37 + t45;
+    let t134 = t39 * t39;
+    let t135 = t41 * t41;
+    let t136 = t39 * t41;
+    let t137 = t136 - t55;
+    let t138 = t113 - t63;
+    let t139 = t55 + t136;
+    let t140 = t63 + t113;
+    let t141 = t56 + t114;
+    let t142 = t57 * t57;
+    let t143 = t72 - t64;
+    let t144 = t66 + t73;
+    let t145 = t64 + t72;
+    let t146 = t115 - t65;
+    let t147 = t65 + t115;
+    let t148 = t67 * t67;
+    let t149 = t69 * t69;
+    let t150 = t67 * t69;
+    let t151 = t150 - t80;
+    let t152 = t82 + t117;
+    let t153 = t80 + t150;
+    let t154 = t118 - t81;
+    let t155 = t81 + t118;
+    let t156 = t83 * t84 - t80;
+    let t157 = 0.7071067811865476 * t81 - 0.7071067811865475 * t82;
+    let t158 = t79 * t84 - t157;
+    let t159 = 0.7071067811865475 * t81 + 0.7071067811865476 * t82;
+    let t160 = t79 * t83 - t159;
+    let t161 = t9 * t25 - t27;
+    let t162 = t19 - t8 * t25;
+    let t163 = t18 * t18 + t120;
+    let t164 = s_q2 * t29;
+    let t165 = c_q2 * t29;
+    let t166 = t21 - t29;
+    let t167 = t26 - t120;
+    let t168 = t27 - t120;
+    let t169 = t26 - t27;
+    let t170 = t23 * t24 - t43;
+    let t171 = t36 - t22 * t23;
+    let t172 = c_q3 * t170 - s_q3 * t171;
+    let t173 = t38 - t44;
+    let t174 = s_q3 * t32;
+    let t175 = -0.0825 * (s_q3 * t170 + c_q3 * t171) - t34;
+    let t176 = 0.0825 * t173 + c_q3 * t32;
+    let t177 = -t35;
+    let t178 = t35 * t177 - t126;
+    let t179 = c_q3 * t129 - s_q3 * t178;
+    let t180 = t24 * t177 - t37;
+    let t181 = c_q3 * t31;
+    let t182 = -0.0825 * (s_q3 * t129 + c_q3 * t178) - t46;
+    let t183 = 0.0825 * t180 + s_q3 * t31;
+    let t184 = s_q3 * t44;
+    let t185 = c_q3 * t37 - t184;
+    let t186 = c_q3 * t44;
+    let t187 = s_q3 * t37 + t186;
+    let t188 = c_q3 * t173 - s_q3 * t133;
+    let t189 = t126 - t127;
+    let t190 = s_q3 * t173 + c_q3 * t133;
+    let t191 = t43 - t126;
+    let t192 = c_q3 * t131 - s_q3 * t191;
+    let t193 = s_q3 * t131 + c_q3 * t191;
+    let t194 = t127 - t43;
+    let t195 = c_q3 * t194 + s_q3 * t129;
+    let t196 = s_q3 * t194 - c_q3 * t129;
+    let t197 = t184 + c_q3 * t45;
+    let t198 = t186 - s_q3 * t45;
+    let t199 = t40 * t41 - t112;
+    let t200 = t55 - t39 * t40;
+    let t201 = c_q4 * t199 - s_q4 * t200;
+    let t202 = c_q3 * t201 - s_q3 * t140;
+    let t203 = s_q4 * t199 + c_q4 * t200;
+    let t204 = -0.384 * t203 - s_q4 * t48;
+    let t205 = -0.0825 * t203 - t52;
+    let t206 = c_q3 * t204 - s_q3 * t205;
+    let t207 = -0.0825 * t140 - c_q4 * t48 - 0.384 * t201;
+    let t208 = -0.0825 * (s_q3 * t201 + c_q3 * t140) - t207;
+    let t209 = c_q3 * t205 + 0.0825 * t203 + s_q3 * t204;
+    let t210 = -t54;
+    let t211 = t54 * t210 - t134;
+    let t212 = c_q4 * t137 - s_q4 * t211;
+    let t213 = t56 - t41 * t210;
+    let t214 = c_q3 * t212 - s_q3 * t213;
+    let t215 = s_q4 * t137 + c_q4 * t211;
+    let t216 = -0.384 * t215 - c_q4 * t48;
+    let t217 = t50 - 0.0825 * t215;
+    let t218 = c_q3 * t216 - s_q3 * t217;
+    let t219 = s_q4 * t48 - 0.384 * t212 - 0.0825 * t213;
+    let t220 = -0.0825 * (s_q3 * t212 + c_q3 * t213) - t219;
+    let t221 = c_q3 * t217 + 0.0825 * t215 + s_q3 * t216;
+    let t222 = s_q4 * t113;
+    let t223 = c_q4 * t56 - t222;
+    let t224 = c_q3 * t223 + s_q3 * t136;
+    let t225 = c_q4 * t113;
+    let t226 = s_q4 * t56 + t225;
+    let t227 = s_q3 * t223 - c_q3 * t136;
+    let t228 = -t140;
+    let t229 = c_q4 * t228 - s_q4 * t141;
+    let t230 = t134 - t135;
+    let t231 = c_q3 * t229 - s_q3 * t230;
+    let t232 = s_q4 * t228 + c_q4 * t141;
+    let t233 = s_q3 * t229 + c_q3 * t230;
+    let t234 = t112 - t134;
+    let t235 = c_q4 * t139 - s_q4 * t234;
+    let t236 = t56 - t114;
+    let t237 = c_q3 * t235 - s_q3 * t236;
+    let t238 = s_q4 * t139 + c_q4 * t234;
+    let t239 = s_q3 * t235 + c_q3 * t236;
+    let t240 = t135 - t112;
+    let t241 = c_q4 * t240 + s_q4 * t137;
+    let t242 = c_q3 * t241 - s_q3 * t138;
+    let t243 = s_q4 * t240 - c_q4 * t137;
+    let t244 = s_q3 * t241 + c_q3 * t138;
+    let t245 = t222 + c_q4 * t114;
+    let t246 = c_q3 * t245 - s_q3 * t55;
+    let t247 = t225 - s_q4 * t114;
+    let t248 = s_q3 * t245 + c_q3 * t55;
+    let t249 = t58 * t59 - t71;
+    let t250 = t64 - t57 * t58;
+    let t251 = c_q5 * t249 - s_q5 * t250;
+    let t252 = t66 - t73;
+    let t253 = c_q4 * t251 - s_q4 * t252;
+    let t254 = s_q5 * t249 + c_q5 * t250;
+    let t255 = c_q3 * t253 - s_q3 * t254;
+    let t256 = s_q4 * t251 + c_q4 * t252;
+    let t257 = t53 * s_q5;
+    let t258 = -0.384 * t256 - c_q4 * t257 - s_q4 * t61;
+    let t259 = t53 * c_q5;
+    let t260 = t259 - 0.0825 * t256;
+    let t261 = c_q3 * t258 - s_q3 * t260;
+    let t262 = s_q4 * t257 - c_q4 * t61 - 0.384 * t253 - 0.0825 * t254;
+    let t263 = -0.0825 * (s_q3 * t253 + c_q3 * t254) - t262;
+    let t264 = c_q3 * t260 + 0.0825 * t256 + s_q3 * t258;
+    let t265 = -t62;
+    let t266 = t62 * t265 - t142;
+    let t267 = c_q5 * t143 - s_q5 * t266;
+    let t268 = t59 * t265 - t65;
+    let t269 = c_q4 * t267 - s_q4 * t268;
+    let t270 = s_q5 * t143 + c_q5 * t266;
+    let t271 = c_q3 * t269 - s_q3 * t270;
+    let t272 = s_q4 * t267 + c_q4 * t268;
+    let t273 = t52 * c_q5;
+    let t274 = c_q4 * t273 - 0.384 * t272 - s_q4 * t60;
+    let t275 = t52 * s_q5;
+    let t276 = t275 - 0.0825 * t272;
+    let t277 = c_q3 * t274 - s_q3 * t276;
+    let t278 = -0.384 * t269 - 0.0825 * t270 - s_q4 * t273 - c_q4 * t60;
+    let t279 = -0.0825 * (s_q3 * t269 + c_q3 * t270) - t278;
+    let t280 = c_q3 * t276 + 0.0825 * t272 + s_q3 * t274;
+    let t281 = s_q5 * t73;
+    let t282 = c_q5 * t65 - t281;
+    let t283 = c_q4 * t282 - s_q4 * t72;
+    let t284 = c_q5 * t73;
+    let t285 = s_q5 * t65 + t284;
+    let t286 = c_q3 * t283 - s_q3 * t285;
+    let t287 = s_q4 * t282 + c_q4 * t72;
+    let t288 = s_q3 * t283 + c_q3 * t285;
+    let t289 = c_q5 * t252 - s_q5 * t147;
+    let t290 = t70 - t142;
+    let t291 = c_q4 * t289 - s_q4 * t290;
+    let t292 = s_q5 * t252 + c_q5 * t147;
+    let t293 = c_q3 * t291 - s_q3 * t292;
+    let t294 = s_q4 * t289 + c_q4 * t290;
+    let t295 = s_q3 * t291 + c_q3 * t292;
+    let t296 = t71 - t142;
+    let t297 = c_q5 * t145 - s_q5 * t296;
+    let t298 = c_q4 * t297 - s_q4 * t146;
+    let t299 = s_q5 * t145 + c_q5 * t296;
+    let t300 = c_q3 * t298 - s_q3 * t299;
+    let t301 = s_q4 * t297 + c_q4 * t146;
+    let t302 = s_q3 * t298 + c_q3 * t299;
+    let t303 = t70 - t71;
+    let t304 = c_q5 * t303 + s_q5 * t143;
+    let t305 = c_q4 * t304 + s_q4 * t144;
+    let t306 = s_q5 * t303 - c_q5 * t143;
+    let t307 = c_q3 * t305 - s_q3 * t306;
+    let t308 = s_q4 * t304 - c_q4 * t144;
+    let t309 = s_q3 * t305 + c_q3 * t306;
+    let t310 = t281 + c_q5 * t115;
+    let t311 = c_q4 * t310 + s_q4 * t64;
+    let t312 = s_q5 * t115 - t284;
+    let t313 = c_q3 * t311 - s_q3 * t312;
+    let t314 = s_q4 * t310 - c_q4 * t64;
+    let t315 = s_q3 * t311 + c_q3 * t312;
+    let t316 = t68 * t69 - t116;
+    let t317 = t80 - t67 * t68;
+    let t318 = c_q6 * t316 - s_q6 * t317;
+    let t319 = t82 - t117;
+    let t320 = c_q5 * t318 - s_q5 * t319;
+    let t321 = s_q6 * t316 + c_q6 * t317;
+    let t322 = c_q4 * t320 + s_q4 * t321;
+    let t323 = s_q5 * t318 + c_q5 * t319;
+    let t324 = c_q3 * t322 - s_q3 * t323;
+    let t325 = s_q4 * t320 - c_q4 * t321;
+    let t326 = s_q6 * t76;
+    let t327 = -0.088 * t321 - t78;
+    let t328 = c_q5 * t326 + s_q5 * t327;
+    let t329 = 0.088 * t319 + c_q6 * t76;
+    let t330 = s_q4 * t329 - 0.384 * t325 - c_q4 * t328;
+    let t331 = c_q5 * t327 - s_q5 * t326;
+    let t332 = t331 - 0.0825 * t325;
+    let t333 = c_q3 * t330 - s_q3 * t332;
+    let t334 = s_q4 * t328 + c_q4 * t329 - 0.384 * t322 - 0.0825 * t323;
+    let t335 = -0.0825 * (s_q3 * t322 + c_q3 * t323) - t334;
+    let t336 = c_q3 * t332 + 0.0825 * t325 + s_q3 * t330;
+    let t337 = -t79;
+    let t338 = t79 * t337;
+    let t339 = t338 - t148;
+    let t340 = c_q6 * t151 - s_q6 * t339;
+    let t341 = t69 * t337 - t81;
+    let t342 = c_q5 * t340 - s_q5 * t341;
+    let t343 = s_q6 * t151 + c_q6 * t339;
+    let t344 = c_q4 * t342 + s_q4 * t343;
+    let t345 = s_q5 * t340 + c_q5 * t341;
+    let t346 = c_q3 * t344 - s_q3 * t345;
+    let t347 = s_q4 * t342 - c_q4 * t343;
+    let t348 = c_q6 * t75;
+    let t349 = -0.088 * t343 - t90;
+    let t350 = c_q5 * t348 - s_q5 * t349;
+    let t351 = 0.088 * t341 + s_q6 * t75;
+    let t352 = c_q4 * t350 + s_q4 * t351 - 0.384 * t347;
+    let t353 = s_q5 * t348 + c_q5 * t349;
+    let t354 = t353 - 0.0825 * t347;
+    let t355 = c_q3 * t352 - s_q3 * t354;
+    let t356 = c_q4 * t351 - 0.384 * t344 - 0.0825 * t345 - s_q4 * t350;
+    let t357 = -0.0825 * (s_q3 * t344 + c_q3 * t345) - t356;
+    let t358 = c_q3 * t354 + 0.0825 * t347 + s_q3 * t352;
+    let t359 = s_q6 * t117;
+    let t360 = c_q6 * t81 - t359;
+    let t361 = c_q5 * t360 - s_q5 * t150;
+    let t362 = c_q6 * t117;
+    let t363 = s_q6 * t81 + t362;
+    let t364 = c_q4 * t361 + s_q4 * t363;
+    let t365 = s_q5 * t360 + c_q5 * t150;
+    let t366 = c_q3 * t364 - s_q3 * t365;
+    let t367 = s_q4 * t361 - c_q4 * t363;
+    let t368 = s_q3 * t364 + c_q3 * t365;
+    let t369 = c_q6 * t319 - s_q6 * t155;
+    let t370 = t148 - t149;
+    let t371 = c_q5 * t369 + s_q5 * t370;
+    let t372 = s_q6 * t319 + c_q6 * t155;
+    let t373 = c_q4 * t371 + s_q4 * t372;
+    let t374 = s_q5 * t369 - c_q5 * t370;
+    let t375 = c_q3 * t373 - s_q3 * t374;
+    let t376 = s_q4 * t371 - c_q4 * t372;
+    let t377 = s_q3 * t373 + c_q3 * t374;
+    let t378 = t116 - t148;
+    let t379 = c_q6 * t153 - s_q6 * t378;
+    let t380 = c_q5 * t379 - s_q5 * t154;
+    let t381 = s_q6 * t153 + c_q6 * t378;
+    let t382 = c_q4 * t380 + s_q4 * t381;
+    let t383 = s_q5 * t379 + c_q5 * t154;
+    let t384 = c_q3 * t382 - s_q3 * t383;
+    let t385 = s_q4 * t380 - c_q4 * t381;
+    let t386 = s_q3 * t382 + c_q3 * t383;
+    let t387 = t149 - t116;
+    let t388 = c_q6 * t387 + s_q6 * t151;
+    let t389 = c_q5 * t388 + s_q5 * t152;
+    let t390 = s_q6 * t387 - c_q6 * t151;
+    let t391 = c_q4 * t389 + s_q4 * t390;
+    let t392 = s_q5 * t388 - c_q5 * t152;
+    let t393 = c_q3 * t391 - s_q3 * t392;
+    let t394 = s_q4 * t389 - c_q4 * t390;
+    let t395 = s_q3 * t391 + c_q3 * t392;
+    let t396 = t359 + c_q6 * t118;
+    let t397 = c_q5 * t396 + s_q5 * t80;
+    let t398 = t362 - s_q6 * t118;
+    let t399 = c_q4 * t397 - s_q4 * t398;
+    let t400 = s_q5 * t396 - c_q5 * t80;
+    let t401 = c_q3 * t399 - s_q3 * t400;
+    let t402 = s_q4 * t397 + c_q4 * t398;
+    let t403 = s_q3 * t399 + c_q3 * t400;
+    let t404 = 0.7071067811865475 * t96 + 0.7071067811865476 * t98;
+    let t405 = 0.7071067811865476 * t96 - 0.7071067811865475 * t98;
+    let t406 = c_q6 * t404 - s_q6 * t405;
+    let t407 = c_q5 * t406 + s_q5 * t100;
+    let t408 = s_q6 * t404 + c_q6 * t405;
+    let t409 = c_q4 * t407 + s_q4 * t408;
+    let t410 = s_q5 * t406 - c_q5 * t100;
+    let t411 = c_q3 * t409 - s_q3 * t410;
+    let t412 = s_q4 * t407 - c_q4 * t408;
+    let t413 = 0.7071067811865476 * t110 - 0.1654 * t405;
+    let t414 = 0.1654 * t404 - 0.7071067811865475 * t110;
+    let t415 = c_q6 * t413 - s_q6 * t414;
+    let t416 = q[7] * (0.7071067811865475 * t405 - 0.7071067811865476 * t404);
+    let t417 = -0.088 * t408 - t416;
+    let t418 = c_q5 * t415 - s_q5 * t417;
+    let t419 = c_q6 * t414 + s_q6 * t413 - 0.088 * t100;
+    let t420 = c_q4 * t418 + s_q4 * t419 - 0.384 * t412;
+    let t421 = s_q5 * t415 + c_q5 * t417;
+    let t422 = t421 - 0.0825 * t412;
+    let t423 = c_q3 * t420 - s_q3 * t422;
+    let t424 = c_q4 * t419 - 0.384 * t409 - 0.0825 * t410 - s_q4 * t418;
+    let t425 = -0.0825 * (s_q3 * t409 + c_q3 * t410) - t424;
+    let t426 = c_q3 * t422 + 0.0825 * t412 + s_q3 * t420;
+    let t427 = -t84;
+    let t428 = t84 * t427 - t116;
+    let t429 = t83 * t427 - t80;
+    let t430 = -t429;
+    let t431 = 0.7071067811865476 * t428 + 0.7071067811865475 * t430;
+    let t432 = 0.7071067811865476 * t430 - 0.7071067811865475 * t428;
+    let t433 = c_q6 * t431 - s_q6 * t432;
+    let t434 = c_q5 * t433 + s_q5 * t160;
+    let t435 = s_q6 * t431 + c_q6 * t432;
+    let t436 = c_q4 * t434 + s_q4 * t435;
+    let t437 = s_q5 * t433 - c_q5 * t160;
+    let t438 = c_q3 * t436 - s_q3 * t437;
+    let t439 = s_q4 * t434 - c_q4 * t435;
+    let t440 = s_q2 * t438 + c_q2 * t439;
+    let t441 = q[7] * t160;
+    let t442 = 0.7071067811865476 * t441 - 0.7071067811865475 * t100 - 0.1654 * t432;
+    let t443 = 0.1654 * t431 - 0.7071067811865476 * t100 - 0.7071067811865475 * t441;
+    let t444 = c_q6 * t442 - s_q6 * t443;
+    let t445 = q[7] * (0.7071067811865475 * t432 - 0.7071067811865476 * t431);
+    let t446 = t96 + t445;
+    let t447 = -0.088 * t435 - t446;
+    let t448 = c_q5 * t444 - s_q5 * t447;
+    let t449 = c_q6 * t443 + s_q6 * t442 - 0.088 * t160;
+    let t450 = c_q4 * t448 + s_q4 * t449 - 0.384 * t439;
+    let t451 = s_q5 * t444 + c_q5 * t447;
+    let t452 = t451 - 0.0825 * t439;
+    let t453 = c_q3 * t450 - s_q3 * t452;
+    let t454 = s_q4 * t448 - c_q4 * t449;
+    let t455 = 0.384 * t436 + 0.0825 * t437;
+    let t456 = t455 - 0.0825 * (s_q3 * t436 + c_q3 * t437);
+    let t457 = t454 + t456;
+    let t458 = c_q3 * t452 + 0.0825 * t439 + s_q3 * t450;
+    let t459 = c_q2 * t438 - s_q2 * t439;
+    let t460 = t83 * t83 - t338;
+    let t461 = -t460;
+    let t462 = 0.7071067811865476 * t156 + 0.7071067811865475 * t461;
+    let t463 = 0.7071067811865476 * t461 - 0.7071067811865475 * t156;
+    let t464 = c_q6 * t462 - s_q6 * t463;
+    let t465 = t84 * t337 - t157;
+    let t466 = c_q5 * t464 - s_q5 * t465;
+    let t467 = s_q6 * t462 + c_q6 * t463;
+    let t468 = c_q4 * t466 + s_q4 * t467;
+    let t469 = s_q5 * t464 + c_q5 * t465;
+    let t470 = c_q3 * t468 - s_q3 * t469;
+    let t471 = s_q4 * t466 - c_q4 * t467;
+    let t472 = s_q2 * t470 + c_q2 * t471;
+    let t473 = q[7] * t465;
+    let t474 = t100 - t473;
+    let t475 = 0.7071067811865476 * t474 - 0.1654 * t463;
+    let t476 = 0.1654 * t462 - 0.7071067811865475 * t474;
+    let t477 = c_q6 * t475 - s_q6 * t476;
+    let t478 = 0.7071067811865476 * q[7] * t462 - 2.0 * t95
+        - 0.7071067811865475 * q[7] * t463;
+    let t479 = -t97 - t478;
+    let t480 = -0.088 * t467 - t479;
+    let t481 = c_q5 * t477 - s_q5 * t480;
+    let t482 = c_q6 * t476 + 0.088 * t465 + s_q6 * t475;
+    let t483 = c_q4 * t481 + s_q4 * t482 - 0.384 * t471;
+    let t484 = s_q5 * t477 + c_q5 * t480;
+    let t485 = t484 - 0.0825 * t471;
+    let t486 = c_q3 * t483 - s_q3 * t485;
+    let t487 = s_q4 * t481 - c_q4 * t482;
+    let t488 = 0.384 * t468 + 0.0825 * t469;
+    let t489 = t488 - 0.0825 * (s_q3 * t468 + c_q3 * t469);
+    let t490 = t487 + t489;
+    let t491 = c_q3 * t485 + 0.0825 * t471 + s_q3 * t483;
+    let t492 = c_q2 * t470 - s_q2 * t471;
+    let t493 = t159 + t79 * t83;
+    let t494 = 0.7071067811865475 * t158 + 0.7071067811865476 * t493;
+    let t495 = 0.7071067811865476 * t158 - 0.7071067811865475 * t493;
+    let t496 = c_q6 * t494 - s_q6 * t495;
+    let t497 = t84 * t84 + t83 * t83;
+    let t498 = c_q5 * t496 - s_q5 * t497;
+    let t499 = s_q6 * t494 + c_q6 * t495;
+    let t500 = c_q4 * t498 + s_q4 * t499;
+    let t501 = s_q5 * t496 + c_q5 * t497;
+    let t502 = c_q3 * t500 - s_q3 * t501;
+    let t503 = s_q4 * t498 - c_q4 * t499;
+    let t504 = s_q2 * t502 + c_q2 * t503;
+    let t505 = -q[7] * t497;
+    let t506 = t505 - t96;
+    let t507 = 0.7071067811865475 * t98 + 0.7071067811865476 * t506 - 0.1654 * t495;
+    let t508 = 0.7071067811865476 * t98 + 0.1654 * t494 - 0.7071067811865475 * t506;
+    let t509 = c_q6 * t507 - s_q6 * t508;
+    let t510 = q[7] * (0.7071067811865475 * t495 - 0.7071067811865476 * t494);
+    let t511 = -0.088 * t499 - t510;
+    let t512 = c_q5 * t509 - s_q5 * t511;
+    let t513 = c_q6 * t508 + 0.088 * t497 + s_q6 * t507;
+    let t514 = c_q4 * t512 + s_q4 * t513 - 0.384 * t503;
+    let t515 = s_q5 * t509 + c_q5 * t511;
+    let t516 = t515 - 0.0825 * t503;
+    let t517 = c_q3 * t514 - s_q3 * t516;
+    let t518 = s_q4 * t512 - c_q4 * t513;
+    let t519 = 0.384 * t500 + 0.0825 * t501;
+    let t520 = t519 - 0.0825 * (s_q3 * t500 + c_q3 * t501);
+    let t521 = t518 + t520;
+    let t522 = c_q3 * t516 + 0.0825 * t503 + s_q3 * t514;
+    let t523 = c_q2 * t502 - s_q2 * t503;
+    let t524 = 0.7071067811865475 * t105 + 0.7071067811865476 * t107;
+    let t525 = 0.7071067811865476 * t105 - 0.7071067811865475 * t107;
+    let t526 = c_q6 * t524 - s_q6 * t525;
+    let t527 = c_q5 * t526 + s_q5 * t108;
+    let t528 = s_q6 * t524 + c_q6 * t525;
+    let t529 = c_q4 * t527 + s_q4 * t528;
+    let t530 = s_q5 * t526 - c_q5 * t108;
+    let t531 = c_q3 * t529 - s_q3 * t530;
+    let t532 = s_q4 * t527 - c_q4 * t528;
+    let t533 = -0.7071067811865476 * t109 - 0.1654 * t525;
+    let t534 = 0.7071067811865475 * t109 + 0.1654 * t524;
+    let t535 = c_q6 * t533 - s_q6 * t534;
+    let t536 = q[7] * (0.7071067811865476 * t524 - 0.7071067811865475 * t525);
+    let t537 = -0.088 * t528 - t536;
+    let t538 = c_q5 * t535 - s_q5 * t537;
+    let t539 = c_q6 * t534 + s_q6 * t533 - 0.088 * t108;
+    let t540 = c_q4 * t538 + s_q4 * t539 - 0.384 * t532;
+    let t541 = s_q5 * t535 + c_q5 * t537;
+    let t542 = t541 - 0.0825 * t532;
+    let t543 = c_q3 * t540 - s_q3 * t542;
+    let t544 = c_q4 * t539 - 0.384 * t529 - 0.0825 * t530 - s_q4 * t538;
+    let t545 = -0.0825 * (s_q3 * t529 + c_q3 * t530) - t544;
+    let t546 = c_q3 * t542 + 0.0825 * t532 + s_q3 * t540;
+    let t547 = -t105;
+    let t548 = -0.7071067811865475 * t108 - 0.1654 * t432 - 0.7071067811865476 * t441;
+    let t549 = 0.1654 * t431 + 0.7071067811865475 * t441 - 0.7071067811865476 * t108;
+    let t550 = c_q6 * t548 - s_q6 * t549;
+    let t551 = t105 - t445;
+    let t552 = -0.088 * t435 - t551;
+    let t553 = c_q5 * t550 - s_q5 * t552;
+    let t554 = c_q6 * t549 + s_q6 * t548 - 0.088 * t160;
+    let t555 = c_q4 * t553 + s_q4 * t554 - 0.384 * t439;
+    let t556 = s_q5 * t550 + c_q5 * t552;
+    let t557 = t556 - 0.0825 * t439;
+    let t558 = c_q3 * t555 - s_q3 * t557;
+    let t559 = s_q4 * t553 - c_q4 * t554;
+    let t560 = t456 + t559;
+    let t561 = c_q3 * t557 + 0.0825 * t439 + s_q3 * t555;
+    let t562 = t108 + t473;
+    let t563 = 0.7071067811865476 * t562 - 0.1654 * t463;
+    let t564 = 0.1654 * t462 - 0.7071067811865475 * t562;
+    let t565 = c_q6 * t563 - s_q6 * t564;
+    let t566 = t478 - t106;
+    let t567 = -0.088 * t467 - t566;
+    let t568 = c_q5 * t565 - s_q5 * t567;
+    let t569 = c_q6 * t564 + 0.088 * t465 + s_q6 * t563;
+    let t570 = c_q4 * t568 + s_q4 * t569 - 0.384 * t471;
+    let t571 = s_q5 * t565 + c_q5 * t567;
+    let t572 = t571 - 0.0825 * t471;
+    let t573 = c_q3 * t570 - s_q3 * t572;
+    let t574 = s_q4 * t568 - c_q4 * t569;
+    let t575 = t489 + t574;
+    let t576 = c_q3 * t572 + 0.0825 * t471 + s_q3 * t570;
+    let t577 = t505 - t547;
+    let t578 = 0.7071067811865475 * t107 - 0.1654 * t495 - 0.7071067811865476 * t577;
+    let t579 = 0.7071067811865476 * t107 + 0.1654 * t494 + 0.7071067811865475 * t577;
+    let t580 = c_q6 * t578 - s_q6 * t579;
+    let t581 = t510 - 0.088 * t499;
+    let t582 = c_q5 * t580 - s_q5 * t581;
+    let t583 = c_q6 * t579 + 0.088 * t497 + s_q6 * t578;
+    let t584 = c_q4 * t582 + s_q4 * t583 - 0.384 * t503;
+    let t585 = s_q5 * t580 + c_q5 * t581;
+    let t586 = t585 - 0.0825 * t503;
+    let t587 = c_q3 * t584 - s_q3 * t586;
+    let t588 = s_q4 * t582 - c_q4 * t583;
+    let t589 = t520 + t588;
+    let t590 = c_q3 * t586 + 0.0825 * t503 + s_q3 * t584;
+    [
+        [
+            qdd[0],
+            0.0,
+            0.0,
+            c_q1 * t6 + s_q1 * t7,
+            -s_q1 * (2.0 * t6 - t3) - c_q1 * (-2.0 * t4 - t2),
+            -s_q1 * (qdd[1] + t10) - c_q1 * (t0 - t11),
+            -s_q1 * (t119 - t0) - c_q1 * t13,
+            0.0,
+            -s_q1 * (s_q2 * t15 - 0.316 * (s_q2 * t161 + c_q2 * t162)) - c_q1 * t17,
+            -s_q1 * (c_q2 * t15 - 0.316 * (s_q2 * t121 - c_q2 * t163)) - c_q1 * t16,
+            -s_q1 * (c_q2 * t20 - t164) - c_q1 * t28,
+            -s_q1 * (c_q2 * t166 - s_q2 * t125) - c_q1 * t167,
+            -s_q1 * (c_q2 * t123 - s_q2 * t168) - c_q1 * t124,
+            c_q1 * t122 - s_q1 * (c_q2 * t169 + s_q2 * t121),
+            c_q1 * t19 - s_q1 * (t164 + c_q2 * t111),
+            c_q1 * t176
+                - s_q1
+                    * (-0.316 * (s_q2 * t172 + c_q2 * t173) - c_q2 * t174 - s_q2 * t175),
+            c_q1 * t183
+                - s_q1
+                    * (c_q2 * t181 - 0.316 * (s_q2 * t179 + c_q2 * t180) - s_q2 * t182),
+            c_q1 * t187 - s_q1 * (c_q2 * t185 - s_q2 * t128),
+            c_q1 * t190 - s_q1 * (c_q2 * t188 + s_q2 * t189),
+            c_q1 * t193 - s_q1 * (c_q2 * t192 - s_q2 * t132),
+            c_q1 * t196 - s_q1 * (c_q2 * t195 + s_q2 * t130),
+            -s_q1 * (c_q2 * t197 + s_q2 * t36) - c_q1 * t198,
+            c_q1 * t209
+                - s_q1
+                    * (c_q2 * t206 - 0.316 * (s_q2 * t202 + c_q2 * t203) - s_q2 * t208),
+            c_q1 * t221
+                - s_q1
+                    * (c_q2 * t218 - 0.316 * (s_q2 * t214 + c_q2 * t215) - s_q2 * t220),
+            c_q1 * t227 - s_q1 * (c_q2 * t224 - s_q2 * t226),
+            c_q1 * t233 - s_q1 * (c_q2 * t231 - s_q2 * t232),
+            c_q1 * t239 - s_q1 * (c_q2 * t237 - s_q2 * t238),
+            c_q1 * t244 - s_q1 * (c_q2 * t242 - s_q2 * t243),
+            c_q1 * t248 - s_q1 * (c_q2 * t246 + s_q2 * t247),
+            c_q1 * t264
+                - s_q1
+                    * (c_q2 * t261 - 0.316 * (s_q2 * t255 + c_q2 * t256) - s_q2 * t263),
+            c_q1 * t280
+                - s_q1
+                    * (c_q2 * t277 - 0.316 * (s_q2 * t271 + c_q2 * t272) - s_q2 * t279),
+            c_q1 * t288 - s_q1 * (c_q2 * t286 - s_q2 * t287),
+            c_q1 * t295 - s_q1 * (c_q2 * t293 - s_q2 * t294),
+            c_q1 * t302 - s_q1 * (c_q2 * t300 - s_q2 * t301),
+            c_q1 * t309 - s_q1 * (c_q2 * t307 - s_q2 * t308),
+            c_q1 * t315 - s_q1 * (c_q2 * t313 - s_q2 * t314),
+            c_q1 * t336
+                - s_q1
+                    * (c_q2 * t333 - 0.316 * (s_q2 * t324 + c_q2 * t325) - s_q2 * t335),
+            c_q1 * t358
+                - s_q1
+                    * (c_q2 * t355 - 0.316 * (s_q2 * t346 + c_q2 * t347) - s_q2 * t357),
+            c_q1 * t368 - s_q1 * (c_q2 * t366 - s_q2 * t367),
+            c_q1 * t377 - s_q1 * (c_q2 * t375 - s_q2 * t376),
+            c_q1 * t386 - s_q1 * (c_q2 * t384 - s_q2 * t385),
+            c_q1 * t395 - s_q1 * (c_q2 * t393 - s_q2 * t394),
+            c_q1 * t403 - s_q1 * (c_q2 * t401 - s_q2 * t402),
+            c_q1 * t426
+                - s_q1
+                    * (c_q2 * t423 - 0.316 * (s_q2 * t411 + c_q2 * t412) - s_q2 * t425),
+            c_q1 * t458 - s_q1 * (c_q2 * t453 - 0.316 * t440 - s_q2 * t457),
+            c_q1 * t491 - s_q1 * (c_q2 * t486 - 0.316 * t472 - s_q2 * t490),
+            c_q1 * t522 - s_q1 * (c_q2 * t517 - 0.316 * t504 - s_q2 * t521),
+            c_q1 * t546
+                - s_q1
+                    * (c_q2 * t543 - 0.316 * (s_q2 * t531 + c_q2 * t532) - s_q2 * t545),
+            c_q1 * t561 - s_q1 * (c_q2 * t558 - 0.316 * t440 - s_q2 * t560),
+            c_q1 * t576 - s_q1 * (c_q2 * t573 - 0.316 * t472 - s_q2 * t575),
+            c_q1 * t590 - s_q1 * (c_q2 * t587 - 0.316 * t504 - s_q2 * t589),
+        ],
+        [
+            0.0,
+            -9.81 * c_q1,
+            9.81 * s_q1,
+            -t10,
+            t11 - t119,
+            -t2,
+            -t3,
+            qdd[1],
+            0.316 * (c_q2 * t161 - s_q2 * t162) - c_q2 * t15,
+            0.316 * (c_q2 * t121 + s_q2 * t163) + s_q2 * t15,
+            s_q2 * t20 + t165,
+            s_q2 * t166 + c_q2 * t125,
+            s_q2 * t123 + c_q2 * t168,
+            s_q2 * t169 - c_q2 * t121,
+            s_q2 * t111 - t165,
+            0.316 * (c_q2 * t172 - s_q2 * t173) + c_q2 * t175 - s_q2 * t174,
+            0.316 * (c_q2 * t179 - s_q2 * t180) + s_q2 * t181 + c_q2 * t182,
+            s_q2 * t185 + c_q2 * t128,
+            s_q2 * t188 - c_q2 * t189,
+            s_q2 * t192 + c_q2 * t132,
+            s_q2 * t195 - c_q2 * t130,
+            s_q2 * t197 - c_q2 * t36,
+            0.316 * (c_q2 * t202 - s_q2 * t203) + s_q2 * t206 + c_q2 * t208,
+            0.316 * (c_q2 * t214 - s_q2 * t215) + s_q2 * t218 + c_q2 * t220,
+            s_q2 * t224 + c_q2 * t226,
+            s_q2 * t231 + c_q2 * t232,
+            s_q2 * t237 + c_q2 * t238,
+            s_q2 * t242 + c_q2 * t243,
+            s_q2 * t246 - c_q2 * t247,
+            0.316 * (c_q2 * t255 - s_q2 * t256) + s_q2 * t261 + c_q2 * t263,
+            0.316 * (c_q2 * t271 - s_q2 * t272) + s_q2 * t277 + c_q2 * t279,
+            s_q2 * t286 + c_q2 * t287,
+            s_q2 * t293 + c_q2 * t294,
+            s_q2 * t300 + c_q2 * t301,
+            s_q2 * t307 + c_q2 * t308,
+            s_q2 * t313 + c_q2 * t314,
+            0.316 * (c_q2 * t324 - s_q2 * t325) + s_q2 * t333 + c_q2 * t335,
+            0.316 * (c_q2 * t346 - s_q2 * t347) + s_q2 * t355 + c_q2 * t357,
+            s_q2 * t366 + c_q2 * t367,
+            s_q2 * t375 + c_q2 * t376,
+            s_q2 * t384 + c_q2 * t385,
+            s_q2 * t393 + c_q2 * t394,
+            s_q2 * t401 + c_q2 * t402,
+            0.316 * (c_q2 * t411 - s_q2 * t412) + s_q2 * t423 + c_q2 * t425,
+            0.316 * t459 + s_q2 * t453 + c_q2 * t457,
+            0.316 * t492 + s_q2 * t486 + c_q2 * t490,
+            0.316 * t523 + s_q2 * t517 + c_q2 * t521,
+            0.316 * (c_q2 * t531 - s_q2 * t532) + s_q2 * t543 + c_q2 * t545,
+            0.316 * t459 + s_q2 * t558 + c_q2 * t560,
+            0.316 * t492 + s_q2 * t573 + c_q2 * t575,
+            0.316 * t523 + s_q2 * t587 + c_q2 * t589,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t17,
+            -t16,
+            -t28,
+            -t167,
+            -t124,
+            t122,
+            t19,
+            t176,
+            t183,
+            t187,
+            t190,
+            t193,
+            t196,
+            -t198,
+            t209,
+            t221,
+            t227,
+            t233,
+            t239,
+            t244,
+            t248,
+            t264,
+            t280,
+            t288,
+            t295,
+            t302,
+            t309,
+            t315,
+            t336,
+            t358,
+            t368,
+            t377,
+            t386,
+            t395,
+            t403,
+            t426,
+            t458,
+            t491,
+            t522,
+            t546,
+            t561,
+            t576,
+            t590,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t34,
+            t46,
+            -t128,
+            t189,
+            -t132,
+            t130,
+            t36,
+            t207,
+            t219,
+            -t226,
+            -t232,
+            -t238,
+            -t243,
+            t247,
+            t262,
+            t278,
+            -t287,
+            -t294,
+            -t301,
+            -t308,
+            -t314,
+            t334,
+            t356,
+            -t367,
+            -t376,
+            -t385,
+            -t394,
+            -t402,
+            t424,
+            -t454 - t455,
+            -t487 - t488,
+            -t518 - t519,
+            t544,
+            -t455 - t559,
+            -t488 - t574,
+            -t519 - t588,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t53,
+            t50,
+            -t136,
+            t230,
+            t236,
+            t138,
+            t55,
+            t259,
+            t275,
+            t285,
+            t292,
+            t299,
+            t306,
+            t312,
+            t331,
+            t353,
+            t365,
+            t374,
+            t383,
+            t392,
+            t400,
+            t421,
+            t451,
+            t484,
+            t515,
+            t541,
+            t556,
+            t571,
+            t585,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t61,
+            -t60,
+            -t72,
+            -t290,
+            -t146,
+            t144,
+            t64,
+            t329,
+            t351,
+            t363,
+            t372,
+            t381,
+            t390,
+            -t398,
+            t419,
+            t449,
+            t482,
+            t513,
+            t539,
+            t554,
+            t569,
+            t583,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t78,
+            t90,
+            -t150,
+            t370,
+            -t154,
+            t152,
+            t80,
+            t416,
+            t446,
+            t479,
+            t510,
+            t536,
+            t551,
+            t566,
+            -t510,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t96,
+            t430,
+            t461,
+            t158,
+            t547,
+            t429,
+            t460,
+            -t158,
+        ],
+    ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'

@@ -36,6 +36,27 @@
 //!
 //! Independent coordinates: `rocker1`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! rocker1.mx_r = rocker1.mx + 0.4·coupler.m
+//! rocker1.my = rocker1.my
+//! rocker1.zz_r = rocker1.zz + 0.16·coupler.m
+//! rocker2.mx = rocker2.mx
+//! rocker2.my = rocker2.my
+//! rocker2.zz = rocker2.zz
+//! rocker3.mx = rocker3.mx
+//! rocker3.my = rocker3.my
+//! rocker3.zz = rocker3.zz
+//! coupler.mx = coupler.mx
+//! coupler.my = coupler.my
+//! coupler.zz = coupler.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -64,6 +85,8 @@
 //! | `forward_dynamics_derivatives` | 75 | 30 | 2 | 0 | 4 | 2 |
 //! | `constrained_residual_derivatives` | 310 | 292 | 0 | 0 | 7 | 7 |
 //! | `standard_regressor` | 26 | 12 | 0 | 0 | 4 | 4 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 23 | 11 | 0 | 0 | 4 | 4 |
 //! | `linearization` | 75 | 30 | 2 | 0 | 4 | 2 |
 //! | `constrained_forward_dynamics` | 364 | 303 | 60 | 8 | 10 | 12 |
 //! | `cut_joint_reactions` | 372 | 308 | 60 | 8 | 11 | 13 |
@@ -124,6 +147,28 @@ pub const INDEPENDENT: [usize; 1] = [0];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 12;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "rocker1.mx_r",
+    "rocker1.my",
+    "rocker1.zz_r",
+    "rocker2.mx",
+    "rocker2.my",
+    "rocker2.zz",
+    "rocker3.mx",
+    "rocker3.my",
+    "rocker3.zz",
+    "coupler.mx",
+    "coupler.my",
+    "coupler.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1730,6 +1775,112 @@ pub fn standard_regressor_with(
             0.0,
             t8,
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.7,
+        0.0,
+        0.26666666666666666,
+        0.1,
+        0.0,
+        0.02666666666666667,
+        0.1,
+        0.0,
+        0.02666666666666667,
+        0.45,
+        0.0,
+        0.18,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 23,
+    add: 11,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let t0 = 9.81 * s_q0 - 0.4 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 + 0.4 * qdd[0];
+    let t2 = c_q3 * t0;
+    let t3 = s_q3 * t1;
+    let t4 = s_q3 * t0;
+    let t5 = c_q3 * t1;
+    let t6 = qd[0] + qd[3];
+    let t7 = qdd[0] + qdd[3];
+    let t8 = t5 - t4;
+    let t9 = -t2 - t3;
+    [
+        [
+            9.81 * c_q0,
+            -9.81 * s_q0,
+            qdd[0],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t8 + 0.4 * (c_q3 * t7 - s_q3 * t6 * t6),
+            t9 - 0.4 * (s_q3 * t7 + c_q3 * t6 * t6),
+            t7,
+        ],
+        [0.0, 0.0, 0.0, 9.81 * c_q1, -9.81 * s_q1, qdd[1], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 9.81 * c_q2, -9.81 * s_q2, qdd[2], 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t8, t9, t7],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

@@ -38,6 +38,31 @@
 //!
 //! Independent coordinates: `shoulder`, `elbow`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! upper_arm.mx_r = upper_arm.mx + 0.6·forearm.m
+//! upper_arm.my = upper_arm.my
+//! upper_arm.zz_r = upper_arm.zz + 0.36·forearm.m
+//! forearm.mx = forearm.mx
+//! forearm.my = forearm.my
+//! forearm.zz = forearm.zz
+//! payload.m = payload.m
+//! payload.mx = payload.mx
+//! payload.my = payload.my
+//! payload.mz = payload.mz
+//! payload.xx = payload.xx
+//! payload.xy = payload.xy
+//! payload.yy = payload.yy
+//! payload.xz = payload.xz
+//! payload.yz = payload.yz
+//! payload.zz = payload.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -67,6 +92,8 @@
 //! | `forward_dynamics_derivatives` | 91 | 44 | 2 | 0 | 2 | 2 |
 //! | `constrained_residual_derivatives` | 1583 | 1291 | 0 | 0 | 3 | 3 |
 //! | `standard_regressor` | 44 | 49 | 0 | 0 | 2 | 2 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 41 | 48 | 0 | 0 | 2 | 2 |
 //! | `linearization` | 109 | 44 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 1311 | 1159 | 167 | 14 | 6 | 6 |
 //! | `cut_joint_reactions` | 1319 | 1164 | 167 | 14 | 7 | 7 |
@@ -153,6 +180,32 @@ pub const INDEPENDENT: [usize; 2] = [0, 1];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 16;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "upper_arm.mx_r",
+    "upper_arm.my",
+    "upper_arm.zz_r",
+    "forearm.mx",
+    "forearm.my",
+    "forearm.zz",
+    "payload.m",
+    "payload.mx",
+    "payload.my",
+    "payload.mz",
+    "payload.xx",
+    "payload.xy",
+    "payload.yy",
+    "payload.xz",
+    "payload.yz",
+    "payload.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -3071,6 +3124,235 @@ pub fn standard_regressor_with(
             t11,
             t18,
             t16,
+            qdd[7],
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        2.1,
+        0.0,
+        1.08,
+        0.5,
+        0.0,
+        0.16666666666666666,
+        1.5,
+        0.0,
+        0.0,
+        0.0,
+        0.0025,
+        0.0,
+        0.0025,
+        0.0,
+        0.0,
+        0.0025,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 41,
+    add: 48,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = 9.81 * s_q0 - 0.6 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 + 0.6 * qdd[0];
+    let t2 = c_q1 * t1 - s_q1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let t5 = 19.62 * (q[5] * q[6] + q[7] * q[8]) + qdd[2] + qd[4] * qd[6]
+        - qd[3] * qd[7];
+    let t6 = 9.81 * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) + qdd[3] + qd[2] * qd[7]
+        - qd[4] * qd[5];
+    let t7 = 19.62 * (q[6] * q[7] - q[5] * q[8]) + qdd[4] + qd[3] * qd[5]
+        - qd[2] * qd[6];
+    let t8 = qd[6] * qd[7];
+    let t9 = qd[5] * qd[7];
+    let t10 = qd[5] * qd[6];
+    let t11 = qd[5] * qd[5];
+    let t12 = qd[6] * qd[6];
+    let t13 = qd[7] * qd[7];
+    let t14 = qdd[7] - t10;
+    let t15 = qdd[6] + t9;
+    let t16 = qdd[7] + t10;
+    let t17 = qdd[5] - t8;
+    let t18 = qdd[6] - t9;
+    let t19 = qdd[5] + t8;
+    let t20 = -c_q1 * t0 - s_q1 * t1;
+    [
+        [
+            9.81 * c_q0,
+            -9.81 * s_q0,
+            qdd[0],
+            t2 + 0.6 * (c_q1 * t4 - s_q1 * t3 * t3),
+            t20 - 0.6 * (s_q1 * t4 + c_q1 * t3 * t3),
+            t4,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, t2, t20, t4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t5,
+            -t12 - t13,
+            -t14,
+            t15,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t6,
+            t16,
+            -t11 - t13,
+            -t17,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t7,
+            -t18,
+            t19,
+            -t11 - t12,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t7,
+            -t6,
+            qdd[5],
+            t18,
+            -t8,
+            t16,
+            t12 - t13,
+            t8,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t7,
+            0.0,
+            t5,
+            t9,
+            t19,
+            qdd[6],
+            t13 - t11,
+            t14,
+            -t9,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t6,
+            -t5,
+            0.0,
+            -t10,
+            t11 - t12,
+            t10,
+            t17,
+            t15,
             qdd[7],
         ],
     ]

@@ -28,9 +28,34 @@
 //!
 //! Coordinates, in order: `shoulder`, `elbow`, `payload_vx`, `payload_vy`, `payload_vz`, `payload_wx`, `payload_wy`, `payload_wz`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! upper_arm.mx_r = upper_arm.mx + l1·forearm.m
+//! upper_arm.my = upper_arm.my
+//! upper_arm.zz_r = upper_arm.zz + l1²·forearm.m
+//! forearm.mx = forearm.mx
+//! forearm.my = forearm.my
+//! forearm.zz = forearm.zz
+//! payload.m = payload.m
+//! payload.mx = payload.mx
+//! payload.my = payload.my
+//! payload.mz = payload.mz
+//! payload.xx = payload.xx
+//! payload.xy = payload.xy
+//! payload.yy = payload.yy
+//! payload.xz = payload.xz
+//! payload.yz = payload.yz
+//! payload.zz = payload.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 32 | 3 | 4 | 0 | 0 | 0 |
+//! | `derived` | 33 | 3 | 4 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 46 | 23 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 2 | 2 | 0 | 0 | 0 | 1 |
 //! | `bias` | 34 | 15 | 0 | 0 | 2 | 2 |
@@ -51,6 +76,8 @@
 //! | `mass_matrix_inverse` | 11 | 4 | 1 | 0 | 0 | 1 |
 //! | `forward_dynamics_derivatives` | 119 | 48 | 2 | 0 | 2 | 2 |
 //! | `standard_regressor` | 44 | 50 | 0 | 0 | 2 | 2 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 41 | 49 | 0 | 0 | 2 | 2 |
 //! | `linearization` | 137 | 48 | 2 | 0 | 2 | 2 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -102,6 +129,32 @@ pub const NB: usize = 3;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["upper_arm", "forearm", "payload"];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 16;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "upper_arm.mx_r",
+    "upper_arm.my",
+    "upper_arm.zz_r",
+    "forearm.mx",
+    "forearm.my",
+    "forearm.zz",
+    "payload.m",
+    "payload.mx",
+    "payload.my",
+    "payload.mz",
+    "payload.xx",
+    "payload.xy",
+    "payload.yy",
+    "payload.xz",
+    "payload.yz",
+    "payload.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -255,6 +308,8 @@ pub struct Derived {
     pub k25: Real,
     /// Parameter group 26.
     pub k26: Real,
+    /// Parameter group 27.
+    pub k27: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -304,12 +359,13 @@ impl Params {
             k24: 3.0 * t10,
             k25: 6.0 * t9,
             k26: p.l1 * inv0,
+            k27: 0.5 * t2,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 32,
+    mul: 33,
     add: 3,
     div: 4,
     sqrt: 0,
@@ -1716,6 +1772,246 @@ pub fn standard_regressor_with(
             t26,
             qdd[5] - t28,
             t29,
+            qdd[7],
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    let p = &d.params;
+    [
+        d.k15,
+        0.0,
+        d.k1,
+        d.k27,
+        0.0,
+        d.k7,
+        p.mp,
+        0.0,
+        0.0,
+        0.0,
+        d.k8,
+        0.0,
+        d.k8,
+        0.0,
+        0.0,
+        d.k8,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 41,
+    add: 49,
+    div: 0,
+    sqrt: 0,
+    sin: 2,
+    cos: 2,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = t0 - p.l1 * qd[0] * qd[0];
+    let t3 = t1 + p.l1 * qdd[0];
+    let t4 = c_q1 * t2;
+    let t5 = s_q1 * t3;
+    let t6 = s_q1 * t2;
+    let t7 = c_q1 * t3;
+    let t8 = qd[0] + qd[1];
+    let t9 = qdd[0] + qdd[1];
+    let t10 = 2.0 * p.g * (q[5] * q[6] + q[7] * q[8]);
+    let t11 = p.g * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7]));
+    let t12 = 2.0 * p.g * (q[6] * q[7] - q[5] * q[8]);
+    let t13 = qd[4] * qd[6];
+    let t14 = qd[3] * qd[7];
+    let t15 = qd[2] * qd[7];
+    let t16 = qd[4] * qd[5];
+    let t17 = qd[3] * qd[5];
+    let t18 = qd[2] * qd[6];
+    let t19 = qdd[2] + t10 + t13 - t14;
+    let t20 = qdd[3] + t11 + t15 - t16;
+    let t21 = qdd[4] + t12 + t17 - t18;
+    let t22 = qd[5] * qd[5];
+    let t23 = qd[6] * qd[6];
+    let t24 = qd[7] * qd[7];
+    let t25 = qd[5] * qd[6];
+    let t26 = qd[5] * qd[7];
+    let t27 = qd[6] * qd[7];
+    let t28 = qdd[6] + t26;
+    let t29 = qdd[7] + t25;
+    let t30 = qdd[5] + t27;
+    let t31 = t7 - t6;
+    let t32 = -t4 - t5;
+    [
+        [
+            t1,
+            -t0,
+            qdd[0],
+            t31 + p.l1 * (c_q1 * t9 - s_q1 * t8 * t8),
+            t32 - p.l1 * (s_q1 * t9 + c_q1 * t8 * t8),
+            t9,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, t31, t32, t9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t19,
+            -t23 - t24,
+            t25 - qdd[7],
+            t28,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t20,
+            t29,
+            -t22 - t24,
+            t27 - qdd[5],
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t21,
+            t26 - qdd[6],
+            t30,
+            -t22 - t23,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t21,
+            -t20,
+            qdd[5],
+            qdd[6] - t26,
+            -t27,
+            t29,
+            t23 - t24,
+            t27,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t21,
+            0.0,
+            t19,
+            t26,
+            t30,
+            qdd[6],
+            t24 - t22,
+            qdd[7] - t25,
+            -t26,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t20,
+            -t19,
+            0.0,
+            -t25,
+            t22 - t23,
+            t25,
+            qdd[5] - t27,
+            t28,
             qdd[7],
         ],
     ]

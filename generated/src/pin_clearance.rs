@@ -25,9 +25,22 @@
 //!
 //! Coordinates, in order: `pin_x`, `pin_y`, `pin_angle`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! rod.2.m_r = rod.m
+//! rod.mx = rod.mx
+//! rod.my = rod.my
+//! rod.zz = rod.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos | exp |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 11 | 0 | 2 | 0 | 0 | 0 | 0 |
+//! | `derived` | 12 | 0 | 2 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 18 | 7 | 0 | 0 | 1 | 1 | 0 |
 //! | `mass_matrix` | 4 | 0 | 0 | 0 | 1 | 1 | 0 |
 //! | `bias` | 8 | 1 | 0 | 0 | 1 | 1 | 0 |
@@ -48,6 +61,8 @@
 //! | `mass_matrix_inverse` | 36 | 8 | 2 | 0 | 1 | 1 | 0 |
 //! | `forward_dynamics_derivatives` | 106 | 34 | 4 | 0 | 1 | 1 | 0 |
 //! | `standard_regressor` | 14 | 10 | 0 | 0 | 1 | 1 | 0 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 10 | 8 | 0 | 0 | 1 | 1 | 0 |
 //! | `linearization` | 106 | 34 | 4 | 0 | 1 | 1 | 0 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -80,6 +95,20 @@ pub const NB: usize = 1;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["rod"];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 4;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "rod.2.m_r",
+    "rod.mx",
+    "rod.my",
+    "rod.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 1;
@@ -201,6 +230,8 @@ pub struct Derived {
     pub k9: Real,
     /// Parameter group 10.
     pub k10: Real,
+    /// Parameter group 11.
+    pub k11: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -223,12 +254,13 @@ impl Params {
             k8: p.m * inv0,
             k9: 3.0 * (inv0 * inv0 / p.m),
             k10: p.m * t0,
+            k11: -0.5 * t0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 11,
+    mul: 12,
     add: 0,
     div: 2,
     sqrt: 0,
@@ -969,6 +1001,76 @@ pub fn standard_regressor_with(
         [c_q2 * t3 - s_q2 * t4, t5, t6 - t7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         [s_q2 * t3 + c_q2 * t4, t7 - t6, t5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, t4, -t3, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, qdd[2]],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    let p = &d.params;
+    [p.m, 0.0, d.k11, d.k2]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 10,
+    add: 8,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.g + qdd[1];
+    let t1 = -c_q2 * qd[2] * qd[2] - s_q2 * qdd[2];
+    let t2 = s_q2 * (qd[2] * qd[2]);
+    let t3 = c_q2 * qdd[2];
+    [
+        [qdd[0], t1, t2 - t3, 0.0],
+        [t0, t3 - t2, t1, 0.0],
+        [0.0, t0 * c_q2 - qdd[0] * s_q2, -qdd[0] * c_q2 - t0 * s_q2, qdd[2]],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

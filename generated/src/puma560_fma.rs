@@ -34,9 +34,54 @@
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! link1.zz_r = link1.zz + link2.yy + (a2² + d3²)·link3.m + 2·d3·link3.mz + link3.yy + (a2² + a3² + d3²)·link4.m + (a2² + a3² + d3²)·link5.m + (a2² + a3² + d3²)·link6.m
+//! link2.mx_r = link2.mx + a2·link3.m + a2·link4.m + a2·link5.m + a2·link6.m
+//! link2.my = link2.my
+//! link2.xx_r = link2.xx − link2.yy − a2²·link3.m − a2²·link4.m − a2²·link5.m − a2²·link6.m
+//! link2.xy = link2.xy
+//! link2.xz_r = link2.xz − a2·d3·link3.m − a2·link3.mz − a2·d3·link4.m − a2·d3·link5.m − a2·d3·link6.m
+//! link2.yz = link2.yz
+//! link2.zz_r = link2.zz + a2²·link3.m + a2²·link4.m + a2²·link5.m + a2²·link6.m
+//! link3.mx_r = link3.mx + a3·link4.m + a3·link5.m + a3·link6.m
+//! link3.my_r = link3.my + d4·link4.m + link4.mz + d4·link5.m + d4·link6.m
+//! link3.xx_r = link3.xx − link3.yy + (−a3² + d4²)·link4.m + 2·d4·link4.mz + link4.yy + (−a3² + d4²)·link5.m + (−a3² + d4²)·link6.m
+//! link3.xy_r = link3.xy − a3·d4·link4.m − a3·link4.mz − a3·d4·link5.m − a3·d4·link6.m
+//! link3.xz = link3.xz
+//! link3.yz = link3.yz
+//! link3.zz_r = link3.zz + (a3² + d4²)·link4.m + 2·d4·link4.mz + link4.yy + (a3² + d4²)·link5.m + (a3² + d4²)·link6.m
+//! link4.mx = link4.mx
+//! link4.my_r = link4.my − link5.mz
+//! link4.xx_r = link4.xx − link4.yy + link5.yy
+//! link4.xy = link4.xy
+//! link4.xz = link4.xz
+//! link4.yz = link4.yz
+//! link4.zz_r = link4.zz + link5.yy
+//! link5.mx = link5.mx
+//! link5.my_r = link5.my + link6.mz
+//! link5.xx_r = link5.xx − link5.yy + link6.yy
+//! link5.xy = link5.xy
+//! link5.xz = link5.xz
+//! link5.yz = link5.yz
+//! link5.zz_r = link5.zz + link6.yy
+//! link6.mx = link6.mx
+//! link6.my = link6.my
+//! link6.xx_r = link6.xx − link6.yy
+//! link6.xy = link6.xy
+//! link6.xz = link6.xz
+//! link6.yz = link6.yz
+//! link6.zz = link6.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 65 | 47 | 1 | 0 | 0 | 0 | 0 |
+//! | `derived` | 67 | 47 | 1 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 111 | 43 | 0 | 0 | 5 | 5 | 99 |
 //! | `mass_matrix` | 76 | 32 | 0 | 0 | 4 | 4 | 39 |
 //! | `bias` | 111 | 37 | 0 | 0 | 5 | 5 | 86 |
@@ -57,6 +102,8 @@
 //! | `mass_matrix_inverse` | 170 | 64 | 4 | 0 | 4 | 4 | 80 |
 //! | `forward_dynamics_derivatives` | 1346 | 568 | 8 | 0 | 6 | 6 | 857 |
 //! | `standard_regressor` | 551 | 312 | 0 | 0 | 5 | 5 | 254 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 405 | 230 | 0 | 0 | 5 | 5 | 185 |
 //! | `linearization` | 1346 | 568 | 8 | 0 | 6 | 6 | 857 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -112,6 +159,52 @@ pub const BODY_NAMES: [&str; NB] = [
     "link4",
     "link5",
     "link6",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 36;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "link1.zz_r",
+    "link2.mx_r",
+    "link2.my",
+    "link2.xx_r",
+    "link2.xy",
+    "link2.xz_r",
+    "link2.yz",
+    "link2.zz_r",
+    "link3.mx_r",
+    "link3.my_r",
+    "link3.xx_r",
+    "link3.xy_r",
+    "link3.xz",
+    "link3.yz",
+    "link3.zz_r",
+    "link4.mx",
+    "link4.my_r",
+    "link4.xx_r",
+    "link4.xy",
+    "link4.xz",
+    "link4.yz",
+    "link4.zz_r",
+    "link5.mx",
+    "link5.my_r",
+    "link5.xx_r",
+    "link5.xy",
+    "link5.xz",
+    "link5.yz",
+    "link5.zz_r",
+    "link6.mx",
+    "link6.my",
+    "link6.xx_r",
+    "link6.xy",
+    "link6.xz",
+    "link6.yz",
+    "link6.zz",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -328,6 +421,10 @@ pub struct Derived {
     pub k50: Real,
     /// Parameter group 51.
     pub k51: Real,
+    /// Parameter group 52.
+    pub k52: Real,
+    /// Parameter group 53.
+    pub k53: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -416,12 +513,14 @@ impl Params {
             k49: p.m4 * p.g,
             k50: p.m5 * p.g,
             k51: p.m6 * p.g,
+            k52: 0.006 * p.m2,
+            k53: 0.032 * p.m6,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 65,
+    mul: 67,
     add: 47,
     div: 1,
     sqrt: 0,
@@ -6568,6 +6667,696 @@ fn standard_regressor_with_body(
             t358,
             t109,
             t58,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+    fma: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    [
+        d.k0,
+        d.k44,
+        d.k52,
+        d.k1,
+        d.k41,
+        d.k2,
+        d.k22,
+        d.k3,
+        d.k10,
+        d.k7,
+        d.k4,
+        d.k5,
+        0.0,
+        d.k21,
+        d.k6,
+        0.0,
+        0.0,
+        0.0003,
+        0.0,
+        0.0,
+        0.0,
+        0.0016,
+        0.0,
+        d.k53,
+        d.k8,
+        0.0,
+        0.0,
+        0.0,
+        d.k9,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.00004,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 405,
+    add: 230,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+    fma: 185,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qdd[0] * s_q1;
+    let t1 = qdd[0] * c_q1;
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
+    let t4 = qd[0] * c_q1;
+    let t5 = qd[1] * t4;
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[1] * t6;
+    let t8 = t0 + t5;
+    let t9 = t1 - t7;
+    let t10 = fma(t4, s_q2, t6 * c_q2);
+    let t11 = t6 * s_q2 - t4 * c_q2;
+    let t12 = -t11;
+    let t13 = p.a2 * qd[1] - p.d3 * t6;
+    let t14 = p.a2 * t4;
+    let t15 = t6 * t13 - fma(p.d3 * t4, t4, p.a2 * t9);
+    let t16 = fma(p.d3, t9, t2) - fma(qd[1], t13, t4 * t14);
+    let t17 = fma(p.d3, t5 - t8, fma(t6, t14, fma(p.a2, qdd[1], t3)));
+    let t18 = c_q2 * t17 - s_q2 * t16;
+    let t19 = qd[1] + qd[2];
+    let t20 = qdd[1] + qdd[2];
+    let t21 = fma(t9, s_q2, fma(t8, c_q2, qd[2] * t12));
+    let t22 = t9 * c_q2 - fma(qd[2], t10, t8 * s_q2);
+    let t23 = t10 * c_q3 - t19 * s_q3;
+    let t24 = fma(t19, c_q3, t10 * s_q3);
+    let t25 = -t24;
+    let t26 = p.d4 * t10 - p.a3 * t12;
+    let t27 = t10 * t19;
+    let t28 = t12 * t19;
+    let t29 = -fma(s_q2, t17, c_q2 * t16);
+    let t30 = t12 * t26 - fma(p.a3 * t19, t19, fma(p.d4, t20, t29));
+    let t31 = fma(p.a3, t20, t18) - fma(t10, t26, p.d4 * t19 * t19);
+    let t32 = fma(p.a3, t27 - t22, fma(p.d4, t21 + t28, t15));
+    let t33 = s_q3 * t32 - c_q3 * t30;
+    let t34 = -t33;
+    let t35 = -fma(c_q3, t32, s_q3 * t30);
+    let t36 = qd[3] - t11;
+    let t37 = t22 + qdd[3];
+    let t38 = fma(t21, c_q3, qd[3] * t25) - t20 * s_q3;
+    let t39 = fma(t36, s_q4, t23 * c_q4);
+    let t40 = t23 * s_q4 - t36 * c_q4;
+    let t41 = -t40;
+    let t42 = fma(t31, s_q4, t34 * c_q4);
+    let t43 = t34 * s_q4 - t31 * c_q4;
+    let t44 = -t43;
+    let t45 = -t35;
+    let t46 = t24 + qd[4];
+    let t47 = fma(t20, c_q3, fma(t21, s_q3, qd[3] * t23));
+    let t48 = qdd[4] + t47;
+    let t49 = fma(t37, s_q4, fma(t38, c_q4, qd[4] * t41));
+    let t50 = t39 * c_q5 - t46 * s_q5;
+    let t51 = fma(t46, c_q5, t39 * s_q5);
+    let t52 = -t51;
+    let t53 = -fma(t45, c_q5, t42 * s_q5);
+    let t54 = qd[5] - t40;
+    let t55 = t37 * c_q4 - fma(qd[4], t39, t38 * s_q4);
+    let t56 = qdd[5] + t55;
+    let t57 = fma(t49, c_q5, qd[5] * t52) - t48 * s_q5;
+    let t58 = t4 * t6;
+    let t59 = t10 * t12;
+    let t60 = t10 * t10;
+    let t61 = t23 * t36;
+    let t62 = t25 * t36;
+    let t63 = t23 * t23;
+    let t64 = t25 * t25;
+    let t65 = t23 * t25;
+    let t66 = t41 * t46;
+    let t67 = t39 * t46;
+    let t68 = t39 * t41;
+    let t69 = t50 * t54;
+    let t70 = t52 * t54;
+    let t71 = t50 * t50;
+    let t72 = t52 * t52;
+    let t73 = t50 * t52;
+    let t74 = s_q5 * t69;
+    let t75 = c_q5 * t69;
+    let t76 = t6 * t6;
+    let t77 = t4 * t4;
+    let t78 = qd[1] * qd[1];
+    let t79 = t12 * t12;
+    let t80 = t19 * t19;
+    let t81 = t59 - t20;
+    let t82 = t22 + t27;
+    let t83 = t20 + t59;
+    let t84 = t27 - t22;
+    let t85 = t21 + t28;
+    let t86 = t36 * t36;
+    let t87 = t65 - t37;
+    let t88 = t61 - t47;
+    let t89 = t37 + t65;
+    let t90 = t47 + t61;
+    let t91 = t38 + t62;
+    let t92 = t39 * t39;
+    let t93 = t41 * t41;
+    let t94 = t46 * t46;
+    let t95 = t68 - t48;
+    let t96 = t55 + t67;
+    let t97 = t48 + t68;
+    let t98 = t66 - t49;
+    let t99 = t49 + t66;
+    let t100 = t54 * t54;
+    let t101 = t73 - t56;
+    let t102 = fma(qd[5], t50, fma(t48, c_q5, t49 * s_q5));
+    let t103 = t69 - t102;
+    let t104 = t56 + t73;
+    let t105 = t69 + t102;
+    let t106 = t57 + t70;
+    let t107 = t11 * t12 - t80;
+    let t108 = t20 - t10 * t11;
+    let t109 = fma(c_q2, t108, s_q2 * t107);
+    let t110 = -t19;
+    let t111 = t19 * t110 - t60;
+    let t112 = fma(c_q2, t111, s_q2 * t81);
+    let t113 = s_q2 * t27;
+    let t114 = c_q2 * t27;
+    let t115 = -t59;
+    let t116 = t60 - t79;
+    let t117 = t80 - t60;
+    let t118 = t21 - t28;
+    let t119 = t79 - t80;
+    let t120 = t24 * t25 - t86;
+    let t121 = t37 - t23 * t24;
+    let t122 = fma(c_q3, t121, s_q3 * t120);
+    let t123 = s_q3 * t31 - p.d4 * t122;
+    let t124 = fma(p.a3, t122, t35);
+    let t125 = c_q3 * t120 - s_q3 * t121;
+    let t126 = fma(c_q2, t90, s_q2 * t125);
+    let t127 = fma(c_q3, t31, p.a3 * t90) - p.d4 * t125;
+    let t128 = -t36;
+    let t129 = t36 * t128 - t63;
+    let t130 = fma(c_q3, t129, s_q3 * t87);
+    let t131 = c_q3 * t31 - p.d4 * t130;
+    let t132 = fma(p.a3, t130, t33);
+    let t133 = c_q3 * t87 - s_q3 * t129;
+    let t134 = t38 - t25 * t128;
+    let t135 = fma(c_q2, t134, s_q2 * t133);
+    let t136 = p.a3 * t134 - fma(p.d4, t133, s_q3 * t31);
+    let t137 = s_q3 * t61;
+    let t138 = c_q3 * t38 - t137;
+    let t139 = c_q3 * t61;
+    let t140 = -fma(s_q3, t38, t139);
+    let t141 = fma(s_q3, t91, c_q3 * t90);
+    let t142 = t63 - t64;
+    let t143 = s_q3 * t90 - c_q3 * t91;
+    let t144 = t86 - t63;
+    let t145 = c_q3 * t89 - s_q3 * t144;
+    let t146 = t38 - t62;
+    let t147 = -fma(c_q3, t144, s_q3 * t89);
+    let t148 = t64 - t86;
+    let t149 = fma(s_q3, t87, c_q3 * t148);
+    let t150 = c_q3 * t87 - s_q3 * t148;
+    let t151 = fma(c_q3, t62, t137);
+    let t152 = t139 - s_q3 * t62;
+    let t153 = t35 * s_q4;
+    let t154 = t40 * t41 - t94;
+    let t155 = t48 - t39 * t40;
+    let t156 = c_q4 * t154 - s_q4 * t155;
+    let t157 = t55 - t67;
+    let t158 = -fma(c_q3, t157, s_q3 * t156);
+    let t159 = p.d4 * t158 - fma(s_q3, t43, c_q3 * t153);
+    let t160 = t35 * c_q4;
+    let t161 = t160 - p.a3 * t158;
+    let t162 = c_q3 * t156 - s_q3 * t157;
+    let t163 = fma(c_q4, t155, s_q4 * t154);
+    let t164 = fma(c_q2, t163, s_q2 * t162);
+    let t165 = fma(p.a3, t163, s_q3 * t153) - fma(p.d4, t162, c_q3 * t43);
+    let t166 = c_q4 * t45;
+    let t167 = -t46;
+    let t168 = t46 * t167 - t92;
+    let t169 = c_q4 * t95 - s_q4 * t168;
+    let t170 = t41 * t167 - t49;
+    let t171 = fma(c_q3, t170, s_q3 * t169);
+    let t172 = c_q3 * t166 - fma(s_q3, t42, p.d4 * t171);
+    let t173 = s_q4 * t45;
+    let t174 = fma(p.a3, t171, t173);
+    let t175 = c_q3 * t169 - s_q3 * t170;
+    let t176 = fma(c_q4, t168, s_q4 * t95);
+    let t177 = fma(c_q2, t176, s_q2 * t175);
+    let t178 = p.a3 * t176 - fma(p.d4, t175, fma(c_q3, t42, s_q3 * t166));
+    let t179 = s_q4 * t67;
+    let t180 = c_q4 * t49 - t179;
+    let t181 = c_q3 * t180 - s_q3 * t68;
+    let t182 = c_q4 * t67;
+    let t183 = fma(s_q4, t49, t182);
+    let t184 = -fma(c_q3, t68, s_q3 * t180);
+    let t185 = c_q4 * t157 - s_q4 * t99;
+    let t186 = t92 - t93;
+    let t187 = fma(s_q3, t186, c_q3 * t185);
+    let t188 = fma(c_q4, t99, s_q4 * t157);
+    let t189 = c_q3 * t186 - s_q3 * t185;
+    let t190 = t94 - t92;
+    let t191 = c_q4 * t97 - s_q4 * t190;
+    let t192 = c_q3 * t191 - s_q3 * t98;
+    let t193 = fma(c_q4, t190, s_q4 * t97);
+    let t194 = -fma(c_q3, t98, s_q3 * t191);
+    let t195 = t93 - t94;
+    let t196 = fma(s_q4, t95, c_q4 * t195);
+    let t197 = fma(s_q3, t96, c_q3 * t196);
+    let t198 = s_q4 * t195 - c_q4 * t95;
+    let t199 = c_q3 * t96 - s_q3 * t196;
+    let t200 = fma(c_q4, t66, t179);
+    let t201 = fma(s_q3, t48, c_q3 * t200);
+    let t202 = s_q4 * t66 - t182;
+    let t203 = c_q3 * t48 - s_q3 * t200;
+    let t204 = t43 * s_q5;
+    let t205 = fma(s_q4, t53, c_q4 * t204);
+    let t206 = t43 * c_q5;
+    let t207 = t51 * t52 - t100;
+    let t208 = t56 - t50 * t51;
+    let t209 = c_q5 * t207 - s_q5 * t208;
+    let t210 = c_q4 * t209 - s_q4 * t105;
+    let t211 = fma(c_q5, t208, s_q5 * t207);
+    let t212 = -fma(c_q3, t211, s_q3 * t210);
+    let t213 = p.d4 * t212 - fma(s_q3, t206, c_q3 * t205);
+    let t214 = c_q4 * t53 - s_q4 * t204;
+    let t215 = t214 - p.a3 * t212;
+    let t216 = c_q3 * t210 - s_q3 * t211;
+    let t217 = fma(c_q4, t105, s_q4 * t209);
+    let t218 = fma(c_q2, t217, s_q2 * t216);
+    let t219 = fma(s_q3, t205, p.a3 * t217) - fma(p.d4, t216, c_q3 * t206);
+    let t220 = t44 * c_q5;
+    let t221 = t45 * s_q5 - t42 * c_q5;
+    let t222 = c_q4 * t220 - s_q4 * t221;
+    let t223 = t44 * s_q5;
+    let t224 = -t54;
+    let t225 = t54 * t224 - t71;
+    let t226 = c_q5 * t101 - s_q5 * t225;
+    let t227 = t57 - t52 * t224;
+    let t228 = c_q4 * t226 - s_q4 * t227;
+    let t229 = fma(c_q5, t225, s_q5 * t101);
+    let t230 = fma(c_q3, t229, s_q3 * t228);
+    let t231 = c_q3 * t222 - fma(s_q3, t223, p.d4 * t230);
+    let t232 = fma(c_q4, t221, s_q4 * t220);
+    let t233 = fma(p.a3, t230, t232);
+    let t234 = c_q3 * t228 - s_q3 * t229;
+    let t235 = fma(c_q4, t227, s_q4 * t226);
+    let t236 = fma(c_q2, t235, s_q2 * t234);
+    let t237 = p.a3 * t235 - fma(p.d4, t234, fma(c_q3, t223, s_q3 * t222));
+    let t238 = c_q5 * t57 - t74;
+    let t239 = fma(s_q4, t73, c_q4 * t238);
+    let t240 = fma(s_q5, t57, t75);
+    let t241 = c_q3 * t239 - s_q3 * t240;
+    let t242 = s_q4 * t238 - c_q4 * t73;
+    let t243 = -fma(c_q3, t240, s_q3 * t239);
+    let t244 = -t105;
+    let t245 = c_q5 * t244 - s_q5 * t106;
+    let t246 = t71 - t72;
+    let t247 = c_q4 * t245 - s_q4 * t246;
+    let t248 = fma(c_q5, t106, s_q5 * t244);
+    let t249 = c_q3 * t247 - s_q3 * t248;
+    let t250 = fma(c_q4, t246, s_q4 * t245);
+    let t251 = -fma(c_q3, t248, s_q3 * t247);
+    let t252 = t100 - t71;
+    let t253 = c_q5 * t104 - s_q5 * t252;
+    let t254 = t57 - t70;
+    let t255 = c_q4 * t253 - s_q4 * t254;
+    let t256 = fma(c_q5, t252, s_q5 * t104);
+    let t257 = c_q3 * t255 - s_q3 * t256;
+    let t258 = fma(c_q4, t254, s_q4 * t253);
+    let t259 = -fma(c_q3, t256, s_q3 * t255);
+    let t260 = t72 - t100;
+    let t261 = fma(s_q5, t101, c_q5 * t260);
+    let t262 = c_q4 * t261 - s_q4 * t103;
+    let t263 = s_q5 * t260 - c_q5 * t101;
+    let t264 = c_q3 * t262 - s_q3 * t263;
+    let t265 = fma(c_q4, t103, s_q4 * t261);
+    let t266 = -fma(c_q3, t263, s_q3 * t262);
+    let t267 = fma(c_q5, t70, t74);
+    let t268 = c_q4 * t267 - s_q4 * t56;
+    let t269 = s_q5 * t70 - t75;
+    let t270 = c_q3 * t268 - s_q3 * t269;
+    let t271 = fma(c_q4, t56, s_q4 * t267);
+    let t272 = -fma(c_q3, t269, s_q3 * t268);
+    [
+        [
+            qdd[0],
+            0.0,
+            0.0,
+            s_q1 * (t5 + t8),
+            fma(c_q1, fma(2.0, t5, t0), s_q1 * fma(-2.0, t7, t1)),
+            fma(c_q1, t78 - t76, s_q1 * (qdd[1] + t58)),
+            fma(c_q1, qdd[1] - t58, s_q1 * (t77 - t78)),
+            0.0,
+            fma(
+                c_q1,
+                p.d3 * (c_q2 * t107 - s_q2 * t108) - fma(p.a2, t84, c_q2 * t15),
+                s_q1 * (s_q2 * t15 - p.d3 * t109),
+            ),
+            fma(
+                c_q1,
+                fma(p.d3, c_q2 * t81 - s_q2 * t111, s_q2 * t15)
+                    - p.a2 * (t21 - t12 * t110),
+                s_q1 * (c_q2 * t15 - p.d3 * t112),
+            ),
+            fma(c_q1, fma(s_q2, t21, t114), s_q1 * (c_q2 * t21 - t113)),
+            c_q1 * (c_q2 * t85 - s_q2 * t84) - s_q1 * fma(s_q2, t85, c_q2 * t84),
+            fma(c_q1, fma(c_q2, t117, s_q2 * t83), s_q1 * (c_q2 * t83 - s_q2 * t117)),
+            fma(c_q1, s_q2 * t119 - c_q2 * t81, s_q1 * fma(s_q2, t81, c_q2 * t119)),
+            fma(c_q1, s_q2 * t28 - t114, s_q1 * fma(c_q2, t28, t113)),
+            fma(
+                c_q1,
+                fma(
+                    p.a2,
+                    t122,
+                    fma(p.d3, c_q2 * t125 - s_q2 * t90, fma(c_q2, t124, s_q2 * t123)),
+                ),
+                s_q1 * (c_q2 * t123 - fma(p.d3, t126, s_q2 * t124)),
+            ),
+            fma(
+                c_q1,
+                fma(
+                    p.a2,
+                    t130,
+                    fma(p.d3, c_q2 * t133 - s_q2 * t134, fma(c_q2, t132, s_q2 * t131)),
+                ),
+                s_q1 * (c_q2 * t131 - fma(p.d3, t135, s_q2 * t132)),
+            ),
+            fma(c_q1, s_q2 * t138 - c_q2 * t65, s_q1 * fma(s_q2, t65, c_q2 * t138)),
+            c_q1 * (c_q2 * t142 - s_q2 * t141) - s_q1 * fma(s_q2, t142, c_q2 * t141),
+            fma(c_q1, fma(c_q2, t146, s_q2 * t145), s_q1 * (c_q2 * t145 - s_q2 * t146)),
+            fma(c_q1, fma(c_q2, t88, s_q2 * t149), s_q1 * (c_q2 * t149 - s_q2 * t88)),
+            fma(c_q1, fma(c_q2, t37, s_q2 * t151), s_q1 * (c_q2 * t151 - s_q2 * t37)),
+            fma(
+                c_q1,
+                fma(p.d3, c_q2 * t162 - s_q2 * t163, fma(c_q2, t161, s_q2 * t159))
+                    - p.a2 * t158,
+                s_q1 * (c_q2 * t159 - fma(p.d3, t164, s_q2 * t161)),
+            ),
+            fma(
+                c_q1,
+                fma(
+                    p.a2,
+                    t171,
+                    fma(p.d3, c_q2 * t175 - s_q2 * t176, fma(c_q2, t174, s_q2 * t172)),
+                ),
+                s_q1 * (c_q2 * t172 - fma(p.d3, t177, s_q2 * t174)),
+            ),
+            fma(c_q1, fma(c_q2, t183, s_q2 * t181), s_q1 * (c_q2 * t181 - s_q2 * t183)),
+            fma(c_q1, fma(c_q2, t188, s_q2 * t187), s_q1 * (c_q2 * t187 - s_q2 * t188)),
+            fma(c_q1, fma(c_q2, t193, s_q2 * t192), s_q1 * (c_q2 * t192 - s_q2 * t193)),
+            fma(c_q1, fma(c_q2, t198, s_q2 * t197), s_q1 * (c_q2 * t197 - s_q2 * t198)),
+            fma(c_q1, fma(c_q2, t202, s_q2 * t201), s_q1 * (c_q2 * t201 - s_q2 * t202)),
+            fma(
+                c_q1,
+                fma(p.d3, c_q2 * t216 - s_q2 * t217, fma(c_q2, t215, s_q2 * t213))
+                    - p.a2 * t212,
+                s_q1 * (c_q2 * t213 - fma(p.d3, t218, s_q2 * t215)),
+            ),
+            fma(
+                c_q1,
+                fma(
+                    p.a2,
+                    t230,
+                    fma(p.d3, c_q2 * t234 - s_q2 * t235, fma(c_q2, t233, s_q2 * t231)),
+                ),
+                s_q1 * (c_q2 * t231 - fma(p.d3, t236, s_q2 * t233)),
+            ),
+            fma(c_q1, fma(c_q2, t242, s_q2 * t241), s_q1 * (c_q2 * t241 - s_q2 * t242)),
+            fma(c_q1, fma(c_q2, t250, s_q2 * t249), s_q1 * (c_q2 * t249 - s_q2 * t250)),
+            fma(c_q1, fma(c_q2, t258, s_q2 * t257), s_q1 * (c_q2 * t257 - s_q2 * t258)),
+            fma(c_q1, fma(c_q2, t265, s_q2 * t264), s_q1 * (c_q2 * t264 - s_q2 * t265)),
+            fma(c_q1, fma(c_q2, t271, s_q2 * t270), s_q1 * (c_q2 * t270 - s_q2 * t271)),
+        ],
+        [
+            0.0,
+            t3,
+            -t2,
+            -t58,
+            t76 - t77,
+            t0,
+            t1,
+            qdd[1],
+            fma(p.a2, t109, t18),
+            fma(p.a2, t112, t29),
+            t115,
+            t116,
+            t118,
+            t82,
+            t20,
+            fma(p.a2, t126, t127),
+            fma(p.a2, t135, t136),
+            t140,
+            t143,
+            t147,
+            t150,
+            t152,
+            fma(p.a2, t164, t165),
+            fma(p.a2, t177, t178),
+            t184,
+            t189,
+            t194,
+            t199,
+            t203,
+            fma(p.a2, t218, t219),
+            fma(p.a2, t236, t237),
+            t243,
+            t251,
+            t259,
+            t266,
+            t272,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t18,
+            t29,
+            t115,
+            t116,
+            t118,
+            t82,
+            t20,
+            t127,
+            t136,
+            t140,
+            t143,
+            t147,
+            t150,
+            t152,
+            t165,
+            t178,
+            t184,
+            t189,
+            t194,
+            t199,
+            t203,
+            t219,
+            t237,
+            t243,
+            t251,
+            t259,
+            t266,
+            t272,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t35,
+            t33,
+            -t65,
+            t142,
+            t146,
+            t88,
+            t37,
+            t160,
+            t173,
+            t183,
+            t188,
+            t193,
+            t198,
+            t202,
+            t214,
+            t232,
+            t242,
+            t250,
+            t258,
+            t265,
+            t271,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t44,
+            -t42,
+            -t68,
+            t186,
+            -t98,
+            t96,
+            t48,
+            -t206,
+            -t223,
+            -t240,
+            -t248,
+            -t256,
+            -t263,
+            -t269,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t53,
+            t221,
+            -t73,
+            t246,
+            t254,
+            t103,
+            t56,
         ],
     ]
 }

@@ -27,6 +27,51 @@
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! link1.zz_r = link1.zz + link2.yy + (a2² + d3²)·link3.m + 2·d3·link3.mz + link3.yy + (a2² + a3² + d3²)·link4.m + (a2² + a3² + d3²)·link5.m + (a2² + a3² + d3²)·link6.m
+//! link2.mx_r = link2.mx + a2·link3.m + a2·link4.m + a2·link5.m + a2·link6.m
+//! link2.my = link2.my
+//! link2.xx_r = link2.xx − link2.yy − a2²·link3.m − a2²·link4.m − a2²·link5.m − a2²·link6.m
+//! link2.xy = link2.xy
+//! link2.xz_r = link2.xz − a2·d3·link3.m − a2·link3.mz − a2·d3·link4.m − a2·d3·link5.m − a2·d3·link6.m
+//! link2.yz = link2.yz
+//! link2.zz_r = link2.zz + a2²·link3.m + a2²·link4.m + a2²·link5.m + a2²·link6.m
+//! link3.mx_r = link3.mx + a3·link4.m + a3·link5.m + a3·link6.m
+//! link3.my_r = link3.my + d4·link4.m + link4.mz + d4·link5.m + d4·link6.m
+//! link3.xx_r = link3.xx − link3.yy + (−a3² + d4²)·link4.m + 2·d4·link4.mz + link4.yy + (−a3² + d4²)·link5.m + (−a3² + d4²)·link6.m
+//! link3.xy_r = link3.xy − a3·d4·link4.m − a3·link4.mz − a3·d4·link5.m − a3·d4·link6.m
+//! link3.xz = link3.xz
+//! link3.yz = link3.yz
+//! link3.zz_r = link3.zz + (a3² + d4²)·link4.m + 2·d4·link4.mz + link4.yy + (a3² + d4²)·link5.m + (a3² + d4²)·link6.m
+//! link4.mx = link4.mx
+//! link4.my_r = link4.my − link5.mz
+//! link4.xx_r = link4.xx − link4.yy + link5.yy
+//! link4.xy = link4.xy
+//! link4.xz = link4.xz
+//! link4.yz = link4.yz
+//! link4.zz_r = link4.zz + link5.yy
+//! link5.mx = link5.mx
+//! link5.my_r = link5.my + link6.mz
+//! link5.xx_r = link5.xx − link5.yy + link6.yy
+//! link5.xy = link5.xy
+//! link5.xz = link5.xz
+//! link5.yz = link5.yz
+//! link5.zz_r = link5.zz + link6.yy
+//! link6.mx = link6.mx
+//! link6.my = link6.my
+//! link6.xx_r = link6.xx − link6.yy
+//! link6.xy = link6.xy
+//! link6.xz = link6.xz
+//! link6.yz = link6.yz
+//! link6.zz = link6.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 175 | 153 | 7 | 0 | 0 | 0 |
@@ -50,6 +95,8 @@
 //! | `mass_matrix_inverse` | 336 | 225 | 5 | 0 | 5 | 5 |
 //! | `forward_dynamics_derivatives` | 3561 | 2632 | 10 | 0 | 6 | 6 |
 //! | `standard_regressor` | 805 | 564 | 0 | 0 | 5 | 5 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 590 | 413 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 3561 | 2632 | 10 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -88,6 +135,52 @@ pub const BODY_NAMES: [&str; NB] = [
     "link4",
     "link5",
     "link6",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 36;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "link1.zz_r",
+    "link2.mx_r",
+    "link2.my",
+    "link2.xx_r",
+    "link2.xy",
+    "link2.xz_r",
+    "link2.yz",
+    "link2.zz_r",
+    "link3.mx_r",
+    "link3.my_r",
+    "link3.xx_r",
+    "link3.xy_r",
+    "link3.xz",
+    "link3.yz",
+    "link3.zz_r",
+    "link4.mx",
+    "link4.my_r",
+    "link4.xx_r",
+    "link4.xy",
+    "link4.xz",
+    "link4.yz",
+    "link4.zz_r",
+    "link5.mx",
+    "link5.my_r",
+    "link5.xx_r",
+    "link5.xy",
+    "link5.xz",
+    "link5.yz",
+    "link5.zz_r",
+    "link6.mx",
+    "link6.my",
+    "link6.xx_r",
+    "link6.xy",
+    "link6.xz",
+    "link6.yz",
+    "link6.zz",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -7021,6 +7114,665 @@ fn standard_regressor_with_body(
             t358,
             t105,
             t58,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    let p = &d.params;
+    [
+        d.k0,
+        d.k58,
+        p.my2,
+        d.k1,
+        p.xy2,
+        d.k2,
+        p.yz2,
+        d.k3,
+        d.k16,
+        d.k7,
+        d.k4,
+        d.k5,
+        p.xz3,
+        p.yz3,
+        d.k6,
+        p.mx4,
+        d.k10,
+        d.k8,
+        p.xy4,
+        p.xz4,
+        p.yz4,
+        d.k9,
+        p.mx5,
+        d.k13,
+        d.k11,
+        p.xy5,
+        p.xz5,
+        p.yz5,
+        d.k12,
+        p.mx6,
+        p.my6,
+        d.k14,
+        p.xy6,
+        p.xz6,
+        p.yz6,
+        d.k15,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 590,
+    add: 413,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qdd[0] * s_q1;
+    let t1 = qdd[0] * c_q1;
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
+    let t4 = qd[0] * c_q1;
+    let t5 = qd[1] * t4;
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[1] * t6;
+    let t8 = t0 + t5;
+    let t9 = t1 - t7;
+    let t10 = t6 * c_q2 + t4 * s_q2;
+    let t11 = t6 * s_q2 - t4 * c_q2;
+    let t12 = -t11;
+    let t13 = p.a2 * qd[1] - p.d3 * t6;
+    let t14 = p.a2 * t4;
+    let t15 = t6 * t13 - p.a2 * t9 - p.d3 * t4 * t4;
+    let t16 = t2 + p.d3 * t9 - t4 * t14 - qd[1] * t13;
+    let t17 = t3 + p.a2 * qdd[1] + t6 * t14 + p.d3 * (t5 - t8);
+    let t18 = c_q2 * t17 - s_q2 * t16;
+    let t19 = qd[1] + qd[2];
+    let t20 = qdd[1] + qdd[2];
+    let t21 = qd[2] * t12 + t8 * c_q2 + t9 * s_q2;
+    let t22 = t9 * c_q2 - t8 * s_q2 - qd[2] * t10;
+    let t23 = t10 * c_q3 - t19 * s_q3;
+    let t24 = t10 * s_q3 + t19 * c_q3;
+    let t25 = -t24;
+    let t26 = p.d4 * t10 - p.a3 * t12;
+    let t27 = t10 * t19;
+    let t28 = t12 * t19;
+    let t29 = -c_q2 * t16 - s_q2 * t17;
+    let t30 = t12 * t26 - p.d4 * t20 - p.a3 * t19 * t19 - t29;
+    let t31 = p.a3 * t20 + t18 - p.d4 * t19 * t19 - t10 * t26;
+    let t32 = t15 + p.d4 * (t21 + t28) + p.a3 * (t27 - t22);
+    let t33 = s_q3 * t32 - c_q3 * t30;
+    let t34 = -t33;
+    let t35 = -s_q3 * t30 - c_q3 * t32;
+    let t36 = qd[3] - t11;
+    let t37 = t22 + qdd[3];
+    let t38 = qd[3] * t25 + t21 * c_q3 - t20 * s_q3;
+    let t39 = t23 * c_q4 + t36 * s_q4;
+    let t40 = t23 * s_q4 - t36 * c_q4;
+    let t41 = -t40;
+    let t42 = t34 * c_q4 + t31 * s_q4;
+    let t43 = t34 * s_q4 - t31 * c_q4;
+    let t44 = -t43;
+    let t45 = -t35;
+    let t46 = t24 + qd[4];
+    let t47 = qd[3] * t23 + t21 * s_q3 + t20 * c_q3;
+    let t48 = qdd[4] + t47;
+    let t49 = qd[4] * t41 + t38 * c_q4 + t37 * s_q4;
+    let t50 = t39 * c_q5 - t46 * s_q5;
+    let t51 = t39 * s_q5 + t46 * c_q5;
+    let t52 = -t51;
+    let t53 = -t42 * s_q5 - t45 * c_q5;
+    let t54 = qd[5] - t40;
+    let t55 = t37 * c_q4 - t38 * s_q4 - qd[4] * t39;
+    let t56 = qdd[5] + t55;
+    let t57 = qd[5] * t52 + t49 * c_q5 - t48 * s_q5;
+    let t58 = t6 * t6;
+    let t59 = t4 * t4;
+    let t60 = qd[1] * qd[1];
+    let t61 = t4 * t6;
+    let t62 = t10 * t10;
+    let t63 = t12 * t12;
+    let t64 = t19 * t19;
+    let t65 = t10 * t12;
+    let t66 = t65 - t20;
+    let t67 = t22 + t27;
+    let t68 = t20 + t65;
+    let t69 = t27 - t22;
+    let t70 = t21 + t28;
+    let t71 = t23 * t23;
+    let t72 = t25 * t25;
+    let t73 = t36 * t36;
+    let t74 = t23 * t25;
+    let t75 = t23 * t36;
+    let t76 = t25 * t36;
+    let t77 = t74 - t37;
+    let t78 = t75 - t47;
+    let t79 = t37 + t74;
+    let t80 = t47 + t75;
+    let t81 = t38 + t76;
+    let t82 = t39 * t39;
+    let t83 = t41 * t41;
+    let t84 = t46 * t46;
+    let t85 = t39 * t41;
+    let t86 = t39 * t46;
+    let t87 = t41 * t46;
+    let t88 = t85 - t48;
+    let t89 = t55 + t86;
+    let t90 = t48 + t85;
+    let t91 = t87 - t49;
+    let t92 = t49 + t87;
+    let t93 = t50 * t50;
+    let t94 = t52 * t52;
+    let t95 = t54 * t54;
+    let t96 = t50 * t52;
+    let t97 = t50 * t54;
+    let t98 = t52 * t54;
+    let t99 = t96 - t56;
+    let t100 = t49 * s_q5 + t48 * c_q5 + qd[5] * t50;
+    let t101 = t97 - t100;
+    let t102 = t56 + t96;
+    let t103 = t97 + t100;
+    let t104 = t57 + t98;
+    let t105 = t11 * t12 - t64;
+    let t106 = t20 - t10 * t11;
+    let t107 = s_q2 * t105 + c_q2 * t106;
+    let t108 = -t19;
+    let t109 = t19 * t108 - t62;
+    let t110 = s_q2 * t66 + c_q2 * t109;
+    let t111 = s_q2 * t27;
+    let t112 = c_q2 * t27;
+    let t113 = -t65;
+    let t114 = t62 - t63;
+    let t115 = t64 - t62;
+    let t116 = t21 - t28;
+    let t117 = t63 - t64;
+    let t118 = t24 * t25 - t73;
+    let t119 = t37 - t23 * t24;
+    let t120 = s_q3 * t118 + c_q3 * t119;
+    let t121 = s_q3 * t31 - p.d4 * t120;
+    let t122 = t35 + p.a3 * t120;
+    let t123 = c_q3 * t118 - s_q3 * t119;
+    let t124 = s_q2 * t123 + c_q2 * t80;
+    let t125 = p.a3 * t80 + c_q3 * t31 - p.d4 * t123;
+    let t126 = -t36;
+    let t127 = t36 * t126 - t71;
+    let t128 = s_q3 * t77 + c_q3 * t127;
+    let t129 = c_q3 * t31 - p.d4 * t128;
+    let t130 = t33 + p.a3 * t128;
+    let t131 = c_q3 * t77 - s_q3 * t127;
+    let t132 = t38 - t25 * t126;
+    let t133 = s_q2 * t131 + c_q2 * t132;
+    let t134 = p.a3 * t132 - s_q3 * t31 - p.d4 * t131;
+    let t135 = s_q3 * t75;
+    let t136 = c_q3 * t38 - t135;
+    let t137 = c_q3 * t75;
+    let t138 = -s_q3 * t38 - t137;
+    let t139 = c_q3 * t80 + s_q3 * t81;
+    let t140 = t71 - t72;
+    let t141 = s_q3 * t80 - c_q3 * t81;
+    let t142 = t73 - t71;
+    let t143 = c_q3 * t79 - s_q3 * t142;
+    let t144 = t38 - t76;
+    let t145 = -s_q3 * t79 - c_q3 * t142;
+    let t146 = t72 - t73;
+    let t147 = c_q3 * t146 + s_q3 * t77;
+    let t148 = c_q3 * t77 - s_q3 * t146;
+    let t149 = t135 + c_q3 * t76;
+    let t150 = t137 - s_q3 * t76;
+    let t151 = t35 * s_q4;
+    let t152 = t40 * t41 - t84;
+    let t153 = t48 - t39 * t40;
+    let t154 = c_q4 * t152 - s_q4 * t153;
+    let t155 = t55 - t86;
+    let t156 = -s_q3 * t154 - c_q3 * t155;
+    let t157 = p.d4 * t156 - c_q3 * t151 - s_q3 * t43;
+    let t158 = t35 * c_q4;
+    let t159 = t158 - p.a3 * t156;
+    let t160 = c_q3 * t154 - s_q3 * t155;
+    let t161 = s_q4 * t152 + c_q4 * t153;
+    let t162 = s_q2 * t160 + c_q2 * t161;
+    let t163 = s_q3 * t151 + p.a3 * t161 - c_q3 * t43 - p.d4 * t160;
+    let t164 = c_q4 * t45;
+    let t165 = -t46;
+    let t166 = t46 * t165 - t82;
+    let t167 = c_q4 * t88 - s_q4 * t166;
+    let t168 = t41 * t165 - t49;
+    let t169 = s_q3 * t167 + c_q3 * t168;
+    let t170 = c_q3 * t164 - p.d4 * t169 - s_q3 * t42;
+    let t171 = s_q4 * t45;
+    let t172 = t171 + p.a3 * t169;
+    let t173 = c_q3 * t167 - s_q3 * t168;
+    let t174 = s_q4 * t88 + c_q4 * t166;
+    let t175 = s_q2 * t173 + c_q2 * t174;
+    let t176 = p.a3 * t174 - s_q3 * t164 - c_q3 * t42 - p.d4 * t173;
+    let t177 = s_q4 * t86;
+    let t178 = c_q4 * t49 - t177;
+    let t179 = c_q3 * t178 - s_q3 * t85;
+    let t180 = c_q4 * t86;
+    let t181 = s_q4 * t49 + t180;
+    let t182 = -s_q3 * t178 - c_q3 * t85;
+    let t183 = c_q4 * t155 - s_q4 * t92;
+    let t184 = t82 - t83;
+    let t185 = c_q3 * t183 + s_q3 * t184;
+    let t186 = s_q4 * t155 + c_q4 * t92;
+    let t187 = c_q3 * t184 - s_q3 * t183;
+    let t188 = t84 - t82;
+    let t189 = c_q4 * t90 - s_q4 * t188;
+    let t190 = c_q3 * t189 - s_q3 * t91;
+    let t191 = s_q4 * t90 + c_q4 * t188;
+    let t192 = -s_q3 * t189 - c_q3 * t91;
+    let t193 = t83 - t84;
+    let t194 = c_q4 * t193 + s_q4 * t88;
+    let t195 = c_q3 * t194 + s_q3 * t89;
+    let t196 = s_q4 * t193 - c_q4 * t88;
+    let t197 = c_q3 * t89 - s_q3 * t194;
+    let t198 = t177 + c_q4 * t87;
+    let t199 = c_q3 * t198 + s_q3 * t48;
+    let t200 = s_q4 * t87 - t180;
+    let t201 = c_q3 * t48 - s_q3 * t198;
+    let t202 = t43 * s_q5;
+    let t203 = c_q4 * t202 + s_q4 * t53;
+    let t204 = t43 * c_q5;
+    let t205 = t51 * t52 - t95;
+    let t206 = t56 - t50 * t51;
+    let t207 = c_q5 * t205 - s_q5 * t206;
+    let t208 = c_q4 * t207 - s_q4 * t103;
+    let t209 = s_q5 * t205 + c_q5 * t206;
+    let t210 = -s_q3 * t208 - c_q3 * t209;
+    let t211 = p.d4 * t210 - c_q3 * t203 - s_q3 * t204;
+    let t212 = c_q4 * t53 - s_q4 * t202;
+    let t213 = t212 - p.a3 * t210;
+    let t214 = c_q3 * t208 - s_q3 * t209;
+    let t215 = s_q4 * t207 + c_q4 * t103;
+    let t216 = s_q2 * t214 + c_q2 * t215;
+    let t217 = p.a3 * t215 + s_q3 * t203 - c_q3 * t204 - p.d4 * t214;
+    let t218 = t44 * c_q5;
+    let t219 = t45 * s_q5 - t42 * c_q5;
+    let t220 = c_q4 * t218 - s_q4 * t219;
+    let t221 = t44 * s_q5;
+    let t222 = -t54;
+    let t223 = t54 * t222 - t93;
+    let t224 = c_q5 * t99 - s_q5 * t223;
+    let t225 = t57 - t52 * t222;
+    let t226 = c_q4 * t224 - s_q4 * t225;
+    let t227 = s_q5 * t99 + c_q5 * t223;
+    let t228 = s_q3 * t226 + c_q3 * t227;
+    let t229 = c_q3 * t220 - p.d4 * t228 - s_q3 * t221;
+    let t230 = s_q4 * t218 + c_q4 * t219;
+    let t231 = t230 + p.a3 * t228;
+    let t232 = c_q3 * t226 - s_q3 * t227;
+    let t233 = s_q4 * t224 + c_q4 * t225;
+    let t234 = s_q2 * t232 + c_q2 * t233;
+    let t235 = p.a3 * t233 - s_q3 * t220 - c_q3 * t221 - p.d4 * t232;
+    let t236 = s_q5 * t97;
+    let t237 = c_q5 * t57 - t236;
+    let t238 = c_q4 * t237 + s_q4 * t96;
+    let t239 = c_q5 * t97;
+    let t240 = s_q5 * t57 + t239;
+    let t241 = c_q3 * t238 - s_q3 * t240;
+    let t242 = s_q4 * t237 - c_q4 * t96;
+    let t243 = -s_q3 * t238 - c_q3 * t240;
+    let t244 = -t103;
+    let t245 = c_q5 * t244 - s_q5 * t104;
+    let t246 = t93 - t94;
+    let t247 = c_q4 * t245 - s_q4 * t246;
+    let t248 = s_q5 * t244 + c_q5 * t104;
+    let t249 = c_q3 * t247 - s_q3 * t248;
+    let t250 = s_q4 * t245 + c_q4 * t246;
+    let t251 = -s_q3 * t247 - c_q3 * t248;
+    let t252 = t95 - t93;
+    let t253 = c_q5 * t102 - s_q5 * t252;
+    let t254 = t57 - t98;
+    let t255 = c_q4 * t253 - s_q4 * t254;
+    let t256 = s_q5 * t102 + c_q5 * t252;
+    let t257 = c_q3 * t255 - s_q3 * t256;
+    let t258 = s_q4 * t253 + c_q4 * t254;
+    let t259 = -s_q3 * t255 - c_q3 * t256;
+    let t260 = t94 - t95;
+    let t261 = c_q5 * t260 + s_q5 * t99;
+    let t262 = c_q4 * t261 - s_q4 * t101;
+    let t263 = s_q5 * t260 - c_q5 * t99;
+    let t264 = c_q3 * t262 - s_q3 * t263;
+    let t265 = s_q4 * t261 + c_q4 * t101;
+    let t266 = -s_q3 * t262 - c_q3 * t263;
+    let t267 = t236 + c_q5 * t98;
+    let t268 = c_q4 * t267 - s_q4 * t56;
+    let t269 = t239 - s_q5 * t98;
+    let t270 = c_q3 * t268 + s_q3 * t269;
+    let t271 = s_q4 * t267 + c_q4 * t56;
+    let t272 = c_q3 * t269 - s_q3 * t268;
+    [
+        [
+            qdd[0],
+            0.0,
+            0.0,
+            s_q1 * (t8 + t5),
+            s_q1 * (t1 - 2.0 * t7) + c_q1 * (t0 + 2.0 * t5),
+            s_q1 * (qdd[1] + t61) + c_q1 * (t60 - t58),
+            s_q1 * (t59 - t60) + c_q1 * (qdd[1] - t61),
+            0.0,
+            s_q1 * (s_q2 * t15 - p.d3 * t107)
+                + c_q1 * (p.d3 * (c_q2 * t105 - s_q2 * t106) - c_q2 * t15 - p.a2 * t69),
+            s_q1 * (c_q2 * t15 - p.d3 * t110)
+                + c_q1
+                    * (s_q2 * t15 + p.d3 * (c_q2 * t66 - s_q2 * t109)
+                        - p.a2 * (t21 - t12 * t108)),
+            s_q1 * (c_q2 * t21 - t111) + c_q1 * (s_q2 * t21 + t112),
+            c_q1 * (c_q2 * t70 - s_q2 * t69) - s_q1 * (c_q2 * t69 + s_q2 * t70),
+            s_q1 * (c_q2 * t68 - s_q2 * t115) + c_q1 * (s_q2 * t68 + c_q2 * t115),
+            s_q1 * (c_q2 * t117 + s_q2 * t66) + c_q1 * (s_q2 * t117 - c_q2 * t66),
+            s_q1 * (t111 + c_q2 * t28) + c_q1 * (s_q2 * t28 - t112),
+            s_q1 * (c_q2 * t121 - s_q2 * t122 - p.d3 * t124)
+                + c_q1
+                    * (s_q2 * t121 + c_q2 * t122 + p.d3 * (c_q2 * t123 - s_q2 * t80)
+                        + p.a2 * t120),
+            s_q1 * (c_q2 * t129 - s_q2 * t130 - p.d3 * t133)
+                + c_q1
+                    * (s_q2 * t129 + c_q2 * t130 + p.d3 * (c_q2 * t131 - s_q2 * t132)
+                        + p.a2 * t128),
+            s_q1 * (c_q2 * t136 + s_q2 * t74) + c_q1 * (s_q2 * t136 - c_q2 * t74),
+            c_q1 * (c_q2 * t140 - s_q2 * t139) - s_q1 * (c_q2 * t139 + s_q2 * t140),
+            s_q1 * (c_q2 * t143 - s_q2 * t144) + c_q1 * (s_q2 * t143 + c_q2 * t144),
+            s_q1 * (c_q2 * t147 - s_q2 * t78) + c_q1 * (s_q2 * t147 + c_q2 * t78),
+            s_q1 * (c_q2 * t149 - s_q2 * t37) + c_q1 * (s_q2 * t149 + c_q2 * t37),
+            s_q1 * (c_q2 * t157 - s_q2 * t159 - p.d3 * t162)
+                + c_q1
+                    * (s_q2 * t157 + c_q2 * t159 + p.d3 * (c_q2 * t160 - s_q2 * t161)
+                        - p.a2 * t156),
+            s_q1 * (c_q2 * t170 - s_q2 * t172 - p.d3 * t175)
+                + c_q1
+                    * (s_q2 * t170 + c_q2 * t172 + p.d3 * (c_q2 * t173 - s_q2 * t174)
+                        + p.a2 * t169),
+            s_q1 * (c_q2 * t179 - s_q2 * t181) + c_q1 * (s_q2 * t179 + c_q2 * t181),
+            s_q1 * (c_q2 * t185 - s_q2 * t186) + c_q1 * (s_q2 * t185 + c_q2 * t186),
+            s_q1 * (c_q2 * t190 - s_q2 * t191) + c_q1 * (s_q2 * t190 + c_q2 * t191),
+            s_q1 * (c_q2 * t195 - s_q2 * t196) + c_q1 * (s_q2 * t195 + c_q2 * t196),
+            s_q1 * (c_q2 * t199 - s_q2 * t200) + c_q1 * (s_q2 * t199 + c_q2 * t200),
+            s_q1 * (c_q2 * t211 - s_q2 * t213 - p.d3 * t216)
+                + c_q1
+                    * (s_q2 * t211 + c_q2 * t213 + p.d3 * (c_q2 * t214 - s_q2 * t215)
+                        - p.a2 * t210),
+            s_q1 * (c_q2 * t229 - s_q2 * t231 - p.d3 * t234)
+                + c_q1
+                    * (s_q2 * t229 + c_q2 * t231 + p.d3 * (c_q2 * t232 - s_q2 * t233)
+                        + p.a2 * t228),
+            s_q1 * (c_q2 * t241 - s_q2 * t242) + c_q1 * (s_q2 * t241 + c_q2 * t242),
+            s_q1 * (c_q2 * t249 - s_q2 * t250) + c_q1 * (s_q2 * t249 + c_q2 * t250),
+            s_q1 * (c_q2 * t257 - s_q2 * t258) + c_q1 * (s_q2 * t257 + c_q2 * t258),
+            s_q1 * (c_q2 * t264 - s_q2 * t265) + c_q1 * (s_q2 * t264 + c_q2 * t265),
+            s_q1 * (c_q2 * t270 - s_q2 * t271) + c_q1 * (s_q2 * t270 + c_q2 * t271),
+        ],
+        [
+            0.0,
+            t3,
+            -t2,
+            -t61,
+            t58 - t59,
+            t0,
+            t1,
+            qdd[1],
+            t18 + p.a2 * t107,
+            t29 + p.a2 * t110,
+            t113,
+            t114,
+            t116,
+            t67,
+            t20,
+            p.a2 * t124 + t125,
+            p.a2 * t133 + t134,
+            t138,
+            t141,
+            t145,
+            t148,
+            t150,
+            p.a2 * t162 + t163,
+            p.a2 * t175 + t176,
+            t182,
+            t187,
+            t192,
+            t197,
+            t201,
+            p.a2 * t216 + t217,
+            p.a2 * t234 + t235,
+            t243,
+            t251,
+            t259,
+            t266,
+            t272,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t18,
+            t29,
+            t113,
+            t114,
+            t116,
+            t67,
+            t20,
+            t125,
+            t134,
+            t138,
+            t141,
+            t145,
+            t148,
+            t150,
+            t163,
+            t176,
+            t182,
+            t187,
+            t192,
+            t197,
+            t201,
+            t217,
+            t235,
+            t243,
+            t251,
+            t259,
+            t266,
+            t272,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t35,
+            t33,
+            -t74,
+            t140,
+            t144,
+            t78,
+            t37,
+            t158,
+            t171,
+            t181,
+            t186,
+            t191,
+            t196,
+            t200,
+            t212,
+            t230,
+            t242,
+            t250,
+            t258,
+            t265,
+            t271,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t44,
+            -t42,
+            -t85,
+            t184,
+            -t91,
+            t89,
+            t48,
+            -t204,
+            -t221,
+            -t240,
+            -t248,
+            -t256,
+            -t263,
+            t269,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t53,
+            t219,
+            -t96,
+            t246,
+            t254,
+            t101,
+            t56,
         ],
     ]
 }

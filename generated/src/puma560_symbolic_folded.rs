@@ -27,6 +27,51 @@
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! link1.zz_r = link1.zz + link2.yy + 0.2089662425·link3.m + 0.3001·link3.mz + link3.yy + 0.2093783325·link4.m + 0.2093783325·link5.m + 0.2093783325·link6.m
+//! link2.mx_r = link2.mx + 0.4318·link3.m + 0.4318·link4.m + 0.4318·link5.m + 0.4318·link6.m
+//! link2.my = link2.my
+//! link2.xx_r = link2.xx − link2.yy − 0.18645124·link3.m − 0.18645124·link4.m − 0.18645124·link5.m − 0.18645124·link6.m
+//! link2.xy = link2.xy
+//! link2.xz_r = link2.xz − 0.06479159·link3.m − 0.4318·link3.mz − 0.06479159·link4.m − 0.06479159·link5.m − 0.06479159·link6.m
+//! link2.yz = link2.yz
+//! link2.zz_r = link2.zz + 0.18645124·link3.m + 0.18645124·link4.m + 0.18645124·link5.m + 0.18645124·link6.m
+//! link3.mx_r = link3.mx + 0.0203·link4.m + 0.0203·link5.m + 0.0203·link6.m
+//! link3.my_r = link3.my + 0.4318·link4.m + link4.mz + 0.4318·link5.m + 0.4318·link6.m
+//! link3.xx_r = link3.xx − link3.yy + 0.18603915·link4.m + 0.8636·link4.mz + link4.yy + 0.18603915·link5.m + 0.18603915·link6.m
+//! link3.xy_r = link3.xy − 0.00876554·link4.m − 0.0203·link4.mz − 0.00876554·link5.m − 0.00876554·link6.m
+//! link3.xz = link3.xz
+//! link3.yz = link3.yz
+//! link3.zz_r = link3.zz + 0.18686333·link4.m + 0.8636·link4.mz + link4.yy + 0.18686333·link5.m + 0.18686333·link6.m
+//! link4.mx = link4.mx
+//! link4.my_r = link4.my − link5.mz
+//! link4.xx_r = link4.xx − link4.yy + link5.yy
+//! link4.xy = link4.xy
+//! link4.xz = link4.xz
+//! link4.yz = link4.yz
+//! link4.zz_r = link4.zz + link5.yy
+//! link5.mx = link5.mx
+//! link5.my_r = link5.my + link6.mz
+//! link5.xx_r = link5.xx − link5.yy + link6.yy
+//! link5.xy = link5.xy
+//! link5.xz = link5.xz
+//! link5.yz = link5.yz
+//! link5.zz_r = link5.zz + link6.yy
+//! link6.mx = link6.mx
+//! link6.my = link6.my
+//! link6.xx_r = link6.xx − link6.yy
+//! link6.xy = link6.xy
+//! link6.xz = link6.xz
+//! link6.yz = link6.yz
+//! link6.zz = link6.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -50,6 +95,8 @@
 //! | `mass_matrix_inverse` | 250 | 143 | 4 | 0 | 4 | 4 |
 //! | `forward_dynamics_derivatives` | 2138 | 1388 | 8 | 0 | 6 | 6 |
 //! | `standard_regressor` | 812 | 564 | 0 | 0 | 5 | 5 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 588 | 411 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 2138 | 1388 | 8 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -88,6 +135,52 @@ pub const BODY_NAMES: [&str; NB] = [
     "link4",
     "link5",
     "link6",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 36;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "link1.zz_r",
+    "link2.mx_r",
+    "link2.my",
+    "link2.xx_r",
+    "link2.xy",
+    "link2.xz_r",
+    "link2.yz",
+    "link2.zz_r",
+    "link3.mx_r",
+    "link3.my_r",
+    "link3.xx_r",
+    "link3.xy_r",
+    "link3.xz",
+    "link3.yz",
+    "link3.zz_r",
+    "link4.mx",
+    "link4.my_r",
+    "link4.xx_r",
+    "link4.xy",
+    "link4.xz",
+    "link4.yz",
+    "link4.zz_r",
+    "link5.mx",
+    "link5.my_r",
+    "link5.xx_r",
+    "link5.xy",
+    "link5.xz",
+    "link5.yz",
+    "link5.zz_r",
+    "link6.mx",
+    "link6.my",
+    "link6.xx_r",
+    "link6.xy",
+    "link6.xz",
+    "link6.yz",
+    "link6.zz",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -4877,6 +4970,663 @@ fn standard_regressor_with_body(
             t358,
             t107,
             t59,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        3.153542285625,
+        3.79559,
+        0.1044,
+        -1.601861202,
+        -0.0070992,
+        -0.6903913435,
+        -0.023751,
+        1.748114002,
+        0.025375,
+        0.89133,
+        0.3251198455,
+        -0.011273199,
+        0.0,
+        -0.0047376,
+        0.3586500705,
+        0.0,
+        0.0,
+        0.0003,
+        0.0,
+        0.0,
+        0.0,
+        0.0016,
+        0.0,
+        0.00288,
+        0.00024216,
+        0.0,
+        0.0,
+        0.0,
+        0.00064216,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.00004,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 588,
+    add: 411,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qdd[0] * s_q1;
+    let t2 = qdd[0] * c_q1;
+    let t3 = qd[0] * c_q1;
+    let t4 = qd[1] * t3;
+    let t5 = qd[1] * t0;
+    let t6 = t1 + t4;
+    let t7 = t2 - t5;
+    let t8 = t0 * c_q2 + t3 * s_q2;
+    let t9 = t0 * s_q2 - t3 * c_q2;
+    let t10 = -t9;
+    let t11 = 0.4318 * qd[1] - 0.15005 * t0;
+    let t12 = t3 * t3;
+    let t13 = t0 * t3;
+    let t14 = t0 * t11 - 0.4318 * t7 - 0.15005 * t12;
+    let t15 = 9.81 * s_q1 + 0.15005 * t7 - 0.4318 * t12 - qd[1] * t11;
+    let t16 = qdd[1] + t13;
+    let t17 = 9.81 * c_q1 + 0.15005 * (t4 - t6) + 0.4318 * t16;
+    let t18 = c_q2 * t17 - s_q2 * t15;
+    let t19 = qd[1] + qd[2];
+    let t20 = qdd[1] + qdd[2];
+    let t21 = qd[2] * t10 + t6 * c_q2 + t7 * s_q2;
+    let t22 = t7 * c_q2 - t6 * s_q2 - qd[2] * t8;
+    let t23 = t8 * c_q3 - t19 * s_q3;
+    let t24 = t8 * s_q3 + t19 * c_q3;
+    let t25 = -t24;
+    let t26 = 0.4318 * t8 - 0.0203 * t10;
+    let t27 = t19 * t19;
+    let t28 = t8 * t19;
+    let t29 = t10 * t19;
+    let t30 = -c_q2 * t15 - s_q2 * t17;
+    let t31 = t10 * t26 - 0.4318 * t20 - t30 - 0.0203 * t27;
+    let t32 = 0.0203 * t20 + t18 - 0.4318 * t27 - t8 * t26;
+    let t33 = t14 + 0.4318 * (t21 + t29) + 0.0203 * (t28 - t22);
+    let t34 = s_q3 * t33 - c_q3 * t31;
+    let t35 = -t34;
+    let t36 = -s_q3 * t31 - c_q3 * t33;
+    let t37 = qd[3] - t9;
+    let t38 = t22 + qdd[3];
+    let t39 = qd[3] * t25 + t21 * c_q3 - t20 * s_q3;
+    let t40 = t23 * c_q4 + t37 * s_q4;
+    let t41 = t23 * s_q4 - t37 * c_q4;
+    let t42 = -t41;
+    let t43 = t35 * c_q4 + t32 * s_q4;
+    let t44 = t35 * s_q4 - t32 * c_q4;
+    let t45 = -t44;
+    let t46 = -t36;
+    let t47 = t24 + qd[4];
+    let t48 = qd[3] * t23 + t21 * s_q3 + t20 * c_q3;
+    let t49 = qdd[4] + t48;
+    let t50 = qd[4] * t42 + t39 * c_q4 + t38 * s_q4;
+    let t51 = t40 * c_q5 - t47 * s_q5;
+    let t52 = t40 * s_q5 + t47 * c_q5;
+    let t53 = -t52;
+    let t54 = -t43 * s_q5 - t46 * c_q5;
+    let t55 = qd[5] - t41;
+    let t56 = t38 * c_q4 - t39 * s_q4 - qd[4] * t40;
+    let t57 = qdd[5] + t56;
+    let t58 = qd[5] * t53 + t50 * c_q5 - t49 * s_q5;
+    let t59 = t8 * t10;
+    let t60 = t8 * t8;
+    let t61 = t23 * t37;
+    let t62 = t25 * t37;
+    let t63 = t23 * t23;
+    let t64 = t25 * t25;
+    let t65 = t23 * t25;
+    let t66 = t42 * t47;
+    let t67 = t40 * t47;
+    let t68 = t40 * t42;
+    let t69 = t51 * t55;
+    let t70 = t53 * t55;
+    let t71 = t51 * t51;
+    let t72 = t53 * t53;
+    let t73 = t51 * t53;
+    let t74 = qd[1] * qd[1];
+    let t75 = t47 * t47;
+    let t76 = t40 * t40;
+    let t77 = s_q5 * t69;
+    let t78 = c_q5 * t69;
+    let t79 = t0 * t0;
+    let t80 = t10 * t10;
+    let t81 = t59 - t20;
+    let t82 = t22 + t28;
+    let t83 = t20 + t59;
+    let t84 = t28 - t22;
+    let t85 = t21 + t29;
+    let t86 = t37 * t37;
+    let t87 = t65 - t38;
+    let t88 = t61 - t48;
+    let t89 = t38 + t65;
+    let t90 = t48 + t61;
+    let t91 = t39 + t62;
+    let t92 = t42 * t42;
+    let t93 = t68 - t49;
+    let t94 = t56 + t67;
+    let t95 = t49 + t68;
+    let t96 = t66 - t50;
+    let t97 = t50 + t66;
+    let t98 = t55 * t55;
+    let t99 = t73 - t57;
+    let t100 = t50 * s_q5 + t49 * c_q5 + qd[5] * t51;
+    let t101 = t69 - t100;
+    let t102 = t57 + t73;
+    let t103 = t69 + t100;
+    let t104 = t58 + t70;
+    let t105 = t9 * t10 - t27;
+    let t106 = t20 - t8 * t9;
+    let t107 = s_q2 * t105 + c_q2 * t106;
+    let t108 = -t19;
+    let t109 = t19 * t108 - t60;
+    let t110 = s_q2 * t81 + c_q2 * t109;
+    let t111 = s_q2 * t28;
+    let t112 = c_q2 * t28;
+    let t113 = -t59;
+    let t114 = t60 - t80;
+    let t115 = t27 - t60;
+    let t116 = t21 - t29;
+    let t117 = t80 - t27;
+    let t118 = t24 * t25 - t86;
+    let t119 = t38 - t23 * t24;
+    let t120 = c_q3 * t118 - s_q3 * t119;
+    let t121 = s_q2 * t120 + c_q2 * t90;
+    let t122 = s_q3 * t118 + c_q3 * t119;
+    let t123 = s_q3 * t32 - 0.4318 * t122;
+    let t124 = t36 + 0.0203 * t122;
+    let t125 = 0.0203 * t90 + c_q3 * t32 - 0.4318 * t120;
+    let t126 = -t37;
+    let t127 = t37 * t126 - t63;
+    let t128 = c_q3 * t87 - s_q3 * t127;
+    let t129 = t39 - t25 * t126;
+    let t130 = s_q2 * t128 + c_q2 * t129;
+    let t131 = s_q3 * t87 + c_q3 * t127;
+    let t132 = c_q3 * t32 - 0.4318 * t131;
+    let t133 = t34 + 0.0203 * t131;
+    let t134 = 0.0203 * t129 - 0.4318 * t128 - s_q3 * t32;
+    let t135 = s_q3 * t61;
+    let t136 = c_q3 * t39 - t135;
+    let t137 = c_q3 * t61;
+    let t138 = -s_q3 * t39 - t137;
+    let t139 = c_q3 * t90 + s_q3 * t91;
+    let t140 = t63 - t64;
+    let t141 = s_q3 * t90 - c_q3 * t91;
+    let t142 = t86 - t63;
+    let t143 = c_q3 * t89 - s_q3 * t142;
+    let t144 = t39 - t62;
+    let t145 = -s_q3 * t89 - c_q3 * t142;
+    let t146 = t64 - t86;
+    let t147 = c_q3 * t146 + s_q3 * t87;
+    let t148 = c_q3 * t87 - s_q3 * t146;
+    let t149 = t135 + c_q3 * t62;
+    let t150 = t137 - s_q3 * t62;
+    let t151 = t41 * t42 - t75;
+    let t152 = t49 - t40 * t41;
+    let t153 = c_q4 * t151 - s_q4 * t152;
+    let t154 = t56 - t67;
+    let t155 = c_q3 * t153 - s_q3 * t154;
+    let t156 = s_q4 * t151 + c_q4 * t152;
+    let t157 = s_q2 * t155 + c_q2 * t156;
+    let t158 = s_q3 * t153 + c_q3 * t154;
+    let t159 = t36 * s_q4;
+    let t160 = -0.4318 * t158 - c_q3 * t159 - s_q3 * t44;
+    let t161 = t36 * c_q4;
+    let t162 = t161 + 0.0203 * t158;
+    let t163 = 0.0203 * t156 + s_q3 * t159 - 0.4318 * t155 - c_q3 * t44;
+    let t164 = -t47;
+    let t165 = t47 * t164 - t76;
+    let t166 = c_q4 * t93 - s_q4 * t165;
+    let t167 = t42 * t164 - t50;
+    let t168 = c_q3 * t166 - s_q3 * t167;
+    let t169 = s_q4 * t93 + c_q4 * t165;
+    let t170 = s_q2 * t168 + c_q2 * t169;
+    let t171 = s_q3 * t166 + c_q3 * t167;
+    let t172 = c_q4 * t46;
+    let t173 = c_q3 * t172 - 0.4318 * t171 - s_q3 * t43;
+    let t174 = s_q4 * t46;
+    let t175 = t174 + 0.0203 * t171;
+    let t176 = 0.0203 * t169 - 0.4318 * t168 - s_q3 * t172 - c_q3 * t43;
+    let t177 = s_q4 * t67;
+    let t178 = c_q4 * t50 - t177;
+    let t179 = c_q3 * t178 - s_q3 * t68;
+    let t180 = c_q4 * t67;
+    let t181 = s_q4 * t50 + t180;
+    let t182 = -s_q3 * t178 - c_q3 * t68;
+    let t183 = c_q4 * t154 - s_q4 * t97;
+    let t184 = t76 - t92;
+    let t185 = c_q3 * t183 + s_q3 * t184;
+    let t186 = s_q4 * t154 + c_q4 * t97;
+    let t187 = c_q3 * t184 - s_q3 * t183;
+    let t188 = t75 - t76;
+    let t189 = c_q4 * t95 - s_q4 * t188;
+    let t190 = c_q3 * t189 - s_q3 * t96;
+    let t191 = s_q4 * t95 + c_q4 * t188;
+    let t192 = -s_q3 * t189 - c_q3 * t96;
+    let t193 = t92 - t75;
+    let t194 = c_q4 * t193 + s_q4 * t93;
+    let t195 = c_q3 * t194 + s_q3 * t94;
+    let t196 = s_q4 * t193 - c_q4 * t93;
+    let t197 = c_q3 * t94 - s_q3 * t194;
+    let t198 = t177 + c_q4 * t66;
+    let t199 = c_q3 * t198 + s_q3 * t49;
+    let t200 = s_q4 * t66 - t180;
+    let t201 = c_q3 * t49 - s_q3 * t198;
+    let t202 = t52 * t53 - t98;
+    let t203 = t57 - t51 * t52;
+    let t204 = c_q5 * t202 - s_q5 * t203;
+    let t205 = c_q4 * t204 - s_q4 * t103;
+    let t206 = s_q5 * t202 + c_q5 * t203;
+    let t207 = c_q3 * t205 - s_q3 * t206;
+    let t208 = s_q4 * t204 + c_q4 * t103;
+    let t209 = s_q2 * t207 + c_q2 * t208;
+    let t210 = s_q3 * t205 + c_q3 * t206;
+    let t211 = t44 * s_q5;
+    let t212 = c_q4 * t211 + s_q4 * t54;
+    let t213 = t44 * c_q5;
+    let t214 = -0.4318 * t210 - c_q3 * t212 - s_q3 * t213;
+    let t215 = c_q4 * t54 - s_q4 * t211;
+    let t216 = t215 + 0.0203 * t210;
+    let t217 = 0.0203 * t208 + s_q3 * t212 - 0.4318 * t207 - c_q3 * t213;
+    let t218 = -t55;
+    let t219 = t55 * t218 - t71;
+    let t220 = c_q5 * t99 - s_q5 * t219;
+    let t221 = t58 - t53 * t218;
+    let t222 = c_q4 * t220 - s_q4 * t221;
+    let t223 = s_q5 * t99 + c_q5 * t219;
+    let t224 = c_q3 * t222 - s_q3 * t223;
+    let t225 = s_q4 * t220 + c_q4 * t221;
+    let t226 = s_q2 * t224 + c_q2 * t225;
+    let t227 = s_q3 * t222 + c_q3 * t223;
+    let t228 = t45 * c_q5;
+    let t229 = t46 * s_q5 - t43 * c_q5;
+    let t230 = c_q4 * t228 - s_q4 * t229;
+    let t231 = t45 * s_q5;
+    let t232 = c_q3 * t230 - 0.4318 * t227 - s_q3 * t231;
+    let t233 = s_q4 * t228 + c_q4 * t229;
+    let t234 = t233 + 0.0203 * t227;
+    let t235 = 0.0203 * t225 - 0.4318 * t224 - s_q3 * t230 - c_q3 * t231;
+    let t236 = c_q5 * t58 - t77;
+    let t237 = c_q4 * t236 + s_q4 * t73;
+    let t238 = t78 + s_q5 * t58;
+    let t239 = c_q3 * t237 - s_q3 * t238;
+    let t240 = s_q4 * t236 - c_q4 * t73;
+    let t241 = -s_q3 * t237 - c_q3 * t238;
+    let t242 = -t103;
+    let t243 = c_q5 * t242 - s_q5 * t104;
+    let t244 = t71 - t72;
+    let t245 = c_q4 * t243 - s_q4 * t244;
+    let t246 = s_q5 * t242 + c_q5 * t104;
+    let t247 = c_q3 * t245 - s_q3 * t246;
+    let t248 = s_q4 * t243 + c_q4 * t244;
+    let t249 = -s_q3 * t245 - c_q3 * t246;
+    let t250 = t98 - t71;
+    let t251 = c_q5 * t102 - s_q5 * t250;
+    let t252 = t58 - t70;
+    let t253 = c_q4 * t251 - s_q4 * t252;
+    let t254 = s_q5 * t102 + c_q5 * t250;
+    let t255 = c_q3 * t253 - s_q3 * t254;
+    let t256 = s_q4 * t251 + c_q4 * t252;
+    let t257 = -s_q3 * t253 - c_q3 * t254;
+    let t258 = t72 - t98;
+    let t259 = c_q5 * t258 + s_q5 * t99;
+    let t260 = c_q4 * t259 - s_q4 * t101;
+    let t261 = s_q5 * t258 - c_q5 * t99;
+    let t262 = c_q3 * t260 - s_q3 * t261;
+    let t263 = s_q4 * t259 + c_q4 * t101;
+    let t264 = -s_q3 * t260 - c_q3 * t261;
+    let t265 = c_q5 * t70 + t77;
+    let t266 = c_q4 * t265 - s_q4 * t57;
+    let t267 = s_q5 * t70 - t78;
+    let t268 = c_q3 * t266 - s_q3 * t267;
+    let t269 = s_q4 * t265 + c_q4 * t57;
+    let t270 = -s_q3 * t266 - c_q3 * t267;
+    [
+        [
+            qdd[0],
+            0.0,
+            0.0,
+            c_q1 * t5 + s_q1 * t6,
+            s_q1 * (t2 - 2.0 * t5) + c_q1 * (t1 + 2.0 * t4),
+            s_q1 * t16 + c_q1 * (t74 - t79),
+            s_q1 * (t12 - t74) + c_q1 * (qdd[1] - t13),
+            0.0,
+            s_q1 * (s_q2 * t14 - 0.15005 * t107)
+                + c_q1
+                    * (0.15005 * (c_q2 * t105 - s_q2 * t106) - c_q2 * t14
+                        - 0.4318 * t84),
+            s_q1 * (c_q2 * t14 - 0.15005 * t110)
+                + c_q1
+                    * (0.15005 * (c_q2 * t81 - s_q2 * t109) + s_q2 * t14
+                        - 0.4318 * (t21 - t10 * t108)),
+            s_q1 * (c_q2 * t21 - t111) + c_q1 * (s_q2 * t21 + t112),
+            c_q1 * (c_q2 * t85 - s_q2 * t84) - s_q1 * (c_q2 * t84 + s_q2 * t85),
+            s_q1 * (c_q2 * t83 - s_q2 * t115) + c_q1 * (s_q2 * t83 + c_q2 * t115),
+            s_q1 * (c_q2 * t117 + s_q2 * t81) + c_q1 * (s_q2 * t117 - c_q2 * t81),
+            s_q1 * (t111 + c_q2 * t29) + c_q1 * (s_q2 * t29 - t112),
+            s_q1 * (c_q2 * t123 - 0.15005 * t121 - s_q2 * t124)
+                + c_q1
+                    * (0.15005 * (c_q2 * t120 - s_q2 * t90) + s_q2 * t123 + c_q2 * t124
+                        + 0.4318 * t122),
+            s_q1 * (c_q2 * t132 - 0.15005 * t130 - s_q2 * t133)
+                + c_q1
+                    * (0.15005 * (c_q2 * t128 - s_q2 * t129) + s_q2 * t132 + c_q2 * t133
+                        + 0.4318 * t131),
+            s_q1 * (c_q2 * t136 + s_q2 * t65) + c_q1 * (s_q2 * t136 - c_q2 * t65),
+            c_q1 * (c_q2 * t140 - s_q2 * t139) - s_q1 * (c_q2 * t139 + s_q2 * t140),
+            s_q1 * (c_q2 * t143 - s_q2 * t144) + c_q1 * (s_q2 * t143 + c_q2 * t144),
+            s_q1 * (c_q2 * t147 - s_q2 * t88) + c_q1 * (s_q2 * t147 + c_q2 * t88),
+            s_q1 * (c_q2 * t149 - s_q2 * t38) + c_q1 * (s_q2 * t149 + c_q2 * t38),
+            s_q1 * (c_q2 * t160 - 0.15005 * t157 - s_q2 * t162)
+                + c_q1
+                    * (0.15005 * (c_q2 * t155 - s_q2 * t156) + s_q2 * t160 + c_q2 * t162
+                        + 0.4318 * t158),
+            s_q1 * (c_q2 * t173 - 0.15005 * t170 - s_q2 * t175)
+                + c_q1
+                    * (0.15005 * (c_q2 * t168 - s_q2 * t169) + s_q2 * t173 + c_q2 * t175
+                        + 0.4318 * t171),
+            s_q1 * (c_q2 * t179 - s_q2 * t181) + c_q1 * (s_q2 * t179 + c_q2 * t181),
+            s_q1 * (c_q2 * t185 - s_q2 * t186) + c_q1 * (s_q2 * t185 + c_q2 * t186),
+            s_q1 * (c_q2 * t190 - s_q2 * t191) + c_q1 * (s_q2 * t190 + c_q2 * t191),
+            s_q1 * (c_q2 * t195 - s_q2 * t196) + c_q1 * (s_q2 * t195 + c_q2 * t196),
+            s_q1 * (c_q2 * t199 - s_q2 * t200) + c_q1 * (s_q2 * t199 + c_q2 * t200),
+            s_q1 * (c_q2 * t214 - 0.15005 * t209 - s_q2 * t216)
+                + c_q1
+                    * (0.15005 * (c_q2 * t207 - s_q2 * t208) + s_q2 * t214 + c_q2 * t216
+                        + 0.4318 * t210),
+            s_q1 * (c_q2 * t232 - 0.15005 * t226 - s_q2 * t234)
+                + c_q1
+                    * (0.15005 * (c_q2 * t224 - s_q2 * t225) + s_q2 * t232 + c_q2 * t234
+                        + 0.4318 * t227),
+            s_q1 * (c_q2 * t239 - s_q2 * t240) + c_q1 * (s_q2 * t239 + c_q2 * t240),
+            s_q1 * (c_q2 * t247 - s_q2 * t248) + c_q1 * (s_q2 * t247 + c_q2 * t248),
+            s_q1 * (c_q2 * t255 - s_q2 * t256) + c_q1 * (s_q2 * t255 + c_q2 * t256),
+            s_q1 * (c_q2 * t262 - s_q2 * t263) + c_q1 * (s_q2 * t262 + c_q2 * t263),
+            s_q1 * (c_q2 * t268 - s_q2 * t269) + c_q1 * (s_q2 * t268 + c_q2 * t269),
+        ],
+        [
+            0.0,
+            9.81 * c_q1,
+            -9.81 * s_q1,
+            -t13,
+            t79 - t12,
+            t1,
+            t2,
+            qdd[1],
+            t18 + 0.4318 * t107,
+            t30 + 0.4318 * t110,
+            t113,
+            t114,
+            t116,
+            t82,
+            t20,
+            0.4318 * t121 + t125,
+            0.4318 * t130 + t134,
+            t138,
+            t141,
+            t145,
+            t148,
+            t150,
+            0.4318 * t157 + t163,
+            0.4318 * t170 + t176,
+            t182,
+            t187,
+            t192,
+            t197,
+            t201,
+            0.4318 * t209 + t217,
+            0.4318 * t226 + t235,
+            t241,
+            t249,
+            t257,
+            t264,
+            t270,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t18,
+            t30,
+            t113,
+            t114,
+            t116,
+            t82,
+            t20,
+            t125,
+            t134,
+            t138,
+            t141,
+            t145,
+            t148,
+            t150,
+            t163,
+            t176,
+            t182,
+            t187,
+            t192,
+            t197,
+            t201,
+            t217,
+            t235,
+            t241,
+            t249,
+            t257,
+            t264,
+            t270,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t36,
+            t34,
+            -t65,
+            t140,
+            t144,
+            t88,
+            t38,
+            t161,
+            t174,
+            t181,
+            t186,
+            t191,
+            t196,
+            t200,
+            t215,
+            t233,
+            t240,
+            t248,
+            t256,
+            t263,
+            t269,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t45,
+            -t43,
+            -t68,
+            t184,
+            -t96,
+            t94,
+            t49,
+            -t213,
+            -t231,
+            -t238,
+            -t246,
+            -t254,
+            -t261,
+            -t267,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t54,
+            t229,
+            -t73,
+            t244,
+            t252,
+            t101,
+            t57,
         ],
     ]
 }

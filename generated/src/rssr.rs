@@ -35,9 +35,31 @@
 //!
 //! Independent coordinates: `crank`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! crank.zz_r = crank.zz + a²·coupler.m
+//! coupler.1.my_r = coupler.my
+//! coupler.1.zz_r = coupler.xx
+//! coupler.mx = coupler.mx
+//! coupler.mz = coupler.mz
+//! coupler.xy = coupler.xy
+//! coupler.yy = coupler.yy
+//! coupler.xz = coupler.xz
+//! coupler.yz = coupler.yz
+//! coupler.zz_r = −coupler.xx + coupler.zz
+//! rocker.mx = rocker.mx
+//! rocker.my = rocker.my
+//! rocker.zz = rocker.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 36 | 3 | 4 | 0 | 0 | 0 |
+//! | `derived` | 38 | 3 | 4 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 49 | 21 | 0 | 0 | 3 | 2 |
 //! | `mass_matrix` | 8 | 4 | 0 | 0 | 2 | 2 |
 //! | `bias` | 38 | 11 | 0 | 0 | 3 | 2 |
@@ -63,6 +85,8 @@
 //! | `forward_dynamics_derivatives` | 242 | 92 | 4 | 0 | 2 | 3 |
 //! | `constrained_residual_derivatives` | 376 | 286 | 0 | 0 | 5 | 5 |
 //! | `standard_regressor` | 57 | 40 | 0 | 0 | 3 | 3 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 49 | 31 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 242 | 92 | 4 | 0 | 2 | 3 |
 //! | `constrained_forward_dynamics` | 325 | 260 | 47 | 7 | 11 | 10 |
 //! | `cut_joint_reactions` | 333 | 266 | 47 | 7 | 13 | 12 |
@@ -129,6 +153,29 @@ pub const INDEPENDENT: [usize; 1] = [0];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 13;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "crank.zz_r",
+    "coupler.1.my_r",
+    "coupler.1.zz_r",
+    "coupler.mx",
+    "coupler.mz",
+    "coupler.xy",
+    "coupler.yy",
+    "coupler.xz",
+    "coupler.yz",
+    "coupler.zz_r",
+    "rocker.mx",
+    "rocker.my",
+    "rocker.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -298,6 +345,10 @@ pub struct Derived {
     pub k27: Real,
     /// Parameter group 28.
     pub k28: Real,
+    /// Parameter group 29.
+    pub k29: Real,
+    /// Parameter group 30.
+    pub k30: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -349,12 +400,14 @@ impl Params {
             k26: p.g * inv1,
             k27: p.a * inv0 * t5,
             k28: inv0 * inv0 * inv2 * t5,
+            k29: 0.5 * t1,
+            k30: 0.5 * t3,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 36,
+    mul: 38,
     add: 3,
     div: 4,
     sqrt: 0,
@@ -2116,6 +2169,142 @@ pub fn standard_regressor_with(
             0.0,
             0.0,
             0.0,
+            qdd[3],
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    let p = &d.params;
+    [d.k0, 0.0, p.polar, d.k29, 0.0, 0.0, d.k8, 0.0, 0.0, d.k2, d.k30, 0.0, d.k9]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 49,
+    add: 31,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.a * c_q1;
+    let t1 = p.a * s_q1;
+    let t2 = qd[0] * qd[0] * t0 - qdd[0] * t1;
+    let t3 = qd[0] * qd[0] * t1 + qdd[0] * t0;
+    let t4 = qd[0] + qd[1];
+    let t5 = qdd[0] + qdd[1];
+    let t6 = s_q2 * t5;
+    let t7 = c_q2 * t5;
+    let t8 = c_q2 * t4;
+    let t9 = qd[2] * t8;
+    let t10 = s_q2 * t4;
+    let t11 = qd[2] * t10;
+    let t12 = t10 * t10;
+    let t13 = qd[2] * qd[2];
+    let t14 = t8 * t8;
+    let t15 = t8 * t10;
+    let t16 = t7 - 2.0 * t11;
+    let t17 = t6 + 2.0 * t9;
+    let t18 = qdd[2] + t15;
+    let t19 = c_q2 * t3;
+    let t20 = s_q2 * t3;
+    let t21 = c_q2 * (qdd[2] - t15);
+    let t22 = c_q2 * (t12 - t13) - s_q2 * t18;
+    let t23 = -c_q2 * t17 - s_q2 * t16;
+    let t24 = t21 - s_q2 * (t13 - t14);
+    let t25 = c_q2 * (t7 - t11) - s_q2 * t9;
+    [
+        [
+            qdd[0],
+            t2 - p.a * (s_q1 * t5 + c_q1 * t4 * t4),
+            t5,
+            t19 + p.a * (c_q1 * t16 - s_q1 * (c_q2 * (t13 + t14) + s_q2 * t18)),
+            p.a * (s_q1 * (t21 - s_q2 * (t12 + t13)) + c_q1 * t17) + t20,
+            t22,
+            0.0,
+            t23,
+            t24,
+            t25,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, t2, t5, t19, t20, t22, 0.0, t23, t24, t25, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            s_q2 * t2 - p.g * c_q2,
+            -c_q2 * t2 - p.g * s_q2,
+            -t6,
+            qdd[2],
+            t14 - t12,
+            t7,
+            t15,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            p.g * s_q3,
+            p.g * c_q3,
             qdd[3],
         ],
     ]

@@ -35,6 +35,28 @@
 //!
 //! Independent coordinates: `crank`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! crank.zz_r = crank.zz + 0.01·coupler.m
+//! coupler.1.my_r = coupler.my
+//! coupler.1.zz_r = coupler.xx
+//! coupler.mx = coupler.mx
+//! coupler.mz = coupler.mz
+//! coupler.xy = coupler.xy
+//! coupler.yy = coupler.yy
+//! coupler.xz = coupler.xz
+//! coupler.yz = coupler.yz
+//! coupler.zz_r = −coupler.xx + coupler.zz
+//! rocker.mx = rocker.mx
+//! rocker.my = rocker.my
+//! rocker.zz = rocker.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -63,6 +85,8 @@
 //! | `forward_dynamics_derivatives` | 204 | 78 | 3 | 0 | 2 | 3 |
 //! | `constrained_residual_derivatives` | 404 | 285 | 0 | 0 | 5 | 5 |
 //! | `standard_regressor` | 57 | 40 | 0 | 0 | 3 | 3 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 49 | 30 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 204 | 78 | 3 | 0 | 2 | 3 |
 //! | `constrained_forward_dynamics` | 335 | 257 | 47 | 7 | 11 | 10 |
 //! | `cut_joint_reactions` | 343 | 263 | 47 | 7 | 13 | 12 |
@@ -128,6 +152,29 @@ pub const INDEPENDENT: [usize; 1] = [0];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 13;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "crank.zz_r",
+    "coupler.1.my_r",
+    "coupler.1.zz_r",
+    "coupler.mx",
+    "coupler.mz",
+    "coupler.xy",
+    "coupler.yy",
+    "coupler.xz",
+    "coupler.yz",
+    "coupler.zz_r",
+    "rocker.mx",
+    "rocker.my",
+    "rocker.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1929,6 +1976,152 @@ pub fn standard_regressor_with(
             0.0,
             0.0,
             0.0,
+            qdd[3],
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.006,
+        0.0,
+        0.00001,
+        0.08,
+        0.0,
+        0.0,
+        0.017066666666666667,
+        0.0,
+        0.0,
+        0.017056666666666668,
+        0.04,
+        0.0,
+        0.005333333333333333,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 49,
+    add: 30,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = 0.1 * (c_q1 * qd[0] * qd[0] - s_q1 * qdd[0]);
+    let t1 = 0.1 * (s_q1 * qd[0] * qd[0] + c_q1 * qdd[0]);
+    let t2 = qd[0] + qd[1];
+    let t3 = qdd[0] + qdd[1];
+    let t4 = s_q2 * t3;
+    let t5 = c_q2 * t3;
+    let t6 = c_q2 * t2;
+    let t7 = qd[2] * t6;
+    let t8 = s_q2 * t2;
+    let t9 = qd[2] * t8;
+    let t10 = qd[2] * qd[2];
+    let t11 = t6 * t6;
+    let t12 = t6 * t8;
+    let t13 = t8 * t8;
+    let t14 = t5 - 2.0 * t9;
+    let t15 = t4 + 2.0 * t7;
+    let t16 = qdd[2] + t12;
+    let t17 = c_q2 * t1;
+    let t18 = s_q2 * t1;
+    let t19 = c_q2 * (qdd[2] - t12);
+    let t20 = c_q2 * (t13 - t10) - s_q2 * t16;
+    let t21 = -c_q2 * t15 - s_q2 * t14;
+    let t22 = t19 - s_q2 * (t10 - t11);
+    let t23 = c_q2 * (t5 - t9) - s_q2 * t7;
+    [
+        [
+            qdd[0],
+            t0 - 0.1 * (s_q1 * t3 + c_q1 * t2 * t2),
+            t3,
+            t17 + 0.1 * (c_q1 * t14 - s_q1 * (c_q2 * (t10 + t11) + s_q2 * t16)),
+            0.1 * (s_q1 * (t19 - s_q2 * (t10 + t13)) + c_q1 * t15) + t18,
+            t20,
+            0.0,
+            t21,
+            t22,
+            t23,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, t0, t3, t17, t18, t20, 0.0, t21, t22, t23, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            s_q2 * t0 - 9.81 * c_q2,
+            -9.81 * s_q2 - c_q2 * t0,
+            -t4,
+            qdd[2],
+            t11 - t13,
+            t5,
+            t12,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            9.81 * s_q3,
+            9.81 * c_q3,
             qdd[3],
         ],
     ]

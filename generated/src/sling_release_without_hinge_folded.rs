@@ -28,6 +28,25 @@
 //!
 //! Coordinates, in order: `hammer_vx`, `hammer_vy`, `hammer_vz`, `hammer_wx`, `hammer_wy`, `hammer_wz`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! hammer.m = hammer.m
+//! hammer.mx = hammer.mx
+//! hammer.my = hammer.my
+//! hammer.mz = hammer.mz
+//! hammer.xx = hammer.xx
+//! hammer.xy = hammer.xy
+//! hammer.yy = hammer.yy
+//! hammer.xz = hammer.xz
+//! hammer.yz = hammer.yz
+//! hammer.zz = hammer.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -51,6 +70,8 @@
 //! | `mass_matrix_inverse` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics_derivatives` | 23 | 16 | 0 | 0 | 0 | 0 |
 //! | `standard_regressor` | 22 | 37 | 0 | 0 | 0 | 0 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 22 | 37 | 0 | 0 | 0 | 0 |
 //! | `linearization` | 41 | 16 | 0 | 0 | 0 | 0 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -98,6 +119,26 @@ pub const NB: usize = 1;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["hammer"];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 10;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "hammer.m",
+    "hammer.mx",
+    "hammer.my",
+    "hammer.mz",
+    "hammer.xx",
+    "hammer.xy",
+    "hammer.yy",
+    "hammer.xz",
+    "hammer.yz",
+    "hammer.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1026,6 +1067,90 @@ pub fn standard_regressor_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [[Real; 10 * NB]; NV] {
+    let t0 = 19.62 * (q[3] * q[4] + q[5] * q[6]) + qdd[0] + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5])) + qdd[1] + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = 19.62 * (q[4] * q[5] - q[3] * q[6]) + qdd[2] + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t3 = qd[4] * qd[4];
+    let t4 = qd[5] * qd[5];
+    let t5 = qd[3] * qd[4];
+    let t6 = qd[3] * qd[5];
+    let t7 = qd[4] * qd[5];
+    let t8 = qd[3] * qd[3];
+    let t9 = qdd[5] - t5;
+    let t10 = qdd[4] + t6;
+    let t11 = qdd[5] + t5;
+    let t12 = qdd[3] - t7;
+    let t13 = qdd[4] - t6;
+    let t14 = qdd[3] + t7;
+    [
+        [t0, -t3 - t4, -t9, t10, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t1, t11, -t4 - t8, -t12, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t2, -t13, t14, -t3 - t8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t2, -t1, qdd[3], t13, -t7, t11, t3 - t4, t7],
+        [0.0, -t2, 0.0, t0, t6, t14, qdd[4], t4 - t8, t9, -t6],
+        [0.0, t1, -t0, 0.0, -t5, t8 - t3, t5, t12, t10, qdd[5]],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [2.0, 1.6, 0.0, 0.0, 0.01, 0.0, 1.29, 0.0, 0.0, 1.29]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 22,
+    add: 37,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
     let t0 = 19.62 * (q[3] * q[4] + q[5] * q[6]) + qdd[0] + qd[2] * qd[4]
         - qd[1] * qd[5];
     let t1 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5])) + qdd[1] + qd[0] * qd[5]

@@ -25,6 +25,19 @@
 //!
 //! Coordinates, in order: `theta1`, `theta2`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! panel1.zz_r = panel1.zz + ((s10 + s12)² + (−h10 − h12)²)·panel2.m
+//! panel2.mx = panel2.mx
+//! panel2.my = panel2.my
+//! panel2.zz = panel2.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 21 | 11 | 1 | 0 | 0 | 0 |
@@ -49,6 +62,8 @@
 //! | `mass_matrix_inverse` | 14 | 9 | 1 | 0 | 1 | 1 |
 //! | `forward_dynamics_derivatives` | 96 | 53 | 3 | 0 | 1 | 1 |
 //! | `standard_regressor` | 28 | 17 | 0 | 0 | 1 | 1 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 22 | 14 | 0 | 0 | 1 | 1 |
 //! | `linearization` | 96 | 53 | 3 | 0 | 1 | 1 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -81,6 +96,20 @@ pub const NB: usize = 2;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["panel1", "panel2"];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 4;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "panel1.zz_r",
+    "panel2.mx",
+    "panel2.my",
+    "panel2.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1167,6 +1196,82 @@ pub fn standard_regressor_with(
             0.0,
             t1,
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    [d.k0, d.k4, d.k5, d.k1]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 22,
+    add: 14,
+    div: 0,
+    sqrt: 0,
+    sin: 1,
+    cos: 1,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = s_q1 * (t0 * t0);
+    let t3 = c_q1 * (t0 * t0);
+    let t4 = qdd[0] * d.k2 + qd[0] * qd[0] * d.k3;
+    let t5 = qdd[0] * d.k3 - qd[0] * qd[0] * d.k2;
+    let t6 = c_q1 * t5 + s_q1 * t4;
+    let t7 = c_q1 * t4 - s_q1 * t5;
+    [
+        [
+            qdd[0],
+            t6 + (c_q1 * t1 - t2) * d.k3 + (t3 + s_q1 * t1) * d.k2,
+            t7 - (s_q1 * t1 + t3) * d.k3 - (t2 - c_q1 * t1) * d.k2,
+            t1,
+        ],
+        [0.0, t6, t7, t1],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

@@ -28,6 +28,26 @@
 //!
 //! Coordinates, in order: `theta1`, `panel2_vx`, `panel2_vy`, `panel2_vz`, `panel2_wx`, `panel2_wy`, `panel2_wz`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! panel1.zz = panel1.zz
+//! panel2.m = panel2.m
+//! panel2.mx = panel2.mx
+//! panel2.my = panel2.my
+//! panel2.mz = panel2.mz
+//! panel2.xx = panel2.xx
+//! panel2.xy = panel2.xy
+//! panel2.yy = panel2.yy
+//! panel2.xz = panel2.xz
+//! panel2.yz = panel2.yz
+//! panel2.zz = panel2.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -51,6 +71,8 @@
 //! | `mass_matrix_inverse` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics_derivatives` | 18 | 12 | 0 | 0 | 0 | 0 |
 //! | `standard_regressor` | 12 | 30 | 0 | 0 | 0 | 0 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 12 | 30 | 0 | 0 | 0 | 0 |
 //! | `linearization` | 36 | 12 | 0 | 0 | 0 | 0 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -100,6 +122,27 @@ pub const NB: usize = 2;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["panel1", "panel2"];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 11;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "panel1.zz",
+    "panel2.m",
+    "panel2.mx",
+    "panel2.my",
+    "panel2.mz",
+    "panel2.xx",
+    "panel2.xy",
+    "panel2.yy",
+    "panel2.xz",
+    "panel2.yz",
+    "panel2.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1250,6 +1293,103 @@ pub fn standard_regressor_with(
             t15,
             qdd[6],
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        2.65,
+        20.0,
+        12.0,
+        1.0,
+        0.0,
+        1.7166666666666666,
+        -0.6,
+        11.256666666666666,
+        0.0,
+        0.0,
+        9.65,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 12,
+    add: 30,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let t0 = qd[3] * qd[5];
+    let t1 = qd[2] * qd[6];
+    let t2 = qd[1] * qd[6];
+    let t3 = qd[3] * qd[4];
+    let t4 = qd[2] * qd[4];
+    let t5 = qd[1] * qd[5];
+    let t6 = qdd[1] + t0 - t1;
+    let t7 = qdd[2] + t2 - t3;
+    let t8 = qdd[3] + t4 - t5;
+    let t9 = qd[6] * qd[6];
+    let t10 = qd[4] * qd[6];
+    let t11 = qd[5] * qd[6];
+    let t12 = qd[4] * qd[5];
+    let t13 = qd[4] * qd[4];
+    let t14 = qd[5] * qd[5];
+    let t15 = qdd[5] + t10;
+    let t16 = qdd[6] + t12;
+    let t17 = qdd[4] + t11;
+    [
+        [qdd[0], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, t6, -t9 - t14, t12 - qdd[6], t15, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, t7, t16, -t9 - t13, t11 - qdd[4], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, t8, t10 - qdd[5], t17, -t13 - t14, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, t8, -t7, qdd[4], qdd[5] - t10, -t11, t16, t14 - t9, t11],
+        [0.0, 0.0, -t8, 0.0, t6, t10, t17, qdd[5], t9 - t13, qdd[6] - t12, -t10],
+        [0.0, 0.0, t7, -t6, 0.0, -t12, t13 - t14, t12, qdd[4] - t11, t15, qdd[6]],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

@@ -27,6 +27,83 @@
 //!
 //! Coordinates, in order: `FL_HAA`, `FL_HFE`, `FL_KFE`, `FR_HAA`, `FR_HFE`, `FR_KFE`, `HL_HAA`, `HL_HFE`, `HL_KFE`, `HR_HAA`, `HR_HFE`, `HR_KFE`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! FL_SHOULDER.my_r = FL_SHOULDER.my + 0.014·FL_UPPER_LEG.m + FL_UPPER_LEG.my + 0.05145·FL_LOWER_LEG.m + FL_LOWER_LEG.my
+//! FL_SHOULDER.mz = FL_SHOULDER.mz
+//! FL_SHOULDER.xx_r = FL_SHOULDER.xx + 0.000196·FL_UPPER_LEG.m + 0.028·FL_UPPER_LEG.my + FL_UPPER_LEG.xx + 0.0282471025·FL_LOWER_LEG.m + 0.1029·FL_LOWER_LEG.my + FL_LOWER_LEG.xx
+//! FL_UPPER_LEG.mx = FL_UPPER_LEG.mx
+//! FL_UPPER_LEG.mz_r = FL_UPPER_LEG.mz − 0.16·FL_LOWER_LEG.m
+//! FL_UPPER_LEG.xy = FL_UPPER_LEG.xy
+//! FL_UPPER_LEG.yy_r = FL_UPPER_LEG.yy + 0.0256·FL_LOWER_LEG.m
+//! FL_UPPER_LEG.xz = FL_UPPER_LEG.xz
+//! FL_UPPER_LEG.yz_r = FL_UPPER_LEG.yz + 0.005992·FL_LOWER_LEG.m + 0.16·FL_LOWER_LEG.my
+//! FL_UPPER_LEG.zz_r = −FL_UPPER_LEG.xx + FL_UPPER_LEG.zz − 0.0256·FL_LOWER_LEG.m
+//! FL_LOWER_LEG.mx = FL_LOWER_LEG.mx
+//! FL_LOWER_LEG.mz = FL_LOWER_LEG.mz
+//! FL_LOWER_LEG.xy = FL_LOWER_LEG.xy
+//! FL_LOWER_LEG.yy = FL_LOWER_LEG.yy
+//! FL_LOWER_LEG.xz = FL_LOWER_LEG.xz
+//! FL_LOWER_LEG.yz = FL_LOWER_LEG.yz
+//! FL_LOWER_LEG.zz_r = −FL_LOWER_LEG.xx + FL_LOWER_LEG.zz
+//! FR_SHOULDER.my_r = FR_SHOULDER.my − 0.014·FR_UPPER_LEG.m + FR_UPPER_LEG.my − 0.05145·FR_LOWER_LEG.m + FR_LOWER_LEG.my
+//! FR_SHOULDER.mz = FR_SHOULDER.mz
+//! FR_SHOULDER.xx_r = FR_SHOULDER.xx + 0.000196·FR_UPPER_LEG.m − 0.028·FR_UPPER_LEG.my + FR_UPPER_LEG.xx + 0.0282471025·FR_LOWER_LEG.m − 0.1029·FR_LOWER_LEG.my + FR_LOWER_LEG.xx
+//! FR_UPPER_LEG.mx = FR_UPPER_LEG.mx
+//! FR_UPPER_LEG.mz_r = FR_UPPER_LEG.mz − 0.16·FR_LOWER_LEG.m
+//! FR_UPPER_LEG.xy = FR_UPPER_LEG.xy
+//! FR_UPPER_LEG.yy_r = FR_UPPER_LEG.yy + 0.0256·FR_LOWER_LEG.m
+//! FR_UPPER_LEG.xz = FR_UPPER_LEG.xz
+//! FR_UPPER_LEG.yz_r = FR_UPPER_LEG.yz − 0.005992·FR_LOWER_LEG.m + 0.16·FR_LOWER_LEG.my
+//! FR_UPPER_LEG.zz_r = −FR_UPPER_LEG.xx + FR_UPPER_LEG.zz − 0.0256·FR_LOWER_LEG.m
+//! FR_LOWER_LEG.mx = FR_LOWER_LEG.mx
+//! FR_LOWER_LEG.mz = FR_LOWER_LEG.mz
+//! FR_LOWER_LEG.xy = FR_LOWER_LEG.xy
+//! FR_LOWER_LEG.yy = FR_LOWER_LEG.yy
+//! FR_LOWER_LEG.xz = FR_LOWER_LEG.xz
+//! FR_LOWER_LEG.yz = FR_LOWER_LEG.yz
+//! FR_LOWER_LEG.zz_r = −FR_LOWER_LEG.xx + FR_LOWER_LEG.zz
+//! HL_SHOULDER.my_r = HL_SHOULDER.my + 0.014·HL_UPPER_LEG.m + HL_UPPER_LEG.my + 0.05145·HL_LOWER_LEG.m + HL_LOWER_LEG.my
+//! HL_SHOULDER.mz = HL_SHOULDER.mz
+//! HL_SHOULDER.xx_r = HL_SHOULDER.xx + 0.000196·HL_UPPER_LEG.m + 0.028·HL_UPPER_LEG.my + HL_UPPER_LEG.xx + 0.0282471025·HL_LOWER_LEG.m + 0.1029·HL_LOWER_LEG.my + HL_LOWER_LEG.xx
+//! HL_UPPER_LEG.mx = HL_UPPER_LEG.mx
+//! HL_UPPER_LEG.mz_r = HL_UPPER_LEG.mz − 0.16·HL_LOWER_LEG.m
+//! HL_UPPER_LEG.xy = HL_UPPER_LEG.xy
+//! HL_UPPER_LEG.yy_r = HL_UPPER_LEG.yy + 0.0256·HL_LOWER_LEG.m
+//! HL_UPPER_LEG.xz = HL_UPPER_LEG.xz
+//! HL_UPPER_LEG.yz_r = HL_UPPER_LEG.yz + 0.005992·HL_LOWER_LEG.m + 0.16·HL_LOWER_LEG.my
+//! HL_UPPER_LEG.zz_r = −HL_UPPER_LEG.xx + HL_UPPER_LEG.zz − 0.0256·HL_LOWER_LEG.m
+//! HL_LOWER_LEG.mx = HL_LOWER_LEG.mx
+//! HL_LOWER_LEG.mz = HL_LOWER_LEG.mz
+//! HL_LOWER_LEG.xy = HL_LOWER_LEG.xy
+//! HL_LOWER_LEG.yy = HL_LOWER_LEG.yy
+//! HL_LOWER_LEG.xz = HL_LOWER_LEG.xz
+//! HL_LOWER_LEG.yz = HL_LOWER_LEG.yz
+//! HL_LOWER_LEG.zz_r = −HL_LOWER_LEG.xx + HL_LOWER_LEG.zz
+//! HR_SHOULDER.my_r = HR_SHOULDER.my − 0.014·HR_UPPER_LEG.m + HR_UPPER_LEG.my − 0.05145·HR_LOWER_LEG.m + HR_LOWER_LEG.my
+//! HR_SHOULDER.mz = HR_SHOULDER.mz
+//! HR_SHOULDER.xx_r = HR_SHOULDER.xx + 0.000196·HR_UPPER_LEG.m − 0.028·HR_UPPER_LEG.my + HR_UPPER_LEG.xx + 0.0282471025·HR_LOWER_LEG.m − 0.1029·HR_LOWER_LEG.my + HR_LOWER_LEG.xx
+//! HR_UPPER_LEG.mx = HR_UPPER_LEG.mx
+//! HR_UPPER_LEG.mz_r = HR_UPPER_LEG.mz − 0.16·HR_LOWER_LEG.m
+//! HR_UPPER_LEG.xy = HR_UPPER_LEG.xy
+//! HR_UPPER_LEG.yy_r = HR_UPPER_LEG.yy + 0.0256·HR_LOWER_LEG.m
+//! HR_UPPER_LEG.xz = HR_UPPER_LEG.xz
+//! HR_UPPER_LEG.yz_r = HR_UPPER_LEG.yz − 0.005992·HR_LOWER_LEG.m + 0.16·HR_LOWER_LEG.my
+//! HR_UPPER_LEG.zz_r = −HR_UPPER_LEG.xx + HR_UPPER_LEG.zz − 0.0256·HR_LOWER_LEG.m
+//! HR_LOWER_LEG.mx = HR_LOWER_LEG.mx
+//! HR_LOWER_LEG.mz = HR_LOWER_LEG.mz
+//! HR_LOWER_LEG.xy = HR_LOWER_LEG.xy
+//! HR_LOWER_LEG.yy = HR_LOWER_LEG.yy
+//! HR_LOWER_LEG.xz = HR_LOWER_LEG.xz
+//! HR_LOWER_LEG.yz = HR_LOWER_LEG.yz
+//! HR_LOWER_LEG.zz_r = −HR_LOWER_LEG.xx + HR_LOWER_LEG.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -50,6 +127,8 @@
 //! | `mass_matrix_inverse` | 188 | 92 | 8 | 0 | 8 | 8 |
 //! | `forward_dynamics_derivatives` | 2272 | 1496 | 20 | 0 | 12 | 12 |
 //! | `standard_regressor` | 660 | 480 | 0 | 0 | 12 | 12 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 504 | 380 | 0 | 0 | 12 | 12 |
 //! | `linearization` | 2272 | 1496 | 20 | 0 | 12 | 12 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -146,6 +225,84 @@ pub const BODY_NAMES: [&str; NB] = [
     "HR_SHOULDER",
     "HR_UPPER_LEG",
     "HR_LOWER_LEG",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 68;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "FL_SHOULDER.my_r",
+    "FL_SHOULDER.mz",
+    "FL_SHOULDER.xx_r",
+    "FL_UPPER_LEG.mx",
+    "FL_UPPER_LEG.mz_r",
+    "FL_UPPER_LEG.xy",
+    "FL_UPPER_LEG.yy_r",
+    "FL_UPPER_LEG.xz",
+    "FL_UPPER_LEG.yz_r",
+    "FL_UPPER_LEG.zz_r",
+    "FL_LOWER_LEG.mx",
+    "FL_LOWER_LEG.mz",
+    "FL_LOWER_LEG.xy",
+    "FL_LOWER_LEG.yy",
+    "FL_LOWER_LEG.xz",
+    "FL_LOWER_LEG.yz",
+    "FL_LOWER_LEG.zz_r",
+    "FR_SHOULDER.my_r",
+    "FR_SHOULDER.mz",
+    "FR_SHOULDER.xx_r",
+    "FR_UPPER_LEG.mx",
+    "FR_UPPER_LEG.mz_r",
+    "FR_UPPER_LEG.xy",
+    "FR_UPPER_LEG.yy_r",
+    "FR_UPPER_LEG.xz",
+    "FR_UPPER_LEG.yz_r",
+    "FR_UPPER_LEG.zz_r",
+    "FR_LOWER_LEG.mx",
+    "FR_LOWER_LEG.mz",
+    "FR_LOWER_LEG.xy",
+    "FR_LOWER_LEG.yy",
+    "FR_LOWER_LEG.xz",
+    "FR_LOWER_LEG.yz",
+    "FR_LOWER_LEG.zz_r",
+    "HL_SHOULDER.my_r",
+    "HL_SHOULDER.mz",
+    "HL_SHOULDER.xx_r",
+    "HL_UPPER_LEG.mx",
+    "HL_UPPER_LEG.mz_r",
+    "HL_UPPER_LEG.xy",
+    "HL_UPPER_LEG.yy_r",
+    "HL_UPPER_LEG.xz",
+    "HL_UPPER_LEG.yz_r",
+    "HL_UPPER_LEG.zz_r",
+    "HL_LOWER_LEG.mx",
+    "HL_LOWER_LEG.mz",
+    "HL_LOWER_LEG.xy",
+    "HL_LOWER_LEG.yy",
+    "HL_LOWER_LEG.xz",
+    "HL_LOWER_LEG.yz",
+    "HL_LOWER_LEG.zz_r",
+    "HR_SHOULDER.my_r",
+    "HR_SHOULDER.mz",
+    "HR_SHOULDER.xx_r",
+    "HR_UPPER_LEG.mx",
+    "HR_UPPER_LEG.mz_r",
+    "HR_UPPER_LEG.xy",
+    "HR_UPPER_LEG.yy_r",
+    "HR_UPPER_LEG.xz",
+    "HR_UPPER_LEG.yz_r",
+    "HR_UPPER_LEG.zz_r",
+    "HR_LOWER_LEG.mx",
+    "HR_LOWER_LEG.mz",
+    "HR_LOWER_LEG.xy",
+    "HR_LOWER_LEG.yy",
+    "HR_LOWER_LEG.xz",
+    "HR_LOWER_LEG.yz",
+    "HR_LOWER_LEG.zz_r",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -8351,6 +8508,1275 @@ fn standard_regressor_with_body(
             t284,
             t286,
             t287,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        0.0000001609852873477455,
+        0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        0.00003349734004227557,
+        -0.0005396092213171667,
+        -0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        -0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        -0.0000001609852873477455,
+        -0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        -0.00003349734004227557,
+        -0.0005396092213171667,
+        0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        0.0000001609852873477455,
+        0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        0.00003349734004227557,
+        -0.0005396092213171667,
+        -0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        -0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        -0.0000001609852873477455,
+        -0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        -0.00003349734004227557,
+        -0.0005396092213171667,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 504,
+    add: 380,
+    div: 0,
+    sqrt: 0,
+    sin: 12,
+    cos: 12,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = lanes
+        .sin_cos_quad(q[8], q[9], q[10], q[11]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[4] * qd[4];
+    let t2 = qd[7] * qd[7];
+    let t3 = qd[10] * qd[10];
+    let t4 = p.g * s_q0;
+    let t5 = p.g * c_q0;
+    let t6 = qd[0] * s_q1;
+    let t7 = qdd[0] * c_q1;
+    let t8 = qdd[0] * s_q1;
+    let t9 = 0.014 * qd[0] * qd[0] - t4;
+    let t10 = 0.014 * qdd[0] + t5;
+    let t11 = s_q1 * t10;
+    let t12 = c_q1 * t10;
+    let t13 = qd[1] * t6;
+    let t14 = qd[0] * c_q1;
+    let t15 = qd[1] * t14;
+    let t16 = t7 - t13;
+    let t17 = t8 + t15;
+    let t18 = t14 * c_q2 - t6 * s_q2;
+    let t19 = t14 * s_q2 + t6 * c_q2;
+    let t20 = -0.16 * qd[1] - 0.03745 * t6;
+    let t21 = t6 * t14;
+    let t22 = t14 * t14;
+    let t23 = qdd[1] + t21;
+    let t24 = 0.03745 * (t15 - t17) - t11 - 0.16 * t23;
+    let t25 = 0.16 * t16 + t6 * t20 - t9 - 0.03745 * t22;
+    let t26 = t12 + 0.03745 * t16 + 0.16 * t22 - qd[1] * t20;
+    let t27 = c_q2 * t24 - s_q2 * t26;
+    let t28 = qd[1] + qd[2];
+    let t29 = qdd[1] + qdd[2];
+    let t30 = qd[2] * t18 + t16 * s_q2 + t17 * c_q2;
+    let t31 = p.g * s_q3;
+    let t32 = p.g * c_q3;
+    let t33 = qd[3] * s_q4;
+    let t34 = qdd[3] * c_q4;
+    let t35 = qdd[3] * s_q4;
+    let t36 = 0.014 * qd[3] * qd[3] + t31;
+    let t37 = t32 - 0.014 * qdd[3];
+    let t38 = s_q4 * t37;
+    let t39 = c_q4 * t37;
+    let t40 = qd[4] * t33;
+    let t41 = qd[3] * c_q4;
+    let t42 = qd[4] * t41;
+    let t43 = t34 - t40;
+    let t44 = t35 + t42;
+    let t45 = t41 * c_q5 - t33 * s_q5;
+    let t46 = t41 * s_q5 + t33 * c_q5;
+    let t47 = 0.03745 * t33 - 0.16 * qd[4];
+    let t48 = t33 * t41;
+    let t49 = t41 * t41;
+    let t50 = qdd[4] + t48;
+    let t51 = 0.03745 * (t44 - t42) - t38 - 0.16 * t50;
+    let t52 = 0.16 * t43 + t33 * t47 + t36 + 0.03745 * t49;
+    let t53 = t39 + 0.16 * t49 - qd[4] * t47 - 0.03745 * t43;
+    let t54 = c_q5 * t51 - s_q5 * t53;
+    let t55 = qd[4] + qd[5];
+    let t56 = qdd[4] + qdd[5];
+    let t57 = qd[5] * t45 + t43 * s_q5 + t44 * c_q5;
+    let t58 = p.g * s_q6;
+    let t59 = p.g * c_q6;
+    let t60 = qd[6] * s_q7;
+    let t61 = qdd[6] * c_q7;
+    let t62 = qdd[6] * s_q7;
+    let t63 = 0.014 * qd[6] * qd[6] - t58;
+    let t64 = 0.014 * qdd[6] + t59;
+    let t65 = s_q7 * t64;
+    let t66 = c_q7 * t64;
+    let t67 = qd[7] * t60;
+    let t68 = qd[6] * c_q7;
+    let t69 = qd[7] * t68;
+    let t70 = t61 - t67;
+    let t71 = t62 + t69;
+    let t72 = t68 * c_q8 - t60 * s_q8;
+    let t73 = t68 * s_q8 + t60 * c_q8;
+    let t74 = -0.16 * qd[7] - 0.03745 * t60;
+    let t75 = t60 * t68;
+    let t76 = t68 * t68;
+    let t77 = qdd[7] + t75;
+    let t78 = 0.03745 * (t69 - t71) - t65 - 0.16 * t77;
+    let t79 = 0.16 * t70 + t60 * t74 - t63 - 0.03745 * t76;
+    let t80 = t66 + 0.03745 * t70 + 0.16 * t76 - qd[7] * t74;
+    let t81 = c_q8 * t78 - s_q8 * t80;
+    let t82 = qd[7] + qd[8];
+    let t83 = qdd[7] + qdd[8];
+    let t84 = qd[8] * t72 + t70 * s_q8 + t71 * c_q8;
+    let t85 = p.g * s_q9;
+    let t86 = p.g * c_q9;
+    let t87 = qd[9] * s_q10;
+    let t88 = qdd[9] * c_q10;
+    let t89 = qdd[9] * s_q10;
+    let t90 = 0.014 * qd[9] * qd[9] + t85;
+    let t91 = t86 - 0.014 * qdd[9];
+    let t92 = s_q10 * t91;
+    let t93 = c_q10 * t91;
+    let t94 = qd[10] * t87;
+    let t95 = qd[9] * c_q10;
+    let t96 = qd[10] * t95;
+    let t97 = t88 - t94;
+    let t98 = t89 + t96;
+    let t99 = t95 * c_q11 - t87 * s_q11;
+    let t100 = t95 * s_q11 + t87 * c_q11;
+    let t101 = 0.03745 * t87 - 0.16 * qd[10];
+    let t102 = t87 * t95;
+    let t103 = t95 * t95;
+    let t104 = qdd[10] + t102;
+    let t105 = 0.03745 * (t98 - t96) - t92 - 0.16 * t104;
+    let t106 = 0.16 * t97 + t87 * t101 + t90 + 0.03745 * t103;
+    let t107 = t93 + 0.16 * t103 - qd[10] * t101 - 0.03745 * t97;
+    let t108 = c_q11 * t105 - s_q11 * t107;
+    let t109 = qd[10] + qd[11];
+    let t110 = qdd[10] + qdd[11];
+    let t111 = qd[11] * t99 + t97 * s_q11 + t98 * c_q11;
+    let t112 = t18 * t28;
+    let t113 = t18 * t19;
+    let t114 = t18 * t18;
+    let t115 = t45 * t55;
+    let t116 = t45 * t46;
+    let t117 = t45 * t45;
+    let t118 = t72 * t82;
+    let t119 = t72 * t73;
+    let t120 = t72 * t72;
+    let t121 = t99 * t109;
+    let t122 = t99 * t100;
+    let t123 = t99 * t99;
+    let t124 = t19 * t28;
+    let t125 = t28 * t28;
+    let t126 = t46 * t55;
+    let t127 = t55 * t55;
+    let t128 = t73 * t82;
+    let t129 = t82 * t82;
+    let t130 = t100 * t109;
+    let t131 = t109 * t109;
+    let t132 = t6 * t6;
+    let t133 = qdd[1] - t21;
+    let t134 = t19 * t19;
+    let t135 = t29 + t113;
+    let t136 = t30 + t112;
+    let t137 = t16 * c_q2 - t17 * s_q2 - qd[2] * t19;
+    let t138 = t124 - t137;
+    let t139 = t113 - t29;
+    let t140 = t124 + t137;
+    let t141 = t33 * t33;
+    let t142 = qdd[4] - t48;
+    let t143 = t46 * t46;
+    let t144 = t56 + t116;
+    let t145 = t57 + t115;
+    let t146 = t43 * c_q5 - t44 * s_q5 - qd[5] * t46;
+    let t147 = t126 - t146;
+    let t148 = t116 - t56;
+    let t149 = t126 + t146;
+    let t150 = t60 * t60;
+    let t151 = qdd[7] - t75;
+    let t152 = t73 * t73;
+    let t153 = t83 + t119;
+    let t154 = t84 + t118;
+    let t155 = t70 * c_q8 - t71 * s_q8 - qd[8] * t73;
+    let t156 = t128 - t155;
+    let t157 = t119 - t83;
+    let t158 = t128 + t155;
+    let t159 = t87 * t87;
+    let t160 = qdd[10] - t102;
+    let t161 = t100 * t100;
+    let t162 = t110 + t122;
+    let t163 = t111 + t121;
+    let t164 = t97 * c_q11 - t98 * s_q11 - qd[11] * t100;
+    let t165 = t130 - t164;
+    let t166 = t122 - t110;
+    let t167 = t130 + t164;
+    let t168 = s_q1 * t23;
+    let t169 = -t28;
+    let t170 = t28 * t169 - t134;
+    let t171 = c_q2 * t170 + s_q2 * t139;
+    let t172 = c_q2 * t139 - s_q2 * t170;
+    let t173 = -s_q2 * t24 - c_q2 * t26;
+    let t174 = -t18;
+    let t175 = t29 - t19 * t174;
+    let t176 = t18 * t174 - t125;
+    let t177 = c_q2 * t175 + s_q2 * t176;
+    let t178 = c_q2 * t176 - s_q2 * t175;
+    let t179 = t114 - t125;
+    let t180 = c_q2 * t124;
+    let t181 = s_q2 * t124;
+    let t182 = t134 - t114;
+    let t183 = t125 - t134;
+    let t184 = t30 - t112;
+    let t185 = -t113;
+    let t186 = s_q4 * t50;
+    let t187 = -t55;
+    let t188 = t55 * t187 - t143;
+    let t189 = c_q5 * t188 + s_q5 * t148;
+    let t190 = c_q5 * t148 - s_q5 * t188;
+    let t191 = -s_q5 * t51 - c_q5 * t53;
+    let t192 = -t45;
+    let t193 = t56 - t46 * t192;
+    let t194 = t45 * t192 - t127;
+    let t195 = c_q5 * t193 + s_q5 * t194;
+    let t196 = c_q5 * t194 - s_q5 * t193;
+    let t197 = t117 - t127;
+    let t198 = c_q5 * t126;
+    let t199 = s_q5 * t126;
+    let t200 = t143 - t117;
+    let t201 = t127 - t143;
+    let t202 = t57 - t115;
+    let t203 = -t116;
+    let t204 = s_q7 * t77;
+    let t205 = -t82;
+    let t206 = t82 * t205 - t152;
+    let t207 = c_q8 * t206 + s_q8 * t157;
+    let t208 = c_q8 * t157 - s_q8 * t206;
+    let t209 = -s_q8 * t78 - c_q8 * t80;
+    let t210 = -t72;
+    let t211 = t83 - t73 * t210;
+    let t212 = t72 * t210 - t129;
+    let t213 = c_q8 * t211 + s_q8 * t212;
+    let t214 = c_q8 * t212 - s_q8 * t211;
+    let t215 = t120 - t129;
+    let t216 = c_q8 * t128;
+    let t217 = s_q8 * t128;
+    let t218 = t152 - t120;
+    let t219 = t129 - t152;
+    let t220 = t84 - t118;
+    let t221 = -t119;
+    let t222 = s_q10 * t104;
+    let t223 = -t109;
+    let t224 = t109 * t223 - t161;
+    let t225 = c_q11 * t224 + s_q11 * t166;
+    let t226 = c_q11 * t166 - s_q11 * t224;
+    let t227 = -s_q11 * t105 - c_q11 * t107;
+    let t228 = -t99;
+    let t229 = t110 - t100 * t228;
+    let t230 = t99 * t228 - t131;
+    let t231 = c_q11 * t229 + s_q11 * t230;
+    let t232 = c_q11 * t230 - s_q11 * t229;
+    let t233 = t123 - t131;
+    let t234 = c_q11 * t130;
+    let t235 = s_q11 * t130;
+    let t236 = t161 - t123;
+    let t237 = t131 - t161;
+    let t238 = t111 - t121;
+    let t239 = -t122;
+    [
+        [
+            t5,
+            -t4,
+            qdd[0],
+            0.014 * (s_q1 * (t0 + t132) - c_q1 * t133) - s_q1 * t9,
+            c_q1 * t9 - 0.014 * (c_q1 * (t0 + t22) + t168),
+            c_q1 * t133 + s_q1 * (t22 - t0),
+            0.0,
+            c_q1 * (t8 + 2.0 * t15) + s_q1 * (t7 - 2.0 * t13),
+            t168 + c_q1 * (t0 - t132),
+            c_q1 * t13 + s_q1 * t17,
+            0.014 * (c_q1 * t172 - s_q1 * t171)
+                + c_q1 * (0.03745 * t172 + 0.16 * (t30 - t18 * t169) + s_q2 * t25)
+                + s_q1 * (c_q2 * t25 - 0.03745 * t171),
+            0.014 * (c_q1 * t178 - s_q1 * t177)
+                + c_q1 * (0.16 * t138 + 0.03745 * t178 - c_q2 * t25)
+                + s_q1 * (s_q2 * t25 - 0.03745 * t177),
+            c_q1 * (s_q2 * t179 - c_q2 * t139) + s_q1 * (c_q2 * t179 + s_q2 * t139),
+            c_q1 * (s_q2 * t112 - t180) + s_q1 * (c_q2 * t112 + t181),
+            c_q1 * (c_q2 * t136 - s_q2 * t138) - s_q1 * (c_q2 * t138 + s_q2 * t136),
+            c_q1 * (s_q2 * t135 + c_q2 * t183) + s_q1 * (c_q2 * t135 - s_q2 * t183),
+            c_q1 * (t180 + s_q2 * t30) + s_q1 * (c_q2 * t30 - t181),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            -t12,
+            -t11,
+            t7,
+            qdd[1],
+            t132 - t22,
+            t8,
+            -t21,
+            t173 - 0.16 * t171,
+            t27 - 0.16 * t177,
+            t140,
+            t29,
+            t182,
+            t184,
+            t185,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t173,
+            t27,
+            t140,
+            t29,
+            t182,
+            t184,
+            t185,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t32,
+            -t31,
+            qdd[3],
+            s_q4 * t36 - 0.014 * (s_q4 * (t1 + t141) - c_q4 * t142),
+            0.014 * (c_q4 * (t1 + t49) + t186) - c_q4 * t36,
+            c_q4 * t142 + s_q4 * (t49 - t1),
+            0.0,
+            c_q4 * (t35 + 2.0 * t42) + s_q4 * (t34 - 2.0 * t40),
+            t186 + c_q4 * (t1 - t141),
+            c_q4 * t40 + s_q4 * t44,
+            c_q4 * (0.16 * (t57 - t45 * t187) + s_q5 * t52 - 0.03745 * t190)
+                + s_q4 * (0.03745 * t189 + c_q5 * t52)
+                - 0.014 * (c_q4 * t190 - s_q4 * t189),
+            c_q4 * (0.16 * t147 - c_q5 * t52 - 0.03745 * t196)
+                + s_q4 * (0.03745 * t195 + s_q5 * t52)
+                - 0.014 * (c_q4 * t196 - s_q4 * t195),
+            c_q4 * (s_q5 * t197 - c_q5 * t148) + s_q4 * (c_q5 * t197 + s_q5 * t148),
+            c_q4 * (s_q5 * t115 - t198) + s_q4 * (c_q5 * t115 + t199),
+            c_q4 * (c_q5 * t145 - s_q5 * t147) - s_q4 * (c_q5 * t147 + s_q5 * t145),
+            c_q4 * (s_q5 * t144 + c_q5 * t201) + s_q4 * (c_q5 * t144 - s_q5 * t201),
+            c_q4 * (t198 + s_q5 * t57) + s_q4 * (c_q5 * t57 - t199),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t39,
+            -t38,
+            t34,
+            qdd[4],
+            t141 - t49,
+            t35,
+            -t48,
+            t191 - 0.16 * t189,
+            t54 - 0.16 * t195,
+            t149,
+            t56,
+            t200,
+            t202,
+            t203,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t191,
+            t54,
+            t149,
+            t56,
+            t200,
+            t202,
+            t203,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t59,
+            -t58,
+            qdd[6],
+            0.014 * (s_q7 * (t2 + t150) - c_q7 * t151) - s_q7 * t63,
+            c_q7 * t63 - 0.014 * (c_q7 * (t2 + t76) + t204),
+            c_q7 * t151 + s_q7 * (t76 - t2),
+            0.0,
+            c_q7 * (t62 + 2.0 * t69) + s_q7 * (t61 - 2.0 * t67),
+            t204 + c_q7 * (t2 - t150),
+            c_q7 * t67 + s_q7 * t71,
+            0.014 * (c_q7 * t208 - s_q7 * t207)
+                + c_q7 * (0.03745 * t208 + 0.16 * (t84 - t72 * t205) + s_q8 * t79)
+                + s_q7 * (c_q8 * t79 - 0.03745 * t207),
+            0.014 * (c_q7 * t214 - s_q7 * t213)
+                + c_q7 * (0.16 * t156 + 0.03745 * t214 - c_q8 * t79)
+                + s_q7 * (s_q8 * t79 - 0.03745 * t213),
+            c_q7 * (s_q8 * t215 - c_q8 * t157) + s_q7 * (c_q8 * t215 + s_q8 * t157),
+            c_q7 * (s_q8 * t118 - t216) + s_q7 * (c_q8 * t118 + t217),
+            c_q7 * (c_q8 * t154 - s_q8 * t156) - s_q7 * (c_q8 * t156 + s_q8 * t154),
+            c_q7 * (s_q8 * t153 + c_q8 * t219) + s_q7 * (c_q8 * t153 - s_q8 * t219),
+            c_q7 * (t216 + s_q8 * t84) + s_q7 * (c_q8 * t84 - t217),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t66,
+            -t65,
+            t61,
+            qdd[7],
+            t150 - t76,
+            t62,
+            -t75,
+            t209 - 0.16 * t207,
+            t81 - 0.16 * t213,
+            t158,
+            t83,
+            t218,
+            t220,
+            t221,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t209,
+            t81,
+            t158,
+            t83,
+            t218,
+            t220,
+            t221,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t86,
+            -t85,
+            qdd[9],
+            s_q10 * t90 - 0.014 * (s_q10 * (t3 + t159) - c_q10 * t160),
+            0.014 * (c_q10 * (t3 + t103) + t222) - c_q10 * t90,
+            c_q10 * t160 + s_q10 * (t103 - t3),
+            0.0,
+            c_q10 * (t89 + 2.0 * t96) + s_q10 * (t88 - 2.0 * t94),
+            t222 + c_q10 * (t3 - t159),
+            c_q10 * t94 + s_q10 * t98,
+            c_q10 * (0.16 * (t111 - t99 * t223) + s_q11 * t106 - 0.03745 * t226)
+                + s_q10 * (0.03745 * t225 + c_q11 * t106)
+                - 0.014 * (c_q10 * t226 - s_q10 * t225),
+            c_q10 * (0.16 * t165 - c_q11 * t106 - 0.03745 * t232)
+                + s_q10 * (0.03745 * t231 + s_q11 * t106)
+                - 0.014 * (c_q10 * t232 - s_q10 * t231),
+            c_q10 * (s_q11 * t233 - c_q11 * t166)
+                + s_q10 * (c_q11 * t233 + s_q11 * t166),
+            c_q10 * (s_q11 * t121 - t234) + s_q10 * (c_q11 * t121 + t235),
+            c_q10 * (c_q11 * t163 - s_q11 * t165)
+                - s_q10 * (c_q11 * t165 + s_q11 * t163),
+            c_q10 * (s_q11 * t162 + c_q11 * t237)
+                + s_q10 * (c_q11 * t162 - s_q11 * t237),
+            c_q10 * (t234 + s_q11 * t111) + s_q10 * (c_q11 * t111 - t235),
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t93,
+            -t92,
+            t88,
+            qdd[10],
+            t159 - t103,
+            t89,
+            -t102,
+            t227 - 0.16 * t225,
+            t108 - 0.16 * t231,
+            t167,
+            t110,
+            t236,
+            t238,
+            t239,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t227,
+            t108,
+            t167,
+            t110,
+            t236,
+            t238,
+            t239,
         ],
     ]
 }

@@ -27,6 +27,83 @@
 //!
 //! Coordinates, in order: `FL_HAA`, `FL_HFE`, `FL_KFE`, `FR_HAA`, `FR_HFE`, `FR_KFE`, `HL_HAA`, `HL_HFE`, `HL_KFE`, `HR_HAA`, `HR_HFE`, `HR_KFE`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! FL_SHOULDER.my_r = FL_SHOULDER.my + 0.014·FL_UPPER_LEG.m + FL_UPPER_LEG.my + 0.05145·FL_LOWER_LEG.m + FL_LOWER_LEG.my
+//! FL_SHOULDER.mz = FL_SHOULDER.mz
+//! FL_SHOULDER.xx_r = FL_SHOULDER.xx + 0.000196·FL_UPPER_LEG.m + 0.028·FL_UPPER_LEG.my + FL_UPPER_LEG.xx + 0.0282471025·FL_LOWER_LEG.m + 0.1029·FL_LOWER_LEG.my + FL_LOWER_LEG.xx
+//! FL_UPPER_LEG.mx = FL_UPPER_LEG.mx
+//! FL_UPPER_LEG.mz_r = FL_UPPER_LEG.mz − 0.16·FL_LOWER_LEG.m
+//! FL_UPPER_LEG.xy = FL_UPPER_LEG.xy
+//! FL_UPPER_LEG.yy_r = FL_UPPER_LEG.yy + 0.0256·FL_LOWER_LEG.m
+//! FL_UPPER_LEG.xz = FL_UPPER_LEG.xz
+//! FL_UPPER_LEG.yz_r = FL_UPPER_LEG.yz + 0.005992·FL_LOWER_LEG.m + 0.16·FL_LOWER_LEG.my
+//! FL_UPPER_LEG.zz_r = −FL_UPPER_LEG.xx + FL_UPPER_LEG.zz − 0.0256·FL_LOWER_LEG.m
+//! FL_LOWER_LEG.mx = FL_LOWER_LEG.mx
+//! FL_LOWER_LEG.mz = FL_LOWER_LEG.mz
+//! FL_LOWER_LEG.xy = FL_LOWER_LEG.xy
+//! FL_LOWER_LEG.yy = FL_LOWER_LEG.yy
+//! FL_LOWER_LEG.xz = FL_LOWER_LEG.xz
+//! FL_LOWER_LEG.yz = FL_LOWER_LEG.yz
+//! FL_LOWER_LEG.zz_r = −FL_LOWER_LEG.xx + FL_LOWER_LEG.zz
+//! FR_SHOULDER.my_r = FR_SHOULDER.my − 0.014·FR_UPPER_LEG.m + FR_UPPER_LEG.my − 0.05145·FR_LOWER_LEG.m + FR_LOWER_LEG.my
+//! FR_SHOULDER.mz = FR_SHOULDER.mz
+//! FR_SHOULDER.xx_r = FR_SHOULDER.xx + 0.000196·FR_UPPER_LEG.m − 0.028·FR_UPPER_LEG.my + FR_UPPER_LEG.xx + 0.0282471025·FR_LOWER_LEG.m − 0.1029·FR_LOWER_LEG.my + FR_LOWER_LEG.xx
+//! FR_UPPER_LEG.mx = FR_UPPER_LEG.mx
+//! FR_UPPER_LEG.mz_r = FR_UPPER_LEG.mz − 0.16·FR_LOWER_LEG.m
+//! FR_UPPER_LEG.xy = FR_UPPER_LEG.xy
+//! FR_UPPER_LEG.yy_r = FR_UPPER_LEG.yy + 0.0256·FR_LOWER_LEG.m
+//! FR_UPPER_LEG.xz = FR_UPPER_LEG.xz
+//! FR_UPPER_LEG.yz_r = FR_UPPER_LEG.yz − 0.005992·FR_LOWER_LEG.m + 0.16·FR_LOWER_LEG.my
+//! FR_UPPER_LEG.zz_r = −FR_UPPER_LEG.xx + FR_UPPER_LEG.zz − 0.0256·FR_LOWER_LEG.m
+//! FR_LOWER_LEG.mx = FR_LOWER_LEG.mx
+//! FR_LOWER_LEG.mz = FR_LOWER_LEG.mz
+//! FR_LOWER_LEG.xy = FR_LOWER_LEG.xy
+//! FR_LOWER_LEG.yy = FR_LOWER_LEG.yy
+//! FR_LOWER_LEG.xz = FR_LOWER_LEG.xz
+//! FR_LOWER_LEG.yz = FR_LOWER_LEG.yz
+//! FR_LOWER_LEG.zz_r = −FR_LOWER_LEG.xx + FR_LOWER_LEG.zz
+//! HL_SHOULDER.my_r = HL_SHOULDER.my + 0.014·HL_UPPER_LEG.m + HL_UPPER_LEG.my + 0.05145·HL_LOWER_LEG.m + HL_LOWER_LEG.my
+//! HL_SHOULDER.mz = HL_SHOULDER.mz
+//! HL_SHOULDER.xx_r = HL_SHOULDER.xx + 0.000196·HL_UPPER_LEG.m + 0.028·HL_UPPER_LEG.my + HL_UPPER_LEG.xx + 0.0282471025·HL_LOWER_LEG.m + 0.1029·HL_LOWER_LEG.my + HL_LOWER_LEG.xx
+//! HL_UPPER_LEG.mx = HL_UPPER_LEG.mx
+//! HL_UPPER_LEG.mz_r = HL_UPPER_LEG.mz − 0.16·HL_LOWER_LEG.m
+//! HL_UPPER_LEG.xy = HL_UPPER_LEG.xy
+//! HL_UPPER_LEG.yy_r = HL_UPPER_LEG.yy + 0.0256·HL_LOWER_LEG.m
+//! HL_UPPER_LEG.xz = HL_UPPER_LEG.xz
+//! HL_UPPER_LEG.yz_r = HL_UPPER_LEG.yz + 0.005992·HL_LOWER_LEG.m + 0.16·HL_LOWER_LEG.my
+//! HL_UPPER_LEG.zz_r = −HL_UPPER_LEG.xx + HL_UPPER_LEG.zz − 0.0256·HL_LOWER_LEG.m
+//! HL_LOWER_LEG.mx = HL_LOWER_LEG.mx
+//! HL_LOWER_LEG.mz = HL_LOWER_LEG.mz
+//! HL_LOWER_LEG.xy = HL_LOWER_LEG.xy
+//! HL_LOWER_LEG.yy = HL_LOWER_LEG.yy
+//! HL_LOWER_LEG.xz = HL_LOWER_LEG.xz
+//! HL_LOWER_LEG.yz = HL_LOWER_LEG.yz
+//! HL_LOWER_LEG.zz_r = −HL_LOWER_LEG.xx + HL_LOWER_LEG.zz
+//! HR_SHOULDER.my_r = HR_SHOULDER.my − 0.014·HR_UPPER_LEG.m + HR_UPPER_LEG.my − 0.05145·HR_LOWER_LEG.m + HR_LOWER_LEG.my
+//! HR_SHOULDER.mz = HR_SHOULDER.mz
+//! HR_SHOULDER.xx_r = HR_SHOULDER.xx + 0.000196·HR_UPPER_LEG.m − 0.028·HR_UPPER_LEG.my + HR_UPPER_LEG.xx + 0.0282471025·HR_LOWER_LEG.m − 0.1029·HR_LOWER_LEG.my + HR_LOWER_LEG.xx
+//! HR_UPPER_LEG.mx = HR_UPPER_LEG.mx
+//! HR_UPPER_LEG.mz_r = HR_UPPER_LEG.mz − 0.16·HR_LOWER_LEG.m
+//! HR_UPPER_LEG.xy = HR_UPPER_LEG.xy
+//! HR_UPPER_LEG.yy_r = HR_UPPER_LEG.yy + 0.0256·HR_LOWER_LEG.m
+//! HR_UPPER_LEG.xz = HR_UPPER_LEG.xz
+//! HR_UPPER_LEG.yz_r = HR_UPPER_LEG.yz − 0.005992·HR_LOWER_LEG.m + 0.16·HR_LOWER_LEG.my
+//! HR_UPPER_LEG.zz_r = −HR_UPPER_LEG.xx + HR_UPPER_LEG.zz − 0.0256·HR_LOWER_LEG.m
+//! HR_LOWER_LEG.mx = HR_LOWER_LEG.mx
+//! HR_LOWER_LEG.mz = HR_LOWER_LEG.mz
+//! HR_LOWER_LEG.xy = HR_LOWER_LEG.xy
+//! HR_LOWER_LEG.yy = HR_LOWER_LEG.yy
+//! HR_LOWER_LEG.xz = HR_LOWER_LEG.xz
+//! HR_LOWER_LEG.yz = HR_LOWER_LEG.yz
+//! HR_LOWER_LEG.zz_r = −HR_LOWER_LEG.xx + HR_LOWER_LEG.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -50,6 +127,8 @@
 //! | `mass_matrix_inverse` | 188 | 92 | 8 | 0 | 8 | 8 |
 //! | `forward_dynamics_derivatives` | 2300 | 1496 | 20 | 0 | 12 | 12 |
 //! | `standard_regressor` | 668 | 476 | 0 | 0 | 12 | 12 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 512 | 376 | 0 | 0 | 12 | 12 |
 //! | `linearization` | 2300 | 1496 | 20 | 0 | 12 | 12 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -146,6 +225,84 @@ pub const BODY_NAMES: [&str; NB] = [
     "HR_SHOULDER",
     "HR_UPPER_LEG",
     "HR_LOWER_LEG",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 68;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "FL_SHOULDER.my_r",
+    "FL_SHOULDER.mz",
+    "FL_SHOULDER.xx_r",
+    "FL_UPPER_LEG.mx",
+    "FL_UPPER_LEG.mz_r",
+    "FL_UPPER_LEG.xy",
+    "FL_UPPER_LEG.yy_r",
+    "FL_UPPER_LEG.xz",
+    "FL_UPPER_LEG.yz_r",
+    "FL_UPPER_LEG.zz_r",
+    "FL_LOWER_LEG.mx",
+    "FL_LOWER_LEG.mz",
+    "FL_LOWER_LEG.xy",
+    "FL_LOWER_LEG.yy",
+    "FL_LOWER_LEG.xz",
+    "FL_LOWER_LEG.yz",
+    "FL_LOWER_LEG.zz_r",
+    "FR_SHOULDER.my_r",
+    "FR_SHOULDER.mz",
+    "FR_SHOULDER.xx_r",
+    "FR_UPPER_LEG.mx",
+    "FR_UPPER_LEG.mz_r",
+    "FR_UPPER_LEG.xy",
+    "FR_UPPER_LEG.yy_r",
+    "FR_UPPER_LEG.xz",
+    "FR_UPPER_LEG.yz_r",
+    "FR_UPPER_LEG.zz_r",
+    "FR_LOWER_LEG.mx",
+    "FR_LOWER_LEG.mz",
+    "FR_LOWER_LEG.xy",
+    "FR_LOWER_LEG.yy",
+    "FR_LOWER_LEG.xz",
+    "FR_LOWER_LEG.yz",
+    "FR_LOWER_LEG.zz_r",
+    "HL_SHOULDER.my_r",
+    "HL_SHOULDER.mz",
+    "HL_SHOULDER.xx_r",
+    "HL_UPPER_LEG.mx",
+    "HL_UPPER_LEG.mz_r",
+    "HL_UPPER_LEG.xy",
+    "HL_UPPER_LEG.yy_r",
+    "HL_UPPER_LEG.xz",
+    "HL_UPPER_LEG.yz_r",
+    "HL_UPPER_LEG.zz_r",
+    "HL_LOWER_LEG.mx",
+    "HL_LOWER_LEG.mz",
+    "HL_LOWER_LEG.xy",
+    "HL_LOWER_LEG.yy",
+    "HL_LOWER_LEG.xz",
+    "HL_LOWER_LEG.yz",
+    "HL_LOWER_LEG.zz_r",
+    "HR_SHOULDER.my_r",
+    "HR_SHOULDER.mz",
+    "HR_SHOULDER.xx_r",
+    "HR_UPPER_LEG.mx",
+    "HR_UPPER_LEG.mz_r",
+    "HR_UPPER_LEG.xy",
+    "HR_UPPER_LEG.yy_r",
+    "HR_UPPER_LEG.xz",
+    "HR_UPPER_LEG.yz_r",
+    "HR_UPPER_LEG.zz_r",
+    "HR_LOWER_LEG.mx",
+    "HR_LOWER_LEG.mz",
+    "HR_LOWER_LEG.xy",
+    "HR_LOWER_LEG.yy",
+    "HR_LOWER_LEG.xz",
+    "HR_LOWER_LEG.yz",
+    "HR_LOWER_LEG.zz_r",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -8358,6 +8515,1266 @@ fn standard_regressor_with_body(
             t276,
             t278,
             t279,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        0.0000001609852873477455,
+        0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        0.00003349734004227557,
+        -0.0005396092213171667,
+        -0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        -0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        -0.0000001609852873477455,
+        -0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        -0.00003349734004227557,
+        -0.0005396092213171667,
+        0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        0.0000001609852873477455,
+        0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        0.00003349734004227557,
+        -0.0005396092213171667,
+        -0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        -0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        -0.0000001609852873477455,
+        -0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        -0.00003349734004227557,
+        -0.0005396092213171667,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 512,
+    add: 376,
+    div: 0,
+    sqrt: 0,
+    sin: 12,
+    cos: 12,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = lanes
+        .sin_cos_quad(q[8], q[9], q[10], q[11]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[4] * qd[4];
+    let t2 = qd[7] * qd[7];
+    let t3 = qd[10] * qd[10];
+    let t4 = qd[0] * s_q1;
+    let t5 = qdd[0] * c_q1;
+    let t6 = qdd[0] * s_q1;
+    let t7 = 0.014 * qd[0] * qd[0] - 9.81 * s_q0;
+    let t8 = 9.81 * c_q0 + 0.014 * qdd[0];
+    let t9 = s_q1 * t8;
+    let t10 = c_q1 * t8;
+    let t11 = qd[1] * t4;
+    let t12 = qd[0] * c_q1;
+    let t13 = qd[1] * t12;
+    let t14 = t5 - t11;
+    let t15 = t6 + t13;
+    let t16 = t12 * c_q2 - t4 * s_q2;
+    let t17 = t12 * s_q2 + t4 * c_q2;
+    let t18 = -0.16 * qd[1] - 0.03745 * t4;
+    let t19 = t4 * t12;
+    let t20 = t12 * t12;
+    let t21 = qdd[1] + t19;
+    let t22 = 0.03745 * (t13 - t15) - t9 - 0.16 * t21;
+    let t23 = 0.16 * t14 + t4 * t18 - t7 - 0.03745 * t20;
+    let t24 = t10 + 0.03745 * t14 + 0.16 * t20 - qd[1] * t18;
+    let t25 = c_q2 * t22 - s_q2 * t24;
+    let t26 = qd[1] + qd[2];
+    let t27 = qdd[1] + qdd[2];
+    let t28 = qd[2] * t16 + t14 * s_q2 + t15 * c_q2;
+    let t29 = qd[3] * s_q4;
+    let t30 = qdd[3] * c_q4;
+    let t31 = qdd[3] * s_q4;
+    let t32 = 0.014 * qd[3] * qd[3] + 9.81 * s_q3;
+    let t33 = 9.81 * c_q3 - 0.014 * qdd[3];
+    let t34 = s_q4 * t33;
+    let t35 = c_q4 * t33;
+    let t36 = qd[4] * t29;
+    let t37 = qd[3] * c_q4;
+    let t38 = qd[4] * t37;
+    let t39 = t30 - t36;
+    let t40 = t31 + t38;
+    let t41 = t37 * c_q5 - t29 * s_q5;
+    let t42 = t37 * s_q5 + t29 * c_q5;
+    let t43 = 0.03745 * t29 - 0.16 * qd[4];
+    let t44 = t29 * t37;
+    let t45 = t37 * t37;
+    let t46 = qdd[4] + t44;
+    let t47 = 0.03745 * (t40 - t38) - t34 - 0.16 * t46;
+    let t48 = 0.16 * t39 + t29 * t43 + t32 + 0.03745 * t45;
+    let t49 = t35 + 0.16 * t45 - qd[4] * t43 - 0.03745 * t39;
+    let t50 = c_q5 * t47 - s_q5 * t49;
+    let t51 = qd[4] + qd[5];
+    let t52 = qdd[4] + qdd[5];
+    let t53 = qd[5] * t41 + t39 * s_q5 + t40 * c_q5;
+    let t54 = qd[6] * s_q7;
+    let t55 = qdd[6] * c_q7;
+    let t56 = qdd[6] * s_q7;
+    let t57 = 0.014 * qd[6] * qd[6] - 9.81 * s_q6;
+    let t58 = 9.81 * c_q6 + 0.014 * qdd[6];
+    let t59 = s_q7 * t58;
+    let t60 = c_q7 * t58;
+    let t61 = qd[7] * t54;
+    let t62 = qd[6] * c_q7;
+    let t63 = qd[7] * t62;
+    let t64 = t55 - t61;
+    let t65 = t56 + t63;
+    let t66 = t62 * c_q8 - t54 * s_q8;
+    let t67 = t62 * s_q8 + t54 * c_q8;
+    let t68 = -0.16 * qd[7] - 0.03745 * t54;
+    let t69 = t54 * t62;
+    let t70 = t62 * t62;
+    let t71 = qdd[7] + t69;
+    let t72 = 0.03745 * (t63 - t65) - t59 - 0.16 * t71;
+    let t73 = 0.16 * t64 + t54 * t68 - t57 - 0.03745 * t70;
+    let t74 = t60 + 0.03745 * t64 + 0.16 * t70 - qd[7] * t68;
+    let t75 = c_q8 * t72 - s_q8 * t74;
+    let t76 = qd[7] + qd[8];
+    let t77 = qdd[7] + qdd[8];
+    let t78 = qd[8] * t66 + t64 * s_q8 + t65 * c_q8;
+    let t79 = qd[9] * s_q10;
+    let t80 = qdd[9] * c_q10;
+    let t81 = qdd[9] * s_q10;
+    let t82 = 0.014 * qd[9] * qd[9] + 9.81 * s_q9;
+    let t83 = 9.81 * c_q9 - 0.014 * qdd[9];
+    let t84 = s_q10 * t83;
+    let t85 = c_q10 * t83;
+    let t86 = qd[10] * t79;
+    let t87 = qd[9] * c_q10;
+    let t88 = qd[10] * t87;
+    let t89 = t80 - t86;
+    let t90 = t81 + t88;
+    let t91 = t87 * c_q11 - t79 * s_q11;
+    let t92 = t87 * s_q11 + t79 * c_q11;
+    let t93 = 0.03745 * t79 - 0.16 * qd[10];
+    let t94 = t79 * t87;
+    let t95 = t87 * t87;
+    let t96 = qdd[10] + t94;
+    let t97 = 0.03745 * (t90 - t88) - t84 - 0.16 * t96;
+    let t98 = 0.16 * t89 + t79 * t93 + t82 + 0.03745 * t95;
+    let t99 = t85 + 0.16 * t95 - qd[10] * t93 - 0.03745 * t89;
+    let t100 = c_q11 * t97 - s_q11 * t99;
+    let t101 = qd[10] + qd[11];
+    let t102 = qdd[10] + qdd[11];
+    let t103 = qd[11] * t91 + t89 * s_q11 + t90 * c_q11;
+    let t104 = t16 * t26;
+    let t105 = t16 * t17;
+    let t106 = t16 * t16;
+    let t107 = t41 * t51;
+    let t108 = t41 * t42;
+    let t109 = t41 * t41;
+    let t110 = t66 * t76;
+    let t111 = t66 * t67;
+    let t112 = t66 * t66;
+    let t113 = t91 * t101;
+    let t114 = t91 * t92;
+    let t115 = t91 * t91;
+    let t116 = t17 * t26;
+    let t117 = t26 * t26;
+    let t118 = t42 * t51;
+    let t119 = t51 * t51;
+    let t120 = t67 * t76;
+    let t121 = t76 * t76;
+    let t122 = t92 * t101;
+    let t123 = t101 * t101;
+    let t124 = t4 * t4;
+    let t125 = qdd[1] - t19;
+    let t126 = t17 * t17;
+    let t127 = t27 + t105;
+    let t128 = t28 + t104;
+    let t129 = t14 * c_q2 - t15 * s_q2 - qd[2] * t17;
+    let t130 = t116 - t129;
+    let t131 = t105 - t27;
+    let t132 = t116 + t129;
+    let t133 = t29 * t29;
+    let t134 = qdd[4] - t44;
+    let t135 = t42 * t42;
+    let t136 = t52 + t108;
+    let t137 = t53 + t107;
+    let t138 = t39 * c_q5 - t40 * s_q5 - qd[5] * t42;
+    let t139 = t118 - t138;
+    let t140 = t108 - t52;
+    let t141 = t118 + t138;
+    let t142 = t54 * t54;
+    let t143 = qdd[7] - t69;
+    let t144 = t67 * t67;
+    let t145 = t77 + t111;
+    let t146 = t78 + t110;
+    let t147 = t64 * c_q8 - t65 * s_q8 - qd[8] * t67;
+    let t148 = t120 - t147;
+    let t149 = t111 - t77;
+    let t150 = t120 + t147;
+    let t151 = t79 * t79;
+    let t152 = qdd[10] - t94;
+    let t153 = t92 * t92;
+    let t154 = t102 + t114;
+    let t155 = t103 + t113;
+    let t156 = t89 * c_q11 - t90 * s_q11 - qd[11] * t92;
+    let t157 = t122 - t156;
+    let t158 = t114 - t102;
+    let t159 = t122 + t156;
+    let t160 = s_q1 * t21;
+    let t161 = -t26;
+    let t162 = t26 * t161 - t126;
+    let t163 = c_q2 * t162 + s_q2 * t131;
+    let t164 = c_q2 * t131 - s_q2 * t162;
+    let t165 = -s_q2 * t22 - c_q2 * t24;
+    let t166 = -t16;
+    let t167 = t27 - t17 * t166;
+    let t168 = t16 * t166 - t117;
+    let t169 = c_q2 * t167 + s_q2 * t168;
+    let t170 = c_q2 * t168 - s_q2 * t167;
+    let t171 = t106 - t117;
+    let t172 = c_q2 * t116;
+    let t173 = s_q2 * t116;
+    let t174 = t126 - t106;
+    let t175 = t117 - t126;
+    let t176 = t28 - t104;
+    let t177 = -t105;
+    let t178 = s_q4 * t46;
+    let t179 = -t51;
+    let t180 = t51 * t179 - t135;
+    let t181 = c_q5 * t180 + s_q5 * t140;
+    let t182 = c_q5 * t140 - s_q5 * t180;
+    let t183 = -s_q5 * t47 - c_q5 * t49;
+    let t184 = -t41;
+    let t185 = t52 - t42 * t184;
+    let t186 = t41 * t184 - t119;
+    let t187 = c_q5 * t185 + s_q5 * t186;
+    let t188 = c_q5 * t186 - s_q5 * t185;
+    let t189 = t109 - t119;
+    let t190 = c_q5 * t118;
+    let t191 = s_q5 * t118;
+    let t192 = t135 - t109;
+    let t193 = t119 - t135;
+    let t194 = t53 - t107;
+    let t195 = -t108;
+    let t196 = s_q7 * t71;
+    let t197 = -t76;
+    let t198 = t76 * t197 - t144;
+    let t199 = c_q8 * t198 + s_q8 * t149;
+    let t200 = c_q8 * t149 - s_q8 * t198;
+    let t201 = -s_q8 * t72 - c_q8 * t74;
+    let t202 = -t66;
+    let t203 = t77 - t67 * t202;
+    let t204 = t66 * t202 - t121;
+    let t205 = c_q8 * t203 + s_q8 * t204;
+    let t206 = c_q8 * t204 - s_q8 * t203;
+    let t207 = t112 - t121;
+    let t208 = c_q8 * t120;
+    let t209 = s_q8 * t120;
+    let t210 = t144 - t112;
+    let t211 = t121 - t144;
+    let t212 = t78 - t110;
+    let t213 = -t111;
+    let t214 = s_q10 * t96;
+    let t215 = -t101;
+    let t216 = t101 * t215 - t153;
+    let t217 = c_q11 * t216 + s_q11 * t158;
+    let t218 = c_q11 * t158 - s_q11 * t216;
+    let t219 = -s_q11 * t97 - c_q11 * t99;
+    let t220 = -t91;
+    let t221 = t102 - t92 * t220;
+    let t222 = t91 * t220 - t123;
+    let t223 = c_q11 * t221 + s_q11 * t222;
+    let t224 = c_q11 * t222 - s_q11 * t221;
+    let t225 = t115 - t123;
+    let t226 = c_q11 * t122;
+    let t227 = s_q11 * t122;
+    let t228 = t153 - t115;
+    let t229 = t123 - t153;
+    let t230 = t103 - t113;
+    let t231 = -t114;
+    [
+        [
+            9.81 * c_q0,
+            -9.81 * s_q0,
+            qdd[0],
+            0.014 * (s_q1 * (t0 + t124) - c_q1 * t125) - s_q1 * t7,
+            c_q1 * t7 - 0.014 * (c_q1 * (t0 + t20) + t160),
+            c_q1 * t125 + s_q1 * (t20 - t0),
+            0.0,
+            c_q1 * (t6 + 2.0 * t13) + s_q1 * (t5 - 2.0 * t11),
+            t160 + c_q1 * (t0 - t124),
+            c_q1 * t11 + s_q1 * t15,
+            0.014 * (c_q1 * t164 - s_q1 * t163)
+                + c_q1 * (0.03745 * t164 + 0.16 * (t28 - t16 * t161) + s_q2 * t23)
+                + s_q1 * (c_q2 * t23 - 0.03745 * t163),
+            0.014 * (c_q1 * t170 - s_q1 * t169)
+                + c_q1 * (0.16 * t130 + 0.03745 * t170 - c_q2 * t23)
+                + s_q1 * (s_q2 * t23 - 0.03745 * t169),
+            c_q1 * (s_q2 * t171 - c_q2 * t131) + s_q1 * (c_q2 * t171 + s_q2 * t131),
+            c_q1 * (s_q2 * t104 - t172) + s_q1 * (c_q2 * t104 + t173),
+            c_q1 * (c_q2 * t128 - s_q2 * t130) - s_q1 * (c_q2 * t130 + s_q2 * t128),
+            c_q1 * (s_q2 * t127 + c_q2 * t175) + s_q1 * (c_q2 * t127 - s_q2 * t175),
+            c_q1 * (t172 + s_q2 * t28) + s_q1 * (c_q2 * t28 - t173),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            -t10,
+            -t9,
+            t5,
+            qdd[1],
+            t124 - t20,
+            t6,
+            -t19,
+            t165 - 0.16 * t163,
+            t25 - 0.16 * t169,
+            t132,
+            t27,
+            t174,
+            t176,
+            t177,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t165,
+            t25,
+            t132,
+            t27,
+            t174,
+            t176,
+            t177,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            9.81 * c_q3,
+            -9.81 * s_q3,
+            qdd[3],
+            s_q4 * t32 - 0.014 * (s_q4 * (t1 + t133) - c_q4 * t134),
+            0.014 * (c_q4 * (t1 + t45) + t178) - c_q4 * t32,
+            c_q4 * t134 + s_q4 * (t45 - t1),
+            0.0,
+            c_q4 * (t31 + 2.0 * t38) + s_q4 * (t30 - 2.0 * t36),
+            t178 + c_q4 * (t1 - t133),
+            c_q4 * t36 + s_q4 * t40,
+            c_q4 * (0.16 * (t53 - t41 * t179) + s_q5 * t48 - 0.03745 * t182)
+                + s_q4 * (0.03745 * t181 + c_q5 * t48)
+                - 0.014 * (c_q4 * t182 - s_q4 * t181),
+            c_q4 * (0.16 * t139 - c_q5 * t48 - 0.03745 * t188)
+                + s_q4 * (0.03745 * t187 + s_q5 * t48)
+                - 0.014 * (c_q4 * t188 - s_q4 * t187),
+            c_q4 * (s_q5 * t189 - c_q5 * t140) + s_q4 * (c_q5 * t189 + s_q5 * t140),
+            c_q4 * (s_q5 * t107 - t190) + s_q4 * (c_q5 * t107 + t191),
+            c_q4 * (c_q5 * t137 - s_q5 * t139) - s_q4 * (c_q5 * t139 + s_q5 * t137),
+            c_q4 * (s_q5 * t136 + c_q5 * t193) + s_q4 * (c_q5 * t136 - s_q5 * t193),
+            c_q4 * (t190 + s_q5 * t53) + s_q4 * (c_q5 * t53 - t191),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t35,
+            -t34,
+            t30,
+            qdd[4],
+            t133 - t45,
+            t31,
+            -t44,
+            t183 - 0.16 * t181,
+            t50 - 0.16 * t187,
+            t141,
+            t52,
+            t192,
+            t194,
+            t195,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t183,
+            t50,
+            t141,
+            t52,
+            t192,
+            t194,
+            t195,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            9.81 * c_q6,
+            -9.81 * s_q6,
+            qdd[6],
+            0.014 * (s_q7 * (t2 + t142) - c_q7 * t143) - s_q7 * t57,
+            c_q7 * t57 - 0.014 * (c_q7 * (t2 + t70) + t196),
+            c_q7 * t143 + s_q7 * (t70 - t2),
+            0.0,
+            c_q7 * (t56 + 2.0 * t63) + s_q7 * (t55 - 2.0 * t61),
+            t196 + c_q7 * (t2 - t142),
+            c_q7 * t61 + s_q7 * t65,
+            0.014 * (c_q7 * t200 - s_q7 * t199)
+                + c_q7 * (0.03745 * t200 + 0.16 * (t78 - t66 * t197) + s_q8 * t73)
+                + s_q7 * (c_q8 * t73 - 0.03745 * t199),
+            0.014 * (c_q7 * t206 - s_q7 * t205)
+                + c_q7 * (0.16 * t148 + 0.03745 * t206 - c_q8 * t73)
+                + s_q7 * (s_q8 * t73 - 0.03745 * t205),
+            c_q7 * (s_q8 * t207 - c_q8 * t149) + s_q7 * (c_q8 * t207 + s_q8 * t149),
+            c_q7 * (s_q8 * t110 - t208) + s_q7 * (c_q8 * t110 + t209),
+            c_q7 * (c_q8 * t146 - s_q8 * t148) - s_q7 * (c_q8 * t148 + s_q8 * t146),
+            c_q7 * (s_q8 * t145 + c_q8 * t211) + s_q7 * (c_q8 * t145 - s_q8 * t211),
+            c_q7 * (t208 + s_q8 * t78) + s_q7 * (c_q8 * t78 - t209),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t60,
+            -t59,
+            t55,
+            qdd[7],
+            t142 - t70,
+            t56,
+            -t69,
+            t201 - 0.16 * t199,
+            t75 - 0.16 * t205,
+            t150,
+            t77,
+            t210,
+            t212,
+            t213,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t201,
+            t75,
+            t150,
+            t77,
+            t210,
+            t212,
+            t213,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            9.81 * c_q9,
+            -9.81 * s_q9,
+            qdd[9],
+            s_q10 * t82 - 0.014 * (s_q10 * (t3 + t151) - c_q10 * t152),
+            0.014 * (c_q10 * (t3 + t95) + t214) - c_q10 * t82,
+            c_q10 * t152 + s_q10 * (t95 - t3),
+            0.0,
+            c_q10 * (t81 + 2.0 * t88) + s_q10 * (t80 - 2.0 * t86),
+            t214 + c_q10 * (t3 - t151),
+            c_q10 * t86 + s_q10 * t90,
+            c_q10 * (0.16 * (t103 - t91 * t215) + s_q11 * t98 - 0.03745 * t218)
+                + s_q10 * (0.03745 * t217 + c_q11 * t98)
+                - 0.014 * (c_q10 * t218 - s_q10 * t217),
+            c_q10 * (0.16 * t157 - c_q11 * t98 - 0.03745 * t224)
+                + s_q10 * (0.03745 * t223 + s_q11 * t98)
+                - 0.014 * (c_q10 * t224 - s_q10 * t223),
+            c_q10 * (s_q11 * t225 - c_q11 * t158)
+                + s_q10 * (c_q11 * t225 + s_q11 * t158),
+            c_q10 * (s_q11 * t113 - t226) + s_q10 * (c_q11 * t113 + t227),
+            c_q10 * (c_q11 * t155 - s_q11 * t157)
+                - s_q10 * (c_q11 * t157 + s_q11 * t155),
+            c_q10 * (s_q11 * t154 + c_q11 * t229)
+                + s_q10 * (c_q11 * t154 - s_q11 * t229),
+            c_q10 * (t226 + s_q11 * t103) + s_q10 * (c_q11 * t103 - t227),
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t85,
+            -t84,
+            t80,
+            qdd[10],
+            t151 - t95,
+            t81,
+            -t94,
+            t219 - 0.16 * t217,
+            t100 - 0.16 * t223,
+            t159,
+            t102,
+            t228,
+            t230,
+            t231,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t219,
+            t100,
+            t159,
+            t102,
+            t228,
+            t230,
+            t231,
         ],
     ]
 }

@@ -30,6 +30,109 @@
 //!
 //! Coordinates, in order: `root_joint_vx`, `root_joint_vy`, `root_joint_vz`, `root_joint_wx`, `root_joint_wy`, `root_joint_wz`, `FL_HAA`, `FL_HFE`, `FL_KFE`, `FR_HAA`, `FR_HFE`, `FR_KFE`, `HL_HAA`, `HL_HFE`, `HL_KFE`, `HR_HAA`, `HR_HFE`, `HR_KFE`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! base_link.m_r = base_link.m + FL_SHOULDER.m + FL_UPPER_LEG.m + FL_LOWER_LEG.m + FR_SHOULDER.m + FR_UPPER_LEG.m + FR_LOWER_LEG.m + HL_SHOULDER.m + HL_UPPER_LEG.m + HL_LOWER_LEG.m + HR_SHOULDER.m + HR_UPPER_LEG.m + HR_LOWER_LEG.m
+//! base_link.mx_r = base_link.mx + 0.1946·FL_SHOULDER.m + FL_SHOULDER.mx + 0.1946·FL_UPPER_LEG.m + 0.1946·FL_LOWER_LEG.m + 0.1946·FR_SHOULDER.m + FR_SHOULDER.mx + 0.1946·FR_UPPER_LEG.m + 0.1946·FR_LOWER_LEG.m − 0.1946·HL_SHOULDER.m + HL_SHOULDER.mx − 0.1946·HL_UPPER_LEG.m − 0.1946·HL_LOWER_LEG.m − 0.1946·HR_SHOULDER.m + HR_SHOULDER.mx − 0.1946·HR_UPPER_LEG.m − 0.1946·HR_LOWER_LEG.m
+//! base_link.my_r = base_link.my + 0.0875·FL_SHOULDER.m + 0.0875·FL_UPPER_LEG.m + 0.0875·FL_LOWER_LEG.m − 0.0875·FR_SHOULDER.m − 0.0875·FR_UPPER_LEG.m − 0.0875·FR_LOWER_LEG.m + 0.0875·HL_SHOULDER.m + 0.0875·HL_UPPER_LEG.m + 0.0875·HL_LOWER_LEG.m − 0.0875·HR_SHOULDER.m − 0.0875·HR_UPPER_LEG.m − 0.0875·HR_LOWER_LEG.m
+//! base_link.mz = base_link.mz
+//! base_link.xx_r = base_link.xx + 0.00765625·FL_SHOULDER.m + 0.00765625·FL_UPPER_LEG.m + 0.00765625·FL_LOWER_LEG.m + 0.00765625·FR_SHOULDER.m + 0.00765625·FR_UPPER_LEG.m + 0.00765625·FR_LOWER_LEG.m + 0.00765625·HL_SHOULDER.m + 0.00765625·HL_UPPER_LEG.m + 0.00765625·HL_LOWER_LEG.m + 0.00765625·HR_SHOULDER.m + 0.00765625·HR_UPPER_LEG.m + 0.00765625·HR_LOWER_LEG.m
+//! base_link.xy_r = base_link.xy − 0.0170275·FL_SHOULDER.m − 0.0875·FL_SHOULDER.mx − 0.0170275·FL_UPPER_LEG.m − 0.0170275·FL_LOWER_LEG.m + 0.0170275·FR_SHOULDER.m + 0.0875·FR_SHOULDER.mx + 0.0170275·FR_UPPER_LEG.m + 0.0170275·FR_LOWER_LEG.m + 0.0170275·HL_SHOULDER.m − 0.0875·HL_SHOULDER.mx + 0.0170275·HL_UPPER_LEG.m + 0.0170275·HL_LOWER_LEG.m − 0.0170275·HR_SHOULDER.m + 0.0875·HR_SHOULDER.mx − 0.0170275·HR_UPPER_LEG.m − 0.0170275·HR_LOWER_LEG.m
+//! base_link.yy_r = base_link.yy + 0.03786916·FL_SHOULDER.m + 0.3892·FL_SHOULDER.mx + FL_SHOULDER.zz + 0.03806516·FL_UPPER_LEG.m + 0.028·FL_UPPER_LEG.my + FL_UPPER_LEG.xx + 0.0661162625·FL_LOWER_LEG.m + 0.1029·FL_LOWER_LEG.my + FL_LOWER_LEG.xx + 0.03786916·FR_SHOULDER.m + 0.3892·FR_SHOULDER.mx + FR_SHOULDER.zz + 0.03806516·FR_UPPER_LEG.m − 0.028·FR_UPPER_LEG.my + FR_UPPER_LEG.xx + 0.0661162625·FR_LOWER_LEG.m − 0.1029·FR_LOWER_LEG.my + FR_LOWER_LEG.xx + 0.03786916·HL_SHOULDER.m − 0.3892·HL_SHOULDER.mx + HL_SHOULDER.zz + 0.03806516·HL_UPPER_LEG.m + 0.028·HL_UPPER_LEG.my + HL_UPPER_LEG.xx + 0.0661162625·HL_LOWER_LEG.m + 0.1029·HL_LOWER_LEG.my + HL_LOWER_LEG.xx + 0.03786916·HR_SHOULDER.m − 0.3892·HR_SHOULDER.mx + HR_SHOULDER.zz + 0.03806516·HR_UPPER_LEG.m − 0.028·HR_UPPER_LEG.my + HR_UPPER_LEG.xx + 0.0661162625·HR_LOWER_LEG.m − 0.1029·HR_LOWER_LEG.my + HR_LOWER_LEG.xx
+//! base_link.xz = base_link.xz
+//! base_link.yz = base_link.yz
+//! base_link.zz_r = base_link.zz + 0.04552541·FL_SHOULDER.m + 0.3892·FL_SHOULDER.mx + FL_SHOULDER.zz + 0.04572141·FL_UPPER_LEG.m + 0.028·FL_UPPER_LEG.my + FL_UPPER_LEG.xx + 0.0737725125·FL_LOWER_LEG.m + 0.1029·FL_LOWER_LEG.my + FL_LOWER_LEG.xx + 0.04552541·FR_SHOULDER.m + 0.3892·FR_SHOULDER.mx + FR_SHOULDER.zz + 0.04572141·FR_UPPER_LEG.m − 0.028·FR_UPPER_LEG.my + FR_UPPER_LEG.xx + 0.0737725125·FR_LOWER_LEG.m − 0.1029·FR_LOWER_LEG.my + FR_LOWER_LEG.xx + 0.04552541·HL_SHOULDER.m − 0.3892·HL_SHOULDER.mx + HL_SHOULDER.zz + 0.04572141·HL_UPPER_LEG.m + 0.028·HL_UPPER_LEG.my + HL_UPPER_LEG.xx + 0.0737725125·HL_LOWER_LEG.m + 0.1029·HL_LOWER_LEG.my + HL_LOWER_LEG.xx + 0.04552541·HR_SHOULDER.m − 0.3892·HR_SHOULDER.mx + HR_SHOULDER.zz + 0.04572141·HR_UPPER_LEG.m − 0.028·HR_UPPER_LEG.my + HR_UPPER_LEG.xx + 0.0737725125·HR_LOWER_LEG.m − 0.1029·HR_LOWER_LEG.my + HR_LOWER_LEG.xx
+//! FL_SHOULDER.my_r = FL_SHOULDER.my + 0.014·FL_UPPER_LEG.m + FL_UPPER_LEG.my + 0.05145·FL_LOWER_LEG.m + FL_LOWER_LEG.my
+//! FL_SHOULDER.mz = FL_SHOULDER.mz
+//! FL_SHOULDER.xx_r = FL_SHOULDER.xx + 0.000196·FL_UPPER_LEG.m + 0.028·FL_UPPER_LEG.my + FL_UPPER_LEG.xx + 0.0282471025·FL_LOWER_LEG.m + 0.1029·FL_LOWER_LEG.my + FL_LOWER_LEG.xx
+//! FL_SHOULDER.xy = FL_SHOULDER.xy
+//! FL_SHOULDER.yy_r = FL_SHOULDER.yy − FL_SHOULDER.zz − 0.000196·FL_UPPER_LEG.m − 0.028·FL_UPPER_LEG.my − FL_UPPER_LEG.xx − 0.0282471025·FL_LOWER_LEG.m − 0.1029·FL_LOWER_LEG.my − FL_LOWER_LEG.xx
+//! FL_SHOULDER.xz = FL_SHOULDER.xz
+//! FL_SHOULDER.yz = FL_SHOULDER.yz
+//! FL_UPPER_LEG.mx = FL_UPPER_LEG.mx
+//! FL_UPPER_LEG.mz_r = FL_UPPER_LEG.mz − 0.16·FL_LOWER_LEG.m
+//! FL_UPPER_LEG.xy = FL_UPPER_LEG.xy
+//! FL_UPPER_LEG.yy_r = FL_UPPER_LEG.yy + 0.0256·FL_LOWER_LEG.m
+//! FL_UPPER_LEG.xz = FL_UPPER_LEG.xz
+//! FL_UPPER_LEG.yz_r = FL_UPPER_LEG.yz + 0.005992·FL_LOWER_LEG.m + 0.16·FL_LOWER_LEG.my
+//! FL_UPPER_LEG.zz_r = −FL_UPPER_LEG.xx + FL_UPPER_LEG.zz − 0.0256·FL_LOWER_LEG.m
+//! FL_LOWER_LEG.mx = FL_LOWER_LEG.mx
+//! FL_LOWER_LEG.mz = FL_LOWER_LEG.mz
+//! FL_LOWER_LEG.xy = FL_LOWER_LEG.xy
+//! FL_LOWER_LEG.yy = FL_LOWER_LEG.yy
+//! FL_LOWER_LEG.xz = FL_LOWER_LEG.xz
+//! FL_LOWER_LEG.yz = FL_LOWER_LEG.yz
+//! FL_LOWER_LEG.zz_r = −FL_LOWER_LEG.xx + FL_LOWER_LEG.zz
+//! FR_SHOULDER.my_r = FR_SHOULDER.my − 0.014·FR_UPPER_LEG.m + FR_UPPER_LEG.my − 0.05145·FR_LOWER_LEG.m + FR_LOWER_LEG.my
+//! FR_SHOULDER.mz = FR_SHOULDER.mz
+//! FR_SHOULDER.xx_r = FR_SHOULDER.xx + 0.000196·FR_UPPER_LEG.m − 0.028·FR_UPPER_LEG.my + FR_UPPER_LEG.xx + 0.0282471025·FR_LOWER_LEG.m − 0.1029·FR_LOWER_LEG.my + FR_LOWER_LEG.xx
+//! FR_SHOULDER.xy = FR_SHOULDER.xy
+//! FR_SHOULDER.yy_r = FR_SHOULDER.yy − FR_SHOULDER.zz − 0.000196·FR_UPPER_LEG.m + 0.028·FR_UPPER_LEG.my − FR_UPPER_LEG.xx − 0.0282471025·FR_LOWER_LEG.m + 0.1029·FR_LOWER_LEG.my − FR_LOWER_LEG.xx
+//! FR_SHOULDER.xz = FR_SHOULDER.xz
+//! FR_SHOULDER.yz = FR_SHOULDER.yz
+//! FR_UPPER_LEG.mx = FR_UPPER_LEG.mx
+//! FR_UPPER_LEG.mz_r = FR_UPPER_LEG.mz − 0.16·FR_LOWER_LEG.m
+//! FR_UPPER_LEG.xy = FR_UPPER_LEG.xy
+//! FR_UPPER_LEG.yy_r = FR_UPPER_LEG.yy + 0.0256·FR_LOWER_LEG.m
+//! FR_UPPER_LEG.xz = FR_UPPER_LEG.xz
+//! FR_UPPER_LEG.yz_r = FR_UPPER_LEG.yz − 0.005992·FR_LOWER_LEG.m + 0.16·FR_LOWER_LEG.my
+//! FR_UPPER_LEG.zz_r = −FR_UPPER_LEG.xx + FR_UPPER_LEG.zz − 0.0256·FR_LOWER_LEG.m
+//! FR_LOWER_LEG.mx = FR_LOWER_LEG.mx
+//! FR_LOWER_LEG.mz = FR_LOWER_LEG.mz
+//! FR_LOWER_LEG.xy = FR_LOWER_LEG.xy
+//! FR_LOWER_LEG.yy = FR_LOWER_LEG.yy
+//! FR_LOWER_LEG.xz = FR_LOWER_LEG.xz
+//! FR_LOWER_LEG.yz = FR_LOWER_LEG.yz
+//! FR_LOWER_LEG.zz_r = −FR_LOWER_LEG.xx + FR_LOWER_LEG.zz
+//! HL_SHOULDER.my_r = HL_SHOULDER.my + 0.014·HL_UPPER_LEG.m + HL_UPPER_LEG.my + 0.05145·HL_LOWER_LEG.m + HL_LOWER_LEG.my
+//! HL_SHOULDER.mz = HL_SHOULDER.mz
+//! HL_SHOULDER.xx_r = HL_SHOULDER.xx + 0.000196·HL_UPPER_LEG.m + 0.028·HL_UPPER_LEG.my + HL_UPPER_LEG.xx + 0.0282471025·HL_LOWER_LEG.m + 0.1029·HL_LOWER_LEG.my + HL_LOWER_LEG.xx
+//! HL_SHOULDER.xy = HL_SHOULDER.xy
+//! HL_SHOULDER.yy_r = HL_SHOULDER.yy − HL_SHOULDER.zz − 0.000196·HL_UPPER_LEG.m − 0.028·HL_UPPER_LEG.my − HL_UPPER_LEG.xx − 0.0282471025·HL_LOWER_LEG.m − 0.1029·HL_LOWER_LEG.my − HL_LOWER_LEG.xx
+//! HL_SHOULDER.xz = HL_SHOULDER.xz
+//! HL_SHOULDER.yz = HL_SHOULDER.yz
+//! HL_UPPER_LEG.mx = HL_UPPER_LEG.mx
+//! HL_UPPER_LEG.mz_r = HL_UPPER_LEG.mz − 0.16·HL_LOWER_LEG.m
+//! HL_UPPER_LEG.xy = HL_UPPER_LEG.xy
+//! HL_UPPER_LEG.yy_r = HL_UPPER_LEG.yy + 0.0256·HL_LOWER_LEG.m
+//! HL_UPPER_LEG.xz = HL_UPPER_LEG.xz
+//! HL_UPPER_LEG.yz_r = HL_UPPER_LEG.yz + 0.005992·HL_LOWER_LEG.m + 0.16·HL_LOWER_LEG.my
+//! HL_UPPER_LEG.zz_r = −HL_UPPER_LEG.xx + HL_UPPER_LEG.zz − 0.0256·HL_LOWER_LEG.m
+//! HL_LOWER_LEG.mx = HL_LOWER_LEG.mx
+//! HL_LOWER_LEG.mz = HL_LOWER_LEG.mz
+//! HL_LOWER_LEG.xy = HL_LOWER_LEG.xy
+//! HL_LOWER_LEG.yy = HL_LOWER_LEG.yy
+//! HL_LOWER_LEG.xz = HL_LOWER_LEG.xz
+//! HL_LOWER_LEG.yz = HL_LOWER_LEG.yz
+//! HL_LOWER_LEG.zz_r = −HL_LOWER_LEG.xx + HL_LOWER_LEG.zz
+//! HR_SHOULDER.my_r = HR_SHOULDER.my − 0.014·HR_UPPER_LEG.m + HR_UPPER_LEG.my − 0.05145·HR_LOWER_LEG.m + HR_LOWER_LEG.my
+//! HR_SHOULDER.mz = HR_SHOULDER.mz
+//! HR_SHOULDER.xx_r = HR_SHOULDER.xx + 0.000196·HR_UPPER_LEG.m − 0.028·HR_UPPER_LEG.my + HR_UPPER_LEG.xx + 0.0282471025·HR_LOWER_LEG.m − 0.1029·HR_LOWER_LEG.my + HR_LOWER_LEG.xx
+//! HR_SHOULDER.xy = HR_SHOULDER.xy
+//! HR_SHOULDER.yy_r = HR_SHOULDER.yy − HR_SHOULDER.zz − 0.000196·HR_UPPER_LEG.m + 0.028·HR_UPPER_LEG.my − HR_UPPER_LEG.xx − 0.0282471025·HR_LOWER_LEG.m + 0.1029·HR_LOWER_LEG.my − HR_LOWER_LEG.xx
+//! HR_SHOULDER.xz = HR_SHOULDER.xz
+//! HR_SHOULDER.yz = HR_SHOULDER.yz
+//! HR_UPPER_LEG.mx = HR_UPPER_LEG.mx
+//! HR_UPPER_LEG.mz_r = HR_UPPER_LEG.mz − 0.16·HR_LOWER_LEG.m
+//! HR_UPPER_LEG.xy = HR_UPPER_LEG.xy
+//! HR_UPPER_LEG.yy_r = HR_UPPER_LEG.yy + 0.0256·HR_LOWER_LEG.m
+//! HR_UPPER_LEG.xz = HR_UPPER_LEG.xz
+//! HR_UPPER_LEG.yz_r = HR_UPPER_LEG.yz − 0.005992·HR_LOWER_LEG.m + 0.16·HR_LOWER_LEG.my
+//! HR_UPPER_LEG.zz_r = −HR_UPPER_LEG.xx + HR_UPPER_LEG.zz − 0.0256·HR_LOWER_LEG.m
+//! HR_LOWER_LEG.mx = HR_LOWER_LEG.mx
+//! HR_LOWER_LEG.mz = HR_LOWER_LEG.mz
+//! HR_LOWER_LEG.xy = HR_LOWER_LEG.xy
+//! HR_LOWER_LEG.yy = HR_LOWER_LEG.yy
+//! HR_LOWER_LEG.xz = HR_LOWER_LEG.xz
+//! HR_LOWER_LEG.yz = HR_LOWER_LEG.yz
+//! HR_LOWER_LEG.zz_r = −HR_LOWER_LEG.xx + HR_LOWER_LEG.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -53,6 +156,8 @@
 //! | `mass_matrix_inverse` | 2741 | 1656 | 14 | 0 | 12 | 12 |
 //! | `forward_dynamics_derivatives` | 17089 | 11594 | 28 | 0 | 16 | 16 |
 //! | `standard_regressor` | 1891 | 1398 | 0 | 0 | 12 | 12 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 1339 | 1020 | 0 | 0 | 12 | 12 |
 //! | `linearization` | 17107 | 11594 | 28 | 0 | 16 | 16 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -176,6 +281,110 @@ pub const BODY_NAMES: [&str; NB] = [
     "HR_SHOULDER",
     "HR_UPPER_LEG",
     "HR_LOWER_LEG",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 94;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "base_link.m_r",
+    "base_link.mx_r",
+    "base_link.my_r",
+    "base_link.mz",
+    "base_link.xx_r",
+    "base_link.xy_r",
+    "base_link.yy_r",
+    "base_link.xz",
+    "base_link.yz",
+    "base_link.zz_r",
+    "FL_SHOULDER.my_r",
+    "FL_SHOULDER.mz",
+    "FL_SHOULDER.xx_r",
+    "FL_SHOULDER.xy",
+    "FL_SHOULDER.yy_r",
+    "FL_SHOULDER.xz",
+    "FL_SHOULDER.yz",
+    "FL_UPPER_LEG.mx",
+    "FL_UPPER_LEG.mz_r",
+    "FL_UPPER_LEG.xy",
+    "FL_UPPER_LEG.yy_r",
+    "FL_UPPER_LEG.xz",
+    "FL_UPPER_LEG.yz_r",
+    "FL_UPPER_LEG.zz_r",
+    "FL_LOWER_LEG.mx",
+    "FL_LOWER_LEG.mz",
+    "FL_LOWER_LEG.xy",
+    "FL_LOWER_LEG.yy",
+    "FL_LOWER_LEG.xz",
+    "FL_LOWER_LEG.yz",
+    "FL_LOWER_LEG.zz_r",
+    "FR_SHOULDER.my_r",
+    "FR_SHOULDER.mz",
+    "FR_SHOULDER.xx_r",
+    "FR_SHOULDER.xy",
+    "FR_SHOULDER.yy_r",
+    "FR_SHOULDER.xz",
+    "FR_SHOULDER.yz",
+    "FR_UPPER_LEG.mx",
+    "FR_UPPER_LEG.mz_r",
+    "FR_UPPER_LEG.xy",
+    "FR_UPPER_LEG.yy_r",
+    "FR_UPPER_LEG.xz",
+    "FR_UPPER_LEG.yz_r",
+    "FR_UPPER_LEG.zz_r",
+    "FR_LOWER_LEG.mx",
+    "FR_LOWER_LEG.mz",
+    "FR_LOWER_LEG.xy",
+    "FR_LOWER_LEG.yy",
+    "FR_LOWER_LEG.xz",
+    "FR_LOWER_LEG.yz",
+    "FR_LOWER_LEG.zz_r",
+    "HL_SHOULDER.my_r",
+    "HL_SHOULDER.mz",
+    "HL_SHOULDER.xx_r",
+    "HL_SHOULDER.xy",
+    "HL_SHOULDER.yy_r",
+    "HL_SHOULDER.xz",
+    "HL_SHOULDER.yz",
+    "HL_UPPER_LEG.mx",
+    "HL_UPPER_LEG.mz_r",
+    "HL_UPPER_LEG.xy",
+    "HL_UPPER_LEG.yy_r",
+    "HL_UPPER_LEG.xz",
+    "HL_UPPER_LEG.yz_r",
+    "HL_UPPER_LEG.zz_r",
+    "HL_LOWER_LEG.mx",
+    "HL_LOWER_LEG.mz",
+    "HL_LOWER_LEG.xy",
+    "HL_LOWER_LEG.yy",
+    "HL_LOWER_LEG.xz",
+    "HL_LOWER_LEG.yz",
+    "HL_LOWER_LEG.zz_r",
+    "HR_SHOULDER.my_r",
+    "HR_SHOULDER.mz",
+    "HR_SHOULDER.xx_r",
+    "HR_SHOULDER.xy",
+    "HR_SHOULDER.yy_r",
+    "HR_SHOULDER.xz",
+    "HR_SHOULDER.yz",
+    "HR_UPPER_LEG.mx",
+    "HR_UPPER_LEG.mz_r",
+    "HR_UPPER_LEG.xy",
+    "HR_UPPER_LEG.yy_r",
+    "HR_UPPER_LEG.xz",
+    "HR_UPPER_LEG.yz_r",
+    "HR_UPPER_LEG.zz_r",
+    "HR_LOWER_LEG.mx",
+    "HR_LOWER_LEG.mz",
+    "HR_LOWER_LEG.xy",
+    "HR_LOWER_LEG.yy",
+    "HR_LOWER_LEG.xz",
+    "HR_LOWER_LEG.yz",
+    "HR_LOWER_LEG.zz_r",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -29611,6 +29820,1460 @@ fn standard_regressor_with_body(
     let t1009 = c_q17 * t1006 - s_q17 * t1005;
     out[4][129] = -t979 - s_q16 * t1009;
     out[5][129] = c_q16 * t1009 - t981;
+    out
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        2.50000279,
+        0.0,
+        0.0,
+        0.0,
+        0.01603632470625,
+        0.0,
+        0.06980556287725892,
+        0.0,
+        0.0,
+        0.08543630758350892,
+        0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        0.0001636201578415,
+        -0.003148870268177618,
+        0.0,
+        0.0,
+        0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        0.0000001609852873477455,
+        0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        0.00003349734004227557,
+        -0.0005396092213171667,
+        -0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        -0.0001636201578415,
+        -0.003148870268177618,
+        0.0,
+        0.0,
+        -0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        -0.0000001609852873477455,
+        -0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        -0.00003349734004227557,
+        -0.0005396092213171667,
+        0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        -0.0000702001578415,
+        -0.003148870268177618,
+        0.0,
+        0.0,
+        0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        0.0000001609852873477455,
+        0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        0.00003349734004227557,
+        -0.0005396092213171667,
+        -0.008674079908742902,
+        0.0,
+        0.0031799702681776175,
+        0.0000702001578415,
+        -0.003148870268177618,
+        0.0,
+        0.0,
+        -0.0000020453744565,
+        -0.01771278698415,
+        -0.000000039595442777388946,
+        0.0022955781994879005,
+        -0.0000001609852873477455,
+        -0.0005461134539102453,
+        -0.0022644781431582876,
+        0.0,
+        -0.0038482516772412995,
+        0.0,
+        0.0005426192213171667,
+        0.0,
+        -0.00003349734004227557,
+        -0.0005396092213171667,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 1339,
+    add: 1020,
+    div: 0,
+    sqrt: 0,
+    sin: 12,
+    cos: 12,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let mut out: [[Real; NBP]; NV] = [[0.0; NBP]; NV];
+    out[3][4] = qdd[3];
+    out[4][6] = qdd[4];
+    out[5][9] = qdd[5];
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[11], q[12], q[13], q[14]);
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = lanes
+        .sin_cos_quad(q[15], q[16], q[17], q[18]);
+    let t0 = 19.62 * (q[3] * q[5] - q[4] * q[6]) + qdd[0] + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    out[0][0] = t0;
+    out[4][3] = t0;
+    out[5][2] = -t0;
+    let t1 = 19.62 * (q[4] * q[5] + q[3] * q[6]) + qdd[1] + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    out[1][0] = t1;
+    out[3][3] = -t1;
+    out[5][1] = t1;
+    let t2 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qdd[2] + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    out[2][0] = t2;
+    out[3][2] = t2;
+    out[4][1] = -t2;
+    let t3 = qd[4] * c_q7 + qd[5] * s_q7;
+    let t4 = qd[4] * s_q7 - qd[5] * c_q7;
+    let t5 = -t4;
+    let t6 = 0.0875 * qd[3] - 0.1946 * qd[4];
+    let t7 = qd[5] * qd[5];
+    let t8 = qd[3] * qd[5];
+    out[4][4] = t8;
+    out[4][9] = -t8;
+    let t9 = qd[4] * qd[5];
+    out[3][6] = -t9;
+    out[3][9] = t9;
+    let t10 = 0.0875 * qdd[5] + 0.1946 * t7;
+    let t11 = t0 + qd[4] * t6 - t10;
+    let t12 = 0.1946 * qdd[5] - 0.0875 * t7;
+    let t13 = t1 + t12 - qd[3] * t6;
+    let t14 = 0.0875 * (qdd[3] + t9);
+    let t15 = 0.1946 * (qdd[4] - t8);
+    out[2][1] = -5.138746145940391 * t15;
+    out[3][5] = 5.138746145940391 * t15;
+    let t16 = t2 - t15;
+    let t17 = t14 + t16;
+    let t18 = c_q7 * t17 - s_q7 * t13;
+    out[6][10] = t18;
+    let t19 = qd[6] + qd[3];
+    let t20 = qdd[3] + qdd[6];
+    out[3][12] = t20;
+    out[6][12] = t20;
+    let t21 = qd[6] * t5 + qdd[4] * c_q7 + qdd[5] * s_q7;
+    let t22 = qdd[5] * c_q7 - qdd[4] * s_q7 - qd[6] * t3;
+    let t23 = t19 * c_q8 - t5 * s_q8;
+    let t24 = t19 * s_q8 + t5 * c_q8;
+    let t25 = t3 * t19;
+    let t26 = t5 * t5;
+    let t27 = t19 * t19;
+    let t28 = t3 * t5;
+    let t29 = t11 + 0.014 * (t25 - t22);
+    let t30 = -c_q7 * t13 - s_q7 * t17;
+    out[6][11] = t30;
+    let t31 = t30 + 0.014 * (t26 + t27);
+    let t32 = t18 + 0.014 * (t20 + t28);
+    let t33 = c_q8 * t29 - s_q8 * t32;
+    out[7][18] = t33;
+    let t34 = qd[7] + t3;
+    let t35 = t21 + qdd[7];
+    out[7][20] = t35;
+    let t36 = t20 * c_q8 - t22 * s_q8 - qd[7] * t24;
+    let t37 = qd[7] * t23 + t20 * s_q8 + t22 * c_q8;
+    let t38 = t23 * c_q9 - t24 * s_q9;
+    let t39 = t23 * s_q9 + t24 * c_q9;
+    let t40 = -0.03745 * t24 - 0.16 * t34;
+    let t41 = t23 * t34;
+    let t42 = t23 * t24;
+    out[7][23] = -t42;
+    let t43 = t23 * t23;
+    let t44 = t33 + 0.03745 * (t41 - t37) - 0.16 * (t35 + t42);
+    let t45 = 0.16 * t36 + t24 * t40 - t31 - 0.03745 * t43;
+    let t46 = -s_q8 * t29 - c_q8 * t32;
+    out[7][17] = t46;
+    let t47 = 0.03745 * t36 + 0.16 * t43 - t34 * t40 - t46;
+    let t48 = c_q9 * t44 - s_q9 * t47;
+    out[8][25] = t48;
+    let t49 = qd[8] + t34;
+    let t50 = t35 + qdd[8];
+    out[7][27] = t50;
+    out[8][27] = t50;
+    let t51 = qd[8] * t38 + t36 * s_q9 + t37 * c_q9;
+    let t52 = qd[4] * c_q10 + qd[5] * s_q10;
+    let t53 = qd[4] * s_q10 - qd[5] * c_q10;
+    let t54 = -t53;
+    let t55 = 0.0875 * qd[3] + 0.1946 * qd[4];
+    let t56 = 0.0875 * qdd[5] - 0.1946 * t7;
+    let t57 = t56 + t0 - qd[4] * t55;
+    let t58 = 0.1946 * qdd[5] + 0.0875 * t7;
+    let t59 = t1 + t58 + qd[3] * t55;
+    let t60 = t16 - t14;
+    let t61 = c_q10 * t60 - s_q10 * t59;
+    out[9][31] = t61;
+    let t62 = qd[9] + qd[3];
+    let t63 = qdd[3] + qdd[9];
+    out[3][33] = t63;
+    out[9][33] = t63;
+    let t64 = qd[9] * t54 + qdd[4] * c_q10 + qdd[5] * s_q10;
+    let t65 = qdd[5] * c_q10 - qdd[4] * s_q10 - qd[9] * t52;
+    let t66 = t62 * c_q11 - t54 * s_q11;
+    let t67 = t62 * s_q11 + t54 * c_q11;
+    let t68 = t52 * t62;
+    let t69 = t54 * t54;
+    let t70 = t62 * t62;
+    let t71 = t52 * t54;
+    let t72 = t57 + 0.014 * (t65 - t68);
+    let t73 = -c_q10 * t59 - s_q10 * t60;
+    out[9][32] = t73;
+    let t74 = t73 - 0.014 * (t69 + t70);
+    let t75 = t61 - 0.014 * (t63 + t71);
+    let t76 = c_q11 * t72 - s_q11 * t75;
+    out[10][39] = t76;
+    let t77 = qd[10] + t52;
+    let t78 = t64 + qdd[10];
+    out[10][41] = t78;
+    let t79 = t63 * c_q11 - t65 * s_q11 - qd[10] * t67;
+    let t80 = qd[10] * t66 + t63 * s_q11 + t65 * c_q11;
+    let t81 = t66 * c_q12 - t67 * s_q12;
+    let t82 = t66 * s_q12 + t67 * c_q12;
+    let t83 = 0.03745 * t67 - 0.16 * t77;
+    let t84 = t66 * t77;
+    let t85 = t66 * t67;
+    out[10][44] = -t85;
+    let t86 = t66 * t66;
+    let t87 = t76 + 0.03745 * (t80 - t84) - 0.16 * (t78 + t85);
+    let t88 = 0.16 * t79 + t67 * t83 + 0.03745 * t86 - t74;
+    let t89 = -s_q11 * t72 - c_q11 * t75;
+    out[10][38] = t89;
+    let t90 = 0.16 * t86 - 0.03745 * t79 - t77 * t83 - t89;
+    let t91 = c_q12 * t87 - s_q12 * t90;
+    out[11][46] = t91;
+    let t92 = qd[11] + t77;
+    let t93 = t78 + qdd[11];
+    out[10][48] = t93;
+    out[11][48] = t93;
+    let t94 = qd[11] * t81 + t79 * s_q12 + t80 * c_q12;
+    let t95 = qd[4] * c_q13 + qd[5] * s_q13;
+    let t96 = qd[4] * s_q13 - qd[5] * c_q13;
+    let t97 = -t96;
+    let t98 = t0 + qd[4] * t55 - t56;
+    let t99 = t1 - t58 - qd[3] * t55;
+    let t100 = t2 + t15;
+    let t101 = t14 + t100;
+    let t102 = c_q13 * t101 - s_q13 * t99;
+    out[12][52] = t102;
+    let t103 = qd[12] + qd[3];
+    let t104 = qdd[3] + qdd[12];
+    out[3][54] = t104;
+    out[12][54] = t104;
+    let t105 = qd[12] * t97 + qdd[4] * c_q13 + qdd[5] * s_q13;
+    let t106 = qdd[5] * c_q13 - qdd[4] * s_q13 - qd[12] * t95;
+    let t107 = t103 * c_q14 - t97 * s_q14;
+    let t108 = t103 * s_q14 + t97 * c_q14;
+    let t109 = t95 * t103;
+    let t110 = t97 * t97;
+    let t111 = t103 * t103;
+    let t112 = t95 * t97;
+    let t113 = t98 + 0.014 * (t109 - t106);
+    let t114 = -c_q13 * t99 - s_q13 * t101;
+    out[12][53] = t114;
+    let t115 = t114 + 0.014 * (t110 + t111);
+    let t116 = t102 + 0.014 * (t104 + t112);
+    let t117 = c_q14 * t113 - s_q14 * t116;
+    out[13][60] = t117;
+    let t118 = qd[13] + t95;
+    let t119 = t105 + qdd[13];
+    out[13][62] = t119;
+    let t120 = t104 * c_q14 - t106 * s_q14 - qd[13] * t108;
+    let t121 = qd[13] * t107 + t104 * s_q14 + t106 * c_q14;
+    let t122 = t107 * c_q15 - t108 * s_q15;
+    let t123 = t107 * s_q15 + t108 * c_q15;
+    let t124 = -0.03745 * t108 - 0.16 * t118;
+    let t125 = t107 * t118;
+    let t126 = t107 * t108;
+    out[13][65] = -t126;
+    let t127 = t107 * t107;
+    let t128 = t117 + 0.03745 * (t125 - t121) - 0.16 * (t119 + t126);
+    let t129 = 0.16 * t120 + t108 * t124 - t115 - 0.03745 * t127;
+    let t130 = -s_q14 * t113 - c_q14 * t116;
+    out[13][59] = t130;
+    let t131 = 0.03745 * t120 + 0.16 * t127 - t118 * t124 - t130;
+    let t132 = c_q15 * t128 - s_q15 * t131;
+    out[14][67] = t132;
+    let t133 = qd[14] + t118;
+    let t134 = t119 + qdd[14];
+    out[13][69] = t134;
+    out[14][69] = t134;
+    let t135 = qd[14] * t122 + t120 * s_q15 + t121 * c_q15;
+    let t136 = qd[4] * c_q16 + qd[5] * s_q16;
+    let t137 = qd[4] * s_q16 - qd[5] * c_q16;
+    let t138 = -t137;
+    let t139 = t10 + t0 - qd[4] * t6;
+    let t140 = t1 + qd[3] * t6 - t12;
+    let t141 = t100 - t14;
+    let t142 = c_q16 * t141 - s_q16 * t140;
+    out[15][73] = t142;
+    let t143 = qd[15] + qd[3];
+    let t144 = qdd[3] + qdd[15];
+    out[3][75] = t144;
+    out[15][75] = t144;
+    let t145 = qd[15] * t138 + qdd[4] * c_q16 + qdd[5] * s_q16;
+    let t146 = qdd[5] * c_q16 - qdd[4] * s_q16 - qd[15] * t136;
+    let t147 = t143 * c_q17 - t138 * s_q17;
+    let t148 = t143 * s_q17 + t138 * c_q17;
+    let t149 = t136 * t143;
+    let t150 = t138 * t138;
+    let t151 = t143 * t143;
+    let t152 = t136 * t138;
+    let t153 = t139 + 0.014 * (t146 - t149);
+    let t154 = -c_q16 * t140 - s_q16 * t141;
+    out[15][74] = t154;
+    let t155 = t154 - 0.014 * (t150 + t151);
+    let t156 = t142 - 0.014 * (t144 + t152);
+    let t157 = c_q17 * t153 - s_q17 * t156;
+    out[16][81] = t157;
+    let t158 = qd[16] + t136;
+    let t159 = t145 + qdd[16];
+    out[16][83] = t159;
+    let t160 = t144 * c_q17 - t146 * s_q17 - qd[16] * t148;
+    let t161 = qd[16] * t147 + t144 * s_q17 + t146 * c_q17;
+    let t162 = t147 * c_q18 - t148 * s_q18;
+    let t163 = t147 * s_q18 + t148 * c_q18;
+    let t164 = 0.03745 * t148 - 0.16 * t158;
+    let t165 = t147 * t158;
+    let t166 = t147 * t148;
+    out[16][86] = -t166;
+    let t167 = t147 * t147;
+    let t168 = t157 + 0.03745 * (t161 - t165) - 0.16 * (t159 + t166);
+    let t169 = 0.16 * t160 + t148 * t164 + 0.03745 * t167 - t155;
+    let t170 = -s_q17 * t153 - c_q17 * t156;
+    out[16][80] = t170;
+    let t171 = 0.16 * t167 - 0.03745 * t160 - t158 * t164 - t170;
+    let t172 = c_q18 * t168 - s_q18 * t171;
+    out[17][88] = t172;
+    let t173 = qd[17] + t158;
+    let t174 = t159 + qdd[17];
+    out[16][90] = t174;
+    out[17][90] = t174;
+    let t175 = qd[17] * t162 + t160 * s_q18 + t161 * c_q18;
+    let t176 = qd[3] * qd[4];
+    out[5][4] = -t176;
+    out[5][6] = t176;
+    let t177 = t5 * t19;
+    let t178 = t38 * t49;
+    let t179 = t38 * t39;
+    let t180 = t38 * t38;
+    let t181 = t54 * t62;
+    let t182 = t81 * t92;
+    let t183 = t81 * t82;
+    let t184 = t81 * t81;
+    let t185 = t97 * t103;
+    let t186 = t122 * t133;
+    let t187 = t122 * t123;
+    let t188 = t122 * t122;
+    let t189 = t138 * t143;
+    let t190 = t162 * t173;
+    let t191 = t162 * t163;
+    let t192 = t162 * t162;
+    let t193 = t34 * t34;
+    let t194 = t24 * t34;
+    let t195 = t39 * t49;
+    let t196 = t49 * t49;
+    let t197 = t77 * t77;
+    let t198 = t67 * t77;
+    let t199 = t82 * t92;
+    let t200 = t92 * t92;
+    let t201 = t118 * t118;
+    let t202 = t108 * t118;
+    let t203 = t123 * t133;
+    let t204 = t133 * t133;
+    let t205 = t158 * t158;
+    let t206 = t148 * t158;
+    let t207 = t163 * t173;
+    let t208 = t173 * t173;
+    let t209 = qd[3] * qd[3];
+    out[1][2] = -t7 - t209;
+    out[4][7] = t7 - t209;
+    let t210 = qd[4] * qd[4];
+    out[0][1] = -t7 - t210;
+    out[2][3] = -t209 - t210;
+    out[3][8] = t210 - t7;
+    out[5][5] = t209 - t210;
+    let t211 = qdd[5] - t176;
+    out[0][2] = -t211;
+    out[4][8] = t211;
+    let t212 = qdd[4] + t8;
+    out[0][3] = t212;
+    out[5][8] = t212;
+    let t213 = qdd[5] + t176;
+    out[1][1] = t213;
+    out[3][7] = t213;
+    let t214 = qdd[3] - t9;
+    out[1][3] = -t214;
+    out[5][7] = t214;
+    let t215 = 11.428571428571429 * t14;
+    out[2][2] = t215;
+    out[4][5] = t215;
+    let t216 = t3 * t3;
+    let t217 = t25 - t22;
+    out[0][10] = t217;
+    let t218 = t21 + t177;
+    let t219 = t22 + t25;
+    out[3][15] = t219;
+    out[6][15] = t219;
+    let t220 = t28 - t20;
+    let t221 = t20 + t28;
+    let t222 = t24 * t24;
+    let t223 = t35 + t42;
+    let t224 = t37 + t41;
+    let t225 = t194 - t36;
+    let t226 = t42 - t35;
+    let t227 = t36 + t194;
+    out[7][19] = t227;
+    let t228 = t39 * t39;
+    let t229 = t50 + t179;
+    let t230 = t51 + t178;
+    let t231 = t36 * c_q9 - t37 * s_q9 - qd[8] * t39;
+    let t232 = t195 - t231;
+    let t233 = t179 - t50;
+    let t234 = t195 + t231;
+    out[7][26] = t234;
+    out[8][26] = t234;
+    let t235 = t52 * t52;
+    let t236 = t68 - t65;
+    out[0][31] = t236;
+    let t237 = t64 + t181;
+    let t238 = t65 + t68;
+    out[3][36] = t238;
+    out[9][36] = t238;
+    let t239 = t71 - t63;
+    let t240 = t63 + t71;
+    let t241 = t67 * t67;
+    let t242 = t78 + t85;
+    let t243 = t80 + t84;
+    let t244 = t198 - t79;
+    let t245 = t85 - t78;
+    let t246 = t79 + t198;
+    out[10][40] = t246;
+    let t247 = t82 * t82;
+    let t248 = t93 + t183;
+    let t249 = t94 + t182;
+    let t250 = t79 * c_q12 - t80 * s_q12 - qd[11] * t82;
+    let t251 = t199 - t250;
+    let t252 = t183 - t93;
+    let t253 = t199 + t250;
+    out[10][47] = t253;
+    out[11][47] = t253;
+    let t254 = t95 * t95;
+    let t255 = t109 - t106;
+    out[0][52] = t255;
+    let t256 = t105 + t185;
+    let t257 = t106 + t109;
+    out[3][57] = t257;
+    out[12][57] = t257;
+    let t258 = t112 - t104;
+    let t259 = t104 + t112;
+    let t260 = t108 * t108;
+    let t261 = t119 + t126;
+    let t262 = t121 + t125;
+    let t263 = t202 - t120;
+    let t264 = t126 - t119;
+    let t265 = t120 + t202;
+    out[13][61] = t265;
+    let t266 = t123 * t123;
+    let t267 = t134 + t187;
+    let t268 = t135 + t186;
+    let t269 = t120 * c_q15 - t121 * s_q15 - qd[14] * t123;
+    let t270 = t203 - t269;
+    let t271 = t187 - t134;
+    let t272 = t203 + t269;
+    out[13][68] = t272;
+    out[14][68] = t272;
+    let t273 = t136 * t136;
+    let t274 = t149 - t146;
+    out[0][73] = t274;
+    let t275 = t145 + t189;
+    let t276 = t146 + t149;
+    out[3][78] = t276;
+    out[15][78] = t276;
+    let t277 = t152 - t144;
+    let t278 = t144 + t152;
+    let t279 = t148 * t148;
+    let t280 = t159 + t166;
+    let t281 = t161 + t165;
+    let t282 = t206 - t160;
+    let t283 = t166 - t159;
+    let t284 = t160 + t206;
+    out[16][82] = t284;
+    let t285 = t163 * t163;
+    let t286 = t174 + t191;
+    let t287 = t175 + t190;
+    let t288 = t160 * c_q18 - t161 * s_q18 - qd[17] * t163;
+    let t289 = t207 - t288;
+    let t290 = t191 - t174;
+    let t291 = t207 + t288;
+    out[16][89] = t291;
+    out[17][89] = t291;
+    let t292 = t4 * t5 - t27;
+    let t293 = t20 - t3 * t4;
+    let t294 = c_q7 * t292 - s_q7 * t293;
+    out[1][10] = t294;
+    out[5][10] = 0.1946 * t294 - c_q7 * t11 - 0.0875 * t217;
+    let t295 = s_q7 * t292 + c_q7 * t293;
+    out[2][10] = t295;
+    out[3][10] = t18 + 0.0875 * t295;
+    out[4][10] = s_q7 * t11 - 0.1946 * t295;
+    let t296 = -t19;
+    let t297 = t21 - t5 * t296;
+    out[0][11] = t297;
+    let t298 = t19 * t296 - t216;
+    let t299 = c_q7 * t220 - s_q7 * t298;
+    out[1][11] = t299;
+    out[5][11] = 0.1946 * t299 + s_q7 * t11 - 0.0875 * t297;
+    let t300 = s_q7 * t220 + c_q7 * t298;
+    out[2][11] = t300;
+    out[3][11] = t30 + 0.0875 * t300;
+    out[4][11] = c_q7 * t11 - 0.1946 * t300;
+    let t301 = s_q7 * t25;
+    out[4][12] = c_q7 * t177 + t301;
+    out[4][14] = c_q7 * t21 - t301;
+    let t302 = c_q7 * t25;
+    out[5][12] = s_q7 * t177 - t302;
+    out[5][14] = t302 + s_q7 * t21;
+    let t303 = t21 - t177;
+    out[3][13] = t303;
+    out[6][13] = t303;
+    let t304 = t27 - t216;
+    out[4][13] = c_q7 * t221 - s_q7 * t304;
+    out[5][13] = s_q7 * t221 + c_q7 * t304;
+    let t305 = -t28;
+    out[3][14] = t305;
+    out[6][14] = t305;
+    let t306 = t26 - t27;
+    out[4][15] = c_q7 * t306 + s_q7 * t220;
+    out[5][15] = s_q7 * t306 - c_q7 * t220;
+    let t307 = t216 - t26;
+    out[3][16] = t307;
+    out[6][16] = t307;
+    let t308 = -t217;
+    out[4][16] = c_q7 * t308 - s_q7 * t218;
+    out[5][16] = s_q7 * t308 + c_q7 * t218;
+    let t309 = -t34;
+    let t310 = t34 * t309 - t222;
+    let t311 = c_q8 * t310 + s_q8 * t226;
+    out[0][17] = t311;
+    let t312 = t37 - t23 * t309;
+    let t313 = c_q8 * t226 - s_q8 * t310;
+    let t314 = c_q7 * t312 - s_q7 * t313;
+    out[1][17] = t314;
+    let t315 = s_q7 * t312 + c_q7 * t313;
+    out[2][17] = t315;
+    let t316 = 0.014 * t313 - s_q8 * t31;
+    out[3][17] = 0.0875 * t315 + t316;
+    out[6][17] = t316;
+    let t317 = -0.014 * t311 - c_q8 * t31;
+    out[4][17] = c_q7 * t46 - 0.1946 * t315 - s_q7 * t317;
+    out[5][17] = 0.1946 * t314 + s_q7 * t46 + c_q7 * t317 - 0.0875 * t311;
+    let t318 = -t23;
+    let t319 = t35 - t24 * t318;
+    let t320 = t23 * t318 - t193;
+    let t321 = c_q8 * t319 + s_q8 * t320;
+    out[0][18] = t321;
+    let t322 = c_q8 * t320 - s_q8 * t319;
+    let t323 = c_q7 * t225 - s_q7 * t322;
+    out[1][18] = t323;
+    let t324 = s_q7 * t225 + c_q7 * t322;
+    out[2][18] = t324;
+    let t325 = 0.014 * t322 + c_q8 * t31;
+    out[3][18] = 0.0875 * t324 + t325;
+    out[6][18] = t325;
+    let t326 = -0.014 * t321 - s_q8 * t31;
+    out[4][18] = c_q7 * t33 - 0.1946 * t324 - s_q7 * t326;
+    out[5][18] = 0.1946 * t323 + s_q7 * t33 + c_q7 * t326 - 0.0875 * t321;
+    let t327 = t43 - t193;
+    let t328 = s_q8 * t327 - c_q8 * t226;
+    out[3][19] = t328;
+    out[6][19] = t328;
+    let t329 = c_q8 * t327 + s_q8 * t226;
+    out[4][19] = c_q7 * t227 - s_q7 * t329;
+    out[5][19] = s_q7 * t227 + c_q7 * t329;
+    let t330 = c_q8 * t194;
+    let t331 = s_q8 * t41 - t330;
+    out[3][20] = t331;
+    out[6][20] = t331;
+    let t332 = s_q8 * t194;
+    let t333 = c_q8 * t41 + t332;
+    out[4][20] = c_q7 * t35 - s_q7 * t333;
+    out[5][20] = s_q7 * t35 + c_q7 * t333;
+    let t334 = -t225;
+    let t335 = c_q8 * t224 + s_q8 * t334;
+    out[3][21] = t335;
+    out[6][21] = t335;
+    let t336 = t222 - t43;
+    out[7][21] = t336;
+    let t337 = c_q8 * t334 - s_q8 * t224;
+    out[4][21] = c_q7 * t336 - s_q7 * t337;
+    out[5][21] = s_q7 * t336 + c_q7 * t337;
+    let t338 = t193 - t222;
+    let t339 = c_q8 * t338 + s_q8 * t223;
+    out[3][22] = t339;
+    out[6][22] = t339;
+    let t340 = t37 - t41;
+    out[7][22] = t340;
+    let t341 = c_q8 * t223 - s_q8 * t338;
+    out[4][22] = c_q7 * t340 - s_q7 * t341;
+    out[5][22] = s_q7 * t340 + c_q7 * t341;
+    let t342 = t330 + s_q8 * t37;
+    out[3][23] = t342;
+    out[6][23] = t342;
+    let t343 = c_q8 * t37 - t332;
+    out[4][23] = -c_q7 * t42 - s_q7 * t343;
+    out[5][23] = c_q7 * t343 - s_q7 * t42;
+    let t344 = -t49;
+    let t345 = t49 * t344 - t228;
+    let t346 = c_q9 * t345 + s_q9 * t233;
+    let t347 = c_q9 * t233 - s_q9 * t345;
+    let t348 = c_q8 * t346 + s_q8 * t347;
+    out[0][24] = t348;
+    let t349 = t51 - t38 * t344;
+    let t350 = c_q8 * t347 - s_q8 * t346;
+    let t351 = c_q7 * t349 - s_q7 * t350;
+    out[1][24] = t351;
+    let t352 = s_q7 * t349 + c_q7 * t350;
+    out[2][24] = t352;
+    let t353 = 0.03745 * t347 + 0.16 * t349 + s_q9 * t45;
+    let t354 = c_q9 * t45 - 0.03745 * t346;
+    let t355 = s_q8 * t354 + 0.014 * t350 + c_q8 * t353;
+    out[3][24] = 0.0875 * t352 + t355;
+    out[6][24] = t355;
+    let t356 = -s_q9 * t44 - c_q9 * t47;
+    out[8][24] = t356;
+    let t357 = t356 - 0.16 * t346;
+    out[7][24] = t357;
+    let t358 = c_q8 * t354 - 0.014 * t348 - s_q8 * t353;
+    out[4][24] = c_q7 * t357 - 0.1946 * t352 - s_q7 * t358;
+    out[5][24] = 0.1946 * t351 + s_q7 * t357 + c_q7 * t358 - 0.0875 * t348;
+    let t359 = -t38;
+    let t360 = t50 - t39 * t359;
+    let t361 = t38 * t359 - t196;
+    let t362 = c_q9 * t360 + s_q9 * t361;
+    let t363 = c_q9 * t361 - s_q9 * t360;
+    let t364 = c_q8 * t362 + s_q8 * t363;
+    out[0][25] = t364;
+    let t365 = c_q8 * t363 - s_q8 * t362;
+    let t366 = c_q7 * t232 - s_q7 * t365;
+    out[1][25] = t366;
+    let t367 = s_q7 * t232 + c_q7 * t365;
+    out[2][25] = t367;
+    let t368 = 0.16 * t232 + 0.03745 * t363 - c_q9 * t45;
+    let t369 = s_q9 * t45 - 0.03745 * t362;
+    let t370 = s_q8 * t369 + 0.014 * t365 + c_q8 * t368;
+    out[3][25] = 0.0875 * t367 + t370;
+    out[6][25] = t370;
+    let t371 = t48 - 0.16 * t362;
+    out[7][25] = t371;
+    let t372 = c_q8 * t369 - 0.014 * t364 - s_q8 * t368;
+    out[4][25] = c_q7 * t371 - 0.1946 * t367 - s_q7 * t372;
+    out[5][25] = 0.1946 * t366 + s_q7 * t371 + c_q7 * t372 - 0.0875 * t364;
+    let t373 = t180 - t196;
+    let t374 = s_q9 * t373 - c_q9 * t233;
+    let t375 = c_q9 * t373 + s_q9 * t233;
+    let t376 = c_q8 * t374 + s_q8 * t375;
+    out[3][26] = t376;
+    out[6][26] = t376;
+    let t377 = c_q8 * t375 - s_q8 * t374;
+    out[4][26] = c_q7 * t234 - s_q7 * t377;
+    out[5][26] = s_q7 * t234 + c_q7 * t377;
+    let t378 = c_q9 * t195;
+    let t379 = s_q9 * t178 - t378;
+    let t380 = s_q9 * t195;
+    let t381 = c_q9 * t178 + t380;
+    let t382 = c_q8 * t379 + s_q8 * t381;
+    out[3][27] = t382;
+    out[6][27] = t382;
+    let t383 = c_q8 * t381 - s_q8 * t379;
+    out[4][27] = c_q7 * t50 - s_q7 * t383;
+    out[5][27] = s_q7 * t50 + c_q7 * t383;
+    let t384 = -t232;
+    let t385 = c_q9 * t230 + s_q9 * t384;
+    let t386 = c_q9 * t384 - s_q9 * t230;
+    let t387 = c_q8 * t385 + s_q8 * t386;
+    out[3][28] = t387;
+    out[6][28] = t387;
+    let t388 = t228 - t180;
+    out[7][28] = t388;
+    out[8][28] = t388;
+    let t389 = c_q8 * t386 - s_q8 * t385;
+    out[4][28] = c_q7 * t388 - s_q7 * t389;
+    out[5][28] = s_q7 * t388 + c_q7 * t389;
+    let t390 = t196 - t228;
+    let t391 = s_q9 * t229 + c_q9 * t390;
+    let t392 = c_q9 * t229 - s_q9 * t390;
+    let t393 = c_q8 * t391 + s_q8 * t392;
+    out[3][29] = t393;
+    out[6][29] = t393;
+    let t394 = t51 - t178;
+    out[7][29] = t394;
+    out[8][29] = t394;
+    let t395 = c_q8 * t392 - s_q8 * t391;
+    out[4][29] = c_q7 * t394 - s_q7 * t395;
+    out[5][29] = s_q7 * t394 + c_q7 * t395;
+    let t396 = t378 + s_q9 * t51;
+    let t397 = c_q9 * t51 - t380;
+    let t398 = c_q8 * t396 + s_q8 * t397;
+    out[3][30] = t398;
+    out[6][30] = t398;
+    let t399 = -t179;
+    out[7][30] = t399;
+    out[8][30] = t399;
+    let t400 = c_q8 * t397 - s_q8 * t396;
+    out[4][30] = -c_q7 * t179 - s_q7 * t400;
+    out[5][30] = c_q7 * t400 - s_q7 * t179;
+    let t401 = t53 * t54 - t70;
+    let t402 = t63 - t52 * t53;
+    let t403 = c_q10 * t401 - s_q10 * t402;
+    out[1][31] = t403;
+    out[5][31] = 0.0875 * t236 + 0.1946 * t403 - c_q10 * t57;
+    let t404 = s_q10 * t401 + c_q10 * t402;
+    out[2][31] = t404;
+    out[3][31] = t61 - 0.0875 * t404;
+    out[4][31] = s_q10 * t57 - 0.1946 * t404;
+    let t405 = -t62;
+    let t406 = t64 - t54 * t405;
+    out[0][32] = t406;
+    let t407 = t62 * t405 - t235;
+    let t408 = c_q10 * t239 - s_q10 * t407;
+    out[1][32] = t408;
+    out[5][32] = 0.0875 * t406 + 0.1946 * t408 + s_q10 * t57;
+    let t409 = s_q10 * t239 + c_q10 * t407;
+    out[2][32] = t409;
+    out[3][32] = t73 - 0.0875 * t409;
+    out[4][32] = c_q10 * t57 - 0.1946 * t409;
+    let t410 = s_q10 * t68;
+    out[4][33] = c_q10 * t181 + t410;
+    out[4][35] = c_q10 * t64 - t410;
+    let t411 = c_q10 * t68;
+    out[5][33] = s_q10 * t181 - t411;
+    out[5][35] = t411 + s_q10 * t64;
+    let t412 = t64 - t181;
+    out[3][34] = t412;
+    out[9][34] = t412;
+    let t413 = t70 - t235;
+    out[4][34] = c_q10 * t240 - s_q10 * t413;
+    out[5][34] = s_q10 * t240 + c_q10 * t413;
+    let t414 = -t71;
+    out[3][35] = t414;
+    out[9][35] = t414;
+    let t415 = t69 - t70;
+    out[4][36] = c_q10 * t415 + s_q10 * t239;
+    out[5][36] = s_q10 * t415 - c_q10 * t239;
+    let t416 = t235 - t69;
+    out[3][37] = t416;
+    out[9][37] = t416;
+    let t417 = -t236;
+    out[4][37] = c_q10 * t417 - s_q10 * t237;
+    out[5][37] = s_q10 * t417 + c_q10 * t237;
+    let t418 = -t77;
+    let t419 = t77 * t418 - t241;
+    let t420 = c_q11 * t419 + s_q11 * t245;
+    out[0][38] = t420;
+    let t421 = t80 - t66 * t418;
+    let t422 = c_q11 * t245 - s_q11 * t419;
+    let t423 = c_q10 * t421 - s_q10 * t422;
+    out[1][38] = t423;
+    let t424 = s_q10 * t421 + c_q10 * t422;
+    out[2][38] = t424;
+    let t425 = -0.014 * t422 - s_q11 * t74;
+    out[3][38] = t425 - 0.0875 * t424;
+    out[9][38] = t425;
+    let t426 = 0.014 * t420 - c_q11 * t74;
+    out[4][38] = c_q10 * t89 - 0.1946 * t424 - s_q10 * t426;
+    out[5][38] = 0.0875 * t420 + 0.1946 * t423 + s_q10 * t89 + c_q10 * t426;
+    let t427 = -t66;
+    let t428 = t78 - t67 * t427;
+    let t429 = t66 * t427 - t197;
+    let t430 = c_q11 * t428 + s_q11 * t429;
+    out[0][39] = t430;
+    let t431 = c_q11 * t429 - s_q11 * t428;
+    let t432 = c_q10 * t244 - s_q10 * t431;
+    out[1][39] = t432;
+    let t433 = s_q10 * t244 + c_q10 * t431;
+    out[2][39] = t433;
+    let t434 = c_q11 * t74 - 0.014 * t431;
+    out[3][39] = t434 - 0.0875 * t433;
+    out[9][39] = t434;
+    let t435 = 0.014 * t430 - s_q11 * t74;
+    out[4][39] = c_q10 * t76 - 0.1946 * t433 - s_q10 * t435;
+    out[5][39] = 0.0875 * t430 + 0.1946 * t432 + s_q10 * t76 + c_q10 * t435;
+    let t436 = t86 - t197;
+    let t437 = s_q11 * t436 - c_q11 * t245;
+    out[3][40] = t437;
+    out[9][40] = t437;
+    let t438 = c_q11 * t436 + s_q11 * t245;
+    out[4][40] = c_q10 * t246 - s_q10 * t438;
+    out[5][40] = s_q10 * t246 + c_q10 * t438;
+    let t439 = c_q11 * t198;
+    let t440 = s_q11 * t84 - t439;
+    out[3][41] = t440;
+    out[9][41] = t440;
+    let t441 = s_q11 * t198;
+    let t442 = c_q11 * t84 + t441;
+    out[4][41] = c_q10 * t78 - s_q10 * t442;
+    out[5][41] = s_q10 * t78 + c_q10 * t442;
+    let t443 = -t244;
+    let t444 = c_q11 * t243 + s_q11 * t443;
+    out[3][42] = t444;
+    out[9][42] = t444;
+    let t445 = t241 - t86;
+    out[10][42] = t445;
+    let t446 = c_q11 * t443 - s_q11 * t243;
+    out[4][42] = c_q10 * t445 - s_q10 * t446;
+    out[5][42] = s_q10 * t445 + c_q10 * t446;
+    let t447 = t197 - t241;
+    let t448 = c_q11 * t447 + s_q11 * t242;
+    out[3][43] = t448;
+    out[9][43] = t448;
+    let t449 = t80 - t84;
+    out[10][43] = t449;
+    let t450 = c_q11 * t242 - s_q11 * t447;
+    out[4][43] = c_q10 * t449 - s_q10 * t450;
+    out[5][43] = s_q10 * t449 + c_q10 * t450;
+    let t451 = t439 + s_q11 * t80;
+    out[3][44] = t451;
+    out[9][44] = t451;
+    let t452 = c_q11 * t80 - t441;
+    out[4][44] = -c_q10 * t85 - s_q10 * t452;
+    out[5][44] = c_q10 * t452 - s_q10 * t85;
+    let t453 = -t92;
+    let t454 = t92 * t453 - t247;
+    let t455 = c_q12 * t454 + s_q12 * t252;
+    let t456 = c_q12 * t252 - s_q12 * t454;
+    let t457 = c_q11 * t455 + s_q11 * t456;
+    out[0][45] = t457;
+    let t458 = t94 - t81 * t453;
+    let t459 = c_q11 * t456 - s_q11 * t455;
+    let t460 = c_q10 * t458 - s_q10 * t459;
+    out[1][45] = t460;
+    let t461 = s_q10 * t458 + c_q10 * t459;
+    out[2][45] = t461;
+    let t462 = 0.16 * t458 + s_q12 * t88 - 0.03745 * t456;
+    let t463 = 0.03745 * t455 + c_q12 * t88;
+    let t464 = s_q11 * t463 + c_q11 * t462 - 0.014 * t459;
+    out[3][45] = t464 - 0.0875 * t461;
+    out[9][45] = t464;
+    let t465 = -s_q12 * t87 - c_q12 * t90;
+    out[11][45] = t465;
+    let t466 = t465 - 0.16 * t455;
+    out[10][45] = t466;
+    let t467 = 0.014 * t457 + c_q11 * t463 - s_q11 * t462;
+    out[4][45] = c_q10 * t466 - 0.1946 * t461 - s_q10 * t467;
+    out[5][45] = 0.0875 * t457 + 0.1946 * t460 + s_q10 * t466 + c_q10 * t467;
+    let t468 = -t81;
+    let t469 = t93 - t82 * t468;
+    let t470 = t81 * t468 - t200;
+    let t471 = c_q12 * t469 + s_q12 * t470;
+    let t472 = c_q12 * t470 - s_q12 * t469;
+    let t473 = c_q11 * t471 + s_q11 * t472;
+    out[0][46] = t473;
+    let t474 = c_q11 * t472 - s_q11 * t471;
+    let t475 = c_q10 * t251 - s_q10 * t474;
+    out[1][46] = t475;
+    let t476 = s_q10 * t251 + c_q10 * t474;
+    out[2][46] = t476;
+    let t477 = 0.16 * t251 - c_q12 * t88 - 0.03745 * t472;
+    let t478 = 0.03745 * t471 + s_q12 * t88;
+    let t479 = s_q11 * t478 + c_q11 * t477 - 0.014 * t474;
+    out[3][46] = t479 - 0.0875 * t476;
+    out[9][46] = t479;
+    let t480 = t91 - 0.16 * t471;
+    out[10][46] = t480;
+    let t481 = 0.014 * t473 + c_q11 * t478 - s_q11 * t477;
+    out[4][46] = c_q10 * t480 - 0.1946 * t476 - s_q10 * t481;
+    out[5][46] = 0.0875 * t473 + 0.1946 * t475 + s_q10 * t480 + c_q10 * t481;
+    let t482 = t184 - t200;
+    let t483 = s_q12 * t482 - c_q12 * t252;
+    let t484 = c_q12 * t482 + s_q12 * t252;
+    let t485 = c_q11 * t483 + s_q11 * t484;
+    out[3][47] = t485;
+    out[9][47] = t485;
+    let t486 = c_q11 * t484 - s_q11 * t483;
+    out[4][47] = c_q10 * t253 - s_q10 * t486;
+    out[5][47] = s_q10 * t253 + c_q10 * t486;
+    let t487 = c_q12 * t199;
+    let t488 = s_q12 * t182 - t487;
+    let t489 = s_q12 * t199;
+    let t490 = c_q12 * t182 + t489;
+    let t491 = c_q11 * t488 + s_q11 * t490;
+    out[3][48] = t491;
+    out[9][48] = t491;
+    let t492 = c_q11 * t490 - s_q11 * t488;
+    out[4][48] = c_q10 * t93 - s_q10 * t492;
+    out[5][48] = s_q10 * t93 + c_q10 * t492;
+    let t493 = -t251;
+    let t494 = c_q12 * t249 + s_q12 * t493;
+    let t495 = c_q12 * t493 - s_q12 * t249;
+    let t496 = c_q11 * t494 + s_q11 * t495;
+    out[3][49] = t496;
+    out[9][49] = t496;
+    let t497 = t247 - t184;
+    out[10][49] = t497;
+    out[11][49] = t497;
+    let t498 = c_q11 * t495 - s_q11 * t494;
+    out[4][49] = c_q10 * t497 - s_q10 * t498;
+    out[5][49] = s_q10 * t497 + c_q10 * t498;
+    let t499 = t200 - t247;
+    let t500 = s_q12 * t248 + c_q12 * t499;
+    let t501 = c_q12 * t248 - s_q12 * t499;
+    let t502 = c_q11 * t500 + s_q11 * t501;
+    out[3][50] = t502;
+    out[9][50] = t502;
+    let t503 = t94 - t182;
+    out[10][50] = t503;
+    out[11][50] = t503;
+    let t504 = c_q11 * t501 - s_q11 * t500;
+    out[4][50] = c_q10 * t503 - s_q10 * t504;
+    out[5][50] = s_q10 * t503 + c_q10 * t504;
+    let t505 = t487 + s_q12 * t94;
+    let t506 = c_q12 * t94 - t489;
+    let t507 = c_q11 * t505 + s_q11 * t506;
+    out[3][51] = t507;
+    out[9][51] = t507;
+    let t508 = -t183;
+    out[10][51] = t508;
+    out[11][51] = t508;
+    let t509 = c_q11 * t506 - s_q11 * t505;
+    out[4][51] = -c_q10 * t183 - s_q10 * t509;
+    out[5][51] = c_q10 * t509 - s_q10 * t183;
+    let t510 = t96 * t97 - t111;
+    let t511 = t104 - t95 * t96;
+    let t512 = c_q13 * t510 - s_q13 * t511;
+    out[1][52] = t512;
+    out[5][52] = -0.0875 * t255 - c_q13 * t98 - 0.1946 * t512;
+    let t513 = s_q13 * t510 + c_q13 * t511;
+    out[2][52] = t513;
+    out[3][52] = t102 + 0.0875 * t513;
+    out[4][52] = 0.1946 * t513 + s_q13 * t98;
+    let t514 = -t103;
+    let t515 = t105 - t97 * t514;
+    out[0][53] = t515;
+    let t516 = t103 * t514 - t254;
+    let t517 = c_q13 * t258 - s_q13 * t516;
+    out[1][53] = t517;
+    out[5][53] = s_q13 * t98 - 0.0875 * t515 - 0.1946 * t517;
+    let t518 = s_q13 * t258 + c_q13 * t516;
+    out[2][53] = t518;
+    out[3][53] = t114 + 0.0875 * t518;
+    out[4][53] = 0.1946 * t518 + c_q13 * t98;
+    let t519 = s_q13 * t109;
+    out[4][54] = c_q13 * t185 + t519;
+    out[4][56] = c_q13 * t105 - t519;
+    let t520 = c_q13 * t109;
+    out[5][54] = s_q13 * t185 - t520;
+    out[5][56] = t520 + s_q13 * t105;
+    let t521 = t105 - t185;
+    out[3][55] = t521;
+    out[12][55] = t521;
+    let t522 = t111 - t254;
+    out[4][55] = c_q13 * t259 - s_q13 * t522;
+    out[5][55] = s_q13 * t259 + c_q13 * t522;
+    let t523 = -t112;
+    out[3][56] = t523;
+    out[12][56] = t523;
+    let t524 = t110 - t111;
+    out[4][57] = c_q13 * t524 + s_q13 * t258;
+    out[5][57] = s_q13 * t524 - c_q13 * t258;
+    let t525 = t254 - t110;
+    out[3][58] = t525;
+    out[12][58] = t525;
+    let t526 = -t255;
+    out[4][58] = c_q13 * t526 - s_q13 * t256;
+    out[5][58] = s_q13 * t526 + c_q13 * t256;
+    let t527 = -t118;
+    let t528 = t118 * t527 - t260;
+    let t529 = c_q14 * t528 + s_q14 * t264;
+    out[0][59] = t529;
+    let t530 = t121 - t107 * t527;
+    let t531 = c_q14 * t264 - s_q14 * t528;
+    let t532 = c_q13 * t530 - s_q13 * t531;
+    out[1][59] = t532;
+    let t533 = s_q13 * t530 + c_q13 * t531;
+    out[2][59] = t533;
+    let t534 = 0.014 * t531 - s_q14 * t115;
+    out[3][59] = 0.0875 * t533 + t534;
+    out[12][59] = t534;
+    let t535 = -0.014 * t529 - c_q14 * t115;
+    out[4][59] = 0.1946 * t533 + c_q13 * t130 - s_q13 * t535;
+    out[5][59] = s_q13 * t130 + c_q13 * t535 - 0.0875 * t529 - 0.1946 * t532;
+    let t536 = -t107;
+    let t537 = t119 - t108 * t536;
+    let t538 = t107 * t536 - t201;
+    let t539 = c_q14 * t537 + s_q14 * t538;
+    out[0][60] = t539;
+    let t540 = c_q14 * t538 - s_q14 * t537;
+    let t541 = c_q13 * t263 - s_q13 * t540;
+    out[1][60] = t541;
+    let t542 = s_q13 * t263 + c_q13 * t540;
+    out[2][60] = t542;
+    let t543 = 0.014 * t540 + c_q14 * t115;
+    out[3][60] = 0.0875 * t542 + t543;
+    out[12][60] = t543;
+    let t544 = -0.014 * t539 - s_q14 * t115;
+    out[4][60] = 0.1946 * t542 + c_q13 * t117 - s_q13 * t544;
+    out[5][60] = s_q13 * t117 + c_q13 * t544 - 0.0875 * t539 - 0.1946 * t541;
+    let t545 = t127 - t201;
+    let t546 = s_q14 * t545 - c_q14 * t264;
+    out[3][61] = t546;
+    out[12][61] = t546;
+    let t547 = c_q14 * t545 + s_q14 * t264;
+    out[4][61] = c_q13 * t265 - s_q13 * t547;
+    out[5][61] = s_q13 * t265 + c_q13 * t547;
+    let t548 = c_q14 * t202;
+    let t549 = s_q14 * t125 - t548;
+    out[3][62] = t549;
+    out[12][62] = t549;
+    let t550 = s_q14 * t202;
+    let t551 = c_q14 * t125 + t550;
+    out[4][62] = c_q13 * t119 - s_q13 * t551;
+    out[5][62] = s_q13 * t119 + c_q13 * t551;
+    let t552 = -t263;
+    let t553 = c_q14 * t262 + s_q14 * t552;
+    out[3][63] = t553;
+    out[12][63] = t553;
+    let t554 = t260 - t127;
+    out[13][63] = t554;
+    let t555 = c_q14 * t552 - s_q14 * t262;
+    out[4][63] = c_q13 * t554 - s_q13 * t555;
+    out[5][63] = s_q13 * t554 + c_q13 * t555;
+    let t556 = t201 - t260;
+    let t557 = c_q14 * t556 + s_q14 * t261;
+    out[3][64] = t557;
+    out[12][64] = t557;
+    let t558 = t121 - t125;
+    out[13][64] = t558;
+    let t559 = c_q14 * t261 - s_q14 * t556;
+    out[4][64] = c_q13 * t558 - s_q13 * t559;
+    out[5][64] = s_q13 * t558 + c_q13 * t559;
+    let t560 = t548 + s_q14 * t121;
+    out[3][65] = t560;
+    out[12][65] = t560;
+    let t561 = c_q14 * t121 - t550;
+    out[4][65] = -c_q13 * t126 - s_q13 * t561;
+    out[5][65] = c_q13 * t561 - s_q13 * t126;
+    let t562 = -t133;
+    let t563 = t133 * t562 - t266;
+    let t564 = c_q15 * t563 + s_q15 * t271;
+    let t565 = c_q15 * t271 - s_q15 * t563;
+    let t566 = c_q14 * t564 + s_q14 * t565;
+    out[0][66] = t566;
+    let t567 = t135 - t122 * t562;
+    let t568 = c_q14 * t565 - s_q14 * t564;
+    let t569 = c_q13 * t567 - s_q13 * t568;
+    out[1][66] = t569;
+    let t570 = s_q13 * t567 + c_q13 * t568;
+    out[2][66] = t570;
+    let t571 = 0.03745 * t565 + 0.16 * t567 + s_q15 * t129;
+    let t572 = c_q15 * t129 - 0.03745 * t564;
+    let t573 = s_q14 * t572 + 0.014 * t568 + c_q14 * t571;
+    out[3][66] = 0.0875 * t570 + t573;
+    out[12][66] = t573;
+    let t574 = -s_q15 * t128 - c_q15 * t131;
+    out[14][66] = t574;
+    let t575 = t574 - 0.16 * t564;
+    out[13][66] = t575;
+    let t576 = c_q14 * t572 - 0.014 * t566 - s_q14 * t571;
+    out[4][66] = 0.1946 * t570 + c_q13 * t575 - s_q13 * t576;
+    out[5][66] = s_q13 * t575 + c_q13 * t576 - 0.0875 * t566 - 0.1946 * t569;
+    let t577 = -t122;
+    let t578 = t134 - t123 * t577;
+    let t579 = t122 * t577 - t204;
+    let t580 = c_q15 * t578 + s_q15 * t579;
+    let t581 = c_q15 * t579 - s_q15 * t578;
+    let t582 = c_q14 * t580 + s_q14 * t581;
+    out[0][67] = t582;
+    let t583 = c_q14 * t581 - s_q14 * t580;
+    let t584 = c_q13 * t270 - s_q13 * t583;
+    out[1][67] = t584;
+    let t585 = s_q13 * t270 + c_q13 * t583;
+    out[2][67] = t585;
+    let t586 = 0.16 * t270 + 0.03745 * t581 - c_q15 * t129;
+    let t587 = s_q15 * t129 - 0.03745 * t580;
+    let t588 = s_q14 * t587 + 0.014 * t583 + c_q14 * t586;
+    out[3][67] = 0.0875 * t585 + t588;
+    out[12][67] = t588;
+    let t589 = t132 - 0.16 * t580;
+    out[13][67] = t589;
+    let t590 = c_q14 * t587 - 0.014 * t582 - s_q14 * t586;
+    out[4][67] = 0.1946 * t585 + c_q13 * t589 - s_q13 * t590;
+    out[5][67] = s_q13 * t589 + c_q13 * t590 - 0.0875 * t582 - 0.1946 * t584;
+    let t591 = t188 - t204;
+    let t592 = s_q15 * t591 - c_q15 * t271;
+    let t593 = c_q15 * t591 + s_q15 * t271;
+    let t594 = c_q14 * t592 + s_q14 * t593;
+    out[3][68] = t594;
+    out[12][68] = t594;
+    let t595 = c_q14 * t593 - s_q14 * t592;
+    out[4][68] = c_q13 * t272 - s_q13 * t595;
+    out[5][68] = s_q13 * t272 + c_q13 * t595;
+    let t596 = c_q15 * t203;
+    let t597 = s_q15 * t186 - t596;
+    let t598 = s_q15 * t203;
+    let t599 = c_q15 * t186 + t598;
+    let t600 = c_q14 * t597 + s_q14 * t599;
+    out[3][69] = t600;
+    out[12][69] = t600;
+    let t601 = c_q14 * t599 - s_q14 * t597;
+    out[4][69] = c_q13 * t134 - s_q13 * t601;
+    out[5][69] = s_q13 * t134 + c_q13 * t601;
+    let t602 = -t270;
+    let t603 = c_q15 * t268 + s_q15 * t602;
+    let t604 = c_q15 * t602 - s_q15 * t268;
+    let t605 = c_q14 * t603 + s_q14 * t604;
+    out[3][70] = t605;
+    out[12][70] = t605;
+    let t606 = t266 - t188;
+    out[13][70] = t606;
+    out[14][70] = t606;
+    let t607 = c_q14 * t604 - s_q14 * t603;
+    out[4][70] = c_q13 * t606 - s_q13 * t607;
+    out[5][70] = s_q13 * t606 + c_q13 * t607;
+    let t608 = t204 - t266;
+    let t609 = s_q15 * t267 + c_q15 * t608;
+    let t610 = c_q15 * t267 - s_q15 * t608;
+    let t611 = c_q14 * t609 + s_q14 * t610;
+    out[3][71] = t611;
+    out[12][71] = t611;
+    let t612 = t135 - t186;
+    out[13][71] = t612;
+    out[14][71] = t612;
+    let t613 = c_q14 * t610 - s_q14 * t609;
+    out[4][71] = c_q13 * t612 - s_q13 * t613;
+    out[5][71] = s_q13 * t612 + c_q13 * t613;
+    let t614 = t596 + s_q15 * t135;
+    let t615 = c_q15 * t135 - t598;
+    let t616 = c_q14 * t614 + s_q14 * t615;
+    out[3][72] = t616;
+    out[12][72] = t616;
+    let t617 = -t187;
+    out[13][72] = t617;
+    out[14][72] = t617;
+    let t618 = c_q14 * t615 - s_q14 * t614;
+    out[4][72] = -c_q13 * t187 - s_q13 * t618;
+    out[5][72] = c_q13 * t618 - s_q13 * t187;
+    let t619 = t137 * t138 - t151;
+    let t620 = t144 - t136 * t137;
+    let t621 = c_q16 * t619 - s_q16 * t620;
+    out[1][73] = t621;
+    out[5][73] = 0.0875 * t274 - c_q16 * t139 - 0.1946 * t621;
+    let t622 = s_q16 * t619 + c_q16 * t620;
+    out[2][73] = t622;
+    out[3][73] = t142 - 0.0875 * t622;
+    out[4][73] = 0.1946 * t622 + s_q16 * t139;
+    let t623 = -t143;
+    let t624 = t145 - t138 * t623;
+    out[0][74] = t624;
+    let t625 = t143 * t623 - t273;
+    let t626 = c_q16 * t277 - s_q16 * t625;
+    out[1][74] = t626;
+    out[5][74] = 0.0875 * t624 + s_q16 * t139 - 0.1946 * t626;
+    let t627 = s_q16 * t277 + c_q16 * t625;
+    out[2][74] = t627;
+    out[3][74] = t154 - 0.0875 * t627;
+    out[4][74] = 0.1946 * t627 + c_q16 * t139;
+    let t628 = s_q16 * t149;
+    out[4][75] = c_q16 * t189 + t628;
+    out[4][77] = c_q16 * t145 - t628;
+    let t629 = c_q16 * t149;
+    out[5][75] = s_q16 * t189 - t629;
+    out[5][77] = t629 + s_q16 * t145;
+    let t630 = t145 - t189;
+    out[3][76] = t630;
+    out[15][76] = t630;
+    let t631 = t151 - t273;
+    out[4][76] = c_q16 * t278 - s_q16 * t631;
+    out[5][76] = s_q16 * t278 + c_q16 * t631;
+    let t632 = -t152;
+    out[3][77] = t632;
+    out[15][77] = t632;
+    let t633 = t150 - t151;
+    out[4][78] = c_q16 * t633 + s_q16 * t277;
+    out[5][78] = s_q16 * t633 - c_q16 * t277;
+    let t634 = t273 - t150;
+    out[3][79] = t634;
+    out[15][79] = t634;
+    let t635 = -t274;
+    out[4][79] = c_q16 * t635 - s_q16 * t275;
+    out[5][79] = s_q16 * t635 + c_q16 * t275;
+    let t636 = -t158;
+    let t637 = t158 * t636 - t279;
+    let t638 = c_q17 * t637 + s_q17 * t283;
+    out[0][80] = t638;
+    let t639 = t161 - t147 * t636;
+    let t640 = c_q17 * t283 - s_q17 * t637;
+    let t641 = c_q16 * t639 - s_q16 * t640;
+    out[1][80] = t641;
+    let t642 = s_q16 * t639 + c_q16 * t640;
+    out[2][80] = t642;
+    let t643 = -0.014 * t640 - s_q17 * t155;
+    out[3][80] = t643 - 0.0875 * t642;
+    out[15][80] = t643;
+    let t644 = 0.014 * t638 - c_q17 * t155;
+    out[4][80] = 0.1946 * t642 + c_q16 * t170 - s_q16 * t644;
+    out[5][80] = 0.0875 * t638 + s_q16 * t170 + c_q16 * t644 - 0.1946 * t641;
+    let t645 = -t147;
+    let t646 = t159 - t148 * t645;
+    let t647 = t147 * t645 - t205;
+    let t648 = c_q17 * t646 + s_q17 * t647;
+    out[0][81] = t648;
+    let t649 = c_q17 * t647 - s_q17 * t646;
+    let t650 = c_q16 * t282 - s_q16 * t649;
+    out[1][81] = t650;
+    let t651 = s_q16 * t282 + c_q16 * t649;
+    out[2][81] = t651;
+    let t652 = c_q17 * t155 - 0.014 * t649;
+    out[3][81] = t652 - 0.0875 * t651;
+    out[15][81] = t652;
+    let t653 = 0.014 * t648 - s_q17 * t155;
+    out[4][81] = 0.1946 * t651 + c_q16 * t157 - s_q16 * t653;
+    out[5][81] = 0.0875 * t648 + s_q16 * t157 + c_q16 * t653 - 0.1946 * t650;
+    let t654 = t167 - t205;
+    let t655 = s_q17 * t654 - c_q17 * t283;
+    out[3][82] = t655;
+    out[15][82] = t655;
+    let t656 = c_q17 * t654 + s_q17 * t283;
+    out[4][82] = c_q16 * t284 - s_q16 * t656;
+    out[5][82] = s_q16 * t284 + c_q16 * t656;
+    let t657 = c_q17 * t206;
+    let t658 = s_q17 * t165 - t657;
+    out[3][83] = t658;
+    out[15][83] = t658;
+    let t659 = s_q17 * t206;
+    let t660 = c_q17 * t165 + t659;
+    out[4][83] = c_q16 * t159 - s_q16 * t660;
+    out[5][83] = s_q16 * t159 + c_q16 * t660;
+    let t661 = -t282;
+    let t662 = c_q17 * t281 + s_q17 * t661;
+    out[3][84] = t662;
+    out[15][84] = t662;
+    let t663 = t279 - t167;
+    out[16][84] = t663;
+    let t664 = c_q17 * t661 - s_q17 * t281;
+    out[4][84] = c_q16 * t663 - s_q16 * t664;
+    out[5][84] = s_q16 * t663 + c_q16 * t664;
+    let t665 = t205 - t279;
+    let t666 = c_q17 * t665 + s_q17 * t280;
+    out[3][85] = t666;
+    out[15][85] = t666;
+    let t667 = t161 - t165;
+    out[16][85] = t667;
+    let t668 = c_q17 * t280 - s_q17 * t665;
+    out[4][85] = c_q16 * t667 - s_q16 * t668;
+    out[5][85] = s_q16 * t667 + c_q16 * t668;
+    let t669 = t657 + s_q17 * t161;
+    out[3][86] = t669;
+    out[15][86] = t669;
+    let t670 = c_q17 * t161 - t659;
+    out[4][86] = -c_q16 * t166 - s_q16 * t670;
+    out[5][86] = c_q16 * t670 - s_q16 * t166;
+    let t671 = -t173;
+    let t672 = t173 * t671 - t285;
+    let t673 = c_q18 * t672 + s_q18 * t290;
+    let t674 = c_q18 * t290 - s_q18 * t672;
+    let t675 = c_q17 * t673 + s_q17 * t674;
+    out[0][87] = t675;
+    let t676 = t175 - t162 * t671;
+    let t677 = c_q17 * t674 - s_q17 * t673;
+    let t678 = c_q16 * t676 - s_q16 * t677;
+    out[1][87] = t678;
+    let t679 = s_q16 * t676 + c_q16 * t677;
+    out[2][87] = t679;
+    let t680 = 0.16 * t676 + s_q18 * t169 - 0.03745 * t674;
+    let t681 = 0.03745 * t673 + c_q18 * t169;
+    let t682 = s_q17 * t681 + c_q17 * t680 - 0.014 * t677;
+    out[3][87] = t682 - 0.0875 * t679;
+    out[15][87] = t682;
+    let t683 = -s_q18 * t168 - c_q18 * t171;
+    out[17][87] = t683;
+    let t684 = t683 - 0.16 * t673;
+    out[16][87] = t684;
+    let t685 = 0.014 * t675 + c_q17 * t681 - s_q17 * t680;
+    out[4][87] = 0.1946 * t679 + c_q16 * t684 - s_q16 * t685;
+    out[5][87] = 0.0875 * t675 + s_q16 * t684 + c_q16 * t685 - 0.1946 * t678;
+    let t686 = -t162;
+    let t687 = t174 - t163 * t686;
+    let t688 = t162 * t686 - t208;
+    let t689 = c_q18 * t687 + s_q18 * t688;
+    let t690 = c_q18 * t688 - s_q18 * t687;
+    let t691 = c_q17 * t689 + s_q17 * t690;
+    out[0][88] = t691;
+    let t692 = c_q17 * t690 - s_q17 * t689;
+    let t693 = c_q16 * t289 - s_q16 * t692;
+    out[1][88] = t693;
+    let t694 = s_q16 * t289 + c_q16 * t692;
+    out[2][88] = t694;
+    let t695 = 0.16 * t289 - c_q18 * t169 - 0.03745 * t690;
+    let t696 = 0.03745 * t689 + s_q18 * t169;
+    let t697 = s_q17 * t696 + c_q17 * t695 - 0.014 * t692;
+    out[3][88] = t697 - 0.0875 * t694;
+    out[15][88] = t697;
+    let t698 = t172 - 0.16 * t689;
+    out[16][88] = t698;
+    let t699 = 0.014 * t691 + c_q17 * t696 - s_q17 * t695;
+    out[4][88] = 0.1946 * t694 + c_q16 * t698 - s_q16 * t699;
+    out[5][88] = 0.0875 * t691 + s_q16 * t698 + c_q16 * t699 - 0.1946 * t693;
+    let t700 = t192 - t208;
+    let t701 = s_q18 * t700 - c_q18 * t290;
+    let t702 = c_q18 * t700 + s_q18 * t290;
+    let t703 = c_q17 * t701 + s_q17 * t702;
+    out[3][89] = t703;
+    out[15][89] = t703;
+    let t704 = c_q17 * t702 - s_q17 * t701;
+    out[4][89] = c_q16 * t291 - s_q16 * t704;
+    out[5][89] = s_q16 * t291 + c_q16 * t704;
+    let t705 = c_q18 * t207;
+    let t706 = s_q18 * t190 - t705;
+    let t707 = s_q18 * t207;
+    let t708 = c_q18 * t190 + t707;
+    let t709 = c_q17 * t706 + s_q17 * t708;
+    out[3][90] = t709;
+    out[15][90] = t709;
+    let t710 = c_q17 * t708 - s_q17 * t706;
+    out[4][90] = c_q16 * t174 - s_q16 * t710;
+    out[5][90] = s_q16 * t174 + c_q16 * t710;
+    let t711 = -t289;
+    let t712 = c_q18 * t287 + s_q18 * t711;
+    let t713 = c_q18 * t711 - s_q18 * t287;
+    let t714 = c_q17 * t712 + s_q17 * t713;
+    out[3][91] = t714;
+    out[15][91] = t714;
+    let t715 = t285 - t192;
+    out[16][91] = t715;
+    out[17][91] = t715;
+    let t716 = c_q17 * t713 - s_q17 * t712;
+    out[4][91] = c_q16 * t715 - s_q16 * t716;
+    out[5][91] = s_q16 * t715 + c_q16 * t716;
+    let t717 = t208 - t285;
+    let t718 = s_q18 * t286 + c_q18 * t717;
+    let t719 = c_q18 * t286 - s_q18 * t717;
+    let t720 = c_q17 * t718 + s_q17 * t719;
+    out[3][92] = t720;
+    out[15][92] = t720;
+    let t721 = t175 - t190;
+    out[16][92] = t721;
+    out[17][92] = t721;
+    let t722 = c_q17 * t719 - s_q17 * t718;
+    out[4][92] = c_q16 * t721 - s_q16 * t722;
+    out[5][92] = s_q16 * t721 + c_q16 * t722;
+    let t723 = t705 + s_q18 * t175;
+    let t724 = c_q18 * t175 - t707;
+    let t725 = c_q17 * t723 + s_q17 * t724;
+    out[3][93] = t725;
+    out[15][93] = t725;
+    let t726 = -t191;
+    out[16][93] = t726;
+    out[17][93] = t726;
+    let t727 = c_q17 * t724 - s_q17 * t723;
+    out[4][93] = -c_q16 * t191 - s_q16 * t727;
+    out[5][93] = c_q16 * t727 - s_q16 * t191;
     out
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

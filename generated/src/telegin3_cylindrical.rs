@@ -25,9 +25,23 @@
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! body1.yy_r = body1.yy + body2.yy + body3.yy
+//! body2.m = body2.m
+//! body2.mx_r = body2.mx + body3.mx
+//! body2.mz_r = body2.mz + body3.mz
+//! body3.m = body3.m
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 3 | 5 | 2 | 0 | 0 | 0 |
+//! | `derived` | 3 | 6 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 14 | 10 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 2 | 3 | 0 | 0 | 0 | 0 |
 //! | `bias` | 6 | 2 | 0 | 0 | 0 | 0 |
@@ -48,6 +62,8 @@
 //! | `mass_matrix_inverse` | 2 | 3 | 1 | 0 | 0 | 0 |
 //! | `forward_dynamics_derivatives` | 36 | 19 | 2 | 0 | 0 | 0 |
 //! | `standard_regressor` | 8 | 6 | 0 | 0 | 0 | 0 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 8 | 6 | 0 | 0 | 0 | 0 |
 //! | `linearization` | 36 | 19 | 2 | 0 | 0 | 0 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -80,6 +96,21 @@ pub const NB: usize = 3;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["body1", "body2", "body3"];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 5;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "body1.yy_r",
+    "body2.m",
+    "body2.mx_r",
+    "body2.mz_r",
+    "body3.m",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -199,6 +230,8 @@ pub struct Derived {
     pub k5: Real,
     /// Parameter group 6.
     pub k6: Real,
+    /// Parameter group 7.
+    pub k7: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -210,20 +243,21 @@ impl Params {
         let t2 = p.m02 * p.d2;
         Derived {
             params: *self,
-            k0: p.icy1 + p.icy2 + p.icy3 + p.d2 * t2,
+            k0: p.icy1 + p.icy2 + p.icy3 + t2 * p.d2,
             k1: t2,
             k2: t0,
             k3: -t1,
             k4: 1.0 / t0,
             k5: t1,
             k6: 1.0 / p.m03,
+            k7: -t2,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
     mul: 3,
-    add: 5,
+    add: 6,
     div: 2,
     sqrt: 0,
     sin: 0,
@@ -1047,6 +1081,75 @@ pub fn standard_regressor_with(
             0.0,
             0.0,
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    let p = &d.params;
+    [d.k0, p.m02, d.k7, 0.0, p.m03]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 8,
+    add: 6,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let t0 = qdd[0] * q[1];
+    let t1 = qd[0] * qd[1];
+    let t2 = qdd[1] - qd[0] * qd[0] * q[1];
+    let t3 = -q[1] * (-2.0 * t1 - t0);
+    [
+        [qdd[0], t3, 2.0 * (t0 + t1), qdd[1], t3],
+        [0.0, t2, -qd[0] * qd[0], qdd[0], t2],
+        [0.0, 0.0, 0.0, 0.0, qdd[2] - p.g],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

@@ -36,6 +36,37 @@
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! body1.yy_r = body1.yy + l1²·body2.m + l1²·body3.m
+//! body2.mx_r = body2.mx + l2·body3.m
+//! body2.mz = body2.mz
+//! body2.yy_r = body2.yy + l2²·body3.m
+//! body3.mx_r = body3.mx + body4.mx
+//! body3.mz_r = body3.mz + body4.mz + body5.mz
+//! body3.yy_r = body3.yy + body4.yy + body5.yy
+//! body4.m_r = body4.m + body5.m + body6.m
+//! body5.mx = body5.mx
+//! body5.my_r = body5.my + body6.my
+//! body5.xx_r = body5.xx − body5.yy + body6.xx
+//! body5.xy = body5.xy
+//! body5.xz = body5.xz
+//! body5.yz = body5.yz
+//! body5.zz_r = body5.zz + body6.xx
+//! body6.mx = body6.mx
+//! body6.mz = body6.mz
+//! body6.xy = body6.xy
+//! body6.yy = body6.yy
+//! body6.xz = body6.xz
+//! body6.yz = body6.yz
+//! body6.zz_r = −body6.xx + body6.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos | fma |
 //! |---|---:|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 80 | 31 | 2 | 0 | 0 | 0 | 0 |
@@ -59,6 +90,8 @@
 //! | `mass_matrix_inverse` | 103 | 35 | 4 | 0 | 3 | 3 | 32 |
 //! | `forward_dynamics_derivatives` | 479 | 197 | 7 | 0 | 4 | 4 | 204 |
 //! | `standard_regressor` | 187 | 125 | 0 | 0 | 4 | 4 | 61 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 141 | 88 | 0 | 0 | 4 | 4 | 46 |
 //! | `linearization` | 479 | 197 | 7 | 0 | 4 | 4 | 204 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -114,6 +147,38 @@ pub const BODY_NAMES: [&str; NB] = [
     "body4",
     "body5",
     "body6",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 22;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "body1.yy_r",
+    "body2.mx_r",
+    "body2.mz",
+    "body2.yy_r",
+    "body3.mx_r",
+    "body3.mz_r",
+    "body3.yy_r",
+    "body4.m_r",
+    "body5.mx",
+    "body5.my_r",
+    "body5.xx_r",
+    "body5.xy",
+    "body5.xz",
+    "body5.yz",
+    "body5.zz_r",
+    "body6.mx",
+    "body6.mz",
+    "body6.xy",
+    "body6.yy",
+    "body6.xz",
+    "body6.yz",
+    "body6.zz_r",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -2949,6 +3014,381 @@ fn standard_regressor_with_body(
             t143,
             t146,
             -t49,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+    fma: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    let p = &d.params;
+    [
+        d.k33,
+        d.k34,
+        0.0,
+        d.k30,
+        0.0,
+        0.0,
+        d.k27,
+        d.k9,
+        0.0,
+        d.k4,
+        d.k26,
+        0.0,
+        0.0,
+        0.0,
+        d.k19,
+        0.0,
+        0.0,
+        0.0,
+        p.icy6,
+        0.0,
+        0.0,
+        0.0,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 141,
+    add: 88,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+    fma: 46,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[4],
+        q[5],
+    );
+    let t0 = qd[0] * (p.l1 * qd[0]);
+    let t1 = p.l1 * qdd[0];
+    let t2 = s_q1 * t1 - c_q1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let t5 = t2 - p.l2 * t3 * t3;
+    let t6 = fma(c_q1, t1, s_q1 * t0);
+    let t7 = fma(p.l2, t4, t6);
+    let t8 = fma(s_q2, t7, c_q2 * t5);
+    let t9 = c_q2 * t7 - s_q2 * t5;
+    let t10 = -t9;
+    let t11 = t3 + qd[2];
+    let t12 = t4 + qdd[2];
+    let t13 = p.g - qdd[3];
+    let t14 = t11 * c_q4;
+    let t15 = t12 * s_q4;
+    let t16 = t12 * c_q4;
+    let t17 = fma(t13, s_q4, t8 * c_q4);
+    let t18 = t8 * s_q4 - t13 * c_q4;
+    let t19 = -t18;
+    let t20 = qd[4] * t14;
+    let t21 = t11 * s_q4;
+    let t22 = qd[4] * t21;
+    let t23 = t15 + t20;
+    let t24 = t21 * c_q5 - qd[4] * s_q5;
+    let t25 = fma(qd[4], c_q5, t21 * s_q5);
+    let t26 = t17 * c_q5 - t10 * s_q5;
+    let t27 = t14 + qd[5];
+    let t28 = qdd[5] + t16 - t22;
+    let t29 = fma(qdd[4], c_q5, fma(t23, s_q5, qd[5] * t24));
+    let t30 = t21 * t21;
+    let t31 = t14 * t14;
+    let t32 = qd[4] * qd[4];
+    let t33 = t14 * t21;
+    let t34 = t31 + t32;
+    let t35 = qdd[4] - t33;
+    let t36 = qdd[4] + t33;
+    let t37 = t30 + t32;
+    let t38 = fma(-2.0, t22, t16);
+    let t39 = -t38;
+    let t40 = fma(2.0, t20, t15);
+    let t41 = t24 * t24;
+    let t42 = t27 * t27;
+    let t43 = t25 * t25;
+    let t44 = t24 * t27;
+    let t45 = t24 * t25;
+    let t46 = t25 * t27;
+    let t47 = t28 + t45;
+    let t48 = t29 + t44;
+    let t49 = t23 * c_q5 - fma(qd[5], t25, qdd[4] * s_q5);
+    let t50 = t46 - t49;
+    let t51 = t45 - t28;
+    let t52 = t46 + t49;
+    let t53 = t9 * c_q4;
+    let t54 = c_q2 * t10 - s_q2 * t8;
+    let t55 = p.l2 * t54;
+    let t56 = s_q2 * (t11 * t11);
+    let t57 = t56 - c_q2 * t12;
+    let t58 = c_q2 * (t11 * t11);
+    let t59 = t9 - p.l2 * t57;
+    let t60 = fma(s_q2, t12, t58);
+    let t61 = fma(p.l2, t60, t8);
+    let t62 = s_q4 * t36;
+    let t63 = fma(c_q4, t34, t62);
+    let t64 = fma(s_q2, t63, c_q2 * t39);
+    let t65 = t53 - p.l2 * t64;
+    let t66 = t10 * s_q4;
+    let t67 = s_q4 * t37 - c_q4 * t35;
+    let t68 = c_q2 * t40 - s_q2 * t67;
+    let t69 = t66 - p.l2 * t68;
+    let t70 = fma(c_q4, t22, s_q4 * t23);
+    let t71 = fma(c_q4, t40, s_q4 * t38);
+    let t72 = fma(c_q4, t32 - t30, t62);
+    let t73 = fma(c_q4, t35, s_q4 * (t31 - t32));
+    let t74 = -fma(t10, c_q5, t17 * s_q5);
+    let t75 = -t27;
+    let t76 = t27 * t75 - t43;
+    let t77 = fma(s_q5, t51, c_q5 * t76);
+    let t78 = t29 - t24 * t75;
+    let t79 = c_q4 * t77 - s_q4 * t78;
+    let t80 = c_q5 * t51 - s_q5 * t76;
+    let t81 = c_q2 * t80 - s_q2 * t79;
+    let t82 = fma(c_q4, t74, s_q4 * t19 * s_q5);
+    let t83 = t82 - p.l2 * t81;
+    let t84 = -t24;
+    let t85 = t28 - t25 * t84;
+    let t86 = t24 * t84 - t42;
+    let t87 = fma(s_q5, t86, c_q5 * t85);
+    let t88 = c_q4 * t87 - s_q4 * t50;
+    let t89 = c_q5 * t86 - s_q5 * t85;
+    let t90 = c_q2 * t89 - s_q2 * t88;
+    let t91 = fma(c_q4, t26, s_q4 * t18 * c_q5);
+    let t92 = t91 - p.l2 * t90;
+    let t93 = t41 - t42;
+    let t94 = fma(c_q4, t52, s_q4 * (s_q5 * t93 - c_q5 * t51));
+    let t95 = c_q5 * t46;
+    let t96 = fma(c_q4, t28, s_q4 * (s_q5 * t44 - t95));
+    let t97 = s_q5 * t46;
+    let t98 = -t50;
+    let t99 = t43 - t41;
+    let t100 = fma(c_q4, t99, s_q4 * fma(s_q5, t98, c_q5 * t48));
+    let t101 = t42 - t43;
+    let t102 = t29 - t44;
+    let t103 = fma(c_q4, t102, s_q4 * fma(s_q5, t47, c_q5 * t101));
+    let t104 = s_q4 * fma(s_q5, t29, t95) - c_q4 * t45;
+    [
+        [
+            qdd[0],
+            t6 - p.l1 * (s_q1 * t3 * t3 - c_q1 * t4),
+            fma(p.l1, fma(c_q1 * t3, t3, s_q1 * t4), t2),
+            t4,
+            t59 - p.l1 * fma(s_q1, fma(s_q2, t12, t58), c_q1 * t57),
+            fma(p.l1, fma(s_q1, c_q2 * t12 - t56, c_q1 * t60), t61),
+            t12,
+            -fma(p.l1, c_q1 * t54 - s_q1 * fma(s_q2, t10, c_q2 * t8), t55),
+            t65 - p.l1 * (c_q1 * t64 - s_q1 * (s_q2 * t39 - c_q2 * t63)),
+            t69 - p.l1 * (c_q1 * t68 - s_q1 * fma(s_q2, t40, c_q2 * t67)),
+            t70,
+            t71,
+            t72,
+            t73,
+            0.0,
+            t83 - p.l1 * (c_q1 * t81 - s_q1 * fma(s_q2, t80, c_q2 * t79)),
+            t92 - p.l1 * (c_q1 * t90 - s_q1 * fma(s_q2, t89, c_q2 * t88)),
+            t94,
+            t96,
+            t100,
+            t103,
+            t104,
+        ],
+        [
+            0.0,
+            t6,
+            t2,
+            t4,
+            t59,
+            t61,
+            t12,
+            -t55,
+            t65,
+            t69,
+            t70,
+            t71,
+            t72,
+            t73,
+            0.0,
+            t83,
+            t92,
+            t94,
+            t96,
+            t100,
+            t103,
+            t104,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t9,
+            t8,
+            t12,
+            0.0,
+            t53,
+            t66,
+            t70,
+            t71,
+            t72,
+            t73,
+            0.0,
+            t82,
+            t91,
+            t94,
+            t96,
+            t100,
+            t103,
+            t104,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t13,
+            s_q4 * t34 - c_q4 * t36,
+            fma(c_q4, t37, s_q4 * t35),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -fma(c_q4, t78, s_q4 * t77),
+            -fma(c_q4, t50, s_q4 * t87),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t19,
+            -t17,
+            -t33,
+            t30 - t31,
+            t15,
+            t16,
+            qdd[4],
+            t19 * c_q5,
+            -t18 * s_q5,
+            fma(s_q5, t51, c_q5 * t93),
+            fma(c_q5, t44, t97),
+            c_q5 * t98 - s_q5 * t48,
+            c_q5 * t47 - s_q5 * t101,
+            c_q5 * t29 - t97,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t74,
+            t26,
+            t52,
+            t28,
+            t99,
+            t102,
+            -t45,
         ],
     ]
 }

@@ -27,6 +27,37 @@
 //!
 //! Coordinates, in order: `q1`, `q2`, `q3`, `q4`, `q5`, `q6`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! body1.yy_r = body1.yy + 0.25·body2.m + 0.25·body3.m
+//! body2.mx_r = body2.mx + 0.5·body3.m
+//! body2.mz = body2.mz
+//! body2.yy_r = body2.yy + 0.25·body3.m
+//! body3.mx_r = body3.mx + body4.mx
+//! body3.mz_r = body3.mz + body4.mz + body5.mz
+//! body3.yy_r = body3.yy + body4.yy + body5.yy
+//! body4.m_r = body4.m + body5.m + body6.m
+//! body5.mx = body5.mx
+//! body5.my_r = body5.my + body6.my
+//! body5.xx_r = body5.xx − body5.yy + body6.xx
+//! body5.xy = body5.xy
+//! body5.xz = body5.xz
+//! body5.yz = body5.yz
+//! body5.zz_r = body5.zz + body6.xx
+//! body6.mx = body6.mx
+//! body6.mz = body6.mz
+//! body6.xy = body6.xy
+//! body6.yy = body6.yy
+//! body6.xz = body6.xz
+//! body6.yz = body6.yz
+//! body6.zz_r = −body6.xx + body6.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -50,6 +81,8 @@
 //! | `mass_matrix_inverse` | 147 | 67 | 4 | 0 | 3 | 3 |
 //! | `forward_dynamics_derivatives` | 748 | 360 | 7 | 0 | 4 | 4 |
 //! | `standard_regressor` | 249 | 181 | 0 | 0 | 4 | 4 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 188 | 133 | 0 | 0 | 4 | 4 |
 //! | `linearization` | 748 | 360 | 7 | 0 | 4 | 4 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -88,6 +121,38 @@ pub const BODY_NAMES: [&str; NB] = [
     "body4",
     "body5",
     "body6",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 22;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "body1.yy_r",
+    "body2.mx_r",
+    "body2.mz",
+    "body2.yy_r",
+    "body3.mx_r",
+    "body3.mz_r",
+    "body3.yy_r",
+    "body4.m_r",
+    "body5.mx",
+    "body5.my_r",
+    "body5.xx_r",
+    "body5.xy",
+    "body5.xz",
+    "body5.yz",
+    "body5.zz_r",
+    "body6.mx",
+    "body6.mz",
+    "body6.xy",
+    "body6.yy",
+    "body6.xz",
+    "body6.yz",
+    "body6.zz_r",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -2370,6 +2435,371 @@ fn standard_regressor_with_body(
             t138,
             t141,
             -t38,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        4.55,
+        4.9,
+        0.0,
+        2.77,
+        0.0,
+        0.0,
+        0.6,
+        6.0,
+        0.0,
+        -0.27,
+        0.6249,
+        0.0,
+        0.0,
+        0.0,
+        0.7249,
+        0.0,
+        0.0,
+        0.0,
+        0.1,
+        0.0,
+        0.0,
+        0.0,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 188,
+    add: 133,
+    div: 0,
+    sqrt: 0,
+    sin: 4,
+    cos: 4,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = lanes
+        .sin_cos_quad(q[1], q[2], q[4], q[5]);
+    let t0 = 0.5 * (qdd[0] * s_q1 - qd[0] * qd[0] * c_q1);
+    let t1 = qd[0] + qd[1];
+    let t2 = qdd[0] + qdd[1];
+    let t3 = t0 - 0.5 * t1 * t1;
+    let t4 = 0.5 * (qd[0] * qd[0] * s_q1 + qdd[0] * c_q1);
+    let t5 = -0.5 * t2 - t4;
+    let t6 = c_q2 * t3 - s_q2 * t5;
+    let t7 = -s_q2 * t3 - c_q2 * t5;
+    let t8 = -t7;
+    let t9 = t1 + qd[2];
+    let t10 = t2 + qdd[2];
+    let t11 = 9.81 - qdd[3];
+    let t12 = t9 * c_q4;
+    let t13 = t10 * s_q4;
+    let t14 = t10 * c_q4;
+    let t15 = t6 * c_q4 + t11 * s_q4;
+    let t16 = t6 * s_q4 - t11 * c_q4;
+    let t17 = -t16;
+    let t18 = qd[4] * t12;
+    let t19 = t9 * s_q4;
+    let t20 = qd[4] * t19;
+    let t21 = t13 + t18;
+    let t22 = t19 * c_q5 - qd[4] * s_q5;
+    let t23 = t19 * s_q5 + qd[4] * c_q5;
+    let t24 = t15 * c_q5 - t8 * s_q5;
+    let t25 = t12 + qd[5];
+    let t26 = qdd[5] + t14 - t20;
+    let t27 = qd[5] * t22 + t21 * s_q5 + qdd[4] * c_q5;
+    let t28 = t12 * t19;
+    let t29 = qd[4] * qd[4];
+    let t30 = t19 * t19;
+    let t31 = t22 * t25;
+    let t32 = t23 * t23;
+    let t33 = t22 * t22;
+    let t34 = t23 * t25;
+    let t35 = t22 * t23;
+    let t36 = c_q5 * t34;
+    let t37 = s_q5 * t34;
+    let t38 = t12 * t12;
+    let t39 = t29 + t38;
+    let t40 = qdd[4] - t28;
+    let t41 = qdd[4] + t28;
+    let t42 = t29 + t30;
+    let t43 = t14 - 2.0 * t20;
+    let t44 = -t43;
+    let t45 = t13 + 2.0 * t18;
+    let t46 = t25 * t25;
+    let t47 = t26 + t35;
+    let t48 = t27 + t31;
+    let t49 = t21 * c_q5 - qdd[4] * s_q5 - qd[5] * t23;
+    let t50 = t34 - t49;
+    let t51 = t35 - t26;
+    let t52 = t34 + t49;
+    let t53 = t8 * s_q4;
+    let t54 = t7 * c_q4;
+    let t55 = c_q2 * t8 - s_q2 * t6;
+    let t56 = s_q2 * (t9 * t9);
+    let t57 = t56 - c_q2 * t10;
+    let t58 = c_q2 * (t9 * t9);
+    let t59 = t7 - 0.5 * t57;
+    let t60 = t58 + s_q2 * t10;
+    let t61 = t6 + 0.5 * t60;
+    let t62 = s_q4 * t41;
+    let t63 = c_q4 * t39 + t62;
+    let t64 = c_q2 * t44 + s_q2 * t63;
+    let t65 = t54 - 0.5 * t64;
+    let t66 = s_q4 * t42 - c_q4 * t40;
+    let t67 = c_q2 * t45 - s_q2 * t66;
+    let t68 = t53 - 0.5 * t67;
+    let t69 = c_q4 * t20 + s_q4 * t21;
+    let t70 = s_q4 * t43 + c_q4 * t45;
+    let t71 = t62 + c_q4 * (t29 - t30);
+    let t72 = s_q4 * (t38 - t29) + c_q4 * t40;
+    let t73 = -t15 * s_q5 - t8 * c_q5;
+    let t74 = -t25;
+    let t75 = t25 * t74 - t32;
+    let t76 = c_q5 * t75 + s_q5 * t51;
+    let t77 = t27 - t22 * t74;
+    let t78 = c_q4 * t76 - s_q4 * t77;
+    let t79 = c_q5 * t51 - s_q5 * t75;
+    let t80 = c_q2 * t79 - s_q2 * t78;
+    let t81 = s_q4 * t17 * s_q5 + c_q4 * t73;
+    let t82 = t81 - 0.5 * t80;
+    let t83 = -t22;
+    let t84 = t26 - t23 * t83;
+    let t85 = t22 * t83 - t46;
+    let t86 = c_q5 * t84 + s_q5 * t85;
+    let t87 = c_q4 * t86 - s_q4 * t50;
+    let t88 = c_q5 * t85 - s_q5 * t84;
+    let t89 = c_q2 * t88 - s_q2 * t87;
+    let t90 = s_q4 * t16 * c_q5 + c_q4 * t24;
+    let t91 = t90 - 0.5 * t89;
+    let t92 = t33 - t46;
+    let t93 = s_q4 * (s_q5 * t92 - c_q5 * t51) + c_q4 * t52;
+    let t94 = s_q4 * (s_q5 * t31 - t36) + c_q4 * t26;
+    let t95 = -t50;
+    let t96 = t32 - t33;
+    let t97 = s_q4 * (c_q5 * t48 + s_q5 * t95) + c_q4 * t96;
+    let t98 = t46 - t32;
+    let t99 = t27 - t31;
+    let t100 = s_q4 * (c_q5 * t98 + s_q5 * t47) + c_q4 * t99;
+    let t101 = s_q4 * (t36 + s_q5 * t27) - c_q4 * t35;
+    [
+        [
+            qdd[0],
+            t4 - 0.5 * (s_q1 * t1 * t1 - c_q1 * t2),
+            t0 + 0.5 * (s_q1 * t2 + c_q1 * t1 * t1),
+            t2,
+            t59 - 0.5 * (c_q1 * t57 + s_q1 * (s_q2 * t10 + t58)),
+            t61 + 0.5 * (c_q1 * t60 + s_q1 * (c_q2 * t10 - t56)),
+            t10,
+            -0.5 * (t55 + c_q1 * t55 - s_q1 * (c_q2 * t6 + s_q2 * t8)),
+            t65 - 0.5 * (c_q1 * t64 - s_q1 * (s_q2 * t44 - c_q2 * t63)),
+            t68 - 0.5 * (c_q1 * t67 - s_q1 * (c_q2 * t66 + s_q2 * t45)),
+            t69,
+            t70,
+            t71,
+            t72,
+            0.0,
+            t82 - 0.5 * (c_q1 * t80 - s_q1 * (c_q2 * t78 + s_q2 * t79)),
+            t91 - 0.5 * (c_q1 * t89 - s_q1 * (c_q2 * t87 + s_q2 * t88)),
+            t93,
+            t94,
+            t97,
+            t100,
+            t101,
+        ],
+        [
+            0.0,
+            t4,
+            t0,
+            t2,
+            t59,
+            t61,
+            t10,
+            -0.5 * t55,
+            t65,
+            t68,
+            t69,
+            t70,
+            t71,
+            t72,
+            0.0,
+            t82,
+            t91,
+            t93,
+            t94,
+            t97,
+            t100,
+            t101,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t7,
+            t6,
+            t10,
+            0.0,
+            t54,
+            t53,
+            t69,
+            t70,
+            t71,
+            t72,
+            0.0,
+            t81,
+            t90,
+            t93,
+            t94,
+            t97,
+            t100,
+            t101,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qdd[3] - 9.81,
+            s_q4 * t39 - c_q4 * t41,
+            s_q4 * t40 + c_q4 * t42,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -s_q4 * t76 - c_q4 * t77,
+            -s_q4 * t86 - c_q4 * t50,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t17,
+            -t15,
+            -t28,
+            t30 - t38,
+            t13,
+            t14,
+            qdd[4],
+            t17 * c_q5,
+            -t16 * s_q5,
+            c_q5 * t92 + s_q5 * t51,
+            t37 + c_q5 * t31,
+            c_q5 * t95 - s_q5 * t48,
+            c_q5 * t47 - s_q5 * t98,
+            c_q5 * t27 - t37,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t73,
+            t24,
+            t52,
+            t26,
+            t96,
+            t99,
+            -t35,
         ],
     ]
 }

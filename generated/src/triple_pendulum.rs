@@ -27,9 +27,27 @@
 //!
 //! Coordinates, in order: `theta1`, `theta2`, `theta3`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! rod1.mx_r = rod1.mx + l·rod2.m + l·rod3.m
+//! rod1.my = rod1.my
+//! rod1.zz_r = rod1.zz + l²·rod2.m + l²·rod3.m
+//! rod2.mx_r = rod2.mx + l·rod3.m
+//! rod2.my = rod2.my
+//! rod2.zz_r = rod2.zz + l²·rod3.m
+//! rod3.mx = rod3.mx
+//! rod3.my = rod3.my
+//! rod3.zz = rod3.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 20 | 5 | 1 | 0 | 0 | 0 |
+//! | `derived` | 21 | 5 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 42 | 23 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 13 | 9 | 0 | 0 | 2 | 2 |
 //! | `bias` | 35 | 13 | 0 | 0 | 3 | 3 |
@@ -50,6 +68,8 @@
 //! | `mass_matrix_inverse` | 35 | 20 | 2 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 266 | 143 | 4 | 0 | 3 | 3 |
 //! | `standard_regressor` | 51 | 36 | 0 | 0 | 3 | 3 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 40 | 29 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 266 | 143 | 4 | 0 | 3 | 3 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -82,6 +102,25 @@ pub const NB: usize = 3;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["rod1", "rod2", "rod3"];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 9;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "rod1.mx_r",
+    "rod1.my",
+    "rod1.zz_r",
+    "rod2.mx_r",
+    "rod2.my",
+    "rod2.zz_r",
+    "rod3.mx",
+    "rod3.my",
+    "rod3.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -208,6 +247,8 @@ pub struct Derived {
     pub k16: Real,
     /// Parameter group 17.
     pub k17: Real,
+    /// Parameter group 18.
+    pub k18: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -240,12 +281,13 @@ impl Params {
             k15: inv0,
             k16: p.m * p.g,
             k17: t1 * inv0,
+            k18: 2.5 * t0,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 20,
+    mul: 21,
     add: 5,
     div: 1,
     sqrt: 0,
@@ -1453,6 +1495,103 @@ pub fn standard_regressor_with(
             0.0,
             t20,
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    [d.k18, 0.0, d.k1, d.k6, 0.0, d.k2, d.k11, 0.0, d.k4]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 40,
+    add: 29,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = t0 - p.l * qd[0] * qd[0];
+    let t3 = t1 + p.l * qdd[0];
+    let t4 = c_q1 * t3 - s_q1 * t2;
+    let t5 = qd[0] + qd[1];
+    let t6 = qdd[0] + qdd[1];
+    let t7 = -c_q1 * t2 - s_q1 * t3;
+    let t8 = p.l * t5 * t5 + t7;
+    let t9 = t4 + p.l * t6;
+    let t10 = c_q2 * t9 + s_q2 * t8;
+    let t11 = t5 + qd[2];
+    let t12 = t6 + qdd[2];
+    let t13 = -t12;
+    let t14 = c_q2 * t8 - s_q2 * t9;
+    let t15 = s_q2 * (t11 * t11);
+    let t16 = c_q2 * t12 - t15;
+    let t17 = c_q2 * (t11 * t11);
+    let t18 = t10 + p.l * t16;
+    let t19 = s_q2 * t13 - t17;
+    let t20 = t14 + p.l * t19;
+    [
+        [
+            t1,
+            -t0,
+            qdd[0],
+            t4 + p.l * (c_q1 * t6 - s_q1 * t5 * t5),
+            t7 - p.l * (s_q1 * t6 + c_q1 * t5 * t5),
+            t6,
+            p.l * (c_q1 * t16 - s_q1 * (t17 + s_q2 * t12)) + t18,
+            p.l * (s_q1 * (t15 + c_q2 * t13) + c_q1 * t19) + t20,
+            t12,
+        ],
+        [0.0, 0.0, 0.0, t4, t7, t6, t18, t20, t12],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t10, t14, t12],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

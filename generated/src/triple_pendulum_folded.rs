@@ -27,6 +27,24 @@
 //!
 //! Coordinates, in order: `theta1`, `theta2`, `theta3`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! rod1.mx_r = rod1.mx + 2·rod2.m + 2·rod3.m
+//! rod1.my = rod1.my
+//! rod1.zz_r = rod1.zz + 4·rod2.m + 4·rod3.m
+//! rod2.mx_r = rod2.mx + 2·rod3.m
+//! rod2.my = rod2.my
+//! rod2.zz_r = rod2.zz + 4·rod3.m
+//! rod3.mx = rod3.mx
+//! rod3.my = rod3.my
+//! rod3.zz = rod3.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -50,6 +68,8 @@
 //! | `mass_matrix_inverse` | 35 | 21 | 2 | 0 | 2 | 2 |
 //! | `forward_dynamics_derivatives` | 230 | 130 | 4 | 0 | 3 | 3 |
 //! | `standard_regressor` | 49 | 35 | 0 | 0 | 3 | 3 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 38 | 30 | 0 | 0 | 3 | 3 |
 //! | `linearization` | 230 | 130 | 4 | 0 | 3 | 3 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -82,6 +102,25 @@ pub const NB: usize = 3;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["rod1", "rod2", "rod3"];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 9;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "rod1.mx_r",
+    "rod1.my",
+    "rod1.zz_r",
+    "rod2.mx_r",
+    "rod2.my",
+    "rod2.zz_r",
+    "rod3.mx",
+    "rod3.my",
+    "rod3.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -1273,6 +1312,100 @@ pub fn standard_regressor_with(
             0.0,
             t11,
         ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [5.0, 0.0, 10.0, 3.0, 0.0, 6.0, 1.0, 0.0, 2.0]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 38,
+    add: 30,
+    div: 0,
+    sqrt: 0,
+    sin: 3,
+    cos: 3,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = s_q0 - 2.0 * qd[0] * qd[0];
+    let t1 = c_q0 + 2.0 * qdd[0];
+    let t2 = c_q1 * t1 - s_q1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let t5 = -c_q1 * t0 - s_q1 * t1;
+    let t6 = -2.0 * t3 * t3 - t5;
+    let t7 = t2 + 2.0 * t4;
+    let t8 = c_q2 * t7 - s_q2 * t6;
+    let t9 = t3 + qd[2];
+    let t10 = t4 + qdd[2];
+    let t11 = c_q2 * (t9 * t9);
+    let t12 = s_q2 * (t9 * t9);
+    let t13 = c_q2 * t10 - t12;
+    let t14 = -t10;
+    let t15 = -c_q2 * t6 - s_q2 * t7;
+    let t16 = t8 + 2.0 * t13;
+    let t17 = s_q2 * t14 - t11;
+    let t18 = t15 + 2.0 * t17;
+    [
+        [
+            c_q0,
+            -s_q0,
+            qdd[0],
+            t2 + 2.0 * (c_q1 * t4 - s_q1 * t3 * t3),
+            t5 - 2.0 * (s_q1 * t4 + c_q1 * t3 * t3),
+            t4,
+            2.0 * (c_q1 * t13 - s_q1 * (t11 + s_q2 * t10)) + t16,
+            2.0 * (s_q1 * (t12 + c_q2 * t14) + c_q1 * t17) + t18,
+            t10,
+        ],
+        [0.0, 0.0, 0.0, t2, t5, t4, t16, t18, t10],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t8, t15, t10],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

@@ -27,6 +27,51 @@
 //!
 //! Coordinates, in order: `shoulder_pan_joint`, `shoulder_lift_joint`, `elbow_joint`, `wrist_1_joint`, `wrist_2_joint`, `wrist_3_joint`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! shoulder_link.zz_r = shoulder_link.zz + 0.0184552225·upper_arm_link.m + 0.2717·upper_arm_link.my + upper_arm_link.xx + 0.1808858225·forearm_link.m + 0.0323·forearm_link.my + forearm_link.xx + 0.334745885·wrist_1_link.m + 0.0323·wrist_1_link.my + wrist_1_link.xx + 0.346398785·wrist_2_link.m + wrist_2_link.yy + 0.3553574075·wrist_3_link.m
+//! upper_arm_link.mx = upper_arm_link.mx
+//! upper_arm_link.mz_r = upper_arm_link.mz + 0.425·forearm_link.m + 0.425·wrist_1_link.m + 0.425·wrist_2_link.m + 0.425·wrist_3_link.m
+//! upper_arm_link.xy = upper_arm_link.xy
+//! upper_arm_link.yy_r = upper_arm_link.yy + 0.180625·forearm_link.m + 0.180625·wrist_1_link.m + 0.180625·wrist_2_link.m + 0.180625·wrist_3_link.m
+//! upper_arm_link.xz = upper_arm_link.xz
+//! upper_arm_link.yz_r = upper_arm_link.yz + 0.0508725·forearm_link.m − 0.425·forearm_link.my + 0.0508725·wrist_1_link.m − 0.425·wrist_1_link.my + 0.0113475·wrist_2_link.m + 0.0113475·wrist_3_link.m
+//! upper_arm_link.zz_r = −upper_arm_link.xx + upper_arm_link.zz − 0.180625·forearm_link.m − 0.180625·wrist_1_link.m − 0.180625·wrist_2_link.m − 0.180625·wrist_3_link.m
+//! forearm_link.mx = forearm_link.mx
+//! forearm_link.mz_r = forearm_link.mz + 0.39225·wrist_1_link.m + 0.39225·wrist_2_link.m + 0.39225·wrist_3_link.m
+//! forearm_link.xy = forearm_link.xy
+//! forearm_link.yy_r = forearm_link.yy + 0.1538600625·wrist_1_link.m + 0.1538600625·wrist_2_link.m + 0.1538600625·wrist_3_link.m
+//! forearm_link.xz = forearm_link.xz
+//! forearm_link.yz_r = forearm_link.yz − 0.39225·wrist_1_link.my − 0.03647925·wrist_2_link.m − 0.03647925·wrist_3_link.m
+//! forearm_link.zz_r = −forearm_link.xx + forearm_link.zz − 0.1538600625·wrist_1_link.m − 0.1538600625·wrist_2_link.m − 0.1538600625·wrist_3_link.m
+//! wrist_1_link.mx = wrist_1_link.mx
+//! wrist_1_link.mz_r = wrist_1_link.mz + wrist_2_link.mz + 0.09465·wrist_3_link.m
+//! wrist_1_link.xy = wrist_1_link.xy
+//! wrist_1_link.yy_r = wrist_1_link.yy + wrist_2_link.yy + 0.0089586225·wrist_3_link.m
+//! wrist_1_link.xz = wrist_1_link.xz
+//! wrist_1_link.yz_r = wrist_1_link.yz − 0.093·wrist_2_link.mz − 0.00880245·wrist_3_link.m
+//! wrist_1_link.zz_r = −wrist_1_link.xx + wrist_1_link.zz − wrist_2_link.yy − 0.0089586225·wrist_3_link.m
+//! wrist_2_link.mx = wrist_2_link.mx
+//! wrist_2_link.my_r = wrist_2_link.my + wrist_3_link.my
+//! wrist_2_link.xx_r = wrist_2_link.xx − wrist_2_link.yy + wrist_3_link.xx
+//! wrist_2_link.xy = wrist_2_link.xy
+//! wrist_2_link.xz = wrist_2_link.xz
+//! wrist_2_link.yz_r = wrist_2_link.yz − 0.09465·wrist_3_link.my
+//! wrist_2_link.zz_r = wrist_2_link.zz + wrist_3_link.xx
+//! wrist_3_link.mx = wrist_3_link.mx
+//! wrist_3_link.mz = wrist_3_link.mz
+//! wrist_3_link.xy = wrist_3_link.xy
+//! wrist_3_link.yy = wrist_3_link.yy
+//! wrist_3_link.xz = wrist_3_link.xz
+//! wrist_3_link.yz = wrist_3_link.yz
+//! wrist_3_link.zz_r = −wrist_3_link.xx + wrist_3_link.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 1 | 0 | 0 | 0 | 0 | 0 |
@@ -50,6 +95,8 @@
 //! | `mass_matrix_inverse` | 215 | 113 | 5 | 0 | 5 | 5 |
 //! | `forward_dynamics_derivatives` | 1834 | 1173 | 9 | 0 | 8 | 8 |
 //! | `standard_regressor` | 869 | 610 | 0 | 0 | 7 | 7 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 596 | 427 | 0 | 0 | 7 | 7 |
 //! | `linearization` | 1834 | 1173 | 9 | 0 | 8 | 8 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -102,6 +149,52 @@ pub const BODY_NAMES: [&str; NB] = [
     "wrist_1_link",
     "wrist_2_link",
     "wrist_3_link",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 36;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "shoulder_link.zz_r",
+    "upper_arm_link.mx",
+    "upper_arm_link.mz_r",
+    "upper_arm_link.xy",
+    "upper_arm_link.yy_r",
+    "upper_arm_link.xz",
+    "upper_arm_link.yz_r",
+    "upper_arm_link.zz_r",
+    "forearm_link.mx",
+    "forearm_link.mz_r",
+    "forearm_link.xy",
+    "forearm_link.yy_r",
+    "forearm_link.xz",
+    "forearm_link.yz_r",
+    "forearm_link.zz_r",
+    "wrist_1_link.mx",
+    "wrist_1_link.mz_r",
+    "wrist_1_link.xy",
+    "wrist_1_link.yy_r",
+    "wrist_1_link.xz",
+    "wrist_1_link.yz_r",
+    "wrist_1_link.zz_r",
+    "wrist_2_link.mx",
+    "wrist_2_link.my_r",
+    "wrist_2_link.xx_r",
+    "wrist_2_link.xy",
+    "wrist_2_link.xz",
+    "wrist_2_link.yz_r",
+    "wrist_2_link.zz_r",
+    "wrist_3_link.mx",
+    "wrist_3_link.mz",
+    "wrist_3_link.xy",
+    "wrist_3_link.yy",
+    "wrist_3_link.xz",
+    "wrist_3_link.yz",
+    "wrist_3_link.zz_r",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -4545,6 +4638,679 @@ fn standard_regressor_with_body(
             t388,
             t396,
             -t65,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        2.76903513875725,
+        0.0,
+        4.4329225,
+        0.0,
+        1.77012693841,
+        0.0,
+        0.19371331275,
+        -1.75501953841,
+        0.0,
+        1.598759275,
+        0.0,
+        0.59565195167475,
+        0.0,
+        -0.051322656825,
+        -0.59155695167475,
+        0.0,
+        0.017784735,
+        0.0,
+        0.22402883622975,
+        0.0,
+        -0.001653980355,
+        -0.00460883622975,
+        0.0,
+        0.0,
+        0.0171364731454,
+        0.0,
+        0.0,
+        0.0,
+        0.2365564731454,
+        0.0,
+        0.0,
+        0.0,
+        0.0171364731454,
+        0.0,
+        0.0,
+        0.0166855268546,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 596,
+    add: 427,
+    div: 0,
+    sqrt: 0,
+    sin: 7,
+    cos: 7,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * s_q1;
+    let t2 = qdd[0] * c_q1;
+    let t3 = qdd[0] * s_q1;
+    let t4 = p.g * c_q1;
+    let t5 = qd[1] * t1;
+    let t6 = qd[0] * c_q1;
+    let t7 = qd[1] * t6;
+    let t8 = t5 - t2;
+    let t9 = t3 + t7;
+    let t10 = 0.425 * qd[1] - 0.1197 * t1;
+    let t11 = t1 * t6;
+    let t12 = t6 * t6;
+    let t13 = qdd[1] + t11;
+    let t14 = 0.01615 * t3 + 0.425 * t13 - t4;
+    let t15 = 0.1197 * t12 - 0.13585 * qd[0] * qd[0] - 0.425 * t8 - t1 * t10;
+    let t16 = 0.13585 * t2 + p.g * s_q1;
+    let t17 = -0.1197 * t8 - 0.425 * t12 - qd[1] * t10 - t16;
+    let t18 = c_q2 * t14 - s_q2 * t17;
+    let t19 = qd[1] + qd[2];
+    let t20 = qdd[1] + qdd[2];
+    let t21 = t19 * t19;
+    let t22 = qd[3] + t19;
+    let t23 = t20 + qdd[3];
+    let t24 = t22 * t22;
+    let t25 = t1 * t1;
+    let t26 = qdd[1] - t11;
+    let t27 = q[1] + q[2];
+    let t28 = cos(t27);
+    let t29 = sin(t27);
+    let t30 = qd[0] * t29;
+    let t31 = qd[0] * t28;
+    let t32 = qd[2] * t30 + t8 * c_q2 + t9 * s_q2;
+    let t33 = t8 * s_q2 - t9 * c_q2 - qd[2] * t31;
+    let t34 = q[3] + t27;
+    let (t35, t36) = sin_cos(t34);
+    let t37 = qd[0] * t36;
+    let t38 = t30 * t31;
+    let t39 = t19 * t30;
+    let t40 = t31 * t31;
+    let t41 = qd[0] * t35;
+    let t42 = qd[3] * t37 - s_q3 * t32 - c_q3 * t33;
+    let t43 = qd[3] * t41 + c_q3 * t32 - s_q3 * t33;
+    let t44 = t22 * s_q4 + c_q4 * t41;
+    let t45 = t22 * c_q4 - s_q4 * t41;
+    let t46 = t41 * t41;
+    let t47 = t22 * t37;
+    let t48 = qd[4] - t37;
+    let t49 = qdd[4] + t43;
+    let t50 = qd[4] * t45 + t23 * s_q4 + c_q4 * t42;
+    let t51 = c_q5 * t44 - s_q5 * t48;
+    let t52 = s_q5 * t44 + c_q5 * t48;
+    let t53 = t44 * t48;
+    let t54 = t45 * t48;
+    let t55 = qd[5] + t45;
+    let t56 = t23 * c_q4 - s_q4 * t42 - qd[4] * t44;
+    let t57 = qdd[5] + t56;
+    let t58 = qd[5] * t51 + s_q5 * t50 + c_q5 * t49;
+    let t59 = t37 * t41;
+    let t60 = t44 * t45;
+    let t61 = t51 * t52;
+    let t62 = t51 * t55;
+    let t63 = t52 * t55;
+    let t64 = c_q5 * t63;
+    let t65 = s_q5 * t63;
+    let t66 = t20 + t38;
+    let t67 = t32 + t39;
+    let t68 = -t21 - t40;
+    let t69 = t23 - t59;
+    let t70 = t42 + t47;
+    let t71 = t24 + t46;
+    let t72 = s_q3 * t69;
+    let t73 = c_q3 * t69;
+    let t74 = t37 * t37;
+    let t75 = t44 * t44;
+    let t76 = t45 * t45;
+    let t77 = t30 * t30;
+    let t78 = t48 * t48;
+    let t79 = t51 * t51;
+    let t80 = t55 * t55;
+    let t81 = t52 * t52;
+    let t82 = t22 * t41;
+    let t83 = t19 * t31;
+    let t84 = t33 - t83;
+    let t85 = t43 + t82;
+    let t86 = -t38;
+    let t87 = s_q1 * t13;
+    let t88 = -t19;
+    let t89 = -s_q2 * t14 - c_q2 * t17;
+    let t90 = -t22;
+    let t91 = t18 + 0.39225 * (t20 + t38);
+    let t92 = t15 - 0.39225 * (t32 + t39);
+    let t93 = 0.39225 * t68 - t89;
+    let t94 = -s_q3 * t91 - c_q3 * t93;
+    let t95 = 0.093 * (t82 - t43) + t94;
+    let t96 = t92 - 0.093 * (t46 + t74);
+    let t97 = s_q3 * t93 - c_q3 * t91;
+    let t98 = 0.093 * (t42 - t47) - t97;
+    let t99 = c_q4 * t96 - s_q4 * t95;
+    let t100 = -c_q4 * t95 - s_q4 * t96;
+    let t101 = 0.09465 * (t53 + t56) - t100;
+    let t102 = t99 - 0.09465 * (t50 - t54);
+    let t103 = t98 - 0.09465 * (t75 + t76);
+    let t104 = c_q5 * t101 - s_q5 * t103;
+    let t105 = t38 - t20;
+    let t106 = t32 - t39;
+    let t107 = t23 + t59;
+    let t108 = t42 - t47;
+    let t109 = t60 - t49;
+    let t110 = t53 + t56;
+    let t111 = t49 + t60;
+    let t112 = t53 - t56;
+    let t113 = t50 + t54;
+    let t114 = t57 + t61;
+    let t115 = t58 + t62;
+    let t116 = c_q5 * t50 - s_q5 * t49 - qd[5] * t52;
+    let t117 = t63 - t116;
+    let t118 = t61 - t57;
+    let t119 = t63 + t116;
+    let t120 = t19 * t88 - t77;
+    let t121 = c_q2 * t120 + s_q2 * t105;
+    let t122 = c_q2 * t105 - s_q2 * t120;
+    let t123 = c_q2 * t66;
+    let t124 = t123 + s_q2 * t68;
+    let t125 = s_q2 * t66;
+    let t126 = c_q2 * t68 - t125;
+    let t127 = t40 - t21;
+    let t128 = t77 - t40;
+    let t129 = t21 - t77;
+    let t130 = t33 + t83;
+    let t131 = t22 * t90 - t74;
+    let t132 = c_q3 * t107 + s_q3 * t131;
+    let t133 = s_q3 * t107 - c_q3 * t131;
+    let t134 = s_q2 * t133 - c_q2 * t132;
+    let t135 = c_q2 * t133 + s_q2 * t132;
+    let t136 = t43 - t41 * t90;
+    let t137 = c_q3 * t92 - 0.39225 * t136;
+    let t138 = s_q3 * t92;
+    let t139 = t97 - 0.39225 * t132;
+    let t140 = c_q3 * t71 + t72;
+    let t141 = s_q3 * t71 - t73;
+    let t142 = s_q2 * t141 - c_q2 * t140;
+    let t143 = c_q2 * t141 + s_q2 * t140;
+    let t144 = -t92;
+    let t145 = 0.39225 * t70 - s_q3 * t144;
+    let t146 = c_q3 * t144;
+    let t147 = t94 - 0.39225 * t140;
+    let t148 = t46 - t24;
+    let t149 = c_q3 * t148 - s_q3 * t107;
+    let t150 = c_q3 * t107 + s_q3 * t148;
+    let t151 = c_q3 * t70 - s_q3 * t85;
+    let t152 = c_q3 * t85 + s_q3 * t70;
+    let t153 = t74 - t46;
+    let t154 = t24 - t74;
+    let t155 = t73 - s_q3 * t154;
+    let t156 = t72 + c_q3 * t154;
+    let t157 = t43 - t82;
+    let t158 = s_q3 * t47 + c_q3 * t43;
+    let t159 = c_q3 * t47 - s_q3 * t43;
+    let t160 = -t45;
+    let t161 = t45 * t160 - t78;
+    let t162 = t49 - t44 * t160;
+    let t163 = c_q4 * t161 - s_q4 * t162;
+    let t164 = c_q3 * t112 - s_q3 * t163;
+    let t165 = -c_q3 * t163 - s_q3 * t112;
+    let t166 = c_q2 * t164 + s_q2 * t165;
+    let t167 = c_q2 * t165 - s_q2 * t164;
+    let t168 = s_q4 * t161 + c_q4 * t162;
+    let t169 = -t98;
+    let t170 = 0.093 * t112 - s_q4 * t169;
+    let t171 = t99 - 0.093 * t163;
+    let t172 = c_q3 * t171 - 0.39225 * t168 - s_q3 * t170;
+    let t173 = c_q3 * t170 + s_q3 * t171;
+    let t174 = c_q4 * t169;
+    let t175 = 0.39225 * t164 + t174;
+    let t176 = -t48;
+    let t177 = t48 * t176 - t75;
+    let t178 = c_q4 * t109 - s_q4 * t177;
+    let t179 = t50 - t45 * t176;
+    let t180 = c_q3 * t179 - s_q3 * t178;
+    let t181 = -c_q3 * t178 - s_q3 * t179;
+    let t182 = c_q2 * t180 + s_q2 * t181;
+    let t183 = c_q2 * t181 - s_q2 * t180;
+    let t184 = s_q4 * t109 + c_q4 * t177;
+    let t185 = 0.093 * t179 + c_q4 * t98;
+    let t186 = t100 - 0.093 * t178;
+    let t187 = c_q3 * t186 - 0.39225 * t184 - s_q3 * t185;
+    let t188 = c_q3 * t185 + s_q3 * t186;
+    let t189 = s_q4 * t98;
+    let t190 = 0.39225 * t180 + t189;
+    let t191 = s_q4 * t53;
+    let t192 = c_q4 * t50 - t191;
+    let t193 = s_q3 * t192 + c_q3 * t60;
+    let t194 = s_q3 * t60 - c_q3 * t192;
+    let t195 = c_q4 * t53;
+    let t196 = s_q4 * t50 + t195;
+    let t197 = -t112;
+    let t198 = c_q4 * t197 - s_q4 * t113;
+    let t199 = t75 - t76;
+    let t200 = c_q3 * t199 - s_q3 * t198;
+    let t201 = c_q3 * t198 + s_q3 * t199;
+    let t202 = s_q4 * t197 + c_q4 * t113;
+    let t203 = t78 - t75;
+    let t204 = c_q4 * t111 - s_q4 * t203;
+    let t205 = t50 - t54;
+    let t206 = c_q3 * t205 - s_q3 * t204;
+    let t207 = c_q3 * t204 + s_q3 * t205;
+    let t208 = s_q4 * t111 + c_q4 * t203;
+    let t209 = t76 - t78;
+    let t210 = c_q4 * t209 + s_q4 * t109;
+    let t211 = c_q3 * t110 - s_q3 * t210;
+    let t212 = c_q3 * t210 + s_q3 * t110;
+    let t213 = s_q4 * t209 - c_q4 * t109;
+    let t214 = t191 + c_q4 * t54;
+    let t215 = c_q3 * t49 - s_q3 * t214;
+    let t216 = c_q3 * t214 + s_q3 * t49;
+    let t217 = s_q4 * t54 - t195;
+    let t218 = -t55;
+    let t219 = t55 * t218 - t81;
+    let t220 = c_q5 * t219 + s_q5 * t118;
+    let t221 = t58 - t51 * t218;
+    let t222 = c_q4 * t220 - s_q4 * t221;
+    let t223 = c_q5 * t118 - s_q5 * t219;
+    let t224 = c_q3 * t223 - s_q3 * t222;
+    let t225 = -c_q3 * t222 - s_q3 * t223;
+    let t226 = c_q2 * t224 + s_q2 * t225;
+    let t227 = c_q2 * t225 - s_q2 * t224;
+    let t228 = s_q4 * t220 + c_q4 * t221;
+    let t229 = s_q5 * t102 - 0.09465 * t221;
+    let t230 = -s_q5 * t101 - c_q5 * t103;
+    let t231 = 0.09465 * t220 + t230;
+    let t232 = 0.093 * t223 + c_q4 * t229 - s_q4 * t231;
+    let t233 = c_q5 * t102;
+    let t234 = t233 - 0.093 * t222;
+    let t235 = c_q3 * t234 - 0.39225 * t228 - s_q3 * t232;
+    let t236 = c_q3 * t232 + s_q3 * t234;
+    let t237 = s_q4 * t229 + c_q4 * t231;
+    let t238 = 0.39225 * t224 + t237;
+    let t239 = -t51;
+    let t240 = t57 - t52 * t239;
+    let t241 = t51 * t239 - t80;
+    let t242 = c_q5 * t240 + s_q5 * t241;
+    let t243 = c_q4 * t242 - s_q4 * t117;
+    let t244 = c_q5 * t241 - s_q5 * t240;
+    let t245 = c_q3 * t244 - s_q3 * t243;
+    let t246 = -c_q3 * t243 - s_q3 * t244;
+    let t247 = c_q2 * t245 + s_q2 * t246;
+    let t248 = c_q2 * t246 - s_q2 * t245;
+    let t249 = s_q4 * t242 + c_q4 * t117;
+    let t250 = -t102;
+    let t251 = c_q5 * t250 - 0.09465 * t117;
+    let t252 = t104 + 0.09465 * t242;
+    let t253 = 0.093 * t244 + c_q4 * t251 - s_q4 * t252;
+    let t254 = s_q5 * t250;
+    let t255 = -0.093 * t243 - t254;
+    let t256 = c_q3 * t255 - 0.39225 * t249 - s_q3 * t253;
+    let t257 = c_q3 * t253 + s_q3 * t255;
+    let t258 = s_q4 * t251 + c_q4 * t252;
+    let t259 = 0.39225 * t245 + t258;
+    let t260 = t79 - t80;
+    let t261 = s_q5 * t260 - c_q5 * t118;
+    let t262 = c_q4 * t261 - s_q4 * t119;
+    let t263 = c_q5 * t260 + s_q5 * t118;
+    let t264 = c_q3 * t263 - s_q3 * t262;
+    let t265 = c_q3 * t262 + s_q3 * t263;
+    let t266 = s_q4 * t261 + c_q4 * t119;
+    let t267 = s_q5 * t62 - t64;
+    let t268 = c_q4 * t267 - s_q4 * t57;
+    let t269 = t65 + c_q5 * t62;
+    let t270 = c_q3 * t269 - s_q3 * t268;
+    let t271 = c_q3 * t268 + s_q3 * t269;
+    let t272 = s_q4 * t267 + c_q4 * t57;
+    let t273 = -t117;
+    let t274 = c_q5 * t115 + s_q5 * t273;
+    let t275 = t81 - t79;
+    let t276 = c_q4 * t274 - s_q4 * t275;
+    let t277 = c_q5 * t273 - s_q5 * t115;
+    let t278 = c_q3 * t277 - s_q3 * t276;
+    let t279 = c_q3 * t276 + s_q3 * t277;
+    let t280 = s_q4 * t274 + c_q4 * t275;
+    let t281 = t80 - t81;
+    let t282 = c_q5 * t281 + s_q5 * t114;
+    let t283 = t58 - t62;
+    let t284 = c_q4 * t282 - s_q4 * t283;
+    let t285 = c_q5 * t114 - s_q5 * t281;
+    let t286 = c_q3 * t285 - s_q3 * t284;
+    let t287 = c_q3 * t284 + s_q3 * t285;
+    let t288 = s_q4 * t282 + c_q4 * t283;
+    let t289 = t64 + s_q5 * t58;
+    let t290 = s_q4 * t61 + c_q4 * t289;
+    let t291 = c_q5 * t58 - t65;
+    let t292 = c_q3 * t291 - s_q3 * t290;
+    let t293 = c_q3 * t290 + s_q3 * t291;
+    let t294 = s_q4 * t289 - c_q4 * t61;
+    [
+        [
+            qdd[0],
+            0.13585 * (qd[0] * t1 + c_q1 * t26 - s_q1 * (t0 + t25)),
+            -0.13585 * (qd[0] * t6 - c_q1 * (t0 + t12) - t87),
+            -c_q1 * t26 - s_q1 * (t12 - t0),
+            0.0,
+            -c_q1 * (-2.0 * t7 - t3) - s_q1 * (2.0 * t5 - t2),
+            -t87 - c_q1 * (t0 - t25),
+            c_q1 * t5 + s_q1 * t9,
+            -0.13585 * (c_q1 * t122 - s_q1 * t121)
+                - c_q1 * (s_q2 * t15 - 0.1197 * t122 - 0.425 * (t33 + t31 * t88))
+                - s_q1 * (c_q2 * t15 + 0.1197 * t121),
+            -0.13585 * (c_q1 * t126 - s_q1 * t124)
+                - c_q1 * (0.425 * t67 - c_q2 * t15 - 0.1197 * t126)
+                - s_q1 * (0.1197 * t124 + s_q2 * t15),
+            -c_q1 * (s_q2 * t127 - c_q2 * t105) - s_q1 * (c_q2 * t127 + s_q2 * t105),
+            0.0,
+            -c_q1 * (c_q2 * t84 + s_q2 * t67) - s_q1 * (c_q2 * t67 - s_q2 * t84),
+            -c_q1 * (t125 + c_q2 * t129) - s_q1 * (t123 - s_q2 * t129),
+            -c_q1 * (s_q2 * t33 - c_q2 * t39) - s_q1 * (s_q2 * t39 + c_q2 * t33),
+            -0.13585 * (c_q1 * t135 - s_q1 * t134)
+                - c_q1 * (c_q2 * t137 - 0.1197 * t135 - 0.425 * t136 - s_q2 * t138)
+                - s_q1 * (0.1197 * t134 - s_q2 * t137 - c_q2 * t138),
+            -0.13585 * (c_q1 * t143 - s_q1 * t142)
+                - c_q1 * (c_q2 * t145 + 0.425 * t70 - 0.1197 * t143 - s_q2 * t146)
+                - s_q1 * (0.1197 * t142 - s_q2 * t145 - c_q2 * t146),
+            s_q1 * (c_q2 * t150 + s_q2 * t149) - c_q1 * (c_q2 * t149 - s_q2 * t150),
+            0.0,
+            s_q1 * (c_q2 * t152 + s_q2 * t151) - c_q1 * (c_q2 * t151 - s_q2 * t152),
+            s_q1 * (c_q2 * t156 + s_q2 * t155) - c_q1 * (c_q2 * t155 - s_q2 * t156),
+            -c_q1 * (c_q2 * t158 + s_q2 * t159) - s_q1 * (c_q2 * t159 - s_q2 * t158),
+            -0.13585 * (c_q1 * t167 - s_q1 * t166)
+                - c_q1 * (c_q2 * t172 - s_q2 * t173 - 0.1197 * t167 - 0.425 * t168)
+                - s_q1 * (0.1197 * t166 - c_q2 * t173 - s_q2 * t172),
+            -0.13585 * (c_q1 * t183 - s_q1 * t182)
+                - c_q1 * (c_q2 * t187 - s_q2 * t188 - 0.1197 * t183 - 0.425 * t184)
+                - s_q1 * (0.1197 * t182 - c_q2 * t188 - s_q2 * t187),
+            -c_q1 * (s_q2 * t194 - c_q2 * t193) - s_q1 * (c_q2 * t194 + s_q2 * t193),
+            s_q1 * (c_q2 * t201 + s_q2 * t200) - c_q1 * (c_q2 * t200 - s_q2 * t201),
+            s_q1 * (c_q2 * t207 + s_q2 * t206) - c_q1 * (c_q2 * t206 - s_q2 * t207),
+            s_q1 * (c_q2 * t212 + s_q2 * t211) - c_q1 * (c_q2 * t211 - s_q2 * t212),
+            s_q1 * (c_q2 * t216 + s_q2 * t215) - c_q1 * (c_q2 * t215 - s_q2 * t216),
+            -0.13585 * (c_q1 * t227 - s_q1 * t226)
+                - c_q1 * (c_q2 * t235 - s_q2 * t236 - 0.1197 * t227 - 0.425 * t228)
+                - s_q1 * (0.1197 * t226 - c_q2 * t236 - s_q2 * t235),
+            -0.13585 * (c_q1 * t248 - s_q1 * t247)
+                - c_q1 * (c_q2 * t256 - s_q2 * t257 - 0.1197 * t248 - 0.425 * t249)
+                - s_q1 * (0.1197 * t247 - c_q2 * t257 - s_q2 * t256),
+            s_q1 * (c_q2 * t265 + s_q2 * t264) - c_q1 * (c_q2 * t264 - s_q2 * t265),
+            s_q1 * (c_q2 * t271 + s_q2 * t270) - c_q1 * (c_q2 * t270 - s_q2 * t271),
+            s_q1 * (c_q2 * t279 + s_q2 * t278) - c_q1 * (c_q2 * t278 - s_q2 * t279),
+            s_q1 * (c_q2 * t287 + s_q2 * t286) - c_q1 * (c_q2 * t286 - s_q2 * t287),
+            s_q1 * (c_q2 * t293 + s_q2 * t292) - c_q1 * (c_q2 * t292 - s_q2 * t293),
+        ],
+        [
+            0.0,
+            t16,
+            0.13585 * t3 - t4,
+            -t2,
+            qdd[1],
+            t25 - t12,
+            -t3,
+            -t11,
+            t89 + 0.425 * t121,
+            t18 + 0.425 * t124,
+            t106,
+            t20,
+            t128,
+            t130,
+            t86,
+            0.425 * t134 + t139,
+            0.425 * t142 + t147,
+            t108,
+            t23,
+            t153,
+            t157,
+            t59,
+            0.425 * t166 + t175,
+            0.425 * t182 + t190,
+            t196,
+            t202,
+            t208,
+            t213,
+            t217,
+            0.425 * t226 + t238,
+            0.425 * t247 + t259,
+            t266,
+            t272,
+            t280,
+            t288,
+            t294,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t89,
+            t18,
+            t106,
+            t20,
+            t128,
+            t130,
+            t86,
+            t139,
+            t147,
+            t108,
+            t23,
+            t153,
+            t157,
+            t59,
+            t175,
+            t190,
+            t196,
+            t202,
+            t208,
+            t213,
+            t217,
+            t238,
+            t259,
+            t266,
+            t272,
+            t280,
+            t288,
+            t294,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t97,
+            t94,
+            t108,
+            t23,
+            t153,
+            t157,
+            t59,
+            t174,
+            t189,
+            t196,
+            t202,
+            t208,
+            t213,
+            t217,
+            t237,
+            t258,
+            t266,
+            t272,
+            t280,
+            t288,
+            t294,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t99,
+            t100,
+            -t60,
+            t199,
+            t205,
+            t110,
+            t49,
+            t233,
+            -t254,
+            t263,
+            t269,
+            t277,
+            t285,
+            t291,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t230,
+            t104,
+            t119,
+            t57,
+            t275,
+            t283,
+            -t61,
         ],
     ]
 }

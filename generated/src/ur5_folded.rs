@@ -27,6 +27,51 @@
 //!
 //! Coordinates, in order: `shoulder_pan_joint`, `shoulder_lift_joint`, `elbow_joint`, `wrist_1_joint`, `wrist_2_joint`, `wrist_3_joint`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! shoulder_link.zz_r = shoulder_link.zz + 0.0184552225·upper_arm_link.m + 0.2717·upper_arm_link.my + upper_arm_link.xx + 0.1808858225·forearm_link.m + 0.0323·forearm_link.my + forearm_link.xx + 0.334745885·wrist_1_link.m + 0.0323·wrist_1_link.my + wrist_1_link.xx + 0.346398785·wrist_2_link.m + wrist_2_link.yy + 0.3553574075·wrist_3_link.m
+//! upper_arm_link.mx = upper_arm_link.mx
+//! upper_arm_link.mz_r = upper_arm_link.mz + 0.425·forearm_link.m + 0.425·wrist_1_link.m + 0.425·wrist_2_link.m + 0.425·wrist_3_link.m
+//! upper_arm_link.xy = upper_arm_link.xy
+//! upper_arm_link.yy_r = upper_arm_link.yy + 0.180625·forearm_link.m + 0.180625·wrist_1_link.m + 0.180625·wrist_2_link.m + 0.180625·wrist_3_link.m
+//! upper_arm_link.xz = upper_arm_link.xz
+//! upper_arm_link.yz_r = upper_arm_link.yz + 0.0508725·forearm_link.m − 0.425·forearm_link.my + 0.0508725·wrist_1_link.m − 0.425·wrist_1_link.my + 0.0113475·wrist_2_link.m + 0.0113475·wrist_3_link.m
+//! upper_arm_link.zz_r = −upper_arm_link.xx + upper_arm_link.zz − 0.180625·forearm_link.m − 0.180625·wrist_1_link.m − 0.180625·wrist_2_link.m − 0.180625·wrist_3_link.m
+//! forearm_link.mx = forearm_link.mx
+//! forearm_link.mz_r = forearm_link.mz + 0.39225·wrist_1_link.m + 0.39225·wrist_2_link.m + 0.39225·wrist_3_link.m
+//! forearm_link.xy = forearm_link.xy
+//! forearm_link.yy_r = forearm_link.yy + 0.1538600625·wrist_1_link.m + 0.1538600625·wrist_2_link.m + 0.1538600625·wrist_3_link.m
+//! forearm_link.xz = forearm_link.xz
+//! forearm_link.yz_r = forearm_link.yz − 0.39225·wrist_1_link.my − 0.03647925·wrist_2_link.m − 0.03647925·wrist_3_link.m
+//! forearm_link.zz_r = −forearm_link.xx + forearm_link.zz − 0.1538600625·wrist_1_link.m − 0.1538600625·wrist_2_link.m − 0.1538600625·wrist_3_link.m
+//! wrist_1_link.mx = wrist_1_link.mx
+//! wrist_1_link.mz_r = wrist_1_link.mz + wrist_2_link.mz + 0.09465·wrist_3_link.m
+//! wrist_1_link.xy = wrist_1_link.xy
+//! wrist_1_link.yy_r = wrist_1_link.yy + wrist_2_link.yy + 0.0089586225·wrist_3_link.m
+//! wrist_1_link.xz = wrist_1_link.xz
+//! wrist_1_link.yz_r = wrist_1_link.yz − 0.093·wrist_2_link.mz − 0.00880245·wrist_3_link.m
+//! wrist_1_link.zz_r = −wrist_1_link.xx + wrist_1_link.zz − wrist_2_link.yy − 0.0089586225·wrist_3_link.m
+//! wrist_2_link.mx = wrist_2_link.mx
+//! wrist_2_link.my_r = wrist_2_link.my + wrist_3_link.my
+//! wrist_2_link.xx_r = wrist_2_link.xx − wrist_2_link.yy + wrist_3_link.xx
+//! wrist_2_link.xy = wrist_2_link.xy
+//! wrist_2_link.xz = wrist_2_link.xz
+//! wrist_2_link.yz_r = wrist_2_link.yz − 0.09465·wrist_3_link.my
+//! wrist_2_link.zz_r = wrist_2_link.zz + wrist_3_link.xx
+//! wrist_3_link.mx = wrist_3_link.mx
+//! wrist_3_link.mz = wrist_3_link.mz
+//! wrist_3_link.xy = wrist_3_link.xy
+//! wrist_3_link.yy = wrist_3_link.yy
+//! wrist_3_link.xz = wrist_3_link.xz
+//! wrist_3_link.yz = wrist_3_link.yz
+//! wrist_3_link.zz_r = −wrist_3_link.xx + wrist_3_link.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -50,6 +95,8 @@
 //! | `mass_matrix_inverse` | 215 | 113 | 5 | 0 | 5 | 5 |
 //! | `forward_dynamics_derivatives` | 1836 | 1173 | 9 | 0 | 8 | 8 |
 //! | `standard_regressor` | 870 | 611 | 0 | 0 | 7 | 7 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 597 | 427 | 0 | 0 | 7 | 7 |
 //! | `linearization` | 1836 | 1173 | 9 | 0 | 8 | 8 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -102,6 +149,52 @@ pub const BODY_NAMES: [&str; NB] = [
     "wrist_1_link",
     "wrist_2_link",
     "wrist_3_link",
+];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 36;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "shoulder_link.zz_r",
+    "upper_arm_link.mx",
+    "upper_arm_link.mz_r",
+    "upper_arm_link.xy",
+    "upper_arm_link.yy_r",
+    "upper_arm_link.xz",
+    "upper_arm_link.yz_r",
+    "upper_arm_link.zz_r",
+    "forearm_link.mx",
+    "forearm_link.mz_r",
+    "forearm_link.xy",
+    "forearm_link.yy_r",
+    "forearm_link.xz",
+    "forearm_link.yz_r",
+    "forearm_link.zz_r",
+    "wrist_1_link.mx",
+    "wrist_1_link.mz_r",
+    "wrist_1_link.xy",
+    "wrist_1_link.yy_r",
+    "wrist_1_link.xz",
+    "wrist_1_link.yz_r",
+    "wrist_1_link.zz_r",
+    "wrist_2_link.mx",
+    "wrist_2_link.my_r",
+    "wrist_2_link.xx_r",
+    "wrist_2_link.xy",
+    "wrist_2_link.xz",
+    "wrist_2_link.yz_r",
+    "wrist_2_link.zz_r",
+    "wrist_3_link.mx",
+    "wrist_3_link.mz",
+    "wrist_3_link.xy",
+    "wrist_3_link.yy",
+    "wrist_3_link.xz",
+    "wrist_3_link.yz",
+    "wrist_3_link.zz_r",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -4507,6 +4600,677 @@ fn standard_regressor_with_body(
             t388,
             t396,
             -t65,
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        2.76903513875725,
+        0.0,
+        4.4329225,
+        0.0,
+        1.77012693841,
+        0.0,
+        0.19371331275,
+        -1.75501953841,
+        0.0,
+        1.598759275,
+        0.0,
+        0.59565195167475,
+        0.0,
+        -0.051322656825,
+        -0.59155695167475,
+        0.0,
+        0.017784735,
+        0.0,
+        0.22402883622975,
+        0.0,
+        -0.001653980355,
+        -0.00460883622975,
+        0.0,
+        0.0,
+        0.0171364731454,
+        0.0,
+        0.0,
+        0.0,
+        0.2365564731454,
+        0.0,
+        0.0,
+        0.0,
+        0.0171364731454,
+        0.0,
+        0.0,
+        0.0166855268546,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 597,
+    add: 427,
+    div: 0,
+    sqrt: 0,
+    sin: 7,
+    cos: 7,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { regressor_with_avx(avx2, d, q, qd, qdd) };
+    }
+    regressor_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn regressor_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`regressor_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn regressor_with_body(
+    lanes: impl Lanes,
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * s_q1;
+    let t2 = qdd[0] * c_q1;
+    let t3 = qdd[0] * s_q1;
+    let t4 = qd[1] * t1;
+    let t5 = qd[0] * c_q1;
+    let t6 = qd[1] * t5;
+    let t7 = t4 - t2;
+    let t8 = t3 + t6;
+    let t9 = 0.425 * qd[1] - 0.1197 * t1;
+    let t10 = t1 * t5;
+    let t11 = t5 * t5;
+    let t12 = qdd[1] + t10;
+    let t13 = 0.01615 * t3 + 0.425 * t12 - 9.81 * c_q1;
+    let t14 = 0.1197 * t11 - 0.13585 * qd[0] * qd[0] - 0.425 * t7 - t1 * t9;
+    let t15 = 9.81 * s_q1 + 0.13585 * t2;
+    let t16 = -0.1197 * t7 - 0.425 * t11 - qd[1] * t9 - t15;
+    let t17 = c_q2 * t13 - s_q2 * t16;
+    let t18 = qd[1] + qd[2];
+    let t19 = qdd[1] + qdd[2];
+    let t20 = t18 * t18;
+    let t21 = qd[3] + t18;
+    let t22 = t19 + qdd[3];
+    let t23 = t21 * t21;
+    let t24 = t1 * t1;
+    let t25 = qdd[1] - t10;
+    let t26 = q[1] + q[2];
+    let t27 = cos(t26);
+    let t28 = sin(t26);
+    let t29 = qd[0] * t28;
+    let t30 = qd[0] * t27;
+    let t31 = qd[2] * t29 + t7 * c_q2 + t8 * s_q2;
+    let t32 = t7 * s_q2 - t8 * c_q2 - qd[2] * t30;
+    let t33 = q[3] + t26;
+    let (t34, t35) = sin_cos(t33);
+    let t36 = qd[0] * t35;
+    let t37 = t29 * t30;
+    let t38 = t18 * t29;
+    let t39 = t30 * t30;
+    let t40 = qd[0] * t34;
+    let t41 = qd[3] * t36 - s_q3 * t31 - c_q3 * t32;
+    let t42 = qd[3] * t40 + c_q3 * t31 - s_q3 * t32;
+    let t43 = t21 * s_q4 + c_q4 * t40;
+    let t44 = t21 * c_q4 - s_q4 * t40;
+    let t45 = t40 * t40;
+    let t46 = t21 * t36;
+    let t47 = qd[4] - t36;
+    let t48 = qdd[4] + t42;
+    let t49 = qd[4] * t44 + t22 * s_q4 + c_q4 * t41;
+    let t50 = c_q5 * t43 - s_q5 * t47;
+    let t51 = s_q5 * t43 + c_q5 * t47;
+    let t52 = t43 * t47;
+    let t53 = t44 * t47;
+    let t54 = qd[5] + t44;
+    let t55 = t22 * c_q4 - s_q4 * t41 - qd[4] * t43;
+    let t56 = qdd[5] + t55;
+    let t57 = qd[5] * t50 + s_q5 * t49 + c_q5 * t48;
+    let t58 = t36 * t40;
+    let t59 = t43 * t44;
+    let t60 = t50 * t51;
+    let t61 = t50 * t54;
+    let t62 = t51 * t54;
+    let t63 = c_q5 * t62;
+    let t64 = s_q5 * t62;
+    let t65 = t19 + t37;
+    let t66 = t31 + t38;
+    let t67 = -t20 - t39;
+    let t68 = t22 - t58;
+    let t69 = t41 + t46;
+    let t70 = t23 + t45;
+    let t71 = s_q3 * t68;
+    let t72 = c_q3 * t68;
+    let t73 = t36 * t36;
+    let t74 = t43 * t43;
+    let t75 = t44 * t44;
+    let t76 = t29 * t29;
+    let t77 = t47 * t47;
+    let t78 = t50 * t50;
+    let t79 = t54 * t54;
+    let t80 = t51 * t51;
+    let t81 = t21 * t40;
+    let t82 = t18 * t30;
+    let t83 = t32 - t82;
+    let t84 = t42 + t81;
+    let t85 = -t37;
+    let t86 = s_q1 * t12;
+    let t87 = -t18;
+    let t88 = -s_q2 * t13 - c_q2 * t16;
+    let t89 = -t21;
+    let t90 = t17 + 0.39225 * (t19 + t37);
+    let t91 = t14 - 0.39225 * (t31 + t38);
+    let t92 = 0.39225 * t67 - t88;
+    let t93 = -s_q3 * t90 - c_q3 * t92;
+    let t94 = 0.093 * (t81 - t42) + t93;
+    let t95 = t91 - 0.093 * (t45 + t73);
+    let t96 = s_q3 * t92 - c_q3 * t90;
+    let t97 = 0.093 * (t41 - t46) - t96;
+    let t98 = c_q4 * t95 - s_q4 * t94;
+    let t99 = -c_q4 * t94 - s_q4 * t95;
+    let t100 = 0.09465 * (t52 + t55) - t99;
+    let t101 = t98 - 0.09465 * (t49 - t53);
+    let t102 = t97 - 0.09465 * (t74 + t75);
+    let t103 = c_q5 * t100 - s_q5 * t102;
+    let t104 = t37 - t19;
+    let t105 = t31 - t38;
+    let t106 = t22 + t58;
+    let t107 = t41 - t46;
+    let t108 = t59 - t48;
+    let t109 = t52 + t55;
+    let t110 = t48 + t59;
+    let t111 = t52 - t55;
+    let t112 = t49 + t53;
+    let t113 = t56 + t60;
+    let t114 = t57 + t61;
+    let t115 = c_q5 * t49 - s_q5 * t48 - qd[5] * t51;
+    let t116 = t62 - t115;
+    let t117 = t60 - t56;
+    let t118 = t62 + t115;
+    let t119 = t18 * t87 - t76;
+    let t120 = c_q2 * t119 + s_q2 * t104;
+    let t121 = c_q2 * t104 - s_q2 * t119;
+    let t122 = c_q2 * t65;
+    let t123 = t122 + s_q2 * t67;
+    let t124 = s_q2 * t65;
+    let t125 = c_q2 * t67 - t124;
+    let t126 = t39 - t20;
+    let t127 = t76 - t39;
+    let t128 = t20 - t76;
+    let t129 = t32 + t82;
+    let t130 = t21 * t89 - t73;
+    let t131 = c_q3 * t106 + s_q3 * t130;
+    let t132 = s_q3 * t106 - c_q3 * t130;
+    let t133 = s_q2 * t132 - c_q2 * t131;
+    let t134 = c_q2 * t132 + s_q2 * t131;
+    let t135 = t42 - t40 * t89;
+    let t136 = c_q3 * t91 - 0.39225 * t135;
+    let t137 = s_q3 * t91;
+    let t138 = t96 - 0.39225 * t131;
+    let t139 = c_q3 * t70 + t71;
+    let t140 = s_q3 * t70 - t72;
+    let t141 = s_q2 * t140 - c_q2 * t139;
+    let t142 = c_q2 * t140 + s_q2 * t139;
+    let t143 = -t91;
+    let t144 = 0.39225 * t69 - s_q3 * t143;
+    let t145 = c_q3 * t143;
+    let t146 = t93 - 0.39225 * t139;
+    let t147 = t45 - t23;
+    let t148 = c_q3 * t147 - s_q3 * t106;
+    let t149 = c_q3 * t106 + s_q3 * t147;
+    let t150 = c_q3 * t69 - s_q3 * t84;
+    let t151 = c_q3 * t84 + s_q3 * t69;
+    let t152 = t73 - t45;
+    let t153 = t23 - t73;
+    let t154 = t72 - s_q3 * t153;
+    let t155 = t71 + c_q3 * t153;
+    let t156 = t42 - t81;
+    let t157 = s_q3 * t46 + c_q3 * t42;
+    let t158 = c_q3 * t46 - s_q3 * t42;
+    let t159 = -t44;
+    let t160 = t44 * t159 - t77;
+    let t161 = t48 - t43 * t159;
+    let t162 = c_q4 * t160 - s_q4 * t161;
+    let t163 = c_q3 * t111 - s_q3 * t162;
+    let t164 = -c_q3 * t162 - s_q3 * t111;
+    let t165 = c_q2 * t163 + s_q2 * t164;
+    let t166 = c_q2 * t164 - s_q2 * t163;
+    let t167 = s_q4 * t160 + c_q4 * t161;
+    let t168 = -t97;
+    let t169 = 0.093 * t111 - s_q4 * t168;
+    let t170 = t98 - 0.093 * t162;
+    let t171 = c_q3 * t170 - 0.39225 * t167 - s_q3 * t169;
+    let t172 = c_q3 * t169 + s_q3 * t170;
+    let t173 = c_q4 * t168;
+    let t174 = 0.39225 * t163 + t173;
+    let t175 = -t47;
+    let t176 = t47 * t175 - t74;
+    let t177 = c_q4 * t108 - s_q4 * t176;
+    let t178 = t49 - t44 * t175;
+    let t179 = c_q3 * t178 - s_q3 * t177;
+    let t180 = -c_q3 * t177 - s_q3 * t178;
+    let t181 = c_q2 * t179 + s_q2 * t180;
+    let t182 = c_q2 * t180 - s_q2 * t179;
+    let t183 = s_q4 * t108 + c_q4 * t176;
+    let t184 = 0.093 * t178 + c_q4 * t97;
+    let t185 = t99 - 0.093 * t177;
+    let t186 = c_q3 * t185 - 0.39225 * t183 - s_q3 * t184;
+    let t187 = c_q3 * t184 + s_q3 * t185;
+    let t188 = s_q4 * t97;
+    let t189 = 0.39225 * t179 + t188;
+    let t190 = s_q4 * t52;
+    let t191 = c_q4 * t49 - t190;
+    let t192 = s_q3 * t191 + c_q3 * t59;
+    let t193 = s_q3 * t59 - c_q3 * t191;
+    let t194 = c_q4 * t52;
+    let t195 = s_q4 * t49 + t194;
+    let t196 = -t111;
+    let t197 = c_q4 * t196 - s_q4 * t112;
+    let t198 = t74 - t75;
+    let t199 = c_q3 * t198 - s_q3 * t197;
+    let t200 = c_q3 * t197 + s_q3 * t198;
+    let t201 = s_q4 * t196 + c_q4 * t112;
+    let t202 = t77 - t74;
+    let t203 = c_q4 * t110 - s_q4 * t202;
+    let t204 = t49 - t53;
+    let t205 = c_q3 * t204 - s_q3 * t203;
+    let t206 = c_q3 * t203 + s_q3 * t204;
+    let t207 = s_q4 * t110 + c_q4 * t202;
+    let t208 = t75 - t77;
+    let t209 = c_q4 * t208 + s_q4 * t108;
+    let t210 = c_q3 * t109 - s_q3 * t209;
+    let t211 = c_q3 * t209 + s_q3 * t109;
+    let t212 = s_q4 * t208 - c_q4 * t108;
+    let t213 = t190 + c_q4 * t53;
+    let t214 = c_q3 * t48 - s_q3 * t213;
+    let t215 = c_q3 * t213 + s_q3 * t48;
+    let t216 = s_q4 * t53 - t194;
+    let t217 = -t54;
+    let t218 = t54 * t217 - t80;
+    let t219 = c_q5 * t218 + s_q5 * t117;
+    let t220 = t57 - t50 * t217;
+    let t221 = c_q4 * t219 - s_q4 * t220;
+    let t222 = c_q5 * t117 - s_q5 * t218;
+    let t223 = c_q3 * t222 - s_q3 * t221;
+    let t224 = -c_q3 * t221 - s_q3 * t222;
+    let t225 = c_q2 * t223 + s_q2 * t224;
+    let t226 = c_q2 * t224 - s_q2 * t223;
+    let t227 = s_q4 * t219 + c_q4 * t220;
+    let t228 = s_q5 * t101 - 0.09465 * t220;
+    let t229 = -s_q5 * t100 - c_q5 * t102;
+    let t230 = 0.09465 * t219 + t229;
+    let t231 = 0.093 * t222 + c_q4 * t228 - s_q4 * t230;
+    let t232 = c_q5 * t101;
+    let t233 = t232 - 0.093 * t221;
+    let t234 = c_q3 * t233 - 0.39225 * t227 - s_q3 * t231;
+    let t235 = c_q3 * t231 + s_q3 * t233;
+    let t236 = s_q4 * t228 + c_q4 * t230;
+    let t237 = 0.39225 * t223 + t236;
+    let t238 = -t50;
+    let t239 = t56 - t51 * t238;
+    let t240 = t50 * t238 - t79;
+    let t241 = c_q5 * t239 + s_q5 * t240;
+    let t242 = c_q4 * t241 - s_q4 * t116;
+    let t243 = c_q5 * t240 - s_q5 * t239;
+    let t244 = c_q3 * t243 - s_q3 * t242;
+    let t245 = -c_q3 * t242 - s_q3 * t243;
+    let t246 = c_q2 * t244 + s_q2 * t245;
+    let t247 = c_q2 * t245 - s_q2 * t244;
+    let t248 = s_q4 * t241 + c_q4 * t116;
+    let t249 = -t101;
+    let t250 = c_q5 * t249 - 0.09465 * t116;
+    let t251 = t103 + 0.09465 * t241;
+    let t252 = 0.093 * t243 + c_q4 * t250 - s_q4 * t251;
+    let t253 = s_q5 * t249;
+    let t254 = -0.093 * t242 - t253;
+    let t255 = c_q3 * t254 - 0.39225 * t248 - s_q3 * t252;
+    let t256 = c_q3 * t252 + s_q3 * t254;
+    let t257 = s_q4 * t250 + c_q4 * t251;
+    let t258 = 0.39225 * t244 + t257;
+    let t259 = t78 - t79;
+    let t260 = s_q5 * t259 - c_q5 * t117;
+    let t261 = c_q4 * t260 - s_q4 * t118;
+    let t262 = c_q5 * t259 + s_q5 * t117;
+    let t263 = c_q3 * t262 - s_q3 * t261;
+    let t264 = c_q3 * t261 + s_q3 * t262;
+    let t265 = s_q4 * t260 + c_q4 * t118;
+    let t266 = s_q5 * t61 - t63;
+    let t267 = c_q4 * t266 - s_q4 * t56;
+    let t268 = t64 + c_q5 * t61;
+    let t269 = c_q3 * t268 - s_q3 * t267;
+    let t270 = c_q3 * t267 + s_q3 * t268;
+    let t271 = s_q4 * t266 + c_q4 * t56;
+    let t272 = -t116;
+    let t273 = c_q5 * t114 + s_q5 * t272;
+    let t274 = t80 - t78;
+    let t275 = c_q4 * t273 - s_q4 * t274;
+    let t276 = c_q5 * t272 - s_q5 * t114;
+    let t277 = c_q3 * t276 - s_q3 * t275;
+    let t278 = c_q3 * t275 + s_q3 * t276;
+    let t279 = s_q4 * t273 + c_q4 * t274;
+    let t280 = t79 - t80;
+    let t281 = c_q5 * t280 + s_q5 * t113;
+    let t282 = t57 - t61;
+    let t283 = c_q4 * t281 - s_q4 * t282;
+    let t284 = c_q5 * t113 - s_q5 * t280;
+    let t285 = c_q3 * t284 - s_q3 * t283;
+    let t286 = c_q3 * t283 + s_q3 * t284;
+    let t287 = s_q4 * t281 + c_q4 * t282;
+    let t288 = t63 + s_q5 * t57;
+    let t289 = s_q4 * t60 + c_q4 * t288;
+    let t290 = c_q5 * t57 - t64;
+    let t291 = c_q3 * t290 - s_q3 * t289;
+    let t292 = c_q3 * t289 + s_q3 * t290;
+    let t293 = s_q4 * t288 - c_q4 * t60;
+    [
+        [
+            qdd[0],
+            0.13585 * (qd[0] * t1 + c_q1 * t25 - s_q1 * (t0 + t24)),
+            -0.13585 * (qd[0] * t5 - c_q1 * (t0 + t11) - t86),
+            -c_q1 * t25 - s_q1 * (t11 - t0),
+            0.0,
+            -c_q1 * (-2.0 * t6 - t3) - s_q1 * (2.0 * t4 - t2),
+            -t86 - c_q1 * (t0 - t24),
+            c_q1 * t4 + s_q1 * t8,
+            -0.13585 * (c_q1 * t121 - s_q1 * t120)
+                - c_q1 * (s_q2 * t14 - 0.1197 * t121 - 0.425 * (t32 + t30 * t87))
+                - s_q1 * (c_q2 * t14 + 0.1197 * t120),
+            -0.13585 * (c_q1 * t125 - s_q1 * t123)
+                - c_q1 * (0.425 * t66 - c_q2 * t14 - 0.1197 * t125)
+                - s_q1 * (0.1197 * t123 + s_q2 * t14),
+            -c_q1 * (s_q2 * t126 - c_q2 * t104) - s_q1 * (c_q2 * t126 + s_q2 * t104),
+            0.0,
+            -c_q1 * (c_q2 * t83 + s_q2 * t66) - s_q1 * (c_q2 * t66 - s_q2 * t83),
+            -c_q1 * (t124 + c_q2 * t128) - s_q1 * (t122 - s_q2 * t128),
+            -c_q1 * (s_q2 * t32 - c_q2 * t38) - s_q1 * (s_q2 * t38 + c_q2 * t32),
+            -0.13585 * (c_q1 * t134 - s_q1 * t133)
+                - c_q1 * (c_q2 * t136 - 0.1197 * t134 - 0.425 * t135 - s_q2 * t137)
+                - s_q1 * (0.1197 * t133 - s_q2 * t136 - c_q2 * t137),
+            -0.13585 * (c_q1 * t142 - s_q1 * t141)
+                - c_q1 * (c_q2 * t144 + 0.425 * t69 - 0.1197 * t142 - s_q2 * t145)
+                - s_q1 * (0.1197 * t141 - s_q2 * t144 - c_q2 * t145),
+            s_q1 * (c_q2 * t149 + s_q2 * t148) - c_q1 * (c_q2 * t148 - s_q2 * t149),
+            0.0,
+            s_q1 * (c_q2 * t151 + s_q2 * t150) - c_q1 * (c_q2 * t150 - s_q2 * t151),
+            s_q1 * (c_q2 * t155 + s_q2 * t154) - c_q1 * (c_q2 * t154 - s_q2 * t155),
+            -c_q1 * (c_q2 * t157 + s_q2 * t158) - s_q1 * (c_q2 * t158 - s_q2 * t157),
+            -0.13585 * (c_q1 * t166 - s_q1 * t165)
+                - c_q1 * (c_q2 * t171 - s_q2 * t172 - 0.1197 * t166 - 0.425 * t167)
+                - s_q1 * (0.1197 * t165 - c_q2 * t172 - s_q2 * t171),
+            -0.13585 * (c_q1 * t182 - s_q1 * t181)
+                - c_q1 * (c_q2 * t186 - s_q2 * t187 - 0.1197 * t182 - 0.425 * t183)
+                - s_q1 * (0.1197 * t181 - c_q2 * t187 - s_q2 * t186),
+            -c_q1 * (s_q2 * t193 - c_q2 * t192) - s_q1 * (c_q2 * t193 + s_q2 * t192),
+            s_q1 * (c_q2 * t200 + s_q2 * t199) - c_q1 * (c_q2 * t199 - s_q2 * t200),
+            s_q1 * (c_q2 * t206 + s_q2 * t205) - c_q1 * (c_q2 * t205 - s_q2 * t206),
+            s_q1 * (c_q2 * t211 + s_q2 * t210) - c_q1 * (c_q2 * t210 - s_q2 * t211),
+            s_q1 * (c_q2 * t215 + s_q2 * t214) - c_q1 * (c_q2 * t214 - s_q2 * t215),
+            -0.13585 * (c_q1 * t226 - s_q1 * t225)
+                - c_q1 * (c_q2 * t234 - s_q2 * t235 - 0.1197 * t226 - 0.425 * t227)
+                - s_q1 * (0.1197 * t225 - c_q2 * t235 - s_q2 * t234),
+            -0.13585 * (c_q1 * t247 - s_q1 * t246)
+                - c_q1 * (c_q2 * t255 - s_q2 * t256 - 0.1197 * t247 - 0.425 * t248)
+                - s_q1 * (0.1197 * t246 - c_q2 * t256 - s_q2 * t255),
+            s_q1 * (c_q2 * t264 + s_q2 * t263) - c_q1 * (c_q2 * t263 - s_q2 * t264),
+            s_q1 * (c_q2 * t270 + s_q2 * t269) - c_q1 * (c_q2 * t269 - s_q2 * t270),
+            s_q1 * (c_q2 * t278 + s_q2 * t277) - c_q1 * (c_q2 * t277 - s_q2 * t278),
+            s_q1 * (c_q2 * t286 + s_q2 * t285) - c_q1 * (c_q2 * t285 - s_q2 * t286),
+            s_q1 * (c_q2 * t292 + s_q2 * t291) - c_q1 * (c_q2 * t291 - s_q2 * t292),
+        ],
+        [
+            0.0,
+            t15,
+            0.13585 * t3 - 9.81 * c_q1,
+            -t2,
+            qdd[1],
+            t24 - t11,
+            -t3,
+            -t10,
+            t88 + 0.425 * t120,
+            t17 + 0.425 * t123,
+            t105,
+            t19,
+            t127,
+            t129,
+            t85,
+            0.425 * t133 + t138,
+            0.425 * t141 + t146,
+            t107,
+            t22,
+            t152,
+            t156,
+            t58,
+            0.425 * t165 + t174,
+            0.425 * t181 + t189,
+            t195,
+            t201,
+            t207,
+            t212,
+            t216,
+            0.425 * t225 + t237,
+            0.425 * t246 + t258,
+            t265,
+            t271,
+            t279,
+            t287,
+            t293,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t88,
+            t17,
+            t105,
+            t19,
+            t127,
+            t129,
+            t85,
+            t138,
+            t146,
+            t107,
+            t22,
+            t152,
+            t156,
+            t58,
+            t174,
+            t189,
+            t195,
+            t201,
+            t207,
+            t212,
+            t216,
+            t237,
+            t258,
+            t265,
+            t271,
+            t279,
+            t287,
+            t293,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t96,
+            t93,
+            t107,
+            t22,
+            t152,
+            t156,
+            t58,
+            t173,
+            t188,
+            t195,
+            t201,
+            t207,
+            t212,
+            t216,
+            t236,
+            t257,
+            t265,
+            t271,
+            t279,
+            t287,
+            t293,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t98,
+            t99,
+            -t59,
+            t198,
+            t204,
+            t109,
+            t48,
+            t232,
+            -t253,
+            t262,
+            t268,
+            t276,
+            t284,
+            t290,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t229,
+            t103,
+            t118,
+            t56,
+            t274,
+            t282,
+            -t60,
         ],
     ]
 }

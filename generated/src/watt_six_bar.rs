@@ -36,9 +36,33 @@
 //!
 //! Independent coordinates: `crank`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! crank.mx_r = crank.mx + a·coupler.m
+//! crank.my = crank.my
+//! crank.zz_r = crank.zz + a²·coupler.m
+//! coupler.mx = coupler.mx
+//! coupler.my = coupler.my
+//! coupler.zz = coupler.zz
+//! ternary.mx_r = ternary.mx + ex·coupler2.m
+//! ternary.my_r = ternary.my + ey·coupler2.m
+//! ternary.zz_r = ternary.zz + (ex² + ey²)·coupler2.m
+//! coupler2.mx = coupler2.mx
+//! coupler2.my = coupler2.my
+//! coupler2.zz = coupler2.zz
+//! output.mx = output.mx
+//! output.my = output.my
+//! output.zz = output.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 75 | 18 | 6 | 0 | 0 | 0 |
+//! | `derived` | 78 | 18 | 6 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 51 | 26 | 0 | 0 | 4 | 5 |
 //! | `mass_matrix` | 5 | 6 | 0 | 0 | 1 | 2 |
 //! | `bias` | 32 | 13 | 0 | 0 | 4 | 5 |
@@ -64,6 +88,8 @@
 //! | `forward_dynamics_derivatives` | 210 | 81 | 4 | 0 | 5 | 4 |
 //! | `constrained_residual_derivatives` | 241 | 198 | 0 | 0 | 9 | 9 |
 //! | `standard_regressor` | 52 | 35 | 0 | 0 | 5 | 5 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 43 | 31 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 210 | 81 | 4 | 0 | 5 | 4 |
 //! | `constrained_forward_dynamics` | 445 | 398 | 74 | 9 | 16 | 17 |
 //! | `cut_joint_reactions` | 453 | 404 | 74 | 9 | 18 | 19 |
@@ -148,6 +174,31 @@ pub const INDEPENDENT: [usize; 1] = [0];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 15;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "crank.mx_r",
+    "crank.my",
+    "crank.zz_r",
+    "coupler.mx",
+    "coupler.my",
+    "coupler.zz",
+    "ternary.mx_r",
+    "ternary.my_r",
+    "ternary.zz_r",
+    "coupler2.mx",
+    "coupler2.my",
+    "coupler2.zz",
+    "output.mx",
+    "output.my",
+    "output.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -386,6 +437,14 @@ pub struct Derived {
     pub k51: Real,
     /// Parameter group 52.
     pub k52: Real,
+    /// Parameter group 53.
+    pub k53: Real,
+    /// Parameter group 54.
+    pub k54: Real,
+    /// Parameter group 55.
+    pub k55: Real,
+    /// Parameter group 56.
+    pub k56: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -482,12 +541,16 @@ impl Params {
             k50: 3.0 * t25,
             k51: p.g * inv2,
             k52: p.a * inv0,
+            k53: 0.5 * t2,
+            k54: t20,
+            k55: 0.5 * t10,
+            k56: 0.5 * t12,
         }
     }
 }
 /// Operation count of [`Params::derived`].
 pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 75,
+    mul: 78,
     add: 18,
     div: 6,
     sqrt: 0,
@@ -2429,6 +2492,169 @@ pub fn standard_regressor_with(
             0.0,
             0.0,
             0.0,
+            qdd[4],
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
+    [
+        d.k25,
+        0.0,
+        d.k1,
+        d.k53,
+        0.0,
+        d.k13,
+        d.k31,
+        d.k54,
+        d.k5,
+        d.k55,
+        0.0,
+        d.k17,
+        d.k56,
+        0.0,
+        d.k18,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 43,
+    add: 31,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = t0 - p.a * qd[0] * qd[0];
+    let t3 = t1 + p.a * qdd[0];
+    let t4 = c_q1 * t2;
+    let t5 = s_q1 * t3;
+    let t6 = s_q1 * t2;
+    let t7 = c_q1 * t3;
+    let t8 = qd[0] + qd[1];
+    let t9 = qdd[0] + qdd[1];
+    let t10 = p.g * s_q2;
+    let t11 = p.g * c_q2;
+    let t12 = t10 - p.ey * qdd[2] - p.ex * qd[2] * qd[2];
+    let t13 = t11 + p.ex * qdd[2] - p.ey * qd[2] * qd[2];
+    let t14 = c_q3 * t12;
+    let t15 = s_q3 * t13;
+    let t16 = s_q3 * t12;
+    let t17 = c_q3 * t13;
+    let t18 = qd[2] + qd[3];
+    let t19 = qdd[2] + qdd[3];
+    let t20 = s_q3 * (t18 * t18);
+    let t21 = c_q3 * (t18 * t18);
+    let t22 = t7 - t6;
+    let t23 = t17 - t16;
+    let t24 = -t4 - t5;
+    let t25 = -t14 - t15;
+    [
+        [
+            t1,
+            -t0,
+            qdd[0],
+            t22 + p.a * (c_q1 * t9 - s_q1 * t8 * t8),
+            t24 - p.a * (s_q1 * t9 + c_q1 * t8 * t8),
+            t9,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, t22, t24, t9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t11,
+            -t10,
+            qdd[2],
+            t23 + p.ex * (c_q3 * t19 - t20) + p.ey * (t21 + s_q3 * t19),
+            t25 - p.ex * (s_q3 * t19 + t21) - p.ey * (t20 - c_q3 * t19),
+            t19,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t23, t25, t19, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            p.g * c_q4,
+            -p.g * s_q4,
             qdd[4],
         ],
     ]

@@ -36,6 +36,30 @@
 //!
 //! Independent coordinates: `crank`.
 //!
+//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations
+//! of the standard parameters (`standard_regressor`'s columns: a body's mass, first
+//! moment and inertia about its origin, body axes) that the joint forces determine,
+//! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled
+//! regressor's rank decide. Runtime parameters appear by name.
+//!
+//! ```text
+//! crank.mx_r = crank.mx + 0.2·coupler.m
+//! crank.my = crank.my
+//! crank.zz_r = crank.zz + 0.04·coupler.m
+//! coupler.mx = coupler.mx
+//! coupler.my = coupler.my
+//! coupler.zz = coupler.zz
+//! ternary.mx = ternary.mx
+//! ternary.my_r = ternary.my − 0.3·coupler2.m
+//! ternary.zz_r = ternary.zz + 0.09·coupler2.m
+//! coupler2.mx = coupler2.mx
+//! coupler2.my = coupler2.my
+//! coupler2.zz = coupler2.zz
+//! output.mx = output.mx
+//! output.my = output.my
+//! output.zz = output.zz
+//! ```
+//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -64,6 +88,8 @@
 //! | `forward_dynamics_derivatives` | 146 | 63 | 4 | 0 | 5 | 4 |
 //! | `constrained_residual_derivatives` | 340 | 316 | 0 | 0 | 9 | 9 |
 //! | `standard_regressor` | 46 | 24 | 0 | 0 | 5 | 5 |
+//! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 40 | 22 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 146 | 63 | 4 | 0 | 5 | 4 |
 //! | `constrained_forward_dynamics` | 439 | 384 | 74 | 9 | 16 | 17 |
 //! | `cut_joint_reactions` | 447 | 390 | 74 | 9 | 18 | 19 |
@@ -147,6 +173,31 @@ pub const INDEPENDENT: [usize; 1] = [0];
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+/// Number of base parameters (`NB` is the number of bodies): the
+/// length of `base_parameters` and the width of `regressor`.
+pub const NBP: usize = 15;
+/// Base parameter names, in the order of `base_parameters` and of
+/// `regressor`'s columns: `<body>.<parameter>` of the standard
+/// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+/// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+/// into it (the formulas are in the module header).
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "crank.mx_r",
+    "crank.my",
+    "crank.zz_r",
+    "coupler.mx",
+    "coupler.my",
+    "coupler.zz",
+    "ternary.mx",
+    "ternary.my_r",
+    "ternary.zz_r",
+    "coupler2.mx",
+    "coupler2.my",
+    "coupler2.zz",
+    "output.mx",
+    "output.my",
+    "output.zz",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
@@ -2055,6 +2106,162 @@ pub fn standard_regressor_with(
             0.0,
             0.0,
             0.0,
+            qdd[4],
+        ],
+    ]
+}
+/// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
+    mul: 0,
+    add: 0,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 0,
+    exp: 0,
+};
+/// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
+/// the header) from the bodies' inertias in `p`: the combinations of the
+/// standard parameters that the joint forces determine, `τ = regressor · β`.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_parameters_with`]; its cost is [`OPS_BASE_PARAMETERS`].
+pub fn base_parameters(p: &Params) -> [Real; NBP] {
+    base_parameters_with(&p.derived())
+}
+/// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
+    [
+        0.28,
+        0.0,
+        0.05333333333333334,
+        0.36,
+        0.0,
+        0.144,
+        0.25,
+        -0.39,
+        0.157,
+        0.2,
+        0.0,
+        0.06666666666666667,
+        0.09,
+        0.0,
+        0.018,
+    ]
+}
+/// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
+pub const OPS_REGRESSOR: OpCount = OpCount {
+    mul: 40,
+    add: 22,
+    div: 0,
+    sqrt: 0,
+    sin: 5,
+    cos: 5,
+    exp: 0,
+};
+/// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
+/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`regressor_with`]; its cost is [`OPS_REGRESSOR`].
+pub fn regressor(
+    p: &Params,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    regressor_with(&p.derived(), q, qd, qdd)
+}
+/// [`regressor`] with the parameter groups already computed by [`Params::derived`].
+pub fn regressor_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [[Real; NBP]; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = 9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 + 0.2 * qdd[0];
+    let t2 = c_q1 * t0;
+    let t3 = s_q1 * t1;
+    let t4 = s_q1 * t0;
+    let t5 = c_q1 * t1;
+    let t6 = qd[0] + qd[1];
+    let t7 = qdd[0] + qdd[1];
+    let t8 = 9.81 * s_q2 + 0.3 * qdd[2];
+    let t9 = 9.81 * c_q2 + 0.3 * qd[2] * qd[2];
+    let t10 = c_q3 * t8;
+    let t11 = s_q3 * t9;
+    let t12 = s_q3 * t8;
+    let t13 = c_q3 * t9;
+    let t14 = qd[2] + qd[3];
+    let t15 = qdd[2] + qdd[3];
+    let t16 = t5 - t4;
+    let t17 = t13 - t12;
+    let t18 = -t2 - t3;
+    let t19 = -t10 - t11;
+    [
+        [
+            9.81 * c_q0,
+            -9.81 * s_q0,
+            qdd[0],
+            t16 + 0.2 * (c_q1 * t7 - s_q1 * t6 * t6),
+            t18 - 0.2 * (s_q1 * t7 + c_q1 * t6 * t6),
+            t7,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, t16, t18, t7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            9.81 * c_q2,
+            -9.81 * s_q2,
+            qdd[2],
+            t17 - 0.3 * (c_q3 * t14 * t14 + s_q3 * t15),
+            t19 + 0.3 * (s_q3 * t14 * t14 - c_q3 * t15),
+            t15,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t17, t19, t15, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            9.81 * c_q4,
+            -9.81 * s_q4,
             qdd[4],
         ],
     ]

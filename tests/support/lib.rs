@@ -1,6 +1,7 @@
 //! Test support: independent numeric oracles and reimplementations of
 //! published formulas, shared by the end-to-end tests.
 
+pub mod base_parameters;
 pub mod chains;
 pub mod derivatives;
 pub mod geometry;

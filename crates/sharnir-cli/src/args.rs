@@ -29,6 +29,10 @@ pub(crate) enum Command {
     /// Report the operation counts of every output, by every formalism, with
     /// runtime parameters and folded, next to the published anchors.
     Ops(OpsArgs),
+    /// List the base parameters of a spec (the identifiable combinations of the
+    /// bodies' inertial parameters) with their regrouping formulas, as the
+    /// generated module's `base_parameters` computes them.
+    BaseParameters(BaseParametersArgs),
     /// Print the state-space matrices A and B of a spec at its initial state (or
     /// `--set` one), with the eigenvalues of A: is this equilibrium stable?
     /// Example: `sharnir linearize pendulum.spec --set q.theta=3.14159`.
@@ -70,10 +74,10 @@ pub(crate) struct GenArgs {
     /// forward_dynamics, coriolis_matrix, energy, body_poses,
     /// coordinate_rates, body_jacobians, inverse_dynamics_derivatives,
     /// gravity_derivatives, mass_matrix_inverse,
-    /// forward_dynamics_derivatives, standard_regressor, or `all`, or
-    /// `linear` (all but the nine whose size grows like n²). Default: all,
-    /// except that a mechanism of more than 48 velocity coordinates skips
-    /// those nine
+    /// forward_dynamics_derivatives, standard_regressor, base_parameters,
+    /// regressor, or `all`, or `linear` (all but the eleven whose size
+    /// grows like n²). Default: all, except that a mechanism of more than
+    /// 48 velocity coordinates skips those eleven
     /// (with a note on stderr). The functions of the spec's forces,
     /// contacts, detachments and loops always come with it.
     #[arg(long, value_name = "LIST", value_parser = parse_outputs, conflicts_with = "all")]
@@ -144,6 +148,23 @@ pub(crate) struct OpsArgs {
     /// `mul` nor as `add`.
     #[arg(long)]
     pub(crate) fma: bool,
+    #[command(flatten)]
+    pub(crate) urdf: UrdfArgs,
+}
+
+/// `sharnir base-parameters`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct BaseParametersArgs {
+    /// The spec (`.spec`) or URDF (`.urdf`).
+    pub(crate) spec: PathBuf,
+    /// Print JSON: the standard parameters, and every base parameter's name,
+    /// formula and coefficients.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Write the runtime parameters' values into the formulas, as the
+    /// `_folded` module's header does.
+    #[arg(long)]
+    pub(crate) fold: bool,
     #[command(flatten)]
     pub(crate) urdf: UrdfArgs,
 }

@@ -10,6 +10,7 @@
 //! `generated/src`.
 
 mod args;
+mod base_parameters;
 mod context;
 mod gen;
 mod linearize;
@@ -65,6 +66,7 @@ where
         Command::Gen(args) => gen::run(args, context),
         Command::Urdf2spec(args) => urdf2spec::run(args, context),
         Command::Ops(args) => ops::run(args, context),
+        Command::BaseParameters(args) => base_parameters::run(&args, context),
         Command::Linearize(args) => linearize::run(&args, &context.root()),
         Command::Sim(args) => sim::run(args, context),
     };

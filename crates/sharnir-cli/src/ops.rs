@@ -240,8 +240,9 @@ struct Anchor {
 /// mass matrix (target 0.7 × theirs; measured on `puma560_symbolic`, whose
 /// every inertial parameter is symbolic as in HybrDyn's setting) and
 /// Khalil's customised Newton–Euler with base parameters (target: at or
-/// below).
-const ANCHORS: [Anchor; 4] = [
+/// below), and HybrDyn's minimal regressors (target: at or below, with
+/// their number of base parameters beside ours in docs/performance.md).
+const ANCHORS: [Anchor; 7] = [
     Anchor {
         specs: &["telegin6"],
         function: "inverse_dynamics",
@@ -277,6 +278,33 @@ const ANCHORS: [Anchor; 4] = [
         mul: 538,
         add: 374,
         target: (376, 261),
+    },
+    Anchor {
+        specs: &["puma560_symbolic", "puma560"],
+        function: "regressor",
+        mode: "params",
+        source: "HybrDyn minimal regressor, industrial 6R (38 base parameters)",
+        mul: 886,
+        add: 618,
+        target: (886, 618),
+    },
+    Anchor {
+        specs: &["ur5"],
+        function: "regressor",
+        mode: "params",
+        source: "HybrDyn minimal regressor, general 6R",
+        mul: 1580,
+        add: 1100,
+        target: (1580, 1100),
+    },
+    Anchor {
+        specs: &["panda"],
+        function: "regressor",
+        mode: "params",
+        source: "HybrDyn minimal regressor, 7R LWR (45 base parameters)",
+        mul: 1597,
+        add: 1090,
+        target: (1597, 1090),
     },
 ];
 

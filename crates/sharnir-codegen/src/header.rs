@@ -5,6 +5,7 @@
 use crate::plan::outputs::AUTOMATIC_LIMIT;
 use crate::plan::provenance::header_note;
 use crate::plan::{Plan, Variant};
+use crate::vocabulary::BaseParameterFacts;
 use sharnir_cas::OpCount;
 use sharnir_mech::ParameterMode;
 
@@ -202,10 +203,45 @@ pub(crate) fn header(
             h.push('.');
         }
     }
+    if let Some(base) = &plan.facts.base_parameters {
+        h.push_str(&base_parameter_block(base));
+    }
     h.push_str("\n//!\n");
     h.push_str(&op_table(op_counts, variant.fused_multiply_add));
     h.push('\n');
     h
+}
+
+/// The base parameters' regrouping formulas, one line each, as `//!`
+/// lines after the coordinates.
+fn base_parameter_block(base: &BaseParameterFacts) -> String {
+    let mut b = String::from(
+        "\n//!\n//! Base parameters (`base_parameters`, the columns of `regressor`): the combinations\n\
+         //! of the standard parameters (`standard_regressor`'s columns: a body's mass, first\n\
+         //! moment and inertia about its origin, body axes) that the joint forces determine,\n\
+         //! `τ = Y_b β`, each regrouped as Khalil and Kleinfinger's rules and the sampled\n\
+         //! regressor's rank decide. Runtime parameters appear by name.\n//!\n//! ```text",
+    );
+    for (name, formula) in base.names.iter().zip(&base.formulas) {
+        b.push_str(&format!("\n//! {name} = {formula}"));
+    }
+    b.push_str("\n//! ```");
+    if base.rank < base.names.len() {
+        b.push_str(&format!(
+            "\n//!\n//! Not all identifiable apart: the regressor's rank is {} of {}. Kept although\n\
+             //! their columns depend on others with coefficients that are not small rationals:\n\
+             //! {}; the rest are entries of an inertia regrouped about an axis that is not a\n\
+             //! coordinate axis, dependent as functions of the standard parameters.",
+            base.rank,
+            base.names.len(),
+            if base.inexact.is_empty() {
+                "none".to_owned()
+            } else {
+                quoted(base.inexact.iter())
+            }
+        ));
+    }
+    b
 }
 
 /// `names` in backticks, separated by commas.

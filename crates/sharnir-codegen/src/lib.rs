@@ -63,5 +63,5 @@ mod vocabulary;
 pub use error::EmitError;
 pub use generate::{generate, generate_with};
 pub use method::{Method, UnknownMethod};
-pub use plan::{plan, Plan, PlanOptions, PlannedFunction, Twins, Variant};
-pub use vocabulary::{Argument, GeneratedModule, LoopFacts, Shape};
+pub use plan::{base_parameter_facts, plan, Plan, PlanOptions, PlannedFunction, Twins, Variant};
+pub use vocabulary::{Argument, BaseParameterFacts, GeneratedModule, LoopFacts, Shape};

@@ -272,6 +272,7 @@ mod tests {
             detachments: Vec::new(),
             rotations: Vec::new(),
             applied_forces: false,
+            base_parameters: None,
         };
         let header = HeaderFacts {
             source_name: "tiny.spec".to_owned(),

@@ -1,13 +1,14 @@
 //! The top of every generated module: its constants (`NQ`, `NV`,
 //! `COORDINATE_NAMES`, `NB`, `BODY_NAMES`, `QUATERNIONS`, the initial
-//! state, and a module with loops' `NC`, `CUT_JOINTS`, …), the types
+//! state, a module with loops' `NC`, `CUT_JOINTS`, …, and `NBP` and
+//! `BASE_PARAMETER_NAMES` with the base parameters), the types
 //! `OpCount`, `Real`, `Params` and `Pose`, and the lints the module allows.
 
 use crate::detachments;
 use crate::error::EmitError;
 use crate::plan::Variant;
 use crate::printer::float_literal;
-use crate::vocabulary::{Facts, LoopFacts};
+use crate::vocabulary::{BaseParameterFacts, Facts, LoopFacts};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
@@ -52,6 +53,7 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
         .map(|(name, default)| format!(" `{name}` (spec value {default})."))
         .collect();
     let loop_constants = facts.loops.as_ref().map(loop_constants);
+    let base_constants = facts.base_parameters.as_ref().map(base_constants);
     let contact_names = facts.contacts.iter().map(|c| c.name.as_str());
     let n_contacts = Literal::usize_unsuffixed(facts.contacts.len());
     let joint_forces = facts.joint_forces;
@@ -138,6 +140,7 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
         /// every body after its parent.
         pub const BODY_NAMES: [&str; NB] = [#(#body_names),*];
         #loop_constants
+        #base_constants
         /// Number of unilateral contacts of the joints (stops, clearances,
         /// gear flanks).
         pub const N_CONTACTS: usize = #n_contacts;
@@ -214,6 +217,23 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
 
         #default_impl
     })
+}
+
+/// `NBP` and `BASE_PARAMETER_NAMES`, in a module with the base parameters.
+fn base_constants(base: &BaseParameterFacts) -> TokenStream {
+    let count = Literal::usize_unsuffixed(base.names.len());
+    let names = &base.names;
+    quote! {
+        /// Number of base parameters (`NB` is the number of bodies): the
+        /// length of `base_parameters` and the width of `regressor`.
+        pub const NBP: usize = #count;
+        /// Base parameter names, in the order of `base_parameters` and of
+        /// `regressor`'s columns: `<body>.<parameter>` of the standard
+        /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
+        /// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
+        /// into it (the formulas are in the module header).
+        pub const BASE_PARAMETER_NAMES: [&str; NBP] = [#(#names),*];
+    }
 }
 
 /// The lints a module allows, each only where its code needs it:

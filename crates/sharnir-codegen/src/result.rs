@@ -19,6 +19,8 @@ pub(crate) fn result_type(shape: Shape) -> TokenStream {
         Shape::JointMatrixPair => quote!((JointMatrix, JointMatrix)),
         Shape::JointMatrixTriple => quote!((JointMatrix, JointMatrix, JointMatrix)),
         Shape::Regressor => quote!([[Real; 10 * NB]; NV]),
+        Shape::BaseParameters => quote!([Real; NBP]),
+        Shape::BaseRegressor => quote!([[Real; NBP]; NV]),
         Shape::ResidualDerivatives => {
             quote!((JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix))
         }
@@ -54,12 +56,14 @@ pub(crate) fn result_value(
         Shape::JointVector
         | Shape::PositionVector
         | Shape::ConstraintVector
-        | Shape::ContactVector => quote!([#(#outputs),*]),
+        | Shape::ContactVector
+        | Shape::BaseParameters => quote!([#(#outputs),*]),
+        Shape::BaseRegressor if outputs.is_empty() => zero(shape),
         Shape::JointMatrix | Shape::ConstraintJacobian => {
             let rows = rows(outputs, row);
             quote!([#(#rows),*])
         }
-        Shape::Regressor => {
+        Shape::Regressor | Shape::BaseRegressor => {
             let rows = rows(outputs, (outputs.len() / row).max(1));
             quote!([#(#rows),*])
         }
@@ -124,6 +128,8 @@ pub(crate) fn zero(shape: Shape) -> TokenStream {
         Shape::PositionVector => quote!([0.0; NQ]),
         Shape::JointMatrix => quote!([[0.0; NV]; NV]),
         Shape::Regressor => quote!([[0.0; 10 * NB]; NV]),
+        Shape::BaseParameters => quote!([0.0; NBP]),
+        Shape::BaseRegressor => quote!([[0.0; NBP]; NV]),
         Shape::JointMatrixPair => quote!(([[0.0; NV]; NV], [[0.0; NV]; NV])),
         Shape::JointMatrixTriple => {
             quote!(([[0.0; NV]; NV], [[0.0; NV]; NV], [[0.0; NV]; NV]))
@@ -168,6 +174,7 @@ pub(crate) fn places(shape: Shape, dof: usize, count: usize) -> Option<Vec<Token
             | Shape::PositionVector
             | Shape::ConstraintVector
             | Shape::ContactVector
+            | Shape::BaseParameters
             | Shape::LimitForces => {
                 let j = index(j);
                 quote!([#j])
@@ -176,7 +183,7 @@ pub(crate) fn places(shape: Shape, dof: usize, count: usize) -> Option<Vec<Token
                 let (i, j) = (index(j / row), index(j % row));
                 quote!([#i][#j])
             }
-            Shape::Regressor => {
+            Shape::Regressor | Shape::BaseRegressor => {
                 let width = (count / row).max(1);
                 let (i, j) = (index(j / width), index(j % width));
                 quote!([#i][#j])

@@ -47,6 +47,11 @@ pub enum Shape {
     /// `[[Real; 10 * NB]; NV]`, row-major: one row per velocity coordinate,
     /// ten columns per body.
     Regressor,
+    /// `[Real; NBP]`: one entry per base parameter.
+    BaseParameters,
+    /// `[[Real; NBP]; NV]`, row-major: one row per velocity coordinate,
+    /// one column per base parameter.
+    BaseRegressor,
     /// `(JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix)`:
     /// two `NV × NV` then two `NC × NV` matrices, each row-major.
     ResidualDerivatives,
@@ -140,6 +145,34 @@ pub(crate) struct Facts {
     pub(crate) rotations: Vec<Rotation>,
     /// Whether the spec has `[forces]`.
     pub(crate) applied_forces: bool,
+    /// The base parameters, where the module has `base_parameters` or
+    /// `regressor`.
+    pub(crate) base_parameters: Option<BaseParameterFacts>,
+}
+
+/// The base parameters of a module: what `NBP`, `BASE_PARAMETER_NAMES` and
+/// the header's regrouping formulas print, and what `sharnir
+/// base-parameters` and the tests read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BaseParameterFacts {
+    /// The standard parameters (`<body>.<m, mx, …>`), in the order of
+    /// `standard_regressor`'s columns.
+    pub standard: Vec<String>,
+    /// Every base parameter's name, in the order of `regressor`'s columns.
+    pub names: Vec<String>,
+    /// Every base parameter's regrouping formula, the right-hand side:
+    /// `link1.zz + d3²·link3.m`.
+    pub formulas: Vec<String>,
+    /// Every formula's coefficients at the spec's parameter values:
+    /// `(k, c)` for `c πₖ`, `k` an index into [`BaseParameterFacts::standard`].
+    pub coefficients: Vec<Vec<(usize, f64)>>,
+    /// The base parameters kept although their columns depend on others
+    /// (with coefficients that are not small rationals).
+    pub inexact: Vec<String>,
+    /// The rank of the sampled regressor: the number of identifiable
+    /// combinations, below the number of base parameters where they are
+    /// not all identifiable apart.
+    pub rank: usize,
 }
 
 /// A joint whose orientation is a quaternion, by its first velocity index:

@@ -30,6 +30,7 @@ impl Facts {
                 .collect(),
             joint_forces: !mechanism.contacts.is_empty() || mechanism.friction_forces.is_some(),
             applied_forces: mechanism.applied_forces.is_some(),
+            base_parameters: None,
             dof: mechanism.dof(),
             nq: mechanism.nq(),
             coordinates: mechanism.coordinates.clone(),

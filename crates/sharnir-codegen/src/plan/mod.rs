@@ -18,6 +18,8 @@
 //! - `facts`: what rendering reads of the mechanism, kept in the plan;
 //! - `functions`: the functions every module has, from the derived
 //!   expressions;
+//! - `identification`: the base parameters and the minimal regressor,
+//!   derived after the derivatives;
 //! - [`outputs`]: which of them a plan derives (`--outputs`, and the
 //!   automatic rule that skips the superlinear ones of big mechanisms);
 //! - [`provenance`]: where each function comes from, and the header note
@@ -32,12 +34,17 @@ mod detachments;
 mod evaluate;
 mod facts;
 mod functions;
+mod identification;
+
+pub use identification::base_parameter_facts;
 pub mod outputs;
 pub mod provenance;
 
 use crate::error::EmitError;
 use crate::method::Method;
-use crate::vocabulary::{Argument, Facts, FunctionSpec, HeaderFacts, LoopFacts, Shape};
+use crate::vocabulary::{
+    Argument, BaseParameterFacts, Facts, FunctionSpec, HeaderFacts, LoopFacts, Shape,
+};
 use choice::Dynamics;
 use derived::Derived;
 use outputs::{Function, Outputs};
@@ -187,6 +194,12 @@ impl Plan {
         &self.facts.body_names
     }
 
+    /// The base parameters, where the plan has `base_parameters` or
+    /// `regressor`.
+    pub fn base_parameters(&self) -> Option<&BaseParameterFacts> {
+        self.facts.base_parameters.as_ref()
+    }
+
     /// The loops of a mechanism with cut joints; `None` for a tree.
     pub fn loops(&self) -> Option<&LoopFacts> {
         self.facts.loops.as_ref()
@@ -332,6 +345,9 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     };
     let derivative_functions = derivatives::functions(mechanism, &mut costs, sources, outputs);
     specs.extend(derivative_functions);
+    let (identification, base_parameters) =
+        identification::functions(mechanism, &mut costs, outputs)?;
+    specs.extend(identification);
     if mechanism.pool.overflowed() {
         return Err(EmitError::TooLarge);
     }
@@ -347,7 +363,8 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
         ParameterMode::Runtime => mechanism.name.clone(),
         ParameterMode::Folded => format!("{}_folded", mechanism.name),
     };
-    let facts = Facts::of(mechanism, loops);
+    let mut facts = Facts::of(mechanism, loops);
+    facts.base_parameters = base_parameters;
     let header = HeaderFacts::of(mechanism);
     Ok(lower(
         &mut mechanism.pool,

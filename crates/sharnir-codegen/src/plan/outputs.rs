@@ -64,11 +64,17 @@ pub enum Function {
     ForwardDynamicsDerivatives,
     /// `standard_regressor`: `τ = Y π`, `n` rows of ten columns per body.
     StandardRegressor,
+    /// `base_parameters`: the base parameters `β` from the standard ones
+    /// (superlinear with the regressor it is chosen with: its columns are
+    /// sampled to find which combinations are independent).
+    BaseParameters,
+    /// `regressor`: the minimal regressor, `τ = Y_b β`, `n` rows of `NBP`.
+    Regressor,
 }
 
 impl Function {
     /// Every function, in the order a module emits them.
-    pub const ALL: [Function; 16] = [
+    pub const ALL: [Function; 18] = [
         Function::InverseDynamics,
         Function::MassMatrix,
         Function::Bias,
@@ -85,6 +91,8 @@ impl Function {
         Function::MassMatrixInverse,
         Function::ForwardDynamicsDerivatives,
         Function::StandardRegressor,
+        Function::BaseParameters,
+        Function::Regressor,
     ];
 
     /// The function's name in a module and on the command line.
@@ -106,6 +114,8 @@ impl Function {
             Function::MassMatrixInverse => "mass_matrix_inverse",
             Function::ForwardDynamicsDerivatives => "forward_dynamics_derivatives",
             Function::StandardRegressor => "standard_regressor",
+            Function::BaseParameters => "base_parameters",
+            Function::Regressor => "regressor",
         }
     }
 
@@ -124,6 +134,8 @@ impl Function {
                 | Function::MassMatrixInverse
                 | Function::ForwardDynamicsDerivatives
                 | Function::StandardRegressor
+                | Function::BaseParameters
+                | Function::Regressor
         )
     }
 
@@ -329,7 +341,9 @@ mod tests {
                 "gravity_derivatives",
                 "mass_matrix_inverse",
                 "forward_dynamics_derivatives",
-                "standard_regressor"
+                "standard_regressor",
+                "base_parameters",
+                "regressor"
             ]
         );
         assert!(big.contains_name("constraints") && !big.needs_mass_matrix());

@@ -78,7 +78,8 @@ impl RigidInertia {
         }
     }
 
-    fn zero(pool: &mut Pool) -> RigidInertia {
+    /// No inertia at all: what a massless auxiliary body has.
+    pub fn zero(pool: &mut Pool) -> RigidInertia {
         let z = pool.zero();
         RigidInertia {
             mass: z,
@@ -149,16 +150,31 @@ impl RigidInertia {
 /// inertias with which Newton–Euler gives the same joint forces as with the
 /// bodies' own, and with as many parameters zero as the rules above allow.
 pub fn base_inertias(mechanism: &mut Mechanism) -> Vec<RigidInertia> {
+    let own: Vec<RigidInertia> = {
+        let Mechanism { pool, bodies, .. } = mechanism;
+        bodies
+            .iter()
+            .map(|body| RigidInertia::of_body(pool, body))
+            .collect()
+    };
+    regroup(mechanism, own)
+}
+
+/// `inertias` (one per tree body, in [`Mechanism::bodies`] order) after
+/// regrouping by the rules above: the same joint forces, with as many
+/// parameters zero as the rules allow. The inertias may be any expressions,
+/// symbols included: the rules read only the geometry and gravity, and
+/// every step is linear in the inertias, so regrouping symbols gives each
+/// regrouped parameter as a linear combination of the bodies' own, exact
+/// for every value of the geometric parameters.
+pub fn regroup(mechanism: &mut Mechanism, inertias: Vec<RigidInertia>) -> Vec<RigidInertia> {
     let Mechanism {
         pool,
         bodies,
         gravity,
         ..
     } = mechanism;
-    let mut inertias: Vec<RigidInertia> = bodies
-        .iter()
-        .map(|body| RigidInertia::of_body(pool, body))
-        .collect();
+    let mut inertias = inertias;
     for (k, body) in bodies.iter().enumerate().rev() {
         let (kept, moved) = split(pool, body, &inertias[k]);
         inertias[k] = match body.parent {

@@ -28,12 +28,15 @@
 //! - `spd`: symbolic `L D Lᵀ` solves and inverses.
 
 pub mod base_parameters;
+pub mod base_regressor;
+pub mod column_selection;
 pub mod coriolis;
 pub mod crba;
 pub mod derivatives;
 pub mod energy;
 pub mod joint_space;
 pub mod lagrange;
+pub mod notation;
 pub mod reactions;
 pub mod regressor;
 pub mod rnea;

@@ -10,7 +10,7 @@ use crate::toml_tree::{Node, Value};
 /// The standard functions of a generated module that `outputs` can name,
 /// in emission order (the same list as `sharnir-codegen`'s
 /// `plan::outputs::Function`, which a test of that crate compares).
-pub const OUTPUT_NAMES: [&str; 16] = [
+pub const OUTPUT_NAMES: [&str; 18] = [
     "inverse_dynamics",
     "mass_matrix",
     "bias",
@@ -27,6 +27,8 @@ pub const OUTPUT_NAMES: [&str; 16] = [
     "mass_matrix_inverse",
     "forward_dynamics_derivatives",
     "standard_regressor",
+    "base_parameters",
+    "regressor",
 ];
 
 /// The words `outputs` takes besides the names: every function, or every

@@ -1,0 +1,129 @@
+//! The base-parameter functions of a module — `base_parameters` (`β` from
+//! the standard parameters) and `regressor` (the minimal regressor,
+//! `τ = Y_b β`) — derived after the standard regressor, and the facts the
+//! module prints of them (`NBP`, `BASE_PARAMETER_NAMES`, the regrouping
+//! formulas in the header).
+//!
+//! What they are and how they are found:
+//! `sharnir_mech::formalisms::base_regressor`.
+
+use super::choice;
+use super::cost::Costs;
+use super::outputs::{Function, Outputs};
+use crate::error::EmitError;
+use crate::vocabulary::{Argument, BaseParameterFacts, FunctionSpec, Shape};
+use sharnir_cas::Id;
+use sharnir_mech::formalisms::base_regressor::{base_parameters, formula_text, BaseParameters};
+use sharnir_mech::formalisms::notation::coefficient;
+use sharnir_mech::{Input, Mechanism};
+use std::collections::HashMap;
+
+/// The base-parameter functions among `outputs`, in emission order, and
+/// their facts (`None` when the module has neither).
+pub(crate) fn functions(
+    mechanism: &mut Mechanism,
+    costs: &mut Costs,
+    outputs: Outputs,
+) -> Result<(Vec<FunctionSpec>, Option<BaseParameterFacts>), EmitError> {
+    let wanted = |f: Function| outputs.contains(f);
+    if !wanted(Function::BaseParameters) && !wanted(Function::Regressor) {
+        return Ok((Vec::new(), None));
+    }
+    let base = base_parameters(mechanism)
+        .map_err(|e| EmitError::Internal(format!("sampling the regressor's columns: {e}")))?;
+    let facts = facts(mechanism, &base)?;
+    let mut functions = Vec::new();
+    if wanted(Function::BaseParameters) {
+        functions.push(FunctionSpec {
+            name: "base_parameters".to_owned(),
+            doc: "The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in\n\
+                  the header) from the bodies' inertias in `p`: the combinations of the\n\
+                  standard parameters that the joint forces determine, `τ = regressor · β`."
+                .to_owned(),
+            arguments: Vec::new(),
+            shape: Shape::BaseParameters,
+            outputs: base.parameters.iter().map(|p| p.value).collect(),
+        });
+    }
+    if wanted(Function::Regressor) {
+        let nv = mechanism.dof();
+        let zero = mechanism.pool.zero();
+        let rows: Vec<Id> = (0..nv)
+            .flat_map(|i| {
+                base.parameters
+                    .iter()
+                    .map(move |p| p.column.get(i).copied().unwrap_or(zero))
+            })
+            .collect();
+        functions.push(FunctionSpec {
+            name: "regressor".to_owned(),
+            doc:
+                "The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`\n\
+                  (the `inverse_dynamics`, of the tree for a mechanism with loops): one column\n\
+                  per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the\n\
+                  geometry and gravity of `p`, not its masses."
+                    .to_owned(),
+            arguments: vec![
+                Argument::Position,
+                Argument::Velocity,
+                Argument::Acceleration,
+            ],
+            shape: Shape::BaseRegressor,
+            outputs: choice::with_angle_sums(&mut mechanism.pool, costs, &rows),
+        });
+    }
+    Ok((functions, Some(facts)))
+}
+
+/// The base parameters of `mechanism` as a module prints them, without
+/// planning it: what `sharnir base-parameters` lists. The same as a plan's
+/// ([`crate::Plan::base_parameters`]): the regrouping and the sampled
+/// selection do not depend on what else the pool holds, and the formulas
+/// are written in an order of their own.
+pub fn base_parameter_facts(mechanism: &mut Mechanism) -> Result<BaseParameterFacts, EmitError> {
+    let base = base_parameters(mechanism)
+        .map_err(|e| EmitError::Internal(format!("sampling the regressor's columns: {e}")))?;
+    facts(mechanism, &base)
+}
+
+/// The names, formulas and coefficients of `base` (the coefficients at the
+/// spec's parameter values).
+fn facts(mechanism: &Mechanism, base: &BaseParameters) -> Result<BaseParameterFacts, EmitError> {
+    let pool = &mechanism.pool;
+    let values: HashMap<&str, f64> = mechanism
+        .parameters
+        .iter()
+        .map(|p| (p.name.as_str(), p.default))
+        .collect();
+    let env = |symbol: &Input| match symbol {
+        Input::Parameter(name) => values.get(name.as_str()).copied(),
+        _ => None,
+    };
+    let mut coefficients = Vec::with_capacity(base.parameters.len());
+    for parameter in &base.parameters {
+        let ids: Vec<Id> = parameter.formula.iter().map(|&(_, c)| c).collect();
+        let numbers = pool
+            .eval(&ids, &env)
+            .map_err(|e| EmitError::Internal(format!("a regrouping coefficient: {e}")))?;
+        coefficients.push(
+            parameter
+                .formula
+                .iter()
+                .zip(numbers)
+                .map(|(&(k, _), c)| (k, c))
+                .collect(),
+        );
+    }
+    Ok(BaseParameterFacts {
+        standard: base.standard.clone(),
+        names: base.parameters.iter().map(|p| p.name.clone()).collect(),
+        formulas: base
+            .parameters
+            .iter()
+            .map(|p| formula_text(pool, p, &base.standard, &coefficient))
+            .collect(),
+        coefficients,
+        inexact: base.inexact.clone(),
+        rank: base.rank,
+    })
+}

@@ -1,0 +1,462 @@
+//! The base parameters `β` and the minimal regressor `Y_b`, `τ = Y_b β`:
+//! the combinations of inertial parameters that the joint forces determine,
+//! which is what identification from measured torques can find.
+//!
+//! Two steps. First the symbolic regrouping of
+//! [`crate::formalisms::base_parameters`], applied to the ten standard
+//! parameters of every body as symbols: every regrouped parameter that is
+//! not structurally zero is a candidate, a linear combination of the
+//! standard parameters whose coefficients are geometry (exact for every
+//! value of the geometric parameters), and its column is the derivative of
+//! Newton–Euler's joint forces in that parameter of that body (the massless
+//! auxiliary bodies of composite joints included, since regrouping moves
+//! inertia into them). Then a numeric completion
+//! ([`crate::formalisms::column_selection`]): the candidate columns sampled
+//! at random states with the spec's parameter values, and those that are
+//! zero or depend on earlier ones dropped. A dependent column whose
+//! coefficients are small rationals is folded into the parameters it
+//! depends on (`β_i += k_i β_dropped`, columns unchanged); one that is not
+//! is kept as a parameter of its own and reported in
+//! [`BaseParameters::inexact`]. The completion holds at the spec's geometry:
+//! a geometric parameter changed at run time to a value that makes a
+//! dropped column nonzero again leaves `Y_b` short of it.
+//!
+//! Names: a base parameter is named after the body it is regrouped on and
+//! the standard parameter it started from (Pinocchio's `m`, `mx`, `my`,
+//! `mz`, `xx`, `xy`, `yy`, `xz`, `yz`, `zz`, body axes, about the body
+//! origin), `link2.mx`; with `_r` (Khalil's "R") when it is not that
+//! parameter alone, `link2.xx_r = link2.xx − link2.yy`. An auxiliary body is
+//! named after the body it leads to and its place in the chain (`link.1`).
+
+use crate::formalisms::base_parameters::{base_inertias, regroup, RigidInertia};
+use crate::formalisms::column_selection::{classify, Column};
+use crate::formalisms::notation::Signed;
+use crate::formalisms::regressor::PARAMETER_NAMES;
+use crate::formalisms::rnea::{inverse_dynamics_of_inertias, PointAcceleration};
+use crate::model::inputs::Input;
+use crate::Mechanism;
+use sharnir_cas::{Coeff, Id, Pool, UnboundSymbol};
+use std::collections::HashMap;
+
+/// One base parameter.
+#[derive(Clone, Debug)]
+pub struct BaseParameter {
+    /// `link2.xx_r`: see the module documentation.
+    pub name: String,
+    /// Its regrouping formula: `(k, c)` for `β = Σ c πₖ`, `k` a column of
+    /// the standard regressor ([`BaseParameters::standard`]), `c` geometry
+    /// (numbers, or expressions in the runtime parameters), in column order.
+    pub formula: Vec<(usize, Id)>,
+    /// Its value from the bodies' own inertias (what `base_parameters`
+    /// returns), by regrouping their values rather than through
+    /// [`BaseParameter::formula`]: the two are checked against each other.
+    pub value: Id,
+    /// Its column of `Y_b`, one entry per velocity coordinate.
+    pub column: Vec<Id>,
+}
+
+/// The base parameters of a mechanism, in the order of `Y_b`'s columns:
+/// bodies in [`Mechanism::bodies`] order, each body's in Pinocchio's order.
+#[derive(Clone, Debug)]
+pub struct BaseParameters {
+    /// The standard parameters the formulas read, in the order of the
+    /// standard regressor's columns: `<body>.<m, mx, …>`, ten per spec body.
+    pub standard: Vec<String>,
+    /// The base parameters.
+    pub parameters: Vec<BaseParameter>,
+    /// The base parameters whose columns depend on others with
+    /// coefficients that are not small rationals: kept, so that `τ = Y_b β`
+    /// stays exact, but not identifiable apart from the others.
+    pub inexact: Vec<String>,
+    /// The rank of the sampled regressor in the standard parameters,
+    /// `Y_b ∂β/∂π`: the number of identifiable combinations. Below the
+    /// number of base parameters where some are kept inexactly, or where
+    /// regrouped parameters are dependent as functions of `π` (the entries
+    /// of a body regrouped about an axis that is not a coordinate axis:
+    /// the rules regroup the entries, not the combination they form).
+    pub rank: usize,
+}
+
+/// Random states the candidate columns are sampled at, beyond two rows per
+/// candidate column.
+const EXTRA_STATES: usize = 3;
+
+/// The seed of the sampled states: fixed, so that generation is
+/// deterministic.
+const SEED: u64 = 0x5eed_ba5e_0f1d;
+
+/// The base parameters of `mechanism` and their columns; an error only if a
+/// column reads an input that has no value (a bug).
+pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, UnboundSymbol> {
+    let (symbols, standard_symbols, standard) = symbols(mechanism);
+    let symbolic: Vec<RigidInertia> = {
+        let pool = &mut mechanism.pool;
+        mechanism
+            .bodies
+            .iter()
+            .zip(&symbols)
+            .map(|(body, own)| {
+                if body.auxiliary {
+                    RigidInertia::zero(pool)
+                } else {
+                    inertia_of(own)
+                }
+            })
+            .collect()
+    };
+    let regrouped = regroup(mechanism, symbolic);
+    let candidates: Vec<(usize, usize, Id)> = regrouped
+        .iter()
+        .enumerate()
+        .flat_map(|(b, inertia)| (0..10).map(move |k| (b, k, entry(inertia, k))))
+        .filter(|&(_, _, e)| !mechanism.pool.is_zero(e))
+        .collect();
+    // Each candidate's coefficients over the standard parameters.
+    let expressions: Vec<Id> = candidates.iter().map(|c| c.2).collect();
+    let by_standard: Vec<Vec<Id>> = standard_symbols
+        .iter()
+        .map(|&s| mechanism.pool.diff_all(&expressions, s))
+        .collect();
+    // Each candidate's column: Newton–Euler with every tree body's inertia
+    // symbolic, differentiated in the candidate's symbol.
+    let all: Vec<RigidInertia> = symbols.iter().map(inertia_of).collect();
+    let tau = inverse_dynamics_of_inertias(mechanism, &all, PointAcceleration::CrossProducts);
+    let columns: Vec<Vec<Id>> = candidates
+        .iter()
+        .map(|&(b, k, _)| mechanism.pool.diff_all(&tau, symbols[b][k]))
+        .collect();
+    let sampled = sample(mechanism, &columns)?;
+    let classes = classify(&sampled);
+    let actual = base_inertias(mechanism);
+    let pool = &mut mechanism.pool;
+    // Formulas (coefficient per standard parameter) and values, folded.
+    let mut formulas: Vec<Vec<Id>> = (0..candidates.len())
+        .map(|j| by_standard.iter().map(|c| c[j]).collect())
+        .collect();
+    let mut values: Vec<Id> = candidates
+        .iter()
+        .map(|&(b, k, _)| entry(&actual[b], k))
+        .collect();
+    for (d, class) in classes.iter().enumerate() {
+        let Column::Combination(terms) = class else {
+            continue;
+        };
+        for &(j, c) in terms {
+            let folded = pool.scale(c, values[d]);
+            values[j] = pool.add(values[j], folded);
+            let source = formulas[d].clone();
+            for (entry, &term) in formulas[j].iter_mut().zip(&source) {
+                let folded = pool.scale(c, term);
+                *entry = pool.add(*entry, folded);
+            }
+        }
+    }
+    let mut parameters = Vec::new();
+    let mut inexact = Vec::new();
+    for (j, class) in classes.iter().enumerate() {
+        if !matches!(class, Column::Independent | Column::Inexact) {
+            continue;
+        }
+        let (b, k, _) = candidates[j];
+        let formula: Vec<(usize, Id)> = formulas[j]
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(_, c)| !pool.is_zero(c))
+            .collect();
+        let body = &mechanism.bodies[b];
+        let alone = match formula.as_slice() {
+            [(i, c)] => {
+                pool.as_num(*c).is_some_and(Coeff::is_one) && symbols[b][k] == standard_symbols[*i]
+            }
+            _ => false,
+        };
+        let suffix = if alone { "" } else { "_r" };
+        let name = format!("{}.{}{suffix}", body.name, PARAMETER_NAMES[k]);
+        if *class == Column::Inexact {
+            inexact.push(name.clone());
+        }
+        parameters.push(BaseParameter {
+            name,
+            formula,
+            value: values[j],
+            column: columns[j].clone(),
+        });
+    }
+    let rank = rank_of_formulas(mechanism, &classes, &formulas, &sampled)?;
+    Ok(BaseParameters {
+        standard,
+        parameters,
+        inexact,
+        rank,
+    })
+}
+
+/// The rank of `Σ_j Y_j ∂β_j/∂π` over the kept candidates, sampled: the
+/// formulas' coefficients at the spec's parameter values times the sampled
+/// columns.
+fn rank_of_formulas(
+    mechanism: &Mechanism,
+    classes: &[Column],
+    formulas: &[Vec<Id>],
+    sampled: &[Vec<f64>],
+) -> Result<usize, UnboundSymbol> {
+    let values: HashMap<&str, f64> = mechanism
+        .parameters
+        .iter()
+        .map(|p| (p.name.as_str(), p.default))
+        .collect();
+    let env = |symbol: &Input| match symbol {
+        Input::Parameter(name) => values.get(name.as_str()).copied(),
+        _ => None,
+    };
+    let rows = sampled.first().map_or(0, Vec::len);
+    let width = formulas.first().map_or(0, Vec::len);
+    let mut combined = vec![vec![0.0; rows]; width];
+    for (j, class) in classes.iter().enumerate() {
+        if !matches!(class, Column::Independent | Column::Inexact) {
+            continue;
+        }
+        let coefficients = mechanism.pool.eval(&formulas[j], &env)?;
+        for (column, c) in combined.iter_mut().zip(coefficients) {
+            if c != 0.0 {
+                for (x, y) in column.iter_mut().zip(&sampled[j]) {
+                    *x += c * y;
+                }
+            }
+        }
+    }
+    Ok(classify(&combined)
+        .iter()
+        .filter(|c| **c == Column::Independent)
+        .count())
+}
+
+/// Every tree body's ten parameter symbols (`<body>.<m, mx, …>`), the spec
+/// bodies' in the standard regressor's column order, and their names.
+fn symbols(mechanism: &mut Mechanism) -> (Vec<[Id; 10]>, Vec<Id>, Vec<String>) {
+    let Mechanism { pool, bodies, .. } = mechanism;
+    let mut standard = Vec::new();
+    let mut names = Vec::new();
+    let symbols = bodies
+        .iter()
+        .map(|body| {
+            let own: [Id; 10] = std::array::from_fn(|k| {
+                pool.input(Input::Named(format!(
+                    "{}.{}",
+                    body.name, PARAMETER_NAMES[k]
+                )))
+            });
+            if !body.auxiliary {
+                standard.extend(own);
+                names.extend(PARAMETER_NAMES.iter().map(|p| format!("{}.{p}", body.name)));
+            }
+            own
+        })
+        .collect();
+    (symbols, standard, names)
+}
+
+/// The inertia whose ten parameters are `own`, in Pinocchio's order.
+fn inertia_of(own: &[Id; 10]) -> RigidInertia {
+    let [m, mx, my, mz, xx, xy, yy, xz, yz, zz] = *own;
+    RigidInertia {
+        mass: m,
+        first_moment: [mx, my, mz],
+        rotational: [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]],
+    }
+}
+
+/// Parameter `k` of an inertia, in Pinocchio's order.
+fn entry(inertia: &RigidInertia, k: usize) -> Id {
+    let (h, i) = (inertia.first_moment, inertia.rotational);
+    match k {
+        0 => inertia.mass,
+        1..=3 => h[k - 1],
+        4 => i[0][0],
+        5 => i[0][1],
+        6 => i[1][1],
+        7 => i[0][2],
+        8 => i[1][2],
+        _ => i[2][2],
+    }
+}
+
+/// The candidate columns at random states and the spec's parameter values,
+/// as columns of samples (every state's rows stacked).
+fn sample(mechanism: &Mechanism, columns: &[Vec<Id>]) -> Result<Vec<Vec<f64>>, UnboundSymbol> {
+    let nv = mechanism.dof().max(1);
+    let states = (2 * columns.len()).div_ceil(nv) + EXTRA_STATES;
+    let parameters: HashMap<&str, f64> = mechanism
+        .parameters
+        .iter()
+        .map(|p| (p.name.as_str(), p.default))
+        .collect();
+    let roots: Vec<Id> = columns.iter().flatten().copied().collect();
+    let mut random = SplitMix(SEED);
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); columns.len()];
+    for _ in 0..states {
+        let q = random_positions(&mut random, mechanism.nq(), &mechanism.quaternions);
+        let qd: Vec<f64> = (0..nv).map(|_| random.uniform(-2.0, 2.0)).collect();
+        let qdd: Vec<f64> = (0..nv).map(|_| random.uniform(-2.0, 2.0)).collect();
+        let env = |symbol: &Input| match symbol {
+            Input::Parameter(name) => parameters.get(name.as_str()).copied(),
+            Input::Position(i) => q.get(*i).copied(),
+            Input::Velocity(i) => qd.get(*i).copied(),
+            Input::Acceleration(i) => qdd.get(*i).copied(),
+            _ => None,
+        };
+        let values = mechanism.pool.eval(&roots, &env)?;
+        let mut values = values.into_iter();
+        for (column, samples) in columns.iter().zip(&mut samples) {
+            samples.extend(values.by_ref().take(column.len()));
+        }
+    }
+    Ok(samples)
+}
+
+/// Random joint positions, unit quaternions where `quaternions` starts one.
+fn random_positions(random: &mut SplitMix, nq: usize, quaternions: &[usize]) -> Vec<f64> {
+    let mut q: Vec<f64> = (0..nq).map(|_| random.uniform(-3.0, 3.0)).collect();
+    for &start in quaternions {
+        if let Some(quaternion) = q.get_mut(start..start + 4) {
+            let norm = quaternion.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let norm = if norm > 1e-3 { norm } else { 1.0 };
+            for x in quaternion.iter_mut() {
+                *x /= norm;
+            }
+        }
+    }
+    q
+}
+
+/// Steele, Lea and Flood's SplitMix64: a small deterministic generator,
+/// the same samples on every machine.
+struct SplitMix(u64);
+
+impl SplitMix {
+    /// Uniform in `[low, high)`.
+    fn uniform(&mut self, low: f64, high: f64) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        let unit = (z >> 11) as f64 / (1u64 << 53) as f64;
+        low + (high - low) * unit
+    }
+}
+
+/// `Σ c πₖ` of a formula, each coefficient printed by `coefficient`, as
+/// `link1.zz + link2.yy + 0.25·link3.m`: the text of the module header and
+/// of `sharnir base-parameters`.
+pub fn formula_text(
+    pool: &Pool,
+    parameter: &BaseParameter,
+    standard: &[String],
+    coefficient: &dyn Fn(&Pool, Id) -> Signed,
+) -> String {
+    let mut text = String::new();
+    for &(k, c) in &parameter.formula {
+        let name = standard.get(k).map_or("?", String::as_str);
+        let signed = coefficient(pool, c);
+        let sign = match (text.is_empty(), signed.negative) {
+            (true, false) => "",
+            (true, true) => "−",
+            (false, false) => " + ",
+            (false, true) => " − ",
+        };
+        text.push_str(sign);
+        match signed.magnitude {
+            None => text.push_str(name),
+            Some(m) => {
+                text.push_str(&m);
+                text.push('·');
+                text.push_str(name);
+            }
+        }
+    }
+    if text.is_empty() {
+        text.push('0');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formalisms::notation::coefficient;
+    use crate::model::ParameterMode;
+
+    /// A planar double pendulum about z with gravity along −y, the elbow's
+    /// offset a runtime parameter.
+    const DOUBLE_PENDULUM: &str = r#"
+        [mechanism]
+        name = "double_pendulum"
+        gravity = [0, -9.81, 0]
+
+        [parameters]
+        l1 = 0.5
+
+        [[body]]
+        name = "upper"
+        mass = 1.5
+        com = [0.2, 0, 0.1]
+        inertia = [0.01, 0.02, 0.03]
+
+        [[body]]
+        name = "lower"
+        mass = 0.7
+        com = [0.3, 0, 0]
+        inertia = [0.004, 0.005, 0.006]
+
+        [[joint]]
+        name = "shoulder"
+        type = "revolute"
+        parent = "ground"
+        child = "upper"
+        axis = [0, 0, 1]
+
+        [[joint]]
+        name = "elbow"
+        type = "revolute"
+        parent = "upper"
+        child = "lower"
+        origin = { xyz = ["l1", 0, 0] }
+        axis = [0, 0, 1]
+    "#;
+
+    #[test]
+    fn double_pendulum_has_khalils_six_base_parameters() {
+        let source = sharnir_spec::Source {
+            name: "test.spec".to_owned(),
+            text: DOUBLE_PENDULUM.to_owned(),
+        };
+        let spec = sharnir_spec::parse(source).expect("test spec is valid");
+        let mut mechanism =
+            Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("test spec is a tree");
+        let base = base_parameters(&mut mechanism).expect("columns evaluate");
+        let text: Vec<String> = base
+            .parameters
+            .iter()
+            .map(|p| {
+                let formula = formula_text(&mechanism.pool, p, &base.standard, &coefficient);
+                format!("{} = {formula}", p.name)
+            })
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "upper.mx_r = upper.mx + l1·lower.m",
+                "upper.my = upper.my",
+                // The lower rod's YY goes to the upper's XX and YY (Khalil's
+                // rules at α = 0), which its joint on the ground cannot feel.
+                "upper.zz_r = upper.zz + l1²·lower.m",
+                "lower.mx = lower.mx",
+                "lower.my = lower.my",
+                "lower.zz = lower.zz",
+            ]
+        );
+        assert!(base.inexact.is_empty());
+    }
+}
