@@ -35,3 +35,4 @@ export {
   WebGLRenderer,
 } from "three";
 export { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
+export { ColladaLoader } from "three/examples/jsm/loaders/ColladaLoader.js";

@@ -210,6 +210,11 @@ pub(crate) struct SimArgs {
     /// from).
     #[arg(long, value_name = "DIR")]
     pub(crate) sharnir_path: Option<PathBuf>,
+    /// Where the `package://NAME/…` meshes of a URDF's visuals are found for
+    /// `--html`: NAME is a directory in DIR. Repeatable; after them, every
+    /// ancestor directory of the URDF called NAME.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) package_path: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) urdf: UrdfArgs,
 }

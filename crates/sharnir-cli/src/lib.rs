@@ -19,6 +19,7 @@ mod ops;
 mod scene;
 mod sim;
 mod urdf2spec;
+mod urdf_scene;
 
 pub use context::{find_checkout, Context};
 

@@ -1,6 +1,7 @@
-//! Triangle meshes for the animation pages: STL (binary and ASCII) and
-//! Wavefront OBJ (vertices and faces; polygons split into fans), read into
-//! one flat list of triangle corners that the page draws as it is.
+//! Meshes for the animation pages: STL (binary and ASCII) and Wavefront OBJ
+//! (vertices and faces; polygons split into fans) read into one flat list
+//! of triangle corners that the page draws as it is, and COLLADA passed to
+//! the page's loader as text.
 
 use base64::Engine as _;
 use std::path::Path;
@@ -18,7 +19,8 @@ pub(crate) fn read(path: &Path) -> Result<Vec<f32>, String> {
         "obj" => obj(&String::from_utf8_lossy(&bytes))?,
         _ => {
             return Err(format!(
-                "`.{extension}` is not a mesh format sharnir reads; convert it to STL or OBJ"
+                "`.{extension}` is not a mesh format sharnir reads; convert it to STL, OBJ or \
+                 COLLADA (.dae)"
             ))
         }
     };
@@ -29,6 +31,27 @@ pub(crate) fn read(path: &Path) -> Result<Vec<f32>, String> {
         return Err("a vertex is not a finite number".to_owned());
     }
     Ok(triangles)
+}
+
+/// A mesh shape for the page, scaled by `scale`: STL and OBJ as triangles,
+/// COLLADA (`.dae`) as its text for the page's COLLADA loader.
+pub(crate) fn shape(file: &Path, scale: [f64; 3]) -> Result<serde_json::Value, String> {
+    let collada = file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("dae"));
+    if collada {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read it ({e})"))?;
+        if !text.contains("<COLLADA") {
+            return Err("not a COLLADA file: it has no <COLLADA> element".to_owned());
+        }
+        return Ok(serde_json::json!({ "shape": "collada", "text": text, "scale": scale }));
+    }
+    let triangles = read(file)?;
+    Ok(serde_json::json!({
+        "shape": "mesh",
+        "positions": base64_f32(&triangles),
+        "scale": scale,
+    }))
 }
 
 /// Little-endian `f32`s, base64: how the page receives bulk numbers.

@@ -12,15 +12,16 @@
 //! moving body it is lumped into.
 
 use crate::mesh;
+pub(crate) use crate::urdf_scene::UrdfScene;
 use serde_json::{json, Value};
 use sharnir_spec::{Body, ElementaryRotation, Expr, Joint, JointKind, Origin, Shape, Spec};
 use std::path::Path;
 
 /// Row-major rotation and translation: `p_host = translation + rotation · p`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Frame {
-    rotation: [[f64; 3]; 3],
-    translation: [f64; 3],
+pub(crate) struct Frame {
+    pub(crate) rotation: [[f64; 3]; 3],
+    pub(crate) translation: [f64; 3],
 }
 
 impl Frame {
@@ -30,7 +31,7 @@ impl Frame {
     };
 
     /// This frame, then `inner` placed in it.
-    fn then(&self, inner: &Frame) -> Frame {
+    pub(crate) fn then(&self, inner: &Frame) -> Frame {
         let r = &self.rotation;
         Frame {
             rotation: std::array::from_fn(|i| {
@@ -54,7 +55,7 @@ impl Frame {
     }
 
     /// Column-major 4 × 4, as three.js's `Matrix4.fromArray` reads it.
-    fn matrix(&self) -> Vec<f64> {
+    pub(crate) fn matrix(&self) -> Vec<f64> {
         let (r, t) = (&self.rotation, &self.translation);
         vec![
             r[0][0], r[1][0], r[2][0], 0.0, r[0][1], r[1][1], r[2][1], 0.0, r[0][2], r[1][2],
@@ -65,7 +66,11 @@ impl Frame {
 
 /// The scene of `spec` as JSON, or the message naming the body and the
 /// file of a mesh that cannot be read.
-pub(crate) fn scene(spec: &Spec, spec_dir: &Path) -> Result<Value, String> {
+pub(crate) fn scene(
+    spec: &Spec,
+    spec_dir: &Path,
+    urdf: Option<&UrdfScene>,
+) -> Result<Value, String> {
     let values = Values(spec);
     // Where each body is drawn: itself, or the moving body (or the ground)
     // it is welded to, with its frame in that body's.
@@ -85,7 +90,10 @@ pub(crate) fn scene(spec: &Spec, spec_dir: &Path) -> Result<Value, String> {
     let mut bodies = Vec::new();
     for body in &spec.bodies {
         let (drawn_on, placement) = host(&body.name)?;
-        let visuals = if body.visuals.is_empty() {
+        let from_urdf = urdf.map(|u| u.body_visuals(&body.name)).unwrap_or_default();
+        let visuals = if !from_urdf.is_empty() {
+            from_urdf
+        } else if body.visuals.is_empty() {
             default_shapes(spec, body, &values)?
         } else {
             let mut shapes = Vec::new();
@@ -106,18 +114,13 @@ pub(crate) fn scene(spec: &Spec, spec_dir: &Path) -> Result<Value, String> {
                     }
                     Shape::Mesh { path } => {
                         let file = spec_dir.join(path);
-                        let triangles = mesh::read(&file).map_err(|e| {
-                            format!("the mesh of body `{}`: {}: {e}", body.name, file.display())
-                        })?;
                         let scale = match &visual.scale {
                             Some(s) => [values.of(&s[0])?, values.of(&s[1])?, values.of(&s[2])?],
                             None => [1.0; 3],
                         };
-                        json!({
-                            "shape": "mesh",
-                            "positions": mesh::base64_f32(&triangles),
-                            "scale": scale,
-                        })
+                        mesh::shape(&file, scale).map_err(|e| {
+                            format!("the mesh of body `{}`: {}: {e}", body.name, file.display())
+                        })?
                     }
                 };
                 shape["matrix"] = json!(values.frame(&visual.origin)?.matrix());
@@ -133,7 +136,7 @@ pub(crate) fn scene(spec: &Spec, spec_dir: &Path) -> Result<Value, String> {
             "host": drawn_on,
             "placement": placement.matrix(),
             "visuals": visuals,
-            "default": body.visuals.is_empty(),
+            "default": body.visuals.is_empty() && urdf.is_none(),
         }));
     }
     let mut joints = Vec::new();

@@ -100,6 +100,18 @@
     }
   }
 
+  // A COLLADA mesh with its own materials, in the link frame as URDF tools
+  // read it: the loader's turn of a Z-up file to three.js's Y-up is undone,
+  // its unit kept.
+  function collada(v) {
+    const outer = new THREE.Group();
+    const loaded = new THREE.ColladaLoader().parse(v.text, "");
+    loaded.scene.rotation.set(0, 0, 0);
+    loaded.scene.scale.multiply(new THREE.Vector3(v.scale[0], v.scale[1], v.scale[2]));
+    outer.add(loaded.scene);
+    return outer;
+  }
+
   const drawn = new Set();
   scene3.bodies.forEach((body, index) => {
     const host = hostGroup(body.host);
@@ -120,11 +132,11 @@
         depthWrite: !ghost,
         side: THREE.DoubleSide,
       });
-      const mesh = new THREE.Mesh(geometryOf(v), material);
-      mesh.matrixAutoUpdate = false;
-      mesh.matrix.multiplyMatrices(placement, new THREE.Matrix4().fromArray(v.matrix));
-      mesh.userData.body = body.name;
-      host.add(mesh);
+      const object = v.shape === "collada" ? collada(v) : new THREE.Mesh(geometryOf(v), material);
+      object.matrixAutoUpdate = false;
+      object.matrix.multiplyMatrices(placement, new THREE.Matrix4().fromArray(v.matrix));
+      object.userData.body = body.name;
+      host.add(object);
     }
   });
 

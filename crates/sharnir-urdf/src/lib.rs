@@ -40,9 +40,11 @@ mod model;
 mod nesting;
 mod read;
 mod tree;
+mod visual;
 
 pub use error::UrdfError;
 pub use input::decode;
+pub use visual::{link_visuals, Geometry, LinkVisual};
 
 /// The name of the free joint that attaches a floating base
 /// ([`Options::floating`]) to the ground. It is Pinocchio's name for the
