@@ -41,6 +41,11 @@ pub(crate) enum Command {
     /// into a simulation binary (once per spec) and integrates it, with CSV
     /// output, a PNG plot and a summary (see docs/simulation.md).
     Sim(SimArgs),
+    /// Draw a spec (or URDF) at its initial configuration (or `--set` one) into
+    /// one HTML page, every joint frame and axis and every body named: the
+    /// quickest way to see a frame placed wrong. Nothing is compiled.
+    /// Example: `sharnir view specs/four_bar.spec --html four_bar.html`.
+    View(ViewArgs),
 }
 
 /// `sharnir gen`'s arguments.
@@ -192,6 +197,25 @@ pub(crate) struct LinearizeArgs {
     /// The time at which the spec's `[forces]` are evaluated.
     #[arg(long, default_value_t = 0.0)]
     pub(crate) time: f64,
+    #[command(flatten)]
+    pub(crate) urdf: UrdfArgs,
+}
+
+/// `sharnir view`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct ViewArgs {
+    /// The spec (`.spec`) or URDF (`.urdf`) to draw.
+    pub(crate) spec: PathBuf,
+    /// The page to write.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) html: PathBuf,
+    /// A position of the configuration (default: the spec's `[initial]`),
+    /// e.g. `--set q.crank=0.5`; repeatable.
+    #[arg(long = "set", value_name = "q.NAME=VALUE")]
+    pub(crate) set: Vec<String>,
+    /// Where the `package://NAME/…` meshes of a URDF are found (see `sim`).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) package_path: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) urdf: UrdfArgs,
 }

@@ -20,6 +20,7 @@ mod scene;
 mod sim;
 mod urdf2spec;
 mod urdf_scene;
+mod view;
 
 pub use context::{find_checkout, Context};
 
@@ -70,6 +71,7 @@ where
         Command::BaseParameters(args) => base_parameters::run(&args, context),
         Command::Linearize(args) => linearize::run(&args, &context.root()),
         Command::Sim(args) => sim::run(args, context),
+        Command::View(args) => view::run(&args, &context.root()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

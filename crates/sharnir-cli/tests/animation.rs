@@ -13,7 +13,8 @@
 //!   drawing agree with the dynamics.
 //!
 //! Without Chromium on the machine the test says so and checks only the
-//! page itself (size, data, no network references).
+//! page itself (size, data, no network references). `sharnir view`'s page
+//! is opened the same way.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -227,4 +228,59 @@ fn the_animation_page_draws_the_run_where_the_dynamics_put_it() {
         changed as f64 > 0.02 * view as f64,
         "start and end look alike: {changed} of {view} pixels of the view differ"
     );
+}
+
+/// `sharnir view` draws one configuration without compiling: a velocity
+/// or an unknown name in `--set` is refused; the four-bar's page at a
+/// `--set` coupler angle (a loop left open, as the user gave it) is a
+/// still view with its cut joint, and opens in Chromium without an error,
+/// drawn.
+#[test]
+fn the_view_draws_one_configuration_with_its_frames() {
+    use sharnir_generated::four_bar as m;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let page = dir.path().join("four_bar.html");
+    let view = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sharnir"))
+            .current_dir(workspace())
+            .args(["view", "specs/four_bar.spec", "--html"])
+            .arg(&page)
+            .args(extra)
+            .output()
+            .expect("sharnir runs")
+    };
+    for (bad, message) in [
+        ("v.crank=1", "velocities do not change a drawing"),
+        ("q.nothing=1", "has no such position"),
+    ] {
+        let output = view(&["--set", bad]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+    }
+    let q = m::INITIAL_POSITIONS;
+    let output = view(&["--set", &format!("q.coupler={}", q[1] + 0.01)]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(html.contains("\"still\":true") && html.contains("\"pin\""));
+
+    let Some(browser) = chromium() else {
+        eprintln!("chromium is not installed: the page was checked, not opened");
+        return;
+    };
+    let profile = dir.path().join("profile");
+    let dom = browse(&browser, &profile, &page, "probe=rocker", "--dump-dom");
+    let probe = dom
+        .split("<pre id=\"probe\" hidden=\"\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .unwrap_or_else(|| panic!("no probe in the page: {dom}"));
+    let probe: serde_json::Value =
+        serde_json::from_str(&probe.replace("&quot;", "\"")).expect("json");
+    assert_eq!(probe["errors"].as_array().map(Vec::len), Some(0), "{probe}");
+    assert!(probe["drawn"].as_f64().expect("drawn") > 0.01, "{probe}");
 }

@@ -1,23 +1,11 @@
-//! `--html`: the run as one self-contained page that animates the bodies in
-//! 3-D (three.js, vendored and embedded) beside the coordinates' curves.
-//!
-//! The binary records every body's pose (from the module's `body_poses`) at
-//! every output sample; the page receives them as base64 little-endian
-//! `f32` (position, then unit quaternion `x, y, z, w`, per body per sample),
-//! with the scene `sharnir sim` derives from the spec (the bodies' shapes,
-//! the joint frames), and draws them with `web/viewer.js`.
+//! `--html`: the run drawn by the animation page (`page.rs`). The binary
+//! records every body's pose (from the module's `body_poses`) at every
+//! output sample.
 
-use base64::Engine as _;
-use serde_json::{json, Value};
+use crate::page::{write_page, Frames};
+use serde_json::Value;
 use sharnir_runtime::{BodyPose, BodyPoses, EventRecord, Sample};
 use std::path::Path;
-
-/// three.js, bundled by `web/bundle.sh` (its licence: `vendor/three/LICENSE`).
-const THREE: &str = include_str!("../vendor/three/three.min.js");
-/// The page's own script.
-const VIEWER: &str = include_str!("../web/viewer.js");
-/// The page around them.
-const PAGE: &str = include_str!("../web/page.html");
 
 /// Writes every body's pose at `q` into the slice.
 type PoseFunction = Box<dyn Fn(&[f64], &mut [BodyPose<f64>])>;
@@ -47,14 +35,10 @@ impl Drawing {
 }
 
 /// The samples of one model's part of a run (the whole run, or the part
-/// before or after a release).
+/// before or after a release), as they are recorded.
 pub(crate) struct Film {
     drawing: Drawing,
-    coordinates: Vec<String>,
-    times: Vec<f32>,
-    poses: Vec<f32>,
-    positions: Vec<f32>,
-    energy: Vec<f32>,
+    frames: Frames,
     scratch: Vec<BodyPose<f64>>,
 }
 
@@ -64,12 +48,11 @@ impl Film {
     pub(crate) fn new(drawing: Drawing, coordinates: &[&str]) -> Film {
         let bodies = drawing.names.len();
         Film {
+            frames: Frames::new(
+                drawing.names.iter().map(|n| (*n).to_owned()).collect(),
+                coordinates.iter().map(|c| (*c).to_owned()).collect(),
+            ),
             drawing,
-            coordinates: coordinates.iter().map(|c| (*c).to_owned()).collect(),
-            times: Vec::new(),
-            poses: Vec::new(),
-            positions: Vec::new(),
-            energy: Vec::new(),
             scratch: vec![BodyPose::default(); bodies],
         }
     }
@@ -77,32 +60,23 @@ impl Film {
     /// Adds one sample: every body's pose, the coordinates and the energy.
     pub(crate) fn record(&mut self, sample: &Sample<'_>) {
         (self.drawing.poses)(sample.q, &mut self.scratch);
-        self.times.push(sample.t as f32);
-        for pose in &self.scratch {
-            self.poses.extend(pose.position.map(|x| x as f32));
-            self.poses
-                .extend(quaternion(&pose.rotation).map(|x| x as f32));
-        }
-        self.positions.extend(sample.q.iter().map(|&x| x as f32));
-        self.energy.push((sample.kinetic + sample.potential) as f32);
-    }
-
-    fn to_json(&self) -> Value {
-        json!({
-            "bodies": self.drawing.names,
-            "coordinates": self.coordinates,
-            "times": encode(&self.times),
-            "poses": encode(&self.poses),
-            "positions": encode(&self.positions),
-            "energy": encode(&self.energy),
-        })
+        let poses: Vec<_> = self
+            .scratch
+            .iter()
+            .map(|p| (p.rotation, p.position))
+            .collect();
+        self.frames.push(
+            sample.t,
+            &poses,
+            sample.q,
+            sample.kinetic + sample.potential,
+        );
     }
 }
 
-/// Writes the page of a run made of `films` (one per model, in time order),
-/// with `scene` (the JSON `sharnir sim` wrote, or `None`) and the located
-/// `events`. The file is written whole or not at all.
-pub(crate) fn write_page(
+/// Writes the page of a run made of `films`, with the scene `sharnir sim`
+/// wrote (`None`: each body's frame is drawn) and the located `events`.
+pub(crate) fn write_run(
     path: &Path,
     title: &str,
     scene: Option<&Path>,
@@ -118,142 +92,7 @@ pub(crate) fn write_page(
         }
         None => Value::Null,
     };
-    let run = json!({
-        "title": title,
-        "scene": scene,
-        "films": films.iter().map(|f| f.to_json()).collect::<Vec<_>>(),
-        "events": events
-            .iter()
-            .map(|e| json!({ "name": e.name, "t": e.t }))
-            .collect::<Vec<_>>(),
-    });
-    // `</` cannot end the script the data sits in.
-    let data = run.to_string().replace("</", "<\\/");
-    let page = fill(&escape(title), &data)
-        .ok_or("the page template lost a {{…}} marker: web/page.html is broken")?;
-    let partial = path.with_extension("html.partial");
-    std::fs::write(&partial, page)
-        .and_then(|()| std::fs::rename(&partial, path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-/// The page with its title, data, three.js and viewer, each put where its
-/// marker is (the markers are found in the template before anything is
-/// inserted, so inserted text is never searched).
-fn fill(title: &str, data: &str) -> Option<String> {
-    let (head, rest) = PAGE.split_once("{{data}}")?;
-    let (middle, rest) = rest.split_once("{{three}}")?;
-    let (between, tail) = rest.split_once("{{viewer}}")?;
-    Some(
-        [
-            &head.replace("{{title}}", title),
-            data,
-            middle,
-            THREE,
-            between,
-            VIEWER,
-            tail,
-        ]
-        .concat(),
-    )
-}
-
-/// Base64 of little-endian `f32`s.
-fn encode(values: &[f32]) -> String {
-    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-    base64::engine::general_purpose::STANDARD.encode(bytes)
-}
-
-/// HTML text with `<`, `>` and `&` escaped.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// The unit quaternion `x, y, z, w` of a rotation matrix (Shepperd's
-/// method: the largest of the four candidates, so no division by a small
-/// number).
-fn quaternion(r: &[[f64; 3]; 3]) -> [f64; 4] {
-    let trace = r[0][0] + r[1][1] + r[2][2];
-    let q = if trace > r[0][0].max(r[1][1]).max(r[2][2]) {
-        let s = 2.0 * (1.0 + trace).sqrt();
-        [
-            (r[2][1] - r[1][2]) / s,
-            (r[0][2] - r[2][0]) / s,
-            (r[1][0] - r[0][1]) / s,
-            0.25 * s,
-        ]
-    } else if r[0][0] >= r[1][1] && r[0][0] >= r[2][2] {
-        let s = 2.0 * (1.0 + r[0][0] - r[1][1] - r[2][2]).sqrt();
-        [
-            0.25 * s,
-            (r[0][1] + r[1][0]) / s,
-            (r[0][2] + r[2][0]) / s,
-            (r[2][1] - r[1][2]) / s,
-        ]
-    } else if r[1][1] >= r[2][2] {
-        let s = 2.0 * (1.0 + r[1][1] - r[0][0] - r[2][2]).sqrt();
-        [
-            (r[0][1] + r[1][0]) / s,
-            0.25 * s,
-            (r[1][2] + r[2][1]) / s,
-            (r[0][2] - r[2][0]) / s,
-        ]
-    } else {
-        let s = 2.0 * (1.0 + r[2][2] - r[0][0] - r[1][1]).sqrt();
-        [
-            (r[0][2] + r[2][0]) / s,
-            (r[1][2] + r[2][1]) / s,
-            0.25 * s,
-            (r[1][0] - r[0][1]) / s,
-        ]
-    };
-    let norm = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-    q.map(|c| c / norm)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::quaternion;
-
-    /// The rotation of a unit quaternion (`x, y, z, w`).
-    fn rotation(q: [f64; 4]) -> [[f64; 3]; 3] {
-        let [x, y, z, w] = q;
-        [
-            [
-                1.0 - 2.0 * (y * y + z * z),
-                2.0 * (x * y - z * w),
-                2.0 * (x * z + y * w),
-            ],
-            [
-                2.0 * (x * y + z * w),
-                1.0 - 2.0 * (x * x + z * z),
-                2.0 * (y * z - x * w),
-            ],
-            [
-                2.0 * (x * z - y * w),
-                2.0 * (y * z + x * w),
-                1.0 - 2.0 * (x * x + y * y),
-            ],
-        ]
-    }
-
-    #[test]
-    fn quaternions_round_trip_through_every_branch() {
-        for q in [
-            [0.1, 0.2, 0.3, 0.927_361_849_549_570_3],
-            [0.9, 0.1, -0.2, 0.370_809_924_354_783_3],
-            [0.1, -0.95, 0.2, 0.210_713_075_057_055_27],
-            [0.05, 0.1, -0.99, 0.081_240_384_046_359_6],
-        ] {
-            let norm = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-            let q = q.map(|c| c / norm);
-            let back = quaternion(&rotation(q));
-            let sign = if back[3] * q[3] < 0.0 { -1.0 } else { 1.0 };
-            for k in 0..4 {
-                assert!((sign * back[k] - q[k]).abs() < 1e-12, "{q:?} → {back:?}");
-            }
-        }
-    }
+    let frames: Vec<&Frames> = films.iter().map(|f| &f.frames).collect();
+    let events: Vec<(String, f64)> = events.iter().map(|e| (e.name.clone(), e.t)).collect();
+    write_page(path, title, &scene, &frames, &events, false)
 }

@@ -26,6 +26,8 @@ mod options;
 mod animation;
 #[cfg(feature = "output")]
 mod csv_output;
+#[cfg(feature = "page")]
+mod page;
 #[cfg(feature = "output")]
 mod plot;
 #[cfg(feature = "output")]
@@ -36,6 +38,8 @@ mod release;
 mod run;
 
 pub use options::{parse_assignment, Assignment, CoordinateKind, MethodName, SimOptions};
+#[cfg(feature = "page")]
+pub use page::{write_page, Frames};
 #[cfg(feature = "output")]
 pub use release::run_releasing;
 #[cfg(feature = "output")]

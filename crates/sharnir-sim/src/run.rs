@@ -1,7 +1,7 @@
 //! One simulation run from the command line: initial state, integration,
 //! events, CSV, plot, progress and the closing summary.
 
-use crate::animation::{write_page, Drawing, Film};
+use crate::animation::{write_run, Drawing, Film};
 use crate::csv_output::{direction_name, events_path, CsvOutput, EventsCsv};
 use crate::options::{Assignment, CoordinateKind, MethodName, SimOptions};
 use crate::plot::{self, Trace};
@@ -83,7 +83,7 @@ pub(crate) fn animate(
         return Ok(String::new());
     };
     let films: Vec<&Film> = films.iter().flatten().copied().collect();
-    write_page(path, title, options.scene.as_deref(), &films, events)?;
+    write_run(path, title, options.scene.as_deref(), &films, events)?;
     Ok(format!("animation: {}\n", path.display()))
 }
 

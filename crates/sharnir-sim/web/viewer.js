@@ -170,9 +170,40 @@
     }
   }
 
-  // Joint frames (on demand) and cut joints (always: an orange ball on
-  // each side).
+  // A name written beside a frame: a sprite of canvas text, a fixed share
+  // of the mechanism's size high.
+  function label(text, colour) {
+    const canvas = document.createElement("canvas");
+    const context2d = canvas.getContext("2d");
+    const font = "28px system-ui, sans-serif";
+    context2d.font = font;
+    canvas.width = Math.ceil(context2d.measureText(text).width) + 12;
+    canvas.height = 40;
+    context2d.font = font;
+    context2d.fillStyle = "rgba(255, 255, 255, 0.75)";
+    context2d.fillRect(0, 0, canvas.width, canvas.height);
+    context2d.fillStyle = colour;
+    context2d.fillText(text, 6, 29);
+    const sprite = new THREE.Sprite(
+      new THREE.SpriteMaterial({ map: new THREE.CanvasTexture(canvas), depthTest: false, transparent: true })
+    );
+    const height = 0.035 * size;
+    sprite.scale.set((height * canvas.width) / canvas.height, height, 1);
+    sprite.center.set(-0.05, -0.2);
+    sprite.renderOrder = 5;
+    return sprite;
+  }
+
+  // Joint frames with their names (on demand; always for a still view),
+  // body names at the body origins, and cut joints (always: an orange ball
+  // on each side).
   const frames = [];
+  for (const [name, group] of groups) {
+    const tag = label(name, "#1f3f8f");
+    tag.visible = false;
+    group.add(tag);
+    frames.push(tag);
+  }
   for (const joint of scene3.joints) {
     const sides = [[joint.parent, joint.parent_frame]];
     if (joint.cut) sides.push([joint.child, joint.child_frame]);
@@ -186,6 +217,11 @@
       axes.visible = false;
       group.add(axes);
       frames.push(axes);
+      const tag = label(joint.name + (joint.cut ? " (cut)" : ""), "#7f3f00");
+      tag.position.setFromMatrixPosition(m);
+      tag.visible = false;
+      group.add(tag);
+      frames.push(tag);
       if (joint.cut) {
         const ball = new THREE.Mesh(
           new THREE.SphereGeometry(0.12 * frameSize, 16, 12),
@@ -426,6 +462,23 @@
     show(start);
   }
   if (params.has("paused")) setPlaying(false);
+  // One configuration (`sharnir view`): frames and names on, no time.
+  if (run.still || params.has("frames")) {
+    document.getElementById("frames").checked = true;
+    for (const f of frames) f.visible = true;
+  }
+  if (run.still) {
+    setPlaying(false);
+    const hide = (element) => (element.style.display = "none");
+    for (const id of ["play", "timeline", "clock"]) hide(document.getElementById(id));
+    hide(document.querySelector("aside"));
+    for (const label of document.querySelectorAll("header label")) {
+      if (!label.contains(document.getElementById("frames"))) hide(label);
+    }
+    window.dispatchEvent(new Event("resize"));
+    document.getElementById("legend").textContent =
+      "drag: orbit · right-drag: pan · wheel: zoom · blue: bodies at their frame origins · brown: joint frames (x red, y green, z blue) on the parent side; a cut joint's on both sides";
+  }
   window.sharnir = {
     start,
     end,

@@ -1,0 +1,103 @@
+//! `sharnir view`: a spec (or URDF) drawn at one configuration into the
+//! animation page, every joint frame and body named. Nothing is compiled:
+//! `body_poses` is planned and evaluated in memory
+//! ([`sharnir_codegen::Plan::evaluate`], the numbers the emitted function
+//! returns), and the page is `sim --html`'s with a single sample.
+
+use crate::args::ViewArgs;
+use crate::{is_urdf, load, read_source};
+use sharnir_codegen::plan::outputs::{Function, Outputs};
+use sharnir_codegen::PlanOptions;
+use sharnir_mech::{Input, Mechanism, ParameterMode};
+use sharnir_sim::{parse_assignment, CoordinateKind, Frames};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Runs `sharnir view`.
+pub(crate) fn run(args: &ViewArgs, root: &Path) -> miette::Result<()> {
+    let spec = load(root, &args.spec, &args.urdf.options())?;
+    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime)?;
+    let mut q = mechanism.initial_positions.clone();
+    for text in &args.set {
+        let assignment = parse_assignment(text).map_err(|e| miette::miette!("{e}"))?;
+        if assignment.kind != CoordinateKind::Position {
+            miette::bail!(
+                help = "a view is a configuration: set positions, --set q.NAME=VALUE",
+                "--set {text}: velocities do not change a drawing"
+            );
+        }
+        let slot = mechanism
+            .positions
+            .iter()
+            .position(|n| *n == assignment.name)
+            .ok_or_else(|| {
+                miette::miette!(
+                    help = format!("the positions are {}", mechanism.positions.join(", ")),
+                    "--set q.{}: `{}` has no such position",
+                    assignment.name,
+                    spec.name
+                )
+            })?;
+        q[slot] = assignment.value;
+    }
+    for &start in &mechanism.quaternions {
+        let norm = q[start..start + 4]
+            .iter()
+            .map(|c| c * c)
+            .sum::<f64>()
+            .sqrt();
+        if !(norm > 0.0 && norm.is_finite()) {
+            miette::bail!("--set: the quaternion at q[{start}] is zero or not finite");
+        }
+        q[start..start + 4].iter_mut().for_each(|c| *c /= norm);
+    }
+    let parameters: HashMap<String, f64> = mechanism
+        .parameters
+        .iter()
+        .map(|p| (p.name.clone(), p.default))
+        .collect();
+    let options = PlanOptions {
+        outputs: Some(Outputs::NONE.with(Function::BodyPoses)),
+        ..PlanOptions::default()
+    };
+    let plan = sharnir_codegen::plan(&mut mechanism, &options)
+        .map_err(|e| miette::miette!("{}: {e}", spec.source.name))?;
+    let input = |symbol: &Input| match symbol {
+        Input::Parameter(name) => parameters.get(name).copied(),
+        Input::Position(i) => q.get(*i).copied(),
+        _ => None,
+    };
+    let flat = plan.evaluate("body_poses", &input).ok_or_else(|| {
+        miette::miette!("{}: the body poses cannot be evaluated", spec.source.name)
+    })?;
+    let poses: Vec<([[f64; 3]; 3], [f64; 3])> = flat
+        .chunks_exact(12)
+        .map(|p| {
+            (
+                [[p[0], p[1], p[2]], [p[3], p[4], p[5]], [p[6], p[7], p[8]]],
+                [p[9], p[10], p[11]],
+            )
+        })
+        .collect();
+    let directory = args.spec.parent().unwrap_or(Path::new("."));
+    let urdf = if is_urdf(&args.spec) {
+        let source = read_source(root, &args.spec)?;
+        let conversion = sharnir_urdf::convert(&source, &args.urdf.options())?;
+        Some(crate::scene::UrdfScene::new(
+            &source,
+            &conversion,
+            directory,
+            &args.package_path,
+        ))
+    } else {
+        None
+    };
+    let scene = crate::scene::scene(&spec, directory, urdf.as_ref())
+        .map_err(|message| miette::miette!("{message}"))?;
+    let mut frames = Frames::new(plan.body_names().to_vec(), mechanism.positions.clone());
+    frames.push(0.0, &poses, &q, 0.0);
+    sharnir_sim::write_page(&args.html, &spec.name, &scene, &[&frames], &[], true)
+        .map_err(|message| miette::miette!("{message}"))?;
+    eprintln!("wrote {}", args.html.display());
+    Ok(())
+}
