@@ -95,7 +95,7 @@ pub(crate) fn run(args: &ViewArgs, root: &Path) -> miette::Result<()> {
     let scene = crate::scene::scene(&spec, directory, urdf.as_ref())
         .map_err(|message| miette::miette!("{message}"))?;
     let mut frames = Frames::new(plan.body_names().to_vec(), mechanism.positions.clone());
-    frames.push(0.0, &poses, &q, 0.0);
+    frames.push(0.0, &poses, &q, (0.0, 0.0));
     sharnir_sim::write_page(&args.html, &spec.name, &scene, &[&frames], &[], true)
         .map_err(|message| miette::miette!("{message}"))?;
     eprintln!("wrote {}", args.html.display());

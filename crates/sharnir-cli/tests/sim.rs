@@ -73,7 +73,7 @@ fn simulates_writes_csv_and_plot_and_reports_bad_runs() {
         text.lines().next(),
         Some(
             "t,q.theta1,q.theta2,q.theta3,v.theta1,v.theta2,v.theta3,\
-             energy.kinetic,energy.potential"
+             energy.kinetic,energy.potential,energy.work"
         )
     );
     // Samples at 0, 0.3, …, 1.8 and at the end time exactly.
@@ -122,7 +122,7 @@ fn simulates_writes_csv_and_plot_and_reports_bad_runs() {
     assert!(stderr.contains("state (q, q̇)"), "{stderr}");
     let text = std::fs::read_to_string(&csv).expect("csv kept");
     for line in text.lines().skip(1) {
-        assert_eq!(line.split(',').count(), 23, "incomplete row {line}");
+        assert_eq!(line.split(',').count(), 24, "incomplete row {line}");
     }
 
     // A closed loop: the four-bar starts assembled with the crank where

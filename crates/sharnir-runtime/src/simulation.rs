@@ -21,6 +21,7 @@
 mod mechanical;
 mod output;
 mod release;
+mod work;
 
 pub use mechanical::MechanicalSystem;
 pub use output::{Observer, ObserverError, Sample, SimulationError, SimulationErrorKind, Summary};
@@ -32,6 +33,7 @@ use crate::{ConstrainedSystem, Event, EventLocator, EventRecord, IntegrationErro
 use crate::{Model, ModelSystem, Rk4, SemiImplicitEuler, Stepper, Tolerances, Trajectory};
 use output::{EnergyWatch, Outputs};
 use std::time::Instant;
+use work::StepWork;
 
 /// Which integrator a [`Simulation`] uses.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -307,7 +309,9 @@ where
             t_end,
             state: vec![0.0; NQ + NV],
         };
-        outputs.through(self.system.model(), &*stepper, t0, true)?;
+        let mut work = StepWork::at_start(t0);
+        let mut scratch = vec![0.0; NQ + NV];
+        outputs.through(self.system.model(), &*stepper, t0, true, &work)?;
         let mut found: Vec<EventRecord> = Vec::new();
         let mut terminated_by = None;
         while terminated_by.is_none() && stepper.t() < t_end {
@@ -319,25 +323,38 @@ where
                     kind: SimulationErrorKind::Integration(e),
                 })?;
             outputs.observer.progress(stepper.t());
-            let model = self.system.model();
-            if let Some(events) = self.events.as_mut() {
-                let located = events
+            let located = match self.events.as_mut() {
+                Some(events) => events
                     .locate::<NQ, _>(&*stepper)
-                    .map_err(|e| event_error(e, stepper.y()))?;
-                for record in located {
-                    // Samples before the event come from the step's dense
-                    // output, as without events.
-                    outputs.through(model, &*stepper, record.t, false)?;
-                    outputs.event(record)?;
-                    found.push(record.clone());
-                    if record.terminal {
-                        terminated_by = Some(found.len() - 1);
-                        outputs.sample(model, record.t, &record.y)?;
-                    }
+                    .map_err(|e| event_error(e, stepper.y()))?,
+                None => &[],
+            };
+            // The work up to every sample and event inside the step.
+            let mut cuts = outputs.due_until(stepper.t());
+            cuts.extend(located.iter().map(|record| record.t));
+            work = work
+                .next::<M, S, _, NQ, NV>(&mut self.system, &*stepper, &cuts, &mut scratch)
+                .ok_or_else(|| SimulationError {
+                    t: stepper.t(),
+                    state: stepper.y().to_vec(),
+                    kind: SimulationErrorKind::Integration(IntegrationError::NonFinite {
+                        t: stepper.t(),
+                    }),
+                })?;
+            let model = self.system.model();
+            for record in located {
+                // Samples before the event come from the step's dense
+                // output, as without events.
+                outputs.through(model, &*stepper, record.t, false, &work)?;
+                outputs.event(record)?;
+                found.push(record.clone());
+                if record.terminal {
+                    terminated_by = Some(found.len() - 1);
+                    outputs.sample(model, record.t, &record.y, work.at(record.t))?;
                 }
             }
             if terminated_by.is_none() {
-                outputs.through(model, &*stepper, stepper.t(), true)?;
+                outputs.through(model, &*stepper, stepper.t(), true, &work)?;
             }
         }
         let (t_final, final_state) = match terminated_by {
@@ -356,6 +373,7 @@ where
             initial_energy: outputs.energy.initial,
             energy_drift: outputs.energy.drift,
             energy_scale: outputs.energy.scale,
+            work: outputs.energy.work,
             conservative: !M::HAS_APPLIED_FORCES
                 && !M::HAS_JOINT_FORCES
                 && self.system.is_passive(),

@@ -69,7 +69,7 @@ impl Film {
             sample.t,
             &poses,
             sample.q,
-            sample.kinetic + sample.potential,
+            (sample.kinetic + sample.potential, sample.work),
         );
     }
 }

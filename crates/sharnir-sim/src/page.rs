@@ -29,6 +29,7 @@ pub struct Frames {
     poses: Vec<f32>,
     positions: Vec<f32>,
     energy: Vec<f32>,
+    work: Vec<f32>,
 }
 
 impl Frames {
@@ -43,8 +44,15 @@ impl Frames {
     }
 
     /// Adds the sample at `t`: each body's pose (rotation to ground axes,
-    /// row-major, and origin), the position coordinates `q` and the energy.
-    pub fn push(&mut self, t: f64, poses: &[([[f64; 3]; 3], [f64; 3])], q: &[f64], energy: f64) {
+    /// row-major, and origin), the position coordinates `q`, the energy
+    /// `T + V` and the work `W` done on the mechanism since the start.
+    pub fn push(
+        &mut self,
+        t: f64,
+        poses: &[([[f64; 3]; 3], [f64; 3])],
+        q: &[f64],
+        (energy, work): (f64, f64),
+    ) {
         self.times.push(t as f32);
         for (rotation, position) in poses {
             self.poses.extend(position.map(|x| x as f32));
@@ -52,6 +60,7 @@ impl Frames {
         }
         self.positions.extend(q.iter().map(|&x| x as f32));
         self.energy.push(energy as f32);
+        self.work.push(work as f32);
     }
 
     fn to_json(&self) -> Value {
@@ -62,6 +71,7 @@ impl Frames {
             "poses": encode(&self.poses),
             "positions": encode(&self.positions),
             "energy": encode(&self.energy),
+            "work": encode(&self.work),
         })
     }
 }

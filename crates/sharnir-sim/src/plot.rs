@@ -1,6 +1,7 @@
 //! The PNG plot of a simulation: the position coordinates against time, and
-//! below them the energy error (or, when forces act, the total energy), with
-//! a vertical line at every event (a stop struck, a joint let go).
+//! below them the error of the energy balance `T + V − W − E(0)` (`W` the
+//! work of the mechanism's own forces, zero for a conservative run), with a
+//! vertical line at every event (a stop struck, a joint let go).
 //!
 //! Drawn with `plotters` and a font embedded in the binary, so no system
 //! library (fontconfig, freetype) is needed.
@@ -31,7 +32,8 @@ impl Trace {
         for (series, &value) in self.q.iter_mut().zip(sample.q) {
             series.push(value);
         }
-        self.energy.push(sample.kinetic + sample.potential);
+        self.energy
+            .push(sample.kinetic + sample.potential - sample.work);
     }
 
     /// Keeps one event's time.
@@ -125,7 +127,10 @@ fn draw_panels(
     let (label, values): (&str, Vec<f64>) = if conservative {
         ("E(t) − E(0)", trace.energy.iter().map(|e| e - e0).collect())
     } else {
-        ("E(t) = T + V", trace.energy.clone())
+        (
+            "E(t) − W(t) − E(0)",
+            trace.energy.iter().map(|e| e - e0).collect(),
+        )
     };
     let (e_low, e_high) = padded(values.iter().copied());
     let resolution = (e_high - e_low) * 1e-6;
@@ -141,7 +146,7 @@ fn draw_panels(
             if conservative {
                 "energy error"
             } else {
-                "total energy"
+                "energy balance error (W: work of the forces, stops, damping, friction)"
             },
             ("sans-serif", 20),
         )

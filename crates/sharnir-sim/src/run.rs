@@ -469,8 +469,13 @@ fn report(summary: &Summary, options: &SimOptions, t0: f64, wall: f64, watching:
     } else {
         let _ = writeln!(
             text,
-            "energy: E(0) = {:e} (not conserved: the spec applies forces, or its joints do: stops, damping, friction)",
-            summary.initial_energy
+            "energy balance: E(0) = {:e}, work of the forces W = {:.3e}, max |E(t) − W(t) − E(0)| \
+             = {:.3e} ({:.3e} of the energy that moved; W: the spec's forces, stops, damping, \
+             friction)",
+            summary.initial_energy,
+            summary.work,
+            summary.energy_drift,
+            summary.relative_energy_drift()
         );
     }
     if watching {

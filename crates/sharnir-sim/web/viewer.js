@@ -30,6 +30,7 @@
     poses: floats(f.poses),
     positions: floats(f.positions),
     energy: floats(f.energy),
+    work: floats(f.work),
   }));
   const scene3 = run.scene || { bodies: [], joints: [], gravity: [0, 0, -9.81] };
   const start = films[0].times[0];
@@ -312,7 +313,7 @@
     const x = (s) => left + ((s - start) / Math.max(end - start, 1e-12)) * (right - left);
     const panels = [
       { top: 18, bottom: 0.62 * height, title: "position coordinates", series: [] },
-      { top: 0.62 * height + 26, bottom: height - 22, title: "T + V (kinetic and gravity; springs, stops and dissipation not included)", series: [] },
+      { top: 0.62 * height + 26, bottom: height - 22, title: "energy: T + V (blue), T + V − W (green; W: work of forces, stops, damping)", series: [] },
     ];
     const nq = film.coordinates.length;
     for (const f of films) {
@@ -323,6 +324,8 @@
         panels[0].series.push({ times: f.times, values, colour: colours[c % colours.length], name: f.coordinates[c] });
       }
       panels[1].series.push({ times: f.times, values: f.energy, colour: "#1f3fbf", name: "T + V" });
+      const balance = f.energy.map((e, i) => e - f.work[i]);
+      panels[1].series.push({ times: f.times, values: balance, colour: "#2e8b57", name: "T + V − W" });
     }
     for (const panel of panels) {
       let lo = Infinity;

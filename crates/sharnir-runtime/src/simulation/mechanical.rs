@@ -24,6 +24,12 @@ where
     /// held, velocities projected), or says why it cannot.
     fn start(&mut self, y: &mut [f64]) -> Result<(), String>;
 
+    /// The power `q̇ · (τ_model + τ_control)` of the forces the mechanism
+    /// and the control apply at `(t, y)`: what the run integrates into the
+    /// work that closes the energy balance (cut joints' reactions do no
+    /// work). `None` for a state of the wrong length.
+    fn power(&mut self, t: f64, y: &[f64]) -> Option<f64>;
+
     /// Symplectic Euler on this system, where it applies.
     fn symplectic(
         &mut self,
@@ -50,6 +56,11 @@ where
     fn start(&mut self, y: &mut [f64]) -> Result<(), String> {
         self.project(y);
         Ok(())
+    }
+
+    fn power(&mut self, t: f64, y: &[f64]) -> Option<f64> {
+        let (q, v) = split_state::<f64, NQ, NV>(y)?;
+        Some(power_of(&self.model, &mut self.control, t, &q, &v))
     }
 
     fn symplectic(
@@ -87,6 +98,11 @@ where
         Ok(())
     }
 
+    fn power(&mut self, t: f64, y: &[f64]) -> Option<f64> {
+        let (q, v) = split_state::<f64, NQ, NV>(y)?;
+        Some(power_of(&self.model, &mut self.control, t, &q, &v))
+    }
+
     fn symplectic(
         &mut self,
         _t0: f64,
@@ -97,4 +113,21 @@ where
             message: "the symplectic integrator does not take closed loops: choose another method",
         })
     }
+}
+
+/// `q̇ · (τ_model + τ_control)` at `(t, q, q̇)`.
+fn power_of<M, C, const NQ: usize, const NV: usize>(
+    model: &M,
+    control: &mut C,
+    t: f64,
+    q: &[f64; NQ],
+    v: &[f64; NV],
+) -> f64
+where
+    M: Model<NQ, NV, Real = f64>,
+    C: Control<f64, NQ, NV>,
+{
+    let own = model.model_forces(t, q, v);
+    let extra = control.forces(t, q, v);
+    (0..NV).map(|k| v[k] * (own[k] + extra[k])).sum()
 }

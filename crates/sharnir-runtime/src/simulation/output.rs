@@ -1,6 +1,7 @@
 //! What a run hands out: samples and events to an [`Observer`], the
 //! [`Summary`] at the end, a [`SimulationError`] when it stops early.
 
+use super::work::StepWork;
 use crate::{EventError, EventRecord, IntegrationError, Model, Stats, Trajectory};
 use std::fmt;
 use std::time::Duration;
@@ -18,6 +19,10 @@ pub struct Sample<'a> {
     pub kinetic: f64,
     /// Potential energy.
     pub potential: f64,
+    /// The work done on the mechanism since the start by its own forces
+    /// (the spec's `[forces]`, stops, damping, friction) and the control:
+    /// `kinetic + potential − work` stays at its initial value.
+    pub work: f64,
 }
 
 /// An error an observer reports (a CSV file that cannot be written), which
@@ -83,15 +88,20 @@ pub struct Summary {
     pub wall_time: Duration,
     /// Samples handed to the observer.
     pub samples: usize,
-    /// Total energy at the start.
+    /// Total energy `E = T + V` at the start.
     pub initial_energy: f64,
-    /// The largest `|E(t) − E(0)|` over the samples.
+    /// The largest `|E(t) − W(t) − E(0)|` over the samples, `W` the work
+    /// done by the mechanism's own forces and the control (zero for a
+    /// conservative run): how far the energy balance fails to close.
     pub energy_drift: f64,
-    /// The largest `|T| + |V − V(0)|` over the samples: the energy that
-    /// moved, against which [`Summary::relative_energy_drift`] is measured
-    /// (the total energy itself may be zero, as for the textbook's triple
-    /// pendulum).
+    /// The largest `|T| + |V − V(0)| + |W|` over the samples: the energy
+    /// that moved, against which [`Summary::relative_energy_drift`] is
+    /// measured (the total energy itself may be zero, as for the textbook's
+    /// triple pendulum).
     pub energy_scale: f64,
+    /// `W` at the end: the work done by the mechanism's own forces (the
+    /// spec's `[forces]`, stops, damping, friction) and the control.
+    pub work: f64,
     /// Whether energy should be conserved: no applied forces and no control.
     pub conservative: bool,
 }
@@ -150,7 +160,7 @@ impl fmt::Display for SimulationError {
 
 impl std::error::Error for SimulationError {}
 
-/// Tracks the total energy over the samples.
+/// Tracks the energy balance `T + V − W` over the samples.
 #[derive(Default)]
 pub(super) struct EnergyWatch {
     started: bool,
@@ -158,19 +168,23 @@ pub(super) struct EnergyWatch {
     initial_potential: f64,
     pub(super) drift: f64,
     pub(super) scale: f64,
+    pub(super) work: f64,
 }
 
 impl EnergyWatch {
-    fn observe(&mut self, kinetic: f64, potential: f64) {
+    fn observe(&mut self, kinetic: f64, potential: f64, work: f64) {
         if !self.started {
             self.started = true;
             self.initial = kinetic + potential;
             self.initial_potential = potential;
         }
-        self.drift = self.drift.max((kinetic + potential - self.initial).abs());
+        self.work = work;
+        self.drift = self
+            .drift
+            .max((kinetic + potential - work - self.initial).abs());
         self.scale = self
             .scale
-            .max(kinetic.abs() + (potential - self.initial_potential).abs());
+            .max(kinetic.abs() + (potential - self.initial_potential).abs() + work.abs());
     }
 }
 
@@ -200,6 +214,29 @@ impl<O: Observer> Outputs<O> {
         }
     }
 
+    /// The output times still due up to `limit` (inclusive), in order.
+    pub(super) fn due_until(&self, limit: f64) -> Vec<f64> {
+        let mut times = Vec::new();
+        let mut k = self.next;
+        loop {
+            let t = (self.t0 + k as f64 * self.dt).min(self.t_end);
+            let t = if t >= self.t_end - 1e-9 * self.dt {
+                self.t_end
+            } else {
+                t
+            };
+            if t > limit || times.last() == Some(&t) {
+                break;
+            }
+            times.push(t);
+            if t == self.t_end {
+                break;
+            }
+            k += 1;
+        }
+        times
+    }
+
     /// Hands out the samples due before `limit` (up to it when
     /// `inclusive`), all within the trajectory's last step: at its end the
     /// state itself, inside it the dense output.
@@ -209,6 +246,7 @@ impl<O: Observer> Outputs<O> {
         trajectory: &T,
         limit: f64,
         inclusive: bool,
+        work: &StepWork,
     ) -> Result<(), SimulationError>
     where
         M: Model<NQ, NV, Real = f64>,
@@ -223,7 +261,7 @@ impl<O: Observer> Outputs<O> {
             } else {
                 trajectory.interpolate(t, &mut state);
             }
-            result = self.sample(model, t, &state);
+            result = self.sample(model, t, &state, work.at(t));
             if result.is_err() || t == self.t_end {
                 break;
             }
@@ -238,13 +276,14 @@ impl<O: Observer> Outputs<O> {
         model: &M,
         t: f64,
         y: &[f64],
+        work: f64,
     ) -> Result<(), SimulationError>
     where
         M: Model<NQ, NV, Real = f64>,
     {
         let (q, v) = y.split_at(NQ);
         let (kinetic, potential) = energy(model, q, v);
-        self.energy.observe(kinetic, potential);
+        self.energy.observe(kinetic, potential, work);
         self.next += 1;
         self.samples += 1;
         self.observer
@@ -254,6 +293,7 @@ impl<O: Observer> Outputs<O> {
                 v,
                 kinetic,
                 potential,
+                work,
             })
             .map_err(|e| SimulationError {
                 t,
