@@ -40,7 +40,7 @@ pub(crate) enum Command {
     /// Simulate a spec (or URDF) with its generated dynamics: compiles the module
     /// into a simulation binary (once per spec) and integrates it, with CSV
     /// output, a PNG plot and a summary (see docs/simulation.md).
-    Sim(SimArgs),
+    Sim(Box<SimArgs>),
     /// Draw a spec (or URDF) at its initial configuration (or `--set` one) into
     /// one HTML page, every joint frame and axis and every body named: the
     /// quickest way to see a frame placed wrong. Nothing is compiled.

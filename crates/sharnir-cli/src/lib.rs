@@ -12,6 +12,7 @@
 mod args;
 mod base_parameters;
 mod context;
+mod frame;
 mod gen;
 mod linearize;
 mod mesh;
@@ -70,7 +71,7 @@ where
         Command::Ops(args) => ops::run(args, context),
         Command::BaseParameters(args) => base_parameters::run(&args, context),
         Command::Linearize(args) => linearize::run(&args, &context.root()),
-        Command::Sim(args) => sim::run(args, context),
+        Command::Sim(args) => sim::run(*args, context),
         Command::View(args) => view::run(&args, &context.root()),
     };
     match result {

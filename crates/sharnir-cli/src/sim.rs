@@ -38,6 +38,11 @@ pub(crate) fn run(args: SimArgs, context: &Context) -> miette::Result<()> {
     let started = Instant::now();
     let spec = load(&root, &args.spec, &args.urdf.options())?;
     check_assignments(&spec, &assignments)?;
+    check_curves(&spec, &args.options)?;
+    let mut options = args.options.clone();
+    let (positions, velocities) = coordinate_units(&spec);
+    options.position_units = Some(positions.join(","));
+    options.velocity_units = Some(velocities.join(","));
     let module = generate_one(&spec, ParameterMode::Runtime, None)?;
     // The mechanism after its first detachable joint lets go, which the
     // binary continues in.
@@ -81,7 +86,7 @@ pub(crate) fn run(args: SimArgs, context: &Context) -> miette::Result<()> {
         root: &sources,
         module: &module,
         variant: variant.as_ref(),
-        options: &args.options,
+        options: &options,
         scene: scene.as_deref(),
         generation: started.elapsed().as_secs_f64(),
     })
@@ -183,6 +188,63 @@ fn build_and_run(request: &Request<'_>) -> miette::Result<()> {
         // The binary has printed its own error with the time and state.
         Err(miette::miette!("the simulation of {name} failed"))
     }
+}
+
+/// The units of every position and velocity coordinate of `spec`, in the
+/// order of `q` and `q̇`: `rad`, `m`, `1` (a quaternion's components),
+/// `rad/s`, `m/s`.
+fn coordinate_units(spec: &Spec) -> (Vec<&'static str>, Vec<&'static str>) {
+    use sharnir_spec::JointKind as K;
+    let (mut positions, mut velocities) = (Vec::new(), Vec::new());
+    for joint in &spec.joints {
+        if joint.position_names().is_empty() {
+            continue;
+        }
+        let (q, v): (&[&str], &[&str]) = match joint.kind {
+            K::Revolute => (&["rad"], &["rad/s"]),
+            K::Prismatic => (&["m"], &["m/s"]),
+            K::Cylindrical => (&["m", "rad"], &["m/s", "rad/s"]),
+            K::Universal => (&["rad", "rad"], &["rad/s", "rad/s"]),
+            K::Planar => (&["m", "m", "rad"], &["m/s", "m/s", "rad/s"]),
+            K::Spherical => (&["1"; 4], &["rad/s"; 3]),
+            K::Free => (
+                &["m", "m", "m", "1", "1", "1", "1"],
+                &["m/s", "m/s", "m/s", "rad/s", "rad/s", "rad/s"],
+            ),
+            K::Fixed => (&[], &[]),
+        };
+        positions.extend(q);
+        velocities.extend(v);
+    }
+    (positions, velocities)
+}
+
+/// Refuses a `--plot-select` naming no coordinate of the spec before
+/// anything is generated or compiled.
+fn check_curves(spec: &Spec, options: &SimOptions) -> miette::Result<()> {
+    let Some(list) = &options.plot_select else {
+        return Ok(());
+    };
+    let known: Vec<String> = spec
+        .joints
+        .iter()
+        .flat_map(|j| j.position_names().into_iter().map(|n| format!("q.{n}")))
+        .chain(
+            spec.joints
+                .iter()
+                .flat_map(|j| j.velocity_names().into_iter().map(|n| format!("v.{n}"))),
+        )
+        .collect();
+    for name in list.split(',').map(str::trim) {
+        if !known.iter().any(|k| k == name) {
+            miette::bail!(
+                help = format!("the curves are {}", known.join(", ")),
+                "--plot-select: `{name}` is no coordinate of `{}`",
+                spec.name
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a `--set` naming no coordinate of the spec before anything is

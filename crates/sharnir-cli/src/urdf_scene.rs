@@ -10,8 +10,8 @@
 //! directory or among the URDF's ancestors, `file://` as given, anything
 //! else relative to the URDF.
 
+use crate::frame::Frame;
 use crate::mesh;
-use crate::scene::Frame;
 use serde_json::{json, Value};
 use sharnir_urdf::{Geometry, LinkVisual};
 use std::path::{Path, PathBuf};

@@ -2,6 +2,7 @@
 //! records every body's pose (from the module's `body_poses`) at every
 //! output sample.
 
+use crate::curves::Curves;
 use crate::page::{write_page, Frames};
 use serde_json::Value;
 use sharnir_runtime::{BodyPose, BodyPoses, EventRecord, Sample};
@@ -38,21 +39,22 @@ impl Drawing {
 /// before or after a release), as they are recorded.
 pub(crate) struct Film {
     drawing: Drawing,
+    curves: Curves,
     frames: Frames,
     scratch: Vec<BodyPose<f64>>,
 }
 
 impl Film {
-    /// An empty film of the bodies of `drawing`, the position coordinates
-    /// named `coordinates`.
-    pub(crate) fn new(drawing: Drawing, coordinates: &[&str]) -> Film {
+    /// An empty film of the bodies of `drawing` and of `curves`.
+    pub(crate) fn new(drawing: Drawing, curves: Curves) -> Film {
         let bodies = drawing.names.len();
         Film {
             frames: Frames::new(
                 drawing.names.iter().map(|n| (*n).to_owned()).collect(),
-                coordinates.iter().map(|c| (*c).to_owned()).collect(),
+                curves.names().to_vec(),
             ),
             drawing,
+            curves,
             scratch: vec![BodyPose::default(); bodies],
         }
     }
@@ -68,7 +70,7 @@ impl Film {
         self.frames.push(
             sample.t,
             &poses,
-            sample.q,
+            &self.curves.values(sample.q, sample.v),
             (sample.kinetic + sample.potential, sample.work),
         );
     }

@@ -26,6 +26,8 @@ mod options;
 mod animation;
 #[cfg(feature = "output")]
 mod csv_output;
+#[cfg(feature = "output")]
+mod curves;
 #[cfg(feature = "page")]
 mod page;
 #[cfg(feature = "output")]

@@ -38,6 +38,21 @@ pub struct SimOptions {
     /// Draw the coordinates and the energy error against time into this PNG file.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// The curves of --plot and --html, comma-separated CSV column names
+    /// (`q.crank,v.crank`; default: every position coordinate).
+    #[arg(long, value_name = "NAMES")]
+    pub plot_select: Option<String>,
+    /// Draw angles (revolute coordinates) wrapped to (−π, π] in the curves.
+    #[arg(long)]
+    pub wrap: bool,
+    /// The units of the position coordinates, comma-separated in the order
+    /// of `q` (`rad`, `m`, `1`): written by `sharnir sim` from the joint
+    /// types, for the curves' labels and --wrap.
+    #[arg(long, value_name = "UNITS", hide = true)]
+    pub position_units: Option<String>,
+    /// The units of the velocity coordinates, as --position-units.
+    #[arg(long, value_name = "UNITS", hide = true)]
+    pub velocity_units: Option<String>,
     /// Write a 3-D animation of the run into this HTML file: one
     /// self-contained page (three.js inside) that works offline, with the
     /// bodies' shapes, play/pause, speed, a time slider and the coordinates'
@@ -178,6 +193,9 @@ impl SimOptions {
                 "--scene",
                 self.scene.as_ref().map(|p| p.display().to_string()),
             ),
+            ("--plot-select", self.plot_select.clone()),
+            ("--position-units", self.position_units.clone()),
+            ("--velocity-units", self.velocity_units.clone()),
         ];
         for (flag, value) in optional {
             if let Some(value) = value {
@@ -191,6 +209,9 @@ impl SimOptions {
         }
         if self.no_events {
             args.push("--no-events".to_owned());
+        }
+        if self.wrap {
+            args.push("--wrap".to_owned());
         }
         args
     }
@@ -294,6 +315,9 @@ mod tests {
             "out.csv",
             "--html",
             "out.html",
+            "--plot-select",
+            "q.a,v.a",
+            "--wrap",
             "--output-dt",
             "0.1",
             "--no-events",

@@ -33,8 +33,8 @@ pub struct Frames {
 }
 
 impl Frames {
-    /// No sample yet of the bodies `bodies`, whose position coordinates are
-    /// named `coordinates`.
+    /// No sample yet of the bodies `bodies` and of the curves named
+    /// `coordinates` (the position coordinates, or the chosen curves).
     pub fn new(bodies: Vec<String>, coordinates: Vec<String>) -> Frames {
         Frames {
             bodies,
@@ -44,8 +44,8 @@ impl Frames {
     }
 
     /// Adds the sample at `t`: each body's pose (rotation to ground axes,
-    /// row-major, and origin), the position coordinates `q`, the energy
-    /// `T + V` and the work `W` done on the mechanism since the start.
+    /// row-major, and origin), the curves' values `q`, the energy `T + V`
+    /// and the work `W` done on the mechanism since the start.
     pub fn push(
         &mut self,
         t: f64,

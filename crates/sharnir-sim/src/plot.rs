@@ -1,4 +1,5 @@
-//! The PNG plot of a simulation: the position coordinates against time, and
+//! The PNG plot of a simulation: the chosen curves (`--plot-select`, by
+//! default the position coordinates) against time, and
 //! below them the error of the energy balance `T + V − W − E(0)` (`W` the
 //! work of the mechanism's own forces, zero for a conservative run), with a
 //! vertical line at every event (a stop struck, a joint let go).
@@ -6,6 +7,7 @@
 //! Drawn with `plotters` and a font embedded in the binary, so no system
 //! library (fontconfig, freetype) is needed.
 
+use crate::curves::Curves;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 use sharnir_runtime::{EventRecord, Sample};
@@ -13,8 +15,8 @@ use std::path::Path;
 use std::sync::Once;
 
 /// The samples kept for the plot.
-#[derive(Default)]
 pub struct Trace {
+    curves: Curves,
     t: Vec<f64>,
     q: Vec<Vec<f64>>,
     energy: Vec<f64>,
@@ -23,13 +25,22 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// An empty trace of `curves`.
+    pub(crate) fn new(curves: Curves) -> Trace {
+        Trace {
+            q: vec![Vec::new(); curves.names().len()],
+            curves,
+            t: Vec::new(),
+            energy: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
     /// Keeps one sample.
     pub fn push(&mut self, sample: &Sample<'_>) {
         self.t.push(sample.t);
-        if self.q.len() != sample.q.len() {
-            self.q = vec![Vec::new(); sample.q.len()];
-        }
-        for (series, &value) in self.q.iter_mut().zip(sample.q) {
+        let values = self.curves.values(sample.q, sample.v);
+        for (series, value) in self.q.iter_mut().zip(values) {
             series.push(value);
         }
         self.energy
@@ -59,31 +70,19 @@ static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 static REGISTER: Once = Once::new();
 
 /// Draws the trace into a PNG file at `path`.
-pub fn draw(
-    path: &Path,
-    title: &str,
-    names: &[&str],
-    trace: &Trace,
-    conservative: bool,
-) -> Result<(), String> {
+pub fn draw(path: &Path, title: &str, trace: &Trace, conservative: bool) -> Result<(), String> {
     REGISTER.call_once(|| {
         // The font is embedded and valid; a failure would only leave the
         // labels out, which `draw_panels` reports as an error.
         let _ = register_font("sans-serif", FontStyle::Normal, FONT);
     });
-    draw_panels(path, title, names, trace, conservative)
+    draw_panels(path, title, trace, conservative)
         .map_err(|e| format!("cannot draw {}: {e}", path.display()))
 }
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
-fn draw_panels(
-    path: &Path,
-    title: &str,
-    names: &[&str],
-    trace: &Trace,
-    conservative: bool,
-) -> DrawResult {
+fn draw_panels(path: &Path, title: &str, trace: &Trace, conservative: bool) -> DrawResult {
     let root = BitMapBackend::new(path, (1200, 900)).into_drawing_area();
     root.fill(&WHITE)?;
     let (top, bottom) = root.split_vertically(560);
@@ -101,19 +100,32 @@ fn draw_panels(
     chart
         .configure_mesh()
         .x_desc("t, s")
-        .y_desc("q")
+        .y_desc("value")
         .label_style(("sans-serif", 15))
         .draw()?;
     chart.draw_series(event_lines(&trace.events, (q_low, q_high)))?;
-    for (i, (series, name)) in trace.q.iter().zip(names).enumerate() {
+    for (i, (series, name)) in trace.q.iter().zip(trace.curves.names()).enumerate() {
         let color = Palette99::pick(i).to_rgba();
-        chart
-            .draw_series(LineSeries::new(
-                trace.t.iter().copied().zip(series.iter().copied()),
-                color.stroke_width(2),
-            ))?
-            .label(*name)
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
+        // A wrapped angle's jump across ±π is not a line.
+        let wrapped = trace.curves.is_wrapped(i);
+        let mut pieces: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+        for (k, (&t, &value)) in trace.t.iter().zip(series).enumerate() {
+            let jump = k > 0 && wrapped && (value - series[k - 1]).abs() > std::f64::consts::PI;
+            if jump {
+                pieces.push(Vec::new());
+            }
+            if let Some(piece) = pieces.last_mut() {
+                piece.push((t, value));
+            }
+        }
+        for (k, piece) in pieces.into_iter().enumerate() {
+            let drawn = chart.draw_series(LineSeries::new(piece, color.stroke_width(2)))?;
+            if k == 0 {
+                drawn.label(name.as_str()).legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2))
+                });
+            }
+        }
     }
     chart
         .configure_series_labels()

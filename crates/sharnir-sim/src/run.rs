@@ -3,6 +3,7 @@
 
 use crate::animation::{write_run, Drawing, Film};
 use crate::csv_output::{direction_name, events_path, CsvOutput, EventsCsv};
+use crate::curves::Curves;
 use crate::options::{Assignment, CoordinateKind, MethodName, SimOptions};
 use crate::plot::{self, Trace};
 use crate::progress::Progress;
@@ -282,9 +283,10 @@ where
         )?),
         _ => None,
     };
+    let curves = Curves::select(options, &M::POSITION_NAMES, &M::VELOCITY_NAMES)?;
     let film = match (&options.html, drawing) {
         (None, _) => None,
-        (Some(_), Some(drawing)) => Some(Film::new(drawing, &M::POSITION_NAMES)),
+        (Some(_), Some(drawing)) => Some(Film::new(drawing, curves.clone())),
         (Some(path), None) => {
             return Err(format!(
                 "--html {}: this binary knows no body poses; declare its model with \
@@ -296,7 +298,7 @@ where
     let mut recorder = Recorder {
         csv,
         events_csv,
-        trace: options.plot.as_ref().map(|_| Trace::default()),
+        trace: options.plot.as_ref().map(|_| Trace::new(curves.clone())),
         film,
         progress: Progress::new(options.t_end),
     };
@@ -339,13 +341,7 @@ where
     flushed?;
     events_flushed?;
     if let (Some(path), Some(trace)) = (&options.plot, &recorder.trace) {
-        plot::draw(
-            path,
-            M::NAME,
-            &M::POSITION_NAMES,
-            trace,
-            summary.conservative,
-        )?;
+        plot::draw(path, M::NAME, trace, summary.conservative)?;
     }
     let mut text = report_start::<M, NQ, NV>(&q0, &v0, &summary.initial_state);
     text.push_str(&report(

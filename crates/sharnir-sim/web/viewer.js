@@ -312,7 +312,7 @@
     const right = width - 10;
     const x = (s) => left + ((s - start) / Math.max(end - start, 1e-12)) * (right - left);
     const panels = [
-      { top: 18, bottom: 0.62 * height, title: "position coordinates", series: [] },
+      { top: 18, bottom: 0.62 * height, title: "coordinates", series: [] },
       { top: 0.62 * height + 26, bottom: height - 22, title: "energy: T + V (blue), T + V − W (green; W: work of forces, stops, damping)", series: [] },
     ];
     const nq = film.coordinates.length;
@@ -321,7 +321,8 @@
       for (let c = 0; c < m; c++) {
         const values = new Float32Array(f.times.length);
         for (let s = 0; s < f.times.length; s++) values[s] = f.positions[s * m + c];
-        panels[0].series.push({ times: f.times, values, colour: colours[c % colours.length], name: f.coordinates[c] });
+        const angle = f.coordinates[c].endsWith(", rad");
+        panels[0].series.push({ times: f.times, values, colour: colours[c % colours.length], name: f.coordinates[c], angle });
       }
       panels[1].series.push({ times: f.times, values: f.energy, colour: "#1f3fbf", name: "T + V" });
       const balance = f.energy.map((e, i) => e - f.work[i]);
@@ -349,7 +350,9 @@
         for (let i = 0; i < s.times.length; i++) {
           const px = x(s.times[i]);
           const py = y(s.values[i]);
-          if (i === 0) context.moveTo(px, py);
+          // A wrapped angle's jump across ±π is not a line.
+          const jump = s.angle && i > 0 && Math.abs(s.values[i] - s.values[i - 1]) > Math.PI;
+          if (i === 0 || jump) context.moveTo(px, py);
           else context.lineTo(px, py);
         }
         context.stroke();
