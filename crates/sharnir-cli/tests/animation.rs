@@ -284,3 +284,38 @@ fn the_view_draws_one_configuration_with_its_frames() {
     assert_eq!(probe["errors"].as_array().map(Vec::len), Some(0), "{probe}");
     assert!(probe["drawn"].as_f64().expect("drawn") > 0.01, "{probe}");
 }
+
+/// A spec mesh that is missing or not a mesh is an error naming the body
+/// and the file, and no page is written.
+#[test]
+fn a_bad_mesh_is_refused_naming_the_body_and_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = include_str!("../../../specs/four_bar.spec").replacen(
+        "visual = [{ box = [\"a\", 0.03, 0.02], origin = { xyz = [\"a/2\", 0, 0] } }]",
+        "visual = [{ mesh = \"crank.stl\" }]",
+        1,
+    );
+    assert!(spec.contains("crank.stl"), "the crank's visual is not where it was");
+    let path = dir.path().join("four_bar.spec");
+    std::fs::write(&path, spec).expect("spec");
+    let page = dir.path().join("page.html");
+    for contents in [None, Some(&b"solid x\nvertex 0 0\n"[..])] {
+        if let Some(bytes) = contents {
+            std::fs::write(dir.path().join("crank.stl"), bytes).expect("stl");
+        }
+        let output = Command::new(env!("CARGO_BIN_EXE_sharnir"))
+            .args(["view"])
+            .arg(&path)
+            .arg("--html")
+            .arg(&page)
+            .output()
+            .expect("sharnir runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("body `crank`") && stderr.contains("crank.stl"),
+            "{stderr}"
+        );
+        assert!(!page.exists(), "a page was written");
+    }
+}
