@@ -108,6 +108,17 @@
     const outer = new THREE.Group();
     const loaded = new THREE.ColladaLoader().parse(v.text, "");
     loaded.scene.rotation.set(0, 0, 0);
+    // Textures are files beside the mesh, not in the page: draw the
+    // materials' own colours instead of an image that never comes.
+    loaded.scene.traverse((node) => {
+      for (const material of [].concat(node.material || [])) {
+        if (material.map) {
+          material.map = null;
+          if (material.color && material.color.getHex() === 0) material.color.set(0x9a9a9a);
+          material.needsUpdate = true;
+        }
+      }
+    });
     loaded.scene.scale.multiply(new THREE.Vector3(v.scale[0], v.scale[1], v.scale[2]));
     outer.add(loaded.scene);
     return outer;
