@@ -295,7 +295,10 @@ fn a_bad_mesh_is_refused_naming_the_body_and_the_file() {
         "visual = [{ mesh = \"crank.stl\" }]",
         1,
     );
-    assert!(spec.contains("crank.stl"), "the crank's visual is not where it was");
+    assert!(
+        spec.contains("crank.stl"),
+        "the crank's visual is not where it was"
+    );
     let path = dir.path().join("four_bar.spec");
     std::fs::write(&path, spec).expect("spec");
     let page = dir.path().join("page.html");

@@ -81,6 +81,9 @@ impl fmt::Display for AssemblyError {
     }
 }
 
+#[cfg(feature = "std")]
+impl std::error::Error for AssemblyError {}
+
 /// `(A Aᵀ)⁻¹ b` for an `NC × NV` matrix `A`, regularised (see
 /// [`regularised_spd_solve`]): the minimum-norm solve that survives
 /// redundant rows.
