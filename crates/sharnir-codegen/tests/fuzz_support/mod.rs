@@ -135,6 +135,7 @@ pub fn generate_all(spec: &Spec) -> Result<usize, String> {
             fused_multiply_add: true,
             single_precision: true,
             outputs: None,
+            body_poses: false,
         };
         let rendered =
             sharnir_codegen::plan(&mut mechanism, &options).and_then(|plan| plan.render_all());

@@ -47,7 +47,7 @@ pub(super) fn check(document: &Document) -> Result<(), Problem> {
 fn armature(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
     let coordinates = joint.kind.nv();
     let count = joint.armature.len();
-    if count > 1 && count != coordinates {
+    if count > 0 && (coordinates == 0 || count > 1 && count != coordinates) {
         let span = joint.armature.first().map_or(joint.span, |e| e.span);
         return Err(Problem::new(
             span,
