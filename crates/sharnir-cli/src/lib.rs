@@ -13,7 +13,9 @@ mod args;
 mod base_parameters;
 mod context;
 mod gen;
+mod identify;
 mod linearize;
+mod measurements;
 mod mesh;
 mod ops;
 mod scene;
@@ -67,6 +69,7 @@ where
         Command::Urdf2spec(args) => urdf2spec::run(args, context),
         Command::Ops(args) => ops::run(args, context),
         Command::BaseParameters(args) => base_parameters::run(&args, context),
+        Command::Identify(args) => identify::run(&args, &context.root()),
         Command::Linearize(args) => linearize::run(&args, &context.root()),
         Command::Sim(args) => sim::run(args, context),
     };
