@@ -182,12 +182,7 @@ macro_rules! generated_derivatives_agree_with_pinocchio {
                     .iter()
                     .flat_map(|row| row[..10 * generated::NB].to_vec())
                     .collect();
-                DERIVATIVES.check(
-                    &what("standard_regressor"),
-                    s,
-                    &bodies,
-                    &regressor.concat(),
-                );
+                DERIVATIVES.check(&what("standard_regressor"), s, &bodies, &regressor.concat());
             }
         }
     };

@@ -12,7 +12,6 @@
 //! tolerance, so the comparison sees the armature.
 
 #[path = "pinocchio_shared.rs"]
-#[allow(dead_code)]
 mod shared;
 
 use serde_json::Value;

@@ -246,7 +246,7 @@ fn solve(
     let ordinary = least_squares(stacked, &vec![1.0; nv])?;
     let top = ordinary.singular.iter().copied().fold(0.0, f64::max);
     let deficient: Vec<usize> = (0..p)
-        .filter(|&k| !(ordinary.singular[k] > RANK_TOLERANCE * top))
+        .filter(|&k| ordinary.singular[k].is_nan() || ordinary.singular[k] <= RANK_TOLERANCE * top)
         .collect();
     if !deficient.is_empty() {
         let described: Vec<String> = deficient

@@ -82,22 +82,24 @@ const OMEGA: f64 = 2.0 * std::f64::consts::PI / 10.0;
 /// its first two derivatives: five harmonics whose coefficients differ
 /// joint by joint.
 fn trajectory(t: f64) -> [[f64; 3]; 3] {
-    let mut state = [[0.0; 3]; 3];
-    for j in 0..3 {
-        let jf = j as f64;
-        state[0][j] = 0.2 * jf - 0.1;
-        for k in 1..=5 {
-            let kf = k as f64;
-            let w = kf * OMEGA;
-            let a = (0.6 - 0.15 * jf) * ((kf + jf) * 1.7).sin() / kf;
-            let b = (0.5 + 0.1 * jf) * ((kf * 2.3 + jf).cos()) / kf;
-            let (s, c) = (w * t).sin_cos();
-            state[0][j] += (a * s - b * c) / w;
-            state[1][j] += a * c + b * s;
-            state[2][j] += w * (-a * s + b * c);
-        }
+    let joints: [[f64; 3]; 3] = std::array::from_fn(|j| joint_motion(j as f64, t));
+    std::array::from_fn(|derivative| std::array::from_fn(|j| joints[j][derivative]))
+}
+
+/// Joint `j`'s `[q, q̇, q̈]` at `t`.
+fn joint_motion(j: f64, t: f64) -> [f64; 3] {
+    let mut motion = [0.2 * j - 0.1, 0.0, 0.0];
+    for k in 1..=5 {
+        let kf = k as f64;
+        let w = kf * OMEGA;
+        let a = (0.6 - 0.15 * j) * ((kf + j) * 1.7).sin() / kf;
+        let b = (0.5 + 0.1 * j) * (kf * 2.3 + j).cos() / kf;
+        let (s, c) = (w * t).sin_cos();
+        motion[0] += (a * s - b * c) / w;
+        motion[1] += a * c + b * s;
+        motion[2] += w * (-a * s + b * c);
     }
-    state
+    motion
 }
 
 /// The planned module of [`ARM`] (the functions the round trip reads).
