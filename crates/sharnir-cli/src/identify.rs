@@ -15,6 +15,8 @@
 //! diagonal's roots are the standard deviations. A singular value below
 //! 1e-10 of the largest means the data do not determine `β`: the
 //! parameters along those directions are named and nothing is estimated.
+//! A mechanism with loops is refused: its regressor is the spanning
+//! tree's, while its measured joint forces hold the cut joints' reactions.
 
 use crate::args::{DrivesArg, IdentifyArgs};
 use crate::load;
@@ -60,6 +62,14 @@ pub(crate) fn run(args: &IdentifyArgs, root: &Path) -> miette::Result<()> {
         DrivesArg::All => loaded.with_every_drive(),
     };
     let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime)?;
+    if mechanism.has_loops() {
+        miette::bail!(
+            help = "identify the open chains apart, or measure the cut joints' reactions",
+            "{}: the regressor is its spanning tree's, but the joint forces of a mechanism \
+             with loops also hold the cut joints' reactions",
+            spec.source.name
+        );
+    }
     let options = PlanOptions {
         outputs: Some(
             Outputs::NONE

@@ -353,4 +353,10 @@ fn bad_data_is_refused_with_the_column_or_the_parameters() {
         let _ = writeln!(still, "{},0.1,0.2,0.3,0,0,0,0,0,0,1,2,3", i as f64 * 0.01);
     }
     refused(ARM, &still, "the data do not determine");
+    let looped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../specs/four_bar.spec"
+    ))
+    .expect("the bundled four-bar");
+    refused(&looped, &good, "mechanism with loops");
 }
