@@ -237,6 +237,36 @@ fn noiseless_forces_give_the_base_parameters_back() {
     }
 }
 
+/// `--drives all` declares the drives a spec leaves out: the arm without
+/// its `armature`, `damping` and `friction` lines (the friction speeds
+/// kept) gets the same base parameters back from the same data.
+#[test]
+fn every_drive_is_estimated_when_asked_for() {
+    let plan = planned();
+    let bare: String = ARM
+        .lines()
+        .filter(|l| {
+            !["armature =", "damping =", "friction ="]
+                .iter()
+                .any(|k| l.starts_with(k))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let data = csv(&plan, 400, [0.0; 3], 1);
+    let declared = estimates(&identify(&bare, &data, &["--json"]));
+    assert_eq!(declared.len(), 12, "the bodies' alone");
+    let got = estimates(&identify(&bare, &data, &["--json", "--drives", "all"]));
+    let want = truth(&plan);
+    assert_eq!(got.len(), want.len());
+    for ((name, estimate, _), (expected_name, expected)) in got.iter().zip(&want) {
+        assert_eq!(name, expected_name);
+        assert!(
+            (estimate - expected).abs() < 1e-8 * expected.abs().max(1.0),
+            "{name}"
+        );
+    }
+}
+
 /// Noise levels per joint: N·m, N·m, N.
 const NOISE: [f64; 3] = [0.05, 0.02, 0.2];
 
