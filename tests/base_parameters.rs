@@ -5,13 +5,19 @@
 //!
 //! `Y_b β = τ` and the regrouping formulas are checked on every shipped
 //! module by `shipped_programs.rs` and on random mechanisms by
-//! `random_mechanisms.rs`.
+//! `random_mechanisms.rs`; here too on the arms with a drive (armature,
+//! damping, dry friction) on every joint, where `τ` is the force the drives
+//! supply, `inverse_dynamics − friction_forces`.
 
 use faer::Mat;
 use sharnir_codegen::{base_parameter_facts, BaseParameterFacts};
+use sharnir_codegen::{plan, PlanOptions};
 use sharnir_mech::formalisms::regressor::standard_regressor;
 use sharnir_mech::{Input, Mechanism, ParameterMode};
-use sharnir_tests::oracle::{bundled_specs, load_spec, Oracle, States};
+use sharnir_spec::{Expr, Spec};
+use sharnir_tests::base_parameters;
+use sharnir_tests::inputs::environment;
+use sharnir_tests::oracle::{bundled_specs, load_spec, relative_error, Oracle, States};
 
 /// A singular value of the sampled standard regressor (columns scaled to
 /// unit norm, zero columns left out) counts towards the rank when above
@@ -26,11 +32,15 @@ const MAX_COORDINATES: usize = 64;
 /// sampled at random states (three rows per column), and its base
 /// parameters.
 fn rank_and_base(stem: &str) -> (usize, BaseParameterFacts) {
-    let spec = load_spec(stem);
-    let oracle = Oracle::for_parsed_spec(&spec);
+    rank_and_base_of(&load_spec(stem))
+}
+
+/// [`rank_and_base`] of a parsed spec.
+fn rank_and_base_of(spec: &Spec) -> (usize, BaseParameterFacts) {
+    let oracle = Oracle::for_parsed_spec(spec);
     let values = spec.parameter_values();
     let mut mechanism =
-        Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("bundled spec is valid");
+        Mechanism::from_spec(spec, ParameterMode::Runtime).expect("bundled spec is valid");
     let facts = base_parameter_facts(&mut mechanism).expect("base parameters derive");
     let regressor = standard_regressor(&mut mechanism).concat();
     let nv = oracle.dof();
@@ -111,4 +121,82 @@ fn puma560_has_khalils_36_base_parameters() {
         let (rank, facts) = rank_and_base(stem);
         assert_eq!((facts.names.len(), rank), (36, 36), "{stem}");
     }
+}
+
+/// The arms with a drive on every joint (`Spec::with_every_drive`, then
+/// armature, damping and friction set to values that differ joint by
+/// joint): the base parameters are as many as the standard regressor's
+/// rank, the first joint's armature (its axis fixed in the ground) is
+/// folded into the first link's `zz_r`, and at random states
+/// `Y π = inverse_dynamics − friction_forces` with the oracle's bodies and
+/// the spec's drives (to 1e-10) and the base parameters' identities hold
+/// (`base_parameters::check`, to 1e-12).
+#[test]
+fn arms_with_a_drive_on_every_joint() {
+    let mut counts = Vec::new();
+    for stem in ["puma560", "ur5", "panda"] {
+        let mut spec = load_spec(stem).with_every_drive();
+        for (k, joint) in spec.joints.iter_mut().enumerate() {
+            let value = |x: f64| Expr::number(x, joint.span);
+            if !joint.armature.is_empty() {
+                let scale = 1.0 + k as f64 / 10.0;
+                joint.armature = vec![value(0.2 * scale)];
+                joint.damping = Some(value(0.5 * scale));
+                joint.friction = Some(value(0.8 * scale));
+                joint.friction_speed = Some(value(0.05));
+            }
+        }
+        let (rank, facts) = rank_and_base_of(&spec);
+        let nbp = facts.names.len();
+        assert_eq!((nbp, facts.rank), (rank, rank), "{stem}");
+        let zz = facts
+            .names
+            .iter()
+            .position(|n| n.ends_with(".zz_r"))
+            .unwrap_or_else(|| panic!("{stem}: no zz_r"));
+        let first = spec.joints.iter().find(|j| !j.armature.is_empty());
+        let first = first
+            .map(|j| format!("{}.armature", j.name))
+            .unwrap_or_default();
+        assert!(
+            facts.formulas[zz].contains(&first) && !facts.names.contains(&first),
+            "{stem}: {} = {}",
+            facts.names[zz],
+            facts.formulas[zz]
+        );
+        counts.push((stem, nbp));
+        let oracle = Oracle::for_parsed_spec(&spec);
+        let values = spec.parameter_values();
+        let mut mechanism =
+            Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("the spec is valid");
+        let planned = plan(&mut mechanism, &PlanOptions::default()).expect("plans");
+        let names: Vec<&str> = planned.body_names().iter().map(String::as_str).collect();
+        let mut standard = oracle.standard_parameters(&names);
+        standard.extend(oracle.drives.parameters(planned.drive_parameters()));
+        let (nq, nv) = (oracle.sampling.len(), oracle.dof());
+        let mut states = States::seeded(23);
+        for _ in 0..3 {
+            let (q, qd, qdd) = states.next::<MAX_COORDINATES, MAX_COORDINATES>(&oracle.sampling);
+            let (q, qd, qdd) = (&q[..nq], &qd[..nv], &qdd[..nv]);
+            let env = environment(&values, q, qd, qdd, &[]);
+            let regressor = planned
+                .evaluate("standard_regressor", &env)
+                .expect("Y evaluates");
+            let motor: Vec<f64> = oracle
+                .inverse_dynamics(q, qd, qdd)
+                .iter()
+                .zip(oracle.drives.friction_forces(qd))
+                .map(|(t, f)| t - f)
+                .collect();
+            let product: Vec<f64> = regressor
+                .chunks(standard.len())
+                .map(|row| row.iter().zip(&standard).map(|(y, p)| y * p).sum())
+                .collect();
+            let error = relative_error(&product, &motor);
+            assert!(error < 1e-10, "{stem}: Y π is off by {error:e}");
+            base_parameters::check(&planned, &env, &standard, 5)
+                .unwrap_or_else(|problem| panic!("{stem}: {problem}"));
+        }
+    }
+    eprintln!("base parameters with drives: {counts:?}");
 }

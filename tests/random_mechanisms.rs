@@ -543,15 +543,23 @@ fn check_derivatives(
         .iter()
         .map(String::as_str)
         .collect();
-    let parameters = oracle.standard_parameters(&names);
+    let mut parameters = oracle.standard_parameters(&names);
+    parameters.extend(oracle.drives.parameters(pipeline.plan.drive_parameters()));
     let tau: Vec<f64> = regressor
         .chunks(parameters.len().max(1))
         .map(|row| row.iter().zip(&parameters).map(|(y, p)| y * p).sum())
         .collect();
+    let friction = oracle.drives.friction_forces(qd);
+    let motor: Vec<f64> = oracle
+        .inverse_dynamics(q, qd, qdd)
+        .iter()
+        .zip(&friction)
+        .map(|(t, f)| t - f)
+        .collect();
     expect(
-        "Y π vs the oracle's inverse dynamics",
+        "Y π vs the oracle's inverse dynamics less the spec's friction",
         &tau,
-        &oracle.inverse_dynamics(q, qd, qdd),
+        &motor,
         ORACLE_TOLERANCE,
     )?;
     base_parameters::check(&pipeline.plan, &env, &parameters, nv as u64)

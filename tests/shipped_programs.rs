@@ -112,19 +112,28 @@ fn check(plan: &Plan, oracle: &Oracle, parameters: &BTreeMap<String, f64>, seed:
 }
 
 /// `Y π = τ`: the planned `standard_regressor` times the oracle's bodies'
-/// parameters (mass, first moment, inertia about the body origin) is the
-/// oracle's inverse dynamics, to [`TOLERANCE`]; and the base parameters'
+/// parameters (mass, first moment, inertia about the body origin) and the
+/// spec's drive parameters is the oracle's inverse dynamics less the
+/// spec's friction forces, to [`TOLERANCE`]; and the base parameters'
 /// identities ([`base_parameters::check`]).
 fn check_regressor(plan: &Plan, oracle: &Oracle, inputs: &Inputs<'_>) {
     let regressor = evaluate(plan, "standard_regressor", inputs);
     let names: Vec<&str> = plan.body_names().iter().map(String::as_str).collect();
-    let parameters = oracle.standard_parameters(&names);
+    let mut parameters = oracle.standard_parameters(&names);
+    parameters.extend(oracle.drives.parameters(plan.drive_parameters()));
     let width = parameters.len();
     let tau: Vec<f64> = regressor
         .chunks(width.max(1))
         .map(|row| row.iter().zip(&parameters).map(|(y, p)| y * p).sum())
         .collect();
-    let error = relative_error(&tau, inputs.tau);
+    let friction = oracle.drives.friction_forces(inputs.qd);
+    let motor: Vec<f64> = inputs
+        .tau
+        .iter()
+        .zip(&friction)
+        .map(|(t, f)| t - f)
+        .collect();
+    let error = relative_error(&tau, &motor);
     assert!(
         error < TOLERANCE,
         "{}: Y π differs from τ by {error:e}",

@@ -38,6 +38,8 @@
 //! link2.my = link2.my
 //! link2.mz = link2.mz
 //! link2.xx = link2.xx
+//! joint1.damping = joint1.damping
+//! joint2.damping = joint2.damping
 //! ```
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
@@ -97,9 +99,16 @@ pub const NB: usize = 2;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["link1", "link2"];
+/// Number of drive parameters: the columns of `standard_regressor`
+/// after the `10 * NB` of the bodies.
+pub const ND: usize = 2;
+/// Drive parameter names, in the order of `standard_regressor`'s
+/// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
+/// per coordinate), `<joint>.damping`, `<joint>.friction`.
+pub const DRIVE_PARAMETER_NAMES: [&str; ND] = ["joint1.damping", "joint2.damping"];
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 6;
+pub const NBP: usize = 8;
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -112,6 +121,8 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "link2.my",
     "link2.mz",
     "link2.xx",
+    "joint1.damping",
+    "joint2.damping",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -994,6 +1005,9 @@ pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
 /// `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
 /// in body axes. It reads the geometry and gravity of `p`, not its masses.
+/// Then one column per drive parameter of `DRIVE_PARAMETER_NAMES` (armature,
+/// damping, friction), so that `Y π = inverse_dynamics − friction_forces`, the
+/// force the drives supply.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -1003,7 +1017,7 @@ pub fn standard_regressor(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
@@ -1012,7 +1026,7 @@ pub fn standard_regressor_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     let p = &d.params;
     let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t0 = p.g * s_q0;
@@ -1049,6 +1063,8 @@ pub fn standard_regressor_with(
             0.0,
             0.0,
             0.0,
+            qd[0],
+            0.0,
         ],
         [
             0.0,
@@ -1071,6 +1087,8 @@ pub fn standard_regressor_with(
             0.0,
             0.0,
             0.0,
+            0.0,
+            qd[1],
         ],
     ]
 }
@@ -1103,6 +1121,8 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.0000000000643853298,
         0.0335304944,
         0.004557856275072,
+        0.05,
+        0.05,
     ]
 }
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
@@ -1116,7 +1136,7 @@ pub const OPS_REGRESSOR: OpCount = OpCount {
     exp: 0,
 };
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
-/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
 /// geometry and gravity of `p`, not its masses.
 ///
@@ -1160,8 +1180,10 @@ pub fn regressor_with(
             t10 + 0.1 * (c_q1 * t8 * t8 + s_q1 * t9),
             t11 - 0.1 * (s_q1 * t8 * t8 - c_q1 * t9),
             t9,
+            qd[0],
+            0.0,
         ],
-        [0.0, 0.0, 0.0, t10, t11, t9],
+        [0.0, 0.0, 0.0, t10, t11, t9, 0.0, qd[1]],
     ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

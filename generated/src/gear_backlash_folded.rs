@@ -34,6 +34,8 @@
 //! ```text
 //! pinion_disc.zz = pinion_disc.zz
 //! wheel_disc.zz = wheel_disc.zz
+//! pinion_axle.friction = pinion_axle.friction
+//! wheel_axle.damping = wheel_axle.damping
 //! ```
 //!
 //! | function | mul | add | div | sqrt | sin | cos | exp |
@@ -58,9 +60,9 @@
 //! | `gravity_derivatives` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix_inverse` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics_derivatives` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `standard_regressor` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `standard_regressor` | 1 | 1 | 1 | 1 | 0 | 0 | 0 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
+//! | `regressor` | 1 | 1 | 1 | 1 | 0 | 0 | 0 |
 //! | `linearization` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -93,15 +95,30 @@ pub const NB: usize = 2;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["pinion_disc", "wheel_disc"];
+/// Number of drive parameters: the columns of `standard_regressor`
+/// after the `10 * NB` of the bodies.
+pub const ND: usize = 2;
+/// Drive parameter names, in the order of `standard_regressor`'s
+/// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
+/// per coordinate), `<joint>.damping`, `<joint>.friction`.
+pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
+    "pinion_axle.friction",
+    "wheel_axle.damping",
+];
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 2;
+pub const NBP: usize = 4;
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
 /// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
 /// into it (the formulas are in the module header).
-pub const BASE_PARAMETER_NAMES: [&str; NBP] = ["pinion_disc.zz", "wheel_disc.zz"];
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "pinion_disc.zz",
+    "wheel_disc.zz",
+    "pinion_axle.friction",
+    "wheel_axle.damping",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 2;
@@ -755,10 +772,10 @@ pub fn forward_dynamics_derivatives_with(
 }
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
 pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
+    mul: 1,
+    add: 1,
+    div: 1,
+    sqrt: 1,
     sin: 0,
     cos: 0,
     exp: 0,
@@ -768,6 +785,9 @@ pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
 /// `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
 /// in body axes. It reads the geometry and gravity of `p`, not its masses.
+/// Then one column per drive parameter of `DRIVE_PARAMETER_NAMES` (armature,
+/// damping, friction), so that `Y π = inverse_dynamics − friction_forces`, the
+/// force the drives supply.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -777,16 +797,16 @@ pub fn standard_regressor(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 pub fn standard_regressor_with(
     _d: &Derived,
     _q: &[Real; NQ],
-    _qd: &[Real; NV],
+    qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     [
         [
             0.0,
@@ -808,6 +828,8 @@ pub fn standard_regressor_with(
             0.0,
             0.0,
             0.0,
+            0.0,
+            qd[0] / sqrt(qd[0] * qd[0] + 0.000001),
             0.0,
         ],
         [
@@ -831,6 +853,8 @@ pub fn standard_regressor_with(
             0.0,
             0.0,
             qdd[1],
+            0.0,
+            qd[1],
         ],
     ]
 }
@@ -856,20 +880,20 @@ pub fn base_parameters(p: &Params) -> [Real; NBP] {
 }
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
-    [0.01, 0.2]
+    [0.01, 0.2, 0.01, 0.05]
 }
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
 pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
+    mul: 1,
+    add: 1,
+    div: 1,
+    sqrt: 1,
     sin: 0,
     cos: 0,
     exp: 0,
 };
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
-/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
 /// geometry and gravity of `p`, not its masses.
 ///
@@ -888,10 +912,13 @@ pub fn regressor(
 pub fn regressor_with(
     _d: &Derived,
     _q: &[Real; NQ],
-    _qd: &[Real; NV],
+    qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [[Real; NBP]; NV] {
-    [[qdd[0], 0.0], [0.0, qdd[1]]]
+    [
+        [qdd[0], 0.0, qd[0] / sqrt(qd[0] * qd[0] + 0.000001), 0.0],
+        [0.0, qdd[1], 0.0, qd[1]],
+    ]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'

@@ -77,6 +77,20 @@
 //! panda_link7.xz = panda_link7.xz
 //! panda_link7.yz = panda_link7.yz
 //! panda_link7.zz = panda_link7.zz
+//! panda_joint1.damping = panda_joint1.damping
+//! panda_joint1.friction = panda_joint1.friction
+//! panda_joint2.damping = panda_joint2.damping
+//! panda_joint2.friction = panda_joint2.friction
+//! panda_joint3.damping = panda_joint3.damping
+//! panda_joint3.friction = panda_joint3.friction
+//! panda_joint4.damping = panda_joint4.damping
+//! panda_joint4.friction = panda_joint4.friction
+//! panda_joint5.damping = panda_joint5.damping
+//! panda_joint5.friction = panda_joint5.friction
+//! panda_joint6.damping = panda_joint6.damping
+//! panda_joint6.friction = panda_joint6.friction
+//! panda_joint7.damping = panda_joint7.damping
+//! panda_joint7.friction = panda_joint7.friction
 //! ```
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
@@ -101,9 +115,9 @@
 //! | `gravity_derivatives` | 305 | 197 | 0 | 0 | 6 | 6 |
 //! | `mass_matrix_inverse` | 527 | 325 | 6 | 0 | 6 | 6 |
 //! | `forward_dynamics_derivatives` | 5614 | 4032 | 12 | 0 | 6 | 6 |
-//! | `standard_regressor` | 1148 | 781 | 0 | 0 | 6 | 6 |
+//! | `standard_regressor` | 1154 | 788 | 7 | 7 | 6 | 6 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 805 | 563 | 0 | 0 | 6 | 6 |
+//! | `regressor` | 811 | 570 | 7 | 7 | 6 | 6 |
 //! | `linearization` | 5614 | 4032 | 12 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -160,9 +174,31 @@ pub const BODY_NAMES: [&str; NB] = [
     "panda_link6",
     "panda_link7",
 ];
+/// Number of drive parameters: the columns of `standard_regressor`
+/// after the `10 * NB` of the bodies.
+pub const ND: usize = 14;
+/// Drive parameter names, in the order of `standard_regressor`'s
+/// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
+/// per coordinate), `<joint>.damping`, `<joint>.friction`.
+pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
+    "panda_joint1.damping",
+    "panda_joint1.friction",
+    "panda_joint2.damping",
+    "panda_joint2.friction",
+    "panda_joint3.damping",
+    "panda_joint3.friction",
+    "panda_joint4.damping",
+    "panda_joint4.friction",
+    "panda_joint5.damping",
+    "panda_joint5.friction",
+    "panda_joint6.damping",
+    "panda_joint6.friction",
+    "panda_joint7.damping",
+    "panda_joint7.friction",
+];
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 43;
+pub const NBP: usize = 57;
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -212,6 +248,20 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "panda_link7.xz",
     "panda_link7.yz",
     "panda_link7.zz",
+    "panda_joint1.damping",
+    "panda_joint1.friction",
+    "panda_joint2.damping",
+    "panda_joint2.friction",
+    "panda_joint3.damping",
+    "panda_joint3.friction",
+    "panda_joint4.damping",
+    "panda_joint4.friction",
+    "panda_joint5.damping",
+    "panda_joint5.friction",
+    "panda_joint6.damping",
+    "panda_joint6.friction",
+    "panda_joint7.damping",
+    "panda_joint7.friction",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -10161,10 +10211,10 @@ fn forward_dynamics_derivatives_part11_body(
 }
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
 pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 1148,
-    add: 781,
-    div: 0,
-    sqrt: 0,
+    mul: 1154,
+    add: 788,
+    div: 7,
+    sqrt: 7,
     sin: 6,
     cos: 6,
     exp: 0,
@@ -10174,6 +10224,9 @@ pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
 /// `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
 /// in body axes. It reads the geometry and gravity of `p`, not its masses.
+/// Then one column per drive parameter of `DRIVE_PARAMETER_NAMES` (armature,
+/// damping, friction), so that `Y π = inverse_dynamics − friction_forces`, the
+/// force the drives supply.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -10183,7 +10236,7 @@ pub fn standard_regressor(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
@@ -10195,7 +10248,7 @@ pub fn standard_regressor_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
         return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
@@ -10214,7 +10267,7 @@ unsafe fn standard_regressor_with_avx(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
@@ -10226,7 +10279,7 @@ fn standard_regressor_with_body(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     let p = &d.params;
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
         .sin_cos_quad(q[1], q[2], q[3], q[4]);
@@ -10859,6 +10912,20 @@ fn standard_regressor_with_body(
             c_q1 * t506 - s_q1 * (c_q2 * t504 - s_q2 * t505),
             c_q1 * t515 - s_q1 * (c_q2 * t513 - s_q2 * t514),
             c_q1 * t523 - s_q1 * (c_q2 * t521 - s_q2 * t522),
+            qd[0],
+            qd[0] / sqrt(qd[0] * qd[0] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -10931,6 +10998,20 @@ fn standard_regressor_with_body(
             s_q2 * t504 + c_q2 * t505,
             s_q2 * t513 + c_q2 * t514,
             s_q2 * t521 + c_q2 * t522,
+            0.0,
+            0.0,
+            qd[1],
+            qd[1] / sqrt(t0 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11003,6 +11084,20 @@ fn standard_regressor_with_body(
             t506,
             t515,
             t523,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[2],
+            qd[2] / sqrt(qd[2] * qd[2] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11075,6 +11170,20 @@ fn standard_regressor_with_body(
             -t505,
             -t514,
             -t522,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[3],
+            qd[3] / sqrt(qd[3] * qd[3] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11147,6 +11256,20 @@ fn standard_regressor_with_body(
             t503,
             t512,
             t520,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[4],
+            qd[4] / sqrt(qd[4] * qd[4] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11219,6 +11342,20 @@ fn standard_regressor_with_body(
             t501,
             t510,
             -t518,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[5],
+            qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11291,6 +11428,20 @@ fn standard_regressor_with_body(
             -t136,
             t134,
             t89,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[6],
+            qd[6] / sqrt(qd[6] * qd[6] + 0.000001),
         ],
     ]
 }
@@ -11360,20 +11511,34 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         -0.0009653051699191116,
         -0.0012555365982728978,
         0.006684151967360945,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
     ]
 }
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
 pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 805,
-    add: 563,
-    div: 0,
-    sqrt: 0,
+    mul: 811,
+    add: 570,
+    div: 7,
+    sqrt: 7,
     sin: 6,
     cos: 6,
     exp: 0,
 };
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
-/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
 /// geometry and gravity of `p`, not its masses.
 ///
@@ -11867,6 +12032,20 @@ fn regressor_with_body(
             c_q1 * t355 - s_q1 * (c_q2 * t353 - s_q2 * t354),
             c_q1 * t364 - s_q1 * (c_q2 * t362 - s_q2 * t363),
             c_q1 * t372 - s_q1 * (c_q2 * t370 - s_q2 * t371),
+            qd[0],
+            qd[0] / sqrt(qd[0] * qd[0] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11912,6 +12091,20 @@ fn regressor_with_body(
             s_q2 * t353 + c_q2 * t354,
             s_q2 * t362 + c_q2 * t363,
             s_q2 * t370 + c_q2 * t371,
+            0.0,
+            0.0,
+            qd[1],
+            qd[1] / sqrt(t0 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11957,6 +12150,20 @@ fn regressor_with_body(
             t355,
             t364,
             t372,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[2],
+            qd[2] / sqrt(qd[2] * qd[2] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -12002,6 +12209,20 @@ fn regressor_with_body(
             -t354,
             -t363,
             -t371,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[3],
+            qd[3] / sqrt(qd[3] * qd[3] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -12047,6 +12268,20 @@ fn regressor_with_body(
             t352,
             t361,
             t369,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[4],
+            qd[4] / sqrt(qd[4] * qd[4] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -12092,6 +12327,20 @@ fn regressor_with_body(
             t350,
             t359,
             -t367,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[5],
+            qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -12137,6 +12386,20 @@ fn regressor_with_body(
             -t128,
             t126,
             t82,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[6],
+            qd[6] / sqrt(qd[6] * qd[6] + 0.000001),
         ],
     ]
 }
@@ -12343,6 +12606,11 @@ mod avx {
     }
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
+}
+/// The square root of `x`, by `libm` (`core` has none without `std`).
+#[inline(always)]
+fn sqrt(x: Real) -> Real {
+    libm::Libm::<Real>::sqrt(x)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

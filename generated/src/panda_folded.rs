@@ -77,6 +77,20 @@
 //! panda_link7.xz = panda_link7.xz
 //! panda_link7.yz = panda_link7.yz
 //! panda_link7.zz = panda_link7.zz
+//! panda_joint1.damping = panda_joint1.damping
+//! panda_joint1.friction = panda_joint1.friction
+//! panda_joint2.damping = panda_joint2.damping
+//! panda_joint2.friction = panda_joint2.friction
+//! panda_joint3.damping = panda_joint3.damping
+//! panda_joint3.friction = panda_joint3.friction
+//! panda_joint4.damping = panda_joint4.damping
+//! panda_joint4.friction = panda_joint4.friction
+//! panda_joint5.damping = panda_joint5.damping
+//! panda_joint5.friction = panda_joint5.friction
+//! panda_joint6.damping = panda_joint6.damping
+//! panda_joint6.friction = panda_joint6.friction
+//! panda_joint7.damping = panda_joint7.damping
+//! panda_joint7.friction = panda_joint7.friction
 //! ```
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
@@ -101,9 +115,9 @@
 //! | `gravity_derivatives` | 315 | 198 | 0 | 0 | 6 | 6 |
 //! | `mass_matrix_inverse` | 527 | 325 | 6 | 0 | 6 | 6 |
 //! | `forward_dynamics_derivatives` | 5618 | 4032 | 12 | 0 | 6 | 6 |
-//! | `standard_regressor` | 1150 | 780 | 0 | 0 | 6 | 6 |
+//! | `standard_regressor` | 1156 | 787 | 7 | 7 | 6 | 6 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 807 | 562 | 0 | 0 | 6 | 6 |
+//! | `regressor` | 813 | 569 | 7 | 7 | 6 | 6 |
 //! | `linearization` | 5618 | 4032 | 12 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -160,9 +174,31 @@ pub const BODY_NAMES: [&str; NB] = [
     "panda_link6",
     "panda_link7",
 ];
+/// Number of drive parameters: the columns of `standard_regressor`
+/// after the `10 * NB` of the bodies.
+pub const ND: usize = 14;
+/// Drive parameter names, in the order of `standard_regressor`'s
+/// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
+/// per coordinate), `<joint>.damping`, `<joint>.friction`.
+pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
+    "panda_joint1.damping",
+    "panda_joint1.friction",
+    "panda_joint2.damping",
+    "panda_joint2.friction",
+    "panda_joint3.damping",
+    "panda_joint3.friction",
+    "panda_joint4.damping",
+    "panda_joint4.friction",
+    "panda_joint5.damping",
+    "panda_joint5.friction",
+    "panda_joint6.damping",
+    "panda_joint6.friction",
+    "panda_joint7.damping",
+    "panda_joint7.friction",
+];
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 43;
+pub const NBP: usize = 57;
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -212,6 +248,20 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "panda_link7.xz",
     "panda_link7.yz",
     "panda_link7.zz",
+    "panda_joint1.damping",
+    "panda_joint1.friction",
+    "panda_joint2.damping",
+    "panda_joint2.friction",
+    "panda_joint3.damping",
+    "panda_joint3.friction",
+    "panda_joint4.damping",
+    "panda_joint4.friction",
+    "panda_joint5.damping",
+    "panda_joint5.friction",
+    "panda_joint6.damping",
+    "panda_joint6.friction",
+    "panda_joint7.damping",
+    "panda_joint7.friction",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -10115,10 +10165,10 @@ fn forward_dynamics_derivatives_part11_body(
 }
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
 pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 1150,
-    add: 780,
-    div: 0,
-    sqrt: 0,
+    mul: 1156,
+    add: 787,
+    div: 7,
+    sqrt: 7,
     sin: 6,
     cos: 6,
     exp: 0,
@@ -10128,6 +10178,9 @@ pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
 /// `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
 /// in body axes. It reads the geometry and gravity of `p`, not its masses.
+/// Then one column per drive parameter of `DRIVE_PARAMETER_NAMES` (armature,
+/// damping, friction), so that `Y π = inverse_dynamics − friction_forces`, the
+/// force the drives supply.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -10137,7 +10190,7 @@ pub fn standard_regressor(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
@@ -10149,7 +10202,7 @@ pub fn standard_regressor_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
         return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
@@ -10168,7 +10221,7 @@ unsafe fn standard_regressor_with_avx(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
@@ -10180,7 +10233,7 @@ fn standard_regressor_with_body(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
         .sin_cos_quad(q[1], q[2], q[3], q[4]);
     let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
@@ -10810,6 +10863,20 @@ fn standard_regressor_with_body(
             c_q1 * t504 - s_q1 * (c_q2 * t502 - s_q2 * t503),
             c_q1 * t513 - s_q1 * (c_q2 * t511 - s_q2 * t512),
             c_q1 * t521 - s_q1 * (c_q2 * t519 - s_q2 * t520),
+            qd[0],
+            qd[0] / sqrt(qd[0] * qd[0] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -10882,6 +10949,20 @@ fn standard_regressor_with_body(
             s_q2 * t502 + c_q2 * t503,
             s_q2 * t511 + c_q2 * t512,
             s_q2 * t519 + c_q2 * t520,
+            0.0,
+            0.0,
+            qd[1],
+            qd[1] / sqrt(t0 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -10954,6 +11035,20 @@ fn standard_regressor_with_body(
             t504,
             t513,
             t521,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[2],
+            qd[2] / sqrt(qd[2] * qd[2] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11026,6 +11121,20 @@ fn standard_regressor_with_body(
             -t503,
             -t512,
             -t520,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[3],
+            qd[3] / sqrt(qd[3] * qd[3] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11098,6 +11207,20 @@ fn standard_regressor_with_body(
             t501,
             t510,
             t518,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[4],
+            qd[4] / sqrt(qd[4] * qd[4] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11170,6 +11293,20 @@ fn standard_regressor_with_body(
             t499,
             t508,
             -t516,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[5],
+            qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11242,6 +11379,20 @@ fn standard_regressor_with_body(
             -t134,
             t132,
             t87,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[6],
+            qd[6] / sqrt(qd[6] * qd[6] + 0.000001),
         ],
     ]
 }
@@ -11311,20 +11462,34 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         -0.0009653051699191116,
         -0.0012555365982728978,
         0.006684151967360945,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
     ]
 }
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
 pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 807,
-    add: 562,
-    div: 0,
-    sqrt: 0,
+    mul: 813,
+    add: 569,
+    div: 7,
+    sqrt: 7,
     sin: 6,
     cos: 6,
     exp: 0,
 };
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
-/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
 /// geometry and gravity of `p`, not its masses.
 ///
@@ -11815,6 +11980,20 @@ fn regressor_with_body(
             c_q1 * t353 - s_q1 * (c_q2 * t351 - s_q2 * t352),
             c_q1 * t362 - s_q1 * (c_q2 * t360 - s_q2 * t361),
             c_q1 * t370 - s_q1 * (c_q2 * t368 - s_q2 * t369),
+            qd[0],
+            qd[0] / sqrt(qd[0] * qd[0] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11860,6 +12039,20 @@ fn regressor_with_body(
             s_q2 * t351 + c_q2 * t352,
             s_q2 * t360 + c_q2 * t361,
             s_q2 * t368 + c_q2 * t369,
+            0.0,
+            0.0,
+            qd[1],
+            qd[1] / sqrt(t0 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11905,6 +12098,20 @@ fn regressor_with_body(
             t353,
             t362,
             t370,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[2],
+            qd[2] / sqrt(qd[2] * qd[2] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11950,6 +12157,20 @@ fn regressor_with_body(
             -t352,
             -t361,
             -t369,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[3],
+            qd[3] / sqrt(qd[3] * qd[3] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -11995,6 +12216,20 @@ fn regressor_with_body(
             t350,
             t359,
             t367,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[4],
+            qd[4] / sqrt(qd[4] * qd[4] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -12040,6 +12275,20 @@ fn regressor_with_body(
             t348,
             t357,
             -t365,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[5],
+            qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -12085,6 +12334,20 @@ fn regressor_with_body(
             -t126,
             t124,
             t80,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[6],
+            qd[6] / sqrt(qd[6] * qd[6] + 0.000001),
         ],
     ]
 }
@@ -12291,6 +12554,11 @@ mod avx {
     }
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
+}
+/// The square root of `x`, by `libm` (`core` has none without `std`).
+#[inline(always)]
+fn sqrt(x: Real) -> Real {
+    libm::Libm::<Real>::sqrt(x)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

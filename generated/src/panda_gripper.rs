@@ -86,9 +86,24 @@
 //! panda_rightfinger.mx = panda_rightfinger.mx
 //! panda_rightfinger.my = panda_rightfinger.my
 //! panda_rightfinger.mz = panda_rightfinger.mz
+//! panda_joint1.damping = panda_joint1.damping
+//! panda_joint1.friction = panda_joint1.friction
+//! panda_joint2.damping = panda_joint2.damping
+//! panda_joint2.friction = panda_joint2.friction
+//! panda_joint3.damping = panda_joint3.damping
+//! panda_joint3.friction = panda_joint3.friction
+//! panda_joint4.damping = panda_joint4.damping
+//! panda_joint4.friction = panda_joint4.friction
+//! panda_joint5.damping = panda_joint5.damping
+//! panda_joint5.friction = panda_joint5.friction
+//! panda_joint6.damping = panda_joint6.damping
+//! panda_joint6.friction = panda_joint6.friction
+//! panda_joint7.damping = panda_joint7.damping
+//! panda_joint7.friction = panda_joint7.friction
+//! panda_finger_joint1.damping_r = panda_finger_joint1.damping + panda_finger_joint2.damping
 //! ```
 //!
-//! Not all identifiable apart: the regressor's rank is 48 of 51. Kept although
+//! Not all identifiable apart: the regressor's rank is 63 of 66. Kept although
 //! their columns depend on others with coefficients that are not small rationals:
 //! `panda_rightfinger.mx`, `panda_rightfinger.my`, `panda_rightfinger.mz`; the rest are entries of an inertia regrouped about an axis that is not a
 //! coordinate axis, dependent as functions of the standard parameters.
@@ -115,9 +130,9 @@
 //! | `gravity_derivatives` | 586 | 376 | 0 | 0 | 6 | 6 |
 //! | `mass_matrix_inverse` | 717 | 458 | 7 | 0 | 6 | 6 |
 //! | `forward_dynamics_derivatives` | 7267 | 5390 | 15 | 0 | 6 | 6 |
-//! | `standard_regressor` | 1794 | 1201 | 0 | 0 | 6 | 6 |
+//! | `standard_regressor` | 1800 | 1208 | 7 | 7 | 6 | 6 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 1299 | 891 | 0 | 0 | 6 | 6 |
+//! | `regressor` | 1305 | 898 | 7 | 7 | 6 | 6 |
 //! | `linearization` | 7267 | 5390 | 15 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -178,9 +193,33 @@ pub const BODY_NAMES: [&str; NB] = [
     "panda_leftfinger",
     "panda_rightfinger",
 ];
+/// Number of drive parameters: the columns of `standard_regressor`
+/// after the `10 * NB` of the bodies.
+pub const ND: usize = 16;
+/// Drive parameter names, in the order of `standard_regressor`'s
+/// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
+/// per coordinate), `<joint>.damping`, `<joint>.friction`.
+pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
+    "panda_joint1.damping",
+    "panda_joint1.friction",
+    "panda_joint2.damping",
+    "panda_joint2.friction",
+    "panda_joint3.damping",
+    "panda_joint3.friction",
+    "panda_joint4.damping",
+    "panda_joint4.friction",
+    "panda_joint5.damping",
+    "panda_joint5.friction",
+    "panda_joint6.damping",
+    "panda_joint6.friction",
+    "panda_joint7.damping",
+    "panda_joint7.friction",
+    "panda_finger_joint1.damping",
+    "panda_finger_joint2.damping",
+];
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 51;
+pub const NBP: usize = 66;
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -238,6 +277,21 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "panda_rightfinger.mx",
     "panda_rightfinger.my",
     "panda_rightfinger.mz",
+    "panda_joint1.damping",
+    "panda_joint1.friction",
+    "panda_joint2.damping",
+    "panda_joint2.friction",
+    "panda_joint3.damping",
+    "panda_joint3.friction",
+    "panda_joint4.damping",
+    "panda_joint4.friction",
+    "panda_joint5.damping",
+    "panda_joint5.friction",
+    "panda_joint6.damping",
+    "panda_joint6.friction",
+    "panda_joint7.damping",
+    "panda_joint7.friction",
+    "panda_finger_joint1.damping_r",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -14786,10 +14840,10 @@ fn forward_dynamics_derivatives_part15_body(
 }
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
 pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 1794,
-    add: 1201,
-    div: 0,
-    sqrt: 0,
+    mul: 1800,
+    add: 1208,
+    div: 7,
+    sqrt: 7,
     sin: 6,
     cos: 6,
     exp: 0,
@@ -14799,6 +14853,9 @@ pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
 /// `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
 /// in body axes. It reads the geometry and gravity of `p`, not its masses.
+/// Then one column per drive parameter of `DRIVE_PARAMETER_NAMES` (armature,
+/// damping, friction), so that `Y π = inverse_dynamics − friction_forces`, the
+/// force the drives supply.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -14808,7 +14865,7 @@ pub fn standard_regressor(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
@@ -14820,7 +14877,7 @@ pub fn standard_regressor_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
         return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
@@ -14839,7 +14896,7 @@ unsafe fn standard_regressor_with_avx(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
@@ -14851,15 +14908,31 @@ fn standard_regressor_with_body(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     let p = &d.params;
-    let mut out: [[Real; 10 * NB]; NV] = [[0.0; 10 * NB]; NV];
+    let mut out: [[Real; 10 * NB + ND]; NV] = [[0.0; 10 * NB + ND]; NV];
     out[0][9] = qdd[0];
+    out[0][90] = qd[0];
+    out[0][91] = qd[0] / sqrt(qd[0] * qd[0] + 0.000001);
     out[1][19] = qdd[1];
+    out[1][92] = qd[1];
+    out[2][94] = qd[2];
+    out[2][95] = qd[2] / sqrt(qd[2] * qd[2] + 0.000001);
+    out[3][96] = qd[3];
+    out[3][97] = qd[3] / sqrt(qd[3] * qd[3] + 0.000001);
+    out[4][98] = qd[4];
+    out[4][99] = qd[4] / sqrt(qd[4] * qd[4] + 0.000001);
+    out[5][100] = qd[5];
+    out[5][101] = qd[5] / sqrt(qd[5] * qd[5] + 0.000001);
+    out[6][102] = qd[6];
+    out[6][103] = qd[6] / sqrt(qd[6] * qd[6] + 0.000001);
+    out[7][104] = qd[7];
+    out[7][105] = qd[7];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
         .sin_cos_quad(q[1], q[2], q[3], q[4]);
     let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
     let t0 = qd[1] * qd[1];
+    out[1][93] = qd[1] / sqrt(t0 + 0.000001);
     let t1 = qd[0] * c_q1;
     let t2 = qdd[0] * s_q1;
     out[1][17] = -t2;
@@ -16196,20 +16269,35 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.0,
         0.0,
         0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.003,
+        0.0,
+        0.6,
     ]
 }
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
 pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 1299,
-    add: 891,
-    div: 0,
-    sqrt: 0,
+    mul: 1305,
+    add: 898,
+    div: 7,
+    sqrt: 7,
     sin: 6,
     cos: 6,
     exp: 0,
 };
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
-/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
 /// geometry and gravity of `p`, not its masses.
 ///
@@ -16937,6 +17025,21 @@ fn regressor_with_body(
             c_q1 * t563 - s_q1 * (c_q2 * t560 - 0.316 * t442 - s_q2 * t562),
             c_q1 * t578 - s_q1 * (c_q2 * t575 - 0.316 * t474 - s_q2 * t577),
             c_q1 * t592 - s_q1 * (c_q2 * t589 - 0.316 * t506 - s_q2 * t591),
+            qd[0],
+            qd[0] / sqrt(qd[0] * qd[0] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -16990,6 +17093,21 @@ fn regressor_with_body(
             0.316 * t461 + s_q2 * t560 + c_q2 * t562,
             0.316 * t494 + s_q2 * t575 + c_q2 * t577,
             0.316 * t525 + s_q2 * t589 + c_q2 * t591,
+            0.0,
+            0.0,
+            qd[1],
+            qd[1] / sqrt(t0 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -17043,6 +17161,21 @@ fn regressor_with_body(
             t563,
             t578,
             t592,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[2],
+            qd[2] / sqrt(qd[2] * qd[2] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -17096,6 +17229,21 @@ fn regressor_with_body(
             -t457 - t561,
             -t490 - t576,
             -t521 - t590,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[3],
+            qd[3] / sqrt(qd[3] * qd[3] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -17149,6 +17297,21 @@ fn regressor_with_body(
             t558,
             t573,
             t587,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[4],
+            qd[4] / sqrt(qd[4] * qd[4] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -17202,6 +17365,21 @@ fn regressor_with_body(
             t556,
             t571,
             t585,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[5],
+            qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -17255,6 +17433,21 @@ fn regressor_with_body(
             t553,
             t568,
             -t512,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[6],
+            qd[6] / sqrt(qd[6] * qd[6] + 0.000001),
+            0.0,
         ],
         [
             0.0,
@@ -17308,6 +17501,21 @@ fn regressor_with_body(
             t431,
             t462,
             -t160,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[7],
         ],
     ]
 }
@@ -17514,6 +17722,11 @@ mod avx {
     }
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
+}
+/// The square root of `x`, by `libm` (`core` has none without `std`).
+#[inline(always)]
+fn sqrt(x: Real) -> Real {
+    libm::Libm::<Real>::sqrt(x)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

@@ -35,6 +35,7 @@
 //! rod.mx = rod.mx
 //! rod.my = rod.my
 //! rod.zz = rod.zz
+//! pivot.damping = pivot.damping
 //! ```
 //!
 //! | function | mul | add | div | sqrt | sin | cos | exp |
@@ -94,15 +95,27 @@ pub const NB: usize = 1;
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["rod"];
+/// Number of drive parameters: the columns of `standard_regressor`
+/// after the `10 * NB` of the bodies.
+pub const ND: usize = 1;
+/// Drive parameter names, in the order of `standard_regressor`'s
+/// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
+/// per coordinate), `<joint>.damping`, `<joint>.friction`.
+pub const DRIVE_PARAMETER_NAMES: [&str; ND] = ["pivot.damping"];
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 3;
+pub const NBP: usize = 4;
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
 /// `yy`, `xz`, `yz`, `zz`), with `_r` when others are regrouped
 /// into it (the formulas are in the module header).
-pub const BASE_PARAMETER_NAMES: [&str; NBP] = ["rod.mx", "rod.my", "rod.zz"];
+pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
+    "rod.mx",
+    "rod.my",
+    "rod.zz",
+    "pivot.damping",
+];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 2;
@@ -767,6 +780,9 @@ pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
 /// `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
 /// in body axes. It reads the geometry and gravity of `p`, not its masses.
+/// Then one column per drive parameter of `DRIVE_PARAMETER_NAMES` (armature,
+/// damping, friction), so that `Y π = inverse_dynamics − friction_forces`, the
+/// force the drives supply.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -776,18 +792,18 @@ pub fn standard_regressor(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 pub fn standard_regressor_with(
     _d: &Derived,
     q: &[Real; NQ],
-    _qd: &[Real; NV],
+    qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     let (s_q0, c_q0) = sin_cos(q[0]);
-    [[0.0, 9.81 * c_q0, -9.81 * s_q0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, qdd[0]]]
+    [[0.0, 9.81 * c_q0, -9.81 * s_q0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, qdd[0], qd[0]]]
 }
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
 pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
@@ -811,7 +827,7 @@ pub fn base_parameters(p: &Params) -> [Real; NBP] {
 }
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
-    [0.0, -0.25, 0.08333333333333333]
+    [0.0, -0.25, 0.08333333333333333, 0.02]
 }
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
 pub const OPS_REGRESSOR: OpCount = OpCount {
@@ -824,7 +840,7 @@ pub const OPS_REGRESSOR: OpCount = OpCount {
     exp: 0,
 };
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
-/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
 /// geometry and gravity of `p`, not its masses.
 ///
@@ -843,11 +859,11 @@ pub fn regressor(
 pub fn regressor_with(
     _d: &Derived,
     q: &[Real; NQ],
-    _qd: &[Real; NV],
+    qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [[Real; NBP]; NV] {
     let (s_q0, c_q0) = sin_cos(q[0]);
-    [[9.81 * c_q0, -9.81 * s_q0, qdd[0]]]
+    [[9.81 * c_q0, -9.81 * s_q0, qdd[0], qd[0]]]
 }
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'

@@ -102,6 +102,30 @@
 //! HR_LOWER_LEG.xz = HR_LOWER_LEG.xz
 //! HR_LOWER_LEG.yz = HR_LOWER_LEG.yz
 //! HR_LOWER_LEG.zz_r = −HR_LOWER_LEG.xx + HR_LOWER_LEG.zz
+//! FL_HAA.damping = FL_HAA.damping
+//! FL_HAA.friction = FL_HAA.friction
+//! FL_HFE.damping = FL_HFE.damping
+//! FL_HFE.friction = FL_HFE.friction
+//! FL_KFE.damping = FL_KFE.damping
+//! FL_KFE.friction = FL_KFE.friction
+//! FR_HAA.damping = FR_HAA.damping
+//! FR_HAA.friction = FR_HAA.friction
+//! FR_HFE.damping = FR_HFE.damping
+//! FR_HFE.friction = FR_HFE.friction
+//! FR_KFE.damping = FR_KFE.damping
+//! FR_KFE.friction = FR_KFE.friction
+//! HL_HAA.damping = HL_HAA.damping
+//! HL_HAA.friction = HL_HAA.friction
+//! HL_HFE.damping = HL_HFE.damping
+//! HL_HFE.friction = HL_HFE.friction
+//! HL_KFE.damping = HL_KFE.damping
+//! HL_KFE.friction = HL_KFE.friction
+//! HR_HAA.damping = HR_HAA.damping
+//! HR_HAA.friction = HR_HAA.friction
+//! HR_HFE.damping = HR_HFE.damping
+//! HR_HFE.friction = HR_HFE.friction
+//! HR_KFE.damping = HR_KFE.damping
+//! HR_KFE.friction = HR_KFE.friction
 //! ```
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
@@ -126,9 +150,9 @@
 //! | `gravity_derivatives` | 124 | 52 | 0 | 0 | 12 | 12 |
 //! | `mass_matrix_inverse` | 188 | 92 | 8 | 0 | 8 | 8 |
 //! | `forward_dynamics_derivatives` | 2272 | 1496 | 20 | 0 | 12 | 12 |
-//! | `standard_regressor` | 660 | 480 | 0 | 0 | 12 | 12 |
+//! | `standard_regressor` | 664 | 492 | 12 | 12 | 12 | 12 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 504 | 380 | 0 | 0 | 12 | 12 |
+//! | `regressor` | 508 | 392 | 12 | 12 | 12 | 12 |
 //! | `linearization` | 2272 | 1496 | 20 | 0 | 12 | 12 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -226,9 +250,41 @@ pub const BODY_NAMES: [&str; NB] = [
     "HR_UPPER_LEG",
     "HR_LOWER_LEG",
 ];
+/// Number of drive parameters: the columns of `standard_regressor`
+/// after the `10 * NB` of the bodies.
+pub const ND: usize = 24;
+/// Drive parameter names, in the order of `standard_regressor`'s
+/// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
+/// per coordinate), `<joint>.damping`, `<joint>.friction`.
+pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
+    "FL_HAA.damping",
+    "FL_HAA.friction",
+    "FL_HFE.damping",
+    "FL_HFE.friction",
+    "FL_KFE.damping",
+    "FL_KFE.friction",
+    "FR_HAA.damping",
+    "FR_HAA.friction",
+    "FR_HFE.damping",
+    "FR_HFE.friction",
+    "FR_KFE.damping",
+    "FR_KFE.friction",
+    "HL_HAA.damping",
+    "HL_HAA.friction",
+    "HL_HFE.damping",
+    "HL_HFE.friction",
+    "HL_KFE.damping",
+    "HL_KFE.friction",
+    "HR_HAA.damping",
+    "HR_HAA.friction",
+    "HR_HFE.damping",
+    "HR_HFE.friction",
+    "HR_KFE.damping",
+    "HR_KFE.friction",
+];
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 68;
+pub const NBP: usize = 92;
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -303,6 +359,30 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "HR_LOWER_LEG.xz",
     "HR_LOWER_LEG.yz",
     "HR_LOWER_LEG.zz_r",
+    "FL_HAA.damping",
+    "FL_HAA.friction",
+    "FL_HFE.damping",
+    "FL_HFE.friction",
+    "FL_KFE.damping",
+    "FL_KFE.friction",
+    "FR_HAA.damping",
+    "FR_HAA.friction",
+    "FR_HFE.damping",
+    "FR_HFE.friction",
+    "FR_KFE.damping",
+    "FR_KFE.friction",
+    "HL_HAA.damping",
+    "HL_HAA.friction",
+    "HL_HFE.damping",
+    "HL_HFE.friction",
+    "HL_KFE.damping",
+    "HL_KFE.friction",
+    "HR_HAA.damping",
+    "HR_HAA.friction",
+    "HR_HFE.damping",
+    "HR_HFE.friction",
+    "HR_KFE.damping",
+    "HR_KFE.friction",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -6655,10 +6735,10 @@ fn forward_dynamics_derivatives_with_body(
 }
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
 pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 660,
-    add: 480,
-    div: 0,
-    sqrt: 0,
+    mul: 664,
+    add: 492,
+    div: 12,
+    sqrt: 12,
     sin: 12,
     cos: 12,
     exp: 0,
@@ -6668,6 +6748,9 @@ pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
 /// `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
 /// in body axes. It reads the geometry and gravity of `p`, not its masses.
+/// Then one column per drive parameter of `DRIVE_PARAMETER_NAMES` (armature,
+/// damping, friction), so that `Y π = inverse_dynamics − friction_forces`, the
+/// force the drives supply.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -6677,7 +6760,7 @@ pub fn standard_regressor(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
@@ -6689,7 +6772,7 @@ pub fn standard_regressor_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
         return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
@@ -6708,7 +6791,7 @@ unsafe fn standard_regressor_with_avx(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
@@ -6720,7 +6803,7 @@ fn standard_regressor_with_body(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     let p = &d.params;
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
         .sin_cos_quad(q[0], q[1], q[2], q[3]);
@@ -6728,332 +6811,336 @@ fn standard_regressor_with_body(
         .sin_cos_quad(q[4], q[5], q[6], q[7]);
     let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = lanes
         .sin_cos_quad(q[8], q[9], q[10], q[11]);
-    let t0 = qd[1] * qd[1];
-    let t1 = qd[4] * qd[4];
-    let t2 = qd[7] * qd[7];
-    let t3 = qd[10] * qd[10];
-    let t4 = p.g * s_q0;
-    let t5 = p.g * c_q0;
-    let t6 = qd[0] * s_q1;
-    let t7 = qdd[0] * c_q1;
-    let t8 = qdd[0] * s_q1;
-    let t9 = 0.014 * qd[0] * qd[0] - t4;
-    let t10 = 0.014 * qdd[0] + t5;
-    let t11 = s_q1 * t10;
-    let t12 = c_q1 * t10;
-    let t13 = qd[1] * t6;
-    let t14 = qd[0] * c_q1;
-    let t15 = qd[1] * t14;
-    let t16 = t7 - t13;
-    let t17 = t8 + t15;
-    let t18 = t14 * c_q2 - t6 * s_q2;
-    let t19 = t14 * s_q2 + t6 * c_q2;
-    let t20 = -0.16 * qd[1] - 0.03745 * t6;
-    let t21 = t6 * t14;
-    let t22 = t14 * t14;
-    let t23 = qdd[1] + t21;
-    let t24 = 0.03745 * (t15 - t17) - t11 - 0.16 * t23;
-    let t25 = 0.16 * t16 + t6 * t20 - t9 - 0.03745 * t22;
-    let t26 = t12 + 0.03745 * t16 + 0.16 * t22 - qd[1] * t20;
-    let t27 = c_q2 * t24 - s_q2 * t26;
-    let t28 = s_q2 * t24 + c_q2 * t26;
-    let t29 = qd[1] + qd[2];
-    let t30 = qdd[1] + qdd[2];
-    let t31 = t16 * c_q2 - t17 * s_q2 - qd[2] * t19;
-    let t32 = qd[2] * t18 + t16 * s_q2 + t17 * c_q2;
-    let t33 = p.g * s_q3;
-    let t34 = p.g * c_q3;
-    let t35 = qd[3] * s_q4;
-    let t36 = qdd[3] * c_q4;
-    let t37 = qdd[3] * s_q4;
-    let t38 = 0.014 * qd[3] * qd[3] + t33;
-    let t39 = t34 - 0.014 * qdd[3];
-    let t40 = s_q4 * t39;
-    let t41 = c_q4 * t39;
-    let t42 = qd[4] * t35;
-    let t43 = qd[3] * c_q4;
-    let t44 = qd[4] * t43;
-    let t45 = t36 - t42;
-    let t46 = t37 + t44;
-    let t47 = t43 * c_q5 - t35 * s_q5;
-    let t48 = t43 * s_q5 + t35 * c_q5;
-    let t49 = 0.03745 * t35 - 0.16 * qd[4];
-    let t50 = t35 * t43;
-    let t51 = t43 * t43;
-    let t52 = qdd[4] + t50;
-    let t53 = 0.03745 * (t46 - t44) - t40 - 0.16 * t52;
-    let t54 = 0.16 * t45 + t35 * t49 + t38 + 0.03745 * t51;
-    let t55 = t41 + 0.16 * t51 - qd[4] * t49 - 0.03745 * t45;
-    let t56 = c_q5 * t53 - s_q5 * t55;
-    let t57 = s_q5 * t53 + c_q5 * t55;
-    let t58 = qd[4] + qd[5];
-    let t59 = qdd[4] + qdd[5];
-    let t60 = t45 * c_q5 - t46 * s_q5 - qd[5] * t48;
-    let t61 = qd[5] * t47 + t45 * s_q5 + t46 * c_q5;
-    let t62 = p.g * s_q6;
-    let t63 = p.g * c_q6;
-    let t64 = qd[6] * s_q7;
-    let t65 = qdd[6] * c_q7;
-    let t66 = qdd[6] * s_q7;
-    let t67 = 0.014 * qd[6] * qd[6] - t62;
-    let t68 = 0.014 * qdd[6] + t63;
-    let t69 = s_q7 * t68;
-    let t70 = c_q7 * t68;
-    let t71 = qd[7] * t64;
-    let t72 = qd[6] * c_q7;
-    let t73 = qd[7] * t72;
-    let t74 = t65 - t71;
-    let t75 = t66 + t73;
-    let t76 = t72 * c_q8 - t64 * s_q8;
-    let t77 = t72 * s_q8 + t64 * c_q8;
-    let t78 = -0.16 * qd[7] - 0.03745 * t64;
-    let t79 = t64 * t72;
-    let t80 = t72 * t72;
-    let t81 = qdd[7] + t79;
-    let t82 = 0.03745 * (t73 - t75) - t69 - 0.16 * t81;
-    let t83 = 0.16 * t74 + t64 * t78 - t67 - 0.03745 * t80;
-    let t84 = t70 + 0.03745 * t74 + 0.16 * t80 - qd[7] * t78;
-    let t85 = c_q8 * t82 - s_q8 * t84;
-    let t86 = s_q8 * t82 + c_q8 * t84;
-    let t87 = qd[7] + qd[8];
-    let t88 = qdd[7] + qdd[8];
-    let t89 = t74 * c_q8 - t75 * s_q8 - qd[8] * t77;
-    let t90 = qd[8] * t76 + t74 * s_q8 + t75 * c_q8;
-    let t91 = p.g * s_q9;
-    let t92 = p.g * c_q9;
-    let t93 = qd[9] * s_q10;
-    let t94 = qdd[9] * c_q10;
-    let t95 = qdd[9] * s_q10;
-    let t96 = 0.014 * qd[9] * qd[9] + t91;
-    let t97 = t92 - 0.014 * qdd[9];
-    let t98 = s_q10 * t97;
-    let t99 = c_q10 * t97;
-    let t100 = qd[10] * t93;
-    let t101 = qd[9] * c_q10;
-    let t102 = qd[10] * t101;
-    let t103 = t94 - t100;
-    let t104 = t95 + t102;
-    let t105 = t101 * c_q11 - t93 * s_q11;
-    let t106 = t101 * s_q11 + t93 * c_q11;
-    let t107 = 0.03745 * t93 - 0.16 * qd[10];
-    let t108 = t93 * t101;
-    let t109 = t101 * t101;
-    let t110 = qdd[10] + t108;
-    let t111 = 0.03745 * (t104 - t102) - t98 - 0.16 * t110;
-    let t112 = 0.16 * t103 + t93 * t107 + t96 + 0.03745 * t109;
-    let t113 = t99 + 0.16 * t109 - qd[10] * t107 - 0.03745 * t103;
-    let t114 = c_q11 * t111 - s_q11 * t113;
-    let t115 = s_q11 * t111 + c_q11 * t113;
-    let t116 = qd[10] + qd[11];
-    let t117 = qdd[10] + qdd[11];
-    let t118 = t103 * c_q11 - t104 * s_q11 - qd[11] * t106;
-    let t119 = qd[11] * t105 + t103 * s_q11 + t104 * c_q11;
-    let t120 = t18 * t29;
-    let t121 = t18 * t19;
-    let t122 = t18 * t18;
-    let t123 = t47 * t58;
-    let t124 = t47 * t48;
-    let t125 = t47 * t47;
-    let t126 = t76 * t87;
-    let t127 = t76 * t77;
-    let t128 = t76 * t76;
-    let t129 = t105 * t116;
-    let t130 = t105 * t106;
-    let t131 = t105 * t105;
-    let t132 = t19 * t29;
-    let t133 = t29 * t29;
-    let t134 = t48 * t58;
-    let t135 = t58 * t58;
-    let t136 = t77 * t87;
-    let t137 = t87 * t87;
-    let t138 = t106 * t116;
-    let t139 = t116 * t116;
-    let t140 = t6 * t6;
-    let t141 = qdd[1] - t21;
-    let t142 = t19 * t19;
-    let t143 = t120 - t32;
-    let t144 = t30 + t121;
-    let t145 = t32 + t120;
-    let t146 = t132 - t31;
-    let t147 = t121 - t30;
-    let t148 = t31 + t132;
-    let t149 = t35 * t35;
-    let t150 = qdd[4] - t50;
-    let t151 = t48 * t48;
-    let t152 = t123 - t61;
-    let t153 = t59 + t124;
-    let t154 = t61 + t123;
-    let t155 = t134 - t60;
-    let t156 = t124 - t59;
-    let t157 = t60 + t134;
-    let t158 = t64 * t64;
-    let t159 = qdd[7] - t79;
-    let t160 = t77 * t77;
-    let t161 = t126 - t90;
-    let t162 = t88 + t127;
-    let t163 = t90 + t126;
-    let t164 = t136 - t89;
-    let t165 = t127 - t88;
-    let t166 = t89 + t136;
-    let t167 = t93 * t93;
-    let t168 = qdd[10] - t108;
-    let t169 = t106 * t106;
-    let t170 = t129 - t119;
-    let t171 = t117 + t130;
-    let t172 = t119 + t129;
-    let t173 = t138 - t118;
-    let t174 = t130 - t117;
-    let t175 = t118 + t138;
-    let t176 = s_q1 * t11 + c_q1 * t12;
-    let t177 = s_q1 * t23;
-    let t178 = c_q1 * t13;
-    let t179 = s_q2 * t28;
-    let t180 = c_q2 * t27 + t179;
-    let t181 = c_q2 * t28;
-    let t182 = t181 - s_q2 * t27;
-    let t183 = -t29;
-    let t184 = t29 * t183 - t142;
-    let t185 = c_q2 * t184 + s_q2 * t147;
-    let t186 = c_q2 * t147 - s_q2 * t184;
-    let t187 = t31 + t29 * t19;
-    let t188 = c_q2 * t143 + s_q2 * t187;
-    let t189 = c_q2 * t187 - s_q2 * t143;
-    let t190 = -t18;
-    let t191 = t30 - t19 * t190;
-    let t192 = t18 * t190 - t133;
-    let t193 = c_q2 * t191 + s_q2 * t192;
-    let t194 = c_q2 * t192 - s_q2 * t191;
-    let t195 = s_q2 * t120;
-    let t196 = c_q2 * t120;
-    let t197 = t122 - t133;
-    let t198 = c_q2 * t132;
-    let t199 = s_q2 * t132;
-    let t200 = t142 - t122;
-    let t201 = t133 - t142;
-    let t202 = -t143;
-    let t203 = -t121;
-    let t204 = s_q4 * t40 + c_q4 * t41;
-    let t205 = s_q4 * t52;
-    let t206 = c_q4 * t42;
-    let t207 = s_q5 * t57;
-    let t208 = c_q5 * t56 + t207;
-    let t209 = c_q5 * t57;
-    let t210 = t209 - s_q5 * t56;
-    let t211 = -t58;
-    let t212 = t58 * t211 - t151;
-    let t213 = c_q5 * t212 + s_q5 * t156;
-    let t214 = c_q5 * t156 - s_q5 * t212;
-    let t215 = t60 + t58 * t48;
-    let t216 = c_q5 * t152 + s_q5 * t215;
-    let t217 = c_q5 * t215 - s_q5 * t152;
-    let t218 = -t47;
-    let t219 = t59 - t48 * t218;
-    let t220 = t47 * t218 - t135;
-    let t221 = c_q5 * t219 + s_q5 * t220;
-    let t222 = c_q5 * t220 - s_q5 * t219;
-    let t223 = s_q5 * t123;
-    let t224 = c_q5 * t123;
-    let t225 = t125 - t135;
-    let t226 = c_q5 * t134;
-    let t227 = s_q5 * t134;
-    let t228 = t151 - t125;
-    let t229 = t135 - t151;
-    let t230 = -t152;
-    let t231 = -t124;
-    let t232 = s_q7 * t69 + c_q7 * t70;
-    let t233 = s_q7 * t81;
-    let t234 = c_q7 * t71;
-    let t235 = s_q8 * t86;
-    let t236 = c_q8 * t85 + t235;
-    let t237 = c_q8 * t86;
-    let t238 = t237 - s_q8 * t85;
-    let t239 = -t87;
-    let t240 = t87 * t239 - t160;
-    let t241 = c_q8 * t240 + s_q8 * t165;
-    let t242 = c_q8 * t165 - s_q8 * t240;
-    let t243 = t89 + t87 * t77;
-    let t244 = c_q8 * t161 + s_q8 * t243;
-    let t245 = c_q8 * t243 - s_q8 * t161;
-    let t246 = -t76;
-    let t247 = t88 - t77 * t246;
-    let t248 = t76 * t246 - t137;
-    let t249 = c_q8 * t247 + s_q8 * t248;
-    let t250 = c_q8 * t248 - s_q8 * t247;
-    let t251 = s_q8 * t126;
-    let t252 = c_q8 * t126;
-    let t253 = t128 - t137;
-    let t254 = c_q8 * t136;
-    let t255 = s_q8 * t136;
-    let t256 = t160 - t128;
-    let t257 = t137 - t160;
-    let t258 = -t161;
-    let t259 = -t127;
-    let t260 = s_q10 * t98 + c_q10 * t99;
-    let t261 = s_q10 * t110;
-    let t262 = c_q10 * t100;
-    let t263 = s_q11 * t115;
-    let t264 = c_q11 * t114 + t263;
-    let t265 = c_q11 * t115;
-    let t266 = t265 - s_q11 * t114;
-    let t267 = -t116;
-    let t268 = t116 * t267 - t169;
-    let t269 = c_q11 * t268 + s_q11 * t174;
-    let t270 = c_q11 * t174 - s_q11 * t268;
-    let t271 = t118 + t116 * t106;
-    let t272 = c_q11 * t170 + s_q11 * t271;
-    let t273 = c_q11 * t271 - s_q11 * t170;
-    let t274 = -t105;
-    let t275 = t117 - t106 * t274;
-    let t276 = t105 * t274 - t139;
-    let t277 = c_q11 * t275 + s_q11 * t276;
-    let t278 = c_q11 * t276 - s_q11 * t275;
-    let t279 = s_q11 * t129;
-    let t280 = c_q11 * t129;
-    let t281 = t131 - t139;
-    let t282 = c_q11 * t138;
-    let t283 = s_q11 * t138;
-    let t284 = t169 - t131;
-    let t285 = t139 - t169;
-    let t286 = -t170;
-    let t287 = -t130;
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[1] * qd[1];
+    let t2 = qd[3] * qd[3];
+    let t3 = qd[4] * qd[4];
+    let t4 = qd[6] * qd[6];
+    let t5 = qd[7] * qd[7];
+    let t6 = qd[9] * qd[9];
+    let t7 = qd[10] * qd[10];
+    let t8 = p.g * s_q0;
+    let t9 = p.g * c_q0;
+    let t10 = qd[0] * s_q1;
+    let t11 = qdd[0] * c_q1;
+    let t12 = qdd[0] * s_q1;
+    let t13 = 0.014 * t0 - t8;
+    let t14 = 0.014 * qdd[0] + t9;
+    let t15 = s_q1 * t14;
+    let t16 = c_q1 * t14;
+    let t17 = qd[1] * t10;
+    let t18 = qd[0] * c_q1;
+    let t19 = qd[1] * t18;
+    let t20 = t11 - t17;
+    let t21 = t12 + t19;
+    let t22 = t18 * c_q2 - t10 * s_q2;
+    let t23 = t18 * s_q2 + t10 * c_q2;
+    let t24 = -0.16 * qd[1] - 0.03745 * t10;
+    let t25 = t10 * t18;
+    let t26 = t18 * t18;
+    let t27 = qdd[1] + t25;
+    let t28 = 0.03745 * (t19 - t21) - t15 - 0.16 * t27;
+    let t29 = 0.16 * t20 + t10 * t24 - t13 - 0.03745 * t26;
+    let t30 = t16 + 0.03745 * t20 + 0.16 * t26 - qd[1] * t24;
+    let t31 = c_q2 * t28 - s_q2 * t30;
+    let t32 = s_q2 * t28 + c_q2 * t30;
+    let t33 = qd[1] + qd[2];
+    let t34 = qdd[1] + qdd[2];
+    let t35 = t20 * c_q2 - t21 * s_q2 - qd[2] * t23;
+    let t36 = qd[2] * t22 + t20 * s_q2 + t21 * c_q2;
+    let t37 = p.g * s_q3;
+    let t38 = p.g * c_q3;
+    let t39 = qd[3] * s_q4;
+    let t40 = qdd[3] * c_q4;
+    let t41 = qdd[3] * s_q4;
+    let t42 = 0.014 * t2 + t37;
+    let t43 = t38 - 0.014 * qdd[3];
+    let t44 = s_q4 * t43;
+    let t45 = c_q4 * t43;
+    let t46 = qd[4] * t39;
+    let t47 = qd[3] * c_q4;
+    let t48 = qd[4] * t47;
+    let t49 = t40 - t46;
+    let t50 = t41 + t48;
+    let t51 = t47 * c_q5 - t39 * s_q5;
+    let t52 = t47 * s_q5 + t39 * c_q5;
+    let t53 = 0.03745 * t39 - 0.16 * qd[4];
+    let t54 = t39 * t47;
+    let t55 = t47 * t47;
+    let t56 = qdd[4] + t54;
+    let t57 = 0.03745 * (t50 - t48) - t44 - 0.16 * t56;
+    let t58 = 0.16 * t49 + t39 * t53 + t42 + 0.03745 * t55;
+    let t59 = t45 + 0.16 * t55 - qd[4] * t53 - 0.03745 * t49;
+    let t60 = c_q5 * t57 - s_q5 * t59;
+    let t61 = s_q5 * t57 + c_q5 * t59;
+    let t62 = qd[4] + qd[5];
+    let t63 = qdd[4] + qdd[5];
+    let t64 = t49 * c_q5 - t50 * s_q5 - qd[5] * t52;
+    let t65 = qd[5] * t51 + t49 * s_q5 + t50 * c_q5;
+    let t66 = p.g * s_q6;
+    let t67 = p.g * c_q6;
+    let t68 = qd[6] * s_q7;
+    let t69 = qdd[6] * c_q7;
+    let t70 = qdd[6] * s_q7;
+    let t71 = 0.014 * t4 - t66;
+    let t72 = 0.014 * qdd[6] + t67;
+    let t73 = s_q7 * t72;
+    let t74 = c_q7 * t72;
+    let t75 = qd[7] * t68;
+    let t76 = qd[6] * c_q7;
+    let t77 = qd[7] * t76;
+    let t78 = t69 - t75;
+    let t79 = t70 + t77;
+    let t80 = t76 * c_q8 - t68 * s_q8;
+    let t81 = t76 * s_q8 + t68 * c_q8;
+    let t82 = -0.16 * qd[7] - 0.03745 * t68;
+    let t83 = t68 * t76;
+    let t84 = t76 * t76;
+    let t85 = qdd[7] + t83;
+    let t86 = 0.03745 * (t77 - t79) - t73 - 0.16 * t85;
+    let t87 = 0.16 * t78 + t68 * t82 - t71 - 0.03745 * t84;
+    let t88 = t74 + 0.03745 * t78 + 0.16 * t84 - qd[7] * t82;
+    let t89 = c_q8 * t86 - s_q8 * t88;
+    let t90 = s_q8 * t86 + c_q8 * t88;
+    let t91 = qd[7] + qd[8];
+    let t92 = qdd[7] + qdd[8];
+    let t93 = t78 * c_q8 - t79 * s_q8 - qd[8] * t81;
+    let t94 = qd[8] * t80 + t78 * s_q8 + t79 * c_q8;
+    let t95 = p.g * s_q9;
+    let t96 = p.g * c_q9;
+    let t97 = qd[9] * s_q10;
+    let t98 = qdd[9] * c_q10;
+    let t99 = qdd[9] * s_q10;
+    let t100 = 0.014 * t6 + t95;
+    let t101 = t96 - 0.014 * qdd[9];
+    let t102 = s_q10 * t101;
+    let t103 = c_q10 * t101;
+    let t104 = qd[10] * t97;
+    let t105 = qd[9] * c_q10;
+    let t106 = qd[10] * t105;
+    let t107 = t98 - t104;
+    let t108 = t99 + t106;
+    let t109 = t105 * c_q11 - t97 * s_q11;
+    let t110 = t105 * s_q11 + t97 * c_q11;
+    let t111 = 0.03745 * t97 - 0.16 * qd[10];
+    let t112 = t97 * t105;
+    let t113 = t105 * t105;
+    let t114 = qdd[10] + t112;
+    let t115 = 0.03745 * (t108 - t106) - t102 - 0.16 * t114;
+    let t116 = 0.16 * t107 + t97 * t111 + t100 + 0.03745 * t113;
+    let t117 = t103 + 0.16 * t113 - qd[10] * t111 - 0.03745 * t107;
+    let t118 = c_q11 * t115 - s_q11 * t117;
+    let t119 = s_q11 * t115 + c_q11 * t117;
+    let t120 = qd[10] + qd[11];
+    let t121 = qdd[10] + qdd[11];
+    let t122 = t107 * c_q11 - t108 * s_q11 - qd[11] * t110;
+    let t123 = qd[11] * t109 + t107 * s_q11 + t108 * c_q11;
+    let t124 = t22 * t33;
+    let t125 = t22 * t23;
+    let t126 = t22 * t22;
+    let t127 = t51 * t62;
+    let t128 = t51 * t52;
+    let t129 = t51 * t51;
+    let t130 = t80 * t91;
+    let t131 = t80 * t81;
+    let t132 = t80 * t80;
+    let t133 = t109 * t120;
+    let t134 = t109 * t110;
+    let t135 = t109 * t109;
+    let t136 = t23 * t33;
+    let t137 = t33 * t33;
+    let t138 = t52 * t62;
+    let t139 = t62 * t62;
+    let t140 = t81 * t91;
+    let t141 = t91 * t91;
+    let t142 = t110 * t120;
+    let t143 = t120 * t120;
+    let t144 = t10 * t10;
+    let t145 = qdd[1] - t25;
+    let t146 = t23 * t23;
+    let t147 = t124 - t36;
+    let t148 = t34 + t125;
+    let t149 = t36 + t124;
+    let t150 = t136 - t35;
+    let t151 = t125 - t34;
+    let t152 = t35 + t136;
+    let t153 = t39 * t39;
+    let t154 = qdd[4] - t54;
+    let t155 = t52 * t52;
+    let t156 = t127 - t65;
+    let t157 = t63 + t128;
+    let t158 = t65 + t127;
+    let t159 = t138 - t64;
+    let t160 = t128 - t63;
+    let t161 = t64 + t138;
+    let t162 = t68 * t68;
+    let t163 = qdd[7] - t83;
+    let t164 = t81 * t81;
+    let t165 = t130 - t94;
+    let t166 = t92 + t131;
+    let t167 = t94 + t130;
+    let t168 = t140 - t93;
+    let t169 = t131 - t92;
+    let t170 = t93 + t140;
+    let t171 = t97 * t97;
+    let t172 = qdd[10] - t112;
+    let t173 = t110 * t110;
+    let t174 = t133 - t123;
+    let t175 = t121 + t134;
+    let t176 = t123 + t133;
+    let t177 = t142 - t122;
+    let t178 = t134 - t121;
+    let t179 = t122 + t142;
+    let t180 = s_q1 * t15 + c_q1 * t16;
+    let t181 = s_q1 * t27;
+    let t182 = c_q1 * t17;
+    let t183 = s_q2 * t32;
+    let t184 = c_q2 * t31 + t183;
+    let t185 = c_q2 * t32;
+    let t186 = t185 - s_q2 * t31;
+    let t187 = -t33;
+    let t188 = t33 * t187 - t146;
+    let t189 = c_q2 * t188 + s_q2 * t151;
+    let t190 = c_q2 * t151 - s_q2 * t188;
+    let t191 = t35 + t33 * t23;
+    let t192 = c_q2 * t147 + s_q2 * t191;
+    let t193 = c_q2 * t191 - s_q2 * t147;
+    let t194 = -t22;
+    let t195 = t34 - t23 * t194;
+    let t196 = t22 * t194 - t137;
+    let t197 = c_q2 * t195 + s_q2 * t196;
+    let t198 = c_q2 * t196 - s_q2 * t195;
+    let t199 = s_q2 * t124;
+    let t200 = c_q2 * t124;
+    let t201 = t126 - t137;
+    let t202 = c_q2 * t136;
+    let t203 = s_q2 * t136;
+    let t204 = t146 - t126;
+    let t205 = t137 - t146;
+    let t206 = -t147;
+    let t207 = -t125;
+    let t208 = s_q4 * t44 + c_q4 * t45;
+    let t209 = s_q4 * t56;
+    let t210 = c_q4 * t46;
+    let t211 = s_q5 * t61;
+    let t212 = c_q5 * t60 + t211;
+    let t213 = c_q5 * t61;
+    let t214 = t213 - s_q5 * t60;
+    let t215 = -t62;
+    let t216 = t62 * t215 - t155;
+    let t217 = c_q5 * t216 + s_q5 * t160;
+    let t218 = c_q5 * t160 - s_q5 * t216;
+    let t219 = t64 + t62 * t52;
+    let t220 = c_q5 * t156 + s_q5 * t219;
+    let t221 = c_q5 * t219 - s_q5 * t156;
+    let t222 = -t51;
+    let t223 = t63 - t52 * t222;
+    let t224 = t51 * t222 - t139;
+    let t225 = c_q5 * t223 + s_q5 * t224;
+    let t226 = c_q5 * t224 - s_q5 * t223;
+    let t227 = s_q5 * t127;
+    let t228 = c_q5 * t127;
+    let t229 = t129 - t139;
+    let t230 = c_q5 * t138;
+    let t231 = s_q5 * t138;
+    let t232 = t155 - t129;
+    let t233 = t139 - t155;
+    let t234 = -t156;
+    let t235 = -t128;
+    let t236 = s_q7 * t73 + c_q7 * t74;
+    let t237 = s_q7 * t85;
+    let t238 = c_q7 * t75;
+    let t239 = s_q8 * t90;
+    let t240 = c_q8 * t89 + t239;
+    let t241 = c_q8 * t90;
+    let t242 = t241 - s_q8 * t89;
+    let t243 = -t91;
+    let t244 = t91 * t243 - t164;
+    let t245 = c_q8 * t244 + s_q8 * t169;
+    let t246 = c_q8 * t169 - s_q8 * t244;
+    let t247 = t93 + t91 * t81;
+    let t248 = c_q8 * t165 + s_q8 * t247;
+    let t249 = c_q8 * t247 - s_q8 * t165;
+    let t250 = -t80;
+    let t251 = t92 - t81 * t250;
+    let t252 = t80 * t250 - t141;
+    let t253 = c_q8 * t251 + s_q8 * t252;
+    let t254 = c_q8 * t252 - s_q8 * t251;
+    let t255 = s_q8 * t130;
+    let t256 = c_q8 * t130;
+    let t257 = t132 - t141;
+    let t258 = c_q8 * t140;
+    let t259 = s_q8 * t140;
+    let t260 = t164 - t132;
+    let t261 = t141 - t164;
+    let t262 = -t165;
+    let t263 = -t131;
+    let t264 = s_q10 * t102 + c_q10 * t103;
+    let t265 = s_q10 * t114;
+    let t266 = c_q10 * t104;
+    let t267 = s_q11 * t119;
+    let t268 = c_q11 * t118 + t267;
+    let t269 = c_q11 * t119;
+    let t270 = t269 - s_q11 * t118;
+    let t271 = -t120;
+    let t272 = t120 * t271 - t173;
+    let t273 = c_q11 * t272 + s_q11 * t178;
+    let t274 = c_q11 * t178 - s_q11 * t272;
+    let t275 = t122 + t120 * t110;
+    let t276 = c_q11 * t174 + s_q11 * t275;
+    let t277 = c_q11 * t275 - s_q11 * t174;
+    let t278 = -t109;
+    let t279 = t121 - t110 * t278;
+    let t280 = t109 * t278 - t143;
+    let t281 = c_q11 * t279 + s_q11 * t280;
+    let t282 = c_q11 * t280 - s_q11 * t279;
+    let t283 = s_q11 * t133;
+    let t284 = c_q11 * t133;
+    let t285 = t135 - t143;
+    let t286 = c_q11 * t142;
+    let t287 = s_q11 * t142;
+    let t288 = t173 - t135;
+    let t289 = t143 - t173;
+    let t290 = -t174;
+    let t291 = -t134;
     [
         [
             0.0,
             0.0,
-            t5,
-            -t4,
+            t9,
+            -t8,
             qdd[0],
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            0.014 * t176,
-            0.014 * (s_q1 * (t0 + t140) - c_q1 * t141) - s_q1 * t9,
-            t176 + 0.014 * (s_q1 * t8 + c_q1 * t7),
-            c_q1 * t9 - 0.014 * (c_q1 * (t0 + t22) + t177),
-            c_q1 * t16 - t178,
-            c_q1 * t141 + s_q1 * (t22 - t0),
+            0.014 * t180,
+            0.014 * (s_q1 * (t1 + t144) - c_q1 * t145) - s_q1 * t13,
+            t180 + 0.014 * (s_q1 * t12 + c_q1 * t11),
+            c_q1 * t13 - 0.014 * (c_q1 * (t1 + t26) + t181),
+            c_q1 * t20 - t182,
+            c_q1 * t145 + s_q1 * (t26 - t1),
             0.0,
-            c_q1 * (t8 + 2.0 * t15) + s_q1 * (t7 - 2.0 * t13),
-            t177 + c_q1 * (t0 - t140),
-            t178 + s_q1 * t17,
-            c_q1 * (0.014 * t182 + 0.16 * t25 + 0.03745 * t182) - 0.05145 * s_q1 * t180,
-            0.014 * (c_q1 * t186 - s_q1 * t185)
-                + c_q1 * (0.03745 * t186 + 0.16 * (t32 - t18 * t183) + s_q2 * t25)
-                + s_q1 * (c_q2 * t25 - 0.03745 * t185),
-            0.014 * (c_q1 * t189 - s_q1 * t188)
-                + c_q1 * (t181 + 0.03745 * t189 - s_q2 * t27 - 0.16 * (t19 * t19 + t122))
-                - s_q1 * (c_q2 * t27 + t179 + 0.03745 * t188),
-            0.014 * (c_q1 * t194 - s_q1 * t193)
-                + c_q1 * (0.16 * t146 + 0.03745 * t194 - c_q2 * t25)
-                + s_q1 * (s_q2 * t25 - 0.03745 * t193),
-            c_q1 * (c_q2 * t31 - t195) - s_q1 * (s_q2 * t31 + t196),
-            c_q1 * (s_q2 * t197 - c_q2 * t147) + s_q1 * (c_q2 * t197 + s_q2 * t147),
-            c_q1 * (t195 - t198) + s_q1 * (t196 + t199),
-            c_q1 * (c_q2 * t145 - s_q2 * t146) - s_q1 * (c_q2 * t146 + s_q2 * t145),
-            c_q1 * (s_q2 * t144 + c_q2 * t201) + s_q1 * (c_q2 * t144 - s_q2 * t201),
-            c_q1 * (t198 + s_q2 * t32) + s_q1 * (c_q2 * t32 - t199),
+            c_q1 * (t12 + 2.0 * t19) + s_q1 * (t11 - 2.0 * t17),
+            t181 + c_q1 * (t1 - t144),
+            t182 + s_q1 * t21,
+            c_q1 * (0.014 * t186 + 0.16 * t29 + 0.03745 * t186) - 0.05145 * s_q1 * t184,
+            0.014 * (c_q1 * t190 - s_q1 * t189)
+                + c_q1 * (0.03745 * t190 + 0.16 * (t36 - t22 * t187) + s_q2 * t29)
+                + s_q1 * (c_q2 * t29 - 0.03745 * t189),
+            0.014 * (c_q1 * t193 - s_q1 * t192)
+                + c_q1 * (t185 + 0.03745 * t193 - s_q2 * t31 - 0.16 * (t23 * t23 + t126))
+                - s_q1 * (c_q2 * t31 + t183 + 0.03745 * t192),
+            0.014 * (c_q1 * t198 - s_q1 * t197)
+                + c_q1 * (0.16 * t150 + 0.03745 * t198 - c_q2 * t29)
+                + s_q1 * (s_q2 * t29 - 0.03745 * t197),
+            c_q1 * (c_q2 * t35 - t199) - s_q1 * (s_q2 * t35 + t200),
+            c_q1 * (s_q2 * t201 - c_q2 * t151) + s_q1 * (c_q2 * t201 + s_q2 * t151),
+            c_q1 * (t199 - t202) + s_q1 * (t200 + t203),
+            c_q1 * (c_q2 * t149 - s_q2 * t150) - s_q1 * (c_q2 * t150 + s_q2 * t149),
+            c_q1 * (s_q2 * t148 + c_q2 * t205) + s_q1 * (c_q2 * t148 - s_q2 * t205),
+            c_q1 * (t202 + s_q2 * t36) + s_q1 * (c_q2 * t36 - t203),
             0.0,
             0.0,
             0.0,
@@ -7122,6 +7209,30 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[0],
+            qd[0] / sqrt(t0 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -7157,307 +7268,353 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t12,
+            -t16,
             0.0,
-            -t11,
-            t21,
-            t7,
+            -t15,
+            t25,
+            t11,
             qdd[1],
-            t140 - t22,
-            t8,
-            -t21,
-            -0.16 * t180,
-            -0.16 * t185 - t28,
-            -0.16 * t188,
-            t27 - 0.16 * t193,
-            t121,
-            t148,
-            t30,
-            t200,
-            t202,
-            t203,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            -t28,
-            0.0,
-            t27,
-            t121,
-            t148,
-            t30,
-            t200,
-            t202,
-            t203,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
+            t144 - t26,
+            t12,
+            -t25,
+            -0.16 * t184,
+            -0.16 * t189 - t32,
+            -0.16 * t192,
+            t31 - 0.16 * t197,
+            t125,
+            t152,
             t34,
-            -t33,
+            t204,
+            t206,
+            t207,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[1],
+            qd[1] / sqrt(t1 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t32,
+            0.0,
+            t31,
+            t125,
+            t152,
+            t34,
+            t204,
+            t206,
+            t207,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[2],
+            qd[2] / sqrt(qd[2] * qd[2] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t38,
+            -t37,
             qdd[3],
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            -0.014 * t204,
-            s_q4 * t38 - 0.014 * (s_q4 * (t1 + t149) - c_q4 * t150),
-            t204 - 0.014 * (s_q4 * t37 + c_q4 * t36),
-            0.014 * (c_q4 * (t1 + t51) + t205) - c_q4 * t38,
-            c_q4 * t45 - t206,
-            c_q4 * t150 + s_q4 * (t51 - t1),
+            -0.014 * t208,
+            s_q4 * t42 - 0.014 * (s_q4 * (t3 + t153) - c_q4 * t154),
+            t208 - 0.014 * (s_q4 * t41 + c_q4 * t40),
+            0.014 * (c_q4 * (t3 + t55) + t209) - c_q4 * t42,
+            c_q4 * t49 - t210,
+            c_q4 * t154 + s_q4 * (t55 - t3),
             0.0,
-            c_q4 * (t37 + 2.0 * t44) + s_q4 * (t36 - 2.0 * t42),
-            t205 + c_q4 * (t1 - t149),
-            t206 + s_q4 * t46,
-            0.05145 * s_q4 * t208 + c_q4 * (0.16 * t54 - 0.03745 * t210 - 0.014 * t210),
-            c_q4 * (0.16 * (t61 - t47 * t211) + s_q5 * t54 - 0.03745 * t214)
-                + s_q4 * (0.03745 * t213 + c_q5 * t54)
-                - 0.014 * (c_q4 * t214 - s_q4 * t213),
-            c_q4 * (t209 - s_q5 * t56 - 0.16 * (t48 * t48 + t125) - 0.03745 * t217)
-                + s_q4 * (0.03745 * t216 - c_q5 * t56 - t207)
-                - 0.014 * (c_q4 * t217 - s_q4 * t216),
-            c_q4 * (0.16 * t155 - c_q5 * t54 - 0.03745 * t222)
-                + s_q4 * (0.03745 * t221 + s_q5 * t54)
-                - 0.014 * (c_q4 * t222 - s_q4 * t221),
-            c_q4 * (c_q5 * t60 - t223) - s_q4 * (s_q5 * t60 + t224),
-            c_q4 * (s_q5 * t225 - c_q5 * t156) + s_q4 * (c_q5 * t225 + s_q5 * t156),
-            c_q4 * (t223 - t226) + s_q4 * (t224 + t227),
-            c_q4 * (c_q5 * t154 - s_q5 * t155) - s_q4 * (c_q5 * t155 + s_q5 * t154),
-            c_q4 * (s_q5 * t153 + c_q5 * t229) + s_q4 * (c_q5 * t153 - s_q5 * t229),
-            c_q4 * (t226 + s_q5 * t61) + s_q4 * (c_q5 * t61 - t227),
-            0.0,
-            0.0,
+            c_q4 * (t41 + 2.0 * t48) + s_q4 * (t40 - 2.0 * t46),
+            t209 + c_q4 * (t3 - t153),
+            t210 + s_q4 * t50,
+            0.05145 * s_q4 * t212 + c_q4 * (0.16 * t58 - 0.03745 * t214 - 0.014 * t214),
+            c_q4 * (0.16 * (t65 - t51 * t215) + s_q5 * t58 - 0.03745 * t218)
+                + s_q4 * (0.03745 * t217 + c_q5 * t58)
+                - 0.014 * (c_q4 * t218 - s_q4 * t217),
+            c_q4 * (t213 - s_q5 * t60 - 0.16 * (t52 * t52 + t129) - 0.03745 * t221)
+                + s_q4 * (0.03745 * t220 - c_q5 * t60 - t211)
+                - 0.014 * (c_q4 * t221 - s_q4 * t220),
+            c_q4 * (0.16 * t159 - c_q5 * t58 - 0.03745 * t226)
+                + s_q4 * (0.03745 * t225 + s_q5 * t58)
+                - 0.014 * (c_q4 * t226 - s_q4 * t225),
+            c_q4 * (c_q5 * t64 - t227) - s_q4 * (s_q5 * t64 + t228),
+            c_q4 * (s_q5 * t229 - c_q5 * t160) + s_q4 * (c_q5 * t229 + s_q5 * t160),
+            c_q4 * (t227 - t230) + s_q4 * (t228 + t231),
+            c_q4 * (c_q5 * t158 - s_q5 * t159) - s_q4 * (c_q5 * t159 + s_q5 * t158),
+            c_q4 * (s_q5 * t157 + c_q5 * t233) + s_q4 * (c_q5 * t157 - s_q5 * t233),
+            c_q4 * (t230 + s_q5 * t65) + s_q4 * (c_q5 * t65 - t231),
             0.0,
             0.0,
             0.0,
@@ -7500,6 +7657,32 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[3],
+            qd[3] / sqrt(t2 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -7559,307 +7742,353 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t41,
+            -t45,
             0.0,
-            -t40,
-            t50,
-            t36,
+            -t44,
+            t54,
+            t40,
             qdd[4],
-            t149 - t51,
-            t37,
-            -t50,
-            -0.16 * t208,
-            -0.16 * t213 - t57,
-            -0.16 * t216,
-            t56 - 0.16 * t221,
-            t124,
-            t157,
-            t59,
-            t228,
-            t230,
-            t231,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            -t57,
-            0.0,
-            t56,
-            t124,
-            t157,
-            t59,
-            t228,
-            t230,
-            t231,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
+            t153 - t55,
+            t41,
+            -t54,
+            -0.16 * t212,
+            -0.16 * t217 - t61,
+            -0.16 * t220,
+            t60 - 0.16 * t225,
+            t128,
+            t161,
             t63,
-            -t62,
+            t232,
+            t234,
+            t235,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[4],
+            qd[4] / sqrt(t3 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t61,
+            0.0,
+            t60,
+            t128,
+            t161,
+            t63,
+            t232,
+            t234,
+            t235,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[5],
+            qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t67,
+            -t66,
             qdd[6],
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            0.014 * t232,
-            0.014 * (s_q7 * (t2 + t158) - c_q7 * t159) - s_q7 * t67,
-            t232 + 0.014 * (s_q7 * t66 + c_q7 * t65),
-            c_q7 * t67 - 0.014 * (c_q7 * (t2 + t80) + t233),
-            c_q7 * t74 - t234,
-            c_q7 * t159 + s_q7 * (t80 - t2),
+            0.014 * t236,
+            0.014 * (s_q7 * (t5 + t162) - c_q7 * t163) - s_q7 * t71,
+            t236 + 0.014 * (s_q7 * t70 + c_q7 * t69),
+            c_q7 * t71 - 0.014 * (c_q7 * (t5 + t84) + t237),
+            c_q7 * t78 - t238,
+            c_q7 * t163 + s_q7 * (t84 - t5),
             0.0,
-            c_q7 * (t66 + 2.0 * t73) + s_q7 * (t65 - 2.0 * t71),
-            t233 + c_q7 * (t2 - t158),
-            t234 + s_q7 * t75,
-            c_q7 * (0.014 * t238 + 0.16 * t83 + 0.03745 * t238) - 0.05145 * s_q7 * t236,
-            0.014 * (c_q7 * t242 - s_q7 * t241)
-                + c_q7 * (0.03745 * t242 + 0.16 * (t90 - t76 * t239) + s_q8 * t83)
-                + s_q7 * (c_q8 * t83 - 0.03745 * t241),
-            0.014 * (c_q7 * t245 - s_q7 * t244)
-                + c_q7 * (t237 + 0.03745 * t245 - s_q8 * t85 - 0.16 * (t77 * t77 + t128))
-                - s_q7 * (c_q8 * t85 + t235 + 0.03745 * t244),
-            0.014 * (c_q7 * t250 - s_q7 * t249)
-                + c_q7 * (0.16 * t164 + 0.03745 * t250 - c_q8 * t83)
-                + s_q7 * (s_q8 * t83 - 0.03745 * t249),
-            c_q7 * (c_q8 * t89 - t251) - s_q7 * (s_q8 * t89 + t252),
-            c_q7 * (s_q8 * t253 - c_q8 * t165) + s_q7 * (c_q8 * t253 + s_q8 * t165),
-            c_q7 * (t251 - t254) + s_q7 * (t252 + t255),
-            c_q7 * (c_q8 * t163 - s_q8 * t164) - s_q7 * (c_q8 * t164 + s_q8 * t163),
-            c_q7 * (s_q8 * t162 + c_q8 * t257) + s_q7 * (c_q8 * t162 - s_q8 * t257),
-            c_q7 * (t254 + s_q8 * t90) + s_q7 * (c_q8 * t90 - t255),
-            0.0,
-            0.0,
+            c_q7 * (t70 + 2.0 * t77) + s_q7 * (t69 - 2.0 * t75),
+            t237 + c_q7 * (t5 - t162),
+            t238 + s_q7 * t79,
+            c_q7 * (0.014 * t242 + 0.16 * t87 + 0.03745 * t242) - 0.05145 * s_q7 * t240,
+            0.014 * (c_q7 * t246 - s_q7 * t245)
+                + c_q7 * (0.03745 * t246 + 0.16 * (t94 - t80 * t243) + s_q8 * t87)
+                + s_q7 * (c_q8 * t87 - 0.03745 * t245),
+            0.014 * (c_q7 * t249 - s_q7 * t248)
+                + c_q7 * (t241 + 0.03745 * t249 - s_q8 * t89 - 0.16 * (t81 * t81 + t132))
+                - s_q7 * (c_q8 * t89 + t239 + 0.03745 * t248),
+            0.014 * (c_q7 * t254 - s_q7 * t253)
+                + c_q7 * (0.16 * t168 + 0.03745 * t254 - c_q8 * t87)
+                + s_q7 * (s_q8 * t87 - 0.03745 * t253),
+            c_q7 * (c_q8 * t93 - t255) - s_q7 * (s_q8 * t93 + t256),
+            c_q7 * (s_q8 * t257 - c_q8 * t169) + s_q7 * (c_q8 * t257 + s_q8 * t169),
+            c_q7 * (t255 - t258) + s_q7 * (t256 + t259),
+            c_q7 * (c_q8 * t167 - s_q8 * t168) - s_q7 * (c_q8 * t168 + s_q8 * t167),
+            c_q7 * (s_q8 * t166 + c_q8 * t261) + s_q7 * (c_q8 * t166 - s_q8 * t261),
+            c_q7 * (t258 + s_q8 * t94) + s_q7 * (c_q8 * t94 - t259),
             0.0,
             0.0,
             0.0,
@@ -7878,6 +8107,32 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[6],
+            qd[6] / sqrt(t4 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -7961,309 +8216,381 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t70,
+            -t74,
             0.0,
-            -t69,
-            t79,
-            t65,
+            -t73,
+            t83,
+            t69,
             qdd[7],
-            t158 - t80,
-            t66,
-            -t79,
-            -0.16 * t236,
-            -0.16 * t241 - t86,
-            -0.16 * t244,
-            t85 - 0.16 * t249,
-            t127,
-            t166,
-            t88,
-            t256,
-            t258,
-            t259,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            -t86,
-            0.0,
-            t85,
-            t127,
-            t166,
-            t88,
-            t256,
-            t258,
-            t259,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
+            t162 - t84,
+            t70,
+            -t83,
+            -0.16 * t240,
+            -0.16 * t245 - t90,
+            -0.16 * t248,
+            t89 - 0.16 * t253,
+            t131,
+            t170,
             t92,
-            -t91,
+            t260,
+            t262,
+            t263,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[7],
+            qd[7] / sqrt(t5 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t90,
+            0.0,
+            t89,
+            t131,
+            t170,
+            t92,
+            t260,
+            t262,
+            t263,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[8],
+            qd[8] / sqrt(qd[8] * qd[8] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t96,
+            -t95,
             qdd[9],
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            -0.014 * t260,
-            s_q10 * t96 - 0.014 * (s_q10 * (t3 + t167) - c_q10 * t168),
-            t260 - 0.014 * (s_q10 * t95 + c_q10 * t94),
-            0.014 * (c_q10 * (t3 + t109) + t261) - c_q10 * t96,
-            c_q10 * t103 - t262,
-            c_q10 * t168 + s_q10 * (t109 - t3),
+            -0.014 * t264,
+            s_q10 * t100 - 0.014 * (s_q10 * (t7 + t171) - c_q10 * t172),
+            t264 - 0.014 * (s_q10 * t99 + c_q10 * t98),
+            0.014 * (c_q10 * (t7 + t113) + t265) - c_q10 * t100,
+            c_q10 * t107 - t266,
+            c_q10 * t172 + s_q10 * (t113 - t7),
             0.0,
-            c_q10 * (t95 + 2.0 * t102) + s_q10 * (t94 - 2.0 * t100),
-            t261 + c_q10 * (t3 - t167),
-            t262 + s_q10 * t104,
-            0.05145 * s_q10 * t264
-                + c_q10 * (0.16 * t112 - 0.03745 * t266 - 0.014 * t266),
-            c_q10 * (0.16 * (t119 - t105 * t267) + s_q11 * t112 - 0.03745 * t270)
-                + s_q10 * (0.03745 * t269 + c_q11 * t112)
-                - 0.014 * (c_q10 * t270 - s_q10 * t269),
-            c_q10 * (t265 - s_q11 * t114 - 0.16 * (t106 * t106 + t131) - 0.03745 * t273)
-                + s_q10 * (0.03745 * t272 - c_q11 * t114 - t263)
-                - 0.014 * (c_q10 * t273 - s_q10 * t272),
-            c_q10 * (0.16 * t173 - c_q11 * t112 - 0.03745 * t278)
-                + s_q10 * (0.03745 * t277 + s_q11 * t112)
-                - 0.014 * (c_q10 * t278 - s_q10 * t277),
-            c_q10 * (c_q11 * t118 - t279) - s_q10 * (s_q11 * t118 + t280),
-            c_q10 * (s_q11 * t281 - c_q11 * t174)
-                + s_q10 * (c_q11 * t281 + s_q11 * t174),
-            c_q10 * (t279 - t282) + s_q10 * (t280 + t283),
-            c_q10 * (c_q11 * t172 - s_q11 * t173)
-                - s_q10 * (c_q11 * t173 + s_q11 * t172),
-            c_q10 * (s_q11 * t171 + c_q11 * t285)
-                + s_q10 * (c_q11 * t171 - s_q11 * t285),
-            c_q10 * (t282 + s_q11 * t119) + s_q10 * (c_q11 * t119 - t283),
+            c_q10 * (t99 + 2.0 * t106) + s_q10 * (t98 - 2.0 * t104),
+            t265 + c_q10 * (t7 - t171),
+            t266 + s_q10 * t108,
+            0.05145 * s_q10 * t268
+                + c_q10 * (0.16 * t116 - 0.03745 * t270 - 0.014 * t270),
+            c_q10 * (0.16 * (t123 - t109 * t271) + s_q11 * t116 - 0.03745 * t274)
+                + s_q10 * (0.03745 * t273 + c_q11 * t116)
+                - 0.014 * (c_q10 * t274 - s_q10 * t273),
+            c_q10 * (t269 - s_q11 * t118 - 0.16 * (t110 * t110 + t135) - 0.03745 * t277)
+                + s_q10 * (0.03745 * t276 - c_q11 * t118 - t267)
+                - 0.014 * (c_q10 * t277 - s_q10 * t276),
+            c_q10 * (0.16 * t177 - c_q11 * t116 - 0.03745 * t282)
+                + s_q10 * (0.03745 * t281 + s_q11 * t116)
+                - 0.014 * (c_q10 * t282 - s_q10 * t281),
+            c_q10 * (c_q11 * t122 - t283) - s_q10 * (s_q11 * t122 + t284),
+            c_q10 * (s_q11 * t285 - c_q11 * t178)
+                + s_q10 * (c_q11 * t285 + s_q11 * t178),
+            c_q10 * (t283 - t286) + s_q10 * (t284 + t287),
+            c_q10 * (c_q11 * t176 - s_q11 * t177)
+                - s_q10 * (c_q11 * t177 + s_q11 * t176),
+            c_q10 * (s_q11 * t175 + c_q11 * t289)
+                + s_q10 * (c_q11 * t175 - s_q11 * t289),
+            c_q10 * (t286 + s_q11 * t123) + s_q10 * (c_q11 * t123 - t287),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[9],
+            qd[9] / sqrt(t6 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -8367,25 +8694,49 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t99,
+            -t103,
             0.0,
-            -t98,
-            t108,
-            t94,
+            -t102,
+            t112,
+            t98,
             qdd[10],
-            t167 - t109,
-            t95,
-            -t108,
-            -0.16 * t264,
-            -0.16 * t269 - t115,
-            -0.16 * t272,
-            t114 - 0.16 * t277,
-            t130,
-            t175,
-            t117,
-            t284,
-            t286,
-            t287,
+            t171 - t113,
+            t99,
+            -t112,
+            -0.16 * t268,
+            -0.16 * t273 - t119,
+            -0.16 * t276,
+            t118 - 0.16 * t281,
+            t134,
+            t179,
+            t121,
+            t288,
+            t290,
+            t291,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[10],
+            qd[10] / sqrt(t7 + 0.000001),
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -8499,15 +8850,39 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t115,
+            -t119,
             0.0,
-            t114,
-            t130,
-            t175,
-            t117,
-            t284,
-            t286,
-            t287,
+            t118,
+            t134,
+            t179,
+            t121,
+            t288,
+            t290,
+            t291,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[11],
+            qd[11] / sqrt(qd[11] * qd[11] + 0.000001),
         ],
     ]
 }
@@ -8602,20 +8977,44 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.0,
         -0.00003349734004227557,
         -0.0005396092213171667,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
     ]
 }
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
 pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 504,
-    add: 380,
-    div: 0,
-    sqrt: 0,
+    mul: 508,
+    add: 392,
+    div: 12,
+    sqrt: 12,
     sin: 12,
     cos: 12,
     exp: 0,
 };
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
-/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
 /// geometry and gravity of `p`, not its masses.
 ///
@@ -8678,271 +9077,273 @@ fn regressor_with_body(
         .sin_cos_quad(q[4], q[5], q[6], q[7]);
     let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = lanes
         .sin_cos_quad(q[8], q[9], q[10], q[11]);
-    let t0 = qd[1] * qd[1];
-    let t1 = qd[4] * qd[4];
-    let t2 = qd[7] * qd[7];
-    let t3 = qd[10] * qd[10];
-    let t4 = p.g * s_q0;
-    let t5 = p.g * c_q0;
-    let t6 = qd[0] * s_q1;
-    let t7 = qdd[0] * c_q1;
-    let t8 = qdd[0] * s_q1;
-    let t9 = 0.014 * qd[0] * qd[0] - t4;
-    let t10 = 0.014 * qdd[0] + t5;
-    let t11 = s_q1 * t10;
-    let t12 = c_q1 * t10;
-    let t13 = qd[1] * t6;
-    let t14 = qd[0] * c_q1;
-    let t15 = qd[1] * t14;
-    let t16 = t7 - t13;
-    let t17 = t8 + t15;
-    let t18 = t14 * c_q2 - t6 * s_q2;
-    let t19 = t14 * s_q2 + t6 * c_q2;
-    let t20 = -0.16 * qd[1] - 0.03745 * t6;
-    let t21 = t6 * t14;
-    let t22 = t14 * t14;
-    let t23 = qdd[1] + t21;
-    let t24 = 0.03745 * (t15 - t17) - t11 - 0.16 * t23;
-    let t25 = 0.16 * t16 + t6 * t20 - t9 - 0.03745 * t22;
-    let t26 = t12 + 0.03745 * t16 + 0.16 * t22 - qd[1] * t20;
-    let t27 = c_q2 * t24 - s_q2 * t26;
-    let t28 = qd[1] + qd[2];
-    let t29 = qdd[1] + qdd[2];
-    let t30 = qd[2] * t18 + t16 * s_q2 + t17 * c_q2;
-    let t31 = p.g * s_q3;
-    let t32 = p.g * c_q3;
-    let t33 = qd[3] * s_q4;
-    let t34 = qdd[3] * c_q4;
-    let t35 = qdd[3] * s_q4;
-    let t36 = 0.014 * qd[3] * qd[3] + t31;
-    let t37 = t32 - 0.014 * qdd[3];
-    let t38 = s_q4 * t37;
-    let t39 = c_q4 * t37;
-    let t40 = qd[4] * t33;
-    let t41 = qd[3] * c_q4;
-    let t42 = qd[4] * t41;
-    let t43 = t34 - t40;
-    let t44 = t35 + t42;
-    let t45 = t41 * c_q5 - t33 * s_q5;
-    let t46 = t41 * s_q5 + t33 * c_q5;
-    let t47 = 0.03745 * t33 - 0.16 * qd[4];
-    let t48 = t33 * t41;
-    let t49 = t41 * t41;
-    let t50 = qdd[4] + t48;
-    let t51 = 0.03745 * (t44 - t42) - t38 - 0.16 * t50;
-    let t52 = 0.16 * t43 + t33 * t47 + t36 + 0.03745 * t49;
-    let t53 = t39 + 0.16 * t49 - qd[4] * t47 - 0.03745 * t43;
-    let t54 = c_q5 * t51 - s_q5 * t53;
-    let t55 = qd[4] + qd[5];
-    let t56 = qdd[4] + qdd[5];
-    let t57 = qd[5] * t45 + t43 * s_q5 + t44 * c_q5;
-    let t58 = p.g * s_q6;
-    let t59 = p.g * c_q6;
-    let t60 = qd[6] * s_q7;
-    let t61 = qdd[6] * c_q7;
-    let t62 = qdd[6] * s_q7;
-    let t63 = 0.014 * qd[6] * qd[6] - t58;
-    let t64 = 0.014 * qdd[6] + t59;
-    let t65 = s_q7 * t64;
-    let t66 = c_q7 * t64;
-    let t67 = qd[7] * t60;
-    let t68 = qd[6] * c_q7;
-    let t69 = qd[7] * t68;
-    let t70 = t61 - t67;
-    let t71 = t62 + t69;
-    let t72 = t68 * c_q8 - t60 * s_q8;
-    let t73 = t68 * s_q8 + t60 * c_q8;
-    let t74 = -0.16 * qd[7] - 0.03745 * t60;
-    let t75 = t60 * t68;
-    let t76 = t68 * t68;
-    let t77 = qdd[7] + t75;
-    let t78 = 0.03745 * (t69 - t71) - t65 - 0.16 * t77;
-    let t79 = 0.16 * t70 + t60 * t74 - t63 - 0.03745 * t76;
-    let t80 = t66 + 0.03745 * t70 + 0.16 * t76 - qd[7] * t74;
-    let t81 = c_q8 * t78 - s_q8 * t80;
-    let t82 = qd[7] + qd[8];
-    let t83 = qdd[7] + qdd[8];
-    let t84 = qd[8] * t72 + t70 * s_q8 + t71 * c_q8;
-    let t85 = p.g * s_q9;
-    let t86 = p.g * c_q9;
-    let t87 = qd[9] * s_q10;
-    let t88 = qdd[9] * c_q10;
-    let t89 = qdd[9] * s_q10;
-    let t90 = 0.014 * qd[9] * qd[9] + t85;
-    let t91 = t86 - 0.014 * qdd[9];
-    let t92 = s_q10 * t91;
-    let t93 = c_q10 * t91;
-    let t94 = qd[10] * t87;
-    let t95 = qd[9] * c_q10;
-    let t96 = qd[10] * t95;
-    let t97 = t88 - t94;
-    let t98 = t89 + t96;
-    let t99 = t95 * c_q11 - t87 * s_q11;
-    let t100 = t95 * s_q11 + t87 * c_q11;
-    let t101 = 0.03745 * t87 - 0.16 * qd[10];
-    let t102 = t87 * t95;
-    let t103 = t95 * t95;
-    let t104 = qdd[10] + t102;
-    let t105 = 0.03745 * (t98 - t96) - t92 - 0.16 * t104;
-    let t106 = 0.16 * t97 + t87 * t101 + t90 + 0.03745 * t103;
-    let t107 = t93 + 0.16 * t103 - qd[10] * t101 - 0.03745 * t97;
-    let t108 = c_q11 * t105 - s_q11 * t107;
-    let t109 = qd[10] + qd[11];
-    let t110 = qdd[10] + qdd[11];
-    let t111 = qd[11] * t99 + t97 * s_q11 + t98 * c_q11;
-    let t112 = t18 * t28;
-    let t113 = t18 * t19;
-    let t114 = t18 * t18;
-    let t115 = t45 * t55;
-    let t116 = t45 * t46;
-    let t117 = t45 * t45;
-    let t118 = t72 * t82;
-    let t119 = t72 * t73;
-    let t120 = t72 * t72;
-    let t121 = t99 * t109;
-    let t122 = t99 * t100;
-    let t123 = t99 * t99;
-    let t124 = t19 * t28;
-    let t125 = t28 * t28;
-    let t126 = t46 * t55;
-    let t127 = t55 * t55;
-    let t128 = t73 * t82;
-    let t129 = t82 * t82;
-    let t130 = t100 * t109;
-    let t131 = t109 * t109;
-    let t132 = t6 * t6;
-    let t133 = qdd[1] - t21;
-    let t134 = t19 * t19;
-    let t135 = t29 + t113;
-    let t136 = t30 + t112;
-    let t137 = t16 * c_q2 - t17 * s_q2 - qd[2] * t19;
-    let t138 = t124 - t137;
-    let t139 = t113 - t29;
-    let t140 = t124 + t137;
-    let t141 = t33 * t33;
-    let t142 = qdd[4] - t48;
-    let t143 = t46 * t46;
-    let t144 = t56 + t116;
-    let t145 = t57 + t115;
-    let t146 = t43 * c_q5 - t44 * s_q5 - qd[5] * t46;
-    let t147 = t126 - t146;
-    let t148 = t116 - t56;
-    let t149 = t126 + t146;
-    let t150 = t60 * t60;
-    let t151 = qdd[7] - t75;
-    let t152 = t73 * t73;
-    let t153 = t83 + t119;
-    let t154 = t84 + t118;
-    let t155 = t70 * c_q8 - t71 * s_q8 - qd[8] * t73;
-    let t156 = t128 - t155;
-    let t157 = t119 - t83;
-    let t158 = t128 + t155;
-    let t159 = t87 * t87;
-    let t160 = qdd[10] - t102;
-    let t161 = t100 * t100;
-    let t162 = t110 + t122;
-    let t163 = t111 + t121;
-    let t164 = t97 * c_q11 - t98 * s_q11 - qd[11] * t100;
-    let t165 = t130 - t164;
-    let t166 = t122 - t110;
-    let t167 = t130 + t164;
-    let t168 = s_q1 * t23;
-    let t169 = -t28;
-    let t170 = t28 * t169 - t134;
-    let t171 = c_q2 * t170 + s_q2 * t139;
-    let t172 = c_q2 * t139 - s_q2 * t170;
-    let t173 = -s_q2 * t24 - c_q2 * t26;
-    let t174 = -t18;
-    let t175 = t29 - t19 * t174;
-    let t176 = t18 * t174 - t125;
-    let t177 = c_q2 * t175 + s_q2 * t176;
-    let t178 = c_q2 * t176 - s_q2 * t175;
-    let t179 = t114 - t125;
-    let t180 = c_q2 * t124;
-    let t181 = s_q2 * t124;
-    let t182 = t134 - t114;
-    let t183 = t125 - t134;
-    let t184 = t30 - t112;
-    let t185 = -t113;
-    let t186 = s_q4 * t50;
-    let t187 = -t55;
-    let t188 = t55 * t187 - t143;
-    let t189 = c_q5 * t188 + s_q5 * t148;
-    let t190 = c_q5 * t148 - s_q5 * t188;
-    let t191 = -s_q5 * t51 - c_q5 * t53;
-    let t192 = -t45;
-    let t193 = t56 - t46 * t192;
-    let t194 = t45 * t192 - t127;
-    let t195 = c_q5 * t193 + s_q5 * t194;
-    let t196 = c_q5 * t194 - s_q5 * t193;
-    let t197 = t117 - t127;
-    let t198 = c_q5 * t126;
-    let t199 = s_q5 * t126;
-    let t200 = t143 - t117;
-    let t201 = t127 - t143;
-    let t202 = t57 - t115;
-    let t203 = -t116;
-    let t204 = s_q7 * t77;
-    let t205 = -t82;
-    let t206 = t82 * t205 - t152;
-    let t207 = c_q8 * t206 + s_q8 * t157;
-    let t208 = c_q8 * t157 - s_q8 * t206;
-    let t209 = -s_q8 * t78 - c_q8 * t80;
-    let t210 = -t72;
-    let t211 = t83 - t73 * t210;
-    let t212 = t72 * t210 - t129;
-    let t213 = c_q8 * t211 + s_q8 * t212;
-    let t214 = c_q8 * t212 - s_q8 * t211;
-    let t215 = t120 - t129;
-    let t216 = c_q8 * t128;
-    let t217 = s_q8 * t128;
-    let t218 = t152 - t120;
-    let t219 = t129 - t152;
-    let t220 = t84 - t118;
-    let t221 = -t119;
-    let t222 = s_q10 * t104;
-    let t223 = -t109;
-    let t224 = t109 * t223 - t161;
-    let t225 = c_q11 * t224 + s_q11 * t166;
-    let t226 = c_q11 * t166 - s_q11 * t224;
-    let t227 = -s_q11 * t105 - c_q11 * t107;
-    let t228 = -t99;
-    let t229 = t110 - t100 * t228;
-    let t230 = t99 * t228 - t131;
-    let t231 = c_q11 * t229 + s_q11 * t230;
-    let t232 = c_q11 * t230 - s_q11 * t229;
-    let t233 = t123 - t131;
-    let t234 = c_q11 * t130;
-    let t235 = s_q11 * t130;
-    let t236 = t161 - t123;
-    let t237 = t131 - t161;
-    let t238 = t111 - t121;
-    let t239 = -t122;
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[1] * qd[1];
+    let t2 = qd[3] * qd[3];
+    let t3 = qd[4] * qd[4];
+    let t4 = qd[6] * qd[6];
+    let t5 = qd[7] * qd[7];
+    let t6 = qd[9] * qd[9];
+    let t7 = qd[10] * qd[10];
+    let t8 = p.g * s_q0;
+    let t9 = p.g * c_q0;
+    let t10 = qd[0] * s_q1;
+    let t11 = qdd[0] * c_q1;
+    let t12 = qdd[0] * s_q1;
+    let t13 = 0.014 * t0 - t8;
+    let t14 = 0.014 * qdd[0] + t9;
+    let t15 = s_q1 * t14;
+    let t16 = c_q1 * t14;
+    let t17 = qd[1] * t10;
+    let t18 = qd[0] * c_q1;
+    let t19 = qd[1] * t18;
+    let t20 = t11 - t17;
+    let t21 = t12 + t19;
+    let t22 = t18 * c_q2 - t10 * s_q2;
+    let t23 = t18 * s_q2 + t10 * c_q2;
+    let t24 = -0.16 * qd[1] - 0.03745 * t10;
+    let t25 = t10 * t18;
+    let t26 = t18 * t18;
+    let t27 = qdd[1] + t25;
+    let t28 = 0.03745 * (t19 - t21) - t15 - 0.16 * t27;
+    let t29 = 0.16 * t20 + t10 * t24 - t13 - 0.03745 * t26;
+    let t30 = t16 + 0.03745 * t20 + 0.16 * t26 - qd[1] * t24;
+    let t31 = c_q2 * t28 - s_q2 * t30;
+    let t32 = qd[1] + qd[2];
+    let t33 = qdd[1] + qdd[2];
+    let t34 = qd[2] * t22 + t20 * s_q2 + t21 * c_q2;
+    let t35 = p.g * s_q3;
+    let t36 = p.g * c_q3;
+    let t37 = qd[3] * s_q4;
+    let t38 = qdd[3] * c_q4;
+    let t39 = qdd[3] * s_q4;
+    let t40 = 0.014 * t2 + t35;
+    let t41 = t36 - 0.014 * qdd[3];
+    let t42 = s_q4 * t41;
+    let t43 = c_q4 * t41;
+    let t44 = qd[4] * t37;
+    let t45 = qd[3] * c_q4;
+    let t46 = qd[4] * t45;
+    let t47 = t38 - t44;
+    let t48 = t39 + t46;
+    let t49 = t45 * c_q5 - t37 * s_q5;
+    let t50 = t45 * s_q5 + t37 * c_q5;
+    let t51 = 0.03745 * t37 - 0.16 * qd[4];
+    let t52 = t37 * t45;
+    let t53 = t45 * t45;
+    let t54 = qdd[4] + t52;
+    let t55 = 0.03745 * (t48 - t46) - t42 - 0.16 * t54;
+    let t56 = 0.16 * t47 + t37 * t51 + t40 + 0.03745 * t53;
+    let t57 = t43 + 0.16 * t53 - qd[4] * t51 - 0.03745 * t47;
+    let t58 = c_q5 * t55 - s_q5 * t57;
+    let t59 = qd[4] + qd[5];
+    let t60 = qdd[4] + qdd[5];
+    let t61 = qd[5] * t49 + t47 * s_q5 + t48 * c_q5;
+    let t62 = p.g * s_q6;
+    let t63 = p.g * c_q6;
+    let t64 = qd[6] * s_q7;
+    let t65 = qdd[6] * c_q7;
+    let t66 = qdd[6] * s_q7;
+    let t67 = 0.014 * t4 - t62;
+    let t68 = 0.014 * qdd[6] + t63;
+    let t69 = s_q7 * t68;
+    let t70 = c_q7 * t68;
+    let t71 = qd[7] * t64;
+    let t72 = qd[6] * c_q7;
+    let t73 = qd[7] * t72;
+    let t74 = t65 - t71;
+    let t75 = t66 + t73;
+    let t76 = t72 * c_q8 - t64 * s_q8;
+    let t77 = t72 * s_q8 + t64 * c_q8;
+    let t78 = -0.16 * qd[7] - 0.03745 * t64;
+    let t79 = t64 * t72;
+    let t80 = t72 * t72;
+    let t81 = qdd[7] + t79;
+    let t82 = 0.03745 * (t73 - t75) - t69 - 0.16 * t81;
+    let t83 = 0.16 * t74 + t64 * t78 - t67 - 0.03745 * t80;
+    let t84 = t70 + 0.03745 * t74 + 0.16 * t80 - qd[7] * t78;
+    let t85 = c_q8 * t82 - s_q8 * t84;
+    let t86 = qd[7] + qd[8];
+    let t87 = qdd[7] + qdd[8];
+    let t88 = qd[8] * t76 + t74 * s_q8 + t75 * c_q8;
+    let t89 = p.g * s_q9;
+    let t90 = p.g * c_q9;
+    let t91 = qd[9] * s_q10;
+    let t92 = qdd[9] * c_q10;
+    let t93 = qdd[9] * s_q10;
+    let t94 = 0.014 * t6 + t89;
+    let t95 = t90 - 0.014 * qdd[9];
+    let t96 = s_q10 * t95;
+    let t97 = c_q10 * t95;
+    let t98 = qd[10] * t91;
+    let t99 = qd[9] * c_q10;
+    let t100 = qd[10] * t99;
+    let t101 = t92 - t98;
+    let t102 = t93 + t100;
+    let t103 = t99 * c_q11 - t91 * s_q11;
+    let t104 = t99 * s_q11 + t91 * c_q11;
+    let t105 = 0.03745 * t91 - 0.16 * qd[10];
+    let t106 = t91 * t99;
+    let t107 = t99 * t99;
+    let t108 = qdd[10] + t106;
+    let t109 = 0.03745 * (t102 - t100) - t96 - 0.16 * t108;
+    let t110 = 0.16 * t101 + t91 * t105 + t94 + 0.03745 * t107;
+    let t111 = t97 + 0.16 * t107 - qd[10] * t105 - 0.03745 * t101;
+    let t112 = c_q11 * t109 - s_q11 * t111;
+    let t113 = qd[10] + qd[11];
+    let t114 = qdd[10] + qdd[11];
+    let t115 = qd[11] * t103 + t101 * s_q11 + t102 * c_q11;
+    let t116 = t22 * t32;
+    let t117 = t22 * t23;
+    let t118 = t22 * t22;
+    let t119 = t49 * t59;
+    let t120 = t49 * t50;
+    let t121 = t49 * t49;
+    let t122 = t76 * t86;
+    let t123 = t76 * t77;
+    let t124 = t76 * t76;
+    let t125 = t103 * t113;
+    let t126 = t103 * t104;
+    let t127 = t103 * t103;
+    let t128 = t23 * t32;
+    let t129 = t32 * t32;
+    let t130 = t50 * t59;
+    let t131 = t59 * t59;
+    let t132 = t77 * t86;
+    let t133 = t86 * t86;
+    let t134 = t104 * t113;
+    let t135 = t113 * t113;
+    let t136 = t10 * t10;
+    let t137 = qdd[1] - t25;
+    let t138 = t23 * t23;
+    let t139 = t33 + t117;
+    let t140 = t34 + t116;
+    let t141 = t20 * c_q2 - t21 * s_q2 - qd[2] * t23;
+    let t142 = t128 - t141;
+    let t143 = t117 - t33;
+    let t144 = t128 + t141;
+    let t145 = t37 * t37;
+    let t146 = qdd[4] - t52;
+    let t147 = t50 * t50;
+    let t148 = t60 + t120;
+    let t149 = t61 + t119;
+    let t150 = t47 * c_q5 - t48 * s_q5 - qd[5] * t50;
+    let t151 = t130 - t150;
+    let t152 = t120 - t60;
+    let t153 = t130 + t150;
+    let t154 = t64 * t64;
+    let t155 = qdd[7] - t79;
+    let t156 = t77 * t77;
+    let t157 = t87 + t123;
+    let t158 = t88 + t122;
+    let t159 = t74 * c_q8 - t75 * s_q8 - qd[8] * t77;
+    let t160 = t132 - t159;
+    let t161 = t123 - t87;
+    let t162 = t132 + t159;
+    let t163 = t91 * t91;
+    let t164 = qdd[10] - t106;
+    let t165 = t104 * t104;
+    let t166 = t114 + t126;
+    let t167 = t115 + t125;
+    let t168 = t101 * c_q11 - t102 * s_q11 - qd[11] * t104;
+    let t169 = t134 - t168;
+    let t170 = t126 - t114;
+    let t171 = t134 + t168;
+    let t172 = s_q1 * t27;
+    let t173 = -t32;
+    let t174 = t32 * t173 - t138;
+    let t175 = c_q2 * t174 + s_q2 * t143;
+    let t176 = c_q2 * t143 - s_q2 * t174;
+    let t177 = -s_q2 * t28 - c_q2 * t30;
+    let t178 = -t22;
+    let t179 = t33 - t23 * t178;
+    let t180 = t22 * t178 - t129;
+    let t181 = c_q2 * t179 + s_q2 * t180;
+    let t182 = c_q2 * t180 - s_q2 * t179;
+    let t183 = t118 - t129;
+    let t184 = c_q2 * t128;
+    let t185 = s_q2 * t128;
+    let t186 = t138 - t118;
+    let t187 = t129 - t138;
+    let t188 = t34 - t116;
+    let t189 = -t117;
+    let t190 = s_q4 * t54;
+    let t191 = -t59;
+    let t192 = t59 * t191 - t147;
+    let t193 = c_q5 * t192 + s_q5 * t152;
+    let t194 = c_q5 * t152 - s_q5 * t192;
+    let t195 = -s_q5 * t55 - c_q5 * t57;
+    let t196 = -t49;
+    let t197 = t60 - t50 * t196;
+    let t198 = t49 * t196 - t131;
+    let t199 = c_q5 * t197 + s_q5 * t198;
+    let t200 = c_q5 * t198 - s_q5 * t197;
+    let t201 = t121 - t131;
+    let t202 = c_q5 * t130;
+    let t203 = s_q5 * t130;
+    let t204 = t147 - t121;
+    let t205 = t131 - t147;
+    let t206 = t61 - t119;
+    let t207 = -t120;
+    let t208 = s_q7 * t81;
+    let t209 = -t86;
+    let t210 = t86 * t209 - t156;
+    let t211 = c_q8 * t210 + s_q8 * t161;
+    let t212 = c_q8 * t161 - s_q8 * t210;
+    let t213 = -s_q8 * t82 - c_q8 * t84;
+    let t214 = -t76;
+    let t215 = t87 - t77 * t214;
+    let t216 = t76 * t214 - t133;
+    let t217 = c_q8 * t215 + s_q8 * t216;
+    let t218 = c_q8 * t216 - s_q8 * t215;
+    let t219 = t124 - t133;
+    let t220 = c_q8 * t132;
+    let t221 = s_q8 * t132;
+    let t222 = t156 - t124;
+    let t223 = t133 - t156;
+    let t224 = t88 - t122;
+    let t225 = -t123;
+    let t226 = s_q10 * t108;
+    let t227 = -t113;
+    let t228 = t113 * t227 - t165;
+    let t229 = c_q11 * t228 + s_q11 * t170;
+    let t230 = c_q11 * t170 - s_q11 * t228;
+    let t231 = -s_q11 * t109 - c_q11 * t111;
+    let t232 = -t103;
+    let t233 = t114 - t104 * t232;
+    let t234 = t103 * t232 - t135;
+    let t235 = c_q11 * t233 + s_q11 * t234;
+    let t236 = c_q11 * t234 - s_q11 * t233;
+    let t237 = t127 - t135;
+    let t238 = c_q11 * t134;
+    let t239 = s_q11 * t134;
+    let t240 = t165 - t127;
+    let t241 = t135 - t165;
+    let t242 = t115 - t125;
+    let t243 = -t126;
     [
         [
-            t5,
-            -t4,
+            t9,
+            -t8,
             qdd[0],
-            0.014 * (s_q1 * (t0 + t132) - c_q1 * t133) - s_q1 * t9,
-            c_q1 * t9 - 0.014 * (c_q1 * (t0 + t22) + t168),
-            c_q1 * t133 + s_q1 * (t22 - t0),
+            0.014 * (s_q1 * (t1 + t136) - c_q1 * t137) - s_q1 * t13,
+            c_q1 * t13 - 0.014 * (c_q1 * (t1 + t26) + t172),
+            c_q1 * t137 + s_q1 * (t26 - t1),
             0.0,
-            c_q1 * (t8 + 2.0 * t15) + s_q1 * (t7 - 2.0 * t13),
-            t168 + c_q1 * (t0 - t132),
-            c_q1 * t13 + s_q1 * t17,
-            0.014 * (c_q1 * t172 - s_q1 * t171)
-                + c_q1 * (0.03745 * t172 + 0.16 * (t30 - t18 * t169) + s_q2 * t25)
-                + s_q1 * (c_q2 * t25 - 0.03745 * t171),
-            0.014 * (c_q1 * t178 - s_q1 * t177)
-                + c_q1 * (0.16 * t138 + 0.03745 * t178 - c_q2 * t25)
-                + s_q1 * (s_q2 * t25 - 0.03745 * t177),
-            c_q1 * (s_q2 * t179 - c_q2 * t139) + s_q1 * (c_q2 * t179 + s_q2 * t139),
-            c_q1 * (s_q2 * t112 - t180) + s_q1 * (c_q2 * t112 + t181),
-            c_q1 * (c_q2 * t136 - s_q2 * t138) - s_q1 * (c_q2 * t138 + s_q2 * t136),
-            c_q1 * (s_q2 * t135 + c_q2 * t183) + s_q1 * (c_q2 * t135 - s_q2 * t183),
-            c_q1 * (t180 + s_q2 * t30) + s_q1 * (c_q2 * t30 - t181),
-            0.0,
-            0.0,
+            c_q1 * (t12 + 2.0 * t19) + s_q1 * (t11 - 2.0 * t17),
+            t172 + c_q1 * (t1 - t136),
+            c_q1 * t17 + s_q1 * t21,
+            0.014 * (c_q1 * t176 - s_q1 * t175)
+                + c_q1 * (0.03745 * t176 + 0.16 * (t34 - t22 * t173) + s_q2 * t29)
+                + s_q1 * (c_q2 * t29 - 0.03745 * t175),
+            0.014 * (c_q1 * t182 - s_q1 * t181)
+                + c_q1 * (0.16 * t142 + 0.03745 * t182 - c_q2 * t29)
+                + s_q1 * (s_q2 * t29 - 0.03745 * t181),
+            c_q1 * (s_q2 * t183 - c_q2 * t143) + s_q1 * (c_q2 * t183 + s_q2 * t143),
+            c_q1 * (s_q2 * t116 - t184) + s_q1 * (c_q2 * t116 + t185),
+            c_q1 * (c_q2 * t140 - s_q2 * t142) - s_q1 * (c_q2 * t142 + s_q2 * t140),
+            c_q1 * (s_q2 * t139 + c_q2 * t187) + s_q1 * (c_q2 * t139 - s_q2 * t187),
+            c_q1 * (t184 + s_q2 * t34) + s_q1 * (c_q2 * t34 - t185),
             0.0,
             0.0,
             0.0,
@@ -8970,6 +9371,32 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[0],
+            qd[0] / sqrt(t0 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -8997,20 +9424,20 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t12,
-            -t11,
-            t7,
+            -t16,
+            -t15,
+            t11,
             qdd[1],
-            t132 - t22,
-            t8,
-            -t21,
-            t173 - 0.16 * t171,
-            t27 - 0.16 * t177,
-            t140,
-            t29,
-            t182,
-            t184,
-            t185,
+            t136 - t26,
+            t12,
+            -t25,
+            t177 - 0.16 * t175,
+            t31 - 0.16 * t181,
+            t144,
+            t33,
+            t186,
+            t188,
+            t189,
             0.0,
             0.0,
             0.0,
@@ -9042,6 +9469,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[1],
+            qd[1] / sqrt(t1 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9074,13 +9525,13 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t173,
-            t27,
-            t140,
-            t29,
-            t182,
-            t184,
-            t185,
+            t177,
+            t31,
+            t144,
+            t33,
+            t186,
+            t188,
+            t189,
             0.0,
             0.0,
             0.0,
@@ -9114,6 +9565,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[2],
+            qd[2] / sqrt(qd[2] * qd[2] + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9151,29 +9626,27 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t32,
-            -t31,
+            t36,
+            -t35,
             qdd[3],
-            s_q4 * t36 - 0.014 * (s_q4 * (t1 + t141) - c_q4 * t142),
-            0.014 * (c_q4 * (t1 + t49) + t186) - c_q4 * t36,
-            c_q4 * t142 + s_q4 * (t49 - t1),
+            s_q4 * t40 - 0.014 * (s_q4 * (t3 + t145) - c_q4 * t146),
+            0.014 * (c_q4 * (t3 + t53) + t190) - c_q4 * t40,
+            c_q4 * t146 + s_q4 * (t53 - t3),
             0.0,
-            c_q4 * (t35 + 2.0 * t42) + s_q4 * (t34 - 2.0 * t40),
-            t186 + c_q4 * (t1 - t141),
-            c_q4 * t40 + s_q4 * t44,
-            c_q4 * (0.16 * (t57 - t45 * t187) + s_q5 * t52 - 0.03745 * t190)
-                + s_q4 * (0.03745 * t189 + c_q5 * t52)
-                - 0.014 * (c_q4 * t190 - s_q4 * t189),
-            c_q4 * (0.16 * t147 - c_q5 * t52 - 0.03745 * t196)
-                + s_q4 * (0.03745 * t195 + s_q5 * t52)
-                - 0.014 * (c_q4 * t196 - s_q4 * t195),
-            c_q4 * (s_q5 * t197 - c_q5 * t148) + s_q4 * (c_q5 * t197 + s_q5 * t148),
-            c_q4 * (s_q5 * t115 - t198) + s_q4 * (c_q5 * t115 + t199),
-            c_q4 * (c_q5 * t145 - s_q5 * t147) - s_q4 * (c_q5 * t147 + s_q5 * t145),
-            c_q4 * (s_q5 * t144 + c_q5 * t201) + s_q4 * (c_q5 * t144 - s_q5 * t201),
-            c_q4 * (t198 + s_q5 * t57) + s_q4 * (c_q5 * t57 - t199),
-            0.0,
-            0.0,
+            c_q4 * (t39 + 2.0 * t46) + s_q4 * (t38 - 2.0 * t44),
+            t190 + c_q4 * (t3 - t145),
+            c_q4 * t44 + s_q4 * t48,
+            c_q4 * (0.16 * (t61 - t49 * t191) + s_q5 * t56 - 0.03745 * t194)
+                + s_q4 * (0.03745 * t193 + c_q5 * t56)
+                - 0.014 * (c_q4 * t194 - s_q4 * t193),
+            c_q4 * (0.16 * t151 - c_q5 * t56 - 0.03745 * t200)
+                + s_q4 * (0.03745 * t199 + s_q5 * t56)
+                - 0.014 * (c_q4 * t200 - s_q4 * t199),
+            c_q4 * (s_q5 * t201 - c_q5 * t152) + s_q4 * (c_q5 * t201 + s_q5 * t152),
+            c_q4 * (s_q5 * t119 - t202) + s_q4 * (c_q5 * t119 + t203),
+            c_q4 * (c_q5 * t149 - s_q5 * t151) - s_q4 * (c_q5 * t151 + s_q5 * t149),
+            c_q4 * (s_q5 * t148 + c_q5 * t205) + s_q4 * (c_q5 * t148 - s_q5 * t205),
+            c_q4 * (t202 + s_q5 * t61) + s_q4 * (c_q5 * t61 - t203),
             0.0,
             0.0,
             0.0,
@@ -9190,6 +9663,32 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[3],
+            qd[3] / sqrt(t2 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9228,20 +9727,20 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t39,
-            -t38,
-            t34,
+            -t43,
+            -t42,
+            t38,
             qdd[4],
-            t141 - t49,
-            t35,
-            -t48,
-            t191 - 0.16 * t189,
-            t54 - 0.16 * t195,
-            t149,
-            t56,
-            t200,
-            t202,
-            t203,
+            t145 - t53,
+            t39,
+            -t52,
+            t195 - 0.16 * t193,
+            t58 - 0.16 * t199,
+            t153,
+            t60,
+            t204,
+            t206,
+            t207,
             0.0,
             0.0,
             0.0,
@@ -9262,6 +9761,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[4],
+            qd[4] / sqrt(t3 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9305,13 +9828,13 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t191,
-            t54,
-            t149,
-            t56,
-            t200,
-            t202,
-            t203,
+            t195,
+            t58,
+            t153,
+            t60,
+            t204,
+            t206,
+            t207,
             0.0,
             0.0,
             0.0,
@@ -9334,6 +9857,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[5],
+            qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9382,34 +9929,58 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t59,
-            -t58,
+            t63,
+            -t62,
             qdd[6],
-            0.014 * (s_q7 * (t2 + t150) - c_q7 * t151) - s_q7 * t63,
-            c_q7 * t63 - 0.014 * (c_q7 * (t2 + t76) + t204),
-            c_q7 * t151 + s_q7 * (t76 - t2),
+            0.014 * (s_q7 * (t5 + t154) - c_q7 * t155) - s_q7 * t67,
+            c_q7 * t67 - 0.014 * (c_q7 * (t5 + t80) + t208),
+            c_q7 * t155 + s_q7 * (t80 - t5),
             0.0,
-            c_q7 * (t62 + 2.0 * t69) + s_q7 * (t61 - 2.0 * t67),
-            t204 + c_q7 * (t2 - t150),
-            c_q7 * t67 + s_q7 * t71,
-            0.014 * (c_q7 * t208 - s_q7 * t207)
-                + c_q7 * (0.03745 * t208 + 0.16 * (t84 - t72 * t205) + s_q8 * t79)
-                + s_q7 * (c_q8 * t79 - 0.03745 * t207),
-            0.014 * (c_q7 * t214 - s_q7 * t213)
-                + c_q7 * (0.16 * t156 + 0.03745 * t214 - c_q8 * t79)
-                + s_q7 * (s_q8 * t79 - 0.03745 * t213),
-            c_q7 * (s_q8 * t215 - c_q8 * t157) + s_q7 * (c_q8 * t215 + s_q8 * t157),
-            c_q7 * (s_q8 * t118 - t216) + s_q7 * (c_q8 * t118 + t217),
-            c_q7 * (c_q8 * t154 - s_q8 * t156) - s_q7 * (c_q8 * t156 + s_q8 * t154),
-            c_q7 * (s_q8 * t153 + c_q8 * t219) + s_q7 * (c_q8 * t153 - s_q8 * t219),
-            c_q7 * (t216 + s_q8 * t84) + s_q7 * (c_q8 * t84 - t217),
-            0.0,
-            0.0,
+            c_q7 * (t66 + 2.0 * t73) + s_q7 * (t65 - 2.0 * t71),
+            t208 + c_q7 * (t5 - t154),
+            c_q7 * t71 + s_q7 * t75,
+            0.014 * (c_q7 * t212 - s_q7 * t211)
+                + c_q7 * (0.03745 * t212 + 0.16 * (t88 - t76 * t209) + s_q8 * t83)
+                + s_q7 * (c_q8 * t83 - 0.03745 * t211),
+            0.014 * (c_q7 * t218 - s_q7 * t217)
+                + c_q7 * (0.16 * t160 + 0.03745 * t218 - c_q8 * t83)
+                + s_q7 * (s_q8 * t83 - 0.03745 * t217),
+            c_q7 * (s_q8 * t219 - c_q8 * t161) + s_q7 * (c_q8 * t219 + s_q8 * t161),
+            c_q7 * (s_q8 * t122 - t220) + s_q7 * (c_q8 * t122 + t221),
+            c_q7 * (c_q8 * t158 - s_q8 * t160) - s_q7 * (c_q8 * t160 + s_q8 * t158),
+            c_q7 * (s_q8 * t157 + c_q8 * t223) + s_q7 * (c_q8 * t157 - s_q8 * t223),
+            c_q7 * (t220 + s_q8 * t88) + s_q7 * (c_q8 * t88 - t221),
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[6],
+            qd[6] / sqrt(t4 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9459,20 +10030,20 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t66,
-            -t65,
-            t61,
+            -t70,
+            -t69,
+            t65,
             qdd[7],
-            t150 - t76,
-            t62,
-            -t75,
-            t209 - 0.16 * t207,
-            t81 - 0.16 * t213,
-            t158,
-            t83,
-            t218,
-            t220,
-            t221,
+            t154 - t80,
+            t66,
+            -t79,
+            t213 - 0.16 * t211,
+            t85 - 0.16 * t217,
+            t162,
+            t87,
+            t222,
+            t224,
+            t225,
             0.0,
             0.0,
             0.0,
@@ -9482,6 +10053,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[7],
+            qd[7] / sqrt(t5 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9536,13 +10131,13 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t209,
-            t81,
-            t158,
-            t83,
-            t218,
-            t220,
-            t221,
+            t213,
+            t85,
+            t162,
+            t87,
+            t222,
+            t224,
+            t225,
             0.0,
             0.0,
             0.0,
@@ -9554,6 +10149,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[8],
+            qd[8] / sqrt(qd[8] * qd[8] + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9613,30 +10232,54 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t86,
-            -t85,
+            t90,
+            -t89,
             qdd[9],
-            s_q10 * t90 - 0.014 * (s_q10 * (t3 + t159) - c_q10 * t160),
-            0.014 * (c_q10 * (t3 + t103) + t222) - c_q10 * t90,
-            c_q10 * t160 + s_q10 * (t103 - t3),
+            s_q10 * t94 - 0.014 * (s_q10 * (t7 + t163) - c_q10 * t164),
+            0.014 * (c_q10 * (t7 + t107) + t226) - c_q10 * t94,
+            c_q10 * t164 + s_q10 * (t107 - t7),
             0.0,
-            c_q10 * (t89 + 2.0 * t96) + s_q10 * (t88 - 2.0 * t94),
-            t222 + c_q10 * (t3 - t159),
-            c_q10 * t94 + s_q10 * t98,
-            c_q10 * (0.16 * (t111 - t99 * t223) + s_q11 * t106 - 0.03745 * t226)
-                + s_q10 * (0.03745 * t225 + c_q11 * t106)
-                - 0.014 * (c_q10 * t226 - s_q10 * t225),
-            c_q10 * (0.16 * t165 - c_q11 * t106 - 0.03745 * t232)
-                + s_q10 * (0.03745 * t231 + s_q11 * t106)
-                - 0.014 * (c_q10 * t232 - s_q10 * t231),
-            c_q10 * (s_q11 * t233 - c_q11 * t166)
-                + s_q10 * (c_q11 * t233 + s_q11 * t166),
-            c_q10 * (s_q11 * t121 - t234) + s_q10 * (c_q11 * t121 + t235),
-            c_q10 * (c_q11 * t163 - s_q11 * t165)
-                - s_q10 * (c_q11 * t165 + s_q11 * t163),
-            c_q10 * (s_q11 * t162 + c_q11 * t237)
-                + s_q10 * (c_q11 * t162 - s_q11 * t237),
-            c_q10 * (t234 + s_q11 * t111) + s_q10 * (c_q11 * t111 - t235),
+            c_q10 * (t93 + 2.0 * t100) + s_q10 * (t92 - 2.0 * t98),
+            t226 + c_q10 * (t7 - t163),
+            c_q10 * t98 + s_q10 * t102,
+            c_q10 * (0.16 * (t115 - t103 * t227) + s_q11 * t110 - 0.03745 * t230)
+                + s_q10 * (0.03745 * t229 + c_q11 * t110)
+                - 0.014 * (c_q10 * t230 - s_q10 * t229),
+            c_q10 * (0.16 * t169 - c_q11 * t110 - 0.03745 * t236)
+                + s_q10 * (0.03745 * t235 + s_q11 * t110)
+                - 0.014 * (c_q10 * t236 - s_q10 * t235),
+            c_q10 * (s_q11 * t237 - c_q11 * t170)
+                + s_q10 * (c_q11 * t237 + s_q11 * t170),
+            c_q10 * (s_q11 * t125 - t238) + s_q10 * (c_q11 * t125 + t239),
+            c_q10 * (c_q11 * t167 - s_q11 * t169)
+                - s_q10 * (c_q11 * t169 + s_q11 * t167),
+            c_q10 * (s_q11 * t166 + c_q11 * t241)
+                + s_q10 * (c_q11 * t166 - s_q11 * t241),
+            c_q10 * (t238 + s_q11 * t115) + s_q10 * (c_q11 * t115 - t239),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[9],
+            qd[9] / sqrt(t6 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -9693,20 +10336,44 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t93,
-            -t92,
-            t88,
+            -t97,
+            -t96,
+            t92,
             qdd[10],
-            t159 - t103,
-            t89,
-            -t102,
-            t227 - 0.16 * t225,
-            t108 - 0.16 * t231,
-            t167,
-            t110,
-            t236,
-            t238,
-            t239,
+            t163 - t107,
+            t93,
+            -t106,
+            t231 - 0.16 * t229,
+            t112 - 0.16 * t235,
+            t171,
+            t114,
+            t240,
+            t242,
+            t243,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[10],
+            qd[10] / sqrt(t7 + 0.000001),
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -9770,13 +10437,37 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t227,
-            t108,
-            t167,
-            t110,
-            t236,
-            t238,
-            t239,
+            t231,
+            t112,
+            t171,
+            t114,
+            t240,
+            t242,
+            t243,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[11],
+            qd[11] / sqrt(qd[11] * qd[11] + 0.000001),
         ],
     ]
 }
@@ -9983,6 +10674,11 @@ mod avx {
     }
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
+}
+/// The square root of `x`, by `libm` (`core` has none without `std`).
+#[inline(always)]
+fn sqrt(x: Real) -> Real {
+    libm::Libm::<Real>::sqrt(x)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

@@ -102,6 +102,30 @@
 //! HR_LOWER_LEG.xz = HR_LOWER_LEG.xz
 //! HR_LOWER_LEG.yz = HR_LOWER_LEG.yz
 //! HR_LOWER_LEG.zz_r = −HR_LOWER_LEG.xx + HR_LOWER_LEG.zz
+//! FL_HAA.damping = FL_HAA.damping
+//! FL_HAA.friction = FL_HAA.friction
+//! FL_HFE.damping = FL_HFE.damping
+//! FL_HFE.friction = FL_HFE.friction
+//! FL_KFE.damping = FL_KFE.damping
+//! FL_KFE.friction = FL_KFE.friction
+//! FR_HAA.damping = FR_HAA.damping
+//! FR_HAA.friction = FR_HAA.friction
+//! FR_HFE.damping = FR_HFE.damping
+//! FR_HFE.friction = FR_HFE.friction
+//! FR_KFE.damping = FR_KFE.damping
+//! FR_KFE.friction = FR_KFE.friction
+//! HL_HAA.damping = HL_HAA.damping
+//! HL_HAA.friction = HL_HAA.friction
+//! HL_HFE.damping = HL_HFE.damping
+//! HL_HFE.friction = HL_HFE.friction
+//! HL_KFE.damping = HL_KFE.damping
+//! HL_KFE.friction = HL_KFE.friction
+//! HR_HAA.damping = HR_HAA.damping
+//! HR_HAA.friction = HR_HAA.friction
+//! HR_HFE.damping = HR_HFE.damping
+//! HR_HFE.friction = HR_HFE.friction
+//! HR_KFE.damping = HR_KFE.damping
+//! HR_KFE.friction = HR_KFE.friction
 //! ```
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
@@ -126,9 +150,9 @@
 //! | `gravity_derivatives` | 124 | 56 | 0 | 0 | 12 | 12 |
 //! | `mass_matrix_inverse` | 188 | 92 | 8 | 0 | 8 | 8 |
 //! | `forward_dynamics_derivatives` | 2300 | 1496 | 20 | 0 | 12 | 12 |
-//! | `standard_regressor` | 668 | 476 | 0 | 0 | 12 | 12 |
+//! | `standard_regressor` | 672 | 488 | 12 | 12 | 12 | 12 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 512 | 376 | 0 | 0 | 12 | 12 |
+//! | `regressor` | 516 | 388 | 12 | 12 | 12 | 12 |
 //! | `linearization` | 2300 | 1496 | 20 | 0 | 12 | 12 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -226,9 +250,41 @@ pub const BODY_NAMES: [&str; NB] = [
     "HR_UPPER_LEG",
     "HR_LOWER_LEG",
 ];
+/// Number of drive parameters: the columns of `standard_regressor`
+/// after the `10 * NB` of the bodies.
+pub const ND: usize = 24;
+/// Drive parameter names, in the order of `standard_regressor`'s
+/// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
+/// per coordinate), `<joint>.damping`, `<joint>.friction`.
+pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
+    "FL_HAA.damping",
+    "FL_HAA.friction",
+    "FL_HFE.damping",
+    "FL_HFE.friction",
+    "FL_KFE.damping",
+    "FL_KFE.friction",
+    "FR_HAA.damping",
+    "FR_HAA.friction",
+    "FR_HFE.damping",
+    "FR_HFE.friction",
+    "FR_KFE.damping",
+    "FR_KFE.friction",
+    "HL_HAA.damping",
+    "HL_HAA.friction",
+    "HL_HFE.damping",
+    "HL_HFE.friction",
+    "HL_KFE.damping",
+    "HL_KFE.friction",
+    "HR_HAA.damping",
+    "HR_HAA.friction",
+    "HR_HFE.damping",
+    "HR_HFE.friction",
+    "HR_KFE.damping",
+    "HR_KFE.friction",
+];
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 68;
+pub const NBP: usize = 92;
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -303,6 +359,30 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "HR_LOWER_LEG.xz",
     "HR_LOWER_LEG.yz",
     "HR_LOWER_LEG.zz_r",
+    "FL_HAA.damping",
+    "FL_HAA.friction",
+    "FL_HFE.damping",
+    "FL_HFE.friction",
+    "FL_KFE.damping",
+    "FL_KFE.friction",
+    "FR_HAA.damping",
+    "FR_HAA.friction",
+    "FR_HFE.damping",
+    "FR_HFE.friction",
+    "FR_KFE.damping",
+    "FR_KFE.friction",
+    "HL_HAA.damping",
+    "HL_HAA.friction",
+    "HL_HFE.damping",
+    "HL_HFE.friction",
+    "HL_KFE.damping",
+    "HL_KFE.friction",
+    "HR_HAA.damping",
+    "HR_HAA.friction",
+    "HR_HFE.damping",
+    "HR_HFE.friction",
+    "HR_KFE.damping",
+    "HR_KFE.friction",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -6671,10 +6751,10 @@ fn forward_dynamics_derivatives_with_body(
 }
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
 pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 668,
-    add: 476,
-    div: 0,
-    sqrt: 0,
+    mul: 672,
+    add: 488,
+    div: 12,
+    sqrt: 12,
     sin: 12,
     cos: 12,
     exp: 0,
@@ -6684,6 +6764,9 @@ pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
 /// `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
 /// in body axes. It reads the geometry and gravity of `p`, not its masses.
+/// Then one column per drive parameter of `DRIVE_PARAMETER_NAMES` (armature,
+/// damping, friction), so that `Y π = inverse_dynamics − friction_forces`, the
+/// force the drives supply.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -6693,7 +6776,7 @@ pub fn standard_regressor(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
@@ -6705,7 +6788,7 @@ pub fn standard_regressor_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
         return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
@@ -6724,7 +6807,7 @@ unsafe fn standard_regressor_with_avx(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
@@ -6736,293 +6819,297 @@ fn standard_regressor_with_body(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
         .sin_cos_quad(q[0], q[1], q[2], q[3]);
     let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
         .sin_cos_quad(q[4], q[5], q[6], q[7]);
     let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = lanes
         .sin_cos_quad(q[8], q[9], q[10], q[11]);
-    let t0 = qd[1] * qd[1];
-    let t1 = qd[4] * qd[4];
-    let t2 = qd[7] * qd[7];
-    let t3 = qd[10] * qd[10];
-    let t4 = qd[0] * s_q1;
-    let t5 = qdd[0] * c_q1;
-    let t6 = qdd[0] * s_q1;
-    let t7 = 0.014 * qd[0] * qd[0] - 9.81 * s_q0;
-    let t8 = 9.81 * c_q0 + 0.014 * qdd[0];
-    let t9 = s_q1 * t8;
-    let t10 = c_q1 * t8;
-    let t11 = qd[1] * t4;
-    let t12 = qd[0] * c_q1;
-    let t13 = qd[1] * t12;
-    let t14 = t5 - t11;
-    let t15 = t6 + t13;
-    let t16 = t12 * c_q2 - t4 * s_q2;
-    let t17 = t12 * s_q2 + t4 * c_q2;
-    let t18 = -0.16 * qd[1] - 0.03745 * t4;
-    let t19 = t4 * t12;
-    let t20 = t12 * t12;
-    let t21 = qdd[1] + t19;
-    let t22 = 0.03745 * (t13 - t15) - t9 - 0.16 * t21;
-    let t23 = 0.16 * t14 + t4 * t18 - t7 - 0.03745 * t20;
-    let t24 = t10 + 0.03745 * t14 + 0.16 * t20 - qd[1] * t18;
-    let t25 = c_q2 * t22 - s_q2 * t24;
-    let t26 = s_q2 * t22 + c_q2 * t24;
-    let t27 = qd[1] + qd[2];
-    let t28 = qdd[1] + qdd[2];
-    let t29 = t14 * c_q2 - t15 * s_q2 - qd[2] * t17;
-    let t30 = qd[2] * t16 + t14 * s_q2 + t15 * c_q2;
-    let t31 = qd[3] * s_q4;
-    let t32 = qdd[3] * c_q4;
-    let t33 = qdd[3] * s_q4;
-    let t34 = 0.014 * qd[3] * qd[3] + 9.81 * s_q3;
-    let t35 = 9.81 * c_q3 - 0.014 * qdd[3];
-    let t36 = s_q4 * t35;
-    let t37 = c_q4 * t35;
-    let t38 = qd[4] * t31;
-    let t39 = qd[3] * c_q4;
-    let t40 = qd[4] * t39;
-    let t41 = t32 - t38;
-    let t42 = t33 + t40;
-    let t43 = t39 * c_q5 - t31 * s_q5;
-    let t44 = t39 * s_q5 + t31 * c_q5;
-    let t45 = 0.03745 * t31 - 0.16 * qd[4];
-    let t46 = t31 * t39;
-    let t47 = t39 * t39;
-    let t48 = qdd[4] + t46;
-    let t49 = 0.03745 * (t42 - t40) - t36 - 0.16 * t48;
-    let t50 = 0.16 * t41 + t31 * t45 + t34 + 0.03745 * t47;
-    let t51 = t37 + 0.16 * t47 - qd[4] * t45 - 0.03745 * t41;
-    let t52 = c_q5 * t49 - s_q5 * t51;
-    let t53 = s_q5 * t49 + c_q5 * t51;
-    let t54 = qd[4] + qd[5];
-    let t55 = qdd[4] + qdd[5];
-    let t56 = t41 * c_q5 - t42 * s_q5 - qd[5] * t44;
-    let t57 = qd[5] * t43 + t41 * s_q5 + t42 * c_q5;
-    let t58 = qd[6] * s_q7;
-    let t59 = qdd[6] * c_q7;
-    let t60 = qdd[6] * s_q7;
-    let t61 = 0.014 * qd[6] * qd[6] - 9.81 * s_q6;
-    let t62 = 9.81 * c_q6 + 0.014 * qdd[6];
-    let t63 = s_q7 * t62;
-    let t64 = c_q7 * t62;
-    let t65 = qd[7] * t58;
-    let t66 = qd[6] * c_q7;
-    let t67 = qd[7] * t66;
-    let t68 = t59 - t65;
-    let t69 = t60 + t67;
-    let t70 = t66 * c_q8 - t58 * s_q8;
-    let t71 = t66 * s_q8 + t58 * c_q8;
-    let t72 = -0.16 * qd[7] - 0.03745 * t58;
-    let t73 = t58 * t66;
-    let t74 = t66 * t66;
-    let t75 = qdd[7] + t73;
-    let t76 = 0.03745 * (t67 - t69) - t63 - 0.16 * t75;
-    let t77 = 0.16 * t68 + t58 * t72 - t61 - 0.03745 * t74;
-    let t78 = t64 + 0.03745 * t68 + 0.16 * t74 - qd[7] * t72;
-    let t79 = c_q8 * t76 - s_q8 * t78;
-    let t80 = s_q8 * t76 + c_q8 * t78;
-    let t81 = qd[7] + qd[8];
-    let t82 = qdd[7] + qdd[8];
-    let t83 = t68 * c_q8 - t69 * s_q8 - qd[8] * t71;
-    let t84 = qd[8] * t70 + t68 * s_q8 + t69 * c_q8;
-    let t85 = qd[9] * s_q10;
-    let t86 = qdd[9] * c_q10;
-    let t87 = qdd[9] * s_q10;
-    let t88 = 0.014 * qd[9] * qd[9] + 9.81 * s_q9;
-    let t89 = 9.81 * c_q9 - 0.014 * qdd[9];
-    let t90 = s_q10 * t89;
-    let t91 = c_q10 * t89;
-    let t92 = qd[10] * t85;
-    let t93 = qd[9] * c_q10;
-    let t94 = qd[10] * t93;
-    let t95 = t86 - t92;
-    let t96 = t87 + t94;
-    let t97 = t93 * c_q11 - t85 * s_q11;
-    let t98 = t93 * s_q11 + t85 * c_q11;
-    let t99 = 0.03745 * t85 - 0.16 * qd[10];
-    let t100 = t85 * t93;
-    let t101 = t93 * t93;
-    let t102 = qdd[10] + t100;
-    let t103 = 0.03745 * (t96 - t94) - t90 - 0.16 * t102;
-    let t104 = 0.16 * t95 + t85 * t99 + t88 + 0.03745 * t101;
-    let t105 = t91 + 0.16 * t101 - qd[10] * t99 - 0.03745 * t95;
-    let t106 = c_q11 * t103 - s_q11 * t105;
-    let t107 = s_q11 * t103 + c_q11 * t105;
-    let t108 = qd[10] + qd[11];
-    let t109 = qdd[10] + qdd[11];
-    let t110 = t95 * c_q11 - t96 * s_q11 - qd[11] * t98;
-    let t111 = qd[11] * t97 + t95 * s_q11 + t96 * c_q11;
-    let t112 = t16 * t27;
-    let t113 = t16 * t17;
-    let t114 = t16 * t16;
-    let t115 = t43 * t54;
-    let t116 = t43 * t44;
-    let t117 = t43 * t43;
-    let t118 = t70 * t81;
-    let t119 = t70 * t71;
-    let t120 = t70 * t70;
-    let t121 = t97 * t108;
-    let t122 = t97 * t98;
-    let t123 = t97 * t97;
-    let t124 = t17 * t27;
-    let t125 = t27 * t27;
-    let t126 = t44 * t54;
-    let t127 = t54 * t54;
-    let t128 = t71 * t81;
-    let t129 = t81 * t81;
-    let t130 = t98 * t108;
-    let t131 = t108 * t108;
-    let t132 = t4 * t4;
-    let t133 = qdd[1] - t19;
-    let t134 = t17 * t17;
-    let t135 = t112 - t30;
-    let t136 = t28 + t113;
-    let t137 = t30 + t112;
-    let t138 = t124 - t29;
-    let t139 = t113 - t28;
-    let t140 = t29 + t124;
-    let t141 = t31 * t31;
-    let t142 = qdd[4] - t46;
-    let t143 = t44 * t44;
-    let t144 = t115 - t57;
-    let t145 = t55 + t116;
-    let t146 = t57 + t115;
-    let t147 = t126 - t56;
-    let t148 = t116 - t55;
-    let t149 = t56 + t126;
-    let t150 = t58 * t58;
-    let t151 = qdd[7] - t73;
-    let t152 = t71 * t71;
-    let t153 = t118 - t84;
-    let t154 = t82 + t119;
-    let t155 = t84 + t118;
-    let t156 = t128 - t83;
-    let t157 = t119 - t82;
-    let t158 = t83 + t128;
-    let t159 = t85 * t85;
-    let t160 = qdd[10] - t100;
-    let t161 = t98 * t98;
-    let t162 = t121 - t111;
-    let t163 = t109 + t122;
-    let t164 = t111 + t121;
-    let t165 = t130 - t110;
-    let t166 = t122 - t109;
-    let t167 = t110 + t130;
-    let t168 = s_q1 * t9 + c_q1 * t10;
-    let t169 = s_q1 * t21;
-    let t170 = c_q1 * t11;
-    let t171 = s_q2 * t26;
-    let t172 = c_q2 * t25 + t171;
-    let t173 = c_q2 * t26;
-    let t174 = t173 - s_q2 * t25;
-    let t175 = -t27;
-    let t176 = t27 * t175 - t134;
-    let t177 = c_q2 * t176 + s_q2 * t139;
-    let t178 = c_q2 * t139 - s_q2 * t176;
-    let t179 = t29 + t27 * t17;
-    let t180 = c_q2 * t135 + s_q2 * t179;
-    let t181 = c_q2 * t179 - s_q2 * t135;
-    let t182 = -t16;
-    let t183 = t28 - t17 * t182;
-    let t184 = t16 * t182 - t125;
-    let t185 = c_q2 * t183 + s_q2 * t184;
-    let t186 = c_q2 * t184 - s_q2 * t183;
-    let t187 = s_q2 * t112;
-    let t188 = c_q2 * t112;
-    let t189 = t114 - t125;
-    let t190 = c_q2 * t124;
-    let t191 = s_q2 * t124;
-    let t192 = t134 - t114;
-    let t193 = t125 - t134;
-    let t194 = -t135;
-    let t195 = -t113;
-    let t196 = s_q4 * t36 + c_q4 * t37;
-    let t197 = s_q4 * t48;
-    let t198 = c_q4 * t38;
-    let t199 = s_q5 * t53;
-    let t200 = c_q5 * t52 + t199;
-    let t201 = c_q5 * t53;
-    let t202 = t201 - s_q5 * t52;
-    let t203 = -t54;
-    let t204 = t54 * t203 - t143;
-    let t205 = c_q5 * t204 + s_q5 * t148;
-    let t206 = c_q5 * t148 - s_q5 * t204;
-    let t207 = t56 + t54 * t44;
-    let t208 = c_q5 * t144 + s_q5 * t207;
-    let t209 = c_q5 * t207 - s_q5 * t144;
-    let t210 = -t43;
-    let t211 = t55 - t44 * t210;
-    let t212 = t43 * t210 - t127;
-    let t213 = c_q5 * t211 + s_q5 * t212;
-    let t214 = c_q5 * t212 - s_q5 * t211;
-    let t215 = s_q5 * t115;
-    let t216 = c_q5 * t115;
-    let t217 = t117 - t127;
-    let t218 = c_q5 * t126;
-    let t219 = s_q5 * t126;
-    let t220 = t143 - t117;
-    let t221 = t127 - t143;
-    let t222 = -t144;
-    let t223 = -t116;
-    let t224 = s_q7 * t63 + c_q7 * t64;
-    let t225 = s_q7 * t75;
-    let t226 = c_q7 * t65;
-    let t227 = s_q8 * t80;
-    let t228 = c_q8 * t79 + t227;
-    let t229 = c_q8 * t80;
-    let t230 = t229 - s_q8 * t79;
-    let t231 = -t81;
-    let t232 = t81 * t231 - t152;
-    let t233 = c_q8 * t232 + s_q8 * t157;
-    let t234 = c_q8 * t157 - s_q8 * t232;
-    let t235 = t83 + t81 * t71;
-    let t236 = c_q8 * t153 + s_q8 * t235;
-    let t237 = c_q8 * t235 - s_q8 * t153;
-    let t238 = -t70;
-    let t239 = t82 - t71 * t238;
-    let t240 = t70 * t238 - t129;
-    let t241 = c_q8 * t239 + s_q8 * t240;
-    let t242 = c_q8 * t240 - s_q8 * t239;
-    let t243 = s_q8 * t118;
-    let t244 = c_q8 * t118;
-    let t245 = t120 - t129;
-    let t246 = c_q8 * t128;
-    let t247 = s_q8 * t128;
-    let t248 = t152 - t120;
-    let t249 = t129 - t152;
-    let t250 = -t153;
-    let t251 = -t119;
-    let t252 = s_q10 * t90 + c_q10 * t91;
-    let t253 = s_q10 * t102;
-    let t254 = c_q10 * t92;
-    let t255 = s_q11 * t107;
-    let t256 = c_q11 * t106 + t255;
-    let t257 = c_q11 * t107;
-    let t258 = t257 - s_q11 * t106;
-    let t259 = -t108;
-    let t260 = t108 * t259 - t161;
-    let t261 = c_q11 * t260 + s_q11 * t166;
-    let t262 = c_q11 * t166 - s_q11 * t260;
-    let t263 = t110 + t108 * t98;
-    let t264 = c_q11 * t162 + s_q11 * t263;
-    let t265 = c_q11 * t263 - s_q11 * t162;
-    let t266 = -t97;
-    let t267 = t109 - t98 * t266;
-    let t268 = t97 * t266 - t131;
-    let t269 = c_q11 * t267 + s_q11 * t268;
-    let t270 = c_q11 * t268 - s_q11 * t267;
-    let t271 = s_q11 * t121;
-    let t272 = c_q11 * t121;
-    let t273 = t123 - t131;
-    let t274 = c_q11 * t130;
-    let t275 = s_q11 * t130;
-    let t276 = t161 - t123;
-    let t277 = t131 - t161;
-    let t278 = -t162;
-    let t279 = -t122;
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[1] * qd[1];
+    let t2 = qd[3] * qd[3];
+    let t3 = qd[4] * qd[4];
+    let t4 = qd[6] * qd[6];
+    let t5 = qd[7] * qd[7];
+    let t6 = qd[9] * qd[9];
+    let t7 = qd[10] * qd[10];
+    let t8 = qd[0] * s_q1;
+    let t9 = qdd[0] * c_q1;
+    let t10 = qdd[0] * s_q1;
+    let t11 = 0.014 * t0 - 9.81 * s_q0;
+    let t12 = 9.81 * c_q0 + 0.014 * qdd[0];
+    let t13 = s_q1 * t12;
+    let t14 = c_q1 * t12;
+    let t15 = qd[1] * t8;
+    let t16 = qd[0] * c_q1;
+    let t17 = qd[1] * t16;
+    let t18 = t9 - t15;
+    let t19 = t10 + t17;
+    let t20 = t16 * c_q2 - t8 * s_q2;
+    let t21 = t16 * s_q2 + t8 * c_q2;
+    let t22 = -0.16 * qd[1] - 0.03745 * t8;
+    let t23 = t8 * t16;
+    let t24 = t16 * t16;
+    let t25 = qdd[1] + t23;
+    let t26 = 0.03745 * (t17 - t19) - t13 - 0.16 * t25;
+    let t27 = 0.16 * t18 + t8 * t22 - t11 - 0.03745 * t24;
+    let t28 = t14 + 0.03745 * t18 + 0.16 * t24 - qd[1] * t22;
+    let t29 = c_q2 * t26 - s_q2 * t28;
+    let t30 = s_q2 * t26 + c_q2 * t28;
+    let t31 = qd[1] + qd[2];
+    let t32 = qdd[1] + qdd[2];
+    let t33 = t18 * c_q2 - t19 * s_q2 - qd[2] * t21;
+    let t34 = qd[2] * t20 + t18 * s_q2 + t19 * c_q2;
+    let t35 = qd[3] * s_q4;
+    let t36 = qdd[3] * c_q4;
+    let t37 = qdd[3] * s_q4;
+    let t38 = 0.014 * t2 + 9.81 * s_q3;
+    let t39 = 9.81 * c_q3 - 0.014 * qdd[3];
+    let t40 = s_q4 * t39;
+    let t41 = c_q4 * t39;
+    let t42 = qd[4] * t35;
+    let t43 = qd[3] * c_q4;
+    let t44 = qd[4] * t43;
+    let t45 = t36 - t42;
+    let t46 = t37 + t44;
+    let t47 = t43 * c_q5 - t35 * s_q5;
+    let t48 = t43 * s_q5 + t35 * c_q5;
+    let t49 = 0.03745 * t35 - 0.16 * qd[4];
+    let t50 = t35 * t43;
+    let t51 = t43 * t43;
+    let t52 = qdd[4] + t50;
+    let t53 = 0.03745 * (t46 - t44) - t40 - 0.16 * t52;
+    let t54 = 0.16 * t45 + t35 * t49 + t38 + 0.03745 * t51;
+    let t55 = t41 + 0.16 * t51 - qd[4] * t49 - 0.03745 * t45;
+    let t56 = c_q5 * t53 - s_q5 * t55;
+    let t57 = s_q5 * t53 + c_q5 * t55;
+    let t58 = qd[4] + qd[5];
+    let t59 = qdd[4] + qdd[5];
+    let t60 = t45 * c_q5 - t46 * s_q5 - qd[5] * t48;
+    let t61 = qd[5] * t47 + t45 * s_q5 + t46 * c_q5;
+    let t62 = qd[6] * s_q7;
+    let t63 = qdd[6] * c_q7;
+    let t64 = qdd[6] * s_q7;
+    let t65 = 0.014 * t4 - 9.81 * s_q6;
+    let t66 = 9.81 * c_q6 + 0.014 * qdd[6];
+    let t67 = s_q7 * t66;
+    let t68 = c_q7 * t66;
+    let t69 = qd[7] * t62;
+    let t70 = qd[6] * c_q7;
+    let t71 = qd[7] * t70;
+    let t72 = t63 - t69;
+    let t73 = t64 + t71;
+    let t74 = t70 * c_q8 - t62 * s_q8;
+    let t75 = t70 * s_q8 + t62 * c_q8;
+    let t76 = -0.16 * qd[7] - 0.03745 * t62;
+    let t77 = t62 * t70;
+    let t78 = t70 * t70;
+    let t79 = qdd[7] + t77;
+    let t80 = 0.03745 * (t71 - t73) - t67 - 0.16 * t79;
+    let t81 = 0.16 * t72 + t62 * t76 - t65 - 0.03745 * t78;
+    let t82 = t68 + 0.03745 * t72 + 0.16 * t78 - qd[7] * t76;
+    let t83 = c_q8 * t80 - s_q8 * t82;
+    let t84 = s_q8 * t80 + c_q8 * t82;
+    let t85 = qd[7] + qd[8];
+    let t86 = qdd[7] + qdd[8];
+    let t87 = t72 * c_q8 - t73 * s_q8 - qd[8] * t75;
+    let t88 = qd[8] * t74 + t72 * s_q8 + t73 * c_q8;
+    let t89 = qd[9] * s_q10;
+    let t90 = qdd[9] * c_q10;
+    let t91 = qdd[9] * s_q10;
+    let t92 = 0.014 * t6 + 9.81 * s_q9;
+    let t93 = 9.81 * c_q9 - 0.014 * qdd[9];
+    let t94 = s_q10 * t93;
+    let t95 = c_q10 * t93;
+    let t96 = qd[10] * t89;
+    let t97 = qd[9] * c_q10;
+    let t98 = qd[10] * t97;
+    let t99 = t90 - t96;
+    let t100 = t91 + t98;
+    let t101 = t97 * c_q11 - t89 * s_q11;
+    let t102 = t97 * s_q11 + t89 * c_q11;
+    let t103 = 0.03745 * t89 - 0.16 * qd[10];
+    let t104 = t89 * t97;
+    let t105 = t97 * t97;
+    let t106 = qdd[10] + t104;
+    let t107 = 0.03745 * (t100 - t98) - t94 - 0.16 * t106;
+    let t108 = 0.16 * t99 + t89 * t103 + t92 + 0.03745 * t105;
+    let t109 = t95 + 0.16 * t105 - qd[10] * t103 - 0.03745 * t99;
+    let t110 = c_q11 * t107 - s_q11 * t109;
+    let t111 = s_q11 * t107 + c_q11 * t109;
+    let t112 = qd[10] + qd[11];
+    let t113 = qdd[10] + qdd[11];
+    let t114 = t99 * c_q11 - t100 * s_q11 - qd[11] * t102;
+    let t115 = qd[11] * t101 + t99 * s_q11 + t100 * c_q11;
+    let t116 = t20 * t31;
+    let t117 = t20 * t21;
+    let t118 = t20 * t20;
+    let t119 = t47 * t58;
+    let t120 = t47 * t48;
+    let t121 = t47 * t47;
+    let t122 = t74 * t85;
+    let t123 = t74 * t75;
+    let t124 = t74 * t74;
+    let t125 = t101 * t112;
+    let t126 = t101 * t102;
+    let t127 = t101 * t101;
+    let t128 = t21 * t31;
+    let t129 = t31 * t31;
+    let t130 = t48 * t58;
+    let t131 = t58 * t58;
+    let t132 = t75 * t85;
+    let t133 = t85 * t85;
+    let t134 = t102 * t112;
+    let t135 = t112 * t112;
+    let t136 = t8 * t8;
+    let t137 = qdd[1] - t23;
+    let t138 = t21 * t21;
+    let t139 = t116 - t34;
+    let t140 = t32 + t117;
+    let t141 = t34 + t116;
+    let t142 = t128 - t33;
+    let t143 = t117 - t32;
+    let t144 = t33 + t128;
+    let t145 = t35 * t35;
+    let t146 = qdd[4] - t50;
+    let t147 = t48 * t48;
+    let t148 = t119 - t61;
+    let t149 = t59 + t120;
+    let t150 = t61 + t119;
+    let t151 = t130 - t60;
+    let t152 = t120 - t59;
+    let t153 = t60 + t130;
+    let t154 = t62 * t62;
+    let t155 = qdd[7] - t77;
+    let t156 = t75 * t75;
+    let t157 = t122 - t88;
+    let t158 = t86 + t123;
+    let t159 = t88 + t122;
+    let t160 = t132 - t87;
+    let t161 = t123 - t86;
+    let t162 = t87 + t132;
+    let t163 = t89 * t89;
+    let t164 = qdd[10] - t104;
+    let t165 = t102 * t102;
+    let t166 = t125 - t115;
+    let t167 = t113 + t126;
+    let t168 = t115 + t125;
+    let t169 = t134 - t114;
+    let t170 = t126 - t113;
+    let t171 = t114 + t134;
+    let t172 = s_q1 * t13 + c_q1 * t14;
+    let t173 = s_q1 * t25;
+    let t174 = c_q1 * t15;
+    let t175 = s_q2 * t30;
+    let t176 = c_q2 * t29 + t175;
+    let t177 = c_q2 * t30;
+    let t178 = t177 - s_q2 * t29;
+    let t179 = -t31;
+    let t180 = t31 * t179 - t138;
+    let t181 = c_q2 * t180 + s_q2 * t143;
+    let t182 = c_q2 * t143 - s_q2 * t180;
+    let t183 = t33 + t31 * t21;
+    let t184 = c_q2 * t139 + s_q2 * t183;
+    let t185 = c_q2 * t183 - s_q2 * t139;
+    let t186 = -t20;
+    let t187 = t32 - t21 * t186;
+    let t188 = t20 * t186 - t129;
+    let t189 = c_q2 * t187 + s_q2 * t188;
+    let t190 = c_q2 * t188 - s_q2 * t187;
+    let t191 = s_q2 * t116;
+    let t192 = c_q2 * t116;
+    let t193 = t118 - t129;
+    let t194 = c_q2 * t128;
+    let t195 = s_q2 * t128;
+    let t196 = t138 - t118;
+    let t197 = t129 - t138;
+    let t198 = -t139;
+    let t199 = -t117;
+    let t200 = s_q4 * t40 + c_q4 * t41;
+    let t201 = s_q4 * t52;
+    let t202 = c_q4 * t42;
+    let t203 = s_q5 * t57;
+    let t204 = c_q5 * t56 + t203;
+    let t205 = c_q5 * t57;
+    let t206 = t205 - s_q5 * t56;
+    let t207 = -t58;
+    let t208 = t58 * t207 - t147;
+    let t209 = c_q5 * t208 + s_q5 * t152;
+    let t210 = c_q5 * t152 - s_q5 * t208;
+    let t211 = t60 + t58 * t48;
+    let t212 = c_q5 * t148 + s_q5 * t211;
+    let t213 = c_q5 * t211 - s_q5 * t148;
+    let t214 = -t47;
+    let t215 = t59 - t48 * t214;
+    let t216 = t47 * t214 - t131;
+    let t217 = c_q5 * t215 + s_q5 * t216;
+    let t218 = c_q5 * t216 - s_q5 * t215;
+    let t219 = s_q5 * t119;
+    let t220 = c_q5 * t119;
+    let t221 = t121 - t131;
+    let t222 = c_q5 * t130;
+    let t223 = s_q5 * t130;
+    let t224 = t147 - t121;
+    let t225 = t131 - t147;
+    let t226 = -t148;
+    let t227 = -t120;
+    let t228 = s_q7 * t67 + c_q7 * t68;
+    let t229 = s_q7 * t79;
+    let t230 = c_q7 * t69;
+    let t231 = s_q8 * t84;
+    let t232 = c_q8 * t83 + t231;
+    let t233 = c_q8 * t84;
+    let t234 = t233 - s_q8 * t83;
+    let t235 = -t85;
+    let t236 = t85 * t235 - t156;
+    let t237 = c_q8 * t236 + s_q8 * t161;
+    let t238 = c_q8 * t161 - s_q8 * t236;
+    let t239 = t87 + t85 * t75;
+    let t240 = c_q8 * t157 + s_q8 * t239;
+    let t241 = c_q8 * t239 - s_q8 * t157;
+    let t242 = -t74;
+    let t243 = t86 - t75 * t242;
+    let t244 = t74 * t242 - t133;
+    let t245 = c_q8 * t243 + s_q8 * t244;
+    let t246 = c_q8 * t244 - s_q8 * t243;
+    let t247 = s_q8 * t122;
+    let t248 = c_q8 * t122;
+    let t249 = t124 - t133;
+    let t250 = c_q8 * t132;
+    let t251 = s_q8 * t132;
+    let t252 = t156 - t124;
+    let t253 = t133 - t156;
+    let t254 = -t157;
+    let t255 = -t123;
+    let t256 = s_q10 * t94 + c_q10 * t95;
+    let t257 = s_q10 * t106;
+    let t258 = c_q10 * t96;
+    let t259 = s_q11 * t111;
+    let t260 = c_q11 * t110 + t259;
+    let t261 = c_q11 * t111;
+    let t262 = t261 - s_q11 * t110;
+    let t263 = -t112;
+    let t264 = t112 * t263 - t165;
+    let t265 = c_q11 * t264 + s_q11 * t170;
+    let t266 = c_q11 * t170 - s_q11 * t264;
+    let t267 = t114 + t112 * t102;
+    let t268 = c_q11 * t166 + s_q11 * t267;
+    let t269 = c_q11 * t267 - s_q11 * t166;
+    let t270 = -t101;
+    let t271 = t113 - t102 * t270;
+    let t272 = t101 * t270 - t135;
+    let t273 = c_q11 * t271 + s_q11 * t272;
+    let t274 = c_q11 * t272 - s_q11 * t271;
+    let t275 = s_q11 * t125;
+    let t276 = c_q11 * t125;
+    let t277 = t127 - t135;
+    let t278 = c_q11 * t134;
+    let t279 = s_q11 * t134;
+    let t280 = t165 - t127;
+    let t281 = t135 - t165;
+    let t282 = -t166;
+    let t283 = -t126;
     [
         [
             0.0,
@@ -7035,32 +7122,32 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.014 * t168,
-            0.014 * (s_q1 * (t0 + t132) - c_q1 * t133) - s_q1 * t7,
-            t168 + 0.014 * (s_q1 * t6 + c_q1 * t5),
-            c_q1 * t7 - 0.014 * (c_q1 * (t0 + t20) + t169),
-            c_q1 * t14 - t170,
-            c_q1 * t133 + s_q1 * (t20 - t0),
+            0.014 * t172,
+            0.014 * (s_q1 * (t1 + t136) - c_q1 * t137) - s_q1 * t11,
+            t172 + 0.014 * (s_q1 * t10 + c_q1 * t9),
+            c_q1 * t11 - 0.014 * (c_q1 * (t1 + t24) + t173),
+            c_q1 * t18 - t174,
+            c_q1 * t137 + s_q1 * (t24 - t1),
             0.0,
-            c_q1 * (t6 + 2.0 * t13) + s_q1 * (t5 - 2.0 * t11),
-            t169 + c_q1 * (t0 - t132),
-            t170 + s_q1 * t15,
-            c_q1 * (0.014 * t174 + 0.16 * t23 + 0.03745 * t174) - 0.05145 * s_q1 * t172,
-            0.014 * (c_q1 * t178 - s_q1 * t177)
-                + c_q1 * (0.03745 * t178 + 0.16 * (t30 - t16 * t175) + s_q2 * t23)
-                + s_q1 * (c_q2 * t23 - 0.03745 * t177),
-            0.014 * (c_q1 * t181 - s_q1 * t180)
-                + c_q1 * (t173 + 0.03745 * t181 - s_q2 * t25 - 0.16 * (t17 * t17 + t114))
-                - s_q1 * (c_q2 * t25 + t171 + 0.03745 * t180),
-            0.014 * (c_q1 * t186 - s_q1 * t185)
-                + c_q1 * (0.16 * t138 + 0.03745 * t186 - c_q2 * t23)
-                + s_q1 * (s_q2 * t23 - 0.03745 * t185),
-            c_q1 * (c_q2 * t29 - t187) - s_q1 * (s_q2 * t29 + t188),
-            c_q1 * (s_q2 * t189 - c_q2 * t139) + s_q1 * (c_q2 * t189 + s_q2 * t139),
-            c_q1 * (t187 - t190) + s_q1 * (t188 + t191),
-            c_q1 * (c_q2 * t137 - s_q2 * t138) - s_q1 * (c_q2 * t138 + s_q2 * t137),
-            c_q1 * (s_q2 * t136 + c_q2 * t193) + s_q1 * (c_q2 * t136 - s_q2 * t193),
-            c_q1 * (t190 + s_q2 * t30) + s_q1 * (c_q2 * t30 - t191),
+            c_q1 * (t10 + 2.0 * t17) + s_q1 * (t9 - 2.0 * t15),
+            t173 + c_q1 * (t1 - t136),
+            t174 + s_q1 * t19,
+            c_q1 * (0.014 * t178 + 0.16 * t27 + 0.03745 * t178) - 0.05145 * s_q1 * t176,
+            0.014 * (c_q1 * t182 - s_q1 * t181)
+                + c_q1 * (0.03745 * t182 + 0.16 * (t34 - t20 * t179) + s_q2 * t27)
+                + s_q1 * (c_q2 * t27 - 0.03745 * t181),
+            0.014 * (c_q1 * t185 - s_q1 * t184)
+                + c_q1 * (t177 + 0.03745 * t185 - s_q2 * t29 - 0.16 * (t21 * t21 + t118))
+                - s_q1 * (c_q2 * t29 + t175 + 0.03745 * t184),
+            0.014 * (c_q1 * t190 - s_q1 * t189)
+                + c_q1 * (0.16 * t142 + 0.03745 * t190 - c_q2 * t27)
+                + s_q1 * (s_q2 * t27 - 0.03745 * t189),
+            c_q1 * (c_q2 * t33 - t191) - s_q1 * (s_q2 * t33 + t192),
+            c_q1 * (s_q2 * t193 - c_q2 * t143) + s_q1 * (c_q2 * t193 + s_q2 * t143),
+            c_q1 * (t191 - t194) + s_q1 * (t192 + t195),
+            c_q1 * (c_q2 * t141 - s_q2 * t142) - s_q1 * (c_q2 * t142 + s_q2 * t141),
+            c_q1 * (s_q2 * t140 + c_q2 * t197) + s_q1 * (c_q2 * t140 - s_q2 * t197),
+            c_q1 * (t194 + s_q2 * t34) + s_q1 * (c_q2 * t34 - t195),
             0.0,
             0.0,
             0.0,
@@ -7129,6 +7216,30 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[0],
+            qd[0] / sqrt(t0 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -7164,25 +7275,25 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t10,
+            -t14,
             0.0,
-            -t9,
-            t19,
-            t5,
+            -t13,
+            t23,
+            t9,
             qdd[1],
-            t132 - t20,
-            t6,
-            -t19,
-            -0.16 * t172,
-            -0.16 * t177 - t26,
-            -0.16 * t180,
-            t25 - 0.16 * t185,
-            t113,
-            t140,
-            t28,
-            t192,
-            t194,
-            t195,
+            t136 - t24,
+            t10,
+            -t23,
+            -0.16 * t176,
+            -0.16 * t181 - t30,
+            -0.16 * t184,
+            t29 - 0.16 * t189,
+            t117,
+            t144,
+            t32,
+            t196,
+            t198,
+            t199,
             0.0,
             0.0,
             0.0,
@@ -7253,6 +7364,30 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[1],
+            qd[1] / sqrt(t1 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -7296,15 +7431,15 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t26,
+            -t30,
             0.0,
-            t25,
-            t113,
-            t140,
-            t28,
-            t192,
-            t194,
-            t195,
+            t29,
+            t117,
+            t144,
+            t32,
+            t196,
+            t198,
+            t199,
             0.0,
             0.0,
             0.0,
@@ -7377,6 +7512,30 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[2],
+            qd[2] / sqrt(qd[2] * qd[2] + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -7437,34 +7596,32 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -0.014 * t196,
-            s_q4 * t34 - 0.014 * (s_q4 * (t1 + t141) - c_q4 * t142),
-            t196 - 0.014 * (s_q4 * t33 + c_q4 * t32),
-            0.014 * (c_q4 * (t1 + t47) + t197) - c_q4 * t34,
-            c_q4 * t41 - t198,
-            c_q4 * t142 + s_q4 * (t47 - t1),
+            -0.014 * t200,
+            s_q4 * t38 - 0.014 * (s_q4 * (t3 + t145) - c_q4 * t146),
+            t200 - 0.014 * (s_q4 * t37 + c_q4 * t36),
+            0.014 * (c_q4 * (t3 + t51) + t201) - c_q4 * t38,
+            c_q4 * t45 - t202,
+            c_q4 * t146 + s_q4 * (t51 - t3),
             0.0,
-            c_q4 * (t33 + 2.0 * t40) + s_q4 * (t32 - 2.0 * t38),
-            t197 + c_q4 * (t1 - t141),
-            t198 + s_q4 * t42,
-            0.05145 * s_q4 * t200 + c_q4 * (0.16 * t50 - 0.03745 * t202 - 0.014 * t202),
-            c_q4 * (0.16 * (t57 - t43 * t203) + s_q5 * t50 - 0.03745 * t206)
-                + s_q4 * (0.03745 * t205 + c_q5 * t50)
-                - 0.014 * (c_q4 * t206 - s_q4 * t205),
-            c_q4 * (t201 - s_q5 * t52 - 0.16 * (t44 * t44 + t117) - 0.03745 * t209)
-                + s_q4 * (0.03745 * t208 - c_q5 * t52 - t199)
-                - 0.014 * (c_q4 * t209 - s_q4 * t208),
-            c_q4 * (0.16 * t147 - c_q5 * t50 - 0.03745 * t214)
-                + s_q4 * (0.03745 * t213 + s_q5 * t50)
-                - 0.014 * (c_q4 * t214 - s_q4 * t213),
-            c_q4 * (c_q5 * t56 - t215) - s_q4 * (s_q5 * t56 + t216),
-            c_q4 * (s_q5 * t217 - c_q5 * t148) + s_q4 * (c_q5 * t217 + s_q5 * t148),
-            c_q4 * (t215 - t218) + s_q4 * (t216 + t219),
-            c_q4 * (c_q5 * t146 - s_q5 * t147) - s_q4 * (c_q5 * t147 + s_q5 * t146),
-            c_q4 * (s_q5 * t145 + c_q5 * t221) + s_q4 * (c_q5 * t145 - s_q5 * t221),
-            c_q4 * (t218 + s_q5 * t57) + s_q4 * (c_q5 * t57 - t219),
-            0.0,
-            0.0,
+            c_q4 * (t37 + 2.0 * t44) + s_q4 * (t36 - 2.0 * t42),
+            t201 + c_q4 * (t3 - t145),
+            t202 + s_q4 * t46,
+            0.05145 * s_q4 * t204 + c_q4 * (0.16 * t54 - 0.03745 * t206 - 0.014 * t206),
+            c_q4 * (0.16 * (t61 - t47 * t207) + s_q5 * t54 - 0.03745 * t210)
+                + s_q4 * (0.03745 * t209 + c_q5 * t54)
+                - 0.014 * (c_q4 * t210 - s_q4 * t209),
+            c_q4 * (t205 - s_q5 * t56 - 0.16 * (t48 * t48 + t121) - 0.03745 * t213)
+                + s_q4 * (0.03745 * t212 - c_q5 * t56 - t203)
+                - 0.014 * (c_q4 * t213 - s_q4 * t212),
+            c_q4 * (0.16 * t151 - c_q5 * t54 - 0.03745 * t218)
+                + s_q4 * (0.03745 * t217 + s_q5 * t54)
+                - 0.014 * (c_q4 * t218 - s_q4 * t217),
+            c_q4 * (c_q5 * t60 - t219) - s_q4 * (s_q5 * t60 + t220),
+            c_q4 * (s_q5 * t221 - c_q5 * t152) + s_q4 * (c_q5 * t221 + s_q5 * t152),
+            c_q4 * (t219 - t222) + s_q4 * (t220 + t223),
+            c_q4 * (c_q5 * t150 - s_q5 * t151) - s_q4 * (c_q5 * t151 + s_q5 * t150),
+            c_q4 * (s_q5 * t149 + c_q5 * t225) + s_q4 * (c_q5 * t149 - s_q5 * t225),
+            c_q4 * (t222 + s_q5 * t61) + s_q4 * (c_q5 * t61 - t223),
             0.0,
             0.0,
             0.0,
@@ -7507,6 +7664,32 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[3],
+            qd[3] / sqrt(t2 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -7566,25 +7749,25 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t37,
+            -t41,
             0.0,
-            -t36,
-            t46,
-            t32,
+            -t40,
+            t50,
+            t36,
             qdd[4],
-            t141 - t47,
-            t33,
-            -t46,
-            -0.16 * t200,
-            -0.16 * t205 - t53,
-            -0.16 * t208,
-            t52 - 0.16 * t213,
-            t116,
-            t149,
-            t55,
-            t220,
-            t222,
-            t223,
+            t145 - t51,
+            t37,
+            -t50,
+            -0.16 * t204,
+            -0.16 * t209 - t57,
+            -0.16 * t212,
+            t56 - 0.16 * t217,
+            t120,
+            t153,
+            t59,
+            t224,
+            t226,
+            t227,
             0.0,
             0.0,
             0.0,
@@ -7631,6 +7814,30 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[4],
+            qd[4] / sqrt(t3 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -7698,17 +7905,15 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t53,
+            -t57,
             0.0,
-            t52,
-            t116,
-            t149,
-            t55,
-            t220,
-            t222,
-            t223,
-            0.0,
-            0.0,
+            t56,
+            t120,
+            t153,
+            t59,
+            t224,
+            t226,
+            t227,
             0.0,
             0.0,
             0.0,
@@ -7755,6 +7960,32 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[5],
+            qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -7839,34 +8070,32 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.014 * t224,
-            0.014 * (s_q7 * (t2 + t150) - c_q7 * t151) - s_q7 * t61,
-            t224 + 0.014 * (s_q7 * t60 + c_q7 * t59),
-            c_q7 * t61 - 0.014 * (c_q7 * (t2 + t74) + t225),
-            c_q7 * t68 - t226,
-            c_q7 * t151 + s_q7 * (t74 - t2),
+            0.014 * t228,
+            0.014 * (s_q7 * (t5 + t154) - c_q7 * t155) - s_q7 * t65,
+            t228 + 0.014 * (s_q7 * t64 + c_q7 * t63),
+            c_q7 * t65 - 0.014 * (c_q7 * (t5 + t78) + t229),
+            c_q7 * t72 - t230,
+            c_q7 * t155 + s_q7 * (t78 - t5),
             0.0,
-            c_q7 * (t60 + 2.0 * t67) + s_q7 * (t59 - 2.0 * t65),
-            t225 + c_q7 * (t2 - t150),
-            t226 + s_q7 * t69,
-            c_q7 * (0.014 * t230 + 0.16 * t77 + 0.03745 * t230) - 0.05145 * s_q7 * t228,
-            0.014 * (c_q7 * t234 - s_q7 * t233)
-                + c_q7 * (0.03745 * t234 + 0.16 * (t84 - t70 * t231) + s_q8 * t77)
-                + s_q7 * (c_q8 * t77 - 0.03745 * t233),
-            0.014 * (c_q7 * t237 - s_q7 * t236)
-                + c_q7 * (t229 + 0.03745 * t237 - s_q8 * t79 - 0.16 * (t71 * t71 + t120))
-                - s_q7 * (c_q8 * t79 + t227 + 0.03745 * t236),
-            0.014 * (c_q7 * t242 - s_q7 * t241)
-                + c_q7 * (0.16 * t156 + 0.03745 * t242 - c_q8 * t77)
-                + s_q7 * (s_q8 * t77 - 0.03745 * t241),
-            c_q7 * (c_q8 * t83 - t243) - s_q7 * (s_q8 * t83 + t244),
-            c_q7 * (s_q8 * t245 - c_q8 * t157) + s_q7 * (c_q8 * t245 + s_q8 * t157),
-            c_q7 * (t243 - t246) + s_q7 * (t244 + t247),
-            c_q7 * (c_q8 * t155 - s_q8 * t156) - s_q7 * (c_q8 * t156 + s_q8 * t155),
-            c_q7 * (s_q8 * t154 + c_q8 * t249) + s_q7 * (c_q8 * t154 - s_q8 * t249),
-            c_q7 * (t246 + s_q8 * t84) + s_q7 * (c_q8 * t84 - t247),
-            0.0,
-            0.0,
+            c_q7 * (t64 + 2.0 * t71) + s_q7 * (t63 - 2.0 * t69),
+            t229 + c_q7 * (t5 - t154),
+            t230 + s_q7 * t73,
+            c_q7 * (0.014 * t234 + 0.16 * t81 + 0.03745 * t234) - 0.05145 * s_q7 * t232,
+            0.014 * (c_q7 * t238 - s_q7 * t237)
+                + c_q7 * (0.03745 * t238 + 0.16 * (t88 - t74 * t235) + s_q8 * t81)
+                + s_q7 * (c_q8 * t81 - 0.03745 * t237),
+            0.014 * (c_q7 * t241 - s_q7 * t240)
+                + c_q7 * (t233 + 0.03745 * t241 - s_q8 * t83 - 0.16 * (t75 * t75 + t124))
+                - s_q7 * (c_q8 * t83 + t231 + 0.03745 * t240),
+            0.014 * (c_q7 * t246 - s_q7 * t245)
+                + c_q7 * (0.16 * t160 + 0.03745 * t246 - c_q8 * t81)
+                + s_q7 * (s_q8 * t81 - 0.03745 * t245),
+            c_q7 * (c_q8 * t87 - t247) - s_q7 * (s_q8 * t87 + t248),
+            c_q7 * (s_q8 * t249 - c_q8 * t161) + s_q7 * (c_q8 * t249 + s_q8 * t161),
+            c_q7 * (t247 - t250) + s_q7 * (t248 + t251),
+            c_q7 * (c_q8 * t159 - s_q8 * t160) - s_q7 * (c_q8 * t160 + s_q8 * t159),
+            c_q7 * (s_q8 * t158 + c_q8 * t253) + s_q7 * (c_q8 * t158 - s_q8 * t253),
+            c_q7 * (t250 + s_q8 * t88) + s_q7 * (c_q8 * t88 - t251),
             0.0,
             0.0,
             0.0,
@@ -7885,6 +8114,32 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[6],
+            qd[6] / sqrt(t4 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -7968,25 +8223,25 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t64,
+            -t68,
             0.0,
-            -t63,
-            t73,
-            t59,
+            -t67,
+            t77,
+            t63,
             qdd[7],
-            t150 - t74,
-            t60,
-            -t73,
-            -0.16 * t228,
-            -0.16 * t233 - t80,
-            -0.16 * t236,
-            t79 - 0.16 * t241,
-            t119,
-            t158,
-            t82,
-            t248,
-            t250,
-            t251,
+            t154 - t78,
+            t64,
+            -t77,
+            -0.16 * t232,
+            -0.16 * t237 - t84,
+            -0.16 * t240,
+            t83 - 0.16 * t245,
+            t123,
+            t162,
+            t86,
+            t252,
+            t254,
+            t255,
             0.0,
             0.0,
             0.0,
@@ -8009,6 +8264,30 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[7],
+            qd[7] / sqrt(t5 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -8100,17 +8379,15 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t80,
+            -t84,
             0.0,
-            t79,
-            t119,
-            t158,
-            t82,
-            t248,
-            t250,
-            t251,
-            0.0,
-            0.0,
+            t83,
+            t123,
+            t162,
+            t86,
+            t252,
+            t254,
+            t255,
             0.0,
             0.0,
             0.0,
@@ -8133,6 +8410,32 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[8],
+            qd[8] / sqrt(qd[8] * qd[8] + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -8241,36 +8544,60 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -0.014 * t252,
-            s_q10 * t88 - 0.014 * (s_q10 * (t3 + t159) - c_q10 * t160),
-            t252 - 0.014 * (s_q10 * t87 + c_q10 * t86),
-            0.014 * (c_q10 * (t3 + t101) + t253) - c_q10 * t88,
-            c_q10 * t95 - t254,
-            c_q10 * t160 + s_q10 * (t101 - t3),
+            -0.014 * t256,
+            s_q10 * t92 - 0.014 * (s_q10 * (t7 + t163) - c_q10 * t164),
+            t256 - 0.014 * (s_q10 * t91 + c_q10 * t90),
+            0.014 * (c_q10 * (t7 + t105) + t257) - c_q10 * t92,
+            c_q10 * t99 - t258,
+            c_q10 * t164 + s_q10 * (t105 - t7),
             0.0,
-            c_q10 * (t87 + 2.0 * t94) + s_q10 * (t86 - 2.0 * t92),
-            t253 + c_q10 * (t3 - t159),
-            t254 + s_q10 * t96,
-            0.05145 * s_q10 * t256
-                + c_q10 * (0.16 * t104 - 0.03745 * t258 - 0.014 * t258),
-            c_q10 * (0.16 * (t111 - t97 * t259) + s_q11 * t104 - 0.03745 * t262)
-                + s_q10 * (0.03745 * t261 + c_q11 * t104)
-                - 0.014 * (c_q10 * t262 - s_q10 * t261),
-            c_q10 * (t257 - s_q11 * t106 - 0.16 * (t98 * t98 + t123) - 0.03745 * t265)
-                + s_q10 * (0.03745 * t264 - c_q11 * t106 - t255)
-                - 0.014 * (c_q10 * t265 - s_q10 * t264),
-            c_q10 * (0.16 * t165 - c_q11 * t104 - 0.03745 * t270)
-                + s_q10 * (0.03745 * t269 + s_q11 * t104)
-                - 0.014 * (c_q10 * t270 - s_q10 * t269),
-            c_q10 * (c_q11 * t110 - t271) - s_q10 * (s_q11 * t110 + t272),
-            c_q10 * (s_q11 * t273 - c_q11 * t166)
-                + s_q10 * (c_q11 * t273 + s_q11 * t166),
-            c_q10 * (t271 - t274) + s_q10 * (t272 + t275),
-            c_q10 * (c_q11 * t164 - s_q11 * t165)
-                - s_q10 * (c_q11 * t165 + s_q11 * t164),
-            c_q10 * (s_q11 * t163 + c_q11 * t277)
-                + s_q10 * (c_q11 * t163 - s_q11 * t277),
-            c_q10 * (t274 + s_q11 * t111) + s_q10 * (c_q11 * t111 - t275),
+            c_q10 * (t91 + 2.0 * t98) + s_q10 * (t90 - 2.0 * t96),
+            t257 + c_q10 * (t7 - t163),
+            t258 + s_q10 * t100,
+            0.05145 * s_q10 * t260
+                + c_q10 * (0.16 * t108 - 0.03745 * t262 - 0.014 * t262),
+            c_q10 * (0.16 * (t115 - t101 * t263) + s_q11 * t108 - 0.03745 * t266)
+                + s_q10 * (0.03745 * t265 + c_q11 * t108)
+                - 0.014 * (c_q10 * t266 - s_q10 * t265),
+            c_q10 * (t261 - s_q11 * t110 - 0.16 * (t102 * t102 + t127) - 0.03745 * t269)
+                + s_q10 * (0.03745 * t268 - c_q11 * t110 - t259)
+                - 0.014 * (c_q10 * t269 - s_q10 * t268),
+            c_q10 * (0.16 * t169 - c_q11 * t108 - 0.03745 * t274)
+                + s_q10 * (0.03745 * t273 + s_q11 * t108)
+                - 0.014 * (c_q10 * t274 - s_q10 * t273),
+            c_q10 * (c_q11 * t114 - t275) - s_q10 * (s_q11 * t114 + t276),
+            c_q10 * (s_q11 * t277 - c_q11 * t170)
+                + s_q10 * (c_q11 * t277 + s_q11 * t170),
+            c_q10 * (t275 - t278) + s_q10 * (t276 + t279),
+            c_q10 * (c_q11 * t168 - s_q11 * t169)
+                - s_q10 * (c_q11 * t169 + s_q11 * t168),
+            c_q10 * (s_q11 * t167 + c_q11 * t281)
+                + s_q10 * (c_q11 * t167 - s_q11 * t281),
+            c_q10 * (t278 + s_q11 * t115) + s_q10 * (c_q11 * t115 - t279),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[9],
+            qd[9] / sqrt(t6 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -8374,25 +8701,49 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t91,
+            -t95,
             0.0,
-            -t90,
-            t100,
-            t86,
+            -t94,
+            t104,
+            t90,
             qdd[10],
-            t159 - t101,
-            t87,
-            -t100,
-            -0.16 * t256,
-            -0.16 * t261 - t107,
-            -0.16 * t264,
-            t106 - 0.16 * t269,
-            t122,
-            t167,
-            t109,
-            t276,
-            t278,
-            t279,
+            t163 - t105,
+            t91,
+            -t104,
+            -0.16 * t260,
+            -0.16 * t265 - t111,
+            -0.16 * t268,
+            t110 - 0.16 * t273,
+            t126,
+            t171,
+            t113,
+            t280,
+            t282,
+            t283,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[10],
+            qd[10] / sqrt(t7 + 0.000001),
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -8506,15 +8857,39 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t107,
+            -t111,
             0.0,
-            t106,
-            t122,
-            t167,
-            t109,
-            t276,
-            t278,
-            t279,
+            t110,
+            t126,
+            t171,
+            t113,
+            t280,
+            t282,
+            t283,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[11],
+            qd[11] / sqrt(qd[11] * qd[11] + 0.000001),
         ],
     ]
 }
@@ -8609,20 +8984,44 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.0,
         -0.00003349734004227557,
         -0.0005396092213171667,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
     ]
 }
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
 pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 512,
-    add: 376,
-    div: 0,
-    sqrt: 0,
+    mul: 516,
+    add: 388,
+    div: 12,
+    sqrt: 12,
     sin: 12,
     cos: 12,
     exp: 0,
 };
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
-/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
 /// geometry and gravity of `p`, not its masses.
 ///
@@ -8684,263 +9083,265 @@ fn regressor_with_body(
         .sin_cos_quad(q[4], q[5], q[6], q[7]);
     let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = lanes
         .sin_cos_quad(q[8], q[9], q[10], q[11]);
-    let t0 = qd[1] * qd[1];
-    let t1 = qd[4] * qd[4];
-    let t2 = qd[7] * qd[7];
-    let t3 = qd[10] * qd[10];
-    let t4 = qd[0] * s_q1;
-    let t5 = qdd[0] * c_q1;
-    let t6 = qdd[0] * s_q1;
-    let t7 = 0.014 * qd[0] * qd[0] - 9.81 * s_q0;
-    let t8 = 9.81 * c_q0 + 0.014 * qdd[0];
-    let t9 = s_q1 * t8;
-    let t10 = c_q1 * t8;
-    let t11 = qd[1] * t4;
-    let t12 = qd[0] * c_q1;
-    let t13 = qd[1] * t12;
-    let t14 = t5 - t11;
-    let t15 = t6 + t13;
-    let t16 = t12 * c_q2 - t4 * s_q2;
-    let t17 = t12 * s_q2 + t4 * c_q2;
-    let t18 = -0.16 * qd[1] - 0.03745 * t4;
-    let t19 = t4 * t12;
-    let t20 = t12 * t12;
-    let t21 = qdd[1] + t19;
-    let t22 = 0.03745 * (t13 - t15) - t9 - 0.16 * t21;
-    let t23 = 0.16 * t14 + t4 * t18 - t7 - 0.03745 * t20;
-    let t24 = t10 + 0.03745 * t14 + 0.16 * t20 - qd[1] * t18;
-    let t25 = c_q2 * t22 - s_q2 * t24;
-    let t26 = qd[1] + qd[2];
-    let t27 = qdd[1] + qdd[2];
-    let t28 = qd[2] * t16 + t14 * s_q2 + t15 * c_q2;
-    let t29 = qd[3] * s_q4;
-    let t30 = qdd[3] * c_q4;
-    let t31 = qdd[3] * s_q4;
-    let t32 = 0.014 * qd[3] * qd[3] + 9.81 * s_q3;
-    let t33 = 9.81 * c_q3 - 0.014 * qdd[3];
-    let t34 = s_q4 * t33;
-    let t35 = c_q4 * t33;
-    let t36 = qd[4] * t29;
-    let t37 = qd[3] * c_q4;
-    let t38 = qd[4] * t37;
-    let t39 = t30 - t36;
-    let t40 = t31 + t38;
-    let t41 = t37 * c_q5 - t29 * s_q5;
-    let t42 = t37 * s_q5 + t29 * c_q5;
-    let t43 = 0.03745 * t29 - 0.16 * qd[4];
-    let t44 = t29 * t37;
-    let t45 = t37 * t37;
-    let t46 = qdd[4] + t44;
-    let t47 = 0.03745 * (t40 - t38) - t34 - 0.16 * t46;
-    let t48 = 0.16 * t39 + t29 * t43 + t32 + 0.03745 * t45;
-    let t49 = t35 + 0.16 * t45 - qd[4] * t43 - 0.03745 * t39;
-    let t50 = c_q5 * t47 - s_q5 * t49;
-    let t51 = qd[4] + qd[5];
-    let t52 = qdd[4] + qdd[5];
-    let t53 = qd[5] * t41 + t39 * s_q5 + t40 * c_q5;
-    let t54 = qd[6] * s_q7;
-    let t55 = qdd[6] * c_q7;
-    let t56 = qdd[6] * s_q7;
-    let t57 = 0.014 * qd[6] * qd[6] - 9.81 * s_q6;
-    let t58 = 9.81 * c_q6 + 0.014 * qdd[6];
-    let t59 = s_q7 * t58;
-    let t60 = c_q7 * t58;
-    let t61 = qd[7] * t54;
-    let t62 = qd[6] * c_q7;
-    let t63 = qd[7] * t62;
-    let t64 = t55 - t61;
-    let t65 = t56 + t63;
-    let t66 = t62 * c_q8 - t54 * s_q8;
-    let t67 = t62 * s_q8 + t54 * c_q8;
-    let t68 = -0.16 * qd[7] - 0.03745 * t54;
-    let t69 = t54 * t62;
-    let t70 = t62 * t62;
-    let t71 = qdd[7] + t69;
-    let t72 = 0.03745 * (t63 - t65) - t59 - 0.16 * t71;
-    let t73 = 0.16 * t64 + t54 * t68 - t57 - 0.03745 * t70;
-    let t74 = t60 + 0.03745 * t64 + 0.16 * t70 - qd[7] * t68;
-    let t75 = c_q8 * t72 - s_q8 * t74;
-    let t76 = qd[7] + qd[8];
-    let t77 = qdd[7] + qdd[8];
-    let t78 = qd[8] * t66 + t64 * s_q8 + t65 * c_q8;
-    let t79 = qd[9] * s_q10;
-    let t80 = qdd[9] * c_q10;
-    let t81 = qdd[9] * s_q10;
-    let t82 = 0.014 * qd[9] * qd[9] + 9.81 * s_q9;
-    let t83 = 9.81 * c_q9 - 0.014 * qdd[9];
-    let t84 = s_q10 * t83;
-    let t85 = c_q10 * t83;
-    let t86 = qd[10] * t79;
-    let t87 = qd[9] * c_q10;
-    let t88 = qd[10] * t87;
-    let t89 = t80 - t86;
-    let t90 = t81 + t88;
-    let t91 = t87 * c_q11 - t79 * s_q11;
-    let t92 = t87 * s_q11 + t79 * c_q11;
-    let t93 = 0.03745 * t79 - 0.16 * qd[10];
-    let t94 = t79 * t87;
-    let t95 = t87 * t87;
-    let t96 = qdd[10] + t94;
-    let t97 = 0.03745 * (t90 - t88) - t84 - 0.16 * t96;
-    let t98 = 0.16 * t89 + t79 * t93 + t82 + 0.03745 * t95;
-    let t99 = t85 + 0.16 * t95 - qd[10] * t93 - 0.03745 * t89;
-    let t100 = c_q11 * t97 - s_q11 * t99;
-    let t101 = qd[10] + qd[11];
-    let t102 = qdd[10] + qdd[11];
-    let t103 = qd[11] * t91 + t89 * s_q11 + t90 * c_q11;
-    let t104 = t16 * t26;
-    let t105 = t16 * t17;
-    let t106 = t16 * t16;
-    let t107 = t41 * t51;
-    let t108 = t41 * t42;
-    let t109 = t41 * t41;
-    let t110 = t66 * t76;
-    let t111 = t66 * t67;
-    let t112 = t66 * t66;
-    let t113 = t91 * t101;
-    let t114 = t91 * t92;
-    let t115 = t91 * t91;
-    let t116 = t17 * t26;
-    let t117 = t26 * t26;
-    let t118 = t42 * t51;
-    let t119 = t51 * t51;
-    let t120 = t67 * t76;
-    let t121 = t76 * t76;
-    let t122 = t92 * t101;
-    let t123 = t101 * t101;
-    let t124 = t4 * t4;
-    let t125 = qdd[1] - t19;
-    let t126 = t17 * t17;
-    let t127 = t27 + t105;
-    let t128 = t28 + t104;
-    let t129 = t14 * c_q2 - t15 * s_q2 - qd[2] * t17;
-    let t130 = t116 - t129;
-    let t131 = t105 - t27;
-    let t132 = t116 + t129;
-    let t133 = t29 * t29;
-    let t134 = qdd[4] - t44;
-    let t135 = t42 * t42;
-    let t136 = t52 + t108;
-    let t137 = t53 + t107;
-    let t138 = t39 * c_q5 - t40 * s_q5 - qd[5] * t42;
-    let t139 = t118 - t138;
-    let t140 = t108 - t52;
-    let t141 = t118 + t138;
-    let t142 = t54 * t54;
-    let t143 = qdd[7] - t69;
-    let t144 = t67 * t67;
-    let t145 = t77 + t111;
-    let t146 = t78 + t110;
-    let t147 = t64 * c_q8 - t65 * s_q8 - qd[8] * t67;
-    let t148 = t120 - t147;
-    let t149 = t111 - t77;
-    let t150 = t120 + t147;
-    let t151 = t79 * t79;
-    let t152 = qdd[10] - t94;
-    let t153 = t92 * t92;
-    let t154 = t102 + t114;
-    let t155 = t103 + t113;
-    let t156 = t89 * c_q11 - t90 * s_q11 - qd[11] * t92;
-    let t157 = t122 - t156;
-    let t158 = t114 - t102;
-    let t159 = t122 + t156;
-    let t160 = s_q1 * t21;
-    let t161 = -t26;
-    let t162 = t26 * t161 - t126;
-    let t163 = c_q2 * t162 + s_q2 * t131;
-    let t164 = c_q2 * t131 - s_q2 * t162;
-    let t165 = -s_q2 * t22 - c_q2 * t24;
-    let t166 = -t16;
-    let t167 = t27 - t17 * t166;
-    let t168 = t16 * t166 - t117;
-    let t169 = c_q2 * t167 + s_q2 * t168;
-    let t170 = c_q2 * t168 - s_q2 * t167;
-    let t171 = t106 - t117;
-    let t172 = c_q2 * t116;
-    let t173 = s_q2 * t116;
-    let t174 = t126 - t106;
-    let t175 = t117 - t126;
-    let t176 = t28 - t104;
-    let t177 = -t105;
-    let t178 = s_q4 * t46;
-    let t179 = -t51;
-    let t180 = t51 * t179 - t135;
-    let t181 = c_q5 * t180 + s_q5 * t140;
-    let t182 = c_q5 * t140 - s_q5 * t180;
-    let t183 = -s_q5 * t47 - c_q5 * t49;
-    let t184 = -t41;
-    let t185 = t52 - t42 * t184;
-    let t186 = t41 * t184 - t119;
-    let t187 = c_q5 * t185 + s_q5 * t186;
-    let t188 = c_q5 * t186 - s_q5 * t185;
-    let t189 = t109 - t119;
-    let t190 = c_q5 * t118;
-    let t191 = s_q5 * t118;
-    let t192 = t135 - t109;
-    let t193 = t119 - t135;
-    let t194 = t53 - t107;
-    let t195 = -t108;
-    let t196 = s_q7 * t71;
-    let t197 = -t76;
-    let t198 = t76 * t197 - t144;
-    let t199 = c_q8 * t198 + s_q8 * t149;
-    let t200 = c_q8 * t149 - s_q8 * t198;
-    let t201 = -s_q8 * t72 - c_q8 * t74;
-    let t202 = -t66;
-    let t203 = t77 - t67 * t202;
-    let t204 = t66 * t202 - t121;
-    let t205 = c_q8 * t203 + s_q8 * t204;
-    let t206 = c_q8 * t204 - s_q8 * t203;
-    let t207 = t112 - t121;
-    let t208 = c_q8 * t120;
-    let t209 = s_q8 * t120;
-    let t210 = t144 - t112;
-    let t211 = t121 - t144;
-    let t212 = t78 - t110;
-    let t213 = -t111;
-    let t214 = s_q10 * t96;
-    let t215 = -t101;
-    let t216 = t101 * t215 - t153;
-    let t217 = c_q11 * t216 + s_q11 * t158;
-    let t218 = c_q11 * t158 - s_q11 * t216;
-    let t219 = -s_q11 * t97 - c_q11 * t99;
-    let t220 = -t91;
-    let t221 = t102 - t92 * t220;
-    let t222 = t91 * t220 - t123;
-    let t223 = c_q11 * t221 + s_q11 * t222;
-    let t224 = c_q11 * t222 - s_q11 * t221;
-    let t225 = t115 - t123;
-    let t226 = c_q11 * t122;
-    let t227 = s_q11 * t122;
-    let t228 = t153 - t115;
-    let t229 = t123 - t153;
-    let t230 = t103 - t113;
-    let t231 = -t114;
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[1] * qd[1];
+    let t2 = qd[3] * qd[3];
+    let t3 = qd[4] * qd[4];
+    let t4 = qd[6] * qd[6];
+    let t5 = qd[7] * qd[7];
+    let t6 = qd[9] * qd[9];
+    let t7 = qd[10] * qd[10];
+    let t8 = qd[0] * s_q1;
+    let t9 = qdd[0] * c_q1;
+    let t10 = qdd[0] * s_q1;
+    let t11 = 0.014 * t0 - 9.81 * s_q0;
+    let t12 = 9.81 * c_q0 + 0.014 * qdd[0];
+    let t13 = s_q1 * t12;
+    let t14 = c_q1 * t12;
+    let t15 = qd[1] * t8;
+    let t16 = qd[0] * c_q1;
+    let t17 = qd[1] * t16;
+    let t18 = t9 - t15;
+    let t19 = t10 + t17;
+    let t20 = t16 * c_q2 - t8 * s_q2;
+    let t21 = t16 * s_q2 + t8 * c_q2;
+    let t22 = -0.16 * qd[1] - 0.03745 * t8;
+    let t23 = t8 * t16;
+    let t24 = t16 * t16;
+    let t25 = qdd[1] + t23;
+    let t26 = 0.03745 * (t17 - t19) - t13 - 0.16 * t25;
+    let t27 = 0.16 * t18 + t8 * t22 - t11 - 0.03745 * t24;
+    let t28 = t14 + 0.03745 * t18 + 0.16 * t24 - qd[1] * t22;
+    let t29 = c_q2 * t26 - s_q2 * t28;
+    let t30 = qd[1] + qd[2];
+    let t31 = qdd[1] + qdd[2];
+    let t32 = qd[2] * t20 + t18 * s_q2 + t19 * c_q2;
+    let t33 = qd[3] * s_q4;
+    let t34 = qdd[3] * c_q4;
+    let t35 = qdd[3] * s_q4;
+    let t36 = 0.014 * t2 + 9.81 * s_q3;
+    let t37 = 9.81 * c_q3 - 0.014 * qdd[3];
+    let t38 = s_q4 * t37;
+    let t39 = c_q4 * t37;
+    let t40 = qd[4] * t33;
+    let t41 = qd[3] * c_q4;
+    let t42 = qd[4] * t41;
+    let t43 = t34 - t40;
+    let t44 = t35 + t42;
+    let t45 = t41 * c_q5 - t33 * s_q5;
+    let t46 = t41 * s_q5 + t33 * c_q5;
+    let t47 = 0.03745 * t33 - 0.16 * qd[4];
+    let t48 = t33 * t41;
+    let t49 = t41 * t41;
+    let t50 = qdd[4] + t48;
+    let t51 = 0.03745 * (t44 - t42) - t38 - 0.16 * t50;
+    let t52 = 0.16 * t43 + t33 * t47 + t36 + 0.03745 * t49;
+    let t53 = t39 + 0.16 * t49 - qd[4] * t47 - 0.03745 * t43;
+    let t54 = c_q5 * t51 - s_q5 * t53;
+    let t55 = qd[4] + qd[5];
+    let t56 = qdd[4] + qdd[5];
+    let t57 = qd[5] * t45 + t43 * s_q5 + t44 * c_q5;
+    let t58 = qd[6] * s_q7;
+    let t59 = qdd[6] * c_q7;
+    let t60 = qdd[6] * s_q7;
+    let t61 = 0.014 * t4 - 9.81 * s_q6;
+    let t62 = 9.81 * c_q6 + 0.014 * qdd[6];
+    let t63 = s_q7 * t62;
+    let t64 = c_q7 * t62;
+    let t65 = qd[7] * t58;
+    let t66 = qd[6] * c_q7;
+    let t67 = qd[7] * t66;
+    let t68 = t59 - t65;
+    let t69 = t60 + t67;
+    let t70 = t66 * c_q8 - t58 * s_q8;
+    let t71 = t66 * s_q8 + t58 * c_q8;
+    let t72 = -0.16 * qd[7] - 0.03745 * t58;
+    let t73 = t58 * t66;
+    let t74 = t66 * t66;
+    let t75 = qdd[7] + t73;
+    let t76 = 0.03745 * (t67 - t69) - t63 - 0.16 * t75;
+    let t77 = 0.16 * t68 + t58 * t72 - t61 - 0.03745 * t74;
+    let t78 = t64 + 0.03745 * t68 + 0.16 * t74 - qd[7] * t72;
+    let t79 = c_q8 * t76 - s_q8 * t78;
+    let t80 = qd[7] + qd[8];
+    let t81 = qdd[7] + qdd[8];
+    let t82 = qd[8] * t70 + t68 * s_q8 + t69 * c_q8;
+    let t83 = qd[9] * s_q10;
+    let t84 = qdd[9] * c_q10;
+    let t85 = qdd[9] * s_q10;
+    let t86 = 0.014 * t6 + 9.81 * s_q9;
+    let t87 = 9.81 * c_q9 - 0.014 * qdd[9];
+    let t88 = s_q10 * t87;
+    let t89 = c_q10 * t87;
+    let t90 = qd[10] * t83;
+    let t91 = qd[9] * c_q10;
+    let t92 = qd[10] * t91;
+    let t93 = t84 - t90;
+    let t94 = t85 + t92;
+    let t95 = t91 * c_q11 - t83 * s_q11;
+    let t96 = t91 * s_q11 + t83 * c_q11;
+    let t97 = 0.03745 * t83 - 0.16 * qd[10];
+    let t98 = t83 * t91;
+    let t99 = t91 * t91;
+    let t100 = qdd[10] + t98;
+    let t101 = 0.03745 * (t94 - t92) - t88 - 0.16 * t100;
+    let t102 = 0.16 * t93 + t83 * t97 + t86 + 0.03745 * t99;
+    let t103 = t89 + 0.16 * t99 - qd[10] * t97 - 0.03745 * t93;
+    let t104 = c_q11 * t101 - s_q11 * t103;
+    let t105 = qd[10] + qd[11];
+    let t106 = qdd[10] + qdd[11];
+    let t107 = qd[11] * t95 + t93 * s_q11 + t94 * c_q11;
+    let t108 = t20 * t30;
+    let t109 = t20 * t21;
+    let t110 = t20 * t20;
+    let t111 = t45 * t55;
+    let t112 = t45 * t46;
+    let t113 = t45 * t45;
+    let t114 = t70 * t80;
+    let t115 = t70 * t71;
+    let t116 = t70 * t70;
+    let t117 = t95 * t105;
+    let t118 = t95 * t96;
+    let t119 = t95 * t95;
+    let t120 = t21 * t30;
+    let t121 = t30 * t30;
+    let t122 = t46 * t55;
+    let t123 = t55 * t55;
+    let t124 = t71 * t80;
+    let t125 = t80 * t80;
+    let t126 = t96 * t105;
+    let t127 = t105 * t105;
+    let t128 = t8 * t8;
+    let t129 = qdd[1] - t23;
+    let t130 = t21 * t21;
+    let t131 = t31 + t109;
+    let t132 = t32 + t108;
+    let t133 = t18 * c_q2 - t19 * s_q2 - qd[2] * t21;
+    let t134 = t120 - t133;
+    let t135 = t109 - t31;
+    let t136 = t120 + t133;
+    let t137 = t33 * t33;
+    let t138 = qdd[4] - t48;
+    let t139 = t46 * t46;
+    let t140 = t56 + t112;
+    let t141 = t57 + t111;
+    let t142 = t43 * c_q5 - t44 * s_q5 - qd[5] * t46;
+    let t143 = t122 - t142;
+    let t144 = t112 - t56;
+    let t145 = t122 + t142;
+    let t146 = t58 * t58;
+    let t147 = qdd[7] - t73;
+    let t148 = t71 * t71;
+    let t149 = t81 + t115;
+    let t150 = t82 + t114;
+    let t151 = t68 * c_q8 - t69 * s_q8 - qd[8] * t71;
+    let t152 = t124 - t151;
+    let t153 = t115 - t81;
+    let t154 = t124 + t151;
+    let t155 = t83 * t83;
+    let t156 = qdd[10] - t98;
+    let t157 = t96 * t96;
+    let t158 = t106 + t118;
+    let t159 = t107 + t117;
+    let t160 = t93 * c_q11 - t94 * s_q11 - qd[11] * t96;
+    let t161 = t126 - t160;
+    let t162 = t118 - t106;
+    let t163 = t126 + t160;
+    let t164 = s_q1 * t25;
+    let t165 = -t30;
+    let t166 = t30 * t165 - t130;
+    let t167 = c_q2 * t166 + s_q2 * t135;
+    let t168 = c_q2 * t135 - s_q2 * t166;
+    let t169 = -s_q2 * t26 - c_q2 * t28;
+    let t170 = -t20;
+    let t171 = t31 - t21 * t170;
+    let t172 = t20 * t170 - t121;
+    let t173 = c_q2 * t171 + s_q2 * t172;
+    let t174 = c_q2 * t172 - s_q2 * t171;
+    let t175 = t110 - t121;
+    let t176 = c_q2 * t120;
+    let t177 = s_q2 * t120;
+    let t178 = t130 - t110;
+    let t179 = t121 - t130;
+    let t180 = t32 - t108;
+    let t181 = -t109;
+    let t182 = s_q4 * t50;
+    let t183 = -t55;
+    let t184 = t55 * t183 - t139;
+    let t185 = c_q5 * t184 + s_q5 * t144;
+    let t186 = c_q5 * t144 - s_q5 * t184;
+    let t187 = -s_q5 * t51 - c_q5 * t53;
+    let t188 = -t45;
+    let t189 = t56 - t46 * t188;
+    let t190 = t45 * t188 - t123;
+    let t191 = c_q5 * t189 + s_q5 * t190;
+    let t192 = c_q5 * t190 - s_q5 * t189;
+    let t193 = t113 - t123;
+    let t194 = c_q5 * t122;
+    let t195 = s_q5 * t122;
+    let t196 = t139 - t113;
+    let t197 = t123 - t139;
+    let t198 = t57 - t111;
+    let t199 = -t112;
+    let t200 = s_q7 * t75;
+    let t201 = -t80;
+    let t202 = t80 * t201 - t148;
+    let t203 = c_q8 * t202 + s_q8 * t153;
+    let t204 = c_q8 * t153 - s_q8 * t202;
+    let t205 = -s_q8 * t76 - c_q8 * t78;
+    let t206 = -t70;
+    let t207 = t81 - t71 * t206;
+    let t208 = t70 * t206 - t125;
+    let t209 = c_q8 * t207 + s_q8 * t208;
+    let t210 = c_q8 * t208 - s_q8 * t207;
+    let t211 = t116 - t125;
+    let t212 = c_q8 * t124;
+    let t213 = s_q8 * t124;
+    let t214 = t148 - t116;
+    let t215 = t125 - t148;
+    let t216 = t82 - t114;
+    let t217 = -t115;
+    let t218 = s_q10 * t100;
+    let t219 = -t105;
+    let t220 = t105 * t219 - t157;
+    let t221 = c_q11 * t220 + s_q11 * t162;
+    let t222 = c_q11 * t162 - s_q11 * t220;
+    let t223 = -s_q11 * t101 - c_q11 * t103;
+    let t224 = -t95;
+    let t225 = t106 - t96 * t224;
+    let t226 = t95 * t224 - t127;
+    let t227 = c_q11 * t225 + s_q11 * t226;
+    let t228 = c_q11 * t226 - s_q11 * t225;
+    let t229 = t119 - t127;
+    let t230 = c_q11 * t126;
+    let t231 = s_q11 * t126;
+    let t232 = t157 - t119;
+    let t233 = t127 - t157;
+    let t234 = t107 - t117;
+    let t235 = -t118;
     [
         [
             9.81 * c_q0,
             -9.81 * s_q0,
             qdd[0],
-            0.014 * (s_q1 * (t0 + t124) - c_q1 * t125) - s_q1 * t7,
-            c_q1 * t7 - 0.014 * (c_q1 * (t0 + t20) + t160),
-            c_q1 * t125 + s_q1 * (t20 - t0),
+            0.014 * (s_q1 * (t1 + t128) - c_q1 * t129) - s_q1 * t11,
+            c_q1 * t11 - 0.014 * (c_q1 * (t1 + t24) + t164),
+            c_q1 * t129 + s_q1 * (t24 - t1),
             0.0,
-            c_q1 * (t6 + 2.0 * t13) + s_q1 * (t5 - 2.0 * t11),
-            t160 + c_q1 * (t0 - t124),
-            c_q1 * t11 + s_q1 * t15,
-            0.014 * (c_q1 * t164 - s_q1 * t163)
-                + c_q1 * (0.03745 * t164 + 0.16 * (t28 - t16 * t161) + s_q2 * t23)
-                + s_q1 * (c_q2 * t23 - 0.03745 * t163),
-            0.014 * (c_q1 * t170 - s_q1 * t169)
-                + c_q1 * (0.16 * t130 + 0.03745 * t170 - c_q2 * t23)
-                + s_q1 * (s_q2 * t23 - 0.03745 * t169),
-            c_q1 * (s_q2 * t171 - c_q2 * t131) + s_q1 * (c_q2 * t171 + s_q2 * t131),
-            c_q1 * (s_q2 * t104 - t172) + s_q1 * (c_q2 * t104 + t173),
-            c_q1 * (c_q2 * t128 - s_q2 * t130) - s_q1 * (c_q2 * t130 + s_q2 * t128),
-            c_q1 * (s_q2 * t127 + c_q2 * t175) + s_q1 * (c_q2 * t127 - s_q2 * t175),
-            c_q1 * (t172 + s_q2 * t28) + s_q1 * (c_q2 * t28 - t173),
-            0.0,
-            0.0,
+            c_q1 * (t10 + 2.0 * t17) + s_q1 * (t9 - 2.0 * t15),
+            t164 + c_q1 * (t1 - t128),
+            c_q1 * t15 + s_q1 * t19,
+            0.014 * (c_q1 * t168 - s_q1 * t167)
+                + c_q1 * (0.03745 * t168 + 0.16 * (t32 - t20 * t165) + s_q2 * t27)
+                + s_q1 * (c_q2 * t27 - 0.03745 * t167),
+            0.014 * (c_q1 * t174 - s_q1 * t173)
+                + c_q1 * (0.16 * t134 + 0.03745 * t174 - c_q2 * t27)
+                + s_q1 * (s_q2 * t27 - 0.03745 * t173),
+            c_q1 * (s_q2 * t175 - c_q2 * t135) + s_q1 * (c_q2 * t175 + s_q2 * t135),
+            c_q1 * (s_q2 * t108 - t176) + s_q1 * (c_q2 * t108 + t177),
+            c_q1 * (c_q2 * t132 - s_q2 * t134) - s_q1 * (c_q2 * t134 + s_q2 * t132),
+            c_q1 * (s_q2 * t131 + c_q2 * t179) + s_q1 * (c_q2 * t131 - s_q2 * t179),
+            c_q1 * (t176 + s_q2 * t32) + s_q1 * (c_q2 * t32 - t177),
             0.0,
             0.0,
             0.0,
@@ -8968,6 +9369,32 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[0],
+            qd[0] / sqrt(t0 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -8995,20 +9422,20 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t10,
-            -t9,
-            t5,
+            -t14,
+            -t13,
+            t9,
             qdd[1],
-            t124 - t20,
-            t6,
-            -t19,
-            t165 - 0.16 * t163,
-            t25 - 0.16 * t169,
-            t132,
-            t27,
-            t174,
-            t176,
-            t177,
+            t128 - t24,
+            t10,
+            -t23,
+            t169 - 0.16 * t167,
+            t29 - 0.16 * t173,
+            t136,
+            t31,
+            t178,
+            t180,
+            t181,
             0.0,
             0.0,
             0.0,
@@ -9040,6 +9467,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[1],
+            qd[1] / sqrt(t1 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9072,13 +9523,13 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t165,
-            t25,
-            t132,
-            t27,
-            t174,
-            t176,
-            t177,
+            t169,
+            t29,
+            t136,
+            t31,
+            t178,
+            t180,
+            t181,
             0.0,
             0.0,
             0.0,
@@ -9112,6 +9563,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[2],
+            qd[2] / sqrt(qd[2] * qd[2] + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9152,26 +9627,24 @@ fn regressor_with_body(
             9.81 * c_q3,
             -9.81 * s_q3,
             qdd[3],
-            s_q4 * t32 - 0.014 * (s_q4 * (t1 + t133) - c_q4 * t134),
-            0.014 * (c_q4 * (t1 + t45) + t178) - c_q4 * t32,
-            c_q4 * t134 + s_q4 * (t45 - t1),
+            s_q4 * t36 - 0.014 * (s_q4 * (t3 + t137) - c_q4 * t138),
+            0.014 * (c_q4 * (t3 + t49) + t182) - c_q4 * t36,
+            c_q4 * t138 + s_q4 * (t49 - t3),
             0.0,
-            c_q4 * (t31 + 2.0 * t38) + s_q4 * (t30 - 2.0 * t36),
-            t178 + c_q4 * (t1 - t133),
-            c_q4 * t36 + s_q4 * t40,
-            c_q4 * (0.16 * (t53 - t41 * t179) + s_q5 * t48 - 0.03745 * t182)
-                + s_q4 * (0.03745 * t181 + c_q5 * t48)
-                - 0.014 * (c_q4 * t182 - s_q4 * t181),
-            c_q4 * (0.16 * t139 - c_q5 * t48 - 0.03745 * t188)
-                + s_q4 * (0.03745 * t187 + s_q5 * t48)
-                - 0.014 * (c_q4 * t188 - s_q4 * t187),
-            c_q4 * (s_q5 * t189 - c_q5 * t140) + s_q4 * (c_q5 * t189 + s_q5 * t140),
-            c_q4 * (s_q5 * t107 - t190) + s_q4 * (c_q5 * t107 + t191),
-            c_q4 * (c_q5 * t137 - s_q5 * t139) - s_q4 * (c_q5 * t139 + s_q5 * t137),
-            c_q4 * (s_q5 * t136 + c_q5 * t193) + s_q4 * (c_q5 * t136 - s_q5 * t193),
-            c_q4 * (t190 + s_q5 * t53) + s_q4 * (c_q5 * t53 - t191),
-            0.0,
-            0.0,
+            c_q4 * (t35 + 2.0 * t42) + s_q4 * (t34 - 2.0 * t40),
+            t182 + c_q4 * (t3 - t137),
+            c_q4 * t40 + s_q4 * t44,
+            c_q4 * (0.16 * (t57 - t45 * t183) + s_q5 * t52 - 0.03745 * t186)
+                + s_q4 * (0.03745 * t185 + c_q5 * t52)
+                - 0.014 * (c_q4 * t186 - s_q4 * t185),
+            c_q4 * (0.16 * t143 - c_q5 * t52 - 0.03745 * t192)
+                + s_q4 * (0.03745 * t191 + s_q5 * t52)
+                - 0.014 * (c_q4 * t192 - s_q4 * t191),
+            c_q4 * (s_q5 * t193 - c_q5 * t144) + s_q4 * (c_q5 * t193 + s_q5 * t144),
+            c_q4 * (s_q5 * t111 - t194) + s_q4 * (c_q5 * t111 + t195),
+            c_q4 * (c_q5 * t141 - s_q5 * t143) - s_q4 * (c_q5 * t143 + s_q5 * t141),
+            c_q4 * (s_q5 * t140 + c_q5 * t197) + s_q4 * (c_q5 * t140 - s_q5 * t197),
+            c_q4 * (t194 + s_q5 * t57) + s_q4 * (c_q5 * t57 - t195),
             0.0,
             0.0,
             0.0,
@@ -9188,6 +9661,32 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[3],
+            qd[3] / sqrt(t2 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9226,20 +9725,20 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t35,
-            -t34,
-            t30,
+            -t39,
+            -t38,
+            t34,
             qdd[4],
-            t133 - t45,
-            t31,
-            -t44,
-            t183 - 0.16 * t181,
-            t50 - 0.16 * t187,
-            t141,
-            t52,
-            t192,
-            t194,
-            t195,
+            t137 - t49,
+            t35,
+            -t48,
+            t187 - 0.16 * t185,
+            t54 - 0.16 * t191,
+            t145,
+            t56,
+            t196,
+            t198,
+            t199,
             0.0,
             0.0,
             0.0,
@@ -9260,6 +9759,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[4],
+            qd[4] / sqrt(t3 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9303,13 +9826,13 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t183,
-            t50,
-            t141,
-            t52,
-            t192,
-            t194,
-            t195,
+            t187,
+            t54,
+            t145,
+            t56,
+            t196,
+            t198,
+            t199,
             0.0,
             0.0,
             0.0,
@@ -9332,6 +9855,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[5],
+            qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9383,31 +9930,55 @@ fn regressor_with_body(
             9.81 * c_q6,
             -9.81 * s_q6,
             qdd[6],
-            0.014 * (s_q7 * (t2 + t142) - c_q7 * t143) - s_q7 * t57,
-            c_q7 * t57 - 0.014 * (c_q7 * (t2 + t70) + t196),
-            c_q7 * t143 + s_q7 * (t70 - t2),
+            0.014 * (s_q7 * (t5 + t146) - c_q7 * t147) - s_q7 * t61,
+            c_q7 * t61 - 0.014 * (c_q7 * (t5 + t74) + t200),
+            c_q7 * t147 + s_q7 * (t74 - t5),
             0.0,
-            c_q7 * (t56 + 2.0 * t63) + s_q7 * (t55 - 2.0 * t61),
-            t196 + c_q7 * (t2 - t142),
-            c_q7 * t61 + s_q7 * t65,
-            0.014 * (c_q7 * t200 - s_q7 * t199)
-                + c_q7 * (0.03745 * t200 + 0.16 * (t78 - t66 * t197) + s_q8 * t73)
-                + s_q7 * (c_q8 * t73 - 0.03745 * t199),
-            0.014 * (c_q7 * t206 - s_q7 * t205)
-                + c_q7 * (0.16 * t148 + 0.03745 * t206 - c_q8 * t73)
-                + s_q7 * (s_q8 * t73 - 0.03745 * t205),
-            c_q7 * (s_q8 * t207 - c_q8 * t149) + s_q7 * (c_q8 * t207 + s_q8 * t149),
-            c_q7 * (s_q8 * t110 - t208) + s_q7 * (c_q8 * t110 + t209),
-            c_q7 * (c_q8 * t146 - s_q8 * t148) - s_q7 * (c_q8 * t148 + s_q8 * t146),
-            c_q7 * (s_q8 * t145 + c_q8 * t211) + s_q7 * (c_q8 * t145 - s_q8 * t211),
-            c_q7 * (t208 + s_q8 * t78) + s_q7 * (c_q8 * t78 - t209),
-            0.0,
-            0.0,
+            c_q7 * (t60 + 2.0 * t67) + s_q7 * (t59 - 2.0 * t65),
+            t200 + c_q7 * (t5 - t146),
+            c_q7 * t65 + s_q7 * t69,
+            0.014 * (c_q7 * t204 - s_q7 * t203)
+                + c_q7 * (0.03745 * t204 + 0.16 * (t82 - t70 * t201) + s_q8 * t77)
+                + s_q7 * (c_q8 * t77 - 0.03745 * t203),
+            0.014 * (c_q7 * t210 - s_q7 * t209)
+                + c_q7 * (0.16 * t152 + 0.03745 * t210 - c_q8 * t77)
+                + s_q7 * (s_q8 * t77 - 0.03745 * t209),
+            c_q7 * (s_q8 * t211 - c_q8 * t153) + s_q7 * (c_q8 * t211 + s_q8 * t153),
+            c_q7 * (s_q8 * t114 - t212) + s_q7 * (c_q8 * t114 + t213),
+            c_q7 * (c_q8 * t150 - s_q8 * t152) - s_q7 * (c_q8 * t152 + s_q8 * t150),
+            c_q7 * (s_q8 * t149 + c_q8 * t215) + s_q7 * (c_q8 * t149 - s_q8 * t215),
+            c_q7 * (t212 + s_q8 * t82) + s_q7 * (c_q8 * t82 - t213),
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[6],
+            qd[6] / sqrt(t4 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9457,20 +10028,20 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t60,
-            -t59,
-            t55,
+            -t64,
+            -t63,
+            t59,
             qdd[7],
-            t142 - t70,
-            t56,
-            -t69,
-            t201 - 0.16 * t199,
-            t75 - 0.16 * t205,
-            t150,
-            t77,
-            t210,
-            t212,
-            t213,
+            t146 - t74,
+            t60,
+            -t73,
+            t205 - 0.16 * t203,
+            t79 - 0.16 * t209,
+            t154,
+            t81,
+            t214,
+            t216,
+            t217,
             0.0,
             0.0,
             0.0,
@@ -9480,6 +10051,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[7],
+            qd[7] / sqrt(t5 + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9534,13 +10129,13 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t201,
-            t75,
-            t150,
-            t77,
-            t210,
-            t212,
-            t213,
+            t205,
+            t79,
+            t154,
+            t81,
+            t214,
+            t216,
+            t217,
             0.0,
             0.0,
             0.0,
@@ -9552,6 +10147,30 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[8],
+            qd[8] / sqrt(qd[8] * qd[8] + 0.000001),
             0.0,
             0.0,
             0.0,
@@ -9614,27 +10233,51 @@ fn regressor_with_body(
             9.81 * c_q9,
             -9.81 * s_q9,
             qdd[9],
-            s_q10 * t82 - 0.014 * (s_q10 * (t3 + t151) - c_q10 * t152),
-            0.014 * (c_q10 * (t3 + t95) + t214) - c_q10 * t82,
-            c_q10 * t152 + s_q10 * (t95 - t3),
+            s_q10 * t86 - 0.014 * (s_q10 * (t7 + t155) - c_q10 * t156),
+            0.014 * (c_q10 * (t7 + t99) + t218) - c_q10 * t86,
+            c_q10 * t156 + s_q10 * (t99 - t7),
             0.0,
-            c_q10 * (t81 + 2.0 * t88) + s_q10 * (t80 - 2.0 * t86),
-            t214 + c_q10 * (t3 - t151),
-            c_q10 * t86 + s_q10 * t90,
-            c_q10 * (0.16 * (t103 - t91 * t215) + s_q11 * t98 - 0.03745 * t218)
-                + s_q10 * (0.03745 * t217 + c_q11 * t98)
-                - 0.014 * (c_q10 * t218 - s_q10 * t217),
-            c_q10 * (0.16 * t157 - c_q11 * t98 - 0.03745 * t224)
-                + s_q10 * (0.03745 * t223 + s_q11 * t98)
-                - 0.014 * (c_q10 * t224 - s_q10 * t223),
-            c_q10 * (s_q11 * t225 - c_q11 * t158)
-                + s_q10 * (c_q11 * t225 + s_q11 * t158),
-            c_q10 * (s_q11 * t113 - t226) + s_q10 * (c_q11 * t113 + t227),
-            c_q10 * (c_q11 * t155 - s_q11 * t157)
-                - s_q10 * (c_q11 * t157 + s_q11 * t155),
-            c_q10 * (s_q11 * t154 + c_q11 * t229)
-                + s_q10 * (c_q11 * t154 - s_q11 * t229),
-            c_q10 * (t226 + s_q11 * t103) + s_q10 * (c_q11 * t103 - t227),
+            c_q10 * (t85 + 2.0 * t92) + s_q10 * (t84 - 2.0 * t90),
+            t218 + c_q10 * (t7 - t155),
+            c_q10 * t90 + s_q10 * t94,
+            c_q10 * (0.16 * (t107 - t95 * t219) + s_q11 * t102 - 0.03745 * t222)
+                + s_q10 * (0.03745 * t221 + c_q11 * t102)
+                - 0.014 * (c_q10 * t222 - s_q10 * t221),
+            c_q10 * (0.16 * t161 - c_q11 * t102 - 0.03745 * t228)
+                + s_q10 * (0.03745 * t227 + s_q11 * t102)
+                - 0.014 * (c_q10 * t228 - s_q10 * t227),
+            c_q10 * (s_q11 * t229 - c_q11 * t162)
+                + s_q10 * (c_q11 * t229 + s_q11 * t162),
+            c_q10 * (s_q11 * t117 - t230) + s_q10 * (c_q11 * t117 + t231),
+            c_q10 * (c_q11 * t159 - s_q11 * t161)
+                - s_q10 * (c_q11 * t161 + s_q11 * t159),
+            c_q10 * (s_q11 * t158 + c_q11 * t233)
+                + s_q10 * (c_q11 * t158 - s_q11 * t233),
+            c_q10 * (t230 + s_q11 * t107) + s_q10 * (c_q11 * t107 - t231),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[9],
+            qd[9] / sqrt(t6 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -9691,20 +10334,44 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t85,
-            -t84,
-            t80,
+            -t89,
+            -t88,
+            t84,
             qdd[10],
-            t151 - t95,
-            t81,
-            -t94,
-            t219 - 0.16 * t217,
-            t100 - 0.16 * t223,
-            t159,
-            t102,
-            t228,
-            t230,
-            t231,
+            t155 - t99,
+            t85,
+            -t98,
+            t223 - 0.16 * t221,
+            t104 - 0.16 * t227,
+            t163,
+            t106,
+            t232,
+            t234,
+            t235,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[10],
+            qd[10] / sqrt(t7 + 0.000001),
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -9768,13 +10435,37 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t219,
-            t100,
-            t159,
-            t102,
-            t228,
-            t230,
-            t231,
+            t223,
+            t104,
+            t163,
+            t106,
+            t232,
+            t234,
+            t235,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[11],
+            qd[11] / sqrt(qd[11] * qd[11] + 0.000001),
         ],
     ]
 }
@@ -9981,6 +10672,11 @@ mod avx {
     }
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
+}
+/// The square root of `x`, by `libm` (`core` has none without `std`).
+#[inline(always)]
+fn sqrt(x: Real) -> Real {
+    libm::Libm::<Real>::sqrt(x)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

@@ -131,6 +131,30 @@
 //! HR_LOWER_LEG.xz = HR_LOWER_LEG.xz
 //! HR_LOWER_LEG.yz = HR_LOWER_LEG.yz
 //! HR_LOWER_LEG.zz_r = −HR_LOWER_LEG.xx + HR_LOWER_LEG.zz
+//! FL_HAA.damping = FL_HAA.damping
+//! FL_HAA.friction = FL_HAA.friction
+//! FL_HFE.damping = FL_HFE.damping
+//! FL_HFE.friction = FL_HFE.friction
+//! FL_KFE.damping = FL_KFE.damping
+//! FL_KFE.friction = FL_KFE.friction
+//! FR_HAA.damping = FR_HAA.damping
+//! FR_HAA.friction = FR_HAA.friction
+//! FR_HFE.damping = FR_HFE.damping
+//! FR_HFE.friction = FR_HFE.friction
+//! FR_KFE.damping = FR_KFE.damping
+//! FR_KFE.friction = FR_KFE.friction
+//! HL_HAA.damping = HL_HAA.damping
+//! HL_HAA.friction = HL_HAA.friction
+//! HL_HFE.damping = HL_HFE.damping
+//! HL_HFE.friction = HL_HFE.friction
+//! HL_KFE.damping = HL_KFE.damping
+//! HL_KFE.friction = HL_KFE.friction
+//! HR_HAA.damping = HR_HAA.damping
+//! HR_HAA.friction = HR_HAA.friction
+//! HR_HFE.damping = HR_HFE.damping
+//! HR_HFE.friction = HR_HFE.friction
+//! HR_KFE.damping = HR_KFE.damping
+//! HR_KFE.friction = HR_KFE.friction
 //! ```
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
@@ -155,9 +179,9 @@
 //! | `gravity_derivatives` | 666 | 344 | 0 | 0 | 12 | 12 |
 //! | `mass_matrix_inverse` | 2741 | 1656 | 14 | 0 | 12 | 12 |
 //! | `forward_dynamics_derivatives` | 17089 | 11594 | 28 | 0 | 16 | 16 |
-//! | `standard_regressor` | 1891 | 1398 | 0 | 0 | 12 | 12 |
+//! | `standard_regressor` | 1903 | 1410 | 12 | 12 | 12 | 12 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 1339 | 1020 | 0 | 0 | 12 | 12 |
+//! | `regressor` | 1351 | 1032 | 12 | 12 | 12 | 12 |
 //! | `linearization` | 17107 | 11594 | 28 | 0 | 16 | 16 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -282,9 +306,41 @@ pub const BODY_NAMES: [&str; NB] = [
     "HR_UPPER_LEG",
     "HR_LOWER_LEG",
 ];
+/// Number of drive parameters: the columns of `standard_regressor`
+/// after the `10 * NB` of the bodies.
+pub const ND: usize = 24;
+/// Drive parameter names, in the order of `standard_regressor`'s
+/// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
+/// per coordinate), `<joint>.damping`, `<joint>.friction`.
+pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
+    "FL_HAA.damping",
+    "FL_HAA.friction",
+    "FL_HFE.damping",
+    "FL_HFE.friction",
+    "FL_KFE.damping",
+    "FL_KFE.friction",
+    "FR_HAA.damping",
+    "FR_HAA.friction",
+    "FR_HFE.damping",
+    "FR_HFE.friction",
+    "FR_KFE.damping",
+    "FR_KFE.friction",
+    "HL_HAA.damping",
+    "HL_HAA.friction",
+    "HL_HFE.damping",
+    "HL_HFE.friction",
+    "HL_KFE.damping",
+    "HL_KFE.friction",
+    "HR_HAA.damping",
+    "HR_HAA.friction",
+    "HR_HFE.damping",
+    "HR_HFE.friction",
+    "HR_KFE.damping",
+    "HR_KFE.friction",
+];
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 94;
+pub const NBP: usize = 118;
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -385,6 +441,30 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "HR_LOWER_LEG.xz",
     "HR_LOWER_LEG.yz",
     "HR_LOWER_LEG.zz_r",
+    "FL_HAA.damping",
+    "FL_HAA.friction",
+    "FL_HFE.damping",
+    "FL_HFE.friction",
+    "FL_KFE.damping",
+    "FL_KFE.friction",
+    "FR_HAA.damping",
+    "FR_HAA.friction",
+    "FR_HFE.damping",
+    "FR_HFE.friction",
+    "FR_KFE.damping",
+    "FR_KFE.friction",
+    "HL_HAA.damping",
+    "HL_HAA.friction",
+    "HL_HFE.damping",
+    "HL_HFE.friction",
+    "HL_KFE.damping",
+    "HL_KFE.friction",
+    "HR_HAA.damping",
+    "HR_HAA.friction",
+    "HR_HFE.damping",
+    "HR_HFE.friction",
+    "HR_KFE.damping",
+    "HR_KFE.friction",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -27978,10 +28058,10 @@ fn forward_dynamics_derivatives_part25_body(
 }
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
 pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 1891,
-    add: 1398,
-    div: 0,
-    sqrt: 0,
+    mul: 1903,
+    add: 1410,
+    div: 12,
+    sqrt: 12,
     sin: 12,
     cos: 12,
     exp: 0,
@@ -27991,6 +28071,9 @@ pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
 /// `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
 /// in body axes. It reads the geometry and gravity of `p`, not its masses.
+/// Then one column per drive parameter of `DRIVE_PARAMETER_NAMES` (armature,
+/// damping, friction), so that `Y π = inverse_dynamics − friction_forces`, the
+/// force the drives supply.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -28000,7 +28083,7 @@ pub fn standard_regressor(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
@@ -28012,7 +28095,7 @@ pub fn standard_regressor_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
         return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
@@ -28031,7 +28114,7 @@ unsafe fn standard_regressor_with_avx(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
@@ -28043,11 +28126,35 @@ fn standard_regressor_with_body(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
-    let mut out: [[Real; 10 * NB]; NV] = [[0.0; 10 * NB]; NV];
+) -> [[Real; 10 * NB + ND]; NV] {
+    let mut out: [[Real; 10 * NB + ND]; NV] = [[0.0; 10 * NB + ND]; NV];
     out[3][4] = qdd[3];
     out[4][6] = qdd[4];
     out[5][9] = qdd[5];
+    out[6][130] = qd[6];
+    out[6][131] = qd[6] / sqrt(qd[6] * qd[6] + 0.000001);
+    out[7][132] = qd[7];
+    out[7][133] = qd[7] / sqrt(qd[7] * qd[7] + 0.000001);
+    out[8][134] = qd[8];
+    out[8][135] = qd[8] / sqrt(qd[8] * qd[8] + 0.000001);
+    out[9][136] = qd[9];
+    out[9][137] = qd[9] / sqrt(qd[9] * qd[9] + 0.000001);
+    out[10][138] = qd[10];
+    out[10][139] = qd[10] / sqrt(qd[10] * qd[10] + 0.000001);
+    out[11][140] = qd[11];
+    out[11][141] = qd[11] / sqrt(qd[11] * qd[11] + 0.000001);
+    out[12][142] = qd[12];
+    out[12][143] = qd[12] / sqrt(qd[12] * qd[12] + 0.000001);
+    out[13][144] = qd[13];
+    out[13][145] = qd[13] / sqrt(qd[13] * qd[13] + 0.000001);
+    out[14][146] = qd[14];
+    out[14][147] = qd[14] / sqrt(qd[14] * qd[14] + 0.000001);
+    out[15][148] = qd[15];
+    out[15][149] = qd[15] / sqrt(qd[15] * qd[15] + 0.000001);
+    out[16][150] = qd[16];
+    out[16][151] = qd[16] / sqrt(qd[16] * qd[16] + 0.000001);
+    out[17][152] = qd[17];
+    out[17][153] = qd[17] / sqrt(qd[17] * qd[17] + 0.000001);
     let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
         .sin_cos_quad(q[7], q[8], q[9], q[10]);
     let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
@@ -29939,20 +30046,44 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.0,
         -0.00003349734004227557,
         -0.0005396092213171667,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
     ]
 }
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
 pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 1339,
-    add: 1020,
-    div: 0,
-    sqrt: 0,
+    mul: 1351,
+    add: 1032,
+    div: 12,
+    sqrt: 12,
     sin: 12,
     cos: 12,
     exp: 0,
 };
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
-/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
 /// geometry and gravity of `p`, not its masses.
 ///
@@ -30012,6 +30143,30 @@ fn regressor_with_body(
     out[3][4] = qdd[3];
     out[4][6] = qdd[4];
     out[5][9] = qdd[5];
+    out[6][94] = qd[6];
+    out[6][95] = qd[6] / sqrt(qd[6] * qd[6] + 0.000001);
+    out[7][96] = qd[7];
+    out[7][97] = qd[7] / sqrt(qd[7] * qd[7] + 0.000001);
+    out[8][98] = qd[8];
+    out[8][99] = qd[8] / sqrt(qd[8] * qd[8] + 0.000001);
+    out[9][100] = qd[9];
+    out[9][101] = qd[9] / sqrt(qd[9] * qd[9] + 0.000001);
+    out[10][102] = qd[10];
+    out[10][103] = qd[10] / sqrt(qd[10] * qd[10] + 0.000001);
+    out[11][104] = qd[11];
+    out[11][105] = qd[11] / sqrt(qd[11] * qd[11] + 0.000001);
+    out[12][106] = qd[12];
+    out[12][107] = qd[12] / sqrt(qd[12] * qd[12] + 0.000001);
+    out[13][108] = qd[13];
+    out[13][109] = qd[13] / sqrt(qd[13] * qd[13] + 0.000001);
+    out[14][110] = qd[14];
+    out[14][111] = qd[14] / sqrt(qd[14] * qd[14] + 0.000001);
+    out[15][112] = qd[15];
+    out[15][113] = qd[15] / sqrt(qd[15] * qd[15] + 0.000001);
+    out[16][114] = qd[16];
+    out[16][115] = qd[16] / sqrt(qd[16] * qd[16] + 0.000001);
+    out[17][116] = qd[17];
+    out[17][117] = qd[17] / sqrt(qd[17] * qd[17] + 0.000001);
     let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
         .sin_cos_quad(q[7], q[8], q[9], q[10]);
     let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
@@ -31497,6 +31652,11 @@ mod avx {
     }
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
+}
+/// The square root of `x`, by `libm` (`core` has none without `std`).
+#[inline(always)]
+fn sqrt(x: Real) -> Real {
+    libm::Libm::<Real>::sqrt(x)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

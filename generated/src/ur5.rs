@@ -70,6 +70,18 @@
 //! wrist_3_link.xz = wrist_3_link.xz
 //! wrist_3_link.yz = wrist_3_link.yz
 //! wrist_3_link.zz_r = −wrist_3_link.xx + wrist_3_link.zz
+//! shoulder_pan_joint.damping = shoulder_pan_joint.damping
+//! shoulder_pan_joint.friction = shoulder_pan_joint.friction
+//! shoulder_lift_joint.damping = shoulder_lift_joint.damping
+//! shoulder_lift_joint.friction = shoulder_lift_joint.friction
+//! elbow_joint.damping = elbow_joint.damping
+//! elbow_joint.friction = elbow_joint.friction
+//! wrist_1_joint.damping = wrist_1_joint.damping
+//! wrist_1_joint.friction = wrist_1_joint.friction
+//! wrist_2_joint.damping = wrist_2_joint.damping
+//! wrist_2_joint.friction = wrist_2_joint.friction
+//! wrist_3_joint.damping = wrist_3_joint.damping
+//! wrist_3_joint.friction = wrist_3_joint.friction
 //! ```
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
@@ -94,9 +106,9 @@
 //! | `gravity_derivatives` | 7 | 4 | 0 | 0 | 2 | 1 |
 //! | `mass_matrix_inverse` | 215 | 113 | 5 | 0 | 5 | 5 |
 //! | `forward_dynamics_derivatives` | 1834 | 1173 | 9 | 0 | 8 | 8 |
-//! | `standard_regressor` | 869 | 610 | 0 | 0 | 7 | 7 |
+//! | `standard_regressor` | 873 | 616 | 6 | 6 | 7 | 7 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 596 | 427 | 0 | 0 | 7 | 7 |
+//! | `regressor` | 600 | 433 | 6 | 6 | 7 | 7 |
 //! | `linearization` | 1834 | 1173 | 9 | 0 | 8 | 8 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -150,9 +162,29 @@ pub const BODY_NAMES: [&str; NB] = [
     "wrist_2_link",
     "wrist_3_link",
 ];
+/// Number of drive parameters: the columns of `standard_regressor`
+/// after the `10 * NB` of the bodies.
+pub const ND: usize = 12;
+/// Drive parameter names, in the order of `standard_regressor`'s
+/// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
+/// per coordinate), `<joint>.damping`, `<joint>.friction`.
+pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
+    "shoulder_pan_joint.damping",
+    "shoulder_pan_joint.friction",
+    "shoulder_lift_joint.damping",
+    "shoulder_lift_joint.friction",
+    "elbow_joint.damping",
+    "elbow_joint.friction",
+    "wrist_1_joint.damping",
+    "wrist_1_joint.friction",
+    "wrist_2_joint.damping",
+    "wrist_2_joint.friction",
+    "wrist_3_joint.damping",
+    "wrist_3_joint.friction",
+];
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 36;
+pub const NBP: usize = 48;
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -195,6 +227,18 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "wrist_3_link.xz",
     "wrist_3_link.yz",
     "wrist_3_link.zz_r",
+    "shoulder_pan_joint.damping",
+    "shoulder_pan_joint.friction",
+    "shoulder_lift_joint.damping",
+    "shoulder_lift_joint.friction",
+    "elbow_joint.damping",
+    "elbow_joint.friction",
+    "wrist_1_joint.damping",
+    "wrist_1_joint.friction",
+    "wrist_2_joint.damping",
+    "wrist_2_joint.friction",
+    "wrist_3_joint.damping",
+    "wrist_3_joint.friction",
 ];
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
@@ -3759,10 +3803,10 @@ fn forward_dynamics_derivatives_with_body(
 }
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
 pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 869,
-    add: 610,
-    div: 0,
-    sqrt: 0,
+    mul: 873,
+    add: 616,
+    div: 6,
+    sqrt: 6,
     sin: 7,
     cos: 7,
     exp: 0,
@@ -3772,6 +3816,9 @@ pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
 /// `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),
 /// in body axes. It reads the geometry and gravity of `p`, not its masses.
+/// Then one column per drive parameter of `DRIVE_PARAMETER_NAMES` (armature,
+/// damping, friction), so that `Y π = inverse_dynamics − friction_forces`, the
+/// force the drives supply.
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -3781,7 +3828,7 @@ pub fn standard_regressor(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
@@ -3793,7 +3840,7 @@ pub fn standard_regressor_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
         return unsafe { standard_regressor_with_avx(avx2, d, q, qd, qdd) };
@@ -3812,7 +3859,7 @@ unsafe fn standard_regressor_with_avx(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
@@ -3824,418 +3871,419 @@ fn standard_regressor_with_body(
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
-) -> [[Real; 10 * NB]; NV] {
+) -> [[Real; 10 * NB + ND]; NV] {
     let p = &d.params;
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
         .sin_cos_quad(q[1], q[2], q[3], q[4]);
     let (s_q5, c_q5) = sin_cos(q[5]);
-    let t0 = qd[1] * qd[1];
-    let t1 = qd[0] * s_q1;
-    let t2 = qdd[0] * c_q1;
-    let t3 = qdd[0] * s_q1;
-    let t4 = p.g * c_q1;
-    let t5 = 0.13585 * t3 - t4;
-    let t6 = -0.13585 * t2 - p.g * s_q1;
-    let t7 = qd[1] * t1;
-    let t8 = qd[0] * c_q1;
-    let t9 = qd[1] * t8;
-    let t10 = t7 - t2;
-    let t11 = t3 + t9;
-    let t12 = 0.425 * qd[1] - 0.1197 * t1;
-    let t13 = t1 * t8;
-    let t14 = t8 * t8;
-    let t15 = qdd[1] + t13;
-    let t16 = 0.01615 * t3 + 0.425 * t15 - t4;
-    let t17 = 0.1197 * t14 - 0.13585 * qd[0] * qd[0] - 0.425 * t10 - t1 * t12;
-    let t18 = t6 - qd[1] * t12 - 0.1197 * t10 - 0.425 * t14;
-    let t19 = c_q2 * t16 - s_q2 * t18;
-    let t20 = s_q2 * t16 + c_q2 * t18;
-    let t21 = qd[1] + qd[2];
-    let t22 = qdd[1] + qdd[2];
-    let t23 = t21 * t21;
-    let t24 = qd[3] + t21;
-    let t25 = t22 + qdd[3];
-    let t26 = t24 * t24;
-    let t27 = t1 * t1;
-    let t28 = qdd[1] - t13;
-    let t29 = c_q1 * t7;
-    let t30 = q[1] + q[2];
-    let t31 = cos(t30);
-    let t32 = sin(t30);
-    let t33 = qd[0] * t32;
-    let t34 = qd[0] * t31;
-    let t35 = qd[2] * t33 + t10 * c_q2 + t11 * s_q2;
-    let t36 = t10 * s_q2 - t11 * c_q2 - qd[2] * t34;
-    let t37 = q[3] + t30;
-    let (t38, t39) = sin_cos(t37);
-    let t40 = qd[0] * t39;
-    let t41 = t33 * t34;
-    let t42 = t21 * t33;
-    let t43 = t34 * t34;
-    let t44 = qd[0] * t38;
-    let t45 = qd[3] * t40 - s_q3 * t35 - c_q3 * t36;
-    let t46 = qd[3] * t44 + c_q3 * t35 - s_q3 * t36;
-    let t47 = t24 * s_q4 + c_q4 * t44;
-    let t48 = t24 * c_q4 - s_q4 * t44;
-    let t49 = t44 * t44;
-    let t50 = t24 * t40;
-    let t51 = qd[4] - t40;
-    let t52 = qdd[4] + t46;
-    let t53 = qd[4] * t48 + t25 * s_q4 + c_q4 * t45;
-    let t54 = c_q5 * t47 - s_q5 * t51;
-    let t55 = s_q5 * t47 + c_q5 * t51;
-    let t56 = t47 * t51;
-    let t57 = t48 * t51;
-    let t58 = qd[5] + t48;
-    let t59 = t25 * c_q4 - s_q4 * t45 - qd[4] * t47;
-    let t60 = qdd[5] + t59;
-    let t61 = qd[5] * t54 + s_q5 * t53 + c_q5 * t52;
-    let t62 = t40 * t44;
-    let t63 = -t62;
-    let t64 = t47 * t48;
-    let t65 = t54 * t55;
-    let t66 = t54 * t58;
-    let t67 = t55 * t58;
-    let t68 = c_q5 * t67;
-    let t69 = s_q5 * t67;
-    let t70 = t22 + t41;
-    let t71 = t35 + t42;
-    let t72 = -t23 - t43;
-    let t73 = t25 - t62;
-    let t74 = t45 + t50;
-    let t75 = t26 + t49;
-    let t76 = s_q3 * t73;
-    let t77 = c_q3 * t73;
-    let t78 = -t47;
-    let t79 = t40 * t40;
-    let t80 = t47 * t47;
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[1] * qd[1];
+    let t2 = qd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qdd[0] * s_q1;
+    let t5 = p.g * c_q1;
+    let t6 = 0.13585 * t4 - t5;
+    let t7 = -0.13585 * t3 - p.g * s_q1;
+    let t8 = qd[1] * t2;
+    let t9 = qd[0] * c_q1;
+    let t10 = qd[1] * t9;
+    let t11 = t8 - t3;
+    let t12 = t4 + t10;
+    let t13 = 0.425 * qd[1] - 0.1197 * t2;
+    let t14 = t2 * t9;
+    let t15 = t9 * t9;
+    let t16 = qdd[1] + t14;
+    let t17 = 0.01615 * t4 + 0.425 * t16 - t5;
+    let t18 = 0.1197 * t15 - 0.13585 * t0 - 0.425 * t11 - t2 * t13;
+    let t19 = t7 - qd[1] * t13 - 0.1197 * t11 - 0.425 * t15;
+    let t20 = c_q2 * t17 - s_q2 * t19;
+    let t21 = s_q2 * t17 + c_q2 * t19;
+    let t22 = qd[1] + qd[2];
+    let t23 = qdd[1] + qdd[2];
+    let t24 = t22 * t22;
+    let t25 = qd[3] + t22;
+    let t26 = t23 + qdd[3];
+    let t27 = t25 * t25;
+    let t28 = t2 * t2;
+    let t29 = qdd[1] - t14;
+    let t30 = c_q1 * t8;
+    let t31 = q[1] + q[2];
+    let t32 = cos(t31);
+    let t33 = sin(t31);
+    let t34 = qd[0] * t33;
+    let t35 = qd[0] * t32;
+    let t36 = qd[2] * t34 + t11 * c_q2 + t12 * s_q2;
+    let t37 = t11 * s_q2 - t12 * c_q2 - qd[2] * t35;
+    let t38 = q[3] + t31;
+    let (t39, t40) = sin_cos(t38);
+    let t41 = qd[0] * t40;
+    let t42 = t34 * t35;
+    let t43 = t22 * t34;
+    let t44 = t35 * t35;
+    let t45 = qd[0] * t39;
+    let t46 = qd[3] * t41 - s_q3 * t36 - c_q3 * t37;
+    let t47 = qd[3] * t45 + c_q3 * t36 - s_q3 * t37;
+    let t48 = t25 * s_q4 + c_q4 * t45;
+    let t49 = t25 * c_q4 - s_q4 * t45;
+    let t50 = t45 * t45;
+    let t51 = t25 * t41;
+    let t52 = qd[4] - t41;
+    let t53 = qdd[4] + t47;
+    let t54 = qd[4] * t49 + t26 * s_q4 + c_q4 * t46;
+    let t55 = c_q5 * t48 - s_q5 * t52;
+    let t56 = s_q5 * t48 + c_q5 * t52;
+    let t57 = t48 * t52;
+    let t58 = t49 * t52;
+    let t59 = qd[5] + t49;
+    let t60 = t26 * c_q4 - s_q4 * t46 - qd[4] * t48;
+    let t61 = qdd[5] + t60;
+    let t62 = qd[5] * t55 + s_q5 * t54 + c_q5 * t53;
+    let t63 = t41 * t45;
+    let t64 = -t63;
+    let t65 = t48 * t49;
+    let t66 = t55 * t56;
+    let t67 = t55 * t59;
+    let t68 = t56 * t59;
+    let t69 = c_q5 * t68;
+    let t70 = s_q5 * t68;
+    let t71 = t23 + t42;
+    let t72 = t36 + t43;
+    let t73 = -t24 - t44;
+    let t74 = t26 - t63;
+    let t75 = t46 + t51;
+    let t76 = t27 + t50;
+    let t77 = s_q3 * t74;
+    let t78 = c_q3 * t74;
+    let t79 = -t48;
+    let t80 = t41 * t41;
     let t81 = t48 * t48;
-    let t82 = t33 * t33;
-    let t83 = t51 * t51;
-    let t84 = t54 * t54;
-    let t85 = t58 * t58;
-    let t86 = t55 * t55;
-    let t87 = t24 * t44;
-    let t88 = t21 * t34;
-    let t89 = t36 - t88;
-    let t90 = t46 + t87;
-    let t91 = -t55;
-    let t92 = -t41;
-    let t93 = s_q5 * t66;
-    let t94 = c_q5 * t66;
-    let t95 = c_q1 * t6;
-    let t96 = s_q1 * t15;
-    let t97 = s_q2 * t20;
-    let t98 = c_q2 * t19 + t97;
-    let t99 = c_q2 * t20;
-    let t100 = t99 - s_q2 * t19;
-    let t101 = -t21;
-    let t102 = -t24;
-    let t103 = t19 + 0.39225 * (t22 + t41);
-    let t104 = t17 - 0.39225 * (t35 + t42);
-    let t105 = t20 + 0.39225 * t72;
-    let t106 = s_q3 * t103 + c_q3 * t105;
-    let t107 = s_q3 * t105 - c_q3 * t103;
-    let t108 = -t107;
-    let t109 = 0.093 * (t87 - t46) - t106;
-    let t110 = t49 + t79;
-    let t111 = t104 - 0.093 * t110;
-    let t112 = 0.093 * (t45 - t50) - t107;
-    let t113 = c_q4 * t109 + s_q4 * t111;
-    let t114 = c_q4 * t111 - s_q4 * t109;
-    let t115 = 0.09465 * (t56 + t59) + t113;
-    let t116 = t114 - 0.09465 * (t53 - t57);
-    let t117 = t112 - 0.09465 * (t80 + t81);
-    let t118 = c_q5 * t115 - s_q5 * t117;
-    let t119 = s_q5 * t115 + c_q5 * t117;
-    let t120 = c_q5 * t53 - s_q5 * t52 - qd[5] * t55;
-    let t121 = s_q5 * t119;
-    let t122 = c_q5 * t119;
-    let t123 = t36 + t88;
-    let t124 = t41 - t22;
-    let t125 = t35 - t42;
-    let t126 = t87 - t46;
-    let t127 = t25 + t62;
-    let t128 = t45 - t50;
-    let t129 = t64 - t52;
-    let t130 = t56 + t59;
-    let t131 = t52 + t64;
-    let t132 = t57 - t53;
-    let t133 = t56 - t59;
-    let t134 = t53 + t57;
-    let t135 = t66 - t61;
-    let t136 = t60 + t65;
+    let t82 = t49 * t49;
+    let t83 = t34 * t34;
+    let t84 = t52 * t52;
+    let t85 = t55 * t55;
+    let t86 = t59 * t59;
+    let t87 = t56 * t56;
+    let t88 = t25 * t45;
+    let t89 = t22 * t35;
+    let t90 = t37 - t89;
+    let t91 = t47 + t88;
+    let t92 = -t56;
+    let t93 = -t42;
+    let t94 = s_q5 * t67;
+    let t95 = c_q5 * t67;
+    let t96 = c_q1 * t7;
+    let t97 = s_q1 * t16;
+    let t98 = s_q2 * t21;
+    let t99 = c_q2 * t20 + t98;
+    let t100 = c_q2 * t21;
+    let t101 = t100 - s_q2 * t20;
+    let t102 = -t22;
+    let t103 = -t25;
+    let t104 = t20 + 0.39225 * (t23 + t42);
+    let t105 = t18 - 0.39225 * (t36 + t43);
+    let t106 = t21 + 0.39225 * t73;
+    let t107 = s_q3 * t104 + c_q3 * t106;
+    let t108 = s_q3 * t106 - c_q3 * t104;
+    let t109 = -t108;
+    let t110 = 0.093 * (t88 - t47) - t107;
+    let t111 = t50 + t80;
+    let t112 = t105 - 0.093 * t111;
+    let t113 = 0.093 * (t46 - t51) - t108;
+    let t114 = c_q4 * t110 + s_q4 * t112;
+    let t115 = c_q4 * t112 - s_q4 * t110;
+    let t116 = 0.09465 * (t57 + t60) + t114;
+    let t117 = t115 - 0.09465 * (t54 - t58);
+    let t118 = t113 - 0.09465 * (t81 + t82);
+    let t119 = c_q5 * t116 - s_q5 * t118;
+    let t120 = s_q5 * t116 + c_q5 * t118;
+    let t121 = c_q5 * t54 - s_q5 * t53 - qd[5] * t56;
+    let t122 = s_q5 * t120;
+    let t123 = c_q5 * t120;
+    let t124 = t37 + t89;
+    let t125 = t42 - t23;
+    let t126 = t36 - t43;
+    let t127 = t88 - t47;
+    let t128 = t26 + t63;
+    let t129 = t46 - t51;
+    let t130 = t65 - t53;
+    let t131 = t57 + t60;
+    let t132 = t53 + t65;
+    let t133 = t58 - t54;
+    let t134 = t57 - t60;
+    let t135 = t54 + t58;
+    let t136 = t67 - t62;
     let t137 = t61 + t66;
-    let t138 = t67 - t120;
-    let t139 = t65 - t60;
-    let t140 = t67 + t120;
-    let t141 = t21 * t101 - t82;
-    let t142 = c_q2 * t141 + s_q2 * t124;
-    let t143 = c_q2 * t124 - s_q2 * t141;
-    let t144 = s_q2 * t125 - c_q2 * t123;
-    let t145 = c_q2 * t125 + s_q2 * t123;
-    let t146 = c_q2 * t70;
-    let t147 = t146 + s_q2 * t72;
-    let t148 = s_q2 * t70;
-    let t149 = c_q2 * t72 - t148;
-    let t150 = t43 - t23;
-    let t151 = t82 - t43;
-    let t152 = t23 - t82;
-    let t153 = c_q3 * t108;
-    let t154 = t153 + s_q3 * t106;
-    let t155 = s_q3 * t108;
-    let t156 = c_q3 * t106 - t155;
-    let t157 = c_q2 * t154 + s_q2 * t156;
-    let t158 = c_q2 * t156 - s_q2 * t154;
-    let t159 = c_q2 * t104;
-    let t160 = s_q2 * t104;
-    let t161 = t24 * t102 - t79;
-    let t162 = c_q3 * t127 + s_q3 * t161;
-    let t163 = s_q3 * t127 - c_q3 * t161;
-    let t164 = s_q2 * t163 - c_q2 * t162;
-    let t165 = c_q2 * t163 + s_q2 * t162;
-    let t166 = t46 - t44 * t102;
-    let t167 = c_q3 * t104 - 0.39225 * t166;
-    let t168 = t107 - 0.39225 * t162;
-    let t169 = c_q3 * t128 - s_q3 * t126;
-    let t170 = -c_q3 * t126 - s_q3 * t128;
-    let t171 = c_q2 * t169 + s_q2 * t170;
-    let t172 = c_q2 * t170 - s_q2 * t169;
-    let t173 = c_q3 * t106 + 0.39225 * t110 - t155;
-    let t174 = t153 + s_q3 * t106;
-    let t175 = c_q3 * t75 + t76;
-    let t176 = s_q3 * t75 - t77;
-    let t177 = s_q2 * t176 - c_q2 * t175;
-    let t178 = c_q2 * t176 + s_q2 * t175;
-    let t179 = -t104;
-    let t180 = 0.39225 * t74 - s_q3 * t179;
-    let t181 = c_q3 * t179;
-    let t182 = -0.39225 * t175 - t106;
-    let t183 = s_q3 * t45 + c_q3 * t87;
-    let t184 = s_q3 * t87 - c_q3 * t45;
-    let t185 = t49 - t26;
-    let t186 = c_q3 * t185 - s_q3 * t127;
-    let t187 = c_q3 * t127 + s_q3 * t185;
-    let t188 = c_q3 * t74 - s_q3 * t90;
-    let t189 = c_q3 * t90 + s_q3 * t74;
-    let t190 = t79 - t49;
-    let t191 = t26 - t79;
-    let t192 = t77 - s_q3 * t191;
-    let t193 = t76 + c_q3 * t191;
-    let t194 = -t126;
-    let t195 = s_q3 * t50 + c_q3 * t46;
-    let t196 = c_q3 * t50 - s_q3 * t46;
-    let t197 = c_q4 * t113;
-    let t198 = t197 - s_q4 * t114;
-    let t199 = s_q3 * t198 - c_q3 * t112;
-    let t200 = -c_q3 * t198 - s_q3 * t112;
-    let t201 = s_q2 * t200 - c_q2 * t199;
-    let t202 = c_q2 * t200 + s_q2 * t199;
-    let t203 = s_q4 * t113;
-    let t204 = t203 + c_q4 * t114;
-    let t205 = 0.093 * t200 - 0.39225 * t204;
-    let t206 = 0.093 * t199;
-    let t207 = -t48;
-    let t208 = t48 * t207 - t83;
-    let t209 = t52 - t47 * t207;
-    let t210 = c_q4 * t208 - s_q4 * t209;
-    let t211 = c_q3 * t133 - s_q3 * t210;
-    let t212 = -c_q3 * t210 - s_q3 * t133;
-    let t213 = c_q2 * t211 + s_q2 * t212;
-    let t214 = c_q2 * t212 - s_q2 * t211;
-    let t215 = s_q4 * t208 + c_q4 * t209;
-    let t216 = -t112;
-    let t217 = 0.093 * t133 - s_q4 * t216;
-    let t218 = t114 - 0.093 * t210;
-    let t219 = c_q3 * t218 - 0.39225 * t215 - s_q3 * t217;
-    let t220 = c_q3 * t217 + s_q3 * t218;
-    let t221 = c_q4 * t216;
-    let t222 = 0.39225 * t211 + t221;
-    let t223 = -t51;
-    let t224 = t51 * t223 - t80;
-    let t225 = c_q4 * t129 - s_q4 * t224;
-    let t226 = t53 - t48 * t223;
-    let t227 = c_q3 * t226 - s_q3 * t225;
-    let t228 = -c_q3 * t225 - s_q3 * t226;
-    let t229 = c_q2 * t227 + s_q2 * t228;
-    let t230 = c_q2 * t228 - s_q2 * t227;
-    let t231 = s_q4 * t129 + c_q4 * t224;
-    let t232 = 0.093 * t226 + c_q4 * t112;
-    let t233 = -0.093 * t225 - t113;
-    let t234 = c_q3 * t233 - 0.39225 * t231 - s_q3 * t232;
-    let t235 = c_q3 * t232 + s_q3 * t233;
-    let t236 = s_q4 * t112;
-    let t237 = 0.39225 * t227 + t236;
-    let t238 = t59 - t51 * t78;
-    let t239 = c_q4 * t238 - s_q4 * t132;
-    let t240 = s_q3 * t239;
-    let t241 = t47 * t78 - t81;
-    let t242 = c_q3 * t241 - t240;
-    let t243 = c_q3 * t239;
-    let t244 = -t243 - s_q3 * t241;
-    let t245 = c_q2 * t242 + s_q2 * t244;
-    let t246 = c_q2 * t244 - s_q2 * t242;
-    let t247 = s_q4 * t238 + c_q4 * t132;
-    let t248 = 0.093 * t241 - c_q4 * t114 - t203;
-    let t249 = -0.093 * t243 - 0.39225 * t247 - s_q3 * t248;
-    let t250 = 0.093 * t240 - c_q3 * t248;
-    let t251 = t197 - s_q4 * t114;
-    let t252 = 0.39225 * t242 + t251;
-    let t253 = s_q4 * t56;
-    let t254 = c_q4 * t53 - t253;
-    let t255 = c_q3 * t64;
-    let t256 = s_q3 * t254 + t255;
-    let t257 = s_q3 * t64;
-    let t258 = t257 - c_q3 * t254;
-    let t259 = c_q4 * t56;
-    let t260 = s_q4 * t53 + t259;
-    let t261 = -t133;
-    let t262 = c_q4 * t261 - s_q4 * t134;
-    let t263 = t80 - t81;
-    let t264 = c_q3 * t263 - s_q3 * t262;
-    let t265 = c_q3 * t262 + s_q3 * t263;
-    let t266 = s_q4 * t261 + c_q4 * t134;
-    let t267 = c_q4 * t57;
-    let t268 = t267 + s_q4 * t59;
-    let t269 = t255 + s_q3 * t268;
-    let t270 = c_q3 * t268 - t257;
-    let t271 = s_q4 * t57;
-    let t272 = c_q4 * t59 - t271;
-    let t273 = t83 - t80;
-    let t274 = c_q4 * t131 - s_q4 * t273;
-    let t275 = -t132;
-    let t276 = c_q3 * t275 - s_q3 * t274;
-    let t277 = c_q3 * t274 + s_q3 * t275;
-    let t278 = s_q4 * t131 + c_q4 * t273;
-    let t279 = t81 - t83;
-    let t280 = c_q4 * t279 + s_q4 * t129;
-    let t281 = c_q3 * t130 - s_q3 * t280;
-    let t282 = c_q3 * t280 + s_q3 * t130;
-    let t283 = s_q4 * t279 - c_q4 * t129;
-    let t284 = t253 + t267;
-    let t285 = c_q3 * t52 - s_q3 * t284;
-    let t286 = c_q3 * t284 + s_q3 * t52;
-    let t287 = t271 - t259;
-    let t288 = c_q5 * t118 + t121;
-    let t289 = 0.09465 * (c_q4 * t288 - s_q4 * t116);
-    let t290 = 10.565240359218173 * t289;
-    let t291 = s_q3 * t290;
-    let t292 = t122 - s_q5 * t118;
-    let t293 = c_q3 * t292 - t291;
-    let t294 = c_q3 * t290;
-    let t295 = -t294 - s_q3 * t292;
-    let t296 = c_q2 * t293 + s_q2 * t295;
-    let t297 = c_q2 * t295 - s_q2 * t293;
-    let t298 = s_q4 * t288 + c_q4 * t116;
-    let t299 = 0.093 * t292 - 0.09465 * t298;
-    let t300 = -0.093 * t294 - 0.39225 * t298 - s_q3 * t299;
-    let t301 = 0.093 * t291 - c_q3 * t299;
-    let t302 = t289 + 0.39225 * t293;
-    let t303 = -t58;
-    let t304 = t58 * t303 - t86;
-    let t305 = c_q5 * t304 + s_q5 * t139;
-    let t306 = t61 - t54 * t303;
-    let t307 = c_q4 * t305 - s_q4 * t306;
-    let t308 = c_q5 * t139 - s_q5 * t304;
-    let t309 = c_q3 * t308 - s_q3 * t307;
-    let t310 = -c_q3 * t307 - s_q3 * t308;
-    let t311 = c_q2 * t309 + s_q2 * t310;
-    let t312 = c_q2 * t310 - s_q2 * t309;
-    let t313 = s_q4 * t305 + c_q4 * t306;
-    let t314 = s_q5 * t116 - 0.09465 * t306;
-    let t315 = 0.09465 * t305 - t119;
-    let t316 = 0.093 * t308 + c_q4 * t314 - s_q4 * t315;
-    let t317 = c_q5 * t116;
-    let t318 = t317 - 0.093 * t307;
-    let t319 = c_q3 * t318 - 0.39225 * t313 - s_q3 * t316;
-    let t320 = c_q3 * t316 + s_q3 * t318;
-    let t321 = s_q4 * t314 + c_q4 * t315;
-    let t322 = 0.39225 * t309 + t321;
-    let t323 = t120 - t58 * t91;
-    let t324 = c_q5 * t135 + s_q5 * t323;
-    let t325 = c_q4 * t324;
-    let t326 = t55 * t91 - t84;
-    let t327 = t325 - s_q4 * t326;
-    let t328 = c_q5 * t323 - s_q5 * t135;
-    let t329 = c_q3 * t328 - s_q3 * t327;
-    let t330 = -c_q3 * t327 - s_q3 * t328;
-    let t331 = c_q2 * t329 + s_q2 * t330;
-    let t332 = c_q2 * t330 - s_q2 * t329;
-    let t333 = s_q4 * t324;
-    let t334 = t333 + c_q4 * t326;
-    let t335 = -t118;
-    let t336 = t122 + s_q5 * t335 - 0.09465 * t326;
-    let t337 = 0.093 * t328 + c_q4 * t336 - 0.09465 * t333;
-    let t338 = c_q5 * t335 - t121;
-    let t339 = t338 - 0.093 * t327;
-    let t340 = c_q3 * t339 - 0.39225 * t334 - s_q3 * t337;
-    let t341 = c_q3 * t337 + s_q3 * t339;
-    let t342 = 0.09465 * t325 + s_q4 * t336;
-    let t343 = 0.39225 * t329 + t342;
-    let t344 = -t54;
-    let t345 = t60 - t55 * t344;
-    let t346 = t54 * t344 - t85;
-    let t347 = c_q5 * t345 + s_q5 * t346;
-    let t348 = c_q4 * t347 - s_q4 * t138;
-    let t349 = c_q5 * t346 - s_q5 * t345;
-    let t350 = c_q3 * t349 - s_q3 * t348;
-    let t351 = -c_q3 * t348 - s_q3 * t349;
-    let t352 = c_q2 * t350 + s_q2 * t351;
-    let t353 = c_q2 * t351 - s_q2 * t350;
-    let t354 = s_q4 * t347 + c_q4 * t138;
-    let t355 = -t116;
-    let t356 = c_q5 * t355 - 0.09465 * t138;
-    let t357 = t118 + 0.09465 * t347;
-    let t358 = 0.093 * t349 + c_q4 * t356 - s_q4 * t357;
-    let t359 = s_q5 * t355;
-    let t360 = -0.093 * t348 - t359;
-    let t361 = c_q3 * t360 - 0.39225 * t354 - s_q3 * t358;
-    let t362 = c_q3 * t358 + s_q3 * t360;
-    let t363 = s_q4 * t356 + c_q4 * t357;
-    let t364 = 0.39225 * t350 + t363;
-    let t365 = c_q5 * t120 - t93;
-    let t366 = s_q4 * t65;
-    let t367 = c_q4 * t365 - t366;
-    let t368 = -t94 - s_q5 * t120;
-    let t369 = c_q3 * t368 - s_q3 * t367;
-    let t370 = c_q3 * t367 + s_q3 * t368;
-    let t371 = c_q4 * t65;
-    let t372 = s_q4 * t365 + t371;
-    let t373 = t84 - t85;
-    let t374 = s_q5 * t373 - c_q5 * t139;
-    let t375 = c_q4 * t374 - s_q4 * t140;
-    let t376 = c_q5 * t373 + s_q5 * t139;
-    let t377 = c_q3 * t376 - s_q3 * t375;
-    let t378 = c_q3 * t375 + s_q3 * t376;
-    let t379 = s_q4 * t374 + c_q4 * t140;
-    let t380 = t93 - t68;
-    let t381 = c_q4 * t380 - s_q4 * t60;
-    let t382 = t69 + t94;
-    let t383 = c_q3 * t382 - s_q3 * t381;
-    let t384 = c_q3 * t381 + s_q3 * t382;
-    let t385 = s_q4 * t380 + c_q4 * t60;
-    let t386 = -t138;
-    let t387 = c_q5 * t137 + s_q5 * t386;
-    let t388 = t86 - t84;
-    let t389 = c_q4 * t387 - s_q4 * t388;
-    let t390 = c_q5 * t386 - s_q5 * t137;
-    let t391 = c_q3 * t390 - s_q3 * t389;
-    let t392 = c_q3 * t389 + s_q3 * t390;
-    let t393 = s_q4 * t387 + c_q4 * t388;
-    let t394 = t85 - t86;
-    let t395 = c_q5 * t394 + s_q5 * t136;
-    let t396 = -t135;
-    let t397 = c_q4 * t395 - s_q4 * t396;
-    let t398 = c_q5 * t136 - s_q5 * t394;
-    let t399 = c_q3 * t398 - s_q3 * t397;
-    let t400 = c_q3 * t397 + s_q3 * t398;
-    let t401 = s_q4 * t395 + c_q4 * t396;
-    let t402 = t68 + s_q5 * t61;
-    let t403 = t366 + c_q4 * t402;
-    let t404 = c_q5 * t61 - t69;
-    let t405 = c_q3 * t404 - s_q3 * t403;
-    let t406 = c_q3 * t403 + s_q3 * t404;
-    let t407 = s_q4 * t402 - t371;
+    let t138 = t62 + t67;
+    let t139 = t68 - t121;
+    let t140 = t66 - t61;
+    let t141 = t68 + t121;
+    let t142 = t22 * t102 - t83;
+    let t143 = c_q2 * t142 + s_q2 * t125;
+    let t144 = c_q2 * t125 - s_q2 * t142;
+    let t145 = s_q2 * t126 - c_q2 * t124;
+    let t146 = c_q2 * t126 + s_q2 * t124;
+    let t147 = c_q2 * t71;
+    let t148 = t147 + s_q2 * t73;
+    let t149 = s_q2 * t71;
+    let t150 = c_q2 * t73 - t149;
+    let t151 = t44 - t24;
+    let t152 = t83 - t44;
+    let t153 = t24 - t83;
+    let t154 = c_q3 * t109;
+    let t155 = t154 + s_q3 * t107;
+    let t156 = s_q3 * t109;
+    let t157 = c_q3 * t107 - t156;
+    let t158 = c_q2 * t155 + s_q2 * t157;
+    let t159 = c_q2 * t157 - s_q2 * t155;
+    let t160 = c_q2 * t105;
+    let t161 = s_q2 * t105;
+    let t162 = t25 * t103 - t80;
+    let t163 = c_q3 * t128 + s_q3 * t162;
+    let t164 = s_q3 * t128 - c_q3 * t162;
+    let t165 = s_q2 * t164 - c_q2 * t163;
+    let t166 = c_q2 * t164 + s_q2 * t163;
+    let t167 = t47 - t45 * t103;
+    let t168 = c_q3 * t105 - 0.39225 * t167;
+    let t169 = t108 - 0.39225 * t163;
+    let t170 = c_q3 * t129 - s_q3 * t127;
+    let t171 = -c_q3 * t127 - s_q3 * t129;
+    let t172 = c_q2 * t170 + s_q2 * t171;
+    let t173 = c_q2 * t171 - s_q2 * t170;
+    let t174 = c_q3 * t107 + 0.39225 * t111 - t156;
+    let t175 = t154 + s_q3 * t107;
+    let t176 = c_q3 * t76 + t77;
+    let t177 = s_q3 * t76 - t78;
+    let t178 = s_q2 * t177 - c_q2 * t176;
+    let t179 = c_q2 * t177 + s_q2 * t176;
+    let t180 = -t105;
+    let t181 = 0.39225 * t75 - s_q3 * t180;
+    let t182 = c_q3 * t180;
+    let t183 = -0.39225 * t176 - t107;
+    let t184 = s_q3 * t46 + c_q3 * t88;
+    let t185 = s_q3 * t88 - c_q3 * t46;
+    let t186 = t50 - t27;
+    let t187 = c_q3 * t186 - s_q3 * t128;
+    let t188 = c_q3 * t128 + s_q3 * t186;
+    let t189 = c_q3 * t75 - s_q3 * t91;
+    let t190 = c_q3 * t91 + s_q3 * t75;
+    let t191 = t80 - t50;
+    let t192 = t27 - t80;
+    let t193 = t78 - s_q3 * t192;
+    let t194 = t77 + c_q3 * t192;
+    let t195 = -t127;
+    let t196 = s_q3 * t51 + c_q3 * t47;
+    let t197 = c_q3 * t51 - s_q3 * t47;
+    let t198 = c_q4 * t114;
+    let t199 = t198 - s_q4 * t115;
+    let t200 = s_q3 * t199 - c_q3 * t113;
+    let t201 = -c_q3 * t199 - s_q3 * t113;
+    let t202 = s_q2 * t201 - c_q2 * t200;
+    let t203 = c_q2 * t201 + s_q2 * t200;
+    let t204 = s_q4 * t114;
+    let t205 = t204 + c_q4 * t115;
+    let t206 = 0.093 * t201 - 0.39225 * t205;
+    let t207 = 0.093 * t200;
+    let t208 = -t49;
+    let t209 = t49 * t208 - t84;
+    let t210 = t53 - t48 * t208;
+    let t211 = c_q4 * t209 - s_q4 * t210;
+    let t212 = c_q3 * t134 - s_q3 * t211;
+    let t213 = -c_q3 * t211 - s_q3 * t134;
+    let t214 = c_q2 * t212 + s_q2 * t213;
+    let t215 = c_q2 * t213 - s_q2 * t212;
+    let t216 = s_q4 * t209 + c_q4 * t210;
+    let t217 = -t113;
+    let t218 = 0.093 * t134 - s_q4 * t217;
+    let t219 = t115 - 0.093 * t211;
+    let t220 = c_q3 * t219 - 0.39225 * t216 - s_q3 * t218;
+    let t221 = c_q3 * t218 + s_q3 * t219;
+    let t222 = c_q4 * t217;
+    let t223 = 0.39225 * t212 + t222;
+    let t224 = -t52;
+    let t225 = t52 * t224 - t81;
+    let t226 = c_q4 * t130 - s_q4 * t225;
+    let t227 = t54 - t49 * t224;
+    let t228 = c_q3 * t227 - s_q3 * t226;
+    let t229 = -c_q3 * t226 - s_q3 * t227;
+    let t230 = c_q2 * t228 + s_q2 * t229;
+    let t231 = c_q2 * t229 - s_q2 * t228;
+    let t232 = s_q4 * t130 + c_q4 * t225;
+    let t233 = 0.093 * t227 + c_q4 * t113;
+    let t234 = -0.093 * t226 - t114;
+    let t235 = c_q3 * t234 - 0.39225 * t232 - s_q3 * t233;
+    let t236 = c_q3 * t233 + s_q3 * t234;
+    let t237 = s_q4 * t113;
+    let t238 = 0.39225 * t228 + t237;
+    let t239 = t60 - t52 * t79;
+    let t240 = c_q4 * t239 - s_q4 * t133;
+    let t241 = s_q3 * t240;
+    let t242 = t48 * t79 - t82;
+    let t243 = c_q3 * t242 - t241;
+    let t244 = c_q3 * t240;
+    let t245 = -t244 - s_q3 * t242;
+    let t246 = c_q2 * t243 + s_q2 * t245;
+    let t247 = c_q2 * t245 - s_q2 * t243;
+    let t248 = s_q4 * t239 + c_q4 * t133;
+    let t249 = 0.093 * t242 - c_q4 * t115 - t204;
+    let t250 = -0.093 * t244 - 0.39225 * t248 - s_q3 * t249;
+    let t251 = 0.093 * t241 - c_q3 * t249;
+    let t252 = t198 - s_q4 * t115;
+    let t253 = 0.39225 * t243 + t252;
+    let t254 = s_q4 * t57;
+    let t255 = c_q4 * t54 - t254;
+    let t256 = c_q3 * t65;
+    let t257 = s_q3 * t255 + t256;
+    let t258 = s_q3 * t65;
+    let t259 = t258 - c_q3 * t255;
+    let t260 = c_q4 * t57;
+    let t261 = s_q4 * t54 + t260;
+    let t262 = -t134;
+    let t263 = c_q4 * t262 - s_q4 * t135;
+    let t264 = t81 - t82;
+    let t265 = c_q3 * t264 - s_q3 * t263;
+    let t266 = c_q3 * t263 + s_q3 * t264;
+    let t267 = s_q4 * t262 + c_q4 * t135;
+    let t268 = c_q4 * t58;
+    let t269 = t268 + s_q4 * t60;
+    let t270 = t256 + s_q3 * t269;
+    let t271 = c_q3 * t269 - t258;
+    let t272 = s_q4 * t58;
+    let t273 = c_q4 * t60 - t272;
+    let t274 = t84 - t81;
+    let t275 = c_q4 * t132 - s_q4 * t274;
+    let t276 = -t133;
+    let t277 = c_q3 * t276 - s_q3 * t275;
+    let t278 = c_q3 * t275 + s_q3 * t276;
+    let t279 = s_q4 * t132 + c_q4 * t274;
+    let t280 = t82 - t84;
+    let t281 = c_q4 * t280 + s_q4 * t130;
+    let t282 = c_q3 * t131 - s_q3 * t281;
+    let t283 = c_q3 * t281 + s_q3 * t131;
+    let t284 = s_q4 * t280 - c_q4 * t130;
+    let t285 = t254 + t268;
+    let t286 = c_q3 * t53 - s_q3 * t285;
+    let t287 = c_q3 * t285 + s_q3 * t53;
+    let t288 = t272 - t260;
+    let t289 = c_q5 * t119 + t122;
+    let t290 = 0.09465 * (c_q4 * t289 - s_q4 * t117);
+    let t291 = 10.565240359218173 * t290;
+    let t292 = s_q3 * t291;
+    let t293 = t123 - s_q5 * t119;
+    let t294 = c_q3 * t293 - t292;
+    let t295 = c_q3 * t291;
+    let t296 = -t295 - s_q3 * t293;
+    let t297 = c_q2 * t294 + s_q2 * t296;
+    let t298 = c_q2 * t296 - s_q2 * t294;
+    let t299 = s_q4 * t289 + c_q4 * t117;
+    let t300 = 0.093 * t293 - 0.09465 * t299;
+    let t301 = -0.093 * t295 - 0.39225 * t299 - s_q3 * t300;
+    let t302 = 0.093 * t292 - c_q3 * t300;
+    let t303 = t290 + 0.39225 * t294;
+    let t304 = -t59;
+    let t305 = t59 * t304 - t87;
+    let t306 = c_q5 * t305 + s_q5 * t140;
+    let t307 = t62 - t55 * t304;
+    let t308 = c_q4 * t306 - s_q4 * t307;
+    let t309 = c_q5 * t140 - s_q5 * t305;
+    let t310 = c_q3 * t309 - s_q3 * t308;
+    let t311 = -c_q3 * t308 - s_q3 * t309;
+    let t312 = c_q2 * t310 + s_q2 * t311;
+    let t313 = c_q2 * t311 - s_q2 * t310;
+    let t314 = s_q4 * t306 + c_q4 * t307;
+    let t315 = s_q5 * t117 - 0.09465 * t307;
+    let t316 = 0.09465 * t306 - t120;
+    let t317 = 0.093 * t309 + c_q4 * t315 - s_q4 * t316;
+    let t318 = c_q5 * t117;
+    let t319 = t318 - 0.093 * t308;
+    let t320 = c_q3 * t319 - 0.39225 * t314 - s_q3 * t317;
+    let t321 = c_q3 * t317 + s_q3 * t319;
+    let t322 = s_q4 * t315 + c_q4 * t316;
+    let t323 = 0.39225 * t310 + t322;
+    let t324 = t121 - t59 * t92;
+    let t325 = c_q5 * t136 + s_q5 * t324;
+    let t326 = c_q4 * t325;
+    let t327 = t56 * t92 - t85;
+    let t328 = t326 - s_q4 * t327;
+    let t329 = c_q5 * t324 - s_q5 * t136;
+    let t330 = c_q3 * t329 - s_q3 * t328;
+    let t331 = -c_q3 * t328 - s_q3 * t329;
+    let t332 = c_q2 * t330 + s_q2 * t331;
+    let t333 = c_q2 * t331 - s_q2 * t330;
+    let t334 = s_q4 * t325;
+    let t335 = t334 + c_q4 * t327;
+    let t336 = -t119;
+    let t337 = t123 + s_q5 * t336 - 0.09465 * t327;
+    let t338 = 0.093 * t329 + c_q4 * t337 - 0.09465 * t334;
+    let t339 = c_q5 * t336 - t122;
+    let t340 = t339 - 0.093 * t328;
+    let t341 = c_q3 * t340 - 0.39225 * t335 - s_q3 * t338;
+    let t342 = c_q3 * t338 + s_q3 * t340;
+    let t343 = 0.09465 * t326 + s_q4 * t337;
+    let t344 = 0.39225 * t330 + t343;
+    let t345 = -t55;
+    let t346 = t61 - t56 * t345;
+    let t347 = t55 * t345 - t86;
+    let t348 = c_q5 * t346 + s_q5 * t347;
+    let t349 = c_q4 * t348 - s_q4 * t139;
+    let t350 = c_q5 * t347 - s_q5 * t346;
+    let t351 = c_q3 * t350 - s_q3 * t349;
+    let t352 = -c_q3 * t349 - s_q3 * t350;
+    let t353 = c_q2 * t351 + s_q2 * t352;
+    let t354 = c_q2 * t352 - s_q2 * t351;
+    let t355 = s_q4 * t348 + c_q4 * t139;
+    let t356 = -t117;
+    let t357 = c_q5 * t356 - 0.09465 * t139;
+    let t358 = t119 + 0.09465 * t348;
+    let t359 = 0.093 * t350 + c_q4 * t357 - s_q4 * t358;
+    let t360 = s_q5 * t356;
+    let t361 = -0.093 * t349 - t360;
+    let t362 = c_q3 * t361 - 0.39225 * t355 - s_q3 * t359;
+    let t363 = c_q3 * t359 + s_q3 * t361;
+    let t364 = s_q4 * t357 + c_q4 * t358;
+    let t365 = 0.39225 * t351 + t364;
+    let t366 = c_q5 * t121 - t94;
+    let t367 = s_q4 * t66;
+    let t368 = c_q4 * t366 - t367;
+    let t369 = -t95 - s_q5 * t121;
+    let t370 = c_q3 * t369 - s_q3 * t368;
+    let t371 = c_q3 * t368 + s_q3 * t369;
+    let t372 = c_q4 * t66;
+    let t373 = s_q4 * t366 + t372;
+    let t374 = t85 - t86;
+    let t375 = s_q5 * t374 - c_q5 * t140;
+    let t376 = c_q4 * t375 - s_q4 * t141;
+    let t377 = c_q5 * t374 + s_q5 * t140;
+    let t378 = c_q3 * t377 - s_q3 * t376;
+    let t379 = c_q3 * t376 + s_q3 * t377;
+    let t380 = s_q4 * t375 + c_q4 * t141;
+    let t381 = t94 - t69;
+    let t382 = c_q4 * t381 - s_q4 * t61;
+    let t383 = t70 + t95;
+    let t384 = c_q3 * t383 - s_q3 * t382;
+    let t385 = c_q3 * t382 + s_q3 * t383;
+    let t386 = s_q4 * t381 + c_q4 * t61;
+    let t387 = -t139;
+    let t388 = c_q5 * t138 + s_q5 * t387;
+    let t389 = t87 - t85;
+    let t390 = c_q4 * t388 - s_q4 * t389;
+    let t391 = c_q5 * t387 - s_q5 * t138;
+    let t392 = c_q3 * t391 - s_q3 * t390;
+    let t393 = c_q3 * t390 + s_q3 * t391;
+    let t394 = s_q4 * t388 + c_q4 * t389;
+    let t395 = t86 - t87;
+    let t396 = c_q5 * t395 + s_q5 * t137;
+    let t397 = -t136;
+    let t398 = c_q4 * t396 - s_q4 * t397;
+    let t399 = c_q5 * t137 - s_q5 * t395;
+    let t400 = c_q3 * t399 - s_q3 * t398;
+    let t401 = c_q3 * t398 + s_q3 * t399;
+    let t402 = s_q4 * t396 + c_q4 * t397;
+    let t403 = t69 + s_q5 * t62;
+    let t404 = t367 + c_q4 * t403;
+    let t405 = c_q5 * t62 - t70;
+    let t406 = c_q3 * t405 - s_q3 * t404;
+    let t407 = c_q3 * t404 + s_q3 * t405;
+    let t408 = s_q4 * t403 - t372;
     [
         [
             0.0,
@@ -4248,86 +4296,98 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             qdd[0],
-            -0.13585 * (t95 - s_q1 * t5),
-            0.13585 * (qd[0] * t1 + c_q1 * t28 - s_q1 * (t0 + t27)),
-            s_q1 * t5 + 0.13585 * (s_q1 * t3 + c_q1 * t2) - t95,
-            -0.13585 * (qd[0] * t8 - c_q1 * (t0 + t14) - t96),
-            -t29 - c_q1 * t10,
-            -c_q1 * t28 - s_q1 * (t14 - t0),
+            -0.13585 * (t96 - s_q1 * t6),
+            0.13585 * (qd[0] * t2 + c_q1 * t29 - s_q1 * (t1 + t28)),
+            s_q1 * t6 + 0.13585 * (s_q1 * t4 + c_q1 * t3) - t96,
+            -0.13585 * (qd[0] * t9 - c_q1 * (t1 + t15) - t97),
+            -t30 - c_q1 * t11,
+            -c_q1 * t29 - s_q1 * (t15 - t1),
             0.0,
-            -c_q1 * (-2.0 * t9 - t3) - s_q1 * (2.0 * t7 - t2),
-            -t96 - c_q1 * (t0 - t27),
-            t29 + s_q1 * t11,
-            0.01615 * s_q1 * t98 - c_q1 * (0.13585 * t100 - 0.425 * t17 - 0.1197 * t100),
-            -0.13585 * (c_q1 * t143 - s_q1 * t142)
-                - c_q1 * (s_q2 * t17 - 0.1197 * t143 - 0.425 * (t36 + t34 * t101))
-                - s_q1 * (c_q2 * t17 + 0.1197 * t142),
-            -0.13585 * (c_q1 * t145 - s_q1 * t144)
-                - c_q1 * (t99 + 0.425 * (t43 + t82) - s_q2 * t19 - 0.1197 * t145)
-                - s_q1 * (0.1197 * t144 - c_q2 * t19 - t97),
-            -0.13585 * (c_q1 * t149 - s_q1 * t147)
-                - c_q1 * (0.425 * t71 - c_q2 * t17 - 0.1197 * t149)
-                - s_q1 * (0.1197 * t147 + s_q2 * t17),
-            -c_q1 * (c_q2 * t35 + s_q2 * t88) - s_q1 * (c_q2 * t88 - s_q2 * t35),
-            -c_q1 * (s_q2 * t150 - c_q2 * t124) - s_q1 * (c_q2 * t150 + s_q2 * t124),
+            -c_q1 * (-2.0 * t10 - t4) - s_q1 * (2.0 * t8 - t3),
+            -t97 - c_q1 * (t1 - t28),
+            t30 + s_q1 * t12,
+            0.01615 * s_q1 * t99 - c_q1 * (0.13585 * t101 - 0.425 * t18 - 0.1197 * t101),
+            -0.13585 * (c_q1 * t144 - s_q1 * t143)
+                - c_q1 * (s_q2 * t18 - 0.1197 * t144 - 0.425 * (t37 + t35 * t102))
+                - s_q1 * (c_q2 * t18 + 0.1197 * t143),
+            -0.13585 * (c_q1 * t146 - s_q1 * t145)
+                - c_q1 * (t100 + 0.425 * (t44 + t83) - s_q2 * t20 - 0.1197 * t146)
+                - s_q1 * (0.1197 * t145 - c_q2 * t20 - t98),
+            -0.13585 * (c_q1 * t150 - s_q1 * t148)
+                - c_q1 * (0.425 * t72 - c_q2 * t18 - 0.1197 * t150)
+                - s_q1 * (0.1197 * t148 + s_q2 * t18),
+            -c_q1 * (c_q2 * t36 + s_q2 * t89) - s_q1 * (c_q2 * t89 - s_q2 * t36),
+            -c_q1 * (s_q2 * t151 - c_q2 * t125) - s_q1 * (c_q2 * t151 + s_q2 * t125),
             0.0,
-            -c_q1 * (c_q2 * t89 + s_q2 * t71) - s_q1 * (c_q2 * t71 - s_q2 * t89),
-            -c_q1 * (t148 + c_q2 * t152) - s_q1 * (t146 - s_q2 * t152),
-            -c_q1 * (s_q2 * t36 - c_q2 * t42) - s_q1 * (s_q2 * t42 + c_q2 * t36),
-            -0.13585 * (c_q1 * t158 - s_q1 * t157)
-                - c_q1 * (-0.425 * t104 - 0.1197 * t158 - 0.39225 * t159)
-                - s_q1 * (0.1197 * t157 + 0.39225 * t160),
-            -0.13585 * (c_q1 * t165 - s_q1 * t164)
-                - c_q1 * (c_q2 * t167 - 0.1197 * t165 - 0.425 * t166 - s_q3 * t160)
-                - s_q1 * (0.1197 * t164 - s_q2 * t167 - s_q3 * t159),
-            -0.13585 * (c_q1 * t172 - s_q1 * t171)
-                - c_q1 * (c_q2 * t173 + 0.425 * t110 - s_q2 * t174 - 0.1197 * t172)
-                - s_q1 * (0.1197 * t171 - c_q2 * t174 - s_q2 * t173),
-            -0.13585 * (c_q1 * t178 - s_q1 * t177)
-                - c_q1 * (c_q2 * t180 + 0.425 * t74 - 0.1197 * t178 - s_q2 * t181)
-                - s_q1 * (0.1197 * t177 - s_q2 * t180 - c_q2 * t181),
-            -c_q1 * (s_q2 * t184 - c_q2 * t183) - s_q1 * (c_q2 * t184 + s_q2 * t183),
-            s_q1 * (c_q2 * t187 + s_q2 * t186) - c_q1 * (c_q2 * t186 - s_q2 * t187),
+            -c_q1 * (c_q2 * t90 + s_q2 * t72) - s_q1 * (c_q2 * t72 - s_q2 * t90),
+            -c_q1 * (t149 + c_q2 * t153) - s_q1 * (t147 - s_q2 * t153),
+            -c_q1 * (s_q2 * t37 - c_q2 * t43) - s_q1 * (s_q2 * t43 + c_q2 * t37),
+            -0.13585 * (c_q1 * t159 - s_q1 * t158)
+                - c_q1 * (-0.425 * t105 - 0.1197 * t159 - 0.39225 * t160)
+                - s_q1 * (0.1197 * t158 + 0.39225 * t161),
+            -0.13585 * (c_q1 * t166 - s_q1 * t165)
+                - c_q1 * (c_q2 * t168 - 0.1197 * t166 - 0.425 * t167 - s_q3 * t161)
+                - s_q1 * (0.1197 * t165 - s_q2 * t168 - s_q3 * t160),
+            -0.13585 * (c_q1 * t173 - s_q1 * t172)
+                - c_q1 * (c_q2 * t174 + 0.425 * t111 - s_q2 * t175 - 0.1197 * t173)
+                - s_q1 * (0.1197 * t172 - c_q2 * t175 - s_q2 * t174),
+            -0.13585 * (c_q1 * t179 - s_q1 * t178)
+                - c_q1 * (c_q2 * t181 + 0.425 * t75 - 0.1197 * t179 - s_q2 * t182)
+                - s_q1 * (0.1197 * t178 - s_q2 * t181 - c_q2 * t182),
+            -c_q1 * (s_q2 * t185 - c_q2 * t184) - s_q1 * (c_q2 * t185 + s_q2 * t184),
+            s_q1 * (c_q2 * t188 + s_q2 * t187) - c_q1 * (c_q2 * t187 - s_q2 * t188),
             0.0,
-            s_q1 * (c_q2 * t189 + s_q2 * t188) - c_q1 * (c_q2 * t188 - s_q2 * t189),
-            s_q1 * (c_q2 * t193 + s_q2 * t192) - c_q1 * (c_q2 * t192 - s_q2 * t193),
-            -c_q1 * (c_q2 * t195 + s_q2 * t196) - s_q1 * (c_q2 * t196 - s_q2 * t195),
-            -0.13585 * (c_q1 * t202 - s_q1 * t201)
-                - c_q1 * (c_q2 * t205 + s_q2 * t206 - 0.1197 * t202 - 0.425 * t204)
-                - s_q1 * (0.1197 * t201 + c_q2 * t206 - s_q2 * t205),
-            -0.13585 * (c_q1 * t214 - s_q1 * t213)
-                - c_q1 * (c_q2 * t219 - s_q2 * t220 - 0.1197 * t214 - 0.425 * t215)
-                - s_q1 * (0.1197 * t213 - c_q2 * t220 - s_q2 * t219),
-            -0.13585 * (c_q1 * t230 - s_q1 * t229)
-                - c_q1 * (c_q2 * t234 - s_q2 * t235 - 0.1197 * t230 - 0.425 * t231)
-                - s_q1 * (0.1197 * t229 - c_q2 * t235 - s_q2 * t234),
-            -0.13585 * (c_q1 * t246 - s_q1 * t245)
-                - c_q1 * (c_q2 * t249 + s_q2 * t250 - 0.1197 * t246 - 0.425 * t247)
-                - s_q1 * (0.1197 * t245 + c_q2 * t250 - s_q2 * t249),
-            -c_q1 * (s_q2 * t258 - c_q2 * t256) - s_q1 * (c_q2 * t258 + s_q2 * t256),
-            s_q1 * (c_q2 * t265 + s_q2 * t264) - c_q1 * (c_q2 * t264 - s_q2 * t265),
-            -c_q1 * (c_q2 * t269 + s_q2 * t270) - s_q1 * (c_q2 * t270 - s_q2 * t269),
-            s_q1 * (c_q2 * t277 + s_q2 * t276) - c_q1 * (c_q2 * t276 - s_q2 * t277),
-            s_q1 * (c_q2 * t282 + s_q2 * t281) - c_q1 * (c_q2 * t281 - s_q2 * t282),
-            s_q1 * (c_q2 * t286 + s_q2 * t285) - c_q1 * (c_q2 * t285 - s_q2 * t286),
-            -0.13585 * (c_q1 * t297 - s_q1 * t296)
-                - c_q1 * (c_q2 * t300 + s_q2 * t301 - 0.1197 * t297 - 0.425 * t298)
-                - s_q1 * (0.1197 * t296 + c_q2 * t301 - s_q2 * t300),
-            -0.13585 * (c_q1 * t312 - s_q1 * t311)
-                - c_q1 * (c_q2 * t319 - s_q2 * t320 - 0.1197 * t312 - 0.425 * t313)
-                - s_q1 * (0.1197 * t311 - c_q2 * t320 - s_q2 * t319),
-            -0.13585 * (c_q1 * t332 - s_q1 * t331)
-                - c_q1 * (c_q2 * t340 - s_q2 * t341 - 0.1197 * t332 - 0.425 * t334)
-                - s_q1 * (0.1197 * t331 - c_q2 * t341 - s_q2 * t340),
-            -0.13585 * (c_q1 * t353 - s_q1 * t352)
-                - c_q1 * (c_q2 * t361 - s_q2 * t362 - 0.1197 * t353 - 0.425 * t354)
-                - s_q1 * (0.1197 * t352 - c_q2 * t362 - s_q2 * t361),
-            s_q1 * (c_q2 * t370 + s_q2 * t369) - c_q1 * (c_q2 * t369 - s_q2 * t370),
-            s_q1 * (c_q2 * t378 + s_q2 * t377) - c_q1 * (c_q2 * t377 - s_q2 * t378),
-            s_q1 * (c_q2 * t384 + s_q2 * t383) - c_q1 * (c_q2 * t383 - s_q2 * t384),
-            s_q1 * (c_q2 * t392 + s_q2 * t391) - c_q1 * (c_q2 * t391 - s_q2 * t392),
-            s_q1 * (c_q2 * t400 + s_q2 * t399) - c_q1 * (c_q2 * t399 - s_q2 * t400),
-            s_q1 * (c_q2 * t406 + s_q2 * t405) - c_q1 * (c_q2 * t405 - s_q2 * t406),
+            s_q1 * (c_q2 * t190 + s_q2 * t189) - c_q1 * (c_q2 * t189 - s_q2 * t190),
+            s_q1 * (c_q2 * t194 + s_q2 * t193) - c_q1 * (c_q2 * t193 - s_q2 * t194),
+            -c_q1 * (c_q2 * t196 + s_q2 * t197) - s_q1 * (c_q2 * t197 - s_q2 * t196),
+            -0.13585 * (c_q1 * t203 - s_q1 * t202)
+                - c_q1 * (c_q2 * t206 + s_q2 * t207 - 0.1197 * t203 - 0.425 * t205)
+                - s_q1 * (0.1197 * t202 + c_q2 * t207 - s_q2 * t206),
+            -0.13585 * (c_q1 * t215 - s_q1 * t214)
+                - c_q1 * (c_q2 * t220 - s_q2 * t221 - 0.1197 * t215 - 0.425 * t216)
+                - s_q1 * (0.1197 * t214 - c_q2 * t221 - s_q2 * t220),
+            -0.13585 * (c_q1 * t231 - s_q1 * t230)
+                - c_q1 * (c_q2 * t235 - s_q2 * t236 - 0.1197 * t231 - 0.425 * t232)
+                - s_q1 * (0.1197 * t230 - c_q2 * t236 - s_q2 * t235),
+            -0.13585 * (c_q1 * t247 - s_q1 * t246)
+                - c_q1 * (c_q2 * t250 + s_q2 * t251 - 0.1197 * t247 - 0.425 * t248)
+                - s_q1 * (0.1197 * t246 + c_q2 * t251 - s_q2 * t250),
+            -c_q1 * (s_q2 * t259 - c_q2 * t257) - s_q1 * (c_q2 * t259 + s_q2 * t257),
+            s_q1 * (c_q2 * t266 + s_q2 * t265) - c_q1 * (c_q2 * t265 - s_q2 * t266),
+            -c_q1 * (c_q2 * t270 + s_q2 * t271) - s_q1 * (c_q2 * t271 - s_q2 * t270),
+            s_q1 * (c_q2 * t278 + s_q2 * t277) - c_q1 * (c_q2 * t277 - s_q2 * t278),
+            s_q1 * (c_q2 * t283 + s_q2 * t282) - c_q1 * (c_q2 * t282 - s_q2 * t283),
+            s_q1 * (c_q2 * t287 + s_q2 * t286) - c_q1 * (c_q2 * t286 - s_q2 * t287),
+            -0.13585 * (c_q1 * t298 - s_q1 * t297)
+                - c_q1 * (c_q2 * t301 + s_q2 * t302 - 0.1197 * t298 - 0.425 * t299)
+                - s_q1 * (0.1197 * t297 + c_q2 * t302 - s_q2 * t301),
+            -0.13585 * (c_q1 * t313 - s_q1 * t312)
+                - c_q1 * (c_q2 * t320 - s_q2 * t321 - 0.1197 * t313 - 0.425 * t314)
+                - s_q1 * (0.1197 * t312 - c_q2 * t321 - s_q2 * t320),
+            -0.13585 * (c_q1 * t333 - s_q1 * t332)
+                - c_q1 * (c_q2 * t341 - s_q2 * t342 - 0.1197 * t333 - 0.425 * t335)
+                - s_q1 * (0.1197 * t332 - c_q2 * t342 - s_q2 * t341),
+            -0.13585 * (c_q1 * t354 - s_q1 * t353)
+                - c_q1 * (c_q2 * t362 - s_q2 * t363 - 0.1197 * t354 - 0.425 * t355)
+                - s_q1 * (0.1197 * t353 - c_q2 * t363 - s_q2 * t362),
+            s_q1 * (c_q2 * t371 + s_q2 * t370) - c_q1 * (c_q2 * t370 - s_q2 * t371),
+            s_q1 * (c_q2 * t379 + s_q2 * t378) - c_q1 * (c_q2 * t378 - s_q2 * t379),
+            s_q1 * (c_q2 * t385 + s_q2 * t384) - c_q1 * (c_q2 * t384 - s_q2 * t385),
+            s_q1 * (c_q2 * t393 + s_q2 * t392) - c_q1 * (c_q2 * t392 - s_q2 * t393),
+            s_q1 * (c_q2 * t401 + s_q2 * t400) - c_q1 * (c_q2 * t400 - s_q2 * t401),
+            s_q1 * (c_q2 * t407 + s_q2 * t406) - c_q1 * (c_q2 * t406 - s_q2 * t407),
+            qd[0],
+            qd[0] / sqrt(t0 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -4341,55 +4401,67 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t6,
+            -t7,
             0.0,
-            t5,
-            t13,
-            -t2,
-            qdd[1],
-            t27 - t14,
+            t6,
+            t14,
             -t3,
-            -t13,
-            0.425 * t98,
-            0.425 * t142 - t20,
-            0.425 * t144,
-            t19 + 0.425 * t147,
-            t41,
-            t125,
-            t22,
-            t151,
-            t123,
-            t92,
-            0.39225 * t154 + 0.425 * t157,
-            0.425 * t164 + t168,
-            0.39225 * t169 + 0.425 * t171,
-            0.425 * t177 + t182,
+            qdd[1],
+            t28 - t15,
+            -t4,
+            -t14,
+            0.425 * t99,
+            0.425 * t143 - t21,
+            0.425 * t145,
+            t20 + 0.425 * t148,
+            t42,
+            t126,
+            t23,
+            t152,
+            t124,
+            t93,
+            0.39225 * t155 + 0.425 * t158,
+            0.425 * t165 + t169,
+            0.39225 * t170 + 0.425 * t172,
+            0.425 * t178 + t183,
+            t64,
+            t129,
+            t26,
+            t191,
+            t195,
             t63,
-            t128,
-            t25,
-            t190,
-            t194,
-            t62,
-            0.425 * t201 - 0.39225 * t199,
-            0.425 * t213 + t222,
-            0.425 * t229 + t237,
-            0.425 * t245 + t252,
-            t260,
-            t266,
-            t272,
-            t278,
-            t283,
-            t287,
-            0.425 * t296 + t302,
-            0.425 * t311 + t322,
-            0.425 * t331 + t343,
-            0.425 * t352 + t364,
-            t372,
-            t379,
-            t385,
-            t393,
-            t401,
-            t407,
+            0.425 * t202 - 0.39225 * t200,
+            0.425 * t214 + t223,
+            0.425 * t230 + t238,
+            0.425 * t246 + t253,
+            t261,
+            t267,
+            t273,
+            t279,
+            t284,
+            t288,
+            0.425 * t297 + t303,
+            0.425 * t312 + t323,
+            0.425 * t332 + t344,
+            0.425 * t353 + t365,
+            t373,
+            t380,
+            t386,
+            t394,
+            t402,
+            t408,
+            0.0,
+            0.0,
+            qd[1],
+            qd[1] / sqrt(t1 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -4413,107 +4485,131 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            -t20,
+            -t21,
             0.0,
-            t19,
-            t41,
-            t125,
-            t22,
-            t151,
-            t123,
-            t92,
-            0.39225 * t154,
-            t168,
-            0.39225 * t169,
-            t182,
+            t20,
+            t42,
+            t126,
+            t23,
+            t152,
+            t124,
+            t93,
+            0.39225 * t155,
+            t169,
+            0.39225 * t170,
+            t183,
+            t64,
+            t129,
+            t26,
+            t191,
+            t195,
             t63,
-            t128,
-            t25,
-            t190,
-            t194,
-            t62,
-            -0.39225 * t199,
+            -0.39225 * t200,
+            t223,
+            t238,
+            t253,
+            t261,
+            t267,
+            t273,
+            t279,
+            t284,
+            t288,
+            t303,
+            t323,
+            t344,
+            t365,
+            t373,
+            t380,
+            t386,
+            t394,
+            t402,
+            t408,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[2],
+            qd[2] / sqrt(qd[2] * qd[2] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t108,
+            0.0,
+            -t107,
+            t64,
+            t129,
+            t26,
+            t191,
+            t195,
+            t63,
+            0.0,
             t222,
             t237,
             t252,
-            t260,
-            t266,
-            t272,
-            t278,
-            t283,
-            t287,
-            t302,
+            t261,
+            t267,
+            t273,
+            t279,
+            t284,
+            t288,
+            t290,
             t322,
             t343,
             t364,
-            t372,
-            t379,
-            t385,
-            t393,
-            t401,
-            t407,
-        ],
-        [
+            t373,
+            t380,
+            t386,
+            t394,
+            t402,
+            t408,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
+            qd[3],
+            qd[3] / sqrt(qd[3] * qd[3] + 0.000001),
             0.0,
             0.0,
             0.0,
             0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            t107,
-            0.0,
-            -t106,
-            t63,
-            t128,
-            t25,
-            t190,
-            t194,
-            t62,
-            0.0,
-            t221,
-            t236,
-            t251,
-            t260,
-            t266,
-            t272,
-            t278,
-            t283,
-            t287,
-            t289,
-            t321,
-            t342,
-            t363,
-            t372,
-            t379,
-            t385,
-            t393,
-            t401,
-            t407,
         ],
         [
             0.0,
@@ -4557,87 +4653,111 @@ fn standard_regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t114,
-            -t113,
+            t115,
+            -t114,
             0.0,
-            -t64,
-            t263,
-            t64,
-            t275,
-            t130,
-            t52,
-            0.0,
-            t317,
-            t338,
-            -t359,
-            t368,
-            t376,
-            t382,
-            t390,
-            t398,
-            t404,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            -t119,
-            0.0,
-            t118,
-            t65,
-            t140,
-            t60,
-            t388,
-            t396,
             -t65,
+            t264,
+            t65,
+            t276,
+            t131,
+            t53,
+            0.0,
+            t318,
+            t339,
+            -t360,
+            t369,
+            t377,
+            t383,
+            t391,
+            t399,
+            t405,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[4],
+            qd[4] / sqrt(qd[4] * qd[4] + 0.000001),
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t120,
+            0.0,
+            t119,
+            t66,
+            t141,
+            t61,
+            t389,
+            t397,
+            -t66,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[5],
+            qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
         ],
     ]
 }
@@ -4700,20 +4820,32 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.0,
         0.0,
         0.0166855268546,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
     ]
 }
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
 pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 596,
-    add: 427,
-    div: 0,
-    sqrt: 0,
+    mul: 600,
+    add: 433,
+    div: 6,
+    sqrt: 6,
     sin: 7,
     cos: 7,
     exp: 0,
 };
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
-/// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
+/// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
 /// geometry and gravity of `p`, not its masses.
 ///
@@ -4773,392 +4905,417 @@ fn regressor_with_body(
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
         .sin_cos_quad(q[1], q[2], q[3], q[4]);
     let (s_q5, c_q5) = sin_cos(q[5]);
-    let t0 = qd[1] * qd[1];
-    let t1 = qd[0] * s_q1;
-    let t2 = qdd[0] * c_q1;
-    let t3 = qdd[0] * s_q1;
-    let t4 = p.g * c_q1;
-    let t5 = qd[1] * t1;
-    let t6 = qd[0] * c_q1;
-    let t7 = qd[1] * t6;
-    let t8 = t5 - t2;
-    let t9 = t3 + t7;
-    let t10 = 0.425 * qd[1] - 0.1197 * t1;
-    let t11 = t1 * t6;
-    let t12 = t6 * t6;
-    let t13 = qdd[1] + t11;
-    let t14 = 0.01615 * t3 + 0.425 * t13 - t4;
-    let t15 = 0.1197 * t12 - 0.13585 * qd[0] * qd[0] - 0.425 * t8 - t1 * t10;
-    let t16 = 0.13585 * t2 + p.g * s_q1;
-    let t17 = -0.1197 * t8 - 0.425 * t12 - qd[1] * t10 - t16;
-    let t18 = c_q2 * t14 - s_q2 * t17;
-    let t19 = qd[1] + qd[2];
-    let t20 = qdd[1] + qdd[2];
-    let t21 = t19 * t19;
-    let t22 = qd[3] + t19;
-    let t23 = t20 + qdd[3];
-    let t24 = t22 * t22;
-    let t25 = t1 * t1;
-    let t26 = qdd[1] - t11;
-    let t27 = q[1] + q[2];
-    let t28 = cos(t27);
-    let t29 = sin(t27);
-    let t30 = qd[0] * t29;
-    let t31 = qd[0] * t28;
-    let t32 = qd[2] * t30 + t8 * c_q2 + t9 * s_q2;
-    let t33 = t8 * s_q2 - t9 * c_q2 - qd[2] * t31;
-    let t34 = q[3] + t27;
-    let (t35, t36) = sin_cos(t34);
-    let t37 = qd[0] * t36;
-    let t38 = t30 * t31;
-    let t39 = t19 * t30;
-    let t40 = t31 * t31;
-    let t41 = qd[0] * t35;
-    let t42 = qd[3] * t37 - s_q3 * t32 - c_q3 * t33;
-    let t43 = qd[3] * t41 + c_q3 * t32 - s_q3 * t33;
-    let t44 = t22 * s_q4 + c_q4 * t41;
-    let t45 = t22 * c_q4 - s_q4 * t41;
-    let t46 = t41 * t41;
-    let t47 = t22 * t37;
-    let t48 = qd[4] - t37;
-    let t49 = qdd[4] + t43;
-    let t50 = qd[4] * t45 + t23 * s_q4 + c_q4 * t42;
-    let t51 = c_q5 * t44 - s_q5 * t48;
-    let t52 = s_q5 * t44 + c_q5 * t48;
-    let t53 = t44 * t48;
-    let t54 = t45 * t48;
-    let t55 = qd[5] + t45;
-    let t56 = t23 * c_q4 - s_q4 * t42 - qd[4] * t44;
-    let t57 = qdd[5] + t56;
-    let t58 = qd[5] * t51 + s_q5 * t50 + c_q5 * t49;
-    let t59 = t37 * t41;
-    let t60 = t44 * t45;
-    let t61 = t51 * t52;
-    let t62 = t51 * t55;
-    let t63 = t52 * t55;
-    let t64 = c_q5 * t63;
-    let t65 = s_q5 * t63;
-    let t66 = t20 + t38;
-    let t67 = t32 + t39;
-    let t68 = -t21 - t40;
-    let t69 = t23 - t59;
-    let t70 = t42 + t47;
-    let t71 = t24 + t46;
-    let t72 = s_q3 * t69;
-    let t73 = c_q3 * t69;
-    let t74 = t37 * t37;
-    let t75 = t44 * t44;
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[1] * qd[1];
+    let t2 = qd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qdd[0] * s_q1;
+    let t5 = p.g * c_q1;
+    let t6 = qd[1] * t2;
+    let t7 = qd[0] * c_q1;
+    let t8 = qd[1] * t7;
+    let t9 = t6 - t3;
+    let t10 = t4 + t8;
+    let t11 = 0.425 * qd[1] - 0.1197 * t2;
+    let t12 = t2 * t7;
+    let t13 = t7 * t7;
+    let t14 = qdd[1] + t12;
+    let t15 = 0.01615 * t4 + 0.425 * t14 - t5;
+    let t16 = 0.1197 * t13 - 0.13585 * t0 - 0.425 * t9 - t2 * t11;
+    let t17 = 0.13585 * t3 + p.g * s_q1;
+    let t18 = -0.1197 * t9 - 0.425 * t13 - qd[1] * t11 - t17;
+    let t19 = c_q2 * t15 - s_q2 * t18;
+    let t20 = qd[1] + qd[2];
+    let t21 = qdd[1] + qdd[2];
+    let t22 = t20 * t20;
+    let t23 = qd[3] + t20;
+    let t24 = t21 + qdd[3];
+    let t25 = t23 * t23;
+    let t26 = t2 * t2;
+    let t27 = qdd[1] - t12;
+    let t28 = q[1] + q[2];
+    let t29 = cos(t28);
+    let t30 = sin(t28);
+    let t31 = qd[0] * t30;
+    let t32 = qd[0] * t29;
+    let t33 = qd[2] * t31 + t9 * c_q2 + t10 * s_q2;
+    let t34 = t9 * s_q2 - t10 * c_q2 - qd[2] * t32;
+    let t35 = q[3] + t28;
+    let (t36, t37) = sin_cos(t35);
+    let t38 = qd[0] * t37;
+    let t39 = t31 * t32;
+    let t40 = t20 * t31;
+    let t41 = t32 * t32;
+    let t42 = qd[0] * t36;
+    let t43 = qd[3] * t38 - s_q3 * t33 - c_q3 * t34;
+    let t44 = qd[3] * t42 + c_q3 * t33 - s_q3 * t34;
+    let t45 = t23 * s_q4 + c_q4 * t42;
+    let t46 = t23 * c_q4 - s_q4 * t42;
+    let t47 = t42 * t42;
+    let t48 = t23 * t38;
+    let t49 = qd[4] - t38;
+    let t50 = qdd[4] + t44;
+    let t51 = qd[4] * t46 + t24 * s_q4 + c_q4 * t43;
+    let t52 = c_q5 * t45 - s_q5 * t49;
+    let t53 = s_q5 * t45 + c_q5 * t49;
+    let t54 = t45 * t49;
+    let t55 = t46 * t49;
+    let t56 = qd[5] + t46;
+    let t57 = t24 * c_q4 - s_q4 * t43 - qd[4] * t45;
+    let t58 = qdd[5] + t57;
+    let t59 = qd[5] * t52 + s_q5 * t51 + c_q5 * t50;
+    let t60 = t38 * t42;
+    let t61 = t45 * t46;
+    let t62 = t52 * t53;
+    let t63 = t52 * t56;
+    let t64 = t53 * t56;
+    let t65 = c_q5 * t64;
+    let t66 = s_q5 * t64;
+    let t67 = t21 + t39;
+    let t68 = t33 + t40;
+    let t69 = -t22 - t41;
+    let t70 = t24 - t60;
+    let t71 = t43 + t48;
+    let t72 = t25 + t47;
+    let t73 = s_q3 * t70;
+    let t74 = c_q3 * t70;
+    let t75 = t38 * t38;
     let t76 = t45 * t45;
-    let t77 = t30 * t30;
-    let t78 = t48 * t48;
-    let t79 = t51 * t51;
-    let t80 = t55 * t55;
-    let t81 = t52 * t52;
-    let t82 = t22 * t41;
-    let t83 = t19 * t31;
-    let t84 = t33 - t83;
-    let t85 = t43 + t82;
-    let t86 = -t38;
-    let t87 = s_q1 * t13;
-    let t88 = -t19;
-    let t89 = -s_q2 * t14 - c_q2 * t17;
-    let t90 = -t22;
-    let t91 = t18 + 0.39225 * (t20 + t38);
-    let t92 = t15 - 0.39225 * (t32 + t39);
-    let t93 = 0.39225 * t68 - t89;
-    let t94 = -s_q3 * t91 - c_q3 * t93;
-    let t95 = 0.093 * (t82 - t43) + t94;
-    let t96 = t92 - 0.093 * (t46 + t74);
-    let t97 = s_q3 * t93 - c_q3 * t91;
-    let t98 = 0.093 * (t42 - t47) - t97;
-    let t99 = c_q4 * t96 - s_q4 * t95;
-    let t100 = -c_q4 * t95 - s_q4 * t96;
-    let t101 = 0.09465 * (t53 + t56) - t100;
-    let t102 = t99 - 0.09465 * (t50 - t54);
-    let t103 = t98 - 0.09465 * (t75 + t76);
-    let t104 = c_q5 * t101 - s_q5 * t103;
-    let t105 = t38 - t20;
-    let t106 = t32 - t39;
-    let t107 = t23 + t59;
-    let t108 = t42 - t47;
-    let t109 = t60 - t49;
-    let t110 = t53 + t56;
-    let t111 = t49 + t60;
-    let t112 = t53 - t56;
-    let t113 = t50 + t54;
-    let t114 = t57 + t61;
+    let t77 = t46 * t46;
+    let t78 = t31 * t31;
+    let t79 = t49 * t49;
+    let t80 = t52 * t52;
+    let t81 = t56 * t56;
+    let t82 = t53 * t53;
+    let t83 = t23 * t42;
+    let t84 = t20 * t32;
+    let t85 = t34 - t84;
+    let t86 = t44 + t83;
+    let t87 = -t39;
+    let t88 = s_q1 * t14;
+    let t89 = -t20;
+    let t90 = -s_q2 * t15 - c_q2 * t18;
+    let t91 = -t23;
+    let t92 = t19 + 0.39225 * (t21 + t39);
+    let t93 = t16 - 0.39225 * (t33 + t40);
+    let t94 = 0.39225 * t69 - t90;
+    let t95 = -s_q3 * t92 - c_q3 * t94;
+    let t96 = 0.093 * (t83 - t44) + t95;
+    let t97 = t93 - 0.093 * (t47 + t75);
+    let t98 = s_q3 * t94 - c_q3 * t92;
+    let t99 = 0.093 * (t43 - t48) - t98;
+    let t100 = c_q4 * t97 - s_q4 * t96;
+    let t101 = -c_q4 * t96 - s_q4 * t97;
+    let t102 = 0.09465 * (t54 + t57) - t101;
+    let t103 = t100 - 0.09465 * (t51 - t55);
+    let t104 = t99 - 0.09465 * (t76 + t77);
+    let t105 = c_q5 * t102 - s_q5 * t104;
+    let t106 = t39 - t21;
+    let t107 = t33 - t40;
+    let t108 = t24 + t60;
+    let t109 = t43 - t48;
+    let t110 = t61 - t50;
+    let t111 = t54 + t57;
+    let t112 = t50 + t61;
+    let t113 = t54 - t57;
+    let t114 = t51 + t55;
     let t115 = t58 + t62;
-    let t116 = c_q5 * t50 - s_q5 * t49 - qd[5] * t52;
-    let t117 = t63 - t116;
-    let t118 = t61 - t57;
-    let t119 = t63 + t116;
-    let t120 = t19 * t88 - t77;
-    let t121 = c_q2 * t120 + s_q2 * t105;
-    let t122 = c_q2 * t105 - s_q2 * t120;
-    let t123 = c_q2 * t66;
-    let t124 = t123 + s_q2 * t68;
-    let t125 = s_q2 * t66;
-    let t126 = c_q2 * t68 - t125;
-    let t127 = t40 - t21;
-    let t128 = t77 - t40;
-    let t129 = t21 - t77;
-    let t130 = t33 + t83;
-    let t131 = t22 * t90 - t74;
-    let t132 = c_q3 * t107 + s_q3 * t131;
-    let t133 = s_q3 * t107 - c_q3 * t131;
-    let t134 = s_q2 * t133 - c_q2 * t132;
-    let t135 = c_q2 * t133 + s_q2 * t132;
-    let t136 = t43 - t41 * t90;
-    let t137 = c_q3 * t92 - 0.39225 * t136;
-    let t138 = s_q3 * t92;
-    let t139 = t97 - 0.39225 * t132;
-    let t140 = c_q3 * t71 + t72;
-    let t141 = s_q3 * t71 - t73;
-    let t142 = s_q2 * t141 - c_q2 * t140;
-    let t143 = c_q2 * t141 + s_q2 * t140;
-    let t144 = -t92;
-    let t145 = 0.39225 * t70 - s_q3 * t144;
-    let t146 = c_q3 * t144;
-    let t147 = t94 - 0.39225 * t140;
-    let t148 = t46 - t24;
-    let t149 = c_q3 * t148 - s_q3 * t107;
-    let t150 = c_q3 * t107 + s_q3 * t148;
-    let t151 = c_q3 * t70 - s_q3 * t85;
-    let t152 = c_q3 * t85 + s_q3 * t70;
-    let t153 = t74 - t46;
-    let t154 = t24 - t74;
-    let t155 = t73 - s_q3 * t154;
-    let t156 = t72 + c_q3 * t154;
-    let t157 = t43 - t82;
-    let t158 = s_q3 * t47 + c_q3 * t43;
-    let t159 = c_q3 * t47 - s_q3 * t43;
-    let t160 = -t45;
-    let t161 = t45 * t160 - t78;
-    let t162 = t49 - t44 * t160;
-    let t163 = c_q4 * t161 - s_q4 * t162;
-    let t164 = c_q3 * t112 - s_q3 * t163;
-    let t165 = -c_q3 * t163 - s_q3 * t112;
-    let t166 = c_q2 * t164 + s_q2 * t165;
-    let t167 = c_q2 * t165 - s_q2 * t164;
-    let t168 = s_q4 * t161 + c_q4 * t162;
-    let t169 = -t98;
-    let t170 = 0.093 * t112 - s_q4 * t169;
-    let t171 = t99 - 0.093 * t163;
-    let t172 = c_q3 * t171 - 0.39225 * t168 - s_q3 * t170;
-    let t173 = c_q3 * t170 + s_q3 * t171;
-    let t174 = c_q4 * t169;
-    let t175 = 0.39225 * t164 + t174;
-    let t176 = -t48;
-    let t177 = t48 * t176 - t75;
-    let t178 = c_q4 * t109 - s_q4 * t177;
-    let t179 = t50 - t45 * t176;
-    let t180 = c_q3 * t179 - s_q3 * t178;
-    let t181 = -c_q3 * t178 - s_q3 * t179;
-    let t182 = c_q2 * t180 + s_q2 * t181;
-    let t183 = c_q2 * t181 - s_q2 * t180;
-    let t184 = s_q4 * t109 + c_q4 * t177;
-    let t185 = 0.093 * t179 + c_q4 * t98;
-    let t186 = t100 - 0.093 * t178;
-    let t187 = c_q3 * t186 - 0.39225 * t184 - s_q3 * t185;
-    let t188 = c_q3 * t185 + s_q3 * t186;
-    let t189 = s_q4 * t98;
-    let t190 = 0.39225 * t180 + t189;
-    let t191 = s_q4 * t53;
-    let t192 = c_q4 * t50 - t191;
-    let t193 = s_q3 * t192 + c_q3 * t60;
-    let t194 = s_q3 * t60 - c_q3 * t192;
-    let t195 = c_q4 * t53;
-    let t196 = s_q4 * t50 + t195;
-    let t197 = -t112;
-    let t198 = c_q4 * t197 - s_q4 * t113;
-    let t199 = t75 - t76;
-    let t200 = c_q3 * t199 - s_q3 * t198;
-    let t201 = c_q3 * t198 + s_q3 * t199;
-    let t202 = s_q4 * t197 + c_q4 * t113;
-    let t203 = t78 - t75;
-    let t204 = c_q4 * t111 - s_q4 * t203;
-    let t205 = t50 - t54;
-    let t206 = c_q3 * t205 - s_q3 * t204;
-    let t207 = c_q3 * t204 + s_q3 * t205;
-    let t208 = s_q4 * t111 + c_q4 * t203;
-    let t209 = t76 - t78;
-    let t210 = c_q4 * t209 + s_q4 * t109;
-    let t211 = c_q3 * t110 - s_q3 * t210;
-    let t212 = c_q3 * t210 + s_q3 * t110;
-    let t213 = s_q4 * t209 - c_q4 * t109;
-    let t214 = t191 + c_q4 * t54;
-    let t215 = c_q3 * t49 - s_q3 * t214;
-    let t216 = c_q3 * t214 + s_q3 * t49;
-    let t217 = s_q4 * t54 - t195;
-    let t218 = -t55;
-    let t219 = t55 * t218 - t81;
-    let t220 = c_q5 * t219 + s_q5 * t118;
-    let t221 = t58 - t51 * t218;
-    let t222 = c_q4 * t220 - s_q4 * t221;
-    let t223 = c_q5 * t118 - s_q5 * t219;
-    let t224 = c_q3 * t223 - s_q3 * t222;
-    let t225 = -c_q3 * t222 - s_q3 * t223;
-    let t226 = c_q2 * t224 + s_q2 * t225;
-    let t227 = c_q2 * t225 - s_q2 * t224;
-    let t228 = s_q4 * t220 + c_q4 * t221;
-    let t229 = s_q5 * t102 - 0.09465 * t221;
-    let t230 = -s_q5 * t101 - c_q5 * t103;
-    let t231 = 0.09465 * t220 + t230;
-    let t232 = 0.093 * t223 + c_q4 * t229 - s_q4 * t231;
-    let t233 = c_q5 * t102;
-    let t234 = t233 - 0.093 * t222;
-    let t235 = c_q3 * t234 - 0.39225 * t228 - s_q3 * t232;
-    let t236 = c_q3 * t232 + s_q3 * t234;
-    let t237 = s_q4 * t229 + c_q4 * t231;
-    let t238 = 0.39225 * t224 + t237;
-    let t239 = -t51;
-    let t240 = t57 - t52 * t239;
-    let t241 = t51 * t239 - t80;
-    let t242 = c_q5 * t240 + s_q5 * t241;
-    let t243 = c_q4 * t242 - s_q4 * t117;
-    let t244 = c_q5 * t241 - s_q5 * t240;
-    let t245 = c_q3 * t244 - s_q3 * t243;
-    let t246 = -c_q3 * t243 - s_q3 * t244;
-    let t247 = c_q2 * t245 + s_q2 * t246;
-    let t248 = c_q2 * t246 - s_q2 * t245;
-    let t249 = s_q4 * t242 + c_q4 * t117;
-    let t250 = -t102;
-    let t251 = c_q5 * t250 - 0.09465 * t117;
-    let t252 = t104 + 0.09465 * t242;
-    let t253 = 0.093 * t244 + c_q4 * t251 - s_q4 * t252;
-    let t254 = s_q5 * t250;
-    let t255 = -0.093 * t243 - t254;
-    let t256 = c_q3 * t255 - 0.39225 * t249 - s_q3 * t253;
-    let t257 = c_q3 * t253 + s_q3 * t255;
-    let t258 = s_q4 * t251 + c_q4 * t252;
-    let t259 = 0.39225 * t245 + t258;
-    let t260 = t79 - t80;
-    let t261 = s_q5 * t260 - c_q5 * t118;
-    let t262 = c_q4 * t261 - s_q4 * t119;
-    let t263 = c_q5 * t260 + s_q5 * t118;
-    let t264 = c_q3 * t263 - s_q3 * t262;
-    let t265 = c_q3 * t262 + s_q3 * t263;
-    let t266 = s_q4 * t261 + c_q4 * t119;
-    let t267 = s_q5 * t62 - t64;
-    let t268 = c_q4 * t267 - s_q4 * t57;
-    let t269 = t65 + c_q5 * t62;
-    let t270 = c_q3 * t269 - s_q3 * t268;
-    let t271 = c_q3 * t268 + s_q3 * t269;
-    let t272 = s_q4 * t267 + c_q4 * t57;
-    let t273 = -t117;
-    let t274 = c_q5 * t115 + s_q5 * t273;
-    let t275 = t81 - t79;
-    let t276 = c_q4 * t274 - s_q4 * t275;
-    let t277 = c_q5 * t273 - s_q5 * t115;
-    let t278 = c_q3 * t277 - s_q3 * t276;
-    let t279 = c_q3 * t276 + s_q3 * t277;
-    let t280 = s_q4 * t274 + c_q4 * t275;
-    let t281 = t80 - t81;
-    let t282 = c_q5 * t281 + s_q5 * t114;
-    let t283 = t58 - t62;
-    let t284 = c_q4 * t282 - s_q4 * t283;
-    let t285 = c_q5 * t114 - s_q5 * t281;
-    let t286 = c_q3 * t285 - s_q3 * t284;
-    let t287 = c_q3 * t284 + s_q3 * t285;
-    let t288 = s_q4 * t282 + c_q4 * t283;
-    let t289 = t64 + s_q5 * t58;
-    let t290 = s_q4 * t61 + c_q4 * t289;
-    let t291 = c_q5 * t58 - t65;
-    let t292 = c_q3 * t291 - s_q3 * t290;
-    let t293 = c_q3 * t290 + s_q3 * t291;
-    let t294 = s_q4 * t289 - c_q4 * t61;
+    let t116 = t59 + t63;
+    let t117 = c_q5 * t51 - s_q5 * t50 - qd[5] * t53;
+    let t118 = t64 - t117;
+    let t119 = t62 - t58;
+    let t120 = t64 + t117;
+    let t121 = t20 * t89 - t78;
+    let t122 = c_q2 * t121 + s_q2 * t106;
+    let t123 = c_q2 * t106 - s_q2 * t121;
+    let t124 = c_q2 * t67;
+    let t125 = t124 + s_q2 * t69;
+    let t126 = s_q2 * t67;
+    let t127 = c_q2 * t69 - t126;
+    let t128 = t41 - t22;
+    let t129 = t78 - t41;
+    let t130 = t22 - t78;
+    let t131 = t34 + t84;
+    let t132 = t23 * t91 - t75;
+    let t133 = c_q3 * t108 + s_q3 * t132;
+    let t134 = s_q3 * t108 - c_q3 * t132;
+    let t135 = s_q2 * t134 - c_q2 * t133;
+    let t136 = c_q2 * t134 + s_q2 * t133;
+    let t137 = t44 - t42 * t91;
+    let t138 = c_q3 * t93 - 0.39225 * t137;
+    let t139 = s_q3 * t93;
+    let t140 = t98 - 0.39225 * t133;
+    let t141 = c_q3 * t72 + t73;
+    let t142 = s_q3 * t72 - t74;
+    let t143 = s_q2 * t142 - c_q2 * t141;
+    let t144 = c_q2 * t142 + s_q2 * t141;
+    let t145 = -t93;
+    let t146 = 0.39225 * t71 - s_q3 * t145;
+    let t147 = c_q3 * t145;
+    let t148 = t95 - 0.39225 * t141;
+    let t149 = t47 - t25;
+    let t150 = c_q3 * t149 - s_q3 * t108;
+    let t151 = c_q3 * t108 + s_q3 * t149;
+    let t152 = c_q3 * t71 - s_q3 * t86;
+    let t153 = c_q3 * t86 + s_q3 * t71;
+    let t154 = t75 - t47;
+    let t155 = t25 - t75;
+    let t156 = t74 - s_q3 * t155;
+    let t157 = t73 + c_q3 * t155;
+    let t158 = t44 - t83;
+    let t159 = s_q3 * t48 + c_q3 * t44;
+    let t160 = c_q3 * t48 - s_q3 * t44;
+    let t161 = -t46;
+    let t162 = t46 * t161 - t79;
+    let t163 = t50 - t45 * t161;
+    let t164 = c_q4 * t162 - s_q4 * t163;
+    let t165 = c_q3 * t113 - s_q3 * t164;
+    let t166 = -c_q3 * t164 - s_q3 * t113;
+    let t167 = c_q2 * t165 + s_q2 * t166;
+    let t168 = c_q2 * t166 - s_q2 * t165;
+    let t169 = s_q4 * t162 + c_q4 * t163;
+    let t170 = -t99;
+    let t171 = 0.093 * t113 - s_q4 * t170;
+    let t172 = t100 - 0.093 * t164;
+    let t173 = c_q3 * t172 - 0.39225 * t169 - s_q3 * t171;
+    let t174 = c_q3 * t171 + s_q3 * t172;
+    let t175 = c_q4 * t170;
+    let t176 = 0.39225 * t165 + t175;
+    let t177 = -t49;
+    let t178 = t49 * t177 - t76;
+    let t179 = c_q4 * t110 - s_q4 * t178;
+    let t180 = t51 - t46 * t177;
+    let t181 = c_q3 * t180 - s_q3 * t179;
+    let t182 = -c_q3 * t179 - s_q3 * t180;
+    let t183 = c_q2 * t181 + s_q2 * t182;
+    let t184 = c_q2 * t182 - s_q2 * t181;
+    let t185 = s_q4 * t110 + c_q4 * t178;
+    let t186 = 0.093 * t180 + c_q4 * t99;
+    let t187 = t101 - 0.093 * t179;
+    let t188 = c_q3 * t187 - 0.39225 * t185 - s_q3 * t186;
+    let t189 = c_q3 * t186 + s_q3 * t187;
+    let t190 = s_q4 * t99;
+    let t191 = 0.39225 * t181 + t190;
+    let t192 = s_q4 * t54;
+    let t193 = c_q4 * t51 - t192;
+    let t194 = s_q3 * t193 + c_q3 * t61;
+    let t195 = s_q3 * t61 - c_q3 * t193;
+    let t196 = c_q4 * t54;
+    let t197 = s_q4 * t51 + t196;
+    let t198 = -t113;
+    let t199 = c_q4 * t198 - s_q4 * t114;
+    let t200 = t76 - t77;
+    let t201 = c_q3 * t200 - s_q3 * t199;
+    let t202 = c_q3 * t199 + s_q3 * t200;
+    let t203 = s_q4 * t198 + c_q4 * t114;
+    let t204 = t79 - t76;
+    let t205 = c_q4 * t112 - s_q4 * t204;
+    let t206 = t51 - t55;
+    let t207 = c_q3 * t206 - s_q3 * t205;
+    let t208 = c_q3 * t205 + s_q3 * t206;
+    let t209 = s_q4 * t112 + c_q4 * t204;
+    let t210 = t77 - t79;
+    let t211 = c_q4 * t210 + s_q4 * t110;
+    let t212 = c_q3 * t111 - s_q3 * t211;
+    let t213 = c_q3 * t211 + s_q3 * t111;
+    let t214 = s_q4 * t210 - c_q4 * t110;
+    let t215 = t192 + c_q4 * t55;
+    let t216 = c_q3 * t50 - s_q3 * t215;
+    let t217 = c_q3 * t215 + s_q3 * t50;
+    let t218 = s_q4 * t55 - t196;
+    let t219 = -t56;
+    let t220 = t56 * t219 - t82;
+    let t221 = c_q5 * t220 + s_q5 * t119;
+    let t222 = t59 - t52 * t219;
+    let t223 = c_q4 * t221 - s_q4 * t222;
+    let t224 = c_q5 * t119 - s_q5 * t220;
+    let t225 = c_q3 * t224 - s_q3 * t223;
+    let t226 = -c_q3 * t223 - s_q3 * t224;
+    let t227 = c_q2 * t225 + s_q2 * t226;
+    let t228 = c_q2 * t226 - s_q2 * t225;
+    let t229 = s_q4 * t221 + c_q4 * t222;
+    let t230 = s_q5 * t103 - 0.09465 * t222;
+    let t231 = -s_q5 * t102 - c_q5 * t104;
+    let t232 = 0.09465 * t221 + t231;
+    let t233 = 0.093 * t224 + c_q4 * t230 - s_q4 * t232;
+    let t234 = c_q5 * t103;
+    let t235 = t234 - 0.093 * t223;
+    let t236 = c_q3 * t235 - 0.39225 * t229 - s_q3 * t233;
+    let t237 = c_q3 * t233 + s_q3 * t235;
+    let t238 = s_q4 * t230 + c_q4 * t232;
+    let t239 = 0.39225 * t225 + t238;
+    let t240 = -t52;
+    let t241 = t58 - t53 * t240;
+    let t242 = t52 * t240 - t81;
+    let t243 = c_q5 * t241 + s_q5 * t242;
+    let t244 = c_q4 * t243 - s_q4 * t118;
+    let t245 = c_q5 * t242 - s_q5 * t241;
+    let t246 = c_q3 * t245 - s_q3 * t244;
+    let t247 = -c_q3 * t244 - s_q3 * t245;
+    let t248 = c_q2 * t246 + s_q2 * t247;
+    let t249 = c_q2 * t247 - s_q2 * t246;
+    let t250 = s_q4 * t243 + c_q4 * t118;
+    let t251 = -t103;
+    let t252 = c_q5 * t251 - 0.09465 * t118;
+    let t253 = t105 + 0.09465 * t243;
+    let t254 = 0.093 * t245 + c_q4 * t252 - s_q4 * t253;
+    let t255 = s_q5 * t251;
+    let t256 = -0.093 * t244 - t255;
+    let t257 = c_q3 * t256 - 0.39225 * t250 - s_q3 * t254;
+    let t258 = c_q3 * t254 + s_q3 * t256;
+    let t259 = s_q4 * t252 + c_q4 * t253;
+    let t260 = 0.39225 * t246 + t259;
+    let t261 = t80 - t81;
+    let t262 = s_q5 * t261 - c_q5 * t119;
+    let t263 = c_q4 * t262 - s_q4 * t120;
+    let t264 = c_q5 * t261 + s_q5 * t119;
+    let t265 = c_q3 * t264 - s_q3 * t263;
+    let t266 = c_q3 * t263 + s_q3 * t264;
+    let t267 = s_q4 * t262 + c_q4 * t120;
+    let t268 = s_q5 * t63 - t65;
+    let t269 = c_q4 * t268 - s_q4 * t58;
+    let t270 = t66 + c_q5 * t63;
+    let t271 = c_q3 * t270 - s_q3 * t269;
+    let t272 = c_q3 * t269 + s_q3 * t270;
+    let t273 = s_q4 * t268 + c_q4 * t58;
+    let t274 = -t118;
+    let t275 = c_q5 * t116 + s_q5 * t274;
+    let t276 = t82 - t80;
+    let t277 = c_q4 * t275 - s_q4 * t276;
+    let t278 = c_q5 * t274 - s_q5 * t116;
+    let t279 = c_q3 * t278 - s_q3 * t277;
+    let t280 = c_q3 * t277 + s_q3 * t278;
+    let t281 = s_q4 * t275 + c_q4 * t276;
+    let t282 = t81 - t82;
+    let t283 = c_q5 * t282 + s_q5 * t115;
+    let t284 = t59 - t63;
+    let t285 = c_q4 * t283 - s_q4 * t284;
+    let t286 = c_q5 * t115 - s_q5 * t282;
+    let t287 = c_q3 * t286 - s_q3 * t285;
+    let t288 = c_q3 * t285 + s_q3 * t286;
+    let t289 = s_q4 * t283 + c_q4 * t284;
+    let t290 = t65 + s_q5 * t59;
+    let t291 = s_q4 * t62 + c_q4 * t290;
+    let t292 = c_q5 * t59 - t66;
+    let t293 = c_q3 * t292 - s_q3 * t291;
+    let t294 = c_q3 * t291 + s_q3 * t292;
+    let t295 = s_q4 * t290 - c_q4 * t62;
     [
         [
             qdd[0],
-            0.13585 * (qd[0] * t1 + c_q1 * t26 - s_q1 * (t0 + t25)),
-            -0.13585 * (qd[0] * t6 - c_q1 * (t0 + t12) - t87),
-            -c_q1 * t26 - s_q1 * (t12 - t0),
+            0.13585 * (qd[0] * t2 + c_q1 * t27 - s_q1 * (t1 + t26)),
+            -0.13585 * (qd[0] * t7 - c_q1 * (t1 + t13) - t88),
+            -c_q1 * t27 - s_q1 * (t13 - t1),
             0.0,
-            -c_q1 * (-2.0 * t7 - t3) - s_q1 * (2.0 * t5 - t2),
-            -t87 - c_q1 * (t0 - t25),
-            c_q1 * t5 + s_q1 * t9,
-            -0.13585 * (c_q1 * t122 - s_q1 * t121)
-                - c_q1 * (s_q2 * t15 - 0.1197 * t122 - 0.425 * (t33 + t31 * t88))
-                - s_q1 * (c_q2 * t15 + 0.1197 * t121),
-            -0.13585 * (c_q1 * t126 - s_q1 * t124)
-                - c_q1 * (0.425 * t67 - c_q2 * t15 - 0.1197 * t126)
-                - s_q1 * (0.1197 * t124 + s_q2 * t15),
-            -c_q1 * (s_q2 * t127 - c_q2 * t105) - s_q1 * (c_q2 * t127 + s_q2 * t105),
+            -c_q1 * (-2.0 * t8 - t4) - s_q1 * (2.0 * t6 - t3),
+            -t88 - c_q1 * (t1 - t26),
+            c_q1 * t6 + s_q1 * t10,
+            -0.13585 * (c_q1 * t123 - s_q1 * t122)
+                - c_q1 * (s_q2 * t16 - 0.1197 * t123 - 0.425 * (t34 + t32 * t89))
+                - s_q1 * (c_q2 * t16 + 0.1197 * t122),
+            -0.13585 * (c_q1 * t127 - s_q1 * t125)
+                - c_q1 * (0.425 * t68 - c_q2 * t16 - 0.1197 * t127)
+                - s_q1 * (0.1197 * t125 + s_q2 * t16),
+            -c_q1 * (s_q2 * t128 - c_q2 * t106) - s_q1 * (c_q2 * t128 + s_q2 * t106),
             0.0,
-            -c_q1 * (c_q2 * t84 + s_q2 * t67) - s_q1 * (c_q2 * t67 - s_q2 * t84),
-            -c_q1 * (t125 + c_q2 * t129) - s_q1 * (t123 - s_q2 * t129),
-            -c_q1 * (s_q2 * t33 - c_q2 * t39) - s_q1 * (s_q2 * t39 + c_q2 * t33),
-            -0.13585 * (c_q1 * t135 - s_q1 * t134)
-                - c_q1 * (c_q2 * t137 - 0.1197 * t135 - 0.425 * t136 - s_q2 * t138)
-                - s_q1 * (0.1197 * t134 - s_q2 * t137 - c_q2 * t138),
-            -0.13585 * (c_q1 * t143 - s_q1 * t142)
-                - c_q1 * (c_q2 * t145 + 0.425 * t70 - 0.1197 * t143 - s_q2 * t146)
-                - s_q1 * (0.1197 * t142 - s_q2 * t145 - c_q2 * t146),
-            s_q1 * (c_q2 * t150 + s_q2 * t149) - c_q1 * (c_q2 * t149 - s_q2 * t150),
+            -c_q1 * (c_q2 * t85 + s_q2 * t68) - s_q1 * (c_q2 * t68 - s_q2 * t85),
+            -c_q1 * (t126 + c_q2 * t130) - s_q1 * (t124 - s_q2 * t130),
+            -c_q1 * (s_q2 * t34 - c_q2 * t40) - s_q1 * (s_q2 * t40 + c_q2 * t34),
+            -0.13585 * (c_q1 * t136 - s_q1 * t135)
+                - c_q1 * (c_q2 * t138 - 0.1197 * t136 - 0.425 * t137 - s_q2 * t139)
+                - s_q1 * (0.1197 * t135 - s_q2 * t138 - c_q2 * t139),
+            -0.13585 * (c_q1 * t144 - s_q1 * t143)
+                - c_q1 * (c_q2 * t146 + 0.425 * t71 - 0.1197 * t144 - s_q2 * t147)
+                - s_q1 * (0.1197 * t143 - s_q2 * t146 - c_q2 * t147),
+            s_q1 * (c_q2 * t151 + s_q2 * t150) - c_q1 * (c_q2 * t150 - s_q2 * t151),
             0.0,
-            s_q1 * (c_q2 * t152 + s_q2 * t151) - c_q1 * (c_q2 * t151 - s_q2 * t152),
-            s_q1 * (c_q2 * t156 + s_q2 * t155) - c_q1 * (c_q2 * t155 - s_q2 * t156),
-            -c_q1 * (c_q2 * t158 + s_q2 * t159) - s_q1 * (c_q2 * t159 - s_q2 * t158),
-            -0.13585 * (c_q1 * t167 - s_q1 * t166)
-                - c_q1 * (c_q2 * t172 - s_q2 * t173 - 0.1197 * t167 - 0.425 * t168)
-                - s_q1 * (0.1197 * t166 - c_q2 * t173 - s_q2 * t172),
-            -0.13585 * (c_q1 * t183 - s_q1 * t182)
-                - c_q1 * (c_q2 * t187 - s_q2 * t188 - 0.1197 * t183 - 0.425 * t184)
-                - s_q1 * (0.1197 * t182 - c_q2 * t188 - s_q2 * t187),
-            -c_q1 * (s_q2 * t194 - c_q2 * t193) - s_q1 * (c_q2 * t194 + s_q2 * t193),
-            s_q1 * (c_q2 * t201 + s_q2 * t200) - c_q1 * (c_q2 * t200 - s_q2 * t201),
-            s_q1 * (c_q2 * t207 + s_q2 * t206) - c_q1 * (c_q2 * t206 - s_q2 * t207),
-            s_q1 * (c_q2 * t212 + s_q2 * t211) - c_q1 * (c_q2 * t211 - s_q2 * t212),
-            s_q1 * (c_q2 * t216 + s_q2 * t215) - c_q1 * (c_q2 * t215 - s_q2 * t216),
-            -0.13585 * (c_q1 * t227 - s_q1 * t226)
-                - c_q1 * (c_q2 * t235 - s_q2 * t236 - 0.1197 * t227 - 0.425 * t228)
-                - s_q1 * (0.1197 * t226 - c_q2 * t236 - s_q2 * t235),
-            -0.13585 * (c_q1 * t248 - s_q1 * t247)
-                - c_q1 * (c_q2 * t256 - s_q2 * t257 - 0.1197 * t248 - 0.425 * t249)
-                - s_q1 * (0.1197 * t247 - c_q2 * t257 - s_q2 * t256),
-            s_q1 * (c_q2 * t265 + s_q2 * t264) - c_q1 * (c_q2 * t264 - s_q2 * t265),
-            s_q1 * (c_q2 * t271 + s_q2 * t270) - c_q1 * (c_q2 * t270 - s_q2 * t271),
-            s_q1 * (c_q2 * t279 + s_q2 * t278) - c_q1 * (c_q2 * t278 - s_q2 * t279),
-            s_q1 * (c_q2 * t287 + s_q2 * t286) - c_q1 * (c_q2 * t286 - s_q2 * t287),
-            s_q1 * (c_q2 * t293 + s_q2 * t292) - c_q1 * (c_q2 * t292 - s_q2 * t293),
+            s_q1 * (c_q2 * t153 + s_q2 * t152) - c_q1 * (c_q2 * t152 - s_q2 * t153),
+            s_q1 * (c_q2 * t157 + s_q2 * t156) - c_q1 * (c_q2 * t156 - s_q2 * t157),
+            -c_q1 * (c_q2 * t159 + s_q2 * t160) - s_q1 * (c_q2 * t160 - s_q2 * t159),
+            -0.13585 * (c_q1 * t168 - s_q1 * t167)
+                - c_q1 * (c_q2 * t173 - s_q2 * t174 - 0.1197 * t168 - 0.425 * t169)
+                - s_q1 * (0.1197 * t167 - c_q2 * t174 - s_q2 * t173),
+            -0.13585 * (c_q1 * t184 - s_q1 * t183)
+                - c_q1 * (c_q2 * t188 - s_q2 * t189 - 0.1197 * t184 - 0.425 * t185)
+                - s_q1 * (0.1197 * t183 - c_q2 * t189 - s_q2 * t188),
+            -c_q1 * (s_q2 * t195 - c_q2 * t194) - s_q1 * (c_q2 * t195 + s_q2 * t194),
+            s_q1 * (c_q2 * t202 + s_q2 * t201) - c_q1 * (c_q2 * t201 - s_q2 * t202),
+            s_q1 * (c_q2 * t208 + s_q2 * t207) - c_q1 * (c_q2 * t207 - s_q2 * t208),
+            s_q1 * (c_q2 * t213 + s_q2 * t212) - c_q1 * (c_q2 * t212 - s_q2 * t213),
+            s_q1 * (c_q2 * t217 + s_q2 * t216) - c_q1 * (c_q2 * t216 - s_q2 * t217),
+            -0.13585 * (c_q1 * t228 - s_q1 * t227)
+                - c_q1 * (c_q2 * t236 - s_q2 * t237 - 0.1197 * t228 - 0.425 * t229)
+                - s_q1 * (0.1197 * t227 - c_q2 * t237 - s_q2 * t236),
+            -0.13585 * (c_q1 * t249 - s_q1 * t248)
+                - c_q1 * (c_q2 * t257 - s_q2 * t258 - 0.1197 * t249 - 0.425 * t250)
+                - s_q1 * (0.1197 * t248 - c_q2 * t258 - s_q2 * t257),
+            s_q1 * (c_q2 * t266 + s_q2 * t265) - c_q1 * (c_q2 * t265 - s_q2 * t266),
+            s_q1 * (c_q2 * t272 + s_q2 * t271) - c_q1 * (c_q2 * t271 - s_q2 * t272),
+            s_q1 * (c_q2 * t280 + s_q2 * t279) - c_q1 * (c_q2 * t279 - s_q2 * t280),
+            s_q1 * (c_q2 * t288 + s_q2 * t287) - c_q1 * (c_q2 * t287 - s_q2 * t288),
+            s_q1 * (c_q2 * t294 + s_q2 * t293) - c_q1 * (c_q2 * t293 - s_q2 * t294),
+            qd[0],
+            qd[0] / sqrt(t0 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
-            t16,
-            0.13585 * t3 - t4,
-            -t2,
-            qdd[1],
-            t25 - t12,
+            t17,
+            0.13585 * t4 - t5,
             -t3,
-            -t11,
-            t89 + 0.425 * t121,
-            t18 + 0.425 * t124,
-            t106,
-            t20,
-            t128,
-            t130,
-            t86,
-            0.425 * t134 + t139,
-            0.425 * t142 + t147,
-            t108,
-            t23,
-            t153,
-            t157,
-            t59,
-            0.425 * t166 + t175,
-            0.425 * t182 + t190,
-            t196,
-            t202,
-            t208,
-            t213,
-            t217,
-            0.425 * t226 + t238,
-            0.425 * t247 + t259,
-            t266,
-            t272,
-            t280,
-            t288,
-            t294,
+            qdd[1],
+            t26 - t13,
+            -t4,
+            -t12,
+            t90 + 0.425 * t122,
+            t19 + 0.425 * t125,
+            t107,
+            t21,
+            t129,
+            t131,
+            t87,
+            0.425 * t135 + t140,
+            0.425 * t143 + t148,
+            t109,
+            t24,
+            t154,
+            t158,
+            t60,
+            0.425 * t167 + t176,
+            0.425 * t183 + t191,
+            t197,
+            t203,
+            t209,
+            t214,
+            t218,
+            0.425 * t227 + t239,
+            0.425 * t248 + t260,
+            t267,
+            t273,
+            t281,
+            t289,
+            t295,
+            0.0,
+            0.0,
+            qd[1],
+            qd[1] / sqrt(t1 + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -5169,72 +5326,96 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t89,
-            t18,
-            t106,
-            t20,
-            t128,
-            t130,
-            t86,
-            t139,
-            t147,
-            t108,
-            t23,
-            t153,
-            t157,
-            t59,
+            t90,
+            t19,
+            t107,
+            t21,
+            t129,
+            t131,
+            t87,
+            t140,
+            t148,
+            t109,
+            t24,
+            t154,
+            t158,
+            t60,
+            t176,
+            t191,
+            t197,
+            t203,
+            t209,
+            t214,
+            t218,
+            t239,
+            t260,
+            t267,
+            t273,
+            t281,
+            t289,
+            t295,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[2],
+            qd[2] / sqrt(qd[2] * qd[2] + 0.000001),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            t98,
+            t95,
+            t109,
+            t24,
+            t154,
+            t158,
+            t60,
             t175,
             t190,
-            t196,
-            t202,
-            t208,
-            t213,
-            t217,
+            t197,
+            t203,
+            t209,
+            t214,
+            t218,
             t238,
             t259,
-            t266,
-            t272,
-            t280,
-            t288,
-            t294,
-        ],
-        [
+            t267,
+            t273,
+            t281,
+            t289,
+            t295,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
+            qd[3],
+            qd[3] / sqrt(qd[3] * qd[3] + 0.000001),
             0.0,
             0.0,
             0.0,
             0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            t97,
-            t94,
-            t108,
-            t23,
-            t153,
-            t157,
-            t59,
-            t174,
-            t189,
-            t196,
-            t202,
-            t208,
-            t213,
-            t217,
-            t237,
-            t258,
-            t266,
-            t272,
-            t280,
-            t288,
-            t294,
         ],
         [
             0.0,
@@ -5259,20 +5440,32 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t99,
             t100,
-            -t60,
-            t199,
-            t205,
-            t110,
-            t49,
-            t233,
-            -t254,
-            t263,
-            t269,
-            t277,
-            t285,
-            t291,
+            t101,
+            -t61,
+            t200,
+            t206,
+            t111,
+            t50,
+            t234,
+            -t255,
+            t264,
+            t270,
+            t278,
+            t286,
+            t292,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[4],
+            qd[4] / sqrt(qd[4] * qd[4] + 0.000001),
+            0.0,
+            0.0,
         ],
         [
             0.0,
@@ -5304,13 +5497,25 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t230,
-            t104,
-            t119,
-            t57,
-            t275,
-            t283,
-            -t61,
+            t231,
+            t105,
+            t120,
+            t58,
+            t276,
+            t284,
+            -t62,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            qd[5],
+            qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
         ],
     ]
 }
@@ -5517,6 +5722,11 @@ mod avx {
     }
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
+}
+/// The square root of `x`, by `libm` (`core` has none without `std`).
+#[inline(always)]
+fn sqrt(x: Real) -> Real {
+    libm::Libm::<Real>::sqrt(x)
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

@@ -16,7 +16,8 @@ pub const BASE_TOLERANCE: f64 = 1e-12;
 
 /// Checks, at the state `env` gives:
 /// - `Y_b β = τ`: `regressor` times `base_parameters` is the plan's own
-///   `inverse_dynamics`;
+///   `inverse_dynamics` less its `friction_forces` (the force the drives
+///   supply);
 /// - the regrouping formulas at the standard parameters `standard` (the
 ///   oracle's, in the order of `standard_regressor`'s columns) give
 ///   `base_parameters` (which regroups the bodies' inertias along another
@@ -40,7 +41,12 @@ pub fn check(
         .base_parameters()
         .ok_or("the plan has no base parameters")?;
     let nbp = facts.names.len();
-    let tau = evaluate("inverse_dynamics")?;
+    // The force the drives supply: the joint forces less the joints' own.
+    let mut tau = evaluate("inverse_dynamics")?;
+    if plan.function("friction_forces").is_some() {
+        let friction = evaluate("friction_forces")?;
+        tau.iter_mut().zip(friction).for_each(|(t, f)| *t -= f);
+    }
     let beta = evaluate("base_parameters")?;
     let regressor = evaluate("regressor")?;
     let standard_regressor = evaluate("standard_regressor")?;
@@ -70,7 +76,7 @@ pub fn check(
         }
     };
     within(
-        "Y_b β vs inverse_dynamics",
+        "Y_b β vs inverse_dynamics − friction_forces",
         &product(&regressor, &beta),
         &tau,
     )?;

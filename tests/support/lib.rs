@@ -4,6 +4,7 @@
 pub mod base_parameters;
 pub mod chains;
 pub mod derivatives;
+pub mod drives;
 pub mod geometry;
 pub mod inputs;
 pub mod loop_oracle;

@@ -15,6 +15,7 @@
 //! and the cut joints validation marks, which [`SpecTree`] checks against
 //! its own tree) and the coordinate order the format documents.
 
+use crate::drives::Drives;
 use crate::geometry::Frame;
 use crate::spec_tree::{Slots, SpecTree};
 use rand::rngs::SmallRng;
@@ -80,6 +81,8 @@ pub struct Oracle {
     names: Vec<String>,
     /// Per tree body, the spec body's own frame in it (`child_origin⁻¹`).
     frames: Vec<Frame>,
+    /// The drive parameters and joint friction of the spec.
+    pub drives: Drives,
 }
 
 impl Oracle {
@@ -99,6 +102,7 @@ impl Oracle {
             slots: built.slots,
             names: built.names,
             frames: built.frames,
+            drives: Drives::of(spec),
         }
     }
 

@@ -24,6 +24,8 @@
 //!
 //! About one revolute or prismatic joint in five follows an earlier one
 //! (`mimic`, a coupled coordinate) with a random multiplier and offset.
+//! About three joints in ten have a drive's armature (one value, or one per
+//! coordinate), one in ten dry friction.
 //!
 //! The same seed always gives the same text.
 
@@ -358,6 +360,39 @@ impl Generator {
             text.push_str(
                 "limits = { lower = \"-pi\", upper = \"pi\", effort = 50 }\ndamping = 0.1\n",
             );
+        }
+        text.push_str(&self.drive(link.kind));
+        text
+    }
+
+    /// A drive on some joints: an armature (one value, or one per
+    /// coordinate) three times in ten, dry friction with its speed one time
+    /// in ten.
+    fn drive(&mut self, kind: &str) -> String {
+        let coordinates = match kind {
+            "revolute" | "prismatic" => 1,
+            "cylindrical" | "universal" => 2,
+            "planar" | "spherical" => 3,
+            "free" => 6,
+            _ => return String::new(),
+        };
+        let mut text = String::new();
+        if self.rng.gen_bool(0.3) {
+            let values: Vec<String> = (0..coordinates)
+                .map(|_| number(self.rng.gen_range(0.01..0.5)))
+                .collect();
+            if coordinates == 1 || self.rng.gen_bool(0.5) {
+                text.push_str(&format!("armature = {}\n", values[0]));
+            } else {
+                text.push_str(&format!("armature = [{}]\n", values.join(", ")));
+            }
+        }
+        if self.rng.gen_bool(0.1) {
+            let friction = number(self.rng.gen_range(0.05..1.0));
+            let speed = number(self.rng.gen_range(0.05..0.5));
+            text.push_str(&format!(
+                "friction = {friction}\nfriction_speed = {speed}\n"
+            ));
         }
         text
     }

@@ -253,6 +253,7 @@ impl SpecTree {
         let mut frames = Vec::new();
         let mut moved_by = BTreeMap::new();
         let mut followers = Vec::new();
+        let mut armature: Vec<f64> = Vec::new();
         // Breadth-first: every parent is placed before its children.
         let mut order: Vec<usize> = (0..spec.joints.len())
             .filter(|&j| in_tree[j].is_some())
@@ -282,7 +283,19 @@ impl SpecTree {
             };
             let last = chain.len() - 1;
             let mut outer = parent;
+            // `armature`: one value for every coordinate, or one per
+            // coordinate in the joint's order (`docs/spec-format.md`).
+            let rotor: Vec<f64> = joint.armature.iter().map(eval).collect();
+            let mut within = 0;
             for (k, (kind, axis)) in chain.into_iter().enumerate() {
+                for i in within..within + kind.nv() {
+                    armature.push(match rotor.as_slice() {
+                        [] => 0.0,
+                        [all] => *all,
+                        each => each[i],
+                    });
+                }
+                within += kind.nv();
                 let frame = if k == 0 { joint_frame } else { Frame::IDENTITY };
                 bodies.push(Body {
                     parent: outer,
@@ -359,6 +372,7 @@ impl SpecTree {
             tree: Tree {
                 bodies,
                 gravity: spec.gravity.each_ref().map(eval),
+                armature,
             },
             slots,
             names,

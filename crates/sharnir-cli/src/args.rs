@@ -33,6 +33,11 @@ pub(crate) enum Command {
     /// bodies' inertial parameters) with their regrouping formulas, as the
     /// generated module's `base_parameters` computes them.
     BaseParameters(BaseParametersArgs),
+    /// Estimate the base parameters (and the drives' armature, damping and
+    /// friction) from measured joint forces: weighted least squares on the
+    /// stacked minimal regressor, with standard deviations (see
+    /// docs/identification.md). Example: `sharnir identify arm.spec log.csv --drives all`.
+    Identify(IdentifyArgs),
     /// Print the state-space matrices A and B of a spec at its initial state (or
     /// `--set` one), with the eigenvalues of A: is this equilibrium stable?
     /// Example: `sharnir linearize pendulum.spec --set q.theta=3.14159`.
@@ -172,6 +177,44 @@ pub(crate) struct BaseParametersArgs {
     pub(crate) fold: bool,
     #[command(flatten)]
     pub(crate) urdf: UrdfArgs,
+}
+
+/// `sharnir identify`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct IdentifyArgs {
+    /// The spec (`.spec`) or URDF (`.urdf`) whose parameters are estimated;
+    /// its geometry and gravity are taken as known.
+    pub(crate) spec: PathBuf,
+    /// The measurements: a CSV file with a header row `t`, `q.<position>`,
+    /// `tau.<coordinate>` and optionally `v.<coordinate>` and
+    /// `a.<coordinate>` (the names of `sharnir sim`'s CSV).
+    pub(crate) data: PathBuf,
+    /// Which drive parameters are estimated with the bodies': those the
+    /// spec declares (`armature`, `damping`, `friction`, even as 0), or
+    /// all three on every revolute and prismatic joint.
+    #[arg(long, value_enum, default_value_t = DrivesArg::Declared)]
+    pub(crate) drives: DrivesArg,
+    /// Low-pass the positions and joint forces with a zero-phase
+    /// (forward–backward) second-order Butterworth filter of this cutoff,
+    /// in Hz, before velocities and accelerations are taken by central
+    /// differences; needs uniformly spaced samples.
+    #[arg(long, value_name = "HZ")]
+    pub(crate) cutoff: Option<f64>,
+    /// Print JSON: every estimate with its standard deviation, the
+    /// condition number, the residuals per joint.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) urdf: UrdfArgs,
+}
+
+/// Which drive parameters `sharnir identify` estimates.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum DrivesArg {
+    /// Those the spec declares.
+    Declared,
+    /// Armature, damping and friction on every revolute and prismatic joint.
+    All,
 }
 
 /// `sharnir linearize`'s arguments.

@@ -14,7 +14,9 @@ mod base_parameters;
 mod context;
 mod frame;
 mod gen;
+mod identify;
 mod linearize;
+mod measurements;
 mod mesh;
 mod ops;
 mod scene;
@@ -70,6 +72,7 @@ where
         Command::Urdf2spec(args) => urdf2spec::run(args, context),
         Command::Ops(args) => ops::run(args, context),
         Command::BaseParameters(args) => base_parameters::run(&args, context),
+        Command::Identify(args) => identify::run(&args, &context.root()),
         Command::Linearize(args) => linearize::run(&args, &context.root()),
         Command::Sim(args) => sim::run(*args, context),
         Command::View(args) => view::run(&args, &context.root()),

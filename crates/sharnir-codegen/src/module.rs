@@ -265,6 +265,7 @@ mod tests {
             initial_positions: vec![0.5, 0.0],
             initial_velocities: vec![0.0, -1.0],
             body_names: vec!["one".to_owned(), "two".to_owned()],
+            drive_parameters: Vec::new(),
             parameters: vec![("m".to_owned(), 2.0)],
             loops: None,
             contacts: Vec::new(),

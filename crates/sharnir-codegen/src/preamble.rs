@@ -54,6 +54,8 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
         .collect();
     let loop_constants = facts.loops.as_ref().map(loop_constants);
     let base_constants = facts.base_parameters.as_ref().map(base_constants);
+    let drive_constants =
+        (!facts.drive_parameters.is_empty()).then(|| drive_constants(&facts.drive_parameters));
     let contact_names = facts.contacts.iter().map(|c| c.name.as_str());
     let n_contacts = Literal::usize_unsuffixed(facts.contacts.len());
     let joint_forces = facts.joint_forces;
@@ -140,6 +142,7 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
         /// every body after its parent.
         pub const BODY_NAMES: [&str; NB] = [#(#body_names),*];
         #loop_constants
+        #drive_constants
         #base_constants
         /// Number of unilateral contacts of the joints (stops, clearances,
         /// gear flanks).
@@ -217,6 +220,21 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
 
         #default_impl
     })
+}
+
+/// `ND` and `DRIVE_PARAMETER_NAMES`, in a module whose standard regressor
+/// has drive parameters.
+fn drive_constants(names: &[String]) -> TokenStream {
+    let count = Literal::usize_unsuffixed(names.len());
+    quote! {
+        /// Number of drive parameters: the columns of `standard_regressor`
+        /// after the `10 * NB` of the bodies.
+        pub const ND: usize = #count;
+        /// Drive parameter names, in the order of `standard_regressor`'s
+        /// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
+        /// per coordinate), `<joint>.damping`, `<joint>.friction`.
+        pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [#(#names),*];
+    }
 }
 
 /// `NBP` and `BASE_PARAMETER_NAMES`, in a module with the base parameters.

@@ -19,6 +19,7 @@ pub(crate) fn result_type(shape: Shape) -> TokenStream {
         Shape::JointMatrixPair => quote!((JointMatrix, JointMatrix)),
         Shape::JointMatrixTriple => quote!((JointMatrix, JointMatrix, JointMatrix)),
         Shape::Regressor => quote!([[Real; 10 * NB]; NV]),
+        Shape::DriveRegressor => quote!([[Real; 10 * NB + ND]; NV]),
         Shape::BaseParameters => quote!([Real; NBP]),
         Shape::BaseRegressor => quote!([[Real; NBP]; NV]),
         Shape::ResidualDerivatives => {
@@ -63,7 +64,7 @@ pub(crate) fn result_value(
             let rows = rows(outputs, row);
             quote!([#(#rows),*])
         }
-        Shape::Regressor | Shape::BaseRegressor => {
+        Shape::Regressor | Shape::DriveRegressor | Shape::BaseRegressor => {
             let rows = rows(outputs, (outputs.len() / row).max(1));
             quote!([#(#rows),*])
         }
@@ -128,6 +129,7 @@ pub(crate) fn zero(shape: Shape) -> TokenStream {
         Shape::PositionVector => quote!([0.0; NQ]),
         Shape::JointMatrix => quote!([[0.0; NV]; NV]),
         Shape::Regressor => quote!([[0.0; 10 * NB]; NV]),
+        Shape::DriveRegressor => quote!([[0.0; 10 * NB + ND]; NV]),
         Shape::BaseParameters => quote!([0.0; NBP]),
         Shape::BaseRegressor => quote!([[0.0; NBP]; NV]),
         Shape::JointMatrixPair => quote!(([[0.0; NV]; NV], [[0.0; NV]; NV])),
@@ -183,7 +185,7 @@ pub(crate) fn places(shape: Shape, dof: usize, count: usize) -> Option<Vec<Token
                 let (i, j) = (index(j / row), index(j % row));
                 quote!([#i][#j])
             }
-            Shape::Regressor | Shape::BaseRegressor => {
+            Shape::Regressor | Shape::DriveRegressor | Shape::BaseRegressor => {
                 let width = (count / row).max(1);
                 let (i, j) = (index(j / width), index(j % width));
                 quote!([#i][#j])
@@ -303,6 +305,7 @@ mod tests {
             (Shape::JointMatrixPair, 2 * dof * dof),
             (Shape::JointMatrixTriple, 3 * dof * dof),
             (Shape::Regressor, dof * 20),
+            (Shape::DriveRegressor, dof * 22),
             (Shape::ResidualDerivatives, 2 * dof * dof + 2 * 2 * dof),
             (Shape::Pair, 2),
             (Shape::Poses, 24),

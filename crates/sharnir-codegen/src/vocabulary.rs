@@ -47,6 +47,9 @@ pub enum Shape {
     /// `[[Real; 10 * NB]; NV]`, row-major: one row per velocity coordinate,
     /// ten columns per body.
     Regressor,
+    /// `[[Real; 10 * NB + ND]; NV]`: [`Shape::Regressor`] with a column per
+    /// drive parameter after the bodies'.
+    DriveRegressor,
     /// `[Real; NBP]`: one entry per base parameter.
     BaseParameters,
     /// `[[Real; NBP]; NV]`, row-major: one row per velocity coordinate,
@@ -130,6 +133,9 @@ pub(crate) struct Facts {
     pub(crate) initial_positions: Vec<f64>,
     pub(crate) initial_velocities: Vec<f64>,
     pub(crate) body_names: Vec<String>,
+    /// The drive parameters (`<joint>.armature`, …) after the bodies' in
+    /// `standard_regressor`, where the module has it; empty otherwise.
+    pub(crate) drive_parameters: Vec<String>,
     /// Runtime parameters: name and spec value.
     pub(crate) parameters: Vec<(String, f64)>,
     /// The loops' constants; `None` for a tree, whose module has none.
@@ -155,7 +161,8 @@ pub(crate) struct Facts {
 /// base-parameters` and the tests read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BaseParameterFacts {
-    /// The standard parameters (`<body>.<m, mx, …>`), in the order of
+    /// The standard parameters (`<body>.<m, mx, …>`, then the drive
+    /// parameters `<joint>.armature`, …), in the order of
     /// `standard_regressor`'s columns.
     pub standard: Vec<String>,
     /// Every base parameter's name, in the order of `regressor`'s columns.

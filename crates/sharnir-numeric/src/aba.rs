@@ -23,16 +23,21 @@ struct Projection<const N: usize> {
 
 impl<const N: usize> Projection<N> {
     /// The projection of the articulated inertia `inertia` with bias force
-    /// `bias` onto the joint with subspace `columns` and joint forces `tau`;
-    /// `None` if `D` is not positive definite.
+    /// `bias` onto the joint with subspace `columns`, joint forces `tau` and
+    /// the drives' `armature` on `D`'s diagonal; `None` if `D` is not
+    /// positive definite.
     fn new(
         columns: [Motion; N],
         inertia: &ArticulatedInertia,
         bias: Force,
         tau: &[f64],
+        armature: &[f64],
     ) -> Option<Projection<N>> {
         let u_columns = columns.map(|s| inertia.apply(s));
-        let d = u_columns.map(|uk| columns.map(|sl| sl.dot(uk)));
+        let mut d = u_columns.map(|uk| columns.map(|sl| sl.dot(uk)));
+        for (k, row) in d.iter_mut().enumerate() {
+            row[k] += armature.get(k).copied().unwrap_or(0.0);
+        }
         let factor = Cholesky::factor(&d)?;
         let u = std::array::from_fn(|k| tau.get(k).copied().unwrap_or(0.0) - columns[k].dot(bias));
         Some(Projection {
@@ -90,20 +95,25 @@ impl JointProjection {
         inertia: &ArticulatedInertia,
         bias: Force,
         tau: &[f64],
+        armature: &[f64],
     ) -> Option<JointProjection> {
         Some(match subspace {
-            Subspace::Column(s) => JointProjection::One(Projection::new([s], inertia, bias, tau)?),
+            Subspace::Column(s) => {
+                JointProjection::One(Projection::new([s], inertia, bias, tau, armature)?)
+            }
             Subspace::Angular => JointProjection::Three(Box::new(Projection::new(
                 joint::spherical_columns(),
                 inertia,
                 bias,
                 tau,
+                armature,
             )?)),
             Subspace::Free => JointProjection::Six(Box::new(Projection::new(
                 joint::free_columns(),
                 inertia,
                 bias,
                 tau,
+                armature,
             )?)),
         })
     }
@@ -160,6 +170,17 @@ impl Tree {
         // and one chunk of `tau` per body. The projections are stored in
         // reverse body order.
         let tau_chunks: Vec<&[f64]> = self.v_chunks(tau).collect();
+        let offsets = self.v_offsets();
+        let armature: Vec<Vec<f64>> = self
+            .bodies
+            .iter()
+            .zip(&offsets)
+            .map(|(body, &first)| {
+                (first..first + body.joint.nv())
+                    .map(|i| self.armature_at(i))
+                    .collect()
+            })
+            .collect();
         let mut projections = Vec::with_capacity(self.bodies.len());
         for (i, body) in self.bodies.iter().enumerate().rev() {
             let projection = JointProjection::new(
@@ -167,6 +188,7 @@ impl Tree {
                 &inertias[i],
                 bias_forces[i],
                 tau_chunks[i],
+                &armature[i],
             )
             .ok_or(TreeError::SingularJoint { body: i })?;
             if let Some(p) = body.parent {

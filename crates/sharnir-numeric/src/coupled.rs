@@ -510,6 +510,7 @@ mod tests {
                 body(Some(3), Prismatic, [0.0, 1.0, 1.0], [0.2, 0.0, 0.0], 0.8),
             ],
             gravity: GRAVITY,
+            armature: Vec::new(),
         }
     }
 
@@ -557,6 +558,7 @@ mod tests {
                 body(Some(4), Revolute, [0.0, 1.0, 1.0], [0.0, 0.0, -0.4], 0.9),
             ],
             gravity: GRAVITY,
+            armature: Vec::new(),
         }
     }
 
@@ -807,6 +809,7 @@ mod tests {
         let tree = Tree {
             bodies: vec![slider(None, m0), slider(Some(0), m1)],
             gravity: [0.0, 0.0, -g],
+            armature: Vec::new(),
         };
         let coupling = Coupling {
             follower: 1,
@@ -850,6 +853,7 @@ mod tests {
         let tree = Tree {
             bodies: vec![link(None, [0.0; 3]), link(Some(0), [1.0, 0.0, 0.0])],
             gravity: [0.0, -9.81, 0.0],
+            armature: Vec::new(),
         };
         let coupling = Coupling {
             follower: 1,

@@ -9,7 +9,7 @@ impl Tree {
     ///
     /// Exists next to the O(n) algorithms because the generated mass-matrix
     /// code is checked against it and because `½ vᵀ M v` ties it to the
-    /// kinetic energy.
+    /// kinetic energy. The drives' armature is on its diagonal.
     pub fn mass_matrix(&self, q: &[f64]) -> Result<Vec<Vec<f64>>, TreeError> {
         self.check(q, &[])?;
         let transforms = self.joint_transforms(q);
@@ -50,6 +50,9 @@ impl Tree {
                     }
                 }
             }
+        }
+        for (i, row) in m.iter_mut().enumerate() {
+            row[i] += self.armature_at(i);
         }
         Ok(m)
     }

@@ -7,7 +7,8 @@ use crate::tree::Tree;
 impl Tree {
     /// `(T, V)`: the kinetic energy `Σ ½ vᵢ · Iᵢ vᵢ` and the gravitational
     /// potential energy `−Σ mᵢ g · cᵢ` (centres of mass in the ground frame,
-    /// zero at the ground origin), in joules.
+    /// zero at the ground origin), in joules; the kinetic energy includes
+    /// the rotors' `½ aᵢ q̇ᵢ²` ([`Tree::armature`]).
     ///
     /// Exists for the power-balance check `d(T + V)/dt = vᵀ τ`, which tests
     /// every dynamics routine against a quantity computed without them.
@@ -19,7 +20,11 @@ impl Tree {
             .iter()
             .zip(&velocities)
             .map(|(body, &v)| 0.5 * v.dot(body.spatial_inertia().apply(v)))
-            .sum();
+            .sum::<f64>()
+            + qd.iter()
+                .enumerate()
+                .map(|(i, v)| 0.5 * self.armature_at(i) * v * v)
+                .sum::<f64>();
         let potential = self
             .bodies
             .iter()

@@ -62,6 +62,9 @@ impl Tree {
         for (body, &f) in self.bodies.iter().zip(&forces) {
             tau.extend_from_slice(&body.motion_subspace().project(f));
         }
+        for (i, (t, a)) in tau.iter_mut().zip(qdd).enumerate() {
+            *t += self.armature_at(i) * a;
+        }
         tau
     }
 }

@@ -109,6 +109,11 @@ pub struct Tree {
     /// Gravitational acceleration in the ground frame, m/s² (e.g.
     /// `[0.0, 0.0, -9.81]`).
     pub gravity: [f64; 3],
+    /// The drives' armature, one per velocity coordinate (kg·m² or kg):
+    /// rotor inertia reflected to the joint, Pinocchio's `model.armature`,
+    /// which adds `diag(armature)` to `M`. Missing entries (an empty vector
+    /// for none) are zero.
+    pub armature: Vec<f64>,
 }
 
 impl Tree {
@@ -117,6 +122,11 @@ impl Tree {
     /// it was the length of every joint-space vector.
     pub fn dof(&self) -> usize {
         self.nv()
+    }
+
+    /// The armature of velocity coordinate `i` ([`Tree::armature`]).
+    pub(crate) fn armature_at(&self, i: usize) -> f64 {
+        self.armature.get(i).copied().unwrap_or(0.0)
     }
 
     /// Number of position coordinates: the length of `q`.

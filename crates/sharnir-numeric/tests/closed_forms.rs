@@ -59,6 +59,7 @@ fn pendulum(mass: f64, length: f64, axial_inertia: f64, offset: [f64; 3]) -> Tre
             ],
         }],
         gravity: [0.0, -G, 0.0],
+        armature: Vec::new(),
     }
 }
 
@@ -114,6 +115,7 @@ fn inclined_slider_matches_its_closed_form() {
             inertia: [[0.2, 0.01, 0.0], [0.01, 0.3, 0.0], [0.0, 0.0, 0.25]],
         }],
         gravity: [0.0, 0.0, -G],
+        armature: Vec::new(),
     };
     for (q, qd, qdd) in STATES {
         let tau = m * qdd + m * G * theta.sin();
@@ -167,6 +169,7 @@ fn polar_arm_matches_its_closed_form() {
             },
         ],
         gravity: [0.0, -G, 0.0],
+        armature: Vec::new(),
     };
     let states = STATES.iter().zip(STATES.iter().rev());
     for (&(theta, thetad, thetadd), &(r, rd, rdd)) in states {
@@ -217,6 +220,7 @@ fn planar_two_link_arm_matches_the_textbook_matrices() {
             link(Some(0), [l1, 0.0, 0.0], m2, lc2, i2),
         ],
         gravity: [0.0, -G, 0.0],
+        armature: Vec::new(),
     };
     let states = STATES.iter().zip(STATES.iter().rev());
     for (&(q1, qd1, _), &(q2, qd2, _)) in states {
@@ -386,6 +390,7 @@ fn a_tree_without_bodies_has_empty_results() {
     let tree = Tree {
         bodies: Vec::new(),
         gravity: [0.0, 0.0, -G],
+        armature: Vec::new(),
     };
     assert_eq!(tree.inverse_dynamics(&[], &[], &[]), Ok(Vec::new()));
     assert_eq!(tree.forward_dynamics(&[], &[], &[]), Ok(Vec::new()));
@@ -481,6 +486,7 @@ fn free_body(mass: f64, inertia: Mat3, com: Vec3) -> Tree {
             inertia,
         }],
         gravity: [0.0; 3],
+        armature: Vec::new(),
     }
 }
 
@@ -605,6 +611,7 @@ fn spherical_pendulum(mass: f64, com: Vec3, translation: Vec3, gravity: Vec3) ->
             inertia: INERTIA,
         }],
         gravity,
+        armature: Vec::new(),
     }
 }
 
@@ -721,6 +728,7 @@ fn floating_chain(gravity: Vec3) -> Tree {
             ),
         ],
         gravity,
+        armature: Vec::new(),
     }
 }
 

@@ -129,6 +129,7 @@ fn cylindrical_joint_matches_its_closed_form() {
             },
         ],
         gravity: [0.0, -G, 0.0],
+        armature: Vec::new(),
     };
     // M = diag(m, I_zz + m ρ²); V = m g (t_y + rx sin θ + ry cos θ).
     let rho2 = rx * rx + ry * ry;
@@ -157,6 +158,7 @@ fn universal_joint_matches_its_closed_form() {
             },
         ],
         gravity: [0.0, 0.0, -G],
+        armature: Vec::new(),
     };
     // Body angular velocity (q̇₁ cos q₂, q̇₂, q̇₁ sin q₂): about the joint,
     // T = ½ [(A + m l²) cos² q₂ + C sin² q₂] q̇₁² + ½ (B + m l²) q̇₂²;
@@ -200,6 +202,7 @@ fn planar_joint_matches_its_closed_form() {
             },
         ],
         gravity: [0.0, 0.0, -G],
+        armature: Vec::new(),
     };
     // Centre of mass (x + r cos θ, y + r sin θ, h) in the joint frame:
     // M = [[m, 0, −m r s], [0, m, m r c], [−m r s, m r c, I_zz + m r²]],

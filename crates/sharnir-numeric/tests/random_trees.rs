@@ -104,6 +104,7 @@ fn random_tree(rng: &mut SmallRng) -> Tree {
     Tree {
         bodies,
         gravity: g.map(|x| 9.81 * x),
+        armature: Vec::new(),
     }
 }
 

@@ -31,7 +31,7 @@ impl Body {
 
 impl Joint {
     /// The placements (`origin`, `child_origin`), the limits and stops,
-    /// damping and friction, clearance, gear, coupling and release, in that
+    /// damping, friction and armature, clearance, gear, coupling and release, in that
     /// order.
     pub fn expressions(&self) -> Vec<&Expr> {
         let mut all = Vec::new();
@@ -50,6 +50,7 @@ impl Joint {
         }
         all.extend(self.damping.iter().chain(&self.friction));
         all.extend(&self.friction_speed);
+        all.extend(&self.armature);
         if let Some(clearance) = &self.clearance {
             all.push(&clearance.radius);
             all.extend(law(&clearance.law));

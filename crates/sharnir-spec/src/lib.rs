@@ -11,6 +11,7 @@
 //! `sharnir-mech` lowers into its expression pool.
 
 mod document;
+mod drives;
 mod error;
 mod expr;
 mod expressions;

@@ -317,6 +317,11 @@ pub struct Joint {
     /// The speed (rad/s or m/s) below which dry friction is regularised:
     /// `F = −F_c ẋ / √(ẋ² + v²)`; [`DEFAULT_FRICTION_SPEED`] when not given.
     pub friction_speed: Option<Expr>,
+    /// Rotor inertia reflected to the joint (kg·m² on a rotation, kg on a
+    /// translation), Pinocchio's `model.armature`: `M += diag(armature)` on
+    /// the joint's velocity coordinates. Empty when not given, one value for
+    /// every coordinate of the joint, or one per coordinate in order.
+    pub armature: Vec<Expr>,
     /// A circular clearance of a planar joint: a pin in an oversized hole.
     pub clearance: Option<Clearance>,
     /// A gear mesh with backlash to another joint.

@@ -175,6 +175,7 @@ fn free_joint(released: &Joint) -> Joint {
         damping: None,
         friction: None,
         friction_speed: None,
+        armature: Vec::new(),
         clearance: None,
         gear: None,
         mimic: None,

@@ -144,9 +144,20 @@ pub(crate) fn functions(
                   Pinocchio's dynamic parameters in its order, the mass, the first moment\n\
                   `m c` (x, y, z) and the inertia about the body origin (xx, xy, yy, xz, yz, zz),\n\
                   in body axes. It reads the geometry and gravity of `p`, not its masses."
-                .to_owned(),
+                .to_owned()
+                + if mechanism.drives.is_empty() {
+                    ""
+                } else {
+                    "\nThen one column per drive parameter of `DRIVE_PARAMETER_NAMES` (armature,\n\
+                     damping, friction), so that `Y π = inverse_dynamics − friction_forces`, the\n\
+                     force the drives supply."
+                },
             arguments: vec![Position, Velocity, Acceleration],
-            shape: Shape::Regressor,
+            shape: if mechanism.drives.is_empty() {
+                Shape::Regressor
+            } else {
+                Shape::DriveRegressor
+            },
             outputs: choice::with_angle_sums(&mut mechanism.pool, costs, &regressor),
         });
     }

@@ -38,6 +38,7 @@ impl Facts {
             quaternions: mechanism.quaternions.clone(),
             initial_positions: mechanism.initial_positions.clone(),
             initial_velocities: mechanism.initial_velocities.clone(),
+            drive_parameters: Vec::new(),
             body_names: mechanism
                 .spec_bodies()
                 .map(|(_, b)| b.name.clone())

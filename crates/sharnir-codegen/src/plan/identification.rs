@@ -55,14 +55,19 @@ pub(crate) fn functions(
                     .map(move |p| p.column.get(i).copied().unwrap_or(zero))
             })
             .collect();
+        let forces = if mechanism.drives.is_empty() {
+            "the `inverse_dynamics`"
+        } else {
+            "`inverse_dynamics − friction_forces`, the force the drives supply"
+        };
         functions.push(FunctionSpec {
             name: "regressor".to_owned(),
-            doc:
+            doc: format!(
                 "The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`\n\
-                  (the `inverse_dynamics`, of the tree for a mechanism with loops): one column\n\
-                  per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the\n\
-                  geometry and gravity of `p`, not its masses."
-                    .to_owned(),
+                 ({forces}, of the tree for a mechanism with loops): one column\n\
+                 per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the\n\
+                 geometry and gravity of `p`, not its masses."
+            ),
             arguments: vec![
                 Argument::Position,
                 Argument::Velocity,

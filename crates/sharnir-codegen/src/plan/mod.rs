@@ -194,6 +194,13 @@ impl Plan {
         &self.facts.body_names
     }
 
+    /// The drive parameters (`<joint>.armature`, `<joint>.damping`,
+    /// `<joint>.friction`), the columns of `standard_regressor` after the
+    /// bodies' ten each; empty where the module has no standard regressor.
+    pub fn drive_parameters(&self) -> &[String] {
+        &self.facts.drive_parameters
+    }
+
     /// The base parameters, where the plan has `base_parameters` or
     /// `regressor`.
     pub fn base_parameters(&self) -> Option<&BaseParameterFacts> {
@@ -365,6 +372,9 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     };
     let mut facts = Facts::of(mechanism, loops);
     facts.base_parameters = base_parameters;
+    if outputs.contains(Function::StandardRegressor) {
+        facts.drive_parameters = mechanism.drives.iter().map(|d| d.name.clone()).collect();
+    }
     let header = HeaderFacts::of(mechanism);
     Ok(lower(
         &mut mechanism.pool,

@@ -21,12 +21,21 @@
 //! a geometric parameter changed at run time to a value that makes a
 //! dropped column nonzero again leaves `Y_b` short of it.
 //!
+//! The drive parameters the spec declares ([`crate::model::drives`]:
+//! armature, damping, friction) are candidates too, after the bodies', each
+//! its own symbol with its own column, so that `τ = Y_b β` is the force the
+//! drives supply, `inverse_dynamics − friction_forces`. An armature whose
+//! column is a body's (the first joint's, its axis fixed in the ground) is
+//! folded into it: `link1.zz_r = link1.zz + … + j1.armature`.
+//!
 //! Names: a base parameter is named after the body it is regrouped on and
 //! the standard parameter it started from (Pinocchio's `m`, `mx`, `my`,
 //! `mz`, `xx`, `xy`, `yy`, `xz`, `yz`, `zz`, body axes, about the body
 //! origin), `link2.mx`; with `_r` (Khalil's "R") when it is not that
 //! parameter alone, `link2.xx_r = link2.xx − link2.yy`. An auxiliary body is
 //! named after the body it leads to and its place in the chain (`link.1`).
+//! A drive parameter keeps its name (`j2.armature`, `j2.damping`), with
+//! `_r` when others are folded into it.
 
 use crate::formalisms::base_parameters::{base_inertias, regroup, RigidInertia};
 use crate::formalisms::column_selection::{classify, Column};
@@ -60,7 +69,8 @@ pub struct BaseParameter {
 #[derive(Clone, Debug)]
 pub struct BaseParameters {
     /// The standard parameters the formulas read, in the order of the
-    /// standard regressor's columns: `<body>.<m, mx, …>`, ten per spec body.
+    /// standard regressor's columns: `<body>.<m, mx, …>`, ten per spec body,
+    /// then the drive parameters.
     pub standard: Vec<String>,
     /// The base parameters.
     pub parameters: Vec<BaseParameter>,
@@ -105,37 +115,65 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
             .collect()
     };
     let regrouped = regroup(mechanism, symbolic);
-    let candidates: Vec<(usize, usize, Id)> = regrouped
+    let body_candidates: Vec<(usize, usize, Id)> = regrouped
         .iter()
         .enumerate()
         .flat_map(|(b, inertia)| (0..10).map(move |k| (b, k, entry(inertia, k))))
         .filter(|&(_, _, e)| !mechanism.pool.is_zero(e))
         .collect();
+    // The bodies' candidates, then every drive parameter's (its own symbol).
+    let drive_symbols = &standard_symbols[standard_symbols.len() - mechanism.drives.len()..];
+    let expressions: Vec<Id> = body_candidates
+        .iter()
+        .map(|c| c.2)
+        .chain(drive_symbols.iter().copied())
+        .collect();
     // Each candidate's coefficients over the standard parameters.
-    let expressions: Vec<Id> = candidates.iter().map(|c| c.2).collect();
     let by_standard: Vec<Vec<Id>> = standard_symbols
         .iter()
         .map(|&s| mechanism.pool.diff_all(&expressions, s))
         .collect();
-    // Each candidate's column: Newton–Euler with every tree body's inertia
-    // symbolic, differentiated in the candidate's symbol.
+    // Each body candidate's column: Newton–Euler with every tree body's
+    // inertia symbolic, differentiated in the candidate's symbol; each
+    // drive's its own.
     let all: Vec<RigidInertia> = symbols.iter().map(inertia_of).collect();
     let tau = inverse_dynamics_of_inertias(mechanism, &all, PointAcceleration::CrossProducts);
-    let columns: Vec<Vec<Id>> = candidates
+    let mut columns: Vec<Vec<Id>> = body_candidates
         .iter()
         .map(|&(b, k, _)| mechanism.pool.diff_all(&tau, symbols[b][k]))
         .collect();
+    let nv = tau.len();
+    let Mechanism { pool, drives, .. } = &mut *mechanism;
+    columns.extend(drives.iter().map(|d| d.column(pool, nv)));
     let sampled = sample(mechanism, &columns)?;
     let classes = classify(&sampled);
     let actual = base_inertias(mechanism);
-    let pool = &mut mechanism.pool;
-    // Formulas (coefficient per standard parameter) and values, folded.
-    let mut formulas: Vec<Vec<Id>> = (0..candidates.len())
-        .map(|j| by_standard.iter().map(|c| c[j]).collect())
+    // Per candidate: its name before the suffix, the standard parameter it
+    // is alone (`None` for an auxiliary body's) and its value.
+    let mut named: Vec<(String, Option<Id>)> = body_candidates
+        .iter()
+        .map(|&(b, k, _)| {
+            let body = &mechanism.bodies[b];
+            let name = format!("{}.{}", body.name, PARAMETER_NAMES[k]);
+            (name, (!body.auxiliary).then_some(symbols[b][k]))
+        })
         .collect();
-    let mut values: Vec<Id> = candidates
+    named.extend(
+        mechanism
+            .drives
+            .iter()
+            .zip(drive_symbols)
+            .map(|(d, &s)| (d.name.clone(), Some(s))),
+    );
+    let mut values: Vec<Id> = body_candidates
         .iter()
         .map(|&(b, k, _)| entry(&actual[b], k))
+        .chain(mechanism.drives.iter().map(|d| d.value))
+        .collect();
+    let pool = &mut mechanism.pool;
+    // Formulas (coefficient per standard parameter) and values, folded.
+    let mut formulas: Vec<Vec<Id>> = (0..expressions.len())
+        .map(|j| by_standard.iter().map(|c| c[j]).collect())
         .collect();
     for (d, class) in classes.iter().enumerate() {
         let Column::Combination(terms) = class else {
@@ -157,22 +195,21 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
         if !matches!(class, Column::Independent | Column::Inexact) {
             continue;
         }
-        let (b, k, _) = candidates[j];
         let formula: Vec<(usize, Id)> = formulas[j]
             .iter()
             .copied()
             .enumerate()
             .filter(|&(_, c)| !pool.is_zero(c))
             .collect();
-        let body = &mechanism.bodies[b];
+        let (stem, own) = &named[j];
         let alone = match formula.as_slice() {
             [(i, c)] => {
-                pool.as_num(*c).is_some_and(Coeff::is_one) && symbols[b][k] == standard_symbols[*i]
+                pool.as_num(*c).is_some_and(Coeff::is_one) && *own == Some(standard_symbols[*i])
             }
             _ => false,
         };
         let suffix = if alone { "" } else { "_r" };
-        let name = format!("{}.{}{suffix}", body.name, PARAMETER_NAMES[k]);
+        let name = format!("{stem}{suffix}");
         if *class == Column::Inexact {
             inexact.push(name.clone());
         }
@@ -232,10 +269,16 @@ fn rank_of_formulas(
         .count())
 }
 
-/// Every tree body's ten parameter symbols (`<body>.<m, mx, …>`), the spec
-/// bodies' in the standard regressor's column order, and their names.
+/// Every tree body's ten parameter symbols (`<body>.<m, mx, …>`), and the
+/// standard parameters' symbols and names in the standard regressor's
+/// column order: the spec bodies' ten each, then the drive parameters.
 fn symbols(mechanism: &mut Mechanism) -> (Vec<[Id; 10]>, Vec<Id>, Vec<String>) {
-    let Mechanism { pool, bodies, .. } = mechanism;
+    let Mechanism {
+        pool,
+        bodies,
+        drives,
+        ..
+    } = mechanism;
     let mut standard = Vec::new();
     let mut names = Vec::new();
     let symbols = bodies
@@ -254,6 +297,10 @@ fn symbols(mechanism: &mut Mechanism) -> (Vec<[Id; 10]>, Vec<Id>, Vec<String>) {
             own
         })
         .collect();
+    for drive in drives.iter() {
+        standard.push(pool.input(Input::Named(drive.name.clone())));
+        names.push(drive.name.clone());
+    }
     (symbols, standard, names)
 }
 

@@ -42,7 +42,10 @@
 //! is the same matrix (a regrouped part of a body's inertia has no momentum
 //! under its own joint's motion, `P S = 0`, and stays within every other
 //! composite that contains it), usually from fewer nonzero parameters.
+//! The drives' armature is added to the diagonal last
+//! ([`crate::formalisms::armature`]).
 
+use crate::formalisms::armature;
 use crate::formalisms::base_parameters::{base_inertias, RigidInertia};
 use crate::geometry::kinematics::{parent_subspace, placement, position_symbols, subspace};
 use crate::model::rotation::{quaternion_rotation, rodrigues};
@@ -450,9 +453,11 @@ fn crba(
             }
         }
     }
-    (0..n)
+    let mut mass: Vec<Vec<Id>> = (0..n)
         .map(|i| (0..n).map(|j| upper.entries[i.min(j)][i.max(j)]).collect())
-        .collect()
+        .collect();
+    armature::add_to_mass_matrix(pool, bodies, &mut mass);
+    mass
 }
 
 #[cfg(test)]

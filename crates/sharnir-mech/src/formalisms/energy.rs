@@ -8,7 +8,10 @@
 //! T = Σ ½ m |v + ω × c|² + ½ ωᵀ I ω
 //! V = −Σ m g · (r + R c)
 //! ```
+//! plus the rotors' `½ a ẋ²` where joints have an armature
+//! ([`crate::formalisms::armature`]).
 
+use crate::formalisms::armature;
 use crate::geometry::kinematics::{poses, twists};
 use crate::model::vec3::Vec3Ops;
 use crate::model::Mechanism;
@@ -64,6 +67,10 @@ pub fn energy(mechanism: &mut Mechanism, heights: Heights) -> (Id, Id) {
         };
         let weight_work = pool.mul(body.mass, height);
         potential.push(pool.neg(weight_work));
+    }
+    let rotors = armature::kinetic_energy(pool, bodies);
+    if !pool.is_zero(rotors) {
+        kinetic.push(rotors);
     }
     (pool.sum(&kinetic), pool.sum(&potential))
 }

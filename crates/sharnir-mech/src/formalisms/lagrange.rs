@@ -43,11 +43,15 @@
 //! coordinate gave cheaper code than the forward-mode substitution this
 //! file once had).
 //!
+//! The drives' armature adds `½ a ẋ²` to the kinetic energy, so `M` gains
+//! its diagonal ([`crate::formalisms::armature`]) and the bias nothing.
+//!
 //! The formalism produces the joint-space form itself, so inverse dynamics is
 //! `M q̈ + bias` and forward dynamics a symbolic `L D Lᵀ` solve of
 //! `M q̈ = τ − bias`: O(n³) where Newton–Euler and the separate-bodies method
 //! are O(n), which the operation counts of the generated code show.
 
+use crate::formalisms::armature;
 use crate::formalisms::joint_space::JointSpace;
 use crate::formalisms::spd::spd_solve;
 use crate::geometry::kinematics::{coordinate_rates, placement, twists};
@@ -119,9 +123,10 @@ pub fn joint_space(mechanism: &mut Mechanism) -> JointSpace {
         }
     }
     // Only the upper triangle was summed; mirror it so M is symmetric to the bit.
-    let mass_matrix: Vec<Vec<Id>> = (0..n)
+    let mut mass_matrix: Vec<Vec<Id>> = (0..n)
         .map(|i| (0..n).map(|j| mass_matrix[i.min(j)][i.max(j)]).collect())
         .collect();
+    armature::add_to_mass_matrix(pool, bodies, &mut mass_matrix);
     let at_rest: HashMap<Id, Id> = (0..n)
         .map(|j| (pool.input(Input::Velocity(j)), zero))
         .collect();

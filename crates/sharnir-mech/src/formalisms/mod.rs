@@ -9,6 +9,7 @@
 //! [`crate::geometry::kinematics`] rather than deriving its own, and is
 //! chosen among the others by `sharnir-codegen`.
 //!
+//! - [`armature`]: the drives' rotor inertia, which every formalism adds;
 //! - [`rnea`]: recursive Newton–Euler inverse dynamics;
 //!   [`base_parameters`]: inertias regrouped into base parameters;
 //! - [`joint_space`]: mass matrix, bias and gravity read off the inverse
@@ -27,6 +28,7 @@
 //!   matrix;
 //! - `spd`: symbolic `L D Lᵀ` solves and inverses.
 
+pub mod armature;
 pub mod base_parameters;
 pub mod base_regressor;
 pub mod column_selection;

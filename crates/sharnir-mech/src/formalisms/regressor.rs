@@ -10,6 +10,12 @@
 //! symbols (the massless auxiliary bodies of composite joints keep zero),
 //! and column `k` of `Y` is the derivative of the joint forces in `πₖ`,
 //! exact since they are linear: no parameter is left in it.
+//!
+//! After the bodies' `10·NB` columns come those of the drive parameters
+//! the spec declares ([`crate::model::drives`]: armature, damping,
+//! friction, joint by joint), so that `Y π` is the force the drives
+//! supply, `inverse_dynamics − friction_forces`, with `π` the bodies'
+//! parameters then the drives'.
 
 use crate::formalisms::base_parameters::RigidInertia;
 use crate::formalisms::derivatives::transposed;
@@ -21,7 +27,8 @@ use sharnir_cas::Id;
 /// The names of a body's ten parameters, in the order of its columns.
 pub const PARAMETER_NAMES: [&str; 10] = ["m", "mx", "my", "mz", "xx", "xy", "yy", "xz", "yz", "zz"];
 
-/// `Y`: one row per velocity coordinate, ten columns per spec body.
+/// `Y`: one row per velocity coordinate, ten columns per spec body, then
+/// one per drive parameter.
 pub fn standard_regressor(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
     let mut parameters: Vec<Id> = Vec::new();
     let inertias: Vec<RigidInertia> = {
@@ -53,10 +60,12 @@ pub fn standard_regressor(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
     };
     let tau = inverse_dynamics_of_inertias(mechanism, &inertias, PointAcceleration::CrossProducts);
     let pool = &mut mechanism.pool;
-    let columns: Vec<Vec<Id>> = parameters
+    let mut columns: Vec<Vec<Id>> = parameters
         .iter()
         .map(|&parameter| pool.diff_all(&tau, parameter))
         .collect();
+    let nv = tau.len();
+    columns.extend(mechanism.drives.iter().map(|d| d.column(pool, nv)));
     let zero = pool.zero();
     transposed(&columns, tau.len(), zero)
 }

@@ -28,6 +28,8 @@
 //! moment): `F = m v̇ + ω̇ × h + ω × (ω × h)`, `n = I ω̇ + ω × I ω + h × v̇ + …`;
 //! its joint forces are the same, its `f` and `n` are not the bodies' true
 //! joint reactions.
+//! The drives' armature adds `a q̈` to its joint's force
+//! ([`crate::formalisms::armature`]); the joint reactions leave it out.
 //! `ω̇ × r + ω × (ω × r)`, the acceleration of a body point relative to the
 //! body origin, appears for the centre of mass and for every child origin;
 //! [`PointAcceleration`] chooses between computing it with two cross
@@ -39,6 +41,7 @@
 //! derivative of the body-frame components of `v_j`, which for a free joint
 //! is Pinocchio's `a`.)
 
+use crate::formalisms::armature;
 use crate::formalisms::base_parameters::{base_inertias, RigidInertia};
 use crate::geometry::kinematics::{joint_symbols, placement, relative_motion, subspace};
 use crate::model::inputs::Input;
@@ -175,7 +178,9 @@ fn inverse_dynamics_with(
     base: Option<&[RigidInertia]>,
     form: PointAcceleration,
 ) -> Vec<Id> {
-    newton_euler(mechanism, base, form, &[]).tau
+    let mut tau = newton_euler(mechanism, base, form, &[]).tau;
+    armature::add_to_forces(&mut mechanism.pool, &mechanism.bodies, &mut tau);
+    tau
 }
 
 fn newton_euler(

@@ -148,6 +148,7 @@
 //! rates (4) and the loads Statements 1 and 2 carry down the chain); this
 //! file checks that the mechanism is a chain and assembles the two.
 
+use crate::formalisms::armature;
 use crate::model::vec3::{Vec3, Vec3Ops};
 use crate::model::{JointKind, Mechanism, TreeBody};
 use loads::{momentum_rates, parallel, Loads, MomentumRate};
@@ -273,6 +274,7 @@ pub fn inverse_dynamics(mechanism: &mut Mechanism) -> Result<Vec<Id>, TeleginErr
             *slot = force;
         }
     }
+    armature::add_to_forces(pool, bodies, &mut tau);
     Ok(tau)
 }
 

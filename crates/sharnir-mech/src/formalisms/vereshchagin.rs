@@ -64,6 +64,10 @@
 //! the triple pendulum released from rest gets `(0, 0, −0.5)` instead of
 //! `(−0.5, 0, 0)`).
 //!
+//! A drive's armature `a` (see [`crate::formalisms::armature`]) adds to the
+//! diagonal of `D_k` only: the rotor's inertia acts on the joint's own
+//! acceleration and is not part of `P_k`.
+//!
 //! The only divisor is `D_k`, which is positive whenever the joint moves
 //! some mass or inertia. Its reciprocal is built once per joint, but the
 //! pool's canonical products fold `x · D_k⁻¹` into `x / D_k`, so the emitted
@@ -513,11 +517,20 @@ fn backward_pass(
             .iter()
             .map(|&s| inertia.apply(pool, s))
             .collect();
-        let d: Vec<Vec<Id>> = joint
+        let mut d: Vec<Vec<Id>> = joint
             .subspace
             .iter()
             .map(|&s| u.iter().map(|uj| uj.power(pool, s)).collect())
             .collect();
+        // The rotor turns with the joint alone: its armature adds to `D_k`
+        // and to nothing carried inwards.
+        for (i, &a) in body.armature.iter().enumerate() {
+            if let Some(entry) = d.get_mut(i).and_then(|row| row.get_mut(i)) {
+                if !pool.is_zero(a) {
+                    *entry = pool.add(*entry, a);
+                }
+            }
+        }
         let inv_d = spd_inverse(pool, &d);
         let nu: Vec<Id> = joint
             .subspace

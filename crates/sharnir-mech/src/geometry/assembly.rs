@@ -9,7 +9,7 @@
 //! dependent coordinates, `δ = −J_dᵀ (J_d J_dᵀ + εI)⁻¹ Ψ` (the small `ε`
 //! keeps redundant rows solvable), with the expressions of the loop
 //! equations evaluated at the parameters' spec values. The step is in
-//! velocity coordinates and moves each joint its own way ([`displace`]): a
+//! velocity coordinates and moves each joint its own way (`displace`): a
 //! quaternion turns by the exponential map of its body-axis rotation and
 //! stays unit, a free joint's origin moves by its body-axis displacement.
 

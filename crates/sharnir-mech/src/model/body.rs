@@ -115,6 +115,11 @@ pub struct TreeBody {
     /// already expressed in the joint frame; only the reported poses and
     /// Jacobians of the body read this.
     pub body_frame: Option<Placement>,
+    /// The drive's armature on each velocity coordinate of this primitive
+    /// joint (rotor inertia reflected to the joint, the spec's `armature`),
+    /// empty when the spec joint has none. A follower's acts on its own
+    /// motion, `k q̈_leader`.
+    pub armature: Vec<Id>,
 }
 
 /// A frame fixed in a body: `p_body = translation + rotation · p_frame`.

@@ -26,7 +26,7 @@ use crate::model::lowering::ExprLowering;
 use crate::model::lumping::lump;
 use crate::model::vec3::{Vec3, Vec3Ops};
 use crate::model::{AttachedFrame, Coupling, JointKind, Placement, TreeBody};
-use sharnir_cas::Coeff;
+use sharnir_cas::{Coeff, Id};
 use sharnir_spec::{JointKind as SpecJointKind, Spec, SpecError};
 
 /// The primitive joints a spec joint type is made of, with their axes.
@@ -162,10 +162,26 @@ pub(crate) fn assemble(
             }
             None => (None, arc),
         };
+        let armature = joint
+            .armature
+            .iter()
+            .map(|a| lowering.expr(spec, a))
+            .collect::<Result<Vec<_>, _>>()?;
         let pool = &mut lowering.pool;
         let (mut position, mut velocity) = offsets[leader];
         let last = chain.len() - 1;
+        let mut within = 0;
         for (step, (kind, axis)) in chain.into_iter().enumerate() {
+            // One value for every coordinate of the joint, or one per
+            // coordinate in the chain's order.
+            let own_armature: Vec<Id> = match armature.as_slice() {
+                [] => Vec::new(),
+                [all] => vec![*all; kind.nv()],
+                each => (within..within + kind.nv())
+                    .map(|i| each.get(i).copied().unwrap_or(zero))
+                    .collect(),
+            };
+            within += kind.nv();
             let axis: Vec3 = axis.map(|a| pool.num(Coeff::from_decimal_f64(a)));
             let first = step == 0;
             let real = step == last;
@@ -193,6 +209,7 @@ pub(crate) fn assemble(
                 inertia: if real { inertia } else { [zero3; 3] },
                 auxiliary: !real,
                 body_frame: if real { body_frame } else { None },
+                armature: own_armature,
             });
             position += kind.nq();
             velocity += kind.nv();

@@ -14,6 +14,7 @@
 use crate::model::body::{RuntimeParameter, TreeBody};
 use crate::model::cut_joints::{cut_joints, CutJoint};
 use crate::model::detachment::{detachments, Detachment};
+use crate::model::drives::{drive_parameters, DriveParameter};
 use crate::model::inputs::Input;
 use crate::model::joint_forces::{self, Contact};
 use crate::model::joints::assemble;
@@ -73,6 +74,9 @@ pub struct Mechanism {
     /// The joints' damping and dry-friction forces, one per velocity
     /// coordinate; `None` when no joint has either.
     pub friction_forces: Option<Vec<Id>>,
+    /// The drive parameters the spec declares (armature, damping,
+    /// friction), the standard regressor's columns after the bodies'.
+    pub drives: Vec<DriveParameter>,
     /// Bodies in regular numbering: parents come before children.
     pub bodies: Vec<TreeBody>,
     /// The joints that close kinematic loops, in spec order; empty for a
@@ -157,6 +161,7 @@ impl Mechanism {
         let applied_forces = applied_forces(spec, &mut lowering)?;
         let contacts = joint_forces::contacts(spec, &mut lowering)?;
         let friction_forces = joint_forces::friction_forces(spec, &mut lowering)?;
+        let drives = drive_parameters(spec, &mut lowering)?;
         let parameters = match mode {
             ParameterMode::Folded => Vec::new(),
             ParameterMode::Runtime => spec
@@ -194,6 +199,7 @@ impl Mechanism {
             applied_forces,
             contacts,
             friction_forces,
+            drives,
             bodies,
             cut_joints,
             independent,

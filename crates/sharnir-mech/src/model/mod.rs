@@ -20,6 +20,8 @@
 //!   [`loops`]: the loop equations and mobility a mechanism keeps (derived
 //!   by the geometry layer);
 //! - [`joint_forces`]: contacts, damping and friction of the joints;
+//!   [`drives`]: the drive parameters (armature, damping, friction) of the
+//!   regressors;
 //!   [`detachment`]: the joints that let go;
 //! - [`inputs`]: the names of the symbols derived expressions read;
 //! - `vec3`, `rotation`: 3-vectors, 3×3 matrices and rotation matrices of
@@ -29,6 +31,7 @@
 pub mod body;
 pub mod cut_joints;
 pub mod detachment;
+pub mod drives;
 pub mod inputs;
 pub mod joint_forces;
 mod joints;

@@ -32,6 +32,7 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
             "damping",
             "friction",
             "friction_speed",
+            "armature",
             "clearance",
             "gear",
             "mimic",
@@ -135,6 +136,10 @@ pub(super) fn read(node: &Node, exprs: Expressions) -> Result<Joint, Problem> {
         damping: optional_expr("damping")?,
         friction: optional_expr("friction")?,
         friction_speed: optional_expr("friction_speed")?,
+        armature: match fields.optional("armature") {
+            Some(node) => armature(node, exprs)?,
+            None => Vec::new(),
+        },
         clearance: fields
             .optional("clearance")
             .map(|node| clearance(node, exprs))
@@ -411,4 +416,22 @@ fn rotations(node: &Node, exprs: Expressions) -> Result<Vec<ElementaryRotation>,
         });
     }
     Ok(rotations)
+}
+
+/// `armature`: one number or expression for every coordinate of the joint,
+/// or an array of them, one per coordinate (its length is checked against
+/// the joint type by validation).
+fn armature(node: &Node, exprs: Expressions) -> Result<Vec<Expr>, Problem> {
+    match &node.value {
+        Value::Array(items) if !items.is_empty() => items
+            .iter()
+            .map(|item| exprs.expr(item, "each element of `armature`"))
+            .collect(),
+        Value::Array(_) => Err(wrong_type(
+            node,
+            "`armature`",
+            "a number, an expression string or a non-empty array of them",
+        )),
+        _ => Ok(vec![exprs.expr(node, "`armature`")?]),
+    }
 }

@@ -76,6 +76,14 @@ pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Resu
         if let Some(speed) = &joint.friction_speed {
             positive(joint, speed, "friction speed", values)?;
         }
+        if let (true, Some(first)) = (joint.cut, joint.armature.first()) {
+            return Err(Problem::new(
+                first.span,
+                format!("joint `{}` closes a loop and has an armature", joint.name),
+                "a cut joint has no coordinate for a rotor to drive",
+                "put the drive's armature on a joint of the spanning tree",
+            ));
+        }
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Numeric checks at the parameters' values: everything is finite, masses
 //! are positive, inertias are physical, placement matrices are rotations and
-//! joint limits, damping and friction make sense.
+//! joint limits, damping, friction and armature make sense.
 
 use super::inertia::principal_moments;
 use crate::document::Document;
@@ -37,6 +37,30 @@ pub(super) fn check(document: &Document) -> Result<(), Problem> {
     for joint in &document.joints {
         rotations(joint, &values)?;
         joint_limits(joint, &values)?;
+        armature(joint, &values)?;
+    }
+    Ok(())
+}
+
+/// `armature` has one value or one per velocity coordinate of the joint
+/// type, none negative.
+fn armature(joint: &Joint, values: &BTreeMap<String, f64>) -> Result<(), Problem> {
+    let coordinates = joint.kind.nv();
+    let count = joint.armature.len();
+    if count > 0 && (coordinates == 0 || count > 1 && count != coordinates) {
+        let span = joint.armature.first().map_or(joint.span, |e| e.span);
+        return Err(Problem::new(
+            span,
+            format!(
+                "`armature` of joint `{}` has {count} values for {coordinates} coordinates",
+                joint.name
+            ),
+            format!("a {} joint has {coordinates}", joint.kind.name()),
+            "give one value for every coordinate, or one per coordinate in order",
+        ));
+    }
+    for expr in &joint.armature {
+        not_negative(joint, expr, "armature", values)?;
     }
     Ok(())
 }

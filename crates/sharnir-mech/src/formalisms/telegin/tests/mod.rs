@@ -51,6 +51,7 @@ fn time_derivative_is_the_chain_rule() {
         inertia: pool.identity3(),
         auxiliary: false,
         body_frame: None,
+        armature: Vec::new(),
     };
     let bodies = [revolute(&mut pool, 0), revolute(&mut pool, 1)];
     let mut derivative = TimeDerivative::new(&mut pool, &bodies);

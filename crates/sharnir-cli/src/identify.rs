@@ -1,0 +1,461 @@
+//! `sharnir identify`: the base parameters of a spec (and the drives'
+//! armature, damping and friction) estimated from measured joint forces.
+//!
+//! Nothing is compiled: the module's `regressor` and `base_parameters` are
+//! planned and evaluated in memory, the geometry and gravity at the spec's
+//! values. The samples ([`crate::measurements`]) give one block of rows
+//! each, `τ_motor(tᵢ) = Y_b(qᵢ, q̇ᵢ, q̈ᵢ) β`, stacked into `W β = T`
+//! (`N·NV` rows, `NBP` columns). The estimate is Gautier and Khalil's
+//! weighted least squares: an ordinary solution first, whose residuals give
+//! each joint's error `σⱼ`, then the rows of joint `j` divided by `σⱼ` and
+//! solved again. Both solves are by the singular value decomposition of
+//! the regressor with columns scaled to unit norm (`faer`); its condition
+//! number is the one reported. With `r` the weighted residual,
+//! `σ̂² = ‖r‖² / (N·NV − NBP)` and `cov(β) = σ̂² (WᵀW)⁻¹` (weighted `W`), whose
+//! diagonal's roots are the standard deviations. A singular value below
+//! 1e-10 of the largest means the data do not determine `β`: the
+//! parameters along those directions are named and nothing is estimated.
+//! A mechanism with loops is refused: its regressor is the spanning
+//! tree's, while its measured joint forces hold the cut joints' reactions.
+
+use crate::args::{DrivesArg, IdentifyArgs};
+use crate::load;
+use crate::measurements::{self, Layout, Samples};
+use faer::Mat;
+use sharnir_codegen::plan::outputs::{Function, Outputs};
+use sharnir_codegen::PlanOptions;
+use sharnir_mech::{Input, Mechanism, ParameterMode};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Below this fraction of the largest singular value of the scaled
+/// regressor, a direction of `β` is not identifiable from the data.
+const RANK_TOLERANCE: f64 = 1e-10;
+
+/// A joint's error estimate is at least this fraction of the largest, so
+/// that a joint the model fits exactly does not get an infinite weight.
+const WEIGHT_FLOOR: f64 = 1e-9;
+
+/// What `identify` found.
+struct Identified {
+    names: Vec<String>,
+    estimate: Vec<f64>,
+    deviation: Vec<f64>,
+    spec_values: Vec<f64>,
+    coordinates: Vec<String>,
+    residual_rms: Vec<f64>,
+    condition: f64,
+    samples: usize,
+    /// How the velocities and accelerations were found.
+    derivatives: &'static str,
+    /// The direction of the smallest singular value, as (name, component)
+    /// with the largest components, and the ratio to the largest.
+    weakest: (f64, Vec<(String, f64)>),
+}
+
+/// Runs `sharnir identify`.
+pub(crate) fn run(args: &IdentifyArgs, root: &Path) -> miette::Result<()> {
+    let loaded = load(root, &args.spec, &args.urdf.options())?;
+    let spec = match args.drives {
+        DrivesArg::Declared => loaded,
+        DrivesArg::All => loaded.with_every_drive(),
+    };
+    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime)?;
+    if mechanism.has_loops() {
+        miette::bail!(
+            help = "identify the open chains apart, or measure the cut joints' reactions",
+            "{}: the regressor is its spanning tree's, but the joint forces of a mechanism \
+             with loops also hold the cut joints' reactions",
+            spec.source.name
+        );
+    }
+    let options = PlanOptions {
+        outputs: Some(
+            Outputs::NONE
+                .with(Function::Regressor)
+                .with(Function::BaseParameters),
+        ),
+        ..PlanOptions::default()
+    };
+    let plan = sharnir_codegen::plan(&mut mechanism, &options)
+        .map_err(|e| miette::miette!("{}: {e}", spec.source.name))?;
+    let names = plan
+        .base_parameters()
+        .map(|b| b.names.clone())
+        .unwrap_or_default();
+    let layout = Layout {
+        positions: &mechanism.positions,
+        coordinates: &mechanism.coordinates,
+        quaternions: &mechanism.quaternions,
+    };
+    let samples = measurements::read(&args.data, &layout, args.cutoff)?;
+    let parameters: HashMap<String, f64> = mechanism
+        .parameters
+        .iter()
+        .map(|p| (p.name.clone(), p.default))
+        .collect();
+    let unevaluated =
+        |what: &str| miette::miette!("{}: {what} cannot be evaluated", spec.source.name);
+    let spec_values = plan
+        .evaluate("base_parameters", &|input: &Input| match input {
+            Input::Parameter(name) => parameters.get(name).copied(),
+            _ => None,
+        })
+        .ok_or_else(|| unevaluated("base_parameters"))?;
+    let nv = mechanism.dof();
+    let stacked = stack(&plan, &parameters, &samples, nv, names.len())
+        .ok_or_else(|| unevaluated("the regressor"))?;
+    let data = args.data.display().to_string();
+    let mut identified = solve(&stacked, &names, &mechanism.coordinates, spec_values, &data)?;
+    identified.derivatives = samples.derivatives;
+    let name = args.spec.display().to_string();
+    if args.json {
+        println!("{}", json(&name, &data, &identified));
+    } else {
+        print!("{}", text(&name, &data, &identified));
+    }
+    Ok(())
+}
+
+/// The stacked regressor (rows sample by sample, joint by joint) and the
+/// measured forces.
+struct Stacked {
+    rows: Vec<Vec<f64>>,
+    forces: Vec<f64>,
+    nv: usize,
+}
+
+/// `W` and `T` from every sample; `None` if the regressor reads an input
+/// it was not given (a bug).
+fn stack(
+    plan: &sharnir_codegen::Plan,
+    parameters: &HashMap<String, f64>,
+    samples: &Samples,
+    nv: usize,
+    nbp: usize,
+) -> Option<Stacked> {
+    let mut rows = Vec::with_capacity(samples.q.len() * nv);
+    let mut forces = Vec::with_capacity(samples.q.len() * nv);
+    for (((q, v), a), tau) in samples
+        .q
+        .iter()
+        .zip(&samples.v)
+        .zip(&samples.a)
+        .zip(&samples.tau)
+    {
+        let input = |symbol: &Input| match symbol {
+            Input::Parameter(name) => parameters.get(name).copied(),
+            Input::Position(i) => q.get(*i).copied(),
+            Input::Velocity(i) => v.get(*i).copied(),
+            Input::Acceleration(i) => a.get(*i).copied(),
+            _ => None,
+        };
+        let block = plan.evaluate("regressor", &input)?;
+        rows.extend(block.chunks(nbp.max(1)).take(nv).map(<[f64]>::to_vec));
+        forces.extend(tau.iter().copied());
+    }
+    Some(Stacked { rows, forces, nv })
+}
+
+/// A least-squares solution of `W β = T` with rows scaled by `weights`
+/// (one per joint): the estimate, the scaled regressor's SVD parts for the
+/// covariance, and the residual `T − W β` unweighted.
+struct Solution {
+    estimate: Vec<f64>,
+    /// `D V S⁻¹` (`D` the column scaling): `cov = σ̂² (D V S⁻¹)(D V S⁻¹)ᵀ`.
+    whitened: Vec<Vec<f64>>,
+    singular: Vec<f64>,
+    /// The right singular vectors, scaled back: column `k` is direction `k`
+    /// of `β`.
+    directions: Vec<Vec<f64>>,
+    residual: Vec<f64>,
+}
+
+fn least_squares(stacked: &Stacked, weights: &[f64]) -> miette::Result<Solution> {
+    let (m, p) = (stacked.rows.len(), stacked.rows.first().map_or(0, Vec::len));
+    let weight = |i: usize| weights[i % stacked.nv];
+    let norms: Vec<f64> = (0..p)
+        .map(|j| {
+            let n = (0..m)
+                .map(|i| (weight(i) * stacked.rows[i][j]).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            if n > 0.0 {
+                n
+            } else {
+                1.0
+            }
+        })
+        .collect();
+    let a = Mat::<f64>::from_fn(m, p, |i, j| weight(i) * stacked.rows[i][j] / norms[j]);
+    let svd = a
+        .thin_svd()
+        .map_err(|e| miette::miette!("the regressor's singular values did not converge: {e:?}"))?;
+    let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
+    let singular: Vec<f64> = (0..p).map(|k| s[k]).collect();
+    let top = singular.iter().copied().fold(0.0, f64::max);
+    let projected: Vec<f64> = (0..p)
+        .map(|k| {
+            (0..m)
+                .map(|i| u[(i, k)] * weight(i) * stacked.forces[i])
+                .sum()
+        })
+        .collect();
+    let mut estimate = vec![0.0; p];
+    let mut whitened = vec![vec![0.0; p]; p];
+    let mut directions = vec![vec![0.0; p]; p];
+    for k in 0..p {
+        let sk = if singular[k] > RANK_TOLERANCE * top {
+            singular[k]
+        } else {
+            f64::INFINITY
+        };
+        for j in 0..p {
+            let d = v[(j, k)] / norms[j];
+            estimate[j] += d * projected[k] / sk;
+            whitened[j][k] = d / sk;
+            directions[j][k] = d;
+        }
+    }
+    let residual = (0..m)
+        .map(|i| {
+            let fitted: f64 = stacked.rows[i]
+                .iter()
+                .zip(&estimate)
+                .map(|(y, b)| y * b)
+                .sum();
+            stacked.forces[i] - fitted
+        })
+        .collect();
+    Ok(Solution {
+        estimate,
+        whitened,
+        singular,
+        directions,
+        residual,
+    })
+}
+
+/// Weighted least squares as the module documentation says.
+fn solve(
+    stacked: &Stacked,
+    names: &[String],
+    coordinates: &[String],
+    spec_values: Vec<f64>,
+    data: &str,
+) -> miette::Result<Identified> {
+    let (m, p, nv) = (stacked.rows.len(), names.len(), stacked.nv);
+    if m <= p {
+        miette::bail!(
+            help = format!("{p} base parameters need more than {p} rows (samples × joints)"),
+            "{data}: {} samples of {nv} joints are too few",
+            m / nv.max(1)
+        );
+    }
+    let ordinary = least_squares(stacked, &vec![1.0; nv])?;
+    let top = ordinary.singular.iter().copied().fold(0.0, f64::max);
+    let deficient: Vec<usize> = (0..p)
+        .filter(|&k| ordinary.singular[k].is_nan() || ordinary.singular[k] <= RANK_TOLERANCE * top)
+        .collect();
+    if !deficient.is_empty() {
+        let described: Vec<String> = deficient
+            .iter()
+            .map(|&k| direction(names, &ordinary.directions, k))
+            .collect();
+        miette::bail!(
+            help = "a trajectory that moves every joint, at several speeds and accelerations, \
+                    excites every parameter; or fix these in the spec and identify the rest",
+            "{data}: the data do not determine {} combination(s) of the parameters: {}",
+            deficient.len(),
+            described.join("; ")
+        );
+    }
+    let per_joint = |residual: &[f64]| -> Vec<f64> {
+        (0..nv)
+            .map(|j| {
+                let squares: f64 = residual.iter().skip(j).step_by(nv).map(|r| r * r).sum();
+                (squares / (m / nv) as f64).sqrt()
+            })
+            .collect()
+    };
+    let errors = per_joint(&ordinary.residual);
+    let largest = errors.iter().copied().fold(0.0, f64::max);
+    let weights: Vec<f64> = if largest > 0.0 {
+        errors
+            .iter()
+            .map(|e| 1.0 / e.max(WEIGHT_FLOOR * largest))
+            .collect()
+    } else {
+        vec![1.0; nv]
+    };
+    let weighted = least_squares(stacked, &weights)?;
+    let squares: f64 = weighted
+        .residual
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (weights[i % nv] * r).powi(2))
+        .sum();
+    let variance = squares / (m - p) as f64;
+    let deviation: Vec<f64> = weighted
+        .whitened
+        .iter()
+        .map(|row| (variance * row.iter().map(|x| x * x).sum::<f64>()).sqrt())
+        .collect();
+    let top = weighted.singular.iter().copied().fold(0.0, f64::max);
+    let (smallest, low) =
+        weighted
+            .singular
+            .iter()
+            .copied()
+            .enumerate()
+            .fold(
+                (0, f64::INFINITY),
+                |best, (k, s)| if s < best.1 { (k, s) } else { best },
+            );
+    let weakest = components(names, &weighted.directions, smallest);
+    Ok(Identified {
+        names: names.to_vec(),
+        estimate: weighted.estimate,
+        deviation,
+        spec_values,
+        coordinates: coordinates.to_vec(),
+        residual_rms: per_joint(&weighted.residual),
+        condition: top / low,
+        samples: m / nv.max(1),
+        derivatives: "",
+        weakest: (low / top, weakest),
+    })
+}
+
+/// The largest components of direction `k` (at least a fifth of the
+/// largest), as `(name, component)`, the largest first, scaled so that it
+/// is one.
+fn components(names: &[String], directions: &[Vec<f64>], k: usize) -> Vec<(String, f64)> {
+    let column: Vec<f64> = directions.iter().map(|row| row[k]).collect();
+    let largest = column.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+    let mut parts: Vec<(String, f64)> = names
+        .iter()
+        .zip(&column)
+        .filter(|(_, x)| x.abs() >= 0.2 * largest && largest > 0.0)
+        .map(|(n, x)| (n.clone(), x / largest))
+        .collect();
+    parts.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
+    parts
+}
+
+/// Direction `k` as text: `link2.xx_r − 0.5·link3.m`.
+fn direction(names: &[String], directions: &[Vec<f64>], k: usize) -> String {
+    let mut text = String::new();
+    for (name, x) in components(names, directions, k) {
+        let sign = match (text.is_empty(), x < 0.0) {
+            (true, false) => "",
+            (true, true) => "−",
+            (false, false) => " + ",
+            (false, true) => " − ",
+        };
+        let magnitude = x.abs();
+        if (magnitude - 1.0).abs() < 1e-9 {
+            let _ = write!(text, "{sign}{name}");
+        } else {
+            let _ = write!(text, "{sign}{magnitude:.3}·{name}");
+        }
+    }
+    text
+}
+
+/// The default output: a table of estimates, the condition number, the
+/// residuals and the weakest direction.
+fn text(spec: &str, data: &str, l: &Identified) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{spec} from {data}: {} samples of {} joints ({}), {} base parameters",
+        l.samples,
+        l.coordinates.len(),
+        l.derivatives,
+        l.names.len()
+    );
+    let _ = writeln!(
+        out,
+        "condition number {:.4e} (weighted regressor, columns scaled to unit norm)\n",
+        l.condition
+    );
+    let width = l
+        .names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(9);
+    let _ = writeln!(
+        out,
+        "{:width$} {:>15} {:>11} {:>8} {:>15}",
+        "parameter", "estimate", "±σ", "σ/|β|", "spec"
+    );
+    for i in 0..l.names.len() {
+        let relative = l.deviation[i] / l.estimate[i].abs();
+        let _ = writeln!(
+            out,
+            "{:width$} {:>15.8e} {:>11.3e} {:>7.2}% {:>15.8e}",
+            l.names[i],
+            l.estimate[i],
+            l.deviation[i],
+            100.0 * relative,
+            l.spec_values[i]
+        );
+    }
+    let _ = writeln!(out, "\nresidual RMS per joint:");
+    for (name, rms) in l.coordinates.iter().zip(&l.residual_rms) {
+        let _ = writeln!(out, "  tau.{name} {rms:.4e}");
+    }
+    let described: Vec<String> = l
+        .weakest
+        .1
+        .iter()
+        .map(|(n, x)| format!("{x:+.3}·{n}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "weakest direction (singular value {:.3e} of the largest): {}",
+        l.weakest.0,
+        described.join(" ")
+    );
+    out
+}
+
+/// `--json`: one object.
+fn json(spec: &str, data: &str, l: &Identified) -> String {
+    let parameters: Vec<serde_json::Value> = (0..l.names.len())
+        .map(|i| {
+            serde_json::json!({
+                "name": l.names[i],
+                "estimate": l.estimate[i],
+                "deviation": l.deviation[i],
+                "spec": l.spec_values[i],
+            })
+        })
+        .collect();
+    let residuals: serde_json::Map<String, serde_json::Value> = l
+        .coordinates
+        .iter()
+        .zip(&l.residual_rms)
+        .map(|(n, r)| (n.clone(), serde_json::json!(r)))
+        .collect();
+    serde_json::json!({
+        "spec": spec,
+        "data": data,
+        "samples": l.samples,
+        "derivatives": l.derivatives,
+        "condition_number": l.condition,
+        "base_parameters": parameters,
+        "residual_rms": residuals,
+        "weakest_direction": {
+            "relative_singular_value": l.weakest.0,
+            "components": l.weakest.1.iter()
+                .map(|(n, x)| serde_json::json!({ "name": n, "component": x }))
+                .collect::<Vec<_>>(),
+        },
+    })
+    .to_string()
+}
