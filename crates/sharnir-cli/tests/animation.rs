@@ -64,6 +64,16 @@ fn browse(browser: &Path, profile: &Path, page: &Path, query: &str, mode: &str) 
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// What the page wrote for a `?probe=` run: the JSON in its `#probe`.
+fn probe(dom: &str) -> serde_json::Value {
+    let text = dom
+        .split("<pre id=\"probe\" hidden=\"\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .unwrap_or_else(|| panic!("no probe in the page: {dom}"));
+    serde_json::from_str(&text.replace("&quot;", "\"")).expect("json")
+}
+
 /// RGB pixels and width of a PNG.
 fn pixels(path: &Path) -> (Vec<[u8; 3]>, usize) {
     let decoder = png::Decoder::new(std::fs::File::open(path).expect("screenshot"));
@@ -129,13 +139,7 @@ fn the_animation_page_draws_the_run_where_the_dynamics_put_it() {
         &format!("t={t}&probe=rod3"),
         "--dump-dom",
     );
-    let probe = dom
-        .split("<pre id=\"probe\" hidden=\"\">")
-        .nth(1)
-        .and_then(|rest| rest.split("</pre>").next())
-        .unwrap_or_else(|| panic!("no probe in the page: {dom}"));
-    let probe: serde_json::Value =
-        serde_json::from_str(&probe.replace("&quot;", "\"")).expect("json");
+    let probe = probe(&dom);
     assert_eq!(probe["errors"].as_array().map(Vec::len), Some(0), "{probe}");
     let drawn = probe["drawn"].as_f64().expect("drawn");
     assert!(drawn > 0.02, "the canvas is blank ({drawn})");
@@ -274,13 +278,7 @@ fn the_view_draws_one_configuration_with_its_frames() {
     };
     let profile = dir.path().join("profile");
     let dom = browse(&browser, &profile, &page, "probe=rocker", "--dump-dom");
-    let probe = dom
-        .split("<pre id=\"probe\" hidden=\"\">")
-        .nth(1)
-        .and_then(|rest| rest.split("</pre>").next())
-        .unwrap_or_else(|| panic!("no probe in the page: {dom}"));
-    let probe: serde_json::Value =
-        serde_json::from_str(&probe.replace("&quot;", "\"")).expect("json");
+    let probe = probe(&dom);
     assert_eq!(probe["errors"].as_array().map(Vec::len), Some(0), "{probe}");
     assert!(probe["drawn"].as_f64().expect("drawn") > 0.01, "{probe}");
 }
