@@ -13,6 +13,11 @@
     errorBox.hidden = false;
   }
   window.addEventListener("error", (e) => report(e.message));
+  const consoleError = console.error.bind(console);
+  console.error = (...parts) => {
+    report(parts.join(" "));
+    consoleError(...parts);
+  };
 
   function floats(text) {
     const binary = atob(text);
@@ -559,5 +564,6 @@
     document.body.appendChild(out);
   }
   document.body.dataset.ready = "true";
+  document.body.dataset.opened = String(Math.round(performance.now()));
   requestAnimationFrame(frame);
 })();
