@@ -23,6 +23,8 @@
 //!
 //! The overconstrained double parallelogram (one redundant row everywhere)
 //! also moves as its closed form says, with the redundant multiplier zero.
+//! The Delta's first singular configuration is located as an event on
+//! `closure_conditioning`.
 //!
 //! States are assembled from the spec's initial configuration with the
 //! independent coordinates moved by up to 0.3 (those that are positions:
@@ -258,4 +260,59 @@ fn the_overconstrained_parallelogram_moves_like_its_closed_form() {
             );
         }
     }
+}
+
+/// The Delta robot falling from `[initial]` with its motors passive passes
+/// a singular configuration of its legs near t = 0.30 s: the constraint
+/// Jacobian's singular value at its generic rank, relative to the largest
+/// (`closure_conditioning`), falls from above 1e-2 through 1e-3 there, and
+/// an event on it is located in [0.295, 0.305] s; the double
+/// parallelogram, whose one redundant row makes its Jacobian deficient
+/// everywhere, stays far from singular over its swing (above 0.1).
+#[test]
+fn singular_configurations_are_located() {
+    use sharnir_runtime::{closure_conditioning, Direction, Event, Method, Sample, Simulation};
+    model!(Delta = sharnir_generated::delta, loops);
+    model!(Parallelogram = sharnir_generated::parallelogram, loops);
+    let delta = Delta::default();
+    let start = closure_conditioning(&delta, &sharnir_generated::delta::INITIAL_POSITIONS);
+    assert!(start > 1e-2, "the start is already near-singular: {start}");
+    let watched = delta;
+    let summary = Simulation::new(delta)
+        .closed()
+        .method(Method::Dop853)
+        .tolerances(Tolerances {
+            rtol: 1e-10,
+            atol: 1e-10,
+        })
+        .events(
+            vec![Event::new("singular configuration", Direction::Falling)],
+            move |_t, q, _v, g| {
+                let q: [f64; sharnir_generated::delta::NQ] = core::array::from_fn(|k| q[k]);
+                g[0] = closure_conditioning(&watched, &q) - 1e-3;
+            },
+        )
+        .run(0.5, |_: &Sample<'_>| {})
+        .expect("runs");
+    let first = summary.events.first().expect("a singular configuration");
+    assert!(
+        (0.295..0.305).contains(&first.t),
+        "located at {} s",
+        first.t
+    );
+
+    let parallelogram = Parallelogram::default();
+    let mut lowest = f64::INFINITY;
+    Simulation::new(parallelogram)
+        .closed()
+        .method(Method::Dop853)
+        .run(2.0, |s: &Sample<'_>| {
+            let q: [f64; sharnir_generated::parallelogram::NQ] = core::array::from_fn(|k| s.q[k]);
+            lowest = lowest.min(closure_conditioning(&parallelogram, &q));
+        })
+        .expect("runs");
+    assert!(
+        lowest > 0.1,
+        "the parallelogram came near a singular configuration: {lowest}"
+    );
 }

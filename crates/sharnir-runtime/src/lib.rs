@@ -43,6 +43,7 @@ mod poses;
 mod real;
 #[cfg(feature = "std")]
 mod simulation;
+mod singularity;
 mod stepper;
 mod symplectic;
 mod system;
@@ -70,6 +71,7 @@ pub use simulation::{
     release_events, MechanicalSystem, Method, Observer, ObserverError, Sample, Simulation,
     SimulationError, SimulationErrorKind, Summary,
 };
+pub use singularity::closure_conditioning;
 pub use stepper::{IntegrationError, Stats, Stepper, Tolerances, Trajectory};
 pub use symplectic::SymplecticEuler;
 pub use system::{OdeSystem, RhsError};

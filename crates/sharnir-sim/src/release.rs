@@ -4,10 +4,10 @@
 
 use crate::animation::Drawing;
 use crate::options::SimOptions;
-use crate::run::{animate, contact_events, execute, watched, EventFunction};
+use crate::run::{animate, contact_events, execute, merged, watched};
 use sharnir_runtime::{
-    release_events, release_state, split_state, BodyPoses, Detachable, Event, MechanicalSystem,
-    Model, Passive, Simulation, Summary,
+    release_events, release_state, split_state, BodyPoses, Detachable, MechanicalSystem, Model,
+    Passive, Simulation, Summary,
 };
 use std::fmt::Write as _;
 use std::path::Path;
@@ -170,23 +170,4 @@ fn renamed(path: &Path, variant: &str) -> std::path::PathBuf {
         .map(|e| e.to_string_lossy().into_owned())
         .unwrap_or_default();
     path.with_extension(format!("{variant}.{extension}"))
-}
-
-/// Two sets of events as one: the first's components, then the second's.
-fn merged(
-    first: Option<(Vec<Event>, EventFunction)>,
-    second: (Vec<Event>, EventFunction),
-) -> Option<(Vec<Event>, EventFunction)> {
-    let Some((mut events, mut f)) = first else {
-        return Some(second);
-    };
-    let split = events.len();
-    let (more, mut g) = second;
-    events.extend(more);
-    let function = move |t: f64, q: &[f64], v: &[f64], values: &mut [f64]| {
-        let (head, tail) = values.split_at_mut(split.min(values.len()));
-        f(t, q, v, head);
-        g(t, q, v, tail);
-    };
-    Some((events, Box::new(function)))
 }

@@ -8,8 +8,9 @@ use crate::options::{Assignment, CoordinateKind, MethodName, SimOptions};
 use crate::plot::{self, Trace};
 use crate::progress::Progress;
 use sharnir_runtime::{
-    BodyPoses, Direction, Event, EventRecord, LoopClosure, MechanicalSystem, Method, Model,
-    Observer, ObserverError, Passive, Sample, Simulation, SimulationErrorKind, Summary, Tolerances,
+    closure_conditioning, BodyPoses, Direction, Event, EventRecord, LoopClosure, MechanicalSystem,
+    Method, Model, Observer, ObserverError, Passive, Sample, Simulation, SimulationErrorKind,
+    Summary, Tolerances,
 };
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -60,12 +61,15 @@ where
     M: LoopClosure<NQ, NV, NC, Real = f64> + BodyPoses<NQ, NV> + Clone + Send + 'static,
 {
     refuse_symplectic(options)?;
-    let contacts = watched(options, contact_events(&model));
+    let events = merged(
+        watched(options, contact_events(&model)),
+        singular_events(&model),
+    );
     let drawing = Drawing::of(&model);
     let (text, summary, film) = execute(
         Simulation::new(model).closed(),
         options,
-        contacts,
+        events,
         None,
         Some(drawing),
     )?;
@@ -121,6 +125,32 @@ where
     Some((events, Box::new(gaps)))
 }
 
+/// `σ_r/σ_1` of the constraint Jacobian below which a configuration of the
+/// loops is reported as singular (`closure_conditioning`).
+pub(crate) const SINGULAR: f64 = 1e-3;
+
+/// The loops' singular configurations as an event, watched on every run
+/// of a closed mechanism (also with `--no-events`): the conditioning of
+/// the constraint Jacobian falling through [`SINGULAR`]. The run goes on
+/// through it; the summary and the events file say when.
+pub(crate) fn singular_events<M, const NQ: usize, const NV: usize, const NC: usize>(
+    model: &M,
+) -> (Vec<Event>, EventFunction)
+where
+    M: LoopClosure<NQ, NV, NC, Real = f64> + Clone + Send + 'static,
+{
+    let model = model.clone();
+    let conditioning = move |_t: f64, q: &[f64], _v: &[f64], g: &mut [f64]| {
+        if let (Ok(q), Some(slot)) = (<[f64; NQ]>::try_from(q), g.first_mut()) {
+            *slot = closure_conditioning(&model, &q) - SINGULAR;
+        }
+    };
+    (
+        vec![Event::new("singular configuration", Direction::Falling)],
+        Box::new(conditioning),
+    )
+}
+
 /// [`run`] watching events: `events[i]` describes component `i` of
 /// `function(t, q, q̇, g)` (see `sharnir_runtime::Simulation::events`). A
 /// terminal event ends the run at its time; with `--csv out.csv` the events
@@ -157,15 +187,11 @@ where
     M: LoopClosure<NQ, NV, NC, Real = f64> + Clone + Send + 'static,
 {
     refuse_symplectic(options)?;
-    let contacts = watched(options, contact_events(&model));
-    execute(
-        Simulation::new(model).closed(),
-        options,
-        contacts,
-        None,
-        None,
-    )
-    .map(|(text, ..)| text)
+    let events = merged(
+        watched(options, contact_events(&model)),
+        singular_events(&model),
+    );
+    execute(Simulation::new(model).closed(), options, events, None, None).map(|(text, ..)| text)
 }
 
 /// [`run_closed`] watching events, as [`run_with_events`] does.
@@ -553,4 +579,23 @@ fn report_events(text: &mut String, summary: &Summary) {
             e.name, e.t
         );
     }
+}
+
+/// Two sets of events as one: the first's components, then the second's.
+pub(crate) fn merged(
+    first: Option<(Vec<Event>, EventFunction)>,
+    second: (Vec<Event>, EventFunction),
+) -> Option<(Vec<Event>, EventFunction)> {
+    let Some((mut events, mut f)) = first else {
+        return Some(second);
+    };
+    let split = events.len();
+    let (more, mut g) = second;
+    events.extend(more);
+    let function = move |t: f64, q: &[f64], v: &[f64], values: &mut [f64]| {
+        let (head, tail) = values.split_at_mut(split.min(values.len()));
+        f(t, q, v, head);
+        g(t, q, v, tail);
+    };
+    Some((events, Box::new(function)))
 }

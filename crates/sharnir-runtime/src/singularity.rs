@@ -1,0 +1,118 @@
+//! How near a closed mechanism is to a singular configuration: one where
+//! its constraint Jacobian `J` loses rank (a four-bar folded flat, a Delta
+//! leg stretched), and the constrained dynamics divide by nearly zero.
+//!
+//! Rows that are redundant everywhere (a planar loop of spatial joints, a
+//! parallelogram) make `J` rank-deficient in every configuration, so the
+//! measure is the singular value of `J` at the mechanism's generic rank
+//! `NV − (degrees of freedom)`, relative to the largest: one in a
+//! well-conditioned configuration, zero at a singular one. The singular
+//! values are the square roots of the eigenvalues of `J Jᵀ` (`NC × NC`),
+//! found by Jacobi rotations, without an allocator.
+
+use crate::{LoopClosure, Real};
+
+/// `σ_r / σ_1` of the constraint Jacobian at `q`, `r` the generic rank
+/// (`NV` less the independent coordinates; `NC` for a model that names
+/// none): how far `q` is from a singular configuration of the loops.
+pub fn closure_conditioning<M, const NQ: usize, const NV: usize, const NC: usize>(
+    model: &M,
+    q: &[M::Real; NQ],
+) -> M::Real
+where
+    M: LoopClosure<NQ, NV, NC>,
+{
+    let jacobian = model.constraint_jacobian(q);
+    let mut gram: [[M::Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * jacobian[j][k])
+        })
+    });
+    let mut eigenvalues = symmetric_eigenvalues(&mut gram);
+    eigenvalues.sort_unstable_by(|a, b| b.partial_cmp(a).unwrap_or(core::cmp::Ordering::Equal));
+    let rank = if M::INDEPENDENT.is_empty() {
+        NC
+    } else {
+        NV.saturating_sub(M::INDEPENDENT.len()).min(NC)
+    };
+    match (
+        eigenvalues.first(),
+        rank.checked_sub(1).and_then(|r| eigenvalues.get(r)),
+    ) {
+        (Some(&largest), Some(&at_rank)) if largest > M::Real::ZERO => {
+            let ratio = at_rank / largest;
+            if ratio > M::Real::ZERO {
+                ratio.sqrt()
+            } else {
+                M::Real::ZERO
+            }
+        }
+        _ => M::Real::ONE,
+    }
+}
+
+/// The eigenvalues of the symmetric matrix `a` (destroyed), by cyclic
+/// Jacobi rotations.
+fn symmetric_eigenvalues<R: Real, const N: usize>(a: &mut [[R; N]; N]) -> [R; N] {
+    let two = R::from_f64(2.0);
+    for _sweep in 0..50 {
+        let off = (0..N)
+            .flat_map(|i| (0..N).filter(move |&j| j != i).map(move |j| (i, j)))
+            .fold(R::ZERO, |s, (i, j)| s + a[i][j] * a[i][j]);
+        let scale = (0..N).fold(R::ZERO, |s, i| s + a[i][i] * a[i][i]);
+        if off <= R::EPSILON * R::EPSILON * scale || off == R::ZERO {
+            break;
+        }
+        for p in 0..N {
+            for q in p + 1..N {
+                if a[p][q] == R::ZERO {
+                    continue;
+                }
+                // t = tan of the rotation angle, the smaller root.
+                let theta = (a[q][q] - a[p][p]) / (two * a[p][q]);
+                let root = (theta * theta + R::ONE).sqrt();
+                let t = if theta >= R::ZERO {
+                    R::ONE / (theta + root)
+                } else {
+                    -R::ONE / (-theta + root)
+                };
+                let c = R::ONE / (t * t + R::ONE).sqrt();
+                let s = t * c;
+                for row in a.iter_mut() {
+                    let (akp, akq) = (row[p], row[q]);
+                    row[p] = c * akp - s * akq;
+                    row[q] = s * akp + c * akq;
+                }
+                let (row_p, row_q) = (a[p], a[q]);
+                for (k, (&apk, &aqk)) in row_p.iter().zip(&row_q).enumerate() {
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+            }
+        }
+    }
+    core::array::from_fn(|i| a[i][i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::symmetric_eigenvalues;
+
+    #[test]
+    fn jacobi_finds_the_eigenvalues() {
+        let mut a = [[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 1.0]];
+        let original = a;
+        let mut values = symmetric_eigenvalues(&mut a);
+        values.sort_by(f64::total_cmp);
+        let trace: f64 = values.iter().sum();
+        assert!((trace - 8.0).abs() < 1e-12);
+        for &l in &values {
+            // det(A − λ I) = 0.
+            let m = |i: usize, j: usize| original[i][j] - if i == j { l } else { 0.0 };
+            let det = m(0, 0) * (m(1, 1) * m(2, 2) - m(1, 2) * m(2, 1))
+                - m(0, 1) * (m(1, 0) * m(2, 2) - m(1, 2) * m(2, 0))
+                + m(0, 2) * (m(1, 0) * m(2, 1) - m(1, 1) * m(2, 0));
+            assert!(det.abs() < 1e-10, "λ = {l}: det {det}");
+        }
+    }
+}
