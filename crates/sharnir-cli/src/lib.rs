@@ -142,3 +142,18 @@ fn plan_one(
     sharnir_codegen::plan(&mut mechanism, options)
         .map_err(|e| miette::miette!("{}: {e}", spec.source.name))
 }
+
+/// Scales every quaternion of `q` to unit length; a zero one is an error.
+pub(crate) fn normalise_quaternions(quaternions: &[usize], q: &mut [f64]) -> miette::Result<()> {
+    for &start in quaternions {
+        let Some(quaternion) = q.get_mut(start..start + 4) else {
+            continue;
+        };
+        let norm = quaternion.iter().map(|c| c * c).sum::<f64>().sqrt();
+        if norm.is_nan() || norm <= 0.0 {
+            miette::bail!("the quaternion at q[{start}..{}] is zero", start + 4);
+        }
+        quaternion.iter_mut().for_each(|c| *c /= norm);
+    }
+    Ok(())
+}

@@ -14,7 +14,7 @@
 //! The eigenvalues come from `faer` (see ARCHITECTURE.md, "Dependencies").
 
 use crate::args::LinearizeArgs;
-use crate::load;
+use crate::{load, normalise_quaternions};
 use faer::Mat;
 use sharnir_codegen::plan::outputs::{Function, Outputs};
 use sharnir_codegen::PlanOptions;
@@ -246,21 +246,6 @@ fn slot(names: &[String], name: &str, flag: &str) -> miette::Result<usize> {
             "{flag}{name}: no such coordinate"
         )
     })
-}
-
-/// Scales every quaternion of `q` to unit length; a zero one is an error.
-fn normalise_quaternions(quaternions: &[usize], q: &mut [f64]) -> miette::Result<()> {
-    for &start in quaternions {
-        let Some(quaternion) = q.get_mut(start..start + 4) else {
-            continue;
-        };
-        let norm = quaternion.iter().map(|c| c * c).sum::<f64>().sqrt();
-        if norm.is_nan() || norm <= 0.0 {
-            miette::bail!("the quaternion at q[{start}..{}] is zero", start + 4);
-        }
-        quaternion.iter_mut().for_each(|c| *c /= norm);
-    }
-    Ok(())
 }
 
 /// The eigenvalues of `a`, largest real part first.

@@ -13,18 +13,45 @@
 
 use crate::frame::Frame;
 use crate::mesh;
-pub(crate) use crate::urdf_scene::UrdfScene;
+use crate::urdf_scene::UrdfScene;
 use serde_json::{json, Value};
 use sharnir_spec::{Body, ElementaryRotation, Expr, Joint, JointKind, Origin, Shape, Spec};
 use std::path::Path;
 
+/// The scene of the spec or URDF at `path` (converted into `spec`), with
+/// a URDF's own visuals, its meshes looked up in `package_paths`: what
+/// `sim --html` and `view` draw.
+pub(crate) fn of_input(
+    root: &Path,
+    path: &Path,
+    spec: &Spec,
+    urdf_options: &sharnir_urdf::Options,
+    package_paths: &[std::path::PathBuf],
+) -> miette::Result<Value> {
+    let directory = path.parent().unwrap_or(Path::new("."));
+    let urdf = if crate::is_urdf(path) {
+        let source = crate::read_source(root, path)?;
+        let conversion = sharnir_urdf::convert(&source, urdf_options)?;
+        Some(UrdfScene::new(
+            &source,
+            &conversion,
+            directory,
+            package_paths,
+        ))
+    } else {
+        None
+    };
+    scene(spec, directory, urdf.as_ref()).map_err(|message| {
+        miette::miette!(
+            help = "a mesh is read relative to the spec's directory; STL, OBJ and COLLADA are read",
+            "{message}"
+        )
+    })
+}
+
 /// The scene of `spec` as JSON, or the message naming the body and the
 /// file of a mesh that cannot be read.
-pub(crate) fn scene(
-    spec: &Spec,
-    spec_dir: &Path,
-    urdf: Option<&UrdfScene>,
-) -> Result<Value, String> {
+fn scene(spec: &Spec, spec_dir: &Path, urdf: Option<&UrdfScene>) -> Result<Value, String> {
     let values = Values(spec);
     // Where each body is drawn: itself, or the moving body (or the ground)
     // it is welded to, with its frame in that body's.

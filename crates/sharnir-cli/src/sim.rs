@@ -12,7 +12,7 @@
 
 use crate::args::SimArgs;
 use crate::context::simulation_sources;
-use crate::{is_urdf, load, plan_one, read_source, Context};
+use crate::{is_urdf, load, plan_one, Context};
 use sharnir_codegen::{GeneratedModule, Method};
 use sharnir_mech::ParameterMode;
 use sharnir_sim::{Assignment, CoordinateKind, SimOptions};
@@ -56,30 +56,16 @@ pub(crate) fn run(args: SimArgs, context: &Context) -> miette::Result<()> {
     };
     // The animation's shapes and frames, from the spec.
     let scene = match &args.options.html {
-        Some(_) => {
-            let directory = args.spec.parent().unwrap_or(Path::new("."));
-            let urdf = if is_urdf(&args.spec) {
-                let source = read_source(&root, &args.spec)?;
-                let conversion = sharnir_urdf::convert(&source, &args.urdf.options())?;
-                Some(crate::scene::UrdfScene::new(
-                    &source,
-                    &conversion,
-                    directory,
-                    &args.package_path,
-                ))
-            } else {
-                None
-            };
-            let scene =
-                crate::scene::scene(&spec, directory, urdf.as_ref()).map_err(|message| {
-                    miette::miette!(
-                        help =
-                            "a mesh is read relative to the spec's directory; STL and OBJ are read",
-                        "--html: {message}"
-                    )
-                })?;
-            Some(scene.to_string())
-        }
+        Some(_) => Some(
+            crate::scene::of_input(
+                &root,
+                &args.spec,
+                &spec,
+                &args.urdf.options(),
+                &args.package_path,
+            )?
+            .to_string(),
+        ),
         None => None,
     };
     build_and_run(&Request {

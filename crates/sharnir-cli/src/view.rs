@@ -5,11 +5,11 @@
 //! returns), and the page is `sim --html`'s with a single sample.
 
 use crate::args::ViewArgs;
-use crate::{is_urdf, load, read_source};
+use crate::{load, normalise_quaternions};
 use sharnir_codegen::plan::outputs::{Function, Outputs};
 use sharnir_codegen::PlanOptions;
 use sharnir_mech::{Input, Mechanism, ParameterMode};
-use sharnir_sim::{parse_assignment, CoordinateKind, Frames};
+use sharnir_sim::{parse_assignment, BodyPose, CoordinateKind, Frames};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -40,17 +40,7 @@ pub(crate) fn run(args: &ViewArgs, root: &Path) -> miette::Result<()> {
             })?;
         q[slot] = assignment.value;
     }
-    for &start in &mechanism.quaternions {
-        let norm = q[start..start + 4]
-            .iter()
-            .map(|c| c * c)
-            .sum::<f64>()
-            .sqrt();
-        if !(norm > 0.0 && norm.is_finite()) {
-            miette::bail!("--set: the quaternion at q[{start}] is zero or not finite");
-        }
-        q[start..start + 4].iter_mut().for_each(|c| *c /= norm);
-    }
+    normalise_quaternions(&mechanism.quaternions, &mut q)?;
     let parameters: HashMap<String, f64> = mechanism
         .parameters
         .iter()
@@ -70,30 +60,20 @@ pub(crate) fn run(args: &ViewArgs, root: &Path) -> miette::Result<()> {
     let flat = plan.evaluate("body_poses", &input).ok_or_else(|| {
         miette::miette!("{}: the body poses cannot be evaluated", spec.source.name)
     })?;
-    let poses: Vec<([[f64; 3]; 3], [f64; 3])> = flat
+    let poses: Vec<BodyPose<f64>> = flat
         .chunks_exact(12)
-        .map(|p| {
-            (
-                [[p[0], p[1], p[2]], [p[3], p[4], p[5]], [p[6], p[7], p[8]]],
-                [p[9], p[10], p[11]],
-            )
+        .map(|p| BodyPose {
+            rotation: [[p[0], p[1], p[2]], [p[3], p[4], p[5]], [p[6], p[7], p[8]]],
+            position: [p[9], p[10], p[11]],
         })
         .collect();
-    let directory = args.spec.parent().unwrap_or(Path::new("."));
-    let urdf = if is_urdf(&args.spec) {
-        let source = read_source(root, &args.spec)?;
-        let conversion = sharnir_urdf::convert(&source, &args.urdf.options())?;
-        Some(crate::scene::UrdfScene::new(
-            &source,
-            &conversion,
-            directory,
-            &args.package_path,
-        ))
-    } else {
-        None
-    };
-    let scene = crate::scene::scene(&spec, directory, urdf.as_ref())
-        .map_err(|message| miette::miette!("{message}"))?;
+    let scene = crate::scene::of_input(
+        root,
+        &args.spec,
+        &spec,
+        &args.urdf.options(),
+        &args.package_path,
+    )?;
     let mut frames = Frames::new(plan.body_names().to_vec(), mechanism.positions.clone());
     frames.push(0.0, &poses, &q, (0.0, 0.0));
     sharnir_sim::write_page(&args.html, &spec.name, &scene, &[&frames], &[], true)

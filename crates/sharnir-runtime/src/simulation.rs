@@ -309,6 +309,8 @@ where
             t_end,
             state: vec![0.0; NQ + NV],
         };
+        let conservative =
+            !M::HAS_APPLIED_FORCES && !M::HAS_JOINT_FORCES && self.system.is_passive();
         let mut work = StepWork::at_start(t0);
         let mut scratch = vec![0.0; NQ + NV];
         outputs.through(self.system.model(), &*stepper, t0, true, &work)?;
@@ -329,18 +331,21 @@ where
                     .map_err(|e| event_error(e, stepper.y()))?,
                 None => &[],
             };
-            // The work up to every sample and event inside the step.
-            let mut cuts = outputs.due_until(stepper.t());
-            cuts.extend(located.iter().map(|record| record.t));
-            work = work
-                .next::<M, S, _, NQ, NV>(&mut self.system, &*stepper, &cuts, &mut scratch)
-                .ok_or_else(|| SimulationError {
-                    t: stepper.t(),
-                    state: stepper.y().to_vec(),
-                    kind: SimulationErrorKind::Integration(IntegrationError::NonFinite {
+            // The work up to every sample and event inside the step; a
+            // conservative run's forces are zero and do none.
+            if !conservative {
+                let mut cuts = outputs.due_until(stepper.t());
+                cuts.extend(located.iter().map(|record| record.t));
+                work = work
+                    .next::<M, S, _, NQ, NV>(&mut self.system, &*stepper, &cuts, &mut scratch)
+                    .ok_or_else(|| SimulationError {
                         t: stepper.t(),
-                    }),
-                })?;
+                        state: stepper.y().to_vec(),
+                        kind: SimulationErrorKind::Integration(IntegrationError::NonFinite {
+                            t: stepper.t(),
+                        }),
+                    })?;
+            }
             let model = self.system.model();
             for record in located {
                 // Samples before the event come from the step's dense
@@ -374,9 +379,7 @@ where
             energy_drift: outputs.energy.drift,
             energy_scale: outputs.energy.scale,
             work: outputs.energy.work,
-            conservative: !M::HAS_APPLIED_FORCES
-                && !M::HAS_JOINT_FORCES
-                && self.system.is_passive(),
+            conservative,
         })
     }
 

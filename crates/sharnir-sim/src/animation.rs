@@ -62,14 +62,9 @@ impl Film {
     /// Adds one sample: every body's pose, the coordinates and the energy.
     pub(crate) fn record(&mut self, sample: &Sample<'_>) {
         (self.drawing.poses)(sample.q, &mut self.scratch);
-        let poses: Vec<_> = self
-            .scratch
-            .iter()
-            .map(|p| (p.rotation, p.position))
-            .collect();
         self.frames.push(
             sample.t,
-            &poses,
+            &self.scratch,
             &self.curves.values(sample.q, sample.v),
             (sample.kinetic + sample.potential, sample.work),
         );

@@ -46,6 +46,9 @@ pub use page::{write_page, Frames};
 pub use release::run_releasing;
 #[cfg(feature = "output")]
 pub use run::{run, run_closed, run_closed_with_events, run_with_events};
+/// A body's pose, as [`Frames::push`] takes it.
+#[cfg(feature = "page")]
+pub use sharnir_runtime::BodyPose;
 
 /// The command line of a compiled simulation binary.
 #[cfg(feature = "output")]

@@ -10,6 +10,7 @@
 
 use base64::Engine as _;
 use serde_json::{json, Value};
+use sharnir_runtime::BodyPose;
 use std::path::Path;
 
 /// three.js, bundled by `web/bundle.sh` (its licence: `vendor/three/LICENSE`).
@@ -46,17 +47,12 @@ impl Frames {
     /// Adds the sample at `t`: each body's pose (rotation to ground axes,
     /// row-major, and origin), the curves' values `q`, the energy `T + V`
     /// and the work `W` done on the mechanism since the start.
-    pub fn push(
-        &mut self,
-        t: f64,
-        poses: &[([[f64; 3]; 3], [f64; 3])],
-        q: &[f64],
-        (energy, work): (f64, f64),
-    ) {
+    pub fn push(&mut self, t: f64, poses: &[BodyPose<f64>], q: &[f64], (energy, work): (f64, f64)) {
         self.times.push(t as f32);
-        for (rotation, position) in poses {
-            self.poses.extend(position.map(|x| x as f32));
-            self.poses.extend(quaternion(rotation).map(|x| x as f32));
+        for pose in poses {
+            self.poses.extend(pose.position.map(|x| x as f32));
+            self.poses
+                .extend(quaternion(&pose.rotation).map(|x| x as f32));
         }
         self.positions.extend(q.iter().map(|&x| x as f32));
         self.energy.push(energy as f32);

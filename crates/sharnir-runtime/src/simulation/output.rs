@@ -206,7 +206,12 @@ pub(super) struct Outputs<O> {
 impl<O: Observer> Outputs<O> {
     /// The next output time; the last is `t_end` itself.
     fn next_time(&self) -> f64 {
-        let t = self.t0 + self.next as f64 * self.dt;
+        self.time(self.next)
+    }
+
+    /// Output time `k`: `t0 + k·dt`, the last one `t_end` itself.
+    fn time(&self, k: u64) -> f64 {
+        let t = self.t0 + k as f64 * self.dt;
         if t >= self.t_end - 1e-9 * self.dt {
             self.t_end
         } else {
@@ -217,22 +222,15 @@ impl<O: Observer> Outputs<O> {
     /// The output times still due up to `limit` (inclusive), in order.
     pub(super) fn due_until(&self, limit: f64) -> Vec<f64> {
         let mut times = Vec::new();
-        let mut k = self.next;
-        loop {
-            let t = (self.t0 + k as f64 * self.dt).min(self.t_end);
-            let t = if t >= self.t_end - 1e-9 * self.dt {
-                self.t_end
-            } else {
-                t
-            };
-            if t > limit || times.last() == Some(&t) {
+        for k in self.next.. {
+            let t = self.time(k);
+            if t > limit {
                 break;
             }
             times.push(t);
             if t == self.t_end {
                 break;
             }
-            k += 1;
         }
         times
     }
