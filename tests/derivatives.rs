@@ -327,8 +327,8 @@ mod runtime {
             self.0.rhs(t, y, dy)
         }
 
-        fn project(&mut self, y: &mut [f64]) -> bool {
-            self.0.project(y)
+        fn project(&mut self, t: f64, y: &mut [f64]) -> bool {
+            self.0.project(t, y)
         }
     }
 

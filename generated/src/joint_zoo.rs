@@ -249,6 +249,15 @@ pub const BODY_NAMES: [&str; NB] = [
     "thigh",
     "shin",
 ];
+/// Number of coordinates the spec's `[motion]` prescribes as
+/// functions of time (zero without `[motion]`).
+pub const NP: usize = 0;
+/// Velocity indices of the prescribed coordinates, in the order of
+/// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
+pub const PRESCRIBED: [usize; NP] = [];
+/// Indices in `q` of the prescribed coordinates' positions (each its
+/// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
+pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 60;
@@ -32420,6 +32429,42 @@ pub fn linearization_with(
     a[12][10] = 0.5 * qd[11];
     a[12][11] = -0.5 * qd[10];
     Linearization { a, b }
+}
+/// The prescribed coordinates' positions, rates and accelerations at
+/// time `t`: none, the spec has no `[motion]` (`NP = 0`).
+pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
+    prescribed_motion_with(&p.derived(), t)
+}
+/// [`prescribed_motion`] with the parameter groups already computed
+/// by [`Params::derived`].
+pub fn prescribed_motion_with(
+    _d: &Derived,
+    _t: Real,
+) -> ([Real; NP], [Real; NP], [Real; NP]) {
+    ([], [], [])
+}
+/// Every acceleration and the drive forces at time `t`: with no
+/// coordinate prescribed (`NP = 0`), the forward dynamics and no
+/// drive force.
+pub fn mixed_dynamics(
+    p: &Params,
+    t: Real,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> ([Real; NV], [Real; NP]) {
+    mixed_dynamics_with(&p.derived(), t, q, qd, tau)
+}
+/// [`mixed_dynamics`] with the parameter groups already computed by
+/// [`Params::derived`].
+pub fn mixed_dynamics_with(
+    d: &Derived,
+    _t: Real,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> ([Real; NV], [Real; NP]) {
+    (forward_dynamics_with(d, q, qd, tau), [])
 }
 
 // ---- Support code, written alike into every module that needs it:

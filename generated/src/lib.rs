@@ -124,6 +124,10 @@ pub mod solo12_fixed_folded;
 #[rustfmt::skip]
 pub mod solo12_folded;
 #[rustfmt::skip]
+pub mod spun_pendulum;
+#[rustfmt::skip]
+pub mod spun_pendulum_folded;
+#[rustfmt::skip]
 pub mod stewart;
 #[rustfmt::skip]
 pub mod stewart_folded;

@@ -25,6 +25,8 @@
 //!    `constrained` and `constrained_derivatives` (the solves of loop
 //!    modules), [`linearization`] (`A`, `B`), `math`, `single_trig` and
 //!    `double_trig` (the sine and cosine helpers the modules carry),
+//!    `motion` (the prescribed coordinates' constants, and the free
+//!    motion of a module without `[motion]`),
 //!    `header` (the `//!` header of every variant);
 //! 5. [`module`], which assembles them into a module (`Plan::render`);
 //! 6. [`mod@generate`]: plan and render in one call.
@@ -48,6 +50,7 @@ mod lines;
 mod math;
 pub mod method;
 pub mod module;
+mod motion;
 pub mod plan;
 mod preamble;
 pub mod printer;

@@ -167,6 +167,10 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         tail.extend(items);
         op_counts.push(("linearization".to_owned(), ops));
     }
+    let has = |name: &str| plan.functions.iter().any(|f| f.name == name);
+    if !has("mixed_dynamics") && has("forward_dynamics") {
+        tail.extend(crate::motion::free_motion());
+    }
     if let Some(loops) = &plan.facts.loops {
         let (solves, ops) = constrained::items(loops, plan.facts.dof, &op_counts, fma);
         crate::math::called(&solves, &mut used);
@@ -273,6 +277,7 @@ mod tests {
             detachments: Vec::new(),
             rotations: Vec::new(),
             applied_forces: false,
+            prescribed: Vec::new(),
             base_parameters: None,
         };
         let header = HeaderFacts {

@@ -53,6 +53,7 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
         .map(|(name, default)| format!(" `{name}` (spec value {default})."))
         .collect();
     let loop_constants = facts.loops.as_ref().map(loop_constants);
+    let motion_constants = crate::motion::constants(&facts.prescribed);
     let base_constants = facts.base_parameters.as_ref().map(base_constants);
     let drive_constants =
         (!facts.drive_parameters.is_empty()).then(|| drive_constants(&facts.drive_parameters));
@@ -142,6 +143,7 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
         /// every body after its parent.
         pub const BODY_NAMES: [&str; NB] = [#(#body_names),*];
         #loop_constants
+        #motion_constants
         #drive_constants
         #base_constants
         /// Number of unilateral contacts of the joints (stops, clearances,

@@ -26,6 +26,8 @@ pub(crate) fn result_type(shape: Shape) -> TokenStream {
             quote!((JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix))
         }
         Shape::Pair => quote!((Real, Real)),
+        Shape::Motion => quote!(([Real; NP], [Real; NP], [Real; NP])),
+        Shape::MixedDynamics => quote!(([Real; NV], [Real; NP])),
         Shape::Poses => quote!([Pose; NB]),
         Shape::BodyJacobians => quote!([[[Real; NV]; 6]; NB]),
         Shape::ConstraintVector => quote!([Real; NC]),
@@ -88,6 +90,14 @@ pub(crate) fn result_value(
             quote!((#(#matrices),*))
         }
         Shape::Pair => quote!((#(#outputs),*)),
+        Shape::Motion => {
+            let parts = outputs.chunks((outputs.len() / 3).max(1));
+            quote!((#([#(#parts),*]),*))
+        }
+        Shape::MixedDynamics => {
+            let (accelerations, drives) = outputs.split_at(dof.min(outputs.len()));
+            quote!(([#(#accelerations),*], [#(#drives),*]))
+        }
         Shape::Poses => {
             let poses = outputs.chunks(12).map(|pose| {
                 let (rotation, position) = pose.split_at(9.min(pose.len()));
@@ -143,6 +153,8 @@ pub(crate) fn zero(shape: Shape) -> TokenStream {
             [[0.0; NV]; NC]
         )),
         Shape::Pair => quote!((0.0, 0.0)),
+        Shape::Motion => quote!(([0.0; NP], [0.0; NP], [0.0; NP])),
+        Shape::MixedDynamics => quote!(([0.0; NV], [0.0; NP])),
         Shape::Poses => quote!(
             [Pose {
                 rotation: [[0.0; 3]; 3],
@@ -211,6 +223,16 @@ pub(crate) fn places(shape: Shape, dof: usize, count: usize) -> Option<Vec<Token
             Shape::Pair => {
                 let j = index(j);
                 quote!(.#j)
+            }
+            Shape::Motion => {
+                let np = (count / 3).max(1);
+                let (part, i) = (index(j / np), index(j % np));
+                quote!(.#part[#i])
+            }
+            Shape::MixedDynamics => {
+                let (part, i) = if j < dof { (0, j) } else { (1, j - dof) };
+                let (part, i) = (index(part), index(i));
+                quote!(.#part[#i])
             }
             Shape::Poses => {
                 let (body, entry) = (index(j / 12), j % 12);
@@ -308,6 +330,8 @@ mod tests {
             (Shape::DriveRegressor, dof * 22),
             (Shape::ResidualDerivatives, 2 * dof * dof + 2 * 2 * dof),
             (Shape::Pair, 2),
+            (Shape::Motion, 6),
+            (Shape::MixedDynamics, dof + 2),
             (Shape::Poses, 24),
             (Shape::BodyJacobians, 2 * 6 * dof),
             (Shape::JointSpace, dof * dof + 2 * dof),

@@ -60,6 +60,12 @@ pub enum Shape {
     ResidualDerivatives,
     /// `(Real, Real)`.
     Pair,
+    /// `([Real; NP], [Real; NP], [Real; NP])`: the prescribed coordinates'
+    /// positions, rates and accelerations, in the order of `PRESCRIBED`.
+    Motion,
+    /// `([Real; NV], [Real; NP])`: every acceleration, then the drive force
+    /// of every prescribed coordinate.
+    MixedDynamics,
     /// `[Pose; NB]`: per body, 9 rotation entries (row-major) then 3
     /// position entries.
     Poses,
@@ -151,6 +157,9 @@ pub(crate) struct Facts {
     pub(crate) rotations: Vec<Rotation>,
     /// Whether the spec has `[forces]`.
     pub(crate) applied_forces: bool,
+    /// The coordinates `[motion]` prescribes: `(velocity, position)`
+    /// indices, in its order.
+    pub(crate) prescribed: Vec<(usize, usize)>,
     /// The base parameters, where the module has `base_parameters` or
     /// `regressor`.
     pub(crate) base_parameters: Option<BaseParameterFacts>,

@@ -132,7 +132,7 @@ impl<R: Real, V: StateVector<R>> Rk4<R, V> {
         h: R,
     ) -> Result<Self, IntegrationError> {
         check(system, y0.as_ref(), h)?;
-        system.project(y0.as_mut());
+        system.project(t0, y0.as_mut());
         let mut stats = Stats::default();
         let mut rate = zeros(&y0);
         evaluate(system, t0, y0.as_ref(), rate.as_mut(), &mut stats)?;
@@ -175,8 +175,8 @@ impl<R: Real, V: StateVector<R>, S: OdeSystem<R>> Stepper<S, R> for Rk4<R, V> {
         self.y_previous.as_mut().copy_from_slice(y0);
         combine(self.track.y.as_mut(), self.y_previous.as_ref(), &weights);
         self.track.check_finite()?;
-        system.project(self.track.y.as_mut());
         let t_new = self.track.landing(t_end, h);
+        system.project(t_new, self.track.y.as_mut());
         core::mem::swap(&mut self.rate, &mut self.rate_previous);
         evaluate(
             system,
@@ -281,7 +281,7 @@ impl<R: Real, V: StateVector<R>> SemiImplicitEuler<R, V> {
                 message: "more positions than state entries",
             });
         }
-        system.project(y0.as_mut());
+        system.project(t0, y0.as_mut());
         Ok(SemiImplicitEuler {
             h,
             positions,
@@ -318,8 +318,9 @@ impl<R: Real, V: StateVector<R>, S: OdeSystem<R>> Stepper<S, R> for SemiImplicit
             }
         }
         track.check_finite()?;
-        system.project(track.y.as_mut());
-        track.arrive(track.landing(t_end, h));
+        let t_new = track.landing(t_end, h);
+        system.project(t_new, track.y.as_mut());
+        track.arrive(t_new);
         Ok(())
     }
 }

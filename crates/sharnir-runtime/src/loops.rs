@@ -430,7 +430,7 @@ where
         Ok(())
     }
 
-    fn project(&mut self, y: &mut [M::Real]) -> bool {
+    fn project(&mut self, _t: M::Real, y: &mut [M::Real]) -> bool {
         if self.drift_control != DriftControl::Projection {
             let end = NQ.min(y.len());
             return normalize_quaternions(M::QUATERNIONS, &mut y[..end]);

@@ -116,6 +116,40 @@ pub trait Model<const NQ: usize, const NV: usize> {
         None
     }
 
+    /// Velocity indices of the coordinates the spec's `[motion]` prescribes
+    /// as functions of time (the module's `PRESCRIBED`; empty by default).
+    const PRESCRIBED: &'static [usize] = &[];
+
+    /// Indices in `q` of the prescribed coordinates' positions, in the
+    /// order of [`Model::PRESCRIBED`].
+    const PRESCRIBED_POSITIONS: &'static [usize] = &[];
+
+    /// Writes the prescribed coordinates' positions and rates at time `t`
+    /// (their laws) into `q` and `qd`, leaving the others; nothing by
+    /// default.
+    fn prescribe(&self, t: Self::Real, q: &mut [Self::Real; NQ], qd: &mut [Self::Real; NV]) {
+        let _ = (t, q, qd);
+    }
+
+    /// Every acceleration, and the force each drive supplies (in the
+    /// velocity coordinates' order, zero at the free ones), when the
+    /// prescribed coordinates follow their laws at `t` and the others move
+    /// under `tau`: the module's `mixed_dynamics`. Without prescribed
+    /// coordinates, the forward dynamics and no drive force.
+    fn mixed_dynamics(
+        &self,
+        t: Self::Real,
+        q: &[Self::Real; NQ],
+        qd: &[Self::Real; NV],
+        tau: &[Self::Real; NV],
+    ) -> ([Self::Real; NV], [Self::Real; NV]) {
+        let _ = t;
+        (
+            self.forward_dynamics(q, qd, tau),
+            [<Self::Real as Real>::ZERO; NV],
+        )
+    }
+
     /// The spec's applied joint forces at time `t` (zero when the spec has no
     /// `[forces]`).
     fn applied_forces(
@@ -203,10 +237,12 @@ where
 /// A model as a first-order system on `y = (q, q̇)` (length `NQ + NV`):
 /// `ẏ = (coordinate_rates(q, q̇), forward_dynamics(q, q̇, τ))` with
 /// `τ = model_forces + control` (the spec's `[forces]`, the joints' own forces
-/// and the controller's).
+/// and the controller's). With prescribed coordinates
+/// ([`Model::PRESCRIBED`]) their positions and rates come from their laws
+/// at `t` and the accelerations from [`Model::mixed_dynamics`].
 ///
-/// [`OdeSystem::project`] renormalises the quaternions, the only manifold a
-/// tree's state lives on.
+/// [`OdeSystem::project`] renormalises the quaternions and writes the
+/// prescribed coordinates' laws into the state.
 ///
 /// The sizes are parameters of the system (not only of the model's trait)
 /// so that the compiler knows which `Model<NQ, NV>` impl is meant.
@@ -306,19 +342,26 @@ where
         if dy.len() != NQ + NV {
             return Err(WRONG_LENGTH);
         }
+        let (mut q, mut v) = (q, v);
+        self.model.prescribe(t, &mut q, &mut v);
         let mut tau = self.model.model_forces(t, &q, &v);
         let control = self.control.forces(t, &q, &v);
         for (total, c) in tau.iter_mut().zip(control) {
             *total += c;
         }
         let rates = self.model.coordinate_rates(&q, &v);
-        let accelerations = self.model.forward_dynamics(&q, &v, &tau);
+        let accelerations = if M::PRESCRIBED.is_empty() {
+            self.model.forward_dynamics(&q, &v, &tau)
+        } else {
+            self.model.mixed_dynamics(t, &q, &v, &tau).0
+        };
         join_state(&rates, &accelerations, dy);
         Ok(())
     }
 
-    /// From the module's `forward_dynamics_derivatives` where it has them
-    /// and every position coordinate is its own rate (no quaternion); the
+    /// From the module's `forward_dynamics_derivatives` where it has them,
+    /// no coordinate is prescribed and every position coordinate is its
+    /// own rate (no quaternion); the
     /// model's and the control's forces differentiated numerically (see
     /// the `jacobian` module). `Ok(false)` otherwise: the integrator then
     /// differentiates [`OdeSystem::rhs`] numerically.
@@ -329,12 +372,22 @@ where
         jacobian: &mut [M::Real],
     ) -> Result<bool, RhsError> {
         let (q, v) = split_state::<M::Real, NQ, NV>(y).ok_or(WRONG_LENGTH)?;
-        Ok(self.emitted_jacobian(t, &q, &v, jacobian))
+        Ok(M::PRESCRIBED.is_empty() && self.emitted_jacobian(t, &q, &v, jacobian))
     }
 
-    fn project(&mut self, y: &mut [M::Real]) -> bool {
+    fn project(&mut self, t: M::Real, y: &mut [M::Real]) -> bool {
         let end = NQ.min(y.len());
-        normalize_quaternions(M::QUATERNIONS, &mut y[..end])
+        let normalized = normalize_quaternions(M::QUATERNIONS, &mut y[..end]);
+        if M::PRESCRIBED.is_empty() {
+            return normalized;
+        }
+        let Some((mut q, mut v)) = split_state::<M::Real, NQ, NV>(y) else {
+            return normalized;
+        };
+        self.model.prescribe(t, &mut q, &mut v);
+        let changed = y[..NQ] != q[..] || y[NQ..] != v[..];
+        join_state(&q, &v, y);
+        normalized || changed
     }
 }
 
@@ -348,12 +401,18 @@ where
 /// spec's `[forces]`, `HAS_APPLIED_FORCES`; stops, damping and friction,
 /// `HAS_JOINT_FORCES`) is read from the module, so it cannot be left out.
 ///
+/// The coordinates a spec's `[motion]` prescribes (`PRESCRIBED`) are read
+/// from the module too: every module has `prescribed_motion` and
+/// `mixed_dynamics` (without `[motion]`, no coordinate and the forward
+/// dynamics), so a simulation always follows the laws.
+///
 /// The module must be in scope at the macro call and provide what every
-/// generated module provides (`NQ`, `NV`, `POSITION_NAMES`,
-/// `COORDINATE_NAMES`, `QUATERNIONS`, `INITIAL_POSITIONS`,
-/// `INITIAL_VELOCITIES`, `Params`, `Derived`, and the `_with` functions of
-/// the forward dynamics and its derivatives, coordinate rates, energy, mass
-/// matrix, Coriolis matrix and gravity).
+/// generated module provides (`NQ`, `NV`, `NP`, `POSITION_NAMES`,
+/// `COORDINATE_NAMES`, `QUATERNIONS`, `PRESCRIBED`,
+/// `PRESCRIBED_POSITIONS`, `INITIAL_POSITIONS`, `INITIAL_VELOCITIES`,
+/// `Params`, `Derived`, and the `_with` functions of the forward dynamics
+/// and its derivatives, the mixed dynamics and prescribed motion,
+/// coordinate rates, energy, mass matrix, Coriolis matrix and gravity).
 ///
 /// Add `, linear` for a module generated
 /// without its superlinear outputs (`sharnir gen --outputs linear`, and the
@@ -559,6 +618,39 @@ macro_rules! model {
                 qd: &[Self::Real; $($module)::+::NV],
             ) -> [Self::Real; $($module)::+::NV] {
                 $($module)::+::applied_forces_with(&self.derived, t, q, qd)
+            }
+
+            const PRESCRIBED: &'static [usize] = &$($module)::+::PRESCRIBED;
+            const PRESCRIBED_POSITIONS: &'static [usize] = &$($module)::+::PRESCRIBED_POSITIONS;
+
+            fn prescribe(
+                &self,
+                t: Self::Real,
+                q: &mut [Self::Real; $($module)::+::NQ],
+                qd: &mut [Self::Real; $($module)::+::NV],
+            ) {
+                let (positions, rates, _) = $($module)::+::prescribed_motion_with(&self.derived, t);
+                for (&i, &value) in $($module)::+::PRESCRIBED_POSITIONS.iter().zip(&positions) {
+                    q[i] = value;
+                }
+                for (&i, &rate) in $($module)::+::PRESCRIBED.iter().zip(&rates) {
+                    qd[i] = rate;
+                }
+            }
+
+            fn mixed_dynamics(
+                &self,
+                t: Self::Real,
+                q: &[Self::Real; $($module)::+::NQ],
+                qd: &[Self::Real; $($module)::+::NV],
+                tau: &[Self::Real; $($module)::+::NV],
+            ) -> ([Self::Real; $($module)::+::NV], [Self::Real; $($module)::+::NV]) {
+                let (qdd, drives) = $($module)::+::mixed_dynamics_with(&self.derived, t, q, qd, tau);
+                let mut forces = [<Self::Real as $crate::Real>::ZERO; $($module)::+::NV];
+                for (&i, &drive) in $($module)::+::PRESCRIBED.iter().zip(&drives) {
+                    forces[i] = drive;
+                }
+                (qdd, forces)
             }
         }
     };

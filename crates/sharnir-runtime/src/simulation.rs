@@ -288,7 +288,7 @@ where
             ));
         }
         self.system
-            .start(&mut y)
+            .start(t0, &mut y)
             .map_err(|message| invalid(message, &y))?;
         let initial_state = y.clone();
         let mut stepper = self.stepper(&y).map_err(|e| SimulationError {
@@ -309,11 +309,13 @@ where
             t_end,
             state: vec![0.0; NQ + NV],
         };
-        let conservative =
-            !M::HAS_APPLIED_FORCES && !M::HAS_JOINT_FORCES && self.system.is_passive();
+        let conservative = !M::HAS_APPLIED_FORCES
+            && !M::HAS_JOINT_FORCES
+            && M::PRESCRIBED.is_empty()
+            && self.system.is_passive();
         let mut work = StepWork::at_start(t0);
         let mut scratch = vec![0.0; NQ + NV];
-        outputs.through(self.system.model(), &*stepper, t0, true, &work)?;
+        outputs.through(&mut self.system, &*stepper, t0, true, &work)?;
         let mut found: Vec<EventRecord> = Vec::new();
         let mut terminated_by = None;
         while terminated_by.is_none() && stepper.t() < t_end {
@@ -346,20 +348,19 @@ where
                         }),
                     })?;
             }
-            let model = self.system.model();
             for record in located {
                 // Samples before the event come from the step's dense
                 // output, as without events.
-                outputs.through(model, &*stepper, record.t, false, &work)?;
+                outputs.through(&mut self.system, &*stepper, record.t, false, &work)?;
                 outputs.event(record)?;
                 found.push(record.clone());
                 if record.terminal {
                     terminated_by = Some(found.len() - 1);
-                    outputs.sample(model, record.t, &record.y, work.at(record.t))?;
+                    outputs.sample(&mut self.system, record.t, &record.y, work.at(record.t))?;
                 }
             }
             if terminated_by.is_none() {
-                outputs.through(model, &*stepper, stepper.t(), true, &work)?;
+                outputs.through(&mut self.system, &*stepper, stepper.t(), true, &work)?;
             }
         }
         let (t_final, final_state) = match terminated_by {

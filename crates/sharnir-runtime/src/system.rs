@@ -31,13 +31,13 @@ pub trait OdeSystem<R: Real = f64> {
         Ok(false)
     }
 
-    /// Puts an accepted state back on the manifold it must stay on (unit
-    /// quaternions of spherical and free joints; later, closed loops), and
-    /// says whether it changed `y`, so that an integrator that reuses the
-    /// rate at the end of a step evaluates it again. The default does
-    /// nothing.
-    fn project(&mut self, y: &mut [R]) -> bool {
-        let _ = y;
+    /// Puts an accepted state at time `t` back on the manifold it must stay
+    /// on (unit quaternions of spherical and free joints, closed loops,
+    /// coordinates prescribed as functions of time), and says whether it
+    /// changed `y`, so that an integrator that reuses the rate at the end
+    /// of a step evaluates it again. The default does nothing.
+    fn project(&mut self, t: R, y: &mut [R]) -> bool {
+        let _ = (t, y);
         false
     }
 }

@@ -308,7 +308,7 @@ impl OdeSystem for Circle {
         dy[1] = y[0];
         Ok(())
     }
-    fn project(&mut self, y: &mut [f64]) -> bool {
+    fn project(&mut self, _t: f64, y: &mut [f64]) -> bool {
         let norm = (y[0] * y[0] + y[1] * y[1]).sqrt();
         y[0] /= norm;
         y[1] /= norm;

@@ -107,6 +107,21 @@ mod spring {
     ) -> [Real; NV] {
         [d.params.f * libm::sin(t)]
     }
+    pub const NP: usize = 0;
+    pub const PRESCRIBED: [usize; NP] = [];
+    pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+    pub fn prescribed_motion_with(_d: &Derived, _t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
+        ([], [], [])
+    }
+    pub fn mixed_dynamics_with(
+        d: &Derived,
+        _t: Real,
+        q: &[Real; NQ],
+        qd: &[Real; NV],
+        tau: &[Real; NV],
+    ) -> ([Real; NV], [Real; NP]) {
+        (forward_dynamics_with(d, q, qd, tau), [])
+    }
 }
 
 /// A rigid body on a spherical joint without gravity or torque: quaternion
@@ -221,6 +236,21 @@ mod rotor {
             0.5 * (i[0] * w[0] * w[0] + i[1] * w[1] * w[1] + i[2] * w[2] * w[2]),
             0.0,
         )
+    }
+    pub const NP: usize = 0;
+    pub const PRESCRIBED: [usize; NP] = [];
+    pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+    pub fn prescribed_motion_with(_d: &Derived, _t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
+        ([], [], [])
+    }
+    pub fn mixed_dynamics_with(
+        d: &Derived,
+        _t: Real,
+        q: &[Real; NQ],
+        qd: &[Real; NV],
+        tau: &[Real; NV],
+    ) -> ([Real; NV], [Real; NP]) {
+        (forward_dynamics_with(d, q, qd, tau), [])
     }
 }
 

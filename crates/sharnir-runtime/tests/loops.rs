@@ -185,7 +185,7 @@ fn the_four_bar_keeps_its_energy_and_its_closure() {
     assert!(lambda.iter().all(|l| l.is_finite()));
     let mut y = [q[0] + 1e-3, q[1], q[2], qd[0], qd[1], qd[2]];
     assert!(
-        system.project(&mut y),
+        system.project(0.0, &mut y),
         "a perturbed state was not projected"
     );
 }

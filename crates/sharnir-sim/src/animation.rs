@@ -65,7 +65,7 @@ impl Film {
         self.frames.push(
             sample.t,
             &self.scratch,
-            &self.curves.values(sample.q, sample.v),
+            &self.curves.values(sample),
             (sample.kinetic + sample.potential, sample.work),
         );
     }

@@ -64,11 +64,19 @@ pub struct CsvOutput(CsvFile);
 impl CsvOutput {
     /// Creates the file and writes the header: `t`, `q.<name>` for every
     /// position coordinate, `v.<name>` for every velocity coordinate,
-    /// `energy.kinetic`, `energy.potential`, `energy.work` (the work of the
-    /// mechanism's own forces since the start: `T + V − W` is conserved).
-    pub fn create(path: &Path, positions: &[&str], velocities: &[&str]) -> Result<Self, String> {
+    /// `drive.<name>` for every prescribed coordinate (the force its drive
+    /// supplies), `energy.kinetic`, `energy.potential`, `energy.work` (the
+    /// work of the mechanism's own forces and the drives since the start:
+    /// `T + V − W` is conserved).
+    pub fn create(
+        path: &Path,
+        positions: &[&str],
+        velocities: &[&str],
+        drives: &[&str],
+    ) -> Result<Self, String> {
         let header = std::iter::once("t".to_owned())
             .chain(state_columns(positions, velocities))
+            .chain(drives.iter().map(|n| format!("drive.{n}")))
             .chain(["energy.kinetic", "energy.potential", "energy.work"].map(str::to_owned))
             .collect();
         CsvFile::create(path, header).map(CsvOutput)
@@ -80,6 +88,7 @@ impl CsvOutput {
         let values = std::iter::once(sample.t)
             .chain(sample.q.iter().copied())
             .chain(sample.v.iter().copied())
+            .chain(sample.drives.iter().copied())
             .chain([sample.kinetic, sample.potential, sample.work]);
         self.0.write(values.map(|x| x.to_string()))
     }

@@ -39,7 +39,7 @@ impl Trace {
     /// Keeps one sample.
     pub fn push(&mut self, sample: &Sample<'_>) {
         self.t.push(sample.t);
-        let values = self.curves.values(sample.q, sample.v);
+        let values = self.curves.values(sample);
         for (series, value) in self.q.iter_mut().zip(values) {
             series.push(value);
         }

@@ -298,6 +298,7 @@ where
             path,
             &M::POSITION_NAMES,
             &M::VELOCITY_NAMES,
+            &drive_names::<M, NQ, NV>(),
         )?),
         None => None,
     };
@@ -309,7 +310,12 @@ where
         )?),
         _ => None,
     };
-    let curves = Curves::select(options, &M::POSITION_NAMES, &M::VELOCITY_NAMES)?;
+    let curves = Curves::select(
+        options,
+        &M::POSITION_NAMES,
+        &M::VELOCITY_NAMES,
+        &drive_names::<M, NQ, NV>(),
+    )?;
     let film = match (&options.html, drawing) {
         (None, _) => None,
         (Some(_), Some(drawing)) => Some(Film::new(drawing, curves.clone())),
@@ -598,4 +604,13 @@ pub(crate) fn merged(
         g(t, q, v, tail);
     };
     Some((events, Box::new(function)))
+}
+
+/// The names of the prescribed coordinates, whose drive forces a run
+/// writes and plots.
+fn drive_names<M: Model<NQ, NV>, const NQ: usize, const NV: usize>() -> Vec<&'static str> {
+    M::PRESCRIBED
+        .iter()
+        .map(|&k| M::VELOCITY_NAMES[k])
+        .collect()
 }

@@ -29,8 +29,8 @@ pub use error::SpecError;
 pub use expr::{Expr, ExprKind, Function};
 pub use model::{
     AppliedForce, Body, Clearance, ContactLaw, Detach, ElementaryRotation, Gear, Independent,
-    Inertia, Joint, JointKind, Limits, Mimic, Origin, Parameter, ParameterValue, Release, Shape,
-    Spec, Visual, CONTACT_REACH, DEFAULT_FRICTION_SPEED,
+    Inertia, Joint, JointKind, Limits, Mimic, Origin, Parameter, ParameterValue, PrescribedMotion,
+    Release, Shape, Spec, Visual, CONTACT_REACH, DEFAULT_FRICTION_SPEED,
 };
 pub use source::{Source, Span};
 

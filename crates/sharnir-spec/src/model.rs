@@ -48,6 +48,9 @@ pub struct Spec {
     /// Applied joint forces (`[forces]`), in spec order; empty when the
     /// spec has none, and then the module has no `applied_forces`.
     pub forces: Vec<AppliedForce>,
+    /// Prescribed coordinates (`[motion]`), in spec order; empty when every
+    /// coordinate moves under the forces.
+    pub motion: Vec<PrescribedMotion>,
     /// The joints this spec's mechanism has already let go of, in the order
     /// of the spec it was derived from (see [`Spec::release`]); empty for
     /// a spec read from a file.
@@ -82,6 +85,22 @@ pub struct AppliedForce {
     /// position coordinates, and velocity coordinates with
     /// [`AppliedForce::RATE_SUFFIX`].
     pub value: Expr,
+}
+
+/// One entry of `[motion]`: a velocity coordinate driven along a known law
+/// of time, as an electric drive or a cam would drive it. The compiler
+/// differentiates the law for its rate and acceleration; the module's
+/// `mixed_dynamics` then gives the other coordinates' accelerations and the
+/// force the drive must supply.
+#[derive(Clone, Debug)]
+pub struct PrescribedMotion {
+    /// The velocity coordinate the law drives (of a revolute, prismatic or
+    /// other joint whose positions' rates are its velocities).
+    pub coordinate: String,
+    /// The span of the key.
+    pub span: Span,
+    /// The law: an expression of parameters and [`AppliedForce::TIME`].
+    pub law: Expr,
 }
 
 impl AppliedForce {

@@ -140,6 +140,7 @@ impl Spec {
             &[0.0; 6],
         );
         variant.forces.retain(|f| !dropped.contains(&f.coordinate));
+        variant.motion.retain(|m| !dropped.contains(&m.coordinate));
         variant.joints[index] = free;
         Ok(variant)
     }

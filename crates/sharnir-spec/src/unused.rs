@@ -79,6 +79,7 @@ impl Spec {
         all.extend(self.bodies.iter().flat_map(Body::expressions));
         all.extend(self.joints.iter().flat_map(Joint::expressions));
         all.extend(self.forces.iter().map(|f| &f.value));
+        all.extend(self.motion.iter().map(|m| &m.law));
         all
     }
 }

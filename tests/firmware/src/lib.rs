@@ -68,7 +68,7 @@ pub fn linkage_step(
     let mut rk4 = Rk4::new(&mut system, 0.0, *state, dt)?;
     rk4.step(&mut system, dt)?;
     state.copy_from_slice(rk4.y());
-    system.project(state);
+    system.project(dt, state);
     Ok(())
 }
 

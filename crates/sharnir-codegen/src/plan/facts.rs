@@ -30,6 +30,11 @@ impl Facts {
                 .collect(),
             joint_forces: !mechanism.contacts.is_empty() || mechanism.friction_forces.is_some(),
             applied_forces: mechanism.applied_forces.is_some(),
+            prescribed: mechanism
+                .motion
+                .iter()
+                .map(|m| (m.velocity, m.position))
+                .collect(),
             base_parameters: None,
             dof: mechanism.dof(),
             nq: mechanism.nq(),

@@ -7,7 +7,8 @@ use super::{contacts, detachments};
 use crate::error::EmitError;
 use crate::vocabulary::{Argument, FunctionSpec, LoopFacts, Shape};
 use sharnir_cas::Id;
-use sharnir_mech::formalisms::{coriolis, energy};
+use sharnir_mech::formalisms::joint_space::JointSpace;
+use sharnir_mech::formalisms::{coriolis, energy, mixed};
 use sharnir_mech::geometry::{jacobian, kinematics};
 use sharnir_mech::Mechanism;
 
@@ -108,6 +109,7 @@ pub(crate) fn functions(
         jacobians,
         rates,
     } = fixed;
+    let dynamics_terms = dynamics.terms.clone();
     let mut functions = vec![
         FunctionSpec {
             name: "inverse_dynamics".to_owned(),
@@ -241,10 +243,55 @@ pub(crate) fn functions(
         shape: Shape::JointVector,
         outputs: forces,
     });
+    functions.extend(motion_functions(mechanism, &dynamics_terms));
     functions.extend(contacts::functions(mechanism));
     functions.extend(detachments::function(mechanism));
     let loops = loop_functions(mechanism, &mut functions)?;
     Ok((functions, loops))
+}
+
+/// For a mechanism with `[motion]`, `prescribed_motion` (the laws and
+/// their derivatives) and `mixed_dynamics` (the reduced system of the
+/// free coordinates and the drive forces, from the chosen joint-space
+/// `terms`); nothing otherwise.
+fn motion_functions(mechanism: &mut Mechanism, terms: &JointSpace) -> Vec<FunctionSpec> {
+    if mechanism.motion.is_empty() {
+        return Vec::new();
+    }
+    let laws: Vec<Id> = (0..3)
+        .flat_map(|k| mechanism.motion.iter().map(move |m| m.law[k]))
+        .collect();
+    let mixed = mixed::mixed_dynamics(&mut mechanism.pool, terms, &mechanism.motion);
+    vec![
+        FunctionSpec {
+            name: "prescribed_motion".to_owned(),
+            doc: "The positions, rates and accelerations of the prescribed coordinates at time\n\
+                  `t` (the laws of the spec's `[motion]` and their derivatives), in the order of\n\
+                  `PRESCRIBED`."
+                .to_owned(),
+            arguments: vec![Argument::Time],
+            shape: Shape::Motion,
+            outputs: laws,
+        },
+        FunctionSpec {
+            name: "mixed_dynamics".to_owned(),
+            doc: "Every acceleration q̈ and the force each drive supplies (`PRESCRIBED` order)\n\
+                  when the prescribed coordinates follow their laws at time `t` and the others\n\
+                  move under `tau`: `M q̈ + bias = tau + drives` with q̈ of the prescribed\n\
+                  coordinates their laws'. The reduced system of the free coordinates is solved\n\
+                  by an L D Lᵀ factorisation; the entries of `q` and `qd` at the prescribed\n\
+                  coordinates are not read (the laws give them)."
+                .to_owned(),
+            arguments: vec![
+                Argument::Time,
+                Argument::Position,
+                Argument::Velocity,
+                Argument::Force,
+            ],
+            shape: Shape::MixedDynamics,
+            outputs: mixed,
+        },
+    ]
 }
 
 /// For a mechanism with loops, appends the straight-line loop functions

@@ -18,6 +18,8 @@
 //! - [`vereshchagin`]: forward dynamics by the separate-bodies method;
 //! - [`lagrange`]: the joint-coordinate (Lagrange) formalism;
 //! - [`telegin`]: Telegin's direction-cosine formalism for serial chains;
+//! - [`mixed`]: the dynamics of free coordinates beside prescribed ones,
+//!   and the drives' forces;
 //! - [`energy`]: kinetic and potential energy; [`coriolis`]: the Coriolis
 //!   matrix;
 //! - [`reactions`]: the wrenches cut joints and detachable joints transmit;
@@ -38,6 +40,7 @@ pub mod derivatives;
 pub mod energy;
 pub mod joint_space;
 pub mod lagrange;
+pub mod mixed;
 pub mod notation;
 pub mod reactions;
 pub mod regressor;

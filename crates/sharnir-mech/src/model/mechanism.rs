@@ -20,6 +20,7 @@ use crate::model::joint_forces::{self, Contact};
 use crate::model::joints::assemble;
 use crate::model::loops::ClosedLoops;
 use crate::model::lowering::{ExprLowering, ParameterMode};
+use crate::model::motion::{prescribed, Prescribed};
 use crate::model::topology::spanning_tree;
 use crate::model::vec3::Vec3;
 use sharnir_cas::{Id, Pool};
@@ -68,6 +69,9 @@ pub struct Mechanism {
     /// (zero where the spec gives none), in terms of `t`, `q[i]`, `qd[i]`
     /// and the parameters; `None` when the spec has no `[forces]`.
     pub applied_forces: Option<Vec<Id>>,
+    /// The coordinates `[motion]` drives along laws of time, in spec order;
+    /// empty when every coordinate moves under the forces.
+    pub motion: Vec<Prescribed>,
     /// The joints' unilateral contacts (stops, clearances, gear flanks), in
     /// spec order; empty when no joint has any.
     pub contacts: Vec<Contact>,
@@ -159,6 +163,7 @@ impl Mechanism {
             .filter_map(|c| coordinates.iter().position(|name| *name == c.name))
             .collect();
         let applied_forces = applied_forces(spec, &mut lowering)?;
+        let motion = prescribed(spec, &mut lowering)?;
         let contacts = joint_forces::contacts(spec, &mut lowering)?;
         let friction_forces = joint_forces::friction_forces(spec, &mut lowering)?;
         let drives = drive_parameters(spec, &mut lowering)?;
@@ -197,6 +202,7 @@ impl Mechanism {
             initial_positions: spec.initial_positions.clone(),
             initial_velocities: spec.initial_velocities.clone(),
             applied_forces,
+            motion,
             contacts,
             friction_forces,
             drives,

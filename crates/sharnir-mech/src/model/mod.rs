@@ -22,7 +22,8 @@
 //! - [`joint_forces`]: contacts, damping and friction of the joints;
 //!   [`drives`]: the drive parameters (armature, damping, friction) of the
 //!   regressors;
-//!   [`detachment`]: the joints that let go;
+//!   [`detachment`]: the joints that let go; [`motion`]: the prescribed
+//!   coordinates and their laws;
 //! - [`inputs`]: the names of the symbols derived expressions read;
 //! - `vec3`, `rotation`: 3-vectors, 3×3 matrices and rotation matrices of
 //!   pool expressions — the vocabulary the bodies are written in, so they
@@ -39,6 +40,7 @@ pub mod loops;
 mod lowering;
 mod lumping;
 pub mod mechanism;
+pub mod motion;
 pub(crate) mod rotation;
 mod topology;
 pub(crate) mod vec3;

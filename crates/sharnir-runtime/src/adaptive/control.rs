@@ -73,7 +73,7 @@ pub(crate) fn start<S: OdeSystem>(
 ) -> Result<(AdaptiveTrack, Vec<f64>), IntegrationError> {
     check_start(system, t0, y0, tolerances)?;
     let mut y = y0.to_vec();
-    system.project(&mut y);
+    system.project(t0, &mut y);
     let mut stats = Stats::default();
     let mut rate = vec![0.0; y.len()];
     if !evaluate(system, t0, &y, &mut rate, &mut stats)? {

@@ -89,7 +89,7 @@ impl StepSize {
     ) -> Result<(), IntegrationError> {
         track.t_previous = track.t;
         track.t = t_new;
-        let moved = system.project(&mut track.y);
+        let moved = system.project(t_new, &mut track.y);
         if (moved || !rate_current)
             && !control::evaluate(system, track.t, &track.y, rate, &mut track.stats)?
         {

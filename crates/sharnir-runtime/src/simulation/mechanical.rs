@@ -19,16 +19,27 @@ where
     /// Whether no controller adds forces.
     fn is_passive(&self) -> bool;
 
-    /// Makes the initial state `y` one the system can start from
-    /// (quaternions unit; loops assembled with the independent coordinates
-    /// held, velocities projected), or says why it cannot.
-    fn start(&mut self, y: &mut [f64]) -> Result<(), String>;
+    /// Makes the initial state `y` at `t0` one the system can start from
+    /// (quaternions unit; prescribed coordinates on their laws; loops
+    /// assembled with the independent coordinates held, velocities
+    /// projected), or says why it cannot.
+    fn start(&mut self, t0: f64, y: &mut [f64]) -> Result<(), String>;
 
-    /// The power `q̇ · (τ_model + τ_control)` of the forces the mechanism
-    /// and the control apply at `(t, y)`: what the run integrates into the
-    /// work that closes the energy balance (cut joints' reactions do no
-    /// work). `None` for a state of the wrong length.
+    /// The power `q̇ · (τ_model + τ_control + τ_drive)` of the forces the
+    /// mechanism, the control and the drives of prescribed coordinates
+    /// apply at `(t, y)`: what the run integrates into the work that closes
+    /// the energy balance (cut joints' reactions do no work). `None` for a
+    /// state of the wrong length.
     fn power(&mut self, t: f64, y: &[f64]) -> Option<f64>;
+
+    /// The force each drive supplies (velocity order, zero at the free
+    /// coordinates) at `(t, q, q̇)` with the prescribed coordinates on their
+    /// laws, under the mechanism's and the control's forces. Zero by
+    /// default (no coordinate prescribed).
+    fn drive_forces(&mut self, t: f64, q: &[f64; NQ], v: &[f64; NV]) -> [f64; NV] {
+        let _ = (t, q, v);
+        [0.0; NV]
+    }
 
     /// Symplectic Euler on this system, where it applies.
     fn symplectic(
@@ -53,14 +64,27 @@ where
         self.control.is_passive()
     }
 
-    fn start(&mut self, y: &mut [f64]) -> Result<(), String> {
-        self.project(y);
+    fn start(&mut self, t0: f64, y: &mut [f64]) -> Result<(), String> {
+        self.project(t0, y);
         Ok(())
     }
 
     fn power(&mut self, t: f64, y: &[f64]) -> Option<f64> {
         let (q, v) = split_state::<f64, NQ, NV>(y)?;
-        Some(power_of(&self.model, &mut self.control, t, &q, &v))
+        let mut power = power_of(&self.model, &mut self.control, t, &q, &v);
+        if !M::PRESCRIBED.is_empty() {
+            let drives = self.drive_forces(t, &q, &v);
+            power += (0..NV).map(|k| v[k] * drives[k]).sum::<f64>();
+        }
+        Some(power)
+    }
+
+    fn drive_forces(&mut self, t: f64, q: &[f64; NQ], v: &[f64; NV]) -> [f64; NV] {
+        let mut tau = self.model.model_forces(t, q, v);
+        for (total, c) in tau.iter_mut().zip(self.control.forces(t, q, v)) {
+            *total += c;
+        }
+        self.model.mixed_dynamics(t, q, v, &tau).1
     }
 
     fn symplectic(
@@ -69,6 +93,12 @@ where
         y: &[f64],
         step: f64,
     ) -> Result<Box<dyn Stepper<Self>>, IntegrationError> {
+        if !M::PRESCRIBED.is_empty() {
+            return Err(IntegrationError::InvalidArgument {
+                message: "the symplectic integrator does not take prescribed coordinates: \
+                          choose another method",
+            });
+        }
         Ok(Box::new(SymplecticEuler::new(self, t0, y.to_vec(), step)?))
     }
 }
@@ -87,7 +117,7 @@ where
         self.control.is_passive()
     }
 
-    fn start(&mut self, y: &mut [f64]) -> Result<(), String> {
+    fn start(&mut self, _t0: f64, y: &mut [f64]) -> Result<(), String> {
         let Some((q, v)) = split_state::<f64, NQ, NV>(y) else {
             return Err("the state does not have NQ + NV entries".to_owned());
         };

@@ -2,6 +2,8 @@
 //! [`Summary`] at the end, a [`SimulationError`] when it stops early.
 
 use super::work::StepWork;
+use super::MechanicalSystem;
+use crate::model::{join_state, split_state};
 use crate::{EventError, EventRecord, IntegrationError, Model, Stats, Trajectory};
 use std::fmt;
 use std::time::Duration;
@@ -20,9 +22,13 @@ pub struct Sample<'a> {
     /// Potential energy.
     pub potential: f64,
     /// The work done on the mechanism since the start by its own forces
-    /// (the spec's `[forces]`, stops, damping, friction) and the control:
-    /// `kinetic + potential − work` stays at its initial value.
+    /// (the spec's `[forces]`, stops, damping, friction), the control and
+    /// the drives of prescribed coordinates: `kinetic + potential − work`
+    /// stays at its initial value.
     pub work: f64,
+    /// The force each drive supplies to hold its coordinate on its law
+    /// ([`Model::PRESCRIBED`] order); empty without prescribed coordinates.
+    pub drives: &'a [f64],
 }
 
 /// An error an observer reports (a CSV file that cannot be written), which
@@ -238,9 +244,9 @@ impl<O: Observer> Outputs<O> {
     /// Hands out the samples due before `limit` (up to it when
     /// `inclusive`), all within the trajectory's last step: at its end the
     /// state itself, inside it the dense output.
-    pub(super) fn through<M, T, const NQ: usize, const NV: usize>(
+    pub(super) fn through<M, S, T, const NQ: usize, const NV: usize>(
         &mut self,
-        model: &M,
+        system: &mut S,
         trajectory: &T,
         limit: f64,
         inclusive: bool,
@@ -248,6 +254,7 @@ impl<O: Observer> Outputs<O> {
     ) -> Result<(), SimulationError>
     where
         M: Model<NQ, NV, Real = f64>,
+        S: MechanicalSystem<M, NQ, NV>,
         T: Trajectory + ?Sized,
     {
         let mut state = std::mem::take(&mut self.state);
@@ -259,7 +266,7 @@ impl<O: Observer> Outputs<O> {
             } else {
                 trajectory.interpolate(t, &mut state);
             }
-            result = self.sample(model, t, &state, work.at(t));
+            result = self.sample(system, t, &state, work.at(t));
             if result.is_err() || t == self.t_end {
                 break;
             }
@@ -269,16 +276,34 @@ impl<O: Observer> Outputs<O> {
     }
 
     /// Hands one sample to the observer.
-    pub(super) fn sample<M, const NQ: usize, const NV: usize>(
+    pub(super) fn sample<M, S, const NQ: usize, const NV: usize>(
         &mut self,
-        model: &M,
+        system: &mut S,
         t: f64,
         y: &[f64],
         work: f64,
     ) -> Result<(), SimulationError>
     where
         M: Model<NQ, NV, Real = f64>,
+        S: MechanicalSystem<M, NQ, NV>,
     {
+        let mut drives: Vec<f64> = Vec::new();
+        let mut on_laws: Vec<f64> = Vec::new();
+        let y = if M::PRESCRIBED.is_empty() {
+            y
+        } else {
+            // Dense output between steps follows the laws only to the
+            // integration's accuracy; the samples follow them exactly.
+            on_laws.extend_from_slice(y);
+            if let Some((mut q, mut v)) = split_state::<f64, NQ, NV>(&on_laws) {
+                system.model().prescribe(t, &mut q, &mut v);
+                join_state(&q, &v, &mut on_laws);
+                let forces = system.drive_forces(t, &q, &v);
+                drives.extend(M::PRESCRIBED.iter().map(|&k| forces[k]));
+            }
+            &on_laws[..]
+        };
+        let model = system.model();
         let (q, v) = y.split_at(NQ);
         let (kinetic, potential) = energy(model, q, v);
         self.energy.observe(kinetic, potential, work);
@@ -292,6 +317,7 @@ impl<O: Observer> Outputs<O> {
                 kinetic,
                 potential,
                 work,
+                drives: &drives,
             })
             .map_err(|e| SimulationError {
                 t,

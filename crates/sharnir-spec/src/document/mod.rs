@@ -8,6 +8,7 @@ mod fields;
 mod forces;
 mod initial;
 mod joint;
+mod motion;
 pub(crate) mod outputs;
 mod visual;
 
@@ -15,7 +16,9 @@ pub(crate) use initial::InitialTable;
 
 use crate::error::Problem;
 use crate::expr::Expr;
-use crate::model::{AppliedForce, Body, Independent, Joint, Parameter, ParameterValue, Spec};
+use crate::model::{
+    AppliedForce, Body, Independent, Joint, Parameter, ParameterValue, PrescribedMotion, Spec,
+};
 use crate::source::{Source, Span};
 use crate::toml_tree::{read_document, Node, Value};
 use fields::{boolean, number, string, wrong_type, Expressions, Fields};
@@ -35,6 +38,7 @@ pub(crate) struct Document {
     pub joints: Vec<Joint>,
     pub initial: InitialTable,
     pub forces: Vec<AppliedForce>,
+    pub motion: Vec<PrescribedMotion>,
     pub independent: Vec<Independent>,
 }
 
@@ -55,6 +59,7 @@ impl Document {
             initial_positions,
             initial_velocities,
             forces: self.forces,
+            motion: self.motion,
             independent: self.independent,
             name: self.name,
             description: self.description,
@@ -85,6 +90,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
             "joint",
             "initial",
             "forces",
+            "motion",
         ],
     )?;
     let exprs = Expressions { text };
@@ -162,9 +168,14 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         Some(node) => forces::read(node, exprs)?,
         None => Vec::new(),
     };
+    let motion = match root.optional("motion") {
+        Some(node) => motion::read(node, exprs)?,
+        None => Vec::new(),
+    };
     Ok(Document {
         initial,
         forces,
+        motion,
         independent,
         name,
         name_span: name_node.span,

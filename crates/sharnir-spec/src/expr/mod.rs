@@ -6,12 +6,14 @@
 //! (masses, inertias, rotations) and to report parameter values.
 
 mod eval;
+mod jet;
 mod lexer;
 mod parser;
 
 use crate::source::Span;
 
 pub(crate) use eval::{evaluate, evaluate_parameters};
+pub(crate) use jet::{jet, Jet};
 pub(crate) use parser::parse_expression;
 
 /// An expression from the spec with the span of its own characters, so that

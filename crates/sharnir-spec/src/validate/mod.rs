@@ -1,6 +1,7 @@
 //! Checks that need the whole document: names, references between tables,
 //! numeric values, and the mechanism graph's cut joints (which decide the
-//! coordinates that `[initial]`, `[forces]` and `independent` name).
+//! coordinates that `[initial]`, `[forces]`, `[motion]` and `independent`
+//! name).
 
 mod contacts;
 mod detach;
@@ -8,6 +9,7 @@ mod forces;
 mod independent;
 mod inertia;
 mod initial;
+mod motion;
 mod names;
 mod references;
 mod topology;
@@ -28,6 +30,7 @@ pub(crate) fn check(document: &mut Document, text: &str) -> Result<(), Problem> 
     let (values, _) = crate::expr::evaluate_parameters(&document.parameters);
     contacts::check(document, &values)?;
     detach::check(document, &values)?;
+    motion::check(document, &values)?;
     initial::check(document, &values)
 }
 
@@ -35,5 +38,17 @@ pub(crate) fn check(document: &mut Document, text: &str) -> Result<(), Problem> 
 /// coordinate order (see [`crate::Spec::initial_positions`]).
 pub(crate) fn initial_state(document: &Document) -> (Vec<f64>, Vec<f64>) {
     let (values, _) = crate::expr::evaluate_parameters(&document.parameters);
-    initial::state(document, &values)
+    let (mut q, mut v) = initial::state(document, &values);
+    let (positions, velocities) = document.coordinate_names();
+    for law in &document.motion {
+        if let Ok([position, rate, _]) = motion::start(law, &values) {
+            if let Some(i) = positions.iter().position(|n| *n == law.coordinate) {
+                q[i] = position;
+            }
+            if let Some(i) = velocities.iter().position(|n| *n == law.coordinate) {
+                v[i] = rate;
+            }
+        }
+    }
+    (q, v)
 }

@@ -1,0 +1,85 @@
+//! `[motion]`: coordinates prescribed as laws of time. What parses, where a
+//! prescribed coordinate starts, and how bad laws are reported at the
+//! offending key or name.
+
+mod common;
+
+use common::{rejects, spec, BASE};
+
+/// `BASE` (revolute `q1`, prismatic `q2`) with `table` appended; returns the
+/// text and the line number of the table's first line.
+fn with(table: &str) -> (String, usize) {
+    let line = BASE.lines().count() + 2;
+    (format!("{BASE}\n{table}\n"), line)
+}
+
+#[test]
+fn laws_name_coordinates_and_set_where_they_start() {
+    let (text, _) = with("[motion]\nq1 = \"0.5 + 2*t\"\nq2 = \"L*sin(3*t + pi/2)\"");
+    let s = spec(&text);
+    assert_eq!(s.motion.len(), 2);
+    assert_eq!(s.motion[0].coordinate, "q1");
+    // q2(0) = L, q̇2(0) = 3 L cos(π/2) = 0; q1(0) = 0.5, q̇1 = 2.
+    assert_eq!(s.initial_positions, [0.5, 0.5]);
+    assert!((s.initial_velocities[0] - 2.0).abs() < 1e-15);
+    assert!(s.initial_velocities[1].abs() < 1e-15);
+    let (text, _) = with("");
+    assert!(spec(&text).motion.is_empty());
+}
+
+#[test]
+fn bad_laws_are_located() {
+    let (text, line) = with("[motion]\nq3 = \"t\"");
+    rejects(&text, line + 1, 1, "unknown coordinate `q3` in [motion]");
+
+    let (text, line) = with("[motion]\nq1 = \"q2*t\"");
+    rejects(&text, line + 1, 7, "unknown name `q2` in the law of `q1`");
+
+    let (text, line) = with("[motion]\nq1 = \"t\"\nq1 = \"2*t\"");
+    rejects(&text, line + 2, 1, "duplicate key");
+
+    let (text, line) = with("[motion]\nq1 = \"sqrt(t)\"");
+    rejects(
+        &text,
+        line + 1,
+        7,
+        "the law of `q1` is not twice differentiable at t = 0",
+    );
+
+    let (text, line) = with("[initial]\nq = { q1 = 0.3 }\n\n[motion]\nq1 = \"t\"");
+    rejects(&text, line + 1, 7, "`q1` is prescribed by [motion]");
+
+    let text = BASE.replacen("g = 9.81", "g = 9.81\nt = 2.0", 1) + "\n[motion]\nq1 = \"t\"\n";
+    rejects(&text, 8, 1, "parameter `t` has the name of time");
+
+    let ball = BASE.replacen(
+        "type = \"prismatic\"\nparent = \"link1\"\nchild = \"link2\"\naxis = [1, 0, 0]",
+        "type = \"spherical\"\nparent = \"link1\"\nchild = \"link2\"",
+        1,
+    );
+    let text = format!("{ball}\n[motion]\nq2_wx = \"t\"\n");
+    rejects(
+        &text,
+        ball.lines().count() + 3,
+        1,
+        "`q2_wx` is a velocity of spherical joint `q2`",
+    );
+}
+
+#[test]
+fn a_mechanism_with_loops_is_refused_with_the_way_out() {
+    // link2 hangs on the ground by q3 too: q2 is cut and closes a loop.
+    let text = format!(
+        "{BASE}\n[[joint]]\nname = \"q3\"\ntype = \"revolute\"\nparent = \"ground\"\n\
+         child = \"link2\"\naxis = [0, 0, 1]\norigin = {{ xyz = [1, 0, 0] }}\n\n\
+         [motion]\nq1 = \"t\"\n"
+    );
+    let line = text.lines().count();
+    let error = rejects(
+        &text,
+        line,
+        1,
+        "[motion] prescribes coordinates of trees only, and joint `q2` closes a loop",
+    );
+    assert!(format!("{error:?}").contains("constrained_inverse_dynamics"));
+}

@@ -1,0 +1,181 @@
+//! `[motion]` end to end on `specs/spun_pendulum.spec`: a bob hinged at the
+//! tip of an arm that a drive spins at a constant rate `ω` about the
+//! vertical. Checked against closed forms written here from the physics,
+//! not from the derivation:
+//!
+//! - the bob's equation in the rotating frame,
+//!   `(m l² + I_b) θ̈ = m ω² (R + l sin θ) l cos θ − m g l sin θ + τ_θ`
+//!   (the bob a solid sphere: its inertia `I_b` about its centre is
+//!   isotropic and adds no moment);
+//! - the drive torque, the rate of the angular momentum about the shaft,
+//!   `H_z = I_z(θ) ω` with `I_z(θ) = I_arm + m (R + l sin θ)² + I_b`:
+//!   `τ_drive = 2 m ω l cos θ (R + l sin θ) θ̇ − τ_ψ`;
+//! - the relative equilibrium `tan θ* = ω² (R + l sin θ*) / g`, which the
+//!   damped bob settles at in a simulation, whose energy balance closes
+//!   with the drive's work.
+
+use sharnir_generated::spun_pendulum as m;
+use sharnir_runtime::{model, Method, Model, Sample, Simulation, Tolerances};
+
+model!(Spun = sharnir_generated::spun_pendulum);
+
+/// `θ̈` of the bob in the rotating frame.
+fn bob_acceleration(p: &m::Params, theta: f64, tau: f64) -> f64 {
+    let inertia = p.m * p.l * p.l + 0.4 * p.m * p.r * p.r;
+    let radius = p.R + p.l * theta.sin();
+    (p.m * p.omega * p.omega * radius * p.l * theta.cos() - p.m * p.g * p.l * theta.sin() + tau)
+        / inertia
+}
+
+/// The torque the drive applies to keep `ψ̇ = ω`.
+fn drive_torque(p: &m::Params, theta: f64, rate: f64, tau: f64) -> f64 {
+    2.0 * p.m * p.omega * p.l * theta.cos() * (p.R + p.l * theta.sin()) * rate - tau
+}
+
+/// `θ*` from `tan θ = ω² (R + l sin θ) / g` by Newton's method.
+fn relative_equilibrium(p: &m::Params) -> f64 {
+    let w2 = p.omega * p.omega;
+    let mut theta = 0.5_f64;
+    for _ in 0..50 {
+        let f = p.g * theta.sin() - w2 * (p.R + p.l * theta.sin()) * theta.cos();
+        let df = p.g * theta.cos() - w2 * (p.l * (2.0 * theta).cos() - p.R * theta.sin());
+        theta -= f / df;
+    }
+    theta
+}
+
+#[test]
+fn prescribed_motion_is_the_law_and_its_derivatives() {
+    let p = m::Params::default();
+    assert_eq!(
+        (m::NP, m::PRESCRIBED, m::PRESCRIBED_POSITIONS),
+        (1, [0], [0])
+    );
+    for t in [0.0, 0.7, 3.1] {
+        let (position, rate, acceleration) = m::prescribed_motion(&p, t);
+        assert_eq!(position[0], p.omega * t);
+        assert_eq!((rate[0], acceleration[0]), (p.omega, 0.0));
+    }
+    assert_eq!(m::INITIAL_POSITIONS, [0.0, 0.0]);
+    assert_eq!(m::INITIAL_VELOCITIES, [p.omega, 0.0]);
+}
+
+#[test]
+fn mixed_dynamics_match_the_closed_forms() {
+    let p = m::Params::default();
+    let mut x = 0.41_f64;
+    for _ in 0..40 {
+        x = (x * 7.31 + 0.17).fract();
+        let (t, theta, rate) = (5.0 * x, 3.0 * x - 1.5, 4.0 * (x * 5.3).fract() - 2.0);
+        let tau = [0.8 * x - 0.4, 1.3 * (x * 2.9).fract() - 0.6];
+        // The shaft's entries of q and qd are not read: the law gives them.
+        let (qdd, drive) = m::mixed_dynamics(&p, t, &[99.0, theta], &[-7.0, rate], &tau);
+        let expected = bob_acceleration(&p, theta, tau[1]);
+        assert_eq!(qdd[0], 0.0);
+        assert!(
+            (qdd[1] - expected).abs() < 1e-12 * expected.abs().max(1.0),
+            "θ̈ {} vs {expected}",
+            qdd[1]
+        );
+        let torque = drive_torque(&p, theta, rate, tau[0]);
+        assert!(
+            (drive[0] - torque).abs() < 1e-12 * torque.abs().max(1.0),
+            "drive {} vs {torque}",
+            drive[0]
+        );
+    }
+}
+
+/// With the free coordinate's acceleration from `mixed_dynamics`, the
+/// module's own inverse dynamics (Newton–Euler, a separate derivation)
+/// along the whole motion needs exactly the given forces plus the drive's.
+#[test]
+fn drive_forces_are_the_inverse_dynamics_of_the_motion() {
+    let p = m::Params::default();
+    for (t, theta, rate) in [(0.3, 0.2, -1.0), (2.0, -1.1, 0.4), (4.4, 2.5, 3.0)] {
+        let tau = [0.25, -0.5];
+        let (qdd, drive) = m::mixed_dynamics(&p, t, &[0.0, theta], &[0.0, rate], &tau);
+        let (law, law_rate, _) = m::prescribed_motion(&p, t);
+        let needed = m::inverse_dynamics(&p, &[law[0], theta], &[law_rate[0], rate], &qdd);
+        let given = [tau[0] + drive[0], tau[1]];
+        for (a, b) in needed.iter().zip(given) {
+            assert!(
+                (a - b).abs() < 1e-12 * b.abs().max(1.0),
+                "{needed:?} vs {given:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_bob_rests_at_the_relative_equilibrium() {
+    let p = m::Params::default();
+    let theta = relative_equilibrium(&p);
+    assert!(theta > 0.3 && theta < 1.4, "θ* = {theta}");
+    let (qdd, drive) = m::mixed_dynamics(&p, 1.0, &[0.0, theta], &[0.0, 0.0], &[0.0; 2]);
+    assert!(qdd[1].abs() < 1e-12, "θ̈ at θ* = {}", qdd[1]);
+    assert!(drive[0].abs() < 1e-15, "no torque holds a steady spin");
+    // Displaced outwards the bob is pulled back, inwards pushed out.
+    let (outward, _) = m::mixed_dynamics(&p, 1.0, &[0.0, theta + 0.05], &[0.0; 2], &[0.0; 2]);
+    let (inward, _) = m::mixed_dynamics(&p, 1.0, &[0.0, theta - 0.05], &[0.0; 2], &[0.0; 2]);
+    assert!(outward[1] < 0.0 && inward[1] > 0.0);
+}
+
+/// The runtime integrates the bob only, keeps the shaft on its law, and
+/// closes the energy balance with the drive's and the damper's work.
+#[test]
+fn a_simulation_settles_at_the_relative_equilibrium_and_balances_energy() {
+    let model = Spun::default();
+    let p = *model.params();
+    let theta_star = relative_equilibrium(&p);
+    let mut samples: Vec<(f64, f64, f64, f64, f64, f64)> = Vec::new();
+    let t_end = 30.0;
+    let summary = Simulation::new(model)
+        .method(Method::Dop853)
+        .tolerances(Tolerances {
+            rtol: 1e-11,
+            atol: 1e-11,
+        })
+        .output_interval(0.01)
+        .run(t_end, |s: &Sample<'_>| {
+            samples.push((
+                s.t,
+                s.q[0],
+                s.v[0],
+                s.kinetic + s.potential,
+                s.work,
+                s.drives[0],
+            ));
+        })
+        .expect("the simulation runs to its end");
+    assert!(!summary.conservative);
+    let q = &summary.final_state;
+    assert!(
+        (q[0] - p.omega * t_end).abs() < 1e-12 * p.omega * t_end,
+        "the shaft left its law: {} vs {}",
+        q[0],
+        p.omega * t_end
+    );
+    assert_eq!(q[2], p.omega);
+    assert!(
+        (q[1] - theta_star).abs() < 1e-6,
+        "θ(T) = {} vs θ* = {theta_star}",
+        q[1]
+    );
+    for &(t, psi, rate, ..) in &samples {
+        assert!((psi - p.omega * t).abs() < 1e-12 * (p.omega * t).max(1.0));
+        assert_eq!(rate, p.omega);
+    }
+    let last = samples.last().expect("samples");
+    assert!(last.5.abs() < 1e-6, "drive torque at rest {}", last.5);
+    // E − W is constant: the drive feeds energy as the bob swings out, the
+    // damper takes some.
+    let (first, change) = (samples[0], last.3 - samples[0].3);
+    assert_eq!(first.4, 0.0);
+    assert!(change > 1.0, "the bob barely moved: ΔE = {change}");
+    assert!(
+        (change - last.4).abs() < 1e-8 * change,
+        "ΔE = {change}, work of the drive and the damper = {}",
+        last.4
+    );
+}
