@@ -262,6 +262,14 @@ fn check_assignments(spec: &Spec, assignments: &[Assignment]) -> miette::Result<
                 spec.name
             );
         }
+        if spec.motion.iter().any(|m| m.coordinate == a.name) {
+            miette::bail!(
+                help = "a prescribed coordinate follows its law from t = 0: change the law in [motion]",
+                "--set {prefix}.{}: `{}` is prescribed by [motion]",
+                a.name,
+                a.name
+            );
+        }
     }
     Ok(())
 }

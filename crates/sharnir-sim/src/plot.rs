@@ -158,7 +158,7 @@ fn draw_panels(path: &Path, title: &str, trace: &Trace, conservative: bool) -> D
             if conservative {
                 "energy error"
             } else {
-                "energy balance error (W: work of the forces, stops, damping, friction)"
+                "energy balance error (W: work of the forces, stops, damping, friction, drives)"
             },
             ("sans-serif", 20),
         )

@@ -499,7 +499,7 @@ fn report(summary: &Summary, options: &SimOptions, t0: f64, wall: f64, watching:
             text,
             "energy balance: E(0) = {:e}, work of the forces W = {:.3e}, max |E(t) − W(t) − E(0)| \
              = {:.3e} ({:.3e} of the energy that moved; W: the spec's forces, stops, damping, \
-             friction)",
+             friction, drives)",
             summary.initial_energy,
             summary.work,
             summary.energy_drift,

@@ -106,9 +106,11 @@ pub struct Summary {
     /// triple pendulum).
     pub energy_scale: f64,
     /// `W` at the end: the work done by the mechanism's own forces (the
-    /// spec's `[forces]`, stops, damping, friction) and the control.
+    /// spec's `[forces]`, stops, damping, friction), the control and the
+    /// drives of prescribed coordinates.
     pub work: f64,
-    /// Whether energy should be conserved: no applied forces and no control.
+    /// Whether energy should be conserved: no applied forces, no drives and
+    /// no control.
     pub conservative: bool,
 }
 

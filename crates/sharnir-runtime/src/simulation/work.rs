@@ -1,6 +1,6 @@
-//! The work `W(t) = ∫ q̇ · (τ_model + τ_control) dt` the mechanism's own
-//! forces (`[forces]`, stops, damping, friction) and the control do over a
-//! run, so that the energy balance `T + V − W = E(0)` can be checked on any
+//! The work `W(t) = ∫ q̇ · (τ_model + τ_control + τ_drive) dt` the
+//! mechanism's own forces (`[forces]`, stops, damping, friction), the
+//! control and the drives of prescribed coordinates do over a run, so that the energy balance `T + V − W = E(0)` can be checked on any
 //! run, not only a conservative one.
 //!
 //! Each accepted step is cut at the output times (and event times) inside
