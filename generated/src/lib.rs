@@ -30,6 +30,10 @@ pub mod double_pendulum;
 #[rustfmt::skip]
 pub mod double_pendulum_folded;
 #[rustfmt::skip]
+pub mod driven_crank_slider;
+#[rustfmt::skip]
+pub mod driven_crank_slider_folded;
+#[rustfmt::skip]
 pub mod five_bar;
 #[rustfmt::skip]
 pub mod five_bar_folded;

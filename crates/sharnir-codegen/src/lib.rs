@@ -22,8 +22,8 @@
 //!    `result` (its result by `Shape`), `dispatch` (the AVX copies of long
 //!    functions), `contacts` (the contact law around `limit_forces`),
 //!    `detachments` (the joints that let go and their variant modules),
-//!    `constrained` and `constrained_derivatives` (the solves of loop
-//!    modules), [`linearization`] (`A`, `B`), `math`, `single_trig` and
+//!    `constrained`, `constrained_derivatives` and `constrained_motion`
+//!    (the solves of loop modules), [`linearization`] (`A`, `B`), `math`, `single_trig` and
 //!    `double_trig` (the sine and cosine helpers the modules carry),
 //!    `motion` (the prescribed coordinates' constants, and the free
 //!    motion of a module without `[motion]`),
@@ -36,6 +36,7 @@
 mod body;
 mod constrained;
 mod constrained_derivatives;
+mod constrained_motion;
 mod contacts;
 mod derived;
 mod detachments;

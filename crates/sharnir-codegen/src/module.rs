@@ -186,6 +186,13 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
             tail.extend(items);
             op_counts.push(("constrained_forward_dynamics_derivatives".to_owned(), ops));
         }
+        if !plan.facts.prescribed.is_empty() {
+            let nc = loops.constraint_names.len();
+            let (items, ops) =
+                crate::constrained_motion::items(plan.facts.dof, nc, &op_counts, fma);
+            tail.extend(items);
+            op_counts.push(ops);
+        }
     }
     support.extend(crate::math::helpers(
         &used,

@@ -329,9 +329,13 @@ where
 pub struct Accelerations<R, const NV: usize, const NC: usize> {
     /// `q̈`.
     pub qdd: [R; NV],
-    /// `λ` of `M q̈ + bias = τ + Jᵀλ`: the cut joints' reactions in the
-    /// constraints' coordinates.
+    /// `λ` of `M q̈ + bias = τ + Jᵀλ + drives`: the cut joints' reactions
+    /// in the constraints' coordinates.
     pub multipliers: [R; NC],
+    /// The forces the drives of prescribed coordinates supply
+    /// ([`Model::PRESCRIBED`](crate::Model::PRESCRIBED)), zero at the free
+    /// coordinates.
+    pub drives: [R; NV],
 }
 
 const NOT_DEFINITE: RhsError = RhsError {
@@ -349,8 +353,16 @@ where
     M: LoopClosure<NQ, NV, NC>,
     C: Control<M::Real, NQ, NV>,
 {
-    /// `q̈` and the multipliers `λ` (the cut joints' reactions in the
-    /// constraints' coordinates) at time `t`.
+    /// `q̈`, the multipliers `λ` (the cut joints' reactions in the
+    /// constraints' coordinates) and the drive forces at time `t`, the
+    /// prescribed coordinates on their laws.
+    ///
+    /// With prescribed coordinates `p`, their accelerations `a_p` are known:
+    /// the rows and columns of `p` in `M` become the identity, `a_p` moves
+    /// to the right-hand sides (`τ − bias − M_·p a_p`, `J̇ q̇ + J_·p a_p`) and
+    /// the columns of `p` in `J` to zero, so the same solve gives the free
+    /// coordinates' accelerations; the drives' forces close the rows of
+    /// `p`: `(M (q̈ − q̈_tree) − Jᵀλ)_p`, `q̈_tree = M⁻¹ (τ − bias)`.
     pub fn accelerations(
         &mut self,
         t: M::Real,
@@ -358,14 +370,52 @@ where
         qd: &[M::Real; NV],
     ) -> Result<Accelerations<M::Real, NV, NC>, RhsError> {
         let model = &self.model;
+        let (mut q, mut qd) = (*q, *qd);
+        let known = model.prescribe(t, &mut q, &mut qd);
+        let (q, qd) = (&q, &qd);
         let mut tau = model.model_forces(t, q, qd);
         for (total, c) in tau.iter_mut().zip(self.control.forces(t, q, qd)) {
             *total += c;
         }
-        let free = model.forward_dynamics(q, qd, &tau);
-        let jacobian = model.constraint_jacobian(q);
-        let bias = model.constraint_bias(q, qd);
-        let factor = cholesky(&model.mass_matrix(q)).ok_or(NOT_DEFINITE)?;
+        let tree = model.forward_dynamics(q, qd, &tau);
+        let full_jacobian = model.constraint_jacobian(q);
+        let full_mass = model.mass_matrix(q);
+        let mut jacobian = full_jacobian;
+        let mut bias = model.constraint_bias(q, qd);
+        let mut mass = full_mass;
+        let mut free = tree;
+        let prescribed = |k: usize| M::PRESCRIBED.contains(&k);
+        if !M::PRESCRIBED.is_empty() {
+            let times = |matrix: &[[M::Real; NV]; NV], x: &[M::Real; NV], i: usize| {
+                (0..NV).fold(M::Real::ZERO, |s, k| s + matrix[i][k] * x[k])
+            };
+            free = core::array::from_fn(|i| {
+                if prescribed(i) {
+                    known[i]
+                } else {
+                    times(&full_mass, &tree, i) - times(&full_mass, &known, i)
+                }
+            });
+            for (i, row) in mass.iter_mut().enumerate() {
+                for (k, entry) in row.iter_mut().enumerate() {
+                    if prescribed(i) || prescribed(k) {
+                        *entry = if i == k { M::Real::ONE } else { M::Real::ZERO };
+                    }
+                }
+            }
+            for (row, b) in jacobian.iter_mut().zip(bias.iter_mut()) {
+                for (k, (entry, &a)) in row.iter_mut().zip(&known).enumerate() {
+                    if prescribed(k) {
+                        *b += *entry * a;
+                        *entry = M::Real::ZERO;
+                    }
+                }
+            }
+        }
+        let factor = cholesky(&mass).ok_or(NOT_DEFINITE)?;
+        if !M::PRESCRIBED.is_empty() {
+            free = solve(&factor, &free);
+        }
         // M⁻¹ Jᵀ, column by column.
         let mut minv_jt = [[M::Real::ZERO; NC]; NV];
         for i in 0..NC {
@@ -388,7 +438,7 @@ where
                     M::Real::from_f64(beta * beta),
                 );
                 core::array::from_fn(|i| {
-                    let rate = (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * qd[k]);
+                    let rate = (0..NV).fold(M::Real::ZERO, |s, k| s + full_jacobian[i][k] * qd[k]);
                     two_alpha * rate + beta_squared * psi[i]
                 })
             }
@@ -399,12 +449,22 @@ where
                 + (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * free[k]))
         });
         let lambda = regularised_spd_solve(&matrix, &rhs).ok_or(LOCKED)?;
-        let qdd = core::array::from_fn(|k| {
+        let qdd: [M::Real; NV] = core::array::from_fn(|k| {
             free[k] + (0..NC).fold(M::Real::ZERO, |s, i| s + minv_jt[k][i] * lambda[i])
+        });
+        let drives = core::array::from_fn(|p| {
+            if !prescribed(p) {
+                return M::Real::ZERO;
+            }
+            let inertial = (0..NV).fold(M::Real::ZERO, |s, k| {
+                s + full_mass[p][k] * (qdd[k] - tree[k])
+            });
+            (0..NC).fold(inertial, |s, i| s - full_jacobian[i][p] * lambda[i])
         });
         Ok(Accelerations {
             qdd,
             multipliers: lambda,
+            drives,
         })
     }
 }
@@ -424,20 +484,28 @@ where
         if dy.len() != NQ + NV {
             return Err(WRONG_LENGTH);
         }
+        let (mut q, mut v) = (q, v);
+        self.model.prescribe(t, &mut q, &mut v);
         let qdd = self.accelerations(t, &q, &v)?.qdd;
         let rates = self.model.coordinate_rates(&q, &v);
         join_state(&rates, &qdd, dy);
         Ok(())
     }
 
-    fn project(&mut self, _t: M::Real, y: &mut [M::Real]) -> bool {
-        if self.drift_control != DriftControl::Projection {
-            let end = NQ.min(y.len());
-            return normalize_quaternions(M::QUATERNIONS, &mut y[..end]);
-        }
-        let Some((mut q, v)) = split_state::<M::Real, NQ, NV>(y) else {
+    /// Puts the prescribed coordinates on their laws at `t`, then (with
+    /// projection) assembles and projects, the independent coordinates
+    /// held.
+    fn project(&mut self, t: M::Real, y: &mut [M::Real]) -> bool {
+        let Some((mut q, mut v)) = split_state::<M::Real, NQ, NV>(y) else {
             return false;
         };
+        self.model.prescribe(t, &mut q, &mut v);
+        if self.drift_control != DriftControl::Projection {
+            normalize_quaternions(M::QUATERNIONS, &mut q);
+            let changed = y[..NQ] != q[..] || y[NQ..] != v[..];
+            join_state(&q, &v, y);
+            return changed;
+        }
         normalize_quaternions(M::QUATERNIONS, &mut q);
         let tolerance = M::Real::from_f64(self.tolerance);
         let q = assemble(&self.model, q, M::INDEPENDENT, tolerance).unwrap_or(q);

@@ -125,10 +125,17 @@ pub trait Model<const NQ: usize, const NV: usize> {
     const PRESCRIBED_POSITIONS: &'static [usize] = &[];
 
     /// Writes the prescribed coordinates' positions and rates at time `t`
-    /// (their laws) into `q` and `qd`, leaving the others; nothing by
-    /// default.
-    fn prescribe(&self, t: Self::Real, q: &mut [Self::Real; NQ], qd: &mut [Self::Real; NV]) {
+    /// (their laws) into `q` and `qd`, leaving the others, and returns the
+    /// laws' accelerations (zero at the free coordinates); without
+    /// prescribed coordinates, writes nothing and returns zeros.
+    fn prescribe(
+        &self,
+        t: Self::Real,
+        q: &mut [Self::Real; NQ],
+        qd: &mut [Self::Real; NV],
+    ) -> [Self::Real; NV] {
         let _ = (t, q, qd);
+        [<Self::Real as Real>::ZERO; NV]
     }
 
     /// Every acceleration, and the force each drive supplies (in the
@@ -628,14 +635,18 @@ macro_rules! model {
                 t: Self::Real,
                 q: &mut [Self::Real; $($module)::+::NQ],
                 qd: &mut [Self::Real; $($module)::+::NV],
-            ) {
-                let (positions, rates, _) = $($module)::+::prescribed_motion_with(&self.derived, t);
+            ) -> [Self::Real; $($module)::+::NV] {
+                let (positions, rates, accelerations) =
+                    $($module)::+::prescribed_motion_with(&self.derived, t);
                 for (&i, &value) in $($module)::+::PRESCRIBED_POSITIONS.iter().zip(&positions) {
                     q[i] = value;
                 }
-                for (&i, &rate) in $($module)::+::PRESCRIBED.iter().zip(&rates) {
-                    qd[i] = rate;
+                let mut known = [<Self::Real as $crate::Real>::ZERO; $($module)::+::NV];
+                for (k, &i) in $($module)::+::PRESCRIBED.iter().enumerate() {
+                    qd[i] = rates[k];
+                    known[i] = accelerations[k];
                 }
+                known
             }
 
             fn mixed_dynamics(

@@ -117,10 +117,11 @@ where
         self.control.is_passive()
     }
 
-    fn start(&mut self, _t0: f64, y: &mut [f64]) -> Result<(), String> {
-        let Some((q, v)) = split_state::<f64, NQ, NV>(y) else {
+    fn start(&mut self, t0: f64, y: &mut [f64]) -> Result<(), String> {
+        let Some((mut q, mut v)) = split_state::<f64, NQ, NV>(y) else {
             return Err("the state does not have NQ + NV entries".to_owned());
         };
+        self.model.prescribe(t0, &mut q, &mut v);
         let q = assemble(&self.model, q, M::INDEPENDENT, self.tolerance)
             .map_err(|e| format!("the initial state: {e}"))?;
         let v = project_velocities_holding(&self.model, &q, &v, M::INDEPENDENT);
@@ -130,7 +131,17 @@ where
 
     fn power(&mut self, t: f64, y: &[f64]) -> Option<f64> {
         let (q, v) = split_state::<f64, NQ, NV>(y)?;
-        Some(power_of(&self.model, &mut self.control, t, &q, &v))
+        let mut power = power_of(&self.model, &mut self.control, t, &q, &v);
+        if !M::PRESCRIBED.is_empty() {
+            let drives = self.drive_forces(t, &q, &v);
+            power += (0..NV).map(|k| v[k] * drives[k]).sum::<f64>();
+        }
+        Some(power)
+    }
+
+    fn drive_forces(&mut self, t: f64, q: &[f64; NQ], v: &[f64; NV]) -> [f64; NV] {
+        self.accelerations(t, q, v)
+            .map_or([f64::NAN; NV], |solution| solution.drives)
     }
 
     fn symplectic(

@@ -1,7 +1,9 @@
 //! `[motion]` against the mechanism: every key is a velocity coordinate
 //! whose position's rate it is (not a spherical or free joint's), named
 //! once, not also set by `[initial]`; every law reads only parameters and
-//! `t` and is twice differentiable at the start; the mechanism is a tree.
+//! `t` and is twice differentiable at the start; in a mechanism with
+//! loops, the prescribed coordinates are among `independent`, which
+//! assembly holds.
 
 use crate::document::Document;
 use crate::error::Problem;
@@ -25,16 +27,15 @@ pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Resu
         ));
     }
     let (_, velocities) = document.coordinate_names();
-    if let Some(cut) = document.joints.iter().find(|j| j.cut) {
+    let has_loops = document.joints.iter().any(|j| j.cut);
+    if has_loops && document.independent.is_empty() {
         return Err(Problem::new(
             first.span,
-            format!(
-                "[motion] prescribes coordinates of trees only, and joint `{}` closes a loop",
-                cut.name
-            ),
+            "[motion] prescribes coordinates of a mechanism with loops whose `independent` \
+             coordinates are not named",
             "prescribed here",
-            "for a parallel robot along a trajectory, use the module's \
-             `constrained_inverse_dynamics` with the `independent` coordinates",
+            "list the prescribed coordinates (and any other independent ones) in \
+             `independent = [...]` under [mechanism]: assembly holds them",
         ));
     }
     for (i, motion) in document.motion.iter().enumerate() {
@@ -48,6 +49,23 @@ pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Resu
                 format!("the law of `{}` is given twice", motion.coordinate),
                 "again",
                 "give one law per coordinate",
+            ));
+        }
+        if has_loops
+            && !document
+                .independent
+                .iter()
+                .any(|c| c.name == motion.coordinate)
+        {
+            return Err(Problem::new(
+                motion.span,
+                format!(
+                    "`{}` is prescribed but not independent: assembly moves it to close the loops",
+                    motion.coordinate
+                ),
+                "a dependent coordinate",
+                "prescribe independent coordinates only: name it in `independent = [...]` \
+                 under [mechanism] in place of another",
             ));
         }
         set_by_initial(document, motion)?;
