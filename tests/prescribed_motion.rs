@@ -1,4 +1,5 @@
-//! `[motion]` end to end on `specs/spun_pendulum.spec`: a bob hinged at the
+//! `[motion]` end to end on `specs/spun_pendulum.spec` (and, in `shaken`,
+//! `specs/shaken_pendulum.spec`): a bob hinged at the
 //! tip of an arm that a drive spins at a constant rate `ω` about the
 //! vertical. Checked against closed forms written here from the physics,
 //! not from the derivation:
@@ -178,4 +179,111 @@ fn a_simulation_settles_at_the_relative_equilibrium_and_balances_energy() {
         "ΔE = {change}, work of the drive and the damper = {}",
         last.4
     );
+}
+
+mod shaken {
+    //! `specs/shaken_pendulum.spec`: a bob on a table shaken by prescribed
+    //! laws. Its hinge equation, written from Lagrange's equations here,
+    //! `I θ̈ = m l (cos θ ẍ − sin θ (g + z̈))` with `I = m l² + I_b`, gives
+    //! Kapitza's threshold `a² ω² > 2 g I / (m l)` for the inverted bob
+    //! under a vertical shake, and under a small horizontal one the
+    //! linearised forced oscillation from rest,
+    //! `θ = B (sin ωt − (ω/ω₀) sin ω₀t)`, `B = −k a ω² / (ω₀² − ω²)`,
+    //! `k = m l / I`, `ω₀² = g k`.
+
+    use sharnir_generated::shaken_pendulum as s;
+    use sharnir_runtime::{model, Method, Sample, Simulation, Tolerances};
+
+    model!(Shaken = sharnir_generated::shaken_pendulum);
+
+    fn k(p: &s::Params) -> f64 {
+        let inertia = p.m * p.l * p.l + 0.4 * p.m * p.r * p.r;
+        p.m * p.l / inertia
+    }
+
+    /// The hinge angle over `t_end` s from the spec's start, every 1 ms.
+    fn run(p: s::Params, theta0: f64, t_end: f64) -> Vec<(f64, f64)> {
+        let mut angles = Vec::new();
+        Simulation::new(Shaken::new(p))
+            .method(Method::Dop853)
+            .tolerances(Tolerances {
+                rtol: 1e-10,
+                atol: 1e-10,
+            })
+            .initial_state([0.0, 0.0, theta0], [0.0; 3])
+            .output_interval(1e-3)
+            .run(t_end, |sample: &Sample<'_>| angles.push((sample.t, sample.q[2])))
+            .expect("the simulation runs to its end");
+        angles
+    }
+
+    #[test]
+    fn the_hinge_equation_is_lagranges() {
+        let p = s::Params {
+            ax: 0.03,
+            ..s::Params::default()
+        };
+        for (t, theta, rate) in [(0.01, 0.3, -2.0), (0.4, 2.9, 0.5), (1.3, -1.0, 4.0)] {
+            let (qdd, _) =
+                s::mixed_dynamics(&p, t, &[0.0, 0.0, theta], &[0.0, 0.0, rate], &[0.0; 3]);
+            let xdd = -p.ax * p.wx * p.wx * (p.wx * t).sin();
+            let zdd = -p.az * p.wz * p.wz * (p.wz * t).cos();
+            let expected = k(&p) * (theta.cos() * xdd - theta.sin() * (p.g + zdd));
+            assert_eq!((qdd[0], qdd[1]), (xdd, zdd));
+            assert!(
+                (qdd[2] - expected).abs() < 1e-10 * expected.abs().max(1.0),
+                "θ̈ {} vs {expected}",
+                qdd[2]
+            );
+        }
+    }
+
+    /// Kapitza's pendulum: started 0.1 rad from upright, it stays up when
+    /// shaken above the threshold and falls below it.
+    #[test]
+    fn the_inverted_pendulum_is_stable_above_kapitzas_threshold() {
+        let defaults = s::Params::default();
+        let threshold = (2.0 * defaults.g / k(&defaults)).sqrt() / defaults.az;
+        let upright = std::f64::consts::PI;
+        for (factor, stable) in [(1.5, true), (0.7, false)] {
+            let p = s::Params {
+                wz: factor * threshold,
+                ..defaults
+            };
+            let angles = run(p, upright - 0.1, 3.0);
+            let furthest = angles
+                .iter()
+                .map(|&(_, theta)| (theta - upright).abs())
+                .fold(0.0, f64::max);
+            if stable {
+                assert!(furthest < 0.25, "ω = {}: strayed {furthest} rad", p.wz);
+            } else {
+                assert!(furthest > 1.0, "ω = {}: stayed within {furthest} rad", p.wz);
+            }
+        }
+    }
+
+    /// A small horizontal shake from rest: the forced oscillation of the
+    /// linearised equation, to its neglected terms (θ² ≈ 1e-4 relative).
+    #[test]
+    fn a_horizontal_shake_drives_the_linear_forced_oscillation() {
+        let p = s::Params {
+            ax: 2e-3,
+            wx: 4.0,
+            az: 0.0,
+            ..s::Params::default()
+        };
+        let w0 = (p.g * k(&p)).sqrt();
+        let b = -k(&p) * p.ax * p.wx * p.wx / (w0 * w0 - p.wx * p.wx);
+        let angles = run(p, 0.0, 4.0);
+        let amplitude = angles.iter().map(|&(_, a)| a.abs()).fold(0.0, f64::max);
+        assert!(amplitude > 5e-3, "barely moved: {amplitude}");
+        for &(t, theta) in &angles {
+            let linear = b * ((p.wx * t).sin() - p.wx / w0 * (w0 * t).sin());
+            assert!(
+                (theta - linear).abs() < 2e-3 * amplitude,
+                "t = {t}: θ = {theta}, linearised {linear}"
+            );
+        }
+    }
 }
