@@ -212,7 +212,9 @@ mod shaken {
             })
             .initial_state([0.0, 0.0, theta0], [0.0; 3])
             .output_interval(1e-3)
-            .run(t_end, |sample: &Sample<'_>| angles.push((sample.t, sample.q[2])))
+            .run(t_end, |sample: &Sample<'_>| {
+                angles.push((sample.t, sample.q[2]))
+            })
             .expect("the simulation runs to its end");
         angles
     }

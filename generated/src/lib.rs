@@ -102,6 +102,8 @@ pub mod rssr_folded;
 #[rustfmt::skip]
 pub mod shaken_pendulum;
 #[rustfmt::skip]
+pub mod shaken_pendulum_folded;
+#[rustfmt::skip]
 pub mod slider_stops;
 #[rustfmt::skip]
 pub mod slider_stops_folded;
