@@ -316,3 +316,83 @@ fn singular_configurations_are_located() {
         "the parallelogram came near a singular configuration: {lowest}"
     );
 }
+
+/// The double parallelogram swung hard enough to pass through its flat
+/// configuration (every rocker along the pivots' line, θ = 0), where its
+/// constraint Jacobian loses a rank and the linkage could switch to a
+/// crossed branch: the singular configuration is located as an event where
+/// the crank crosses θ = 0, the run goes on through it on the
+/// parallelogram branch (all rockers parallel, the coupler translating),
+/// and energy is conserved across it. The closed form of the crank gives
+/// its rate there: `½ J θ̇² = ½ J ω² − G (sin θ − sin θ₀)`, `J = (m + m_c) L²`,
+/// `G = (3 m L/2 + m_c L) g`.
+#[test]
+fn the_parallelogram_passes_through_its_flat_configuration() {
+    use sharnir_generated::parallelogram as pg;
+    use sharnir_runtime::{closure_conditioning, Direction, Event, Method, Sample, Simulation};
+    model!(Parallelogram = sharnir_generated::parallelogram, loops);
+    let model = Parallelogram::default();
+    let p = pg::Params::default();
+    let omega = 9.0;
+    let watched = model;
+    let mut samples: Vec<(f64, [f64; 4], f64, f64)> = Vec::new();
+    let summary = Simulation::new(model)
+        .initial_state(pg::INITIAL_POSITIONS, [omega, 0.0, 0.0, 0.0])
+        .closed()
+        .method(Method::Dop853)
+        .tolerances(Tolerances {
+            rtol: 1e-11,
+            atol: 1e-11,
+        })
+        .output_interval(1e-3)
+        .events(
+            vec![Event::new("singular configuration", Direction::Falling)],
+            move |_t, q, _v, g| {
+                let q: [f64; pg::NQ] = core::array::from_fn(|k| q[k]);
+                g[0] = closure_conditioning(&watched, &q) - 1e-3;
+            },
+        )
+        .run(1.0, |s: &Sample<'_>| {
+            samples.push((
+                s.t,
+                [s.q[0], s.q[1], s.q[2], s.q[3]],
+                s.v[0],
+                s.kinetic + s.potential,
+            ));
+        })
+        .expect("runs through the flat configuration");
+    // The first crossing of θ = 0, between samples.
+    let crossing = samples
+        .windows(2)
+        .find(|w| w[0].1[0] < 0.0 && w[1].1[0] >= 0.0)
+        .map(|w| w[0].0 - w[0].1[0] * (w[1].0 - w[0].0) / (w[1].1[0] - w[0].1[0]))
+        .expect("the crank reaches the flat configuration");
+    let event = summary.events.first().expect("a singular configuration");
+    assert!(
+        (event.t - crossing).abs() < 2e-3,
+        "event at {} s, crossing at {crossing} s",
+        event.t
+    );
+    assert!(summary.events.len() >= 2, "it swings back through it");
+    let inertia = (p.m + p.mc) * p.L * p.L;
+    let weight = (1.5 * p.m * p.L + p.mc * p.L) * p.g;
+    let theta0 = pg::INITIAL_POSITIONS[0];
+    let rate_at_flat = (omega * omega + 2.0 * weight * theta0.sin() / inertia).sqrt();
+    let nearest = samples
+        .iter()
+        .min_by(|a, b| (a.0 - crossing).abs().total_cmp(&(b.0 - crossing).abs()))
+        .expect("samples");
+    assert!(
+        (nearest.2 - rate_at_flat).abs() < 0.05,
+        "θ̇ at the flat configuration {} vs {rate_at_flat}",
+        nearest.2
+    );
+    let energy = samples[0].3;
+    for &(t, q, _, e) in &samples {
+        assert!(
+            (q[1] - q[0]).abs() < 1e-8 && (q[2] - q[0]).abs() < 1e-8 && (q[3] + q[0]).abs() < 1e-8,
+            "t = {t}: left the parallelogram branch: {q:?}"
+        );
+        assert!((e - energy).abs() < 1e-6 * energy.abs().max(1.0), "t = {t}: E = {e}");
+    }
+}
