@@ -159,19 +159,26 @@ where
         failed,
         elapsed
     );
+    let ok: Vec<&(bool, f64, f64)> = results.iter().filter(|(ok, ..)| *ok).collect();
     if !results.is_empty() {
-        let n = results.len() as f64;
-        let case_time = results.iter().map(|r| r.1).sum::<f64>() / n;
-        let integration = results.iter().map(|r| r.2).sum::<f64>() / n;
-        let _ = writeln!(
+        let _ = write!(
             text,
-            "{:.3} cases per second on {} threads; per case {:.3} ms, of which integration \
-             {:.3} ms",
-            n / elapsed.max(1e-12),
+            "{:.3} cases per second on {} threads",
+            results.len() as f64 / elapsed.max(1e-12),
             pool.current_num_threads(),
-            case_time * 1e3,
-            integration * 1e3
         );
+    }
+    if !ok.is_empty() {
+        let n = ok.len() as f64;
+        let _ = write!(
+            text,
+            "; per finished case {:.3} ms, of which integration {:.3} ms",
+            ok.iter().map(|r| r.1).sum::<f64>() / n * 1e3,
+            ok.iter().map(|r| r.2).sum::<f64>() / n * 1e3,
+        );
+    }
+    if !results.is_empty() {
+        text.push('\n');
     }
     let _ = writeln!(text, "summary: {}", path.display());
     Ok(Outcome { text, failed })
@@ -314,8 +321,8 @@ impl<M: Clone> Case<'_, M> {
                 fields.push(s.t_end.to_string());
                 fields.extend(formatted(&s.final_state));
                 fields.extend([
-                    s.energy_drift.to_string(),
-                    s.relative_energy_drift().to_string(),
+                    format!("{:e}", s.energy_drift),
+                    format!("{:e}", s.relative_energy_drift()),
                     s.events.len().to_string(),
                     String::new(),
                 ]);
