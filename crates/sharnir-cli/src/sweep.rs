@@ -136,13 +136,22 @@ fn merge(args: &MergeArgs) -> miette::Result<()> {
         out.display()
     );
     if !merged.missing.is_empty() {
-        let shown: Vec<String> = merged.missing.iter().take(10).map(usize::to_string).collect();
+        let shown: Vec<String> = merged
+            .missing
+            .iter()
+            .take(10)
+            .map(usize::to_string)
+            .collect();
         eprintln!(
             "warning: {} cases below the last are in no file (cases {}{}): a shard has not \
              finished or not run",
             merged.missing.len(),
             shown.join(", "),
-            if merged.missing.len() > 10 { ", …" } else { "" }
+            if merged.missing.len() > 10 {
+                ", …"
+            } else {
+                ""
+            }
         );
     }
     Ok(())

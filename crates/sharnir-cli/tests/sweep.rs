@@ -85,14 +85,26 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
         (vec!["--vary", "p.g=1:2"], "three parts", "sweep --help"),
         (vec!["--vary", "p.g=1:2:0"], "N = 0", "sweep --help"),
         (vec!["--vary", "p.mass=1,2"], "no such parameter", "p.g"),
-        (vec!["--vary", "q.elbow=1,2"], "no such coordinate", "q.joint1, q.joint2"),
-        (vec!["--vary", "p.g=1,2", "--shard", "2/2"], "out of range", "sweep --help"),
+        (
+            vec!["--vary", "q.elbow=1,2"],
+            "no such coordinate",
+            "q.joint1, q.joint2",
+        ),
+        (
+            vec!["--vary", "p.g=1,2", "--shard", "2/2"],
+            "out of range",
+            "sweep --help",
+        ),
         (
             vec!["--cases", cases.to_str().expect("utf-8")],
             "`x.joint1` is no p.NAME",
             "sweep --help",
         ),
-        (vec!["--vary", "p.g=1", "--csv", "a.csv"], "one file", "--case-csv"),
+        (
+            vec!["--vary", "p.g=1", "--csv", "a.csv"],
+            "one file",
+            "--case-csv",
+        ),
     ] {
         let output = sweep(&path("bad"), &extra);
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -107,7 +119,11 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
     let all = path("all");
     let output = sweep(&all, &vary);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(stdout.contains("4 cases"), "{stdout}");
     let (header, rows) = summary(&all.join("summary.csv"));
     assert_eq!(
@@ -124,7 +140,12 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
     );
 
     // Each case is its single run, bit for bit.
-    let state = ["final.q.joint1", "final.q.joint2", "final.v.joint1", "final.v.joint2"];
+    let state = [
+        "final.q.joint1",
+        "final.q.joint2",
+        "final.v.joint1",
+        "final.v.joint2",
+    ];
     for row in rows.values() {
         assert_eq!(row[column(&header, "status")], "ok");
         let csv = path(&format!("case-{}.csv", row[0]));
@@ -132,9 +153,20 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
         args.extend(RUN);
         let g = format!("p.g={}", row[1]);
         let q = format!("q.joint1={}", row[2]);
-        args.extend(["--set", &g, "--set", &q, "--csv", csv.to_str().expect("utf-8")]);
+        args.extend([
+            "--set",
+            &g,
+            "--set",
+            &q,
+            "--csv",
+            csv.to_str().expect("utf-8"),
+        ]);
         let output = sharnir(&args);
-        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         let text = std::fs::read_to_string(&csv).expect("csv written");
         let last: Vec<f64> = text
             .lines()
@@ -164,13 +196,24 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
         let mut extra = vary.to_vec();
         extra.extend(["--shard", shard]);
         let output = sweep(&sharded, &extra);
-        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         assert!(String::from_utf8_lossy(&output.stdout).contains("holds 2"));
     }
     assert!(sharded.join("summary-0-of-2.csv").exists());
     let output = sharnir(&["sweep", "merge", sharded.to_str().expect("utf-8")]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert_eq!(summary(&sharded.join("summary.csv")), (header.clone(), rows.clone()));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        summary(&sharded.join("summary.csv")),
+        (header.clone(), rows.clone())
+    );
 
     // A sweep interrupted after two cases, in the middle of a third line,
     // then run again: only the missing cases run, to the same summary.
@@ -182,14 +225,27 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
     std::fs::write(resumed.join("summary.csv"), partial).expect("written");
     let output = sweep(&resumed, &vary);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert!(stdout.contains("2 already done, ran 2 (0 failed)"), "{stdout}");
-    assert_eq!(summary(&resumed.join("summary.csv")), (header.clone(), rows.clone()));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("2 already done, ran 2 (0 failed)"),
+        "{stdout}"
+    );
+    assert_eq!(
+        summary(&resumed.join("summary.csv")),
+        (header.clone(), rows.clone())
+    );
     // A third run has nothing left to do.
     let output = sweep(&resumed, &vary);
     assert!(String::from_utf8_lossy(&output.stdout).contains("ran 0"));
     // Other values in the same directory are another sweep: refused.
-    let output = sweep(&resumed, &["--vary", "p.g=1,2", "--vary", "q.joint1=0.3:1.2:2"]);
+    let output = sweep(
+        &resumed,
+        &["--vary", "p.g=1,2", "--vary", "q.joint1=0.3:1.2:2"],
+    );
     assert_eq!(output.status.code(), Some(101));
     assert!(String::from_utf8_lossy(&output.stderr).contains("other values"));
 
@@ -197,8 +253,15 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
     std::fs::write(&cases, "p.g,q.joint1\n9.81,0.3\n9.81,1.2\n3,0.3\n3,1.2\n").expect("written");
     let listed = path("listed");
     let output = sweep(&listed, &["--cases", cases.to_str().expect("utf-8")]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert_eq!(summary(&listed.join("summary.csv")), (header.clone(), rows.clone()));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        summary(&listed.join("summary.csv")),
+        (header.clone(), rows.clone())
+    );
 
     // A case that blows up is recorded with its error; the others run, and
     // the exit code counts the failures.
@@ -218,13 +281,21 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
         "--out",
         failing.to_str().expect("utf-8"),
     ]);
-    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let (header, rows) = summary(&failing.join("summary.csv"));
-    let status: Vec<&str> = rows.values().map(|r| r[column(&header, "status")].as_str()).collect();
+    let status: Vec<&str> = rows
+        .values()
+        .map(|r| r[column(&header, "status")].as_str())
+        .collect();
     assert_eq!(status, ["ok", "failed", "ok"]);
     assert!(rows[&1][column(&header, "error")].contains("infinite or NaN"));
     assert!(rows[&1][column(&header, "final.q.joint1")].is_empty());
-    let samples = std::fs::read_to_string(failing.join("cases").join("case-2.csv"))
-        .expect("per-case csv");
+    let samples =
+        std::fs::read_to_string(failing.join("cases").join("case-2.csv")).expect("per-case csv");
     assert!(samples.starts_with("t,q.joint1,q.joint2"), "{samples}");
 }

@@ -159,9 +159,9 @@ impl SweepOptions {
             return Ok(Shard::ALL);
         };
         let number = |name: &str, text: &str| {
-            text.trim().parse::<usize>().map_err(|_| {
-                format!("{name}={text} is no task number; give --shard I/N instead")
-            })
+            text.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("{name}={text} is no task number; give --shard I/N instead"))
         };
         let id = number("SLURM_ARRAY_TASK_ID", &id)?;
         let count = number("SLURM_ARRAY_TASK_COUNT", &count)?;
@@ -191,9 +191,12 @@ pub fn parse_shard(text: &str) -> Result<Shard, String> {
         .split_once('/')
         .ok_or_else(|| format!("--shard {text}: no '/': {hint}"))?;
     let parse = |part: &str| {
-        part.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("--shard {text}: '{}' is no whole number: {hint}", part.trim()))
+        part.trim().parse::<usize>().map_err(|_| {
+            format!(
+                "--shard {text}: '{}' is no whole number: {hint}",
+                part.trim()
+            )
+        })
     };
     checked_shard(parse(index)?, parse(count)?).map_err(|e| format!("--shard {text}: {e}: {hint}"))
 }
@@ -233,10 +236,12 @@ pub fn parse_vary(text: &str) -> Result<(Column, Vec<f64>), String> {
         };
         let a = parse_value(a).map_err(|e| format!("--vary {text}: {e}"))?;
         let b = parse_value(b).map_err(|e| format!("--vary {text}: {e}"))?;
-        let n: usize = n
-            .trim()
-            .parse()
-            .map_err(|_| format!("--vary {text}: N = '{}' is no whole number: {hint}", n.trim()))?;
+        let n: usize = n.trim().parse().map_err(|_| {
+            format!(
+                "--vary {text}: N = '{}' is no whole number: {hint}",
+                n.trim()
+            )
+        })?;
         if n == 0 || n > MOST_CASES {
             return Err(format!(
                 "--vary {text}: N = {n} values; give 1 to {MOST_CASES}: {hint}"
@@ -435,7 +440,11 @@ mod tests {
         for bad in ["2/2", "0/0", "1", "a/2", "-1/2"] {
             assert!(parse_shard(bad).is_err(), "{bad} accepted");
         }
-        let shards = [Shard { index: 0, count: 3 }, Shard { index: 1, count: 3 }, Shard { index: 2, count: 3 }];
+        let shards = [
+            Shard { index: 0, count: 3 },
+            Shard { index: 1, count: 3 },
+            Shard { index: 2, count: 3 },
+        ];
         for id in 0..10 {
             assert_eq!(shards.iter().filter(|s| s.contains(id)).count(), 1);
         }

@@ -53,8 +53,7 @@ mod sweep;
 
 pub use cases::{parse_shard, parse_vary, CaseList, Column, Shard, SweepOptions, MOST_CASES};
 pub use options::{
-    parse_assignment, parse_target, parse_value, Assignment, CoordinateKind, MethodName,
-    SimOptions,
+    parse_assignment, parse_target, parse_value, Assignment, CoordinateKind, MethodName, SimOptions,
 };
 #[cfg(feature = "page")]
 pub use page::{write_page, Frames};

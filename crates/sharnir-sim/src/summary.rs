@@ -64,11 +64,7 @@ pub fn read(path: &Path) -> Result<Option<Table>, String> {
     };
     let text = String::from_utf8_lossy(&bytes);
     let mut lines = text.split_inclusive('\n');
-    let Some(header) = lines
-        .next()
-        .filter(|l| l.ends_with('\n'))
-        .and_then(fields)
-    else {
+    let Some(header) = lines.next().filter(|l| l.ends_with('\n')).and_then(fields) else {
         return Ok(None);
     };
     if header.first().map(String::as_str) != Some(CASE)

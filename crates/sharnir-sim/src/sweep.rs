@@ -153,7 +153,9 @@ where
         list.rows.len(),
         shard.index,
         shard.count,
-        (0..list.rows.len()).filter(|&id| shard.contains(id)).count(),
+        (0..list.rows.len())
+            .filter(|&id| shard.contains(id))
+            .count(),
         done.len(),
         pending.len(),
         failed,
