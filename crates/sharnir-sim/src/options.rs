@@ -255,8 +255,9 @@ pub fn parse_assignment(text: &str) -> Result<Assignment, String> {
     let (target, value) = text
         .split_once('=')
         .ok_or_else(|| format!("--set {text}: no '=': {hint}"))?;
-    let (kind, name) = parse_target(target)
-        .ok_or_else(|| format!("--set {text}: the name must start with q., v. or p.: {hint}"))?;
+    let (kind, name) = parse_target(target).ok_or_else(|| {
+        format!("--set {text}: the name must start with q. or v. (p. for a parameter): {hint}")
+    })?;
     let value = parse_value(value).map_err(|e| format!("--set {text}: {e}"))?;
     Ok(Assignment {
         kind,
