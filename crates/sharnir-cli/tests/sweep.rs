@@ -114,6 +114,22 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
         assert!(!stderr.contains("compil"), "{extra:?} compiled: {stderr}");
     }
 
+    // A derived parameter is computed from others, which are what to vary.
+    let output = sharnir(&[
+        "sweep",
+        "benches/specs/chain25.spec",
+        "--t-end",
+        "1",
+        "--vary",
+        "p.jz=1,2",
+        "--out",
+        path("bad").to_str().expect("utf-8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(101), "{stderr}");
+    assert!(stderr.contains("derived from other parameters"), "{stderr}");
+    assert!(stderr.contains("p.m, p.l, p.g"), "{stderr}");
+
     // The whole sweep: 2 × 2 cases, the first --vary changing slowest.
     let vary = ["--vary", "p.g=9.81,3", "--vary", "q.joint1=0.3:1.2:2"];
     let all = path("all");
