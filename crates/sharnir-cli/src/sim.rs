@@ -1,7 +1,7 @@
 //! `cargo xtask sim` (`sharnir sim`): simulate a spec with its generated,
 //! compiled dynamics.
 //!
-//! The module is generated in memory and written, with a two-line `main`,
+//! The module is generated in memory and written, with a short `main`,
 //! into a small cargo project under `target/sharnir-sim/<name>/` of a
 //! sharnir checkout, whose `sharnir-runtime` and `sharnir-sim` it depends on
 //! by path (they are not published), built in release mode and run. The project's files are rewritten only when their
@@ -69,6 +69,21 @@ pub(crate) fn build(
     let spec = load(&root, &args.spec, &args.urdf.options())?;
     check_assignments(&spec, &assignments, "--set")?;
     check_curves(&spec, &args.options)?;
+    let releasing = spec.detachable_joints().next();
+    if let (Some(joint), Some(a)) = (
+        releasing,
+        assignments
+            .iter()
+            .find(|a| a.kind == CoordinateKind::Parameter),
+    ) {
+        miette::bail!(
+            help = "edit the spec's [parameters] instead",
+            "--set p.{}: the simulation of `{}` cannot set parameters (its joint `{}` can let go)",
+            a.name,
+            spec.name,
+            joint.name
+        );
+    }
     check(&spec)?;
     let mut options = args.options.clone();
     let (positions, velocities) = coordinate_units(&spec);

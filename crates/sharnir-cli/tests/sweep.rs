@@ -42,6 +42,15 @@ fn sweep(out: &Path, extra: &[&str]) -> Output {
     sharnir(&args)
 }
 
+/// A sweep of `spec` for 1 s into a directory that is never written.
+fn sweep_of(spec: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["sweep", spec, "--t-end", "1", "--out", "unwritten"];
+    args.extend(extra);
+    let output = sharnir(&args);
+    assert_eq!(output.status.code(), Some(101));
+    output
+}
+
 /// A summary's lines by case id, each without its wall time (the one
 /// column that differs between runs).
 fn summary(path: &Path) -> (Vec<String>, BTreeMap<usize, Vec<String>>) {
@@ -115,20 +124,27 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
     }
 
     // A derived parameter is computed from others, which are what to vary.
-    let output = sharnir(&[
-        "sweep",
-        "benches/specs/chain25.spec",
-        "--t-end",
-        "1",
-        "--vary",
-        "p.jz=1,2",
-        "--out",
-        path("bad").to_str().expect("utf-8"),
-    ]);
+    let output = sweep_of("benches/specs/chain25.spec", &["--vary", "p.jz=1,2"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(101), "{stderr}");
     assert!(stderr.contains("derived from other parameters"), "{stderr}");
     assert!(stderr.contains("p.m, p.l, p.g"), "{stderr}");
+
+    // A mechanism whose joint lets go runs in two modules: no sweep, and
+    // no parameter set from the command line.
+    let output = sweep_of("specs/payload_release.spec", &["--vary", "p.g=1,2"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("can let go"));
+    let output = sharnir(&[
+        "sim",
+        "specs/payload_release.spec",
+        "--t-end",
+        "1",
+        "--set",
+        "p.g=1",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot set parameters"), "{stderr}");
+    assert!(!stderr.contains("compil"), "{stderr}");
 
     // The whole sweep: 2 × 2 cases, the first --vary changing slowest.
     let vary = ["--vary", "p.g=9.81,3", "--vary", "q.joint1=0.3:1.2:2"];
