@@ -46,6 +46,13 @@ pub(crate) enum Command {
     /// into a simulation binary (once per spec) and integrates it, with CSV
     /// output, a PNG plot and a summary (see docs/simulation.md).
     Sim(Box<SimArgs>),
+    /// Run a parameter sweep of a spec: compiles the simulation once, runs the
+    /// cases (every combination of the --vary values, or the rows of --cases)
+    /// on every core, and writes DIR/summary.csv, one line per case. `--shard
+    /// I/N` runs a slice (Slurm job arrays by default); `sweep merge DIR…`
+    /// joins the slices (see docs/sweeps.md). Example: `sharnir sweep
+    /// specs/double_pendulum.spec --vary p.l1=0.5:1:11 --t-end 5 --out runs`.
+    Sweep(SweepArgs),
     /// Draw a spec (or URDF) at its initial configuration (or `--set` one) into
     /// one HTML page, every joint frame and axis and every body named: the
     /// quickest way to see a frame placed wrong. Nothing is compiled.
@@ -284,6 +291,67 @@ pub(crate) struct SimArgs {
     pub(crate) package_path: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) urdf: UrdfArgs,
+}
+
+/// `sharnir sweep`'s arguments: a sweep, or `merge`.
+pub(crate) enum SweepArgs {
+    /// A sweep: the simulation every case shares, and the cases.
+    Run(Box<SimArgs>, sharnir_sim::SweepOptions),
+    /// `sharnir sweep merge DIR…`.
+    Merge(MergeArgs),
+}
+
+// By hand: a command with a subcommand (`merge`) beside required arguments
+// of its own, which clap's derive cannot build when the subcommand is given.
+impl clap::Args for SweepArgs {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        let merge = SweepCommand::augment_subcommands(clap::Command::new("sweep"));
+        <sharnir_sim::SweepOptions as clap::Args>::augment_args(SimArgs::augment_args(command))
+            .subcommands(merge.get_subcommands().cloned())
+            .args_conflicts_with_subcommands(true)
+            .subcommand_negates_reqs(true)
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
+    }
+}
+
+impl clap::FromArgMatches for SweepArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        if matches.subcommand().is_some() {
+            let SweepCommand::Merge(merge) = SweepCommand::from_arg_matches(matches)?;
+            return Ok(SweepArgs::Merge(merge));
+        }
+        Ok(SweepArgs::Run(
+            Box::new(SimArgs::from_arg_matches(matches)?),
+            sharnir_sim::SweepOptions::from_arg_matches(matches)?,
+        ))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+/// What `sharnir sweep` does besides sweeping.
+#[derive(Subcommand)]
+pub(crate) enum SweepCommand {
+    /// Join the summaries of a sweep's shards (every summary*.csv in the
+    /// directories) into one summary.csv ordered by case id.
+    Merge(MergeArgs),
+}
+
+/// `sharnir sweep merge`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct MergeArgs {
+    /// The directories the shards wrote to.
+    #[arg(required = true, value_name = "DIR")]
+    pub(crate) dirs: Vec<PathBuf>,
+    /// The merged summary (default: summary.csv in the first DIR).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: Option<PathBuf>,
 }
 
 /// The conversion choices of URDF inputs (see docs/urdf.md).

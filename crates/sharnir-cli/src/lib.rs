@@ -21,6 +21,7 @@ mod mesh;
 mod ops;
 mod scene;
 mod sim;
+mod sweep;
 mod urdf2spec;
 mod urdf_scene;
 mod view;
@@ -76,6 +77,7 @@ where
         Command::Linearize(args) => linearize::run(&args, &context.root()),
         Command::Sim(args) => sim::run(*args, context),
         Command::View(args) => view::run(&args, &context.root()),
+        Command::Sweep(args) => return sweep::run(args, context),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -46,6 +46,10 @@ pub(crate) fn run(args: &LinearizeArgs, root: &Path) -> miette::Result<()> {
         let (names, values, prefix) = match assignment.kind {
             CoordinateKind::Position => (&mechanism.positions, &mut q, "q"),
             CoordinateKind::Velocity => (&mechanism.coordinates, &mut v, "v"),
+            CoordinateKind::Parameter => miette::bail!(
+                help = "linearize evaluates at the spec's parameter values; edit [parameters]",
+                "--set {text}: linearize sets the state (q., v.), not parameters"
+            ),
         };
         let slot = slot(names, &assignment.name, &format!("--set {prefix}."))?;
         values[slot] = assignment.value;

@@ -1,7 +1,7 @@
 //! `cargo xtask sim` (`sharnir sim`): simulate a spec with its generated,
 //! compiled dynamics.
 //!
-//! The module is generated in memory and written, with a two-line `main`,
+//! The module is generated in memory and written, with a short `main`,
 //! into a small cargo project under `target/sharnir-sim/<name>/` of a
 //! sharnir checkout, whose `sharnir-runtime` and `sharnir-sim` it depends on
 //! by path (they are not published), built in release mode and run. The project's files are rewritten only when their
@@ -24,6 +24,36 @@ use std::time::Instant;
 /// `cargo xtask sim`: checks the options, generates the module, then
 /// compiles and runs it.
 pub(crate) fn run(args: SimArgs, context: &Context) -> miette::Result<()> {
+    let built = build(&args, context, |_| Ok(()))?;
+    let status = Command::new(&built.binary)
+        .args(built.options.to_args())
+        .status()
+        .map_err(|e| miette::miette!("cannot run {}: {e}", built.binary.display()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        // The binary has printed its own error with the time and state.
+        Err(miette::miette!("the simulation of {} failed", built.name))
+    }
+}
+
+/// A compiled simulation binary and the options to run it with.
+pub(crate) struct Built {
+    /// The binary.
+    pub binary: PathBuf,
+    /// The checked options, with what `sharnir sim` adds (units, scene).
+    pub options: SimOptions,
+    /// The module's name.
+    pub name: String,
+}
+
+/// Checks the options (and what `check` asks of the loaded spec),
+/// generates the module and compiles its simulation binary (if it changed).
+pub(crate) fn build(
+    args: &SimArgs,
+    context: &Context,
+    check: impl FnOnce(&Spec) -> miette::Result<()>,
+) -> miette::Result<Built> {
     let assignments = args.options.check().map_err(|message| {
         miette::miette!(
             help = format!("see {} sim --help", context.program),
@@ -37,8 +67,24 @@ pub(crate) fn run(args: SimArgs, context: &Context) -> miette::Result<()> {
     let root = context.root();
     let started = Instant::now();
     let spec = load(&root, &args.spec, &args.urdf.options())?;
-    check_assignments(&spec, &assignments)?;
+    check_assignments(&spec, &assignments, "--set")?;
     check_curves(&spec, &args.options)?;
+    let releasing = spec.detachable_joints().next();
+    if let (Some(joint), Some(a)) = (
+        releasing,
+        assignments
+            .iter()
+            .find(|a| a.kind == CoordinateKind::Parameter),
+    ) {
+        miette::bail!(
+            help = "edit the spec's [parameters] instead",
+            "--set p.{}: the simulation of `{}` cannot set parameters (its joint `{}` can let go)",
+            a.name,
+            spec.name,
+            joint.name
+        );
+    }
+    check(&spec)?;
     let mut options = args.options.clone();
     let (positions, velocities) = coordinate_units(&spec);
     options.position_units = Some(positions.join(","));
@@ -68,14 +114,25 @@ pub(crate) fn run(args: SimArgs, context: &Context) -> miette::Result<()> {
         ),
         None => None,
     };
-    build_and_run(&Request {
+    compile(&Request {
         root: &sources,
         module: &module,
         variant: variant.as_ref(),
+        parameters: &runtime_parameters(&spec),
         options: &options,
         scene: scene.as_deref(),
         generation: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The names of the spec's runtime parameters: the fields of its module's
+/// `Params` (derived parameters are computed from them).
+fn runtime_parameters(spec: &Spec) -> Vec<String> {
+    spec.parameters
+        .iter()
+        .filter(|p| matches!(p.value, sharnir_spec::ParameterValue::Number(_)))
+        .map(|p| p.name.clone())
+        .collect()
 }
 
 /// The module itself (no twin) of `spec`, with the dynamics by `method`, or
@@ -105,6 +162,8 @@ struct Request<'a> {
     /// The module the mechanism continues in after its first detachable
     /// joint lets go, when it has one.
     pub variant: Option<&'a GeneratedModule>,
+    /// The module's runtime parameters, which the binary sets by name.
+    pub parameters: &'a [String],
     /// The checked simulation options.
     pub options: &'a SimOptions,
     /// What `--html` draws (`crate::scene`), as JSON.
@@ -113,13 +172,19 @@ struct Request<'a> {
     pub generation: f64,
 }
 
-/// Builds the simulation binary of the module (if it changed) and runs it.
-fn build_and_run(request: &Request<'_>) -> miette::Result<()> {
+/// Builds the simulation binary of the module (if it changed).
+fn compile(request: &Request<'_>) -> miette::Result<Built> {
     let root = request.root;
     let name = &request.module.name;
     let project = root.join("target").join("sharnir-sim").join(name);
     let target = root.join("target").join("sharnir-sim").join("target");
-    write_project(root, &project, request.module, request.variant)?;
+    write_project(
+        root,
+        &project,
+        request.module,
+        request.variant,
+        request.parameters,
+    )?;
     eprintln!("generated {name} in {:.2} s", request.generation);
     let first = !target.join("release").exists();
     if first {
@@ -164,16 +229,11 @@ fn build_and_run(request: &Request<'_>) -> miette::Result<()> {
             .map_err(|e| miette::miette!("cannot write {}: {e}", path.display()))?;
         options.scene = Some(path);
     }
-    let status = Command::new(&binary)
-        .args(options.to_args())
-        .status()
-        .map_err(|e| miette::miette!("cannot run {}: {e}", binary.display()))?;
-    if status.success() {
-        Ok(())
-    } else {
-        // The binary has printed its own error with the time and state.
-        Err(miette::miette!("the simulation of {name} failed"))
-    }
+    Ok(Built {
+        binary,
+        options,
+        name: name.clone(),
+    })
 }
 
 /// The units of every position and velocity coordinate of `spec`, in the
@@ -233,10 +293,18 @@ fn check_curves(spec: &Spec, options: &SimOptions) -> miette::Result<()> {
     Ok(())
 }
 
-/// Refuses a `--set` naming no coordinate of the spec before anything is
-/// generated or compiled.
-fn check_assignments(spec: &Spec, assignments: &[Assignment]) -> miette::Result<()> {
+/// Refuses a `--set` (or whatever `flag` is) naming no coordinate or
+/// runtime parameter of the spec before anything is generated or compiled.
+pub(crate) fn check_assignments(
+    spec: &Spec,
+    assignments: &[Assignment],
+    flag: &str,
+) -> miette::Result<()> {
     for a in assignments {
+        if a.kind == CoordinateKind::Parameter {
+            check_parameter(spec, &a.name, flag)?;
+            continue;
+        }
         let (prefix, names): (&str, Vec<String>) = match a.kind {
             CoordinateKind::Position => (
                 "q",
@@ -252,12 +320,13 @@ fn check_assignments(spec: &Spec, assignments: &[Assignment]) -> miette::Result<
                     .flat_map(|j| j.velocity_names())
                     .collect(),
             ),
+            CoordinateKind::Parameter => continue,
         };
         if !names.contains(&a.name) {
             let known: Vec<String> = names.iter().map(|n| format!("{prefix}.{n}")).collect();
             miette::bail!(
                 help = format!("its coordinates are {}", known.join(", ")),
-                "--set {prefix}.{}: `{}` has no such coordinate",
+                "{flag} {prefix}.{}: `{}` has no such coordinate",
                 a.name,
                 spec.name
             );
@@ -272,6 +341,33 @@ fn check_assignments(spec: &Spec, assignments: &[Assignment]) -> miette::Result<
         }
     }
     Ok(())
+}
+
+/// Refuses `p.<name>` unless it names a runtime parameter of the spec (a
+/// derived one is computed from others, which are what to set).
+fn check_parameter(spec: &Spec, name: &str, flag: &str) -> miette::Result<()> {
+    let runtime = runtime_parameters(spec);
+    if runtime.iter().any(|p| p == name) {
+        return Ok(());
+    }
+    let known: Vec<String> = runtime.iter().map(|n| format!("p.{n}")).collect();
+    let listed = if known.is_empty() {
+        "none".to_owned()
+    } else {
+        known.join(", ")
+    };
+    if spec.parameters.iter().any(|p| p.name == name) {
+        miette::bail!(
+            help = format!("set the parameters it is computed from: {listed}"),
+            "{flag} p.{name}: `{name}` is derived from other parameters of `{}`",
+            spec.name
+        );
+    }
+    miette::bail!(
+        help = format!("its parameters are {listed}"),
+        "{flag} p.{name}: `{}` has no such parameter",
+        spec.name
+    )
 }
 
 /// The cargo that runs xtask, so the simulation uses the same toolchain
@@ -292,6 +388,7 @@ fn write_project(
     project: &Path,
     module: &GeneratedModule,
     variant: Option<&GeneratedModule>,
+    parameters: &[String],
 ) -> miette::Result<()> {
     let src = project.join("src");
     std::fs::create_dir_all(&src)
@@ -312,10 +409,16 @@ fn write_project(
         None => {
             let (model, simulation) = model_of("Mechanism", module);
             format!(
-                "{header}{model}\n\
-                 fn main() -> std::process::ExitCode {{\n    sharnir_sim::{entry}(Mechanism::default())\n}}\n",
+                "{header}{model}\n{setter}\n\
+                 fn main() -> std::process::ExitCode {{\n    \
+                 sharnir_sim::{entry}(Mechanism::default(), Some(set_parameter))\n}}\n",
                 header = main_header(&module.name, &[module]),
-                entry = if simulation.ends_with(".closed()") { "main_closed" } else { "main" },
+                setter = parameter_setter(&module.name, parameters),
+                entry = if simulation.ends_with(".closed()") {
+                    "main_closed_with_parameters"
+                } else {
+                    "main_with_parameters"
+                },
             )
         }
         Some(variant) => {
@@ -350,6 +453,24 @@ fn write_project(
         }
     }
     Ok(())
+}
+
+/// The binary's `set_parameter` (`sharnir_sim::SetParameter`): a `match`
+/// from the names of the runtime parameters to the fields of `Params`.
+fn parameter_setter(module: &str, parameters: &[String]) -> String {
+    let mut arms = String::new();
+    for name in parameters {
+        arms.push_str(&format!("        {name:?} => params.{name} = value,\n"));
+    }
+    format!(
+        "/// The mechanism with parameter `name` set to `value` (`--set p.NAME=…`).\n\
+         fn set_parameter(model: &Mechanism, name: &str, value: f64) -> Option<Mechanism> {{\n    \
+         #[allow(unused_mut)]\n    \
+         let mut params: {module}::Params = *sharnir_runtime::Model::params(model);\n    \
+         #[allow(unreachable_code, clippy::match_single_binding)]\n    \
+         match name {{\n{arms}        _ => return None,\n    }}\n    \
+         Some(Mechanism::new(params))\n}}\n"
+    )
 }
 
 /// The first lines of the binary's `main.rs`: its doc and the modules.

@@ -28,7 +28,9 @@ pub struct SimOptions {
     #[arg(long, value_name = "A", default_value_t = 1e-9)]
     pub atol: f64,
     /// Initial value overriding the spec's `[initial]`: `q.<position name>=value`
-    /// or `v.<velocity name>=value` (the CSV's column names). Repeatable.
+    /// or `v.<velocity name>=value` (the CSV's column names), or a
+    /// parameter's value overriding the spec's: `p.<parameter name>=value`.
+    /// Repeatable.
     #[arg(long = "set", value_name = "q.NAME=VALUE")]
     pub set: Vec<String>,
     /// Write the samples to this CSV file (header: t, q.*, v.*, energy.kinetic,
@@ -77,6 +79,9 @@ pub struct SimOptions {
     /// not missed.
     #[arg(long, value_name = "H", allow_negative_numbers = true)]
     pub max_step: Option<f64>,
+    /// Draw no bar of simulated time: a sweep draws one over its cases.
+    #[arg(long, hide = true)]
+    pub no_progress: bool,
 }
 
 /// The values of `--method`.
@@ -99,10 +104,11 @@ pub enum MethodName {
     Radau5,
 }
 
-/// An initial value given with `--set`.
+/// An initial value or a parameter's value given with `--set`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Assignment {
-    /// Whether it sets a position (`q.`) or a velocity (`v.`).
+    /// Whether it sets a position (`q.`), a velocity (`v.`) or a
+    /// parameter (`p.`).
     pub kind: CoordinateKind,
     /// The coordinate's name.
     pub name: String,
@@ -110,13 +116,26 @@ pub struct Assignment {
     pub value: f64,
 }
 
-/// Which half of the state an [`Assignment`] sets.
+/// What an [`Assignment`] sets: half of the initial state, or a parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CoordinateKind {
     /// A position coordinate (`q.<name>`).
     Position,
     /// A velocity coordinate (`v.<name>`).
     Velocity,
+    /// A runtime parameter of the module (`p.<name>`, a field of `Params`).
+    Parameter,
+}
+
+impl CoordinateKind {
+    /// The prefix of its names: `q`, `v` or `p`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            CoordinateKind::Position => "q",
+            CoordinateKind::Velocity => "v",
+            CoordinateKind::Parameter => "p",
+        }
+    }
 }
 
 impl SimOptions {
@@ -213,6 +232,9 @@ impl SimOptions {
         if self.wrap {
             args.push("--wrap".to_owned());
         }
+        if self.no_progress {
+            args.push("--no-progress".to_owned());
+        }
         args
     }
 
@@ -225,34 +247,55 @@ impl SimOptions {
     }
 }
 
-/// Parses `q.<name>=<value>` or `v.<name>=<value>`, as `--set` takes it
-/// (also `sharnir linearize`'s).
+/// Parses `q.<name>=<value>`, `v.<name>=<value>` or `p.<name>=<value>`, as
+/// `--set` takes it (also `sharnir linearize`'s and `view`'s).
 pub fn parse_assignment(text: &str) -> Result<Assignment, String> {
-    let hint = "write --set q.<position name>=<value> or --set v.<velocity name>=<value>";
+    let hint = "write --set q.<position name>=<value>, v.<velocity name>=<value> \
+                or p.<parameter name>=<value>";
     let (target, value) = text
         .split_once('=')
         .ok_or_else(|| format!("--set {text}: no '=': {hint}"))?;
-    let (kind, name) = if let Some(name) = target.trim().strip_prefix("q.") {
-        (CoordinateKind::Position, name)
-    } else if let Some(name) = target.trim().strip_prefix("v.") {
-        (CoordinateKind::Velocity, name)
-    } else {
-        return Err(format!(
-            "--set {text}: the name must start with q. or v.: {hint}"
-        ));
-    };
-    let value: f64 = value
-        .trim()
-        .parse()
-        .map_err(|_| format!("--set {text}: '{}' is not a number", value.trim()))?;
-    if !value.is_finite() {
-        return Err(format!("--set {text}: the value must be finite"));
-    }
+    let (kind, name) = parse_target(target).ok_or_else(|| {
+        format!("--set {text}: the name must start with q. or v. (p. for a parameter): {hint}")
+    })?;
+    let value = parse_value(value).map_err(|e| format!("--set {text}: {e}"))?;
     Ok(Assignment {
         kind,
         name: name.to_owned(),
         value,
     })
+}
+
+/// `q.<name>`, `v.<name>` or `p.<name>` as what it names; `None` for any
+/// other prefix or an empty name.
+pub fn parse_target(target: &str) -> Option<(CoordinateKind, &str)> {
+    let target = target.trim();
+    [
+        CoordinateKind::Position,
+        CoordinateKind::Velocity,
+        CoordinateKind::Parameter,
+    ]
+    .into_iter()
+    .find_map(|kind| {
+        target
+            .strip_prefix(kind.prefix())
+            .and_then(|rest| rest.strip_prefix('.'))
+            .filter(|name| !name.is_empty())
+            .map(|name| (kind, name))
+    })
+}
+
+/// A finite number, or the message that says why the text is none.
+pub fn parse_value(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{}' is not a number", text.trim()))?;
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(format!("'{}' is not finite", text.trim()))
+    }
 }
 
 #[cfg(test)]

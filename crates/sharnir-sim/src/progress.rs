@@ -1,4 +1,4 @@
-//! The progress bar on a terminal (hidden when stderr is not one, so logs
+//! The progress bars on a terminal (hidden when stderr is not one, so logs
 //! and CI output stay clean).
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -13,9 +13,15 @@ pub struct Progress {
 const STEPS: u64 = 1000;
 
 impl Progress {
-    /// A bar from 0 to `t_end` seconds of simulated time.
-    pub fn new(t_end: f64) -> Self {
-        let bar = ProgressBar::with_draw_target(Some(STEPS), ProgressDrawTarget::stderr());
+    /// A bar from 0 to `t_end` seconds of simulated time, never drawn
+    /// unless `shown`.
+    pub fn new(t_end: f64, shown: bool) -> Self {
+        let target = if shown {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(Some(STEPS), target);
         if let Ok(style) = ProgressStyle::with_template(
             "{bar:40} {msg} simulated, {elapsed_precise} elapsed, {eta} left",
         ) {
@@ -35,6 +41,48 @@ impl Progress {
     }
 
     /// Removes the bar before the summary is printed.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// A sweep's progress in cases, with the count of failed ones.
+pub struct CaseProgress {
+    bar: ProgressBar,
+    failed: std::sync::atomic::AtomicUsize,
+}
+
+impl CaseProgress {
+    /// A bar over `cases` cases.
+    pub fn new(cases: usize) -> Self {
+        let bar = ProgressBar::with_draw_target(
+            Some(u64::try_from(cases).unwrap_or(u64::MAX)),
+            ProgressDrawTarget::stderr(),
+        );
+        if let Ok(style) = ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} cases, {msg}{elapsed_precise} elapsed, {eta} left",
+        ) {
+            bar.set_style(style);
+        }
+        CaseProgress {
+            bar,
+            failed: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// Counts one case as ended, failed unless `ok`.
+    pub fn finished(&self, ok: bool) {
+        if !ok {
+            let failed = self
+                .failed
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                + 1;
+            self.bar.set_message(format!("{failed} failed, "));
+        }
+        self.bar.inc(1);
+    }
+
+    /// Removes the bar before the sweep's closing lines.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }

@@ -218,7 +218,7 @@ where
 
 /// Closed loops have no symplectic integrator: the message that says what
 /// to use instead.
-fn refuse_symplectic(options: &SimOptions) -> Result<(), String> {
+pub(crate) fn refuse_symplectic(options: &SimOptions) -> Result<(), String> {
     if options.method == MethodName::Symplectic {
         return Err(
             "--method symplectic does not take closed loops; use dop853 (or radau5 when stiff)"
@@ -332,7 +332,7 @@ where
         events_csv,
         trace: options.plot.as_ref().map(|_| Trace::new(curves.clone())),
         film,
-        progress: Progress::new(options.t_end),
+        progress: Progress::new(options.t_end, !options.no_progress),
     };
     let started = Instant::now();
     let result = simulation.run(options.t_end, &mut recorder);
@@ -401,6 +401,13 @@ where
         let (names, values, prefix): (&[&str], &mut [f64], &str) = match a.kind {
             CoordinateKind::Position => (&M::POSITION_NAMES, &mut q, "q"),
             CoordinateKind::Velocity => (&M::VELOCITY_NAMES, &mut v, "v"),
+            CoordinateKind::Parameter => {
+                return Err(format!(
+                    "--set p.{}: a run takes its parameters with the model \
+                     (sharnir_sim::main_with_parameters sets them from --set)",
+                    a.name
+                ))
+            }
         };
         let index = names.iter().position(|n| *n == a.name).ok_or_else(|| {
             let known: Vec<String> = names.iter().map(|n| format!("{prefix}.{n}")).collect();
