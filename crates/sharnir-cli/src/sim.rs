@@ -334,7 +334,7 @@ pub(crate) fn check_assignments(
         if spec.motion.iter().any(|m| m.coordinate == a.name) {
             miette::bail!(
                 help = "a prescribed coordinate follows its law from t = 0: change the law in [motion]",
-                "--set {prefix}.{}: `{}` is prescribed by [motion]",
+                "{flag} {prefix}.{}: `{}` is prescribed by [motion]",
                 a.name,
                 a.name
             );
