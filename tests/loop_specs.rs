@@ -378,7 +378,10 @@ fn the_parallelogram_passes_through_its_flat_configuration() {
         at_event[0]
     );
     let conditioning = closure_conditioning(&model, &at_event);
-    assert!((conditioning - 0.05).abs() < 1e-6, "conditioning {conditioning}");
+    assert!(
+        (conditioning - 0.05).abs() < 1e-6,
+        "conditioning {conditioning}"
+    );
     assert!(summary.events.len() >= 2, "it swings back through it");
     let inertia = (p.m + p.mc) * p.L * p.L;
     let weight = (1.5 * p.m * p.L + p.mc * p.L) * p.g;

@@ -289,3 +289,108 @@ mod shaken {
         }
     }
 }
+
+mod ship {
+    //! `specs/ship_pendulum.spec`: a moving base (`[base]`, a ship rolling
+    //! and heaving) carrying a pendulum, against the pendulum's equation
+    //! written here: with `ψ = roll + θ` and the hinge at
+    //! `H = (0, −h sin roll, h cos roll + z)`,
+    //! `(m l² + I_b) ψ̈ + m l (sin ψ (Ḧz + g) + cos ψ Ḧy) = τ`.
+
+    use sharnir_generated::ship_pendulum as s;
+    use sharnir_runtime::{model, Method, Sample, Simulation, Tolerances};
+
+    model!(Ship = sharnir_generated::ship_pendulum);
+
+    /// The laws: heave `z`, roll `φ`, with their rates and accelerations.
+    fn laws(p: &s::Params, t: f64) -> ([f64; 3], [f64; 3]) {
+        let (sw, cw) = (p.W * t).sin_cos();
+        let (sr, cr) = (p.w * t).sin_cos();
+        (
+            [p.H * sw, p.H * p.W * cw, -p.H * p.W * p.W * sw],
+            [p.A * sr, p.A * p.w * cr, -p.A * p.w * p.w * sr],
+        )
+    }
+
+    fn bob_acceleration(p: &s::Params, t: f64, theta: f64, tau: f64) -> f64 {
+        let ([_, _, zdd], [phi, phid, phidd]) = laws(p, t);
+        let hyy = -p.h * (phi.cos() * phidd - phi.sin() * phid * phid);
+        let hzz = p.h * (-phi.sin() * phidd - phi.cos() * phid * phid) + zdd;
+        let psi = phi + theta;
+        let inertia = p.m * p.l * p.l + 0.4 * p.m * p.r * p.r;
+        let psidd = (tau - p.m * p.l * (psi.sin() * (hzz + p.g) + psi.cos() * hyy)) / inertia;
+        psidd - phidd
+    }
+
+    #[test]
+    fn the_base_is_two_prescribed_coordinates_first() {
+        assert_eq!(s::COORDINATE_NAMES, ["base_z", "base_roll", "theta"]);
+        assert_eq!((s::PRESCRIBED, s::PRESCRIBED_POSITIONS), ([0, 1], [0, 1]));
+        let p = s::Params::default();
+        let ([z, zd, _], [phi, phid, _]) = laws(&p, 0.0);
+        assert_eq!(s::INITIAL_POSITIONS, [z, phi, 0.0]);
+        assert_eq!(s::INITIAL_VELOCITIES, [zd, phid, 0.0]);
+    }
+
+    #[test]
+    fn the_bob_follows_its_equation_aboard() {
+        let p = s::Params {
+            A: 0.3,
+            H: 1.5,
+            ..s::Params::default()
+        };
+        let mut x = 0.29_f64;
+        for _ in 0..30 {
+            x = (x * 6.7 + 0.11).fract();
+            let (t, theta, rate, tau) = (20.0 * x, 4.0 * x - 2.0, 3.0 * x - 1.0, x - 0.5);
+            let (qdd, _) = s::mixed_dynamics(
+                &p,
+                t,
+                &[0.0, 0.0, theta],
+                &[0.0, 0.0, rate],
+                &[0.0, 0.0, tau],
+            );
+            let expected = bob_acceleration(&p, t, theta, tau);
+            assert!(
+                (qdd[2] - expected).abs() < 1e-11 * expected.abs().max(1.0),
+                "t = {t}: θ̈ {} vs {expected}",
+                qdd[2]
+            );
+        }
+    }
+
+    /// The base's drives do the work the pendulum's energy gains and loses.
+    #[test]
+    fn a_voyage_balances_energy_with_the_base_s_work() {
+        let p = s::Params {
+            c: 0.5,
+            ..s::Params::default()
+        };
+        let mut rows: Vec<(f64, f64, f64)> = Vec::new();
+        let summary = Simulation::new(Ship::new(p))
+            .method(Method::Dop853)
+            .tolerances(Tolerances {
+                rtol: 1e-11,
+                atol: 1e-11,
+            })
+            .output_interval(0.05)
+            .run(30.0, |sample: &Sample<'_>| {
+                rows.push((sample.t, sample.kinetic + sample.potential, sample.work));
+            })
+            .expect("the voyage runs");
+        assert!(!summary.conservative);
+        let first = rows[0];
+        let swing = rows
+            .iter()
+            .map(|r| (r.1 - first.1).abs())
+            .fold(0.0, f64::max);
+        assert!(swing > 1.0, "the energy barely moved: {swing}");
+        for &(t, e, w) in &rows {
+            assert!(
+                ((e - first.1) - w).abs() < 1e-7 * swing,
+                "t = {t}: ΔE = {}, W = {w}",
+                e - first.1
+            );
+        }
+    }
+}

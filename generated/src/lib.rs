@@ -104,6 +104,10 @@ pub mod shaken_pendulum;
 #[rustfmt::skip]
 pub mod shaken_pendulum_folded;
 #[rustfmt::skip]
+pub mod ship_pendulum;
+#[rustfmt::skip]
+pub mod ship_pendulum_folded;
+#[rustfmt::skip]
 pub mod slider_stops;
 #[rustfmt::skip]
 pub mod slider_stops_folded;

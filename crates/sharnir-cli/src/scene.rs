@@ -223,8 +223,12 @@ fn elementary(values: &Values, factor: &ElementaryRotation) -> Result<[[f64; 3];
 }
 
 /// The default shapes of a body without `visual`: rods between its joint
-/// frames and the inertia-equivalent box at its centre of mass.
+/// frames and the inertia-equivalent box at its centre of mass; none for
+/// the massless bodies of a moving base's chain.
 fn default_shapes(spec: &Spec, body: &Body, values: &Values) -> Result<Vec<Value>, String> {
+    if spec.moving_base.contains(&body.name) {
+        return Ok(Vec::new());
+    }
     let mut inboard = [0.0; 3];
     let mut others = Vec::new();
     for joint in &spec.joints {

@@ -10,6 +10,7 @@
 //! The crate knows no algebra: expressions are a small AST ([`Expr`]) that
 //! `sharnir-mech` lowers into its expression pool.
 
+mod base;
 mod document;
 mod drives;
 mod error;
@@ -41,6 +42,7 @@ pub use source::{Source, Span};
 pub fn parse(source: Source) -> Result<Spec, SpecError> {
     let checked = document::read(&source.text).and_then(|mut document| {
         validate::check(&mut document, &source.text)?;
+        base::expand(&mut document);
         Ok(document)
     });
     match checked {

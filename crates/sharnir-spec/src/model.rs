@@ -51,6 +51,10 @@ pub struct Spec {
     /// Prescribed coordinates (`[motion]`), in spec order; empty when every
     /// coordinate moves under the forces.
     pub motion: Vec<PrescribedMotion>,
+    /// The massless bodies of a moving base's chain (`[base]`; each named
+    /// after its coordinate, `base_x` … `base_roll`), in chain order: the
+    /// only bodies whose mass and inertia are zero. Empty for a fixed base.
+    pub moving_base: Vec<String>,
     /// The joints this spec's mechanism has already let go of, in the order
     /// of the spec it was derived from (see [`Spec::release`]); empty for
     /// a spec read from a file.

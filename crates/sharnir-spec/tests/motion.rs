@@ -98,3 +98,52 @@ fn a_mechanism_with_loops_prescribes_independent_coordinates() {
         "`q3` is prescribed but not independent",
     );
 }
+
+#[test]
+fn a_moving_base_is_a_chain_of_prescribed_joints() {
+    let (text, _) = with("[base]\nxyz = [0, 0, \"0.1*sin(2*t)\"]\nrpy = [\"0.2*t\", 0, 0]");
+    let s = spec(&text);
+    let names: Vec<String> = s.joints.iter().flat_map(|j| j.velocity_names()).collect();
+    assert_eq!(names, ["base_z", "base_roll", "q1", "q2"]);
+    assert_eq!(s.moving_base, ["base_z", "base_roll"]);
+    assert_eq!(
+        s.joints[2].parent, "base_roll",
+        "the ground's joints hang on the base"
+    );
+    let motion: Vec<&str> = s.motion.iter().map(|m| m.coordinate.as_str()).collect();
+    assert_eq!(motion, ["base_z", "base_roll"]);
+    // z(0) = 0 with ż(0) = 0.2; roll(0) = 0 with a rate of 0.2.
+    assert_eq!(&s.initial_positions[..2], [0.0, 0.0]);
+    assert_eq!(&s.initial_velocities[..2], [0.2, 0.2]);
+}
+
+#[test]
+fn bad_bases_are_located() {
+    let (text, line) = with("[base]\nxyz = [0, 0, \"a*t\"]");
+    rejects(
+        &text,
+        line + 1,
+        15,
+        "unknown name `a` in the law of `base_z`",
+    );
+
+    let (text, line) = with("[base]\nrpy = [\"sqrt(t)\", 0, 0]");
+    rejects(
+        &text,
+        line + 1,
+        9,
+        "the law of `base_roll` is not twice differentiable at t = 0",
+    );
+
+    let (text, line) = with("[base]\nxyz = [1, 2]");
+    rejects(&text, line + 1, 7, "`base.xyz`");
+
+    let renamed = BASE.replacen("name = \"q2\"", "name = \"base_x\"", 1);
+    let text = format!("{renamed}\n[base]\nxyz = [\"t\", 0, 0]\n");
+    rejects(
+        &text,
+        renamed.lines().count() + 2,
+        1,
+        "[base] names its coordinate `base_x`, which the spec already uses",
+    );
+}

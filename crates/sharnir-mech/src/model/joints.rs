@@ -94,13 +94,22 @@ pub(crate) fn assemble(
             rotation,
             translation,
         } = joint_frame.placement;
-        let mass = lowering.positive(spec, &body.mass, "the mass")?;
+        // The moving base's chain is massless; every other body has mass.
+        let massless = spec.moving_base.contains(&body.name);
+        let positive = |lowering: &mut ExprLowering, e, what| {
+            if massless {
+                lowering.expr(spec, e)
+            } else {
+                lowering.positive(spec, e, what)
+            }
+        };
+        let mass = positive(lowering, &body.mass, "the mass")?;
         let com = lowering.vec3(spec, &body.com)?;
         let i = &body.inertia;
         let (xx, yy, zz) = (
-            lowering.positive(spec, &i.xx, "the moment of inertia xx")?,
-            lowering.positive(spec, &i.yy, "the moment of inertia yy")?,
-            lowering.positive(spec, &i.zz, "the moment of inertia zz")?,
+            positive(lowering, &i.xx, "the moment of inertia xx")?,
+            positive(lowering, &i.yy, "the moment of inertia yy")?,
+            positive(lowering, &i.zz, "the moment of inertia zz")?,
         );
         let (xy, xz, yz) = (
             lowering.expr(spec, &i.xy)?,

@@ -2,6 +2,7 @@
 //! expression syntax). Cross-references and values are checked afterwards
 //! by [`validate`](crate::validate).
 
+mod base;
 mod body;
 mod detach;
 mod fields;
@@ -12,6 +13,7 @@ mod motion;
 pub(crate) mod outputs;
 mod visual;
 
+pub(crate) use base::BaseTable;
 pub(crate) use initial::InitialTable;
 
 use crate::error::Problem;
@@ -39,6 +41,8 @@ pub(crate) struct Document {
     pub initial: InitialTable,
     pub forces: Vec<AppliedForce>,
     pub motion: Vec<PrescribedMotion>,
+    pub base: Option<BaseTable>,
+    pub moving_base: Vec<String>,
     pub independent: Vec<Independent>,
 }
 
@@ -60,6 +64,7 @@ impl Document {
             initial_velocities,
             forces: self.forces,
             motion: self.motion,
+            moving_base: self.moving_base,
             independent: self.independent,
             name: self.name,
             description: self.description,
@@ -91,6 +96,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
             "initial",
             "forces",
             "motion",
+            "base",
         ],
     )?;
     let exprs = Expressions { text };
@@ -172,10 +178,16 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         Some(node) => motion::read(node, exprs)?,
         None => Vec::new(),
     };
+    let base = root
+        .optional("base")
+        .map(|node| base::read(node, exprs))
+        .transpose()?;
     Ok(Document {
         initial,
         forces,
         motion,
+        base,
+        moving_base: Vec::new(),
         independent,
         name,
         name_span: name_node.span,

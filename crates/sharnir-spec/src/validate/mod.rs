@@ -3,6 +3,7 @@
 //! coordinates that `[initial]`, `[forces]`, `[motion]` and `independent`
 //! name).
 
+mod base;
 mod contacts;
 mod detach;
 mod forces;
@@ -31,6 +32,7 @@ pub(crate) fn check(document: &mut Document, text: &str) -> Result<(), Problem> 
     contacts::check(document, &values)?;
     detach::check(document, &values)?;
     motion::check(document, &values)?;
+    base::check(document, &values)?;
     initial::check(document, &values)
 }
 

@@ -1,0 +1,140 @@
+//! A moving base (`[base]`) as prescribed joints from the ground.
+//!
+//! The base frame's laws of motion become a chain of joints from the
+//! ground, each driven by its law through `[motion]`: prismatic joints
+//! along the ground's x, y and z for `xyz`, then revolute joints about z
+//! (yaw), the new y (pitch) and the newest x (roll) for `rpy`, so that the
+//! last frame is at `xyz` with `R = Rz(yaw) Ry(pitch) Rx(roll)`. Only the
+//! components that are not the number zero get a joint. The bodies between
+//! them are massless and carry nothing: every joint of the spec that hung
+//! on the ground hangs on the last of them. Their coordinates
+//! (`base_x`, `base_y`, `base_z`, `base_yaw`, `base_pitch`, `base_roll`)
+//! come first; their drive forces are the forces and torques the base
+//! applies to the mechanism along its own motion, and the dynamics take `t`
+//! through the module's `mixed_dynamics`. In a mechanism with loops they
+//! are independent coordinates.
+
+use crate::document::{BaseTable, Document};
+use crate::expr::{Expr, ExprKind};
+use crate::model::{Body, Independent, Inertia, Joint, JointKind, Origin, PrescribedMotion};
+use crate::source::Span;
+
+/// The base's joints in chain order: coordinate, kind, axis, and the law.
+pub(crate) fn components(base: &BaseTable) -> Vec<(&'static str, JointKind, [f64; 3], &Expr)> {
+    let mut chain = Vec::new();
+    if let Some([x, y, z]) = &base.xyz {
+        chain.push(("base_x", JointKind::Prismatic, [1.0, 0.0, 0.0], x));
+        chain.push(("base_y", JointKind::Prismatic, [0.0, 1.0, 0.0], y));
+        chain.push(("base_z", JointKind::Prismatic, [0.0, 0.0, 1.0], z));
+    }
+    if let Some([roll, pitch, yaw]) = &base.rpy {
+        chain.push(("base_yaw", JointKind::Revolute, [0.0, 0.0, 1.0], yaw));
+        chain.push(("base_pitch", JointKind::Revolute, [0.0, 1.0, 0.0], pitch));
+        chain.push(("base_roll", JointKind::Revolute, [1.0, 0.0, 0.0], roll));
+    }
+    chain.retain(|(_, _, _, law)| !matches!(law.kind, ExprKind::Number(x) if x == 0.0));
+    chain
+}
+
+/// Puts the chain of `[base]` between the ground and the mechanism of a
+/// validated document.
+pub(crate) fn expand(document: &mut Document) {
+    let Some(base) = document.base.take() else {
+        return;
+    };
+    let span = base.span;
+    let chain = components(&base);
+    let Some(&(last, ..)) = chain.last() else {
+        return;
+    };
+    let zero = || Expr::number(0.0, span);
+    let mut bodies = Vec::new();
+    let mut joints = Vec::new();
+    let mut motion = Vec::new();
+    let mut parent = "ground".to_owned();
+    for &(coordinate, kind, axis, law) in &chain {
+        bodies.push(Body {
+            name: coordinate.to_owned(),
+            span,
+            mass: zero(),
+            com: [zero(), zero(), zero()],
+            inertia: Inertia {
+                xx: zero(),
+                yy: zero(),
+                zz: zero(),
+                xy: zero(),
+                xz: zero(),
+                yz: zero(),
+                span,
+            },
+            visuals: Vec::new(),
+        });
+        joints.push(chain_joint(coordinate, kind, axis, &parent, span));
+        motion.push(PrescribedMotion {
+            coordinate: coordinate.to_owned(),
+            span,
+            law: law.clone(),
+        });
+        parent = coordinate.to_owned();
+    }
+    for joint in &mut document.joints {
+        if joint.parent == "ground" {
+            joint.parent = last.to_owned();
+        }
+    }
+    if document.joints.iter().any(|j| j.cut) {
+        document.independent.splice(
+            0..0,
+            chain.iter().map(|&(name, ..)| Independent {
+                name: name.to_owned(),
+                span,
+            }),
+        );
+    }
+    document.moving_base = chain.iter().map(|&(name, ..)| name.to_owned()).collect();
+    document.bodies.splice(0..0, bodies);
+    document.joints.splice(0..0, joints);
+    document.motion.splice(0..0, motion);
+}
+
+/// One joint of the chain: `coordinate` names the joint, its child body
+/// and its coordinate.
+fn chain_joint(
+    coordinate: &str,
+    kind: JointKind,
+    axis: [f64; 3],
+    parent: &str,
+    span: Span,
+) -> Joint {
+    let zero = || Expr::number(0.0, span);
+    Joint {
+        name: coordinate.to_owned(),
+        span,
+        coordinate: coordinate.to_owned(),
+        coordinate_span: span,
+        kind,
+        parent: parent.to_owned(),
+        parent_span: span,
+        child: coordinate.to_owned(),
+        child_span: span,
+        axis,
+        axis2: None,
+        axis_span: span,
+        origin: Origin {
+            translation: [zero(), zero(), zero()],
+            rotation: Vec::new(),
+        },
+        child_origin: None,
+        cut: false,
+        cut_mark: None,
+        limits: None,
+        damping: None,
+        friction: None,
+        friction_speed: None,
+        armature: Vec::new(),
+        clearance: None,
+        gear: None,
+        mimic: None,
+        detach: None,
+    }
+}
