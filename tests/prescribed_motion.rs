@@ -292,10 +292,10 @@ mod shaken {
 
 mod ship {
     //! `specs/ship_pendulum.spec`: a moving base (`[base]`, a ship rolling
-    //! and heaving) carrying a pendulum, against the pendulum's equation
-    //! written here: with `ψ = roll + θ` and the hinge at
-    //! `H = (0, −h sin roll, h cos roll + z)`,
-    //! `(m l² + I_b) ψ̈ + m l (sin ψ (Ḧz + g) + cos ψ Ḧy) = τ`.
+    //! and heaving) carrying a rod pendulum, against its equation written
+    //! here: with `ψ = roll + θ`, the hinge at
+    //! `H = (0, −h sin roll, h cos roll + z)`, `d = l/2`, `I_c = m l²/12`,
+    //! `(m d² + I_c) ψ̈ + m d (sin ψ (Ḧz + g) + cos ψ Ḧy) = τ`.
 
     use sharnir_generated::ship_pendulum as s;
     use sharnir_runtime::{model, Method, Sample, Simulation, Tolerances};
@@ -317,8 +317,9 @@ mod ship {
         let hyy = -p.h * (phi.cos() * phidd - phi.sin() * phid * phid);
         let hzz = p.h * (-phi.sin() * phidd - phi.cos() * phid * phid) + zdd;
         let psi = phi + theta;
-        let inertia = p.m * p.l * p.l + 0.4 * p.m * p.r * p.r;
-        let psidd = (tau - p.m * p.l * (psi.sin() * (hzz + p.g) + psi.cos() * hyy)) / inertia;
+        let d = 0.5 * p.l;
+        let inertia = p.m * d * d + p.m * p.l * p.l / 12.0;
+        let psidd = (tau - p.m * d * (psi.sin() * (hzz + p.g) + psi.cos() * hyy)) / inertia;
         psidd - phidd
     }
 
