@@ -74,6 +74,11 @@ pub struct SimOptions {
     /// located, none stops the run, no events CSV is written.
     #[arg(long)]
     pub no_events: bool,
+    /// Stop a closed mechanism's run at a singular configuration of its
+    /// loops (the constraint Jacobian losing rank), naming the coordinates
+    /// there, instead of going on through it.
+    #[arg(long)]
+    pub stop_at_singular: bool,
     /// Longest step of the adaptive methods, s: so that an event whose
     /// function crosses zero and back within one step (a brief contact) is
     /// not missed.
@@ -229,6 +234,9 @@ impl SimOptions {
         if self.no_events {
             args.push("--no-events".to_owned());
         }
+        if self.stop_at_singular {
+            args.push("--stop-at-singular".to_owned());
+        }
         if self.wrap {
             args.push("--wrap".to_owned());
         }
@@ -364,6 +372,7 @@ mod tests {
             "--output-dt",
             "0.1",
             "--no-events",
+            "--stop-at-singular",
             "--max-step",
             "0.01",
         ]);
@@ -372,7 +381,7 @@ mod tests {
         assert_eq!(back.to_args(), args);
         assert_eq!(back.dt, Some(0.001));
         assert_eq!(back.set, vec!["q.a=-1".to_owned()]);
-        assert!(back.no_events);
+        assert!(back.no_events && back.stop_at_singular);
         assert_eq!(back.max_step, Some(0.01));
     }
 

@@ -63,7 +63,7 @@ where
     refuse_symplectic(options)?;
     let events = merged(
         watched(options, contact_events(&model)),
-        singular_events(&model),
+        singular_events(&model, options),
     );
     let drawing = Drawing::of(&model);
     let (text, summary, film) = execute(
@@ -129,12 +129,17 @@ where
 /// loops is reported as singular (`closure_conditioning`).
 pub(crate) const SINGULAR: f64 = 1e-3;
 
+/// The name of the event of a loop's singular configuration.
+const SINGULAR_CONFIGURATION: &str = "singular configuration";
+
 /// The loops' singular configurations as an event, watched on every run
 /// of a closed mechanism (also with `--no-events`): the conditioning of
 /// the constraint Jacobian falling through [`SINGULAR`]. The run goes on
-/// through it; the summary and the events file say when.
+/// through it (the summary and the events file say when), or with
+/// `--stop-at-singular` stops there, naming the coordinates.
 pub(crate) fn singular_events<M, const NQ: usize, const NV: usize, const NC: usize>(
     model: &M,
+    options: &SimOptions,
 ) -> (Vec<Event>, EventFunction)
 where
     M: LoopClosure<NQ, NV, NC, Real = f64> + Clone + Send + 'static,
@@ -145,10 +150,13 @@ where
             *slot = closure_conditioning(&model, &q) - SINGULAR;
         }
     };
-    (
-        vec![Event::new("singular configuration", Direction::Falling)],
-        Box::new(conditioning),
-    )
+    let event = Event::new(SINGULAR_CONFIGURATION, Direction::Falling);
+    let event = if options.stop_at_singular {
+        event.terminal()
+    } else {
+        event
+    };
+    (vec![event], Box::new(conditioning))
 }
 
 /// [`run`] watching events: `events[i]` describes component `i` of
@@ -189,7 +197,7 @@ where
     refuse_symplectic(options)?;
     let events = merged(
         watched(options, contact_events(&model)),
-        singular_events(&model),
+        singular_events(&model, options),
     );
     execute(Simulation::new(model).closed(), options, events, None, None).map(|(text, ..)| text)
 }
@@ -383,7 +391,33 @@ where
         started.elapsed().as_secs_f64(),
         watching,
     ));
+    text.push_str(&report_stop::<M, NQ, NV>(&summary));
     Ok((text, summary, recorder.film))
+}
+
+/// For a run stopped at a loop's singular configuration
+/// (`--stop-at-singular`), the line that says where: every position
+/// coordinate at the event, and the conditioning it fell through.
+fn report_stop<M, const NQ: usize, const NV: usize>(summary: &Summary) -> String
+where
+    M: Model<NQ, NV, Real = f64>,
+{
+    let Some(event) = summary.terminated_by.and_then(|i| summary.events.get(i)) else {
+        return String::new();
+    };
+    if event.name != SINGULAR_CONFIGURATION {
+        return String::new();
+    }
+    let mut text = format!(
+        "singular configuration at t = {} s (σ_r/σ_1 of the constraint Jacobian fell through \
+         {SINGULAR:e}):",
+        event.t
+    );
+    for (name, value) in M::POSITION_NAMES.iter().zip(&event.y) {
+        let _ = write!(text, " q.{name} = {value:.6e}");
+    }
+    text.push('\n');
+    text
 }
 
 /// The model's initial state with the `--set` values applied; unknown names

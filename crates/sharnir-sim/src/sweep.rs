@@ -47,7 +47,7 @@ where
     refuse_symplectic(options)?;
     let events = merged(
         watched(options, contact_events(&model)),
-        singular_events(&model),
+        singular_events(&model, options),
     );
     execute(Simulation::new(model).closed(), options, events, None, None)
         .map(|(_, summary, _)| summary)

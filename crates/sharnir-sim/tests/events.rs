@@ -109,3 +109,52 @@ fn no_events_file_without_events_or_with_no_events() {
     assert_eq!(header.lines().count(), 1);
     assert!(text.contains("events: 0\n"), "{text}");
 }
+
+/// A closed mechanism's singular configuration: reported and gone through
+/// by default, the run's end with `--stop-at-singular`, which names the
+/// coordinates there. The Delta falling from `[initial]` with its motors
+/// passive reaches its first near t = 0.300 s.
+#[test]
+fn a_singular_configuration_is_gone_through_or_stops_the_run() {
+    model!(Delta = sharnir_generated::delta, loops);
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("delta.csv");
+    let argv = |extra: &[&str]| {
+        let csv = csv.display().to_string();
+        let mut argv = vec!["sim", "--t-end", "0.5", "--method", "dop853", "--csv", &csv];
+        argv.extend_from_slice(&["--rtol", "1e-10", "--atol", "1e-10"]);
+        argv.extend_from_slice(extra);
+        Cli::try_parse_from(argv).expect("valid arguments").options
+    };
+    let through = sharnir_sim::run_closed(Delta::default(), &argv(&[])).expect("runs");
+    assert!(
+        through.contains("singular configuration (falling) at 0.3"),
+        "{through}"
+    );
+    assert!(!through.contains("stopped by"), "{through}");
+    let stopped = sharnir_sim::run_closed(Delta::default(), &argv(&["--stop-at-singular"]))
+        .expect("runs to the singular configuration");
+    assert!(
+        stopped.contains("stopped by the terminal event singular configuration at t = 0.3"),
+        "{stopped}"
+    );
+    let line = stopped
+        .lines()
+        .find(|l| l.starts_with("singular configuration at t = 0.3"))
+        .unwrap_or_else(|| panic!("no line naming the coordinates: {stopped}"));
+    for name in sharnir_generated::delta::POSITION_NAMES {
+        assert!(line.contains(&format!("q.{name} = ")), "{line}");
+    }
+    assert!(line.contains("fell through 1e-3"), "{line}");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let last: f64 = rows
+        .lines()
+        .last()
+        .and_then(|l| l.split(',').next())
+        .and_then(|t| t.parse().ok())
+        .expect("a last sample");
+    assert!(
+        (0.295..0.305).contains(&last),
+        "the samples end at {last} s"
+    );
+}
