@@ -16,8 +16,7 @@
 
 use crate::document::{BaseTable, Document};
 use crate::expr::{Expr, ExprKind};
-use crate::model::{Body, Independent, Inertia, Joint, JointKind, Origin, PrescribedMotion};
-use crate::source::Span;
+use crate::model::{Body, Independent, Inertia, Joint, JointKind, PrescribedMotion};
 
 /// The base's joints in chain order: coordinate, kind, axis, and the law.
 pub(crate) fn components(base: &BaseTable) -> Vec<(&'static str, JointKind, [f64; 3], &Expr)> {
@@ -69,7 +68,14 @@ pub(crate) fn expand(document: &mut Document) {
             },
             visuals: Vec::new(),
         });
-        joints.push(chain_joint(coordinate, kind, axis, &parent, span));
+        joints.push(Joint::written(
+            coordinate,
+            kind,
+            axis,
+            (&parent, coordinate),
+            coordinate,
+            span,
+        ));
         motion.push(PrescribedMotion {
             coordinate: coordinate.to_owned(),
             span,
@@ -95,46 +101,4 @@ pub(crate) fn expand(document: &mut Document) {
     document.bodies.splice(0..0, bodies);
     document.joints.splice(0..0, joints);
     document.motion.splice(0..0, motion);
-}
-
-/// One joint of the chain: `coordinate` names the joint, its child body
-/// and its coordinate.
-fn chain_joint(
-    coordinate: &str,
-    kind: JointKind,
-    axis: [f64; 3],
-    parent: &str,
-    span: Span,
-) -> Joint {
-    let zero = || Expr::number(0.0, span);
-    Joint {
-        name: coordinate.to_owned(),
-        span,
-        coordinate: coordinate.to_owned(),
-        coordinate_span: span,
-        kind,
-        parent: parent.to_owned(),
-        parent_span: span,
-        child: coordinate.to_owned(),
-        child_span: span,
-        axis,
-        axis2: None,
-        axis_span: span,
-        origin: Origin {
-            translation: [zero(), zero(), zero()],
-            rotation: Vec::new(),
-        },
-        child_origin: None,
-        cut: false,
-        cut_mark: None,
-        limits: None,
-        damping: None,
-        friction: None,
-        friction_speed: None,
-        armature: Vec::new(),
-        clearance: None,
-        gear: None,
-        mimic: None,
-        detach: None,
-    }
 }

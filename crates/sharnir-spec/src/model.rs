@@ -138,6 +138,14 @@ impl Spec {
         evaluate_parameters(&self.parameters).0
     }
 
+    /// The names of the position and of the velocity coordinates, in
+    /// coordinate order: what `[initial]`, `[forces]` and `[motion]` name.
+    pub fn coordinate_names(&self) -> (Vec<String>, Vec<String>) {
+        let positions = self.joints.iter().flat_map(Joint::position_names).collect();
+        let velocities = self.joints.iter().flat_map(Joint::velocity_names).collect();
+        (positions, velocities)
+    }
+
     /// Per joint, in spec order, the indices in `q` and in `q̇` of its first
     /// coordinate (where its coordinates would start for a joint without
     /// any): the offsets every derivation reads coordinates at.
@@ -605,6 +613,51 @@ impl JointKind {
 }
 
 impl Joint {
+    /// A joint the compiler writes itself (a released body's free joint, a
+    /// moving base's chain): `kind` about `axis` from `parent` to `child`
+    /// at the parent's frame, its coordinate named `coordinate`, with no
+    /// limits, drives or other options, every span `span`.
+    pub(crate) fn written(
+        name: &str,
+        kind: JointKind,
+        axis: [f64; 3],
+        (parent, child): (&str, &str),
+        coordinate: &str,
+        span: Span,
+    ) -> Joint {
+        let zero = || Expr::number(0.0, span);
+        Joint {
+            name: name.to_owned(),
+            span,
+            coordinate: coordinate.to_owned(),
+            coordinate_span: span,
+            kind,
+            parent: parent.to_owned(),
+            parent_span: span,
+            child: child.to_owned(),
+            child_span: span,
+            axis,
+            axis2: None,
+            axis_span: span,
+            origin: Origin {
+                translation: [zero(), zero(), zero()],
+                rotation: Vec::new(),
+            },
+            child_origin: None,
+            cut: false,
+            cut_mark: None,
+            limits: None,
+            damping: None,
+            friction: None,
+            friction_speed: None,
+            armature: Vec::new(),
+            clearance: None,
+            gear: None,
+            mimic: None,
+            detach: None,
+        }
+    }
+
     /// Whether `name` is one of the names this joint's type would give its
     /// position or velocity coordinates, whether or not it has them: what
     /// tells a user naming a follower's or cut joint's coordinate why it

@@ -13,7 +13,7 @@
 
 use crate::error::SpecError;
 use crate::expr::Expr;
-use crate::model::{Joint, JointKind, Origin, Spec};
+use crate::model::{Joint, JointKind, Spec};
 
 /// What the name of a variant module adds to its base's: the released
 /// joints, sorted, after this.
@@ -150,38 +150,16 @@ impl Spec {
 /// its frame is the ground's and the child's own frame moves on it, so its
 /// coordinates are the child's pose and body-frame velocity.
 fn free_joint(released: &Joint) -> Joint {
-    let span = released.span;
-    let zero = || Expr::number(0.0, span);
-    Joint {
-        name: format!("{}_free", released.child),
-        span,
-        coordinate: released.child.clone(),
-        coordinate_span: span,
-        kind: JointKind::Free,
-        parent: "ground".to_owned(),
-        parent_span: span,
-        child: released.child.clone(),
-        child_span: released.child_span,
-        axis: [0.0, 0.0, 1.0],
-        axis2: None,
-        axis_span: span,
-        origin: Origin {
-            translation: [zero(), zero(), zero()],
-            rotation: Vec::new(),
-        },
-        child_origin: None,
-        cut: false,
-        cut_mark: None,
-        limits: None,
-        damping: None,
-        friction: None,
-        friction_speed: None,
-        armature: Vec::new(),
-        clearance: None,
-        gear: None,
-        mimic: None,
-        detach: None,
-    }
+    let mut joint = Joint::written(
+        &format!("{}_free", released.child),
+        JointKind::Free,
+        [0.0, 0.0, 1.0],
+        ("ground", &released.child),
+        &released.child,
+        released.span,
+    );
+    joint.child_span = released.child_span;
+    joint
 }
 
 /// Replaces `values[start..start + len]` by `with`.

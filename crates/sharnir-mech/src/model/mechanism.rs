@@ -110,16 +110,7 @@ fn applied_forces(spec: &Spec, lowering: &mut ExprLowering) -> Result<Option<Vec
     if spec.forces.is_empty() {
         return Ok(None);
     }
-    let positions: Vec<String> = spec
-        .joints
-        .iter()
-        .flat_map(|j| j.position_names())
-        .collect();
-    let velocities: Vec<String> = spec
-        .joints
-        .iter()
-        .flat_map(|j| j.velocity_names())
-        .collect();
+    let (positions, velocities) = spec.coordinate_names();
     let pool = &mut lowering.pool;
     let mut variables = vec![(AppliedForce::TIME.to_owned(), pool.input(Input::Time))];
     for (i, name) in positions.iter().enumerate() {

@@ -26,16 +26,7 @@ pub(crate) fn prescribed(
     spec: &Spec,
     lowering: &mut ExprLowering,
 ) -> Result<Vec<Prescribed>, SpecError> {
-    let positions: Vec<String> = spec
-        .joints
-        .iter()
-        .flat_map(|j| j.position_names())
-        .collect();
-    let velocities: Vec<String> = spec
-        .joints
-        .iter()
-        .flat_map(|j| j.velocity_names())
-        .collect();
+    let (positions, velocities) = spec.coordinate_names();
     let time = lowering.pool.input(Input::Time);
     let variables = [(AppliedForce::TIME.to_owned(), time)];
     let mut prescribed = Vec::with_capacity(spec.motion.len());

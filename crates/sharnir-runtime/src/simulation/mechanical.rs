@@ -25,12 +25,30 @@ where
     /// projected), or says why it cannot.
     fn start(&mut self, t0: f64, y: &mut [f64]) -> Result<(), String>;
 
+    /// `τ_model + τ_control` at `(t, q, q̇)`: the forces the mechanism
+    /// applies by itself and the control's.
+    fn applied_forces(&mut self, t: f64, q: &[f64; NQ], v: &[f64; NV]) -> [f64; NV];
+
     /// The power `q̇ · (τ_model + τ_control + τ_drive)` of the forces the
     /// mechanism, the control and the drives of prescribed coordinates
     /// apply at `(t, y)`: what the run integrates into the work that closes
     /// the energy balance (cut joints' reactions do no work). `None` for a
     /// state of the wrong length.
-    fn power(&mut self, t: f64, y: &[f64]) -> Option<f64>;
+    fn power(&mut self, t: f64, y: &[f64]) -> Option<f64> {
+        let (q, v) = split_state::<f64, NQ, NV>(y)?;
+        let mut forces = self.applied_forces(t, &q, &v);
+        if !M::PRESCRIBED.is_empty() {
+            for (total, drive) in forces.iter_mut().zip(self.drive_forces(t, &q, &v)) {
+                *total += drive;
+            }
+        }
+        Some(
+            v.iter()
+                .zip(&forces)
+                .map(|(rate, force)| rate * force)
+                .sum(),
+        )
+    }
 
     /// The force each drive supplies (velocity order, zero at the free
     /// coordinates) at `(t, q, q̇)` with the prescribed coordinates on their
@@ -69,21 +87,12 @@ where
         Ok(())
     }
 
-    fn power(&mut self, t: f64, y: &[f64]) -> Option<f64> {
-        let (q, v) = split_state::<f64, NQ, NV>(y)?;
-        let mut power = power_of(&self.model, &mut self.control, t, &q, &v);
-        if !M::PRESCRIBED.is_empty() {
-            let drives = self.drive_forces(t, &q, &v);
-            power += (0..NV).map(|k| v[k] * drives[k]).sum::<f64>();
-        }
-        Some(power)
+    fn applied_forces(&mut self, t: f64, q: &[f64; NQ], v: &[f64; NV]) -> [f64; NV] {
+        applied(&self.model, &mut self.control, t, q, v)
     }
 
     fn drive_forces(&mut self, t: f64, q: &[f64; NQ], v: &[f64; NV]) -> [f64; NV] {
-        let mut tau = self.model.model_forces(t, q, v);
-        for (total, c) in tau.iter_mut().zip(self.control.forces(t, q, v)) {
-            *total += c;
-        }
+        let tau = self.applied_forces(t, q, v);
         self.model.mixed_dynamics(t, q, v, &tau).1
     }
 
@@ -129,14 +138,8 @@ where
         Ok(())
     }
 
-    fn power(&mut self, t: f64, y: &[f64]) -> Option<f64> {
-        let (q, v) = split_state::<f64, NQ, NV>(y)?;
-        let mut power = power_of(&self.model, &mut self.control, t, &q, &v);
-        if !M::PRESCRIBED.is_empty() {
-            let drives = self.drive_forces(t, &q, &v);
-            power += (0..NV).map(|k| v[k] * drives[k]).sum::<f64>();
-        }
-        Some(power)
+    fn applied_forces(&mut self, t: f64, q: &[f64; NQ], v: &[f64; NV]) -> [f64; NV] {
+        applied(&self.model, &mut self.control, t, q, v)
     }
 
     fn drive_forces(&mut self, t: f64, q: &[f64; NQ], v: &[f64; NV]) -> [f64; NV] {
@@ -156,19 +159,21 @@ where
     }
 }
 
-/// `q̇ · (τ_model + τ_control)` at `(t, q, q̇)`.
-fn power_of<M, C, const NQ: usize, const NV: usize>(
+/// `τ_model + τ_control` at `(t, q, q̇)`.
+fn applied<M, C, const NQ: usize, const NV: usize>(
     model: &M,
     control: &mut C,
     t: f64,
     q: &[f64; NQ],
     v: &[f64; NV],
-) -> f64
+) -> [f64; NV]
 where
     M: Model<NQ, NV, Real = f64>,
     C: Control<f64, NQ, NV>,
 {
-    let own = model.model_forces(t, q, v);
-    let extra = control.forces(t, q, v);
-    (0..NV).map(|k| v[k] * (own[k] + extra[k])).sum()
+    let mut forces = model.model_forces(t, q, v);
+    for (total, extra) in forces.iter_mut().zip(control.forces(t, q, v)) {
+        *total += extra;
+    }
+    forces
 }
