@@ -147,3 +147,17 @@ fn bad_bases_are_located() {
         "[base] names its coordinate `base_x`, which the spec already uses",
     );
 }
+
+#[test]
+fn a_moving_base_turns_by_rotations_about_its_moving_axes() {
+    let (text, _) = with("[base]\nrotations = [[\"z\", \"0.5*t\"], [\"x\", 0.1], [\"z\", 0]]");
+    let s = spec(&text);
+    let names: Vec<String> = s.joints.iter().flat_map(|j| j.velocity_names()).collect();
+    assert_eq!(names, ["base_rotation1", "base_rotation2", "q1", "q2"]);
+    assert_eq!(s.joints[1].axis, [1.0, 0.0, 0.0]);
+    assert_eq!(&s.initial_positions[..2], [0.0, 0.1]);
+    assert_eq!(&s.initial_velocities[..2], [0.5, 0.0]);
+
+    let (text, line) = with("[base]\nrpy = [0, 0, \"t\"]\nrotations = [[\"z\", \"t\"]]");
+    rejects(&text, line + 2, 13, "[base] has both `rpy` and `rotations`");
+}

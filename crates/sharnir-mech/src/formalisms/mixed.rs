@@ -189,3 +189,140 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod moving_base {
+    use super::*;
+    use crate::formalisms::rnea::{self, PointAcceleration};
+    use crate::formalisms::{joint_space, lagrange};
+    use crate::model::{Mechanism, ParameterMode};
+
+    /// Two links on revolute joints about x and y; `base` is a `[base]`
+    /// table (or nothing) and `origin` the hip's placement on what it
+    /// hangs from.
+    fn links(base: &str, origin: &str) -> Mechanism {
+        let text = format!(
+            r#"
+[mechanism]
+name = "links"
+gravity = [0, 0, -9.81]
+
+{base}
+
+[[body]]
+name = "link"
+mass = 1.5
+com = [0.1, 0, -0.4]
+inertia = [0.09, 0.08, 0.02, 0.001, 0.002, 0.003]
+
+[[body]]
+name = "rod"
+mass = 0.7
+com = [0, 0.05, -0.3]
+inertia = [0.03, 0.02, 0.01]
+
+[[joint]]
+name = "hip"
+type = "revolute"
+parent = "ground"
+child = "link"
+axis = [1, 0, 0]
+origin = {origin}
+
+[[joint]]
+name = "knee"
+type = "revolute"
+parent = "link"
+child = "rod"
+axis = [0, 1, 0]
+origin = {{ xyz = [0, 0, -0.8] }}
+"#
+        );
+        let source = sharnir_spec::Source {
+            name: "links.spec".into(),
+            text,
+        };
+        let spec = sharnir_spec::parse(source).expect("valid spec");
+        Mechanism::from_spec(&spec, ParameterMode::Folded).expect("a tree")
+    }
+
+    /// The two links' accelerations at one state: from `mixed_dynamics`
+    /// aboard a base, from the forward dynamics on a fixed one.
+    fn accelerations(mut mechanism: Mechanism) -> [f64; 2] {
+        let tau = rnea::inverse_dynamics(&mut mechanism, PointAcceleration::CrossProducts);
+        let terms = joint_space::joint_space(&mut mechanism.pool, &tau);
+        let motion = mechanism.motion.clone();
+        let outputs = if motion.is_empty() {
+            lagrange::forward_dynamics(&mut mechanism.pool, &terms)
+        } else {
+            mixed_dynamics(&mut mechanism.pool, &terms, &motion)
+        };
+        let n = mechanism.dof();
+        let (q, v, f) = ([0.4, -0.7], [1.1, -0.6], [0.3, -0.2]);
+        let link = |values: &[f64; 2], i: usize| i.checked_sub(n - 2).map_or(0.0, |k| values[k]);
+        let env = |s: &Input| match s {
+            Input::Time => Some(0.8),
+            Input::Position(i) => Some(link(&q, *i)),
+            Input::Velocity(i) => Some(link(&v, *i)),
+            Input::Force(i) => Some(link(&f, *i)),
+            _ => None,
+        };
+        let values = mechanism.pool.eval(&outputs, &env).expect("bound");
+        [values[n - 2], values[n - 1]]
+    }
+
+    /// A base standing still at a pose moves the links as a fixed base
+    /// whose hip is placed by the same pose composed with its own
+    /// placement through `origin` (another path through the rotations):
+    /// for `rpy` and for `rotations`.
+    #[test]
+    fn a_base_at_rest_is_a_fixed_placement() {
+        let (p, [roll, pitch, yaw]) = ([0.2, -0.1, 0.3], [0.3, -0.2, 0.5]);
+        let hip = [0.2, 0.1, 0.5];
+        // R = Rz(yaw) Ry(pitch) Rx(roll), the hip at p + R hip.
+        let (sr, cr, sp, cp, sy, cy) = (
+            f64::sin(roll),
+            f64::cos(roll),
+            f64::sin(pitch),
+            f64::cos(pitch),
+            f64::sin(yaw),
+            f64::cos(yaw),
+        );
+        let r = [
+            [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+            [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+            [-sp, cp * sr, cp * cr],
+        ];
+        let at: Vec<f64> = (0..3)
+            .map(|i| p[i] + (0..3).map(|k| r[i][k] * hip[k]).sum::<f64>())
+            .collect();
+        let base_xyz = format!("xyz = [{}, {}, {}]", p[0], p[1], p[2]);
+        let fixed = accelerations(links(
+            "",
+            &format!(
+                "{{ xyz = [{}, {}, {}], rpy = [{roll}, {pitch}, {yaw}] }}",
+                at[0], at[1], at[2]
+            ),
+        ));
+        let hip_origin = format!("{{ xyz = [{}, {}, {}] }}", hip[0], hip[1], hip[2]);
+        for orientation in [
+            format!("rpy = [{roll}, {pitch}, {yaw}]"),
+            format!("rotations = [[\"z\", {yaw}], [\"y\", {pitch}], [\"x\", {roll}]]"),
+        ] {
+            let aboard = accelerations(links(
+                &format!("[base]\n{base_xyz}\n{orientation}"),
+                &hip_origin,
+            ));
+            for (a, b) in aboard.iter().zip(&fixed) {
+                assert!(
+                    (a - b).abs() < 1e-12 * b.abs().max(1.0),
+                    "{aboard:?} vs {fixed:?}"
+                );
+            }
+        }
+        assert!(
+            fixed.iter().all(|a| a.abs() > 1e-3),
+            "the links move: {fixed:?}"
+        );
+    }
+}

@@ -385,8 +385,11 @@ pub(super) fn origin(node: &Node, exprs: Expressions) -> Result<Origin, Problem>
 }
 
 /// `rotations = [["x", angle], ...]`: successive rotations about the moving
-/// axes.
-fn rotations(node: &Node, exprs: Expressions) -> Result<Vec<ElementaryRotation>, Problem> {
+/// axes (of an `origin`, or of a moving base).
+pub(crate) fn rotations(
+    node: &Node,
+    exprs: Expressions,
+) -> Result<Vec<ElementaryRotation>, Problem> {
     let Value::Array(items) = &node.value else {
         return Err(wrong_type(
             node,

@@ -8,7 +8,7 @@ mod detach;
 mod fields;
 mod forces;
 mod initial;
-mod joint;
+pub(crate) mod joint;
 mod motion;
 pub(crate) mod outputs;
 mod visual;

@@ -26,7 +26,7 @@ pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Resu
     for (name, _, _, law) in components(base) {
         let taken = document.bodies.iter().any(|b| b.name == name)
             || document.joints.iter().any(|j| j.name == name)
-            || positions.iter().chain(&velocities).any(|c| c == name);
+            || positions.iter().chain(&velocities).any(|c| *c == name);
         if taken {
             return Err(Problem::new(
                 base.span,
