@@ -271,21 +271,22 @@ fn check_curves(spec: &Spec, options: &SimOptions) -> miette::Result<()> {
     let Some(list) = &options.plot_select else {
         return Ok(());
     };
-    let known: Vec<String> = spec
-        .joints
+    let (positions, velocities) = spec.coordinate_names();
+    let known: Vec<String> = positions
         .iter()
-        .flat_map(|j| j.position_names().into_iter().map(|n| format!("q.{n}")))
+        .map(|n| format!("q.{n}"))
+        .chain(velocities.iter().map(|n| format!("v.{n}")))
         .chain(
-            spec.joints
+            spec.motion
                 .iter()
-                .flat_map(|j| j.velocity_names().into_iter().map(|n| format!("v.{n}"))),
+                .map(|m| format!("drive.{}", m.coordinate)),
         )
         .collect();
     for name in list.split(',').map(str::trim) {
         if !known.iter().any(|k| k == name) {
             miette::bail!(
                 help = format!("the curves are {}", known.join(", ")),
-                "--plot-select: `{name}` is no coordinate of `{}`",
+                "--plot-select: `{name}` is no curve of `{}`",
                 spec.name
             );
         }
