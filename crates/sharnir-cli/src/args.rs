@@ -23,15 +23,19 @@ pub(crate) struct Cli {
 #[derive(Subcommand)]
 pub(crate) enum Command {
     /// Generate the Rust module of one or more specs (or URDFs, converted in memory).
+    /// Example: `sharnir gen robot.spec --out src/` writes `src/robot.rs`.
     Gen(GenArgs),
     /// Convert a URDF to a spec and print it on stdout.
+    /// Example: `sharnir urdf2spec panda.urdf --floating > panda.spec`.
     Urdf2spec(Urdf2specArgs),
     /// Report the operation counts of every output, by every formalism, with
     /// runtime parameters and folded, next to the published anchors.
+    /// Example: `sharnir ops robot.spec`.
     Ops(OpsArgs),
     /// List the base parameters of a spec (the identifiable combinations of the
     /// bodies' inertial parameters) with their regrouping formulas, as the
     /// generated module's `base_parameters` computes them.
+    /// Example: `sharnir base-parameters arm.spec`.
     BaseParameters(BaseParametersArgs),
     /// Estimate the base parameters (and the drives' armature, damping and
     /// friction) from measured joint forces: weighted least squares on the
@@ -45,6 +49,7 @@ pub(crate) enum Command {
     /// Simulate a spec (or URDF) with its generated dynamics: compiles the module
     /// into a simulation binary (once per spec) and integrates it, with CSV
     /// output, a PNG plot and a summary (see docs/simulation.md).
+    /// Example: `sharnir sim pendulum.spec --t-end 5 --plot pendulum.png --csv pendulum.csv`.
     Sim(Box<SimArgs>),
     /// Run a parameter sweep of a spec: compiles the simulation once, runs the
     /// cases (every combination of the --vary values, or the rows of --cases)

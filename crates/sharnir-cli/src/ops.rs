@@ -191,6 +191,7 @@ fn table(spec_name: &str, stem: &str, counts: &Counts, fma: bool) -> String {
             }
         }
     }
+    let _ = writeln!(out, "{LEGEND}");
     let anchors: Vec<&Anchor> = ANCHORS.iter().filter(|a| a.specs.contains(&stem)).collect();
     if !anchors.is_empty() && fma {
         let _ = writeln!(
@@ -208,6 +209,15 @@ fn table(spec_name: &str, stem: &str, counts: &Counts, fma: bool) -> String {
     }
     out
 }
+
+/// What the table's columns mean, printed under it.
+const LEGEND: &str = "\
+method  the formalism the row's code is derived by; `chosen` is the module `gen` writes,
+        where the composite-rigid-body mass matrix competes too; the functions no
+        formalism is chosen for are listed under newton-euler
+mode    params reads the parameters at run time; folded has the spec's numbers folded in
+mul…exp operations per call; fma the fused multiply-adds (with --fma)
+trig%   the share of the weighted cost in sines and cosines (each weighs ten multiplications)";
 
 /// The share of a function's weighted cost (`OpCount::weight`) that its
 /// sines and cosines take, in percent: what the plain counts hide on a
