@@ -39,6 +39,7 @@ mod linalg;
 mod loops;
 mod manifold;
 mod model;
+mod model_macro;
 mod poses;
 mod real;
 #[cfg(feature = "std")]
