@@ -10,6 +10,31 @@ use sharnir_runtime::{
 };
 
 /// A mass on a spring with a driving force: `m ẍ = −k x + f(t)`.
+/// What a generated module without `[motion]` has: no prescribed
+/// coordinate, and the forward dynamics as its mixed dynamics.
+macro_rules! free_motion {
+    () => {
+        pub const NP: usize = 0;
+        pub const PRESCRIBED: [usize; NP] = [];
+        pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+        pub fn prescribed_motion_with(
+            _d: &Derived,
+            _t: Real,
+        ) -> ([Real; NP], [Real; NP], [Real; NP]) {
+            ([], [], [])
+        }
+        pub fn mixed_dynamics_with(
+            d: &Derived,
+            _t: Real,
+            q: &[Real; NQ],
+            qd: &[Real; NV],
+            tau: &[Real; NV],
+        ) -> ([Real; NV], [Real; NP]) {
+            (forward_dynamics_with(d, q, qd, tau), [])
+        }
+    };
+}
+
 mod spring {
     pub type Real = f64;
     pub const NQ: usize = 1;
@@ -107,21 +132,7 @@ mod spring {
     ) -> [Real; NV] {
         [d.params.f * libm::sin(t)]
     }
-    pub const NP: usize = 0;
-    pub const PRESCRIBED: [usize; NP] = [];
-    pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
-    pub fn prescribed_motion_with(_d: &Derived, _t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
-        ([], [], [])
-    }
-    pub fn mixed_dynamics_with(
-        d: &Derived,
-        _t: Real,
-        q: &[Real; NQ],
-        qd: &[Real; NV],
-        tau: &[Real; NV],
-    ) -> ([Real; NV], [Real; NP]) {
-        (forward_dynamics_with(d, q, qd, tau), [])
-    }
+    free_motion!();
 }
 
 /// A rigid body on a spherical joint without gravity or torque: quaternion
@@ -237,21 +248,7 @@ mod rotor {
             0.0,
         )
     }
-    pub const NP: usize = 0;
-    pub const PRESCRIBED: [usize; NP] = [];
-    pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
-    pub fn prescribed_motion_with(_d: &Derived, _t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
-        ([], [], [])
-    }
-    pub fn mixed_dynamics_with(
-        d: &Derived,
-        _t: Real,
-        q: &[Real; NQ],
-        qd: &[Real; NV],
-        tau: &[Real; NV],
-    ) -> ([Real; NV], [Real; NP]) {
-        (forward_dynamics_with(d, q, qd, tau), [])
-    }
+    free_motion!();
 }
 
 sharnir_runtime::model!(Spring = spring);

@@ -61,10 +61,7 @@ where
     M: LoopClosure<NQ, NV, NC, Real = f64> + BodyPoses<NQ, NV> + Clone + Send + 'static,
 {
     refuse_symplectic(options)?;
-    let events = merged(
-        watched(options, contact_events(&model)),
-        singular_events(&model, options),
-    );
+    let events = closed_events(&model, options);
     let drawing = Drawing::of(&model);
     let (text, summary, film) = execute(
         Simulation::new(model).closed(),
@@ -129,6 +126,21 @@ where
 /// loops is reported as singular (`closure_conditioning`).
 pub(crate) const SINGULAR: f64 = 1e-3;
 
+/// The events of every run of a closed mechanism: its joints' contacts
+/// (unless `--no-events`) and its singular configurations.
+pub(crate) fn closed_events<M, const NQ: usize, const NV: usize, const NC: usize>(
+    model: &M,
+    options: &SimOptions,
+) -> Option<(Vec<Event>, EventFunction)>
+where
+    M: LoopClosure<NQ, NV, NC, Real = f64> + Clone + Send + 'static,
+{
+    merged(
+        watched(options, contact_events(model)),
+        singular_events(model, options),
+    )
+}
+
 /// The name of the event of a loop's singular configuration.
 const SINGULAR_CONFIGURATION: &str = "singular configuration";
 
@@ -137,7 +149,7 @@ const SINGULAR_CONFIGURATION: &str = "singular configuration";
 /// the constraint Jacobian falling through [`SINGULAR`]. The run goes on
 /// through it (the summary and the events file say when), or with
 /// `--stop-at-singular` stops there, naming the coordinates.
-pub(crate) fn singular_events<M, const NQ: usize, const NV: usize, const NC: usize>(
+fn singular_events<M, const NQ: usize, const NV: usize, const NC: usize>(
     model: &M,
     options: &SimOptions,
 ) -> (Vec<Event>, EventFunction)
@@ -195,10 +207,7 @@ where
     M: LoopClosure<NQ, NV, NC, Real = f64> + Clone + Send + 'static,
 {
     refuse_symplectic(options)?;
-    let events = merged(
-        watched(options, contact_events(&model)),
-        singular_events(&model, options),
-    );
+    let events = closed_events(&model, options);
     execute(Simulation::new(model).closed(), options, events, None, None).map(|(text, ..)| text)
 }
 

@@ -5,7 +5,7 @@
 use crate::cases::{CaseList, Column, SweepOptions};
 use crate::options::{CoordinateKind, SimOptions};
 use crate::progress::CaseProgress;
-use crate::run::{contact_events, execute, merged, refuse_symplectic, singular_events, watched};
+use crate::run::{closed_events, contact_events, execute, refuse_symplectic, watched};
 use crate::summary::{self, Appender, Table, CASE, WALL_TIME};
 use crate::SetParameter;
 use rayon::prelude::*;
@@ -45,10 +45,7 @@ where
     M: LoopClosure<NQ, NV, NC, Real = f64> + Clone + Send + 'static,
 {
     refuse_symplectic(options)?;
-    let events = merged(
-        watched(options, contact_events(&model)),
-        singular_events(&model, options),
-    );
+    let events = closed_events(&model, options);
     execute(Simulation::new(model).closed(), options, events, None, None)
         .map(|(_, summary, _)| summary)
 }
