@@ -369,10 +369,21 @@ where
         q: &[M::Real; NQ],
         qd: &[M::Real; NV],
     ) -> Result<Accelerations<M::Real, NV, NC>, RhsError> {
-        let model = &self.model;
         let (mut q, mut qd) = (*q, *qd);
-        let known = model.prescribe(t, &mut q, &mut qd);
-        let (q, qd) = (&q, &qd);
+        let known = self.model.prescribe(t, &mut q, &mut qd);
+        self.solve(t, &q, &qd, &known)
+    }
+
+    /// [`ConstrainedSystem::accelerations`] at a state whose prescribed
+    /// coordinates are on their laws, `known` the laws' accelerations.
+    fn solve(
+        &mut self,
+        t: M::Real,
+        q: &[M::Real; NQ],
+        qd: &[M::Real; NV],
+        known: &[M::Real; NV],
+    ) -> Result<Accelerations<M::Real, NV, NC>, RhsError> {
+        let model = &self.model;
         let mut tau = model.model_forces(t, q, qd);
         for (total, c) in tau.iter_mut().zip(self.control.forces(t, q, qd)) {
             *total += c;
@@ -393,7 +404,7 @@ where
                 if prescribed(i) {
                     known[i]
                 } else {
-                    times(&full_mass, &tree, i) - times(&full_mass, &known, i)
+                    times(&full_mass, &tree, i) - times(&full_mass, known, i)
                 }
             });
             for (i, row) in mass.iter_mut().enumerate() {
@@ -404,7 +415,7 @@ where
                 }
             }
             for (row, b) in jacobian.iter_mut().zip(bias.iter_mut()) {
-                for (k, (entry, &a)) in row.iter_mut().zip(&known).enumerate() {
+                for (k, (entry, &a)) in row.iter_mut().zip(known).enumerate() {
                     if prescribed(k) {
                         *b += *entry * a;
                         *entry = M::Real::ZERO;
@@ -485,8 +496,8 @@ where
             return Err(WRONG_LENGTH);
         }
         let (mut q, mut v) = (q, v);
-        self.model.prescribe(t, &mut q, &mut v);
-        let qdd = self.accelerations(t, &q, &v)?.qdd;
+        let known = self.model.prescribe(t, &mut q, &mut v);
+        let qdd = self.solve(t, &q, &v, &known)?.qdd;
         let rates = self.model.coordinate_rates(&q, &v);
         join_state(&rates, &qdd, dy);
         Ok(())

@@ -357,11 +357,7 @@ where
             *total += c;
         }
         let rates = self.model.coordinate_rates(&q, &v);
-        let accelerations = if M::PRESCRIBED.is_empty() {
-            self.model.forward_dynamics(&q, &v, &tau)
-        } else {
-            self.model.mixed_dynamics(t, &q, &v, &tau).0
-        };
+        let (accelerations, _) = self.model.mixed_dynamics(t, &q, &v, &tau);
         join_state(&rates, &accelerations, dy);
         Ok(())
     }

@@ -43,7 +43,7 @@ pub(crate) fn initial_state(document: &Document) -> (Vec<f64>, Vec<f64>) {
     let (mut q, mut v) = initial::state(document, &values);
     let (positions, velocities) = document.coordinate_names();
     for law in &document.motion {
-        if let Ok([position, rate, _]) = motion::start(law, &values) {
+        if let Ok([position, rate, _]) = motion::start(&law.coordinate, &law.law, &values) {
             if let Some(i) = positions.iter().position(|n| *n == law.coordinate) {
                 q[i] = position;
             }

@@ -7,7 +7,7 @@
 
 use crate::document::Document;
 use crate::error::Problem;
-use crate::expr::{jet, Jet};
+use crate::expr::{jet, Expr, Jet};
 use crate::model::{AppliedForce, JointKind, PrescribedMotion};
 use crate::suggest::did_you_mean;
 use std::collections::BTreeMap;
@@ -18,14 +18,7 @@ pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Resu
     let Some(first) = document.motion.first() else {
         return Ok(());
     };
-    if let Some(parameter) = document.parameters.iter().find(|p| p.name == TIME) {
-        return Err(Problem::new(
-            parameter.span,
-            "parameter `t` has the name of time, which [motion] reads",
-            "ambiguous in [motion]",
-            "rename the parameter",
-        ));
-    }
+    no_parameter_named_time(document, "[motion]")?;
     let (_, velocities) = document.coordinate_names();
     let has_loops = document.joints.iter().any(|j| j.cut);
     if has_loops && document.independent.is_empty() {
@@ -69,43 +62,62 @@ pub(super) fn check(document: &Document, values: &BTreeMap<String, f64>) -> Resu
             ));
         }
         set_by_initial(document, motion)?;
-        for (name, span) in motion.law.parameters() {
-            if name != TIME && !document.parameters.iter().any(|p| p.name == name) {
-                let candidates = document
-                    .parameters
-                    .iter()
-                    .map(|p| p.name.as_str())
-                    .chain([TIME]);
-                return Err(Problem::new(
-                    span,
-                    format!(
-                        "unknown name `{name}` in the law of `{}`{}",
-                        motion.coordinate,
-                        did_you_mean(name, candidates)
-                    ),
-                    "not a parameter or time",
-                    "a law of motion reads parameters and time `t` only",
-                ));
-            }
-        }
-        start(motion, values)?;
+        law(document, &motion.coordinate, &motion.law, values)?;
     }
     Ok(())
+}
+
+/// Refuses a parameter named `t` where `table`'s laws read time.
+pub(super) fn no_parameter_named_time(document: &Document, table: &str) -> Result<(), Problem> {
+    match document.parameters.iter().find(|p| p.name == TIME) {
+        Some(parameter) => Err(Problem::new(
+            parameter.span,
+            format!("parameter `t` has the name of time, which {table} reads"),
+            format!("ambiguous in {table}"),
+            "rename the parameter",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A law of coordinate `name` (of `[motion]` or `[base]`): it reads only
+/// parameters and `t`, and its position, rate and acceleration at `t = 0`
+/// are finite, which it returns.
+pub(super) fn law(
+    document: &Document,
+    name: &str,
+    law: &Expr,
+    values: &BTreeMap<String, f64>,
+) -> Result<Jet, Problem> {
+    for (parameter, span) in law.parameters() {
+        if parameter != TIME && !document.parameters.iter().any(|p| p.name == parameter) {
+            let candidates = document
+                .parameters
+                .iter()
+                .map(|p| p.name.as_str())
+                .chain([TIME]);
+            return Err(Problem::new(
+                span,
+                format!(
+                    "unknown name `{parameter}` in the law of `{name}`{}",
+                    did_you_mean(parameter, candidates)
+                ),
+                "not a parameter or time",
+                "a law of motion reads parameters and time `t` only",
+            ));
+        }
+    }
+    start(name, law, values)
 }
 
 /// The law's position, rate and acceleration at `t = 0`, or why they are
 /// not finite there.
 pub(crate) fn start(
-    motion: &PrescribedMotion,
+    name: &str,
+    law: &Expr,
     values: &BTreeMap<String, f64>,
 ) -> Result<Jet, Problem> {
-    jet(
-        &motion.law,
-        values,
-        TIME,
-        0.0,
-        &format!("the law of `{}`", motion.coordinate),
-    )
+    jet(law, values, TIME, 0.0, &format!("the law of `{name}`"))
 }
 
 /// The key names a velocity coordinate that is its position's rate.
