@@ -166,6 +166,22 @@ pub mod triple_pendulum;
 #[rustfmt::skip]
 pub mod triple_pendulum_folded;
 #[rustfmt::skip]
+pub mod two_stage_release;
+#[rustfmt::skip]
+pub mod two_stage_release_folded;
+#[rustfmt::skip]
+pub mod two_stage_release_without_elbow;
+#[rustfmt::skip]
+pub mod two_stage_release_without_elbow_and_shoulder;
+#[rustfmt::skip]
+pub mod two_stage_release_without_elbow_and_shoulder_folded;
+#[rustfmt::skip]
+pub mod two_stage_release_without_elbow_folded;
+#[rustfmt::skip]
+pub mod two_stage_release_without_shoulder;
+#[rustfmt::skip]
+pub mod two_stage_release_without_shoulder_folded;
+#[rustfmt::skip]
 pub mod ur5;
 #[rustfmt::skip]
 pub mod ur5_folded;

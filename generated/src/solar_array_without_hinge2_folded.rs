@@ -113,10 +113,18 @@ pub const POSITION_NAMES: [&str; NQ] = [
 pub const QUATERNIONS: [usize; 1] = [4];
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
-pub const INITIAL_POSITIONS: [Real; NQ] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+pub const INITIAL_POSITIONS: [Real; NQ] = [0.0, 0.7, -0.1, 0.0, 0.0, 0.0, 0.0, 1.0];
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
-pub const INITIAL_VELOCITIES: [Real; NV] = [0.4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+pub const INITIAL_VELOCITIES: [Real; NV] = [
+    0.4,
+    0.04000000000000001,
+    0.27999999999999997,
+    0.0,
+    0.0,
+    0.0,
+    1.2000000000000002,
+];
 /// Number of moving bodies.
 pub const NB: usize = 2;
 /// Body names in the order of `body_poses` and `body_jacobians`:

@@ -74,7 +74,13 @@ pub(crate) fn run(args: GenArgs, context: &Context) -> miette::Result<()> {
     let mut summaries = String::new();
     let specs = jobs
         .iter()
-        .map(|(path, mode)| Ok((path, mode, load(&root, path, &options)?.with_variants()?)))
+        .map(|(path, mode)| {
+            Ok((
+                path,
+                mode,
+                sharnir_mech::geometry::release::with_variants(load(&root, path, &options)?)?,
+            ))
+        })
         .collect::<miette::Result<Vec<_>>>()?;
     for (path, mode, spec) in specs
         .iter()

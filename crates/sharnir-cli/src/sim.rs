@@ -90,15 +90,16 @@ pub(crate) fn build(
     options.position_units = Some(positions.join(","));
     options.velocity_units = Some(velocities.join(","));
     let module = generate_one(&spec, ParameterMode::Runtime, None)?;
-    // The mechanism after its first detachable joint lets go, which the
+    // Every structure the mechanism takes as its joints let go, which the
     // binary continues in.
-    let variant = match spec.detachable_joints().next() {
-        Some(joint) => Some(generate_one(
-            &spec.release(&joint.name)?,
-            ParameterMode::Runtime,
-            None,
-        )?),
-        None => None,
+    let variants = if spec.detachable_joints().next().is_some() {
+        sharnir_mech::geometry::release::with_variants(spec.clone())?
+            .iter()
+            .skip(1)
+            .map(|variant| generate_one(variant, ParameterMode::Runtime, None))
+            .collect::<miette::Result<Vec<_>>>()?
+    } else {
+        Vec::new()
     };
     // The animation's shapes and frames, from the spec.
     let scene = match &args.options.html {
@@ -117,7 +118,7 @@ pub(crate) fn build(
     compile(&Request {
         root: &sources,
         module: &module,
-        variant: variant.as_ref(),
+        variants: &variants,
         parameters: &runtime_parameters(&spec),
         options: &options,
         scene: scene.as_deref(),
@@ -159,9 +160,9 @@ struct Request<'a> {
     pub root: &'a Path,
     /// The runtime-parameter module of the spec.
     pub module: &'a GeneratedModule,
-    /// The module the mechanism continues in after its first detachable
-    /// joint lets go, when it has one.
-    pub variant: Option<&'a GeneratedModule>,
+    /// The modules the mechanism continues in as its detachable joints
+    /// let go, in any order (none without detachable joints).
+    pub variants: &'a [GeneratedModule],
     /// The module's runtime parameters, which the binary sets by name.
     pub parameters: &'a [String],
     /// The checked simulation options.
@@ -182,7 +183,7 @@ fn compile(request: &Request<'_>) -> miette::Result<Built> {
         root,
         &project,
         request.module,
-        request.variant,
+        request.variants,
         request.parameters,
     )?;
     eprintln!("generated {name} in {:.2} s", request.generation);
@@ -388,7 +389,7 @@ fn write_project(
     root: &Path,
     project: &Path,
     module: &GeneratedModule,
-    variant: Option<&GeneratedModule>,
+    variants: &[GeneratedModule],
     parameters: &[String],
 ) -> miette::Result<()> {
     let src = project.join("src");
@@ -406,43 +407,26 @@ fn write_project(
         runtime = crates.join("sharnir-runtime").display().to_string(),
         sim = crates.join("sharnir-sim").display().to_string(),
     );
-    let main = match variant {
-        None => {
-            let (model, simulation) = model_of("Mechanism", module);
-            format!(
-                "{header}{model}\n{setter}\n\
-                 fn main() -> std::process::ExitCode {{\n    \
-                 sharnir_sim::{entry}(Mechanism::default(), Some(set_parameter))\n}}\n",
-                header = main_header(&module.name, &[module]),
-                setter = parameter_setter(&module.name, parameters),
-                entry = if simulation.ends_with(".closed()") {
-                    "main_closed_with_parameters"
-                } else {
-                    "main_with_parameters"
-                },
-            )
-        }
-        Some(variant) => {
-            let (parent_model, parent) = model_of("Mechanism", module);
-            let (variant_model, released) = model_of("Released", variant);
-            format!(
-                "{header}{parent_model}sharnir_runtime::detachments!(Mechanism = {name}{loops});\n\
-                 {variant_model}\n\
-                 fn main() -> std::process::ExitCode {{\n    sharnir_sim::main_releasing(\n        \
-                 {parent},\n        {released},\n    )\n}}\n",
-                header = main_header(&module.name, &[module, variant]),
-                name = module.name,
-                loops = if module.loops().is_some() {
-                    ", loops"
-                } else {
-                    ""
-                },
-            )
-        }
+    let main = if variants.is_empty() {
+        let (model, simulation) = model_of("Mechanism", module);
+        format!(
+            "{header}{model}\n{setter}\n\
+             fn main() -> std::process::ExitCode {{\n    \
+             sharnir_sim::{entry}(Mechanism::default(), Some(set_parameter))\n}}\n",
+            header = main_header(&module.name, &[module]),
+            setter = parameter_setter(&module.name, parameters),
+            entry = if simulation.ends_with(".closed()") {
+                "main_closed_with_parameters"
+            } else {
+                "main_with_parameters"
+            },
+        )
+    } else {
+        releasing_main(module, variants)
     };
     write_if_changed(&project.join("Cargo.toml"), &manifest)?;
     write_if_changed(&src.join("main.rs"), &main)?;
-    for module in [Some(module), variant].into_iter().flatten() {
+    for module in std::iter::once(module).chain(variants) {
         write_if_changed(&src.join(format!("{}.rs", module.name)), &module.source)?;
     }
     // The workspace's lock file pins the same dependency versions the
@@ -454,6 +438,48 @@ fn write_project(
         }
     }
     Ok(())
+}
+
+/// The `main.rs` of a mechanism whose joints let go: one type per
+/// structure (`Structure0` the mechanism, then its variants), each a
+/// `sharnir_sim::Structure`, and `main_releasing` over them all.
+fn releasing_main(module: &GeneratedModule, variants: &[GeneratedModule]) -> String {
+    let all: Vec<&GeneratedModule> = std::iter::once(module).chain(variants).collect();
+    let mut types = String::new();
+    let mut structures = String::new();
+    for (k, structure) in all.iter().enumerate() {
+        let ty = format!("Structure{k}");
+        let (model, _) = model_of(&ty, structure);
+        types.push_str(&model);
+        // A module with detachable joints has their reactions.
+        let releasing = structure
+            .op_counts
+            .iter()
+            .any(|(f, _)| f == "joint_reactions");
+        let loops = structure.loops().is_some();
+        if releasing {
+            types.push_str(&format!(
+                "sharnir_runtime::detachments!({ty} = {}{});\n",
+                structure.name,
+                if loops { ", loops" } else { "" }
+            ));
+        }
+        let constructor = match (loops, releasing) {
+            (false, false) => "open",
+            (true, false) => "closed",
+            (false, true) => "open_releasing",
+            (true, true) => "closed_releasing",
+        };
+        structures.push_str(&format!(
+            "        sharnir_sim::Structure::{constructor}({ty}::default()),\n"
+        ));
+    }
+    format!(
+        "{header}{types}\n\
+         fn main() -> std::process::ExitCode {{\n    \
+         sharnir_sim::main_releasing(vec![\n{structures}    ])\n}}\n",
+        header = main_header(&module.name, &all),
+    )
 }
 
 /// The binary's `set_parameter` (`sharnir_sim::SetParameter`): a `match`

@@ -365,3 +365,52 @@ fn simulates_prescribed_motion_with_drive_columns() {
         );
     }
 }
+
+/// A spec whose joints let go one after the other: the binary holds every
+/// structure and follows both releases in order, each part in its own CSV.
+#[test]
+fn simulates_a_chain_of_releases() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let csv = dir.path().join("pair.csv");
+    let output = sim(&[
+        "specs/two_stage_release.spec",
+        "--t-end",
+        "1",
+        "--method",
+        "dop853",
+        "--csv",
+        csv.to_str().expect("utf-8 path"),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let first = stdout
+        .find(
+            "joint shoulder let go at t = 0.4 s: continuing in two_stage_release_without_shoulder",
+        )
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let second = stdout
+        .find(
+            "joint elbow let go at t = 0.7 s: continuing in \
+             two_stage_release_without_elbow_and_shoulder",
+        )
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(first < second, "{stdout}");
+    let last = dir
+        .path()
+        .join("pair.two_stage_release_without_elbow_and_shoulder.csv");
+    let text = std::fs::read_to_string(&last).expect("the last part's csv");
+    let header = text.lines().next().expect("a header");
+    assert!(
+        header.starts_with("t,q.upper_x,q.upper_y,q.upper_z,q.upper_qx"),
+        "{header}"
+    );
+    assert!(header.contains("q.lower_x"), "{header}");
+    let end: f64 = text
+        .lines()
+        .last()
+        .and_then(|l| l.split(',').next())
+        .and_then(|t| t.parse().ok())
+        .expect("a last row");
+    assert_eq!(end, 1.0);
+}

@@ -11,7 +11,7 @@
 //! across the release. A cut joint that lets go leaves the coordinates as
 //! they are. `no_std`, no allocation.
 
-use crate::model::Model;
+use crate::model::{normalize_quaternions, Model};
 use crate::real::Real;
 use crate::system::RhsError;
 
@@ -140,7 +140,8 @@ impl std::error::Error for ReleaseError {}
 /// before and after the released joint's are kept; for a tree joint its
 /// place goes to the free joint of its child, whose position and unit
 /// quaternion `[x, y, z, w]` are the child's pose and whose velocities are
-/// the child's origin velocity and angular velocity in its own axes.
+/// the child's origin velocity and angular velocity in its own axes. The
+/// quaternions of `q` are normalised first.
 pub fn release_state<P, const NQ: usize, const NV: usize, const NQ2: usize, const NV2: usize>(
     parent: &P,
     index: usize,
@@ -150,57 +151,103 @@ pub fn release_state<P, const NQ: usize, const NV: usize, const NQ2: usize, cons
 where
     P: Detachable<NQ, NV>,
 {
+    let mut q2 = [P::Real::ZERO; NQ2];
+    let mut v2 = [P::Real::ZERO; NV2];
+    release_state_into(parent, index, q, qd, &mut q2, &mut v2)?;
+    Ok((q2, v2))
+}
+
+/// The sizes `(nq, nv)` of the variant that detachable joint `index` of
+/// `parent` continues in, to size the slices of [`release_state_into`]
+/// when the variant's type is not at hand (a chain of releases).
+pub fn released_sizes<P, const NQ: usize, const NV: usize>(
+    parent: &P,
+    index: usize,
+) -> Result<(usize, usize), ReleaseError>
+where
+    P: Detachable<NQ, NV>,
+{
+    let detachment = parent
+        .detachment(index)
+        .ok_or(ReleaseError::NoSuchJoint(index))?;
+    let fits =
+        |(start, len): (usize, usize), n: usize| start.checked_add(len).is_some_and(|end| end <= n);
+    if !fits(detachment.positions, NQ) || !fits(detachment.velocities, NV) {
+        return Err(ReleaseError::WrongVariant {
+            expected: detachment.variant,
+        });
+    }
+    Ok(match detachment.body {
+        None => (NQ, NV),
+        Some(_) => (
+            NQ - detachment.positions.1 + 7,
+            NV - detachment.velocities.1 + 6,
+        ),
+    })
+}
+
+/// [`release_state`] into slices `q2` and `v2`, which must have the
+/// variant's sizes ([`released_sizes`]).
+pub fn release_state_into<P, const NQ: usize, const NV: usize>(
+    parent: &P,
+    index: usize,
+    q: &[P::Real; NQ],
+    qd: &[P::Real; NV],
+    q2: &mut [P::Real],
+    v2: &mut [P::Real],
+) -> Result<(), ReleaseError>
+where
+    P: Detachable<NQ, NV>,
+{
     let detachment = parent
         .detachment(index)
         .ok_or(ReleaseError::NoSuchJoint(index))?;
     let wrong = ReleaseError::WrongVariant {
         expected: detachment.variant,
     };
-    let (free_q, free_v): ([P::Real; 7], [P::Real; 6]) = match detachment.body {
-        None => {
-            if (NQ2, NV2) != (NQ, NV) {
-                return Err(wrong);
-            }
-            let mut q2 = [P::Real::ZERO; NQ2];
-            let mut v2 = [P::Real::ZERO; NV2];
-            q2.copy_from_slice(q);
-            v2.copy_from_slice(qd);
-            return Ok((q2, v2));
-        }
-        Some(body) => {
-            let pose = parent.body_pose(q, body).ok_or(wrong.clone())?;
-            let velocity = parent.body_velocity(q, qd, body).ok_or(wrong.clone())?;
-            let [x, y, z, w] = quaternion_of(&pose.rotation);
-            let v = transposed_times(&pose.rotation, &velocity.linear);
-            let omega = transposed_times(&pose.rotation, &velocity.angular);
-            let p = pose.position;
-            (
-                [p[0], p[1], p[2], x, y, z, w],
-                [v[0], v[1], v[2], omega[0], omega[1], omega[2]],
-            )
-        }
-    };
-    let (q2, v2) = (
-        splice::<_, NQ, NQ2>(q, detachment.positions, &free_q),
-        splice::<_, NV, NV2>(qd, detachment.velocities, &free_v),
-    );
-    match (q2, v2) {
-        (Some(q2), Some(v2)) => Ok((q2, v2)),
-        _ => Err(wrong),
+    if (q2.len(), v2.len()) != released_sizes(parent, index)? {
+        return Err(wrong);
     }
+    // The state on its manifold: an event located on the dense output
+    // carries quaternions a tolerance away from unit, which a pose would
+    // turn into a rotation that is not one.
+    let mut q = *q;
+    normalize_quaternions(P::QUATERNIONS, &mut q);
+    let Some(body) = detachment.body else {
+        q2.copy_from_slice(&q);
+        v2.copy_from_slice(qd);
+        return Ok(());
+    };
+    let pose = parent.body_pose(&q, body).ok_or(wrong.clone())?;
+    let velocity = parent.body_velocity(&q, qd, body).ok_or(wrong.clone())?;
+    let (free_q, free_v) = free_joint_state(&pose, &velocity);
+    splice(&q, detachment.positions, &free_q, q2);
+    splice(qd, detachment.velocities, &free_v, v2);
+    Ok(())
 }
 
-/// `values` with `values[start..start + len]` replaced by `with`, when the
-/// result has `M` entries.
-fn splice<R: Real, const N: usize, const M: usize>(
-    values: &[R; N],
-    (start, len): (usize, usize),
-    with: &[R],
-) -> Option<[R; M]> {
-    if start + len > N || N - len + with.len() != M {
-        return None;
-    }
-    let mut out = [R::ZERO; M];
+/// The coordinates of a free joint from the ground that carries a body at
+/// `pose` moving with `velocity` (ground axes): its origin and unit
+/// quaternion `[x, y, z, w]` (with `w ≥ 0`), and its origin's velocity and
+/// angular velocity in the body's own axes. What a released body's free
+/// joint starts from, here and in a variant module's initial state.
+pub fn free_joint_state<R: Real>(
+    pose: &BodyPose<R>,
+    velocity: &BodyVelocity<R>,
+) -> ([R; 7], [R; 6]) {
+    let [x, y, z, w] = quaternion_of(&pose.rotation);
+    let v = transposed_times(&pose.rotation, &velocity.linear);
+    let omega = transposed_times(&pose.rotation, &velocity.angular);
+    let p = pose.position;
+    (
+        [p[0], p[1], p[2], x, y, z, w],
+        [v[0], v[1], v[2], omega[0], omega[1], omega[2]],
+    )
+}
+
+/// Writes `values` with `values[start..start + len]` replaced by `with`
+/// into `out`, whose length the caller has checked.
+fn splice<R: Real>(values: &[R], (start, len): (usize, usize), with: &[R], out: &mut [R]) {
     let kept = values[..start]
         .iter()
         .chain(with)
@@ -208,7 +255,6 @@ fn splice<R: Real, const N: usize, const M: usize>(
     for (slot, &value) in out.iter_mut().zip(kept) {
         *slot = value;
     }
-    Some(out)
 }
 
 /// `Rᵀ x`.

@@ -50,8 +50,8 @@ mod symplectic;
 mod system;
 
 pub use detach::{
-    release_functions, release_state, BodyPose, BodyVelocity, Detachable, Detachment, Release,
-    ReleaseError, State, MAX_DETACHABLE,
+    free_joint_state, release_functions, release_state, release_state_into, released_sizes,
+    BodyPose, BodyVelocity, Detachable, Detachment, Release, ReleaseError, State, MAX_DETACHABLE,
 };
 #[cfg(feature = "std")]
 pub use events::{Direction, Event, EventError, EventLocator, EventRecord};

@@ -58,7 +58,7 @@ pub use options::{
 #[cfg(feature = "page")]
 pub use page::{write_page, Frames};
 #[cfg(feature = "output")]
-pub use release::run_releasing;
+pub use release::{run_releasing, Structure};
 #[cfg(feature = "output")]
 pub use run::{run, run_closed, run_closed_with_events, run_with_events};
 /// A body's pose, as [`Frames::push`] takes it.
@@ -243,33 +243,11 @@ where
     Ok((model, rest))
 }
 
-/// [`main`] for a mechanism whose first detachable joint lets go: runs
-/// `parent`, then `variant` (the module `DETACHMENTS[0]` names) from the
-/// state at the release (see [`run_releasing`]).
+/// [`main`] for a mechanism whose joints let go: runs `structures[0]`,
+/// then the structure each release leads to (see [`run_releasing`]).
+/// `structures` holds the mechanism and every variant module of its spec.
 #[cfg(feature = "output")]
-pub fn main_releasing<
-    P,
-    V,
-    SP,
-    SV,
-    const NQ: usize,
-    const NV: usize,
-    const NQ2: usize,
-    const NV2: usize,
->(
-    parent: sharnir_runtime::Simulation<P, NQ, NV, sharnir_runtime::Passive, SP>,
-    variant: sharnir_runtime::Simulation<V, NQ2, NV2, sharnir_runtime::Passive, SV>,
-) -> std::process::ExitCode
-where
-    P: sharnir_runtime::Detachable<NQ, NV, Real = f64>
-        + sharnir_runtime::BodyPoses<NQ, NV>
-        + Clone
-        + Send
-        + 'static,
-    V: sharnir_runtime::BodyPoses<NQ2, NV2, Real = f64> + Clone + Send + 'static,
-    SP: sharnir_runtime::MechanicalSystem<P, NQ, NV>,
-    SV: sharnir_runtime::MechanicalSystem<V, NQ2, NV2>,
-{
+pub fn main_releasing(structures: Vec<Structure>) -> std::process::ExitCode {
     use clap::Parser;
     if sweeping() {
         eprintln!(
@@ -278,11 +256,7 @@ where
         );
         return std::process::ExitCode::from(sweep::SWEEP_FAILED_CODE);
     }
-    finish(release::run_releasing_drawn(
-        parent,
-        variant,
-        &Cli::parse().options,
-    ))
+    finish(release::run_releasing(structures, &Cli::parse().options))
 }
 
 /// Prints the summary or the error and gives the exit code.

@@ -1,165 +1,283 @@
-//! A run through a joint's release: the mechanism until the joint lets go
-//! (a terminal event located on the dense output), then its variant module
-//! from the state mapped across the release, to the end time.
+//! A run through a chain of releases: the mechanism until one of its
+//! joints lets go (a terminal event located on the dense output), then the
+//! variant module that release leads to from the state mapped across it,
+//! and so on, each joint in the order it lets go, to the end time.
+//!
+//! Every structure the mechanism can take is its own compiled module with
+//! its own sizes, so the run holds them as [`Structure`]s: a module's run
+//! and its release map with the types erased, found by the module name
+//! that a release names (`Detachment::variant`).
 
-use crate::animation::Drawing;
+use crate::animation::{Drawing, Film};
 use crate::options::SimOptions;
-use crate::run::{animate, contact_events, execute, merged, watched};
+use crate::run::{
+    closed_events, contact_events, execute, merged, refuse_symplectic, watched, EventFunction,
+    Start,
+};
 use sharnir_runtime::{
-    release_events, release_state, split_state, BodyPoses, Detachable, MechanicalSystem, Model,
-    Passive, Simulation, Summary,
+    release_events, release_state_into, released_sizes, split_state, BodyPoses, Detachable,
+    Detachment, Event, EventRecord, LoopClosure, Simulation, Summary,
 };
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Runs `parent` until its first detachable joint (`DETACHMENTS[0]`) lets
-/// go, then `variant` — the module that joint's release continues in —
-/// from the mapped state (every body's pose and velocity kept) to the end
-/// time. Either may be a mechanism with loops
-/// (`Simulation::new(model).closed()`): a cut joint that lets go may leave
-/// a tree or other loops. With `--csv out.csv` the first part goes to `out.csv`, the rest to
-/// `out.<variant>.csv` (its columns are the variant's coordinates); a plot
-/// likewise. Release conditions are watched even with `--no-events`, which
-/// drops only the contacts. A run in which another joint lets go first
-/// stops there and says which module continues it.
-pub fn run_releasing<
-    P,
-    V,
-    SP,
-    SV,
-    const NQ: usize,
-    const NV: usize,
-    const NQ2: usize,
-    const NV2: usize,
->(
-    parent: Simulation<P, NQ, NV, Passive, SP>,
-    variant: Simulation<V, NQ2, NV2, Passive, SV>,
-    options: &SimOptions,
-) -> Result<String, String>
-where
-    P: Detachable<NQ, NV, Real = f64> + Clone + Send + 'static,
-    V: Model<NQ2, NV2, Real = f64> + Clone + Send + 'static,
-    SP: MechanicalSystem<P, NQ, NV>,
-    SV: MechanicalSystem<V, NQ2, NV2>,
-{
-    releasing(parent, variant, options, None)
+/// Where a structure starts when a release leads to it: the time and the
+/// state `(q, q̇)` mapped across the release.
+type Handover = (f64, Vec<f64>, Vec<f64>);
+
+/// What one structure's part of the run gives: the summary's text, the
+/// summary, and the frames of the animation when one is asked for.
+type Leg = (String, Summary, Option<Film>);
+
+/// The run of one structure with the release events given, from the spec's
+/// initial state or a handover.
+type LegRun = Box<
+    dyn FnOnce(
+        &SimOptions,
+        Option<(Vec<Event>, EventFunction)>,
+        Option<Handover>,
+    ) -> Result<Leg, String>,
+>;
+
+/// How a structure's joints let go: their events, and the state map onto
+/// the variant each release leads to.
+struct Releases {
+    events: (Vec<Event>, EventFunction),
+    detachment: Box<dyn Fn(usize) -> Option<Detachment<f64>>>,
+    map: StateMap,
 }
 
-/// [`run_releasing`] with both models' bodies drawn, so that `--html`
-/// animates the whole run, the released body flying off.
-pub(crate) fn run_releasing_drawn<
-    P,
-    V,
-    SP,
-    SV,
-    const NQ: usize,
-    const NV: usize,
-    const NQ2: usize,
-    const NV2: usize,
->(
-    parent: Simulation<P, NQ, NV, Passive, SP>,
-    variant: Simulation<V, NQ2, NV2, Passive, SV>,
-    options: &SimOptions,
-) -> Result<String, String>
-where
-    P: Detachable<NQ, NV, Real = f64> + BodyPoses<NQ, NV> + Clone + Send + 'static,
-    V: BodyPoses<NQ2, NV2, Real = f64> + Clone + Send + 'static,
-    SP: MechanicalSystem<P, NQ, NV>,
-    SV: MechanicalSystem<V, NQ2, NV2>,
-{
-    let drawings = (Drawing::of(parent.model()), Drawing::of(variant.model()));
-    releasing(parent, variant, options, Some(drawings))
+/// The map of a state `[q, q̇]` across release `index` onto the variant's
+/// `(q, q̇)`.
+type StateMap = Box<dyn Fn(usize, &[f64]) -> Result<(Vec<f64>, Vec<f64>), String>>;
+
+/// One structure of a mechanism whose joints let go: a compiled module
+/// (the mechanism itself or one of its variants), open or with loops, with
+/// or without detachable joints of its own. [`run_releasing`] passes from
+/// one to the next as the joints let go.
+pub struct Structure {
+    name: &'static str,
+    releases: Option<Releases>,
+    run: LegRun,
 }
 
-/// The run through the release, its bodies drawn when `drawings` are given.
-fn releasing<P, V, SP, SV, const NQ: usize, const NV: usize, const NQ2: usize, const NV2: usize>(
-    parent: Simulation<P, NQ, NV, Passive, SP>,
-    variant: Simulation<V, NQ2, NV2, Passive, SV>,
-    options: &SimOptions,
-    drawings: Option<(Drawing, Drawing)>,
-) -> Result<String, String>
+impl Structure {
+    /// A tree module without detachable joints: the end of a chain.
+    pub fn open<M, const NQ: usize, const NV: usize>(model: M) -> Structure
+    where
+        M: BodyPoses<NQ, NV, Real = f64> + Clone + Send + 'static,
+    {
+        let run = move |options: &SimOptions, releases, handover| {
+            let events = joined(releases, watched(options, contact_events(&model)));
+            let start = arrays::<NQ, NV>(M::NAME, handover)?;
+            let drawing = Drawing::of(&model);
+            execute(
+                Simulation::new(model),
+                options,
+                events,
+                start,
+                Some(drawing),
+            )
+        };
+        Structure {
+            name: M::NAME,
+            releases: None,
+            run: Box::new(run),
+        }
+    }
+
+    /// A module with loops (`model!(…, loops)`) without detachable joints:
+    /// its constrained dynamics.
+    pub fn closed<M, const NQ: usize, const NV: usize, const NC: usize>(model: M) -> Structure
+    where
+        M: LoopClosure<NQ, NV, NC, Real = f64> + BodyPoses<NQ, NV> + Clone + Send + 'static,
+    {
+        let run = move |options: &SimOptions, releases, handover| {
+            refuse_symplectic(options)?;
+            let events = joined(releases, closed_events(&model, options));
+            let start = arrays::<NQ, NV>(M::NAME, handover)?;
+            let drawing = Drawing::of(&model);
+            let simulation = Simulation::new(model).closed();
+            execute(simulation, options, events, start, Some(drawing))
+        };
+        Structure {
+            name: M::NAME,
+            releases: None,
+            run: Box::new(run),
+        }
+    }
+
+    /// A tree module with detachable joints (`detachments!`).
+    pub fn open_releasing<M, const NQ: usize, const NV: usize>(model: M) -> Structure
+    where
+        M: Detachable<NQ, NV, Real = f64> + BodyPoses<NQ, NV> + Clone + Send + 'static,
+    {
+        let releases = releases(&model);
+        Structure {
+            releases: Some(releases),
+            ..Structure::open(model)
+        }
+    }
+
+    /// A module with loops and detachable joints (`detachments!(…, loops)`).
+    pub fn closed_releasing<M, const NQ: usize, const NV: usize, const NC: usize>(
+        model: M,
+    ) -> Structure
+    where
+        M: LoopClosure<NQ, NV, NC, Real = f64>
+            + Detachable<NQ, NV>
+            + BodyPoses<NQ, NV>
+            + Clone
+            + Send
+            + 'static,
+    {
+        let releases = releases(&model);
+        Structure {
+            releases: Some(releases),
+            ..Structure::closed(model)
+        }
+    }
+}
+
+/// The release events and state map of `model`, with its type erased.
+fn releases<M, const NQ: usize, const NV: usize>(model: &M) -> Releases
 where
-    P: Detachable<NQ, NV, Real = f64> + Clone + Send + 'static,
-    V: Model<NQ2, NV2, Real = f64> + Clone + Send + 'static,
-    SP: MechanicalSystem<P, NQ, NV>,
-    SV: MechanicalSystem<V, NQ2, NV2>,
+    M: Detachable<NQ, NV, Real = f64> + Clone + Send + 'static,
 {
-    let (before, after) = match drawings {
-        Some((before, after)) => (Some(before), Some(after)),
-        None => (None, None),
+    let (looked_up, mapped) = (model.clone(), model.clone());
+    let map = move |index: usize, y: &[f64]| {
+        let (q, v) = split_state::<f64, NQ, NV>(y)
+            .ok_or_else(|| format!("the state at a release of {} has the wrong length", M::NAME))?;
+        let (nq, nv) = released_sizes(&mapped, index).map_err(|e| e.to_string())?;
+        let (mut q2, mut v2) = (vec![0.0; nq], vec![0.0; nv]);
+        release_state_into(&mapped, index, &q, &v, &mut q2, &mut v2).map_err(|e| e.to_string())?;
+        Ok((q2, v2))
     };
-    let model = parent.model().clone();
-    let contacts = watched(options, contact_events(&model));
-    let watched_contacts = contacts.as_ref().map_or(0, |(events, _)| events.len());
-    let releases = release_events(&model);
-    let events = merged(contacts, releases);
-    let (mut text, summary, film) = execute(parent, options, events, None, before)?;
-    let Some(record) = terminal(&summary) else {
-        return Ok(text + &animate(options, P::NAME, &[film.as_ref()], &summary.events)?);
+    Releases {
+        events: release_events(model),
+        detachment: Box::new(move |index| looked_up.detachment(index)),
+        map: Box::new(map),
+    }
+}
+
+/// Two optional sets of events as one, the first's components first.
+fn joined(
+    first: Option<(Vec<Event>, EventFunction)>,
+    second: Option<(Vec<Event>, EventFunction)>,
+) -> Option<(Vec<Event>, EventFunction)> {
+    match second {
+        Some(second) => merged(first, second),
+        None => first,
+    }
+}
+
+/// A handover's state as the structure's arrays.
+fn arrays<const NQ: usize, const NV: usize>(
+    name: &str,
+    handover: Option<Handover>,
+) -> Result<Option<Start<NQ, NV>>, String> {
+    let Some((t, q, v)) = handover else {
+        return Ok(None);
     };
-    let index = record.index.saturating_sub(watched_contacts);
-    let detachment = model
-        .detachment(index)
-        .ok_or_else(|| format!("the run stopped at {}, which is no release", record.name))?;
-    if index != 0 {
+    let wrong = || {
+        format!(
+            "the state handed to {name} has {} positions and {} velocities, not {NQ} and {NV}",
+            q.len(),
+            v.len()
+        )
+    };
+    let q: [f64; NQ] = q.as_slice().try_into().map_err(|_| wrong())?;
+    let v: [f64; NV] = v.as_slice().try_into().map_err(|_| wrong())?;
+    Ok(Some((t, q, v)))
+}
+
+/// Runs `structures[0]` (the mechanism as the spec writes it) until a
+/// joint lets go, then the structure that release leads to from the
+/// mapped state (every body's pose and velocity kept), and so on until
+/// the end time or a structure without releases. With `--csv out.csv`
+/// the first part goes to `out.csv` and each later one to
+/// `out.<module>.csv` (its columns are that module's coordinates), with
+/// the same sample spacing; a plot likewise; `--html` animates the whole
+/// run, released bodies flying off. Release conditions are watched even
+/// with `--no-events`, which drops only the contacts. A release that leads
+/// to a module not among `structures` is an error naming it.
+pub fn run_releasing(structures: Vec<Structure>, options: &SimOptions) -> Result<String, String> {
+    let mut waiting: Vec<Option<Structure>> = structures.into_iter().map(Some).collect();
+    let mut current = waiting
+        .first_mut()
+        .and_then(Option::take)
+        .ok_or("no structure to run")?;
+    let title = module_name(current.name);
+    let mut leg_options = options.clone();
+    let mut handover = None;
+    let (mut text, mut films, mut events) = (String::new(), Vec::new(), Vec::new());
+    loop {
+        let (release_events, releases) = match current.releases {
+            Some(r) => (Some(r.events), Some((r.detachment, r.map))),
+            None => (None, None),
+        };
+        let watched_releases = release_events.as_ref().map_or(0, |(e, _)| e.len());
+        let (leg_text, summary, film) = (current.run)(&leg_options, release_events, handover)?;
+        text.push_str(&leg_text);
+        films.push(film);
+        events.extend(summary.events.iter().cloned());
+        let (Some((detachment, map)), Some(record)) = (releases, terminal(&summary)) else {
+            break;
+        };
+        if record.index >= watched_releases {
+            break;
+        }
+        let joint = detachment(record.index)
+            .ok_or_else(|| format!("the run stopped at {}, which is no release", record.name))?;
+        let (q2, v2) = map(record.index, &record.y)
+            .map_err(|e| format!("releasing joint {}: {e}", joint.joint))?;
+        let Some(next) = waiting
+            .iter_mut()
+            .find(|s| {
+                s.as_ref()
+                    .is_some_and(|s| module_name(s.name) == joint.variant)
+            })
+            .and_then(Option::take)
+        else {
+            return Err(format!(
+                "joint {} let go at t = {} s: the mechanism continues in module {}, which this \
+                 binary does not hold; build it with every variant module of the spec",
+                joint.joint, record.t, joint.variant
+            ));
+        };
         let _ = writeln!(
             text,
-            "joint {} let go at t = {} s: the mechanism continues in module {}, which this \
-             binary does not hold (it follows the first detachable joint only)",
-            detachment.joint, record.t, detachment.variant
+            "joint {} let go at t = {} s: continuing in {}",
+            joint.joint, record.t, joint.variant
         );
-        return Ok(text + &animate(options, P::NAME, &[film.as_ref()], &summary.events)?);
+        leg_options = continued(options, joint.variant);
+        handover = Some((record.t, q2, v2));
+        current = next;
     }
-    let (q, v) = split_state::<f64, NQ, NV>(&record.y).ok_or_else(|| {
-        format!(
-            "the state at the release of {} has the wrong length",
-            detachment.joint
-        )
-    })?;
-    let (q2, v2) = release_state::<P, NQ, NV, NQ2, NV2>(&model, 0, &q, &v)
-        .map_err(|e| format!("releasing joint {}: {e}", detachment.joint))?;
-    let _ = writeln!(
-        text,
-        "joint {} let go at t = {} s: continuing in {}",
-        detachment.joint, record.t, detachment.variant
-    );
+    let films: Vec<Option<&Film>> = films.iter().map(Option::as_ref).collect();
+    Ok(text + &crate::run::animate(options, title, &films, &events)?)
+}
+
+/// The options of the part of the run in module `variant`: its own CSV and
+/// plot files, the start's `--set` values dropped (the state comes across
+/// the release), and the same sample spacing as the first part.
+fn continued(options: &SimOptions, variant: &str) -> SimOptions {
     let mut rest = options.clone();
-    rest.csv = options
-        .csv
-        .as_deref()
-        .map(|p| renamed(p, detachment.variant));
-    rest.plot = options
-        .plot
-        .as_deref()
-        .map(|p| renamed(p, detachment.variant));
+    rest.csv = options.csv.as_deref().map(|p| renamed(p, variant));
+    rest.plot = options.plot.as_deref().map(|p| renamed(p, variant));
     rest.set = Vec::new();
-    rest.html = None;
-    // The same sample spacing on both sides of the release.
     rest.output_dt = Some(options.output_dt.unwrap_or(options.t_end / 1000.0));
-    let contacts = watched(&rest, contact_events(variant.model()));
-    // The variant's samples go into the same page.
-    let mut filming = rest.clone();
-    filming.html = options.html.clone();
-    let (continued, later, rest_film) = execute(
-        variant,
-        if after.is_some() { &filming } else { &rest },
-        contacts,
-        Some((record.t, q2, v2)),
-        after,
-    )?;
-    text.push_str(&continued);
-    let events: Vec<_> = summary
-        .events
-        .iter()
-        .chain(&later.events)
-        .cloned()
-        .collect();
-    let films = [film.as_ref(), rest_film.as_ref()];
-    Ok(text + &animate(options, P::NAME, &films, &events)?)
+    rest
+}
+
+/// The module's own name in a model's `NAME`, which is the path written
+/// at its `model!` call (`sharnir_generated :: sling_release`).
+fn module_name(path: &str) -> &str {
+    path.rsplit(':').next().unwrap_or(path).trim()
 }
 
 /// The terminal event that stopped a run, if one did.
-fn terminal(summary: &Summary) -> Option<&sharnir_runtime::EventRecord> {
+fn terminal(summary: &Summary) -> Option<&EventRecord> {
     summary.terminated_by.and_then(|i| summary.events.get(i))
 }
 

@@ -19,6 +19,7 @@ mod expressions;
 pub mod graph;
 mod model;
 mod release;
+mod rotation;
 mod source;
 mod suggest;
 mod toml_tree;
@@ -33,6 +34,8 @@ pub use model::{
     Inertia, Joint, JointKind, Limits, Mimic, Origin, Parameter, ParameterValue, PrescribedMotion,
     Release, Shape, Spec, Visual, CONTACT_REACH, DEFAULT_FRICTION_SPEED,
 };
+pub use release::ReleasedStart;
+pub use rotation::rotation_quaternion;
 pub use source::{Source, Span};
 
 /// Parses and validates a spec: structure, expression syntax, names,

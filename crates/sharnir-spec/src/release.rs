@@ -9,11 +9,35 @@
 //! the same spanning tree and cut joints. A cut joint that lets go is
 //! removed with its constraints; no coordinate changes. Either way every
 //! body's pose and velocity at the release map onto the variant exactly
-//! (see the runtime's `release_state`).
+//! (see the runtime's `release_state`). The variant's `[initial]` is that
+//! map of the parent's initial state: the released body's free joint starts
+//! where the body is and as it moves when the parent starts, a
+//! [`ReleasedStart`] that the caller computes (the kinematics live in the
+//! compiler, not here).
 
 use crate::error::SpecError;
 use crate::expr::Expr;
 use crate::model::{Joint, JointKind, Spec};
+
+/// Where a released body starts in its variant module: the coordinates of
+/// the free joint from the ground that carries it (see the runtime's
+/// `free_joint_state`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReleasedStart {
+    /// The body frame's origin in the ground frame and its orientation, a
+    /// unit quaternion `[x, y, z, w]`.
+    pub positions: [f64; 7],
+    /// The origin's velocity and the angular velocity, in the body's axes.
+    pub velocities: [f64; 6],
+}
+
+impl ReleasedStart {
+    /// At the ground frame, at rest.
+    pub const AT_GROUND: ReleasedStart = ReleasedStart {
+        positions: [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+        velocities: [0.0; 6],
+    };
+}
 
 /// What the name of a variant module adds to its base's: the released
 /// joints, sorted, after this.
@@ -47,8 +71,13 @@ impl Spec {
     /// This spec and the spec of every mechanism it becomes as its
     /// detachable joints let go, in any order and combination (each
     /// generated as its own module, so a simulation derives nothing): this
-    /// spec first, the rest in the order they are first reached.
-    pub fn with_variants(self) -> Result<Vec<Spec>, SpecError> {
+    /// spec first, the rest in the order they are first reached. `start`
+    /// gives, for a spec and one of its detachable tree joints, where the
+    /// joint's child is and how it moves at that spec's initial state.
+    pub fn with_variants<E: From<SpecError>>(
+        self,
+        mut start: impl FnMut(&Spec, &Joint) -> Result<ReleasedStart, E>,
+    ) -> Result<Vec<Spec>, E> {
         let mut specs = vec![self];
         let mut next = 0;
         while let Some(current) = specs.get(next) {
@@ -56,7 +85,12 @@ impl Spec {
             for joint in current.detachable_joints() {
                 let name = current.variant_name(&joint.name);
                 if !specs.iter().chain(&reached).any(|s: &Spec| s.name == name) {
-                    reached.push(current.release(&joint.name)?);
+                    let placed = if joint.cut {
+                        ReleasedStart::AT_GROUND
+                    } else {
+                        start(current, joint)?
+                    };
+                    reached.push(current.release(&joint.name, &placed)?);
                 }
             }
             specs.extend(reached);
@@ -71,12 +105,13 @@ impl Spec {
     }
 
     /// The mechanism after the detachable `joint` lets go: the spec of the
-    /// variant module named [`Spec::variant_name`]. Its `[initial]` puts
-    /// the released body at the ground frame at rest (a simulation maps the
-    /// state at the release instead), its `independent` coordinates are
-    /// chosen again, and forces on the released joint's coordinates go with
-    /// it.
-    pub fn release(&self, joint: &str) -> Result<Spec, SpecError> {
+    /// variant module named [`Spec::variant_name`]. Its `[initial]` is this
+    /// spec's with the released body's free joint at `start` (a simulation
+    /// maps the state at the release instead; a cut joint that lets go
+    /// changes no coordinate and ignores it), its `independent` coordinates
+    /// are chosen again, and forces on the released joint's coordinates go
+    /// with it.
+    pub fn release(&self, joint: &str, start: &ReleasedStart) -> Result<Spec, SpecError> {
         let Some(index) = self
             .joints
             .iter()
@@ -131,13 +166,13 @@ impl Spec {
             &mut variant.initial_positions,
             position,
             released.nq(),
-            &[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+            &start.positions,
         );
         splice(
             &mut variant.initial_velocities,
             velocity,
             released.nv(),
-            &[0.0; 6],
+            &start.velocities,
         );
         variant.forces.retain(|f| !dropped.contains(&f.coordinate));
         variant.motion.retain(|m| !dropped.contains(&m.coordinate));

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{rejects, spec, BASE};
-use sharnir_spec::{JointKind, Release};
+use sharnir_spec::{JointKind, Release, ReleasedStart};
 
 /// `BASE` with `lines` appended to its last joint (`q2`).
 fn with(lines: &str) -> String {
@@ -131,7 +131,11 @@ fn a_released_tree_joint_leaves_its_child_on_a_free_joint_in_its_place() {
         "detach = { time = 1 }\n\n[initial]\nq = { q1 = 0.3, q2 = 0.1 }\nv = { q1 = 2, q2 = 4 }",
     ));
     assert_eq!(parent.variant_name("q2"), "arm_without_q2");
-    let variant = parent.release("q2").expect("releases");
+    let start = ReleasedStart {
+        positions: [1.0, 2.0, 3.0, 0.0, 0.0, 0.6, 0.8],
+        velocities: [4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
+    };
+    let variant = parent.release("q2", &start).expect("releases");
     assert_eq!(variant.name, "arm_without_q2");
     assert_eq!(variant.released, ["q2"]);
     let free = &variant.joints[1];
@@ -146,17 +150,20 @@ fn a_released_tree_joint_leaves_its_child_on_a_free_joint_in_its_place() {
         ["link2_x", "link2_y", "link2_z", "link2_qx", "link2_qy", "link2_qz", "link2_qw"]
     );
     // The coordinates before the released joint's keep their values; the
-    // free joint starts at the ground frame at rest.
+    // free joint's are the start given.
     assert_eq!(
         variant.initial_positions,
-        [0.3, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+        [0.3, 1.0, 2.0, 3.0, 0.0, 0.0, 0.6, 0.8]
     );
     assert_eq!(
         variant.initial_velocities,
-        [2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+        [2.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
     );
     assert!(variant.detachable_joints().next().is_none());
-    assert!(parent.release("q1").is_err(), "q1 is not detachable");
+    assert!(
+        parent.release("q1", &ReleasedStart::AT_GROUND).is_err(),
+        "q1 is not detachable"
+    );
 }
 
 #[test]
@@ -167,11 +174,17 @@ fn variants_are_named_by_the_set_of_released_joints() {
         1,
     );
     let parent = spec(&format!("{both}detach = {{ time = 1 }}\n"));
-    let one = parent.release("q2").expect("releases q2");
-    let other = parent.release("q1").expect("releases q1");
+    let one = parent
+        .release("q2", &ReleasedStart::AT_GROUND)
+        .expect("releases q2");
+    let other = parent
+        .release("q1", &ReleasedStart::AT_GROUND)
+        .expect("releases q1");
     assert_eq!(one.variant_name("q1"), "arm_without_q1_and_q2");
     assert_eq!(other.variant_name("q2"), "arm_without_q1_and_q2");
-    let last = one.release("q1").expect("releases q1 after q2");
+    let last = one
+        .release("q1", &ReleasedStart::AT_GROUND)
+        .expect("releases q1 after q2");
     assert_eq!(last.name, "arm_without_q1_and_q2");
     assert_eq!(
         last.joints

@@ -11,6 +11,7 @@
 //! - [`loop_closure`]: the cut joints' constraints `Ψ`, Jacobian `J` and
 //!   `J̇ q̇`; [`mobility`]: the degrees of freedom they leave;
 //!   [`assembly`]: whether the initial configuration can be assembled;
+//! - [`release`]: where a released body starts in its variant module;
 //! - [`closing`]: `Mechanism::from_spec`, the model's tree with its loops
 //!   closed.
 
@@ -20,3 +21,4 @@ pub mod jacobian;
 pub mod kinematics;
 pub mod loop_closure;
 pub mod mobility;
+pub mod release;

@@ -184,7 +184,8 @@ pub(crate) fn state(document: &Document, values: &BTreeMap<String, f64>) -> (Vec
                     .rpy
                     .each_ref()
                     .map(|a| evaluate(a, values).unwrap_or(0.0));
-                q[start + offset..start + offset + 4].copy_from_slice(&rpy_quaternion(angles));
+                q[start + offset..start + offset + 4]
+                    .copy_from_slice(&crate::rotation::rpy_quaternion(angles));
             }
         }
     }
@@ -203,79 +204,4 @@ pub(crate) fn state(document: &Document, values: &BTreeMap<String, f64>) -> (Vec
         }
     }
     (q, v)
-}
-
-/// The unit quaternion `[x, y, z, w]` of `R = Rz(yaw) · Ry(pitch) · Rx(roll)`
-/// (the convention of `origin.rpy`).
-fn rpy_quaternion([roll, pitch, yaw]: [f64; 3]) -> [f64; 4] {
-    let (sr, cr) = (0.5 * roll).sin_cos();
-    let (sp, cp) = (0.5 * pitch).sin_cos();
-    let (sy, cy) = (0.5 * yaw).sin_cos();
-    [
-        sr * cp * cy - cr * sp * sy,
-        cr * sp * cy + sr * cp * sy,
-        cr * cp * sy - sr * sp * cy,
-        cr * cp * cy + sr * sp * sy,
-    ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::rpy_quaternion;
-
-    /// The rotation matrix of a unit quaternion `[x, y, z, w]`.
-    fn matrix([x, y, z, w]: [f64; 4]) -> [[f64; 3]; 3] {
-        [
-            [
-                1.0 - 2.0 * (y * y + z * z),
-                2.0 * (x * y - z * w),
-                2.0 * (x * z + y * w),
-            ],
-            [
-                2.0 * (x * y + z * w),
-                1.0 - 2.0 * (x * x + z * z),
-                2.0 * (y * z - x * w),
-            ],
-            [
-                2.0 * (x * z - y * w),
-                2.0 * (y * z + x * w),
-                1.0 - 2.0 * (x * x + y * y),
-            ],
-        ]
-    }
-
-    #[test]
-    fn rpy_quaternion_is_rz_ry_rx() {
-        let (r, p, y) = (0.3_f64, -0.7_f64, 1.1_f64);
-        let rx = [
-            [1.0, 0.0, 0.0],
-            [0.0, r.cos(), -r.sin()],
-            [0.0, r.sin(), r.cos()],
-        ];
-        let ry = [
-            [p.cos(), 0.0, p.sin()],
-            [0.0, 1.0, 0.0],
-            [-p.sin(), 0.0, p.cos()],
-        ];
-        let rz = [
-            [y.cos(), -y.sin(), 0.0],
-            [y.sin(), y.cos(), 0.0],
-            [0.0, 0.0, 1.0],
-        ];
-        let mul = |a: [[f64; 3]; 3], b: [[f64; 3]; 3]| -> [[f64; 3]; 3] {
-            core::array::from_fn(|i| {
-                core::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum())
-            })
-        };
-        let expected = mul(mul(rz, ry), rx);
-        let got = matrix(rpy_quaternion([r, p, y]));
-        for i in 0..3 {
-            for j in 0..3 {
-                assert!(
-                    (got[i][j] - expected[i][j]).abs() < 1e-15,
-                    "{got:?} vs {expected:?}"
-                );
-            }
-        }
-    }
 }
