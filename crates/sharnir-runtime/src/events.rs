@@ -27,10 +27,14 @@
 //! tolerance of the start (after a terminal event, a restart begins on the
 //! root itself).
 //!
-//! **What can be missed.** Only the signs at the step ends are compared: if
-//! `g` crosses zero twice within one step (a ball that touches a plane and
-//! leaves it, both inside one step), the signs agree and neither crossing is
-//! seen. Bound the step with the adaptive integrators' `max_step` (or
+//! **What can be missed.** The signs are compared at the step ends, and for
+//! an event made [`Event::sampled`] also at points inside the step on the
+//! continuous extension: if `g` crosses zero twice between two compared
+//! points (a ball that touches a plane and leaves it, both inside one
+//! step), the signs agree and neither crossing is seen. Sample the events
+//! whose excursions are brief (a mechanism dipping near a singular
+//! configuration and back), or bound the step with the adaptive
+//! integrators' `max_step` (or
 //! [`Simulation::max_step`](crate::Simulation::max_step)) below the
 //! shortest time `g` can spend on one side of zero.
 //!
@@ -39,6 +43,7 @@
 //! events. A fixed-step controller without an allocator can compare signs
 //! itself.
 
+mod dip;
 mod illinois;
 
 use crate::Trajectory;
@@ -88,6 +93,9 @@ pub struct Event {
     /// Whether the integration stops at this event (to change the state,
     /// the model or nothing, and go on by a new run from the event).
     pub terminal: bool,
+    /// How many evenly spaced points inside each step `g` is also compared
+    /// at (0: the step's ends only).
+    pub samples: usize,
 }
 
 impl Event {
@@ -98,12 +106,24 @@ impl Event {
             name: name.into(),
             direction,
             terminal: false,
+            samples: 0,
         }
     }
 
     /// The same event, ending the integration at its first crossing.
     pub fn terminal(mut self) -> Self {
         self.terminal = true;
+        self
+    }
+
+    /// The same event, its function also compared at `points` evenly
+    /// spaced times inside every step, on the continuous extension: an
+    /// excursion of `g` to the other side of zero and back that lasts
+    /// longer than a step over `points + 1` is found although both ends of
+    /// the step agree. Each point costs one evaluation of the whole event
+    /// function per step.
+    pub fn sampled(mut self, points: usize) -> Self {
+        self.samples = points;
         self
     }
 }
@@ -237,6 +257,10 @@ pub struct EventLocator {
     /// Scratch for the root finder: `g` and the state inside the step.
     g_scratch: Vec<f64>,
     y_scratch: Vec<f64>,
+    /// `g` at the sampled points inside the current step, point after
+    /// point, and their times.
+    g_inside: Vec<f64>,
+    t_inside: Vec<f64>,
     crossings: Vec<Crossing>,
     records: Vec<EventRecord>,
 }
@@ -254,6 +278,8 @@ impl EventLocator {
             g_now: vec![0.0; m],
             g_scratch: vec![0.0; m],
             y_scratch: Vec::new(),
+            g_inside: Vec::new(),
+            t_inside: Vec::new(),
             crossings: Vec::with_capacity(m),
             records: Vec::new(),
         }
@@ -306,31 +332,57 @@ impl EventLocator {
             }
         }
         evaluate(&self.events, g, b, trajectory.y(), &mut self.g_now)?;
+        self.sample_inside(trajectory, g, (a, b))?;
         let start_tolerance = time_tolerance(self.t_start, self.t_start);
+        let m = self.events.len();
         for (index, event) in self.events.iter().enumerate() {
-            let (ga, gb) = (self.g_last[index], self.g_now[index]);
-            let Some(direction) = Direction::crossing(ga, gb) else {
-                continue;
+            // The compared points of this event: the step's ends, and its
+            // samples inside; every admitted sign change between two
+            // neighbours is a crossing.
+            let inside = event.samples.min(self.t_inside.len());
+            let point = |j: usize| match j {
+                0 => (a, self.g_last[index]),
+                j if j <= inside => (self.t_inside[j - 1], self.g_inside[(j - 1) * m + index]),
+                _ => (b, self.g_now[index]),
             };
-            if !event.direction.admits(direction) {
-                continue;
-            }
             let mut g_at = |t: f64, out: &mut f64| {
                 trajectory.interpolate(t, &mut self.y_scratch);
                 evaluate(&self.events, g, t, &self.y_scratch, &mut self.g_scratch)?;
                 *out = self.g_scratch[index];
                 Ok(())
             };
-            let t = illinois::root(&mut g_at, (a, ga), (b, gb), direction)?;
-            if t - self.t_start <= start_tolerance {
-                continue;
+            // No sign change between the points: a sampled event's dip
+            // between two of them.
+            let changes =
+                (0..=inside).any(|k| Direction::crossing(point(k).1, point(k + 1).1).is_some());
+            let dip = match event.samples > 0 && !changes {
+                true => dip::dip(inside + 2, point, &mut g_at)?,
+                false => None,
+            };
+            let brackets = (0..=inside)
+                .filter(|_| dip.is_none())
+                .map(|k| (point(k), point(k + 1)))
+                .chain(
+                    dip.into_iter()
+                        .flat_map(|d| [(d.before, d.bottom), (d.bottom, d.after)]),
+                );
+            for ((lo, glo), (hi, ghi)) in brackets {
+                let Some(direction) =
+                    Direction::crossing(glo, ghi).filter(|d| event.direction.admits(*d))
+                else {
+                    continue;
+                };
+                let t = illinois::root(&mut g_at, (lo, glo), (hi, ghi), direction)?;
+                if t - self.t_start <= start_tolerance {
+                    continue;
+                }
+                self.crossings.push(Crossing {
+                    t,
+                    index,
+                    direction,
+                    terminal: event.terminal,
+                });
             }
-            self.crossings.push(Crossing {
-                t,
-                index,
-                direction,
-                terminal: event.terminal,
-            });
         }
         // Time order; at one time the non-terminal events first, so that
         // they are reported before the terminal one ends the list.
@@ -364,6 +416,34 @@ impl EventLocator {
             });
         }
         Ok(&self.records)
+    }
+}
+
+impl EventLocator {
+    /// `g` at the sampled points inside the step `(a, b)`: as many evenly
+    /// spaced points as the most sampled event asks for.
+    fn sample_inside<T, G>(
+        &mut self,
+        trajectory: &T,
+        g: &mut G,
+        (a, b): (f64, f64),
+    ) -> Result<(), EventError>
+    where
+        T: Trajectory + ?Sized,
+        G: FnMut(f64, &[f64], &mut [f64]),
+    {
+        let points = self.events.iter().map(|e| e.samples).max().unwrap_or(0);
+        let m = self.events.len();
+        self.t_inside.clear();
+        self.g_inside.resize(points * m, 0.0);
+        for k in 0..points {
+            let t = a + (b - a) * (k + 1) as f64 / (points + 1) as f64;
+            trajectory.interpolate(t, &mut self.y_scratch);
+            let out = &mut self.g_inside[k * m..(k + 1) * m];
+            evaluate(&self.events, g, t, &self.y_scratch, out)?;
+            self.t_inside.push(t);
+        }
+        Ok(())
     }
 }
 

@@ -72,7 +72,7 @@ pub use simulation::{
     release_events, MechanicalSystem, Method, Observer, ObserverError, Sample, Simulation,
     SimulationError, SimulationErrorKind, Summary,
 };
-pub use singularity::closure_conditioning;
+pub use singularity::{closure_conditioning, mass_matrix_conditioning};
 pub use stepper::{IntegrationError, Stats, Stepper, Tolerances, Trajectory};
 pub use symplectic::SymplecticEuler;
 pub use system::{OdeSystem, RhsError};

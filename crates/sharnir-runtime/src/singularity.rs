@@ -9,8 +9,15 @@
 //! well-conditioned configuration, zero at a singular one. The singular
 //! values are the square roots of the eigenvalues of `J Jᵀ` (`NC × NC`),
 //! found by Jacobi rotations, without an allocator.
+//!
+//! A tree whose bodies have positive-definite inertias has a positive
+//! definite mass matrix everywhere, but one far from it in scale (a point
+//! mass on a spherical joint, a massless base carrying a feather) divides
+//! the forward dynamics by nearly zero just the same: the mass matrix's
+//! smallest eigenvalue relative to its largest says how near, and its
+//! eigenvector along which coordinate.
 
-use crate::{LoopClosure, Real};
+use crate::{LoopClosure, Model, Real};
 
 /// `σ_r / σ_1` of the constraint Jacobian at `q`, `r` the generic rank
 /// (`NV` less the independent coordinates; `NC` for a model that names
@@ -28,7 +35,7 @@ where
             (0..NV).fold(M::Real::ZERO, |s, k| s + jacobian[i][k] * jacobian[j][k])
         })
     });
-    let mut eigenvalues = symmetric_eigenvalues(&mut gram);
+    let mut eigenvalues = symmetric_eigenvalues(&mut gram, None);
     eigenvalues.sort_unstable_by(|a, b| b.partial_cmp(a).unwrap_or(core::cmp::Ordering::Equal));
     let rank = if M::INDEPENDENT.is_empty() {
         NC
@@ -51,9 +58,78 @@ where
     }
 }
 
+/// `λ_min / λ_max` of the mass matrix at `q` over the coordinates a run
+/// integrates (the prescribed ones left out), and the velocity coordinate
+/// with the largest component in the eigenvector of `λ_min`: how near the
+/// forward dynamics is to dividing by zero, and along what. One for a
+/// model whose coordinates are all prescribed; `NV³` work, for a check
+/// at the start of a run and where it fails, not at every step.
+pub fn mass_matrix_conditioning<M, const NQ: usize, const NV: usize>(
+    model: &M,
+    q: &[M::Real; NQ],
+) -> (M::Real, usize)
+where
+    M: Model<NQ, NV>,
+{
+    let mut mass = model.mass_matrix(q);
+    let free = |k: usize| !M::PRESCRIBED.contains(&k);
+    let largest = (0..NV).filter(|&k| free(k)).fold(M::Real::ZERO, |m, k| {
+        if mass[k][k] > m {
+            mass[k][k]
+        } else {
+            m
+        }
+    });
+    // A prescribed coordinate's row and column decoupled, with the free
+    // block's largest diagonal entry: between its eigenvalues, so neither
+    // extreme changes.
+    for k in (0..NV).filter(|&k| !free(k)) {
+        mass[k] = [M::Real::ZERO; NV];
+        for row in mass.iter_mut() {
+            row[k] = M::Real::ZERO;
+        }
+        mass[k][k] = largest;
+    }
+    let mut vectors: [[M::Real; NV]; NV] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| if i == j { M::Real::ONE } else { M::Real::ZERO })
+    });
+    let values = symmetric_eigenvalues(&mut mass, Some(&mut vectors));
+    let (Some(low), Some(high)) = (
+        (0..NV).reduce(|a, b| if values[b] < values[a] { b } else { a }),
+        (0..NV).reduce(|a, b| if values[b] > values[a] { b } else { a }),
+    ) else {
+        return (M::Real::ONE, 0);
+    };
+    if values[high] <= M::Real::ZERO || largest <= M::Real::ZERO {
+        return (M::Real::ZERO, low);
+    }
+    let leading = (0..NV)
+        .reduce(|a, b| {
+            if vectors[b][low].abs() > vectors[a][low].abs() {
+                b
+            } else {
+                a
+            }
+        })
+        .unwrap_or(0);
+    let ratio = values[low] / values[high];
+    (
+        if ratio > M::Real::ZERO {
+            ratio
+        } else {
+            M::Real::ZERO
+        },
+        leading,
+    )
+}
+
 /// The eigenvalues of the symmetric matrix `a` (destroyed), by cyclic
-/// Jacobi rotations.
-fn symmetric_eigenvalues<R: Real, const N: usize>(a: &mut [[R; N]; N]) -> [R; N] {
+/// Jacobi rotations; with `vectors` (the identity on entry), the
+/// eigenvectors as its columns, in the eigenvalues' order.
+fn symmetric_eigenvalues<R: Real, const N: usize>(
+    a: &mut [[R; N]; N],
+    mut vectors: Option<&mut [[R; N]; N]>,
+) -> [R; N] {
     let two = R::from_f64(2.0);
     for _sweep in 0..50 {
         let off = (0..N)
@@ -78,7 +154,10 @@ fn symmetric_eigenvalues<R: Real, const N: usize>(a: &mut [[R; N]; N]) -> [R; N]
                 };
                 let c = R::ONE / (t * t + R::ONE).sqrt();
                 let s = t * c;
-                for row in a.iter_mut() {
+                let rows = a
+                    .iter_mut()
+                    .chain(vectors.iter_mut().flat_map(|v| v.iter_mut()));
+                for row in rows {
                     let (akp, akq) = (row[p], row[q]);
                     row[p] = c * akp - s * akq;
                     row[q] = s * akp + c * akq;
@@ -102,7 +181,15 @@ mod tests {
     fn jacobi_finds_the_eigenvalues() {
         let mut a = [[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 1.0]];
         let original = a;
-        let mut values = symmetric_eigenvalues(&mut a);
+        let mut vectors = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let mut values = symmetric_eigenvalues(&mut a, Some(&mut vectors));
+        // A v = λ v for every column.
+        for (j, &l) in values.iter().enumerate() {
+            for i in 0..3 {
+                let av: f64 = (0..3).map(|k| original[i][k] * vectors[k][j]).sum();
+                assert!((av - l * vectors[i][j]).abs() < 1e-12, "column {j}");
+            }
+        }
         values.sort_by(f64::total_cmp);
         let trace: f64 = values.iter().sum();
         assert!((trace - 8.0).abs() < 1e-12);

@@ -273,3 +273,65 @@ fn an_event_function_returning_nan_is_an_error_with_the_time() {
         "{message}"
     );
 }
+
+/// The events of one RK4 step over `[0, 1]` on `y = t`, every component
+/// of `g` being `(y − 0.5)² − depth`: a dip below zero of half-width
+/// `√depth` about 0.5 when `depth > 0`.
+fn dip_events(events: Vec<Event>, depth: f64) -> Vec<EventRecord> {
+    let mut g = move |_t: f64, y: &[f64], g: &mut [f64]| {
+        for g in g.iter_mut() {
+            *g = (y[0] - 0.5) * (y[0] - 0.5) - depth;
+        }
+    };
+    let mut locator = EventLocator::new(events);
+    let mut stepper = Rk4::new(&mut Clock, 0.0, [0.0], 1.0).unwrap();
+    locator.start(0.0, &[0.0], &mut g).unwrap();
+    stepper.step(&mut Clock, 1.0).unwrap();
+    locator.locate(&stepper, &mut g).unwrap().to_vec()
+}
+
+/// A dip inside one step is unseen from the step's ends, and found when
+/// the event is sampled inside the step (by the sampled event only): at a
+/// sample below zero, or between two samples above it (half-width 0.01,
+/// samples 0.2 apart), each way through zero located to 1e-14. A function
+/// that stays above zero gives nothing.
+#[test]
+fn a_sampled_event_finds_a_dip_inside_one_step() {
+    assert!(dip_events(vec![Event::new("dip", Direction::Either)], 0.01).is_empty());
+    for (depth, samples) in [(0.01, 4), (1e-4, 4), (1e-4, 2), (1e-4, 1)] {
+        let width = f64::sqrt(depth);
+        let found = dip_events(
+            vec![
+                Event::new("ends only", Direction::Either),
+                Event::new("sampled", Direction::Falling).sampled(samples),
+            ],
+            depth,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].index, found[0].direction),
+            (1, Direction::Falling)
+        );
+        assert!((found[0].t - (0.5 - width)).abs() < 1e-14, "{}", found[0].t);
+        // Either direction: the way down and the way back up, in time order.
+        let both = dip_events(
+            vec![Event::new("sampled", Direction::Either).sampled(samples)],
+            depth,
+        );
+        let seen: Vec<(Direction, f64)> = both.iter().map(|r| (r.direction, r.t)).collect();
+        assert_eq!(seen.len(), 2, "{both:?}");
+        assert_eq!(
+            (seen[0].0, seen[1].0),
+            (Direction::Falling, Direction::Rising)
+        );
+        assert!(
+            (seen[0].1 - (0.5 - width)).abs() < 1e-14 && (seen[1].1 - (0.5 + width)).abs() < 1e-14,
+            "{seen:?}"
+        );
+    }
+    let clear = dip_events(
+        vec![Event::new("sampled", Direction::Either).sampled(4)],
+        -0.01,
+    );
+    assert!(clear.is_empty(), "{clear:?}");
+}

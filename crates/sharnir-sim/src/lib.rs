@@ -33,6 +33,8 @@ mod options;
 #[cfg(feature = "output")]
 mod animation;
 #[cfg(feature = "output")]
+mod conditioning;
+#[cfg(feature = "output")]
 mod csv_output;
 #[cfg(feature = "output")]
 mod curves;

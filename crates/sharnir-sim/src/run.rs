@@ -2,6 +2,7 @@
 //! events, CSV, plot, progress and the closing summary.
 
 use crate::animation::{write_run, Drawing, Film};
+use crate::conditioning::near_singular_mass;
 use crate::csv_output::{direction_name, events_path, CsvOutput, EventsCsv};
 use crate::curves::Curves;
 use crate::options::{Assignment, CoordinateKind, MethodName, SimOptions};
@@ -141,12 +142,19 @@ where
     )
 }
 
+/// How many points inside every step the loops' conditioning is also
+/// watched at: a mechanism passes near a singular configuration and back
+/// in a fraction of a step (the Delta's free fall at default tolerances
+/// does, unseen from the steps' ends).
+const SINGULAR_SAMPLES: usize = 4;
+
 /// The name of the event of a loop's singular configuration.
 const SINGULAR_CONFIGURATION: &str = "singular configuration";
 
 /// The loops' singular configurations as an event, watched on every run
 /// of a closed mechanism (also with `--no-events`): the conditioning of
-/// the constraint Jacobian falling through [`SINGULAR`]. The run goes on
+/// the constraint Jacobian falling through [`SINGULAR`], at the steps'
+/// ends and [`SINGULAR_SAMPLES`] points inside each. The run goes on
 /// through it (the summary and the events file say when), or with
 /// `--stop-at-singular` stops there, naming the coordinates.
 fn singular_events<M, const NQ: usize, const NV: usize, const NC: usize>(
@@ -162,7 +170,7 @@ where
             *slot = closure_conditioning(&model, &q) - SINGULAR;
         }
     };
-    let event = Event::new(SINGULAR_CONFIGURATION, Direction::Falling);
+    let event = Event::new(SINGULAR_CONFIGURATION, Direction::Falling).sampled(SINGULAR_SAMPLES);
     let event = if options.stop_at_singular {
         event.terminal()
     } else {
@@ -351,6 +359,7 @@ where
         film,
         progress: Progress::new(options.t_end, !options.no_progress),
     };
+    let start_note = near_singular_mass(simulation.model(), &q0, "at the start");
     let started = Instant::now();
     let result = simulation.run(options.t_end, &mut recorder);
     recorder.progress.finish();
@@ -374,6 +383,10 @@ where
             return format!("cannot start: {reason}{hint}");
         }
         let mut message = format!("simulation stopped: {e}");
+        let when = format!("at t = {}", e.t);
+        if let Some(note) = near_singular_mass(simulation.model(), &e.state, &when) {
+            let _ = write!(message, "\n{}", note.trim_end());
+        }
         if let Some(path) = &options.csv {
             let _ = write!(
                 message,
@@ -393,6 +406,7 @@ where
         plot::draw(path, M::NAME, trace, summary.conservative)?;
     }
     let mut text = report_start::<M, NQ, NV>(&q0, &v0, &summary.initial_state);
+    text.push_str(start_note.as_deref().unwrap_or_default());
     text.push_str(&report(
         &summary,
         options,
