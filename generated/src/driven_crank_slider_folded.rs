@@ -87,7 +87,7 @@
 //! | `dependent_velocities` | 29 | 30 | 5 | 2 | 2 | 2 |
 //! | `constrained_inverse_dynamics` | 45 | 41 | 5 | 2 | 4 | 4 |
 //! | `constrained_forward_dynamics_derivatives` | 400 | 380 | 107 | 20 | 13 | 13 |
-//! | `constrained_mixed_dynamics` | 145 | 141 | 26 | 5 | 6 | 6 |
+//! | `constrained_mixed_dynamics` | 145 | 137 | 26 | 5 | 6 | 6 |
 
 #![allow(
     dead_code,
@@ -1748,6 +1748,50 @@ fn semidefinite_solve<const N: usize>(
     }
     if x.iter().all(|v| v.is_finite()) { Ok(x) } else { Err(Singular) }
 }
+/// The closed solve of `M q̈ = f + Jᵀλ`, `J q̈ = −b`: `q̈` and `λ`
+/// from the mass matrix `factor` (factored in place; for a mixed
+/// solve its free block, the prescribed rows and columns the
+/// identity), the free forces `f` and the constraint rows `J`, `b`.
+fn closed_solve(
+    mut factor: [[Real; NV]; NV],
+    mut free: [Real; NV],
+    jacobian: &[[Real; NV]; NC],
+    bias: &[Real; NC],
+) -> Result<([Real; NV], [Real; NC]), Singular> {
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    cholesky_solve(&factor, &mut free);
+    let mut mobility = *jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let dot = |a: &[Real; NV], b: &[Real; NV]| {
+        let mut sum = a[0] * b[0];
+        for k in 1..NV {
+            sum += a[k] * b[k];
+        }
+        sum
+    };
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| dot(&jacobian[i], &mobility[j]))
+    });
+    let rhs: [Real; NC] = core::array::from_fn(|i| {
+        let mut sum = bias[i];
+        for k in 0..NV {
+            sum += jacobian[i][k] * free[k];
+        }
+        -sum
+    });
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
+    let mut qdd = free;
+    for (row, &l) in mobility.iter().zip(&lambda) {
+        for (a, &m) in qdd.iter_mut().zip(row) {
+            *a += m * l;
+        }
+    }
+    Ok((qdd, lambda))
+}
 /// Operation count of [`constrained_forward_dynamics_with`] at full
 /// constraint rank (the called functions included; see the module's
 /// table).
@@ -1784,40 +1828,8 @@ pub fn constrained_forward_dynamics_with(
     let terms = joint_space_with(d, q, qd);
     let jacobian = constraint_jacobian_with(d, q);
     let bias = constraint_bias_with(d, q, qd);
-    let mut factor = terms.mass_matrix;
-    if !cholesky(&mut factor) {
-        return Err(Singular);
-    }
-    let mut free: [Real; NV] = core::array::from_fn(|i| tau[i] - terms.bias[i]);
-    cholesky_solve(&factor, &mut free);
-    let mut mobility = jacobian;
-    for row in mobility.iter_mut() {
-        cholesky_solve(&factor, row);
-    }
-    let dot = |a: &[Real; NV], b: &[Real; NV]| {
-        let mut sum = a[0] * b[0];
-        for k in 1..NV {
-            sum += a[k] * b[k];
-        }
-        sum
-    };
-    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
-        core::array::from_fn(|j| dot(&jacobian[i], &mobility[j]))
-    });
-    let rhs: [Real; NC] = core::array::from_fn(|i| {
-        let mut sum = bias[i];
-        for k in 0..NV {
-            sum += jacobian[i][k] * free[k];
-        }
-        -sum
-    });
-    let lambda = semidefinite_solve(coupling, rhs, true)?;
-    let mut qdd = free;
-    for (row, &l) in mobility.iter().zip(&lambda) {
-        for (a, &m) in qdd.iter_mut().zip(row) {
-            *a += m * l;
-        }
-    }
+    let free: [Real; NV] = core::array::from_fn(|i| tau[i] - terms.bias[i]);
+    let (qdd, lambda) = closed_solve(terms.mass_matrix, free, &jacobian, &bias)?;
     Ok((qdd, lambda))
 }
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
@@ -2142,7 +2154,7 @@ pub struct DrivenMotion {
 /// constraint rank (the called functions included).
 pub const OPS_CONSTRAINED_MIXED_DYNAMICS: OpCount = OpCount {
     mul: 145,
-    add: 141,
+    add: 137,
     div: 26,
     sqrt: 5,
     sin: 6,
@@ -2201,14 +2213,14 @@ pub fn constrained_mixed_dynamics_with(
     let terms = joint_space_with(d, &q, &qd);
     let jacobian = constraint_jacobian_with(d, &q);
     let mut bias = constraint_bias_with(d, &q, &qd);
-    let mut free: [Real; NV] = core::array::from_fn(|i| {
+    let free: [Real; NV] = core::array::from_fn(|i| {
         let mut sum = tau[i] - terms.bias[i];
         for k in 0..NV {
             sum -= terms.mass_matrix[i][k] * known[k];
         }
         if prescribed[i] { known[i] } else { sum }
     });
-    let mut factor: [[Real; NV]; NV] = core::array::from_fn(|i| {
+    let factor: [[Real; NV]; NV] = core::array::from_fn(|i| {
         core::array::from_fn(|k| {
             if prescribed[i] || prescribed[k] {
                 if i == k { 1.0 } else { 0.0 }
@@ -2226,37 +2238,7 @@ pub fn constrained_mixed_dynamics_with(
             }
         }
     }
-    if !cholesky(&mut factor) {
-        return Err(Singular);
-    }
-    cholesky_solve(&factor, &mut free);
-    let mut mobility = reduced;
-    for row in mobility.iter_mut() {
-        cholesky_solve(&factor, row);
-    }
-    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
-        core::array::from_fn(|j| {
-            let mut sum = 0.0;
-            for k in 0..NV {
-                sum += reduced[i][k] * mobility[j][k];
-            }
-            sum
-        })
-    });
-    let rhs: [Real; NC] = core::array::from_fn(|i| {
-        let mut sum = bias[i];
-        for k in 0..NV {
-            sum += reduced[i][k] * free[k];
-        }
-        -sum
-    });
-    let lambda = semidefinite_solve(coupling, rhs, true)?;
-    let mut qdd = free;
-    for (row, &l) in mobility.iter().zip(&lambda) {
-        for (a, &m) in qdd.iter_mut().zip(row) {
-            *a += m * l;
-        }
-    }
+    let (qdd, lambda) = closed_solve(factor, free, &reduced, &bias)?;
     let residual: [Real; NV] = core::array::from_fn(|i| {
         let mut sum = terms.bias[i] - tau[i];
         for k in 0..NV {

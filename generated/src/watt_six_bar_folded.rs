@@ -2510,6 +2510,50 @@ fn semidefinite_solve<const N: usize>(
     }
     if x.iter().all(|v| v.is_finite()) { Ok(x) } else { Err(Singular) }
 }
+/// The closed solve of `M q̈ = f + Jᵀλ`, `J q̈ = −b`: `q̈` and `λ`
+/// from the mass matrix `factor` (factored in place; for a mixed
+/// solve its free block, the prescribed rows and columns the
+/// identity), the free forces `f` and the constraint rows `J`, `b`.
+fn closed_solve(
+    mut factor: [[Real; NV]; NV],
+    mut free: [Real; NV],
+    jacobian: &[[Real; NV]; NC],
+    bias: &[Real; NC],
+) -> Result<([Real; NV], [Real; NC]), Singular> {
+    if !cholesky(&mut factor) {
+        return Err(Singular);
+    }
+    cholesky_solve(&factor, &mut free);
+    let mut mobility = *jacobian;
+    for row in mobility.iter_mut() {
+        cholesky_solve(&factor, row);
+    }
+    let dot = |a: &[Real; NV], b: &[Real; NV]| {
+        let mut sum = a[0] * b[0];
+        for k in 1..NV {
+            sum += a[k] * b[k];
+        }
+        sum
+    };
+    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| dot(&jacobian[i], &mobility[j]))
+    });
+    let rhs: [Real; NC] = core::array::from_fn(|i| {
+        let mut sum = bias[i];
+        for k in 0..NV {
+            sum += jacobian[i][k] * free[k];
+        }
+        -sum
+    });
+    let lambda = semidefinite_solve(coupling, rhs, true)?;
+    let mut qdd = free;
+    for (row, &l) in mobility.iter().zip(&lambda) {
+        for (a, &m) in qdd.iter_mut().zip(row) {
+            *a += m * l;
+        }
+    }
+    Ok((qdd, lambda))
+}
 /// Operation count of [`constrained_forward_dynamics_with`] at full
 /// constraint rank (the called functions included; see the module's
 /// table).
@@ -2546,40 +2590,8 @@ pub fn constrained_forward_dynamics_with(
     let terms = joint_space_with(d, q, qd);
     let jacobian = constraint_jacobian_with(d, q);
     let bias = constraint_bias_with(d, q, qd);
-    let mut factor = terms.mass_matrix;
-    if !cholesky(&mut factor) {
-        return Err(Singular);
-    }
-    let mut free: [Real; NV] = core::array::from_fn(|i| tau[i] - terms.bias[i]);
-    cholesky_solve(&factor, &mut free);
-    let mut mobility = jacobian;
-    for row in mobility.iter_mut() {
-        cholesky_solve(&factor, row);
-    }
-    let dot = |a: &[Real; NV], b: &[Real; NV]| {
-        let mut sum = a[0] * b[0];
-        for k in 1..NV {
-            sum += a[k] * b[k];
-        }
-        sum
-    };
-    let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
-        core::array::from_fn(|j| dot(&jacobian[i], &mobility[j]))
-    });
-    let rhs: [Real; NC] = core::array::from_fn(|i| {
-        let mut sum = bias[i];
-        for k in 0..NV {
-            sum += jacobian[i][k] * free[k];
-        }
-        -sum
-    });
-    let lambda = semidefinite_solve(coupling, rhs, true)?;
-    let mut qdd = free;
-    for (row, &l) in mobility.iter().zip(&lambda) {
-        for (a, &m) in qdd.iter_mut().zip(row) {
-            *a += m * l;
-        }
-    }
+    let free: [Real; NV] = core::array::from_fn(|i| tau[i] - terms.bias[i]);
+    let (qdd, lambda) = closed_solve(terms.mass_matrix, free, &jacobian, &bias)?;
     Ok((qdd, lambda))
 }
 /// Operation count of [`cut_joint_reactions_with`] at full constraint

@@ -57,6 +57,21 @@ pub(crate) fn semidefinite_ops(n: u32) -> OpCount {
 }
 
 /// The count of a function already emitted, by name.
+/// Operations of the emitted `closed_solve` for `n` coordinates and `c`
+/// constraint rows at full rank: the Cholesky factor of `M`, `c + 1`
+/// solves, the coupling `J M⁻¹ Jᵀ` and its right-hand side, its
+/// semidefinite solve, and `q̈` from `λ`.
+pub(crate) fn closed_solve_ops(n: u32, c: u32) -> OpCount {
+    cholesky_ops(n)
+        + solve_ops(n) * (c + 1)
+        + OpCount {
+            mul: c * c * n + c * n + n * c,
+            add: c * c * n.saturating_sub(1) + c * n + c + n * c,
+            ..OpCount::default()
+        }
+        + semidefinite_ops(c)
+}
+
 pub(crate) fn count_of(counts: &[(String, OpCount)], name: &str) -> OpCount {
     counts
         .iter()
@@ -82,18 +97,11 @@ pub(crate) fn items(
     let forward = count_of(counts, "joint_space")
         + count_of(counts, "constraint_jacobian")
         + count_of(counts, "constraint_bias")
-        + cholesky_ops(nv32)
         + OpCount {
             add: nv32,
             ..OpCount::default()
         }
-        + solve_ops(nv32) * (nc + 1)
-        + OpCount {
-            mul: nc * nc * nv32 + nc * nv32 + nv32 * nc,
-            add: nc * nc * nv32.saturating_sub(1) + nc * nv32 + nc + nv32 * nc,
-            ..OpCount::default()
-        }
-        + semidefinite_ops(nc);
+        + closed_solve_ops(nv32, nc);
     let reactions = forward + count_of(counts, "reactions_of_multipliers");
     let mut ops = vec![
         ("constrained_forward_dynamics".to_owned(), forward),
@@ -267,6 +275,51 @@ pub(crate) fn items(
             }
         }
 
+        /// The closed solve of `M q̈ = f + Jᵀλ`, `J q̈ = −b`: `q̈` and `λ`
+        /// from the mass matrix `factor` (factored in place; for a mixed
+        /// solve its free block, the prescribed rows and columns the
+        /// identity), the free forces `f` and the constraint rows `J`, `b`.
+        fn closed_solve(
+            mut factor: [[Real; NV]; NV],
+            mut free: [Real; NV],
+            jacobian: &[[Real; NV]; NC],
+            bias: &[Real; NC],
+        ) -> Result<([Real; NV], [Real; NC]), Singular> {
+            if !cholesky(&mut factor) {
+                return Err(Singular);
+            }
+            cholesky_solve(&factor, &mut free);
+            let mut mobility = *jacobian;
+            for row in mobility.iter_mut() {
+                cholesky_solve(&factor, row);
+            }
+            let dot = |a: &[Real; NV], b: &[Real; NV]| {
+                let mut sum = a[0] * b[0];
+                for k in 1..NV {
+                    sum += a[k] * b[k];
+                }
+                sum
+            };
+            let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
+                core::array::from_fn(|j| dot(&jacobian[i], &mobility[j]))
+            });
+            let rhs: [Real; NC] = core::array::from_fn(|i| {
+                let mut sum = bias[i];
+                for k in 0..NV {
+                    sum += jacobian[i][k] * free[k];
+                }
+                -sum
+            });
+            let lambda = semidefinite_solve(coupling, rhs, true)?;
+            let mut qdd = free;
+            for (row, &l) in mobility.iter().zip(&lambda) {
+                for (a, &m) in qdd.iter_mut().zip(row) {
+                    *a += m * l;
+                }
+            }
+            Ok((qdd, lambda))
+        }
+
         /// Operation count of [`constrained_forward_dynamics_with`] at full
         /// constraint rank (the called functions included; see the module's
         /// table).
@@ -297,40 +350,8 @@ pub(crate) fn items(
             let terms = joint_space_with(d, q, qd);
             let jacobian = constraint_jacobian_with(d, q);
             let bias = constraint_bias_with(d, q, qd);
-            let mut factor = terms.mass_matrix;
-            if !cholesky(&mut factor) {
-                return Err(Singular);
-            }
-            let mut free: [Real; NV] = core::array::from_fn(|i| tau[i] - terms.bias[i]);
-            cholesky_solve(&factor, &mut free);
-            let mut mobility = jacobian;
-            for row in mobility.iter_mut() {
-                cholesky_solve(&factor, row);
-            }
-            let dot = |a: &[Real; NV], b: &[Real; NV]| {
-                let mut sum = a[0] * b[0];
-                for k in 1..NV {
-                    sum += a[k] * b[k];
-                }
-                sum
-            };
-            let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
-                core::array::from_fn(|j| dot(&jacobian[i], &mobility[j]))
-            });
-            let rhs: [Real; NC] = core::array::from_fn(|i| {
-                let mut sum = bias[i];
-                for k in 0..NV {
-                    sum += jacobian[i][k] * free[k];
-                }
-                -sum
-            });
-            let lambda = semidefinite_solve(coupling, rhs, true)?;
-            let mut qdd = free;
-            for (row, &l) in mobility.iter().zip(&lambda) {
-                for (a, &m) in qdd.iter_mut().zip(row) {
-                    *a += m * l;
-                }
-            }
+            let free: [Real; NV] = core::array::from_fn(|i| tau[i] - terms.bias[i]);
+            let (qdd, lambda) = closed_solve(terms.mass_matrix, free, &jacobian, &bias)?;
             Ok((qdd, lambda))
         }
 

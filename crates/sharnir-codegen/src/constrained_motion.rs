@@ -3,14 +3,15 @@
 //! drives' forces and the cut joints' multipliers of the closed mechanism
 //! along the laws — a parallel robot's actuator forces along a trajectory.
 //!
-//! The prescribed accelerations `a_p` are known, so the solve of
-//! `constrained.rs` runs on the free coordinates: the rows and columns of
+//! The prescribed accelerations `a_p` are known, so the closed solve of
+//! `constrained.rs` (the emitted `closed_solve`) runs on the free
+//! coordinates: the rows and columns of
 //! `p` in `M` become the identity, `a_p` moves to the right-hand sides
 //! (`τ − bias − M a`, `J̇ q̇ + J a`) and the columns of `p` in `J` become
 //! zero. The drives' forces close the rows of `p`:
 //! `M q̈ + bias − τ − Jᵀλ`. Emitted after `constrained.rs`'s helpers.
 
-use crate::constrained::{cholesky_ops, count_of, semidefinite_ops, solve_ops};
+use crate::constrained::{closed_solve_ops, count_of};
 use crate::printer::op_count_literal;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -30,22 +31,12 @@ pub(crate) fn items(
         + count_of(counts, "constraint_jacobian")
         + count_of(counts, "constraint_bias")
         + count_of(counts, "prescribed_motion")
-        + cholesky_ops(n)
-        + solve_ops(n) * (c + 1)
-        + semidefinite_ops(c)
+        + closed_solve_ops(n, c)
         + OpCount {
-            // τ − bias − M a; J a; the coupling J M⁻¹ Jᵀ and its right-hand
-            // side; q̈; the residual of every row.
-            mul: n * n + c * n + c * c * n + c * n + n * c + n * n + c * n,
-            add: 2 * n
-                + n * n
-                + c * n
-                + c * c * n.saturating_sub(1)
-                + c * n
-                + n * c
-                + n * n
-                + 2 * n
-                + c * n,
+            // τ − bias − M a; b + J a; the residual of every row,
+            // M q̈ + bias − τ − Jᵀλ.
+            mul: n * n + c * n + n * n + n * c,
+            add: n * n + n + c * n + n * n + n + n * c,
             ..OpCount::default()
         };
     let literal = op_count_literal(ops, fma);
@@ -116,14 +107,14 @@ pub(crate) fn items(
             let terms = joint_space_with(d, &q, &qd);
             let jacobian = constraint_jacobian_with(d, &q);
             let mut bias = constraint_bias_with(d, &q, &qd);
-            let mut free: [Real; NV] = core::array::from_fn(|i| {
+            let free: [Real; NV] = core::array::from_fn(|i| {
                 let mut sum = tau[i] - terms.bias[i];
                 for k in 0..NV {
                     sum -= terms.mass_matrix[i][k] * known[k];
                 }
                 if prescribed[i] { known[i] } else { sum }
             });
-            let mut factor: [[Real; NV]; NV] = core::array::from_fn(|i| {
+            let factor: [[Real; NV]; NV] = core::array::from_fn(|i| {
                 core::array::from_fn(|k| {
                     if prescribed[i] || prescribed[k] {
                         if i == k { 1.0 } else { 0.0 }
@@ -141,37 +132,7 @@ pub(crate) fn items(
                     }
                 }
             }
-            if !cholesky(&mut factor) {
-                return Err(Singular);
-            }
-            cholesky_solve(&factor, &mut free);
-            let mut mobility = reduced;
-            for row in mobility.iter_mut() {
-                cholesky_solve(&factor, row);
-            }
-            let coupling: [[Real; NC]; NC] = core::array::from_fn(|i| {
-                core::array::from_fn(|j| {
-                    let mut sum = 0.0;
-                    for k in 0..NV {
-                        sum += reduced[i][k] * mobility[j][k];
-                    }
-                    sum
-                })
-            });
-            let rhs: [Real; NC] = core::array::from_fn(|i| {
-                let mut sum = bias[i];
-                for k in 0..NV {
-                    sum += reduced[i][k] * free[k];
-                }
-                -sum
-            });
-            let lambda = semidefinite_solve(coupling, rhs, true)?;
-            let mut qdd = free;
-            for (row, &l) in mobility.iter().zip(&lambda) {
-                for (a, &m) in qdd.iter_mut().zip(row) {
-                    *a += m * l;
-                }
-            }
+            let (qdd, lambda) = closed_solve(factor, free, &reduced, &bias)?;
             let residual: [Real; NV] = core::array::from_fn(|i| {
                 let mut sum = terms.bias[i] - tau[i];
                 for k in 0..NV {
